@@ -163,6 +163,25 @@ def _png_header(w: int, h: int) -> bytes:
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 0, 0, 0, 0)) + chunk(b"IEND", b"")
 
 
+def test_a_jpeg_in_a_wide_gamut_profile_is_converted_to_the_colours_it_means():
+    """PDF shows an RGB JPEG's numbers as sRGB: one saved in Adobe RGB (1998) placed as it is printed
+    its green (0, 160, 80) as sRGB's, duller, and the CMYK export converted that. It is converted
+    through its profile (as a PNG with one always was): sRGB (0, 161, 73), the Adobe RGB PNG's own.
+    A JPEG in sRGB, or with no profile, is still placed byte for byte."""
+    from PIL import ImageCms
+
+    a98 = Path("/usr/share/color/icc/ghostscript/a98.icc")
+    if not a98.is_file():
+        pytest.skip("Ghostscript's Adobe RGB profile is not installed")
+    green = Image.new("RGB", (8, 8), (0, 160, 80))
+    wide = jpeg(green, icc_profile=a98.read_bytes())
+    out = opened(print_bytes(wide))
+    assert out.format == "PNG" and out.getpixel((4, 4)) == opened(print_bytes(png(green, icc_profile=a98.read_bytes()))).getpixel((4, 4))
+    assert out.getpixel((4, 4)) == (0, 161, 73), out.getpixel((4, 4))
+    srgb = jpeg(green, icc_profile=ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes())
+    assert print_bytes(srgb) == srgb and print_bytes(jpeg(green)) == jpeg(green)
+
+
 def test_grey_with_alpha_is_flattened_too():
     raw = png(Image.new("LA", (2, 2), (0, 0)))
     out = opened(print_bytes(raw))

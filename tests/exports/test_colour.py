@@ -71,6 +71,27 @@ def test_only_colours_that_paint_count_against_the_ink_limit(tmp_path):
     assert len(ink) == 1 and ink[0].startswith("cards.pdf page 4 (cards-002 front)"), warnings
 
 
+GRADIENT_FRONT = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+<defs><linearGradient id="g"><stop offset="0" stop-color="#ffffff"/><stop offset="1" stop-color="#000080"/></linearGradient></defs>
+<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="url(#g)"/>
+{% endblock %}
+"""
+
+
+def test_a_gradient_stop_over_the_limit_is_said_to_a_hundredth(tmp_path):
+    """The navy stop #000080 converts to 100/100/0/49.8039… (249.8039… %): the warning names it as
+    every other ink is named, 100/100/0/49.8 and 249.8 %, not 49.8039 and 249.804."""
+    from conftest import make_workspace, run
+
+    root = make_workspace(tmp_path / "ws", front=GRADIENT_FRONT, pieces=["青"])
+    assert run(root, "export", "--game", "test", "--preset", "drivethrucards", "--fit", "scale") == 0
+    warnings = json.loads((root / "build" / "test" / "drivethrucards" / "export.json").read_text(encoding="utf-8"))["warnings"]
+    [ink] = [w for w in warnings if "% total ink, over" in w]
+    assert ink == "cards.pdf page 2 (cards-001 front): CMYK 100/100/0/49.8 is 249.8 % total ink, over DriveThruCards's 240 %", ink
+
+
 @pytest.mark.parametrize("kind", ["tiff", "jpeg"])
 def test_ink_of_a_cmyk_picture_is_measured_per_pixel(tmp_path, kind):
     """A picture's ink is its heaviest pixel's: a CMYK JPEG (embedded as it is, Adobe's inverted

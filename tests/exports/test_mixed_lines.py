@@ -109,3 +109,59 @@ def test_the_mark_of_an_open_value_is_not_taken_for_text_in_mixed_inks(tmp_path)
     assert "cards-002 front" in found[0] and "CMYK 0/50.36/86.33/45.49" in found[0], found
     warnings = json.loads((root / "build" / "test" / "doujin" / "export.json").read_text(encoding="utf-8"))["warnings"]
     assert any("still prints 未定" in w for w in warnings), warnings
+
+
+# a dark ground in three inks (#101018 → 33.33/33.33/0/90.59) with white text of 6 and 10 pt, a
+# white rule 0.08 mm wide and 6 pt text in a paper cream (#f5eedd → 0/2.86/9.8/3.92) on it; a K-only
+# black ground (#000000 → 0/0/0/100) with white 6 pt text;
+# white 6 pt text on the white card; a picture (navy #282878 → 66.67/66.67/0/52.94 once converted)
+# with white 6 pt text over it
+REVERSED = ('{% extends "common/piece.svg.j2" %}\n{% block art %}\n'
+            '<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="#ffffff"/>\n'
+            '<rect x="5" y="5" width="53" height="25" fill="#101018"/>\n'
+            '{{ textbox("白抜き", 8, 8, 40, 8, size=6, fill="#ffffff") }}\n'
+            '{{ textbox("大きい", 8, 16, 40, 8, size=10, fill="#ffffff") }}\n'
+            '<line x1="8" y1="27" x2="50" y2="27" stroke="#ffffff" stroke-width="0.08"/>\n'
+            '{{ textbox("生成り", 30, 8, 25, 8, size=6, fill="#f5eedd") }}\n'
+            '<rect x="5" y="33" width="53" height="12" fill="#000000"/>\n'
+            '{{ textbox("墨の地", 8, 36, 40, 8, size=6, fill="#ffffff") }}\n'
+            '{{ textbox("紙の上", 8, 48, 40, 8, size=6, fill="#ffffff") }}\n'
+            '{{ image("navy.png", 5, 60, 53, 20) }}\n'
+            '{{ textbox("絵の上", 8, 66, 40, 8, size=6, fill="#ffffff") }}\n'
+            '{% endblock %}\n')
+
+
+def test_small_white_text_and_thin_white_lines_knocked_out_of_a_ground_in_three_inks_are_warned(tmp_path):
+    """White type reversed out of a dark mix fills in where the plates shift: the 6 pt white text,
+    the 6 pt cream text and the 0.08 mm white rule on the three-ink ground are warned, each with the
+    ground's colour;
+    so is the white text on the picture (its pixels are the ground); the 10 pt white text, the
+    white text on the K-only black (one plate) and on the paper are not. Without the check the
+    export said nothing of any of them (white is no ink: no line or text in mixed inks)."""
+    from PIL import Image
+
+    root = make_workspace(tmp_path, deck=DECK_YAML + "  - {name: 白, text: 本文}\n", front=REVERSED)
+    Image.new("RGB", (630, 240), (40, 40, 120)).save(root / "templates" / "test" / "navy.png")
+    assert run(root, "export", "--game", "test", "--preset", "doujin") == 0
+    warnings = json.loads((root / "build" / "test" / "doujin" / "export.json").read_text(encoding="utf-8"))["warnings"]
+    found = sorted(w for w in warnings if "knocked out of a ground" in w)
+    assert len(found) == 4, found
+    line, cream, text, picture = found
+    assert ": near-white (CMYK 0/2.86/9.8/3.92) text 6 pt knocked out of a ground in several inks (CMYK " \
+           "33.33/33.33/0/90.59, three inks)" in cream, cream  # under 10 % of every ink: as good as white
+    assert line == ("cards.pdf page 1 (cards-001 front, template card-front.svg.j2): a white line 0.227 pt (0.08 mm) "
+                    "wide knocked out of a ground in several inks (CMYK 33.33/33.33/0/90.59, three inks): where the "
+                    "plates shift, each ink of the ground creeps into the white and fills it in; draw it at least "
+                    "0.1 mm (0.28 pt) wide, or make the ground under it of fewer inks (a neutral grey or black prints "
+                    "K only) (min_mixed_line of 同人印刷所（トンボ付きPDF）: 0.1 mm, a ground of 3 inks or more)"), line
+    assert text.startswith("cards.pdf page 1 (cards-001 front, template card-front.svg.j2): white text 6 pt knocked "
+                           "out of a ground in several inks (CMYK 33.33/33.33/0/90.59, three inks)"), text
+    assert "set it at least 8 pt, or make the ground under it of fewer inks" in text, text
+    assert "white text 6 pt knocked out of a ground in several inks (CMYK 66.67/66.67/0/52.94, three inks)" in picture, picture
+    # a shop that wants none of it says so with the same figures as for mixed lines and text
+    (root / "presets").mkdir()
+    (root / "presets" / "lax.yaml").write_text((SHIPPED / "doujin.yaml").read_text(encoding="utf-8")
+                                               + "min_mixed_line: off\nmin_mixed_text: off\n", encoding="utf-8")
+    assert run(root, "export", "--game", "test", "--preset", "lax") == 0
+    lax = json.loads((root / "build" / "test" / "lax" / "export.json").read_text(encoding="utf-8"))["warnings"]
+    assert not [w for w in lax if "knocked out" in w], lax

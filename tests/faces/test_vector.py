@@ -560,6 +560,16 @@ def test_transparency_is_an_error_naming_face_and_element(attr):
     assert "tint" in msg
 
 
+def test_a_white_veil_is_not_told_that_it_looks_white_on_white():
+    """White at 0.5 mixed on white is white: the advice names what a white veil does instead,
+    with the tint it gives on black (#808080), never "#ffffff at 0.5 looks like #ffffff"."""
+    with pytest.raises(InputError) as e:
+        convert(svg('<rect width="9" height="9" fill="#204080"/><circle r="3" fill="#ffffff" opacity="0.5"/>'), "f")
+    msg = str(e.value)
+    assert "looks like #ffffff" not in msg and "a white shape at 0.5 lightens what lies under it" in msg, msg
+    assert "on #000000, #808080" in msg, msg
+
+
 def test_invalid_xml_is_an_input_error_naming_the_face():
     with pytest.raises(InputError, match="invalid SVG.*deck d piece 1"):
         convert("<svg><rect></svg>", "deck d piece 1")

@@ -4,7 +4,8 @@ into the bytes a print file embeds.
 ``ArtFolder(game_root, templates).resolve(href)`` is what the SVG→PDF converter calls for every
 ``<image href>``; it returns
 
-* a JPEG's own bytes, unchanged (no recompression), when it is RGB or grey and upright;
+* a JPEG's own bytes, unchanged (no recompression), when it is RGB or grey and upright (an RGB
+  one with no colour profile, or sRGB's: PDF reads its numbers as sRGB);
 * a PNG's own bytes, unchanged, when it is opaque RGB with no colour profile and upright;
 * otherwise an opaque 8-bit RGB PNG made with Pillow: EXIF rotation applied, 16-bit and palette
   images converted, CMYK turned into RGB (through its ICC profile when it has one), and any
@@ -591,7 +592,7 @@ def print_bytes(raw: bytes, background: str = "ffffff", name: str = "image", whe
         if im.width * im.height > MAX_ART_PIXELS:  # never decoded: a bomb's pixels take gigabytes
             raise _too_big(name, im.width, im.height, "href", where)
         upright = orientation(im) in (None, 1)
-        as_it_is = (im.format == "JPEG" and im.mode in ("RGB", "L")) or (
+        as_it_is = (im.format == "JPEG" and (im.mode == "L" or im.mode == "RGB" and _srgb(im))) or (
             im.format == "PNG" and im.mode == "RGB" and "transparency" not in im.info and "icc_profile" not in im.info)
         if as_it_is and upright:  # PDF shows it as it is: the file itself, not decoded here
             broken = _checked(raw, im.format or "")  # (nor by the PDF's reader, when its data is not whole)
@@ -688,6 +689,22 @@ def png_data_size(width: int, height: int, bits: int, interlace: int) -> int:
         return size(width, height)
     return sum(size(max(0, (width - x0 + dx - 1) // dx), max(0, (height - y0 + dy - 1) // dy))
                for x0, y0, dx, dy in ADAM7)
+
+
+def _srgb(im: Image.Image) -> bool:
+    """Whether a picture's numbers are sRGB as they are: no colour profile, or an sRGB one. A PDF
+    shows DeviceRGB numbers as sRGB, so an Adobe RGB or Display P3 photo placed as it is printed its
+    greens and reds duller (and the CMYK export converted the wrong colours); such a picture is
+    converted through its profile, as a PNG with one is."""
+    from PIL import ImageCms
+
+    icc = im.info.get("icc_profile")
+    if not icc:
+        return True
+    try:
+        return "srgb" in ImageCms.getProfileDescription(ImageCms.ImageCmsProfile(io.BytesIO(icc))).lower()
+    except (ImageCms.PyCMSError, OSError):
+        return True  # an unusable profile: its numbers as they are, as the conversion would take them
 
 
 def _rgb(im: Image.Image, background: tuple[int, int, int]) -> Image.Image:

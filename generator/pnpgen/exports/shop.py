@@ -167,8 +167,10 @@ def ink_warnings(name: str, pdf: bytes, preset: Preset, where: list[str], templa
     """A CMYK shop file's total ink over the preset's limit: its colours, its pictures, and where
     an overprinting black and the ground under it add up (the rulebook's pages as the cards').
     ``where`` and ``templates``: per page, what it shows and what drew it ("" for none)."""
-    out = [f"{name} page {page + 1}{_at(where[page])}: CMYK {'/'.join(f'{v * 100:g}' for v in colour)} is "
-           f"{ink:g} % total ink, over {preset.name}'s {preset.ink_limit:g} %"
+    # to a hundredth of a per cent, as the other warnings name inks (a gradient's stop converted
+    # from #000080 is 49.8039…, said 49.8)
+    out = [f"{name} page {page + 1}{_at(where[page])}: CMYK {'/'.join(f'{round(v * 100, 2):g}' for v in colour)} is "
+           f"{round(ink, 2):g} % total ink, over {preset.name}'s {preset.ink_limit:g} %"
            for page, colour, ink in over_limit(pdf, preset.ink_limit)]
     for heavy in pictures_over_limit(pdf, preset.ink_limit, measured):
         first = heavy.pages[0]
@@ -234,7 +236,7 @@ def _mixed(pdf: bytes, preset: Preset) -> list[MixedInks]:
     lines_pt = preset.min_mixed_line_mm / MM_PER_PT if preset.min_mixed_line_mm is not None else None
     if lines_pt is None and preset.min_mixed_text_pt is None:
         return []
-    return mixed_inks(pdf, lines_pt, preset.min_mixed_text_pt, preset.mixed_inks)
+    return mixed_inks(pdf, lines_pt, preset.min_mixed_text_pt, preset.mixed_inks, knocked_out=True)
 
 
 def _mixed_warnings(name: str, found: list[MixedInks], where: list[str], templates: list[str],
@@ -243,13 +245,17 @@ def _mixed_warnings(name: str, found: list[MixedInks], where: list[str], templat
     how many more pages do, its thinnest width or smallest size, and the fixes."""
     pages: dict[tuple, list[MixedInks]] = {}
     for hit in found:
-        pages.setdefault((templates[hit.page], hit.kind, hit.colour), []).append(hit)
+        pages.setdefault((templates[hit.page], hit.kind, hit.colour, hit.ground), []).append(hit)
     out = []
     for hits in pages.values():
         first = hits[0]
         least = min(hit.size_pt for hit in hits)
         more = f" and {counted(len(hits) - 1, 'more page')}" if len(hits) > 1 else ""
         template = f", template {templates[first.page]}" if templates[first.page] else ""
+        if first.ground is not None:
+            out.append(f"{name} page {first.page + 1} ({where[first.page]}{template}){more}: "
+                       + _knocked_out(first, least, preset))
+            continue
         colour = f"in {_INKS[first.inks]} inks, CMYK {'/'.join(f'{v * 100:g}' for v in first.colour)}"
         if first.kind == "lines":
             assert preset.min_mixed_line_mm is not None
@@ -271,6 +277,29 @@ def _mixed_warnings(name: str, found: list[MixedInks], where: list[str], templat
 
 
 _INKS = {2: "two", 3: "three", 4: "four"}
+
+
+def _knocked_out(hit: MixedInks, least: float, preset: Preset) -> str:
+    """White text or a white line reversed out of a ground of several inks: what, on what, the fix."""
+    assert hit.ground is not None
+    ground = f"CMYK {'/'.join(f'{round(v * 100, 2):g}' for v in hit.ground)}, {_INKS[hit.inks]} inks"
+    # a paper colour (a cream under 10 % of every ink) prints as good as white: named with its inks
+    white = "white" if max(hit.colour) <= 0 else f"near-white (CMYK {'/'.join(f'{round(v * 100, 2):g}' for v in hit.colour)})"
+    if hit.kind == "lines":
+        assert preset.min_mixed_line_mm is not None
+        wanted = f"{preset.min_mixed_line_mm:g} mm"
+        what = f"a {white} line {least:g} pt ({least * MM_PER_PT:.2f} mm) wide"
+        fix = f"draw it at least {wanted} ({preset.min_mixed_line_mm / MM_PER_PT:.2f} pt) wide"
+        figure = f"min_mixed_line of {preset.name}: {wanted}"
+    else:
+        assert preset.min_mixed_text_pt is not None
+        wanted = f"{preset.min_mixed_text_pt:g} pt"
+        what, fix = f"{white} text {round(least, 1):g} pt", f"set it at least {wanted}"
+        figure = f"min_mixed_text of {preset.name}: {wanted}"
+    return (f"{what} knocked out of a ground in several inks ({ground}): where the plates shift, each ink "
+            f"of the ground creeps into the white and fills it in; {fix}, or make the ground under it of "
+            f"fewer inks (a neutral grey or black prints K only) ({figure}, a ground of {preset.mixed_inks} "
+            f"inks or more)")
 
 
 def _png_faces(preset: Preset, style: PageStyle, faces: list[UniqueFace], files: dict[str, bytes],

@@ -126,48 +126,89 @@ class _Paint:
 class MixedInks:
     """A line thinner, or text smaller, than a shop registers in several process inks: the page
     (0-based), what it is (``lines`` or ``text``), its colour, its width or size in points as
-    printed, and how many inks it is made of."""
+    printed, and how many inks it is made of. With a ``ground``, it is in no ink (white: the
+    paper) knocked out of that ground, and ``inks`` are the ground's."""
 
     page: int
     kind: str
     colour: CMYK
     size_pt: float
     inks: int
+    ground: CMYK | None = None
 
 
 INK_PRESENT = 0.10  # an ink of at least this (10 %) counts as one the object is printed in (a paler tint's fringe is not seen)
 
 
-def mixed_inks(pdf: bytes, lines_pt: float | None, text_pt: float | None, inks: int) -> list[MixedInks]:
+def mixed_inks(pdf: bytes, lines_pt: float | None, text_pt: float | None, inks: int,
+               knocked_out: bool = False) -> list[MixedInks]:
     """Every stroke (a line, a shape's border) thinner than ``lines_pt`` and every text smaller
     than ``text_pt`` (each as printed, widths to 0.01 pt and sizes to 0.1 pt as the print lint compares them;
     None: not read) whose DeviceCMYK colour has
     ``inks`` or more process inks: per page, each kind and colour once, at its thinnest or
     smallest. The plates of a press never register exactly, so such a line or letter prints
     blurred, with coloured fringes (pdf/black.py prints black ones K only; a coloured one stays
-    mixed). Spot colours (the marks' All, the CutContour die line) are no process ink."""
+    mixed). Spot colours (the marks' All, the CutContour die line) are no process ink.
+
+    With ``knocked_out``, also each such text or line in no ink, not overprinting, whose box lies
+    mostly on a ground of ``inks`` or more inks (white type reversed out of a dark mix): where the
+    plates shift, the ground's inks creep into the white from every side and fill it in; a K-only
+    ground is one plate and keeps it sharp."""
     import pikepdf
 
     least = {"lines": lines_pt, "text": text_pt}
     out: list[MixedInks] = []
     with pikepdf.open(io.BytesIO(pdf)) as doc:
-        known: dict[tuple, list[tuple[str, CMYK, float, int]]] = {}
+        known: dict[tuple, list[MixedInks]] = {}
         read: dict[str, Any] = {"pictures": _NoPictures(), "fonts": {}}
+        seen = {"pictures": _Pictures(), "fonts": read["fonts"]}  # for the pages drawn as plates: a picture read once
         for index, page in enumerate(doc.pages):
             key = _page_key(page.obj)
             if key not in known:
+                size, device = _device(page.obj)
                 paints: list[_Paint] = []
-                _Reader(paints, read).run(page.obj, _State(_IDENTITY), set())
+                _Reader(paints, read).run(page.obj, _State(device), set())
+                thin = [(p, p.colour) for p in paints if p.colour is not None and (limit := least.get(p.kind)) is not None
+                        and round(p.width / _SCALE, _DIGITS[p.kind]) < limit - 1e-6]
                 smallest: dict[tuple[str, CMYK], float] = {}
-                for paint in paints:
-                    limit = least.get(paint.kind)
-                    if limit is not None and paint.colour is not None and round(paint.width, _DIGITS[paint.kind]) < limit - 1e-6 \
-                            and _inks(paint.colour) >= inks:
-                        at = (paint.kind, paint.colour)
-                        smallest[at] = min(paint.width, smallest.get(at, paint.width))
-                known[key] = [(kind, colour, size, _inks(colour)) for (kind, colour), size in sorted(smallest.items())]
-            out.extend(MixedInks(index, kind, colour, round(size, 3), n) for kind, colour, size, n in known[key])
+                for paint, colour in thin:
+                    if _inks(colour) >= inks:
+                        at = (paint.kind, colour)
+                        smallest[at] = min(paint.width / _SCALE, smallest.get(at, math.inf))
+                known[key] = [MixedInks(0, kind, colour, round(pt, 3), _inks(colour))
+                              for (kind, colour), pt in sorted(smallest.items())]
+                white = [p for p, colour in thin if not p.overprint and _inks(colour) == 0]
+                if knocked_out and white:
+                    known[key] += _reversed(page.obj, white, size, device, inks, seen)
+            out.extend(replace(hit, page=index) for hit in known[key])
     return out
+
+
+def _reversed(page, white: list[_Paint], size: tuple[int, int], device: Matrix, inks: int,
+              read: dict) -> list[MixedInks]:
+    """The white text and lines of ``white`` (read without pictures) that lie on a ground of
+    ``inks`` or more inks: the page drawn again with its pictures, as its plates."""
+    import numpy as np
+
+    wanted = {(p.kind, p.colour, p.width) for p in white}
+    paints: list[_Paint] = []
+    _Reader(paints, read).run(page, _State(device), set())
+    found: dict[tuple[str, CMYK, CMYK], float] = {}
+
+    def look(paint: _Paint, colour: CMYK, under, result) -> None:
+        if paint.overprint or (paint.kind, colour, paint.width) not in wanted:
+            return
+        heavy = under[(under >= INK_PRESENT).sum(axis=1) >= inks]
+        if len(heavy) * 2 < len(under):  # mostly on paper, or on a ground of fewer inks
+            return
+        colours, counts = np.unique(np.round(heavy, 4), axis=0, return_counts=True)
+        ground: CMYK = tuple(float(v) for v in colours[counts.argmax()])  # type: ignore[assignment]
+        at = (paint.kind, colour, ground)
+        found[at] = min(paint.width / _SCALE, found.get(at, math.inf))
+
+    _separate(paints, size, look)
+    return [MixedInks(0, kind, colour, round(pt, 3), _inks(ground), ground)
+            for (kind, colour, ground), pt in sorted(found.items())]
 
 
 _DIGITS = {"lines": 2, "text": 1}
@@ -225,11 +266,16 @@ def _at(m: Matrix, x: float, y: float) -> tuple[float, float]:
     return m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]
 
 
-def _worst(page, limit: float, read: dict) -> tuple | None:
-    """(kind, colour, under, ink %) of the page's heaviest overprinted place over ``limit``."""
+def _device(page) -> tuple[tuple[int, int], Matrix]:
+    """The page's ink planes' size (rows, columns) and the matrix from its space to theirs."""
     x0, y0, x1, y1 = (float(v) for v in page.MediaBox)
     size = (max(1, math.ceil((y1 - y0) * _SCALE)), max(1, math.ceil((x1 - x0) * _SCALE)))
-    device: Matrix = (_SCALE, 0.0, 0.0, -_SCALE, -x0 * _SCALE, y1 * _SCALE)
+    return size, (_SCALE, 0.0, 0.0, -_SCALE, -x0 * _SCALE, y1 * _SCALE)
+
+
+def _worst(page, limit: float, read: dict) -> tuple | None:
+    """(kind, colour, under, ink %) of the page's heaviest overprinted place over ``limit``."""
+    size, device = _device(page)
     paints: list[_Paint] = []
     _Reader(paints, read).run(page, _State(device), set())
     if not any(p.overprint for p in paints) or _bound(paints) * 100 <= limit + 1e-6:
@@ -258,11 +304,29 @@ def _heaviest(paint: _Paint, inks: tuple[int, ...]) -> float:
 
 
 def _draw(paints: list[_Paint], size: tuple[int, int], limit: float) -> tuple | None:
+    worst: tuple | None = None
+
+    def look(paint: _Paint, colour: CMYK, under, result) -> None:
+        nonlocal worst
+        if not paint.overprint:
+            return
+        totals = result.sum(axis=1)
+        at = int(totals.argmax())
+        total = round(100.0 * float(totals[at]), 1)
+        if total > limit + 1e-6 and total > 100.0 * sum(colour) + 0.05 and (worst is None or total > worst[3]):
+            worst = (paint.kind, colour, tuple(round(float(v), 3) for v in under[at]), total)
+
+    _separate(paints, size, look)
+    return worst
+
+
+def _separate(paints: list[_Paint], size: tuple[int, int], look: Callable[[_Paint, CMYK, Any, Any], None]) -> None:
+    """Paint the page's four ink planes in order; ``look(paint, colour, under, result)`` sees each
+    object painted in a colour: the inks under its pixels before, and after it is painted."""
     import numpy as np
 
     ink = np.zeros(size + (4,), dtype=np.float32)
     clips: dict[int, Any] = {}  # a clip's pixels, the page's size: shared by what it clips
-    worst: tuple | None = None
     for paint in paints:
         own = paint.covers[0]
         window = _window(own, size)
@@ -281,18 +345,10 @@ def _draw(paints: list[_Paint], size: tuple[int, int], limit: float) -> tuple | 
             region[mask] = _sample(paint.picture, mask, (c0, r0))
             continue
         colour = np.asarray(paint.colour, dtype=np.float32)
-        if not paint.overprint:
-            region[mask] = colour
-            continue
         under = region[mask]
-        result = np.where(colour > 0, colour, under)
-        totals = result.sum(axis=1)
-        at = int(totals.argmax())
-        total = round(100.0 * float(totals[at]), 1)
-        if total > limit + 1e-6 and total > 100.0 * sum(paint.colour) + 0.05 and (worst is None or total > worst[3]):
-            worst = (paint.kind, paint.colour, tuple(round(float(v), 3) for v in under[at]), total)
+        result = np.where(colour > 0, colour, under) if paint.overprint else np.broadcast_to(colour, under.shape)
+        look(paint, paint.colour, under, result)
         region[mask] = result
-    return worst
 
 
 def _window(cover: _Cover, size: tuple[int, int]) -> tuple[int, int, int, int] | None:

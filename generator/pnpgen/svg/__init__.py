@@ -508,6 +508,9 @@ class Converter:
         if isinstance(rgb, tuple):
             tint = "#" + "".join(f"{round(255 * (c * alpha + (1 - alpha))):02x}" for c in rgb)
             example = f" (on white, {props['fill']} at {alpha:g} looks like {tint})"
+            if tint == "#ffffff":  # a white veil: its tint on white is white, which helps no one
+                example = (f" (a white shape at {alpha:g} lightens what lies under it: fill it with that colour "
+                           f"lightened, e.g. on #000000, #{f'{round(255 * alpha):02x}' * 3})")
         return self.error(el, f"has {what}: print files cannot contain transparency",
                           f"an opaque tint colour instead of opacity{example}")
 
