@@ -32,6 +32,7 @@ class InputError(Exception):
     column: int | None = None
     key: str | None = None
     expected: str | None = None
+    glyph: str | None = None  # the character no font has, when that is the mistake (check says it once)
 
     def __str__(self) -> str:
         where = f"{place(self.path, self.line, self.column)}: " if self.path is not None else ""
