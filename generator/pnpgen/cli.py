@@ -473,10 +473,10 @@ def main(argv: list[str] | None = None) -> int:
             ws = find_workspace()
             if isinstance(getattr(args, "game", None), str):
                 args.game = ws.game_named(args.game)
-                if getattr(args, "lang", None):  # the game's default language: the edition a plain build makes
-                    from pnpgen.data.i18n import edition_asked
-
-                    args.lang = edition_asked(ws.game_dir(args.game) / "game.yaml", args.lang)
+                # --lang naming the game's default language: the edition a plain build makes (a
+                # build and watch resolve it for each game they build: engine.fresh.for_game)
+                if getattr(args, "lang", None) and args.command not in ("build", "watch"):
+                    args.lang = commands.asked_language(ws, args.game, args.lang)
             return getattr(commands, args.command.replace("-", "_"))(ws, args)
         except InputError as e:
             text = str(e)

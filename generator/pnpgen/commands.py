@@ -257,13 +257,21 @@ def _stopped_said(changes: Iterator[Any]) -> Iterator[Any]:
         yield batch
 
 
-def _own_language(ws: Workspace, slugs: builtins.list[str], lang: str | None) -> frozenset[str]:
-    """The games whose default language ``--lang`` names: built as without it (i18n.edition_asked)."""
+def asked_language(ws: Workspace, slug: str, lang: str | None) -> str | None:
+    """``--lang`` as the edition of ``slug`` to make: None when it names the game's default
+    language, the edition a plain build makes (``i18n.edition_asked``). The one place it is
+    resolved: by ``cli.main`` for a command on one game, by ``build`` (and watch) for each game
+    it builds, ``--game`` or ``--all`` (``fresh.for_game``)."""
     if lang is None:
-        return frozenset()
+        return None
     from pnpgen.data.i18n import edition_asked
 
-    return frozenset(slug for slug in slugs if edition_asked(ws.game_dir(slug) / "game.yaml", lang) is None)
+    return edition_asked(ws.game_dir(slug) / "game.yaml", lang)
+
+
+def _own_language(ws: Workspace, slugs: builtins.list[str], lang: str | None) -> frozenset[str]:
+    """The games whose default language ``--lang`` names: built as without it."""
+    return frozenset(slug for slug in slugs if lang and asked_language(ws, slug, lang) is None)
 
 
 def _rulebook(ws: Workspace, game, args: argparse.Namespace):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import unicodedata
 from collections.abc import Iterable
@@ -32,6 +33,7 @@ class InputError(Exception):
     column: int | None = None
     key: str | None = None
     expected: str | None = None
+    glyph: str | None = None  # the character no font has, when that is the mistake (check says it once)
 
     def __str__(self) -> str:
         where = f"{place(self.path, self.line, self.column)}: " if self.path is not None else ""
@@ -117,7 +119,11 @@ def contained(path: str | Path, folder: Path, key: str, where: Where | Path | st
         else:
             target = (folder / path).resolve()
         inside = target.is_relative_to(_real(folder))
-    except (OSError, RuntimeError, ValueError):  # a symlink loop, a NUL byte, a name too long
+    except (OSError, RuntimeError, ValueError) as e:  # a symlink loop, a NUL byte, a name too long
+        if isinstance(e, RuntimeError) or getattr(e, "errno", None) == errno.ELOOP:  # (3.13: OSError ELOOP)
+            raise InputError(f"{name!r} is a link loop: a symbolic link that leads back to itself", path=where,
+                             line=line, column=column, key=key,
+                             expected=f"the file itself in {folder}/, or a link to it that ends there") from None
         target, inside = None, False
     if not inside or target is None:
         raise InputError(f"{str(path)!r} is outside {folder.name}/", path=where, line=line, column=column,

@@ -338,6 +338,19 @@ def test_icon_name_leading_out(tmp_path, capsys):
     assert "cards.yaml:9:5" in err  # the piece that named it
 
 
+def test_a_font_link_loop_is_called_a_loop(tmp_path, capsys):
+    """fonts/Loop.ttf a link to Loop2.ttf, a link back to it: the error said it was outside
+    fonts/, sending the designer to look for a way out that is not there."""
+    ws = make_workspace(tmp_path / "ws", game=GAME_YAML + "fonts:\n  gothic: Loop\n")
+    (ws / "fonts").unlink()
+    (ws / "fonts").mkdir()
+    (ws / "fonts" / "Loop.ttf").symlink_to("Loop2.ttf")
+    (ws / "fonts" / "Loop2.ttf").symlink_to("Loop.ttf")
+    err = fails(ws, capsys, "check")
+    assert "game.yaml:9:11: fonts.gothic: 'Loop.ttf' is a link loop: a symbolic link that leads back to itself" in err, err
+    assert "outside" not in err, err
+
+
 @pytest.mark.parametrize("written, stem", [("../../etc/evil", "evil"), ("/usr/share/fonts/x/DejaVuSans.ttf", "DejaVuSans"),
                                             ("C:\\\\Windows\\\\Fonts\\\\meiryo.ttf", "meiryo")])
 def test_font_name_leading_out(tmp_path, capsys, written, stem):

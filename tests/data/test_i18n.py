@@ -33,6 +33,24 @@ def pages_text(path):
     return [re.sub(r"\s+", "", t) for t in texts(path)]
 
 
+def test_lang_naming_the_default_language_is_resolved_in_one_place(tmp_path, monkeypatch):
+    """``--lang`` naming a game's default language is no --lang, and one function says so
+    (``commands.asked_language``), once a run: for a build of one game or all of them, and for a
+    command on one game; an English game's ``--lang en`` is its plain build."""
+    from pnpgen import commands
+
+    ws = make_workspace(tmp_path / "en", deck=DECK, game=TWO.replace("default_language: ja", "default_language: en"))
+    asked = []
+    real = commands.asked_language
+    monkeypatch.setattr(commands, "asked_language", lambda *a: asked.append(a[1:]) or real(*a))
+    for how in (("--game", "test"), ("--all",)):
+        assert run(ws, "build", *how, "--lang", "en", "--no-rulebook") == 0
+        assert asked == [("test", "en")] and not (ws / "build" / "test" / "en").exists()
+        asked.clear()
+    assert run(ws, "check", "--game", "test", "--lang", "ja") == 0
+    assert asked == [("test", "ja")]
+
+
 def test_both_languages_build_with_the_same_geometry_and_their_own_text(tmp_path):
     ws = make_workspace(tmp_path / "ws", deck=DECK, game=TWO)
     build(ws, "--lang", "ja")

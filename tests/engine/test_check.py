@@ -317,3 +317,26 @@ def test_a_character_no_font_has_in_many_pieces_is_one_problem_naming_their_line
                               "data/test/decks/cards.yaml:12, data/test/decks/cards.yaml:13, "
                               "data/test/decks/cards.yaml:14, …)"), errors[0]
     assert "1 problem a build would stop at" in out
+
+
+
+def test_a_character_no_font_has_reaches_check_as_data_not_as_words(tmp_path):
+    """The character is carried from the text box through the face's template to check (the
+    error's ``glyph``), not read back out of the message: two messages that word it differently
+    (two fonts named) are one problem, and a message that only quotes those words is not one."""
+    from pnpgen.data.load import load_game
+    from pnpgen.data.workspace import Workspace
+    from pnpgen.engine.check import FaceCheck, check_faces
+    from pnpgen.engine.options import BuildOptions
+    from pnpgen.errors import InputError
+
+    deck = DECK_YAML + "".join(f"  - {{name: カード{i}, text: 本文😀}}\n" for i in range(3))
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    found = check_faces(Workspace(ws), load_game(Workspace(ws), "test"), BuildOptions())
+    assert [p.error.glyph for p in found.problems] == ["😀"] and len(found.problems[0].also) == 2
+    said = "character U+1F600 '😀' is in no font ({}) in deck 'cards' piece {}"
+    two = FaceCheck()
+    two.add(InputError(said.format("BIZUDPGothic-Regular", 1), "cards.yaml", 9, glyph="😀", expected="x"))
+    two.add(InputError(said.format("NotoSerif-Regular", 2), "cards.yaml", 10, glyph="😀", expected="x"))
+    two.add(InputError("unknown icon {x} in " + said.format("F", 3), "cards.yaml", 11, expected="x"))
+    assert [(p.faces, p.also) for p in two.problems] == [(2, ["cards.yaml:10"]), (1, [])]

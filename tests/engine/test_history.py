@@ -415,26 +415,31 @@ def test_a_version_not_there_names_every_version_the_history_holds(tmp_path, mon
 def test_the_reprint_list_says_how_to_reprint_everything_since_the_version_printed(tmp_path, capsys, built_copy):
     """In watch and serve each save is a build, and reprint.txt holds the last one's changes only:
     a text edited two saves ago was in no reprint the designer saw. Its last line gives the command
-    for every copy changed since the latest tagged version (none when that is the last build)."""
+    for every copy changed since the latest tagged version (none when that is the last build), or
+    with no tag, since a version to fill in, once there is one older than the file's (none at v2:
+    the only version it could name is v1, the one the file is compared with)."""
     ws = built_copy(tmp_path / "ws", *BUILD, pieces=NAMES)  # v1
     listed = ws / "build" / "test" / "reprint.txt"
+    _edit(ws, "text: 本文カード1}", "text: 直した1}")
+    _build(ws)  # v2: the file holds every change since v1, the first version
+    assert "pnpgen reprint" not in listed.read_text(encoding="utf-8")
     _edit(ws, "text: 本文カード2}", "text: 直した2}")
-    _build(ws)  # v2
+    _build(ws)  # v3: v1 may be the version printed
     assert listed.read_text(encoding="utf-8").splitlines()[-1].endswith(
         "印刷した版から変わった分すべて：pnpgen reprint --game test --since VERSION"
         "（VERSION は 'pnpgen log' に並ぶ版。'pnpgen tag' で印刷した版に名前を付けられます）")
-    assert run(ws, "tag", "--game", "test", "printed") == 0  # v2 printed
+    assert run(ws, "tag", "--game", "test", "printed") == 0  # v3 printed
     _edit(ws, "text: 本文カード3}", "text: 直した3}")
-    _build(ws)  # v3: the file holds every change since v2
+    _build(ws)  # v4: the file holds every change since v3
     assert "pnpgen reprint" not in listed.read_text(encoding="utf-8")
     _edit(ws, "text: 本文カード4}", "text: 直した4}")
-    _build(ws)  # v4: カード3's edit is not in it
+    _build(ws)  # v5: カード3's edit is not in it
     said = listed.read_text(encoding="utf-8")
     assert "カード3" not in said and said.splitlines()[-1].endswith(
         "名前の付いた最新の版 printed から変わった分すべて：pnpgen reprint --game test --since printed")
     capsys.readouterr()
     assert run(ws, "reprint", "--game", "test", "--since", "printed") == 0
-    since = (ws / "build" / "test" / "reprint-since-v2.txt").read_text(encoding="utf-8")
+    since = (ws / "build" / "test" / "reprint-since-v3.txt").read_text(encoding="utf-8")
     assert "1 × カード3" in since and "1 × カード4" in since and "pnpgen reprint" not in since
 
 

@@ -319,3 +319,20 @@ def test_the_contact_sheet_shows_a_die_cut_piece_as_it_is_cut(tmp_path, shape):
             y0 = 44 + contact.PAD + contact.THUMB[1] - th
             assert rgb.getpixel((x0 + 3, y0 + 3)) == (255, 255, 255), cell  # outside the cut line
             assert rgb.getpixel((x0 + tw // 2, y0 + th // 2)) != (255, 255, 255), cell
+
+
+def test_advice_per_deck_keeps_the_shops_size_for_the_deck_file():
+    """When no one way takes every deck, each deck's advice still ends with the shop's size to
+    write in its deck file (the ``size:`` hint a left-out deck's warning and the all-decks advice give)."""
+    from types import SimpleNamespace
+
+    from pnpgen.exports.export import LeftOut, _takes_all
+    from pnpgen.exports.presets import NotTaken
+
+    cards = LeftOut(SimpleNamespace(id="cards"), NotTaken("63×88 mm", path="data/t/decks/cards.yaml", line=3,
+                                                          resize="size: [2.5in, 3.5in]"),
+                    ("--preset thegamecrafter --fit scale", "pnpgen build's shop/ files"))
+    board = LeftOut(SimpleNamespace(id="board"), NotTaken("600×600 mm"), ("pnpgen build's shop/ files",))
+    said = _takes_all(SimpleNamespace(slug="thegamecrafter"), [cards, board])
+    assert said == ("cards: takes it: --preset thegamecrafter --fit scale, pnpgen build's shop/ files; or, with no "
+                    "--fit, size: [2.5in, 3.5in] in data/t/decks/cards.yaml:3; board: takes it: pnpgen build's shop/ files")

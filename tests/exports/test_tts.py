@@ -490,14 +490,42 @@ def test_a_die_that_names_a_box_it_does_not_have_is_one_line(tmp_path, capsys):
     assert "die: box f5 is named twice" in capsys.readouterr().err
 
 
-def test_layout_export_of_a_die_says_its_templates_are_a_flat_net_on_a_virtual_table(tmp_path, capsys):
-    """``die:``, like ``stand_up:``, is the layout's: a deck of the exported templates would go to
-    Tabletop Simulator as its flat net without a word."""
+def test_a_die_drawn_by_templates_rolls_as_the_layouts_does(tmp_path, capsys):
+    """A paper d6 a template draws went to Tabletop Simulator as its net, a flat token; the deck
+    file's ``die:`` (six face boxes in mm, faces 1 to 6) makes it the layout's ``Custom_Dice``.
+    ``layout export`` of the d6 prints that line among the deck's, and the exported templates
+    with it export the very same die texture."""
     root = make_workspace(tmp_path / "ws", deck=D6_DECK)
     (root / "layouts").mkdir()
     (root / "layouts" / "d6.yaml").write_text(D6_LAYOUT, encoding="utf-8")
-    assert run(root, "layout", "export", "--game", "test", "--deck", "cards", "--out", str(tmp_path)) == 0
-    assert "die: stays with the layout" in capsys.readouterr().out
+    from_layout = (_export(root) / "cards-001-front.png").read_bytes()
+    capsys.readouterr()
+    folder = root / "templates" / "test"
+    assert run(root, "layout", "export", "--game", "test", "--deck", "cards", "--out", str(folder)) == 0
+    out_lines = capsys.readouterr().out.splitlines()
+    die = [line.strip() for line in out_lines if line.strip().startswith("die:")]
+    assert die == ["die: [[16, 0, 16, 16], [0, 16, 16, 16], [16, 16, 16, 16], [32, 16, 16, 16], [48, 16, 16, 16], "
+                   "[16, 32, 16, 16]]   # Tabletop Simulator: the faces 1 to 6, a die that rolls"], die
+    deck = root / "data" / "test" / "decks" / "cards.yaml"
+    front = [line.split("front: ")[1].split()[0] for line in out_lines if "front: " in line][0]
+    plain = D6_DECK.replace("layout: d6", f"kind: token\nsize: [68, 48]\nfront: {front}")
+    deck.write_text(plain, encoding="utf-8")
+    objects = _objects(_export(root), "cards")
+    assert {o["Name"] for o in objects} != {"Custom_Dice"}  # without die: its net, flat
+    deck.write_text(plain + die[0].split("   #")[0] + "\n", encoding="utf-8")
+    out = _export(root)
+    objects = _objects(out, "cards")
+    assert len(objects) == 2 and {o["Name"] for o in objects} == {"Custom_Dice"}
+    assert objects[0]["CustomImage"]["CustomDice"] == {"Type": 1}
+    assert (out / "cards-001-front.png").read_bytes() == from_layout
+
+
+def test_a_die_of_five_faces_in_a_deck_file_is_one_line(tmp_path, capsys):
+    deck = D6_DECK.replace("layout: d6", "kind: token\nsize: [64, 48]\nfront: test/card-front.svg.j2\ndie: [[0, 0, 16, 16]]")
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator") == 2
+    err = capsys.readouterr().err
+    assert "cards.yaml:" in err and "die: [[0, 0, 16, 16]] is not a list of 6 face boxes" in err, err
 
 
 def test_a_pieces_rules_text_is_its_description_on_the_table_as_plain_text(tmp_path):

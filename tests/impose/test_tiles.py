@@ -242,6 +242,35 @@ def test_an_a4_score_sheet_on_a4_paper_is_told_the_size_that_prints_whole(tmp_pa
     assert whole["layout"] == "grid" and whole["pieces_per_sheet"] == 1
 
 
+def test_a_half_letter_score_pad_is_told_the_size_that_prints_two_a_sheet(tmp_path, capsys):
+    """A half-Letter score pad (5.5 × 8.5 in, 20 copies) printed one a Letter sheet without a word:
+    two at full size need the whole sheet, edge to edge, which the printer's margin does not
+    print (A5 on A4 is the same). The summary names the size a sheet holds two of; at that size
+    the pad prints two a sheet, half the sheets, with the cut marks of the grid."""
+    from pdfprobe import stroked_lines
+
+    deck = BOARD_DECK.replace("size: [400, 300]", "size: [5.5in, 8.5in]").replace("{name: 盤}", "{name: 盤, count: 20}")
+    ws = make_workspace(tmp_path / "ws", deck=deck, front=BOARD_FRONT, game=GAME_YAML + "paper: letter\n")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    out = capsys.readouterr().out
+    assert "1/sheet (grid), 20 sheets" in out
+    assert " " * 19 + "(2/sheet at size: [128, 198]: two at full size would need the whole sheet, edge to edge, " \
+        "where the printer's margin prints nothing)" in out.splitlines(), out
+    assert "2/sheet at size" not in json.dumps(json.loads((ws / "build" / "test" / "manifest.json").read_text()))
+    deck_file = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck_file.write_text(deck.replace("size: [5.5in, 8.5in]", "size: [128, 198]"), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert "2/sheet (grid), 10 sheets" in capsys.readouterr().out
+    reader = PdfReader(ws / "build" / "test" / "cards.pdf")
+    assert len(reader.pages) == 10
+    marks = stroked_lines(reader, reader.pages[0])
+    across = sorted({round(y1, 1) for x1, y1, x2, y2 in marks if abs(y1 - y2) < 1e-6})  # horizontal marks: the cuts
+    assert len(across) >= 3, across  # top, middle (between the two pads) and bottom trim lines marked
+    deck_file.write_text(deck.replace("{name: 盤, count: 20}", "{name: 盤}"), encoding="utf-8")  # one copy: nothing to say
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert "2/sheet at size" not in capsys.readouterr().out
+
+
 def test_a_tiled_board_is_told_the_largest_board_fewer_page_tiles_hold(tmp_path, capsys):
     """The skirmish trial: a 400 × 400 mm board meant for 2×2 A4 sheets came out on 3×2 without a
     word of how large a 2×2 board may be. The summary says the grid of fewer pages that holds the

@@ -956,3 +956,35 @@ def test_the_quick_references_setup_heading_reads_as_english(tmp_path):
     result = build_rulebook(game, FONTS, pictures=pictures_from_game(game, ws / "templates"))
     quick = next(t for t in pdf_texts(result.files["rulebook.pdf"]) if "Quick reference" in t and "p. " in t)
     assert re.search(r"• Setup\s*\n", quick) and "Setup counts" not in quick and "Shuffle the deck" in quick, quick
+
+
+LONG_RUNS = ("Errata live at https://example.com/errataandclarifications" + "foreverythingwrittenhere" * 4 +
+             " and a Xyzzyplugh" + "xyzzyplugh" * 8 + " is a word with no break.")
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_run_wider_than_the_line_breaks_at_its_edge(serif, lang):
+    """A web address's long part or a word with no hyphenation point that fits, wider than the
+    line, is broken at the line's edge (a word with a hyphen, an address without), not run off it."""
+    _, measure = serif
+    width = sum(map(measure, "Errata live at https://example.com/errata"))
+    ranges = set_lines(LONG_RUNS, width, measure, 0.0, 9, lang)
+    assert "".join(LONG_RUNS[s:e] for s, e in ranges) == LONG_RUNS
+    for s, e in ranges:
+        line = LONG_RUNS[s:e].rstrip(" ") + ("-" if hyphenated(LONG_RUNS, e) else "")
+        assert sum(map(measure, line)) <= width + 1e-6, line
+    cut = [LONG_RUNS[s:e] for s, e in ranges if "errataand" in LONG_RUNS[s:e]][0]
+    assert cut.startswith("/errataand") and not cut.endswith(".html")
+    in_address = [e for _, e in ranges if LONG_RUNS.index("/errataand") < e < LONG_RUNS.index(" and a")]
+    assert in_address and not any(hyphenated(LONG_RUNS, e) for e in in_address)
+    in_word = [e for _, e in ranges if LONG_RUNS.index("Xyzzy") < e < LONG_RUNS.index(" is a")]
+    assert in_word and all(hyphenated(LONG_RUNS, e) for e in in_word)
+
+
+def test_a_long_address_in_the_book_stays_inside_the_page(tmp_path):
+    """The A5 book's text block holds every character of a paragraph with a long address and
+    a long word: nothing is printed past the page's right margin."""
+    ws = english_workspace(tmp_path, MARKDOWN.replace("Is eleven cards enough?", "Is eleven cards enough?\n\n" + LONG_RUNS))
+    result = build_rulebook(load_game(Workspace(ws), "test", lang="en"), ws / "fonts")
+    page = [p for p in pdf_glyphs(result.files["rulebook.pdf"]) if "Xyzzy" in "".join(g.char for g in p)][0]
+    assert max(g.x for g in page) < 148 - 10, max(g.x for g in page)

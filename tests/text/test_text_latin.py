@@ -98,6 +98,21 @@ def test_a_dash_between_words_breaks_after_it_on_the_line_it_fits():
     assert break_lines("tiles score—", 11, lambda c: 1.0, lang="en") == ["tiles", "score—"]
 
 
+@pytest.mark.parametrize("dash", ["—", "―"])
+def test_a_spaced_dash_stays_on_the_line_of_the_word_before_it(dash):
+    """``Take a card — then pass``: at every width a line ends with the dash (or with the word
+    before it, both going down), never starts with it; on a card and in the book."""
+    from pnpgen.rulebook.flowables import set_lines
+
+    text = f"Take a card {dash} then pass the turn to the next player."
+    for chars in range(8, len(text)):
+        lines = break_lines(text, chars, lambda c: 1.0, lang="en")
+        assert not [ln for ln in lines if ln.startswith(dash)], (chars, lines)
+        book = [text[s:e] for s, e in set_lines(text, chars, lambda c: 1.0, 0.0, 1.0, "en")]
+        assert not [ln for ln in book if ln.startswith(dash)], (chars, book)
+    assert break_lines(text, 12, lambda c: 1.0, lang="en")[:2] == ["Take a", f"card {dash} then"]
+
+
 def test_no_mid_word_break_without_a_hyphenation_point():
     # "rhythms" has no hyphenation point: it runs over the line rather than split
     assert break_lines("a rhythms b", 2, lambda c: 0.5, lang="en") == ["a", "rhythms", "b"]

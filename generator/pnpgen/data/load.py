@@ -42,9 +42,8 @@ GAME_KEYS = {
     "latin_gap": "em between Japanese and Latin, e.g. 0.25",
 }
 DECK_KEYS = (
-    "name", "kind", "format", "size", "shape", "corner_radius", "orientation", "points",
-    "front", "back", "fields", "defaults", "pieces", "options", "label", "layout", "sheet", "lint", "box",
-    "bleed",
+    "name", "kind", "format", "size", "shape", "corner_radius", "orientation", "points", "front", "back", "bleed",
+    "fields", "defaults", "pieces", "options", "label", "layout", "sheet", "lint", "box", "die",
 )
 FIELD_TYPES = ("text", "int", "number", "colour", "bool", "list", "map", "image")
 RESERVED_FIELDS = ("count", "n", "copy")  # templates read these as piece.count, piece.n, piece.copy
@@ -605,6 +604,8 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     )
     if "sheet" in data:
         deck.sheet, deck.sheet_where = _sheet(ws, doc, data), doc.where(("sheet",))
+    if "die" in data:  # a paper d6 a template draws: its faces' boxes (a layout's: its own die:)
+        deck.die = _parse(doc, ("die",), v.die_faces, data["die"], *trim)
     given = [key for key in ("size", "format", "box") if key in data]
     if given:
         deck.size_where = doc.where((given[0],))

@@ -176,6 +176,7 @@ class Deck:
     sheet_where: Where | None = None  # where the deck file says ``sheet:`` (None: it does not)
     size_where: Where | None = None  # where the deck file gives ``size:`` or ``format:`` (None: its layout's size)
     lint: Any = None  # the deck file's ``lint:`` over the game's (data/lint.py LintSettings; None: the game's)
+    die: tuple[tuple[float, float, float, float], ...] | None = None  # ``die:``: a template's paper d6's faces 1–6
     worksheet: tuple[Where, str, bool] | None = None  # a workbook's pieces: (pieces.file's line, worksheet read, named by sheet:)
     bleed_mm: float | None = None  # the deck file's ``bleed:`` over the build's --bleed (None: the build's)
 

@@ -6,7 +6,6 @@ once (a template line that fails for forty cards is one problem), so one run lis
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from pnpgen.data.art import art_files
@@ -51,9 +50,6 @@ class Problem:
     also: list[str] = field(default_factory=list)  # the other lines of a character no font has
 
 
-# a character no font has, in many pieces' texts: one mistake (one font to add), said once
-_NO_GLYPH = re.compile(r"(character U\+[0-9A-F]+ .* is in no font \([^)]*\)) in ")
-
 
 @dataclass
 class FaceCheck:
@@ -68,9 +64,9 @@ class FaceCheck:
         past that name tells it apart, so two pictures refused for two reasons are both said."""
         said = error.message.removeprefix(where) if where else ""
         key: tuple = (str(error.path), error.line, error.key, error.expected, said)
-        glyph = _NO_GLYPH.match(error.message)
-        if glyph:  # (every piece whose text has it is one line: the lines listed, not said again)
-            key = ("no glyph", glyph.group(1), error.expected)
+        glyph = error.glyph  # a character no font has, in many pieces' texts: one mistake (one font to
+        if glyph:            # add), said once, the other pieces' lines listed
+            key = ("no glyph", glyph, error.expected)
         for p in self.problems:
             if p.key == key:
                 p.faces += not isinstance(error, TemplateMistake)

@@ -112,7 +112,7 @@ def worth_a_build(changes: Iterable[tuple[Any, str]], out: Path) -> bool:
 
 def for_game(slug: str, options: BuildOptions, own_language: frozenset[str]) -> BuildOptions:
     """The options of one game's build: ``--lang`` naming its default language (a game of
-    ``own_language``, ``i18n.edition_asked``) is no --lang, whichever games ``--all`` builds with it."""
+    ``own_language``, ``commands.asked_language``) is no --lang, whichever games the build names."""
     return replace(options, lang=None) if slug in own_language and options.lang else options
 
 

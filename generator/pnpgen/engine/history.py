@@ -220,14 +220,16 @@ def since_hint(out_root: Path, edition: str, lang: str) -> str:
     """The reprint file's last line: it holds what the last build changed, and in ``watch`` and
     ``serve`` each save is a build, so the text edited two saves ago is not in it. The command
     that reprints everything since the version last tagged (the one printed), when that is older
-    than the last build; else the command with a version to fill in. Only what the history's
-    folder names (no entry is read: this runs on every save)."""
+    than the last build; else, when the history holds a version older than the one the file is
+    compared with (the only one it might name besides that), the command with a version to fill
+    in; else nothing. Only what the history's folder names (no entry is read: this runs on every
+    save). Called before the build's own version is recorded."""
     game, _, edition_lang = edition.partition(".")
     command = f"pnpgen reprint --game {game}" + (f" --lang {edition_lang}" if edition_lang else "")
     numbers = _numbers(out_root, edition)
     named = {name: n for name, n in tags(out_root, edition).items() if is_tag_name(name) and n in numbers}
-    if not named:
-        return msg("reprint.since_any", lang, command=command)
+    if not named:  # the previous build compared with, and one before it to name: else it says nothing new
+        return msg("reprint.since_any", lang, command=command) if len(numbers) > 1 else ""
     tag = max(named, key=lambda name: (named[name], name))
     if numbers and named[tag] >= numbers[-1]:
         return ""  # the tagged version is the last build's: the file holds every change since it

@@ -22,7 +22,7 @@ from pnpgen.engine.paper import DeckOnPaper, back_behind, deck_sheet
 from pnpgen.faces.faceset import DeckFaces, RenderedGame
 from pnpgen.impose.cutter import CRICUT_AREA_IN, add_registration, silhouette_layout
 from pnpgen.impose.fold import FoldLayout, layout_fold, more_with_less_bleed
-from pnpgen.impose.grid import SheetOptions, layout_grid
+from pnpgen.impose.grid import SheetOptions, layout_grid, size_to_hold_whole
 from pnpgen.impose.plan import Page, PagePlan, TextOp, page_signature
 from pnpgen.impose.sheets import (
     DeckSheets,
@@ -164,6 +164,8 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
             shop_pages=len(imposed.shop) if files else 0, die_line=die_line,
             files=files, placeholders=len(deck.placeholders),
             pieces={f"{p.index}:{p.label}": [p.count, df.digests[p.index]] for p in deck.pieces},
+            two_at=size_to_hold_whole(placed.spec, sheet, 2) if deck.count > 1 and home and not imposed.fold_or_sleeve
+            and getattr(placed.layout, "kind", "") == "grid" and placed.layout.per_sheet == 1 else None,
         ))
     bom = bill_of_materials(game, records, sheet.paper, rulebook=options.rulebook)
     bookmarks.append((len(everything), msg("all.bookmark.bom", game.lang)))

@@ -383,9 +383,9 @@ def layout(args: argparse.Namespace) -> int:
     if built.stand_up is not None:  # a layout's key, which no deck of templates can say
         print("Note: the layout's stand_up: stays with the layout: a deck drawn by these templates lies flat "
               "in Tabletop Simulator, where the layout's stands up (docs/exports.md, Tabletop Simulator)")
-    if built.die is not None:  # the same: a deck of templates names no die's faces
-        print("Note: the layout's die: stays with the layout: a deck drawn by these templates is its flat net "
-              "in Tabletop Simulator, where the layout's is a die that rolls (docs/exports.md, Tabletop Simulator)")
+    if built.die is not None:  # a deck of templates names its die's faces by their boxes in mm
+        faces = ", ".join("[" + ", ".join(f"{n:g}" for n in box) + "]" for box in built.die)
+        print(f"  die: [{faces}]   # Tabletop Simulator: the faces 1 to 6, a die that rolls")
     return 0
 
 

@@ -19,7 +19,7 @@ from pnpgen.exports.shop import Finish, ink_warnings
 from pnpgen.faces.builtin import icon_dirs
 from pnpgen.impose.booklet import A5
 from pnpgen.impose.plan import Item, Page, PagePlan, Strokes
-from pnpgen.messages import counted
+from pnpgen.messages import msg
 from pnpgen.pdf.black import k_only
 from pnpgen.pdf.colour import vectors_to_cmyk
 from pnpgen.pdf.onsheets import page_count, place_on_sheets
@@ -74,26 +74,23 @@ def shop_rulebook(ws: Workspace, game: Game, preset: Preset, cmyk: bool, finish:
         out.warnings.extend(f"{BOOK}: {what}" for what in left)
     if finish.pdfx is not None:
         pdf = make_x1a(pdf, finish.pdfx, title, finish.date, finish.edition)
-    out.warnings.extend(_small_text_said(pdf))
+    out.warnings.extend(_small_text_said(pdf, game.lang))
     if cmyk:  # the cards' ink checks: colours, pictures, and the black overprinting its ground
         out.warnings.extend(ink_warnings(BOOK, pdf, preset, [""] * total, [""] * total))
     out.files[BOOK] = pdf
     return out
 
 
-def _small_text_said(pdf: bytes) -> list[str]:
-    """One line for the text under ``SMALL_TEXT_PT`` the pages show (none once outlined): its
-    smallest size and page, and how many more pages show such text."""
+def _small_text_said(pdf: bytes, lang: str) -> list[str]:
+    """One line, in the game's language, for the text under ``SMALL_TEXT_PT`` the pages show
+    (none once outlined): its smallest size and page, and how many more pages show such text."""
     found = small_text(pdf, SMALL_TEXT_PT)
     if not found:
         return []
     page, size = min(found, key=lambda hit: (hit[1], hit[0]))
-    more = f" and {counted(len(found) - 1, 'more page')}" if len(found) > 1 else ""
-    return [f"{BOOK} page {page + 1}{more}: text as small as {size:g} pt, under {SMALL_TEXT_PT:g} pt: the pieces' "
-            f"pictures (their faces drawn smaller on the cover, the components and the setup pages; the book's own text is "
-            f"{SMALL_TEXT_PT:g} pt or more), a picture's words not meant to be read; a printer's preflight that checks "
-            f"for small text lists them: if its 入稿ガイド refuses text this small, export with --outline-text "
-            f"(every glyph a path)"]
+    more = "" if len(found) == 1 else msg("book.small_text.more_one", lang) if len(found) == 2 else \
+        msg("book.small_text.more", lang, n=len(found) - 1)
+    return [msg("book.small_text", lang, book=BOOK, page=page + 1, more=more, size=f"{size:g}", limit=f"{SMALL_TEXT_PT:g}")]
 
 
 def _blanks_said(pages: int, total: int, preset: Preset) -> str:

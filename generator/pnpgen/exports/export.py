@@ -59,10 +59,14 @@ class LeftOut:
         return "takes it: " + ", ".join(self.takers)
 
     @property
-    def warning(self) -> str:
+    def resize(self) -> str:
+        """The shop's own size written in the deck file, which prints it with no --fit ("" if none)."""
         e = self.error
-        resize = f"; or, with no --fit, {e.resize} in {place(e.path, e.line, e.column)}" if e.resize and e.path else ""
-        return f"left out: {self.why}; {self.takes_it}{resize}"
+        return f"; or, with no --fit, {e.resize} in {place(e.path, e.line, e.column)}" if e.resize and e.path else ""
+
+    @property
+    def warning(self) -> str:
+        return f"left out: {self.why}; {self.takes_it}{self.resize}"
 
 
 @dataclass
@@ -416,7 +420,7 @@ def _takes_all(preset: Preset, left_out: list[LeftOut]) -> str:
     them all."""
     common = [t for t in left_out[0].takers if t.startswith("--") and all(t in o.takers for o in left_out[1:])]
     if not common:
-        return "; ".join(f"{o.deck.id}: {o.takes_it}" for o in left_out)
+        return "; ".join(f"{o.deck.id}: {o.takes_it}{o.resize}" for o in left_out)
     refits: dict[str, list[str]] = {}  # "--preset thegamecrafter --fit scale" → the decks it takes
     for o in left_out:
         if o.takers[0].startswith(f"--preset {preset.slug} --fit") and o.takers[0] not in common:

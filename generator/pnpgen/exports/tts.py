@@ -232,8 +232,9 @@ def saved_object(name: str, obj: dict) -> str:
 def deck_object(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, files: dict[str, bytes],
                 pngs: PngFiles) -> dict:
     """Add the deck's images to ``files`` (encoded by ``pngs``) and return its TTS object."""
-    if style.deck.layout is not None and style.deck.layout.die is not None:
-        return _dice(style, style.deck.layout.die, faces, table, x, files, pngs)
+    die = style.deck.die or (style.deck.layout.die if style.deck.layout is not None else None)
+    if die is not None:  # a paper d6, its layout's or its template's (the deck file's die:)
+        return _dice(style, die, faces, table, x, files, pngs)
     if style.deck.layout is not None and style.deck.layout.stand_up is not None:
         return _standing(style, style.deck.layout.stand_up, faces, table, x, files, pngs)
     if style.deck.kind == "card":
@@ -464,7 +465,7 @@ D6_ROTATIONS = [{"Value": str(n), "Rotation": {"x": x, "y": 0.0, "z": z}}
 
 def _dice(style: PageStyle, boxes: tuple[tuple[float, float, float, float], ...], faces: list[UniqueFace],
           table: Table, x: float, files: dict[str, bytes], pngs: PngFiles) -> dict:
-    """A folded paper die whose layout says ``die:`` (its six face boxes): a ``Custom_Dice``
+    """A folded paper die whose layout or deck file says ``die:`` (its six face boxes): a ``Custom_Dice``
     (a d6) per copy, its texture the six boxes cut from the net, not the flat net itself."""
     deck = style.deck
     w, h = style.fitted.trim

@@ -637,7 +637,9 @@ class Renderer:
         except TemplateMistake:  # (unprinted art: said at its own line already)
             raise
         except Exception as e:  # noqa: BLE001 - whatever a template or a helper raises is the template's error
-            raise self._failure(e, face, template_name, where, context) from None
+            failure = self._failure(e, face, template_name, where, context)
+            failure.glyph = e.glyph if isinstance(e, InputError) else None  # (said once by check, for every piece)
+            raise failure from None
         self.art.place(deck, piece, self._well_formed(svg, template_name, where))
         self.warnings.extend(ctx.warnings)
         return svg

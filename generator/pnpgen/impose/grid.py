@@ -318,18 +318,24 @@ MARGIN_STEP_MM = 0.5  # the margins tried for a tiled board that would fit one s
 SHRINK_TO_HOLD_WHOLE = 0.85  # a tiled board is told the size one sheet holds when that is no smaller than this
 
 
-def size_to_hold_whole(spec: ShapeSpec, opts: SheetOptions) -> tuple[float, float] | None:
+def size_to_hold_whole(spec: ShapeSpec, opts: SheetOptions, pieces: int = 1) -> tuple[float, float] | None:
     """A rectangular board tiled only just (an A4 score sheet on A4 paper): the largest size of
     its proportions, in whole millimetres, that one sheet holds whole at the margin given, with
-    no bleed; None for another shape, or when that is smaller than SHRINK_TO_HOLD_WHOLE of it."""
+    no bleed; None for another shape, or when that is smaller than SHRINK_TO_HOLD_WHOLE of it.
+    ``pieces=2``: the size a sheet holds two of (a half-sheet score pad, one a sheet as it is)."""
     if spec.kind not in ("rect", "rounded"):
         return None
     lo, hi = SHRINK_TO_HOLD_WHOLE, 1.0
-    if layout_grid_at(spec.w * lo, spec.h * lo, opts, 0.0) is None:
+
+    def holds(scale: float) -> bool:
+        grid = layout_grid_at(spec.w * scale, spec.h * scale, opts, 0.0)
+        return grid is not None and grid.per_sheet >= pieces
+
+    if not holds(lo):
         return None
     for _ in range(24):
         mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if layout_grid_at(spec.w * mid, spec.h * mid, opts, 0.0) else (lo, mid)
+        lo, hi = (mid, hi) if holds(mid) else (lo, mid)
     w, h = math.floor(spec.w * lo), math.floor(spec.h * lo)
     return (w, h) if w >= spec.w * SHRINK_TO_HOLD_WHOLE and h >= spec.h * SHRINK_TO_HOLD_WHOLE else None
 

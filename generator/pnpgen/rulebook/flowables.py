@@ -60,9 +60,9 @@ def set_lines(text: str, width: float, measure: Callable[[str], float], lead: fl
     spacing). A last line shorter than ``MIN_LAST_LINE`` characters takes characters down from
     the line above (追い出し) when that line can give them without spacing beyond
     ``MAX_LETTER_SPACING``. A Latin-script text (``lang``) is set by ``_latin_lines``. Either way
-    a Latin word breaks only at a hyphenation point, and such a line ends with a hyphen
-    (``hyphenated``). ``advances`` are the characters' widths when their neighbours set them
-    (``jlreq_advances``); without them each character is measured alone."""
+    a Latin word breaks at a hyphenation point with a hyphen (``hyphenated``); a run wider than
+    the line with none that fits (an address's long part) breaks at the edge, not run off it.
+    ``advances``: widths as set beside neighbours (``jlreq_advances``), else measured alone."""
     if not text:
         return []
     units = [PREFIX, *text]
@@ -77,15 +77,15 @@ def set_lines(text: str, width: float, measure: Callable[[str], float], lead: fl
         # every allowed gap is as good as another (after 、 too): lines are filled to the edge
         classes, ranges = lb.fill_hyphenating_late(
             lambda h: [lb.CHAR if c == lb.PHRASE else c for c in lb.break_classes(units, False, lang, h)],
-            widths, spaces, width, hyphens)
+            widths, spaces, width, hyphens, force=True)
         ranges = _keep_last_line(ranges, units, classes, widths, width, em)
     return [(max(s - 1, 0), e - 1) for s, e in ranges]
 
 
 def hyphenated(text: str, end: int) -> bool:
-    """A line of ``text`` ending at ``end`` splits a Latin word: it was broken at a hyphenation
-    point (the only break ``set_lines`` makes between two letters) and is drawn with a hyphen."""
-    return 0 < end < len(text) and lb.latin_letter(text[end - 1]) and lb.latin_letter(text[end])
+    """A line of ``text`` ending at ``end`` splits a Latin word (at a hyphenation point or the
+    line's edge) and is drawn with a hyphen; not in a web address, typed as printed (CMOS 14.18)."""
+    return 0 < end < len(text) and lb.latin_letter(text[end - 1]) and lb.latin_letter(text[end]) and not lb.in_address(text, end)
 
 
 def _keep_last_line(ranges, units, classes, widths, width, em):
@@ -114,7 +114,7 @@ def _latin_lines(classes: Sequence[int], widths: Sequence[float], spaces: Sequen
     out: list[tuple[int, int]] = []
     start = 0
     while start < n:
-        _, end = lb.fill(classes[start:], widths[start:], spaces[start:], width, hyphens[start:])[0]
+        _, end = lb.fill(classes[start:], widths[start:], spaces[start:], width, hyphens[start:], force=True)[0]
         end += start
         if end < n and spaces[end - 1]:
             end = _hyphenate_next(classes, widths, spaces, width, hyphens, em, start, end)

@@ -237,6 +237,7 @@ def layout_text(ctx: TextContext, text, w, h, size=9, min_size=6, font="gothic",
             f"character U+{ord(ch):04X} {ch!r} is in no font ({', '.join(e.fonts)}) in {_describe(ctx, text)}",
             key=_field_name(text) or None,
             expected="a character the font has, or a font that has it in game.yaml fallback_fonts" + _emoji_way(ch),
+            glyph=ch,
         ) from None
     except UnknownIcon as e:
         known = _icons.names(ctx.icon_dirs)

@@ -9,7 +9,8 @@ A paragraph is a sequence of *units*: one character, an icon (``OBJ``) or a ruby
 - ``WORD`` never: inside a Latin word (``can't``, ``e.g``, the letters of ``Counter-``);
 - ``HYPHEN`` a hyphenation point inside a Latin word (pyphen, by the text's language): used only
   when the word is longer than the line, and the line then ends with a visible hyphen;
-- ``CLUSTER`` not unless nothing else fits (a number with its unit ``1VP``, a range ``1〜2``);
+- ``CLUSTER`` not unless nothing else fits (a number with its unit ``1VP``, a range ``1〜2``,
+  the space before a spaced dash ``word — word``, which stays with the word before it);
 - ``CHAR`` allowed, but inside a BudouX phrase;
 - ``PHRASE`` a phrase boundary (or after a space, a comma, a full stop, a word's hyphen
   ``Counter-|intelligence`` or a dash between words ``double—|counter``): the preferred place.
@@ -19,7 +20,10 @@ phrase boundary that fits; only a phrase longer than a whole line is broken insi
 line-start-prohibited character is never hung past the edge: the break moves earlier, so the
 character before it comes down with it (追い出し). A Latin word is never split elsewhere than at
 its hyphenation points, and a JLREQ rule is never broken: a stretch wider than the line with no
-break that fits runs over the edge (the box then sets the text smaller, or warns).
+break that fits runs over the edge (the box then sets the text smaller, or warns) — unless the
+caller asks to ``force`` a break, as a book does: a Latin run (a long address, a word with no
+hyphenation point that fits) is then broken by character at the line's edge, as JLREQ allows
+when nothing else fits.
 """
 
 from __future__ import annotations
@@ -194,6 +198,8 @@ def break_classes(units: Sequence[str], phrases: bool = True, lang: str = "ja", 
                 cls = PHRASE if a in _WORD_HYPHENS else WORD
             elif glue[i]:
                 cls = CLUSTER
+            elif a in SPACES and b in _DASHES and i >= 2 and units[i - 2][-1:] not in SPACES:
+                cls = CLUSTER  # word |— word: a spaced dash stays on the line of the word before it
             elif a in SPACES or a in PHRASE_END or offset in bounds:
                 cls = PHRASE
             elif a in _DASHES and _latin_at(units, i - 2) and _latin_at(units, i):
@@ -233,6 +239,11 @@ def _address_breaks(units: Sequence[str], classes: list[int]) -> None:
             after_slashes = a == "/" and i >= 2 and units[i - 2] == "/" and b != "/"
             before_mark = b in _BEFORE_IN_ADDRESS and not (b == "/" and a in "/:")
             classes[i] = PHRASE if after_slashes or before_mark else WORD
+
+
+def in_address(text: str, at: int) -> bool:
+    """Offset ``at`` of ``text`` falls inside a web address (a break there draws no hyphen)."""
+    return any(m.start() < at < m.end() for m in _ADDRESS.finditer(text))
 
 
 def _latin_at(units: Sequence[str], i: int) -> bool:
@@ -286,18 +297,21 @@ def hyphen_positions(word: str, lang: str = "en") -> tuple[int, ...]:
 
 
 def fill(classes: Sequence[int], widths: Sequence[float], spaces: Sequence[bool],
-         max_width: float, hyphens: Sequence[float] | None = None, hang: float = 0.0) -> list[tuple[int, int]]:
+         max_width: float, hyphens: Sequence[float] | None = None, hang: float = 0.0,
+         force: bool = False) -> list[tuple[int, int]]:
     """Greedy lines as (start, end) unit ranges; trailing spaces count for no width. ``hyphens[i]``
     is the width of the hyphen drawn when a line ends before unit i at a ``HYPHEN`` gap; ``hang``
-    the width the lines after the first give up (a list item's hanging indent)."""
-    lines = _fill(classes, widths, spaces, max_width, hyphens, first_choice_only=False, hang=hang)
+    the width the lines after the first give up (a list item's hanging indent); ``force``: a run
+    with no break that fits is broken inside a word at the line's edge rather than run over it."""
+    lines = _fill(classes, widths, spaces, max_width, hyphens, first_choice_only=False, hang=hang, force=force)
     assert lines is not None
     return lines
 
 
 def fill_hyphenating_late(classes_of: Callable[[bool], Sequence[int]], widths: Sequence[float],
                           spaces: Sequence[bool], max_width: float,
-                          hyphens: Sequence[float] | None = None) -> tuple[Sequence[int], list[tuple[int, int]]]:
+                          hyphens: Sequence[float] | None = None,
+                          force: bool = False) -> tuple[Sequence[int], list[tuple[int, int]]]:
     """``fill`` with the classes ``classes_of(hyphenate)`` gives, and those classes. A hyphenation
     point is tried only when a line has no phrase or character break that fits, so the lines are
     first set without them (a hyphenation dictionary takes ~50 ms to load); only when a line
@@ -306,12 +320,13 @@ def fill_hyphenating_late(classes_of: Callable[[bool], Sequence[int]], widths: S
     lines = _fill(classes, widths, spaces, max_width, hyphens, first_choice_only=True)
     if lines is None:
         classes = classes_of(True)
-        lines = fill(classes, widths, spaces, max_width, hyphens)
+        lines = fill(classes, widths, spaces, max_width, hyphens, force=force)
     return classes, lines
 
 
 def _fill(classes: Sequence[int], widths: Sequence[float], spaces: Sequence[bool], max_width: float,
-          hyphens: Sequence[float] | None, first_choice_only: bool, hang: float = 0.0) -> list[tuple[int, int]] | None:
+          hyphens: Sequence[float] | None, first_choice_only: bool, hang: float = 0.0,
+          force: bool = False) -> list[tuple[int, int]] | None:
     """``fill``; with ``first_choice_only``, None as soon as a line cannot end at a phrase or
     character break that fits."""
     n = len(widths)
@@ -339,7 +354,7 @@ def _fill(classes: Sequence[int], widths: Sequence[float], spaces: Sequence[bool
         if end >= n:
             lines.append((start, n))
             break
-        cut = _best_break(classes, widths, hyphens, start, end, room + eps)
+        cut = _best_break(classes, widths, hyphens, start, end, room + eps, force)
         if first_choice_only and (cut > end or classes[cut] not in (PHRASE, CHAR)):
             return None
         lines.append((start, cut))
@@ -348,11 +363,11 @@ def _fill(classes: Sequence[int], widths: Sequence[float], spaces: Sequence[bool
 
 
 def _best_break(classes: Sequence[int], widths: Sequence[float], hyphens: Sequence[float] | None,
-                start: int, end: int, max_width: float) -> int:
+                start: int, end: int, max_width: float, force: bool = False) -> int:
     """The break for a line [start, end) that is full: the last phrase boundary, else the last
     break inside a phrase, else a hyphenation point where the word and its hyphen fit, else inside
-    a cluster; with none of these, the line runs over to the first break it allows (never inside
-    a Latin word, never against a JLREQ rule)."""
+    a cluster, else (``force``) the last gap inside a word where the line and a hyphen fit; with
+    none of these, the line runs over to the first break it allows (never against a JLREQ rule)."""
     for wanted in (PHRASE, CHAR):
         for p in range(end, start, -1):
             if classes[p] == wanted:
@@ -363,6 +378,10 @@ def _best_break(classes: Sequence[int], widths: Sequence[float], hyphens: Sequen
     for p in range(end, start, -1):
         if classes[p] == CLUSTER:
             return p
+    if force:
+        for p in range(end, start, -1):
+            if classes[p] == WORD and sum(widths[start:p]) + (hyphens[p] if hyphens else 0.0) <= max_width:
+                return p
     p = start + 1
     while p < len(widths) and classes[p] in (WORD, KINSOKU):
         p += 1
