@@ -68,3 +68,27 @@ def test_a_template_from_another_folder_names_its_own_file_and_line(tmp_path, co
     again = capsys.readouterr().err
     assert again.startswith("pnpgen: error: templates/test/card-front.svg.j2:3: "), again
     assert "nosuch" in again and "deck 'cards' piece 1" in again
+
+
+def test_the_check_of_art_outside_the_blocks_reads_a_template_once_per_process(tmp_path, monkeypatch, capsys):
+    """Every build read each template's syntax tree again to find art its parent never prints (6 %
+    of the in-process builds' time); the same text is read once per process, and an edit that puts
+    art outside the block is still told, in a later build of the same process."""
+    import jinja2
+
+    from pnpgen.faces import jinjahints
+
+    monkeypatch.setattr(jinjahints, "_PARSED", {}, raising=False)  # (an empty memory)
+    parsed: list[str] = []
+    real = jinja2.Environment.parse
+    monkeypatch.setattr(jinja2.Environment, "parse",
+                        lambda self, source, name=None, *a, **k: parsed.append(name) or real(self, source, name, *a, **k))
+    for folder in ("a", "b"):
+        assert run(make_workspace(tmp_path / folder), "build", "--game", "test", "--no-rulebook") == 0
+    assert sorted(parsed) == ["common/piece.svg.j2", "test/card-back.svg.j2", "test/card-front.svg.j2"]
+    front = tmp_path / "b" / "templates" / "test" / "card-front.svg.j2"
+    front.write_text(FRONT + '<rect width="5" height="5" fill="#000000"/>\n', encoding="utf-8")
+    capsys.readouterr()
+    assert run(tmp_path / "b", "build", "--game", "test", "--no-rulebook") == 2
+    said = capsys.readouterr().err
+    assert said.startswith("pnpgen: error: templates/test/card-front.svg.j2:") and "never printed" in said, said
