@@ -210,3 +210,27 @@ def test_entries_read_back_from_the_cache_are_offered_only_as_render_writes_them
     for bad in ({"TOCEntry": []}, [["TOCEntry", [0, "遊び方", 3]]], [["TOCEntry", [0, "x", "3", "k"]]],
                 [["IndexTerm", ["手札", True]]], [["Other", ["手札", 4]]], [["IndexTerm", "手札"]], "[]"):
         assert well_formed_entries(bad) is None
+
+
+def test_count_edits_saved_in_a_warm_process_write_the_bytes_of_a_cold_build(tmp_path):
+    """A card added and taken away and added again, each a save in one warm process (the book's
+    components page changes; its other pages' lines come from what the process kept): every PDF
+    is the one a cold build without any cache writes."""
+    root = make_workspace(tmp_path / "ws", draft=True)
+    ws = Workspace(root)
+    deck = root / "data" / "test" / "decks" / "cards.yaml"
+    original = deck.read_text(encoding="utf-8")
+    more = original + "  - {name: カード12, text: 本文カード12}\n"
+    with Warm() as warm:
+        for text in (original, more, original, more):
+            deck.write_text(text, encoding="utf-8")
+            build_run.run_build(ws, ["test"], BuildOptions(jobs=2), root / "build", RulebookOptions(), warm=warm)
+    fresh = make_workspace(tmp_path / "fresh", draft=True)
+    (fresh / "data" / "test" / "decks" / "cards.yaml").write_text(more, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "pnpgen", "build", "--game", "test", "-q"], cwd=fresh,
+                          env=child_env(PNPGEN_CACHE="off"), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    pdfs = sorted(p.name for p in (fresh / "build" / "test").glob("*.pdf"))
+    assert {"rulebook.pdf", "rulebook-booklet.pdf"} <= set(pdfs) and len(pdfs) >= 4
+    for name in pdfs:
+        assert (root / "build" / "test" / name).read_bytes() == (fresh / "build" / "test" / name).read_bytes(), name
