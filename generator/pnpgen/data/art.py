@@ -9,8 +9,8 @@ into the bytes a print file embeds.
 * a PNG's own bytes, unchanged, when it is opaque RGB with no colour profile and upright;
 * otherwise an opaque 8-bit RGB PNG made with Pillow: EXIF rotation applied, 16-bit and palette
   images converted, CMYK turned into RGB (through its ICC profile when it has one), and any
-  alpha flattened onto the background named in the href's fragment (``dragon.png#bg=f4ead5``,
-  white by default) — so no soft mask ever reaches a print file;
+  alpha flattened onto the background named in the href's fragment (``dragon.png#bg=f4ead5``;
+  the face's renderer names the plain colour beneath the picture, faces/ground.py; else white) — so no soft mask ever reaches a print file;
 * for SVG art, the SVG text (drawn as vectors, not rasterised).
 
 Paths are relative to ``art/`` (then ``templates/<slug>/`` for hrefs written in templates);
@@ -498,6 +498,33 @@ def _href_parts(href: str, where) -> tuple[str, str]:
         raise InputError(f"unknown fragment in the image href {href!r}", key="href",
                          expected="#bg=rrggbb (the colour alpha is flattened onto) or none", **_where_parts(where))
     return unquote(target), m.group(1).lower()
+
+
+def see_through(path: Path) -> bool:
+    """Whether a raster art file has pixels that are not fully opaque (flattened onto a ground
+    when it is placed); once per file as it is (its stamp)."""
+    try:
+        st = path.stat()
+    except OSError:
+        return False
+    return _see_through(str(path), st.st_size, st.st_mtime_ns, st.st_ino)
+
+
+@lru_cache(maxsize=1024)
+def _see_through(path: str, size: int, mtime_ns: int, inode: int) -> bool:
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with open_picture(path) as im:
+            if im.format == "JPEG" or (im.mode not in ("RGBA", "LA", "PA", "La", "RGBa", "P")
+                                      and "transparency" not in im.info):
+                return False  # no alpha channel: nothing decoded
+            if im.width * im.height > MAX_ART_PIXELS:
+                return False  # refused where it is placed
+            alpha = im.convert("RGBA").getchannel("A")
+            return alpha.getextrema()[0] < 255
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError):
+        return False  # unreadable: placing it says so
 
 
 MAX_ART_PIXELS = 60_000_000  # one picture (a 650 mm square at 300 dpi): decoded, its RGBA takes some 1 GB

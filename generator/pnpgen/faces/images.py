@@ -1,11 +1,12 @@
 """The ``image()`` template helper: place a piece's artwork in a box, and check its resolution.
 
-``image(path, x, y, w, h, fit="cover", focus=None, clip=None, background="#ffffff")`` emits an
+``image(path, x, y, w, h, fit="cover", focus=None, clip=None, background=None)`` emits an
 SVG ``<image>`` in mm. ``fit``: ``cover`` fills the box and crops what overflows (``focus=(fx,
 fy)``, each 0..1, picks the part kept: (0.5, 0.5) the centre, (0.5, 0) the top), ``contain``
 shows all of it inside the box (``focus`` aligns it), ``stretch`` fills the box, distorting.
 ``clip`` is SVG path data (e.g. ``outline(-1)``) the art is clipped to; ``background`` (a
-palette name or ``#rrggbb``) is the colour transparent parts are flattened onto.
+palette name or ``#rrggbb``) is the colour transparent parts are flattened onto; without it, the
+plain colour drawn beneath the picture (``faces/ground.py``), else white with a warning.
 
 A value of ``未定``, an empty value or none draws a placeholder frame with the piece's name, so
 prototypes print before the art exists. Every raster placement is measured: below the minimum
@@ -24,11 +25,12 @@ from urllib.parse import quote
 
 from markupsafe import Markup, escape
 
-from pnpgen.data.art import ArtFolder, ArtInfo
+from pnpgen.data.art import ArtFolder, ArtInfo, see_through
 from pnpgen.data.formats import MIN_DPI, SAFE_MM
 from pnpgen.data.markup import literal
 from pnpgen.data.model import PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder, placeholder_note
 from pnpgen.errors import InputError
+from pnpgen.faces.ground import PAPER, ground_beneath
 from pnpgen.litter import is_litter
 from pnpgen.messages import msg
 from pnpgen.svg.image import placed_image
@@ -45,6 +47,9 @@ def _n(v: float) -> str:
 
 
 LOW_DPI = "{where}: deck {deck}, piece {piece}: {name}: {dpi} dpi at {w}×{h} mm, {wanted} wanted"
+SEE_THROUGH = ("{where}: deck {deck}: {name} has see-through pixels over something other than one plain colour: "
+               "they print on white (print files carry no transparency); image(…, background=\"#rrggbb\") names "
+               "the colour beneath it, or save the picture with that ground")
 LOW_DPI_LINE = re.compile(r"^(?P<where>.*): deck (?P<deck>\S+), piece (?P<piece>.*?): (?P<name>.*?): (?P<dpi>\d+(?:\.\d)?) dpi at "
                           r"(?P<box>\S+) mm, (?P<wanted>[\d.]+) wanted$")
 
@@ -92,6 +97,7 @@ class ArtPlacer:
         self.warnings = warnings
         self._placements: dict[tuple, dict[str, Any]] = {}
         self._order: list[tuple] = []  # the placements' keys in the order they were made
+        self._on_white: set[tuple[str, str]] = set()  # (deck, art file) warned of printing on white
 
     def count(self) -> int:
         """How many placements were made so far (for ``placements_since``)."""
@@ -127,7 +133,7 @@ class ArtPlacer:
 
         def image(path: Any, x: float, y: float, w: float, h: float, fit: str = "cover",
                   focus: tuple[float, float] | None = None, clip: str | None = None,
-                  background: str = "#ffffff") -> Markup:
+                  background: str | None = None) -> Markup:
             x, y, w, h = float(x), float(y), float(w), float(h)
             for name, value in (("w", w), ("h", h)):
                 if not 0 < value <= 10_000:  # a negative or zero box has no resolution to speak of; NaN fails too
@@ -153,9 +159,10 @@ class ArtPlacer:
                 self._measure(deck, piece, info.name, (iw, ih), (w, h), (dw, dh))
             else:
                 self._vector(deck, piece, info.name, (w, h))
-            bg = colour(background).lstrip("#").lower()
+            # none given: the colour beneath it on the face, found once the face is drawn (ground())
+            bg = None if background is None else colour(background).lstrip("#").lower()
             # a URI reference: '%', '#', spaces and non-ASCII in file names survive resolve()'s unquoting
-            href = quote(str(path), safe="/") + ("" if bg == "ffffff" else f"#bg={bg}")
+            href = quote(str(path), safe="/") + ("" if bg is None else f"#bg={bg}")
             svg = (f'<image {PLACED_BY_HELPER} x="{_n(dx)}" y="{_n(dy)}" width="{_n(dw)}" height="{_n(dh)}" '
                    f'preserveAspectRatio="none" href="{escape(href)}"/>')
             n = next(ids)
@@ -189,6 +196,29 @@ class ArtPlacer:
             if placed is not None:  # (image() measured its own)
                 found.append((info, *placed))
         return found
+
+    def ground(self, svg, deck: Deck, piece: Piece) -> bool:
+        """Give each picture of a face with see-through pixels and no background of its own the
+        colour beneath it (``ground_beneath``) to be flattened onto, or warn, once a deck and
+        file, that they print on white. Returns whether an ``href`` changed."""
+        changed = False
+        for el in svg.iter(f"{{{SVG_NS}}}image"):
+            attr = "href" if el.get("href") is not None else XLINK_HREF
+            href = (el.get(attr) or "").strip()
+            if not href or href.startswith(("data:", "#")) or "#" in href:
+                continue
+            info = self.folder.check(href)
+            if info.kind != "raster" or not see_through(info.path):
+                continue
+            found = ground_beneath(el)
+            if found is None:
+                if (deck.id, info.name) not in self._on_white:  # once a deck and file: the first piece named
+                    self._on_white.add((deck.id, info.name))
+                    self.warnings.append(SEE_THROUGH.format(where=piece.where, deck=deck.id, name=info.name))
+            elif found != PAPER:
+                el.set(attr, f"{href}#bg={found}")
+                changed = True
+        return changed
 
     def place(self, deck: Deck, piece: Piece, found: list[tuple[ArtInfo, tuple, tuple]]) -> None:
         """List a face's plain ``<image>`` placements (from :meth:`check_hrefs`) for ``piece``,

@@ -436,7 +436,7 @@ class Renderer:
         icons_saved(self.icon_dirs)  # (one process building save after save: an icon edited is drawn anew)
         self.warnings: list[str] = []
         self.art = ArtPlacer(game, templates, min_dpi, self.warnings, printed)  # image(); art.folder.resolver for <image>
-        self._checked: dict[str, list] = {}  # SVG text found well-formed → its plain <image> placements
+        self._checked: dict[str, tuple[list, str | None]] = {}  # SVG found well-formed → (placements, grounded)
         self._printed: set[str] = set()  # templates whose art is all inside their parent's blocks (unprinted)
         self._deck_counts: dict[str, int] = {}  # deck id → its total count, summed once per deck
         self._names: dict[tuple[str, str], str] = {}  # (deck id, side) → the template's name for Jinja
@@ -640,7 +640,9 @@ class Renderer:
             failure = self._failure(e, face, template_name, where, context)
             failure.glyph = e.glyph if isinstance(e, InputError) else None  # (said once by check, for every piece)
             raise failure from None
-        self.art.place(deck, piece, self._well_formed(svg, template_name, where))
+        found, grounded = self._well_formed(svg, template_name, where, face)
+        self.art.place(deck, piece, found)
+        svg = grounded or svg
         self.warnings.extend(ctx.warnings)
         return svg
 
@@ -736,10 +738,11 @@ class Renderer:
             raise TemplateMistake(what, path=filename or self.templates / template_name, line=line, expected=expected)
         self._printed.add(template_name)
 
-    def _well_formed(self, svg: str, template_name: str, where: str) -> list:
+    def _well_formed(self, svg: str, template_name: str, where: str, face: Face) -> tuple[list, str | None]:
         """Invalid SVG, and an ``<image href>`` naming no readable file, are the template's
         mistakes: say so here, where the template is known. Returns the face's plain ``<image>``
-        placements, for the manifest."""
+        placements, for the manifest, and the SVG with its see-through pictures' grounds (or None:
+        unchanged)."""
         if svg in self._checked:
             return self._checked[svg]
         try:
@@ -754,8 +757,10 @@ class Renderer:
         filename = self.env.get_template(template_name).filename  # none for a layout (faces/layouts.py)
         template = Path(filename) if filename else self.templates / template_name
         self._check_fonts(root, template, where)
-        found = self._checked[svg] = self.art.check_hrefs(root, template, where)
-        return found
+        found = self.art.check_hrefs(root, template, where)
+        grounded = etree.tostring(root, encoding="unicode") if self.art.ground(root, face.deck, face.piece) else None
+        self._checked[svg] = found, grounded
+        return found, grounded
 
     def _check_fonts(self, root, template: Path, where: str) -> None:
         """Every text names one of the game's fonts: the own converter requires it, and svglib,

@@ -1,0 +1,146 @@
+"""What is beneath a picture on a face: the colour its see-through pixels are flattened onto.
+
+Print files carry no transparency (PDF/X-1a forbids it; docs/print-facts.md), so a PNG's alpha
+is flattened where the picture is placed. A picture on a dark ground was flattened onto white, a
+white box round the art. Here the face's SVG is read back from the picture towards the paper:
+the nearest plain-coloured rectangle (or circle) covering the whole picture is its ground;
+nothing painted before it is the paper (white). Anything else there (a path, a gradient, a
+picture, a shape only partly under it, a transform between them) is not worked out: ``None``,
+and the build warns with the fix (``image(…, background=)``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from pnpgen.svg.style import SVG_NS
+
+NOT_PAINTED = {"defs", "clipPath", "mask", "symbol", "pattern", "marker", "title", "desc", "metadata", "style",
+               "linearGradient", "radialGradient", "filter", "script", "font", "font-face"}
+PASSED = {"g", "a", "switch", "text", "tspan", "textPath", "line"}  # containers; text and lines: no ground
+_HEX = re.compile(r"^#([0-9a-fA-F]{6}|[0-9a-fA-F]{3})$")
+_NAMED = {"white": "ffffff", "black": "000000"}
+PAPER = "ffffff"
+
+
+def _local(el) -> str:
+    tag = el.tag if isinstance(el.tag, str) else ""
+    return tag.split("}", 1)[1] if tag.startswith(f"{{{SVG_NS}}}") else tag
+
+
+def _painted_before(img) -> Iterator:
+    """The elements painted before ``img``, the nearest first (not inside defs, clip paths …)."""
+    el = img
+    while (parent := el.getparent()) is not None:
+        for sibling in el.itersiblings(preceding=True):
+            yield from reversed(list(_painted(sibling)))
+        el = parent
+
+
+def _painted(el) -> Iterator:
+    if _local(el) in NOT_PAINTED:
+        return
+    yield el
+    for child in el:
+        yield from _painted(child)
+
+
+def _moved(el, stop, clips: bool = True) -> bool:
+    """Whether ``el`` or an element between it and ``stop`` changes coordinates (or clips)."""
+    while el is not None and el is not stop:
+        if el.get("transform") or _local(el) == "svg" or (clips and (el.get("clip-path") or el.get("mask"))):
+            return True
+        el = el.getparent()
+    return False
+
+
+def _common(a, b):
+    ours = {id(e) for e in a.iterancestors()}
+    return next(e for e in b.iterancestors() if id(e) in ours)
+
+
+def _number(el, name: str, default: float | None = None) -> float | None:
+    value = el.get(name)
+    if value is None:
+        return default
+    try:
+        return float(value.strip().removesuffix("px"))
+    except ValueError:
+        return None
+
+
+def _fill(el) -> str | None:
+    """The element's plain fill as rrggbb, "none", or None (a gradient, a pattern, a colour not read)."""
+    fill = el.get("fill")
+    for part in (el.get("style") or "").split(";"):
+        name, _, value = part.partition(":")
+        if name.strip() == "fill":
+            fill = value.strip()
+    fill = (fill or "#000000").strip()  # (SVG's own default is black)
+    if fill == "none":
+        return "none"
+    if fill.lower() in _NAMED:
+        return _NAMED[fill.lower()]
+    m = _HEX.match(fill)
+    if not m:
+        return None
+    h = m.group(1).lower()
+    return h if len(h) == 6 else "".join(c * 2 for c in h)
+
+
+def _box(el) -> tuple[float, float, float, float] | None:
+    kind = _local(el)
+    if kind == "rect":
+        x, y, w, h = (_number(el, k, d) for k, d in (("x", 0.0), ("y", 0.0), ("width", None), ("height", None)))
+    elif kind in ("circle", "ellipse"):
+        cx, cy = _number(el, "cx", 0.0), _number(el, "cy", 0.0)
+        rx = _number(el, "r" if kind == "circle" else "rx")
+        ry = rx if kind == "circle" else _number(el, "ry")
+        if None in (cx, cy, rx, ry):
+            return None
+        x, y, w, h = cx - rx, cy - ry, 2 * rx, 2 * ry  # type: ignore[operator]
+    else:
+        return None
+    if None in (x, y, w, h):
+        return None
+    return x, y, w, h  # type: ignore[return-value]
+
+
+def _covers(el, box: tuple[float, float, float, float], pic: tuple[float, float, float, float]) -> bool:
+    x, y, w, h = box
+    px, py, pw, ph = pic
+    corners = [(px, py), (px + pw, py), (px, py + ph), (px + pw, py + ph)]
+    if _local(el) == "rect":
+        return all(x - 1e-6 <= cx <= x + w + 1e-6 and y - 1e-6 <= cy <= y + h + 1e-6 for cx, cy in corners)
+    rx, ry = w / 2, h / 2
+    return rx > 0 and ry > 0 and all(((cx - x - rx) / rx) ** 2 + ((cy - y - ry) / ry) ** 2 <= 1 + 1e-9 for cx, cy in corners)
+
+
+def _apart(box: tuple[float, float, float, float], pic: tuple[float, float, float, float]) -> bool:
+    x, y, w, h = box
+    px, py, pw, ph = pic
+    return x >= px + pw or px >= x + w or y >= py + ph or py >= y + h
+
+
+def ground_beneath(img) -> str | None:
+    """The colour (rrggbb) beneath the ``<image>`` element ``img`` of a face's SVG tree: the
+    nearest plain rectangle or circle covering it, the paper's white when nothing is painted
+    before it, None when what is beneath is not one plain colour read here."""
+    read = [_number(img, k, d) for k, d in (("x", 0.0), ("y", 0.0), ("width", None), ("height", None))]
+    if any(v is None for v in read):
+        return None
+    px, py, pw, ph = (float(v or 0) for v in read)
+    pic = (px, py, pw, ph)
+    for el in _painted_before(img):
+        kind = _local(el)
+        if kind in PASSED:
+            continue
+        box = _box(el)
+        if box is None or _moved(el, _common(el, img)) or _moved(img, _common(el, img), clips=False):
+            return None
+        fill = _fill(el)
+        if fill == "none" or _apart(box, pic):  # (an outline only, or elsewhere on the face)
+            continue
+        return fill if fill is not None and _covers(el, box, pic) else None  # type: ignore[arg-type]
+    return PAPER

@@ -1,0 +1,88 @@
+"""See-through art placed on a coloured ground: its clear pixels print the ground beneath it,
+not a white box (print files carry no transparency, so the art is flattened onto that colour);
+where the ground is not one plain colour pnpgen reads, the build says so with the fix."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lxml import etree
+from test_art_build import DECK, close, half_clear, out, pixel
+
+from conftest import make_workspace, run
+from pdfprobe import image_xobjects, reader, soft_masks
+from pnpgen.faces.ground import ground_beneath
+
+DARK = (0x20, 0x30, 0x40)
+BOX = (5.0, 20.0, 53.0, 40.0)  # image(piece.art, 5, 20, w - 10, 40) on a poker card, from the trim's corner
+
+
+def front(ground: str) -> str:
+    return ('{% extends "common/piece.svg.j2" %}\n{% block art %}\n' + ground
+            + '\n{{ image(piece.art, 5, 20, w - 10, 40) }}\n{% endblock %}\n')
+
+
+def game(tmp_path: Path, ground: str) -> Path:
+    ws = make_workspace(tmp_path / "ws", deck=DECK + "  - {name: 竜, art: dragon.png, count: 2}\n  - {name: 鳥, art: dragon.png}\n",
+                        front=front(ground))
+    (ws / "data" / "test" / "art").mkdir()
+    half_clear((200, 30, 40)).save(ws / "data" / "test" / "art" / "dragon.png")
+    return ws
+
+
+FULL_BLEED = '<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="#203040"/>'
+
+
+def test_clear_pixels_show_the_dark_ground_beneath_not_a_white_box(tmp_path, capsys):
+    ws = game(tmp_path, FULL_BLEED)
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    assert "see-through" not in capsys.readouterr().err
+    x, y, w, h = BOX
+    for name in ("shop/cards-unique.pdf", "shop/cards.pdf"):
+        shop = out(ws, name)
+        assert close(pixel(shop, 0, 3 + x + w * 0.25, 3 + y + h / 2), DARK), name  # the clear half
+        assert close(pixel(shop, 0, 3 + x + w * 0.75, 3 + y + h / 2), (200, 30, 40)), name
+        assert soft_masks(reader(shop)) == [] and len(image_xobjects(reader(shop))) == 1
+
+
+def test_a_ground_not_read_warns_once_with_the_file_and_the_fix(tmp_path, capsys):
+    ws = game(tmp_path, '<path d="M -3 -3 H 66 V 92 H -3 Z" fill="#203040"/>')
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    said = [line for line in capsys.readouterr().err.splitlines() if "see-through" in line]
+    assert len(said) == 1, said  # three faces, one deck, one file
+    assert "art/dragon.png" in said[0] and 'background=\\"#rrggbb\\"' not in said[0] and 'background="#rrggbb"' in said[0]
+    x, y, w, h = BOX  # printed on white, as the warning says
+    assert close(pixel(out(ws, "shop/cards-unique.pdf"), 0, 3 + x + w * 0.25, 3 + y + h / 2), (255, 255, 255))
+
+
+def test_a_background_given_is_kept_and_nothing_beneath_is_the_paper(tmp_path, capsys):
+    ws = game(tmp_path, "")
+    (ws / "templates" / "test" / "card-front.svg.j2").write_text(
+        front(FULL_BLEED).replace("w - 10, 40)", 'w - 10, 40, background="#f4ead5")'), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    x, y, w, h = BOX
+    assert close(pixel(out(ws, "shop/cards-unique.pdf"), 0, 3 + x + w * 0.25, 3 + y + h / 2), (0xF4, 0xEA, 0xD5))
+    plain = game(tmp_path / "plain", "")
+    assert run(plain, "build", "--game", "test", "--no-rulebook") == 0
+    assert "see-through" not in capsys.readouterr().err
+    assert close(pixel(out(plain, "shop/cards-unique.pdf"), 0, 3 + x + w * 0.25, 3 + y + h / 2), (255, 255, 255))
+
+
+def ground(svg: str) -> str | None:
+    root = etree.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">{svg}</svg>')
+    return ground_beneath(root.find(".//{http://www.w3.org/2000/svg}image"))
+
+
+def test_the_ground_is_the_nearest_plain_shape_covering_the_whole_picture():
+    pic = '<g clip-path="url(#c)"><image x="10" y="10" width="10" height="10" href="a.png"/></g>'
+    assert ground('<rect width="50" height="50" fill="#123456"/>' + pic) == "123456"
+    assert ground('<rect width="50" height="50" fill="#123456"/><rect x="30" width="5" height="5" fill="red"/>'
+                  '<text>x</text>' + pic) == "123456"  # beside it, and text: passed
+    assert ground('<circle cx="15" cy="15" r="8" style="fill:#abc"/>' + pic) == "aabbcc"
+    assert ground('<circle cx="15" cy="15" r="6" fill="#abc"/>' + pic) is None  # its corners stick out
+    assert ground('<rect width="50" height="50" fill="#123456"/><rect x="12" width="5" height="50" fill="#fff"/>'
+                  + pic) is None  # partly under it
+    assert ground('<rect width="50" height="50" fill="url(#g)"/>' + pic) is None
+    assert ground('<g transform="scale(2)"><rect width="50" height="50" fill="#123456"/></g>' + pic) is None
+    assert ground('<defs><rect id="r" width="50" height="50" fill="#123456"/></defs>' + pic) == "ffffff"
+    assert ground(pic) == "ffffff"
