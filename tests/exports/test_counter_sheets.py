@@ -14,7 +14,7 @@ import pikepdf
 from preflight import problems
 from test_pieces_preset import _box, _cut_paths, _strokes
 
-from conftest import DECK_YAML, make_workspace, run
+from conftest import DECK_YAML, REPO, make_workspace, run
 
 COUNTERS = ("name: カウンター\nkind: token\nshape: rect\nsize: [0.5in, 0.5in]\nfront: card-front.svg.j2\n"
             "back: card-back.svg.j2\nfields: {name: text, text: text}\n"
@@ -104,3 +104,27 @@ def test_a_proof_outlines_every_counter_on_the_sheet(tmp_path):
     root = tmp_path / "a" / "ws"
     assert run(root, "export", "--game", "test", "--preset", "doujin-pieces", "--proof", "--out", str(tmp_path / "p")) == 0
     assert strokes(tmp_path / "p" / "test" / "doujin-pieces") - strokes(plain) == 3 * 24
+
+
+def test_a_preset_names_its_own_counter_sheet(tmp_path):
+    """counter_sheet: [257mm, 364mm] (B4): the sheet is the trim, 13 × 19 counters on it."""
+    shipped = (REPO / "generator" / "pnpgen" / "exports" / "presets" / "doujin-pieces.yaml").read_text(encoding="utf-8")
+    (tmp_path / "ws" / "presets").mkdir(parents=True)
+    (tmp_path / "ws" / "presets" / "b4-pieces.yaml").write_text(shipped + "counter_sheet: [257mm, 364mm]\n", encoding="utf-8")
+    out = _export(tmp_path, "b4-pieces")
+    with pikepdf.open(out / "counters.pdf") as doc, pikepdf.open(out / "counters-die.pdf") as die:
+        assert len(doc.pages) == 2  # 210 counters, 247 a sheet: one sheet, front and back
+        tx0, ty0, tx1, ty1 = _box(doc.pages[0], "/TrimBox")
+        assert abs(tx1 - tx0 - 257) < 0.02 and abs(ty1 - ty0 - 364) < 0.02
+        boxes = _corners(_cut_paths(die)[0])
+        assert (len({round(b[0], 2) for b in boxes}), len({round(b[1], 2) for b in boxes})) == (13, 17)
+
+
+def test_a_counter_sheet_that_is_no_size_is_said_at_its_line(tmp_path, capsys):
+    root = make_workspace(tmp_path / "ws")
+    (root / "presets").mkdir()
+    (root / "presets" / "bad.yaml").write_text("name: bad\nfiles: pdf-faces\ncounter_sheet: [257mm]\n"
+                                               "formats:\n  any: {trim: any, bleed: 3mm}\n", encoding="utf-8")
+    assert run(root, "export", "--game", "test", "--preset", "bad") == 2
+    err = capsys.readouterr().err
+    assert "bad.yaml:3" in err and "counter_sheet" in err and "[257mm, 364mm]" in err and "Traceback" not in err

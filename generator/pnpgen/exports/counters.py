@@ -2,7 +2,7 @@
 on sheets, every copy once, as a shop prints and die-cuts counters (a punchboard), not one counter
 a page.
 
-The sheet is the shop's (``COUNTER_SHEET_MM``: A4) with its own 塗り足し and トンボ; the counters
+The sheet is the preset's ``counter_sheet`` (A4 by default) with its own 塗り足し and トンボ; the counters
 stand in a grid inside it, each with the format's full bleed: ``gap`` between two counters' trims
 is twice the bleed, so neighbours' bleeds meet but never overlap (the rule of the home sheets,
 impose/nest.py), and the cut may wander by the bleed without showing a neighbour's art. That gap
@@ -21,11 +21,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pnpgen.exports.faces import MARK_ROOM_MM, PROOF, PROOF_PT, PageStyle, UniqueFace, shop_marks
+from pnpgen.exports.presets import COUNTER_SHEET_MM
 from pnpgen.impose.plan import DieLine, Item, Page, PagePlan, PlaceFace, Strokes
 from pnpgen.pdf.writer import write_document
 from pnpgen.shapes import Affine, cut_path, mirror_x, outline, shape_spec, translate
 
-COUNTER_SHEET_MM = (210.0, 297.0)  # the sheet counters are ganged on: A4, what 同人 printers' 入稿 takes as a rule
 SIDES = ("front", "back")
 
 
@@ -58,16 +58,16 @@ def counter_grid(piece_mm: tuple[float, float], bleed: float, safe: float,
     return CounterSheets(sheet_mm, piece_mm, slots, gap)
 
 
-def counters_of(style: PageStyle) -> CounterSheets | None:
+def counters_of(style: PageStyle, sheet_mm: tuple[float, float] = COUNTER_SHEET_MM) -> CounterSheets | None:
     """The counter sheets of a deck of tokens at an any-size format with more than one copy,
-    when two or more fit a sheet; None for any other deck (a page a face, as before)."""
+    when two or more fit a sheet of ``sheet_mm`` (the preset's ``counter_sheet``); None for any other deck (a page a face, as before)."""
     deck = style.deck
     layout = deck.layout
     if style.fitted.format.trim is not None or deck.kind != "token" or deck.count < 2 or style.fitted.scale != 1:
         return None
     if layout is not None and (layout.die is not None or layout.stand_up is not None):
         return None
-    grid = counter_grid(deck.trim_mm, style.fitted.format.bleed, style.fitted.format.safe)
+    grid = counter_grid(deck.trim_mm, style.fitted.format.bleed, style.fitted.format.safe, sheet_mm)
     return grid if grid.per_sheet >= 2 else None
 
 

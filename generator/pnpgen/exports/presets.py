@@ -35,6 +35,8 @@ PRESET_KEYS = {
                       "(the default), or off",
     "mixed_inks": "how many process inks make a line or text mixed (min_mixed_line, min_mixed_text), 2 to 4 "
                   "(default 3)",
+    "counter_sheet": "the sheet a deck of tokens at an any-size format is ganged on, [width, height], e.g. "
+                     "[257mm, 364mm] for B4 (default [210mm, 297mm], A4)",
     "cut_line": "file | page: a die-cut piece's cut path at an any-size format, in <deck>-die.pdf or on its pages",
     "pdfx": "x1a | x1a-2001 | none (default of --pdfx)",
     "outline_text": "true | false: every glyph drawn as a path (default of --outline-text)",
@@ -60,6 +62,7 @@ FITS = ("scale", "bleed")  # the ways --fit adapts a deck's art to a format
 MIN_MIXED_LINE_MM = 0.1
 MIN_MIXED_TEXT_PT = 8.0
 MIXED_INKS = 3
+COUNTER_SHEET_MM = (210.0, 297.0)  # counters' sheet by default: A4, what 同人 printers' 入稿 takes as a rule
 # Shapes a card format takes; a hex, circle, trihex or polygon piece is no card, whatever its box.
 CARD_SHAPES = ("rect", "rounded")
 
@@ -104,6 +107,7 @@ class Preset:
     unverified: str = ""  # figures not checked against the shop's own template: warned on every export
     cut_line: str = "file"  # a die-cut piece at an any-size format: its cut path in <deck>-die.pdf | on its pages
     min_line_mm: float | None = None  # the thinnest line the shop prints; a thinner stroke on a face is warned
+    counter_sheet_mm: tuple[float, float] = COUNTER_SHEET_MM  # the sheet tokens are ganged on (exports/counters.py)
     names: tuple[tuple[str, str], ...] = ()  # (language, name): a name given per language
 
     def in_language(self, lang: str) -> Preset:
@@ -233,7 +237,21 @@ def _parse(doc: Located, slug: str) -> Preset:
         min_mixed_line_mm=_or_off(doc, "min_mixed_line", MIN_MIXED_LINE_MM),
         min_mixed_text_pt=_text_pt(_or_off(doc, "min_mixed_text", MIN_MIXED_TEXT_PT, "pt")),
         mixed_inks=_mixed_inks(doc), page_multiple=_page_multiple(doc), black=_black(doc),
+        counter_sheet_mm=_counter_sheet(doc),
     )
+
+
+def _counter_sheet(doc: Located) -> tuple[float, float]:
+    """The preset's counter sheet, [width, height] in mm (a bare number: mm), A4 by default."""
+    value = doc.data.get("counter_sheet")
+    if value is None:
+        return COUNTER_SHEET_MM
+    if not isinstance(value, list) or len(value) != 2:
+        raise doc.error(("counter_sheet",), f"{value!r} is not a sheet size", PRESET_KEYS["counter_sheet"])
+    w, h = (_length(doc, ("counter_sheet", i), v) for i, v in enumerate(value))
+    if w <= 0 or h <= 0:
+        raise doc.error(("counter_sheet",), f"{w:g}×{h:g} mm is not a sheet", PRESET_KEYS["counter_sheet"])
+    return w, h
 
 
 def _black(doc: Located) -> BlackRule:

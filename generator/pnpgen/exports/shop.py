@@ -70,7 +70,7 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
     where: list[str] = []  # page → what it shows, for the ink warnings
     templates: list[str] = []  # page → the template that drew it ("" for a blank back)
     title = f"{deck.name} ({preset.name})"
-    grid = counters_of(style)
+    grid = counters_of(style, preset.counter_sheet_mm)
     if grid is not None:  # tokens ganged on counter sheets, every copy once, each cut along its path
         on_page = preset.cut_line == "page"
         die_name = "" if on_page else f"{deck.id}-die.pdf"
