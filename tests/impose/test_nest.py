@@ -123,3 +123,23 @@ def test_nesting_is_deterministic():
     clear_cache()
     b = nest_at(TRIHEX, A4, MARGIN, 2.5)
     assert a == b
+
+
+@pytest.mark.parametrize("spec", [spec_of("circle", 25), spec_of("circle", 16), spec_of("hex", 45), spec_of("trihex", 20),
+                                  spec_of("trihex", 30, orientation="flat")])
+def test_a_few_pieces_fill_the_sheet_in_rows_top_first_as_cards_do(spec):
+    """10 round tokens went down the left edge in one column; the first pieces of a sheet now
+    fill its top row left to right, across the width (1, 3, 10 and a full sheet)."""
+    layout = choose_layout(spec, 10, SheetOptions(), "token")
+    assert layout.kind == "nested"
+    boxes = [layout.transform(i) for i in range(layout.per_sheet)]
+    corners = [(m((0, 0)), m((spec.w, spec.h))) for m in boxes]
+    left = [min(a[0], b[0]) for a, b in corners]
+    top = [min(a[1], b[1]) for a, b in corners]
+    tall = max(abs(b[1] - a[1]) for a, b in corners)
+    width = max(max(a[0], b[0]) for a, b in corners) - min(left)
+    row = [i for i in range(layout.per_sheet) if top[i] - min(top) < 0.7 * tall]  # (staggered: a zigzag)
+    assert row == list(range(len(row))) and len(row) >= 3  # the sheet's first pieces: 1, 3, 10 …
+    assert all(left[i + 1] > left[i] for i in row[:-1])  # left to right
+    assert max(left[i] for i in row) + (width - max(left)) - min(left) > 0.8 * width  # across the sheet
+    assert all(top[i] >= min(top[:i + 1]) - 1e-6 for i in range(layout.per_sheet))  # rows top first

@@ -6,7 +6,7 @@ direction, a is the shortest vector along it that keeps pieces ``gap`` apart, b 
 along its own direction that clears the whole row of motifs i·a. Hexes, tri-hexes and circles
 pack best along multiples of 30°, so those directions are tried, with the pieces upright or
 turned 90°. The count on a sheet comes from the best offset of the lattice inside the printable
-area; the arrangement is then centred.
+area; the arrangement is then centred, and filled in rows, top first, as a grid of cards is.
 
 ``gap`` is twice the bleed printed around each piece: neighbours' bleeds meet but never overlap,
 because every bleed point lies exactly ``bleed`` outside its own trim path.
@@ -26,6 +26,7 @@ PAIR_DIRECTIONS = (0, 90)  # where the turned partner of a motif may sit
 BLEED_STEPS = (3.0, 2.5, 2.0, 1.5, 1.0, 0.5, 0.0)
 ORIGIN_STEPS = 12  # lattice offsets tried per axis of a lattice cell
 FLAT_TOL = 0.03  # mm: arcs flattened for the separation search (outlines pushed out by as much)
+ROW_SPAN = 0.7  # of a piece's height: tops closer than this below a row's first are in that row (_layout)
 BANDS = 16  # bands of y per turned outline: a ray is tested against its band's edges only
 
 
@@ -532,25 +533,18 @@ def _layout(spec: ShapeSpec, paper: tuple[float, float], c: _Candidate, bleed: f
     y1 = max(p[1] for p in pos) + bh
     dx = (paper[0] - (x1 - x0)) / 2 - x0  # centre the arrangement on the sheet
     dy = (paper[1] + top - (y1 - y0)) / 2 - y0
-    # Fill order: lines along the most nearly axis-parallel of the shortest lattice vectors,
-    # rows (top first) or columns (left first), so neighbours in the deck sit side by side.
-    vecs = [c.a, c.b, (c.a[0] + c.b[0], c.a[1] + c.b[1]), (c.a[0] - c.b[0], c.a[1] - c.b[1])]
-    shortest = min(math.hypot(*v) for v in vecs)
-
-    def off_axis(v: Point) -> float:
-        ln = math.hypot(*v)
-        return min(abs(v[0]), abs(v[1])) / ln
-
-    line = min((v for v in vecs if math.hypot(*v) <= shortest + 1e-6), key=lambda v: (off_axis(v), -abs(v[0])))
-    ln = math.hypot(*line)
-    ux, uy = line[0] / ln, line[1] / ln
-    if abs(ux) >= abs(uy):  # rows
-        ux, uy = (ux, uy) if ux > 0 else (-ux, -uy)
-        nx, ny = (-uy, ux)  # points down the page
-    else:  # columns
-        ux, uy = (ux, uy) if uy > 0 else (-ux, -uy)
-        nx, ny = (uy, -ux)  # points right
-    pos.sort(key=lambda p: (round(p[0] * nx + p[1] * ny, 3), round(p[0] * ux + p[1] * uy, 3)))
+    # Fill order: rows, top first, each left to right, as a grid of cards fills, so a sheet of a
+    # few pieces spreads across the sheet's width and neighbours in the deck sit side by side.
+    # A piece whose top is less than ROW_SPAN of its height below a row's first is in that row:
+    # staggered columns (circles, flat hexes) make zigzag rows; staggered rows stay apart.
+    pos.sort(key=lambda p: (round(p[1], 3), round(p[0], 3)))
+    rows: list[list] = []
+    for p in pos:
+        if rows and p[1] - rows[-1][0][1] < ROW_SPAN * bh - 1e-6:
+            rows[-1].append(p)
+        else:
+            rows.append([p])
+    pos = [p for row in rows for p in sorted(row, key=lambda p: (round(p[0], 3), round(p[1], 3)))]
     slots = [NestSlot(n, p[0] + dx, p[1] + dy, p[2], p[3]) for n, p in enumerate(pos)]
     return NestLayout(paper, (spec.w, spec.h), c.rot, (c.a, c.b), c.motif, bleed, slots)
 
