@@ -343,8 +343,9 @@ def test_a_line_of_many_unclosed_brackets_is_three_notes_and_how_many_more(tmp_p
     draft.write_text(text + "\n■　メモ\n　" + "（" * 2000 + "\n" + "".join(f"　手札（{i}\n" for i in range(400)),
                      encoding="utf-8")
     findings = read_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts").findings
-    run_of = [f.file for f in findings if "（（（（" in f.file]
+    run_of = [f.file for f in findings if "（（（（" in f.file and "括弧の対応" in f.file]
     assert len(run_of) == 3 and run_of[-1].endswith("（ほか1997か所）"), run_of[-1][-40:]
+    assert len([f for f in findings if "（（（（" in f.file and "禁則" in f.file]) == 1  # and once: no line breaks it
     assert "ほか" not in run_of[0]
     brackets = [f for f in findings if "括弧の対応" in f.file]
     assert 250 < len(brackets) < SLIPS_LISTED  # of 403 left after the run's: the last listed says how many more

@@ -27,6 +27,7 @@ report's language: English when the book's labels or the draft are in a Latin-sc
 from __future__ import annotations
 
 import re
+import unicodedata
 from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Callable, Collection, Sequence
@@ -34,6 +35,8 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
 from pathlib import Path
+
+from reportlab.lib.pagesizes import A5
 
 from pnpgen.data.model import Game, is_placeholder, open_value_said
 from pnpgen.messages import msg
@@ -44,8 +47,10 @@ from pnpgen.rulebook.flowables import terms
 from pnpgen.rulebook.grammar import Slip
 from pnpgen.rulebook.parse import is_changelog_mark
 from pnpgen.rulebook.reader import is_latin
+from pnpgen.rulebook.styles import BODY_SIZE, MARGIN_INNER, MARGIN_OUTER
 from pnpgen.rulebook.tree import Document, Preformatted, Section, Step, Subheading
 from pnpgen.safetext import written_in_cjk
+from pnpgen.text import linebreak as lb
 
 _KANJI_RUN = re.compile(r"[\u4e00-\u9fff々]{3,}")
 _COUNTERS = set("個枚回人点番本")
@@ -405,6 +410,39 @@ def open_in_draft(doc: Document, text: str, draft_path: Path | str, lang: str) -
     return out
 
 
+# The ems of the book's narrowest body line: the A5 text column less a step's hanging number (2 em)
+LINE_EMS = (A5[0] - MARGIN_INNER - MARGIN_OUTER) / BODY_SIZE - 2
+RUN_SHOWN = 12  # characters of a long run quoted in its note
+
+
+def _ems(ch: str) -> float:
+    return 1.0 if unicodedata.east_asian_width(ch) in ("W", "F", "A") else 0.5
+
+
+def unbreakable_runs(text: str, draft_path: Path | str, lang: str, draft_lang: str = "ja") -> list[Finding]:
+    """Each draft line holding a run JLREQ allows no break in (a long ……, ーーーー, 。。。) longer
+    than a line of the book: the book breaks it at the line's edge, against the rule, rather than
+    run it off the page (text/linebreak.py), and the note asks for a shorter one."""
+    out = []
+    for n, line in _lines(text):
+        if len(line) <= LINE_EMS:
+            continue  # (too short to hold one: most lines are not looked at)
+        classes = lb.break_classes(list(line), phrases=False, lang=draft_lang, hyphenate=False)
+        start = 0
+        for i in range(1, len(line) + 1):
+            if i < len(line) and classes[i] == lb.KINSOKU:
+                continue
+            run = line[start:i]
+            if sum(_ems(c) for c in run) > LINE_EMS:
+                shown = run if len(run) <= RUN_SHOWN else run[:RUN_SHOWN] + "…"
+                said = dict(run=shown, n=len(run), line=n, path=draft_path)
+                out.append(Finding(msg("proof.kind.query", lang), msg("proof.unbreakable.book", lang, **said),
+                                   msg("proof.unbreakable.file", lang, **said)))
+                break
+            start = i
+    return out
+
+
 _SLIP_KIND = {"style": "proof.kind.style", "variant": "proof.kind.spelling", "width": "proof.kind.spelling",
               "halfwidth": "proof.kind.spelling"}
 
@@ -630,7 +668,7 @@ def proof(doc: Document, text: str, game: Game, rows: list[ComponentRow], draft_
              + open_in_draft(doc, text, draft_path, lang)
              + placeholders(game, lang) + provisional_counts(rows, lang) + card_terms(game, text, lang, draft_lang)
              + card_names(game, rows, lang) + figure_references(doc, text, draft_path, lang, figures)
-             + step_numbers(doc, draft_path, lang)
+             + step_numbers(doc, draft_path, lang) + unbreakable_runs(text, draft_path, lang, draft_lang)
              + slips(doc, text, draft_path, lang, latin=is_latin(draft_lang), names=names))
     return [f for f in found if not set(f.subject) & set(ignore)]
 

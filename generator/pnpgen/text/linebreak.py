@@ -23,7 +23,8 @@ its hyphenation points, and a JLREQ rule is never broken: a stretch wider than t
 break that fits runs over the edge (the box then sets the text smaller, or warns) — unless the
 caller asks to ``force`` a break, as a book does: a Latin run (a long address, a word with no
 hyphenation point that fits) is then broken by character at the line's edge, as JLREQ allows
-when nothing else fits.
+when nothing else fits, and so, as the last resort, is a run JLREQ keeps whole (a long ……,
+ーーーー, 。。。): the book's proofing notes name its draft line (rulebook/proof.py).
 """
 
 from __future__ import annotations
@@ -366,8 +367,9 @@ def _best_break(classes: Sequence[int], widths: Sequence[float], hyphens: Sequen
                 start: int, end: int, max_width: float, force: bool = False) -> int:
     """The break for a line [start, end) that is full: the last phrase boundary, else the last
     break inside a phrase, else a hyphenation point where the word and its hyphen fit, else inside
-    a cluster, else (``force``) the last gap inside a word where the line and a hyphen fit; with
-    none of these, the line runs over to the first break it allows (never against a JLREQ rule)."""
+    a cluster, else (``force``) the last gap inside a word where the line and a hyphen fit, else
+    (``force``) the line's edge, inside a run JLREQ keeps whole (a long ……, ーーーー); with none of
+    these, the line runs over to the first break it allows (never against a JLREQ rule)."""
     for wanted in (PHRASE, CHAR):
         for p in range(end, start, -1):
             if classes[p] == wanted:
@@ -382,6 +384,8 @@ def _best_break(classes: Sequence[int], widths: Sequence[float], hyphens: Sequen
         for p in range(end, start, -1):
             if classes[p] == WORD and sum(widths[start:p]) + (hyphens[p] if hyphens else 0.0) <= max_width:
                 return p
+        if end > start + 1:  # a run JLREQ cannot break (……, ーーーー) wider than the line: at its edge, the last resort
+            return end
     p = start + 1
     while p < len(widths) and classes[p] in (WORD, KINSOKU):
         p += 1
