@@ -64,3 +64,44 @@ def test_a_bad_bleed_is_one_line_at_its_file_and_line(tmp_path, capsys):
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and err.startswith("pnpgen: error: data/test/decks/board.yaml:4:"), err
         assert said.replace("150×100", "150×17") in err and "Traceback" not in err, err
+
+
+# A template that draws a fixed 3 mm bleed (the build's), and one that draws the bleed it is given.
+FIXED_3MM = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+<rect x="-3" y="-3" width="{{ w + 6 }}" height="{{ h + 6 }}" fill="#224466"/>
+<text x="4" y="10" font-family="BIZUDGothic-Regular" font-size="4">bleed={{ bleed }}</text>
+{% endblock %}
+"""
+GIVEN = FIXED_3MM.replace('x="-3" y="-3" width="{{ w + 6 }}" height="{{ h + 6 }}"',
+                          'x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}"')
+
+
+def test_a_wider_bleed_of_one_deck_leaves_the_others_at_their_own(tmp_path, capsys):
+    """A board's bleed: 5mm drew every deck's faces at 5 mm (a card template's ``bleed`` was 5),
+    and the bare-bleed check read every deck at 5 mm: the chits, printed with no bleed (bleed: 0),
+    their art stopping at the trim, were warned of a bare 5 mm bleed. Each deck's faces are
+    drawn, and read, at its own bleed."""
+    from pypdf import PdfReader
+
+    root = _workspace(tmp_path)
+    (root / "templates" / "test" / "card-front.svg.j2").write_text(FIXED_3MM, encoding="utf-8")
+    (root / "templates" / "test" / "board-front.svg.j2").write_text(GIVEN, encoding="utf-8")
+    board = (root / "data" / "test" / "decks" / "board.yaml")
+    board.write_text(board.read_text(encoding="utf-8").replace("front: card-front", "front: board-front"), encoding="utf-8")
+    chits = (root / "data" / "test" / "decks" / "chits.yaml")
+    chits.write_text(chits.read_text(encoding="utf-8").replace("front: card-front", "front: chit-front"), encoding="utf-8")
+    (root / "templates" / "test" / "chit-front.svg.j2").write_text(
+        '{% extends "common/piece.svg.j2" %}{% block art %}<rect width="{{ w }}" height="{{ h }}" fill="#664422"/>'
+        '{% endblock %}', encoding="utf-8")
+    out = tmp_path / "out"
+    capsys.readouterr()
+    assert run(root, "check", "--game", "test") == 0
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--out", str(out)) == 0
+    said = capsys.readouterr()
+    assert "bare" not in said.err + said.out, said
+    shop = out / "test" / "shop"
+    assert "bleed=3" in PdfReader(shop / "cards.pdf").pages[0].extract_text()  # a template's bleed: its deck's
+    assert "bleed=5" in PdfReader(shop / "board.pdf").pages[0].extract_text()
+    assert _bleed(shop / "cards.pdf") == {3.0} and _bleed(shop / "board.pdf") == {5.0}

@@ -221,10 +221,15 @@ class Game:
     text_fallback_fonts: list[str] = field(default_factory=list)  # … and its fallbacks (else fallback_fonts)
     notes: list[str] = field(default_factory=list)  # what loading passed over (a ._ file, an editor backup)
 
-    def art_bleed(self, build_bleed_mm: float) -> float:
-        """The bleed every face is drawn with: the widest any deck prints (each page clips the art
-        to its deck's own)."""
-        return max([build_bleed_mm, *(d.bleed_mm for d in self.decks if d.bleed_mm is not None)])
+    def own_bleeds(self, build_bleed_mm: float) -> dict[str, tuple[float, float]]:
+        """Deck id → (the bleed its faces are drawn with, the bleed it prints) of each deck with a
+        bleed of its own: a wider one is drawn at its own, a narrower one at the build's (its
+        pages clip the art to its own); every other deck is drawn and prints at the build's."""
+        return {d.id: (max(build_bleed_mm, d.bleed_mm), d.bleed_mm) for d in self.decks if d.bleed_mm is not None}
+
+    def drawn_bleeds(self, build_bleed_mm: float) -> dict[str, float]:
+        """Deck id → the bleed its faces are drawn with, for the decks not drawn at the build's."""
+        return {k: drawn for k, (drawn, _) in self.own_bleeds(build_bleed_mm).items() if drawn != build_bleed_mm}
 
     def deck(self, deck_id: str) -> Deck:
         """The deck of this id; typed with its characters composed otherwise than its file's name

@@ -125,18 +125,27 @@ def first_faces(faces: Iterable[ShopFace]) -> list[ShopFace]:
 
 def bare_bleed_warnings(faces: Iterable[ShopFace], arts: Mapping[str, Art], bleed_mm: float, font: str,
                         memo: Memo[list], images: ImageStreams | None = None, files: bool = False,
-                        papers: Mapping[str, Paper] | None = None) -> list[str]:
+                        papers: Mapping[str, Paper] | None = None,
+                        bleeds: Mapping[str, tuple[float, float]] | None = None) -> list[str]:
     """One line per deck and side whose faces leave the ``bleed_mm`` bleed bare beyond inked art
     (the first such face named, the others counted); ``memo`` holds what earlier builds read (by
     ``_memo_key``), this call adds what it reads: from ``papers`` (by face key) when a converting
     worker rendered the face, else drawn here as its shop page. ``files``: the build's line (its
-    shop files named; it reads the first face of each deck and side: ``first_faces``)."""
-    if bleed_mm <= OUTSIDE_MM:  # no bleed to read (a build with --bleed 0)
-        return []
-    faces = [f for f in faces if f.key in arts]
+    shop files named; it reads the first face of each deck and side: ``first_faces``). ``bleeds``:
+    deck id → (the bleed its faces are drawn with, the bleed read: the one it prints) of a deck
+    with a bleed of its own (``Game.own_bleeds``); every other deck's are ``bleed_mm``."""
+    own = dict(bleeds or {})
+
+    def drawn(face: ShopFace) -> float:
+        return own.get(face.deck.id, (bleed_mm, bleed_mm))[0]
+
+    def read(face: ShopFace) -> float:
+        return own.get(face.deck.id, (bleed_mm, bleed_mm))[1]
+
+    faces = [f for f in faces if f.key in arts and read(f) > OUTSIDE_MM]  # (--bleed 0, bleed: 0: nothing to read)
     todo: dict[str, ShopFace] = {}
     for face in faces:
-        key = _memo_key(face, bleed_mm)
+        key = _memo_key(face, read(face))
         if memo.get(key) is not None or key in todo:
             continue
         if filled_to_the_edge(arts[face.key]):  # its first shape covers the bleed: nothing to read
@@ -144,19 +153,19 @@ def bare_bleed_warnings(faces: Iterable[ShopFace], arts: Mapping[str, Art], blee
             continue
         rendered_there = (papers or {}).get(face.key)
         if rendered_there is not None:
-            memo.learn(key, _sides(rendered_there.image(), face, bleed_mm))
+            memo.learn(key, _sides(rendered_there.image(), face, drawn(face), read(face)))
         else:
             todo[key] = face
     waiting = list(todo.items())
     for at in range(0, len(waiting), PAGES):
         batch = waiting[at:at + PAGES]
-        pages = [shop_face_page(deck_shape(f.deck), bleed_mm, f.key, f.side, bleed_mm) for _, f in batch]
+        pages = [shop_face_page(deck_shape(f.deck), read(f), f.key, f.side, drawn(f)) for _, f in batch]
         pdf = write_document(PagePlan("bleed", pages), arts, font, images=images)
         for (key, f), image in zip(batch, rendered(pdf, range(len(batch)), READ_PX_PER_MM)):
-            memo.learn(key, _sides(image, f, bleed_mm))
+            memo.learn(key, _sides(image, f, read(f), read(f)))
     found: dict[tuple[str, str], list[tuple[ShopFace, list[str]]]] = {}
     for face in faces:
-        sides = memo.get(_memo_key(face, bleed_mm))
+        sides = memo.get(_memo_key(face, read(face)))
         if sides:
             found.setdefault((face.deck.id, face.side), []).append((face, sides))
     out = []
@@ -165,14 +174,14 @@ def bare_bleed_warnings(faces: Iterable[ShopFace], arts: Mapping[str, Art], blee
         deck = first.deck
         where = (f"shop/{deck.id}.pdf, shop/{deck.id}-unique.pdf: " if files else "") + \
             f"deck {deck.id!r} ({_template(deck, first.side)}) piece {first.piece.index} ({first.piece.label}) {first.side}"
-        line = bare_bleed_warning(where, len(bare) - 1, sides, bleed_mm)
+        line = bare_bleed_warning(where, len(bare) - 1, sides, read(first))
         out.append(line + " (the build reads each deck's first face; pnpgen check reads them all)" if files else line)
     return out
 
 
-def _sides(image: Image.Image, face: ShopFace, bleed_mm: float) -> list[str]:
-    """The sides ``image`` (the face's page, its trim ``bleed_mm`` in) leaves bare."""
-    return bare_sides(image, READ_PX_PER_MM, (bleed_mm, bleed_mm), (face.deck.trim_mm[0], face.deck.trim_mm[1]),
+def _sides(image: Image.Image, face: ShopFace, at_mm: float, bleed_mm: float) -> list[str]:
+    """The sides ``image`` (the face's page, its trim ``at_mm`` in) leaves bare in ``bleed_mm``."""
+    return bare_sides(image, READ_PX_PER_MM, (at_mm, at_mm), (face.deck.trim_mm[0], face.deck.trim_mm[1]),
                       bleed_mm, face.deck.shape, face.deck.options, face.side)
 
 

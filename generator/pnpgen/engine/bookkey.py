@@ -93,7 +93,7 @@ def _pictured(result) -> list[Any]:
     pieces' fronts (face keys hash the SVG); a face that embeds a picture also by the hashes of the
     pictures it shows (``face_art``): a repainted picture no face of the book shows sets nothing."""
     rendered = result.rendered
-    out: list[Any] = [rendered.bleed_mm]
+    out: list[Any] = [rendered.bleed_mm, sorted(rendered.deck_bleeds.items())]
     for df in rendered.decks:
         if df.first is None:
             continue

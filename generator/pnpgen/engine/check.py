@@ -86,8 +86,9 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
     except InputError as e:
         out.add(e)
     compiled, memo = cached_rendering(cache, ws, game.slug, options) if cache is not None else (None, None)
-    bleed = game.art_bleed(options.bleed_mm)  # the faces' (a deck's own bleed: its pages clip the art to it)
-    renderer = face_renderer(ws.templates, game, bleed, options.min_dpi, compiled, memo)
+    bleed = options.bleed_mm  # the faces' but a deck's own wider one (a narrower one: its pages clip the art to it)
+    renderer = face_renderer(ws.templates, game, bleed, options.min_dpi, compiled, memo,
+                             deck_bleeds=game.drawn_bleeds(bleed))
     faces = FaceSet()
     drawn = []  # (deck, piece, side, face key) for the print lint
     for deck in game.decks:
@@ -115,10 +116,11 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
             out.faces += 1
         except InputError as e:
             out.add(e, faces.where[key])
-    lint = lint_faces(drawn, arts, bleed, game.options.get("lint", LintSettings()), ws.templates)
+    lint = lint_faces(drawn, arts, bleed, game.options.get("lint", LintSettings()), ws.templates,
+                      bleeds=renderer.deck_bleeds)
     known = Memo(known=cache.pack(pack_name(edition(game.slug, options)))) if cache is not None else Memo()
     lint += bare_bleed_warnings([ShopFace(deck, piece, side, key, names[key]) for deck, piece, side, key in drawn],
-                                arts, bleed, game.fonts["gothic"], known)
+                                arts, bleed, game.fonts["gothic"], known, bleeds=game.own_bleeds(bleed))
     nest_memo = cached_nesting(cache)  # the layouts the last build searched for
     try:
         options = game_printer(ws, game, options)  # game.yaml's printer: unless --printer named one

@@ -112,7 +112,7 @@ class BuildResult:
                 continue
             front, back = df.first
             out[df.deck.id] = DeckPicture.of(
-                df.deck, art(self.arts[front]), art(self.arts[back]) if back else None, self.rendered.bleed_mm,
+                df.deck, art(self.arts[front]), art(self.arts[back]) if back else None, self.rendered.bleed_of(df.deck),
                 {n: art(self.arts[k]) for n, k in df.piece_fronts.items()})
         return out
 
@@ -131,14 +131,15 @@ def render_game(ws: Workspace, slug: str, options: BuildOptions, compiled: Compi
     hashes kept by their stamps)."""
     game = game or load_game(ws, slug, lang=options.lang)
     check_bleed(game, options.bleed_mm)
-    bleed = game.art_bleed(options.bleed_mm)  # a deck's own bleed: its pages clip the art to it
+    bleed = options.bleed_mm  # every deck's faces drawn at the build's bleed, but a deck's own wider one
+    own = game.drawn_bleeds(bleed)  # (a narrower one: its pages clip the art to it)
 
     def spread(renderer: Renderer) -> None:  # the faces over the workers, replayed in order by the face stage
         if memo is not None and options.jobs > 1:
             parallel.prerender(ws, game, options, renderer, memo, bleed)
 
     return faces_of_game(ws.templates, game, bleed, options.min_dpi, compiled, memo,
-                         art_fingerprint(ws, game, known), before=spread)
+                         art_fingerprint(ws, game, known), before=spread, deck_bleeds=own)
 
 
 def paper_layouts(game: Game, sheet: SheetOptions, nest_memo: Memo[list] | None = None,
@@ -506,7 +507,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                                  own=frozenset(cache.art_files) if cache is not None else frozenset(),
                                  read=partial(paper, bleed_mm=rendered.bleed_mm, font=game.fonts["gothic"])
                                  if rendered.bleed_mm > OUTSIDE_MM else None,
-                                 read_keys=frozenset(f.key for f in bleed_faces))
+                                 read_keys=frozenset(f.key for f in bleed_faces
+                                                     if rendered.bleed_of(f.deck) == rendered.bleed_mm))
         except SourceChanged as e:
             raise saved_again(e) from None
         finally:
@@ -524,7 +526,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         default_font(font)
     lint = lint_faces(((df.deck, p.piece, side, k) for df in rendered.decks for p in df.pairs
                        for side, k in (("front", p.front), ("back", p.back)) if k),
-                      arts, rendered.bleed_mm, game.options.get("lint", LintSettings()), ws.templates, seen=lints)
+                      arts, rendered.bleed_mm, game.options.get("lint", LintSettings()), ws.templates, seen=lints,
+                      bleeds=rendered.deck_bleeds)
     result = BuildResult(game, warnings=grouped_per_deck(list(rendered.warnings)) + lint
                          + short_bleed_warnings(list(zip(game.decks, on_paper)), options)
                          + stock_warnings(on_paper, options.sheet) + silhouette_warnings(options.sheet)
@@ -603,7 +606,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     bleed_memo = Memo(known=cache.pack(pack_name(edition(slug, options)))) if cache is not None else Memo()
     try:  # (a face read for its bleed draws its pictures from their art files)
         result.warnings += bare_bleed_warnings(bleed_faces, arts, rendered.bleed_mm, font, bleed_memo, images,
-                                               files=True, papers=papers)
+                                               files=True, papers=papers, bleeds=game.own_bleeds(rendered.bleed_mm))
     except SourceChanged as e:
         raise saved_again(e) from None
     if cache is not None and (kept_bleed := bleed_memo.kept()):

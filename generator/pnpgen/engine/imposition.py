@@ -107,7 +107,6 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
     game = rendered.game
     font = game.fonts["gothic"]
     sheet = options.sheet
-    bleed = rendered.bleed_mm
     documents: dict[str, PagePlan] = {}
     records: list[DeckRecord] = []
     everything: list[Page] = []
@@ -120,7 +119,8 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
     for df, placed in zip(rendered.decks, on_paper, strict=True):
         deck = df.deck
         ds = DeckSheets(deck.id, deck.name, placed.spec, tuple(df.fronts),
-                        tuple(df.backs) if df.backs is not None else None, bleed, version_stamp(game), game.lang,
+                        tuple(df.backs) if df.backs is not None else None, rendered.bleed_of(deck), version_stamp(game),
+                        game.lang,
                         face_arts or {})
         key = deck_inputs(ds, df, placed, deck, game, options) if kept is not None else ()
         imposed = kept.get(key) if kept is not None else None
@@ -220,7 +220,7 @@ def impose_deck(ds: DeckSheets, df: DeckFaces, placed: DeckOnPaper, deck: Deck, 
             add_registration(home, sheet.silhouette)
         deck_cuts = cut_files(options.cutter, ds, layout, options.cricut_area_in or CRICUT_AREA_IN)
     fit_to_printer(home, options)
-    bleed = deck.bleed(options.bleed_mm)  # the shop pages' (the art is drawn with the widest any deck needs)
+    bleed = deck.bleed(options.bleed_mm)  # the shop pages' (the art is drawn with this or the build's, the wider)
     pairs = [(p.front, p.back, p.count, p.piece.label) for p in df.pairs]
     return DeckImposition(
         home=home, sheets=sheets,

@@ -30,7 +30,7 @@ def prerender(ws: Workspace, game: Game, options: BuildOptions, renderer: Render
     for d, deck in enumerate(game.decks):
         for p, piece in enumerate(deck.pieces):
             sides = ["front", "back"] if deck.back else ["front"]
-            missing = [s for s in sides if not _known(memo, renderer, Face(deck, piece, s), bleed_mm)]
+            missing = [s for s in sides if not _known(memo, renderer, Face(deck, piece, s))]
             if missing:
                 todo.append((d, p))
                 faces += len(missing)
@@ -40,7 +40,7 @@ def prerender(ws: Workspace, game: Game, options: BuildOptions, renderer: Render
 
     n = min(options.jobs, len(todo))
     runs = [todo[len(todo) * i // n:len(todo) * (i + 1) // n] for i in range(n)]  # contiguous, in order
-    jobs = [(ws, game, options, memo.inputs, bleed_mm, run) for run in runs]
+    jobs = [(ws, game, options, memo.inputs, bleed_mm, renderer.deck_bleeds, run) for run in runs]
     with ProcessPoolExecutor(max_workers=n) as pool:
         for learned in pool.map(_render_run, jobs):  # in order: the first failing face is reported
             memo.known.update(learned)
@@ -48,17 +48,17 @@ def prerender(ws: Workspace, game: Game, options: BuildOptions, renderer: Render
     return faces
 
 
-def _known(memo: RenderMemo, renderer: Renderer, face: Face, bleed_mm: float) -> bool:
-    known = memo.known.get(memo.key(face, bleed_mm))
+def _known(memo: RenderMemo, renderer: Renderer, face: Face) -> bool:
+    known = memo.known.get(memo.key(face, renderer.bleed_of(face.deck)))
     return isinstance(known, dict) and known.get("deck_count", renderer.deck_count(face.deck)) \
         == renderer.deck_count(face.deck) and memo.fresh(known, renderer.art.folder)
 
 
-def _render_run(job: tuple[Workspace, Game, BuildOptions, str, float, list[tuple[int, int]]]) -> dict[str, Any]:
+def _render_run(job: tuple[Workspace, Game, BuildOptions, str, float, dict[str, float], list[tuple[int, int]]]) -> dict[str, Any]:
     """A worker: render the pieces of one run (both sides), return the memo entries."""
-    ws, game, options, inputs, bleed_mm, run = job
+    ws, game, options, inputs, bleed_mm, deck_bleeds, run = job
     memo = RenderMemo(inputs=inputs, digest=content_hash)  # an art file hashed once per worker, not per face
-    renderer = face_renderer(ws.templates, game, bleed_mm, options.min_dpi, memo=memo)
+    renderer = face_renderer(ws.templates, game, bleed_mm, options.min_dpi, memo=memo, deck_bleeds=deck_bleeds)
     for d, p in run:
         deck = game.decks[d]
         for side in (["front", "back"] if deck.back else ["front"]):

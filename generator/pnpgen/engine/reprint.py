@@ -121,7 +121,7 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
     font = game.fonts["gothic"]
     sheet = options.sheet
     sheet = sheet.cut_by_hand()  # a print-and-cut build's reprint: トンボ, no registration marks, slug on top
-    bleed = result.rendered.bleed_mm if result.rendered else options.bleed_mm
+    rendered = result.rendered
     placed = {deck.id: p for deck, p in zip(game.decks, result.on_paper, strict=True)}  # as the home sheets
     lang = game.lang
     printed: list[tuple[DeckReprint, list[Page]]] = []
@@ -130,7 +130,8 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
         if dr.fronts:
             on = placed[dr.id]
             ds = DeckSheets(dr.id, msg("sheet.reprint", game.lang, deck=dr.name), on.spec, tuple(dr.fronts),
-                            tuple(dr.backs) if dr.backs is not None else None, bleed, version_stamp(game), game.lang,
+                            tuple(dr.backs) if dr.backs is not None else None,
+                            rendered.bleed_of(game.deck(dr.id)) if rendered else options.bleed_mm, version_stamp(game), game.lang,
                             result.face_arts)
             if on.tiles is not None:
                 deck_pages = board_tiles(ds, on.tiles, sheet, font, game.fonts.get("bold", font), fontreg.string_width_mm)

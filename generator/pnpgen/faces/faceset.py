@@ -84,29 +84,36 @@ class RenderedGame:
     decks: list[DeckFaces]
     art_folder: Any  # data/art.py ArtFolder: resolves <image> files
     images: list[dict]  # every image placement with its resolution, for the manifest
-    bleed_mm: float  # bleed drawn round every face
+    bleed_mm: float  # bleed drawn round every face (but those of ``deck_bleeds``)
     art_digest: str  # hash of the game's art files: faces that embed images depend on it
     warnings: list[str] = field(default_factory=list)
+    deck_bleeds: dict[str, float] = field(default_factory=dict)  # deck id → its faces' bleed, if not bleed_mm
+
+    def bleed_of(self, deck: Deck) -> float:
+        """The bleed ``deck``'s faces are drawn with."""
+        return self.deck_bleeds.get(deck.id, self.bleed_mm)
 
 
 def face_renderer(templates: Path, game: Game, bleed_mm: float, min_dpi: float = MIN_DPI,
                   compiled: CompiledTemplates | None = None, memo: RenderMemo | None = None,
-                  printed: Mapping[str, float] | None = None) -> Renderer:
+                  printed: Mapping[str, float] | None = None, deck_bleeds: Mapping[str, float] | None = None) -> Renderer:
     """The face stage's renderer for one game (the one place a ``Renderer`` is made): every
     command that renders faces — build, check, rulebook, export, the text audit — comes here.
     ``compiled`` and ``memo``: the compiled templates and the faces rendered by earlier builds;
     ``printed``: deck id → how much larger its faces print than drawn (an export's ``--fit scale``),
-    for the dpi its pictures print at."""
-    return Renderer(templates, game, bleed_mm, min_dpi, compiled, memo, printed)
+    for the dpi its pictures print at; ``deck_bleeds``: deck id → the bleed its faces are drawn
+    with, when not ``bleed_mm`` (a deck's own bleed, ``Game.drawn_bleeds``)."""
+    return Renderer(templates, game, bleed_mm, min_dpi, compiled, memo, printed, deck_bleeds)
 
 
 def render_game(templates: Path, game: Game, bleed_mm: float, min_dpi: float = MIN_DPI,
                 compiled: CompiledTemplates | None = None, memo: RenderMemo | None = None,
                 art_digest: str = "", before: Callable[[Renderer], None] | None = None,
-                printed: Mapping[str, float] | None = None) -> RenderedGame:
+                printed: Mapping[str, float] | None = None,
+                deck_bleeds: Mapping[str, float] | None = None) -> RenderedGame:
     """Each distinct face of the game rendered once, deck by deck. ``before`` sees the renderer
     first (the build fills its memo over worker processes there)."""
-    renderer = face_renderer(templates, game, bleed_mm, min_dpi, compiled, memo, printed)
+    renderer = face_renderer(templates, game, bleed_mm, min_dpi, compiled, memo, printed, deck_bleeds)
     if before is not None:
         before(renderer)
     faces = FaceSet()
@@ -116,7 +123,8 @@ def render_game(templates: Path, game: Game, bleed_mm: float, min_dpi: float = M
         decks.append(render_deck(deck, renderer, faces))
         decks[-1].warnings = renderer.warnings[said:]
     return RenderedGame(game, faces, decks, renderer.art.folder, renderer.art.images(), bleed_mm,
-                        art_digest, game.notes + game.translations.warnings + list(renderer.warnings))
+                        art_digest, game.notes + game.translations.warnings + list(renderer.warnings),
+                        renderer.deck_bleeds)
 
 
 def render_deck(deck: Deck, renderer: Renderer, faces: FaceSet) -> DeckFaces:

@@ -23,7 +23,7 @@ same thin rule on forty cards is one finding."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -72,16 +72,17 @@ class _Finding:
 def lint_faces(faces: Iterable[tuple[Deck, Piece, str, str]], arts: dict[str, Art], bleed_mm: float,
                settings: LintSettings, templates: Path, shop: str = "",
                seen: dict[tuple, list[tuple[str, str, float, str]]] | None = None,
-               formats: dict[str, OnFormat] | None = None) -> list[str]:
+               formats: dict[str, OnFormat] | None = None, bleeds: Mapping[str, float] | None = None) -> list[str]:
     """The lint's lines for ``faces`` (deck, piece, side, face key), in the order found. With
     ``shop`` (a print shop's name, for an export), ``settings`` are that shop's figures, over any
     deck's own lint: the shop prints what it prints, whatever the designer quieted; ``formats``
     (deck id → its format) measures each deck's faces as that format prints them, text against
     the format's safe zone (DriveThruCards' 1/8 in, not the game's 3 mm). ``seen``: the
     findings on each face measured before (a long-running command's, kept across its saves while
-    the bleed is the same; engine/warm.py), which this call adds to and trims to its own faces."""
+    the bleed is the same; engine/warm.py), which this call adds to and trims to its own faces.
+    ``bleeds``: deck id → the bleed its faces are drawn with, when not ``bleed_mm``."""
     found: dict[tuple, _Finding] = {}
-    bleed = bleed_mm / MM_PER_PT
+    drawn_at = dict(bleeds or {})
     cuts: dict[tuple[str, str], list[tuple[float, float]] | None] = {}
     seen = {} if seen is None else seen  # a face shown by many pieces: checked once
     used: set[tuple] = set()
@@ -93,7 +94,9 @@ def lint_faces(faces: Iterable[tuple[Deck, Piece, str, str]], arts: dict[str, Ar
             own = replace(own, safe_mm=on.safe)
         if art is None or not own.on:
             continue
-        face = (deck.id, side, key, own, bleed_mm, on)
+        deck_bleed = drawn_at.get(deck.id, bleed_mm)
+        bleed = deck_bleed / MM_PER_PT
+        face = (deck.id, side, key, own, deck_bleed, on)
         used.add(face)
         if face not in seen:
             trim = (bleed, bleed, art.width_pt - bleed, art.height_pt - bleed)

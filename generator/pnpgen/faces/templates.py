@@ -406,10 +406,11 @@ class Renderer:
 
     def __init__(self, templates: Path, game: Game, bleed_mm: float, min_dpi: float = MIN_DPI,
                  compiled: CompiledTemplates | None = None, memo: RenderMemo | None = None,
-                 printed: Mapping[str, float] | None = None):
+                 printed: Mapping[str, float] | None = None, deck_bleeds: Mapping[str, float] | None = None):
         self.game = game
         self.memo = memo
         self.bleed_mm = bleed_mm
+        self.deck_bleeds = dict(deck_bleeds or {})  # deck id → the bleed its faces are drawn with, if not bleed_mm
         self.env = FaceEnvironment(
             # The workspace's templates/ first, so its own common/<file> replaces a built-in one.
             loader=jinja2.ChoiceLoader([
@@ -533,6 +534,10 @@ class Renderer:
         except Exception:  # noqa: BLE001 - rendering reports a template that does not load
             return name
 
+    def bleed_of(self, deck: Deck) -> float:
+        """The bleed ``deck``'s faces are drawn with (a template's ``bleed``)."""
+        return self.deck_bleeds.get(deck.id, self.bleed_mm)
+
     def render(self, face: Face, reads: set[str] | None = None) -> str:
         """The face's SVG; the names of the piece fields the template read go into ``reads``
         (a face that never reads ``copy`` is the same for every copy; one whose template read
@@ -550,7 +555,7 @@ class Renderer:
             if not reads and len(self.warnings) == n_warnings and self.art.count() == n_images:
                 self._alike[(face.deck.id, face.side)] = {"svg": svg, "reads": [], "warnings": [], "images": [], "art": []}
             return svg
-        key = self.memo.key(face, self.bleed_mm)
+        key = self.memo.key(face, self.bleed_of(face.deck))
         known = self.memo.get(key)
         deck_count = self.deck_count(face.deck)
         if isinstance(known, dict) and isinstance(known.get("svg"), str) \
@@ -606,7 +611,7 @@ class Renderer:
                           deck_reads if deck_reads is not None else set()),
             game=dict(title=FieldText(str(self.game.title), "game.title"), draft=self.game.draft, players=self.game.players,
                       lang=self.game.lang),
-            w=w, h=h, bleed=self.bleed_mm, safe=SAFE_MM,
+            w=w, h=h, bleed=self.bleed_of(deck), safe=SAFE_MM,
             palette=self.game.palette,
             colour=self.colour,
             paint=self.paint,
