@@ -86,3 +86,25 @@ def test_the_ground_is_the_nearest_plain_shape_covering_the_whole_picture():
     assert ground('<g transform="scale(2)"><rect width="50" height="50" fill="#123456"/></g>' + pic) is None
     assert ground('<defs><rect id="r" width="50" height="50" fill="#123456"/></defs>' + pic) == "ffffff"
     assert ground(pic) == "ffffff"
+
+
+def test_the_picture_is_measured_as_clipped_and_outlines_are_passed():
+    """As a built-in layout draws a card: a title bar above the art box a cover fit overflows,
+    a frame drawn as an outline: the ground is the card's colour (no warning)."""
+    clipped = ('<clipPath id="a"><rect x="10" y="10" width="10" height="10"/></clipPath>'
+               '<g clip-path="url(#a)"><image x="10" y="0" width="10" height="30" href="a.png"/></g>')
+    assert ground('<rect width="50" height="50" fill="#123456"/><rect width="50" height="8" fill="#3b4a8c"/>'
+                  '<path d="M0 0 L50 50" fill="none" stroke="#000"/>' + clipped) == "123456"
+    assert ground('<rect width="50" height="50" fill="#123456"/><rect width="50" height="12" fill="#3b4a8c"/>'
+                  + clipped) is None  # the bar reaches under the art box
+
+
+def test_no_built_in_layout_warns_of_see_through_art(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", deck="name: x\nlayout: card-poker\npieces:\n  - {title: x, art: half.png}\n")
+    for layout in ("tile-hex", "token-square", "card-tarot"):
+        (ws / "data" / "test" / "decks" / f"{layout}.yaml").write_text(
+            f"name: {layout}\nlayout: {layout}\npieces:\n  - {{title: x, art: half.png}}\n", encoding="utf-8")
+    (ws / "data" / "test" / "art").mkdir()
+    half_clear((200, 30, 40)).save(ws / "data" / "test" / "art" / "half.png")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    assert "see-through" not in capsys.readouterr().err

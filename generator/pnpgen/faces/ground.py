@@ -123,6 +123,26 @@ def _apart(box: tuple[float, float, float, float], pic: tuple[float, float, floa
     return x >= px + pw or px >= x + w or y >= py + ph or py >= y + h
 
 
+def _clipped(img, pic: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    """The picture's box cut to the rectangles it is clipped to (``image()``'s box, a cover fit
+    overflowing it), where those are in its own coordinates."""
+    root = img.getroottree().getroot()
+    el = img
+    while (el := el.getparent()) is not None and not el.get("transform") and _local(el) != "svg":
+        m = re.fullmatch(r"\s*url\(#([^)]+)\)\s*", el.get("clip-path") or "")
+        found = root.xpath("//*[@id=$id]", id=m.group(1)) if m else []
+        shapes = [c for c in found[0] if isinstance(c.tag, str)] if found and _local(found[0]) == "clipPath" else []
+        if len(shapes) == 1 and _local(shapes[0]) == "rect" and not shapes[0].get("transform") \
+                and found[0].get("clipPathUnits", "userSpaceOnUse") == "userSpaceOnUse":
+            box = _box(shapes[0])
+            if box is not None:
+                x0, y0 = max(pic[0], box[0]), max(pic[1], box[1])
+                x1, y1 = min(pic[0] + pic[2], box[0] + box[2]), min(pic[1] + pic[3], box[1] + box[3])
+                if x1 > x0 and y1 > y0:
+                    pic = (x0, y0, x1 - x0, y1 - y0)
+    return pic
+
+
 def ground_beneath(img) -> str | None:
     """The colour (rrggbb) beneath the ``<image>`` element ``img`` of a face's SVG tree: the
     nearest plain rectangle or circle covering it, the paper's white when nothing is painted
@@ -131,16 +151,16 @@ def ground_beneath(img) -> str | None:
     if any(v is None for v in read):
         return None
     px, py, pw, ph = (float(v or 0) for v in read)
-    pic = (px, py, pw, ph)
+    pic = _clipped(img, (px, py, pw, ph))
     for el in _painted_before(img):
         kind = _local(el)
-        if kind in PASSED:
+        if kind in PASSED or _fill(el) == "none":  # (text, lines, an outline only)
             continue
         box = _box(el)
         if box is None or _moved(el, _common(el, img)) or _moved(img, _common(el, img), clips=False):
             return None
         fill = _fill(el)
-        if fill == "none" or _apart(box, pic):  # (an outline only, or elsewhere on the face)
+        if _apart(box, pic):  # (elsewhere on the face)
             continue
         return fill if fill is not None and _covers(el, box, pic) else None  # type: ignore[arg-type]
     return PAPER
