@@ -131,7 +131,7 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
             on = placed[dr.id]
             ds = DeckSheets(dr.id, msg("sheet.reprint", game.lang, deck=dr.name), on.spec, tuple(dr.fronts),
                             tuple(dr.backs) if dr.backs is not None else None,
-                            rendered.bleed_of(game.deck(dr.id)) if rendered else options.bleed_mm, version_stamp(game), game.lang,
+                            rendered.deck_bleeds.get(dr.id, rendered.bleed_mm) if rendered else options.bleed_mm, version_stamp(game), game.lang,
                             result.face_arts)
             if on.tiles is not None:
                 deck_pages = board_tiles(ds, on.tiles, sheet, font, game.fonts.get("bold", font), fontreg.string_width_mm)
