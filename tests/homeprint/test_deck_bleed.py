@@ -105,3 +105,29 @@ def test_a_wider_bleed_of_one_deck_leaves_the_others_at_their_own(tmp_path, caps
     assert "bleed=3" in PdfReader(shop / "cards.pdf").pages[0].extract_text()  # a template's bleed: its deck's
     assert "bleed=5" in PdfReader(shop / "board.pdf").pages[0].extract_text()
     assert _bleed(shop / "cards.pdf") == {3.0} and _bleed(shop / "board.pdf") == {5.0}
+
+
+def _blue_box(pdf: Path, page: int) -> tuple[int, int, int, int]:
+    """The box (px at 4 px/mm) of the #224466 ground on a page."""
+    import numpy as np
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(str(pdf))
+    rgb = np.asarray(doc[page].render(scale=4 * 25.4 / 72).to_pil().convert("RGB")).astype(int)
+    ys, xs = np.nonzero((abs(rgb[..., 0] - 0x22) < 8) & (abs(rgb[..., 1] - 0x44) < 8) & (abs(rgb[..., 2] - 0x66) < 8))
+    return int(xs.min()), int(ys.min()), int(xs.max()), int(ys.max())
+
+
+def test_a_reprint_sheet_places_a_wider_bleed_decks_faces_as_its_home_sheet_does(tmp_path):
+    root = _workspace(tmp_path)
+    (root / "templates" / "test" / "board-front.svg.j2").write_text(GIVEN.replace(">bleed=", ">{{ piece.name }} bleed="),
+                                                                      encoding="utf-8")
+    board = (root / "data" / "test" / "decks" / "board.yaml")
+    board.write_text(board.read_text(encoding="utf-8").replace("front: card-front", "front: board-front"), encoding="utf-8")
+    assert run(root, "build", "--game", "test", "--no-rulebook") == 0
+    assert run(root, "tag", "--game", "test", "pt1") == 0
+    board.write_text(board.read_text(encoding="utf-8").replace("{name: 盤}", "{name: 新盤}"), encoding="utf-8")
+    assert run(root, "build", "--game", "test", "--no-rulebook") == 0
+    assert run(root, "reprint", "--game", "test", "--since", "pt1") == 0
+    built = root / "build" / "test"
+    assert _blue_box(built / "reprint-since-v1.pdf", 0) == _blue_box(built / "board.pdf", 0)
