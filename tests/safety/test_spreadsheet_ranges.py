@@ -30,8 +30,9 @@ def _xlsx_with(after_sheet_data: str) -> bytes:
     return buf.getvalue()
 
 
-def _ods_spanning(rows: int) -> bytes:
-    """An .ods of ``rows`` pieces, each one's name cell merged over 10,000 rows and 200 columns."""
+def _ods_spanning(rows: int, first: str = "10000") -> bytes:
+    """An .ods of ``rows`` pieces, each one's name cell merged over 10,000 rows and 200 columns
+    (the first one's over ``first`` rows)."""
     from odf.table import Table, TableCell, TableRow
     from odf.text import P
 
@@ -39,7 +40,8 @@ def _ods_spanning(rows: int) -> bytes:
     for values in [["name", "text"]] + [[f"札{i}", "本文"] for i in range(rows)]:
         tr = TableRow()
         for n, v in enumerate(values):
-            spans = {"numberrowsspanned": "10000", "numbercolumnsspanned": "200"} if n == 0 and v != "name" else {}
+            spans = {"numberrowsspanned": first if v == "札0" else "10000", "numbercolumnsspanned": "200"} \
+                if n == 0 and v != "name" else {}
             cell = TableCell(valuetype="string", **spans)
             cell.addElement(P(text=v))
             tr.addElement(cell)
@@ -55,7 +57,23 @@ CASES = {
     "a link over the whole sheet": ("xlsx", lambda: _xlsx_with(
         '<hyperlinks><hyperlink ref="A3:XFD1048576" location="Sheet!A1" display="x"/></hyperlinks>')),
     "ods cells spanning the sheet": ("ods", lambda: _ods_spanning(20)),
+    # written backwards, a range counted negative and cancelled the others: minutes, gigabytes
+    "merges cancelled by a link written backwards": ("xlsx", lambda: _xlsx_with(
+        '<mergeCells count="2">' + '<mergeCell ref="A3:GR10000"/>' * 2 + "</mergeCells>"
+        '<hyperlinks><hyperlink ref="A10000:GR1" location="Sheet!A1" display="x"/></hyperlinks>')),
+    "merges cancelled by a merge written backwards": ("xlsx", lambda: _xlsx_with(
+        '<mergeCells count="3">' + '<mergeCell ref="A3:GR10000"/>' * 2 + '<mergeCell ref="A10000:GR1"/></mergeCells>')),
 }
+
+
+def test_an_ods_span_of_negative_rows_is_one_line(tmp_path, capsys):
+    """number-rows-spanned="-10000" counted -2,000,000 cells against the limit: the spans after it
+    filled millions of cells (a 2.7 kB .ods took 45 s)."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("pieces:\n", "pieces: {file: cards.ods}\n"))
+    (ws / "data/test/decks/cards.ods").write_bytes(_ods_spanning(2, first="-10000"))
+    assert run(ws, "check") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cards.ods" in err and "count of rows or columns of -10000" in err, err
 
 
 @pytest.mark.parametrize("case", sorted(CASES))

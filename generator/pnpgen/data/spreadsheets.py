@@ -479,8 +479,10 @@ _XLSX_RANGE = re.compile(rb'<(?:\w+:)?(?:mergeCell|hyperlink)\b[^>]*?\bref="([^"
 
 def _check_covered(ranges: list[tuple[int, int, int, int]], shown: Path) -> None:
     """Merged ranges (top, left, bottom, right; 1-based) that cover more cells together than a
-    sheet within the limits holds: refused before any is filled."""
-    covered = sum((bottom - top + 1) * (right - left + 1) for top, left, bottom, right in ranges)
+    sheet within the limits holds: refused before any is filled. A range written backwards
+    (``A1048576:XFD1``, a span of -10⁹ rows) covers as many cells as written forwards: counted
+    negative, it cancelled the others (a 5 kB .xlsx ran for minutes and took gigabytes)."""
+    covered = sum((abs(bottom - top) + 1) * (abs(right - left) + 1) for top, left, bottom, right in ranges)
     if covered > MAX_COVERED:
         raise InputError(f"the spreadsheet's merged cells cover {covered:,} cells", path=shown,
                          expected=f"at most {MAX_COVERED:,} (the limit for spreadsheets): unmerge the cells "
@@ -612,19 +614,19 @@ def _ods_rows(path: Path, shown: Path, sheet: str | None) -> tuple[list[tuple[in
     hidden_rows: set[int] = set()
     number = 0
     for row in table.getElementsByType(TableRow):
-        repeat = int(row.getAttribute("numberrowsrepeated") or 1)
+        repeat = _times(row.getAttribute("numberrowsrepeated"))
         cells: list[Any] = []
         pending = 0  # empty cells kept only if a filled one follows (rows end in huge repeats)
         for cell in row.childNodes:
             if cell.qname[1] not in ("table-cell", "covered-table-cell"):
                 continue
-            n = int(cell.getAttribute("numbercolumnsrepeated") or 1)
+            n = _times(cell.getAttribute("numbercolumnsrepeated"))
             value = _ods_value(cell) if cell.qname[1] == "table-cell" else None  # covered: merged away
             col = len(cells) + pending + 1
             if cell.qname[1] == "table-cell" and not cell.getAttribute("valuetype") and cell.getAttribute("formula"):
                 raise _unsaved_formula(shown, number + 1, col)
-            spans = (int(cell.attributes.get((TABLENS, "number-rows-spanned")) or 1),
-                     int(cell.attributes.get((TABLENS, "number-columns-spanned")) or 1))
+            spans = (_times(cell.attributes.get((TABLENS, "number-rows-spanned"))),
+                     _times(cell.attributes.get((TABLENS, "number-columns-spanned"))))
             if spans != (1, 1) and _filled(value):
                 merges.append((number + 1, col, number + spans[0], col + spans[1] - 1))
             if not _filled(value):
@@ -652,6 +654,16 @@ def _ods_rows(path: Path, shown: Path, sheet: str | None) -> tuple[list[tuple[in
         _fill(table_rows, merges)
         rows = [(i, cells) for i, cells in enumerate(table_rows, 1) if cells]
     return rows, hidden_rows, table.getAttribute("name")
+
+
+def _times(written: str | None) -> int:
+    """An .ods count (rows or columns repeated or spanned): a whole number of at least 1, which
+    is all a spreadsheet program writes (ValueError: the file cannot be read). Less made row
+    numbers run backwards and merged ranges of negative size."""
+    n = int(written or 1)
+    if n < 1:
+        raise ValueError(f"a count of rows or columns of {n} (at least 1 in a saved spreadsheet)")
+    return n
 
 
 def _ods_value(cell) -> Any:
