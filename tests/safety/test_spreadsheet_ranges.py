@@ -158,3 +158,27 @@ def test_a_spreadsheet_declaring_xml_entities_is_refused_before_it_is_parsed(tmp
         f"pnpgen: error: data/test/decks/cards.{suffix}: its part {part} declares XML entities (a DOCTYPE), which no "
         "spreadsheet program writes (expected the file saved again by a spreadsheet program (entities are how a "
         "crafted file reads other files or expands to gigabytes))\n")
+
+
+def test_an_ods_of_millions_of_elements_is_refused_before_odfpy_reads_it(tmp_path, capsys, monkeypatch):
+    """odfpy builds an object of every XML element: 200 kB zipped of empty cells (81 MB, 3 million
+    elements) ran for over five minutes and took gigabytes. Counted first, they are one line."""
+    import odf.opendocument
+
+    def never(*args, **kwargs):
+        raise AssertionError("odfpy read an .ods over the limit")
+
+    made = ods_bytes(ROWS)
+    with zipfile.ZipFile(io.BytesIO(made)) as z:
+        parts = {i.filename: z.read(i) for i in z.infolist()}
+    at = parts["content.xml"].index(b"</table:table-row>")
+    parts["content.xml"] = parts["content.xml"][:at] + b"<table:covered-table-cell/>" * 600_000 + parts["content.xml"][at:]
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("pieces:\n", "pieces: {file: cards.ods}\n"))
+    with zipfile.ZipFile(ws / "data/test/decks/cards.ods", "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in parts.items():
+            z.writestr(name, data)
+    assert (ws / "data/test/decks/cards.ods").stat().st_size < 100_000
+    monkeypatch.setattr(odf.opendocument, "load", never)
+    assert run(ws, "check") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cards.ods" in err and "XML elements" in err and "at most 500,000" in err, err

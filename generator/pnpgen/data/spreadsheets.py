@@ -405,6 +405,7 @@ def _read_rows(path: Path, shown: Path, sheet: str | None) -> tuple[list[tuple[i
         if suffix == ".xlsx":
             formulas = _check_xlsx_ranges(path, shown)  # before openpyxl makes a cell for each cell they cover
             return _xlsx_rows(path, shown, sheet, formulas)
+        _check_ods_elements(path, shown)  # odfpy makes an object of each: 200 kB of empty cells took minutes and gigabytes
         return _ods_rows(path, shown, sheet)
     except InputError:
         raise
@@ -423,6 +424,10 @@ def _one_line(e: Exception) -> str:
 
 MAX_UNZIPPED = 100_000_000  # an .xlsx or .ods, every part of it unpacked; real ones hold a few MB
 MAX_PARTS = 10_000
+# XML elements of an .ods, all parts together: odfpy (the .ods reader) builds a DOM of every one, some
+# 100 µs and 1 kB each, so 200 kB zipped of empty cells (81 MB, 3 million elements) ran for over five
+# minutes and took gigabytes. 10,000 pieces of 24 fields are some 500,000 elements (a minute).
+MAX_ODS_ELEMENTS = 500_000
 DOCTYPE_HEAD = 4096  # bytes of each XML part read for a DOCTYPE before it is parsed
 
 
@@ -469,6 +474,21 @@ def _check_unzipped(path: Path, shown: Path) -> None:
                 raise InputError(f"its part {part.filename} declares XML entities (a DOCTYPE), which no spreadsheet "
                                  "program writes", path=shown, expected="the file saved again by a spreadsheet "
                                  "program (entities are how a crafted file reads other files or expands to gigabytes)")
+
+
+def _check_ods_elements(path: Path, shown: Path) -> None:
+    """An .ods whose XML parts hold more elements than MAX_ODS_ELEMENTS is refused before odfpy
+    reads it (each ``<name`` counted: every tag but an end tag, a declaration or a comment)."""
+    elements = 0
+    with zipfile.ZipFile(path) as z:
+        for part in z.infolist():
+            if part.filename.endswith(".xml"):
+                data = z.read(part)
+                elements += data.count(b"<") - data.count(b"</") - data.count(b"<?") - data.count(b"<!")
+    if elements > MAX_ODS_ELEMENTS:
+        raise InputError(f"the spreadsheet holds {elements:,} XML elements (cells, their texts and styles)", path=shown,
+                         expected=f"at most {MAX_ODS_ELEMENTS:,} in an .ods (the limit for spreadsheets): the "
+                         "rows and columns beyond the last piece and field deleted, or the sheet saved as .xlsx or CSV")
 
 
 MAX_COVERED = MAX_ROWS * MAX_COLUMNS  # cells one sheet's merged (and linked) ranges cover together
