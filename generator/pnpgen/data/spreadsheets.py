@@ -424,9 +424,8 @@ def _one_line(e: Exception) -> str:
 
 MAX_UNZIPPED = 100_000_000  # an .xlsx or .ods, every part of it unpacked; real ones hold a few MB
 MAX_PARTS = 10_000
-# XML elements of an .ods, all parts together: odfpy (the .ods reader) builds a DOM of every one, some
-# 100 µs and 1 kB each, so 200 kB zipped of empty cells (81 MB, 3 million elements) ran for over five
-# minutes and took gigabytes. 10,000 pieces of 24 fields are some 500,000 elements (a minute).
+# XML elements of an .ods: odfpy builds a DOM of all, some 100 µs and 1 kB each (200 kB zipped of empty
+# cells, 3 million, ran for over five minutes, gigabytes). 10,000 pieces of 24 fields are about 500,000.
 MAX_ODS_ELEMENTS = 500_000
 DOCTYPE_HEAD = 4096  # bytes of each XML part read for a DOCTYPE before it is parsed
 
@@ -477,8 +476,7 @@ def _check_unzipped(path: Path, shown: Path) -> None:
 
 
 def _check_ods_elements(path: Path, shown: Path) -> None:
-    """An .ods whose XML parts hold more elements than MAX_ODS_ELEMENTS is refused before odfpy
-    reads it (each ``<name`` counted: every tag but an end tag, a declaration or a comment)."""
+    """An .ods of more than MAX_ODS_ELEMENTS elements (each tag but an end tag, a declaration or a comment) refused unread."""
     elements = 0
     with zipfile.ZipFile(path) as z:
         for part in z.infolist():
@@ -513,12 +511,13 @@ _XLSX_FORMULA = re.compile(rb"<(?:\w+:)?f[\s/>]")  # a cell's <f> (its formula)
 
 
 def _check_xlsx_ranges(path: Path, shown: Path) -> bool:
-    """The merged and linked ranges of every worksheet checked (``_check_covered``); whether any
+    """The merged and linked ranges of every worksheet checked (``_check_covered``), and its cells
+    counted (11 MB of empty cells took openpyxl 3 minutes and 2.4 GB to find too many rows); whether any
     worksheet holds a formula (else its formulas need not be read: a second whole read of the
     workbook, some 12 µs a cell — 24 s for a sheet of the limits' 9,000 × 200 cells)."""
     from openpyxl.utils.cell import range_boundaries
 
-    formulas = False
+    formulas, cells = False, 0
     with zipfile.ZipFile(path) as z:
         for part in z.namelist():
             if part.startswith("xl/worksheets/") and part.endswith(".xml"):
@@ -529,6 +528,11 @@ def _check_xlsx_ranges(path: Path, shown: Path) -> bool:
                     ranges.append((top or 1, left or 1, bottom or top or 1, right or left or 1))
                 _check_covered(ranges, shown)
                 formulas = formulas or _XLSX_FORMULA.search(data) is not None
+                cells += sum(data.count(b"%sc%s" % (head, tail)) for head in (b"<", b":") for tail in (b" ", b">", b"/"))
+    if cells > MAX_COVERED:  # openpyxl makes an object of every cell of every sheet before its size is known
+        raise InputError(f"the spreadsheet holds {cells:,} cells", path=shown,
+                         expected=f"at most {MAX_COVERED:,} in all its worksheets (the limit for spreadsheets): the "
+                         "rows and columns beyond the last piece and field deleted (a cell only formatted counts)")
     return formulas
 
 
@@ -677,9 +681,8 @@ def _ods_rows(path: Path, shown: Path, sheet: str | None) -> tuple[list[tuple[in
 
 
 def _times(written: str | None) -> int:
-    """An .ods count (rows or columns repeated or spanned): a whole number of at least 1, which
-    is all a spreadsheet program writes (ValueError: the file cannot be read). Less made row
-    numbers run backwards and merged ranges of negative size."""
+    """An .ods count (rows or columns repeated or spanned): at least 1, as spreadsheet programs write
+    it (else ValueError). Less made row numbers run backwards and merged ranges of negative size."""
     n = int(written or 1)
     if n < 1:
         raise ValueError(f"a count of rows or columns of {n} (at least 1 in a saved spreadsheet)")
