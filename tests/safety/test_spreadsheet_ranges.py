@@ -187,7 +187,7 @@ def test_an_ods_of_millions_of_elements_is_refused_before_odfpy_reads_it(tmp_pat
 def test_an_xlsx_of_millions_of_cells_is_refused_before_openpyxl_reads_it(tmp_path, capsys, monkeypatch):
     """openpyxl makes an object of every cell of every worksheet before a sheet's size is known:
     11 MB of empty cells (30,000 rows of 200) took 3 minutes and 2.4 GB to be told "more than
-    10,001 rows". Counted first (here 2,100,000 cells and the 4 of the sheet), one line."""
+    10,001 rows". Counted first (here 2,100,000 cells, with the sheet's 4 and the 319 elements of its other parts), one line."""
     import openpyxl
 
     def never(*args, **kwargs):
@@ -207,4 +207,30 @@ def test_an_xlsx_of_millions_of_cells_is_refused_before_openpyxl_reads_it(tmp_pa
     monkeypatch.setattr(openpyxl, "load_workbook", never)
     assert run(ws, "check") == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "cards.xlsx" in err and "holds 2,100,004 cells" in err, err
+    assert err.count("\n") == 1 and "cards.xlsx" in err and "holds 2,100,323 cells" in err, err
+
+
+def test_an_xlsx_of_millions_of_shared_strings_is_refused_before_openpyxl_reads_it(tmp_path, capsys, monkeypatch):
+    """5 million shared strings (211 kB zipped) took openpyxl 2 minutes and half a gigabyte, however
+    few cells use them: the elements of the parts besides the worksheets count with the cells."""
+    import openpyxl
+
+    def never(*args, **kwargs):
+        raise AssertionError("openpyxl read an .xlsx over the limit")
+
+    with zipfile.ZipFile(io.BytesIO(_xlsx_with(""))) as z:
+        parts = {i.filename: z.read(i) for i in z.infolist()}
+    parts["xl/_rels/workbook.xml.rels"] = parts["xl/_rels/workbook.xml.rels"].replace(b"</Relationships>", (
+        b'<Relationship Id="rIdSS" Target="sharedStrings.xml" Type="http://schemas.openxmlformats.org/'
+        b'officeDocument/2006/relationships/sharedStrings"/></Relationships>'))
+    parts["xl/sharedStrings.xml"] = (b'<?xml version="1.0" encoding="UTF-8"?><sst xmlns="http://schemas.openxmlformats.org/'
+                                     b'spreadsheetml/2006/main">' + b"<si><t>x</t></si>" * 1_100_000 + b"</sst>")
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("pieces:\n", "pieces: {file: cards.xlsx}\n"))
+    with zipfile.ZipFile(ws / "data/test/decks/cards.xlsx", "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in parts.items():
+            z.writestr(name, data)
+    monkeypatch.setattr(openpyxl, "load_workbook", never)
+    assert run(ws, "check") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cards.xlsx" in err and "cells (with its texts and styles)" in err, err
+    assert "limit for spreadsheets" in err, err

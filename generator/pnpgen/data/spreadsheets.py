@@ -405,7 +405,12 @@ def _read_rows(path: Path, shown: Path, sheet: str | None) -> tuple[list[tuple[i
         if suffix == ".xlsx":
             formulas = _check_xlsx_ranges(path, shown)  # before openpyxl makes a cell for each cell they cover
             return _xlsx_rows(path, shown, sheet, formulas)
-        _check_ods_elements(path, shown)  # odfpy makes an object of each: 200 kB of empty cells took minutes and gigabytes
+        with zipfile.ZipFile(path) as z:  # odfpy makes an object of each element: counted before it reads them
+            elements = sum(_elements(z.read(part)) for part in z.namelist() if part.endswith(".xml"))
+        if elements > MAX_ODS_ELEMENTS:
+            raise InputError(f"the spreadsheet holds {elements:,} XML elements (cells, their texts and styles)", path=shown,
+                             expected=f"at most {MAX_ODS_ELEMENTS:,} in an .ods (the limit for spreadsheets): the rows and "
+                             "columns beyond the last piece and field deleted, or the sheet saved as .xlsx or CSV")
         return _ods_rows(path, shown, sheet)
     except InputError:
         raise
@@ -475,18 +480,8 @@ def _check_unzipped(path: Path, shown: Path) -> None:
                                  "program (entities are how a crafted file reads other files or expands to gigabytes)")
 
 
-def _check_ods_elements(path: Path, shown: Path) -> None:
-    """An .ods of more than MAX_ODS_ELEMENTS elements (each tag but an end tag, a declaration or a comment) refused unread."""
-    elements = 0
-    with zipfile.ZipFile(path) as z:
-        for part in z.infolist():
-            if part.filename.endswith(".xml"):
-                data = z.read(part)
-                elements += data.count(b"<") - data.count(b"</") - data.count(b"<?") - data.count(b"<!")
-    if elements > MAX_ODS_ELEMENTS:
-        raise InputError(f"the spreadsheet holds {elements:,} XML elements (cells, their texts and styles)", path=shown,
-                         expected=f"at most {MAX_ODS_ELEMENTS:,} in an .ods (the limit for spreadsheets): the "
-                         "rows and columns beyond the last piece and field deleted, or the sheet saved as .xlsx or CSV")
+def _elements(xml: bytes) -> int:  # every tag but an end tag, a declaration or a comment
+    return xml.count(b"<") - xml.count(b"</") - xml.count(b"<?") - xml.count(b"<!")
 
 
 MAX_COVERED = MAX_ROWS * MAX_COLUMNS  # cells one sheet's merged (and linked) ranges cover together
@@ -511,8 +506,8 @@ _XLSX_FORMULA = re.compile(rb"<(?:\w+:)?f[\s/>]")  # a cell's <f> (its formula)
 
 
 def _check_xlsx_ranges(path: Path, shown: Path) -> bool:
-    """The merged and linked ranges of every worksheet checked (``_check_covered``), and its cells
-    counted (11 MB of empty cells took openpyxl 3 minutes and 2.4 GB to find too many rows); whether any
+    """The merged and linked ranges of every worksheet checked (``_check_covered``), its cells counted
+    with its other parts' elements (11 MB of empty cells: openpyxl took 3 min and 2.4 GB); whether any
     worksheet holds a formula (else its formulas need not be read: a second whole read of the
     workbook, some 12 µs a cell — 24 s for a sheet of the limits' 9,000 × 200 cells)."""
     from openpyxl.utils.cell import range_boundaries
@@ -520,7 +515,9 @@ def _check_xlsx_ranges(path: Path, shown: Path) -> bool:
     formulas, cells = False, 0
     with zipfile.ZipFile(path) as z:
         for part in z.namelist():
-            if part.startswith("xl/worksheets/") and part.endswith(".xml"):
+            if not part.startswith("xl/worksheets/") and part.endswith(".xml"):  # shared strings, styles…
+                cells += _elements(z.read(part))  # (5 million shared strings, 211 kB zipped, took 2 minutes)
+            elif part.endswith(".xml"):
                 data = z.read(part)
                 ranges = []
                 for ref in _XLSX_RANGE.findall(data):
@@ -530,9 +527,9 @@ def _check_xlsx_ranges(path: Path, shown: Path) -> bool:
                 formulas = formulas or _XLSX_FORMULA.search(data) is not None
                 cells += sum(data.count(b"%sc%s" % (head, tail)) for head in (b"<", b":") for tail in (b" ", b">", b"/"))
     if cells > MAX_COVERED:  # openpyxl makes an object of every cell of every sheet before its size is known
-        raise InputError(f"the spreadsheet holds {cells:,} cells", path=shown,
-                         expected=f"at most {MAX_COVERED:,} in all its worksheets (the limit for spreadsheets): the "
-                         "rows and columns beyond the last piece and field deleted (a cell only formatted counts)")
+        raise InputError(f"the spreadsheet holds {cells:,} cells (with its texts and styles)", path=shown,
+                         expected=f"at most {MAX_COVERED:,} (the limit for spreadsheets): the rows and columns beyond "
+                         "the last piece and field deleted (a cell only formatted counts)")
     return formulas
 
 
