@@ -234,3 +234,13 @@ def test_an_xlsx_of_millions_of_shared_strings_is_refused_before_openpyxl_reads_
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cards.xlsx" in err and "cells (with its texts and styles)" in err, err
     assert "limit for spreadsheets" in err, err
+
+
+def test_an_xlsx_openpyxl_cannot_read_is_one_line_not_a_traceback(tmp_path, capsys):
+    """A merged range of whole rows (ref="3:5"), which no spreadsheet program writes, ended in
+    openpyxl's TypeError and a traceback, exit 1."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("pieces:\n", "pieces: {file: cards.xlsx}\n"))
+    (ws / "data/test/decks/cards.xlsx").write_bytes(_xlsx_with('<mergeCells count="1"><mergeCell ref="3:5"/></mergeCells>'))
+    assert run(ws, "check") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cards.xlsx: cannot read the spreadsheet" in err and "Traceback" not in err, err
