@@ -30,6 +30,17 @@ def _xlsx_with(after_sheet_data: str) -> bytes:
     return buf.getvalue()
 
 
+def _swapped(old: bytes, new: bytes) -> bytes:
+    """The small workbook with ``old`` in its sheet's XML replaced by ``new``."""
+    src = zipfile.ZipFile(io.BytesIO(xlsx_bytes(ROWS)))
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as out:
+        for item in src.infolist():
+            data = src.read(item.filename)
+            out.writestr(item, data.replace(old, new, 1) if item.filename == "xl/worksheets/sheet1.xml" else data)
+    return buf.getvalue()
+
+
 def _ods_spanning(rows: int, first: str = "10000") -> bytes:
     """An .ods of ``rows`` pieces, each one's name cell merged over 10,000 rows and 200 columns
     (the first one's over ``first`` rows)."""
@@ -236,11 +247,15 @@ def test_an_xlsx_of_millions_of_shared_strings_is_refused_before_openpyxl_reads_
     assert "limit for spreadsheets" in err, err
 
 
-def test_an_xlsx_openpyxl_cannot_read_is_one_line_not_a_traceback(tmp_path, capsys):
-    """A merged range of whole rows (ref="3:5"), which no spreadsheet program writes, ended in
-    openpyxl's TypeError and a traceback, exit 1."""
+@pytest.mark.parametrize("book", [
+    lambda: _xlsx_with('<mergeCells count="1"><mergeCell ref="3:5"/></mergeCells>'),  # openpyxl's TypeError
+    lambda: _swapped(b'<c r="A1"', b'<c r="A1" s="99999"'),  # a style there is not: IndexError
+])
+def test_an_xlsx_openpyxl_cannot_read_is_one_line_not_a_traceback(tmp_path, capsys, book):
+    """What no spreadsheet program writes (a merged range of whole rows, a cell's style that is
+    not there) ended in openpyxl's TypeError or IndexError and a traceback, exit 1."""
     ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("pieces:\n", "pieces: {file: cards.xlsx}\n"))
-    (ws / "data/test/decks/cards.xlsx").write_bytes(_xlsx_with('<mergeCells count="1"><mergeCell ref="3:5"/></mergeCells>'))
+    (ws / "data/test/decks/cards.xlsx").write_bytes(book())
     assert run(ws, "check") == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cards.xlsx: cannot read the spreadsheet" in err and "Traceback" not in err, err

@@ -416,8 +416,8 @@ def _read_rows(path: Path, shown: Path, sheet: str | None) -> tuple[list[tuple[i
         raise
     except csv.Error as e:
         raise InputError(f"cannot read the CSV: {_one_line(e)}", path=shown, expected="comma-separated values") from None
-    except (OSError, zipfile.BadZipFile, KeyError, ValueError, SyntaxError, TypeError) as e:  # SyntaxError: XML's
-        # ParseError; TypeError: openpyxl's own for a value of the wrong kind (a merged range "3:5")
+    except (OSError, zipfile.BadZipFile, KeyError, ValueError, SyntaxError, TypeError, IndexError) as e:  # SyntaxError:
+        # XML's ParseError; openpyxl's TypeError, IndexError: a merged range "3:5", a cell's style s="99999"
         raise InputError(f"cannot read the spreadsheet: {_one_line(e)}", path=shown,
                          expected=f"a {suffix} file saved by a spreadsheet program") from None
 
