@@ -259,3 +259,24 @@ def test_an_xlsx_openpyxl_cannot_read_is_one_line_not_a_traceback(tmp_path, caps
     assert run(ws, "check") == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cards.xlsx: cannot read the spreadsheet" in err and "Traceback" not in err, err
+
+
+def test_an_ods_text_of_a_billion_spaces_is_refused_before_odfpy_writes_them_out(tmp_path, capsys, monkeypatch):
+    """<text:s text:c="999999999"/> is a billion spaces, which odfpy's reader wrote out (1 GB, 5 s;
+    a few of them in a cell took all the memory). Each space counts as an element."""
+    import odf.opendocument
+
+    def never(*args, **kwargs):
+        raise AssertionError("odfpy read an .ods over the limit")
+
+    with zipfile.ZipFile(io.BytesIO(ods_bytes(ROWS))) as z:
+        parts = {i.filename: z.read(i) for i in z.infolist()}
+    parts["content.xml"] = parts["content.xml"].replace(b"<text:p>", b'<text:p><text:s text:c="999999999"/>', 1)
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("pieces:\n", "pieces: {file: cards.ods}\n"))
+    with zipfile.ZipFile(ws / "data/test/decks/cards.ods", "w") as z:
+        for name, data in parts.items():
+            z.writestr(name, data)
+    monkeypatch.setattr(odf.opendocument, "load", never)
+    assert run(ws, "check") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cards.ods" in err and "at most 500,000" in err, err

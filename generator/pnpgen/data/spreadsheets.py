@@ -406,7 +406,8 @@ def _read_rows(path: Path, shown: Path, sheet: str | None) -> tuple[list[tuple[i
             formulas = _check_xlsx_ranges(path, shown)  # before openpyxl makes a cell for each cell they cover
             return _xlsx_rows(path, shown, sheet, formulas)
         with zipfile.ZipFile(path) as z:  # odfpy makes an object of each element: counted before it reads them
-            elements = sum(_elements(z.read(part)) for part in z.namelist() if part.endswith(".xml"))
+            xml = [z.read(part) for part in z.namelist() if part.endswith(".xml")]
+        elements = sum(_elements(x) + sum(int(n[:12]) for n in _ODS_SPACES.findall(x)) for x in xml)
         if elements > MAX_ODS_ELEMENTS:
             raise InputError(f"the spreadsheet holds {elements:,} XML elements (cells, their texts and styles)", path=shown,
                              expected=f"at most {MAX_ODS_ELEMENTS:,} in an .ods (the limit for spreadsheets): the rows and "
@@ -433,6 +434,7 @@ MAX_PARTS = 10_000
 # XML elements of an .ods: odfpy builds a DOM of all, some 100 µs and 1 kB each (200 kB zipped of empty
 # cells, 3 million, ran for over five minutes, gigabytes). 10,000 pieces of 24 fields are about 500,000.
 MAX_ODS_ELEMENTS = 500_000
+_ODS_SPACES = re.compile(rb'<(?:\w+:)?s\b[^>]*?\bc="(\d+)"')  # <text:s text:c="N"/>: N spaces, each one counted (10⁹: 1 GB)
 DOCTYPE_HEAD = 4096  # bytes of each XML part read for a DOCTYPE before it is parsed
 
 
