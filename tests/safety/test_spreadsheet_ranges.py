@@ -280,3 +280,18 @@ def test_an_ods_text_of_a_billion_spaces_is_refused_before_odfpy_writes_them_out
     assert run(ws, "check") == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cards.ods" in err and "at most 500,000" in err, err
+
+
+def test_an_ods_date_cell_without_its_date_is_one_line_not_a_traceback(tmp_path, capsys):
+    """office:value-type="date" with no office:date-value ended in odfpy's TypeError, exit 1."""
+    with zipfile.ZipFile(io.BytesIO(ods_bytes([["name", "text"], ["火球", 3.5]]))) as z:
+        parts = {i.filename: z.read(i) for i in z.infolist()}
+    parts["content.xml"] = parts["content.xml"].replace(b'office:value-type="float" office:value="3.5"',
+                                                        b'office:value-type="date"', 1)
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("pieces:\n", "pieces: {file: cards.ods}\n"))
+    with zipfile.ZipFile(ws / "data/test/decks/cards.ods", "w") as z:
+        for name, data in parts.items():
+            z.writestr(name, data)
+    assert run(ws, "check") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cards.ods: cannot read the spreadsheet" in err and "Traceback" not in err, err
