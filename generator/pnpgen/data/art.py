@@ -41,6 +41,7 @@ from pnpgen import usercache
 from pnpgen.errors import InputError, Where, contained, leads_out, parser_said, place, written_alike
 from pnpgen.litter import is_litter
 from pnpgen.memo import Memo
+from pnpgen.messages import counted
 from pnpgen.patterns import later
 
 if TYPE_CHECKING:  # Pillow is imported where a picture is read: a game without art never loads it
@@ -92,7 +93,9 @@ class ArtNotFound(InputError):
         said = ", ".join(f"{place(Path(str(e.path)).name, e.line, e.column)} "
                          f"{e.message.split(' not found')[0].removeprefix('art file ')}" for e in missing[1:6])
         more = ", …" if len(missing) > 6 else ""
-        return ArtNotFound(f"{first.message}; nor are {len(missing) - 1} more art files of this deck: {said}{more}",
+        others = len(missing) - 1
+        return ArtNotFound(f"{first.message}; nor {'is' if others == 1 else 'are'} "
+                           f"{counted(others, 'more art file')} of this deck: {said}{more}",
                            first.path, first.line, first.column, first.key, first.expected)
 
 
