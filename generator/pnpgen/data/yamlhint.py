@@ -12,6 +12,7 @@ mistake may be either.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 
 import yaml
@@ -97,7 +98,7 @@ def _written_keys(text: str) -> set[str]:
     return set(re.findall(r"(?:^|[{,\s])([A-Za-z_][\w.-]*):(?=\s)", text, re.M)) | {"count"}
 
 
-def _missing_comma(pair: _Pair, line: int, keys: set[str]) -> Hint | None:
+def _missing_comma(pair: _Pair, line: int, keys: Collection[str]) -> Hint | None:
     """``{title: 炎, value: 5 count: 10}``: the ',' before a key the file writes elsewhere left out.
     Put in quotes, as the plain ': ' hint said, the piece printed '5 count: 10' and one copy."""
     m = re.match(r"^(.*?\S)[ ]+([A-Za-z_][\w.-]*): ", pair.value)
@@ -109,7 +110,7 @@ def _missing_comma(pair: _Pair, line: int, keys: set[str]) -> Hint | None:
                 f"{pair.key}, the text in quotes: {pair.key}: {quoted(pair.value)}")
 
 
-def _text_hint(pair: _Pair, line: int, keys: set[str] = frozenset()) -> Hint | None:
+def _text_hint(pair: _Pair, line: int, keys: Collection[str] = ()) -> Hint | None:
     """Text that YAML reads as syntax: a value starting with * & [ { ! | > % @, a ': ' inside
     it, or {…}, [ ] or ', ' inside a {…} piece written on one line."""
     value = pair.value
