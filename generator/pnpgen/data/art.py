@@ -39,9 +39,10 @@ from urllib.parse import unquote
 from lxml import etree
 
 from pnpgen import usercache
-from pnpgen.errors import InputError, Where, contained, leads_out, parser_said, written_alike
+from pnpgen.errors import InputError, Where, contained, leads_out, parser_said, place, written_alike
 from pnpgen.litter import is_litter
 from pnpgen.memo import Memo
+from pnpgen.messages import counted
 from pnpgen.patterns import later
 
 if TYPE_CHECKING:  # Pillow is imported where a picture is read: a game without art never loads it
@@ -74,6 +75,29 @@ def art_files(ws: Workspace, game: Game, content_hash: Callable[[Path], str]) ->
             for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.is_symlink() and not is_litter(p.name)):
                 out.setdefault(content_hash(path), path)
     return out
+
+
+class ArtNotFound(InputError):
+    """An art file a piece names that is not there: a deck's are told together (a card list with
+    four pictures not drawn yet took four runs of check, one file each)."""
+
+    @staticmethod
+    def like(e: InputError) -> ArtNotFound:
+        return ArtNotFound(e.message, e.path, e.line, e.column, e.key, e.expected)
+
+    @staticmethod
+    def together(missing: list[ArtNotFound]) -> ArtNotFound:
+        """The first art file not there, with the deck's others named after it (the first five)."""
+        first = missing[0]
+        if len(missing) == 1:
+            return first
+        said = ", ".join(f"{place(Path(str(e.path)).name, e.line, e.column)} "
+                         f"{e.message.split(' not found')[0].removeprefix('art file ')}" for e in missing[1:6])
+        more = ", …" if len(missing) > 6 else ""
+        others = len(missing) - 1
+        return ArtNotFound(f"{first.message}; nor {'is' if others == 1 else 'are'} "
+                           f"{counted(others, 'more art file')} of this deck: {said}{more}",
+                           first.path, first.line, first.column, first.key, first.expected)
 
 
 @dataclass(frozen=True)
@@ -204,14 +228,14 @@ class ArtFolder:
         if "\\" in rel and not near:  # Roles\Wolf.png, as Windows writes a path: found there, not on Linux or macOS
             near = _near_names(rel.replace("\\", "/"), folders)
             if near:
-                raise InputError(f"art file '{rel}' not found: a backslash separates folders on Windows only",
+                raise ArtNotFound(f"art file '{rel}' not found: a backslash separates folders on Windows only",
                                  key=key, expected=" or ".join(repr(n) for n in near) + ", with / between the folders "
                                  "(read on every system)", **_where_parts(where))
         if len(near) > 1:  # Card 01.PNG and card 01.png: one file to Windows and macOS, two to Linux
             said = f"one of {', '.join(repr(n) for n in near)}, the names of the files that are there"
         else:
             said = f"{near[0]!r}, the name of the file that is there" if near else f"a file {rel} in {looked}"
-        raise InputError(f"art file {rel!r} not found", key=key,
+        raise ArtNotFound(f"art file {rel!r} not found", key=key,
                          expected=said + ("; paths are relative to art/" if near and rel.startswith("art/") else ""),
                          **_where_parts(where))
 

@@ -10,7 +10,7 @@ from typing import Any
 from pnpgen import fonts as fontreg
 from pnpgen.data import i18n, ink, layouts, lint, tuckbox
 from pnpgen.data import validate as v
-from pnpgen.data.art import ArtFolder, Sizes
+from pnpgen.data.art import ArtFolder, ArtNotFound, Sizes
 from pnpgen.data.formats import CARD_FORMATS, KINDS, SHAPES, SINGLE_SIZE_SHAPES
 from pnpgen.data.markup import colour_names
 from pnpgen.data.model import EMPTY_SHOWN, NO_ART_YET, Deck, FieldText, Game, Piece, Sourced, is_placeholder
@@ -485,7 +485,8 @@ def _value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple, fiel
         try:
             art.info(value)
         except InputError as e:  # say it at the piece's file:line (YAML or spreadsheet)
-            raise doc.error(keypath, e.message, e.expected) from None
+            said = doc.error(keypath, e.message, e.expected)  # (a picture not there: the deck's others told with it)
+            raise (ArtNotFound.like(said) if isinstance(e, ArtNotFound) else said) from None
     if ftype == "list":  # an icon name in a list (icons: [star]) names its field when it is wrong
         return [FieldText(x, field) if isinstance(x, str) else x for x in value]
     return FieldText(str(value), field) if ftype == "text" else value
@@ -646,6 +647,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     shown = _shown_fields(deck, game.lang)
     optional = _optional_fields(deck, data, game.lang)
     count_example = "'count: 3'" if rows is doc else "3 in the count column"  # the row and column lead the message
+    missing: list[ArtNotFound] = []  # art files the pieces name that are not there: told together
     for i, raw in enumerate(pieces):
         keypath = ("pieces", i)
         raw = _keys(rows, raw, keypath, allowed, "the header row" if rows is not doc else f"piece {i + 1}",
@@ -654,7 +656,10 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         values.update(defaults)
         for key, value in raw.items():
             if key != "count":
-                values[key] = _value(rows, game, fields[key], value, keypath + (key,), key, pictures)
+                try:
+                    values[key] = _value(rows, game, fields[key], value, keypath + (key,), key, pictures)
+                except ArtNotFound as e:
+                    missing.append(e)
         piece = Piece(index=i + 1, values=values, where=rows.where(keypath),
                       count=_parse(rows, keypath + ("count",), v.count, raw.get("count", 1), v.COUNT, count_example),
                       label_field=label_field,
@@ -670,6 +675,8 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
             elif key in shown and (value is None or str(value).strip() == ""):
                 deck.placeholders.append((cell, f"{piece.label}.{key}", EMPTY_SHOWN))
         piece.shows_placeholder = len(deck.placeholders) > listed
+    if missing:
+        raise ArtNotFound.together(missing)
     # parked pieces print nothing: no translation of theirs is missing (a spreadsheet's: their rows)
     parked = {(rows.path, line, column if rows is doc else None) for piece in deck.pieces if piece.count == 0
               for line, column in piece.field_lines.values()}
