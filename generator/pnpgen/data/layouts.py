@@ -276,6 +276,8 @@ def _mapping(doc: Located, keypath: tuple, value: Any, allowed: tuple[str, ...] 
             word = suggest(key, list(_SPELT_OUT), 0.7)[len("; did you mean "):-1] if isinstance(key, str) else ""
             if word and "w" in allowed:  # height: 8 for h: 8 (not line_height: a box's size is w, h)
                 near = f"; a box's {word} is {_SPELT_OUT[word]}:"
+            if key == "bleed" and "boxes" in allowed:  # a layout shared by decks: the bleed is each deck's
+                near = "; a deck's own bleed is bleed: in the deck file, beside layout:, not in its layout"
             raise doc.error(keypath + (key,), f"unknown key in {what}{near}", "one of " + ", ".join(allowed), key=True)
     return value
 

@@ -441,6 +441,11 @@ def die_faces(value: Any, w: float, h: float) -> tuple[tuple[float, float, float
     return tuple(out)
 
 
+# a key written where another file or the command line says it: named with its place, not as a slip
+ELSEWHERE = {("game.yaml", "bleed"): "; a build's bleed is --bleed (3 mm unless given), a deck's own is bleed: "
+                                     "in its deck file (data/<slug>/decks/<id>.yaml)"}
+
+
 def bleed_fits(bleed_mm: float, w: float, h: float, key: str = "--bleed") -> None:
     """Bleed grows the artwork around the trim; more than half the piece folds the outline."""
     if bleed_mm >= min(w, h) / 2:
