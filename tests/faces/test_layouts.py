@@ -939,6 +939,26 @@ def test_a_roll_and_write_sheets_grid_and_tick_boxes_come_from_yaml(tmp_path, ca
     assert not any(dark(18 + 10 * c, 104) for c in range(8))  # and empty
 
 
+def test_a_grid_the_cut_would_take_cells_off_is_an_error_at_its_box(tmp_path, capsys):
+    """An A4 score sheet sized down to the size the build offers (``size: [193, 274] prints whole on
+    one sheet``) kept its grid's millimetres: 15 + 180 mm ran 2 mm past the 193 mm trim, its last
+    column cut through, and neither ``check`` nor the print lint (which reads text) said a word. A
+    grid past the trim stops ``check`` at the box, with where it would fit."""
+    deck = ("name: 記録\nkind: board\nsize: [193, 274]\nlayout:\n  extends: board\n  boxes:\n    art: null\n"
+            "    grid: {type: grid, x: 15, y: 40, w: 180, h: 180, cols: 6, rows: 6}\n"
+            "pieces:\n  - {title: 記録, text: 本文}\n")
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    capsys.readouterr()
+    assert run(root, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "cards.yaml:8:" in err and "layout.boxes.grid.w: box grid: its grid runs 15–195 mm from the left, past " \
+        "the piece's 193 mm trim: the cut would take cells off" in err, err
+    assert "x + w at most 193 (190 inside the 3 mm safe zone)" in err, err
+    path = root / "data" / "test" / "decks" / "cards.yaml"
+    path.write_text(deck.replace("w: 180", "w: 170"), encoding="utf-8")
+    assert run(root, "check", "--game", "test") == 0
+
+
 @pytest.mark.parametrize("lang, listed", [("ja", "◇スタンディ（２体）"), ("en", "- 2 Standees\n")])
 def test_new_game_with_standees_builds_at_once(tmp_path, capsys, lang, listed):
     """``pnpgen new --kind standees``: a skirmish game starts with its fold-over figures (layout

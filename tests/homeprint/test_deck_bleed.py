@@ -64,3 +64,23 @@ def test_a_bad_bleed_is_one_line_at_its_file_and_line(tmp_path, capsys):
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and err.startswith("pnpgen: error: data/test/decks/board.yaml:4:"), err
         assert said.replace("150×100", "150×17") in err and "Traceback" not in err, err
+
+
+def test_a_bleed_written_in_game_yaml_or_a_layout_says_where_it_goes(tmp_path, capsys):
+    """``bleed: 5mm`` in game.yaml, or in a deck's layout, was an unknown key among twenty others,
+    with no word of where a bleed is given: it names --bleed and the deck file's ``bleed:``."""
+    root = _workspace(tmp_path)
+    game = root / "data" / "test" / "game.yaml"
+    text = game.read_text(encoding="utf-8")
+    game.write_text(text + "bleed: 5mm\n", encoding="utf-8")
+    assert run(root, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "game.yaml:" in err and "bleed: unknown key in game.yaml; a build's bleed is --bleed (3 mm unless given), " \
+        "a deck's own is bleed: in its deck file" in err, err
+    game.write_text(text, encoding="utf-8")
+    board = root / "data" / "test" / "decks" / "board.yaml"
+    board.write_text("name: 盤\nlayout: {extends: board, bleed: 5mm}\npieces:\n  - {title: 盤}\n", encoding="utf-8")
+    assert run(root, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "board.yaml:2:" in err and "layout.bleed: unknown key in a layout; a deck's own bleed is bleed: in the deck " \
+        "file, beside layout:, not in its layout" in err, err

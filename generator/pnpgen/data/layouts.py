@@ -21,7 +21,7 @@ from typing import Any
 
 from pnpgen.data import validate as v
 from pnpgen.data.boxlengths import Frame, dash_length, frame, length, number, points
-from pnpgen.data.formats import KINDS, SHAPES, SINGLE_SIZE_SHAPES
+from pnpgen.data.formats import KINDS, SAFE_MM, SHAPES, SINGLE_SIZE_SHAPES
 from pnpgen.data.i18n import LANGUAGE_CODE, LANGUAGE_EXPECTED, language_code_hint, language_code_meant
 from pnpgen.data.markup import colour_names
 from pnpgen.data.model import Layout, LayoutBox, LayoutSide
@@ -276,6 +276,8 @@ def _mapping(doc: Located, keypath: tuple, value: Any, allowed: tuple[str, ...] 
             word = suggest(key, list(_SPELT_OUT), 0.7)[len("; did you mean "):-1] if isinstance(key, str) else ""
             if word and "w" in allowed:  # height: 8 for h: 8 (not line_height: a box's size is w, h)
                 near = f"; a box's {word} is {_SPELT_OUT[word]}:"
+            if key == "bleed" and "boxes" in allowed:  # a layout shared by decks: the bleed is each deck's
+                near = "; a deck's own bleed is bleed: in the deck file, beside layout:, not in its layout"
             raise doc.error(keypath + (key,), f"unknown key in {what}{near}", "one of " + ", ".join(allowed), key=True)
     return value
 
@@ -570,6 +572,7 @@ def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | N
             raise InputError(f"box {name} is a line of no length", path=_where(given),
                              expected="'w:' in mm for a line across, 'h:' for one down")
         if btype == "grid":
+            _grid_on_piece(name, given, options, trim)
             for n, gaps, side, length_ in (("cols", "across", "w", options["w"]), ("rows", "down", "h", options["h"])):
                 need = (options[n] - 1) * options["spacing"]
                 if need >= length_:
@@ -601,6 +604,21 @@ def _on_piece(name: str, given: dict[str, Origin], options: dict[str, Any], trim
                                    f"(the layout's boxes keep their millimetres: its text would print off the piece)",
                                    f"the box placed on the piece in the deck's layout: "
                                    f"layout: {{extends: …, boxes: {{{name}: {{{start}: …, {size}: …}}}}}}")
+
+
+def _grid_on_piece(name: str, given: dict[str, Origin], options: dict[str, Any], trim: tuple[float, float]) -> None:
+    """A roll-and-write grid running past the trim has cells the cut takes off: a sheet sized down
+    (to the size the build offers so that it prints whole) keeps its boxes' millimetres. No grid
+    is meant to be cut, so it is an error at the box, not the print lint's (which reads text)."""
+    for start, size, edge, across in (("x", "w", trim[0], "from the left"), ("y", "h", trim[1], "down")):
+        low, high = options[start], options[start] + options[size]
+        if low < -0.01 or high > edge + 0.01:
+            key = next((k for k in (size, start) if k in given), None)
+            origin = given[key] if key is not None else next(iter(given.values()))
+            raise origin.error(f"box {name}: its grid runs {low:g}–{high:g} mm {across}, past the piece's {edge:g} mm "
+                               f"trim: the cut would take cells off",
+                               f"the grid inside the piece: {start} from 0 and {start} + {size} at most {edge:g} "
+                               f"({edge - SAFE_MM:g} inside the {SAFE_MM:g} mm safe zone), or a larger size")
 
 
 def _where(given: dict[str, Origin]) -> str:

@@ -91,7 +91,7 @@ def _keys(doc: Source, mapping: Any, keypath: tuple, allowed, what: str, more: s
                                 "(全角スペース), which YAML reads as part of the key, not as indentation",
                                 "half-width spaces in the indentation", key=True)
             listed = ", ".join(str(k) for k in allowed)
-            near = suggest(str(key), [str(k) for k in allowed], cutoff=0.75)  # rarity is no 'art'; titel is title
+            near = v.ELSEWHERE.get((what, str(key))) or suggest(str(key), [str(k) for k in allowed], cutoff=0.75)
             word = str(key).strip().lower().rstrip(".:")
             given = getattr(doc, "headers", mapping)  # a sheet's own columns: title.en alone gives no title column
             meant = next((f for f, (words, _) in SYNONYMS.items() if word in words and f in allowed
