@@ -863,7 +863,7 @@ def test_a_figure_follows_a_one_sentence_step_written_as_the_draft_writes_it(tmp
 def test_the_index_sorts_an_accented_term_among_its_letters():
     """【Élan】 is listed among the E's (accents ignored in alphabetizing, CMOS 16.62), not after
     【Zephyr】 under a second E at the end, as it was; capitals sort with their small letters."""
-    from pnpgen.rulebook.flowables import TermIndex
+    from pnpgen.rulebook.termindex import TermIndex
 
     index = TermIndex({}, "Helvetica", latin=True)
     for term, page in (("Zephyr", 9), ("Élan", 3), ("ice", 4), ("Iceberg", 5), ("anchor", 2), ("eel", 6), ("Ship", 7)):

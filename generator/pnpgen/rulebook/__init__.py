@@ -4,7 +4,8 @@ The package re-exports what the rest of pnpgen calls; the work is in its modules
 ``book`` (the draft to ``rulebook.pdf``, ``rulebook-booklet.pdf`` and ``proof.txt``), ``reader``
 (bytes to text), ``tree`` (the draft's tree), ``parse`` and ``latin`` (Japanese and Latin-script
 drafts into that tree), ``components``, ``proof``, ``figures``, ``pictures``, ``story``,
-``flowables``, ``piecepics``, ``styles``, ``glyphs`` and ``document`` (the typesetting).
+``flowables``, ``termindex`` (the index of terms), ``piecepics``, ``styles``, ``glyphs`` and
+``document`` (the typesetting).
 
 The names load on first use (PEP 562), so ``import pnpgen.rulebook.reader`` (the spreadsheet
 reader decodes text with it) does not load the typesetter and ReportLab's platypus.

@@ -33,7 +33,6 @@ from pnpgen.rulebook.flowables import (
     Heading,
     JPara,
     PageNumber,
-    TermIndex,
     grid_lines,
     mark_indexed,
     terms,
@@ -61,6 +60,7 @@ from pnpgen.rulebook.styles import (
     Fonts,
     heading_styles,
 )
+from pnpgen.rulebook.termindex import TermIndex
 from pnpgen.rulebook.tree import (
     Block,
     Bullet,
@@ -150,7 +150,7 @@ class StoryBuilder:
                  readings: Memo[str] | None = None, icons: Mapping[str, Icon] | None = None):
         self.doc, self.fonts, self.rows = doc, fonts, rows
         self.icons = icons or {}  # the draft's {name} icons that exist, by name (inline.draft_icons)
-        self.readings = readings  # the index terms' readings (``flowables.reading``)
+        self.readings = readings  # the index terms' readings (``termindex.reading``)
         self.lang, self.text_lang = lang, text_lang  # pnpgen's labels; the draft's text
         self.marks = Marks(is_latin(text_lang))
         self.st = heading_styles(fonts)
