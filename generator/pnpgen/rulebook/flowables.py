@@ -13,6 +13,7 @@ from functools import lru_cache
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import Flowable, KeepTogether, Paragraph
+from reportlab.platypus.flowables import _listWrapOn
 
 from pnpgen.rulebook import glyphs, inline, setlines
 from pnpgen.rulebook.glyphs import MIDDLE
@@ -177,15 +178,20 @@ class GridKeep(KeepTogether):
     fitting the page's foot does fit there once its lines snap to the grid."""
 
     def wrap(self, aW, aH):
-        w, h = super().wrap(aW, aH)
+        """KeepTogether's measure, and the grid's from the same heights: each flowable wrapped
+        once (it was wrapped again for the grid: 3 % of a warm book's setting)."""
+        dims: list[tuple[float, float]] = []  # each one's size but an action's (ReportLab skips those)
+        w, h = _listWrapOn(self._content, aW, self.canv, dims=dims)
+        self._H0, self._wrapInfo = (dims[0][1] if dims else 0), (aW, aH)
+        sizes = iter(dims)
         y = 0.0  # below the first one's grid line, where the frame puts it
         for i, f in enumerate(self._content):
             y += f.getSpaceBefore() if i else 0.0
             if i and getattr(f, "on_grid", False):
                 y = math.ceil(y / BODY_LEADING - 1e-6) * BODY_LEADING
-            y += f.wrap(aW, aH)[1] + f.getSpaceAfter()
-        self._H = max(self._H, y)
-        return w, h
+            y += (0.0 if hasattr(f, "frameAction") else next(sizes)[1]) + f.getSpaceAfter()
+        self._H = max(h, y)
+        return w, 0xFFFFFF  # as KeepTogether: always split, where its ``split`` decides what moves
 
 
 class JPara(Flowable):

@@ -111,6 +111,7 @@ class TermIndex(IndexingFlowable):
         self._last: dict[str, set[int]] = {}
         self._uses: dict[str, int] = {}  # how often each term is printed: a variant merges into the commoner
         self._uses_last: dict[str, int] = {}
+        self._built: tuple[float, Table] | None = None  # this pass's table and the width it was built at
 
     def isSatisfied(self):
         return self._entries == self._last and self._uses == self._uses_last
@@ -118,6 +119,7 @@ class TermIndex(IndexingFlowable):
     def beforeBuild(self):
         self._last, self._uses_last = self._entries, self._uses
         self._entries, self._uses = {}, {}
+        self._built = None
 
     def notify(self, kind, stuff):
         if kind == "IndexTerm":
@@ -170,12 +172,19 @@ class TermIndex(IndexingFlowable):
                                *style]))
         return t
 
+    def _this_pass(self, aw) -> Table:
+        """The table of the previous pass's entries, built once a pass (the frame wraps it, then
+        splits it where the page ends: each built it anew, three times a pass)."""
+        if self._built is None or self._built[0] != aw:
+            self._built = (aw, self._table(aw))
+        return self._built[1]
+
     def wrap(self, aw, ah):
-        self._flow = self._table(aw)
+        self._flow = self._this_pass(aw)
         return self._flow.wrap(aw, ah)
 
     def split(self, aw, ah):
-        self._flow = self._table(aw)
+        self._flow = self._this_pass(aw)
         return self._flow.splitOn(self.canv, aw, ah)
 
     def drawOn(self, canvas, x, y, _sW=0):
