@@ -673,5 +673,3 @@ def check_bleed(game: Game, bleed_mm: float) -> None:
             where = deck.size_where or Where(deck.source)
             raise InputError(e.message, path=where.path, line=where.line, column=where.column,
                              key="format" if deck.format != "custom" else "size", expected=e.expected) from None
-
-

@@ -78,7 +78,6 @@ def field_value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple,
     return FieldText(str(value), field) if ftype == "text" else value
 
 
-
 def rows_said(rows: list[int]) -> str:
     """``row 3``, ``rows 3, 7–9``: sheet rows, runs of neighbours joined."""
     runs: list[list[int]] = []
@@ -91,9 +90,7 @@ def rows_said(rows: list[int]) -> str:
     return f"row {said}" if len(rows) == 1 else f"rows {said}"
 
 
-
 TOTAL_WORDS = {"total", "totals", "grand total", "sum", "合計", "総計", "計"}  # a sheet's totals row
-
 
 
 def refuse_totals_row(rows: Source, deck: Deck) -> None:
@@ -115,7 +112,6 @@ def refuse_totals_row(rows: Source, deck: Deck) -> None:
                          "one row per piece: delete the totals row, or keep it on another worksheet")
 
 
-
 def _drawn_boxes(deck: Deck, lang: str | None, types: tuple[str, ...]) -> list:
     """The layout's boxes of ``types`` the ``lang`` edition draws (a box with ``lang:`` only in
     those; ``lang`` None: every box)."""
@@ -126,12 +122,10 @@ def _drawn_boxes(deck: Deck, lang: str | None, types: tuple[str, ...]) -> list:
             if box.type in types and (lang is None or not box.get("lang") or lang in box.get("lang"))]
 
 
-
 def shown_fields(deck: Deck, lang: str) -> set[str]:
     """The piece fields a deck's layout prints 未定 for when they are empty."""
     return {box.get("field") for box in _drawn_boxes(deck, lang, ("text", "icons"))
             if box.get("placeholder") and box.get("field")}
-
 
 
 def optional_fields(deck: Deck, data: dict, lang: str) -> set[str]:
@@ -143,7 +137,6 @@ def optional_fields(deck: Deck, data: dict, lang: str) -> set[str]:
     own: dict = data["fields"] if isinstance(data.get("fields"), dict) else {}
     unplaceheld = {name for name, spec in own.items() if isinstance(spec, dict) and spec.get("placeholder") is False}
     return ({box.get("field") for box in _drawn_boxes(deck, None, read)} - placeheld - set(own)) | unplaceheld
-
 
 
 def collect_placeholders(deck: Deck, where, key: str, value: Any, piece: Piece) -> None:

@@ -327,5 +327,3 @@ def _sample(picture, mask, origin: tuple[int, int]):
     px = np.clip((u * pw).astype(np.int64), 0, pw - 1)
     py = np.clip(((1.0 - v) * ph).astype(np.int64), 0, ph - 1)
     return pixels[py, px]
-
-

@@ -46,7 +46,6 @@ class Cover:
         return self._edges
 
 
-
 @dataclass(frozen=True)
 class Paint:
     kind: str  # text | lines | areas | picture
@@ -57,13 +56,11 @@ class Paint:
     width: float = 0.0  # lines: the line's width, text: its size, in device pixels (the matrix's mean scale)
 
 
-
 class NoPictures:
     """For a reading that needs no picture's pixels (``mixed_inks``): none decoded."""
 
     def inks(self, image) -> None:
         return None
-
 
 
 @dataclass
@@ -88,17 +85,14 @@ class State:
     tr: int = 0
 
 
-
 def _mul(m: Matrix, n: Matrix) -> Matrix:
     a, b, c, d, e, f = m
     A, B, C, D, E, F = n
     return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
 
 
-
 def _at(m: Matrix, x: float, y: float) -> tuple[float, float]:
     return m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]
-
 
 
 def _ccw(poly: list[tuple[float, float]]) -> list[tuple[float, float]]:
@@ -107,14 +101,12 @@ def _ccw(poly: list[tuple[float, float]]) -> list[tuple[float, float]]:
     return poly if area >= 0 else poly[::-1]
 
 
-
 def _inverse(m: Matrix) -> Matrix | None:
     a, b, c, d, e, f = m
     det = a * d - b * c
     if abs(det) < 1e-12:
         return None
     return (d / det, -b / det, -c / det, a / det, (c * f - d * e) / det, (b * e - a * f) / det)
-
 
 
 class PageReader:
@@ -324,11 +316,9 @@ class PageReader:
         self.paints.append(Paint("picture", (Cover(lambda: [corners]),) + state.clip, None, picture=(pixels, inverse)))
 
 
-
 def _page_cover(state: State) -> Cover:
     big = 1e6
     return Cover(lambda: [[(-big, -big), (big, -big), (big, big), (-big, big)]])
-
 
 
 def _once(make: Callable[[], Any]) -> Callable[[], Any]:
@@ -342,10 +332,8 @@ def _once(make: Callable[[], Any]) -> Callable[[], Any]:
     return get
 
 
-
 def _placed(flat: Callable[[], list], ctm: Matrix) -> Callable[[], list]:
     return lambda: [[_at(ctm, *p) for p in sp] for sp in flat()]
-
 
 
 def _flatten(path: list[tuple[str, Any]]) -> list[list[tuple[float, float]]]:
@@ -354,7 +342,6 @@ def _flatten(path: list[tuple[str, Any]]) -> list[list[tuple[float, float]]]:
     for name, operands in path:
         _segment(name, [float(v) for v in operands], subpaths)
     return subpaths
-
 
 
 def _segment(name: str, v: list[float], subpaths: list[list[tuple[float, float]]]) -> None:
@@ -386,7 +373,6 @@ def _segment(name: str, v: list[float], subpaths: list[list[tuple[float, float]]
                                 s ** 3 * p0[1] + 3 * s * s * t * p1[1] + 3 * s * t * t * p2[1] + t ** 3 * p3[1]))
 
 
-
 def _bands(subpaths: list, close: bool, ctm: Matrix, width: float) -> list[list[tuple[float, float]]]:
     """A stroke as bands along its segments (device pixels), each as wide as the line, its ends
     squared off by half the width: all of one winding, so their union is the stroke."""
@@ -404,7 +390,6 @@ def _bands(subpaths: list, close: bool, ctm: Matrix, width: float) -> list[list[
             sx, sy, ex, ey = x0 - ux * half, y0 - uy * half, x1 + ux * half, y1 + uy * half
             out.append(_ccw([(sx + nx, sy + ny), (ex + nx, ey + ny), (ex - nx, ey - ny), (sx - nx, sy - ny)]))
     return out
-
 
 
 def _metrics(font):
@@ -431,7 +416,6 @@ def _metrics(font):
     return two, lambda code: widths.get(code, default) / 1000, min(descent, 0.0), max(ascent, 0.0)
 
 
-
 def _shading_colour(shading) -> CMYK | None:
     """A DeviceCMYK gradient's heaviest stop (its C+M+Y, then its total, highest): a gradient
     blends its stops linearly, so no colour of it holds more ink."""
@@ -446,7 +430,6 @@ def _shading_colour(shading) -> CMYK | None:
             if len(fn.get(key, ())) == 4:
                 stops.append(tuple(float(v) for v in fn[key]))  # type: ignore[arg-type]
     return max(stops, key=lambda c: (sum(c[:3]), sum(c))) if stops else None
-
 
 
 class Pictures:
@@ -472,7 +455,6 @@ class Pictures:
             _, gone = self._kept.popitem(last=False)
             self._held -= gone.nbytes if gone is not None else 0
         return pixels
-
 
 
 def _picture_inks(image):
