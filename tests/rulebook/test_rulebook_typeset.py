@@ -208,17 +208,18 @@ def test_a_one_line_paragraph_under_a_heading_keeps_with_the_next():
     from reportlab.platypus import Paragraph
 
     from pnpgen.rulebook.flowables import JPara
-    from pnpgen.rulebook.story import _two_lines_under_headings
+    from pnpgen.rulebook.keeps import two_lines_under_headings
+    from pnpgen.rulebook.story import TEXT_W
 
     font = fontreg.register("BIZUDMincho-Regular", ROOT / "fonts")
     head = Paragraph("見出し")
     head.keepWithNext = 1
     short, long_, after = (JPara(t, font, 9, 15) for t in ("短い。", "長い文。" * 40, "次。"))
     story = [head, short, after]
-    _two_lines_under_headings(story)
+    two_lines_under_headings(story, TEXT_W)
     assert short.keepWithNext == 1 and not getattr(after, "keepWithNext", 0)
     story = [head, long_, after]
-    _two_lines_under_headings(story)
+    two_lines_under_headings(story, TEXT_W)
     assert not getattr(long_, "keepWithNext", 0)
 
 

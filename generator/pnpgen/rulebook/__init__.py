@@ -3,7 +3,8 @@
 The package re-exports what the rest of pnpgen calls; the work is in its modules:
 ``book`` (the draft to ``rulebook.pdf``, ``rulebook-booklet.pdf`` and ``proof.txt``), ``reader``
 (bytes to text), ``tree`` (the draft's tree), ``parse`` and ``latin`` (Japanese and Latin-script
-drafts into that tree), ``components``, ``proof``, ``figures``, ``pictures``, ``story``,
+drafts into that tree), ``components``, ``proof``, ``figures``, ``pictures``, ``story``
+(what it keeps on one page: ``keeps``; an English draft's quotes and dashes: ``typography``),
 ``flowables``, ``termindex`` (the index of terms), ``piecepics``, ``styles``, ``glyphs`` and
 ``document`` (the typesetting).
 
