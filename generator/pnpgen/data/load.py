@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen import fonts as fontreg
-from pnpgen.data import i18n, ink, layouts, lint, tuckbox
+from pnpgen.data import boxoptions, i18n, ink, layouts, lint, tuckbox
 from pnpgen.data import validate as v
 from pnpgen.data.art import ArtFolder, Sizes
 from pnpgen.data.formats import CARD_FORMATS, KINDS, SHAPES, SINGLE_SIZE_SHAPES
@@ -105,7 +105,7 @@ def _keys(doc: Source, mapping: Any, keypath: tuple, allowed, what: str, more: s
             if meant:  # a sheet's Qty column, a Name column under a layout that prints the title
                 near = f"; did you mean {meant}? ({SYNONYMS[meant][1]})" + _more_renames(key, allowed, given)
             box = re.sub(r"[^a-z0-9_-]+", "-", str(key).lower()).strip("-_") or "new"
-            named = layouts.is_field_name(str(key))  # a layout's box reads no 'Card Type': told to rename it
+            named = boxoptions.is_field_name(str(key))  # a layout's box reads no 'Card Type': told to rename it
             rename = "" if named else f"rename the {'column' if what == 'the header row' else 'key'} {str(key)!r} " \
                 f"to {box} (a field name has no spaces), then "
             raise doc.error(keypath + (key,), f"unknown key in {what}{near}",
