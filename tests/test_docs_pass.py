@@ -16,7 +16,7 @@ from PIL import Image
 from conftest import DECK_YAML, FRONT, REPO, make_workspace, run
 from homeprint.test_printer import placements
 from pdfprobe import glyphs, reader, texts
-from pnpgen.data import layouts, sheetlayouts
+from pnpgen.data import boxlengths, layouts, sheetlayouts
 from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlsrc import Located
 from pnpgen.engine.scaffold import trim_of
@@ -288,7 +288,7 @@ def test_the_card_boxes_table_is_the_card_layout():
         box = front[name]
         full = re.match(rf"{mm}, {mm}, {mm} × {mm}", where)
         if full:
-            x, y, bw, bh = (layouts.length(-100, 2000)(v.strip("`"), (w, h)) for v in full.groups())
+            x, y, bw, bh = (boxlengths.length(-100, 2000)(v.strip("`"), (w, h)) for v in full.groups())
             assert (box["x"], box["y"], box["w"], box["h"]) == pytest.approx((x, y, bw, bh)), name
             rows += 1
         line = re.match(r"a line ([0-9.]+) mm inside the trim.*, radius ([0-9.]+)", where)

@@ -523,7 +523,7 @@ def _sheet_format(fmt: str | None, out: Path | None) -> str:
 def export_sheet(ws: Workspace, args: argparse.Namespace) -> int:
     """Write a deck's pieces to a spreadsheet, for designers moving their card list there."""
     from pnpgen.data.load import load_game
-    from pnpgen.data.spreadsheets import export_sheet as sheet_bytes
+    from pnpgen.data.sheetexport import export_sheet as sheet_bytes
     from pnpgen.engine.output import atomic_write_bytes
     from pnpgen.errors import InputError, suggest
     from pnpgen.faces.lookup import check_templates

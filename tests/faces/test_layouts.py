@@ -15,7 +15,7 @@ import pytest
 
 from conftest import DECK_YAML, GAME_YAML, REPO, make_workspace, run
 from pdfprobe import boxes_mm, glyphs, reader, texts
-from pnpgen.data import layouts
+from pnpgen.data import boxoptions, layouts
 from pnpgen.data.yamlsrc import Located
 from pnpgen.engine.scaffold import trim_of
 
@@ -238,11 +238,11 @@ def test_a_box_turned_180_prints_its_word_upside_down_in_its_own_place(tmp_path)
 
 def test_a_box_turn_is_read_as_a_designer_writes_it():
     """-90 is a quarter turn (anticlockwise: 270), 180° and '180deg' are 180; 45 is none."""
-    read = {said: layouts.quarter_turn(said, (63, 88)) for said in (0, 90, "180", -90, 360, "180°", "180deg", "９０")}
+    read = {said: boxoptions.quarter_turn(said, (63, 88)) for said in (0, 90, "180", -90, 360, "180°", "180deg", "９０")}
     assert read == {0: 0, 90: 90, "180": 180, -90: 270, 360: 0, "180°": 180, "180deg": 180, "９０": 90}
     for bad in (45, "abc", 720, True, None):
-        with pytest.raises(layouts.v.Invalid, match="is not a quarter turn"):
-            layouts.quarter_turn(bad, (63, 88))
+        with pytest.raises(boxoptions.v.Invalid, match="is not a quarter turn"):
+            boxoptions.quarter_turn(bad, (63, 88))
 
 
 @pytest.mark.parametrize("layout, line, says", [
@@ -580,7 +580,7 @@ def test_a_layouts_background_may_be_each_pieces_colour(tmp_path):
 def test_every_layout_key_and_box_option_is_documented():
     docs = (REPO / "docs" / "data-format.md").read_text(encoding="utf-8")
     section = docs[docs.index("## Layouts"):docs.index("## Artwork")]
-    for key in (*layouts.LAYOUT_KEYS, *layouts.BOX_OPTIONS, *layouts.BOX_TYPES, *layouts.SOURCES):
+    for key in (*layouts.LAYOUT_KEYS, *boxoptions.BOX_OPTIONS, *boxoptions.BOX_TYPES, *boxoptions.SOURCES):
         assert f"`{key}`" in section or f"`{key}:" in section, key
     for name in layouts.builtin_names():
         assert f"| `{name}` |" in section, name

@@ -240,7 +240,7 @@ def _count_digits(text: str) -> str | None:
 
 def field_spec(value: Any) -> Any:
     """A deck field's type as written: a type, or ``{type: image, placeholder: false}`` (an image
-    field that may stay empty, data/load.py ``_optional_fields``), read as its type, image."""
+    field that may stay empty, data/piecevalues.py ``optional_fields``), read as its type, image."""
     if not isinstance(value, dict):
         return value
     if value.get("type") != "image" or set(value) - {"type", "placeholder"} \
