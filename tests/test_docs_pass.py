@@ -374,3 +374,16 @@ def test_the_sheet_layout_listing_gives_each_keys_default():
             default = opt.default[0] if isinstance(opt.default, tuple) else opt.default
             shown = f"{default:g}" if isinstance(default, float) else str(default).lower()
             assert said.group(1) == shown, (key, said.group(1), opt.default)
+
+
+@pytest.mark.parametrize("page, first", [("exports.md", "name: My print shop  "), ("data-format.md", "name: My print shop\n")])
+def test_the_docs_preset_listings_load_as_written(tmp_path, page, first):
+    """docs/exports.md's preset, every key at its default, copied whole into presets/ loads: its
+    page_multiple: 1 (the default, no page added) was refused on a preset of PNGs."""
+    block = _block((REPO / "docs" / page).read_text(encoding="utf-8"), first)
+    ws = make_workspace(tmp_path / "ws")
+    (ws / "presets").mkdir()
+    (ws / "presets" / "mine.yaml").write_text(block, encoding="utf-8")
+    preset = load_preset(Workspace(ws), "test", "mine")
+    assert (preset.name, preset.files, preset.page_multiple, preset.dpi) == ("My print shop", "png-faces", 1, 300)
+    assert [(f.name, f.trim) for f in preset.formats] == [("poker", pytest.approx((63.5, 88.9)))]
