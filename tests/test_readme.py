@@ -170,3 +170,23 @@ def test_the_values_the_command_line_shows_are_the_defaults():
     assert "at most 8" in jobs.help and "(default: the number of cores, at most 8)" in README
     verbose = next(a for a in commands["rulebook"]._actions if "-v" in a.option_strings)
     assert "-v says how the draft was read and set" in section and "rulebook: how the draft was read" in verbose.help
+
+
+def test_the_command_line_lists_every_choice_of_an_option_it_shows_as_choices():
+    """An option the Command line section shows as choices (`--paper a4|letter|…`) lists all of
+    them: build's --paper took ledger, which README's line left out."""
+    section = _section("## Command line")
+    commands = _parsers()[1]
+    command, listed = None, 0
+    for line in section.splitlines():
+        starts = re.match(r"pnpgen (?:\[[^\]]*\] )?([a-z-]+)", line)
+        if starts and starts.group(1) in commands:
+            command = starts.group(1)
+        if command is None:
+            continue
+        options = {o: a for a in commands[command]._actions for o in a.option_strings}
+        for option, alts in re.findall(r"(--[a-z-]+) ([a-z0-9-]+(?:\|[a-z0-9-]+)+)", line):
+            if option in options and options[option].choices:
+                assert set(options[option].choices) <= set(alts.split("|")), f"pnpgen {command} {option}: {alts}"
+                listed += 1
+    assert listed >= 10
