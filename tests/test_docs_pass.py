@@ -387,3 +387,22 @@ def test_the_docs_preset_listings_load_as_written(tmp_path, page, first):
     preset = load_preset(Workspace(ws), "test", "mine")
     assert (preset.name, preset.files, preset.page_multiple, preset.dpi) == ("My print shop", "png-faces", 1, 300)
     assert [(f.name, f.trim) for f in preset.formats] == [("poker", pytest.approx((63.5, 88.9)))]
+
+
+@pytest.mark.parametrize("size, paper, quote", [
+    ("[200, 260]", "letter", "(tiled only for the printer's margin: whole on one sheet with --margin 3.5mm"),
+    ("[210, 297]", "a4", "(tiled, as the sheet's printable area is smaller than the board: size: [193, 274] prints"),
+    ("[400, 400]", "a4", "(4 page tiles (2×2) hold a board of up to 360×360 mm, the same proportions)"),
+])
+def test_the_tiled_board_lines_data_format_quotes_are_what_the_build_says(tmp_path, capsys, size, paper, quote):
+    """data-format.md's lines under a tiled board's deck line, each as the build prints it, whole
+    (the 200 × 260 mm board's line went on with the size that prints whole, which the docs cut off)."""
+    said = " ".join(FORMAT.split())
+    start = said.index(quote)
+    told = said[start:said.index(")`", start) + 1]
+    ws = make_workspace(tmp_path / "ws")
+    (ws / "data" / "test" / "decks" / "board.yaml").write_text(
+        f"name: B\nkind: board\nsize: {size}\nlayout: board\npieces:\n  - {{title: B, text: t}}\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--paper", paper) == 0
+    assert told in " ".join(capsys.readouterr().out.split())
