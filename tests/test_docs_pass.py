@@ -406,3 +406,28 @@ def test_the_tiled_board_lines_data_format_quotes_are_what_the_build_says(tmp_pa
     capsys.readouterr()
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--paper", paper) == 0
     assert told in " ".join(capsys.readouterr().out.split())
+
+
+def test_an_rgb_png_goes_in_as_its_own_pixels_and_a_grey_one_is_made_rgb_as_the_docs_say(tmp_path):
+    """README and data-format.md said a grey PNG went in as its own compressed pixels too: it is
+    converted to an RGB one (a grey JPEG is what goes in as it is)."""
+    import pikepdf
+
+    from conftest import PICTURE_DECK_YAML, PICTURE_FRONT
+
+    ws = make_workspace(tmp_path / "ws", deck=PICTURE_DECK_YAML + "  - {name: 灰, art: grey.png}\n"
+                        "  - {name: 色, art: colour.png}\n  - {name: 写, art: grey.jpg}\n", front=PICTURE_FRONT)
+    art = ws / "data" / "test" / "art"
+    art.mkdir()
+    grey = Image.linear_gradient("L").resize((600, 400))
+    grey.save(art / "grey.png")
+    grey.transpose(Image.Transpose.ROTATE_180).convert("RGB").save(art / "colour.png")
+    grey.save(art / "grey.jpg")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "-q") == 0
+    with pikepdf.open(ws / "build" / "test" / "shop" / "cards-unique.pdf") as pdf:
+        images = [o for o in pdf.objects if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Image"]
+        kinds = sorted((str(o.ColorSpace), ",".join(str(f) for f in o.Filter), "/DecodeParms" in o) for o in images)
+    assert kinds == [("/DeviceGray", "/DCTDecode", False), ("/DeviceRGB", "/FlateDecode", True),
+                     ("/DeviceRGB", "/FlateDecode", True)], kinds
+    said = " ".join(FORMAT.split()) + " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    assert "RGB or greyscale PNG" not in said and "RGB or grey PNG" not in said
