@@ -420,11 +420,11 @@ def die_faces(value: Any, w: float, h: float) -> tuple[tuple[float, float, float
     mm inside the trim (a layout names its boxes instead: data/layouts.py)."""
     expected = "six [x, y, w, h] boxes in mm, the die's faces 1 to 6, e.g. [[16, 0, 16, 16], [0, 16, 16, 16], …]"
     if not isinstance(value, list) or len(value) != 6:
-        raise Invalid(f"die: {show(value)} is not a list of 6 face boxes", expected)
+        raise Invalid(f"{show(value)} is not a list of 6 face boxes", expected)
     out = []
     for box in value:
         if not isinstance(box, list) or len(box) != 4:
-            raise Invalid(f"die: face {show(box)} is not [x, y, w, h]", expected)
+            raise Invalid(f"face {show(box)} is not [x, y, w, h]", expected)
         x, y = length(box[0], 0.0, w, "x"), length(box[1], 0.0, h, "y")
         out.append((x, y, length(box[2], 0.1, w - x, "w"), length(box[3], 0.1, h - y, "h")))
     return tuple(out)
