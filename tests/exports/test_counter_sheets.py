@@ -104,3 +104,21 @@ def test_a_proof_outlines_every_counter_on_the_sheet(tmp_path):
     root = tmp_path / "a" / "ws"
     assert run(root, "export", "--game", "test", "--preset", "doujin-pieces", "--proof", "--out", str(tmp_path / "p")) == 0
     assert strokes(tmp_path / "p" / "test" / "doujin-pieces") - strokes(plain) == 3 * 24
+
+
+def test_a_paper_die_drawn_by_templates_stays_a_page_a_face(tmp_path):
+    """docs/exports.md: a paper die is no counter. One whose deck file says die: (drawn by
+    templates) went on counter sheets, ten nets a sheet, where its layout's die: kept it a page a face."""
+    die = ("name: ダイス\nkind: token\nsize: [64, 48]\nfront: card-front.svg.j2\nfields: {name: text, text: text}\n"
+           "die: [[16, 0, 16, 16], [0, 16, 16, 16], [16, 16, 16, 16], [48, 16, 16, 16], [32, 16, 16, 16], "
+           "[16, 32, 16, 16]]\npieces:\n  - {name: 賽, count: 3}\n")
+    root = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: 魚, text: 売る}\n")
+    (root / "data" / "test" / "decks" / "dice.yaml").write_text(die, encoding="utf-8")
+    assert run(root, "export", "--game", "test", "--preset", "doujin-pieces", "--deck", "dice") == 0
+    out = root / "build" / "test" / "doujin-pieces"
+    with pikepdf.open(out / "dice.pdf") as doc:
+        assert len(doc.pages) == 1  # one distinct face, its page at the net's own size
+        tx0, ty0, tx1, ty1 = _box(doc.pages[0], "/TrimBox")
+        assert abs(tx1 - tx0 - 64) < 0.02 and abs(ty1 - ty0 - 48) < 0.02
+    rows = list(csv.DictReader((out / "order.csv").read_text(encoding="utf-8-sig").splitlines()))
+    assert [(r["quantity"], r["note"]) for r in rows] == [("3", "")]

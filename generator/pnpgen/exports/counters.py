@@ -65,8 +65,8 @@ def counters_of(style: PageStyle) -> CounterSheets | None:
     layout = deck.layout
     if style.fitted.format.trim is not None or deck.kind != "token" or deck.count < 2 or style.fitted.scale != 1:
         return None
-    if layout is not None and (layout.die is not None or layout.stand_up is not None):
-        return None
+    if deck.die is not None or layout is not None and (layout.die is not None or layout.stand_up is not None):
+        return None  # a paper die (its layout's die: or its deck file's) and a standee: a page a face
     grid = counter_grid(deck.trim_mm, style.fitted.format.bleed, style.fitted.format.safe)
     return grid if grid.per_sheet >= 2 else None
 
