@@ -190,3 +190,19 @@ def test_the_command_line_lists_every_choice_of_an_option_it_shows_as_choices():
                 assert set(options[option].choices) <= set(alts.split("|")), f"pnpgen {command} {option}: {alts}"
                 listed += 1
     assert listed >= 10
+
+
+def test_every_shipped_preset_is_named_where_a_designer_looks_for_it():
+    """README's PRESET list, `pnpgen export --help` and docs/exports.md's table of shipped presets
+    name each preset pnpgen ships, and no other."""
+    from pnpgen.exports.presets import SHIPPED
+
+    shipped = sorted(p.stem for p in SHIPPED.glob("*.yaml"))
+    listed = re.search(r"\(PRESET: (.*?); docs/exports\.md\)", " ".join(_section("## Command line").split())).group(1)
+    names = [part.strip().split(" ")[0] for part in re.sub(r"\([^)]*\)", "", listed).split(",")]
+    assert sorted(n for n in names if n != "or") == shipped, listed
+    preset_help = next(a.help for a in _parsers()[1]["export"]._actions if "--preset" in a.option_strings)
+    assert all(name in preset_help for name in shipped), preset_help
+    exports = (REPO / "docs" / "exports.md").read_text(encoding="utf-8")
+    table = exports[exports.index("### Shipped presets"):exports.index("Sources:")]
+    assert sorted(re.findall(r"^\| `([a-z-]+)` \|", table, re.M)) == shipped
