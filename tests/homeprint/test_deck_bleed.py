@@ -81,3 +81,14 @@ def test_a_card_deck_asking_less_bleed_than_the_printer_offset_needs_is_given_it
     record = json.loads((root / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"][0]
     assert (record["bleed_mm"], record["sheet_bleed_mm"]) == (1.0, 1.0)
     assert not any("未満" in page for page in texts(root / "build" / "test" / "cards.pdf"))
+
+
+def test_bleed_too_wide_for_a_small_piece_is_refused_only_where_it_applies(tmp_path, capsys):
+    """docs/data-format.md, Limits: --bleed is measured against the pieces of the decks it moves;
+    a 20 mm chit whose deck says bleed: 0 takes no --bleed 12, a deck without its own does not."""
+    root = _workspace(tmp_path)
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--bleed", "10", "--out", str(tmp_path / "o")) == 0
+    (root / "data" / "test" / "decks" / "chits.yaml").write_text(CHITS.replace("bleed: 0\n", ""), encoding="utf-8")
+    capsys.readouterr()
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--bleed", "10", "--out", str(tmp_path / "o")) == 2
+    assert "chits.yaml" in capsys.readouterr().err
