@@ -526,6 +526,7 @@ def test_a_die_of_five_faces_in_a_deck_file_is_one_line(tmp_path, capsys):
     assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator") == 2
     err = capsys.readouterr().err
     assert "cards.yaml:" in err and "die: [[0, 0, 16, 16]] is not a list of 6 face boxes" in err, err
+    assert "die: die:" not in err, err  # the key once, as every message gives it
 
 
 def test_a_deck_files_die_face_past_the_piece_or_given_twice_is_named_by_its_number(tmp_path, capsys):
