@@ -166,3 +166,19 @@ def test_every_built_in_macro_is_documented_with_its_arguments():
     assert len(found) >= 7  # ground, frame, band, badge, title, text_panel, placeholder_stamp (the pattern reads them)
     for signature in found:
         assert f"`m.{signature}`" in said, signature
+
+
+def test_the_rulebook_listing_names_every_key_of_game_yamls_rulebook():
+    """data-format.md's `rulebook:` listing gives each key the loader takes (style: was told only
+    pages later)."""
+    (block,) = [body for lang, body in FENCE.findall(DOCS) if lang == "yaml" and body.startswith("rulebook:\n")]
+    for key in figures.KEYS:
+        assert re.search(rf"^  {key}:", block, re.M), key
+
+
+def test_the_deck_file_listing_names_every_key_a_deck_file_takes():
+    """data-format.md's epic.yaml lists each key of a deck file, written or commented out (lint:
+    and die: were told only in sections of their own)."""
+    (block,) = [body for lang, body in FENCE.findall(DOCS) if body.startswith("# data/<slug>/decks/epic.yaml")]
+    for key in load.DECK_KEYS:
+        assert re.search(rf"^(# )?{key}:", block, re.M), key

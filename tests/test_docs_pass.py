@@ -16,7 +16,7 @@ from PIL import Image
 from conftest import DECK_YAML, FRONT, REPO, make_workspace, run
 from homeprint.test_printer import placements
 from pdfprobe import glyphs, reader, texts
-from pnpgen.data import layouts, sheetlayouts
+from pnpgen.data import boxlengths, layouts, sheetlayouts
 from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlsrc import Located
 from pnpgen.engine.scaffold import trim_of
@@ -288,7 +288,7 @@ def test_the_card_boxes_table_is_the_card_layout():
         box = front[name]
         full = re.match(rf"{mm}, {mm}, {mm} × {mm}", where)
         if full:
-            x, y, bw, bh = (layouts.length(-100, 2000)(v.strip("`"), (w, h)) for v in full.groups())
+            x, y, bw, bh = (boxlengths.length(-100, 2000)(v.strip("`"), (w, h)) for v in full.groups())
             assert (box["x"], box["y"], box["w"], box["h"]) == pytest.approx((x, y, bw, bh)), name
             rows += 1
         line = re.match(r"a line ([0-9.]+) mm inside the trim.*, radius ([0-9.]+)", where)
@@ -374,3 +374,60 @@ def test_the_sheet_layout_listing_gives_each_keys_default():
             default = opt.default[0] if isinstance(opt.default, tuple) else opt.default
             shown = f"{default:g}" if isinstance(default, float) else str(default).lower()
             assert said.group(1) == shown, (key, said.group(1), opt.default)
+
+
+@pytest.mark.parametrize("page, first", [("exports.md", "name: My print shop  "), ("data-format.md", "name: My print shop\n")])
+def test_the_docs_preset_listings_load_as_written(tmp_path, page, first):
+    """docs/exports.md's preset, every key at its default, copied whole into presets/ loads: its
+    page_multiple: 1 (the default, no page added) was refused on a preset of PNGs."""
+    block = _block((REPO / "docs" / page).read_text(encoding="utf-8"), first)
+    ws = make_workspace(tmp_path / "ws")
+    (ws / "presets").mkdir()
+    (ws / "presets" / "mine.yaml").write_text(block, encoding="utf-8")
+    preset = load_preset(Workspace(ws), "test", "mine")
+    assert (preset.name, preset.files, preset.page_multiple, preset.dpi) == ("My print shop", "png-faces", 1, 300)
+    assert [(f.name, f.trim) for f in preset.formats] == [("poker", pytest.approx((63.5, 88.9)))]
+
+
+@pytest.mark.parametrize("size, paper, quote", [
+    ("[200, 260]", "letter", "(tiled only for the printer's margin: whole on one sheet with --margin 3.5mm"),
+    ("[210, 297]", "a4", "(tiled, as the sheet's printable area is smaller than the board: size: [193, 274] prints"),
+    ("[400, 400]", "a4", "(4 page tiles (2×2) hold a board of up to 360×360 mm, the same proportions)"),
+])
+def test_the_tiled_board_lines_data_format_quotes_are_what_the_build_says(tmp_path, capsys, size, paper, quote):
+    """data-format.md's lines under a tiled board's deck line, each as the build prints it, whole
+    (the 200 × 260 mm board's line went on with the size that prints whole, which the docs cut off)."""
+    said = " ".join(FORMAT.split())
+    start = said.index(quote)
+    told = said[start:said.index(")`", start) + 1]
+    ws = make_workspace(tmp_path / "ws")
+    (ws / "data" / "test" / "decks" / "board.yaml").write_text(
+        f"name: B\nkind: board\nsize: {size}\nlayout: board\npieces:\n  - {{title: B, text: t}}\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--paper", paper) == 0
+    assert told in " ".join(capsys.readouterr().out.split())
+
+
+def test_an_rgb_png_goes_in_as_its_own_pixels_and_a_grey_one_is_made_rgb_as_the_docs_say(tmp_path):
+    """README and data-format.md said a grey PNG went in as its own compressed pixels too: it is
+    converted to an RGB one (a grey JPEG is what goes in as it is)."""
+    import pikepdf
+
+    from conftest import PICTURE_DECK_YAML, PICTURE_FRONT
+
+    ws = make_workspace(tmp_path / "ws", deck=PICTURE_DECK_YAML + "  - {name: 灰, art: grey.png}\n"
+                        "  - {name: 色, art: colour.png}\n  - {name: 写, art: grey.jpg}\n", front=PICTURE_FRONT)
+    art = ws / "data" / "test" / "art"
+    art.mkdir()
+    grey = Image.linear_gradient("L").resize((600, 400))
+    grey.save(art / "grey.png")
+    grey.transpose(Image.Transpose.ROTATE_180).convert("RGB").save(art / "colour.png")
+    grey.save(art / "grey.jpg")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "-q") == 0
+    with pikepdf.open(ws / "build" / "test" / "shop" / "cards-unique.pdf") as pdf:
+        images = [o for o in pdf.objects if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Image"]
+        kinds = sorted((str(o.ColorSpace), ",".join(str(f) for f in o.Filter), "/DecodeParms" in o) for o in images)
+    assert kinds == [("/DeviceGray", "/DCTDecode", False), ("/DeviceRGB", "/FlateDecode", True),
+                     ("/DeviceRGB", "/FlateDecode", True)], kinds
+    said = " ".join(FORMAT.split()) + " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    assert "RGB or greyscale PNG" not in said and "RGB or grey PNG" not in said

@@ -170,3 +170,39 @@ def test_the_values_the_command_line_shows_are_the_defaults():
     assert "at most 8" in jobs.help and "(default: the number of cores, at most 8)" in README
     verbose = next(a for a in commands["rulebook"]._actions if "-v" in a.option_strings)
     assert "-v says how the draft was read and set" in section and "rulebook: how the draft was read" in verbose.help
+
+
+def test_the_command_line_lists_every_choice_of_an_option_it_shows_as_choices():
+    """An option the Command line section shows as choices (`--paper a4|letter|…`) lists all of
+    them: build's --paper took ledger, which README's line left out."""
+    section = _section("## Command line")
+    commands = _parsers()[1]
+    command, listed = None, 0
+    for line in section.splitlines():
+        starts = re.match(r"pnpgen (?:\[[^\]]*\] )?([a-z-]+)", line)
+        if starts and starts.group(1) in commands:
+            command = starts.group(1)
+        if command is None:
+            continue
+        options = {o: a for a in commands[command]._actions for o in a.option_strings}
+        for option, alts in re.findall(r"(--[a-z-]+) ([a-z0-9-]+(?:\|[a-z0-9-]+)+)", line):
+            if option in options and options[option].choices:
+                assert set(options[option].choices) <= set(alts.split("|")), f"pnpgen {command} {option}: {alts}"
+                listed += 1
+    assert listed >= 10
+
+
+def test_every_shipped_preset_is_named_where_a_designer_looks_for_it():
+    """README's PRESET list, `pnpgen export --help` and docs/exports.md's table of shipped presets
+    name each preset pnpgen ships, and no other."""
+    from pnpgen.exports.presets import SHIPPED
+
+    shipped = sorted(p.stem for p in SHIPPED.glob("*.yaml"))
+    listed = re.search(r"\(PRESET: (.*?); docs/exports\.md\)", " ".join(_section("## Command line").split())).group(1)
+    names = [part.strip().split(" ")[0] for part in re.sub(r"\([^)]*\)", "", listed).split(",")]
+    assert sorted(n for n in names if n != "or") == shipped, listed
+    preset_help = next(a.help for a in _parsers()[1]["export"]._actions if "--preset" in a.option_strings)
+    assert all(name in preset_help for name in shipped), preset_help
+    exports = (REPO / "docs" / "exports.md").read_text(encoding="utf-8")
+    table = exports[exports.index("### Shipped presets"):exports.index("Sources:")]
+    assert sorted(re.findall(r"^\| `([a-z-]+)` \|", table, re.M)) == shipped

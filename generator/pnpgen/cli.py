@@ -270,7 +270,7 @@ def _build_options(p: argparse.ArgumentParser) -> None:
                         "what Design Space takes on your machine and paper)")
     p.add_argument("--margin", type=validate.option(validate.margin_option), default=5.0, help="unprintable margin of the printer (default 5mm)")
     p.add_argument("--bleed", type=validate.option(validate.bleed_option), default=None,
-                   help=f"bleed around each piece (default {BLEED_MM:g}mm)")
+                   help=f"bleed around each piece (default {BLEED_MM:g}mm; a deck file's own bleed: wins for its deck)")
     p.add_argument("--no-rulebook", action="store_true", help="skip the rulebook booklets")
     p.add_argument("--layout", type=_choice, choices=["grid", "fold", "sleeve"], default="grid",
                    help="fold: each two-sided piece's front and back side by side, fold and glue (no duplex); "

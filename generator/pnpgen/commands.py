@@ -188,12 +188,19 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
     if threading.current_thread() is threading.main_thread():  # (a test may watch from a thread)
         signal.signal(signal.SIGTERM, stop)
 
+    broken = [False]  # the last save's build stopped at an error
+
     def once() -> None:
         try:
             watched(ws, args.game)  # a link out of the workspace made since: refused on each save as at the start
             build(ws, args, warm)
         except InputError as e:
             print(f"pnpgen: error: {shown(ws.shown(str(e)))}", file=sys.stderr, flush=True)
+            broken[0] = True
+            return
+        if broken[0]:  # the save that mends it says so, as serve does (also with -q: it answers the error)
+            _say(ws.shown(f"{args.game}: fixed, built again ({out / args.game})"))
+        broken[0] = False
 
     builds = 0
     folders = watched(ws, args.game)  # (no link below them out of the workspace)
@@ -516,7 +523,7 @@ def _sheet_format(fmt: str | None, out: Path | None) -> str:
 def export_sheet(ws: Workspace, args: argparse.Namespace) -> int:
     """Write a deck's pieces to a spreadsheet, for designers moving their card list there."""
     from pnpgen.data.load import load_game
-    from pnpgen.data.spreadsheets import export_sheet as sheet_bytes
+    from pnpgen.data.sheetexport import export_sheet as sheet_bytes
     from pnpgen.engine.output import atomic_write_bytes
     from pnpgen.errors import InputError, suggest
     from pnpgen.faces.lookup import check_templates

@@ -3,7 +3,7 @@ from a file's content and depends on nothing else — a font's parsed tables (fo
 YAML file read with the position of every value (data/yamlsrc.py), a template as compiled, by its
 name and text (faces/templates.py: Jinja's bytecode — code the build runs, so it is kept here,
 written by pnpgen alone, never in a workspace's ``build/.cache/``, which can come from
-elsewhere in a zip), an index term's reading (rulebook/flowables.py), a
+elsewhere in a zip), an index term's reading (rulebook/termindex.py), a
 draft's slips of the pen (rulebook/grammar.py), a book's paragraphs' lines (rulebook/setlines.py).
 
 The folder is ``$PNPGEN_CACHE``, else ``$XDG_CACHE_HOME/pnpgen``, else ``~/.cache/pnpgen``;

@@ -218,6 +218,26 @@ def test_bad_art_field_exits_2_with_file_line(tmp_path, capsys, value, message):
     assert message in err and err.count("\n") == 1 and "Traceback" not in err, err
 
 
+def test_every_art_file_not_there_in_a_deck_is_told_in_one_line(tmp_path, capsys):
+    """trial20: a card list with four pictures not drawn yet stopped check at the first, one file a run."""
+    pieces = "".join(f"  - {{name: 札{i}, art: {name}}}\n" for i, name in
+                     enumerate(["ok.png", "a.png", "ok.png", "b.png", "c.png", "d.png", "e.png", "f.png", "g.png"]))
+    ws = make_workspace(tmp_path / "ws", deck=ART_DECK_YAML + pieces)
+    (ws / "data" / "test" / "art").mkdir()
+    (ws / "data" / "test" / "art" / "ok.png").write_bytes(png(Image.new("RGB", (2, 2))))
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert "cards.yaml:8:21: pieces.2.art: art file 'a.png' not found; nor are 6 more art files of this deck: " \
+        "cards.yaml:10:21 'b.png', cards.yaml:11:21 'c.png', cards.yaml:12:21 'd.png', cards.yaml:13:21 'e.png', " \
+        "cards.yaml:14:21 'f.png', … (expected a file a.png in data/test/art/)" in err, err
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(ART_DECK_YAML + pieces.split("  - {name: 札4")[0],
+                                                             encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "art file 'a.png' not found; nor is 1 more art file of this deck: cards.yaml:10:21 'b.png' (expected" in err, err
+
+
 def test_two_art_files_named_alike_are_both_named_when_neither_is_written(tmp_path, capsys):
     """An English designer's trial: art 'Card 01.PNG' and 'card 01.png' (one file on Windows, two
     on Linux); 'card 01.PNG' in the sheet was 'not found' with no word of either file."""

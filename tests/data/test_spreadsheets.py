@@ -17,7 +17,7 @@ from PIL import Image
 from conftest import DECK_YAML, GAME_YAML, GAMES, REPO, make_workspace, run
 from pdfprobe import texts
 from pnpgen.data.load import load_game
-from pnpgen.data.spreadsheets import export_sheet
+from pnpgen.data.sheetexport import export_sheet
 from pnpgen.data.workspace import Workspace
 from workbooks import ods_bytes, ods_of, xlsx_bytes
 

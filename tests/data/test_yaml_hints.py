@@ -30,6 +30,17 @@ CASES = {
                                    "cards.yaml:11:13: effect: ", "'[' at its start", "effect: '[\\*]は星'"),
     "colon in text": ("  - name: 魚\n    effect: 注意: 高い\n",
                       "cards.yaml:11:13: effect: ", "the ': ' in it", 'effect: "注意: 高い"'),
+    # a ',' left out before a key of the piece (trial20: following "the text in quotes" printed
+    # effect '5 count: 10' on one copy)
+    "comma left out before a key": ("  - {name: 魚, effect: 5 count: 10}\n",
+                                    "cards.yaml:10:23: effect: ", "a ',' is missing before count:",
+                                    'effect: 5, count: 10; or, when all of it is the text of effect, the text in '
+                                    'quotes: effect: "5 count: 10"'),
+    "comma left out before a field": ("  - {effect: 港 name: 魚}\n", "cards.yaml:10:14: effect: ",
+                                      "a ',' is missing before name:", "effect: 港, name: 魚"),
+    # a word that is no key of the file: the text goes in quotes
+    "colon in text in a flow piece": ("  - {name: 魚, effect: 港で 注意: 高い}\n", "cards.yaml:10:23: effect: ",
+                                      "the ': ' in it", 'effect: "港で 注意: 高い"'),
     "comma in a flow piece": ("  - {name: 魚, effect: 港, 海}\n",
                               "cards.yaml:10:26: pieces.1.海: ", "ended the text of 'effect'",
                               'effect: "港, 海"'),

@@ -310,6 +310,8 @@ def test_watch_survives_a_broken_save_and_rebuilds_after_the_fix(workspace, monk
     assert len(codes) == 3 and codes[0] == codes[2] == 0 and codes[1] != 0, codes
     assert kept == [True]  # the last good files stayed through the broken save
     assert "pnpgen: error: " in said.out + said.err and "Traceback" not in said.out + said.err
+    # the save that mends it says so, as serve does (trial20: watch said nothing of it)
+    assert said.out.count("test: fixed, built again (build/test)") == 1, said.out
     text = "".join(texts(workspace / "build" / "test" / "cards.pdf"))
     assert "直したカード" in text
 

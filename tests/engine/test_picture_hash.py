@@ -9,7 +9,7 @@ import hashlib
 from PIL import Image
 
 from conftest import PICTURE_DECK_YAML, PICTURE_FRONT, make_workspace, run
-from pnpgen.data.art import picture_hash
+from pnpgen.data.picturebytes import picture_hash
 
 
 class _Counted:

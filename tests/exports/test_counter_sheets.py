@@ -128,3 +128,28 @@ def test_a_counter_sheet_that_is_no_size_is_said_at_its_line(tmp_path, capsys):
     assert run(root, "export", "--game", "test", "--preset", "bad") == 2
     err = capsys.readouterr().err
     assert "bad.yaml:3" in err and "counter_sheet" in err and "[257mm, 364mm]" in err and "Traceback" not in err
+
+
+TEMPLATE_DIE = ("name: 資源ダイス\nkind: token\nshape: polygon\nsize: [64, 48]\nfront: card-front.svg.j2\n"
+                "points: [[16, 0], [32, 0], [32, 16], [64, 16], [64, 32], [32, 32], [32, 48], [16, 48], [16, 32], "
+                "[0, 32], [0, 16], [16, 16]]\n"
+                "die: [[16, 0, 16, 16], [0, 16, 16, 16], [16, 16, 16, 16], [48, 16, 16, 16], [32, 16, 16, 16], "
+                "[16, 32, 16, 16]]\nfields: {name: text, text: text}\npieces:\n  - {name: 木, count: 3}\n")
+
+
+def test_a_paper_die_drawn_by_templates_is_no_counter(tmp_path):
+    """A paper d6 drawn by templates (its deck file's ``die:``) of more than one copy was ganged on
+    an A4 counter sheet, as if it were a counter, while the same die from a layout's ``die:`` printed
+    a page a face with its net's cut path: a die is a net to fold, never a counter (exports.md).
+    Both are one page a face now, the die's own size, every copy in order.csv's quantity."""
+    root = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: 魚, text: 売る}\n")
+    (root / "data" / "test" / "decks" / "dice.yaml").write_text(TEMPLATE_DIE, encoding="utf-8")
+    assert run(root, "export", "--game", "test", "--preset", "doujin-pieces") == 0
+    out = root / "build" / "test" / "doujin-pieces"
+    with pikepdf.open(out / "dice.pdf") as doc:
+        assert len(doc.pages) == 1
+        tx0, ty0, tx1, ty1 = _box(doc.pages[0], "/TrimBox")
+        assert abs(tx1 - tx0 - 64) < 0.02 and abs(ty1 - ty0 - 48) < 0.02  # the net, not an A4 counter sheet
+    with (out / "order.csv").open(encoding="utf-8-sig") as f:
+        rows = [r for r in csv.DictReader(f) if r["deck"] == "dice"]
+    assert [(r["quantity"], r["note"], r["die"]) for r in rows] == [("3", "", "dice-die.pdf")]

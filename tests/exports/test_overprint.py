@@ -122,7 +122,7 @@ def test_a_document_of_many_pictures_keeps_only_the_recent_ones_read(monkeypatch
     """Pages each over a picture of its own, the ink planes kept within a budget (a thousand
     illustrated cards' planes are gigabytes): the same findings as with every plane kept, and
     never more held than the budget and the picture being read."""
-    from pnpgen.pdf import overprint
+    from pnpgen.pdf import paints
 
     doc = pikepdf.open(io.BytesIO(_page(b"q 200 0 0 200 0 0 cm /Im Do Q " + TEXT, picture=bytes((255, 255, 0, 0)) * 4)))
     for n in range(1, 12):  # eleven more pages, each its own picture, darker and darker
@@ -139,15 +139,15 @@ def test_a_document_of_many_pictures_keeps_only_the_recent_ones_read(monkeypatch
     doc.save(out)
     everything = [(h.page, h.ink) for h in over_limit(out.getvalue(), 250)]
     held: list[int] = []
-    real = overprint._Pictures.inks
+    real = paints.Pictures.inks
 
     def watched(self, image):
         pixels = real(self, image)
         held.append(self._held)
         return pixels
 
-    monkeypatch.setattr(overprint._Pictures, "BUDGET", 2 * 2 * 4 * 4 * 2)  # two pictures' planes
-    monkeypatch.setattr(overprint._Pictures, "inks", watched)
+    monkeypatch.setattr(paints.Pictures, "BUDGET", 2 * 2 * 4 * 4 * 2)  # two pictures' planes
+    monkeypatch.setattr(paints.Pictures, "inks", watched)
     assert [(h.page, h.ink) for h in over_limit(out.getvalue(), 250)] == everything
     assert len(everything) >= 8 and max(held) <= 2 * 2 * 4 * 4 * 2
 

@@ -526,6 +526,25 @@ def test_a_die_of_five_faces_in_a_deck_file_is_one_line(tmp_path, capsys):
     assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator") == 2
     err = capsys.readouterr().err
     assert "cards.yaml:" in err and "die: [[0, 0, 16, 16]] is not a list of 6 face boxes" in err, err
+    assert "die: die:" not in err, err  # the key once, as every message gives it
+
+
+def test_a_deck_files_die_face_past_the_piece_or_given_twice_is_named_by_its_number(tmp_path, capsys):
+    """A face box running past the trim was told as ``die: w 16 is out of range (expected 0.1 to 4
+    mm)``, naming no face and calling a place a size; one given twice was taken (a layout's ``die:``
+    refuses a box named twice). Both name the face by its number, and what would be right."""
+    six = "[[16, 0, 16, 16], [0, 16, 16, 16], [16, 16, 16, 16], [32, 16, 16, 16], [48, 16, 16, 16], {last}]"
+    base = D6_DECK.replace("layout: d6", "kind: token\nsize: [64, 48]\nfront: test/card-front.svg.j2\ndie: " + six)
+    root = make_workspace(tmp_path / "ws", deck=base.replace("{last}", "[60, 40, 16, 16]"))
+    assert run(root, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "cards.yaml:" in err and "die: face 6, [60, 40, 16, 16], runs past the piece's 64×48 mm trim" in err, err
+    assert "x + w at most 64, y + h at most 48" in err and "die: die:" not in err, err
+    deck = root / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(base.replace("{last}", "[16, 0, 16, 16]"), encoding="utf-8")
+    assert run(root, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "die: face 6, [16, 0, 16, 16], is face 1 again; a die has 6 different faces" in err, err
 
 
 def test_a_pieces_rules_text_is_its_description_on_the_table_as_plain_text(tmp_path):

@@ -15,7 +15,7 @@ import pytest
 
 from conftest import DECK_YAML, GAME_YAML, REPO, make_workspace, run
 from pdfprobe import boxes_mm, glyphs, reader, texts
-from pnpgen.data import layouts
+from pnpgen.data import boxoptions, layouts
 from pnpgen.data.yamlsrc import Located
 from pnpgen.engine.scaffold import trim_of
 
@@ -238,11 +238,11 @@ def test_a_box_turned_180_prints_its_word_upside_down_in_its_own_place(tmp_path)
 
 def test_a_box_turn_is_read_as_a_designer_writes_it():
     """-90 is a quarter turn (anticlockwise: 270), 180° and '180deg' are 180; 45 is none."""
-    read = {said: layouts.quarter_turn(said, (63, 88)) for said in (0, 90, "180", -90, 360, "180°", "180deg", "９０")}
+    read = {said: boxoptions.quarter_turn(said, (63, 88)) for said in (0, 90, "180", -90, 360, "180°", "180deg", "９０")}
     assert read == {0: 0, 90: 90, "180": 180, -90: 270, 360: 0, "180°": 180, "180deg": 180, "９０": 90}
     for bad in (45, "abc", 720, True, None):
-        with pytest.raises(layouts.v.Invalid, match="is not a quarter turn"):
-            layouts.quarter_turn(bad, (63, 88))
+        with pytest.raises(boxoptions.v.Invalid, match="is not a quarter turn"):
+            boxoptions.quarter_turn(bad, (63, 88))
 
 
 @pytest.mark.parametrize("layout, line, says", [
@@ -580,7 +580,7 @@ def test_a_layouts_background_may_be_each_pieces_colour(tmp_path):
 def test_every_layout_key_and_box_option_is_documented():
     docs = (REPO / "docs" / "data-format.md").read_text(encoding="utf-8")
     section = docs[docs.index("## Layouts"):docs.index("## Artwork")]
-    for key in (*layouts.LAYOUT_KEYS, *layouts.BOX_OPTIONS, *layouts.BOX_TYPES, *layouts.SOURCES):
+    for key in (*layouts.LAYOUT_KEYS, *boxoptions.BOX_OPTIONS, *boxoptions.BOX_TYPES, *boxoptions.SOURCES):
         assert f"`{key}`" in section or f"`{key}:" in section, key
     for name in layouts.builtin_names():
         assert f"| `{name}` |" in section, name
@@ -937,6 +937,26 @@ def test_a_roll_and_write_sheets_grid_and_tick_boxes_come_from_yaml(tmp_path, ca
     assert all(dark(14 + 10 * c, 104) and dark(22 + 10 * c, 104) for c in range(8))  # each tick box's sides,
     assert not any(dark(23 + 10 * c, 104) for c in range(7))  # 8 mm wide, 2 mm apart
     assert not any(dark(18 + 10 * c, 104) for c in range(8))  # and empty
+
+
+def test_a_grid_the_cut_would_take_cells_off_is_an_error_at_its_box(tmp_path, capsys):
+    """An A4 score sheet sized down to the size the build offers (``size: [193, 274] prints whole on
+    one sheet``) kept its grid's millimetres: 15 + 180 mm ran 2 mm past the 193 mm trim, its last
+    column cut through, and neither ``check`` nor the print lint (which reads text) said a word. A
+    grid past the trim stops ``check`` at the box, with where it would fit."""
+    deck = ("name: 記録\nkind: board\nsize: [193, 274]\nlayout:\n  extends: board\n  boxes:\n    art: null\n"
+            "    grid: {type: grid, x: 15, y: 40, w: 180, h: 180, cols: 6, rows: 6}\n"
+            "pieces:\n  - {title: 記録, text: 本文}\n")
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    capsys.readouterr()
+    assert run(root, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "cards.yaml:8:" in err and "layout.boxes.grid.w: box grid: its grid runs 15–195 mm from the left, past " \
+        "the piece's 193 mm trim: the cut would take cells off" in err, err
+    assert "x + w at most 193 (190 inside the 3 mm safe zone)" in err, err
+    path = root / "data" / "test" / "decks" / "cards.yaml"
+    path.write_text(deck.replace("w: 180", "w: 170"), encoding="utf-8")
+    assert run(root, "check", "--game", "test") == 0
 
 
 @pytest.mark.parametrize("lang, listed", [("ja", "◇スタンディ（２体）"), ("en", "- 2 Standees\n")])

@@ -10,6 +10,7 @@ from pathlib import Path
 import pikepdf
 
 from conftest import DECK_YAML, make_workspace, run
+from pdfprobe import texts
 
 MM = 72 / 25.4
 BOARD = ("name: 盤\nkind: board\nsize: [150, 100]\nbleed: 5mm\nfront: card-front.svg.j2\nfields: {name: text, text: text}\n"
@@ -131,3 +132,50 @@ def test_a_reprint_sheet_places_a_wider_bleed_decks_faces_as_its_home_sheet_does
     assert run(root, "reprint", "--game", "test", "--since", "pt1") == 0
     built = root / "build" / "test"
     assert _blue_box(built / "reprint-since-v1.pdf", 0) == _blue_box(built / "board.pdf", 0)
+
+
+def test_a_bleed_written_in_game_yaml_or_a_layout_says_where_it_goes(tmp_path, capsys):
+    """``bleed: 5mm`` in game.yaml, or in a deck's layout, was an unknown key among twenty others,
+    with no word of where a bleed is given: it names --bleed and the deck file's ``bleed:``."""
+    root = _workspace(tmp_path)
+    game = root / "data" / "test" / "game.yaml"
+    text = game.read_text(encoding="utf-8")
+    game.write_text(text + "bleed: 5mm\n", encoding="utf-8")
+    assert run(root, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "game.yaml:" in err and "bleed: unknown key in game.yaml; a build's bleed is --bleed (3 mm unless given), " \
+        "a deck's own is bleed: in its deck file" in err, err
+    game.write_text(text, encoding="utf-8")
+    board = root / "data" / "test" / "decks" / "board.yaml"
+    board.write_text("name: 盤\nlayout: {extends: board, bleed: 5mm}\npieces:\n  - {title: 盤}\n", encoding="utf-8")
+    assert run(root, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "board.yaml:2:" in err and "layout.bleed: unknown key in a layout; a deck's own bleed is bleed: in the deck " \
+        "file, beside layout:, not in its layout" in err, err
+
+
+def test_a_card_deck_asking_less_bleed_than_the_printer_offset_needs_is_given_it_without_a_warning(tmp_path, capsys):
+    """A deck's own bleed: 1 under a profile 1.2 mm off (1.7 mm wanted): its sheets keep the 1 mm
+    it asks, and neither the build nor the slug says the paper had no room for the 1.7 mm."""
+    deck = DECK_YAML.replace("format: poker\n", "format: poker\nbleed: 1\n") + "".join(
+        f"  - {{name: 札{i}, text: 本文}}\n" for i in range(9))
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    (root / "printers.yaml").write_text("laser: {back_offset_mm: [0.8, -1.2]}\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--printer", "laser") == 0
+    said = capsys.readouterr()
+    assert "no room for gutters" not in said.out + said.err, said
+    record = json.loads((root / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"][0]
+    assert (record["bleed_mm"], record["sheet_bleed_mm"]) == (1.0, 1.0)
+    assert not any("未満" in page for page in texts(root / "build" / "test" / "cards.pdf"))
+
+
+def test_bleed_too_wide_for_a_small_piece_is_refused_only_where_it_applies(tmp_path, capsys):
+    """docs/data-format.md, Limits: --bleed is measured against the pieces of the decks it moves;
+    a 20 mm chit whose deck says bleed: 0 takes no --bleed 12, a deck without its own does not."""
+    root = _workspace(tmp_path)
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--bleed", "10", "--out", str(tmp_path / "o")) == 0
+    (root / "data" / "test" / "decks" / "chits.yaml").write_text(CHITS.replace("bleed: 0\n", ""), encoding="utf-8")
+    capsys.readouterr()
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--bleed", "10", "--out", str(tmp_path / "o")) == 2
+    assert "chits.yaml" in capsys.readouterr().err

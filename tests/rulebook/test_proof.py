@@ -48,6 +48,19 @@ def test_a_term_written_without_its_brackets_in_the_rules_is_queried():
     assert bare_terms(parse(marked, "ja"), marked, "draft.txt", "ja") == []
 
 
+def test_the_games_title_holding_a_term_is_no_bare_use():
+    """trial20: 「星詠みの決闘は、２人で遊ぶ…」 was queried as 【星詠み】 written without its 【】."""
+    from pnpgen.rulebook.parse import parse
+    from pnpgen.rulebook.proof import bare_terms
+
+    text = ("■■　星詠みの決闘　草案１\n\n■　概要\n　星詠みの決闘は、２人で遊ぶゲームです。\n"
+            "　【星詠み】で山札を並べ替えます。\n")
+    assert bare_terms(parse(text, "ja"), text, "draft.txt", "ja") == []
+    bare = text + "　星詠みを使うと強い。\n"
+    [found] = bare_terms(parse(bare, "ja"), bare, "draft.txt", "ja")
+    assert found.file.startswith("draft.txt:6: 【星詠み】1回（5行）と【】なしの「星詠み」1回（6行）"), found.file
+
+
 def test_an_english_term_is_matched_as_a_whole_word():
     """【Army】 beside “Armyman” is no bare use; “army” in lower case is another word; “Army” alone is."""
     from pnpgen.rulebook.parse import parse

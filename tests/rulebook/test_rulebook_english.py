@@ -214,7 +214,7 @@ def test_a_web_address_breaks_at_its_slashes_never_with_an_added_hyphen(serif):
 def test_typewriter_marks_are_printed_as_a_typesetter_sets_them():
     """``--`` an em dash closed up (CMOS 6.85), a range's hyphen an en dash (6.78) but not a date's,
     ``'90s`` with an apostrophe, not an opening quote (7.29), ``...`` the ellipsis."""
-    from pnpgen.rulebook.story import latin_typography
+    from pnpgen.rulebook.typography import latin_typography
 
     assert latin_typography("the '90s boom -- you don't own ships--you rent them...") == \
         "the ’90s boom—you don’t own ships—you rent them…"
@@ -835,7 +835,7 @@ def test_an_english_drafts_slips_of_the_pen_are_proofing_notes(tmp_path):
 def test_a_number_keeps_its_unit_and_a_page_its_p_on_one_line(serif):
     """``300 g``, ``3 VP``, ``p. 5``: a line never ends with the number (or ``p.``) and starts the
     next with the unit (or the page): the space between is a no-break one (``300 |g.`` was set)."""
-    from pnpgen.rulebook.story import latin_typography
+    from pnpgen.rulebook.typography import latin_typography
 
     _, measure = serif
     text = latin_typography("The board is 420 mm wide and weighs 300 g. See p. 5 for details; it scores 3 VP each turn.")
@@ -863,7 +863,7 @@ def test_a_figure_follows_a_one_sentence_step_written_as_the_draft_writes_it(tmp
 def test_the_index_sorts_an_accented_term_among_its_letters():
     """【Élan】 is listed among the E's (accents ignored in alphabetizing, CMOS 16.62), not after
     【Zephyr】 under a second E at the end, as it was; capitals sort with their small letters."""
-    from pnpgen.rulebook.flowables import TermIndex
+    from pnpgen.rulebook.termindex import TermIndex
 
     index = TermIndex({}, "Helvetica", latin=True)
     for term, page in (("Zephyr", 9), ("Élan", 3), ("ice", 4), ("Iceberg", 5), ("anchor", 2), ("eel", 6), ("Ship", 7)):

@@ -335,3 +335,24 @@ def test_a_setup_of_sentences_one_too_long_for_a_heading_is_all_numbered_lines()
     assert all(isinstance(c, Step) for c in setup.children + play.children + end.children)
     assert [(c.number, bool(c.sentence)) for c in play.children] == [(1, False), (2, True)]
     assert [(c.number, bool(c.sentence)) for c in end.children] == [(1, False), (2, False)]
+
+
+def test_an_aligned_tables_long_row_stays_in_its_table():
+    # trial20: the row longer than a layout line (24 characters) was set as a paragraph between
+    # two halves of the keyword table
+    rows = ["　キーワード　　効果", "　【速攻】　　　出したターンに攻撃できる",
+            "　【飛行】　　　【飛行】を持たないユニットにブロックされない", "　【星詠み】　　山札の上を３枚見て並べ替える"]
+    d = parse("■■　T　草案１\n■　進行\n◇キーワード一覧\n\n" + "\n".join(rows) + "\n\n　本文です。\n")
+    assert [b.lines for b in diagrams(d)] == [rows]
+    assert [b.text for b in d.blocks() if isinstance(b, DraftParagraph)] == ["本文です。"]
+
+
+def test_a_table_of_long_rows_only_is_a_table_and_unaligned_text_is_not():
+    rows = ["　【飛行】　　　【飛行】を持たないユニットにブロックされない",
+            "　【貫通】　　　超過したダメージをすべて相手プレイヤーに与える"]
+    assert find_preformatted(rows) == [(0, 2)]
+    # two paragraphs whose gaps do not line up, and a row too wide for the page, are no table
+    assert find_preformatted(["　手番では  カードを１枚引いてから、好きなだけ出します。",
+                              "　相手の手番には、カードを  出せません。ただし【速攻】は別です。"]) == []
+    wide = "　【飛行】　　　" + "あ" * 40
+    assert find_preformatted([wide, wide]) == []

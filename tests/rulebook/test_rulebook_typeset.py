@@ -13,10 +13,11 @@ from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
 from pnpgen.rulebook.figures import load_settings
-from pnpgen.rulebook.flowables import _visible, kana_row, reading, set_lines
+from pnpgen.rulebook.flowables import _visible, set_lines
 from pnpgen.rulebook.parse import parse
 from pnpgen.rulebook.reader import read_draft
 from pnpgen.rulebook.styles import BODY_SIZE, MARGIN_INNER, MARGIN_OUTER, MAX_LETTER_SPACING, MIN_LAST_LINE, PAGE_W
+from pnpgen.rulebook.termindex import kana_row, reading
 from pnpgen.rulebook.tree import DraftParagraph
 from pnpgen.text import linecheck
 
@@ -103,21 +104,21 @@ def test_index_readings_sort_in_gojuon_order(tmp_path, monkeypatch):
 
 
 def test_a_term_in_kana_is_read_without_loading_the_dictionary(monkeypatch):
-    from pnpgen.rulebook import flowables
+    from pnpgen.rulebook import termindex
 
-    monkeypatch.setattr(flowables, "_kakasi", lambda: pytest.fail("the reading dictionary was loaded"))
+    monkeypatch.setattr(termindex, "_kakasi", lambda: pytest.fail("the reading dictionary was loaded"))
     assert reading("ターミナルアイコン") == "たーみなるあいこん"
     assert reading("ヴァイオリン") == "ゔぁいおりん" and reading("ぱーてぃー") == "ぱーてぃー"
 
 
 def test_a_term_read_once_on_this_machine_is_read_again_without_the_dictionary(tmp_path, monkeypatch):
     from pnpgen.memo import Memo
-    from pnpgen.rulebook import flowables
+    from pnpgen.rulebook import termindex
 
     monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "cache"))
     memo: Memo[str] = Memo()
     assert reading("倉庫番", memo) == "そうこばん" and memo.learned == {"倉庫番": "そうこばん"}
-    monkeypatch.setattr(flowables, "_kakasi", lambda: pytest.fail("the reading dictionary was loaded"))
+    monkeypatch.setattr(termindex, "_kakasi", lambda: pytest.fail("the reading dictionary was loaded"))
     memo = Memo()  # a new build folder: its cache has no readings
     assert reading("倉庫番", memo) == "そうこばん" and memo.learned == {"倉庫番": "そうこばん"}
     monkeypatch.setenv("PNPGEN_CACHE", "off")
@@ -194,7 +195,7 @@ def test_appendix_parts_beyond_z_are_lettered_on():
 
 def test_index_sorts_the_long_vowel_mark_as_its_vowel():
     """JIS X 4061: ー reads as the vowel before it, voiced and small kana as plain ones first."""
-    from pnpgen.rulebook.flowables import sort_reading
+    from pnpgen.rulebook.termindex import sort_reading
 
     assert sort_reading("かーど") == "かあと" and sort_reading("すきっぷ") == "すきつふ"
     terms = ["カウンター", "カード", "カート", "カエル"]
@@ -207,17 +208,18 @@ def test_a_one_line_paragraph_under_a_heading_keeps_with_the_next():
     from reportlab.platypus import Paragraph
 
     from pnpgen.rulebook.flowables import JPara
-    from pnpgen.rulebook.story import _two_lines_under_headings
+    from pnpgen.rulebook.keeps import two_lines_under_headings
+    from pnpgen.rulebook.story import TEXT_W
 
     font = fontreg.register("BIZUDMincho-Regular", ROOT / "fonts")
     head = Paragraph("見出し")
     head.keepWithNext = 1
     short, long_, after = (JPara(t, font, 9, 15) for t in ("短い。", "長い文。" * 40, "次。"))
     story = [head, short, after]
-    _two_lines_under_headings(story)
+    two_lines_under_headings(story, TEXT_W)
     assert short.keepWithNext == 1 and not getattr(after, "keepWithNext", 0)
     story = [head, long_, after]
-    _two_lines_under_headings(story)
+    two_lines_under_headings(story, TEXT_W)
     assert not getattr(long_, "keepWithNext", 0)
 
 

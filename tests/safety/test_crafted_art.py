@@ -129,7 +129,7 @@ def _interlaced(png: bytes) -> bytes:
     saves it): seven passes, each a smaller picture of rows with their filter byte."""
     from PIL import Image
 
-    from pnpgen.data.art import ADAM7
+    from pnpgen.data.picturebytes import ADAM7
 
     im = Image.open(io.BytesIO(png)).convert("RGB")
     w, h = im.size

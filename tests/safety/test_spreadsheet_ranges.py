@@ -30,8 +30,20 @@ def _xlsx_with(after_sheet_data: str) -> bytes:
     return buf.getvalue()
 
 
-def _ods_spanning(rows: int) -> bytes:
-    """An .ods of ``rows`` pieces, each one's name cell merged over 10,000 rows and 200 columns."""
+def _swapped(old: bytes, new: bytes) -> bytes:
+    """The small workbook with ``old`` in its sheet's XML replaced by ``new``."""
+    src = zipfile.ZipFile(io.BytesIO(xlsx_bytes(ROWS)))
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as out:
+        for item in src.infolist():
+            data = src.read(item.filename)
+            out.writestr(item, data.replace(old, new, 1) if item.filename == "xl/worksheets/sheet1.xml" else data)
+    return buf.getvalue()
+
+
+def _ods_spanning(rows: int, first: str = "10000") -> bytes:
+    """An .ods of ``rows`` pieces, each one's name cell merged over 10,000 rows and 200 columns
+    (the first one's over ``first`` rows)."""
     from odf.table import Table, TableCell, TableRow
     from odf.text import P
 
@@ -39,7 +51,8 @@ def _ods_spanning(rows: int) -> bytes:
     for values in [["name", "text"]] + [[f"札{i}", "本文"] for i in range(rows)]:
         tr = TableRow()
         for n, v in enumerate(values):
-            spans = {"numberrowsspanned": "10000", "numbercolumnsspanned": "200"} if n == 0 and v != "name" else {}
+            spans = {"numberrowsspanned": first if v == "札0" else "10000", "numbercolumnsspanned": "200"} \
+                if n == 0 and v != "name" else {}
             cell = TableCell(valuetype="string", **spans)
             cell.addElement(P(text=v))
             tr.addElement(cell)
@@ -55,7 +68,23 @@ CASES = {
     "a link over the whole sheet": ("xlsx", lambda: _xlsx_with(
         '<hyperlinks><hyperlink ref="A3:XFD1048576" location="Sheet!A1" display="x"/></hyperlinks>')),
     "ods cells spanning the sheet": ("ods", lambda: _ods_spanning(20)),
+    # written backwards, a range counted negative and cancelled the others: minutes, gigabytes
+    "merges cancelled by a link written backwards": ("xlsx", lambda: _xlsx_with(
+        '<mergeCells count="2">' + '<mergeCell ref="A3:GR10000"/>' * 2 + "</mergeCells>"
+        '<hyperlinks><hyperlink ref="A10000:GR1" location="Sheet!A1" display="x"/></hyperlinks>')),
+    "merges cancelled by a merge written backwards": ("xlsx", lambda: _xlsx_with(
+        '<mergeCells count="3">' + '<mergeCell ref="A3:GR10000"/>' * 2 + '<mergeCell ref="A10000:GR1"/></mergeCells>')),
 }
+
+
+def test_an_ods_span_of_negative_rows_is_one_line(tmp_path, capsys):
+    """number-rows-spanned="-10000" counted -2,000,000 cells against the limit: the spans after it
+    filled millions of cells (a 2.7 kB .ods took 45 s)."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("pieces:\n", "pieces: {file: cards.ods}\n"))
+    (ws / "data/test/decks/cards.ods").write_bytes(_ods_spanning(2, first="-10000"))
+    assert run(ws, "check") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cards.ods" in err and "count of rows or columns of -10000" in err, err
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -140,3 +169,129 @@ def test_a_spreadsheet_declaring_xml_entities_is_refused_before_it_is_parsed(tmp
         f"pnpgen: error: data/test/decks/cards.{suffix}: its part {part} declares XML entities (a DOCTYPE), which no "
         "spreadsheet program writes (expected the file saved again by a spreadsheet program (entities are how a "
         "crafted file reads other files or expands to gigabytes))\n")
+
+
+def test_an_ods_of_millions_of_elements_is_refused_before_odfpy_reads_it(tmp_path, capsys, monkeypatch):
+    """odfpy builds an object of every XML element: 200 kB zipped of empty cells (81 MB, 3 million
+    elements) ran for over five minutes and took gigabytes. Counted first, they are one line."""
+    import odf.opendocument
+
+    def never(*args, **kwargs):
+        raise AssertionError("odfpy read an .ods over the limit")
+
+    made = ods_bytes(ROWS)
+    with zipfile.ZipFile(io.BytesIO(made)) as z:
+        parts = {i.filename: z.read(i) for i in z.infolist()}
+    at = parts["content.xml"].index(b"</table:table-row>")
+    parts["content.xml"] = parts["content.xml"][:at] + b"<table:covered-table-cell/>" * 600_000 + parts["content.xml"][at:]
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("pieces:\n", "pieces: {file: cards.ods}\n"))
+    with zipfile.ZipFile(ws / "data/test/decks/cards.ods", "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in parts.items():
+            z.writestr(name, data)
+    assert (ws / "data/test/decks/cards.ods").stat().st_size < 100_000
+    monkeypatch.setattr(odf.opendocument, "load", never)
+    assert run(ws, "check") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cards.ods" in err and "XML elements" in err and "at most 500,000" in err, err
+
+
+def test_an_xlsx_of_millions_of_cells_is_refused_before_openpyxl_reads_it(tmp_path, capsys, monkeypatch):
+    """openpyxl makes an object of every cell of every worksheet before a sheet's size is known:
+    11 MB of empty cells (30,000 rows of 200) took 3 minutes and 2.4 GB to be told "more than
+    10,001 rows". Counted first (here 2,100,000 cells, with the sheet's 4 and the 319 elements of its other parts), one line."""
+    import openpyxl
+
+    def never(*args, **kwargs):
+        raise AssertionError("openpyxl read an .xlsx over the limit")
+
+    row = b"".join(b'<c r="%s1"/>' % letter for letter in (b"A", b"B", b"C", b"D", b"E", b"F", b"G")) * 30
+    book = _xlsx_with("")
+    with zipfile.ZipFile(io.BytesIO(book)) as z:
+        parts = {i.filename: z.read(i) for i in z.infolist()}
+    sheet = parts["xl/worksheets/sheet1.xml"]
+    at = sheet.index(b"</sheetData>")
+    parts["xl/worksheets/sheet1.xml"] = sheet[:at] + (b'<row r="3">' + row + b"</row>") * 10_000 + sheet[at:]
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("pieces:\n", "pieces: {file: cards.xlsx}\n"))
+    with zipfile.ZipFile(ws / "data/test/decks/cards.xlsx", "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in parts.items():
+            z.writestr(name, data)
+    monkeypatch.setattr(openpyxl, "load_workbook", never)
+    assert run(ws, "check") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cards.xlsx" in err and "holds 2,100,323 cells" in err, err
+
+
+def test_an_xlsx_of_millions_of_shared_strings_is_refused_before_openpyxl_reads_it(tmp_path, capsys, monkeypatch):
+    """5 million shared strings (211 kB zipped) took openpyxl 2 minutes and half a gigabyte, however
+    few cells use them: the elements of the parts besides the worksheets count with the cells."""
+    import openpyxl
+
+    def never(*args, **kwargs):
+        raise AssertionError("openpyxl read an .xlsx over the limit")
+
+    with zipfile.ZipFile(io.BytesIO(_xlsx_with(""))) as z:
+        parts = {i.filename: z.read(i) for i in z.infolist()}
+    parts["xl/_rels/workbook.xml.rels"] = parts["xl/_rels/workbook.xml.rels"].replace(b"</Relationships>", (
+        b'<Relationship Id="rIdSS" Target="sharedStrings.xml" Type="http://schemas.openxmlformats.org/'
+        b'officeDocument/2006/relationships/sharedStrings"/></Relationships>'))
+    parts["xl/sharedStrings.xml"] = (b'<?xml version="1.0" encoding="UTF-8"?><sst xmlns="http://schemas.openxmlformats.org/'
+                                     b'spreadsheetml/2006/main">' + b"<si><t>x</t></si>" * 1_100_000 + b"</sst>")
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("pieces:\n", "pieces: {file: cards.xlsx}\n"))
+    with zipfile.ZipFile(ws / "data/test/decks/cards.xlsx", "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in parts.items():
+            z.writestr(name, data)
+    monkeypatch.setattr(openpyxl, "load_workbook", never)
+    assert run(ws, "check") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cards.xlsx" in err and "cells (with its texts and styles)" in err, err
+    assert "limit for spreadsheets" in err, err
+
+
+@pytest.mark.parametrize("book", [
+    lambda: _xlsx_with('<mergeCells count="1"><mergeCell ref="3:5"/></mergeCells>'),  # openpyxl's TypeError
+    lambda: _swapped(b'<c r="A1"', b'<c r="A1" s="99999"'),  # a style there is not: IndexError
+])
+def test_an_xlsx_openpyxl_cannot_read_is_one_line_not_a_traceback(tmp_path, capsys, book):
+    """What no spreadsheet program writes (a merged range of whole rows, a cell's style that is
+    not there) ended in openpyxl's TypeError or IndexError and a traceback, exit 1."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("pieces:\n", "pieces: {file: cards.xlsx}\n"))
+    (ws / "data/test/decks/cards.xlsx").write_bytes(book())
+    assert run(ws, "check") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cards.xlsx: cannot read the spreadsheet" in err and "Traceback" not in err, err
+
+
+def test_an_ods_text_of_a_billion_spaces_is_refused_before_odfpy_writes_them_out(tmp_path, capsys, monkeypatch):
+    """<text:s text:c="999999999"/> is a billion spaces, which odfpy's reader wrote out (1 GB, 5 s;
+    a few of them in a cell took all the memory). Each space counts as an element."""
+    import odf.opendocument
+
+    def never(*args, **kwargs):
+        raise AssertionError("odfpy read an .ods over the limit")
+
+    with zipfile.ZipFile(io.BytesIO(ods_bytes(ROWS))) as z:
+        parts = {i.filename: z.read(i) for i in z.infolist()}
+    parts["content.xml"] = parts["content.xml"].replace(b"<text:p>", b'<text:p><text:s text:c="999999999"/>', 1)
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("pieces:\n", "pieces: {file: cards.ods}\n"))
+    with zipfile.ZipFile(ws / "data/test/decks/cards.ods", "w") as z:
+        for name, data in parts.items():
+            z.writestr(name, data)
+    monkeypatch.setattr(odf.opendocument, "load", never)
+    assert run(ws, "check") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cards.ods" in err and "at most 500,000" in err, err
+
+
+def test_an_ods_date_cell_without_its_date_is_one_line_not_a_traceback(tmp_path, capsys):
+    """office:value-type="date" with no office:date-value ended in odfpy's TypeError, exit 1."""
+    with zipfile.ZipFile(io.BytesIO(ods_bytes([["name", "text"], ["火球", 3.5]]))) as z:
+        parts = {i.filename: z.read(i) for i in z.infolist()}
+    parts["content.xml"] = parts["content.xml"].replace(b'office:value-type="float" office:value="3.5"',
+                                                        b'office:value-type="date"', 1)
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("pieces:\n", "pieces: {file: cards.ods}\n"))
+    with zipfile.ZipFile(ws / "data/test/decks/cards.ods", "w") as z:
+        for name, data in parts.items():
+            z.writestr(name, data)
+    assert run(ws, "check") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cards.ods: cannot read the spreadsheet" in err and "Traceback" not in err, err

@@ -15,19 +15,18 @@ into the bytes a print file embeds.
 
 Paths are relative to ``art/`` (then ``templates/<slug>/`` for hrefs written in templates);
 ``..``, absolute paths and links leading out are refused.
+
+A picture's bytes are named by their hash and checked whole, before they are placed as they
+are, in ``picturebytes``.
 """
 
 from __future__ import annotations
 
-import hashlib
 import html
 import io
-import os
 import re
 import struct
-import threading
 import warnings
-import zlib
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -38,10 +37,11 @@ from urllib.parse import unquote
 
 from lxml import etree
 
-from pnpgen import usercache
-from pnpgen.errors import InputError, Where, contained, leads_out, parser_said, written_alike
+from pnpgen.data.picturebytes import checked_whole, picture_hash
+from pnpgen.errors import InputError, Where, contained, leads_out, parser_said, place, written_alike
 from pnpgen.litter import is_litter
 from pnpgen.memo import Memo
+from pnpgen.messages import counted
 from pnpgen.patterns import later
 
 if TYPE_CHECKING:  # Pillow is imported where a picture is read: a game without art never loads it
@@ -74,6 +74,29 @@ def art_files(ws: Workspace, game: Game, content_hash: Callable[[Path], str]) ->
             for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.is_symlink() and not is_litter(p.name)):
                 out.setdefault(content_hash(path), path)
     return out
+
+
+class ArtNotFound(InputError):
+    """An art file a piece names that is not there: a deck's are told together (a card list with
+    four pictures not drawn yet took four runs of check, one file each)."""
+
+    @staticmethod
+    def like(e: InputError) -> ArtNotFound:
+        return ArtNotFound(e.message, e.path, e.line, e.column, e.key, e.expected)
+
+    @staticmethod
+    def together(missing: list[ArtNotFound]) -> ArtNotFound:
+        """The first art file not there, with the deck's others named after it (the first five)."""
+        first = missing[0]
+        if len(missing) == 1:
+            return first
+        said = ", ".join(f"{place(Path(str(e.path)).name, e.line, e.column)} "
+                         f"{e.message.split(' not found')[0].removeprefix('art file ')}" for e in missing[1:6])
+        more = ", …" if len(missing) > 6 else ""
+        others = len(missing) - 1
+        return ArtNotFound(f"{first.message}; nor {'is' if others == 1 else 'are'} "
+                           f"{counted(others, 'more art file')} of this deck: {said}{more}",
+                           first.path, first.line, first.column, first.key, first.expected)
 
 
 @dataclass(frozen=True)
@@ -204,14 +227,14 @@ class ArtFolder:
         if "\\" in rel and not near:  # Roles\Wolf.png, as Windows writes a path: found there, not on Linux or macOS
             near = _near_names(rel.replace("\\", "/"), folders)
             if near:
-                raise InputError(f"art file '{rel}' not found: a backslash separates folders on Windows only",
+                raise ArtNotFound(f"art file '{rel}' not found: a backslash separates folders on Windows only",
                                  key=key, expected=" or ".join(repr(n) for n in near) + ", with / between the folders "
                                  "(read on every system)", **_where_parts(where))
         if len(near) > 1:  # Card 01.PNG and card 01.png: one file to Windows and macOS, two to Linux
             said = f"one of {', '.join(repr(n) for n in near)}, the names of the files that are there"
         else:
             said = f"{near[0]!r}, the name of the file that is there" if near else f"a file {rel} in {looked}"
-        raise InputError(f"art file {rel!r} not found", key=key,
+        raise ArtNotFound(f"art file {rel!r} not found", key=key,
                          expected=said + ("; paths are relative to art/" if near and rel.startswith("art/") else ""),
                          **_where_parts(where))
 
@@ -565,50 +588,6 @@ def _unreadable(e: Exception) -> str:
     return "not a PNG, JPEG or WebP image" if isinstance(e, UnidentifiedImageError) else str(e)
 
 
-HASHED_BUDGET = 16 * 2**20  # picture bytes kept with their hash by ``picture_hash`` (the least recently hashed go first)
-
-
-class _Hashed:
-    """The SHA-256 of the bytes objects hashed last, by identity (each kept while its hash is, so
-    its ``id`` names no other bytes), within ``HASHED_BUDGET``."""
-
-    def __init__(self) -> None:
-        self.known: OrderedDict[int, tuple[bytes, str]] = OrderedDict()
-        self.held = 0
-        self.lock = threading.Lock()  # the build's threads (cache stores, imposing) hash too
-
-    def forked(self) -> None:
-        """In a child forked while another thread held the lock (engine/documents.py forks): a lock of its own."""
-        self.lock = threading.Lock()
-
-    def get(self, data: bytes) -> str:
-        with self.lock:
-            known = self.known.get(id(data))
-            if known is not None and known[0] is data:
-                return known[1]
-        digest = hashlib.sha256(data).hexdigest()
-        if len(data) <= HASHED_BUDGET:
-            with self.lock:
-                old = self.known.pop(id(data), None)
-                self.held += len(data) - (len(old[0]) if old is not None else 0)
-                self.known[id(data)] = (data, digest)
-                while self.held > HASHED_BUDGET:
-                    self.held -= len(self.known.popitem(last=False)[1][0])
-        return digest
-
-
-_HASHED = _Hashed()
-os.register_at_fork(after_in_child=_HASHED.forked)
-
-
-def picture_hash(data: bytes) -> str:
-    """The SHA-256 (hex) of a picture's bytes, worked out once for the bytes object: a face's
-    picture is named by it where the art folder reads it, where its PNG is checked, where the
-    face's form stream and its cache record name it — one pass over 0.3 MB, not four (1,000
-    illustrated cards: some 1.5 s of the workers' CPU)."""
-    return _HASHED.get(data)
-
-
 def print_bytes(raw: bytes, background: str = "ffffff", name: str = "image", where=None) -> bytes:
     """A raster image as print-safe bytes: the JPEG itself when PDF can show it as it is, else an
     opaque RGB PNG (rotation, bit depth, palette, CMYK and alpha all settled here)."""
@@ -622,7 +601,7 @@ def print_bytes(raw: bytes, background: str = "ffffff", name: str = "image", whe
         as_it_is = (im.format == "JPEG" and (im.mode == "L" or im.mode == "RGB" and _srgb(im))) or (
             im.format == "PNG" and im.mode == "RGB" and "transparency" not in im.info and "icc_profile" not in im.info)
         if as_it_is and upright:  # PDF shows it as it is: the file itself, not decoded here
-            broken = _checked(raw, im.format or "")  # (nor by the PDF's reader, when its data is not whole)
+            broken = checked_whole(raw, im.format or "")  # (nor by the PDF's reader, when its data is not whole)
             if broken:
                 raise InputError(f"cannot read the image {name}: {broken}", key="href",
                                  expected="the file saved again whole, as an image viewer opens it", **_where_parts(where))
@@ -636,86 +615,6 @@ def print_bytes(raw: bytes, background: str = "ffffff", name: str = "image", whe
     buf = io.BytesIO()
     im.save(buf, "PNG")
     return buf.getvalue()
-
-
-PNG_CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}  # by colour type
-
-
-CHECKED_KIND = "pictures-checked"  # the machine's cache (usercache.py): what _broken found, by the file's content
-CHECK_GENERATION = b"2"  # bumped when the check changes: 2, interlaced PNGs measured pass by pass
-
-
-def _checked(raw: bytes, kind: str) -> str | None:
-    """``_broken``, worked out once per picture on this machine: a PNG's pixel data is inflated to
-    be checked (some 8 ms a 0.3 MB picture: 1,000 cards' art took 8 s of a first build), so what
-    it found is kept by the file's content, as the other things worked out from a file's content
-    alone are (a picture placed in another build folder, or built again cold, is not inflated)."""
-    if kind != "PNG":
-        return _broken(raw, kind)
-    name = usercache.key(CHECK_GENERATION, kind.encode(), bytes.fromhex(picture_hash(raw)))
-    kept = usercache.get(CHECKED_KIND, name)
-    if isinstance(kept, str):
-        return kept or None
-    found = _broken(raw, kind)
-    usercache.put(CHECKED_KIND, name, found or "")
-    return found
-
-
-def _broken(raw: bytes, kind: str) -> str | None:
-    """Why a picture placed in the PDF as it is would not show whole there — a file cut short, a
-    PNG's pixel data broken or not as long as its size says —, else None. A JPEG's scans are not
-    decoded (their end marker is looked for); a PNG's pixel data is inflated, nothing kept."""
-    if kind == "JPEG":
-        at = 2
-        while at + 4 <= len(raw) and raw[at] == 0xFF:  # the segments before the first scan
-            if raw[at + 1] == 0xDA:
-                return None if raw.find(b"\xff\xd9", at) > 0 else "the file is cut short (its pixels end early)"
-            at += 2 + int.from_bytes(raw[at + 2:at + 4], "big")
-        return "the file is cut short (no pixels)"
-    at, header, idat = 8, b"", []
-    while True:
-        if at + 12 > len(raw):
-            return "the file is cut short (no IEND chunk)"
-        length, chunk = struct.unpack(">I4s", raw[at:at + 8])
-        if at + 12 + length > len(raw):
-            return f"the file is cut short (its {chunk.decode('latin-1')!r} chunk runs past its end)"
-        if chunk == b"IHDR" and length >= 13:
-            header = raw[at + 8:at + 21]
-        elif chunk == b"IDAT":
-            idat.append(memoryview(raw)[at + 8:at + 8 + length])
-        elif chunk == b"IEND":
-            break
-        at += 12 + length
-    width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", header)
-    rows = png_data_size(width, height, PNG_CHANNELS.get(colour, 4) * depth, interlace)
-    inflate, n = zlib.decompressobj(), 0
-    try:
-        for piece in idat:
-            rest: bytes | memoryview = piece
-            while rest and n <= rows:
-                n += len(inflate.decompress(rest, 1 << 20))
-                rest = inflate.unconsumed_tail
-    except zlib.error:
-        return "its pixel data is broken"
-    if not inflate.eof or n != rows:
-        return "its pixel data is cut short or does not match its size"
-    return None
-
-
-ADAM7 = ((0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2))  # x0, y0, dx, dy
-
-
-def png_data_size(width: int, height: int, bits: int, interlace: int) -> int:
-    """How many bytes a PNG's pixel data inflates to: each row its filter byte and its pixels
-    (``bits`` a pixel); an interlaced (Adam7) picture's seven passes are each a smaller picture
-    of such rows (PNG spec §8.2), an empty pass none."""
-    def size(w: int, h: int) -> int:
-        return h * (1 + (w * bits + 7) // 8) if w and h else 0
-
-    if not interlace:
-        return size(width, height)
-    return sum(size(max(0, (width - x0 + dx - 1) // dx), max(0, (height - y0 + dy - 1) // dy))
-               for x0, y0, dx, dy in ADAM7)
 
 
 def _srgb(im: Image.Image) -> bool:

@@ -3,26 +3,25 @@ of ``front:``/``back:`` templates. A layout is a YAML file naming boxes in mm, e
 piece field and styled; ``extends:`` derives one layout from another. Built-in layouts ship in
 ``pnpgen/faces/builtin/layouts/``, a workspace's own live in ``layouts/`` (found first).
 
-Every option is declared once below (LAYOUT_KEYS, SIDE_KEYS, BOX_OPTIONS) with its parser and
-default. Layers are merged option by option, each value remembering the file and line it was
-written on, so a bad value is reported there. The result is the plain ``model.Layout`` that
+Every option is declared once (LAYOUT_KEYS, SIDE_KEYS below; a box's, BOX_OPTIONS, in boxoptions.py)
+with its parser and default. Layers are merged option by option, each value remembering the file
+and line it was written on, so a bad value is reported there. The result is the plain ``model.Layout`` that
 ``faces/layouts.py`` compiles into template text.
 """
 
 from __future__ import annotations
 
 import importlib.resources
-import math
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pnpgen.data import validate as v
-from pnpgen.data.boxlengths import Frame, dash_length, frame, length, number, points
-from pnpgen.data.formats import KINDS, SHAPES, SINGLE_SIZE_SHAPES
-from pnpgen.data.i18n import LANGUAGE_CODE, LANGUAGE_EXPECTED, language_code_hint, language_code_meant
+from pnpgen.data.boxlengths import Frame, frame
+from pnpgen.data.boxoptions import BOX_OPTIONS, BOX_TYPES, SOURCES, colour_spec, is_field_name, source
+from pnpgen.data.formats import KINDS, SAFE_MM, SHAPES, SINGLE_SIZE_SHAPES
+from pnpgen.data.i18n import language_code_hint, language_code_meant
 from pnpgen.data.markup import colour_names
 from pnpgen.data.model import Layout, LayoutBox, LayoutSide
 from pnpgen.data.tuckbox import BOX_KEYS, Given, merged, tuck_box
@@ -33,9 +32,6 @@ from pnpgen.patterns import later
 
 MAX_DEPTH = 20  # layouts extending layouts
 TEMPLATE_PREFIX = "@layout"  # a deck's layout sides are rendered as templates @layout/<deck>/front, …/back
-BOX_TYPES = ("text", "image", "icons", "panel", "frame", "folds", "line", "grid")
-DRAWN = ("text", "image", "icons", "panel", "frame", "grid")  # the types that paint a fill
-SOURCES = ("game.title", "game.players", "game.draft", "deck.name")  # what a box may show besides piece fields
 FIELD_OF = {"text": "text", "image": "image", "icons": "list"}  # a box's type → the field type it reads
 # Colours every layout knows, whatever its palette says; a game's palette of the same name wins.
 BASE_PALETTE = {"ink": "#23262e", "paper": "#fbf8f1", "accent": "#3b4a8c", "panel": "#efe9dc", "white": "#ffffff"}
@@ -62,92 +58,6 @@ def builtin_names() -> list[str]:
     return sorted(p.stem for p in builtin_folder().glob("*.yaml"))
 
 
-# ---- value parsers: (value, trim) → parsed, or validate.Invalid (lengths: data/boxlengths.py) ----
-
-
-def quarter_turn(value: Any, trim: tuple[float, float]) -> int:
-    """0, 90, 180 or 270 (degrees, clockwise; -90 is 270, 360 is 0): 180 sets a party-word
-    card's lower word upside down."""
-    said = v.typed(value).strip().removesuffix("°").removesuffix("deg").strip() if isinstance(value, str) else value
-    try:
-        turn = v.number(said, -360, 360, "rotate")
-    except v.Invalid:
-        turn = math.nan
-    if turn % 90:
-        raise v.Invalid(f"rotate {v.show(value)} is not a quarter turn", "0, 90, 180 or 270 (degrees, clockwise)")
-    return int(turn) % 360
-
-
-def one_of(*options: str) -> Callable[[Any, tuple[float, float]], str]:
-    def parse(value: Any, trim: tuple[float, float]) -> str:
-        return v.choice(value, options, "value")
-    parse.__doc__ = " | ".join(options)
-    return parse
-
-
-def colour_spec(none: bool) -> Callable[[Any, tuple[float, float]], str | None]:
-    """'#rrggbb' or '#rgb', a palette name, ``piece.<field>`` (a colour field of the piece), or
-    (``none``) ``none``. Palette names are checked against the game when the deck is loaded."""
-    def parse(value: Any, trim: tuple[float, float]) -> str | None:
-        if none and (value is None or value == "none"):
-            return None
-        if isinstance(value, str) and value.startswith("#"):
-            return v.hex_colour(value, short=True)
-        if isinstance(value, str) and value.startswith("piece."):
-            v.name(value[6:], "a field name")
-            return value
-        return v.name(value, "a colour")
-    parse.__doc__ = "a palette name, '#rrggbb' or piece.<field>" + (", or none" if none else "")
-    return parse
-
-
-def is_field_name(name: str) -> bool:
-    """Can a layout's box read a piece field of this name (a word: no spaces, not count)?"""
-    return bool(re.fullmatch(r"[^\W\d][\w-]*", name)) and name not in ("count", "n", "copy")
-
-
-def source(value: Any, trim: tuple[float, float]) -> str:
-    """A piece field's name, or one of SOURCES."""
-    if isinstance(value, str) and value in SOURCES:
-        return value
-    name = v.name(value, "a field name")
-    if not is_field_name(name):
-        raise v.Invalid(f"{v.show(value)} is not a field name", "a piece field such as title, or " + ", ".join(SOURCES))
-    return name
-
-
-def text(value: Any, trim: tuple[float, float]) -> str:
-    return v.text(value)
-
-
-def flag(value: Any, trim: tuple[float, float]) -> bool:
-    return v.flag(value)
-
-
-def role(value: Any, trim: tuple[float, float]) -> str:
-    return v.name(value, "a font role")
-
-
-def cells(value: Any, trim: tuple[float, float]) -> int:
-    """How many columns or rows of cells a grid box has: a whole number, 1 to 200."""
-    n = v.whole(value)
-    if n is None or not 1 <= n <= 200:
-        raise v.Invalid(f"{v.show(value)} is not a number of cells", "a whole number from 1 to 200")
-    return n
-
-
-def editions(value: Any, trim: tuple[float, float]) -> tuple[str, ...] | None:
-    """The languages whose editions draw a box (``lang: en``, ``lang: [ja, en]``): None, every one."""
-    if value is None:
-        return None
-    codes = value if isinstance(value, list) else [value]
-    bad = next((c for c in codes if not isinstance(c, str) or not LANGUAGE_CODE.fullmatch(c)), None)
-    if bad is not None or not codes:
-        raise v.Invalid(f"{v.show(bad if codes else value)} is not a language code{language_code_hint(str(bad))}",
-                        f"{LANGUAGE_EXPECTED}, or a list of them: lang: en, lang: [ja, en]")
-    return tuple(codes)
-
-
 def _editions_of_game(origin: Origin, codes: tuple[str, ...], languages: list[str], deck_file: Path | None) -> None:
     """A box's ``lang:`` names editions the game has: a code it has not (``jp`` for ja, ``en-US``
     in a game of ``en``) would leave the box out of every edition without a word. A workspace
@@ -160,63 +70,6 @@ def _editions_of_game(origin: Origin, codes: tuple[str, ...], languages: list[st
                                "one of " + ", ".join(languages) + " (the languages: of game.yaml)")
 
 
-def clip(value: Any, trim: tuple[float, float]) -> float | None:
-    return None if value is None or value == "none" else length(-50, 50)(value, trim)
-
-
-@dataclass(frozen=True)
-class Opt:
-    parse: Callable[[Any, tuple[float, float]], Any]
-    default: Any
-    doc: str
-    types: tuple[str, ...] = BOX_TYPES  # the box types that read it
-
-
-# Every option a box takes: parser, default (None: required for those types), what it does.
-BOX_OPTIONS: dict[str, Opt] = {
-    "type": Opt(one_of(*BOX_TYPES), "text", "what the box draws: text, image (art), icons (a list of icon names), "
-                "panel (only its fill and stroke), frame (the piece's outline, inset), folds (a tuck box's "
-                "fold lines, dashed)"),
-    "field": Opt(source, None, "the piece field shown, or game.title, game.players, game.draft, deck.name",
-                 ("text", "image", "icons")),
-    "text": Opt(text, None, "a fixed text instead of a field (markup allowed)", ("text",)),
-    "x": Opt(length(-100, 2000), 0.0, "left edge, mm from the trim's left", ("text", "image", "icons", "panel", "line", "grid")),
-    "y": Opt(length(-100, 2000), 0.0, "top edge, mm from the trim's top", ("text", "image", "icons", "panel", "line", "grid")),
-    "w": Opt(length(0, 2000), None, "width, mm (a line: how far right it runs)", ("text", "image", "icons", "panel", "line", "grid")),
-    "h": Opt(length(0, 2000), None, "height, mm (a line: how far down it runs)", ("text", "image", "icons", "panel", "line", "grid")),
-    "font": Opt(role, "gothic", "font role: gothic, bold, mincho, mono or one of game.yaml's fonts:", ("text",)),
-    "size": Opt(points(0.5, 500), 9.0, "text size, pt (the largest tried)", ("text",)),
-    "min_size": Opt(points(0.5, 500), 6.0, "smallest text size, pt (below it the build warns)", ("text",)),
-    "line_height": Opt(number(0.5, 5), 1.35, "line height, times the size", ("text",)),
-    "align": Opt(one_of("left", "center", "right", "justify"), "left", "horizontal alignment", ("text", "icons")),
-    "valign": Opt(one_of("top", "middle", "bottom"), "top", "vertical alignment", ("text",)),
-    "colour": Opt(colour_spec(False), "ink", "text colour", ("text",)),
-    "fill": Opt(colour_spec(True), None, "panel colour behind the box (none: no panel)", DRAWN),
-    "stroke": Opt(colour_spec(True), None, "panel border colour (none: no border); a line's or grid's colour (default ink)"),
-    "stroke_width": Opt(length(0, 20), 0.35, "panel border width, mm"),
-    "radius": Opt(length(0, 100), 0.0, "panel corner radius, mm", ("text", "image", "icons", "panel", "frame")),
-    "shape": Opt(one_of("rect", "circle"), "rect", "panel shape: rect, or circle (an ellipse in the box)",
-                 ("text", "image", "icons", "panel")),
-    "pad": Opt(length(0, 100), 0.0, "space between the panel's edge and the text, icons or art, mm",
-               ("text", "image", "icons")),
-    "fit": Opt(one_of("cover", "contain", "stretch"), "cover", "how art fills the box", ("image",)),
-    "clip": Opt(clip, None, "clip the art to the piece's outline grown by this many mm (-2: 2 mm inside)", ("image",)),
-    "gap": Opt(length(0, 100), 1.0, "space between icons, mm", ("icons",)),
-    "inset": Opt(length(-20, 100), 0.0, "frame: distance inside the trim, mm", ("frame",)),
-    "rotate": Opt(quarter_turn, 0, "the box's content turned clockwise by 90, 180 or 270 degrees in its box (a spine, "
-                  "a lid read from the other side, a party card's lower word upside down, a standee's far half)",
-                  ("text", "image", "icons", "panel")),
-    "dash": Opt(dash_length, None, "folds, line, grid: the length of its dashes and of the gaps between, mm "
-                "(folds: 2 unless given; a line or grid: solid unless given)", ("folds", "line", "grid")),
-    "cols": Opt(cells, 1, "grid: columns of cells", ("grid",)),
-    "rows": Opt(cells, 1, "grid: rows of cells", ("grid",)),
-    "spacing": Opt(length(0, 100), 0.0, "grid: space between cells, mm (0: a ruled grid; more: boxes apart, "
-                   "tick boxes)", ("grid",)),
-    "placeholder": Opt(flag, True, "an empty value prints 未定 (TBD in English) (true) or leaves the box out (false)",
-                       ("text", "image", "icons")),
-    "lang": Opt(editions, None, "the editions that draw the box: a language code or a list (lang: en: only the "
-                "English edition; none: every edition)"),
-}
 SIDE_KEYS = ("background", "boxes")
 LAYOUT_KEYS = ("description", "extends", "stand_up", "die", "kind", "shape", "format", "size", "orientation", "corner_radius",
                "box", "palette", "fields", "background", "boxes", "back")
@@ -276,6 +129,8 @@ def _mapping(doc: Located, keypath: tuple, value: Any, allowed: tuple[str, ...] 
             word = suggest(key, list(_SPELT_OUT), 0.7)[len("; did you mean "):-1] if isinstance(key, str) else ""
             if word and "w" in allowed:  # height: 8 for h: 8 (not line_height: a box's size is w, h)
                 near = f"; a box's {word} is {_SPELT_OUT[word]}:"
+            if key == "bleed" and "boxes" in allowed:  # a layout shared by decks: the bleed is each deck's
+                near = "; a deck's own bleed is bleed: in the deck file, beside layout:, not in its layout"
             raise doc.error(keypath + (key,), f"unknown key in {what}{near}", "one of " + ", ".join(allowed), key=True)
     return value
 
@@ -570,6 +425,7 @@ def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | N
             raise InputError(f"box {name} is a line of no length", path=_where(given),
                              expected="'w:' in mm for a line across, 'h:' for one down")
         if btype == "grid":
+            _grid_on_piece(name, given, options, trim)
             for n, gaps, side, length_ in (("cols", "across", "w", options["w"]), ("rows", "down", "h", options["h"])):
                 need = (options[n] - 1) * options["spacing"]
                 if need >= length_:
@@ -601,6 +457,21 @@ def _on_piece(name: str, given: dict[str, Origin], options: dict[str, Any], trim
                                    f"(the layout's boxes keep their millimetres: its text would print off the piece)",
                                    f"the box placed on the piece in the deck's layout: "
                                    f"layout: {{extends: …, boxes: {{{name}: {{{start}: …, {size}: …}}}}}}")
+
+
+def _grid_on_piece(name: str, given: dict[str, Origin], options: dict[str, Any], trim: tuple[float, float]) -> None:
+    """A roll-and-write grid running past the trim has cells the cut takes off: a sheet sized down
+    (to the size the build offers so that it prints whole) keeps its boxes' millimetres. No grid
+    is meant to be cut, so it is an error at the box, not the print lint's (which reads text)."""
+    for start, size, edge, across in (("x", "w", trim[0], "from the left"), ("y", "h", trim[1], "down")):
+        low, high = options[start], options[start] + options[size]
+        if low < -0.01 or high > edge + 0.01:
+            key = next((k for k in (size, start) if k in given), None)
+            origin = given[key] if key is not None else next(iter(given.values()))
+            raise origin.error(f"box {name}: its grid runs {low:g}–{high:g} mm {across}, past the piece's {edge:g} mm "
+                               f"trim: the cut would take cells off",
+                               f"the grid inside the piece: {start} from 0 and {start} + {size} at most {edge:g} "
+                               f"({edge - SAFE_MM:g} inside the {SAFE_MM:g} mm safe zone), or a larger size")
 
 
 def _where(given: dict[str, Origin]) -> str:

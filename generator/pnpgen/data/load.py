@@ -8,15 +8,23 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen import fonts as fontreg
-from pnpgen.data import i18n, ink, layouts, lint, tuckbox
+from pnpgen.data import boxoptions, i18n, ink, layouts, lint, tuckbox
 from pnpgen.data import validate as v
-from pnpgen.data.art import ArtFolder, Sizes
+from pnpgen.data.art import ArtFolder, ArtNotFound, Sizes
 from pnpgen.data.formats import CARD_FORMATS, KINDS, SHAPES, SINGLE_SIZE_SHAPES
-from pnpgen.data.markup import colour_names
-from pnpgen.data.model import EMPTY_SHOWN, NO_ART_YET, Deck, FieldText, Game, Piece, Sourced, is_placeholder
+from pnpgen.data.model import EMPTY_SHOWN, NO_ART_YET, Deck, Game, Piece, Sourced
 from pnpgen.data.names import check_deck_ids
+from pnpgen.data.piecevalues import (
+    Source,
+    collect_placeholders,
+    field_value,
+    optional_fields,
+    refuse_totals_row,
+    rows_said,
+    shown_fields,
+)
 from pnpgen.data.sheetlayouts import SheetStock, load_sheet
-from pnpgen.data.spreadsheets import SUFFIXES, SYNONYMS, SheetDoc, read_pieces, said_for
+from pnpgen.data.spreadsheets import SUFFIXES, SYNONYMS, read_pieces, said_for
 from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlhint import quoted
 from pnpgen.data.yamlsrc import Located, load_yaml
@@ -24,8 +32,6 @@ from pnpgen.errors import InputError, Where, contained, suggest
 from pnpgen.litter import is_litter
 from pnpgen.safetext import name_control_char, shown_name
 from pnpgen.shapes import bounding_size
-
-Source = Located | SheetDoc  # where values come from: a YAML file or a spreadsheet
 
 GAME_KEYS = {
     "title": "text", "draft": "the 草案 number", "players": "e.g. 3-5", "date": "YYYY-MM-DD",
@@ -91,7 +97,7 @@ def _keys(doc: Source, mapping: Any, keypath: tuple, allowed, what: str, more: s
                                 "(全角スペース), which YAML reads as part of the key, not as indentation",
                                 "half-width spaces in the indentation", key=True)
             listed = ", ".join(str(k) for k in allowed)
-            near = suggest(str(key), [str(k) for k in allowed], cutoff=0.75)  # rarity is no 'art'; titel is title
+            near = v.ELSEWHERE.get((what, str(key))) or suggest(str(key), [str(k) for k in allowed], cutoff=0.75)
             word = str(key).strip().lower().rstrip(".:")
             given = getattr(doc, "headers", mapping)  # a sheet's own columns: title.en alone gives no title column
             meant = next((f for f, (words, _) in SYNONYMS.items() if word in words and f in allowed
@@ -99,7 +105,7 @@ def _keys(doc: Source, mapping: Any, keypath: tuple, allowed, what: str, more: s
             if meant:  # a sheet's Qty column, a Name column under a layout that prints the title
                 near = f"; did you mean {meant}? ({SYNONYMS[meant][1]})" + _more_renames(key, allowed, given)
             box = re.sub(r"[^a-z0-9_-]+", "-", str(key).lower()).strip("-_") or "new"
-            named = layouts.is_field_name(str(key))  # a layout's box reads no 'Card Type': told to rename it
+            named = boxoptions.is_field_name(str(key))  # a layout's box reads no 'Card Type': told to rename it
             rename = "" if named else f"rename the {'column' if what == 'the header row' else 'key'} {str(key)!r} " \
                 f"to {box} (a field name has no spaces), then "
             raise doc.error(keypath + (key,), f"unknown key in {what}{near}",
@@ -432,80 +438,9 @@ def _line_column(where: Where) -> tuple[int | None, int | None]:
     return where.line, where.column
 
 
-def _value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple, field: str,
-           art: ArtFolder | None) -> Any:
-    """Check one field value against its declared type; text becomes FieldText. An ``image``
-    value's file is found and measured in ``art`` (None: not opened, for ``pnpgen list``)."""
-    ok = {
-        "text": lambda x: isinstance(x, (str, int, float)) and not isinstance(x, bool),
-        "int": lambda x: isinstance(x, int) and not isinstance(x, bool),
-        "number": lambda x: isinstance(x, (int, float)) and not isinstance(x, bool),
-        "colour": lambda x: isinstance(x, str) and (x in game.palette or is_placeholder(x) or v.is_hex_colour(x)),
-        "bool": lambda x: isinstance(x, bool),
-        "list": lambda x: isinstance(x, list),
-        "map": lambda x: isinstance(x, dict),
-        "image": lambda x: isinstance(x, str),
-    }[ftype]
-    if ftype == "image" and isinstance(value, str) and game.translations is not None:
-        value = game.translations.shared_picture(value, doc.where(keypath))
-    if value is None or (is_placeholder(value) and ftype != "colour"):
-        return FieldText(value, field) if isinstance(value, str) else value
-    if ftype in ("int", "number"):  # "3" and ３ are numbers as typed (quoted, Japanese input)
-        read = v.whole(value) if ftype == "int" else v.decimal(value)
-        value = value if read is None else read
-    word = getattr(doc, "words", {}).get(keypath)
-    if ftype == "text" and isinstance(value, bool) and word is not None:  # a card titled No, a text Yes!
-        raise doc.error(keypath, f"YAML reads {word} as the yes/no value {str(value).lower()}, not as text",
-                        f"the text in quotes: {keypath[-1]}: {quoted(word)}")
-    if ftype == "text" and isinstance(value, (int, float)) and word is not None:
-        value = word  # +2, 007, 1.50 as written (they printed 2, 7, 1.5)
-    if not ok(value):
-        expected = {
-            "colour": "a palette colour (" + (", ".join(colour_names(game.palette)) or "none yet: palette: in game.yaml")
-                      + (") or '#rrggbb'" if isinstance(doc, SheetDoc) else ") or '#rrggbb' in quotes"),  # (a cell needs none)
-            "text": "text", "int": "a whole number", "number": "a number", "bool": "true or false",
-            "list": "a list [..]", "map": "a mapping {key: value}", "image": "a file name in art/, e.g. dragon.png",
-        }[ftype]
-        near = suggest(value, colour_names(game.palette)) if ftype == "colour" and isinstance(value, str) else ""
-        if ftype == "list" and isinstance(value, str) and value.strip().startswith("［"):  # as a Japanese IME types it
-            half = re.sub(r"\s*[、，,]\s*", ", ", value.strip().replace("［", "[").replace("］", "]"))
-            expected += f" with half-width brackets and ', ' between its items: {half}"
-        elif ftype == "list" and isinstance(value, str) and value.strip():  # "vp, lamp" as a spreadsheet cell holds it
-            named = re.findall(r"[{｛]\s*([^{}｛｝\s]+)\s*[}｝]", value)  # {coin}{vp}, as a card's text writes icons
-            apart = r"\s*[、，,]\s*" if re.search(r"[、，,]", value) else r"\s+"  # coin vp: two items, not one
-            items = ", ".join(named or [x for x in re.split(apart, value.strip()) if x])
-            expected += f" in brackets, ', ' between its items: [{items}]"
-        raise doc.error(keypath, f"{v.show(value)} is not a valid {ftype}{near}", expected)
-    bad = v.not_finite(value) if ftype in ("number", "list", "map") else None
-    if bad is not None:  # (the preview's JSON cannot hold one: its page stopped in a 500)
-        raise doc.error(keypath, f"{v.show(value)} is not a valid {ftype}: it holds {'NaN' if bad != bad else 'infinity'} "
-                        "(YAML reads .nan, .inf and numbers past 1e308 so), which no card can print",
-                        "a number, e.g. 2.5, or text in quotes: '.nan'")
-    if ftype == "image" and value.strip() and art is not None:
-        try:
-            art.info(value)
-        except InputError as e:  # say it at the piece's file:line (YAML or spreadsheet)
-            raise doc.error(keypath, e.message, e.expected) from None
-    if ftype == "list":  # an icon name in a list (icons: [star]) names its field when it is wrong
-        return [FieldText(x, field) if isinstance(x, str) else x for x in value]
-    return FieldText(str(value), field) if ftype == "text" else value
-
-
-def _rows_said(rows: list[int]) -> str:
-    """``row 3``, ``rows 3, 7–9``: sheet rows, runs of neighbours joined."""
-    runs: list[list[int]] = []
-    for r in rows:
-        if runs and r == runs[-1][-1] + 1:
-            runs[-1].append(r)
-        else:
-            runs.append([r])
-    said = ", ".join(f"{run[0]}–{run[-1]}" if len(run) > 1 else str(run[0]) for run in runs)
-    return f"row {said}" if len(rows) == 1 else f"rows {said}"
-
-
 def _fields(doc: Located, data: dict) -> dict[str, str]:
     """The deck's own fields' types; ``{type: image, placeholder: false}``: an image field that, empty,
-    is no art to come (a token's, as ``pnpgen layout export`` writes it; ``_optional_fields``)."""
+    is no art to come (a token's, as ``pnpgen layout export`` writes it; ``optional_fields``)."""
     fields = _parse(doc, ("fields",), v.mapping, data.get("fields"), "fields")
     types = {}
     for name, ftype in fields.items():
@@ -576,7 +511,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     fields = (layout_raw and layouts.fields(layout_raw) or {}) | _fields(doc, data)
     allowed = list(fields) + ["count"]
     defaults = _keys(doc, data.get("defaults") or {}, ("defaults",), list(fields), "defaults")
-    defaults = {k: _value(doc, game, fields[k], x, ("defaults", k), k, pictures) for k, x in defaults.items()}
+    defaults = {k: field_value(doc, game, fields[k], x, ("defaults", k), k, pictures) for k, x in defaults.items()}
     options = _shape_options(doc, data, shape, trim)
     if box is not None:
         options["box"] = box.frozen()
@@ -626,7 +561,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         rows, pieces = read_pieces(doc, path, game.root, fields)
         if rows.hidden:  # as a hidden sheet is passed over, a hidden row may be taken for one left out
             one = len(rows.hidden) == 1
-            game.notes.append(f"{rows.path}:{rows.hidden[0]}: {_rows_said(rows.hidden)}, hidden in the office program, "
+            game.notes.append(f"{rows.path}:{rows.hidden[0]}: {rows_said(rows.hidden)}, hidden in the office program, "
                               f"{'is read as a piece' if one else 'are read as pieces'} all the same (count: 0 keeps "
                               "a piece and prints none; delete a row to drop its piece)")
         if rows.worksheet is not None:
@@ -643,9 +578,10 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         _misspelt_reads(layout_raw, pieces, defaults, allowed)
     label_field = _parse(doc, ("label",), v.choice, data["label"], list(fields), "label field") \
         if "label" in data else None
-    shown = _shown_fields(deck, game.lang)
-    optional = _optional_fields(deck, data, game.lang)
+    shown = shown_fields(deck, game.lang)
+    optional = optional_fields(deck, data, game.lang)
     count_example = "'count: 3'" if rows is doc else "3 in the count column"  # the row and column lead the message
+    missing: list[ArtNotFound] = []  # art files the pieces name that are not there: told together
     for i, raw in enumerate(pieces):
         keypath = ("pieces", i)
         raw = _keys(rows, raw, keypath, allowed, "the header row" if rows is not doc else f"piece {i + 1}",
@@ -654,7 +590,10 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         values.update(defaults)
         for key, value in raw.items():
             if key != "count":
-                values[key] = _value(rows, game, fields[key], value, keypath + (key,), key, pictures)
+                try:
+                    values[key] = field_value(rows, game, fields[key], value, keypath + (key,), key, pictures)
+                except ArtNotFound as e:
+                    missing.append(e)
         piece = Piece(index=i + 1, values=values, where=rows.where(keypath),
                       count=_parse(rows, keypath + ("count",), v.count, raw.get("count", 1), v.COUNT, count_example),
                       label_field=label_field,
@@ -663,13 +602,15 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         listed = len(deck.placeholders)
         for key, value in values.items() if piece.count else ():  # a parked piece prints nothing: nothing open
             where = rows.where(keypath + (key,)) if key in raw else doc.where(("defaults", key))
-            _collect_placeholders(deck, where, key, value, piece)
+            collect_placeholders(deck, where, key, value, piece)
             cell = rows.where(keypath + (key,)) if key in raw or rows is not doc else piece.where  # (an empty cell's own)
             if fields[key] == "image" and not (value or "").strip() and key not in optional:
                 deck.placeholders.append((cell, f"{piece.label}.{key}", NO_ART_YET))
             elif key in shown and (value is None or str(value).strip() == ""):
                 deck.placeholders.append((cell, f"{piece.label}.{key}", EMPTY_SHOWN))
         piece.shows_placeholder = len(deck.placeholders) > listed
+    if missing:
+        raise ArtNotFound.together(missing)
     # parked pieces print nothing: no translation of theirs is missing (a spreadsheet's: their rows)
     parked = {(rows.path, line, column if rows is doc else None) for piece in deck.pieces if piece.count == 0
               for line, column in piece.field_lines.values()}
@@ -684,62 +625,13 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
                   for k in raw if k != "count" and fields.get(k) == "text"]
         game.translations.plain_texts(path, texts)
     if rows is not doc:
-        _totals_row(rows, deck)
+        refuse_totals_row(rows, deck)
     game.notes += tuckbox.miscounted(deck, figures, [k for k, kind in fields.items() if kind == "text"])
     copies = sum(p.count for p in deck.pieces)
     if copies > v.COUNT[1]:  # each copy is a page of the shop file: a hundred thousand took minutes
         raise doc.error(("pieces",), f"the deck prints {copies:,} copies",
                         f"at most {v.COUNT[1]:,} copies in one deck (split it into several decks)")
     return deck
-
-
-TOTAL_WORDS = {"total", "totals", "grand total", "sum", "合計", "総計", "計"}  # a sheet's totals row
-
-
-def _totals_row(rows: Source, deck: Deck) -> None:
-    """A sheet's last row named Total (合計…, in any of its cells) or holding nothing but its count
-    (Excel's AutoSum under the column), whose count is the sum of the rows above, is the sheet's
-    totals row, not a piece: it would print that many copies of a card called Total, or untitled."""
-    *above, last = deck.pieces
-    own = [k for k in last.field_lines if k != "count"]  # the cells the row fills besides its count
-    word = next((str(last.values.get(k) or "").strip() for k in own
-                 if str(last.values.get(k) or "").strip().casefold() in TOTAL_WORDS), None)
-    bare = not own and any(k != "count" for p in above for k in p.field_lines)  # (not a sheet of counts alone)
-    if len(above) >= 2 and "count" in last.field_lines and (word or bare) and last.count == sum(p.count for p in above):
-        row = f"the row of {word!r} with the count" if word else "the last row, with nothing but the count"
-        said = (f"a piece named {word!r}" if word == last.label else f"a piece showing {word!r}") if word \
-            else "an untitled piece"
-        raise rows.error(("pieces", len(above), "count"), f"{row} {last.count} "
-                         "(the sum of the rows above) is the sheet's totals row, not a piece: it would print "
-                         f"{last.count} copies of {said}",
-                         "one row per piece: delete the totals row, or keep it on another worksheet")
-
-
-def _drawn_boxes(deck: Deck, lang: str | None, types: tuple[str, ...]) -> list:
-    """The layout's boxes of ``types`` the ``lang`` edition draws (a box with ``lang:`` only in
-    those; ``lang`` None: every box)."""
-    if deck.layout is None:
-        return []
-    sides = [deck.layout.front] + ([deck.layout.back] if deck.layout.back is not None else [])
-    return [box for side in sides for box in side.boxes
-            if box.type in types and (lang is None or not box.get("lang") or lang in box.get("lang"))]
-
-
-def _shown_fields(deck: Deck, lang: str) -> set[str]:
-    """The piece fields a deck's layout prints 未定 for when they are empty."""
-    return {box.get("field") for box in _drawn_boxes(deck, lang, ("text", "icons"))
-            if box.get("placeholder") and box.get("field")}
-
-
-def _optional_fields(deck: Deck, data: dict, lang: str) -> set[str]:
-    """Fields only a layout's ``placeholder: false`` boxes read (art a token may do without), or
-    only boxes this edition does not draw, or image fields the deck says ``placeholder: false``
-    of: empty, they are no placeholder."""
-    read = ("text", "image", "icons")
-    placeheld = {box.get("field") for box in _drawn_boxes(deck, lang, read) if box.get("placeholder")}
-    own: dict = data["fields"] if isinstance(data.get("fields"), dict) else {}
-    unplaceheld = {name for name, spec in own.items() if isinstance(spec, dict) and spec.get("placeholder") is False}
-    return ({box.get("field") for box in _drawn_boxes(deck, None, read)} - placeheld - set(own)) | unplaceheld
 
 
 def layout_template(deck_id: str, side: str) -> str:
@@ -787,14 +679,3 @@ def check_bleed(game: Game, bleed_mm: float) -> None:
             where = deck.size_where or Where(deck.source)
             raise InputError(e.message, path=where.path, line=where.line, column=where.column,
                              key="format" if deck.format != "custom" else "size", expected=e.expected) from None
-
-
-def _collect_placeholders(deck: Deck, where, key: str, value: Any, piece: Piece) -> None:
-    if is_placeholder(value):
-        deck.placeholders.append((where, f"{piece.label}.{key}", str(value)))
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            _collect_placeholders(deck, where, f"{key}.{k}", v, piece)
-    elif isinstance(value, list):
-        for k, v in enumerate(value):
-            _collect_placeholders(deck, where, f"{key}.{k + 1}", v, piece)

@@ -188,6 +188,12 @@ class Deck:
     def count(self) -> int:
         return sum(p.count for p in self.pieces)
 
+    @property
+    def paper_die(self) -> tuple[tuple[float, float, float, float], ...] | None:
+        """A folded d6's faces 1–6: the deck file's ``die:`` (templates), else its layout's; None
+        for any other piece. Every export reads it here, so a template's die is a die as a layout's is."""
+        return self.die or (self.layout.die if self.layout is not None else None)
+
 
 @dataclass
 class Sourced:

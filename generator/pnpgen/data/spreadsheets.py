@@ -5,7 +5,7 @@ the deck's default. The rows become the same piece mappings a YAML deck holds, s
 checks them with the very same field checks; :class:`SheetDoc` answers its ``where``/``error``
 questions with ``cards.csv:row:column`` and the column's header instead of a YAML position.
 
-Also the reverse: :func:`export_sheet` writes a loaded deck's pieces as CSV or XLSX.
+The reverse, a loaded deck's pieces as CSV or XLSX, is data/sheetexport.py.
 """
 
 from __future__ import annotations
@@ -22,16 +22,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from pnpgen.data import numberformat
-from pnpgen.data.i18n import marker
-from pnpgen.data.model import Deck, placeholder_said
 from pnpgen.data.textfile import decode
 from pnpgen.data.yamlsrc import Located, load_value
 from pnpgen.errors import InputError, Where, contained, suggest, written_alike
 from pnpgen.patterns import later
-from pnpgen.safetext import control_char, csv_cell, csv_text
+from pnpgen.safetext import control_char, csv_text
 
 SUFFIXES = (".csv", ".xlsx", ".ods")
 # Cells of these field types are taken as written; any other cell is read as a YAML value, so
@@ -405,12 +401,20 @@ def _read_rows(path: Path, shown: Path, sheet: str | None) -> tuple[list[tuple[i
         if suffix == ".xlsx":
             formulas = _check_xlsx_ranges(path, shown)  # before openpyxl makes a cell for each cell they cover
             return _xlsx_rows(path, shown, sheet, formulas)
+        with zipfile.ZipFile(path) as z:  # odfpy makes an object of each element: counted before it reads them
+            xml = [z.read(part) for part in z.namelist() if part.endswith(".xml")]
+        elements = sum(_elements(x) + sum(int(n[:12]) for n in _ODS_SPACES.findall(x)) for x in xml)
+        if elements > MAX_ODS_ELEMENTS:
+            raise InputError(f"the spreadsheet holds {elements:,} XML elements (cells, their texts and styles)", path=shown,
+                             expected=f"at most {MAX_ODS_ELEMENTS:,} in an .ods (the limit for spreadsheets): the rows and "
+                             "columns beyond the last piece and field deleted, or the sheet saved as .xlsx or CSV")
         return _ods_rows(path, shown, sheet)
     except InputError:
         raise
     except csv.Error as e:
         raise InputError(f"cannot read the CSV: {_one_line(e)}", path=shown, expected="comma-separated values") from None
-    except (OSError, zipfile.BadZipFile, KeyError, ValueError, SyntaxError) as e:  # SyntaxError: XML's ParseError
+    except (OSError, zipfile.BadZipFile, KeyError, ValueError, SyntaxError, TypeError, IndexError) as e:  # SyntaxError:
+        # XML's ParseError; openpyxl's TypeError, IndexError: a merged range "3:5", a cell's style s="99999"
         raise InputError(f"cannot read the spreadsheet: {_one_line(e)}", path=shown,
                          expected=f"a {suffix} file saved by a spreadsheet program") from None
 
@@ -423,6 +427,10 @@ def _one_line(e: Exception) -> str:
 
 MAX_UNZIPPED = 100_000_000  # an .xlsx or .ods, every part of it unpacked; real ones hold a few MB
 MAX_PARTS = 10_000
+# XML elements of an .ods: odfpy builds a DOM of all, some 100 µs and 1 kB each (200 kB zipped of empty
+# cells, 3 million, ran for over five minutes, gigabytes). 10,000 pieces of 24 fields are about 500,000.
+MAX_ODS_ELEMENTS = 500_000
+_ODS_SPACES = re.compile(rb'<(?:\w+:)?s\b[^>]*?\bc="(\d+)"')  # <text:s text:c="N"/>: N spaces, each one counted (10⁹: 1 GB)
 DOCTYPE_HEAD = 4096  # bytes of each XML part read for a DOCTYPE before it is parsed
 
 
@@ -471,6 +479,10 @@ def _check_unzipped(path: Path, shown: Path) -> None:
                                  "program (entities are how a crafted file reads other files or expands to gigabytes)")
 
 
+def _elements(xml: bytes) -> int:  # every tag but an end tag, a declaration or a comment
+    return xml.count(b"<") - xml.count(b"</") - xml.count(b"<?") - xml.count(b"<!")
+
+
 MAX_COVERED = MAX_ROWS * MAX_COLUMNS  # cells one sheet's merged (and linked) ranges cover together
 # <mergeCell ref="A1:C2"/> and <hyperlink ref="A1:C2" …/>: openpyxl makes a cell object for every
 # cell such a range covers, so a 5 kB workbook merging A3:XFD1048576 took 3 GB and 40 s
@@ -479,8 +491,10 @@ _XLSX_RANGE = re.compile(rb'<(?:\w+:)?(?:mergeCell|hyperlink)\b[^>]*?\bref="([^"
 
 def _check_covered(ranges: list[tuple[int, int, int, int]], shown: Path) -> None:
     """Merged ranges (top, left, bottom, right; 1-based) that cover more cells together than a
-    sheet within the limits holds: refused before any is filled."""
-    covered = sum((bottom - top + 1) * (right - left + 1) for top, left, bottom, right in ranges)
+    sheet within the limits holds: refused before any is filled. A range written backwards
+    (``A1048576:XFD1``, a span of -10⁹ rows) covers as many cells as written forwards: counted
+    negative, it cancelled the others (a 5 kB .xlsx ran for minutes and took gigabytes)."""
+    covered = sum((abs(bottom - top) + 1) * (abs(right - left) + 1) for top, left, bottom, right in ranges)
     if covered > MAX_COVERED:
         raise InputError(f"the spreadsheet's merged cells cover {covered:,} cells", path=shown,
                          expected=f"at most {MAX_COVERED:,} (the limit for spreadsheets): unmerge the cells "
@@ -491,15 +505,18 @@ _XLSX_FORMULA = re.compile(rb"<(?:\w+:)?f[\s/>]")  # a cell's <f> (its formula)
 
 
 def _check_xlsx_ranges(path: Path, shown: Path) -> bool:
-    """The merged and linked ranges of every worksheet checked (``_check_covered``); whether any
+    """The merged and linked ranges of every worksheet checked (``_check_covered``), its cells counted
+    with its other parts' elements (11 MB of empty cells: openpyxl took 3 min and 2.4 GB); whether any
     worksheet holds a formula (else its formulas need not be read: a second whole read of the
     workbook, some 12 µs a cell — 24 s for a sheet of the limits' 9,000 × 200 cells)."""
     from openpyxl.utils.cell import range_boundaries
 
-    formulas = False
+    formulas, cells = False, 0
     with zipfile.ZipFile(path) as z:
         for part in z.namelist():
-            if part.startswith("xl/worksheets/") and part.endswith(".xml"):
+            if not part.startswith("xl/worksheets/") and part.endswith(".xml"):  # shared strings, styles…
+                cells += _elements(z.read(part))  # (5 million shared strings, 211 kB zipped, took 2 minutes)
+            elif part.endswith(".xml"):
                 data = z.read(part)
                 ranges = []
                 for ref in _XLSX_RANGE.findall(data):
@@ -507,6 +524,11 @@ def _check_xlsx_ranges(path: Path, shown: Path) -> bool:
                     ranges.append((top or 1, left or 1, bottom or top or 1, right or left or 1))
                 _check_covered(ranges, shown)
                 formulas = formulas or _XLSX_FORMULA.search(data) is not None
+                cells += sum(data.count(b"%sc%s" % (head, tail)) for head in (b"<", b":") for tail in (b" ", b">", b"/"))
+    if cells > MAX_COVERED:  # openpyxl makes an object of every cell of every sheet before its size is known
+        raise InputError(f"the spreadsheet holds {cells:,} cells (with its texts and styles)", path=shown,
+                         expected=f"at most {MAX_COVERED:,} (the limit for spreadsheets): the rows and columns beyond "
+                         "the last piece and field deleted (a cell only formatted counts)")
     return formulas
 
 
@@ -612,19 +634,19 @@ def _ods_rows(path: Path, shown: Path, sheet: str | None) -> tuple[list[tuple[in
     hidden_rows: set[int] = set()
     number = 0
     for row in table.getElementsByType(TableRow):
-        repeat = int(row.getAttribute("numberrowsrepeated") or 1)
+        repeat = _times(row.getAttribute("numberrowsrepeated"))
         cells: list[Any] = []
         pending = 0  # empty cells kept only if a filled one follows (rows end in huge repeats)
         for cell in row.childNodes:
             if cell.qname[1] not in ("table-cell", "covered-table-cell"):
                 continue
-            n = int(cell.getAttribute("numbercolumnsrepeated") or 1)
+            n = _times(cell.getAttribute("numbercolumnsrepeated"))
             value = _ods_value(cell) if cell.qname[1] == "table-cell" else None  # covered: merged away
             col = len(cells) + pending + 1
             if cell.qname[1] == "table-cell" and not cell.getAttribute("valuetype") and cell.getAttribute("formula"):
                 raise _unsaved_formula(shown, number + 1, col)
-            spans = (int(cell.attributes.get((TABLENS, "number-rows-spanned")) or 1),
-                     int(cell.attributes.get((TABLENS, "number-columns-spanned")) or 1))
+            spans = (_times(cell.attributes.get((TABLENS, "number-rows-spanned"))),
+                     _times(cell.attributes.get((TABLENS, "number-columns-spanned"))))
             if spans != (1, 1) and _filled(value):
                 merges.append((number + 1, col, number + spans[0], col + spans[1] - 1))
             if not _filled(value):
@@ -654,6 +676,15 @@ def _ods_rows(path: Path, shown: Path, sheet: str | None) -> tuple[list[tuple[in
     return rows, hidden_rows, table.getAttribute("name")
 
 
+def _times(written: str | None) -> int:
+    """An .ods count (rows or columns repeated or spanned): at least 1, as spreadsheet programs write
+    it (else ValueError). Less made row numbers run backwards and merged ranges of negative size."""
+    n = int(written or 1)
+    if n < 1:
+        raise ValueError(f"a count of rows or columns of {n} (at least 1 in a saved spreadsheet)")
+    return n
+
+
 def _ods_value(cell) -> Any:
     from odf import teletype
     from odf.text import P
@@ -679,87 +710,3 @@ def _ods_value(cell) -> Any:
             return text
     paragraphs = cell.getElementsByType(P)
     return "\n".join(teletype.extractText(p) for p in paragraphs) if paragraphs else None
-
-
-def export_sheet(deck: Deck, fmt: str, translated: Mapping[str, Deck] | None = None, default: str = "ja") -> bytes:
-    """A deck's pieces as a spreadsheet a ``pieces: {file: …}`` deck reads back to the same pieces:
-    one column per field in the deck's order, each followed by a ``<field>.<lang>`` column per
-    language it is translated into (``translated``: the same deck loaded in that language; a
-    text left untranslated there, marked in ``default``, is an empty cell), then ``count``; CSV in UTF-8 with a BOM (so
-    Excel opens Japanese text right), or XLSX."""
-    fields = list(deck.pieces[0].values) if deck.pieces else []
-    columns: list[tuple[str, list[Any]]] = []
-    for f in fields:
-        columns.append((f, [p.values.get(f) for p in deck.pieces]))
-        for lang, other in sorted((translated or {}).items()):
-            cells = _translations(deck, other, f, default, lang)
-            if cells:
-                columns.append((f"{f}.{lang}", cells))
-    header = [name for name, _ in columns] + ["count"]
-    table = [[_out(cells[i], fmt) for _, cells in columns] + [p.count] for i, p in enumerate(deck.pieces)]
-    if fmt == "csv":
-        text = io.StringIO(newline="")
-        writer = csv.writer(text, lineterminator="\r\n")
-        writer.writerow([csv_cell(v) for v in header])  # a field named =HYPERLINK(…) too
-        writer.writerows([csv_cell(v) for v in row] for row in table)  # read back by csv_text
-        return ("\ufeff" + text.getvalue()).encode("utf-8")
-    import openpyxl
-
-    book = openpyxl.Workbook()
-    ws = book.active
-    ws.title = _sheet_title(deck.id)
-    for r, values in enumerate([header] + table, 1):
-        for c, value in enumerate(values, 1):
-            cell = ws.cell(row=r, column=c, value=value)
-            if isinstance(value, str):
-                cell.data_type = "s"  # always text, never a formula (=, +, -, @ …)
-    buf = io.BytesIO()
-    book.save(buf)
-    return buf.getvalue()
-
-
-def _sheet_title(name: str) -> str:
-    """``name`` as a worksheet's name Excel takes: none of []:*?/\\ (a deck file c[1].yaml ended
-    export-sheet in openpyxl's ValueError traceback), at most 31 characters, no ' at either end,
-    not History (Excel's own)."""
-    title = re.sub(r"[\[\]:*?/\\]", "_", name)[:31].strip("'")
-    return title if title and title.casefold() != "history" else "pieces"
-
-
-def _translations(deck: Deck, other: Deck, field: str, default: str, lang: str) -> list[Any]:
-    """Each piece's ``field`` as ``other`` (the deck loaded in ``lang``) prints it, where that is a
-    translation: None (an empty cell, which reads back as "not translated yet") where it is the
-    default text, as written, marked as missing (〔ja〕…) or a placeholder in ``lang``'s word (an
-    art: 未定 is TBD there, but no translation: an art.en column of it gave every piece's picture
-    a 〔ja〕-marked file name); an empty list when no piece has a translation (the field is not
-    translated)."""
-    missing = marker(default)
-
-    def untranslated(mine: Any) -> tuple[str, ...]:
-        return (mine, missing + mine, placeholder_said(mine, lang)) if isinstance(mine, str) else (mine, missing + str(mine))
-
-    cells = [None if not isinstance(text := theirs.values.get(field), str) or text in untranslated(mine.values.get(field))
-             else text for mine, theirs in zip(deck.pieces, other.pieces)]
-    return cells if any(c is not None for c in cells) else []
-
-
-def _plain(value: Any) -> Any:
-    """Text as ``str`` (a list item remembers its field: data/model.py FieldText), for YAML."""
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    return str(value) if isinstance(value, str) else value
-
-
-def _out(value: Any, fmt: str) -> Any:
-    """A field value as a cell: text as is, lists and mappings in YAML flow style."""
-    if value is None:
-        return None
-    if isinstance(value, (list, dict)):
-        return yaml.safe_dump(_plain(value), default_flow_style=True, allow_unicode=True, width=10**6).strip()
-    if isinstance(value, str):
-        return str(value)
-    if isinstance(value, bool) and fmt == "csv":
-        return "true" if value else "false"
-    return value

@@ -240,7 +240,7 @@ def _count_digits(text: str) -> str | None:
 
 def field_spec(value: Any) -> Any:
     """A deck field's type as written: a type, or ``{type: image, placeholder: false}`` (an image
-    field that may stay empty, data/load.py ``_optional_fields``), read as its type, image."""
+    field that may stay empty, data/piecevalues.py ``optional_fields``), read as its type, image."""
     if not isinstance(value, dict):
         return value
     if value.get("type") != "image" or set(value) - {"type", "placeholder"} \
@@ -417,17 +417,33 @@ def points(value: Any, shape: str, w: float, h: float) -> list[tuple[float, floa
 
 def die_faces(value: Any, w: float, h: float) -> tuple[tuple[float, float, float, float], ...]:
     """A template's paper d6: the six face squares of its net, faces 1 to 6, each [x, y, w, h] in
-    mm inside the trim (a layout names its boxes instead: data/layouts.py)."""
+    mm inside the trim (a layout names its boxes instead: data/layouts.py). A face is named by its
+    number, and one past the trim or given twice is told so: a die is six different faces."""
     expected = "six [x, y, w, h] boxes in mm, the die's faces 1 to 6, e.g. [[16, 0, 16, 16], [0, 16, 16, 16], …]"
     if not isinstance(value, list) or len(value) != 6:
-        raise Invalid(f"die: {show(value)} is not a list of 6 face boxes", expected)
-    out = []
-    for box in value:
+        raise Invalid(f"{show(value)} is not a list of 6 face boxes", expected)
+    out: list[tuple[float, float, float, float]] = []
+    for n, box in enumerate(value, 1):
         if not isinstance(box, list) or len(box) != 4:
-            raise Invalid(f"die: face {show(box)} is not [x, y, w, h]", expected)
-        x, y = length(box[0], 0.0, w, "x"), length(box[1], 0.0, h, "y")
-        out.append((x, y, length(box[2], 0.1, w - x, "w"), length(box[3], 0.1, h - y, "h")))
+            raise Invalid(f"face {n}, {show(box)}, is not [x, y, w, h]", expected)
+        what = f"face {n}'s"
+        x, y = length(box[0], 0.0, w, f"{what} x"), length(box[1], 0.0, h, f"{what} y")
+        bw, bh = length(box[2], 0.1, w, f"{what} w"), length(box[3], 0.1, h, f"{what} h")
+        if x + bw > w + 1e-6 or y + bh > h + 1e-6:
+            raise Invalid(f"face {n}, {show(box)}, runs past the piece's {w:g}×{h:g} mm trim "
+                          f"(to {x + bw:g}×{y + bh:g} mm)",
+                          f"each face inside the piece: x + w at most {w:g}, y + h at most {h:g}")
+        face = (x, y, bw, bh)
+        if face in out:
+            raise Invalid(f"face {n}, {show(box)}, is face {out.index(face) + 1} again; a die has 6 different "
+                          "faces", expected)
+        out.append(face)
     return tuple(out)
+
+
+# a key written where another file or the command line says it: named with its place, not as a slip
+ELSEWHERE = {("game.yaml", "bleed"): "; a build's bleed is --bleed (3 mm unless given), a deck's own is bleed: "
+                                     "in its deck file (data/<slug>/decks/<id>.yaml)"}
 
 
 def bleed_fits(bleed_mm: float, w: float, h: float, key: str = "--bleed") -> None:

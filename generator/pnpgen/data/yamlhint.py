@@ -12,6 +12,7 @@ mistake may be either.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 
 import yaml
@@ -91,7 +92,25 @@ def _quote_hint(pair: _Pair, line: int, why: str) -> Hint:
                 f"the text in quotes: {pair.key}: {quoted(pair.value)}")
 
 
-def _text_hint(pair: _Pair, line: int) -> Hint | None:
+def _written_keys(text: str) -> set[str]:
+    """The keys a YAML file writes (``count``, a piece's fields), to tell a ',' left out of a
+    {…} piece from a text holding ': '."""
+    return set(re.findall(r"(?:^|[{,\s])([A-Za-z_][\w.-]*):(?=\s)", text, re.M)) | {"count"}
+
+
+def _missing_comma(pair: _Pair, line: int, keys: Collection[str]) -> Hint | None:
+    """``{title: 炎, value: 5 count: 10}``: the ',' before a key the file writes elsewhere left out.
+    Put in quotes, as the plain ': ' hint said, the piece printed '5 count: 10' and one copy."""
+    m = re.match(r"^(.*?\S)[ ]+([A-Za-z_][\w.-]*): ", pair.value)
+    if not pair.in_flow or m is None or m.group(2) not in keys or m.group(2) == pair.key:
+        return None
+    return Hint(f"YAML syntax error: a ',' is missing before {m.group(2)}: (YAML reads the ': ' in "
+                f"{quoted(pair.value)} as the start of another key)", line, pair.value_col + 1, pair.key,
+                f"{pair.key}: {m.group(1)}, {pair.value[m.start(2):]}; or, when all of it is the text of "
+                f"{pair.key}, the text in quotes: {pair.key}: {quoted(pair.value)}")
+
+
+def _text_hint(pair: _Pair, line: int, keys: Collection[str] = ()) -> Hint | None:
     """Text that YAML reads as syntax: a value starting with * & [ { ! | > % @, a ': ' inside
     it, or {…}, [ ] or ', ' inside a {…} piece written on one line."""
     value = pair.value
@@ -109,7 +128,8 @@ def _text_hint(pair: _Pair, line: int) -> Hint | None:
             return _quote_hint(pair, line, f"inside a {{…}} piece YAML reads {marks} in it as the piece's own "
                                            f"structure")
     if ": " in value:
-        return _quote_hint(pair, line, "YAML reads the ': ' in it as the start of another key")
+        return _missing_comma(pair, line, keys) or _quote_hint(
+            pair, line, "YAML reads the ': ' in it as the start of another key")
     return None
 
 
@@ -268,18 +288,19 @@ def explain(text: str, e: yaml.MarkedYAMLError) -> Hint:
     pair = pairs[-1] if pairs else None
     if problem.startswith("mapping values are not allowed"):
         if pair is not None and col >= pair.value_col:
-            return _quote_hint(pair, row + 1, "YAML reads the ': ' in it as the start of another key")
+            return _missing_comma(pair, row + 1, _written_keys(text)) or _quote_hint(
+                pair, row + 1, "YAML reads the ': ' in it as the start of another key")
         return _indentation(lines, row + 1, len(line_text) - len(line_text.lstrip()) + 1,
                             "YAML reads it as more of the text above")
     if pair is not None and not _first_token(line_text, col):
-        hint = _text_hint(pair, row + 1)
+        hint = _text_hint(pair, row + 1, _written_keys(text))
         if hint is not None:
             return hint
     if problem.startswith("expected <block end>") and _first_token(line_text, col):
         return _indentation(lines, row + 1, col + 1, "its indentation fits no key above")
     if pair is None and ctx is not None and ctx.line != row:  # e.g. a value starting with '*' on the line above
         pairs = _pairs(lines[ctx.line])
-        hint = _text_hint(pairs[-1], ctx.line + 1) if pairs else None
+        hint = _text_hint(pairs[-1], ctx.line + 1, _written_keys(text)) if pairs else None
         if hint is not None:
             return hint
     context = f" ({e.context} started at line {ctx.line + 1})" if e.context and ctx is not None else \

@@ -40,10 +40,11 @@ def back_behind(deck: Deck, sheet: SheetOptions) -> bool:
 
 def short_bleed_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildOptions) -> list[str]:
     """With a printer profile, each deck with backs whose home sheets give less bleed than the
-    profile's back offset needs (its larger offset + 0.5 mm): its backs may show white edges."""
+    profile's back offset needs (its larger offset + 0.5 mm), or than the deck asks when it asks
+    less (a deck's own ``bleed: 1``): its backs may show white edges."""
     out = []
-    need = min(options.sheet.least_bleed_mm, options.sheet.bleed_mm)
     for deck, on_paper in placed:
+        need = min(options.sheet.least_bleed_mm, deck.bleed(options.sheet.bleed_mm))
         bleed = getattr(on_paper.layout, "sheet_bleed_mm", None)
         if not back_behind(deck, options.sheet) or options.printer is None or bleed is None or bleed >= need - 1e-9:
             continue

@@ -217,7 +217,8 @@ def _parse(doc: Located, slug: str) -> Preset:
         trim = formats[0].trim or A5
         raise doc.error(("formats", formats[0].name, "trim"), f"{trim[0]:g}×{trim[1]:g} mm is not the rulebook's "
                         f"page: it is set on A5 ({A5[0]:g}×{A5[1]:g} mm)", "trim: [148mm, 210mm]")
-    if files != "rulebook" and "page_multiple" in data:  # (blank pages for a binding: a book's, not the pieces')
+    # (blank pages for a binding: a book's, not the pieces'; the default, 1, adds none and is no slip)
+    if files != "rulebook" and _page_multiple(doc) != 1:
         raise doc.error(("page_multiple",), f"page_multiple makes up a rulebook's page count, and this preset "
                         f"prints {files}", "files: rulebook with page_multiple, or no page_multiple", key=True)
     if pdfx != "none" and condition is None:

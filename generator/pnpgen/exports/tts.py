@@ -232,7 +232,7 @@ def saved_object(name: str, obj: dict) -> str:
 def deck_object(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, files: dict[str, bytes],
                 pngs: PngFiles) -> dict:
     """Add the deck's images to ``files`` (encoded by ``pngs``) and return its TTS object."""
-    die = style.deck.die or (style.deck.layout.die if style.deck.layout is not None else None)
+    die = style.deck.paper_die
     if die is not None:  # a paper d6, its layout's or its template's (the deck file's die:)
         return _dice(style, die, faces, table, x, files, pngs)
     if style.deck.layout is not None and style.deck.layout.stand_up is not None:

@@ -12,7 +12,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from pnpgen.data.art import picture_hash
+from pnpgen.data.picturebytes import picture_hash
 from pnpgen.errors import InputError, place
 from pnpgen.faces.faceset import FaceSet
 from pnpgen.faces.templates import one_line

@@ -118,8 +118,9 @@ def home_sheets(deck: DeckSheets, layout: SheetLayout | NestLayout | SlotLayout,
             note = msg("sheet.note", lang, deck=deck.name, id=deck.id, side=msg(f"sheet.{side}", lang),
                        sheet=start // per + 1, sheets=-(-total // per), how=how, bleed=f"{sb:.1f}")
             words = _duplex_words(sheet, deck.backs is not None, lang)
-            if deck.backs is not None and sb < min(sheet.least_bleed_mm, sheet.bleed_mm) - 1e-9:
-                words += " · " + msg("sheet.bleed_short", lang, need=f"{sheet.least_bleed_mm:.1f}")
+            need = min(sheet.least_bleed_mm, sheet.bleed_mm)  # (a deck's own bleed: below the offset's asks less)
+            if deck.backs is not None and sb < need - 1e-9:
+                words += " · " + msg("sheet.bleed_short", lang, need=f"{need:.1f}")
             at = layout.slug_y(sheet) if isinstance(layout, SlotLayout) else None  # a stock's slots may take the top
             page.items.extend(slug(words, note, stamp, layout.paper_mm, sheet, font, measure, lang, y=at))
             pages.append(page)

@@ -27,7 +27,7 @@ from functools import lru_cache, partial
 from pathlib import Path
 
 from pnpgen.atomic import Stores, store
-from pnpgen.data.art import picture_hash
+from pnpgen.data.picturebytes import picture_hash
 from pnpgen.memo import Memo
 from pnpgen.pdf.assemble import SourceChanged, Stored
 from pnpgen.svg.artwork import Art

@@ -3,8 +3,10 @@
 The package re-exports what the rest of pnpgen calls; the work is in its modules:
 ``book`` (the draft to ``rulebook.pdf``, ``rulebook-booklet.pdf`` and ``proof.txt``), ``reader``
 (bytes to text), ``tree`` (the draft's tree), ``parse`` and ``latin`` (Japanese and Latin-script
-drafts into that tree), ``components``, ``proof``, ``figures``, ``pictures``, ``story``,
-``flowables``, ``piecepics``, ``styles``, ``glyphs`` and ``document`` (the typesetting).
+drafts into that tree), ``components``, ``proof``, ``figures``, ``pictures``, ``story``
+(what it keeps on one page: ``keeps``; an English draft's quotes and dashes: ``typography``),
+``flowables``, ``termindex`` (the index of terms), ``piecepics``, ``styles``, ``glyphs`` and
+``document`` (the typesetting).
 
 The names load on first use (PEP 562), so ``import pnpgen.rulebook.reader`` (the spreadsheet
 reader decodes text with it) does not load the typesetter and ReportLab's platypus.

@@ -21,6 +21,7 @@ when the draft has more than one, is brainstorm, not rules.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from pnpgen.rulebook.latin import parse_latin
 from pnpgen.rulebook.reader import is_latin
@@ -108,11 +109,45 @@ def _has_inner_space(s: str) -> bool:
     return bool(re.search(r"[ 　]", s.strip(" 　")))
 
 
+# the widest row a diagram sets on an A5 page, in half-width cells (9.5 pt cells in 118 mm, its box's padding)
+_ROW_CELLS = 64
+
+
+def _cells(ch: str) -> int:
+    return 2 if unicodedata.east_asian_width(ch) in "WFA" else 1
+
+
+def _column_starts(s: str) -> set[int]:
+    """The cells where a column starts after a gap of two or more spaces (the indent is no gap):
+    where an aligned table's rows start their second and later columns."""
+    starts, col, gap, seen = set(), 0, 0, False
+    for ch in s:
+        if ch in " 　":
+            gap += 1
+        else:
+            if seen and gap >= 2:
+                starts.add(col)
+            seen, gap = True, 0
+        col += _cells(ch)
+    return starts
+
+
+def _table_row(s: str, neighbour: str) -> bool:
+    """``s`` is a row of the aligned table ``neighbour`` belongs to: a column starts where one of the
+    neighbour's does, and the row fits the page (a row too long for the 24 characters of a layout
+    line, 「【飛行】　　　【飛行】を持たないユニットにブロックされない」, was set as a paragraph between
+    two halves of its table)."""
+    body = s.lstrip(" 　")
+    width = sum(_cells(ch) for ch in body)
+    return width <= _ROW_CELLS and bool(_column_starts(s) & _column_starts(neighbour))
+
+
 def find_preformatted(lines: list[str]) -> list[tuple[int, int]]:
     """Runs of layout lines as half-open [start, end) ranges; one blank line may sit inside a run.
 
     A short line with an inner space directly beside a run joins it (``　５〜　枚：３``
-    under ``　　４　枚：２``).
+    under ``　　４　枚：２``), and so does a longer row of an aligned table whose column starts where
+    its neighbour's does.
     """
     layout = [_is_layout_line(s) for s in lines]
     n = len(lines)
@@ -120,12 +155,16 @@ def find_preformatted(lines: list[str]) -> list[tuple[int, int]]:
     for i in range(1, n):  # an item indented under a list's item is nested in it, however deep: no diagram
         if item[i - 1] and _opens_item(lines[i].lstrip(" 　")):
             item[i], layout[i] = True, False
+    for i in range(n - 1):  # two rows of a table whose columns line up, however long (each fitting the page)
+        if not (item[i] or item[i + 1] or _is_structural(lines[i]) or _is_structural(lines[i + 1])) \
+                and _table_row(lines[i], lines[i + 1]) and _table_row(lines[i + 1], lines[i]):
+            layout[i] = layout[i + 1] = True
     for _ in range(2):  # grow runs by neighbours
         for i in range(n):
-            if layout[i] or not lines[i].strip() or len(lines[i]) > 16 or not _has_inner_space(lines[i]) \
-                    or _is_structural(lines[i]):
+            if layout[i] or not lines[i].strip() or not _has_inner_space(lines[i]) or _is_structural(lines[i]):
                 continue
-            if (i > 0 and layout[i - 1]) or (i + 1 < n and layout[i + 1]):
+            beside = [lines[j] for j in (i - 1, i + 1) if 0 <= j < n and layout[j]]
+            if beside and (len(lines[i]) <= 16 or any(_table_row(lines[i], b) for b in beside)):
                 layout[i] = True
     runs: list[tuple[int, int]] = []
     i = 0

@@ -189,7 +189,8 @@ def bare_terms(doc: Document, text: str, draft_path: Path | str, lang: str) -> l
     """A 【term】 of the rules written elsewhere in the rules' text without its 【】 (【係争マス】
     nine times, 「係争マス」 once): the reader looks the term up in the index, which lists only the
     marked places. Not in the components list, which names the pieces before the rules mark their
-    parts, nor in headings; a bare use inside a longer word (倉庫置き場 beside 【倉庫】) is another word."""
+    parts, nor in headings; a bare use inside a longer word (倉庫置き場 beside 【倉庫】) is another word,
+    and so is the game's title (「星詠みの決闘は…」 beside the keyword 【星詠み】)."""
     components = [(s.line, _end(doc.sections, s)) for s in doc.rules if s.is_components]
     lines = [(n, line) for n, line in _rules_lines(doc, text)
              if not any(a <= n < b for a, b in components) and not _HEADING_LINE.match(line.strip("　 "))]
@@ -202,6 +203,8 @@ def bare_terms(doc: Document, text: str, draft_path: Path | str, lang: str) -> l
         bare: list[tuple[int, str]] = []
         for n, line in lines:
             plain = re.sub(r"【[^】]*】", lambda m: "\u3000" * len(m.group(0)), line)  # (positions kept)
+            if doc.title.strip():  # the game's own name holds the term
+                plain = plain.replace(doc.title.strip(), "\u3000" * len(doc.title.strip()))
             for m in re.finditer(rf"(?<!\w){re.escape(term)}(?!\w)" if term.isascii() else re.escape(term), plain):
                 before, after = plain[m.start() - 1:m.start()], plain[m.end():m.end() + 1]
                 if not (_WORD_CHAR.match(before) or _WORD_CHAR.match(after)):

@@ -5,7 +5,6 @@ appendix, colophon)."""
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Collection, Mapping, Sequence
 
 from reportlab.lib.units import mm
@@ -33,13 +32,12 @@ from pnpgen.rulebook.flowables import (
     Heading,
     JPara,
     PageNumber,
-    TermIndex,
-    grid_lines,
     mark_indexed,
     terms,
 )
 from pnpgen.rulebook.inline import Icon, with_icons
 from pnpgen.rulebook.inline import markup as icon_markup
+from pnpgen.rulebook.keeps import Indent, lead_ins_with_their_lists, lists_kept_together, two_lines_under_headings
 from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.piecepics import Faces, Figure, FittedFaces
 from pnpgen.rulebook.quickref import Line, printed, quick_reference
@@ -61,6 +59,7 @@ from pnpgen.rulebook.styles import (
     Fonts,
     heading_styles,
 )
+from pnpgen.rulebook.termindex import TermIndex
 from pnpgen.rulebook.tree import (
     Block,
     Bullet,
@@ -74,6 +73,7 @@ from pnpgen.rulebook.tree import (
     Step,
     Subheading,
 )
+from pnpgen.rulebook.typography import latin_typography
 
 SUB_STYLE = {1: ("h3", "◆"), 2: ("h4", "◎"), 3: ("h5", "●")}
 # The rule under each part of a component (pt): 0.1 mm, the thinnest line 同人印刷所 print (the
@@ -150,7 +150,7 @@ class StoryBuilder:
                  readings: Memo[str] | None = None, icons: Mapping[str, Icon] | None = None):
         self.doc, self.fonts, self.rows = doc, fonts, rows
         self.icons = icons or {}  # the draft's {name} icons that exist, by name (inline.draft_icons)
-        self.readings = readings  # the index terms' readings (``flowables.reading``)
+        self.readings = readings  # the index terms' readings (``termindex.reading``)
         self.lang, self.text_lang = lang, text_lang  # pnpgen's labels; the draft's text
         self.marks = Marks(is_latin(text_lang))
         self.st = heading_styles(fonts)
@@ -251,7 +251,7 @@ class StoryBuilder:
                 head = Paragraph(_marked(mark, self.shown(b.text), self.st[style], self.icons), self.st[style])
                 head.keepWithNext = 1
                 key = self.node_keys[id(b)] = self.key()
-                out.append(self.indexed(_Indent(head, indent, key, self.pages), b.text))
+                out.append(self.indexed(Indent(head, indent, key, self.pages), b.text))
                 out += self.blocks(b.children, indent + BLOCK_INDENT, notes_as_rules=notes_as_rules)
                 out += self.figures_after(b.text)
             if getattr(b, "gap_before", False) and (start or self.marks.latin) and len(out) > start:
@@ -578,9 +578,9 @@ class StoryBuilder:
         if not self.rules_only:
             out += self.appendix()
         out += [NextPageTemplate("colophon"), PageBreak(), Spacer(1, 1)]
-        _lead_ins_with_their_lists(out)
-        _lists_kept_together(out)
-        _two_lines_under_headings(out)
+        lead_ins_with_their_lists(out)
+        lists_kept_together(out)
+        two_lines_under_headings(out, TEXT_W)
         return out
 
     def _has_appendix(self) -> bool:
@@ -618,120 +618,6 @@ class StoryBuilder:
         return out
 
 
-class _Indent(Flowable):
-    """A heading paragraph moved right by ``indent`` points (a sub-heading inside a block); the
-    page it is drawn on goes to ``pages`` under ``key`` (the quick reference's page numbers)."""
-
-    def __init__(self, inner: Paragraph, indent: float, key: str = "", pages: dict[str, int] | None = None):
-        super().__init__()
-        self.inner, self.indent, self.key, self.pages = inner, indent, key, pages
-        self.keepWithNext = inner.keepWithNext
-        self.spaceBefore, self.gap_after = inner.getSpaceBefore(), inner.getSpaceAfter()
-        self.spaceAfter = 0  # taken into its grid lines
-        self.on_grid = True
-
-    def wrap(self, aw, ah):
-        w, self._own = self.inner.wrap(aw - self.indent, ah)
-        self.height = grid_lines(self._own + self.gap_after)
-        return w + self.indent, self.height
-
-    def draw(self):
-        if self.pages is not None:
-            self.pages[self.key] = self.canv.getPageNumber()
-        self.inner.drawOn(self.canv, self.indent, (self.height - self._own - self.gap_after) / 2 + self.gap_after)
-
-
-LEAD_IN_ENDS = (":", "：")  # a paragraph ending so introduces what follows it ("Each player takes:")
-
-
-def _lead_ins_with_their_lists(story: list[Flowable]) -> None:
-    """A lead-in (a paragraph ending with a colon) never stands alone at a page's foot: it keeps
-    with the list it introduces — a bullet, an item, a step line, a run-in or sub-heading, a
-    diagram, or a paragraph set deeper in — as a heading keeps with its text."""
-    for above, below in zip(story, story[1:]):
-        if not isinstance(above, JPara) or not above.text.rstrip().endswith(LEAD_IN_ENDS):
-            continue
-        listed = isinstance(below, (Diagram, _Indent)) or (
-            isinstance(below, JPara) and (bool(below.prefix) or below.left > above.left))
-        if listed:
-            above.keepWithNext = 1
-
-
-def _lists_kept_together(story: list[Flowable]) -> None:
-    """A list's first item never stands alone at a page's foot, nor its last at a page's head
-    (a list's widow and orphan: it breaks between two items of each side at least), and an item
-    keeps with the first of the items nested under it."""
-    def level(f: Flowable) -> int | None:
-        return getattr(f, "list_level", None)
-
-    run: list[Flowable] = []
-    for f in [*story, None]:
-        if f is not None and level(f) is not None:
-            if run and level(f) > level(run[-1]):  # type: ignore[operator]
-                run[-1].keepWithNext = 1
-            run.append(f)
-            continue
-        if len(run) >= 2:
-            run[0].keepWithNext = run[-2].keepWithNext = 1
-        run = []
-
-
-def _two_lines_under_headings(story: list[Flowable]) -> None:
-    """A heading keeps at least two lines of its text with it: a one-line paragraph right under
-    a heading (which keeps with what follows) keeps with the paragraph after it too (a paragraph
-    splits leaving two lines at least, ``JPara.split``)."""
-    for above, below in zip(story, story[1:]):
-        if getattr(above, "keepWithNext", 0) and not isinstance(above, JPara) and isinstance(below, JPara) \
-                and not getattr(below, "keepWithNext", 0) \
-                and (len(below.prefix) + len(below.text)) * below.size <= TEXT_W - below.first_indent:
-            below.keepWithNext = 1
-
-
-# a typewriter's marks for the printer's: "--" (or "---") between words is an em dash, closed up
-# (CMOS 6.85); a hyphen between two numbers alone is an en dash (a range, CMOS 6.78), not one in a
-# chain (2026-11-30, 555-12-34); three full stops are the ellipsis, kept on one line
-_EM_DASH = re.compile(r"(?<=\S)(?: -{2,3} |-{2,3})(?=\S)")
-_RANGE = re.compile(r"(?<![\w.,-])(\d+)-(\d+)(?![\w-]|[.,]\d)")
-# '90s, '24, rock 'n' roll: the apostrophe of left-out digits or letters (CMOS 7.29, 7.30), not a quote
-_ELIDED = re.compile(r"(?<!\w)'(?=\d\d(?:s\b|\b)|n'(?!\w))")
-# a number and its unit, a "p." and its page: one line, never "300 |g." nor "p. |5" (a no-break space)
-_UNIT = re.compile(r"(?<![\w.])(\d+(?:[.,]\d+)?) (mm|cm|m|km|g|kg|ml|min|sec|s|h|hrs?|VP|°C|°F|%)(?![\w°])")
-_PAGE = re.compile(r"\b(pp?|[Ff]ig|[Nn]o|[Cc]h|[Ss]ec)\. (?=\d)")
-
-
-def latin_typography(text: str) -> str:
-    """The draft's typewriter marks as an English book prints them: quotes curled, ``--`` an em
-    dash, ``2-4`` an en dash, ``...`` an ellipsis; ``300 g``, ``3 VP`` and ``p. 5`` kept on one line."""
-    text = _RANGE.sub("\\1–\\2", _EM_DASH.sub("—", text)).replace("...", "…")
-    text = _PAGE.sub("\\1.\u00a0", _UNIT.sub("\\1\u00a0\\2", text))
-    return curly_quotes(_ELIDED.sub("’", text))
-
-
-def curly_quotes(text: str) -> str:
-    """``"Hold"`` → “Hold”, ``player's`` → player’s, ``'a'`` → ‘a’: a quote after a space, an
-    opening bracket or a dash (or at the start) opens, any other closes (an apostrophe). After a
-    digit, with no quote of its kind open, it is a prime: ``5'11"`` → 5′11″ (feet and inches,
-    CMOS 6.115), but ``1990's`` keeps its apostrophe and ``"Take 5"`` its closing quote."""
-    out = []
-    open_double = open_single = False
-    for i, ch in enumerate(text):
-        if ch in "\"'":
-            before, after = text[i - 1] if i else "", text[i + 1:i + 2]
-            opens = i == 0 or before.isspace() or before in "([{“‘—–-/"
-            if before.isdigit() and ch == '"' and not open_double:
-                ch = "″"
-            elif before.isdigit() and ch == "'" and not open_single and not after.isalpha():
-                ch = "′"
-            elif ch == '"':
-                ch, open_double = ("“", True) if opens else ("”", False)
-            else:
-                ch = "‘" if opens else "’"
-                if opens or not (before.isalpha() and after.isalpha()):  # (an apostrophe in a word: no quote)
-                    open_single = opens
-        out.append(ch)
-    return "".join(out)
-
-
 def _marked(mark: str, text: str, style, icons: Mapping[str, Icon] | None = None) -> str:
     """A heading's markup: its mark in the accent colour (none for a Latin sub-heading), then the
     text, its ``{coin}`` icons drawn (``inline.markup``)."""
@@ -741,4 +627,3 @@ def _marked(mark: str, text: str, style, icons: Mapping[str, Icon] | None = None
 
 def _data_only(row: ComponentRow) -> bool:
     return len(row.parts) == 1 and row.parts[0][0] == row.name and bool(row.parts[0][1])
-

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from pnpgen.data.art import picture_hash
+from pnpgen.data.picturebytes import picture_hash
 from pnpgen.errors import InputError
 from pnpgen.svg.image import file_references
 from pnpgen.svg.style import parse_svg

@@ -201,7 +201,7 @@ def _set_in(conv, el, st: dict) -> tuple[str, float, Any, float, float]:
         if fill is not None or not fonts.registered():
             raise
         font = fonts.registered()[0]
-    # a stroke that would show was refused before drawing (Converter._refuse_undrawn_text): one of width 0 draws nothing
+    # a stroke that would show was refused before drawing (unprinted.py): one of width 0 draws nothing
     if fill is not None and not isinstance(fill, tuple):  # (a gradient: refused before drawing)
         raise Fallback("text with a gradient")
     drop = baseline_drop(st["dominant-baseline"], font)

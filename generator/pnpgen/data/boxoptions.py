@@ -1,0 +1,163 @@
+"""Every option a layout's box takes (``boxes:`` in a layout file): its parser, its default and
+what it does; the parsers of their values (docs/data-format.md tells the designer of them)."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pnpgen.data import validate as v
+from pnpgen.data.boxlengths import dash_length, length, number, points
+from pnpgen.data.i18n import LANGUAGE_CODE, LANGUAGE_EXPECTED, language_code_hint
+
+BOX_TYPES = ("text", "image", "icons", "panel", "frame", "folds", "line", "grid")
+DRAWN = ("text", "image", "icons", "panel", "frame", "grid")  # the types that paint a fill
+SOURCES = ("game.title", "game.players", "game.draft", "deck.name")  # what a box may show besides piece fields
+
+
+# ---- value parsers: (value, trim) → parsed, or validate.Invalid (lengths: data/boxlengths.py) ----
+
+
+def quarter_turn(value: Any, trim: tuple[float, float]) -> int:
+    """0, 90, 180 or 270 (degrees, clockwise; -90 is 270, 360 is 0): 180 sets a party-word
+    card's lower word upside down."""
+    said = v.typed(value).strip().removesuffix("°").removesuffix("deg").strip() if isinstance(value, str) else value
+    try:
+        turn = v.number(said, -360, 360, "rotate")
+    except v.Invalid:
+        turn = math.nan
+    if turn % 90:
+        raise v.Invalid(f"rotate {v.show(value)} is not a quarter turn", "0, 90, 180 or 270 (degrees, clockwise)")
+    return int(turn) % 360
+
+
+def one_of(*options: str) -> Callable[[Any, tuple[float, float]], str]:
+    def parse(value: Any, trim: tuple[float, float]) -> str:
+        return v.choice(value, options, "value")
+    parse.__doc__ = " | ".join(options)
+    return parse
+
+
+def colour_spec(none: bool) -> Callable[[Any, tuple[float, float]], str | None]:
+    """'#rrggbb' or '#rgb', a palette name, ``piece.<field>`` (a colour field of the piece), or
+    (``none``) ``none``. Palette names are checked against the game when the deck is loaded."""
+    def parse(value: Any, trim: tuple[float, float]) -> str | None:
+        if none and (value is None or value == "none"):
+            return None
+        if isinstance(value, str) and value.startswith("#"):
+            return v.hex_colour(value, short=True)
+        if isinstance(value, str) and value.startswith("piece."):
+            v.name(value[6:], "a field name")
+            return value
+        return v.name(value, "a colour")
+    parse.__doc__ = "a palette name, '#rrggbb' or piece.<field>" + (", or none" if none else "")
+    return parse
+
+
+def is_field_name(name: str) -> bool:
+    """Can a layout's box read a piece field of this name (a word: no spaces, not count)?"""
+    return bool(re.fullmatch(r"[^\W\d][\w-]*", name)) and name not in ("count", "n", "copy")
+
+
+def source(value: Any, trim: tuple[float, float]) -> str:
+    """A piece field's name, or one of SOURCES."""
+    if isinstance(value, str) and value in SOURCES:
+        return value
+    name = v.name(value, "a field name")
+    if not is_field_name(name):
+        raise v.Invalid(f"{v.show(value)} is not a field name", "a piece field such as title, or " + ", ".join(SOURCES))
+    return name
+
+
+def text(value: Any, trim: tuple[float, float]) -> str:
+    return v.text(value)
+
+
+def flag(value: Any, trim: tuple[float, float]) -> bool:
+    return v.flag(value)
+
+
+def role(value: Any, trim: tuple[float, float]) -> str:
+    return v.name(value, "a font role")
+
+
+def cells(value: Any, trim: tuple[float, float]) -> int:
+    """How many columns or rows of cells a grid box has: a whole number, 1 to 200."""
+    n = v.whole(value)
+    if n is None or not 1 <= n <= 200:
+        raise v.Invalid(f"{v.show(value)} is not a number of cells", "a whole number from 1 to 200")
+    return n
+
+
+def editions(value: Any, trim: tuple[float, float]) -> tuple[str, ...] | None:
+    """The languages whose editions draw a box (``lang: en``, ``lang: [ja, en]``): None, every one."""
+    if value is None:
+        return None
+    codes = value if isinstance(value, list) else [value]
+    bad = next((c for c in codes if not isinstance(c, str) or not LANGUAGE_CODE.fullmatch(c)), None)
+    if bad is not None or not codes:
+        raise v.Invalid(f"{v.show(bad if codes else value)} is not a language code{language_code_hint(str(bad))}",
+                        f"{LANGUAGE_EXPECTED}, or a list of them: lang: en, lang: [ja, en]")
+    return tuple(codes)
+
+
+def clip(value: Any, trim: tuple[float, float]) -> float | None:
+    return None if value is None or value == "none" else length(-50, 50)(value, trim)
+
+
+@dataclass(frozen=True)
+class Opt:
+    parse: Callable[[Any, tuple[float, float]], Any]
+    default: Any
+    doc: str
+    types: tuple[str, ...] = BOX_TYPES  # the box types that read it
+
+
+# Every option a box takes: parser, default (None: required for those types), what it does.
+BOX_OPTIONS: dict[str, Opt] = {
+    "type": Opt(one_of(*BOX_TYPES), "text", "what the box draws: text, image (art), icons (a list of icon names), "
+                "panel (only its fill and stroke), frame (the piece's outline, inset), folds (a tuck box's "
+                "fold lines, dashed)"),
+    "field": Opt(source, None, "the piece field shown, or game.title, game.players, game.draft, deck.name",
+                 ("text", "image", "icons")),
+    "text": Opt(text, None, "a fixed text instead of a field (markup allowed)", ("text",)),
+    "x": Opt(length(-100, 2000), 0.0, "left edge, mm from the trim's left", ("text", "image", "icons", "panel", "line", "grid")),
+    "y": Opt(length(-100, 2000), 0.0, "top edge, mm from the trim's top", ("text", "image", "icons", "panel", "line", "grid")),
+    "w": Opt(length(0, 2000), None, "width, mm (a line: how far right it runs)", ("text", "image", "icons", "panel", "line", "grid")),
+    "h": Opt(length(0, 2000), None, "height, mm (a line: how far down it runs)", ("text", "image", "icons", "panel", "line", "grid")),
+    "font": Opt(role, "gothic", "font role: gothic, bold, mincho, mono or one of game.yaml's fonts:", ("text",)),
+    "size": Opt(points(0.5, 500), 9.0, "text size, pt (the largest tried)", ("text",)),
+    "min_size": Opt(points(0.5, 500), 6.0, "smallest text size, pt (below it the build warns)", ("text",)),
+    "line_height": Opt(number(0.5, 5), 1.35, "line height, times the size", ("text",)),
+    "align": Opt(one_of("left", "center", "right", "justify"), "left", "horizontal alignment", ("text", "icons")),
+    "valign": Opt(one_of("top", "middle", "bottom"), "top", "vertical alignment", ("text",)),
+    "colour": Opt(colour_spec(False), "ink", "text colour", ("text",)),
+    "fill": Opt(colour_spec(True), None, "panel colour behind the box (none: no panel)", DRAWN),
+    "stroke": Opt(colour_spec(True), None, "panel border colour (none: no border); a line's or grid's colour (default ink)"),
+    "stroke_width": Opt(length(0, 20), 0.35, "panel border width, mm"),
+    "radius": Opt(length(0, 100), 0.0, "panel corner radius, mm", ("text", "image", "icons", "panel", "frame")),
+    "shape": Opt(one_of("rect", "circle"), "rect", "panel shape: rect, or circle (an ellipse in the box)",
+                 ("text", "image", "icons", "panel")),
+    "pad": Opt(length(0, 100), 0.0, "space between the panel's edge and the text, icons or art, mm",
+               ("text", "image", "icons")),
+    "fit": Opt(one_of("cover", "contain", "stretch"), "cover", "how art fills the box", ("image",)),
+    "clip": Opt(clip, None, "clip the art to the piece's outline grown by this many mm (-2: 2 mm inside)", ("image",)),
+    "gap": Opt(length(0, 100), 1.0, "space between icons, mm", ("icons",)),
+    "inset": Opt(length(-20, 100), 0.0, "frame: distance inside the trim, mm", ("frame",)),
+    "rotate": Opt(quarter_turn, 0, "the box's content turned clockwise by 90, 180 or 270 degrees in its box (a spine, "
+                  "a lid read from the other side, a party card's lower word upside down, a standee's far half)",
+                  ("text", "image", "icons", "panel")),
+    "dash": Opt(dash_length, None, "folds, line, grid: the length of its dashes and of the gaps between, mm "
+                "(folds: 2 unless given; a line or grid: solid unless given)", ("folds", "line", "grid")),
+    "cols": Opt(cells, 1, "grid: columns of cells", ("grid",)),
+    "rows": Opt(cells, 1, "grid: rows of cells", ("grid",)),
+    "spacing": Opt(length(0, 100), 0.0, "grid: space between cells, mm (0: a ruled grid; more: boxes apart, "
+                   "tick boxes)", ("grid",)),
+    "placeholder": Opt(flag, True, "an empty value prints 未定 (TBD in English) (true) or leaves the box out (false)",
+                       ("text", "image", "icons")),
+    "lang": Opt(editions, None, "the editions that draw the box: a language code or a list (lang: en: only the "
+                "English edition; none: every edition)"),
+}

@@ -1,0 +1,151 @@
+"""A piece's values as its deck's fields declare them: each checked against its type (text,
+number, colour, image …), the placeholders (未定) among them collected, the fields a layout
+prints 未定 for or may leave empty, and a sheet's totals row told apart from a piece."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pnpgen.data import validate as v
+from pnpgen.data.art import ArtFolder, ArtNotFound
+from pnpgen.data.markup import colour_names
+from pnpgen.data.model import Deck, FieldText, Game, Piece, is_placeholder
+from pnpgen.data.spreadsheets import SheetDoc
+from pnpgen.data.yamlhint import quoted
+from pnpgen.data.yamlsrc import Located
+from pnpgen.errors import InputError, suggest
+
+Source = Located | SheetDoc  # where values come from: a YAML file or a spreadsheet
+
+
+def field_value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple, field: str,
+                art: ArtFolder | None) -> Any:
+    """Check one field value against its declared type; text becomes FieldText. An ``image``
+    value's file is found and measured in ``art`` (None: not opened, for ``pnpgen list``)."""
+    ok = {
+        "text": lambda x: isinstance(x, (str, int, float)) and not isinstance(x, bool),
+        "int": lambda x: isinstance(x, int) and not isinstance(x, bool),
+        "number": lambda x: isinstance(x, (int, float)) and not isinstance(x, bool),
+        "colour": lambda x: isinstance(x, str) and (x in game.palette or is_placeholder(x) or v.is_hex_colour(x)),
+        "bool": lambda x: isinstance(x, bool),
+        "list": lambda x: isinstance(x, list),
+        "map": lambda x: isinstance(x, dict),
+        "image": lambda x: isinstance(x, str),
+    }[ftype]
+    if ftype == "image" and isinstance(value, str) and game.translations is not None:
+        value = game.translations.shared_picture(value, doc.where(keypath))
+    if value is None or (is_placeholder(value) and ftype != "colour"):
+        return FieldText(value, field) if isinstance(value, str) else value
+    if ftype in ("int", "number"):  # "3" and ３ are numbers as typed (quoted, Japanese input)
+        read = v.whole(value) if ftype == "int" else v.decimal(value)
+        value = value if read is None else read
+    word = getattr(doc, "words", {}).get(keypath)
+    if ftype == "text" and isinstance(value, bool) and word is not None:  # a card titled No, a text Yes!
+        raise doc.error(keypath, f"YAML reads {word} as the yes/no value {str(value).lower()}, not as text",
+                        f"the text in quotes: {keypath[-1]}: {quoted(word)}")
+    if ftype == "text" and isinstance(value, (int, float)) and word is not None:
+        value = word  # +2, 007, 1.50 as written (they printed 2, 7, 1.5)
+    if not ok(value):
+        expected = {
+            "colour": "a palette colour (" + (", ".join(colour_names(game.palette)) or "none yet: palette: in game.yaml")
+                      + (") or '#rrggbb'" if isinstance(doc, SheetDoc) else ") or '#rrggbb' in quotes"),  # (a cell needs none)
+            "text": "text", "int": "a whole number", "number": "a number", "bool": "true or false",
+            "list": "a list [..]", "map": "a mapping {key: value}", "image": "a file name in art/, e.g. dragon.png",
+        }[ftype]
+        near = suggest(value, colour_names(game.palette)) if ftype == "colour" and isinstance(value, str) else ""
+        if ftype == "list" and isinstance(value, str) and value.strip().startswith("［"):  # as a Japanese IME types it
+            half = re.sub(r"\s*[、，,]\s*", ", ", value.strip().replace("［", "[").replace("］", "]"))
+            expected += f" with half-width brackets and ', ' between its items: {half}"
+        elif ftype == "list" and isinstance(value, str) and value.strip():  # "vp, lamp" as a spreadsheet cell holds it
+            named = re.findall(r"[{｛]\s*([^{}｛｝\s]+)\s*[}｝]", value)  # {coin}{vp}, as a card's text writes icons
+            apart = r"\s*[、，,]\s*" if re.search(r"[、，,]", value) else r"\s+"  # coin vp: two items, not one
+            items = ", ".join(named or [x for x in re.split(apart, value.strip()) if x])
+            expected += f" in brackets, ', ' between its items: [{items}]"
+        raise doc.error(keypath, f"{v.show(value)} is not a valid {ftype}{near}", expected)
+    bad = v.not_finite(value) if ftype in ("number", "list", "map") else None
+    if bad is not None:  # (the preview's JSON cannot hold one: its page stopped in a 500)
+        raise doc.error(keypath, f"{v.show(value)} is not a valid {ftype}: it holds {'NaN' if bad != bad else 'infinity'} "
+                        "(YAML reads .nan, .inf and numbers past 1e308 so), which no card can print",
+                        "a number, e.g. 2.5, or text in quotes: '.nan'")
+    if ftype == "image" and value.strip() and art is not None:
+        try:
+            art.info(value)
+        except InputError as e:  # say it at the piece's file:line (YAML or spreadsheet)
+            said = doc.error(keypath, e.message, e.expected)  # (a picture not there: the deck's others told with it)
+            raise (ArtNotFound.like(said) if isinstance(e, ArtNotFound) else said) from None
+    if ftype == "list":  # an icon name in a list (icons: [star]) names its field when it is wrong
+        return [FieldText(x, field) if isinstance(x, str) else x for x in value]
+    return FieldText(str(value), field) if ftype == "text" else value
+
+
+def rows_said(rows: list[int]) -> str:
+    """``row 3``, ``rows 3, 7–9``: sheet rows, runs of neighbours joined."""
+    runs: list[list[int]] = []
+    for r in rows:
+        if runs and r == runs[-1][-1] + 1:
+            runs[-1].append(r)
+        else:
+            runs.append([r])
+    said = ", ".join(f"{run[0]}–{run[-1]}" if len(run) > 1 else str(run[0]) for run in runs)
+    return f"row {said}" if len(rows) == 1 else f"rows {said}"
+
+
+TOTAL_WORDS = {"total", "totals", "grand total", "sum", "合計", "総計", "計"}  # a sheet's totals row
+
+
+def refuse_totals_row(rows: Source, deck: Deck) -> None:
+    """A sheet's last row named Total (合計…, in any of its cells) or holding nothing but its count
+    (Excel's AutoSum under the column), whose count is the sum of the rows above, is the sheet's
+    totals row, not a piece: it would print that many copies of a card called Total, or untitled."""
+    *above, last = deck.pieces
+    own = [k for k in last.field_lines if k != "count"]  # the cells the row fills besides its count
+    word = next((str(last.values.get(k) or "").strip() for k in own
+                 if str(last.values.get(k) or "").strip().casefold() in TOTAL_WORDS), None)
+    bare = not own and any(k != "count" for p in above for k in p.field_lines)  # (not a sheet of counts alone)
+    if len(above) >= 2 and "count" in last.field_lines and (word or bare) and last.count == sum(p.count for p in above):
+        row = f"the row of {word!r} with the count" if word else "the last row, with nothing but the count"
+        said = (f"a piece named {word!r}" if word == last.label else f"a piece showing {word!r}") if word \
+            else "an untitled piece"
+        raise rows.error(("pieces", len(above), "count"), f"{row} {last.count} "
+                         "(the sum of the rows above) is the sheet's totals row, not a piece: it would print "
+                         f"{last.count} copies of {said}",
+                         "one row per piece: delete the totals row, or keep it on another worksheet")
+
+
+def _drawn_boxes(deck: Deck, lang: str | None, types: tuple[str, ...]) -> list:
+    """The layout's boxes of ``types`` the ``lang`` edition draws (a box with ``lang:`` only in
+    those; ``lang`` None: every box)."""
+    if deck.layout is None:
+        return []
+    sides = [deck.layout.front] + ([deck.layout.back] if deck.layout.back is not None else [])
+    return [box for side in sides for box in side.boxes
+            if box.type in types and (lang is None or not box.get("lang") or lang in box.get("lang"))]
+
+
+def shown_fields(deck: Deck, lang: str) -> set[str]:
+    """The piece fields a deck's layout prints 未定 for when they are empty."""
+    return {box.get("field") for box in _drawn_boxes(deck, lang, ("text", "icons"))
+            if box.get("placeholder") and box.get("field")}
+
+
+def optional_fields(deck: Deck, data: dict, lang: str) -> set[str]:
+    """Fields only a layout's ``placeholder: false`` boxes read (art a token may do without), or
+    only boxes this edition does not draw, or image fields the deck says ``placeholder: false``
+    of: empty, they are no placeholder."""
+    read = ("text", "image", "icons")
+    placeheld = {box.get("field") for box in _drawn_boxes(deck, lang, read) if box.get("placeholder")}
+    own: dict = data["fields"] if isinstance(data.get("fields"), dict) else {}
+    unplaceheld = {name for name, spec in own.items() if isinstance(spec, dict) and spec.get("placeholder") is False}
+    return ({box.get("field") for box in _drawn_boxes(deck, None, read)} - placeheld - set(own)) | unplaceheld
+
+
+def collect_placeholders(deck: Deck, where, key: str, value: Any, piece: Piece) -> None:
+    if is_placeholder(value):
+        deck.placeholders.append((where, f"{piece.label}.{key}", str(value)))
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            collect_placeholders(deck, where, f"{key}.{k}", v, piece)
+    elif isinstance(value, list):
+        for k, v in enumerate(value):
+            collect_placeholders(deck, where, f"{key}.{k + 1}", v, piece)

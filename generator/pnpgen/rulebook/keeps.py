@@ -1,0 +1,78 @@
+"""What the story keeps on one page (``keepWithNext``): a lead-in with the list it introduces,
+a list's first and last two items, two lines of text under a heading; and the indented
+sub-heading those lists may hold."""
+
+from __future__ import annotations
+
+from reportlab.platypus import Flowable, Paragraph
+
+from pnpgen.rulebook.flowables import Diagram, JPara, grid_lines
+
+
+class Indent(Flowable):
+    """A heading paragraph moved right by ``indent`` points (a sub-heading inside a block); the
+    page it is drawn on goes to ``pages`` under ``key`` (the quick reference's page numbers)."""
+
+    def __init__(self, inner: Paragraph, indent: float, key: str = "", pages: dict[str, int] | None = None):
+        super().__init__()
+        self.inner, self.indent, self.key, self.pages = inner, indent, key, pages
+        self.keepWithNext = inner.keepWithNext
+        self.spaceBefore, self.gap_after = inner.getSpaceBefore(), inner.getSpaceAfter()
+        self.spaceAfter = 0  # taken into its grid lines
+        self.on_grid = True
+
+    def wrap(self, aw, ah):
+        w, self._own = self.inner.wrap(aw - self.indent, ah)
+        self.height = grid_lines(self._own + self.gap_after)
+        return w + self.indent, self.height
+
+    def draw(self):
+        if self.pages is not None:
+            self.pages[self.key] = self.canv.getPageNumber()
+        self.inner.drawOn(self.canv, self.indent, (self.height - self._own - self.gap_after) / 2 + self.gap_after)
+
+
+LEAD_IN_ENDS = (":", "：")  # a paragraph ending so introduces what follows it ("Each player takes:")
+
+
+def lead_ins_with_their_lists(story: list[Flowable]) -> None:
+    """A lead-in (a paragraph ending with a colon) never stands alone at a page's foot: it keeps
+    with the list it introduces — a bullet, an item, a step line, a run-in or sub-heading, a
+    diagram, or a paragraph set deeper in — as a heading keeps with its text."""
+    for above, below in zip(story, story[1:]):
+        if not isinstance(above, JPara) or not above.text.rstrip().endswith(LEAD_IN_ENDS):
+            continue
+        listed = isinstance(below, (Diagram, Indent)) or (
+            isinstance(below, JPara) and (bool(below.prefix) or below.left > above.left))
+        if listed:
+            above.keepWithNext = 1
+
+
+def lists_kept_together(story: list[Flowable]) -> None:
+    """A list's first item never stands alone at a page's foot, nor its last at a page's head
+    (a list's widow and orphan: it breaks between two items of each side at least), and an item
+    keeps with the first of the items nested under it."""
+    def level(f: Flowable) -> int | None:
+        return getattr(f, "list_level", None)
+
+    run: list[Flowable] = []
+    for f in [*story, None]:
+        if f is not None and level(f) is not None:
+            if run and level(f) > level(run[-1]):  # type: ignore[operator]
+                run[-1].keepWithNext = 1
+            run.append(f)
+            continue
+        if len(run) >= 2:
+            run[0].keepWithNext = run[-2].keepWithNext = 1
+        run = []
+
+
+def two_lines_under_headings(story: list[Flowable], width: float) -> None:
+    """A heading keeps at least two lines of its text with it: a one-line paragraph right under
+    a heading (which keeps with what follows) keeps with the paragraph after it too (a paragraph
+    splits leaving two lines at least, ``JPara.split``); ``width``: the text's, a line's measure."""
+    for above, below in zip(story, story[1:]):
+        if getattr(above, "keepWithNext", 0) and not isinstance(above, JPara) and isinstance(below, JPara) \
+                and not getattr(below, "keepWithNext", 0) \
+                and (len(below.prefix) + len(below.text)) * below.size <= width - below.first_indent:
+            below.keepWithNext = 1
