@@ -61,3 +61,27 @@ def test_a_piece_past_the_figure_box_is_cut_there_and_named(drafted):
     # the figure's card: from the box's left edge to its own right edge (10 + 31.5 mm), the box's height
     assert any(abs(w - 41.5) < 1.0 and abs(h - 50) < 1.0 for w, h in bands), bands
     assert not any(h > 51 and w > 45 for w, h in bands[-1:]), bands  # not the whole card over the page
+
+
+def test_a_figures_caption_is_centred_under_the_figure(drafted):
+    """A setup figure is centred in the column; its caption was set flush left under it (trial20):
+    the caption's middle is the figure's, within half a millimetre."""
+    from pdfprobe import glyphs
+
+    game = drafted / "data" / "test" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8") + FIGURE.replace("x: 10, y: 25", "x: 40, y: 50").replace("size: [80, 50]", "size: [80, 100]"), encoding="utf-8")
+    assert run(drafted, "build", "--game", "test") == 0
+    pdf = drafted / "build" / "test" / "rulebook.pdf"
+    page = next(i for i, p in enumerate(PdfReader(pdf).pages) if "場の例" in (p.extract_text() or ""))
+    doc = pypdfium2.PdfDocument(str(pdf))
+    image = doc[page].render(scale=DPI / 72).to_pil()
+    doc.close()
+    red = (np.abs(np.asarray(image.convert("RGB"), dtype=np.int16) - RED) <= 6).all(axis=2)
+    cols = np.flatnonzero(red.any(axis=0)) / (DPI / 25.4)
+    figure_middle = (cols[0] + cols[-1]) / 2  # the card placed in the box's middle: the figure's middle
+    chars = glyphs(pdf)[page]
+    ba = next(g for g in chars if g.char == "場" and abs(g.size - 7.5) < 0.1)  # the caption's, not the body's
+    caption = [g for g in chars if abs(g.y - ba.y) < 0.3 and g.char.strip()]
+    assert caption, "no caption line"
+    left, right = min(g.x for g in caption), max(g.x + g.size * 25.4 / 72 for g in caption[-1:])  # full-width glyphs
+    assert abs((left + right) / 2 - figure_middle) < 0.5, (left, right, figure_middle)

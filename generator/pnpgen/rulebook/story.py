@@ -359,7 +359,7 @@ class StoryBuilder:
             self.figures_placed.append(spec)
             part: list[Flowable] = [Spacer(1, 4), _on_grid(Figure(placed, *spec.size_mm))]
             if spec.caption:
-                caption = self.p(self.label("figure", caption=self.shown(spec.caption)), "caption")
+                caption = self.p(self.label("figure", caption=self.shown(spec.caption)), "figure_caption")
                 part += [Spacer(1, 2), self.indexed(caption, spec.caption)]
             out.append(GridKeep(part + [Spacer(1, 4)]))
         return out

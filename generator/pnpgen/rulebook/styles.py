@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reportlab.lib import colors
-from reportlab.lib.enums import TA_RIGHT
+from reportlab.lib.enums import TA_CENTER, TA_RIGHT
 from reportlab.lib.pagesizes import A5
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
@@ -62,6 +62,7 @@ def heading_styles(fonts: Fonts) -> dict[str, ParagraphStyle]:
         "part": style("part", f.gothic, 8, 11.5, NOTE_INK),
         "part_count": style("part_count", f.gothic, 8, 11.5, NOTE_INK, alignment=TA_RIGHT),
         "caption": style("caption", f.gothic, 7.5, 10.5, NOTE_INK),
+        "figure_caption": style("figure_caption", f.gothic, 7.5, 10.5, NOTE_INK, alignment=TA_CENTER),  # under a centred figure
         "toc_title": style("toc_title", f.bold, 16, 22, ACCENT, spaceAfter=10),
         "toc0": style("toc0", f.gothic, 10, 17, spaceBefore=3),
         "toc1": style("toc1", f.body, 8.8, 14, leftIndent=14),
