@@ -141,20 +141,27 @@ def test_every_command_line_in_the_docs_names_options_pnpgen_has():
     assert shown > 50
 
 
+def _command_lines():
+    """Each line of README's Command line section with the command it belongs to (the last
+    ``pnpgen CMD`` above it) and that command's options by their flags."""
+    commands = _parsers()[1]
+    command = None
+    for line in _section("## Command line").splitlines():
+        starts = re.match(r"pnpgen (?:\[[^\]]*\] )?([a-z-]+)", line)
+        if starts and starts.group(1) in commands:
+            command = starts.group(1)
+        if command is not None:
+            yield command, {o: a for a in commands[command]._actions for o in a.option_strings}, line
+
+
 def test_the_values_the_command_line_shows_are_the_defaults():
     """A `[--option VALUE]` in the Command line section shows the option's default (check's
     --min-dpi was shown as 350 against build's 300, its default in both), but where there is
     none (--creep 0, --sleeve: an example), and --jobs's default is told as it is."""
     section = _section("## Command line")
     commands = _parsers()[1]
-    command, compared = None, 0
-    for line in section.splitlines():
-        starts = re.match(r"pnpgen (?:\[[^\]]*\] )?([a-z-]+)", line)
-        if starts and starts.group(1) in commands:
-            command = starts.group(1)
-        if command is None:
-            continue
-        options = {o: a for a in commands[command]._actions for o in a.option_strings}
+    compared = 0
+    for command, options, line in _command_lines():
         for option, value in re.findall(r"\[(--[a-z-]+) ([0-9][^\]|…,]*)\]", line):
             action = options[option]
             default = action.default
@@ -175,16 +182,8 @@ def test_the_values_the_command_line_shows_are_the_defaults():
 def test_the_command_line_lists_every_choice_of_an_option_it_shows_as_choices():
     """An option the Command line section shows as choices (`--paper a4|letter|…`) lists all of
     them: build's --paper took ledger, which README's line left out."""
-    section = _section("## Command line")
-    commands = _parsers()[1]
-    command, listed = None, 0
-    for line in section.splitlines():
-        starts = re.match(r"pnpgen (?:\[[^\]]*\] )?([a-z-]+)", line)
-        if starts and starts.group(1) in commands:
-            command = starts.group(1)
-        if command is None:
-            continue
-        options = {o: a for a in commands[command]._actions for o in a.option_strings}
+    listed = 0
+    for command, options, line in _command_lines():
         for option, alts in re.findall(r"(--[a-z-]+) ([a-z0-9-]+(?:\|[a-z0-9-]+)+)", line):
             if option in options and options[option].choices:
                 assert set(options[option].choices) <= set(alts.split("|")), f"pnpgen {command} {option}: {alts}"
