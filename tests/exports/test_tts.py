@@ -588,3 +588,29 @@ def test_a_paper_die_says_the_face_rolled(tmp_path):
     assert len(set(sides.values())) == 6
     for n in (1, 2, 3):
         assert sides[7 - n] == tuple(-c for c in sides[n])
+
+
+def test_a_card_that_says_die_is_told_not_made_a_die_on_the_table(tmp_path, capsys):
+    """``die:`` on a card deck's file was taken silently and Tabletop Simulator turned every card
+    into a rolling cube. A paper die is a token: a card or tile deck that says ``die:`` (or sets
+    ``kind:`` over a die's layout) stops ``check`` at that line, saying what would be right."""
+    six = "[[16, 0, 16, 16], [0, 16, 16, 16], [16, 16, 16, 16], [32, 16, 16, 16], [48, 16, 16, 16], [16, 32, 16, 16]]"
+    deck = D6_DECK.replace("layout: d6", "size: [64, 48]\nfront: test/card-front.svg.j2\ndie: " + six)
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(root, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "cards.yaml:4:" in err and "die: a paper die is a token, and this deck is a card" in err, err
+    assert "'kind: token' for a die folded from paper" in err and "Traceback" not in err, err
+    deck_file = root / "data" / "test" / "decks" / "cards.yaml"
+    deck_file.write_text(deck.replace("size:", "kind: tile\nsize:"), encoding="utf-8")
+    assert run(root, "check", "--game", "test") == 2
+    assert "and this deck is a tile" in capsys.readouterr().err
+    deck_file.write_text(D6_DECK.replace("layout: d6", "layout: d6\nkind: card"), encoding="utf-8")
+    (root / "layouts").mkdir()
+    (root / "layouts" / "d6.yaml").write_text(D6_LAYOUT, encoding="utf-8")
+    assert run(root, "check", "--game", "test") == 2
+    assert "cards.yaml:3:" in (err := capsys.readouterr().err) and "kind: card on a deck whose layout is a paper die" in err, err
+    assert "kind: kind:" not in err, err
+    deck_file.write_text(deck.replace("size:", "kind: token\nsize:"), encoding="utf-8")
+    run(root, "check", "--game", "test")
+    assert "paper die" not in (out := capsys.readouterr()).err + out.out  # a token die is a die
