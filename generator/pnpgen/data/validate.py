@@ -61,8 +61,21 @@ def show(value: Any) -> str:
     """The value as the designer wrote it, cut short so a huge value cannot flood the message."""
     if value is None:  # an empty value (YAML's null): Python's word for it means nothing to a designer
         return "(empty)"
-    text = repr(value)
+    text = _spelt(value)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _spelt(value: Any) -> str:
+    """YAML's spelling inside a value: ``true``, ``false``, ``null``, not Python's True or None."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_spelt(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_spelt(k)}: {_spelt(item)}" for k, item in value.items()) + "}"
+    return repr(value)
 
 
 def _type_name(value: Any) -> str:
