@@ -457,7 +457,7 @@ D6_TYPE = 1  # CustomDice.Type: 0 d4, 1 d6, 2 d8, 3 d10, 4 d12, 5 d20
 # The d6's rotation values (the save file format's ``RotationValues``: a value and the rotation that
 # turns it up): the rotations Tabletop Simulator's own d6 is saved with for faces 1 to 6, whose
 # texture is the template above; the table's tooltip then says the face rolled, and a script's
-# getValue() returns it.
+# getRotationValue() (and getValue(), the same on an object with rotation values) returns it.
 D6_ROTATIONS = [{"Value": str(n), "Rotation": {"x": x, "y": 0.0, "z": z}}
                 for n, (x, z) in enumerate(((-90.0, 0.0), (0.0, 0.0), (0.0, -90.0), (0.0, 90.0), (0.0, -180.0),
                                             (90.0, 0.0)), 1)]
