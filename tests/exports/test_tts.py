@@ -215,9 +215,10 @@ def test_boards_keep_their_aspect_and_tokens_keep_a_back_and_a_border(tmp_path):
         assert alpha.getpixel((im.width // 2, im.height // 2)) == 255
 
 
-def test_a_nameless_board_is_called_on_the_table_what_the_build_calls_it(tmp_path):
+def test_a_nameless_board_is_called_on_the_table_by_its_decks_name(tmp_path):
     """docs/data-format.md: a piece with no naming field is named by its place (``#1``) in
-    order.csv and messages; on the table that name follows its deck's name."""
+    order.csv and messages; on the table it is its deck's name, the place after it only when the
+    deck has other pieces (a one-piece deck's ``#1`` reads as a copy's number)."""
     root = make_workspace(tmp_path / "ws")
     (root / "data" / "test" / "decks" / "board.yaml").write_text(
         "name: 得点ボード\nkind: board\nsize: [200, 150]\nlayout: card-poker\npieces: [{}]\n", encoding="utf-8")
@@ -225,7 +226,7 @@ def test_a_nameless_board_is_called_on_the_table_what_the_build_calls_it(tmp_pat
     with (root / "build" / "test" / "shop" / "order.csv").open(encoding="utf-8-sig", newline="") as f:
         [built] = [row["name"] for row in csv.DictReader(f) if row["deck"] == "board"]
     [board] = _objects(_export(root), "board")
-    assert built == "#1" and board["Nickname"] == "得点ボード #1", (built, board["Nickname"])
+    assert built == "#1" and board["Nickname"] == "得点ボード", (built, board["Nickname"])
 
 
 ROUND = "name: 丸\nkind: token\nshape: circle\nsize: 16\nfront: sq.svg.j2\nfields: {name: text}\npieces:\n  - {name: 円}\n"
@@ -614,3 +615,19 @@ def test_a_card_that_says_die_is_told_not_made_a_die_on_the_table(tmp_path, caps
     deck_file.write_text(deck.replace("size:", "kind: token\nsize:"), encoding="utf-8")
     run(root, "check", "--game", "test")
     assert "paper die" not in (out := capsys.readouterr()).err + out.out  # a token die is a die
+
+
+def test_copies_share_their_pieces_name_and_pieces_of_one_name_are_numbered(tmp_path):
+    """Every copy of a paper die was named ``Combat die #1`` (its place, read as a copy's number),
+    and two tokens titled 得点 were both 得点 on the table while the change report numbers them
+    (得点 #2). A piece's copies share its name, as a card's do; a one-piece deck's nameless piece is
+    the deck's name; pieces of one name get their number, as the change report gives it."""
+    root = make_workspace(tmp_path / "ws", deck=D6_DECK)
+    (root / "layouts").mkdir()
+    (root / "layouts" / "d6.yaml").write_text(D6_LAYOUT, encoding="utf-8")
+    (root / "data" / "test" / "decks" / "points.yaml").write_text(
+        "name: 点\nkind: token\nsize: [20, 20]\nfront: test/card-front.svg.j2\nfields: {name: text, text: text}\npieces:\n"
+        "  - {name: 得点, count: 2}\n  - {name: 得点}\n  - {name: 他}\n", encoding="utf-8")
+    out = _export(root)
+    assert [o["Nickname"] for o in _objects(out, "cards")] == ["Combat die", "Combat die"]
+    assert [o["Nickname"] for o in _objects(out, "points")] == ["得点 #1", "得点 #1", "得点 #2", "他"]
