@@ -50,6 +50,7 @@ GAME_KEYS = {
 DECK_KEYS = (
     "name", "kind", "format", "size", "shape", "corner_radius", "orientation", "points", "front", "back", "bleed",
     "fields", "defaults", "pieces", "options", "label", "layout", "sheet", "lint", "box", "die",
+    "stand_up",
 )
 FIELD_TYPES = ("text", "int", "number", "colour", "bool", "list", "map", "image")
 RESERVED_FIELDS = ("count", "n", "copy")  # templates read these as piece.count, piece.n, piece.copy
@@ -552,6 +553,8 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         deck.sheet, deck.sheet_where = _sheet(ws, doc, data), doc.where(("sheet",))
     if "die" in data:  # a paper d6 a template draws: its faces' boxes (a layout's: its own die:)
         deck.die = _parse(doc, ("die",), v.die_faces, data["die"], *trim)
+    if "stand_up" in data:  # a fold-over standee a template draws: its figure's box (a layout's: its own stand_up:)
+        deck.stand_up = _parse(doc, ("stand_up",), v.stand_up_box, data["stand_up"], *trim)
     given = [key for key in ("size", "format", "box") if key in data]
     if given:
         deck.size_where = doc.where((given[0],))

@@ -454,6 +454,20 @@ def die_faces(value: Any, w: float, h: float) -> tuple[tuple[float, float, float
     return tuple(out)
 
 
+
+def stand_up_box(value: Any, w: float, h: float) -> tuple[float, float, float, float]:
+    """A template's fold-over standee: the upright figure's box [x, y, w, h] in mm inside the trim,
+    what it stands as on a virtual table (a layout names its image box instead: data/layouts.py)."""
+    expected = f"[x, y, w, h] in mm, the upright figure's box inside the {w:g}×{h:g} mm piece, e.g. [0, 0, 40, 50]"
+    if not isinstance(value, list) or len(value) != 4:
+        raise Invalid(f"{show(value)} is not [x, y, w, h]", expected)
+    x, y = length(value[0], 0.0, w, "x"), length(value[1], 0.0, h, "y")
+    bw, bh = length(value[2], 0.1, w, "w"), length(value[3], 0.1, h, "h")
+    if x + bw > w + 1e-6 or y + bh > h + 1e-6:
+        raise Invalid(f"{show(value)} runs past the piece's {w:g}×{h:g} mm trim (to {x + bw:g}×{y + bh:g} mm)",
+                      f"the box inside the piece: x + w at most {w:g}, y + h at most {h:g}")
+    return (x, y, bw, bh)
+
 # a key written where another file or the command line says it: named with its place, not as a slip
 ELSEWHERE = {("game.yaml", "bleed"): "; a build's bleed is --bleed (3 mm unless given), a deck's own is bleed: "
                                      "in its deck file (data/<slug>/decks/<id>.yaml)"}

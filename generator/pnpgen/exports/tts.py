@@ -235,8 +235,8 @@ def deck_object(style: PageStyle, faces: list[UniqueFace], table: Table, x: floa
     die = style.deck.paper_die
     if die is not None:  # a paper d6, its layout's or its template's (the deck file's die:)
         return _dice(style, die, faces, table, x, files, pngs)
-    if style.deck.layout is not None and style.deck.layout.stand_up is not None:
-        return _standing(style, style.deck.layout.stand_up, faces, table, x, files, pngs)
+    if style.deck.standee is not None:  # a fold-over standee, its layout's or its template's (stand_up:)
+        return _standing(style, style.deck.standee, faces, table, x, files, pngs)
     if style.deck.kind == "card":
         return _cards(style, faces, table, x, files, pngs)
     return _pieces(style, faces, table, x, files, pngs)
