@@ -182,3 +182,16 @@ def test_the_deck_file_listing_names_every_key_a_deck_file_takes():
     (block,) = [body for lang, body in FENCE.findall(DOCS) if body.startswith("# data/<slug>/decks/epic.yaml")]
     for key in load.DECK_KEYS:
         assert re.search(rf"^(# )?{key}:", block, re.M), key
+
+
+def test_the_die_s_rolled_face_is_named_by_one_function_everywhere():
+    """exports.md said a script's ``getValue()`` returns a paper die's rolled face while its sources
+    table named ``getRotationValue()``. Tabletop Simulator's API names ``getRotationValue()`` (its
+    ``getValue()`` returns the same only for an object with rotation values): each mention of
+    ``getValue()`` says so beside ``getRotationValue()``."""
+    exports = (REPO / "docs" / "exports.md").read_text(encoding="utf-8")
+    at = [m.start() for m in re.finditer(re.escape("`getValue()`"), exports)]
+    assert at, "the Tabletop Simulator section no longer names how a script reads the die"
+    for start in at:
+        near = exports[max(0, start - 200):start]
+        assert "`getRotationValue()`" in near and "rotation values" in exports[start:start + 120], near

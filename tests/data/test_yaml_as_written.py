@@ -64,3 +64,20 @@ def test_a_lone_equals_or_merge_sign_is_told_to_be_quoted(tmp_path, capsys, writ
     assert capsys.readouterr().err == (f"pnpgen: error: data/test/decks/cards.yaml:9:21: pieces.1.text: YAML reads a "
                                        f"lone '{written}' as a special value, not as text (expected the text in "
                                        f"quotes: text: \"{written}\")\n")
+
+
+def test_a_yes_no_or_empty_value_in_a_message_is_spelt_as_yaml_spells_it(tmp_path, capsys):
+    """A wrong value was shown as Python prints it: ``die: yes`` was told as ``die: True is not a
+    list``, ``[0, ~]`` as ``[0, None]``, words the designer never wrote. Every message that shows a
+    value spells them as YAML does: true, false, null."""
+    deck = DECK_YAML.replace("pieces:", "kind: token\ndie: yes\npieces:")
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(ws, "list") == 2
+    err = capsys.readouterr().err
+    assert "die: true is not a list of 6 face boxes" in err and "True" not in err, err
+    deck_file = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck_file.write_text(DECK_YAML.replace("pieces:", "kind: token\ndie: [[0, ~], no, 1, 2, 3, 4]\npieces:"),
+                         encoding="utf-8")
+    assert run(ws, "list") == 2
+    err = capsys.readouterr().err
+    assert "[0, null]" in err and "None" not in err, err

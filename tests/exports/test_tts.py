@@ -215,9 +215,10 @@ def test_boards_keep_their_aspect_and_tokens_keep_a_back_and_a_border(tmp_path):
         assert alpha.getpixel((im.width // 2, im.height // 2)) == 255
 
 
-def test_a_nameless_board_is_called_on_the_table_what_the_build_calls_it(tmp_path):
+def test_a_nameless_board_is_called_on_the_table_by_its_decks_name(tmp_path):
     """docs/data-format.md: a piece with no naming field is named by its place (``#1``) in
-    order.csv and messages; on the table that name follows its deck's name."""
+    order.csv and messages; on the table it is its deck's name, the place after it only when the
+    deck has other pieces (a one-piece deck's ``#1`` reads as a copy's number)."""
     root = make_workspace(tmp_path / "ws")
     (root / "data" / "test" / "decks" / "board.yaml").write_text(
         "name: 得点ボード\nkind: board\nsize: [200, 150]\nlayout: card-poker\npieces: [{}]\n", encoding="utf-8")
@@ -225,7 +226,7 @@ def test_a_nameless_board_is_called_on_the_table_what_the_build_calls_it(tmp_pat
     with (root / "build" / "test" / "shop" / "order.csv").open(encoding="utf-8-sig", newline="") as f:
         [built] = [row["name"] for row in csv.DictReader(f) if row["deck"] == "board"]
     [board] = _objects(_export(root), "board")
-    assert built == "#1" and board["Nickname"] == "得点ボード #1", (built, board["Nickname"])
+    assert built == "#1" and board["Nickname"] == "得点ボード", (built, board["Nickname"])
 
 
 ROUND = "name: 丸\nkind: token\nshape: circle\nsize: 16\nfront: sq.svg.j2\nfields: {name: text}\npieces:\n  - {name: 円}\n"
@@ -588,3 +589,45 @@ def test_a_paper_die_says_the_face_rolled(tmp_path):
     assert len(set(sides.values())) == 6
     for n in (1, 2, 3):
         assert sides[7 - n] == tuple(-c for c in sides[n])
+
+
+def test_a_card_that_says_die_is_told_not_made_a_die_on_the_table(tmp_path, capsys):
+    """``die:`` on a card deck's file was taken silently and Tabletop Simulator turned every card
+    into a rolling cube. A paper die is a token: a card or tile deck that says ``die:`` (or sets
+    ``kind:`` over a die's layout) stops ``check`` at that line, saying what would be right."""
+    six = "[[16, 0, 16, 16], [0, 16, 16, 16], [16, 16, 16, 16], [32, 16, 16, 16], [48, 16, 16, 16], [16, 32, 16, 16]]"
+    deck = D6_DECK.replace("layout: d6", "size: [64, 48]\nfront: test/card-front.svg.j2\ndie: " + six)
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(root, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "cards.yaml:4:" in err and "die: a paper die is a token, and this deck is a card" in err, err
+    assert "'kind: token' for a die folded from paper" in err and "Traceback" not in err, err
+    deck_file = root / "data" / "test" / "decks" / "cards.yaml"
+    deck_file.write_text(deck.replace("size:", "kind: tile\nsize:"), encoding="utf-8")
+    assert run(root, "check", "--game", "test") == 2
+    assert "and this deck is a tile" in capsys.readouterr().err
+    deck_file.write_text(D6_DECK.replace("layout: d6", "layout: d6\nkind: card"), encoding="utf-8")
+    (root / "layouts").mkdir()
+    (root / "layouts" / "d6.yaml").write_text(D6_LAYOUT, encoding="utf-8")
+    assert run(root, "check", "--game", "test") == 2
+    assert "cards.yaml:3:" in (err := capsys.readouterr().err) and "kind: card on a deck whose layout is a paper die" in err, err
+    assert "kind: kind:" not in err, err
+    deck_file.write_text(deck.replace("size:", "kind: token\nsize:"), encoding="utf-8")
+    run(root, "check", "--game", "test")
+    assert "paper die" not in (out := capsys.readouterr()).err + out.out  # a token die is a die
+
+
+def test_copies_share_their_pieces_name_and_pieces_of_one_name_are_numbered(tmp_path):
+    """Every copy of a paper die was named ``Combat die #1`` (its place, read as a copy's number),
+    and two tokens titled 得点 were both 得点 on the table while the change report numbers them
+    (得点 #2). A piece's copies share its name, as a card's do; a one-piece deck's nameless piece is
+    the deck's name; pieces of one name get their number, as the change report gives it."""
+    root = make_workspace(tmp_path / "ws", deck=D6_DECK)
+    (root / "layouts").mkdir()
+    (root / "layouts" / "d6.yaml").write_text(D6_LAYOUT, encoding="utf-8")
+    (root / "data" / "test" / "decks" / "points.yaml").write_text(
+        "name: 点\nkind: token\nsize: [20, 20]\nfront: test/card-front.svg.j2\nfields: {name: text, text: text}\npieces:\n"
+        "  - {name: 得点, count: 2}\n  - {name: 得点}\n  - {name: 他}\n", encoding="utf-8")
+    out = _export(root)
+    assert [o["Nickname"] for o in _objects(out, "cards")] == ["Combat die", "Combat die"]
+    assert [o["Nickname"] for o in _objects(out, "points")] == ["得点 #1", "得点 #1", "得点 #2", "他"]

@@ -6,11 +6,13 @@ layout YAML is one line with file:line, `pnpgen layout export` round-trips byte 
 from __future__ import annotations
 
 import filecmp
+import json
 import re
 import shutil
 import textwrap
 from pathlib import Path
 
+import pikepdf
 import pytest
 
 from conftest import DECK_YAML, GAME_YAML, REPO, make_workspace, run
@@ -996,14 +998,44 @@ def test_a_standees_transparent_figure_stands_on_the_paper_colour(tmp_path):
         assert image.getpixel((round((BLEED + 4) / 25.4 * dpi), round((BLEED + y) / 25.4 * dpi))) == (0xF0, 0xE0, 0xC0)
 
 
-def test_layout_export_of_a_standee_says_its_templates_lie_flat_on_a_virtual_table(tmp_path, capsys):
-    """``stand_up:`` is a layout's key, which a deck of templates cannot say: the exported standee
-    would have gone to Tabletop Simulator as a flat strip without a word. The export says so; a
-    layout without it says nothing of the kind."""
-    assert run(tmp_path, "layout", "export", "standee") == 0
-    assert "lies flat in Tabletop Simulator" in capsys.readouterr().out
-    assert run(tmp_path, "layout", "export", "card-poker") == 0
-    assert "Tabletop" not in capsys.readouterr().out
+def test_a_standee_exported_to_templates_stays_a_standee(tmp_path, capsys):
+    """``layout export`` of a standee wrote templates whose deck was a plain token deck: it lay
+    flat in Tabletop Simulator and ``doujin-pieces`` ganged its strips on counter sheets. The
+    export prints the deck's ``stand_up:`` line (the figure's box in mm, as ``die:`` for a die),
+    and the deck of templates with it prints and stands as the layout's did."""
+    root = make_workspace(tmp_path / "ws")
+    deck = root / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text("name: 兵\nlayout: standee\npieces:\n  - {title: A, count: 4}\n", encoding="utf-8")
+
+    def pages() -> list[tuple[float, ...]]:  # each page's size: a strip's own, or an A4 counter sheet's
+        assert run(root, "export", "--game", "test", "--preset", "doujin-pieces") == 0
+        with pikepdf.open(root / "build" / "test" / "doujin-pieces" / "cards.pdf") as pdf:
+            return [tuple(round((float(b) - float(a)) / 72 * 25.4) for a, b in zip(page.trimbox[:2], page.trimbox[2:]))
+                    for page in pdf.pages]
+
+    def standing() -> set[bool]:
+        assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator") == 0
+        saved = root / "build" / "test" / "tabletopsimulator" / "cards.json"
+        obj = json.loads(saved.read_text(encoding="utf-8"))["ObjectStates"][0]
+        objects = obj.get("ContainedObjects") or [obj]
+        return {o["CustomImage"]["CustomToken"]["StandUp"] for o in objects}
+
+    from_layout = pages(), standing()
+    capsys.readouterr()
+    folder = root / "templates" / "test"
+    assert run(root, "layout", "export", "--game", "test", "--deck", "cards", "--out", str(folder)) == 0
+    lines = [line.strip().split("   #")[0] for line in capsys.readouterr().out.splitlines() if line.startswith("  ")]
+    assert "stand_up: [0, 60, 25, 50]" in lines, lines
+    plain = "name: 兵\n" + "\n".join(line for line in lines if not line.startswith("stand_up:")) + \
+        "\npieces:\n  - {title: A, count: 4}\n"
+    deck.write_text(plain, encoding="utf-8")
+    assert pages() == [(210, 297)] != from_layout[0] and standing() == {False}  # without it: counters, lying flat
+    deck.write_text(plain.replace("\npieces:", "\nstand_up: [0, 60, 25, 50]\npieces:"), encoding="utf-8")
+    assert (pages(), standing()) == from_layout and from_layout[1] == {True} and (210, 297) not in from_layout[0]
+    deck.write_text(plain.replace("\npieces:", "\nstand_up: [0, 60, 25, 70]\npieces:"), encoding="utf-8")
+    assert run(root, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "cards.yaml:" in err and "stand_up: [0, 60, 25, 70] runs past the piece's 25×120 mm trim" in err, err
 
 
 EDITION_BOXES = """\

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from pnpgen import fonts as fontreg
 from pnpgen.data import boxoptions, i18n, ink, layouts, lint, tuckbox
@@ -50,6 +50,7 @@ GAME_KEYS = {
 DECK_KEYS = (
     "name", "kind", "format", "size", "shape", "corner_radius", "orientation", "points", "front", "back", "bleed",
     "fields", "defaults", "pieces", "options", "label", "layout", "sheet", "lint", "box", "die",
+    "stand_up",
 )
 FIELD_TYPES = ("text", "int", "number", "colour", "bool", "list", "map", "image")
 RESERVED_FIELDS = ("count", "n", "copy")  # templates read these as piece.count, piece.n, piece.copy
@@ -423,6 +424,17 @@ def _tuck_box(doc: Located, data: dict, shape: str, layout_raw: layouts.RawLayou
     return tuckbox.tuck_box(figures), figures
 
 
+
+def _not_a_die(doc: Located, data: dict[str, Any], kind: str) -> NoReturn:
+    """A paper die is a token (docs/exports.md): a card or tile that says ``die:`` would leave
+    Tabletop Simulator every copy a rolling cube, so the line that made it one is told."""
+    where = ("die",) if "die" in data else ("kind",) if "kind" in data else ("layout",)
+    told = {"die": f"a paper die is a token, and this deck is a {kind}",
+            "kind": f"{kind} on a deck whose layout is a paper die (its die:); a die is a token",
+            "layout": f"{data.get('layout')} is a paper die (its die:), and this deck is a {kind}"}[where[0]]
+    raise doc.error(where, told, "'kind: token' for a die folded from paper, or no 'die:' for a flat "
+                    f"{kind} (Tabletop Simulator then lays it flat, as its net)")
+
 def _template(doc: Located, key: str, name: Any) -> str:
     """The template's name as written, checked to stay under templates/ (``faces.templates.
     find_template`` looks it up when the faces are rendered)."""
@@ -541,6 +553,8 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         deck.sheet, deck.sheet_where = _sheet(ws, doc, data), doc.where(("sheet",))
     if "die" in data:  # a paper d6 a template draws: its faces' boxes (a layout's: its own die:)
         deck.die = _parse(doc, ("die",), v.die_faces, data["die"], *trim)
+    if "stand_up" in data:  # a fold-over standee a template draws: its figure's box (a layout's: its own stand_up:)
+        deck.stand_up = _parse(doc, ("stand_up",), v.stand_up_box, data["stand_up"], *trim)
     given = [key for key in ("size", "format", "box") if key in data]
     if given:
         deck.size_where = doc.where((given[0],))
@@ -555,6 +569,8 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
                                       sorted(game.text_fonts or game.fonts), deck.size_where, game.languages, doc.path)
         deck.front = layout_template(deck.id, "front")
         deck.back = layout_template(deck.id, "back") if deck.layout.back is not None else None
+    if deck.paper_die is not None and kind != "token":
+        _not_a_die(doc, data, kind)
     pieces = data["pieces"]
     rows: Source = doc  # where the pieces are written: this YAML file, or a spreadsheet (sheets.py)
     if isinstance(pieces, dict):

@@ -177,6 +177,7 @@ class Deck:
     size_where: Where | None = None  # where the deck file gives ``size:`` or ``format:`` (None: its layout's size)
     lint: Any = None  # the deck file's ``lint:`` over the game's (data/lint.py LintSettings; None: the game's)
     die: tuple[tuple[float, float, float, float], ...] | None = None  # ``die:``: a template's paper d6's faces 1–6
+    stand_up: tuple[float, float, float, float] | None = None  # ``stand_up:``: a template's standee's figure box
     worksheet: tuple[Where, str, bool] | None = None  # a workbook's pieces: (pieces.file's line, worksheet read, named by sheet:)
     bleed_mm: float | None = None  # the deck file's ``bleed:`` over the build's --bleed (None: the build's)
 
@@ -193,6 +194,13 @@ class Deck:
         """A folded d6's faces 1–6: the deck file's ``die:`` (templates), else its layout's; None
         for any other piece. Every export reads it here, so a template's die is a die as a layout's is."""
         return self.die or (self.layout.die if self.layout is not None else None)
+
+    @property
+    def standee(self) -> tuple[float, float, float, float] | None:
+        """A fold-over standee's upright figure (x, y, w, h mm): the deck file's ``stand_up:``
+        (templates), else its layout's; None for a piece that lies flat. Read here by every export,
+        so the templates ``layout export`` writes keep a standee a standee."""
+        return self.stand_up or (self.layout.stand_up if self.layout is not None else None)
 
 
 @dataclass

@@ -61,8 +61,21 @@ def show(value: Any) -> str:
     """The value as the designer wrote it, cut short so a huge value cannot flood the message."""
     if value is None:  # an empty value (YAML's null): Python's word for it means nothing to a designer
         return "(empty)"
-    text = repr(value)
+    text = _spelt(value)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _spelt(value: Any) -> str:
+    """YAML's spelling inside a value: ``true``, ``false``, ``null``, not Python's True or None."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_spelt(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_spelt(k)}: {_spelt(item)}" for k, item in value.items()) + "}"
+    return repr(value)
 
 
 def _type_name(value: Any) -> str:
@@ -440,6 +453,20 @@ def die_faces(value: Any, w: float, h: float) -> tuple[tuple[float, float, float
         out.append(face)
     return tuple(out)
 
+
+
+def stand_up_box(value: Any, w: float, h: float) -> tuple[float, float, float, float]:
+    """A template's fold-over standee: the upright figure's box [x, y, w, h] in mm inside the trim,
+    what it stands as on a virtual table (a layout names its image box instead: data/layouts.py)."""
+    expected = f"[x, y, w, h] in mm, the upright figure's box inside the {w:g}×{h:g} mm piece, e.g. [0, 0, 40, 50]"
+    if not isinstance(value, list) or len(value) != 4:
+        raise Invalid(f"{show(value)} is not [x, y, w, h]", expected)
+    x, y = length(value[0], 0.0, w, "x"), length(value[1], 0.0, h, "y")
+    bw, bh = length(value[2], 0.1, w, "w"), length(value[3], 0.1, h, "h")
+    if x + bw > w + 1e-6 or y + bh > h + 1e-6:
+        raise Invalid(f"{show(value)} runs past the piece's {w:g}×{h:g} mm trim (to {x + bw:g}×{y + bh:g} mm)",
+                      f"the box inside the piece: x + w at most {w:g}, y + h at most {h:g}")
+    return (x, y, bw, bh)
 
 # a key written where another file or the command line says it: named with its place, not as a slip
 ELSEWHERE = {("game.yaml", "bleed"): "; a build's bleed is --bleed (3 mm unless given), a deck's own is bleed: "

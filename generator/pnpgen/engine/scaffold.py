@@ -380,9 +380,11 @@ def layout(args: argparse.Namespace) -> int:
     fields = ", ".join(f"{k}: {{type: image, placeholder: false}}" if k in unplaceheld and t == "image" else f"{k}: {t}"
                        for k, t in built.fields)
     print(f"  fields: {{{fields}}}" + ("   # and the deck's own fields:" if args.deck is not None else ""))
-    if built.stand_up is not None:  # a layout's key, which no deck of templates can say
-        print("Note: the layout's stand_up: stays with the layout: a deck drawn by these templates lies flat "
-              "in Tabletop Simulator, where the layout's stands up (docs/exports.md, Tabletop Simulator)")
+    if built.stand_up is not None:  # a deck of templates names its standee's figure by its box in mm
+        x, y, w, h = built.stand_up  # (its art may run into the bleed: the piece stands as cut, at the trim)
+        (x0, y0), (x1, y1) = (max(x, 0.0), max(y, 0.0)), (min(x + w, built.trim_mm[0]), min(y + h, built.trim_mm[1]))
+        box = ", ".join(f"{round(n, 3):g}" for n in (x0, y0, x1 - x0, y1 - y0))
+        print(f"  stand_up: [{box}]   # Tabletop Simulator: the figure that stands up; a standee, not a counter")
     if built.die is not None:  # a deck of templates names its die's faces by their boxes in mm
         faces = ", ".join("[" + ", ".join(f"{n:g}" for n in box) + "]" for box in built.die)
         print(f"  die: [{faces}]   # Tabletop Simulator: the faces 1 to 6, a die that rolls")

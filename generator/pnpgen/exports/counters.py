@@ -62,10 +62,9 @@ def counters_of(style: PageStyle, sheet_mm: tuple[float, float] = COUNTER_SHEET_
     """The counter sheets of a deck of tokens at an any-size format with more than one copy,
     when two or more fit a sheet of ``sheet_mm`` (the preset's ``counter_sheet``); None for any other deck (a page a face, as before)."""
     deck = style.deck
-    layout = deck.layout
     if style.fitted.format.trim is not None or deck.kind != "token" or deck.count < 2 or style.fitted.scale != 1:
         return None
-    if deck.paper_die is not None or (layout is not None and layout.stand_up is not None):
+    if deck.paper_die is not None or deck.standee is not None:
         return None  # a die's net and a standee's strip are printed a page a face, each with its cut
     grid = counter_grid(deck.trim_mm, style.fitted.format.bleed, style.fitted.format.safe, sheet_mm)
     return grid if grid.per_sheet >= 2 else None

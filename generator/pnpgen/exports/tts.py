@@ -235,20 +235,24 @@ def deck_object(style: PageStyle, faces: list[UniqueFace], table: Table, x: floa
     die = style.deck.paper_die
     if die is not None:  # a paper d6, its layout's or its template's (the deck file's die:)
         return _dice(style, die, faces, table, x, files, pngs)
-    if style.deck.layout is not None and style.deck.layout.stand_up is not None:
-        return _standing(style, style.deck.layout.stand_up, faces, table, x, files, pngs)
+    if style.deck.standee is not None:  # a fold-over standee, its layout's or its template's (stand_up:)
+        return _standing(style, style.deck.standee, faces, table, x, files, pngs)
     if style.deck.kind == "card":
         return _cards(style, faces, table, x, files, pngs)
     return _pieces(style, faces, table, x, files, pngs)
 
 
-def card_name(face: UniqueFace) -> str:
-    """A card's or piece's name on the table: the piece's name, as order.csv and the build call
-    it; a piece with no naming field (``#1``) after its deck's name (``得点ボード #1``), for on
-    the table nothing else says which deck it came from."""
-    piece = face.piece
-    label = piece.label
-    return f"{face.deck.name} {label}" if label == f"#{piece.index}" else label
+def table_names(deck: Deck) -> dict[int, str]:
+    """Each piece's name on the table, by its number: its name as order.csv and the build call it,
+    a name several pieces share with the piece's number after it (``得点 #2``, as the change report
+    tells them apart). A piece with no naming field is its deck's name (on the table nothing else
+    says which deck it came from), with its number (``#2``) when the deck has other pieces. The
+    copies of one piece share its name, as a card's copies do: a die's two copies are not ``#1``."""
+    named = {p.index: p.label for p in deck.pieces if p.label != f"#{p.index}"}
+    shared = Counter(named.values())
+    alone = len(deck.pieces) == 1
+    return {p.index: (f"{named[p.index]} #{p.index}" if shared[named[p.index]] > 1 else named[p.index])
+            if p.index in named else deck.name if alone else f"{deck.name} #{p.index}" for p in deck.pieces}
 
 
 # The fields that hold a piece's rules text, the first a piece has taken: ``text`` (the built-in
@@ -287,6 +291,7 @@ def _cards(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, fi
     custom: dict[str, dict] = {}
     deck_ids: list[int] = []
     cards: list[dict] = []
+    names = table_names(deck)
     for start in range(0, len(faces), per_sheet):
         chunk = faces[start:start + per_sheet]
         number = start // per_sheet + 1
@@ -317,7 +322,7 @@ def _cards(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, fi
             for copy in range(face.copies):
                 deck_ids.append(card_id)
                 cards.append({"Name": "Card", "GUID": table.guid(deck, face.object_name, copy),
-                              "Nickname": card_name(face), "Description": rules_text(face), "CardID": card_id,
+                              "Nickname": names[face.piece.index], "Description": rules_text(face), "CardID": card_id,
                               "SidewaysCard": sideways, "CustomDeck": {str(key): entry},
                               "Transform": _transform(face_down=True)})
     scale = w / 63.5
@@ -373,6 +378,7 @@ def _pieces(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, f
     fronts = dict(zip(new_fronts, face_images([faces[i].front for i in new_fronts], style, size)))
     backs = dict(zip(new_backs, face_images([faces[i].back for i in new_backs], style, size)))  # type: ignore[misc]
     objects = []
+    names = table_names(deck)
     for i, face in enumerate(faces):
         front_name = f"{face.stem}-front.png"
         if i in fronts:
@@ -387,7 +393,7 @@ def _pieces(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, f
             else:
                 files[back_name] = taken[back_name]
             back_url = url(back_name)
-        name = card_name(face)
+        name = names[face.piece.index]
         for copy in range(face.copies):
             guid = table.guid(deck, face.object_name, copy)
             if tile_type is None:
@@ -434,6 +440,7 @@ def _standing(style: PageStyle, box_mm: tuple[float, float, float, float], faces
     images = dict(zip(new, face_images([faces[i].front for i in new], style, size)))
     scale = max(x1 - x0, y1 - y0) / MM_PER_INCH / 2 / INCH_PER_UNIT
     objects = []
+    names = table_names(deck)
     for i, face in enumerate(faces):
         name = f"{face.stem}-front.png"
         if i in images:
@@ -441,7 +448,7 @@ def _standing(style: PageStyle, box_mm: tuple[float, float, float, float], faces
         else:
             files[name] = taken[name]
         for copy in range(face.copies):
-            obj = _token(table.guid(deck, face.object_name, copy), card_name(face), table.url(name), x, scale,
+            obj = _token(table.guid(deck, face.object_name, copy), names[face.piece.index], table.url(name), x, scale,
                          rules_text(face))
             obj["CustomImage"]["CustomToken"]["StandUp"] = True
             objects.append(obj)
@@ -457,7 +464,7 @@ D6_TYPE = 1  # CustomDice.Type: 0 d4, 1 d6, 2 d8, 3 d10, 4 d12, 5 d20
 # The d6's rotation values (the save file format's ``RotationValues``: a value and the rotation that
 # turns it up): the rotations Tabletop Simulator's own d6 is saved with for faces 1 to 6, whose
 # texture is the template above; the table's tooltip then says the face rolled, and a script's
-# getValue() returns it.
+# getRotationValue() (and getValue(), the same on an object with rotation values) returns it.
 D6_ROTATIONS = [{"Value": str(n), "Rotation": {"x": x, "y": 0.0, "z": z}}
                 for n, (x, z) in enumerate(((-90.0, 0.0), (0.0, 0.0), (0.0, -90.0), (0.0, 90.0), (0.0, -180.0),
                                             (90.0, 0.0)), 1)]
@@ -483,6 +490,7 @@ def _dice(style: PageStyle, boxes: tuple[tuple[float, float, float, float], ...]
     new = [i for i, f in enumerate(faces) if not table.earlier.take(taken, f"{f.stem}-front.png", made[i])]
     images = dict(zip(new, face_images([faces[i].front for i in new], style, size)))
     objects = []
+    names = table_names(deck)
     for i, face in enumerate(faces):
         name = f"{face.stem}-front.png"
         if i in images:
@@ -493,7 +501,7 @@ def _dice(style: PageStyle, boxes: tuple[tuple[float, float, float, float], ...]
             image = {"ImageURL": table.url(name), "ImageSecondaryURL": "", "ImageScalar": 1.0, "WidthScale": 0.0,
                      "CustomDice": {"Type": D6_TYPE}}
             objects.append({"Name": "Custom_Dice", "GUID": table.guid(deck, face.object_name, copy),
-                            "Nickname": card_name(face), "Description": rules_text(face),
+                            "Nickname": names[face.piece.index], "Description": rules_text(face),
                             "Transform": _transform(x, 0.0), "CustomImage": image, "RotationValues": D6_ROTATIONS})
     return _one_or_bag(objects, deck, table, x)
 

@@ -191,7 +191,7 @@ class DeckPicture:
     def of(deck: Deck, front: Art, back: Art | None, bleed_mm: float, pieces: Mapping[int, Art]) -> DeckPicture:
         """A deck's picture: its faces whole, or a fold-over standee's upright figure alone (its
         layout's ``stand_up`` box), as it stands on the table, not the strip it is cut from."""
-        stand = deck.layout.stand_up if deck.layout is not None else None
+        stand = deck.standee
         if stand is None:
             return DeckPicture(front, back, deck.trim_mm, bleed_mm, outline=outline(deck), pieces=pieces)
         x, y, w, h = stand
