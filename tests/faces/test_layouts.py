@@ -1124,3 +1124,24 @@ def test_a_cost_of_1000_is_set_inside_its_round_badge_and_one_too_long_is_warned
     centre, radius = 3 + 4 + 4, 4.0
     assert centre - 0.9 * radius <= left and right <= centre + 0.9 * radius, (left, right)
     assert all(g.size < 7 for g in cost), cost  # set smaller than the square let it (7.5 pt)
+
+
+def test_a_card_that_says_stand_up_is_told_not_stood_up_on_the_table(tmp_path, capsys):
+    """``stand_up:`` on a card deck's file was taken silently (Tabletop Simulator stood every card
+    up as its figure box alone). A fold-over standee is a token, as a paper die is: a card deck
+    that says ``stand_up:`` (or sets ``kind:`` over the standee layout) stops ``check`` at that line."""
+    root = make_workspace(tmp_path / "ws")
+    deck = root / "data" / "test" / "decks" / "cards.yaml"
+    text = deck.read_text(encoding="utf-8")
+    deck.write_text(text.replace("pieces:", "stand_up: [0, 0, 20, 30]\npieces:", 1), encoding="utf-8")
+    assert run(root, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "cards.yaml:" in err and "stand_up: a fold-over standee is a token, and this deck is a card" in err, err
+    assert "'kind: token' for a standee folded from paper" in err and "Traceback" not in err, err
+    deck.write_text("name: 兵\nlayout: standee\nkind: card\npieces:\n  - {title: A, count: 4}\n", encoding="utf-8")
+    assert run(root, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "cards.yaml:3:" in err and "card on a deck whose layout is a fold-over standee" in err, err
+    deck.write_text("name: 兵\nlayout: standee\npieces:\n  - {title: A, count: 4}\n", encoding="utf-8")
+    run(root, "check", "--game", "test")
+    assert "standee is a token" not in capsys.readouterr().err  # the standee layout's own token stands

@@ -425,15 +425,18 @@ def _tuck_box(doc: Located, data: dict, shape: str, layout_raw: layouts.RawLayou
 
 
 
-def _not_a_die(doc: Located, data: dict[str, Any], kind: str) -> NoReturn:
-    """A paper die is a token (docs/exports.md): a card or tile that says ``die:`` would leave
-    Tabletop Simulator every copy a rolling cube, so the line that made it one is told."""
-    where = ("die",) if "die" in data else ("kind",) if "kind" in data else ("layout",)
-    told = {"die": f"a paper die is a token, and this deck is a {kind}",
-            "kind": f"{kind} on a deck whose layout is a paper die (its die:); a die is a token",
-            "layout": f"{data.get('layout')} is a paper die (its die:), and this deck is a {kind}"}[where[0]]
-    raise doc.error(where, told, "'kind: token' for a die folded from paper, or no 'die:' for a flat "
-                    f"{kind} (Tabletop Simulator then lays it flat, as its net)")
+def _not_a_token(doc: Located, data: dict[str, Any], kind: str, key: str, what: str, short: str,
+                 flat: str) -> NoReturn:
+    """A paper die and a fold-over standee are tokens (docs/exports.md): a card or tile that says
+    ``die:`` or ``stand_up:`` would leave Tabletop Simulator every copy a rolling cube or a standing
+    figure, so the line that made it one is told."""
+    where = (key,) if key in data else ("kind",) if "kind" in data else ("layout",)
+    told = {key: f"a {what} is a token, and this deck is a {kind}",
+            "kind": f"{kind} on a deck whose layout is a {what} (its {key}:); a {what} is a token",
+            "layout": f"{data.get('layout')} is a {what} (its {key}:), and this deck is a {kind}"}[where[0]]
+    raise doc.error(where, told, f"'kind: token' for a {short} folded from paper, or no '{key}:' for a flat "
+                    f"{kind} (Tabletop Simulator then lays it flat, {flat})")
+
 
 def _template(doc: Located, key: str, name: Any) -> str:
     """The template's name as written, checked to stay under templates/ (``faces.templates.
@@ -570,7 +573,9 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         deck.front = layout_template(deck.id, "front")
         deck.back = layout_template(deck.id, "back") if deck.layout.back is not None else None
     if deck.paper_die is not None and kind != "token":
-        _not_a_die(doc, data, kind)
+        _not_a_token(doc, data, kind, "die", "paper die", "die", "as its net")
+    if deck.standee is not None and kind != "token":
+        _not_a_token(doc, data, kind, "stand_up", "fold-over standee", "standee", "the whole strip")
     pieces = data["pieces"]
     rows: Source = doc  # where the pieces are written: this YAML file, or a spreadsheet (sheets.py)
     if isinstance(pieces, dict):
