@@ -14,19 +14,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from pnpgen.svg.style import SVG_NS
+from pnpgen.svg.style import hex_colour, local_name, parse_colour, props_of
 
 NOT_PAINTED = {"defs", "clipPath", "mask", "symbol", "pattern", "marker", "title", "desc", "metadata", "style",
                "linearGradient", "radialGradient", "filter", "script", "font", "font-face"}
 PASSED = {"g", "a", "switch", "text", "tspan", "textPath", "line"}  # containers; text and lines: no ground
-_HEX = re.compile(r"^#([0-9a-fA-F]{6}|[0-9a-fA-F]{3})$")
-_NAMED = {"white": "ffffff", "black": "000000"}
 PAPER = "ffffff"
-
-
-def _local(el) -> str:
-    tag = el.tag if isinstance(el.tag, str) else ""
-    return tag.split("}", 1)[1] if tag.startswith(f"{{{SVG_NS}}}") else tag
 
 
 def _painted_before(img) -> Iterator:
@@ -39,7 +32,7 @@ def _painted_before(img) -> Iterator:
 
 
 def _painted(el) -> Iterator:
-    if _local(el) in NOT_PAINTED:
+    if local_name(el) in NOT_PAINTED:
         return
     yield el
     for child in el:
@@ -49,7 +42,7 @@ def _painted(el) -> Iterator:
 def _moved(el, stop, clips: bool = True) -> bool:
     """Whether ``el`` or an element between it and ``stop`` changes coordinates (or clips)."""
     while el is not None and el is not stop:
-        if el.get("transform") or _local(el) == "svg" or (clips and (el.get("clip-path") or el.get("mask"))):
+        if el.get("transform") or local_name(el) == "svg" or (clips and (el.get("clip-path") or el.get("mask"))):
             return True
         el = el.getparent()
     return False
@@ -71,26 +64,19 @@ def _number(el, name: str, default: float | None = None) -> float | None:
 
 
 def _fill(el) -> str | None:
-    """The element's plain fill as rrggbb, "none", or None (a gradient, a pattern, a colour not read)."""
-    fill = el.get("fill")
-    for part in (el.get("style") or "").split(";"):
-        name, _, value = part.partition(":")
-        if name.strip() == "fill":
-            fill = value.strip()
-    fill = (fill or "#000000").strip()  # (SVG's own default is black)
-    if fill == "none":
-        return "none"
-    if fill.lower() in _NAMED:
-        return _NAMED[fill.lower()]
-    m = _HEX.match(fill)
-    if not m:
+    """The element's plain fill as rrggbb, "none", or None (a gradient, a pattern, a see-through
+    colour, a colour not read)."""
+    try:
+        fill = parse_colour(props_of(el).get("fill") or "#000000")  # (SVG's own default is black)
+    except ValueError:
         return None
-    h = m.group(1).lower()
-    return h if len(h) == 6 else "".join(c * 2 for c in h)
+    if fill is None:
+        return "none"
+    return hex_colour(fill)[1:] if isinstance(fill, tuple) else None
 
 
 def _box(el) -> tuple[float, float, float, float] | None:
-    kind = _local(el)
+    kind = local_name(el)
     if kind == "rect":
         x, y, w, h = (_number(el, k, d) for k, d in (("x", 0.0), ("y", 0.0), ("width", None), ("height", None)))
     elif kind in ("circle", "ellipse"):
@@ -111,7 +97,7 @@ def _covers(el, box: tuple[float, float, float, float], pic: tuple[float, float,
     x, y, w, h = box
     px, py, pw, ph = pic
     corners = [(px, py), (px + pw, py), (px, py + ph), (px + pw, py + ph)]
-    if _local(el) == "rect":
+    if local_name(el) == "rect":
         return all(x - 1e-6 <= cx <= x + w + 1e-6 and y - 1e-6 <= cy <= y + h + 1e-6 for cx, cy in corners)
     rx, ry = w / 2, h / 2
     return rx > 0 and ry > 0 and all(((cx - x - rx) / rx) ** 2 + ((cy - y - ry) / ry) ** 2 <= 1 + 1e-9 for cx, cy in corners)
@@ -128,11 +114,11 @@ def _clipped(img, pic: tuple[float, float, float, float]) -> tuple[float, float,
     overflowing it), where those are in its own coordinates."""
     root = img.getroottree().getroot()
     el = img
-    while (el := el.getparent()) is not None and not el.get("transform") and _local(el) != "svg":
+    while (el := el.getparent()) is not None and not el.get("transform") and local_name(el) != "svg":
         m = re.fullmatch(r"\s*url\(#([^)]+)\)\s*", el.get("clip-path") or "")
         found = root.xpath("//*[@id=$id]", id=m.group(1)) if m else []
-        shapes = [c for c in found[0] if isinstance(c.tag, str)] if found and _local(found[0]) == "clipPath" else []
-        if len(shapes) == 1 and _local(shapes[0]) == "rect" and not shapes[0].get("transform") \
+        shapes = [c for c in found[0] if isinstance(c.tag, str)] if found and local_name(found[0]) == "clipPath" else []
+        if len(shapes) == 1 and local_name(shapes[0]) == "rect" and not shapes[0].get("transform") \
                 and found[0].get("clipPathUnits", "userSpaceOnUse") == "userSpaceOnUse":
             box = _box(shapes[0])
             if box is not None:
@@ -153,7 +139,7 @@ def ground_beneath(img) -> str | None:
     px, py, pw, ph = (float(v or 0) for v in read)
     pic = _clipped(img, (px, py, pw, ph))
     for el in _painted_before(img):
-        kind = _local(el)
+        kind = local_name(el)
         if kind in PASSED or _fill(el) == "none":  # (text, lines, an outline only)
             continue
         box = _box(el)
