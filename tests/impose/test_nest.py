@@ -29,8 +29,13 @@ def spec_of(shape, size, **options):
 
 
 TRIHEX = spec_of("trihex", 40)  # populous エリアタイル
+# the docs' paper d6: a cross of 16 mm faces with glue tabs, whose turned pair interlocks
+D6_NET = shape_spec("polygon", (68, 48), {"points": [
+    [16, 0], [32, 0], [32, 16], [34, 12], [46, 12], [48, 16], [50, 12], [62, 12], [64, 16], [68, 18], [68, 30],
+    [64, 32], [62, 36], [50, 36], [48, 32], [46, 36], [34, 36], [32, 32], [32, 48], [16, 48], [16, 32], [14, 36],
+    [2, 36], [0, 32], [0, 16], [2, 12], [14, 12], [16, 16]]})
 CASES = [TRIHEX, spec_of("hex", 110), spec_of("hex", 40), spec_of("circle", 16), spec_of("circle", 30),
-         spec_of("trihex", 30, orientation="flat")]
+         spec_of("trihex", 30, orientation="flat"), D6_NET]
 
 
 def _outlines(spec, layout, offset=0.0):

@@ -248,19 +248,37 @@ def _piece(spec: ShapeSpec, rot: int, offset: Point, gap: float) -> _Piece:
     return _Piece(spec, rot, offset, gap)
 
 
+def _reach(a: Point, b: Point, length: float) -> tuple[int, int] | None:
+    """Bounds (|i|, |j|) on the lattice coefficients of every vector i·a + j·b no longer than
+    ``length`` (i = (v × b) / (a × b), so |i| ≤ length·|b| / |a × b|; j likewise); None for a
+    lattice of no area. A long, thin cell puts near neighbours at large coefficients: a d6 net's
+    (0, 54) and (−120, 207) make 4a − b a vector of 120 mm, which a fixed ±2 never looked at."""
+    det = abs(a[0] * b[1] - a[1] * b[0])
+    if det < 1e-9:
+        return None
+    return int(length * math.hypot(*b) / det) + 1, int(length * math.hypot(*a) / det) + 1
+
+
 def _valid(spec: ShapeSpec, motif: tuple[tuple[int, Point], ...], gap: float, a: Point, b: Point) -> bool:
     """Independent check: no two pieces of nearby motifs come closer than the gap (minus a hair)."""
     if spec.kind == "circle":
         need = 2 * spec.radius + gap - 1e-6
-        return all(math.hypot(i * a[0] + j * b[0], i * a[1] + j * b[1]) >= need
-                   for i in range(-3, 4) for j in range(-3, 4) if (i, j) != (0, 0))
+        reach = _reach(a, b, need)
+        return reach is not None and all(math.hypot(i * a[0] + j * b[0], i * a[1] + j * b[1]) >= need
+                                         for i in range(-reach[0], reach[0] + 1)
+                                         for j in range(-reach[1], reach[1] + 1) if (i, j) != (0, 0))
     polys = []
     for rot, (ox, oy) in motif:
         turn = placement(rot, ox, oy, spec.w, spec.h)
         polys.append([turn(p) for p in outline(spec, 0.0).points(0.02)])
     boxes = [(min(x for x, _ in p), min(y for _, y in p), max(x for x, _ in p), max(y for _, y in p)) for p in polys]
-    for i in range(-2, 3):
-        for j in range(-2, 3):
+    whole = math.hypot(max(bx[2] for bx in boxes) - min(bx[0] for bx in boxes),
+                       max(bx[3] for bx in boxes) - min(bx[1] for bx in boxes))
+    reach = _reach(a, b, 2 * whole + gap)  # (two motifs whose boxes come within the gap are closer)
+    if reach is None:
+        return False
+    for i in range(-reach[0], reach[0] + 1):
+        for j in range(-reach[1], reach[1] + 1):
             dx, dy = i * a[0] + j * b[0], i * a[1] + j * b[1]
             for k, p in enumerate(polys):
                 for m, q in enumerate(polys):
