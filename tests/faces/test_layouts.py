@@ -28,7 +28,8 @@ ART = REPO / "data" / "populous" / "art" / "terrain" / "plains.png"
 # One character of each value, found nowhere else on the face (the art is a picture, so its
 # placeholder text — which repeats the title — does not print).
 VALUES = {"title": ("題名", "題"), "text": ("本文の文章", "章"), "flavour": ("香る一言", "香"), "footer": ("脚注", "脚"),
-          "cost": ("7", "7"), "value": ("8", "8")}
+          "cost": ("7", "7"), "value": ("8", "8"),
+          **{f"face{n}": (c, c) for n, c in enumerate("壱弐参肆伍陸", 1)}}  # a paper die's faces
 BACK_TITLE = "遊戯"  # game.yaml's title, on every card back
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen.data import validate as v
-from pnpgen.data.boxlengths import Frame, frame
+from pnpgen.data.boxlengths import Frame, frame, length
 from pnpgen.data.boxoptions import BOX_OPTIONS, BOX_TYPES, SOURCES, colour_spec, is_field_name, source
 from pnpgen.data.formats import KINDS, SAFE_MM, SHAPES, SINGLE_SIZE_SHAPES
 from pnpgen.data.i18n import language_code_hint, language_code_meant
@@ -31,6 +31,7 @@ from pnpgen.litter import is_litter
 from pnpgen.patterns import later
 
 MAX_DEPTH = 20  # layouts extending layouts
+LENGTH_LIMIT = 100_000.0  # mm: a polygon layout's corner read before its range is checked
 TEMPLATE_PREFIX = "@layout"  # a deck's layout sides are rendered as templates @layout/<deck>/front, …/back
 FIELD_OF = {"text": "text", "image": "image", "icons": "list"}  # a box's type → the field type it reads
 # Colours every layout knows, whatever its palette says; a game's palette of the same name wins.
@@ -72,8 +73,8 @@ def _editions_of_game(origin: Origin, codes: tuple[str, ...], languages: list[st
 
 SIDE_KEYS = ("background", "boxes")
 LAYOUT_KEYS = ("description", "extends", "stand_up", "die", "kind", "shape", "format", "size", "orientation", "corner_radius",
-               "box", "palette", "fields", "background", "boxes", "back")
-GEOMETRY_KEYS = ("kind", "shape", "format", "size", "orientation", "corner_radius")
+               "points", "box", "palette", "fields", "background", "boxes", "back")
+GEOMETRY_KEYS = ("kind", "shape", "format", "size", "orientation", "corner_radius", "points")
 FIELD_TYPES = ("text", "int", "number", "colour", "bool", "list", "map", "image")
 
 
@@ -223,6 +224,8 @@ def _reshape(top: dict[str, Origin], layer: dict) -> None:
         top.pop("orientation", None)
     if new != "rounded" and "corner_radius" not in layer:
         top.pop("corner_radius", None)
+    if new != "polygon" and "points" not in layer:
+        top.pop("points", None)
     if (old in SINGLE_SIZE_SHAPES) != (new in SINGLE_SIZE_SHAPES) and "size" not in layer and "format" not in layer:
         top.pop("size", None)
         top.pop("format", None)
@@ -293,8 +296,12 @@ def geometry(raw: RawLayout) -> Geometry:
         g.kind = top["kind"].parse(v.choice, KINDS, "kind")
     if "shape" in top:
         g.shape = top["shape"].parse(v.choice, SHAPES, "shape")
-    if g.shape == "polygon":
-        raise top["shape"].error("a layout cannot be a polygon", "rect, rounded, circle, hex, trihex or tuckbox")
+    if "points" in top and g.shape != "polygon":
+        raise top["points"].error(f"a {g.shape} has no points", "points only with 'shape: polygon'", key=True)
+    if g.shape == "polygon" and "points" not in top:
+        raise top["shape"].error("a polygon layout needs points: its cut outline",
+                                 "'points: [[0, 0], [30, 0], [15, 26]]' in mm (or arithmetic on w and h, as its boxes "
+                                 "take), or another shape")
     if "format" in top:
         if g.shape in SINGLE_SIZE_SHAPES:
             raise top["format"].error(f"a {g.shape} takes a size, not a card format", "'size: 40mm'")
@@ -317,7 +324,36 @@ def geometry(raw: RawLayout) -> Geometry:
         g.options["orientation"] = top["orientation"].parse(v.orientation, g.shape)
     if "corner_radius" in top:
         g.options["corner_radius"] = top["corner_radius"]
+    if "points" in top:
+        g.options["points"] = top["points"]
     return g
+
+
+def outline(g: Geometry, trim: tuple[float, float], size_where: Where | None = None) -> list[tuple[float, float]]:
+    """A polygon layout's ``points:`` (its cut outline: a paper die's net) for a deck's ``trim``,
+    read as a deck's own points are, each corner also taking the arithmetic its boxes' lengths
+    take (``'h / 3'``: the built-in d6 grows with its size). A built-in layout's corner that a
+    size of the designer's puts past the trim is told at that size, which is the slip."""
+    given: Origin = g.options["points"]
+
+    def coordinate(value: Any, hi: float, what: str) -> float:
+        mm = length(-LENGTH_LIMIT, LENGTH_LIMIT)(value, trim)
+        if not 0.0 <= mm <= hi:
+            shown = f"{v.show(value)} is {mm:g} mm," if isinstance(value, str) else f"{v.show(value)} is"
+            raise v.Invalid(f"{what} {shown} out of range", f"0 to {hi:g} mm")
+        return mm
+
+    try:
+        return v.points(given.value, "polygon", trim[0], trim[1], coordinate)
+    except v.Invalid as e:
+        if size_where is None or not _builtin(given.doc):
+            raise given.error(e.message, e.expected) from None
+        meant = (f"size: [{round(g.size[0] * trim[1] / g.size[1], 1):g}, {trim[1]:g}] (its own {g.size[0]:g}×"
+                 f"{g.size[1]:g} mm grown to that height), or " if g.size and len(g.size) == 2 else "")
+        raise InputError(f"a {trim[0]:g}×{trim[1]:g} mm piece is a size the built-in layout {g.name} cannot take: its "
+                         f"outline's {e.message} (its corners are worked out from its size)", path=size_where.path,
+                         line=size_where.line, column=size_where.column, key=_size_key(size_where),
+                         expected=f"{meant}no size (its own)") from None
 
 
 def _reads(raw: RawLayout) -> list[tuple[str, str, Origin, bool]]:
@@ -566,7 +602,7 @@ def _finish(raw: RawLayout, trim: tuple[float, float], shape: str, palette: dict
     back = _side(raw.back, trim, colours, font_roles, languages, deck_file) if raw.back is not None else None
     return Layout(raw.name, (trim[0], trim[1]), shape, tuple(sorted(used.items())), tuple(fields(raw).items()), front, back,
                   tuple(sorted(name for name in used if name in raw.deck_palette)), tuple(sorted(game_colours)),
-                  _stand_up(raw, front), _die(raw, front))
+                  _stand_up(raw, front), *_die(raw, front))
 
 
 def _stand_up(raw: RawLayout, front: LayoutSide) -> tuple[float, float, float, float] | None:
@@ -594,26 +630,35 @@ def _stand_up(raw: RawLayout, front: LayoutSide) -> tuple[float, float, float, f
 DIE_FACES = 6  # ``die:`` names a d6's faces: Tabletop Simulator's Custom_Dice of type 1
 
 
-def _die(raw: RawLayout, front: LayoutSide) -> tuple[tuple[float, float, float, float], ...] | None:
+def _has_area(box: LayoutBox) -> bool:
+    """A box with a w and h of its own, which a die's face can be (a frame or folds box has none)."""
+    options = dict(box.options)
+    return bool(options.get("w") and options.get("h"))
+
+
+def _die(raw: RawLayout, front: LayoutSide) -> tuple[tuple[tuple[float, float, float, float], ...] | None,
+                                                    tuple[LayoutBox, ...] | None]:
     """``die: [f1, f2, f3, f4, f5, f6]``: the front's boxes a folded paper die shows as its faces 1
-    to 6 (1 opposite 6, 2 opposite 5, 3 opposite 4), each as x, y, w, h in mm; None when the
-    layout names none."""
+    to 6 (1 opposite 6, 2 opposite 5, 3 opposite 4), each as x, y, w, h in mm, and the boxes
+    themselves (what each face shows is its value on a virtual table); None when the layout names
+    none."""
     given = raw.top.get("die")
     if given is None or given.value is None:
-        return None
-    names = [b.name for b in front.boxes if b.get("w") and b.get("h")]
+        return None, None
+    names = [b.name for b in front.boxes if _has_area(b)]
     expected = f"a list of the {DIE_FACES} front boxes that are the die's faces 1 to 6: " + ", ".join(names)
     if not isinstance(given.value, list) or len(given.value) != DIE_FACES:
         raise given.error(f"die: {v.show(given.value)} is not a list of {DIE_FACES} box names", expected)
-    out = []
+    out, faces = [], []
     for name in given.value:
         box = next((b for b in front.boxes if b.name == name), None)
-        if box is None or not (box.get("w") and box.get("h")):
+        if box is None or not _has_area(box):
             told = (f"box {box.name} is a {box.type} box of no area, not a die's face" if box is not None else
                     f"no box {v.show(name)} on the front to be a die's face{suggest(str(name), names)}")
             raise given.error(told, expected)
         out.append((box.get("x"), box.get("y"), box.get("w"), box.get("h")))
+        faces.append(box)
     twice = sorted({str(n) for n in given.value if given.value.count(n) > 1})
     if twice:
         raise given.error(f"die: box {', '.join(twice)} is named twice; a die has {DIE_FACES} different faces", expected)
-    return tuple(out)
+    return tuple(out), tuple(faces)

@@ -389,8 +389,10 @@ def _size(doc: Located, data: dict, shape: str) -> tuple[tuple[float, float], st
     return sizes, "custom"
 
 
-def _shape_options(doc: Located, data: dict, shape: str, trim: tuple[float, float]) -> dict[str, Any]:
-    """corner_radius, orientation and points, each checked against the shape and its size."""
+def _shape_options(doc: Located, data: dict, shape: str, trim: tuple[float, float],
+                   outlined: bool = False) -> dict[str, Any]:
+    """corner_radius, orientation and points, each checked against the shape and its size
+    (``outlined``: a polygon layout gives the points the deck does not)."""
     w, h = trim
     out: dict[str, Any] = {}
     if "orientation" in data:
@@ -399,7 +401,7 @@ def _shape_options(doc: Located, data: dict, shape: str, trim: tuple[float, floa
         out["corner_radius"] = _parse(doc, ("corner_radius",), v.corner_radius, data["corner_radius"], shape, w, h)
     if "points" in data:
         out["points"] = _parse(doc, ("points",), v.points, data["points"], shape, w, h)
-    elif shape == "polygon":
+    elif shape == "polygon" and not outlined:
         raise doc.error((), "a polygon needs points", "'points: [[0, 0], [30, 0], [15, 26]]' in mm")
     return out
 
@@ -425,17 +427,28 @@ def _tuck_box(doc: Located, data: dict, shape: str, layout_raw: layouts.RawLayou
 
 
 
-def _not_a_token(doc: Located, data: dict[str, Any], kind: str, key: str, what: str, short: str,
-                 flat: str) -> NoReturn:
+def _not_a_token(doc: Located, data: dict[str, Any], raw: layouts.RawLayout | None, kind: str, key: str, what: str,
+                 short: str, flat: str) -> NoReturn:
     """A paper die and a fold-over standee are tokens (docs/exports.md): a card or tile that says
     ``die:`` or ``stand_up:`` would leave Tabletop Simulator every copy a rolling cube or a standing
-    figure, so the line that made it one is told."""
-    where = (key,) if key in data else ("kind",) if "kind" in data else ("layout",)
-    told = {key: f"a {what} is a token, and this deck is a {kind}",
-            "kind": f"{kind} on a deck whose layout is a {what} (its {key}:); a {what} is a token",
-            "layout": f"{data.get('layout')} is a {what} (its {key}:), and this deck is a {kind}"}[where[0]]
-    raise doc.error(where, told, f"'kind: token' for a {short} folded from paper, or no '{key}:' for a flat "
-                    f"{kind} (Tabletop Simulator then lays it flat, {flat})")
+    figure, so the line that made it one is told: the deck file's, else the layout file's that
+    says the kind (or the ``die:`` of a layout that says none, a card by default)."""
+    expected = (f"'kind: token' for a {short} folded from paper, or no '{key}:' for a flat {kind} (Tabletop "
+                f"Simulator then lays it flat, {flat})")
+    if key in data or "kind" in data or raw is None or key not in raw.top:
+        where = (key,) if key in data else ("kind",) if "kind" in data else ("layout",)
+        told = {key: f"a {what} is a token, and this deck is a {kind}",
+                "kind": f"{kind} on a deck whose layout is a {what} (its {key}:); a {what} is a token",
+                "layout": f"{data.get('layout')} is a {what} (its {key}:), and this deck is a {kind}"}[where[0]]
+        raise doc.error(where, told, expected)
+    said, made = raw.top.get("kind"), raw.top[key]
+    if said is not None and not said.doc.path.is_relative_to(layouts.builtin_folder()):
+        raise said.error(f"{kind} on a layout that is a {what} (its {key}: at line {made.doc.where(made.keypath).line}"
+                         + ("" if made.doc is said.doc else f" of {made.doc.path.name}") + f"); a {what} is a token",
+                         expected.replace("'kind: token'", "'kind: token' here"))
+    raise made.error(f"a {what} is a token, and layout {raw.name} is a {kind}"
+                     + (" (it says no kind:, and a card is the default)" if said is None else ""),
+                     expected.replace("'kind: token'", f"'kind: token' in {made.doc.path.name}"))
 
 
 def _template(doc: Located, key: str, name: Any) -> str:
@@ -527,11 +540,12 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     allowed = list(fields) + ["count"]
     defaults = _keys(doc, data.get("defaults") or {}, ("defaults",), list(fields), "defaults")
     defaults = {k: field_value(doc, game, fields[k], x, ("defaults", k), k, pictures) for k, x in defaults.items()}
-    options = _shape_options(doc, data, shape, trim)
+    options = _shape_options(doc, data, shape, trim, geo is not None and "points" in geo.options)
     if box is not None:
         options["box"] = box.frozen()
+    given = [key for key in ("size", "format", "box") if key in data]
     if geo is not None:
-        _layout_shape_options(geo, shape, trim, options)
+        _layout_shape_options(geo, shape, trim, options, doc.where((given[0],)) if given else None)
     template_options = _parse(doc, ("options",), v.mapping, data.get("options"), "options")
     for key in template_options:
         if key in SHAPE_KEYS:
@@ -558,7 +572,6 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         deck.die = _parse(doc, ("die",), v.die_faces, data["die"], *trim)
     if "stand_up" in data:  # a fold-over standee a template draws: its figure's box (a layout's: its own stand_up:)
         deck.stand_up = _parse(doc, ("stand_up",), v.stand_up_box, data["stand_up"], *trim)
-    given = [key for key in ("size", "format", "box") if key in data]
     if given:
         deck.size_where = doc.where((given[0],))
     if "bleed" in data:  # the deck's own bleed over --bleed: a punchboard's 0, a board's 5 mm
@@ -573,9 +586,9 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         deck.front = layout_template(deck.id, "front")
         deck.back = layout_template(deck.id, "back") if deck.layout.back is not None else None
     if deck.paper_die is not None and kind != "token":
-        _not_a_token(doc, data, kind, "die", "paper die", "die", "as its net")
+        _not_a_token(doc, data, layout_raw, kind, "die", "paper die", "die", "as its net")
     if deck.standee is not None and kind != "token":
-        _not_a_token(doc, data, kind, "stand_up", "fold-over standee", "standee", "the whole strip")
+        _not_a_token(doc, data, layout_raw, kind, "stand_up", "fold-over standee", "standee", "the whole strip")
     pieces = data["pieces"]
     rows: Source = doc  # where the pieces are written: this YAML file, or a spreadsheet (sheets.py)
     if isinstance(pieces, dict):
@@ -680,12 +693,16 @@ def _layout_size(doc: Located, geo: layouts.Geometry, shape: str, data: dict) ->
     return (sizes[0], sizes[1]), "custom"
 
 
-def _layout_shape_options(geo: layouts.Geometry, shape: str, trim: tuple[float, float], options: dict) -> None:
-    """orientation and corner_radius from the layout, where the deck gives none of its own."""
+def _layout_shape_options(geo: layouts.Geometry, shape: str, trim: tuple[float, float], options: dict,
+                          size_where: Where | None) -> None:
+    """orientation, corner_radius and a polygon's points from the layout, where the deck gives
+    none of its own (``size_where``: the deck's own size, told when the layout's outline is past it)."""
     if "orientation" in geo.options and "orientation" not in options and shape in v.ORIENTED_SHAPES:
         options["orientation"] = geo.options["orientation"]
     if "corner_radius" in geo.options and "corner_radius" not in options and shape == "rounded":
         options["corner_radius"] = geo.where["corner_radius"].parse(v.corner_radius, shape, *trim)
+    if "points" in geo.options and "points" not in options and shape == "polygon":
+        options["points"] = layouts.outline(geo, trim, size_where)
 
 
 def check_bleed(game: Game, bleed_mm: float) -> None:

@@ -154,6 +154,8 @@ class Layout:
     # ``die:``: the front's boxes that are a folded die's faces 1 to 6, each x, y, w, h mm (a
     # Tabletop Simulator ``Custom_Dice`` is made of them)
     die: tuple[tuple[float, float, float, float], ...] | None = None
+    # … and those six boxes: what each shows (a text or icons field) is that face's value on the table
+    die_boxes: tuple[LayoutBox, ...] | None = None
 
 
 @dataclass

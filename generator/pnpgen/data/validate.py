@@ -410,8 +410,11 @@ def corner_radius(value: Any, shape: str, w: float, h: float) -> float:
     return length(value, 0.0, min(w, h) / 2, what="corner radius")
 
 
-def points(value: Any, shape: str, w: float, h: float) -> list[tuple[float, float]]:
-    """A polygon's corners in mm, each inside the trim box, enclosing an area."""
+def points(value: Any, shape: str, w: float, h: float,
+           coordinate: Callable[[Any, float, str], float] | None = None) -> list[tuple[float, float]]:
+    """A polygon's corners in mm, each inside the trim box, enclosing an area: a deck's own, or a
+    layout's, whose ``coordinate`` reads the arithmetic its boxes' lengths take (``'h / 3'``)."""
+    read = coordinate or (lambda c, hi, what: length(c, 0.0, hi, what))
     if shape != "polygon":
         raise Invalid(f"a {shape} has no points", "points only with 'shape: polygon'")
     if not isinstance(value, list) or len(value) < 3 or len(value) > 1000:
@@ -420,7 +423,7 @@ def points(value: Any, shape: str, w: float, h: float) -> list[tuple[float, floa
     for p in value:
         if not isinstance(p, list) or len(p) != 2:
             raise Invalid(f"point {show(p)} is not [x, y]", "[x, y] in mm")
-        x, y = length(p[0], 0.0, w, "x"), length(p[1], 0.0, h, "y")
+        x, y = read(p[0], w, "x"), read(p[1], h, "y")
         out.append((x, y))
     area = sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in zip(out, out[1:] + out[:1])) / 2
     if abs(area) < 1.0:

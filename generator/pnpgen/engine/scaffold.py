@@ -337,7 +337,8 @@ def layout(args: argparse.Namespace) -> int:
             f"{k}: {o.value}" for k, o in raw.box.items()) + "}" if g.shape == "tuckbox" else (
             f"size: {g.size[0]:g}" if g.shape in SINGLE_SIZE_SHAPES else f"size: [{g.size[0]:g}, {g.size[1]:g}]")  # type: ignore[index]
         deck_lines = [f"kind: {g.kind}", f"shape: {g.shape}",
-                      *(f"{k}: {raw.top[k].value}" for k in ("orientation", "corner_radius") if k in raw.top), size]
+                      *(f"{k}: {raw.top[k].value}" for k in ("orientation", "corner_radius") if k in raw.top), size,
+                      *([_points_line(layouts.outline(g, trim_of(g)))] if "points" in g.options else [])]
     front = Path(f"{name}-front.svg.j2")
     if args.out:  # a file, or a folder to write <name>-front.svg.j2 in (templates/<game>/)
         folder_meant = args.out.endswith(("/", "\\")) or os.path.isdir(args.out)  # (False for a name too long)
@@ -458,5 +459,11 @@ def _deck_layout(args: argparse.Namespace) -> tuple[Layout, list[str], str]:
     else:
         size = f"size: [{w:g}, {h:g}]"
     lines = [f"kind: {deck.kind}", f"shape: {deck.shape}",
-             *(f"{k}: {deck.options[k]}" for k in ("orientation", "corner_radius") if k in deck.options), size]
+             *(f"{k}: {deck.options[k]}" for k in ("orientation", "corner_radius") if k in deck.options), size,
+             *([_points_line(deck.options["points"])] if "points" in deck.options else [])]
     return deck.layout, lines, deck.id
+
+
+def _points_line(points: list[tuple[float, float]]) -> str:
+    """A polygon's outline as a deck file gives it, in mm (a layout's worked out for its size)."""
+    return "points: [" + ", ".join(f"[{round(x, 3):g}, {round(y, 3):g}]" for x, y in points) + "]"

@@ -465,9 +465,33 @@ D6_TYPE = 1  # CustomDice.Type: 0 d4, 1 d6, 2 d8, 3 d10, 4 d12, 5 d20
 # turns it up): the rotations Tabletop Simulator's own d6 is saved with for faces 1 to 6, whose
 # texture is the template above; the table's tooltip then says the face rolled, and a script's
 # getRotationValue() (and getValue(), the same on an object with rotation values) returns it.
-D6_ROTATIONS = [{"Value": str(n), "Rotation": {"x": x, "y": 0.0, "z": z}}
-                for n, (x, z) in enumerate(((-90.0, 0.0), (0.0, 0.0), (0.0, -90.0), (0.0, 90.0), (0.0, -180.0),
-                                            (90.0, 0.0)), 1)]
+D6_TURNS = ((-90.0, 0.0), (0.0, 0.0), (0.0, -90.0), (0.0, 90.0), (0.0, -180.0), (90.0, 0.0))  # faces 1–6: x, z
+
+
+def d6_rotations(values: Iterable[str]) -> list[dict]:
+    """``RotationValues``: each face's value with the rotation that turns it up."""
+    return [{"Value": value, "Rotation": {"x": x, "y": 0.0, "z": z}} for value, (x, z) in zip(values, D6_TURNS)]
+
+
+def die_values(deck: Deck, values: dict) -> list[str]:
+    """What the faces 1 to 6 of a paper die show, as the table's tooltip and ``getValue()`` give
+    them: the text of the field the layout puts in each face, as it reads (an icon as its name:
+    ``{sword}`` → ``sword``), an icons box's icon names, a picture's file name; the face's number
+    where it shows none of these (a panel, an empty field, a die drawn by templates)."""
+    boxes = deck.layout.die_boxes if deck.die is None and deck.layout is not None else None
+    out = [str(n) for n in range(1, 7)]
+    for n, box in enumerate(boxes or (), 1):
+        field, text = box.get("field") if box.type in ("text", "icons", "image") else None, \
+            box.get("text") if box.type == "text" else None
+        shown = values.get(field) if field is not None else text
+        if isinstance(shown, list):
+            said = " ".join(str(name) for name in shown)
+        elif box.type == "image" and isinstance(shown, str):
+            said = Path(shown).stem
+        else:
+            said = " ".join(plain(str(shown)).split()) if shown is not None else ""
+        out[n - 1] = said or str(n)
+    return out
 
 
 def _dice(style: PageStyle, boxes: tuple[tuple[float, float, float, float], ...], faces: list[UniqueFace],
@@ -502,7 +526,8 @@ def _dice(style: PageStyle, boxes: tuple[tuple[float, float, float, float], ...]
                      "CustomDice": {"Type": D6_TYPE}}
             objects.append({"Name": "Custom_Dice", "GUID": table.guid(deck, face.object_name, copy),
                             "Nickname": names[face.piece.index], "Description": rules_text(face),
-                            "Transform": _transform(x, 0.0), "CustomImage": image, "RotationValues": D6_ROTATIONS})
+                            "Transform": _transform(x, 0.0), "CustomImage": image,
+                            "RotationValues": d6_rotations(die_values(deck, face.piece.values))})
     return _one_or_bag(objects, deck, table, x)
 
 
