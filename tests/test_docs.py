@@ -124,8 +124,8 @@ def test_the_docs_examples_build_as_written(tmp_path):
         pdf = out / "demo" / f"{deck.id}.pdf"
         assert pdf.is_file(), pdf
         assert len(PdfReader(pdf).pages) >= 1
-    assert {d.id: d.count for d in game.decks} == {"blessings": 20, "board": 1, "box": 1, "dice": 3, "epic": 20,
-                                                  "log": 20, "monsters": 5, "spells": 5}
+    assert {d.id: d.count for d in game.decks} == {"blessings": 20, "board": 1, "box": 1, "dice": 1, "epic": 20,
+                                                  "log": 20, "monsters": 5, "mydice": 3, "spells": 5}
 
 
 def _anchors(text: str) -> set[str]:

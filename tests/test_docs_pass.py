@@ -237,12 +237,12 @@ def test_the_print_and_play_pdf_to_sell_is_built_as_the_docs_say(tmp_path):
 
 
 def test_the_paper_die_of_data_format_builds_as_written(tmp_path, capsys):
-    """data-format.md's paper d6 (layouts/d6.yaml and the deck on its polygon), copied as written:
-    each face's value prints in the middle of its 16 mm square of the net, the folds are dashed
-    lines, and nothing is told about it (no print lint, no error)."""
-    ws = make_workspace(tmp_path / "ws", deck=_block(FORMAT, "# data/<slug>/decks/dice.yaml"))
+    """data-format.md's paper d6 of a layout of its own (layouts/mydie.yaml, a polygon), copied as
+    written: each face's value prints in the middle of its 16 mm square of the net, the folds are
+    dashed lines, and nothing is told about it (no print lint, no error)."""
+    ws = make_workspace(tmp_path / "ws", deck=_block(FORMAT, "# data/<slug>/decks/mydice.yaml"))
     (ws / "layouts").mkdir()
-    (ws / "layouts" / "d6.yaml").write_text(_block(FORMAT, "# layouts/d6.yaml"), encoding="utf-8")
+    (ws / "layouts" / "mydie.yaml").write_text(_block(FORMAT, "# layouts/mydie.yaml"), encoding="utf-8")
     (ws / "templates" / "test" / "icons").mkdir()
     for name in ("sword", "shield"):
         (ws / "templates" / "test" / "icons" / f"{name}.svg").write_text(
@@ -258,6 +258,24 @@ def test_the_paper_die_of_data_format_builds_as_written(tmp_path, capsys):
         assert x + 3 < g.x - 3 < x + 13 and y + 8 < g.y - 3 < y + 14, g  # its square, the bleed at 3 mm
     die = reader(ws / "build" / "test" / "shop" / "cards-die.pdf")
     assert len(die.pages) >= 1  # its outline, in the die-line file for a shop
+
+
+def test_the_three_line_die_of_data_format_builds_as_written(tmp_path, capsys):
+    """data-format.md's start of a paper die from the built-in d6, three lines copied as written:
+    it builds quietly, each face's value in its 16 mm square of the net, cut along the net."""
+    block = _block(FORMAT, "# data/<slug>/decks/dice.yaml")
+    assert len(block.splitlines()) == 4  # the file's name, then the three lines
+    ws = make_workspace(tmp_path / "ws", deck=block)
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert capsys.readouterr().err == ""
+    first = glyphs(ws / "build" / "test" / "shop" / "cards-unique.pdf")[0]
+    squares = {"1": (16, 0), "2": (0, 16), "3": (16, 16), "5": (32, 16), "4": (48, 16), "6": (16, 32)}
+    assert sorted(g.char for g in first if g.char.strip()) == sorted(squares)
+    for g in (g for g in first if g.char.strip()):
+        x, y = squares[g.char]
+        assert x + 3 < g.x - 3 < x + 13 and y + 8 < g.y - 3 < y + 14, g  # its square, the bleed at 3 mm
+    assert len(reader(ws / "build" / "test" / "shop" / "cards-die.pdf").pages) == 1
 
 
 def test_the_roll_and_write_sheet_of_data_format_builds_as_written(tmp_path, capsys):
