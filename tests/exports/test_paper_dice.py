@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pikepdf
+import pytest
 
 from conftest import make_workspace, run
 from pdfprobe import glyphs
@@ -159,3 +160,20 @@ def test_a_layout_is_a_polygon_with_its_points(tmp_path, capsys):
     assert run(root, "layout", "export", "d6", "--out", str(tmp_path / "d6.svg.j2")) == 0
     lines = capsys.readouterr().out.splitlines()
     assert "  points: [" + ", ".join(f"[{x}, {y}]" for x, y in NET) + "]" in lines, lines
+
+
+@pytest.mark.parametrize("lang, listed", [("ja", "◇ダイス（２個）"), ("en", "- 2 Dice\n")])
+def test_a_new_game_starts_with_dice(tmp_path, capsys, lang, listed):
+    """``pnpgen new --kind dice``: a game starts with two paper dice of the faces 1 to 6 (layout
+    d6), listed in the draft's components, whose deck file's example changes a box the d6 has,
+    and builds with no warning but the player count it left open."""
+    assert run(tmp_path, "new", "g", "--kind", "dice", "--lang", lang) == 0
+    deck = (tmp_path / "data" / "g" / "decks" / "dice.yaml").read_text(encoding="utf-8")
+    assert "layout: d6\n" in deck and "boxes: {face1: {size: 12}}" in deck
+    assert listed in (tmp_path / "data" / "g" / "draft.txt").read_text(encoding="utf-8")
+    capsys.readouterr()
+    assert run(tmp_path, "build", "--game", "g", "--jobs", "1") == 0
+    warnings = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+    assert len(warnings) == 1 and "players is a placeholder" in warnings[0], warnings
+    outline, _ = _die_line_mm(tmp_path / "build" / "g" / "shop" / "dice-die.pdf")
+    assert outline[:-1] == NET

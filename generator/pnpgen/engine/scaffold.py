@@ -37,7 +37,14 @@ class Kind:
     counter: str  # 枚 個 …, as the draft counts it
     what: str  # the draft's description line
     pieces: str  # the pieces: block, YAML
+    box: str = "title"  # the box the deck file's first comment changes, as an example
 
+
+# a paper die's faces 1 to 6, each opposite the one that adds up to 7 with it
+DICE_PIECES = """\
+pieces:                       # a face is a number, a word or an icon: face6: "{star}"
+  - {face1: "1", face2: "2", face3: "3", face4: "4", face5: "5", face6: "6", count: 2}
+"""
 
 DECKS = {
     "cards": Kind("cards", "カード", "card-poker", "枚", "（カードの説明を書いてください。）", """\
@@ -83,6 +90,7 @@ pieces:
     count: 2
     art: 未定                   # the figure, 31×50 mm with its bleed, in data/{slug}/art/
 """),
+    "dice": Kind("dice", "ダイス", "d6", "個", "（ダイスの説明を書いてください。）", DICE_PIECES, "face1"),
 }
 
 # ``pnpgen new --lang en``: the same decks for a game kept in English (docs/data-format.md, Languages)
@@ -130,6 +138,7 @@ pieces:
     count: 2
     art: TBD                    # the figure, 31×50 mm with its bleed, in data/{slug}/art/
 """),
+    "dice": Kind("dice", "Dice", "d6", "", "", DICE_PIECES, "face1"),
 }
 
 # An English game's own lines: its language, the Noto faces for its text, and US Letter on offer.
@@ -156,7 +165,7 @@ palette:                      # the built-in layouts draw with these names (docs
 
 DECK_YAML = """\
 # {name}: drawn by the built-in layout {layout} (docs/data-format.md, Layouts).
-# Change a box for this deck only:   layout: {{extends: {layout}, boxes: {{title: {{size: 12}}}}}}
+# Change a box for this deck only:   layout: {{extends: {layout}, boxes: {{{box}: {{size: 12}}}}}}
 # Or write the layout out as templates to edit: pnpgen layout export {layout}
 name: {name}
 layout: {layout}
@@ -255,7 +264,8 @@ def new(args: argparse.Namespace) -> int:
         pieces = kind.pieces.replace("{title}", _quoted(title)).replace("{slug}", slug)
         size_hint = US_POKER_EN if english and kind.layout == "card-poker" else ""
         files[folder / "decks" / f"{kind.deck}.yaml"] = DECK_YAML.format(name=kind.name, layout=kind.layout,
-                                                                          size_hint=size_hint, pieces=pieces)
+                                                                          size_hint=size_hint, pieces=pieces,
+                                                                          box=kind.box)
     ignore = ws.root / ".gitignore"
     if made and not (ignore.exists() or ignore.is_symlink()):  # a new workspace: its output is never committed
         files[ignore] = "build/\n"
