@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pikepdf
 import pytest
+from PIL import Image
 
 from conftest import make_workspace, run
 from pdfprobe import glyphs
@@ -85,19 +86,22 @@ def test_a_larger_die_is_its_size_in_the_nets_proportions(tmp_path, capsys):
 def test_a_die_rolls_showing_what_its_faces_print(tmp_path):
     """Tabletop Simulator's value of the face rolled was "1" to "6" on every die, a die of swords and
     shields too. Each value is what that face prints: its text as it reads (an icon as its name),
-    an icons box's icon names; a face showing none of them keeps its number."""
+    an icons box's icon names, a picture's file name; a face showing none of them keeps its number."""
     deck = """\
 name: Combat die
-layout: {extends: d6, boxes: {face6: {type: icons, field: marks}, face4: {type: panel, fill: accent}}}
+layout: {extends: d6, boxes: {face6: {type: icons, field: marks}, face4: {type: panel, fill: accent},
+                              face3: {type: image, field: picture}}}
 pieces:
-  - {face1: "1", face2: "2", face3: "3", face5: "5", marks: [star]}
-  - {face1: "{star}", face2: "**Miss**", face3: "{coin}", face5: "2{star}", marks: [coin, star]}
+  - {face1: "1", face2: "2", picture: skull.png, face5: "5", marks: [star]}
+  - {face1: "{star}", face2: "**Miss**", picture: skull.png, face5: "2{star}", marks: [coin, star]}
 """
     root = make_workspace(tmp_path / "ws", deck=deck)
+    (root / "data" / "test" / "art").mkdir()
+    Image.new("RGB", (200, 200), (20, 20, 20)).save(root / "data" / "test" / "art" / "skull.png")
     dice = _tts(root)
     assert [d["Name"] for d in dice] == ["Custom_Dice", "Custom_Dice"]
     assert [[v["Value"] for v in d["RotationValues"]] for d in dice] == [
-        ["1", "2", "3", "4", "5", "star"], ["star", "Miss", "coin", "4", "2 star", "coin star"]]
+        ["1", "2", "skull", "4", "5", "star"], ["star", "Miss", "skull", "4", "2 star", "coin star"]]
 
 
 def test_a_layout_that_makes_a_card_a_die_is_told_in_the_layout_file(tmp_path, capsys):
