@@ -25,20 +25,11 @@ from pnpgen.data.workspace import Workspace
 from pnpgen.engine import inksaver
 from pnpgen.engine import prerender as parallel
 from pnpgen.engine.bleedcheck import Paper, ShopFace, bare_bleed_warnings, first_faces, pack_name, paper
-from pnpgen.engine.cache import (
-    Cache,
-    FileHashes,
-    GameState,
-    content_hash,
-    document_record,
-    fingerprint,
-    hashed,
-    plan_keys_of,
-    sha,
-)
-from pnpgen.engine.cache import code as cache_code
+from pnpgen.engine.cache import Cache, GameState, document_record, plan_keys_of
 from pnpgen.engine.cutfiles import cutter_record
 from pnpgen.engine.documents import write_documents
+from pnpgen.engine.fingerprint import FileHashes, content_hash, fingerprint, hashed, sha
+from pnpgen.engine.fingerprint import code as cache_code
 from pnpgen.engine.fresh import edition
 from pnpgen.engine.imposition import GamePlan, Impositions, impose_game, remember_digests
 from pnpgen.engine.manifest import DeckRecord
