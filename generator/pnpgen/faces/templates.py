@@ -289,7 +289,19 @@ def _bounded_text(chunks: Iterable[str]) -> str:
     return "".join(out)
 
 
-class Renderer:
+class DrawnBleed:
+    """The bleed each deck's faces are drawn with: ``bleed_mm``, or a deck's own (``deck_bleeds``,
+    ``Game.drawn_bleeds``); the renderer and the game it rendered answer alike."""
+
+    bleed_mm: float
+    deck_bleeds: dict[str, float]  # deck id → the bleed its faces are drawn with, if not bleed_mm
+
+    def bleed_of(self, deck: Deck) -> float:
+        """The bleed ``deck``'s faces are drawn with (a template's ``bleed``)."""
+        return self.deck_bleeds.get(deck.id, self.bleed_mm)
+
+
+class Renderer(DrawnBleed):
     """Holds the Jinja environment for one game; renders faces to SVG text."""
 
     def __init__(self, templates: Path, game: Game, bleed_mm: float, min_dpi: float = MIN_DPI,
@@ -298,7 +310,7 @@ class Renderer:
         self.game = game
         self.memo = memo
         self.bleed_mm = bleed_mm
-        self.deck_bleeds = dict(deck_bleeds or {})  # deck id → the bleed its faces are drawn with, if not bleed_mm
+        self.deck_bleeds = dict(deck_bleeds or {})
         self.env = FaceEnvironment(
             # The workspace's templates/ first, so its own common/<file> replaces a built-in one.
             loader=jinja2.ChoiceLoader([
@@ -421,10 +433,6 @@ class Renderer:
             return self.env.get_template(name).filename or name
         except Exception:  # noqa: BLE001 - rendering reports a template that does not load
             return name
-
-    def bleed_of(self, deck: Deck) -> float:
-        """The bleed ``deck``'s faces are drawn with (a template's ``bleed``)."""
-        return self.deck_bleeds.get(deck.id, self.bleed_mm)
 
     def render(self, face: Face, reads: set[str] | None = None) -> str:
         """The face's SVG; the names of the piece fields the template read go into ``reads``
