@@ -141,6 +141,30 @@ def test_a_placed_stream_shows_the_pixels_draw_image_shows(kind):
         assert "/DecodeParms" not in image
 
 
+def test_a_picture_reportlab_draws_is_named_as_draw_image_names_it():
+    """A picture made into a stream by ReportLab (a palette PNG) keeps the resource name
+    ``canvas.drawImage`` gives it (the MD5 of its pixels and its mask, None), so a page that
+    places it reads as one drawImage wrote."""
+    from pypdf import PdfReader
+    from reportlab.lib.utils import ImageReader
+    from reportlab.pdfgen.canvas import Canvas
+
+    data = PICTURES["palette PNG"][0]()
+    names = []
+    for ours in (False, True):
+        out = io.BytesIO()
+        c = Canvas(out, pagesize=(200, 150), invariant=1)
+        if ours:
+            raster.place_image(c, data, 10, 20, 128, 96, raster.ImageStreams())
+        else:
+            c.drawImage(ImageReader(io.BytesIO(data)), 10, 20, 128, 96)
+        c.showPage()
+        c.save()
+        names.append(sorted(PdfReader(io.BytesIO(out.getvalue())).pages[0]["/Resources"]["/XObject"]))
+    pixels = ImageReader(io.BytesIO(data)).getRGBData()
+    assert names[1] == names[0] == [f"/FormXob.{hashlib.md5(pixels + b'None').hexdigest()}"]
+
+
 def _png_with_late_exif(orientation: int) -> bytes:
     """A 30×20 PNG whose eXIf chunk (orientation) comes after its pixels, before IEND."""
     buf = io.BytesIO()
