@@ -414,6 +414,11 @@ class Renderer(DrawnBleed):
         piece = face.piece
         return f"deck {face.deck.id!r} piece {piece.index} ({piece.label}, {piece.where}) {face.side}"
 
+    @staticmethod
+    def piece_words(face: Face) -> str:
+        """The deck, piece and side, said after the piece's file:line (a warning about its text)."""
+        return f"deck {face.deck.id!r} piece {face.piece.index} ({face.piece.label}) {face.side}"
+
     def template_name(self, deck: Deck, side: str) -> str:
         """The name Jinja loads the deck's ``side`` template by (``find_template``)."""
         key = (deck.id, side)
@@ -496,6 +501,8 @@ class Renderer(DrawnBleed):
             latin_gap=self.game.latin_gap,
             in_layout=deck.layout is not None,
             placed_at=_designers_line,
+            piece_at=lambda name: str(piece.where_of(name)),
+            piece_words=self.piece_words(face),
         )
         w, h = deck.trim_mm
         values: dict[str, Any] = dict(piece.values)
