@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import builtins
 import os
-import stat
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -354,86 +353,12 @@ def export(ws: Workspace, args: argparse.Namespace) -> int:
 
 
 def list(ws: Workspace, args: argparse.Namespace) -> int:
-    from pnpgen import usercache
+    from pnpgen.engine.listing import game_lines
 
-    known = ws.slugs()
-    for slug in [args.game] if getattr(args, "game", None) else known:
-        if slug not in known:
-            _listing(ws, slug)  # says what is wrong: the game named is none of the workspace's
-        key = _listing_key(ws, slug)
-        lines = usercache.get("list", key)  # the same files listed before: the same lines
-        if not (isinstance(lines, builtins.list) and all(isinstance(line, str) for line in lines)):
-            lines = _listing(ws, slug)
-            usercache.put("list", key, lines)
-        for line in lines:
+    for slug in [args.game] if getattr(args, "game", None) else ws.slugs():
+        for line in game_lines(ws, slug):
             _say(line)
     return 0
-
-
-def _listing(ws: Workspace, slug: str) -> builtins.list[str]:
-    from pnpgen.data.load import load_game
-    from pnpgen.data.model import is_placeholder
-    from pnpgen.faces.lookup import check_templates
-    from pnpgen.messages import msg
-
-    game = load_game(ws, slug, art=False)  # counts and sizes: the pictures are not opened
-    check_templates(ws.templates, game)  # as a build would: a deck's template not there is an error
-    players = "list.players_one" if game.players.strip() == "1" else "list.players"
-    given = [slug, game.title, msg("rulebook.draft", game.lang, draft=game.draft) if str(game.draft).strip() else "",
-             game.players if is_placeholder(game.players) or not game.players.strip()
-             else msg(players, game.lang, players=game.players)]
-    lines = ["  ".join(part for part in given if part)]
-    for deck in game.decks:
-        lines.append(f"    {deck.id:<16} {deck.name}  ×{deck.count}  ({deck.kind}, {deck.shape} "
-                     f"{deck.trim_mm[0]:g}×{deck.trim_mm[1]:g} mm)")
-    return lines
-
-
-def _listing_key(ws: Workspace, slug: str) -> str:
-    """What ``list`` shows of a game is made from: every file of data/<game>/ but its art (by
-    content), the names of the templates, fonts and layouts there are, and pnpgen's own source
-    (by size and time): the same key, the same lines. No picture is read."""
-    import hashlib
-
-    import pnpgen
-    from pnpgen.resources import folder as package_folder
-
-    h = hashlib.sha256(f"{pnpgen.__version__}\0{ws.root}\0{slug}".encode())
-    code = package_folder("pnpgen")
-    data = ws.data / slug
-    for top, folders, files in sorted(os.walk(code)):
-        folders.sort()
-        for name in sorted(files):
-            st = os.stat(os.path.join(top, name))
-            h.update(os.fsencode(f"{top}/{name}:{st.st_size}:{st.st_mtime_ns}\0"))
-    for top, folders, files in os.walk(data):
-        folders[:] = sorted(f for f in folders if not (Path(top) == data and f == "art"))
-        for name in sorted(files):
-            path = Path(top) / name
-            h.update(os.fsencode(f"{path.relative_to(data)}\0") + _listed_file(path) + b"\0")
-    for folder in (ws.templates, ws.fonts, ws.root / "layouts"):
-        for top, folders, files in os.walk(folder):
-            folders.sort()
-            h.update(os.fsencode("\0".join([top, *sorted(files)])) + b"\1")
-    return h.hexdigest()[:40]
-
-
-LISTED_BYTES = 20_000_000  # a data file read for the listing's key (a spreadsheet's limit); a larger one by its stamp
-
-
-def _listed_file(path: Path) -> bytes:
-    """What the listing's key takes of one file of the game's folder: a plain file's bytes; of
-    anything else (a link, which may lead out of the workspace or nowhere, as Emacs's lock
-    ``.#cards.yaml`` does; a pipe, which would never end; a file too large to be data) its stamp,
-    never reading it: the loader says what is wrong with it, if it is a deck."""
-    try:
-        st = path.lstat()
-        if stat.S_ISREG(st.st_mode) and st.st_size <= LISTED_BYTES:
-            return path.read_bytes()
-        link = os.readlink(path) if stat.S_ISLNK(st.st_mode) else ""
-        return os.fsencode(f"{st.st_mode}:{st.st_size}:{st.st_mtime_ns}:{st.st_ino}:{link}")
-    except OSError as e:  # gone since it was listed, unreadable: its error, as the loader will find it
-        return os.fsencode(f"{e.errno}")
 
 
 def check_options(ws: Workspace, args: argparse.Namespace):
@@ -592,51 +517,29 @@ def clean(ws: Workspace, args: argparse.Namespace) -> int:
     return 0
 
 
-CALIBRATION_TITLE = "pnpgen duplex calibration"  # the sheet's /Title, near the start of the file pnpgen writes
-
-
-def _a_calibration_sheet(path: Path) -> bool:
-    """Whether ``path`` is a plain file holding a calibration sheet pnpgen wrote (its title in its
-    first kilobyte), which a new sheet may replace; a PDF of the designer's was replaced unasked."""
-    try:
-        if not path.is_file() or path.is_symlink():
-            return False
-        with path.open("rb") as f:
-            return f"/Title ({CALIBRATION_TITLE})".encode() in f.read(1024)
-    except OSError:
-        return False
-
-
 def calibrate(args: argparse.Namespace) -> int:
     """The duplex calibration sheet (impose/calibration.py) as a two-page PDF."""
     from pnpgen.data.workspace import find_workspace
-    from pnpgen.engine.output import atomic_write_bytes, claim, mark_now
+    from pnpgen.engine.calibration import a_calibration_sheet, games_paper_and_language, write_calibration_sheet
+    from pnpgen.engine.output import claim, mark_now
     from pnpgen.errors import InputError
-    from pnpgen.fonts import BUNDLED, DEFAULT_FONTS, register
-    from pnpgen.impose.calibration import CalibrationOptions, calibration_pages
-    from pnpgen.impose.plan import PagePlan
-    from pnpgen.pdf.writer import write_document
+    from pnpgen.impose.calibration import CalibrationOptions
 
     try:
         ws: Workspace | None = find_workspace()
     except InputError:
         ws = None
     root = ws.root if ws is not None else Path.cwd()
-    paper, lang = _games_paper_and_language(ws) if ws is not None else (None, None)
+    paper, lang = games_paper_and_language(ws) if ws is not None else (None, None)
     opts = CalibrationOptions(paper=args.paper or paper or "a4", duplex=args.duplex, lang=args.lang or lang or "ja")
     out = args.out or root / "build" / f"calibration-{opts.paper}-{opts.duplex}.pdf"
     if not args.out:  # build/ as a build takes it (not a link to a folder of other files), and then pnpgen's:
         claim(out.parent, ws.input_folders if ws is not None else [])  # a build after it is not refused
         mark_now(out.parent)
-    if (out.exists() or out.is_symlink()) and not _a_calibration_sheet(out):  # the designer's own PDF
+    if (out.exists() or out.is_symlink()) and not a_calibration_sheet(out):  # the designer's own PDF
         raise InputError("already exists and is not a calibration sheet pnpgen wrote; not overwritten", path=out,
                          expected="--out another file, or remove it")
-    font = register(DEFAULT_FONTS["gothic"], BUNDLED)
-    data = write_document(PagePlan(CALIBRATION_TITLE, calibration_pages(opts, font)), {}, font)
-    try:
-        atomic_write_bytes(out, data)  # never half a sheet over the last one
-    except OSError as e:
-        raise InputError(f"cannot write: {e.strerror}", path=out, expected="a writable file path for --out") from None
+    write_calibration_sheet(out, opts)
     shown = out.relative_to(root) if not args.out and out.is_relative_to(root) else out  # relative, as every path pnpgen prints
     taken = [what for what, asked, theirs in (("paper", args.paper, paper), ("language", args.lang, lang))
              if asked is None and theirs]
@@ -644,29 +547,6 @@ def calibrate(args: argparse.Namespace) -> int:
     if not args.quiet:
         _say(f"calibration sheet: {shown} (print it duplex, then see docs/home-printing.md{said})")
     return 0
-
-
-def _games_paper_and_language(ws: Workspace) -> tuple[str | None, str | None]:
-    """The paper and the language (ja, en) every game of the workspace agrees on (game.yaml's
-    ``paper:``, default a4; its default language), each None where they differ or none says: a
-    calibration sheet for an English Letter game is not a Japanese A4 one by default. A game.yaml
-    that does not read is passed over (calibrate builds no game)."""
-    from pnpgen.data.yamlsrc import load_yaml
-    from pnpgen.errors import InputError
-
-    papers, langs = set(), set()
-    for slug in ws.slugs():
-        try:
-            data = load_yaml(ws.game_dir(slug) / "game.yaml").data
-        except InputError:
-            continue
-        if not isinstance(data, dict):
-            continue
-        papers.add(str(data.get("paper") or "a4").lower())
-        languages = data.get("languages")
-        first = languages[0] if isinstance(languages, builtins.list) and languages else "ja"  # (list: the command)
-        langs.add("ja" if str(data.get("default_language", first)) == "ja" else "en")
-    return (papers.pop() if len(papers) == 1 else None), (langs.pop() if len(langs) == 1 else None)
 
 
 def serve(ws: Workspace, args: argparse.Namespace) -> int:

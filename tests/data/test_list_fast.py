@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from conftest import PICTURE_DECK_YAML, make_workspace, run
-from pnpgen.data import load
+from pnpgen.engine import listing
 
 
 @pytest.fixture
@@ -45,13 +45,13 @@ def test_list_opens_no_picture(ws, monkeypatch, capsys):
 
 def test_a_second_list_reads_its_lines_back_until_a_deck_changes(ws, monkeypatch, capsys):
     calls: list[str] = []
-    real = load.load_game
+    real = listing.load_game
 
     def counted(*a, **k):
         calls.append(a[1])
         return real(*a, **k)
 
-    monkeypatch.setattr(load, "load_game", counted)
+    monkeypatch.setattr(listing, "load_game", counted)  # (as engine/listing.py reads the game)
     assert run(ws, "list") == 0
     first = capsys.readouterr().out
     assert run(ws, "list") == 0

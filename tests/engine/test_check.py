@@ -245,7 +245,9 @@ def test_texts_with_unpaired_markup_are_three_lines_and_a_count_in_a_build_and_e
     capsys.readouterr()
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     said = [line for line in capsys.readouterr().err.splitlines() if "printed as written" in line]
-    assert [line.split(" (")[0] for line in said[:3]] == [f"pnpgen: warning: deck 'cards' piece {i}" for i in (1, 2, 3)]
+    assert [line.split(": a '**'")[0] for line in said[:3]] == [  # at the text's own line and column, to jump to
+        f"pnpgen: warning: data/test/decks/cards.yaml:{8 + i}:22: deck 'cards' piece {i} (札{i}) front, field 'text'"
+        for i in (1, 2, 3)]
     assert said[3:] == ["pnpgen: warning: deck 'cards': 4 more texts with markup that is not paired, printed as "
                         "written (pnpgen check lists each)"], said
     assert run(ws, "check", "--game", "test") == 0

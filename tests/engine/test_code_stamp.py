@@ -1,4 +1,4 @@
-"""pnpgen's own stamp (``engine/cache.code``: its version and a hash of its files), which every
+"""pnpgen's own stamp (``engine/fingerprint.code``: its version and a hash of its files), which every
 cache record carries: kept in the machine's cache by the files' names, sizes, times and inodes,
 so a command does not read every file of pnpgen when it starts; any edit of a file gives a new
 stamp, the same one a run without the machine's cache works out."""
@@ -7,17 +7,17 @@ from __future__ import annotations
 
 import os
 
-from pnpgen.engine import cache
+from pnpgen.engine import fingerprint
 
 
 def _stamp(monkeypatch, folder, machine) -> str:
-    monkeypatch.setattr(cache.resources, "folder", lambda package, *inside: folder)
+    monkeypatch.setattr(fingerprint.resources, "folder", lambda package, *inside: folder)
     monkeypatch.setenv("PNPGEN_CACHE", machine)
-    cache.code.cache_clear()
+    fingerprint.code.cache_clear()
     try:
-        return cache.code()
+        return fingerprint.code()
     finally:
-        cache.code.cache_clear()
+        fingerprint.code.cache_clear()
 
 
 def test_the_stamp_is_kept_and_made_again_after_an_edit(tmp_path, monkeypatch):

@@ -1,4 +1,4 @@
-"""Files known by their stamps (engine/cache.py FileHashes): a build that finds nothing changed
+"""Files known by their stamps (engine/fingerprint.py FileHashes): a build that finds nothing changed
 reads none of the documents it wrote (a big deck's are a gigabyte), a file changed since is
 still found out by its content, and a stamp taken in the same instant as a change is not trusted."""
 
@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 
 from conftest import make_workspace, run
-from pnpgen.engine.cache import FileHashes
+from pnpgen.engine.fingerprint import FileHashes
 
 
 def reads_under(monkeypatch, folder: Path, opened: bool = False) -> list[Path]:

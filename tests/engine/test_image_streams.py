@@ -106,17 +106,13 @@ PICTURES = {  # how the stream is made: the PNG's own pixel data, the JPEG's own
 }
 
 
-@pytest.mark.parametrize("kind", PICTURES)
-def test_a_placed_stream_shows_the_pixels_draw_image_shows(kind):
-    """The picture placed from its stream renders pixel for pixel as canvas.drawImage draws it."""
-    import pypdfium2 as pdfium
-    from pypdf import PdfReader
+def _drawn_both_ways(data: bytes) -> list[bytes]:
+    """A one-page PDF showing the picture as ``canvas.drawImage`` places it, then one placing
+    pnpgen's stream of it (``raster.place_image``)."""
     from reportlab.lib.utils import ImageReader
     from reportlab.pdfgen.canvas import Canvas
 
-    make, how = PICTURES[kind]
-    data = make()
-    pixels, pdfs = [], []
+    pdfs = []
     for ours in (False, True):
         out = io.BytesIO()
         c = Canvas(out, pagesize=(200, 150), invariant=1)
@@ -127,7 +123,20 @@ def test_a_placed_stream_shows_the_pixels_draw_image_shows(kind):
         c.showPage()
         c.save()
         pdfs.append(out.getvalue())
-        page = pdfium.PdfDocument(out.getvalue())[0]
+    return pdfs
+
+
+@pytest.mark.parametrize("kind", PICTURES)
+def test_a_placed_stream_shows_the_pixels_draw_image_shows(kind):
+    """The picture placed from its stream renders pixel for pixel as canvas.drawImage draws it."""
+    import pypdfium2 as pdfium
+    from pypdf import PdfReader
+
+    make, how = PICTURES[kind]
+    data = make()
+    pixels, pdfs = [], _drawn_both_ways(data)
+    for pdf in pdfs:
+        page = pdfium.PdfDocument(pdf)[0]
         pixels.append(page.render(scale=1).to_pil().convert("RGB").tobytes())
     assert pixels[0] == pixels[1]
     (image,) = image_xobjects(PdfReader(io.BytesIO(pdfs[1]))).values()
@@ -139,6 +148,19 @@ def test_a_placed_stream_shows_the_pixels_draw_image_shows(kind):
         assert filters == ["/DCTDecode"] and image._data == data
     else:
         assert "/DecodeParms" not in image
+
+
+def test_a_picture_reportlab_draws_is_named_as_draw_image_names_it():
+    """A picture made into a stream by ReportLab (a palette PNG) keeps the resource name
+    ``canvas.drawImage`` gives it (the MD5 of its pixels and its mask, None), so a page that
+    places it reads as one drawImage wrote."""
+    from pypdf import PdfReader
+    from reportlab.lib.utils import ImageReader
+
+    data = PICTURES["palette PNG"][0]()
+    names = [sorted(PdfReader(io.BytesIO(pdf)).pages[0]["/Resources"]["/XObject"]) for pdf in _drawn_both_ways(data)]
+    pixels = ImageReader(io.BytesIO(data)).getRGBData()
+    assert names[1] == names[0] == [f"/FormXob.{hashlib.md5(pixels + b'None').hexdigest()}"]
 
 
 def _png_with_late_exif(orientation: int) -> bytes:

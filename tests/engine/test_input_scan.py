@@ -1,4 +1,4 @@
-"""A game's inputs listed for its fingerprint (engine/cache.py ``_files``): the files ``rglob``
+"""A game's inputs listed for its fingerprint (engine/fingerprint.py ``_files``): the files ``rglob``
 found — links to files too, never the inside of a linked folder, no ``__pycache__`` or litter —
 in the order of their paths, each stat-ed once (a thousand cards' art was stat-ed three times a
 fingerprint, four fingerprints a build)."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from pnpgen.engine import cache
+from pnpgen.engine import fingerprint
 
 
 def _tree(root: Path) -> Path:
@@ -28,7 +28,7 @@ def _tree(root: Path) -> Path:
 
 def test_the_inputs_listed_are_the_files_in_the_order_of_their_paths(tmp_path):
     art = _tree(tmp_path)
-    listed = cache._files(art)
+    listed = fingerprint._files(art)
     names = [p.relative_to(art).as_posix() for p, _, _ in listed]
     assert names == [".hidden.png", "A/x", "B", "Z.png", "a/b/z.png", "a/y.png", "a-b/q.png", "a.b", "a0",
                      "link.png", "x.png", "é.png"]
@@ -36,7 +36,7 @@ def test_the_inputs_listed_are_the_files_in_the_order_of_their_paths(tmp_path):
     assert [n for (p, _, link) in listed for n in [p.name] if link] == ["link.png"]
     st = dict((p.name, s) for p, s, _ in listed)
     assert st["link.png"].st_ino == (art / "x.png").stat().st_ino  # a link's stamp is its target's
-    assert cache._files(tmp_path / "none") == []
+    assert fingerprint._files(tmp_path / "none") == []
 
 
 def test_a_fingerprint_stats_each_file_once(tmp_path, monkeypatch):
@@ -44,12 +44,12 @@ def test_a_fingerprint_stats_each_file_once(tmp_path, monkeypatch):
     art.mkdir()
     for i in range(50):
         (art / f"card-{i:03d}.png").write_bytes(b"%d" % i)
-    first = cache.fingerprint([art], None)
+    first = fingerprint.fingerprint([art], None)
     calls: list[str] = []
     for name in ("stat", "lstat", "is_file", "is_symlink", "is_dir", "exists"):
         real = getattr(Path, name)
         monkeypatch.setattr(Path, name, lambda self, *a, _real=real, _name=name, **k: calls.append(_name) or _real(self, *a, **k))
-    assert cache.fingerprint([art], None) == first
+    assert fingerprint.fingerprint([art], None) == first
     assert len(calls) <= 2  # the folder's own test; never a file's (the old way: three for each of the 50)
     (art / "card-007.png").write_bytes(b"changed")
-    assert cache.fingerprint([art], None) != first
+    assert fingerprint.fingerprint([art], None) != first

@@ -361,7 +361,8 @@ def test_what_a_deck_left_out_warned_of_is_not_the_exports(tmp_path):
         return json.loads((out / "test" / "tabletopsimulator" / "export.json").read_text(encoding="utf-8"))["warnings"]
 
     [overflow] = [w for w in warned("tiny") if "does not fit its" in w]
-    assert overflow.startswith("deck 'tiny' piece 1"), overflow
+    assert overflow.startswith("data/test/decks/tiny.yaml:6:13: deck 'tiny' piece 1 (とても長い名前の駒です) front, "
+                               "field 'title': "), overflow
     assert [w for w in warned("cards") if "tiny" in w] == []
 
 

@@ -230,14 +230,14 @@ def test_an_icon_typed_in_full_width_braces_is_told_on_a_card_and_in_the_draft(t
     draft.write_text(DRAFT + "\n　｛coin｝を払い、｛coin｝を得る。｛メモ｝\n\n　｛ｃｏｉｎ｝を払う。\n", encoding="utf-8")
     assert run(ws, "check", "--game", "test") == 0
     out = capsys.readouterr().out
-    assert ("deck 'cards' piece 1 (金, data/test/decks/cards.yaml:9:5) front, field 'text': ｛coin｝ in full-width "
+    assert ("data/test/decks/cards.yaml:9:21: deck 'cards' piece 1 (金) front, field 'text': ｛coin｝ in full-width "
             "braces: printed as written (an icon is {coin}, in half-width braces)") in out, out
-    assert ("(錫, data/test/decks/cards.yaml:12:5) front, field 'text': ｛ｃｏｉｎ｝ typed full-width; {coin｝ typed "
+    assert ("cards.yaml:12:21: deck 'cards' piece 4 (錫) front, field 'text': ｛ｃｏｉｎ｝ typed full-width; {coin｝ typed "
             "full-width: printed as written (an icon is {coin}, in half-width braces)") in out, out  # a letter or one brace
     assert "draft.txt:17: “｛coin｝” and 2 more is an icon's name in full-width braces, so the rulebook prints it as " \
            "written (expected {coin}, in half-width braces)" in out, out
     assert "メモ" not in out and "銀" not in out
-    assert ("(銅, data/test/decks/cards.yaml:11:5) front, field 'text': ＊＊2＊＊ in full-width asterisks: printed as "
+    assert ("cards.yaml:11:21: deck 'cards' piece 3 (銅) front, field 'text': ＊＊2＊＊ in full-width asterisks: printed as "
             "written (markup is typed in half-width characters: **bold**, [name]…[/name])") in out, out
 
 

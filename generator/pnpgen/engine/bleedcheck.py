@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from pnpgen.data.lint import MM_PER_PT
 from pnpgen.data.model import Deck, Piece
-from pnpgen.engine.cache import sha
+from pnpgen.engine.fingerprint import sha
 from pnpgen.exports.bleedfill import OUTSIDE_MM, PAPER, READ_PX_PER_MM, bare_bleed_warning, bare_sides, rendered
 from pnpgen.impose.plan import Page, PagePlan, PlaceFace
 from pnpgen.impose.sheets import shop_face_page

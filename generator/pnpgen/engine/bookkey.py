@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen.data.model import Game
-from pnpgen.engine.cache import BIG_FILE, Cache, GameState, big_file_stamp, code, document_record
+from pnpgen.engine.cache import Cache, GameState, document_record
+from pnpgen.engine.fingerprint import BIG_FILE, big_file_stamp, code
 from pnpgen.errors import InputError, contained
 from pnpgen.litter import is_litter
 

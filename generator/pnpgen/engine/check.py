@@ -15,7 +15,8 @@ from pnpgen.data.model import Deck, Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine import bookkey
 from pnpgen.engine.bleedcheck import ShopFace, bare_bleed_warnings, pack_name
-from pnpgen.engine.cache import Cache, content_hash
+from pnpgen.engine.cache import Cache
+from pnpgen.engine.fingerprint import content_hash
 from pnpgen.engine.fresh import edition
 from pnpgen.engine.game import (
     art_fingerprint,

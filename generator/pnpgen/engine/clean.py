@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pnpgen.engine import history as history_files
-from pnpgen.engine.cache import Cache, FileHashes, layout_of, sha
+from pnpgen.engine.cache import Cache, layout_of
+from pnpgen.engine.fingerprint import FileHashes, sha
 from pnpgen.engine.output import LOCK_NAME, MARKER_NAME, build_lock, inside, is_output_folder, remove_stray_temps
 from pnpgen.engine.transaction import TRASH, empty_trash, recover
 from pnpgen.pdf.assemble import file_digest

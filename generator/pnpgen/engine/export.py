@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pnpgen.data.workspace import Workspace
-from pnpgen.engine.cache import Cache, code, fingerprint, plain_file, safe_rel, sha
+from pnpgen.engine.cache import Cache, plain_file, safe_rel
+from pnpgen.engine.fingerprint import code, fingerprint, sha
 from pnpgen.engine.fresh import inputs_of
 from pnpgen.engine.output import build_lock, inside, mark
 from pnpgen.engine.transaction import commit, recover

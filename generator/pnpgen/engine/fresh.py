@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen.data.workspace import Workspace, printer_profiles
-from pnpgen.engine.cache import Cache, fingerprint
+from pnpgen.engine.cache import Cache
+from pnpgen.engine.fingerprint import fingerprint
 from pnpgen.engine.options import BuildOptions, RulebookOptions
 from pnpgen.engine.output import build_lock, claim
 from pnpgen.engine.transaction import recover

@@ -25,20 +25,10 @@ from pnpgen.data.workspace import Workspace
 from pnpgen.engine import inksaver
 from pnpgen.engine import prerender as parallel
 from pnpgen.engine.bleedcheck import Paper, ShopFace, bare_bleed_warnings, first_faces, pack_name, paper
-from pnpgen.engine.cache import (
-    Cache,
-    FileHashes,
-    GameState,
-    content_hash,
-    document_record,
-    fingerprint,
-    hashed,
-    plan_keys_of,
-    sha,
-)
-from pnpgen.engine.cache import code as cache_code
+from pnpgen.engine.cache import Cache, GameState, document_record, plan_keys_of
 from pnpgen.engine.cutfiles import cutter_record
 from pnpgen.engine.documents import write_documents
+from pnpgen.engine.fingerprint import FileHashes, code, content_hash, fingerprint, hashed, sha
 from pnpgen.engine.fresh import edition
 from pnpgen.engine.imposition import GamePlan, Impositions, impose_game, remember_digests
 from pnpgen.engine.manifest import DeckRecord
@@ -427,7 +417,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         # (an input error before this point leaves no folder behind).
         mark_now(cache.root.parent)
     stores = Stores()  # the cache entries of the faces converted now, written beside the conversion
-    images = ImageStreams(cache.root / "images" if cache is not None else None, cache_code(),
+    images = ImageStreams(cache.root / "images" if cache is not None else None, code(),
                           store_now=cache is not None and cache.marked(), stores=stores)
     known: dict[str, Art] = {}
     # the first face of each deck and side, read for bare bleed (a background stopping at the trim is

@@ -13,7 +13,7 @@ from typing import Any
 
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
-from pnpgen.engine.cache import content_hash
+from pnpgen.engine.fingerprint import content_hash
 from pnpgen.engine.options import BuildOptions
 from pnpgen.faces.faceset import face_renderer
 from pnpgen.faces.templates import Face, Renderer, RenderMemo

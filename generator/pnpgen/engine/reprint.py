@@ -122,16 +122,16 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
     sheet = options.sheet
     sheet = sheet.cut_by_hand()  # a print-and-cut build's reprint: トンボ, no registration marks, slug on top
     rendered = result.rendered
-    placed = {deck.id: p for deck, p in zip(game.decks, result.on_paper, strict=True)}  # as the home sheets
+    placed = {deck.id: (deck, p) for deck, p in zip(game.decks, result.on_paper, strict=True)}  # as the home sheets
     lang = game.lang
     printed: list[tuple[DeckReprint, list[Page]]] = []
     for dr in decks:
         deck_pages: list[Page] = []
         if dr.fronts:
-            on = placed[dr.id]
+            deck, on = placed[dr.id]
             ds = DeckSheets(dr.id, msg("sheet.reprint", game.lang, deck=dr.name), on.spec, tuple(dr.fronts),
                             tuple(dr.backs) if dr.backs is not None else None,
-                            rendered.deck_bleeds.get(dr.id, rendered.bleed_mm) if rendered else options.bleed_mm, version_stamp(game), game.lang,
+                            rendered.bleed_of(deck) if rendered else options.bleed_mm, version_stamp(game), game.lang,
                             result.face_arts)
             if on.tiles is not None:
                 deck_pages = board_tiles(ds, on.tiles, sheet, font, game.fonts.get("bold", font), fontreg.string_width_mm)

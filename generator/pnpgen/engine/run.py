@@ -20,8 +20,9 @@ from pnpgen.data.load import load_game
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace, relative_proof, workspace_relative
 from pnpgen.engine import bookkey, history
-from pnpgen.engine.cache import Cache, GameState, as_written, content_hash, fingerprint, recorded
+from pnpgen.engine.cache import Cache, GameState, as_written, recorded
 from pnpgen.engine.changes import change_report, snapshot
+from pnpgen.engine.fingerprint import content_hash, fingerprint
 from pnpgen.engine.fresh import GameOutcome, edition, for_game, inputs_of, sort_games
 from pnpgen.engine.fresh import out_dir as game_out_dir
 from pnpgen.engine.game import BuildResult, booklet_paper, build_game, render_inputs

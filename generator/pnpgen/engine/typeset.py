@@ -19,7 +19,7 @@ from typing import Any
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine.bookkey import SET_FILES, icon_files, plain
-from pnpgen.engine.cache import big_file_stamp, code, sha
+from pnpgen.engine.fingerprint import big_file_stamp, code, sha
 from pnpgen.engine.options import RulebookOptions
 from pnpgen.faces.builtin import icon_dirs
 from pnpgen.memo import Memo

@@ -17,7 +17,7 @@ from typing import Any
 from pnpgen.data.formats import MIN_DPI
 from pnpgen.data.model import Deck, Game, Piece
 from pnpgen.faces.sourcelines import strip
-from pnpgen.faces.templates import CompiledTemplates, Face, Renderer, RenderMemo
+from pnpgen.faces.templates import CompiledTemplates, DrawnBleed, Face, Renderer, RenderMemo
 from pnpgen.shapes import Point, deck_shape, trim_path
 from pnpgen.svg.artwork import Art
 
@@ -75,7 +75,7 @@ class FaceSet:
 
 
 @dataclass
-class RenderedGame:
+class RenderedGame(DrawnBleed):
     """A game's distinct faces rendered, deck by deck, before any sheet is planned: what the
     sheets are imposed from, what the rulebook pictures and what the exports place."""
 
@@ -88,10 +88,6 @@ class RenderedGame:
     art_digest: str  # hash of the game's art files: faces that embed images depend on it
     warnings: list[str] = field(default_factory=list)
     deck_bleeds: dict[str, float] = field(default_factory=dict)  # deck id → its faces' bleed, if not bleed_mm
-
-    def bleed_of(self, deck: Deck) -> float:
-        """The bleed ``deck``'s faces are drawn with."""
-        return self.deck_bleeds.get(deck.id, self.bleed_mm)
 
 
 def face_renderer(templates: Path, game: Game, bleed_mm: float, min_dpi: float = MIN_DPI,

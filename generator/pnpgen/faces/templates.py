@@ -289,7 +289,19 @@ def _bounded_text(chunks: Iterable[str]) -> str:
     return "".join(out)
 
 
-class Renderer:
+class DrawnBleed:
+    """The bleed each deck's faces are drawn with: ``bleed_mm``, or a deck's own (``deck_bleeds``,
+    ``Game.drawn_bleeds``); the renderer and the game it rendered answer alike."""
+
+    bleed_mm: float
+    deck_bleeds: dict[str, float]  # deck id → the bleed its faces are drawn with, if not bleed_mm
+
+    def bleed_of(self, deck: Deck) -> float:
+        """The bleed ``deck``'s faces are drawn with (a template's ``bleed``)."""
+        return self.deck_bleeds.get(deck.id, self.bleed_mm)
+
+
+class Renderer(DrawnBleed):
     """Holds the Jinja environment for one game; renders faces to SVG text."""
 
     def __init__(self, templates: Path, game: Game, bleed_mm: float, min_dpi: float = MIN_DPI,
@@ -298,7 +310,7 @@ class Renderer:
         self.game = game
         self.memo = memo
         self.bleed_mm = bleed_mm
-        self.deck_bleeds = dict(deck_bleeds or {})  # deck id → the bleed its faces are drawn with, if not bleed_mm
+        self.deck_bleeds = dict(deck_bleeds or {})
         self.env = FaceEnvironment(
             # The workspace's templates/ first, so its own common/<file> replaces a built-in one.
             loader=jinja2.ChoiceLoader([
@@ -402,6 +414,11 @@ class Renderer:
         piece = face.piece
         return f"deck {face.deck.id!r} piece {piece.index} ({piece.label}, {piece.where}) {face.side}"
 
+    @staticmethod
+    def piece_words(face: Face) -> str:
+        """The deck, piece and side, said after the piece's file:line (a warning about its text)."""
+        return f"deck {face.deck.id!r} piece {face.piece.index} ({face.piece.label}) {face.side}"
+
     def template_name(self, deck: Deck, side: str) -> str:
         """The name Jinja loads the deck's ``side`` template by (``find_template``)."""
         key = (deck.id, side)
@@ -421,10 +438,6 @@ class Renderer:
             return self.env.get_template(name).filename or name
         except Exception:  # noqa: BLE001 - rendering reports a template that does not load
             return name
-
-    def bleed_of(self, deck: Deck) -> float:
-        """The bleed ``deck``'s faces are drawn with (a template's ``bleed``)."""
-        return self.deck_bleeds.get(deck.id, self.bleed_mm)
 
     def render(self, face: Face, reads: set[str] | None = None) -> str:
         """The face's SVG; the names of the piece fields the template read go into ``reads``
@@ -488,6 +501,8 @@ class Renderer:
             latin_gap=self.game.latin_gap,
             in_layout=deck.layout is not None,
             placed_at=_designers_line,
+            piece_at=lambda name: str(piece.where_of(name)),
+            piece_words=self.piece_words(face),
         )
         w, h = deck.trim_mm
         values: dict[str, Any] = dict(piece.values)

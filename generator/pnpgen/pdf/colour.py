@@ -121,17 +121,24 @@ def _gradient_inks(resources: list) -> set[tuple[float, float, float, float]]:
     for res in resources:
         patterns = res.get("/Pattern")
         for pattern in (patterns.values() if patterns is not None else ()):
-            shading = pattern.get("/Shading")
-            if shading is None or shading.get("/ColorSpace") != "/DeviceCMYK":
-                continue
-            todo = [shading["/Function"]]
-            while todo:
-                fn = todo.pop()
-                todo.extend(fn.get("/Functions", ()))
-                for key in ("/C0", "/C1"):
-                    if len(fn.get(key, ())) == 4:
-                        found.add(tuple(float(v) for v in fn[key]))  # type: ignore[arg-type]
+            found.update(gradient_stops(pattern.get("/Shading")))
     return found
+
+
+def gradient_stops(shading) -> list[tuple[float, float, float, float]]:
+    """The CMYK stops (C0, C1 of each piece of its function, stitched ones too) of a DeviceCMYK
+    shading, in the order its function holds them; none of any other shading."""
+    if shading is None or shading.get("/ColorSpace") != "/DeviceCMYK" or "/Function" not in shading:
+        return []
+    stops: list[tuple[float, float, float, float]] = []
+    todo = [shading["/Function"]]
+    while todo:
+        fn = todo.pop()
+        todo.extend(fn.get("/Functions", ()))
+        for key in ("/C0", "/C1"):
+            if len(fn.get(key, ())) == 4:
+                stops.append(tuple(float(v) for v in fn[key]))  # type: ignore[arg-type]
+    return stops
 
 
 @dataclass(frozen=True)

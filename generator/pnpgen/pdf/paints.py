@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
-from pnpgen.pdf.colour import to_cmyk
+from pnpgen.pdf.colour import gradient_stops, to_cmyk
 from pnpgen.pdf.outline import cid_widths
 
 CURVE_STEPS = 8  # line segments a Bézier curve is drawn with
@@ -419,16 +419,7 @@ def _metrics(font):
 def _shading_colour(shading) -> CMYK | None:
     """A DeviceCMYK gradient's heaviest stop (its C+M+Y, then its total, highest): a gradient
     blends its stops linearly, so no colour of it holds more ink."""
-    if shading is None or shading.get("/ColorSpace") != "/DeviceCMYK" or "/Function" not in shading:
-        return None
-    stops: list[CMYK] = []
-    todo = [shading.Function]
-    while todo:
-        fn = todo.pop()
-        todo.extend(fn.get("/Functions", ()))
-        for key in ("/C0", "/C1"):
-            if len(fn.get(key, ())) == 4:
-                stops.append(tuple(float(v) for v in fn[key]))  # type: ignore[arg-type]
+    stops = gradient_stops(shading)
     return max(stops, key=lambda c: (sum(c[:3]), sum(c))) if stops else None
 
 

@@ -196,11 +196,11 @@ def _jpeg_info(read: Callable[[int, int], bytes], size: int) -> tuple[int, int, 
 
 def _drawn_by_reportlab(data: bytes) -> ImageStream:
     """The stream ``canvas.drawImage`` embeds for ``data``: decoded, then compressed."""
-    from reportlab.lib.utils import ImageReader, _digester
+    from reportlab.lib.utils import ImageReader
     from reportlab.pdfbase.pdfdoc import PDFImageXObject
 
     reader = ImageReader(io.BytesIO(data))
-    name = _digester(reader.getRGBData() + b"None")  # drawImage's name, its mask being None
+    name = _name(reader.getRGBData() + b"None")  # drawImage's name: the MD5 of the pixels and str(mask), None
     obj = PDFImageXObject(name, reader, mask=None)
     content = obj.streamContent
     decode = [1, 0, 1, 0, 1, 0, 1, 0] if obj.colorSpace == "DeviceCMYK" and getattr(obj, "_dotrans", 0) else \

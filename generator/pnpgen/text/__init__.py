@@ -66,6 +66,11 @@ class TextContext:
     # the designer's template line placing the box being set ("templates/<slug>/x.svg.j2:12"; None: a
     # layout's box), which a text too long for it is warned at (faces/sourcelines.py finds it)
     placed_at: Callable[[], str | None] | None = None
+    # a piece's face: the place of one of its fields in the data file (``Piece.where_of``: the
+    # piece's own line for a field it does not set) and the words naming the piece after that place
+    # ("deck 'epic' piece 3 (祝福) front"), which a warning about the piece's text starts with
+    piece_at: Callable[[str | None], str] | None = None
+    piece_words: str = ""
 
 
 @dataclass(frozen=True)
@@ -150,6 +155,18 @@ def _emoji_way(ch: str) -> str:
 def _describe(ctx: TextContext, text: object) -> str:
     name = _field_name(text)
     return f"{ctx.where}, field {name!r}" if name else ctx.where
+
+
+def _warned_at(ctx: TextContext, text: object, placed: str | None) -> str:
+    """The start of a warning about ``text``: the file and line to change first, where one is
+    known (``placed``: the template's line placing the box; else the piece's field in its data
+    file), then the deck, piece and field, as an editor or terminal jumps to the line."""
+    if placed:
+        return f"{placed}: {_describe(ctx, text)}"
+    if ctx.piece_at is None:
+        return _describe(ctx, text)
+    name = _field_name(text)
+    return f"{ctx.piece_at(name or None)}: {ctx.piece_words}" + (f", field {name!r}" if name else "")
 
 
 @lru_cache(maxsize=4096)
@@ -256,7 +273,8 @@ def layout_text(ctx: TextContext, text, w, h, size=9, min_size=6, font="gothic",
 
 
 # the warning of a text set at its smallest size and still too big for its box (``_textbox``)
-OVERFLOW_LINE = re.compile(r"^(?:[^:]+:\d+: )?deck (?P<deck>'[^']*'|\"[^\"]*\") piece .*: text does not fit its .* overflowing$")
+# (after the file and line it names first: a template's, or the piece's in its data file)
+OVERFLOW_LINE = re.compile(r"^(?:.*?: )?deck (?P<deck>'[^']*'|\"[^\"]*\") piece .*: text does not fit its .* overflowing$")
 
 
 def more_overflowing(deck: str, rest: list[re.Match]) -> str:
@@ -266,7 +284,7 @@ def more_overflowing(deck: str, rest: list[re.Match]) -> str:
 
 
 # the warning of a text whose markup is not paired (or an icon's braces typed full-width), printed as written (``_textbox``)
-UNPAIRED_LINE = re.compile(r"^deck (?P<deck>'[^']*'|\"[^\"]*\") piece .*: printed as written "
+UNPAIRED_LINE = re.compile(r"^(?:.*?: )?deck (?P<deck>'[^']*'|\"[^\"]*\") piece .*: printed as written "
                            r"\((?:markup comes in pairs: |ruby is |markup is typed |an icon is ).*\)$")
 WIDE_ICON = later(r"[｛{]([^｛｝{}\s]+)[｝}]")  # ｛star｝, ｛ｓｔａｒ｝, {star｝: typed with a Japanese input method on
 
@@ -328,7 +346,7 @@ def _textbox(ctx, text, x, y, w, h, size, min_size, font, align, valign, line_he
             room = "w: …, h: …" if shape == "circle" else "y: …, h: …"
             need += f"; give it room in the deck's layout: boxes: {{{field}: {{{room}}}}}"
         placed = ctx.placed_at() if ctx.placed_at is not None else None
-        msg = (f"{placed + ': ' if placed else ''}{_describe(ctx, text)}: text does not fit its "
+        msg = (f"{_warned_at(ctx, text, placed)}: text does not fit its "
                f"{float(w):.1f}×{float(h):.1f} mm {outline} even at {lay.size:g} pt (needs {need}); set at {lay.size:g} pt, "
                + ("a number broken over two lines" if inside else "overflowing"))
         if msg not in ctx.warnings:
@@ -344,7 +362,9 @@ def _textbox(ctx, text, x, y, w, h, size, min_size, font, align, valign, line_he
         hint += [f"an icon is {{{next(iter(wide.values()))}}}, in half-width braces"] if wide else []
         loose += [f"{said} in full-width braces" if said == f"｛{name}｝" else f"{said} typed full-width"
                   for said, name in wide.items()]
-        msg = f"{_describe(ctx, text)}: {'; '.join(loose)}: printed as written ({'; '.join(hint)})"
+        name = _field_name(text)  # a piece's field is mended in the data, other text where the template places it
+        placed = ctx.placed_at() if ctx.placed_at is not None and not (name and "." not in name) else None
+        msg = f"{_warned_at(ctx, text, placed)}: {'; '.join(loose)}: printed as written ({'; '.join(hint)})"
         if msg not in ctx.warnings:
             ctx.warnings.append(msg)
     if _recorders:

@@ -1,0 +1,248 @@
+"""What a build read, as hashes: a game's *inputs fingerprint* (every file the build can read,
+pnpgen itself and the options) and the content hashes of single files, kept between runs by their
+stamps (``FileHashes``), so an unchanged game is known without reading its art again.
+
+The build cache (``engine/cache.py``) stamps its records with ``code()`` and keeps a game's
+fingerprint in its state; this module only hashes, it keeps no record of its own but the table
+of file hashes.
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import json
+import os
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import pnpgen
+from pnpgen import resources, usercache
+from pnpgen.atomic import store
+from pnpgen.litter import is_litter
+from pnpgen.pdf.assemble import PdfFile
+from pnpgen.usercache import seal
+
+FORMAT = 2  # the cache's record format: part of pnpgen's stamp (``code()``) and of each state
+BIG_FILE = 1 << 20  # files larger than this (fonts, art) are fingerprinted by size and mtime
+
+
+def parts_digest(parts: Iterable[bytes]) -> str:
+    """SHA-256 of ``parts``, each with its length before it (no two lists of parts run together)."""
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(len(p).to_bytes(8, "little"))
+        h.update(p)
+    return h.hexdigest()
+
+
+def _files(folder: Path) -> list[tuple[Path, os.stat_result, bool]]:
+    """Each file under ``folder`` as ``Path.rglob`` lists them (a link to a file too, never the
+    inside of a linked folder; no ``__pycache__``, no litter), in the order of their paths, with
+    its stamp (a link's target's) and whether it is a link: one directory scan and one stat a
+    file, where ``rglob``, ``is_file``, ``stat`` and ``is_symlink`` took three (a thousand cards'
+    art was stat-ed 22,000 times a build, most of them here)."""
+    if not folder.is_dir():
+        return []
+    found: list[tuple[tuple[str, ...], Path, os.stat_result, bool]] = []
+    _scan(folder, (), "__pycache__" in folder.parts, found)
+    found.sort(key=lambda f: f[0])  # (the names in order: as paths compare, without making them compare)
+    return [(path, st, link) for _, path, st, link in found]
+
+
+def _scan(folder: Path, names: tuple[str, ...], cached: bool,
+          found: list[tuple[tuple[str, ...], Path, os.stat_result, bool]]) -> None:
+    try:
+        with os.scandir(folder) as it:
+            entries = list(it)
+    except PermissionError:  # (as rglob: a folder it may not list is passed over)
+        return
+    for entry in entries:
+        link = _ignoring_missing(entry.is_symlink)
+        if _ignoring_missing(entry.is_dir):
+            if not link:
+                _scan(folder / entry.name, (*names, entry.name), cached or entry.name == "__pycache__", found)
+        elif not cached and _ignoring_missing(entry.is_file) and not is_litter(entry.name):
+            found.append(((*names, entry.name), folder / entry.name, entry.stat(), link))
+
+
+def _ignoring_missing(test: Callable[[], bool]) -> bool:
+    """A directory entry's test, False for what ``Path.is_file`` takes for missing (a dangling
+    or looping link, an entry gone since it was listed); other errors are raised as there."""
+    try:
+        return test()
+    except OSError as e:
+        if e.errno in (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP):
+            return False
+        raise
+
+
+@lru_cache(maxsize=1)
+def code() -> str:
+    """pnpgen's version and a hash of its own files (code, built-in templates, messages): every
+    record is stamped with it, so a converted face or a nesting from another pnpgen — an upgrade,
+    or a developer's edit under the same version — is never reused. Worked out from the files'
+    bytes once per set of files (their names, sizes, times and inodes): the machine's cache keeps
+    it, so a command does not read pnpgen's 300 files (40 ms) each time it starts."""
+    folder = resources.folder("pnpgen")
+    files = [(path, os.fsencode(path.relative_to(folder).as_posix()), st) for path, st, _ in _files(folder)]
+    stamp = usercache.key(pnpgen.__version__.encode(), str(FORMAT).encode(), os.fsencode(folder),
+                          *(b"%s\0%d\0%d\0%d" % (name, st.st_size, st.st_mtime_ns, st.st_ino) for _, name, st in files))
+    known = usercache.get("code", stamp)
+    if isinstance(known, str):
+        return known
+    parts = [pnpgen.__version__.encode(), str(FORMAT).encode()]
+    for path, name, st in files:  # the fonts an installed pnpgen ships inside it: by size, not read
+        parts += [name, str(st.st_size).encode() if st.st_size > BIG_FILE else path.read_bytes()]
+    made = f"{pnpgen.__version__}+{parts_digest(parts)[:16]}"
+    usercache.put("code", stamp, made)
+    return made
+
+
+def big_file_stamp(st: os.stat_result) -> bytes:
+    """What a key takes of a file too big to read on every run (fonts, large art): its stamp
+    (usercache.file_stamp; a file replaced by one of the same size, its modification time restored,
+    was taken for the old one)."""
+    return b"%d:%d:%d:%d" % usercache.file_stamp(st)
+
+
+def fingerprint(folders: Iterable[Path], options: Any, known: FileHashes | None = None) -> str:
+    """Hash of every file under ``folders`` (name, then content or size+mtime for big files),
+    pnpgen itself (``code()``) and ``options`` (its repr). ``known``: hashes kept from earlier runs."""
+    parts: list[bytes] = [f"pnpgen {code()}".encode(), repr(options).encode()]
+    for folder in folders:
+        if folder.is_relative_to(resources.folder("pnpgen")):
+            for path, st, part in _own_parts(folder):  # (the table of hashes learns them as below)
+                parts += [os.fsencode(path), part]
+                if known is not None and st is not None and known.get(path, st) is None:
+                    known.learn(path, st, part.decode())
+            continue
+        for path, _, part in _parts(folder, known):
+            parts += [os.fsencode(path), part]
+    return parts_digest(parts)
+
+
+def _parts(folder: Path, known: FileHashes | None) -> list[tuple[Path, os.stat_result | None, bytes]]:
+    """Each file under ``folder`` (``_files``), its stamp when its content was hashed, and what
+    ``fingerprint`` takes of it."""
+    out: list[tuple[Path, os.stat_result | None, bytes]] = []
+    for path, st, link in _files(folder):
+        if link:  # by where it points and its target's stamp, never read: it may lead out
+            out.append((path, None, os.fsencode(f"link {os.readlink(path)} {st.st_size}:{st.st_mtime_ns}")))
+        elif st.st_size > BIG_FILE:
+            out.append((path, None, big_file_stamp(st)))
+        else:
+            out.append((path, st, b""))
+    # the files not known by their stamp are read and hashed on threads (a thousand cards' art, 300 MB)
+    unknown = [(path, st) for path, st, _ in out if st is not None and (known is None or known.get(path, st) is None)]
+    hashed(lambda item: content_hash(item[0], known, item[1]), unknown if len(unknown) > 8 else [])
+    return [(path, st, content_hash(path, known, st).encode() if st is not None else part) for path, st, part in out]
+
+
+@lru_cache(maxsize=8)
+def _own_parts(folder: Path) -> list[tuple[Path, os.stat_result | None, bytes]]:
+    """``_parts`` of a folder of pnpgen's own (the built-in templates), listed and hashed once a
+    process, as ``code()`` is: they do not change under a running pnpgen, and every build's
+    inputs were listing their 35 files again (1 ms a build)."""
+    return _parts(folder, None)
+
+
+def content_hash(path: Path, known: FileHashes | None = None, st: os.stat_result | None = None) -> str:
+    """The SHA-256 of a file's content: from ``known`` when its stamp is kept there, else read
+    (once per process while the file is unchanged) and kept."""
+    st = st or path.stat()
+    digest = known.get(path, st) if known is not None else None
+    if digest is None:
+        digest = _content(str(path), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+        if known is not None:
+            known.learn(path, st, digest)
+    return digest
+
+
+class FileHashes:
+    """The SHA-256 of files by their stamp (size, modification and change times, inode), kept
+    between runs in ``.cache/hashes/files.json``: a file whose stamp is unchanged is not read
+    again (a thousand cards' art is 300 MB to hash; a big deck's four documents, a gigabyte).
+    As git trusts its index, an entry taken within ``RACY_NS`` of the file's last change is not
+    trusted (a change in the same clock tick could keep the stamp), except for the files pnpgen
+    has just written, whose hash is that of the bytes it wrote. A damaged table is ignored."""
+
+    RACY_NS = 2_000_000_000
+    LIMIT = 200_000  # entries kept (the most recently seen)
+
+    def __init__(self, cache_root: Path) -> None:
+        self.path = cache_root / "hashes" / "files.json"
+        self._known: dict[str, list] = {}
+        self._dirty = False
+        try:  # a header line (format, the seal of the text), then the table: one another machine wrote is not read
+            head, _, text = self.path.read_bytes().partition(b"\n")
+            outer = json.loads(head)
+            files = json.loads(text) if outer.get("format") == 2 and outer.get("check") == seal(text) else None
+            if isinstance(files, dict):
+                self._known = {k: v for k, v in files.items() if isinstance(v, list) and len(v) == 7
+                               and all(type(n) is int for n in (*v[:4], *v[5:])) and isinstance(v[4], str)}
+        except (OSError, ValueError, AttributeError):
+            pass
+
+    @staticmethod
+    def _stamp(st: os.stat_result) -> list[int]:
+        return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+
+    def get(self, path: Path, st: os.stat_result | None = None) -> str | None:
+        entry = self._known.get(str(path))
+        if entry is None:
+            return None
+        try:
+            st = st or path.stat()
+        except OSError:
+            return None
+        if entry[:4] != self._stamp(st) or not (entry[6] or entry[5] - st.st_mtime_ns >= self.RACY_NS):
+            return None
+        return entry[4]
+
+    def learn(self, path: Path, st: os.stat_result, digest: str, wrote: bool = False) -> None:
+        self._known[str(path)] = [*self._stamp(st), digest, time.time_ns(), 1 if wrote else 0]
+        self._dirty = True
+
+    def wrote(self, path: Path, digest: str) -> None:
+        """``path`` now holds bytes pnpgen wrote, whose hash is ``digest``."""
+        try:
+            self.learn(path, path.stat(), digest, wrote=True)
+        except OSError:
+            pass
+
+    def save(self) -> None:
+        """Keep the table for the next run (a table that cannot be written is no loss)."""
+        if not self._dirty or self.path.parent.parent.is_symlink():
+            return
+        known = sorted(self._known.items(), key=lambda kv: -kv[1][5])[:self.LIMIT]
+        text = json.dumps(dict(sorted(known))).encode()
+        # a new file replaces the table (a cut one would not parse, and be ignored): never written
+        # in place, where a hard link to it (a workspace copied with cp -al) shares its bytes
+        store(self.path, json.dumps({"format": 2, "check": seal(text)}).encode() + b"\n" + text)
+        self._dirty = False
+
+
+@lru_cache(maxsize=65536)
+def _content(path: str, size: int, mtime_ns: int, ctime_ns: int, inode: int) -> str:
+    """The hash of a file's content, read once per process for as long as the file is unchanged
+    (a build fingerprints a game's art three times: its inputs, its renders, its faces)."""
+    return sha(Path(path).read_bytes())
+
+
+def hashed(check: Callable[[Any], Any], items: list) -> list:
+    """``check`` of each item, on threads (SHA-256 lets go of the interpreter while it hashes, so a
+    big deck's four documents, a gigabyte, hash on every core at once), in the items' order."""
+    if len(items) < 2 or (os.cpu_count() or 1) < 2:
+        return [check(i) for i in items]
+    with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
+        return list(pool.map(check, items))
+
+
+def sha(data: bytes | PdfFile) -> str:
+    """SHA-256 (hex) of a file's bytes, held in memory or as parts (pdf/assemble.py)."""
+    return data.sha() if isinstance(data, PdfFile) else hashlib.sha256(data).hexdigest()
