@@ -31,6 +31,8 @@ from pnpgen.data import validate
 from pnpgen.data.model import Game
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import suggest
+from pnpgen.rulebook.reader import is_latin
+from pnpgen.safetext import quoted, written_in_cjk
 
 KEYS = ("figures", "quick_reference", "proof", "style", "booklet_sheets", "colophon", "edition")
 # A saddle stitch through more sheets than this (folded A4, 80 g/m²) is beyond a long-reach
@@ -59,6 +61,7 @@ class FigureSpec:
     size_mm: tuple[float, float]
     pieces: list[Placed]
     line: int = 0
+    untranslated: str = ""  # the warning for a caption printed in another language than the edition's
 
 
 def anchor(title: str) -> str:
@@ -133,6 +136,18 @@ def _in_language(doc: Located, value: Any, keypath: tuple, game: Game) -> str:
     raise doc.error(keypath, f"no text in {game.lang} or {default}", "{" + ", ".join(f"{k}: …" for k in (game.lang, default)) + "}")
 
 
+def _untranslated(doc: Located, value: Any, keypath: tuple, game: Game) -> str:
+    """The warning for a plain Japanese caption in a Latin-script edition (a game trial: the
+    English book printed 「Figure: 開始時の配置例」 unwarned, where a deck's plain Japanese text is
+    warned); one given per language without the edition's is told by the translations' check."""
+    default = game.translations.default if game.translations is not None else game.lang
+    if game.lang == default or not isinstance(value, str) or not is_latin(game.lang) or not written_in_cjk(value):
+        return ""
+    return (f"{doc.where(keypath)}: rulebook figure caption {quoted(value)} is plain {default} text; the "
+            f"{game.lang} rulebook prints it as written (a translation forgotten? write it as "
+            f"caption: {{{default}: …, {game.lang}: …}})")
+
+
 def load_settings(game: Game) -> RulebookSettings:
     """The game's ``rulebook:`` settings (none when game.yaml has no such key or no file)."""
     path = Path(game.root) / "game.yaml"
@@ -179,9 +194,11 @@ def load_settings(game: Game) -> RulebookSettings:
             placed.append(Placed(did, number, _number(doc, p.get("x"), pk + ("x",), "x"),
                                  _number(doc, p.get("y"), pk + ("y",), "y"),
                                  _number(doc, p.get("rotate", 0), pk + ("rotate",), "rotate", (-360.0, 360.0))))
+        caption = fig.get("caption", "") or ""
         out.figures.append(FigureSpec(_in_language(doc, fig["after"], kp + ("after",), game),
-                                      _in_language(doc, fig.get("caption", "") or "", kp + ("caption",), game),
-                                      (w, h), placed, doc.where(kp).line or 0))
+                                      _in_language(doc, caption, kp + ("caption",), game),
+                                      (w, h), placed, doc.where(kp).line or 0,
+                                      _untranslated(doc, caption, kp + ("caption",), game)))
     quick = raw.get("quick_reference")
     if quick is not None:
         quick = _mapping(doc, quick, ("rulebook", "quick_reference"), ("deck",), "quick_reference")
