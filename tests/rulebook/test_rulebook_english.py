@@ -601,7 +601,7 @@ def test_figure_after_and_caption_per_language_and_curly_quotes(tmp_path):
     assert not [w for w in result.warnings if "figure after" in w]
 
 
-def test_a_plain_japanese_caption_in_the_english_book_is_warned_at_its_line(tmp_path):
+def test_a_caption_the_english_book_prints_in_japanese_is_warned_at_its_line(tmp_path):
     """A game trial: ``caption: 開始時の配置例`` printed 「Figure: 開始時の配置例」 in the English book,
     unwarned by check and build, where a deck's plain Japanese text is warned; the Japanese book
     and an English caption are not warned."""
@@ -619,6 +619,17 @@ def test_a_plain_japanese_caption_in_the_english_book_is_warned_at_its_line(tmp_
     assert not [w for w in rulebook_warnings(load_game(Workspace(ws), "test"), FONTS) if "figure caption" in w]
     (ws / "data" / "test" / "game.yaml").write_text(TWO + figure.replace("準備の例", "A start"), encoding="utf-8")
     assert not [w for w in rulebook_warnings(load_game(Workspace(ws), "test", lang="en"), FONTS) if "figure caption" in w]
+    # given per language without en, it was warned as "printed in ja marked 〔ja〕", which the book never marks
+    (ws / "data" / "test" / "game.yaml").write_text(TWO + figure.replace("準備の例", "{ja: 準備の例}"), encoding="utf-8")
+    game = load_game(Workspace(ws), "test", lang="en")
+    said = [w for w in rulebook_warnings(game, FONTS) + game.translations.warnings if "caption" in w.split("game.yaml")[-1]]
+    assert len(said) == 1 and said[0].endswith(
+        "rulebook figure caption 「準備の例」 has no en text; the en rulebook prints it as written (a translation "
+        "forgotten? write it as caption: {ja: …, en: …})"), said
+    (ws / "data" / "test" / "game.yaml").write_text(TWO + figure.replace("準備の例", "{ja: 準備の例, fr: Départ}"),
+                                                    encoding="utf-8")
+    with pytest.raises(InputError, match=r"caption\.fr: 'fr' is not one of the game's languages \(ja, en\)"):
+        rulebook_warnings(load_game(Workspace(ws), "test", lang="en"), FONTS)
 
 
 def test_the_quick_reference_gives_the_tie_break_after_the_winner_and_the_end_once():

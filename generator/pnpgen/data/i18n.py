@@ -316,6 +316,8 @@ class Translations:
                 and all(isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in value.values()))
 
     def _walk(self, doc: Located, value: Any, keypath: tuple, found: list[int]) -> Any:
+        if keypath == ("rulebook",) and doc.path.name == "game.yaml":
+            return value  # its figures' texts per language are the rulebook's to pick and warn of (rulebook/figures.py)
         if self._is_translation(value):
             found[0] += 1
             return placeholder_said(self._pick(doc, value, keypath, doc.lists), self.lang)

@@ -130,6 +130,11 @@ def _in_language(doc: Located, value: Any, keypath: tuple, game: Game) -> str:
     if not value or not all(isinstance(k, str) and isinstance(v, (str, int, float)) for k, v in value.items()):
         raise doc.error(keypath, "a text per language must map language codes to texts", "{ja: …, en: …}")
     default = game.translations.default if game.translations is not None else game.lang
+    languages = game.translations.languages if game.translations is not None else [game.lang]
+    other = next((k for k in value if k not in languages), None)
+    if other is not None:
+        raise doc.error(keypath + (other,), f"{other!r} is not one of the game's languages ({', '.join(languages)})",
+                        "{" + ", ".join(f"{k}: …" for k in languages) + "}", key=True)
     for lang in (game.lang, default):
         if lang in value:
             return str(value[lang])
@@ -137,15 +142,23 @@ def _in_language(doc: Located, value: Any, keypath: tuple, game: Game) -> str:
 
 
 def _untranslated(doc: Located, value: Any, keypath: tuple, game: Game) -> str:
-    """The warning for a plain Japanese caption in a Latin-script edition (a game trial: the
-    English book printed 「Figure: 開始時の配置例」 unwarned, where a deck's plain Japanese text is
-    warned); one given per language without the edition's is told by the translations' check."""
+    """The warning for a caption the edition prints in another language (a game trial: the English
+    book printed 「Figure: 開始時の配置例」 unwarned, or warned as "marked 〔ja〕", which the book
+    never marks): one given per language without the edition's, or a plain Japanese text in a
+    Latin-script edition."""
     default = game.translations.default if game.translations is not None else game.lang
-    if game.lang == default or not isinstance(value, str) or not is_latin(game.lang) or not written_in_cjk(value):
+    if game.lang == default or not value:
         return ""
-    return (f"{doc.where(keypath)}: rulebook figure caption {quoted(value)} is plain {default} text; the "
-            f"{game.lang} rulebook prints it as written (a translation forgotten? write it as "
-            f"caption: {{{default}: …, {game.lang}: …}})")
+    if isinstance(value, dict):
+        if game.lang in value:
+            return ""
+        said = f"{quoted(str(value.get(default, next(iter(value.values())))))} has no {game.lang} text"
+    elif is_latin(game.lang) and written_in_cjk(str(value)):
+        said = f"{quoted(str(value))} is plain {default} text"
+    else:
+        return ""
+    return (f"{doc.where(keypath)}: rulebook figure caption {said}; the {game.lang} rulebook prints it as "
+            f"written (a translation forgotten? write it as caption: {{{default}: …, {game.lang}: …}})")
 
 
 def load_settings(game: Game) -> RulebookSettings:
