@@ -11,6 +11,7 @@ from PIL import Image
 from pypdf import PdfReader
 
 from conftest import DRAFT, REPO, make_workspace, run
+from pdfprobe import glyphs
 from pnpgen.data import load
 from pnpgen.data.load import load_game
 from pnpgen.data.spreadsheets import SHEET_KEYS
@@ -126,6 +127,23 @@ def test_the_docs_examples_build_as_written(tmp_path):
         assert len(PdfReader(pdf).pages) >= 1
     assert {d.id: d.count for d in game.decks} == {"blessings": 20, "board": 1, "box": 1, "dice": 1, "epic": 20,
                                                   "log": 20, "monsters": 5, "mydice": 3, "spells": 5}
+
+
+def test_the_docs_back_for_face_down_hex_tiles_prints_the_title_in_the_middle(tmp_path):
+    """A game trial: the documented back for ``tile-hex`` tiles (``back: {background: accent, boxes:
+    {title: …}}``) set the game's title at 9 pt in the top-left corner of its box, off the tile's
+    centre; the example now centres it. Built as written, its title's glyphs centred on the tile."""
+    back = re.search(r"tiles drawn face\s+down: `(back: \{.*?\}\}\})`", DOCS, re.S).group(1)
+    deck = f"name: タイル\nlayout: {{extends: tile-hex, {back}}}\npieces:\n  - {{title: 森, text: 本文}}\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    back_page = [g for g in glyphs(ws / "build" / "test" / "shop" / "cards.pdf")[1] if not g.char.isspace()]
+    assert "".join(g.char for g in back_page) == "テストゲーム"
+    page = PdfReader(ws / "build" / "test" / "shop" / "cards.pdf").pages[1].mediabox
+    width, height = float(page.width) * 25.4 / 72, float(page.height) * 25.4 / 72
+    left, right = back_page[0].x, back_page[-1].x + back_page[-1].size * 25.4 / 72  # full-width: an em each
+    assert abs((left + right) / 2 - width / 2) < 1.0, (left, right, width)
+    assert abs(back_page[0].y - height / 2) < 4.0, (back_page[0].y, height)
 
 
 def _anchors(text: str) -> set[str]:

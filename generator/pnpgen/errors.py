@@ -168,6 +168,9 @@ def suggest(word: str, choices: Iterable[str], cutoff: float = 0.6) -> str:
 
     by_lower = {c.lower(): c for c in choices}
     close = difflib.get_close_matches(word.lower(), list(by_lower), n=1, cutoff=cutoff)
+    if not close and len(word) >= 4:  # a word cut short (orient: for orientation:), when it starts one choice alone
+        close = [c for c in by_lower if c.startswith(word.lower())][:2]
+        close = close if len(close) == 1 else []
     return f"; did you mean {by_lower[close[0]]}?" if close else ""
 
 

@@ -362,6 +362,20 @@ def test_a_column_in_a_language_the_game_does_not_list_says_so(tmp_path, capsys,
     assert said in err and err.count("\n") == 1, err
 
 
+@pytest.mark.parametrize("header", ["name_en", "Name (EN)", "name-en", "name（en）", "name english"])
+def test_a_translation_column_headed_another_way_is_told_the_dotted_header(tmp_path, capsys, header):
+    """A game trial: a sheet's ``title_en`` column (as spreadsheets are often headed) was told
+    "did you mean title?", which gives the sheet two title columns; it means ``title.en``."""
+    deck = DECK_YAML.replace("pieces:\n", "pieces: {file: cards.csv}\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck, game=TWO)
+    (ws / "data" / "test" / "decks" / "cards.csv").write_text(
+        f"name,{header},text,text.en\n祝福,Blessing,本文,Text\n", encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert f"cards.csv:1:2: {header} (column B): a field's translation is headed <field>.<language>" in err, err
+    assert "(expected a column headed name.en)" in err and "did you mean name?" not in err and err.count("\n") == 1, err
+
+
 def test_a_parked_piece_prints_nothing_so_no_translation_of_it_is_missing(tmp_path):
     """``count: 0`` keeps a piece in the data and prints none: its untranslated texts are not
     warned of, in a spreadsheet or in YAML (a designer's parked row was)."""

@@ -188,6 +188,38 @@ PIECES = {
 }
 
 
+TILE_BACK_SVG = """{% extends "common/piece.svg.j2" %}
+{% block art %}<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="#335533"/>{% endblock %}
+"""
+OWN_BACK_SVG = TILE_BACK_SVG.replace('fill="#335533"/>', 'fill="#335533"/><text x="5" y="20" font-family="{{ fonts.gothic }}" font-size="3">{{ piece.name }}</text>')
+
+
+def test_a_back_every_tile_shares_is_one_image(tmp_path):
+    """trial22: 60 hex terrain tiles of 5 faces and one common back wrote the back 5 times
+    (terrain-001-back.png … -005-back.png, the same pixels), 5 textures for the table to load;
+    it is one, terrain-back.png, as a deck's card back is. A back reading a field keeps its own."""
+    root = make_workspace(tmp_path / "ws")
+    tiles = "kind: tile\nshape: hex\nsize: 30\nfront: sq.svg.j2\nfields: {name: text}\npieces:\n" + "".join(
+        f"  - {{name: 地形{i}, count: {i}}}\n" for i in range(1, 4))
+    decks = root / "data" / "test" / "decks"
+    (decks / "terrain.yaml").write_text("name: 地形\nback: back.svg.j2\n" + tiles, encoding="utf-8")
+    (decks / "flips.yaml").write_text("name: 表裏\nback: own.svg.j2\n" + tiles, encoding="utf-8")
+    for name, svg in (("sq", SQUARE_TOKEN_SVG), ("back", TILE_BACK_SVG), ("own", OWN_BACK_SVG)):
+        (root / "templates" / "test" / f"{name}.svg.j2").write_text(svg, encoding="utf-8")
+    out = _export(root)
+    terrain = _objects(out, "terrain")
+    assert len(terrain) == 6 and {o["CustomImage"]["ImageSecondaryURL"].rsplit("/", 1)[1] for o in terrain} == {
+        "terrain-back.png"}
+    assert sorted(p.name for p in out.glob("terrain-*back*")) == ["terrain-back.png"]
+    with Image.open(out / "terrain-back.png") as im:
+        assert im.convert("RGB").getpixel((im.width // 2, im.height // 2)) == (0x33, 0x55, 0x33)
+    flips = {o["CustomImage"]["ImageSecondaryURL"].rsplit("/", 1)[1] for o in _objects(out, "flips")}
+    assert flips == {"flips-001-back.png", "flips-002-back.png", "flips-003-back.png"}
+    (decks / "terrain.yaml").write_text("name: 地形\nback: back.svg.j2\n" + tiles.replace("地形3", "地形三"), encoding="utf-8")
+    again = _export(root)  # an edit: the back is taken as the last export made it, and still one
+    assert sorted(p.name for p in again.glob("terrain-*back*")) == ["terrain-back.png"]
+
+
 def test_boards_keep_their_aspect_and_tokens_keep_a_back_and_a_border(tmp_path):
     root = make_workspace(tmp_path / "ws")
     for deck, text in PIECES.items():

@@ -70,6 +70,11 @@ def test_an_english_term_is_matched_as_a_whole_word():
             "　Each Army scores.\n")
     [found] = bare_terms(parse(text, "ja"), text, "draft.txt", "en")
     assert found.file.startswith("draft.txt:6: 【Army】 ×1 (lines 4) and “Army” without 【】 ×1 (lines 6)")
+    # a game trial: the use was quoted cut mid-word, “Place one terrain tile next to y”
+    text = ("# Tiles\n\n## Playing\n\nTake a 【terrain tile】 from the stack.\n\n"
+            "Place one terrain tile next to your pawn.\n")
+    [found] = bare_terms(parse(text, "en"), text, "draft.en.txt", "en")
+    assert found.file.endswith(": Place one terrain tile next to your"), found.file
 
 
 ACTIONS = ("■■　テスト　草案１\n\n■　ゲームの進行\n１：建築フェイズ\n　新しく塔を建築、あるいは塔を増築することができます。\n"

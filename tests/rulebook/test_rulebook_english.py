@@ -601,6 +601,37 @@ def test_figure_after_and_caption_per_language_and_curly_quotes(tmp_path):
     assert not [w for w in result.warnings if "figure after" in w]
 
 
+def test_a_caption_the_english_book_prints_in_japanese_is_warned_at_its_line(tmp_path):
+    """A game trial: ``caption: 開始時の配置例`` printed 「Figure: 開始時の配置例」 in the English book,
+    unwarned by check and build, where a deck's plain Japanese text is warned; the Japanese book
+    and an English caption are not warned."""
+    figure = ("rulebook:\n  figures:\n    - after: {ja: ゲームの準備, en: Setup}\n"
+              "      caption: 準備の例\n      size: [100, 100]\n"
+              "      pieces:\n        - {deck: cards, piece: 1, x: 50, y: 50}\n")
+    ws = make_workspace(tmp_path / "ws", game=TWO + figure, deck=DECK)
+    (ws / "data" / "test" / "draft.en.txt").write_text("Test Game\n\n# Setup\n\nDeal the cards.\n", encoding="utf-8")
+    (ws / "data" / "test" / "draft.txt").write_text(DRAFT, encoding="utf-8")
+    line = (TWO + figure).splitlines().index("      caption: 準備の例") + 1
+    said = [w for w in rulebook_warnings(load_game(Workspace(ws), "test", lang="en"), FONTS) if "figure caption" in w]
+    assert len(said) == 1 and said[0].endswith(
+        f"data/test/game.yaml:{line}:16: rulebook figure caption 「準備の例」 is plain ja text; the en rulebook prints "
+        "it as written (a translation forgotten? write it as caption: {ja: …, en: …})"), said
+    assert not [w for w in rulebook_warnings(load_game(Workspace(ws), "test"), FONTS) if "figure caption" in w]
+    (ws / "data" / "test" / "game.yaml").write_text(TWO + figure.replace("準備の例", "A start"), encoding="utf-8")
+    assert not [w for w in rulebook_warnings(load_game(Workspace(ws), "test", lang="en"), FONTS) if "figure caption" in w]
+    # given per language without en, it was warned as "printed in ja marked 〔ja〕", which the book never marks
+    (ws / "data" / "test" / "game.yaml").write_text(TWO + figure.replace("準備の例", "{ja: 準備の例}"), encoding="utf-8")
+    game = load_game(Workspace(ws), "test", lang="en")
+    said = [w for w in rulebook_warnings(game, FONTS) + game.translations.warnings if "caption" in w.split("game.yaml")[-1]]
+    assert len(said) == 1 and said[0].endswith(
+        "rulebook figure caption 「準備の例」 has no en text; the en rulebook prints it as written (a translation "
+        "forgotten? write it as caption: {ja: …, en: …})"), said
+    (ws / "data" / "test" / "game.yaml").write_text(TWO + figure.replace("準備の例", "{ja: 準備の例, fr: Départ}"),
+                                                    encoding="utf-8")
+    with pytest.raises(InputError, match=r"caption\.fr: 'fr' is not one of the game's languages \(ja, en\)"):
+        rulebook_warnings(load_game(Workspace(ws), "test", lang="en"), FONTS)
+
+
 def test_the_quick_reference_gives_the_tie_break_after_the_winner_and_the_end_once():
     """"In a tie, …" after the sentence naming the winner is its tie-break (the English book left it
     out, the Japanese one had 同点の場合は…); a section titled "End of the game" gives its ending

@@ -109,6 +109,8 @@ class Missing:
 
 
 MARKED = later(rf"\[{MISSING_COLOUR}\]〔[^〕]*〕\[/{MISSING_COLOUR}\]")  # ``marker``'s, at a text's start
+# a translation column headed with its language in brackets, as a sheet often says it: Title (EN), text（en）
+_BRACKETED_LANG = later(r"(.+?)\s*[(（\[［]\s*([^()（）\[\]［］]+?)\s*[)）\]］]")
 _SCRIPT_LANGS = ("ja", "zh", "ko")  # languages written in CJK script: a build in one reads kanji as its own
 
 
@@ -220,6 +222,8 @@ class Translations:
         """Spreadsheet rows with ``<field>.<lang>`` columns folded into the chosen language's text.
         ``sheet`` answers ``where(keypath)`` (data/spreadsheets.py SheetDoc); ``fields``: the
         deck's, a column headed by one of them (a name with a dot in it) is no translation."""
+        for h in getattr(sheet, "headers", []):
+            self._undotted_column(sheet, h, fields)
         columns = {h: h.rsplit(".", 1) for h in getattr(sheet, "headers", []) if "." in h}
         for h, (f, lang) in columns.items():
             if lang not in self.languages and h not in fields:
@@ -266,6 +270,25 @@ class Translations:
         """A row's placeholders in the edition's word (未定 ↔ TBD), as ``_walk`` says a YAML file's."""
         return {k: placeholder_said(v, self.lang) if isinstance(v, str) else v for k, v in row.items()}
 
+    def _undotted_column(self, sheet: Any, header: str, fields: Any) -> None:
+        """A translation column headed as a sheet often writes it, ``title_en``, ``Title (EN)``,
+        ``text-en``: told the ``title.en`` it means, not "did you mean title?", which would give
+        the sheet two title columns."""
+        if not isinstance(header, str) or "." in header or header in (fields or ()):
+            return
+        bracketed = _BRACKETED_LANG.fullmatch(header.strip())
+        splits = [bracketed.groups()] if bracketed else [header.rsplit(sep, 1) for sep in "_- :/" if sep in header]
+        names = {str(f).lower(): str(f) for f in (fields or ())}
+        for name, lang in splits:
+            field_meant, code = names.get(name.strip().lower()), lang.strip()
+            if field_meant is None or not code:
+                continue
+            meant = code.lower() if code.lower() in self.languages else language_code_meant(code, self.languages)
+            if meant in self.languages:
+                raise sheet.error(("pieces", 0, header),
+                                  f"a field's translation is headed <field>.<language>, parted by a full stop: "
+                                  f"{header!r} names no field", f"a column headed {field_meant}.{meant}", key=True)
+
     def _other_language_column(self, sheet: Any, header: str, name: str, lang: str) -> None:
         """A ``<field>.<lang>`` column of a language the game does not list: said as that (where
         the languages are listed, and what to add), not as an unknown field. A header whose tail
@@ -293,6 +316,8 @@ class Translations:
                 and all(isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in value.values()))
 
     def _walk(self, doc: Located, value: Any, keypath: tuple, found: list[int]) -> Any:
+        if keypath == ("rulebook",) and doc.path.name == "game.yaml":
+            return value  # its figures' texts per language are the rulebook's to pick and warn of (rulebook/figures.py)
         if self._is_translation(value):
             found[0] += 1
             return placeholder_said(self._pick(doc, value, keypath, doc.lists), self.lang)

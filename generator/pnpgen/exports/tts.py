@@ -372,9 +372,13 @@ def _pieces(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, f
         scale = max(w, h) / MM_PER_INCH / 2 / INCH_PER_UNIT
     # only the images no earlier export made from the same are rasterised; each goes in its place
     taken: dict[str, bytes] = {}
+    # one back every piece shares (a back template reading no field) is one image, as a deck's
+    # card back is: 60 terrain tiles are not 60 copies of it for the table to load
+    shared = len(faces) > 1 and back_from[0] != "" and len(set(back_from)) == 1
+    back_names = [f"{deck.id}-back.png" if shared else f"{f.stem}-back.png" for f in faces]
     new_fronts = [i for i, f in enumerate(faces) if not earlier.take(taken, f"{f.stem}-front.png", front_from[i])]
-    new_backs = [i for i, f in enumerate(faces) if back_from[i]
-                 and not earlier.take(taken, f"{f.stem}-back.png", back_from[i])]
+    new_backs = [i for i, f in enumerate(faces) if back_from[i] and not (shared and i)
+                 and not earlier.take(taken, back_names[i], back_from[i])]
     fronts = dict(zip(new_fronts, face_images([faces[i].front for i in new_fronts], style, size)))
     backs = dict(zip(new_backs, face_images([faces[i].back for i in new_backs], style, size)))  # type: ignore[misc]
     objects = []
@@ -387,10 +391,10 @@ def _pieces(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, f
             files[front_name] = taken[front_name]
         back_url = ""
         if back_from[i]:
-            back_name = f"{face.stem}-back.png"
+            back_name = back_names[i]
             if i in backs:
                 pngs.add(files, back_name, _cut(backs[i], mask, pad))
-            else:
+            elif back_name not in files:
                 files[back_name] = taken[back_name]
             back_url = url(back_name)
         name = names[face.piece.index]

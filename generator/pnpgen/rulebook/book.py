@@ -381,6 +381,7 @@ def read_rulebook(game: Game, font_dir: Path) -> DraftReading:
     warnings += _consistency(doc, game, path, (other or game).title)
     warnings += comp_warnings
     warnings += _past_the_box(game, settings)
+    warnings += [spec.untranslated for spec in settings.figures if spec.untranslated]
     report += comp_report
     proof_lang = report_lang(game.lang, draft.lang)
     findings = proof(doc, draft.text, game, rows, path, proof_lang, draft_lang=draft.lang,

@@ -31,6 +31,8 @@ from pnpgen.data import validate
 from pnpgen.data.model import Game
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import suggest
+from pnpgen.rulebook.reader import is_latin
+from pnpgen.safetext import quoted, written_in_cjk
 
 KEYS = ("figures", "quick_reference", "proof", "style", "booklet_sheets", "colophon", "edition")
 # A saddle stitch through more sheets than this (folded A4, 80 g/m²) is beyond a long-reach
@@ -59,6 +61,7 @@ class FigureSpec:
     size_mm: tuple[float, float]
     pieces: list[Placed]
     line: int = 0
+    untranslated: str = ""  # the warning for a caption printed in another language than the edition's
 
 
 def anchor(title: str) -> str:
@@ -127,10 +130,35 @@ def _in_language(doc: Located, value: Any, keypath: tuple, game: Game) -> str:
     if not value or not all(isinstance(k, str) and isinstance(v, (str, int, float)) for k, v in value.items()):
         raise doc.error(keypath, "a text per language must map language codes to texts", "{ja: …, en: …}")
     default = game.translations.default if game.translations is not None else game.lang
+    languages = game.translations.languages if game.translations is not None else [game.lang]
+    other = next((k for k in value if k not in languages), None)
+    if other is not None:
+        raise doc.error(keypath + (other,), f"{other!r} is not one of the game's languages ({', '.join(languages)})",
+                        "{" + ", ".join(f"{k}: …" for k in languages) + "}", key=True)
     for lang in (game.lang, default):
         if lang in value:
             return str(value[lang])
     raise doc.error(keypath, f"no text in {game.lang} or {default}", "{" + ", ".join(f"{k}: …" for k in (game.lang, default)) + "}")
+
+
+def _untranslated(doc: Located, value: Any, keypath: tuple, game: Game) -> str:
+    """The warning for a caption the edition prints in another language (a game trial: the English
+    book printed 「Figure: 開始時の配置例」 unwarned, or warned as "marked 〔ja〕", which the book
+    never marks): one given per language without the edition's, or a plain Japanese text in a
+    Latin-script edition."""
+    default = game.translations.default if game.translations is not None else game.lang
+    if game.lang == default or not value:
+        return ""
+    if isinstance(value, dict):
+        if game.lang in value:
+            return ""
+        said = f"{quoted(str(value.get(default, next(iter(value.values())))))} has no {game.lang} text"
+    elif is_latin(game.lang) and written_in_cjk(str(value)):
+        said = f"{quoted(str(value))} is plain {default} text"
+    else:
+        return ""
+    return (f"{doc.where(keypath)}: rulebook figure caption {said}; the {game.lang} rulebook prints it as "
+            f"written (a translation forgotten? write it as caption: {{{default}: …, {game.lang}: …}})")
 
 
 def load_settings(game: Game) -> RulebookSettings:
@@ -179,9 +207,11 @@ def load_settings(game: Game) -> RulebookSettings:
             placed.append(Placed(did, number, _number(doc, p.get("x"), pk + ("x",), "x"),
                                  _number(doc, p.get("y"), pk + ("y",), "y"),
                                  _number(doc, p.get("rotate", 0), pk + ("rotate",), "rotate", (-360.0, 360.0))))
+        caption = fig.get("caption", "") or ""
         out.figures.append(FigureSpec(_in_language(doc, fig["after"], kp + ("after",), game),
-                                      _in_language(doc, fig.get("caption", "") or "", kp + ("caption",), game),
-                                      (w, h), placed, doc.where(kp).line or 0))
+                                      _in_language(doc, caption, kp + ("caption",), game),
+                                      (w, h), placed, doc.where(kp).line or 0,
+                                      _untranslated(doc, caption, kp + ("caption",), game)))
     quick = raw.get("quick_reference")
     if quick is not None:
         quick = _mapping(doc, quick, ("rulebook", "quick_reference"), ("deck",), "quick_reference")

@@ -208,7 +208,7 @@ def bare_terms(doc: Document, text: str, draft_path: Path | str, lang: str) -> l
             for m in re.finditer(rf"(?<!\w){re.escape(term)}(?!\w)" if term.isascii() else re.escape(term), plain):
                 before, after = plain[m.start() - 1:m.start()], plain[m.end():m.end() + 1]
                 if not (_WORD_CHAR.match(before) or _WORD_CHAR.match(after)):
-                    bare.append((n, line[max(0, m.start() - 10):m.end() + 10].strip("　 ")))
+                    bare.append((n, _around(line, m.start(), m.end(), whole_words=term.isascii())))
         if not bare:
             continue
         said = dict(term=term, count=len(at), bare=len(bare), context=bare[0][1])
@@ -217,6 +217,17 @@ def bare_terms(doc: Document, text: str, draft_path: Path | str, lang: str) -> l
                            msg("proof.bare_term.file", lang, **said, path=draft_path, line=bare[0][0],
                                lines=_nums(at), bare_lines=_nums([n for n, _ in bare])), (term,))))
     return [f for _, _, f in sorted(out, key=lambda found: found[:2])]
+
+
+def _around(line: str, start: int, end: int, whole_words: bool) -> str:
+    """Ten characters of ``line`` either side of ``start:end``, as a finding quotes a use; in
+    Latin text out to whole words (a game trial quoted “Place one terrain tile next to y”)."""
+    a, b = max(0, start - 10), end + 10
+    while whole_words and 0 < a > start - 30 and line[a - 1].isalnum():
+        a -= 1
+    while whole_words and b < min(len(line), end + 30) and line[b].isalnum():
+        b += 1
+    return line[a:b].strip("　 ")
 
 
 def _nums(lines: list[int]) -> str:
