@@ -152,6 +152,32 @@ def test_the_components_keep_each_count_beside_its_name(built):
     assert [(name, count) for name, count in pairs if not any(name[-3:] + count in line for line in lines)] == [], lines
 
 
+def test_the_components_count_follows_its_name_at_jlreq_spacing(built):
+    """早見表 内容物: the no-break space gluing a part's name to its count is no word space in the
+    Japanese book: 「ウッドキューブ（赤）5個」 at the bracket's half em alone (it printed an em and a
+    half from ） to 5), 「アリスカード24枚」 at the 和欧間 (a quarter em, not half an em)."""
+    pages = glyphs(built / "alicematic-eiketsuden" / "rulebook.pdf")
+    page = next(p for p in pages if "ゲームの流れ" in "".join(g.char for g in p))
+    ink = [g for g in page if g.char.strip()]  # (PDFium reads a gap as a space: the glyphs drawn)
+    text = "".join(g.char for g in ink)
+    start = text.index("アリスカード", text.index("内容物"))
+
+    def ems(word: str, at: int) -> float:
+        """From the word's character ``at`` to the next one drawn, a no-break space between
+        them, less the line's justification (two character gaps of it: the pitch of two kana on
+        that line, an em apart when set solid, less an em)."""
+        i = text.index(word, start)
+        a, b = ink[i + at], ink[i + at + 1]
+        em = a.size * 25.4 / 72
+        kana = [(g, h) for g, h in zip(ink, ink[1:]) if g.y == h.y == a.y and re.fullmatch("[ぁ-ヶ]{2}", g.char + h.char)]
+        assert a.y == b.y and kana, word
+        spacing = (kana[0][1].x - kana[0][0].x) / em - 1
+        return round((b.x - a.x) / em - 2 * spacing, 2)
+
+    assert ems("ウッドキューブ（赤）5個", 9) == 1.0  # ） to 5: the bracket's em alone
+    assert ems("アリスカード24枚", 5) == 1.25  # ド to 2: an em and the 和欧間
+
+
 def test_an_end_section_saying_who_wins_when_what_happens_is_the_end_of_the_game():
     """An English designer's trial (a social-deduction game): under "End of the game", "The
     village wins when every Werewolf is out." The quick reference said of the end "The draft does
