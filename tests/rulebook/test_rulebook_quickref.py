@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from conftest import REPO, make_workspace
 from pdfprobe import glyphs, texts
 from pnpgen.data.load import load_game
@@ -176,6 +178,26 @@ def test_the_components_count_follows_its_name_at_jlreq_spacing(built):
 
     assert ems("ウッドキューブ（赤）5個", 9) == 1.0  # ） to 5: the bracket's em alone
     assert ems("アリスカード24枚", 5) == 1.25  # ド to 2: an em and the 和欧間
+
+
+def test_the_summary_card_on_a_page_of_its_own_fills_the_texts_width(built):
+    """game.yaml's quick_reference deck (asian-delivery: two tarot faces, 70 × 120 mm), moved to a
+    page of its own by the 早見表's lines, is printed as wide as the text (it printed 70 mm high
+    in a blank page, 41 mm wide, its text at 3 pt)."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    pdf = pdfium.PdfDocument(built / "asian-delivery" / "rulebook.pdf")
+    pages = texts(built / "asian-delivery" / "rulebook.pdf")
+    quick = [n for n, p in enumerate(pages) if p.lstrip().startswith("早見表") or p.rstrip().endswith(f" 早見表\r\n{n + 1}")]
+    faces = [(n, o.get_matrix().a, o.get_bounds()) for n in quick for o in pdf[n].get_objects(max_depth=1)
+             if o.type == raw.FPDF_PAGEOBJ_FORM]
+    assert len(faces) == 2 and faces[0][0] == faces[1][0] > quick[0], faces  # front and back, after the lines
+    mm = 25.4 / 72
+    left, right = faces[0][2][0] * mm, faces[1][2][2] * mm
+    assert [round(scale, 3) for _, scale, _ in faces] == [0.821] * 2  # (148 − 15 − 15 − 3 mm) / 140 mm
+    bleed = 3 * faces[0][1]  # (a face's form reaches over its 3 mm of bleed)
+    assert right - left - 2 * bleed == pytest.approx(118, abs=0.1)  # the text's width, 148 mm less the margins
 
 
 def test_an_end_section_saying_who_wins_when_what_happens_is_the_end_of_the_game():

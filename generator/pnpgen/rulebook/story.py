@@ -496,8 +496,11 @@ class StoryBuilder:
         deck = self.settings.quick_reference_deck
         if deck and deck in self.pictures:
             picture = self.pictures[deck]
-            scale = min(Faces.fit(picture, 70 * mm, TEXT_W), 1.0)
-            out += [Spacer(1, 4), FittedFaces(deck, picture, scale, scale / 3)]  # smaller to stay on the page
+            # as large as the page leaves room for, up to the text's width (a summary card on a page of
+            # its own printed 70 mm high, its text at 3 pt); smaller, down to a third of that, to stay
+            # on the page of the lines above
+            widest = min(Faces.fit(picture, float("inf"), TEXT_W), 1.0)
+            out += [Spacer(1, 4), FittedFaces(deck, picture, widest, min(Faces.fit(picture, 70 * mm, TEXT_W), 1.0) / 3)]
         title = self.label("quick_reference")
         return [PageBreak(), Heading("", title, 0, self.st["h1"], mark=title, key=self.key(), rule=True,
                                      space_after=4)] + out
