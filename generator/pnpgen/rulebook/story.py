@@ -486,10 +486,11 @@ class StoryBuilder:
         out += self.qr_part("qr_scoring", alone(q.scoring))
         counted = [r for r in self.rows if r.count_text()]
         if counted:
-            sep = "; " if self.marks.latin else "、"
+            sep, tie = ("; ", ":\u00a0") if self.marks.latin else ("、", "\u00a0")
             # a no-break space between a part's name and its count: no line ends with the name
-            # and the next starts with the count (「ウッドキューブ（緑）」/「5個（仮）」)
-            text = sep.join(f"{r.name}\u00a0{r.count_text()}"
+            # and the next starts with the count (「ウッドキューブ（緑）」/「5個（仮）」); a colon before
+            # it in English, whose count has no counter word (“Alice cards: 53”, not “Alice cards 53”)
+            text = sep.join(f"{r.name}{tie}{r.count_text()}"
                             f"{self.label('provisional') if r.provisional else ''}" for r in counted)
             out += [self.qr_title("qr_components"), JPara(text, self.fonts.body, 8, 12, left=QR_INDENT,
                                                          first_indent=QR_INDENT, lang=self.text_lang)]
