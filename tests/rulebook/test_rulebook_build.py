@@ -177,6 +177,18 @@ def test_cover_contents_and_colophon(books, slug):
     assert "組版" in b.text[-1]
 
 
+def test_the_contents_are_set_in_one_face(built):
+    """目次: a sub-section's entry, its dot leader and its page number are in the gothic of the
+    chapters' (they were in the body's fixed-width 明朝: two faces, two dot pitches and two kinds of
+    digit in one column of page numbers)."""
+    page = glyphs(built / "populous" / "rulebook.pdf")[1]
+    ink = [g for g in page if g.on_page and g.char.strip()]
+    text = "".join(g.char for g in ink)
+    sub = text.index("3.1天地開闢")
+    assert {g.font for g in ink[text.index("1概要"):]} == {"BIZUDPGothic-Regular"}
+    assert ink[sub].size < ink[text.index("3ゲームの準備")].size  # a sub-section's line is smaller
+
+
 def test_players_on_the_cover_and_no_placeholder_there(books):
     assert "プレイ人数　3〜4 人" in books["asian-delivery"].text[0]
     cover = books["alicematic-eiketsuden"].text[0]
