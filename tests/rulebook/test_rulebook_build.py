@@ -692,6 +692,11 @@ def test_stand_in_counts_are_marked_on_the_components_pages_and_listed(books):
     flat = re.sub(r"\s", "", "".join(b.text[n] for n in pages))
     assert "5枚（仮）" in flat and "15個（仮）" in flat and "100個（仮）" in flat and "80枚（仮）" not in flat
     assert "種族ボード：5枚は仮の値" in b.proof and "エピックカード：80枚" not in b.proof
+    # one note for one stand-in: the deck's 未定 count note is that 「5枚（仮）」 (it was listed twice),
+    # a count note of a deck the draft counts stays (エピックカード: 80 in all, 16 of each a guess)
+    assert "種族ボード 未定（種族１の名前は草案に記載なし）.count_note" not in b.proof
+    assert "地形トークン 平地.count_note" not in b.proof and "地形トークン：15個は仮の値" in b.proof
+    assert "エピックカード 祝福.count_note" in b.proof
     memo = books["alicematic-eiketsuden"].proof
     assert "ウッドキューブ（３色×４＝１２？）」は12、データは" in memo and "計20" in memo
 
