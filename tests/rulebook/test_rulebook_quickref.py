@@ -105,6 +105,21 @@ def test_a_turn_of_phases_starts_with_the_action_said_before_them():
         ["ホールド後の処理", "リリース後の処理"]
 
 
+def test_a_turn_starts_with_its_action_not_the_sentence_announcing_the_steps():
+    """The English medallions' quick reference began its turn with "On your turn, carry out the
+    following procedure." (a sentence starting "On your turn" was taken for the turn's action):
+    the action is "First, draw one card…", the sentence after it."""
+    draft = ("# Medallions\n\n## Playing the game\n\nOn your turn, carry out the following procedure.\n\n"
+             "First, draw one card from the pile and either hold or release it.\n\n"
+             "### After holding\n\nYou may play an army.\n\n### After releasing\n\nThey keep it or discard it.\n")
+    quick = quick_reference(parse(draft, "en").rules, latin=True)
+    assert [line.text for line in quick.steps[0].lines] == [
+        "First, draw one card from the pile and either hold or release it.", "After holding", "After releasing"]
+    said = draft.replace("carry out the following procedure", "draw one card from the pile")
+    assert quick_reference(parse(said, "en").rules, latin=True).steps[0].lines[0].text == \
+        "On your turn, draw one card from the pile."  # the first that says what to do
+
+
 def test_an_english_starting_hand_may_say_which_cards_are_dealt():
     """「Deal 5 Starter cards to each player」 was missed (only "deal 5 cards" was read as the
     starting hand): a word or two between the number and "cards" say which cards; a number that
