@@ -189,6 +189,26 @@ def test_the_contents_are_set_in_one_face(built):
     assert ink[sub].size < ink[text.index("3ゲームの準備")].size  # a sub-section's line is smaller
 
 
+def test_the_index_page_numbers_go_to_their_pages(built):
+    """索引: each page number is a link to that page (as the contents' entries are), so a reader
+    of the PDF on screen goes to where the term is printed; drawn as before, no box around it."""
+    pdf = built / "populous" / "rulebook.pdf"
+    reader = PdfReader(pdf)
+    number_of = {page.indirect_reference.idnum: n for n, page in enumerate(reader.pages, 1)}
+    at = next(n for n, text in enumerate(texts(pdf)) if text.lstrip().startswith("索引"))
+    page_glyphs = [g for g in glyphs(pdf)[at] if g.char.strip()]
+    height = float(reader.pages[at].mediabox.height)
+    links = [a.get_object() for a in reader.pages[at]["/Annots"]]
+    printed = sorted(int(p) for line in re.findall(r"】\s+([\d、]+)", texts(pdf)[at]) for p in line.split("、"))
+    assert len(links) == len(printed) > 20
+    for link in links:
+        x0, y0, x1, y1 = (float(v) * 25.4 / 72 for v in link["/Rect"])
+        top, bottom = (height - float(link["/Rect"][3])) * 25.4 / 72, (height - float(link["/Rect"][1])) * 25.4 / 72
+        digits = "".join(g.char for g in page_glyphs if x0 <= g.x + 0.3 < x1 and top <= g.y <= bottom + 0.5)
+        assert digits.isdigit() and int(digits) == number_of[link["/Dest"][0].idnum], digits
+        assert list(link["/Border"]) == [0, 0, 0]
+
+
 def test_players_on_the_cover_and_no_placeholder_there(books):
     assert "プレイ人数　3〜4 人" in books["asian-delivery"].text[0]
     cover = books["alicematic-eiketsuden"].text[0]
