@@ -177,6 +177,38 @@ def test_cover_contents_and_colophon(books, slug):
     assert "組版" in b.text[-1]
 
 
+def test_the_contents_are_set_in_one_face(built):
+    """目次: a sub-section's entry, its dot leader and its page number are in the gothic of the
+    chapters' (they were in the body's fixed-width 明朝: two faces, two dot pitches and two kinds of
+    digit in one column of page numbers)."""
+    page = glyphs(built / "populous" / "rulebook.pdf")[1]
+    ink = [g for g in page if g.on_page and g.char.strip()]
+    text = "".join(g.char for g in ink)
+    sub = text.index("3.1天地開闢")
+    assert {g.font for g in ink[text.index("1概要"):]} == {"BIZUDPGothic-Regular"}
+    assert ink[sub].size < ink[text.index("3ゲームの準備")].size  # a sub-section's line is smaller
+
+
+def test_the_index_page_numbers_go_to_their_pages(built):
+    """索引: each page number is a link to that page (as the contents' entries are), so a reader
+    of the PDF on screen goes to where the term is printed; drawn as before, no box around it."""
+    pdf = built / "populous" / "rulebook.pdf"
+    reader = PdfReader(pdf)
+    number_of = {page.indirect_reference.idnum: n for n, page in enumerate(reader.pages, 1)}
+    at = next(n for n, text in enumerate(texts(pdf)) if text.lstrip().startswith("索引"))
+    page_glyphs = [g for g in glyphs(pdf)[at] if g.char.strip()]
+    height = float(reader.pages[at].mediabox.height)
+    links = [a.get_object() for a in reader.pages[at]["/Annots"]]
+    printed = sorted(int(p) for line in re.findall(r"】\s+([\d、]+)", texts(pdf)[at]) for p in line.split("、"))
+    assert len(links) == len(printed) > 20
+    for link in links:
+        x0, y0, x1, y1 = (float(v) * 25.4 / 72 for v in link["/Rect"])
+        top, bottom = (height - float(link["/Rect"][3])) * 25.4 / 72, (height - float(link["/Rect"][1])) * 25.4 / 72
+        digits = "".join(g.char for g in page_glyphs if x0 <= g.x + 0.3 < x1 and top <= g.y <= bottom + 0.5)
+        assert digits.isdigit() and int(digits) == number_of[link["/Dest"][0].idnum], digits
+        assert list(link["/Border"]) == [0, 0, 0]
+
+
 def test_players_on_the_cover_and_no_placeholder_there(books):
     assert "プレイ人数　3〜4 人" in books["asian-delivery"].text[0]
     cover = books["alicematic-eiketsuden"].text[0]
@@ -680,6 +712,11 @@ def test_stand_in_counts_are_marked_on_the_components_pages_and_listed(books):
     flat = re.sub(r"\s", "", "".join(b.text[n] for n in pages))
     assert "5枚（仮）" in flat and "15個（仮）" in flat and "100個（仮）" in flat and "80枚（仮）" not in flat
     assert "種族ボード：5枚は仮の値" in b.proof and "エピックカード：80枚" not in b.proof
+    # one note for one stand-in: the deck's 未定 count note is that 「5枚（仮）」 (it was listed twice),
+    # a count note of a deck the draft counts stays (エピックカード: 80 in all, 16 of each a guess)
+    assert "種族ボード 未定（種族１の名前は草案に記載なし）.count_note" not in b.proof
+    assert "地形トークン 平地.count_note" not in b.proof and "地形トークン：15個は仮の値" in b.proof
+    assert "エピックカード 祝福.count_note" in b.proof
     memo = books["alicematic-eiketsuden"].proof
     assert "ウッドキューブ（３色×４＝１２？）」は12、データは" in memo and "計20" in memo
 

@@ -349,6 +349,9 @@ def test_the_sample_english_rulebook_of_alicematic_medallions():
                 if label in body]
     quick = next(p for p in pages if p.lstrip().startswith("Quick reference"))
     assert "• After holding" in quick and "•After" not in quick  # the turn's phases: a bullet, a space
+    # its components in a run, each count after a colon (it read “Alice cards 53; Medallion cards 7”)
+    assert "Alice cards: 53; Medallion cards: 7" in " ".join(quick.split())
+    assert "• First, draw one card" in quick and "following procedure" not in quick  # the turn's action
 
 
 STEPS_DRAFT = """Test Game

@@ -48,6 +48,9 @@ def test_marks_take_their_jlreq_widths():
     assert _widths("本当？はい") == [1, 1, 2, 1, 1] and _widths("驚き！？これ") == [1, 1, 1, 2, 1, 1]
     assert _widths("本当？　はい") == [1] * 6 and _widths("実物（？）だ") == [1] * 6 and _widths("終わり！") == [1] * 4
     assert _widths("は”【あ】”") == [1, 1, 0.5, 1, 0.5, 0.5]  # a ” that opens: the 【 after it closes up, as after 「
+    # a no-break space (a name glued to its count) beside Japanese is glue: the 和欧間 or nothing
+    assert _widths("ド\u00a024枚") == [1, 0.25, 0.5, 0.75, 1] and _widths("（赤）\u00a05個") == [1, 1, 1, 0, 0.75, 1]
+    assert _widths("300\u00a0g") == [0.5] * 5  # between Latin text it is a word space
     offsets = [round(o / EM, 3) for _, o in jlreq_advances("あ、「い", lambda ch: EM, EM)]
     assert offsets == [0, 0, -0.5, 0]  # the bracket's em box starts half an em left of its ink
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from conftest import REPO, make_workspace
 from pdfprobe import glyphs, texts
 from pnpgen.data.load import load_game
@@ -103,6 +105,21 @@ def test_a_turn_of_phases_starts_with_the_action_said_before_them():
         ["ホールド後の処理", "リリース後の処理"]
 
 
+def test_a_turn_starts_with_its_action_not_the_sentence_announcing_the_steps():
+    """The English medallions' quick reference began its turn with "On your turn, carry out the
+    following procedure." (a sentence starting "On your turn" was taken for the turn's action):
+    the action is "First, draw one card…", the sentence after it."""
+    draft = ("# Medallions\n\n## Playing the game\n\nOn your turn, carry out the following procedure.\n\n"
+             "First, draw one card from the pile and either hold or release it.\n\n"
+             "### After holding\n\nYou may play an army.\n\n### After releasing\n\nThey keep it or discard it.\n")
+    quick = quick_reference(parse(draft, "en").rules, latin=True)
+    assert [line.text for line in quick.steps[0].lines] == [
+        "First, draw one card from the pile and either hold or release it.", "After holding", "After releasing"]
+    said = draft.replace("carry out the following procedure", "draw one card from the pile")
+    assert quick_reference(parse(said, "en").rules, latin=True).steps[0].lines[0].text == \
+        "On your turn, draw one card from the pile."  # the first that says what to do
+
+
 def test_an_english_starting_hand_may_say_which_cards_are_dealt():
     """「Deal 5 Starter cards to each player」 was missed (only "deal 5 cards" was read as the
     starting hand): a word or two between the number and "cards" say which cards; a number that
@@ -150,6 +167,52 @@ def test_the_components_keep_each_count_beside_its_name(built):
         [(f"ウッドキューブ（{c}）", "5個（仮）") for c in "赤青緑黒"]
     # (the name itself may break, as any Japanese word may: ウッド|キューブ)
     assert [(name, count) for name, count in pairs if not any(name[-3:] + count in line for line in lines)] == [], lines
+
+
+def test_the_components_count_follows_its_name_at_jlreq_spacing(built):
+    """早見表 内容物: the no-break space gluing a part's name to its count is no word space in the
+    Japanese book: 「ウッドキューブ（赤）5個」 at the bracket's half em alone (it printed an em and a
+    half from ） to 5), 「アリスカード24枚」 at the 和欧間 (a quarter em, not half an em)."""
+    pages = glyphs(built / "alicematic-eiketsuden" / "rulebook.pdf")
+    page = next(p for p in pages if "ゲームの流れ" in "".join(g.char for g in p))
+    ink = [g for g in page if g.char.strip()]  # (PDFium reads a gap as a space: the glyphs drawn)
+    text = "".join(g.char for g in ink)
+    start = text.index("アリスカード", text.index("内容物"))
+
+    def ems(word: str, at: int) -> float:
+        """From the word's character ``at`` to the next one drawn, a no-break space between
+        them, less the line's justification (two character gaps of it: the pitch of two kana on
+        that line, an em apart when set solid, less an em)."""
+        i = text.index(word, start)
+        a, b = ink[i + at], ink[i + at + 1]
+        em = a.size * 25.4 / 72
+        kana = [(g, h) for g, h in zip(ink, ink[1:]) if g.y == h.y == a.y and re.fullmatch("[ぁ-ヶ]{2}", g.char + h.char)]
+        assert a.y == b.y and kana, word
+        spacing = (kana[0][1].x - kana[0][0].x) / em - 1
+        return round((b.x - a.x) / em - 2 * spacing, 2)
+
+    assert ems("ウッドキューブ（赤）5個", 9) == 1.0  # ） to 5: the bracket's em alone
+    assert ems("アリスカード24枚", 5) == 1.25  # ド to 2: an em and the 和欧間
+
+
+def test_the_summary_card_on_a_page_of_its_own_fills_the_texts_width(built):
+    """game.yaml's quick_reference deck (asian-delivery: two tarot faces, 70 × 120 mm), moved to a
+    page of its own by the 早見表's lines, is printed as wide as the text (it printed 70 mm high
+    in a blank page, 41 mm wide, its text at 3 pt)."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    pdf = pdfium.PdfDocument(built / "asian-delivery" / "rulebook.pdf")
+    pages = texts(built / "asian-delivery" / "rulebook.pdf")
+    quick = [n for n, p in enumerate(pages) if p.lstrip().startswith("早見表") or p.rstrip().endswith(f" 早見表\r\n{n + 1}")]
+    faces = [(n, o.get_matrix().a, o.get_bounds()) for n in quick for o in pdf[n].get_objects(max_depth=1)
+             if o.type == raw.FPDF_PAGEOBJ_FORM]
+    assert len(faces) == 2 and faces[0][0] == faces[1][0] > quick[0], faces  # front and back, after the lines
+    mm = 25.4 / 72
+    left, right = faces[0][2][0] * mm, faces[1][2][2] * mm
+    assert [round(scale, 3) for _, scale, _ in faces] == [0.821] * 2  # (148 − 15 − 15 − 3 mm) / 140 mm
+    bleed = 3 * faces[0][1]  # (a face's form reaches over its 3 mm of bleed)
+    assert right - left - 2 * bleed == pytest.approx(118, abs=0.1)  # the text's width, 148 mm less the margins
 
 
 def test_an_end_section_saying_who_wins_when_what_happens_is_the_end_of_the_game():

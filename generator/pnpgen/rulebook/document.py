@@ -40,6 +40,7 @@ from pnpgen.rulebook.styles import (
     Fonts,
     heading_styles,
 )
+from pnpgen.rulebook.termindex import page_destination
 from pnpgen.units import PT_PER_MM as PT  # points per millimetre
 
 
@@ -175,6 +176,7 @@ class RulebookDoc(BaseDocTemplate):
     def _page_start(self, canv, doc):
         self._page_mark = self._running
         self._drawn_on_page = 0
+        canv.bookmarkPage(page_destination(doc.page))  # where the index's page numbers link to
 
     def afterFlowable(self, f):
         visible = not isinstance(f, (Spacer, ActionFlowable))

@@ -18,6 +18,7 @@ _AFTER_NONE = CLOSING | STOPS  # after these, a mark keeps no space of its own b
 DIVIDING = frozenset("！？‼⁇⁈⁉")  # 区切り約物 (cl-04)
 # a closing bracket, another ！？ or a space typed after one: no space added (「実物（？）」, 「！？」)
 _NO_SPACE_AFTER_DIVIDING = CLOSING | STOPS | DIVIDING | frozenset(" \u3000\u00a0")
+NO_BREAK_SPACE = "\u00a0"  # what the book glues a name to its count with (「ウッドキューブ（赤）5個」)
 
 
 @lru_cache(maxsize=32)
@@ -36,7 +37,9 @@ def jlreq_advances(text: str, measure: Callable[[str], float], em: float, *, ope
     each side; ！？ followed by text take a full em after them (3.1.6: a space typed after them
     stays as typed, and none is added before a closing bracket or at a line's end); a Japanese
     character next to a Latin letter or digit is ``latin_gap`` em apart
-    (和欧間). ``opens``: the text starts a paragraph, whose opening bracket keeps its space
+    (和欧間); a no-break space beside a Japanese character or a mark is glue, not a word space: the
+    和欧間 where it stands between Japanese and Latin (「カード 24枚」), else nothing (「（赤）5個」:
+    the bracket's half em is the space). ``opens``: the text starts a paragraph, whose opening bracket keeps its space
     (a wrapped line's starts flush, 天付き). The offset moves the glyph from the advance's
     start to its em box (an opening bracket whose space is dropped). For a font whose marks are
     full-width (``full_width_marks``)."""
@@ -66,6 +69,10 @@ def jlreq_advances(text: str, measure: Callable[[str], float], em: float, *, ope
             tail = quarter if (after is not None and after not in _AFTER_NONE) or (after is None and not closes) else 0.0
             out.append((half + lead + tail, lead - quarter))
             continue
+        glue = _glue_gaps(text[i - 1] if i else "", text[i + 1] if i + 1 < n else "") if ch == NO_BREAK_SPACE else None
+        if glue is not None:
+            out.append((glue * latin_gap * em, 0.0))
+            continue
         width = measure(ch)
         if ch in DIVIDING and after is not None and after not in _NO_SPACE_AFTER_DIVIDING:
             width += em  # 3.1.6: a full em after ！？ mid-line (the draft's 「？　」 types it itself)
@@ -73,3 +80,11 @@ def jlreq_advances(text: str, measure: Callable[[str], float], em: float, *, ope
             width += latin_gap * em
         out.append((width, 0.0))
     return out
+
+
+def _glue_gaps(before: str, after: str) -> int | None:
+    """A no-break space's width in 和欧間 (1 or 0) between ``before`` and ``after`` when one of
+    them is Japanese or a mark; None beside Latin text alone (300 g: a word space)."""
+    if not any(glyphs.japanese(c) or c in PUNCT for c in (before, after) if c):
+        return None
+    return 1 if before and after and glyphs.wakan(before, after) else 0

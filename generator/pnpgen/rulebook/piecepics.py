@@ -92,7 +92,7 @@ class Faces(Flowable):
 
 class FittedFaces(Faces):
     """Faces drawn at ``scale``, or smaller (not below ``least``) to fit the rest of the page:
-    the quick reference's summary card stays on its one page."""
+    the quick reference's summary card stays on its one page, or fills the page it moves to."""
 
     def __init__(self, deck_id: str, picture: DeckPicture, scale: float, least: float):
         super().__init__(deck_id, picture, scale)

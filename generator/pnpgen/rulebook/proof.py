@@ -347,6 +347,11 @@ def provisional_counts(rows: list[ComponentRow], lang: str) -> list[Finding]:
             for r in rows if r.provisional and r.count_text()]
 
 
+def _provisional_names(rows: list[ComponentRow]) -> set[str]:
+    """The decks and sourced parts whose stand-in count the book prints 「（仮）」."""
+    return {d.name for r in rows if r.provisional and r.count_text() for d in r.items if d.stand_in_count}
+
+
 _MEMO_COUNT = re.compile(r"([^＋+（）()、\s]+)[（(]([^（）()]*?[＝=]\s*([０-９0-9]+)\s*[？?]?)[）)]")
 
 
@@ -370,7 +375,10 @@ def memo_counts(doc: Document, game: Game, draft_path: Path | str, lang: str) ->
     return out
 
 
-def placeholders(game: Game, lang: str) -> list[Finding]:
+def placeholders(game: Game, lang: str, printed_provisional: Collection[str] = ()) -> list[Finding]:
+    """The 未定 values of game.yaml and the data, each field once with how many more; but a deck's
+    count the book prints 「（仮）」 (``printed_provisional``: the decks' names), which
+    ``provisional_counts`` lists: 種族ボード's 未定 count note and its 「5枚（仮）」 were two notes."""
     kind = msg("proof.kind.open", lang)
     out = []
     if is_placeholder(game.players) or not str(game.players).strip():
@@ -380,7 +388,9 @@ def placeholders(game: Game, lang: str) -> list[Finding]:
         by_field: dict[str, list[tuple]] = defaultdict(list)
         for where, fld, value in deck.placeholders:
             by_field[re.sub(r"\[\d+\]$", "", fld.rsplit(".", 1)[-1])].append((where, fld, value))
-        for found in by_field.values():
+        for key, found in by_field.items():
+            if "count" in key and deck.name in printed_provisional:
+                continue
             # first: the piece and field ("Fog Bank.art") proof.txt names, so the designer finds it; the
             # book says the deck only, so a piece renamed sets no page again
             where, first, value = found[0]
@@ -392,7 +402,7 @@ def placeholders(game: Game, lang: str) -> list[Finding]:
                 msg("proof.open.file", lang, where=where, deck=deck.name, field=first, value=value,
                     more=msg("proof.open.more_file", lang, n=more) if more else "")))
     for s in game.sourced:
-        if is_placeholder(s.note):
+        if is_placeholder(s.note):  # (kept: a bought part's note says more than its count)
             out.append(Finding(kind, msg("proof.sourced.book", lang, name=s.name, note=s.note),
                                msg("proof.sourced.file", lang, path=game.root / "game.yaml", name=s.name, note=s.note)))
     return out
@@ -680,7 +690,7 @@ def proof(doc: Document, text: str, game: Game, rows: list[ComponentRow], draft_
              + count_mismatches(rows, doc, draft_path, lang) + memo_counts(doc, game, draft_path, lang)
              + unlisted_decks(rows, doc, draft_path, lang)
              + open_in_draft(doc, text, draft_path, lang)
-             + placeholders(game, lang) + provisional_counts(rows, lang) + card_terms(game, text, lang, draft_lang)
+             + placeholders(game, lang, _provisional_names(rows)) + provisional_counts(rows, lang) + card_terms(game, text, lang, draft_lang)
              + card_names(game, rows, lang) + figure_references(doc, text, draft_path, lang, figures)
              + step_numbers(doc, draft_path, lang) + unbreakable_runs(text, draft_path, lang, draft_lang)
              + slips(doc, text, draft_path, lang, latin=is_latin(draft_lang), names=names))

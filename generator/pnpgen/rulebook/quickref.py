@@ -49,6 +49,9 @@ _HAND = re.compile(r"(?:手札|\bhand\b).*?[０-９0-9]|[０-９0-9].*?(?:手札
                    + _WHICH + r" cards?\b", re.I)
 # a turn's first action, said before its phases
 _FIRST = re.compile(r"^(?:まず|最初に|はじめに|始めに)|^(?:first|on (?:your|their|a player's) turn),?\s", re.I)
+# a sentence that only announces what follows (「以下の手順に従って…」, "carry out the following procedure"):
+# no action of its own, and nothing follows it on the quick reference
+_ANNOUNCES = re.compile(r"以下の|次の(?:手順|とおり|通り)|\bthe following\b|\bas follows\b|\bbelow\b|[：:]$", re.I)
 # a word that only ties a sentence to the one before it (「次に、」 "Next,"): the quick reference, which
 # prints the sentence alone, leaves it out (「ただし、」 "However," qualify the rule: they stay)
 _TIE_ON = re.compile(r"^(?:(?:そして|それから|その後|続いて|また|さらに|最終的に)、|(?:次に|最後に)、?)(?=.)"
@@ -121,13 +124,14 @@ def _steps(rules: list[Section], latin: bool) -> list[StepList]:
 
 def _first_action(s: Section, latin: bool) -> list[Line]:
     """The sentence before a section's phases that says what a turn starts with (「まず、山から１枚
-    引いて…」): the phases alone (●ホールド後の処理) leave out the turn's own action."""
+    引いて…」): the phases alone (●ホールド後の処理) leave out the turn's own action; not one that
+    announces them ("On your turn, carry out the following procedure.")."""
     for c in s.children:
         if isinstance(c, Subheading):
             break
         if isinstance(c, DraftParagraph):
             for sentence in _sentences(c.text, latin):
-                if _FIRST.match(sentence):
+                if _FIRST.match(sentence) and not _ANNOUNCES.search(sentence):
                     return [Line(sentence, s, c)]
     return []
 

@@ -486,18 +486,22 @@ class StoryBuilder:
         out += self.qr_part("qr_scoring", alone(q.scoring))
         counted = [r for r in self.rows if r.count_text()]
         if counted:
-            sep = "; " if self.marks.latin else "、"
+            sep, tie = ("; ", ":\u00a0") if self.marks.latin else ("、", "\u00a0")
             # a no-break space between a part's name and its count: no line ends with the name
-            # and the next starts with the count (「ウッドキューブ（緑）」/「5個（仮）」)
-            text = sep.join(f"{r.name}\u00a0{r.count_text()}"
+            # and the next starts with the count (「ウッドキューブ（緑）」/「5個（仮）」); a colon before
+            # it in English, whose count has no counter word (“Alice cards: 53”, not “Alice cards 53”)
+            text = sep.join(f"{r.name}{tie}{r.count_text()}"
                             f"{self.label('provisional') if r.provisional else ''}" for r in counted)
             out += [self.qr_title("qr_components"), JPara(text, self.fonts.body, 8, 12, left=QR_INDENT,
                                                          first_indent=QR_INDENT, lang=self.text_lang)]
         deck = self.settings.quick_reference_deck
         if deck and deck in self.pictures:
             picture = self.pictures[deck]
-            scale = min(Faces.fit(picture, 70 * mm, TEXT_W), 1.0)
-            out += [Spacer(1, 4), FittedFaces(deck, picture, scale, scale / 3)]  # smaller to stay on the page
+            # as large as the page leaves room for, up to the text's width (a summary card on a page of
+            # its own printed 70 mm high, its text at 3 pt); smaller, down to a third of that, to stay
+            # on the page of the lines above
+            widest = min(Faces.fit(picture, float("inf"), TEXT_W), 1.0)
+            out += [Spacer(1, 4), FittedFaces(deck, picture, widest, min(Faces.fit(picture, 70 * mm, TEXT_W), 1.0) / 3)]
         title = self.label("quick_reference")
         return [PageBreak(), Heading("", title, 0, self.st["h1"], mark=title, key=self.key(), rule=True,
                                      space_after=4)] + out

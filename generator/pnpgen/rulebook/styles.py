@@ -65,7 +65,7 @@ def heading_styles(fonts: Fonts) -> dict[str, ParagraphStyle]:
         "figure_caption": style("figure_caption", f.gothic, 7.5, 10.5, NOTE_INK, alignment=TA_CENTER),  # under a centred figure
         "toc_title": style("toc_title", f.bold, 16, 22, ACCENT, spaceAfter=10),
         "toc0": style("toc0", f.gothic, 10, 17, spaceBefore=3),
-        "toc1": style("toc1", f.body, 8.8, 14, leftIndent=14),
+        "toc1": style("toc1", f.gothic, 8.8, 14, leftIndent=14),  # the face of level 0: one column of page numbers
         "index": style("index", f.body, 8, 12),
         "index_page": style("index_page", f.gothic, 8, 12, alignment=TA_RIGHT),
     }

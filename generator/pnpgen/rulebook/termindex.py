@@ -95,6 +95,12 @@ def _one_apart(a: str, b: str) -> bool:
     return len(a) == len(b) > 2 and sum(x != y for x, y in zip(a, b)) == 1
 
 
+def page_destination(page: int) -> str:
+    """The name a body page is bookmarked under (``RulebookDoc``): the index's numbers link there,
+    so a reader on screen goes to the page a term is on, as the contents' entries do."""
+    return f"page{page}"
+
+
 class TermIndex(IndexingFlowable):
     """The index of 【terms】 in 五十音順 (alphabetically, under their first letter, in a Latin
     draft) with the pages they appear on. The document notifies ``IndexTerm`` (term, page) for
@@ -162,7 +168,8 @@ class TermIndex(IndexingFlowable):
                                        st["index"]), ""])
             shown = term if self.latin else f"【{term}】"
             rows.append([Paragraph(glyphs.markup(shown, st["index"].fontName) if term else "", st["index"]),
-                         Paragraph((", " if self.latin else "、").join(str(p) for p in pages), st["index_page"])])
+                         Paragraph((", " if self.latin else "、").join(f'<a href="#{page_destination(p)}">{p}</a>' for p in pages),
+                                   st["index_page"])])
         # the pages' column takes what the terms leave: a term's seven pages on its line (at 30 % of
         # the width, 【創世エリア】 9、10、…、14、 left its 15 on a line of its own)
         t = Table(rows, colWidths=[aw * 0.5, aw * 0.5])
