@@ -502,3 +502,61 @@ def test_the_red_cube_s_separations_stay_under_240_percent(tmp_path):
     ink = sum(255.0 - np.asarray(Image.open(tmp_path / f"sep({c}).tif").convert("L"), dtype=np.float64)
               for c in ("Cyan", "Magenta", "Yellow", "Black")) / 255 * 100
     assert 225 < ink.max() <= 240.5
+
+
+GROUND_FRONT = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="50" fill="#c8412f"/>
+<rect x="10" y="10" width="5" height="5" fill="#2b2233"/>
+<rect x="10" y="70" width="5" height="5" fill="#2b2233"/>
+{% endblock %}
+"""
+
+
+def _fills(pdf: bytes, page: int) -> list[tuple[tuple[float, ...] | None, bool]]:
+    """(fill colour, whether it overprints) of every fill a page and its forms paint, in order."""
+    out: list = []
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        todo = [doc.pages[page].obj]
+        while todo:
+            obj = todo.pop(0)
+            res = obj.get("/Resources")
+            states = res.get("/ExtGState", {}) if res is not None else {}
+            fill, gs = None, {}
+            for operands, op in pikepdf.parse_content_stream(obj):
+                name = str(op)
+                if name == "k":
+                    fill = tuple(round(float(v), 3) for v in operands)
+                elif name == "gs":
+                    gs = dict(gs, **{str(k): v for k, v in states[operands[0]].items()})
+                elif name in ("f", "f*", "B", "B*", "b", "b*"):
+                    out.append((fill, _overprints(gs)))
+                elif name == "Do" and res.XObject[operands[0]].get("/Subtype") == "/Form":
+                    todo.append(res.XObject[operands[0]])
+    return out
+
+
+def test_black_that_would_overprint_past_the_ink_limit_knocks_out_there(tmp_path):
+    """preflight9: a small near-black shape (#2b2233 → 15.7/33.3/0/80) prints 100 % K overprinting;
+    on an orange ground (#c8412f → 0/67.5/76.5/21.6) that made 0/67.5/76.5/100, 244 % where
+    DriveThruCards allows 240 %, warned on every card (asian-delivery's base cards). A prepress
+    operator knocks such a black out of its ground: the shape on the orange now prints 100 % K
+    alone (100 %), the one on white still overprints, nothing passes 240 % and nothing is warned;
+    at 同人's 300 % both overprint."""
+    from pnpgen.pdf.overprint import over_limit
+
+    root = make_workspace(tmp_path / "ws", front=GROUND_FRONT, pieces=["カード1"])
+    assert run(root, "export", "--game", "test", "--preset", "drivethrucards", "--fit", "scale") == 0
+    out = root / "build" / "test" / "drivethrucards"
+    report = json.loads((out / "export.json").read_text(encoding="utf-8"))
+    assert not [w for w in report["warnings"] if "total ink" in w]
+    pdf = (out / "cards.pdf").read_bytes()
+    assert over_limit(pdf, 240.0) == []
+    k100, ground = (0.0, 0.0, 0.0, 1.0), (0.0, 0.675, 0.765, 0.216)
+    assert _fills(pdf, 1) == [(ground, False), (k100, False), (k100, True)]
+    assert ("cards.pdf: 1 small fill printed 100 % K knocking out the ground, where overprinting it passed "
+            "DriveThruCards's 240 % total ink") in report["black"]
+    assert run(root, "export", "--game", "test", "--preset", "doujin") == 0
+    doujin = (root / "build" / "test" / "doujin" / "cards.pdf").read_bytes()
+    assert _fills(doujin, 0)[-2:] == [(k100, True), (k100, True)]

@@ -172,16 +172,20 @@ def _export(tmp_path, ground: str, preset: str, pieces: list[str]) -> tuple[list
     return [w for w in warnings if "with overprint" in w], out / "cards.pdf"
 
 
-def test_black_title_on_a_red_ground_is_warned_at_drivethrucards(tmp_path):
-    """#cc0000 is 0/100/100/20 (220 %, under DriveThruCards' 240 %); the black title overprints
-    it: 300 % where the letters are. The cards' body text lies on a white panel: nothing there
-    (the card without a title is not named). The figure is the one the separations hold."""
+def test_black_title_on_a_red_ground_knocks_out_at_drivethrucards(tmp_path):
+    """#cc0000 is 0/100/100/20 (220 %, under DriveThruCards' 240 %); the black title overprinting
+    it made 300 % where the letters are, warned. preflight9: pnpgen now knocks that title out of
+    the red (100 % K alone: 100 % where the letters are), says so, and warns of nothing; the
+    cards' body text on its white panel still overprints. The separations hold 220 % at most."""
     warned, pdf = _export(tmp_path, "#cc0000", "drivethrucards", ["カード1", "パネルだけ", "カード3"])
-    assert warned == [  # one line for the two cards of one template that overprint the same
-        "cards.pdf page 2 (cards-001 front, template card-front.svg.j2) and 1 more page: text printed 100 % K with overprint lies "
-        "on CMYK 0/100/100/20: 300 % total ink where they meet, over DriveThruCards's 240 %; lighten the ground "
-        "under it to at most 140 % C+M+Y, or knock the black out of it (overprint_black: false in the preset; "
-        "where the plates shift, a hairline of paper may then show round it)"]
+    assert warned == []
+    report = json.loads((pdf.parent / "export.json").read_text(encoding="utf-8"))
+    assert report["black"][-1] == ("cards.pdf: 2 text objects printed 100 % K knocking out the ground, where "
+                                   "overprinting it passed DriveThruCards's 240 % total ink")
+    with pikepdf.open(pdf) as doc:
+        form = next(x for x in doc.pages[1].Resources.XObject.values() if x.get("/Subtype") == "/Form")
+        states = [str(operands[0]) for operands, op in pikepdf.parse_content_stream(form) if str(op) == "gs"]
+    assert states[:2] == ["/PnpKnockout", "/PnpKnockout"] and "/PnpOverprint" in states[2:]  # title; body text
     if shutil.which("gs") is None:
         return
     totals = []
@@ -193,7 +197,7 @@ def test_black_title_on_a_red_ground_is_warned_at_drivethrucards(tmp_path):
         plates = [255.0 - np.asarray(Image.open(pdf.parent / f"sep{page}({c}).tif").convert("L"), dtype=float)
                   for c in ("Cyan", "Magenta", "Yellow", "Black")]
         totals.append(round(float(sum(plates).max()) / 255 * 100))
-    assert totals == [300, 220]  # the ground alone where no text overprints it
+    assert totals == [220, 220]  # the ground alone: the title knocks out of it (it made 300 %)
 
 
 @pytest.mark.parametrize("ground, preset", [("#f5e6c8", "drivethrucards"), ("#cc0000", "doujin")])

@@ -24,7 +24,7 @@ from pnpgen.messages import counted
 from pnpgen.pdf.black import K100, k_only
 from pnpgen.pdf.colour import HeavyPicture, over_limit, pictures_over_limit
 from pnpgen.pdf.outline import outline_text
-from pnpgen.pdf.overprint import MixedInks, Overprinted, mixed_inks
+from pnpgen.pdf.overprint import MixedInks, Overprinted, knock_out_over, mixed_inks
 from pnpgen.pdf.overprint import over_limit as overprint_over_limit
 from pnpgen.pdf.pdfx import OutputCondition, kept_cmyk, make_x1a, pictures_to_cmyk
 from pnpgen.pdf.raster import ImageStream
@@ -98,6 +98,8 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
         notes.extend(mapped.lines(name))
         pdf = kept_cmyk(pdf, finish.cmyk_originals)  # a CMYK picture's own inks, not a conversion's
         pdf = pictures_to_cmyk(pdf, preset.ink_limit, measured)  # with or without PDF/X: a CMYK file holds no RGB picture
+        pdf, knocked = knocked_out(name, pdf, preset)
+        notes.extend(knocked)
         mixed = _mixed(pdf, preset)  # read while the text is text (--outline-text makes it paths)
     if finish.outline_text:
         pdf, left = outline_text(pdf)
@@ -160,6 +162,19 @@ def _face_pages(preset: Preset, style: PageStyle, faces: list[UniqueFace], files
         die = die_pdf(style, die_title, ["front", "back"] if any(face.back is not None for face in faces) else ["front"])
         files[die_name] = make_x1a(die, finish.pdfx, die_title, finish.date, finish.edition) if finish.pdfx else die
     return pdf
+
+
+_NAMED = {"text": ("text object", "text objects"), "lines": ("line", "lines"), "areas": ("small fill", "small fills")}
+
+
+def knocked_out(name: str, pdf: bytes, preset: Preset) -> tuple[bytes, list[str]]:
+    """The 100 % K black that would overprint a ground to more than the preset's ink limit
+    knocking out there instead (pdf/overprint.py, knock_out_over), and a line per kind saying so."""
+    if not preset.overprint_black:
+        return pdf, []
+    pdf, counts = knock_out_over(pdf, preset.ink_limit)
+    return pdf, [f"{name}: {counted(n, *_NAMED[kind])} printed 100 % K knocking out the ground, where overprinting "
+                 f"it passed {preset.name}'s {preset.ink_limit:g} % total ink" for kind, n in sorted(counts.items())]
 
 
 def ink_warnings(name: str, pdf: bytes, preset: Preset, where: list[str], templates: list[str],

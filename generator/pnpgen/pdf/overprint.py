@@ -20,16 +20,21 @@ square, so a line covers at least what it prints.
 ``over_limit(pdf, limit)`` returns, per page over it, the worst place: what overprints (text,
 lines, areas), its colour, the inks under it there and the total. A page whose colours and
 pictures cannot add up to more than the limit under any object it overprints is not drawn.
+``knock_out_over(pdf, limit)`` draws the pages so first and sets each black of pdf/black.py that
+passes the limit there to knock out instead (the export's files are then under it).
 """
 
 from __future__ import annotations
 
 import io
 import math
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from pnpgen.pdf.black import KNOCKOUT, OVERPRINT
+from pnpgen.pdf.colour import write_content
 from pnpgen.pdf.paints import CMYK, Cover, Matrix, NoPictures, PageReader, Paint, Pictures, State
 
 RES_MM = 4.0  # pixels a millimetre the page is drawn at
@@ -65,6 +70,62 @@ def over_limit(pdf: bytes, limit: float) -> list[Overprinted]:
             if found is not None:
                 out.append(Overprinted(index, *found))
     return out
+
+
+def knock_out_over(pdf: bytes, limit: float) -> tuple[bytes, Counter]:
+    """The black pdf/black.py set to overprint, knocking out wherever it and the inks it leaves
+    under it add up to more than ``limit`` percent (and to more than its own ink), as a prepress
+    operator sets such an object: 100 % K alone there, under the limit, where overprinting passed
+    it. Each such object (a text object, a line, a small shape; in a face's form, on every page
+    drawing it) is switched from OVERPRINT to KNOCKOUT; the new PDF and how many, per kind."""
+    import pikepdf
+
+    found: dict[tuple, set[int]] = {}  # stream objgen → the painting instructions that pass
+    kinds: dict[tuple, str] = {}
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        read: dict[str, Any] = {"pictures": Pictures(), "fonts": {}}
+        seen: set[tuple] = set()
+        for page in doc.pages:
+            key = _page_key(page.obj)
+            if key in seen:
+                continue
+            seen.add(key)
+            size, device = _device(page.obj)
+            paints: list[Paint] = []
+            PageReader(paints, read).run(page.obj, State(device), set())
+            if not any(p.overprint for p in paints) or _bound(paints) * 100 <= limit + 1e-6:
+                continue
+
+            def look(paint: Paint, colour: CMYK, under, result) -> None:
+                if not paint.overprint or paint.source is None:
+                    return
+                totals = 100.0 * result.sum(axis=1)
+                if float(totals.max()) > max(limit, 100.0 * sum(colour) + 0.05) + 1e-6:
+                    found.setdefault(paint.source[0], set()).add(paint.source[1])
+                    kinds[paint.source] = paint.kind
+
+            _separate(paints, size, look)
+        counts: Counter = Counter()
+        for objgen, flagged in sorted(found.items()):
+            obj = doc.get_object(objgen)
+            ops = [(list(i.operands), i.operator) for i in pikepdf.parse_content_stream(obj)]
+            switched: set[int] = set()
+            for n in sorted(flagged):
+                at = next((j for j in range(n - 1, -1, -1) if str(ops[j][1]) == "gs"), None)
+                if at is None or ops[at][0] != [pikepdf.Name(OVERPRINT)]:
+                    continue  # not pnpgen's black: left as it is (the check warns of it)
+                if at not in switched:
+                    switched.add(at)
+                    counts[kinds[(objgen, n)]] += 1
+                ops[at] = ([pikepdf.Name(KNOCKOUT)], ops[at][1])
+            if switched:
+                write_content(doc, obj, ops)
+        if not counts:
+            return pdf, counts
+        out = io.BytesIO()
+        doc.save(out, deterministic_id=True, compress_streams=True,
+                 object_stream_mode=pikepdf.ObjectStreamMode.disable)
+        return out.getvalue(), counts
 
 
 def _page_key(page) -> tuple:
