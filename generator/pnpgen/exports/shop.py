@@ -189,7 +189,7 @@ def ink_warnings(name: str, pdf: bytes, preset: Preset, where: list[str], templa
            for page, colour, ink in over_limit(pdf, preset.ink_limit)]
     for heavy in pictures_over_limit(pdf, preset.ink_limit, measured):
         first = heavy.pages[0]
-        more = f" and {len(heavy.pages) - 1} more pages" if len(heavy.pages) > 1 else ""
+        more = f" and {counted(len(heavy.pages) - 1, 'more page')}" if len(heavy.pages) > 1 else ""
         out.append(f"{name} page {first + 1}{_at(where[first])}{more}: a picture reaches CMYK "
                    f"{'/'.join(f'{v * 100:g}' for v in heavy.colour)}, {heavy.ink:g} % total ink; "
                    f"{_share(heavy.share)} of its pixels are over {preset.name}'s {preset.ink_limit:g} %")
