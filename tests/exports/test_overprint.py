@@ -227,3 +227,47 @@ def test_a_preset_may_knock_the_black_out(tmp_path):
     assert states and set(states) == {"/PnpKnockout"}  # the K100 text drawn, never overprinting
     (root / "presets" / "dtc-knockout.yaml").write_text(shipped + "overprint_black: no thanks\n", encoding="utf-8")
     assert run(root, "export", "--game", "test", "--preset", "dtc-knockout", "--fit", "scale") == 2
+
+
+def _red_page_with_black_text() -> bytes:
+    """A page of #cc0000 (0/100/100/20) with 12 pt text in 100 % K over it, mapped by pdf/black.py
+    (100 % K overprinting: 300 % where the letters are)."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnpgen.pdf.black import k_only
+
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(200, 200), invariant=1)
+    canvas.setFillColorCMYK(0.0, 1.0, 1.0, 0.2)
+    canvas.rect(0, 0, 200, 200, stroke=0, fill=1)
+    canvas.setFillColorCMYK(0.0, 0.0, 0.0, 1.0)
+    canvas.setFont("Helvetica", 12)
+    canvas.drawString(20, 100, "Black")
+    canvas.showPage()
+    canvas.save()
+    return k_only(buffer.getvalue())[0]
+
+
+def test_the_knock_out_switches_pnpgens_black_and_says_what_else_passes():
+    """preflight9: pnpgen's own black (its /PnpOverprint state) knocks out where it passes the limit,
+    and nothing is left over it; an overprint pnpgen did not set (a state of another name) is left as
+    it is and said, as the check that draws the page again says it (the export reads it from the
+    knock-out's drawing, not drawing the pages twice)."""
+    from pnpgen.pdf.overprint import knock_out_over
+
+    pdf = _red_page_with_black_text()
+    assert [(h.kind, h.ink) for h in over_limit(pdf, 240)] == [("text", 300.0)]
+    made = knock_out_over(pdf, 240)
+    assert dict(made.counts) == {"text": 1} and made.left == [] and over_limit(made.pdf, 240) == []
+    with pikepdf.open(io.BytesIO(pdf)) as doc:  # the same overprint under a name of its own
+        page = doc.pages[0]
+        page.Resources.ExtGState["/Theirs"] = page.Resources.ExtGState["/PnpOverprint"]
+        data = page.Contents.read_bytes() if isinstance(page.Contents, pikepdf.Stream) else b"".join(
+            s.read_bytes() for s in page.Contents)
+        page.Contents = doc.make_stream(data.replace(b"/PnpOverprint gs", b"/Theirs gs"))
+        out = io.BytesIO()
+        doc.save(out)
+    theirs = out.getvalue()
+    made = knock_out_over(theirs, 240)
+    assert not made.counts and made.pdf == theirs
+    assert made.left == over_limit(theirs, 240) and [(h.kind, h.ink) for h in made.left] == [("text", 300.0)]

@@ -72,60 +72,90 @@ def over_limit(pdf: bytes, limit: float) -> list[Overprinted]:
     return out
 
 
-def knock_out_over(pdf: bytes, limit: float) -> tuple[bytes, Counter]:
+@dataclass(frozen=True)
+class KnockedOut:
+    """What ``knock_out_over`` made: the new PDF, how many objects knock out per kind, and what
+    still overprints past the limit (each page's worst place, as ``over_limit`` says it: an
+    overprint that is not pdf/black.py's), read from the same drawing."""
+
+    pdf: bytes
+    counts: Counter
+    left: list[Overprinted]
+
+
+def knock_out_over(pdf: bytes, limit: float) -> KnockedOut:
     """The black pdf/black.py set to overprint, knocking out wherever it and the inks it leaves
     under it add up to more than ``limit`` percent (and to more than its own ink), as a prepress
     operator sets such an object: 100 % K alone there, under the limit, where overprinting passed
     it. Each such object (a text object, a line, a small shape; in a face's form, on every page
-    drawing it) is switched from OVERPRINT to KNOCKOUT; the new PDF and how many, per kind."""
+    drawing it) is switched from OVERPRINT to KNOCKOUT. The pages are drawn once: what is left
+    over the limit is read from the same drawing (the export's check need not draw them again)."""
     import pikepdf
 
-    found: dict[tuple, set[int]] = {}  # stream objgen → the painting instructions that pass
-    kinds: dict[tuple, str] = {}
+    hits: dict[tuple, list[tuple[tuple, tuple]]] = {}  # page key → (source, (kind, colour, under, total))
+    keys: list[tuple] = []
     with pikepdf.open(io.BytesIO(pdf)) as doc:
         read: dict[str, Any] = {"pictures": Pictures(), "fonts": {}}
-        seen: set[tuple] = set()
         for page in doc.pages:
             key = _page_key(page.obj)
-            if key in seen:
+            keys.append(key)
+            if key in hits:
                 continue
-            seen.add(key)
+            found: list[tuple[tuple, tuple]] = []
+            hits[key] = found
             size, device = _device(page.obj)
             paints: list[Paint] = []
             PageReader(paints, read).run(page.obj, State(device), set())
             if not any(p.overprint for p in paints) or _bound(paints) * 100 <= limit + 1e-6:
                 continue
 
-            def look(paint: Paint, colour: CMYK, under, result) -> None:
-                if not paint.overprint or paint.source is None:
+            def look(paint: Paint, colour: CMYK, under, result, found: list = found) -> None:
+                if not paint.overprint:
                     return
-                totals = 100.0 * result.sum(axis=1)
-                if float(totals.max()) > max(limit, 100.0 * sum(colour) + 0.05) + 1e-6:
-                    found.setdefault(paint.source[0], set()).add(paint.source[1])
-                    kinds[paint.source] = paint.kind
+                totals = result.sum(axis=1)
+                at = int(totals.argmax())
+                total = round(100.0 * float(totals[at]), 1)
+                if total > limit + 1e-6 and total > 100.0 * sum(colour) + 0.05:
+                    found.append((paint.source, (paint.kind, colour, tuple(round(float(v), 3) for v in under[at]), total)))
 
             _separate(paints, size, look)
+        flagged: dict[tuple, set[int]] = {}  # stream objgen → the painting instructions that pass
+        kinds: dict[tuple, str] = {}
+        for source, (kind, *_) in (hit for found in hits.values() for hit in found):
+            if source is not None:
+                flagged.setdefault(source[0], set()).add(source[1])
+                kinds[source] = kind
         counts: Counter = Counter()
-        for objgen, flagged in sorted(found.items()):
+        switched: set[tuple] = set()  # the sources now knocking out
+        for objgen, painted in sorted(flagged.items()):
             obj = doc.get_object(objgen)
             ops = [(list(i.operands), i.operator) for i in pikepdf.parse_content_stream(obj)]
-            switched: set[int] = set()
-            for n in sorted(flagged):
+            states: set[int] = set()
+            for n in sorted(painted):
                 at = next((j for j in range(n - 1, -1, -1) if str(ops[j][1]) == "gs"), None)
-                if at is None or ops[at][0] != [pikepdf.Name(OVERPRINT)]:
-                    continue  # not pnpgen's black: left as it is (the check warns of it)
-                if at not in switched:
-                    switched.add(at)
+                if at is None or not (at in states or ops[at][0] == [pikepdf.Name(OVERPRINT)]):
+                    continue  # not pnpgen's black: left as it is, and said
+                switched.add((objgen, n))
+                if at not in states:
+                    states.add(at)
                     counts[kinds[(objgen, n)]] += 1
                 ops[at] = ([pikepdf.Name(KNOCKOUT)], ops[at][1])
-            if switched:
+            if states:
                 write_content(doc, obj, ops)
+        left = []
+        for index, key in enumerate(keys):
+            worst = None
+            for source, hit in hits[key]:
+                if source not in switched and (worst is None or hit[3] > worst[3]):
+                    worst = hit
+            if worst is not None:
+                left.append(Overprinted(index, *worst))
         if not counts:
-            return pdf, counts
+            return KnockedOut(pdf, counts, left)
         out = io.BytesIO()
         doc.save(out, deterministic_id=True, compress_streams=True,
                  object_stream_mode=pikepdf.ObjectStreamMode.disable)
-        return out.getvalue(), counts
+        return KnockedOut(out.getvalue(), counts, left)
 
 
 def _page_key(page) -> tuple:
