@@ -422,3 +422,141 @@ def test_a_preset_sets_which_text_prints_k100(tmp_path, capsys):
         assert run(root, "export", "--game", "test", "--preset", "small-k") == 2
         err = capsys.readouterr().err
         assert err.startswith("pnpgen: error: presets/small-k.yaml:") and said in err and len(err.splitlines()) == 1, err
+
+
+def _icon_front(icon: str) -> str:
+    """A card on the icon's own red (#a1251b, 0/77/83.2/36.9: 197 %) showing the built-in ``icon``
+    6 mm wide, its 5 % outline 0.3 mm (0.85 pt: a thin line), and a rule 0.2 mm wide in the
+    palette's near-black (#2b2233, 15.7/33.3/0/80) on the white below."""
+    svg = (REPO / "generator" / "pnpgen" / "faces" / "builtin" / "common" / "icons" / f"{icon}.svg").read_text(encoding="utf-8")
+    paths = "\n".join(line for line in svg.splitlines() if line.strip().startswith("<path"))
+    return ('{% extends "common/piece.svg.j2" %}\n{% block art %}\n'
+            '<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="40" fill="#a1251b"/>\n'
+            f'<g transform="translate(10,10) scale(0.06)">{paths}</g>\n'
+            '<line x1="5" y1="60" x2="{{ w - 5 }}" y2="60" stroke="#2b2233" stroke-width="0.2"/>\n'
+            '{% endblock %}\n')
+
+
+def _strokes(pdf: bytes, page: int) -> list[tuple[tuple[float, ...] | None, bool]]:
+    """(stroke colour, whether it overprints) of every stroke a page and its forms paint."""
+    out: list = []
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        seen: set = set()
+        todo = [doc.pages[page].obj]
+        while todo:
+            obj = todo.pop()
+            res = obj.get("/Resources")
+            states = res.get("/ExtGState", {}) if res is not None else {}
+            stroke, gs = None, {}
+            for operands, op in pikepdf.parse_content_stream(obj):
+                name = str(op)
+                if name == "K":
+                    stroke = tuple(round(float(v), 3) for v in operands)
+                elif name == "gs":
+                    gs = dict(gs, **{str(k): v for k, v in states[operands[0]].items()})
+                elif name in ("S", "s", "B", "b", "B*", "b*"):
+                    out.append((stroke, _overprints(gs)))
+                elif name == "Do" and res.XObject[operands[0]].objgen not in seen:
+                    seen.add(res.XObject[operands[0]].objgen)
+                    todo.append(res.XObject[operands[0]])
+    return out
+
+
+def test_a_dark_coloured_outline_keeps_its_hue_and_stays_under_the_ink_limit(tmp_path):
+    """preflight9: the built-in red cube's dark-red outline (#4a0f0a → 0/79.7/86.5/71) went 100 % K
+    overprinting its own red: 0/77/83.2/100, 260.2 % where DriveThruCards allows 240 %, warned on
+    every card with the icon. A dark colour whose C, M and Y lie far apart (87 %, more than
+    ``black_hue``'s 40 %) is a colour, not black: the outline keeps it, knocking out (237.2 %); the
+    near-black rule still prints 100 % K overprinting."""
+    from pnpgen.pdf.colour import to_cmyk
+    from pnpgen.pdf.overprint import over_limit
+
+    root = make_workspace(tmp_path / "ws", front=_icon_front("res_red"), pieces=["カード1"])
+    assert run(root, "export", "--game", "test", "--preset", "drivethrucards", "--fit", "scale") == 0
+    out = root / "build" / "test" / "drivethrucards"
+    report = json.loads((out / "export.json").read_text(encoding="utf-8"))
+    assert not [w for w in report["warnings"] if "total ink" in w]
+    outline = tuple(round(v, 3) for v in to_cmyk(0x4a / 255, 0x0f / 255, 0x0a / 255))
+    assert outline == (0.0, 0.797, 0.865, 0.71)
+    pdf = (out / "cards.pdf").read_bytes()
+    assert over_limit(pdf, 240.0) == []  # was 260.2 % on every card (the line, K100, on 0/77/83.2/36.9)
+    strokes = _strokes(pdf, 1)
+    assert (outline, False) in strokes and ((0.0, 0.0, 0.0, 1.0), True) in strokes  # the near-black rule
+    assert {s for s, _ in strokes} == {outline, (0.0, 0.0, 0.0, 1.0)}
+    assert report["black"] == ["cards.pdf: thin strokes printed 100 % K with overprint (was 15.7/33.3/0/80 ×1)"]
+
+
+@pytest.mark.skipif(shutil.which("gs") is None, reason="Ghostscript (tiffsep) not installed")
+def test_the_red_cube_s_separations_stay_under_240_percent(tmp_path):
+    """preflight9, the plates as Ghostscript separates them: the card with the red cube prints at
+    most DriveThruCards' 240 % anywhere (its heaviest ink, the outline's own 237 %), where its
+    outline in K100 over the cube's red reached 260 %."""
+    import numpy as np
+
+    root = make_workspace(tmp_path / "ws", front=_icon_front("res_red"), pieces=["カード1"])
+    assert run(root, "export", "--game", "test", "--preset", "drivethrucards", "--fit", "scale") == 0
+    pdf = root / "build" / "test" / "drivethrucards" / "cards.pdf"
+    subprocess.run(["gs", "-q", "-dBATCH", "-dNOPAUSE", "-dSAFER", "-sDEVICE=tiffsep", "-r300", "-dFirstPage=2",
+                    "-dLastPage=2", "-dTextAlphaBits=1", "-dGraphicsAlphaBits=1",
+                    f"-sOutputFile={tmp_path / 'sep.tif'}", str(pdf)], check=True, timeout=120)
+    ink = sum(255.0 - np.asarray(Image.open(tmp_path / f"sep({c}).tif").convert("L"), dtype=np.float64)
+              for c in ("Cyan", "Magenta", "Yellow", "Black")) / 255 * 100
+    assert 225 < ink.max() <= 240.5
+
+
+GROUND_FRONT = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="50" fill="#c8412f"/>
+<rect x="10" y="10" width="5" height="5" fill="#2b2233"/>
+<rect x="10" y="70" width="5" height="5" fill="#2b2233"/>
+{% endblock %}
+"""
+
+
+def _fills(pdf: bytes, page: int) -> list[tuple[tuple[float, ...] | None, bool]]:
+    """(fill colour, whether it overprints) of every fill a page and its forms paint, in order."""
+    out: list = []
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        todo = [doc.pages[page].obj]
+        while todo:
+            obj = todo.pop(0)
+            res = obj.get("/Resources")
+            states = res.get("/ExtGState", {}) if res is not None else {}
+            fill, gs = None, {}
+            for operands, op in pikepdf.parse_content_stream(obj):
+                name = str(op)
+                if name == "k":
+                    fill = tuple(round(float(v), 3) for v in operands)
+                elif name == "gs":
+                    gs = dict(gs, **{str(k): v for k, v in states[operands[0]].items()})
+                elif name in ("f", "f*", "B", "B*", "b", "b*"):
+                    out.append((fill, _overprints(gs)))
+                elif name == "Do" and res.XObject[operands[0]].get("/Subtype") == "/Form":
+                    todo.append(res.XObject[operands[0]])
+    return out
+
+
+def test_black_that_would_overprint_past_the_ink_limit_knocks_out_there(tmp_path):
+    """preflight9: a small near-black shape (#2b2233 → 15.7/33.3/0/80) prints 100 % K overprinting;
+    on an orange ground (#c8412f → 0/67.5/76.5/21.6) that made 0/67.5/76.5/100, 244 % where
+    DriveThruCards allows 240 %, warned on every card (asian-delivery's base cards). A prepress
+    operator knocks such a black out of its ground: the shape on the orange now prints 100 % K
+    alone (100 %), the one on white still overprints, nothing passes 240 % and nothing is warned;
+    at 同人's 300 % both overprint."""
+    from pnpgen.pdf.overprint import over_limit
+
+    root = make_workspace(tmp_path / "ws", front=GROUND_FRONT, pieces=["カード1"])
+    assert run(root, "export", "--game", "test", "--preset", "drivethrucards", "--fit", "scale") == 0
+    out = root / "build" / "test" / "drivethrucards"
+    report = json.loads((out / "export.json").read_text(encoding="utf-8"))
+    assert not [w for w in report["warnings"] if "total ink" in w]
+    pdf = (out / "cards.pdf").read_bytes()
+    assert over_limit(pdf, 240.0) == []
+    k100, ground = (0.0, 0.0, 0.0, 1.0), (0.0, 0.675, 0.765, 0.216)
+    assert _fills(pdf, 1) == [(ground, False), (k100, False), (k100, True)]
+    assert ("cards.pdf: 1 small fill printed 100 % K knocking out the ground, where overprinting it passed "
+            "DriveThruCards's 240 % total ink") in report["black"]
+    assert run(root, "export", "--game", "test", "--preset", "doujin") == 0
+    doujin = (root / "build" / "test" / "doujin" / "cards.pdf").read_bytes()
+    assert _fills(doujin, 0)[-2:] == [(k100, True), (k100, True)]

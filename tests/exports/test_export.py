@@ -400,3 +400,25 @@ def test_a_mistyped_or_short_preset_name_is_told_the_preset_meant(tmp_path, caps
     with pytest.raises(InputError) as e:
         load_preset(ws, "test", "xyz")
     assert "did you mean" not in str(e.value)
+
+
+@pytest.mark.parametrize("bleed", ["0", "5mm"])
+def test_an_export_prints_the_shops_bleed_whatever_the_deck_says(tmp_path, bleed):
+    """preflight9 (docs/exports.md, deck-bleed): a deck's own ``bleed:`` (0 for die-cut chits, 5 mm
+    for a board) moves the build's pages, not a shop's: DriveThruCards' page is 2.5×3.5 in with
+    1/8 in (3.175 mm) a side, BleedBox = MediaBox, and the red ground fills it to the page's edge."""
+    import pypdfium2 as pdfium
+
+    deck = _deck("size: [2.5in, 3.5in]", counts=[1]).replace("pieces:\n", f"bleed: {bleed}\npieces:\n")
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(root, "export", "--game", "test", "--preset", "drivethrucards", "--colour", "rgb") == 0
+    pdf = root / "build" / "test" / "drivethrucards" / "cards.pdf"
+    mm = 25.4 / 72
+    for page in PdfReader(pdf).pages:
+        trim, bleedbox = ([float(v) * mm for v in box] for box in (page.trimbox, page.bleedbox))
+        assert [round(b - t, 3) for b, t in zip(bleedbox, trim)] == [-3.175, -3.175, 3.175, 3.175]
+        assert float(page.mediabox.width) * mm == pytest.approx(69.85, abs=0.01)
+        assert float(page.mediabox.height) * mm == pytest.approx(95.25, abs=0.01)
+    front = pdfium.PdfDocument(pdf)[1].render(scale=300 / 72).to_pil().convert("RGB")
+    for x, y in ((3, 3), (front.width // 2, 3), (front.width - 4, front.height - 4)):  # 0.25 mm from the edge
+        assert front.getpixel((x, y)) == (0xCC, 0x33, 0x33)

@@ -172,16 +172,20 @@ def _export(tmp_path, ground: str, preset: str, pieces: list[str]) -> tuple[list
     return [w for w in warnings if "with overprint" in w], out / "cards.pdf"
 
 
-def test_black_title_on_a_red_ground_is_warned_at_drivethrucards(tmp_path):
-    """#cc0000 is 0/100/100/20 (220 %, under DriveThruCards' 240 %); the black title overprints
-    it: 300 % where the letters are. The cards' body text lies on a white panel: nothing there
-    (the card without a title is not named). The figure is the one the separations hold."""
+def test_black_title_on_a_red_ground_knocks_out_at_drivethrucards(tmp_path):
+    """#cc0000 is 0/100/100/20 (220 %, under DriveThruCards' 240 %); the black title overprinting
+    it made 300 % where the letters are, warned. preflight9: pnpgen now knocks that title out of
+    the red (100 % K alone: 100 % where the letters are), says so, and warns of nothing; the
+    cards' body text on its white panel still overprints. The separations hold 220 % at most."""
     warned, pdf = _export(tmp_path, "#cc0000", "drivethrucards", ["カード1", "パネルだけ", "カード3"])
-    assert warned == [  # one line for the two cards of one template that overprint the same
-        "cards.pdf page 2 (cards-001 front, template card-front.svg.j2) and 1 more page: text printed 100 % K with overprint lies "
-        "on CMYK 0/100/100/20: 300 % total ink where they meet, over DriveThruCards's 240 %; lighten the ground "
-        "under it to at most 140 % C+M+Y, or knock the black out of it (overprint_black: false in the preset; "
-        "where the plates shift, a hairline of paper may then show round it)"]
+    assert warned == []
+    report = json.loads((pdf.parent / "export.json").read_text(encoding="utf-8"))
+    assert report["black"][-1] == ("cards.pdf: 2 text objects printed 100 % K knocking out the ground, where "
+                                   "overprinting it passed DriveThruCards's 240 % total ink")
+    with pikepdf.open(pdf) as doc:
+        form = next(x for x in doc.pages[1].Resources.XObject.values() if x.get("/Subtype") == "/Form")
+        states = [str(operands[0]) for operands, op in pikepdf.parse_content_stream(form) if str(op) == "gs"]
+    assert states[:2] == ["/PnpKnockout", "/PnpKnockout"] and "/PnpOverprint" in states[2:]  # title; body text
     if shutil.which("gs") is None:
         return
     totals = []
@@ -193,7 +197,7 @@ def test_black_title_on_a_red_ground_is_warned_at_drivethrucards(tmp_path):
         plates = [255.0 - np.asarray(Image.open(pdf.parent / f"sep{page}({c}).tif").convert("L"), dtype=float)
                   for c in ("Cyan", "Magenta", "Yellow", "Black")]
         totals.append(round(float(sum(plates).max()) / 255 * 100))
-    assert totals == [300, 220]  # the ground alone where no text overprints it
+    assert totals == [220, 220]  # the ground alone: the title knocks out of it (it made 300 %)
 
 
 @pytest.mark.parametrize("ground, preset", [("#f5e6c8", "drivethrucards"), ("#cc0000", "doujin")])
@@ -223,3 +227,47 @@ def test_a_preset_may_knock_the_black_out(tmp_path):
     assert states and set(states) == {"/PnpKnockout"}  # the K100 text drawn, never overprinting
     (root / "presets" / "dtc-knockout.yaml").write_text(shipped + "overprint_black: no thanks\n", encoding="utf-8")
     assert run(root, "export", "--game", "test", "--preset", "dtc-knockout", "--fit", "scale") == 2
+
+
+def _red_page_with_black_text() -> bytes:
+    """A page of #cc0000 (0/100/100/20) with 12 pt text in 100 % K over it, mapped by pdf/black.py
+    (100 % K overprinting: 300 % where the letters are)."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnpgen.pdf.black import k_only
+
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(200, 200), invariant=1)
+    canvas.setFillColorCMYK(0.0, 1.0, 1.0, 0.2)
+    canvas.rect(0, 0, 200, 200, stroke=0, fill=1)
+    canvas.setFillColorCMYK(0.0, 0.0, 0.0, 1.0)
+    canvas.setFont("Helvetica", 12)
+    canvas.drawString(20, 100, "Black")
+    canvas.showPage()
+    canvas.save()
+    return k_only(buffer.getvalue())[0]
+
+
+def test_the_knock_out_switches_pnpgens_black_and_says_what_else_passes():
+    """preflight9: pnpgen's own black (its /PnpOverprint state) knocks out where it passes the limit,
+    and nothing is left over it; an overprint pnpgen did not set (a state of another name) is left as
+    it is and said, as the check that draws the page again says it (the export reads it from the
+    knock-out's drawing, not drawing the pages twice)."""
+    from pnpgen.pdf.overprint import knock_out_over
+
+    pdf = _red_page_with_black_text()
+    assert [(h.kind, h.ink) for h in over_limit(pdf, 240)] == [("text", 300.0)]
+    made = knock_out_over(pdf, 240)
+    assert dict(made.counts) == {"text": 1} and made.left == [] and over_limit(made.pdf, 240) == []
+    with pikepdf.open(io.BytesIO(pdf)) as doc:  # the same overprint under a name of its own
+        page = doc.pages[0]
+        page.Resources.ExtGState["/Theirs"] = page.Resources.ExtGState["/PnpOverprint"]
+        data = page.Contents.read_bytes() if isinstance(page.Contents, pikepdf.Stream) else b"".join(
+            s.read_bytes() for s in page.Contents)
+        page.Contents = doc.make_stream(data.replace(b"/PnpOverprint gs", b"/Theirs gs"))
+        out = io.BytesIO()
+        doc.save(out)
+    theirs = out.getvalue()
+    made = knock_out_over(theirs, 240)
+    assert not made.counts and made.pdf == theirs
+    assert made.left == over_limit(theirs, 240) and [(h.kind, h.ink) for h in made.left] == [("text", 300.0)]

@@ -446,3 +446,12 @@ def test_a_proof_is_never_pdfx_and_says_it_is_not_for_the_shop(tmp_path):
         "not for the shop (a plain PDF, not PDF/X-1a)"]
     assert problems((_export(root, "doujin", out=tmp_path / "real") / "cards.pdf").read_bytes()) == []
     assert run(root, "export", "--game", "test", "--preset", "doujin", "--proof", "--pdfx", "x1a") == 2
+
+
+def test_a_picture_over_the_limit_on_two_pages_says_one_more_page(tmp_path):
+    """preflight9: the picture warning counted the other pages as "and 1 more pages"."""
+    root = make_workspace(tmp_path / "ws", front=PICTURE_FRONT, pieces=["カード1", "カード2"])
+    Image.new("RGB", (120, 120), (90, 0, 0)).save(root / "templates" / "test" / "photo.png")
+    out = _export(root, "drivethrucards", "--fit", "scale")
+    [line] = [w for w in json.loads((out / "export.json").read_text(encoding="utf-8"))["warnings"] if "a picture reaches" in w]
+    assert line.startswith("cards.pdf page 2 (cards-001 front) and 1 more page: a picture reaches CMYK 0/100/100/64.7")

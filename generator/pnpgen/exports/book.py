@@ -15,7 +15,7 @@ from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.exports.faces import MARK_ROOM_MM, shop_marks
 from pnpgen.exports.presets import Preset
-from pnpgen.exports.shop import Finish, ink_warnings
+from pnpgen.exports.shop import Finish, ink_warnings, knock_out_black
 from pnpgen.faces.builtin import icon_dirs
 from pnpgen.impose.booklet import A5
 from pnpgen.impose.plan import Item, Page, PagePlan, Strokes
@@ -69,6 +69,8 @@ def shop_rulebook(ws: Workspace, game: Game, preset: Preset, cmyk: bool, finish:
         pdf, mapped = k_only(pdf, preset.overprint_black, preset.black)
         out.black.extend(mapped.lines(BOOK))
         pdf = pictures_to_cmyk(pdf)
+        pdf, knocked, still = knock_out_black(BOOK, pdf, preset)
+        out.black.extend(knocked)
     if finish.outline_text:
         pdf, left = outline_text(pdf)
         out.warnings.extend(f"{BOOK}: {what}" for what in left)
@@ -76,7 +78,7 @@ def shop_rulebook(ws: Workspace, game: Game, preset: Preset, cmyk: bool, finish:
         pdf = make_x1a(pdf, finish.pdfx, title, finish.date, finish.edition)
     out.warnings.extend(_small_text_said(pdf, game.lang))
     if cmyk:  # the cards' ink checks: colours, pictures, and the black overprinting its ground
-        out.warnings.extend(ink_warnings(BOOK, pdf, preset, [""] * total, [""] * total))
+        out.warnings.extend(ink_warnings(BOOK, pdf, preset, [""] * total, [""] * total, None, still))
     out.files[BOOK] = pdf
     return out
 

@@ -24,7 +24,7 @@ from pnpgen.messages import counted
 from pnpgen.pdf.black import K100, k_only
 from pnpgen.pdf.colour import HeavyPicture, over_limit, pictures_over_limit
 from pnpgen.pdf.outline import outline_text
-from pnpgen.pdf.overprint import MixedInks, Overprinted, mixed_inks
+from pnpgen.pdf.overprint import MixedInks, Overprinted, knock_out_over, mixed_inks
 from pnpgen.pdf.overprint import over_limit as overprint_over_limit
 from pnpgen.pdf.pdfx import OutputCondition, kept_cmyk, make_x1a, pictures_to_cmyk
 from pnpgen.pdf.raster import ImageStream
@@ -93,11 +93,14 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
     else:
         pdf = _face_pages(preset, style, faces, files, warnings, finish, title, rows, page_sides, where, templates)
     measured: dict[str, HeavyPicture | None] = {}  # the pictures converted to CMYK, measured as they were made
+    still: list[Overprinted] | None = None  # what overprints past the limit, read as the black was knocked out
     if style.cmyk:
         pdf, mapped = k_only(pdf, preset.overprint_black, preset.black)
         notes.extend(mapped.lines(name))
         pdf = kept_cmyk(pdf, finish.cmyk_originals)  # a CMYK picture's own inks, not a conversion's
         pdf = pictures_to_cmyk(pdf, preset.ink_limit, measured)  # with or without PDF/X: a CMYK file holds no RGB picture
+        pdf, knocked, still = knock_out_black(name, pdf, preset)
+        notes.extend(knocked)
         mixed = _mixed(pdf, preset)  # read while the text is text (--outline-text makes it paths)
     if finish.outline_text:
         pdf, left = outline_text(pdf)
@@ -105,7 +108,7 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
     if finish.pdfx is not None:
         pdf = make_x1a(pdf, finish.pdfx, title, finish.date, finish.edition)
     if style.cmyk:
-        warnings.extend(ink_warnings(name, pdf, preset, where, templates, measured))
+        warnings.extend(ink_warnings(name, pdf, preset, where, templates, measured, still))
         warnings.extend(_mixed_warnings(name, mixed, where, templates, preset))
     files[name] = pdf
     return rows
@@ -162,8 +165,24 @@ def _face_pages(preset: Preset, style: PageStyle, faces: list[UniqueFace], files
     return pdf
 
 
+_NAMED = {"text": ("text object", "text objects"), "lines": ("line", "lines"), "areas": ("small fill", "small fills")}
+
+
+def knock_out_black(name: str, pdf: bytes, preset: Preset) -> tuple[bytes, list[str], list[Overprinted] | None]:
+    """The 100 % K black that would overprint a ground to more than the preset's ink limit
+    knocking out there instead (pdf/overprint.py, knock_out_over), a line per kind saying so, and
+    what still overprints past the limit (None: not read, the preset's black knocks out anyway)."""
+    if not preset.overprint_black:
+        return pdf, [], None
+    made = knock_out_over(pdf, preset.ink_limit)
+    return made.pdf, [f"{name}: {counted(n, *_NAMED[kind])} printed 100 % K knocking out the ground, where "
+                      f"overprinting it passed {preset.name}'s {preset.ink_limit:g} % total ink"
+                      for kind, n in sorted(made.counts.items())], made.left
+
+
 def ink_warnings(name: str, pdf: bytes, preset: Preset, where: list[str], templates: list[str],
-                 measured: Mapping[str, HeavyPicture | None] | None = None) -> list[str]:
+                 measured: Mapping[str, HeavyPicture | None] | None = None,
+                 overprinted: list[Overprinted] | None = None) -> list[str]:
     """A CMYK shop file's total ink over the preset's limit: its colours, its pictures, and where
     an overprinting black and the ground under it add up (the rulebook's pages as the cards').
     ``where`` and ``templates``: per page, what it shows and what drew it ("" for none)."""
@@ -174,11 +193,13 @@ def ink_warnings(name: str, pdf: bytes, preset: Preset, where: list[str], templa
            for page, colour, ink in over_limit(pdf, preset.ink_limit)]
     for heavy in pictures_over_limit(pdf, preset.ink_limit, measured):
         first = heavy.pages[0]
-        more = f" and {len(heavy.pages) - 1} more pages" if len(heavy.pages) > 1 else ""
+        more = f" and {counted(len(heavy.pages) - 1, 'more page')}" if len(heavy.pages) > 1 else ""
         out.append(f"{name} page {first + 1}{_at(where[first])}{more}: a picture reaches CMYK "
                    f"{'/'.join(f'{v * 100:g}' for v in heavy.colour)}, {heavy.ink:g} % total ink; "
                    f"{_share(heavy.share)} of its pixels are over {preset.name}'s {preset.ink_limit:g} %")
-    out.extend(_overprint_warnings(name, overprint_over_limit(pdf, preset.ink_limit), where, templates, preset))
+    if overprinted is None:  # not read as the black was knocked out of what it passed (knock_out_black)
+        overprinted = overprint_over_limit(pdf, preset.ink_limit)
+    out.extend(_overprint_warnings(name, overprinted, where, templates, preset))
     return out
 
 

@@ -11,15 +11,15 @@ Printers ask for small text and lines in 100 % K, overprinting. So, in every con
   at most SMALL_TEXT_PT (its largest em as printed: text over 36 pt keeps its rich black, the rule
   below), and strokes at most THIN_PT wide (in points, as the face draws them: the stream's own ``cm``
   counted), in a colour whose K is at least BLACK_K after conversion and that is not already K
-  only, are drawn in 0/0/0/100; so is text or a stroke already in
-  0/0/0/100. A path filled and stroked at once (``B``, ``b``: a white panel's thin dark border)
+  only (a stroke's also a black mix, its C, M and Y within BLACK_HUE of each other: is_black_shape),
+  are drawn in 0/0/0/100; so is text or a stroke already in 0/0/0/100. A path filled and stroked at once (``B``, ``b``: a white panel's thin dark border)
   is drawn as its fill, then as its stroke alone, so only the stroke is black and overprints;
 - each of them is drawn with an ExtGState of overprint on (``/OP true /op true /OPM 1``), the
   colour and overprint off again after it (``k_only(pdf, overprint=False)``: overprint off, the
   black knocking out the ground, for a shop whose ink limit the ground and the black together
   pass: pdf/overprint.py);
-- a filled shape in such a colour, a black mix (its C, M and Y within BLACK_HUE of each other, not
-  a dark colour of an icon's picture: is_black_shape), is drawn so too when it is small: its box (as the stream draws
+- a filled shape in such a colour (a black mix, not a dark colour of an icon's picture) is drawn
+  so too when it is small: its box (as the stream draws
   it) at most SMALL_FILL_PT on each side — an icon, a pip, a letter-like glyph drawn as a path —
   or at most THIN_PT across (a rule drawn as a thin filled rectangle is a line). The figure is a
   printer's published rule: rich black for "large, solid black areas and text over 36 point",
@@ -44,7 +44,7 @@ from typing import Any
 from pnpgen.pdf.colour import write_content
 
 BLACK_K = 0.70  # K after conversion at or above which a colour counts as black
-BLACK_HUE = 0.40  # a small fill's C, M and Y at most this far apart: a dark colour (#1f4133, 52/0/22/75) is not black
+BLACK_HUE = 0.40  # C, M and Y at most this far apart: a dark colour (#1f4133, 52/0/22/75; #4a0f0a, 0/80/87/71) is not black
 THIN_PT = 1.0  # strokes up to this width (points, the stream's cm counted) are lines, not areas
 SMALL_FILL_PT = 36.0  # a fill whose box is at most this on each side (points) is small: a 36 pt em
 SMALL_TEXT_PT = 36.0  # text up to this size (points, its em as printed) is small text: 100 % K; larger keeps its colour
@@ -60,7 +60,7 @@ class BlackRule:
 
     text_pt: float = SMALL_TEXT_PT  # black text up to this size prints 100 % K
     grey_k: float | None = GREY_TEXT_K  # K-only grey text from this K on prints 100 % K (None: never)
-    hue: float = BLACK_HUE  # a small fill's C, M and Y at most this far apart is black
+    hue: float = BLACK_HUE  # a dark mix's C, M and Y at most this far apart is black (thin lines, small fills)
 
 
 RULE = BlackRule()  # the defaults: what the shipped presets use
@@ -110,11 +110,13 @@ def is_black(cmyk: tuple[float, ...] | None) -> bool:
 
 
 def is_black_shape(cmyk: tuple[float, ...] | None, hue: float = BLACK_HUE) -> bool:
-    """A small filled shape's colour to print as 100 % K: black (``is_black``) and a mix the eye
-    reads as black, its C, M and Y within BLACK_HUE of each other (#2b2233: 16/33/0/80; a Photoshop
-    black, 75/68/67/90). A dark colour (a cube's shaded pine-green face, #1f4133: 52/0/22/75) is a
-    part of an icon's picture, and keeps its hue; text and thin lines in it are too fine for their
-    hue to show, and print 100 % K for their registration."""
+    """A thin line's or a small shape's colour to print as 100 % K: black (``is_black``) and a mix
+    the eye reads as black, its C, M and Y within BLACK_HUE of each other (#2b2233: 16/33/0/80; a
+    Photoshop black, 75/68/67/90). A dark colour (a cube's shaded pine-green face, #1f4133:
+    52/0/22/75; the dark-red outline of the built-in red cube, #4a0f0a: 0/80/87/71) is a part of an
+    icon's picture and keeps its hue: in 100 % K overprinting the cube's red, the outline turned
+    black and printed 260 % where DriveThruCards allows 240 %. Text in it is black text (a dark red
+    at 275 % prints 100 % K: less ink, one plate)."""
     if not is_black(cmyk):
         return False
     assert cmyk is not None
@@ -225,7 +227,8 @@ def _rewrite(doc, obj, mapped: Mapped, states: dict, rule: BlackRule) -> None:
         if name in _PATH and path_start is None:
             path_start = len(out)
         if name in _PAINT:
-            thin = name in _STROKED and path_start is not None and is_black(stroke) and line_pt <= THIN_PT + 1e-9
+            thin = (name in _STROKED and path_start is not None and is_black_shape(stroke, rule.hue)
+                    and line_pt <= THIN_PT + 1e-9)
             small = (name in _FILLED and path_start is not None and box is not None and is_black_shape(fill, rule.hue)
                      and _small(box) and n not in parts)
             if not (thin or small):

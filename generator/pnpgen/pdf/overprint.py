@@ -20,16 +20,21 @@ square, so a line covers at least what it prints.
 ``over_limit(pdf, limit)`` returns, per page over it, the worst place: what overprints (text,
 lines, areas), its colour, the inks under it there and the total. A page whose colours and
 pictures cannot add up to more than the limit under any object it overprints is not drawn.
+``knock_out_over(pdf, limit)`` draws the pages so first and sets each black of pdf/black.py that
+passes the limit there to knock out instead (the export's files are then under it).
 """
 
 from __future__ import annotations
 
 import io
 import math
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from pnpgen.pdf.black import KNOCKOUT, OVERPRINT
+from pnpgen.pdf.colour import write_content
 from pnpgen.pdf.paints import CMYK, Cover, Matrix, NoPictures, PageReader, Paint, Pictures, State
 
 RES_MM = 4.0  # pixels a millimetre the page is drawn at
@@ -65,6 +70,92 @@ def over_limit(pdf: bytes, limit: float) -> list[Overprinted]:
             if found is not None:
                 out.append(Overprinted(index, *found))
     return out
+
+
+@dataclass(frozen=True)
+class KnockedOut:
+    """What ``knock_out_over`` made: the new PDF, how many objects knock out per kind, and what
+    still overprints past the limit (each page's worst place, as ``over_limit`` says it: an
+    overprint that is not pdf/black.py's), read from the same drawing."""
+
+    pdf: bytes
+    counts: Counter
+    left: list[Overprinted]
+
+
+def knock_out_over(pdf: bytes, limit: float) -> KnockedOut:
+    """The black pdf/black.py set to overprint, knocking out wherever it and the inks it leaves
+    under it add up to more than ``limit`` percent (and to more than its own ink), as a prepress
+    operator sets such an object: 100 % K alone there, under the limit, where overprinting passed
+    it. Each such object (a text object, a line, a small shape; in a face's form, on every page
+    drawing it) is switched from OVERPRINT to KNOCKOUT. The pages are drawn once: what is left
+    over the limit is read from the same drawing (the export's check need not draw them again)."""
+    import pikepdf
+
+    hits: dict[tuple, list[tuple[tuple, tuple]]] = {}  # page key → (source, (kind, colour, under, total))
+    keys: list[tuple] = []
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        read: dict[str, Any] = {"pictures": Pictures(), "fonts": {}}
+        for page in doc.pages:
+            key = _page_key(page.obj)
+            keys.append(key)
+            if key in hits:
+                continue
+            found: list[tuple[tuple, tuple]] = []
+            hits[key] = found
+            size, device = _device(page.obj)
+            paints: list[Paint] = []
+            PageReader(paints, read).run(page.obj, State(device), set())
+            if not any(p.overprint for p in paints) or _bound(paints) * 100 <= limit + 1e-6:
+                continue
+
+            def look(paint: Paint, colour: CMYK, under, result, found: list = found) -> None:
+                if not paint.overprint:
+                    return
+                totals = result.sum(axis=1)
+                at = int(totals.argmax())
+                total = round(100.0 * float(totals[at]), 1)
+                if total > limit + 1e-6 and total > 100.0 * sum(colour) + 0.05:
+                    found.append((paint.source, (paint.kind, colour, tuple(round(float(v), 3) for v in under[at]), total)))
+
+            _separate(paints, size, look)
+        flagged: dict[tuple, set[int]] = {}  # stream objgen → the painting instructions that pass
+        kinds: dict[tuple, str] = {}
+        for source, (kind, *_) in (hit for found in hits.values() for hit in found):
+            if source is not None:
+                flagged.setdefault(source[0], set()).add(source[1])
+                kinds[source] = kind
+        counts: Counter = Counter()
+        switched: set[tuple] = set()  # the sources now knocking out
+        for objgen, painted in sorted(flagged.items()):
+            obj = doc.get_object(objgen)
+            ops = [(list(i.operands), i.operator) for i in pikepdf.parse_content_stream(obj)]
+            states: set[int] = set()
+            for n in sorted(painted):
+                at = next((j for j in range(n - 1, -1, -1) if str(ops[j][1]) == "gs"), None)
+                if at is None or not (at in states or ops[at][0] == [pikepdf.Name(OVERPRINT)]):
+                    continue  # not pnpgen's black: left as it is, and said
+                switched.add((objgen, n))
+                if at not in states:
+                    states.add(at)
+                    counts[kinds[(objgen, n)]] += 1
+                ops[at] = ([pikepdf.Name(KNOCKOUT)], ops[at][1])
+            if states:
+                write_content(doc, obj, ops)
+        left = []
+        for index, key in enumerate(keys):
+            worst = None
+            for source, hit in hits[key]:
+                if source not in switched and (worst is None or hit[3] > worst[3]):
+                    worst = hit
+            if worst is not None:
+                left.append(Overprinted(index, *worst))
+        if not counts:
+            return KnockedOut(pdf, counts, left)
+        out = io.BytesIO()
+        doc.save(out, deterministic_id=True, compress_streams=True,
+                 object_stream_mode=pikepdf.ObjectStreamMode.disable)
+        return KnockedOut(out.getvalue(), counts, left)
 
 
 def _page_key(page) -> tuple:

@@ -54,6 +54,7 @@ class Paint:
     overprint: bool = False  # nonzero overprint (OPM 1) in DeviceCMYK
     picture: Any = None  # (pixels h × w × 4, 0–1 ink; device pixel → picture's unit square)
     width: float = 0.0  # lines: the line's width, text: its size, in device pixels (the matrix's mean scale)
+    source: tuple | None = None  # (the content stream's objgen, the painting instruction's index in it)
 
 
 class NoPictures:
@@ -116,6 +117,7 @@ class PageReader:
         self.paints = paints
         self.pictures: Pictures = read["pictures"]  # image objgen → its inks, the recent ones
         self.fonts = read["fonts"]  # font objgen → its metrics
+        self.at: tuple | None = None  # the instruction being read: (its stream's objgen, its index)
 
     def run(self, obj, state: State, active: set) -> None:
         import pikepdf
@@ -129,8 +131,9 @@ class PageReader:
             ops = pikepdf.parse_content_stream(obj)
         except pikepdf.PdfError:
             return
-        for instruction in ops:
+        for n, instruction in enumerate(ops):
             operands, name = instruction.operands, str(instruction.operator)
+            self.at = (obj.objgen, n)
             if name in _PATH:
                 path.append((name, operands))
             elif name == "q":
@@ -251,7 +254,7 @@ class PageReader:
 
     def _add(self, kind: str, cover: Cover, colour: CMYK, state: State, overprint: bool, width: float = 0.0) -> None:
         nonzero = overprint and state.opm == 1 and min(colour) <= 0
-        self.paints.append(Paint(kind, (cover,) + state.clip, colour, nonzero, width=width))
+        self.paints.append(Paint(kind, (cover,) + state.clip, colour, nonzero, width=width, source=self.at))
 
     def _show(self, items: list, tm: Matrix, state: State) -> Matrix:
         """Each string's box (its advance by the font's descent and ascent) painted; the text
