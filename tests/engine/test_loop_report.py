@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pypdf import PdfReader
 
-from conftest import DECK_YAML, GAME_YAML, make_workspace, run
+from conftest import BACK, DECK_YAML, FRONT, GAME_YAML, make_workspace, run
 
 NAMES = [f"カード{i}" for i in range(1, 31)]  # 30 cards: 9 a sheet, sheets 1–3 full, sheet 4 holds 3
 
@@ -382,3 +382,29 @@ def test_an_icon_in_a_pieces_name_reads_as_its_name_in_order_csv_and_reprint_txt
     said = (out / "reprint.txt").read_text(encoding="utf-8")
     assert "1 × star の騎士\n" in said and "1 × 騎士 star coin\n" in said and "{" not in said, said
     assert "(star の騎士: text, 騎士 star coin: text)" in capsys.readouterr().out  # the change line too
+
+
+def test_a_nameless_card_deleted_in_the_middle_is_that_card_removed_not_every_card_after_it_edited(tmp_path, capsys):
+    """A playtest evening: one of twelve request cards (no name field: named #1 … #12 by their place)
+    deleted; the build paired the cards by number, so #6 … #11 were 'edited' (#7's values said as
+    #6's new ones), 18 cards went into reprint.pdf and 23 were to be thrown away, where nothing is
+    new: the cards after it only moved up."""
+    deck_yaml = ("name: 依頼\nformat: poker\nfront: card-front.svg.j2\nback: card-back.svg.j2\n"
+                 "fields: {suit: text, text: text}\npieces:\n")
+    pieces = [f"  - {{suit: {s}, text: 依頼{i}, count: 2}}\n" for i, s in enumerate("赤青黄緑赤青", 1)]
+    front = FRONT.replace("piece.name", "piece.suit")
+    ws = make_workspace(tmp_path / "ws", deck=deck_yaml + "".join(pieces), front=front, back=BACK.replace("piece.name", "''"))
+    _build(ws)
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck_yaml + "".join(pieces[:2] + pieces[3:]), encoding="utf-8")  # #3 (黄, 依頼3) deleted
+    manifest = _build(ws)
+    assert manifest["changes"] == ["cards: 12 → 10 (-2 #3 (removed)); nothing to reprint, pieces to pull out only "
+                                   "(cards.pdf: sheets 1–2 (pages 1–4) rearranged)"]
+    out = ws / "build" / "test"
+    assert not (out / "reprint.pdf").exists()
+    said = (out / "reprint.txt").read_text(encoding="utf-8")
+    assert "加える" not in said and "抜いて捨てる（2枚）" in said and "2 × #3（削除）" in said, said
+    capsys.readouterr()
+    assert run(ws, "diff", "--game", "test", "--format", "json") == 0
+    cards = json.loads(capsys.readouterr().out)["decks"]["cards"]
+    assert cards["fields"] == [] and cards["removed"] == [{"piece": "#3", "count": 2}]

@@ -63,22 +63,27 @@ def matched(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any]
     all that changed (a typo fixed in a title is that piece edited, not one piece removed and
     another added; a new piece in a removed one's place, other text and count, stays new)."""
     old, new = in_deck_order(old), in_deck_order(new)  # a state read back holds them as JSON sorts them
-    out = {label: label for label in new if label in old}
+    # a piece named by its place alone (``#6``: no name field) is that piece only while it holds
+    # its values: the one after a deleted one takes its number, not its place in the deck
+    moved = {label for label in new if _nameless(label) and old_values is not None and new_values is not None
+             and old_values.get(label) != new_values.get(label)}
+    out = {label: label for label in new if label in old and label not in moved}
     left: defaultdict[str, deque[str]] = defaultdict(deque)
+    paired = set(out.values())
     for label in old:
-        if label not in out:
-            left[_name(label)].append(label)
+        if label not in paired:
+            left[_kind(label)].append(label)
     if old_values is not None and new_values is not None:
         # of the old pieces of its name left over, the one holding its values, if one does (the
         # second 月 of a word deck whose first was deleted is that one, not the first, edited)
         for label in new:
-            same = [o for o in left[_name(label)] if old_values.get(o) == new_values.get(label)]
+            same = [o for o in left[_kind(label)] if old_values.get(o) == new_values.get(label)]
             if label not in out and same:
                 out[label] = same[0]
-                left[_name(label)].remove(same[0])
+                left[_kind(label)].remove(same[0])
     for label in new:
-        if label not in out and left[_name(label)]:
-            out[label] = left[_name(label)].popleft()
+        if label not in out and left[_kind(label)]:
+            out[label] = left[_kind(label)].popleft()
     if old_values is None or new_values is None:
         return out
     taken = set(out.values())
@@ -302,6 +307,18 @@ def numbered_name(label: str, names: Counter[str]) -> str:
 def _number(label: str) -> str:
     """``3:祝福`` → ``3``: the piece's place in its deck."""
     return label.split(":", 1)[0]
+
+
+def _nameless(label: str) -> bool:
+    """``6:#6``: a piece of a deck without a name field, named by its place in the deck."""
+    number, _, name = label.partition(":")
+    return name == f"#{number}"
+
+
+def _kind(label: str) -> str:
+    """What pairs an old piece with a new one before their values do: its name; the pieces named
+    by their place alone are one kind (``#6`` of the last build may be ``#5`` now)."""
+    return "#" if _nameless(label) else _name(label)
 
 
 def _name(label: str) -> str:

@@ -65,8 +65,8 @@ def deck_reprints(result: BuildResult, before: dict[str, Any]) -> list[DeckRepri
         names = {known(p.front, p.back, art_tag(arts, [p.front, p.back])):
                  numbered_name(f"{p.piece.index}:{p.piece.label}", shared) for p in df.pairs}
         labels_now = {f"{p.index}:{p.label}" for p in df.deck.pieces if p.count > 0}  # a count set to 0: removed
-        if any(pair not in new and old_names[pair] not in labels_now for pair in old):  # gone, or renamed
-            labels_now |= _renamed(record, df.deck, labels_now)
+        if any(pair not in new for pair in old):  # gone, renamed, or moved up (#4 of a nameless deck is #3 now)
+            labels_now = _still_in_deck(record, df.deck, labels_now)
         dr = DeckReprint(df.deck.id, df.deck.name, backs=[] if df.backs is not None else None)
         extra = {pair: n - old.get(pair, 0) for pair, n in new.items() if n > old.get(pair, 0)}
         for i, front in enumerate(df.fronts):
@@ -101,8 +101,9 @@ def deck_reprints(result: BuildResult, before: dict[str, Any]) -> list[DeckRepri
     return out
 
 
-def _renamed(before: dict[str, Any], deck, labels_now: set[str]) -> set[str]:
-    """The old labels of pieces still in ``deck`` under a new name (a typo fixed in a title):
+def _still_in_deck(before: dict[str, Any], deck, labels_now: set[str]) -> set[str]:
+    """The old labels of pieces still in ``deck``, under their name or a new one (a typo fixed in
+    a title), or a new number (``#4`` of a deck without names is ``#3`` after ``#3`` was deleted):
     their copies are the old version, not a piece removed (engine/changes.py ``matched``)."""
     was = matched(before.get("pieces", {}), {f"{p.index}:{p.label}": [p.count] for p in deck.pieces},
                   before.get("values", {}), {f"{p.index}:{p.label}": plain_values(p.values) for p in deck.pieces})
