@@ -403,8 +403,13 @@ def test_a_nameless_card_deleted_in_the_middle_is_that_card_removed_not_every_ca
     out = ws / "build" / "test"
     assert not (out / "reprint.pdf").exists()
     said = (out / "reprint.txt").read_text(encoding="utf-8")
-    assert "加える" not in said and "抜いて捨てる（2枚）" in said and "2 × #3（削除）" in said, said
+    # told by the values that tell it from the others at the table: no printed card shows "#3"
+    assert "加える" not in said and "抜いて捨てる（2枚）" in said and "2 × #3［黄・依頼3］（削除）" in said, said
     capsys.readouterr()
     assert run(ws, "diff", "--game", "test", "--format", "json") == 0
     cards = json.loads(capsys.readouterr().out)["decks"]["cards"]
     assert cards["fields"] == [] and cards["removed"] == [{"piece": "#3", "count": 2}]
+    deck.write_text(deck_yaml + "".join(pieces[:2] + pieces[3:]).replace("依頼5", "依頼五"), encoding="utf-8")
+    assert _build(ws)["changes"][0].startswith("cards: 10 → 10 (#4: text)")  # (#5 of the first build)
+    said = (out / "reprint.txt").read_text(encoding="utf-8")
+    assert "    2 × #4［赤・依頼五］\n" in said and "    2 × #4［赤・依頼5］（古い版）\n" in said, said

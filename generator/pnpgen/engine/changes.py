@@ -65,7 +65,7 @@ def matched(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any]
     old, new = in_deck_order(old), in_deck_order(new)  # a state read back holds them as JSON sorts them
     # a piece named by its place alone (``#6``: no name field) is that piece only while it holds
     # its values: the one after a deleted one takes its number, not its place in the deck
-    moved = {label for label in new if _nameless(label) and old_values is not None and new_values is not None
+    moved = {label for label in new if nameless(label) and old_values is not None and new_values is not None
              and old_values.get(label) != new_values.get(label)}
     out = {label: label for label in new if label in old and label not in moved}
     left: defaultdict[str, deque[str]] = defaultdict(deque)
@@ -309,7 +309,7 @@ def _number(label: str) -> str:
     return label.split(":", 1)[0]
 
 
-def _nameless(label: str) -> bool:
+def nameless(label: str) -> bool:
     """``6:#6``: a piece of a deck without a name field, named by its place in the deck."""
     number, _, name = label.partition(":")
     return name == f"#{number}"
@@ -318,7 +318,7 @@ def _nameless(label: str) -> bool:
 def _kind(label: str) -> str:
     """What pairs an old piece with a new one before their values do: its name; the pieces named
     by their place alone are one kind (``#6`` of the last build may be ``#5`` now)."""
-    return "#" if _nameless(label) else _name(label)
+    return "#" if nameless(label) else _name(label)
 
 
 def _name(label: str) -> str:

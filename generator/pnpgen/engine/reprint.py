@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pnpgen import fonts as fontreg
-from pnpgen.engine.changes import art_tag, matched, numbered_name, plain_values, renamed
+from pnpgen.data.markup import plain
+from pnpgen.engine.changes import art_tag, matched, nameless, numbered_name, plain_values, renamed
 from pnpgen.engine.imposition import duplex_ready, fit_to_printer, version_stamp
 from pnpgen.engine.options import BuildOptions
 from pnpgen.impose.plan import Page, PagePlan
@@ -62,8 +63,11 @@ def deck_reprints(result: BuildResult, before: dict[str, Any]) -> list[DeckRepri
         new = {known(p.front, p.back, art_tag(arts, [p.front, p.back])): p.count for p in df.pairs}
         pieces = {f"{p.index}:{p.label}" for p in df.deck.pieces} | set(old_names.values())
         shared = Counter(label.split(":", 1)[-1] for label in pieces)  # pieces of a name, in either build
+        values = {f"{p.index}:{p.label}": plain_values(p.values) for p in df.deck.pieces}
+        told = told_apart(record.get("values", {}), values, lang)
         names = {known(p.front, p.back, art_tag(arts, [p.front, p.back])):
-                 numbered_name(f"{p.piece.index}:{p.piece.label}", shared) for p in df.pairs}
+                 told[1].get(label, numbered_name(label, shared))
+                 for p in df.pairs for label in [f"{p.piece.index}:{p.piece.label}"]}
         labels_now = {f"{p.index}:{p.label}" for p in df.deck.pieces if p.count > 0}  # a count set to 0: removed
         if any(pair not in new for pair in old):  # gone, renamed, or moved up (#4 of a nameless deck is #3 now)
             labels_now = _still_in_deck(record, df.deck, labels_now)
@@ -85,7 +89,7 @@ def deck_reprints(result: BuildResult, before: dict[str, Any]) -> list[DeckRepri
                 # the same faces, fewer copies: surplus; other faces of a piece still there: its old
                 # version; a piece no longer in the deck: removed
                 why = "surplus" if pair in new else "old" if label in labels_now else "removed"
-                name = msg(f"reprint.pull.{why}", lang, piece=numbered_name(label, shared))
+                name = msg(f"reprint.pull.{why}", lang, piece=told[0].get(label, numbered_name(label, shared)))
                 dr.pull[name] = dr.pull.get(name, 0) + gone
         if dr.add or dr.pull:
             out.append(dr)
@@ -99,6 +103,27 @@ def deck_reprints(result: BuildResult, before: dict[str, Any]) -> list[DeckRepri
         if dr.pull:
             out.append(dr)
     return out
+
+
+def told_apart(before: dict[str, Any], now: dict[str, Any], lang: str) -> tuple[dict[str, str], dict[str, str]]:
+    """The pieces of a deck without names (``#11``: named by their place, which no printed card
+    shows), before and now, each with the values that tell it from the others at the table:
+    ``#11［green・2・6］``, the fields whose values differ among them, in the deck's order (its old
+    copies with their old values)."""
+    pieces = [(label, v) for side in (now, before) for label, v in side.items() if nameless(label) and isinstance(v, dict)]
+    fields = [f for f in dict.fromkeys(f for _label, v in pieces for f in v)
+              if len({str(v.get(f)) for _label, v in pieces}) > 1][:5]
+    sep = msg("reprint.nameless.sep", lang)
+
+    def said(label: str, v: dict[str, Any]) -> str:
+        shown = [plain(str(v[f])).replace("\n", " ")[:24] for f in fields if v.get(f) not in (None, "")]
+        name = label.split(":", 1)[1]
+        return msg("reprint.nameless", lang, piece=name, values=sep.join(shown)) if shown else name
+
+    def each(side: dict[str, Any]) -> dict[str, str]:
+        return {label: said(label, v) for label, v in side.items() if nameless(label) and isinstance(v, dict)}
+
+    return each(before), each(now)
 
 
 def _still_in_deck(before: dict[str, Any], deck, labels_now: set[str]) -> set[str]:
