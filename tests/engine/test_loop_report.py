@@ -413,3 +413,16 @@ def test_a_nameless_card_deleted_in_the_middle_is_that_card_removed_not_every_ca
     assert _build(ws)["changes"][0].startswith("cards: 10 → 10 (#4: text)")  # (#5 of the first build)
     said = (out / "reprint.txt").read_text(encoding="utf-8")
     assert "    2 × #4［赤・依頼五］\n" in said and "    2 × #4［赤・依頼5］（古い版）\n" in said, said
+
+
+def test_a_template_edit_counts_the_pieces_printed_not_one_parked_at_count_zero(tmp_path):
+    """A playtest week: 秘跡 parked (count: 0), then the title's size lowered in the template: the
+    build said 'every face edited (6 pieces)' of a deck printing five kinds."""
+    ws = make_workspace(tmp_path / "ws", NAMES[:5])
+    _build(ws)
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("本文カード2}", "本文カード2, count: 0}"), encoding="utf-8")
+    assert _build(ws)["changes"][0].startswith("cards: 5 → 4 (-1 カード2); nothing to reprint")
+    front = ws / "templates" / "test" / "card-front.svg.j2"
+    front.write_text(front.read_text(encoding="utf-8").replace("size=12", "size=11"), encoding="utf-8")
+    assert _build(ws)["changes"][0].startswith("cards: 4 → 4 (every face edited (4 pieces)); reprint cards.pdf: ")

@@ -267,6 +267,7 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     if old.get("size") and new.get("size") and old["size"] != new["size"]:  # a tuck box's net follows its deck
         details.append("size {} → {} mm".format(*("×".join(f"{v:g}" for v in s) for s in (old["size"], new["size"]))))
     redrawn: list[str] = []  # pieces whose face alone changed (template, layout, art)
+    parked = {label for label in was if new_pieces[label][0] == 0}  # (count: 0 prints none: no face to reprint)
     for label, (count, digest, *sides) in new_pieces.items():
         if label not in was:
             details.append(f"+{count} {name_of(label)} (new)")
@@ -286,13 +287,13 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
             what.append("back")
         if what:
             details.append(f"{name_of(label)}: {', '.join(what)}")
-        elif front_changed:
+        elif front_changed and label not in parked:
             redrawn.append(f"{name_of(label)} edited")
     taken = set(was.values())
     details += [f"-{count} {name_of(label)} (removed)" for label, (count, *_) in in_deck_order(old_pieces).items()
                 if label not in taken]  # in the deck's order, not as the state read back sorts them
     # every piece of both builds redrawn (a layout's font size): one reason, after the others
-    every = len(redrawn) > 1 and len(redrawn) == len(was)
+    every = len(redrawn) > 1 and len(redrawn) == len(was) - len(parked)
     return details + ([f"every face edited ({len(redrawn)} pieces)"] if every else redrawn)
 
 
