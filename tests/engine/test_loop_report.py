@@ -408,11 +408,14 @@ def test_a_nameless_card_deleted_in_the_middle_is_that_card_removed_not_every_ca
     capsys.readouterr()
     assert run(ws, "diff", "--game", "test", "--format", "json") == 0
     cards = json.loads(capsys.readouterr().out)["decks"]["cards"]
-    assert cards["fields"] == [] and cards["removed"] == [{"piece": "#3", "count": 2}]
+    assert cards["fields"] == [] and cards["removed"] == [{"piece": "#3［黄・依頼3］", "count": 2}]  # as reprint.txt
     deck.write_text(deck_yaml + "".join(pieces[:2] + pieces[3:]).replace("依頼5", "依頼五"), encoding="utf-8")
     assert _build(ws)["changes"][0].startswith("cards: 10 → 10 (#4: text)")  # (#5 of the first build)
     said = (out / "reprint.txt").read_text(encoding="utf-8")
     assert "    2 × #4［赤・依頼五］\n" in said and "    2 × #4［赤・依頼5］（古い版）\n" in said, said
+    capsys.readouterr()
+    assert run(ws, "diff", "--game", "test") == 0  # the changelog for playtesters far away: which card it is
+    assert "- \\#4［赤・依頼五］：text：「依頼5」 → 「依頼五」" in capsys.readouterr().out
 
 
 def test_a_template_edit_counts_the_pieces_printed_not_one_parked_at_count_zero(tmp_path):

@@ -10,7 +10,8 @@ from collections import Counter, defaultdict, deque
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from pnpgen.messages import counted
+from pnpgen.data.markup import plain
+from pnpgen.messages import counted, msg
 
 if TYPE_CHECKING:
     from pnpgen.engine.game import BuildResult
@@ -295,6 +296,27 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     # every piece of both builds redrawn (a layout's font size): one reason, after the others
     every = len(redrawn) > 1 and len(redrawn) == len(was) - len(parked)
     return details + ([f"every face edited ({len(redrawn)} pieces)"] if every else redrawn)
+
+
+def told_apart(before: dict[str, Any], now: dict[str, Any], lang: str) -> tuple[dict[str, str], dict[str, str]]:
+    """The pieces of a deck without names (``#11``: named by their place, which no printed card
+    shows), before and now, each with the values that tell it from the others at the table:
+    ``#11［green・2・6］``, the fields whose values differ among them, in the deck's order (its old
+    copies with their old values)."""
+    pieces = [(label, v) for side in (now, before) for label, v in side.items() if nameless(label) and isinstance(v, dict)]
+    fields = [f for f in dict.fromkeys(f for _label, v in pieces for f in v)
+              if len({str(v.get(f)) for _label, v in pieces}) > 1][:5]
+    sep = msg("reprint.nameless.sep", lang)
+
+    def said(label: str, v: dict[str, Any]) -> str:
+        shown = [plain(str(v[f])).replace("\n", " ")[:24] for f in fields if v.get(f) not in (None, "")]
+        name = label.split(":", 1)[1]
+        return msg("reprint.nameless", lang, piece=name, values=sep.join(shown)) if shown else name
+
+    def each(side: dict[str, Any]) -> dict[str, str]:
+        return {label: said(label, v) for label, v in side.items() if nameless(label) and isinstance(v, dict)}
+
+    return each(before), each(now)
 
 
 def numbered_name(label: str, names: Counter[str]) -> str:

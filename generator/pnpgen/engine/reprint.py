@@ -10,8 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pnpgen import fonts as fontreg
-from pnpgen.data.markup import plain
-from pnpgen.engine.changes import art_tag, matched, nameless, numbered_name, plain_values, renamed
+from pnpgen.engine.changes import art_tag, matched, numbered_name, plain_values, renamed, told_apart
 from pnpgen.engine.imposition import duplex_ready, fit_to_printer, version_stamp
 from pnpgen.engine.options import BuildOptions
 from pnpgen.impose.plan import Page, PagePlan
@@ -103,27 +102,6 @@ def deck_reprints(result: BuildResult, before: dict[str, Any]) -> list[DeckRepri
         if dr.pull:
             out.append(dr)
     return out
-
-
-def told_apart(before: dict[str, Any], now: dict[str, Any], lang: str) -> tuple[dict[str, str], dict[str, str]]:
-    """The pieces of a deck without names (``#11``: named by their place, which no printed card
-    shows), before and now, each with the values that tell it from the others at the table:
-    ``#11［green・2・6］``, the fields whose values differ among them, in the deck's order (its old
-    copies with their old values)."""
-    pieces = [(label, v) for side in (now, before) for label, v in side.items() if nameless(label) and isinstance(v, dict)]
-    fields = [f for f in dict.fromkeys(f for _label, v in pieces for f in v)
-              if len({str(v.get(f)) for _label, v in pieces}) > 1][:5]
-    sep = msg("reprint.nameless.sep", lang)
-
-    def said(label: str, v: dict[str, Any]) -> str:
-        shown = [plain(str(v[f])).replace("\n", " ")[:24] for f in fields if v.get(f) not in (None, "")]
-        name = label.split(":", 1)[1]
-        return msg("reprint.nameless", lang, piece=name, values=sep.join(shown)) if shown else name
-
-    def each(side: dict[str, Any]) -> dict[str, str]:
-        return {label: said(label, v) for label, v in side.items() if nameless(label) and isinstance(v, dict)}
-
-    return each(before), each(now)
 
 
 def _still_in_deck(before: dict[str, Any], deck, labels_now: set[str]) -> set[str]:
