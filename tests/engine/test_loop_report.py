@@ -429,3 +429,22 @@ def test_a_template_edit_counts_the_pieces_printed_not_one_parked_at_count_zero(
     front = ws / "templates" / "test" / "card-front.svg.j2"
     front.write_text(front.read_text(encoding="utf-8").replace("size=12", "size=11"), encoding="utf-8")
     assert _build(ws)["changes"][0].startswith("cards: 4 → 4 (every face edited (4 pieces)); reprint cards.pdf: ")
+
+
+def test_a_count_lowered_on_a_template_that_numbers_its_copies_is_no_face_edited(tmp_path, capsys):
+    """A request deck whose template draws each copy apart (a barcode from ``piece.copy``): one
+    copy fewer said '-1 カード2, カード2 edited', as if its other copies were to be printed anew."""
+    front = FRONT.replace('piece.text, 5, 30', 'piece.text ~ " No." ~ piece["copy"], 5, 30')
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + "".join(
+        f"  - {{name: カード{i}, text: 本文{i}, count: 3}}\n" for i in range(1, 4)), front=front)
+    _build(ws)
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("本文2, count: 3", "本文2, count: 2"), encoding="utf-8")
+    assert _build(ws)["changes"][0].startswith("cards: 9 → 8 (-1 カード2); nothing to reprint, pieces to pull out only")
+    capsys.readouterr()
+    assert run(ws, "diff", "--game", "test", "--format", "json") == 0
+    assert json.loads(capsys.readouterr().out)["decks"]["cards"]["faces"] == []  # the changelog says it alike
+    deck.write_text(deck.read_text(encoding="utf-8").replace("本文2, count: 2", "本文2, count: 4"), encoding="utf-8")
+    assert _build(ws)["changes"][0].startswith("cards: 8 → 10 (+2 カード2), sheets 1 → 2; reprint cards.pdf: ")
+    said = (ws / "build" / "test" / "reprint.txt").read_text(encoding="utf-8")
+    assert "2 × カード2\n" in said and "抜いて捨てる" not in said, said

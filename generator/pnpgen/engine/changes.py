@@ -260,8 +260,9 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     names = Counter(map(_name, old_pieces)) | Counter(map(_name, new_pieces))  # pieces of a name, in either build
     name_of = partial(numbered_name, names=names)
     was = matched(old_pieces, new_pieces, old_values, new_values)  # new label → old label
+    recounted = copies_only(old, new, was)
     backs = [label for label, o in was.items() if len(new_pieces[label]) > 3 and len(old_pieces[o]) > 3
-             and new_pieces[label][3] and new_pieces[label][3] != old_pieces[o][3]]
+             and new_pieces[label][3] and new_pieces[label][3] != old_pieces[o][3] and label not in recounted]
     back_design = bool(backs) and len(backs) == len([b for b in was if new_pieces[b][3:4] != [""]])
     if back_design:
         details.append("back changed")
@@ -279,7 +280,7 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
         # the pictures' hash covers the faces of both sides: a repaint only where the faces are the
         # same ones (a back added to illustrated fronts is the back's change, not the fronts')
         repainted = len(sides) > 2 and len(old_sides) > 2 and sides[2] != old_sides[2] and sides[:2] == old_sides[:2]
-        if digest == old_digest and not repainted:
+        if (digest == old_digest and not repainted) or label in recounted:
             continue
         front_changed = not sides or not old_sides or sides[0] != old_sides[0] or repainted
         now_values, old_vals = new_values.get(label, {}), old_values.get(was[label], {})
@@ -317,6 +318,23 @@ def told_apart(before: dict[str, Any], now: dict[str, Any], lang: str) -> tuple[
         return {label: said(label, v) for label, v in side.items() if nameless(label) and isinstance(v, dict)}
 
     return each(before), each(now)
+
+
+def copies_only(old: dict[str, Any], new: dict[str, Any], was: dict[str, str]) -> set[str]:
+    """The pieces (new labels; ``was``: new label → old) whose copies were only added or taken
+    out, each other copy's faces as they were: a template that numbers its copies draws each
+    apart, and one fewer is no face edited."""
+    old_copies, new_copies = _copies(old), _copies(new)
+    return {label for label, o in was.items() if old_copies.get(o) and new_copies.get(label)
+            and (not new_copies[label] - old_copies[o] or not old_copies[o] - new_copies[label])}
+
+
+def _copies(deck: dict[str, Any]) -> dict[str, Counter[tuple]]:
+    """Per piece, its copies by the faces (and pictures) they print."""
+    out: defaultdict[str, Counter[tuple]] = defaultdict(Counter)
+    for front, back, n, label, *art in deck.get("pairs", []):
+        out[label][(front, back, *art)] += n
+    return out
 
 
 def numbered_name(label: str, names: Counter[str]) -> str:

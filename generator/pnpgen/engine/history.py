@@ -34,7 +34,15 @@ from pnpgen import usercache
 from pnpgen.data.draftlines import DraftLines
 from pnpgen.data.i18n import LANGUAGE_CODE
 from pnpgen.data.textfile import decode as decode_text
-from pnpgen.engine.changes import in_deck_order, matched, numbered_name, rearranged_only, renamed, told_apart
+from pnpgen.engine.changes import (
+    copies_only,
+    in_deck_order,
+    matched,
+    numbered_name,
+    rearranged_only,
+    renamed,
+    told_apart,
+)
 from pnpgen.errors import InputError
 from pnpgen.messages import FALLBACK, msg
 from pnpgen.patterns import later
@@ -442,8 +450,9 @@ def diff(a: Version, b: Version) -> dict[str, Any]:
         taken = set(was.values())
         entry["removed"] = [{"piece": name_of(label, told_before), "count": c} for label, (c, *_) in old["pieces"].items()
                             if label not in taken]
+        recounted = copies_only(old, new, was)  # (a template numbering its copies: one fewer is no face changed)
         sides = {label: (old["pieces"][was[label]][2:4], new["pieces"][label][2:4]) for label in new["pieces"]
-                 if label in was}
+                 if label in was and label not in recounted}
         # the pictures its faces show (recorded since they are known: an older version has none),
         # a repaint only where the faces are the same ones (see changes.reasons)
         painted = {label for label, o in was.items() if len(old["pieces"][o]) > 4 and len(new["pieces"][label]) > 4
