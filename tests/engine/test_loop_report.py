@@ -416,6 +416,14 @@ def test_a_nameless_card_deleted_in_the_middle_is_that_card_removed_not_every_ca
     capsys.readouterr()
     assert run(ws, "diff", "--game", "test") == 0  # the changelog for playtesters far away: which card it is
     assert "- \\#4［赤・依頼五］：text：「依頼5」 → 「依頼五」" in capsys.readouterr().out
+    # the first deleted and the last edited in one save: the last is that one edited, not the first
+    deck.write_text(deck_yaml + "".join(pieces[1:2] + pieces[3:]).replace("依頼5", "依頼五").replace("{suit: 青, text: 依頼6",
+                                                                                                 "{suit: 白, text: 依頼6"),
+                    encoding="utf-8")
+    assert _build(ws)["changes"][0].startswith("cards: 10 → 8 (#4: suit, -2 #1 (removed))")
+    said = (out / "reprint.txt").read_text(encoding="utf-8")
+    assert "    2 × #4［白・依頼6］\n" in said and "    2 × #5［青・依頼6］（古い版）\n" in said, said
+    assert "    2 × #1［赤・依頼1］（削除）\n" in said, said
 
 
 def test_a_template_edit_counts_the_pieces_printed_not_one_parked_at_count_zero(tmp_path):

@@ -17,6 +17,9 @@ if TYPE_CHECKING:
     from pnpgen.engine.game import BuildResult
 
 
+NEAREST_AMONG = 200  # pieces without names left over, above which they pair in order (each compared with each)
+
+
 def snapshot(result: BuildResult) -> dict[str, Any]:
     """What the next build (and the history) compares against, per deck: its count, sheets, home
     file and the signature of each of its pages, and per piece its count, face hashes (fronts,
@@ -83,8 +86,19 @@ def matched(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any]
                 out[label] = same[0]
                 left[_kind(label)].remove(same[0])
     for label in new:
-        if label not in out and left[_kind(label)]:
-            out[label] = left[_kind(label)].popleft()
+        pool = left[_kind(label)]
+        if label in out or not pool:
+            continue
+        if nameless(label) and old_values is not None and new_values is not None and len(pool) <= NEAREST_AMONG:
+            # of the pieces without names left over, the one its values are nearest (a card deleted and
+            # a later one edited in one save: that one, not the deleted one in its place)
+            unlike = {o: _unlike(old_values.get(o, {}), new_values.get(label, {})) for o in pool}
+            nearest = min(pool, key=lambda o: unlike[o][0])  # (the first of the nearest)
+            if unlike[nearest][0] < unlike[nearest][1]:  # a value in common, else it is a new piece
+                out[label] = nearest
+                pool.remove(nearest)
+        else:
+            out[label] = pool.popleft()
     if old_values is None or new_values is None:
         return out
     taken = set(out.values())
@@ -97,6 +111,12 @@ def matched(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any]
         if len([f for f in {*ov, *nv} if ov.get(f) != nv.get(f)]) == 1:  # the name's field alone
             out[label] = at.pop(_number(label))
     return out
+
+
+def _unlike(was: dict[str, Any], now: dict[str, Any]) -> tuple[int, int]:
+    """How many of two pieces' fields differ, of how many."""
+    fields = {*was, *now}
+    return sum(was.get(f) != now.get(f) for f in fields), len(fields)
 
 
 def in_deck_order(pieces: dict[str, Any]) -> dict[str, Any]:
