@@ -79,26 +79,32 @@ def matched(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any]
             left[_kind(label)].append(label)
     if old_values is not None and new_values is not None:
         # of the old pieces of its name left over, the one holding its values, if one does (the
-        # second 月 of a word deck whose first was deleted is that one, not the first, edited)
+        # second 月 of a word deck whose first was deleted is that one, not the first, edited);
+        # found by the values' text, not each compared with each (3,000 cards without names)
+        holding: defaultdict[tuple[str, str], deque[str]] = defaultdict(deque)
+        for kind, labels in left.items():
+            for o in labels:
+                holding[kind, _values_key(old_values.get(o))].append(o)
         for label in new:
-            same = [o for o in left[_kind(label)] if old_values.get(o) == new_values.get(label)]
-            if label not in out and same:
-                out[label] = same[0]
-                left[_kind(label)].remove(same[0])
+            same = holding.get((_kind(label), _values_key(new_values.get(label)))) if label not in out else None
+            if same:
+                out[label] = same.popleft()
+        paired = set(out.values())
+        for kind in left:
+            left[kind] = deque(o for o in left[kind] if o not in paired)
+    nearest = False
+    if old_values is not None and new_values is not None and 0 < len(left["#"]) <= NEAREST_AMONG:
+        # the pieces without names left over pair by their values, the nearest first (a card
+        # deleted and a later one edited in one save: that one edited, not the deleted one in its
+        # place); one with no value in common with any is new
+        nearest = True
+        paired_now = _nearest([label for label in new if label not in out and nameless(label)], list(left["#"]),
+                              old_values, new_values)
+        out.update(paired_now)
+        left["#"] = deque(o for o in left["#"] if o not in set(paired_now.values()))
     for label in new:
-        pool = left[_kind(label)]
-        if label in out or not pool:
-            continue
-        if nameless(label) and old_values is not None and new_values is not None and len(pool) <= NEAREST_AMONG:
-            # of the pieces without names left over, the one its values are nearest (a card deleted and
-            # a later one edited in one save: that one, not the deleted one in its place)
-            unlike = {o: _unlike(old_values.get(o, {}), new_values.get(label, {})) for o in pool}
-            nearest = min(pool, key=lambda o: unlike[o][0])  # (the first of the nearest)
-            if unlike[nearest][0] < unlike[nearest][1]:  # a value in common, else it is a new piece
-                out[label] = nearest
-                pool.remove(nearest)
-        else:
-            out[label] = pool.popleft()
+        if label not in out and left[_kind(label)] and not (nearest and nameless(label)):
+            out[label] = left[_kind(label)].popleft()
     if old_values is None or new_values is None:
         return out
     taken = set(out.values())
@@ -111,6 +117,26 @@ def matched(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any]
         if len([f for f in {*ov, *nv} if ov.get(f) != nv.get(f)]) == 1:  # the name's field alone
             out[label] = at.pop(_number(label))
     return out
+
+
+def _nearest(new: list[str], old: list[str], old_values: dict[str, Any], new_values: dict[str, Any]) -> dict[str, str]:
+    """Each of ``new`` → the one of ``old`` its values are nearest, the nearest pairs first (of
+    equals, the nearest in the deck); none for one with no value in common with any left."""
+    near = sorted((unlike, abs(int(_number(label)) - int(_number(o))), i, j)
+                  for i, label in enumerate(new) for j, o in enumerate(old)
+                  for unlike, fields in [_unlike(old_values.get(o, {}), new_values.get(label, {}))] if unlike < fields)
+    out: dict[str, str] = {}
+    taken: set[str] = set()
+    for _unlike_count, _apart, i, j in near:
+        if new[i] not in out and old[j] not in taken:
+            out[new[i]] = old[j]
+            taken.add(old[j])
+    return out
+
+
+def _values_key(values: Any) -> str:
+    """A piece's values as one text, to find the pieces holding the same ones."""
+    return json.dumps(values, sort_keys=True, ensure_ascii=False, default=str)
 
 
 def _unlike(was: dict[str, Any], now: dict[str, Any]) -> tuple[int, int]:
@@ -373,7 +399,7 @@ def _number(label: str) -> str:
 def nameless(label: str) -> bool:
     """``6:#6``: a piece of a deck without a name field, named by its place in the deck."""
     number, _, name = label.partition(":")
-    return name == f"#{number}"
+    return number.isdigit() and len(number) < 10 and name == f"#{number}"
 
 
 def _kind(label: str) -> str:
