@@ -424,6 +424,10 @@ def test_a_nameless_card_deleted_in_the_middle_is_that_card_removed_not_every_ca
     said = (out / "reprint.txt").read_text(encoding="utf-8")
     assert "    2 × #4［白・依頼6］\n" in said and "    2 × #5［青・依頼6］（古い版）\n" in said, said
     assert "    2 × #1［赤・依頼1］（削除）\n" in said, said
+    # one inserted first and the last edited in one save: the last is that one edited, the first new
+    kept = deck.read_text(encoding="utf-8").replace("{suit: 白, text: 依頼6", "{suit: 黒, text: 依頼6")
+    deck.write_text(kept.replace("pieces:\n", "pieces:\n  - {suit: 白, text: 依頼0, count: 2}\n"), encoding="utf-8")
+    assert _build(ws)["changes"][0].startswith("cards: 8 → 10 (+2 #1 (new), #5: suit)")
 
 
 def test_a_template_edit_counts_the_pieces_printed_not_one_parked_at_count_zero(tmp_path):
