@@ -453,6 +453,8 @@ def test_a_count_lowered_on_a_template_that_numbers_its_copies_is_no_face_edited
     deck = ws / "data" / "test" / "decks" / "cards.yaml"
     deck.write_text(deck.read_text(encoding="utf-8").replace("本文2, count: 3", "本文2, count: 2"), encoding="utf-8")
     assert _build(ws)["changes"][0].startswith("cards: 9 → 8 (-1 カード2); nothing to reprint, pieces to pull out only")
+    said = (ws / "build" / "test" / "reprint.txt").read_text(encoding="utf-8")
+    assert "    1 × カード2（余った分）\n" in said, said  # a copy too many, not an old version to throw away
     capsys.readouterr()
     assert run(ws, "diff", "--game", "test", "--format", "json") == 0
     assert json.loads(capsys.readouterr().out)["decks"]["cards"]["faces"] == []  # the changelog says it alike

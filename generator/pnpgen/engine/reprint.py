@@ -10,7 +10,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pnpgen import fonts as fontreg
-from pnpgen.engine.changes import art_tag, matched, numbered_name, plain_values, renamed, told_apart
+from pnpgen.engine.changes import (
+    art_tag,
+    copies_only,
+    matched,
+    numbered_name,
+    plain_values,
+    renamed,
+    told_apart,
+)
 from pnpgen.engine.imposition import duplex_ready, fit_to_printer, version_stamp
 from pnpgen.engine.options import BuildOptions
 from pnpgen.impose.plan import Page, PagePlan
@@ -68,8 +76,14 @@ def deck_reprints(result: BuildResult, before: dict[str, Any]) -> list[DeckRepri
                  told[1].get(label, numbered_name(label, shared))
                  for p in df.pairs for label in [f"{p.piece.index}:{p.piece.label}"]}
         labels_now = {f"{p.index}:{p.label}" for p in df.deck.pieces if p.count > 0}  # a count set to 0: removed
+        trimmed: set[str] = set()  # old labels of pieces only taking copies out, their faces drawn one by one
         if any(pair not in new for pair in old):  # gone, renamed, or moved up (#4 of a nameless deck is #3 now)
-            labels_now = _still_in_deck(record, df.deck, labels_now)
+            was = matched(record.get("pieces", {}), {f"{p.index}:{p.label}": [p.count] for p in df.deck.pieces},
+                          record.get("values", {}), values)
+            labels_now = {o for n, o in was.items() if n in labels_now}
+            now = {"pairs": [[p.front, p.back, p.count, f"{p.piece.index}:{p.piece.label}",
+                              art_tag(arts, [p.front, p.back])] for p in df.pairs]}
+            trimmed = {was[n] for n in copies_only(record, now, was)}
         dr = DeckReprint(df.deck.id, df.deck.name, backs=[] if df.backs is not None else None)
         extra = {pair: n - old.get(pair, 0) for pair, n in new.items() if n > old.get(pair, 0)}
         for i, front in enumerate(df.fronts):
@@ -87,7 +101,7 @@ def deck_reprints(result: BuildResult, before: dict[str, Any]) -> list[DeckRepri
                 label = old_names[pair]
                 # the same faces, fewer copies: surplus; other faces of a piece still there: its old
                 # version; a piece no longer in the deck: removed
-                why = "surplus" if pair in new else "old" if label in labels_now else "removed"
+                why = "surplus" if pair in new or label in trimmed else "old" if label in labels_now else "removed"
                 name = msg(f"reprint.pull.{why}", lang, piece=told[0].get(label, numbered_name(label, shared)))
                 dr.pull[name] = dr.pull.get(name, 0) + gone
         if dr.add or dr.pull:
@@ -102,15 +116,6 @@ def deck_reprints(result: BuildResult, before: dict[str, Any]) -> list[DeckRepri
         if dr.pull:
             out.append(dr)
     return out
-
-
-def _still_in_deck(before: dict[str, Any], deck, labels_now: set[str]) -> set[str]:
-    """The old labels of pieces still in ``deck``, under their name or a new one (a typo fixed in
-    a title), or a new number (``#4`` of a deck without names is ``#3`` after ``#3`` was deleted):
-    their copies are the old version, not a piece removed (engine/changes.py ``matched``)."""
-    was = matched(before.get("pieces", {}), {f"{p.index}:{p.label}": [p.count] for p in deck.pieces},
-                  before.get("values", {}), {f"{p.index}:{p.label}": plain_values(p.values) for p in deck.pieces})
-    return {old for new, old in was.items() if new in labels_now}
 
 
 def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, Any], name: str = "reprint",
