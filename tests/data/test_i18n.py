@@ -474,3 +474,20 @@ def test_a_countrys_code_for_its_language_is_told_the_languages():
     assert [language_code_meant(c) for c in ("jp", "kr", "cn", "ja")] == ["ja", "ko", "zh", None]
     assert language_code_hint("jp", ["ja", "en"]) == "; did you mean ja?"
     assert language_code_hint("cn", ["ja", "en"]) == ""
+
+
+def test_a_files_texts_left_plain_japanese_are_three_lines_and_a_count_in_a_build_and_each_in_check(tmp_path, capsys):
+    """A playtest evening: a request deck given its English name, its eleven grade texts not yet
+    (「{cargo_h} Ｈ（松）」): an English build printed eleven warning lines, one per card, on every
+    build — as the missing translations once did; the first three and one line counting the rest."""
+    deck = DECK.replace("name: テストカード", "name: {ja: テストカード, en: Test cards}") + "".join(
+        f"  - {{name: 札{i}, text: 本文{i}}}\n" for i in range(1, 8))
+    ws = make_workspace(tmp_path / "ws", deck=deck, game=TWO)
+    capsys.readouterr()
+    build(ws, "--lang", "en")
+    said = [line for line in capsys.readouterr().err.splitlines() if "plain ja" in line]
+    assert len(said) == 4 and all(": pieces." in line for line in said[:3]), said
+    assert said[3] == ("pnpgen: warning: data/test/decks/cards.yaml: 11 more texts plain ja in a file that translates "
+                       "others into en, printed as written, unmarked (pnpgen check --lang en lists each)"), said
+    assert run(ws, "check", "--game", "test", "--lang", "en") == 0
+    assert len(re.findall(r"cards\.yaml:\d+:\d+: pieces\.\d+\.\w+: '.*' is plain ja", capsys.readouterr().out)) == 14

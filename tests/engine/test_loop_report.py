@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pypdf import PdfReader
 
-from conftest import DECK_YAML, GAME_YAML, make_workspace, run
+from conftest import BACK, DECK_YAML, FRONT, GAME_YAML, make_workspace, run
 
 NAMES = [f"カード{i}" for i in range(1, 31)]  # 30 cards: 9 a sheet, sheets 1–3 full, sheet 4 holds 3
 
@@ -382,3 +382,83 @@ def test_an_icon_in_a_pieces_name_reads_as_its_name_in_order_csv_and_reprint_txt
     said = (out / "reprint.txt").read_text(encoding="utf-8")
     assert "1 × star の騎士\n" in said and "1 × 騎士 star coin\n" in said and "{" not in said, said
     assert "(star の騎士: text, 騎士 star coin: text)" in capsys.readouterr().out  # the change line too
+
+
+def test_a_nameless_card_deleted_in_the_middle_is_that_card_removed_not_every_card_after_it_edited(tmp_path, capsys):
+    """A playtest evening: one of twelve request cards (no name field: named #1 … #12 by their place)
+    deleted; the build paired the cards by number, so #6 … #11 were 'edited' (#7's values said as
+    #6's new ones), 18 cards went into reprint.pdf and 23 were to be thrown away, where nothing is
+    new: the cards after it only moved up."""
+    deck_yaml = ("name: 依頼\nformat: poker\nfront: card-front.svg.j2\nback: card-back.svg.j2\n"
+                 "fields: {suit: text, text: text}\npieces:\n")
+    pieces = [f"  - {{suit: {s}, text: 依頼{i}, count: 2}}\n" for i, s in enumerate("赤青黄緑赤青", 1)]
+    front = FRONT.replace("piece.name", "piece.suit")
+    ws = make_workspace(tmp_path / "ws", deck=deck_yaml + "".join(pieces), front=front, back=BACK.replace("piece.name", "''"))
+    _build(ws)
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck_yaml + "".join(pieces[:2] + pieces[3:]), encoding="utf-8")  # #3 (黄, 依頼3) deleted
+    manifest = _build(ws)
+    assert manifest["changes"] == ["cards: 12 → 10 (-2 #3 (removed)); nothing to reprint, pieces to pull out only "
+                                   "(cards.pdf: sheets 1–2 (pages 1–4) rearranged)"]
+    out = ws / "build" / "test"
+    assert not (out / "reprint.pdf").exists()
+    said = (out / "reprint.txt").read_text(encoding="utf-8")
+    # told by the values that tell it from the others at the table: no printed card shows "#3"
+    assert "加える" not in said and "抜いて捨てる（2枚）" in said and "2 × #3［黄・依頼3］（削除）" in said, said
+    capsys.readouterr()
+    assert run(ws, "diff", "--game", "test", "--format", "json") == 0
+    cards = json.loads(capsys.readouterr().out)["decks"]["cards"]
+    assert cards["fields"] == [] and cards["removed"] == [{"piece": "#3［黄・依頼3］", "count": 2}]  # as reprint.txt
+    deck.write_text(deck_yaml + "".join(pieces[:2] + pieces[3:]).replace("依頼5", "依頼五"), encoding="utf-8")
+    assert _build(ws)["changes"][0].startswith("cards: 10 → 10 (#4: text)")  # (#5 of the first build)
+    said = (out / "reprint.txt").read_text(encoding="utf-8")
+    assert "    2 × #4［赤・依頼五］\n" in said and "    2 × #4［赤・依頼5］（古い版）\n" in said, said
+    capsys.readouterr()
+    assert run(ws, "diff", "--game", "test") == 0  # the changelog for playtesters far away: which card it is
+    assert "- \\#4［赤・依頼五］：text：「依頼5」 → 「依頼五」" in capsys.readouterr().out
+    # the first deleted and the last edited in one save: the last is that one edited, not the first
+    deck.write_text(deck_yaml + "".join(pieces[1:2] + pieces[3:]).replace("依頼5", "依頼五").replace("{suit: 青, text: 依頼6",
+                                                                                                 "{suit: 白, text: 依頼6"),
+                    encoding="utf-8")
+    assert _build(ws)["changes"][0].startswith("cards: 10 → 8 (#4: suit, -2 #1 (removed))")
+    said = (out / "reprint.txt").read_text(encoding="utf-8")
+    assert "    2 × #4［白・依頼6］\n" in said and "    2 × #5［青・依頼6］（古い版）\n" in said, said
+    assert "    2 × #1［赤・依頼1］（削除）\n" in said, said
+    # one inserted first and the last edited in one save: the last is that one edited, the first new
+    kept = deck.read_text(encoding="utf-8").replace("{suit: 白, text: 依頼6", "{suit: 黒, text: 依頼6")
+    deck.write_text(kept.replace("pieces:\n", "pieces:\n  - {suit: 白, text: 依頼0, count: 2}\n"), encoding="utf-8")
+    assert _build(ws)["changes"][0].startswith("cards: 8 → 10 (+2 #1 (new), #5: suit)")
+
+
+def test_a_template_edit_counts_the_pieces_printed_not_one_parked_at_count_zero(tmp_path):
+    """A playtest week: 秘跡 parked (count: 0), then the title's size lowered in the template: the
+    build said 'every face edited (6 pieces)' of a deck printing five kinds."""
+    ws = make_workspace(tmp_path / "ws", NAMES[:5])
+    _build(ws)
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("本文カード2}", "本文カード2, count: 0}"), encoding="utf-8")
+    assert _build(ws)["changes"][0].startswith("cards: 5 → 4 (-1 カード2); nothing to reprint")
+    front = ws / "templates" / "test" / "card-front.svg.j2"
+    front.write_text(front.read_text(encoding="utf-8").replace("size=12", "size=11"), encoding="utf-8")
+    assert _build(ws)["changes"][0].startswith("cards: 4 → 4 (every face edited (4 pieces)); reprint cards.pdf: ")
+
+
+def test_a_count_lowered_on_a_template_that_numbers_its_copies_is_no_face_edited(tmp_path, capsys):
+    """A request deck whose template draws each copy apart (a barcode from ``piece.copy``): one
+    copy fewer said '-1 カード2, カード2 edited', as if its other copies were to be printed anew."""
+    front = FRONT.replace('piece.text, 5, 30', 'piece.text ~ " No." ~ piece["copy"], 5, 30')
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + "".join(
+        f"  - {{name: カード{i}, text: 本文{i}, count: 3}}\n" for i in range(1, 4)), front=front)
+    _build(ws)
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("本文2, count: 3", "本文2, count: 2"), encoding="utf-8")
+    assert _build(ws)["changes"][0].startswith("cards: 9 → 8 (-1 カード2); nothing to reprint, pieces to pull out only")
+    said = (ws / "build" / "test" / "reprint.txt").read_text(encoding="utf-8")
+    assert "    1 × カード2（余った分）\n" in said, said  # a copy too many, not an old version to throw away
+    capsys.readouterr()
+    assert run(ws, "diff", "--game", "test", "--format", "json") == 0
+    assert json.loads(capsys.readouterr().out)["decks"]["cards"]["faces"] == []  # the changelog says it alike
+    deck.write_text(deck.read_text(encoding="utf-8").replace("本文2, count: 2", "本文2, count: 4"), encoding="utf-8")
+    assert _build(ws)["changes"][0].startswith("cards: 8 → 10 (+2 カード2), sheets 1 → 2; reprint cards.pdf: ")
+    said = (ws / "build" / "test" / "reprint.txt").read_text(encoding="utf-8")
+    assert "2 × カード2\n" in said and "抜いて捨てる" not in said, said

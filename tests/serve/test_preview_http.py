@@ -244,8 +244,38 @@ def test_a_broken_save_is_said_in_the_terminal_too(tmp_path, monkeypatch, capsys
     said = capsys.readouterr()
     err = said.err.splitlines()
     assert len(err) == 1 and err[0].startswith("pnpgen: error: data/test/decks/cards.yaml:"), err
-    assert said.out.splitlines() == ["test: fixed, built again (build/test)"], said.out
+    assert said.out.splitlines() == ["test: fixed, built again (build/test)",
+                                     "  changed: cards: 3 → 3 (+1 カード三 (new), -1 カード3 (removed)); reprint cards.pdf: "
+                                     "sheet 1 (pages 1–2)"], said.out
     assert preview.state.error == "" and "カード三" in json.dumps(preview.state.decks, ensure_ascii=False)
+
+
+def test_a_good_save_says_in_the_terminal_what_changed_and_what_to_reprint(tmp_path, monkeypatch, capsys):
+    """A playtest evening in serve: a count raised, and the terminal said nothing (watch says
+    `changed: …; reprint cards.pdf: …`): the page shows it, but it is not always in view. Each save
+    that builds says so, with its change lines; a save that changes nothing says nothing."""
+    import asyncio
+
+    import watchfiles
+
+    from pnpgen.serve import app
+
+    ws, preview = _preview(tmp_path)
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    good = deck.read_text(encoding="utf-8")
+
+    async def saves(*folders, **options):
+        for text in (good.replace("本文カード3}", "本文カード3, count: 3}"), good.replace("本文カード3}", "本文カード3, count: 3}")):
+            deck.write_text(text, encoding="utf-8")
+            yield {(watchfiles.Change.modified, str(deck))}
+
+    monkeypatch.setattr(watchfiles, "awatch", saves)
+    capsys.readouterr()
+    asyncio.run(app._watch(preview))
+    said = capsys.readouterr()
+    assert said.out.splitlines() == ["test: built again (build/test)",
+                                     "  changed: cards: 3 → 5 (+2 カード3); reprint cards.pdf: sheet 1 (pages 1–2)"], said.out
+    assert said.err == ""
 
 
 def test_an_english_games_page_is_in_english(tmp_path):

@@ -401,6 +401,18 @@ MISSING_LINE = re.compile(r"^(?P<file>.+?):\d+(?::\d+)?: (?P<key>\S+): no (?P<la
                           r"printed in (?P<shown>\S+) marked 〔(?P=shown)〕$")
 
 
+# the line of a Japanese text printed unmarked in a file that translates others (``Translations._line``)
+PLAIN_LINE = re.compile(r"^(?P<file>.+?):\d+(?::\d+)?: (?P<key>\S+): (?:'.*'|\".*\") is plain (?P<default>\S+) text in a file "
+                        r"that translates others into (?P<lang>\S+); printed as written, unmarked ")
+
+
+def more_plain(file: str, rest: list[re.Match]) -> str:
+    """The line counting a file's texts left plain in the default language not named one by one."""
+    m = rest[0]
+    return (f"{file}: {len(rest)} more texts plain {m['default']} in a file that translates others into "
+            f"{m['lang']}, printed as written, unmarked (pnpgen check --lang {m['lang']} lists each)")
+
+
 def more_missing(file: str, rest: list[re.Match]) -> str:
     """The line counting a file's missing translations not named one by one."""
     m = rest[0]

@@ -10,10 +10,14 @@ from collections import Counter, defaultdict, deque
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from pnpgen.messages import counted
+from pnpgen.data.markup import plain
+from pnpgen.messages import counted, msg
 
 if TYPE_CHECKING:
     from pnpgen.engine.game import BuildResult
+
+
+NEAREST_AMONG = 200  # pieces without names left over, above which they pair in order (each compared with each)
 
 
 def snapshot(result: BuildResult) -> dict[str, Any]:
@@ -63,22 +67,44 @@ def matched(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any]
     all that changed (a typo fixed in a title is that piece edited, not one piece removed and
     another added; a new piece in a removed one's place, other text and count, stays new)."""
     old, new = in_deck_order(old), in_deck_order(new)  # a state read back holds them as JSON sorts them
-    out = {label: label for label in new if label in old}
+    # a piece named by its place alone (``#6``: no name field) is that piece only while it holds
+    # its values: the one after a deleted one takes its number, not its place in the deck
+    moved = {label for label in new if nameless(label) and old_values is not None and new_values is not None
+             and old_values.get(label) != new_values.get(label)}
+    out = {label: label for label in new if label in old and label not in moved}
     left: defaultdict[str, deque[str]] = defaultdict(deque)
+    paired = set(out.values())
     for label in old:
-        if label not in out:
-            left[_name(label)].append(label)
+        if label not in paired:
+            left[_kind(label)].append(label)
     if old_values is not None and new_values is not None:
         # of the old pieces of its name left over, the one holding its values, if one does (the
-        # second 月 of a word deck whose first was deleted is that one, not the first, edited)
+        # second 月 of a word deck whose first was deleted is that one, not the first, edited);
+        # found by the values' text, not each compared with each (3,000 cards without names)
+        holding: defaultdict[tuple[str, str], deque[str]] = defaultdict(deque)
+        for kind, labels in left.items():
+            for o in labels:
+                holding[kind, _values_key(old_values.get(o))].append(o)
         for label in new:
-            same = [o for o in left[_name(label)] if old_values.get(o) == new_values.get(label)]
-            if label not in out and same:
-                out[label] = same[0]
-                left[_name(label)].remove(same[0])
+            same = holding.get((_kind(label), _values_key(new_values.get(label)))) if label not in out else None
+            if same:
+                out[label] = same.popleft()
+        paired = set(out.values())
+        for kind in left:
+            left[kind] = deque(o for o in left[kind] if o not in paired)
+    nearest = False
+    if old_values is not None and new_values is not None and 0 < len(left["#"]) <= NEAREST_AMONG:
+        # the pieces without names left over pair by their values, the nearest first (a card
+        # deleted and a later one edited in one save: that one edited, not the deleted one in its
+        # place); one with no value in common with any is new
+        nearest = True
+        paired_now = _nearest([label for label in new if label not in out and nameless(label)], list(left["#"]),
+                              old_values, new_values)
+        out.update(paired_now)
+        left["#"] = deque(o for o in left["#"] if o not in set(paired_now.values()))
     for label in new:
-        if label not in out and left[_name(label)]:
-            out[label] = left[_name(label)].popleft()
+        if label not in out and left[_kind(label)] and not (nearest and nameless(label)):
+            out[label] = left[_kind(label)].popleft()
     if old_values is None or new_values is None:
         return out
     taken = set(out.values())
@@ -91,6 +117,32 @@ def matched(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any]
         if len([f for f in {*ov, *nv} if ov.get(f) != nv.get(f)]) == 1:  # the name's field alone
             out[label] = at.pop(_number(label))
     return out
+
+
+def _nearest(new: list[str], old: list[str], old_values: dict[str, Any], new_values: dict[str, Any]) -> dict[str, str]:
+    """Each of ``new`` → the one of ``old`` its values are nearest, the nearest pairs first (of
+    equals, the nearest in the deck); none for one with no value in common with any left."""
+    near = sorted((unlike, abs(int(_number(label)) - int(_number(o))), i, j)
+                  for i, label in enumerate(new) for j, o in enumerate(old)
+                  for unlike, fields in [_unlike(old_values.get(o, {}), new_values.get(label, {}))] if unlike < fields)
+    out: dict[str, str] = {}
+    taken: set[str] = set()
+    for _unlike_count, _apart, i, j in near:
+        if new[i] not in out and old[j] not in taken:
+            out[new[i]] = old[j]
+            taken.add(old[j])
+    return out
+
+
+def _values_key(values: Any) -> str:
+    """A piece's values as one text, to find the pieces holding the same ones."""
+    return json.dumps(values, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def _unlike(was: dict[str, Any], now: dict[str, Any]) -> tuple[int, int]:
+    """How many of two pieces' fields differ, of how many."""
+    fields = {*was, *now}
+    return sum(was.get(f) != now.get(f) for f in fields), len(fields)
 
 
 def in_deck_order(pieces: dict[str, Any]) -> dict[str, Any]:
@@ -254,14 +306,16 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     names = Counter(map(_name, old_pieces)) | Counter(map(_name, new_pieces))  # pieces of a name, in either build
     name_of = partial(numbered_name, names=names)
     was = matched(old_pieces, new_pieces, old_values, new_values)  # new label → old label
+    recounted = copies_only(old, new, was)
     backs = [label for label, o in was.items() if len(new_pieces[label]) > 3 and len(old_pieces[o]) > 3
-             and new_pieces[label][3] and new_pieces[label][3] != old_pieces[o][3]]
+             and new_pieces[label][3] and new_pieces[label][3] != old_pieces[o][3] and label not in recounted]
     back_design = bool(backs) and len(backs) == len([b for b in was if new_pieces[b][3:4] != [""]])
     if back_design:
         details.append("back changed")
     if old.get("size") and new.get("size") and old["size"] != new["size"]:  # a tuck box's net follows its deck
         details.append("size {} → {} mm".format(*("×".join(f"{v:g}" for v in s) for s in (old["size"], new["size"]))))
     redrawn: list[str] = []  # pieces whose face alone changed (template, layout, art)
+    parked = {label for label in was if new_pieces[label][0] == 0}  # (count: 0 prints none: no face to reprint)
     for label, (count, digest, *sides) in new_pieces.items():
         if label not in was:
             details.append(f"+{count} {name_of(label)} (new)")
@@ -272,7 +326,7 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
         # the pictures' hash covers the faces of both sides: a repaint only where the faces are the
         # same ones (a back added to illustrated fronts is the back's change, not the fronts')
         repainted = len(sides) > 2 and len(old_sides) > 2 and sides[2] != old_sides[2] and sides[:2] == old_sides[:2]
-        if digest == old_digest and not repainted:
+        if (digest == old_digest and not repainted) or label in recounted:
             continue
         front_changed = not sides or not old_sides or sides[0] != old_sides[0] or repainted
         now_values, old_vals = new_values.get(label, {}), old_values.get(was[label], {})
@@ -281,14 +335,52 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
             what.append("back")
         if what:
             details.append(f"{name_of(label)}: {', '.join(what)}")
-        elif front_changed:
+        elif front_changed and label not in parked:
             redrawn.append(f"{name_of(label)} edited")
     taken = set(was.values())
     details += [f"-{count} {name_of(label)} (removed)" for label, (count, *_) in in_deck_order(old_pieces).items()
                 if label not in taken]  # in the deck's order, not as the state read back sorts them
     # every piece of both builds redrawn (a layout's font size): one reason, after the others
-    every = len(redrawn) > 1 and len(redrawn) == len(was)
+    every = len(redrawn) > 1 and len(redrawn) == len(was) - len(parked)
     return details + ([f"every face edited ({len(redrawn)} pieces)"] if every else redrawn)
+
+
+def told_apart(before: dict[str, Any], now: dict[str, Any], lang: str) -> tuple[dict[str, str], dict[str, str]]:
+    """The pieces of a deck without names (``#11``: named by their place, which no printed card
+    shows), before and now, each with the values that tell it from the others at the table:
+    ``#11［green・2・6］``, the fields whose values differ among them, in the deck's order (its old
+    copies with their old values)."""
+    pieces = [(label, v) for side in (now, before) for label, v in side.items() if nameless(label) and isinstance(v, dict)]
+    fields = [f for f in dict.fromkeys(f for _label, v in pieces for f in v)
+              if len({str(v.get(f)) for _label, v in pieces}) > 1][:5]
+    sep = msg("reprint.nameless.sep", lang)
+
+    def said(label: str, v: dict[str, Any]) -> str:
+        shown = [plain(str(v[f])).replace("\n", " ")[:24] for f in fields if v.get(f) not in (None, "")]
+        name = label.split(":", 1)[1]
+        return msg("reprint.nameless", lang, piece=name, values=sep.join(shown)) if shown else name
+
+    def each(side: dict[str, Any]) -> dict[str, str]:
+        return {label: said(label, v) for label, v in side.items() if nameless(label) and isinstance(v, dict)}
+
+    return each(before), each(now)
+
+
+def copies_only(old: dict[str, Any], new: dict[str, Any], was: dict[str, str]) -> set[str]:
+    """The pieces (new labels; ``was``: new label → old) whose copies were only added or taken
+    out, each other copy's faces as they were: a template that numbers its copies draws each
+    apart, and one fewer is no face edited."""
+    old_copies, new_copies = _copies(old), _copies(new)
+    return {label for label, o in was.items() if old_copies.get(o) and new_copies.get(label)
+            and (not new_copies[label] - old_copies[o] or not old_copies[o] - new_copies[label])}
+
+
+def _copies(deck: dict[str, Any]) -> dict[str, Counter[tuple]]:
+    """Per piece, its copies by the faces (and pictures) they print."""
+    out: defaultdict[str, Counter[tuple]] = defaultdict(Counter)
+    for front, back, n, label, *art in deck.get("pairs", []):
+        out[label][(front, back, *art)] += n
+    return out
 
 
 def numbered_name(label: str, names: Counter[str]) -> str:
@@ -302,6 +394,18 @@ def numbered_name(label: str, names: Counter[str]) -> str:
 def _number(label: str) -> str:
     """``3:祝福`` → ``3``: the piece's place in its deck."""
     return label.split(":", 1)[0]
+
+
+def nameless(label: str) -> bool:
+    """``6:#6``: a piece of a deck without a name field, named by its place in the deck."""
+    number, _, name = label.partition(":")
+    return number.isdigit() and len(number) < 10 and name == f"#{number}"
+
+
+def _kind(label: str) -> str:
+    """What pairs an old piece with a new one before their values do: its name; the pieces named
+    by their place alone are one kind (``#6`` of the last build may be ``#5`` now)."""
+    return "#" if nameless(label) else _name(label)
 
 
 def _name(label: str) -> str:

@@ -27,7 +27,6 @@ import stat
 from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +34,15 @@ from pnpgen import usercache
 from pnpgen.data.draftlines import DraftLines
 from pnpgen.data.i18n import LANGUAGE_CODE
 from pnpgen.data.textfile import decode as decode_text
-from pnpgen.engine.changes import in_deck_order, matched, numbered_name, rearranged_only, renamed
+from pnpgen.engine.changes import (
+    copies_only,
+    in_deck_order,
+    matched,
+    numbered_name,
+    rearranged_only,
+    renamed,
+    told_apart,
+)
 from pnpgen.errors import InputError
 from pnpgen.messages import FALLBACK, msg
 from pnpgen.patterns import later
@@ -404,6 +411,9 @@ def diff(a: Version, b: Version) -> dict[str, Any]:
     """What changed from ``a`` to ``b``, deck by deck: counts old → new, each changed field old →
     new, pieces added and removed; and the rulebook sections changed."""
     decks: dict[str, Any] = {}
+    lang = b.body.get("lang")  # the game's language, for the changelog's words (a version recorded before: English)
+    if not (isinstance(lang, str) and LANGUAGE_CODE.fullmatch(lang)):  # an entry's, as a game.yaml's would be
+        lang = FALLBACK
     was_deck = renamed(a.body["decks"], b.body["decks"])  # a deck file renamed: the deck it was
     for deck_id in [*b.body["decks"], *(d for d in a.body["decks"] if d not in b.body["decks"]
                                         and d not in was_deck.values())]:
@@ -421,7 +431,12 @@ def diff(a: Version, b: Version) -> dict[str, Any]:
             entry["size"] = [old["size"], new["size"]]
         was = matched(old["pieces"], new["pieces"], old["values"], new.get("values", {}))  # new label → old label
         shared = Counter(map(_name, old["pieces"])) | Counter(map(_name, new["pieces"]))  # pieces of a name, in either
-        name_of = partial(numbered_name, names=shared)  # two pieces of one name told apart: 彗星 #1, 彗星 #111
+        # two pieces of one name told apart: 彗星 #1, 彗星 #111; one of a deck without names by its
+        # values (#11［green・2・6］), as reprint.txt names it
+        told_before, told_now = told_apart(old["values"], new.get("values", {}), lang)
+
+        def name_of(label: str, told: dict[str, str] = told_now, names: Counter[str] = shared) -> str:
+            return told.get(label) or numbered_name(label, names)
         for label, (count, *_) in new["pieces"].items():
             if label not in was:
                 entry["added"].append({"piece": name_of(label), "count": count})
@@ -433,10 +448,11 @@ def diff(a: Version, b: Version) -> dict[str, Any]:
                 if ov.get(f) != nv.get(f):
                     entry["fields"].append({"piece": name_of(label), "field": f, "old": ov.get(f), "new": nv.get(f)})
         taken = set(was.values())
-        entry["removed"] = [{"piece": name_of(label), "count": c} for label, (c, *_) in old["pieces"].items()
+        entry["removed"] = [{"piece": name_of(label, told_before), "count": c} for label, (c, *_) in old["pieces"].items()
                             if label not in taken]
+        recounted = copies_only(old, new, was)  # (a template numbering its copies: one fewer is no face changed)
         sides = {label: (old["pieces"][was[label]][2:4], new["pieces"][label][2:4]) for label in new["pieces"]
-                 if label in was}
+                 if label in was and label not in recounted}
         # the pictures its faces show (recorded since they are known: an older version has none),
         # a repaint only where the faces are the same ones (see changes.reasons)
         painted = {label for label, o in was.items() if len(old["pieces"][o]) > 4 and len(new["pieces"][label]) > 4
@@ -457,9 +473,6 @@ def diff(a: Version, b: Version) -> dict[str, Any]:
                 or old["count"] != new["count"]:
             decks[deck_id] = entry
     ra, rb = a.body.get("rulebook", {}), b.body.get("rulebook", {})
-    lang = b.body.get("lang")  # the game's language, for the changelog's words (a version recorded before: English)
-    if not (isinstance(lang, str) and LANGUAGE_CODE.fullmatch(lang)):  # an entry's, as a game.yaml's would be
-        lang = FALLBACK
     return {"game": b.body["game"], "lang": lang, "from": _about(a),
             "to": _about(b), "decks": decks,
             "rulebook": {"changed": [s for s in rb if s in ra and ra[s] != rb[s]],

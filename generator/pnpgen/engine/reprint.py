@@ -10,7 +10,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pnpgen import fonts as fontreg
-from pnpgen.engine.changes import art_tag, matched, numbered_name, plain_values, renamed
+from pnpgen.engine.changes import (
+    art_tag,
+    copies_only,
+    matched,
+    numbered_name,
+    plain_values,
+    renamed,
+    told_apart,
+)
 from pnpgen.engine.imposition import duplex_ready, fit_to_printer, version_stamp
 from pnpgen.engine.options import BuildOptions
 from pnpgen.impose.plan import Page, PagePlan
@@ -62,11 +70,20 @@ def deck_reprints(result: BuildResult, before: dict[str, Any]) -> list[DeckRepri
         new = {known(p.front, p.back, art_tag(arts, [p.front, p.back])): p.count for p in df.pairs}
         pieces = {f"{p.index}:{p.label}" for p in df.deck.pieces} | set(old_names.values())
         shared = Counter(label.split(":", 1)[-1] for label in pieces)  # pieces of a name, in either build
+        values = {f"{p.index}:{p.label}": plain_values(p.values) for p in df.deck.pieces}
+        told = told_apart(record.get("values", {}), values, lang)
         names = {known(p.front, p.back, art_tag(arts, [p.front, p.back])):
-                 numbered_name(f"{p.piece.index}:{p.piece.label}", shared) for p in df.pairs}
+                 told[1].get(label, numbered_name(label, shared))
+                 for p in df.pairs for label in [f"{p.piece.index}:{p.piece.label}"]}
         labels_now = {f"{p.index}:{p.label}" for p in df.deck.pieces if p.count > 0}  # a count set to 0: removed
-        if any(pair not in new and old_names[pair] not in labels_now for pair in old):  # gone, or renamed
-            labels_now |= _renamed(record, df.deck, labels_now)
+        trimmed: set[str] = set()  # old labels of pieces only taking copies out, their faces drawn one by one
+        if any(pair not in new for pair in old):  # gone, renamed, or moved up (#4 of a nameless deck is #3 now)
+            was = matched(record.get("pieces", {}), {f"{p.index}:{p.label}": [p.count] for p in df.deck.pieces},
+                          record.get("values", {}), values)
+            labels_now = {o for n, o in was.items() if n in labels_now}
+            now = {"pairs": [[p.front, p.back, p.count, f"{p.piece.index}:{p.piece.label}",
+                              art_tag(arts, [p.front, p.back])] for p in df.pairs]}
+            trimmed = {was[n] for n in copies_only(record, now, was)}
         dr = DeckReprint(df.deck.id, df.deck.name, backs=[] if df.backs is not None else None)
         extra = {pair: n - old.get(pair, 0) for pair, n in new.items() if n > old.get(pair, 0)}
         for i, front in enumerate(df.fronts):
@@ -84,8 +101,8 @@ def deck_reprints(result: BuildResult, before: dict[str, Any]) -> list[DeckRepri
                 label = old_names[pair]
                 # the same faces, fewer copies: surplus; other faces of a piece still there: its old
                 # version; a piece no longer in the deck: removed
-                why = "surplus" if pair in new else "old" if label in labels_now else "removed"
-                name = msg(f"reprint.pull.{why}", lang, piece=numbered_name(label, shared))
+                why = "surplus" if pair in new or label in trimmed else "old" if label in labels_now else "removed"
+                name = msg(f"reprint.pull.{why}", lang, piece=told[0].get(label, numbered_name(label, shared)))
                 dr.pull[name] = dr.pull.get(name, 0) + gone
         if dr.add or dr.pull:
             out.append(dr)
@@ -99,14 +116,6 @@ def deck_reprints(result: BuildResult, before: dict[str, Any]) -> list[DeckRepri
         if dr.pull:
             out.append(dr)
     return out
-
-
-def _renamed(before: dict[str, Any], deck, labels_now: set[str]) -> set[str]:
-    """The old labels of pieces still in ``deck`` under a new name (a typo fixed in a title):
-    their copies are the old version, not a piece removed (engine/changes.py ``matched``)."""
-    was = matched(before.get("pieces", {}), {f"{p.index}:{p.label}": [p.count] for p in deck.pieces},
-                  before.get("values", {}), {f"{p.index}:{p.label}": plain_values(p.values) for p in deck.pieces})
-    return {old for new, old in was.items() if new in labels_now}
 
 
 def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, Any], name: str = "reprint",

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from pnpgen.data.i18n import MISSING_LINE, more_missing
+from pnpgen.data.i18n import MISSING_LINE, PLAIN_LINE, more_missing, more_plain
 from pnpgen.faces.images import LOW_DPI_LINE, more_low_dpi
 from pnpgen.text import OVERFLOW_LINE, UNPAIRED_LINE, more_overflowing, more_unpaired
 
@@ -20,6 +20,7 @@ KINDS: list[tuple[re.Pattern[str], str, Callable[[re.Match[str]], float], Callab
     (OVERFLOW_LINE, "deck", lambda m: 0, more_overflowing),  # in the deck's order
     (UNPAIRED_LINE, "deck", lambda m: 0, more_unpaired),  # in the deck's order
     (MISSING_LINE, "file", lambda m: 0, more_missing),  # in the file's order
+    (PLAIN_LINE, "file", lambda m: 0, more_plain),  # in the file's order
 ]
 
 
@@ -33,8 +34,8 @@ def _kind(warning: str) -> tuple[int, re.Match[str]] | None:
 
 def grouped_per_deck(warnings: list[str]) -> list[str]:
     """The warnings with each deck's pictures below the wanted dpi (the lowest first), its texts
-    overflowing their boxes or with unpaired markup, and each file's missing translations (in
-    order) named up to SHOWN each, then one line counting the rest, where the first of them was;
+    overflowing their boxes or with unpaired markup, and each file's missing translations and
+    texts left plain Japanese (in order) named up to SHOWN each, then one line counting the rest, where the first of them was;
     a group of SHOWN + 1 or fewer ("1 more" would be as long as the line), and every other
     warning, as they were, in order."""
     kinds = [_kind(w) for w in warnings]

@@ -132,15 +132,19 @@ async def _watch(preview: Preview) -> None:
 
 async def _rebuilt(preview: Preview) -> None:
     """Build on a save; its error said in the terminal too, as watch says it (the page is not
-    always in view), and the save that fixes it too (the error stayed the terminal's last line)."""
+    always in view), and the save that fixes it too (the error stayed the terminal's last line);
+    a save that built says so, with what changed and what to reprint, as a build says it."""
     from starlette.concurrency import run_in_threadpool
 
     broken = bool(preview.state.error)
     state = await run_in_threadpool(preview.rebuild)
     if state.error:
         print(shown(state.error), file=sys.stderr, flush=True)
-    elif broken:
-        print(preview.ws.shown(f"{preview.slug}: fixed, built again ({preview.out_root / preview.slug})"), flush=True)
+    elif broken or preview.told is not None:
+        again = "fixed, built again" if broken else "built again"
+        print(preview.ws.shown(f"{preview.slug}: {again} ({preview.out_root / preview.slug})"), flush=True)
+        for line in preview.told or []:
+            print(shown(f"  changed: {line}"), flush=True)
 
 
 def port_free(port: int) -> None:

@@ -87,6 +87,9 @@ class Preview:
         self.pictures: dict[str, tuple[Path, int, int]] = {}  # picture id → (pdf, page index, width px)
         self.rendered: dict[str, bytes] = {}
         self.warm = Warm()  # the faces and pages the last save drew, drawn again only where it changed
+        # what the last save's build says in the terminal, as a build does: None when it was up to
+        # date (or broken), else its change lines (none for a draft edited)
+        self.told: list[str] | None = None
         self.built_title = ""  # the game's title as the last good build on disk has it, when shown from there
 
     def folders(self) -> list[Path]:
@@ -98,7 +101,9 @@ class Preview:
         with self.lock:
             try:
                 self.folders()  # a link out of the workspace made since the server started: refused
-                run_build(self.ws, [self.slug], BuildOptions(jobs=1), self.out_root, RulebookOptions(), warm=self.warm)
+                self.told = None
+                outcome = run_build(self.ws, [self.slug], BuildOptions(jobs=1), self.out_root, RulebookOptions(),
+                                    warm=self.warm)[0]
                 try:
                     decks, sheets, pictures, manifest = self._read()
                     reprint = _reprint_list(self.out_root / self.slug)
@@ -112,6 +117,7 @@ class Preview:
                 self.state.error = self.ws.shown(f"pnpgen: error: {e}")  # workspace-relative, as the CLI says it
                 self.state.generation += 1
                 return self.state
+            self.told = None if outcome.up_to_date else list(outcome.changes)
             self.pictures = pictures
             self.rendered = {k: v for k, v in self.rendered.items() if k in pictures}
             self.state = State(self.state.generation + 1, "", decks, sheets, list(manifest.get("changes", [])), reprint,
