@@ -267,7 +267,10 @@ def forked_cli(root: Path, *args: str, timeout: float = 60) -> tuple[int, str]:
     """Run the CLI inside ``root`` in a child forked from this process (no interpreter start, no
     imports: pnpgen is loaded here already), for a test that must survive what the run might do
     to its process (take all its memory, never end); (exit status, stderr). Killed after
-    ``timeout`` seconds, only a guard against a hang: its status is then -9."""
+    ``timeout`` seconds, only a guard against a hang: its status is then -9. The child runs in a
+    process group of its own, ended with it: a process the run started and left (a drafted
+    build's rulebook process: the child ends without the interpreter's exit handlers, which
+    would stop it) does not outlive the test, waiting for work."""
     handle, name = tempfile.mkstemp(prefix="pnpgen-stderr-")
     os.close(handle)
     err = Path(name)
@@ -275,6 +278,7 @@ def forked_cli(root: Path, *args: str, timeout: float = 60) -> tuple[int, str]:
     if pid == 0:  # the child: never back into pytest
         code = 1
         try:
+            os.setpgid(0, 0)
             os.chdir(root)
             sys.stdout = open(os.devnull, "w", encoding="utf-8")
             sys.stderr = open(err, "w", encoding="utf-8")
@@ -293,6 +297,10 @@ def forked_cli(root: Path, *args: str, timeout: float = 60) -> tuple[int, str]:
             done = os.waitpid(pid, 0)
             break
         time.sleep(0.01)
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):  # nothing left of it
+        pass
     try:
         return os.waitstatus_to_exitcode(done[1]), err.read_text(encoding="utf-8")
     finally:

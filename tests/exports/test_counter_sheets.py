@@ -24,11 +24,12 @@ DISCS = ("name: 円\nkind: token\nshape: circle\nsize: 16\nfront: card-front.svg
 SIDE = 12.7  # ½ inch
 
 
-def _export(tmp_path: Path, preset: str = "doujin-pieces") -> Path:
+def _export(tmp_path: Path, preset: str = "doujin-pieces", *decks: str) -> Path:
+    """The cards, counters and discs exported (only ``decks``, if named)."""
     root = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: 魚, text: 売る}\n")
     for name, text in (("counters", COUNTERS), ("discs", DISCS)):
         (root / "data" / "test" / "decks" / f"{name}.yaml").write_text(text, encoding="utf-8")
-    assert run(root, "export", "--game", "test", "--preset", preset) == 0
+    assert run(root, "export", "--game", "test", "--preset", preset, *(f"--deck={d}" for d in decks)) == 0
     return root / "build" / "test" / preset
 
 
@@ -100,9 +101,10 @@ def test_a_proof_outlines_every_counter_on_the_sheet(tmp_path):
         with pikepdf.open(out / "discs.pdf") as doc:
             return sum(1 for _, op in pikepdf.parse_content_stream(doc.pages[0]) if str(op) in ("S", "s"))
 
-    plain = _export(tmp_path / "a")
+    plain = _export(tmp_path / "a", "doujin-pieces", "discs")
     root = tmp_path / "a" / "ws"
-    assert run(root, "export", "--game", "test", "--preset", "doujin-pieces", "--proof", "--out", str(tmp_path / "p")) == 0
+    assert run(root, "export", "--game", "test", "--preset", "doujin-pieces", "--deck", "discs", "--proof",
+               "--out", str(tmp_path / "p")) == 0
     assert strokes(tmp_path / "p" / "test" / "doujin-pieces") - strokes(plain) == 3 * 24
 
 
@@ -111,7 +113,7 @@ def test_a_preset_names_its_own_counter_sheet(tmp_path):
     shipped = (REPO / "generator" / "pnpgen" / "exports" / "presets" / "doujin-pieces.yaml").read_text(encoding="utf-8")
     (tmp_path / "ws" / "presets").mkdir(parents=True)
     (tmp_path / "ws" / "presets" / "b4-pieces.yaml").write_text(shipped + "counter_sheet: [257mm, 364mm]\n", encoding="utf-8")
-    out = _export(tmp_path, "b4-pieces")
+    out = _export(tmp_path, "b4-pieces", "counters")
     with pikepdf.open(out / "counters.pdf") as doc, pikepdf.open(out / "counters-die.pdf") as die:
         assert len(doc.pages) == 2  # 210 counters, 247 a sheet: one sheet, front and back
         tx0, ty0, tx1, ty1 = _box(doc.pages[0], "/TrimBox")

@@ -185,3 +185,24 @@ def test_a_repeated_export_says_its_warnings_again(tmp_path, capsys):
     again = capsys.readouterr()
     assert "test: up to date" in again.out
     assert again.err.splitlines() == warned
+
+
+def test_a_rasterised_face_is_read_without_copying_its_pixels_again(tmp_path, monkeypatch):
+    """pdfium's page comes out as an RGB image of its own (decoded from its BGR): converting it to
+    RGB again, as it was rasterised and again as its bleed was looked at, copied every face's
+    pixels twice (a tenth of a PNG export's time)."""
+    from PIL import Image
+
+    root = make_workspace(tmp_path / "ws", pieces=["カード1", "カード2"])
+    copies: list[tuple[int, int]] = []
+    real = Image.Image.convert
+
+    def convert(self, mode=None, *args, **kwargs):
+        if self.mode == mode == "RGB":
+            copies.append(self.size)
+        return real(self, mode, *args, **kwargs)
+
+    monkeypatch.setattr(Image.Image, "convert", convert)
+    assert run(root, "export", "--game", "test", "--preset", "thegamecrafter", "--fit", "scale") == 0
+    assert copies == []
+    assert len(list((root / "build" / "test" / "thegamecrafter").glob("*.png"))) >= 4

@@ -152,6 +152,30 @@ def test_a_document_of_many_pictures_keeps_only_the_recent_ones_read(monkeypatch
     assert len(everything) >= 8 and max(held) <= 2 * 2 * 4 * 4 * 2
 
 
+def test_clips_are_drawn_only_where_they_reach(monkeypatch):
+    """Forty dark squares each clipped to its own box (a counter sheet's counters, each clipped to
+    its bleed), one box reaching off the page: only the squares under the text add their inks, and
+    each clip is drawn over its own box, not the whole page (150 counters drawn the page's size
+    took most of a counter sheet's export)."""
+    from pnpgen.pdf import overprint
+
+    squares = b"".join(b"q %d %d 10 10 re W n 0.7 0.7 0.7 0 k 0 0 200 200 re f Q " % (10 + 45 * (i % 4), 5 + 20 * (i // 4))
+                       for i in range(40))  # the row at y 105-115 lies under the text
+    off_page = b"q 180 -30 60 60 re W n 0.7 0.7 0.7 0 k 0 0 200 200 re f Q "
+    drawn: list[int] = []
+    real = overprint._mask
+
+    def watched(cover, size, origin):
+        drawn.append(size[0] * size[1])
+        return real(cover, size, origin)
+
+    monkeypatch.setattr(overprint, "_mask", watched)
+    assert [(h.under, h.ink) for h in over_limit(_page(squares + off_page + TEXT), 300)] == [((0.7, 0.7, 0.7, 0.0), 310.0)]
+    assert over_limit(_page(squares.replace(b"0.7 0.7 0.7 0 k", b"0.3 0.3 0.3 0 k") + off_page + TEXT), 300) == []
+    page = round(200 * overprint._SCALE) ** 2
+    assert 0 < sum(drawn) < page  # forty clips and their squares, each a small box, together less than one page
+
+
 FRONT = """\
 {% extends "common/piece.svg.j2" %}
 {% block art %}

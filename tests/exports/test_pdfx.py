@@ -26,6 +26,9 @@ PICTURE_FRONT = """\
 """
 
 
+TWO = ["カード1", "カード2"]  # what a file's checks read needs no more cards than two (the small workspace has 11)
+
+
 def _export(root: Path, preset: str, *extra: str, game: str = "test", out: Path | None = None) -> Path:
     args = ["export", "--game", game, "--preset", preset, *extra]
     if out is not None:
@@ -36,7 +39,7 @@ def _export(root: Path, preset: str, *extra: str, game: str = "test", out: Path 
 
 @pytest.mark.parametrize("preset, condition", [("drivethrucards", "CGATS TR 001"), ("doujin", "JC200103")])
 def test_shop_pdfs_pass_the_pdfx1a_preflight(tmp_path, preset, condition):
-    root = make_workspace(tmp_path / "ws", front=PICTURE_FRONT)
+    root = make_workspace(tmp_path / "ws", front=PICTURE_FRONT, pieces=TWO)
     Image.new("RGB", (120, 120), (30, 160, 60)).save(root / "templates" / "test" / "photo.png")
     fit = ("--fit", "scale")  # the test deck is 63×88 mm; DriveThruCards' poker is 2.5×3.5 in
     out = _export(root, preset, *fit)
@@ -66,7 +69,7 @@ def test_shop_pdfs_pass_the_pdfx1a_preflight(tmp_path, preset, condition):
 def test_the_picture_is_converted_as_the_vector_colours_are(tmp_path):
     from pnpgen.pdf.colour import to_cmyk
 
-    root = make_workspace(tmp_path / "ws", front=PICTURE_FRONT)
+    root = make_workspace(tmp_path / "ws", front=PICTURE_FRONT, pieces=TWO)
     Image.new("RGB", (120, 120), (30, 160, 60)).save(root / "templates" / "test" / "photo.png")
     out = _export(root, "doujin")
     with pikepdf.open(out / "cards.pdf") as doc:
@@ -113,7 +116,7 @@ def test_pdfx1a_2001_for_a_printer_that_asks_for_it(tmp_path):
     the 2001 preflight turns away (PDF 1.4)."""
     from pnpgen.exports.bleedfill import rendered
 
-    root = make_workspace(tmp_path / "ws", front=PICTURE_FRONT)
+    root = make_workspace(tmp_path / "ws", front=PICTURE_FRONT, pieces=TWO)
     Image.new("RGB", (120, 120), (30, 160, 60)).save(root / "templates" / "test" / "photo.png")
     (root / "data" / "test" / "decks" / "coins.yaml").write_text(
         "name: コイン\nkind: token\nshape: circle\nsize: 30\nfront: card-front.svg.j2\n"
@@ -141,7 +144,7 @@ def test_a_cmyk_pdf_without_pdfx_holds_no_rgb_picture(tmp_path):
     in DeviceCMYK), not left RGB for the shop's RIP to separate by a conversion of its own."""
     from pnpgen.pdf.colour import to_cmyk
 
-    root = make_workspace(tmp_path / "ws", front=PICTURE_FRONT)
+    root = make_workspace(tmp_path / "ws", front=PICTURE_FRONT, pieces=TWO)
     Image.new("RGB", (120, 120), (30, 160, 60)).save(root / "templates" / "test" / "photo.png")
     plain = _export(root, "doujin", "--pdfx", "none")
     x1a = _export(root, "doujin", out=tmp_path / "x1a")
@@ -177,7 +180,7 @@ def test_a_picture_over_the_ink_limit_is_warned(tmp_path, preset, limit, fit):
 def test_a_few_pixels_over_the_ink_limit_are_not_called_none(tmp_path):
     """One dark red pixel among 14,400 (0.007 %) is over DriveThruCards' 240 %: the warning names it
     and says "under 0.1 %" of the pixels, not "0 %", which would deny the pixel it has just named."""
-    root = make_workspace(tmp_path / "ws", front=PICTURE_FRONT)
+    root = make_workspace(tmp_path / "ws", front=PICTURE_FRONT, pieces=TWO)
     picture = Image.new("RGB", (120, 120), (230, 230, 230))
     picture.putpixel((60, 60), (90, 0, 0))
     picture.save(root / "templates" / "test" / "photo.png")
@@ -235,7 +238,7 @@ BREAKS = {
 @pytest.fixture(scope="module")
 def x1a_pdf(tmp_path_factory) -> bytes:
     tmp = tmp_path_factory.mktemp("x1a")
-    root = make_workspace(tmp / "ws", front=PICTURE_FRONT)
+    root = make_workspace(tmp / "ws", front=PICTURE_FRONT, pieces=TWO)
     Image.new("RGB", (120, 120), (30, 160, 60)).save(root / "templates" / "test" / "photo.png")
     return (_export(root, "doujin") / "cards.pdf").read_bytes()
 
@@ -436,7 +439,7 @@ def test_a_proof_is_never_pdfx_and_says_it_is_not_for_the_shop(tmp_path):
     """--proof draws the trim, bleed and safe lines, which print: the DriveThruCards or 同人 proof
     was a PDF/X-1a file passing every preflight, ready to be sent by mistake. It is a plain PDF now
     (a shop's upload check turns it away), the export says so, and --pdfx x1a --proof is refused."""
-    root = make_workspace(tmp_path / "ws")
+    root = make_workspace(tmp_path / "ws", pieces=TWO)
     out = _export(root, "doujin", "--proof")
     found = problems((out / "cards.pdf").read_bytes())
     assert any("GTS_PDFX output intents" in p for p in found)

@@ -35,9 +35,12 @@ def _export(root: Path, game: str = "test", *extra: str) -> Path:
     return root / "build" / game / "tabletopsimulator"
 
 
+TWO = ["カード1", "カード2"]  # a deck of cards beside what a test reads: two are enough (the small workspace has 11)
+
+
 def _two_games(tmp_path: Path) -> Path:
     """Games 'test' and 'test2', each with the same deck 'cards' and a second deck 'more'."""
-    root = make_workspace(tmp_path / "ws")
+    root = make_workspace(tmp_path / "ws", pieces=TWO)
     decks = root / "data" / "test" / "decks"
     shutil.copy(decks / "cards.yaml", decks / "more.yaml")
     shutil.copytree(root / "data" / "test", root / "data" / "test2")
@@ -221,7 +224,7 @@ def test_a_back_every_tile_shares_is_one_image(tmp_path):
 
 
 def test_boards_keep_their_aspect_and_tokens_keep_a_back_and_a_border(tmp_path):
-    root = make_workspace(tmp_path / "ws")
+    root = make_workspace(tmp_path / "ws", pieces=TWO)
     for deck, text in PIECES.items():
         (root / "data" / "test" / "decks" / f"{deck}.yaml").write_text(text, encoding="utf-8")
     (root / "templates" / "test" / "sq.svg.j2").write_text(SQUARE_TOKEN_SVG, encoding="utf-8")
@@ -251,7 +254,7 @@ def test_a_nameless_board_is_called_on_the_table_by_its_decks_name(tmp_path):
     """docs/data-format.md: a piece with no naming field is named by its place (``#1``) in
     order.csv and messages; on the table it is its deck's name, the place after it only when the
     deck has other pieces (a one-piece deck's ``#1`` reads as a copy's number)."""
-    root = make_workspace(tmp_path / "ws")
+    root = make_workspace(tmp_path / "ws", pieces=TWO)
     (root / "data" / "test" / "decks" / "board.yaml").write_text(
         "name: 得点ボード\nkind: board\nsize: [200, 150]\nlayout: card-poker\npieces: [{}]\n", encoding="utf-8")
     assert run(root, "build", "--game", "test", "--no-rulebook") == 0
@@ -271,7 +274,7 @@ def test_a_round_tokens_cut_is_smooth_along_its_edge(tmp_path):
 
     import numpy as np
 
-    root = make_workspace(tmp_path / "ws")
+    root = make_workspace(tmp_path / "ws", pieces=TWO)
     (root / "data" / "test" / "decks" / "round.yaml").write_text(ROUND, encoding="utf-8")
     (root / "templates" / "test" / "sq.svg.j2").write_text(SQUARE_TOKEN_SVG, encoding="utf-8")
     out = _export(root)
@@ -412,7 +415,7 @@ def test_a_deck_kept_in_a_yml_file_of_another_game_keeps_its_own_id(tmp_path):
     decks on one table showed each other's cards). Editors' files beside a deck are no deck."""
     assert {tts.deck_ids([("alpha", "d27041")])[("alpha", "d27041")],
             tts.deck_ids([("beta", "cards")])[("beta", "cards")]} == {tts.DECK_ID_BASE + 2319 * tts.SHEETS_PER_DECK}
-    root = make_workspace(tmp_path / "ws")
+    root = make_workspace(tmp_path / "ws", pieces=TWO)
     shutil.copytree(root / "data" / "test", root / "data" / "beta")
     shutil.copytree(root / "templates" / "test", root / "templates" / "beta")
     shutil.copytree(root / "data" / "test", root / "data" / "alpha")

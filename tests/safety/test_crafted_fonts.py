@@ -2,20 +2,18 @@
 subset is cut from (pdf/sfnt.py for the sheets, ReportLab for the rulebook): a font whose tables
 disagree — more glyphs than 'loca' places, outlines outside 'glyf', too few metrics — is one line
 naming the font where game.yaml names it, never a traceback (a KeyError, a struct.error) nor a
-PDF whose glyphs are cut from outside the font. Each build runs in a process of its own: a font a
-process was told of stays located there, and later tests must not meet it."""
+PDF whose glyphs are cut from outside the font. Each build runs in a process forked of its own: a
+font a process was told of stays located there, and later tests must not meet it."""
 
 from __future__ import annotations
 
 import shutil
 import struct
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import DECK_YAML, GAME_YAML, REPO, child_env, make_workspace, run
+from conftest import DECK_YAML, GAME_YAML, REPO, forked_cli, make_workspace, run
 
 
 def _table(font: bytearray, tag: bytes) -> tuple[int, int, int]:
@@ -74,10 +72,9 @@ def _composite_running_past_its_outline(font: bytearray, gid: int = 6) -> None:
 
 
 def _cli(ws: Path, *args: str) -> tuple[int, str]:
-    """(exit status, stderr) of pnpgen run in ``ws`` in a process of its own."""
-    done = subprocess.run([sys.executable, "-m", "pnpgen", *args], cwd=ws, env=child_env(), capture_output=True,
-                          text=True, timeout=300)
-    return done.returncode, done.stderr
+    """(exit status, stderr) of pnpgen run in ``ws`` in a process forked from this one: what it
+    locates of the crafted font goes with it."""
+    return forked_cli(ws, *args, timeout=300)
 
 
 def _workspace(root: Path, crafted: str, deck: str | None = None) -> tuple[Path, str]:

@@ -50,7 +50,7 @@ def bare_sides(image: Image.Image, px_per_mm: float, origin: tuple[float, float]
     import numpy as np
 
     at = np.asarray(steps, dtype=np.float64)
-    pixels = np.asarray(image.convert("RGB"))
+    pixels = np.asarray(image if image.mode == "RGB" else image.convert("RGB"))  # (convert copies even an RGB image)
     inked = np.all([_read(pixels, px_per_mm, at, -d) == 1 for d in INSIDE_MM], axis=0)
     bare = np.all([_read(pixels, px_per_mm, at, d) == 0 for d in (OUTSIDE_MM, bleed - OUTSIDE_MM)], axis=0)
     run, named = 0, set[str]()

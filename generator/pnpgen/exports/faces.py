@@ -286,7 +286,9 @@ def rasterise(pdf: bytes, size: Callable[[int], tuple[int, int]]) -> list[Image.
             w_pt, h_pt = page.get_size()
             px = size(i)
             scale = min(px[0] / w_pt, px[1] / h_pt) * (1 - 1e-9)
-            image = page.render(scale=scale).to_pil().convert("RGB")
+            image = page.render(scale=scale).to_pil()  # RGB decoded from pdfium's BGR: pixels of its own
+            if image.mode != "RGB":
+                image = image.convert("RGB")
             page.close()
             if image.size != px:
                 image = image.resize(px, Image.Resampling.LANCZOS)

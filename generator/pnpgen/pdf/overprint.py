@@ -39,6 +39,7 @@ from pnpgen.pdf.paints import CMYK, Cover, Matrix, NoPictures, PageReader, Paint
 
 RES_MM = 4.0  # pixels a millimetre the page is drawn at
 _SCALE = RES_MM * 25.4 / 72  # pixels a point
+Window = tuple[int, int, int, int]  # rows and columns of the page an area can touch (first, past the last)
 
 
 @dataclass(frozen=True)
@@ -338,18 +339,24 @@ def _separate(paints: list[Paint], size: tuple[int, int], look: Callable[[Paint,
     import numpy as np
 
     ink = np.zeros(size + (4,), dtype=np.float32)
-    clips: dict[int, Any] = {}  # a clip's pixels, the page's size: shared by what it clips
+    # a clip's pixels over the rows and columns it can touch, shared by what it clips: drawn the
+    # page's size, the 150 counters of a counter sheet (each clipped to its own bleed) took 0.6 s
+    clips: dict[int, tuple[Any, Window]] = {}
     for paint in paints:
         own = paint.covers[0]
         window = _window(own, size)
-        if window is None:
-            continue
-        r0, r1, c0, c1 = window
-        mask = _mask(own, (r1 - r0, c1 - c0), (c0, r0))
         for clip in paint.covers[1:]:
             if id(clip) not in clips:
-                clips[id(clip)] = _mask(clip, size, (0, 0))
-            mask &= clips[id(clip)][r0:r1, c0:c1]
+                q0, q1, p0, p1 = _window(clip, size) or (0, 0, 0, 0)  # reaching nothing: it clips everything away
+                clips[id(clip)] = (_mask(clip, (q1 - q0, p1 - p0), (p0, q0)), (q0, q1, p0, p1))
+            window = _overlap(window, clips[id(clip)][1])
+        if window is None:  # off the page, or clipped away
+            continue
+        r0, r1, c0, c1 = window
+        mask = _mask(own, (r1 - r0, c1 - c0), (c0, r0))  # exact in any window: a row's crossings left of it count at its edge
+        for clip in paint.covers[1:]:
+            pixels, (q0, _, p0, _) = clips[id(clip)]  # the window lies within every clip's reach
+            mask &= pixels[r0 - q0:r1 - q0, c0 - p0:c1 - p0]
         if not mask.any():
             continue
         region = ink[r0:r1, c0:c1]  # a view: painting it paints the page
@@ -363,7 +370,14 @@ def _separate(paints: list[Paint], size: tuple[int, int], look: Callable[[Paint,
         region[mask] = result
 
 
-def _window(cover: Cover, size: tuple[int, int]) -> tuple[int, int, int, int] | None:
+def _overlap(one: Window | None, other: Window) -> Window | None:
+    if one is None:
+        return None
+    top, bottom, left, right = max(one[0], other[0]), min(one[1], other[1]), max(one[2], other[2]), min(one[3], other[3])
+    return (top, bottom, left, right) if top < bottom and left < right else None
+
+
+def _window(cover: Cover, size: tuple[int, int]) -> Window | None:
     """The rows and columns (first, past the last) of the page an area can touch."""
     edges = cover.edges
     if not len(edges):
