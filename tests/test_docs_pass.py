@@ -236,6 +236,17 @@ def test_the_print_and_play_pdf_to_sell_is_built_as_the_docs_say(tmp_path):
     assert "付録" in full and "プレイテスト用" in full  # the cover says a playtest book is one
 
 
+def _faces_in_their_squares(ws) -> None:
+    """The first die's six values, each in its 16 mm square of the d6 net (opposite faces adding
+    up to 7: 1 on top, 6 under it, 2 and 5 left and right, 3 and 4 front and back)."""
+    first = glyphs(ws / "build" / "test" / "shop" / "cards-unique.pdf")[0]
+    squares = {"1": (16, 0), "2": (0, 16), "3": (16, 16), "5": (32, 16), "4": (48, 16), "6": (16, 32)}
+    assert sorted(g.char for g in first if g.char.strip()) == sorted(squares)
+    for g in (g for g in first if g.char.strip()):
+        x, y = squares[g.char]
+        assert x + 3 < g.x - 3 < x + 13 and y + 8 < g.y - 3 < y + 14, g  # its square, the bleed at 3 mm
+
+
 def test_the_paper_die_of_data_format_builds_as_written(tmp_path, capsys):
     """data-format.md's paper d6 of a layout of its own (layouts/mydie.yaml, a polygon), copied as
     written: each face's value prints in the middle of its 16 mm square of the net, the folds are
@@ -250,12 +261,7 @@ def test_the_paper_die_of_data_format_builds_as_written(tmp_path, capsys):
     capsys.readouterr()
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
     assert capsys.readouterr().err == ""
-    first = glyphs(ws / "build" / "test" / "shop" / "cards-unique.pdf")[0]
-    squares = {"1": (16, 0), "2": (0, 16), "3": (16, 16), "5": (32, 16), "4": (48, 16), "6": (16, 32)}
-    assert sorted(g.char for g in first if g.char.strip()) == sorted(squares)
-    for g in (g for g in first if g.char.strip()):
-        x, y = squares[g.char]
-        assert x + 3 < g.x - 3 < x + 13 and y + 8 < g.y - 3 < y + 14, g  # its square, the bleed at 3 mm
+    _faces_in_their_squares(ws)
     die = reader(ws / "build" / "test" / "shop" / "cards-die.pdf")
     assert len(die.pages) >= 1  # its outline, in the die-line file for a shop
 
@@ -269,12 +275,7 @@ def test_the_three_line_die_of_data_format_builds_as_written(tmp_path, capsys):
     capsys.readouterr()
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
     assert capsys.readouterr().err == ""
-    first = glyphs(ws / "build" / "test" / "shop" / "cards-unique.pdf")[0]
-    squares = {"1": (16, 0), "2": (0, 16), "3": (16, 16), "5": (32, 16), "4": (48, 16), "6": (16, 32)}
-    assert sorted(g.char for g in first if g.char.strip()) == sorted(squares)
-    for g in (g for g in first if g.char.strip()):
-        x, y = squares[g.char]
-        assert x + 3 < g.x - 3 < x + 13 and y + 8 < g.y - 3 < y + 14, g  # its square, the bleed at 3 mm
+    _faces_in_their_squares(ws)
     assert len(reader(ws / "build" / "test" / "shop" / "cards-die.pdf").pages) == 1
 
 

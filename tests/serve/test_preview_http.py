@@ -219,10 +219,9 @@ def test_the_watcher_stopping_by_itself_is_said_on_the_page(tmp_path, monkeypatc
     assert preview.state.error.startswith("pnpgen: error: the watcher stopped: Unable to decode path"), preview.state.error
 
 
-def test_a_broken_save_is_said_in_the_terminal_too(tmp_path, monkeypatch, capsys):
-    """American trial: a save that broke the data was said only on the page; the terminal serve
-    runs in says it as watch does (one line, on stderr), and the good save after it says, on
-    stdout, that it is fixed (the error stayed the terminal's last line, as if still there)."""
+def _served_saves(tmp_path, monkeypatch, capsys, texts):
+    """serve's watcher given the deck file's saves ``texts(good)`` (each written, then reported
+    as a change): the preview after them and what the terminal said."""
     import asyncio
 
     import watchfiles
@@ -234,14 +233,22 @@ def test_a_broken_save_is_said_in_the_terminal_too(tmp_path, monkeypatch, capsys
     good = deck.read_text(encoding="utf-8")
 
     async def saves(*folders, **options):
-        for text in (good + "  - {name: [broken\n", good.replace("カード3", "カード三")):
+        for text in texts(good):
             deck.write_text(text, encoding="utf-8")
             yield {(watchfiles.Change.modified, str(deck))}
 
     monkeypatch.setattr(watchfiles, "awatch", saves)
     capsys.readouterr()
     asyncio.run(app._watch(preview))
-    said = capsys.readouterr()
+    return preview, capsys.readouterr()
+
+
+def test_a_broken_save_is_said_in_the_terminal_too(tmp_path, monkeypatch, capsys):
+    """American trial: a save that broke the data was said only on the page; the terminal serve
+    runs in says it as watch does (one line, on stderr), and the good save after it says, on
+    stdout, that it is fixed (the error stayed the terminal's last line, as if still there)."""
+    preview, said = _served_saves(tmp_path, monkeypatch, capsys,
+                                  lambda good: (good + "  - {name: [broken\n", good.replace("カード3", "カード三")))
     err = said.err.splitlines()
     assert len(err) == 1 and err[0].startswith("pnpgen: error: data/test/decks/cards.yaml:"), err
     assert said.out.splitlines() == ["test: fixed, built again (build/test)",
@@ -254,25 +261,8 @@ def test_a_good_save_says_in_the_terminal_what_changed_and_what_to_reprint(tmp_p
     """A playtest evening in serve: a count raised, and the terminal said nothing (watch says
     `changed: …; reprint cards.pdf: …`): the page shows it, but it is not always in view. Each save
     that builds says so, with its change lines; a save that changes nothing says nothing."""
-    import asyncio
-
-    import watchfiles
-
-    from pnpgen.serve import app
-
-    ws, preview = _preview(tmp_path)
-    deck = ws / "data" / "test" / "decks" / "cards.yaml"
-    good = deck.read_text(encoding="utf-8")
-
-    async def saves(*folders, **options):
-        for text in (good.replace("本文カード3}", "本文カード3, count: 3}"), good.replace("本文カード3}", "本文カード3, count: 3}")):
-            deck.write_text(text, encoding="utf-8")
-            yield {(watchfiles.Change.modified, str(deck))}
-
-    monkeypatch.setattr(watchfiles, "awatch", saves)
-    capsys.readouterr()
-    asyncio.run(app._watch(preview))
-    said = capsys.readouterr()
+    _, said = _served_saves(tmp_path, monkeypatch, capsys,
+                            lambda good: (good.replace("本文カード3}", "本文カード3, count: 3}"),) * 2)
     assert said.out.splitlines() == ["test: built again (build/test)",
                                      "  changed: cards: 3 → 5 (+2 カード3); reprint cards.pdf: sheet 1 (pages 1–2)"], said.out
     assert said.err == ""
