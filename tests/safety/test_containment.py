@@ -226,3 +226,33 @@ def test_an_icons_folder_linked_out_of_templates_is_refused(tmp_path, capsys, ic
     (elsewhere / "star.svg").rename(ws / "templates" / "shared" / "star.svg")
     (ws / "templates" / icons).symlink_to(ws / "templates" / "shared", target_is_directory=True)  # inside: fine
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+
+
+@pytest.mark.parametrize("folder", ["templates", "data"])
+@pytest.mark.parametrize("command", [["check"], ["build", "--game", "test", "--no-rulebook"], ["new", "other"],
+                                     ["layout", "export", "card-poker", "--out", "templates/test/"]])
+def test_a_workspace_folder_that_is_a_link_out_is_refused_before_anything_is_read(tmp_path, capsys, folder, command):
+    """data/ or templates/ itself a link leading out of the workspace (a game from a stranger):
+    every file the data names was checked against the folder the link leads to, so the whole of
+    it was read (and new wrote there)."""
+    import shutil
+
+    ws = make_workspace(tmp_path / "ws")
+    elsewhere = tmp_path / "elsewhere"
+    shutil.move(ws / folder, elsewhere)
+    (ws / folder).symlink_to(elsewhere, target_is_directory=True)
+    before = sorted(p.relative_to(elsewhere) for p in elsewhere.rglob("*"))
+    assert run(ws, *command) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{folder}: a link to " in err and "outside it" in err
+    assert sorted(p.relative_to(elsewhere) for p in elsewhere.rglob("*")) == before
+    assert not (ws / "build").exists()
+
+
+def test_a_workspace_folder_linked_inside_the_workspace_is_read(tmp_path):
+    import shutil
+
+    ws = make_workspace(tmp_path / "ws")
+    shutil.move(ws / "templates", ws / "shared-templates")
+    (ws / "templates").symlink_to("shared-templates", target_is_directory=True)
+    assert run(ws, "check", "-q") == 0

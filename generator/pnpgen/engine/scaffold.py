@@ -16,7 +16,7 @@ from pnpgen.data import validate as v
 from pnpgen.data.formats import CARD_FORMATS, SINGLE_SIZE_SHAPES
 from pnpgen.data.load import load_game
 from pnpgen.data.model import Layout, placeholder_word
-from pnpgen.data.workspace import Workspace, find_workspace
+from pnpgen.data.workspace import NoWorkspace, Workspace, find_workspace
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import NAME_BYTES, InputError, suggest, too_long
 from pnpgen.faces.layouts import compile_side
@@ -230,7 +230,7 @@ def new(args: argparse.Namespace) -> int:
     try:
         ws = find_workspace()
         made = []
-    except InputError:
+    except NoWorkspace:
         ws = Workspace(Path.cwd().resolve())
         made = [ws.data, ws.templates]
     slug, title = args.slug, args.title or args.slug
@@ -307,7 +307,7 @@ def trim_of(g: layouts.Geometry) -> tuple[float, float]:
 def layout(args: argparse.Namespace) -> int:
     try:
         root: Path | None = find_workspace().root
-    except InputError:
+    except NoWorkspace:
         root = None
     if args.action == "list":
         own = layouts.own_names(root)
