@@ -20,7 +20,8 @@ def printer_profiles(root: Path) -> list[Path]:
     """Where printer profiles (pnpgen/printers.py) are looked for, first wins: the workspace, then
     the user's config folder. Here, with the workspace's other paths: a build that finds
     everything up to date fingerprints these files without loading the profiles' reader."""
-    config = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "pnpgen"
+    xdg = os.environ.get("XDG_CONFIG_HOME")  # relative: no folder (the XDG spec), not one of the workspace's
+    config = Path(xdg if xdg and os.path.isabs(xdg) else Path.home() / ".config") / "pnpgen"
     return [root / PRINTERS_FILE, config / PRINTERS_FILE]
 
 
