@@ -355,6 +355,10 @@ def layout(args: argparse.Namespace) -> int:
                              expected=f"each part of the name at most {NAME_BYTES} bytes (UTF-8)")
         if taken(path):
             raise InputError(f"{path} already exists; pnpgen layout export never overwrites", expected="another --out")
+        if root is not None and _led_out(root, path):
+            raise InputError(f"--out: {path.parent} leads through a link to a folder outside the workspace",
+                             expected="a folder of the workspace (templates/<game>/), or a folder elsewhere named "
+                             "as it is, not through a link")
         if not path.parent.is_dir() and not _games_templates(root, path.parent):
             raise InputError(f"--out: folder {path.parent} does not exist",
                              expected="a file in an existing folder, or an existing folder (templates/<game>/)")
@@ -389,6 +393,22 @@ def layout(args: argparse.Namespace) -> int:
         faces = ", ".join("[" + ", ".join(f"{n:g}" for n in box) + "]" for box in built.die)
         print(f"  die: [{faces}]   # Tabletop Simulator: the faces 1 to 6, a die that rolls")
     return 0
+
+
+def _led_out(root: Path, path: Path) -> bool:
+    """Whether ``path``, named inside the workspace, is written outside it through a link (a
+    stranger's ``templates/<game>`` leading to a folder of yours): what is written there no build
+    reads, as it reads no template through such a link."""
+    absolute = Path(os.path.abspath(path))
+    if not absolute.is_relative_to(root):
+        return False
+    folder = absolute.parent
+    while not os.path.lexists(folder) and folder != root:  # (templates/<game>/ not made yet)
+        folder = folder.parent
+    try:
+        return not folder.resolve(strict=True).is_relative_to(root.resolve())
+    except (OSError, RuntimeError):  # a link loop, or a link leading nowhere
+        return True
 
 
 def _held_deck(source: Path) -> str | None:
