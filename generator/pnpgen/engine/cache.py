@@ -262,8 +262,11 @@ class FileHashes:
 @lru_cache(maxsize=65536)
 def _content(path: str, size: int, mtime_ns: int, ctime_ns: int, inode: int) -> str:
     """The hash of a file's content, read once per process for as long as the file is unchanged
-    (a build fingerprints a game's art three times: its inputs, its renders, its faces)."""
-    return sha(Path(path).read_bytes())
+    (a build fingerprints a game's art three times: its inputs, its renders, its faces). Read a
+    block at a time: a file of gigabytes in art/ (a video dropped there, a sparse file planted)
+    asked for as much memory, and ended the build in MemoryError."""
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()
 
 
 def hashed(check: Callable[[Any], Any], items: list) -> list:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen.data.workspace import Workspace, printer_profiles
-from pnpgen.engine.cache import Cache, fingerprint
+from pnpgen.engine.cache import BIG_FILE, Cache, big_file_stamp, fingerprint
 from pnpgen.engine.options import BuildOptions, RulebookOptions
 from pnpgen.engine.output import build_lock, claim
 from pnpgen.engine.transaction import recover
@@ -42,8 +42,9 @@ def _profiles(ws: Workspace) -> tuple[bytes, ...]:
                 contained(path.name, ws.root, "printers.yaml", path)
         except InputError:
             continue
-        if path.is_file():
-            out.append(path.read_bytes())
+        if path.is_file():  # (one too big to be a profile by its stamp: loading it says so)
+            st = path.stat()
+            out.append(big_file_stamp(st) if st.st_size > BIG_FILE else path.read_bytes())
     return tuple(out)
 
 

@@ -39,6 +39,7 @@ from pnpgen.engine.changes import in_deck_order, matched, numbered_name, rearran
 from pnpgen.errors import InputError
 from pnpgen.messages import FALLBACK, msg
 from pnpgen.patterns import later
+from pnpgen.rulebook.reader import MAX_DRAFT_BYTES
 from pnpgen.safetext import quoted
 from pnpgen.usercache import seal
 
@@ -315,7 +316,7 @@ def content_hash(decks: dict[str, Any], rulebook: dict[str, str], draft: str) ->
 def _draft_text(path: Path) -> str:
     """The draft's text as the rulebook reads it (a Shift_JIS or UTF-16 draft too); "" when
     there is none, and a draft no encoding reads is the rulebook's error to report, not this."""
-    if not path.is_file():
+    if not path.is_file() or path.stat().st_size > MAX_DRAFT_BYTES:  # (too long: the rulebook's error, not read)
         return ""
     data = path.read_bytes()
     try:
