@@ -256,3 +256,19 @@ def test_a_workspace_folder_linked_inside_the_workspace_is_read(tmp_path):
     shutil.move(ws / "templates", ws / "shared-templates")
     (ws / "templates").symlink_to("shared-templates", target_is_directory=True)
     assert run(ws, "check", "-q") == 0
+
+
+@pytest.mark.parametrize("command", [["build", "--game", "test", "--no-rulebook", "--jobs", "1"],
+                                     ["export", "--game", "test", "--preset", "doujin"]])
+def test_a_fonts_folder_linked_elsewhere_is_read_for_its_fonts_only(tmp_path, monkeypatch, command):
+    """fonts/ may be a link anywhere (a shared collection): its files below it, and its files that
+    are no font, were read for the build's inputs (fonts/ a link to the home folder: a walk of all
+    of it, every small file hashed). Only fonts/<name>.ttf is."""
+    ws = make_workspace(tmp_path / "ws")
+    fonts = _own_fonts(ws, tmp_path)
+    (fonts / "notes.txt").write_text(SECRET, encoding="utf-8")
+    (fonts / "projects" / "diary").mkdir(parents=True)
+    (fonts / "projects" / "diary" / "today.txt").write_text(SECRET, encoding="utf-8")
+    opened = _files_opened(monkeypatch)
+    assert run(ws, *command) == 0
+    assert not [p for p in opened if p.endswith((".txt",)) and str(fonts) in p], opened

@@ -72,6 +72,19 @@ def _digest(parts: Iterable[bytes]) -> str:
     return h.hexdigest()
 
 
+def _font_files(folder: Path) -> list[tuple[Path, os.stat_result, bool]]:
+    """``folder``'s own ``*.ttf`` files (fonts/, where a font is ``fonts/<name>.ttf``), as
+    ``_files`` lists them: nothing below it, nor any other file. fonts/ may be a link anywhere (a
+    shared collection): listed as a folder of inputs, everything below it was read for its hash
+    (fonts/ a link to the home folder: every file there, a walk of the whole of it)."""
+    try:
+        with os.scandir(folder) as it:
+            entries = sorted((e for e in it if e.name.endswith(".ttf") and not is_litter(e.name)), key=lambda e: e.name)
+    except OSError:
+        return []
+    return [(folder / e.name, e.stat(), _ignoring_missing(e.is_symlink)) for e in entries if _ignoring_missing(e.is_file)]
+
+
 def _files(folder: Path) -> list[tuple[Path, os.stat_result, bool]]:
     """Each file under ``folder`` as ``Path.rglob`` lists them (a link to a file too, never the
     inside of a linked folder; no ``__pycache__``, no litter), in the order of their paths, with
@@ -142,9 +155,11 @@ def big_file_stamp(st: os.stat_result) -> bytes:
     return b"%d:%d:%d:%d" % usercache.file_stamp(st)
 
 
-def fingerprint(folders: Iterable[Path], options: Any, known: FileHashes | None = None) -> str:
+def fingerprint(folders: Iterable[Path], options: Any, known: FileHashes | None = None,
+                fonts: Path | None = None) -> str:
     """Hash of every file under ``folders`` (name, then content or size+mtime for big files),
-    pnpgen itself (``code()``) and ``options`` (its repr). ``known``: hashes kept from earlier runs."""
+    pnpgen itself (``code()``) and ``options`` (its repr). ``known``: hashes kept from earlier runs.
+    ``fonts``, one of ``folders``: only its own font files (``_font_files``)."""
     parts: list[bytes] = [f"pnpgen {code()}".encode(), repr(options).encode()]
     for folder in folders:
         if folder.is_relative_to(resources.folder("pnpgen")):
@@ -153,16 +168,16 @@ def fingerprint(folders: Iterable[Path], options: Any, known: FileHashes | None 
                 if known is not None and st is not None and known.get(path, st) is None:
                     known.learn(path, st, part.decode())
             continue
-        for path, _, part in _parts(folder, known):
+        for path, _, part in _parts(folder, known, folder == fonts):
             parts += [os.fsencode(path), part]
     return _digest(parts)
 
 
-def _parts(folder: Path, known: FileHashes | None) -> list[tuple[Path, os.stat_result | None, bytes]]:
-    """Each file under ``folder`` (``_files``), its stamp when its content was hashed, and what
-    ``fingerprint`` takes of it."""
+def _parts(folder: Path, known: FileHashes | None, fonts: bool = False) -> list[tuple[Path, os.stat_result | None, bytes]]:
+    """Each file under ``folder`` (``_files``; of fonts/, ``_font_files``), its stamp when its
+    content was hashed, and what ``fingerprint`` takes of it."""
     out: list[tuple[Path, os.stat_result | None, bytes]] = []
-    for path, st, link in _files(folder):
+    for path, st, link in _font_files(folder) if fonts else _files(folder):
         if link:  # by where it points and its target's stamp, never read: it may lead out
             out.append((path, None, os.fsencode(f"link {os.readlink(path)} {st.st_size}:{st.st_mtime_ns}")))
         elif st.st_size > BIG_FILE:

@@ -37,7 +37,8 @@ def export_inputs(ws: Workspace, slug: str, options: ExportOptions) -> str:
     decks = sorted(p.relative_to(ws.data).as_posix() for p in ws.data.glob("*/decks/*")
                    if p.is_file() and not is_litter(p.name))
     # every game's name too: Tabletop Simulator's GUIDs start with the game's slot among them
-    return fingerprint([*inputs_of(ws, slug), ws.root / "presets"], (options, decks, ws.slugs(), STATE_FORMAT))
+    return fingerprint([*inputs_of(ws, slug), ws.root / "presets"], (options, decks, ws.slugs(), STATE_FORMAT),
+                       fonts=ws.fonts)
 
 
 def state_path(out_root: Path, slug: str, options: ExportOptions) -> Path:

@@ -155,7 +155,7 @@ def sort_games(ws: Workspace, slugs: list[str], given: BuildOptions, out_root: P
     todo: list[tuple[str, str]] = []
     for slug in slugs:
         options = for_game(slug, given, own_language)
-        inputs = fingerprint(inputs_of(ws, slug), (options, rulebook, _profiles(ws)), cache.hashes)
+        inputs = fingerprint(inputs_of(ws, slug), (options, rulebook, _profiles(ws)), cache.hashes, ws.fonts)
         state = cache.up_to_date(edition(slug, options), inputs, out_dir(out_root, slug, options), cache.hashes)
         if state is not None:
             fresh.append(GameOutcome(slug, out_dir(out_root, slug, options), True, warnings=state.warnings))
