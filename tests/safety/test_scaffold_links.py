@@ -61,3 +61,12 @@ def test_layout_export_into_a_workspace_folder_linked_out_writes_nothing_there(t
     assert list(yours.iterdir()) == []
     assert run(ws, "layout", "export", "card-poker", "--out", str(yours) + "/") == 0  # named as it is: written
     assert sorted(p.name for p in yours.iterdir()) == ["card-poker-back.svg.j2", "card-poker-front.svg.j2"]
+
+
+def test_layout_export_to_a_name_starting_with_a_dash_writes_nothing(tmp_path, capsys):
+    """--out - (a program's usual 'standard output') wrote the files '-' and '--back.svg.j2', which
+    'rm *' and the like take for an option."""
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "layout", "export", "card-poker", "--out", "-") == 2
+    assert "starting with '-'" in _one_line(capsys)
+    assert not (ws / "-").exists() and not (ws / "--back.svg.j2").exists()

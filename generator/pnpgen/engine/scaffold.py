@@ -350,6 +350,9 @@ def layout(args: argparse.Namespace) -> int:
     if built.back is not None:
         outputs[back] = compile_side(built, "back")
     for path in outputs:
+        if path.name.startswith("-"):  # (--out -: files '-' and '--back.svg.j2', which rm * takes for an option)
+            raise InputError(f"--out: {str(path)!r} names a file starting with '-', which commands take for an option",
+                             expected="a template's file name, e.g. --out templates/<game>/mine.svg.j2, or a folder")
         if too_long(str(path)):
             raise InputError(f"--out: {str(path)[:40]!r}… is too long for a file name",
                              expected=f"each part of the name at most {NAME_BYTES} bytes (UTF-8)")
