@@ -21,7 +21,10 @@ def printer_profiles(root: Path) -> list[Path]:
     the user's config folder. Here, with the workspace's other paths: a build that finds
     everything up to date fingerprints these files without loading the profiles' reader."""
     xdg = os.environ.get("XDG_CONFIG_HOME")  # relative: no folder (the XDG spec), not one of the workspace's
-    config = Path(xdg if xdg and os.path.isabs(xdg) else Path.home() / ".config") / "pnpgen"
+    try:
+        config = Path(xdg if xdg and os.path.isabs(xdg) else Path.home() / ".config") / "pnpgen"
+    except (RuntimeError, KeyError):  # no home folder (HOME unset, no user entry: a container): the workspace's alone
+        return [root / PRINTERS_FILE]
     return [root / PRINTERS_FILE, config / PRINTERS_FILE]
 
 
