@@ -34,12 +34,12 @@ from typing import Any
 from pnpgen import usercache
 from pnpgen.data.draftlines import DraftLines
 from pnpgen.data.i18n import LANGUAGE_CODE
+from pnpgen.data.textfile import MAX_DRAFT_BYTES
 from pnpgen.data.textfile import decode as decode_text
 from pnpgen.engine.changes import in_deck_order, matched, numbered_name, rearranged_only, renamed
 from pnpgen.errors import InputError
 from pnpgen.messages import FALLBACK, msg
 from pnpgen.patterns import later
-from pnpgen.rulebook.reader import MAX_DRAFT_BYTES
 from pnpgen.safetext import quoted
 from pnpgen.usercache import seal
 
