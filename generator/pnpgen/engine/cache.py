@@ -49,6 +49,7 @@ if TYPE_CHECKING:  # (a build that finds everything up to date loads no stage)
     from pnpgen.svg.artwork import ArtRecord
 
 FORMAT = 2
+HASHED_WHOLE = 64 << 20  # bytes: a file hashed as read whole; a larger one, a block at a time
 BIG_FILE = 1 << 20  # files larger than this (fonts, art) are fingerprinted by size and mtime
 # The names of the entries pnpgen writes below .cache/: pruning removes only files named so.
 ENTRY = re.compile(r"faces/[0-9a-f]{2}/[0-9a-f]{32,64}(-[0-9a-f]{16}){0,2}\.json|jinja/[0-9a-f]{40,64}\.jbc"
@@ -277,9 +278,11 @@ class FileHashes:
 @lru_cache(maxsize=65536)
 def _content(path: str, size: int, mtime_ns: int, ctime_ns: int, inode: int) -> str:
     """The hash of a file's content, read once per process for as long as the file is unchanged
-    (a build fingerprints a game's art three times: its inputs, its renders, its faces). Read a
-    block at a time: a file of gigabytes in art/ (a video dropped there, a sparse file planted)
-    asked for as much memory, and ended the build in MemoryError."""
+    (a build fingerprints a game's art three times: its inputs, its renders, its faces). One
+    larger than HASHED_WHOLE is read a block at a time: a file of gigabytes in art/ (a video dropped
+    there, a sparse file planted) asked for as much memory, and ended the build in MemoryError."""
+    if size <= HASHED_WHOLE:
+        return sha(Path(path).read_bytes())
     with open(path, "rb") as f:
         return hashlib.file_digest(f, "sha256").hexdigest()
 
