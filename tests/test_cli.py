@@ -81,6 +81,9 @@ def test_every_option_says_what_it_does():
     (("new", "港の灯"), "e.g. my-game (and --title '港の灯' for the title)"),
     # a Japanese title with a digit left only the digit to offer: 'e.g. 2'
     (("new", "ことば2"), "e.g. my-game (and --title 'ことば2' for the title)"),
+    # a slug no title could be either: not echoed as --title (a line break split the error, an RLO reversed it)
+    (("new", "a\nb"), "'a\\nb' is not a game slug (expected lower-case letters, digits, - and _, e.g. a-b)"),
+    (("new", "x\u202ey"), "'x\\u202ey' is not a game slug (expected lower-case letters, digits, - and _, e.g. xy)"),
     # pnpgen new con wrote data/con/, which every later command refused (a name Windows cannot hold)
     (("new", "con"), "argument slug: 'con' is the name of a Windows device (CON), which would name the game's output "
                      "folder (expected another slug, e.g. con-game)"),

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import queue
 import re
+import stat
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -22,6 +23,27 @@ def tmp_beside(path: Path) -> Path:
     process and thread, so two builds (``--jobs 2``'s workers) writing the same file never
     write or rename each other's temporary file."""
     return path.with_name(f"{path.name}.{os.getpid():x}-{threading.get_ident():x}{TMP_SUFFIX}")
+
+
+MAX_RECORD = 256 << 20  # bytes: the largest record pnpgen keeps (a big deck's hashes and states are a few MB)
+
+
+def read_record(path: Path, limit: int = MAX_RECORD) -> bytes:
+    """The bytes of a record pnpgen wrote in an output folder (``.cache/``, its journal): only a
+    regular file, opened without following a link or waiting on a FIFO, of at most ``limit``
+    bytes; OSError otherwise, which every reader takes for a record that is not there. A build
+    folder can come from elsewhere: a FIFO planted as ``build/.cache/<game>.json`` hung every
+    build, a sparse 8 GB ``hashes/files.json`` asked for 8 GB of memory."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags)
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
+            raise OSError(f"{path.name} is not a record pnpgen wrote")
+        data = f.read(limit + 1)
+    if len(data) > limit:  # (grown since)
+        raise OSError(f"{path.name} is not a record pnpgen wrote")
+    return data
 
 
 def write_new(path: Path, data: bytes, mode: int = 0o666) -> None:

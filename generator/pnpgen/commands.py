@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from pnpgen.data.workspace import Workspace
+from pnpgen.data.workspace import NoWorkspace, Workspace
 from pnpgen.safetext import shown
 
 
@@ -527,7 +527,7 @@ def calibrate(args: argparse.Namespace) -> int:
 
     try:
         ws: Workspace | None = find_workspace()
-    except InputError:
+    except NoWorkspace:
         ws = None
     root = ws.root if ws is not None else Path.cwd()
     paper, lang = games_paper_and_language(ws) if ws is not None else (None, None)

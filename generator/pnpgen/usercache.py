@@ -7,7 +7,7 @@ elsewhere in a zip), an index term's reading (rulebook/termindex.py), a
 draft's slips of the pen (rulebook/grammar.py), a book's paragraphs' lines (rulebook/setlines.py).
 
 The folder is ``$PNPGEN_CACHE``, else ``$XDG_CACHE_HOME/pnpgen``, else ``~/.cache/pnpgen``;
-``PNPGEN_CACHE=off`` keeps nothing. One file per content (named by the SHA-256 of the content and
+``PNPGEN_CACHE=off``, or a relative path, keeps nothing. One file per content (named by the SHA-256 of the content and
 of what reads it), in Python's ``marshal`` format — plain values only, so reading an entry runs
 no code — behind the SHA-256 of its bytes. A damaged or foreign entry is ignored and made again;
 a folder that cannot be written means every run works it out again. Outputs are the same bytes
@@ -62,11 +62,15 @@ def folder(kind: str) -> Path | None:
     given = os.environ.get("PNPGEN_CACHE")
     if given == "off":
         return None
-    try:
-        base = Path(given) if given else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pnpgen"
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    try:  # a relative XDG_CACHE_HOME is no folder (the XDG spec: ignored)
+        base = Path(given) if given else Path(xdg if xdg and os.path.isabs(xdg) else Path.home() / ".cache") / "pnpgen"
     except (RuntimeError, KeyError):  # no home folder
         return None
-    return base / kind
+    # A relative folder (PNPGEN_CACHE=cache, HOME=.) is one in the folder pnpgen runs in, the
+    # workspace, maybe a stranger's: its key would seal that workspace's planted records, its
+    # compiled templates run as code. None: nothing kept.
+    return base / kind if base.is_absolute() else None
 
 
 def key(*parts: bytes) -> str:

@@ -14,6 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
+import pytest
 from PIL import Image
 
 from conftest import DECK_YAML, GAME_YAML, make_workspace, run
@@ -666,3 +667,21 @@ def test_copies_share_their_pieces_name_and_pieces_of_one_name_are_numbered(tmp_
     out = _export(root)
     assert [o["Nickname"] for o in _objects(out, "cards")] == ["Combat die", "Combat die"]
     assert [o["Nickname"] for o in _objects(out, "points")] == ["得点 #1", "得点 #1", "得点 #2", "他"]
+
+
+@pytest.mark.parametrize("line", ["die: [[0, 0, 0.1, 0.1], [1, 0, 0.1, 0.1], [2, 0, 0.1, 0.1], [3, 0, 0.1, 0.1], "
+                                  "[4, 0, 0.1, 0.1], [5, 0, 0.1, 0.1]]", "stand_up: [0, 0, 0.3, 0.1]"])
+def test_a_die_face_or_a_standing_figure_smaller_than_its_inset_is_exported(tmp_path, capsys, line):
+    """A deck file's die faces or standee box of 0.1 mm (what ``die:`` and ``stand_up:`` take) were
+    cut 0.2 mm inside each edge, right of their left edge: a traceback from the picture library
+    (``Coordinate 'right' is less than 'left'``). Each is cut whole, at least a pixel."""
+    deck = D6_DECK.replace("layout: d6", f"kind: token\nsize: [64, 48]\nfront: test/card-front.svg.j2\n{line}\n"
+                           "fields: {name: text, text: text}").replace("{count: 2}", "{count: 2, name: a, text: b}")
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    out = _export(root)
+    assert "Traceback" not in capsys.readouterr().err
+    objects = _objects(out, "cards")
+    assert len(objects) == 2
+    assert {o["Name"] for o in objects} == ({"Custom_Dice"} if line.startswith("die") else {"Custom_Token"})
+    with Image.open(out / "cards-001-front.png") as picture:
+        assert picture.width >= 1 and picture.height >= 1

@@ -560,6 +560,22 @@ def test_layout_list_and_the_names_offered_pass_over_editors_and_the_systems_fil
     assert "unknown sheet layout 'nope'" in err and "._mine" not in err, err
 
 
+def test_layout_list_passes_over_a_yaml_name_that_is_no_file(tmp_path, capsys):
+    """A pipe, a folder or a link to nothing named ``layouts/*.yaml`` (which no deck can use):
+    ``layout list`` stopped at it, "unknown layout 'pipe'; did you mean pipe?"."""
+    import os
+
+    ws = make_workspace(tmp_path / "ws")
+    (ws / "layouts").mkdir()
+    os.mkfifo(ws / "layouts" / "pipe.yaml")
+    (ws / "layouts" / "folder.yaml").mkdir()
+    (ws / "layouts" / "gone.yaml").symlink_to("nowhere.yaml")
+    (ws / "layouts" / "mine.yaml").write_text("extends: card-poker\n", encoding="utf-8")
+    assert run(ws, "layout", "list") == 0
+    out = capsys.readouterr().out
+    assert "mine" in out and not {"pipe", "folder", "gone"} & set(re.findall(r"^(\S+)", out, re.M)), out
+
+
 def test_a_layouts_background_may_be_each_pieces_colour(tmp_path):
     """Hex tiles of five terrains from ``tile-hex``: ``background: piece.colour`` grounds each
     tile in its own colour, the field declared by the layout (no ``fields:`` in the deck), as

@@ -11,6 +11,8 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
 from conftest import make_workspace, run
 from pnpgen.usercache import seal
 
@@ -120,3 +122,25 @@ def test_an_output_replaced_by_a_link_is_not_read_through_but_made_again(tmp_pat
     code, err = forked_cli(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", timeout=60)  # (it hung: -9)
     assert code == 0, err
     assert not cards.is_symlink() and cards.read_bytes() == built
+
+
+@pytest.mark.parametrize("record", ["test.json", "hashes/files.json", "renders/test.pack.json", ".pnpgen-journal"])
+def test_a_fifo_planted_as_a_cache_record_is_passed_over(tmp_path, monkeypatch, record):
+    """A build folder from elsewhere (a tar keeps FIFOs) with a pipe where the game's state, the
+    file hashes, a pack or the commit journal is: reading it never ended, and every build,
+    export, check and clean hung. It is a record that is not there: built, and replaced."""
+    import os
+
+    from conftest import forked_cli
+
+    ws = make_workspace(tmp_path / "ws")
+    _as_machine(monkeypatch, tmp_path / "mine")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    where = (ws / "build" / record) if record.startswith(".pnpgen") else ws / "build" / ".cache" / record
+    where.unlink(missing_ok=True)
+    os.mkfifo(where)
+    for command in (["build", "--game", "test", "--no-rulebook", "--jobs", "1"],
+                    ["export", "--game", "test", "--preset", "doujin"], ["clean"]):
+        code, err = forked_cli(ws, *command, timeout=60)  # (it hung: -9)
+        assert code == 0 and "Traceback" not in err, (command, err)
+

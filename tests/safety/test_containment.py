@@ -226,3 +226,49 @@ def test_an_icons_folder_linked_out_of_templates_is_refused(tmp_path, capsys, ic
     (elsewhere / "star.svg").rename(ws / "templates" / "shared" / "star.svg")
     (ws / "templates" / icons).symlink_to(ws / "templates" / "shared", target_is_directory=True)  # inside: fine
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+
+
+@pytest.mark.parametrize("folder", ["templates", "data"])
+@pytest.mark.parametrize("command", [["check"], ["build", "--game", "test", "--no-rulebook"], ["new", "other"],
+                                     ["layout", "export", "card-poker", "--out", "templates/test/"]])
+def test_a_workspace_folder_that_is_a_link_out_is_refused_before_anything_is_read(tmp_path, capsys, folder, command):
+    """data/ or templates/ itself a link leading out of the workspace (a game from a stranger):
+    every file the data names was checked against the folder the link leads to, so the whole of
+    it was read (and new wrote there)."""
+    import shutil
+
+    ws = make_workspace(tmp_path / "ws")
+    elsewhere = tmp_path / "elsewhere"
+    shutil.move(ws / folder, elsewhere)
+    (ws / folder).symlink_to(elsewhere, target_is_directory=True)
+    before = sorted(p.relative_to(elsewhere) for p in elsewhere.rglob("*"))
+    assert run(ws, *command) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{folder}: a link to " in err and "outside it" in err
+    assert sorted(p.relative_to(elsewhere) for p in elsewhere.rglob("*")) == before
+    assert not (ws / "build").exists()
+
+
+def test_a_workspace_folder_linked_inside_the_workspace_is_read(tmp_path):
+    import shutil
+
+    ws = make_workspace(tmp_path / "ws")
+    shutil.move(ws / "templates", ws / "shared-templates")
+    (ws / "templates").symlink_to("shared-templates", target_is_directory=True)
+    assert run(ws, "check", "-q") == 0
+
+
+@pytest.mark.parametrize("command", [["build", "--game", "test", "--no-rulebook", "--jobs", "1"],
+                                     ["export", "--game", "test", "--preset", "doujin"]])
+def test_a_fonts_folder_linked_elsewhere_is_read_for_its_fonts_only(tmp_path, monkeypatch, command):
+    """fonts/ may be a link anywhere (a shared collection): its files below it, and its files that
+    are no font, were read for the build's inputs (fonts/ a link to the home folder: a walk of all
+    of it, every small file hashed). Only fonts/<name>.ttf is."""
+    ws = make_workspace(tmp_path / "ws")
+    fonts = _own_fonts(ws, tmp_path)
+    (fonts / "notes.txt").write_text(SECRET, encoding="utf-8")
+    (fonts / "projects" / "diary").mkdir(parents=True)
+    (fonts / "projects" / "diary" / "today.txt").write_text(SECRET, encoding="utf-8")
+    opened = _files_opened(monkeypatch)
+    assert run(ws, *command) == 0
+    assert not [p for p in opened if p.endswith((".txt",)) and str(fonts) in p], opened

@@ -116,3 +116,23 @@ def test_an_output_folder_that_is_a_dangling_link_or_a_pipe_is_said_so(tmp_path,
     said = "it is a link to" if stands == "dangling link" else "it is no folder (a file, a pipe or a device)"
     assert err.count("\n") == 1 and said in err and "File exists" not in err, err
     assert not (tmp_path / "gone").exists()
+
+
+def test_without_a_home_folder_a_build_runs_and_its_output_folder_is_still_checked(tmp_path, monkeypatch, capsys):
+    """HOME unset and no user entry for the uid (a container run as -u 12345): Path.home() raises.
+    The build ended in that RuntimeError traceback (looking for the user's printers.yaml); and the
+    output folder's checks were all passed over on it, so --out data/test/o wrote among the data."""
+    from pathlib import Path
+
+    def no_home() -> Path:
+        raise RuntimeError("Could not determine home directory.")
+
+    ws = make_workspace(tmp_path / "ws")
+    monkeypatch.delenv("HOME", raising=False)
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    monkeypatch.setattr(Path, "home", staticmethod(no_home))
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert (ws / "build" / "test" / "cards.pdf").is_file()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--out", "data/test/o") == 2
+    assert "is inside the workspace's data/" in capsys.readouterr().err
+    assert not (ws / "data" / "test" / "o").exists()

@@ -45,3 +45,28 @@ def test_layout_export_writes_both_sides_when_the_names_are_free(tmp_path):
     ws = make_workspace(tmp_path / "ws")
     assert run(ws, "layout", "export", "card-poker", "--out", "mine.svg.j2") == 0
     assert sorted(p.name for p in Path(ws).glob("mine*")) == ["mine-back.svg.j2", "mine.svg.j2"]
+
+
+def test_layout_export_into_a_workspace_folder_linked_out_writes_nothing_there(tmp_path, capsys):
+    """A stranger's templates/<game> a link to a folder of yours: 'pnpgen layout export --game G
+    --deck D --out templates/G/' (the line pnpgen new prints) wrote the templates there, which no
+    build reads (none reads a template through a link leading out)."""
+    ws = make_workspace(tmp_path / "ws")
+    yours = tmp_path / "yours"
+    yours.mkdir()
+    (ws / "templates" / "other").symlink_to(yours, target_is_directory=True)
+    for out in ("templates/other/", "templates/other/new/mine.svg.j2"):
+        assert run(ws, "layout", "export", "card-poker", "--out", out) == 2
+        assert "leads through a link to a folder outside the workspace" in _one_line(capsys)
+    assert list(yours.iterdir()) == []
+    assert run(ws, "layout", "export", "card-poker", "--out", str(yours) + "/") == 0  # named as it is: written
+    assert sorted(p.name for p in yours.iterdir()) == ["card-poker-back.svg.j2", "card-poker-front.svg.j2"]
+
+
+def test_layout_export_to_a_name_starting_with_a_dash_writes_nothing(tmp_path, capsys):
+    """--out - (a program's usual 'standard output') wrote the files '-' and '--back.svg.j2', which
+    'rm *' and the like take for an option."""
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "layout", "export", "card-poker", "--out", "-") == 2
+    assert "starting with '-'" in _one_line(capsys)
+    assert not (ws / "-").exists() and not (ws / "--back.svg.j2").exists()

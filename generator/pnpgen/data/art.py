@@ -67,12 +67,14 @@ def art_folders(ws: Workspace, game: Game) -> list[Path]:
 def art_files(ws: Workspace, game: Game, content_hash: Callable[[Path], str]) -> dict[str, Path]:
     """The game's art files (``art_folders``) by the SHA-256 of their content, ``content_hash``
     (the first, by name, of equal ones): a picture that is an art file as it is is placed from
-    that file. A link is not read (it may lead out of the workspace)."""
+    that file. A link is not read (it may lead out of the workspace), nor a file too big to be a
+    picture (a video of gigabytes dropped in art/ was hashed on every build, a minute each)."""
     out: dict[str, Path] = {}
     for folder, base in zip(art_folders(ws, game), (game.root, ws.templates)):
         if folder.is_dir() and not leads_out(folder, base):
             for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.is_symlink() and not is_litter(p.name)):
-                out.setdefault(content_hash(path), path)
+                if path.stat().st_size <= MAX_ART_BYTES:
+                    out.setdefault(content_hash(path), path)
     return out
 
 

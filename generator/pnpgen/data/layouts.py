@@ -48,11 +48,14 @@ def builtin_folder() -> Path:
 def own_names(root: Path | None) -> list[str]:
     """The workspace's layouts, ``layouts/*.yaml``: not an editor's or the system's file beside
     them (macOS's ``._card.yaml`` from a USB stick, Emacs's lock ``.#card.yaml``), which stopped
-    ``pnpgen layout list`` as 'not a layout name'."""
+    ``pnpgen layout list`` as 'not a layout name'; nor a pipe, a folder or a link to nothing named
+    ``*.yaml``, which no deck finds (``_find``): layout list stopped at it, "unknown layout 'l'; did you
+    mean l?"."""
     folder = root / "layouts" if root is not None else None
     if folder is None or not folder.is_dir():
         return []
-    return sorted(p.stem for p in folder.glob("*.yaml") if not is_litter(p.name) and not p.name.startswith("."))
+    return sorted(p.stem for p in folder.glob("*.yaml") if not is_litter(p.name) and not p.name.startswith(".")
+                  and p.is_file())
 
 
 def builtin_names() -> list[str]:

@@ -11,6 +11,8 @@ from pathlib import Path
 from pnpgen.errors import InputError
 from pnpgen.patterns import later
 
+MAX_DRAFT_BYTES = 300_000  # a draft: some 100,000 characters of Japanese, a book of 150 A5 pages (rulebook/reader.py)
+
 
 def decode(data: bytes, path: Path | str | None = None) -> tuple[str, str]:
     """Bytes → (text, encoding name). Raises InputError when no supported encoding fits."""

@@ -24,7 +24,7 @@ from pnpgen.data.formats import CARD_FORMATS, PAPER_FORMATS, PAPER_SIZES, paper_
 from pnpgen.data.markup import colour_names
 from pnpgen.errors import suggest
 from pnpgen.patterns import later
-from pnpgen.safetext import windows_trouble
+from pnpgen.safetext import NAME_CONTROL, windows_trouble
 from pnpgen.units import MM_PER_UNIT
 
 SIZE_MM = (1.0, 2000.0)  # a piece's trim size (each side, or the one size of a circle/hex)
@@ -556,7 +556,8 @@ def new_game_slug(text: str) -> str:
         meant = re.sub(r"[^a-z0-9_]+", "-", unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()).strip("-_")[:64]
         # a Japanese title leaves only its digits ('ことば2' → '2'): no slug to offer from it
         fit = meant and _NEW_SLUG.fullmatch(meant) and re.search("[a-z]", meant)
-        example = f"{meant if fit else 'my-game'} (and --title {shlex.quote(text)} for the title)"
+        title = text.strip() and len(text) <= LABEL_CHARS and not NAME_CONTROL.search(text)  # (one new takes)
+        example = f"{meant if fit else 'my-game'}" + (f" (and --title {shlex.quote(text)} for the title)" if title else "")
         raise Invalid(f"{show(text)} is not a game slug", f"lower-case letters, digits, - and _, e.g. {example}")
     trouble = windows_trouble(text)
     if trouble is not None:  # con: every command would refuse the game (data/names.py)

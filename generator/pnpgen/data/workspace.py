@@ -20,7 +20,11 @@ def printer_profiles(root: Path) -> list[Path]:
     """Where printer profiles (pnpgen/printers.py) are looked for, first wins: the workspace, then
     the user's config folder. Here, with the workspace's other paths: a build that finds
     everything up to date fingerprints these files without loading the profiles' reader."""
-    config = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "pnpgen"
+    xdg = os.environ.get("XDG_CONFIG_HOME")  # relative: no folder (the XDG spec), not one of the workspace's
+    try:
+        config = Path(xdg if xdg and os.path.isabs(xdg) else Path.home() / ".config") / "pnpgen"
+    except (RuntimeError, KeyError):  # no home folder (HOME unset, no user entry: a container): the workspace's alone
+        return [root / PRINTERS_FILE]
     return [root / PRINTERS_FILE, config / PRINTERS_FILE]
 
 
@@ -81,19 +85,49 @@ class Workspace:
         return sorted(p.parent.name for p in self.data.glob("*/game.yaml") if not p.parent.name.startswith("."))
 
 
+class NoWorkspace(InputError):
+    """No workspace here or above (``pnpgen new`` then makes one here)."""
+
+
+OWN_FOLDERS = ("data", "templates")  # the workspace's own: never a link leading out of it (fonts/ may be)
+
+
 def find_workspace(start: Path | None = None) -> Workspace:
     """Walk up from ``start`` (default: the current directory) like git finds .git."""
     here = (start or Path.cwd()).resolve()
     for folder in (here, *here.parents):
         if (folder / "data").is_dir() and ((folder / "templates").is_dir()
                                            or any((folder / "data").glob("*/game.yaml"))):
+            refuse_folders_linked_out(folder)
             return Workspace(folder)
-    raise InputError(
+    raise NoWorkspace(
         "no pnpgen workspace here or above",
         path=here,
         expected="a folder holding data/<game>/game.yaml (and templates/ for templates of its own); "
                  "run pnpgen inside it, or 'pnpgen new SLUG' to start one",
     )
+
+
+def refuse_folders_linked_out(root: Path) -> None:
+    """``data/`` and ``templates/`` are the workspace's own folders: each file the data names is
+    checked to stay inside them, so one of them that is itself a link out of the workspace (a game
+    from a stranger whose ``templates`` leads to another project's, or ``data`` to a folder of
+    the designer's) had every command read, and ``new`` and ``layout export`` write, there. A
+    link to a folder inside the workspace is taken; ``fonts/`` may lead anywhere (a shared
+    collection of fonts, on purpose)."""
+    real = root.resolve()
+    for name in OWN_FOLDERS:
+        folder = root / name
+        if not folder.is_symlink():
+            continue
+        try:
+            inside = folder.resolve(strict=True).is_relative_to(real)
+        except (OSError, RuntimeError):  # a loop, or nowhere
+            inside = False
+        if not inside:
+            raise InputError(f"a link to {os.readlink(folder)!r}, not a folder of the workspace: pnpgen reads "
+                             f"no {name}/ outside it", path=folder, expected=f"{name}/ a folder (the one it leads "
+                             "to copied in its place), or a link to a folder inside the workspace")
 
 
 def workspace_relative(value: Any, root: Path) -> Any:

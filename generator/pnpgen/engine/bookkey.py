@@ -142,11 +142,15 @@ def model_key(ws, game, opts) -> str:
         h.update(part.encode() + b"\0")
     fonts = [p for p in sorted(Path(ws.fonts).glob("*.ttf")) if hashable(p, Path(ws.fonts))]
     for path in [*_beside_decks(game), *fonts, *icon_files(ws, game)]:
-        st = path.stat()
-        h.update(os.fsencode(path.as_posix()) + b"\0")
-        h.update(big_file_stamp(st) if st.st_size > BIG_FILE else path.read_bytes())
-        h.update(b"\0")
+        h.update(os.fsencode(path.as_posix()) + b"\0" + key_part(path) + b"\0")
     return h.hexdigest()[:32]
+
+
+def key_part(path: Path) -> bytes:
+    """What a key takes of a file: its bytes, or the stamp of one too big to read each time (a
+    font; an icon of gigabytes, which the book's key read whole: MemoryError)."""
+    st = path.stat()
+    return big_file_stamp(st) if st.st_size > BIG_FILE else path.read_bytes()
 
 
 def rulebook_key(model: str, result) -> str:

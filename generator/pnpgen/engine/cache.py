@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pnpgen.atomic import Stores, store
+from pnpgen.atomic import Stores, read_record, store
 from pnpgen.engine.fingerprint import FORMAT, FileHashes, code, hashed, parts_digest, sha
 from pnpgen.engine.output import inside, is_output_folder
 from pnpgen.errors import InputError
@@ -154,7 +154,7 @@ class Cache:
 
     def state(self, slug: str) -> GameState | None:
         try:
-            return GameState.from_json(self.state_path(slug).read_bytes())
+            return GameState.from_json(read_record(self.state_path(slug)))
         except OSError:
             return None
 
@@ -198,7 +198,7 @@ class Cache:
         folder = self.root / kind
         for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
             try:
-                outer = json.loads(path.read_bytes())
+                outer = json.loads(read_record(path))
                 body = outer["body"]
                 if outer["check"] == seal(json.dumps(body, sort_keys=True).encode()) \
                         and body["pnpgen"] == code() and path.stem == sha(body["key"].encode())[:32]:
@@ -211,7 +211,7 @@ class Cache:
         """One record's value by its key, or None when absent or not intact."""
         path = self.record_path(kind, key)
         try:
-            outer = json.loads(path.read_bytes())
+            outer = json.loads(read_record(path))
             body = outer["body"]
             if outer["check"] == seal(json.dumps(body, sort_keys=True).encode()) \
                     and body["pnpgen"] == code() and body["key"] == key:
@@ -238,7 +238,7 @@ class Cache:
         line (pnpgen, the seal of the text) and the records' JSON text, checked by sealing the
         bytes as read."""
         try:
-            head, _, text = self.pack_path(kind).read_bytes().partition(b"\n")
+            head, _, text = read_record(self.pack_path(kind)).partition(b"\n")
             outer = json.loads(head)
             if outer.get("pnpgen") != code() or outer.get("check") != seal(text):
                 return {}
@@ -290,7 +290,7 @@ class Cache:
         base64 to decode, and a picture shown by many faces is stored once. ``pictures`` reads
         them (default ``picture``: their bytes)."""
         try:
-            head, _, text = self.face_path(key).read_bytes().partition(b"\n")
+            head, _, text = read_record(self.face_path(key)).partition(b"\n")
             outer = json.loads(head)
             if outer.get("key") != key or outer.get("pnpgen") != code() or outer.get("check") != seal(text):
                 return None
@@ -367,7 +367,7 @@ class Cache:
         used: set[str] = set()
         for path in sorted(self.root.glob("*.json")) if self.root.is_dir() else []:
             try:
-                state = GameState.from_json(path.read_bytes())
+                state = GameState.from_json(read_record(path))
             except OSError:
                 continue
             if state is not None:

@@ -21,6 +21,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pnpgen.atomic import read_record
 from pnpgen.engine import history as history_files
 from pnpgen.engine.cache import Cache, layout_of
 from pnpgen.engine.fingerprint import FileHashes, sha
@@ -151,7 +152,7 @@ def _recorded(state: Path) -> dict[str, tuple[str, tuple[int, ...] | None]] | No
     and the layout of a document's digest), whichever pnpgen version wrote it, when this machine
     sealed it; None when it did not (or the record is damaged): nothing it names can be proven pnpgen's."""
     try:
-        outer = json.loads(state.read_bytes())
+        outer = json.loads(read_record(state))
         body = outer["body"]
         text = json.dumps(body, ensure_ascii=False, sort_keys=True).encode()
         if outer["check"] != seal(text):  # (one sealed by a plain hash, as before seals, proves nothing)
@@ -167,7 +168,7 @@ def _exported(state: Path, out_root: Path) -> tuple[Path, dict[str, str]] | None
     """An export's folder and the files it wrote there (→ sha256), as its state sealed on this
     machine says (engine/export.py); None for any other."""
     try:
-        head, _, text = state.read_bytes().partition(b"\n")
+        head, _, text = read_record(state).partition(b"\n")
         if json.loads(head).get("check") != seal(text):
             return None
         body = json.loads(text)

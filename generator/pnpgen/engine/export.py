@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pnpgen.atomic import read_record
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine.cache import Cache, plain_file, safe_rel
 from pnpgen.engine.fingerprint import code, fingerprint, sha
@@ -37,7 +38,8 @@ def export_inputs(ws: Workspace, slug: str, options: ExportOptions) -> str:
     decks = sorted(p.relative_to(ws.data).as_posix() for p in ws.data.glob("*/decks/*")
                    if p.is_file() and not is_litter(p.name))
     # every game's name too: Tabletop Simulator's GUIDs start with the game's slot among them
-    return fingerprint([*inputs_of(ws, slug), ws.root / "presets"], (options, decks, ws.slugs(), STATE_FORMAT))
+    return fingerprint([*inputs_of(ws, slug), ws.root / "presets"], (options, decks, ws.slugs(), STATE_FORMAT),
+                       fonts=ws.fonts)
 
 
 def state_path(out_root: Path, slug: str, options: ExportOptions) -> Path:
@@ -54,7 +56,7 @@ def up_to_date(ws: Workspace, slug: str, options: ExportOptions, out_root: Path,
     with build_lock(out_root):
         recover(out_root)  # a commit a killed run left, finished first
     try:
-        head, _, text = state_path(out_root, slug, options).read_bytes().partition(b"\n")
+        head, _, text = read_record(state_path(out_root, slug, options)).partition(b"\n")
         state = json.loads(text)
         if json.loads(head).get("check") != seal(text) or state.get("format") != STATE_FORMAT \
                 or state.get("inputs") != inputs:  # (sealed on this machine: one from elsewhere is not trusted)
@@ -80,7 +82,7 @@ def earlier_images(slug: str, options: ExportOptions, out_root: Path) -> Callabl
     the bytes that export wrote."""
     by_made: dict[str, tuple[Path, str]] = {}
     try:
-        head, _, text = state_path(out_root, slug, options).read_bytes().partition(b"\n")
+        head, _, text = read_record(state_path(out_root, slug, options)).partition(b"\n")
         state = json.loads(text)
         if json.loads(head).get("check") == seal(text) and state.get("format") == STATE_FORMAT \
                 and state.get("pnpgen") == code() and safe_rel(state["folder"]):
@@ -139,7 +141,7 @@ def _written(out_root: Path, slug: str, options: ExportOptions, out: Path) -> li
     """The files the last export of this game and preset wrote into ``out``, as its state sealed
     on this machine says: ``export.json``, which anyone can write, never decides what is removed."""
     try:
-        head, _, text = state_path(out_root, slug, options).read_bytes().partition(b"\n")
+        head, _, text = read_record(state_path(out_root, slug, options)).partition(b"\n")
         state = json.loads(text)
         if json.loads(head).get("check") != seal(text) or not safe_rel(state["folder"]) \
                 or inside(out_root, state["folder"]) != out or not isinstance(state["files"], dict):

@@ -22,12 +22,13 @@ from typing import Any
 
 import pnpgen
 from pnpgen import resources, usercache
-from pnpgen.atomic import store
+from pnpgen.atomic import read_record, store
 from pnpgen.litter import is_litter
 from pnpgen.pdf.assemble import PdfFile
 from pnpgen.usercache import seal
 
 FORMAT = 2  # the cache's record format: part of pnpgen's stamp (``code()``) and of each state
+HASHED_WHOLE = 64 << 20  # bytes: a file hashed as read whole; a larger one, a block at a time
 BIG_FILE = 1 << 20  # files larger than this (fonts, art) are fingerprinted by size and mtime
 
 
@@ -38,6 +39,19 @@ def parts_digest(parts: Iterable[bytes]) -> str:
         h.update(len(p).to_bytes(8, "little"))
         h.update(p)
     return h.hexdigest()
+
+
+def _font_files(folder: Path) -> list[tuple[Path, os.stat_result, bool]]:
+    """``folder``'s own ``*.ttf`` files (fonts/, where a font is ``fonts/<name>.ttf``), as
+    ``_files`` lists them: nothing below it, nor any other file. fonts/ may be a link anywhere (a
+    shared collection): listed as a folder of inputs, everything below it was read for its hash
+    (fonts/ a link to the home folder: every file there, a walk of the whole of it)."""
+    try:
+        with os.scandir(folder) as it:
+            entries = sorted((e for e in it if e.name.endswith(".ttf") and not is_litter(e.name)), key=lambda e: e.name)
+    except OSError:
+        return []
+    return [(folder / e.name, e.stat(), _ignoring_missing(e.is_symlink)) for e in entries if _ignoring_missing(e.is_file)]
 
 
 def _files(folder: Path) -> list[tuple[Path, os.stat_result, bool]]:
@@ -110,9 +124,11 @@ def big_file_stamp(st: os.stat_result) -> bytes:
     return b"%d:%d:%d:%d" % usercache.file_stamp(st)
 
 
-def fingerprint(folders: Iterable[Path], options: Any, known: FileHashes | None = None) -> str:
+def fingerprint(folders: Iterable[Path], options: Any, known: FileHashes | None = None,
+                fonts: Path | None = None) -> str:
     """Hash of every file under ``folders`` (name, then content or size+mtime for big files),
-    pnpgen itself (``code()``) and ``options`` (its repr). ``known``: hashes kept from earlier runs."""
+    pnpgen itself (``code()``) and ``options`` (its repr). ``known``: hashes kept from earlier runs.
+    ``fonts``, one of ``folders``: only its own font files (``_font_files``)."""
     parts: list[bytes] = [f"pnpgen {code()}".encode(), repr(options).encode()]
     for folder in folders:
         if folder.is_relative_to(resources.folder("pnpgen")):
@@ -121,16 +137,16 @@ def fingerprint(folders: Iterable[Path], options: Any, known: FileHashes | None 
                 if known is not None and st is not None and known.get(path, st) is None:
                     known.learn(path, st, part.decode())
             continue
-        for path, _, part in _parts(folder, known):
+        for path, _, part in _parts(folder, known, folder == fonts):
             parts += [os.fsencode(path), part]
     return parts_digest(parts)
 
 
-def _parts(folder: Path, known: FileHashes | None) -> list[tuple[Path, os.stat_result | None, bytes]]:
-    """Each file under ``folder`` (``_files``), its stamp when its content was hashed, and what
+def _parts(folder: Path, known: FileHashes | None, fonts: bool = False) -> list[tuple[Path, os.stat_result | None, bytes]]:
+    """Each file under ``folder`` (``_files``; of fonts/, ``_font_files``), its stamp when its content was hashed, and what
     ``fingerprint`` takes of it."""
     out: list[tuple[Path, os.stat_result | None, bytes]] = []
-    for path, st, link in _files(folder):
+    for path, st, link in _font_files(folder) if fonts else _files(folder):
         if link:  # by where it points and its target's stamp, never read: it may lead out
             out.append((path, None, os.fsencode(f"link {os.readlink(path)} {st.st_size}:{st.st_mtime_ns}")))
         elif st.st_size > BIG_FILE:
@@ -179,7 +195,7 @@ class FileHashes:
         self._known: dict[str, list] = {}
         self._dirty = False
         try:  # a header line (format, the seal of the text), then the table: one another machine wrote is not read
-            head, _, text = self.path.read_bytes().partition(b"\n")
+            head, _, text = read_record(self.path).partition(b"\n")
             outer = json.loads(head)
             files = json.loads(text) if outer.get("format") == 2 and outer.get("check") == seal(text) else None
             if isinstance(files, dict):
@@ -230,8 +246,13 @@ class FileHashes:
 @lru_cache(maxsize=65536)
 def _content(path: str, size: int, mtime_ns: int, ctime_ns: int, inode: int) -> str:
     """The hash of a file's content, read once per process for as long as the file is unchanged
-    (a build fingerprints a game's art three times: its inputs, its renders, its faces)."""
-    return sha(Path(path).read_bytes())
+    (a build fingerprints a game's art three times: its inputs, its renders, its faces). One
+    larger than HASHED_WHOLE is read a block at a time: a file of gigabytes in art/ (a video dropped
+    there, a sparse file planted) asked for as much memory, and ended the build in MemoryError."""
+    if size <= HASHED_WHOLE:
+        return sha(Path(path).read_bytes())
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()
 
 
 def hashed(check: Callable[[Any], Any], items: list) -> list:

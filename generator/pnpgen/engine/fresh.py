@@ -13,7 +13,7 @@ from typing import Any
 
 from pnpgen.data.workspace import Workspace, printer_profiles
 from pnpgen.engine.cache import Cache
-from pnpgen.engine.fingerprint import fingerprint
+from pnpgen.engine.fingerprint import BIG_FILE, big_file_stamp, fingerprint
 from pnpgen.engine.options import BuildOptions, RulebookOptions
 from pnpgen.engine.output import build_lock, claim
 from pnpgen.engine.transaction import recover
@@ -43,8 +43,9 @@ def _profiles(ws: Workspace) -> tuple[bytes, ...]:
                 contained(path.name, ws.root, "printers.yaml", path)
         except InputError:
             continue
-        if path.is_file():
-            out.append(path.read_bytes())
+        if path.is_file():  # (one too big to be a profile by its stamp: loading it says so)
+            st = path.stat()
+            out.append(big_file_stamp(st) if st.st_size > BIG_FILE else path.read_bytes())
     return tuple(out)
 
 
@@ -155,7 +156,7 @@ def sort_games(ws: Workspace, slugs: list[str], given: BuildOptions, out_root: P
     todo: list[tuple[str, str]] = []
     for slug in slugs:
         options = for_game(slug, given, own_language)
-        inputs = fingerprint(inputs_of(ws, slug), (options, rulebook, _profiles(ws)), cache.hashes)
+        inputs = fingerprint(inputs_of(ws, slug), (options, rulebook, _profiles(ws)), cache.hashes, ws.fonts)
         state = cache.up_to_date(edition(slug, options), inputs, out_dir(out_root, slug, options), cache.hashes)
         if state is not None:
             fresh.append(GameOutcome(slug, out_dir(out_root, slug, options), True, warnings=state.warnings))

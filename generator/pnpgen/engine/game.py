@@ -295,7 +295,7 @@ def render_inputs(ws: Workspace, slug: str, options: BuildOptions, known: FileHa
     path = ws.data / slug / "game.yaml"
     game_yaml = path.read_bytes() if path.is_file() else b""  # missing: loading the game says so
     return fingerprint([ws.templates / slug, ws.templates / "common", builtin.FOLDER, ws.fonts],
-                       (options, game_yaml), known)  # the art: each face by the files it looked at (RenderMemo)
+                       (options, game_yaml), known, ws.fonts)  # the art: each face by the files it looked at (RenderMemo)
 
 
 def _uses(cache: Cache, renders: str, face_keys: dict[str, str], nest_memo: Memo[list]) -> set[Path]:

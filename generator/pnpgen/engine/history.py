@@ -33,6 +33,7 @@ from typing import Any
 from pnpgen import usercache
 from pnpgen.data.draftlines import DraftLines
 from pnpgen.data.i18n import LANGUAGE_CODE
+from pnpgen.data.textfile import MAX_DRAFT_BYTES
 from pnpgen.data.textfile import decode as decode_text
 from pnpgen.engine.changes import (
     copies_only,
@@ -322,7 +323,7 @@ def content_hash(decks: dict[str, Any], rulebook: dict[str, str], draft: str) ->
 def _draft_text(path: Path) -> str:
     """The draft's text as the rulebook reads it (a Shift_JIS or UTF-16 draft too); "" when
     there is none, and a draft no encoding reads is the rulebook's error to report, not this."""
-    if not path.is_file():
+    if not path.is_file() or path.stat().st_size > MAX_DRAFT_BYTES:  # (too long: the rulebook's error, not read)
         return ""
     data = path.read_bytes()
     try:

@@ -66,7 +66,7 @@ def listing_key(ws: Workspace, slug: str) -> str:
             h.update(os.fsencode(f"{path.relative_to(data)}\0") + _listed_file(path) + b"\0")
     for folder in (ws.templates, ws.fonts, ws.root / "layouts"):
         for top, folders, files in os.walk(folder):
-            folders.sort()
+            folders[:] = [] if folder == ws.fonts else sorted(folders)  # (fonts/<name>.ttf: a link to ~ was walked whole)
             h.update(os.fsencode("\0".join([top, *sorted(files)])) + b"\1")
     return h.hexdigest()[:40]
 

@@ -116,6 +116,15 @@ def unwritable(folder: Path, e: OSError) -> InputError:
                       expected="a folder you may write to")
 
 
+def home_folder() -> Path | None:
+    """The user's home folder, resolved; None when there is none (HOME unset and no user entry for
+    this uid, as in a container run with ``-u 12345``: ``Path.home()`` raises there)."""
+    try:
+        return Path.home().resolve()
+    except (OSError, RuntimeError, KeyError):
+        return None
+
+
 def claim(folder: Path, inputs: Sequence[Path] = ()) -> None:
     """Refuse an output folder that is not pnpgen's to write: ``/``, the home folder itself, a
     folder inside one of ``inputs`` (the workspace's data/, templates/ …: outputs and a cache among
@@ -125,10 +134,10 @@ def claim(folder: Path, inputs: Sequence[Path] = ()) -> None:
     claimed by the first build or export, which writes the marker."""
     try:
         where = folder.resolve()
-        home = Path.home().resolve()
         kept = next((f for f in inputs if where == f.resolve() or f.resolve() in where.parents), None)
     except (OSError, RuntimeError):
         return  # an unusable path: the write says so in its own words
+    home = home_folder()  # (none: HOME unset and no user entry, as in a container; the other checks still hold)
     if kept is not None:
         raise InputError(f"{folder} is inside the workspace's {kept.name}/, where the game's own files are",
                          key="--out", expected="a folder of its own, e.g. --out build or --out ~/pnp/build")

@@ -81,7 +81,7 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
         written = set(commit(out_root, files, stale))  # one transaction: the old set or the new one
         cache.prune()  # entries no game's current state uses (this build's states are written)
         for slug, _ in todo:  # the inputs' hashes, known in this process since they were fingerprinted
-            fingerprint(inputs_of(ws, slug), None, cache.hashes)
+            fingerprint(inputs_of(ws, slug), None, cache.hashes, ws.fonts)
         built_dirs = [o.out_dir for o, _, _ in built]
         for path, data in files.items():  # the next run knows these files by their stamps, unread
             if any(d in path.parents for d in built_dirs):

@@ -16,7 +16,7 @@ from pnpgen.data import validate as v
 from pnpgen.data.formats import CARD_FORMATS, SINGLE_SIZE_SHAPES
 from pnpgen.data.load import load_game
 from pnpgen.data.model import Layout, placeholder_word
-from pnpgen.data.workspace import Workspace, find_workspace
+from pnpgen.data.workspace import NoWorkspace, Workspace, find_workspace
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import NAME_BYTES, InputError, suggest, too_long
 from pnpgen.faces.layouts import compile_side
@@ -239,7 +239,7 @@ def new(args: argparse.Namespace) -> int:
     try:
         ws = find_workspace()
         made = []
-    except InputError:
+    except NoWorkspace:
         ws = Workspace(Path.cwd().resolve())
         made = [ws.data, ws.templates]
     slug, title = args.slug, args.title or args.slug
@@ -317,7 +317,7 @@ def trim_of(g: layouts.Geometry) -> tuple[float, float]:
 def layout(args: argparse.Namespace) -> int:
     try:
         root: Path | None = find_workspace().root
-    except InputError:
+    except NoWorkspace:
         root = None
     if args.action == "list":
         own = layouts.own_names(root)
@@ -361,11 +361,18 @@ def layout(args: argparse.Namespace) -> int:
     if built.back is not None:
         outputs[back] = compile_side(built, "back")
     for path in outputs:
+        if path.name.startswith("-"):  # (--out -: files '-' and '--back.svg.j2', which rm * takes for an option)
+            raise InputError(f"--out: {str(path)!r} names a file starting with '-', which commands take for an option",
+                             expected="a template's file name, e.g. --out templates/<game>/mine.svg.j2, or a folder")
         if too_long(str(path)):
             raise InputError(f"--out: {str(path)[:40]!r}… is too long for a file name",
                              expected=f"each part of the name at most {NAME_BYTES} bytes (UTF-8)")
         if taken(path):
             raise InputError(f"{path} already exists; pnpgen layout export never overwrites", expected="another --out")
+        if root is not None and _led_out(root, path):
+            raise InputError(f"--out: {path.parent} leads through a link to a folder outside the workspace",
+                             expected="a folder of the workspace (templates/<game>/), or a folder elsewhere named "
+                             "as it is, not through a link")
         if not path.parent.is_dir() and not _games_templates(root, path.parent):
             raise InputError(f"--out: folder {path.parent} does not exist",
                              expected="a file in an existing folder, or an existing folder (templates/<game>/)")
@@ -400,6 +407,22 @@ def layout(args: argparse.Namespace) -> int:
         faces = ", ".join("[" + ", ".join(f"{n:g}" for n in box) + "]" for box in built.die)
         print(f"  die: [{faces}]   # Tabletop Simulator: the faces 1 to 6, a die that rolls")
     return 0
+
+
+def _led_out(root: Path, path: Path) -> bool:
+    """Whether ``path``, named inside the workspace, is written outside it through a link (a
+    stranger's ``templates/<game>`` leading to a folder of yours): what is written there no build
+    reads, as it reads no template through such a link."""
+    absolute = Path(os.path.abspath(path))
+    if not absolute.is_relative_to(root):
+        return False
+    folder = absolute.parent
+    while not os.path.lexists(folder) and folder != root:  # (templates/<game>/ not made yet)
+        folder = folder.parent
+    try:
+        return not folder.resolve(strict=True).is_relative_to(root.resolve())
+    except (OSError, RuntimeError):  # a link loop, or a link leading nowhere
+        return True
 
 
 def _held_deck(source: Path) -> str | None:

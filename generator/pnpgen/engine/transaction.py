@@ -50,7 +50,7 @@ from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 from pnpgen import resources, usercache
-from pnpgen.atomic import write_new
+from pnpgen.atomic import read_record, write_new
 from pnpgen.engine.output import current_umask, inside, make_folder, unchanged, unwritable
 from pnpgen.errors import InputError
 from pnpgen.pdf.assemble import PdfFile, SourceChanged
@@ -265,7 +265,7 @@ def _read_journal(journal: Path, staging: Path) -> tuple[list[tuple[str, str]], 
     """The journal's moves, removals and token when this machine sealed it (beside its own
     staging folder, without a key), else None. Foreign parts of a sealed journal are left out."""
     try:
-        head, _, text = journal.read_bytes().partition(b"\n")
+        head, _, text = read_record(journal).partition(b"\n")
         outer = json.loads(head)
         if not isinstance(outer, dict) or outer.get("version") != VERSION \
                 or not hmac.compare_digest(str(outer.get("check")), _seal(text)):

@@ -18,7 +18,7 @@ from typing import Any
 
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
-from pnpgen.engine.bookkey import SET_FILES, icon_files, plain
+from pnpgen.engine.bookkey import SET_FILES, icon_files, key_part, plain
 from pnpgen.engine.fingerprint import big_file_stamp, code, sha
 from pnpgen.engine.options import RulebookOptions
 from pnpgen.faces.builtin import icon_dirs
@@ -118,7 +118,7 @@ def setting_key(ws: Workspace, game: Game, reading: DraftReading, pictures: dict
             stamp = b"-"
         h.update(os.fsencode(path.name) + b":" + stamp + b"\0")
     for path in icon_files(ws, game):  # the draft's {name} icons
-        h.update(os.fsencode(path.as_posix()) + b":" + path.read_bytes() + b"\0")
+        h.update(os.fsencode(path.as_posix()) + b":" + key_part(path) + b"\0")
     return h.hexdigest()[:32]
 
 

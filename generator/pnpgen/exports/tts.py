@@ -435,9 +435,8 @@ def _standing(style: PageStyle, box_mm: tuple[float, float, float, float], faces
     size = (max(1, round(w * px_per_mm)), max(1, round(h * px_per_mm)))
     sx, sy = w / deck.trim_mm[0], h / deck.trim_mm[1]  # a fitted export scales the box with the piece
     bx, by, bw, bh = box_mm
-    x0, y0 = max(bx * sx, 0.0) + STAND_UP_INSET_MM, max(by * sy, 0.0) + STAND_UP_INSET_MM
-    x1, y1 = min((bx + bw) * sx, w) - STAND_UP_INSET_MM, min((by + bh) * sy, h) - STAND_UP_INSET_MM
-    crop = (round(x0 * px_per_mm), round(y0 * px_per_mm), round(x1 * px_per_mm), round(y1 * px_per_mm))
+    x0, y0, x1, y1 = _taken_in(max(bx * sx, 0.0), max(by * sy, 0.0), min((bx + bw) * sx, w), min((by + bh) * sy, h))
+    crop = _pixels((x0, y0, x1, y1), px_per_mm)
     made = [table.earlier.made_from(style, [f.front], size, "stand_up", crop) for f in faces]
     taken: dict[str, bytes] = {}
     new = [i for i, f in enumerate(faces) if not table.earlier.take(taken, f"{f.stem}-front.png", made[i])]
@@ -509,9 +508,8 @@ def _dice(style: PageStyle, boxes: tuple[tuple[float, float, float, float], ...]
     cell = max(1, min(round(mm_to_px(side_mm, table.dpi)), MAX_PX // 3))
     px_per_mm = cell / side_mm
     size = (max(1, round(w * px_per_mm)), max(1, round(h * px_per_mm)))
-    inset = STAND_UP_INSET_MM  # (the fold lines along a face's edges stay off it, as off a standee)
-    crops = tuple((round((bx * sx + inset) * px_per_mm), round((by * sy + inset) * px_per_mm),
-                   round(((bx + bw) * sx - inset) * px_per_mm), round(((by + bh) * sy - inset) * px_per_mm))
+    # (the fold lines along a face's edges stay off it, as off a standee)
+    crops = tuple(_pixels(_taken_in(bx * sx, by * sy, (bx + bw) * sx, (by + bh) * sy), px_per_mm)
                   for bx, by, bw, bh in boxes)
     made = [table.earlier.made_from(style, [f.front], size, "d6", cell, crops) for f in faces]
     taken: dict[str, bytes] = {}
@@ -533,6 +531,21 @@ def _dice(style: PageStyle, boxes: tuple[tuple[float, float, float, float], ...]
                             "Transform": _transform(x, 0.0), "CustomImage": image,
                             "RotationValues": d6_rotations(die_values(deck, face.piece.values))})
     return _one_or_bag(objects, deck, table, x)
+
+
+def _taken_in(left: float, top: float, right: float, bottom: float) -> tuple[float, float, float, float]:
+    """A standing figure's or a die face's box (its edges in mm) as cut from the piece's picture:
+    ``STAND_UP_INSET_MM`` inside its edges, or a quarter of a box too small for that (a die's
+    faces of 0.1 mm, which the deck file may give, were cut right of their left edge: a
+    traceback from the picture library)."""
+    inset = max(0.0, min(STAND_UP_INSET_MM, (right - left) / 4, (bottom - top) / 4))
+    return left + inset, top + inset, right - inset, bottom - inset
+
+
+def _pixels(box: tuple[float, float, float, float], px_per_mm: float) -> tuple[int, int, int, int]:
+    """A box (left, top, right, bottom mm) in whole pixels, at least one wide and high."""
+    left, top = round(box[0] * px_per_mm), round(box[1] * px_per_mm)
+    return left, top, max(left + 1, round(box[2] * px_per_mm)), max(top + 1, round(box[3] * px_per_mm))
 
 
 def d6_texture(faces: list[Image.Image], cell: int) -> Image.Image:

@@ -47,6 +47,7 @@ OPERAND = "pnpgen-operand"
 # Methods that do not work through their text or list (``xs.append`` in a loop is not quadratic).
 QUICK_METHODS = frozenset(["append", "pop", "get", "setdefault", "add", "keys", "values", "items",
                            "startswith", "endswith"])
+BYTES_MAKERS = frozenset(["encode", "to_bytes"])  # a text's and a number's methods that make bytes (refused)
 # Filters that do not work through the text or list they are given (``s|length`` is its size).
 QUICK_FILTERS = frozenset(["length", "count", "first", "last", "default", "d", "attr", "safe"])
 
@@ -212,6 +213,14 @@ class FaceEnvironment(SandboxedEnvironment):
         self.filters.update(string=lambda value: jinja2.filters.soft_str(printed(value)))
         self.filters.update({name: _measured(f, name, self) for name, f in self.filters.items()})
         self.tests.update({name: _measured_test(t, self) for name, t in self.tests.items()})
+
+    def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
+        """The sandbox's, and no way to bytes: ``'x'.encode()`` or ``(1).to_bytes(n)`` made bytes,
+        which no face prints and no bound above measures (``(1).to_bytes(10**9, 'big')``, ``'x'.encode()
+        * 10**9``: gigabytes)."""
+        if attr in BYTES_MAKERS and isinstance(obj, (str, int)):
+            return False
+        return bool(super().is_safe_attribute(obj, attr, value))
 
     def handle(self, value: Any) -> Any:
         """``value``, counted against the face's MAX_FACE_HANDLED (by its LoopBudget)."""

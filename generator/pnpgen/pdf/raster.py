@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache, partial
 from pathlib import Path
 
-from pnpgen.atomic import Stores, store
+from pnpgen.atomic import Stores, read_record, store
 from pnpgen.data.picturebytes import picture_hash
 from pnpgen.memo import Memo
 from pnpgen.pdf.assemble import SourceChanged, Stored
@@ -513,7 +513,7 @@ class ImageStreams:
     def _head(self, key: str) -> dict:
         """An entry's header, when this machine wrote it (its seal: a header from elsewhere, which
         would name any stream, filters and sizes, is not read); ValueError otherwise."""
-        head = json.loads(self.path(key, "json").read_bytes())
+        head = json.loads(read_record(self.path(key, "json")))
         sealed = head.pop("seal", None) if isinstance(head, dict) else None
         if sealed is None or sealed != seal(json.dumps(head, sort_keys=True).encode()):
             raise ValueError("an image stream's header not sealed here")

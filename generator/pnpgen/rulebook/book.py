@@ -81,7 +81,7 @@ def draft_for(game: Game) -> tuple[Path, str | None]:
                   f"{path.name} (add {own.name} beside it for the {game.lang} rulebook)")
 
 
-# Bounds of a draft beside its size (reader.MAX_DRAFT_BYTES): the book's time grows with each
+# Bounds of a draft beside its size (textfile.MAX_DRAFT_BYTES): the book's time grows with each
 # (20,000 sections took minutes to set); real drafts have a dozen sections and some fifty terms.
 MAX_SECTIONS = 300
 MAX_TERMS = 1_000

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pnpgen.data.textfile import decode
+from pnpgen.data.textfile import MAX_DRAFT_BYTES, decode
 from pnpgen.errors import InputError
 from pnpgen.safetext import written_in_cjk
 
@@ -161,9 +161,6 @@ def read_text(data: bytes, path: Path) -> Draft:
         text = unflatten(text.strip("\n"))
         report.append(f"draft {path.name}: newlines were flattened into spaces; recovered {text.count(chr(10)) + 1} lines")
     return Draft(path, text, encoding, "ja", repaired, unrepaired, flattened, report, warnings)
-
-
-MAX_DRAFT_BYTES = 300_000  # some 100,000 characters of Japanese: a book of 150 A5 pages
 
 
 def read_draft(path: Path) -> Draft:
