@@ -50,3 +50,20 @@ def test_a_file_of_gigabytes_beside_the_data_is_never_read_whole(tmp_path, plant
     done = _build_in_two_gigabytes(ws, rulebook=planted.endswith(".svg"))
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     assert (ws / "build" / "test" / "cards.pdf").is_file()
+
+
+@pytest.mark.parametrize("name, advice", [
+    ("game.yaml", "expected a game.yaml of settings"),
+    ("decks/cards.yaml", "split a very large deck into several files"),
+])
+def test_a_yaml_file_too_large_is_told_what_it_should_be(tmp_path, capsys, name, advice):
+    """A game.yaml of gigabytes (sparse) was told to split its deck: only a deck file has pieces
+    to split; a settings file is a few kilobytes."""
+    ws = make_workspace(tmp_path / "ws")
+    with open(ws / "data" / "test" / name, "ab") as f:
+        f.truncate(3 << 30)
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert f"data/test/{name}: file is larger than" in err and advice in err, err
+    assert "Traceback" not in err

@@ -164,8 +164,10 @@ def load_yaml(path: Path) -> Located:
             raise InputError("is not a regular file (a pipe, a device or a link to one)", path=path,
                              expected="a YAML file")
         if path.stat().st_size > MAX_BYTES:
+            deck = path.parent.name == "decks"  # (game.yaml, printers.yaml, a layout: no pieces to split)
             raise InputError(f"file is larger than {MAX_BYTES:,} bytes", path=path,
-                             expected="a YAML file of pieces; split a very large deck into several files")
+                             expected="a YAML file of pieces; split a very large deck into several files" if deck
+                             else f"a {path.name} of settings, a few kilobytes")
         data = path.read_bytes()
         text = data.decode("utf-8-sig")
     except FileNotFoundError:
