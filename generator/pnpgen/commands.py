@@ -203,7 +203,7 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
 
     builds = 0
     folders = watched(ws, args.game)  # (no link below them out of the workspace)
-    present = folders
+    present = present_inputs(ws, args.game)
     claim(args.out or ws.root / "build", ws.input_folders)  # an --out no save can make right: exit 2 now
     out = (args.out or ws.root / "build").resolve()
     # yield_on_timeout: an empty set every 200 ms without changes, the first one once the watcher
@@ -219,8 +219,9 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
                     ready = True
                     once()  # whatever was saved before this is in this build
                     builds += 1
-                    _say(f"watching {', '.join(str(f.relative_to(ws.root)) for f in folders)} and printers.yaml "
-                         "(Ctrl-C to stop)")
+                    shown_folders = dict.fromkeys("fonts/*.ttf" if f.parent == ws.fonts else str(f.relative_to(ws.root))
+                                                  for f in folders)  # (a fonts/ leading out: its font files)
+                    _say(f"watching {', '.join(shown_folders)} and printers.yaml (Ctrl-C to stop)")
                     if builds == 1:
                         continue  # (--max-builds counts the builds of saves after the first)
                 elif present_inputs(ws, args.game) != present:
@@ -242,7 +243,7 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
                 folders = watched(ws, args.game)
             except InputError as e:  # a link out of the workspace below the new folder: said, and not followed
                 print(f"pnpgen: error: {shown(ws.shown(str(e)))}", file=sys.stderr, flush=True)
-                folders = [f for f in folders if f.is_dir()]
+                folders = [f for f in folders if f.exists()]
     return 0
 
 

@@ -42,7 +42,30 @@ def test_a_link_inside_the_workspace_is_watched(tmp_path):
     (ws / "shared" / "art").mkdir(parents=True)
     (ws / "data" / "test" / "art").symlink_to(ws / "shared" / "art")
     folders = watched(Workspace(ws), "test")
-    assert ws / "data" / "test" in folders and ws / "fonts" in folders  # (fonts: a link to the fonts of the checkout)
+    assert ws / "data" / "test" in folders and ws / "shared" / "art" not in folders
+    # fonts/: a link to the fonts of the checkout, out of the workspace: watched by its font files
+    assert ws / "fonts" not in folders and sorted(ws.joinpath("fonts").glob("*.ttf")) == [
+        f for f in folders if f.parent == ws / "fonts"] != []
+
+
+def test_a_fonts_folder_leading_out_is_watched_by_its_fonts_not_walked(tmp_path):
+    """fonts/ a link to a shared collection or the home folder: the watcher walked and watched all
+    of it (and refused a link or a name not UTF-8 anywhere below it), where a build reads only
+    fonts/<name>.ttf. Its font files are watched; nothing below it is walked."""
+    import os
+    import shutil
+
+    ws = make_workspace(tmp_path / "ws")
+    home = tmp_path / "home"
+    shutil.copytree(ws / "fonts", home)
+    (home / "projects" / "diary").mkdir(parents=True)
+    (home / "projects" / "elsewhere").symlink_to(tmp_path)  # would be refused as a link out, were it walked
+    os.mkdir(os.fsencode(home / "projects") + b"/\x83e\x83X\x83g")  # Shift_JIS テスト: refused, were it walked
+    (ws / "fonts").unlink()
+    (ws / "fonts").symlink_to(home)
+    folders = watched(Workspace(ws), "test")
+    assert not [f for f in folders if f == ws / "fonts" or "projects" in f.parts], folders
+    assert sorted(f.name for f in folders if f.parent == ws / "fonts") == sorted(p.name for p in home.glob("*.ttf"))
 
 
 def test_a_link_out_made_while_watch_runs_is_refused_on_the_next_save(tmp_path, monkeypatch, capsys):

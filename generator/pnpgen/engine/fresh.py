@@ -67,9 +67,17 @@ def watched(ws: Workspace, slug: str) -> list[Path]:
     through — would have it watch that folder and all below it (``/``: every folder of the machine)
     and rebuild on whatever changes there: such a link is an InputError naming it, before anything
     is watched. A link to a folder of the workspace, or of a watched folder's own place (the fonts
-    folder may be a link), is followed."""
+    folder may be a link), is followed. A fonts folder that leads out of the workspace (a shared
+    collection, a link to the home folder) is watched by its own ``*.ttf`` files, all a build reads
+    of it: walked and watched as a folder, all of the home folder was."""
     folders = present_inputs(ws, slug)
-    places = [ws.root.resolve(), *(f.resolve() for f in folders)]
+    root = ws.root.resolve()
+    if ws.fonts in folders and root not in ws.fonts.resolve().parents:
+        folders.remove(ws.fonts)
+        fonts = sorted(f for f in ws.fonts.glob("*.ttf") if f.is_file())
+    else:
+        fonts = []
+    places = [root, *(f.resolve() for f in folders)]
     for folder in folders:
         for below, dirs, files in os.walk(folder):  # links are listed, never followed
             for name in sorted(dirs + files):
@@ -84,7 +92,7 @@ def watched(ws: Workspace, slug: str) -> list[Path]:
                         raise InputError("a link to a folder outside the workspace, which the watcher would "
                                          "follow", path=path, expected="no such link below the watched folders "
                                          "(no build reads through one): remove it")
-    return folders
+    return folders + fonts
 
 
 def profile_stamps(ws: Workspace) -> tuple:

@@ -104,7 +104,7 @@ async def _watch(preview: Preview) -> None:
 
     out = preview.out_root.resolve()
     profiles = profile_stamps(preview.ws)  # printers.yaml: looked at on every tick, as watch does
-    folders = present = preview.folders()
+    folders, present = preview.folders(), present_inputs(preview.ws, preview.slug)
     anew = False  # the watcher started again on other folders: build once it runs (no save missed)
     try:
         while True:
@@ -123,7 +123,7 @@ async def _watch(preview: Preview) -> None:
             try:
                 folders = preview.folders()
             except InputError:  # a link out below the new folder: not followed (the rebuild says it)
-                folders = [f for f in folders if f.is_dir()]
+                folders = [f for f in folders if f.exists()]
             anew = True
     except RuntimeError as e:  # watchfiles stopped by itself: the page says so (it was a traceback at Ctrl-C)
         preview.watcher_stopped(str(e))
