@@ -6,7 +6,7 @@ with ``pnpgen calibrate`` and recorded in ``printers.yaml`` (the workspace's, el
 
 ``back_offset_mm`` is the correction read off the calibration sheet's back rulers: every back
 page is moved by it (x right, y down, as the back page is printed). ``scale`` is the printed
-length of the sheet's 100 mm bars divided by 100 (x, y); every home page is drawn 1/scale as
+length of the sheet's 100 mm bars divided by 100 (x, y; or in percent, ``97%``); every home page is drawn 1/scale as
 large about the page centre, so the printer's scaling brings it back to size.
 """
 
@@ -136,8 +136,10 @@ def _parse(doc: Located, name: str) -> Printer:
     offset = _pair(doc, name, "back_offset_mm", _lengths(written), -MAX_OFFSET_MM,
                    MAX_OFFSET_MM, "two lengths in mm within ±20, [x, y], as read off the calibration sheet's back "
                    "rulers (e.g. [-1.5, 0.8]; a unit may be written: [-1.5mm, 0.8mm])", one_for_both=False, written=written)
-    scale = _pair(doc, name, "scale", data.get("scale", [1, 1]), *SCALE_RANGE,
-                  "two factors from 0.9 to 1.1, [x, y]: the printed 100 mm bars' lengths / 100 (one factor: both)")
+    written = data.get("scale", [1, 1])
+    scale = _pair(doc, name, "scale", _factors(written), *SCALE_RANGE,
+                  "two factors from 0.9 to 1.1, [x, y]: the printed 100 mm bars' lengths / 100 (one factor: both), "
+                  "or as percentages, 97% or [100%, 99.5%]", written=written)
     return Printer(name, f"{doc.path}:{line}" if line else str(doc.path), str(paper).lower() if paper else None,
                    duplex, offset, scale)
 
@@ -154,6 +156,21 @@ def _lengths(value):
         except Invalid:
             return value
     return out
+
+
+def _factors(value):
+    """A scale written as the slug prints it, in percent (``97%``, ``[100%, 99.5 %]``), as factors;
+    anything else is left for ``_pair`` to judge."""
+    items = value if isinstance(value, list) else [value]
+    out = []
+    for v in items:
+        if isinstance(v, str) and v.strip().endswith("%"):
+            try:
+                v = round(float(v.strip()[:-1]) / 100, 6)
+            except ValueError:
+                return value
+        out.append(v)
+    return out if isinstance(value, list) else out[0]
 
 
 def _pair(doc: Located, name: str, key: str, value, lo: float, hi: float, expected: str,

@@ -155,3 +155,45 @@ def test_the_summary_says_the_smaller_bleed_that_holds_more_fold_over_pieces(tmp
     assert deck["pieces_per_sheet"] == 4 and deck["sheet_bleed_mm"] == 2.5 and "more_with" not in deck
     pages = forms(ws / "build" / "test" / "cards.pdf")
     assert [len(p) // 2 for p in pages] == [4, 4, 3]  # fronts a sheet (each with its back)
+
+
+@pytest.mark.parametrize("layout", [["--layout", "fold"], ["--layout", "sleeve"]])
+def test_the_reprint_of_a_fold_or_sleeve_build_is_laid_out_as_its_home_sheets(tmp_path, layout):
+    """A home printer's trial: a card changed after a fold-over build, and reprint.pdf was a duplex
+    grid of fronts and backs pages (ask a printer without duplex for duplex); now it holds the
+    changed copies on the same one-sided sheets as the deck's own file, fold line and all, and
+    no blank pages between them."""
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", *layout) == 0
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("本文カード1}", "改訂カード1}"), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", *layout) == 0
+    out = ws / "build" / "test"
+    reprint, home = forms(out / "reprint.pdf"), forms(out / "cards.pdf")
+    assert len(reprint) == 1, reprint  # the one changed card: one one-sided sheet, no backs page
+    assert [box for box, _det in reprint[0]] == [box for box, _det in home[0] if box in
+                                                  [b for b, _ in reprint[0]]]  # where the deck's sheet has them
+    said = texts(out / "reprint.pdf")[0]
+    if layout[1] == "fold":
+        (x0, _y0, x1, _y1), _ = reprint[0][0]
+        assert len(reprint[0]) == 2 and x1 <= W / 2 + 0.01, reprint  # a front left of the fold, its back right
+        assert msg("sheet.fold", "ja").split("・")[0] in said, said
+    else:
+        assert len(reprint[0]) == 1, reprint  # the front only: a backer card goes behind it
+
+
+def test_the_all_in_one_file_of_a_fold_build_has_no_blank_pages(tmp_path):
+    """Every sheet of a fold-over build prints on one side: a blank page after each (as for a
+    one-sided deck in a duplex file) only wasted paper, and fold-over sheets had none while a
+    one-sided deck beside them had, so the file printed neither one-sided nor duplex."""
+    ws = make_workspace(tmp_path / "ws")
+    (ws / "data" / "test" / "decks" / "solo.yaml").write_text(
+        "name: 片面\nformat: poker\nfront: card-front.svg.j2\nfields: {name: text, text: text}\n"
+        "pieces:\n  - {name: 一, text: 片面}\n", encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--layout", "fold") == 0
+    out = ws / "build" / "test"
+    sheets = sum(len(pdfium.PdfDocument((out / f).read_bytes())) for f in ("cards.pdf", "solo.pdf"))
+    pages = texts(out / "test-all.pdf")
+    blank = msg("sheet.blank", "ja")
+    assert not [p for p in pages if blank in p]
+    assert len(pages) == sheets + 1, len(pages)  # the sheets, then the bill of materials

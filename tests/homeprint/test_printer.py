@@ -308,6 +308,24 @@ def test_the_reprint_of_changed_cards_moves_its_backs_for_the_printer_as_the_hom
         assert all("home-laser" in page and "+0.8/-1.2 mm" in page for page in texts(out / "test" / name)), name
 
 
+@pytest.mark.parametrize("written, factors", [("97%", (0.97, 0.97)), ("[100%, 99.5 %]", (1.0, 0.995))])
+def test_a_scale_written_in_percent_is_that_factor(tmp_path, two_builds, written, factors):
+    """A home printer's trial: the slug prints the profile's scale in percent (100/99.5 %) and a
+    100 mm bar printed 97 mm long reads as 97 %, but ``scale: 97%`` was 'not a valid scale'."""
+    ws, plain = two_builds
+    (ws / "printers.yaml").write_text(f"inkjet: {{scale: {written}}}\n", encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--printer", "inkjet", "--out", str(tmp_path / "o")) == 0
+    out = tmp_path / "o" / "test"
+    assert json.loads((out / "manifest.json").read_text(encoding="utf-8"))["printer"]["scale"] == list(factors)
+    sx, sy = factors
+    before, after = placements(plain / "cards.pdf"), placements(out / "cards.pdf")
+    assert len(before) == len(after)
+    for a, b in zip(before, after):
+        for pa, pb in zip(a, b):  # drawn 1/scale as large about the centre: printed at scale, back in place
+            assert W / 2 + (pb[0] - W / 2) * sx == pytest.approx(pa[0], abs=0.002)
+            assert 297 / 2 + (pb[3] - 297 / 2) * sy == pytest.approx(pa[3], abs=0.002)
+
+
 @pytest.mark.parametrize("offset, mm", [("[-1.5mm, 0]", [-1.5, 0.0]), ("[-0.06in, 0.1cm]", [-1.524, 1.0])])
 def test_a_back_offset_written_with_a_unit_is_that_length(tmp_path, two_builds, offset, mm):
     """An English designer's trial: lengths take units everywhere else (the README says so), but

@@ -111,6 +111,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
     records: list[DeckRecord] = []
     everything: list[Page] = []
     bookmarks: list[tuple[int, str]] = []  # the all-in-one file's: each deck's first sheet, the bill of materials
+    sheets_of: list[tuple[str, list[Page], bool]] = []  # each deck's name, home sheets, whether they have backs pages
     orders: list[list] = []  # shop/order.csv: each distinct face of the unique-faces files
     home_pages: dict[str, list[str]] = {}
     home_faces: dict[str, list[list[str]]] = {}
@@ -147,8 +148,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
                 files.append(f"shop/{deck.id}-die.pdf")
                 documents[files[-1]] = PagePlan(f"{game.title} — {deck.name} (die line)", imposed.die)
             if home:
-                bookmarks.append((len(everything), deck.name))
-            everything.extend(duplex_ready(home, ds.backs is not None, sheet, font, game.lang))
+                sheets_of.append((deck.name, home, ds.backs is not None and not imposed.fold_or_sleeve))
         die_line = die_line_record(deck.id, placed.spec.die_cut, deck.back is not None)
         if imposed.cuts:
             die_line["home"] = f"the cutting machine: cut/{deck.id}-pNN.{'svg, .dxf' if sheet.silhouette else 'png, .svg'}"
@@ -168,6 +168,12 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
             and getattr(placed.layout, "kind", "") == "grid" and placed.layout.per_sheet == 1 else None,
         ))
     bom = bill_of_materials(game, records, sheet.paper, rulebook=options.rulebook)
+    # printed duplex, each one-sided sheet gets a blank back so every backs page lands behind its
+    # fronts; a file of one-sided sheets only (fold-over, sleeve inserts) prints one-sided, no blanks
+    two_sided = any(backs for _name, _home, backs in sheets_of)
+    for name, home, backs in sheets_of:
+        bookmarks.append((len(everything), name))
+        everything.extend(home if not two_sided else duplex_ready(home, backs, sheet, font, game.lang))
     bookmarks.append((len(everything), msg("all.bookmark.bom", game.lang)))
     for ops in bom_pages(game, bom, sheet.paper_mm, sheet.margin_mm, game.fonts, fontreg.string_width_mm, game.lang):
         everything.append(Page(sheet.paper_mm, list(ops)))
@@ -194,7 +200,6 @@ def impose_deck(ds: DeckSheets, df: DeckFaces, placed: DeckOnPaper, deck: Deck, 
     """One deck's pages (see ``DeckImposition``)."""
     spec, layout, tiles, font = placed.spec, placed.layout, placed.tiles, game.fonts["gothic"]
     sheet = deck_sheet(deck, options.sheet)  # the deck's own bleed:, else the build's
-    fold: FoldLayout | None = None
     fold_or_sleeve: dict[str, Any] | None = None  # the manifest's layout record of a fold or sleeve deck
     deck_cuts: dict[str, CutFile] = {}  # its cutting machine's files (grid sheets only)
     if isinstance(layout, SlotLayout):  # a sheet layout: its slots, whatever --layout or a cutter says
@@ -203,13 +208,9 @@ def impose_deck(ds: DeckSheets, df: DeckFaces, placed: DeckOnPaper, deck: Deck, 
     elif tiles is not None:  # cut by hand, in a print-and-cut build too: no word of registration marks
         home = board_tiles(ds, tiles, sheet.cut_by_hand(), font, _bold_font(game), fontreg.string_width_mm)
         sheets = len(df.fronts) * tiles.pages
-    elif sheet.layout == "sleeve" and (sleeved := sleeve_sheets(ds, deck.kind, sheet, font, fontreg.string_width_mm)):
-        home, fold_or_sleeve = sleeved
+    elif (one_sided := folded_or_sleeved(ds, deck.kind, sheet, font)) is not None:
+        home, fold_or_sleeve = one_sided
         sheets = len(home)
-    elif (fold := _fold_layout(ds, sheet)) is not None:
-        home = fold_sheets(ds, fold, sheet, font, fontreg.string_width_mm)
-        sheets = len(home)
-        fold_or_sleeve = _fold_record(fold, more_with_less_bleed(ds.spec, sheet, fold))
     elif placed.by_hand:  # a board the registration marks leave no room for: cut by hand
         home = home_sheets(ds, layout, sheet.cut_by_hand(), font, fontreg.string_width_mm)
         sheets = -(-len(df.fronts) // layout.per_sheet)
@@ -264,6 +265,17 @@ def fit_to_printer(pages: list[Page], options: BuildOptions) -> None:
 
 def _bold_font(game: Game) -> str:
     return game.fonts.get("bold", game.fonts["gothic"])
+
+
+def folded_or_sleeved(ds: DeckSheets, kind: str, sheet: SheetOptions, font: str) -> tuple[list[Page], dict] | None:
+    """With ``--layout sleeve`` or ``fold``: a deck's one-sided sheets so and their manifest
+    record — the home sheets' and the reprint's alike (None: the deck prints as usual)."""
+    if sheet.layout == "sleeve" and (sleeved := sleeve_sheets(ds, kind, sheet, font, fontreg.string_width_mm)):
+        return sleeved
+    if (fold := _fold_layout(ds, sheet)) is not None:
+        return (fold_sheets(ds, fold, sheet, font, fontreg.string_width_mm),
+                _fold_record(fold, more_with_less_bleed(ds.spec, sheet, fold)))
+    return None
 
 
 def _fold_layout(ds: DeckSheets, sheet: SheetOptions) -> FoldLayout | None:

@@ -19,10 +19,12 @@ from pnpgen.engine.changes import (
     renamed,
     told_apart,
 )
-from pnpgen.engine.imposition import duplex_ready, fit_to_printer, version_stamp
+from pnpgen.engine.imposition import duplex_ready, fit_to_printer, folded_or_sleeved, version_stamp
 from pnpgen.engine.options import BuildOptions
+from pnpgen.engine.paper import deck_sheet
 from pnpgen.impose.plan import Page, PagePlan
 from pnpgen.impose.sheets import DeckSheets, board_tiles, home_sheets
+from pnpgen.impose.slots import SlotLayout
 from pnpgen.messages import msg
 from pnpgen.pdf.writer import write_document
 
@@ -133,29 +135,34 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
     rendered = result.rendered
     placed = {deck.id: (deck, p) for deck, p in zip(game.decks, result.on_paper, strict=True)}  # as the home sheets
     lang = game.lang
-    printed: list[tuple[DeckReprint, list[Page]]] = []
+    printed: list[tuple[DeckReprint, list[Page], bool]] = []  # a deck, its pages, whether they have backs pages
     for dr in decks:
         deck_pages: list[Page] = []
+        backs_pages = dr.backs is not None
         if dr.fronts:
             deck, on = placed[dr.id]
             ds = DeckSheets(dr.id, msg("sheet.reprint", game.lang, deck=dr.name), on.spec, tuple(dr.fronts),
                             tuple(dr.backs) if dr.backs is not None else None,
                             rendered.bleed_of(deck) if rendered else options.bleed_mm, version_stamp(game), game.lang,
                             result.face_arts)
+            one_sided = None if isinstance(on.layout, SlotLayout) or on.tiles is not None else \
+                folded_or_sleeved(ds, deck.kind, deck_sheet(deck, sheet), font)  # --layout fold, sleeve: as the home sheets
             if on.tiles is not None:
                 deck_pages = board_tiles(ds, on.tiles, sheet, font, game.fonts.get("bold", font), fontreg.string_width_mm)
+            elif one_sided is not None:
+                deck_pages, backs_pages = one_sided[0], False
             else:
                 deck_pages = home_sheets(ds, on.layout, sheet, font, fontreg.string_width_mm)
             fit_to_printer(deck_pages, options)  # as the home sheets: the slug names the profile
-        printed.append((dr, deck_pages))
+        printed.append((dr, deck_pages, backs_pages))
     # one file printed duplex: with two-sided sheets in it, a one-sided deck's sheets each get a
     # blank back, as in <game>-all.pdf, or the next deck's backs would land behind the wrong fronts
-    two_sided = any(dr.backs is not None and deck_pages for dr, deck_pages in printed)
+    two_sided = any(backs_pages and deck_pages for _dr, deck_pages, backs_pages in printed)
     pages: list[Page] = []
     lines = [msg("reprint.head", lang, title=game.title, since=since or msg("reprint.since_last", lang)), ""]
-    for dr, deck_pages in printed:
+    for dr, deck_pages, backs_pages in printed:
         first, sheets = len(pages) + 1, len(deck_pages)
-        if two_sided and dr.backs is None:
+        if two_sided and not backs_pages:
             deck_pages = duplex_ready(deck_pages, False, sheet, font, lang)
         pages += deck_pages
         last = len(pages) - (1 if len(deck_pages) > sheets else 0)  # its last sheet, not the blank after it
