@@ -89,7 +89,7 @@ def test_every_option_says_what_it_does():
                      "folder (expected another slug, e.g. con-game)"),
     (("build", "--game", "test", "--papr", "a4"), "unknown argument '--papr'; did you mean --paper?"),
     (("check", "--game", "test", "--sheet", "a-one-51002"),
-     "unknown argument '--sheet': an option of build, watch, not of this command"),  # not "did you mean --sheet?"
+     "unknown argument '--sheet': an option of build, watch, reprint, not of this command"),  # not "did you mean --sheet?"
     (("build", "--game", "test", "--paper", "Leter"), "argument --paper: 'leter' is not a choice; did you mean letter? (expected one of a3, a4, ledger, legal, letter, tabloid)"),
     (("build", "--game", "test", "--paper", "A5"), "argument --paper: 'a5' is not a choice (expected one of a3, a4, ledger, legal, letter, tabloid)"),
     (("build", "--game", "test", "--bleed", "20mm"), "argument --bleed: bleed '20mm' is out of range (expected 0 to 10 mm)"),

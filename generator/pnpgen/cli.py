@@ -94,7 +94,7 @@ def _commands_table() -> dict[str, tuple[str, Callable[[argparse.ArgumentParser]
         "clean": ("remove what pnpgen wrote: the files its builds and exports recorded, and the cache",
                   _clean_command),
         "help": ("show the help of pnpgen or of one command", _help_command),
-        **playtest.command_table(),  # serve, log, diff, tag, reprint: the playtest loop (pnpgen/playtest.py)
+        **playtest.command_table(_sheet_options),  # serve, log, diff, tag, reprint: the playtest loop (pnpgen/playtest.py)
     }
 
 
@@ -253,6 +253,22 @@ def _export_command(e: argparse.ArgumentParser) -> None:
 def _build_options(p: argparse.ArgumentParser) -> None:
     """The options of ``build`` (and ``watch``, which builds on every save)."""
     p.add_argument("--out", type=validate.option(validate.out_option), help="output folder (default: build/ in the workspace)")
+    _sheet_options(p)
+    p.add_argument("--no-rulebook", action="store_true", help="skip the rulebook booklets")
+    p.add_argument("--ink", type=_choice, choices=["saver", "saver-grey"],
+                   help="also draw the home sheets with less toner into ink-saver/ (large fills tinted, text and "
+                        "frames kept dark; saver-grey: art in light grey too)")
+    p.add_argument("--lang", help="build this language of the game (game.yaml languages) into build/<game>/<lang>/")
+    p.add_argument("--min-dpi", type=validate.option(validate.min_dpi_option), default=None,
+                   help=f"warn about art printed below this resolution (default {MIN_DPI:g})")
+    p.add_argument("--jobs", type=_jobs, default=min(os.cpu_count() or 1, 8),
+                   help="worker processes (default: the number of cores, at most 8)")
+    _rulebook_options(p)
+
+
+def _sheet_options(p: argparse.ArgumentParser) -> None:
+    """How the home sheets are laid out (sheetargs.home_sheet_options): ``build``'s, and ``reprint
+    --since``'s, whose sheets go beside the ones printed from a build given the same."""
     p.add_argument("--paper", type=_choice, choices=sorted(PAPER_SIZES), default=None,
                    help="paper of the home sheets (default game.yaml's paper:, else a4, or the printer profile's)")
     p.add_argument("--duplex", type=_choice, choices=["long", "short", "none"], default=None,
@@ -271,7 +287,6 @@ def _build_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--margin", type=validate.option(validate.margin_option), default=5.0, help="unprintable margin of the printer (default 5mm)")
     p.add_argument("--bleed", type=validate.option(validate.bleed_option), default=None,
                    help=f"bleed around each piece (default {BLEED_MM:g}mm; a deck file's own bleed: wins for its deck)")
-    p.add_argument("--no-rulebook", action="store_true", help="skip the rulebook booklets")
     p.add_argument("--layout", type=_choice, choices=["grid", "fold", "sleeve"], default="grid",
                    help="fold: each two-sided piece's front and back side by side, fold and glue (no duplex); "
                         "sleeve: card fronts only, sized for a sleeve with a backer card")
@@ -279,15 +294,6 @@ def _build_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--sheet", help="a sheet layout (sheets/NAME.yaml or built-in, e.g. a-one-51002): pieces go into its "
                         "slots; a deck file's sheet: wins (sheet: grid keeps the grid)")
     p.add_argument("--printer", help="a profile of printers.yaml (see 'pnpgen calibrate'): backs moved, scale corrected; its paper and duplex")
-    p.add_argument("--ink", type=_choice, choices=["saver", "saver-grey"],
-                   help="also draw the home sheets with less toner into ink-saver/ (large fills tinted, text and "
-                        "frames kept dark; saver-grey: art in light grey too)")
-    p.add_argument("--lang", help="build this language of the game (game.yaml languages) into build/<game>/<lang>/")
-    p.add_argument("--min-dpi", type=validate.option(validate.min_dpi_option), default=None,
-                   help=f"warn about art printed below this resolution (default {MIN_DPI:g})")
-    p.add_argument("--jobs", type=_jobs, default=min(os.cpu_count() or 1, 8),
-                   help="worker processes (default: the number of cores, at most 8)")
-    _rulebook_options(p)
 
 
 def _silhouette(text: str):

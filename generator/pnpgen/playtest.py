@@ -19,8 +19,16 @@ if TYPE_CHECKING:
     from pnpgen.engine.history import Version
 
 
-def command_table() -> dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]]:
-    """The commands for cli.py's table: name → (what it does, its options)."""
+def command_table(sheet_options: Callable[[argparse.ArgumentParser], None]
+                  ) -> dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]]:
+    """The commands for cli.py's table: name → (what it does, its options). ``sheet_options``:
+    build's options of the home sheets' layout, which reprint takes too."""
+
+    def _reprint_options(r: argparse.ArgumentParser) -> None:
+        r.add_argument("--since", required=True, help="a version (see 'pnpgen log'): v12, a tag, or a hash")
+        _common(r)
+        sheet_options(r)
+
     return {
         "serve": ("a live preview of every face on http://127.0.0.1:8765, rebuilt on every save", _serve_options),
         "log": ("the recorded versions of a game, newest first", _common),
@@ -51,11 +59,6 @@ def _tag_options(t: argparse.ArgumentParser) -> None:
     t.add_argument("name", type=_tag_name, help="letters, digits, - _ . (not v<number>, not latest or previous)")
     t.add_argument("version", nargs="?", default="latest", help="default: the latest version")
     _common(t)
-
-
-def _reprint_options(r: argparse.ArgumentParser) -> None:
-    r.add_argument("--since", required=True, help="a version (see 'pnpgen log'): v12, a tag, or a hash")
-    _common(r)
 
 
 def _serve_options(s: argparse.ArgumentParser) -> None:
@@ -193,6 +196,7 @@ def reprint(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.engine.reprint import reprint_files
     from pnpgen.engine.transaction import commit
     from pnpgen.errors import InputError
+    from pnpgen.sheetargs import home_sheet_options
     from pnpgen.usercache import secret
 
     root = _root(ws, args)
@@ -207,7 +211,7 @@ def reprint(ws: Workspace, args: argparse.Namespace) -> int:
             expected="a version written on this machine, one 'pnpgen log' does not mark; to see what changed "
             f"since {since.name}: pnpgen diff --game {args.game}{f' --lang {args.lang}' if args.lang else ''}"
             f"{f' --out {args.out}' if args.out else ''} {since.name} latest")
-    options = BuildOptions(jobs=1, lang=args.lang)
+    options = BuildOptions(jobs=1, lang=args.lang, **home_sheet_options(ws, args))  # (as the build they go beside)
     out_dir = root / args.game / (args.lang or "")
     with build_lock(root):  # not while a build writes here; written as a build writes (never through a link)
         result = build_game(ws, args.game, options, cache=Cache(root))

@@ -182,6 +182,23 @@ def test_the_reprint_of_a_fold_or_sleeve_build_is_laid_out_as_its_home_sheets(tm
         assert len(reprint[0]) == 1, reprint  # the front only: a backer card goes behind it
 
 
+@pytest.mark.parametrize("layout", [["--layout", "fold"], ["--layout", "sleeve"]])
+def test_a_reprint_since_a_version_takes_the_layout_of_the_build_it_goes_beside(tmp_path, layout):
+    """``pnpgen reprint --since`` built its sheets with no options: after fold-over or sleeve
+    builds, its file was a duplex grid. Given the build's layout, its sheets are the build's own
+    reprint.pdf's, copy for copy; without it, the grid of fronts and backs pages as before."""
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", *layout) == 0
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("本文カード1}", "改訂カード1}"), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", *layout) == 0
+    out = ws / "build" / "test"
+    assert run(ws, "reprint", "--game", "test", "--since", "v1", *layout) == 0
+    assert forms(out / "reprint-since-v1.pdf") == forms(out / "reprint.pdf")
+    assert run(ws, "reprint", "--game", "test", "--since", "v1") == 0
+    assert len(forms(out / "reprint-since-v1.pdf")) == 2  # no layout given: fronts, then backs
+
+
 def test_the_all_in_one_file_of_a_fold_build_has_no_blank_pages(tmp_path):
     """Every sheet of a fold-over build prints on one side: a blank page after each (as for a
     one-sided deck in a duplex file) only wasted paper, and fold-over sheets had none while a
