@@ -94,7 +94,7 @@ def test_game_yaml_printer_ink_lint_lines_work_uncommented(tmp_path, capsys):
     capsys.readouterr()
     assert run(ws, "check", "--game", "test") == 0
     lines = [line.strip() for line in capsys.readouterr().out.splitlines() if "bleed" in line]
-    assert lines == ["warning: deck 'cards': its home sheets give 0.0 mm of bleed, below the 1.7 mm the back offset "
+    assert lines == ["warning: data/test/decks/cards.yaml:3:8: deck 'cards': its home sheets give 0.0 mm of bleed, below the 1.7 mm the back offset "
                      "of printer 'home-laser' needs (the larger offset + 0.5 mm): the slots of sheet layout "
                      "'poker-3x3-a4' leave no room for more, so backs may show white edges (a printer that shifts "
                      "less, or 'sheet: grid' for this deck)"]

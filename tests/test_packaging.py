@@ -10,15 +10,21 @@ import sys
 import tomllib
 from pathlib import Path
 
-from conftest import REPO, source_nodes
+from conftest import REPO, run, source_nodes
+from pnpgen import resources
 
 PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
 SETUPTOOLS = PYPROJECT["tool"]["setuptools"]
 
 
 def _package_dir(name: str) -> Path:
+    """The folder of a package: under the nearest mapped package above it (pnpgen.docfiles.img in docs/)."""
     dirs = SETUPTOOLS["package-dir"]
-    return REPO / (dirs[name] if name in dirs else Path(dirs[""], *name.split(".")))
+    parts = name.split(".")
+    for n in range(len(parts), 0, -1):
+        if ".".join(parts[:n]) in dirs:
+            return REPO / dirs[".".join(parts[:n])] / Path(*parts[n:])
+    return REPO / Path(dirs[""], *parts)
 
 
 def test_every_package_is_listed():
@@ -75,3 +81,33 @@ def test_resources_found_through_the_package():
         names |= {n.attr for n in nodes if isinstance(n, ast.Attribute)}
         if path.name != "resources.py":
             assert "__file__" not in names, f"{path.relative_to(REPO)}: use pnpgen.resources"
+
+
+def test_the_documentation_ships_inside_pnpgen():
+    """Messages, the commands' help and the game.yaml 'pnpgen new' writes point at docs/*.md: the
+    wheel carries them (pnpgen.docfiles, the repository's docs/), README.md as its description."""
+    shipped = {p for pattern in SETUPTOOLS["package-data"]["pnpgen.docfiles"]
+               for p in _package_dir("pnpgen.docfiles").glob(pattern)}
+    assert _package_dir("pnpgen.docfiles") == REPO / "docs"
+    assert set((REPO / "docs").glob("*.md")) <= shipped and len(shipped) > 5
+    assert PYPROJECT["project"]["readme"] == "README.md"
+    assert "cp -r generator fonts docs" in (REPO / ".ci" / "run").read_text(encoding="utf-8")  # the CI's wheel has them
+
+
+def test_pnpgen_docs_lists_the_pages_and_prints_the_one_a_message_names(tmp_path, capsys):
+    assert run(tmp_path, "docs") == 0  # no workspace needed
+    listed = capsys.readouterr().out
+    assert f"{REPO / 'docs'}" in listed and "pnpgen docs TOPIC" in listed
+    assert [line.split()[0] for line in listed.splitlines()[1:-1]] == [
+        "readme", *sorted(p.stem for p in (REPO / "docs").glob("*.md"))]
+    assert run(tmp_path, "docs", "docs/exports.md#doujin") == 0
+    assert capsys.readouterr().out.strip() == (REPO / "docs" / "exports.md").read_text(encoding="utf-8").strip()
+    assert run(tmp_path, "docs", "hints") == 2
+    assert "no documentation topic 'hints' (expected one of readme, data-format, exports" in capsys.readouterr().err
+
+
+def test_an_installed_pnpgen_reads_its_readme_from_its_own_metadata(tmp_path, monkeypatch):
+    """Outside a checkout (a wheel) there is no README.md file: its text is the package's description."""
+    monkeypatch.setattr(resources, "checkout", lambda: tmp_path)
+    page, text = resources.readme()
+    assert page is None and text.startswith("# pnpgen\n")

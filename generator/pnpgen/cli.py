@@ -81,7 +81,7 @@ def _commands_table() -> dict[str, tuple[str, Callable[[argparse.ArgumentParser]
         "build": ("build print-ready PDFs for a game", _build_command),
         "watch": ("rebuild a game on every save of its data, templates, icons or fonts", _watch_command),
         "rulebook": ("build only the rulebook booklets", _rulebook_command),
-        "export": ("files for a print shop or Tabletop Simulator (see docs/exports.md)", _export_command),
+        "export": ("files for a print shop or Tabletop Simulator (see 'pnpgen docs exports')", _export_command),
         "export-sheet": ("write a deck's pieces to a spreadsheet (CSV or XLSX)", _sheet_command),
         "list": ("list the games and their decks", lambda c: _game(c, required=False, what="only this game (default: every game)")),
         "check": ("render every face as a build would, writing nothing; list problems and 未定 (TBD) placeholders",
@@ -94,6 +94,7 @@ def _commands_table() -> dict[str, tuple[str, Callable[[argparse.ArgumentParser]
         "clean": ("remove what pnpgen wrote: the files its builds and exports recorded, and the cache",
                   _clean_command),
         "help": ("show the help of pnpgen or of one command", _help_command),
+        "docs": ("where pnpgen's documentation is, or one page of it printed (pnpgen docs exports)", _docs_command),
         **playtest.command_table(_sheet_options),  # serve, log, diff, tag, reprint: the playtest loop (pnpgen/playtest.py)
     }
 
@@ -202,6 +203,12 @@ def _clean_command(c: argparse.ArgumentParser) -> None:
 
 def _help_command(h: argparse.ArgumentParser) -> None:
     h.add_argument("topic", nargs="?", metavar="COMMAND", help="the command to explain (default: all of them)")
+
+
+def _docs_command(d: argparse.ArgumentParser) -> None:
+    d.add_argument("topic", nargs="?", metavar="TOPIC",
+                   help="the page to print: readme, data-format, exports, home-printing, print-facts, speed "
+                        "(default: list them and where they are)")
 
 
 def _new_command(n: argparse.ArgumentParser) -> None:
@@ -468,8 +475,8 @@ def main(argv: list[str] | None = None) -> int:
             return _help(args.topic)
         from pnpgen import commands
 
-        if args.command == "calibrate":  # no workspace needed
-            return commands.calibrate(args)
+        if args.command in ("calibrate", "docs"):  # no workspace needed
+            return getattr(commands, args.command)(args)
         if args.command in NO_WORKSPACE:  # new makes one
             from pnpgen.engine import scaffold
 

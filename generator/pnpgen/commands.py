@@ -479,7 +479,7 @@ def calibrate(args: argparse.Namespace) -> int:
              if asked is None and theirs]
     said = f"; its {' and '.join(taken)} as the workspace's games say" if taken else ""
     if not args.quiet:
-        _say(f"calibration sheet: {shown} (print it duplex, then see docs/home-printing.md{said})")
+        _say(f"calibration sheet: {shown} (print it duplex, then see docs/home-printing.md: 'pnpgen docs home-printing'{said})")
     return 0
 
 
@@ -511,3 +511,45 @@ def reprint(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen import playtest
 
     return playtest.reprint(ws, args)
+
+
+def docs(args: argparse.Namespace) -> int:
+    """Where this pnpgen's documentation is, and its topics; with a topic (``exports``,
+    ``docs/exports.md#doujin`` as a message names it, ``readme``), that page's text. The pages
+    ship inside pnpgen, so an installed wheel has them wherever it lives."""
+    from pnpgen.errors import InputError
+    from pnpgen.resources import docs_folder, readme
+
+    folder = docs_folder()
+    pages = {p.stem: p for p in sorted(folder.glob("*.md"))}
+    topics = ["readme", *pages]
+    if args.topic is None:
+        readme_file, _ = readme()
+        print(f"pnpgen {_version()}'s documentation: {folder}{os.sep}*.md"
+              + (f" and {readme_file}" if readme_file else " (README.md: 'pnpgen docs readme')"))
+        for name in topics:
+            page = pages.get(name)
+            title = _title(page.read_text(encoding="utf-8")) if page else "README.md: what pnpgen does, how to start"
+            print(f"  {name:<15}{title}")
+        print("'pnpgen docs TOPIC' prints one (e.g. pnpgen docs exports | less); a message's docs/exports.md#doujin "
+              "is 'pnpgen docs exports'.")
+        return 0
+    asked = args.topic.split("#")[0].removeprefix("docs/").removesuffix(".md").lower()
+    if asked == "readme":
+        print(readme()[1])
+    elif asked in pages:
+        print(pages[asked].read_text(encoding="utf-8"))
+    else:
+        raise InputError(f"no documentation topic {args.topic!r}", expected="one of " + ", ".join(topics))
+    return 0
+
+
+def _title(text: str) -> str:
+    """A page's first heading, its title."""
+    return next((line.lstrip("# ").strip() for line in text.splitlines() if line.startswith("# ")), "")
+
+
+def _version() -> str:
+    import pnpgen
+
+    return pnpgen.__version__

@@ -1,5 +1,5 @@
 """The files pnpgen ships beside its code — fonts (with OFL.txt), built-in templates and icons,
-export presets, message catalogues — found through ``importlib.resources``, so an installed
+export presets, message catalogues, its documentation (docs/*.md, README.md) — found through ``importlib.resources``, so an installed
 pnpgen (``pip install .``, a wheel, ``pipx``) finds its own copy wherever it lives, never a
 checkout's.
 
@@ -10,12 +10,13 @@ ReportLab and the icon lookup read files by path.
 from __future__ import annotations
 
 import functools
-from importlib import resources
+from importlib import metadata, resources
 from pathlib import Path
 
 import pnpgen
 
 FONTS_PACKAGE = "pnpgen.fontfiles"  # the repository's top-level fonts/, mapped in pyproject.toml
+DOCS_PACKAGE = "pnpgen.docfiles"  # the repository's docs/, mapped in pyproject.toml
 
 
 @functools.cache
@@ -34,4 +35,28 @@ def fonts_folder() -> Path:
     try:
         return folder(FONTS_PACKAGE)
     except ModuleNotFoundError:
-        return Path(pnpgen.__file__).resolve().parents[2] / "fonts"
+        return checkout() / "fonts"
+
+
+def docs_folder() -> Path:
+    """docs/*.md as this pnpgen has them: in a wheel the package ``pnpgen.docfiles`` (the
+    repository's ``docs/``, mapped in pyproject.toml; a folder of files only, so its files are
+    asked for one by one), in a source checkout its ``docs/`` folder."""
+    try:
+        return Path(str(resources.files(DOCS_PACKAGE).joinpath("data-format.md"))).parent
+    except ModuleNotFoundError:
+        return checkout() / "docs"
+
+
+def readme() -> tuple[Path | None, str]:
+    """README.md — its file in a source checkout; in a wheel, which carries it only as the
+    package's description (its METADATA), no file and its text from there."""
+    page = checkout() / "README.md"
+    if page.is_file() and (checkout() / "generator" / "pnpgen").is_dir():
+        return page, page.read_text(encoding="utf-8")
+    return None, str(metadata.metadata("pnpgen").json.get("description", ""))
+
+
+def checkout() -> Path:
+    """The folder two above the package: a source checkout's top when pnpgen runs from one."""
+    return Path(pnpgen.__file__).resolve().parents[2]

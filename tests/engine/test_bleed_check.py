@@ -21,10 +21,11 @@ PIECES = "  - {name: 青, text: 本文, count: 2}\n  - {name: 赤, text: 本文}
 STOPS = ("the art stops at the trim on the top, right, bottom, left, and the 3 mm bleed beyond it is bare paper: a "
          "cut that drifts shows a white edge (shops turn such files away); draw the background out to the bleed's "
          "edge (in a template: from -bleed to w + bleed)")
-BARE = "deck 'cards' (template card-front.svg.j2) piece 1 (青) front and 1 more: " + STOPS
+FRONT_AT = "data/test/decks/cards.yaml:3:8: "  # where the deck names its front template (a deck's warning starts there)
+BARE = FRONT_AT + "deck 'cards' (template card-front.svg.j2) piece 1 (青) front and 1 more: " + STOPS
 SHOP = "shop/cards.pdf, shop/cards-unique.pdf: "
 FIRST = " (the build reads each deck's first face; pnpgen check reads them all)"
-BUILT = SHOP + "deck 'cards' (template card-front.svg.j2) piece 1 (青) front: " + STOPS + FIRST
+BUILT = FRONT_AT + SHOP + "deck 'cards' (template card-front.svg.j2) piece 1 (青) front: " + STOPS + FIRST
 BUILD = ("build", "--game", "test", "--no-rulebook", "--jobs", "1")
 
 
@@ -122,7 +123,7 @@ def test_a_build_reads_one_face_per_deck_and_side_whatever_the_deck_size(tmp_pat
         warnings = json.loads((out / "test" / "manifest.json").read_text(encoding="utf-8"))["warnings"]
         assert sum(pages) == (1 if jobs == "1" else 0)
         assert [w for w in warnings if "bare paper" in w] == [
-            SHOP + "deck 'cards' (template card-front.svg.j2) piece 1 (札1) front: " + STOPS + FIRST]
+            FRONT_AT + SHOP + "deck 'cards' (template card-front.svg.j2) piece 1 (札1) front: " + STOPS + FIRST]
     pages.clear()
     assert run(root, "check", "--game", "test") == 0
     assert sum(pages) == 70

@@ -101,6 +101,9 @@ PICTURES = {  # how the stream is made: the PNG's own pixel data, the JPEG's own
     "RGB PNG": (lambda: _picture("RGB", "PNG"), "own PNG"),
     "grey PNG": (lambda: _picture("L", "PNG"), "own PNG"),
     "palette PNG": (lambda: _picture("P", "PNG"), "ReportLab"),  # decoded and compressed
+    "RGBA PNG": (lambda: _picture("RGBA", "PNG"), "ReportLab"),
+    "grey and alpha PNG": (lambda: _picture("LA", "PNG"), "ReportLab"),
+    "CMYK TIFF": (lambda: _picture("CMYK", "TIFF"), "ReportLab"),
     "RGB JPEG": (lambda: _picture("RGB", "JPEG", quality=95), "own JPEG"),
     "grey JPEG": (lambda: _picture("L", "JPEG", quality=95), "own JPEG"),
 }
@@ -127,10 +130,14 @@ def _drawn_both_ways(data: bytes) -> list[bytes]:
 
 
 @pytest.mark.parametrize("kind", PICTURES)
-def test_a_placed_stream_shows_the_pixels_draw_image_shows(kind):
-    """The picture placed from its stream renders pixel for pixel as canvas.drawImage draws it."""
+def test_a_placed_stream_shows_the_pixels_draw_image_shows(kind, monkeypatch):
+    """The picture placed from its stream renders pixel for pixel as canvas.drawImage draws it;
+    a decoded one is the very stream drawImage embeds with Flate alone (as pnpgen writes PDF)."""
     import pypdfium2 as pdfium
     from pypdf import PdfReader
+    from reportlab import rl_config
+
+    monkeypatch.setattr(rl_config, "useA85", 0)
 
     make, how = PICTURES[kind]
     data = make()
@@ -146,8 +153,23 @@ def test_a_placed_stream_shows_the_pixels_draw_image_shows(kind):
         assert image.get_data() == Image.open(io.BytesIO(data)).tobytes()
     elif how == "own JPEG":
         assert filters == ["/DCTDecode"] and image._data == data
-    else:
+    else:  # the very stream drawImage embeds: same dictionary, same compressed bytes
+        (drawn,) = image_xobjects(PdfReader(io.BytesIO(pdfs[0]))).values()
         assert "/DecodeParms" not in image
+        assert {k: image[k] for k in image if k != "/Length"} == {k: drawn[k] for k in drawn if k != "/Length"}
+        assert image._data == drawn._data
+
+
+@pytest.mark.parametrize("a85", [0, 1])
+def test_a_decoded_picture_is_flate_alone_whatever_reportlab_was_last_told(a85, monkeypatch):
+    """The stream of a picture pnpgen decodes does not depend on ReportLab's ASCII85 switch (which
+    a rulebook or fallback face in the same process turns off): one picture, one stream."""
+    from reportlab import rl_config
+
+    monkeypatch.setattr(rl_config, "useA85", a85)
+    stream = raster.make_stream(PICTURES["RGBA PNG"][0]())
+    assert stream.filters == ("FlateDecode",)
+    assert zlib.decompress(stream.content) == Image.open(io.BytesIO(PICTURES["RGBA PNG"][0]())).convert("RGB").tobytes()
 
 
 def test_a_picture_reportlab_draws_is_named_as_draw_image_names_it():

@@ -63,6 +63,10 @@ def test_half_inch_counters_are_ganged_on_a4_counter_sheets(tmp_path):
         assert (len(xs), len(ys)) == (10, 15)
         assert all(abs(b - a - (SIDE + 6)) < 0.02 for a, b in zip(xs, xs[1:]))  # 6 mm: twice the 3 mm bleed
         assert all(abs(b - a - (SIDE + 6)) < 0.02 for a, b in zip(ys, ys[1:]))
+        # the half-full last sheet keeps the full sheet's die: its 60 stand in the top six rows' places
+        def top_down(page):
+            return sorted((round(-b[1], 2), round(b[0], 2)) for b in page)
+        assert top_down(boxes[2]) == top_down(boxes[0])[:60]
         # the back sheet is the front mirrored left to right about the sheet's middle
         mid = (tx0 + tx1) / 2
         assert sorted((round(2 * mid - x1, 2), round(y0, 2)) for x0, y0, x1, _ in boxes[2]) == \

@@ -122,7 +122,7 @@ def test_check_names_a_bleed_the_printer_offset_cannot_have(tmp_path, capsys):
     capsys.readouterr()
     assert run(ws, "check", "--game", "test", "--printer", "shifty") == 0
     lines = [line for line in capsys.readouterr().out.splitlines() if "bleed" in line]
-    assert lines == ["  warning: deck 'cards': its home sheets give 2.0 mm of bleed, below the 2.5 mm the back offset "
+    assert lines == ["  warning: data/test/decks/cards.yaml:1: deck 'cards': its home sheets give 2.0 mm of bleed, below the 2.5 mm the back offset "
                      "of printer 'shifty' needs (the larger offset + 0.5 mm): the a4 paper has no room for gutters, so backs may "
                      "show white edges (a larger --paper, --layout fold, or a printer that shifts less)"]
     assert run(ws, "check", "--game", "test", "--printer", "gentle") == 0

@@ -238,7 +238,7 @@ def test_a_piece_larger_than_the_print_then_cut_area_is_warned_of(tmp_path, caps
     out = ws / "build" / "test"
     assert not (out / "cut").exists()
     err = capsys.readouterr().err
-    assert "deck 'cards': a 185×260 mm piece is larger than Cricut's Print Then Cut area" in err, err
+    assert "data/test/decks/cards.yaml:2:7: deck 'cards': a 185×260 mm piece is larger than Cricut's Print Then Cut area" in err, err
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert any("Print Then Cut" in w for w in manifest["warnings"])
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0  # no cutter: nothing to say

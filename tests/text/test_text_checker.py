@@ -35,3 +35,14 @@ def test_draft_prose_sets_without_violations():
     n, violations = audit_drafts(WS)
     assert n > 1000
     assert violations == []
+
+
+def test_a_texts_mistake_starts_at_its_line_in_the_deck_file(tmp_path):
+    """The sweep's errors start at the field's line and column, as the build's piece warnings do."""
+    from conftest import DECK_YAML, make_workspace
+
+    root = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: 札, text: '{nosuchicon}で1点'}\n")
+    report = audit_game(Workspace(root), "test", render=False)
+    [error] = report.errors
+    assert error.startswith("data/test/decks/cards.yaml:9:21: "), error  # the text: value
+    assert "deck 'cards' piece 1 (札)" in error

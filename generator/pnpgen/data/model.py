@@ -183,6 +183,11 @@ class Deck:
     worksheet: tuple[Where, str, bool] | None = None  # a workbook's pieces: (pieces.file's line, worksheet read, named by sheet:)
     bleed_mm: float | None = None  # the deck file's ``bleed:`` over the build's --bleed (None: the build's)
 
+    def where(self, side: str | None = None) -> Where:
+        """Where a warning about the whole deck starts, as a piece's starts at its line: the line
+        naming the ``side``'s template when the deck names one, else the deck file's first line."""
+        return self.template_where.get(side or "") or Where(self.source, 1)
+
     def bleed(self, build_bleed_mm: float) -> float:
         """The bleed round this deck's pieces on its sheets and shop pages: its own, else the build's."""
         return build_bleed_mm if self.bleed_mm is None else self.bleed_mm

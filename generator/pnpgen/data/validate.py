@@ -420,10 +420,13 @@ def points(value: Any, shape: str, w: float, h: float,
     if not isinstance(value, list) or len(value) < 3 or len(value) > 1000:
         raise Invalid("points must be a list of 3 or more [x, y] corners", "e.g. [[0, 0], [30, 0], [15, 26]]")
     out = []
-    for p in value:
+    for n, p in enumerate(value, 1):  # a wrong corner is named by its place in the list and its value
         if not isinstance(p, list) or len(p) != 2:
-            raise Invalid(f"point {show(p)} is not [x, y]", "[x, y] in mm")
-        x, y = read(p[0], w, "x"), read(p[1], h, "y")
+            raise Invalid(f"point {n} of {len(value)}, {show(p)}, is not [x, y]", "[x, y] in mm")
+        try:
+            x, y = read(p[0], w, "x"), read(p[1], h, "y")
+        except Invalid as e:
+            raise Invalid(f"point {n} of {len(value)}, {show(p)}: {e.message}", e.expected) from None
         out.append((x, y))
     area = sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in zip(out, out[1:] + out[:1])) / 2
     if abs(area) < 1.0:

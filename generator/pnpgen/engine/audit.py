@@ -65,14 +65,15 @@ def audit_game(ws: Workspace, slug: str, render: bool = True, sweep: bool = True
         if not sweep:
             continue
         ctx = context(game, ws.templates, f"deck {deck.id!r} piece {piece.index} ({piece.label})")
+        at = ws.shown(str(piece.where_of(key)))  # the field's line in the deck file, as a piece's warnings start
         for w in SWEEP_WIDTHS:
             try:
                 lay = layout_text(ctx, text, w, 10_000, SWEEP_SIZE, SWEEP_SIZE)
             except InputError as e:
-                report.errors.append(str(e))
+                report.errors.append(f"{at}: {e}")
                 break
             report.sweeps += 1
-            report.violations += check_layout(lay, f"{slug} {ctx.where} field {key!r} at {w:g} mm")
+            report.violations += check_layout(lay, f"{at}: {slug} {ctx.where} field {key!r} at {w:g} mm")
     return report
 
 

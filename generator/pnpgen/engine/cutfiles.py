@@ -12,6 +12,7 @@ import io
 import math
 from dataclasses import dataclass
 
+from pnpgen.data.model import Deck
 from pnpgen.impose.cutter import (
     CRICUT_AREA_IN,
     CRICUT_DPI,
@@ -144,13 +145,14 @@ class CutFile:
         return cut_dxf(self.sheet) if self.kind == "dxf" else cut_svg(self.sheet, self.size_in)
 
 
-def too_large_for_cricut(deck_id: str, spec: ShapeSpec, area_in: tuple[float, float] = CRICUT_AREA_IN) -> str | None:
+def too_large_for_cricut(deck: Deck, spec: ShapeSpec, area_in: tuple[float, float] = CRICUT_AREA_IN) -> str | None:
     """The warning for a deck whose piece fits no Print Then Cut image, even turned and without
-    bleed: it gets no cut/ files, which the build would otherwise leave unsaid."""
+    bleed: it gets no cut/ files, which the build would otherwise leave unsaid. Said at the size
+    the deck file gives (else at the deck file)."""
     if cricut_layout(spec, 0.0, area_in) is not None:
         return None
     w, h = cricut_area_mm(area_in)
-    return (f"deck {deck_id!r}: a {spec.w:g}×{spec.h:g} mm piece is larger than Cricut's Print Then Cut area "
+    return (f"{deck.size_where or deck.where()}: deck {deck.id!r}: a {spec.w:g}×{spec.h:g} mm piece is larger than Cricut's Print Then Cut area "
             f"({w:g}×{h:g} mm, {area_in[0]:g}×{area_in[1]:g} in) even turned: no cut/ image for it; "
             "cut it by hand at the home sheets' marks")
 

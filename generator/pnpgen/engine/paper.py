@@ -54,7 +54,8 @@ def short_bleed_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildO
         else:
             why = (f"the {options.sheet.paper} paper has no room for gutters, so backs may show white edges "
                    "(a larger --paper, --layout fold, or a printer that shifts less)")
-        out.append(f"deck {deck.id!r}: its home sheets give {bleed:.1f} mm of bleed, below the {need:.1f} mm the "
+        at = deck.sheet_where or deck.where()  # the deck's sheet: line, which fixes the slots, else its file
+        out.append(f"{at}: deck {deck.id!r}: its home sheets give {bleed:.1f} mm of bleed, below the {need:.1f} mm the "
                    f"back offset of printer {options.printer.name!r} needs (the larger offset + 0.5 mm): {why}")
     return out
 
@@ -91,7 +92,7 @@ def cricut_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildOption
     if options.cutter != "cricut":
         return []
     area = options.cricut_area_in or CRICUT_AREA_IN
-    found = (too_large_for_cricut(deck.id, on_paper.spec, area) for deck, on_paper in placed
+    found = (too_large_for_cricut(deck, on_paper.spec, area) for deck, on_paper in placed
              if not isinstance(on_paper.layout, SlotLayout))
     return [w for w in found if w]
 

@@ -150,7 +150,7 @@ fonts:
 """
 
 GAME_YAML = """\
-# {title} — written by `pnpgen new`; see docs/data-format.md.
+# {title} — written by `pnpgen new`; see docs/data-format.md (`pnpgen docs data-format` prints it).
 title: {title_yaml}
 draft: 1                      # the {draft_word} number of draft.txt
 players: {open_word}{open_pad}# e.g. 2-4
@@ -164,7 +164,7 @@ palette:                      # the built-in layouts draw with these names (docs
 """
 
 DECK_YAML = """\
-# {name}: drawn by the built-in layout {layout} (docs/data-format.md, Layouts).
+# {name}: drawn by the built-in layout {layout} (docs/data-format.md, Layouts: `pnpgen docs data-format`).
 # Change a box for this deck only:   layout: {{extends: {layout}, boxes: {{{box}: {{size: 12}}}}}}
 # Or write the layout out as templates to edit: pnpgen layout export {layout}
 name: {name}

@@ -11,7 +11,8 @@ as the standard space between cuts (Leapin' Lizard Labels, "How to Order a Cutti
 outermost counters' bleed stays the format's safe zone inside the sheet's trim. Every counter is
 cut along its own path (a rect one too: a punchboard is die-cut, not guillotined), in the file
 beside the pages or on them (the preset's ``cut_line``); a back sheet is the front sheet mirrored
-left to right (long-edge flip), each back behind its front.
+left to right (long-edge flip), each back behind its front. A half-full last sheet keeps the full
+grid, filled from the top: a shop cuts every sheet with the one die made for a full sheet.
 """
 
 from __future__ import annotations

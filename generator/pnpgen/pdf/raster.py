@@ -5,7 +5,7 @@ of its decoded pixels) and compresses it again for every document. Here the stre
 once per picture content (``make_stream``): a JPEG is embedded as its own DCT data and an 8-bit
 RGB or grey PNG as its own compressed pixels (its IDAT chunks, with the PNG predictors named in
 DecodeParms, PDF 1.7 §7.4.4.4), so neither is decoded or compressed at all; any other picture
-goes through ReportLab's own ``PDFImageXObject``. The stream is kept by the hash of the
+is decoded and compressed as ``canvas.drawImage`` would (``_decoded``). The stream is kept by the hash of the
 picture's bytes (``ImageStreams``: in memory for the process, and in a cache folder between
 builds) and placed in a document by registering it as an XObject (``place``), with the
 operators ``drawImage`` writes. A document therefore embeds each picture once, whatever the
@@ -20,6 +20,7 @@ import io
 import json
 import os
 import struct
+import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -33,7 +34,7 @@ from pnpgen.pdf.assemble import SourceChanged, Stored
 from pnpgen.svg.artwork import Art
 from pnpgen.usercache import seal
 
-STREAM_FORMAT = 2  # how an entry of the cache folder is laid out; a change makes old entries unused
+STREAM_FORMAT = 3  # how an entry of the cache folder is laid out; a change makes old entries unused
 MEMO_BUDGET = 256 * 2**20  # stream bytes an ImageStreams keeps in memory (the least recently used go first)
 KEYS_BUDGET = 64 * 2**20  # picture bytes kept with their hash, so a picture many faces show is hashed once
 # A picture whose stream lies in more pieces of its file (a PNG written in 8 kB IDAT chunks) is
@@ -79,12 +80,12 @@ def make_stream(data: bytes, key: str | None = None) -> ImageStream:
     """The picture ``data`` (PNG or JPEG bytes) as an image stream. A JPEG is its own DCT data;
     a non-interlaced 8-bit RGB or grey PNG is its own compressed pixel data (the IDAT chunks,
     read with the PNG predictors): neither is decoded nor compressed again. Any other picture
-    is decoded and compressed as ``canvas.drawImage`` does (ReportLab's own PDFImageXObject).
+    is decoded and compressed as ``canvas.drawImage`` does (the same stream, made with Pillow).
     ``key``: the SHA-256 of ``data`` when known, which names a stream taken as it is (else the
     MD5 of ``data`` does: a second pass over the picture)."""
     own = as_it_is(lambda at, n: data[at:at + n], len(data), key[:32] if key is not None else None)
     if own is None:
-        return _drawn_by_reportlab(data)
+        return _decoded(data)
     head, spans = own
     content = data if spans == ((0, len(data)),) else b"".join(data[at:at + n] for at, n in spans)
     return replace(head, name=head.name or _name(data), content=content)
@@ -194,20 +195,22 @@ def _jpeg_info(read: Callable[[int, int], bytes], size: int) -> tuple[int, int, 
     return None
 
 
-def _drawn_by_reportlab(data: bytes) -> ImageStream:
-    """The stream ``canvas.drawImage`` embeds for ``data``: decoded, then compressed."""
-    from reportlab.lib.utils import ImageReader
-    from reportlab.pdfbase.pdfdoc import PDFImageXObject
+def _decoded(data: bytes) -> ImageStream:
+    """``data`` decoded to 8-bit pixels and Flate-compressed, as ``canvas.drawImage`` embeds a
+    picture (same pixels, name and bytes), built from Pillow's public API: its alpha is dropped
+    (drawImage's default mask), modes other than grey, RGB and CMYK become RGB."""
+    from PIL import Image
 
-    reader = ImageReader(io.BytesIO(data))
-    name = _name(reader.getRGBData() + b"None")  # drawImage's name: the MD5 of the pixels and str(mask), None
-    obj = PDFImageXObject(name, reader, mask=None)
-    content = obj.streamContent
-    decode = [1, 0, 1, 0, 1, 0, 1, 0] if obj.colorSpace == "DeviceCMYK" and getattr(obj, "_dotrans", 0) else \
-        getattr(obj, "_decode", None)
-    return ImageStream(name, int(obj.width), int(obj.height), int(obj.bitsPerComponent), obj.colorSpace,
-                       tuple(obj._filters), tuple(decode) if decode else None,
-                       content.encode("latin-1") if isinstance(content, str) else bytes(content))
+    with Image.open(io.BytesIO(data)) as picture:
+        mode = picture.mode
+        image = picture.convert(mode[:-1] if mode in ("LA", "RGBA") else mode if mode in DECODED else "RGB")
+        pixels = image.tobytes()
+    name = _name(pixels + b"None")  # drawImage's name: the MD5 of the pixels and str(mask), None
+    return ImageStream(name, image.width, image.height, 8, DECODED[image.mode], ("FlateDecode",), None,
+                       zlib.compress(pixels))
+
+
+DECODED = {"L": "DeviceGray", "RGB": "DeviceRGB", "CMYK": "DeviceCMYK"}  # Pillow mode -> colour space
 
 
 class ImageStreams:
