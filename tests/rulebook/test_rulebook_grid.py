@@ -92,7 +92,9 @@ def test_a_paragraph_taller_than_a_page_flows_on(tmp_path, where):
     draft.write_text(text, encoding="utf-8")
     pdf = build_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts").files["rulebook.pdf"]
     pages = texts(pdf)
-    found = [int(n) for n in re.findall(r"段落の(\d+)番目", re.sub(r"\s+", "", "".join(pages)))]
+    # (a sentence may run over a page break: the running head and folio between its halves left out)
+    body = ["".join(ln for ln in p.splitlines() if "草案" not in ln and not ln.strip().isdigit()) for p in pages]
+    found = [int(n) for n in re.findall(r"段落の(\d+)番目", re.sub(r"\s+", "", "".join(body)))]
     assert found == list(range(130))
     spread = [i for i, p in enumerate(pages) if "番目" in p]
     assert len(spread) >= 3 and spread == list(range(spread[0], spread[-1] + 1))

@@ -30,6 +30,7 @@ from pnpgen.rulebook.styles import (
     RULE,
     SOFT,
 )
+from pnpgen.rulebook.termindex import page_destination
 from pnpgen.text import linebreak as lb
 
 PREFIX = "〘"  # stands for the first-line indent or term in the line breaker (a no-line-end bracket)
@@ -178,14 +179,19 @@ class GridKeep(KeepTogether):
 
     def wrap(self, aW, aH):
         w, h = super().wrap(aW, aH)
-        y = 0.0  # below the first one's grid line, where the frame puts it
-        for i, f in enumerate(self._content):
-            y += f.getSpaceBefore() if i else 0.0
-            if i and getattr(f, "on_grid", False):
-                y = math.ceil(y / BODY_LEADING - 1e-6) * BODY_LEADING
-            y += f.wrap(aW, aH)[1] + f.getSpaceAfter()
-        self._H = max(self._H, y)
+        self._H = max(self._H, grid_height(self._content, aW, aH))
         return w, h
+
+
+def grid_height(flowables: Sequence[Flowable], aW: float, aH: float) -> float:
+    """How tall ``flowables`` stand one under the other once the line grid places them."""
+    y = 0.0  # below the first one's grid line, where the frame puts it
+    for i, f in enumerate(flowables):
+        y += f.getSpaceBefore() if i else 0.0
+        if i and getattr(f, "on_grid", False):
+            y = math.ceil(y / BODY_LEADING - 1e-6) * BODY_LEADING
+        y += f.wrap(aW, aH)[1] + f.getSpaceAfter()
+    return y
 
 
 class JPara(Flowable):
@@ -554,7 +560,8 @@ class Heading(Flowable):
 
 class PageNumber(Flowable):
     """The page a heading was drawn on (``Heading.pages``), right-aligned in its cell: read when
-    drawn, so it is the page of this pass (the headings it names come earlier in the book)."""
+    drawn, so it is the page of this pass (the headings it names come earlier in the book). On
+    screen it links to that page, as the contents' and the index's numbers do."""
 
     def __init__(self, key: str, pages: dict[str, int], text: Callable[[int], str], font: str, size: float):
         super().__init__()
@@ -567,7 +574,12 @@ class PageNumber(Flowable):
     def draw(self):
         page = self.pages.get(self.key)
         if page is not None:
-            glyphs.draw(self.canv, self.width, self.size * 0.35, self.text(page), self.font, self.size, "right")
+            text = self.text(page)
+            glyphs.draw(self.canv, self.width, self.size * 0.35, text, self.font, self.size, "right")
+            if not sketching(self.canv):
+                left = self.width - glyphs.width(text, self.font, self.size)
+                self.canv.linkRect("", page_destination(page), (left, 0, self.width, self.height), relative=1,
+                                   thickness=0)
 
 
 class Diagram(Flowable):

@@ -4,9 +4,9 @@ sub-heading those lists may hold."""
 
 from __future__ import annotations
 
-from reportlab.platypus import Flowable, Paragraph
+from reportlab.platypus import Flowable, Paragraph, Spacer, Table
 
-from pnpgen.rulebook.flowables import Diagram, JPara, grid_lines
+from pnpgen.rulebook.flowables import Diagram, GridKeep, JPara, grid_height, grid_lines
 
 
 class Indent(Flowable):
@@ -76,3 +76,36 @@ def two_lines_under_headings(story: list[Flowable], width: float) -> None:
                 and not getattr(below, "keepWithNext", 0) \
                 and (len(below.prefix) + len(below.text)) * below.size <= width - below.first_indent:
             below.keepWithNext = 1
+
+
+class EntryKeep(GridKeep):
+    """A component's entry, kept on one page when it fits. When it does not, its heading and
+    pictures (the first ``whole`` flowables) stay together and the description runs on to the
+    next page, as long as its first paragraph (or two lines of it, ``JPara.split``) fits under them:
+    an entry missing the page by a hair left half a page empty. Otherwise it moves whole. Its
+    parts' table runs on whole, as a figure does."""
+
+    def __init__(self, flowables: list[Flowable], whole: int):
+        super().__init__(flowables)
+        self.whole = whole
+
+    def split(self, aW, aH):
+        if getattr(self, "_wrapInfo", None) != (aW, aH):
+            self.wrap(aW, aH)
+        rest = self._content[self.whole:]
+        if self._H <= aH or not rest:
+            return super().split(aW, aH)
+        at = next((i for i in range(self.whole, len(self._content))
+                   if not isinstance(self._content[i], Spacer)), len(self._content))
+        kept = grid_height(self._content[:at], aW, aH)
+        if at == len(self._content) or kept > aH:
+            return super().split(aW, aH)
+        first = self._content[at]  # the description's first paragraph: it, or two lines of it, here
+        y = kept + first.getSpaceBefore()
+        if getattr(first, "on_grid", False):
+            y = grid_lines(y)
+        left = aH - y
+        fits = left > 0 and (first.wrap(aW, left)[1] <= left or isinstance(first, JPara) and first.split(aW, left))
+        if not fits:
+            return super().split(aW, aH)
+        return self._content[:self.whole] + [GridKeep([f]) if isinstance(f, Table) else f for f in rest]

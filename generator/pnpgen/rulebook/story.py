@@ -37,7 +37,13 @@ from pnpgen.rulebook.flowables import (
 )
 from pnpgen.rulebook.inline import Icon, with_icons
 from pnpgen.rulebook.inline import markup as icon_markup
-from pnpgen.rulebook.keeps import Indent, lead_ins_with_their_lists, lists_kept_together, two_lines_under_headings
+from pnpgen.rulebook.keeps import (
+    EntryKeep,
+    Indent,
+    lead_ins_with_their_lists,
+    lists_kept_together,
+    two_lines_under_headings,
+)
 from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.piecepics import Faces, Figure, FittedFaces
 from pnpgen.rulebook.quickref import Line, printed, quick_reference
@@ -394,17 +400,19 @@ class StoryBuilder:
         extra = [r for r in self.rows if r.stated is None and not r.description and _data_only(r)]
         for row in self.rows:
             if row not in extra:
-                out.append(GridKeep(self.component(row)))
+                out.append(self.component(row))
         if extra:
             out.append(Spacer(1, 6))
             head = Paragraph(_marked(self.marks.other, self.label("other_components"), self.st["h3"]),
                              self.st["h3"])
-            out.append(GridKeep([head] + self.component(extra[0])))
+            out.append(self.component(extra[0], [head]))
             for row in extra[1:]:
-                out.append(GridKeep(self.component(row)))
+                out.append(self.component(row))
         return out
 
-    def component(self, row: ComponentRow) -> list[Flowable]:
+    def component(self, row: ComponentRow, lead: Sequence[Flowable] = ()) -> EntryKeep:
+        """A component's entry after ``lead``: its heading, pictures and description (which runs
+        on to the next page when the entry misses this one, ``EntryKeep``)."""
         count = row.count_text() or self.label("no_data")
         if row.provisional and row.count_text():
             count += self.label("provisional")  # a stand-in of the data: 「5枚（仮）」
@@ -420,15 +428,14 @@ class StoryBuilder:
         ])
         head.on_grid = True  # one grid line: the description beside the picture is on the grid
         head.spaceBefore = 6  # (none at a page's top)
-        out: list[Flowable] = [head]
+        out: list[Flowable] = [*lead, head]
         text: list[Flowable] = []
         for label, draft_n in [] if self.rules_only else row.mismatches:  # the designer's (the build warns), not a reader's
             text.append(JPara(self.label("count_differs", part=label, count=draft_n), self.fonts.gothic,
                               7.5, 11, color=ACCENT, lang=self.lang))
         text += self.blocks(row.description)
         parts = [(name, ds) for name, ds in row.parts if ds and (len(ds) > 1 or len(row.parts) > 1)]
-        if parts:
-            text += [Spacer(1, 2), self.parts_table(parts)]
+        listed: list[Flowable] = [Spacer(1, 2), self.parts_table(parts)] if parts else []
         pic: list[Flowable] = [Spacer(1, RULE_GAP)] if self.pictured(row) else []  # clear of the heading's rule
         for d in self.pictured(row):
             n = self.reductions[d]
@@ -437,14 +444,14 @@ class StoryBuilder:
                 pic += [self.p(self.label("picture_own_scale", n=n), "caption"), Spacer(1, 2)]
         widest = max((f.width for f in pic if isinstance(f, Faces)), default=0.0)
         if pic and widest <= PICTURE_W:
+            text += listed
             out.append(self.indexed(_on_grid(_cell_table([[pic, text or ""]], [picture_column(widest), None], [
                 ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
                 ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
                 ("VALIGN", (0, 0), (-1, -1), "TOP"), ("FONT", (0, 0), (-1, -1), self.fonts.gothic, 8),
             ])), parts=text))  # the description is drawn by the table: the index sees it so
-        else:
-            out += pic + text  # a wide picture stands above its description
-        return out
+            return EntryKeep(out, len(out))  # (a table's cell does not split)
+        return EntryKeep(out + pic + text + listed, len(out) + len(pic))  # a wide picture stands above its description
 
     def parts_table(self, parts) -> Table:
         data = [[self.p(d.name, "part"), self.p(f"{d.count}{d.unit}", "part_count")]
@@ -501,7 +508,9 @@ class StoryBuilder:
             # its own printed 70 mm high, its text at 3 pt); smaller, down to a third of that, to stay
             # on the page of the lines above
             widest = min(Faces.fit(picture, float("inf"), TEXT_W), 1.0)
-            out += [Spacer(1, 4), FittedFaces(deck, picture, widest, min(Faces.fit(picture, 70 * mm, TEXT_W), 1.0) / 3)]
+            card = FittedFaces(deck, picture, widest, min(Faces.fit(picture, 70 * mm, TEXT_W), 1.0) / 3)
+            card.hAlign = "CENTER"  # the page's centre, under the lines above (left-aligned, it looked misplaced)
+            out += [Spacer(1, 4), card]
         title = self.label("quick_reference")
         return [PageBreak(), Heading("", title, 0, self.st["h1"], mark=title, key=self.key(), rule=True,
                                      space_after=4)] + out

@@ -10,7 +10,8 @@ A paragraph is a sequence of *units*: one character, an icon (``OBJ``) or a ruby
 - ``HYPHEN`` a hyphenation point inside a Latin word (pyphen, by the text's language): used only
   when the word is longer than the line, and the line then ends with a visible hyphen;
 - ``CLUSTER`` not unless nothing else fits (a number with its unit ``1VP``, a range ``1〜2``,
-  the space before a spaced dash ``word — word``, which stays with the word before it);
+  the space before a spaced dash ``word — word``, which stays with the word before it, a
+  【term】's first and last characters: ``【パ|ストパイル】`` is JLREQ's, not an editor's);
 - ``CHAR`` allowed, but inside a BudouX phrase;
 - ``PHRASE`` a phrase boundary (or after a space, a comma, a full stop, a word's hyphen
   ``Counter-|intelligence`` or a dash between words ``double—|counter``): the preferred place.
@@ -214,7 +215,23 @@ def break_classes(units: Sequence[str], phrases: bool = True, lang: str = "ja", 
     if hyphenate:
         _hyphenation_points(units, letter, classes, lang)
     _address_breaks(units, classes)
+    _term_ends(units, classes)
     return classes
+
+
+def _term_ends(units: Sequence[str], classes: list[int]) -> None:
+    """A 【term】 breaks leaving two characters of it on each side at least, or not at all: JLREQ
+    allows 【パ|ストパイル】, an editor does not. The gaps after its first character and before
+    its last become ``CLUSTER`` (taken only when the line has no other break)."""
+    opened: list[int] = []
+    for i, u in enumerate(units):
+        if u == "【":
+            opened.append(i)
+        elif u == "】" and opened:
+            start = opened.pop()
+            for gap in (start + 2, i - 1):
+                if start + 2 <= gap < i and classes[gap] in (CHAR, PHRASE):
+                    classes[gap] = CLUSTER
 
 
 # a web address written in a text, up to the punctuation of the sentence it ends

@@ -1,0 +1,141 @@
+"""An editor's pass over the book's page and line breaks (book7): a component's description runs
+on to the next page rather than leave half a page empty, a 【term】 keeps two characters on each
+side of a line break, the quick reference's page numbers are links, its summary card centred."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from pypdf import PdfReader
+
+from conftest import DECK_YAML, GAME_YAML, REPO, make_workspace
+from pdfprobe import glyphs, texts
+from pnpgen.data.load import load_game
+from pnpgen.data.workspace import Workspace
+from pnpgen.rulebook import build_rulebook, pictures_from_game
+from pnpgen.text import linebreak as lb
+
+A5_H = 210.0
+
+
+def _lines(page) -> list[tuple[float, str]]:
+    """The page's own lines of text, top down: (baseline in mm, text)."""
+    rows: dict[float, list] = {}
+    for g in page:
+        if g.on_page and g.char.strip():
+            rows.setdefault(round(g.y, 1), []).append(g)
+    return [(y, "".join(g.char for g in sorted(r, key=lambda g: g.x))) for y, r in sorted(rows.items())]
+
+
+def test_a_components_description_runs_on_rather_than_leave_the_page_foot_empty(built):
+    """asian-delivery p3: 依頼カード (heading, two tarot faces, three lines) missed the page and
+    moved whole, leaving 74 mm empty. Its heading and pictures stay together with the first
+    paragraph under them; the second paragraph goes on at the next page's head."""
+    pdf = built / "asian-delivery" / "rulebook.pdf"
+    pages = glyphs(pdf)
+    at = next(n for n, p in enumerate(pages) if any(t == "依頼カード" for _, t in _lines(p)))
+    lines = _lines(pages[at])
+    head = next(y for y, t in lines if t == "依頼カード")
+    first = next(y for y, t in lines if t.startswith("受注した仕事を表すカードです。"))
+    body = [y for y, t in lines if y < 195]  # (the folio, at 15 mm from the foot, left out)
+    assert head < first == body[-1]
+    assert A5_H - 15 - first < 25  # the page is full down to its foot's margin, bar a line or two
+    reader = PdfReader(pdf)  # the pictures (two placed forms) between the heading and the text
+    faces = [o for o in _forms(reader, at) if head < o < first]
+    assert len(faces) == 2, faces
+    assert _lines(pages[at + 1])[1][1].startswith("「（赤）」")  # (after the running head)
+
+
+def _forms(reader: PdfReader, at: int) -> list[float]:
+    """The tops (mm from the page top) of the forms placed on page ``at``."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    pdf = pdfium.PdfDocument(reader.stream)
+    page = pdf[at]
+    height = page.get_height()
+    return [(height - o.get_bounds()[3]) * 25.4 / 72 for o in page.get_objects(max_depth=1)
+            if o.type == raw.FPDF_PAGEOBJ_FORM]
+
+
+def test_an_entry_whose_pictures_do_not_fit_moves_whole(built):
+    """eiketsuden: 君主カード's pictures do not fit under アリスカード: its heading is not left
+    alone at the foot; it stands with its pictures on the next page."""
+    pdf = built / "alicematic-eiketsuden" / "rulebook.pdf"
+    pages = glyphs(pdf)
+    at = [n for n, p in enumerate(pages) if any(t == "君主カード" for _, t in _lines(p))]
+    assert len(at) == 1
+    head = next(y for y, t in _lines(pages[at[0]]) if t == "君主カード")
+    assert [top for top in _forms(PdfReader(pdf), at[0]) if top > head]
+
+
+def test_a_term_keeps_two_characters_each_side_of_a_line_break():
+    """JLREQ allows 【パ|ストパイル】; an editor breaks before the term or two characters in at least."""
+    text = "あいうえおかきくけ【パストパイル】があります。"
+    lines = lb.break_lines(text, 11, lambda ch: 1.0, phrases=False)
+    assert lines[0] == "あいうえおかきくけ", lines
+    assert "".join(lines) == text
+    lines = lb.break_lines(text, 16, lambda ch: 1.0, phrases=False)  # nor before its last one
+    assert not lines[0].endswith("イ") and not lines[1].startswith("ル"), lines
+    long = "【パストパイル】"  # a line holding nothing else still breaks inside it
+    assert len(lb.break_lines(long, 3, lambda ch: 1.0, phrases=False)) > 1
+
+
+def test_no_book_breaks_a_term_after_its_first_character(built):
+    """populous p11 printed 【パ at a line's end and ストパイル】 at the next line's head."""
+    for game in ("populous", "asian-delivery", "alicematic-eiketsuden", "alicematic-medallions"):
+        for n, page in enumerate(glyphs(built / game / "rulebook.pdf"), 1):
+            lines = [t for _, t in _lines(page)]
+            bad = [(a, b) for a, b in zip(lines, lines[1:]) if re.search(r"【[^】]?$", a) or re.match(r"^[^【]?】", b)]
+            assert bad == [], (game, n, bad)
+
+
+def test_the_quick_references_page_numbers_go_to_their_pages(built):
+    """早見表: each 「P.n」 is a link to page n (the index's and contents' numbers were, these
+    were not); no box drawn around it."""
+    pdf = built / "populous" / "rulebook.pdf"
+    reader = PdfReader(pdf)
+    number_of = {page.indirect_reference.idnum: n for n, page in enumerate(reader.pages, 1)}
+    at = next(n for n, t in enumerate(texts(pdf)) if t.lstrip().startswith("早見表") and "●" in t)
+    printed = [int(p) for p in re.findall(r"P\.(\d+)", texts(pdf)[at])]
+    links = [a.get_object() for a in reader.pages[at].get("/Annots", [])]
+    assert len(links) == len(printed) > 5
+    height = float(reader.pages[at].mediabox.height)
+    ink = [g for g in glyphs(pdf)[at] if g.char.strip()]
+    for link in links:
+        x0, y0, x1, y1 = (float(v) * 25.4 / 72 for v in link["/Rect"])
+        top, bottom = height * 25.4 / 72 - y1, height * 25.4 / 72 - y0
+        shown = "".join(g.char for g in ink if x0 - 0.3 <= g.x < x1 and top <= g.y <= bottom + 0.5)
+        assert shown.startswith("P.") and int(shown[2:]) == number_of[link["/Dest"][0].idnum], shown
+        assert list(link["/Border"]) == [0, 0, 0]
+
+
+SUMMARY_GAME = GAME_YAML + "rulebook:\n  quick_reference:\n    deck: cards\n"
+
+
+def test_the_summary_card_is_centred_under_the_quick_reference(tmp_path):
+    """A summary card narrower than the text (two mini cards at actual size, 85 mm) stands in the
+    middle of it (it stood at the left margin)."""
+    deck = DECK_YAML.replace("poker", "mini-american") + "  - {name: 早見, text: 手番の流れ}\n"  # 41 × 63 mm
+    ws = make_workspace(tmp_path / "ws", draft=True, game=SUMMARY_GAME, deck=deck)
+    game = load_game(Workspace(ws), "test")
+    book = build_rulebook(game, REPO / "fonts", pictures=pictures_from_game(game, ws / "templates")).files["rulebook.pdf"]
+    reader = PdfReader(io.BytesIO(book))
+    quick = [n for n, t in enumerate(texts(book)) if t.lstrip().startswith("早見表") or "早見表\r\n" in t[-20:]]
+    boxes = _form_boxes(book, quick)
+    assert len(boxes) == 2, boxes  # front and back
+    left, right = min(b[0] for b in boxes), max(b[2] for b in boxes)
+    width = float(reader.pages[0].mediabox.width) * 25.4 / 72
+    assert right - left < 100  # narrower than the text: its place shows
+    assert (left + right) / 2 == pytest.approx(width / 2, abs=0.3)  # (the inner and outer margins are equal)
+
+
+def _form_boxes(book: bytes, pages: list[int]) -> list[tuple[float, ...]]:
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    pdf = pdfium.PdfDocument(book)
+    return [tuple(v * 25.4 / 72 for v in o.get_bounds()) for n in pages for o in pdf[n].get_objects(max_depth=1)
+            if o.type == raw.FPDF_PAGEOBJ_FORM]
