@@ -285,3 +285,29 @@ def test_an_edit_measures_no_art_file_a_build_measured_before_and_a_repainted_on
     build(ws, tmp_path / "cold")  # the same files as a build that measured everything
     for name in PDFS:
         assert (tmp_path / "b" / "test" / name).read_bytes() == (tmp_path / "cold" / "test" / name).read_bytes()
+
+
+def _jpeg_frame_changed(precision: int | None = None, marker: int | None = None) -> bytes:
+    """An 8-bit baseline JPEG with its frame header's precision or marker changed."""
+    out = io.BytesIO()
+    Image.new("RGB", (16, 12), (200, 40, 40)).save(out, "JPEG", quality=90)
+    data = bytearray(out.getvalue())
+    at = data.index(b"\xff\xc0")
+    if precision is not None:
+        data[at + 4] = precision
+    if marker is not None:
+        data[at + 1] = marker
+    return bytes(data)
+
+
+@pytest.mark.parametrize("precision, marker, kept", [
+    (None, None, True), (None, 0xC2, True),  # baseline, progressive: the JPEG's own bytes
+    (12, None, False),  # 12 bits a sample: a PDF's DCTDecode is 8 (it was embedded, and shown as garbage)
+    (None, 0xC3, False), (None, 0xC9, False),  # lossless, arithmetic coding: not every reader's
+])
+def test_only_an_8_bit_huffman_jpeg_is_placed_as_it_is(precision, marker, kept):
+    data = _jpeg_frame_changed(precision, marker)
+    placed = raster.as_it_is(lambda at, n: data[at:at + n], len(data))
+    assert (placed is not None) == kept, placed
+    if kept:
+        assert placed is not None and placed[0].filters == ("DCTDecode",) and (placed[0].width, placed[0].height) == (16, 12)

@@ -187,10 +187,14 @@ def _jpeg_info(read: Callable[[int, int], bytes], size: int) -> tuple[int, int, 
         if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
             if at + 10 > size:
                 return None
-            frame = read(at + 5, 5)
-            height, width = struct.unpack(">HH", frame[:4])
-            components = frame[4]
-            return (width, height, components) if components in COMPONENTS and width and height else None
+            frame = read(at + 4, 6)
+            height, width = struct.unpack(">HH", frame[1:5])
+            components = frame[5]
+            # as it is only an 8-bit Huffman-coded JPEG (baseline, extended, progressive): a PDF's
+            # DCTDecode is 8 bits a sample, and readers do not all take lossless or arithmetic
+            # coding; any other is decoded (a 12-bit one was shown as garbage)
+            plain = marker in (0xC0, 0xC1, 0xC2) and frame[0] == 8
+            return (width, height, components) if plain and components in COMPONENTS and width and height else None
         at += 2 + length
     return None
 
