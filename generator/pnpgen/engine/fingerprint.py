@@ -139,7 +139,7 @@ def _parts(folder: Path, known: FileHashes | None) -> list[tuple[Path, os.stat_r
             out.append((path, st, b""))
     # the files not known by their stamp are read and hashed on threads (a thousand cards' art, 300 MB)
     unknown = [(path, st) for path, st, _ in out if st is not None and (known is None or known.get(path, st) is None)]
-    hashed(lambda item: content_hash(item[0], known, item[1]), unknown if len(unknown) > 8 else [])
+    hashed(lambda item: content_hash(item[0], known, item[1]), unknown, size=lambda item: item[1].st_size)
     return [(path, st, content_hash(path, known, st).encode() if st is not None else part) for path, st, part in out]
 
 
@@ -234,10 +234,17 @@ def _content(path: str, size: int, mtime_ns: int, ctime_ns: int, inode: int) -> 
     return sha(Path(path).read_bytes())
 
 
-def hashed(check: Callable[[Any], Any], items: list) -> list:
+THREADED_BYTES = 4 << 20  # less than this to hash is hashed on the calling thread
+
+
+def hashed(check: Callable[[Any], Any], items: list, size: Callable[[Any], int] | None = None) -> list:
     """``check`` of each item, on threads (SHA-256 lets go of the interpreter while it hashes, so a
-    big deck's four documents, a gigabyte, hash on every core at once), in the items' order."""
-    if len(items) < 2 or (os.cpu_count() or 1) < 2:
+    big deck's four documents, a gigabyte, hash on every core at once), in the items' order.
+    ``size``: the bytes an item has to hash; items that hold less than ``THREADED_BYTES`` in all
+    are checked on this thread (a small game's few files hash faster than threads start: every
+    tiny build was starting a pool of two)."""
+    small = size is not None and sum(size(i) for i in items) < THREADED_BYTES
+    if len(items) < 2 or (os.cpu_count() or 1) < 2 or small:
         return [check(i) for i in items]
     with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
         return list(pool.map(check, items))
