@@ -28,3 +28,25 @@ def test_megabytes_to_hash_still_go_to_threads(monkeypatch):
     with pytest.raises(AssertionError, match="thread pool"):
         fingerprint.hashed(len, [b"x", b"y"], size=lambda item: fingerprint.THREADED_BYTES)
     assert fingerprint.hashed(len, [b"x", b"yy"], size=len) == [1, 2]
+
+
+def test_a_file_reached_through_two_links_is_read_once(tmp_path, monkeypatch):
+    """Every test's workspace links the same fonts: each build read and hashed them again (some
+    1.6 MB), as the hashes were kept by path."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "font.ttf").write_bytes(b"glyphs" * 1000)
+    (shared / "OFL.txt").write_text("licence", encoding="utf-8")
+    for ws in ("one", "two"):
+        (tmp_path / ws).mkdir()
+        (tmp_path / ws / "fonts").symlink_to(shared)
+    first = fingerprint.fingerprint([tmp_path / "one" / "fonts"], None)
+    read: list = []
+    real = fingerprint.Path.read_bytes
+    monkeypatch.setattr(fingerprint.Path, "read_bytes", lambda self: read.append(self.name) or real(self))
+    second = fingerprint.fingerprint([tmp_path / "two" / "fonts"], None)
+    assert "font.ttf" not in read and "OFL.txt" not in read
+    assert second != first  # (the paths are part of it)
+    (shared / "OFL.txt").write_text("licence, changed", encoding="utf-8")
+    assert fingerprint.fingerprint([tmp_path / "two" / "fonts"], None) != second
+    assert "OFL.txt" in read  # a changed file is read again

@@ -157,7 +157,7 @@ def content_hash(path: Path, known: FileHashes | None = None, st: os.stat_result
     st = st or path.stat()
     digest = known.get(path, st) if known is not None else None
     if digest is None:
-        digest = _content(str(path), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+        digest = _content(path, st)
         if known is not None:
             known.learn(path, st, digest)
     return digest
@@ -227,11 +227,22 @@ class FileHashes:
         self._dirty = False
 
 
-@lru_cache(maxsize=65536)
-def _content(path: str, size: int, mtime_ns: int, ctime_ns: int, inode: int) -> str:
+_READ: dict[tuple[int, ...], str] = {}  # (device, inode, size, modified, changed) → its content's SHA-256
+READ_LIMIT = 65536
+
+
+def _content(path: Path, st: os.stat_result) -> str:
     """The hash of a file's content, read once per process for as long as the file is unchanged
-    (a build fingerprints a game's art three times: its inputs, its renders, its faces)."""
-    return sha(Path(path).read_bytes())
+    (a build fingerprints a game's art three times: its inputs, its renders, its faces). Kept by
+    the file itself (its device and inode) and its stamp, not by the path it was reached by: the
+    same fonts, linked into many workspaces (every test's), were read and hashed again in each."""
+    file = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+    digest = _READ.get(file)
+    if digest is None:
+        if len(_READ) >= READ_LIMIT:
+            _READ.clear()
+        digest = _READ[file] = sha(path.read_bytes())
+    return digest
 
 
 THREADED_BYTES = 4 << 20  # less than this to hash is hashed on the calling thread
