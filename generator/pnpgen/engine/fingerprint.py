@@ -155,7 +155,7 @@ def _parts(folder: Path, known: FileHashes | None, fonts: bool = False) -> list[
             out.append((path, st, b""))
     # the files not known by their stamp are read and hashed on threads (a thousand cards' art, 300 MB)
     unknown = [(path, st) for path, st, _ in out if st is not None and (known is None or known.get(path, st) is None)]
-    hashed(lambda item: content_hash(item[0], known, item[1]), unknown if len(unknown) > 8 else [])
+    hashed(lambda item: content_hash(item[0], known, item[1]), unknown, size=lambda item: item[1].st_size)
     return [(path, st, content_hash(path, known, st).encode() if st is not None else part) for path, st, part in out]
 
 
@@ -173,7 +173,7 @@ def content_hash(path: Path, known: FileHashes | None = None, st: os.stat_result
     st = st or path.stat()
     digest = known.get(path, st) if known is not None else None
     if digest is None:
-        digest = _content(str(path), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+        digest = _content(path, st)
         if known is not None:
             known.learn(path, st, digest)
     return digest
@@ -243,22 +243,43 @@ class FileHashes:
         self._dirty = False
 
 
-@lru_cache(maxsize=65536)
-def _content(path: str, size: int, mtime_ns: int, ctime_ns: int, inode: int) -> str:
+_READ: dict[tuple[int, ...], str] = {}  # (device, inode, size, modified, changed) → its content's SHA-256
+READ_LIMIT = 65536
+
+
+def _content(path: Path, st: os.stat_result) -> str:
     """The hash of a file's content, read once per process for as long as the file is unchanged
-    (a build fingerprints a game's art three times: its inputs, its renders, its faces). One
-    larger than HASHED_WHOLE is read a block at a time: a file of gigabytes in art/ (a video dropped
-    there, a sparse file planted) asked for as much memory, and ended the build in MemoryError."""
-    if size <= HASHED_WHOLE:
-        return sha(Path(path).read_bytes())
-    with open(path, "rb") as f:
-        return hashlib.file_digest(f, "sha256").hexdigest()
+    (a build fingerprints a game's art three times: its inputs, its renders, its faces). Kept by
+    the file itself (its device and inode) and its stamp, not by the path it was reached by: the
+    same fonts, linked into many workspaces (every test's), were read and hashed again in each.
+    One larger than HASHED_WHOLE is read a block at a time: a file of gigabytes in art/ (a video
+    dropped there, a sparse file planted) asked for as much memory, and ended the build in
+    MemoryError."""
+    file = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+    digest = _READ.get(file)
+    if digest is None:
+        if len(_READ) >= READ_LIMIT:
+            _READ.clear()
+        if st.st_size <= HASHED_WHOLE:
+            digest = sha(path.read_bytes())
+        else:
+            with open(path, "rb") as f:
+                digest = hashlib.file_digest(f, "sha256").hexdigest()
+        _READ[file] = digest
+    return digest
 
 
-def hashed(check: Callable[[Any], Any], items: list) -> list:
+THREADED_BYTES = 4 << 20  # less than this to hash is hashed on the calling thread
+
+
+def hashed(check: Callable[[Any], Any], items: list, size: Callable[[Any], int] | None = None) -> list:
     """``check`` of each item, on threads (SHA-256 lets go of the interpreter while it hashes, so a
-    big deck's four documents, a gigabyte, hash on every core at once), in the items' order."""
-    if len(items) < 2 or (os.cpu_count() or 1) < 2:
+    big deck's four documents, a gigabyte, hash on every core at once), in the items' order.
+    ``size``: the bytes an item has to hash; items that hold less than ``THREADED_BYTES`` in all
+    are checked on this thread (a small game's few files hash faster than threads start: every
+    tiny build was starting a pool of two)."""
+    small = size is not None and sum(size(i) for i in items) < THREADED_BYTES
+    if len(items) < 2 or (os.cpu_count() or 1) < 2 or small:
         return [check(i) for i in items]
     with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
         return list(pool.map(check, items))

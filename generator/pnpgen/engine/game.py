@@ -570,7 +570,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                                   drawn=sheets.for_build(names, digests) if sheets is not None else None)
         files = [(path, kept.get(path) or written[path], plan_keys[path]) for path in documents]
         try:
-            records = hashed(lambda f: document_record(f[2], f[1], hashed_parts), files)
+            records = hashed(lambda f: document_record(f[2], f[1], hashed_parts), files,
+                             size=lambda f: f[1].size if isinstance(f[1], PdfFile) else len(f[1]))
         except SourceChanged as e:  # an art file a document copies pictures from
             raise saved_again(e) from None
         for (path, data, _), record in zip(files, records):
