@@ -100,10 +100,16 @@ class Piece:
         """The piece's name in order.csv, page labels, change reports and messages: the deck's
         ``label:`` field, else the first of NAMING_FIELDS it has, else ``#<index>``; as it reads,
         without its markup (``{南瓜|かぼちゃ}`` → 南瓜, ``**強**`` → 強)."""
+        return self.own_name or f"#{self.index}"
+
+    @property
+    def own_name(self) -> str:
+        """The name the piece is given ('' when none: its label is then its place, ``#<index>``,
+        which moves when a piece before it is deleted, so no face prints it)."""
         for key in (self.label_field,) if self.label_field else NAMING_FIELDS:
             if key in self.values and self.values[key] not in (None, ""):
-                return _label_text(str(self.values[key])) or f"#{self.index}"
-        return f"#{self.index}"
+                return _label_text(str(self.values[key]))
+        return ""
 
 
 @lru_cache(maxsize=1 << 16)
