@@ -359,6 +359,9 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
             if is_placeholder(item.note):
                 note(ws.shown(f"  sourced: {item.name} ×{item.count}: {item.note}"))
                 total += 1
+        if is_placeholder(game.players):  # an open value of game.yaml's as of the decks' (pnpgen new writes it)
+            note(ws.shown(f"  game: {game.options.get('players_at', 'game.yaml')}: players: {game.players}"))
+            total += 1
     note(f"{total} to settle (placeholders and missing translations)" if args.lang
          else f"{counted(total, 'placeholder')} to settle")
     if problems:

@@ -139,7 +139,7 @@ def _parse(doc: Located, name: str) -> Printer:
     written = data.get("scale", [1, 1])
     scale = _pair(doc, name, "scale", _factors(written), *SCALE_RANGE,
                   "two factors from 0.9 to 1.1, [x, y]: the printed 100 mm bars' lengths / 100 (one factor: both), "
-                  "or as percentages, 97% or [100%, 99.5%]", written=written)
+                  "or as percentages from 90% to 110%, 97% or [100%, 99.5%]", written=written)
     return Printer(name, f"{doc.path}:{line}" if line else str(doc.path), str(paper).lower() if paper else None,
                    duplex, offset, scale)
 

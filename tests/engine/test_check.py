@@ -342,3 +342,14 @@ def test_a_character_no_font_has_reaches_check_as_data_not_as_words(tmp_path):
     two.add(InputError(said.format("NotoSerif-Regular", 2), "cards.yaml", 10, glyph="😀", expected="x"))
     two.add(InputError("unknown icon {x} in " + said.format("F", 3), "cards.yaml", 11, expected="x"))
     assert [(p.faces, p.also) for p in two.problems] == [(2, ["cards.yaml:10"]), (1, [])]
+
+
+def test_players_left_open_is_counted_among_the_placeholders_to_settle(tmp_path, capsys):
+    """A game from 'pnpgen new --kind dice': its pieces are settled, its players: 未定 was warned at
+    its line, and the count under it said '0 placeholders to settle'."""
+    ws = make_workspace(tmp_path / "ws")
+    game_yaml = ws / "data" / "test" / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text(encoding="utf-8").replace("players: 2-4", "players: 未定"), encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 0
+    out = capsys.readouterr().out
+    assert "  game: data/test/game.yaml:3:10: players: 未定\n1 placeholder to settle" in out, out

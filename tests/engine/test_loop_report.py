@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from PIL import Image
 from pypdf import PdfReader
 
 from conftest import BACK, DECK_YAML, FRONT, GAME_YAML, make_workspace, run
@@ -462,3 +463,41 @@ def test_a_count_lowered_on_a_template_that_numbers_its_copies_is_no_face_edited
     assert _build(ws)["changes"][0].startswith("cards: 8 → 10 (+2 カード2), sheets 1 → 2; reprint cards.pdf: ")
     said = (ws / "build" / "test" / "reprint.txt").read_text(encoding="utf-8")
     assert "2 × カード2\n" in said and "抜いて捨てる" not in said, said
+
+
+def test_a_nameless_card_of_a_built_in_layout_deleted_in_the_middle_reprints_nothing(tmp_path, capsys):
+    """Event cards drawn by card-poker, named by their text alone, their art still to come: the art
+    placeholder printed each card's place (画像未定 #4), so deleting #3 redrew #4 and #5 as #3 and
+    #4 — both reprinted and the printed ones thrown away, and the changelog said every face of the
+    deck changed (the two unchanged ones left out of its count)."""
+    deck_yaml = "name: 事件\nlayout: card-poker\npieces:\n"
+    pieces = [f"  - {{text: 事件{i}}}\n" for i in range(1, 6)]
+    ws = make_workspace(tmp_path / "ws", deck=deck_yaml + "".join(pieces))
+    _build(ws)
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck_yaml + "".join(pieces[:2] + pieces[3:]), encoding="utf-8")
+    manifest = _build(ws)
+    assert manifest["changes"] == ["cards: 5 → 4 (-1 #3 (removed)); nothing to reprint, pieces to pull out only "
+                                   "(cards.pdf: sheet 1 (pages 1–2) rearranged)"], manifest["changes"]
+    out = ws / "build" / "test"
+    assert not (out / "reprint.pdf").exists()
+    page = PdfReader(out / "cards.pdf").pages[0].extract_text()
+    assert "画像未定" in page and not [t for t in page.split() if t in ("#1", "#2", "#3", "#4")], page
+
+
+def test_two_faces_redrawn_of_three_are_named_not_every_face_of_the_deck(tmp_path, capsys):
+    """Two cards share a picture that was painted over; the third's is its own: the changelog said
+    'every face changed, all 2 pieces', counting only the pieces that changed."""
+    ws = make_workspace(tmp_path / "ws", deck="name: 事件\nlayout: card-poker\npieces:\n"
+                        "  - {title: 甲, art: a.png}\n  - {title: 乙, art: a.png}\n  - {title: 丙, art: b.png}\n")
+    art = ws / "data" / "test" / "art"
+    art.mkdir(exist_ok=True)
+    for name, colour in (("a.png", "red"), ("b.png", "blue")):
+        Image.new("RGB", (60, 80), colour).save(art / name)
+    _build(ws)
+    Image.new("RGB", (60, 80), "green").save(art / "a.png")
+    _build(ws)
+    capsys.readouterr()
+    assert run(ws, "diff", "--game", "test", "--format", "json") == 0
+    cards = json.loads(capsys.readouterr().out)["decks"]["cards"]
+    assert cards["faces"] == ["甲", "乙"] and not cards["every_face_changed"], cards

@@ -524,7 +524,12 @@ def test_a_die_that_names_a_box_it_does_not_have_is_one_line(tmp_path, capsys):
     assert "layouts/d6.yaml:5:" in err and "no box 'f7' on the front to be a die's face (expected a list of the 6 front boxes" in err
     (root / "layouts" / "d6.yaml").write_text(D6_LAYOUT.replace("f6]", "f5]"), encoding="utf-8")
     assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator") == 2
-    assert "die: box f5 is named twice" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "die: box f5 is named twice" in err and "die: die:" not in err, err  # (the key said once)
+    (root / "layouts" / "d6.yaml").write_text(D6_LAYOUT.replace("f6]", "f6, f7]"), encoding="utf-8")
+    assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator") == 2
+    err = capsys.readouterr().err
+    assert "is not a list of 6 box names" in err and "die: die:" not in err, err
 
 
 def test_a_die_drawn_by_templates_rolls_as_the_layouts_does(tmp_path, capsys):

@@ -465,6 +465,7 @@ def test_new_game_in_english_builds_an_english_game_and_rulebook(tmp_path, capsy
     assert run(folder, "build", "--game", "guild", "--jobs", "1") == 0
     warnings = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
     assert len(warnings) == 1 and "players is a placeholder (TBD)" in warnings[0], warnings
+    assert warnings[0].startswith("pnpgen: warning: data/guild/game.yaml:4:10: players"), warnings  # its line, to click
     build = folder / "build" / "guild"
     proof = (build / "proof.txt").read_text(encoding="utf-8")
     assert "Count" not in proof and "Open" in proof, proof  # the counts agree; the TBD values are open

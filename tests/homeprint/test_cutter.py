@@ -245,6 +245,16 @@ def test_a_piece_larger_than_the_print_then_cut_area_is_warned_of(tmp_path, caps
     assert "Print Then Cut" not in capsys.readouterr().err
 
 
+def test_a_layout_decks_warning_starts_at_its_layout_line(tmp_path, capsys):
+    """A deck drawn by a built-in layout gives its size by its layout: line, which is where the warning
+    starts (it started at line 1, which in a deck file 'pnpgen new' writes is a comment)."""
+    ws = make_workspace(tmp_path / "ws", deck="# a comment, as pnpgen new writes\nname: 盤\nlayout: board\n"
+                        "pieces:\n  - {title: 盤}\n")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "cricut") == 0
+    err = capsys.readouterr().err
+    assert "data/test/decks/cards.yaml:3:9: deck 'cards': a 260×180 mm piece is larger than Cricut's" in err, err
+
+
 def test_the_print_then_cut_area_is_an_option(tmp_path, capsys):
     """Newer Design Space versions take a larger Print Then Cut image on some machines and papers:
     --cricut-area 8x10.5in makes the images that size (2400 × 3150 px at 300 dpi) and holds the

@@ -326,6 +326,17 @@ def test_a_scale_written_in_percent_is_that_factor(tmp_path, two_builds, written
             assert 297 / 2 + (pb[3] - 297 / 2) * sy == pytest.approx(pa[3], abs=0.002)
 
 
+def test_a_scale_in_percent_out_of_range_is_told_the_range_in_percent(tmp_path, two_builds, capsys):
+    """scale: 80% (a bar measured 80 mm: a page printed Fit to page on Letter) was 'not a valid scale
+    (expected two factors from 0.9 to 1.1 …)': the range said only in the factors it was not written in."""
+    ws, _ = two_builds
+    (ws / "printers.yaml").write_text("inkjet: {scale: 80%}\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--printer", "inkjet", "--out", str(tmp_path / "o")) == 2
+    err = capsys.readouterr().err
+    assert "printers.yaml:1:17: inkjet.scale: '80%'" in err and "from 90% to 110%" in err, err
+
+
 @pytest.mark.parametrize("offset, mm", [("[-1.5mm, 0]", [-1.5, 0.0]), ("[-0.06in, 0.1cm]", [-1.524, 1.0])])
 def test_a_back_offset_written_with_a_unit_is_that_length(tmp_path, two_builds, offset, mm):
     """An English designer's trial: lengths take units everywhere else (the README says so), but

@@ -651,7 +651,7 @@ def _die(raw: RawLayout, front: LayoutSide) -> tuple[tuple[tuple[float, float, f
     names = [b.name for b in front.boxes if _has_area(b)]
     expected = f"a list of the {DIE_FACES} front boxes that are the die's faces 1 to 6: " + ", ".join(names)
     if not isinstance(given.value, list) or len(given.value) != DIE_FACES:
-        raise given.error(f"die: {v.show(given.value)} is not a list of {DIE_FACES} box names", expected)
+        raise given.error(f"{v.show(given.value)} is not a list of {DIE_FACES} box names", expected)
     out, faces = [], []
     for name in given.value:
         box = next((b for b in front.boxes if b.name == name), None)
@@ -663,5 +663,5 @@ def _die(raw: RawLayout, front: LayoutSide) -> tuple[tuple[tuple[float, float, f
         faces.append(box)
     twice = sorted({str(n) for n in given.value if given.value.count(n) > 1})
     if twice:
-        raise given.error(f"die: box {', '.join(twice)} is named twice; a die has {DIE_FACES} different faces", expected)
+        raise given.error(f"box {', '.join(twice)} is named twice; a die has {DIE_FACES} different faces", expected)
     return tuple(out), tuple(faces)

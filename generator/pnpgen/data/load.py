@@ -254,6 +254,7 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
                  "stamp": _parse(doc, ("stamp",), v.flag, data.get("stamp", True)),
                  "printer": str(_parse(doc, ("printer",), v.label, data["printer"], "printer")) if data.get("printer") else None,
                  "printer_at": doc.where(("printer",)),
+                 "players_at": doc.where(("players",)),  # (a warning of players: 未定 starts there)
                  "paper": _parse(doc, ("paper",), v.paper, str(data["paper"])) if data.get("paper") else None,
                  "sheet": _sheet(ws, doc, data) if "sheet" in data else None,
                  "sheet_at": doc.where(("sheet",)),
@@ -562,6 +563,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         front=_template(doc, "front", data["front"]) if layout_raw is None else "",
         back=_template(doc, "back", data["back"]) if data.get("back") else None,
         template_where={side: doc.where((side,)) for side in ("front", "back") if data.get(side)},
+        layout_where=doc.where(("layout",)) if layout_raw is not None else None,
         pieces=[],
         source=path,
         options=options,

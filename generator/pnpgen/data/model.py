@@ -100,10 +100,16 @@ class Piece:
         """The piece's name in order.csv, page labels, change reports and messages: the deck's
         ``label:`` field, else the first of NAMING_FIELDS it has, else ``#<index>``; as it reads,
         without its markup (``{南瓜|かぼちゃ}`` → 南瓜, ``**強**`` → 強)."""
+        return self.own_name or f"#{self.index}"
+
+    @property
+    def own_name(self) -> str:
+        """The name the piece is given ('' when none: its label is then its place, ``#<index>``,
+        which moves when a piece before it is deleted, so no face prints it)."""
         for key in (self.label_field,) if self.label_field else NAMING_FIELDS:
             if key in self.values and self.values[key] not in (None, ""):
-                return _label_text(str(self.values[key])) or f"#{self.index}"
-        return f"#{self.index}"
+                return _label_text(str(self.values[key]))
+        return ""
 
 
 @lru_cache(maxsize=1 << 16)
@@ -174,6 +180,7 @@ class Deck:
     placeholders: list[tuple[Where, str, str]] = field(default_factory=list)  # (where, field, text)
     template_where: dict[str, Where] = field(default_factory=dict)  # "front"/"back" → where the deck names it
     layout: Layout | None = None  # the deck's ``layout:``; front and back then name its compiled templates
+    layout_where: Where | None = None  # where the deck file says ``layout:`` (None: its templates draw it)
     sheet: Any = None  # the deck's ``sheet:`` (data/sheetlayouts.py SheetStock; None: grid or not said)
     sheet_where: Where | None = None  # where the deck file says ``sheet:`` (None: it does not)
     size_where: Where | None = None  # where the deck file gives ``size:`` or ``format:`` (None: its layout's size)
@@ -185,8 +192,9 @@ class Deck:
 
     def where(self, side: str | None = None) -> Where:
         """Where a warning about the whole deck starts, as a piece's starts at its line: the line
-        naming the ``side``'s template when the deck names one, else the deck file's first line."""
-        return self.template_where.get(side or "") or Where(self.source, 1)
+        naming the ``side``'s template when the deck names one, else its ``layout:`` line (which draws
+        both sides and gives the size; line 1 of a deck ``pnpgen new`` wrote is a comment), else line 1."""
+        return self.template_where.get(side or "") or self.layout_where or Where(self.source, 1)
 
     def bleed(self, build_bleed_mm: float) -> float:
         """The bleed round this deck's pieces on its sheets and shop pages: its own, else the build's."""

@@ -369,9 +369,11 @@ def told_apart(before: dict[str, Any], now: dict[str, Any], lang: str) -> tuple[
 def copies_only(old: dict[str, Any], new: dict[str, Any], was: dict[str, str]) -> set[str]:
     """The pieces (new labels; ``was``: new label → old) whose copies were only added or taken
     out, each other copy's faces as they were: a template that numbers its copies draws each
-    apart, and one fewer is no face edited."""
+    apart, and one fewer is no face edited. A piece whose copies are all as they were is not one
+    (the changelog's 'every face changed' counts it among the pieces whose faces stayed)."""
     old_copies, new_copies = _copies(old), _copies(new)
     return {label for label, o in was.items() if old_copies.get(o) and new_copies.get(label)
+            and old_copies[o] != new_copies[label]
             and (not new_copies[label] - old_copies[o] or not old_copies[o] - new_copies[label])}
 
 

@@ -145,7 +145,7 @@ class ArtPlacer:
                 raise InputError(f"image(): unknown fit {fit!r}", expected=" | ".join(FITS))
             if path is None or (isinstance(path, str) and not path.strip()) or is_placeholder(path):
                 note = placeholder_note(path)  # art: 未定 dragon.png — the file to come, named on the frame
-                return _placeholder(x, y, w, h, "\n".join(literal(t) for t in (self.art_to_come, piece.label, note) if t),
+                return _placeholder(x, y, w, h, "\n".join(literal(t) for t in (self.art_to_come, piece.own_name, note) if t),
                                     textbox, deck.trim_mm)
             fx, fy = _focus(focus)
             info = self.folder.info(str(path), key="image", in_templates=True)

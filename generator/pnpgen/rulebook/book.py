@@ -387,7 +387,8 @@ def read_rulebook(game: Game, font_dir: Path) -> DraftReading:
     findings = proof(doc, draft.text, game, rows, path, proof_lang, draft_lang=draft.lang,
                      ignore=settings.proof_ignore, figures=[spec.after for spec in settings.figures])
     if is_placeholder(game.players):
-        warnings.append(f"{game.slug}: players is a placeholder ({game.players}); the cover leaves it out")
+        at = game.options.get("players_at") or game.root / "game.yaml"  # (a Game made in a test has no line)
+        warnings.append(f"{at}: players is a placeholder ({game.players}); the cover leaves it out")
     return DraftReading(path, draft, doc, settings, fonts, rows, findings, proof_lang, warnings, report)
 
 
