@@ -308,11 +308,14 @@ LIBRARY_PRIVATE: dict[tuple[str, str], str] = {
     ("pnpgen.rulebook.document", "_y2"): "(the same: the frame's top)",
     ("pnpgen.rulebook.document", "_topPadding"): "(the same)",
     ("pnpgen.rulebook.document", "_content"): "(the same: the first flowable a heading is kept with)",
+    ("pnpgen.rulebook.document", "_SPACETRANSFER"): "(the same: as Frame._add reads a flowable's space before)",
+    ("pnpgen.rulebook.document", "_ZEROSIZE"): "(the same)",
     ("pnpgen.rulebook.document", "_allSatisfied"): "multiBuild's last pass is a drawn one, never a sketch",
     ("pnpgen.rulebook.flowables", "_content"): "GridKeep keeps its flowables as KeepTogether holds them",
     ("pnpgen.rulebook.flowables", "_H"): "(the same: the height KeepTogether wraps to, on the grid)",
     ("pnpgen.rulebook.keeps", "_content"): "(the same, for a component's entry)",
     ("pnpgen.rulebook.keeps", "_H"): "(the same)",
+    ("pnpgen.rulebook.keeps", "_wrapInfo"): "(the same: the size KeepTogether last wrapped to)",
     ("pnpgen.rulebook.contents", "_lastEntries"): "the contents' entries of the last pass, as TableOfContents keeps them",
     ("pnpgen.rulebook.inline", "_curr_tx_info"):
         "where a Paragraph's onDraw callback falls (ReportLab's own TableOfContents reads it so)",
@@ -367,6 +370,16 @@ def _pnpgen_names() -> set[str]:
     return names
 
 
+def _attribute_read(node: ast.AST) -> tuple[ast.expr, str] | None:
+    """(object, name) of ``obj.name`` or ``getattr(obj, "name", …)`` (hasattr, setattr too)."""
+    if isinstance(node, ast.Attribute):
+        return node.value, node.attr
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("getattr", "hasattr", "setattr")
+            and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str)):
+        return node.args[0], node.args[1].value
+    return None
+
+
 def _private_uses(module: str, tree: ast.Module, ours: set[str]) -> set[tuple[str, str]]:
     """``(module, name)`` for each library-private name ``module`` reads, calls or overrides: on
     ``self`` or ``super()`` in a class with a library base, a name that base has; on anything
@@ -386,15 +399,16 @@ def _private_uses(module: str, tree: ast.Module, ours: set[str]) -> set[tuple[st
                             found.add((module, item.name))
                 visit(child, child.name if cls is None else cls)
                 continue
-            if isinstance(child, ast.Attribute) and private(child.attr):
-                on_self = (isinstance(child.value, ast.Name) and child.value.id in _SELF) or (
-                    isinstance(child.value, ast.Call) and isinstance(child.value.func, ast.Name)
-                    and child.value.func.id == "super")
+            read = _attribute_read(child)
+            if read is not None and private(read[1]):
+                on, name = read
+                on_self = (isinstance(on, ast.Name) and on.id in _SELF) or (
+                    isinstance(on, ast.Call) and isinstance(on.func, ast.Name) and on.func.id == "super")
                 if on_self and cls is not None:
-                    if _defined_by_library(child.attr, _library_classes(module, cls)):
-                        found.add((module, child.attr))
-                elif child.attr not in ours:
-                    found.add((module, child.attr))
+                    if _defined_by_library(name, _library_classes(module, cls)):
+                        found.add((module, name))
+                elif name not in ours:
+                    found.add((module, name))
             visit(child, cls)
 
     visit(tree, None)
@@ -420,6 +434,7 @@ def test_the_private_names_check_finds_a_library_private_read():
     """The reader is not blind: a canvas's current font and argparse's option table are found,
     pnpgen's own ``_values`` and namedtuple's ``_fields`` are not."""
     source = ("def f(canvas, parser, view, box):\n"
-              "    return canvas._fontname, parser._option_string_actions, view._values, box._fields\n")
+              "    return canvas._fontname, parser._option_string_actions, view._values, box._fields, "
+              "getattr(canvas, '_fontsize', 0)\n")
     found = _private_uses("pnpgen.engine.probe", ast.parse(source), _pnpgen_names())
-    assert found == {("pnpgen.engine.probe", "_fontname"), ("pnpgen.engine.probe", "_option_string_actions")}
+    assert found == {("pnpgen.engine.probe", name) for name in ("_fontname", "_option_string_actions", "_fontsize")}
