@@ -119,13 +119,6 @@ def give_font(canvas, font: str) -> None:
     canvas.pnpgen_font = font
 
 
-def _default_font() -> str:
-    """The font a canvas made without ``initialFontName`` starts with (ReportLab's default)."""
-    from reportlab import rl_config
-
-    return str(rl_config.canvas_basefontname)
-
-
 def draw_fallback(canvas, art: Art, cmyk: bool) -> None:
     """Paint a face outside the subset (``art.svg``) at the canvas's current transform."""
     from reportlab.graphics import renderPDF
@@ -134,7 +127,7 @@ def draw_fallback(canvas, art: Art, cmyk: bool) -> None:
     # renderPDF starts every drawing by setting its font, ReportLab's Helvetica unless the drawing
     # names one: a font the page names and never embeds, which PDF/X and shops' preflights refuse.
     # The font the canvas was made with (the document's, embedded: ``give_font``) is named instead.
-    drawing.initialFontName = getattr(canvas, "pnpgen_font", None) or _default_font()
+    drawing.initialFontName = getattr(canvas, "pnpgen_font", None) or settings.canvas_font()
     drawing.initialFontSize = FONT_SIZE
     canvas = FallbackCanvas(canvas, cmyk)  # its gradients carry their resources; no alpha
     if not cmyk:
