@@ -110,7 +110,7 @@ def _refuse_other_fonts(drawing, told: set[str], where: str) -> None:
         stack.extend(getattr(node, "contents", ()))
 
 
-FONT_SIZE = 12  # the size a canvas starts with (ReportLab's default: rl_config.canvas_basefontsize)
+FONT_SIZE = 12  # the size a canvas starts with (Canvas's default initialFontSize)
 
 
 def give_font(canvas, font: str) -> None:
