@@ -273,3 +273,168 @@ def test_the_checks_catch_what_they_look_for(tmp_path):
         del MODULES["pnpgen.engine._probe"]
     assert [(i.target, i.name, i.lazy) for i in found] == [("pnpgen.svg.vector", "_style", False),
                                                             ("pnpgen.data.load", "", True)]
+
+
+# -- libraries' private names ------------------------------------------------------------------
+# pnpgen uses libraries through their public APIs. These are the uses of a library's private
+# name (``obj._name`` of an object not pnpgen's own) that stay, each with why no public API does
+# it; README "How it is built" and docs/speed.md say the same. A new one fails the test below; an
+# entry no longer used fails it too. Keyed by (module, name).
+LIBRARY_PRIVATE: dict[tuple[str, str], str] = {
+    # standard library: documented, public despite the underscore
+    ("pnpgen.cli", "_exit"): "os._exit, documented: end at once after a signal, or skip the interpreter's teardown",
+    ("pnpgen.pdf.pdfx", "_exit"): "os._exit, documented: a Ghostscript run's child ends at once on a signal",
+    ("pnpgen.faces.sourcelines", "_getframe"): "sys._getframe, documented: the template line a face's error names",
+    ("pnpgen.faces.pieceview", "_fail_with_undefined_error"):
+        "documented in Jinja's API for custom Undefined types (its 'Undefined Types' section)",
+    **{("pnpgen.pdf.outline", name): "fontTools' BasePen: the methods its documentation says a pen overrides"
+       for name in ("_moveTo", "_lineTo", "_curveToOne", "_closePath")},
+    # issue 22's speed: a font's tables parsed once per machine, not once per process
+    ("pnpgen.fonttables", "_ttf_data"): "a TTFont rebuilt from cached tables: ReportLab has no public constructor for it",
+    ("pnpgen.fonttables", "_pdfScale"): "(the same: what TTFontFace.__init__ sets from the parsed head table)",
+    ("pnpgen.fonttables", "_asciiReadable"): "(the same: what TTFont.__init__ sets from rl_config)",
+    # issue 22's speed: a picture's image stream made once and placed wherever it is drawn
+    ("pnpgen.pdf.raster", "_doc"): "a cached image stream placed as an XObject: canvas.drawImage would re-encode it",
+    ("pnpgen.pdf.raster", "_setXObjects"): "(the same: the page's resources name the stream)",
+    ("pnpgen.pdf.raster", "_currentPageHasImages"): "(the same: the page's /ProcSet lists /ImageC)",
+    ("pnpgen.pdf.raster", "_code"): "(the same: the '/Name Do' operator in the page's content)",
+    ("pnpgen.pdf.raster", "_formsinuse"): "(the same: the document writes the stream once)",
+    # the rulebook's line grid (行送り) and its page-numbered contents, built on ReportLab's platypus
+    ("pnpgen.rulebook.document", "_add"): "GridFrame snaps a flowable to the line grid where Frame places it",
+    ("pnpgen.rulebook.document", "_atTop"): "(the same: the frame's state that says the space before it)",
+    ("pnpgen.rulebook.document", "_oASpace"): "(the same)",
+    ("pnpgen.rulebook.document", "_prevASpace"): "(the same)",
+    ("pnpgen.rulebook.document", "_y"): "(the same: where the next flowable goes)",
+    ("pnpgen.rulebook.document", "_y2"): "(the same: the frame's top)",
+    ("pnpgen.rulebook.document", "_topPadding"): "(the same)",
+    ("pnpgen.rulebook.document", "_content"): "(the same: the first flowable a heading is kept with)",
+    ("pnpgen.rulebook.document", "_SPACETRANSFER"): "(the same: as Frame._add reads a flowable's space before)",
+    ("pnpgen.rulebook.document", "_ZEROSIZE"): "(the same)",
+    ("pnpgen.rulebook.document", "_allSatisfied"): "multiBuild's last pass is a drawn one, never a sketch",
+    ("pnpgen.rulebook.flowables", "_content"): "GridKeep keeps its flowables as KeepTogether holds them",
+    ("pnpgen.rulebook.flowables", "_H"): "(the same: the height KeepTogether wraps to, on the grid)",
+    ("pnpgen.rulebook.keeps", "_content"): "(the same, for a component's entry)",
+    ("pnpgen.rulebook.keeps", "_H"): "(the same)",
+    ("pnpgen.rulebook.keeps", "_wrapInfo"): "(the same: the size KeepTogether last wrapped to)",
+    ("pnpgen.rulebook.contents", "_lastEntries"): "the contents' entries of the last pass, as TableOfContents keeps them",
+    ("pnpgen.rulebook.inline", "_curr_tx_info"):
+        "where a Paragraph's onDraw callback falls (ReportLab's own TableOfContents reads it so)",
+}
+_SELF = ("self", "cls")
+NAMEDTUPLE = {"_fields", "_replace", "_asdict", "_make", "_field_defaults"}  # namedtuple's public API
+
+
+def _library_classes(module: str, cls: str) -> list[type]:
+    """The classes not pnpgen's in the MRO of ``module``'s class ``cls`` (none if it is pnpgen's alone)."""
+    import importlib
+
+    found = getattr(importlib.import_module(module), cls, None)
+    return [c for c in getattr(found, "__mro__", ()) if not c.__module__.startswith("pnpgen") and c is not object]
+
+
+@functools.cache
+def _class_source(c: type) -> str:
+    import inspect
+
+    try:
+        return inspect.getsource(c)
+    except (OSError, TypeError):
+        return ""
+
+
+def _defined_by_library(name: str, classes: list[type]) -> bool:
+    """``name`` is a library class's own: an attribute of it, or one its code sets or reads."""
+    return any(hasattr(c, name) or f".{name}" in _class_source(c) for c in classes)
+
+
+def _pnpgen_names() -> set[str]:
+    """Every attribute name pnpgen's own classes define: their methods and class attributes, and
+    what they set (``self._x = …``). (A module's own functions are no object's attributes.)"""
+    names: set[str] = set()
+    for path in MODULES.values():
+        for node in source_nodes(path):
+            if isinstance(node, ast.ClassDef):
+                for item in node.body:
+                    if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                        names.add(item.name)
+                    elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+                        names.add(item.target.id)
+                    elif isinstance(item, ast.Assign):
+                        names.update(t.id for t in item.targets if isinstance(t, ast.Name))
+            targets = (node.targets if isinstance(node, ast.Assign) else
+                       [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else [])
+            for t in targets:
+                for one in (t.elts if isinstance(t, ast.Tuple) else [t]):
+                    if isinstance(one, ast.Attribute) and isinstance(one.value, ast.Name) and one.value.id in _SELF:
+                        names.add(one.attr)
+    return names
+
+
+def _attribute_read(node: ast.AST) -> tuple[ast.expr, str] | None:
+    """(object, name) of ``obj.name`` or ``getattr(obj, "name", …)`` (hasattr, setattr too)."""
+    if isinstance(node, ast.Attribute):
+        return node.value, node.attr
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("getattr", "hasattr", "setattr")
+            and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str)):
+        return node.args[0], node.args[1].value
+    return None
+
+
+def _private_uses(module: str, tree: ast.Module, ours: set[str]) -> set[tuple[str, str]]:
+    """``(module, name)`` for each library-private name ``module`` reads, calls or overrides: on
+    ``self`` or ``super()`` in a class with a library base, a name that base has; on anything
+    else, a name pnpgen defines nowhere."""
+    found: set[tuple[str, str]] = set()
+
+    def private(name: str) -> bool:
+        return name.startswith("_") and not name.startswith("__") and name not in NAMEDTUPLE
+
+    def visit(node: ast.AST, cls: str | None) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.ClassDef):
+                if cls is None:
+                    bases = _library_classes(module, child.name)
+                    for item in child.body:  # an override of a library's private method
+                        if isinstance(item, ast.FunctionDef) and private(item.name) and _defined_by_library(item.name, bases):
+                            found.add((module, item.name))
+                visit(child, child.name if cls is None else cls)
+                continue
+            read = _attribute_read(child)
+            if read is not None and private(read[1]):
+                on, name = read
+                on_self = (isinstance(on, ast.Name) and on.id in _SELF) or (
+                    isinstance(on, ast.Call) and isinstance(on.func, ast.Name) and on.func.id == "super")
+                if on_self and cls is not None:
+                    if _defined_by_library(name, _library_classes(module, cls)):
+                        found.add((module, name))
+                elif name not in ours:
+                    found.add((module, name))
+            visit(child, cls)
+
+    visit(tree, None)
+    return found
+
+
+@functools.cache
+def _all_private_uses() -> set[tuple[str, str]]:
+    ours = _pnpgen_names()
+    return {use for module, tree in _trees().items() for use in _private_uses(module, tree, ours)}
+
+
+def test_libraries_private_names_are_only_the_listed_ones():
+    """A new read of a library's private name (argparse's option table, a canvas's current font)
+    fails here: use the library's public API, or what pnpgen knows itself; if none can do it,
+    list it in LIBRARY_PRIVATE with the reason (and in docs/speed.md)."""
+    found = _all_private_uses()
+    assert sorted(found - LIBRARY_PRIVATE.keys()) == []
+    assert sorted(LIBRARY_PRIVATE.keys() - found) == [], "listed but no longer used: remove them"
+
+
+def test_the_private_names_check_finds_a_library_private_read():
+    """The reader is not blind: a canvas's current font and argparse's option table are found,
+    pnpgen's own ``_values`` and namedtuple's ``_fields`` are not."""
+    source = ("def f(canvas, parser, view, box):\n"
+              "    return canvas._fontname, parser._option_string_actions, view._values, box._fields, "
+              "getattr(canvas, '_fontsize', 0)\n")
+    found = _private_uses("pnpgen.engine.probe", ast.parse(source), _pnpgen_names())
+    assert found == {("pnpgen.engine.probe", name) for name in ("_fontname", "_option_string_actions", "_fontsize")}

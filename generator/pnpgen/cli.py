@@ -26,6 +26,25 @@ class _Parser(argparse.ArgumentParser):
     """argparse, with its mistakes said in one line (no usage block; ``--help`` shows usage),
     each with what would be right and, for a near miss, "did you mean …?"."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # each option string → its action, kept as the options are added (argparse's own table is
+        # private): for "did you mean", "an option of another command" and joining values
+        self.options: dict[str, argparse.Action] = {}
+        super().__init__(*args, **kwargs)
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        return self._remember(super().add_argument(*args, **kwargs))
+
+    def add_mutually_exclusive_group(self, **kwargs: Any) -> Any:
+        group = super().add_mutually_exclusive_group(**kwargs)
+        add = group.add_argument
+        setattr(group, "add_argument", lambda *a, **k: self._remember(add(*a, **k)))  # noqa: B010
+        return group
+
+    def _remember(self, action: argparse.Action) -> argparse.Action:
+        self.options.update(dict.fromkeys(action.option_strings, action))
+        return action
+
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {_explain(message)}\n")
 
@@ -54,8 +73,8 @@ def _explain(message: str) -> str:
     if m:
         first = m.group(1).split()[0] if m.group(1).split() else m.group(1)
         option = first.split("=", 1)[0]
-        owners = [name for name, parser in _commands().items() if option in parser._option_string_actions]
-        own = _parser()._option_string_actions
+        owners = [name for name, parser in _commands().items() if option in parser.options]
+        own = _parser().options
         short = option[:2] if not option.startswith("--") else option  # -C/tmp is -C with its folder
         if short in own:  # pnpgen's own (-C DIR): before the command, as in git
             if not own[short].metavar:  # --version, --help: a command of their own
@@ -65,7 +84,7 @@ def _explain(message: str) -> str:
         if owners:  # a real option, of other commands: no "did you mean" the same name
             return (f"unknown argument {option!r}: an option of {', '.join(owners)}, not of this command "
                     "(expected the options 'pnpgen help COMMAND' lists)")
-        options = sorted({o for parser in (_parser(), *_commands().values()) for o in parser._option_string_actions})
+        options = sorted({o for parser in (_parser(), *_commands().values()) for o in parser.options})
         hint = suggest(option, options) if first.startswith("-") else ""
         return f"unknown argument {first!r}{hint} (expected the options 'pnpgen help COMMAND' lists)"
     if not message.endswith(")"):
@@ -103,7 +122,7 @@ NO_WORKSPACE = ("new", "layout")  # commands of engine/scaffold.py, run with or 
 
 
 @functools.cache
-def _parsers(only: str | None = None) -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+def _parsers(only: str | None = None) -> tuple[_Parser, dict[str, _Parser]]:
     """Made once per process: the tests run hundreds of commands in one, and parsing leaves the
     parsers as they were. ``only``: the command being run, the one whose options are added (the
     others' names and help alone: every command's options took 10 ms of each start); the whole
@@ -116,7 +135,7 @@ def _parsers(only: str | None = None) -> tuple[argparse.ArgumentParser, dict[str
                    help="run as if pnpgen was started in DIR (a workspace, or a folder inside one)")
     _talk_options(p)
     sub = p.add_subparsers(dest="command", metavar="COMMAND", title="commands")
-    commands: dict[str, argparse.ArgumentParser] = {}
+    commands: dict[str, _Parser] = {}
     for name, (what, add_options) in _commands_table().items():
         c = sub.add_parser(name, help=what, description=what[0].upper() + what[1:] + ".")
         if only is None or name == only:
@@ -126,11 +145,11 @@ def _parsers(only: str | None = None) -> tuple[argparse.ArgumentParser, dict[str
     return p, commands
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser() -> _Parser:
     return _parsers()[0]
 
 
-def _commands() -> dict[str, argparse.ArgumentParser]:
+def _commands() -> dict[str, _Parser]:
     return _parsers()[1]
 
 
@@ -532,7 +551,7 @@ def _unknown_options_first(argv: list[str]) -> None:
         if arg == "--":
             return
         option = arg.split("=", 1)[0]
-        if option.startswith("--") and not any(o.startswith(option) for o in parser._option_string_actions):
+        if option.startswith("--") and not any(o.startswith(option) for o in parser.options):
             parser.error(f"unrecognized arguments: {arg}")
 
 
@@ -551,7 +570,7 @@ def _option_values_joined(argv: list[str]) -> list[str]:
     at = _command_at(argv)
     if at is None:
         return argv
-    actions = _parsers(argv[at])[1][argv[at]]._option_string_actions
+    actions = _parsers(argv[at])[1][argv[at]].options
     out = argv[:at + 1]
     i = at + 1
     while i < len(argv):

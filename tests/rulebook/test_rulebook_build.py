@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from conftest import run
+from conftest import make_workspace, run
 from pdfprobe import form_texts, glyphs, stroked_lines, texts
 from pnpgen.data.load import load_game
 from pnpgen.data.model import Deck, Game, Piece, Sourced
@@ -869,3 +869,30 @@ def test_a_components_pictures_stand_clear_of_its_headings_rule(drafted):
     assert clear is not None, "the picture begins where the rule is"
     picture = next(i for i in range(clear, len(column)) if column[i] < 235)  # the picture's top edge
     assert (picture - clear) * 25.4 / dpi >= 0.7, ((picture - clear) * 25.4 / dpi, rule, clear, picture)
+
+
+# a face outside the converter's subset (the unused <mask> sends it to svglib), pictured in the book
+_SVGLIB_FRONT = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+<defs><mask id="m"/></defs>
+<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="#cc3333"/>
+{% endblock %}
+"""
+
+
+def test_a_face_svglib_draws_in_the_book_names_only_its_embedded_fonts(tmp_path):
+    """svglib starts each drawing by setting a font: the book's own (the font its canvas was made
+    with), never ReportLab's Helvetica, which no rulebook embeds and a print shop refuses."""
+    import pikepdf
+
+    root = make_workspace(tmp_path / "ws", front=_SVGLIB_FRONT, draft=True)
+    assert run(root, "build", "--game", "test", "--jobs", "1") == 0
+    with pikepdf.open(root / "build" / "test" / "rulebook.pdf") as doc:
+        fonts = [o for o in doc.objects if isinstance(o, pikepdf.Dictionary) and o.get("/Type") == "/Font"
+                 and o.get("/Subtype") != "/Type3"]
+        names = {str(f.BaseFont) for f in fonts}
+        pictured = any(form_name("cards", "front") in str(k) for page in doc.pages
+                       for k in page.Resources.get("/XObject", {}).keys())
+    assert pictured, "the book pictures the deck's face"
+    assert names and not any(re.search(r"Helvetica|Times|Courier", n) for n in names), names

@@ -56,6 +56,11 @@ def default_font(name: str) -> None:
     STATE_DEFAULTS["fontName"] = name
 
 
+def canvas_font() -> str:
+    """The font a canvas made without ``initialFontName`` starts with (ReportLab's default)."""
+    return str(rl_config.canvas_basefontname)
+
+
 @contextmanager
 def ascii85_streams() -> Iterator[None]:
     """ASCII85 on while the block runs: ReportLab writes inline image data as text only in

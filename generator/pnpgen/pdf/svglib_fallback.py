@@ -110,6 +110,15 @@ def _refuse_other_fonts(drawing, told: set[str], where: str) -> None:
         stack.extend(getattr(node, "contents", ()))
 
 
+FONT_SIZE = 12  # the size a canvas starts with (Canvas's default initialFontSize)
+
+
+def give_font(canvas, font: str) -> None:
+    """Say which font ``canvas`` was made with (``initialFontName``, a font its document embeds):
+    a face outside the subset drawn on it starts from that font (``draw_fallback``)."""
+    canvas.pnpgen_font = font
+
+
 def draw_fallback(canvas, art: Art, cmyk: bool) -> None:
     """Paint a face outside the subset (``art.svg``) at the canvas's current transform."""
     from reportlab.graphics import renderPDF
@@ -117,9 +126,9 @@ def draw_fallback(canvas, art: Art, cmyk: bool) -> None:
     drawing = _fallback_drawing(art.svg, cmyk)
     # renderPDF starts every drawing by setting its font, ReportLab's Helvetica unless the drawing
     # names one: a font the page names and never embeds, which PDF/X and shops' preflights refuse.
-    # The canvas's own font (the document's, embedded) is named instead.
-    drawing.initialFontName = canvas._fontname
-    drawing.initialFontSize = canvas._fontsize
+    # The font the canvas was made with (the document's, embedded: ``give_font``) is named instead.
+    drawing.initialFontName = getattr(canvas, "pnpgen_font", None) or settings.canvas_font()
+    drawing.initialFontSize = FONT_SIZE
     canvas = FallbackCanvas(canvas, cmyk)  # its gradients carry their resources; no alpha
     if not cmyk:
         renderPDF.draw(drawing, canvas, 0, 0, showBoundary=False)
@@ -229,7 +238,8 @@ def put_fallback_faces(pdf: bytes, faces: dict[str, Art], cmyk: bool, font: str)
         for name, art in sorted(faces.items()):
             drawn = io.BytesIO()
             c = rl_canvas.Canvas(drawn, pagesize=(art.width_pt, art.height_pt), invariant=1, initialFontName=font,
-                                 pageCompression=1)
+                                 initialFontSize=FONT_SIZE, pageCompression=1)
+            give_font(c, font)
             draw_fallback(c, art, cmyk)
             c.showPage()
             c.save()

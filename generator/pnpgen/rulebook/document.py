@@ -18,6 +18,7 @@ from reportlab.platypus.doctemplate import ActionFlowable, LayoutError
 
 from pnpgen.messages import msg
 from pnpgen.pdf import settings
+from pnpgen.pdf.svglib_fallback import give_font
 from pnpgen.rulebook import glyphs, inline
 from pnpgen.rulebook.flowables import GridKeep, Heading, index_terms, sketching
 from pnpgen.rulebook.inline import Icon
@@ -158,6 +159,7 @@ class RulebookDoc(BaseDocTemplate):
         self.passes = getattr(self, "passes", 0) + 1
         self.notified: list[tuple[str, tuple]] = []  # this pass's entries (``render``)
         self.canv.sketch = self.passes == 1 and self.sketch_first  # type: ignore[attr-defined]
+        give_font(self.canv, self.fonts.body)  # (the font it was made with) for faces svglib draws
         self._running = ""
         self._page_mark: str | None = None
         self._drawn_on_page = 0
