@@ -157,17 +157,23 @@ def test_the_summary_says_the_smaller_bleed_that_holds_more_fold_over_pieces(tmp
     assert [len(p) // 2 for p in pages] == [4, 4, 3]  # fronts a sheet (each with its back)
 
 
+def _one_card_changed(tmp_path, layout: list[str]):
+    """The small workspace built with ``layout``, one card's text changed, built again (v1, v2)."""
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", *layout) == 0
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("本文カード1}", "改訂カード1}"), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", *layout) == 0
+    return ws
+
+
 @pytest.mark.parametrize("layout", [["--layout", "fold"], ["--layout", "sleeve"]])
 def test_the_reprint_of_a_fold_or_sleeve_build_is_laid_out_as_its_home_sheets(tmp_path, layout):
     """A home printer's trial: a card changed after a fold-over build, and reprint.pdf was a duplex
     grid of fronts and backs pages (ask a printer without duplex for duplex); now it holds the
     changed copies on the same one-sided sheets as the deck's own file, fold line and all, and
     no blank pages between them."""
-    ws = make_workspace(tmp_path / "ws")
-    assert run(ws, "build", "--game", "test", "--no-rulebook", *layout) == 0
-    deck = ws / "data" / "test" / "decks" / "cards.yaml"
-    deck.write_text(deck.read_text(encoding="utf-8").replace("本文カード1}", "改訂カード1}"), encoding="utf-8")
-    assert run(ws, "build", "--game", "test", "--no-rulebook", *layout) == 0
+    ws = _one_card_changed(tmp_path, layout)
     out = ws / "build" / "test"
     reprint, home = forms(out / "reprint.pdf"), forms(out / "cards.pdf")
     assert len(reprint) == 1, reprint  # the one changed card: one one-sided sheet, no backs page
@@ -187,11 +193,7 @@ def test_a_reprint_since_a_version_takes_the_layout_of_the_build_it_goes_beside(
     """``pnpgen reprint --since`` built its sheets with no options: after fold-over or sleeve
     builds, its file was a duplex grid. Given the build's layout, its sheets are the build's own
     reprint.pdf's, copy for copy; without it, the grid of fronts and backs pages as before."""
-    ws = make_workspace(tmp_path / "ws")
-    assert run(ws, "build", "--game", "test", "--no-rulebook", *layout) == 0
-    deck = ws / "data" / "test" / "decks" / "cards.yaml"
-    deck.write_text(deck.read_text(encoding="utf-8").replace("本文カード1}", "改訂カード1}"), encoding="utf-8")
-    assert run(ws, "build", "--game", "test", "--no-rulebook", *layout) == 0
+    ws = _one_card_changed(tmp_path, layout)
     out = ws / "build" / "test"
     assert run(ws, "reprint", "--game", "test", "--since", "v1", *layout) == 0
     assert forms(out / "reprint-since-v1.pdf") == forms(out / "reprint.pdf")
