@@ -41,7 +41,7 @@ def parts_digest(parts: Iterable[bytes]) -> str:
     return h.hexdigest()
 
 
-def _font_files(folder: Path) -> list[tuple[Path, os.stat_result, bool]]:
+def font_files(folder: Path) -> list[tuple[Path, os.stat_result, bool]]:
     """``folder``'s own ``*.ttf`` files (fonts/, where a font is ``fonts/<name>.ttf``), as
     ``_files`` lists them: nothing below it, nor any other file. fonts/ may be a link anywhere (a
     shared collection): listed as a folder of inputs, everything below it was read for its hash
@@ -128,7 +128,7 @@ def fingerprint(folders: Iterable[Path], options: Any, known: FileHashes | None 
                 fonts: Path | None = None) -> str:
     """Hash of every file under ``folders`` (name, then content or size+mtime for big files),
     pnpgen itself (``code()``) and ``options`` (its repr). ``known``: hashes kept from earlier runs.
-    ``fonts``, one of ``folders``: only its own font files (``_font_files``)."""
+    ``fonts``, one of ``folders``: only its own font files (``font_files``)."""
     parts: list[bytes] = [f"pnpgen {code()}".encode(), repr(options).encode()]
     for folder in folders:
         if folder.is_relative_to(resources.folder("pnpgen")):
@@ -143,10 +143,10 @@ def fingerprint(folders: Iterable[Path], options: Any, known: FileHashes | None 
 
 
 def _parts(folder: Path, known: FileHashes | None, fonts: bool = False) -> list[tuple[Path, os.stat_result | None, bytes]]:
-    """Each file under ``folder`` (``_files``; of fonts/, ``_font_files``), its stamp when its content was hashed, and what
+    """Each file under ``folder`` (``_files``; of fonts/, ``font_files``), its stamp when its content was hashed, and what
     ``fingerprint`` takes of it."""
     out: list[tuple[Path, os.stat_result | None, bytes]] = []
-    for path, st, link in _font_files(folder) if fonts else _files(folder):
+    for path, st, link in font_files(folder) if fonts else _files(folder):
         if link:  # by where it points and its target's stamp, never read: it may lead out
             out.append((path, None, os.fsencode(f"link {os.readlink(path)} {st.st_size}:{st.st_mtime_ns}")))
         elif st.st_size > BIG_FILE:

@@ -13,7 +13,7 @@ from typing import Any
 
 from pnpgen.data.workspace import Workspace, printer_profiles
 from pnpgen.engine.cache import Cache
-from pnpgen.engine.fingerprint import BIG_FILE, big_file_stamp, fingerprint
+from pnpgen.engine.fingerprint import BIG_FILE, big_file_stamp, fingerprint, font_files
 from pnpgen.engine.options import BuildOptions, RulebookOptions
 from pnpgen.engine.output import build_lock, claim
 from pnpgen.engine.transaction import recover
@@ -74,7 +74,7 @@ def watched(ws: Workspace, slug: str) -> list[Path]:
     root = ws.root.resolve()
     if ws.fonts in folders and root not in ws.fonts.resolve().parents:
         folders.remove(ws.fonts)
-        fonts = sorted(f for f in ws.fonts.glob("*.ttf") if f.is_file())
+        fonts = [path for path, _, _ in font_files(ws.fonts)]  # (what a build hashes of it)
     else:
         fonts = []
     places = [root, *(f.resolve() for f in folders)]
