@@ -114,7 +114,7 @@ def _commands_table() -> dict[str, tuple[str, Callable[[argparse.ArgumentParser]
                   _clean_command),
         "help": ("show the help of pnpgen or of one command", _help_command),
         "docs": ("where pnpgen's documentation is, or one page of it printed (pnpgen docs exports)", _docs_command),
-        **playtest.command_table(_sheet_options),  # serve, log, diff, tag, reprint: the playtest loop (pnpgen/playtest.py)
+        **playtest.command_table(_sheet_options, _jobs_option),  # serve, log, diff, tag, reprint: the playtest loop (pnpgen/playtest.py)
     }
 
 
@@ -287,9 +287,14 @@ def _build_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lang", help="build this language of the game (game.yaml languages) into build/<game>/<lang>/")
     p.add_argument("--min-dpi", type=validate.option(validate.min_dpi_option), default=None,
                    help=f"warn about art printed below this resolution (default {MIN_DPI:g})")
+    _jobs_option(p)
+    _rulebook_options(p)
+
+
+def _jobs_option(p: argparse.ArgumentParser) -> None:
+    """``--jobs``: build's, and ``reprint --since``'s, which builds the game as build does."""
     p.add_argument("--jobs", type=_jobs, default=min(os.cpu_count() or 1, 8),
                    help="worker processes (default: the number of cores, at most 8)")
-    _rulebook_options(p)
 
 
 def _sheet_options(p: argparse.ArgumentParser) -> None:

@@ -19,15 +19,18 @@ if TYPE_CHECKING:
     from pnpgen.engine.history import Version
 
 
-def command_table(sheet_options: Callable[[argparse.ArgumentParser], None]
+def command_table(sheet_options: Callable[[argparse.ArgumentParser], None],
+                  jobs_option: Callable[[argparse.ArgumentParser], None],
                   ) -> dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]]:
     """The commands for cli.py's table: name → (what it does, its options). ``sheet_options``:
-    build's options of the home sheets' layout, which reprint takes too."""
+    build's options of the home sheets' layout, and ``jobs_option`` its ``--jobs``, which reprint
+    takes too (it builds the game as build does)."""
 
     def _reprint_options(r: argparse.ArgumentParser) -> None:
         r.add_argument("--since", required=True, help="a version (see 'pnpgen log'): v12, a tag, or a hash")
         _common(r)
         sheet_options(r)
+        jobs_option(r)
 
     return {
         "serve": ("a live preview of every face on http://127.0.0.1:8765, rebuilt on every save", _serve_options),
@@ -211,7 +214,7 @@ def reprint(ws: Workspace, args: argparse.Namespace) -> int:
             expected="a version written on this machine, one 'pnpgen log' does not mark; to see what changed "
             f"since {since.name}: pnpgen diff --game {args.game}{f' --lang {args.lang}' if args.lang else ''}"
             f"{f' --out {args.out}' if args.out else ''} {since.name} latest")
-    options = BuildOptions(jobs=1, lang=args.lang, **home_sheet_options(ws, args))  # (as the build they go beside)
+    options = BuildOptions(jobs=args.jobs, lang=args.lang, **home_sheet_options(ws, args))  # (as the build they go beside)
     out_dir = root / args.game / (args.lang or "")
     with build_lock(root):  # not while a build writes here; written as a build writes (never through a link)
         result = build_game(ws, args.game, options, cache=Cache(root))

@@ -112,6 +112,33 @@ def test_reprint_since_a_version_holds_every_copy_changed_since(tmp_path, capsys
     assert "v1 (" in said.splitlines()[0]
 
 
+def test_reprint_since_builds_with_the_jobs_it_is_given_and_writes_what_one_worker_writes(tmp_path, capsys, built_copy,
+                                                                                              monkeypatch):
+    """reprint --since built the game with one worker whatever --jobs said; it takes --jobs as
+    build does, and its files are those of one worker."""
+    from pnpgen.engine import game
+
+    ws = built_copy(tmp_path / "ws", *BUILD, pieces=NAMES)  # v1
+    _edit(ws, "text: 本文カード4}", "text: 書き直した}")
+    _build(ws)
+    given = []
+
+    def build_game(*args, **kwargs):
+        given.append(args[2].jobs)
+        return real(*args, **kwargs)
+
+    real = game.build_game
+    monkeypatch.setattr(game, "build_game", build_game)
+    out = ws / "build" / "test"
+    files = {}
+    for jobs in ("3", "1"):
+        assert run(ws, "reprint", "--game", "test", "--since", "v1", "--jobs", jobs) == 0
+        files[jobs] = [(out / f"reprint-since-v1{ext}").read_bytes() for ext in (".pdf", ".txt")]
+    assert given == [3, 1]
+    assert files["3"] == files["1"] and b"%PDF" in files["3"][0][:8]
+    assert "1 × カード4" in files["3"][1].decode("utf-8")
+
+
 def test_bad_version_and_tag_names_are_one_line(tmp_path, capsys):
     import pytest
 
