@@ -56,10 +56,10 @@ class Printer:
 
     def words(self, duplex: str) -> str:
         """How the slug names the profile: ``home-laser (back +0.8/−1.2 mm, 100.0 %/99.5 %)``; the
-        back offset left out where it moves nothing (``duplex: none``)."""
+        back offset left out where it moves nothing (``duplex: none``, a profile with none)."""
         dx, dy = self.back_offset_mm
         sx, sy = self.scale
-        back = "" if duplex == "none" else f"back {dx:+g}/{dy:+g} mm, "
+        back = "" if duplex == "none" or not any(self.back_offset_mm) else f"back {dx:+g}/{dy:+g} mm, "
         return f"{self.name} ({back}{sx * 100:g}/{sy * 100:g} %)"
 
     def sheet_fields(self, duplex: str) -> dict:

@@ -363,3 +363,38 @@ def test_the_users_own_profiles_are_read_from_xdg_config_home(tmp_path, monkeypa
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--printer", "mine") == 0
     manifest = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["printer"]["name"] == "mine" and manifest["printer"]["back_offset_mm"] == [0.5, 0]
+
+
+@pytest.mark.parametrize("own, given, right", [
+    ("bleed: 1\n", (), "bleed: 1.7 in data/test/decks/cards.yaml"),  # the deck's own bleed: asks less
+    ("", ("--bleed", "1"), "--bleed 1.7"),  # --bleed asks less for every deck
+])
+def test_a_bleed_below_the_back_offset_is_warned_at_the_profiles_line(tmp_path, two_builds, capsys, own, given, right):
+    """A back offset of 1.2 mm with cards drawn with 1 mm of bleed: the backs' art, moved by the
+    offset, leaves white at the cut, and nothing was said (the sheet gave the 1 mm asked)."""
+    ws, _ = two_builds
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(own + deck.read_text(encoding="utf-8"), encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--printer", "wide", *given) == 0
+    warnings = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["warnings"]
+    said = [w for w in warnings if "would leave white at the cut" in w]
+    assert len(said) == 1, warnings
+    assert said[0].startswith("printers.yaml:6: the back offset of printer 'wide' (+1.2/+0 mm) needs "
+                              "1.7 mm of bleed, but deck 'cards' is drawn with 1 mm"), said
+    assert right in said[0], said
+    # the same deck as sleeve inserts (no backs behind the fronts): nothing to say
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--printer", "wide", "--layout", "sleeve", *given,
+               "--out", str(tmp_path / "sleeve")) == 0
+    warnings = json.loads((tmp_path / "sleeve" / "test" / "manifest.json").read_text(encoding="utf-8"))["warnings"]
+    assert not [w for w in warnings if "white at the cut" in w], warnings
+
+
+def test_a_profile_with_no_back_offset_names_none_on_the_sheet(tmp_path, two_builds):
+    """A profile that only corrects the scale printed 'back +0/+0 mm' on every duplex sheet."""
+    ws, _ = two_builds
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--printer", "shrinks", "--out", str(tmp_path / "s")) == 0
+    pages = texts(tmp_path / "s" / "test" / "cards.pdf")
+    assert len(pages) == 4
+    for page in pages:
+        assert "shrinks (100/99.5 %)" in page and "+0/+0" not in page and "back" not in page, page

@@ -14,6 +14,7 @@ from pnpgen.engine.cutfiles import too_large_for_cricut
 from pnpgen.engine.manifest import DeckRecord
 from pnpgen.engine.options import BuildOptions
 from pnpgen.impose.cutter import CRICUT_AREA_IN
+from pnpgen.impose.fold import layout_fold
 from pnpgen.impose.grid import SheetOptions
 from pnpgen.impose.slots import SlotLayout
 from pnpgen.impose.tiles import TilePlan
@@ -41,8 +42,9 @@ def back_behind(deck: Deck, sheet: SheetOptions) -> bool:
 def short_bleed_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildOptions) -> list[str]:
     """With a printer profile, each deck with backs whose home sheets give less bleed than the
     profile's back offset needs (its larger offset + 0.5 mm), or than the deck asks when it asks
-    less (a deck's own ``bleed: 1``): its backs may show white edges."""
-    out = []
+    less (a deck's own ``bleed: 1``): its backs may show white edges. A deck that asks less
+    (``bleed:``, ``--bleed``) is told at the profile's line, with the bleed that would do."""
+    out = [w for deck, on_paper in placed if (w := _bleed_below_offset(deck, on_paper, options))]
     for deck, on_paper in placed:
         need = min(options.sheet.least_bleed_mm, deck.bleed(options.sheet.bleed_mm))
         bleed = getattr(on_paper.layout, "sheet_bleed_mm", None)
@@ -58,6 +60,25 @@ def short_bleed_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildO
         out.append(f"{at}: deck {deck.id!r}: its home sheets give {bleed:.1f} mm of bleed, below the {need:.1f} mm the "
                    f"back offset of printer {options.printer.name!r} needs (the larger offset + 0.5 mm): {why}")
     return out
+
+
+def _bleed_below_offset(deck: Deck, on_paper: DeckOnPaper, options: BuildOptions) -> str:
+    """The deck's bleed (its own ``bleed:``, else ``--bleed``) below what the profile's back offset
+    needs: its backs' art, moved by the offset, leaves white at the cut whatever room the paper
+    has. Not for backs the offset does not move (one-sided, sleeve inserts, folded pieces, ``--duplex
+    none``, a profile with no offset: ``least_bleed_mm`` 0)."""
+    printer, sheet = options.printer, options.sheet
+    need, bleed = sheet.least_bleed_mm, deck.bleed(sheet.bleed_mm)
+    if printer is None or bleed >= need - 1e-9 or not back_behind(deck, sheet) \
+            or (sheet.layout == "fold" and layout_fold(on_paper.spec, deck_sheet(deck, sheet)) is not None):
+        return ""
+    dx, dy = printer.back_offset_mm
+    asked = f"its deck file's bleed: {bleed:g}" if deck.bleed_mm is not None else f"--bleed {bleed:g}"
+    right = (f"bleed: {need:g} in {deck.source}" if deck.bleed_mm is not None else f"--bleed {need:g}") \
+        + " (the larger offset + 0.5 mm), or a printer that shifts less"
+    return (f"{printer.source}: the back offset of printer {printer.name!r} ({dx:+g}/{dy:+g} mm) needs {need:g} mm of "
+            f"bleed, but deck {deck.id!r} is drawn with {bleed:g} mm ({asked}): its backs' art, moved by the offset, "
+            f"would leave white at the cut; {right}")
 
 
 def fold_duplex_warnings(records: list[DeckRecord], options: BuildOptions) -> list[str]:
