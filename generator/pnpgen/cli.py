@@ -246,7 +246,7 @@ def _layout_command(la: argparse.ArgumentParser) -> None:
     la.add_argument("name", nargs="?", help="the layout to export (see 'pnpgen layout list')")
     la.add_argument("--game", type=validate.option(validate.game_option), help="with --deck: export that deck's layout as it builds")
     la.add_argument("--deck", type=validate.option(validate.deck_option), help="with --game: the deck (its overrides and size applied)")
-    la.add_argument("--out", help="the front template's file (default: <name>-front.svg.j2 here), or a folder "
+    la.add_argument("--out", help="the front template's file, ending in .svg.j2 (default: <name>-front.svg.j2 here), or a folder "
                                   "to write it in (templates/<game>/); the back is written beside it as <name>-back.svg.j2")
 
 

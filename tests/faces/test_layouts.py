@@ -406,6 +406,32 @@ def test_the_layout_export_a_new_game_suggests_runs_as_said_and_makes_the_games_
     assert not (folder / "templates" / "nogame").exists()
 
 
+def test_layout_export_to_a_name_no_deck_takes_for_a_template_is_refused_and_a_games_folder_is_its_folder(
+        tmp_path, capsys):
+    """--out templates/test/x.txt wrote x.txt and x-back.svg.j2: a front template not named .svg.j2
+    (which the docs, the print lint's lookup of a line and editors do not take for a template) and
+    a back of another kind. Refused, naming the name that would do; nothing written. --out
+    templates/<game> without its slash, the folder not made yet, wrote a file named after the game:
+    it is that game's folder, as with the slash."""
+    folder = tmp_path / "ws"
+    folder.mkdir()
+    assert run(folder, "new", "star", "--kind", "cards") == 0
+    capsys.readouterr()
+    for out, right in (("templates/x.txt", "--out templates/x.svg.j2 (its back written beside it as x-back.svg.j2)"),
+                       ("mine", "--out mine.svg.j2")):
+        assert run(folder, "layout", "export", "card-poker", "--out", out) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "Traceback" not in err, err
+        assert f"--out: {out!r} is not a template's name: the templates a deck names end in .svg.j2" in err, err
+        assert right in err, err
+    assert [p for p in (folder / "templates").rglob("*") if p.is_file()] == [] and not (folder / "mine").exists()
+    assert not list(folder.glob("*back*"))
+    assert run(folder, "layout", "export", "card-poker", "--out", "templates/star") == 0
+    assert sorted(p.name for p in (folder / "templates" / "star").iterdir()) == [
+        "card-poker-back.svg.j2", "card-poker-front.svg.j2"]
+    assert "They are in templates/star/" in capsys.readouterr().out
+
+
 def test_new_game_builds_at_once_with_no_warning_but_its_placeholders(tmp_path, capsys):
     folder = tmp_path / "empty"
     folder.mkdir()

@@ -351,7 +351,8 @@ def layout(args: argparse.Namespace) -> int:
                       *([_points_line(layouts.outline(g, trim_of(g)))] if "points" in g.options else [])]
     front = Path(f"{name}-front.svg.j2")
     if args.out:  # a file, or a folder to write <name>-front.svg.j2 in (templates/<game>/)
-        folder_meant = args.out.endswith(("/", "\\")) or os.path.isdir(args.out)  # (False for a name too long)
+        folder_meant = args.out.endswith(("/", "\\")) or os.path.isdir(args.out) \
+            or _games_templates(root, Path(args.out))  # (False for a name too long; templates/<game> not made yet)
         front = Path(args.out) / front if folder_meant else Path(args.out)
     base = front.name[:-len(".svg.j2")] if front.name.endswith(".svg.j2") else front.stem
     back = front.with_name(base.removesuffix("-front") + "-back.svg.j2")
@@ -364,6 +365,11 @@ def layout(args: argparse.Namespace) -> int:
         if path.name.startswith("-"):  # (--out -: files '-' and '--back.svg.j2', which rm * takes for an option)
             raise InputError(f"--out: {str(path)!r} names a file starting with '-', which commands take for an option",
                              expected="a template's file name, e.g. --out templates/<game>/mine.svg.j2, or a folder")
+        if not path.name.endswith(".svg.j2"):  # (x.txt: no template to the docs, the lints or an editor)
+            stem = path.name.split(".")[0]
+            raise InputError(f"{str(path)!r} is not a template's name: the templates a deck names end in .svg.j2",
+                             key="--out", expected=f"--out {path.with_name(stem + '.svg.j2')} (its back written "
+                             f"beside it as {stem}-back.svg.j2), or a folder to write {name}-front.svg.j2 in")
         if too_long(str(path)):
             raise InputError(f"--out: {str(path)[:40]!r}… is too long for a file name",
                              expected=f"each part of the name at most {NAME_BYTES} bytes (UTF-8)")
