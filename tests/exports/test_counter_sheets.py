@@ -96,7 +96,8 @@ def test_counters_whose_art_stops_at_the_trim_are_still_warned(tmp_path):
     assert run(root, "export", "--game", "test", "--preset", "doujin-pieces") == 0
     found = json.loads((root / "build" / "test" / "doujin-pieces" / "export.json").read_text(encoding="utf-8"))
     [line] = [w for w in found["warnings"] if "bare paper" in w]
-    assert line.startswith("cards.pdf (cards-001 front): the art stops at the trim round the cut line"), line
+    assert line.startswith("data/test/decks/cards.yaml:5:8: cards.pdf (cards-001 front): the art stops at the trim "
+                           "round the cut line"), line
 
 
 def test_a_proof_outlines_every_counter_on_the_sheet(tmp_path):

@@ -106,13 +106,15 @@ def test_art_that_stops_at_the_trim_is_warned_for_every_kind_of_shop_file(tmp_pa
     The export reads the faces it sends, as the PDF pages (with トンボ: 同人; a page a copy, the
     back first: DriveThruCards) and as the PNGs (The Game Crafter), and says which sides."""
     [doujin] = _bare(tmp_path / "doujin", TRIM_ONLY, "doujin")
-    assert doujin.startswith("cards.pdf page 1 (cards-001 front): the art stops at the trim on the top, right, "
+    # started, as the build's warning is, at the deck file's line naming the front template (it had none)
+    front = "data/test/decks/cards.yaml:3:8: "
+    assert doujin.startswith(front + "cards.pdf page 1 (cards-001 front): the art stops at the trim on the top, right, "
                              "bottom, left, and the 3 mm bleed beyond it is bare paper"), doujin
     [dtc] = _bare(tmp_path / "dtc", TRIM_ONLY, "drivethrucards", "--fit", "scale")
-    assert dtc.startswith("cards.pdf page 2 (cards-001 front): the art stops at the trim on the top, right, "
+    assert dtc.startswith(front + "cards.pdf page 2 (cards-001 front): the art stops at the trim on the top, right, "
                           "bottom, left, and the 3.175 mm bleed"), dtc
     [tgc] = _bare(tmp_path / "tgc", TRIM_ONLY, "thegamecrafter", "--fit", "bleed")
-    assert tgc.startswith("cards-001-front.png: the art stops at the trim on the top, right, bottom, left"), tgc
+    assert tgc.startswith(front + "cards-001-front.png: the art stops at the trim on the top, right, bottom, left"), tgc
 
 
 def test_art_to_the_bleed_a_white_edge_and_a_frame_are_not_warned(tmp_path):
@@ -130,7 +132,8 @@ def test_a_die_cut_piece_is_read_round_its_cut_line(tmp_path):
     (doujin-pieces: the shop cuts along the hex, 3 mm inside the art's edge); a ground drawn to the
     bleed path (outline(bleed), as docs/data-format.md shows) is not warned."""
     [line] = _bare(tmp_path / "a", _trim_only("{{ outline(0) }}"), "doujin-pieces", deck=HEX)
-    assert line.startswith("cards.pdf page 1 (cards-001 front): the art stops at the trim round the cut line, "
+    assert line.startswith("data/test/decks/cards.yaml:5:8: cards.pdf page 1 (cards-001 front): the art stops at "
+                           "the trim round the cut line, "
                            "and the 3 mm bleed"), line
     assert _bare(tmp_path / "b", _trim_only("{{ outline(bleed) }}"), "doujin-pieces", deck=HEX) == []
 
@@ -186,4 +189,5 @@ def test_a_turned_landscape_card_names_the_sides_its_template_draws(tmp_path):
     deck = DECK_YAML.replace("format: poker", "size: [88, 63]") + "  - {name: 横, text: 本文}\n"
     ground = _trim_only("M{{ -bleed }},0 H{{ w + bleed }} V{{ h }} H{{ -bleed }} Z")  # bleeds left and right only
     [line] = _bare(tmp_path, ground, "drivethrucards", "--fit", "scale", deck=deck)
-    assert line.startswith("cards.pdf page 2 (cards-001 front): the art stops at the trim on the top, bottom, "), line
+    assert line.startswith("data/test/decks/cards.yaml:3:8: cards.pdf page 2 (cards-001 front): the art stops at "
+                           "the trim on the top, bottom, "), line

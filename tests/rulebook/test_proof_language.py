@@ -67,7 +67,10 @@ def test_an_english_build_words_proof_txt_in_english(english):
     assert "vs “Crest Zane” ×1 (lines " in said["Spelling"]
     assert re.fullmatch(r".*draft\.en\.txt:\d+: Alice cards: the draft says 50, the data has 53", said["Count"]), said["Count"]
     # the data's 未定 is said as an English edition prints it: TBD
-    assert said["Open"].endswith("game.yaml: players is open ('TBD'); left off the cover")
+    # at game.yaml's players: line, as the build's warning (it named the file only)
+    at = re.fullmatch(r"(.*game\.yaml):(\d+):\d+: players is open \('TBD'\); left off the cover", said["Open"])
+    assert at, said["Open"]
+    assert Path(at.group(1)).read_text(encoding="utf-8").splitlines()[int(at.group(2)) - 1].startswith("players: 未定")
     # not one Japanese word: no 未定, 草案, 行, 回, 表紙, 「」
     assert not JAPANESE.search("\n".join(lines[2:])), lines
 

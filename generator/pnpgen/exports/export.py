@@ -66,7 +66,8 @@ class LeftOut:
 
     @property
     def warning(self) -> str:
-        return f"left out: {self.why}; {self.takes_it}{self.resize}"
+        """Started, as the build's warnings are, with the deck file's line (``Deck.where``)."""
+        return f"{self.deck.where()}: left out: {self.why}; {self.takes_it}{self.resize}"
 
 
 @dataclass

@@ -360,8 +360,8 @@ def _png_faces(preset: Preset, style: PageStyle, faces: list[UniqueFace], files:
 
 def _bare(style: PageStyle, faces: list[tuple[str, str, Image.Image, float]], alone: bool = False) -> list:
     """The faces (where, side, rendered page, its px a mm) whose art leaves the bleed bare: the
-    file's one warning, or with ``alone`` each face's (where, sides), for grouping later."""
-    found = [(where, _as_drawn(sides, style)) for where, side, image, scale in faces
+    file's one warning, or with ``alone`` each face's (where, side, sides), for grouping later."""
+    found = [(where, side, _as_drawn(sides, style)) for where, side, image, scale in faces
              if (sides := bare_sides(image, scale, style.trim_box_mm[:2], style.fitted.trim,
                                      style.fitted.format.bleed, style.deck.shape, style.deck.options, side))]
     return found if alone else _grouped(found, style)
@@ -382,8 +382,8 @@ def _as_drawn(sides: list[str], style: PageStyle) -> list[str]:
 def _grouped(found: list, style: PageStyle) -> list[str]:
     if not found:
         return []
-    where, sides = found[0]
-    return [bare_bleed_warning(where, len(found) - 1, sides, style.fitted.format.bleed)]
+    where, side, sides = found[0]  # started, as the build's warning is, with the deck file's line
+    return [bare_bleed_warning(f"{style.deck.where(side)}: {where}", len(found) - 1, sides, style.fitted.format.bleed)]
 
 
 RUN = 32  # faces rasterised from one document (at 300 dpi a poker card is 2.8 MB of pixels)

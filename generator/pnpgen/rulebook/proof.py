@@ -383,7 +383,8 @@ def placeholders(game: Game, lang: str, printed_provisional: Collection[str] = (
     out = []
     if is_placeholder(game.players) or not str(game.players).strip():
         out.append(Finding(kind, msg("proof.players.book", lang, players=game.players or msg("proof.players.empty", lang)),
-                           msg("proof.players.file", lang, path=game.root / "game.yaml", players=repr(game.players))))
+                           msg("proof.players.file", lang, path=game.options.get("players_at") or game.root / "game.yaml",
+                               players=repr(game.players))))  # (game.yaml's players: line, as the build's warning)
     for deck in game.decks:
         by_field: dict[str, list[tuple]] = defaultdict(list)
         for where, fld, value in deck.placeholders:
