@@ -202,8 +202,8 @@ def test_a_back_every_tile_shares_is_one_image(tmp_path):
     """trial22: 60 hex terrain tiles of 5 faces and one common back wrote the back 5 times
     (terrain-001-back.png … -005-back.png, the same pixels), 5 textures for the table to load;
     it is one, terrain-back.png, as a deck's card back is. A back reading a field keeps its own."""
-    root = make_workspace(tmp_path / "ws")
-    tiles = "kind: tile\nshape: hex\nsize: 30\nfront: sq.svg.j2\nfields: {name: text}\npieces:\n" + "".join(
+    root = make_workspace(tmp_path / "ws")  # (flat hexes: Tabletop Simulator's hex tile; a pointy one is a token)
+    tiles = "kind: tile\nshape: hex\norientation: flat\nsize: 30\nfront: sq.svg.j2\nfields: {name: text}\npieces:\n" + "".join(
         f"  - {{name: 地形{i}, count: {i}}}\n" for i in range(1, 4))
     decks = root / "data" / "test" / "decks"
     (decks / "terrain.yaml").write_text("name: 地形\nback: back.svg.j2\n" + tiles, encoding="utf-8")
@@ -222,6 +222,42 @@ def test_a_back_every_tile_shares_is_one_image(tmp_path):
     (decks / "terrain.yaml").write_text("name: 地形\nback: back.svg.j2\n" + tiles.replace("地形3", "地形三"), encoding="utf-8")
     again = _export(root)  # an edit: the back is taken as the last export made it, and still one
     assert sorted(p.name for p in again.glob("terrain-*back*")) == ["terrain-back.png"]
+
+
+def test_a_flat_hex_is_a_hex_tile_and_a_pointy_one_a_token_cut_out_along_its_outline(tmp_path):
+    """Tabletop Simulator's hex tile is flat-topped (a corner left and right: the knowledge base's
+    Custom Tile picture) and takes the image's proportions: a pointy hex tile (pnpgen's default,
+    30 × 34.64 mm) went on it as a flat hex stretched tall, its top and bottom corners cut off and
+    the art's blank corners shown left and right. A pointy hex is a Custom_Token cut out along its
+    own outline (its back the second state); a flat hex stays a hex tile, its image wider than tall."""
+    root = make_workspace(tmp_path / "ws", pieces=TWO)
+    hexes = "name: {name}\nkind: tile\nshape: hex\n{orient}size: 30\nfront: sq.svg.j2\nback: sq.svg.j2\n" \
+            "fields: {{name: text}}\npieces:\n  - {{name: 地形}}\n"
+    decks = root / "data" / "test" / "decks"
+    (decks / "pointy.yaml").write_text(hexes.format(name="尖", orient=""), encoding="utf-8")
+    (decks / "flat.yaml").write_text(hexes.format(name="平", orient="orientation: flat\n"), encoding="utf-8")
+    (root / "templates" / "test" / "sq.svg.j2").write_text(SQUARE_TOKEN_SVG, encoding="utf-8")
+    out = _export(root)
+    [flat] = _objects(out, "flat")
+    assert flat["Name"] == "Custom_Tile" and flat["CustomImage"]["CustomTile"]["Type"] == tts.TILE_TYPES["hex"]
+    assert flat["CustomImage"]["ImageSecondaryURL"].endswith("/flat-001-back.png")
+    with Image.open(out / "flat-001-front.png") as im:
+        assert abs(im.width / im.height - 2 / 3 ** 0.5) < 0.01  # corner to corner across, flats top and bottom
+    [pointy] = _objects(out, "pointy")
+    assert pointy["Name"] == "Custom_Token" and "CustomTile" not in pointy["CustomImage"]
+    assert pointy["States"]["2"]["CustomImage"]["ImageURL"].endswith("/pointy-001-back.png")
+    with Image.open(out / "pointy-001-front.png") as im:
+        alpha = im.getchannel("A")
+        border = max(4, round(tts.TOKEN_BORDER * max(im.size) / (1 + 2 * tts.TOKEN_BORDER)))
+        w, h = im.width - 2 * border, im.height - 2 * border
+        assert abs(w / h - 3 ** 0.5 / 2) < 0.01  # taller than wide: a corner up
+        cx, cy = im.width // 2, im.height // 2
+        assert alpha.getpixel((cx, border + 2)) == 255  # its top corner is there, not cut off
+        assert alpha.getpixel((border + 2, cy)) == 255  # a flat side left
+        assert alpha.getpixel((border + 2, border + h // 8)) == 0  # outside the hex: no blank corner shown
+    # on the table a token is as wide as the piece's longer side, as a tile is
+    assert pointy["Transform"]["scaleX"] == pytest.approx(
+        30 / 3 ** 0.5 * 2 / 25.4 / 2 * im.height / (im.height - 2 * border), abs=0.002)
 
 
 def test_boards_keep_their_aspect_and_tokens_keep_a_back_and_a_border(tmp_path):

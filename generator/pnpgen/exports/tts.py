@@ -354,7 +354,7 @@ def _pieces(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, f
     px_per_mm = min(mm_to_px(1, table.dpi), MAX_PX / max(w, h))
     size = (max(1, round(w * px_per_mm)), max(1, round(h * px_per_mm)))
     two_sided = bool(deck.back)
-    tile_type = TILE_TYPES.get(deck.shape) if deck.kind != "token" or two_sided else None
+    tile_type = _tile_type(deck) if deck.kind != "token" or two_sided else None
     stackable = deck.kind != "board"  # tiles and tokens pile up; a board dropped on another stays a board
     earlier = table.earlier
     cut = () if tile_type is not None else ("cut", MASK_SUPERSAMPLE)  # (an earlier hard-edged cut is not taken)
@@ -415,6 +415,17 @@ def _pieces(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, f
                        "Transform": _transform(x, 0.0, scale), "CustomImage": image}
             objects.append(obj)
     return _one_or_bag(objects, deck, table, x)
+
+
+def _tile_type(deck: Deck) -> int | None:
+    """The ``CustomTile.Type`` of the deck's shape; None (a token cut out along its outline) for a
+    shape no tile has: a tri-hex, a polygon, and a pointy hex. Tabletop Simulator's hex tile is
+    flat-topped (a corner left and right, the image across it: the knowledge base's Custom Tile
+    picture) and, with ``Stretch: false``, as tall as the image: a pointy hex's art on it was cut
+    as a flat hex stretched tall, its top and bottom corners lost."""
+    if deck.shape == "hex" and str(deck.options.get("orientation", "pointy")) == "pointy":
+        return None
+    return TILE_TYPES.get(deck.shape)
 
 
 def _one_or_bag(objects: list[dict], deck: Deck, table: Table, x: float) -> dict:
