@@ -213,3 +213,28 @@ def test_the_die_s_rolled_face_is_named_by_one_function_everywhere():
     for start in at:
         near = exports[max(0, start - 200):start]
         assert "`getRotationValue()`" in near and "rotation values" in exports[start:start + 120], near
+
+
+def test_print_facts_lists_the_sleeves_for_every_card_format_as_sleeve_inserts_default_to_them(tmp_path):
+    """docs/print-facts.md named no sleeve to buy for any format: its table gives every card format
+    pnpgen knows, the card's size as data/formats.py has it and the sleeve --layout sleeve makes the
+    inserts for without --sleeve (the trim + 3 mm), as a poker build's manifest records it."""
+    import json
+
+    from pnpgen.data.formats import CARD_FORMATS
+    from pnpgen.impose.sleeve import default_sleeve
+
+    text = (REPO / "docs" / "print-facts.md").read_text(encoding="utf-8")
+    section = text[text.index("## Sleeves to buy for each card format"):]
+    section = section[:section.index("\n## ")]
+    rows = {m.group(1): (m.group(2), m.group(3)) for m in
+            re.finditer(r"^\| `([a-z-]+)` \| (\d+×\d+) \| (\d+x\d+) \|", section, re.M)}
+    assert set(rows) == set(CARD_FORMATS)
+    for name, (card, sleeve) in rows.items():
+        w, h = CARD_FORMATS[name]
+        assert card == f"{w:g}×{h:g}", name
+        assert sleeve == "{:g}x{:g}".format(*default_sleeve((w, h))), name
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--layout", "sleeve") == 0
+    deck = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"][0]
+    assert deck["sleeve_mm"] == [66, 91] and rows["poker"][1] == "66x91" and deck["reduced"] is False

@@ -321,7 +321,9 @@ def _sheet_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--layout", type=_choice, choices=["grid", "fold", "sleeve"], default="grid",
                    help="fold: each two-sided piece's front and back side by side, fold and glue (no duplex); "
                         "sleeve: card fronts only, sized for a sleeve with a backer card")
-    p.add_argument("--sleeve", type=validate.option(_sleeve), help="the sleeve's inside, e.g. 66x91 (--layout sleeve)")
+    p.add_argument("--sleeve", type=validate.option(_sleeve),
+                   help="the sleeve's inside, e.g. 66x91 (--layout sleeve; default: the card's trim + 3 mm, 66x91 for "
+                        "poker cards; each format's sleeves: pnpgen docs print-facts)")
     p.add_argument("--sheet", help="a sheet layout (sheets/NAME.yaml or built-in, e.g. a-one-51002): pieces go into its "
                         "slots; a deck file's sheet: wins (sheet: grid keeps the grid)")
     p.add_argument("--printer", help="a profile of printers.yaml (see 'pnpgen calibrate'): backs moved, scale corrected; its paper and duplex")

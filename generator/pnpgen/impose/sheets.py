@@ -18,7 +18,7 @@ from pnpgen.impose.fold import FoldLayout, fold_pages
 from pnpgen.impose.grid import SheetLayout, SheetOptions, choose_layout, cut_marks, used_part
 from pnpgen.impose.nest import NestLayout
 from pnpgen.impose.plan import DieLine, Item, Page, PlaceFace, RectOp, Strokes, TextOp
-from pnpgen.impose.sleeve import Sleeve, scaled, sleeve_pages
+from pnpgen.impose.sleeve import Sleeve, default_sleeve, scaled, sleeve_pages
 from pnpgen.impose.slots import SlotLayout
 from pnpgen.impose.tiles import TileOptions, TilePlan, assembly_map, glue_strips, tile_marks
 from pnpgen.messages import msg
@@ -154,7 +154,7 @@ def sleeve_sheets(deck: DeckSheets, kind: str, sheet: SheetOptions, font: str, m
     if kind != "card":
         return None
     spec = deck.spec
-    w, h = sheet.sleeve_mm or (spec.w + 3.0, spec.h + 3.0)
+    w, h = sheet.sleeve_mm or default_sleeve((spec.w, spec.h))
     s = Sleeve(w, h).scale_for(spec)
     insert = scaled(spec, s)
     layout = choose_layout(insert, len(deck.fronts), sheet.without_backs(), kind)

@@ -19,6 +19,9 @@ from pnpgen.impose.plan import DieLine, Page, PlaceFace, Strokes
 from pnpgen.shapes import Affine, ShapeSpec, bleed_path, cut_path
 
 CLEARANCE_MM = 1.0  # the insert is at least this much narrower and shorter than the sleeve's inside
+# Without --sleeve: the card's trim + this much each way, what the sleeves sold for a format
+# leave (poker 63×88 → 66×91; docs/print-facts.md, Sleeves to buy for each card format)
+DEFAULT_ROOM_MM = 3.0
 SLEEVE_RANGE_MM = (20.0, 400.0)
 
 
@@ -33,6 +36,11 @@ class Sleeve:
         w, h = (spec.w, spec.h) if (spec.w <= spec.h) == (self.w <= self.h) else (spec.h, spec.w)
         room_w, room_h = self.w - self.clearance_mm, self.h - self.clearance_mm
         return min(1.0, room_w / w, room_h / h)
+
+
+def default_sleeve(trim: tuple[float, float]) -> tuple[float, float]:
+    """The sleeve inserts are made for when ``--sleeve`` is not given: the trim + DEFAULT_ROOM_MM."""
+    return (trim[0] + DEFAULT_ROOM_MM, trim[1] + DEFAULT_ROOM_MM)
 
 
 def sleeve_option(text: str) -> Sleeve:
