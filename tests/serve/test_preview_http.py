@@ -10,7 +10,7 @@ import pytest
 
 from conftest import make_workspace
 
-pytest.importorskip("starlette", reason="the preview's HTTP stack (pip install starlette uvicorn sse-starlette httpx)")
+pytest.importorskip("starlette", reason="the preview's HTTP stack (pip install starlette uvicorn sse-starlette httpx2)")
 
 from pnpgen.data.workspace import Workspace
 from pnpgen.serve.app import make_app
@@ -25,6 +25,20 @@ def _preview(tmp_path: Path) -> tuple[Path, Preview]:
     preview.rebuild()
     assert preview.state.error == ""
     return ws, preview
+
+
+def test_the_test_client_is_made_with_the_http_client_starlette_wants():
+    """Starlette's TestClient over httpx warned StarletteDeprecationWarning ("install httpx2
+    instead") in every run's summary: the test extras install httpx2 (pyproject.toml), which it
+    takes without a word. Imported again with every warning an error."""
+    import importlib
+    import warnings
+
+    import starlette.testclient
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        importlib.reload(starlette.testclient)
 
 
 def test_the_page_shows_each_distinct_face_as_a_png_and_a_script_name_as_text(tmp_path):
