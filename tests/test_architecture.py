@@ -328,8 +328,50 @@ def _library_classes(module: str, cls: str) -> list[type]:
     """The classes not pnpgen's in the MRO of ``module``'s class ``cls`` (none if it is pnpgen's alone)."""
     import importlib
 
-    found = getattr(importlib.import_module(module), cls, None)
-    return [c for c in getattr(found, "__mro__", ()) if not c.__module__.startswith("pnpgen") and c is not object]
+    try:
+        found = getattr(importlib.import_module(module), cls, None)
+    except ImportError:  # (a test's made-up module)
+        return []
+    return _not_ours(getattr(found, "__mro__", ()))
+
+
+def _not_ours(mro) -> list[type]:
+    return [c for c in mro if not c.__module__.startswith("pnpgen") and c is not object]
+
+
+def _local_bases(tree: ast.Module, node: ast.ClassDef) -> list[type]:
+    """The library classes of a class made inside a function (no attribute of its module, so
+    ``_library_classes`` finds none: raster's image XObject was one): its bases as its code names
+    them, through the module's imports (a function's own too)."""
+    import importlib
+
+    imported: dict[str, tuple[str, str | None]] = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.ImportFrom) and n.module and not n.level:
+            imported.update({a.asname or a.name: (n.module, a.name) for a in n.names})
+        elif isinstance(n, ast.Import):
+            imported.update({a.asname or a.name.split(".")[0]: (a.name if a.asname else a.name.split(".")[0], None)
+                             for a in n.names})
+    found: list[type] = []
+    for base in node.bases:
+        path: list[str] = []
+        while isinstance(base, ast.Attribute):
+            path.insert(0, base.attr)
+            base = base.value
+        if not isinstance(base, ast.Name) or base.id not in imported:
+            continue
+        where, name = imported[base.id]
+        try:
+            obj = importlib.import_module(where)
+            if name is not None:
+                obj = getattr(obj, name, None) or importlib.import_module(f"{where}.{name}")
+            for part in path:
+                obj = getattr(obj, part)
+        except (ImportError, AttributeError):
+            continue
+        if isinstance(obj, type):
+            found += _not_ours(obj.__mro__)
+    return found
 
 
 @functools.cache
@@ -389,27 +431,28 @@ def _private_uses(module: str, tree: ast.Module, ours: set[str]) -> set[tuple[st
     def private(name: str) -> bool:
         return name.startswith("_") and not name.startswith("__") and name not in NAMEDTUPLE
 
-    def visit(node: ast.AST, cls: str | None) -> None:
+    def visit(node: ast.AST, bases: list[type] | None) -> None:
+        """``bases``: the library classes of the class ``node`` is in (None: in none)."""
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.ClassDef):
-                if cls is None:
-                    bases = _library_classes(module, child.name)
+                if bases is None:
+                    own = _library_classes(module, child.name) or _local_bases(tree, child)
                     for item in child.body:  # an override of a library's private method
-                        if isinstance(item, ast.FunctionDef) and private(item.name) and _defined_by_library(item.name, bases):
+                        if isinstance(item, ast.FunctionDef) and private(item.name) and _defined_by_library(item.name, own):
                             found.add((module, item.name))
-                visit(child, child.name if cls is None else cls)
+                visit(child, own if bases is None else bases)
                 continue
             read = _attribute_read(child)
             if read is not None and private(read[1]):
                 on, name = read
                 on_self = (isinstance(on, ast.Name) and on.id in _SELF) or (
                     isinstance(on, ast.Call) and isinstance(on.func, ast.Name) and on.func.id == "super")
-                if on_self and cls is not None:
-                    if _defined_by_library(name, _library_classes(module, cls)):
+                if on_self and bases is not None:
+                    if _defined_by_library(name, bases):
                         found.add((module, name))
                 elif name not in ours:
                     found.add((module, name))
-            visit(child, cls)
+            visit(child, bases)
 
     visit(tree, None)
     return found
@@ -428,6 +471,21 @@ def test_libraries_private_names_are_only_the_listed_ones():
     found = _all_private_uses()
     assert sorted(found - LIBRARY_PRIVATE.keys()) == []
     assert sorted(LIBRARY_PRIVATE.keys() - found) == [], "listed but no longer used: remove them"
+
+
+def test_the_private_names_check_sees_a_class_made_inside_a_function():
+    """pdf/raster.py made its image XObject class inside a function, subclassing ReportLab's
+    PDFImageXObject and setting its ``_filters`` and ``_decode``: the check looked the class up as
+    an attribute of the module, found none, and passed it over. Its bases are read from its code."""
+    source = ("def image_class():\n"
+              "    from reportlab.pdfbase import pdfdoc\n"
+              "    class Image(pdfdoc.PDFImageXObject):\n"
+              "        def __init__(self, stream):\n"
+              "            self._filters, self.mine = stream.filters, 1\n"
+              "            self._decode = [1, 0]\n"
+              "    return Image\n")
+    found = _private_uses("pnpgen.pdf.probe", ast.parse(source), _pnpgen_names() | {"_filters", "_decode"})
+    assert found == {("pnpgen.pdf.probe", "_filters"), ("pnpgen.pdf.probe", "_decode")}
 
 
 def test_the_private_names_check_finds_a_library_private_read():

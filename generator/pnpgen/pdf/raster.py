@@ -612,29 +612,27 @@ def _image_class():
     """The XObject class (made on first use: ReportLab loads only in a process that writes PDF)."""
     from reportlab.pdfbase import pdfdoc
 
-    class Image(pdfdoc.PDFImageXObject):
-        """ReportLab's image XObject, written from a made stream, with DecodeParms when it has them."""
+    class Image(pdfdoc.PDFObject):
+        """An image XObject written from a made stream, its dictionary as ReportLab's
+        PDFImageXObject writes one (with Decode and DecodeParms when the stream has them): a
+        PDF object of its own, not that class, whose filters and decode array are private names."""
 
         def __init__(self, stream: ImageStream):
-            super().__init__(stream.name)
-            self.width, self.height = stream.width, stream.height
-            self.bitsPerComponent, self.colorSpace = stream.bits, stream.colour_space
-            self._filters, self.streamContent, self.mask = stream.filters, stream.content, None
-            if stream.decode is not None:
-                self._decode = list(stream.decode)
-            self.parms = stream.parms
+            self.stream = stream
 
         def format(self, document):
-            if self.parms is None:
-                return super().format(document)
-            s = pdfdoc.PDFStream(content=self.streamContent)
+            stream = self.stream
+            s = pdfdoc.PDFStream(content=stream.content)
             d = s.dictionary
             d["Type"], d["Subtype"] = pdfdoc.PDFName("XObject"), pdfdoc.PDFName("Image")
-            d["Width"], d["Height"], d["BitsPerComponent"] = self.width, self.height, self.bitsPerComponent
-            d["ColorSpace"] = pdfdoc.PDFName(self.colorSpace)
-            d["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName(f) for f in self._filters])
-            d["DecodeParms"] = pdfdoc.PDFArray([pdfdoc.PDFDictionary(dict(self.parms))])  # one per filter
-            d["Length"] = len(self.streamContent)
+            d["Width"], d["Height"], d["BitsPerComponent"] = stream.width, stream.height, stream.bits
+            d["ColorSpace"] = pdfdoc.PDFName(stream.colour_space)
+            if stream.decode:
+                d["Decode"] = pdfdoc.PDFArray(list(stream.decode))
+            d["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName(f) for f in stream.filters])
+            if stream.parms is not None:
+                d["DecodeParms"] = pdfdoc.PDFArray([pdfdoc.PDFDictionary(dict(stream.parms))])  # one per filter
+            d["Length"] = len(stream.content)
             return s.format(document)
 
     return Image
