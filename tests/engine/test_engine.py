@@ -66,6 +66,37 @@ def test_noop_build_rewrites_nothing_and_says_up_to_date(drafted, capsys):
     assert _snapshot(out) == before  # same bytes, same mtimes
 
 
+def test_a_noop_build_checks_its_files_without_a_pool_of_threads_and_a_changed_file_is_still_seen(
+        tmp_path, capsys, monkeypatch):
+    """Cache.up_to_date checked the files a game wrote on a pool of threads on every no-op build,
+    though each was known by its stamp and none was read (``hashed`` hashes a few small files on
+    the build's own thread). No pool now; and a file changed since is still read and found out."""
+    from pnpgen.engine import fingerprint
+
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    out = ws / "build" / "test"
+    before = _snapshot(out)
+    pools = []
+
+    class Counted(fingerprint.ThreadPoolExecutor):
+        def __init__(self, *args, **kwargs):
+            pools.append(1)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(fingerprint, "ThreadPoolExecutor", Counted)
+    monkeypatch.setattr(fingerprint.os, "cpu_count", lambda: 4)  # (on a one-core machine none is ever started)
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert "test: up to date" in capsys.readouterr().out
+    assert pools == [] and _snapshot(out) == before
+    shop = out / "shop" / "cards.pdf"
+    shop.write_bytes(shop.read_bytes().replace(b"%%EOF", b"%%EOF\n% changed"))  # a file changed since it was written
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert "up to date" not in capsys.readouterr().out
+    assert (out / "shop" / "cards.pdf").read_bytes() == before["shop/cards.pdf"][0]  # written again as it was
+
+
 def test_count_change_rebuilds_exactly_the_deck_the_all_in_one_manifest_and_rulebook(drafted, capsys):
     workspace = drafted
     deck2 = workspace / "data" / "test" / "decks" / "tokens.yaml"

@@ -160,13 +160,22 @@ class Cache:
 
     def up_to_date(self, slug: str, inputs: str, out_dir: Path, known: FileHashes | None = None) -> GameState | None:
         """The last state if the game's inputs are unchanged and every file it wrote is still there
-        as written (same size and content hash; ``known``: hashes kept by stamp); else None."""
+        as written (same size and content hash; ``known``: hashes kept by stamp); else None. Each
+        file is looked at on this thread, and one known by its stamp (every one, on a no-op build)
+        hashed by none: a pool of threads started for them was most of a no-op build's check. The
+        rest are hashed as ``hashed`` hashes, on threads only when there is enough to read."""
         state = self.state(slug)
         if state is None or state.inputs != inputs or not state.files:
             return None
-        files = sorted(state.files.items())
-        return state if all(hashed(lambda f: _same(out_dir, f[0], f[1], known, layout_of(state.documents.get(f[0]))),
-                                   files)) else None
+        found = []
+        for rel, digest in sorted(state.files.items()):
+            there = plain_file(out_dir, rel)
+            if there is None:
+                return None
+            if not _known(there, digest, known):
+                found.append((there, digest, layout_of(state.documents.get(rel))))
+        return state if all(hashed(lambda f: _hashed_to(f[0], f[1], f[2], known), found,
+                                   size=lambda f: f[0][1].st_size)) else None
 
     def reuse(self, state: GameState | None, rel: str, plan_key: str, out_dir: Path,
               known: FileHashes | None = None) -> PdfFile | None:
@@ -438,12 +447,22 @@ def as_written(out_dir: Path, rel: str, digest: str, known: FileHashes | None = 
 def _same(out_dir: Path, rel: str, digest: str, known: FileHashes | None = None,
           layout: tuple[int, ...] | None = None) -> bool:
     found = plain_file(out_dir, rel)
-    if found is None:
+    return found is not None and (_known(found, digest, known) or _hashed_to(found, digest, layout, known))
+
+
+def _known(found: tuple[Path, os.stat_result], digest: str, known: FileHashes | None) -> bool:
+    """Is the file known by its stamp (size, times) to hold ``digest``, as pnpgen wrote it?"""
+    try:
+        return known is not None and known.get(*found) == digest
+    except OSError:
         return False
+
+
+def _hashed_to(found: tuple[Path, os.stat_result], digest: str, layout: tuple[int, ...] | None,
+               known: FileHashes | None) -> bool:
+    """Does the file, read and hashed, hold ``digest``? (Learned by its stamp for the next time.)"""
     path, st = found
     try:
-        if known is not None and known.get(path, st) == digest:
-            return True
         actual = file_digest(path, layout)
         if known is not None:
             known.learn(path, st, actual)
