@@ -458,3 +458,24 @@ def test_a_picture_over_the_limit_on_two_pages_says_one_more_page(tmp_path):
     out = _export(root, "drivethrucards", "--fit", "scale")
     [line] = [w for w in json.loads((out / "export.json").read_text(encoding="utf-8"))["warnings"] if "a picture reaches" in w]
     assert line.startswith("cards.pdf page 2 (cards-001 front) and 1 more page: a picture reaches CMYK 0/100/100/64.7")
+
+
+@pytest.mark.parametrize("identifier", ["MyPrinter2024", "FOGRA39"])
+def test_a_printing_condition_the_registry_may_not_hold_is_said(tmp_path, capsys, identifier):
+    """preflight10: a preset of one's own naming its printer's condition (``MyPrinter2024``)
+    wrote a PDF/X-1a file whose output intent names it with the ICC registry and embeds no profile,
+    which our preflight (and a shop's) fails, and nothing was said. The export still writes it, and
+    warns; a registered condition (FOGRA39) is not warned of, and its file passes."""
+    root = make_workspace(tmp_path / "ws", pieces=TWO)
+    (root / "presets").mkdir()
+    (root / "presets" / "printer.yaml").write_text(
+        f"name: My printer\nfiles: pdf-faces\ncolour: cmyk\npdfx: x1a\noutput_condition: {{identifier: {identifier}}}\n"
+        "formats:\n  poker: {trim: [63mm, 88mm], bleed: 3mm}\n", encoding="utf-8")
+    assert run(root, "export", "--game", "test", "--preset", "printer") == 0
+    err = capsys.readouterr().err
+    found = problems((root / "build" / "test" / "printer" / "cards.pdf").read_bytes())
+    if identifier == "FOGRA39":
+        assert "output_condition" not in err and found == []
+    else:
+        assert "presets/printer.yaml: output_condition: 'MyPrinter2024' is not a printing condition" in err
+        assert "--pdfx none" in err and any("MyPrinter2024" in p for p in found)

@@ -214,3 +214,24 @@ def test_a_doujin_preset_is_named_in_the_games_language(tmp_path):
         assert not any("同人印刷所" in w for w in warnings), warnings
         with pikepdf.open(folder / "cards.pdf") as pdf:
             assert str(pdf.docinfo["/Title"]).endswith(f"({name})")
+
+
+def test_a_card_of_a_named_format_prints_at_it_beside_an_any_size_format(tmp_path):
+    """preflight10: a preset of a 63×88 ``poker`` with 3 mm bleed and an ``any`` format with 2 mm
+    (a shop's cards, and its custom pieces) printed the poker cards at 2 mm, 67×92 mm pages: the
+    ``any`` format took every deck before a named one was looked at, whatever the order. The cards
+    now print at poker's 3 mm (69×94 mm, the shop's page size), the hex tiles at any's 2 mm."""
+    root = make_workspace(tmp_path / "ws", deck=CARDS)
+    (root / "data" / "test" / "decks" / "seas.yaml").write_text(SEAS, encoding="utf-8")
+    (root / "presets").mkdir()
+    (root / "presets" / "printer.yaml").write_text(
+        "name: A shop\nfiles: pdf-faces\ncolour: cmyk\nformats:\n  any: {trim: any, bleed: 2mm}\n"
+        "  poker: {trim: [63mm, 88mm], bleed: 3mm}\n", encoding="utf-8")
+    assert run(root, "export", "--game", "test", "--preset", "printer") == 0
+    out = root / "build" / "test" / "printer"
+    for deck, bleed in (("cards", 3), ("seas", 2)):
+        with pikepdf.open(out / f"{deck}.pdf") as doc:
+            trim, box = _box(doc.pages[0], "/TrimBox"), _box(doc.pages[0], "/BleedBox")
+            w, h = TRIMS[deck]
+            assert abs(trim[2] - trim[0] - w) < 0.01 and abs(trim[3] - trim[1] - h) < 0.01
+            assert abs(box[2] - box[0] - (w + 2 * bleed)) < 0.01 and abs(box[3] - box[1] - (h + 2 * bleed)) < 0.01, deck

@@ -156,6 +156,30 @@ def test_page_counts_and_sizes(books, slug):
 
 
 @pytest.mark.parametrize("slug", SLUGS)
+@pytest.mark.parametrize("name", ["rulebook.pdf", "rulebook-booklet.pdf"])
+def test_each_font_subset_tag_names_one_subset(books, built, slug, name):
+    """preflight10: ``pdffonts rulebook.pdf`` listed AAAAAA+BIZUDPGothic-Regular,
+    AAAAAA+BIZUDPGothic-Bold, AAAAAA+BIZUDMincho-Regular and AAAAAA+BIZUDGothic-Regular (ReportLab
+    tags each font's first subset AAAAAA), and the booklet the same: ISO 32000-1 §9.6.4 asks
+    different subsets of one file for different tags, and a RIP that keeps fonts by tag may set one
+    font's text with another's glyphs. A copy shop prints these two files. Each tag now names one
+    subset, and the file still reads without a cross-reference repair."""
+    import pikepdf
+
+    pdf = (built / slug / name).read_bytes()
+    table = pdf[int(pdf.rsplit(b"startxref", 1)[1].split()[0]):].split(b"trailer")[0].split(b"\n")
+    offsets = [int(line.split()[0]) for line in table[3:] if line.strip().endswith(b"n")]  # object 0 is free
+    assert offsets and all(re.match(rb"%d 0 obj" % n, pdf[at:]) for n, at in enumerate(offsets, 1))  # stand as written
+    with pikepdf.open(built / slug / name) as doc:
+        named: dict[str, set[str]] = {}
+        for obj in doc.objects:
+            if isinstance(obj, pikepdf.Dictionary) and obj.get("/Type") == pikepdf.Name.FontDescriptor:
+                font_name = str(obj.FontName)[1:]
+                named.setdefault(font_name[:6], set()).add(font_name[7:])
+    assert len(named) >= 4 and all(len(fonts) == 1 for fonts in named.values()), named
+
+
+@pytest.mark.parametrize("slug", SLUGS)
 def test_cover_contents_and_colophon(books, slug):
     b = books[slug]
     title, draft, _ = META[slug]

@@ -38,7 +38,7 @@ from pnpgen.faces.faceset import RenderedGame, render_game
 from pnpgen.faces.grouped import grouped_per_deck
 from pnpgen.faces.printlint import OnFormat, lint_faces
 from pnpgen.pdf.assemble import SourceChanged
-from pnpgen.pdf.pdfx import OutputCondition
+from pnpgen.pdf.pdfx import REGISTERED_CONDITIONS, OutputCondition
 from pnpgen.pdf.raster import ImageStream, ImageStreams, make_stream
 
 
@@ -155,6 +155,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     out_root = options.out or ws.root / "build"
     out_dir = out_root / slug / (options.lang or "") / preset.slug  # a --lang export beside its build's edition
     notices = [f"{preset.name}: unverified: {preset.unverified}"] if preset.unverified else []
+    notices += _unregistered(preset, pdfx)
     originals: dict[str, ImageStream] = {}
     if colour == "cmyk":
         originals, through_rgb = cmyk_pictures(rendered, exported, preset)
@@ -225,6 +226,7 @@ def _rulebook(ws: Workspace, game: Game, preset: Preset, options: ExportOptions,
     out_root = options.out or ws.root / "build"
     book = shop_rulebook(ws, game, preset, cmyk, finish)
     notices = [f"{preset.name}: unverified: {preset.unverified}"] if preset.unverified else []
+    notices += _unregistered(preset, finish.pdfx)
     return ExportResult(game, out_root / game.slug / (options.lang or "") / preset.slug, out_root, files=book.files,
                         warnings=workspace_relative(book.warnings + notices, ws.root), black=book.black)
 
@@ -365,6 +367,18 @@ def _pdfx(preset: Preset, pdfx: str, colour: str) -> OutputCondition | None:
         raise InputError(f"{preset.name} names no printing condition for PDF/X", path=preset.source, key="output_condition",
                          expected="output_condition: {identifier: CGATS TR 001, …} in the preset, or --pdfx none")
     return preset.output_condition
+
+
+def _unregistered(preset: Preset, pdfx: OutputCondition | None) -> list[str]:
+    """A PDF/X-1a file names its printing condition in the ICC registry, or embeds the condition's
+    profile (``DestOutputProfile``: ISO 15930-4; PDF Reference 1.7, Table 10.51), which pnpgen does
+    not do: a condition of a preset's own that the registry may not hold is said (preflight10)."""
+    if pdfx is None or pdfx.identifier in REGISTERED_CONDITIONS:
+        return []
+    return [f"{preset.source}: output_condition: {pdfx.identifier!r} is not a printing condition pnpgen knows from the ICC "
+            "registry (CGATS TR 001, FOGRA39, JC200103, …): unless color.org's characterization data registry "
+            "lists it, a PDF/X-1a preflight wants its ICC profile embedded, and pnpgen embeds none (expected the "
+            "registered condition the shop prints to, or --pdfx none)"]
 
 
 def _tts_deck_ids(ws: Workspace, slug: str, game: Game, base: int | None) -> dict[str, int]:

@@ -388,7 +388,9 @@ class NotTaken(InputError):
 def fit_deck(preset: Preset, deck: Deck, fit: str | None) -> Fitted:
     """The format a deck prints at. Same size: as it is; the same size turned (a landscape
     88×63 card, a portrait 63×88 format): turned a quarter onto the format's page, as a shop
-    prints landscape cards on its one stock. A rectangle near a format, either way round:
+    prints landscape cards on its one stock. Any other deck, at an any-size format when the preset
+    has one (a card of a named format's size prints at that format's bleed, not at ``any``'s,
+    wherever the preset lists it). A rectangle near a format, either way round:
     ``fit`` adapts the art to it (``scale`` scales it to cover the format's trim, ``bleed`` keeps
     it at size and lets its bleed make up the difference), either only within half the format's
     bleed a side. Anything else raises NotTaken, which suggests ``--fit`` only when it would
@@ -396,7 +398,14 @@ def fit_deck(preset: Preset, deck: Deck, fit: str | None) -> Fitted:
     w, h = deck.trim_mm
     fixed = [f for f in preset.formats if f.trim is not None]
     sizes = ", ".join(f.describe() for f in fixed)
-    for f in preset.formats:
+    trims = {f.name: f.trim for f in fixed if f.trim is not None}
+    ways = ((False, (w, h)), (True, (h, w)))  # as it is, then turned
+    for turned, (dw, dh) in ways if deck.shape in CARD_SHAPES else ():
+        for f in fixed:
+            fw, fh = trims[f.name]
+            if abs(fw - dw) <= SAME_SIZE_MM and abs(fh - dh) <= SAME_SIZE_MM:
+                return Fitted(f, (fw, fh), 1.0, f.bleed, turned)
+    for f in preset.formats:  # any other piece: a format of its own size, when the preset has one
         if f.trim is None:
             return Fitted(f, (w, h), 1.0, f.bleed)
     if deck.shape not in CARD_SHAPES:  # a 70 mm circle is no 70×70 card, though its box is
@@ -404,13 +413,6 @@ def fit_deck(preset: Preset, deck: Deck, fit: str | None) -> Fitted:
             f"deck {deck.id!r} is a {deck.shape} {deck.kind} ({w:g}×{h:g} mm); {preset.name} prints "
             f"rectangular cards of its sizes only, and --fit does not make a {deck.shape} piece a card",
             path=deck.source, key="shape", expected=f"a rect or rounded deck of one of {sizes}")
-    trims = {f.name: f.trim for f in fixed if f.trim is not None}
-    ways = ((False, (w, h)), (True, (h, w)))  # as it is, then turned
-    for turned, (dw, dh) in ways:
-        for f in fixed:
-            fw, fh = trims[f.name]
-            if abs(fw - dw) <= SAME_SIZE_MM and abs(fh - dh) <= SAME_SIZE_MM:
-                return Fitted(f, (fw, fh), 1.0, f.bleed, turned)
 
     def off(way: tuple[bool, tuple[float, float]], f: Format) -> float:
         return max(abs(trims[f.name][0] - way[1][0]), abs(trims[f.name][1] - way[1][1]))

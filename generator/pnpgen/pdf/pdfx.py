@@ -47,6 +47,15 @@ X1A_VERSION = "PDF/X-1a:2003"
 # PDF/X-1a:2001 names the part and the conformance level apart (ISO 15930-1): version, conformance, PDF
 X1A_2001 = ("PDF/X-1:2001", "PDF/X-1a:2001", "1.3")
 ICC_REGISTRY = "http://www.color.org"
+# Printing conditions of the ICC characterization data registry a PDF/X-1a file may name without
+# embedding a profile: the standard output intents PTC Arbortext lists for PDF/X (support.ptc.com,
+# "StandardIntent element", help27765) and FOGRA's later sets; a name not here may still be
+# registered, so an export naming another only warns (exports/export.py).
+REGISTERED_CONDITIONS = frozenset({
+    "CGATS TR 001", "CGATS TR 002", "CGATS TR 003", "CGATS TR 005", "CGATS TR 006",
+    *(f"FOGRA{n}" for n in range(27, 62)), "IFRA26", "IFRA30", "EUROSB104", "EUROSB204",
+    "JC200103", "JC200104", "JCN2002", "JCW2003",
+})
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from pnpgen.memo import Memo
 from pnpgen.messages import counted, msg
 from pnpgen.pdf.booklet import impose_pdf
 from pnpgen.pdf.settings import default_font
+from pnpgen.pdf.subsettags import tags_apart
 from pnpgen.rulebook import glyphs, setlines, slug
 from pnpgen.rulebook.components import ComponentRow, component_rows
 from pnpgen.rulebook.document import Meta, render
@@ -542,6 +543,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     setlines.BOOK.recall(f"{game.slug}\0{draft.lang}\0{Path(font_dir).resolve()}", fontreg.registered())
     try:
         a5, n_pages, settled_entries = render(builder.story(), meta, fonts, entries=entries)
+        a5 = tags_apart(a5)  # ReportLab tags each font's first subset AAAAAA+: one tag a subset (ISO 32000-1 §9.6.4)
         setlines.BOOK.keep()  # the lines this setting used, for the next build's (in a new process)
     except LayoutError as e:  # one block no page holds: platypus cannot split it
         raise InputError(f"the rulebook has a block taller than an A5 page ({_block(e)})", path=path,
@@ -551,8 +553,9 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     sheet_mm = booklets.BOOKLET_SHEETS[paper]
     sheet_name = "Letter" if sheet_mm == booklets.LETTER_LANDSCAPE else "A4"
     sides = booklets.layout(n_pages, binding=binding, creep_mm=creep_mm, keep_last=True, sheet_mm=sheet_mm)
-    a4 = impose_pdf(a5, sides, sheet_mm=sheet_mm,
-                    marks=slug.overlays(sides, fonts.gothic, lang, binding, sheet_mm, sheet_name)) if booklet else b""
+    a4 = tags_apart(impose_pdf(a5, sides, sheet_mm=sheet_mm,
+                               marks=slug.overlays(sides, fonts.gothic, lang, binding, sheet_mm, sheet_name))) \
+        if booklet else b""
     scale = booklets.book_scale(booklets.A5, sheet_mm)
     total = booklets.padded_count(n_pages)
     if booklet and total // 4 > settings.booklet_sheets:
