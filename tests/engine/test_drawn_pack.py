@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from pypdf import PdfReader
 
 from conftest import DECK_YAML, make_workspace, run
 from pnpgen.pdf import drawn as drawn_json
@@ -141,3 +142,55 @@ def test_faces_and_pages_read_from_the_pack_are_written_back_as_read_not_made_in
     build(ws, tmp_path / "b")
     build(ws, tmp_path / "cold")
     assert Cache(tmp_path / "b").pack("forms/test")["faces"] == Cache(tmp_path / "cold").pack("forms/test")["faces"]
+
+
+def test_an_edit_fills_the_kept_pages_and_faces_objects_and_writes_a_cold_builds_bytes(tmp_path, monkeypatch):
+    """Each kept page and face keeps its object's dictionary too (``Shape``): an edit writes out
+    again only those of what it changed, and its files are a cold build's."""
+    ws = make_workspace(tmp_path / "ws", deck=PIECES)
+    build(ws, tmp_path / "b")
+    body = json.loads((tmp_path / "b" / ".cache" / "forms" / "test.pack.json").read_bytes().partition(b"\n")[2])
+    assert all("shape" in v for v in [*body["faces"].values(), *body["pages"].values()])
+    shaped: list[str] = []
+    real = writer._Writer.page_shape
+    monkeypatch.setattr(writer._Writer, "page_shape", lambda self, page, made: shaped.append(page) or real(self, page, made))
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(PIECES.replace("本文5", "改訂5"), encoding="utf-8")
+    build(ws, tmp_path / "b")
+    pages = sum(len(PdfReader(pdf).pages) for pdf in (tmp_path / "b" / "test").rglob("*.pdf"))
+    # the pages showing card 5 (its home sheet's two sides, its copies in the shop's files), not every page
+    assert 1 <= len(shaped) <= 6 and pages > 40
+    monkeypatch.setattr(writer._Writer, "page_shape", real)
+    build(ws, tmp_path / "cold")
+    for name in ("cards.pdf", "test-all.pdf", "shop/cards.pdf"):
+        assert (tmp_path / "b" / "test" / name).read_bytes() == (tmp_path / "cold" / "test" / name).read_bytes(), name
+
+
+@pytest.mark.parametrize("damage", ["slot", "count", "text"])
+def test_a_kept_objects_shape_that_does_not_hold_up_is_made_again(tmp_path, damage):
+    """A sealed pack whose shapes name an object the writer does not fill, or leave open another
+    number of references than they name, is not filled: the object is written out again."""
+    ws = make_workspace(tmp_path / "ws", deck=PIECES)
+    build(ws, tmp_path / "b")
+    pack = tmp_path / "b" / ".cache" / "forms" / "test.pack.json"
+    head, _, text = pack.read_bytes().partition(b"\n")
+    body = json.loads(text)
+    for entry in [*body["faces"].values(), *body["pages"].values()]:
+        fmt, slots = entry["shape"]
+        if damage == "slot":
+            entry["shape"] = [fmt + " %d 0 R", [*slots, "form:" + "0" * 32]]
+        elif damage == "count":
+            entry["shape"] = [fmt + " %d 0 R", slots]
+        else:
+            entry["shape"] = [fmt.replace("%d 0 R", "%s", 1), slots]
+    text = json.dumps(body, sort_keys=True, ensure_ascii=False).encode()
+    outer = json.loads(head)
+    outer["check"] = seal(text)  # as this machine seals it: the values are what is tested
+    pack.write_bytes(json.dumps(outer, sort_keys=True).encode() + b"\n" + text)
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(PIECES.replace("本文5", "改訂5"), encoding="utf-8")
+    build(ws, tmp_path / "b")
+    build(ws, tmp_path / "cold")
+    for name in ("cards.pdf", "test-all.pdf", "shop/cards.pdf"):
+        assert (tmp_path / "b" / "test" / name).read_bytes() == (tmp_path / "cold" / "test" / name).read_bytes(), name
+    again = json.loads(pack.read_bytes().partition(b"\n")[2])
+    assert again["pages"] == json.loads(
+        (tmp_path / "cold" / ".cache" / "forms" / "test.pack.json").read_bytes().partition(b"\n")[2])["pages"]

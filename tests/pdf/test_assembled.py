@@ -266,3 +266,26 @@ def test_a_source_saved_again_before_it_is_copied_is_refused(tmp_path):
     src.write_bytes(b"new bytes!" * 100)
     with open(tmp_path / "out.bin", "wb") as f, pytest.raises(SourceChanged):
         PdfFile((b"x", part)).write_to(f)
+
+
+def test_a_file_of_the_same_size_is_told_apart_by_its_drawing_before_its_pictures_are_read(tmp_path, monkeypatch):
+    """The commit keeps a file that holds the new bytes already; one of the same size whose
+    drawing differs (an edit of a word) is found different without reading its pictures again."""
+    art = tmp_path / "art.bin"
+    art.write_bytes(bytes(range(256)) * 64)
+    new = PdfFile((b"head", Stored(str(art), 8192, 100), b"drawing one", Stored(str(art), 4000), b"tail"))
+    out = tmp_path / "out.pdf"
+    out.write_bytes(bytes(new))
+    read: list[Stored] = []
+    real = Stored.chunks
+    monkeypatch.setattr(Stored, "chunks", lambda self: read.append(self) or real(self))
+    assert new.same_as(out) and len(read) == 2
+    read.clear()
+    other = PdfFile((b"head", Stored(str(art), 8192, 100), b"drawing two", Stored(str(art), 4000), b"tail"))
+    assert not other.same_as(out) and read == []
+    picture = bytearray(bytes(new))
+    picture[200] ^= 1
+    out.write_bytes(bytes(picture))
+    assert not new.same_as(out)
+    out.write_bytes(bytes(new)[:-1])
+    assert not new.same_as(out)

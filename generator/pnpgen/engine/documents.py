@@ -161,7 +161,7 @@ def _write_forked(send, docs: dict[str, PagePlan], arts: Mapping[str, Art], font
     """The forked child: its documents, and the faces and pages it drew that the build's process
     had not (``FaceStreams.absorb``), or what went wrong."""
     made, kept = set(drawn.made), set(drawn.kept)
-    drawn.used = set()
+    drawn.used, drawn.checked = set(), set()  # (what it uses is sent back: each face and page checked here)
     try:
         files = {path: write_pdf(doc, arts, font, images=images, faces=drawn) for path, doc in docs.items()}
         send.send((True, (files, {k: v for k, v in drawn.made.items() if k not in made},

@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 from pnpgen.pdf.content import Content
+from pnpgen.pdf.objects import Shape
 from pnpgen.pdf.raster import STAND_IN, stand_in_key
 from pnpgen.pdf.writer import SEPARATIONS, FaceStream, FaceStreams, PageStream
 
@@ -27,23 +28,38 @@ def to_json(drawn: FaceStreams) -> dict[str, Any]:
     faces = {}
     for (name, cmyk), face in sorted(drawn.made.items()):
         if face.json is not None:  # read from the cache: written back as it was read (its glyphs
-            faces[f"{int(cmyk)}{name}"] = face.json  # and data turned into JSON again took a tenth of an edit)
-            continue
+            faces[f"{int(cmyk)}{name}"] = _with_shape(face.json, face.shape)  # and data turned into JSON
+            continue                                                          # again took a tenth of an edit)
         content = _content_to_json(face.content)
         if content is not None and not face.fallback:
-            faces[f"{int(cmyk)}{name}"] = {"data": _b64(face.data), "content": content,
-                                          "width_pt": face.width_pt, "height_pt": face.height_pt}
+            faces[f"{int(cmyk)}{name}"] = _with_shape({"data": _b64(face.data), "content": content,
+                                                      "width_pt": face.width_pt, "height_pt": face.height_pt},
+                                                     face.shape)
     pages = {}
     for (digest, cmyk), page in sorted(drawn.kept.items()):
         if page.json is not None:
-            pages[f"{int(cmyk)}{digest.hex()}"] = page.json
+            pages[f"{int(cmyk)}{digest.hex()}"] = _with_shape(page.json, page.shape)
             continue
         content = _content_to_json(page.content)
         if content is not None:
-            pages[f"{int(cmyk)}{digest.hex()}"] = {"data": _b64(page.data), "content": content,
-                                                   "forms": [[n, k] for n, k in page.forms.items()],
-                                                   "spots": sorted(page.spots), "layers": sorted(page.layers)}
+            pages[f"{int(cmyk)}{digest.hex()}"] = _with_shape(
+                {"data": _b64(page.data), "content": content, "forms": [[n, k] for n, k in page.forms.items()],
+                 "spots": sorted(page.spots), "layers": sorted(page.layers)}, page.shape)
     return {"faces": faces, "pages": pages}
+
+
+def _with_shape(entry: dict, shape: Shape | None) -> dict:
+    """A face's or page's entry with the shape of its object (pdf/objects.py ``Shape``), so the
+    next build fills it rather than writing the dictionary out again."""
+    if shape is None or "shape" in entry:
+        return entry
+    return {**entry, "shape": shape.to_json()}
+
+
+def _slots(content: Content) -> set[str]:
+    """The slots the writer fills for a stream showing ``content`` (``writer.resources``)."""
+    return {*("font:" + f for f in (*content.glyphs, *content.standard_fonts)),
+            *("picture:" + k for k in content.pictures)}
 
 
 def from_json(obj: Any) -> FaceStreams:
@@ -56,8 +72,10 @@ def from_json(obj: Any) -> FaceStreams:
             content = _content_from_json(v["content"])
             w, h = float(v["width_pt"]), float(v["height_pt"])
             if content is not None and name[:1] in "01" and len(name) > 1:
-                drawn.made[(name[1:], name[0] == "1")] = FaceStream(_bytes(v["data"]), content, w, h, False,
-                                                                    _as_written(v, ("data", "content", "width_pt", "height_pt")))
+                face = FaceStream(_bytes(v["data"]), content, w, h, False,
+                                  _as_written(v, ("data", "content", "width_pt", "height_pt")))
+                _shaped(face, v, _slots(content))
+                drawn.made[(name[1:], name[0] == "1")] = face
         except (KeyError, TypeError, ValueError):
             continue
     for name, v in _items(obj.get("pages")):
@@ -69,18 +87,31 @@ def from_json(obj: Any) -> FaceStreams:
                     or not isinstance(forms, list) or not all(_pair(f) and isinstance(f[1], str) for f in forms) \
                     or not isinstance(layers, list) or not all(isinstance(x, str) for x in layers):
                 continue
-            drawn.kept[(bytes.fromhex(name[1:]), name[0] == "1")] = PageStream(
-                _bytes(v["data"]), content, dict(forms), frozenset(spots), frozenset(layers),
-                _as_written(v, ("data", "content", "forms", "spots", "layers")))
+            page = PageStream(_bytes(v["data"]), content, dict(forms), frozenset(spots), frozenset(layers),
+                              _as_written(v, ("data", "content", "forms", "spots", "layers")))
+            _shaped(page, v, {"parent", "contents", *_slots(content), *("form:" + k for _, k in forms),
+                              *("layer:" + x for x in layers)})
+            drawn.kept[(bytes.fromhex(name[1:]), name[0] == "1")] = page
         except (KeyError, TypeError, ValueError):
             continue
     return drawn
 
 
 def _as_written(v: dict, keys: tuple[str, ...]) -> dict | None:
-    """A face's or page's entry as ``to_json`` writes it (its keys, nothing else), to be written
-    back as it is; None for any other (``to_json`` then makes it from the stream)."""
-    return v if set(v) == set(keys) else None
+    """A face's or page's entry as ``to_json`` writes it (its keys, nothing else, and its shape
+    only when it holds up), to be written back as it is; None for any other (``to_json`` then
+    makes it from the stream)."""
+    if set(v) == set(keys):
+        return v
+    return v if set(v) == {*keys, "shape"} else None
+
+
+def _shaped(stream: FaceStream | PageStream, v: dict, allowed: set[str]) -> None:
+    """The shape of a face's or page's object as read (``to_json``), when it holds up; an entry
+    whose shape does not is written back without it (``_with_shape`` then adds the one made)."""
+    stream.shape = Shape.from_json(v.get("shape"), allowed)
+    if stream.shape is None and stream.json is not None and "shape" in stream.json:
+        stream.json = {k: x for k, x in stream.json.items() if k != "shape"}
 
 
 def _content_to_json(content: Content) -> dict[str, Any] | None:

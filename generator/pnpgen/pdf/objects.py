@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import zlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -47,6 +47,15 @@ class Ref:
     """An indirect reference to object ``n``."""
 
     n: int
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A reference left open in an object's ``Shape``, by what it will name (``font:<name>``,
+    ``form:<face key>``, ``picture:<key>``, ``parent``…): filled with the object's number in each
+    document."""
+
+    name: str
 
 
 @dataclass(frozen=True)
@@ -101,7 +110,60 @@ _BY_TYPE: dict[type, Callable[[Any], bytes]] = {
     str: lambda v: text_string(v),
     Raw: lambda v: v.data,
     type(None): lambda v: b"null",
+    Slot: lambda v: b"\0",  # (no other PDF value of pnpgen's writes a NUL byte: Shape checks)
 }
+
+
+class Shape:
+    """A value written once in PDF syntax with its references left open (``Slot``), filled with
+    each document's object numbers (``fill``): a page or a face shown by several documents, or
+    kept across the saves of ``pnpgen watch``, is written out once, not once per document."""
+
+    __slots__ = ("fmt", "slots")
+
+    def __init__(self, value: object):
+        data = pdf(value)
+        self.slots = tuple(slot.name for slot in _slots_in(value))
+        if data.count(b"\0") != len(self.slots):
+            raise ValueError("a NUL byte in a PDF value: its shape would be filled wrongly")
+        self.fmt = data.replace(b"%", b"%%").replace(b"\0", b"%d 0 R")
+
+    def fill(self, refs: Mapping[str, Ref]) -> bytes:
+        """The value's bytes, each slot the reference ``refs`` holds for its name."""
+        return self.fmt % tuple([refs[name].n for name in self.slots])
+
+    def to_json(self) -> list:
+        return [self.fmt.decode("latin-1"), list(self.slots)]
+
+    @staticmethod
+    def from_json(v: object, allowed: Collection[str]) -> Shape | None:
+        """A shape ``to_json`` wrote, when it holds up: text with as many open references as
+        slots, each slot one of ``allowed`` (what the writer fills for the object); else None."""
+        if not (isinstance(v, list) and len(v) == 2 and isinstance(v[0], str) and isinstance(v[1], list)) \
+                or not all(isinstance(name, str) and name in allowed for name in v[1]):
+            return None
+        try:
+            fmt = v[0].encode("latin-1")
+        except UnicodeEncodeError:
+            return None
+        bare = fmt.replace(b"%%", b"")
+        if not bare.count(b"%") == bare.count(b"%d 0 R") == len(v[1]):
+            return None
+        shape = object.__new__(Shape)
+        shape.fmt, shape.slots = fmt, tuple(v[1])
+        return shape
+
+
+def _slots_in(value: object) -> Iterator[Slot]:
+    """The slots of ``value`` in the order ``pdf`` writes them."""
+    if isinstance(value, Slot):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _slots_in(v)
+    elif isinstance(value, list | tuple):
+        for v in value:
+            yield from _slots_in(v)
 
 
 def flate(data: bytes) -> bytes:
@@ -135,11 +197,26 @@ class ObjectFile:
         /ID (a picture's content hash), so the ID is the same wherever the data is."""
         pieces = data if isinstance(data, tuple) else (data,)
         length = sum(len(d) if isinstance(d, bytes) else d.size for d in pieces) if size is None else size
-        self._bodies[ref.n] = (b"%d 0 obj\n" % ref.n + pdf({**head, "Length": length}) + b"\nstream\n",
-                               *pieces, b"\nendstream\nendobj\n")
+        return self._stream(ref, b"%d 0 obj\n" % ref.n + pdf({**head, "Length": length}), pieces, named)
+
+    def _stream(self, ref: Ref, head: bytes, pieces: tuple[bytes | Stored, ...], named: bytes | None) -> Ref:
+        if named is None and len(pieces) == 1 and isinstance(pieces[0], bytes):  # one part: ``finish``'s quick path
+            self._bodies[ref.n] = (b"".join((head, b"\nstream\n", pieces[0], b"\nendstream\nendobj\n")),)
+            return ref
+        self._bodies[ref.n] = (head + b"\nstream\n", *pieces, b"\nendstream\nendobj\n")
         if named is not None:
             self._named[ref.n] = named
         return ref
+
+    def put_shaped(self, ref: Ref, shape: Shape, refs: Mapping[str, Ref],
+                   data: bytes | Stored | tuple[Stored, ...] | None = None, named: bytes | None = None) -> Ref:
+        """An object whose value is ``shape`` filled with ``refs``; a stream of ``data`` (its
+        /Length in the shape already) when given: the same bytes as ``put`` or ``put_stream``."""
+        head = b"%d 0 obj\n" % ref.n + shape.fill(refs)
+        if data is None:
+            self._bodies[ref.n] = (head + b"\nendobj\n",)
+            return ref
+        return self._stream(ref, head, data if isinstance(data, tuple) else (data,), named)
 
     def add_stream(self, head: dict, data: bytes | Stored) -> Ref:
         return self.put_stream(self.reserve(), head, data)
@@ -147,52 +224,50 @@ class ObjectFile:
     def finish(self, root: Ref, info: Ref, identity: Iterable[bytes] = ()) -> PdfFile:
         """The file's parts: header, objects, cross-reference table, trailer. The /ID is the
         SHA-256 of ``identity`` and every object's bytes (a stream's data by what names it, when
-        it is named), so the same objects give the same ID."""
+        it is named), so the same objects give the same ID. One pass over the objects: a thousand
+        cards' documents hold sixty thousand."""
         header = b"%%PDF-%s\n%%\x93\x8c\x8b\x9e pnpgen\n" % self.version.encode("ascii")
-        parts: list[Part] = [header]
+        merged: list[Part] = []
+        run: list[bytes] = [header]  # bytes not yet joined into one part (neighbours: fewer, larger writes)
+        hashed: list[bytes] = list(identity)  # what the /ID is the hash of, in order
         at = len(header)
-        offsets = [0]
-        h = hashlib.sha256()
-        for b in identity:
-            h.update(b)
-        for n, body in enumerate(self._bodies[1:], 1):
+        offsets = []
+        bodies, named_of = self._bodies, self._named
+        for n in range(1, len(bodies)):
+            body = bodies[n]
             if body is None:
                 raise ValueError(f"PDF object {n} was reserved and never written")
             offsets.append(at)
-            named = self._named.get(n)
+            if len(body) == 1 and isinstance(body[0], bytes):  # an object whose bytes are all here
+                run.append(body[0])
+                hashed.append(body[0])
+                at += len(body[0])
+                continue
+            named = named_of.get(n)
             if named is not None:  # a named stream: its head, its name for the data, its tail
                 head, tail = body[0], body[-1]
                 assert isinstance(head, bytes) and isinstance(tail, bytes)
-                h.update(head)
-                h.update(named)
-                h.update(tail)
+                hashed += (head, named, tail)
             for part in body:
-                parts.append(part)
-                at += len(part) if isinstance(part, bytes) else part.size
-                if named is not None:
-                    continue
                 if isinstance(part, bytes):
-                    h.update(part)
-                else:
-                    h.update(part.path.rsplit("/", 1)[-1].encode())
-        count = len(self._bodies)
-        table = [b"xref\n0 %d\n0000000000 65535 f \n" % count]
-        table.extend(b"%010d 00000 n \n" % off for off in offsets[1:])
-        fid = h.hexdigest()[:32].encode("ascii")
-        trailer = pdf({"Size": count, "Root": root, "Info": info,
-                       "ID": [Raw(b"<" + fid + b">"), Raw(b"<" + fid + b">")]})
-        table.append(b"trailer\n" + trailer + b"\nstartxref\n%d\n%%%%EOF\n" % at)
-        parts.append(b"".join(table))
-        merged: list[Part] = []
-        run: list[bytes] = []
-        for part in parts:  # neighbouring bytes joined: fewer, larger writes
-            if isinstance(part, bytes):
-                run.append(part)
-            else:
+                    run.append(part)
+                    at += len(part)
+                    if named is None:
+                        hashed.append(part)
+                    continue
                 if run:
                     merged.append(b"".join(run))
                     run = []
                 merged.append(part)
-        if run:
-            merged.append(b"".join(run))
+                at += part.size
+                if named is None:
+                    hashed.append(part.path.rsplit("/", 1)[-1].encode())
+        count = len(bodies)
+        fid = hashlib.sha256(b"".join(hashed)).hexdigest()[:32].encode("ascii")
+        run.append(b"xref\n0 %d\n0000000000 65535 f \n" % count)
+        run.append(b"".join([b"%010d 00000 n \n" % off for off in offsets]))
+        trailer = pdf({"Size": count, "Root": root, "Info": info,
+                       "ID": [Raw(b"<" + fid + b">"), Raw(b"<" + fid + b">")]})
+        run.append(b"trailer\n" + trailer + b"\nstartxref\n%d\n%%%%EOF\n" % at)
+        merged.append(b"".join(run))
         return PdfFile(tuple(p for p in merged if not isinstance(p, bytes) or p))

@@ -45,8 +45,8 @@ from pnpgen.pdf.content import (
     metrics,
     show_text,
 )
-from pnpgen.pdf.objects import Name, ObjectFile, Raw, Ref, flate, pdf
-from pnpgen.pdf.raster import ImageStreams
+from pnpgen.pdf.objects import Name, ObjectFile, Raw, Ref, Shape, Slot, flate, pdf
+from pnpgen.pdf.raster import ImageStreams, Placed
 from pnpgen.pdf.svglib_fallback import put_fallback_faces
 from pnpgen.shapes import Affine, Outline, Straight
 from pnpgen.svg.artwork import Art
@@ -85,6 +85,8 @@ class FaceStream:
     height_pt: float
     fallback: bool
     json: dict | None = field(default=None, compare=False, repr=False)  # as the build cache held it (pdf/drawn.py)
+    # its form's dictionary, written once for every document that shows it (made from the fields above)
+    shape: Shape | None = field(default=None, init=False, compare=False, repr=False)
 
     def showing(self, pictures: Mapping[str, bytes]) -> FaceStream | None:
         """This stream with each picture it names (by key) as ``pictures`` holds it (a face's
@@ -105,6 +107,9 @@ class PageStream:
     spots: frozenset[str]  # the Separation colours it paints in (SEPARATIONS' names)
     layers: frozenset[str]
     json: dict | None = field(default=None, compare=False, repr=False)  # as the build cache held it (pdf/drawn.py)
+    # its page dictionary, written once for every document that shows it (a page kept by the digest of
+    # what it draws, boxes included, or one page's own: the same boxes wherever it is placed)
+    shape: Shape | None = field(default=None, init=False, compare=False, repr=False)
 
 
 def face_stream(art: Art, cmyk: bool, image_key: Callable[[bytes], str]) -> FaceStream:
@@ -135,17 +140,22 @@ class FaceStreams:
     kept: dict[tuple[bytes, bool], PageStream] = field(default_factory=dict)  # pages by that digest
     changed: bool = False  # since ``let_go_of_unused`` last ran: a face or page drawn anew, or let go of
     used: set = field(default_factory=set)
+    # the faces and pages of this build checked against what they show: once each, not once per document
+    checked: set = field(default_factory=set)
 
     def get(self, key: str, art: Art, cmyk: bool, images: ImageStreams) -> FaceStream:
         name = (self.names.get(key, key), cmyk)
-        self.used.add(name)
         found = self.made.get(name)
+        if found is not None and name in self.checked:
+            return found
+        self.used.add(name)
         if found is not None and found.content.pictures and not set(found.content.pictures) <= {
                 images.key(it[1]) for it in art.items if it[0] == "image"}:
             found = None  # (kept from a cache naming pictures this face does not show: drawn again)
         if found is None:
             found = self.made[name] = face_stream(art, cmyk, images.key)
             self.changed = True
+        self.checked.add(name)
         return found
 
     def offer(self, name: str, cmyk: bool, stream: FaceStream) -> None:
@@ -168,13 +178,16 @@ class FaceStreams:
         every build) that shows it."""
         digest = self.digests.get(id(page))
         if digest is not None:
-            self.used.add((digest, cmyk))
             made = self.kept.get((digest, cmyk))
+            if made is not None and (digest, cmyk) in self.checked:
+                return made
+            self.used.add((digest, cmyk))
             if made is not None and not set(made.forms.values()) <= set(page.faces()):
                 made = None  # (kept from a cache naming faces the page does not place: drawn again)
             if made is None:
                 made = self.kept[(digest, cmyk)] = draw(page)
                 self.changed = True
+            self.checked.add((digest, cmyk))
             return made
         drawn = self.pages.get((id(page), cmyk))
         if drawn is None or drawn[0] is not page:
@@ -185,6 +198,7 @@ class FaceStreams:
     def for_build(self, names: Mapping[str, str], digests: Mapping[int, bytes]) -> FaceStreams:
         """This object for one build's documents: ``names`` of its faces, ``digests`` of its pages."""
         self.names, self.digests = names, digests
+        self.checked = set()
         return self
 
     def let_go_of_unused(self) -> bool:
@@ -195,7 +209,7 @@ class FaceStreams:
         changed = self.changed or len(made) != len(self.made) or len(kept) != len(self.kept)
         self.made, self.kept, self.changed = made, kept, False
         self.pages.clear()
-        self.names, self.digests, self.used = {}, {}, set()
+        self.names, self.digests, self.used, self.checked = {}, {}, set(), set()
         if len(self.drawn) > 10_000:
             self.drawn.clear()
         return changed
@@ -311,6 +325,9 @@ class _Writer:
     # ------------------------------------------------------------------ resources
 
     def font(self, name: str) -> Ref:
+        known = self.font_refs.get(name) or self.standard.get(name)  # (met before: every face names its fonts)
+        if known is not None:
+            return known
         if metrics(name) is None:
             if name not in self.standard:
                 self.standard[name] = self.f.reserve()
@@ -319,22 +336,18 @@ class _Writer:
             self.font_refs[name] = self.f.reserve()
         return self.font_refs[name]
 
-    def note(self, content: Content) -> dict:
-        """Resources for a stream showing ``content``: its fonts, pictures and patterns."""
-        res: dict = {}
-        names = {}
+    def note(self, content: Content, refs: dict[str, Ref]) -> None:
+        """The objects a stream showing ``content`` names (its fonts, pictures and patterns), in
+        ``refs`` by their slots' names (``resources``), each numbered as this document first meets it."""
         for font, gids in content.glyphs.items():
             self.glyphs.setdefault(font, {}).update(gids)
-            names[font_resource(font)] = self.font(font)
+            refs["font:" + font] = self.font(font)
         for font in content.standard_fonts:
-            names["S" + font_resource(font)] = self.font(font)
-        if names:
-            res["Font"] = dict(sorted(names.items()))
-        xobjects = {image_resource(key): self.picture(key, data) for key, data in sorted(content.pictures.items())}
-        xobjects.update((name, self.paint(name, paint)) for name, paint in sorted(content.paints.items()))
-        if xobjects:
-            res["XObject"] = xobjects
-        return res
+            refs["font:" + font] = self.font(font)
+        for key, data in sorted(content.pictures.items()):
+            refs["picture:" + key] = self.picture(key, data)
+        for name, paint in sorted(content.paints.items()):
+            refs["paint:" + name] = self.paint(name, paint)
 
     def paint(self, name: str, paint: Paint) -> Ref:
         ref = self.paints.get(name)
@@ -350,16 +363,8 @@ class _Writer:
         ref = self.pictures.get(key)
         if ref is None:
             placed = self.images.locate(data)
-            s = placed.stream
-            head: dict = {"Type": Name("XObject"), "Subtype": Name("Image"), "Width": s.width, "Height": s.height,
-                          "BitsPerComponent": s.bits, "ColorSpace": Name(s.colour_space),
-                          "Filter": [Name(v) for v in s.filters]}
-            if s.decode is not None:
-                head["Decode"] = list(s.decode)
-            if s.parms is not None:
-                head["DecodeParms"] = [dict(sorted(s.parms.items()))]  # one per filter
-            ref = self.f.reserve()
-            self.f.put_stream(ref, head, placed.part, placed.size, named=placed.key.encode("ascii"))
+            shape = self.faces.once(("picture", placed.key, placed.size), lambda: _picture_shape(placed))
+            ref = self.f.put_shaped(self.f.reserve(), shape, {}, placed.part, named=placed.key.encode("ascii"))
             self.pictures[key] = ref
         return ref
 
@@ -367,10 +372,14 @@ class _Writer:
         ref = self.forms.get(key)
         if ref is None:
             face = self.faces.get(key, self.arts[key], self.cmyk, self.images)
-            head = {"Type": Name("XObject"), "Subtype": Name("Form"), "FormType": 1,
-                    "BBox": [0, 0, face.width_pt, face.height_pt], "Resources": self.note(face.content),
-                    "Filter": Name("FlateDecode")}
-            ref = self.f.add_stream(head, face.data)
+            refs: dict[str, Ref] = {}
+            self.note(face.content, refs)
+            if face.shape is None:
+                face.shape = Shape({"Type": Name("XObject"), "Subtype": Name("Form"), "FormType": 1,
+                                    "BBox": [0, 0, face.width_pt, face.height_pt],
+                                    "Resources": resources(face.content), "Filter": Name("FlateDecode"),
+                                    "Length": len(face.data)})
+            ref = self.f.put_shaped(self.f.reserve(), face.shape, refs, face.data)
             self.forms[key] = ref
             if face.fallback:
                 self.fallbacks.append(key)
@@ -461,8 +470,23 @@ class _Writer:
 
     def page(self, page: Page, parent: Ref) -> Ref:
         made = self.faces.page(page, self.cmyk, self.page_stream)
-        res: dict = self.note(made.content)
-        forms = {name: self.form(key) for name, key in made.forms.items()}
+        refs: dict[str, Ref] = {"parent": parent}
+        self.note(made.content, refs)  # (numbered in this order: its resources, forms, layers, contents, itself)
+        for key in made.forms.values():
+            refs["form:" + key] = self.form(key)
+        for name in sorted(made.layers):
+            refs["layer:" + name] = self.layer(name)
+        f = self.f
+        refs["contents"] = f.put_shaped(f.reserve(), self.faces.once(("contents", len(made.data)), lambda: Shape(
+            {"Filter": Name("FlateDecode"), "Length": len(made.data)})), refs, made.data)
+        if made.shape is None:
+            made.shape = self.page_shape(page, made)
+        return f.put_shaped(f.reserve(), made.shape, refs)
+
+    def page_shape(self, page: Page, made: PageStream) -> Shape:
+        """The page's dictionary with its references left open (``page`` fills them)."""
+        res = resources(made.content)
+        forms = {name: Slot("form:" + key) for name, key in made.forms.items()}
         if forms:
             res["XObject"] = {**res.get("XObject", {}), **forms}
         if made.spots:
@@ -470,15 +494,14 @@ class _Writer:
         if CUT_CONTOUR in made.spots:
             res["ExtGState"] = {**res.get("ExtGState", {}), CUT_OVERPRINT: CUT_OVERPRINT_STATE}
         if made.layers:
-            res["Properties"] = {name: self.layer(name) for name in sorted(made.layers)}
-        stream = self.f.add_stream({"Filter": Name("FlateDecode")}, made.data)
-        d: dict = {"Type": Name("Page"), "Parent": parent, "MediaBox": self.boxes(page.size_mm, None)}
+            res["Properties"] = {name: Slot("layer:" + name) for name in sorted(made.layers)}
+        d: dict = {"Type": Name("Page"), "Parent": Slot("parent"), "MediaBox": self.boxes(page.size_mm, None)}
         for key, box in (("TrimBox", page.trim), ("BleedBox", page.bleed)):
             if box is not None:
                 d[key] = self.boxes(page.size_mm, box)
         d["Resources"] = res
-        d["Contents"] = stream
-        return self.f.add(d)
+        d["Contents"] = Slot("contents")
+        return Shape(d)
 
     def boxes(self, size_mm: tuple[float, float], box: tuple[float, float, float, float] | None) -> Raw:
         """A page box in PDF syntax (the media box without ``box``)."""
@@ -617,6 +640,38 @@ class _Writer:
             ops.append(f"{self.pt(ln.x1, ln.y1)} m {self.pt(ln.x2, ln.y2)} l S")
         ops.append("Q")
         return " ".join(ops)
+
+
+def _picture_shape(placed: Placed) -> Shape:
+    """A picture's image dictionary (it names no other object)."""
+    s = placed.stream
+    head: dict = {"Type": Name("XObject"), "Subtype": Name("Image"), "Width": s.width, "Height": s.height,
+                  "BitsPerComponent": s.bits, "ColorSpace": Name(s.colour_space),
+                  "Filter": [Name(v) for v in s.filters]}
+    if s.decode is not None:
+        head["Decode"] = list(s.decode)
+    if s.parms is not None:
+        head["DecodeParms"] = [dict(sorted(s.parms.items()))]  # one per filter
+    head["Length"] = placed.size
+    return Shape(head)
+
+
+def resources(content: Content) -> dict:
+    """The resources of a stream showing ``content`` (its fonts, pictures and patterns), each
+    object left open as the slot ``_Writer.note`` fills."""
+    res: dict = {}
+    names = {}
+    for font in content.glyphs:
+        names[font_resource(font)] = Slot("font:" + font)
+    for font in content.standard_fonts:
+        names["S" + font_resource(font)] = Slot("font:" + font)
+    if names:
+        res["Font"] = dict(sorted(names.items()))
+    xobjects = {image_resource(key): Slot("picture:" + key) for key in sorted(content.pictures)}
+    xobjects.update((name, Slot("paint:" + name)) for name in sorted(content.paints))
+    if xobjects:
+        res["XObject"] = xobjects
+    return res
 
 
 def pdf_num(v: float) -> str:
