@@ -7,6 +7,7 @@ import re
 
 import jinja2
 import pytest
+import yaml
 from PIL import Image
 from pypdf import PdfReader
 
@@ -17,6 +18,7 @@ from pnpgen.data.load import load_game
 from pnpgen.data.spreadsheets import SHEET_KEYS
 from pnpgen.data.workspace import Workspace
 from pnpgen.faces.budget import OPERAND
+from pnpgen.faces.builtin import FOLDER
 from pnpgen.faces.templates import Face, Renderer
 from pnpgen.rulebook import figures
 
@@ -213,3 +215,21 @@ def test_the_die_s_rolled_face_is_named_by_one_function_everywhere():
     for start in at:
         near = exports[max(0, start - 200):start]
         assert "`getRotationValue()`" in near and "rotation values" in exports[start:start + 120], near
+
+
+def test_the_board_boxes_table_gives_the_shipped_board_layouts_boxes():
+    """A game trial: a player mat from `extends: board` put its deck zones over the board's
+    picture, as the docs listed the card's boxes and not the board's. The table gives each box's
+    place as the shipped layout file writes it."""
+    boxes = yaml.safe_load((FOLDER / "layouts" / "board.yaml").read_text(encoding="utf-8"))["boxes"]
+    start = DOCS.index("The board boxes")
+    section = DOCS[start:DOCS.index("\n\n", DOCS.index("| box |", start))]
+    rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| `(\w+)` \| [^|]+\| ([^|]+)\|", section, re.M)}
+    assert set(rows) == set(boxes), rows
+
+    def said(value) -> str:
+        return f"`{value}`" if isinstance(value, str) else str(value)
+    for name, box in boxes.items():
+        if "x" in box:
+            place = f"{said(box['x'])}, {said(box['y'])}, {said(box['w'])} × {said(box['h'])}"
+            assert rows[name].startswith(place), (name, rows[name])
