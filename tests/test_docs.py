@@ -217,12 +217,14 @@ def test_the_die_s_rolled_face_is_named_by_one_function_everywhere():
         assert "`getRotationValue()`" in near and "rotation values" in exports[start:start + 120], near
 
 
-def test_the_board_boxes_table_gives_the_shipped_board_layouts_boxes():
+@pytest.mark.parametrize("layout, heading", [("board", "The board boxes"), ("token-round", "The round token's boxes"),
+                                             ("tile-hex", "The hex tile's boxes")])
+def test_the_layout_boxes_tables_give_the_shipped_layouts_boxes(layout, heading):
     """A game trial: a player mat from `extends: board` put its deck zones over the board's
-    picture, as the docs listed the card's boxes and not the board's. The table gives each box's
+    picture, as the docs listed the card's boxes and not the board's. Each table gives each box's
     place as the shipped layout file writes it."""
-    boxes = yaml.safe_load((FOLDER / "layouts" / "board.yaml").read_text(encoding="utf-8"))["boxes"]
-    start = DOCS.index("The board boxes")
+    boxes = yaml.safe_load((FOLDER / "layouts" / f"{layout}.yaml").read_text(encoding="utf-8"))["boxes"]
+    start = DOCS.index(heading)
     section = DOCS[start:DOCS.index("\n\n", DOCS.index("| box |", start))]
     rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| `(\w+)` \| [^|]+\| ([^|]+)\|", section, re.M)}
     assert set(rows) == set(boxes), rows
