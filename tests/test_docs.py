@@ -7,6 +7,7 @@ import re
 
 import jinja2
 import pytest
+import yaml
 from PIL import Image
 from pypdf import PdfReader
 
@@ -17,6 +18,7 @@ from pnpgen.data.load import load_game
 from pnpgen.data.spreadsheets import SHEET_KEYS
 from pnpgen.data.workspace import Workspace
 from pnpgen.faces.budget import OPERAND
+from pnpgen.faces.builtin import FOLDER
 from pnpgen.faces.templates import Face, Renderer
 from pnpgen.rulebook import figures
 
@@ -238,3 +240,23 @@ def test_print_facts_lists_the_sleeves_for_every_card_format_as_sleeve_inserts_d
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--layout", "sleeve") == 0
     deck = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"][0]
     assert deck["sleeve_mm"] == [66, 91] and rows["poker"][1] == "66x91" and deck["reduced"] is False
+
+
+@pytest.mark.parametrize("layout, heading", [("board", "The board boxes"), ("token-round", "The round token's boxes"),
+                                             ("tile-hex", "The hex tile's boxes")])
+def test_the_layout_boxes_tables_give_the_shipped_layouts_boxes(layout, heading):
+    """A game trial: a player mat from `extends: board` put its deck zones over the board's
+    picture, as the docs listed the card's boxes and not the board's. Each table gives each box's
+    place as the shipped layout file writes it."""
+    boxes = yaml.safe_load((FOLDER / "layouts" / f"{layout}.yaml").read_text(encoding="utf-8"))["boxes"]
+    start = DOCS.index(heading)
+    section = DOCS[start:DOCS.index("\n\n", DOCS.index("| box |", start))]
+    rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| `(\w+)` \| [^|]+\| ([^|]+)\|", section, re.M)}
+    assert set(rows) == set(boxes), rows
+
+    def said(value) -> str:
+        return f"`{value}`" if isinstance(value, str) else str(value)
+    for name, box in boxes.items():
+        if "x" in box:
+            place = f"{said(box['x'])}, {said(box['y'])}, {said(box['w'])} × {said(box['h'])}"
+            assert rows[name].startswith(place), (name, rows[name])

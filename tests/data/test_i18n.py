@@ -312,6 +312,19 @@ def test_spreadsheet_columns_per_language(tmp_path, capsys):
     assert [p.values["name"] for p in ja.decks[0].pieces] == ["祝福", "降臨"] and ja.translations.warnings == []
 
 
+@pytest.mark.parametrize("lang, cell", [(None, "cards.csv:3:3: text"), ("en", "cards.csv:3:4: text")])
+def test_a_mistake_in_a_translated_cell_is_told_at_that_cell(tmp_path, capsys, lang, cell):
+    """A game trial: a misspelt icon in a text.en cell (column D) stopped the English check at the
+    text cell beside it (column C), which the designer had got right."""
+    deck = DECK_YAML.replace("pieces:\n", "pieces: {file: cards.csv}\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck, game=TWO)
+    (ws / "data" / "test" / "decks" / "cards.csv").write_text(
+        "name,name.en,text,text.en\n祝福,Blessing,本文,Text\n降臨,Advent,本文{swrod},Text {sheild}\n", encoding="utf-8")
+    assert run(ws, "check", "--game", "test", *(["--lang", lang] if lang else [])) == 2
+    err = capsys.readouterr().out
+    assert f"{cell}: unknown icon {{{'sheild' if lang else 'swrod'}}}" in err, err
+
+
 def test_an_empty_default_language_cell_says_the_language_it_prints_instead(tmp_path):
     """A game trial: a unit's Japanese title cell left empty beside its English one printed
     〔en〕Guard in the Japanese edition, but the warning said 'no ja translation; printed in ja

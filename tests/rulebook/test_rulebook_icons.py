@@ -273,3 +273,30 @@ def test_an_icon_in_a_sections_heading_that_cannot_be_drawn_is_told_at_its_line(
     assert run(ws, "rulebook", "--game", "test", "--out", str(tmp_path / "out")) == 2
     line = draft.splitlines().index("■　{bad}の獲得") + 1
     assert capsys.readouterr().err.startswith(f"pnpgen: error: data/test/draft.txt:{line}: icon ")
+
+
+TABLE = ("１：カードを１枚引く。\n\n"
+         "　種類　　　効果\n"
+         "　攻撃　　　相手に{coin}を払わせる\n"
+         "　{vp}　　　得点を得る\n")  # ({vp} is as wide as 種類 in an editor)
+
+
+def test_icons_in_a_drafts_table_are_drawn_and_its_columns_stay_aligned(tmp_path):
+    """An aligned table of the draft (a diagram) printed ``{coin}`` as written: it draws the icon
+    in a full-width cell, and the column after an icon starts where the draft aligned it."""
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    draft = ws / "data" / "test" / "draft.txt"
+    draft.write_text(DRAFT.replace("１：カードを１枚引く。\n", TABLE), encoding="utf-8")
+    assert run(ws, "rulebook", "--game", "test", "--out", str(tmp_path / "out")) == 0
+    pdf = tmp_path / "out" / "test" / "rulebook.pdf"
+    shown = glyphs(pdf)
+    n = next(i for i, page in enumerate(shown) if any(g.char == "払" for g in page))
+    assert not any(g.char in "{}" for g in shown[n])
+    placed = _icons(pdf, n)
+    assert len(placed) == 2, placed  # coin in the second column, vp in the first
+    on_page = shown[n]
+    first = {ch: min(g.x for g in on_page if g.char == ch) for ch in "種効相得"}  # each row's, mm
+    assert first["相"] == pytest.approx(first["効"], abs=0.2)
+    assert first["得"] == pytest.approx(first["効"], abs=0.2)  # after {vp}: where the draft aligned it
+    vp_x = placed[0][0] * PT_MM  # (sorted by x: vp stands in the first column)
+    assert vp_x == pytest.approx(first["種"], abs=0.6)

@@ -356,3 +356,10 @@ def test_a_table_of_long_rows_only_is_a_table_and_unaligned_text_is_not():
                               "　相手の手番には、カードを  出せません。ただし【速攻】は別です。"]) == []
     wide = "　【飛行】　　　" + "あ" * 40
     assert find_preformatted([wide, wide]) == []
+
+
+def test_a_table_rows_icons_count_as_the_one_cell_they_print_in():
+    """A row of `{shield}`s (8 cells as written, one full-width cell printed) was measured by its
+    names: a row that fits the page was taken for too wide, and its table for paragraphs."""
+    row = "　【防御】　　　" + "{shield}" * 6 + "を得る。" + "あ" * 14  # 98 cells written, 62 printed
+    assert find_preformatted([row, row]) == [(0, 2)]

@@ -249,6 +249,9 @@ class Translations:
                 elif texts:  # a missing translation is told at the cell to fill: its <field>.<lang> column's
                     at = f"{f}.{self.lang}" if f"{f}.{self.lang}" in columns else f
                     row[f] = self._pick(sheet, texts, ("pieces", i, at), {("pieces",)})
+                if texts and hasattr(sheet, "read_from"):  # a mistake in the text is told at the cell it came from
+                    shown = self.lang if self.lang in texts else self.default if self.default in texts else next(iter(texts))
+                    sheet.read_from[(i, f)] = next((h for h, (g, lang) in columns.items() if g == f and lang == shown), f)
             out.append(self._said(row))
         return out
 

@@ -72,6 +72,9 @@ class SheetDoc:
     hidden: list[int] = field(default_factory=list)  # the rows of pieces hidden in the office program
     sheet: str | None = None  # the worksheet the deck names (one workbook may hold every deck)
     worksheet: str | None = None  # the worksheet read (named, or the first shown); None: a CSV
+    # the column a translated field's value was read from, by piece and field (``text.en`` in an
+    # English edition, data/i18n.py resolve_rows): its mistakes are told at that cell
+    read_from: dict[tuple[int, str], str] = field(default_factory=dict)
 
     def _place(self, keypath: tuple, key: bool) -> tuple[int | None, int | None, str | None]:
         if len(keypath) < 2:
@@ -80,7 +83,8 @@ class SheetDoc:
         if len(keypath) < 3:
             return row, None, None
         # a field read only from its <field>.<lang> columns (data/i18n.py) is named by the first
-        column = next((h for h in self.headers if h == keypath[2]), None) or next(
+        column = self.read_from.get((keypath[1], keypath[2])) or next(
+            (h for h in self.headers if h == keypath[2]), None) or next(
             (h for h in self.headers if h.rsplit(".", 1)[0] == keypath[2]), None)
         if column is None:
             return row, None, None

@@ -14,6 +14,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import Flowable, KeepTogether, Paragraph
 
+from pnpgen.data.markup import ICON_TOKEN
 from pnpgen.rulebook import glyphs, inline, setlines
 from pnpgen.rulebook.glyphs import MIDDLE
 from pnpgen.rulebook.inline import Icon, draw_icon
@@ -587,9 +588,11 @@ class Diagram(Flowable):
     ones (the designer's ASCII spaces) half a cell, each glyph drawn at its own cell, so the map
     diagrams keep their columns whatever the font's advance widths. Never split across pages."""
 
-    def __init__(self, lines: list[str], font: str, size: float = 9.5, leading: float = 14.0, left: float = 0.0):
+    def __init__(self, lines: list[str], font: str, size: float = 9.5, leading: float = 14.0, left: float = 0.0,
+                 icons: Mapping[str, Icon] | None = None):
         super().__init__()
         self.font, self.size, self.leading, self.left = font, size, leading, left
+        self.icons = icons or {}
         rows = [self._cells(line) for line in lines]
         leads = [r[0][0] for r in rows if r]  # first non-space half-cell of each row
         strip = min(leads) if leads else 0
@@ -600,15 +603,30 @@ class Diagram(Flowable):
         self.draft_line = 0  # the draft line it was set from, for a message
 
     @staticmethod
-    def _span(ch: str) -> int:
-        return 2 if unicodedata.east_asian_width(ch) in "WFA" else 1
+    def _span(ch: str | Icon) -> int:
+        return 2 if isinstance(ch, Icon) or unicodedata.east_asian_width(ch) in "WFA" else 1
 
-    def _cells(self, line: str) -> list[tuple[int, str]]:
-        out, col = [], 0
-        for ch in line:
-            if ch not in (" ", "　"):
-                out.append((col, ch))
-            col += self._span(ch)
+    def _cells(self, line: str) -> list[tuple[int, str | Icon]]:
+        """Each glyph's half-cell column. A known ``{name}`` is its icon in one full-width cell; the
+        half cells its name took in the draft are given back at the next gap of two or more spaces,
+        so a table's next column stays where the designer aligned it."""
+        out: list[tuple[int, str | Icon]] = []
+        col = owed = 0
+        for m in re.finditer(ICON_TOKEN.pattern + r"|[ \u3000]{2,}|.", line):
+            token = m.group()
+            icon = self.icons.get(token[1:-1]) if token[0] == "{" and len(token) > 2 else None
+            if icon is not None:
+                out.append((col, icon))
+                col += 2
+                owed += sum(self._span(ch) for ch in token) - 2
+            elif len(token) > 1 and not token.strip(" \u3000"):  # a gap between columns
+                col += sum(self._span(ch) for ch in token) + owed
+                owed = 0
+            else:  # a glyph (a space: its cell left empty), or a {name} no icon has, as written
+                for ch in token:
+                    if ch not in (" ", "\u3000"):
+                        out.append((col, ch))
+                    col += self._span(ch)
         return out
 
     def wrap(self, aw, ah):
@@ -633,6 +651,10 @@ class Diagram(Flowable):
         for i, row in enumerate(self.rows):
             y = self.height - self.pad - (i + 1) * self.leading + (self.leading - self.size) / 2 + 1.5
             for col, ch in row:
+                if isinstance(ch, Icon):  # one em square in its full-width cell, as in the text
+                    draw_icon(c, ch, left + col * half, y, self.size)
+                    c.setFillColor(INK)
+                    continue
                 # centre the glyph in its cells (a proportional glyph stays on its column)
                 font = glyphs.font_for(ch, self.font)
                 w = pdfmetrics.stringWidth(ch, font, self.size)

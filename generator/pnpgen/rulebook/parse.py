@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from pnpgen.data.markup import ICON_TOKEN
 from pnpgen.rulebook.latin import parse_latin
 from pnpgen.rulebook.reader import is_latin
 from pnpgen.rulebook.tree import (
@@ -137,7 +138,7 @@ def _table_row(s: str, neighbour: str) -> bool:
     neighbour's does, and the row fits the page (a row too long for the 24 characters of a layout
     line, 「【飛行】　　　【飛行】を持たないユニットにブロックされない」, was set as a paragraph between
     two halves of its table)."""
-    body = s.lstrip(" 　")
+    body = ICON_TOKEN.sub("　", s.lstrip(" 　"))  # an icon prints in one full-width cell, whatever its name's length
     width = sum(_cells(ch) for ch in body)
     return width <= _ROW_CELLS and bool(_column_starts(s) & _column_starts(neighbour))
 
