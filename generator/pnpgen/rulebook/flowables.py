@@ -18,7 +18,6 @@ from pnpgen.rulebook import glyphs, inline, setlines
 from pnpgen.rulebook.glyphs import MIDDLE
 from pnpgen.rulebook.inline import Icon, draw_icon
 from pnpgen.rulebook.jlreq import full_width_marks, jlreq_advances
-from pnpgen.rulebook.reader import is_latin
 from pnpgen.rulebook.styles import (
     ACCENT,
     BODY_LEADING,
@@ -31,6 +30,7 @@ from pnpgen.rulebook.styles import (
     SOFT,
 )
 from pnpgen.rulebook.termindex import page_destination
+from pnpgen.terms import is_latin, unbracket
 from pnpgen.text import linebreak as lb
 
 PREFIX = "〘"  # stands for the first-line indent or term in the line breaker (a no-line-end bracket)
@@ -217,9 +217,9 @@ class JPara(Flowable):
         self.indexed = indexed  # its 【terms】 go to the index (the rules' text; not the appendix)
         self.source = text  # as the draft marks it (a Latin paragraph prints its terms without 【】)
         self.spans: list[tuple[int, int]] | None = None  # a Latin text's terms, where they print
-        self.text, self.spans = glyphs.unbracket(text) if self.latin else (text, None)
+        self.text, self.spans = unbracket(text) if self.latin else (text, None)
         self.prefix_source, self.prefix_terms = prefix, terms(prefix)
-        prefix = glyphs.unbracket(prefix)[0] if self.latin else prefix
+        prefix = unbracket(prefix)[0] if self.latin else prefix
         self.font, self.size, self.leading = font, size, leading
         self.color, self.first_indent, self.left = color, first_indent, left
         self.prefix, self.prefix_font, self.prefix_x = prefix, prefix_font or font, prefix_x

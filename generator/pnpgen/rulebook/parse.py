@@ -24,7 +24,6 @@ import re
 import unicodedata
 
 from pnpgen.rulebook.latin import parse_latin
-from pnpgen.rulebook.reader import is_latin
 from pnpgen.rulebook.tree import (
     LIST_LEVELS,
     NUMBER,
@@ -45,6 +44,7 @@ from pnpgen.rulebook.tree import (
     mark_brainstorm,
     to_ascii_digits,
 )
+from pnpgen.terms import is_latin
 
 STEP_TITLE_MAX = 30  # characters: a step line longer than this is no heading but a numbered line
 _STEP = re.compile(r"^([０-９0-9]{1,2})([：）:)])\s*(\S.*)$")

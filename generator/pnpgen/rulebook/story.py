@@ -47,7 +47,6 @@ from pnpgen.rulebook.keeps import (
 from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.piecepics import Faces, Figure, FittedFaces
 from pnpgen.rulebook.quickref import Line, printed, quick_reference
-from pnpgen.rulebook.reader import is_latin
 from pnpgen.rulebook.styles import (
     ACCENT,
     BLOCK_INDENT,
@@ -80,6 +79,7 @@ from pnpgen.rulebook.tree import (
     Subheading,
 )
 from pnpgen.rulebook.typography import latin_typography
+from pnpgen.terms import is_latin, unbracket
 
 SUB_STYLE = {1: ("h3", "◆"), 2: ("h4", "◎"), 3: ("h5", "●")}
 # The rule under each part of a component (pt): 0.1 mm, the thinnest line 同人印刷所 print (the
@@ -195,7 +195,7 @@ class StoryBuilder:
     def shown(self, text: str) -> str:
         """A heading or caption of the draft as printed: ``typo``'s quotes, and in a Latin book
         its index terms without their 【】 (the index still reads them from the draft's words)."""
-        return glyphs.unbracket(self.typo(text))[0] if self.marks.latin else text
+        return unbracket(self.typo(text))[0] if self.marks.latin else text
 
     def key(self) -> str:
         self._key += 1
