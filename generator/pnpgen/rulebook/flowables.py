@@ -582,14 +582,19 @@ class PageNumber(Flowable):
                                    thickness=0)
 
 
+HEADER_RULE_PT = 0.5  # a table header's rule: 0.18 mm, above the 0.1 mm a shop prints
+
+
 class Diagram(Flowable):
     """Preformatted lines set on a character grid: full-width characters take one cell, half-width
     ones (the designer's ASCII spaces) half a cell, each glyph drawn at its own cell, so the map
-    diagrams keep their columns whatever the font's advance widths. Never split across pages."""
+    diagrams keep their columns whatever the font's advance widths. Never split across pages.
+    A table's ``header`` row has a thin rule under it, across the table's columns."""
 
-    def __init__(self, lines: list[str], font: str, size: float = 9.5, leading: float = 14.0, left: float = 0.0):
+    def __init__(self, lines: list[str], font: str, size: float = 9.5, leading: float = 14.0, left: float = 0.0,
+                 header: bool = False):
         super().__init__()
-        self.font, self.size, self.leading, self.left = font, size, leading, left
+        self.font, self.size, self.leading, self.left, self.header = font, size, leading, left, header
         rows = [self._cells(line) for line in lines]
         leads = [r[0][0] for r in rows if r]  # first non-space half-cell of each row
         strip = min(leads) if leads else 0
@@ -629,6 +634,10 @@ class Diagram(Flowable):
         c.setLineWidth(0.4)
         c.roundRect(x0, 0, box_w, self.height, 1.5 * mm, stroke=1, fill=1)
         left = x0 + (box_w - self.cols * half) / 2
+        if self.header:  # between the header's row and the first row of figures
+            y = self.height - self.pad - self.leading + 0.6  # halfway between the rows' ink
+            c.setLineWidth(HEADER_RULE_PT)
+            c.line(left - mm, y, left + self.cols * half + mm, y)
         c.setFillColor(INK)
         for i, row in enumerate(self.rows):
             y = self.height - self.pad - (i + 1) * self.leading + (self.leading - self.size) / 2 + 1.5

@@ -142,6 +142,21 @@ def _table_row(s: str, neighbour: str) -> bool:
     return width <= _ROW_CELLS and bool(_column_starts(s) & _column_starts(neighbour))
 
 
+_FIGURES = re.compile(r"[0-9０-９①-⑳]")
+
+
+def heads_a_table(rows: list[str]) -> bool:
+    """The first of ``rows`` is a table's header: words without a number over two or more rows
+    of numbers (「人数　　手札」 over 「３人　　５枚」), its columns lined up with the row under it,
+    no blank line between them, and no row a map's. A header is set off by a rule under it, as
+    an editor marks a table's head; a list of figures (「〜２枚：０」) has none."""
+    if len(rows) < 3 or not rows[1].strip() or any(_is_map_line(r) for r in rows):
+        return False
+    body = [r for r in rows[1:] if r.strip()]
+    return not _FIGURES.search(rows[0]) and all(_FIGURES.search(r) for r in body) \
+        and bool(_column_starts(rows[0])) and _table_row(rows[0], rows[1])
+
+
 def find_preformatted(lines: list[str]) -> list[tuple[int, int]]:
     """Runs of layout lines as half-open [start, end) ranges; one blank line may sit inside a run.
 
@@ -253,7 +268,8 @@ def parse(text: str, lang: str = "ja") -> Document:
             out.close(out.open[-1].level)  # a run of blank lines returns one level up
         if i in pre:
             end = pre[i]
-            out.add(Preformatted([lines[k].rstrip() for k in range(i, end)], gap, lineno))
+            rows = [lines[k].rstrip() for k in range(i, end)]
+            out.add(Preformatted(rows, gap, lineno, header=heads_a_table(rows)))
             gap, blanks = False, 0
             i = end
             continue

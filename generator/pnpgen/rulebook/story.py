@@ -246,7 +246,7 @@ class StoryBuilder:
                 else:
                     out.append(self.para(b.text, indent=left, first=-BODY_SIZE, page=page))
             elif isinstance(b, Preformatted):
-                diagram = Diagram(b.lines, self.fonts.mono, left=indent)
+                diagram = Diagram(b.lines, self.fonts.mono, left=indent, header=b.header)
                 diagram.spaceBefore, diagram.spaceAfter = 3, 4
                 diagram.draft_line = b.line  # named when no page holds it
                 out.append(self.indexed(diagram, "\n".join(b.lines)))
