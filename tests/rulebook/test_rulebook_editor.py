@@ -1,10 +1,11 @@
 """An editor's pass over the four rulebooks (book8): a draft table's header row is set off by a
-rule under it."""
+rule under it; the proofing notes never leave one note alone on the last page."""
 
 from __future__ import annotations
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as raw
+import pytest
 
 from conftest import DRAFT, REPO, make_workspace
 from pdfprobe import glyphs
@@ -68,3 +69,16 @@ def test_only_a_row_of_words_over_rows_of_figures_heads_a_table():
     assert not heads_a_table(["　　〜２枚：０", "　　３　枚：１", "　　４　枚：２", "　５〜　枚：３"])  # all figures
     assert not heads_a_table(["　（左内地）　 （右内地）", "", "　 ③□□　　　　□□③", "　②◆□□　　　□□◆②"])  # a map
     assert not heads_a_table(TABLE.splitlines()[:2])  # one row under it is no table
+
+
+KINDS = ("誤記", "未定", "表記ゆれ", "個数", "内容物", "要確認", "数の不一致", "用語")
+
+
+@pytest.mark.parametrize("game", ["populous", "alicematic-eiketsuden", "asian-delivery"])
+def test_the_proofing_notes_last_page_holds_two_notes_at_least(built, game):
+    """populous p22 held one proofing note alone (「につい」→「につき」) before the colophon: the notes
+    are a list, which never leaves its last item alone at a page's head."""
+    pages = glyphs(built / game / "rulebook.pdf")
+    last = pages[-2]  # (the colophon is the last page)
+    notes = [t for _, t, _ in _lines(last) if t.startswith(KINDS)]
+    assert len(notes) >= 2, notes

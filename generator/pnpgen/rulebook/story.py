@@ -565,8 +565,10 @@ class StoryBuilder:
         widest = max(glyphs.width(kind, self.fonts.gothic, NOTE_SIZE) for kind, _ in self.proof)
         left = max(BODY_SIZE * 5.5, widest + NOTE_SIZE)
         for kind, text in self.proof:
-            out.append(JPara(text, self.fonts.body, NOTE_SIZE, NOTE_LEADING, color=INK, first_indent=left,
-                             left=left, prefix=kind, prefix_font=self.fonts.gothic, prefix_x=0.0))
+            note = JPara(text, self.fonts.body, NOTE_SIZE, NOTE_LEADING, color=INK, first_indent=left,
+                         left=left, prefix=kind, prefix_font=self.fonts.gothic, prefix_x=0.0)
+            note.list_level = 0  # type: ignore[attr-defined]  # a list: its last note never alone on a page
+            out.append(note)
         return out
 
     # -- the whole book
