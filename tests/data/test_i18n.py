@@ -504,3 +504,19 @@ def test_a_files_texts_left_plain_japanese_are_three_lines_and_a_count_in_a_buil
                        "others into en, printed as written, unmarked (pnpgen check --lang en lists each)"), said
     assert run(ws, "check", "--game", "test", "--lang", "en") == 0
     assert len(re.findall(r"cards\.yaml:\d+:\d+: pieces\.\d+\.\w+: '.*' is plain ja", capsys.readouterr().out)) == 14
+
+
+def test_an_english_edition_prints_its_cards_terms_without_their_brackets(tmp_path):
+    """【term】 is the draft's index mark: the English book prints the term without it, and the
+    English cards did print 【Blessing】. Both drop the brackets now; the Japanese cards keep
+    them, and a bracket never closed is the writer's own."""
+    deck = DECK.replace("text: {ja: 本文祝福, en: Text Blessing}",
+                        "text: {ja: 【祝福】を得る, en: 'Gain 【Blessing】 or 【Advent, then 【Labour】.'}")
+    assert deck != DECK
+    ws = make_workspace(tmp_path / "ws", deck=deck, game=TWO)
+    build(ws, "--lang", "ja")
+    build(ws, "--lang", "en")
+    ja = "".join(pages_text(ws / "build" / "test" / "cards.pdf"))
+    en = "".join(pages_text(ws / "build" / "test" / "en" / "cards.pdf"))
+    assert "【祝福】を得る" in ja
+    assert "GainBlessingor【Advent,thenLabour." in en

@@ -23,6 +23,19 @@ def test_an_open_value_names_its_first_piece_and_counts_the_rest(tmp_path):
     assert ja.file.endswith(f"{name} 降臨.text：未定（後で）（ほか1か所）"), ja.file
 
 
+def test_a_piece_whose_name_is_open_is_named_by_its_place(tmp_path):
+    """eiketsuden's proof.txt said 「アリスカード 未定（アリス01：草案に記載なし）.name：未定（アリス01：草案に記載なし）」:
+    a piece whose name is itself a 未定 is named by its place, #1, as a piece without a name is."""
+    ws = make_workspace(tmp_path / "ws", pieces=["祝福"])
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("name: 祝福", "name: 未定（名前は後で）"), encoding="utf-8")
+    game = load_game(Workspace(ws), "test")
+    name = game.decks[0].name
+    files = [f.file for f in placeholders(game, "ja")]
+    assert any(f.endswith(f"{name} #1.name：未定（名前は後で）") for f in files), files
+    assert not any("）.name" in f for f in files), files
+
+
 BARE = ("■■　テスト　草案１\n\n■　コンポーネント\n◇マップ（１枚）\n　係争マスと倉庫が描かれています。\n\n"
         "■　ゲームの進行\n１：戦争\n　【係争マス】に戦争が発生します。\n　【係争マス】が複数あれば全てで戦います。\n"
         "　敗北した側は、係争マスのワーカーを戻します。\n　荷物は【倉庫】に置き、倉庫置き場には置けません。\n"

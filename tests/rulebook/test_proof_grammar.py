@@ -116,7 +116,8 @@ def test_a_verb_in_kana_beside_its_kanji_and_yo_beside_sama_are_variants():
     """An editor's 表記統一: 縦置きでおいて beside 置いて twice; 同じ様に beside ように twice. A
     helping verb after て (除けておく) is in kana by rule, a potential form (置ける) is the verb."""
     assert _found("カードを置いてください。", "塔を置きます。", "縦置きでおいてください。") == \
-        [("variant", "おい", "置く（2回）")]
+        [("variant", "おい", "置い（2回）")]  # (the verb as the rules spell it, in its own form: not 置く)
+    assert _found("カードを引いてください。", "山札からひきます。", "１枚引く。") == [("variant", "ひき", "引き（2回）")]
     assert _found("カードを置いてください。", "脇に除けておきます。", "３個まで置けます。") == []
     assert _found("同じように行う。", "収まるよう戻す。", "通常と同じ様に建築する。") == \
         [("variant", "様", "よう（2回）")]

@@ -224,7 +224,7 @@ def test_the_index_page_numbers_go_to_their_pages(built):
     height = float(reader.pages[at].mediabox.height)
     links = [a.get_object() for a in reader.pages[at]["/Annots"]]
     printed = sorted(int(p) for line in re.findall(r"】\s+([\d、]+)", texts(pdf)[at]) for p in line.split("、"))
-    assert len(links) == len(printed) > 20
+    assert len(links) == len(printed) > 15
     for link in links:
         x0, y0, x1, y1 = (float(v) * 25.4 / 72 for v in link["/Rect"])
         top, bottom = (height - float(link["/Rect"][3])) * 25.4 / 72, (height - float(link["/Rect"][1])) * 25.4 / 72
@@ -717,7 +717,7 @@ def test_quick_reference_is_one_page_of_steps_with_their_pages_end_and_scoring(b
     flat = re.sub(r"\s", "", page)
     assert {"● ゲームの流れ", "● ゲームの終了", "● 得点と勝利", "● 準備（人数と枚数）", "● 内容物"} <= lines
     assert "草案に記載なし" not in flat  # each shipped draft gives all four parts
-    expected = {"populous": ["１２ラウンド目が終わるとゲーム終了となります。P.9", "ＶＰの最も高いプレイヤーがゲームに勝利", "５枚ずつ引いて手札",
+    expected = {"populous": ["１２ラウンド目が終わるとゲーム終了となります。P.8", "ＶＰの最も高いプレイヤーがゲームに勝利", "５枚ずつ引いて手札",
                              "種族ボード5枚（仮）", "地形トークン15個（仮）", "キューブ（神の怒り）30個（仮）"],
                 "alicematic-medallions": ["ホールド後の処理P.5", "３人：２４枚", "１０ラウンドが終わるとゲームが終了",
                                           "最もＶＰの多いプレイヤーがゲームに勝利"],
@@ -802,13 +802,13 @@ def test_index_lists_a_rare_variant_under_the_books_spelling(books):
 
 
 def test_a_terms_pages_stand_on_its_line_of_the_index(books):
-    """索引: 【創世エリア】's seven pages on the line of the term, not wrapped under it."""
+    """索引: 【創世エリア】's five pages on the line of the term, not wrapped under it."""
     page = next(p for p in books["populous"].glyphs if "".join(g.char for g in p if g.on_page).startswith("索引"))
     drawn = [g for g in page if g.on_page and g.char.strip()]
     text = "".join(g.char for g in drawn)
     term = drawn[text.index("【創世エリア】")]
     line = "".join(g.char for g in drawn if abs(g.y - term.y) < 0.5)
-    assert "【創世エリア】" in line and line.endswith("14、15"), line
+    assert "【創世エリア】" in line and line.endswith("13、14"), line
 
 
 def _starts(b: Built, *keys: str) -> dict[str, float]:

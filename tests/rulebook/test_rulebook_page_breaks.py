@@ -71,6 +71,22 @@ def test_an_entry_whose_pictures_do_not_fit_moves_whole(built):
     assert [top for top in _forms(PdfReader(pdf), at[0]) if top > head]
 
 
+def test_an_entry_whose_pictures_fit_runs_on_even_when_its_first_line_does_not(built):
+    """populous p4: 種族ボード's heading, board picture and 「縮尺 1/4」 fit at the foot, the line
+    under them did not, and the entry moved whole, leaving 58 mm empty. The heading and picture
+    stay at the foot; the description starts at the next page's head."""
+    pdf = built / "populous" / "rulebook.pdf"
+    pages = glyphs(pdf)
+    at = next(n for n, p in enumerate(pages) if any(t == "種族ボード" for _, t in _lines(p)))
+    lines = _lines(pages[at])
+    head = next(y for y, t in lines if t == "種族ボード")
+    body = [y for y, t in lines if y < 195]  # (the folio left out)
+    assert [y for y, t in lines if t == "縮尺1/4" and y > head]  # the picture's scale under it, on this page
+    assert [top for top in _forms(PdfReader(pdf), at) if top > head]
+    assert A5_H - 15 - body[-1] < 25  # the page is full down to its foot's margin, bar a line or two
+    assert _lines(pages[at + 1])[1][1] == "自らの民を表します。"  # (after the running head)
+
+
 def test_a_term_keeps_two_characters_each_side_of_a_line_break():
     """JLREQ allows 【パ|ストパイル】; an editor breaks before the term or two characters in at least."""
     text = "あいうえおかきくけ【パストパイル】があります。"

@@ -19,6 +19,7 @@ from pnpgen.data.piecevalues import (
     collect_placeholders,
     field_value,
     optional_fields,
+    placeholder_field,
     refuse_totals_row,
     rows_said,
     shown_fields,
@@ -641,9 +642,9 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
             collect_placeholders(deck, where, key, value, piece)
             cell = rows.where(keypath + (key,)) if key in raw or rows is not doc else piece.where  # (an empty cell's own)
             if fields[key] == "image" and not (value or "").strip() and key not in optional:
-                deck.placeholders.append((cell, f"{piece.label}.{key}", NO_ART_YET))
+                deck.placeholders.append((cell, placeholder_field(piece, key), NO_ART_YET))
             elif key in shown and (value is None or str(value).strip() == ""):
-                deck.placeholders.append((cell, f"{piece.label}.{key}", EMPTY_SHOWN))
+                deck.placeholders.append((cell, placeholder_field(piece, key), EMPTY_SHOWN))
         piece.shows_placeholder = len(deck.placeholders) > listed
     if missing:
         raise ArtNotFound.together(missing)

@@ -140,9 +140,16 @@ def optional_fields(deck: Deck, data: dict, lang: str) -> set[str]:
     return ({box.get("field") for box in _drawn_boxes(deck, None, read)} - placeheld - set(own)) | unplaceheld
 
 
+def placeholder_field(piece: Piece, key: str) -> str:
+    """A piece's open field as proof.txt names it: ``塔 #1.cost``, by the piece's name, but by its
+    place when the name is itself a placeholder (``#1.name``: 「未定（アリス01…）.name：未定（アリス01…）」
+    said the 未定 twice)."""
+    return f"{f'#{piece.index}' if is_placeholder(piece.own_name) else piece.label}.{key}"
+
+
 def collect_placeholders(deck: Deck, where, key: str, value: Any, piece: Piece) -> None:
     if is_placeholder(value):
-        deck.placeholders.append((where, f"{piece.label}.{key}", str(value)))
+        deck.placeholders.append((where, placeholder_field(piece, key), str(value)))
     elif isinstance(value, dict):
         for k, v in value.items():
             collect_placeholders(deck, where, f"{key}.{k}", v, piece)

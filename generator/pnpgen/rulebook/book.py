@@ -39,11 +39,12 @@ from pnpgen.rulebook.inline import unknown as unknown_icons
 from pnpgen.rulebook.parse import parse
 from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.proof import Finding, misnumbered_steps, proof, proof_text, report_lang
-from pnpgen.rulebook.reader import Draft, detect_language, is_latin, read_draft
+from pnpgen.rulebook.reader import Draft, detect_language, read_draft
 from pnpgen.rulebook.story import StoryBuilder
 from pnpgen.rulebook.styles import INK, Fonts
 from pnpgen.rulebook.tree import Document, Item, Step, to_ascii_digits
 from pnpgen.safetext import quoted
+from pnpgen.terms import is_latin
 from pnpgen.text import icons_saved, wide_icon_names
 
 COVER_KINDS = ("card", "tile", "token")  # what the cover shows, in this order (boards are too big)

@@ -31,8 +31,8 @@ from pnpgen.data import validate
 from pnpgen.data.model import Game
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import suggest
-from pnpgen.rulebook.reader import is_latin
 from pnpgen.safetext import quoted, written_in_cjk
+from pnpgen.terms import is_latin
 
 KEYS = ("figures", "quick_reference", "proof", "style", "booklet_sheets", "colophon", "edition")
 # A saddle stitch through more sheets than this (folded A4, 80 g/m²) is beyond a long-reach

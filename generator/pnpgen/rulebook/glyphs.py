@@ -38,30 +38,6 @@ def latin(ch: str) -> bool:
     return ch.isascii() and ch.isalnum()
 
 
-def unbracket(text: str) -> tuple[str, list[tuple[int, int]]]:
-    """A Latin book's text without the 【】 that mark its index terms (lenticular brackets are no
-    English punctuation: the term is printed in the accent colour alone), and each term's span in
-    the text returned. A bracket left unclosed, or a 】 never opened, is the draft's own and stays."""
-    pairs: dict[int, int] = {}
-    opened: list[int] = []
-    for i, ch in enumerate(text):
-        if ch == "【":
-            opened.append(i)
-        elif ch == "】" and opened:
-            pairs[opened.pop()] = i
-    if not pairs:
-        return text, []
-    drop = set(pairs) | set(pairs.values())
-    out: list[str] = []
-    where: dict[int, int] = {}  # where: a kept character's index in the text → its index in ``out``
-    for i, ch in enumerate(text):
-        where[i] = len(out)
-        if i not in drop:
-            out.append(ch)
-    outer = [(o, c) for o, c in sorted(pairs.items()) if not any(a < o and c < b for a, b in pairs.items())]
-    return "".join(out), [(where[o], where[c]) for o, c in outer if c > o + 1]
-
-
 EM_DASH, BAR = "\u2014", "\u2015"
 
 

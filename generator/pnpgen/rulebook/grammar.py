@@ -43,6 +43,7 @@ in game.yaml.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import unicodedata
 from collections import defaultdict
@@ -379,9 +380,21 @@ def _kana_verbs(lines: list[tuple[int, str, list[Word]]]) -> list[Slip]:
             continue
         rare = ways[True] if len(ways[True]) < len(ways[False]) else ways[False]
         usual = ways[False] if rare is ways[True] else ways[True]
-        suggest = f"{usual[0][2].base}（{len(usual)}回）"
-        out += [_slip("variant", n, line, w.start, w.start + len(w.surface), suggest) for n, line, w in rare]
+        base = usual[0][2].base
+        out += [_slip("variant", n, line, w.start, w.start + len(w.surface), f"{_respelt(w, base)}（{len(usual)}回）")
+                for n, line, w in rare]
     return out
+
+
+def _respelt(word: Word, base: str) -> str:
+    """``word`` as the other spelling of its verb writes it, in the word's own form: おい (おく) is
+    置い where the rules write 置く, so 「おい」→「置い」 (「置く」 read as a replacement gave 置くて).
+    The base itself when the two spellings share no ending to go by."""
+    shared = len(os.path.commonprefix([word.base[::-1], base[::-1]]))
+    head = word.base[:len(word.base) - shared]
+    if not shared or not head or not word.surface.startswith(head):
+        return base
+    return base[:len(base) - shared] + word.surface[len(head):]
 
 
 def slips(lines: list[tuple[int, str]], rules: set[int], names: Iterable[str] = ()) -> list[Slip]:

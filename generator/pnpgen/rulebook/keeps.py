@@ -81,9 +81,11 @@ def two_lines_under_headings(story: list[Flowable], width: float) -> None:
 class EntryKeep(GridKeep):
     """A component's entry, kept on one page when it fits. When it does not, its heading and
     pictures (the first ``whole`` flowables) stay together and the description runs on to the
-    next page, as long as its first paragraph (or two lines of it, ``JPara.split``) fits under them:
-    an entry missing the page by a hair left half a page empty. Otherwise it moves whole. Its
-    parts' table runs on whole, as a figure does."""
+    next page: an entry missing the page by a hair left half a page empty. The description starts
+    under the pictures when its first paragraph (or two lines of it, ``JPara.split``) fits there,
+    else at the next page's head (populous' 種族ボード, its pictures and scale fitting but not the
+    line under them, left 58 mm empty). Only heading and pictures that do not fit move the entry
+    whole. Its parts' table runs on whole, as a figure does."""
 
     def __init__(self, flowables: list[Flowable], whole: int):
         super().__init__(flowables)
@@ -99,13 +101,5 @@ class EntryKeep(GridKeep):
                    if not isinstance(self._content[i], Spacer)), len(self._content))
         kept = grid_height(self._content[:at], aW, aH)
         if at == len(self._content) or kept > aH:
-            return super().split(aW, aH)
-        first = self._content[at]  # the description's first paragraph: it, or two lines of it, here
-        y = kept + first.getSpaceBefore()
-        if getattr(first, "on_grid", False):
-            y = grid_lines(y)
-        left = aH - y
-        fits = left > 0 and (first.wrap(aW, left)[1] <= left or isinstance(first, JPara) and first.split(aW, left))
-        if not fits:
             return super().split(aW, aH)
         return self._content[:self.whole] + [GridKeep([f]) if isinstance(f, Table) else f for f in rest]

@@ -25,7 +25,6 @@ import unicodedata
 
 from pnpgen.data.markup import ICON_TOKEN
 from pnpgen.rulebook.latin import parse_latin
-from pnpgen.rulebook.reader import is_latin
 from pnpgen.rulebook.tree import (
     LIST_LEVELS,
     NUMBER,
@@ -46,6 +45,7 @@ from pnpgen.rulebook.tree import (
     mark_brainstorm,
     to_ascii_digits,
 )
+from pnpgen.terms import is_latin
 
 STEP_TITLE_MAX = 30  # characters: a step line longer than this is no heading but a numbered line
 _STEP = re.compile(r"^([０-９0-9]{1,2})([：）:)])\s*(\S.*)$")
@@ -141,6 +141,21 @@ def _table_row(s: str, neighbour: str) -> bool:
     body = ICON_TOKEN.sub("　", s.lstrip(" 　"))  # an icon prints in one full-width cell, whatever its name's length
     width = sum(_cells(ch) for ch in body)
     return width <= _ROW_CELLS and bool(_column_starts(s) & _column_starts(neighbour))
+
+
+_FIGURES = re.compile(r"[0-9０-９①-⑳]")
+
+
+def heads_a_table(rows: list[str]) -> bool:
+    """The first of ``rows`` is a table's header: words without a number over two or more rows
+    of numbers (「人数　　手札」 over 「３人　　５枚」), its columns lined up with the row under it,
+    no blank line between them, and no row a map's. A header is set off by a rule under it, as
+    an editor marks a table's head; a list of figures (「〜２枚：０」) has none."""
+    if len(rows) < 3 or not rows[1].strip() or any(_is_map_line(r) for r in rows):
+        return False
+    body = [r for r in rows[1:] if r.strip()]
+    return not _FIGURES.search(rows[0]) and all(_FIGURES.search(r) for r in body) \
+        and bool(_column_starts(rows[0])) and _table_row(rows[0], rows[1])
 
 
 def find_preformatted(lines: list[str]) -> list[tuple[int, int]]:
@@ -254,7 +269,8 @@ def parse(text: str, lang: str = "ja") -> Document:
             out.close(out.open[-1].level)  # a run of blank lines returns one level up
         if i in pre:
             end = pre[i]
-            out.add(Preformatted([lines[k].rstrip() for k in range(i, end)], gap, lineno))
+            rows = [lines[k].rstrip() for k in range(i, end)]
+            out.add(Preformatted(rows, gap, lineno, header=heads_a_table(rows)))
             gap, blanks = False, 0
             i = end
             continue

@@ -46,10 +46,10 @@ from pnpgen.rulebook.figures import anchor
 from pnpgen.rulebook.flowables import terms
 from pnpgen.rulebook.grammar import Slip
 from pnpgen.rulebook.parse import is_changelog_mark
-from pnpgen.rulebook.reader import is_latin
 from pnpgen.rulebook.styles import BODY_SIZE, MARGIN_INNER, MARGIN_OUTER
 from pnpgen.rulebook.tree import Document, Preformatted, Section, Step, Subheading
 from pnpgen.safetext import written_in_cjk
+from pnpgen.terms import is_latin
 from pnpgen.text import linebreak as lb
 
 _KANJI_RUN = re.compile(r"[\u4e00-\u9fff々]{3,}")

@@ -17,6 +17,7 @@ from pathlib import Path
 from pnpgen.data.textfile import MAX_DRAFT_BYTES, decode
 from pnpgen.errors import InputError
 from pnpgen.safetext import written_in_cjk
+from pnpgen.terms import is_latin
 
 REPLACEMENT = "\ufffd"
 GETA = "〓"  # the Japanese typesetter's mark for a character that cannot be set
@@ -28,14 +29,6 @@ _BROKEN_CIRCLED = re.compile(REPLACEMENT + "([@-S])")
 # A line of a flattened draft starts with one of these (after the joining space).
 _LINE_STARTS = "　■◇〇○◎・"
 _STEP_START = re.compile(r"[０-９0-9]+[：）]")
-
-
-CJK_LANGUAGES = ("ja", "zh", "ko")  # set by the JLREQ rules; every other language is set as Latin script
-
-
-def is_latin(lang: str) -> bool:
-    """A language whose draft is set with Latin rules (words, hyphenation, word spacing)."""
-    return lang.replace("_", "-").split("-")[0].lower() not in CJK_LANGUAGES
 
 
 _KANA = re.compile(r"[\u3040-\u30ff\uff66-\uff9f]")

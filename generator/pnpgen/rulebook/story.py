@@ -47,7 +47,6 @@ from pnpgen.rulebook.keeps import (
 from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.piecepics import Faces, Figure, FittedFaces
 from pnpgen.rulebook.quickref import Line, printed, quick_reference
-from pnpgen.rulebook.reader import is_latin
 from pnpgen.rulebook.styles import (
     ACCENT,
     BLOCK_INDENT,
@@ -80,6 +79,7 @@ from pnpgen.rulebook.tree import (
     Subheading,
 )
 from pnpgen.rulebook.typography import latin_typography
+from pnpgen.terms import is_latin, unbracket
 
 SUB_STYLE = {1: ("h3", "◆"), 2: ("h4", "◎"), 3: ("h5", "●")}
 # The rule under each part of a component (pt): 0.1 mm, the thinnest line 同人印刷所 print (the
@@ -195,7 +195,7 @@ class StoryBuilder:
     def shown(self, text: str) -> str:
         """A heading or caption of the draft as printed: ``typo``'s quotes, and in a Latin book
         its index terms without their 【】 (the index still reads them from the draft's words)."""
-        return glyphs.unbracket(self.typo(text))[0] if self.marks.latin else text
+        return unbracket(self.typo(text))[0] if self.marks.latin else text
 
     def key(self) -> str:
         self._key += 1
@@ -246,7 +246,7 @@ class StoryBuilder:
                 else:
                     out.append(self.para(b.text, indent=left, first=-BODY_SIZE, page=page))
             elif isinstance(b, Preformatted):
-                diagram = Diagram(b.lines, self.fonts.mono, left=indent, icons=self.icons)
+                diagram = Diagram(b.lines, self.fonts.mono, left=indent, icons=self.icons, header=b.header)
                 diagram.spaceBefore, diagram.spaceAfter = 3, 4
                 diagram.draft_line = b.line  # named when no page holds it
                 out.append(self.indexed(diagram, "\n".join(b.lines)))
@@ -565,8 +565,10 @@ class StoryBuilder:
         widest = max(glyphs.width(kind, self.fonts.gothic, NOTE_SIZE) for kind, _ in self.proof)
         left = max(BODY_SIZE * 5.5, widest + NOTE_SIZE)
         for kind, text in self.proof:
-            out.append(JPara(text, self.fonts.body, NOTE_SIZE, NOTE_LEADING, color=INK, first_indent=left,
-                             left=left, prefix=kind, prefix_font=self.fonts.gothic, prefix_x=0.0))
+            note = JPara(text, self.fonts.body, NOTE_SIZE, NOTE_LEADING, color=INK, first_indent=left,
+                         left=left, prefix=kind, prefix_font=self.fonts.gothic, prefix_x=0.0)
+            note.list_level = 0  # type: ignore[attr-defined]  # a list: its last note never alone on a page
+            out.append(note)
         return out
 
     # -- the whole book

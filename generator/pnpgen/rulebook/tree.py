@@ -72,6 +72,7 @@ class Preformatted:
     lines: list[str]
     gap_before: bool = False
     line: int = 0
+    header: bool = False  # its first line heads a table's columns: a rule is drawn under it
 
 
 @dataclass

@@ -35,6 +35,7 @@ from pnpgen.data.markup import MarkupError, loose_marks, parse
 from pnpgen.data.model import PLACEHOLDER_COLOUR, is_placeholder
 from pnpgen.errors import InputError, ValueMistake, suggest
 from pnpgen.patterns import later
+from pnpgen.terms import is_latin, unbracket
 from pnpgen.text import cells as _cells
 from pnpgen.text import icons as _icons
 from pnpgen.text import linebreak as _linebreak
@@ -211,6 +212,8 @@ def layout_text(ctx: TextContext, text, w, h, size=9, min_size=6, font="gothic",
     """Lay out ``text`` in a w×h mm box (``shape="circle"``: inside the ellipse inscribed in
     it); errors name ctx.where and the field."""
     text_s = "" if text is None else str(text)
+    if "【" in text_s and is_latin(ctx.lang):  # a Latin-script edition prints its terms as its book does
+        text_s = unbracket(text_s)[0]
     al = align if isinstance(align, str) and align in ALIGNS else None
     va = valign if isinstance(valign, str) and valign in VALIGNS else None
     if shape not in SHAPES:
