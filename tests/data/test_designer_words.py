@@ -313,3 +313,27 @@ def test_a_player_count_written_with_its_counter_word_prints_it_once(tmp_path, c
     assert "人人" not in bom and "4人 ·" in bom, bom
     cover = unicodedata.normalize("NFKC", texts(ws / "build" / "test" / "rulebook.pdf")[0].replace(" ", ""))
     assert "4人" in cover and "人人" not in cover and "人用" not in cover, cover
+
+
+def test_a_palette_name_the_pieces_give_or_two_slips_away_is_no_near_miss(tmp_path, capsys):
+    """A tile game (second newcomer's trial): the tiles' templates read ``colour(piece.terrain)``
+    and a tile says ``terrain: lake``, the objective cards use ``card-poker``. ``lake`` is the
+    palette's, read through the data, though one slip from the layouts' ``ink`` reading: no
+    warning; nor for ``water``, three slips from ``white`` (every build said 'did you mean
+    white?'). ``acent`` is still one slip from ``accent``, and told."""
+    import pypdfium2
+
+    front = ('{% extends "common/piece.svg.j2" %}{% block art %}'
+             '<rect x="-3" y="-3" width="69" height="94" fill="{{ colour(piece.terrain) }}"/>{% endblock %}')
+    tiles = "name: Tiles\nformat: poker\nfront: card-front.svg.j2\nfields: {terrain: text}\npieces:\n  - {terrain: lake}\n"
+    game = GAME_YAML.replace('  red: "#cc3333"', '  lake: "#3c6eb4"\n  water: "#2850be"\n  acent: "#5b3a1e"')
+    ws = make_workspace(tmp_path / "ws", deck=tiles, front=front, game=game)
+    (ws / "data/test/decks/objectives.yaml").write_text(
+        "name: Objectives\nlayout: card-poker\npieces:\n  - {title: One, text: Score.}\n", encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    err = capsys.readouterr().err
+    assert "'lake'" not in err and "'water'" not in err, err
+    assert "palette colour 'acent' is read by no layout" in err, err
+    page = pypdfium2.PdfDocument(str(ws / "build" / "test" / "shop" / "cards-unique.pdf"))[0]
+    bitmap = page.render(scale=25.4 / 72).to_pil()
+    assert bitmap.getpixel((30, 40))[:3] == (0x3c, 0x6e, 0xb4)  # the lake's colour, as the data named it

@@ -293,18 +293,30 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
 def _palette_near_misses(game: Game, doc: Source) -> list[str]:
     """A palette name of game.yaml one slip from a colour the decks' layouts draw with pnpgen's own
     value (``acent:`` for ``accent``): the layouts never read it, so the designer's colour would
-    not print, and nothing else would say so."""
+    not print, and nothing else would say so. A name the pieces give as a value (``terrain:
+    water``, which a template reads as ``colour(piece.terrain)``) is read, and so is no slip; nor
+    is a name more than one slip away (``water`` is no ``white``)."""
     own = {name for d in game.decks if d.layout is not None for name, _ in d.layout.palette
            if name not in game.palette}  # drawn with the layout's colour: the game's palette lacks it
     read = {name for d in game.decks if d.layout is not None
             for name in [n for n, _ in d.layout.palette] + list(d.layout.game_colours)}
+    given = {value for d in game.decks for p in d.pieces for value in p.values.values() if isinstance(value, str)}
     notes = []
-    for name in (n for n in game.palette if n not in read):
-        near = [n for n in sorted(own) if suggest(name, [n])]
+    for name in (n for n in game.palette if n not in read and n not in given):
+        near = [n for n in sorted(own) if _one_slip(name.lower(), n.lower())]
         if near:
             notes.append(f"{doc.where(('palette', name), key=True)}: palette colour {name!r} is read by no "
                          f"layout, which draw {near[0]!r} in pnpgen's own colour; did you mean {near[0]}?")
     return notes
+
+
+def _one_slip(typed: str, meant: str) -> bool:
+    """One letter left out, added, changed or two swapped (``acent``, ``accnet``, ``pannel``)."""
+    if typed == meant or abs(len(typed) - len(meant)) > 1:
+        return False
+    head = next((i for i, (a, b) in enumerate(zip(typed, meant)) if a != b), min(len(typed), len(meant)))
+    t, m = typed[head:], meant[head:]
+    return t[1:] == m[1:] or t == m[1:] or t[1:] == m or (t[:2] == m[1::-1] and t[2:] == m[2:])
 
 
 def _worksheets_read_twice(game: Game) -> list[str]:
