@@ -300,3 +300,16 @@ def test_icons_in_a_drafts_table_are_drawn_and_its_columns_stay_aligned(tmp_path
     assert first["得"] == pytest.approx(first["効"], abs=0.2)  # after {vp}: where the draft aligned it
     vp_x = placed[0][0] * PT_MM  # (sorted by x: vp stands in the first column)
     assert vp_x == pytest.approx(first["種"], abs=0.6)
+
+
+def test_an_english_books_quick_reference_draws_no_space_its_font_lacks(tmp_path):
+    """An English draft in the default (Japanese) fonts (a game of `languages: [ja, en]` with no
+    `fonts: {en: …}`): the en space between a step's number and its title in the quick reference
+    is in no font of BIZ UDP Mincho's chain, and it printed a box, `4.1☒Place a tile`."""
+    draft = "# Test (Draft 1)\n\n## Playing the game\n\n1. Place a tile\n   Draw a tile and place it.\n2. Explore\n   Roll the die.\n"
+    ws = _english(tmp_path / "ws", draft)
+    assert run(ws, "rulebook", "--game", "test", "--out", str(tmp_path / "out")) == 0
+    pages = glyphs(tmp_path / "out" / "test" / "rulebook.pdf")
+    quick = next(page for page in pages if "".join(g.char for g in page).lstrip().startswith("Quick reference"))
+    assert "".join(g.char for g in quick).count("Place a tile") == 1
+    assert all(g.char for g in quick if g.obj is not None), [(g.char, g.font) for g in quick if not g.char]

@@ -94,11 +94,18 @@ def lacks(ch: str, font: str) -> bool:
     return not ch.isspace() and not fontreg.has_glyph(font_for(ch, font), ch)
 
 
+def _drawable(ch: str, f: str) -> str:
+    """A space no font of the chain has (an English book's en space in BIZ UDP Mincho, between a
+    step's number and its title) as a plain space: drawn as itself it was a box."""
+    return " " if ch.isspace() and ch != " " and not fontreg.has_glyph(f, ch) else ch
+
+
 def runs(text: str, font: str) -> list[tuple[str, str]]:
     """``text`` cut where the drawing font changes: (piece, font) pairs."""
     out: list[tuple[str, str]] = []
     for ch in text:
         f = font_for(ch, font)
+        ch = _drawable(ch, f)
         if out and out[-1][1] == f:
             out[-1] = (out[-1][0] + ch, f)
         else:
@@ -111,8 +118,7 @@ def _spaced(text: str, font: str) -> list[tuple[str, str, bool]]:
     out: list[list] = []
     for i, ch in enumerate(text):
         f = font_for(ch, font)
-        if ch.isspace() and ch != " " and not fontreg.has_glyph(f, ch):
-            ch = " "  # a space no font of the chain has (an English book's en space in BIZ UDPGothic) drew a box
+        ch = _drawable(ch, f)
         gap = i > 0 and wakan(text[i - 1], ch)
         if out and out[-1][1] == f and not gap:
             out[-1][0] += ch
