@@ -24,7 +24,7 @@ from pnpgen.rulebook.book import read_rulebook
 from pnpgen.rulebook.flowables import hyphenated, set_lines
 from pnpgen.rulebook.latin import parse_entry
 from pnpgen.rulebook.parse import parse
-from pnpgen.rulebook.tree import Bullet, DraftParagraph, Item, Note, Subheading
+from pnpgen.rulebook.tree import Bullet, DraftParagraph, Item, Note, Preformatted, Subheading
 from pnpgen.text.linebreak import hyphen_positions
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -1022,3 +1022,38 @@ def test_a_long_address_in_the_book_stays_inside_the_page(tmp_path):
     result = build_rulebook(load_game(Workspace(ws), "test", lang="en"), ws / "fonts")
     page = [p for p in pdf_glyphs(result.files["rulebook.pdf"]) if "Xyzzy" in "".join(g.char for g in p)][0]
     assert max(g.x for g in page) < 148 - 10, max(g.x for g in page)
+
+
+TABLE_DRAFT = """\
+# Frontier Reach (Draft 1)
+
+## Scoring
+
+At the end of each round, score as this table says:
+
+  Terrain      Points
+  Forest       1 per connected tile
+  Lake         2 per tile
+
+When you pass 50 points, take a token.  Then start again from 0.
+Draw a card.  Then play one.
+"""
+
+
+def test_an_aligned_table_in_an_english_draft_is_a_table_not_one_paragraph(tmp_path):
+    """A newcomer's scoring table, columns parted by spaces as a Japanese draft's are: the English
+    reader joined its rows as a paragraph's lines, printing "Terrain Points Forest 1 per connected
+    tile Lake 2 per tile" with no word. It is set as its rows stand, its header ruled off; two
+    spaces after a full stop, as typists set them, make no table."""
+    doc = parse(TABLE_DRAFT, "en")
+    blocks = doc.sections[0].children
+    table = next(b for b in blocks if isinstance(b, Preformatted))
+    assert table.lines == ["  Terrain      Points", "  Forest       1 per connected tile", "  Lake         2 per tile"]
+    assert table.header and table.line == 7
+    assert [b.text for b in blocks if isinstance(b, DraftParagraph)][-2:] == [
+        "When you pass 50 points, take a token.  Then start again from 0.", "Draw a card.  Then play one."]
+    ws = english_workspace(tmp_path, TABLE_DRAFT)
+    result = build_rulebook(load_game(Workspace(ws), "test", lang="en"), ws / "fonts")
+    page = next(p for p in texts(result) if "Terrain" in p)
+    rows = [line.split() for line in page.splitlines() if line.split()[:1] in (["Terrain"], ["Forest"], ["Lake"])]
+    assert rows == [["Terrain", "Points"], ["Forest", "1", "per", "connected", "tile"], ["Lake", "2", "per", "tile"]], page

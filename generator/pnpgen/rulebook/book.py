@@ -236,7 +236,7 @@ def _markdown_marks(doc: Document, path: Path, latin: bool) -> list[str]:
                 "set in the accent colour)"]
     return [f"{path}:{line}: Markdown marks print as written: {quoted(first)}{more} (the rulebook sets no bold, "
             "italics, code, links, tables, rules or quotes from the draft; write the words plain, or 【term】 for "
-            "an index term, set in the accent colour, and a table as `Term: Text` lines)"]
+            "an index term, set in the accent colour, and a table as `Term: Text` lines or as rows in aligned columns)"]
 
 
 _DOT_NUMBERED = re.compile(r"^[０-９0-9]{1,2}(?:．|\.(?![0-9]))")  # １．カードを引く。 (not 1.5倍)

@@ -12,6 +12,8 @@ What the draft's marks mean:
   number (also alone on the line under the title);
 * bullets ``-``, ``*``, ``•`` (indented under one: nested), list items ``a)``, ``(a)``, ``(1)``; numbered steps ``1)``, ``1.``, ``Step 1:`` in a rules section;
   ``Term: text`` lines are items, a paragraph wholly in parentheses is a note;
+* an aligned table, rows whose columns (parted by two or more spaces) start at the same place, is
+  set as its rows stand, as a Japanese draft's is (``tables``);
 * the components section (a title with "component", "contents" or "in the box"): each bullet is
   an entry, ``- 80 Epic cards``, ``- Epic cards (80)``, ``- VP board, VP markers (1 / 4)``,
   ``- 1 VP board and 4 VP markers``, ``- Cubes (5 each)``; the lines under it describe it;
@@ -29,6 +31,7 @@ from __future__ import annotations
 import re
 
 from pnpgen.data.draftlines import DraftLines, title_like
+from pnpgen.rulebook.tables import heads_a_table, table_row
 from pnpgen.rulebook.tree import (
     LIST_LEVELS,
     Block,
@@ -39,6 +42,7 @@ from pnpgen.rulebook.tree import (
     DraftParagraph,
     Item,
     Note,
+    Preformatted,
     Section,
     Step,
     Subheading,
@@ -63,6 +67,8 @@ NUMBER_WORDS = {w: n for n, w in enumerate(
 _WORD_FIRST = re.compile(r"^(" + "|".join(NUMBER_WORDS) + r")\s+(?:x\s+)?(\S.*)$", re.I)
 _NOTE_LAST = re.compile(r"^(.*?\S)\s*\(([^()]*)\)\s*$")
 _COUNT_LAST = re.compile(r"^(.*?\S)\s*(?:\(([^()]*)\)|[x×]\s*(\d+)|:\s*(\d+))\s*$", re.I)
+
+_TYPED_SPACING = re.compile(r"[.!?][)\"'”’]?  +\S")  # two spaces after a sentence, as typists set them
 
 NOTES = ("open issues", "issues", "problems", "designer notes", "designer's notes", "design notes", "to do", "todo")
 CHANGES = ("changes", "change log", "changelog", "version history", "revision history")
@@ -135,10 +141,21 @@ def parse_latin(text: str) -> Document:
             _finish(open_text, section, out)
         open_text = None
 
+    tables = _tables(lines, cls)
+    table_end = 0
     for i, raw in enumerate(lines):
         lineno = i + 1
+        if i < table_end:
+            continue
         s = raw.strip()
         kind, level, num, body = cls.classify(s)
+        if i in tables:  # an aligned table, set as its rows stand (as a Japanese draft's is)
+            close_text()
+            table_end = tables[i]
+            rows = [row.rstrip() for row in lines[i:table_end]]
+            out.add(Preformatted(rows, gap, lineno, header=heads_a_table(rows)))
+            gap, under_heading, seen_content = False, False, True
+            continue
         if kind == "blank":
             # the blank line under a heading adds no space; under a step whose line goes on past
             # its title (``3. Repair: Fix a tower. …``) it parts that text from the next paragraph
@@ -205,6 +222,26 @@ def parse_latin(text: str) -> Document:
     mark_brainstorm(sections)
     parts = [p.strip() for p in re.split(r"\s+[—–]\s+|:\s+|\u3000", title) if p.strip()]
     return Document(title, parts, label, number, sections, preamble)
+
+
+def _tables(lines: list[str], cls: DraftLines) -> dict[int, int]:
+    """Runs of two or more lines of text whose columns, parted by two or more spaces, line up
+    (``Terrain      Points`` over ``Forest       1 per connected tile``), as [start, end) by
+    their start: joined as a paragraph's lines they read "Terrain Points Forest 1 per…". Two
+    spaces after a full stop (``Draw a card.  Then play.``) are a typist's, not a column's."""
+    row = [cls.classify(line.strip())[0] == "text" and "\t" not in line and not _TYPED_SPACING.search(line)
+           for line in lines]
+    runs: dict[int, int] = {}
+    i = 0
+    while i < len(lines) - 1:
+        j = i
+        while j + 1 < len(lines) and row[j] and row[j + 1] \
+                and table_row(lines[j], lines[j + 1]) and table_row(lines[j + 1], lines[j]):
+            j += 1
+        if j > i:
+            runs[i] = j + 1
+        i = j + 1
+    return runs
 
 
 def _steps_alike(section: Section) -> None:

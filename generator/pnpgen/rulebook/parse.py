@@ -21,10 +21,9 @@ when the draft has more than one, is brainstorm, not rules.
 from __future__ import annotations
 
 import re
-import unicodedata
 
-from pnpgen.data.markup import ICON_TOKEN
 from pnpgen.rulebook.latin import parse_latin
+from pnpgen.rulebook.tables import MAP_GLYPHS, heads_a_table, is_map_line, table_row
 from pnpgen.rulebook.tree import (
     LIST_LEVELS,
     NUMBER,
@@ -60,21 +59,11 @@ def is_changelog_mark(line: str) -> bool:
     s = line.strip(" 　")
     return bool(_CHANGELOG.match(s) or _CHANGELOG_END.match(s))
 _DRAFT = re.compile(rf"草案\s*{NUMBER}")
-_MAP_GLYPHS = set("□■◆◇○●△▲▽▼☆★") | {chr(c) for c in range(0x2460, 0x2474)}
-
-
-def _is_map_line(s: str) -> bool:
-    body = s.strip(" 　")
-    return bool(body) and all(ch in _MAP_GLYPHS or ch in " 　" for ch in body) and any(
-        ch in "□◆■◇" for ch in body
-    )
-
-
 def _is_layout_line(s: str) -> bool:
     """A line whose spaces are layout: a map row, an odd indent, a column gap."""
     if not s.strip(" 　") or _is_structural(s):
         return False
-    if _is_map_line(s):
+    if is_map_line(s):
         return True
     short = len(s) <= 24
     lead = s[: len(s) - len(s.lstrip(" 　"))]
@@ -98,7 +87,7 @@ _LIST_MARK = re.compile(r"^([a-zA-Zａ-ｚＡ-Ｚ][)）]|[（(](?:[a-zA-Zａ-ｚ
 def _list_mark(t: str) -> re.Match | None:
     """``t``'s list mark, when it starts with one and goes on with text (not a diagram's ①□□ row)."""
     m = _LIST_MARK.match(t)
-    return m if m and any(ch not in _MAP_GLYPHS and not ch.isspace() for ch in t[m.end():]) else None
+    return m if m and any(ch not in MAP_GLYPHS and not ch.isspace() for ch in t[m.end():]) else None
 
 
 def _opens_item(t: str) -> bool:
@@ -108,54 +97,6 @@ def _opens_item(t: str) -> bool:
 
 def _has_inner_space(s: str) -> bool:
     return bool(re.search(r"[ 　]", s.strip(" 　")))
-
-
-# the widest row a diagram sets on an A5 page, in half-width cells (9.5 pt cells in 118 mm, its box's padding)
-_ROW_CELLS = 64
-
-
-def _cells(ch: str) -> int:
-    return 2 if unicodedata.east_asian_width(ch) in "WFA" else 1
-
-
-def _column_starts(s: str) -> set[int]:
-    """The cells where a column starts after a gap of two or more spaces (the indent is no gap):
-    where an aligned table's rows start their second and later columns."""
-    starts, col, gap, seen = set(), 0, 0, False
-    for ch in s:
-        if ch in " 　":
-            gap += 1
-        else:
-            if seen and gap >= 2:
-                starts.add(col)
-            seen, gap = True, 0
-        col += _cells(ch)
-    return starts
-
-
-def _table_row(s: str, neighbour: str) -> bool:
-    """``s`` is a row of the aligned table ``neighbour`` belongs to: a column starts where one of the
-    neighbour's does, and the row fits the page (a row too long for the 24 characters of a layout
-    line, 「【飛行】　　　【飛行】を持たないユニットにブロックされない」, was set as a paragraph between
-    two halves of its table)."""
-    body = ICON_TOKEN.sub("　", s.lstrip(" 　"))  # an icon prints in one full-width cell, whatever its name's length
-    width = sum(_cells(ch) for ch in body)
-    return width <= _ROW_CELLS and bool(_column_starts(s) & _column_starts(neighbour))
-
-
-_FIGURES = re.compile(r"[0-9０-９①-⑳]")
-
-
-def heads_a_table(rows: list[str]) -> bool:
-    """The first of ``rows`` is a table's header: words without a number over two or more rows
-    of numbers (「人数　　手札」 over 「３人　　５枚」), its columns lined up with the row under it,
-    no blank line between them, and no row a map's. A header is set off by a rule under it, as
-    an editor marks a table's head; a list of figures (「〜２枚：０」) has none."""
-    if len(rows) < 3 or not rows[1].strip() or any(_is_map_line(r) for r in rows):
-        return False
-    body = [r for r in rows[1:] if r.strip()]
-    return not _FIGURES.search(rows[0]) and all(_FIGURES.search(r) for r in body) \
-        and bool(_column_starts(rows[0])) and _table_row(rows[0], rows[1])
 
 
 def find_preformatted(lines: list[str]) -> list[tuple[int, int]]:
@@ -173,14 +114,14 @@ def find_preformatted(lines: list[str]) -> list[tuple[int, int]]:
             item[i], layout[i] = True, False
     for i in range(n - 1):  # two rows of a table whose columns line up, however long (each fitting the page)
         if not (item[i] or item[i + 1] or _is_structural(lines[i]) or _is_structural(lines[i + 1])) \
-                and _table_row(lines[i], lines[i + 1]) and _table_row(lines[i + 1], lines[i]):
+                and table_row(lines[i], lines[i + 1]) and table_row(lines[i + 1], lines[i]):
             layout[i] = layout[i + 1] = True
     for _ in range(2):  # grow runs by neighbours
         for i in range(n):
             if layout[i] or not lines[i].strip() or not _has_inner_space(lines[i]) or _is_structural(lines[i]):
                 continue
             beside = [lines[j] for j in (i - 1, i + 1) if 0 <= j < n and layout[j]]
-            if beside and (len(lines[i]) <= 16 or any(_table_row(lines[i], b) for b in beside)):
+            if beside and (len(lines[i]) <= 16 or any(table_row(lines[i], b) for b in beside)):
                 layout[i] = True
     runs: list[tuple[int, int]] = []
     i = 0

@@ -1,0 +1,67 @@
+"""Aligned tables and maps in a draft: rows whose columns, parted by two or more spaces, start at
+the same place (「　人数　　手札」 over 「　３人　　５枚」, ``Terrain      Points`` over ``Forest       1 per
+tile``), read alike in a Japanese draft (``parse``) and an English one (``latin``)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from pnpgen.data.markup import ICON_TOKEN
+
+MAP_GLYPHS = set("□■◆◇○●△▲▽▼☆★") | {chr(c) for c in range(0x2460, 0x2474)}
+
+
+def is_map_line(s: str) -> bool:
+    body = s.strip(" 　")
+    return bool(body) and all(ch in MAP_GLYPHS or ch in " 　" for ch in body) and any(
+        ch in "□◆■◇" for ch in body
+    )
+
+
+# the widest row a diagram sets on an A5 page, in half-width cells (9.5 pt cells in 118 mm, its box's padding)
+ROW_CELLS = 64
+
+
+def cells(ch: str) -> int:
+    return 2 if unicodedata.east_asian_width(ch) in "WFA" else 1
+
+
+def column_starts(s: str) -> set[int]:
+    """The cells where a column starts after a gap of two or more spaces (the indent is no gap):
+    where an aligned table's rows start their second and later columns."""
+    starts, col, gap, seen = set(), 0, 0, False
+    for ch in s:
+        if ch in " 　":
+            gap += 1
+        else:
+            if seen and gap >= 2:
+                starts.add(col)
+            seen, gap = True, 0
+        col += cells(ch)
+    return starts
+
+
+def table_row(s: str, neighbour: str) -> bool:
+    """``s`` is a row of the aligned table ``neighbour`` belongs to: a column starts where one of the
+    neighbour's does, and the row fits the page (a row too long for the 24 characters of a layout
+    line, 「【飛行】　　　【飛行】を持たないユニットにブロックされない」, was set as a paragraph between
+    two halves of its table)."""
+    body = ICON_TOKEN.sub("　", s.lstrip(" 　"))  # an icon prints in one full-width cell, whatever its name's length
+    width = sum(cells(ch) for ch in body)
+    return width <= ROW_CELLS and bool(column_starts(s) & column_starts(neighbour))
+
+
+FIGURES = re.compile(r"[0-9０-９①-⑳]")
+
+
+def heads_a_table(rows: list[str]) -> bool:
+    """The first of ``rows`` is a table's header: words without a number over two or more rows
+    of numbers (「人数　　手札」 over 「３人　　５枚」), its columns lined up with the row under it,
+    no blank line between them, and no row a map's. A header is set off by a rule under it, as
+    an editor marks a table's head; a list of figures (「〜２枚：０」) has none."""
+    if len(rows) < 3 or not rows[1].strip() or any(is_map_line(r) for r in rows):
+        return False
+    body = [r for r in rows[1:] if r.strip()]
+    return not FIGURES.search(rows[0]) and all(FIGURES.search(r) for r in body) \
+        and bool(column_starts(rows[0])) and table_row(rows[0], rows[1])
