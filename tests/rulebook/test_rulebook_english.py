@@ -1057,3 +1057,21 @@ def test_an_aligned_table_in_an_english_draft_is_a_table_not_one_paragraph(tmp_p
     page = next(p for p in texts(result) if "Terrain" in p)
     rows = [line.split() for line in page.splitlines() if line.split()[:1] in (["Terrain"], ["Forest"], ["Lake"])]
     assert rows == [["Terrain", "Points"], ["Forest", "1", "per", "connected", "tile"], ["Lake", "2", "per", "tile"]], page
+
+
+def test_a_figure_after_a_japanese_title_in_the_english_book_says_to_give_it_per_language(tmp_path):
+    """A tile game's figure ``after: 手番`` in a ja + en game with draft.en.txt: the English book's
+    check said only that no title 「手番」 is in the draft; it now says how to place the figure in
+    each language, and the per-language ``after:`` it shows places it."""
+    figure = ("rulebook:\n  figures:\n    - after: ゲームの進行\n      size: [100, 100]\n"
+              "      pieces:\n        - {deck: cards, piece: 1, x: 50, y: 50}\n")
+    ws = make_workspace(tmp_path / "ws", game=TWO + figure, deck=DECK)
+    (ws / "data" / "test" / "draft.en.txt").write_text("Test Game\n\n# Setup\n\nDeal the cards.\n", encoding="utf-8")
+    (ws / "data" / "test" / "draft.txt").write_text(DRAFT, encoding="utf-8")
+    (said,) = [w for w in rulebook_warnings(load_game(Workspace(ws), "test", lang="en"), FONTS) if "figure after" in w]
+    assert said.endswith("so it is not shown (the en draft's titles are en: give the figure's place in each "
+                         "language, after: {ja: ゲームの進行, en: …})"), said
+    (ws / "data" / "test" / "game.yaml").write_text(
+        TWO + figure.replace("after: ゲームの進行", "after: {ja: ゲームの進行, en: Setup}"), encoding="utf-8")
+    assert not [w for w in rulebook_warnings(load_game(Workspace(ws), "test", lang="en"), FONTS) if "figure after" in w]
+    assert not [w for w in rulebook_warnings(load_game(Workspace(ws), "test"), FONTS) if "figure after" in w]

@@ -403,7 +403,7 @@ def rulebook_warnings(game: Game, font_dir: Path, icon_dirs: Sequence[Path] = ()
     builder = _story_builder(game, r, rules_only=False, pictures={})
     builder.story()
     return r.warnings + _icon_warnings(r, game.slug, icons, icon_dirs) + \
-        [_unplaced(game, spec, builder.anchors) for spec in r.settings.figures
+        [_unplaced(game, spec, builder.anchors, r.draft.lang) for spec in r.settings.figures
          if anchor(spec.after) not in {anchor(a) for a in builder.anchors}]
 
 
@@ -455,9 +455,14 @@ def _too_thick(game: Game, draft: Path, sheets: int, sheet_name: str, settings: 
             "and bind it another way (a side staple, rings, a shop's perfect binding), or shorten the draft")
 
 
-def _unplaced(game: Game, spec: FigureSpec, anchors: set[str]) -> str:
-    """The warning for a figure not shown; the title it was meant to follow, if one is near."""
+def _unplaced(game: Game, spec: FigureSpec, anchors: set[str], lang: str) -> str:
+    """The warning for a figure not shown; the title it was meant to follow, if one is near, or
+    the ``after:`` to give per language when a Japanese title is looked for in an English draft
+    (a ja game's figure in the ``--lang en`` edition, set from draft.en.txt)."""
     near = suggest(spec.after, sorted(anchors))
+    if not near and is_latin(lang) and any(map(glyphs.japanese, spec.after)):
+        near = (f" (the {lang} draft's titles are {lang}: give the figure's place in each language, "
+                f"after: {{ja: {spec.after}, {lang}: …}})")
     return (f"{game.root / 'game.yaml'}:{spec.line}: figure after {quoted(spec.after)}: no step, sub-heading or "
             f"section of that title in the draft (or no pictures), so it is not shown{near}")
 
@@ -550,7 +555,8 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
         raise InputError(f"the rulebook has a block taller than an A5 page ({_block(e)})", path=path,
                          line=getattr(e, "draft_line", None) or None,
                          expected="diagrams of at most 30 lines; names and words short enough to wrap") from None
-    warnings += [_unplaced(game, spec, builder.anchors) for spec in settings.figures if spec not in builder.figures_placed]
+    warnings += [_unplaced(game, spec, builder.anchors, draft.lang) for spec in settings.figures
+                 if spec not in builder.figures_placed]
     sheet_mm = booklets.BOOKLET_SHEETS[paper]
     sheet_name = "Letter" if sheet_mm == booklets.LETTER_LANDSCAPE else "A4"
     sides = booklets.layout(n_pages, binding=binding, creep_mm=creep_mm, keep_last=True, sheet_mm=sheet_mm)
