@@ -90,6 +90,22 @@ def test_an_english_term_is_matched_as_a_whole_word():
     assert found.file.endswith(": Place one terrain tile next to your"), found.file
 
 
+
+def test_an_icon_named_as_a_term_is_no_bare_use_of_it():
+    """A tile game's explore step: ``On a {star}, take a 【star】.`` The proofing report (and the
+    book's appendix) queried 【star】 as written without its 【】: the ``{star}`` is the die face's
+    icon the line draws, not the word. The word written bare beside it is still queried."""
+    from pnpgen.rulebook.parse import parse
+    from pnpgen.rulebook.proof import bare_terms
+
+    text = "# Reach\n\n## Playing\n\nRoll the die. On a {star}, take a 【star】.\n"
+    assert bare_terms(parse(text, "en"), text, "draft.en.txt", "en") == []
+    bare = text + "\nThe most stars wins; a star breaks ties.\n"
+    [found] = bare_terms(parse(bare, "en"), bare, "draft.en.txt", "en")
+    assert found.file.startswith("draft.en.txt:7: 【star】 ×1 (lines 5) and “star” without 【】 ×1 (lines 7)"), found.file
+    ja = "■■　テスト　草案１\n\n■　ゲームの進行\n　{星}が出たら【星】を１つ得ます。\n"
+    assert bare_terms(parse(ja, "ja"), ja, "draft.txt", "ja") == []
+
 ACTIONS = ("■■　テスト　草案１\n\n■　ゲームの進行\n１：建築フェイズ\n　新しく塔を建築、あるいは塔を増築することができます。\n"
            "○建築\n　新しく塔を建設します。\n　手札を１枚捨てます。\n○増設\n　既にある塔を高くします。\n"
            "　手番を終えます。以上で終わりです。以外の処理はありません。\n")

@@ -38,6 +38,7 @@ from pathlib import Path
 
 from reportlab.lib.pagesizes import A5
 
+from pnpgen.data.markup import ICON_TOKEN
 from pnpgen.data.model import Game, is_placeholder, open_value_said
 from pnpgen.messages import msg
 from pnpgen.rulebook import englishproof, grammar
@@ -189,7 +190,7 @@ def bare_terms(doc: Document, text: str, draft_path: Path | str, lang: str) -> l
     """A 【term】 of the rules written elsewhere in the rules' text without its 【】 (【係争マス】
     nine times, 「係争マス」 once): the reader looks the term up in the index, which lists only the
     marked places. Not in the components list, which names the pieces before the rules mark their
-    parts, nor in headings; a bare use inside a longer word (倉庫置き場 beside 【倉庫】) is another word,
+    parts, nor in headings, nor as an icon's name (``On a {star}, take a 【star】``); a bare use inside a longer word (倉庫置き場 beside 【倉庫】) is another word,
     and so is the game's title (「星詠みの決闘は…」 beside the keyword 【星詠み】)."""
     components = [(s.line, _end(doc.sections, s)) for s in doc.rules if s.is_components]
     lines = [(n, line) for n, line in _rules_lines(doc, text)
@@ -203,6 +204,7 @@ def bare_terms(doc: Document, text: str, draft_path: Path | str, lang: str) -> l
         bare: list[tuple[int, str]] = []
         for n, line in lines:
             plain = re.sub(r"【[^】]*】", lambda m: "\u3000" * len(m.group(0)), line)  # (positions kept)
+            plain = ICON_TOKEN.sub(lambda m: "\u3000" * len(m.group(0)), plain)  # {star}: an icon, not the word
             if doc.title.strip():  # the game's own name holds the term
                 plain = plain.replace(doc.title.strip(), "\u3000" * len(doc.title.strip()))
             for m in re.finditer(rf"(?<!\w){re.escape(term)}(?!\w)" if term.isascii() else re.escape(term), plain):
