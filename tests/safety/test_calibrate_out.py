@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import make_workspace, run
+from conftest import FEW_CARDS, make_workspace, run
 
 
 def _refused(ws: Path, capsys, *args: str) -> str:
@@ -23,7 +23,7 @@ def _refused(ws: Path, capsys, *args: str) -> str:
 
 @pytest.mark.parametrize("name", ["data/test/game.yaml", "data/test/decks/cards.yaml", "notes.txt", "sheet"])
 def test_calibrate_out_at_a_file_not_a_pdf_is_refused_and_the_file_kept(tmp_path, capsys, name):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     target = ws / name
     if not target.exists():
         target.write_bytes(b"the designer's own file")
@@ -35,7 +35,7 @@ def test_calibrate_out_at_a_file_not_a_pdf_is_refused_and_the_file_kept(tmp_path
 
 def test_calibrate_out_through_a_linked_fonts_folder_is_refused_and_the_font_kept(tmp_path, capsys):
     """The workspace's fonts/ is often a link to a shared folder of fonts: a font is not a PDF."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     fonts = tmp_path / "shared-fonts"
     fonts.mkdir()
     (fonts / "Mine-Regular.ttf").write_bytes(b"\x00\x01\x00\x00 a font")

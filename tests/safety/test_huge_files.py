@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import child_env, make_workspace, run
+from conftest import FEW_CARDS, child_env, make_workspace, run
 
 
 def _build_in_two_gigabytes(ws: Path, rulebook: bool = False) -> subprocess.CompletedProcess:
@@ -26,7 +26,7 @@ def _build_in_two_gigabytes(ws: Path, rulebook: bool = False) -> subprocess.Comp
 def test_a_huge_record_planted_in_the_cache_is_not_read(tmp_path):
     """A sparse 8 GB build/.cache/hashes/files.json (or game state) took 8 GB of memory to read:
     MemoryError, or the machine swapping. A record past 256 MB is not read."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
     for record in ("hashes/files.json", "test.json"):
         with open(ws / "build" / ".cache" / record, "wb") as f:
@@ -59,7 +59,7 @@ def test_a_file_of_gigabytes_beside_the_data_is_never_read_whole(tmp_path, plant
 def test_a_yaml_file_too_large_is_told_what_it_should_be(tmp_path, capsys, name, advice):
     """A game.yaml of gigabytes (sparse) was told to split its deck: only a deck file has pieces
     to split; a settings file is a few kilobytes."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     with open(ws / "data" / "test" / name, "ab") as f:
         f.truncate(3 << 30)
     capsys.readouterr()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import make_workspace, run
+from conftest import FEW_CARDS, make_workspace, run
 from pnpgen import usercache
 
 
@@ -24,7 +24,7 @@ def cache(tmp_path, monkeypatch) -> Path:
 
 
 def test_a_build_under_umask_000_leaves_no_cache_entry_others_may_write(tmp_path, cache):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     old = os.umask(0)
     try:
         assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
