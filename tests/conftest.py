@@ -8,6 +8,7 @@ import gc
 import itertools
 import os
 import re
+import resource
 import shutil
 import signal
 import subprocess
@@ -273,14 +274,16 @@ def run(root: Path, *args: str, monkeypatch=None) -> int:
         os.chdir(old)
 
 
-def forked_cli(root: Path, *args: str, timeout: float = 60) -> tuple[int, str]:
+def forked_cli(root: Path, *args: str, timeout: float = 60, memory: int | None = None) -> tuple[int, str]:
     """Run the CLI inside ``root`` in a child forked from this process (no interpreter start, no
     imports: pnpgen is loaded here already), for a test that must survive what the run might do
     to its process (take all its memory, never end); (exit status, stderr). Killed after
     ``timeout`` seconds, only a guard against a hang: its status is then -9. The child runs in a
     process group of its own, ended with it: a process the run started and left (a drafted
     build's rulebook process: the child ends without the interpreter's exit handlers, which
-    would stop it) does not outlive the test, waiting for work."""
+    would stop it) does not outlive the test, waiting for work. ``memory``: the bytes the child
+    may map beyond what it holds when forked (RLIMIT_AS), as a ``python -m pnpgen`` started under
+    that limit (its interpreter and imports some 0.3 GB of it) costing a second of CPU more."""
     handle, name = tempfile.mkstemp(prefix="pnpgen-stderr-")
     os.close(handle)
     err = Path(name)
@@ -289,6 +292,10 @@ def forked_cli(root: Path, *args: str, timeout: float = 60) -> tuple[int, str]:
         code = 1
         try:
             os.setpgid(0, 0)
+            if memory is not None:
+                held = Path("/proc/self/statm").read_text().split()[0]  # pages mapped
+                limit = int(held) * resource.getpagesize() + memory
+                resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
             os.chdir(root)
             sys.stdout = open(os.devnull, "w", encoding="utf-8")
             sys.stderr = open(err, "w", encoding="utf-8")
