@@ -69,7 +69,7 @@ def test_a_planted_output_with_its_record_is_made_again(tmp_path):
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs a FIFO")
 def test_a_planted_state_reads_nothing_through_a_link_beside_the_outputs(tmp_path):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     assert run(ws, "build", "--game", "test", *FAST) == 0
     fifo = tmp_path / "outside" / "pipe"
     fifo.parent.mkdir()

@@ -109,7 +109,7 @@ def test_an_output_replaced_by_a_link_is_not_read_through_but_made_again(tmp_pat
 
     from conftest import forked_cli
 
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     _as_machine(monkeypatch, tmp_path / "mine")
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
     cards = ws / "build" / "test" / "cards.pdf"
@@ -133,7 +133,7 @@ def test_a_fifo_planted_as_a_cache_record_is_passed_over(tmp_path, monkeypatch, 
 
     from conftest import forked_cli
 
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     _as_machine(monkeypatch, tmp_path / "mine")
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
     where = (ws / "build" / record) if record.startswith(".pnpgen") else ws / "build" / ".cache" / record

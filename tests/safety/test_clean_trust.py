@@ -37,7 +37,7 @@ def _state_listing(state: Path, files: dict[str, str]) -> None:
 
 
 def test_a_state_sealed_by_its_hash_alone_removes_nothing(tmp_path, capsys):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     assert run(ws, "build", "--game", "test", *FAST) == 0
     out = ws / "build" / "test"
     notes = out / "notes.txt"

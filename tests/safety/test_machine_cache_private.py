@@ -76,7 +76,7 @@ def test_a_relative_cache_folder_is_no_cache_so_a_workspace_cannot_plant_compile
     from pdfprobe import texts
     from pnpgen.faces import templates
 
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     name, source = "test/card-front.svg.j2", FRONT
     sandbox = jinja2.sandbox.SandboxedEnvironment()
     bucket = jinja2.bccache.Bucket(sandbox, "", templates.CompiledTemplates().get_source_checksum(source))

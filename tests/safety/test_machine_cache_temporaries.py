@@ -48,7 +48,7 @@ def test_temporaries_of_killed_writes_are_removed_and_a_running_writers_kept(tmp
         mine = [yaml / f".{ENTRY}.notes", yaml / "notes.txt", cache / ".secret.txt"]  # not pnpgen's temporaries
         for path in mine:
             path.write_bytes(b"mine")
-        ws = make_workspace(tmp_path / "ws")
+        ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
         assert run(ws, "build", "--game", "test", "--no-rulebook") == 0  # reads the deck: writes in yaml/
         assert not dead.exists() and not old.exists() and not secret.exists()
         assert running.read_bytes() == b"being written"

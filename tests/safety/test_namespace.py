@@ -47,7 +47,7 @@ def test_a_preset_named_like_a_build_folder_is_refused(tmp_path, capsys):
 def test_a_preset_named_like_a_build_folder_in_other_letter_case_is_refused(tmp_path, capsys, name):
     """presets/Shop.yaml exported into build/test/Shop/, which is the build's shop/ on Windows and macOS;
     presets/ink-saver.yaml wrote its cards.pdf over the ink saver's home sheets in ink-saver/."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     (ws / "presets").mkdir()
     (ws / "presets" / f"{name}.yaml").write_text(
         (Path(__file__).resolve().parents[2] / "generator/pnpgen/exports/presets/doujin.yaml").read_text(encoding="utf-8"),
@@ -124,7 +124,7 @@ def test_deck_ids_that_are_one_file_on_windows_and_macos_stop_before_anything_is
 def test_a_deck_named_as_reprints_files_stops_before_reprint_writes_over_it(tmp_path, capsys):
     """A deck reprint-since-v1: ``pnpgen reprint --since v1`` wrote its sheet over the deck's
     reprint-since-v1.pdf, and the next build wrote the deck's over the reprint."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     _copy_deck(ws, "Reprint-Since-v1")
     for command in (("build", "--game", "test", "--no-rulebook"), ("check",)):
         assert run(ws, *command) == 2

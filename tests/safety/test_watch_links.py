@@ -30,7 +30,7 @@ def test_a_link_out_of_the_workspace_is_refused_before_anything_is_watched(tmp_p
     command = command + [_free_port()] if command[0] == "serve" else command
     outside = tmp_path / "outside"
     (outside / "deep").mkdir(parents=True)
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     (ws / "data" / "test" / "elsewhere").symlink_to(outside)
     code, err = forked_cli(ws, *command, timeout=30)  # (it watched for ever: killed, -9)
     assert code == 2
