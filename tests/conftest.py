@@ -282,8 +282,9 @@ def forked_cli(root: Path, *args: str, timeout: float = 60, memory: int | None =
     process group of its own, ended with it: a process the run started and left (a drafted
     build's rulebook process: the child ends without the interpreter's exit handlers, which
     would stop it) does not outlive the test, waiting for work. ``memory``: the bytes the child
-    may map beyond what it holds when forked (RLIMIT_AS), as a ``python -m pnpgen`` started under
-    that limit (its interpreter and imports some 0.3 GB of it) costing a second of CPU more."""
+    may map beyond what it holds when forked (RLIMIT_AS): what a run under a memory limit checks,
+    without a new interpreter's start and imports (a drafted build in ``python -m pnpgen`` some
+    0.4 CPU-s more)."""
     handle, name = tempfile.mkstemp(prefix="pnpgen-stderr-")
     os.close(handle)
     err = Path(name)
