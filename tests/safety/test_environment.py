@@ -136,3 +136,15 @@ def test_without_a_home_folder_a_build_runs_and_its_output_folder_is_still_check
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--out", "data/test/o") == 2
     assert "is inside the workspace's data/" in capsys.readouterr().err
     assert not (ws / "data" / "test" / "o").exists()
+
+
+@pytest.mark.parametrize("pause", ["abc", "nan", "inf", "-1"])
+def test_a_pause_for_tests_that_is_no_number_of_seconds_is_no_pause(tmp_path, monkeypatch, capsys, pause):
+    """PNPGEN_TEST_PAUSE_BEFORE_COMMIT (the interrupted-build tests' pause) set to what is no
+    number of seconds ended the build, every file staged, in a ValueError traceback (abc, nan) or
+    OverflowError (inf), nothing committed; it builds, unpaused."""
+    ws = make_workspace(tmp_path / "ws")
+    monkeypatch.setenv("PNPGEN_TEST_PAUSE_BEFORE_COMMIT", pause)
+    assert run(ws, "build", "--game", "test", "-q") == 0
+    assert "PNPGEN_TEST_PAUSE" not in capsys.readouterr().err
+    assert len(PdfReader(ws / "build" / "test" / "cards.pdf").pages) == 4

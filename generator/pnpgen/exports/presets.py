@@ -340,10 +340,17 @@ def _names(doc: Located, value) -> tuple[tuple[str, str], ...]:
     (…)}``): (language, name) pairs, the first the name of any other language."""
     if isinstance(value, dict) and value and all(isinstance(k, str) and isinstance(n, str) and n.strip()
                                                  for k, n in value.items()):
-        return tuple((str(k), str(n)) for k, n in value.items())
-    if isinstance(value, (dict, list)) or not str(value).strip():
+        names = tuple((str(k), str(n)) for k, n in value.items())
+    elif isinstance(value, (dict, list)) or not str(value).strip():
         raise doc.error(("name",), f"{value!r} is not a preset's name", PRESET_KEYS["name"])
-    return (("", str(value)),)
+    else:
+        names = (("", str(value)),)
+    for lang, name in names:  # printed on every contact sheet and message: a title's length (a million
+        if len(name) > validate.LABEL_CHARS:  # characters was the picture library's ValueError traceback)
+            at = ("name", lang) if lang else ("name",)
+            raise doc.error(at, f"the preset's name is {len(name):,} characters long",
+                            f"a shop's name of at most {validate.LABEL_CHARS} characters")
+    return names
 
 
 def _format(doc: Located, name: str, spec, dpi: int) -> Format:
