@@ -345,7 +345,7 @@ def test_with_a_small_keep_out_the_grid_may_go_up_between_the_top_marks(tmp_path
     """Poker cards on Letter: 6 a sheet below the top marks' zones; with keepout=0 the grid may
     start at the marks' top edge between the two top marks, 8 a sheet (2 × 4, turned), every
     piece with its bleed still clear of each mark's zone."""
-    ws = make_workspace(tmp_path / "ws", pieces=[f"カード{i}" for i in range(16)])
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: カード1, text: 本文, count: 16}\n")  # 16 cards, one face
     per = {}
     for keepout in ("3mm", "0"):
         out = tmp_path / keepout
