@@ -169,7 +169,7 @@ def test_a_picture_over_the_ink_limit_is_warned(tmp_path, preset, limit, fit):
     """A dark red picture (#5a0000 → 0/100/100/64.7, 264.7 % ink) is over DriveThruCards' 240 %:
     the export warns, naming the page, the heaviest pixel and its ink, as it does for a vector
     colour; under 同人's 300 % it says nothing. The figure is the one the file's pixels hold."""
-    root = make_workspace(tmp_path / "ws", front=PICTURE_FRONT)
+    root = make_workspace(tmp_path / "ws", front=PICTURE_FRONT, pieces=["カード1", "カード2", "カード3"])
     Image.new("RGB", (120, 120), (90, 0, 0)).save(root / "templates" / "test" / "photo.png")
     out = _export(root, preset, *fit)
     [(_, pixel)] = _pictures(out / "cards.pdf")
@@ -181,7 +181,7 @@ def test_a_picture_over_the_ink_limit_is_warned(tmp_path, preset, limit, fit):
         assert warned == []
         return
     [line] = warned
-    assert line.startswith("cards.pdf page 2 (cards-001 front) and 10 more pages: a picture reaches CMYK 0/100/100/64.7")
+    assert line.startswith("cards.pdf page 2 (cards-001 front) and 2 more pages: a picture reaches CMYK 0/100/100/64.7")
     assert f"{ink:g} % total ink" in line and f"100 % of its pixels are over DriveThruCards's {limit} %" in line
 
 
