@@ -202,7 +202,7 @@ def test_a_back_every_tile_shares_is_one_image(tmp_path):
     """trial22: 60 hex terrain tiles of 5 faces and one common back wrote the back 5 times
     (terrain-001-back.png … -005-back.png, the same pixels), 5 textures for the table to load;
     it is one, terrain-back.png, as a deck's card back is. A back reading a field keeps its own."""
-    root = make_workspace(tmp_path / "ws", pieces=TWO)
+    root = make_workspace(tmp_path / "ws")
     tiles = "kind: tile\nshape: hex\nsize: 30\nfront: sq.svg.j2\nfields: {name: text}\npieces:\n" + "".join(
         f"  - {{name: 地形{i}, count: {i}}}\n" for i in range(1, 4))
     decks = root / "data" / "test" / "decks"
