@@ -394,6 +394,25 @@ def built_copy(tmp_path_factory):
     return copy
 
 
+@pytest.fixture(scope="session")
+def built_shared(tmp_path_factory):
+    """``built_shared(*args, **workspace)``: ``make_workspace(**workspace)`` after ``pnpgen *args``
+    (exit 0), made once per worker and the same folder for every test that asks for the same
+    (args, workspace): for tests that only read what that run wrote, not what it printed. A test
+    that edits the workspace or runs pnpgen in it again takes ``built_copy`` (or copies it)."""
+    made: dict[str, Path] = {}
+
+    def shared(*args: str, **workspace) -> Path:
+        key = repr((args, sorted(workspace.items())))
+        if key not in made:
+            ws = make_workspace(tmp_path_factory.mktemp("built-shared") / "ws", **workspace)
+            assert run(ws, *args) == 0
+            made[key] = ws
+        return made[key]
+
+    return shared
+
+
 def _run_folder(tmp_path_factory, worker_id: str) -> Path:
     """The folder of this test run that every pytest-xdist worker sees (each worker's own
     temporary folder is inside it); without xdist, the run's own temporary folder."""

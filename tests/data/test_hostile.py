@@ -177,7 +177,7 @@ def test_a_hidden_game_folder_named_as_pnpgens_own_is_no_game(tmp_path, capsys):
     (the build said '6 written'); --game refuses such a name, and so every command passes it by."""
     import shutil
 
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=["カード1"])
     hidden = [".cache", ".history", ".pnpgen-staging", ".pnpgen-trash"]
     for name in hidden:
         shutil.copytree(ws / "data" / "test", ws / "data" / name)
