@@ -147,3 +147,37 @@ def test_an_svg_picture_exported_at_the_trim_size_is_placed_on_the_trim(tmp_path
     (ws / "data" / "test" / "art" / "trim.svg").write_text(PICTURE, encoding="utf-8")
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     assert _panel(ws) == pytest.approx(PANEL, abs=0.15)
+
+
+def test_the_docs_own_root_example_builds_and_fills_the_face_to_the_bleed(tmp_path):
+    """docs/data-format.md's template with a root of its own, as written: it builds, and its red
+    ground reaches the shop page's corners (the bleed's) with the name inside the trim."""
+    import pypdfium2 as pdfium
+
+    from pdfprobe import text_positions
+
+    docs = (Path(__file__).parents[2] / "docs" / "data-format.md").read_text(encoding="utf-8")
+    [example] = [b for b in docs.split("```jinja\n")[1:] if b.startswith("{# templates/<slug>/token-front.svg.j2 #}")]
+    ws = _game(tmp_path, example.split("```")[0])
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    pdf = ws / "build" / "test" / "shop" / "cards.pdf"
+    image = pdfium.PdfDocument(str(pdf))[0].render(scale=2).to_pil().convert("RGB")
+    corners = [(1, 1), (image.width - 2, 1), (1, image.height - 2), (image.width - 2, image.height - 2)]
+    assert {image.getpixel(c) for c in corners} == {(0xCC, 0x33, 0x33)}
+    page = PdfReader(pdf).pages[0]
+    trim = boxes_mm(page)["trimbox"]
+    [(_, x, _)] = [t for t in text_positions(page) if "甲" in t[0]]
+    assert trim[0] + 5 - 0.5 <= x <= trim[0] + 30
+
+
+def test_a_nested_svg_sized_in_mm_is_named_by_the_print_lint(tmp_path, capsys):
+    """A nested <svg width="63mm"> inside the house root is 63 mm in CSS units of a user space in
+    millimetres (238 mm): the print lint names the length at its line, as for any other."""
+    front = ('{% extends "common/piece.svg.j2" %}\n{% block art %}\n'
+             '<svg x="0" y="0" width="{{ w }}mm" height="{{ h }}mm" viewBox="0 0 {{ w }} {{ h }}">\n'
+             '<rect width="{{ w }}" height="{{ h }}" fill="#224466"/>\n</svg>\n{% endblock %}\n')
+    ws = _game(tmp_path, front)
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    err = capsys.readouterr().err
+    assert "templates/test/card-front.svg.j2:3: print lint" in err and "'63.0mm' draws 238.11 mm" in err, err
