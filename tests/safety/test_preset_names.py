@@ -31,3 +31,19 @@ def test_a_preset_name_of_a_title_s_length_loads(tmp_path):
     (root / "presets").mkdir()
     (root / "presets" / "mine.yaml").write_text(f"name: {'店' * 200}\n{FORMATS}", encoding="utf-8")
     assert load_preset(Workspace(root), "test", "mine").name == "店" * 200
+
+
+@pytest.mark.parametrize("field, line", [("unverified: " + "a" * 3_000_000, "mine.yaml:4:13: unverified: this text is"),
+                                         ("pdfx: x1a\noutput_condition: {identifier: FOGRA39, info: " + "a" * 3_000_000 + "}",
+                                          "mine.yaml:5:47: output_condition.info: this text is")],
+                         ids=["unverified", "output-condition"])
+def test_a_preset_note_of_megabytes_is_one_line(tmp_path, capsys, field, line):
+    """A 3 MB ``unverified:`` was printed whole on every export (and a printing condition's text
+    written into every PDF/X file): a preset's texts are a paragraph at most."""
+    root = make_workspace(tmp_path / "ws")
+    (root / "presets").mkdir()
+    (root / "presets" / "mine.yaml").write_text(f"name: mine\n{FORMATS}{field}\n", encoding="utf-8")
+    assert run(root, "export", "--game", "test", "--preset", "mine") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and line in err and "3,000,000 characters" in err and "at most 1000" in err, err[:300]
+    assert not (root / "build" / "test" / "mine").exists()
