@@ -8,6 +8,7 @@ import gc
 import itertools
 import os
 import re
+import resource
 import shutil
 import signal
 import subprocess
@@ -232,6 +233,12 @@ def png_in_chunks(png: bytes, chunks: int) -> bytes:
     return out
 
 
+# The first three of make_workspace's eleven cards, for a test whose check reads no more: a tiny
+# build of eleven cards costs some 50 ms of CPU, of three some 20 (their faces drawn, converted and
+# written). make_workspace(path, pieces=FEW_CARDS).
+FEW_CARDS = ["カード1", "カード2", "カード3"]
+
+
 def make_workspace(root: Path, pieces: list[str] | None = None, deck: str | None = None,
                    front: str = FRONT, back: str = BACK, game: str = GAME_YAML, draft: bool = False) -> Path:
     """A workspace with one game 'test' and one deck 'cards' (fonts shared), as a designer makes
@@ -267,14 +274,17 @@ def run(root: Path, *args: str, monkeypatch=None) -> int:
         os.chdir(old)
 
 
-def forked_cli(root: Path, *args: str, timeout: float = 60) -> tuple[int, str]:
+def forked_cli(root: Path, *args: str, timeout: float = 60, memory: int | None = None) -> tuple[int, str]:
     """Run the CLI inside ``root`` in a child forked from this process (no interpreter start, no
     imports: pnpgen is loaded here already), for a test that must survive what the run might do
     to its process (take all its memory, never end); (exit status, stderr). Killed after
     ``timeout`` seconds, only a guard against a hang: its status is then -9. The child runs in a
     process group of its own, ended with it: a process the run started and left (a drafted
     build's rulebook process: the child ends without the interpreter's exit handlers, which
-    would stop it) does not outlive the test, waiting for work."""
+    would stop it) does not outlive the test, waiting for work. ``memory``: the bytes the child
+    may map beyond what it holds when forked (RLIMIT_AS): what a run under a memory limit checks,
+    without a new interpreter's start and imports (a drafted build in ``python -m pnpgen`` some
+    0.4 CPU-s more)."""
     handle, name = tempfile.mkstemp(prefix="pnpgen-stderr-")
     os.close(handle)
     err = Path(name)
@@ -283,6 +293,10 @@ def forked_cli(root: Path, *args: str, timeout: float = 60) -> tuple[int, str]:
         code = 1
         try:
             os.setpgid(0, 0)
+            if memory is not None:
+                held = Path("/proc/self/statm").read_text().split()[0]  # pages mapped
+                limit = int(held) * resource.getpagesize() + memory
+                resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
             os.chdir(root)
             sys.stdout = open(os.devnull, "w", encoding="utf-8")
             sys.stderr = open(err, "w", encoding="utf-8")
@@ -378,6 +392,25 @@ def built_copy(tmp_path_factory):
         return Path(shutil.copytree(made[key], dest, symlinks=True))
 
     return copy
+
+
+@pytest.fixture(scope="session")
+def built_shared(tmp_path_factory):
+    """``built_shared(*args, **workspace)``: ``make_workspace(**workspace)`` after ``pnpgen *args``
+    (exit 0), made once per worker and the same folder for every test that asks for the same
+    (args, workspace): for tests that only read what that run wrote, not what it printed. A test
+    that edits the workspace or runs pnpgen in it again takes ``built_copy`` (or copies it)."""
+    made: dict[str, Path] = {}
+
+    def shared(*args: str, **workspace) -> Path:
+        key = repr((args, sorted(workspace.items())))
+        if key not in made:
+            ws = make_workspace(tmp_path_factory.mktemp("built-shared") / "ws", **workspace)
+            assert run(ws, *args) == 0
+            made[key] = ws
+        return made[key]
+
+    return shared
 
 
 def _run_folder(tmp_path_factory, worker_id: str) -> Path:

@@ -17,3 +17,12 @@ def test_each_test_gets_a_new_empty_folder_of_its_own_in_the_runs_temporary_fold
     assert tmp_path not in SEEN
     SEEN.append(tmp_path)
     (tmp_path / "left.txt").write_text("what the next test must not see", encoding="utf-8")
+
+
+def test_built_shared_builds_each_workspace_once_and_hands_every_test_the_same(built_shared):
+    args = ("build", "--game", "test", "--no-rulebook", "--jobs", "1")
+    one = built_shared(*args, pieces=["カード1"])
+    assert (one / "build" / "test" / "cards.pdf").is_file()
+    assert built_shared(*args, pieces=["カード1"]) == one  # asked again: the same folder, not built again
+    other = built_shared(*args, pieces=["カード2"])
+    assert other != one and "カード2" in (other / "data" / "test" / "decks" / "cards.yaml").read_text(encoding="utf-8")

@@ -97,7 +97,7 @@ def load_printer(root: Path, name: str) -> Printer:
                                  expected="printers.yaml, a YAML file of printer profiles (see pnpgen calibrate)")
             continue
         if path.parent == root:  # the workspace's own: a link out of the workspace is never read
-            contained(path.name, root, "printers.yaml", path)
+            contained(path.name, root, "", path)  # (no key: the file is named once, not "printers.yaml: printers.yaml:")
         doc = load_yaml(path)
         if not isinstance(doc.data, dict):
             raise doc.error((), "printers.yaml must map profile names to profiles",

@@ -123,7 +123,7 @@ def test_cli_exit_status_and_no_traceback(tmp_path):
 
 def test_failed_build_keeps_previous_output(tmp_path):
     ws = make_workspace(tmp_path / "ws")
-    assert run(ws, "build", "--game", "test") == 0
+    assert run(ws, "build", "--game", "test", "--jobs", "1") == 0
     out = ws / "build" / "test"
     before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
     # A template that fails only for the last piece: the build dies half-way through the deck.
@@ -131,6 +131,6 @@ def test_failed_build_keeps_previous_output(tmp_path):
     deck.write_text(deck.read_text(encoding="utf-8") + "  - {name: 壊れ, text: x}\n", encoding="utf-8")
     bad = "{% extends 'common/piece.svg.j2' %}{% block art %}{% if piece.name == '壊れ' %}{{ colour('nope') }}{% endif %}{% endblock %}"
     (ws / "templates" / "test" / "card-front.svg.j2").write_text(bad, encoding="utf-8")
-    assert run(ws, "build", "--game", "test") == 2
+    assert run(ws, "build", "--game", "test", "--jobs", "1") == 2
     after = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
     assert after == before  # every old file intact, no temp files left behind

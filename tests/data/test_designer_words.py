@@ -286,7 +286,7 @@ def test_a_draft_number_written_as_the_drafts_title_line_says_it_is_printed_once
     draft says 草案３ (3), the data says 草案３". 草案 (Draft) is taken as said, the number kept."""
     game = GAME_YAML.replace("draft: 3\n", f"draft: {draft}\n")
     ws = make_workspace(tmp_path / "ws", game=game, draft=True)
-    assert run(ws, "build", "--game", "test") == 0
+    assert run(ws, "build", "--game", "test", "--jobs", "1") == 0
     err = capsys.readouterr().err
     assert "draft number differs" not in err, err
     slug = "".join(texts(ws / "build" / "test" / "cards.pdf")[:1])
@@ -306,7 +306,7 @@ def test_a_player_count_written_with_its_counter_word_prints_it_once(tmp_path, c
     assert run(ws, "list") == 0
     listed = unicodedata.normalize("NFKC", capsys.readouterr().out)
     assert "人人" not in listed and "4人" in listed.splitlines()[0], listed
-    assert run(ws, "build", "--game", "test") == 0
+    assert run(ws, "build", "--game", "test", "--jobs", "1") == 0
     err = capsys.readouterr().err
     assert "player count differs" not in err, err
     bom = unicodedata.normalize("NFKC", texts(ws / "build" / "test" / "test-all.pdf")[-1])

@@ -52,7 +52,7 @@ FIGURE = """rulebook:
 def test_rulebook_figure_values_are_bounded(tmp_path, capsys, size, deck, x, said):
     game = GAME_YAML + FIGURE.replace("SIZE", size).replace("DECK", deck).replace("X", x)
     ws = make_workspace(tmp_path / "ws", pieces=["祝福"], game=game, draft=True)
-    err = one_line_error(ws, capsys, "build", "--game", "test", "--rules-only", "--out", str(tmp_path / "out"))
+    err = one_line_error(ws, capsys, "build", "--game", "test", "--jobs", "1", "--rules-only", "--out", str(tmp_path / "out"))
     assert said in err, err
 
 

@@ -93,6 +93,7 @@ GAME_CASES = {
     "sourced as a number": (GAME_YAML + "sourced: 3\n", "game.yaml:8:10: sourced: sourced must be a list, got a number", "'- …' entries"),
     "sourced count zero": (GAME_YAML + "sourced:\n  - {name: サイコロ, count: 0}\n", "game.yaml:9:25: sourced.1.count: count 0", "1..10000"),
     "font role as a list": (GAME_YAML + "fonts:\n  gothic: [a]\n", "game.yaml:9:11: fonts.gothic: a font must be a name, got a list", "a name"),
+    "draft_file empty": (GAME_YAML + "draft_file: ''\n", "game.yaml:8:13: draft_file: draft_file must be a name, got empty text", "a name"),
 }
 
 
@@ -177,7 +178,7 @@ def test_a_hidden_game_folder_named_as_pnpgens_own_is_no_game(tmp_path, capsys):
     (the build said '6 written'); --game refuses such a name, and so every command passes it by."""
     import shutil
 
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=["カード1"])
     hidden = [".cache", ".history", ".pnpgen-staging", ".pnpgen-trash"]
     for name in hidden:
         shutil.copytree(ws / "data" / "test", ws / "data" / name)

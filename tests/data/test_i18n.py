@@ -407,8 +407,8 @@ def test_a_parked_piece_prints_nothing_so_no_translation_of_it_is_missing(tmp_pa
 
 def test_rulebook_cover_labels_follow_the_language(tmp_path):
     ws = make_workspace(tmp_path / "ws", deck=DECK, game=TWO, draft=True)
-    assert run(ws, "build", "--game", "test", "--lang", "en") == 0
-    assert run(ws, "build", "--game", "test", "--lang", "ja") == 0
+    assert run(ws, "build", "--game", "test", "--jobs", "1", "--lang", "en") == 0
+    assert run(ws, "build", "--game", "test", "--jobs", "1", "--lang", "ja") == 0
     en = pages_text(ws / "build" / "test" / "en" / "rulebook.pdf")[0]
     ja = pages_text(ws / "build" / "test" / "rulebook.pdf")[0]
     assert "Rulebook" in en and "Players:2–4" in en and "TestGame" in en and "ルールブック" not in en

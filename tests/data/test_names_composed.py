@@ -88,7 +88,7 @@ def test_a_spreadsheet_named_decomposed_on_the_disk_is_read(tmp_path, capsys):
 
 def test_a_template_named_decomposed_on_the_disk_is_used(tmp_path, capsys):
     """It said "template 'ガード.svg.j2' not found; did you mean …?"."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=["カード1"])
     templates = ws / "templates/test"
     (templates / nfd("ガード.svg.j2")).write_text((templates / "card-front.svg.j2").read_text(encoding="utf-8"),
                                                   encoding="utf-8")
@@ -102,7 +102,7 @@ def test_a_template_named_decomposed_on_the_disk_is_used(tmp_path, capsys):
 
 def test_a_game_folder_named_decomposed_is_found_by_its_name_as_typed(tmp_path, capsys):
     """It said "unknown game 'ゲーム' (expected one of ゲーム)", the two names alike to the eye."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=["カード1"])
     for top in ("data", "templates"):
         (ws / top / "test").rename(ws / top / nfd("ゲーム"))
     assert run(ws, "build", "--game", nfc("ゲーム"), "--no-rulebook") == 0, capsys.readouterr().err

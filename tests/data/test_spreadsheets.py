@@ -311,10 +311,9 @@ def test_export_sheet_of_a_deck_kept_in_a_workbook_says_which_file_it_reads(tmp_
 
 
 @pytest.mark.parametrize("fmt", ["csv", "xlsx"])
-def test_spreadsheet_deck_builds_the_same_as_yaml(tmp_path, fmt):
+def test_spreadsheet_deck_builds_the_same_as_yaml(tmp_path, fmt, built_shared):
     """Same manifest counts and the same text on every page as the YAML deck."""
-    yaml_ws = make_workspace(tmp_path / "yaml")
-    assert run(yaml_ws, "build", "--game", "test", "--no-rulebook") == 0
+    yaml_ws = built_shared("build", "--game", "test", "--no-rulebook")  # (the same for both formats: read only)
     deck = load_game(Workspace(yaml_ws), "test").deck("cards")
     sheet_ws = make_workspace(tmp_path / "sheet", deck=DECK_YAML.replace("pieces:\n", f"pieces: {{file: cards.{fmt}}}\n"))
     (sheet_ws / "data" / "test" / "decks" / f"cards.{fmt}").write_bytes(export_sheet(deck, fmt))
@@ -376,16 +375,28 @@ def test_a_spreadsheet_beyond_a_deck_is_refused_before_its_cells_are_read(tmp_pa
     assert f"{name}: the spreadsheet has more than" in err and what in err and "delete the rows" in err, err
 
 
+TRANSLATED = ("  - {name: {ja: 祝福, en: Blessing}, text: {ja: 一行目, en: First line}, count: 2}\n"
+              "  - {name: {ja: 降臨, en: Descent}, text: 二行目}\n")
+
+
+@pytest.fixture(scope="module")
+def translated_yaml(tmp_path_factory) -> Path:
+    """The translated YAML deck built in both languages, once for both formats (read only)."""
+    ws = make_workspace(tmp_path_factory.mktemp("translated") / "yaml", deck=DECK_YAML + TRANSLATED,
+                        game=GAME_YAML + "languages: [ja, en]\n")
+    for lang in ("ja", "en"):
+        assert run(ws, "build", "--game", "test", "--no-rulebook", "--lang", lang) == 0
+    return ws
+
+
 @pytest.mark.parametrize("fmt", ["csv", "xlsx"])
-def test_export_sheet_keeps_the_translations_so_each_language_builds_the_same(tmp_path, capsys, fmt):
+def test_export_sheet_keeps_the_translations_so_each_language_builds_the_same(tmp_path, capsys, fmt, translated_yaml):
     """A deck translated in its YAML (``{ja: …, en: …}``) exported as a sheet has ``name.en`` /
     ``text.en`` columns, a text left in Japanese an empty cell (what a sheet reads as "not
     translated yet"), and the deck read from the sheet prints each language's texts as the YAML
     did (a designer's English edition lost every translation in the round trip)."""
-    pieces = ("  - {name: {ja: 祝福, en: Blessing}, text: {ja: 一行目, en: First line}, count: 2}\n"
-              "  - {name: {ja: 降臨, en: Descent}, text: 二行目}\n")
     game = GAME_YAML + "languages: [ja, en]\n"
-    yaml_ws = make_workspace(tmp_path / "yaml", deck=DECK_YAML + pieces, game=game)
+    yaml_ws = translated_yaml
     assert run(yaml_ws, "export-sheet", "--game", "test", "--deck", "cards", "--format", fmt,
                "--out", str(tmp_path / f"cards.{fmt}")) == 0
     if fmt == "csv":
@@ -397,7 +408,8 @@ def test_export_sheet_keeps_the_translations_so_each_language_builds_the_same(tm
     for lang in ("ja", "en"):
         pages = []
         for ws in (yaml_ws, sheet_ws):
-            assert run(ws, "build", "--game", "test", "--no-rulebook", "--lang", lang) == 0
+            if ws is sheet_ws:  # (the YAML deck's builds are the fixture's)
+                assert run(ws, "build", "--game", "test", "--no-rulebook", "--lang", lang) == 0
             pages.append([re.sub(r"#[0-9a-f]{7}", "#", page.replace("〔ja〕", ""))  # (the content hash in the slug)
                           for page in texts(ws / "build" / "test" / ("" if lang == "ja" else lang) / "cards.pdf")])
         assert pages[0] == pages[1], lang  # (the sheet marks the text it has no translation of: 〔ja〕二行目)

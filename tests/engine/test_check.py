@@ -3,7 +3,7 @@ without writing a file, and names each problem once, at the designer's own templ
 
 from __future__ import annotations
 
-from conftest import DECK_YAML, GAME_YAML, make_workspace, run
+from conftest import DECK_YAML, FEW_CARDS, GAME_YAML, make_workspace, run
 
 MACRO_FRONT = """\
 {% extends "common/piece.svg.j2" %}
@@ -156,7 +156,7 @@ def test_a_figure_after_a_misspelt_heading_is_told_the_heading_meant(tmp_path, c
 
 
 def test_check_says_a_game_without_a_draft_gets_no_rulebook_as_the_build_does(tmp_path, capsys):
-    ws = make_workspace(tmp_path / "ws")  # no draft.txt
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)  # no draft.txt
     assert run(ws, "check", "--game", "test") == 0
     said = "data/test/draft.txt: no draft text, so no rulebook was built"
     assert f"warning: {said}" in capsys.readouterr().out
@@ -347,7 +347,7 @@ def test_a_character_no_font_has_reaches_check_as_data_not_as_words(tmp_path):
 def test_players_left_open_is_counted_among_the_placeholders_to_settle(tmp_path, capsys):
     """A game from 'pnpgen new --kind dice': its pieces are settled, its players: 未定 was warned at
     its line, and the count under it said '0 placeholders to settle'."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     game_yaml = ws / "data" / "test" / "game.yaml"
     game_yaml.write_text(game_yaml.read_text(encoding="utf-8").replace("players: 2-4", "players: 未定"), encoding="utf-8")
     assert run(ws, "check", "--game", "test") == 0

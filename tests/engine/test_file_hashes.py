@@ -8,7 +8,7 @@ import builtins
 import os
 from pathlib import Path
 
-from conftest import make_workspace, run
+from conftest import FEW_CARDS, make_workspace, run
 from pnpgen.engine.fingerprint import FileHashes
 
 
@@ -35,7 +35,7 @@ def reads_under(monkeypatch, folder: Path, opened: bool = False) -> list[Path]:
 
 
 def test_a_build_with_nothing_changed_reads_none_of_its_documents(tmp_path, monkeypatch):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     out = ws / "build" / "test"
     real = Path.read_bytes

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from pypdf import PdfReader
 
-from conftest import make_workspace, run
+from conftest import FEW_CARDS, make_workspace, run
 from pnpgen.units import MM_PER_PT
 
 
@@ -14,7 +14,7 @@ def _page_mm(pdf) -> tuple[float, float]:
 
 
 def _letter_game(tmp_path):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     game = ws / "data" / "test" / "game.yaml"
     game.write_text(game.read_text(encoding="utf-8") + "paper: Letter\n", encoding="utf-8")
     return ws
@@ -32,7 +32,7 @@ def test_game_yaml_paper_sets_the_home_sheets_and_paper_given_wins(tmp_path):
 
 @pytest.mark.parametrize("command", ["check", "build"])
 def test_an_unknown_paper_names_its_line(tmp_path, capsys, command):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     game = ws / "data" / "test" / "game.yaml"
     lines = len(game.read_text(encoding="utf-8").splitlines())
     game.write_text(game.read_text(encoding="utf-8") + "paper: b5\n", encoding="utf-8")
@@ -48,7 +48,7 @@ def test_an_unknown_paper_names_its_line(tmp_path, capsys, command):
 def test_a_paper_written_by_its_size_is_told_its_name(tmp_path, capsys, written, meant):
     """American trial: ``paper: 8.5x11`` (and ``--paper 8.5x11``, a printer profile's paper) said
     only the three names; a paper of a size pnpgen knows is told that paper's name."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     game = ws / "data" / "test" / "game.yaml"
     text = game.read_text(encoding="utf-8")
     game.write_text(text + f"paper: {written}\n", encoding="utf-8")
@@ -68,7 +68,7 @@ def test_a_paper_written_by_its_size_is_told_its_name(tmp_path, capsys, written,
 
 
 def test_a_paper_of_no_size_pnpgen_knows_gets_no_size_hint(tmp_path, capsys):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     game = ws / "data" / "test" / "game.yaml"
     game.write_text(game.read_text(encoding="utf-8") + "paper: 9x12\n", encoding="utf-8")  # (Arch A)
     assert run(ws, "check", "--game", "test") == 2

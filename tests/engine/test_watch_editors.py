@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from watchfiles import Change
 
-from conftest import make_workspace, run
+from conftest import FEW_CARDS, make_workspace, run
 from pdfprobe import texts
 from pnpgen.engine.fresh import worth_a_build
 from pnpgen.litter import is_litter
@@ -91,7 +91,7 @@ def test_a_save_through_an_editor_is_one_rebuild_and_its_files_are_not_read(tmp_
 
     from pnpgen import commands
 
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     decks = ws / "data" / "test" / "decks"
     steps = editor(decks)
 
@@ -117,7 +117,7 @@ def test_a_save_through_an_editor_is_one_rebuild_and_its_files_are_not_read(tmp_
 
 
 def test_an_editors_files_do_not_make_a_built_game_out_of_date(tmp_path, capsys):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     (ws / "data" / "test" / "art").mkdir()
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
     decks = ws / "data" / "test" / "decks"
@@ -134,7 +134,7 @@ def test_an_editors_files_do_not_make_a_built_game_out_of_date(tmp_path, capsys)
 
 def test_a_copy_kept_aside_is_still_noted(tmp_path, capsys):
     """``cards.yaml.bak`` is the designer's own copy, not an editor's: the build says it is no deck."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     (ws / "data" / "test" / "decks" / "cards.yaml.bak").write_text("name: old", encoding="utf-8")
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
     assert "cards.yaml.bak: passed over (a copy kept aside, not a deck)" in capsys.readouterr().err

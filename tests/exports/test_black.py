@@ -83,9 +83,11 @@ def test_medallions_card_text_is_k_only_and_overprints(tmp_path):
     assert report == [f"medallion.pdf: text printed 100 % K with overprint (was 15.7/33.3/0/80 ×{len(black)})"]
 
 
-def test_thin_strokes_map_and_areas_keep_their_rich_black(tmp_path):
-    root = make_workspace(tmp_path / "ws", front=INK_FRONT, pieces=["カード1"])
-    assert run(root, "export", "--game", "test", "--preset", "doujin") == 0
+INK_DOUJIN = ("export", "--game", "test", "--preset", "doujin")  # INK_FRONT's card exported for 同人: read by three tests
+
+
+def test_thin_strokes_map_and_areas_keep_their_rich_black(built_shared):
+    root = built_shared(*INK_DOUJIN, front=INK_FRONT, pieces=["カード1"])
     pdf = root / "build" / "test" / "doujin" / "cards.pdf"
     with pikepdf.open(pdf) as doc:
         form = next(x for x in doc.pages[0].Resources.XObject.values() if x.get("/Subtype") == "/Form")
@@ -101,9 +103,8 @@ def test_thin_strokes_map_and_areas_keep_their_rich_black(tmp_path):
 
 
 @pytest.mark.skipif(shutil.which("gs") is None, reason="Ghostscript (tiffsep) not installed")
-def test_separations_show_text_on_k_alone_overprinting(tmp_path):
-    root = make_workspace(tmp_path / "ws", front=INK_FRONT, pieces=["カード1"])
-    assert run(root, "export", "--game", "test", "--preset", "doujin") == 0
+def test_separations_show_text_on_k_alone_overprinting(tmp_path, built_shared):
+    root = built_shared(*INK_DOUJIN, front=INK_FRONT, pieces=["カード1"])
     pdf = root / "build" / "test" / "doujin" / "cards.pdf"
     subprocess.run(["gs", "-q", "-dBATCH", "-dNOPAUSE", "-dSAFER", "-sDEVICE=tiffsep", "-r100", "-dFirstPage=1",
                     "-dLastPage=1", f"-sOutputFile={tmp_path / 'sep.tif'}", str(pdf)], check=True, timeout=120)
@@ -118,17 +119,17 @@ def test_separations_show_text_on_k_alone_overprinting(tmp_path):
     assert m.getextrema()[1] - m.getextrema()[0] <= 2 and y.getextrema()[1] - y.getextrema()[0] <= 2  # no knock-out
 
 
-def test_outline_text_draws_every_glyph_as_a_path(tmp_path):
+def test_outline_text_draws_every_glyph_as_a_path(tmp_path, built_shared):
     """--outline-text: no text object and no font left, the same page drawn (glyphs as filled
     paths in place: the rendered pages agree), the K-only black kept; PDF/X-1a still passes."""
     import pypdfium2
     from preflight import problems
 
-    root = make_workspace(tmp_path / "ws", front=INK_FRONT, pieces=["カード1"])
-    assert run(root, "export", "--game", "test", "--preset", "doujin", "--out", str(tmp_path / "text")) == 0
+    shared = built_shared(*INK_DOUJIN, front=INK_FRONT, pieces=["カード1"])
+    root = Path(shutil.copytree(shared, tmp_path / "ws", symlinks=True))  # (this test exports in it again)
     assert run(root, "export", "--game", "test", "--preset", "doujin", "--outline-text",
                "--out", str(tmp_path / "outlined")) == 0
-    text_pdf = tmp_path / "text" / "test" / "doujin" / "cards.pdf"
+    text_pdf = shared / "build" / "test" / "doujin" / "cards.pdf"
     outlined = tmp_path / "outlined" / "test" / "doujin" / "cards.pdf"
     assert text_objects(text_pdf) and not text_objects(outlined)
     assert problems(outlined.read_bytes()) == []
@@ -462,7 +463,10 @@ def _strokes(pdf: bytes, page: int) -> list[tuple[tuple[float, ...] | None, bool
     return out
 
 
-def test_a_dark_coloured_outline_keeps_its_hue_and_stays_under_the_ink_limit(tmp_path):
+RED_CUBE = ("export", "--game", "test", "--preset", "drivethrucards", "--fit", "scale")  # the red cube's card: two tests read it
+
+
+def test_a_dark_coloured_outline_keeps_its_hue_and_stays_under_the_ink_limit(built_shared):
     """preflight9: the built-in red cube's dark-red outline (#4a0f0a → 0/79.7/86.5/71) went 100 % K
     overprinting its own red: 0/77/83.2/100, 260.2 % where DriveThruCards allows 240 %, warned on
     every card with the icon. A dark colour whose C, M and Y lie far apart (87 %, more than
@@ -471,8 +475,7 @@ def test_a_dark_coloured_outline_keeps_its_hue_and_stays_under_the_ink_limit(tmp
     from pnpgen.pdf.colour import to_cmyk
     from pnpgen.pdf.overprint import over_limit
 
-    root = make_workspace(tmp_path / "ws", front=_icon_front("res_red"), pieces=["カード1"])
-    assert run(root, "export", "--game", "test", "--preset", "drivethrucards", "--fit", "scale") == 0
+    root = built_shared(*RED_CUBE, front=_icon_front("res_red"), pieces=["カード1"])
     out = root / "build" / "test" / "drivethrucards"
     report = json.loads((out / "export.json").read_text(encoding="utf-8"))
     assert not [w for w in report["warnings"] if "total ink" in w]
@@ -487,14 +490,13 @@ def test_a_dark_coloured_outline_keeps_its_hue_and_stays_under_the_ink_limit(tmp
 
 
 @pytest.mark.skipif(shutil.which("gs") is None, reason="Ghostscript (tiffsep) not installed")
-def test_the_red_cube_s_separations_stay_under_240_percent(tmp_path):
+def test_the_red_cube_s_separations_stay_under_240_percent(tmp_path, built_shared):
     """preflight9, the plates as Ghostscript separates them: the card with the red cube prints at
     most DriveThruCards' 240 % anywhere (its heaviest ink, the outline's own 237 %), where its
     outline in K100 over the cube's red reached 260 %."""
     import numpy as np
 
-    root = make_workspace(tmp_path / "ws", front=_icon_front("res_red"), pieces=["カード1"])
-    assert run(root, "export", "--game", "test", "--preset", "drivethrucards", "--fit", "scale") == 0
+    root = built_shared(*RED_CUBE, front=_icon_front("res_red"), pieces=["カード1"])
     pdf = root / "build" / "test" / "drivethrucards" / "cards.pdf"
     subprocess.run(["gs", "-q", "-dBATCH", "-dNOPAUSE", "-dSAFER", "-sDEVICE=tiffsep", "-r300", "-dFirstPage=2",
                     "-dLastPage=2", "-dTextAlphaBits=1", "-dGraphicsAlphaBits=1",

@@ -32,10 +32,10 @@ def _fronts(root: Path, preset: str, out: Path) -> list[str]:
 
 @pytest.mark.parametrize("preset", ["makeplayingcards", "printerstudio", "thegamecrafter"])
 def test_copy_numbers_are_padded_to_the_decks_largest_count_and_sort_in_print_order(tmp_path, preset):
-    root = _workspace(tmp_path, (11, 2))
+    root = _workspace(tmp_path, (10, 2))  # ten copies: the fewest that take two digits
     fronts = _fronts(root, preset, tmp_path / "a")
     stems = [name.split("-front")[0] for name in fronts]
-    assert stems == [f"cards-001c{i:02d}" for i in range(1, 12)] + ["cards-002c01", "cards-002c02"]
+    assert stems == [f"cards-001c{i:02d}" for i in range(1, 11)] + ["cards-002c01", "cards-002c02"]
     assert sorted(fronts) == fronts  # any file browser lists them as they print
     assert _fronts(root, preset, tmp_path / "b") == fronts  # the same names again
 
@@ -49,11 +49,11 @@ def test_a_deck_of_fewer_than_ten_copies_keeps_one_digit(tmp_path):
 def test_tabletop_simulator_guids_keep_the_unpadded_names(tmp_path):
     """Each card's GUID is the game's digits and the SHA-1 of its name as exports before the padding
     named it (``cards-001c2``), not of the padded file stem."""
-    root = _workspace(tmp_path, (11, 1))
+    root = _workspace(tmp_path, (10, 1))
     assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator") == 0
     obj = json.loads((root / "build" / "test" / "tabletopsimulator" / "cards.json").read_text(encoding="utf-8"))
     guids = [card["GUID"] for card in obj["ObjectStates"][0]["ContainedObjects"]]
-    names = [f"cards-001c{i}" for i in range(1, 12)] + ["cards-002"]
+    names = [f"cards-001c{i}" for i in range(1, 11)] + ["cards-002"]
     game = tts.game_prefixes(["test"])["test"]
     assert guids == [game + hashlib.sha1(f"test/cards/{name}/0".encode()).hexdigest()[:4] for name in names]
 

@@ -10,6 +10,8 @@ import pytest
 from conftest import make_workspace, run
 from pnpgen.exports import export as exporting
 
+THREE = ["カード1", "カード2", "カード3"]  # what these exports read needs three cards (カード3 is edited), not the 11 of the small workspace
+
 
 def _files(folder: Path) -> dict[str, bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
@@ -29,7 +31,7 @@ def counted(monkeypatch) -> list[str]:
 
 
 def test_a_repeated_export_reads_its_state_and_an_edit_makes_it_again(tmp_path, counted, capsys):
-    root = make_workspace(tmp_path / "ws")
+    root = make_workspace(tmp_path / "ws", pieces=THREE)
     out = root / "build" / "test" / "tabletopsimulator"
     assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator") == 0
     first = _files(out)
@@ -52,7 +54,7 @@ def test_a_repeated_export_reads_its_state_and_an_edit_makes_it_again(tmp_path, 
 
 
 def test_a_damaged_file_or_another_option_exports_again(tmp_path, counted):
-    root = make_workspace(tmp_path / "ws")
+    root = make_workspace(tmp_path / "ws", pieces=THREE)
     out = root / "build" / "test" / "tabletopsimulator"
     assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator") == 0
     sheet = next(p for p in sorted(out.iterdir()) if p.suffix == ".png")
@@ -135,7 +137,7 @@ def test_an_edit_makes_again_only_the_images_of_what_changed(tmp_path, monkeypat
     last export wrote them, not rasterised again, and the export is the bytes of a fresh one."""
     from pnpgen.exports import faces as exported
 
-    root = make_workspace(tmp_path / "ws")
+    root = make_workspace(tmp_path / "ws", pieces=THREE)
     decks = root / "data" / "test" / "decks"
     (decks / "more.yaml").write_text((decks / "cards.yaml").read_text(encoding="utf-8").replace("カード", "札"),
                                      encoding="utf-8")
@@ -160,7 +162,7 @@ def test_an_edit_makes_again_only_the_images_of_what_changed(tmp_path, monkeypat
 
 def test_an_editors_swap_file_leaves_an_export_up_to_date(tmp_path, counted, capsys):
     """Vim's swap file and an Emacs backup beside a deck (pnpgen/litter.py) are no input of an export."""
-    root = make_workspace(tmp_path / "ws")
+    root = make_workspace(tmp_path / "ws", pieces=THREE)
     assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator") == 0
     decks = root / "data" / "test" / "decks"
     (decks / ".cards.yaml.swp").write_bytes(b"b0VIM 9.1\x00")
@@ -173,7 +175,7 @@ def test_an_editors_swap_file_leaves_an_export_up_to_date(tmp_path, counted, cap
 def test_a_repeated_export_says_its_warnings_again(tmp_path, capsys):
     """Up to date, an export still says what the export that made its files warned of (a value
     the draft leaves open prints as it stands): the shop gets those very files."""
-    root = make_workspace(tmp_path / "ws")
+    root = make_workspace(tmp_path / "ws", pieces=THREE)
     deck = root / "data" / "test" / "decks" / "cards.yaml"
     deck.write_text(deck.read_text(encoding="utf-8").replace("本文カード3", "未定"), encoding="utf-8")
     capsys.readouterr()

@@ -31,16 +31,16 @@ def compiled(tmp_path, monkeypatch) -> list[str]:
 def test_the_same_template_in_another_workspace_is_not_compiled_again(tmp_path, compiled, monkeypatch):
     from pnpgen.faces import templates
 
-    assert run(make_workspace(tmp_path / "a"), "build", "--game", "test", "--no-rulebook") == 0
+    assert run(make_workspace(tmp_path / "a", pieces=["カード1"]), "build", "--game", "test", "--no-rulebook") == 0
     assert sorted(compiled) == ["common/piece.svg.j2", "test/card-back.svg.j2", "test/card-front.svg.j2"]
     compiled.clear()
-    b = make_workspace(tmp_path / "b")
+    b = make_workspace(tmp_path / "b", pieces=["カード1"])
     assert run(b, "build", "--game", "test", "--no-rulebook") == 0
     assert compiled == []
     assert (b / "build" / "test" / "cards.pdf").read_bytes() == (tmp_path / "a" / "build" / "test" / "cards.pdf").read_bytes()
     # a later process: from the machine's cache
     monkeypatch.setattr(templates, "PROCESS_COMPILED", {})
-    assert run(make_workspace(tmp_path / "c"), "build", "--game", "test", "--no-rulebook") == 0
+    assert run(make_workspace(tmp_path / "c", pieces=["カード1"]), "build", "--game", "test", "--no-rulebook") == 0
     assert compiled == []
     # an edited template is compiled again, in every folder
     c_front = tmp_path / "c" / "templates" / "test" / "card-front.svg.j2"

@@ -58,7 +58,7 @@ def test_text_without_a_font_in_a_fallback_face_is_an_error(tmp_path, capsys):
 
 def test_a_fallback_face_in_a_game_font_still_builds(tmp_path):
     text = '<text x="5" y="15" font-family="{{ fonts.gothic }}" font-size="4">{{ piece.name }}</text>'
-    ws = make_workspace(tmp_path / "ok", front=_front(text, True))
+    ws = make_workspace(tmp_path / "ok", pieces=["カード1"], front=_front(text, True))
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     page = PdfReader(ws / "build" / "test" / "shop" / "cards-unique.pdf").pages[0].extract_text()
     assert "カード1" in page

@@ -17,10 +17,11 @@ FRONT = """\
 {% endblock %}
 """
 AT = "templates/test/card-front.svg.j2"
+TWO = ["カード1", "カード2"]  # a template's lint names the first piece and counts the others: two cards (the small workspace has 11)
 EXPECTED = [
-    f"{AT}:4: print lint: deck 'cards' piece 1 (カード1) and 10 more: stroke 0.10 pt, thinner than 0.25 pt (a printer may drop it)",
-    f"{AT}:5: print lint: deck 'cards' piece 1 (カード1) and 10 more: text 「カード1」 5.0 pt, smaller than 6 pt",
-    f"{AT}:6: print lint: deck 'cards' piece 1 (カード1) and 10 more: text 「本文カード1」 1.0 mm from the trim, "
+    f"{AT}:4: print lint: deck 'cards' piece 1 (カード1) and 1 more: stroke 0.10 pt, thinner than 0.25 pt (a printer may drop it)",
+    f"{AT}:5: print lint: deck 'cards' piece 1 (カード1) and 1 more: text 「カード1」 5.0 pt, smaller than 6 pt",
+    f"{AT}:6: print lint: deck 'cards' piece 1 (カード1) and 1 more: text 「本文カード1」 1.0 mm from the trim, "
     "inside the 3 mm safe zone (a drifted cut may take it)",
 ]
 
@@ -33,7 +34,7 @@ def _lint(capsys, ws) -> tuple[int, list[str]]:
 
 
 def test_each_problem_one_line_naming_the_template_line(tmp_path, capsys):
-    ws = make_workspace(tmp_path / "ws", front=FRONT)
+    ws = make_workspace(tmp_path / "ws", pieces=TWO, front=FRONT)
     code, lines = _lint(capsys, ws)
     assert code == 0
     assert lines == EXPECTED
@@ -43,18 +44,18 @@ def test_each_problem_one_line_naming_the_template_line(tmp_path, capsys):
 
 
 def test_lint_figures_from_game_yaml(tmp_path, capsys):
-    ws = make_workspace(tmp_path / "ws", front=FRONT, game=GAME_YAML + "lint: {min_text: 4pt, safe: 0.5mm}\n")
+    ws = make_workspace(tmp_path / "ws", pieces=TWO, front=FRONT, game=GAME_YAML + "lint: {min_text: 4pt, safe: 0.5mm}\n")
     assert _lint(capsys, ws) == (0, EXPECTED[:1])
-    quiet = make_workspace(tmp_path / "quiet", front=FRONT, game=GAME_YAML + "lint: false\n")
+    quiet = make_workspace(tmp_path / "quiet", pieces=TWO, front=FRONT, game=GAME_YAML + "lint: false\n")
     assert _lint(capsys, quiet) == (0, [])
-    off = make_workspace(tmp_path / "off", front=FRONT, game=GAME_YAML + "lint: {min_stroke: off, min_text: 5}\n")
+    off = make_workspace(tmp_path / "off", pieces=TWO, front=FRONT, game=GAME_YAML + "lint: {min_stroke: off, min_text: 5}\n")
     assert _lint(capsys, off) == (0, EXPECTED[2:])
 
 
 def test_a_deck_files_lint_replaces_the_games_figures_for_that_deck(tmp_path, capsys):
     """A deck file's ``lint:`` changes only the figures it names, for that deck only: a design
     that means to reach the edge says so once, and the game's figures hold for every other deck."""
-    ws = make_workspace(tmp_path / "ws", front=FRONT, game=GAME_YAML + "lint: {min_text: 4pt}\n")
+    ws = make_workspace(tmp_path / "ws", pieces=TWO, front=FRONT, game=GAME_YAML + "lint: {min_text: 4pt}\n")
     deck = ws / "data/test/decks/cards.yaml"
     deck.write_text(deck.read_text(encoding="utf-8").replace("front:", "lint: {safe: 0.5mm}\nfront:", 1), encoding="utf-8")
     assert _lint(capsys, ws) == (0, EXPECTED[:1])  # min_text from the game (4 pt), safe from the deck
@@ -68,7 +69,7 @@ def test_a_deck_files_lint_replaces_the_games_figures_for_that_deck(tmp_path, ca
 
 
 def test_bad_lint_figure_is_one_line_naming_game_yaml(tmp_path, capsys):
-    ws = make_workspace(tmp_path / "ws", game=GAME_YAML + "lint: {min_text: big}\n")
+    ws = make_workspace(tmp_path / "ws", pieces=TWO, game=GAME_YAML + "lint: {min_text: big}\n")
     capsys.readouterr()
     assert run(ws, "check", "--game", "test") == 2
     err = capsys.readouterr().err.strip()
@@ -143,12 +144,12 @@ def test_a_length_written_with_a_unit_is_told_what_it_draws(tmp_path, capsys):
              '<rect x="3" y="3" width="{{ w - 6 }}" height="{{ h - 6 }}" fill="none" stroke="#333" stroke-width="0.6mm"/>\n'
              '<rect x="6" y="6" width="10" height="10" fill="none" stroke="#333" stroke-width="0.6"/>\n'
              '{{ textbox(piece.name, 5, 5, w - 10, 12, size=12) }}\n{% endblock %}\n')
-    ws = make_workspace(tmp_path / "ws", front=front)
+    ws = make_workspace(tmp_path / "ws", pieces=TWO, front=front)
     code, lines = _lint(capsys, ws)
     assert code == 0
     said = [line for line in lines if "the length" in line]
     assert len(said) == 1, lines
-    assert said[0].startswith("templates/test/card-front.svg.j2:3: print lint: deck 'cards' piece 1 (カード1) and 10 more:")
+    assert said[0].startswith("templates/test/card-front.svg.j2:3: print lint: deck 'cards' piece 1 (カード1) and 1 more:")
     assert "the length '0.6mm' draws 2.27 mm" in said[0] and said[0].endswith("write 0.6")
 
 
@@ -160,7 +161,7 @@ def test_a_font_size_written_in_points_is_told_the_millimetres_to_write(tmp_path
              '<rect x="3" y="3" width="{{ w - 6 }}" height="{{ h - 6 }}" fill="none" stroke="#333" stroke-width="0.1in"/>\n'
              '<rect x="6" y="6" width="10" height="10" fill="none" stroke="#333" stroke-width="0.6mm"/>\n'
              '{% endblock %}\n')
-    ws = make_workspace(tmp_path / "ws", front=front)
+    ws = make_workspace(tmp_path / "ws", pieces=TWO, front=front)
     code, lines = _lint(capsys, ws)
     assert code == 0
     said = sorted(line.split(": ", 1)[0] + ": " + line.split("units); ", 1)[1] for line in lines if "the length" in line)
@@ -193,9 +194,9 @@ DARK = """\
 {% endblock %}
 """
 CONTRAST = [
-    f"{AT}:4: print lint: deck 'cards' piece 1 (カード1) and 10 more: text 「カード1」 in #23262e on #1f3b1f, "
+    f"{AT}:4: print lint: deck 'cards' piece 1 (カード1) and 1 more: text 「カード1」 in #23262e on #1f3b1f, "
     "contrast 1.2:1, less than 2:1 (hard to read: a lighter or darker text colour)",
-    f"{AT}:7: print lint: deck 'cards' piece 1 (カード1) and 10 more: text 「カード1」 in #ffffff on #a8d08d, "
+    f"{AT}:7: print lint: deck 'cards' piece 1 (カード1) and 1 more: text 「カード1」 in #ffffff on #a8d08d, "
     "contrast 1.7:1, less than 2:1 (hard to read: a lighter or darker text colour)",
 ]
 
@@ -205,15 +206,15 @@ def test_text_hard_to_read_on_the_one_colour_under_it_is_named(tmp_path, capsys)
     are named with both colours; light text on the forest is not, nor text over a <path> fill
     (its outline unknown: the dark text on night sea there is not measured) or over art, so
     nothing is named wrongly. ``min_contrast`` changes the figure, ``off`` ends the check."""
-    ws = make_workspace(tmp_path / "ws", front=DARK)
+    ws = make_workspace(tmp_path / "ws", pieces=TWO, front=DARK)
     code, lines = _lint(capsys, ws)
     assert code == 0 and [line for line in lines if "contrast" in line] == CONTRAST, lines
-    strict = make_workspace(tmp_path / "strict", front=DARK, game=GAME_YAML + "lint: {min_contrast: '4.5:1'}\n")
+    strict = make_workspace(tmp_path / "strict", pieces=TWO, front=DARK, game=GAME_YAML + "lint: {min_contrast: '4.5:1'}\n")
     assert [line for line in _lint(capsys, strict)[1] if "contrast" in line] == [
         line.replace("less than 2:1", "less than 4.5:1") for line in CONTRAST]
-    off = make_workspace(tmp_path / "off", front=DARK, game=GAME_YAML + "lint: {min_contrast: off}\n")
+    off = make_workspace(tmp_path / "off", pieces=TWO, front=DARK, game=GAME_YAML + "lint: {min_contrast: off}\n")
     assert not [line for line in _lint(capsys, off)[1] if "contrast" in line]
-    bad = make_workspace(tmp_path / "bad", front=DARK, game=GAME_YAML + "lint: {min_contrast: 30}\n")
+    bad = make_workspace(tmp_path / "bad", pieces=TWO, front=DARK, game=GAME_YAML + "lint: {min_contrast: 30}\n")
     capsys.readouterr()
     assert run(bad, "check", "--game", "test") == 2
     err = capsys.readouterr().err.strip()
@@ -232,7 +233,7 @@ def test_the_ground_under_a_text_is_looked_for_through_at_most_a_thousand_shapes
     # one card each: the count is the face's shapes (11 cards of 1,000 shapes took 11 times as long)
     near = make_workspace(tmp_path / "near", pieces=["カード1"], front=front(999))
     assert [line for line in _lint(capsys, near)[1] if "contrast" in line] == \
-        [CONTRAST[0].replace(":4:", ":5:").replace(" and 10 more", "")]
+        [CONTRAST[0].replace(":4:", ":5:").replace(" and 1 more", "")]
     far = make_workspace(tmp_path / "far", pieces=["カード1"], front=front(1000))
     assert not [line for line in _lint(capsys, far)[1] if "contrast" in line]
 

@@ -175,7 +175,7 @@ def test_built_in_icons_are_found_without_a_common_folder(tmp_path):
 
 
 def test_a_fresh_workspace_builds(tmp_path):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=["カード1"])
     assert sorted(p.name for p in (ws / "templates").iterdir()) == ["test"]
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--out", str(tmp_path / "out")) == 0
     assert (tmp_path / "out" / "test" / "cards.pdf").is_file()

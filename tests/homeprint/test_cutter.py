@@ -32,6 +32,8 @@ pieces:
   - {name: 海, text: 本文, count: 7}
 """
 
+ONE = ["カード1"]  # the cards beside what a test reads: one is enough (the small workspace has 11)
+
 
 def _filled(pdf, index: int = 0) -> list[Rect]:
     """The filled rectangles drawn at page level (not inside a face), mm from the top-left."""
@@ -303,7 +305,7 @@ def test_a_board_too_large_for_the_marks_but_not_the_paper_prints_whole_cut_by_h
     """180 × 270 mm fits A4 inside the 5 mm margin, not between the registration marks: one whole
     sheet with トンボ and the slug on top, no registration marks, no cut files (it was split into
     two page tiles to glue, though the paper holds it)."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=ONE)
     (ws / "data" / "test" / "decks" / "board.yaml").write_text(BOARD_DECK, encoding="utf-8")
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "silhouette") == 0
     out = ws / "build" / "test"
@@ -327,7 +329,7 @@ def test_a_board_too_large_for_the_marks_but_not_the_paper_prints_whole_cut_by_h
 def test_board_tiles_in_a_print_and_cut_build_do_not_claim_registration_marks(tmp_path):
     """A board larger than the paper: page tiles cut by hand, their slug without the Silhouette
     note (it said 「シルエット用トンボ…表から裁断」 on tiles that carry no registration marks)."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=ONE)
     (ws / "data" / "test" / "decks" / "board.yaml").write_text(BOARD_DECK.replace("[180, 270]", "[270, 400]"),
                                                                encoding="utf-8")
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "silhouette") == 0
@@ -343,7 +345,7 @@ def test_with_a_small_keep_out_the_grid_may_go_up_between_the_top_marks(tmp_path
     """Poker cards on Letter: 6 a sheet below the top marks' zones; with keepout=0 the grid may
     start at the marks' top edge between the two top marks, 8 a sheet (2 × 4, turned), every
     piece with its bleed still clear of each mark's zone."""
-    ws = make_workspace(tmp_path / "ws", pieces=[f"カード{i}" for i in range(16)])
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: カード1, text: 本文, count: 16}\n")  # 16 cards, one face
     per = {}
     for keepout in ("3mm", "0"):
         out = tmp_path / keepout
@@ -362,7 +364,7 @@ def test_with_a_small_keep_out_the_grid_may_go_up_between_the_top_marks(tmp_path
 
 
 def test_silhouette_figures_are_options(tmp_path):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=ONE)
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "silhouette",
                "--silhouette-marks", "inset=0.625in,length=20mm") == 0
     got = _filled(ws / "build" / "test" / "cards.pdf")
@@ -417,7 +419,7 @@ def test_a_bad_cutter_option_is_one_line(tmp_path, capsys, args):
 
 
 def test_the_reprint_of_a_print_and_cut_build_is_cut_by_hand_and_a_plain_build_removes_the_cut_files(tmp_path):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=ONE)
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "silhouette") == 0
     deck = ws / "data" / "test" / "decks" / "cards.yaml"
     deck.write_text(deck.read_text(encoding="utf-8").replace("本文カード1}", "本文カード1 改}"), encoding="utf-8")
@@ -464,7 +466,7 @@ def test_silhouette_marks_inside_the_printers_margin_are_warned_of(tmp_path, cap
     [said] = silhouette_warnings(SheetOptions(marks="silhouette", silhouette=silhouette_option("inset=4mm,thickness=1mm")))
     assert "outer edge is 3.5 mm from the paper's edge, inside the printer's 5 mm margin" in said
     assert "an inset of at least 5.5 mm" in said
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=ONE)
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "silhouette",
                "--silhouette-marks", "inset=4mm") == 0
     assert "the registration marks' outer edge is" in capsys.readouterr().err

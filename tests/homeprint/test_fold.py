@@ -20,6 +20,9 @@ from pnpgen.units import MM_PER_PT
 
 W, H = 210.0, 297.0
 
+ONE = ["カード1"]  # the cards beside what a test reads (the small workspace has 11)
+THREE = ["カード1", "カード2", "カード3"]  # one changed among others
+
 
 def forms(pdf):
     """Per page: (box mm from the top-left, determinant of the placing matrix) of each face."""
@@ -93,7 +96,7 @@ def test_duplex_given_with_fold_is_said_to_change_nothing_or_only_the_unfolded_d
     printed on one side and never turned: the flip edge applies only to a two-sided board too
     large to fold (printed as usual), which the warning names; else it says nothing changes. The
     folded sheets are the same bytes as without --duplex; --duplex none says nothing."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=ONE)
     if board:
         (ws / "data" / "test" / "decks" / "board.yaml").write_text(
             "name: ボード\nkind: board\nsize: [150, 200]\nfront: card-front.svg.j2\nback: card-back.svg.j2\n"
@@ -120,7 +123,7 @@ def test_a_two_sided_deck_too_large_to_fold_is_named_without_duplex(tmp_path, ca
     half the sheet printed them as duplex sheets (a backs page after each fronts page) and the
     build said only '1/sheet (grid)'; it names them now, once. One-sided decks and a game
     whose two-sided decks all fold say nothing."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=ONE)
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--layout", "fold") == 0
     assert "too large to fold" not in capsys.readouterr().err
     (ws / "data" / "test" / "decks" / "board.yaml").write_text(
@@ -158,8 +161,8 @@ def test_the_summary_says_the_smaller_bleed_that_holds_more_fold_over_pieces(tmp
 
 
 def _one_card_changed(tmp_path, layout: list[str]):
-    """The small workspace built with ``layout``, one card's text changed, built again (v1, v2)."""
-    ws = make_workspace(tmp_path / "ws")
+    """Three cards built with ``layout``, one card's text changed, built again (v1, v2)."""
+    ws = make_workspace(tmp_path / "ws", pieces=THREE)
     assert run(ws, "build", "--game", "test", "--no-rulebook", *layout) == 0
     deck = ws / "data" / "test" / "decks" / "cards.yaml"
     deck.write_text(deck.read_text(encoding="utf-8").replace("本文カード1}", "改訂カード1}"), encoding="utf-8")

@@ -76,7 +76,7 @@ def test_saver_grey_turns_art_grey_and_light():
 
 
 def test_build_ink_saver_beside_full_colour(tmp_path):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=["カード1", "カード2"])
     outs = []
     for n in (1, 2):
         out = tmp_path / f"out{n}"
@@ -98,7 +98,7 @@ def test_build_ink_saver_beside_full_colour(tmp_path):
 def test_ink_figures_from_game_yaml(tmp_path, capsys):
     from conftest import GAME_YAML
 
-    ws = make_workspace(tmp_path / "ws", game=GAME_YAML + "ink: {keep: 50%, large: 0.5}\n")
+    ws = make_workspace(tmp_path / "ws", pieces=["カード1"], game=GAME_YAML + "ink: {keep: 50%, large: 0.5}\n")
     assert run(ws, "-q", "build", "--game", "test", "--out", str(tmp_path / "o"), "--ink", "saver", "--jobs", "1") == 0
     ink = json.loads((tmp_path / "o" / "test" / "manifest.json").read_text())["ink"]
     assert (ink["keep"], ink["large_fill"]) == (0.5, 0.5) and 0.3 < ink["ratio"] < 1

@@ -353,7 +353,7 @@ def test_the_users_own_profiles_are_read_from_xdg_config_home(tmp_path, monkeypa
     set (it said ~/.config/pnpgen/ alone, where such a user's file is never read)."""
     docs = (REPO / "docs" / "home-printing.md").read_text(encoding="utf-8")
     assert "$XDG_CONFIG_HOME/pnpgen/printers.yaml" in docs
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=["カード1"])  # (one card: the manifest is what is read)
     own = tmp_path / "config" / "pnpgen" / "printers.yaml"
     own.parent.mkdir(parents=True)
     own.write_text("mine: {paper: a4, duplex: long, back_offset_mm: [0.5, 0]}\n", encoding="utf-8")

@@ -94,7 +94,7 @@ def test_a_sleeve_size_in_inches_beyond_the_range_is_refused():
 def test_the_build_says_when_inserts_are_reduced(tmp_path, capsys):
     """A mistyped sleeve (36x91 for 66x91) prints 56 % inserts: the build's line for the deck
     says so, not only the slug on the printed sheet."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=["カード1"])
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--layout", "sleeve", "--sleeve", "36x91") == 0
     line = next(x for x in capsys.readouterr().out.splitlines() if x.strip().startswith("cards"))
     assert "(sleeve, reduced to 55.6 %)" in line, line  # (36 − 1) / 63

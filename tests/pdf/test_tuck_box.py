@@ -13,7 +13,7 @@ from pypdf import PdfReader
 from pypdf.generic import ContentStream
 from test_shapes_probe import dist_point_polyline, page_paths
 
-from conftest import make_workspace, run
+from conftest import DECK_YAML, make_workspace, run
 from pdfprobe import PT, glyphs
 from pnpgen.boxnet import TuckBox
 from pnpgen.data.tuckbox import tuck_box
@@ -337,7 +337,7 @@ def test_a_box_holding_a_deck_exported_as_templates_says_it_no_longer_follows_it
     """Japanese trial: ``layout export --game --deck`` of a ``box: {deck: cards}`` wrote the box's
     figures as built (today's 40 cards), and a deck that took those lines stopped following the
     cards' count without a word."""
-    root = make_workspace(tmp_path / "ws", pieces=[f"カード{i}" for i in range(1, 41)])
+    root = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: カード1, text: 本文, count: 40}\n")  # 40 cards
     (root / "data" / "test" / "decks" / "box.yaml").write_text(
         BOX.replace("layout: tuck-box\n", "layout: tuck-box\nbox: {deck: cards}\n"), encoding="utf-8")
     capsys.readouterr()
@@ -363,7 +363,7 @@ def test_a_box_whose_text_counts_other_cards_than_its_deck_prints_is_warned_at_t
     """The box's figures follow ``box: {deck: cards}``, its words do not: after the deck grew from
     54 cards to 60 the box still printed カード54枚, without a word. The count a box's text says is
     the designer's to write; one no count of which is the box's is warned at its line."""
-    root = make_workspace(tmp_path / "ws", pieces=[f"カード{i}" for i in range(1, 61)])  # 60 cards
+    root = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: カード1, text: 本文, count: 60}\n")  # 60 cards, one face
     box = root / "data" / "test" / "decks" / "box.yaml"
     piece = "  - {{title: テスト, text: \"{}\", footer: 草案3}}\n"
     head = "name: 箱\nlayout: tuck-box\nbox: {deck: cards}\npieces:\n"

@@ -858,7 +858,7 @@ def test_a_letter_build_prints_its_booklet_on_letter_with_the_pages_set_to_fit(d
     if how == "rulebook command":
         assert run(drafted, "rulebook", "--game", "test") == 0
     else:
-        assert run(drafted, "build", "--game", "test", *(["--paper", "letter"] if how == "--paper" else [])) == 0
+        assert run(drafted, "build", "--game", "test", "--jobs", "1", *(["--paper", "letter"] if how == "--paper" else [])) == 0
         assert "the pages at 94 %" in capsys.readouterr().out
     reader = PdfReader(drafted / "build" / "test" / "rulebook-booklet.pdf")
     s = 279.4 / 296
@@ -879,7 +879,7 @@ def test_a_components_pictures_stand_clear_of_its_headings_rule(drafted):
     and count; it now stands a few points below it, on the page as printed."""
     import pypdfium2 as pdfium
 
-    assert run(drafted, "build", "--game", "test") == 0
+    assert run(drafted, "build", "--game", "test", "--jobs", "1") == 0
     book = drafted / "build" / "test" / "rulebook.pdf"
     pages = glyphs(book)
     at = next(i for i, page in enumerate(pages) if "テストカード11枚" in "".join(g.char for g in page if g.on_page))

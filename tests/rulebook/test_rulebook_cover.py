@@ -30,7 +30,7 @@ def test_a_cover_left_bare_by_placeholders_is_said_in_the_rulebook_line_naming_e
     (ws / "data" / "test" / "decks" / "more.yaml").write_text(
         "name: 追加\nlayout: card-poker\npieces:\n  - {title: 流星, text: 本文}\n", encoding="utf-8")
     (ws / "data" / "test" / "draft.txt").write_text(DRAFT, encoding="utf-8")
-    assert run(ws, "build", "--game", "test") == 0
+    assert run(ws, "build", "--game", "test", "--jobs", "1") == 0
     out = capsys.readouterr().out
     assert "deck pictures (none on the cover: each deck's first piece holds a placeholder, 未定 or no art yet: " \
         "cards: 彗星, more: 流星), 0 figures" in out, out
@@ -39,7 +39,7 @@ def test_a_cover_left_bare_by_placeholders_is_said_in_the_rulebook_line_naming_e
     (ws / "data" / "test" / "decks" / "more.yaml").write_text(
         "name: 追加\nlayout: {extends: card-poker, boxes: {art: null}}\npieces:\n  - {title: 流星, text: 本文}\n",
         encoding="utf-8")
-    assert run(ws, "build", "--game", "test") == 0
+    assert run(ws, "build", "--game", "test", "--jobs", "1") == 0
     out = capsys.readouterr().out
     assert "none on the cover" not in out and "2 deck pictures, 0 figures" in out, out
     assert "流星" in texts(ws / "build" / "test" / "rulebook.pdf")[0]
@@ -53,6 +53,6 @@ def test_an_english_games_bare_cover_is_said_with_the_word_its_edition_prints(tm
     (ws / "data" / "test" / "draft.txt").write_text(
         "# Test (Draft 1)\n\n## Components\n\n- 1 Test card\n\n## Playing the game\n\n1. Draw a card.\n",
         encoding="utf-8")
-    assert run(ws, "build", "--game", "test") == 0
+    assert run(ws, "build", "--game", "test", "--jobs", "1") == 0
     out = capsys.readouterr().out
     assert "each deck's first piece holds a placeholder, TBD or no art yet: cards: Comet)" in out, out

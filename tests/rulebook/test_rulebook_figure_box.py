@@ -46,7 +46,7 @@ def test_a_piece_past_the_figure_box_is_cut_there_and_named(drafted):
     game = drafted / "data" / "test" / "game.yaml"
     line = len(game.read_text(encoding="utf-8").splitlines()) + 3  # the figure's "- after:" line
     game.write_text(game.read_text(encoding="utf-8") + FIGURE, encoding="utf-8")
-    assert run(drafted, "build", "--game", "test") == 0
+    assert run(drafted, "build", "--game", "test", "--jobs", "1") == 0
     out = drafted / "build" / "test"
     warnings = json.loads((out / "manifest.json").read_text(encoding="utf-8"))["warnings"]
     said = [w for w in warnings if "past the figure's" in w]
@@ -70,7 +70,7 @@ def test_a_figures_caption_is_centred_under_the_figure(drafted):
 
     game = drafted / "data" / "test" / "game.yaml"
     game.write_text(game.read_text(encoding="utf-8") + FIGURE.replace("x: 10, y: 25", "x: 40, y: 50").replace("size: [80, 50]", "size: [80, 100]"), encoding="utf-8")
-    assert run(drafted, "build", "--game", "test") == 0
+    assert run(drafted, "build", "--game", "test", "--jobs", "1") == 0
     pdf = drafted / "build" / "test" / "rulebook.pdf"
     page = next(i for i, p in enumerate(PdfReader(pdf).pages) if "場の例" in (p.extract_text() or ""))
     doc = pypdfium2.PdfDocument(str(pdf))

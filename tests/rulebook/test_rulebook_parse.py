@@ -363,3 +363,15 @@ def test_a_table_rows_icons_count_as_the_one_cell_they_print_in():
     names: a row that fits the page was taken for too wide, and its table for paragraphs."""
     row = "　【防御】　　　" + "{shield}" * 6 + "を得る。" + "あ" * 14  # 98 cells written, 62 printed
     assert find_preformatted([row, row]) == [(0, 2)]
+
+
+def test_lines_numbered_1_dot_and_a_half_width_space_are_text_not_a_diagram():
+    """「1. カードをよく混ぜます。」 (the IME in half-width mode) was a diagram, boxed and set on a
+    character grid, for the one space after its number; it is a line of text as 「１．カード…」 is.
+    A table whose columns are set off by two spaces stays one."""
+    steps = ["　準備は次のとおりです。", "1. カードをよく混ぜます。", "2. 各プレイヤーに３枚ずつ配ります。",
+             "３. 残りを山札にします。"]
+    assert find_preformatted(steps) == []
+    assert not any(isinstance(b, Preformatted) for b in _walk(parse("■　準備\n\n" + "\n".join(steps)).sections[0].children))
+    table = ["1.  カード    ３枚", "2.  コマ      ５個", "3.  ボード    １枚"]
+    assert find_preformatted(table) == [(0, 3)]

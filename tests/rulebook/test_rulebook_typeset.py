@@ -161,7 +161,7 @@ def test_a_block_taller_than_a_page_is_named_not_a_traceback(tmp_path, capsys, t
     draft.write_text(draft.read_text(encoding="utf-8").replace("１：カードを１枚引く。", tail + "１：カードを１枚引く。")
                      if tail.startswith("□") else draft.read_text(encoding="utf-8").replace(
                          "◇テストカード（１１枚）", "◇テストカード（１１枚）\n" + tail.strip()), encoding="utf-8")
-    assert run(ws, "build", "--game", "test") == 2
+    assert run(ws, "build", "--game", "test", "--jobs", "1") == 2
     err = capsys.readouterr().err
     where = "draft.txt:14: the rulebook" if tail.startswith("□") else "draft.txt: the rulebook"  # the diagram's line
     assert f"{where} has a block taller than an A5 page (" in err and block in err, err

@@ -11,7 +11,7 @@ import pdfprobe
 import pnpgen.engine.game as engine_game
 import pnpgen.svg as svg
 import pnpgen.svg.image as svg_image
-from conftest import DECK_YAML, PICTURE_FRONT, make_workspace, picture_workspace, run
+from conftest import DECK_YAML, FEW_CARDS, PICTURE_FRONT, make_workspace, picture_workspace, run
 
 
 def test_copies_of_every_deck_together_are_bounded(tmp_path, capsys):
@@ -91,7 +91,7 @@ def test_a_template_file_of_more_bytes_than_a_template_needs_is_refused_unread(t
     whole and compiled: 300 MB took a minute and a gigabyte. Refused by its size, in one line."""
     from pnpgen.faces.templates import MAX_TEMPLATE_BYTES
 
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     with open(ws / "templates/test/card-front.svg.j2", "r+b") as f:
         f.truncate(MAX_TEMPLATE_BYTES + 1)
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 2

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import os
 
-from conftest import make_workspace, run
+from conftest import FEW_CARDS, make_workspace, run
 
 
 def test_a_hard_linked_file_table_is_replaced_not_written_through(tmp_path):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     table = ws / "build" / ".cache" / "hashes" / "files.json"
     assert table.is_file()
@@ -52,7 +52,7 @@ def test_a_hard_linked_copy_of_a_workspace_leaves_the_first_one_as_it_was(tmp_pa
 def test_reprint_writes_through_no_link_where_the_game_folder_was(tmp_path, capsys):
     """A link put where build/<game>/ was (to a shared folder, say): build and export refuse to write
     through it, and so does reprint now (it wrote its two files into the folder the link led to)."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     deck = ws / "data" / "test" / "decks" / "cards.yaml"
     deck.write_text(deck.read_text(encoding="utf-8").replace("本文カード1}", "本文カード1改}"), encoding="utf-8")

@@ -10,7 +10,7 @@ import marshal
 import pickle
 from pathlib import Path
 
-from conftest import make_workspace, run
+from conftest import FEW_CARDS, make_workspace, run
 
 
 def _planted(ws: Path, marker: Path) -> None:
@@ -39,7 +39,7 @@ def test_compiled_code_planted_in_the_build_folders_cache_never_runs(tmp_path, m
     from pnpgen.faces import templates
 
     monkeypatch.setattr(templates, "PROCESS_COMPILED", {})
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     monkeypatch.setattr(templates, "PROCESS_COMPILED", {})  # as a new process, after the folder came in a zip
     marker = tmp_path / "ran"

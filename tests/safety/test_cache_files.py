@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FRONT, make_workspace, run
+from conftest import FEW_CARDS, FRONT, make_workspace, run
 from pdfprobe import texts
 
 SECRET = "SECRETTEXT"
@@ -40,7 +40,7 @@ def _texts(folder: Path) -> str:
 ])
 def test_a_template_face_drawn_by_svglib_reads_no_file_outside_the_workspace(tmp_path, reference, capsys):
     _outside(tmp_path)
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     kept = (ws / "build" / "test" / "cards.pdf").read_bytes()
     capsys.readouterr()
@@ -74,7 +74,7 @@ def _planted_fallbacks(ws: Path) -> int:
 
 def test_a_face_planted_in_the_build_folders_cache_reads_no_file_outside(tmp_path):
     _outside(tmp_path)
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     assert _planted_fallbacks(ws) > 0
     shutil.rmtree(ws / "build" / ".cache" / "forms")  # the faces' drawn streams: drawn again from the faces

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import forked_cli, make_workspace, run
+from conftest import FEW_CARDS, forked_cli, make_workspace, run
 
 FAST = ("--no-rulebook", "--jobs", "1")
 
@@ -39,7 +39,7 @@ def _sha(data: bytes) -> str:
 
 
 def test_a_planted_state_deletes_no_file_of_the_designers(tmp_path):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     assert run(ws, "build", "--game", "test", *FAST) == 0
     notes = ws / "build" / "test" / "notes.txt"
     notes.write_text("the designer's notes", encoding="utf-8")
@@ -51,7 +51,7 @@ def test_a_planted_state_deletes_no_file_of_the_designers(tmp_path):
 
 
 def test_a_planted_output_with_its_record_is_made_again(tmp_path):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     assert run(ws, "build", "--game", "test", *FAST) == 0
     cards = ws / "build" / "test" / "cards.pdf"
     built = cards.read_bytes()
@@ -69,7 +69,7 @@ def test_a_planted_output_with_its_record_is_made_again(tmp_path):
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs a FIFO")
 def test_a_planted_state_reads_nothing_through_a_link_beside_the_outputs(tmp_path):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     assert run(ws, "build", "--game", "test", *FAST) == 0
     fifo = tmp_path / "outside" / "pipe"
     fifo.parent.mkdir()
@@ -82,7 +82,7 @@ def test_a_planted_state_reads_nothing_through_a_link_beside_the_outputs(tmp_pat
 
 def test_one_process_still_trusts_what_it_wrote(tmp_path, capsys):
     """watch and serve build again and again in one process: their records hold there."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     assert run(ws, "build", "--game", "test", *FAST) == 0
     capsys.readouterr()
     assert run(ws, "build", "--game", "test", *FAST) == 0

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import make_workspace, run
+from conftest import FEW_CARDS, make_workspace, run
 from pnpgen.usercache import seal
 
 
@@ -44,7 +44,7 @@ def _edit(ws: Path) -> None:
 
 
 def test_rendered_faces_planted_in_a_build_folder_from_elsewhere_are_not_replayed(tmp_path, monkeypatch):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     _as_machine(monkeypatch, tmp_path / "theirs")
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     packs = list((ws / "build" / ".cache" / "renders").glob("*.pack.json"))
@@ -65,7 +65,7 @@ def test_rendered_faces_planted_in_a_build_folder_from_elsewhere_are_not_replaye
 
 
 def test_an_output_planted_with_its_record_in_a_build_folder_from_elsewhere_is_made_again(tmp_path, monkeypatch):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     _as_machine(monkeypatch, tmp_path / "theirs")
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     out = ws / "build" / "test"
@@ -89,7 +89,7 @@ def test_an_output_planted_with_its_record_in_a_build_folder_from_elsewhere_is_m
 
 
 def test_the_same_machine_still_builds_only_what_changed(tmp_path, monkeypatch, capsys):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     _as_machine(monkeypatch, tmp_path / "mine")
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     capsys.readouterr()
@@ -109,7 +109,7 @@ def test_an_output_replaced_by_a_link_is_not_read_through_but_made_again(tmp_pat
 
     from conftest import forked_cli
 
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     _as_machine(monkeypatch, tmp_path / "mine")
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
     cards = ws / "build" / "test" / "cards.pdf"
@@ -133,7 +133,7 @@ def test_a_fifo_planted_as_a_cache_record_is_passed_over(tmp_path, monkeypatch, 
 
     from conftest import forked_cli
 
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     _as_machine(monkeypatch, tmp_path / "mine")
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
     where = (ws / "build" / record) if record.startswith(".pnpgen") else ws / "build" / ".cache" / record

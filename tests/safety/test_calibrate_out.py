@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import make_workspace, run
+from conftest import FEW_CARDS, make_workspace, run
 
 
 def _refused(ws: Path, capsys, *args: str) -> str:
@@ -23,7 +23,7 @@ def _refused(ws: Path, capsys, *args: str) -> str:
 
 @pytest.mark.parametrize("name", ["data/test/game.yaml", "data/test/decks/cards.yaml", "notes.txt", "sheet"])
 def test_calibrate_out_at_a_file_not_a_pdf_is_refused_and_the_file_kept(tmp_path, capsys, name):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     target = ws / name
     if not target.exists():
         target.write_bytes(b"the designer's own file")
@@ -35,7 +35,7 @@ def test_calibrate_out_at_a_file_not_a_pdf_is_refused_and_the_file_kept(tmp_path
 
 def test_calibrate_out_through_a_linked_fonts_folder_is_refused_and_the_font_kept(tmp_path, capsys):
     """The workspace's fonts/ is often a link to a shared folder of fonts: a font is not a PDF."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     fonts = tmp_path / "shared-fonts"
     fonts.mkdir()
     (fonts / "Mine-Regular.ttf").write_bytes(b"\x00\x01\x00\x00 a font")
@@ -46,7 +46,7 @@ def test_calibrate_out_through_a_linked_fonts_folder_is_refused_and_the_font_kep
 
 
 def test_calibrate_out_at_a_pdf_is_written_whole(tmp_path):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     assert run(ws, "calibrate", "--out", "sheets-to-print/cal.PDF") == 0
     data = (ws / "sheets-to-print/cal.PDF").read_bytes()
     assert data.startswith(b"%PDF-") and data.rstrip().endswith(b"%%EOF")
@@ -55,7 +55,7 @@ def test_calibrate_out_at_a_pdf_is_written_whole(tmp_path):
 
 def test_calibrate_out_at_a_pdf_of_the_designers_is_refused_and_the_file_kept(tmp_path, capsys):
     """A slip of the shell (--out rules.pdf, tab-completed) replaced the designer's own PDF."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     (ws / "rules.pdf").write_bytes(b"%PDF-1.7\n% the designer's own rules\n")
     (ws / "link.pdf").symlink_to(tmp_path / "elsewhere.pdf")  # a link: never written through
     for name in ("rules.pdf", "link.pdf"):
@@ -68,7 +68,7 @@ def test_calibrate_out_at_a_pdf_of_the_designers_is_refused_and_the_file_kept(tm
 
 def test_calibrate_writes_again_over_its_own_sheet(tmp_path):
     """A sheet for the other flip edge over the last one, as the default path always was."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     assert run(ws, "calibrate", "--out", "cal.pdf") == 0
     long_edge = (ws / "cal.pdf").read_bytes()
     assert run(ws, "calibrate", "--out", "cal.pdf", "--duplex", "short") == 0
@@ -79,7 +79,7 @@ def test_calibrate_writes_again_over_its_own_sheet(tmp_path):
 def test_a_build_after_the_calibration_sheet_takes_the_build_folder(tmp_path, capsys):
     """The sheet comes first (docs/home-printing.md: calibrate, then print): its build/ is pnpgen's
     output folder, which the build then takes (it was refused: 'holds files pnpgen did not write')."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     assert run(ws, "calibrate", "-q") == 0
     assert capsys.readouterr().out == ""
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
@@ -90,7 +90,7 @@ def test_a_build_after_the_calibration_sheet_takes_the_build_folder(tmp_path, ca
 def test_calibrate_writes_no_sheet_into_a_linked_build_folder_of_other_files(tmp_path, capsys):
     """A build/ that is a link to a folder of other files (a downloaded workspace's build -> ~/Documents)
     is refused, as a build refuses it: no sheet is put among those files."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     elsewhere = tmp_path / "Documents"
     elsewhere.mkdir()
     (elsewhere / "letter.txt").write_text("mine\n", encoding="utf-8")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import make_workspace, run
+from conftest import FEW_CARDS, make_workspace, run
 
 
 def _tree(folder: Path) -> dict[str, bytes]:
@@ -26,7 +26,7 @@ def _documents(tmp_path: Path) -> Path:
 
 
 def test_clean_at_a_folder_pnpgen_never_wrote_changes_nothing_there(tmp_path, capsys):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     mine = _documents(tmp_path)
     before = _tree(mine)
     for more in ((), ("--history",), ("--game", "test", "--history")):
@@ -36,7 +36,7 @@ def test_clean_at_a_folder_pnpgen_never_wrote_changes_nothing_there(tmp_path, ca
 
 
 def test_after_clean_at_a_foreign_folder_a_build_there_is_still_refused(tmp_path, capsys):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     mine = _documents(tmp_path)
     assert run(ws, "clean", "--out", str(mine)) == 0
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--out", str(mine)) == 2
@@ -49,7 +49,7 @@ def test_clean_removes_nothing_through_a_link_put_where_an_output_folder_was(tmp
     """The game's folder (or an export's) moved elsewhere, a copy of its very bytes, and a link
     left in its place (to an archive of what went to the printer): pnpgen writes through no link,
     so what one leads to is not its to remove, whatever its bytes; clean removed them."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
     assert run(ws, "export", "--game", "test", "--preset", "doujin") == 0
     folder = ws / "build" / linked

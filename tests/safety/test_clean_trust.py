@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import make_workspace, run
+from conftest import FEW_CARDS, make_workspace, run
 
 FAST = ("--no-rulebook", "--jobs", "1")
 
@@ -37,7 +37,7 @@ def _state_listing(state: Path, files: dict[str, str]) -> None:
 
 
 def test_a_state_sealed_by_its_hash_alone_removes_nothing(tmp_path, capsys):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     assert run(ws, "build", "--game", "test", *FAST) == 0
     out = ws / "build" / "test"
     notes = out / "notes.txt"
@@ -53,7 +53,7 @@ def test_a_state_sealed_by_its_hash_alone_removes_nothing(tmp_path, capsys):
 
 
 def test_a_build_folder_from_another_machine_is_left_until_built_here(tmp_path, monkeypatch, capsys):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "theirs"))
     assert run(ws, "build", "--game", "test", *FAST) == 0
     monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "mine"))
@@ -69,7 +69,7 @@ def test_a_build_folder_from_another_machine_is_left_until_built_here(tmp_path, 
 def _exported_with_a_planted_record(tmp_path):
     """A doujin export; a file of the designer's beside it, which its export.json is edited to
     name: (workspace, export folder, that file, the files the export wrote)."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     assert run(ws, "export", "--game", "test", "--preset", "doujin") == 0
     folder = ws / "build" / "test" / "doujin"
     mine = folder / "order-notes.txt"
@@ -92,7 +92,7 @@ def test_an_export_record_naming_a_file_of_the_designers_removes_it_not(tmp_path
 
 
 def test_an_export_without_a_state_sealed_here_is_left(tmp_path, capsys):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     assert run(ws, "export", "--game", "test", "--preset", "doujin") == 0
     for state in (ws / "build" / ".cache" / "exports" / "test").iterdir():
         state.unlink()  # as a folder from elsewhere: its export.json and files, no state sealed here

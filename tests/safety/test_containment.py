@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DECK_YAML, forked_cli, make_workspace, run
+from conftest import DECK_YAML, FEW_CARDS, forked_cli, make_workspace, run
 
 SECRET = "秘密の合言葉XYZZY"
 
@@ -43,7 +43,7 @@ def _files_opened(monkeypatch) -> list[str]:
 @pytest.mark.parametrize("command", [["check"], ["build", "--game", "test", "--no-rulebook"],
                                      ["export", "--game", "test", "--preset", "doujin"]])
 def test_a_symlinked_deck_is_refused_and_its_contents_appear_nowhere(tmp_path, capsys, command):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     (ws / "data/test/decks/diary.yaml").symlink_to(_secret_deck(tmp_path))
     assert run(ws, *command) == 2
     said = capsys.readouterr()
@@ -53,7 +53,7 @@ def test_a_symlinked_deck_is_refused_and_its_contents_appear_nowhere(tmp_path, c
 
 
 def test_a_decks_folder_linked_elsewhere_is_refused(tmp_path, capsys):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     secret = _secret_deck(tmp_path)
     (ws / "data/test/decks/cards.yaml").unlink()
     (ws / "data/test/decks").rmdir()
@@ -64,7 +64,7 @@ def test_a_decks_folder_linked_elsewhere_is_refused(tmp_path, capsys):
 
 
 def test_a_symlinked_preset_is_refused_unread(tmp_path, capsys):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     private = tmp_path / "private" / "shop.yaml"
     private.parent.mkdir()
     private.write_text(f"name: {SECRET}\nformats: {{poker: {{trim: [63, 88], bleed: 3}}}}\n", encoding="utf-8")
@@ -79,7 +79,7 @@ def test_a_symlinked_preset_is_refused_unread(tmp_path, capsys):
 def test_a_link_inside_the_workspace_is_fine(tmp_path):
     """Containment is about leaving the workspace, not about links: a deck linked to a file of
     the same game still builds."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     (ws / "data/test/shared.yaml").write_text((ws / "data/test/decks/cards.yaml").read_text(encoding="utf-8"),
                                               encoding="utf-8")
     (ws / "data/test/decks/cards.yaml").unlink()
@@ -88,7 +88,7 @@ def test_a_link_inside_the_workspace_is_fine(tmp_path):
 
 
 def test_a_symlinked_layout_is_refused_unread(tmp_path, capsys):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     private = tmp_path / "private" / "mine.yaml"
     private.parent.mkdir()
     private.write_text(f"extends: card-poker\n# {SECRET}\n", encoding="utf-8")
@@ -108,7 +108,7 @@ def test_a_file_linked_from_the_games_folders_to_elsewhere_is_never_opened(tmp_p
     secret = tmp_path / "private" / "notes.txt"
     secret.parent.mkdir()
     secret.write_text(SECRET, encoding="utf-8")
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     (ws / "data/test/notes.txt").symlink_to(secret)
     (ws / "data/test/art").mkdir()
     (ws / "data/test/art/elsewhere.png").symlink_to(secret)
@@ -125,7 +125,7 @@ def test_a_printers_file_linked_out_of_the_workspace_is_refused_unread(tmp_path,
     workspace's is the workspace's: linked elsewhere, its names and values once showed in
     messages (`unknown printer profile 'x' (expected one of <the other file's keys>)`)."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     private = tmp_path / "private" / "settings.yaml"
     private.parent.mkdir()
     private.write_text(f"{SECRET}: {{paper: a4}}\n", encoding="utf-8")
@@ -134,6 +134,7 @@ def test_a_printers_file_linked_out_of_the_workspace_is_refused_unread(tmp_path,
     said = capsys.readouterr()
     assert "printers.yaml" in said.err and "outside" in said.err and SECRET not in said.out + said.err
     assert "a file inside the workspace's own folder, named relative to it" in said.err, said.err  # not "inside , named"
+    assert "printers.yaml: 'printers.yaml' is outside" in said.err and "printers.yaml: printers.yaml" not in said.err, said.err
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--printer", SECRET) == 2
     assert "outside" in capsys.readouterr().err and not (ws / "build/test").exists()
 
@@ -237,7 +238,7 @@ def test_a_workspace_folder_that_is_a_link_out_is_refused_before_anything_is_rea
     it was read (and new wrote there)."""
     import shutil
 
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     elsewhere = tmp_path / "elsewhere"
     shutil.move(ws / folder, elsewhere)
     (ws / folder).symlink_to(elsewhere, target_is_directory=True)
@@ -252,7 +253,7 @@ def test_a_workspace_folder_that_is_a_link_out_is_refused_before_anything_is_rea
 def test_a_workspace_folder_linked_inside_the_workspace_is_read(tmp_path):
     import shutil
 
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     shutil.move(ws / "templates", ws / "shared-templates")
     (ws / "templates").symlink_to("shared-templates", target_is_directory=True)
     assert run(ws, "check", "-q") == 0
@@ -264,7 +265,7 @@ def test_a_fonts_folder_linked_elsewhere_is_read_for_its_fonts_only(tmp_path, mo
     """fonts/ may be a link anywhere (a shared collection): its files below it, and its files that
     are no font, were read for the build's inputs (fonts/ a link to the home folder: a walk of all
     of it, every small file hashed). Only fonts/<name>.ttf is."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     fonts = _own_fonts(ws, tmp_path)
     (fonts / "notes.txt").write_text(SECRET, encoding="utf-8")
     (fonts / "projects" / "diary").mkdir(parents=True)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DECK_YAML, GAME_YAML, REPO, forked_cli, make_workspace, run
+from conftest import DECK_YAML, FEW_CARDS, GAME_YAML, REPO, forked_cli, make_workspace, run
 
 
 def _table(font: bytearray, tag: bytes) -> tuple[int, int, int]:
@@ -158,7 +158,7 @@ def test_a_font_name_that_is_a_pipe_or_a_folder_is_said_so_not_not_found(tmp_pat
     looking for a file that is there. Said what it is, where game.yaml names it, nothing read."""
     import os
 
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     (ws / "fonts").unlink()
     (ws / "fonts").mkdir()
     target = ws / "fonts" / "Odd.ttf"

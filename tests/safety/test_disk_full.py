@@ -9,7 +9,7 @@ import resource
 import subprocess
 import sys
 
-from conftest import child_env, make_workspace, run
+from conftest import FEW_CARDS, child_env, make_workspace, run
 
 
 def _small_files_only() -> None:
@@ -17,7 +17,7 @@ def _small_files_only() -> None:
 
 
 def test_a_full_disk_is_one_line_and_keeps_the_last_good_build(tmp_path):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     cache = tmp_path / "cache"
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
     out = ws / "build" / "test"

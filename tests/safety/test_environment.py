@@ -11,7 +11,7 @@ import sys
 import pytest
 from pypdf import PdfReader
 
-from conftest import child_env, make_workspace, run
+from conftest import FEW_CARDS, child_env, make_workspace, run
 
 
 def test_the_rulebook_is_the_same_bytes_with_source_date_epoch_set(tmp_path, monkeypatch):
@@ -47,7 +47,7 @@ def test_a_source_date_epoch_not_a_whole_number_is_no_traceback(tmp_path, monkey
 def test_a_stdout_without_the_games_characters_says_them_escaped(tmp_path):
     """Japanese names printed to a cp1252 or ascii stdout (a Western Windows redirecting to a file,
     a CI log): the build ended in a UnicodeEncodeError traceback, exit 1, after writing its files."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     for encoding in ("cp1252", "ascii"):
         done = subprocess.run([sys.executable, "-m", "pnpgen", "build", "--game", "test", "--no-rulebook", "--out",
                                str(tmp_path / encoding)], cwd=ws, capture_output=True,
@@ -60,7 +60,7 @@ def test_a_current_folder_deleted_since_is_one_line(tmp_path):
     """A terminal left in a folder since deleted or replaced (a workspace unzipped again, cloned
     again): every command, -C DIR too, ended in a FileNotFoundError traceback from os.getcwd()."""
     gone = tmp_path / "gone"
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     script = 'cd "$1" && rmdir "$1" && shift && exec "$@"'
     for command in (["list"], ["-C", str(ws), "list"]):
         gone.mkdir()
@@ -78,7 +78,7 @@ def test_a_current_folder_deleted_since_is_one_line(tmp_path):
 def test_an_output_that_cannot_be_written_is_one_line_and_the_build_done(tmp_path):
     """``pnpgen build > log`` on a full disk (here /dev/full) ended in an OSError traceback, and
     with stdout closed (``>&-``) in an AttributeError one; the files are written either way."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     build = [sys.executable, "-m", "pnpgen", "build", "--game", "test", "--no-rulebook", "--out"]
     with open("/dev/full", "w") as full:
         done = subprocess.run([*build, str(tmp_path / "full")], cwd=ws, stdout=full, stderr=subprocess.PIPE,
@@ -95,7 +95,7 @@ def test_an_output_that_cannot_be_written_is_one_line_and_the_build_done(tmp_pat
 
 def test_an_error_said_where_it_cannot_be_written_still_exits_2(tmp_path):
     """stderr on a full disk: the error line could not be written, and the command ended in status 1."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     with open("/dev/full", "w") as full:
         done = subprocess.run([sys.executable, "-m", "pnpgen", "build", "--game", "no-such-game"], cwd=ws,
                               stdout=subprocess.PIPE, stderr=full, env=child_env(), timeout=300)
@@ -106,7 +106,7 @@ def test_an_error_said_where_it_cannot_be_written_still_exits_2(tmp_path):
 def test_an_output_folder_that_is_a_dangling_link_or_a_pipe_is_said_so(tmp_path, capsys, stands):
     """It said 'cannot write to build: File exists', naming nothing that stood there; the link's
     target is not made."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     if stands == "pipe":
         os.mkfifo(ws / "build")
     else:
@@ -127,7 +127,7 @@ def test_without_a_home_folder_a_build_runs_and_its_output_folder_is_still_check
     def no_home() -> Path:
         raise RuntimeError("Could not determine home directory.")
 
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     monkeypatch.delenv("HOME", raising=False)
     monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
     monkeypatch.setattr(Path, "home", staticmethod(no_home))
@@ -136,3 +136,15 @@ def test_without_a_home_folder_a_build_runs_and_its_output_folder_is_still_check
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--out", "data/test/o") == 2
     assert "is inside the workspace's data/" in capsys.readouterr().err
     assert not (ws / "data" / "test" / "o").exists()
+
+
+@pytest.mark.parametrize("pause", ["abc", "nan", "inf", "-1"])
+def test_a_pause_for_tests_that_is_no_number_of_seconds_is_no_pause(tmp_path, monkeypatch, capsys, pause):
+    """PNPGEN_TEST_PAUSE_BEFORE_COMMIT (the interrupted-build tests' pause) set to what is no
+    number of seconds ended the build, every file staged, in a ValueError traceback (abc, nan) or
+    OverflowError (inf), nothing committed; it builds, unpaused."""
+    ws = make_workspace(tmp_path / "ws")
+    monkeypatch.setenv("PNPGEN_TEST_PAUSE_BEFORE_COMMIT", pause)
+    assert run(ws, "build", "--game", "test", "-q") == 0
+    assert "PNPGEN_TEST_PAUSE" not in capsys.readouterr().err
+    assert len(PdfReader(ws / "build" / "test" / "cards.pdf").pages) == 4

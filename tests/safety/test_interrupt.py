@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, child_env, ctrl_c_as_in_a_terminal, in_a_terminal_group, make_workspace
+from conftest import FEW_CARDS, REPO, child_env, ctrl_c_as_in_a_terminal, in_a_terminal_group, make_workspace
 
 # The child: Ctrl-C arrives (a real SIGINT to itself) as Python imports pnpgen.data.validate, one
 # of the modules the command line imports before it runs anything; then the command starts the
@@ -46,7 +46,7 @@ def _entry_point() -> str:
 
 @pytest.mark.parametrize("how", ["-m", "script"])
 def test_ctrl_c_while_pnpgen_is_imported_is_one_line_and_130(tmp_path, how):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     proc = subprocess.run([sys.executable, "-c", IMPORTING, how if how == "-m" else _entry_point(),
                            "build", "--game", "test"], cwd=ws, env=child_env(), capture_output=True, text=True,
                           timeout=120, preexec_fn=ctrl_c_as_in_a_terminal)

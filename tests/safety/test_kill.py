@@ -141,7 +141,7 @@ def test_kill_at_random_instants_of_a_commit_and_of_its_recovery(tmp_path):
 
 
 def test_a_folder_in_the_way_of_an_output_stops_before_anything_is_replaced(tmp_path, capsys):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=["カード1", "カード5"])
     assert main_in(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
     before = _tree(ws / "build/test")
     (ws / "build/test/shop/order.csv").unlink()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ART_DECK_YAML, DECK_YAML, FRONT, PICTURE_FRONT, make_workspace, run
+from conftest import ART_DECK_YAML, DECK_YAML, FEW_CARDS, FRONT, PICTURE_FRONT, make_workspace, run
 
 LONG = "a" * 300
 BUILD = ("build", "--game", "test", "--jobs", "1")
@@ -64,14 +64,14 @@ def test_a_file_name_too_long_for_the_file_system_is_one_line_and_keeps_the_outp
 
 
 def test_a_preset_name_too_long_is_one_line(tmp_path, capsys):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     assert run(ws, "export", "--game", "test", "--preset", LONG) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--preset" in err and "Traceback" not in err, err
 
 
 def test_a_layout_export_name_too_long_is_one_line_and_writes_nothing(tmp_path, capsys):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     assert run(ws, "layout", "export", "card-poker", "--out", f"{LONG}.svg.j2") == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "too long" in err and "Traceback" not in err, err
@@ -81,7 +81,7 @@ def test_a_layout_export_name_too_long_is_one_line_and_writes_nothing(tmp_path, 
 def test_a_game_folder_name_too_long_for_its_files_stops_before_anything_is_written(tmp_path, capsys):
     """A folder name of 250 bytes: <slug>-all.pdf is 258, and the build stopped at the commit with
     "build: --out: cannot write ggg…: File name too long", naming an --out never given."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     slug = "g" * 201
     for top in ("data", "templates"):
         (ws / top / "test").rename(ws / top / slug)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import make_workspace, run
+from conftest import FEW_CARDS, make_workspace, run
 from pnpgen import usercache
 
 
@@ -24,7 +24,7 @@ def cache(tmp_path, monkeypatch) -> Path:
 
 
 def test_a_build_under_umask_000_leaves_no_cache_entry_others_may_write(tmp_path, cache):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     old = os.umask(0)
     try:
         assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
@@ -76,7 +76,7 @@ def test_a_relative_cache_folder_is_no_cache_so_a_workspace_cannot_plant_compile
     from pdfprobe import texts
     from pnpgen.faces import templates
 
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     name, source = "test/card-front.svg.j2", FRONT
     sandbox = jinja2.sandbox.SandboxedEnvironment()
     bucket = jinja2.bccache.Bucket(sandbox, "", templates.CompiledTemplates().get_source_checksum(source))

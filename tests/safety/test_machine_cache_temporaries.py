@@ -9,7 +9,7 @@ import subprocess
 import sys
 import time
 
-from conftest import REPO, make_workspace, run
+from conftest import FEW_CARDS, REPO, make_workspace, run
 
 ENTRY = "0123456789abcdef0123456789abcdef01234567"  # an entry's name: usercache.key's 40 hex digits
 
@@ -48,7 +48,7 @@ def test_temporaries_of_killed_writes_are_removed_and_a_running_writers_kept(tmp
         mine = [yaml / f".{ENTRY}.notes", yaml / "notes.txt", cache / ".secret.txt"]  # not pnpgen's temporaries
         for path in mine:
             path.write_bytes(b"mine")
-        ws = make_workspace(tmp_path / "ws")
+        ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
         assert run(ws, "build", "--game", "test", "--no-rulebook") == 0  # reads the deck: writes in yaml/
         assert not dead.exists() and not old.exists() and not secret.exists()
         assert running.read_bytes() == b"being written"
@@ -61,7 +61,7 @@ def test_a_machine_cache_below_a_file_is_no_cache_not_a_traceback(tmp_path, monk
     """XDG_CACHE_HOME (or PNPGEN_CACHE) naming a file: the machine key's temporary could not be
     removed (NotADirectoryError) and every command ended in a traceback. It builds without a
     machine cache, as README says of a machine cache that cannot be written."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     (tmp_path / "a-file").write_bytes(b"not a folder")
     for variable in ("XDG_CACHE_HOME", "PNPGEN_CACHE"):
         monkeypatch.delenv("PNPGEN_CACHE", raising=False)

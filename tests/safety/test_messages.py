@@ -9,7 +9,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from conftest import BACK, DECK_YAML, DRAFT, FRONT, make_workspace, run
+from conftest import BACK, DECK_YAML, DRAFT, FEW_CARDS, FRONT, make_workspace, run
 
 CLASS_NAME = re.compile(r"\b[A-Z][a-zA-Z]+(Error|Exception)\b")
 
@@ -30,7 +30,7 @@ def test_a_shift_jis_template_names_the_template(tmp_path, capsys):
 
 
 def test_a_deck_id_too_long_for_a_file_name_names_the_deck(tmp_path, capsys):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     decks = ws / "data/test/decks"
     (decks / "cards.yaml").rename(decks / ("d" * 250 + ".yaml"))
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import make_workspace, run
+from conftest import FEW_CARDS, make_workspace, run
 
 
 def _outputs(ws: Path) -> dict[str, bytes]:
@@ -78,14 +78,14 @@ def test_a_vanished_decks_folder_exits_2(built_ws, capsys):
 
 
 def test_a_game_that_never_had_a_draft_builds_with_a_warning(tmp_path, capsys):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     assert run(ws, "build", "--game", "test", "--jobs", "1") == 0
     err = capsys.readouterr().err
     assert "data/test/draft.txt: no draft text" in err and str(tmp_path) not in err
 
 
 def test_yml_decks_are_read_and_litter_is_passed_over(tmp_path, capsys):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     decks = ws / "data/test/decks"
     (decks / "more.yml").write_text((decks / "cards.yaml").read_text(encoding="utf-8"), encoding="utf-8")
     (decks / "._cards.yaml").write_bytes(b"\x00\x05\x16\x07\x00\x02\x00\x00Mac OS X        ")
@@ -103,7 +103,7 @@ def test_yml_decks_are_read_and_litter_is_passed_over(tmp_path, capsys):
 
 
 def test_a_deck_both_yaml_and_yml_is_one_line(tmp_path, capsys):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     decks = ws / "data/test/decks"
     (decks / "cards.yml").write_text((decks / "cards.yaml").read_text(encoding="utf-8"), encoding="utf-8")
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 2

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import make_workspace, run
+from conftest import FEW_CARDS, make_workspace, run
 
 
 def _copy_deck(ws: Path, deck_id: str) -> None:
@@ -23,7 +23,7 @@ def _copy_deck(ws: Path, deck_id: str) -> None:
     ("cards-unique", "shop/cards-unique.pdf"), ("cards-die", "shop/cards-die.pdf"),
 ])
 def test_a_deck_named_like_another_output_stops_before_anything_is_written(tmp_path, capsys, deck_id, clash):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     _copy_deck(ws, deck_id)
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
     err = capsys.readouterr().err
@@ -32,7 +32,7 @@ def test_a_deck_named_like_another_output_stops_before_anything_is_written(tmp_p
 
 
 def test_a_preset_named_like_a_build_folder_is_refused(tmp_path, capsys):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     (ws / "presets").mkdir()
     (ws / "presets" / "shop.yaml").write_text(
         (Path(__file__).resolve().parents[2] / "generator/pnpgen/exports/presets/doujin.yaml").read_text(encoding="utf-8"),
@@ -47,7 +47,7 @@ def test_a_preset_named_like_a_build_folder_is_refused(tmp_path, capsys):
 def test_a_preset_named_like_a_build_folder_in_other_letter_case_is_refused(tmp_path, capsys, name):
     """presets/Shop.yaml exported into build/test/Shop/, which is the build's shop/ on Windows and macOS;
     presets/ink-saver.yaml wrote its cards.pdf over the ink saver's home sheets in ink-saver/."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     (ws / "presets").mkdir()
     (ws / "presets" / f"{name}.yaml").write_text(
         (Path(__file__).resolve().parents[2] / "generator/pnpgen/exports/presets/doujin.yaml").read_text(encoding="utf-8"),
@@ -69,7 +69,7 @@ def test_every_folder_the_build_writes_is_kept_from_presets():
 def test_two_presets_differing_in_letter_case_alone_are_refused(tmp_path, capsys, chosen):
     """presets/Doujin.yaml beside the shipped doujin: build/test/Doujin/ and doujin/ are one folder on
     Windows and macOS, and which file --preset doujin reads depends on the file system."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     (ws / "presets").mkdir()
     (ws / "presets" / "Doujin.yaml").write_text(
         (Path(__file__).resolve().parents[2] / "generator/pnpgen/exports/presets/doujin.yaml").read_text(encoding="utf-8"),
@@ -83,7 +83,7 @@ def test_two_presets_differing_in_letter_case_alone_are_refused(tmp_path, capsys
 @pytest.mark.parametrize("name", ["aux", "Nul"])
 def test_a_preset_named_like_a_windows_device_is_refused(tmp_path, capsys, name):
     """presets/aux.yaml exported into build/test/aux/, a folder Windows cannot hold."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     (ws / "presets").mkdir()
     (ws / "presets" / f"{name}.yaml").write_text(
         (Path(__file__).resolve().parents[2] / "generator/pnpgen/exports/presets/doujin.yaml").read_text(encoding="utf-8"),
@@ -96,7 +96,7 @@ def test_a_preset_named_like_a_windows_device_is_refused(tmp_path, capsys, name)
 
 @pytest.mark.parametrize("name", ["../../../etc/passwd", ".hidden", "a/b"])
 def test_a_preset_name_is_a_name_not_a_path(tmp_path, capsys, name):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     (ws / "presets").mkdir()
     for hidden in (".hidden.yaml", "..yaml"):  # files --preset refuses by their names: not offered either
         (ws / "presets" / hidden).write_text("name: x\n", encoding="utf-8")
@@ -111,7 +111,7 @@ def test_deck_ids_that_are_one_file_on_windows_and_macos_stop_before_anything_is
                                                                                         second):
     """Two decks Linux tells apart, written to a USB stick or a shared drive (or unzipped on a
     Mac): one deck's files replaced the other's, a mixed set with a manifest naming both."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     if first != "cards":
         _copy_deck(ws, first)
     _copy_deck(ws, second)
@@ -124,7 +124,7 @@ def test_deck_ids_that_are_one_file_on_windows_and_macos_stop_before_anything_is
 def test_a_deck_named_as_reprints_files_stops_before_reprint_writes_over_it(tmp_path, capsys):
     """A deck reprint-since-v1: ``pnpgen reprint --since v1`` wrote its sheet over the deck's
     reprint-since-v1.pdf, and the next build wrote the deck's over the reprint."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     _copy_deck(ws, "Reprint-Since-v1")
     for command in (("build", "--game", "test", "--no-rulebook"), ("check",)):
         assert run(ws, *command) == 2
@@ -146,7 +146,7 @@ def test_a_deck_named_as_reprints_files_stops_before_reprint_writes_over_it(tmp_
 def test_a_deck_id_windows_cannot_hold_stops_before_anything_is_written(tmp_path, capsys, deck_id, trouble, meant):
     """aux.yaml made aux.pdf: a zip of the build, a USB stick or a shared drive cannot give it to a
     player on Windows (the file cannot be made there)."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     _copy_deck(ws, deck_id)
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
     err = capsys.readouterr().err
@@ -157,13 +157,13 @@ def test_a_deck_id_windows_cannot_hold_stops_before_anything_is_written(tmp_path
 
 @pytest.mark.parametrize("deck_id", ["console", "com10", "auxiliary", "nul-old", "lpt"])
 def test_names_that_only_start_like_a_windows_device_are_decks(tmp_path, capsys, deck_id):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     _copy_deck(ws, deck_id)
     assert run(ws, "list") == 0, capsys.readouterr().err
 
 
 def test_a_game_folder_windows_cannot_hold_is_refused(tmp_path, capsys):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     (ws / "data/test").rename(ws / "data/prn")
     assert run(ws, "build", "--game", "prn", "--no-rulebook") == 2
     err = capsys.readouterr().err
@@ -175,7 +175,7 @@ def test_a_game_folder_windows_cannot_hold_is_refused(tmp_path, capsys):
 @pytest.mark.parametrize("slug, shown, meant", [("test.", "'.'", "test"), ("test ", "' '", "test")])
 def test_a_game_folder_ending_in_a_dot_or_space_is_refused(tmp_path, capsys, slug, shown, meant):
     """build/test./ holds the game's files: Windows drops the dot, and the folder cannot be copied there."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     for top in ("data", "templates"):
         (ws / top / "test").rename(ws / top / slug)
     assert run(ws, "build", "--game", slug, "--no-rulebook") == 2
@@ -188,7 +188,7 @@ def test_a_game_folder_ending_in_a_dot_or_space_is_refused(tmp_path, capsys, slu
 def test_two_games_differing_in_letter_case_alone_are_refused(tmp_path, capsys):
     """data/Test/ beside data/test/: build/Test/ and build/test/ are one folder on Windows and macOS
     (a build on Linux onto a shared drive mixed the two games' sets)."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     shutil.copytree(ws / "data/test", ws / "data/Test")
     assert run(ws, "build", "--all", "--no-rulebook") == 2
     err = capsys.readouterr().err
@@ -199,7 +199,7 @@ def test_two_games_differing_in_letter_case_alone_are_refused(tmp_path, capsys):
 def test_a_preset_that_would_be_refused_is_not_offered_as_taking_a_deck(tmp_path, capsys):
     """A deck a preset cannot take is told the presets that would: not presets/Shop.yaml, which
     --preset refuses (its folder is the build's shop/ on Windows and macOS)."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     (ws / "presets").mkdir()
     (ws / "presets" / "Shop.yaml").write_text(
         (Path(__file__).resolve().parents[2] / "generator/pnpgen/exports/presets/doujin.yaml").read_text(encoding="utf-8"),

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import DECK_YAML, FRONT, make_workspace, run
+from conftest import DECK_YAML, FEW_CARDS, FRONT, make_workspace, run
 from pnpgen.data.yamlsrc import load_value
 
 
@@ -132,7 +132,7 @@ def test_a_count_in_another_notation_beyond_the_limit_is_told_the_limit(tmp_path
                                                ("'1e400'", "lint min_text '1e400' is not a length")])
 def test_a_lint_figure_is_said_as_written_not_with_the_unit_pnpgen_added(tmp_path, capsys, written, said):
     """It said 'nanpt', '1e400pt': a value the designer never wrote."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     game = ws / "data/test/game.yaml"
     game.write_text(game.read_text(encoding="utf-8") + f"lint: {{min_text: {written}}}\n", encoding="utf-8")
     assert run(ws, "list") == 2

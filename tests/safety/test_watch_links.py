@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import forked_cli, make_workspace, run
+from conftest import FEW_CARDS, forked_cli, make_workspace, run
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine import fresh
 from pnpgen.engine.fresh import watched
@@ -30,7 +30,7 @@ def test_a_link_out_of_the_workspace_is_refused_before_anything_is_watched(tmp_p
     command = command + [_free_port()] if command[0] == "serve" else command
     outside = tmp_path / "outside"
     (outside / "deep").mkdir(parents=True)
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     (ws / "data" / "test" / "elsewhere").symlink_to(outside)
     code, err = forked_cli(ws, *command, timeout=30)  # (it watched for ever: killed, -9)
     assert code == 2
@@ -38,7 +38,7 @@ def test_a_link_out_of_the_workspace_is_refused_before_anything_is_watched(tmp_p
 
 
 def test_a_link_inside_the_workspace_is_watched(tmp_path):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     (ws / "shared" / "art").mkdir(parents=True)
     (ws / "data" / "test" / "art").symlink_to(ws / "shared" / "art")
     folders = watched(Workspace(ws), "test")
@@ -55,7 +55,7 @@ def test_a_fonts_folder_leading_out_is_watched_by_its_fonts_not_walked(tmp_path)
     import os
     import shutil
 
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     home = tmp_path / "home"
     shutil.copytree(ws / "fonts", home)
     (home / "projects" / "diary").mkdir(parents=True)
@@ -78,7 +78,7 @@ def test_a_link_out_made_while_watch_runs_is_refused_on_the_next_save(tmp_path, 
 
     outside = tmp_path / "outside"
     (outside / "deep").mkdir(parents=True)
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     deck = ws / "data" / "test" / "decks" / "cards.yaml"
     link = ws / "data" / "test" / "elsewhere"
     cards = ws / "build" / "test" / "cards.pdf"
@@ -129,7 +129,7 @@ def test_a_link_out_made_while_serve_runs_is_refused_on_the_next_save(tmp_path):
 
     outside = tmp_path / "outside"
     outside.mkdir()
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     preview = Preview(Workspace(ws), "test", ws / "build")
     preview.rebuild()
     assert preview.state.error == ""
@@ -150,7 +150,7 @@ def test_a_name_not_in_utf_8_is_refused_before_anything_is_watched(tmp_path, com
     import os
 
     command = command + [_free_port()] if command[0] == "serve" else command
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     os.makedirs(os.path.join(os.fsencode(ws / "data" / "test"), "古い".encode("cp932")))
     code, err = forked_cli(ws, *command, timeout=30)
     assert code == 2, err
@@ -168,7 +168,7 @@ def test_the_watcher_stopping_by_itself_is_one_line(tmp_path, capsys, monkeypatc
         raise RuntimeError('Unable to decode path "data/test/\\x90V" to string')
 
     monkeypatch.setattr(watchfiles, "watch", stops)  # (the command imports it when it starts)
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     code = run(ws, "watch", "--game", "test", "--no-rulebook")
     err = capsys.readouterr().err
     assert code == 2 and "Traceback" not in err, err

@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from conftest import child_env, make_workspace
+from conftest import FEW_CARDS, child_env, make_workspace
 from pnpgen.engine import transaction
 from pnpgen.engine.transaction import TRASH, commit
 
@@ -41,7 +41,7 @@ def test_the_trash_process_imports_no_pnpgen_of_the_workspace(tmp_path, monkeypa
 
 
 def test_spawned_workers_import_no_multiprocessing_of_the_workspace(tmp_path):
-    ws = make_workspace(tmp_path / "ws")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     shutil.copytree(ws / "data" / "test", ws / "data" / "other")
     shutil.copytree(ws / "templates" / "test", ws / "templates" / "other")
     marker = tmp_path / "ran.txt"

@@ -61,3 +61,26 @@ def test_watch_and_serve_refuse_an_out_no_save_can_make_right_and_exit_2(tmp_pat
     assert code == 2, (code, err)
     assert "--out: data is inside the workspace's data/" in err and "Traceback" not in err, err
     assert sorted(p.relative_to(ws) for p in ws.rglob("*")) == before
+
+
+def test_serve_says_its_address_once_it_listens(tmp_path):
+    """``serve`` printed "preview on …" before uvicorn had started: a browser opened at once found
+    nothing, and a Ctrl-C in that instant could fall in an import's clean-up, where Python ignores
+    it, leaving the preview running. The line comes once the port takes connections."""
+    pytest.importorskip("uvicorn", reason="the preview's HTTP stack")
+    port = _free_port()
+    ws = make_workspace(tmp_path / "ws")
+    proc = subprocess.Popen([sys.executable, "-u", "-m", "pnpgen", "serve", "--game", "test", "--port", port], cwd=ws,
+                            env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=in_a_terminal_group)
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if " preview on " in line:
+                break
+        with socket.create_connection(("127.0.0.1", int(port)), timeout=5):
+            pass  # refused (ConnectionRefusedError) while nothing listens yet
+    finally:
+        os.killpg(proc.pid, signal.SIGINT)
+        proc.communicate(timeout=60)
+    assert proc.returncode == 130

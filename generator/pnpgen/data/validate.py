@@ -320,7 +320,8 @@ def label(value: Any, what: str, limit: int = LABEL_CHARS) -> Any:
 def name(value: Any, what: str) -> str:
     """A plain name (a font, a file): text, not a number, a list or nothing."""
     if not isinstance(value, str) or not value.strip():
-        raise Invalid(f"{what} must be a name, got {_type_name(value)}", "a name in quotes or plain text")
+        got = "empty text" if isinstance(value, str) else _type_name(value)  # ('' or '  ' is text, but no name)
+        raise Invalid(f"{what} must be a name, got {got}", "a name in quotes or plain text")
     return value
 
 

@@ -56,7 +56,8 @@ def keyname(keypath: Path_, lists: set[Path_]) -> str | None:
 
 
 MAX_BYTES = 4_000_000  # a YAML file; the largest real deck is a few kB
-MAX_VALUES = 200_000  # values in a document with every alias expanded (10,000 pieces × fields)
+MAX_VALUES = 200_000  # values aliases may add to a document beyond those written
+MAX_WRITTEN = 500_000  # values in a document, aliases expanded: 10,000 pieces of 24 fields
 MAX_DEPTH = 50  # nesting of mappings and lists; real files nest 6 deep
 SLOW_ERRORS = 200_000  # characters up to which a broken file is read again by PyYAML for its clearer error
 _STANDARD = "tag:yaml.org,2002:"
@@ -307,12 +308,16 @@ def _error(doc: Located, node: yaml.Node, message: str, expected: str | None = N
 
 class _Expansion:
     """Measures a document with every alias expanded (values and depth), once per node, so a
-    'billion laughs' file is refused in microseconds; finds aliases that contain themselves."""
+    'billion laughs' file is refused in microseconds; finds aliases that contain themselves.
+    What aliases add is bounded apart from the values written: a deck of 10,000 pieces of nine
+    fields, no alias in it, is some 210,000 values, and was refused as 'aliases expand this to
+    more than 200,000 values'."""
 
     def __init__(self, doc: Located):
         self.doc = doc
         self.known: dict[int, tuple[int, int]] = {}  # node id → (values, depth)
         self.open: set[int] = set()
+        self.written = 0  # the distinct nodes met so far: the values written, each once
 
     def check(self, node: yaml.Node) -> None:
         self.measure(node)
@@ -325,15 +330,20 @@ class _Expansion:
             raise _error(self.doc, node, "an alias refers to the mapping or list that holds it",
                          "an alias (*name) only to a value defined before and outside it")
         self.open.add(id(node))
+        self.written += 1
         children = [n for pair in node.value for n in pair] if isinstance(node, yaml.MappingNode) else \
             node.value if isinstance(node, yaml.SequenceNode) else []
         sizes = [self.measure(n) for n in children]
         self.open.discard(id(node))
         total = 1 + sum(n for n, _ in sizes)
         depth = 1 + max((d for _, d in sizes), default=0)
-        if total > MAX_VALUES:
+        if total - self.written > MAX_VALUES:  # (without an alias, total is at most what was written)
             raise _error(self.doc, node, f"aliases expand this to more than {MAX_VALUES:,} values",
                          "aliases (*name) to small shared values, not aliases of aliases")
+        if total > MAX_WRITTEN:  # (a million values took a minute and more than a gigabyte to read)
+            raise _error(self.doc, node, f"this holds more than {MAX_WRITTEN:,} values",
+                         "a deck of at most 10,000 pieces of some 24 fields; a larger one split, or kept "
+                         "in a spreadsheet (pieces: {file: cards.xlsx})")
         if depth > MAX_DEPTH:
             raise _error(self.doc, node, f"aliases nest this more than {MAX_DEPTH} levels deep",
                          "pieces with fields, a few levels deep")

@@ -207,10 +207,13 @@ def _stage(path: Path, data: bytes | PdfFile, mode: int) -> None:
 def _pause_for_tests() -> None:
     """Tests of interrupted builds only: with PNPGEN_TEST_PAUSE_BEFORE_COMMIT=<seconds>, say so on
     stderr and wait once every file is staged and before the commit, so a signal lands there."""
-    seconds = os.environ.get(PAUSE_ENV)
-    if seconds:
+    try:  # anything but a number of seconds (abc, nan, inf: a traceback) is no pause
+        seconds = float(os.environ.get(PAUSE_ENV) or 0)
+    except ValueError:
+        return
+    if 0 < seconds < 3600:
         print(f"pnpgen: {PAUSE_ENV}: every file staged, nothing committed", file=sys.stderr, flush=True)
-        time.sleep(float(seconds))
+        time.sleep(seconds)
 
 
 def _check_way(root: Path, path: Path) -> None:

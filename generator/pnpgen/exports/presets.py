@@ -231,7 +231,8 @@ def _parse(doc: Located, slug: str) -> Preset:
         backs=_choice(doc, "backs", "each", ("each", "shared")),
         page_order=_choice(doc, "page_order", "front-back", ("front-back", "back-front")),
         marks=_choice(doc, "marks", "none", ("none", "jp", "western")), formats=formats,
-        pdfx=pdfx, output_condition=condition, unverified=str(data.get("unverified") or ""),
+        pdfx=pdfx, output_condition=condition,
+        unverified=_said(doc, ("unverified",), str(data.get("unverified") or "")),
         outline_text=_flag(doc, "outline_text"), overprint_black=_flag(doc, "overprint_black", True),
         cut_line=_choice(doc, "cut_line", "file", ("file", "page")),
         min_line_mm=_length(doc, ("min_line",), data["min_line"]) if "min_line" in data else None,
@@ -332,7 +333,20 @@ def _condition(doc: Located) -> OutputCondition | None:
         if key not in keys:
             raise doc.error(("output_condition", key), "unknown key in output_condition", "one of " + ", ".join(keys),
                             key=True)
+    for key in keys:
+        _said(doc, ("output_condition", key), raw.get(key, ""))
     return OutputCondition(raw["identifier"], raw.get("condition") or raw["identifier"], raw.get("info", ""))
+
+
+NOTE_CHARS = 1000  # a preset's texts said on every export or written into every PDF/X file: a paragraph
+
+
+def _said(doc: Located, at: tuple[str, ...], text: str) -> str:
+    """A preset's text that every export prints (``unverified``) or writes into its files (the
+    printing condition): a paragraph at most — a stranger's 3 MB one was printed on each export."""
+    if len(text) > NOTE_CHARS:
+        raise doc.error(at, f"this text is {len(text):,} characters long", f"a note of at most {NOTE_CHARS} characters")
+    return text
 
 
 def _names(doc: Located, value) -> tuple[tuple[str, str], ...]:
@@ -340,10 +354,17 @@ def _names(doc: Located, value) -> tuple[tuple[str, str], ...]:
     (…)}``): (language, name) pairs, the first the name of any other language."""
     if isinstance(value, dict) and value and all(isinstance(k, str) and isinstance(n, str) and n.strip()
                                                  for k, n in value.items()):
-        return tuple((str(k), str(n)) for k, n in value.items())
-    if isinstance(value, (dict, list)) or not str(value).strip():
+        names = tuple((str(k), str(n)) for k, n in value.items())
+    elif isinstance(value, (dict, list)) or not str(value).strip():
         raise doc.error(("name",), f"{value!r} is not a preset's name", PRESET_KEYS["name"])
-    return (("", str(value)),)
+    else:
+        names = (("", str(value)),)
+    for lang, name in names:  # printed on every contact sheet and message: a title's length (a million
+        if len(name) > validate.LABEL_CHARS:  # characters was the picture library's ValueError traceback)
+            at = ("name", lang) if lang else ("name",)
+            raise doc.error(at, f"the preset's name is {len(name):,} characters long",
+                            f"a shop's name of at most {validate.LABEL_CHARS} characters")
+    return names
 
 
 def _format(doc: Located, name: str, spec, dpi: int) -> Format:

@@ -39,6 +39,7 @@ from pnpgen.faces.images import ArtPlacer
 from pnpgen.faces.jinjahints import macro_called, nearly, syntax_mistake, unprinted
 from pnpgen.faces.lookup import check_templates, find_template
 from pnpgen.faces.pieceview import DeckView, FaceUndefined, MissingField, PieceView
+from pnpgen.faces.rootsize import give_size, root_box, root_mistake
 from pnpgen.faces.sourcelines import SourceLines, designers_line, svg_mistake, traced
 from pnpgen.memo import Memo
 from pnpgen.patterns import later
@@ -337,7 +338,7 @@ class Renderer(DrawnBleed):
         icons_saved(self.icon_dirs)  # (one process building save after save: an icon edited is drawn anew)
         self.warnings: list[str] = []
         self.art = ArtPlacer(game, templates, min_dpi, self.warnings, printed)  # image(); art.folder.resolver for <image>
-        self._checked: dict[str, tuple[list, str | None]] = {}  # SVG found well-formed → (placements, grounded)
+        self._checked: dict[tuple[str, tuple[float, float], float], tuple[list, str | None]] = {}  # (SVG, trim, bleed) found well-formed → (placements, grounded)
         self._printed: set[str] = set()  # templates whose art is all inside their parent's blocks (unprinted)
         self._deck_counts: dict[str, int] = {}  # deck id → its total count, summed once per deck
         self._names: dict[tuple[str, str], str] = {}  # (deck id, side) → the template's name for Jinja
@@ -651,8 +652,9 @@ class Renderer(DrawnBleed):
         mistakes: say so here, where the template is known. Returns the face's plain ``<image>``
         placements, for the manifest, and the SVG with its see-through pictures' grounds (or None:
         unchanged)."""
-        if svg in self._checked:
-            return self._checked[svg]
+        trim, bleed = face.deck.trim_mm, self.bleed_of(face.deck)
+        if (svg, trim, bleed) in self._checked:
+            return self._checked[(svg, trim, bleed)]
         try:
             root = etree.fromstring(svg.encode("utf-8"), etree.XMLParser(resolve_entities=False, no_network=True))
         except etree.XMLSyntaxError as e:
@@ -664,11 +666,25 @@ class Renderer(DrawnBleed):
                              line=int(line) if written else None, expected=expected) from None
         filename = self.env.get_template(template_name).filename  # none for a layout (faces/layouts.py)
         template = Path(filename) if filename else self.templates / template_name
+        sized = self._check_root(root, template, where, trim, bleed)
         self._check_fonts(root, template, where)
         found = self.art.check_hrefs(root, template, where)
-        grounded = etree.tostring(root, encoding="unicode") if self.art.ground(root, face.deck, face.piece) else None
-        self._checked[svg] = found, grounded
+        grounded = etree.tostring(root, encoding="unicode") \
+            if self.art.ground(root, face.deck, face.piece) or sized else None
+        self._checked[(svg, trim, bleed)] = found, grounded
         return found, grounded
+
+    def _check_root(self, root, template: Path, where: str, trim: tuple[float, float], bleed: float) -> bool:
+        """The root <svg> is the face (faces/rootsize.py), said at the line that wrote it; True
+        if the face's size was written on a root that gives none."""
+        box = root_box(root, where)
+        mistake = root_mistake(box, trim, bleed, where)
+        if mistake is None:
+            return give_size(root, box, trim, bleed)
+        name, _, line = box.at.rpartition(":")
+        written = bool(name) and (self.templates / name).is_file()  # the workspace's (its own common/piece.svg.j2 too)
+        raise TemplateMistake(mistake[0], path=self.templates / name if written else template,
+                              line=int(line) if written and line.isdigit() else None, expected=mistake[1])
 
     def _check_fonts(self, root, template: Path, where: str) -> None:
         """Every text names one of the game's fonts: the own converter requires it, and svglib,

@@ -59,6 +59,9 @@ def is_changelog_mark(line: str) -> bool:
     s = line.strip(" 　")
     return bool(_CHANGELOG.match(s) or _CHANGELOG_END.match(s))
 _DRAFT = re.compile(rf"草案\s*{NUMBER}")
+_NUMBERED = re.compile(r"^[0-9０-９]{1,2}[.．] (?=[^ 　])")
+
+
 def _is_layout_line(s: str) -> bool:
     """A line whose spaces are layout: a map row, an odd indent, a column gap."""
     if not s.strip(" 　") or _is_structural(s):
@@ -67,7 +70,9 @@ def _is_layout_line(s: str) -> bool:
         return True
     short = len(s) <= 24
     lead = s[: len(s) - len(s.lstrip(" 　"))]
-    body = s.strip(" 　")
+    # a number and its stop, a half-width space after them (「1. カードを配る。」, typed with the IME
+    # in half-width mode): a line of text like 「１．カードを配る。」, its one space no column gap
+    body = _NUMBERED.sub("", s.strip(" 　"), count=1)
     odd_indent = lead not in ("", "　")
     # two spaces in a row, or a half-width space beside Japanese text (not "Wrath of God")
     gap = bool(re.search(r"[ 　]{2,}|[^\x00-\x7f] | [^\x00-\x7f]", body))

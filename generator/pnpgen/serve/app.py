@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import json
 import signal
+import socket
 import sys
 from types import FrameType
 
@@ -151,8 +152,6 @@ def port_free(port: int) -> None:
     """A port in use is one line, not uvicorn's exit. The probe binds as uvicorn does (SO_REUSEADDR):
     the connections of a preview just stopped, waiting out TCP's TIME_WAIT for a minute, do not
     keep the port from a new one; a server listening there does."""
-    import socket
-
     with socket.socket() as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
@@ -176,6 +175,14 @@ def serve(ws: Workspace, args: argparse.Namespace) -> int:
             self.stopped_by = self.stopped_by or sig
             super().handle_exit(sig, frame)
 
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            """The "preview on" line once the server listens, its Ctrl-C handler in place: said
+            before, a Ctrl-C in the instant between (uvicorn still importing) could land in an
+            import's clean-up, where Python ignores it, and the preview ran on."""
+            await super().startup(sockets=sockets)
+            if self.started:
+                print(ready, flush=True)
+
     port_free(args.port)
     claim(args.out or ws.root / "build", ws.input_folders)  # an --out no save can make right: exit 2 now
     preview = Preview(ws, args.game, args.out or ws.root / "build")
@@ -186,7 +193,7 @@ def serve(ws: Workspace, args: argparse.Namespace) -> int:
         print(shown(preview.state.error), flush=True)
         if preview.state.decks or preview.state.sheets:
             print(f"{args.game}: the page shows the last good build until the error is fixed", flush=True)
-    print(f"{args.game}: preview on http://{HOST}:{args.port}/ — rebuilt on every save (Ctrl-C to stop)", flush=True)
+    ready = f"{args.game}: preview on http://{HOST}:{args.port}/ — rebuilt on every save (Ctrl-C to stop)"
     server = _Server(uvicorn.Config(make_app(preview, title, lang=lang), host=HOST, port=args.port, log_level="warning"))
     server.run()
     if server.stopped_by:  # Ctrl-C: 130, as ``watch`` and every shell command stopped by it

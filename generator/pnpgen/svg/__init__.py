@@ -154,6 +154,28 @@ def _written_at(el) -> str:
     return ""
 
 
+def root_length(value: str | None, where: str) -> float | None:
+    """The root ``<svg>``'s width or height in points; None where it gives none or a percentage
+    (the box it is drawn in decides: the face's, for a piece template's root)."""
+    if not value or value.strip().endswith("%"):
+        return None
+    m = LENGTH.match(value)
+    if not m or (m.group(2) or "").lower() in ("em", "ex"):
+        raise InputError(f"{where}: the <svg> root has size {value!r}", expected="a length such as 63mm")
+    return float(m.group(1)) * UNITS_PT[(m.group(2) or "").lower()]
+
+
+def viewbox(props: dict[str, str], where: str) -> tuple | None:
+    """An ``<svg>``'s viewBox (x, y, w, h), None without one."""
+    vb = props.get("viewBox")
+    if vb is None:
+        return None
+    nums = [float(v) for v in NUMBER.findall(vb)]
+    if len(nums) != 4 or nums[2] <= 0 or nums[3] <= 0:
+        raise InputError(f"{where}: viewBox={vb!r}", expected="four numbers: x y width height, sizes > 0")
+    return tuple(nums)
+
+
 class Converter:
     """One SVG document → items. Tracks the graphics state it has written, so each operator
     is written only when it changes (the state at q is restored at Q). The element handlers of
@@ -188,10 +210,10 @@ class Converter:
         self.substituted: set[tuple[str, str]] = set()  # a picture's font families set in the nearest font (told once)
         self.at = ""  # the template line that drew the element being drawn (SOURCE attribute)
         props = props_of(root)
-        vb = self._viewbox(props)
-        w = self._root_size(props.get("width"), vb[2] if vb else 300.0)
-        h = self._root_size(props.get("height"), vb[3] if vb else 150.0)
-        self.width_pt, self.height_pt = w, h
+        vb = viewbox(props, where)
+        w, h = root_length(props.get("width"), where), root_length(props.get("height"), where)
+        self.width_pt = w if w is not None else (vb[2] if vb else 300.0) * PT_PER_PX
+        self.height_pt = h if h is not None else (vb[3] if vb else 150.0) * PT_PER_PX
         self.root_vb = vb
         self.root_props = props
 
@@ -458,23 +480,6 @@ class Converter:
                 raise self.error(el, f"has {name}={props.get(name)!r}", "a number, optionally with a unit") from None
         return out
 
-    def _root_size(self, value: str | None, fallback_px: float) -> float:
-        if not value or value.strip().endswith("%"):
-            return fallback_px * PT_PER_PX
-        m = LENGTH.match(value)
-        if not m or (m.group(2) or "").lower() in ("em", "ex"):
-            raise InputError(f"{self.where}: the <svg> root has size {value!r}", expected="a length such as 63mm")
-        return float(m.group(1)) * UNITS_PT[(m.group(2) or "").lower()]
-
-    def _viewbox(self, props) -> tuple | None:
-        vb = props.get("viewBox")
-        if vb is None:
-            return None
-        nums = [float(v) for v in NUMBER.findall(vb)]
-        if len(nums) != 4 or nums[2] <= 0 or nums[3] <= 0:
-            raise InputError(f"{self.where}: viewBox={vb!r}", expected="four numbers: x y width height, sizes > 0")
-        return tuple(nums)
-
     @staticmethod
     def viewbox_matrix(vb: tuple, box: tuple, par: str) -> tuple:
         """viewBox → viewport box (x, y, w, h) as preserveAspectRatio says."""
@@ -602,7 +607,7 @@ class Converter:
         x, y, w, h = box
         if w <= 0 or h <= 0:
             return
-        vb = self._viewbox(props)
+        vb = viewbox(props, self.where)
         m = self.viewbox_matrix(vb, box, props.get("preserveAspectRatio", "xMidYMid meet")) if vb else (1.0, 0.0, 0.0, 1.0, x, y)
         self.push(f"{pdf_num(x)} {pdf_num(y)} {pdf_num(w)} {pdf_num(h)} re W n {pdf_matrix(m)} cm", m)
         saved = self.viewport
