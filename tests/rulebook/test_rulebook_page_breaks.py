@@ -87,6 +87,39 @@ def test_an_entry_whose_pictures_fit_runs_on_even_when_its_first_line_does_not(b
     assert _lines(pages[at + 1])[1][1] == "自らの民を表します。"  # (after the running head)
 
 
+def _page_of(pages, text: str) -> int:
+    return next(n for n, p in enumerate(pages) if any(t == text for _, t in _lines(p)))
+
+
+def test_small_entries_fill_the_page_an_entry_with_big_pictures_leaves(built):
+    """asian-delivery p5: VPボード's heading and board did not fit under 施設トークン and moved
+    whole, leaving 56 mm empty with two small entries waiting behind it. Those fill p5; the board
+    heads p6 with 乗り物コマ under it (its description running on), not alone over 45 mm empty."""
+    pdf = built / "asian-delivery" / "rulebook.pdf"
+    pages = glyphs(pdf)
+    at = _page_of(pages, "施設トークン")
+    assert _page_of(pages, "スタートプレイヤーマーカー") == _page_of(pages, "ワーカーポーン") == at
+    body = [y for y, t in _lines(pages[at]) if y < 195]  # (the folio left out)
+    assert A5_H - 15 - body[-1] < 25, body[-1]  # full down to the foot, bar a line or two
+    assert _page_of(pages, "ＶＰボード、ＶＰマーカー") == _page_of(pages, "乗り物コマ、乗り物カード") == at + 1
+    assert _lines(pages[at + 1])[2][1] == "ＶＰボード、ＶＰマーカー"  # (after the running head and its count)
+    flat = [re.sub(r"\s", "", t) for t in texts(pdf)]
+    assert "公共の輸送機関である" in flat[at + 2]  # 乗り物コマ's description runs on
+
+
+def test_an_entry_passed_by_a_smaller_one_stays_in_its_group(built):
+    """populous p5: 地形トークン fills the foot リソースボード's picture did not fit; both stay
+    under その他の内容物, the board heading the next page."""
+    pdf = built / "populous" / "rulebook.pdf"
+    pages = glyphs(pdf)
+    at = _page_of(pages, "地形トークン")
+    assert _page_of(pages, "マーカー（創世カード用）") == at
+    assert _page_of(pages, "リソースボード") == at + 1
+    assert _lines(pages[at + 1])[2][1] == "リソースボード"
+    lines = [t for _, t in _lines(pages[at])]
+    assert lines.index("●その他の内容物") < lines.index("マーカー（創世カード用）") < lines.index("地形トークン")
+
+
 def test_a_term_keeps_two_characters_each_side_of_a_line_break():
     """JLREQ allows 【パ|ストパイル】; an editor breaks before the term or two characters in at least."""
     text = "あいうえおかきくけ【パストパイル】があります。"

@@ -39,6 +39,7 @@ from pnpgen.rulebook.inline import Icon, with_icons
 from pnpgen.rulebook.inline import markup as icon_markup
 from pnpgen.rulebook.keeps import (
     EntryKeep,
+    EntryRun,
     Indent,
     lead_ins_with_their_lists,
     lists_kept_together,
@@ -364,8 +365,10 @@ class StoryBuilder:
                 continue
             self.figures_placed.append(spec)
             part: list[Flowable] = [Spacer(1, 4), _on_grid(Figure(placed, *spec.size_mm))]
-            if spec.caption:
-                caption = self.p(self.label("figure", caption=self.shown(spec.caption)), "figure_caption")
+            if spec.caption:  # numbered through the book, as JIS Z 8301 and books number figures: a
+                # bare 「図」 names nothing, and the draft's 下図 may be a page on when the figure waits
+                n = sum(1 for placed_spec in self.figures_placed if placed_spec.caption)
+                caption = self.p(self.label("figure", n=n, caption=self.shown(spec.caption)), "figure_caption")
                 part += [Spacer(1, 2), self.indexed(caption, spec.caption)]
             out.append(GridKeep(part + [Spacer(1, 4)]))
         return out
@@ -398,16 +401,14 @@ class StoryBuilder:
                              color=NOTE_INK, lang=self.lang))
         out.append(Spacer(1, 4))
         extra = [r for r in self.rows if r.stated is None and not r.description and _data_only(r)]
-        for row in self.rows:
-            if row not in extra:
-                out.append(self.component(row))
+        listed = [self.component(row) for row in self.rows if row not in extra]
+        if listed:
+            out.append(EntryRun(listed))
         if extra:
             out.append(Spacer(1, 6))
             head = Paragraph(_marked(self.marks.other, self.label("other_components"), self.st["h3"]),
                              self.st["h3"])
-            out.append(self.component(extra[0], [head]))
-            for row in extra[1:]:
-                out.append(self.component(row))
+            out.append(EntryRun([self.component(extra[0], [head]), *map(self.component, extra[1:])]))
         return out
 
     def component(self, row: ComponentRow, lead: Sequence[Flowable] = ()) -> EntryKeep:
@@ -450,8 +451,8 @@ class StoryBuilder:
                 ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
                 ("VALIGN", (0, 0), (-1, -1), "TOP"), ("FONT", (0, 0), (-1, -1), self.fonts.gothic, 8),
             ])), parts=text))  # the description is drawn by the table: the index sees it so
-            return EntryKeep(out, len(out))  # (a table's cell does not split)
-        return EntryKeep(out + pic + text + listed, len(out) + len(pic))  # a wide picture stands above its description
+            return EntryKeep(out, len(out), len(lead))  # (a table's cell does not split)
+        return EntryKeep(out + pic + text + listed, len(out) + len(pic), len(lead))  # a wide picture stands above its description
 
     def parts_table(self, parts) -> Table:
         data = [[self.p(d.name, "part"), self.p(f"{d.count}{d.unit}", "part_count")]
