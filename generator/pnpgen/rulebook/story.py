@@ -102,7 +102,9 @@ class Marks:
         self.bullet_lead = "• " if latin else "・"  # a bullet before a line's text (・ holds its own space)
         self.colon = ": " if latin else "："
         self.section = "" if latin else "■"  # before a section's name in the quick reference
-        self.other = "•" if latin else "●"
+        # a group's head (the quick reference's parts, その他の内容物): ● over ・ items in Japanese;
+        # in English its bold alone, the items taking the • (both • set no hierarchy)
+        self.other = "" if latin else "●"
         self.sub = SUB_STYLE_LATIN if latin else SUB_STYLE
         self.list_sep = " / " if latin else "／"
 
