@@ -188,3 +188,20 @@ def _form_boxes(book: bytes, pages: list[int]) -> list[tuple[float, ...]]:
     pdf = pdfium.PdfDocument(book)
     return [tuple(v * 25.4 / 72 for v in o.get_bounds()) for n in pages for o in pdf[n].get_objects(max_depth=1)
             if o.type == raw.FPDF_PAGEOBJ_FORM]
+
+
+def test_an_entrys_one_line_last_paragraph_never_opens_a_page_alone(tmp_path):
+    """The English medallions book: the Alice cards' description ran on and its last paragraph,
+    the one-line ratio 「1 : 2 : 3 …」, opened p4 alone. It goes on with the paragraph it ends."""
+    import shutil
+
+    slug = "alicematic-medallions"
+    ws = tmp_path / "ws"
+    shutil.copytree(REPO / "data" / slug, ws / "data" / slug)
+    shutil.copytree(REPO / "templates" / slug, ws / "templates" / slug)
+    game = load_game(Workspace(ws), slug, lang="en")
+    result = build_rulebook(game, REPO / "fonts", pictures=pictures_from_game(game, ws / "templates"))
+    pages = [re.sub(r"\s", "", t) for t in texts(result.files["rulebook.pdf"])]
+    ratio = [n for n, t in enumerate(pages) if "1:2:3:4:5:6:7:8:9=" in t]
+    assert len(ratio) == 1 and "fiveeachof6to8,andfour9s." in pages[ratio[0]], ratio
+    assert "Alicecards53" in pages[ratio[0] - 1]  # the entry's heading and pictures stay on the page before

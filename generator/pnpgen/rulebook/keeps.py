@@ -84,7 +84,8 @@ class EntryKeep(GridKeep):
     next page: an entry missing the page by a hair left half a page empty. The description starts
     under the pictures when its first paragraph (or two lines of it, ``JPara.split``) fits there,
     else at the next page's head (populous' 種族ボード, its pictures and scale fitting but not the
-    line under them, left 58 mm empty). Only heading and pictures that do not fit move the entry
+    line under them, left 58 mm empty); its last paragraph, of one line, runs on with the one above
+    it. Only heading and pictures that do not fit move the entry
     whole (``EntryRun`` fills the space it leaves). Its parts' table runs on whole, as a figure
     does. ``lead``: flowables before its heading (the その他の内容物 heading), which nothing passes."""
 
@@ -104,8 +105,13 @@ class EntryKeep(GridKeep):
             self.wrap(aW, aH)
         if self._H <= aH or not self.stays([], aW, aH):
             return super().split(aW, aH)
-        return self._content[:self.whole] + [GridKeep([f]) if isinstance(f, Table) else f
-                                             for f in self._content[self.whole:]]
+        rest = [GridKeep([f]) if isinstance(f, Table) else f for f in self._content[self.whole:]]
+        if len(rest) >= 2 and isinstance(rest[-2], JPara) and isinstance(rest[-1], JPara) \
+                and rest[-1].wrap(aW, aH)[1] < 1.5 * rest[-1].leading:
+            # a last paragraph of one line never opens the next page alone (the English Alice
+            # cards' 1 : 2 : 3 … ratio): it keeps with the paragraph it ends
+            rest[-2:] = [GridKeep(rest[-2:])]
+        return self._content[:self.whole] + rest
 
 
 class EntryRun(GridKeep):
