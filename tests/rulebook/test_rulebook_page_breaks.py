@@ -205,3 +205,27 @@ def test_an_entrys_one_line_last_paragraph_never_opens_a_page_alone(tmp_path):
     ratio = [n for n, t in enumerate(pages) if "1:2:3:4:5:6:7:8:9=" in t]
     assert len(ratio) == 1 and "fiveeachof6to8,andfour9s." in pages[ratio[0]], ratio
     assert "Alicecards53" in pages[ratio[0] - 1]  # the entry's heading and pictures stay on the page before
+
+
+def test_a_description_beside_pictures_that_no_page_holds_runs_on_under_them(drafted):
+    """A description set beside narrow pictures is one table cell, which never splits: a long
+    one (a card's own rules) stopped the build with "a block taller than an A5 page (JPara)". It
+    is set under its pictures, the page's full measure, and runs on over the pages it needs."""
+    from conftest import run
+
+    deck = next((drafted / "data" / "test" / "decks").glob("*.yaml"))
+    deck.write_text(deck.read_text(encoding="utf-8").replace("format: poker", "format: mini-american"), encoding="utf-8")
+    draft = drafted / "data" / "test" / "draft.txt"
+    text = draft.read_text(encoding="utf-8")
+    said = "".join(f"　段落{i}、名前と本文が書かれたカードの長い説明です。まだ続きます。\n" for i in range(60))
+    draft.write_text(text.replace("　名前と本文が書かれたカードです。\n", said), encoding="utf-8")
+    assert run(drafted, "build", "--game", "test", "--rules-only") == 0
+    pages = glyphs(drafted / "build" / "test" / "rulebook.pdf")
+    found = {}
+    for n, page in enumerate(pages):
+        for y, t in _lines(page):
+            for i in (0, 59):
+                if t.startswith(f"段落{i}、"):
+                    found[i] = (n, next(g.x for g in page if g.on_page and abs(g.y - y) < 0.1 and g.char == "段"))
+    assert found[59][0] > found[0][0]  # over more than one page
+    assert found[0][1] < 15 + 2 * 4.0, found  # from the left margin (plus its 1-em indent), not beside the pictures

@@ -4,6 +4,7 @@ appendix, colophon)."""
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Collection, Mapping, Sequence
 
@@ -32,6 +33,7 @@ from pnpgen.rulebook.flowables import (
     Heading,
     JPara,
     PageNumber,
+    grid_height,
     mark_indexed,
     terms,
 )
@@ -54,11 +56,14 @@ from pnpgen.rulebook.styles import (
     BODY_LEADING,
     BODY_SIZE,
     INK,
+    MARGIN_BOTTOM,
     MARGIN_INNER,
     MARGIN_OUTER,
+    MARGIN_TOP,
     NOTE_INK,
     NOTE_LEADING,
     NOTE_SIZE,
+    PAGE_H,
     PAGE_W,
     RULE,
     SOFT,
@@ -122,6 +127,7 @@ PICTURE_W = 50 * mm  # pictures at most this wide stand beside the description, 
 RULE_GAP = 3  # pt between a component's heading rule and its pictures (the card's edge touched the rule)
 PICTURE_GAP = 4 * mm  # between the pictures and the description beside them
 TEXT_W = PAGE_W - MARGIN_INNER - MARGIN_OUTER
+BODY_H = PAGE_H - MARGIN_TOP - MARGIN_BOTTOM  # the body pages' frame
 STEP_INDENT = BODY_SIZE * 2  # a one-sentence step's text, right of its hanging number (``10.`` fits)
 LIST_INDENT = BODY_SIZE * 1.1  # a nested list item's mark, under its parent's text
 QR_INDENT = 4 * mm  # the quick reference's lines under their part's title
@@ -446,14 +452,20 @@ class StoryBuilder:
             if n != self.common:
                 pic += [self.p(self.label("picture_own_scale", n=n), "caption"), Spacer(1, 2)]
         widest = max((f.width for f in pic if isinstance(f, Faces)), default=0.0)
-        if pic and widest <= PICTURE_W:
-            text += listed
-            out.append(self.indexed(_on_grid(_cell_table([[pic, text or ""]], [picture_column(widest), None], [
+        def beside(description: list[Flowable]) -> Table:
+            return _on_grid(_cell_table([[pic, description or ""]], [picture_column(widest), None], [
                 ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
                 ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
                 ("VALIGN", (0, 0), (-1, -1), "TOP"), ("FONT", (0, 0), (-1, -1), self.fonts.gothic, 8),
-            ])), parts=text))  # the description is drawn by the table: the index sees it so
-            return EntryKeep(out, len(out), len(lead))  # (a table's cell does not split)
+            ]))
+
+        # a table's cell does not split: a description beside its pictures that no page holds (a
+        # rules text of its own) goes under them, where it runs on, as a wide picture's does
+        # (measured on a copy: a paragraph keeps the lines of the measure it is first set to)
+        if pic and widest <= PICTURE_W and \
+                grid_height([*out, beside(copy.deepcopy([*text, *listed]))], TEXT_W, BODY_H) <= BODY_H:
+            out.append(self.indexed(beside([*text, *listed]), parts=[*text, *listed]))  # the table draws the description: the index sees it so
+            return EntryKeep(out, len(out), len(lead))
         return EntryKeep(out + pic + text + listed, len(out) + len(pic), len(lead))  # a wide picture stands above its description
 
     def parts_table(self, parts) -> Table:
