@@ -28,6 +28,7 @@ from functools import lru_cache, partial
 from pathlib import Path
 
 from pnpgen.atomic import Stores, read_record, store
+from pnpgen.data.art import eight_bit_grey
 from pnpgen.data.picturebytes import picture_hash
 from pnpgen.memo import Memo
 from pnpgen.pdf.assemble import SourceChanged, Stored
@@ -208,10 +209,9 @@ def _decoded(data: bytes) -> ImageStream:
     from PIL import Image
 
     with Image.open(io.BytesIO(data)) as picture:
-        mode = picture.mode
-        if mode in ("I;16", "I;16B"):  # a 16-bit grey PNG: its samples' high bytes (convert clips: 40000 → white)
-            picture, mode = Image.frombytes("L", picture.size, picture.tobytes("raw", "I;16B")[0::2]), "L"
-        image = picture.convert(mode[:-1] if mode in ("LA", "RGBA") else mode if mode in DECODED else "RGB")
+        grey = eight_bit_grey(picture)  # (a 16-bit grey, clipped by convert, came out white)
+        mode = grey.mode
+        image = grey.convert(mode[:-1] if mode in ("LA", "RGBA") else mode if mode in DECODED else "RGB")
         pixels = image.tobytes()
     name = _name(pixels + b"None")  # drawImage's name: the MD5 of the pixels and str(mask), None
     return ImageStream(name, image.width, image.height, 8, DECODED[image.mode], ("FlateDecode",), None,
