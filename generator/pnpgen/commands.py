@@ -110,6 +110,7 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.engine.warm import Warm
     from pnpgen.errors import InputError
 
+    _known_game(ws, args.game)
     warm = Warm()  # one rulebook process for every save: fonts parsed once
     import signal
     import threading
@@ -489,7 +490,17 @@ def calibrate(args: argparse.Namespace) -> int:
 def serve(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.serve.app import serve as run_server
 
+    _known_game(ws, args.game)
     return run_server(ws, args)
+
+
+def _known_game(ws: Workspace, slug: str | None) -> None:
+    """watch and serve wait for saves: a misspelt --game was waited on for ever, its error said
+    once among the watcher's lines. Said at once, with the nearest game, exit 2."""
+    from pnpgen.data.load import game_file
+
+    if slug is not None:
+        game_file(ws, slug)
 
 
 def log(ws: Workspace, args: argparse.Namespace) -> int:
