@@ -418,3 +418,15 @@ def test_watch_and_serve_refuse_a_misspelt_game_at_once(tmp_path, capsys, comman
     err = one_line_error(capsys, command, "--game", "tset", ws=ws)
     assert "unknown game 'tset'; did you mean test? (expected one of test)" in err, err
     assert not (ws / "build").exists()
+
+
+def test_clean_of_a_misspelt_game_that_finds_nothing_names_the_nearest(tmp_path, capsys):
+    """``clean --game tset`` said only "nothing pnpgen wrote in build/", as for a game with no
+    output yet. A name data/ does not hold is said, with the nearest game; not refused (a removed
+    game's outputs are cleaned by its name)."""
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "clean", "--game", "tset") == 0
+    assert capsys.readouterr().out.strip() == ("nothing pnpgen wrote in build/ for game 'tset', which data/ does not "
+                                               "hold; did you mean test?")
+    assert run(ws, "clean", "--game", "test") == 0
+    assert capsys.readouterr().out.strip() == "nothing pnpgen wrote in build/"
