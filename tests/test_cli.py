@@ -90,7 +90,16 @@ def test_every_option_says_what_it_does():
                      "folder (expected another slug, e.g. con-game)"),
     (("build", "--game", "test", "--papr", "a4"), "unknown argument '--papr'; did you mean --paper?"),
     (("check", "--game", "test", "--sheet", "a-one-51002"),
-     "unknown argument '--sheet': an option of build, watch, reprint, not of this command"),  # not "did you mean --sheet?"
+     "unknown argument '--sheet': an option of build, watch, reprint, not of check (expected the options "
+     "'pnpgen help check' lists)"),  # not "did you mean --sheet?"; the help of the command typed, not of COMMAND
+    # fixesJ: a newcomer's command lines, each told what would be right
+    (("check", "test"), "unknown argument 'test'; a game is named with --game (pnpgen check --game test) (expected the "
+                        "options 'pnpgen help check' lists)"),
+    (("build", "--game", "test", "extra"), "unknown argument 'extra' (expected the options 'pnpgen help build' lists)"),
+    (("new", "demo", "--gmae", "x"), "unknown argument '--gmae' (expected the options 'pnpgen help new' lists)"),  # new has no --game
+    (("build", "-j", "2", "--game", "test"), "unknown argument '-j'; did you mean --jobs?"),
+    (("layout",), "missing action (expected action: one of list, export; see 'pnpgen help layout')"),
+    (("new",), "missing slug (expected slug: the game's folder name under data/"),
     (("build", "--game", "test", "--paper", "Leter"), "argument --paper: 'leter' is not a choice; did you mean letter? (expected one of a3, a4, ledger, legal, letter, tabloid)"),
     (("build", "--game", "test", "--paper", "A5"), "argument --paper: 'a5' is not a choice (expected one of a3, a4, ledger, legal, letter, tabloid)"),
     (("build", "--game", "test", "--bleed", "20mm"), "argument --bleed: bleed '20mm' is out of range (expected 0 to 10 mm)"),
@@ -102,7 +111,7 @@ def test_every_option_says_what_it_does():
     (("build", "--game", "test", "--jobs", "-2"),
      "argument --jobs: '-2' is not a number of worker processes (expected a whole number from 1 to 64)"),
     (("build", "--game", "test", "--sleeve", "-66x91"), "argument --sleeve: '-66x91' is not a sleeve size"),
-    (("build",), "one of the arguments --game --all is required"),
+    (("build",), "missing --game or --all (expected --game: "),
     # a misspelt required option is named as misspelt, not as the option missing
     (("build", "--gmae", "test"), "unknown argument '--gmae'; did you mean --game?"),
     (("-q", "export", "--gmae=test", "--preset", "doujin"), "unknown argument '--gmae=test'; did you mean --game?"),
@@ -399,3 +408,26 @@ def test_new_where_a_file_is_named_templates_writes_nothing(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "templates is a file, not a folder" in err and err.count("\n") == 1, err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["templates"]
+
+
+@pytest.mark.parametrize("command", ["watch", "serve"])
+def test_watch_and_serve_refuse_a_misspelt_game_at_once(tmp_path, capsys, command):
+    """``watch --game tset`` said "unknown game" among its lines and watched for ever; ``serve``
+    printed it and served a page of the error. A game not in data/ is one line and exit 2, with
+    the nearest game, before anything is watched or served."""
+    ws = make_workspace(tmp_path / "ws")
+    err = one_line_error(capsys, command, "--game", "tset", ws=ws)
+    assert "unknown game 'tset'; did you mean test? (expected one of test)" in err, err
+    assert not (ws / "build").exists()
+
+
+def test_clean_of_a_misspelt_game_that_finds_nothing_names_the_nearest(tmp_path, capsys):
+    """``clean --game tset`` said only "nothing pnpgen wrote in build/", as for a game with no
+    output yet. A name data/ does not hold is said, with the nearest game; not refused (a removed
+    game's outputs are cleaned by its name)."""
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "clean", "--game", "tset") == 0
+    assert capsys.readouterr().out.strip() == ("nothing pnpgen wrote in build/ for game 'tset', which data/ does not "
+                                               "hold; did you mean test?")
+    assert run(ws, "clean", "--game", "test") == 0
+    assert capsys.readouterr().out.strip() == "nothing pnpgen wrote in build/"

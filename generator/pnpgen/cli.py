@@ -30,10 +30,19 @@ class _Parser(argparse.ArgumentParser):
         # each option string → its action, kept as the options are added (argparse's own table is
         # private): for "did you mean", "an option of another command" and joining values
         self.options: dict[str, argparse.Action] = {}
+        self.by_dest: dict[str, argparse.Action] = {}  # every argument by its name (a positional's too)
         super().__init__(*args, **kwargs)
 
     def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
         return self._remember(super().add_argument(*args, **kwargs))
+
+    def add_subparsers(self, **kwargs: Any) -> Any:
+        self.by_dest[kwargs.get("dest") or "command"] = argparse.Action([], kwargs.get("dest") or "command")
+        return super().add_subparsers(**kwargs)
+
+    def takes_words(self) -> bool:
+        """Does the command take a word that is no option's value (``new SLUG``, ``layout list``)?"""
+        return any(not action.option_strings for action in self.by_dest.values())
 
     def add_mutually_exclusive_group(self, **kwargs: Any) -> Any:
         group = super().add_mutually_exclusive_group(**kwargs)
@@ -43,10 +52,17 @@ class _Parser(argparse.ArgumentParser):
 
     def _remember(self, action: argparse.Action) -> argparse.Action:
         self.options.update(dict.fromkeys(action.option_strings, action))
+        self.by_dest[action.dest] = action
         return action
 
+    # the command being run, for a mistake argparse finds before the command's own parser does
+    # (a stray word: ``pnpgen check populous``); a command's parser knows its own from its prog
+    running: str | None = None
+    game_given = False  # --game (or --all) is on the command line: a stray word is no game name
+
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {_explain(message)}\n")
+        command = self.prog.split(" ", 1)[1] if " " in self.prog else self.running
+        self.exit(2, f"{self.prog}: error: {_explain(message, command, self.game_given)}\n")
 
 
 # commands typed as what they show (the README's "Keep the history"): the command, what it shows
@@ -54,9 +70,11 @@ WORDS_FOR = {"history": ("log", "the history's versions"), "versions": ("log", "
              "changelog": ("diff", "the changelog between two versions")}
 
 
-def _explain(message: str) -> str:
+def _explain(message: str, command: str | None = None, game_given: bool = False) -> str:
     """argparse's message, said the way pnpgen says every mistake: what is wrong, then what would
-    be right, in brackets at the end."""
+    be right, in brackets at the end. ``command``: the one being run, whose options are named
+    (its help, the nearest of its own options; a stray word that looks like a game: --game)."""
+    listed = f"'pnpgen help {command}'" if command else "'pnpgen help COMMAND'"
     m = re.fullmatch(r"argument (\S+): invalid choice: '(.*)' \(choose from (.*)\)", message, re.S)
     if m:
         name, word, listed = m.groups()
@@ -82,14 +100,42 @@ def _explain(message: str) -> str:
             return (f"{short} goes before the command, not after it "
                     f"(expected: pnpgen {short} {own[short].metavar} COMMAND …, e.g. pnpgen -C my-games build --game epic)")
         if owners:  # a real option, of other commands: no "did you mean" the same name
-            return (f"unknown argument {option!r}: an option of {', '.join(owners)}, not of this command "
-                    "(expected the options 'pnpgen help COMMAND' lists)")
-        options = sorted({o for parser in (_parser(), *_commands().values()) for o in parser.options})
+            return (f"unknown argument {option!r}: an option of {', '.join(owners)}, not of "
+                    f"{command or 'this command'} (expected the options {listed} lists)")
+        mine = _commands().get(command or "")
+        # the nearest of the command's own options (``new --gmae``: new has no --game to offer)
+        options = sorted({o for parser in ((_parser(), mine) if mine else (_parser(), *_commands().values()))
+                          for o in parser.options})
         hint = suggest(option, options) if first.startswith("-") else ""
-        return f"unknown argument {first!r}{hint} (expected the options 'pnpgen help COMMAND' lists)"
+        longs = [o for o in options if re.fullmatch(r"-[A-Za-z]", option) and o.startswith("--" + option[1])]
+        if not hint and len(longs) == 1:  # -j for --jobs: the one long option of that letter
+            hint = f"; did you mean {longs[0]}?"
+        if not hint and mine is not None and "--game" in mine.options and not first.startswith("-") and not game_given:
+            hint = f"; a game is named with --game (pnpgen {command} --game {first})"
+        return f"unknown argument {first!r}{hint} (expected the options {listed} lists)"
+    m = re.fullmatch(r"the following arguments are required: (.*)", message, re.S)
+    either = re.fullmatch(r"one of the arguments (.*) is required", message, re.S)
+    if either and command in _commands():  # build: --game or --all
+        wanted = either.group(1).split()
+        said = [_required_said(_commands()[command], name) for name in wanted]
+        return f"missing {' or '.join(wanted)} (expected {'; or '.join(said)}; see {listed})"
+    if m and command in _commands():
+        wanted = m.group(1).split(", ")
+        said = [_required_said(_commands()[command], name) for name in wanted]
+        return f"missing {', '.join(wanted)} (expected {'; '.join(said)}; see {listed})"
     if not message.endswith(")"):
-        return f"{message} (see 'pnpgen help COMMAND')"
+        return f"{message} (see {listed})"
     return message
+
+
+def _required_said(parser: _Parser, name: str) -> str:
+    """What a required argument of ``parser`` takes: its choices, else its help."""
+    action = parser.options.get(name) or parser.by_dest.get(name)
+    if action is None:
+        return name
+    if action.choices:
+        return f"{name}: one of {', '.join(map(str, action.choices))}"
+    return f"{name}: {action.help}" if action.help else name
 
 
 # The commands: name → (what it does, its options). The name is also the function that runs it:
@@ -490,6 +536,7 @@ def main(argv: list[str] | None = None) -> int:
                              "pnpgen -C DIR")
         _unknown_options_first(argv)
         parser = _parsers(_running(argv))[0]
+        parser.running = _running(argv)
         args = parser.parse_args(argv)
         args.quiet, args.verbose = getattr(args, "quiet", False), getattr(args, "verbose", False)
         if args.quiet and args.verbose:
@@ -554,12 +601,21 @@ def _unknown_options_first(argv: list[str]) -> None:
     if at is None:
         return
     parser = _parsers(argv[at])[1][argv[at]]
+    value_next = False  # the word after an option that takes a value is that value
+    parser.game_given = False  # (the parsers are made once a process: reset for this command line)
     for arg in argv[at + 1:]:
         if arg == "--":
             return
         option = arg.split("=", 1)[0]
         if option.startswith("--") and not any(o.startswith(option) for o in parser.options):
             parser.error(f"unrecognized arguments: {arg}")
+        if not arg.startswith("-") and not value_next and not parser.takes_words():
+            # a stray word (``build populous``): argparse would say only that --game or --all is missing
+            parser.error(f"unrecognized arguments: {arg}")
+        named = {id(a): a for o, a in parser.options.items() if o == option or (option.startswith("--") and o.startswith(option))}
+        # (an option of no command, -j: the word after it may be its value; argparse names both)
+        value_next = arg.startswith("-") and "=" not in arg and (len(named) != 1 or next(iter(named.values())).nargs != 0)
+        parser.game_given = parser.game_given or any(a.dest in ("game", "all") for a in named.values())
 
 
 _NEGATIVE = re.compile(r"-\.?\d")  # -1mm, -0.5, -.5, -1.5,0: a value, never an option's name

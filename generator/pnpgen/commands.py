@@ -110,6 +110,7 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.engine.warm import Warm
     from pnpgen.errors import InputError
 
+    _known_game(ws, args.game)
     warm = Warm()  # one rulebook process for every save: fonts parsed once
     import signal
     import threading
@@ -443,7 +444,7 @@ def clean(ws: Workspace, args: argparse.Namespace) -> int:
     if not args.quiet:
         where = ws.shown(f"{str(out_root.resolve()).rstrip(os.sep)}{os.sep}")  # (/ is /, not //)
         _say(f"removed {counted(len(done.removed), 'file')} pnpgen wrote in {where}" if done.removed
-             else f"nothing pnpgen wrote in {where}")
+             else f"nothing pnpgen wrote in {where}" + _no_such_game(ws, args.game))
         if done.history_kept:
             _say(f"kept the {counted(done.history_kept, 'version')} recorded in .history/ and their tags "
                  "(pnpgen clean --history removes them)")
@@ -489,7 +490,28 @@ def calibrate(args: argparse.Namespace) -> int:
 def serve(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.serve.app import serve as run_server
 
+    _known_game(ws, args.game)
     return run_server(ws, args)
+
+
+def _no_such_game(ws: Workspace, slug: str | None) -> str:
+    """`` for game 'tset', which data/ does not hold; did you mean test?`` after a clean that found
+    nothing: a misspelt --game (clean takes a removed game's name too, so it is not refused)."""
+    from pnpgen.errors import suggest
+
+    known = ws.slugs()
+    if slug is None or slug in known:
+        return ""
+    return f" for game {slug!r}, which data/ does not hold{suggest(slug, known)}"
+
+
+def _known_game(ws: Workspace, slug: str | None) -> None:
+    """watch and serve wait for saves: a misspelt --game was waited on for ever, its error said
+    once among the watcher's lines. Said at once, with the nearest game, exit 2."""
+    from pnpgen.data.load import game_file
+
+    if slug is not None:
+        game_file(ws, slug)
 
 
 def log(ws: Workspace, args: argparse.Namespace) -> int:

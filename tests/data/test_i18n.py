@@ -312,10 +312,12 @@ def test_spreadsheet_columns_per_language(tmp_path, capsys):
     assert [p.values["name"] for p in ja.decks[0].pieces] == ["祝福", "降臨"] and ja.translations.warnings == []
 
 
-@pytest.mark.parametrize("lang, cell", [(None, "cards.csv:3:3: text"), ("en", "cards.csv:3:4: text")])
+@pytest.mark.parametrize("lang, cell", [(None, "cards.csv:3:3: text (column C)"),
+                                       ("en", "cards.csv:3:4: text.en (column D)")])
 def test_a_mistake_in_a_translated_cell_is_told_at_that_cell(tmp_path, capsys, lang, cell):
     """A game trial: a misspelt icon in a text.en cell (column D) stopped the English check at the
-    text cell beside it (column C), which the designer had got right."""
+    text cell beside it (column C), which the designer had got right; then it named the field
+    (``text``), not the header and column the designer sees, as a value error does."""
     deck = DECK_YAML.replace("pieces:\n", "pieces: {file: cards.csv}\n")
     ws = make_workspace(tmp_path / "ws", deck=deck, game=TWO)
     (ws / "data" / "test" / "decks" / "cards.csv").write_text(

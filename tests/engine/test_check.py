@@ -353,3 +353,22 @@ def test_players_left_open_is_counted_among_the_placeholders_to_settle(tmp_path,
     assert run(ws, "check", "--game", "test") == 0
     out = capsys.readouterr().out
     assert "  game: data/test/game.yaml:3:10: players: 未定\n1 placeholder to settle" in out, out
+
+
+def test_a_japanese_drafts_count_warning_in_an_english_check_names_the_deck_as_the_draft_does(tmp_path, capsys):
+    """``check --lang en`` of a Japanese draft: the warning quotes the draft's 「テストカード」 and
+    named the deck by its English name ('Test cards'), two editions in one sentence. The deck is
+    named as the draft names it."""
+    deck = DECK_YAML.replace("name: テストカード", "name: {ja: テストカード, en: Test cards}") + "".join(
+        f"  - {{name: カード{i}, text: 本文}}\n" for i in range(1, 12))
+    ws = make_workspace(tmp_path / "ws", draft=True, deck=deck, game=GAME_YAML + "languages: [ja, en]\n")
+    draft = ws / "data" / "test" / "draft.txt"
+    draft.write_text(draft.read_text(encoding="utf-8").replace("（１１枚）", "（１２枚）\n◇テストカーダ（１枚）"),
+                     encoding="utf-8")
+    assert run(ws, "check", "--game", "test", "--lang", "en") == 0
+    out = capsys.readouterr().out.splitlines()
+    (missing,) = [line for line in out if "テストカーダ" in line]
+    assert "テストカード" in missing and "Test cards" not in missing, missing  # the nearest name, as the draft writes it
+    (warning,) = [line for line in out if "count of" in line]
+    assert "count of テストカード differs: the draft states 12" in warning, warning
+    assert "the data has 11 (deck cards 'テストカード' = 11)" in warning and "Test cards" not in warning, warning

@@ -295,3 +295,17 @@ def test_the_knock_out_switches_pnpgens_black_and_says_what_else_passes():
     made = knock_out_over(theirs, 240)
     assert not made.counts and made.pdf == theirs
     assert made.left == over_limit(theirs, 240) and [(h.kind, h.ink) for h in made.left] == [("text", 300.0)]
+
+
+def test_an_overprint_past_the_limit_is_warned_at_the_deck_files_line_of_the_page(tmp_path):
+    """An overprint warning started with the export's file name ("cards.pdf page 1 …"), not the
+    deck file's line of the page's side, as the build's warnings and the bare-bleed one do."""
+    from pnpgen.data.workspace import Workspace
+    from pnpgen.exports.presets import load_preset
+    from pnpgen.exports.shop import ink_warnings
+
+    preset = load_preset(Workspace(make_workspace(tmp_path / "ws")), "test", "drivethrucards")
+    (line,) = ink_warnings("cards.pdf", _red_page_with_black_text(), preset, ["cards-001 front"],
+                           ["card-front.svg.j2"], starts=["data/test/decks/cards.yaml:3:8: "])
+    assert line.startswith("data/test/decks/cards.yaml:3:8: cards.pdf page 1 (cards-001 front, template "
+                           "card-front.svg.j2): text printed 100 % K with overprint lies on CMYK 0/100/100/20"), line

@@ -181,7 +181,7 @@ def test_a_picture_over_the_ink_limit_is_warned(tmp_path, preset, limit, fit):
         assert warned == []
         return
     [line] = warned
-    assert line.startswith("cards.pdf page 2 (cards-001 front) and 2 more pages: a picture reaches CMYK 0/100/100/64.7")
+    assert line.startswith("data/test/decks/cards.yaml:3:8: cards.pdf page 2 (cards-001 front) and 2 more pages: a picture reaches CMYK 0/100/100/64.7")
     assert f"{ink:g} % total ink" in line and f"100 % of its pixels are over DriveThruCards's {limit} %" in line
 
 
@@ -462,7 +462,7 @@ def test_a_picture_over_the_limit_on_two_pages_says_one_more_page(tmp_path):
     Image.new("RGB", (120, 120), (90, 0, 0)).save(root / "templates" / "test" / "photo.png")
     out = _export(root, "drivethrucards", "--fit", "scale")
     [line] = [w for w in json.loads((out / "export.json").read_text(encoding="utf-8"))["warnings"] if "a picture reaches" in w]
-    assert line.startswith("cards.pdf page 2 (cards-001 front) and 1 more page: a picture reaches CMYK 0/100/100/64.7")
+    assert line.startswith("data/test/decks/cards.yaml:3:8: cards.pdf page 2 (cards-001 front) and 1 more page: a picture reaches CMYK 0/100/100/64.7")
 
 
 @pytest.mark.parametrize("identifier", ["MyPrinter2024", "FOGRA39"])

@@ -59,7 +59,7 @@ def test_a_deck_whose_file_names_an_uploader_may_refuse_is_warned(tmp_path):
         warned.append([w for w in found if "半角英数字" in w])
     assert (root / "build" / "test" / "doujin" / "役割 カード.pdf").is_file()
     assert warned == [[
-        "data/test/decks/役割 カード.yaml: deck '役割 カード' names the files sent to 同人印刷所（トンボ付きPDF） "
+        "data/test/decks/役割 カード.yaml:1: deck '役割 カード' names the files sent to 同人印刷所（トンボ付きPDF） "
         "('役割 カード.pdf'); many printers' upload forms take file names of half-width letters, digits, - and _ "
         "only (半角英数字): rename the deck file to such a name if the shop refuses them"], []]
 
@@ -146,7 +146,8 @@ def test_a_cmyk_picture_reaches_a_cmyk_export_with_its_own_inks(tmp_path):
     """A CMYK JPEG's C50 M50 Y50 grey went to the shop as K50 (placed in RGB, converted back). A
     CMYK export now places the JPEG as it is (DeviceCMYK, its own DCT data, read back as
     128/128/128/0) and passes the PDF/X-1a preflight; an RGB export still shows it in RGB; one
-    turned by its EXIF orientation still goes through RGB, and is warned."""
+    turned by its EXIF orientation still goes through RGB, and is warned at the line of the piece
+    that places it (it started with the deck id alone)."""
     from PIL import Image
     from preflight import problems
 
@@ -179,7 +180,7 @@ def test_a_cmyk_picture_reaches_a_cmyk_export_with_its_own_inks(tmp_path):
     warned, [(space, kind, _, pixels)] = export("doujin")
     assert (space, kind) == ("/DeviceCMYK", "/FlateDecode") and pixels[:3] == (0, 0, 0)
     [line] = warned
-    assert line.startswith("deck 'cards', templates/test/grey.jpg: a CMYK picture 同人印刷所（トンボ付きPDF） gets "
+    assert line.startswith("data/test/decks/cards.yaml:9:5: deck 'cards', templates/test/grey.jpg: a CMYK picture 同人印刷所（トンボ付きPDF） gets "
                            "through RGB"), line
 
 

@@ -246,6 +246,12 @@ def test_a_flat_hex_is_a_hex_tile_and_a_pointy_one_a_token_cut_out_along_its_out
     [pointy] = _objects(out, "pointy")
     assert pointy["Name"] == "Custom_Token" and "CustomTile" not in pointy["CustomImage"]
     assert pointy["States"]["2"]["CustomImage"]["ImageURL"].endswith("/pointy-001-back.png")
+    # the API's defaults for a custom token (docs/exports.md): thickness 0.2, merge distance 15; the
+    # back state a token of its own, as thick, where the table shows it (state 1 is the object itself)
+    for side in (pointy, pointy["States"]["2"]):
+        token = side["CustomImage"]["CustomToken"]
+        assert (side["Name"], token["Thickness"], token["MergeDistancePixels"]) == ("Custom_Token", 0.2, 15.0)
+        assert side["Transform"] == pointy["Transform"] and "States" not in pointy["States"]["2"]
     with Image.open(out / "pointy-001-front.png") as im:
         alpha = im.getchannel("A")
         border = max(4, round(tts.TOKEN_BORDER * max(im.size) / (1 + 2 * tts.TOKEN_BORDER)))

@@ -989,7 +989,28 @@ def test_the_quick_references_setup_heading_reads_as_english(tmp_path):
     game = load_game(Workspace(ws), "test", lang="en")
     result = build_rulebook(game, FONTS, pictures=pictures_from_game(game, ws / "templates"))
     quick = next(t for t in pdf_texts(result.files["rulebook.pdf"]) if "Quick reference" in t and "p. " in t)
-    assert re.search(r"• Setup\s*\n", quick) and "Setup counts" not in quick and "Shuffle the deck" in quick, quick
+    assert re.search(r"\nSetup\s*\n", quick) and "Setup counts" not in quick and "Shuffle the deck" in quick, quick
+
+
+def test_the_quick_references_heads_carry_no_bullet_and_its_items_do(english_book):
+    """The English quick reference set • before its parts' heads and before their items alike
+    (the Japanese sets ● and ・): a head is its bold title flush left, its items (a step's number,
+    an item's •) indented under it."""
+    _, result, _ = english_book
+    pages = pdf_glyphs(result.files["rulebook.pdf"])
+    page = next(p for p in pages if "Turnsequence" in "".join(g.char for g in p if g.char.strip()))
+    rows: dict[float, list] = {}
+    for g in page:
+        if g.on_page and g.char.strip():
+            rows.setdefault(round(g.y, 1), []).append(g)
+    lines = [sorted(r, key=lambda g: g.x) for _, r in sorted(rows.items())]
+    text = ["".join(g.char for g in line) for line in lines]
+    first = text.index("Turnsequence")
+    heads = [t for line, t in zip(lines[first:], text[first:]) if "Bold" in line[0].font]
+    items = [line for line, t in zip(lines[first:], text[first:]) if "Bold" not in line[0].font and not t.startswith("p.")]
+    assert {"Turnsequence", "Setup", "Components"} <= set(heads), heads  # (“•Turnsequence” before)
+    assert len(items) > 3 and min(i[0].x for i in items) - lines[first][0].x > 2  # indented under the heads
+
 
 
 LONG_RUNS = ("Errata live at https://example.com/errataandclarifications" + "foreverythingwrittenhere" * 4 +

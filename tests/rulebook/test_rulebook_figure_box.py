@@ -4,6 +4,7 @@ page around it) and the build says by how much, naming game.yaml's line."""
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pypdfium2
@@ -85,3 +86,21 @@ def test_a_figures_caption_is_centred_under_the_figure(drafted):
     assert caption, "no caption line"
     left, right = min(g.x for g in caption), max(g.x + g.size * 25.4 / 72 for g in caption[-1:])  # full-width glyphs
     assert abs((left + right) / 2 - figure_middle) < 0.5, (left, right, figure_middle)
+
+
+def test_captioned_figures_are_numbered_through_the_book(drafted):
+    """A caption printed 「図　場の例」, a label with no number naming nothing: the captioned
+    figures are 図1, 図2 in the book's order (a figure without a caption takes no number)."""
+    from pdfprobe import texts
+
+    piece = "      size: [80, 100]\n      pieces:\n        - {deck: cards, piece: 1, x: 40, y: 50}\n"
+    figures = ("rulebook:\n  figures:\n"
+               f"    - after: ゲームの進行\n      caption: 進行の例\n{piece}"
+               f"    - after: ゲームの進行\n{piece}"
+               f"    - after: 概要\n      caption: 場の例\n{piece}")
+    game = drafted / "data" / "test" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8") + figures, encoding="utf-8")
+    assert run(drafted, "build", "--game", "test", "--rules-only") == 0
+    text = re.sub(r"\s", "", "".join(texts(drafted / "build" / "test" / "rulebook.pdf")))
+    assert "図1場の例" in text and "図2進行の例" in text, text  # (the space extracted or not)
+    assert text.index("図1場の例") < text.index("図2進行の例") and "図3" not in text

@@ -87,6 +87,39 @@ def test_an_entry_whose_pictures_fit_runs_on_even_when_its_first_line_does_not(b
     assert _lines(pages[at + 1])[1][1] == "自らの民を表します。"  # (after the running head)
 
 
+def _page_of(pages, text: str) -> int:
+    return next(n for n, p in enumerate(pages) if any(t == text for _, t in _lines(p)))
+
+
+def test_small_entries_fill_the_page_an_entry_with_big_pictures_leaves(built):
+    """asian-delivery p5: VPボード's heading and board did not fit under 施設トークン and moved
+    whole, leaving 56 mm empty with two small entries waiting behind it. Those fill p5; the board
+    heads p6 with 乗り物コマ under it (its description running on), not alone over 45 mm empty."""
+    pdf = built / "asian-delivery" / "rulebook.pdf"
+    pages = glyphs(pdf)
+    at = _page_of(pages, "施設トークン")
+    assert _page_of(pages, "スタートプレイヤーマーカー") == _page_of(pages, "ワーカーポーン") == at
+    body = [y for y, t in _lines(pages[at]) if y < 195]  # (the folio left out)
+    assert A5_H - 15 - body[-1] < 25, body[-1]  # full down to the foot, bar a line or two
+    assert _page_of(pages, "ＶＰボード、ＶＰマーカー") == _page_of(pages, "乗り物コマ、乗り物カード") == at + 1
+    assert _lines(pages[at + 1])[2][1] == "ＶＰボード、ＶＰマーカー"  # (after the running head and its count)
+    flat = [re.sub(r"\s", "", t) for t in texts(pdf)]
+    assert "公共の輸送機関である" in flat[at + 2]  # 乗り物コマ's description runs on
+
+
+def test_an_entry_passed_by_a_smaller_one_stays_in_its_group(built):
+    """populous p5: 地形トークン fills the foot リソースボード's picture did not fit; both stay
+    under その他の内容物, the board heading the next page."""
+    pdf = built / "populous" / "rulebook.pdf"
+    pages = glyphs(pdf)
+    at = _page_of(pages, "地形トークン")
+    assert _page_of(pages, "マーカー（創世カード用）") == at
+    assert _page_of(pages, "リソースボード") == at + 1
+    assert _lines(pages[at + 1])[2][1] == "リソースボード"
+    lines = [t for _, t in _lines(pages[at])]
+    assert lines.index("●その他の内容物") < lines.index("マーカー（創世カード用）") < lines.index("地形トークン")
+
+
 def test_a_term_keeps_two_characters_each_side_of_a_line_break():
     """JLREQ allows 【パ|ストパイル】; an editor breaks before the term or two characters in at least."""
     text = "あいうえおかきくけ【パストパイル】があります。"
@@ -155,3 +188,44 @@ def _form_boxes(book: bytes, pages: list[int]) -> list[tuple[float, ...]]:
     pdf = pdfium.PdfDocument(book)
     return [tuple(v * 25.4 / 72 for v in o.get_bounds()) for n in pages for o in pdf[n].get_objects(max_depth=1)
             if o.type == raw.FPDF_PAGEOBJ_FORM]
+
+
+def test_an_entrys_one_line_last_paragraph_never_opens_a_page_alone(tmp_path):
+    """The English medallions book: the Alice cards' description ran on and its last paragraph,
+    the one-line ratio 「1 : 2 : 3 …」, opened p4 alone. It goes on with the paragraph it ends."""
+    import shutil
+
+    slug = "alicematic-medallions"
+    ws = tmp_path / "ws"
+    shutil.copytree(REPO / "data" / slug, ws / "data" / slug)
+    shutil.copytree(REPO / "templates" / slug, ws / "templates" / slug)
+    game = load_game(Workspace(ws), slug, lang="en")
+    result = build_rulebook(game, REPO / "fonts", pictures=pictures_from_game(game, ws / "templates"))
+    pages = [re.sub(r"\s", "", t) for t in texts(result.files["rulebook.pdf"])]
+    ratio = [n for n, t in enumerate(pages) if "1:2:3:4:5:6:7:8:9=" in t]
+    assert len(ratio) == 1 and "fiveeachof6to8,andfour9s." in pages[ratio[0]], ratio
+    assert "Alicecards53" in pages[ratio[0] - 1]  # the entry's heading and pictures stay on the page before
+
+
+def test_a_description_beside_pictures_that_no_page_holds_runs_on_under_them(drafted):
+    """A description set beside narrow pictures is one table cell, which never splits: a long
+    one (a card's own rules) stopped the build with "a block taller than an A5 page (JPara)". It
+    is set under its pictures, the page's full measure, and runs on over the pages it needs."""
+    from conftest import run
+
+    deck = next((drafted / "data" / "test" / "decks").glob("*.yaml"))
+    deck.write_text(deck.read_text(encoding="utf-8").replace("format: poker", "format: mini-american"), encoding="utf-8")
+    draft = drafted / "data" / "test" / "draft.txt"
+    text = draft.read_text(encoding="utf-8")
+    said = "".join(f"　段落{i}、名前と本文が書かれたカードの長い説明です。まだ続きます。\n" for i in range(60))
+    draft.write_text(text.replace("　名前と本文が書かれたカードです。\n", said), encoding="utf-8")
+    assert run(drafted, "build", "--game", "test", "--rules-only") == 0
+    pages = glyphs(drafted / "build" / "test" / "rulebook.pdf")
+    found = {}
+    for n, page in enumerate(pages):
+        for y, t in _lines(page):
+            for i in (0, 59):
+                if t.startswith(f"段落{i}、"):
+                    found[i] = (n, next(g.x for g in page if g.on_page and abs(g.y - y) < 0.1 and g.char == "段"))
+    assert found[59][0] > found[0][0]  # over more than one page
+    assert found[0][1] < 15 + 2 * 4.0, found  # from the left margin (plus its 1-em indent), not beside the pictures

@@ -22,12 +22,12 @@ def _as_machine(monkeypatch, folder: Path) -> None:
 
 
 def _reseal_pack(pack: Path, change) -> None:
-    """A pack (header line, then its records' JSON) with ``change`` made to its records, sealed
-    as the machine in use seals it."""
+    """A pack (header line, then a line per record: ``[key, value]``) with ``change`` made to its
+    records, sealed as the machine in use seals it."""
     head, _, text = pack.read_bytes().partition(b"\n")
-    records = json.loads(text)
+    records = dict(json.loads(line) for line in text.split(b"\n"))
     change(records)
-    text = json.dumps(records, sort_keys=True, ensure_ascii=False).encode()
+    text = b"\n".join(json.dumps([k, v], sort_keys=True, ensure_ascii=False).encode() for k, v in sorted(records.items()))
     pack.write_bytes(json.dumps(json.loads(head) | {"check": seal(text)}, sort_keys=True).encode() + b"\n" + text)
 
 

@@ -635,13 +635,20 @@ def _srgb(im: Image.Image) -> bool:
         return True  # an unusable profile: its numbers as they are, as the conversion would take them
 
 
+def eight_bit_grey(im: Image.Image) -> Image.Image:
+    """A 16-bit grey picture (Pillow's I;16) as 8-bit grey, its top 8 bits: Pillow's convert
+    clips such samples (40000 of 65535 turns white); any other picture as it is."""
+    if im.mode in ("I;16", "I;16B", "I;16L", "I"):
+        return im.convert("I").point(lambda v: v / 256).convert("L")
+    return im
+
+
 def _rgb(im: Image.Image, background: tuple[int, int, int]) -> Image.Image:
     """Any Pillow image → 8-bit RGB with no alpha and no metadata."""
     from PIL import Image, ImageCms
 
     icc = im.info.get("icc_profile")
-    if im.mode in ("I;16", "I;16B", "I;16L", "I"):  # 16-bit grey: keep the top 8 bits, not clip
-        im = im.convert("I").point(lambda v: v / 256).convert("L")
+    im = eight_bit_grey(im)
     if im.mode == "P" or "transparency" in im.info:
         im = im.convert("RGBA")
     if im.mode in ("RGBA", "LA", "PA", "La", "RGBa"):

@@ -25,7 +25,7 @@ from pnpgen.data.piecevalues import (
     shown_fields,
 )
 from pnpgen.data.sheetlayouts import SheetStock, load_sheet
-from pnpgen.data.spreadsheets import SUFFIXES, SYNONYMS, read_pieces, said_for
+from pnpgen.data.spreadsheets import SUFFIXES, SYNONYMS, SheetDoc, read_pieces, said_for
 from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlhint import quoted
 from pnpgen.data.yamlsrc import Located, load_yaml
@@ -476,6 +476,12 @@ def _template(doc: Located, key: str, name: Any) -> str:
     return name
 
 
+def _cell_keys(rows: Source, keypath: tuple, raw: dict) -> dict[str, str]:
+    """The header and column of each field a spreadsheet row sets (``text.en (column G)``)."""
+    keys = {key: rows.key_of(keypath + (key,)) for key in raw} if isinstance(rows, SheetDoc) else {}
+    return {key: name for key, name in keys.items() if name}
+
+
 def _line_column(where: Where) -> tuple[int | None, int | None]:
     return where.line, where.column
 
@@ -646,7 +652,8 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         piece = Piece(index=i + 1, values=values, where=rows.where(keypath),
                       count=_parse(rows, keypath + ("count",), v.count, raw.get("count", 1), v.COUNT, count_example),
                       label_field=label_field,
-                      field_lines={key: _line_column(rows.where(keypath + (key,))) for key in raw})
+                      field_lines={key: _line_column(rows.where(keypath + (key,))) for key in raw},
+                      field_keys={} if rows is doc else _cell_keys(rows, keypath, raw))
         deck.pieces.append(piece)
         listed = len(deck.placeholders)
         for key, value in values.items() if piece.count else ():  # a parked piece prints nothing: nothing open

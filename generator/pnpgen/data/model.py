@@ -89,11 +89,18 @@ class Piece:
     # does this piece show a placeholder (未定, no art yet)? Set as its deck's placeholders are
     # listed; told by the piece, not by its label, which other pieces of the deck may share
     shows_placeholder: bool = field(default=False, repr=False, compare=False)
+    # how a message names each field a spreadsheet's row sets: its header and column (``text.en
+    # (column G)``), where the designer looks; a YAML piece's are its field names
+    field_keys: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
 
     def where_of(self, name: str | None) -> Where:
         """Where the piece sets field ``name`` (its own line), else where the piece starts."""
         line, column = self.field_lines.get(name or "", (None, None))
         return Where(self.where.path, line, column, self.where.sheet) if line is not None else self.where
+
+    def key_of(self, name: str) -> str:
+        """How a message names the piece's field ``name``: its spreadsheet header and column, else the name."""
+        return self.field_keys.get(name, name)
 
     @property
     def label(self) -> str:

@@ -95,6 +95,10 @@ class SheetDoc:
         row, col, _ = self._place(tuple(keypath), key)
         return Where(self.path, row, col, self.sheet)
 
+    def key_of(self, keypath: tuple) -> str | None:
+        """How a message names a cell's field: ``text.en (column G)``, as a value error does."""
+        return in_worksheet(self._place(tuple(keypath), False)[2], self.sheet)
+
     def error(self, keypath: tuple, message: str, expected: str | None = None, key: bool = False) -> InputError:
         row, col, header = self._place(tuple(keypath), key)
         return InputError(message, path=self.path, line=row, column=col, key=in_worksheet(header, self.sheet),

@@ -141,6 +141,9 @@ class Cache:
         # the hashes of the files it shows) reads it from the art file.
         self.art_files: dict[str, Path] = {}
         self._hashes: FileHashes | None = None
+        # each pack read: key → (the value read, its line as read), so writing the pack again
+        # encodes only the records made since (``pack_entry``)
+        self._lines: dict[str, dict[str, tuple[Any, bytes]]] = {}
 
     @property
     def hashes(self) -> FileHashes:
@@ -244,24 +247,45 @@ class Cache:
         """The records of a pack (key → value): many records in one file, read in one go — a
         thousand cards' rendered faces are one file to read and write, not two thousand. Empty
         when the pack is absent, damaged, another pnpgen's or another machine's. The file is a header
-        line (pnpgen, the seal of the text) and the records' JSON text, checked by sealing the
-        bytes as read."""
+        line (pnpgen, the seal of the text) and one line per record (``[key, value]`` in JSON, by
+        key), checked by sealing the bytes as read; each line is kept with its value, so that
+        ``pack_entry`` writes back as it is what this build did not change."""
+        self._lines.pop(kind, None)
         try:
             head, _, text = read_record(self.pack_path(kind)).partition(b"\n")
             outer = json.loads(head)
             if outer.get("pnpgen") != code() or outer.get("check") != seal(text):
                 return {}
-            records = json.loads(text)
-            return records if isinstance(records, dict) else {}
+            split = text.split(b"\n") if text else []
+            pairs = json.loads(b"[" + b",".join(split) + b"]")  # in one go: as quick as one JSON text
+            if len(pairs) != len(split):  # (a line is never empty: as many values as lines, one each)
+                return {}
+            lines: dict[str, tuple[Any, bytes]] = {}
+            for pair, line in zip(pairs, split):
+                if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)) or pair[0] in lines:
+                    return {}
+                lines[pair[0]] = (pair[1], line)
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return {}
+        self._lines[kind] = lines
+        return {key: value for key, (value, _) in lines.items()}
 
     def pack_path(self, kind: str) -> Path:
         return self.root / f"{kind}.pack.json"
 
     def pack_entry(self, kind: str, records: dict[str, Any]) -> tuple[Path, bytes]:
-        """The file of a pack holding ``records``, and its bytes."""
-        text = json.dumps(records, sort_keys=True, ensure_ascii=False).encode()
+        """The file of a pack holding ``records``, and its bytes. A record whose value is the very
+        object ``pack`` read (values read from a pack are never changed in place) is written as
+        the line it was read from: an edit of a thousand cards encodes the few records it made,
+        not the whole pack again (the forms pack: some 5 MB)."""
+        read = self._lines.get(kind, {})
+        lines = []
+        for key in sorted(records):
+            value = records[key]
+            known = read.get(key)
+            lines.append(known[1] if known is not None and known[0] is value
+                         else json.dumps([key, value], sort_keys=True, ensure_ascii=False).encode())
+        text = b"\n".join(lines)
         head = json.dumps({"pnpgen": code(), "check": seal(text)}, sort_keys=True).encode()
         return self.pack_path(kind), head + b"\n" + text
 

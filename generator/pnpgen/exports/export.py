@@ -310,7 +310,9 @@ def cmyk_pictures(rendered: RenderedGame, decks: set[str], preset: Preset) -> tu
         except (OSError, InputError):
             continue
         if cmyk:
-            out.append(f"deck '{placed['deck']}', {name}: a CMYK picture {preset.name} gets through RGB (a JPEG "
+            deck = rendered.game.deck(placed["deck"])  # started, as a low-dpi warning is, at the piece placing it
+            at = next((p.where for p in deck.pieces if p.label == placed["piece"]), None) or deck.where()
+            out.append(f"{at}: deck '{placed['deck']}', {name}: a CMYK picture {preset.name} gets through RGB (a JPEG "
                        "turned by its EXIF orientation, or one without Adobe's marker): its inks are not the ones drawn "
                        "(C50 M50 Y50 prints K50); save it upright as a CMYK JPEG, or in RGB")
     return originals, out
@@ -326,7 +328,7 @@ def odd_file_name(deck: Deck, preset: Preset) -> str:
     first = next((p for p in deck.pieces if p.count), None)  # its first file, as the export names it
     copies = f"-x{first.count}" if preset.quantity == "name" and first is not None else ""
     example = f"{deck.id}.pdf" if preset.files.startswith("pdf") else f"{deck.id}-001-front{copies}.png"
-    return (f"{deck.source}: deck '{deck.id}' names the files sent to {preset.name} ('{example}'); many "
+    return (f"{deck.where()}: deck '{deck.id}' names the files sent to {preset.name} ('{example}'); many "
             "printers' upload forms take file names of half-width letters, digits, - and _ only (半角英数字): "
             "rename the deck file to such a name if the shop refuses them")
 

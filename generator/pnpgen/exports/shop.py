@@ -104,12 +104,13 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
         mixed = _mixed(pdf, preset)  # read while the text is text (--outline-text makes it paths)
     if finish.outline_text:
         pdf, left = outline_text(pdf)
-        warnings.extend(f"{name}: {what}" for what in left)
+        warnings.extend(f"{deck.where()}: {name}: {what}" for what in left)
     if finish.pdfx is not None:
         pdf = make_x1a(pdf, finish.pdfx, title, finish.date, finish.edition)
-    if style.cmyk:
-        warnings.extend(ink_warnings(name, pdf, preset, where, templates, measured, still))
-        warnings.extend(_mixed_warnings(name, mixed, where, templates, preset))
+    if style.cmyk:  # each page's warning started, as the build's are, with the deck file's line of its side
+        starts = [f"{deck.where(side)}: " for side in page_sides]
+        warnings.extend(ink_warnings(name, pdf, preset, where, templates, measured, still, starts))
+        warnings.extend(_mixed_warnings(name, mixed, where, templates, preset, starts))
     files[name] = pdf
     return rows
 
@@ -130,7 +131,7 @@ def _face_pages(preset: Preset, style: PageStyle, faces: list[UniqueFace], files
     on_page = has_cut_line(style) and preset.cut_line == "page"
     die_name = f"{deck.id}-die.pdf" if has_cut_line(style) and not on_page else ""  # the cut line beside the pages
     if blank_backs:
-        warnings.append(f"{name}: deck '{deck.id}' has cards without a back; {preset.name} reads two pages a card "
+        warnings.append(f"{deck.where()}: {name}: deck '{deck.id}' has cards without a back; {preset.name} reads two pages a card "
                         f"({preset.page_order.replace('-', ' then ')}), so each is given a blank (white) back page")
     for face, base in zip(faces, bases):
         first = len(pages) + 1
@@ -182,24 +183,26 @@ def knock_out_black(name: str, pdf: bytes, preset: Preset) -> tuple[bytes, list[
 
 def ink_warnings(name: str, pdf: bytes, preset: Preset, where: list[str], templates: list[str],
                  measured: Mapping[str, HeavyPicture | None] | None = None,
-                 overprinted: list[Overprinted] | None = None) -> list[str]:
+                 overprinted: list[Overprinted] | None = None, starts: list[str] | None = None) -> list[str]:
     """A CMYK shop file's total ink over the preset's limit: its colours, its pictures, and where
     an overprinting black and the ground under it add up (the rulebook's pages as the cards').
-    ``where`` and ``templates``: per page, what it shows and what drew it ("" for none)."""
+    ``where`` and ``templates``: per page, what it shows and what drew it ("" for none);
+    ``starts``: per page, the ``file:line: `` a warning about it starts with (a deck's line)."""
+    starts = starts or [""] * len(where)
     # to a hundredth of a per cent, as the other warnings name inks (a gradient's stop converted
     # from #000080 is 49.8039…, said 49.8)
-    out = [f"{name} page {page + 1}{_at(where[page])}: CMYK {'/'.join(f'{round(v * 100, 2):g}' for v in colour)} is "
+    out = [f"{starts[page]}{name} page {page + 1}{_at(where[page])}: CMYK {'/'.join(f'{round(v * 100, 2):g}' for v in colour)} is "
            f"{round(ink, 2):g} % total ink, over {preset.name}'s {preset.ink_limit:g} %"
            for page, colour, ink in over_limit(pdf, preset.ink_limit)]
     for heavy in pictures_over_limit(pdf, preset.ink_limit, measured):
         first = heavy.pages[0]
         more = f" and {counted(len(heavy.pages) - 1, 'more page')}" if len(heavy.pages) > 1 else ""
-        out.append(f"{name} page {first + 1}{_at(where[first])}{more}: a picture reaches CMYK "
+        out.append(f"{starts[first]}{name} page {first + 1}{_at(where[first])}{more}: a picture reaches CMYK "
                    f"{'/'.join(f'{v * 100:g}' for v in heavy.colour)}, {heavy.ink:g} % total ink; "
                    f"{_share(heavy.share)} of its pixels are over {preset.name}'s {preset.ink_limit:g} %")
     if overprinted is None:  # not read as the black was knocked out of what it passed (knock_out_black)
         overprinted = overprint_over_limit(pdf, preset.ink_limit)
-    out.extend(_overprint_warnings(name, overprinted, where, templates, preset))
+    out.extend(_overprint_warnings(name, overprinted, where, templates, preset, starts))
     return out
 
 
@@ -226,7 +229,7 @@ _KINDS = {"text": "text", "lines": "a line", "areas": "an area"}
 
 
 def _overprint_warnings(name: str, found: list[Overprinted], where: list[str], templates: list[str],
-                        preset: Preset) -> list[str]:
+                        preset: Preset, starts: list[str]) -> list[str]:
     """One line per template and finding (what overprints, on what, the total): the first page
     and face showing it and how many more pages do, the total, the limit, and how much ground the
     object leaves room for."""
@@ -242,7 +245,8 @@ def _overprint_warnings(name: str, found: list[Overprinted], where: list[str], t
         colour = f"{k * 100:g} % K" if max(c, m, y) <= 0 else "CMYK " + "/".join(f"{v * 100:g}" for v in hit.colour)
         ground = "+".join(ink for ink, v in zip("CMYK", hit.colour) if v <= 0)
         room = preset.ink_limit - 100 * sum(hit.colour)
-        out.append(f"{name} page {hit.page + 1}{_at(where[hit.page], template)}{more}: {_KINDS[hit.kind]} printed "
+        out.append(f"{starts[hit.page]}{name} page {hit.page + 1}{_at(where[hit.page], template)}{more}: "
+                   f"{_KINDS[hit.kind]} printed "
                    f"{colour} with overprint lies on CMYK {'/'.join(f'{v * 100:g}' for v in hit.under)}: "
                    f"{hit.ink:g} % total ink where they meet, over {preset.name}'s {preset.ink_limit:g} %; "
                    f"lighten the ground under it to at most {room:g} % {ground}"
@@ -261,7 +265,7 @@ def _mixed(pdf: bytes, preset: Preset) -> list[MixedInks]:
 
 
 def _mixed_warnings(name: str, found: list[MixedInks], where: list[str], templates: list[str],
-                    preset: Preset) -> list[str]:
+                    preset: Preset, starts: list[str]) -> list[str]:
     """One line per template, kind (a line, text) and colour: the first page and face showing it,
     how many more pages do, its thinnest width or smallest size, and the fixes."""
     pages: dict[tuple, list[MixedInks]] = {}
@@ -274,7 +278,7 @@ def _mixed_warnings(name: str, found: list[MixedInks], where: list[str], templat
         more = f" and {counted(len(hits) - 1, 'more page')}" if len(hits) > 1 else ""
         template = f", template {templates[first.page]}" if templates[first.page] else ""
         if first.ground is not None:
-            out.append(f"{name} page {first.page + 1} ({where[first.page]}{template}){more}: "
+            out.append(f"{starts[first.page]}{name} page {first.page + 1} ({where[first.page]}{template}){more}: "
                        + _knocked_out(first, least, preset))
             continue
         colour = f"in {_INKS[first.inks]} inks, CMYK {'/'.join(f'{v * 100:g}' for v in first.colour)}"
@@ -291,7 +295,8 @@ def _mixed_warnings(name: str, found: list[MixedInks], where: list[str], templat
             fix = f"set it at least {wanted:g} pt, or in one ink (dark text in K only)"
             figure = f"min_mixed_text of {preset.name}: {wanted:g} pt"
         such = "a line this thin" if first.kind == "lines" else "text this small"
-        out.append(f"{name} page {first.page + 1} ({where[first.page]}{template}){more}: {what}: the plates of a "
+        out.append(f"{starts[first.page]}{name} page {first.page + 1} ({where[first.page]}{template}){more}: {what}: "
+                   "the plates of a "
                    f"press never register exactly, so {such} in several inks prints blurred or fringed with colour; "
                    f"{fix} ({figure}, {preset.mixed_inks} inks or more)")
     return out

@@ -36,8 +36,10 @@ from pnpgen.units import MM_PER_INCH, mm_to_px
 
 MAX_COLS, MAX_ROWS, MAX_PX = 10, 7, 4096
 NO_BACK = (96, 96, 96)  # a single-sided card's back on the table
-TILE_TYPES = {"rect": 0, "hex": 1, "circle": 2, "rounded": 3}  # CustomTile.Type
-CARD_TYPES = {"rounded": 0, "rect": 1, "hex": 3, "circle": 4}  # CustomDeck.Type (other shapes: rect)
+TILE_TYPES = {"rect": 0, "hex": 1, "circle": 2, "rounded": 3}  # CustomTile.Type (the KB's save file format)
+# CustomDeck.Type, the API's custom card type (other shapes: rect); which way up a hex card is cut
+# neither source says (docs/exports.md)
+CARD_TYPES = {"rounded": 0, "rect": 1, "hex": 3, "circle": 4}
 # CustomDeck ids: DECK_ID_BASE + SHEETS_PER_DECK × slot + sheet − 1, the slot one of DECK_ID_SLOTS
 # taken from a hash of game/deck (the next free one when two decks of the workspace hash alike).
 DECK_ID_BASE = 1000

@@ -614,8 +614,8 @@ class Renderer(DrawnBleed):
                               expected=expected)
         if isinstance(e, ValueMistake) and key in face.piece.field_lines:  # in the piece's own text or icons
             field = face.piece.where_of(key)
-            return InputError(message, path=field.path, line=field.line, column=field.column, key=key,
-                              expected=expected)
+            return InputError(message, path=field.path, line=field.line, column=field.column,
+                              key=face.piece.key_of(key), expected=expected)
         if not frames:
             return InputError(message, path=face.deck.source, key=key or face.side, expected=expected)
         # The designer's own line that led there; a built-in macro it called is named beside it.

@@ -23,29 +23,33 @@ from pnpgen.pdf.writer import SEPARATIONS, FaceStream, FaceStreams, PageStream
 _KEY = re.compile(r"[0-9a-f]{64}")
 
 
+FACE, PAGE = "face:", "page:"  # a record's name: a face's (cmyk, its name) or a page's (cmyk, its digest)
+
+
 def to_json(drawn: FaceStreams) -> dict[str, Any]:
-    """The faces and pages of ``drawn`` that JSON holds plainly, by their names."""
+    """The faces and pages of ``drawn`` that JSON holds plainly, each a record of its own by its
+    name (``FACE``, ``PAGE``): the cache's pack writes back as read the records an edit kept."""
     faces = {}
     for (name, cmyk), face in sorted(drawn.made.items()):
         if face.json is not None:  # read from the cache: written back as it was read (its glyphs
-            faces[f"{int(cmyk)}{name}"] = _with_shape(face.json, face.shape)  # and data turned into JSON
+            faces[f"{FACE}{int(cmyk)}{name}"] = _with_shape(face.json, face.shape)  # and data turned into JSON
             continue                                                          # again took a tenth of an edit)
         content = _content_to_json(face.content)
         if content is not None and not face.fallback:
-            faces[f"{int(cmyk)}{name}"] = _with_shape({"data": _b64(face.data), "content": content,
+            faces[f"{FACE}{int(cmyk)}{name}"] = _with_shape({"data": _b64(face.data), "content": content,
                                                       "width_pt": face.width_pt, "height_pt": face.height_pt},
                                                      face.shape)
     pages = {}
     for (digest, cmyk), page in sorted(drawn.kept.items()):
         if page.json is not None:
-            pages[f"{int(cmyk)}{digest.hex()}"] = _with_shape(page.json, page.shape)
+            pages[f"{PAGE}{int(cmyk)}{digest.hex()}"] = _with_shape(page.json, page.shape)
             continue
         content = _content_to_json(page.content)
         if content is not None:
-            pages[f"{int(cmyk)}{digest.hex()}"] = _with_shape(
+            pages[f"{PAGE}{int(cmyk)}{digest.hex()}"] = _with_shape(
                 {"data": _b64(page.data), "content": content, "forms": [[n, k] for n, k in page.forms.items()],
                  "spots": sorted(page.spots), "layers": sorted(page.layers)}, page.shape)
-    return {"faces": faces, "pages": pages}
+    return {**faces, **pages}
 
 
 def _with_shape(entry: dict, shape: Shape | None) -> dict:
@@ -67,7 +71,7 @@ def from_json(obj: Any) -> FaceStreams:
     drawn = FaceStreams()
     if not isinstance(obj, dict):
         return drawn
-    for name, v in _items(obj.get("faces")):
+    for name, v in _items(obj, FACE):
         try:
             content = _content_from_json(v["content"])
             w, h = float(v["width_pt"]), float(v["height_pt"])
@@ -78,7 +82,7 @@ def from_json(obj: Any) -> FaceStreams:
                 drawn.made[(name[1:], name[0] == "1")] = face
         except (KeyError, TypeError, ValueError):
             continue
-    for name, v in _items(obj.get("pages")):
+    for name, v in _items(obj, PAGE):
         try:
             content = _content_from_json(v["content"])
             forms, layers, spots = v["forms"], v["layers"], v["spots"]
@@ -153,8 +157,9 @@ def _pair(v: Any) -> bool:
     return isinstance(v, list) and len(v) == 2 and isinstance(v[0], str)
 
 
-def _items(v: Any) -> list[tuple[str, Any]]:
-    return [(k, x) for k, x in v.items() if isinstance(k, str) and isinstance(x, dict)] if isinstance(v, dict) else []
+def _items(v: dict, kind: str) -> list[tuple[str, Any]]:
+    """The records of ``kind`` (``FACE``, ``PAGE``), by their names without it."""
+    return [(k[len(kind):], x) for k, x in v.items() if isinstance(k, str) and k.startswith(kind) and isinstance(x, dict)]
 
 
 def _b64(data: bytes) -> str:

@@ -28,13 +28,15 @@ from functools import lru_cache, partial
 from pathlib import Path
 
 from pnpgen.atomic import Stores, read_record, store
+from pnpgen.data.art import eight_bit_grey
 from pnpgen.data.picturebytes import picture_hash
 from pnpgen.memo import Memo
 from pnpgen.pdf.assemble import SourceChanged, Stored
 from pnpgen.svg.artwork import Art
 from pnpgen.usercache import seal
 
-STREAM_FORMAT = 3  # how an entry of the cache folder is laid out; a change makes old entries unused
+STREAM_FORMAT = 4  # how an entry of the cache folder is laid out; a change makes old entries unused
+# (4: a 16-bit grey PNG's samples scaled to 8 bits, where 3 kept them clipped to white)
 MEMO_BUDGET = 256 * 2**20  # stream bytes an ImageStreams keeps in memory (the least recently used go first)
 KEYS_BUDGET = 64 * 2**20  # picture bytes kept with their hash, so a picture many faces show is hashed once
 # A picture whose stream lies in more pieces of its file (a PNG written in 8 kB IDAT chunks) is
@@ -202,12 +204,14 @@ def _jpeg_info(read: Callable[[int, int], bytes], size: int) -> tuple[int, int, 
 def _decoded(data: bytes) -> ImageStream:
     """``data`` decoded to 8-bit pixels and Flate-compressed, as ``canvas.drawImage`` embeds a
     picture (same pixels, name and bytes), built from Pillow's public API: its alpha is dropped
-    (drawImage's default mask), modes other than grey, RGB and CMYK become RGB."""
+    (drawImage's default mask), a 16-bit grey's samples become 8 bits, modes other than grey,
+    RGB and CMYK become RGB."""
     from PIL import Image
 
     with Image.open(io.BytesIO(data)) as picture:
-        mode = picture.mode
-        image = picture.convert(mode[:-1] if mode in ("LA", "RGBA") else mode if mode in DECODED else "RGB")
+        grey = eight_bit_grey(picture)  # (a 16-bit grey, clipped by convert, came out white)
+        mode = grey.mode
+        image = grey.convert(mode[:-1] if mode in ("LA", "RGBA") else mode if mode in DECODED else "RGB")
         pixels = image.tobytes()
     name = _name(pixels + b"None")  # drawImage's name: the MD5 of the pixels and str(mask), None
     return ImageStream(name, image.width, image.height, 8, DECODED[image.mode], ("FlateDecode",), None,
@@ -614,7 +618,9 @@ def _image_class():
 
     class Image(pdfdoc.PDFObject):
         """An image XObject written from a made stream, its dictionary as ReportLab's
-        PDFImageXObject writes one (with Decode and DecodeParms when the stream has them): a
+        PDFImageXObject writes one (with Decode and DecodeParms when the stream has them: Decode
+        maps the decoded samples whatever the filter, DecodeParms are the filter's own, PDF 1.7
+        §8.9.5.2 and §7.4.4.4, so the two stand together; tests/pdf/test_raster_kinds.py): a
         PDF object of its own, not that class, whose filters and decode array are private names."""
 
         def __init__(self, stream: ImageStream):

@@ -36,8 +36,14 @@ class DataItem:
     kind: str = ""  # the deck's kind (card, tile, board, token); "" for a sourced part
     packaging: bool = False  # a tuck box: listed when the draft names it, never as その他の内容物
 
+    @property
+    def draft_name(self) -> str:
+        """Its name in the draft's language: what a warning about the draft calls it."""
+        return (self.aliases or (self.name,))[0]
+
     def describe(self) -> str:
-        return f"{self.ref} {self.name!r} = {self.count}"
+        """``deck epic 'エピックカード' = 80``: named as the draft names it, one edition a sentence."""
+        return f"{self.ref} {self.draft_name!r} = {self.count}"
 
 
 @dataclass
@@ -193,7 +199,7 @@ def component_rows(doc: Document, game: Game, draft_path: Path | str, aliases: d
         where = f"{draft_path}:{comp.line}"
         missing = [name for name, ds in parts if not ds]
         if missing and have_data:
-            near = "".join(suggest(name, [d.name for d in items]) for name in missing)
+            near = "".join(suggest(name, [d.draft_name for d in items]) for name in missing)
             if comp.parts_off:  # "54 cards: 40 Market cards and 10 Starter cards"
                 near += (f"; the parts its text lists add up to {sum(comp.parts_off)} "
                          f"({' + '.join(map(str, comp.parts_off))}), not {comp.counts[0]}: with the total "

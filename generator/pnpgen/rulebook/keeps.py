@@ -84,22 +84,70 @@ class EntryKeep(GridKeep):
     next page: an entry missing the page by a hair left half a page empty. The description starts
     under the pictures when its first paragraph (or two lines of it, ``JPara.split``) fits there,
     else at the next page's head (populous' 種族ボード, its pictures and scale fitting but not the
-    line under them, left 58 mm empty). Only heading and pictures that do not fit move the entry
-    whole. Its parts' table runs on whole, as a figure does."""
+    line under them, left 58 mm empty); its last paragraph, of one line, runs on with the one above
+    it. Only heading and pictures that do not fit move the entry
+    whole (``EntryRun`` fills the space it leaves). Its parts' table runs on whole, as a figure
+    does. ``lead``: flowables before its heading (the その他の内容物 heading), which nothing passes."""
 
-    def __init__(self, flowables: list[Flowable], whole: int):
+    def __init__(self, flowables: list[Flowable], whole: int, lead: int = 0):
         super().__init__(flowables)
-        self.whole = whole
+        self.whole, self.lead = whole, lead
+
+    def stays(self, above: list[Flowable], aW: float, aH: float) -> bool:
+        """Whether its heading and pictures stand in ``aH`` under ``above``, the description
+        running on: else it moves whole."""
+        at = next((i for i in range(self.whole, len(self._content))
+                   if not isinstance(self._content[i], Spacer)), len(self._content))
+        return at < len(self._content) and grid_height([*above, *self._content[:at]], aW, aH) <= aH
 
     def split(self, aW, aH):
         if getattr(self, "_wrapInfo", None) != (aW, aH):
             self.wrap(aW, aH)
-        rest = self._content[self.whole:]
-        if self._H <= aH or not rest:
+        if self._H <= aH or not self.stays([], aW, aH):
             return super().split(aW, aH)
-        at = next((i for i in range(self.whole, len(self._content))
-                   if not isinstance(self._content[i], Spacer)), len(self._content))
-        kept = grid_height(self._content[:at], aW, aH)
-        if at == len(self._content) or kept > aH:
-            return super().split(aW, aH)
-        return self._content[:self.whole] + [GridKeep([f]) if isinstance(f, Table) else f for f in rest]
+        rest = [GridKeep([f]) if isinstance(f, Table) else f for f in self._content[self.whole:]]
+        if len(rest) >= 2 and isinstance(rest[-2], JPara) and isinstance(rest[-1], JPara) \
+                and rest[-1].wrap(aW, aH)[1] < 1.5 * rest[-1].leading:
+            # a last paragraph of one line never opens the next page alone (the English Alice
+            # cards' 1 : 2 : 3 … ratio): it keeps with the paragraph it ends
+            rest[-2:] = [GridKeep(rest[-2:])]
+        return self._content[:self.whole] + rest
+
+
+class EntryRun(GridKeep):
+    """The components' entries in the draft's order, but for one rule of a book's figures: an
+    entry whose heading and pictures do not fit the rest of the page goes to the next page's head
+    as a figure does (JLREQ: a figure follows its text, never splits), and the entries after it
+    that fit whole fill the space it leaves (asian-delivery's VPボード left 56 mm empty, with two
+    small markers' entries waiting behind it). Only whole entries pass it, in their order, and
+    none passes an entry with a heading of its group above it."""
+
+    def wrap(self, aW, aH):
+        return aW, 0xffffff  # always split: the entries are placed one by one
+
+    def split(self, aW, aH):
+        return [self.NullActionFlowable(), *self.placed(aW, aH)]  # (the document takes a list so)
+
+    def placed(self, aW: float, aH: float) -> list[Flowable]:
+        entries: list[EntryKeep] = self._content
+
+        def height(run: list[EntryKeep]) -> float:
+            return grid_height([f for e in run for f in e._content], aW, aH)
+
+        k = 0
+        while k < len(entries) and height(entries[:k + 1]) <= aH:
+            k += 1
+        if k == len(entries):
+            return list(entries)
+        if k:
+            return [*entries[:k], EntryRun(entries[k:])]
+        entry, rest = entries[0], entries[1:]
+        filling: list[EntryKeep] = []
+        if not entry.lead and not entry.stays([], aW, aH):
+            for after in rest:
+                if height([*filling, after]) > aH:
+                    break
+                filling.append(after)
+        if filling:
+            return [*filling, EntryRun([entry, *rest[len(filling):]])]
+        return [entry, *([EntryRun(rest)] if rest else [])]

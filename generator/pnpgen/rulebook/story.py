@@ -4,6 +4,7 @@ appendix, colophon)."""
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Collection, Mapping, Sequence
 
@@ -32,6 +33,7 @@ from pnpgen.rulebook.flowables import (
     Heading,
     JPara,
     PageNumber,
+    grid_height,
     mark_indexed,
     terms,
 )
@@ -39,6 +41,7 @@ from pnpgen.rulebook.inline import Icon, with_icons
 from pnpgen.rulebook.inline import markup as icon_markup
 from pnpgen.rulebook.keeps import (
     EntryKeep,
+    EntryRun,
     Indent,
     lead_ins_with_their_lists,
     lists_kept_together,
@@ -53,11 +56,14 @@ from pnpgen.rulebook.styles import (
     BODY_LEADING,
     BODY_SIZE,
     INK,
+    MARGIN_BOTTOM,
     MARGIN_INNER,
     MARGIN_OUTER,
+    MARGIN_TOP,
     NOTE_INK,
     NOTE_LEADING,
     NOTE_SIZE,
+    PAGE_H,
     PAGE_W,
     RULE,
     SOFT,
@@ -101,7 +107,9 @@ class Marks:
         self.bullet_lead = "• " if latin else "・"  # a bullet before a line's text (・ holds its own space)
         self.colon = ": " if latin else "："
         self.section = "" if latin else "■"  # before a section's name in the quick reference
-        self.other = "•" if latin else "●"
+        # a group's head (the quick reference's parts, その他の内容物): ● over ・ items in Japanese;
+        # in English its bold alone, the items taking the • (both • set no hierarchy)
+        self.other = "" if latin else "●"
         self.sub = SUB_STYLE_LATIN if latin else SUB_STYLE
         self.list_sep = " / " if latin else "／"
 
@@ -119,6 +127,7 @@ PICTURE_W = 50 * mm  # pictures at most this wide stand beside the description, 
 RULE_GAP = 3  # pt between a component's heading rule and its pictures (the card's edge touched the rule)
 PICTURE_GAP = 4 * mm  # between the pictures and the description beside them
 TEXT_W = PAGE_W - MARGIN_INNER - MARGIN_OUTER
+BODY_H = PAGE_H - MARGIN_TOP - MARGIN_BOTTOM  # the body pages' frame
 STEP_INDENT = BODY_SIZE * 2  # a one-sentence step's text, right of its hanging number (``10.`` fits)
 LIST_INDENT = BODY_SIZE * 1.1  # a nested list item's mark, under its parent's text
 QR_INDENT = 4 * mm  # the quick reference's lines under their part's title
@@ -364,8 +373,10 @@ class StoryBuilder:
                 continue
             self.figures_placed.append(spec)
             part: list[Flowable] = [Spacer(1, 4), _on_grid(Figure(placed, *spec.size_mm))]
-            if spec.caption:
-                caption = self.p(self.label("figure", caption=self.shown(spec.caption)), "figure_caption")
+            if spec.caption:  # numbered through the book, as JIS Z 8301 and books number figures: a
+                # bare 「図」 names nothing, and the draft's 下図 may be a page on when the figure waits
+                n = sum(1 for placed_spec in self.figures_placed if placed_spec.caption)
+                caption = self.p(self.label("figure", n=n, caption=self.shown(spec.caption)), "figure_caption")
                 part += [Spacer(1, 2), self.indexed(caption, spec.caption)]
             out.append(GridKeep(part + [Spacer(1, 4)]))
         return out
@@ -398,16 +409,14 @@ class StoryBuilder:
                              color=NOTE_INK, lang=self.lang))
         out.append(Spacer(1, 4))
         extra = [r for r in self.rows if r.stated is None and not r.description and _data_only(r)]
-        for row in self.rows:
-            if row not in extra:
-                out.append(self.component(row))
+        listed = [self.component(row) for row in self.rows if row not in extra]
+        if listed:
+            out.append(EntryRun(listed))
         if extra:
             out.append(Spacer(1, 6))
             head = Paragraph(_marked(self.marks.other, self.label("other_components"), self.st["h3"]),
                              self.st["h3"])
-            out.append(self.component(extra[0], [head]))
-            for row in extra[1:]:
-                out.append(self.component(row))
+            out.append(EntryRun([self.component(extra[0], [head]), *map(self.component, extra[1:])]))
         return out
 
     def component(self, row: ComponentRow, lead: Sequence[Flowable] = ()) -> EntryKeep:
@@ -443,15 +452,21 @@ class StoryBuilder:
             if n != self.common:
                 pic += [self.p(self.label("picture_own_scale", n=n), "caption"), Spacer(1, 2)]
         widest = max((f.width for f in pic if isinstance(f, Faces)), default=0.0)
-        if pic and widest <= PICTURE_W:
-            text += listed
-            out.append(self.indexed(_on_grid(_cell_table([[pic, text or ""]], [picture_column(widest), None], [
+        def beside(description: list[Flowable]) -> Table:
+            return _on_grid(_cell_table([[pic, description or ""]], [picture_column(widest), None], [
                 ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
                 ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
                 ("VALIGN", (0, 0), (-1, -1), "TOP"), ("FONT", (0, 0), (-1, -1), self.fonts.gothic, 8),
-            ])), parts=text))  # the description is drawn by the table: the index sees it so
-            return EntryKeep(out, len(out))  # (a table's cell does not split)
-        return EntryKeep(out + pic + text + listed, len(out) + len(pic))  # a wide picture stands above its description
+            ]))
+
+        # a table's cell does not split: a description beside its pictures that no page holds (a
+        # rules text of its own) goes under them, where it runs on, as a wide picture's does
+        # (measured on a copy: a paragraph keeps the lines of the measure it is first set to)
+        if pic and widest <= PICTURE_W and \
+                grid_height([*out, beside(copy.deepcopy([*text, *listed]))], TEXT_W, BODY_H) <= BODY_H:
+            out.append(self.indexed(beside([*text, *listed]), parts=[*text, *listed]))  # the table draws the description: the index sees it so
+            return EntryKeep(out, len(out), len(lead))
+        return EntryKeep(out + pic + text + listed, len(out) + len(pic), len(lead))  # a wide picture stands above its description
 
     def parts_table(self, parts) -> Table:
         data = [[self.p(d.name, "part"), self.p(f"{d.count}{d.unit}", "part_count")]
