@@ -501,3 +501,17 @@ def test_two_faces_redrawn_of_three_are_named_not_every_face_of_the_deck(tmp_pat
     assert run(ws, "diff", "--game", "test", "--format", "json") == 0
     cards = json.loads(capsys.readouterr().out)["decks"]["cards"]
     assert cards["faces"] == ["甲", "乙"] and not cards["every_face_changed"], cards
+
+
+def test_a_piece_moved_down_by_new_cards_above_it_is_not_numbered_in_reprint_txt(tmp_path):
+    """Asian Delivery's 40 unnamed business cards split: two new cards written above 20 left of
+    the placeholder, whose name no other piece has. The build said '-20 未定', but reprint.txt
+    '20 × 未定 #1（余った分）': the piece at place 1 before and at place 3 now was counted as
+    two pieces of one name."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: 未定, text: 本文, count: 4}\n")
+    _build(ws)
+    deck = DECK_YAML + "  - {name: 新札, text: 新しい, count: 2}\n  - {name: 未定, text: 本文, count: 2}\n"
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(deck, encoding="utf-8")
+    assert _build(ws)["changes"][0].startswith("cards: 4 → 4 (+2 新札 (new), -2 未定)")
+    said = (ws / "build" / "test" / "reprint.txt").read_text(encoding="utf-8")
+    assert "    2 × 未定（余った分）\n" in said and "#" not in said, said
