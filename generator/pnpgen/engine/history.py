@@ -336,6 +336,29 @@ def _draft_text(path: Path) -> str:
         return data.decode("utf-8", errors="replace")
 
 
+def rulebook_change(out_root: Path, edition: str, game) -> str:
+    """The build's change line for the draft: ``rulebook: draft 12 → 13 (問題点 changed, 勝利条件
+    added)``, its sections as ``pnpgen diff`` names them, compared with the last version (the
+    last good build's draft: a version is recorded whenever it changes); empty when no section
+    changed or the history holds no version. A draft edit reprints no card, but the rulebook's
+    pages: the designer is told which, in the terminal, on the live page and in manifest.json."""
+    last = last_version(out_root, edition)
+    if last is None:
+        return ""
+    before, now = last.body.get("rulebook") or {}, sections(_draft_text(Path(game.draft_file)))
+    if not isinstance(before, dict):
+        return ""
+    said = [*(f"{s} changed" for s in now if s in before and before[s] != now[s]),
+            *(f"{s} added" for s in now if s not in before), *(f"{s} removed" for s in before if s not in now)]
+    if not said:
+        return ""
+    if len(said) > 4:
+        said = [*said[:3], f"{len(said) - 3} more sections"]
+    drafts = f"draft {last.body.get('draft')} → {game.draft}" if str(last.body.get("draft")) != str(game.draft) \
+        else f"draft {game.draft}"
+    return f"rulebook: {drafts} ({', '.join(said)})"
+
+
 def record(out_root: Path, edition: str, game, snapshot: dict[str, Any],
            now: datetime | None = None) -> tuple[dict[Path, bytes], list[Path]]:
     """The entry to write for a good build (none when its content is that of the last version),
