@@ -47,6 +47,7 @@ from pnpgen.engine.changes import (
 from pnpgen.errors import InputError
 from pnpgen.messages import FALLBACK, msg
 from pnpgen.patterns import later
+from pnpgen.rulebook.book import draft_for
 from pnpgen.safetext import quoted
 from pnpgen.usercache import seal
 
@@ -320,6 +321,16 @@ def content_hash(decks: dict[str, Any], rulebook: dict[str, str], draft: str) ->
     return _sha(json.dumps([faces, rulebook, draft], ensure_ascii=False, sort_keys=True))[:12]
 
 
+def _draft_of(game) -> Path:
+    """The draft the build's rulebook sets: ``draft.en.txt`` for ``--lang en`` when there is one
+    (recording draft.txt, an English draft edited was no version and no change); one the
+    rulebook refuses is its error to report, not this: the default language's then."""
+    try:
+        return draft_for(game)[0]
+    except InputError:
+        return Path(game.draft_file)
+
+
 def _draft_text(path: Path) -> str:
     """The draft's text as the rulebook reads it (a Shift_JIS or UTF-16 draft too); "" when
     there is none, and a draft no encoding reads is the rulebook's error to report, not this."""
@@ -345,7 +356,7 @@ def rulebook_change(out_root: Path, edition: str, game) -> str:
     last = last_version(out_root, edition)
     if last is None:
         return ""
-    before, now = last.body.get("rulebook") or {}, sections(_draft_text(Path(game.draft_file)))
+    before, now = last.body.get("rulebook") or {}, sections(_draft_text(_draft_of(game)))
     if not isinstance(before, dict):
         return ""
     said = [*(f"{s} changed" for s in now if s in before and before[s] != now[s]),
@@ -363,7 +374,7 @@ def record(out_root: Path, edition: str, game, snapshot: dict[str, Any],
            now: datetime | None = None) -> tuple[dict[Path, bytes], list[Path]]:
     """The entry to write for a good build (none when its content is that of the last version),
     and the entries to remove so that at most ``KEEP`` remain (oldest first, tagged ones kept)."""
-    rulebook = sections(_draft_text(Path(game.draft_file)))
+    rulebook = sections(_draft_text(_draft_of(game)))
     decks = {d: {k: v[k] for k in ("name", "count", "pieces", "values", "pairs", "size") if k in v}
              for d, v in snapshot.items()}
     digest = content_hash(decks, rulebook, str(game.draft))
