@@ -468,6 +468,7 @@ def test_the_reprint_list_says_how_to_reprint_everything_since_the_version_print
     assert run(ws, "reprint", "--game", "test", "--since", "printed") == 0
     since = (ws / "build" / "test" / "reprint-since-v3.txt").read_text(encoding="utf-8")
     assert "1 × カード3" in since and "1 × カード4" in since and "pnpgen reprint" not in since
+    assert since.startswith("テストゲーム：printed (v3, "), since  # the name the designer gave, not only v3
 
 
 def test_after_clean_the_next_build_reports_the_changes_since_the_last_version(tmp_path, capsys, built_copy):
