@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen import usercache
+from pnpgen.data.draftfile import draft_for
 from pnpgen.data.draftlines import DraftLines
 from pnpgen.data.i18n import LANGUAGE_CODE
 from pnpgen.data.textfile import MAX_DRAFT_BYTES
@@ -47,7 +48,6 @@ from pnpgen.engine.changes import (
 from pnpgen.errors import InputError
 from pnpgen.messages import FALLBACK, msg
 from pnpgen.patterns import later
-from pnpgen.rulebook.book import draft_for
 from pnpgen.safetext import quoted
 from pnpgen.usercache import seal
 
