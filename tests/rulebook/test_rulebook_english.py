@@ -11,7 +11,7 @@ import pytest
 from pypdf import PdfReader
 from reportlab.pdfbase import pdfmetrics
 
-from conftest import DECK_YAML, DRAFT, GAME_YAML, make_workspace, run
+from conftest import DECK_YAML, DRAFT, GAME_YAML, make_workspace
 from pdfprobe import glyphs as pdf_glyphs
 from pdfprobe import texts as pdf_texts
 from pnpgen import fonts as fontreg
@@ -1043,20 +1043,3 @@ def test_a_long_address_in_the_book_stays_inside_the_page(tmp_path):
     result = build_rulebook(load_game(Workspace(ws), "test", lang="en"), ws / "fonts")
     page = [p for p in pdf_glyphs(result.files["rulebook.pdf"]) if "Xyzzy" in "".join(g.char for g in p)][0]
     assert max(g.x for g in page) < 148 - 10, max(g.x for g in page)
-
-
-def test_an_english_draft_edited_is_a_version_and_a_change_line_of_the_english_build(tmp_path, capsys):
-    """loop4: 'pnpgen watch --lang en', a section of draft.en.txt rewritten: the book was set
-    again, but the history recorded draft.txt's sections for the English edition, so no version,
-    no change line, nothing in 'pnpgen diff --lang en'."""
-    ws = english_workspace(tmp_path)
-    build = ("build", "--game", "test", "--lang", "en", "--jobs", "1")
-    assert run(ws, *build) == 0
-    draft = ws / "data" / "test" / "draft.en.txt"
-    draft.write_text(draft.read_text(encoding="utf-8").replace("A small game for testing", "A little game"),
-                     encoding="utf-8")
-    capsys.readouterr()
-    assert run(ws, *build) == 0
-    assert "  changed: rulebook: draft 3 (Overview changed)\n" in capsys.readouterr().out
-    assert run(ws, "diff", "--game", "test", "--lang", "en") == 0
-    assert "- changed: Overview" in capsys.readouterr().out
