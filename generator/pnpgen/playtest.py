@@ -219,7 +219,9 @@ def reprint(ws: Workspace, args: argparse.Namespace) -> int:
     with build_lock(root):  # not while a build writes here; written as a build writes (never through a link)
         result = build_game(ws, args.game, options, cache=Cache(root))
         files = reprint_files(result, options, since.body["decks"], name=f"{REPRINT_SINCE}{since.name}",
-                              since=f"{since.name} ({since.body['time']})")
+                              since=f"{args.since} ({since.name}, {since.body['time']})"
+                              if history.tags(root, _edition(args)).get(args.since) == since.number
+                              else f"{since.name} ({since.body['time']})")  # the tag the designer printed
         if not files:
             print(f"{args.game}: no copy changed since {since.name}")
             return 0

@@ -31,6 +31,9 @@ CASES = {
     # trial22: a key cut short, orient: for orientation:, named no key (difflib finds them too unlike)
     "key cut short": (GOOD.replace("front:", "orient: flat\nfront:"), "cards.yaml:3:1: orient: unknown key in a deck file; did you mean orientation?", "one of name, kind"),
     "unknown field type": (GOOD.replace("  text: text", "  text: txt"), "cards.yaml:7:9: fields.text: unknown field type 'txt'", "text, int"),
+    # loop4: an editor's save caught between emptying the file and writing it was "missing key 'name'"
+    "empty file": ("", "cards.yaml: the deck file is empty", "'name:', 'front:' and 'pieces:' — a save caught half-way?"),
+    "only comments": ("# to do\n", "cards.yaml: the deck file is empty", "the next save builds it"),
 }
 
 
@@ -134,3 +137,12 @@ def test_failed_build_keeps_previous_output(tmp_path):
     assert run(ws, "build", "--game", "test", "--jobs", "1") == 2
     after = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
     assert after == before  # every old file intact, no temp files left behind
+
+
+def test_an_empty_game_yaml_is_said_empty_not_missing_its_title(tmp_path, capsys):
+    """loop4: game.yaml caught empty by a save half-way through was "missing key 'title'"."""
+    ws = make_workspace(tmp_path / "ws", deck=GOOD)
+    (ws / "data" / "test" / "game.yaml").write_text("", encoding="utf-8")
+    assert run(ws, "build", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "game.yaml: game.yaml is empty" in err and "'title:'" in err and err.count("\n") == 1, err

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from conftest import GAME_YAML, make_workspace, run
+from rulebook.test_rulebook_english import english_workspace
 
 NAMES = [f"カード{i}" for i in range(1, 6)]
 
@@ -468,6 +469,7 @@ def test_the_reprint_list_says_how_to_reprint_everything_since_the_version_print
     assert run(ws, "reprint", "--game", "test", "--since", "printed") == 0
     since = (ws / "build" / "test" / "reprint-since-v3.txt").read_text(encoding="utf-8")
     assert "1 × カード3" in since and "1 × カード4" in since and "pnpgen reprint" not in since
+    assert since.startswith("テストゲーム：printed (v3, "), since  # the name the designer gave, not only v3
 
 
 def test_after_clean_the_next_build_reports_the_changes_since_the_last_version(tmp_path, capsys, built_copy):
@@ -531,3 +533,20 @@ def test_a_kept_reprint_laid_out_on_the_old_paper_is_said_so(tmp_path, capsys, b
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--paper", "letter") == 0
     assert "kept as it was laid out" not in capsys.readouterr().out
     assert round(float(PdfReader(pdf).pages[0].mediabox.width)) == 612
+
+
+def test_an_english_draft_edited_is_a_version_and_a_change_line_of_the_english_build(tmp_path, capsys):
+    """loop4: 'pnpgen watch --lang en', a section of draft.en.txt rewritten: the book was set
+    again, but the history recorded draft.txt's sections for the English edition, so no version,
+    no change line, nothing in 'pnpgen diff --lang en'."""
+    ws = english_workspace(tmp_path)
+    build = ("build", "--game", "test", "--lang", "en", "--jobs", "1")
+    assert run(ws, *build) == 0
+    draft = ws / "data" / "test" / "draft.en.txt"
+    draft.write_text(draft.read_text(encoding="utf-8").replace("A small game for testing", "A little game"),
+                     encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, *build) == 0
+    assert "  changed: rulebook: draft 3 (Overview changed)\n" in capsys.readouterr().out
+    assert run(ws, "diff", "--game", "test", "--lang", "en") == 0
+    assert "- changed: Overview" in capsys.readouterr().out

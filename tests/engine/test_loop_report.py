@@ -501,3 +501,45 @@ def test_two_faces_redrawn_of_three_are_named_not_every_face_of_the_deck(tmp_pat
     assert run(ws, "diff", "--game", "test", "--format", "json") == 0
     cards = json.loads(capsys.readouterr().out)["decks"]["cards"]
     assert cards["faces"] == ["甲", "乙"] and not cards["every_face_changed"], cards
+
+
+def test_a_piece_moved_down_by_new_cards_above_it_is_not_numbered_in_reprint_txt(tmp_path):
+    """Asian Delivery's 40 unnamed business cards split: two new cards written above 20 left of
+    the placeholder, whose name no other piece has. The build said '-20 未定', but reprint.txt
+    '20 × 未定 #1（余った分）': the piece at place 1 before and at place 3 now was counted as
+    two pieces of one name."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: 未定, text: 本文, count: 4}\n")
+    _build(ws)
+    deck = DECK_YAML + "  - {name: 新札, text: 新しい, count: 2}\n  - {name: 未定, text: 本文, count: 2}\n"
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(deck, encoding="utf-8")
+    assert _build(ws)["changes"][0].startswith("cards: 4 → 4 (+2 新札 (new), -2 未定)")
+    said = (ws / "build" / "test" / "reprint.txt").read_text(encoding="utf-8")
+    assert "    2 × 未定（余った分）\n" in said and "#" not in said, said
+
+
+def test_a_draft_edit_is_a_change_line_naming_its_sections_and_a_rebuild_says_nothing(tmp_path, capsys):
+    """A playtest evening with the live view: a rule rewritten in the draft set the rulebook again,
+    and the history recorded a version ('pnpgen diff': ルールブック 変更：ゲームの進行), but the
+    terminal and the page said only 'built again', no change: which pages to print again?"""
+    ws = make_workspace(tmp_path / "ws", ["カード1"], draft=True)
+    build = ("build", "--game", "test", "--jobs", "1")
+    assert run(ws, *build) == 0
+    draft = ws / "data" / "test" / "draft.txt"
+    draft.write_text(draft.read_text(encoding="utf-8").replace("２：カードを１枚出す。", "２：カードを２枚出す。")
+                     + "\n■　勝利条件\n\n　先に１０点。\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, *build) == 0
+    line = "rulebook: draft 3 (ゲームの進行 changed, 勝利条件 added)"
+    assert f"  changed: {line}\n" in capsys.readouterr().out
+    manifest = ws / "build" / "test" / "manifest.json"
+    assert json.loads(manifest.read_text(encoding="utf-8"))["changes"] == [line]
+    game = ws / "data" / "test" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace("draft: 3", "draft: 4"), encoding="utf-8")
+    draft.write_text(draft.read_text(encoding="utf-8").replace("■　勝利条件\n\n　先に１０点。\n", ""), encoding="utf-8")
+    assert run(ws, *build) == 0
+    assert json.loads(manifest.read_text(encoding="utf-8"))["changes"] == ["rulebook: draft 3 → 4 (勝利条件 removed)"]
+    cards = ws / "data" / "test" / "decks" / "cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("本文カード1", "書き直し"), encoding="utf-8")
+    assert run(ws, *build) == 0  # the draft as the last build read it: no rulebook line
+    assert json.loads(manifest.read_text(encoding="utf-8"))["changes"] == [
+        "cards: 1 → 1 (カード1: text); reprint cards.pdf: sheet 1 (pages 1–2)"]

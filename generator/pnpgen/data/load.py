@@ -210,7 +210,9 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
     game_yaml = game_file(ws, slug)
     contained(game_yaml, ws.data, "game", game_yaml)
     doc = load_yaml(game_yaml)
-    _keys(doc, doc.data, (), GAME_KEYS, "game.yaml")  # a mistyped key first (langauges: leaves fonts.en unplaced)
+    if not _keys(doc, doc.data, (), GAME_KEYS, "game.yaml"):  # a mistyped key first (langauges: leaves fonts.en unplaced)
+        raise doc.error((), "game.yaml is empty", "'title:' and the game's other keys — a save caught half-way? "
+                        "the next save builds it")
     translations = i18n.Translations.from_game(doc, lang)
     data = _keys(doc, doc.data, (), GAME_KEYS, "game.yaml")
     if "title" not in data:
@@ -522,6 +524,9 @@ class _Decks:
         return self.loaded[deck_id]
 
 
+EMPTY_DECK = "'name:', 'front:' and 'pieces:' — a save caught half-way? the next save builds it"
+
+
 def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Sizes | None = None,
               deck_named: tuckbox.DeckLookup | None = None) -> Deck:
     pictures = ArtFolder(game.root, sizes=sizes) if art else None  # one for the deck: its folder resolved once
@@ -538,6 +543,8 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
                                 key=True)
         layout_raw = layouts.resolve(ws.root, data["layout"], doc)
         geo = layouts.geometry(layout_raw)
+    if not data:  # (an editor's save caught between emptying the file and writing it: 'missing name' misleads)
+        raise doc.error((), "the deck file is empty", EMPTY_DECK)
     for required in ("name", "front", "pieces"):
         if required not in data and not (required == "front" and layout_raw is not None):
             raise doc.error((), f"missing key {required!r}", f"'{required}:' in the deck file" + (

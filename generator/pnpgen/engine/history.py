@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen import usercache
+from pnpgen.data.draftfile import draft_for
 from pnpgen.data.draftlines import DraftLines
 from pnpgen.data.i18n import LANGUAGE_CODE
 from pnpgen.data.textfile import MAX_DRAFT_BYTES
@@ -320,6 +321,16 @@ def content_hash(decks: dict[str, Any], rulebook: dict[str, str], draft: str) ->
     return _sha(json.dumps([faces, rulebook, draft], ensure_ascii=False, sort_keys=True))[:12]
 
 
+def _draft_of(game) -> Path:
+    """The draft the build's rulebook sets: ``draft.en.txt`` for ``--lang en`` when there is one
+    (recording draft.txt, an English draft edited was no version and no change); one the
+    rulebook refuses is its error to report, not this: the default language's then."""
+    try:
+        return draft_for(game)[0]
+    except InputError:
+        return Path(game.draft_file)
+
+
 def _draft_text(path: Path) -> str:
     """The draft's text as the rulebook reads it (a Shift_JIS or UTF-16 draft too); "" when
     there is none, and a draft no encoding reads is the rulebook's error to report, not this."""
@@ -336,11 +347,34 @@ def _draft_text(path: Path) -> str:
         return data.decode("utf-8", errors="replace")
 
 
+def rulebook_change(out_root: Path, edition: str, game) -> str:
+    """The build's change line for the draft: ``rulebook: draft 12 → 13 (問題点 changed, 勝利条件
+    added)``, its sections as ``pnpgen diff`` names them, compared with the last version (the
+    last good build's draft: a version is recorded whenever it changes); empty when no section
+    changed or the history holds no version. A draft edit reprints no card, but the rulebook's
+    pages: the designer is told which, in the terminal, on the live page and in manifest.json."""
+    last = last_version(out_root, edition)
+    if last is None:
+        return ""
+    before, now = last.body.get("rulebook") or {}, sections(_draft_text(_draft_of(game)))
+    if not isinstance(before, dict):
+        return ""
+    said = [*(f"{s} changed" for s in now if s in before and before[s] != now[s]),
+            *(f"{s} added" for s in now if s not in before), *(f"{s} removed" for s in before if s not in now)]
+    if not said:
+        return ""
+    if len(said) > 4:
+        said = [*said[:3], f"{len(said) - 3} more sections"]
+    drafts = f"draft {last.body.get('draft')} → {game.draft}" if str(last.body.get("draft")) != str(game.draft) \
+        else f"draft {game.draft}"
+    return f"rulebook: {drafts} ({', '.join(said)})"
+
+
 def record(out_root: Path, edition: str, game, snapshot: dict[str, Any],
            now: datetime | None = None) -> tuple[dict[Path, bytes], list[Path]]:
     """The entry to write for a good build (none when its content is that of the last version),
     and the entries to remove so that at most ``KEEP`` remain (oldest first, tagged ones kept)."""
-    rulebook = sections(_draft_text(Path(game.draft_file)))
+    rulebook = sections(_draft_text(_draft_of(game)))
     decks = {d: {k: v[k] for k in ("name", "count", "pieces", "values", "pairs", "size") if k in v}
              for d, v in snapshot.items()}
     digest = content_hash(decks, rulebook, str(game.draft))

@@ -70,8 +70,9 @@ def deck_reprints(result: BuildResult, before: dict[str, Any]) -> list[DeckRepri
             old_names.setdefault(known(f, b, *art), label)
         arts = result.face_arts
         new = {known(p.front, p.back, art_tag(arts, [p.front, p.back])): p.count for p in df.pairs}
-        pieces = {f"{p.index}:{p.label}" for p in df.deck.pieces} | set(old_names.values())
-        shared = Counter(label.split(":", 1)[-1] for label in pieces)  # pieces of a name, in either build
+        # pieces of a name, in either build: counted in each, a piece moved to another place is one
+        shared = (Counter(p.label for p in df.deck.pieces)
+                  | Counter(label.split(":", 1)[-1] for label in set(old_names.values())))
         values = {f"{p.index}:{p.label}": plain_values(p.values) for p in df.deck.pieces}
         told = told_apart(record.get("values", {}), values, lang)
         names = {known(p.front, p.back, art_tag(arts, [p.front, p.back])):

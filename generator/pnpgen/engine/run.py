@@ -137,6 +137,8 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None,
         now = snapshot(result)
         last, since = _last_report(before, out_root, ed)
         changes, reprint = change_report(last, now)
+        if last is not None and book is not None and (line := history.rulebook_change(out_root, ed, game)):
+            changes.append(line)  # a draft edit: no card to reprint, the rulebook's pages
         if since is not None and changes:
             changes.insert(0, f"compared with {since.name} in the history (the last build's record was removed: "
                               "pnpgen clean)")

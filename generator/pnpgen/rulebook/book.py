@@ -18,10 +18,11 @@ from pathlib import Path
 from reportlab.platypus.doctemplate import LayoutError
 
 from pnpgen import fonts as fontreg
+from pnpgen.data.draftfile import default_language, draft_for, draft_path
 from pnpgen.data.load import load_game
 from pnpgen.data.model import Game, is_placeholder, placeholder_word
 from pnpgen.data.workspace import Workspace
-from pnpgen.errors import InputError, contained, suggest
+from pnpgen.errors import InputError, suggest
 from pnpgen.faces.faceset import outline
 from pnpgen.impose import booklet as booklets
 from pnpgen.memo import Memo
@@ -56,31 +57,6 @@ class RulebookResult:
     warnings: list[str]
     report: list[str] = field(default_factory=list)  # info lines: encoding detected, digits repaired, sections found…
     entries: list = field(default_factory=list)  # the contents' and index's entries the pages settled on (``render``)
-
-
-def draft_path(game: Game) -> Path:
-    p = Path(game.draft_file)
-    return p if p.is_absolute() else Path(game.root) / p
-
-
-def default_language(game: Game) -> str:
-    return game.translations.default if game.translations is not None else game.lang
-
-
-def draft_for(game: Game) -> tuple[Path, str | None]:
-    """The draft to set for the build's language, and a note when it is another language's.
-
-    A build in a language other than the default reads ``<stem>.<lang><suffix>`` beside
-    ``draft_file`` (``draft.en.txt`` beside ``draft.txt``) when there is one; without it, the
-    default language's draft is set (with English labels for ``--lang en``)."""
-    path = draft_path(game)
-    if game.lang == default_language(game):
-        return path, None
-    own = contained(path.with_name(f"{path.stem}.{game.lang}{path.suffix}"), Path(game.root), "draft_file")
-    if own.is_file():
-        return own, None
-    return path, (f"{own}: no {game.lang} draft, so the rulebook sets the {default_language(game)} draft "
-                  f"{path.name} (add {own.name} beside it for the {game.lang} rulebook)")
 
 
 # Bounds of a draft beside its size (textfile.MAX_DRAFT_BYTES): the book's time grows with each
