@@ -125,11 +125,7 @@ def test_a_pack_naming_pictures_or_faces_a_build_does_not_have_is_drawn_again_wi
     for page in body["pages"].values():
         page["forms"].append(["FaceElsewhere", "0" * 32])
     _seal_pack(pack, head, body)  # as this machine seals it: the values are what is tested
-    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(PIECES.replace("本文5", "改訂5"), encoding="utf-8")
-    build(ws, tmp_path / "b")
-    build(ws, tmp_path / "cold")
-    for name in ("cards.pdf", "test-all.pdf", "shop/cards.pdf"):
-        assert (tmp_path / "b" / "test" / name).read_bytes() == (tmp_path / "cold" / "test" / name).read_bytes(), name
+    _an_edit_writes_a_cold_builds_bytes(ws, tmp_path)
 
 
 def test_faces_and_pages_read_from_the_pack_are_written_back_as_read_not_made_into_json_again(tmp_path, monkeypatch):
@@ -199,9 +195,15 @@ def test_a_kept_objects_shape_that_does_not_hold_up_is_made_again(tmp_path, dama
         else:
             entry["shape"] = [fmt.replace("%d 0 R", "%s", 1), slots]
     _seal_pack(pack, head, body)  # as this machine seals it: the values are what is tested
+    _an_edit_writes_a_cold_builds_bytes(ws, tmp_path)
+    assert _pack(pack)[1]["pages"] == _pack(tmp_path / "cold" / ".cache" / "forms" / "test.pack.json")[1]["pages"]
+
+
+def _an_edit_writes_a_cold_builds_bytes(ws, tmp_path):
+    """One card's text edited over the (damaged) pack in ``tmp_path/b``: its documents are the
+    bytes a cold build of the same data writes."""
     (ws / "data" / "test" / "decks" / "cards.yaml").write_text(PIECES.replace("本文5", "改訂5"), encoding="utf-8")
     build(ws, tmp_path / "b")
     build(ws, tmp_path / "cold")
     for name in ("cards.pdf", "test-all.pdf", "shop/cards.pdf"):
         assert (tmp_path / "b" / "test" / name).read_bytes() == (tmp_path / "cold" / "test" / name).read_bytes(), name
-    assert _pack(pack)[1]["pages"] == _pack(tmp_path / "cold" / ".cache" / "forms" / "test.pack.json")[1]["pages"]
