@@ -423,6 +423,27 @@ def test_diff_names_a_renamed_deck_file_as_the_deck_it_was():
     assert "added" not in said and "removed" not in said, said
 
 
+def test_the_changelog_tells_pieces_of_one_name_by_their_values_and_by_their_place_when_none_does():
+    """An English trial: the fourth of six Round tokens went from 4 to 5 and the changelog said
+    'Round #4', its place in the deck file; it is 'Round [5]' (in an English game's brackets).
+    Two Sea tiles alike in every value are still told by their place: nothing else tells them."""
+    from pnpgen.engine import history
+
+    def deck(fourth: int, sea: int) -> dict:
+        values = {f"{n}:Round": {"name": "Round", "value": fourth if n == 4 else n} for n in range(1, 7)}
+        values |= {"7:Sea": {"name": "Sea"}, "8:Sea": {"name": "Sea"}}
+        pieces = {label: [sea if label == "8:Sea" else 1, f"d{label}{v}", f"f{label}{v}", "b"]
+                  for label, v in values.items()}
+        return {"name": "Tokens", "count": 7 + sea, "pieces": pieces, "values": values,
+                "pairs": [[p[2], "b", p[0], label] for label, p in pieces.items()]}
+
+    body = {"game": "tidewater", "time": "t", "draft": "1", "hash": "h", "rulebook": {}, "lang": "en"}
+    d = history.diff(history.Version(1, body | {"decks": {"tokens": deck(4, 1)}}),
+                     history.Version(2, body | {"decks": {"tokens": deck(5, 2)}}))["decks"]["tokens"]
+    assert d["fields"] == [{"piece": "Round [5]", "field": "value", "old": 4, "new": 5}], d
+    assert d["counts"] == [{"piece": "Sea #8", "old": 1, "new": 2}], d
+
+
 def test_a_version_not_there_names_every_version_the_history_holds(tmp_path, monkeypatch):
     """Nine versions, v10 asked for: the message said "one of v5, v6, v7, v8, v9", as if v1–v4
     were gone; it names the span the history holds, its tags, latest and previous."""

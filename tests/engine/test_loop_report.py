@@ -317,36 +317,37 @@ def test_rows_deleted_from_a_deck_of_repeated_names_are_those_rows_removed(tmp_p
     deck = ws / "data" / "test" / "decks" / "cards.yaml"
     deck.write_text(deck_yaml + "".join(pieces[:1] + pieces[3:]), encoding="utf-8")  # 山 #2 and 川 #3 deleted
     manifest = _build(ws)
-    assert manifest["changes"] == ["cards: 16 → 14 (-1 山 #2 (removed), -1 川 #3 (removed)); nothing to reprint, "
+    assert manifest["changes"] == ["cards: 16 → 14 (-1 山 [本文2] (removed), -1 川 [本文3] (removed)); nothing to reprint, "
                                    "pieces to pull out only (cards.pdf: sheets 1–2 (pages 1–2) rearranged)"]
     capsys.readouterr()
     assert run(ws, "diff", "--game", "test", "--format", "json") == 0
     cards = json.loads(capsys.readouterr().out)["decks"]["cards"]
     assert cards["fields"] == [] and cards["added"] == []
-    assert cards["removed"] == [{"piece": "山 #2", "count": 1}, {"piece": "川 #3", "count": 1}]  # as the build says
+    assert cards["removed"] == [{"piece": "山［本文2］", "count": 1}, {"piece": "川［本文3］", "count": 1}]  # as the build
     # pieces 2 and 11 of these 14 removed: said in the deck's order (the state read back sorts 11 before 2)
     deck.write_text(deck_yaml + "".join(pieces[:1] + pieces[4:12] + pieces[13:]), encoding="utf-8")
-    assert "(-1 森 #2 (removed), -1 月 #11 (removed))" in _build(ws)["changes"][0]
+    assert "(-1 森 [本文4] (removed), -1 月 [本文13] (removed))" in _build(ws)["changes"][0]
 
 
-def test_a_changed_piece_whose_name_others_share_is_told_by_its_number_in_reprint_txt_and_the_changelog(tmp_path, capsys):
-    """A 120-card sheet whose names came round again (彗星の壱 at rows 3 and 113): the build said
-    '黒星 #2: text', but reprint.txt said '2 × 黒星' to add and to pull out, and the changelog
-    '黒星：text', either 黒星 of the deck; they name it as the build does."""
-    pieces = [f"  - {{name: {w}, text: 本文{i}, count: 2}}\n" for i, w in enumerate(["彗星", "黒星", "彗星", "黒星"], 1)]
+def test_a_changed_piece_whose_name_others_share_is_told_by_its_values_in_reprint_txt_and_the_changelog(tmp_path, capsys):
+    """Round tokens all named ラウンド (values 1–6): the fourth's value went from 4 to 5, and the
+    build, reprint.txt and the changelog called it 'ラウンド #4' — its place in the deck file,
+    which no printed token shows; they name it by the values that tell it from the others of its
+    name, as a piece of a deck without names is."""
+    pieces = [f"  - {{name: ラウンド, text: '{i}', count: 2}}\n" for i in range(1, 7)]
     deck_yaml = DECK_YAML + "".join(pieces)
     ws = make_workspace(tmp_path / "ws", deck=deck_yaml)
     _build(ws)
     deck = ws / "data" / "test" / "decks" / "cards.yaml"
-    deck.write_text(deck_yaml.replace("本文2", "書き直し"), encoding="utf-8")
-    assert _build(ws)["changes"][0].startswith("cards: 8 → 8 (黒星 #2: text)")
+    deck.write_text(deck_yaml.replace("text: '4'", "text: '5'"), encoding="utf-8")
+    assert _build(ws)["changes"][0].startswith("cards: 12 → 12 (ラウンド [5]: text)")
     said = (ws / "build" / "test" / "reprint.txt").read_text(encoding="utf-8")
-    assert "    2 × 黒星 #2\n" in said and "    2 × 黒星 #2（古い版）\n" in said, said
+    assert "    2 × ラウンド［5］\n" in said and "    2 × ラウンド［4］（古い版）\n" in said and "#" not in said, said
     capsys.readouterr()
     assert run(ws, "diff", "--game", "test") == 0
-    assert "- 黒星 \\#2：text：「本文2」 → 「書き直し」" in capsys.readouterr().out
+    assert "- ラウンド［5］：text：“4” → “5”" in capsys.readouterr().out
     assert run(ws, "diff", "--game", "test", "--format", "json") == 0
-    assert json.loads(capsys.readouterr().out)["decks"]["cards"]["fields"][0]["piece"] == "黒星 #2"
+    assert json.loads(capsys.readouterr().out)["decks"]["cards"]["fields"][0]["piece"] == "ラウンド［5］"
 
 
 def test_a_deck_renamed_reprints_nothing_and_a_deck_deleted_is_pulled_out(tmp_path):

@@ -7,7 +7,6 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter, defaultdict, deque
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from pnpgen.data.markup import plain
@@ -304,7 +303,13 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     old_pieces, new_pieces = old.get("pieces", {}), new["pieces"]
     old_values, new_values = old.get("values", {}), new.get("values", {})
     names = Counter(map(_name, old_pieces)) | Counter(map(_name, new_pieces))  # pieces of a name, in either build
-    name_of = partial(numbered_name, names=names)
+    # a piece whose name others share told by its values, as reprint.txt tells it (one of a deck
+    # without names keeps its number here: ``#4: text``, the line kept short)
+    told_before, told_now = ({label: said for label, said in told.items() if not nameless(label)}
+                             for told in told_apart(old_values, new_values, "en"))
+
+    def name_of(label: str, told: dict[str, str] = told_now) -> str:
+        return told.get(label) or numbered_name(label, names)
     was = matched(old_pieces, new_pieces, old_values, new_values)  # new label → old label
     recounted = copies_only(old, new, was)
     backs = [label for label, o in was.items() if len(new_pieces[label]) > 3 and len(old_pieces[o]) > 3
@@ -338,7 +343,7 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
         elif front_changed and label not in parked:
             redrawn.append(f"{name_of(label)} edited")
     taken = set(was.values())
-    details += [f"-{count} {name_of(label)} (removed)" for label, (count, *_) in in_deck_order(old_pieces).items()
+    details += [f"-{count} {name_of(label, told_before)} (removed)" for label, (count, *_) in in_deck_order(old_pieces).items()
                 if label not in taken]  # in the deck's order, not as the state read back sorts them
     # every piece of both builds redrawn (a layout's font size): one reason, after the others
     every = len(redrawn) > 1 and len(redrawn) == len(was) - len(parked)
@@ -346,22 +351,33 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
 
 
 def told_apart(before: dict[str, Any], now: dict[str, Any], lang: str) -> tuple[dict[str, str], dict[str, str]]:
-    """The pieces of a deck without names (``#11``: named by their place, which no printed card
-    shows), before and now, each with the values that tell it from the others at the table:
-    ``#11［green・2・6］``, the fields whose values differ among them, in the deck's order (its old
+    """The pieces no name of their own tells apart, before and now, each with the values that tell
+    it from the others of its kind at the table (their numbers are places in the deck file, which
+    no printed piece shows): one of a deck without names among those, ``#11［green・2・6］``; one
+    whose name others share among those of its name, ``Round［5］`` (``Round #4`` when no value
+    tells it apart): the fields whose values differ among them, in the deck's order (its old
     copies with their old values)."""
-    pieces = [(label, v) for side in (now, before) for label, v in side.items() if nameless(label) and isinstance(v, dict)]
-    fields = [f for f in dict.fromkeys(f for _label, v in pieces for f in v)
-              if len({str(v.get(f)) for _label, v in pieces}) > 1][:5]
+    names = Counter(map(_name, before)) | Counter(map(_name, now))  # pieces of a name, in either build
+
+    def kind(label: str) -> str:
+        return "#" if nameless(label) else _name(label) if names[_name(label)] > 1 else ""
+
+    kinds: defaultdict[str, list[dict[str, Any]]] = defaultdict(list)
+    for side in (now, before):
+        for label, v in side.items():
+            if kind(label) and isinstance(v, dict):
+                kinds[kind(label)].append(v)
+    fields = {k: [f for f in dict.fromkeys(f for v in vs for f in v) if len({str(v.get(f)) for v in vs}) > 1][:5]
+              for k, vs in kinds.items()}
     sep = msg("reprint.nameless.sep", lang)
 
     def said(label: str, v: dict[str, Any]) -> str:
-        shown = [plain(str(v[f])).replace("\n", " ")[:24] for f in fields if v.get(f) not in (None, "")]
-        name = label.split(":", 1)[1]
-        return msg("reprint.nameless", lang, piece=name, values=sep.join(shown)) if shown else name
+        shown = [plain(str(v[f])).replace("\n", " ")[:24] for f in fields[kind(label)] if v.get(f) not in (None, "")]
+        name = _name(label)
+        return msg("reprint.nameless", lang, piece=name, values=sep.join(shown)) if shown else numbered_name(label, names)
 
     def each(side: dict[str, Any]) -> dict[str, str]:
-        return {label: said(label, v) for label, v in side.items() if nameless(label) and isinstance(v, dict)}
+        return {label: said(label, v) for label, v in side.items() if kind(label) and isinstance(v, dict)}
 
     return each(before), each(now)
 
