@@ -438,29 +438,36 @@ def _icon_front(icon: str) -> str:
             '{% endblock %}\n')
 
 
-def _strokes(pdf: bytes, page: int) -> list[tuple[tuple[float, ...] | None, bool]]:
-    """(stroke colour, whether it overprints) of every stroke a page and its forms paint."""
+def _painted(pdf: bytes, page: int, colour_op: str, paint_ops: tuple[str, ...]) -> list[tuple[tuple[float, ...] | None, bool]]:
+    """(CMYK colour set by ``colour_op``, whether it overprints) of every ``paint_ops`` mark a
+    page and its forms paint, in order (each form once)."""
     out: list = []
     with pikepdf.open(io.BytesIO(pdf)) as doc:
         seen: set = set()
         todo = [doc.pages[page].obj]
         while todo:
-            obj = todo.pop()
+            obj = todo.pop(0)
             res = obj.get("/Resources")
             states = res.get("/ExtGState", {}) if res is not None else {}
-            stroke, gs = None, {}
+            colour, gs = None, {}
             for operands, op in pikepdf.parse_content_stream(obj):
                 name = str(op)
-                if name == "K":
-                    stroke = tuple(round(float(v), 3) for v in operands)
+                if name == colour_op:
+                    colour = tuple(round(float(v), 3) for v in operands)
                 elif name == "gs":
                     gs = dict(gs, **{str(k): v for k, v in states[operands[0]].items()})
-                elif name in ("S", "s", "B", "b", "B*", "b*"):
-                    out.append((stroke, _overprints(gs)))
-                elif name == "Do" and res.XObject[operands[0]].objgen not in seen:
+                elif name in paint_ops:
+                    out.append((colour, _overprints(gs)))
+                elif name == "Do" and res.XObject[operands[0]].get("/Subtype") == "/Form" \
+                        and res.XObject[operands[0]].objgen not in seen:
                     seen.add(res.XObject[operands[0]].objgen)
                     todo.append(res.XObject[operands[0]])
     return out
+
+
+def _strokes(pdf: bytes, page: int) -> list[tuple[tuple[float, ...] | None, bool]]:
+    """(stroke colour, whether it overprints) of every stroke a page and its forms paint."""
+    return _painted(pdf, page, "K", ("S", "s", "B", "b", "B*", "b*"))
 
 
 RED_CUBE = ("export", "--game", "test", "--preset", "drivethrucards", "--fit", "scale")  # the red cube's card: two tests read it
@@ -518,25 +525,7 @@ GROUND_FRONT = """\
 
 def _fills(pdf: bytes, page: int) -> list[tuple[tuple[float, ...] | None, bool]]:
     """(fill colour, whether it overprints) of every fill a page and its forms paint, in order."""
-    out: list = []
-    with pikepdf.open(io.BytesIO(pdf)) as doc:
-        todo = [doc.pages[page].obj]
-        while todo:
-            obj = todo.pop(0)
-            res = obj.get("/Resources")
-            states = res.get("/ExtGState", {}) if res is not None else {}
-            fill, gs = None, {}
-            for operands, op in pikepdf.parse_content_stream(obj):
-                name = str(op)
-                if name == "k":
-                    fill = tuple(round(float(v), 3) for v in operands)
-                elif name == "gs":
-                    gs = dict(gs, **{str(k): v for k, v in states[operands[0]].items()})
-                elif name in ("f", "f*", "B", "B*", "b", "b*"):
-                    out.append((fill, _overprints(gs)))
-                elif name == "Do" and res.XObject[operands[0]].get("/Subtype") == "/Form":
-                    todo.append(res.XObject[operands[0]])
-    return out
+    return _painted(pdf, page, "k", ("f", "f*", "B", "B*", "b", "b*"))
 
 
 def test_black_that_would_overprint_past_the_ink_limit_knocks_out_there(tmp_path):
