@@ -355,6 +355,15 @@ def test_a_misspelt_translation_column_is_named_by_its_header_and_column(tmp_pat
     assert re.search(r"cards\.csv:1:4: txt\.en \(column D\): unknown key in the header row", str(err.value)), err.value
 
 
+def _sheet_refused(tmp_path, capsys, game: str, csv: str) -> str:
+    """``pnpgen check`` of a deck read from ``cards.csv`` (this text): refused (exit 2), its stderr."""
+    deck = DECK_YAML.replace("pieces:\n", "pieces: {file: cards.csv}\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck, game=game)
+    (ws / "data" / "test" / "decks" / "cards.csv").write_text(csv, encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    return capsys.readouterr().err
+
+
 @pytest.mark.parametrize("game, header, said", [
     (TWO, "text.fr", "cards.csv:1:4: text.fr (column D): 'fr' is not one of the game's languages "
                      "(data/test/game.yaml:1:1: languages: [ja, en]) (expected fr added there, 'languages: [ja, en, fr]', "
@@ -368,12 +377,7 @@ def test_a_misspelt_translation_column_is_named_by_its_header_and_column(tmp_pat
 def test_a_column_in_a_language_the_game_does_not_list_says_so(tmp_path, capsys, game, header, said):
     """``text.fr`` in a game of [ja, en] was "unknown key in the header row": the language is
     what is missing, and game.yaml's languages line is where to add it."""
-    deck = DECK_YAML.replace("pieces:\n", "pieces: {file: cards.csv}\n")
-    ws = make_workspace(tmp_path / "ws", deck=deck, game=game)
-    (ws / "data" / "test" / "decks" / "cards.csv").write_text(
-        f"name,count,text,{header}\n祝福,1,本文,Text\n", encoding="utf-8")
-    assert run(ws, "check", "--game", "test") == 2
-    err = capsys.readouterr().err
+    err = _sheet_refused(tmp_path, capsys, game, f"name,count,text,{header}\n祝福,1,本文,Text\n")
     assert said in err and err.count("\n") == 1, err
 
 
@@ -381,12 +385,7 @@ def test_a_column_in_a_language_the_game_does_not_list_says_so(tmp_path, capsys,
 def test_a_translation_column_headed_another_way_is_told_the_dotted_header(tmp_path, capsys, header):
     """A game trial: a sheet's ``title_en`` column (as spreadsheets are often headed) was told
     "did you mean title?", which gives the sheet two title columns; it means ``title.en``."""
-    deck = DECK_YAML.replace("pieces:\n", "pieces: {file: cards.csv}\n")
-    ws = make_workspace(tmp_path / "ws", deck=deck, game=TWO)
-    (ws / "data" / "test" / "decks" / "cards.csv").write_text(
-        f"name,{header},text,text.en\n祝福,Blessing,本文,Text\n", encoding="utf-8")
-    assert run(ws, "check", "--game", "test") == 2
-    err = capsys.readouterr().err
+    err = _sheet_refused(tmp_path, capsys, TWO, f"name,{header},text,text.en\n祝福,Blessing,本文,Text\n")
     assert f"cards.csv:1:2: {header} (column B): a field's translation is headed <field>.<language>" in err, err
     assert "(expected a column headed name.en)" in err and "did you mean name?" not in err and err.count("\n") == 1, err
 
