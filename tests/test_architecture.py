@@ -284,6 +284,8 @@ LIBRARY_PRIVATE: dict[tuple[str, str], str] = {
     # standard library: documented, public despite the underscore
     ("pnpgen.cli", "_exit"): "os._exit, documented: end at once after a signal, or skip the interpreter's teardown",
     ("pnpgen.pdf.pdfx", "_exit"): "os._exit, documented: a Ghostscript run's child ends at once on a signal",
+    ("pnpgen.engine.transaction", "_exit"): "os._exit, documented: the forked process that copies a document ends "
+                                            "without tearing down the build's state",
     ("pnpgen.faces.sourcelines", "_getframe"): "sys._getframe, documented: the template line a face's error names",
     ("pnpgen.faces.pieceview", "_fail_with_undefined_error"):
         "documented in Jinja's API for custom Undefined types (its 'Undefined Types' section)",

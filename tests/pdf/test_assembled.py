@@ -73,7 +73,8 @@ def test_an_assembled_file_is_byte_for_byte_the_file_written_with_its_pictures_i
 def test_every_document_of_a_build_checks_clean_and_carries_each_picture_once(tmp_path, monkeypatch, chunks, side_by_side):
     """A picture shown as it is in few pieces is copied from its art file, nothing of it cached;
     one in many pieces (8 kB IDAT chunks) from its stream, made once into the cache. Big
-    documents are staged side by side on threads (``side_by_side``: every document counts as big)."""
+    documents are copied side by side, each by a process of its own (``side_by_side``: every
+    document counts as big)."""
     if side_by_side:
         monkeypatch.setattr(transaction, "BIG_DOCUMENT", 1)
     ws = make_workspace(tmp_path / "ws", deck=PICTURE_DECK_YAML + "".join(
@@ -99,7 +100,8 @@ def test_an_art_file_saved_again_while_a_build_writes_is_refused_and_the_last_fi
                                                                                           side_by_side):
     """A picture is copied from its art file when the document is written: a file saved again
     since the build took it is refused (exit 2, one line), never copied half old, half new —
-    also when the documents are staged side by side on threads."""
+    also when the big documents are copied early, each by a process of its own, while the build
+    goes on (``side_by_side``: every document counts as big; saved before those copies begin)."""
     from pnpgen.engine import run as build_run
 
     if side_by_side:
@@ -114,17 +116,18 @@ def test_an_art_file_saved_again_while_a_build_writes_is_refused_and_the_last_fi
     good = (out / "test" / "cards.pdf").read_bytes()
     (ws / "data" / "test" / "decks" / "cards.yaml").write_text(
         PICTURE_DECK_YAML + "  - {name: 札改, art: p.png, count: 2}\n", encoding="utf-8")
-    real = build_run.commit
+    where = "_stage_early" if side_by_side else "commit"  # (where the documents are copied)
+    real = getattr(build_run, where)
 
     def saved_meanwhile(*args, **kwargs):
         art.write_bytes(_png((40, 40, 200)))  # the designer saves the picture while the build writes
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(build_run, "commit", saved_meanwhile)
+    monkeypatch.setattr(build_run, where, saved_meanwhile)
     capsys.readouterr()
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--out", str(out)) == 2
     err = capsys.readouterr().err
-    assert "p.png was saved again while the build wrote" in err and "build again" in err and len(err.splitlines()) == 1
+    assert "p.png was saved again while the build" in err and "build again" in err and len(err.splitlines()) == 1
     assert (out / "test" / "cards.pdf").read_bytes() == good
     assert not list(out.rglob(".pnpgen-staging*"))  # nothing half-written left behind
 

@@ -25,16 +25,16 @@ from pnpgen.engine.changes import change_report, snapshot
 from pnpgen.engine.fingerprint import content_hash, fingerprint
 from pnpgen.engine.fresh import GameOutcome, edition, for_game, inputs_of, sort_games
 from pnpgen.engine.fresh import out_dir as game_out_dir
-from pnpgen.engine.game import BuildResult, booklet_paper, build_game, render_inputs
+from pnpgen.engine.game import BuildResult, booklet_paper, build_game, render_inputs, saved_again
 from pnpgen.engine.options import REPRINT_FILES, RULEBOOK_FILES, BuildOptions, RulebookOptions
-from pnpgen.engine.output import build_lock, inside, mark, remove_stray_temps
+from pnpgen.engine.output import inside, mark, remove_stray_temps
 from pnpgen.engine.reprint import reprint_files
-from pnpgen.engine.transaction import commit
+from pnpgen.engine.transaction import Staging, commit
 from pnpgen.engine.warm import Warm
 from pnpgen.errors import InputError
 from pnpgen.memo import Memo
 from pnpgen.pdf import drawn
-from pnpgen.pdf.assemble import PdfFile
+from pnpgen.pdf.assemble import PdfFile, SourceChanged
 from pnpgen.pdf.writer import FaceStreams
 
 
@@ -53,40 +53,43 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
     if not todo:
         return outcomes
     jobs = [(ws, slug, inputs, for_game(slug, options, own_language), rulebook, out_root) for slug, inputs in todo]
-    if options.jobs > 1 and len(todo) > 1:
-        from concurrent.futures import ProcessPoolExecutor, as_completed
+    # the big documents are copied into the staging folder as each game has them, while the build goes on
+    with Staging(out_root) as staging:
+        if options.jobs > 1 and len(todo) > 1:
+            from concurrent.futures import ProcessPoolExecutor, as_completed
 
-        jobs = [(*job[:3], replace(job[3], jobs=1), *job[4:]) for job in jobs]
-        # the largest games first, so the workers finish together
-        jobs.sort(key=lambda job: -_size(ws.data / job[1]))
-        with ProcessPoolExecutor(max_workers=min(options.jobs, len(todo))) as pool:
-            for slug, _ in todo:
-                say(f"{slug}: building")
-            futures = {pool.submit(_build_one, job): job[1] for job in jobs}
-            for future in as_completed(futures):
-                say(f"{futures[future]}: built")
-            done = {futures[f]: f.result() for f in futures}
-            built = [done[slug] for slug, _ in todo]  # in the order asked, whatever finished first
-    else:
-        built = [_build_one(job, say, warm) for job in jobs]
-    files: dict[Path, bytes | PdfFile] = dict(mark(out_root))
-    stale: list[Path] = []
-    for outcome, write, gone in built:
-        outcomes.append(outcome)
-        files.update(write)
-        stale.extend(gone)
-    outcomes.sort(key=lambda o: slugs.index(o.slug))
-    with build_lock(out_root):  # built in memory first: a failed build leaves no trace
-        remove_stray_temps([cache.root, *(out_root / slug for slug in slugs)], out_root)  # an older pnpgen's
-        written = set(commit(out_root, files, stale))  # one transaction: the old set or the new one
-        cache.prune()  # entries no game's current state uses (this build's states are written)
-        for slug, _ in todo:  # the inputs' hashes, known in this process since they were fingerprinted
-            fingerprint(inputs_of(ws, slug), None, cache.hashes, ws.fonts)
-        built_dirs = [o.out_dir for o, _, _ in built]
-        for path, data in files.items():  # the next run knows these files by their stamps, unread
-            if any(d in path.parents for d in built_dirs):
-                cache.hashes.wrote(path, recorded(data))
-        cache.hashes.save()
+            jobs = [(*job[:3], replace(job[3], jobs=1), *job[4:]) for job in jobs]
+            # the largest games first, so the workers finish together
+            jobs.sort(key=lambda job: -_size(ws.data / job[1]))
+            with ProcessPoolExecutor(max_workers=min(options.jobs, len(todo))) as pool:
+                for slug, _ in todo:
+                    say(f"{slug}: building")
+                futures = {pool.submit(_build_one, job): job[1] for job in jobs}
+                for future in as_completed(futures):
+                    say(f"{futures[future]}: built")
+                    _stage_early(staging, future.result()[1])
+                done = {futures[f]: f.result() for f in futures}
+                built = [done[slug] for slug, _ in todo]  # in the order asked, whatever finished first
+        else:
+            built = [_build_one(job, say, warm, staging) for job in jobs]
+        files: dict[Path, bytes | PdfFile] = dict(mark(out_root))
+        stale: list[Path] = []
+        for outcome, write, gone in built:
+            outcomes.append(outcome)
+            files.update(write)
+            stale.extend(gone)
+        outcomes.sort(key=lambda o: slugs.index(o.slug))
+        with staging.lock():  # built in memory first: a failed build leaves no trace
+            remove_stray_temps([cache.root, *(out_root / slug for slug in slugs)], out_root)  # an older pnpgen's
+            written = set(commit(out_root, files, stale, staging))  # one transaction: the old set or the new one
+            cache.prune()  # entries no game's current state uses (this build's states are written)
+            for slug, _ in todo:  # the inputs' hashes, known in this process since they were fingerprinted
+                fingerprint(inputs_of(ws, slug), None, cache.hashes, ws.fonts)
+            built_dirs = [o.out_dir for o, _, _ in built]
+            for path, data in files.items():  # the next run knows these files by their stamps, unread
+                if any(d in path.parents for d in built_dirs):
+                    cache.hashes.wrote(path, recorded(data))
+            cache.hashes.save()
     for o in outcomes:
         o.written = sorted(p for p in written if o.out_dir in p.parents)
     return outcomes
@@ -104,10 +107,17 @@ def _size(folder: Path) -> int:
     return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
 
 
-def _build_one(job, say: Callable[[str], None] = lambda s: None,
-               warm: Warm | None = None) -> tuple[GameOutcome, dict[Path, bytes | PdfFile], list[Path]]:
+def _stage_early(staging: Staging, files: dict[Path, bytes | PdfFile]) -> None:
+    """A game's big documents into the staging folder from now (``Staging.early``)."""
+    for path, data in files.items():
+        staging.early(path, data)
+
+
+def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | None = None,
+               staging: Staging | None = None) -> tuple[GameOutcome, dict[Path, bytes | PdfFile], list[Path]]:
     """One game, in memory: its outcome, the files to write (outputs, manifest, cache) and the
-    files of its last build that it no longer makes."""
+    files of its last build that it no longer makes. ``staging``: where its big documents are
+    copied from the moment they are made."""
     ws, slug, inputs, options, rulebook, out_root = job
     out_dir = game_out_dir(out_root, slug, options)
     cache = Cache(out_root)
@@ -133,6 +143,8 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None,
                             lints=warm.lints(ed, drawn_with) if warm is not None else None,
                             impositions=warm.impositions(ed, drawn_with) if warm is not None else None,
                             faces_ready=book.start if book is not None else None)
+        if staging is not None:
+            _stage_early(staging, {out_dir / rel: data for rel, data in result.files.items()})
         # what the sheets alone decide, worked out while the rulebook's process may still be setting the book
         now = snapshot(result)
         last, since = _last_report(before, out_root, ed)
@@ -166,6 +178,8 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None,
                 result.cache_files[pack] = packed
         if book is not None:
             book.finish(result)
+    except SourceChanged as e:  # an art file saved again since build_game took it (the reprint reads the pictures)
+        raise saved_again(e) from None
     finally:
         if book is not None:
             book.close()

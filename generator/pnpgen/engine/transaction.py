@@ -44,14 +44,15 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterable, Mapping
+import warnings
+from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager, nullcontext
+from contextlib import ExitStack, contextmanager, nullcontext
 from pathlib import Path
 
 from pnpgen import resources, usercache
 from pnpgen.atomic import read_record, write_new
-from pnpgen.engine.output import current_umask, inside, make_folder, unchanged, unwritable
+from pnpgen.engine.output import build_lock, current_umask, inside, make_folder, unchanged, unwritable
 from pnpgen.errors import InputError
 from pnpgen.pdf.assemble import PdfFile, SourceChanged
 from pnpgen.safetext import shown
@@ -62,7 +63,10 @@ TRASH = ".pnpgen-trash"
 RECLAIM_MIN = 4 << 20  # bytes: a smaller file is freed at once, in well under a millisecond
 PAUSE_ENV = "PNPGEN_TEST_PAUSE_BEFORE_COMMIT"  # tests of interrupted builds: see _pause_for_tests
 VERSION = 2  # 2: sealed (a header line holding the seal, then the body); 1, unsealed, is rolled back
-BIG_DOCUMENT = 8 << 20  # bytes: staged on a thread of its own beside the other big ones
+BIG_DOCUMENT = 8 << 20  # bytes: staged by a process (or a thread) of its own beside the other big ones
+# Where a big document is copied by a process forked for it (``_Copy``): where the kernel copies
+# files (Linux). Elsewhere, threads of this process.
+FORKS = hasattr(os, "fork") and hasattr(os, "copy_file_range")
 
 
 def recover(root: Path) -> str | None:
@@ -134,11 +138,16 @@ def _named(path: Path) -> str:
         return str(path)
 
 
-def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[Path] = ()) -> list[Path]:
+def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[Path] = (),
+           staging: Staging | None = None) -> list[Path]:
     """Replace the files of ``root`` by ``files`` and remove ``remove``, all or nothing (see the
-    module's note); returns the paths whose content changed. Run under the folder's lock."""
-    recover(root)
-    todo = {p: d for p, d in sorted(files.items()) if not unchanged(p, d)}
+    module's note); returns the paths whose content changed. Run under the folder's lock.
+    ``staging``: the build's, holding the big documents it began to copy while it went on."""
+    staging = staging if staging is not None else Staging(root)
+    if not staging.open:
+        recover(root)
+    todo = {p: d for p, d in sorted(files.items()) if staging.holds(p, d) or not unchanged(p, d)}
+    staging.keep_only(todo)
     gone = sorted(p for p in remove if p not in files and (p.is_file() or p.is_symlink()))
     if not todo and not gone:
         return []
@@ -150,48 +159,249 @@ def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[P
         except OSError as e:  # a name too long, a folder we may not read
             raise InputError(f"cannot write {path.name[:60]}: {e.strerror}", path=root, key="--out",
                              expected="a folder you may write to; nothing was replaced") from None
-    staging = root / STAGING
-    make_folder(root)
+    folder = root / STAGING
     try:
-        staging.mkdir()
-    except OSError as e:
-        raise unwritable(root, e) from None
-    moves: list[tuple[str, str]] = []
-    mode = 0o666 & ~current_umask()
-    try:
-        named = [(f"{i:06d}", path, data) for i, (path, data) in enumerate(todo.items())]
-        # documents of many pictures are copied side by side (the kernel copies, the threads wait)
-        big = {name for name, _, data in named if isinstance(data, PdfFile) and data.size >= BIG_DOCUMENT}
-        side_by_side = len(big) > 1 and (os.cpu_count() or 1) > 1
+        staging.begin()
+        named = [(staging.name_of(path, data), path, data) for path, data in todo.items()]
+        # documents of many pictures are copied side by side (the kernel copies, this process waits)
+        big = {name for name, path, data in named if isinstance(data, PdfFile) and data.size >= BIG_DOCUMENT
+               and not staging.holds(path, data)}
+        for name, path, data in named:
+            if name in big and FORKS and isinstance(data, PdfFile):
+                staging.copies[path] = _Copy(folder / name, data, staging.mode)
+        side_by_side = not FORKS and len(big) > 1 and (os.cpu_count() or 1) > 1
         with ThreadPoolExecutor(max_workers=min(len(big), 4)) if side_by_side else nullcontext() as pool:
-            copying = [pool.submit(_stage, staging / name, data, mode) for name, _, data in named if name in big] \
-                if pool is not None else []
-            for name, _, data in named:
-                if pool is None or name not in big:
-                    _stage(staging / name, data, mode)
+            copying = [pool.submit(_stage, folder / name, data, staging.mode) for name, _, data in named
+                       if name in big] if pool is not None else []
+            for name, path, data in named:
+                if not (staging.holds(path, data) or (pool is not None and name in big)):
+                    _stage(folder / name, data, staging.mode)
             for job in copying:  # a failed copy raises here, after every copy has ended
                 job.result()
-        moves.extend((name, path.relative_to(root).as_posix()) for name, path, _ in named)
+        staging.wait()
+        moves = [(name, path.relative_to(root).as_posix()) for name, path, _ in named]
         _pause_for_tests()
         body = {"version": VERSION, "moves": moves, "remove": [p.relative_to(root).as_posix() for p in gone],
                 "token": f"{time.time_ns():x}",  # names this commit's trash entries apart from an earlier one's
-                "staging": staging.lstat().st_ino}
+                "staging": folder.lstat().st_ino}
         new = root / (JOURNAL + ".new")
         write_new(new, journal_bytes(body))
     except SourceChanged as e:
-        _remove_staging(staging)
+        staging.discard()
         raise InputError(f"{Path(e.path).name} was saved again while the build wrote the documents that show it",
                          path=e.path, expected="build again: the last good files are kept") from None
     except OSError as e:
-        _remove_staging(staging)
+        staging.discard()
         raise unwritable(root, e) from None
     except BaseException:
-        _remove_staging(staging)
+        staging.discard()
         raise
     with _signals_deferred():
         os.replace(new, root / JOURNAL)  # the commit: from here on the new set is what the folder holds
+        staging.open = False
     recover(root)
     return list(todo)
+
+
+class Staging:
+    """The staging folder of a build under way. A big document (``BIG_DOCUMENT``) is copied into
+    it as soon as the build has made it (``early``), by a process forked for it (``_Copy``), while
+    the build goes on with the rest — the manifest, the records, the next game — and the commit
+    then only waits for what is left of the copy. From the first such copy to the end of the
+    commit the folder's lock is held (a build that finds it taken copies nothing early) and the
+    folder stays pnpgen's, so the commit does not ``recover`` again; leaving the ``with`` block
+    any other way than by the commit (an error, Ctrl-C) stops the copies and removes the staging
+    folder with what it holds, as a commit that fails does. A kill -9 leaves a staging folder and
+    no journal: the next run rolls it back."""
+
+    def __init__(self, root: Path) -> None:
+        self.root, self.folder = root, root / STAGING
+        self.copies: dict[Path, _Copy] = {}  # the documents being copied (or copied), by their output path
+        self.open = False  # the staging folder is this build's, made under the lock held
+        self.count = 0  # staged files so far (their names: 000000 on)
+        self.mode = 0o666 & ~current_umask()
+        self._lock: ExitStack | None = None  # the folder's lock, taken for the first early copy
+        self._refused = False  # early copies are not to be (the lock taken, a folder in the way)
+
+    def __enter__(self) -> Staging:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            self.discard()
+        finally:
+            if self._lock is not None:
+                self._lock.close()
+                self._lock = None
+
+    def early(self, path: Path, data: bytes | PdfFile) -> None:
+        """Begin copying ``data``, a file of the new set at ``path``, when it is a big document
+        that is not the same as the file there; nothing done where that is not for now."""
+        if not (FORKS and isinstance(data, PdfFile) and data.size >= BIG_DOCUMENT) or self._refused \
+                or self.holds(path, data) or not self._claim():
+            return
+        try:
+            if path in self.copies:  # (another file for the same path: the last one is the one written)
+                self.copies.pop(path).cancel()
+            if unchanged(path, data):
+                return
+            self.copies[path] = _Copy(self.folder / self.name_of(path, data), data, self.mode)
+        except OSError:  # (the commit tries again, and says what stops it)
+            self._refused = True
+
+    @contextmanager
+    def lock(self) -> Iterator[None]:
+        """The folder's build lock for the commit: held since the first early copy, or taken now
+        (waiting for another build); released when the block ends."""
+        if self._lock is None:
+            with build_lock(self.root):
+                yield
+            return
+        try:
+            yield
+        finally:
+            self._lock.close()
+            self._lock = None
+
+    def _claim(self) -> bool:
+        """The folder's lock without waiting, a killed run's commit finished or undone, and the
+        staging folder made: False (and no more tries) where that cannot be."""
+        if self.open:
+            return True
+        lock = ExitStack()
+        try:
+            lock.enter_context(build_lock(self.root, wait=False))
+            recover(self.root)
+            self.folder.mkdir()
+        except (InputError, OSError):
+            lock.close()
+            self._refused = True
+            return False
+        self._lock, self.open = lock, True
+        return True
+
+    def begin(self) -> None:
+        """The staging folder made, for the commit (made already when copies began early)."""
+        if self.open:
+            return
+        make_folder(self.root)
+        try:
+            self.folder.mkdir()
+        except OSError as e:
+            raise unwritable(self.root, e) from None
+        self.open = True
+
+    def holds(self, path: Path, data: bytes | PdfFile) -> bool:
+        """Is ``data`` being copied (or copied) for ``path``?"""
+        copy = self.copies.get(path)
+        return copy is not None and copy.data is data
+
+    def name_of(self, path: Path, data: bytes | PdfFile) -> str:
+        """The name ``data`` has in the staging folder: its copy's, or the next free one."""
+        if self.holds(path, data):
+            return self.copies[path].path.name
+        self.count += 1
+        return f"{self.count - 1:06d}"
+
+    def keep_only(self, files: Mapping[Path, bytes | PdfFile]) -> None:
+        """Stop and remove the copies of what is not among ``files`` (another file for its path)."""
+        for path in [p for p in self.copies if not (p in files and self.holds(p, files[p]))]:
+            copy = self.copies.pop(path)
+            copy.cancel()
+            copy.path.unlink(missing_ok=True)
+
+    def wait(self) -> None:
+        """Every copy ended: ``SourceChanged`` or ``OSError`` if one failed (the others ended too)."""
+        failed: BaseException | None = None
+        for copy in self.copies.values():
+            try:
+                copy.wait()
+            except OSError as e:
+                failed = failed or e
+        if failed is not None:
+            raise failed
+
+    def discard(self) -> None:
+        """Stop the copies, and remove the staging folder and what it holds unless committed."""
+        for copy in self.copies.values():
+            copy.cancel()
+        self.copies = {}
+        if self.open:
+            self.open = False
+            _remove_staging(self.folder)
+
+
+class _Copy:
+    """A document written into its staged file by a process forked for it: an interpreter of its
+    own, so the kernel's copy of each picture (a thousand cards' document: some 4,500 copies) never
+    waits for the lock of this process's interpreter, which the build holds while it goes on (a
+    thread of this one waited up to 5 ms before each). The file is opened here, so the process
+    makes no name; what it says back through a pipe is nothing, or why it failed."""
+
+    def __init__(self, path: Path, data: PdfFile, mode: int) -> None:
+        self.path, self.data, self.pid = path, data, 0
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+        try:
+            os.fchmod(fd, mode)
+            self.answer, said = os.pipe()
+            with warnings.catch_warnings():  # (3.12 warns of forking beside threads: the process only copies)
+                warnings.simplefilter("ignore", DeprecationWarning)
+                self.pid = os.fork()
+            if self.pid == 0:
+                _copy_and_exit(data, fd, said)
+            os.close(said)
+        finally:
+            os.close(fd)
+
+    def wait(self) -> None:
+        """The copy's end: raises what stopped it."""
+        if not self.pid:
+            return
+        chunks = []
+        while chunk := os.read(self.answer, 4096):
+            chunks.append(chunk)
+        os.close(self.answer)
+        status = os.waitpid(self.pid, 0)[1]
+        self.pid = 0
+        said = json.loads(b"".join(chunks) or b"{}")
+        if "changed" in said:
+            raise SourceChanged(said["changed"])
+        if said or os.waitstatus_to_exitcode(status) != 0:
+            raise OSError(said.get("errno"), said.get("strerror") or "the copy of a document stopped",
+                          said.get("filename") or str(self.path))
+
+    def cancel(self) -> None:
+        """Stop the copy (a process ended already is only waited for)."""
+        if not self.pid:
+            return
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        os.waitpid(self.pid, 0)
+        os.close(self.answer)
+        self.pid = 0
+
+
+def _copy_and_exit(data: PdfFile, fd: int, said: int) -> None:
+    """The forked process of a ``_Copy``: the document into ``fd``, then gone (``os._exit``: none of
+    the build's state is torn down or flushed twice). Every other descriptor is closed first: a
+    pipe's end held here would keep the other end of it waiting."""
+    code = 1
+    try:
+        low, high = sorted((fd, said))
+        os.closerange(3, low)
+        os.closerange(low + 1, high)
+        os.closerange(high + 1, os.sysconf("SC_OPEN_MAX") if hasattr(os, "sysconf") else 65536)
+        data.write_into(fd)
+        code = 0
+    except SourceChanged as e:
+        os.write(said, json.dumps({"changed": e.path}).encode())
+    except OSError as e:
+        os.write(said, json.dumps({"errno": e.errno, "strerror": e.strerror,
+                                   "filename": e.filename if isinstance(e.filename, str) else None}).encode())
+    finally:
+        os._exit(code)
 
 
 def _stage(path: Path, data: bytes | PdfFile, mode: int) -> None:

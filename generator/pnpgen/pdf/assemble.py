@@ -207,10 +207,13 @@ class PdfFile:
         through Python), the bytes between written straight to the descriptor (no buffer to flush
         before each copy)."""
         f.flush()
-        out = f.fileno()
+        self.write_into(f.fileno())
+
+    def write_into(self, out: int) -> None:
+        """The file's bytes into the open descriptor ``out``, at its position (``write_to``)."""
         kernel = getattr(os, "copy_file_range", None) is not None
         with _Sources() as sources:
-            for p in self.parts:
+            for p in _joined(self.parts):
                 if isinstance(p, bytes):
                     _write_all(out, p)
                 elif not (kernel and _copy_in_kernel(p, out, sources)):
@@ -250,6 +253,33 @@ class PdfFile:
 
     def __bytes__(self) -> bytes:
         return b"".join(self.chunks())
+
+
+def _joined(parts: Iterable[Part]) -> Iterator[Part]:
+    """``parts`` with each run of bytes joined into one write, and stored parts that follow one
+    another in the same file into one copy: fewer system calls for the same bytes."""
+    run: list[bytes] = []
+    last: Stored | None = None
+    for p in parts:
+        if isinstance(p, bytes):
+            if last is not None:
+                yield last
+                last = None
+            run.append(p)
+            continue
+        if run:
+            yield run[0] if len(run) == 1 else b"".join(run)
+            run = []
+        if last is not None and last.path == p.path and last.stamp == p.stamp and last.offset + last.size == p.offset:
+            last = Stored(last.path, last.size + p.size, last.offset, last.stamp)
+        else:
+            if last is not None:
+                yield last
+            last = p
+    if last is not None:
+        yield last
+    if run:
+        yield run[0] if len(run) == 1 else b"".join(run)
 
 
 def _part_sha(part: Stored, sources: _Sources, known: dict[Stored, bytes] | None) -> bytes:

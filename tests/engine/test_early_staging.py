@@ -1,0 +1,181 @@
+"""Issue 22: a big document is copied into the staging folder as soon as the build has made it,
+by a process forked for it, while the build goes on (engine/transaction.py ``Staging``); the
+commit then waits only for what is left of the copy. All or nothing still: a failure or Ctrl-C
+after the copies began leaves the old set and no staging folder, and no copying process."""
+
+from __future__ import annotations
+
+import os
+from io import BytesIO
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from conftest import PICTURE_DECK_YAML, PICTURE_FRONT, make_workspace, run
+from pnpgen.engine import history, transaction
+from pnpgen.engine import run as build_run
+from pnpgen.engine.output import build_lock
+from pnpgen.engine.transaction import JOURNAL, STAGING, Staging, commit
+from pnpgen.errors import InputError
+from pnpgen.pdf.assemble import PdfFile, Stored, file_stamp
+
+pytestmark = pytest.mark.skipif(not transaction.FORKS, reason="copies in forked processes where the kernel copies")
+BUILD = ("build", "--game", "test", "--no-rulebook", "--jobs", "1")
+
+
+def _picture_game(root: Path) -> Path:
+    ws = make_workspace(root, deck=PICTURE_DECK_YAML + "".join(
+        f"  - {{name: 札{i}, art: p{i}.png, count: 2}}\n" for i in range(3)), front=PICTURE_FRONT)
+    (ws / "data" / "test" / "art").mkdir()
+    for i in range(3):
+        (ws / "data" / "test" / "art" / f"p{i}.png").write_bytes(_png(i))
+    return ws
+
+
+def _png(i: int) -> bytes:
+    out = BytesIO()
+    Image.frombytes("RGB", (64, 48), bytes((i * 40 + k) % 256 for k in range(64 * 48 * 3))).save(out, "PNG")
+    return out.getvalue()
+
+
+def _edit(ws: Path) -> None:
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("札1", "札いち"), encoding="utf-8")
+
+
+def _files(folder: Path) -> dict[str, tuple[bytes, int]]:
+    return {p.relative_to(folder).as_posix(): (p.read_bytes(), p.stat().st_mtime_ns)
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _copies_seen(monkeypatch) -> list[int]:
+    """The process ids of the copies started (``_Copy``)."""
+    pids: list[int] = []
+    real = transaction._Copy.__init__
+
+    def started(self, *args):
+        real(self, *args)
+        pids.append(self.pid)
+
+    monkeypatch.setattr(transaction._Copy, "__init__", started)
+    return pids
+
+
+def test_the_documents_copied_early_are_the_bytes_a_commit_writes(tmp_path, monkeypatch):
+    ws = _picture_game(tmp_path / "ws")
+    late, early = tmp_path / "late", tmp_path / "early"
+    assert run(ws, *BUILD, "--out", str(late)) == 0  # (documents of a few kB: none copied early)
+    monkeypatch.setattr(transaction, "BIG_DOCUMENT", 1)  # every document counts as big
+    pids = _copies_seen(monkeypatch)
+    real = build_run.commit
+    seen = {}
+
+    def at_the_commit(root, files, remove, staging):
+        seen["staged"] = sorted(p.name for p in (root / STAGING).iterdir())
+        seen["copying"] = sorted(p.relative_to(root).as_posix() for p in staging.copies)
+        return real(root, files, remove, staging)
+
+    monkeypatch.setattr(build_run, "commit", at_the_commit)
+    assert run(ws, *BUILD, "--out", str(early)) == 0
+    # the four documents were staged before the commit began, each by a process of its own
+    assert seen["copying"] == ["test/cards.pdf", "test/shop/cards-unique.pdf", "test/shop/cards.pdf",
+                               "test/test-all.pdf"]
+    assert len(seen["staged"]) == 4 and len(pids) == 4
+    for pid in pids:
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)  # every copying process waited for
+    assert {k: v[0] for k, v in _files(early / "test").items()} == {k: v[0] for k, v in _files(late / "test").items()}
+    assert not (early / STAGING).exists() and not (early / JOURNAL).exists()
+    _edit(ws)  # an edit: the documents copied early again, the same bytes as a commit's
+    assert run(ws, *BUILD, "--out", str(early)) == 0
+    monkeypatch.setattr(transaction, "BIG_DOCUMENT", 1 << 62)
+    monkeypatch.setattr(build_run, "commit", real)
+    assert run(ws, *BUILD, "--out", str(late)) == 0
+    assert {k: v[0] for k, v in _files(early / "test").items()} == {k: v[0] for k, v in _files(late / "test").items()}
+
+
+@pytest.mark.parametrize("failure,status", [(InputError("a failure after the copies began"), 2),
+                                            (KeyboardInterrupt(), 130)])
+def test_a_failure_after_the_early_copies_began_leaves_the_old_set_and_nothing_staged(tmp_path, monkeypatch,
+                                                                                       failure, status):
+    ws = _picture_game(tmp_path / "ws")
+    out = tmp_path / "out"
+    assert run(ws, *BUILD, "--out", str(out)) == 0
+    before = _files(out / "test")
+    _edit(ws)
+    monkeypatch.setattr(transaction, "BIG_DOCUMENT", 1)
+    pids = _copies_seen(monkeypatch)
+    staged: list[str] = []
+
+    def fails(*args, **kwargs):  # the history's record comes after the documents are made
+        staged.extend(p.name for p in (out / STAGING).iterdir())
+        raise failure
+
+    monkeypatch.setattr(history, "record", fails)
+    assert run(ws, *BUILD, "--out", str(out)) == status
+    assert len(staged) == 4 and len(pids) == 4  # the copies had begun
+    assert _files(out / "test") == before  # every old file, same bytes, same mtime
+    assert not (out / STAGING).exists() and not (out / JOURNAL).exists()
+    for pid in pids:
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)  # stopped and waited for: none left running or unreaped
+    monkeypatch.undo()
+    assert run(ws, *BUILD, "--out", str(out)) == 0  # the next build writes the edit
+    assert _files(out / "test")["cards.pdf"][0] != before["cards.pdf"][0]
+
+
+def _document(tmp_path: Path) -> tuple[PdfFile, Path]:
+    art = tmp_path / "art.bin"
+    art.write_bytes(os.urandom(300_000))
+    return PdfFile((b"%PDF head\n", Stored(str(art), 200_000, 50_000, file_stamp(art)), b"\ntail\n")), art
+
+
+def test_an_early_copy_holds_the_folders_lock_and_stages_the_documents_bytes(tmp_path, monkeypatch):
+    monkeypatch.setattr(transaction, "BIG_DOCUMENT", 1)
+    root = tmp_path / "out"
+    root.mkdir()
+    doc, _ = _document(tmp_path)
+    with Staging(root) as staging:
+        staging.early(root / "a.pdf", doc)
+        assert staging.copies and (root / STAGING).is_dir()
+        with pytest.raises(InputError, match="another pnpgen build is writing"):
+            with build_lock(root, wait=False):  # held from the first early copy on
+                pass
+        with staging.lock():
+            assert commit(root, {root / "a.pdf": doc}, (), staging) == [root / "a.pdf"]
+    assert (root / "a.pdf").read_bytes() == bytes(doc)
+    assert (root / "a.pdf").stat().st_mode & 0o777 == 0o666 & ~transaction.current_umask()
+    assert not (root / STAGING).exists()
+    with build_lock(root, wait=False):  # and let go of after the commit
+        pass
+
+
+def test_a_folder_another_build_holds_gets_no_early_copy_and_the_commit_still_writes(tmp_path, monkeypatch):
+    monkeypatch.setattr(transaction, "BIG_DOCUMENT", 1)
+    root = tmp_path / "out"
+    root.mkdir()
+    doc, _ = _document(tmp_path)
+    with Staging(root) as staging:
+        with build_lock(root):  # another build's commit under way
+            staging.early(root / "a.pdf", doc)
+            assert not staging.copies and not (root / STAGING).exists()
+        with staging.lock():
+            assert commit(root, {root / "a.pdf": doc}, (), staging) == [root / "a.pdf"]
+    assert (root / "a.pdf").read_bytes() == bytes(doc)
+
+
+def test_an_art_file_saved_again_before_its_early_copy_is_refused_at_the_commit(tmp_path, monkeypatch):
+    """The forked copy finds the art file changed since the build took it and says so; the commit
+    refuses in the words of a commit's own copy, and removes what was staged."""
+    monkeypatch.setattr(transaction, "BIG_DOCUMENT", 1)
+    root = tmp_path / "out"
+    root.mkdir()
+    doc, art = _document(tmp_path)
+    art.write_bytes(os.urandom(300_001))  # saved again: another size, another time
+    with Staging(root) as staging:
+        staging.early(root / "a.pdf", doc)
+        assert staging.copies
+        with staging.lock(), pytest.raises(InputError, match="art.bin was saved again while the build wrote"):
+            commit(root, {root / "a.pdf": doc}, (), staging)
+    assert not (root / "a.pdf").exists() and not (root / STAGING).exists() and not (root / JOURNAL).exists()
