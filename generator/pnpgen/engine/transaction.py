@@ -3,7 +3,8 @@
 files or, once the next pnpgen run has looked at it, the complete new set — never some of each.
 
 1. Every new or changed file is written into ``<root>/.pnpgen-staging/`` (inside the folder, so
-   the final renames stay on one file system). A folder standing where an output goes, or a file
+   the final renames stay on one file system); a big document as soon as the build has made it,
+   by a process of its own, while the build goes on (``Staging``). A folder standing where an output goes, or a file
    where one of its folders goes, is an error here, before anything is replaced.
 2. The journal ``<root>/.pnpgen-journal`` is written beside it and renamed into place: that rename
    is the commit. It lists each staged file's target and every file the new set no longer has.
