@@ -125,8 +125,8 @@ def test_a_failure_after_the_early_copies_began_leaves_the_old_set_and_nothing_s
     assert _files(out / "test")["cards.pdf"][0] != before["cards.pdf"][0]
 
 
-def _document(tmp_path: Path) -> tuple[PdfFile, Path]:
-    art = tmp_path / "art.bin"
+def _document(tmp_path: Path, name: str = "art.bin") -> tuple[PdfFile, Path]:
+    art = tmp_path / name
     art.write_bytes(os.urandom(300_000))
     return PdfFile((b"%PDF head\n", Stored(str(art), 200_000, 50_000, file_stamp(art)), b"\ntail\n")), art
 
@@ -179,3 +179,24 @@ def test_an_art_file_saved_again_before_its_early_copy_is_refused_at_the_commit(
         with staging.lock(), pytest.raises(InputError, match="art.bin was saved again while the build wrote"):
             commit(root, {root / "a.pdf": doc}, (), staging)
     assert not (root / "a.pdf").exists() and not (root / STAGING).exists() and not (root / JOURNAL).exists()
+
+
+def test_without_a_process_to_be_had_a_document_is_copied_in_the_build_s_own(tmp_path, monkeypatch):
+    """fork refused (no memory, a limit on processes): the copy is made where the build runs."""
+    monkeypatch.setattr(transaction, "BIG_DOCUMENT", 1)
+
+    def no_fork():
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(transaction.os, "fork", no_fork)
+    root = tmp_path / "out"
+    root.mkdir()
+    doc, _ = _document(tmp_path)
+    other, _ = _document(tmp_path, "other.bin")
+    with Staging(root) as staging:
+        staging.early(root / "a.pdf", doc)
+        with staging.lock():  # b.pdf: copied at the commit, again without a process of its own
+            assert commit(root, {root / "a.pdf": doc, root / "b.pdf": other}, (), staging) == [root / "a.pdf",
+                                                                                               root / "b.pdf"]
+    assert (root / "a.pdf").read_bytes() == bytes(doc) and (root / "b.pdf").read_bytes() == bytes(other)
+    assert not (root / STAGING).exists()

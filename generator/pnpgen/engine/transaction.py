@@ -50,6 +50,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager, nullcontext
 from pathlib import Path
+from typing import NoReturn
 
 from pnpgen import resources, usercache
 from pnpgen.atomic import read_record, write_new
@@ -345,11 +346,18 @@ class _Copy:
         try:
             os.fchmod(fd, mode)
             self.answer, said = os.pipe()
-            with warnings.catch_warnings():  # (3.12 warns of forking beside threads: the process only copies)
-                warnings.simplefilter("ignore", DeprecationWarning)
-                self.pid = os.fork()
-            if self.pid == 0:
+            try:
+                with warnings.catch_warnings():  # (3.12 warns of forking beside threads: the process only copies)
+                    warnings.simplefilter("ignore", DeprecationWarning)
+                    pid = os.fork()
+            except OSError:  # no process to be had (memory, a limit on processes): copied here and now
+                os.close(self.answer)
+                os.close(said)
+                data.write_into(fd)
+                return
+            if pid == 0:
                 _copy_and_exit(data, fd, said)
+            self.pid = pid
             os.close(said)
         finally:
             os.close(fd)
@@ -384,7 +392,7 @@ class _Copy:
         self.pid = 0
 
 
-def _copy_and_exit(data: PdfFile, fd: int, said: int) -> None:
+def _copy_and_exit(data: PdfFile, fd: int, said: int) -> NoReturn:
     """The forked process of a ``_Copy``: the document into ``fd``, then gone (``os._exit``: none of
     the build's state is torn down or flushed twice). Every other descriptor is closed first: a
     pipe's end held here would keep the other end of it waiting."""
