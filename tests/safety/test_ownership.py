@@ -161,12 +161,11 @@ def test_out_at_the_workspace_itself_is_refused_even_with_a_lock_an_older_clean_
 
 
 @pytest.mark.parametrize("planted", ["link to nowhere", "link to a file", "pipe", "folder"])
-def test_a_lock_file_that_is_not_a_plain_file_is_refused_and_nothing_outside_is_made(tmp_path, capsys, planted):
+def test_a_lock_file_that_is_not_a_plain_file_is_refused_and_nothing_outside_is_made(built_copy, tmp_path, capsys, planted):
     """build/.pnpgen.lock as something else: a link was opened through (creating the file it
     names, anywhere: an empty file outside the workspace), a pipe gave 'cannot write to build:
     None', a folder 'Is a directory (expected a folder you may write to)'."""
-    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
-    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    ws = built_copy(tmp_path / "ws", "build", "--game", "test", "--no-rulebook", "--jobs", "1", pieces=FEW_CARDS)
     lock = ws / "build" / ".pnpgen.lock"
     lock.unlink()
     elsewhere = tmp_path / "elsewhere"
