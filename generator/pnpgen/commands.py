@@ -434,6 +434,9 @@ def clean(ws: Workspace, args: argparse.Namespace) -> int:
                          expected="a plain folder: remove the link, build again, then clean")
     for path in done.kept:
         _warn(ws.shown(f"{path.resolve()}: kept: changed since pnpgen wrote it (remove it yourself if it can go)"))
+    for path in done.strangers:
+        _warn(ws.shown(f"{path.parent.resolve() / path.name}: kept: pnpgen did not put it in its trash folder, and "
+                       "frees only the old files it moved there (move it out, or remove it yourself)"))
     for link in done.linked:
         _warn(ws.shown(f"{link.parent.resolve() / link.name}: left as it is: a link where pnpgen's folder was, "
                        "and pnpgen writes through none, so nothing it leads to is removed (remove the link yourself)"))
