@@ -460,7 +460,7 @@ def _remove_staging(staging: Path) -> None:
         else:
             others.append(entry.name)
     if others:
-        raise InputError(f"{_named(staging)} holds what pnpgen did not stage there ({', '.join(others[:3])}"
+        raise InputError(f"holds what pnpgen did not stage there ({', '.join(shown_name(n) for n in others[:3])}"
                          f"{' …' if len(others) > 3 else ''})", path=staging,
                          expected="those moved out of it (pnpgen's folder for a commit's new files, which it "
                          "removes when done; it deletes only what it wrote)")
