@@ -140,3 +140,19 @@ def test_clean_empties_the_trash(tmp_path, small_reclaim, monkeypatch):
     done = clean(root)
     assert [p.name for p in (root / TRASH).iterdir()] == ["abc-000000"]
     assert done.strangers == [root / TRASH / "abc-000000"]
+
+
+def test_old_files_whose_record_cannot_be_written_are_freed_at_once(tmp_path, small_reclaim, monkeypatch):
+    def full(path, data, mode=0o666):
+        raise OSError(28, "No space left on device")
+    root = tmp_path / "out"
+    root.mkdir()
+    (root / "deck.pdf").write_bytes(b"old" * 1000)
+    (root / STAGING).mkdir()
+    (root / STAGING / "000000").write_bytes(b"new" * 1000)
+    (root / JOURNAL).write_bytes(journal_bytes({"version": VERSION, "moves": [["000000", "deck.pdf"]], "remove": [],
+                                                "token": "abc", "staging": (root / STAGING).lstat().st_ino}))
+    monkeypatch.setattr(transaction, "write_new", full)  # the trash's record: the disk is full
+    assert recover(root) == "forward"
+    assert (root / "deck.pdf").read_bytes() == b"new" * 1000
+    assert not (root / TRASH).exists() or list((root / TRASH).iterdir()) == []

@@ -337,7 +337,12 @@ class _Trash:
                 entries.append([f"{self.token}-{name}", st.st_dev, st.st_ino, st.st_size])
         if entries:
             text = json.dumps({"version": VERSION, "entries": entries}).encode()
-            write_new(self.folder / f"{self.token}{TAKEN}", json.dumps({"check": _seal(text)}).encode() + b"\n" + text)
+            try:
+                write_new(self.folder / f"{self.token}{TAKEN}", json.dumps({"check": _seal(text)}).encode() + b"\n" + text)
+            except OSError:  # (a full disk) unrecorded, they would never be freed: freed now, the slow way
+                for entry in entries:
+                    (self.folder / str(entry[0])).unlink(missing_ok=True)
+                return
             self.used = True
 
 
