@@ -42,6 +42,12 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None) -> int:
         ink = InkSaver(args.ink)
     options = BuildOptions(jobs=args.jobs, **dpi, lang=args.lang, ink=ink, rulebook=not args.no_rulebook, **placed)
     slugs = ws.slugs() if args.all else [args.game]
+    if not slugs:  # it said nothing and built nothing, exit 0 (a game folder named .game is passed by)
+        from pnpgen.errors import InputError
+
+        raise InputError("--all: no game to build: no folder under data/ holds a game.yaml", path=ws.data,
+                         expected="a game's folder data/<slug>/ with its game.yaml, named with letters, digits, - "
+                         "and _ (not starting with a dot); pnpgen new <slug> writes one")
     out_root = args.out or ws.root / "build"
     paper = printer.paper if printer is not None and printer.paper else args.paper
     # the booklet's paper as given (None: game.yaml's paper:, else A4); A3 gets the A4 booklet, so
@@ -434,6 +440,9 @@ def clean(ws: Workspace, args: argparse.Namespace) -> int:
                          expected="a plain folder: remove the link, build again, then clean")
     for path in done.kept:
         _warn(ws.shown(f"{path.resolve()}: kept: changed since pnpgen wrote it (remove it yourself if it can go)"))
+    for path in done.strangers:
+        _warn(ws.shown(f"{path.parent.resolve() / path.name}: kept: pnpgen did not put it in its trash folder, and "
+                       "frees only the old files it moved there (move it out, or remove it yourself)"))
     for link in done.linked:
         _warn(ws.shown(f"{link.parent.resolve() / link.name}: left as it is: a link where pnpgen's folder was, "
                        "and pnpgen writes through none, so nothing it leads to is removed (remove the link yourself)"))

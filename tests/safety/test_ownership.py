@@ -209,7 +209,8 @@ def test_a_staging_folder_holding_what_pnpgen_did_not_stage_is_kept_and_said(tmp
     capsys.readouterr()
     assert run(ws, "build", "--game", "test", "--no-rulebook", "-q") == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and ".pnpgen-staging holds what pnpgen did not stage there (notes.txt)" in err, err
+    assert err.count("\n") == 1 and ".pnpgen-staging: holds what pnpgen did not stage there (notes.txt)" in err, err
+    assert err.count(".pnpgen-staging") == 1, err  # (it was said twice: build/.pnpgen-staging: build/.pnpgen-staging …)
     assert (staging / "notes.txt").read_text(encoding="utf-8") == "mine" and not (staging / "000003").exists()
     (staging / "notes.txt").unlink()
     assert run(ws, "build", "--game", "test", "--no-rulebook", "-q") == 0
