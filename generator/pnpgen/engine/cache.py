@@ -124,11 +124,18 @@ def _layout_ok(layout: Any) -> bool:
     return isinstance(layout, list) and all(type(n) is int and n >= 0 for n in layout)
 
 
+States = dict[Path, tuple[bytes, GameState | None]]  # a state file → its bytes as read, and what they say
+
+
 class Cache:
     """``<out>/.cache``: one state file per game, one file per converted face."""
 
-    def __init__(self, out_root: Path):
+    def __init__(self, out_root: Path, states: States | None = None):
         self.root = out_root / ".cache"
+        # each game's state as read (its bytes, what they say), shared by the build's caches: a build
+        # read a thousand cards' state three times (up to date? what did the last build make? which
+        # entries does it use?), and parsing and checking it was some 15 ms each time
+        self.states: States = states if states is not None else {}
         self.pictures_used: set[Path] = set()  # the picture entries of the faces read or stored
         self._damaged: set[Path] = set()  # picture entries found not to be what their name says
         self._read: dict[str, bytes] = {}  # pictures read while faces are read (``let_go_of_pictures``)
@@ -156,10 +163,26 @@ class Cache:
         return self.root / f"{slug}.json"
 
     def state(self, slug: str) -> GameState | None:
+        return self.state_at(self.state_path(slug))
+
+    def state_at(self, path: Path) -> GameState | None:
+        """The state in ``path`` (None: none, or not a good one); parsed once for the same bytes."""
         try:
-            return GameState.from_json(read_record(self.state_path(slug)))
+            data = read_record(path)
         except OSError:
             return None
+        known = self.states.get(path)
+        if known is not None and known[0] == data:
+            return known[1]
+        state = GameState.from_json(data)
+        self.states[path] = (data, state)
+        return state
+
+    def state_file(self, slug: str, state: GameState) -> tuple[Path, bytes]:
+        """The file of a game's new state and its bytes, known as read (the build's prune reads it)."""
+        path, data = self.state_path(slug), state.to_json()
+        self.states[path] = (data, state)
+        return path, data
 
     def up_to_date(self, slug: str, inputs: str, out_dir: Path, known: FileHashes | None = None) -> GameState | None:
         """The last state if the game's inputs are unchanged and every file it wrote is still there
@@ -399,10 +422,7 @@ class Cache:
         damaged or foreign state lists nothing: its game is rebuilt in full anyway."""
         used: set[str] = set()
         for path in sorted(self.root.glob("*.json")) if self.root.is_dir() else []:
-            try:
-                state = GameState.from_json(read_record(path))
-            except OSError:
-                continue
+            state = self.state_at(path)
             if state is not None:
                 used.update(state.uses)
         return used
