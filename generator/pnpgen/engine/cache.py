@@ -75,6 +75,19 @@ def layout_of(doc: Any) -> tuple[int, ...] | None:
     return tuple(layout) if isinstance(layout, list) else None
 
 
+_BODY, _CHECK = b'{"body": ', b', "check": "'  # a state's record: its body's text, then its seal
+
+
+def _sealed_body(data: bytes) -> str | None:
+    """The seal of the body's text in a state's record as ``GameState.to_json`` writes it (its
+    bytes between ``_BODY`` and ``_CHECK``), not of the body written out again; None for a record
+    not laid out so (then no seal matches)."""
+    if not data.startswith(_BODY) or not data.endswith(b'"}') or len(data) < len(_BODY) + len(_CHECK) + 66:
+        return None
+    text, check = data[len(_BODY):-(len(_CHECK) + 66)], data[-(len(_CHECK) + 66):]
+    return seal(text) if check.startswith(_CHECK) else None
+
+
 @dataclass
 class GameState:
     """What the last good build of a game was made from and wrote."""
@@ -87,11 +100,12 @@ class GameState:
     warnings: list[str] = field(default_factory=list)  # said again when the game is up to date
 
     def to_json(self) -> bytes:
+        """``{"body": …, "check": …}`` as ``json.dumps(…, ensure_ascii=False, sort_keys=True)``
+        writes it, the body's text (the one sealed) written once and put in as it is."""
         body = {"format": FORMAT, "pnpgen": code(), "inputs": self.inputs, "documents": self.documents,
                 "files": self.files, "report": self.report, "uses": self.uses, "warnings": self.warnings}
-        text = json.dumps(body, ensure_ascii=False, sort_keys=True)
-        return json.dumps({"check": seal(text.encode()), "body": body}, ensure_ascii=False,
-                          sort_keys=True).encode()
+        text = json.dumps(body, ensure_ascii=False, sort_keys=True).encode()
+        return _BODY + text + _CHECK + seal(text).encode() + b'"}'
 
     @classmethod
     def from_json(cls, data: bytes) -> GameState | None:
@@ -102,8 +116,7 @@ class GameState:
         try:
             outer = json.loads(data)
             body = outer["body"]
-            text = json.dumps(body, ensure_ascii=False, sort_keys=True)
-            if outer["check"] != seal(text.encode()) or body["format"] != FORMAT:
+            if outer["check"] != _sealed_body(data) or body["format"] != FORMAT:
                 return None
             same = body["pnpgen"] == code()
             warnings = body.get("warnings", [])
