@@ -59,12 +59,13 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None) -> int:
     quiet = args.quiet
     own = _own_language(ws, slugs, args.lang)
     with progress(slugs, quiet, args.verbose) as say:
-        outcomes, todo = sort_games(ws, slugs, options, out_root, rulebook, own)
+        states: dict = {}  # the games' states, read once for the check and the build (engine/cache.py)
+        outcomes, todo = sort_games(ws, slugs, options, out_root, rulebook, own, states)
         if todo:  # the stages load only when a game is to be built
             from pnpgen.engine.run import run_build
 
             outcomes = run_build(ws, slugs, options, out_root, rulebook, say=say, sorted_games=(outcomes, todo),
-                                 warm=warm, own_language=own)
+                                 warm=warm, own_language=own, states=states)
     for o in outcomes:
         if o.up_to_date:  # its last build's warnings said again: the files still are what they warned of
             for w in o.warnings:
