@@ -66,9 +66,11 @@ def matched(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any]
     all that changed (a typo fixed in a title is that piece edited, not one piece removed and
     another added; a new piece in a removed one's place, other text and count, stays new)."""
     old, new = in_deck_order(old), in_deck_order(new)  # a state read back holds them as JSON sorts them
-    # a piece named by its place alone (``#6``: no name field) is that piece only while it holds
-    # its values: the one after a deleted one takes its number, not its place in the deck
-    moved = {label for label in new if nameless(label) and old_values is not None and new_values is not None
+    # a piece named by its place alone (``#6``: no name field), or by a name others share (six
+    # ラウンド tokens), is that piece only while it holds its values: the one after a deleted one
+    # takes its number, not its place in the deck
+    by_values = _told_by_values(old, new)
+    moved = {label for label in new if _kind(label) in by_values and old_values is not None and new_values is not None
              and old_values.get(label) != new_values.get(label)}
     out = {label: label for label in new if label in old and label not in moved}
     left: defaultdict[str, deque[str]] = defaultdict(deque)
@@ -91,18 +93,20 @@ def matched(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any]
         paired = set(out.values())
         for kind in left:
             left[kind] = deque(o for o in left[kind] if o not in paired)
-    nearest = False
-    if old_values is not None and new_values is not None and 0 < len(left["#"]) <= NEAREST_AMONG:
-        # the pieces without names left over pair by their values, the nearest first (a card
-        # deleted and a later one edited in one save: that one edited, not the deleted one in its
-        # place); one with no value in common with any is new
-        nearest = True
-        paired_now = _nearest([label for label in new if label not in out and nameless(label)], list(left["#"]),
-                              old_values, new_values)
+    nearest: set[str] = set()
+    for kind in by_values if old_values is not None and new_values is not None else ():
+        if not 0 < len(left[kind]) <= NEAREST_AMONG:
+            continue
+        # the pieces without names (or of a shared name) left over pair by their values, the
+        # nearest first (a card deleted and a later one edited in one save: that one edited, not
+        # the deleted one in its place); one with no value in common with any is new
+        nearest.add(kind)
+        paired_now = _nearest([label for label in new if label not in out and _kind(label) == kind], list(left[kind]),
+                              old_values or {}, new_values or {})
         out.update(paired_now)
-        left["#"] = deque(o for o in left["#"] if o not in set(paired_now.values()))
+        left[kind] = deque(o for o in left[kind] if o not in set(paired_now.values()))
     for label in new:
-        if label not in out and left[_kind(label)] and not (nearest and nameless(label)):
+        if label not in out and left[_kind(label)] and _kind(label) not in nearest:
             out[label] = left[_kind(label)].popleft()
     if old_values is None or new_values is None:
         return out
@@ -116,6 +120,13 @@ def matched(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any]
         if len([f for f in {*ov, *nv} if ov.get(f) != nv.get(f)]) == 1:  # the name's field alone
             out[label] = at.pop(_number(label))
     return out
+
+
+def _told_by_values(old: dict[str, Any], new: dict[str, Any]) -> set[str]:
+    """The kinds of piece whose number and name do not tell one piece: the nameless ("#") and
+    each name more than one piece holds, in either build."""
+    shared = Counter(_kind(label) for label in old) | Counter(_kind(label) for label in new)
+    return {"#"} | {kind for kind, n in shared.items() if n > 1}
 
 
 def _nearest(new: list[str], old: list[str], old_values: dict[str, Any], new_values: dict[str, Any]) -> dict[str, str]:
