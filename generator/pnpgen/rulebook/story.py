@@ -226,7 +226,7 @@ class StoryBuilder:
 
     def label_para(self, key: str) -> JPara:
         """One of pnpgen's own notes (in the labels' language), set as a designer's note is."""
-        return JPara(self.label(key), self.fonts.body, NOTE_SIZE, NOTE_LEADING, color=NOTE_INK, first_indent=0,
+        return JPara(self.label(key), self.fonts.notes, NOTE_SIZE, NOTE_LEADING, color=NOTE_INK, first_indent=0,
                      lang=self.lang)
 
     def blocks(self, blocks: Sequence[Block | Component | Step], indent: float = 0.0, *,
@@ -405,7 +405,7 @@ class StoryBuilder:
         if self.common is not None:
             key = "picture_scale" if self.common > 1 else "picture_actual"
             others = self.label("picture_others") if set(self.reductions.values()) != {self.common} else ""
-            out.append(JPara(self.label(key, n=self.common, others=others), self.fonts.body, NOTE_SIZE, NOTE_LEADING,
+            out.append(JPara(self.label(key, n=self.common, others=others), self.fonts.notes, NOTE_SIZE, NOTE_LEADING,
                              color=NOTE_INK, lang=self.lang))
         out.append(Spacer(1, 4))
         extra = [r for r in self.rows if r.stated is None and not r.description and _data_only(r)]
@@ -542,7 +542,7 @@ class StoryBuilder:
         if not lines and self.rules_only:
             return []
         if not lines:
-            return [self.qr_title(key), JPara(self.label("qr_silent"), self.fonts.body, 8, 12, color=NOTE_INK,
+            return [self.qr_title(key), JPara(self.label("qr_silent"), self.fonts.notes, 8, 12, color=NOTE_INK,
                                               left=QR_INDENT, first_indent=QR_INDENT, lang=self.lang)]
         page = lambda n: self.label("qr_page", page=n)  # noqa: E731
         rows = [[self.qr_line(text),
