@@ -57,6 +57,9 @@ class RulebookResult:
     warnings: list[str]
     report: list[str] = field(default_factory=list)  # info lines: encoding detected, digits repaired, sections found…
     entries: list = field(default_factory=list)  # the contents' and index's entries the pages settled on (``render``)
+    # rulebook.pdf's pages: the draft set, and per page the draft line it sets (0: none, the cover)
+    draft: Path | None = None
+    page_lines: list[int] = field(default_factory=list)
 
 
 # Bounds of a draft beside its size (textfile.MAX_DRAFT_BYTES): the book's time grows with each
@@ -563,7 +566,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     )
     files = {"rulebook.pdf": a5, "rulebook-booklet.pdf": a4, "proof.txt": proof_file(game, r)} if booklet \
         else {"rulebook.pdf": a5, "proof.txt": proof_file(game, r)}
-    return RulebookResult(files, warnings, report, settled_entries)
+    return RulebookResult(files, warnings, report, settled_entries, path, builder.page_lines(n_pages))
 
 
 def _provisional_printed(r: DraftReading, lang: str) -> list[str]:
