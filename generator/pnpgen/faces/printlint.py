@@ -2,7 +2,7 @@
 converter measured (``Art.marks``: every stroke's width and every text's size and box, with the
 template line that drew it), against game.yaml ``lint:`` (``pnpgen.data.lint``):
 
-- a stroke thinner than ``min_stroke`` (0.25 pt);
+- a stroke thinner than ``min_stroke`` (0.25 pt), and a dashed stroke's dash or gap shorter than it;
 - text smaller than ``min_text`` (6 pt);
 - text reading at less than ``min_contrast`` (2:1) on the one colour under it (a dark text on a
   dark tile; text over art or a gradient is not measured);
@@ -170,6 +170,9 @@ def _checks(kind: str, value: float, box: tuple, trim: tuple, s: LintSettings,
     if kind == "contrast":  # a text's contrast ratio on the one colour under it
         return [("low-contrast", value)] if s.min_contrast is not None and value < s.min_contrast - EPS else []
     value *= scale
+    if kind == "dash":  # the shortest dash or gap of a dashed stroke: as short as a line is thin
+        return [("short-dash", value)] if s.min_stroke_pt is not None and \
+            round(value, 2) < round(s.min_stroke_pt, 2) - EPS else []
     x0, y0, x1, y1 = box
     inward = min(x0 - trim[0], y0 - trim[1], trim[2] - x1, trim[3] - y1) * MM_PER_PT * scale
     if kind == "stroke":
@@ -245,6 +248,11 @@ def _layout_box(deck: Deck, side: str, line: str, boxes: dict[tuple[str, str], l
     return named[min(int(line), len(named)) - 1] if int(line) >= 1 and named else ""
 
 
+def _dash_said(f: _Finding) -> str:
+    """"dashes" or "gaps": which of a dashed stroke's is the shortest."""
+    return "gaps" if f.text == "gap" else "dashes"
+
+
 def _line(f: _Finding, s: LintSettings, templates: Path, boxes: dict[tuple[str, str], list[str]], shop: str = "") -> str:
     first = f.shown or f.pieces[0]  # the piece whose text (the worst case) the line quotes
     more = f" and {len(f.pieces) - 1} more" if len(f.pieces) > 1 else ""
@@ -270,6 +278,12 @@ def _line(f: _Finding, s: LintSettings, templates: Path, boxes: dict[tuple[str, 
                 f"{s.min_stroke_pt * MM_PER_PT:.3g} mm line {shop} prints (it may break up or vanish)")
     elif f.kind == "thin-stroke":
         what = f"stroke {f.worst:.2f} pt, thinner than {s.min_stroke_pt:g} pt (a printer may drop it)"
+    elif f.kind == "short-dash" and shop and s.min_stroke_pt is not None:
+        what = (f"stroke-dasharray {_dash_said(f)} {f.worst:.2f} pt ({f.worst * MM_PER_PT:.3f} mm), shorter than the "
+                f"{s.min_stroke_pt * MM_PER_PT:.3g} mm line {shop} prints (the dashes may vanish or run into a solid line)")
+    elif f.kind == "short-dash":
+        what = (f"stroke-dasharray {_dash_said(f)} {f.worst:.2f} pt ({f.worst * MM_PER_PT:.3f} mm), shorter than "
+                f"{s.min_stroke_pt:g} pt, the thinnest line a printer draws (the dashes may vanish or run into a solid line)")
     elif f.kind == "small-text":
         what = f"text{text} {f.worst:.1f} pt, smaller than {s.min_text_pt:g} pt"
     elif f.kind == "text-in-safe-zone":
