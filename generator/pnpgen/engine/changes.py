@@ -64,7 +64,8 @@ def matched(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any]
     does not make every piece after it "new" and "removed" (its number moved, not the piece);
     else, given the pieces' field values, the old piece left over at its number when its name is
     all that changed (a typo fixed in a title is that piece edited, not one piece removed and
-    another added; a new piece in a removed one's place, other text and count, stays new)."""
+    another added; a new piece in a removed one's place, other text and count, stays new). The
+    pieces without names, and those of a name several share, pair by their values (``_nearest``)."""
     old, new = in_deck_order(old), in_deck_order(new)  # a state read back holds them as JSON sorts them
     # a piece named by its place alone (``#6``: no name field), or by a name others share (six
     # ラウンド tokens), is that piece only while it holds its values: the one after a deleted one
@@ -94,6 +95,10 @@ def matched(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any]
         for kind in left:
             left[kind] = deque(o for o in left[kind] if o not in paired)
     nearest: set[str] = set()
+    unpaired: defaultdict[str, list[str]] = defaultdict(list)  # the new pieces left, by kind
+    for label in new:
+        if label not in out:
+            unpaired[_kind(label)].append(label)
     for kind in by_values if old_values is not None and new_values is not None else ():
         if not 0 < len(left[kind]) <= NEAREST_AMONG:
             continue
@@ -101,8 +106,7 @@ def matched(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any]
         # nearest first (a card deleted and a later one edited in one save: that one edited, not
         # the deleted one in its place); one with no value in common with any is new
         nearest.add(kind)
-        paired_now = _nearest([label for label in new if label not in out and _kind(label) == kind], list(left[kind]),
-                              old_values or {}, new_values or {})
+        paired_now = _nearest(unpaired[kind], list(left[kind]), old_values or {}, new_values or {})
         out.update(paired_now)
         left[kind] = deque(o for o in left[kind] if o not in set(paired_now.values()))
     for label in new:
