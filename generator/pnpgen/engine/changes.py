@@ -70,15 +70,16 @@ def matched(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any]
     # a piece named by its place alone (``#6``: no name field), or by a name others share (six
     # ラウンド tokens), is that piece only while it holds its values: the one after a deleted one
     # takes its number, not its place in the deck
-    by_values = _told_by_values(old, new)
-    moved = {label for label in new if _kind(label) in by_values and old_values is not None and new_values is not None
+    kind_of = {label: _kind(label) for label in (*old, *new)}
+    by_values = _told_by_values(old, new, kind_of)
+    moved = {label for label in new if kind_of[label] in by_values and old_values is not None and new_values is not None
              and old_values.get(label) != new_values.get(label)}
     out = {label: label for label in new if label in old and label not in moved}
     left: defaultdict[str, deque[str]] = defaultdict(deque)
     paired = set(out.values())
     for label in old:
         if label not in paired:
-            left[_kind(label)].append(label)
+            left[kind_of[label]].append(label)
     if old_values is not None and new_values is not None:
         # of the old pieces of its name left over, the one holding its values, if one does (the
         # second 月 of a word deck whose first was deleted is that one, not the first, edited);
@@ -88,7 +89,7 @@ def matched(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any]
             for o in labels:
                 holding[kind, _values_key(old_values.get(o))].append(o)
         for label in new:
-            same = holding.get((_kind(label), _values_key(new_values.get(label)))) if label not in out else None
+            same = holding.get((kind_of[label], _values_key(new_values.get(label)))) if label not in out else None
             if same:
                 out[label] = same.popleft()
         paired = set(out.values())
@@ -98,7 +99,7 @@ def matched(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any]
     unpaired: defaultdict[str, list[str]] = defaultdict(list)  # the new pieces left, by kind
     for label in new:
         if label not in out:
-            unpaired[_kind(label)].append(label)
+            unpaired[kind_of[label]].append(label)
     for kind in by_values if old_values is not None and new_values is not None else ():
         if not 0 < len(left[kind]) <= NEAREST_AMONG:
             continue
@@ -110,8 +111,8 @@ def matched(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any]
         out.update(paired_now)
         left[kind] = deque(o for o in left[kind] if o not in set(paired_now.values()))
     for label in new:
-        if label not in out and left[_kind(label)] and _kind(label) not in nearest:
-            out[label] = left[_kind(label)].popleft()
+        if label not in out and left[kind_of[label]] and kind_of[label] not in nearest:
+            out[label] = left[kind_of[label]].popleft()
     if old_values is None or new_values is None:
         return out
     taken = set(out.values())
@@ -126,10 +127,10 @@ def matched(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any]
     return out
 
 
-def _told_by_values(old: dict[str, Any], new: dict[str, Any]) -> set[str]:
+def _told_by_values(old: dict[str, Any], new: dict[str, Any], kind_of: dict[str, str]) -> set[str]:
     """The kinds of piece whose number and name do not tell one piece: the nameless ("#") and
-    each name more than one piece holds, in either build."""
-    shared = Counter(_kind(label) for label in old) | Counter(_kind(label) for label in new)
+    each name more than one piece holds, in either build (``kind_of``: each label's ``_kind``)."""
+    shared = Counter(kind_of[label] for label in old) | Counter(kind_of[label] for label in new)
     return {"#"} | {kind for kind, n in shared.items() if n > 1}
 
 
