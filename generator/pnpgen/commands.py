@@ -26,8 +26,9 @@ def _warn(text: str) -> None:
 
 
 
-def build(ws: Workspace, args: argparse.Namespace, warm=None) -> int:
-    """``warm``: engine/warm.py's rulebook process kept across builds (watch)."""
+def build(ws: Workspace, args: argparse.Namespace, warm=None, heading: str | None = None) -> int:
+    """``warm``: engine/warm.py's rulebook process kept across builds (watch); ``heading``: watch's
+    "fixed, built again", said once the build has succeeded and before its lines, as serve says it."""
     from pnpgen.data.formats import booklet_paper_for
     from pnpgen.engine.fresh import sort_games
     from pnpgen.engine.options import BuildOptions, RulebookOptions
@@ -66,6 +67,8 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None) -> int:
 
             outcomes = run_build(ws, slugs, options, out_root, rulebook, say=say, sorted_games=(outcomes, todo),
                                  warm=warm, own_language=own, states=states)
+    if heading:
+        _say(heading)
     for o in outcomes:
         if o.up_to_date:  # its last build's warnings said again: the files still are what they warned of
             for w in o.warnings:
@@ -133,13 +136,13 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
     def once() -> None:
         try:
             watched(ws, args.game)  # a link out of the workspace made since: refused on each save as at the start
-            build(ws, args, warm)
+            # the save that mends it says so first, as serve does (also with -q: it answers the error)
+            fixed = ws.shown(f"{args.game}: fixed, built again ({out / args.game})") if broken[0] else None
+            build(ws, args, warm, heading=fixed)
         except InputError as e:
             print(f"pnpgen: error: {shown(ws.shown(str(e)))}", file=sys.stderr, flush=True)
             broken[0] = True
             return
-        if broken[0]:  # the save that mends it says so, as serve does (also with -q: it answers the error)
-            _say(ws.shown(f"{args.game}: fixed, built again ({out / args.game})"))
         broken[0] = False
 
     builds = 0

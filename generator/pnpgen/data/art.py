@@ -628,7 +628,7 @@ def print_bytes(raw: bytes, background: str = "ffffff", name: str = "image", whe
                 raise InputError(f"cannot read the image {name}: {broken}", key="href",
                                  expected="the file saved again whole, as an image viewer opens it", **_where_parts(where))
             return raw
-        im = ImageOps.exif_transpose(im)
+        im = ImageOps.exif_transpose(plain_cmyk(im))
         r, g, b = (int(background[i : i + 2], 16) for i in (0, 2, 4))
         im = _rgb(im, (r, g, b))
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError) as e:
@@ -637,6 +637,20 @@ def print_bytes(raw: bytes, background: str = "ffffff", name: str = "image", whe
     buf = io.BytesIO()
     im.save(buf, "PNG")
     return buf.getvalue()
+
+
+def plain_cmyk(im: Image.Image) -> Image.Image:
+    """A CMYK JPEG's inks as its file holds them. Pillow reads every CMYK JPEG's samples
+    inverted, as Photoshop writes them under Adobe's APP14 marker; one without the marker holds
+    them plain (0: no ink), as libjpeg writes and a PDF's readers (pdfium, Ghostscript) take
+    them, so Pillow's reading of it is turned back. Any other picture as it is."""
+    from PIL import ImageChops
+
+    if im.mode != "CMYK" or im.format != "JPEG" or "adobe" in im.info:
+        return im
+    out = ImageChops.invert(im)
+    out.info = dict(im.info)  # (its ICC profile, its EXIF orientation)
+    return out
 
 
 def _srgb(im: Image.Image) -> bool:
