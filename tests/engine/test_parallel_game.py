@@ -57,6 +57,11 @@ def test_two_workers_write_what_one_writes(tmp_path, capsys, monkeypatch):
     # --jobs 2: the first half of the pieces rendered in the build's own process, the rest in a worker
     assert [w.faces for w in in_workers] == [N] and in_workers[0].pool is None  # (let go of once its faces came)
     assert len(here[0]) == N and here[1] == sorted(f"札{i}" for i in range(1, N // 2 + 1)), here[1]
+    # --jobs 3: a third here, two workers a third each, each worker's run waited for in its turn
+    out = tmp_path / "jobs3"
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "3", "--out", str(out)) == 0
+    assert in_workers[-1].faces == 2 * (N - N // 3) and capsys.readouterr().err == errs[0]
+    assert all((outs[0] / rel).read_bytes() == (out / "test" / rel).read_bytes() for rel in files)
     # (a deck's pictures below the dpi: three named, the rest counted on one line)
     assert f"deck cards: {N - 3} more pictures below 300 dpi" in errs[0] and errs[0] == errs[1]
 
