@@ -74,7 +74,8 @@ def prerender(ws: Workspace, game: Game, options: BuildOptions, renderer: Render
                 memo.learned.update(learned)
                 for key in learned:
                     memo.arriving.pop(key, None)
-            if not futures:
+            if not futures:  # every run came: nothing more is arriving (a key a worker did not learn is rendered here)
+                memo.arriving.clear()
                 workers.close(done=True)
         return wait
 
