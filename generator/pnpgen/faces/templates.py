@@ -229,6 +229,15 @@ class RenderMemo(Memo[dict]):
     # repainted picture renders again only the faces that looked at it.
     digest: Callable[[Path], str] | None = None
     _decks: dict[int, tuple[Deck, str]] = field(default_factory=dict, repr=False)  # _deck_key's, by deck
+    # Faces another process is rendering (engine/prerender.py), by key: a call that waits for them
+    # and learns them, made when the face stage first asks for one.
+    arriving: dict[str, Callable[[], None]] = field(default_factory=dict, repr=False)
+
+    def get(self, key: str) -> dict | None:
+        wait = self.arriving.pop(key, None)
+        if wait is not None:
+            wait()
+        return super().get(key)
 
     def art_of(self, folder: ArtFolder, trail: list[tuple[str, bool]]) -> list[list]:
         """[name, in_templates, hash] of each art file a render found (each once)."""
