@@ -120,6 +120,9 @@ def test_key_paths_count_pieces_from_one(tmp_path, capsys, pieces, said):
     (DECK_YAML + "  - {name: 祝福, reef: true}\n", "fields: {reef: bool})", "did you mean"),
     (DECK_YAML + "  - {name: 祝福, odds: 0.5}\n", "fields: {odds: number})", "did you mean"),
     (DECK_YAML + "  - {name: 祝福, tags: [a, b]}\n", "fields: {tags: list})", "did you mean"),
+    # a picture's file name is an image field, not text that would print the file's name (the harbour trial)
+    (DECK_YAML + "  - {name: 祝福, portrait: knight.png}\n", "fields: {portrait: image})", "did you mean"),
+    (DECK_YAML + "  - {name: 祝福, portrait: Art/Knight.JPG}\n", "fields: {portrait: image})", "did you mean"),
     ("name: カード\nlayout: {extends: card-poker, boxes: {title: {size: 12}}}\npieces:\n  - {title: 祝福, rarity: 稀}\n",
      "a new field is shown by a box of its own, which declares it: layout: {extends: card-poker, boxes: {rarity: "
      "{field: rarity, x: …, y: …, w: …, h: …}}}", "did you mean art"),  # rarity is no near miss of art

@@ -10,6 +10,7 @@ from typing import Any, NoReturn
 from pnpgen import fonts as fontreg
 from pnpgen.data import boxoptions, i18n, ink, layouts, lint, tuckbox
 from pnpgen.data import validate as v
+from pnpgen.data.art import SUFFIXES as ART_SUFFIXES
 from pnpgen.data.art import ArtFolder, ArtNotFound, Sizes
 from pnpgen.data.formats import CARD_FORMATS, KINDS, SHAPES, SINGLE_SIZE_SHAPES
 from pnpgen.data.model import EMPTY_SHOWN, NO_ART_YET, Deck, Game, Piece, Sourced
@@ -127,9 +128,12 @@ def _more_renames(key: Any, allowed, given) -> str:
 
 
 def _field_type(value: Any) -> str:
-    """The field type a new key's value reads as (``danger: 2`` is an int field, not text)."""
+    """The field type a new key's value reads as (``danger: 2`` is an int field, not text; a
+    picture's file name an image, not text that would print the name)."""
     if isinstance(value, bool):
         return "bool"
+    if isinstance(value, str) and Path(value.strip()).suffix.lower() in ART_SUFFIXES:
+        return "image"
     return {int: "int", float: "number", list: "list", dict: "map"}.get(type(value), "text")
 
 
