@@ -23,7 +23,7 @@ from pnpgen.data.load import load_game
 from pnpgen.data.model import Game, is_placeholder, placeholder_word
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError, suggest
-from pnpgen.faces.faceset import outline
+from pnpgen.faces.faceset import pictured
 from pnpgen.impose import booklet as booklets
 from pnpgen.memo import Memo
 from pnpgen.messages import counted, msg
@@ -414,7 +414,7 @@ def _past_the_box(game: Game, settings: RulebookSettings) -> list[str]:
             deck = decks.get(p.deck)
             if deck is None:
                 continue
-            past = reach_mm(outline(deck), deck.trim_mm, p, spec.size_mm)
+            past = reach_mm(*pictured(deck)[:2], p, spec.size_mm)
             if past > 0.05:
                 out.append(f"{game.root / 'game.yaml'}:{spec.line}: figure after {quoted(spec.after)}: piece {p.piece} of "
                            f"'{p.deck}' at ({p.x:g}, {p.y:g}) mm reaches {past:.1f} mm past the figure's "
