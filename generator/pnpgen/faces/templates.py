@@ -45,6 +45,7 @@ from pnpgen.memo import Memo
 from pnpgen.patterns import later
 from pnpgen.svg.style import hex_colour, parse_colour
 from pnpgen.svg.text import known_font, text_fonts, unknown_font
+from pnpgen.terms import is_latin
 from pnpgen.text import TextContext, icon, icons_saved, textbox
 
 
@@ -337,6 +338,9 @@ class Renderer(DrawnBleed):
         self.icon_dirs = builtin.icon_dirs(templates, game.slug)
         icons_saved(self.icon_dirs)  # (one process building save after save: an icon edited is drawn anew)
         self.warnings: list[str] = []
+        default = game.translations.default if game.translations is not None else game.lang
+        # another edition set in Latin script: Japanese a template writes itself is warned (text/__init__.py)
+        self.translated_from = default if game.lang != default and is_latin(game.lang) else ""
         self.art = ArtPlacer(game, templates, min_dpi, self.warnings, printed)  # image(); art.folder.resolver for <image>
         self._checked: dict[tuple[str, tuple[float, float], float], tuple[list, str | None]] = {}  # (SVG, trim, bleed) found well-formed → (placements, grounded)
         self._printed: set[str] = set()  # templates whose art is all inside their parent's blocks (unprinted)
@@ -504,6 +508,7 @@ class Renderer(DrawnBleed):
             placed_at=_designers_line,
             piece_at=lambda name: str(piece.where_of(name)),
             piece_words=self.piece_words(face),
+            translated_from=self.translated_from,
         )
         w, h = deck.trim_mm
         values: dict[str, Any] = dict(piece.values)
