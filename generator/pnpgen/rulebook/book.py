@@ -159,7 +159,7 @@ def _consistency(doc: Document, game: Game, path: Path, title: str) -> list[str]
         data = (int(m.group(1)), int(m.group(2) or m.group(1))) if m else None
         if data != stated:
             said = f"{stated[0]} to {stated[1]} players" if stated[0] != stated[1] else counted(stated[0], "player")
-            out.append(f"{path}: player count differs: the draft says {said}, "
+            out.append(f"{path}:{doc.players_line()}: player count differs: the draft says {said}, "
                        f"the data says {game.players!r}")
     return out
 
