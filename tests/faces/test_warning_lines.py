@@ -84,3 +84,16 @@ def test_japanese_a_template_writes_itself_is_warned_in_a_latin_edition_at_its_l
     capsys.readouterr()
     assert run(ws, "check", "--game", "test", "--lang", "en") == 0
     assert capsys.readouterr().out.count("template writes itself") == 5  # check lists each
+
+
+def test_the_datas_japanese_in_a_latin_edition_is_not_taken_for_the_templates(tmp_path, capsys):
+    """A deck left untranslated (its name, its pieces' texts, one joined to the template's "!") is
+    the data's to translate, told as such: never said to be text the template writes itself."""
+    front = ('{% extends "common/piece.svg.j2" %}{% block art %}'
+             '{{ textbox(deck.name, 5, 5, 50, 10) }}{{ textbox(piece.name ~ "!", 5, 20, 50, 10) }}{% endblock %}')
+    ws = make_workspace(tmp_path / "ws", game="title: {ja: 港, en: Harbour}\nlanguages: [ja, en]\n",
+                        deck=DECK_YAML + "  - {name: 森, text: 本文}\n", front=front)
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--lang", "en") == 0
+    err = capsys.readouterr().err
+    assert "nothing in this file is translated into en" in err and "template writes itself" not in err, err

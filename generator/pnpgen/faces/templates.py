@@ -306,6 +306,15 @@ class DrawnBleed:
 class Renderer(DrawnBleed):
     """Holds the Jinja environment for one game; renders faces to SVG text."""
 
+    def template_source(self, name: str) -> str:
+        """A game template's text by its name, as Jinja loads it ('' for none), once per build."""
+        if name not in self._sources:
+            try:
+                self._sources[name] = self.env.loader.get_source(self.env, name)[0] if self.env.loader else ""
+            except jinja2.TemplateNotFound:
+                self._sources[name] = ""
+        return self._sources[name]
+
     def __init__(self, templates: Path, game: Game, bleed_mm: float, min_dpi: float = MIN_DPI,
                  compiled: CompiledTemplates | None = None, memo: RenderMemo | None = None,
                  printed: Mapping[str, float] | None = None, deck_bleeds: Mapping[str, float] | None = None):
@@ -338,6 +347,7 @@ class Renderer(DrawnBleed):
         self.icon_dirs = builtin.icon_dirs(templates, game.slug)
         icons_saved(self.icon_dirs)  # (one process building save after save: an icon edited is drawn anew)
         self.warnings: list[str] = []
+        self._sources: dict[str, str] = {}  # template name → its text (template_source)
         default = game.translations.default if game.translations is not None else game.lang
         # another edition set in Latin script: Japanese a template writes itself is warned (text/__init__.py)
         self.translated_from = default if game.lang != default and is_latin(game.lang) else ""
@@ -509,6 +519,7 @@ class Renderer(DrawnBleed):
             piece_at=lambda name: str(piece.where_of(name)),
             piece_words=self.piece_words(face),
             translated_from=self.translated_from,
+            template_source=self.template_source,
         )
         w, h = deck.trim_mm
         values: dict[str, Any] = dict(piece.values)

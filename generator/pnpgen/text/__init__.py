@@ -76,6 +76,8 @@ class TextContext:
     # the game's default language when this face is drawn for another edition set in Latin script
     # ("ja" in an en build of a Japanese game): Japanese a template writes itself is then warned
     translated_from: str = ""
+    # the text of a game template by its name (``harbor/board.svg.j2``): what it writes itself
+    template_source: Callable[[str], str] | None = None
 
 
 @dataclass(frozen=True)
@@ -395,14 +397,30 @@ def _untranslated(ctx: TextContext, text: str) -> None:
     if "〔" in text or not japanese().search(without_icons(text)):
         return
     placed = ctx.placed_at() if ctx.placed_at is not None else None
-    if placed is None:
+    if placed is None or ctx.template_source is None:
         return
+    source = ctx.template_source(placed.removeprefix("templates/").rsplit(":", 1)[0])
+    if not all(run in source for run in _japanese_runs(text)):
+        return  # (the data's text, a deck's name or a piece's field joined to the template's: told as the data's)
     said, lang = text if len(text) <= 30 else text[:29] + "…", ctx.translated_from
     msg = (f"{placed}: {said!r} is {lang} text the template writes itself, printed as written in the {ctx.lang} "
            f"edition (expected the text in the deck's data, given per language as {{{lang}: …, {ctx.lang}: …}}, "
            "and the template reading it from the piece; or the template choosing by game.lang)")
     if msg not in ctx.warnings:
         ctx.warnings.append(msg)
+
+
+def _japanese_runs(text: str) -> list[str]:
+    """The runs of kana and kanji in ``text`` (``森`` and ``港`` of ``森 (Port 港)``)."""
+    runs: list[str] = []
+    end = -1
+    for m in japanese().finditer(text):
+        if m.start() == end and runs:
+            runs[-1] += m.group()
+        else:
+            runs.append(m.group())
+        end = m.end()
+    return runs
 
 
 # the warning of Japanese a template writes itself on a face of a Latin-script edition (``_untranslated``)
