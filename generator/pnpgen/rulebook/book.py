@@ -23,7 +23,7 @@ from pnpgen.data.load import load_game
 from pnpgen.data.model import Game, is_placeholder, placeholder_word
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError, suggest
-from pnpgen.faces.faceset import outline
+from pnpgen.faces.faceset import pictured
 from pnpgen.impose import booklet as booklets
 from pnpgen.memo import Memo
 from pnpgen.messages import counted, msg
@@ -171,7 +171,7 @@ def _consistency(doc: Document, game: Game, path: Path, title: str) -> list[str]
         data = (int(m.group(1)), int(m.group(2) or m.group(1))) if m else None
         if data != stated:
             said = f"{stated[0]} to {stated[1]} players" if stated[0] != stated[1] else counted(stated[0], "player")
-            out.append(f"{path}: player count differs: the draft says {said}, "
+            out.append(f"{path}:{doc.players_line()}: player count differs: the draft says {said}, "
                        f"the data says {game.players!r}")
     return out
 
@@ -426,7 +426,7 @@ def _past_the_box(game: Game, settings: RulebookSettings) -> list[str]:
             deck = decks.get(p.deck)
             if deck is None:
                 continue
-            past = reach_mm(outline(deck), deck.trim_mm, p, spec.size_mm)
+            past = reach_mm(*pictured(deck)[:2], p, spec.size_mm)
             if past > 0.05:
                 out.append(f"{game.root / 'game.yaml'}:{spec.line}: figure after {quoted(spec.after)}: piece {p.piece} of "
                            f"'{p.deck}' at ({p.x:g}, {p.y:g}) mm reaches {past:.1f} mm past the figure's "
