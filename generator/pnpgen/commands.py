@@ -543,7 +543,8 @@ def docs(args: argparse.Namespace) -> int:
     ``docs/exports.md#doujin`` as a message names it, ``readme``), that page's text. The pages
     ship inside pnpgen, so an installed wheel has them wherever it lives."""
     from pnpgen.errors import InputError
-    from pnpgen.resources import docs_folder, readme
+    from pnpgen.readme import readme
+    from pnpgen.resources import docs_folder
 
     folder = docs_folder()
     pages = {p.stem: p for p in sorted(folder.glob("*.md"))}
