@@ -130,20 +130,3 @@ def test_a_build_that_finds_everything_up_to_date_loads_no_stage(built_workspace
                           capture_output=True, text=True, timeout=120)
     assert proc.stdout.splitlines()[-1] == "0 []", proc.stdout + proc.stderr
 
-
-STARTUP = """\
-import sys
-from pnpgen.cli import main
-code = main(["build", "--game", "test", "--no-rulebook", "--out", sys.argv[1]])
-print(code, *(name in sys.modules for name in ("importlib.metadata", "email.message")))
-"""
-
-
-def test_a_build_process_never_imports_what_only_pnpgen_docs_reads(tmp_path):
-    """Start-up is part of every build (the poker deck's goal): importlib.metadata and the email
-    package it parses a wheel's README with (some 7 ms) load for ``pnpgen docs`` alone."""
-    ws = make_workspace(tmp_path / "ws")
-    proc = subprocess.run([sys.executable, "-c", STARTUP, str(tmp_path / "out")], cwd=ws,
-                          env=child_env({"PATH": "/usr/bin:/bin"}), capture_output=True, text=True, timeout=120)
-    assert proc.stdout.splitlines()[-1].split() == ["0", "False", "False"], proc.stderr
-    assert (tmp_path / "out" / "test" / "cards.pdf").is_file()
