@@ -31,8 +31,9 @@ def _imports_set_aside() -> None:
     """What importing the build's stages made (some 150,000 objects: functions, classes, tables,
     kept for the process's life) set aside from the collector (``gc.freeze``), which otherwise
     walked every one of them at its first collection after the imports: some 10 ms of a short
-    build (the poker deck's 0.3 s). Once per process: a later build's (a watch save's, a test's)
-    own garbage would be set aside with them, never freed."""
+    build (the poker deck's 0.3 s). Only in pnpgen's own process (a test's or a script's would keep
+    its garbage of before, never freed), and once: a later build's (a watch save's) garbage would
+    be set aside with them."""
     if gc.get_freeze_count() == 0:
         gc.freeze()
 
@@ -68,7 +69,8 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None) -> int:
         if todo:  # the stages load only when a game is to be built
             from pnpgen.engine.run import run_build
 
-            _imports_set_aside()
+            if getattr(args, "own_process", False):
+                _imports_set_aside()
             outcomes = run_build(ws, slugs, options, out_root, rulebook, say=say, sorted_games=(outcomes, todo),
                                  warm=warm, own_language=own)
     for o in outcomes:
