@@ -431,3 +431,13 @@ def test_clean_of_a_misspelt_game_that_finds_nothing_names_the_nearest(tmp_path,
                                                "hold; did you mean test?")
     assert run(ws, "clean", "--game", "test") == 0
     assert capsys.readouterr().out.strip() == "nothing pnpgen wrote in build/"
+
+
+def test_build_all_with_no_game_says_so(tmp_path, capsys):
+    """A workspace whose only game folder is hidden (.game, passed by) built nothing, said nothing, exit 0."""
+    ws = make_workspace(tmp_path / "ws", pieces=ONE)
+    (ws / "data" / "test").rename(ws / "data" / ".test")
+    assert run(ws, "build", "--all", *FAST) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "pnpgen: error: data: --all: no game to build" in err and "pnpgen new" in err
+    assert not (ws / "build").exists()

@@ -38,8 +38,9 @@ def _imports_set_aside() -> None:
         gc.freeze()
 
 
-def build(ws: Workspace, args: argparse.Namespace, warm=None) -> int:
-    """``warm``: engine/warm.py's rulebook process kept across builds (watch)."""
+def build(ws: Workspace, args: argparse.Namespace, warm=None, heading: str | None = None) -> int:
+    """``warm``: engine/warm.py's rulebook process kept across builds (watch); ``heading``: watch's
+    "fixed, built again", said once the build has succeeded and before its lines, as serve says it."""
     from pnpgen.data.formats import booklet_paper_for
     from pnpgen.engine.fresh import sort_games
     from pnpgen.engine.options import BuildOptions, RulebookOptions
@@ -54,6 +55,12 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None) -> int:
         ink = InkSaver(args.ink)
     options = BuildOptions(jobs=args.jobs, **dpi, lang=args.lang, ink=ink, rulebook=not args.no_rulebook, **placed)
     slugs = ws.slugs() if args.all else [args.game]
+    if not slugs:  # it said nothing and built nothing, exit 0 (a game folder named .game is passed by)
+        from pnpgen.errors import InputError
+
+        raise InputError("--all: no game to build: no folder under data/ holds a game.yaml", path=ws.data,
+                         expected="a game's folder data/<slug>/ with its game.yaml, named with letters, digits, - "
+                         "and _ (not starting with a dot); pnpgen new <slug> writes one")
     out_root = args.out or ws.root / "build"
     paper = printer.paper if printer is not None and printer.paper else args.paper
     # the booklet's paper as given (None: game.yaml's paper:, else A4); A3 gets the A4 booklet, so
@@ -65,14 +72,17 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None) -> int:
     quiet = args.quiet
     own = _own_language(ws, slugs, args.lang)
     with progress(slugs, quiet, args.verbose) as say:
-        outcomes, todo = sort_games(ws, slugs, options, out_root, rulebook, own)
+        states: dict = {}  # the games' states, read once for the check and the build (engine/cache.py)
+        outcomes, todo = sort_games(ws, slugs, options, out_root, rulebook, own, states)
         if todo:  # the stages load only when a game is to be built
             from pnpgen.engine.run import run_build
 
             if getattr(args, "own_process", False):
                 _imports_set_aside()
             outcomes = run_build(ws, slugs, options, out_root, rulebook, say=say, sorted_games=(outcomes, todo),
-                                 warm=warm, own_language=own)
+                                 warm=warm, own_language=own, states=states)
+    if heading:
+        _say(heading)
     for o in outcomes:
         if o.up_to_date:  # its last build's warnings said again: the files still are what they warned of
             for w in o.warnings:
@@ -140,13 +150,13 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
     def once() -> None:
         try:
             watched(ws, args.game)  # a link out of the workspace made since: refused on each save as at the start
-            build(ws, args, warm)
+            # the save that mends it says so first, as serve does (also with -q: it answers the error)
+            fixed = ws.shown(f"{args.game}: fixed, built again ({out / args.game})") if broken[0] else None
+            build(ws, args, warm, heading=fixed)
         except InputError as e:
             print(f"pnpgen: error: {shown(ws.shown(str(e)))}", file=sys.stderr, flush=True)
             broken[0] = True
             return
-        if broken[0]:  # the save that mends it says so, as serve does (also with -q: it answers the error)
-            _say(ws.shown(f"{args.game}: fixed, built again ({out / args.game})"))
         broken[0] = False
 
     builds = 0
@@ -448,6 +458,9 @@ def clean(ws: Workspace, args: argparse.Namespace) -> int:
                          expected="a plain folder: remove the link, build again, then clean")
     for path in done.kept:
         _warn(ws.shown(f"{path.resolve()}: kept: changed since pnpgen wrote it (remove it yourself if it can go)"))
+    for path in done.strangers:
+        _warn(ws.shown(f"{path.parent.resolve() / path.name}: kept: pnpgen did not put it in its trash folder, and "
+                       "frees only the old files it moved there (move it out, or remove it yourself)"))
     for link in done.linked:
         _warn(ws.shown(f"{link.parent.resolve() / link.name}: left as it is: a link where pnpgen's folder was, "
                        "and pnpgen writes through none, so nothing it leads to is removed (remove the link yourself)"))

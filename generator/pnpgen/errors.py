@@ -11,6 +11,7 @@ from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
 from pnpgen.patterns import later
+from pnpgen.safetext import name_control_char, shown_name
 
 
 def place(path: Path | str, line: int | None = None, column: int | None = None) -> str:
@@ -108,6 +109,11 @@ def contained(path: str | Path, folder: Path, key: str, where: Where | Path | st
         line, column = where.line, where.column
         where = where.path
     name = str(path)
+    bad = name_control_char(name)
+    if bad is not None:  # a line feed in a name split every message naming the file in two
+        raise InputError(f"'{shown_name(name)}' holds {bad}", path=where, line=line, column=column, key=key,
+                         expected=f"a file inside {folder}/ whose name has no control characters: rename the file "
+                         "and write the new name here")
     if too_long(name):
         raise InputError(f"{name[:40]!r}… is too long for a file name", path=where, line=line, column=column,
                          key=key, expected=f"a file inside {folder}/, each part of its name at most "

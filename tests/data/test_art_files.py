@@ -4,14 +4,20 @@ SVG as text), inside data/<game>/art/ only, and image fields are checked when th
 from __future__ import annotations
 
 import io
+import re
 import struct
+import tempfile
 import zlib
 from pathlib import Path
+from unittest import mock
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from PIL import Image
 
 from conftest import ART_DECK_YAML, make_workspace, run
+from pnpgen.data import art
 from pnpgen.data.art import ArtFolder, print_bytes
 from pnpgen.errors import InputError
 
@@ -308,3 +314,27 @@ def test_the_art_folder_is_checked_for_links_out_once_however_many_pictures_are_
     found = ArtFolder(tmp_path / "game")
     assert [found.find(f"p{i}.png").name for i in range(20)] == [f"p{i}.png" for i in range(20)]
     assert len(calls) == 1
+
+
+_FRAGMENTS = ["href", "xlink:", "x", "_", "é", "=", " ", "\n", "'", '"', "a.png", "b.png", "<image ", "/>", "data:", "#"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_FRAGMENTS), max_size=24).map("".join))
+@example('xhref="a.png"').via("no boundary: no picture")
+@example('éhref="a.png" _href="b.png" href=\'a.png\'').via("unicode and _ are word characters")
+@example('xhref="b.png href=\'a.png\'"').via("an href inside the quotes of one that is not")
+def test_the_pictures_a_face_shows_are_the_hrefs_a_word_boundary_starts(svg):
+    """A face's pictures (what its converted form is cached by) are found by the ``href``s of its
+    SVG that start a word, as ``\\bhref\\s*=\\s*(["'])(.*?)\\1`` finds them — now by the pattern
+    without its ``\\b``, the boundary checked by hand (a pattern opening on one was tried at every
+    character of every face, a thousand cards' faces on every build): the same files, whatever
+    the text round them (``xhref``, ``_href``, ``éhref``, an href inside another's quotes)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        game = Path(tmp) / "game"
+        (game / "art").mkdir(parents=True)
+        for name in ("a.png", "b.png"):
+            (game / "art" / name).write_bytes(png(Image.new("RGB", (2, 2))))
+        found = ArtFolder(game).shown_files(svg)
+        with mock.patch.object(art, "_hrefs", re.compile(r"""\bhref\s*=\s*(["'])(.*?)\1""", re.S).finditer):
+            assert found == ArtFolder(game).shown_files(svg)

@@ -120,6 +120,9 @@ def test_key_paths_count_pieces_from_one(tmp_path, capsys, pieces, said):
     (DECK_YAML + "  - {name: 祝福, reef: true}\n", "fields: {reef: bool})", "did you mean"),
     (DECK_YAML + "  - {name: 祝福, odds: 0.5}\n", "fields: {odds: number})", "did you mean"),
     (DECK_YAML + "  - {name: 祝福, tags: [a, b]}\n", "fields: {tags: list})", "did you mean"),
+    # a picture's file name is an image field, not text that would print the file's name (the harbour trial)
+    (DECK_YAML + "  - {name: 祝福, portrait: knight.png}\n", "fields: {portrait: image})", "did you mean"),
+    (DECK_YAML + "  - {name: 祝福, portrait: Art/Knight.JPG}\n", "fields: {portrait: image})", "did you mean"),
     ("name: カード\nlayout: {extends: card-poker, boxes: {title: {size: 12}}}\npieces:\n  - {title: 祝福, rarity: 稀}\n",
      "a new field is shown by a box of its own, which declares it: layout: {extends: card-poker, boxes: {rarity: "
      "{field: rarity, x: …, y: …, w: …, h: …}}}", "did you mean art"),  # rarity is no near miss of art
@@ -337,3 +340,16 @@ def test_a_palette_name_the_pieces_give_or_two_slips_away_is_no_near_miss(tmp_pa
     page = pypdfium2.PdfDocument(str(ws / "build" / "test" / "shop" / "cards-unique.pdf"))[0]
     bitmap = page.render(scale=25.4 / 72).to_pil()
     assert bitmap.getpixel((30, 40))[:3] == (0x3c, 0x6e, 0xb4)  # the lake's colour, as the data named it
+
+
+def test_a_player_count_differing_from_the_data_is_told_at_its_draft_line(tmp_path, capsys):
+    """The harbour trial: 「３〜５人用」 against game.yaml's 2-4 was warned as
+    'data/<slug>/draft.txt: player count differs', the one draft warning with no line to go to."""
+    draft = DRAFT.replace("◇テストカード（１１枚）", "　３〜５人用\n\n◇テストカード（１１枚）")
+    line = draft.splitlines().index("　３〜５人用") + 1
+    ws = make_workspace(tmp_path / "ws")
+    (ws / "data" / "test" / "draft.txt").write_text(draft, encoding="utf-8")
+    assert run(ws, "rulebook", "--game", "test") == 0
+    err = capsys.readouterr().err
+    assert f"data/test/draft.txt:{line}: player count differs: the draft says 3 to 5 players, the data says '2-4'" \
+        in err, err

@@ -682,3 +682,23 @@ def test_a_sheet_headed_in_japanese_under_a_title_row_is_told_every_field_to_wri
     assert run(ws, "check", "--game", "test") == 0, capsys.readouterr().err
     deck = load_game(Workspace(ws), "test").decks[0]
     assert [(str(p.values["title"]), p.values["cost"], p.count) for p in deck.pieces] == [("隊商", "3", 2)]
+
+
+def test_a_translated_column_in_the_sheets_own_words_is_told_its_field_and_language(tmp_path, capsys):
+    """The harbour trial: a sheet headed カード名, カード名.en, 効果, 効果.en, 枚数 was told to rename
+    カード名 → title, 効果 → text, 枚数 → count but not the translations; renamed so, カード名.en
+    was then told to become a new box of the layout named 'new'. Both lines say title.en, text.en."""
+    ws = make_workspace(tmp_path / "ws", game="title: {ja: テスト, en: Test}\nlanguages: [ja, en]\n",
+                        deck="name: {ja: カード, en: Cards}\nlayout: card-poker\npieces: {file: cards.csv}\n")
+    sheet = ws / "data" / "test" / "decks" / "cards.csv"
+    sheet.write_text("カード名,カード名.en,効果,効果.en,枚数\n隊商,Caravan,引く。,Draw.,2\n", encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "rename the others too: カード名.en → title.en, 効果 → text, 効果.en → text.en, 枚数 → count (" in err, err
+    sheet.write_text("title,カード名.en,text,Effect.en,count\n隊商,Caravan,引く。,Draw.,2\n", encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "cards.csv:1:4: Effect.en (column D): unknown key in the header row; did you mean text.en? (the card's " \
+        "rules text, in en); rename the others too: カード名.en → title.en (" in err, err
+    sheet.write_text("title,title.en,text,text.en,count\n隊商,Caravan,引く。,Draw.,2\n", encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 0, capsys.readouterr().err

@@ -144,3 +144,32 @@ def test_a_failed_build_prunes_nothing(built_workspace, monkeypatch):
     assert all(after[k] == v for k, v in before.items())
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0  # the next good build prunes
     assert set(_entries(out)) == set(_uses(out, "test")) and len(set(before) - set(_entries(out))) > 0
+
+
+def test_a_build_reads_each_state_once_and_prunes_by_the_state_it_wrote(tmp_path, monkeypatch):
+    """A rebuild asked three times for the game's state — is it up to date, what did the last
+    build make, which entries does it use (the prune) — and parsed it each time (some 15 ms for a
+    thousand cards): the build's caches share what they read, and the prune takes the state the
+    build wrote as written. Another game's state, read for the prune alone, is read once; the
+    prune still keeps every entry a state lists."""
+    from pnpgen.engine.cache import GameState
+
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "-q") == 0
+    out = ws / "build"
+    other = out / ".cache" / "other.json"
+    other.write_bytes((out / ".cache" / "test.json").read_bytes())  # another game's, listing the same entries
+    _edit_text(ws, "本文カード3", "本文カード3改")
+    parsed: list[bytes] = []
+    real = GameState.from_json
+
+    def counted(data: bytes) -> GameState | None:
+        parsed.append(data)
+        return real(data)
+
+    monkeypatch.setattr(GameState, "from_json", counted)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "-q") == 0
+    # the last build's state (the check; the build had it from there) and the other game's (the
+    # prune), both the old bytes; the state written is not parsed again
+    assert parsed == [other.read_bytes()] * 2
+    assert all((out / ".cache" / entry).is_file() for entry in _uses(out, "test"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -212,9 +213,9 @@ def test_deterministic_across_processes(workspace, tmp_path):
     assert outs[0] == outs[1] and len(outs[0]) >= 6
 
 
-def test_rulebook_built_beside_sheets_and_skipped_without_draft(drafted, capsys):
-    workspace = drafted
-    out = build(workspace)
+def test_rulebook_built_beside_sheets_and_skipped_without_draft(default, tmp_path, capsys):
+    workspace = Path(shutil.copytree(default.parents[1], tmp_path / "ws", symlinks=True))  # its first build made once
+    out = workspace / "build" / "test"
     m = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert sorted(m["rulebook"]["files"]) == ["proof.txt", "rulebook-booklet.pdf", "rulebook.pdf"]
     assert (out / "rulebook.pdf").is_file() and "rulebook.pdf" in m["files"]

@@ -321,10 +321,10 @@ def test_watch_survives_a_broken_save_and_rebuilds_after_the_fix(workspace, monk
     codes: list[int | None] = []
     kept: list[bool] = []
 
-    def build_then_save(ws, args, warm=None):
+    def build_then_save(ws, args, warm=None, heading=None):
         code = None
         try:
-            code = real(ws, args, warm)
+            code = real(ws, args, warm, heading=heading)
             return code
         finally:
             codes.append(code)
@@ -343,6 +343,11 @@ def test_watch_survives_a_broken_save_and_rebuilds_after_the_fix(workspace, monk
     assert "pnpgen: error: " in said.out + said.err and "Traceback" not in said.out + said.err
     # the save that mends it says so, as serve does (trial20: watch said nothing of it)
     assert said.out.count("test: fixed, built again (build/test)") == 1, said.out
+    # …before the build's summary and change lines, as serve says it (fixesK: it came after them)
+    lines = said.out.splitlines()
+    fixed = lines.index("test: fixed, built again (build/test)")
+    assert lines[fixed + 1].startswith("test: ") and " in build/test, " in lines[fixed + 1], lines
+    assert any(line.startswith("  changed: ") for line in lines[fixed + 2:]), lines
     text = "".join(texts(workspace / "build" / "test" / "cards.pdf"))
     assert "直したカード" in text
 
@@ -472,8 +477,8 @@ def test_watch_builds_a_save_made_while_its_first_build_runs(workspace, monkeypa
     real = commands.build
     calls: list[int] = []
 
-    def build_then_save(ws, args, warm=None):
-        code = real(ws, args, warm)
+    def build_then_save(ws, args, warm=None, heading=None):
+        code = real(ws, args, warm, heading=heading)
         if not calls:  # the designer saves as the first build ends
             deck.write_text(deck.read_text(encoding="utf-8").replace("カード1,", "保存したカード,"), encoding="utf-8")
         calls.append(code)
@@ -498,8 +503,8 @@ def test_watch_builds_again_when_printers_yaml_is_saved(workspace, monkeypatch, 
     calls: list[int] = []
     backs: list[bytes] = []
 
-    def build_then_measure(ws, args, warm=None):
-        code = real(ws, args, warm)
+    def build_then_measure(ws, args, warm=None, heading=None):
+        code = real(ws, args, warm, heading=heading)
         calls.append(code)
         backs.append((workspace / "build" / "test" / "cards.pdf").read_bytes())
         if len(calls) == 1:  # the calibration sheet read: the printer shifts the backs 1.5 mm

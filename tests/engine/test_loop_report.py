@@ -544,3 +544,29 @@ def test_a_draft_edit_is_a_change_line_naming_its_sections_and_a_rebuild_says_no
     assert run(ws, *build) == 0  # the draft as the last build read it: no rulebook line
     assert json.loads(manifest.read_text(encoding="utf-8"))["changes"] == [
         "cards: 1 → 1 (カード1: text); reprint cards.pdf: sheet 1 (pages 1–2)"]
+
+
+def test_a_piece_deleted_in_a_run_of_pieces_sharing_its_name_is_that_piece_removed(tmp_path, capsys):
+    """Round tokens all named ラウンド (values 1–6): the third deleted was said as ラウンド [4] … [6]
+    edited and ラウンド [6] removed (the pieces paired by number and name, whatever their values),
+    in the change line, reprint.txt and pnpgen diff; the later ones only moved up, as nameless
+    pieces do. An edit to a later one in the same save is that one edited."""
+    pieces = [f"  - {{name: ラウンド, text: '{i}', count: 2}}\n" for i in range(1, 7)]
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + "".join(pieces))
+    _build(ws)
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(DECK_YAML + "".join(pieces[:2] + pieces[3:]), encoding="utf-8")  # ラウンド 3 deleted
+    manifest = _build(ws)
+    assert manifest["changes"] == ["cards: 12 → 10 (-2 ラウンド [3] (removed)); nothing to reprint, pieces to pull out only "
+                                   "(cards.pdf: sheets 1–2 (pages 1–4) rearranged)"], manifest["changes"]
+    said = (ws / "build" / "test" / "reprint.txt").read_text(encoding="utf-8")
+    assert "    2 × ラウンド［3］（削除）\n" in said and "古い版" not in said and "加える" not in said, said
+    capsys.readouterr()
+    assert run(ws, "diff", "--game", "test", "--format", "json") == 0
+    cards = json.loads(capsys.readouterr().out)["decks"]["cards"]
+    assert cards["fields"] == [] and cards["added"] == [] and cards["removed"] == [{"piece": "ラウンド［3］", "count": 2}]
+    # the first deleted and the last edited in one save: the last is that one edited, not the first
+    deck.write_text(DECK_YAML + "".join(pieces[1:2] + pieces[3:5]) + "  - {name: ラウンド, text: '7', count: 2}\n",
+                    encoding="utf-8")
+    line = _build(ws)["changes"][0]
+    assert line.startswith("cards: 10 → 8 (ラウンド [7]: text, -2 ラウンド [1] (removed))"), line

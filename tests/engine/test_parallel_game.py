@@ -7,6 +7,7 @@ from PIL import Image
 
 from conftest import PICTURE_DECK_YAML, make_workspace, run
 from pnpgen.engine import prerender
+from pnpgen.faces import templates
 from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.writer import FaceStreams
 from pnpgen.svg.artwork import ArtRecord
@@ -36,18 +37,31 @@ def test_two_workers_write_what_one_writes(tmp_path, capsys, monkeypatch):
         return in_workers[-1]
 
     monkeypatch.setattr(prerender, "prerender", counted)
-    outs, errs = [], []
+    rendered_here: list[str] = []  # (a worker's renders are counted in its own copy of the list)
+    real_render = templates.Renderer._render
+    monkeypatch.setattr(templates.Renderer, "_render",
+                        lambda self, face, *a: rendered_here.append(face.piece.label) or real_render(self, face, *a))
+    outs, errs, here = [], [], []
     for jobs in ("1", "2"):
+        rendered_here.clear()
         out = tmp_path / f"jobs{jobs}"
         assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", jobs, "--out", str(out)) == 0
         outs.append(out / "test")
         errs.append(capsys.readouterr().err)
+        here.append(sorted(set(rendered_here)))
     files = sorted(p.relative_to(outs[0]) for p in outs[0].rglob("*") if p.is_file())
     assert len(files) >= 5
     assert sorted(p.relative_to(outs[1]) for p in outs[1].rglob("*") if p.is_file()) == files
     for rel in files:
         assert (outs[0] / rel).read_bytes() == (outs[1] / rel).read_bytes(), rel
-    assert in_workers == [2 * N]  # --jobs 2: every face rendered in the workers
+    # --jobs 2: the first half of the pieces rendered in the build's own process, the rest in a worker
+    assert [w.faces for w in in_workers] == [N] and in_workers[0].pool is None  # (let go of once its faces came)
+    assert len(here[0]) == N and here[1] == sorted(f"札{i}" for i in range(1, N // 2 + 1)), here[1]
+    # --jobs 3: a third here, two workers a third each, each worker's run waited for in its turn
+    out = tmp_path / "jobs3"
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "3", "--out", str(out)) == 0
+    assert in_workers[-1].faces == 2 * (N - N // 3) and capsys.readouterr().err == errs[0]
+    assert all((outs[0] / rel).read_bytes() == (out / "test" / rel).read_bytes() for rel in files)
     # (a deck's pictures below the dpi: three named, the rest counted on one line)
     assert f"deck cards: {N - 3} more pictures below 300 dpi" in errs[0] and errs[0] == errs[1]
 
@@ -64,7 +78,7 @@ def test_too_few_faces_stay_in_one_process(tmp_path, monkeypatch):
 
     monkeypatch.setattr(prerender, "prerender", counted)
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "2", "--out", str(tmp_path / "b")) == 0
-    assert in_workers == [0]  # 22 faces: rendered in the build's own process
+    assert [w.faces for w in in_workers] == [0]  # 22 faces: rendered in the build's own process
 
 
 def test_faces_converted_in_workers_are_settled_in_order_and_equal_one_workers(tmp_path):
@@ -248,3 +262,27 @@ def test_documents_showing_the_same_pages_go_to_one_process():
     todo = {"home.pdf": PagePlan("home", home), "shop.pdf": PagePlan("shop", [page(1) for _ in range(60)]),
             "unique.pdf": PagePlan("unique", [page(1) for _ in range(40)]), "all.pdf": PagePlan("all", [*home, page(0)])}
     assert documents._halves(todo) == (["shop.pdf", "unique.pdf"], ["home.pdf", "all.pdf"])
+
+
+def test_the_first_failing_face_is_reported_whichever_process_rendered_it(tmp_path, capsys):
+    """--jobs 2 renders the first half of the pieces in the build's own process and the second
+    in a worker: a face failing in either is reported as --jobs 1 reports it, the first failing
+    face when both fail, and nothing is written."""
+    def failing(*names):
+        test = " or ".join(f"piece.name == '{n}'" for n in names)
+        front = FRONT.replace("{% endblock %}", f"{{% if {test} %}}{{{{ 1 // 0 }}}}{{% endif %}}\n{{% endblock %}}")
+        pieces = "".join(f"  - {{name: 札{i}, art: a.png}}\n" for i in range(1, N + 1))
+        ws = make_workspace(tmp_path / "-".join(names), deck=DECK + pieces, front=front)
+        (ws / "data" / "test" / "art").mkdir()
+        Image.new("RGB", (40, 30), (40, 90, 200)).save(ws / "data" / "test" / "art" / "a.png")
+        return ws
+
+    for names, shown in ((("札30",), "札30"), (("札5", "札30"), "札5"), (("札30", "札35"), "札30")):
+        ws = failing(*names)
+        errs = []
+        for jobs in ("1", "2"):
+            out = tmp_path / f"out-{jobs}"
+            assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", jobs, "--out", str(out)) == 2
+            errs.append(capsys.readouterr().err)
+            assert not out.exists() or not (out / "test").exists()
+        assert errs[0] == errs[1] and f"({shown}, " in errs[1] and "Traceback" not in errs[1], errs

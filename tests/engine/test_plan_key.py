@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import copy
 import pickle
-from dataclasses import replace
+from dataclasses import fields, replace
 
 from pnpgen.engine.cache import plan_key
-from pnpgen.impose.plan import Page, PagePlan, PlaceFace, TextOp
-from pnpgen.shapes import Affine, Outline, Straight
+from pnpgen.impose.grid import SheetOptions, choose_layout
+from pnpgen.impose.plan import Page, PagePlan, PlaceFace, Strokes, TextOp
+from pnpgen.impose.sheets import DeckSheets, home_sheets
+from pnpgen.shapes import Affine, Outline, Straight, shape_spec
 
 
 def _plan() -> PagePlan:
@@ -63,3 +65,34 @@ def test_an_outline_written_out_once_keeps_its_text_but_does_not_carry_it_to_a_w
     other = replace(clip, segments=clip.segments[:1])
     assert plan_key(PagePlan("title", [Page((210.0, 297.0), [replace(place, clip=other)])]), {}) != \
         plan_key(PagePlan("title", [Page((210.0, 297.0), [place])]), {})  # another outline, another text
+
+
+def test_the_sheets_of_a_deck_share_their_marks_and_write_them_out_once():
+    """A home sheet's cut marks and scale bars were some two thirds of its text (its signature,
+    its document's key), written out anew for every sheet: the sheets of a deck now share one
+    set of strokes per side and block of pieces, which keep their text once written; the text is
+    the one dataclass writes, and a sheet with fewer pieces has marks of its own."""
+    spec = shape_spec("rect", (63.0, 88.0))
+    sheet = SheetOptions()
+    layout = choose_layout(spec, 20, sheet)
+    deck = DeckSheets("cards", "札", spec, tuple(f"f{i}" for i in range(20)), tuple(f"b{i}" for i in range(20)), 3.0)
+    pages = home_sheets(deck, layout, sheet, "F", lambda text, font, size: len(text) * size * 0.35 / 2)
+    assert layout.per_sheet == 9 and len(pages) == 6  # fronts and backs of 9, 9 and 2 cards
+
+    def strokes(page: Page) -> list[Strokes]:
+        return [item for item in page.items if isinstance(item, Strokes)]
+
+    marks = [strokes(p)[0] for p in pages]
+    assert marks[0] is marks[2] and marks[1] is marks[3]  # fronts, backs of a full sheet: one each
+    assert marks[0] != marks[1] and marks[4] != marks[0] and marks[5] != marks[1]  # mirrored; a block of 2
+    assert all(strokes(p)[1:] == strokes(pages[0])[1:] and strokes(p)[1] is strokes(pages[0])[1] for p in pages)
+    text = repr(marks[0])
+    assert repr(marks[0]) is text and text.startswith("Strokes(lines=(Straight(x1=")
+    fresh = pickle.loads(pickle.dumps(marks[0]))
+    assert "_repr" not in vars(fresh) and repr(fresh) == text == dataclass_repr(marks[0])
+
+
+def dataclass_repr(strokes: Strokes) -> str:
+    """The text ``@dataclass`` writes for ``strokes``, field by field."""
+    shown = ", ".join(f"{f.name}={getattr(strokes, f.name)!r}" for f in fields(strokes))
+    return f"Strokes({shown})"

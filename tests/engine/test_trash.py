@@ -11,7 +11,7 @@ import pytest
 
 from pnpgen.engine import transaction
 from pnpgen.engine.clean import clean
-from pnpgen.engine.transaction import JOURNAL, STAGING, TRASH, VERSION, commit, journal_bytes, recover
+from pnpgen.engine.transaction import JOURNAL, STAGING, TAKEN, TRASH, VERSION, commit, journal_bytes, recover
 
 
 @pytest.fixture
@@ -54,7 +54,7 @@ def test_a_small_file_never_goes_through_the_trash(tmp_path, small_reclaim, monk
     (root / "b.pdf").write_bytes(b"x" * 1000)
     commit(root, {root / "b.pdf": b"y" * 1000})
     assert started == [root]
-    assert [p.read_bytes() for p in (root / TRASH).iterdir()] == [b"x" * 1000]
+    assert [p.read_bytes() for p in (root / TRASH).iterdir() if p.suffix != TAKEN] == [b"x" * 1000]
 
 
 def _killed_after_moving_aside(root: Path) -> None:
@@ -78,23 +78,81 @@ def test_killed_between_the_two_renames_the_next_run_finishes_the_commit(tmp_pat
     assert _gone(root / TRASH)
 
 
-def test_the_trash_frees_only_its_own_entries(tmp_path):
-    trash = tmp_path / TRASH
-    trash.mkdir()
-    (trash / "abc-000001").write_bytes(b"old")
-    (trash / "notes.txt").write_bytes(b"someone's")
+def _old_files_in_the_trash(root: Path, monkeypatch) -> list[Path]:
+    """Two commits' replaced big files, left in the trash (their freeing not started)."""
+    monkeypatch.setattr(transaction, "reclaim", lambda root: None)
+    root.mkdir()
+    (root / "deck.pdf").write_bytes(b"old" * 1000)
+    commit(root, {root / "deck.pdf": b"new" * 1000})
+    commit(root, {root / "deck.pdf": b"newer" * 1000})
+    monkeypatch.undo()
+    return sorted(p for p in (root / TRASH).iterdir() if p.suffix != TAKEN)
+
+
+def test_the_trash_frees_only_what_its_records_name(tmp_path, small_reclaim, monkeypatch):
+    root = tmp_path / "out"
+    first, second = _old_files_in_the_trash(root, monkeypatch)
+    assert first.read_bytes() == b"old" * 1000 and second.read_bytes() == b"new" * 1000
+    # a designer's files that look like entries: by hand, a synced folder's copy, one put in an entry's place
+    (root / TRASH / "abc-000001").write_bytes(b"mine")
+    (root / TRASH / "notes.txt").write_bytes(b"someone's")
+    second.unlink()
+    second.write_bytes(b"new" * 1000)  # the same name and size, another file
     (tmp_path / "elsewhere.pdf").write_bytes(b"keep")
-    (trash / "def-000002").symlink_to(tmp_path / "elsewhere.pdf")
-    transaction.empty_trash(trash)
-    assert sorted(p.name for p in trash.iterdir()) == ["def-000002", "notes.txt"]
+    (root / TRASH / "def-000002").symlink_to(tmp_path / "elsewhere.pdf")
+    (root / TRASH / f"abc{TAKEN}").write_bytes(b'{"check": "0"}\n{"version": 2, "entries": [["abc-000001", 0, 0, 4]]}')
+    transaction.empty_trash(root / TRASH)
+    assert sorted(p.name for p in (root / TRASH).iterdir()) == sorted(
+        ["abc-000001", f"abc{TAKEN}", "def-000002", "notes.txt", second.name])
+    assert (root / TRASH / "abc-000001").read_bytes() == b"mine"
     assert (tmp_path / "elsewhere.pdf").read_bytes() == b"keep"
 
 
-def test_clean_empties_the_trash(tmp_path):
+def test_a_look_alike_in_the_trash_is_kept_and_said(tmp_path, small_reclaim, monkeypatch, capsys):
+    def cannot_start(*args, **kwargs):
+        raise OSError("no")  # reclaim then frees the trash here and now
+    monkeypatch.setattr(transaction.subprocess, "Popen", cannot_start)
     root = tmp_path / "out"
     root.mkdir()
-    (root / ".pnpgen-output").write_bytes(b"")
     (root / TRASH).mkdir()
-    (root / TRASH / "abc-000000").write_bytes(b"old")
-    clean(root)
-    assert not (root / TRASH).exists()
+    (root / TRASH / "1a2b3c-000000").write_bytes(b"a designer's file")
+    (root / "deck.pdf").write_bytes(b"old" * 1000)
+    commit(root, {root / "deck.pdf": b"new" * 1000})
+    assert [p.name for p in (root / TRASH).iterdir()] == ["1a2b3c-000000"]
+    assert (root / TRASH / "1a2b3c-000000").read_bytes() == b"a designer's file"
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "1a2b3c-000000" in err and "left as it is" in err
+
+
+def test_killed_after_the_commit_the_next_run_frees_the_old_files(tmp_path, small_reclaim, monkeypatch):
+    root = tmp_path / "out"
+    old = _old_files_in_the_trash(root, monkeypatch)
+    assert len(old) == 2 and not (root / JOURNAL).exists()
+    commit(root, {root / "other.txt": b"x"})  # the next build's commit starts the freeing
+    assert _gone(root / TRASH)
+
+
+def test_clean_empties_the_trash(tmp_path, small_reclaim, monkeypatch):
+    root = tmp_path / "out"
+    _old_files_in_the_trash(root, monkeypatch)
+    (root / ".pnpgen-output").write_bytes(b"")
+    (root / TRASH / "abc-000000").write_bytes(b"a designer's")
+    done = clean(root)
+    assert [p.name for p in (root / TRASH).iterdir()] == ["abc-000000"]
+    assert done.strangers == [root / TRASH / "abc-000000"]
+
+
+def test_old_files_whose_record_cannot_be_written_are_freed_at_once(tmp_path, small_reclaim, monkeypatch):
+    def full(path, data, mode=0o666):
+        raise OSError(28, "No space left on device")
+    root = tmp_path / "out"
+    root.mkdir()
+    (root / "deck.pdf").write_bytes(b"old" * 1000)
+    (root / STAGING).mkdir()
+    (root / STAGING / "000000").write_bytes(b"new" * 1000)
+    (root / JOURNAL).write_bytes(journal_bytes({"version": VERSION, "moves": [["000000", "deck.pdf"]], "remove": [],
+                                                "token": "abc", "staging": (root / STAGING).lstat().st_ino}))
+    monkeypatch.setattr(transaction, "write_new", full)  # the trash's record: the disk is full
+    assert recover(root) == "forward"
+    assert (root / "deck.pdf").read_bytes() == b"new" * 1000
+    assert not (root / TRASH).exists() or list((root / TRASH).iterdir()) == []

@@ -103,8 +103,8 @@ def test_a_save_through_an_editor_is_one_rebuild_and_its_files_are_not_read(tmp_
     builds: list[int] = []
     real_build = commands.build
 
-    def build(ws_, args, warm=None):
-        builds.append(real_build(ws_, args, warm))
+    def build(ws_, args, warm=None, heading=None):
+        builds.append(real_build(ws_, args, warm, heading=heading))
         return builds[-1]
 
     monkeypatch.setattr(watchfiles, "watch", batches)

@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 import pikepdf
+import pytest
 from preflight import problems
 
 from conftest import DECK_YAML, make_workspace, run
@@ -31,6 +32,12 @@ def _export(tmp_path: Path, preset: str = "doujin-pieces") -> Path:
         (root / "data" / "test" / "decks" / f"{name}.yaml").write_text(text, encoding="utf-8")
     assert run(root, "export", "--game", "test", "--preset", preset) == 0
     return root / "build" / "test" / preset
+
+
+@pytest.fixture(scope="module")
+def pieces_export(tmp_path_factory) -> Path:
+    """The four decks exported with doujin-pieces, once for the tests that only read the files."""
+    return _export(tmp_path_factory.mktemp("pieces"))
 
 
 def _box(page, key: str) -> list[float]:
@@ -67,8 +74,8 @@ def _strokes(page, spot: str) -> list[tuple[list[tuple[float, float]], dict]]:
     return out
 
 
-def test_tiles_boards_and_tokens_are_pdfx1a_at_their_own_size(tmp_path):
-    out = _export(tmp_path)
+def test_tiles_boards_and_tokens_are_pdfx1a_at_their_own_size(pieces_export):
+    out = pieces_export
     for deck, (w, h) in TRIMS.items():
         data = (out / f"{deck}.pdf").read_bytes()
         assert problems(data) == [], deck
@@ -100,12 +107,12 @@ def _fits_trim(page, points) -> bool:
     return all(abs(a - b) < 0.05 for a, b in ((min(xs), x0), (max(xs), x1), (min(ys), y0), (max(ys), y1)))
 
 
-def test_a_die_cut_piece_s_cut_path_is_a_file_beside_its_print_pages(tmp_path):
+def test_a_die_cut_piece_s_cut_path_is_a_file_beside_its_print_pages(pieces_export):
     """Hex and round pieces are cut along their outline: <deck>-die.pdf holds the path in the spot
     colour CutContour with overprint, fitting the trim, on pages boxed and marked as the print pages
     (a page for the fronts, one for the backs); the print pages hold no spot colour a printer might
     print. Rectangular cards and boards are cut at the trim: no die file."""
-    out = _export(tmp_path)
+    out = pieces_export
     for deck, sides in (("seas", 1), ("coins", 2)):
         with pikepdf.open(out / f"{deck}.pdf") as doc, pikepdf.open(out / f"{deck}-die.pdf") as die:
             assert _cut_paths(doc) == [[]] * 2  # seas: 2 distinct faces; coins: 1 face and its back
@@ -142,10 +149,10 @@ def test_cut_line_page_puts_the_cut_path_on_the_print_pages(tmp_path):
     assert problems((out / "coins.pdf").read_bytes()) == []
 
 
-def test_the_marks_stay_outside_the_bleed_on_a_page_wider_than_a4(tmp_path):
+def test_the_marks_stay_outside_the_bleed_on_a_page_wider_than_a4(pieces_export):
     """The トンボ of a 280×200 mm board: every line outside the bleed box (they were cut short at
     A4's 210 mm and drawn back across the board's right edge, 400 % registration ink on the art)."""
-    out = _export(tmp_path)
+    out = pieces_export
     with pikepdf.open(out / "board.pdf") as doc:
         page = doc.pages[0]
         marks = _strokes(page, "/All")

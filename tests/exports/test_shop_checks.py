@@ -192,3 +192,91 @@ def test_a_turned_landscape_card_names_the_sides_its_template_draws(tmp_path):
     [line] = _bare(tmp_path, ground, "drivethrucards", "--fit", "scale", deck=deck)
     assert line.startswith("data/test/decks/cards.yaml:3:8: cards.pdf page 2 (cards-001 front): the art stops at "
                            "the trim on the top, bottom, "), line
+
+
+# cyan, no ink, 400 %, black: a CMYK picture's four quadrants
+QUADRANT_INKS = [(255, 0, 0, 0), (0, 0, 0, 0), (255, 255, 255, 255), (0, 0, 0, 255)]
+TWO_PICTURES = ('{% extends "common/piece.svg.j2" %}\n{% block art %}\n'
+                '{{ image("adobe.jpg", -bleed, -bleed, w + 2 * bleed, (h + 2 * bleed) / 2) }}\n'
+                '{{ image("plain.jpg", -bleed, h / 2, w + 2 * bleed, (h + 2 * bleed) / 2) }}\n{% endblock %}\n')
+
+
+def _cmyk_jpegs(folder) -> None:
+    """The inks as two CMYK JPEGs: as Photoshop (and Pillow) write them, samples inverted
+    under Adobe's APP14 marker; and plain (0: no ink) without the marker, as libjpeg writes them
+    and as a CMYK JPEG taken out of a PDF is."""
+    import io
+
+    from PIL import Image
+
+    inks = Image.new("CMYK", (690, 485))
+    for i, ink in enumerate(QUADRANT_INKS):
+        inks.paste(ink, (i % 2 * 345, i // 2 * 243, i % 2 * 345 + 345, i // 2 * 243 + 243))
+    out = io.BytesIO()
+    inks.save(out, "JPEG", quality=95)
+    (folder / "adobe.jpg").write_bytes(out.getvalue())
+    inks.paste((0, 0, 0, 250), (345, 243, 690, 485))  # (its black a shade lighter: a picture of its own)
+    out = io.BytesIO()
+    Image.eval(inks, lambda v: 255 - v).save(out, "JPEG", quality=95)  # Pillow writes 255 − value: the inks plain
+    jpeg = out.getvalue()
+    at = jpeg.index(b"\xff\xeeAdobe"[:2])
+    plain = jpeg[:at] + jpeg[at + 2 + int.from_bytes(jpeg[at + 2:at + 4], "big"):]
+    assert b"Adobe" in (folder / "adobe.jpg").read_bytes() and b"Adobe" not in plain
+    (folder / "plain.jpg").write_bytes(plain)
+
+
+def _quadrants(picture) -> list[tuple[int, ...]]:
+    """The colour at the middle of each quadrant of an RGB picture, in QUADRANT_INKS' order."""
+    w, h = picture.size
+    return [picture.getpixel((round(w * (0.25 + i % 2 * 0.5)), round(h * (0.25 + i // 2 * 0.5)))) for i in range(4)]
+
+
+def _shown_right(quadrants: list[tuple[int, ...]]) -> bool:
+    """Cyan, white, near black, near black: the inks shown as drawn, not inverted."""
+    (cr, cg, cb), white, heavy, black = quadrants
+    return cr < 60 < 150 < cg and cb > 200 and min(white) > 240 and max(heavy) < 70 and max(black) < 70
+
+
+def test_a_cmyk_jpeg_with_or_without_adobes_marker_shows_its_own_inks_in_every_output(tmp_path):
+    """fixesK: Pillow reads every CMYK JPEG's samples inverted (Adobe's way); one without the
+    APP14 marker holds them plain, so it came out inverted — white where no ink, black where
+    cyan — on the home sheets, the PNG faces and, through RGB with a warning, in the CMYK shop
+    file. Both kinds now show their inks in every file, read back by pdfium: the home sheets in
+    RGB, the shop's PDF each JPEG as it is in DeviceCMYK (Decode [1 0 …] under the marker only),
+    its 400 % corner warned for both, and no picture said to go through RGB."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as pdfium_raw
+    from PIL import Image
+
+    root = make_workspace(tmp_path, deck=DECK_YAML + "  - {name: 刷, text: 本文}\n", front=TWO_PICTURES)
+    _cmyk_jpegs(root / "templates" / "test")
+
+    def pictures(pdf) -> list[list[tuple[int, ...]]]:  # each picture's quadrants, as pdfium decodes it
+        doc = pdfium.PdfDocument(pdf.read_bytes())
+        found = [_quadrants(o.get_bitmap(render=False).to_pil().convert("RGB"))
+                 for o in doc[0].get_objects(filter=[pdfium_raw.FPDF_PAGEOBJ_IMAGE])]
+        return found
+
+    assert run(root, "build", "--game", "test", "--no-rulebook") == 0
+    home = pictures(root / "build" / "test" / "cards.pdf")
+    assert len(home) == 2 and all(map(_shown_right, home)), home
+    assert run(root, "export", "--game", "test", "--preset", "doujin") == 0
+    folder = root / "build" / "test" / "doujin"
+    shop = pictures(folder / "cards.pdf")
+    assert len(shop) == 2 and all(map(_shown_right, shop)), shop
+    with pikepdf.open(folder / "cards.pdf") as doc:
+        placed = {bytes(o.read_raw_bytes()): (str(o.ColorSpace), [float(v) for v in o.get("/Decode", [])])
+                  for o in doc.objects if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Image"}
+    templates = root / "templates" / "test"
+    assert placed == {(templates / "adobe.jpg").read_bytes(): ("/DeviceCMYK", [1.0, 0.0] * 4),
+                      (templates / "plain.jpg").read_bytes(): ("/DeviceCMYK", [])}
+    said = json.loads((folder / "export.json").read_text(encoding="utf-8"))["warnings"]
+    assert not [w for w in said if "CMYK picture" in w], said
+    heavy = [w for w in said if "a picture reaches CMYK 100/100/100/100" in w]
+    assert len(heavy) == 2, said  # the 400 % corner of each, measured as printed
+    assert run(root, "export", "--game", "test", "--preset", "printerstudio") == 0
+    [face] = sorted((root / "build" / "test" / "printerstudio").glob("*front*.png"))
+    with Image.open(face) as png:
+        rgb = png.convert("RGB")
+        top, bottom = rgb.crop((0, 0, rgb.width, rgb.height // 2)), rgb.crop((0, rgb.height // 2, rgb.width, rgb.height))
+        assert _shown_right(_quadrants(top)) and _shown_right(_quadrants(bottom)), (_quadrants(top), _quadrants(bottom))

@@ -217,6 +217,23 @@ def test_a_rulebook_preset_s_ink_limit_counts_the_black_overprinting_its_ground(
     assert over_limit(book_pdf, 240.0) == []
 
 
+def test_the_rulebooks_ink_warnings_start_with_the_draft_line_the_page_sets(book, tmp_path, capsys):
+    """fixesK: the book's ink warnings began "rulebook.pdf page 3:", where every other export
+    warning begins with its file and line (a card's with its deck's line): they begin with the
+    draft's line the page sets first (■　概要, line 3, opens page 3), the draft alone for the cover."""
+    presets = book["root"] / "presets"
+    presets.mkdir(exist_ok=True)
+    (presets / "book150.yaml").write_text("name: Book 150\nfiles: rulebook\ncolour: cmyk\nink_limit: 150\n"
+                                          "formats:\n  a5: {trim: [148mm, 210mm], bleed: 3mm}\n", encoding="utf-8")
+    assert run(book["root"], "export", "--game", "test", "--preset", "book150", "--out", str(tmp_path)) == 0
+    inks = [line.removeprefix("pnpgen: warning: ") for line in capsys.readouterr().err.splitlines()
+            if "total ink, over Book 150's 150 %" in line]
+    draft = (book["root"] / "data" / "test" / "draft.txt").read_text(encoding="utf-8").splitlines()
+    assert draft[2] == "■　概要" and texts(book["a5"])[2].lstrip().startswith("1 概要")
+    assert {line.split(" rulebook.pdf page ")[0] + " page " + line.split(" page ")[1].split(":")[0] for line in inks} == {
+        "data/test/draft.txt: page 1", "data/test/draft.txt:3: page 3"}, inks
+
+
 @pytest.mark.parametrize("text, key", [
     ("files: rulebook\npage_multiple: 0\nformats:\n  a5: {trim: [148mm, 210mm]}\n", "page_multiple"),
     ("files: rulebook\nformats:\n  a5: {trim: [148mm, 210mm]}\n  b5: {trim: [182mm, 257mm]}\n", "formats"),

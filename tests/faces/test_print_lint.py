@@ -271,3 +271,35 @@ def test_a_grid_of_thin_tick_boxes_compiles_its_layout_once_for_the_lint(tmp_pat
     thin = [line for line in lines if "thinner than 0.25 pt" in line]
     assert thin and all(line.startswith("the layout of deck 'cards' (front, box ticks, from data/test/decks/cards.yaml:")
                         for line in thin), thin
+
+
+DASHED = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+<line x1="5" y1="40" x2="55" y2="40" stroke="#000000" stroke-width="0.5" stroke-dasharray="0.01"/>
+<line x1="5" y1="50" x2="55" y2="50" stroke="#000000" stroke-width="0.5" stroke-dasharray="2 0.02"/>
+<line x1="5" y1="60" x2="55" y2="60" stroke="#000000" stroke-width="0.5" stroke-dasharray="0 2" stroke-linecap="round"/>
+<line x1="5" y1="70" x2="55" y2="70" stroke="#000000" stroke-width="0.5" stroke-dasharray="2 2"/>
+{% endblock %}
+"""
+
+
+def test_dashes_or_gaps_shorter_than_the_thinnest_line_are_named_at_their_line(tmp_path, capsys):
+    """fixesK: a 0.01 mm stroke-dasharray passed the lint, though a dash as short as that is a
+    mark as thin as a 0.03 pt line, which no printer or cutter draws; the lint measures a dashed
+    stroke's dashes and gaps as it measures its width (min_stroke, 0.25 pt): dots drawn by round
+    caps on 0-long dashes and 2 mm dashes pass, and a shop's own line is named in an export."""
+    ws = make_workspace(tmp_path / "ws", pieces=TWO, front=DASHED)
+    code, lines = _lint(capsys, ws)
+    assert code == 0
+    assert lines == [
+        f"{AT}:3: print lint: deck 'cards' piece 1 (カード1) and 1 more: stroke-dasharray dashes 0.03 pt (0.010 mm), "
+        "shorter than 0.25 pt, the thinnest line a printer draws (the dashes may vanish or run into a solid line)",
+        f"{AT}:4: print lint: deck 'cards' piece 1 (カード1) and 1 more: stroke-dasharray gaps 0.06 pt (0.020 mm), "
+        "shorter than 0.25 pt, the thinnest line a printer draws (the dashes may vanish or run into a solid line)"], lines
+    off = make_workspace(tmp_path / "off", pieces=TWO, front=DASHED, game=GAME_YAML + "lint: {min_stroke: off}\n")
+    assert _lint(capsys, off) == (0, [])
+    capsys.readouterr()
+    assert run(ws, "export", "--game", "test", "--preset", "doujin") == 0
+    said = [line for line in capsys.readouterr().err.splitlines() if "stroke-dasharray" in line]
+    assert len(said) == 2 and all("than the 0.1 mm line 同人印刷所（トンボ付きPDF） prints" in line for line in said), said

@@ -181,3 +181,27 @@ def test_a_nested_svg_sized_in_mm_is_named_by_the_print_lint(tmp_path, capsys):
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     err = capsys.readouterr().err
     assert "templates/test/card-front.svg.j2:3: print lint" in err and "'63.0mm' draws 238.11 mm" in err, err
+
+
+@pytest.mark.parametrize("root, line", [
+    ('width="{{ w + 2 * bleed }}mm" height="{{ h + 2 * bleed }}mm"', 1),  # the face's size, no viewBox
+    ("", 1),  # no size either: the face's box, its user unit still a CSS px
+    ('width="{{ w + 2 * bleed }}mm" height="{{ h + 2 * bleed }}mm" viewBox="{{ -bleed }} {{ -bleed }} '
+     '{{ w + 2 * bleed }} {{ h + 2 * bleed }}"', None),  # the house's: nothing to say
+])
+def test_a_root_of_the_faces_size_without_a_viewbox_is_named_with_the_viewbox_to_write(tmp_path, capsys, root, line):
+    """fixesK: a root of the face's size without a viewBox draws in CSS px (SVG's rule), so a
+    drawing in millimetres printed at 1/3.78 of its size and nothing was said: the print lint
+    names the root's line and the viewBox that makes user units millimetres, (0, 0) the trim's corner."""
+    ws = _game(tmp_path, _own_root(root))
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    said = [w for w in capsys.readouterr().err.splitlines() if "viewBox" in w]
+    if line is None:
+        assert said == []
+        return
+    assert said == [f"pnpgen: warning: templates/test/card-front.svg.j2:{line}: print lint: deck 'cards' piece 1 (甲): "
+                    "the <svg> root (69×94 mm) has no viewBox, so its user unit is a CSS pixel (0.26 mm) and a drawing "
+                    'in millimetres prints at 1/3.78 of its size; viewBox="-3 -3 69 94" makes the units millimetres, '
+                    "(0, 0) the trim's top-left corner (viewBox=\"{{ -bleed }} {{ -bleed }} {{ w + 2 * bleed }} "
+                    '{{ h + 2 * bleed }}" in the template)'], said

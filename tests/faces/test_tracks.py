@@ -83,6 +83,14 @@ def test_unknown_layout_is_an_error():
         track_spaces(10, 0, 0, 10, 10, "spiral")
 
 
+def test_a_number_read_as_the_layout_is_told_the_arguments_track_takes():
+    """The harbour trial: track(49, 5, 5, 10, w - 10, h - 10), one length too many, stopped with
+    "unknown track layout 287.0": the sixth value given is the layout, and the message says so."""
+    with pytest.raises(ValueError, match=r"^track\(\)'s sixth value, layout, is 287\.0, a number: track takes n, x, y, "
+                       r"w, h, then layout= \(one of ring, snake, row, column\); one length too many\?$"):
+        track_spaces(49, 5, 5, 10, 410.0, 287.0)  # type: ignore[arg-type]
+
+
 def _tiles_the_ring(spaces, x, y, w, h, inner):
     """The spaces cover the ring (box minus hole) exactly: disjoint, inside the box, outside the
     hole, and their areas add up."""

@@ -529,6 +529,15 @@ def test_json_round_trip_pickle_and_determinism():
     assert pdf_of(Art.from_json(obj)) == pdf_of(art)
 
 
+def test_a_face_with_every_kind_of_lint_mark_is_read_back_from_the_cache():
+    """fixesK: a face whose template wrote a unit of print (``0.6mm``: a "unit" mark) was refused
+    when read back from the cache, so it was converted again on every build; and a dashed
+    stroke's "dash" mark is read back too."""
+    art = convert(svg('<line x1="1" y1="5" x2="19" y2="5" stroke="#000" stroke-width="0.6mm" stroke-dasharray="0.01"/>'), "f")
+    assert {m[0] for m in art.marks} == {"stroke", "dash", "unit"}
+    assert Art.from_json(json.loads(json.dumps(art.to_json()))) == art
+
+
 def test_a_tampered_or_foreign_cache_object_is_rejected():
     obj = convert(svg('<rect width="5" height="5"/>'), "f").to_json()
     tampered = json.loads(json.dumps(obj))

@@ -46,3 +46,54 @@ def test_texts_overflowing_a_layouts_box_are_three_lines_at_their_lines_and_a_co
         f"pnpgen: warning: data/test/decks/cards.yaml:{3 + i}:13: deck 'cards' piece {i} ({long}{i})" for i in (1, 2, 3)]
     assert said[3:] == ["pnpgen: warning: deck 'cards': 3 more texts do not fit their boxes even at their smallest "
                         "size (set overflowing; pnpgen check lists each)"], said
+
+
+BOARD_FRONT = """{% extends "common/piece.svg.j2" %}
+{% block art %}
+{{ textbox(piece.name, 5, 5, 50, 10) }}
+{% for space in ["森", "石切場", "漁港", "市場", "酒場"] %}
+{{ textbox(space, 5, 15 + loop.index0 * 10, 50, 8) }}
+{% endfor %}
+{{ textbox("Port {vp}", 5, 70, 50, 8) }}
+{% endblock %}
+"""
+
+
+def test_japanese_a_template_writes_itself_is_warned_in_a_latin_edition_at_its_line(tmp_path, capsys):
+    """The harbour trial: a board whose action spaces the template writes (「森」, 「石切場」…) printed
+    them in Japanese in the English edition without a word, while every text of the data is
+    translated or marked 〔ja〕. The English build warns at the template's line (the first three,
+    then a count); the Japanese edition, the piece's own (translated) text and Latin text are not."""
+    ws = make_workspace(tmp_path / "ws", game="title: {ja: 港, en: Harbour}\nlanguages: [ja, en]\n",
+                        deck=DECK_YAML + "  - {name: {ja: 港, en: Harbour}, text: {ja: 本文, en: Text}}\n",
+                        front=BOARD_FRONT)
+    assert _warnings(capsys, ws, "template writes itself") == []  # the Japanese edition
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--lang", "en") == 0
+    said = [line for line in capsys.readouterr().err.splitlines() if "template writes itself" in line]
+    assert said == [
+        "pnpgen: warning: templates/test/card-front.svg.j2:5: '森' is ja text the template writes itself, printed as "
+        "written in the en edition (expected the text in the deck's data, given per language as {ja: …, en: …}, and "
+        "the template reading it from the piece; or the template choosing by game.lang)",
+        *[f"pnpgen: warning: templates/test/card-front.svg.j2:5: '{name}' is ja text the template writes itself, "
+          "printed as written in the en edition (expected the text in the deck's data, given per language as "
+          "{ja: …, en: …}, and the template reading it from the piece; or the template choosing by game.lang)"
+          for name in ("石切場", "漁港")],
+        "pnpgen: warning: templates/test/card-front.svg.j2: 2 more ja texts the template writes itself, printed as "
+        "written in the en edition (pnpgen check --lang en lists each)"], said
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test", "--lang", "en") == 0
+    assert capsys.readouterr().out.count("template writes itself") == 5  # check lists each
+
+
+def test_the_datas_japanese_in_a_latin_edition_is_not_taken_for_the_templates(tmp_path, capsys):
+    """A deck left untranslated (its name, its pieces' texts, one joined to the template's "!") is
+    the data's to translate, told as such: never said to be text the template writes itself."""
+    front = ('{% extends "common/piece.svg.j2" %}{% block art %}'
+             '{{ textbox(deck.name, 5, 5, 50, 10) }}{{ textbox(piece.name ~ "!", 5, 20, 50, 10) }}{% endblock %}')
+    ws = make_workspace(tmp_path / "ws", game="title: {ja: 港, en: Harbour}\nlanguages: [ja, en]\n",
+                        deck=DECK_YAML + "  - {name: 森, text: 本文}\n", front=front)
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--lang", "en") == 0
+    err = capsys.readouterr().err
+    assert "nothing in this file is translated into en" in err and "template writes itself" not in err, err

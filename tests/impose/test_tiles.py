@@ -271,6 +271,26 @@ def test_a_half_letter_score_pad_is_told_the_size_that_prints_two_a_sheet(tmp_pa
     assert "2/sheet at size" not in capsys.readouterr().out
 
 
+def test_a_board_on_two_tiles_is_told_the_size_one_sheet_holds_whole(tmp_path, capsys):
+    """The harbour trial: a 350 × 248 mm board on two A4 tiles was told "(1 page tiles (1×1) hold a
+    board of up to 247×175 mm …)": one sheet holds a board whole, and the size to write is said as
+    the other lines say it."""
+    plan = plan_tiles(350, 248, A4, MARGIN, 3.0)
+    assert (plan.cols * plan.rows, plan.fewer[:2]) == (2, (1, 1))
+    w, h = plan.fewer[2:]
+    ws = make_workspace(tmp_path / "ws", deck=BOARD_DECK.replace("size: [400, 300]", "size: [350, 248]"),
+                        front=BOARD_FRONT)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    out = capsys.readouterr().out
+    assert " " * 19 + f"(size: [{w:g}, {h:g}] prints whole on one sheet, the largest board of the same " \
+        "proportions one sheet holds)" in out.splitlines(), out
+    assert "1 page tiles" not in out
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("size: [350, 248]", f"size: [{w:g}, {h:g}]"), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert "×1  1/sheet (grid), 1 sheet" in capsys.readouterr().out  # as said: whole on one sheet
+
+
 def test_a_tiled_board_is_told_the_largest_board_fewer_page_tiles_hold(tmp_path, capsys):
     """The skirmish trial: a 400 × 400 mm board meant for 2×2 A4 sheets came out on 3×2 without a
     word of how large a 2×2 board may be. The summary says the grid of fewer pages that holds the

@@ -2,8 +2,9 @@
 pixel against Pillow's reading of the file: the image dictionary (ColorSpace, Decode, Filter,
 DecodeParms; PDF 1.7 §8.9.5, Table 89) says what the samples mean. Decode is the samples' own
 mapping, whatever the filter (§8.9.5.2), so it stands beside a PNG's DecodeParms as beside a
-JPEG's; a CMYK JPEG's samples are read inverted (Adobe's convention, which Pillow assumes for
-every CMYK JPEG): [1 0 1 0 1 0 1 0]."""
+JPEG's; a CMYK JPEG's samples under Adobe's APP14 marker are inverted (Photoshop's convention,
+which Pillow assumes for every CMYK JPEG): [1 0 1 0 1 0 1 0]; without the marker they are plain
+(libjpeg's), as the readers take them: no Decode, and Pillow's reading turned back (plain_cmyk)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from pnpgen.data.art import plain_cmyk
 from pnpgen.pdf import raster
 
 W, H = 24, 16
@@ -138,7 +140,8 @@ def test_each_kind_of_picture_reads_back_as_pillow_reads_it(kind, reader, tmp_pa
     for i in range(4):
         inside[1:H - 1, i * step + 1:(i + 1) * step - 1] = True
     if cmyk:  # the reader's own CMYK → RGB: the picture's blocks as flat fills of Pillow's CMYK values
-        with Image.open(io.BytesIO(data)) as picture:
+        with Image.open(io.BytesIO(data)) as opened:
+            picture = plain_cmyk(opened)
             values = [picture.getpixel((i * step + step // 2, H // 2)) for i in range(4)]
         want = read(_pdf(None, values))
     else:
@@ -147,12 +150,13 @@ def test_each_kind_of_picture_reads_back_as_pillow_reads_it(kind, reader, tmp_pa
     assert diff.max() <= 6, (kind, reader, int(diff.max()), shown[H // 2, step // 2::step], want[H // 2, step // 2::step])
 
 
-def test_every_cmyk_jpeg_carries_the_inverting_decode_array_and_a_png_its_decode_parms():
-    """PDF 1.7 §8.9.5.2: Decode maps the samples whatever the filter; a CMYK JPEG's samples are
-    read inverted (Adobe's convention, Photoshop's CMYK JPEGs; Pillow assumes it for every CMYK
-    JPEG, with or without the APP14 marker, and the readers above agree), so each gets
-    [1 0 1 0 1 0 1 0]; a PNG's own pixels get their predictors in DecodeParms and no Decode."""
+def test_a_cmyk_jpeg_under_adobes_marker_carries_the_inverting_decode_array_and_a_png_its_decode_parms():
+    """PDF 1.7 §8.9.5.2: Decode maps the samples whatever the filter; a CMYK JPEG's samples under
+    Adobe's APP14 marker are inverted (Photoshop's CMYK JPEGs), so it gets [1 0 1 0 1 0 1 0]; one
+    without the marker holds them plain (libjpeg's; pdfium and Ghostscript print a PDF's samples
+    as they are), so it gets none (fixesK: it got one, and printed inverted); a PNG's own pixels
+    get their predictors in DecodeParms and no Decode."""
     assert raster.make_stream(KINDS["CMYK JPEG (Adobe)"][0]()).decode == (1, 0) * 4
-    assert raster.make_stream(KINDS["CMYK JPEG (no Adobe marker)"][0]()).decode == (1, 0) * 4
+    assert raster.make_stream(KINDS["CMYK JPEG (no Adobe marker)"][0]()).decode is None
     png = raster.make_stream(KINDS["RGB PNG"][0]())
     assert png.parms is not None and png.decode is None

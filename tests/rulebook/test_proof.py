@@ -82,7 +82,13 @@ def test_an_english_term_is_matched_as_a_whole_word():
     text = ("■■　Test　Draft 1\n\n■　Rules\n　Play an 【Army】 of cards.\n　An Armyman is no army.\n"
             "　Each Army scores.\n")
     [found] = bare_terms(parse(text, "ja"), text, "draft.txt", "en")
-    assert found.file.startswith("draft.txt:6: 【Army】 ×1 (lines 4) and “Army” without 【】 ×1 (lines 6)")
+    # one line is "line 4", as the harbour trial's report said "(lines 26)"; two are "lines 4, 6"
+    assert found.file.startswith("draft.txt:6: 【Army】 ×1 (line 4) and “Army” without 【】 ×1 (line 6)"), found.file
+    two = text + "　An Army wins.\n"
+    [found] = bare_terms(parse(two, "ja"), two, "draft.txt", "en")
+    assert found.file.startswith("draft.txt:6: 【Army】 ×1 (line 4) and “Army” without 【】 ×2 (lines 6, 7)"), found.file
+    [found] = bare_terms(parse(two, "ja"), two, "draft.txt", "ja")
+    assert "【Army】1回（4行）と【】なしの「Army」2回（6, 7行）" in found.file, found.file
     # a game trial: the use was quoted cut mid-word, “Place one terrain tile next to y”
     text = ("# Tiles\n\n## Playing\n\nTake a 【terrain tile】 from the stack.\n\n"
             "Place one terrain tile next to your pawn.\n")
@@ -102,7 +108,7 @@ def test_an_icon_named_as_a_term_is_no_bare_use_of_it():
     assert bare_terms(parse(text, "en"), text, "draft.en.txt", "en") == []
     bare = text + "\nThe most stars wins; a star breaks ties.\n"
     [found] = bare_terms(parse(bare, "en"), bare, "draft.en.txt", "en")
-    assert found.file.startswith("draft.en.txt:7: 【star】 ×1 (lines 5) and “star” without 【】 ×1 (lines 7)"), found.file
+    assert found.file.startswith("draft.en.txt:7: 【star】 ×1 (line 5) and “star” without 【】 ×1 (line 7)"), found.file
     ja = "■■　テスト　草案１\n\n■　ゲームの進行\n　{星}が出たら【星】を１つ得ます。\n"
     assert bare_terms(parse(ja, "ja"), ja, "draft.txt", "ja") == []
 

@@ -63,8 +63,8 @@ def test_an_english_build_words_proof_txt_in_english(english):
     findings = [line.split("\t", 1) for line in lines[2:]]
     assert {kind for kind, _ in findings} == {"Spelling", "Count", "Open"}, lines
     said = dict((kind, text) for kind, text in findings)
-    assert re.match(r".*draft\.en\.txt:\d+: “Crest Zone” ×2 \(lines ", said["Spelling"]), said["Spelling"]
-    assert "vs “Crest Zane” ×1 (lines " in said["Spelling"]
+    assert re.match(r".*draft\.en\.txt:\d+: “Crest Zone” ×2 \(line \d+\) vs", said["Spelling"]), said["Spelling"]
+    assert "vs “Crest Zane” ×1 (line " in said["Spelling"]
     assert re.fullmatch(r".*draft\.en\.txt:\d+: Alice cards: the draft says 50, the data has 53", said["Count"]), said["Count"]
     # the data's 未定 is said as an English edition prints it: TBD
     # at game.yaml's players: line, as the build's warning (it named the file only)

@@ -311,6 +311,22 @@ def test_a_japanese_draft_in_an_english_build_matches_the_japanese_deck_names(tm
     assert "テストカード" in "".join(pages)  # the draft's own text stays as written
 
 
+def test_an_english_edition_of_a_japanese_draft_sets_its_own_notes_in_the_latin_body_font(tmp_path):
+    """fixesK: "Pictures are at 1/2 of actual size." came out in the Japanese book's fixed-width
+    明朝 (BIZ UD明朝), letters spaced as a typewriter's; it is set in the body font the English
+    book has (game.yaml's ``fonts: {en: {mincho: NotoSerif-Regular}}``), the draft's text as before."""
+    ws = english_workspace(tmp_path, draft_en=None)
+    game = load_game(Workspace(ws), "test", lang="en")
+    result = build_rulebook(game, ws / "fonts", pictures=pictures_from_game(game, ws / "templates"))
+    pages = pdf_glyphs(result.files["rulebook.pdf"])
+    note = next(page for page in pages if "Pictures are at" in "".join(g.char for g in page))
+    text = "".join(g.char for g in note)
+    start = text.index("Pictures are at")
+    assert {g.font for g in note[start:start + len("Pictures are at")] if g.char.strip()} == {"NotoSerif-Regular"}
+    body = text.index("テストカード")
+    assert note[body].font.startswith("BIZUD")  # the Japanese draft's own text in its Japanese faces
+
+
 def test_the_english_draft_stays_inside_the_game_folder(tmp_path):
     ws = english_workspace(tmp_path, draft_en=None)
     outside = tmp_path / "elsewhere.txt"

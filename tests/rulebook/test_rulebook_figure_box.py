@@ -104,3 +104,21 @@ def test_captioned_figures_are_numbered_through_the_book(drafted):
     text = re.sub(r"\s", "", "".join(texts(drafted / "build" / "test" / "rulebook.pdf")))
     assert "図1場の例" in text and "図2進行の例" in text, text  # (the space extracted or not)
     assert text.index("図1場の例") < text.index("図2進行の例") and "図3" not in text
+
+
+def test_a_standee_in_a_figure_is_measured_as_the_figure_it_shows(drafted):
+    """The harbour trial: a first-player standee placed in a setup figure is pictured as its upright
+    figure (25 × 50 mm), but the warning measured the whole 25 × 120 mm strip, saying it reached
+    40 mm past a box it overlapped by 5; one well inside was told it was cut."""
+    (drafted / "data" / "test" / "decks" / "standee.yaml").write_text(
+        "name: 手番\nlayout: standee\npieces:\n  - {title: 船長}\n", encoding="utf-8")
+    game = drafted / "data" / "test" / "game.yaml"
+    figure = FIGURE.replace("size: [80, 50]", "size: [80, 100]").replace(
+        "{deck: cards, piece: 1, x: 10, y: 25}", "{deck: standee, piece: 1, x: 40, y: 50}\n"
+        "        - {deck: standee, piece: 1, x: 60, y: 50, rotate: 90}")
+    game.write_text(game.read_text(encoding="utf-8") + figure, encoding="utf-8")
+    assert run(drafted, "build", "--game", "test", "--jobs", "1") == 0
+    warnings = json.loads((drafted / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["warnings"]
+    said = [w for w in warnings if "past the figure's" in w]
+    # upright, its 50 mm fit the 100 mm box; turned, its 50 mm from x 35 to 85 reach 5 mm past (the strip: 40)
+    assert len(said) == 1 and "at (60, 50) mm reaches 5.0 mm past" in said[0], said

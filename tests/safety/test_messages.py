@@ -68,3 +68,15 @@ def test_export_json_names_files_from_the_workspace(tmp_path):
     assert run(ws, "export", "--game", "test", "--preset", "doujin") == 0
     record = (ws / "build/test/doujin/export.json").read_text(encoding="utf-8")
     assert "data/test/decks/cards.yaml" in record and str(Path(tmp_path)) not in record
+
+
+def test_a_picture_named_with_a_line_feed_is_refused_in_one_line(tmp_path, capsys):
+    """Linux lets a file's name hold a line feed: named as art, its low-resolution warning was two lines."""
+    deck = DECK_YAML.replace("fields:\n", "fields:\n  art: image\n") + '  - {name: A, text: a, art: "low\\nres.png"}\n'
+    front = FRONT.replace("{% endblock %}", "{{ image(piece.art, 0, 0, 20, 20) }}\n{% endblock %}")
+    ws = make_workspace(tmp_path / "ws", deck=deck, front=front)
+    (ws / "data/test/art").mkdir()
+    Image.new("RGB", (10, 10), "red").save(ws / "data/test/art/low\nres.png", "PNG")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
+    err = _one_line(capsys)
+    assert "data/test/decks/cards.yaml:10:" in err and r"'low\nres.png' holds the control character U+000A" in err

@@ -161,12 +161,11 @@ def test_out_at_the_workspace_itself_is_refused_even_with_a_lock_an_older_clean_
 
 
 @pytest.mark.parametrize("planted", ["link to nowhere", "link to a file", "pipe", "folder"])
-def test_a_lock_file_that_is_not_a_plain_file_is_refused_and_nothing_outside_is_made(tmp_path, capsys, planted):
+def test_a_lock_file_that_is_not_a_plain_file_is_refused_and_nothing_outside_is_made(built_copy, tmp_path, capsys, planted):
     """build/.pnpgen.lock as something else: a link was opened through (creating the file it
     names, anywhere: an empty file outside the workspace), a pipe gave 'cannot write to build:
     None', a folder 'Is a directory (expected a folder you may write to)'."""
-    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
-    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    ws = built_copy(tmp_path / "ws", "build", "--game", "test", "--no-rulebook", "--jobs", "1", pieces=FEW_CARDS)
     lock = ws / "build" / ".pnpgen.lock"
     lock.unlink()
     elsewhere = tmp_path / "elsewhere"
@@ -210,7 +209,8 @@ def test_a_staging_folder_holding_what_pnpgen_did_not_stage_is_kept_and_said(tmp
     capsys.readouterr()
     assert run(ws, "build", "--game", "test", "--no-rulebook", "-q") == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and ".pnpgen-staging holds what pnpgen did not stage there (notes.txt)" in err, err
+    assert err.count("\n") == 1 and ".pnpgen-staging: holds what pnpgen did not stage there (notes.txt)" in err, err
+    assert err.count(".pnpgen-staging") == 1, err  # (it was said twice: build/.pnpgen-staging: build/.pnpgen-staging …)
     assert (staging / "notes.txt").read_text(encoding="utf-8") == "mine" and not (staging / "000003").exists()
     (staging / "notes.txt").unlink()
     assert run(ws, "build", "--game", "test", "--no-rulebook", "-q") == 0

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import pnpgen.engine.transaction as transaction
-from conftest import FEW_CARDS, child_env, make_workspace, run
+from conftest import FEW_CARDS, child_env, run
 
 
 def _files(out: Path) -> dict[str, bytes]:
@@ -39,9 +39,8 @@ def _as_the_designer() -> list[str]:
 
 
 @pytest.mark.parametrize("read_only", ["build/test", "build/test/shop", "build"])
-def test_a_read_only_output_folder_stops_the_build_before_anything_is_replaced(tmp_path, read_only):
-    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
-    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+def test_a_read_only_output_folder_stops_the_build_before_anything_is_replaced(built_copy, tmp_path, read_only):
+    ws = built_copy(tmp_path / "ws", "build", "--game", "test", "--no-rulebook", "--jobs", "1", pieces=FEW_CARDS)
     out = ws / "build" / "test"
     before = _files(out)
     _edit(ws, "カード3", "書き直した札")
@@ -61,10 +60,9 @@ def test_a_read_only_output_folder_stops_the_build_before_anything_is_replaced(t
     assert _files(out) != before
 
 
-def test_a_folder_turned_read_only_during_the_commit_is_one_line_and_the_next_run_finishes_it(
+def test_a_folder_turned_read_only_during_the_commit_is_one_line_and_the_next_run_finishes_it(built_copy,
         tmp_path, capsys, monkeypatch):
-    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
-    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    ws = built_copy(tmp_path / "ws", "build", "--game", "test", "--no-rulebook", "--jobs", "1", pieces=FEW_CARDS)
     _edit(ws, "カード3", "書き直した札")
     target = ws / "build" / "test" / "cards.pdf"
     replace = os.replace

@@ -86,8 +86,8 @@ def test_a_link_out_made_while_watch_runs_is_refused_on_the_next_save(tmp_path, 
     builds: list[int] = []
     refused: list[bytes] = []
 
-    def build_then_save(ws_, args, warm=None):
-        code = real_build(ws_, args, warm)
+    def build_then_save(ws_, args, warm=None, heading=None):
+        code = real_build(ws_, args, warm, heading=heading)
         builds.append(code)
         if len(builds) == 1:  # the designer links a folder from elsewhere in, and saves the deck
             link.symlink_to(outside)

@@ -28,7 +28,7 @@ import re
 import struct
 import warnings
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -55,7 +55,27 @@ RASTER_FORMATS = ("PNG", "JPEG", "WEBP", "MPO")  # MPO: a phone camera's JPEG wi
 ORIENTATION = 0x0112  # EXIF tag
 BYTES_BUDGET = 64 * 2**20  # print-ready picture bytes an ArtFolder keeps (the least recently used go first)
 _BG = later(r"^bg=([0-9a-fA-F]{6})$")
-_HREF = later(r"""\bhref\s*=\s*(["'])(.*?)\1""", re.S)  # href= and xlink:href= in a face's SVG
+# href= and xlink:href= in a face's SVG, as ``\bhref\s*=\s*(["'])(.*?)\1`` finds them (``_hrefs``)
+_HREF = later(r"""href\s*=\s*(["'])(.*?)\1""", re.S)
+_WORD = later(r"\w")
+
+
+def _hrefs(svg: str) -> Iterator[re.Match[str]]:
+    """The matches ``re.finditer(r"\\bhref…")`` gives, found by the pattern without its ``\\b``,
+    the word boundary checked by hand: a pattern that starts with one is tried at every character
+    (some 40 µs a face; a thousand cards' faces, every build), one that starts with a word is
+    looked for as a word. A match after a word character is no match there: the search goes on
+    from the next character, as ``\\b`` failing there would."""
+    at = 0
+    while (m := _HREF.search(svg, at)) is not None:
+        start = m.start()
+        if start and _WORD.match(svg, start - 1):
+            at = start + 1
+            continue
+        yield m
+        at = m.end()
+
+
 SVG_NESTING = 8  # SVG pictures showing SVG pictures: as deep as the converter draws them (svg/image.py)
 
 
@@ -295,7 +315,7 @@ class ArtFolder:
         return files if self._shown(svg, files, 0) else None
 
     def _shown(self, svg: str, files: list[Path], depth: int) -> bool:
-        for m in _HREF.finditer(svg):
+        for m in _hrefs(svg):
             href = html.unescape(m.group(2)).strip()
             if not href or href.startswith(("data:", "#")):
                 continue
@@ -608,7 +628,7 @@ def print_bytes(raw: bytes, background: str = "ffffff", name: str = "image", whe
                 raise InputError(f"cannot read the image {name}: {broken}", key="href",
                                  expected="the file saved again whole, as an image viewer opens it", **_where_parts(where))
             return raw
-        im = ImageOps.exif_transpose(im)
+        im = ImageOps.exif_transpose(plain_cmyk(im))
         r, g, b = (int(background[i : i + 2], 16) for i in (0, 2, 4))
         im = _rgb(im, (r, g, b))
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError) as e:
@@ -617,6 +637,20 @@ def print_bytes(raw: bytes, background: str = "ffffff", name: str = "image", whe
     buf = io.BytesIO()
     im.save(buf, "PNG")
     return buf.getvalue()
+
+
+def plain_cmyk(im: Image.Image) -> Image.Image:
+    """A CMYK JPEG's inks as its file holds them. Pillow reads every CMYK JPEG's samples
+    inverted, as Photoshop writes them under Adobe's APP14 marker; one without the marker holds
+    them plain (0: no ink), as libjpeg writes and a PDF's readers (pdfium, Ghostscript) take
+    them, so Pillow's reading of it is turned back. Any other picture as it is."""
+    from PIL import ImageChops
+
+    if im.mode != "CMYK" or im.format != "JPEG" or "adobe" in im.info:
+        return im
+    out = ImageChops.invert(im)
+    out.info = dict(im.info)  # (its ICC profile, its EXIF orientation)
+    return out
 
 
 def _srgb(im: Image.Image) -> bool:

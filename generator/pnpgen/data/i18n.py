@@ -115,7 +115,7 @@ _SCRIPT_LANGS = ("ja", "zh", "ko")  # languages written in CJK script: a build i
 
 
 @functools.cache
-def _japanese() -> re.Pattern[str]:
+def japanese() -> re.Pattern[str]:
     """Kana or kanji (compiled when a translation is checked: 2 ms at every start otherwise)."""
     return re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff66-\uff9f]")
 
@@ -263,7 +263,7 @@ class Translations:
             return
         for h in headers:
             rows = [i for i, raw in enumerate(pieces) if isinstance(raw, dict) and isinstance(raw.get(h), str)
-                    and _japanese().search(without_icons(raw[h]))]
+                    and japanese().search(without_icons(raw[h]))]
             if rows:
                 first = rows[0]
                 self.missing.append(Missing(sheet.where(("pieces", first, h)), h, pieces[first][h], marked=False,
@@ -374,7 +374,7 @@ class Translations:
         if self.lang == self.default or self.lang.split("-")[0] in _SCRIPT_LANGS or path not in self.translated:
             return
         for where, key, text in texts:
-            if isinstance(text, str) and MISSING_COLOUR not in text and _japanese().search(without_icons(text)):
+            if isinstance(text, str) and MISSING_COLOUR not in text and japanese().search(without_icons(text)):
                 self.missing.append(Missing(where, key, text, marked=False))
 
     @property

@@ -10,6 +10,7 @@ from typing import Any, NoReturn
 from pnpgen import fonts as fontreg
 from pnpgen.data import boxoptions, i18n, ink, layouts, lint, tuckbox
 from pnpgen.data import validate as v
+from pnpgen.data.art import SUFFIXES as ART_SUFFIXES
 from pnpgen.data.art import ArtFolder, ArtNotFound, Sizes
 from pnpgen.data.formats import CARD_FORMATS, KINDS, SHAPES, SINGLE_SIZE_SHAPES
 from pnpgen.data.model import EMPTY_SHOWN, NO_ART_YET, Deck, Game, Piece, Sourced
@@ -25,7 +26,7 @@ from pnpgen.data.piecevalues import (
     shown_fields,
 )
 from pnpgen.data.sheetlayouts import SheetStock, load_sheet
-from pnpgen.data.spreadsheets import SUFFIXES, SYNONYMS, SheetDoc, read_pieces, said_for
+from pnpgen.data.spreadsheets import SUFFIXES, SYNONYMS, SheetDoc, read_pieces, said_for, said_translated
 from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlhint import quoted
 from pnpgen.data.yamlsrc import Located, load_yaml
@@ -104,8 +105,15 @@ def _keys(doc: Source, mapping: Any, keypath: tuple, allowed, what: str, more: s
             given = getattr(doc, "headers", mapping)  # a sheet's own columns: title.en alone gives no title column
             meant = next((f for f, (words, _) in SYNONYMS.items() if word in words and f in allowed
                           and f not in given), None) if not near else None
+            # a translation column (カード名.en comes here as カード名, the key of its language's text)
+            column = key if key in given else next((h for h in given if str(h).strip().lower().startswith(word + ".")), key)
+            translated = said_translated(str(column), allowed) if not near and not meant else None
             if meant:  # a sheet's Qty column, a Name column under a layout that prints the title
                 near = f"; did you mean {meant}? ({SYNONYMS[meant][1]})" + _more_renames(key, allowed, given)
+            elif translated:
+                field, lang = translated
+                near = f"; did you mean {field}.{lang}? ({SYNONYMS[field][1]}, in {lang})" + \
+                    _more_renames(column, allowed, given)
             box = re.sub(r"[^a-z0-9_-]+", "-", str(key).lower()).strip("-_") or "new"
             named = boxoptions.is_field_name(str(key))  # a layout's box reads no 'Card Type': told to rename it
             rename = "" if named else f"rename the {'column' if what == 'the header row' else 'key'} {str(key)!r} " \
@@ -122,14 +130,18 @@ def _more_renames(key: Any, allowed, given) -> str:
     """The header row's other columns in a sheet's own words, told in the same line, so a list
     headed カード名, コスト, 効果, 枚数 is renamed in one go, not one column per build."""
     others = [f"{k} → {f}" for k in given if k != key and k not in allowed
-              and (f := said_for(str(k), [a for a in allowed if a not in given])) is not None]
+              and (f := said_for(str(k), [a for a in allowed if a not in given])
+                   or ".".join(said_translated(str(k), allowed) or ()) or None) is not None]
     return f"; rename the others too: {', '.join(others)}" if others else ""
 
 
 def _field_type(value: Any) -> str:
-    """The field type a new key's value reads as (``danger: 2`` is an int field, not text)."""
+    """The field type a new key's value reads as (``danger: 2`` is an int field, not text; a
+    picture's file name an image, not text that would print the name)."""
     if isinstance(value, bool):
         return "bool"
+    if isinstance(value, str) and Path(value.strip()).suffix.lower() in ART_SUFFIXES:
+        return "image"
     return {int: "int", float: "number", list: "list", dict: "map"}.get(type(value), "text")
 
 

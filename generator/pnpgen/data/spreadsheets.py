@@ -208,6 +208,17 @@ def said_for(header: str, fields: Mapping[str, Any] | list[str]) -> str | None:
     return next((f for f, (words, _) in SYNONYMS.items() if word in words and (f == "count" or f in fields)), None)
 
 
+_TRANSLATED_HEADER = later(r"(?P<base>.+)\.(?P<lang>[A-Za-z]{2}(?:-[A-Za-z0-9]+)*)")  # カード名.en, Effect.EN
+
+
+def said_translated(header: str, fields: Mapping[str, Any] | list[str]) -> tuple[str, str] | None:
+    """The field and language of a translation column headed in a sheet's own words (カード名.en is
+    title in en), as said_for tells the column it translates."""
+    m = _TRANSLATED_HEADER.fullmatch(header.strip())
+    field = said_for(m["base"], fields) if m else None
+    return (field, m["lang"].lower()) if m and field and field != "count" else None
+
+
 def _pieces(rows: list[tuple[int, list[Any]]], path: Path, shown: Path, sheet: str | None,
             fields: dict[str, str], hidden: set[int] | frozenset[int] = frozenset()) -> tuple[SheetDoc, list[dict]]:
     """The rows under the header row as piece mappings. Rows above the header that name no field

@@ -75,6 +75,19 @@ def layout_of(doc: Any) -> tuple[int, ...] | None:
     return tuple(layout) if isinstance(layout, list) else None
 
 
+_BODY, _CHECK = b'{"body": ', b', "check": "'  # a state's record: its body's text, then its seal
+
+
+def _sealed_body(data: bytes) -> str | None:
+    """The seal of the body's text in a state's record as ``GameState.to_json`` writes it (its
+    bytes between ``_BODY`` and ``_CHECK``), not of the body written out again; None for a record
+    not laid out so (then no seal matches)."""
+    if not data.startswith(_BODY) or not data.endswith(b'"}') or len(data) < len(_BODY) + len(_CHECK) + 66:
+        return None
+    text, check = data[len(_BODY):-(len(_CHECK) + 66)], data[-(len(_CHECK) + 66):]
+    return seal(text) if check.startswith(_CHECK) else None
+
+
 @dataclass
 class GameState:
     """What the last good build of a game was made from and wrote."""
@@ -87,11 +100,12 @@ class GameState:
     warnings: list[str] = field(default_factory=list)  # said again when the game is up to date
 
     def to_json(self) -> bytes:
+        """``{"body": …, "check": …}`` as ``json.dumps(…, ensure_ascii=False, sort_keys=True)``
+        writes it, the body's text (the one sealed) written once and put in as it is."""
         body = {"format": FORMAT, "pnpgen": code(), "inputs": self.inputs, "documents": self.documents,
                 "files": self.files, "report": self.report, "uses": self.uses, "warnings": self.warnings}
-        text = json.dumps(body, ensure_ascii=False, sort_keys=True)
-        return json.dumps({"check": seal(text.encode()), "body": body}, ensure_ascii=False,
-                          sort_keys=True).encode()
+        text = json.dumps(body, ensure_ascii=False, sort_keys=True).encode()
+        return _BODY + text + _CHECK + seal(text).encode() + b'"}'
 
     @classmethod
     def from_json(cls, data: bytes) -> GameState | None:
@@ -102,8 +116,7 @@ class GameState:
         try:
             outer = json.loads(data)
             body = outer["body"]
-            text = json.dumps(body, ensure_ascii=False, sort_keys=True)
-            if outer["check"] != seal(text.encode()) or body["format"] != FORMAT:
+            if outer["check"] != _sealed_body(data) or body["format"] != FORMAT:
                 return None
             same = body["pnpgen"] == code()
             warnings = body.get("warnings", [])
@@ -124,11 +137,18 @@ def _layout_ok(layout: Any) -> bool:
     return isinstance(layout, list) and all(type(n) is int and n >= 0 for n in layout)
 
 
+States = dict[Path, tuple[bytes, GameState | None]]  # a state file → its bytes as read, and what they say
+
+
 class Cache:
     """``<out>/.cache``: one state file per game, one file per converted face."""
 
-    def __init__(self, out_root: Path):
+    def __init__(self, out_root: Path, states: States | None = None):
         self.root = out_root / ".cache"
+        # each game's state as read (its bytes, what they say), shared by the build's caches: a build
+        # read a thousand cards' state three times (up to date? what did the last build make? which
+        # entries does it use?), and parsing and checking it was some 15 ms each time
+        self.states: States = states if states is not None else {}
         self.pictures_used: set[Path] = set()  # the picture entries of the faces read or stored
         self._damaged: set[Path] = set()  # picture entries found not to be what their name says
         self._read: dict[str, bytes] = {}  # pictures read while faces are read (``let_go_of_pictures``)
@@ -156,10 +176,26 @@ class Cache:
         return self.root / f"{slug}.json"
 
     def state(self, slug: str) -> GameState | None:
+        return self.state_at(self.state_path(slug))
+
+    def state_at(self, path: Path) -> GameState | None:
+        """The state in ``path`` (None: none, or not a good one); parsed once for the same bytes."""
         try:
-            return GameState.from_json(read_record(self.state_path(slug)))
+            data = read_record(path)
         except OSError:
             return None
+        known = self.states.get(path)
+        if known is not None and known[0] == data:
+            return known[1]
+        state = GameState.from_json(data)
+        self.states[path] = (data, state)
+        return state
+
+    def state_file(self, slug: str, state: GameState) -> tuple[Path, bytes]:
+        """The file of a game's new state and its bytes, known as read (the build's prune reads it)."""
+        path, data = self.state_path(slug), state.to_json()
+        self.states[path] = (data, state)
+        return path, data
 
     def up_to_date(self, slug: str, inputs: str, out_dir: Path, known: FileHashes | None = None) -> GameState | None:
         """The last state if the game's inputs are unchanged and every file it wrote is still there
@@ -399,10 +435,7 @@ class Cache:
         damaged or foreign state lists nothing: its game is rebuilt in full anyway."""
         used: set[str] = set()
         for path in sorted(self.root.glob("*.json")) if self.root.is_dir() else []:
-            try:
-                state = GameState.from_json(read_record(path))
-            except OSError:
-                continue
+            state = self.state_at(path)
             if state is not None:
                 used.update(state.uses)
         return used

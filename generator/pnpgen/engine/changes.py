@@ -64,18 +64,22 @@ def matched(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any]
     does not make every piece after it "new" and "removed" (its number moved, not the piece);
     else, given the pieces' field values, the old piece left over at its number when its name is
     all that changed (a typo fixed in a title is that piece edited, not one piece removed and
-    another added; a new piece in a removed one's place, other text and count, stays new)."""
+    another added; a new piece in a removed one's place, other text and count, stays new). The
+    pieces without names, and those of a name several share, pair by their values (``_nearest``)."""
     old, new = in_deck_order(old), in_deck_order(new)  # a state read back holds them as JSON sorts them
-    # a piece named by its place alone (``#6``: no name field) is that piece only while it holds
-    # its values: the one after a deleted one takes its number, not its place in the deck
-    moved = {label for label in new if nameless(label) and old_values is not None and new_values is not None
+    # a piece named by its place alone (``#6``: no name field), or by a name others share (six
+    # ラウンド tokens), is that piece only while it holds its values: the one after a deleted one
+    # takes its number, not its place in the deck
+    kind_of = {label: _kind(label) for label in (*old, *new)}
+    by_values = _told_by_values(old, new, kind_of)
+    moved = {label for label in new if kind_of[label] in by_values and old_values is not None and new_values is not None
              and old_values.get(label) != new_values.get(label)}
     out = {label: label for label in new if label in old and label not in moved}
     left: defaultdict[str, deque[str]] = defaultdict(deque)
     paired = set(out.values())
     for label in old:
         if label not in paired:
-            left[_kind(label)].append(label)
+            left[kind_of[label]].append(label)
     if old_values is not None and new_values is not None:
         # of the old pieces of its name left over, the one holding its values, if one does (the
         # second 月 of a word deck whose first was deleted is that one, not the first, edited);
@@ -85,25 +89,30 @@ def matched(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any]
             for o in labels:
                 holding[kind, _values_key(old_values.get(o))].append(o)
         for label in new:
-            same = holding.get((_kind(label), _values_key(new_values.get(label)))) if label not in out else None
+            same = holding.get((kind_of[label], _values_key(new_values.get(label)))) if label not in out else None
             if same:
                 out[label] = same.popleft()
         paired = set(out.values())
         for kind in left:
             left[kind] = deque(o for o in left[kind] if o not in paired)
-    nearest = False
-    if old_values is not None and new_values is not None and 0 < len(left["#"]) <= NEAREST_AMONG:
-        # the pieces without names left over pair by their values, the nearest first (a card
-        # deleted and a later one edited in one save: that one edited, not the deleted one in its
-        # place); one with no value in common with any is new
-        nearest = True
-        paired_now = _nearest([label for label in new if label not in out and nameless(label)], list(left["#"]),
-                              old_values, new_values)
-        out.update(paired_now)
-        left["#"] = deque(o for o in left["#"] if o not in set(paired_now.values()))
+    nearest: set[str] = set()
+    unpaired: defaultdict[str, list[str]] = defaultdict(list)  # the new pieces left, by kind
     for label in new:
-        if label not in out and left[_kind(label)] and not (nearest and nameless(label)):
-            out[label] = left[_kind(label)].popleft()
+        if label not in out:
+            unpaired[kind_of[label]].append(label)
+    for kind in by_values if old_values is not None and new_values is not None else ():
+        if not 0 < len(left[kind]) <= NEAREST_AMONG:
+            continue
+        # the pieces without names (or of a shared name) left over pair by their values, the
+        # nearest first (a card deleted and a later one edited in one save: that one edited, not
+        # the deleted one in its place); one with no value in common with any is new
+        nearest.add(kind)
+        paired_now = _nearest(unpaired[kind], list(left[kind]), old_values or {}, new_values or {})
+        out.update(paired_now)
+        left[kind] = deque(o for o in left[kind] if o not in set(paired_now.values()))
+    for label in new:
+        if label not in out and left[kind_of[label]] and kind_of[label] not in nearest:
+            out[label] = left[kind_of[label]].popleft()
     if old_values is None or new_values is None:
         return out
     taken = set(out.values())
@@ -116,6 +125,13 @@ def matched(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any]
         if len([f for f in {*ov, *nv} if ov.get(f) != nv.get(f)]) == 1:  # the name's field alone
             out[label] = at.pop(_number(label))
     return out
+
+
+def _told_by_values(old: dict[str, Any], new: dict[str, Any], kind_of: dict[str, str]) -> set[str]:
+    """The kinds of piece whose number and name do not tell one piece: the nameless ("#") and
+    each name more than one piece holds, in either build (``kind_of``: each label's ``_kind``)."""
+    shared = Counter(kind_of[label] for label in old) | Counter(kind_of[label] for label in new)
+    return {"#"} | {kind for kind, n in shared.items() if n > 1}
 
 
 def _nearest(new: list[str], old: list[str], old_values: dict[str, Any], new_values: dict[str, Any]) -> dict[str, str]:

@@ -26,7 +26,7 @@ from pnpgen.engine import history as history_files
 from pnpgen.engine.cache import Cache, layout_of
 from pnpgen.engine.fingerprint import FileHashes, sha
 from pnpgen.engine.output import LOCK_NAME, MARKER_NAME, build_lock, inside, is_output_folder, remove_stray_temps
-from pnpgen.engine.transaction import TRASH, empty_trash, recover
+from pnpgen.engine.transaction import TRASH, empty_trash, recover, strangers
 from pnpgen.pdf.assemble import file_digest
 from pnpgen.usercache import seal
 
@@ -42,6 +42,7 @@ class Cleaned:
     linked: list[Path] = field(default_factory=list)  # links where a recorded folder was: nothing removed through them
     history_kept: int = 0  # versions recorded in .history/, kept (without --history)
     reprints: list[Path] = field(default_factory=list)  # pnpgen reprint's files, which no build records: kept
+    strangers: list[Path] = field(default_factory=list)  # in .pnpgen-trash/, not put there by pnpgen: kept
     cache_linked: Path | None = None  # <out>/.cache, the records, a link: nothing done (as a build refuses it)
 
 
@@ -61,6 +62,7 @@ def clean(out_root: Path, game: str | None = None, history: bool = False) -> Cle
         recover(out_root)  # a commit a killed build left half done is finished first: its records hold
         if not (out_root / TRASH).is_symlink():
             empty_trash(out_root / TRASH)  # old outputs a commit left to be freed in the background
+            done.strangers = [out_root / TRASH / name for name in strangers(out_root / TRASH)]
         for state in sorted(cache.root.glob("*.json")) if cache.root.is_dir() else []:
             editions = _editions(state.stem)
             if game is not None and game not in (slug for slug, _ in editions):

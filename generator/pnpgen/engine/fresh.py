@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen.data.workspace import Workspace, printer_profiles
-from pnpgen.engine.cache import Cache
+from pnpgen.engine.cache import Cache, States
 from pnpgen.engine.fingerprint import BIG_FILE, big_file_stamp, fingerprint, font_files
 from pnpgen.engine.options import BuildOptions, RulebookOptions
 from pnpgen.engine.output import build_lock, claim
@@ -152,12 +152,14 @@ def finish_killed_commit(out_root: Path, cache: Cache | None = None) -> None:
 
 def sort_games(ws: Workspace, slugs: list[str], given: BuildOptions, out_root: Path,
                rulebook: RulebookOptions | None,
-               own_language: frozenset[str] = frozenset()) -> tuple[list[GameOutcome], list[tuple[str, str]]]:
+               own_language: frozenset[str] = frozenset(),
+               states: States | None = None) -> tuple[list[GameOutcome], list[tuple[str, str]]]:
     """The outcomes of the games that are up to date, and (slug, fingerprint of its inputs) of
     each game to build. The output folder is claimed (``output.claim``) and a commit a killed
-    run left is finished first."""
+    run left is finished first. ``states``: where the states read are kept for the build
+    (``Cache.states``)."""
     claim(out_root, ws.input_folders)
-    cache = Cache(out_root)
+    cache = Cache(out_root, states)
     finish_killed_commit(out_root, cache)
     cache.refuse_links()
     fresh: list[GameOutcome] = []

@@ -124,12 +124,18 @@ def render_game(ws: Workspace, slug: str, options: BuildOptions, compiled: Compi
     bleed = options.bleed_mm  # every deck's faces drawn at the build's bleed, but a deck's own wider one
     own = game.drawn_bleeds(bleed)  # (a narrower one: its pages clip the art to it)
 
-    def spread(renderer: Renderer) -> None:  # the faces over the workers, replayed in order by the face stage
-        if memo is not None and options.jobs > 1:
-            parallel.prerender(ws, game, options, renderer, memo, bleed)
+    workers = parallel.Workers()
 
-    return faces_of_game(ws.templates, game, bleed, options.min_dpi, compiled, memo,
-                         art_fingerprint(ws, game, known), before=spread, deck_bleeds=own)
+    def spread(renderer: Renderer) -> None:  # the faces over the workers, replayed in order by the face stage
+        nonlocal workers
+        if memo is not None and options.jobs > 1:
+            workers = parallel.prerender(ws, game, options, renderer, memo, bleed)
+
+    try:
+        return faces_of_game(ws.templates, game, bleed, options.min_dpi, compiled, memo,
+                             art_fingerprint(ws, game, known), before=spread, deck_bleeds=own)
+    finally:
+        workers.close()
 
 
 def paper_layouts(game: Game, sheet: SheetOptions, nest_memo: Memo[list] | None = None,

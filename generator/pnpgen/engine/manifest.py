@@ -72,6 +72,9 @@ class DeckRecord:
         fewer = (self.layout.get("tiles") or {}).get("fewer")
         if fewer:
             (cols, rows), (w, h) = fewer["grid"], fewer["board_mm"]
+            if fewer["pages_per_piece"] == 1:
+                return (f"size: [{w:g}, {h:g}] prints whole on one sheet, the largest board of the same proportions "
+                        "one sheet holds")
             return (f"{fewer['pages_per_piece']} page tiles ({cols}×{rows}) hold a board of up to {w:g}×{h:g} mm, "
                     "the same proportions")
         more = self.layout.get("more_with")

@@ -1,14 +1,17 @@
-"""Faces of one game rendered over ``--jobs`` worker processes.
+"""Faces of one game rendered over ``--jobs`` processes: the build's own and ``jobs - 1`` workers.
 
-The workers fill the render memo (faces/templates.py ``RenderMemo``): each renders a run of
-pieces, in order, and returns what a render remembers (the SVG, the fields it read, its
-warnings and image placements). The build then renders every face as it always does, in
-order, in its own process, each one replayed from the memo — so the faces, warnings, image
-placements and every byte written are those of one worker, whatever the number of workers.
+Each renders a run of pieces, in order: the build's process the first, as its face stage comes
+to it; each worker another, returning what a render remembers (the SVG, the fields it read, its
+warnings and image placements) into the render memo (faces/templates.py ``RenderMemo``). The
+face stage renders every face as it always does, in order, a worker's replayed from the memo
+(waited for when first asked for) — so the faces, warnings, image placements and every byte
+written are those of one process, whatever the number of workers.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from pnpgen.data.model import Game
@@ -21,31 +24,65 @@ from pnpgen.faces.templates import Face, Renderer, RenderMemo
 MIN_FACES = 64  # fewer faces render faster than worker processes start
 
 
+@dataclass
+class Workers:
+    """The worker processes rendering a game's faces: how many faces they render (0: none, too
+    few to be worth them) and ``close``, called once the face stage is done (or has failed)."""
+
+    faces: int = 0
+    pool: Any = None
+
+    def close(self, done: bool = False) -> None:
+        """Let the workers go: ``done``, every run taken (they end now, before the build forks
+        anything else); else after a failure, without waiting for their faces."""
+        if self.pool is not None:
+            self.pool.shutdown(wait=done, cancel_futures=not done)
+            self.pool = None
+
+
 def prerender(ws: Workspace, game: Game, options: BuildOptions, renderer: Renderer, memo: RenderMemo,
-              bleed_mm: float) -> int:
-    """Render over ``options.jobs`` workers the faces (first copies) the memo does not know;
-    returns how many were rendered there (0 when too few to be worth the workers)."""
+              bleed_mm: float) -> Workers:
+    """Hand the faces (first copies) the memo does not know to ``options.jobs`` renderers: this
+    process renders the first run itself, as the face stage comes to it, while ``jobs - 1``
+    workers render the others — it renders beside them rather than waiting for them, and has
+    nothing of its own run to replay. The memo waits for a worker's run when the face stage
+    first asks for one of its faces (``RenderMemo.arriving``)."""
     todo: list[tuple[int, int]] = []  # (deck number, piece number in the deck): both sides together
-    faces = 0
+    keys: list[list[str]] = []  # the memo keys of its sides the memo does not know
     for d, deck in enumerate(game.decks):
         for p, piece in enumerate(deck.pieces):
-            sides = ["front", "back"] if deck.back else ["front"]
-            missing = [s for s in sides if not _known(memo, renderer, Face(deck, piece, s))]
+            sides = [Face(deck, piece, s) for s in (["front", "back"] if deck.back else ["front"])]
+            missing = [memo.key(face, renderer.bleed_of(deck)) for face in sides if not _known(memo, renderer, face)]
             if missing:
                 todo.append((d, p))
-                faces += len(missing)
-    if options.jobs <= 1 or faces < MIN_FACES:
-        return 0
+                keys.append(missing)
+    if options.jobs <= 1 or sum(map(len, keys)) < MIN_FACES:
+        return Workers()
     from concurrent.futures import ProcessPoolExecutor
 
     n = min(options.jobs, len(todo))
-    runs = [todo[len(todo) * i // n:len(todo) * (i + 1) // n] for i in range(n)]  # contiguous, in order
-    jobs = [(ws, game, options, memo.inputs, bleed_mm, renderer.deck_bleeds, run) for run in runs]
-    with ProcessPoolExecutor(max_workers=n) as pool:
-        for learned in pool.map(_render_run, jobs):  # in order: the first failing face is reported
-            memo.known.update(learned)
-            memo.learned.update(learned)
-    return faces
+    cuts = [len(todo) * i // n for i in range(n + 1)]  # contiguous runs, in order: the first is this process's
+    workers = Workers(sum(map(len, keys[cuts[1]:])), ProcessPoolExecutor(max_workers=n - 1))
+    futures = [workers.pool.submit(_render_run, (ws, game, options, memo.inputs, bleed_mm, renderer.deck_bleeds,
+                                                 todo[cuts[i]:cuts[i + 1]])) for i in range(1, n)]
+
+    def arrive(upto: int) -> Callable[[], None]:
+        def wait() -> None:  # the runs up to this one, in order: the first failing face is the one reported
+            while futures and len(futures) >= n - upto:
+                learned = futures.pop(0).result()
+                memo.known.update(learned)
+                memo.learned.update(learned)
+                for key in learned:
+                    memo.arriving.pop(key, None)
+            if not futures:  # every run came: nothing more is arriving (a key a worker did not learn is rendered here)
+                memo.arriving.clear()
+                workers.close(done=True)
+        return wait
+
+    for i in range(1, n):
+        wait = arrive(i)
+        memo.arriving.update((key, wait) for missing in keys[cuts[i]:cuts[i + 1]] for key in missing)
+    return workers
 
 
 def _known(memo: RenderMemo, renderer: Renderer, face: Face) -> bool:

@@ -20,7 +20,7 @@ from pnpgen.data.load import load_game
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace, relative_proof, workspace_relative
 from pnpgen.engine import bookkey, history
-from pnpgen.engine.cache import Cache, GameState, as_written, recorded
+from pnpgen.engine.cache import Cache, GameState, States, as_written, recorded
 from pnpgen.engine.changes import change_report, snapshot
 from pnpgen.engine.fingerprint import content_hash, fingerprint
 from pnpgen.engine.fresh import GameOutcome, edition, for_game, inputs_of, sort_games
@@ -41,14 +41,16 @@ from pnpgen.pdf.writer import FaceStreams
 def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: Path,
               rulebook: RulebookOptions | None, say: Callable[[str], None] = lambda s: None,
               sorted_games: tuple[list[GameOutcome], list[tuple[str, str]]] | None = None,
-              warm: Warm | None = None, own_language: frozenset[str] = frozenset()) -> list[GameOutcome]:
+              warm: Warm | None = None, own_language: frozenset[str] = frozenset(),
+              states: States | None = None) -> list[GameOutcome]:
     """Build ``slugs`` into ``out_root/<slug>/``; nothing is written unless every game succeeds.
     Games are built side by side in worker processes when there are cores for it.
     ``sorted_games``: ``fresh.sort_games`` already asked (else it is asked here: it claims the
     folder and finishes a commit a killed run left). ``warm``: a rulebook process kept across
-    builds (watch, serve). ``own_language``: the games whose default language --lang names."""
-    cache = Cache(out_root)
-    fresh, todo = sorted_games or sort_games(ws, slugs, options, out_root, rulebook, own_language)
+    builds (watch, serve). ``own_language``: the games whose default language --lang names.
+    ``states``: the games' states as ``sort_games`` read them (``Cache.states``)."""
+    cache = Cache(out_root, states)
+    fresh, todo = sorted_games or sort_games(ws, slugs, options, out_root, rulebook, own_language, cache.states)
     outcomes = list(fresh)
     if not todo:
         return outcomes
@@ -68,7 +70,7 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
             done = {futures[f]: f.result() for f in futures}
             built = [done[slug] for slug, _ in todo]  # in the order asked, whatever finished first
     else:
-        built = [_build_one(job, say, warm) for job in jobs]
+        built = [_build_one(job, say, warm, cache.states) for job in jobs]
     files: dict[Path, bytes | PdfFile] = dict(mark(out_root))
     stale: list[Path] = []
     for outcome, write, gone in built:
@@ -104,13 +106,13 @@ def _size(folder: Path) -> int:
     return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
 
 
-def _build_one(job, say: Callable[[str], None] = lambda s: None,
-               warm: Warm | None = None) -> tuple[GameOutcome, dict[Path, bytes | PdfFile], list[Path]]:
+def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | None = None,
+               states: States | None = None) -> tuple[GameOutcome, dict[Path, bytes | PdfFile], list[Path]]:
     """One game, in memory: its outcome, the files to write (outputs, manifest, cache) and the
-    files of its last build that it no longer makes."""
+    files of its last build that it no longer makes. ``states``: the states read so far (``Cache.states``)."""
     ws, slug, inputs, options, rulebook, out_root = job
     out_dir = game_out_dir(out_root, slug, options)
-    cache = Cache(out_root)
+    cache = Cache(out_root, states)
     say(f"{slug}: building")
     ed = edition(slug, options)  # the game in its language: the cache's name for this build
     before = cache.state(ed)
@@ -189,7 +191,8 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None,
                       files={**kept, **{rel: recorded(data) for rel, data in result.files.items()}},
                       report=now, uses=sorted(cache.entry(p) for p in result.uses), warnings=list(result.warnings))
     files = {out_dir / rel: data for rel, data in result.files.items()}
-    files[cache.state_path(ed)] = state.to_json()
+    state_path, data = cache.state_file(ed, state)
+    files[state_path] = data
     files.update(result.cache_files)
     below = out_dir.relative_to(out_root).as_posix()
     gone = [path for rel in (before.files if before else []) if rel not in result.files and rel not in kept

@@ -12,7 +12,9 @@ files or, once the next pnpgen run has looked at it, the complete new set — ne
    is first moved into ``<root>/.pnpgen-trash/`` (a rename over it would make ext4 allocate the
    new file's blocks and free the old one's there and then: seconds for the four 265 MB files of
    a big illustrated deck), and a detached process empties that folder once the build has
-   returned (``reclaim``).
+   returned (``reclaim``). Before the journal goes, a sealed record ``<token>.taken`` beside
+   them names each one with its inode: the trash frees only the files a record names (a file a
+   designer or a synced folder put there, whatever its name, stays, and is said).
 
 Before anything else, every build and export under the folder's lock runs ``recover``: a journal
 left by a killed commit is carried out to the end (rolled forward; each step can be done again);
@@ -54,11 +56,12 @@ from pnpgen.atomic import read_record, write_new
 from pnpgen.engine.output import current_umask, inside, make_folder, unchanged, unwritable
 from pnpgen.errors import InputError
 from pnpgen.pdf.assemble import PdfFile, SourceChanged
-from pnpgen.safetext import shown
+from pnpgen.safetext import shown, shown_name
 
 STAGING = ".pnpgen-staging"
 JOURNAL = ".pnpgen-journal"
 TRASH = ".pnpgen-trash"
+TAKEN = ".taken"  # <trash>/<token>.taken: the sealed record of a commit's entries there
 RECLAIM_MIN = 4 << 20  # bytes: a smaller file is freed at once, in well under a millisecond
 PAUSE_ENV = "PNPGEN_TEST_PAUSE_BEFORE_COMMIT"  # tests of interrupted builds: see _pause_for_tests
 VERSION = 2  # 2: sealed (a header line holding the seal, then the body); 1, unsealed, is rolled back
@@ -123,6 +126,8 @@ def _carry_out(root: Path, moves: list, remove: list, trash: _Trash, journal: Pa
             if path is not None and not path.is_dir():
                 if not trash.take(path, f"r{i:06d}"):
                     path.unlink(missing_ok=True)
+        # a killed run of this commit may have moved some aside already: the journal names them too
+        trash.record([name for name, _ in moves] + [f"r{i:06d}" for i in range(len(remove))])
         journal.unlink()
 
 
@@ -315,25 +320,111 @@ class _Trash:
         self.used = True
         return True
 
+    def record(self, names: list[str]) -> None:
+        """Seal the list of this commit's entries in the trash (``<token>-<name>`` for ``names``
+        the journal gives, moved there by this run or a killed one), each with its file's
+        identity: ``empty_trash`` frees those and nothing else. Written before the journal goes,
+        so a run killed from here on still leaves every entry named."""
+        if not self.token or self.folder.is_symlink() or not self.folder.is_dir():
+            return
+        entries = []
+        for name in names:
+            try:
+                st = (self.folder / f"{self.token}-{name}").lstat()
+            except OSError:
+                continue
+            if stat.S_ISREG(st.st_mode):
+                entries.append([f"{self.token}-{name}", st.st_dev, st.st_ino, st.st_size])
+        if entries:
+            text = json.dumps({"version": VERSION, "entries": entries}).encode()
+            try:
+                write_new(self.folder / f"{self.token}{TAKEN}", json.dumps({"check": _seal(text)}).encode() + b"\n" + text)
+            except OSError:  # (a full disk) unrecorded, they would never be freed: freed now, the slow way
+                for entry in entries:
+                    (self.folder / str(entry[0])).unlink(missing_ok=True)
+                return
+            self.used = True
+
+
+def _taken(folder: str | Path) -> tuple[list[Path], list[tuple[str, int, int, int]]]:
+    """The trash's records this machine sealed, and the entries they name (name, device, inode,
+    size); a record that does not hold names nothing."""
+    records: list[Path] = []
+    entries: list[tuple[str, int, int, int]] = []
+    try:
+        listed = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+        return [], []
+    for entry in listed:
+        token = entry.name.removesuffix(TAKEN)
+        if token == entry.name or not (token.isalnum() and token.isascii()):
+            continue
+        try:
+            head, _, text = read_record(Path(entry.path)).partition(b"\n")
+            if not hmac.compare_digest(str(json.loads(head).get("check")), _seal(text)):
+                continue
+            named = [(str(e[0]), int(e[1]), int(e[2]), int(e[3])) for e in json.loads(text)["entries"]]
+        except (OSError, ValueError, TypeError, KeyError, AttributeError, IndexError):
+            continue
+        records.append(Path(entry.path))
+        entries.extend(e for e in named if e[0].startswith(f"{token}-") and "/" not in e[0] and "\0" not in e[0])
+    return records, entries
+
+
+def _is_entry(path: Path, dev: int, ino: int, size: int) -> bool:
+    """Whether ``path`` is still the very file a record says pnpgen moved there."""
+    try:
+        st = path.lstat()
+    except OSError:
+        return False
+    return stat.S_ISREG(st.st_mode) and (st.st_dev, st.st_ino, st.st_size) == (dev, ino, size)
+
 
 def empty_trash(folder: str | Path) -> None:
-    """Remove the trash entries of ``folder`` (names ``<token>-<name>``, plain files only), then
-    the folder if that left it empty."""
-    try:
-        entries = list(os.scandir(folder))
-    except OSError:
-        return
-    for entry in entries:
-        token, _, name = entry.name.partition("-")
-        if name and token.isalnum() and entry.is_file(follow_symlinks=False):
+    """Remove the trash entries of ``folder`` that its sealed records name (the same file still:
+    device, inode and size), then the records, then the folder if that left it empty. Nothing
+    else in it is pnpgen's to delete, whatever its name (``strangers`` says them)."""
+    records, entries = _taken(folder)
+    for name, dev, ino, size in entries:
+        path = Path(folder) / name
+        if _is_entry(path, dev, ino, size):
             try:
-                os.unlink(entry.path)
+                os.unlink(path)
             except OSError:
                 pass
+    for record in records:  # after its entries: a run killed in between finds them still named
+        try:
+            os.unlink(record)
+        except OSError:
+            pass
     try:
         os.rmdir(folder)
     except OSError:
         pass
+
+
+def strangers(folder: Path) -> list[str]:
+    """The names in the trash folder no sealed record of pnpgen's names (files a designer or a
+    synced folder put there, an older pnpgen's entries): left as they are."""
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    records, entries = _taken(folder)
+    own = {p.name for p in records} | {name for name, dev, ino, size in entries
+                                       if _is_entry(folder / name, dev, ino, size)}
+    # (gone since the listing: a reclaim still running freed it)
+    return [n for n in names if n not in own and os.path.lexists(folder / n)]
+
+
+def say_strangers(folder: Path) -> None:
+    """One line on stderr naming what the trash folder holds that pnpgen did not put there."""
+    others = strangers(folder)
+    if others:
+        print(f"pnpgen: note: {shown(_named(folder))} holds what pnpgen did not put there "
+              f"({', '.join(shown_name(n) for n in others[:3])}{' …' if len(others) > 3 else ''}): left as it is "
+              "(pnpgen frees only the old files it moved there; move those out or remove them yourself)",
+              file=sys.stderr, flush=True)
 
 
 def reclaim(root: Path) -> None:
@@ -343,6 +434,7 @@ def reclaim(root: Path) -> None:
     folder = root / TRASH
     if folder.is_symlink() or not folder.is_dir():
         return
+    say_strangers(folder)
     env = dict(os.environ)
     here = str(resources.folder("pnpgen").parent.resolve())  # the folder holding this pnpgen package
     env["PYTHONPATH"] = os.pathsep.join([here, *filter(None, [env.get("PYTHONPATH")])])
@@ -373,7 +465,7 @@ def _remove_staging(staging: Path) -> None:
         else:
             others.append(entry.name)
     if others:
-        raise InputError(f"{_named(staging)} holds what pnpgen did not stage there ({', '.join(others[:3])}"
+        raise InputError(f"holds what pnpgen did not stage there ({', '.join(shown_name(n) for n in others[:3])}"
                          f"{' …' if len(others) > 3 else ''})", path=staging,
                          expected="those moved out of it (pnpgen's folder for a commit's new files, which it "
                          "removes when done; it deletes only what it wrote)")

@@ -10,6 +10,7 @@ overprinting, PDF/X-1a for the preset's printing condition.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
@@ -78,8 +79,21 @@ def shop_rulebook(ws: Workspace, game: Game, preset: Preset, cmyk: bool, finish:
         pdf = make_x1a(pdf, finish.pdfx, title, finish.date, finish.edition)
     out.warnings.extend(_small_text_said(pdf, game.lang))
     if cmyk:  # the cards' ink checks: colours, pictures, and the black overprinting its ground
-        out.warnings.extend(ink_warnings(BOOK, pdf, preset, [""] * total, [""] * total, None, still))
+        out.warnings.extend(ink_warnings(BOOK, pdf, preset, [""] * total, [""] * total, None, still,
+                                         _starts(book.draft, book.page_lines, at, total)))
     out.files[BOOK] = pdf
+    return out
+
+
+def _starts(draft: Path | None, lines: list[int], at: list[int], total: int) -> list[str]:
+    """Per page of the shop's book, the ``file:line: `` its warnings start with, as a card's start
+    with its deck's line: the draft's line the page sets (the draft alone for the cover and the
+    contents; nothing for a blank page)."""
+    out = [""] * total
+    for a5, page in enumerate(at):
+        if draft is not None:
+            line = lines[a5] if a5 < len(lines) else 0
+            out[page] = f"{draft}:{line}: " if line else f"{draft}: "
     return out
 
 

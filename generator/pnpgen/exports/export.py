@@ -300,8 +300,8 @@ def cmyk_pictures(rendered: RenderedGame, decks: set[str], preset: Preset) -> tu
             path = rendered.art_folder.find(rel, in_templates=True)
             with Image.open(path) as picture:  # its header alone
                 cmyk, upright = picture.mode == "CMYK", orientation(picture) in (None, 1)
-                adobe = picture.format == "JPEG" and "adobe" in picture.info  # inverted samples, as raster.py reads them
-            if cmyk and adobe and upright:
+                jpeg = picture.format == "JPEG"  # (its samples inverted or not as its Adobe marker says: raster.py)
+            if cmyk and jpeg and upright:
                 raw = path.read_bytes()
                 with Image.open(io.BytesIO(print_bytes(raw, name=name))) as rgb:  # the RGB the faces place
                     placed_as = rgb.tobytes()
@@ -313,7 +313,7 @@ def cmyk_pictures(rendered: RenderedGame, decks: set[str], preset: Preset) -> tu
             deck = rendered.game.deck(placed["deck"])  # started, as a low-dpi warning is, at the piece placing it
             at = next((p.where for p in deck.pieces if p.label == placed["piece"]), None) or deck.where()
             out.append(f"{at}: deck '{placed['deck']}', {name}: a CMYK picture {preset.name} gets through RGB (a JPEG "
-                       "turned by its EXIF orientation, or one without Adobe's marker): its inks are not the ones drawn "
+                       "turned by its EXIF orientation): its inks are not the ones drawn "
                        "(C50 M50 Y50 prints K50); save it upright as a CMYK JPEG, or in RGB")
     return originals, out
 

@@ -187,14 +187,21 @@ class DeckPicture:
     def of(deck: Deck, front: Art, back: Art | None, bleed_mm: float, pieces: Mapping[int, Art]) -> DeckPicture:
         """A deck's picture: its faces whole, or a fold-over standee's upright figure alone (its
         layout's ``stand_up`` box), as it stands on the table, not the strip it is cut from."""
-        stand = deck.standee
-        if stand is None:
-            return DeckPicture(front, back, deck.trim_mm, bleed_mm, outline=outline(deck), pieces=pieces)
-        x, y, w, h = stand
-        (x0, y0), (x1, y1) = (max(x, 0.0), max(y, 0.0)), (min(x + w, deck.trim_mm[0]), min(y + h, deck.trim_mm[1]))
-        w, h = x1 - x0, y1 - y0  # (the box's art runs into the bleed: the piece is cut at the trim)
-        return DeckPicture(front, None, (w, h), bleed_mm, [(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)], pieces,
-                           (x0, y0, deck.trim_mm[1]))
+        shape, trim, window = pictured(deck)
+        return DeckPicture(front, None if window else back, trim, bleed_mm, shape, pieces, window)
+
+
+def pictured(deck: Deck) -> tuple[list[Point], tuple[float, float], tuple[float, float, float] | None]:
+    """What the rulebook pictures of a deck's piece: its cut line and trim, or a fold-over standee's
+    upright figure (a rectangle, its size, and its window on the strip: top-left corner and the
+    strip's height), so that a setup figure measures what it draws."""
+    stand = deck.standee
+    if stand is None:
+        return outline(deck), deck.trim_mm, None
+    x, y, w, h = stand
+    (x0, y0), (x1, y1) = (max(x, 0.0), max(y, 0.0)), (min(x + w, deck.trim_mm[0]), min(y + h, deck.trim_mm[1]))
+    w, h = x1 - x0, y1 - y0  # (the box's art runs into the bleed: the piece is cut at the trim)
+    return [(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)], (w, h), (x0, y0, deck.trim_mm[1])
 
 
 def outline(deck: Deck) -> list[Point]:

@@ -10,7 +10,14 @@ from collections.abc import Callable
 
 from pnpgen.data.i18n import MISSING_LINE, PLAIN_LINE, more_missing, more_plain
 from pnpgen.faces.images import LOW_DPI_LINE, more_low_dpi
-from pnpgen.text import OVERFLOW_LINE, UNPAIRED_LINE, more_overflowing, more_unpaired
+from pnpgen.text import (
+    OVERFLOW_LINE,
+    UNPAIRED_LINE,
+    UNTRANSLATED_LINE,
+    more_overflowing,
+    more_unpaired,
+    more_untranslated,
+)
 
 SHOWN = 3  # a deck's warnings of one kind named one by one; the rest counted on one line
 # each kind: its line, the group naming what its lines are grouped by (the deck, the file), which of
@@ -21,6 +28,7 @@ KINDS: list[tuple[re.Pattern[str], str, Callable[[re.Match[str]], float], Callab
     (UNPAIRED_LINE, "deck", lambda m: 0, more_unpaired),  # in the deck's order
     (MISSING_LINE, "file", lambda m: 0, more_missing),  # in the file's order
     (PLAIN_LINE, "file", lambda m: 0, more_plain),  # in the file's order
+    (UNTRANSLATED_LINE, "file", lambda m: 0, more_untranslated),  # in the template's order
 ]
 
 

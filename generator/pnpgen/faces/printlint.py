@@ -2,7 +2,7 @@
 converter measured (``Art.marks``: every stroke's width and every text's size and box, with the
 template line that drew it), against game.yaml ``lint:`` (``pnpgen.data.lint``):
 
-- a stroke thinner than ``min_stroke`` (0.25 pt);
+- a stroke thinner than ``min_stroke`` (0.25 pt), and a dashed stroke's dash or gap shorter than it;
 - text smaller than ``min_text`` (6 pt);
 - text reading at less than ``min_contrast`` (2:1) on the one colour under it (a dark text on a
   dark tile; text over art or a gradient is not measured);
@@ -14,7 +14,8 @@ template line that drew it), against game.yaml ``lint:`` (``pnpgen.data.lint``):
   also measured on its cut line: a word in a hex's corner, inside the box but near (or past) a
   slanted edge, is in the safe zone.
 
-And a length the template wrote with a unit of print (``0.6mm``, ``8pt``) in a face whose units are
+And a face's root ``<svg>`` without a viewBox (its user unit a CSS pixel, 0.26 mm: a drawing in
+millimetres prints at 1/3.78), and a length the template wrote with a unit of print (``0.6mm``, ``8pt``) in a face whose units are
 millimetres already: SVG reads it as CSS does, 3.78 times what was meant.
 
 One line per (deck, template line, kind), the pieces it reaches counted: a line that draws the
@@ -167,9 +168,14 @@ def _checks(kind: str, value: float, box: tuple, trim: tuple, s: LintSettings,
         return [("length-unit", value)]
     if kind == "font":  # an SVG picture's font family the game has no font of, set in the nearest
         return [("font-substituted", value)]
+    if kind == "viewbox":  # a face's root without a viewBox: its user unit a CSS px, not a millimetre
+        return [("no-viewbox", value)]
     if kind == "contrast":  # a text's contrast ratio on the one colour under it
         return [("low-contrast", value)] if s.min_contrast is not None and value < s.min_contrast - EPS else []
     value *= scale
+    if kind == "dash":  # the shortest dash or gap of a dashed stroke: as short as a line is thin
+        return [("short-dash", value)] if s.min_stroke_pt is not None and \
+            round(value, 2) < round(s.min_stroke_pt, 2) - EPS else []
     x0, y0, x1, y1 = box
     inward = min(x0 - trim[0], y0 - trim[1], trim[2] - x1, trim[3] - y1) * MM_PER_PT * scale
     if kind == "stroke":
@@ -245,6 +251,23 @@ def _layout_box(deck: Deck, side: str, line: str, boxes: dict[tuple[str, str], l
     return named[min(int(line), len(named)) - 1] if int(line) >= 1 and named else ""
 
 
+def _no_viewbox(f: _Finding) -> str:
+    """A face's root with no viewBox: what its user unit is, and the viewBox that makes it the
+    millimetre with (0, 0) at the trim's corner, as common/piece.svg.j2 writes it."""
+    face = [float(v) for v in f.text.split()] if len(f.text.split()) == 2 else [0.0, 0.0]
+    bleed = [max(0.0, (size - trim) / 2) for size, trim in zip(face, f.deck.trim_mm)]
+    numbers = " ".join(f"{round(v, 2):g}" for v in (-bleed[0], -bleed[1], *face))
+    return (f"the <svg> root ({f.text.replace(' ', '×')} mm) has no viewBox, so its user unit is a CSS pixel "
+            f"({f.worst:.2f} mm) and a drawing in millimetres prints at 1/{1 / f.worst:.2f} of its size; "
+            f'viewBox="{numbers}" makes the units millimetres, (0, 0) the trim\'s top-left corner '
+            '(viewBox="{{ -bleed }} {{ -bleed }} {{ w + 2 * bleed }} {{ h + 2 * bleed }}" in the template)')
+
+
+def _dash_said(f: _Finding) -> str:
+    """"dashes" or "gaps": which of a dashed stroke's is the shortest."""
+    return "gaps" if f.text == "gap" else "dashes"
+
+
 def _line(f: _Finding, s: LintSettings, templates: Path, boxes: dict[tuple[str, str], list[str]], shop: str = "") -> str:
     first = f.shown or f.pieces[0]  # the piece whose text (the worst case) the line quotes
     more = f" and {len(f.pieces) - 1} more" if len(f.pieces) > 1 else ""
@@ -265,11 +288,19 @@ def _line(f: _Finding, s: LintSettings, templates: Path, boxes: dict[tuple[str, 
         said = "" if unit == "mm" else f" ({f.text} in mm{'; a <text> font-size too is mm' if unit == 'pt' else ''})"
         what = (f"the length {f.text!r} draws {f.worst:.2f} mm: a template's lengths are millimetres "
                 f"already, and SVG reads a unit as CSS does (1mm = 3.78 units); write {meant}{said}")
+    elif f.kind == "no-viewbox":
+        what = _no_viewbox(f)
     elif f.kind == "thin-stroke" and shop and s.min_stroke_pt is not None:
         what = (f"stroke {f.worst:.2f} pt ({f.worst * MM_PER_PT:.2f} mm), thinner than the "
                 f"{s.min_stroke_pt * MM_PER_PT:.3g} mm line {shop} prints (it may break up or vanish)")
     elif f.kind == "thin-stroke":
         what = f"stroke {f.worst:.2f} pt, thinner than {s.min_stroke_pt:g} pt (a printer may drop it)"
+    elif f.kind == "short-dash" and shop and s.min_stroke_pt is not None:
+        what = (f"stroke-dasharray {_dash_said(f)} {f.worst:.2f} pt ({f.worst * MM_PER_PT:.3f} mm), shorter than the "
+                f"{s.min_stroke_pt * MM_PER_PT:.3g} mm line {shop} prints (the dashes may vanish or run into a solid line)")
+    elif f.kind == "short-dash":
+        what = (f"stroke-dasharray {_dash_said(f)} {f.worst:.2f} pt ({f.worst * MM_PER_PT:.3f} mm), shorter than "
+                f"{s.min_stroke_pt:g} pt, the thinnest line a printer draws (the dashes may vanish or run into a solid line)")
     elif f.kind == "small-text":
         what = f"text{text} {f.worst:.1f} pt, smaller than {s.min_text_pt:g} pt"
     elif f.kind == "text-in-safe-zone":

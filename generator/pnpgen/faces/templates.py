@@ -45,6 +45,7 @@ from pnpgen.memo import Memo
 from pnpgen.patterns import later
 from pnpgen.svg.style import hex_colour, parse_colour
 from pnpgen.svg.text import known_font, text_fonts, unknown_font
+from pnpgen.terms import is_latin
 from pnpgen.text import TextContext, icon, icons_saved, textbox
 
 
@@ -229,6 +230,15 @@ class RenderMemo(Memo[dict]):
     # repainted picture renders again only the faces that looked at it.
     digest: Callable[[Path], str] | None = None
     _decks: dict[int, tuple[Deck, str]] = field(default_factory=dict, repr=False)  # _deck_key's, by deck
+    # Faces another process is rendering (engine/prerender.py), by key: a call that waits for them
+    # and learns them, made when the face stage first asks for one.
+    arriving: dict[str, Callable[[], None]] = field(default_factory=dict, repr=False)
+
+    def get(self, key: str) -> dict | None:
+        wait = self.arriving.pop(key, None)
+        if wait is not None:
+            wait()
+        return super().get(key)
 
     def art_of(self, folder: ArtFolder, trail: list[tuple[str, bool]]) -> list[list]:
         """[name, in_templates, hash] of each art file a render found (each once)."""
@@ -305,6 +315,15 @@ class DrawnBleed:
 class Renderer(DrawnBleed):
     """Holds the Jinja environment for one game; renders faces to SVG text."""
 
+    def template_source(self, name: str) -> str:
+        """A game template's text by its name, as Jinja loads it ('' for none), once per build."""
+        if name not in self._sources:
+            try:
+                self._sources[name] = self.env.loader.get_source(self.env, name)[0] if self.env.loader else ""
+            except jinja2.TemplateNotFound:
+                self._sources[name] = ""
+        return self._sources[name]
+
     def __init__(self, templates: Path, game: Game, bleed_mm: float, min_dpi: float = MIN_DPI,
                  compiled: CompiledTemplates | None = None, memo: RenderMemo | None = None,
                  printed: Mapping[str, float] | None = None, deck_bleeds: Mapping[str, float] | None = None):
@@ -337,6 +356,10 @@ class Renderer(DrawnBleed):
         self.icon_dirs = builtin.icon_dirs(templates, game.slug)
         icons_saved(self.icon_dirs)  # (one process building save after save: an icon edited is drawn anew)
         self.warnings: list[str] = []
+        self._sources: dict[str, str] = {}  # template name → its text (template_source)
+        default = game.translations.default if game.translations is not None else game.lang
+        # another edition set in Latin script: Japanese a template writes itself is warned (text/__init__.py)
+        self.translated_from = default if game.lang != default and is_latin(game.lang) else ""
         self.art = ArtPlacer(game, templates, min_dpi, self.warnings, printed)  # image(); art.folder.resolver for <image>
         self._checked: dict[tuple[str, tuple[float, float], float], tuple[list, str | None]] = {}  # (SVG, trim, bleed) found well-formed → (placements, grounded)
         self._printed: set[str] = set()  # templates whose art is all inside their parent's blocks (unprinted)
@@ -504,6 +527,8 @@ class Renderer(DrawnBleed):
             placed_at=_designers_line,
             piece_at=lambda name: str(piece.where_of(name)),
             piece_words=self.piece_words(face),
+            translated_from=self.translated_from,
+            template_source=self.template_source,
         )
         w, h = deck.trim_mm
         values: dict[str, Any] = dict(piece.values)

@@ -143,6 +143,9 @@ MAX_SPACES = 1_000
 
 
 def _layout(n, x, y, w, h, layout, start, rows, spare):
+    if isinstance(layout, (int, float)):
+        raise ValueError(f"track()'s sixth value, layout, is {layout!r}, a number: track takes n, x, y, w, h, then "
+                         f"layout= (one of {', '.join(LAYOUTS)}); one length too many?")
     if layout not in LAYOUTS:
         raise ValueError(f"unknown track layout {layout!r}: one of {', '.join(LAYOUTS)}")
     if n - start + 1 > MAX_SPACES:

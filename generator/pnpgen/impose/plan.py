@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pnpgen.shapes import Affine, Outline, Straight, plain_repr
+from pnpgen.shapes import Affine, Outline, Straight, kept_repr, plain_repr
 
 Box = tuple[float, float, float, float]  # (x0, y0, x1, y1) mm from the page's top-left
 RGB = tuple[float, float, float]
@@ -32,10 +32,13 @@ class PlaceFace:
     clip_rect: Box | None = None
 
 
-@plain_repr
+@kept_repr
 @dataclass(frozen=True)
 class Strokes:
-    """Straight lines: cut marks, guides, scale bars."""
+    """Straight lines: cut marks, guides, scale bars. Its text is kept once written: a deck's
+    sheets share one set of cut marks per side and one pair of scale bars, and the pages' text
+    (their signatures, the documents' plan keys) wrote those lines out for every sheet, some
+    two thirds of a home sheet's text."""
 
     lines: tuple[Straight, ...]
     width_pt: float = MARK_WIDTH_PT

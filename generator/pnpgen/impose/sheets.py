@@ -81,6 +81,17 @@ def home_sheets(deck: DeckSheets, layout: SheetLayout | NestLayout | SlotLayout,
            if isinstance(layout, SlotLayout) else msg("sheet.nested", lang, per=per))
     pages: list[Page] = []
     slots: dict[tuple[int, str], tuple] = {}  # a slot's placement, clip and die line, the same on every sheet
+    marked: dict[int, tuple[list[Item], list[Item]]] = {}  # the cut marks of a block of n pieces, fronts and backs
+
+    def marks_of(n: int) -> tuple[list[Item], list[Item]]:
+        """The marks' strokes round a block of ``n`` pieces, made once and shared by every sheet
+        of that block (their text, kept on the strokes, is written once: ``kept_repr``)."""
+        if n not in marked:
+            lines = _marks(layout, n, sheet) if with_marks else []
+            # the marks of the block the backs fill, mirrored like them
+            backs = [Straight(*mirror((ln.x1, ln.y1)), *mirror((ln.x2, ln.y2))) for ln in lines]
+            marked[n] = ([Strokes(tuple(lines))] if lines else [], [Strokes(tuple(backs))] if backs else [])
+        return marked[n]
 
     def slot(n: int, side: str) -> tuple:
         if (n, side) not in slots:
@@ -94,27 +105,24 @@ def home_sheets(deck: DeckSheets, layout: SheetLayout | NestLayout | SlotLayout,
 
     for start in range(0, total, per):
         chunk = range(start, min(start + per, total))
-        marks = _marks(layout, len(chunk), sheet) if with_marks else []
+        front_marks, back_marks = marks_of(len(chunk))
         front = Page(layout.paper_mm)
         for i in chunk:
             m, clip, _ = slot(i - start, "front")
             front.items.append(PlaceFace(deck.fronts[i], m, (spec.w, spec.h), deck.art_bleed_mm, clip=clip))
         if die is not None:
             front.items.extend(DieLine(slot(i - start, "front")[2]) for i in chunk)
-        sides = [("front", front, marks)]
+        sides = [("front", front, front_marks)]
         if deck.backs is not None:
             back = Page(layout.paper_mm)
             for i in chunk:
                 m, clip, _ = slot(i - start, "back")
                 back.items.append(PlaceFace(deck.backs[i], m, (spec.w, spec.h), deck.art_bleed_mm, clip=clip))
-            # the marks of the block the backs fill, mirrored like them
-            back_marks = [Straight(*mirror((ln.x1, ln.y1)), *mirror((ln.x2, ln.y2))) for ln in marks]
             sides.append(("back", back, back_marks))
         stamp = deck.stamp_of([*(deck.fronts[i] for i in chunk), *(deck.backs[i] for i in chunk if deck.backs)])
         for side, page, page_marks in sides:
             page.side = side
-            if page_marks:
-                page.items.append(Strokes(tuple(page_marks)))
+            page.items.extend(page_marks)
             note = msg("sheet.note", lang, deck=deck.name, id=deck.id, side=msg(f"sheet.{side}", lang),
                        sheet=start // per + 1, sheets=-(-total // per), how=how, bleed=f"{sb:.1f}")
             words = _duplex_words(sheet, deck.backs is not None, lang)
@@ -228,8 +236,7 @@ def slug(instruction: str, note: str, stamp: str, paper: tuple[float, float], sh
     items: list[Item] = []
     x = x1
     for length, label in ((MM_PER_INCH, "1 in"), (10.0, "10 mm")):
-        items.append(Strokes((Straight(x - length, bar_y, x, bar_y), Straight(x - length, bar_y - 1.2, x - length, bar_y + 1.2),
-                              Straight(x, bar_y - 1.2, x, bar_y + 1.2)), width_pt=0.4, colour=NOTE_INK))
+        items.append(_scale_bar(x, bar_y, length))
         items.append(TextOp(x - length / 2, bar_y - 0.4, label, font, 4.5, NOTE_INK, "middle"))
         x -= length + 3
     first = f"{instruction} · {msg('sheet.scale', lang)}"
@@ -239,6 +246,14 @@ def slug(instruction: str, note: str, stamp: str, paper: tuple[float, float], sh
     size = _fitting(second, x1 - x0, SLUG_SIZES[1], font, measure)
     items.append(TextOp(x0, top + 4.6, second, font, size, NOTE_INK))
     return items
+
+
+@lru_cache(maxsize=64, typed=True)  # (typed: 210 and 210.0 write different text)
+def _scale_bar(x: float, y: float, length: float) -> Strokes:
+    """A scale bar of ``length`` mm ending at ``x`` (every sheet of a deck shares one, and its
+    text is written once: ``kept_repr``)."""
+    return Strokes((Straight(x - length, y, x, y), Straight(x - length, y - 1.2, x - length, y + 1.2),
+                    Straight(x, y - 1.2, x, y + 1.2)), width_pt=0.4, colour=NOTE_INK)
 
 
 def _fitting(text: str, width: float, size: float, font: str, measure: Measure) -> float:

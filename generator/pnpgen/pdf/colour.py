@@ -214,6 +214,14 @@ def heaviest_pixels(pixels, limit: float) -> HeavyPicture | None:
                         100.0 * float((ink > limit + 1e-6).mean()))
 
 
+def as_printed(pixels, image):
+    """Pillow's reading of a DeviceCMYK JPEG's pixels (0–255) as the inks the PDF prints: Pillow
+    reads every CMYK JPEG's samples inverted (Adobe's way), which a Decode of [1 0 …] prints; a
+    JPEG placed without one (no Adobe marker: data/art.py plain_cmyk) prints its samples themselves."""
+    decode = [float(v) for v in image.get("/Decode", ())]
+    return pixels if decode[:2] == [1.0, 0.0] else 255 - pixels
+
+
 def _cmyk_pixels(image):
     """An 8-bit DeviceCMYK image's pixels (a pikepdf stream) as an (n, 4) array of 0–255 ink
     values (a Decode of [1 0 …] applied), or None for a picture of another depth."""
@@ -222,7 +230,7 @@ def _cmyk_pixels(image):
 
     given = image.get("/Filter")
     filters = [str(f) for f in given] if isinstance(given, pikepdf.Array) else [str(given)] if given is not None else []
-    if "/DCTDecode" in filters:  # Pillow reads an Adobe CMYK JPEG's inverted samples as ink
+    if "/DCTDecode" in filters:  # Pillow reads a CMYK JPEG's samples inverted: as_printed
         from PIL import Image
 
         jpeg_bytes = bytes(image.read_raw_bytes())
@@ -234,7 +242,7 @@ def _cmyk_pixels(image):
         with Image.open(io.BytesIO(jpeg_bytes)) as jpeg:
             if jpeg.mode != "CMYK":
                 return None
-            return np.asarray(jpeg, dtype=np.uint16).reshape(-1, 4)
+            return as_printed(np.asarray(jpeg, dtype=np.uint16).reshape(-1, 4), image)
     if int(image.get("/BitsPerComponent", 8)) != 8:
         return None
     data = image.read_bytes()

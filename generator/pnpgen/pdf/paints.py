@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
-from pnpgen.pdf.colour import gradient_stops, to_cmyk
+from pnpgen.pdf.colour import as_printed, gradient_stops, to_cmyk
 from pnpgen.pdf.outline import cid_widths
 
 CURVE_STEPS = 8  # line segments a Bézier curve is drawn with
@@ -461,7 +461,10 @@ def _picture_inks(image):
     except (pikepdf.PdfError, NotImplementedError, ValueError, OSError):
         return None
     if pil.mode == "CMYK":
-        return np.asarray(pil, dtype=np.float32) / 255.0
+        pixels = np.asarray(pil, dtype=np.float32)
+        if pil.format == "JPEG":  # (Pillow's reading of the DCT data, Decode not applied)
+            pixels = as_printed(pixels, image)
+        return pixels / 255.0
     if pil.mode in ("L", "1"):
         grey = np.asarray(pil.convert("L"), dtype=np.float32) / 255.0
         out = np.zeros(grey.shape + (4,), dtype=np.float32)

@@ -28,14 +28,14 @@ from functools import lru_cache, partial
 from pathlib import Path
 
 from pnpgen.atomic import Stores, read_record, store
-from pnpgen.data.art import eight_bit_grey
+from pnpgen.data.art import eight_bit_grey, plain_cmyk
 from pnpgen.data.picturebytes import picture_hash
 from pnpgen.memo import Memo
 from pnpgen.pdf.assemble import SourceChanged, Stored
 from pnpgen.svg.artwork import Art
 from pnpgen.usercache import seal
 
-STREAM_FORMAT = 4  # how an entry of the cache folder is laid out; a change makes old entries unused
+STREAM_FORMAT = 5  # how an entry of the cache folder is laid out; a change makes old entries unused (5: a CMYK JPEG's Decode follows Adobe's marker)
 # (4: a 16-bit grey PNG's samples scaled to 8 bits, where 3 kept them clipped to white)
 MEMO_BUDGET = 256 * 2**20  # stream bytes an ImageStreams keeps in memory (the least recently used go first)
 KEYS_BUDGET = 64 * 2**20  # picture bytes kept with their hash, so a picture many faces show is hashed once
@@ -105,9 +105,11 @@ def as_it_is(read: Callable[[int, int], bytes], size: int, name: str | None = No
         info = _jpeg_info(read, size)
         if info is None:
             return None
-        width, height, components = info
+        width, height, components, adobe = info
+        # a CMYK JPEG's samples are inverted under Adobe's APP14 marker (Photoshop's), plain without
+        # it (libjpeg's; pdfium and Ghostscript read a PDF's samples as they are, Decode applied)
         return (ImageStream(name or "", width, height, 8, COMPONENTS[components], ("DCTDecode",),
-                            (1, 0) * 4 if components == 4 else None, b""), ((0, size),))
+                            (1, 0) * 4 if components == 4 and adobe else None, b""), ((0, size),))
     if start != PNG_SIGNATURE:
         return None
     png = _png_pixels(read, size)
@@ -174,9 +176,10 @@ def _png_pixels(read: Callable[[int, int], bytes], size: int) -> tuple[int, int,
     return (width, height, colours, tuple(idat)) if idat and width and height and colours else None
 
 
-def _jpeg_info(read: Callable[[int, int], bytes], size: int) -> tuple[int, int, int] | None:
-    """(width, height, components) from a JPEG's frame header, else None."""
-    at = 2
+def _jpeg_info(read: Callable[[int, int], bytes], size: int) -> tuple[int, int, int, bool] | None:
+    """(width, height, components, Adobe's APP14 marker before the frame) from a JPEG's frame
+    header, else None."""
+    at, adobe = 2, False
     while at + 4 <= size:
         head = read(at, 4)
         if head[0] != 0xFF:
@@ -186,6 +189,8 @@ def _jpeg_info(read: Callable[[int, int], bytes], size: int) -> tuple[int, int, 
             at += 2
             continue
         (length,) = struct.unpack(">H", head[2:4])
+        if marker == 0xEE and length >= 7:  # APP14: "Adobe" (which Pillow's info["adobe"] reads too)
+            adobe = adobe or read(at + 4, 5) == b"Adobe"
         if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
             if at + 10 > size:
                 return None
@@ -196,7 +201,7 @@ def _jpeg_info(read: Callable[[int, int], bytes], size: int) -> tuple[int, int, 
             # DCTDecode is 8 bits a sample, and readers do not all take lossless or arithmetic
             # coding; any other is decoded (a 12-bit one was shown as garbage)
             plain = marker in (0xC0, 0xC1, 0xC2) and frame[0] == 8
-            return (width, height, components) if plain and components in COMPONENTS and width and height else None
+            return (width, height, components, adobe) if plain and components in COMPONENTS and width and height else None
         at += 2 + length
     return None
 
@@ -209,7 +214,7 @@ def _decoded(data: bytes) -> ImageStream:
     from PIL import Image
 
     with Image.open(io.BytesIO(data)) as picture:
-        grey = eight_bit_grey(picture)  # (a 16-bit grey, clipped by convert, came out white)
+        grey = eight_bit_grey(plain_cmyk(picture))  # (a 16-bit grey, clipped by convert, came out white)
         mode = grey.mode
         image = grey.convert(mode[:-1] if mode in ("LA", "RGBA") else mode if mode in DECODED else "RGB")
         pixels = image.tobytes()

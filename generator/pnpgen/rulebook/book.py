@@ -23,7 +23,7 @@ from pnpgen.data.load import load_game
 from pnpgen.data.model import Game, is_placeholder, placeholder_word
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError, suggest
-from pnpgen.faces.faceset import outline
+from pnpgen.faces.faceset import pictured
 from pnpgen.impose import booklet as booklets
 from pnpgen.memo import Memo
 from pnpgen.messages import counted, msg
@@ -57,6 +57,9 @@ class RulebookResult:
     warnings: list[str]
     report: list[str] = field(default_factory=list)  # info lines: encoding detected, digits repaired, sections found…
     entries: list = field(default_factory=list)  # the contents' and index's entries the pages settled on (``render``)
+    # rulebook.pdf's pages: the draft set, and per page the draft line it sets (0: none, the cover)
+    draft: Path | None = None
+    page_lines: list[int] = field(default_factory=list)
 
 
 # Bounds of a draft beside its size (textfile.MAX_DRAFT_BYTES): the book's time grows with each
@@ -94,20 +97,29 @@ JLREQ_MINCHO = "BIZUDMincho-Regular"
 
 
 def _fonts(game: Game, font_dir: Path, lang: str, style: str = "jlreq") -> Fonts:
-    """The game's font roles; a draft in the build's language takes that language's own roles
-    (``fonts: {en: …}`` in game.yaml, ``Game.text_fonts``). A Japanese book in the ``jlreq``
-    style sets its body in BIZ UD明朝 (fixed width) where it would be the default BIZ UDP明朝."""
+    """The game's font roles for a draft in ``lang``; pnpgen's own notes, in the game's language,
+    in that language's body font when it is set in Latin letters and the draft is not."""
+    roles = _roles(game, lang, style)
+    names = {role: fontreg.register(roles[role], font_dir) for role in ("mincho", "gothic", "bold", "mono")}
+    notes = fontreg.register(_roles(game, game.lang, style)["mincho"], font_dir) \
+        if is_latin(game.lang) and not is_latin(lang) else ""
+    fonts = Fonts(body=names["mincho"], gothic=names["gothic"], bold=names["bold"], mono=names["mono"], notes=notes)
+    plain = dict(fontreg.DEFAULT_FONTS)
+    plain.update({k: v for k, v in (game.fonts or {}).items() if v})
+    glyphs.use(fonts, game.fallback_fonts, plain, font_dir)  # what a font lacks: see glyphs
+    return fonts
+
+
+def _roles(game: Game, lang: str, style: str) -> dict[str, str]:
+    """The font of each role for text in ``lang``: that language's own roles when it is the
+    build's (``fonts: {en: …}`` in game.yaml, ``Game.text_fonts``). A Japanese book in the
+    ``jlreq`` style sets its body in BIZ UD明朝 (fixed width) where it would be the default BIZ UDP明朝."""
     roles = dict(fontreg.DEFAULT_FONTS)
     own = game.text_fonts if lang == game.lang and game.text_fonts else game.fonts
     roles.update({k: v for k, v in (own or {}).items() if v})
     if style == "jlreq" and not is_latin(lang) and roles["mincho"] == fontreg.DEFAULT_FONTS["mincho"]:
         roles["mincho"] = JLREQ_MINCHO  # the proportional default's fixed-width twin
-    names = {role: fontreg.register(roles[role], font_dir) for role in ("mincho", "gothic", "bold", "mono")}
-    fonts = Fonts(body=names["mincho"], gothic=names["gothic"], bold=names["bold"], mono=names["mono"])
-    plain = dict(fontreg.DEFAULT_FONTS)
-    plain.update({k: v for k, v in (game.fonts or {}).items() if v})
-    glyphs.use(fonts, game.fallback_fonts, plain, font_dir)  # what a font lacks: see glyphs
-    return fonts
+    return roles
 
 
 def prepare(game: Game, font_dir: Path) -> None:
@@ -159,7 +171,7 @@ def _consistency(doc: Document, game: Game, path: Path, title: str) -> list[str]
         data = (int(m.group(1)), int(m.group(2) or m.group(1))) if m else None
         if data != stated:
             said = f"{stated[0]} to {stated[1]} players" if stated[0] != stated[1] else counted(stated[0], "player")
-            out.append(f"{path}: player count differs: the draft says {said}, "
+            out.append(f"{path}:{doc.players_line()}: player count differs: the draft says {said}, "
                        f"the data says {game.players!r}")
     return out
 
@@ -414,7 +426,7 @@ def _past_the_box(game: Game, settings: RulebookSettings) -> list[str]:
             deck = decks.get(p.deck)
             if deck is None:
                 continue
-            past = reach_mm(outline(deck), deck.trim_mm, p, spec.size_mm)
+            past = reach_mm(*pictured(deck)[:2], p, spec.size_mm)
             if past > 0.05:
                 out.append(f"{game.root / 'game.yaml'}:{spec.line}: figure after {quoted(spec.after)}: piece {p.piece} of "
                            f"'{p.deck}' at ({p.x:g}, {p.y:g}) mm reaches {past:.1f} mm past the figure's "
@@ -554,7 +566,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     )
     files = {"rulebook.pdf": a5, "rulebook-booklet.pdf": a4, "proof.txt": proof_file(game, r)} if booklet \
         else {"rulebook.pdf": a5, "proof.txt": proof_file(game, r)}
-    return RulebookResult(files, warnings, report, settled_entries)
+    return RulebookResult(files, warnings, report, settled_entries, path, builder.page_lines(n_pages))
 
 
 def _provisional_printed(r: DraftReading, lang: str) -> list[str]:

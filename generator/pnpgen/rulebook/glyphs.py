@@ -71,7 +71,7 @@ def use(fonts: Fonts, fallbacks: Sequence[str], plain: Mapping[str, str], font_d
     """The fallback chains of this book's fonts: the game's ``fallback_fonts``, then the font of
     the same role the book's language replaced (``plain``: game.yaml's plain ``fonts``, a Japanese
     face under English ones), then BIZ UD of that role."""
-    roles = {fonts.body: "mincho", fonts.gothic: "gothic", fonts.bold: "bold", fonts.mono: "mono"}
+    roles = {fonts.notes: "mincho", fonts.body: "mincho", fonts.gothic: "gothic", fonts.bold: "bold", fonts.mono: "mono"}
     _chains.clear()
     for font, role in roles.items():
         chain = [*fallbacks, plain.get(role, ""), fontreg.DEFAULT_FONTS[role]]

@@ -140,8 +140,8 @@ def near_duplicates(doc: Document, text: str, draft_path: Path | str, lang: str,
         pair = dict(a=a, b=b, count_a=len(at_a), count_b=len(at_b))
         out.append(Finding(msg("proof.kind.spelling", lang),
                            msg("proof.spelling.book", lang, **pair, at_a=_at(at_a, lang), at_b=_at(at_b, lang)),
-                           msg("proof.spelling.file", lang, **pair, lines_a=_nums(at_a),
-                               lines_b=_nums(at_b), path=draft_path, line=min(at_a + at_b)), (a, b)))
+                           msg("proof.spelling.file", lang, **pair, lines_a=_nums(at_a, lang),
+                               lines_b=_nums(at_b, lang), path=draft_path, line=min(at_a + at_b)), (a, b)))
     return out
 
 
@@ -217,7 +217,7 @@ def bare_terms(doc: Document, text: str, draft_path: Path | str, lang: str) -> l
         out.append((bare[0][0], term, Finding(msg("proof.kind.spelling", lang),
                            msg("proof.bare_term.book", lang, **said, at=_at([n for n, _ in bare], lang)),
                            msg("proof.bare_term.file", lang, **said, path=draft_path, line=bare[0][0],
-                               lines=_nums(at), bare_lines=_nums([n for n, _ in bare])), (term,))))
+                               lines=_nums(at, lang), bare_lines=_nums([n for n, _ in bare], lang)), (term,))))
     return [f for _, _, f in sorted(out, key=lambda found: found[:2])]
 
 
@@ -232,9 +232,11 @@ def _around(line: str, start: int, end: int, whole_words: bool) -> str:
     return line[a:b].strip("　 ")
 
 
-def _nums(lines: list[int]) -> str:
-    shown = ", ".join(str(n) for n in sorted(set(lines))[:6])
-    return shown + ("…" if len(set(lines)) > 6 else "")
+def _nums(lines: list[int], lang: str) -> str:
+    """The draft lines of a finding (the first six), as the report's language says them: 「4, 6行」,
+    "line 4", "lines 4, 6"."""
+    shown = ", ".join(str(n) for n in sorted(set(lines))[:6]) + ("…" if len(set(lines)) > 6 else "")
+    return msg("proof.lines_one" if len(set(lines)) == 1 else "proof.lines", lang, lines=shown)
 
 
 def _at(lines: list[int], lang: str) -> str:

@@ -180,6 +180,7 @@ class StoryBuilder:
         self.indexing = True  # what is set now is the rules' text: its 【terms】 go to the index
         self.pages: dict[str, int] = {}  # heading key → the page it was drawn on (filled while drawing)
         self.node_keys: dict[int, str] = {}  # id of a section, step or sub-heading of the draft → its key
+        self.lines: dict[str, int] = {}  # heading key → the draft line of its node (``page_lines``)
         self.has_terms = False  # the index has an entry
 
     def indexed(self, f: Flowable, text: str = "", parts: Sequence[Flowable] = ()) -> Flowable:
@@ -226,7 +227,7 @@ class StoryBuilder:
 
     def label_para(self, key: str) -> JPara:
         """One of pnpgen's own notes (in the labels' language), set as a designer's note is."""
-        return JPara(self.label(key), self.fonts.body, NOTE_SIZE, NOTE_LEADING, color=NOTE_INK, first_indent=0,
+        return JPara(self.label(key), self.fonts.notes, NOTE_SIZE, NOTE_LEADING, color=NOTE_INK, first_indent=0,
                      lang=self.lang)
 
     def blocks(self, blocks: Sequence[Block | Component | Step], indent: float = 0.0, *,
@@ -265,7 +266,7 @@ class StoryBuilder:
                 style, mark = self.marks.sub[b.level]
                 head = Paragraph(_marked(mark, self.shown(b.text), self.st[style], self.icons), self.st[style])
                 head.keepWithNext = 1
-                key = self.node_keys[id(b)] = self.key()
+                key = self.node_key(b)
                 out.append(self.indexed(Indent(head, indent, key, self.pages), b.text))
                 out += self.blocks(b.children, indent + BLOCK_INDENT, notes_as_rules=notes_as_rules)
                 out += self.figures_after(b.text)
@@ -295,7 +296,7 @@ class StoryBuilder:
         begins with something else), its text indented as a sub-heading's."""
         _, mark = self.marks.sub[b.level]
         lead = f"{mark}{self.marks.gap if mark and self.marks.latin else ''}{b.text}{self.marks.gap}"
-        key = self.node_keys[id(b)] = self.key()
+        key = self.node_key(b)
         inner = indent + BLOCK_INDENT
         children = list(b.children)
         first = children[0] if children else None
@@ -318,7 +319,22 @@ class StoryBuilder:
     def node_key(self, node: object) -> str:
         """A new heading key, remembered for the draft's node (the quick reference prints its page)."""
         key = self.node_keys[id(node)] = self.key()
+        self.lines[key] = getattr(node, "line", 0)
         return key
+
+    def page_lines(self, n_pages: int) -> list[int]:
+        """Per page of the book set, the draft's line it sets first (the block it goes on with when
+        none starts there); 0 for a page before the draft's first (the cover, the contents)."""
+        begun: dict[int, int] = {}
+        for key, page in self.pages.items():
+            line = self.lines.get(key, 0)
+            if line and (page not in begun or line < begun[page]):
+                begun[page] = line
+        out, last = [], 0
+        for page in range(1, n_pages + 1):
+            last = begun.get(page, last)
+            out.append(last)
+        return out
 
     def section_heading(self, number: str, title: str, mark: str, node: object = None) -> list[Flowable]:
         key = self.node_key(node) if node is not None else self.key()
@@ -405,7 +421,7 @@ class StoryBuilder:
         if self.common is not None:
             key = "picture_scale" if self.common > 1 else "picture_actual"
             others = self.label("picture_others") if set(self.reductions.values()) != {self.common} else ""
-            out.append(JPara(self.label(key, n=self.common, others=others), self.fonts.body, NOTE_SIZE, NOTE_LEADING,
+            out.append(JPara(self.label(key, n=self.common, others=others), self.fonts.notes, NOTE_SIZE, NOTE_LEADING,
                              color=NOTE_INK, lang=self.lang))
         out.append(Spacer(1, 4))
         extra = [r for r in self.rows if r.stated is None and not r.description and _data_only(r)]
@@ -542,7 +558,7 @@ class StoryBuilder:
         if not lines and self.rules_only:
             return []
         if not lines:
-            return [self.qr_title(key), JPara(self.label("qr_silent"), self.fonts.body, 8, 12, color=NOTE_INK,
+            return [self.qr_title(key), JPara(self.label("qr_silent"), self.fonts.notes, 8, 12, color=NOTE_INK,
                                               left=QR_INDENT, first_indent=QR_INDENT, lang=self.lang)]
         page = lambda n: self.label("qr_page", page=n)  # noqa: E731
         rows = [[self.qr_line(text),

@@ -41,6 +41,12 @@ class Fonts:
     gothic: str
     bold: str
     mono: str
+    # pnpgen's own notes ("Pictures are at 1/2…"): the body, but in a Latin edition of a Japanese
+    # draft the body a Latin book has (the Japanese book's fixed-width 明朝 set them as typewriting)
+    notes: str = ""
+
+    def __post_init__(self) -> None:
+        self.notes = self.notes or self.body
 
 
 def heading_styles(fonts: Fonts) -> dict[str, ParagraphStyle]:

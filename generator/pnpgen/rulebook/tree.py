@@ -189,6 +189,15 @@ class Document:
     def stated_players(self) -> tuple[int, int] | None:
         """The ``３〜５人用`` line of ■　コンポーネント (also ``三〜五人用``, ``3–5 players`` in
         English), as (min, max)."""
+        found = self._players_statement()
+        return found[:2] if found else None
+
+    def players_line(self) -> int:
+        """The draft's line stating the player count (0: none), where a count differing from the data's is told."""
+        found = self._players_statement()
+        return found[2] if found else 0
+
+    def _players_statement(self) -> tuple[int, int, int] | None:
         number = rf"(\d{{1,6}}|{_KANJI})"
         for s in self.rules:
             for b in s.children:
@@ -197,7 +206,7 @@ class Document:
                         re.fullmatch(r"(?:for\s+)?(\d{1,6})(?:\s*(?:[-–~]|to)\s*(\d{1,6}))?\s+players?\.?", b.text.strip(), re.I)
                     if m:
                         lo = read_number(m.group(1))
-                        return lo, read_number(m.group(2)) if m.group(2) else lo
+                        return lo, read_number(m.group(2)) if m.group(2) else lo, b.line
         return None
 
 

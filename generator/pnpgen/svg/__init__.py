@@ -331,6 +331,10 @@ class Converter:
         to_box = self.viewbox_matrix(vb, (0.0, 0.0, self.width_pt, self.height_pt), par) if vb else (PT_PER_PX, 0.0, 0.0, PT_PER_PX, 0.0, 0.0)
         flip = (1.0, 0.0, 0.0, -1.0, 0.0, self.height_pt)
         self.viewport = (vb[2], vb[3]) if vb else (self.width_pt / PT_PER_PX, self.height_pt / PT_PER_PX)
+        if vb is None:  # a user unit is a CSS px (0.26 mm): a drawing in mm prints at 1/3.78 (the print lint says so)
+            size = f"{round(self.width_pt / PT_PER_MM, 2):g} {round(self.height_pt / PT_PER_MM, 2):g}"
+            self.marks.append(("viewbox", self.root_props.get(SOURCE) or "", round(PT_PER_PX / PT_PER_MM, 4),
+                               0.0, 0.0, 0.0, 0.0, size))
         self.push(pdf_matrix(compose(flip, to_box)) + " cm", compose(flip, to_box))
         self.children(self.root, self.inherit({}, self.root_props))
         self.pop()

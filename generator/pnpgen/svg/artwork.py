@@ -171,7 +171,7 @@ def _listed(v: Any) -> list:
 
 
 def _mark_from_json(m: Any) -> tuple:
-    if not (isinstance(m, list) and len(m) == 8 and m[0] in ("stroke", "text", "contrast", "font") and isinstance(m[1], str)
+    if not (isinstance(m, list) and len(m) == 8 and m[0] in ("stroke", "dash", "text", "contrast", "font", "unit", "viewbox") and isinstance(m[1], str)
             and isinstance(m[7], str)):
         raise ValueError("vector art object: a malformed mark")
     return (m[0], m[1], *(_number(v) for v in m[2:7]), m[7])

@@ -59,6 +59,9 @@ def shape(conv, el, name: str, props: dict, style: dict, matrix: tuple | None = 
         return
     if stroke is not None:
         conv.mark("stroke", width * scale, box)
+        short = shortest_dash(dash_pattern(conv, el, style, scale)[0], width * scale, style["stroke-linecap"])
+        if short is not None:
+            conv.mark("dash", short[0], box, short[1])
     if fill is not None:
         conv.paint_ground(box, _covered(conv, name, props, box, matrix), fill if isinstance(fill, tuple) else None)
     if not isinstance(fill, (tuple, type(None))) or not isinstance(stroke, (tuple, type(None))):
@@ -205,6 +208,13 @@ def stroke_state(conv, el, style: dict, width: float, scale: float = 1.0) -> Non
     except ValueError:
         limit = 4.0
     conv.set("M", limit, f"{pdf_num(limit)} M")
+    pattern, offset = dash_pattern(conv, el, style, scale)
+    conv.set("d", (pattern, offset), f"[{' '.join(pdf_num(v) for v in pattern)}] {pdf_num(offset)} d")
+
+
+def dash_pattern(conv, el, style: dict, scale: float = 1.0) -> tuple[tuple[float, ...], float]:
+    """The stroke's dashes and gaps (``stroke-dasharray``, an odd list repeated) and their offset,
+    scaled; () for a solid line (none, or a pattern SVG says to ignore)."""
     dash = style["stroke-dasharray"]
     pattern: tuple = ()
     if dash != "none":
@@ -223,7 +233,21 @@ def stroke_state(conv, el, style: dict, width: float, scale: float = 1.0) -> Non
             offset = conv.length(style["stroke-dashoffset"], "xy") * scale
         except ValueError:
             offset = 0.0
-    conv.set("d", (pattern, offset), f"[{' '.join(pdf_num(v) for v in pattern)}] {pdf_num(offset)} d")
+    return pattern, offset
+
+
+def shortest_dash(pattern: tuple[float, ...], width: float, cap: str) -> tuple[float, str] | None:
+    """The shortest dash or gap a dashed stroke paints, as the print lint measures a stroke's
+    width (the same figure holds along the line as across it), and which: a round or square cap
+    adds half the width at each end of a dash and takes it from the gaps. A dash that paints
+    nothing (0 long, butt caps) and a gap its caps close are none: the screen shows them so too.
+    None for a solid line."""
+    if not pattern:
+        return None
+    caps = width if cap in ("round", "square") else 0.0
+    painted = [(v + caps, "dash") for v in pattern[0::2]] + [(v - caps, "gap") for v in pattern[1::2]]
+    seen = [(length, what) for length, what in painted if length > 1e-9]
+    return min(seen) if seen else None
 
 
 

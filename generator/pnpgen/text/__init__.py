@@ -31,7 +31,8 @@ from markupsafe import Markup
 
 from pnpgen import fonts as fontreg
 from pnpgen.data import validate
-from pnpgen.data.markup import MarkupError, loose_marks, parse
+from pnpgen.data.i18n import japanese
+from pnpgen.data.markup import MarkupError, loose_marks, parse, without_icons
 from pnpgen.data.model import PLACEHOLDER_COLOUR, is_placeholder
 from pnpgen.errors import InputError, ValueMistake, suggest
 from pnpgen.patterns import later
@@ -46,7 +47,7 @@ from pnpgen.text.layout import ALIGNS, SHAPES, VALIGNS, Layout, choose_size, pla
 from pnpgen.text.linebreak import break_lines
 from pnpgen.text.svg import emit
 
-__all__ = ["TextContext", "textbox", "layout_text", "break_lines", "recording", "Record", "icon",
+__all__ = ["TextContext", "textbox", "UNTRANSLATED_LINE", "more_untranslated", "layout_text", "break_lines", "recording", "Record", "icon",
            "PLACEHOLDER_COLOUR", "Layout", "STATS", "clear_caches", "icons_saved"]
 
 
@@ -72,6 +73,11 @@ class TextContext:
     # ("deck 'epic' piece 3 (祝福) front"), which a warning about the piece's text starts with
     piece_at: Callable[[str | None], str] | None = None
     piece_words: str = ""
+    # the game's default language when this face is drawn for another edition set in Latin script
+    # ("ja" in an en build of a Japanese game): Japanese a template writes itself is then warned
+    translated_from: str = ""
+    # the text of a game template by its name (``harbor/board.svg.j2``): what it writes itself
+    template_source: Callable[[str], str] | None = None
 
 
 @dataclass(frozen=True)
@@ -354,6 +360,8 @@ def _textbox(ctx, text, x, y, w, h, size, min_size, font, align, valign, line_he
                + ("a number broken over two lines" if inside else "overflowing"))
         if msg not in ctx.warnings:
             ctx.warnings.append(msg)
+    if ctx.translated_from and not ctx.in_layout and text is not None and not _field_name(text):
+        _untranslated(ctx, str(text))
     loose = loose_marks(str(text), ctx.palette) if text is not None else []
     wide = wide_icons(str(text), ctx.icon_dirs) if text is not None else {}
     if loose or wide:
@@ -379,6 +387,51 @@ def _textbox(ctx, text, x, y, w, h, size, min_size, font, align, valign, line_he
         for r in _recorders:
             r.append(rec)
     return emit(lay, float(x), float(y), tuple(ctx.fallback_fonts))
+
+
+def _untranslated(ctx: TextContext, text: str) -> None:
+    """Japanese a template writes itself (``textbox("森", …)``) on a face of an edition in Latin
+    script: the data's texts come translated (or marked 〔ja〕 and warned), a template's print as
+    written, unmarked — a board's action spaces in Japanese in the English edition. Told once per
+    text at the template's line."""
+    if "〔" in text or not japanese().search(without_icons(text)):
+        return
+    placed = ctx.placed_at() if ctx.placed_at is not None else None
+    if placed is None or ctx.template_source is None:
+        return
+    source = ctx.template_source(placed.removeprefix("templates/").rsplit(":", 1)[0])
+    if not all(run in source for run in _japanese_runs(text)):
+        return  # (the data's text, a deck's name or a piece's field joined to the template's: told as the data's)
+    said, lang = text if len(text) <= 30 else text[:29] + "…", ctx.translated_from
+    msg = (f"{placed}: {said!r} is {lang} text the template writes itself, printed as written in the {ctx.lang} "
+           f"edition (expected the text in the deck's data, given per language as {{{lang}: …, {ctx.lang}: …}}, "
+           "and the template reading it from the piece; or the template choosing by game.lang)")
+    if msg not in ctx.warnings:
+        ctx.warnings.append(msg)
+
+
+def _japanese_runs(text: str) -> list[str]:
+    """The runs of kana and kanji in ``text`` (``森`` and ``港`` of ``森 (Port 港)``)."""
+    runs: list[str] = []
+    end = -1
+    for m in japanese().finditer(text):
+        if m.start() == end and runs:
+            runs[-1] += m.group()
+        else:
+            runs.append(m.group())
+        end = m.end()
+    return runs
+
+
+# the warning of Japanese a template writes itself on a face of a Latin-script edition (``_untranslated``)
+UNTRANSLATED_LINE = re.compile(r"^(?P<file>[^:]+):\d+: .* is (?P<default>\S+) text the template writes itself, "
+                               r"printed as written in the (?P<lang>\S+) edition \(.*\)$")
+
+
+def more_untranslated(file: str, rest: list[re.Match]) -> str:
+    """The line counting a template's Japanese texts of a Latin-script edition not named one by one."""
+    return (f"{file}: {len(rest)} more {rest[0]['default']} texts the template writes itself, printed as written in "
+            f"the {rest[0]['lang']} edition (pnpgen check --lang {rest[0]['lang']} lists each)")
 
 
 def _listed_together(name: str, known: list[str]) -> str:
