@@ -11,7 +11,7 @@ import tomllib
 from pathlib import Path
 
 from conftest import REPO, run, source_nodes
-from pnpgen import resources
+from pnpgen import readme, resources
 
 PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
 SETUPTOOLS = PYPROJECT["tool"]["setuptools"]
@@ -109,5 +109,5 @@ def test_pnpgen_docs_lists_the_pages_and_prints_the_one_a_message_names(tmp_path
 def test_an_installed_pnpgen_reads_its_readme_from_its_own_metadata(tmp_path, monkeypatch):
     """Outside a checkout (a wheel) there is no README.md file: its text is the package's description."""
     monkeypatch.setattr(resources, "checkout", lambda: tmp_path)
-    page, text = resources.readme()
+    page, text = readme.readme()
     assert page is None and text.startswith("# pnpgen\n")

@@ -444,7 +444,7 @@ def console() -> None:
     if isinstance(sys.stderr, io.TextIOWrapper):  # (2>/dev/full: an error said there ended in status 1)
         sys.stderr = _Output(sys.stderr)  # type: ignore[assignment]
     signal.signal(signal.SIGINT, functools.partial(_ctrl_c, os.getpid()))
-    code = main()
+    code = main(own_process=True)
     if isinstance(sys.stdout, _Output) and sys.stdout.failed is not None:
         print(f"pnpgen: error: cannot write the command's output: {sys.stdout.failed.strerror} (expected room "
               "where the output goes, or the output not redirected)", file=sys.stderr)
@@ -513,7 +513,10 @@ def _leave(code: int) -> None:
     sys.exit(code)
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, own_process: bool = False) -> int:
+    """``own_process``: the command is the whole process (``console``), not one call of a program
+    that goes on after it (a test, a script): what only a process's own start-up may do (the
+    build's ``gc.freeze``) is done."""
     argv = list(sys.argv[1:] if argv is None else argv)
     # Every file pnpgen writes is dated 2000-01-01 (pdf/settings.py, dated_as_pnpgen_dates); every
     # ReportLab canvas reads SOURCE_DATE_EPOCH, and one not a whole number (1.5, 1e10, a CI's typo)
@@ -538,6 +541,7 @@ def main(argv: list[str] | None = None) -> int:
         parser = _parsers(_running(argv))[0]
         parser.running = _running(argv)
         args = parser.parse_args(argv)
+        args.own_process = own_process
         args.quiet, args.verbose = getattr(args, "quiet", False), getattr(args, "verbose", False)
         if args.quiet and args.verbose:
             parser.error("-q and -v together (say one of them)")

@@ -10,7 +10,7 @@ ReportLab and the icon lookup read files by path.
 from __future__ import annotations
 
 import functools
-from importlib import metadata, resources
+from importlib import resources
 from pathlib import Path
 
 import pnpgen
@@ -46,15 +46,6 @@ def docs_folder() -> Path:
         return Path(str(resources.files(DOCS_PACKAGE).joinpath("data-format.md"))).parent
     except ModuleNotFoundError:
         return checkout() / "docs"
-
-
-def readme() -> tuple[Path | None, str]:
-    """README.md — its file in a source checkout; in a wheel, which carries it only as the
-    package's description (its METADATA), no file and its text from there."""
-    page = checkout() / "README.md"
-    if page.is_file() and (checkout() / "generator" / "pnpgen").is_dir():
-        return page, page.read_text(encoding="utf-8")
-    return None, str(metadata.metadata("pnpgen").json.get("description", ""))
 
 
 def checkout() -> Path:

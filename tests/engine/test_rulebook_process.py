@@ -129,3 +129,36 @@ def test_a_build_that_finds_everything_up_to_date_loads_no_stage(built_workspace
     proc = subprocess.run([sys.executable, "-c", NOTHING_CHANGED], cwd=built_workspace, env=child_env(),
                           capture_output=True, text=True, timeout=120)
     assert proc.stdout.splitlines()[-1] == "0 []", proc.stdout + proc.stderr
+
+
+
+def test_the_last_settings_garbage_is_freed_before_the_next_setting(tmp_path):
+    """A setting leaves reference cycles (ReportLab's document, the booklet's objects: some
+    9,000 objects), which the collector freed in the middle of every fifth setting of a watch
+    session, on the save's wait; the warm rulebook's process frees them when the next save's
+    preparation starts, while the build's process draws the faces."""
+    import gc
+    import weakref
+
+    from pnpgen.engine.typeset import prepare_rulebook
+
+    class Setting:
+        pass
+
+    ws = Workspace(make_workspace(tmp_path / "ws", draft=True))
+    game = load_game(ws, "test")
+    was = gc.isenabled()
+    gc.disable()  # (no collection of the collector's own in between: only the one asked for)
+    try:
+        last = Setting()
+        last.cycle = last  # type: ignore[attr-defined]
+        left = weakref.ref(last)
+        del last
+        assert left() is not None  # garbage, not yet freed
+        prepare_rulebook(ws, game)  # a one-off build's process: none left by a setting before
+        assert left() is not None
+        prepare_rulebook(ws, game, warm=True)  # watch's, kept across saves
+        assert left() is None
+    finally:
+        if was:
+            gc.enable()

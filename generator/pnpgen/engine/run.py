@@ -323,7 +323,7 @@ class _Rulebook:
             return
         self.model = bookkey.model_key(self.ws, game, self.options(game))
         if self.beside and (self.warm is not None or (self.last or {}).get("model") != self.model):
-            self._pool().submit(_prepare, self.ws, game, self.model)  # its errors are _typeset's too: they surface there
+            self._pool().submit(_prepare, self.ws, game, self.model, self.warm is not None)  # its errors are _typeset's too: they surface there
 
     def start(self, result: BuildResult) -> None:
         game = result.game
@@ -387,10 +387,10 @@ def _warm_up() -> None:
     importlib.import_module(RULEBOOK_JOB)
 
 
-def _prepare(ws: Workspace, game: Game, model: str) -> None:
+def _prepare(ws: Workspace, game: Game, model: str, warm: bool) -> None:
     """In the rulebook's process, before the faces arrive: its libraries and its fonts, and the
     draft read under the book's ``model`` key."""
-    importlib.import_module(RULEBOOK_JOB).prepare_rulebook(ws, game, model)
+    importlib.import_module(RULEBOOK_JOB).prepare_rulebook(ws, game, model, warm)
 
 
 def _typeset(ws: Workspace, game: Game, pictures: dict, opts: RulebookOptions, readings: dict,

@@ -19,7 +19,6 @@ import sys
 from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from itertools import accumulate
 
 from pnpgen import fonttables
@@ -60,18 +59,17 @@ class Tables:
         return self._sums[tag]
 
 
-@lru_cache(maxsize=16)
-def tables(data: bytes) -> Tables:
-    """The directory of a font file (a TrueType collection's first font is not supported: the
-    font loader accepts .ttf only), checked (fonttables.directory)."""
-    return Tables(data, fonttables.directory(data))
+class Font:
+    """A font file's bytes, its directory and where each glyph's outline lies, read once (checked:
+    ``DamagedFont`` when they do not hold up) for every subset cut from it. The writer keeps one
+    per font file; nothing here is kept by the bytes, whose key would hash a Japanese font's
+    megabytes (some 3 ms a font, every process)."""
 
-
-@lru_cache(maxsize=16)
-def _glyph_spans(data: bytes) -> tuple[tuple[int, int], ...]:
-    """(start, end) of each glyph's outline in 'glyf', by glyph id."""
-    offsets = fonttables.glyph_offsets(data, tables(data).where)
-    return tuple(zip(offsets, offsets[1:]))
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.tables = Tables(data, fonttables.directory(data))
+        offsets = fonttables.glyph_offsets(data, self.tables.where)
+        self.spans = tuple(zip(offsets, offsets[1:]))  # (start, end) of each glyph's outline in 'glyf', by id
 
 
 def _components(glyph: bytes) -> list[int]:
@@ -102,17 +100,12 @@ def subset_tag(name: str, gids: Iterable[int]) -> str:
     return "".join(chr(65 + b % 26) for b in digest[:6])
 
 
-def subset(data: bytes, gids: Iterable[int]) -> bytes:
-    """The font program ``data`` with outlines for ``gids`` (and .notdef, and every component of
-    a composite glyph) only; every other glyph id kept, empty, with no advance."""
-    return _subset(data, frozenset(gids))
-
-
-@lru_cache(maxsize=64)
-def _subset(data: bytes, gids: frozenset[int]) -> bytes:
-    """``subset``, kept: a deck's home, shop and all-in-one files show the same glyphs."""
-    t = tables(data)
-    spans = _glyph_spans(data)
+def subset(font: Font | bytes, gids: Iterable[int]) -> bytes:
+    """The font program (``font``'s file) with outlines for ``gids`` (and .notdef, and every
+    component of a composite glyph) only; every other glyph id kept, empty, with no advance."""
+    if not isinstance(font, Font):
+        font = Font(font)
+    data, t, spans = font.data, font.tables, font.spans
     n = len(spans)
     glyf_at, _ = t.where["glyf"]
     view = memoryview(data)
