@@ -13,6 +13,7 @@ import pytest
 from PIL import Image
 
 from conftest import PICTURE_DECK_YAML, PICTURE_FRONT, make_workspace, run
+from pnpgen.engine import documents as documents_module
 from pnpgen.engine import history, transaction
 from pnpgen.engine import run as build_run
 from pnpgen.engine.output import build_lock
@@ -93,6 +94,35 @@ def test_the_documents_copied_early_are_the_bytes_a_commit_writes(tmp_path, monk
     monkeypatch.setattr(build_run, "commit", real)
     assert run(ws, *BUILD, "--out", str(late)) == 0
     assert {k: v[0] for k, v in _files(early / "test").items()} == {k: v[0] for k, v in _files(late / "test").items()}
+
+
+def test_a_documents_copy_begins_before_the_next_document_is_drawn(tmp_path, monkeypatch):
+    """The copy of each document starts as ``write_documents`` finishes it (its ``ready``), not
+    once the whole game is built: the first document is being copied while the others are drawn."""
+    ws = _picture_game(tmp_path / "ws")
+    monkeypatch.setattr(transaction, "BIG_DOCUMENT", 1)
+    drawn: list[str] = []
+    copying_when_drawn: list[int] = []
+    real_write, real_early = documents_module.write_pdf, Staging.early
+
+    def drawing(doc, *args, **kwargs):
+        copying_when_drawn.append(len(early_calls))
+        out = real_write(doc, *args, **kwargs)
+        drawn.append(doc)
+        return out
+
+    early_calls: list[str] = []
+
+    def early(self, path, data):
+        early_calls.append(path.name)
+        return real_early(self, path, data)
+
+    monkeypatch.setattr(documents_module, "write_pdf", drawing)
+    monkeypatch.setattr(Staging, "early", early)
+    assert run(ws, *BUILD) == 0
+    assert len(drawn) == 4
+    # the n-th document is drawn after the copies of the n-1 before it began
+    assert copying_when_drawn == [0, 1, 2, 3]
 
 
 @pytest.mark.parametrize("failure,status", [(InputError("a failure after the copies began"), 2),

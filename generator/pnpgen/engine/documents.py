@@ -38,10 +38,13 @@ MIN_PAGES = 500
 
 def write_documents(todo: Mapping[str, PagePlan], arts: Mapping[str, Art], font: str, images: ImageStreams,
                     jobs: int, say: Callable[[str], None] = lambda s: None,
-                    drawn: FaceStreams | None = None) -> dict[str, PdfFile]:
+                    drawn: FaceStreams | None = None,
+                    ready: Callable[[str, PdfFile], None] = lambda path, pdf: None) -> dict[str, PdfFile]:
     """Each document of ``todo`` (by output path) as parts; over ``jobs`` workers when there is
     more than one document and ``MIN_FACES`` faces still to draw. ``drawn``: the faces and pages
-    drawn already (by the workers that converted the faces, by earlier builds, by the last save)."""
+    drawn already (by the workers that converted the faces, by earlier builds, by the last save).
+    ``ready``: told of each document as it is made, in one process (its copy into the staging
+    folder begins while the next is drawn: engine/transaction.py ``Staging.early``)."""
     if jobs <= 1 or len(todo) < 2 or _faces_to_draw(todo, drawn) < MIN_FACES:
         if drawn is None:  # each face and page made into its stream once, for every document that shows it
             drawn = FaceStreams()
@@ -52,6 +55,7 @@ def write_documents(todo: Mapping[str, PagePlan], arts: Mapping[str, Art], font:
         for path, doc in todo.items():
             say(f"drawing {path}")
             out[path] = write_pdf(doc, arts, font, images=images, faces=drawn)
+            ready(path, out[path])
         return out
     slim, placed = images.stand_ins(arts)
     folder, stamp = images.folder, images.stamp

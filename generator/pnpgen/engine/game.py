@@ -391,7 +391,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                say: Callable[[str], None] = lambda s: None,
                faces_ready: Callable[[BuildResult], None] | None = None, game: Game | None = None,
                sheets: FaceStreams | None = None, arts: dict[str, Art] | None = None, lints: dict | None = None,
-               impositions: Impositions | None = None) -> BuildResult:
+               impositions: Impositions | None = None,
+               document_ready: Callable[[str, PdfFile], None] = lambda path, pdf: None) -> BuildResult:
     """The game's files as bytes, its deck records and its manifest (rulebook not included).
     With a ``cache``, faces converted by earlier builds are reused, and a document whose plan is
     unchanged since ``state`` keeps the bytes of its file in ``out_dir``. ``game``: the game
@@ -401,7 +402,9 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     converted faces kept by a long-running command, by their cache names (engine/warm.py): read
     from there, not from the cache; this build's are put there, the ones it did not use let go;
     ``lints``, likewise, the print lint's findings on each face (faces/printlint.py);
-    ``impositions``, each deck's pages (engine/imposition.py)."""
+    ``impositions``, each deck's pages (engine/imposition.py). ``document_ready``: told of each
+    document written in this process as it is made (its path in ``out_dir``): the caller may
+    begin copying it into the staging folder while the rest is made."""
     compiled = memo = None
     nest_memo = cached_nesting(cache)
     if cache is not None:
@@ -573,7 +576,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                 kept[path] = data
         written = write_documents({p: doc for p, doc in documents.items() if p not in kept}, faces, font, images,
                                   options.jobs, say=lambda s: say(f"{slug}: {s}"),
-                                  drawn=sheets.for_build(names, digests) if sheets is not None else None)
+                                  drawn=sheets.for_build(names, digests) if sheets is not None else None,
+                                  ready=document_ready)
         files = [(path, kept.get(path) or written[path], plan_keys[path]) for path in documents]
         try:
             records = hashed(lambda f: document_record(f[2], f[1], hashed_parts), files,

@@ -145,7 +145,9 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
                             sheets=sheets, arts=warm.arts(ed, drawn_with) if warm is not None else None,
                             lints=warm.lints(ed, drawn_with) if warm is not None else None,
                             impositions=warm.impositions(ed, drawn_with) if warm is not None else None,
-                            faces_ready=book.start if book is not None else None)
+                            faces_ready=book.start if book is not None else None,
+                            document_ready=(lambda rel, pdf: staging.early(out_dir / rel, pdf))
+                            if staging is not None else (lambda rel, pdf: None))
         if staging is not None:
             _stage_early(staging, {out_dir / rel: data for rel, data in result.files.items()})
         # what the sheets alone decide, worked out while the rulebook's process may still be setting the book
