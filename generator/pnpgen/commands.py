@@ -111,6 +111,9 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None, heading: str | Non
             _say(f"  ink: {ink['ratio'] * 100:.0f} % of full colour ({ink['mode']}, in {ink['folder']}/)")
         for line in o.changes:
             _say(f"  changed: {line}")
+        for folder in o.stale_exports:
+            _say(ws.shown(f"  exported before this change: {folder}{os.sep} (pnpgen export --game {o.slug} "
+                          f"--preset {folder.name}{_lang_of(folder, o.slug)} makes it again)"))
     return 0
 
 
@@ -120,6 +123,11 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None, heading: str | Non
 # build that starts in the middle of a slow editor's write and fails is built again on the rest of
 # the write, which the watcher has seen meanwhile.
 WATCH_STEP_MS = 20
+
+
+def _lang_of(folder: Path, slug: str) -> str:
+    """`` --lang xx`` for an export folder of a --lang edition (``<out>/<game>/<lang>/<preset>``)."""
+    return f" --lang {folder.parent.name}" if folder.parent.name != slug else ""
 
 
 def watch(ws: Workspace, args: argparse.Namespace) -> int:

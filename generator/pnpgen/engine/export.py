@@ -75,6 +75,29 @@ def up_to_date(ws: Workspace, slug: str, options: ExportOptions, out_root: Path,
         return None
 
 
+def exports_made(out_root: Path, slug: str) -> list[Path]:
+    """The folders the exports of ``slug`` were written to, as their states in the output
+    folder's cache record them (sealed on this machine), that are still there: what a build that
+    changed the game leaves showing the cards as they were."""
+    folders = set()
+    try:
+        states = sorted((Cache(out_root).root / "exports" / slug).glob("*.json"))
+    except OSError:
+        return []
+    for path in states:
+        try:
+            head, _, text = read_record(path).partition(b"\n")
+            state = json.loads(text)
+            if json.loads(head).get("check") != seal(text) or not safe_rel(state["folder"]):
+                continue
+            folder = inside(out_root, state["folder"])
+            if folder is not None and folder.is_dir() and not folder.is_symlink():
+                folders.add(folder)
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            continue
+    return sorted(folders)
+
+
 def earlier_images(slug: str, options: ExportOptions, out_root: Path) -> Callable[[str], bytes | None]:
     """The images the last export of this game and preset made, by what each was made from
     (exports/faces.py ``EarlierImages``), as its state records them (sealed on this machine, by

@@ -31,6 +31,7 @@ class GameOutcome:
     changes: list[str] = field(default_factory=list)
     written: list[Path] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)  # a game up to date: those its last build said
+    stale_exports: list[Path] = field(default_factory=list)  # export folders made before this build's changes
 
 
 def _profiles(ws: Workspace) -> tuple[bytes, ...]:

@@ -22,6 +22,7 @@ from pnpgen.data.workspace import Workspace, relative_proof, workspace_relative
 from pnpgen.engine import bookkey, history
 from pnpgen.engine.cache import Cache, GameState, States, as_written, recorded
 from pnpgen.engine.changes import change_report, snapshot
+from pnpgen.engine.export import exports_made
 from pnpgen.engine.fingerprint import content_hash, fingerprint
 from pnpgen.engine.fresh import GameOutcome, edition, for_game, inputs_of, sort_games
 from pnpgen.engine.fresh import out_dir as game_out_dir
@@ -94,6 +95,8 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
             cache.hashes.save()
     for o in outcomes:
         o.written = sorted(p for p in written if o.out_dir in p.parents)
+        if o.changes:  # the game's exports show the cards as they were until exported again
+            o.stale_exports = exports_made(out_root, o.slug)
     return outcomes
 
 

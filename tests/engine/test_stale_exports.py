@@ -1,0 +1,58 @@
+"""A build that changes a game says which of its exports were made before the change: they
+still show the cards as they were until exported again (trial27: a playtest rebuild left the
+doujin and Tabletop Simulator exports at the old counts, and nothing said so)."""
+
+from __future__ import annotations
+
+import shutil
+
+from conftest import FEW_CARDS, GAME_YAML, make_workspace, run
+
+BUILD = ("build", "--game", "test", "--no-rulebook", "--jobs", "1")
+
+
+def _edit(ws, old: str, new: str) -> None:
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    text = deck.read_text(encoding="utf-8")
+    assert old in text
+    deck.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_a_build_that_changes_the_game_names_the_exports_made_before(tmp_path, capsys):
+    ws = make_workspace(tmp_path, pieces=FEW_CARDS, game=GAME_YAML + "\nlanguages: [ja, en]\n")
+    assert run(ws, *BUILD) == 0
+    assert run(ws, "export", "--game", "test", "--preset", "tabletopsimulator") == 0
+    assert run(ws, "export", "--game", "test", "--preset", "doujin", "--lang", "en") == 0
+    capsys.readouterr()
+    _edit(ws, "本文カード1", "本文A")
+    assert run(ws, *BUILD) == 0
+    out = capsys.readouterr().out
+    assert "changed:" in out
+    lines = [line.strip() for line in out.splitlines() if "exported before this change" in line]
+    assert lines == [
+        "exported before this change: build/test/en/doujin/ (pnpgen export --game test --preset doujin --lang en "
+        "makes it again)",
+        "exported before this change: build/test/tabletopsimulator/ (pnpgen export --game test --preset "
+        "tabletopsimulator makes it again)"]
+    # nothing changed: nothing said; the export made again and the folder removed: neither named
+    assert run(ws, *BUILD) == 0
+    assert "exported before" not in capsys.readouterr().out
+    assert run(ws, "export", "--game", "test", "--preset", "tabletopsimulator") == 0
+    shutil.rmtree(ws / "build" / "test" / "en" / "doujin")
+    capsys.readouterr()
+    _edit(ws, "本文A", "本文B")
+    assert run(ws, *BUILD) == 0
+    out = capsys.readouterr().out
+    assert [line.strip() for line in out.splitlines() if "exported before" in line] == [
+        "exported before this change: build/test/tabletopsimulator/ (pnpgen export --game test --preset "
+        "tabletopsimulator makes it again)"]
+
+
+def test_a_build_with_no_export_made_names_none(tmp_path, capsys):
+    ws = make_workspace(tmp_path, pieces=FEW_CARDS)
+    assert run(ws, *BUILD) == 0
+    _edit(ws, "本文カード1", "本文A")
+    capsys.readouterr()
+    assert run(ws, *BUILD) == 0
+    out = capsys.readouterr().out
+    assert "changed:" in out and "exported before" not in out
