@@ -90,3 +90,29 @@ def test_faces_replayed_from_the_cache_keep_their_plain_images(tmp_path):
         {"templates/test/logo.png", "art/photo.png", "art/mark.svg"}
     assert {im["file"] for im in again if im["piece"] == "鷹"} == \
         {"templates/test/logo.png", "art/photo.png", "art/mark.svg"}
+
+
+ART_FRONT = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+{{ image(piece.art, 5, 5, 50, 50, fit="contain") }}
+{% endblock %}
+"""
+
+
+def test_a_picture_named_through_dot_dot_is_said_as_the_file_it_is(tmp_path, capsys):
+    """safety17: ``art: art/../red.png`` stays inside art/ and is accepted, but the low-resolution
+    warning and the manifest said ``art/art/../red.png``, a path no one finds: they name the file
+    as it resolves, art/red.png (so does ``./sub/../red.png``)."""
+    deck = ART_DECK_YAML + "  - {name: 赤, art: art/../red.png}\n  - {name: 朱, art: ./sub/../red.png}\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck, front=ART_FRONT)
+    art = ws / "data" / "test" / "art"
+    (art / "sub").mkdir(parents=True)
+    (art / "art").mkdir()  # (art/art/ is there, so art/art/../red.png is art/red.png on every system)
+    Image.new("RGB", (60, 60), (200, 40, 40)).save(art / "red.png")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    err = capsys.readouterr().err
+    low = [line for line in err.splitlines() if " dpi at " in line]
+    assert len(low) == 2 and all(": art/red.png: " in line for line in low), low
+    assert "../" not in err and "art/art" not in err, err
+    assert {im["file"] for im in _images(ws)} == {"art/red.png"}

@@ -381,10 +381,14 @@ def test_the_pictures_small_text_is_warned_once_with_its_smallest_size_and_page(
     page, size = min(found, key=lambda hit: (hit[1], hit[0]))
     said = [w for w in json.loads((folder / "export.json").read_text(encoding="utf-8"))["warnings"]
             if "pt 未満" in w]  # in the game's language (the messages catalogue), Japanese here
-    assert len(said) == 1 and said[0].startswith(f"rulebook.pdf {page + 1}ページ"), said
+    # safety17: it begins with the draft's line the page sets (■　概要, line 3, opens page 3), as every
+    # other warning of the export begins with its file and line
+    draft = (root / "data" / "test" / "draft.txt").read_text(encoding="utf-8").splitlines()
+    assert page + 1 == 3 and draft[2] == "■　概要", (page, draft[:3])
+    assert len(said) == 1 and said[0].startswith(f"data/test/draft.txt:3: rulebook.pdf {page + 1}ページ"), said
     assert f"{size:g} pt の文字があります（5 pt 未満）" in said[0] and "--outline-text" in said[0]
     assert "text as small as" not in said[0]
-    english = book._small_text_said((folder / "rulebook.pdf").read_bytes(), "en")  # an English game's
+    english = book._small_text_said((folder / "rulebook.pdf").read_bytes(), "en", [""] * 8)  # an English game's
     assert english[0].startswith(f"rulebook.pdf page {page + 1}") and f"text as small as {size:g} pt, under 5 pt" in english[0]
     assert run(root, "export", "--game", "test", "--preset", "doujin-book", "--outline-text",
                "--out", str(tmp_path / "outlined")) == 0
@@ -413,5 +417,27 @@ def test_the_docs_doujin_book_example_is_what_populous_export_says(tmp_path):
     said = json.loads((root / "build" / "populous" / "doujin-book" / "export.json").read_text(encoding="utf-8"))["warnings"]
     blanks = re.search(r"says so \(populous' book[^`]*`[^`]*`\):\n`([^`]*)`", docs)
     assert blanks and blanks.group(1) in said, (blanks, said)
-    small = re.search(r"\(populous': `(rulebook\.pdf \d+ページ（ほか\d+ページ）：[^`]*?) …`;", docs)
+    small = re.search(r"\(populous': `(data/populous/draft\.txt:\d+: rulebook\.pdf \d+ページ（ほか\d+ページ）：[^`]*?) …`;", docs)
     assert small and any(w.startswith(small.group(1)) for w in said), (small, said)
+
+
+def test_pages_after_the_rules_and_the_blank_pages_are_said_with_the_draft_alone(book, tmp_path, capsys):
+    """safety17: the quick reference, the index and the colophon were tagged with the line of the
+    last draft block before them, as if that block set them; they start with the draft alone, as
+    the cover does. The blank pages' line began with rulebook.pdf alone: it names the draft too."""
+    from pnpgen.data.load import load_game
+    from pnpgen.data.workspace import Workspace
+    from pnpgen.rulebook import build_rulebook
+
+    ws = Workspace(book["root"])
+    got = build_rulebook(load_game(ws, "test"), ws.fonts, rules_only=True, booklet=False)
+    pages = texts(got.files["rulebook.pdf"])
+    after = next(i for i, text in enumerate(pages) if "早見表" in text.split("\n")[0] or "索引" in text.split("\n")[0])
+    assert 2 < after < len(pages) - 1 and len(got.page_lines) == len(pages)
+    assert all(got.page_lines[i] > 0 for i in range(2, after)), got.page_lines  # the rules' pages: their lines
+    assert got.page_lines[after:] == [0] * (len(pages) - after), got.page_lines
+    assert run(book["root"], "export", "--game", "test", "--preset", "doujin-book", "--out", str(tmp_path)) == 0
+    blanks = [w for w in capsys.readouterr().err.splitlines() if "blank, 8 in all" in w]
+    assert blanks == ["pnpgen: warning: data/test/draft.txt: rulebook.pdf: 5 pages of the rulebook and 3 blank, 8 in all: "
+                      "同人印刷所（ルールブック A5中綴じ） binds a multiple of 4 pages (page_multiple); blank: pages 5–7 "
+                      "(the last page, the colophon, stays last)"], blanks

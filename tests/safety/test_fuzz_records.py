@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pnpgen.engine.cache import GameState, safe_rel
-from pnpgen.engine.transaction import JOURNAL, STAGING, journal_bytes, recover
+from pnpgen.engine.transaction import JOURNAL, STAGING, Staging, journal_bytes, recover
 
 PARTS = st.sampled_from(["..", ".", "", "a", "b", "victim.txt", "/", "/etc", "\\", "x\0y", "~", "keep.txt"])
 PATHS = st.lists(PARTS, min_size=0, max_size=4).map("/".join) | st.text(max_size=20)
@@ -36,8 +36,11 @@ def test_a_journal_says_what_it_likes_and_nothing_outside_the_folder_changes(jou
         (base / "etc").mkdir()
         (base / "etc" / "keep.txt").write_text("keep")
         root = base / "out" / "inner"
-        (root / STAGING).mkdir(parents=True)
-        (root / STAGING / "000000").write_bytes(b"staged")
+        staging = Staging(root)  # a staging folder as a build leaves it: its sealed record names 000000
+        staging.begin()
+        name = staging.name_of(root / "x", b"staged")
+        staging.seal()
+        (root / STAGING / name).write_bytes(b"staged")
         # sealed as this machine seals a journal: what it says is all that is wrong with it
         (root / JOURNAL).write_bytes(journal["raw"].encode() if "raw" in journal else journal_bytes(journal))
         before = {k: v for k, v in _tree(base).items() if not k.startswith("out/")}

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from conftest import main, make_workspace
-from pnpgen.engine.transaction import JOURNAL, STAGING, commit, recover
+from pnpgen.engine.transaction import JOURNAL, PAUSE_ENV, STAGED, STAGING, commit, recover
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 KILLS = 20
@@ -153,6 +153,50 @@ def test_a_folder_in_the_way_of_an_output_stops_before_anything_is_replaced(tmp_
     assert "shop/order.csv" in err and "folder stands" in err and err.count("\n") == 1
     assert _tree(ws / "build/test") == {k: v for k, v in before.items() if k != "shop/order.csv"}
     assert not (ws / "build" / STAGING).exists()
+
+
+def test_a_staging_folder_a_killed_build_left_loses_only_what_that_build_staged(tmp_path, capsys):
+    """A build killed with its files staged and no journal: the next run removes the files its
+    sealed record names, and keeps (and says) a look-alike a designer put there afterwards, of the
+    very kind of name pnpgen gives (``000999``); so is a copy of that folder, record and all, in
+    place of the real one (its record names another folder)."""
+    ws = make_workspace(tmp_path / "ws", pieces=["カード1", "カード5"])
+    assert main_in(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "-q") == 0
+    deck = ws / "data/test/decks/cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("本文カード5", "改訂された本文"), encoding="utf-8")
+    out = ws / "build"
+    before = _tree(out / "test")
+    os.environ[PAUSE_ENV] = "60"
+    try:
+        pid = _forked(ws, ["build", "--game", "test", "--no-rulebook", "--jobs", "1", "-q"])
+    finally:
+        del os.environ[PAUSE_ENV]
+    staging = out / STAGING
+    for _ in range(600):  # until the build waits at its commit, every file staged
+        if (staging / STAGED).is_file() and len([p for p in staging.iterdir() if p.name.isdigit()]) >= 3:
+            break
+        time.sleep(0.05)
+    time.sleep(0.2)
+    os.kill(pid, signal.SIGKILL)
+    _finish(pid)
+    staged = sorted(p.name for p in staging.iterdir())
+    assert STAGED in staged and "000000" in staged and not (out / JOURNAL).exists()
+    copy = tmp_path / "copy"
+    shutil.copytree(staging, copy)
+    (staging / "000999").write_bytes(b"the designer's")
+    capsys.readouterr()
+    assert main_in(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "-q") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "holds what pnpgen did not stage there (000999)" in err, err
+    assert sorted(p.name for p in staging.iterdir()) == ["000999"] and _tree(out / "test") == before
+    assert (staging / "000999").read_bytes() == b"the designer's"
+    shutil.rmtree(staging)
+    shutil.copytree(copy, staging)  # the record is sealed, but beside another folder
+    assert main_in(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "-q") == 2
+    assert sorted(p.name for p in staging.iterdir()) == staged
+    shutil.rmtree(staging)
+    assert main_in(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "-q") == 0
+    assert not staging.exists() and _tree(out / "test") != before
 
 
 def main_in(ws: Path, *args: str) -> int:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ import pytest
 from conftest import FEW_CARDS, make_workspace, run
 from pnpgen.engine import transaction
 from pnpgen.engine.transaction import JOURNAL, STAGING, VERSION, commit, journal_bytes, recover
+from pnpgen.errors import InputError
 
 
 @pytest.fixture(autouse=True)
@@ -103,14 +105,19 @@ def test_a_journal_this_machine_did_not_seal_replaces_and_removes_nothing(tmp_pa
             "remove": ["test/keep.txt"], "token": "a1", "staging": (out / STAGING).lstat().st_ino}
     (out / JOURNAL).write_bytes(FOREIGN[kind](body, tmp_path))
     capsys.readouterr()
-    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    # the journal rolled back; the staged-looking files no record of this machine's names are kept, and said
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
     err = capsys.readouterr().err
+    assert err.count("\n") == 2 and f"warning: build/{JOURNAL}: " in err and "rolled back" in err, err
+    assert f"error: build/{STAGING}: holds what pnpgen did not stage there (000000, 000001)" in err, err
+    assert (out / STAGING / "000000").read_bytes() == planted and "Traceback" not in err
+    shutil.rmtree(out / STAGING)
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     assert (out / "test" / "cards.pdf").read_bytes() == built
     assert (out / "test" / "notes.txt").read_text(encoding="utf-8") == "the designer's notes"
     assert (out / "test" / "keep.txt").read_text(encoding="utf-8") == "the designer's list"
     assert not any(planted in p.read_bytes() for p in tmp_path.rglob("*") if p.is_file() and not p.is_symlink())
     assert not (out / JOURNAL).exists() and not (out / STAGING).exists()
-    assert err.count("\n") == 1 and f"warning: build/{JOURNAL}: " in err and "rolled back" in err and "Traceback" not in err
 
 
 def test_without_a_machine_key_a_journal_beside_another_staging_folder_is_rolled_back(tmp_path, monkeypatch):
@@ -129,9 +136,12 @@ def test_without_a_machine_key_a_journal_beside_another_staging_folder_is_rolled
         (root / JOURNAL).write_bytes(_headed(hashlib.sha256(_text(body)).hexdigest(), _text(body)))
         (root / STAGING).mkdir(exist_ok=True)
         (root / STAGING / "000000").write_text("planted", encoding="utf-8")
-        assert recover(root) == "refused"
+        with pytest.raises(InputError, match="holds what pnpgen did not stage there"):
+            recover(root)  # rolled back; the planted file, no record of this machine's naming it, stays
         assert (root / "test" / "notes.txt").read_text(encoding="utf-8") == "mine"
-        assert not (root / JOURNAL).exists() and not (root / STAGING).exists()
+        assert not (root / JOURNAL).exists() and (root / STAGING / "000000").read_text(encoding="utf-8") == "planted"
+    shutil.rmtree(root / STAGING)
+    assert recover(root) is None
 
 
 @pytest.mark.parametrize("cache", ["machine key", "off"])

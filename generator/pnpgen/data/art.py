@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import html
 import io
+import os
 import re
 import struct
 import warnings
@@ -281,7 +282,9 @@ class ArtFolder:
         if self._resolved is None:
             self._resolved = self.root.resolve()
         in_art = path.is_relative_to(self._resolved)
-        return f"art/{rel}" if in_art or self.templates is None else f"templates/{self.templates.name}/{rel}"
+        folder = self.root if in_art or self.templates is None else self.templates
+        return (f"art/{_as_resolved(rel, folder, path)}" if folder == self.root
+                else f"templates/{folder.name}/{_as_resolved(rel, folder, path)}")
 
     def check(self, href: str, where: Where | Path | str | None = None) -> ArtInfo:
         """The file an ``<image href>`` names, found and readable (else InputError at ``where``):
@@ -370,6 +373,20 @@ def _near_names(rel: str, folders: list[Path]) -> list[str]:
             if f.is_file() and f.suffix.lower() in SUFFIXES and f.stem.casefold() == stem and not is_litter(f.name):
                 found.add((parent / f.name).as_posix())
     return sorted(found)[:5]
+
+
+def _as_resolved(rel: str, folder: Path, path: Path) -> str:
+    """``rel``, the name the data gives a picture in ``folder``, as the file it names lies there:
+    ``art/../red.png`` (accepted: it stays inside art/) is ``red.png``, not a name no one finds."""
+    tidy = os.path.normpath(rel).replace(os.sep, "/")
+    if tidy == rel:
+        return rel
+    try:
+        if not tidy.startswith("../") and (folder / tidy).resolve() == path:
+            return tidy
+        return path.relative_to(folder.resolve()).as_posix()  # (through a link and back: as the file lies)
+    except (OSError, ValueError, RuntimeError):
+        return rel
 
 
 def _measure(path: Path, name: str, where, key: str) -> ArtInfo:

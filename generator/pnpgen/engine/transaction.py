@@ -4,8 +4,11 @@ files or, once the next pnpgen run has looked at it, the complete new set — ne
 
 1. Every new or changed file is written into ``<root>/.pnpgen-staging/`` (inside the folder, so
    the final renames stay on one file system); a big document as soon as the build has made it,
-   by a process of its own, while the build goes on (``Staging``). A folder standing where an output goes, or a file
-   where one of its folders goes, is an error here, before anything is replaced.
+   by a process of its own, while the build goes on (``Staging``). Before each is made, a sealed
+   record ``<staging>/.staged`` says how many names (``000000`` on) this build took there: only
+   those are ever deleted from it (a file a designer put there, whatever its name, stays, and is
+   said). A folder standing where an output goes, or a file where one of its folders goes, is an
+   error here, before anything is replaced.
 2. The journal ``<root>/.pnpgen-journal`` is written beside it and renamed into place: that rename
    is the commit. It lists each staged file's target and every file the new set no longer has.
 3. The staged files are renamed over their targets and the stale files removed; then the
@@ -41,6 +44,7 @@ import hashlib
 import hmac
 import json
 import os
+import re
 import signal
 import stat
 import subprocess
@@ -55,7 +59,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from pnpgen import resources, usercache
-from pnpgen.atomic import read_record, write_new
+from pnpgen.atomic import read_record, tmp_beside, write_new
 from pnpgen.engine.output import build_lock, current_umask, inside, make_folder, unchanged, unwritable
 from pnpgen.errors import InputError
 from pnpgen.pdf.assemble import PdfFile, SourceChanged
@@ -65,6 +69,8 @@ STAGING = ".pnpgen-staging"
 JOURNAL = ".pnpgen-journal"
 TRASH = ".pnpgen-trash"
 TAKEN = ".taken"  # <trash>/<token>.taken: the sealed record of a commit's entries there
+STAGED = ".staged"  # <staging>/.staged: the sealed record of how many names a build staged there
+STAGED_TEMPORARY = re.compile(r"\.staged\.[0-9a-f]+-[0-9a-f]+\.pnpgen-tmp")  # its tmp_beside, a kill left
 RECLAIM_MIN = 4 << 20  # bytes: a smaller file is freed at once, in well under a millisecond
 PAUSE_ENV = "PNPGEN_TEST_PAUSE_BEFORE_COMMIT"  # tests of interrupted builds: see _pause_for_tests
 VERSION = 2  # 2: sealed (a header line holding the seal, then the body); 1, unsealed, is rolled back
@@ -83,10 +89,10 @@ def recover(root: Path) -> str | None:
     if journal.is_file() and not journal.is_symlink():
         read = _read_journal(journal, staging)
         if read is None:  # not this machine's commit: nothing of it is carried out
-            _remove_staging(staging)
             journal.unlink(missing_ok=True)
             print(f"pnpgen: warning: {shown(_named(journal))}: a commit journal this machine did not seal (a build "
                   "folder from elsewhere?): rolled back, no file replaced or removed", file=sys.stderr, flush=True)
+            _remove_staging(staging)  # (what it holds that no record of this machine's names stays, and is said)
             return "refused"
         moves, remove, token = read
         trash = _Trash(root / TRASH, token)
@@ -170,6 +176,7 @@ def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[P
     try:
         staging.begin()
         named = [(staging.name_of(path, data), path, data) for path, data in todo.items()]
+        staging.seal()  # before any of them is made
         # documents of many pictures are copied side by side (the kernel copies, this process waits)
         big = {name for name, path, data in named if isinstance(data, PdfFile) and data.size >= BIG_DOCUMENT
                and not staging.holds(path, data)}
@@ -226,6 +233,7 @@ class Staging:
         self.copies: dict[Path, _Copy] = {}  # the documents being copied (or copied), by their output path
         self.open = False  # the staging folder is this build's, made under the lock held
         self.count = 0  # staged files so far (their names: 000000 on)
+        self._sealed = 0  # how many names the staging folder's record holds
         self.mode = 0o666 & ~current_umask()
         self._lock: ExitStack | None = None  # the folder's lock, taken for the first early copy
         self._refused = False  # early copies are not to be (the lock taken, a folder in the way)
@@ -252,7 +260,9 @@ class Staging:
                 self.copies.pop(path).cancel()
             if unchanged(path, data):
                 return
-            self.copies[path] = _Copy(self.folder / self.name_of(path, data), data, self.mode)
+            name = self.name_of(path, data)
+            self.seal()
+            self.copies[path] = _Copy(self.folder / name, data, self.mode)
         except OSError:  # (the commit tries again, and says what stops it)
             self._refused = True
 
@@ -309,6 +319,17 @@ class Staging:
             return self.copies[path].path.name
         self.count += 1
         return f"{self.count - 1:06d}"
+
+    def seal(self) -> None:
+        """The staging folder's sealed record of the names taken so far, written (atomically) before
+        the files are made: a run killed at any instant leaves each file of its own named there."""
+        if self.count == self._sealed:
+            return
+        text = json.dumps({"version": VERSION, "staged": self.count, "staging": self.folder.lstat().st_ino}).encode()
+        tmp = tmp_beside(self.folder / STAGED)
+        write_new(tmp, json.dumps({"check": _seal(text)}).encode() + b"\n" + text)
+        os.replace(tmp, self.folder / STAGED)
+        self._sealed = self.count
 
     def keep_only(self, files: Mapping[Path, bytes | PdfFile]) -> None:
         """Stop and remove the copies of what is not among ``files`` (another file for its path)."""
@@ -668,21 +689,45 @@ def reclaim(root: Path) -> None:
         empty_trash(folder)
 
 
+def _staged(staging: Path) -> int | None:
+    """How many names (``000000`` on) the staging folder's record says a build of this machine's
+    took there: None when there is none that holds (sealed elsewhere, beside another folder, damaged)."""
+    try:
+        head, _, text = read_record(staging / STAGED).partition(b"\n")
+        if not hmac.compare_digest(str(json.loads(head).get("check")), _seal(text)):
+            return None
+        body = json.loads(text)
+        count, ino = body.get("staged"), body.get("staging")
+        if body.get("version") != VERSION or type(count) is not int or ino != staging.lstat().st_ino:
+            return None
+        return count
+    except (OSError, ValueError, TypeError, AttributeError):
+        return None
+
+
 def _remove_staging(staging: Path) -> None:
-    """Remove the staging folder a commit made, and the files it staged there (named ``000000``
-    on): nothing else in it is pnpgen's to delete, so a folder holding other things is kept and
-    said (one line, exit 2) rather than emptied."""
+    """Remove the staging folder a commit made, and the files its sealed record says it staged
+    there (``_staged``): nothing else in it is pnpgen's to delete, whatever its name, so a folder
+    holding other things is kept and said (one line, exit 2) rather than emptied."""
     if staging.is_symlink() or staging.is_file():
         staging.unlink(missing_ok=True)
         return
     if not staging.is_dir():
         return
-    others = []
+    count = _staged(staging)
+    others, records = [], []
     for entry in sorted(os.scandir(staging), key=lambda e: e.name):
-        if len(entry.name) == 6 and entry.name.isdigit() and entry.is_file(follow_symlinks=False):
+        name = entry.name
+        if count is not None and len(name) == 6 and name.isascii() and name.isdigit() and int(name) < count \
+                and entry.is_file(follow_symlinks=False):
             os.unlink(entry.path)
+        elif ((name == STAGED and count is not None) or STAGED_TEMPORARY.fullmatch(name)) \
+                and entry.is_file(follow_symlinks=False):
+            records.append(entry.path)
         else:
-            others.append(entry.name)
+            others.append(name)
+    for record in records:  # after the files it names: a run killed in between finds them still named
+        os.unlink(record)
     if others:
         raise InputError(f"holds what pnpgen did not stage there ({', '.join(shown_name(n) for n in others[:3])}"
                          f"{' …' if len(others) > 3 else ''})", path=staging,

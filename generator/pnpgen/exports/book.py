@@ -57,10 +57,11 @@ def shop_rulebook(ws: Workspace, game: Game, preset: Preset, cmyk: bool, finish:
     total = -(-pages // preset.page_multiple) * preset.page_multiple
     out = ShopBook(warnings=list(book.warnings))
     at = list(range(pages))
+    if total > pages and pages > 1:
+        at[-1] = total - 1  # the back page (the colophon) last; the blanks before it, as the booklet has them
+    starts = _starts(book.draft, book.page_lines, at, total)
     if total > pages:
-        out.warnings.append(_blanks_said(pages, total, preset))
-        if pages > 1:
-            at[-1] = total - 1  # the back page (the colophon) last; the blanks before it, as the booklet has them
+        out.warnings.append(f"{book.draft}: " * (book.draft is not None) + _blanks_said(pages, total, preset))
     title = f"{game.title} — rulebook ({preset.name})"
     sheets = write_document(PagePlan(title, [_sheet(preset) for _ in range(total)]), {}, game.fonts["gothic"],
                             cmyk=cmyk)
@@ -77,10 +78,10 @@ def shop_rulebook(ws: Workspace, game: Game, preset: Preset, cmyk: bool, finish:
         out.warnings.extend(f"{BOOK}: {what}" for what in left)
     if finish.pdfx is not None:
         pdf = make_x1a(pdf, finish.pdfx, title, finish.date, finish.edition)
-    out.warnings.extend(_small_text_said(pdf, game.lang))
+    out.warnings.extend(_small_text_said(pdf, game.lang, starts))
     if cmyk:  # the cards' ink checks: colours, pictures, and the black overprinting its ground
         out.warnings.extend(ink_warnings(BOOK, pdf, preset, [""] * total, [""] * total, None, still,
-                                         _starts(book.draft, book.page_lines, at, total)))
+                                         starts))
     out.files[BOOK] = pdf
     return out
 
@@ -97,16 +98,17 @@ def _starts(draft: Path | None, lines: list[int], at: list[int], total: int) -> 
     return out
 
 
-def _small_text_said(pdf: bytes, lang: str) -> list[str]:
+def _small_text_said(pdf: bytes, lang: str, starts: list[str]) -> list[str]:
     """One line, in the game's language, for the text under ``SMALL_TEXT_PT`` the pages show
-    (none once outlined): its smallest size and page, and how many more pages show such text."""
+    (none once outlined): its smallest size and page (``starts``: the draft's line it sets), and
+    how many more pages show such text."""
     found = small_text(pdf, SMALL_TEXT_PT)
     if not found:
         return []
     page, size = min(found, key=lambda hit: (hit[1], hit[0]))
     more = "" if len(found) == 1 else msg("book.small_text.more_one", lang) if len(found) == 2 else \
         msg("book.small_text.more", lang, n=len(found) - 1)
-    return [msg("book.small_text", lang, book=BOOK, page=page + 1, more=more, size=f"{size:g}", limit=f"{SMALL_TEXT_PT:g}")]
+    return [starts[page] + msg("book.small_text", lang, book=BOOK, page=page + 1, more=more, size=f"{size:g}", limit=f"{SMALL_TEXT_PT:g}")]
 
 
 def _blanks_said(pages: int, total: int, preset: Preset) -> str:

@@ -66,8 +66,12 @@ class LeftOut:
 
     @property
     def warning(self) -> str:
-        """Started, as the build's warnings are, with the deck file's line (``Deck.where``)."""
-        return f"{self.deck.where()}: left out: {self.why}; {self.takes_it}{self.resize}"
+        """Started, as the build's warnings are, with the deck file's line (``Deck.where``); a
+        template deck's with its ``size:`` line, the size the preset does not take (its line 1 is
+        its name, or a comment)."""
+        deck = self.deck
+        at = deck.where() if deck.layout_where is not None else deck.size_where or deck.where()
+        return f"{at}: left out: {self.why}; {self.takes_it}{self.resize}"
 
 
 @dataclass

@@ -181,6 +181,7 @@ class StoryBuilder:
         self.pages: dict[str, int] = {}  # heading key → the page it was drawn on (filled while drawing)
         self.node_keys: dict[int, str] = {}  # id of a section, step or sub-heading of the draft → its key
         self.lines: dict[str, int] = {}  # heading key → the draft line of its node (``page_lines``)
+        self.rules_keys = 0  # heading keys h1 to this one are the rules'; later ones, what follows them
         self.has_terms = False  # the index has an entry
 
     def indexed(self, f: Flowable, text: str = "", parts: Sequence[Flowable] = ()) -> Flowable:
@@ -324,16 +325,20 @@ class StoryBuilder:
 
     def page_lines(self, n_pages: int) -> list[int]:
         """Per page of the book set, the draft's line it sets first (the block it goes on with when
-        none starts there); 0 for a page before the draft's first (the cover, the contents)."""
+        none starts there); 0 for a page before the draft's first (the cover, the contents) and for
+        one after the rules (the quick reference, the index, the appendix, the colophon)."""
         begun: dict[int, int] = {}
         for key, page in self.pages.items():
             line = self.lines.get(key, 0)
             if line and (page not in begun or line < begun[page]):
                 begun[page] = line
+        # the first page after the rules: a heading's made after them (the quick reference's, the
+        # index's, the appendix's), else the colophon (the last)
+        after = min([page for key, page in self.pages.items() if int(key[1:]) > self.rules_keys], default=n_pages)
         out, last = [], 0
         for page in range(1, n_pages + 1):
             last = begun.get(page, last)
-            out.append(last)
+            out.append(last if page < min(after, n_pages) else 0)
         return out
 
     def section_heading(self, number: str, title: str, mark: str, node: object = None) -> list[Flowable]:
@@ -544,7 +549,7 @@ class StoryBuilder:
             out += [Spacer(1, 4), card]
         title = self.label("quick_reference")
         return [PageBreak(), Heading("", title, 0, self.st["h1"], mark=title, key=self.key(), rule=True,
-                                     space_after=4)] + out
+                                     space_after=4, pages=self.pages)] + out
 
     def qr_title(self, key: str) -> Paragraph:
         head = Paragraph(_marked(self.marks.other, self.label(key), self.st["h5"]), self.st["h5"])
@@ -581,7 +586,7 @@ class StoryBuilder:
             return []
         title = self.label("index")
         return [PageBreak(), Heading("", title, 0, self.st["h1"], mark=title, key=self.key(), rule=True,
-                                     space_after=6),
+                                     space_after=6, pages=self.pages),
                 TermIndex(self.st, self.fonts.gothic, latin=self.marks.latin, other=self.label("index_other"),
                           readings=self.readings)]
 
@@ -619,6 +624,7 @@ class StoryBuilder:
         for n, s in enumerate(self.doc.rules, start=1):
             out += self.rules_section(n, s)
         self.indexing = False  # the index covers the rules, not their summary nor the appendix
+        self.rules_keys = self._key
         out += self.quick_reference()
         out += self.index()
         if not self.rules_only:
@@ -653,7 +659,7 @@ class StoryBuilder:
         appendix = self.label("appendix")
         out: list[Flowable] = [PageBreak(),
                                Heading(self.label("appendix_number"), self.label("designer_notes"), 0, self.st["h1"], mark=appendix,
-                                       key=self.key(), rule=True, space_after=6, gap=self.marks.gap),
+                                       key=self.key(), rule=True, space_after=6, gap=self.marks.gap, pages=self.pages),
                                self.label_para("appendix_note"),
                                Spacer(1, 4)]
         for i, (title, flow) in enumerate(parts):
