@@ -10,7 +10,9 @@ memo from the cache, hands it down and writes back what it learned.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Generic, TypeVar
 
 V = TypeVar("V")
@@ -45,3 +47,25 @@ class Memo(Generic[V]):
         if not self.learned and self.used.issuperset(self.known):
             return None
         return {**{k: v for k, v in self.known.items() if k in self.used}, **self.learned}
+
+
+@dataclass(eq=False)
+class Stamps:
+    """Each file's stat (size, times, inode) as this build first asked the disk for it: one build
+    asked for each of a thousand cards' art files some fifteen times (listing art/, finding each
+    name twice, hashing it for its size, its render, its faces). Made afresh for each build (a
+    ``Cache``'s), never kept between builds: what a build checks after writing (a file saved while
+    it ran) asks the disk again."""
+
+    seen: dict[Path, os.stat_result] = field(default_factory=dict)
+
+    def of(self, path: Path) -> os.stat_result:
+        """``path.stat()``, asked once per build (an OSError is raised each time, never kept)."""
+        st = self.seen.get(path)
+        if st is None:
+            st = self.seen[path] = path.stat()
+        return st
+
+    def saw(self, path: Path, st: os.stat_result) -> None:
+        """A regular file's stat found otherwise (its lstat, listing a folder): a file not a link."""
+        self.seen[path] = st
