@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from stat import S_ISLNK
 from typing import Generic, TypeVar
 
 V = TypeVar("V")
@@ -57,15 +58,28 @@ class Stamps:
     ``Cache``'s), never kept between builds: what a build checks after writing (a file saved while
     it ran) asks the disk again."""
 
-    seen: dict[Path, os.stat_result] = field(default_factory=dict)
+    seen: dict[Path, os.stat_result] = field(default_factory=dict)  # through links (stat)
+    looked: dict[Path, os.stat_result] = field(default_factory=dict)  # the name itself (lstat)
 
     def of(self, path: Path) -> os.stat_result:
-        """``path.stat()``, asked once per build (an OSError is raised each time, never kept)."""
+        """``path.stat()``, asked once per build (an OSError is raised each time, never kept); a
+        file already looked at that is no link is not asked again."""
         st = self.seen.get(path)
         if st is None:
-            st = self.seen[path] = path.stat()
+            itself = self.looked.get(path)
+            st = self.seen[path] = itself if itself is not None and not S_ISLNK(itself.st_mode) else path.stat()
         return st
 
-    def saw(self, path: Path, st: os.stat_result) -> None:
-        """A regular file's stat found otherwise (its lstat, listing a folder): a file not a link."""
-        self.seen[path] = st
+    def itself(self, path: Path) -> os.stat_result:
+        """``path.lstat()``, asked once per build."""
+        st = self.looked.get(path)
+        if st is None:
+            st = self.looked[path] = path.lstat()
+        return st
+
+    def is_link(self, path: Path) -> bool:
+        """``os.path.islink(path)``, asked once per build."""
+        try:
+            return S_ISLNK(self.itself(path).st_mode)
+        except (OSError, ValueError):
+            return False

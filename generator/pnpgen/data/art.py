@@ -94,19 +94,17 @@ def art_files(ws: Workspace, game: Game, content_hash: Callable[[Path], str],
     (the first, by name, of equal ones): a picture that is an art file as it is is placed from
     that file. A link is not read (it may lead out of the workspace), nor a file too big to be a
     picture (a video of gigabytes dropped in art/ was hashed on every build, a minute each).
-    Each file is looked at once (its lstat: a plain file, not a link, and its size), and what was
-    seen is told to the build's ``stamps`` (hashing it then asks the disk nothing more)."""
+    Each file is looked at once (its lstat: a plain file, not a link, and its size), by the build's
+    ``stamps`` when given (finding and hashing it then ask the disk nothing more)."""
     out: dict[str, Path] = {}
     for folder, base in zip(art_folders(ws, game), (game.root, ws.templates)):
         if folder.is_dir() and not leads_out(folder, base):
             for path in sorted(p for p in folder.rglob("*") if not is_litter(p.name)):
                 try:
-                    st = path.lstat()
+                    st = stamps.itself(path) if stamps is not None else path.lstat()
                 except OSError:  # gone since the folder was listed
                     continue
                 if S_ISREG(st.st_mode) and st.st_size <= MAX_ART_BYTES:
-                    if stamps is not None:
-                        stamps.saw(path, st)
                     out.setdefault(content_hash(path), path)
     return out
 
@@ -236,7 +234,7 @@ class ArtFolder:
                 raise InputError(f"{rel!r} is outside {base.name}/: {folder.name}/ is a link leading out of it", key=key,
                                  expected=f"{folder.name}/ a folder inside {base}/ (or a link to one there), not "
                                           "a link elsewhere", **_where_parts(where))
-            path = contained(rel, folder, key, where)
+            path = contained(rel, folder, key, where, self.stamps)
             try:  # (one stat: is it a file, how big)
                 st: os.stat_result | None = self.stamps.of(path) if self.stamps is not None else path.stat()
             except OSError as e:  # not there, as Path.is_file says False (an unreadable folder is told as before)

@@ -61,7 +61,7 @@ from pnpgen.impose.sheets import (
 )
 from pnpgen.impose.slots import slot_layout
 from pnpgen.impose.tiles import plan_tiles
-from pnpgen.memo import Memo
+from pnpgen.memo import Memo, Stamps
 from pnpgen.pdf.assemble import PdfFile, SourceChanged
 from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.settings import default_font
@@ -133,7 +133,8 @@ def render_game(ws: Workspace, slug: str, options: BuildOptions, compiled: Compi
 
     try:
         return faces_of_game(ws.templates, game, bleed, options.min_dpi, compiled, memo,
-                             art_fingerprint(ws, game, known), before=spread, deck_bleeds=own)
+                             art_fingerprint(ws, game, known, memo.stamps if memo is not None else None), before=spread,
+                             deck_bleeds=own)
     finally:
         workers.close()
 
@@ -313,10 +314,10 @@ def _uses(cache: Cache, renders: str, face_keys: dict[str, str], nest_memo: Memo
     return uses
 
 
-def art_fingerprint(ws: Workspace, game: Game, known: FileHashes | None = None) -> str:
+def art_fingerprint(ws: Workspace, game: Game, known: FileHashes | None = None, stamps: Stamps | None = None) -> str:
     """Hash of the game's art files (and its templates, which may name art): what a face that
-    embeds an image depends on beyond its SVG."""
-    return fingerprint(art_folders(ws, game), None, known)
+    embeds an image depends on beyond its SVG. ``stamps``: the build's (``Cache.stamps``)."""
+    return fingerprint(art_folders(ws, game), None, known, stamps=stamps)
 
 
 def face_art(svg: str, folder: ArtFolder, whole: str, digest: Callable[[Path], str] = content_hash) -> str:
