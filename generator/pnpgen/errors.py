@@ -9,9 +9,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 from pnpgen.patterns import later
 from pnpgen.safetext import name_control_char, shown_name
+
+if TYPE_CHECKING:  # (the rulebook's reader imports errors alone)
+    from pnpgen.memo import Stamps
 
 
 def place(path: Path | str, line: int | None = None, column: int | None = None) -> str:
@@ -99,10 +103,12 @@ def leads_out(folder: Path, base: Path) -> bool:
         return True
 
 
-def contained(path: str | Path, folder: Path, key: str, where: Where | Path | str | None = None) -> Path:
+def contained(path: str | Path, folder: Path, key: str, where: Where | Path | str | None = None,
+              stamps: Stamps | None = None) -> Path:
     """``path`` as the data names it (relative to ``folder``), resolved through symlinks; an
     InputError naming ``key`` unless it stays inside ``folder``. The one gate for every file a
-    workspace's data points at: templates, includes, icons, drafts, fonts, art, spreadsheets."""
+    workspace's data points at: templates, includes, icons, drafts, fonts, art, spreadsheets.
+    ``stamps``: the build's lstats (a deck's art, found by its cards and by its templates)."""
     line: int | None = None
     column: int | None = None
     if isinstance(where, Where):
@@ -120,7 +126,7 @@ def contained(path: str | Path, folder: Path, key: str, where: Where | Path | st
                          f"{NAME_BYTES} bytes (UTF-8)")
     try:
         if name and "/" not in name and "\\" not in name and name not in (".", "..") \
-                and not os.path.islink(folder / name):  # a file right in the folder: no walk through every
+                and not (stamps.is_link(folder / name) if stamps is not None else os.path.islink(folder / name)):  # a file right in the folder: no walk through every
             target = _real(folder) / name                # folder above it (a thousand cards' art)
         else:
             target = (folder / path).resolve()

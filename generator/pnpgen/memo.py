@@ -10,7 +10,10 @@ memo from the cache, hands it down and writes back what it learned.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
+from pathlib import Path
+from stat import S_ISLNK
 from typing import Generic, TypeVar
 
 V = TypeVar("V")
@@ -45,3 +48,38 @@ class Memo(Generic[V]):
         if not self.learned and self.used.issuperset(self.known):
             return None
         return {**{k: v for k, v in self.known.items() if k in self.used}, **self.learned}
+
+
+@dataclass(eq=False)
+class Stamps:
+    """Each file's stat (size, times, inode) as this build first asked the disk for it: one build
+    asked for each of a thousand cards' art files some fifteen times (listing art/, finding each
+    name twice, hashing it for its size, its render, its faces). Made afresh for each build (a
+    ``Cache``'s), never kept between builds: what a build checks after writing (a file saved while
+    it ran) asks the disk again."""
+
+    seen: dict[Path, os.stat_result] = field(default_factory=dict)  # through links (stat)
+    looked: dict[Path, os.stat_result] = field(default_factory=dict)  # the name itself (lstat)
+
+    def of(self, path: Path) -> os.stat_result:
+        """``path.stat()``, asked once per build (an OSError is raised each time, never kept); a
+        file already looked at that is no link is not asked again."""
+        st = self.seen.get(path)
+        if st is None:
+            itself = self.looked.get(path)
+            st = self.seen[path] = itself if itself is not None and not S_ISLNK(itself.st_mode) else path.stat()
+        return st
+
+    def itself(self, path: Path) -> os.stat_result:
+        """``path.lstat()``, asked once per build."""
+        st = self.looked.get(path)
+        if st is None:
+            st = self.looked[path] = path.lstat()
+        return st
+
+    def is_link(self, path: Path) -> bool:
+        """``os.path.islink(path)``, asked once per build."""
+        try:
+            return S_ISLNK(self.itself(path).st_mode)
+        except (OSError, ValueError):
+            return False

@@ -22,6 +22,7 @@ are, in ``picturebytes``.
 
 from __future__ import annotations
 
+import errno
 import html
 import io
 import os
@@ -33,6 +34,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from stat import S_ISREG
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
@@ -41,7 +43,7 @@ from lxml import etree
 from pnpgen.data.picturebytes import checked_whole, picture_hash
 from pnpgen.errors import InputError, Where, contained, leads_out, parser_said, place, written_alike
 from pnpgen.litter import is_litter
-from pnpgen.memo import Memo
+from pnpgen.memo import Memo, Stamps
 from pnpgen.messages import counted
 from pnpgen.patterns import later
 
@@ -77,6 +79,7 @@ def _hrefs(svg: str) -> Iterator[re.Match[str]]:
         at = m.end()
 
 
+_NOT_THERE = (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP)  # the errors Path.is_file takes for "no"
 SVG_NESTING = 8  # SVG pictures showing SVG pictures: as deep as the converter draws them (svg/image.py)
 
 
@@ -85,16 +88,23 @@ def art_folders(ws: Workspace, game: Game) -> list[Path]:
     return [game.root / "art", ws.templates / game.slug]
 
 
-def art_files(ws: Workspace, game: Game, content_hash: Callable[[Path], str]) -> dict[str, Path]:
+def art_files(ws: Workspace, game: Game, content_hash: Callable[[Path], str],
+              stamps: Stamps | None = None) -> dict[str, Path]:
     """The game's art files (``art_folders``) by the SHA-256 of their content, ``content_hash``
     (the first, by name, of equal ones): a picture that is an art file as it is is placed from
     that file. A link is not read (it may lead out of the workspace), nor a file too big to be a
-    picture (a video of gigabytes dropped in art/ was hashed on every build, a minute each)."""
+    picture (a video of gigabytes dropped in art/ was hashed on every build, a minute each).
+    Each file is looked at once (its lstat: a plain file, not a link, and its size), by the build's
+    ``stamps`` when given (finding and hashing it then ask the disk nothing more)."""
     out: dict[str, Path] = {}
     for folder, base in zip(art_folders(ws, game), (game.root, ws.templates)):
         if folder.is_dir() and not leads_out(folder, base):
-            for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.is_symlink() and not is_litter(p.name)):
-                if path.stat().st_size <= MAX_ART_BYTES:
+            for path in sorted(p for p in folder.rglob("*") if not is_litter(p.name)):
+                try:
+                    st = stamps.itself(path) if stamps is not None else path.lstat()
+                except OSError:  # gone since the folder was listed
+                    continue
+                if S_ISREG(st.st_mode) and st.st_size <= MAX_ART_BYTES:
                     out.setdefault(content_hash(path), path)
     return out
 
@@ -146,6 +156,7 @@ class Sizes:
 
     memo: Memo[list]
     digest: Callable[[Path], str]
+    stamps: Stamps | None = None  # the build's stats of files (its digest's): the deck's art found by them
 
     def get(self, path: Path) -> tuple[str, tuple[float, float]] | None:
         try:
@@ -167,10 +178,13 @@ class Sizes:
 class ArtFolder:
     """The art of one game, each file measured and converted once (cached by content hash)."""
 
-    def __init__(self, game_root: Path, templates: Path | None = None, sizes: Sizes | None = None):
+    def __init__(self, game_root: Path, templates: Path | None = None, sizes: Sizes | None = None,
+                 stamps: Stamps | None = None):
         self.root = game_root / "art"
         self.templates = templates  # templates/<slug>/: hrefs written in templates look there second
         self.sizes = sizes  # sizes found by earlier builds (none: every file is opened)
+        # the build's stats of files (the deck's folder and the templates' find the same files): none, each asked here
+        self.stamps = stamps if stamps is not None else sizes.stamps if sizes is not None else None
         self._info: dict[Path, ArtInfo] = {}
         self._found: dict[tuple[str, bool], Path] = {}  # (rel, in_templates) → the file: each resolved once
         self._resolved: Path | None = None  # art/ through its links, found once
@@ -183,7 +197,7 @@ class ArtFolder:
         """What a worker process gets: the folders, not what this process found and measured in
         them (a thousand cards' art: 117 kB pickled with each few faces sent to convert)."""
         state = dict(self.__dict__)
-        state.update(_info={}, _found={}, _bytes=OrderedDict(), _held=0, trail=None, sizes=None)
+        state.update(_info={}, _found={}, _bytes=OrderedDict(), _held=0, trail=None, sizes=None, stamps=None)
         return state
 
     def find(self, rel: str, where: Where | Path | str | None = None, key: str = "image",
@@ -220,9 +234,17 @@ class ArtFolder:
                 raise InputError(f"{rel!r} is outside {base.name}/: {folder.name}/ is a link leading out of it", key=key,
                                  expected=f"{folder.name}/ a folder inside {base}/ (or a link to one there), not "
                                           "a link elsewhere", **_where_parts(where))
-            path = contained(rel, folder, key, where)
-            if path.is_file():
-                size = path.stat().st_size
+            path = contained(rel, folder, key, where, self.stamps)
+            try:  # (one stat: is it a file, how big)
+                st: os.stat_result | None = self.stamps.of(path) if self.stamps is not None else path.stat()
+            except OSError as e:  # not there, as Path.is_file says False (an unreadable folder is told as before)
+                if e.errno not in _NOT_THERE:
+                    raise
+                st = None
+            except ValueError:
+                st = None
+            if st is not None and S_ISREG(st.st_mode):
+                size = st.st_size
                 if size > MAX_ART_BYTES:  # read whole where it is checked and hashed: gigabytes of memory
                     raise InputError(f"art file {rel!r} is {size:,} bytes", key=key,
                                      expected=f"at most {MAX_ART_BYTES:,} bytes (a picture for print, at most "

@@ -33,9 +33,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pnpgen.atomic import Stores, read_record, store
-from pnpgen.engine.fingerprint import FORMAT, FileHashes, code, hashed, parts_digest, sha
+from pnpgen.engine.fingerprint import FORMAT, FileHashes, code, content_hash, hashed, parts_digest, sha
 from pnpgen.engine.output import inside, is_output_folder
 from pnpgen.errors import InputError
+from pnpgen.memo import Stamps
 from pnpgen.pdf.assemble import PdfFile, Stored, file_digest
 from pnpgen.usercache import seal
 
@@ -161,6 +162,7 @@ class Cache:
         # the hashes of the files it shows) reads it from the art file.
         self.art_files: dict[str, Path] = {}
         self._hashes: FileHashes | None = None
+        self.stamps = Stamps()  # each file's stat, asked of the disk once in this build
         # each pack read: key → (the value read, its line as read), so writing the pack again
         # encodes only the records made since (``pack_entry``)
         self._lines: dict[str, dict[str, tuple[Any, bytes]]] = {}
@@ -171,6 +173,10 @@ class Cache:
         if self._hashes is None:
             self._hashes = FileHashes(self.root)
         return self._hashes
+
+    def digest(self, path: Path) -> str:
+        """The SHA-256 of a file's content (``content_hash``) by its stat as this build first saw it."""
+        return content_hash(path, self.hashes, self.stamps.of(path))
 
     def state_path(self, slug: str) -> Path:
         return self.root / f"{slug}.json"

@@ -103,12 +103,12 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
                     out.add(e)
     art = art_fingerprint(ws, game)
     if cache is not None:  # pictures that are art files as they are: read from there
-        cache.art_files = art_files(ws, game, lambda path: content_hash(path, cache.hashes))
+        cache.art_files = art_files(ws, game, cache.digest, cache.stamps)
     arts: dict[str, Art] = {}
     names: dict[str, str] = {}  # face key → its cache name
     for key in sorted(faces.svgs):
         suffix = face_suffix(faces.svgs[key], face_art(faces.svgs[key], renderer.art.folder, art,
-                                                       cache.hashes if cache is not None else None))
+                                                       cache.digest if cache is not None else content_hash))
         names[key] = key + suffix
         known = cache.face(key + suffix, Art.from_json) if cache is not None else None
         try:

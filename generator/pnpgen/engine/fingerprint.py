@@ -24,6 +24,7 @@ import pnpgen
 from pnpgen import resources, usercache
 from pnpgen.atomic import read_record, store
 from pnpgen.litter import is_litter
+from pnpgen.memo import Stamps
 from pnpgen.pdf.assemble import PdfFile
 from pnpgen.usercache import seal
 
@@ -54,7 +55,7 @@ def font_files(folder: Path) -> list[tuple[Path, os.stat_result, bool]]:
     return [(folder / e.name, e.stat(), _ignoring_missing(e.is_symlink)) for e in entries if _ignoring_missing(e.is_file)]
 
 
-def _files(folder: Path) -> list[tuple[Path, os.stat_result, bool]]:
+def _files(folder: Path, stamps: Stamps | None = None) -> list[tuple[Path, os.stat_result, bool]]:
     """Each file under ``folder`` as ``Path.rglob`` lists them (a link to a file too, never the
     inside of a linked folder; no ``__pycache__``, no litter), in the order of their paths, with
     its stamp (a link's target's) and whether it is a link: one directory scan and one stat a
@@ -63,13 +64,13 @@ def _files(folder: Path) -> list[tuple[Path, os.stat_result, bool]]:
     if not folder.is_dir():
         return []
     found: list[tuple[tuple[str, ...], Path, os.stat_result, bool]] = []
-    _scan(folder, (), "__pycache__" in folder.parts, found)
+    _scan(folder, (), "__pycache__" in folder.parts, found, stamps)
     found.sort(key=lambda f: f[0])  # (the names in order: as paths compare, without making them compare)
     return [(path, st, link) for _, path, st, link in found]
 
 
 def _scan(folder: Path, names: tuple[str, ...], cached: bool,
-          found: list[tuple[tuple[str, ...], Path, os.stat_result, bool]]) -> None:
+          found: list[tuple[tuple[str, ...], Path, os.stat_result, bool]], stamps: Stamps | None = None) -> None:
     try:
         with os.scandir(folder) as it:
             entries = list(it)
@@ -79,9 +80,15 @@ def _scan(folder: Path, names: tuple[str, ...], cached: bool,
         link = _ignoring_missing(entry.is_symlink)
         if _ignoring_missing(entry.is_dir):
             if not link:
-                _scan(folder / entry.name, (*names, entry.name), cached or entry.name == "__pycache__", found)
+                _scan(folder / entry.name, (*names, entry.name), cached or entry.name == "__pycache__", found, stamps)
         elif not cached and _ignoring_missing(entry.is_file) and not is_litter(entry.name):
-            found.append(((*names, entry.name), folder / entry.name, entry.stat(), link))
+            path = folder / entry.name
+            st = stamps.looked.get(path) if stamps is not None and not link else None  # (a file no link: its lstat is its stat)
+            if st is None:
+                st = entry.stat()
+                if stamps is not None and not link:
+                    stamps.looked[path] = st
+            found.append(((*names, entry.name), path, st, link))
 
 
 def _ignoring_missing(test: Callable[[], bool]) -> bool:
@@ -125,10 +132,11 @@ def big_file_stamp(st: os.stat_result) -> bytes:
 
 
 def fingerprint(folders: Iterable[Path], options: Any, known: FileHashes | None = None,
-                fonts: Path | None = None) -> str:
+                fonts: Path | None = None, stamps: Stamps | None = None) -> str:
     """Hash of every file under ``folders`` (name, then content or size+mtime for big files),
     pnpgen itself (``code()``) and ``options`` (its repr). ``known``: hashes kept from earlier runs.
-    ``fonts``, one of ``folders``: only its own font files (``font_files``)."""
+    ``fonts``, one of ``folders``: only its own font files (``font_files``). ``stamps``: the
+    build's lstats, used and told (a fingerprint within a build; never the check after it)."""
     parts: list[bytes] = [f"pnpgen {code()}".encode(), repr(options).encode()]
     for folder in folders:
         if folder.is_relative_to(resources.folder("pnpgen")):
@@ -137,16 +145,17 @@ def fingerprint(folders: Iterable[Path], options: Any, known: FileHashes | None 
                 if known is not None and st is not None and known.get(path, st) is None:
                     known.learn(path, st, part.decode())
             continue
-        for path, _, part in _parts(folder, known, folder == fonts):
+        for path, _, part in _parts(folder, known, folder == fonts, stamps):
             parts += [os.fsencode(path), part]
     return parts_digest(parts)
 
 
-def _parts(folder: Path, known: FileHashes | None, fonts: bool = False) -> list[tuple[Path, os.stat_result | None, bytes]]:
+def _parts(folder: Path, known: FileHashes | None, fonts: bool = False,
+           stamps: Stamps | None = None) -> list[tuple[Path, os.stat_result | None, bytes]]:
     """Each file under ``folder`` (``_files``; of fonts/, ``font_files``), its stamp when its content was hashed, and what
     ``fingerprint`` takes of it."""
     out: list[tuple[Path, os.stat_result | None, bytes]] = []
-    for path, st, link in font_files(folder) if fonts else _files(folder):
+    for path, st, link in font_files(folder) if fonts else _files(folder, stamps):
         if link:  # by where it points and its target's stamp, never read: it may lead out
             out.append((path, None, os.fsencode(f"link {os.readlink(path)} {st.st_size}:{st.st_mtime_ns}")))
         elif st.st_size > BIG_FILE:

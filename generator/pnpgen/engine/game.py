@@ -61,7 +61,7 @@ from pnpgen.impose.sheets import (
 )
 from pnpgen.impose.slots import slot_layout
 from pnpgen.impose.tiles import plan_tiles
-from pnpgen.memo import Memo
+from pnpgen.memo import Memo, Stamps
 from pnpgen.pdf.assemble import PdfFile, SourceChanged
 from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.settings import default_font
@@ -133,7 +133,8 @@ def render_game(ws: Workspace, slug: str, options: BuildOptions, compiled: Compi
 
     try:
         return faces_of_game(ws.templates, game, bleed, options.min_dpi, compiled, memo,
-                             art_fingerprint(ws, game, known), before=spread, deck_bleeds=own)
+                             art_fingerprint(ws, game, known, memo.stamps if memo is not None else None), before=spread,
+                             deck_bleeds=own)
     finally:
         workers.close()
 
@@ -313,13 +314,13 @@ def _uses(cache: Cache, renders: str, face_keys: dict[str, str], nest_memo: Memo
     return uses
 
 
-def art_fingerprint(ws: Workspace, game: Game, known: FileHashes | None = None) -> str:
+def art_fingerprint(ws: Workspace, game: Game, known: FileHashes | None = None, stamps: Stamps | None = None) -> str:
     """Hash of the game's art files (and its templates, which may name art): what a face that
-    embeds an image depends on beyond its SVG."""
-    return fingerprint(art_folders(ws, game), None, known)
+    embeds an image depends on beyond its SVG. ``stamps``: the build's (``Cache.stamps``)."""
+    return fingerprint(art_folders(ws, game), None, known, stamps=stamps)
 
 
-def face_art(svg: str, folder: ArtFolder, whole: str, known: FileHashes | None = None) -> str:
+def face_art(svg: str, folder: ArtFolder, whole: str, digest: Callable[[Path], str] = content_hash) -> str:
     """What a face's pictures are made of: the hash of the art files its SVG shows, so editing
     one picture converts again only the faces that show it (an SVG picture with the pictures it
     shows); ``whole`` (``art_fingerprint``) when a file it names is not found in the art folders
@@ -329,20 +330,20 @@ def face_art(svg: str, folder: ArtFolder, whole: str, known: FileHashes | None =
     files = folder.shown_files(svg)
     if files is None:
         return whole
-    return sha(os.fsencode("\n".join(f"{p.name}:{content_hash(p, known)}" for p in files)))
+    return sha(os.fsencode("\n".join(f"{p.name}:{digest(p)}" for p in files)))
 
 
-def face_arts_of(rendered: RenderedGame, known: FileHashes | None = None) -> dict[str, str]:
+def face_arts_of(rendered: RenderedGame, digest: Callable[[Path], str] = content_hash) -> dict[str, str]:
     """Each face that shows a picture → the hash of its pictures (``face_art``)."""
-    return {k: face_art(svg, rendered.art_folder, rendered.art_digest, known)
+    return {k: face_art(svg, rendered.art_folder, rendered.art_digest, digest)
             for k, svg in rendered.faces.svgs.items() if "<image" in svg}
 
 
-def face_keys_of(rendered: RenderedGame, known: FileHashes | None = None,
+def face_keys_of(rendered: RenderedGame, digest: Callable[[Path], str] = content_hash,
                  arts: dict[str, str] | None = None) -> dict[str, str]:
     """Each face's key suffix (``face_suffix``) in the cache of converted faces; ``arts``: the
     faces' pictures (``face_arts_of``) when already worked out."""
-    arts = face_arts_of(rendered, known) if arts is None else arts
+    arts = face_arts_of(rendered, digest) if arts is None else arts
     return {k: face_suffix(svg, arts.get(k, "")) for k, svg in rendered.faces.svgs.items()}
 
 
@@ -362,7 +363,7 @@ def cached_rendering(cache: Cache, ws: Workspace, slug: str,
     """The templates compiled and the faces rendered by earlier builds, from ``cache``."""
     return (CompiledTemplates(),
             RenderMemo(known=cache.pack(renders_pack(slug, options)), inputs=render_inputs(ws, slug, options, cache.hashes),
-                       digest=lambda path: content_hash(path, cache.hashes)))
+                       digest=cache.digest, stamps=cache.stamps))
 
 
 def renders_pack(slug: str, options: BuildOptions) -> str:
@@ -415,7 +416,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     options = game_printer(ws, game, options)
     if options.ink is not None and game.options.get("ink"):  # game.yaml ink: the saver's figures
         options = replace(options, ink=replace(options.ink, **game.options["ink"]))
-    face_arts = face_arts_of(rendered, cache.hashes if cache is not None else None)
+    face_arts = face_arts_of(rendered, cache.digest if cache is not None else content_hash)
     face_keys = face_keys_of(rendered, arts=face_arts)
     on_paper = paper_layouts(game, options.sheet, nest_memo, options.stock)
     check_tiled(game, on_paper)
@@ -437,7 +438,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     settle = None
     if cache is not None:
         cache.stores = stores
-        cache.art_files = art_files(ws, game, lambda path: content_hash(path, cache.hashes))
+        cache.art_files = art_files(ws, game, cache.digest, cache.stamps)
         images.own = cache.art_files  # a picture that is an art file, shown as it is, is placed from it
         images.own_hash = lambda path, st: content_hash(path, cache.hashes, st)  # (while it still is that file)
         images.piece_hashes = Memo(known=cache.pack(pieces_pack(slug, options)))

@@ -23,7 +23,7 @@ from pnpgen.engine import bookkey, history
 from pnpgen.engine.cache import Cache, GameState, States, as_written, recorded
 from pnpgen.engine.changes import change_report, snapshot
 from pnpgen.engine.export import exports_made
-from pnpgen.engine.fingerprint import content_hash, fingerprint
+from pnpgen.engine.fingerprint import fingerprint
 from pnpgen.engine.fresh import GameOutcome, edition, for_game, inputs_of, sort_games
 from pnpgen.engine.fresh import out_dir as game_out_dir
 from pnpgen.engine.game import BuildResult, booklet_paper, build_game, render_inputs, saved_again
@@ -132,7 +132,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
     before = cache.state(ed)
     book = _Rulebook(ws, rulebook, cache, beside=options.jobs > 1, before=before, out_dir=out_dir,
                      warm=warm) if rulebook is not None else None
-    sizes = Sizes(Memo(known=cache.pack(f"art/{slug}")), lambda path: content_hash(path, cache.hashes))
+    sizes = Sizes(Memo(known=cache.pack(f"art/{slug}")), cache.digest, cache.stamps)
     try:
         if book is not None:
             book.start_early(slug)

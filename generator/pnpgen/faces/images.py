@@ -32,6 +32,7 @@ from pnpgen.data.model import PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placehol
 from pnpgen.errors import InputError
 from pnpgen.faces.ground import PAPER, ground_beneath
 from pnpgen.litter import is_litter
+from pnpgen.memo import Stamps
 from pnpgen.messages import msg
 from pnpgen.svg.image import placed_image
 from pnpgen.svg.style import SVG_NS, XLINK_HREF
@@ -87,8 +88,8 @@ class ArtPlacer:
     converter uses) and every placement made so far, with its dpi."""
 
     def __init__(self, game: Game, templates, min_dpi: float, warnings: list[str],
-                 printed: Mapping[str, float] | None = None):
-        self.folder = ArtFolder(game.root, templates / game.slug)
+                 printed: Mapping[str, float] | None = None, stamps: Stamps | None = None):
+        self.folder = ArtFolder(game.root, templates / game.slug, stamps=stamps)
         self.min_dpi = float(min_dpi)
         # deck id → how much larger its faces print than they are drawn (an export's --fit scale):
         # a picture's dpi is its pixels over the size it prints at

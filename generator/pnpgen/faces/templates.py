@@ -41,7 +41,7 @@ from pnpgen.faces.lookup import check_templates, find_template
 from pnpgen.faces.pieceview import DeckView, FaceUndefined, MissingField, PieceView
 from pnpgen.faces.rootsize import give_size, root_box, root_mistake
 from pnpgen.faces.sourcelines import SourceLines, designers_line, svg_mistake, traced
-from pnpgen.memo import Memo
+from pnpgen.memo import Memo, Stamps
 from pnpgen.patterns import later
 from pnpgen.svg.style import hex_colour, parse_colour
 from pnpgen.svg.text import known_font, text_fonts, unknown_font
@@ -229,6 +229,7 @@ class RenderMemo(Memo[dict]):
     # remembers the files its template looked at (sizes, existence) by their hashes, so a
     # repainted picture renders again only the faces that looked at it.
     digest: Callable[[Path], str] | None = None
+    stamps: Stamps | None = None  # the build's stats of files (the digest's): its templates' art found by them
     _decks: dict[int, tuple[Deck, str]] = field(default_factory=dict, repr=False)  # _deck_key's, by deck
     # Faces another process is rendering (engine/prerender.py), by key: a call that waits for them
     # and learns them, made when the face stage first asks for one.
@@ -360,7 +361,7 @@ class Renderer(DrawnBleed):
         default = game.translations.default if game.translations is not None else game.lang
         # another edition set in Latin script: Japanese a template writes itself is warned (text/__init__.py)
         self.translated_from = default if game.lang != default and is_latin(game.lang) else ""
-        self.art = ArtPlacer(game, templates, min_dpi, self.warnings, printed)  # image(); art.folder.resolver for <image>
+        self.art = ArtPlacer(game, templates, min_dpi, self.warnings, printed, memo.stamps if memo is not None else None)  # image(); art.folder.resolver for <image>
         self._checked: dict[tuple[str, tuple[float, float], float], tuple[list, str | None]] = {}  # (SVG, trim, bleed) found well-formed → (placements, grounded)
         self._printed: set[str] = set()  # templates whose art is all inside their parent's blocks (unprinted)
         self._deck_counts: dict[str, int] = {}  # deck id → its total count, summed once per deck

@@ -1,0 +1,52 @@
+"""Issue 22: an edit asks the disk about each art file a few times, however big the deck — the
+build's stats are learnt once (``Cache.stamps``) and handed down, not asked again by every stage
+that finds, measures or hashes a picture (a thousand cards' art was stat'ed some fifteen times
+each on an edit of one card's text)."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from conftest import PICTURE_FRONT, picture_workspace, run
+
+MOST = 3  # stats (and lstats) of one art file in a build after an edit: before (up to date?), within, after (saved meanwhile?)
+
+
+def pieces(n: int, edited: str = "") -> str:
+    return "".join(f"  - {{name: 札{i}{edited if i == 1 else ''}, art: p{i}.png}}\n" for i in range(n))
+
+
+def stats_of_an_edit(root: Path, n: int, monkeypatch) -> Counter:
+    """Each art file's stats and lstats, by name, in a build after one card's text is edited."""
+    colours = {f"p{i}.png": (10 * i % 250, 40, 200) for i in range(n)}
+    ws = picture_workspace(root, pieces(n), PICTURE_FRONT, colours, size=(60, 40))
+    out = root / "build"
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--out", str(out)) == 0
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(
+        (ws / "data" / "test" / "decks" / "cards.yaml").read_text(encoding="utf-8").replace("札1,", "札1改,"),
+        encoding="utf-8")
+    art = str(ws / "data" / "test" / "art")
+    seen: Counter = Counter()
+    for name in ("stat", "lstat"):
+        real = getattr(os, name)
+
+        def counted(path, *args, real=real, **kw):
+            if str(path).startswith(art + os.sep):
+                seen[Path(path).name] += 1
+            return real(path, *args, **kw)
+
+        monkeypatch.setattr(os, name, counted)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--out", str(out)) == 0
+    monkeypatch.undo()
+    assert set(seen) == set(colours)  # every art file was looked at (the count below is of something)
+    return seen
+
+
+@pytest.mark.parametrize("n", [3, 6])
+def test_each_art_file_is_looked_at_three_times_an_edit_however_big_the_deck(tmp_path, monkeypatch, n):
+    seen = stats_of_an_edit(tmp_path, n, monkeypatch)
+    assert max(seen.values()) <= MOST, seen
