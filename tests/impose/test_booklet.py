@@ -13,7 +13,7 @@ from pdfprobe import form_texts, placed_forms
 from pnpgen import fonts as fontreg
 from pnpgen.impose import booklet
 from pnpgen.impose.booklet import layout, padded_count, padded_sequence, saddle_stitch
-from pnpgen.pdf.booklet import impose_pdf
+from pnpgen.pdf.booklet import ParsedObjects, impose_pdf
 from pnpgen.units import PT_PER_MM
 
 FONTS = Path(__file__).resolve().parents[2] / "fonts"
@@ -98,14 +98,15 @@ def test_too_much_creep_is_refused():
 # ---------------------------------------------------------------- measured in a PDF
 
 
-def numbered_pages(n: int) -> bytes:
-    """A5 pages each printing its number at MARK_X mm from its left edge."""
+def numbered_pages(n: int, moved: int = 0) -> bytes:
+    """A5 pages each printing its number at MARK_X mm from its left edge (page ``moved``'s 5 mm
+    further right)."""
     font = fontreg.register("BIZUDPGothic-Regular", FONTS)
     buf = io.BytesIO()
     c = canvas.Canvas(buf, pagesize=(148 * PT_PER_MM, 210 * PT_PER_MM), invariant=1, initialFontName=font)
     for i in range(1, n + 1):
         c.setFont(font, 20)
-        c.drawString(MARK_X * PT_PER_MM, 100 * PT_PER_MM, f"P{i}")
+        c.drawString((MARK_X + (5 if i == moved else 0)) * PT_PER_MM, 100 * PT_PER_MM, f"P{i}")
         c.showPage()
     c.save()
     return buf.getvalue()
@@ -125,6 +126,21 @@ def test_imposed_pdf_order_and_size():
     assert float(box.height) / PT_PER_MM == pytest.approx(210, abs=0.01)
     order = [sorted(m, key=m.get) for m in marks(pdf)]
     assert order == [[8, 1], [2, 7], [6, 3], [4, 5]]
+
+
+def test_a_book_set_again_is_imposed_parsing_only_the_objects_that_changed():
+    """watch sets the book again on a save: the booklet takes the objects the last imposing
+    parsed where their bytes are the same, and gives the bytes a fresh imposing gives (the page
+    that moved is never the last one's)."""
+    parsed = ParsedObjects()
+    before, after = numbered_pages(8), numbered_pages(8, moved=3)
+    first = impose_pdf(before, layout(8), parsed=parsed)
+    assert first == impose_pdf(before, layout(8)) and parsed.reused == 0
+    pdf = impose_pdf(after, layout(8), parsed=parsed)
+    assert pdf == impose_pdf(after, layout(8))
+    assert 0 < parsed.reused < after.count(b" 0 obj")  # the font, the other pages: not the moved page
+    assert marks(pdf)[2][3] == pytest.approx(marks(first)[2][3] + 5, abs=0.01)  # page 3: sheet 2's front
+    assert marks(pdf)[2][6] == pytest.approx(marks(first)[2][6], abs=0.01)
 
 
 def test_imposed_blank_pages_are_empty():

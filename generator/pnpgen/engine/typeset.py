@@ -24,6 +24,7 @@ from pnpgen.engine.fingerprint import big_file_stamp, code, sha
 from pnpgen.engine.options import RulebookOptions
 from pnpgen.faces.builtin import icon_dirs
 from pnpgen.memo import Memo
+from pnpgen.pdf.booklet import ParsedObjects
 from pnpgen.rulebook.book import (
     DraftReading,
     build_rulebook,
@@ -39,6 +40,9 @@ from pnpgen.rulebook.document import well_formed_entries
 # the key of what the book is made from besides its pictures (engine/bookkey.py ``model_key``,
 # which holds everything the reading reads), for the ``typeset`` of the same build: one kept, taken once.
 _READ_AHEAD: dict[str, DraftReading] = {}
+# The objects of the last setting's A5 pages as the booklet parsed them, by their bytes: a save in
+# ``watch`` sets the book again with a few of them changed, and the booklet parses only those.
+_PARSED = ParsedObjects()
 
 
 def prepare_rulebook(ws: Workspace, game: Game, model: str = "", warm: bool = False) -> None:
@@ -85,7 +89,7 @@ def typeset(ws: Workspace, game: Game, pictures: dict, opts: RulebookOptions, re
     book = build_rulebook(game, ws.fonts, rules_only=opts.rules_only, creep_mm=opts.creep_mm,
                           binding=opts.binding, paper=opts.paper or game.options.get("paper") or "a4",
                           pictures=pictures, readings=memo, reading=reading, entries=_entries(earlier, draft),
-                          icon_dirs=icon_dirs(ws.templates, game.slug))
+                          icon_dirs=icon_dirs(ws.templates, game.slug), parsed=_PARSED)
     return book.files, book.warnings, book.report, memo.learned, memo.used, key, {"draft": draft, "notified": book.entries}
 
 

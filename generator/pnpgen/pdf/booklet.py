@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 import zlib
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -45,17 +46,53 @@ class Stream:
     data: bytes  # as stored (still encoded)
 
 
-class SourcePdf:
-    """A PDF read object by object, each parsed when first asked for."""
+class ParsedObjects:
+    """Objects parsed from PDFs' bytes, by their number and their bytes as written (from their
+    offset to the next object's: a key of content, so a hit is what parsing would give), kept
+    from one imposing to the next. A save in ``watch`` sets the book again with a few objects
+    changed (a page's stream, a font subset's widths); parsing the others again was most of the
+    booklet's time on the save's critical path. Keeps what the last imposing used, no more."""
 
-    def __init__(self, data: bytes):
+    def __init__(self) -> None:
+        self._kept: dict[tuple[int, bytes], object] = {}
+        self._used: dict[tuple[int, bytes], object] = {}
+        self.reused = 0  # objects taken as parsed before (for tests and the bench)
+
+    def turn(self) -> None:
+        """A new imposing: what the last one used is kept for it, the rest let go of."""
+        self._kept, self._used = self._used, {}
+
+    def get(self, key: tuple[int, bytes]) -> object:
+        value = self._used.get(key, _MISSING)
+        if value is _MISSING:
+            value = self._kept.get(key, _MISSING)
+            if value is not _MISSING:
+                self._used[key] = value
+        if value is not _MISSING:
+            self.reused += 1
+        return value
+
+    def put(self, key: tuple[int, bytes], value: object) -> None:
+        self._used[key] = value
+
+
+_MISSING = object()
+
+
+class SourcePdf:
+    """A PDF read object by object, each parsed when first asked for (or found in ``parsed``,
+    from an earlier PDF with the same object's bytes). Parsed values are shared: never changed."""
+
+    def __init__(self, data: bytes, parsed: ParsedObjects | None = None):
         self.data = data
         self.offsets: dict[int, int] = {}
         self._parsed: dict[int, object] = {}
+        self._memo = parsed
+        self._starts: list[int] = []
         start = data.rfind(b"startxref")
         if start < 0:
             raise ValueError("no startxref")
-        at = int(_INT.search(data, start).group())  # type: ignore[union-attr]
+        at = self._xref = int(_INT.search(data, start).group())  # type: ignore[union-attr]
         if not data.startswith(b"xref", at):
             raise ValueError("not a classic cross-reference table (an object stream?)")
         at += 4
@@ -78,6 +115,29 @@ class SourcePdf:
             raise ValueError("the trailer is not a dictionary")
         self.trailer: Dictionary = trailer
 
+    def _end(self, at: int) -> int:
+        """Where the object at ``at`` ends: the next object's offset, else the cross-reference table's."""
+        if not self._starts:
+            self._starts = sorted({*self.offsets.values(), self._xref})
+        i = bisect_right(self._starts, at)
+        return self._starts[i] if i < len(self._starts) else len(self.data)
+
+    def _read(self, n: int, at: int) -> object:
+        """Object ``n``, parsed from its bytes at ``at``."""
+        head = re.compile(rb"\s*(\d+)\s+(\d+)\s+obj").match(self.data, at)
+        if head is None or int(head.group(1)) != n:
+            raise ValueError(f"object {n} is not where the table says")
+        value, at = _value(self.data, head.end())
+        at = _skip(self.data, at)
+        if self.data.startswith(b"stream", at) and isinstance(value, Dictionary):
+            at += 6
+            at += 2 if self.data.startswith(b"\r\n", at) else 1
+            length = self.get(value.get(b"Length"))
+            if not isinstance(length, Raw) or not length.data.isdigit():
+                raise ValueError(f"object {n}: a stream without a length")
+            value = Stream(value, self.data[at:at + int(length.data)])
+        return value
+
     def get(self, value: object) -> object:
         """``value``, or the object it refers to."""
         return self.object(value.n) if isinstance(value, Ref) else value
@@ -87,19 +147,16 @@ class SourcePdf:
             at = self.offsets.get(n)
             if at is None:
                 raise ValueError(f"object {n} is not in the cross-reference table")
-            head = re.compile(rb"\s*(\d+)\s+(\d+)\s+obj").match(self.data, at)
-            if head is None or int(head.group(1)) != n:
-                raise ValueError(f"object {n} is not where the table says")
-            value, at = _value(self.data, head.end())
-            at = _skip(self.data, at)
-            if self.data.startswith(b"stream", at) and isinstance(value, Dictionary):
-                at += 6
-                at += 2 if self.data.startswith(b"\r\n", at) else 1
-                length = self.get(value.get(b"Length"))
-                if not isinstance(length, Raw) or not length.data.isdigit():
-                    raise ValueError(f"object {n}: a stream without a length")
-                value = Stream(value, self.data[at:at + int(length.data)])
-            self._parsed[n] = value
+            if self._memo is None:
+                self._parsed[n] = self._read(n, at)
+            else:
+                key = (n, self.data[at:self._end(at)])
+                value = self._memo.get(key)
+                if value is _MISSING:
+                    value = self._read(n, at)
+                    if not (isinstance(value, Stream) and isinstance(value.head.get(b"Length"), Ref)):
+                        self._memo.put(key, value)  # (a length held elsewhere: not this object's bytes alone)
+                self._parsed[n] = value
         return self._parsed[n]
 
     def pages(self) -> list[Dictionary]:
@@ -309,11 +366,15 @@ def _box(page: Dictionary, src: SourcePdf) -> tuple[float, float, float, float]:
 
 
 def impose_pdf(pages_pdf: bytes, sides: list[tuple[SheetSide, list[Placement]]],
-               sheet_mm: tuple[float, float] = A4_LANDSCAPE, marks: Sequence[bytes] = ()) -> bytes:
+               sheet_mm: tuple[float, float] = A4_LANDSCAPE, marks: Sequence[bytes] = (),
+               parsed: ParsedObjects | None = None) -> bytes:
     """Place the pages of ``pages_pdf`` on sheets as laid out (impose/booklet.py ``layout``),
     with ``marks[n]`` (a one-page PDF: fold marks, printing note) over side ``n``; returns the
-    booklet PDF's bytes. The same input gives the same bytes."""
-    src = SourcePdf(pages_pdf)
+    booklet PDF's bytes. The same input gives the same bytes. ``parsed``: the objects the last
+    imposing parsed (a long-running process's), of which this one reads again only the changed."""
+    if parsed is not None:
+        parsed.turn()
+    src = SourcePdf(pages_pdf, parsed)
     pages = src.pages()
     out = ObjectFile()
     copier = _Copier(out)
@@ -337,7 +398,7 @@ def impose_pdf(pages_pdf: bytes, sides: list[tuple[SheetSide, list[Placement]]],
             chunks.append(f"q {size} {tx:.4f} {ty:.4f} cm /Pg{i} Do Q\n".encode("ascii"))
         resources = Dictionary()
         if n < len(marks):  # the side's overlay, drawn over the pages in the sheet's own content
-            over = SourcePdf(marks[n])
+            over = SourcePdf(marks[n], parsed)
             over_page = over.pages()[0]
             left, bottom, _right, _top = _box(over_page, over)
             own = copier.value(over, over.get(over_page.get(b"Resources", Dictionary())))

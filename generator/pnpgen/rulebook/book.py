@@ -27,7 +27,7 @@ from pnpgen.faces.faceset import pictured
 from pnpgen.impose import booklet as booklets
 from pnpgen.memo import Memo
 from pnpgen.messages import counted, msg
-from pnpgen.pdf.booklet import impose_pdf
+from pnpgen.pdf.booklet import ParsedObjects, impose_pdf
 from pnpgen.pdf.settings import default_font
 from pnpgen.pdf.subsettags import tags_apart
 from pnpgen.rulebook import glyphs, setlines, slug
@@ -474,7 +474,8 @@ def proof_file(game: Game, reading: DraftReading) -> bytes:
 def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPicture] | None = None,
                    rules_only: bool = False, creep_mm: float = 0.0, binding: str = "left", paper: str = "a4",
                    readings: Memo[str] | None = None, reading: DraftReading | None = None,
-                   entries: list | None = None, icon_dirs: Sequence[Path] = (), booklet: bool = True) -> RulebookResult:
+                   entries: list | None = None, icon_dirs: Sequence[Path] = (), booklet: bool = True,
+                   parsed: ParsedObjects | None = None) -> RulebookResult:
     """``rulebook.pdf`` (A5), ``rulebook-booklet.pdf`` (on ``paper`` landscape: A4, or Letter with
     the pages at 94 %; saddle stitch) and
     ``proof.txt`` as bytes. ``pictures`` are the decks' faces by deck id (the build passes the
@@ -485,7 +486,8 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     contents' and index's entries an earlier setting settled on (``RulebookResult.entries``),
     which spare the sketch pass when they still hold (``document.render``). ``icon_dirs``: where
     the draft's ``{name}`` icons are looked up, in order (``inline``). ``booklet`` False: no home
-    booklet, nor its warning (a print shop's book, exports/book.py, is bound by the shop)."""
+    booklet, nor its warning (a print shop's book, exports/book.py, is bound by the shop).
+    ``parsed``: the objects of the last setting's pages, for the booklet (``impose_pdf``)."""
     if binding not in ("left", "right"):
         raise InputError(f"unknown binding {binding!r}", key="binding", expected="left or right")
     if creep_mm < 0:
@@ -549,7 +551,8 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     sheet_name = "Letter" if sheet_mm == booklets.LETTER_LANDSCAPE else "A4"
     sides = booklets.layout(n_pages, binding=binding, creep_mm=creep_mm, keep_last=True, sheet_mm=sheet_mm)
     a4 = tags_apart(impose_pdf(a5, sides, sheet_mm=sheet_mm,
-                               marks=slug.overlays(sides, fonts.gothic, lang, binding, sheet_mm, sheet_name))) \
+                               marks=slug.overlays(sides, fonts.gothic, lang, binding, sheet_mm, sheet_name),
+                               parsed=parsed)) \
         if booklet else b""
     scale = booklets.book_scale(booklets.A5, sheet_mm)
     total = booklets.padded_count(n_pages)
