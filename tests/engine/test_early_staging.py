@@ -161,11 +161,16 @@ def _document(tmp_path: Path, name: str = "art.bin") -> tuple[PdfFile, Path]:
     return PdfFile((b"%PDF head\n", Stored(str(art), 200_000, 50_000, file_stamp(art)), b"\ntail\n")), art
 
 
-def test_an_early_copy_holds_the_folders_lock_and_stages_the_documents_bytes(tmp_path, monkeypatch):
+def _an_output_folder_and_a_big_document(tmp_path: Path, monkeypatch) -> tuple[Path, PdfFile]:
+    """An empty output folder, and a document that counts as big (every document does)."""
     monkeypatch.setattr(transaction, "BIG_DOCUMENT", 1)
     root = tmp_path / "out"
     root.mkdir()
-    doc, _ = _document(tmp_path)
+    return root, _document(tmp_path)[0]
+
+
+def test_an_early_copy_holds_the_folders_lock_and_stages_the_documents_bytes(tmp_path, monkeypatch):
+    root, doc = _an_output_folder_and_a_big_document(tmp_path, monkeypatch)
     with Staging(root) as staging:
         staging.early(root / "a.pdf", doc)
         assert staging.copies and (root / STAGING).is_dir()
@@ -182,10 +187,7 @@ def test_an_early_copy_holds_the_folders_lock_and_stages_the_documents_bytes(tmp
 
 
 def test_a_folder_another_build_holds_gets_no_early_copy_and_the_commit_still_writes(tmp_path, monkeypatch):
-    monkeypatch.setattr(transaction, "BIG_DOCUMENT", 1)
-    root = tmp_path / "out"
-    root.mkdir()
-    doc, _ = _document(tmp_path)
+    root, doc = _an_output_folder_and_a_big_document(tmp_path, monkeypatch)
     with Staging(root) as staging:
         with build_lock(root):  # another build's commit under way
             staging.early(root / "a.pdf", doc)
