@@ -43,14 +43,15 @@ def write_documents(todo: Mapping[str, PagePlan], arts: Mapping[str, Art], font:
     """Each document of ``todo`` (by output path) as parts; over ``jobs`` workers when there is
     more than one document and ``MIN_FACES`` faces still to draw. ``drawn``: the faces and pages
     drawn already (by the workers that converted the faces, by earlier builds, by the last save).
-    ``ready``: told of each document as it is made, in one process (its copy into the staging
-    folder begins while the next is drawn: engine/transaction.py ``Staging.early``)."""
+    ``ready``: told of each document as it is made — in this process as each is written, a forked
+    child's or the workers' as they come back — so its copy into the staging folder begins while
+    the rest is drawn (engine/transaction.py ``Staging.early``)."""
     if jobs <= 1 or len(todo) < 2 or _faces_to_draw(todo, drawn) < MIN_FACES:
         if drawn is None:  # each face and page made into its stream once, for every document that shows it
             drawn = FaceStreams()
         if jobs > 1 and len(todo) > 1 and multiprocessing.get_all_start_methods()[0] == "fork" \
                 and _pages_to_draw(todo, drawn) >= MIN_PAGES:
-            return _beside_a_fork(todo, arts, font, images, say, drawn)
+            return _beside_a_fork(todo, arts, font, images, say, drawn, ready)
         out = {}
         for path, doc in todo.items():
             say(f"drawing {path}")
@@ -81,11 +82,13 @@ def write_documents(todo: Mapping[str, PagePlan], arts: Mapping[str, Art], font:
     for path in todo:  # in the plan's order
         say(f"drawing {path}")
         out[path] = written[path]
+        ready(path, out[path])
     return out
 
 
 def _beside_a_fork(todo: Mapping[str, PagePlan], arts: Mapping[str, Art], font: str, images: ImageStreams,
-                   say: Callable[[str], None], drawn: FaceStreams) -> dict[str, PdfFile]:
+                   say: Callable[[str], None], drawn: FaceStreams,
+                   ready: Callable[[str, PdfFile], None]) -> dict[str, PdfFile]:
     """The documents in two groups of about as much drawing (``_halves``): the first written by a
     process forked from this one, the second here meanwhile. The child returns its documents as
     parts and the faces and pages it drew (some ten MB for a thousand cards' four documents);
@@ -94,7 +97,11 @@ def _beside_a_fork(todo: Mapping[str, PagePlan], arts: Mapping[str, Art], font: 
     written here."""
     theirs, ours = _halves(todo)
     if not ours:  # every document shows the pages of another: one process draws them once
-        return {path: write_pdf(doc, arts, font, images=images, faces=drawn) for path, doc in todo.items()}
+        alone = {}
+        for path, doc in todo.items():
+            alone[path] = write_pdf(doc, arts, font, images=images, faces=drawn)
+            ready(path, alone[path])
+        return alone
     slim, _ = images.stand_ins(arts)
     sys.stdout.flush()  # (what is still buffered would be printed again by the child)
     sys.stderr.flush()
@@ -109,6 +116,7 @@ def _beside_a_fork(todo: Mapping[str, PagePlan], arts: Mapping[str, Art], font: 
         for path in ours:
             say(f"drawing {path}")
             out[path] = write_pdf(todo[path], slim, font, images=images, faces=drawn)
+            ready(path, out[path])  # copied while the child draws the others
         try:
             ok, found = answer.recv()
         except EOFError:  # the child ended without its documents (killed): written here
@@ -119,6 +127,8 @@ def _beside_a_fork(todo: Mapping[str, PagePlan], arts: Mapping[str, Art], font: 
         files, made, kept, used = found
         drawn.absorb(made, kept, used)
         out.update(files)
+        for path in theirs:
+            ready(path, out[path])
     finally:
         answer.close()
         child.join()
