@@ -302,10 +302,11 @@ def test_pdf_faces_pages_carry_their_quantities_as_labels(tmp_path):
 def test_a_single_sided_deck_at_a_shop_that_reads_two_pages_a_card_gets_blank_backs(tmp_path):
     """DriveThruCards reads a deck's file two pages a card, back then front: a deck without backs
     was written a page a card, so the shop took every other card for the back of the one before.
-    Each card now has a blank back page before it, the export says so, and order.csv names them."""
+    Each card now has a blank back page before it, the export says so (at the deck file's name:
+    line, its line 1 a comment), and order.csv names them."""
     import pypdfium2 as pdfium
 
-    deck = _deck(counts=[2, 1]).replace("back: card-back.svg.j2\n", "")
+    deck = "# 片面のカード\n" + _deck(counts=[2, 1]).replace("back: card-back.svg.j2\n", "")
     root = make_workspace(tmp_path / "ws", deck=deck)
     assert run(root, "export", "--game", "test", "--preset", "drivethrucards", "--fit", "scale") == 0
     out = root / "build" / "test" / "drivethrucards"
@@ -318,7 +319,7 @@ def test_a_single_sided_deck_at_a_shop_that_reads_two_pages_a_card_gets_blank_ba
     assert [(r["pages"], r["back"]) for r in _order(out)] == [("1-4", "1-3 odd"), ("5-6", "5")]
     warnings = json.loads((out / "export.json").read_text(encoding="utf-8"))["warnings"]
     (said,) = [w for w in warnings if "blank (white) back page" in w]
-    assert said.startswith("data/test/decks/cards.yaml:1: cards.pdf: deck 'cards' has cards without a back"), said
+    assert said.startswith("data/test/decks/cards.yaml:2:7: cards.pdf: deck 'cards' has cards without a back"), said
 
 
 def test_png_faces_are_drawn_a_run_at_a_time_with_the_same_bytes(tmp_path, monkeypatch):

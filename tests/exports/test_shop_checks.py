@@ -47,8 +47,9 @@ def test_the_safe_zone_is_measured_where_the_format_puts_the_face(tmp_path):
 def test_a_deck_whose_file_names_an_uploader_may_refuse_is_warned(tmp_path):
     """A deck file named in Japanese and with a space names its shop files so ('役割 カード.pdf');
     Japanese printers ask for file names of 半角英数字 (株式会社栄光's 原稿作成共通設定): the export
-    says so, naming the deck file; a deck named cards is not warned, nor a virtual table's export."""
-    root = make_workspace(tmp_path, deck=DECK_YAML + "  - {name: 王, text: 本文}\n")
+    says so, naming the deck file's name: line (its line 1 a comment, as pnpgen new writes it); a
+    deck named cards is not warned, nor a virtual table's export."""
+    root = make_workspace(tmp_path, deck="# 役割のカード\n" + DECK_YAML + "  - {name: 王, text: 本文}\n")
     decks = root / "data" / "test" / "decks"
     (decks / "cards.yaml").rename(decks / "役割 カード.yaml")
     (decks / "plain.yaml").write_text(DECK_YAML + "  - {name: 兵, text: 本文}\n", encoding="utf-8")
@@ -59,7 +60,7 @@ def test_a_deck_whose_file_names_an_uploader_may_refuse_is_warned(tmp_path):
         warned.append([w for w in found if "半角英数字" in w])
     assert (root / "build" / "test" / "doujin" / "役割 カード.pdf").is_file()
     assert warned == [[
-        "data/test/decks/役割 カード.yaml:1: deck '役割 カード' names the files sent to 同人印刷所（トンボ付きPDF） "
+        "data/test/decks/役割 カード.yaml:2:7: deck '役割 カード' names the files sent to 同人印刷所（トンボ付きPDF） "
         "('役割 カード.pdf'); many printers' upload forms take file names of half-width letters, digits, - and _ "
         "only (半角英数字): rename the deck file to such a name if the shop refuses them"], []]
 

@@ -199,6 +199,30 @@ def test_a_bad_colour_given_to_a_macro_is_named_at_the_line_calling_it(tmp_path)
     assert "(expected a palette name (red, ink) or '#rrggbb')" in msg, msg
 
 
+def test_textbox_fill_takes_a_css_colour_name_as_paint_does(tmp_path):
+    """textbox(…, fill="white") was refused ("unknown colour 'white'") though paint() and the
+    layouts take CSS names: it is read as paint(name, text=True) reads it, by keyword or position."""
+    roots = _render(tmp_path, '{{ textbox("x", 1, 1, 10, 10, fill="white") }}'
+                              '{{ textbox("y", 1, 1, 10, 10, 9, 6, "gothic", "left", "top", 1.35, "navy") }}'
+                              '{{ textbox("z", 1, 1, 10, 10, fill="ink") }}')
+    assert [t.get("fill") for t in roots[0].iter(f"{SVG}text")] == ["#ffffff", "#000080", "#222222"]
+
+
+def test_textbox_fill_of_an_unknown_word_still_names_the_line_palette_and_piece(tmp_path):
+    front = '{% extends "common/piece.svg.j2" %}{% block art %}\n{{ textbox(piece.name, 1, 1, 10, 10, fill="whte") }}\n{% endblock %}'
+    ws = make_workspace(tmp_path / "ws", deck=DECK)
+    template = ws / "templates" / "test" / "chip-front.svg.j2"
+    template.write_text(front, encoding="utf-8")
+    game = load_game(Workspace(ws), "test")
+    deck = game.decks[0]
+    with pytest.raises(InputError) as e:
+        Renderer(ws / "templates", game, 3.0).render(Face(deck, deck.pieces[0], "front"))
+    msg = str(e.value)
+    assert msg.startswith(f"{template}:2: ") and "textbox fill: unknown colour 'whte'" in msg, msg
+    assert "deck 'cards' piece 1 (赤" in msg and "field 'name'" in msg, msg
+    assert "(expected a palette name (red, ink) or '#rrggbb')" in msg, msg
+
+
 def test_a_palette_name_wins_over_the_css_colour_wherever_pnpgen_reads_it_and_not_in_a_bare_attribute(tmp_path):
     """The docs' rule for a palette colour named as a CSS colour (`red` in a palette that defines
     it): the palette's wherever a helper or macro reads the name (colour(), paint(), textbox(),

@@ -602,6 +602,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         back=_template(doc, "back", data["back"]) if data.get("back") else None,
         template_where={side: doc.where((side,)) for side in ("front", "back") if data.get(side)},
         layout_where=doc.where(("layout",)) if layout_raw is not None else None,
+        name_where=doc.where(("name",)),
         pieces=[],
         source=path,
         options=options,

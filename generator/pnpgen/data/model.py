@@ -191,6 +191,7 @@ class Deck:
     sheet: Any = None  # the deck's ``sheet:`` (data/sheetlayouts.py SheetStock; None: grid or not said)
     sheet_where: Where | None = None  # where the deck file says ``sheet:`` (None: it does not)
     size_where: Where | None = None  # where the deck file gives ``size:`` or ``format:`` (None: its layout's size)
+    name_where: Where | None = None  # where the deck file gives its ``name:``
     lint: Any = None  # the deck file's ``lint:`` over the game's (data/lint.py LintSettings; None: the game's)
     die: tuple[tuple[float, float, float, float], ...] | None = None  # ``die:``: a template's paper d6's faces 1–6
     stand_up: tuple[float, float, float, float] | None = None  # ``stand_up:``: a template's standee's figure box
@@ -202,6 +203,12 @@ class Deck:
         naming the ``side``'s template when the deck names one, else its ``layout:`` line (which draws
         both sides and gives the size; line 1 of a deck ``pnpgen new`` wrote is a comment), else line 1."""
         return self.template_where.get(side or "") or self.layout_where or Where(self.source, 1)
+
+    def where_about(self, line: Where | None) -> Where:
+        """Where a warning about the whole deck starts when one line of a template deck's file is
+        what it is about (its ``name:``, ``size:``, ``back:``; line 1 is often a comment); a layout
+        deck's at its ``layout:`` line, which draws and sizes it, as ``where()``."""
+        return line if line is not None and self.layout_where is None else self.where()
 
     def bleed(self, build_bleed_mm: float) -> float:
         """The bleed round this deck's pieces on its sheets and shop pages: its own, else the build's."""

@@ -70,7 +70,7 @@ class LeftOut:
         template deck's with its ``size:`` line, the size the preset does not take (its line 1 is
         its name, or a comment)."""
         deck = self.deck
-        at = deck.where() if deck.layout_where is not None else deck.size_where or deck.where()
+        at = deck.where_about(deck.size_where)
         return f"{at}: left out: {self.why}; {self.takes_it}{self.resize}"
 
 
@@ -332,7 +332,7 @@ def odd_file_name(deck: Deck, preset: Preset) -> str:
     first = next((p for p in deck.pieces if p.count), None)  # its first file, as the export names it
     copies = f"-x{first.count}" if preset.quantity == "name" and first is not None else ""
     example = f"{deck.id}.pdf" if preset.files.startswith("pdf") else f"{deck.id}-001-front{copies}.png"
-    return (f"{deck.where()}: deck '{deck.id}' names the files sent to {preset.name} ('{example}'); many "
+    return (f"{deck.where_about(deck.name_where)}: deck '{deck.id}' names the files sent to {preset.name} ('{example}'); many "
             "printers' upload forms take file names of half-width letters, digits, - and _ only (半角英数字): "
             "rename the deck file to such a name if the shop refuses them")
 

@@ -131,7 +131,8 @@ def _face_pages(preset: Preset, style: PageStyle, faces: list[UniqueFace], files
     on_page = has_cut_line(style) and preset.cut_line == "page"
     die_name = f"{deck.id}-die.pdf" if has_cut_line(style) and not on_page else ""  # the cut line beside the pages
     if blank_backs:
-        warnings.append(f"{deck.where()}: {name}: deck '{deck.id}' has cards without a back; {preset.name} reads two pages a card "
+        at = deck.where_about(deck.template_where.get("back") or deck.name_where)
+        warnings.append(f"{at}: {name}: deck '{deck.id}' has cards without a back; {preset.name} reads two pages a card "
                         f"({preset.page_order.replace('-', ' then ')}), so each is given a blank (white) back page")
     for face, base in zip(faces, bases):
         first = len(pages) + 1

@@ -107,17 +107,25 @@ class WorkspaceLoader(jinja2.FileSystemLoader):
 
 
 def _bound(helper: Callable[..., Any], ctx: TextContext,
-           shown: Callable[[Any], Any] = lambda value: value) -> Callable[..., Any]:
+           shown: Callable[[Any], Any] = lambda value: value,
+           ink: Callable[[Any], Any] | None = None) -> Callable[..., Any]:
     """``helper`` with this face's text context bound, as a plain function: a template sees its
     arguments, not the context (a partial's ``.args`` would show fonts and folders). ``shown``:
-    what the first argument (the text it sets) must pass."""
+    what the first argument (the text it sets) must pass; ``ink``: what reads its ``fill`` (text/
+    knows palette names and hex only; a CSS name is read here, where ``paint`` is)."""
     bound = partial(helper, ctx)
+    fill_at = list(_signature_after_context(helper).parameters).index("fill") if ink is not None else -1
 
     def call(*args: Any, **kwargs: Any) -> Any:
         if args:
             args = (shown(args[0]), *args[1:])
         elif "text" in kwargs:
             kwargs["text"] = shown(kwargs["text"])
+        if ink is not None:
+            if "fill" in kwargs:
+                kwargs["fill"] = ink(kwargs["fill"])
+            elif len(args) > fill_at:
+                args = (*args[:fill_at], ink(args[fill_at]), *args[fill_at + 1:])
         return bound(*args, **kwargs)
 
     call.__name__ = helper.__name__
@@ -420,6 +428,17 @@ class Renderer(DrawnBleed):
                 return name
         return self.colour(name)
 
+    def text_ink(self, name: Any) -> Any:
+        """``textbox()``'s fill: a colour as ``paint(name, text=True)`` reads it (white → #ffffff;
+        a palette name still wins); a palette name, hex or a word that is no colour goes on as
+        written, for textbox() to take or refuse naming the deck, piece, field and palette."""
+        if isinstance(name, str) and (name in self.game.palette or name.startswith("#")):
+            return name
+        try:
+            return self.paint(name, text=True)
+        except InputError:
+            return name
+
     def tint(self, name: str | None, amount: float, toward: str = "#ffffff") -> str:
         """The ``tint`` filter: the colour moved toward white (or ``toward``) by ``amount`` (0–1)."""
         return mix(self.colour(name), self.colour(toward), amount)
@@ -547,7 +566,7 @@ class Renderer(DrawnBleed):
             paint=self.paint,
             readable=self.readable,
             fonts=self.game.text_fonts or self.game.fonts,
-            textbox=traced(_bound(textbox, ctx, printed)),
+            textbox=traced(_bound(textbox, ctx, printed, self.text_ink)),
             icon=traced(_bound(icon, ctx)),
             is_placeholder=is_placeholder,
             placeholder_colour=PLACEHOLDER_COLOUR,
