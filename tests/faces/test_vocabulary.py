@@ -5,6 +5,7 @@ built-in template with its own file."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 from lxml import etree
@@ -181,11 +182,9 @@ def test_a_fresh_workspace_builds(tmp_path):
     assert (tmp_path / "out" / "test" / "cards.pdf").is_file()
 
 
-def test_a_bad_colour_given_to_a_macro_is_named_at_the_line_calling_it(tmp_path):
-    """m.badge(…, "stom") stopped naming only the template file and line 20 of pnpgen's macros:
-    the designer's line that gave the value is named, and the palette's names told."""
-    art = ('{% import "common/macros.svg.j2" as m with context %}\n{{ m.ground("white") }}\n'
-           '{{ m.badge(1, 20, 20, 5, "stom") }}\n')
+def _refused_front(tmp_path, art: str) -> tuple[Path, str]:
+    """The chip deck's front template made of ``art`` (from its line 2), and the message its first
+    piece's front is refused with."""
     front = '{% extends "common/piece.svg.j2" %}{% block art %}\n' + art + "{% endblock %}"
     ws = make_workspace(tmp_path / "ws", deck=DECK)
     template = ws / "templates" / "test" / "chip-front.svg.j2"
@@ -194,7 +193,15 @@ def test_a_bad_colour_given_to_a_macro_is_named_at_the_line_calling_it(tmp_path)
     deck = game.decks[0]
     with pytest.raises(InputError) as e:
         Renderer(ws / "templates", game, 3.0).render(Face(deck, deck.pieces[0], "front"))
-    msg = str(e.value)
+    return template, str(e.value)
+
+
+def test_a_bad_colour_given_to_a_macro_is_named_at_the_line_calling_it(tmp_path):
+    """m.badge(…, "stom") stopped naming only the template file and line 20 of pnpgen's macros:
+    the designer's line that gave the value is named, and the palette's names told."""
+    art = ('{% import "common/macros.svg.j2" as m with context %}\n{{ m.ground("white") }}\n'
+           '{{ m.badge(1, 20, 20, 5, "stom") }}\n')
+    template, msg = _refused_front(tmp_path, art)
     assert msg.startswith(f"{template}:4: ") and "unknown colour 'stom'" in msg, msg
     assert "(expected a palette name (red, ink) or '#rrggbb')" in msg, msg
 
@@ -209,15 +216,7 @@ def test_textbox_fill_takes_a_css_colour_name_as_paint_does(tmp_path):
 
 
 def test_textbox_fill_of_an_unknown_word_still_names_the_line_palette_and_piece(tmp_path):
-    front = '{% extends "common/piece.svg.j2" %}{% block art %}\n{{ textbox(piece.name, 1, 1, 10, 10, fill="whte") }}\n{% endblock %}'
-    ws = make_workspace(tmp_path / "ws", deck=DECK)
-    template = ws / "templates" / "test" / "chip-front.svg.j2"
-    template.write_text(front, encoding="utf-8")
-    game = load_game(Workspace(ws), "test")
-    deck = game.decks[0]
-    with pytest.raises(InputError) as e:
-        Renderer(ws / "templates", game, 3.0).render(Face(deck, deck.pieces[0], "front"))
-    msg = str(e.value)
+    template, msg = _refused_front(tmp_path, '{{ textbox(piece.name, 1, 1, 10, 10, fill="whte") }}\n')
     assert msg.startswith(f"{template}:2: ") and "textbox fill: unknown colour 'whte'" in msg, msg
     assert "deck 'cards' piece 1 (赤" in msg and "field 'name'" in msg, msg
     assert "(expected a palette name (red, ink) or '#rrggbb')" in msg, msg
