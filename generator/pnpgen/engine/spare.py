@@ -42,29 +42,34 @@ SPARES = ".spares"  # <trash>/.spares: the sealed record of the outputs' layouts
 VERSION = 1
 
 
-def layout_of(data: PdfFile) -> list[list]:
-    """Each part of ``data`` as (length, what it is): ``""`` for bytes in memory, a stored part as
-    ``_identity`` names it."""
-    return [[len(p), ""] if isinstance(p, bytes) else [p.size, _identity(p)] for p in data.parts]
+def layout_of(data: PdfFile) -> str:
+    """Each part of ``data`` as ``length:what``, joined by ``;``: ``what`` empty for bytes in
+    memory, a stored part as ``_identity`` names it. One string, not a list: the record is read
+    by every build and reclaim, and only the layout of a document being written is taken apart."""
+    return ";".join(f"{len(p)}:" if isinstance(p, bytes) else f"{p.size}:{_identity(p)}" for p in data.parts)
 
 
 def _identity(part: Stored) -> str:
     """A stored part by its content hash, by its file's place and stamp, or both (whichever the
-    build knew: a picture's pieces in its art file are hashed once a build has read them)."""
-    where = f"{part.path}\0{part.offset}\0{list(part.stamp)}" if part.stamp is not None else ""
-    # (shortened: a thousand pictures' four documents are 18,000 parts; a collision needs the same
-    # length and a spare sealed by this machine besides)
-    return f"{(part.sha or '')[:32]}\n{hashlib.blake2b(where.encode(), digest_size=16).hexdigest() if where else ''}"
+    build knew: a picture's pieces in its art file are hashed once a build has read them); each
+    shortened (a thousand pictures' documents are 18,000 parts; a collision would also need the
+    same length, in a spare sealed by this machine)."""
+    return f"{(part.sha or '')[:16]}/{_where(part)}"
+
+
+def _where(part: Stored) -> str:
+    if part.stamp is None:
+        return ""
+    return hashlib.blake2b(f"{part.path}\0{part.offset}\0{list(part.stamp)}".encode(), digest_size=8).hexdigest()
 
 
 def _same(recorded: str, part: Stored) -> bool:
     """Is ``part`` the stored part the layout recorded (``_identity``)? The same content hash, or
     the same place in a file of the same stamp."""
-    sha, _, where = recorded.partition("\n")
-    now_sha, _, now_where = _identity(part).partition("\n")
-    if sha and now_sha:
-        return sha == now_sha
-    return bool(where) and where == now_where
+    sha, _, where = recorded.partition("/")
+    if sha and part.sha is not None:
+        return part.sha.startswith(sha)
+    return bool(where) and where == _where(part)
 
 
 def _file_identity(st: os.stat_result) -> list[int]:
@@ -113,9 +118,7 @@ def read(trash: Path) -> Record:
 
 def _sound(v: object, n: int) -> bool:
     """An identity of ``n`` integers followed by a layout."""
-    return isinstance(v, list) and len(v) == n + 1 and all(type(x) is int for x in v[:n]) \
-        and isinstance(v[n], list) and all(isinstance(p, list) and len(p) == 2 and type(p[0]) is int
-                                           and p[0] >= 0 and isinstance(p[1], str) for p in v[n])
+    return isinstance(v, list) and len(v) == n + 1 and all(type(x) is int for x in v[:n]) and isinstance(v[n], str)
 
 
 def _still(path: Path, identity: list) -> bool:
@@ -226,7 +229,9 @@ def find(trash: Path, record: Record, rel: str, data: PdfFile, minimum: int) -> 
         if _file_identity(os.fstat(fd)) != list(identity):
             return None
         at = parts = 0
-        for part, (n, what) in zip(data.parts, layout, strict=False):
+        for part, item in zip(data.parts, layout.split(";"), strict=False):
+            length, _, what = item.partition(":")
+            n = int(length) if length.isdigit() else -1
             if isinstance(part, bytes):
                 if what or n != len(part) or os.pread(fd, n, at) != part:
                     break
@@ -234,7 +239,7 @@ def find(trash: Path, record: Record, rel: str, data: PdfFile, minimum: int) -> 
                 break
             at += n
             parts += 1
-    except OSError:
+    except (OSError, ValueError):
         return None
     finally:
         os.close(fd)
