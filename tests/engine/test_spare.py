@@ -87,7 +87,8 @@ def _cold(tmp_path: Path, ws: Path, name: str) -> Path:
 
 
 @pytest.mark.parametrize("edit", [_text_edit, _count_edit])
-def test_an_edit_rewrites_the_replaced_file_and_writes_the_bytes_of_a_cold_build(tmp_path, small, monkeypatch, edit):
+def test_an_edit_rewrites_the_replaced_file_and_writes_the_bytes_of_a_cold_build(tmp_path, small, monkeypatch, edit,
+                                                                                  capsys):
     ws = _game(tmp_path / "ws")
     root = ws / "build"
     assert run(ws, *BUILD) == 0
@@ -114,6 +115,8 @@ def test_an_edit_rewrites_the_replaced_file_and_writes_the_bytes_of_a_cold_build
     cold = _cold(tmp_path, ws, "cold")
     for rel in inodes:
         assert (root / rel).read_bytes() == (cold / rel).read_bytes(), rel
+    assert "did not put there" not in capsys.readouterr().err  # (the record of spares is pnpgen's own)
+    assert transaction.strangers(root / TRASH) == []
 
 
 def test_the_pictures_come_first_and_keep_their_offsets_through_a_text_edit(tmp_path, small):

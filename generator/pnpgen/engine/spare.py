@@ -34,7 +34,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pnpgen.atomic import read_record, tmp_beside, write_new
+from pnpgen.atomic import TMP_SUFFIX, read_record, tmp_beside, write_new
 from pnpgen.pdf.assemble import PdfFile, Stored
 from pnpgen.usercache import machine_seal
 
@@ -246,6 +246,11 @@ def find(trash: Path, record: Record, rel: str, data: PdfFile, minimum: int) -> 
     if at < minimum or at > identity[2]:
         return None
     return Spare(entry, identity, at, parts)
+
+
+def is_record(name: str) -> bool:
+    """Is ``name`` the trash's record of spares, or a temporary of it a killed run left?"""
+    return name == SPARES or (name.startswith(SPARES + ".") and name.endswith(TMP_SUFFIX))
 
 
 def kept(trash: Path) -> set[str]:

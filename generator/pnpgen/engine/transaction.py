@@ -18,7 +18,9 @@ files or, once the next pnpgen run has looked at it, the complete new set — ne
    a big illustrated deck), and a detached process empties that folder once the build has
    returned (``reclaim``). Before the journal goes, a sealed record ``<token>.taken`` beside
    them names each one with its inode: the trash frees only the files a record names (a file a
-   designer or a synced folder put there, whatever its name, stays, and is said).
+   designer or a synced folder put there, whatever its name, stays, and is said). The latest
+   replaced file of each big document stays there as its *spare*, which the next build of it
+   rewrites from where the two differ rather than writing a new file (engine/spare.py).
 
 Before anything else, every build and export under the folder's lock runs ``recover``: a journal
 left by a killed commit is carried out to the end (rolled forward; each step can be done again);
@@ -678,7 +680,7 @@ def strangers(folder: Path) -> list[str]:
     except OSError:
         return []
     records, entries = _taken(folder)
-    own = {p.name for p in records} | {spare.SPARES} | {name for name, dev, ino, size in entries
+    own = {p.name for p in records} | {n for n in names if spare.is_record(n)} | {name for name, dev, ino, size in entries
                                        if _is_entry(folder / name, dev, ino, size)}
     # (gone since the listing: a reclaim still running freed it)
     return [n for n in names if n not in own and os.path.lexists(folder / n)]
