@@ -234,6 +234,53 @@ def test_killed_while_the_spare_is_rewritten_the_old_set_stays_and_the_next_buil
     assert (root / DOC).read_bytes() == (cold / DOC).read_bytes()
 
 
+HALFWAY = """
+import os, runpy, sys, time
+from pnpgen.engine import transaction
+from pnpgen.pdf import assemble
+transaction.BIG_DOCUMENT, transaction.RECLAIM_MIN = 1, 1000
+build, real = os.getpid(), assemble.PdfFile.write_into
+
+def halfway(self, out):
+    # a spare's rewrite (its file already holds the common bytes), in the process copying it
+    first = self.parts[0]
+    if os.getpid() != build and os.lseek(out, 0, os.SEEK_CUR) > 0 and isinstance(first, bytes):
+        os.write(out, first[:len(first) // 2])
+        os.write(2, b"rewriting\\n")
+        time.sleep(120)
+    real(self, out)
+
+assemble.PdfFile.write_into = halfway
+sys.argv = ["pnpgen", *sys.argv[1:]]
+runpy.run_module("pnpgen", run_name="__main__")
+"""
+
+
+def test_killed_halfway_through_rewriting_a_spare_the_old_set_stays(tmp_path, small):
+    ws = _game(tmp_path / "ws")
+    root, _ = _spared(tmp_path, ws)
+    spares = {(root / TRASH / v[0]).stat().st_ino for v in spare.read(root / TRASH).spares.values()}
+    before = {p: p.read_bytes() for p in (root / "test").rglob("*.pdf")}
+    _text_edit(ws, 2)
+    proc = subprocess.Popen([sys.executable, "-u", "-c", HALFWAY, *BUILD], cwd=ws, stderr=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL, start_new_session=True, env=child_env())
+    assert proc.stderr is not None
+    said = []
+    while (line := proc.stderr.readline()) and b"rewriting" not in line:
+        said.append(line)
+    assert b"rewriting" in line, b"".join(said)
+    staged = {p.stat().st_ino for p in (root / STAGING).iterdir() if p.name != transaction.STAGED}
+    assert staged & spares  # a spare, half rewritten, under a staged name
+    os.killpg(proc.pid, signal.SIGKILL)  # the build and its copying processes, as a power cut would
+    proc.communicate(timeout=60)
+    assert {p: p.read_bytes() for p in (root / "test").rglob("*.pdf")} == before
+    assert run(ws, *BUILD) == 0
+    assert not (root / STAGING).exists()
+    cold = _cold(tmp_path, ws, "cold")
+    for rel in ("test/cards.pdf", DOC, "test/test-all.pdf"):
+        assert (root / rel).read_bytes() == (cold / rel).read_bytes(), rel
+
+
 def test_two_jobs_write_the_same_bytes_as_one(tmp_path, small):
     outs = []
     for jobs in ("1", "2"):
