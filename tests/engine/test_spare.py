@@ -293,3 +293,20 @@ def test_two_jobs_write_the_same_bytes_as_one(tmp_path, small):
         outs.append({p.relative_to(ws / "build").as_posix(): p.read_bytes()
                      for p in (ws / "build" / "test").rglob("*.pdf")})
     assert outs[0] == outs[1]
+
+
+def test_the_reclaim_frees_every_entry_but_the_live_spares(tmp_path, small):
+    ws = _game(tmp_path / "ws")
+    root, _ = _spared(tmp_path, ws)
+    _text_edit(ws, 2)
+    assert run(ws, *BUILD) == 0  # the spares reused; the files this build replaced are the new spares
+    trash = root / TRASH
+    other = trash / "9999-000000"  # an entry a sealed record names that is no spare
+    other.write_bytes(b"x" * 2000)
+    transaction._Trash(trash, "9999").record(["000000"])
+    live = spare.kept(trash)
+    assert len(live) == 4
+    transaction.empty_trash(trash, keep_spares=True)  # what the detached reclaim runs
+    assert not other.exists() and spare.kept(trash) == live and all((trash / n).is_file() for n in live)
+    transaction.empty_trash(trash)  # what pnpgen clean runs
+    assert not trash.exists()
