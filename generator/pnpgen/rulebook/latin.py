@@ -257,7 +257,7 @@ def _steps_alike(section: Section) -> None:
                 step.sentence, step.children = step.whole, []
 
 
-def _bare_instruction(block: Block) -> bool:
+def _bare_instruction(block: object) -> bool:
     """A step written as one sentence with nothing under it (``3. Shuffle the deck.``): a numbered
     line of the text, so what follows it after a blank line is the section's (``With 3 players,
     remove the purple suit.`` was set indented under step 3, as its own text)."""
