@@ -286,3 +286,57 @@ def test_the_first_failing_face_is_reported_whichever_process_rendered_it(tmp_pa
             errs.append(capsys.readouterr().err)
             assert not out.exists() or not (out / "test").exists()
         assert errs[0] == errs[1] and f"({shown}, " in errs[1] and "Traceback" not in errs[1], errs
+
+
+def test_the_bleed_is_read_while_the_forked_process_draws_its_documents(tmp_path, monkeypatch):
+    """--jobs 2: the build's process reads the faces' bleed (and packs the renders) after drawing
+    its own documents and before the forked child's come back, not after them (its core would
+    idle while the child draws); --jobs 1 reads it after every document, as before."""
+    from pnpgen.engine import documents, game, transaction
+
+    ws = _drawn_deck(tmp_path)
+    monkeypatch.setattr(documents, "MIN_PAGES", 100)
+    events: list[str] = []
+    real_early, real_bleed = transaction.Staging.early, game.bare_bleed_warnings
+    monkeypatch.setattr(transaction.Staging, "early",
+                        lambda self, path, data: events.append(path.name) or real_early(self, path, data))
+    monkeypatch.setattr(game, "bare_bleed_warnings", lambda *a, **k: events.append("bleed") or real_bleed(*a, **k))
+    outs = {}
+    for jobs in ("1", "2"):
+        events.clear()
+        out = tmp_path / f"jobs{jobs}"
+        assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", jobs, "--out", str(out)) == 0
+        outs[jobs] = list(events)
+    before = {jobs: events[:events.index("bleed")] for jobs, events in outs.items()}  # the documents told ready
+    assert len(before["1"]) == 4 and outs["1"].count("bleed") == 1, outs["1"]  # (then each told again at the end)
+    assert 1 <= len(before["2"]) < 4 and outs["2"].count("bleed") == 1, outs["2"]  # the child's come after it
+    one, two = tmp_path / "jobs1" / "test", tmp_path / "jobs2" / "test"
+    files = sorted(p.relative_to(one) for p in one.rglob("*") if p.is_file())
+    assert len(files) >= 5 and all((one / rel).read_bytes() == (two / rel).read_bytes() for rel in files)
+
+
+def test_a_document_failing_in_the_forked_process_is_reported_before_the_bleed_read_meanwhile(tmp_path, monkeypatch,
+                                                                                                capsys):
+    """What the build's process does while the child draws fails after the child's documents:
+    the documents' error is the one told, as one process tells it (documents before the bleed);
+    nothing is written."""
+    from pnpgen.engine import documents, game
+    from pnpgen.errors import InputError
+
+    ws = _drawn_deck(tmp_path)
+    monkeypatch.setattr(documents, "MIN_PAGES", 100)
+
+    def failing_child(send, *args):
+        send.send((False, InputError("a document the child draws fails", path="data/test/decks/cards.yaml")))
+        send.close()
+
+    def failing_bleed(*args, **kwargs):
+        raise InputError("the bleed read meanwhile fails", path="data/test/decks/cards.yaml")
+
+    monkeypatch.setattr(documents, "_write_forked", failing_child)
+    monkeypatch.setattr(game, "bare_bleed_warnings", failing_bleed)
+    out = tmp_path / "out"
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "2", "--out", str(out)) == 2
+    err = capsys.readouterr().err
+    assert "the child draws fails" in err and "meanwhile fails" not in err and "Traceback" not in err, err
+    assert not (out / "test").exists()
