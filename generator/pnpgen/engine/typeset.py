@@ -40,7 +40,7 @@ from pnpgen.rulebook.document import well_formed_entries
 class Setting:
     """What the rulebook's process keeps from one job to the next, made where the process starts
     (engine/warm.py ``Worker``) and handed to each job: the draft read ahead of the faces, and
-    the objects of the last setting's pages."""
+    the objects of the last setting's pages, the lines of its paragraphs."""
 
     def __init__(self) -> None:
         # The draft read and proofed while the build's process drew the faces (``prepare_rulebook``),
@@ -52,6 +52,9 @@ class Setting:
         # save in ``watch`` sets the book again with a few of them changed, and the booklet parses
         # only those.
         self.parsed = ParsedObjects()
+        # The lines of the book's paragraphs the last setting used (rulebook/setlines.py): the
+        # next setting of the same book takes them from here, not from the machine's cache.
+        self.lines: dict = {}
 
 
 def prepare_rulebook(setting: Setting, ws: Workspace, game: Game, model: str = "", warm: bool = False) -> None:
@@ -98,7 +101,7 @@ def typeset(setting: Setting, ws: Workspace, game: Game, pictures: dict, opts: R
     book = build_rulebook(game, ws.fonts, rules_only=opts.rules_only, creep_mm=opts.creep_mm,
                           binding=opts.binding, paper=opts.paper or game.options.get("paper") or "a4",
                           pictures=pictures, readings=memo, reading=reading, entries=_entries(earlier, draft),
-                          icon_dirs=icon_dirs(ws.templates, game.slug), parsed=setting.parsed)
+                          icon_dirs=icon_dirs(ws.templates, game.slug), parsed=setting.parsed, lines=setting.lines)
     return book.files, book.warnings, book.report, memo.learned, memo.used, key, {"draft": draft, "notified": book.entries}
 
 
