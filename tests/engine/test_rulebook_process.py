@@ -140,6 +140,7 @@ def test_the_last_settings_garbage_is_freed_before_the_next_setting(tmp_path):
     import gc
     import weakref
 
+    from pnpgen.engine import typeset
     from pnpgen.engine.typeset import prepare_rulebook
 
     class Setting:
@@ -155,9 +156,9 @@ def test_the_last_settings_garbage_is_freed_before_the_next_setting(tmp_path):
         left = weakref.ref(last)
         del last
         assert left() is not None  # garbage, not yet freed
-        prepare_rulebook(ws, game)  # a one-off build's process: none left by a setting before
+        prepare_rulebook(typeset.Setting(), ws, game)  # a one-off build's process: none left by a setting before
         assert left() is not None
-        prepare_rulebook(ws, game, warm=True)  # watch's, kept across saves
+        prepare_rulebook(typeset.Setting(), ws, game, warm=True)  # watch's, kept across saves
         assert left() is None
     finally:
         if was:

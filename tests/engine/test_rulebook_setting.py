@@ -132,11 +132,11 @@ def test_the_rulebook_process_starts_with_the_build_when_the_books_data_changed(
     real, real_read = typeset.prepare_rulebook, typeset.read_rulebook
     preparing = []
 
-    def prepare(ws, game, model, warm=False):  # in the rulebook's process (forked from this one: the module as patched here)
+    def prepare(setting, ws, game, model, warm=False):  # in the rulebook's process (forked from this one: the module as patched here)
         marker.write_text("yes")
         preparing.append(1)
         try:
-            return real(ws, game, model, warm)
+            return real(setting, ws, game, model, warm)
         finally:
             preparing.clear()
 

@@ -234,3 +234,30 @@ def test_count_edits_saved_in_a_warm_process_write_the_bytes_of_a_cold_build(tmp
     assert {"rulebook.pdf", "rulebook-booklet.pdf"} <= set(pdfs) and len(pdfs) >= 4
     for name in pdfs:
         assert (root / "build" / "test" / name).read_bytes() == (fresh / "build" / "test" / name).read_bytes(), name
+
+
+def test_a_warm_process_sets_the_book_again_without_reading_its_lines_back(tmp_path, monkeypatch):
+    """The rulebook process of a watch session keeps the lines its last setting used in its
+    ``Setting`` (engine/typeset.py): the next setting of the same book reads no entry of them from
+    the machine's cache, and sets the same bytes as one that read them."""
+    from pnpgen.rulebook import setlines
+
+    monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "machine-cache"))
+    root = make_workspace(tmp_path / "ws", draft=True)
+    ws = Workspace(root)
+    game = load_game(ws, "test")
+    read: list[str] = []
+    real = setlines.usercache.get
+
+    def get(kind, name):
+        if kind == setlines.KIND:
+            read.append(name)
+        return real(kind, name)
+
+    monkeypatch.setattr(setlines.usercache, "get", get)
+    kept: dict = {}
+    first = build_rulebook(game, ws.fonts, lines=kept)
+    assert len(read) == 1 and kept["used"]  # the first setting looked in the machine's cache
+    again = build_rulebook(game, ws.fonts, lines=kept)
+    assert len(read) == 1  # the second did not
+    assert again.files == first.files == build_rulebook(game, ws.fonts).files

@@ -31,7 +31,7 @@ from pnpgen.engine.options import REPRINT_FILES, RULEBOOK_FILES, BuildOptions, R
 from pnpgen.engine.output import inside, mark, remove_stray_temps
 from pnpgen.engine.reprint import reprint_files
 from pnpgen.engine.transaction import Staging, commit
-from pnpgen.engine.warm import Warm
+from pnpgen.engine.warm import Warm, Worker
 from pnpgen.errors import InputError
 from pnpgen.memo import Memo
 from pnpgen.pdf import drawn
@@ -300,10 +300,8 @@ class _Rulebook:
         return bookkey.last_record(self.cache, self.before)
 
     def _pool(self) -> Any:
-        from concurrent.futures import ProcessPoolExecutor
-
         if self.pool is None:
-            self.pool = self.warm.pool() if self.warm is not None else ProcessPoolExecutor(max_workers=1)
+            self.pool = self.warm.pool(_setting) if self.warm is not None else Worker(_setting)
         return self.pool
 
     def options(self, game: Game) -> RulebookOptions:
@@ -318,7 +316,7 @@ class _Rulebook:
         ``prepare``): its libraries load (platypus, some 0.15 s) while this process reads the game.
         A warm process (watch) has them already."""
         if self.beside and self.warm is None and (self.ws.data / slug / "draft.txt").is_file():
-            self._pool().submit(_warm_up)
+            self._pool()  # (the process loads them as it starts: ``_setting``)
 
     def prepare(self, game: Game) -> None:
         """Start the rulebook's process ahead of the faces — unless the last build made a rulebook
@@ -344,7 +342,7 @@ class _Rulebook:
         if self.beside:
             self.future = self._pool().submit(_typeset, *job)
         else:
-            self.done = _typeset(*job)
+            self.done = _typeset(_setting(), *job)
 
     def close(self) -> None:
         """Let the second process go (at once when the build failed before the rulebook was
@@ -381,25 +379,27 @@ class _Rulebook:
 
 
 # The rulebook's own process loads the rulebook stage (platypus, its fonts: 0.15 s of imports)
-# by name, in these three functions, so the build's process never imports it. This is the one
+# by name, in these functions, so the build's process never imports it. This is the one
 # place below the command layer that loads a stage when called, and it does so across a process
 # boundary: engine/typeset.py imports the rulebook at its top like any module.
 RULEBOOK_JOB = "pnpgen.engine.typeset"
 
 
-def _warm_up() -> None:
-    """In the rulebook's process, before the game is read: its libraries."""
-    importlib.import_module(RULEBOOK_JOB)
+def _setting() -> Any:
+    """Where the rulebook's process starts: what it keeps from job to job (``typeset.Setting``),
+    handed to each job below; its libraries loaded (platypus, some 0.15 s)."""
+    return importlib.import_module(RULEBOOK_JOB).Setting()
 
 
-def _prepare(ws: Workspace, game: Game, model: str, warm: bool) -> None:
+def _prepare(setting: Any, ws: Workspace, game: Game, model: str, warm: bool) -> None:
     """In the rulebook's process, before the faces arrive: its libraries and its fonts, and the
     draft read under the book's ``model`` key."""
-    importlib.import_module(RULEBOOK_JOB).prepare_rulebook(ws, game, model, warm)
+    importlib.import_module(RULEBOOK_JOB).prepare_rulebook(setting, ws, game, model, warm)
 
 
-def _typeset(ws: Workspace, game: Game, pictures: dict, opts: RulebookOptions, readings: dict,
+def _typeset(setting: Any, ws: Workspace, game: Game, pictures: dict, opts: RulebookOptions, readings: dict,
              faces: dict[str, dict[str, str]], earlier: dict[str, Any] | None, model: str) -> tuple:
     """``engine/typeset.py`` ``typeset``, in the rulebook's process (or this one, without a core
     to spare)."""
-    return importlib.import_module(RULEBOOK_JOB).typeset(ws, game, pictures, opts, readings, faces, earlier, model)
+    return importlib.import_module(RULEBOOK_JOB).typeset(setting, ws, game, pictures, opts, readings, faces, earlier,
+                                                         model)

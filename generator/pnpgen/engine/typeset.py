@@ -36,16 +36,28 @@ from pnpgen.rulebook.book import (
 )
 from pnpgen.rulebook.document import well_formed_entries
 
-# The draft read and proofed while the build's process drew the faces (``prepare_rulebook``), by
-# the key of what the book is made from besides its pictures (engine/bookkey.py ``model_key``,
-# which holds everything the reading reads), for the ``typeset`` of the same build: one kept, taken once.
-_READ_AHEAD: dict[str, DraftReading] = {}
-# The objects of the last setting's A5 pages as the booklet parsed them, by their bytes: a save in
-# ``watch`` sets the book again with a few of them changed, and the booklet parses only those.
-_PARSED = ParsedObjects()
+
+class Setting:
+    """What the rulebook's process keeps from one job to the next, made where the process starts
+    (engine/warm.py ``Worker``) and handed to each job: the draft read ahead of the faces, and
+    the objects of the last setting's pages, the lines of its paragraphs."""
+
+    def __init__(self) -> None:
+        # The draft read and proofed while the build's process drew the faces (``prepare_rulebook``),
+        # by the key of what the book is made from besides its pictures (engine/bookkey.py
+        # ``model_key``, which holds everything the reading reads), for the ``typeset`` of the same
+        # build: one kept, taken once.
+        self.read_ahead: dict[str, DraftReading] = {}
+        # The objects of the last setting's A5 pages as the booklet parsed them, by their bytes: a
+        # save in ``watch`` sets the book again with a few of them changed, and the booklet parses
+        # only those.
+        self.parsed = ParsedObjects()
+        # The lines of the book's paragraphs the last setting used (rulebook/setlines.py): the
+        # next setting of the same book takes them from here, not from the machine's cache.
+        self.lines: dict = {}
 
 
-def prepare_rulebook(ws: Workspace, game: Game, model: str = "", warm: bool = False) -> None:
+def prepare_rulebook(setting: Setting, ws: Workspace, game: Game, model: str = "", warm: bool = False) -> None:
     """Before the faces arrive: the rulebook's libraries and its fonts, and with ``model`` (the
     book's model key) the draft read and proofed, for ``typeset`` to take. A draft that cannot be
     read is left to ``typeset``, which reads it again and says why.
@@ -59,15 +71,15 @@ def prepare_rulebook(ws: Workspace, game: Game, model: str = "", warm: bool = Fa
     if warm:
         gc.collect(2 if gc.get_count()[2] >= gc.get_threshold()[2] else 1)
     prepare(game, ws.fonts)
-    _READ_AHEAD.clear()
+    setting.read_ahead.clear()
     if model:
         try:
-            _READ_AHEAD[model] = read_rulebook(game, ws.fonts)
+            setting.read_ahead[model] = read_rulebook(game, ws.fonts)
         except Exception:  # noqa: BLE001 - typeset reads the draft again and reports what is wrong
             pass
 
 
-def typeset(ws: Workspace, game: Game, pictures: dict, opts: RulebookOptions, readings: dict,
+def typeset(setting: Setting, ws: Workspace, game: Game, pictures: dict, opts: RulebookOptions, readings: dict,
             faces: dict[str, dict[str, str]] | None = None, earlier: dict[str, Any] | None = None,
             model: str = "") -> tuple:
     """Typeset the draft as rulebook.pdf (A5) and rulebook-booklet.pdf (A4 saddle stitch): its
@@ -76,8 +88,8 @@ def typeset(ws: Workspace, game: Game, pictures: dict, opts: RulebookOptions, re
     back without importing the rulebook. ``faces``: what each deck's faces are made from
     (engine/bookkey.py ``shown_faces``); ``earlier``: the last build's setting (``bookkey.earlier``),
     whose PDFs are kept when this setting's key is its key; ``model``: the book's model key, under
-    which ``prepare_rulebook`` may have read the draft already."""
-    reading = (_READ_AHEAD.pop(model, None) if model else None) or read_rulebook(game, ws.fonts)
+    which ``prepare_rulebook`` may have read the draft already (kept in ``setting``)."""
+    reading = (setting.read_ahead.pop(model, None) if model else None) or read_rulebook(game, ws.fonts)
     key = setting_key(ws, game, reading, pictures, faces, opts) if faces is not None else ""
     kept = _kept(earlier, key)
     if kept is not None:
@@ -89,7 +101,7 @@ def typeset(ws: Workspace, game: Game, pictures: dict, opts: RulebookOptions, re
     book = build_rulebook(game, ws.fonts, rules_only=opts.rules_only, creep_mm=opts.creep_mm,
                           binding=opts.binding, paper=opts.paper or game.options.get("paper") or "a4",
                           pictures=pictures, readings=memo, reading=reading, entries=_entries(earlier, draft),
-                          icon_dirs=icon_dirs(ws.templates, game.slug), parsed=_PARSED)
+                          icon_dirs=icon_dirs(ws.templates, game.slug), parsed=setting.parsed, lines=setting.lines)
     return book.files, book.warnings, book.report, memo.learned, memo.used, key, {"draft": draft, "notified": book.entries}
 
 

@@ -8,10 +8,14 @@ save imposes again only the decks it changed. A one-off build makes its own rule
 from __future__ import annotations
 
 import importlib
+import multiprocessing
 import os
+import threading
+from collections import deque
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from typing import TypeVar
+from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
 
 from pnpgen.engine.imposition import Impositions
 from pnpgen.pdf.writer import FaceStreams
@@ -25,7 +29,7 @@ class Warm:
     sheets drawn by the last build of each game (``sheets``)."""
 
     def __init__(self) -> None:
-        self._pool: ProcessPoolExecutor | None = None
+        self._pool: Worker | None = None
         self.starts = 0  # worker processes started: one for the whole session
         self._sheets: dict[str, tuple[str, FaceStreams]] = {}
         self._arts: dict[str, tuple[str, dict[str, Art]]] = {}
@@ -57,9 +61,10 @@ class Warm:
         (engine/imposition.py): a save imposes again only the decks it changed."""
         return _kept(self._impositions, edition, inputs, Impositions)
 
-    def pool(self) -> ProcessPoolExecutor:
+    def pool(self, state: Callable[[], Any]) -> Worker:
+        """The rulebook's process (``Worker``), started with ``state`` the first time."""
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=1, initializer=_end_with_parent)
+            self._pool = Worker(state, ends_with_parent=True)
             self.starts += 1
         return self._pool
 
@@ -71,7 +76,7 @@ class Warm:
 
     def worker(self) -> tuple[int, int]:
         """(process id, fonts parsed so far) of the worker, for tests and the bench."""
-        return self.pool().submit(_worker_facts).result()
+        return self.pool(dict).submit(_worker_facts).result()
 
     def close(self) -> None:
         if self._pool is not None:
@@ -83,6 +88,94 @@ class Warm:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class Worker:
+    """A process of its own that runs the jobs given to it (``submit``) one after another, each
+    called with the process's state as its first argument: what ``state`` made when the process
+    started, kept until it ends (the rulebook's: engine/typeset.py ``Setting``), so no module of
+    the process holds data between jobs. A job's result or error comes back as
+    ``ProcessPoolExecutor``'s would; a process that died fails its jobs with ``BrokenProcessPool``.
+    ``ends_with_parent``: the process ends when this one does and leaves Ctrl-C to it (watch)."""
+
+    def __init__(self, state: Callable[[], Any], ends_with_parent: bool = False) -> None:
+        self._conn, theirs = multiprocessing.Pipe()
+        self._process = multiprocessing.Process(target=_serve, args=(theirs, state, ends_with_parent), daemon=True)
+        self._process.start()
+        theirs.close()
+        self._waiting: deque[Future] = deque()
+        self._lock = threading.Lock()
+        self._ended = False
+        threading.Thread(target=self._answers, daemon=True).start()
+
+    def submit(self, fn: Callable[..., T], *args: Any) -> Future:
+        future: Future = Future()
+        with self._lock:
+            if not self._ended:
+                self._waiting.append(future)  # before it is sent: its answer may come back at once
+                try:
+                    self._conn.send((fn, args))
+                    return future
+                except (OSError, ValueError):  # the process is gone
+                    self._waiting.remove(future)
+                    self._ended = True
+                except BaseException:  # a job that cannot be pickled: nothing was sent
+                    self._waiting.remove(future)
+                    raise
+        future.set_exception(BrokenProcessPool("the rulebook's process ended"))
+        return future
+
+    def _answers(self) -> None:
+        """(A thread's) each job's result, in the order the jobs were sent, until the process ends."""
+        while True:
+            try:
+                done, value = self._conn.recv()
+            except (EOFError, OSError):
+                break
+            future = self._waiting.popleft()
+            if done:
+                future.set_result(value)
+            else:
+                future.set_exception(value)
+        with self._lock:
+            self._ended = True
+            while self._waiting:
+                self._waiting.popleft().set_exception(BrokenProcessPool("the rulebook's process ended"))
+
+    def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
+        """End the process once the jobs sent are done (``wait``: until then); ``cancel_futures``
+        is ProcessPoolExecutor's word, kept for its callers: no job waits in a queue here."""
+        with self._lock:
+            if not self._ended:
+                try:
+                    self._conn.send(None)
+                except (OSError, ValueError):
+                    pass
+        if wait:
+            self._process.join()
+
+
+def _serve(conn: Any, state: Callable[[], Any], ends_with_parent: bool) -> None:
+    """The worker process: its state made, then each job called with it, its result sent back."""
+    if ends_with_parent:
+        _end_with_parent()
+    kept = state()
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            return
+        if job is None:
+            return
+        fn, args = job
+        try:
+            answer = (True, fn(kept, *args))
+        except BaseException as e:  # noqa: BLE001 - the job's error is its caller's to raise
+            answer = (False, e)
+        try:
+            conn.send(answer)
+        except Exception as e:  # noqa: BLE001 - a result or an error that cannot be pickled
+            conn.send((False, RuntimeError(f"the rulebook's process could not send its answer back: {e!r}")))
 
 
 def _kept(store: dict[str, tuple[str, T]], edition: str, inputs: str, new: Callable[[], T]) -> T:
@@ -110,5 +203,5 @@ def _end_with_parent() -> None:
             pass
 
 
-def _worker_facts() -> tuple[int, int]:
+def _worker_facts(state: object) -> tuple[int, int]:
     return os.getpid(), importlib.import_module("pnpgen.fonts").parsed()

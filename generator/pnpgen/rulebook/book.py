@@ -475,7 +475,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
                    rules_only: bool = False, creep_mm: float = 0.0, binding: str = "left", paper: str = "a4",
                    readings: Memo[str] | None = None, reading: DraftReading | None = None,
                    entries: list | None = None, icon_dirs: Sequence[Path] = (), booklet: bool = True,
-                   parsed: ParsedObjects | None = None) -> RulebookResult:
+                   parsed: ParsedObjects | None = None, lines: dict | None = None) -> RulebookResult:
     """``rulebook.pdf`` (A5), ``rulebook-booklet.pdf`` (on ``paper`` landscape: A4, or Letter with
     the pages at 94 %; saddle stitch) and
     ``proof.txt`` as bytes. ``pictures`` are the decks' faces by deck id (the build passes the
@@ -487,7 +487,8 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     which spare the sketch pass when they still hold (``document.render``). ``icon_dirs``: where
     the draft's ``{name}`` icons are looked up, in order (``inline``). ``booklet`` False: no home
     booklet, nor its warning (a print shop's book, exports/book.py, is bound by the shop).
-    ``parsed``: the objects of the last setting's pages, for the booklet (``impose_pdf``)."""
+    ``parsed``: the objects of the last setting's pages, for the booklet (``impose_pdf``);
+    ``lines``: the lines the last setting in this process used (``setlines.SetLines.recall``)."""
     if binding not in ("left", "right"):
         raise InputError(f"unknown binding {binding!r}", key="binding", expected="left or right")
     if creep_mm < 0:
@@ -536,11 +537,11 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     )
     builder = _story_builder(game, r, rules_only, pictures, readings, icons)
     default_font(fonts.gothic)  # the pieces' art starts from an embedded font, never Helvetica
-    setlines.BOOK.recall(f"{game.slug}\0{draft.lang}\0{Path(font_dir).resolve()}", fontreg.registered())
+    setlines.BOOK.recall(f"{game.slug}\0{draft.lang}\0{Path(font_dir).resolve()}", fontreg.registered(), lines)
     try:
         a5, n_pages, settled_entries = render(builder.story(), meta, fonts, entries=entries)
         a5 = tags_apart(a5)  # ReportLab tags each font's first subset AAAAAA+: one tag a subset (ISO 32000-1 §9.6.4)
-        setlines.BOOK.keep()  # the lines this setting used, for the next build's (in a new process)
+        setlines.BOOK.keep(lines)  # the lines this setting used, for the next build's (in a new process)
     except LayoutError as e:  # one block no page holds: platypus cannot split it
         raise InputError(f"the rulebook has a block taller than an A5 page ({_block(e)})", path=path,
                          line=getattr(e, "draft_line", None) or None,

@@ -32,12 +32,17 @@ class SetLines:
         self.known: dict[tuple, Any] = {}
         self.used: dict[tuple, Any] = {}
 
-    def recall(self, book: str, fonts: Iterable[str]) -> None:
+    def recall(self, book: str, fonts: Iterable[str], last: dict | None = None) -> None:
         """Start setting ``book`` (its game, language and workspace, as text) in ``fonts``: the
-        entries its last setting used, when the code and the font files are the ones it used."""
+        entries its last setting used, when the code and the font files are the ones it used.
+        ``last``: what ``keep`` left there after this process's last setting (a warm process:
+        ``watch``): the entries it used, when it set the same book, without reading the file back."""
         self.name = usercache.key(FORMAT, _code(), book.encode(), _font_files(fonts))
-        kept = usercache.get(KIND, self.name)
-        self.known = kept if isinstance(kept, dict) else {}
+        if last is not None and last.get("name") == self.name:
+            self.known = last["used"]
+        else:
+            kept = usercache.get(KIND, self.name)
+            self.known = kept if isinstance(kept, dict) else {}
         self.used = {}
 
     def get(self, key: tuple, work_out: Callable[[], Any]) -> Any:
@@ -49,10 +54,14 @@ class SetLines:
             self.used[key] = value
         return value
 
-    def keep(self) -> None:
-        """Keep the entries this setting used, for the next (written only when they differ)."""
+    def keep(self, last: dict | None = None) -> None:
+        """Keep the entries this setting used, for the next (written only when they differ), and
+        in ``last`` for this process's next setting (``recall``)."""
         if self.name is not None and self.used != self.known:
             usercache.put(KIND, self.name, self.used)
+        if last is not None and self.name is not None:
+            last.clear()
+            last.update(name=self.name, used=self.used)
         self.name, self.known, self.used = None, {}, {}
 
 
