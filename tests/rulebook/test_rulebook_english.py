@@ -1112,3 +1112,23 @@ def test_a_figure_after_a_japanese_title_in_the_english_book_says_to_give_it_per
         TWO + figure.replace("after: ゲームの進行", "after: {ja: ゲームの進行, en: Setup}"), encoding="utf-8")
     assert not [w for w in rulebook_warnings(load_game(Workspace(ws), "test", lang="en"), FONTS) if "figure after" in w]
     assert not [w for w in rulebook_warnings(load_game(Workspace(ws), "test"), FONTS) if "figure after" in w]
+
+
+def test_a_components_parenthesis_that_names_a_deck_is_part_of_its_name(tmp_path):
+    """A wargame trial: ``- 11 Order of Battle (Red)`` and ``- 1 Order of Battle (Blue)``, two decks
+    so named, were both “Order of Battle” with a note (Red) or (Blue): the first entry took both
+    decks (“the draft states 11, the data has 12”), the second matched none. A parenthesis that
+    completes the name of a deck or sourced item is part of the name; any other stays a note."""
+    deck = DECK.replace("en: Test cards", "en: Order of Battle (Red)")
+    game = TWO + "sourced:\n  - {name: {ja: 青の編成表, en: Order of Battle (Blue)}, count: 1}\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck, game=game, draft=True)
+    draft = ("Test Game\n\n## Components\n\n- 11 Order of Battle (Red)\n- 1 Order of Battle (Blue)\n"
+             "- 4 Player mats (double-sided)\n\n## Setup\n\n1. Shuffle the deck.\n")
+    (ws / "data" / "test" / "draft.en.txt").write_text(draft, encoding="utf-8")
+    game_ = load_game(Workspace(ws), "test", lang="en")
+    said = rulebook_warnings(game_, FONTS)
+    assert not any("Order of Battle" in w for w in said), said
+    assert any("“Player mats” of the draft has no deck" in w for w in said), said  # (double-sided): still a note
+    text = "".join(texts(build_rulebook(game_, ws / "fonts")))
+    assert "Order of Battle (Red)" in text and "Order of Battle (Blue)" in text
+    assert "Other contents" not in text

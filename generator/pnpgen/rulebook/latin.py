@@ -374,7 +374,8 @@ def parse_entry(text: str, line: int = 0) -> Component:
             if sum(parts.counts) == counts[0]:
                 return parts  # a total, then its parts: the parts are the entry
             listed = parts.counts  # told: a total mistyped reads as one component that matches no deck
-    comp = Component(names, count_text, counts, [""] * len(counts), head.strip(), line=line, parts_off=listed)
+    comp = Component(names, count_text, counts, [""] * len(counts), head.strip(), line=line, parts_off=listed,
+                     note=note)
     if note:
         comp.children.append(DraftParagraph(f"({note})", False, False, line))
     if description:
