@@ -192,7 +192,8 @@ def parse_latin(text: str) -> Document:
             section.children.append(comp)
             out.reset(comp.children)
         elif kind == "sub":
-            sub = Subheading("◇◎〇"[level - 1], body, gap, lineno)
+            # a rule case's number (``5.1 Movement``) is the draft's own, which its text cites (see 5.1): kept
+            sub = Subheading("◇◎〇"[level - 1], body if s.startswith("#") else s, gap, lineno)
             out.close(sub.level)
             out.add(sub)
         elif kind == "bullet" and section is not None and section.is_components:
