@@ -140,3 +140,28 @@ def test_a_marked_item_is_read_by_the_quick_reference_as_the_line_it_was():
 
     doc = parse(DRAFT.replace("■　ゲームの進行", "■　ゲームの準備\n\n①各プレイヤーに５枚ずつ配ります。\n\n■　ゲームの進行"))
     assert [line.text for line in quick_reference(doc.rules, False).setup] == ["①各プレイヤーに５枚ずつ配ります。"]
+
+
+CASES = """２：カードを１枚出す。
+５．２　支配地域
+５．２．１　敵ユニットに隣接するヘクスに入ったユニットは、そこで移動を終えます。長い文章が続きます。長い文章が続きます。
+５．２．２　支配地域から支配地域へ直接移動することはできません。
+　１．５倍の移動力を持つユニットもいます。
+"""
+
+
+def test_a_rule_case_numbered_like_5_2_1_is_an_item_hanging_after_its_number(tmp_path):
+    """A wargame trial: the rule cases ``５．２．１　敵ユニットに…`` (a wargame's numbered rules) were
+    paragraphs, a case's second line starting under its number. A case number (two to four
+    numbers parted by full stops, then a space) marks an item whose lines align after it; ``１．５倍``
+    is a number in the text."""
+    blocks = parse(DRAFT.replace("２：カードを１枚出す。\n", CASES)).sections[2].children[1].children
+    assert [(type(b).__name__, getattr(b, "mark", ""), b.text[:4]) for b in blocks] == [
+        ("Bullet", "５．２", "支配地域"), ("Bullet", "５．２．１", "敵ユニッ"), ("Bullet", "５．２．２", "支配地域"),
+        ("DraftParagraph", "", "１．５倍")], blocks
+    pages = glyphs(_book(tmp_path / "ws", DRAFT.replace("２：カードを１枚出す。\n", CASES)))
+    lines = [line for page in pages[2:] for line in _lines(page)]
+    after = next(i for i, (_, _, text) in enumerate(lines) if text.startswith("５．２．１")) + 1
+    row = next(sorted((g for g in page if abs(g.y - y) < 0.05), key=lambda g: g.x)
+               for page in pages[2:] for y, _, text in _lines(page) if text.startswith("５．２．１"))
+    assert lines[after][1] == pytest.approx(next(g.x for g in row if g.char == "敵"), abs=0.05)  # aligned after 5.2.1
