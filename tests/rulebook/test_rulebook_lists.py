@@ -165,3 +165,16 @@ def test_a_rule_case_numbered_like_5_2_1_is_an_item_hanging_after_its_number(tmp
     row = next(sorted((g for g in page if abs(g.y - y) < 0.05), key=lambda g: g.x)
                for page in pages[2:] for y, _, text in _lines(page) if text.startswith("５．２．１"))
     assert lines[after][1] == pytest.approx(next(g.x for g in row if g.char == "敵"), abs=0.05)  # aligned after 5.2.1
+
+
+def test_an_english_rule_case_is_an_item_hanging_after_its_number():
+    """The English translation of the wargame trial's rules: ``5.2.2 A unit may not move…`` wrapped
+    under its number as a paragraph; a case of three or four numbers marks an item (``5.1 Movement``
+    stays a sub-heading, and a wrapped line starting ``1.5 times`` goes on with its paragraph)."""
+    english = ("# T (Draft 1)\n\n## Movement\n\n5.1 Movement Points\n5.1.1 A unit may move up to its points.\n"
+               "5.1.2 Terrain costs follow the chart; a road costs,\n  1.5 times less than clear terrain.\n")
+    blocks = parse(english, "en").sections[0].children
+    assert [(type(b).__name__, getattr(b, "mark", ""), b.text) for b in blocks[0].children] == [
+        ("Bullet", "5.1.1", "A unit may move up to its points."),
+        ("Bullet", "5.1.2", "Terrain costs follow the chart; a road costs, 1.5 times less than clear terrain.")], blocks
+    assert blocks[0].text == "5.1 Movement Points"
