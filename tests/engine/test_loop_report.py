@@ -589,3 +589,14 @@ def test_reprint_txt_counts_tokens_in_ko_as_the_rulebook_does(tmp_path):
     said = (ws / "build" / "test" / "reprint.txt").read_text(encoding="utf-8")
     assert "加える（2個、" in said and "抜いて捨てる（2個）：\n    1 × R001（古い版）" in said, said
     assert "加える（1枚、" in said and "抜いて捨てる（1枚）：\n    1 × カード2（古い版）" in said, said
+
+
+def test_a_field_shown_on_both_sides_is_named_once_not_with_back_after_it(tmp_path, built_copy):
+    """A wargame trial: a counter whose back shows its reduced values, ``back_mp`` edited, was
+    ``B010: back_mp, front_str, back`` — ``back`` read as a field of that name. The fields that
+    changed say why; ``back`` is said alone only when no field did (the back's template edited)."""
+    ws = built_copy(tmp_path / "ws", *BUILD, pieces=NAMES[:12])
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("name: カード2,", "name: カード二,"), encoding="utf-8")
+    manifest = _build(ws)  # the card back prints the name: both sides changed
+    assert manifest["changes"] == ["cards: 12 → 12 (カード二: name); reprint cards.pdf: sheet 1 (pages 1–2)"], manifest
