@@ -589,4 +589,4 @@ def test_the_changelog_names_the_cells_of_a_table_field_that_changed(tmp_path, c
     assert run(ws, "diff", "--game", "test") == 0
     lines = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("- ")]
     assert lines == ["- 戦闘結果表：rows\\[2\\]\\[3\\]：“DR” → “DE”",
-                     "- 地形：rows：\\[\"平地\", \"森林\"\\] → \\[\"平地\", \"森林\", \"丘陵\"\\]"], lines
+                     "- 地形：rows：「平地／森林」 → 「平地／森林／丘陵」"], lines
