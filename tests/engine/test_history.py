@@ -575,7 +575,7 @@ def test_an_english_draft_edited_is_a_version_and_a_change_line_of_the_english_b
 
 def test_the_changelog_names_the_cells_of_a_table_field_that_changed(tmp_path, capsys):
     """A wargame trial: a combat results table kept as a list of rows, one cell edited, was one
-    changelog line quoting all 18 cells twice; each changed place is its own line, counted from 1
+    changelog line quoting all 18 cells twice; each changed row is its own line, counted from 1
     as the table is read, and a list that grew is quoted whole."""
     deck = DECK_YAML.replace("  text: text\n", "  text: text\n  rows: list\n") + (
         "  - {name: 戦闘結果表, text: 表, rows: [[1, AE, AR], [2, EX, DR], [3, DR, DE]]}\n"
@@ -588,5 +588,5 @@ def test_the_changelog_names_the_cells_of_a_table_field_that_changed(tmp_path, c
     capsys.readouterr()
     assert run(ws, "diff", "--game", "test") == 0
     lines = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("- ")]
-    assert lines == ["- 戦闘結果表：rows\\[2\\]\\[3\\]：“DR” → “DE”",
+    assert lines == ["- 戦闘結果表：rows\\[2\\]：“2／EX／DR” → “2／EX／DE”",
                      "- 地形：rows：「平地／森林」 → 「平地／森林／丘陵」"], lines

@@ -567,11 +567,13 @@ def markdown(d: dict[str, Any]) -> str:
 
 
 def _places(change: dict[str, Any]) -> list[tuple[str, Any, Any]]:
-    """A list or mapping field's change as the places that changed (``rows[3][2]``, counted from 1
-    as a table is read; ``stats.hp``), each old → new: a combat results table with one cell
-    edited was its 60 cells quoted twice. A list that grew or shrank is quoted whole."""
+    """A table's change (a list of rows, a mapping) as the rows or keys that changed (``rows[3]``,
+    counted from 1 as a table is read; ``stats.hp``), each old → new: a combat results table with
+    one cell edited was its 60 cells quoted twice. A list of plain items (a row, a card's lines),
+    and a list that grew or shrank, is quoted whole."""
     def walk(place: str, old: Any, new: Any):
-        if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        if isinstance(old, list) and isinstance(new, list) and len(old) == len(new) \
+                and any(isinstance(x, (list, dict)) for x in (*old, *new)):
             for i, (a, b) in enumerate(zip(old, new), 1):
                 if a != b:
                     yield from walk(f"{place}[{i}]", a, b)
