@@ -521,3 +521,34 @@ def test_an_english_edition_prints_its_cards_terms_without_their_brackets(tmp_pa
     en = "".join(pages_text(ws / "build" / "test" / "en" / "cards.pdf"))
     assert "【祝福】を得る" in ja
     assert "GainBlessingor【Advent,thenLabour." in en
+
+
+def test_a_list_written_once_per_language_is_told_to_translate_it_item_by_item(tmp_path, capsys):
+    """A wargame trial: a chart's column heads, ``header: {ja: [地形, 防御], en: [Terrain, Defence]}``,
+    stopped with only “is not a valid list (expected a list [..])”: a list is translated item by
+    item, and the error writes the first item so; written so, the English edition prints it."""
+    deck = DECK.replace("  text: text\n", "  text: text\n  header: list\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck + "  - {name: 表, text: 表, header: {ja: [地形, 防御], en: [Terrain, Defence]}}\n",
+                        game=TWO)
+    assert run(ws, "check", "--game", "test", "--lang", "en") == 2
+    err = capsys.readouterr().err
+    assert err.rstrip().endswith("(expected a list [..], translated item by item, each item a text by language: "
+                                 "[{ja: 地形, en: Terrain}, …])"), err
+    ws = make_workspace(tmp_path / "ws2", game=TWO, deck=deck
+                        + "  - {name: 表, text: 表, header: [{ja: 地形, en: Terrain}, {ja: 防御, en: Defence}]}\n")
+    game = load_game(Workspace(ws), "test", lang="en")
+    assert [str(x) for x in game.decks[0].pieces[-1].values["header"]] == ["Terrain", "Defence"]
+
+
+def test_japanese_left_plain_in_a_list_field_is_warned_in_the_english_edition(tmp_path, capsys):
+    """A wargame trial: a terrain chart's rows, ``rows: [[平地, 1], [森林, 2]]``, in a deck that
+    translates its other texts, printed in Japanese in the English edition without a word; each
+    such item is warned at its line as a text field's is."""
+    deck = DECK.replace("  text: text\n", "  text: text\n  rows: list\n")
+    ws = make_workspace(tmp_path / "ws", game=TWO, deck=deck + (
+        "  - name: {ja: 地形, en: Terrain}\n    text: {ja: 表, en: Chart}\n    rows:\n      - [平地, 1]\n"
+        "      - [{ja: 森林, en: Forest}, 2]\n"))
+    assert run(ws, "check", "--game", "test", "--lang", "en") == 0
+    said = [ln for ln in capsys.readouterr().out.splitlines() if "plain ja text" in ln]
+    line = len((deck).splitlines()) + 4  # the line of [平地, 1]
+    assert len(said) == 1 and re.search(rf"cards\.yaml:{line}:\d+: pieces\.5\.rows\.1\.1: '平地' is plain ja text", said[0]), said

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import GAME_YAML, make_workspace, run
+from conftest import DECK_YAML, GAME_YAML, make_workspace, run
 from rulebook.test_rulebook_english import english_workspace
 
 NAMES = [f"カード{i}" for i in range(1, 6)]
@@ -571,3 +571,22 @@ def test_an_english_draft_edited_is_a_version_and_a_change_line_of_the_english_b
     assert "  changed: rulebook: draft 3 (Overview changed)\n" in capsys.readouterr().out
     assert run(ws, "diff", "--game", "test", "--lang", "en") == 0
     assert "- changed: Overview" in capsys.readouterr().out
+
+
+def test_the_changelog_names_the_cells_of_a_table_field_that_changed(tmp_path, capsys):
+    """A wargame trial: a combat results table kept as a list of rows, one cell edited, was one
+    changelog line quoting all 18 cells twice; each changed row is its own line, counted from 1
+    as the table is read, and a list that grew is quoted whole."""
+    deck = DECK_YAML.replace("  text: text\n", "  text: text\n  rows: list\n") + (
+        "  - {name: 戦闘結果表, text: 表, rows: [[1, AE, AR], [2, EX, DR], [3, DR, DE]]}\n"
+        "  - {name: 地形, text: 表, rows: [平地, 森林]}\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    _build(ws)
+    _edit(ws, "[2, EX, DR]", "[2, EX, DE]")
+    _edit(ws, "[平地, 森林]", "[平地, 森林, 丘陵]")
+    _build(ws)
+    capsys.readouterr()
+    assert run(ws, "diff", "--game", "test") == 0
+    lines = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("- ")]
+    assert lines == ["- 戦闘結果表：rows\\[2\\]：“2／EX／DR” → “2／EX／DE”",
+                     "- 地形：rows：「平地／森林」 → 「平地／森林／丘陵」"], lines

@@ -596,3 +596,33 @@ def test_a_piece_deleted_in_a_run_of_pieces_sharing_its_name_is_that_piece_remov
                     encoding="utf-8")
     line = _build(ws)["changes"][0]
     assert line.startswith("cards: 10 → 8 (ラウンド [7]: text, -2 ラウンド [1] (removed))"), line
+
+
+def test_reprint_txt_counts_tokens_in_ko_as_the_rulebook_does(tmp_path):
+    """A wargame trial: three counters edited were 「加える（3枚…」 in reprint.txt while the
+    rulebook's components list counts tokens 「168個」; tokens are 個, cards (and the rest) 枚."""
+    ws = make_workspace(tmp_path / "ws", NAMES[:3])
+    counters = DECK_YAML.replace("name: テストカード\nformat: poker", "name: 駒\nkind: token\nsize: [16, 16]")
+    (ws / "data" / "test" / "decks" / "units.yaml").write_text(
+        counters + "".join(f"  - {{name: R00{i}, text: '3-4'}}\n" for i in range(1, 5)), encoding="utf-8")
+    _build(ws)
+    for deck, old, new in (("units", "name: R001, text: '3-4'", "name: R001, text: '4-4'"),
+                           ("units", "name: R002, text: '3-4'", "name: R002, text: '5-4'"),
+                           ("cards", "text: 本文カード2}", "text: 書き直した}")):
+        path = ws / "data" / "test" / "decks" / f"{deck}.yaml"
+        path.write_text(path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+    _build(ws)
+    said = (ws / "build" / "test" / "reprint.txt").read_text(encoding="utf-8")
+    assert "加える（2個、" in said and "抜いて捨てる（2個）：\n    1 × R001（古い版）" in said, said
+    assert "加える（1枚、" in said and "抜いて捨てる（1枚）：\n    1 × カード2（古い版）" in said, said
+
+
+def test_a_field_shown_on_both_sides_is_named_once_not_with_back_after_it(tmp_path, built_copy):
+    """A wargame trial: a counter whose back shows its reduced values, ``back_mp`` edited, was
+    ``B010: back_mp, front_str, back`` — ``back`` read as a field of that name. The fields that
+    changed say why; ``back`` is said alone only when no field did (the back's template edited)."""
+    ws = built_copy(tmp_path / "ws", *BUILD, pieces=NAMES[:12])
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("name: カード2,", "name: カード二,"), encoding="utf-8")
+    manifest = _build(ws)  # the card back prints the name: both sides changed
+    assert manifest["changes"] == ["cards: 12 → 12 (カード二: name); reprint cards.pdf: sheet 1 (pages 1–2)"], manifest

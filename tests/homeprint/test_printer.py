@@ -398,3 +398,33 @@ def test_a_profile_with_no_back_offset_names_none_on_the_sheet(tmp_path, two_bui
     assert len(pages) == 4
     for page in pages:
         assert "shrinks (100/99.5 %)" in page and "+0/+0" not in page and "back" not in page, page
+
+
+@pytest.mark.parametrize("shape, count", [("size: [16, 16]", 168), ("shape: circle\nsize: 16", 200)])
+def test_two_sided_counters_keep_the_bleed_a_larger_offset_needs(tmp_path, two_builds, capsys, shape, count):
+    """A wargame trial: 168 two-sided 16 mm counters with a profile's 1.2 mm back offset stayed
+    on one sheet at 0.5 mm of bleed, warned “the a4 paper has no room for gutters” — it had, on a
+    second sheet. Counters and round markers take the bleed the offset needs as cards do, on
+    more sheets if need be, the summary saying what the tight layout held; backs mirrored and moved."""
+    ws, _ = two_builds
+    ground = ('{% extends "common/piece.svg.j2" %}{% import "common/macros.svg.j2" as m with context %}'
+              '{% block art %}{{ m.ground("#c8553d") }}{% endblock %}')
+    (ws / "templates" / "test" / "counter.svg.j2").write_text(ground, encoding="utf-8")
+    (ws / "data" / "test" / "decks" / "counters.yaml").write_text(
+        f"name: 駒\nkind: token\n{shape}\nfront: counter.svg.j2\nback: counter.svg.j2\n"
+        f"pieces: [{{count: {count}}}]\n", encoding="utf-8")
+    out = tmp_path / "laser"
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--printer", "home-laser", "--out", str(out)) == 0
+    said = capsys.readouterr()
+    decks = json.loads((out / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"]
+    counters = next(d for d in decks if d["id"] == "counters")
+    assert counters["sheet_bleed_mm"] >= 1.7 and counters["sheets"] >= 2 and "more_with" in counters, counters
+    tight = counters["more_with"]
+    assert tight["bleed_mm"] < 1.7 and tight["pieces_per_sheet"] > counters["pieces_per_sheet"]
+    assert "no room for gutters" not in said.err and f"({tight['pieces_per_sheet']}/sheet at" in said.out, said
+    pages = placements(out / "test" / "counters.pdf")
+    for fronts, backs in zip(pages[::2], pages[1::2]):
+        moved = sorted((W - x1 + 0.8, y0 - 1.2, W - x0 + 0.8, y1 - 1.2) for x0, y0, x1, y1 in fronts)
+        assert len(backs) == len(moved) > 0
+        for got, want in zip(sorted(backs), moved):
+            assert got == pytest.approx(want, abs=0.002)

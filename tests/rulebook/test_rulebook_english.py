@@ -1135,3 +1135,44 @@ def test_a_figure_after_a_japanese_title_in_the_english_book_says_to_give_it_per
         TWO + figure.replace("after: ゲームの進行", "after: {ja: ゲームの進行, en: Setup}"), encoding="utf-8")
     assert not [w for w in rulebook_warnings(load_game(Workspace(ws), "test", lang="en"), FONTS) if "figure after" in w]
     assert not [w for w in rulebook_warnings(load_game(Workspace(ws), "test"), FONTS) if "figure after" in w]
+
+
+def test_a_components_parenthesis_that_names_a_deck_is_part_of_its_name(tmp_path):
+    """A wargame trial: ``- 11 Order of Battle (Red)`` and ``- 1 Order of Battle (Blue)``, two decks
+    so named, were both “Order of Battle” with a note (Red) or (Blue): the first entry took both
+    decks (“the draft states 11, the data has 12”), the second matched none. A parenthesis that
+    completes the name of a deck or sourced item is part of the name; any other stays a note."""
+    deck = DECK.replace("en: Test cards", "en: Order of Battle (Red)")
+    game = TWO + "sourced:\n  - {name: {ja: 青の編成表, en: Order of Battle (Blue)}, count: 1}\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck, game=game, draft=True)
+    draft = ("Test Game\n\n## Components\n\n- 11 Order of Battle (Red)\n- 1 Order of Battle (Blue)\n"
+             "- 4 Player mats (double-sided)\n\n## Setup\n\n1. Shuffle the deck.\n")
+    (ws / "data" / "test" / "draft.en.txt").write_text(draft, encoding="utf-8")
+    game_ = load_game(Workspace(ws), "test", lang="en")
+    said = rulebook_warnings(game_, FONTS)
+    assert not any("Order of Battle" in w for w in said), said
+    assert any("“Player mats” of the draft has no deck" in w for w in said), said  # (double-sided): still a note
+    text = "".join(texts(build_rulebook(game_, ws / "fonts")))
+    assert "Order of Battle (Red)" in text and "Order of Battle (Blue)" in text
+    assert "Other contents" not in text
+
+
+def test_a_rule_cases_number_is_kept_in_its_sub_heading(tmp_path):
+    """A wargame trial: ``5.1 Movement Points`` was set as the sub-heading “Movement Points”, its
+    number gone, while the cases under it kept theirs (``5.1.1 A unit may…``) and the text cites
+    “see 5.1”. The heading keeps the draft's number; a figure's ``after:`` finds it with or without."""
+    figure = ("rulebook:\n  figures:\n    - {after: {ja: 準備, en: Movement Points}, caption: {ja: 図, en: Moves},"
+              " size: [100, 100], pieces: [{deck: cards, piece: 1, x: 50, y: 50}]}\n")
+    ws = make_workspace(tmp_path / "ws", deck=DECK, game=TWO + figure, draft=True)
+    draft = ("Test Game\n\n## Components\n\n- 11 Test cards\n\n## Movement\n\n5.1 Movement Points\n"
+             "5.1.1 A unit may move up to its movement points (see 5.1).\n\n5.2 Zones of Control\n"
+             "5.2.1 A unit entering an enemy's zone stops there.\n")
+    (ws / "data" / "test" / "draft.en.txt").write_text(draft, encoding="utf-8")
+    game = load_game(Workspace(ws), "test", lang="en")
+    _, doc = load_document(game)
+    subs = [b.text for b in doc.blocks() if isinstance(b, Subheading)]
+    assert subs == ["5.1 Movement Points", "5.2 Zones of Control"], subs
+    assert not any("after" in w for w in rulebook_warnings(game, FONTS))
+    result = build_rulebook(game, ws / "fonts", pictures=pictures_from_game(game, ws / "templates"))
+    text = "".join(texts(result)).replace("\u2002", " ")
+    assert "5.1 Movement Points" in text and "5.2 Zones of Control" in text and "Moves" in text

@@ -140,3 +140,41 @@ def test_a_marked_item_is_read_by_the_quick_reference_as_the_line_it_was():
 
     doc = parse(DRAFT.replace("■　ゲームの進行", "■　ゲームの準備\n\n①各プレイヤーに５枚ずつ配ります。\n\n■　ゲームの進行"))
     assert [line.text for line in quick_reference(doc.rules, False).setup] == ["①各プレイヤーに５枚ずつ配ります。"]
+
+
+CASES = """２：カードを１枚出す。
+５．２　支配地域
+５．２．１　敵ユニットに隣接するヘクスに入ったユニットは、そこで移動を終えます。長い文章が続きます。長い文章が続きます。
+５．２．２　支配地域から支配地域へ直接移動することはできません。
+　１．５倍の移動力を持つユニットもいます。
+"""
+
+
+def test_a_rule_case_numbered_like_5_2_1_is_an_item_hanging_after_its_number(tmp_path):
+    """A wargame trial: the rule cases ``５．２．１　敵ユニットに…`` (a wargame's numbered rules) were
+    paragraphs, a case's second line starting under its number. A case number (two to four
+    numbers parted by full stops, then a space) marks an item whose lines align after it; ``１．５倍``
+    is a number in the text."""
+    blocks = parse(DRAFT.replace("２：カードを１枚出す。\n", CASES)).sections[2].children[1].children
+    assert [(type(b).__name__, getattr(b, "mark", ""), b.text[:4]) for b in blocks] == [
+        ("Bullet", "５．２", "支配地域"), ("Bullet", "５．２．１", "敵ユニッ"), ("Bullet", "５．２．２", "支配地域"),
+        ("DraftParagraph", "", "１．５倍")], blocks
+    pages = glyphs(_book(tmp_path / "ws", DRAFT.replace("２：カードを１枚出す。\n", CASES)))
+    lines = [line for page in pages[2:] for line in _lines(page)]
+    after = next(i for i, (_, _, text) in enumerate(lines) if text.startswith("５．２．１")) + 1
+    row = next(sorted((g for g in page if abs(g.y - y) < 0.05), key=lambda g: g.x)
+               for page in pages[2:] for y, _, text in _lines(page) if text.startswith("５．２．１"))
+    assert lines[after][1] == pytest.approx(next(g.x for g in row if g.char == "敵"), abs=0.05)  # aligned after 5.2.1
+
+
+def test_an_english_rule_case_is_an_item_hanging_after_its_number():
+    """The English translation of the wargame trial's rules: ``5.2.2 A unit may not move…`` wrapped
+    under its number as a paragraph; a case of three or four numbers marks an item (``5.1 Movement``
+    stays a sub-heading, and a wrapped line starting ``1.5 times`` goes on with its paragraph)."""
+    english = ("# T (Draft 1)\n\n## Movement\n\n5.1 Movement Points\n5.1.1 A unit may move up to its points.\n"
+               "5.1.2 Terrain costs follow the chart; a road costs,\n  1.5 times less than clear terrain.\n")
+    blocks = parse(english, "en").sections[0].children
+    assert [(type(b).__name__, getattr(b, "mark", ""), b.text) for b in blocks[0].children] == [
+        ("Bullet", "5.1.1", "A unit may move up to its points."),
+        ("Bullet", "5.1.2", "Terrain costs follow the chart; a road costs, 1.5 times less than clear terrain.")], blocks
+    assert blocks[0].text == "5.1 Movement Points"

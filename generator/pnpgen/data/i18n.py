@@ -377,6 +377,16 @@ class Translations:
             if isinstance(text, str) and MISSING_COLOUR not in text and japanese().search(without_icons(text)):
                 self.missing.append(Missing(where, key, text, marked=False))
 
+    @staticmethod
+    def list_texts(value: Any, at: tuple[int, ...] = ()):
+        """A ``list`` field's texts with their places in it (a chart's rows: ``[[平地, 1], …]``), each
+        a text that ``plain_texts`` reads as a ``text`` field's."""
+        for n, item in enumerate(value if isinstance(value, list) else ()):
+            if isinstance(item, list):
+                yield from Translations.list_texts(item, at + (n,))
+            elif isinstance(item, str):
+                yield at + (n,), item
+
     @property
     def warnings(self) -> list[str]:
         """One line per missing translation, for the build's warnings."""

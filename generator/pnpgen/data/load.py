@@ -699,6 +699,9 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         texts += [(doc.where(("pieces", i, k)), f"pieces.{i + 1}.{k}", piece.values[k])
                   for i, (raw, piece) in enumerate(zip(pieces, deck.pieces)) if isinstance(raw, dict) and piece.count
                   for k in raw if k != "count" and fields.get(k) == "text"]
+        texts += [(doc.where(("pieces", i, k, *at)), f"pieces.{i + 1}.{k}" + "".join(f".{n + 1}" for n in at), x)
+                  for i, (raw, piece) in enumerate(zip(pieces, deck.pieces)) if isinstance(raw, dict) and piece.count
+                  for k in raw if fields.get(k) == "list" for at, x in game.translations.list_texts(piece.values[k])]
         game.translations.plain_texts(path, texts)
     if rows is not doc:
         refuse_totals_row(rows, deck)

@@ -62,6 +62,10 @@ def field_value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple,
             apart = r"\s*[、，,]\s*" if re.search(r"[、，,]", value) else r"\s+"  # coin vp: two items, not one
             items = ", ".join(named or [x for x in re.split(apart, value.strip()) if x])
             expected += f" in brackets, ', ' between its items: [{items}]"
+        elif ftype == "list" and isinstance(value, dict) and value and set(value) <= set(game.languages) \
+                and all(isinstance(x, list) and x for x in value.values()):  # {ja: [地形, …], en: [Terrain, …]}
+            first = ", ".join(f"{lang}: {items[0]}" for lang, items in value.items())
+            expected += f", translated item by item, each item a text by language: [{{{first}}}, …]"
         raise doc.error(keypath, f"{v.show(value)} is not a valid {ftype}{near}", expected)
     bad = v.not_finite(value) if ftype in ("number", "list", "map") else None
     if bad is not None:  # (the preview's JSON cannot hold one: its page stopped in a 500)

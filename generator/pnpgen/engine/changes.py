@@ -352,7 +352,7 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
         front_changed = not sides or not old_sides or sides[0] != old_sides[0] or repainted
         now_values, old_vals = new_values.get(label, {}), old_values.get(was[label], {})
         what = [f for f in sorted({*now_values, *old_vals}) if now_values.get(f) != old_vals.get(f)]
-        if label in backs and not back_design:
+        if label in backs and not back_design and not what:  # (a field that changed says why its back did)
             what.append("back")
         if what:
             details.append(f"{name_of(label)}: {', '.join(what)}")

@@ -542,8 +542,8 @@ def markdown(d: dict[str, Any]) -> str:
         out += _capped([*([say("renamed", old=_md(e["renamed_from"]), new=_md(deck_id))] if e.get("renamed_from") else []),
                         *([say("size", old=_mm(e["size"][0]), new=_mm(e["size"][1]))] if e.get("size") else []),
                         *(say("count", piece=_md(c["piece"]), old=c["old"], new=c["new"]) for c in e["counts"]),
-                        *(say("field", piece=_md(f["piece"]), field=_md(f["field"]), old=_md(_show(f["old"], lang)),
-                              new=_md(_show(f["new"], lang))) for f in e["fields"]),
+                        *(say("field", piece=_md(f["piece"]), field=_md(place), old=_md(_show(old, lang)),
+                              new=_md(_show(new, lang))) for f in e["fields"] for place, old, new in _places(f)),
                         *([say("back")] if e["back_changed"] else []),
                         *(say("added", piece=_md(p["piece"]), count=p["count"]) for p in e["added"]),
                         *(say("removed", piece=_md(p["piece"]), count=p["count"]) for p in e["removed"]),
@@ -564,6 +564,26 @@ def markdown(d: dict[str, Any]) -> str:
                        say("the_rulebook"), lang)
         out.append("")
     return "\n".join(out).rstrip() + "\n"
+
+
+def _places(change: dict[str, Any]) -> list[tuple[str, Any, Any]]:
+    """A table's change (a list of rows, a mapping) as the rows or keys that changed (``rows[3]``,
+    counted from 1 as a table is read; ``stats.hp``), each old → new: a combat results table with
+    one cell edited was its 60 cells quoted twice. A list of plain items (a row, a card's lines),
+    and a list that grew or shrank, is quoted whole."""
+    def walk(place: str, old: Any, new: Any):
+        if isinstance(old, list) and isinstance(new, list) and len(old) == len(new) \
+                and any(isinstance(x, (list, dict)) for x in (*old, *new)):
+            for i, (a, b) in enumerate(zip(old, new), 1):
+                if a != b:
+                    yield from walk(f"{place}[{i}]", a, b)
+        elif isinstance(old, dict) and isinstance(new, dict) and old.keys() == new.keys():
+            for key in old:
+                if old[key] != new[key]:
+                    yield from walk(f"{place}.{key}", old[key], new[key])
+        else:
+            yield place, old, new
+    return list(walk(change["field"], change["old"], change["new"])) or [(change["field"], change["old"], change["new"])]
 
 
 def _mm(size: list[float]) -> str:

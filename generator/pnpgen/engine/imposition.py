@@ -22,7 +22,7 @@ from pnpgen.engine.paper import DeckOnPaper, back_behind, deck_sheet
 from pnpgen.faces.faceset import DeckFaces, RenderedGame
 from pnpgen.impose.cutter import CRICUT_AREA_IN, add_registration, silhouette_layout
 from pnpgen.impose.fold import FoldLayout, layout_fold, more_with_less_bleed
-from pnpgen.impose.grid import SheetOptions, layout_grid, size_to_hold_whole
+from pnpgen.impose.grid import SheetOptions, choose_layout, layout_grid, size_to_hold_whole
 from pnpgen.impose.plan import Page, PagePlan, TextOp, page_signature
 from pnpgen.impose.sheets import (
     DeckSheets,
@@ -242,13 +242,17 @@ def remember_digests(kept: Impositions | None, digests: dict[int, bytes]) -> Non
 
 
 def _offset_cost(deck: Deck, spec: ShapeSpec, layout, sheet: SheetOptions) -> dict[str, Any]:
-    """A two-sided card deck's grid that took gutters for a printer profile's back offset: how
-    many the tight grid holds, and its bleed (``more_with``, said under the deck's line)."""
-    if not (sheet.least_bleed_mm and spec.kind == "rect" and deck.kind == "card" and back_behind(deck, sheet)
-            and getattr(layout, "kind", "") == "grid"):
+    """A two-sided deck's grid (or nesting) that took gutters for a printer profile's back offset:
+    how many the tight one holds, and its bleed (``more_with``, said under the deck's line)."""
+    if not (sheet.least_bleed_mm and back_behind(deck, sheet) and getattr(layout, "kind", "") in ("grid", "nested")):
         return {}
-    tight = layout_grid(spec.w, spec.h, sheet.without_backs()) if sheet.silhouette is None else \
-        silhouette_layout(spec, deck.count, sheet.without_backs(), sheet.silhouette, deck.kind)  # clear of its marks
+    card = spec.kind == "rect" and deck.kind == "card"
+    if sheet.silhouette is not None:
+        tight = silhouette_layout(spec, deck.count, sheet.without_backs(), sheet.silhouette, deck.kind) \
+            if card else None  # clear of its marks
+    else:
+        tight = layout_grid(spec.w, spec.h, sheet.without_backs()) if card else \
+            choose_layout(spec, deck.count, sheet.without_backs(), deck.kind)
     if tight is None or tight.per_sheet <= layout.per_sheet:
         return {}
     return {"more_with": {"bleed_mm": round(tight.sheet_bleed_mm, 3), "pieces_per_sheet": tight.per_sheet}}

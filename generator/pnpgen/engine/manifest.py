@@ -78,8 +78,9 @@ class DeckRecord:
             return (f"{fewer['pages_per_piece']} page tiles ({cols}×{rows}) hold a board of up to {w:g}×{h:g} mm, "
                     "the same proportions")
         more = self.layout.get("more_with")
-        if more and self.layout.get("layout") == "grid":
-            return (f"{more['pieces_per_sheet']}/sheet at {more['bleed_mm']:g} mm of bleed: the grid keeps "
+        if more and self.layout.get("layout") in ("grid", "nested"):
+            return (f"{more['pieces_per_sheet']}/sheet at {more['bleed_mm']:g} mm of bleed: the "
+                    f"{'grid' if self.layout['layout'] == 'grid' else 'nesting'} keeps "
                     f"{self.layout['sheet_bleed_mm']:g} mm of bleed for the printer profile's back offset, so a back "
                     "printed off its front shows no white edge")  # (a print-and-cut grid may keep more than it needs)
         if more:

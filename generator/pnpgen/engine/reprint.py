@@ -161,6 +161,10 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
     two_sided = any(backs_pages and deck_pages for _dr, deck_pages, backs_pages in printed)
     pages: list[Page] = []
     lines = [msg("reprint.head", lang, title=game.title, since=since or msg("reprint.since_last", lang)), ""]
+
+    def kind_of(dr: DeckReprint) -> str:  # (a deck whose file was deleted: counted as cards)
+        return placed[dr.id][0].kind if dr.id in placed else "card"
+
     for dr, deck_pages, backs_pages in printed:
         first, sheets = len(pages) + 1, len(deck_pages)
         if two_sided and not backs_pages:
@@ -171,11 +175,11 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
         if dr.fronts:
             pages_shown = f"{first}" + (f"–{last}" if last > first else "")
             key = "reprint.add.pages" if last > first else "reprint.add"  # "pages 1–10", "page 3"
-            lines.append("  " + msg(key, lang, copies=_copies(len(dr.fronts), lang), file=f"{name}.pdf",
+            lines.append("  " + msg(key, lang, copies=_copies(len(dr.fronts), kind_of(dr), lang), file=f"{name}.pdf",
                                     pages=pages_shown))
             lines += [f"    {n} × {piece}" for piece, n in dr.add.items()]
         if dr.pull:
-            lines.append("  " + msg("reprint.pull", lang, copies=_copies(sum(dr.pull.values()), lang)))
+            lines.append("  " + msg("reprint.pull", lang, copies=_copies(sum(dr.pull.values()), kind_of(dr), lang)))
             lines += [f"    {n} × {piece}" for piece, n in dr.pull.items()]
         lines.append("")
     if hint:
@@ -187,5 +191,6 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
     return files
 
 
-def _copies(n: int, lang: str) -> str:
-    return msg("reprint.copy" if n == 1 else "reprint.copies", lang, n=n)
+def _copies(n: int, kind: str, lang: str) -> str:
+    """``3枚`` of cards, tiles and boards, ``3個`` of tokens, as the rulebook's components list counts them."""
+    return msg(("reprint.copy" if n == 1 else "reprint.copies") + (".token" if kind == "token" else ""), lang, n=n)

@@ -34,7 +34,7 @@ class SheetOptions:
     printer: str = ""  # the printer profile the sheets are made for, as the slug names it
     printer_plain: str = ""  # … on a sheet whose backs it moves none (one-sided, fold-over, sleeve inserts)
     ink: str = ""  # the ink saver the sheets are drawn with (--ink saver | saver-grey), as the slug names it
-    least_bleed_mm: float = 0.0  # bleed a card grid keeps even at the cost of more sheets (a profile's offset + 0.5)
+    least_bleed_mm: float = 0.0  # bleed two-sided pieces keep even at the cost of more sheets (a profile's offset + 0.5)
     slug_mm: float = 6.0  # band at the top of the printable area: the two slug lines and scale bars
     silhouette: SilhouetteMarks | None = None  # --marks silhouette: the registration marks' figures
     cut_area: tuple[float, float, float, float] | None = None  # where pieces go instead of ``area``
@@ -299,17 +299,26 @@ def choose_layout(spec: ShapeSpec, count: int, opts: SheetOptions, kind: str = "
                 out.append(nested)
         return out
 
+    def fewest_sheets(steps: list[float]):
+        """Of the bleeds ``steps`` (largest first), the largest giving the fewest sheets the last gives."""
+        tightest = options(steps[-1])
+        if not tightest:
+            return None
+        fewest = min(math.ceil(count / lay.per_sheet) for lay in tightest)
+        for bleed in steps:
+            fitting = [lay for lay in (tightest if bleed == steps[-1] else options(bleed))
+                       if math.ceil(count / lay.per_sheet) == fewest]
+            if fitting:
+                return max(fitting, key=lambda lay: (lay.per_sheet, lay.kind == "grid"))
+        raise AssertionError("unreachable: the tightest bleed always fits")
+
     steps = bleed_steps(opts.bleed_mm)
-    tightest = options(steps[-1])
-    if not tightest:
-        return None
-    fewest = min(math.ceil(count / lay.per_sheet) for lay in tightest)
-    for bleed in steps:
-        fitting = [lay for lay in (tightest if bleed == steps[-1] else options(bleed))
-                   if math.ceil(count / lay.per_sheet) == fewest]
-        if fitting:
-            return max(fitting, key=lambda lay: (lay.per_sheet, lay.kind == "grid"))
-    raise AssertionError("unreachable: the tightest bleed always fits")
+    least = min(opts.least_bleed_mm, opts.bleed_mm)
+    if least > 0:  # backs a printer shifts: the bleed its offset needs, on more sheets if need be (as cards)
+        wide = fewest_sheets([b for b in steps if b > least + 1e-9] + [least])
+        if wide is not None:
+            return wide
+    return fewest_sheets(steps)
 
 
 MARGIN_STEP_MM = 0.5  # the margins tried for a tiled board that would fit one sheet with a smaller one

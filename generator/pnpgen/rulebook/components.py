@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pnpgen.data.model import Game
@@ -144,6 +144,18 @@ def _match(name: str, items: list[DataItem]) -> list[DataItem]:
             latin_key(f"{n} {d.kind}") == latin_key(name) for n in names(d))]
 
 
+def _named_with_note(comp: Component, items: list[DataItem], used: set[int]) -> Component:
+    """``1 Order of Battle (Red)``: a parenthesis after a count written first is a note under the
+    entry (``(double-sided)``), unless the name with it is the name of a deck or sourced item not
+    yet listed: then it is part of the name (else both Orders of Battle were read as one)."""
+    if not comp.note or len(comp.names) != 1:
+        return comp
+    named = f"{comp.names[0]} ({comp.note})"
+    if not any(norm(n) == norm(named) for d in items if id(d) not in used for n in (d.name, *d.aliases)):
+        return comp
+    return replace(comp, names=[named], heading=f"{comp.heading} ({comp.note})", children=comp.children[1:], note="")
+
+
 def _units(comp: Component, parts: list[tuple[str, list[DataItem]]]) -> list[str]:
     """The unit to print per part: the draft's (枚, 個) when it gives one per part, else the data's."""
     draft = [u for u in comp.units if u in COMPARABLE_UNITS and u]
@@ -187,6 +199,7 @@ def component_rows(doc: Document, game: Game, draft_path: Path | str, aliases: d
         warnings.append(f"{game.slug}: the data has no decks and no sourced items; the components list "
                         "shows the draft's own counts")
     for comp in doc.components:
+        comp = _named_with_note(comp, items, used)
         parts = []
         for name in comp.names:
             found = [d for d in _match(name, items) if id(d) not in used]

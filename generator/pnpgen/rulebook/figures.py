@@ -22,6 +22,7 @@ real pieces, and the quick reference. Read here, with file:line errors, never fr
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -64,10 +65,14 @@ class FigureSpec:
     untranslated: str = ""  # the warning for a caption printed in another language than the edition's
 
 
+_CASE_NUMBER = re.compile(r"^\d+(?:\.\d+)+\.?\s+")  # an English draft's ``5.1 Movement``
+
+
 def anchor(title: str) -> str:
-    """A title as a figure's ``after:`` is matched with it: without 【】 and a closing full stop
-    (``Place the 【board】 in the middle.``, the step as the draft writes it, is that step)."""
-    return title.replace("【", "").replace("】", "").strip().rstrip(".。").strip()
+    """A title as a figure's ``after:`` is matched with it: without 【】, a closing full stop
+    (``Place the 【board】 in the middle.``, the step as the draft writes it, is that step) and a
+    rule case's number (``5.1 Movement`` is ``Movement``, as the book printed it before it kept the number)."""
+    return _CASE_NUMBER.sub("", title.replace("【", "").replace("】", "").strip().rstrip(".。").strip())
 
 
 @dataclass

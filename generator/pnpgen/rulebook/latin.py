@@ -50,7 +50,8 @@ from pnpgen.rulebook.tree import (
     mark_brainstorm,
 )
 
-_LIST_ITEM = re.compile(r"^(\(?[a-zA-Z]\)|\([0-9]{1,2}\))\s+(?=\S)")
+# a) (a) (1), and a rule case 5.2.1 (three or four numbers: 5.1 is a sub-heading, 1.5 a number)
+_LIST_ITEM = re.compile(r"^(\(?[a-zA-Z]\)|\([0-9]{1,2}\)|[0-9]{1,2}(?:\.[0-9]{1,2}){2,3})\s+(?=\S)")
 _TERM = re.compile(r"^([A-Z0-9][^:.!?]{0,48}(?<=\S)):\s+(\S.*)$")
 _DRAFT = re.compile(r"[\s,(—–-]*\b(draft)\s*(?:#|no\.?\s*)?(\d+)\b\)?", re.I)
 
@@ -195,7 +196,8 @@ def parse_latin(text: str) -> Document:
             section.children.append(comp)
             out.reset(comp.children)
         elif kind == "sub":
-            sub = Subheading("◇◎〇"[level - 1], body, gap, lineno)
+            # a rule case's number (``5.1 Movement``) is the draft's own, which its text cites (see 5.1): kept
+            sub = Subheading("◇◎〇"[level - 1], body if s.startswith("#") else s, gap, lineno)
             out.close(sub.level)
             out.add(sub)
         elif kind == "bullet" and section is not None and section.is_components:
@@ -384,7 +386,8 @@ def parse_entry(text: str, line: int = 0) -> Component:
             if sum(parts.counts) == counts[0]:
                 return parts  # a total, then its parts: the parts are the entry
             listed = parts.counts  # told: a total mistyped reads as one component that matches no deck
-    comp = Component(names, count_text, counts, [""] * len(counts), head.strip(), line=line, parts_off=listed)
+    comp = Component(names, count_text, counts, [""] * len(counts), head.strip(), line=line, parts_off=listed,
+                     note=note)
     if note:
         comp.children.append(DraftParagraph(f"({note})", False, False, line))
     if description:

@@ -85,8 +85,10 @@ def _is_structural(s: str) -> bool:
     return t[:1] in "■◇〇○◎・" or bool(_STEP.match(t)) or t.startswith("（!--") or _list_mark(t) is not None
 
 
-# a list item's own mark: a) ａ） (a) （ａ） (1) （１） ① … ⑳ (１） and １： are steps)
-_LIST_MARK = re.compile(r"^([a-zA-Zａ-ｚＡ-Ｚ][)）]|[（(](?:[a-zA-Zａ-ｚＡ-Ｚ]|[0-9０-９]{1,2})[)）]|[①-⑳])[ 　]*(?=\S)")
+# a list item's own mark: a) ａ） (a) （ａ） (1) （１） ① … ⑳, a rule case ５．２．１ and its space (１） and
+# １： are steps; １．５倍 is a number)
+_LIST_MARK = re.compile(r"^([a-zA-Zａ-ｚＡ-Ｚ][)）]|[（(](?:[a-zA-Zａ-ｚＡ-Ｚ]|[0-9０-９]{1,2})[)）]|[①-⑳]"
+                        r"|[0-9０-９]{1,2}(?:[.．][0-9０-９]{1,2}){1,3}(?=[ 　]))[ 　]*(?=\S)")
 
 
 def _list_mark(t: str) -> re.Match | None:

@@ -109,6 +109,7 @@ class Component:
     memo: str | None = None  # the designer's count memo line, when it supplies the count
     line: int = 0
     parts_off: list[int] = field(default_factory=list)  # "54 cards: 40 X and 10 Y": the parts' counts, not the total's
+    note: str = ""  # "4 Player mats (double-sided)": the parenthesis after the name, set as a note (its first child)
 
     @property
     def name(self) -> str:
