@@ -233,6 +233,7 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
     for name, value in palette.items():
         _parse(doc, ("palette", name), v.name, name, "a colour name")
         _parse(doc, ("palette", name), v.hex_colour, value)
+    fontreg.saved_since()  # (watch, serve: a font saved over since the last build is read anew)
     font_roles = dict(fontreg.DEFAULT_FONTS)
     fonts_in = _parse(doc, ("fonts",), v.mapping, data.get("fonts"), "fonts")
     for role, name in fonts_in.items():
