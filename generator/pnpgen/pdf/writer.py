@@ -274,6 +274,7 @@ class _Writer:
 
     def write(self, doc: PagePlan) -> _Written:
         f = self.f
+        self.pictures_first(doc)
         catalog, pages_ref, info = f.reserve(), f.reserve(), f.reserve()
         kids = []
         labels: list = []
@@ -306,6 +307,24 @@ class _Writer:
         f.put(info, {"CreationDate": DATE, "Creator": "pnpgen", "ModDate": DATE, "Producer": "pnpgen",
                      "Title": self.title, "Trapped": Name("False")})
         return _Written(f.finish(catalog, info, [self.title.encode()]), self.fallbacks)
+
+    def pictures_first(self, doc: PagePlan) -> None:
+        """Every picture's image object numbered and laid out first in the file, in the order the
+        pages first show them (as ``page`` meets them: the page's own, then each face's): an edit
+        of a card's text or count leaves the pictures' bytes, nearly all of a big document, the
+        same at the same offsets, so the file it replaces can be rewritten from there on only
+        (engine/spare.py)."""
+        met: set[str] = set()
+        for page in doc.pages:
+            made = self.faces.page(page, self.cmyk, self.page_stream)
+            for key, data in sorted(made.content.pictures.items()):
+                self.picture(key, data)
+            for face in made.forms.values():
+                if face not in met:
+                    met.add(face)
+                    for key, data in sorted(self.faces.get(face, self.arts[face], self.cmyk,
+                                                           self.images).content.pictures.items()):
+                        self.picture(key, data)
 
     def outline(self, bookmarks: list[tuple[int, str]], kids: list[Ref]) -> Ref:
         """The document outline (ISO 32000-1 §12.3.3): one level, each item opening its page."""
