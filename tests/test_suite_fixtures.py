@@ -26,3 +26,32 @@ def test_built_shared_builds_each_workspace_once_and_hands_every_test_the_same(b
     assert built_shared(*args, pieces=["カード1"]) == one  # asked again: the same folder, not built again
     other = built_shared(*args, pieces=["カード2"])
     assert other != one and "カード2" in (other / "data" / "test" / "decks" / "cards.yaml").read_text(encoding="utf-8")
+
+
+def _fixtures(path: Path) -> set[str]:
+    """The fixtures a test module defines, by the name a test asks for them by."""
+    import ast
+
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        for deco in node.decorator_list:
+            call = deco if isinstance(deco, ast.Call) else None
+            target = call.func if call is not None else deco
+            if ast.unparse(target) in ("pytest.fixture", "fixture"):
+                named = [k.value for k in (call.keywords if call is not None else []) if k.arg == "name"]
+                names.add(named[0].value if named and isinstance(named[0], ast.Constant) else node.name)
+    return names
+
+
+def test_no_test_module_shadows_a_fixture_of_the_suites_conftest():
+    """A module's own fixture named as one of conftest.py's hides it there, and the session
+    fixtures that look for tests asking for it by name (``built``: the four games built in the
+    background) start work no test of the module needs."""
+    here = Path(__file__).parent
+    shared = _fixtures(here / "conftest.py")
+    assert {"built", "workspace", "built_shared"} <= shared  # (the reader finds them)
+    shadowing = sorted(f"{path.relative_to(here)}: {name}" for path in here.rglob("test_*.py")
+                       for name in _fixtures(path) & shared)
+    assert shadowing == []

@@ -468,7 +468,8 @@ def clean(ws: Workspace, args: argparse.Namespace) -> int:
         _warn(ws.shown(f"{path.resolve()}: kept: changed since pnpgen wrote it (remove it yourself if it can go)"))
     for path in done.strangers:
         _warn(ws.shown(f"{path.parent.resolve() / path.name}: kept: pnpgen did not put it in its trash folder, and "
-                       "frees only the old files it moved there (move it out, or remove it yourself)"))
+                       "frees only the old files its records there name (an older pnpgen's old output, from before the records, has "
+                       "none): nothing there is an output, so move it out if it is yours, else remove it yourself"))
     for link in done.linked:
         _warn(ws.shown(f"{link.parent.resolve() / link.name}: left as it is: a link where pnpgen's folder was, "
                        "and pnpgen writes through none, so nothing it leads to is removed (remove the link yourself)"))

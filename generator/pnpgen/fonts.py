@@ -6,8 +6,11 @@ SVG ``font-family``, the ReportLab font name and the key for metrics, so nothing
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 from pnpgen import fonttables
 from pnpgen.errors import InputError, Where, contained, suggest
@@ -30,7 +33,19 @@ MAX_FONT_BYTES = 128_000_000  # one font file (BIZ UD fonts are 5–9 MB, the la
 
 # name → (file, where the data named it: path, line, column): found, not parsed yet
 _located: dict[str, tuple[Path, Path | str | None, int | None, int | None]] = {}
-_registered: dict[str, Path] = {}  # parsed and registered with ReportLab
+
+
+class FontFile(NamedTuple):
+    """A font file as parsed: its place and its stamp then (device, inode, size, times; None:
+    gone). What is kept of a font by its file is kept by this, so a file saved over in place is
+    another key, never the old glyphs and widths under the same name."""
+
+    path: Path
+    stamp: tuple[int, ...] | None
+
+
+_registered: dict[str, FontFile] = {}  # parsed and registered with ReportLab
+_forgetters: list[Callable[[], None]] = []  # caches kept by font name (``when_saved``)
 
 
 def available(font_dir: Path) -> list[str]:
@@ -87,7 +102,7 @@ def locate(name: str, font_dir: Path, where: Where | Path | str | None = None, k
             key=key,
             expected="one of " + ", ".join(known) if known else "a .ttf in fonts/",
         )
-    if name not in _located:
+    if name not in _located or _located[name][0] != path:  # (a font copied into fonts/ since: that file now)
         _located[name] = (path, w_path, line, column)
     return name
 
@@ -100,11 +115,12 @@ def register(name: str, font_dir: Path, where: Where | Path | str | None = None,
 
 
 def _load(name: str, key: str = "fonts") -> None:
-    if name in _registered and _registered[name] == _located[name][0]:
+    if name in _registered and _registered[name].path == _located[name][0]:
         return
     from reportlab.pdfbase import pdfmetrics
 
     path, w_path, line, column = _located[name]
+    stamp = _stamp(path)  # taken before it is read: a save while it is read is seen by the next look
     size = path.stat().st_size
     if size > MAX_FONT_BYTES:  # read whole, more than once: a 3 GB file took 6 GB of memory
         raise InputError(f"font file {path.name} is {size:,} bytes", path=w_path, line=line, column=column, key=key,
@@ -116,8 +132,42 @@ def _load(name: str, key: str = "fonts") -> None:
         raise InputError(f"font file {path.name} cannot be read: {e}", path=w_path, line=line, column=column,
                          key=key, expected="a TrueType .ttf file") from None
     pdfmetrics.registerFont(font)
-    _registered[name] = path
+    if pdfmetrics.getFont(name) is not font:  # ReportLab keeps the first TrueType font of a name (or of its face's
+        pdfmetrics._fonts[name] = font  # PostScript name): a font saved over kept its old glyphs and widths
+    _registered[name] = FontFile(path, stamp)
     _cmap.cache_clear()  # (a name now naming another file)
+
+
+def _stamp(path: Path) -> tuple[int, ...] | None:
+    """What changes when a file is saved over, replaced or touched (a write that sets the
+    modification time back still changes the inode's change time)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns
+
+
+def when_saved(forget: Callable[[], None]) -> None:
+    """Have ``forget`` called when a font file parsed before is found saved over (``saved_since``):
+    for a cache of widths, layouts or lines kept by font name."""
+    _forgetters.append(forget)
+
+
+def saved_since() -> bool:
+    """Whether a font file this process parsed was saved over, replaced or removed since; if so,
+    its font is parsed anew when next used and every cache kept by font name is forgotten. Looked
+    at once a game is loaded, not at every width: ``watch``, ``serve`` and the rulebook's process
+    build save after save in one process, and a font swapped in fonts/ was drawn with the old
+    glyphs and set with the old widths."""
+    changed = [name for name, file in _registered.items() if _stamp(file.path) != file.stamp]
+    for name in changed:
+        del _registered[name]
+    if changed:
+        _cmap.cache_clear()
+        for forget in _forgetters:
+            forget()
+    return bool(changed)
 
 
 def unusable(name: str, why: str) -> InputError:
@@ -141,6 +191,13 @@ def ensure(name: str) -> None:
 def path_of(name: str) -> Path:
     """The file of a located font (for converters that register fonts their own way)."""
     return _located[name][0]
+
+
+def file_of(name: str) -> FontFile:
+    """The file of a font as parsed (parsed now if not yet): the key of what is kept of it by
+    its file (metrics, subsets), so that a file saved over is another key."""
+    _load(name)
+    return _registered[name]
 
 
 def registered() -> list[str]:

@@ -193,6 +193,7 @@ def reprint(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.data.names import REPRINT_SINCE
     from pnpgen.engine import history  # the command table above loads with the CLI: this only when run
     from pnpgen.engine.cache import Cache
+    from pnpgen.engine.clean import changed_by_hand, reprint_record
     from pnpgen.engine.game import build_game
     from pnpgen.engine.options import BuildOptions
     from pnpgen.engine.output import build_lock
@@ -225,7 +226,15 @@ def reprint(ws: Workspace, args: argparse.Namespace) -> int:
         if not files:
             print(f"{args.game}: no copy changed since {since.name}")
             return 0
-        commit(root, {out_dir / rel: data for rel, data in files.items()})
+        mine = changed_by_hand(root, out_dir, files)
+        if mine:  # the designer's notes on the last one: kept, never written over
+            raise InputError("changed since pnpgen reprint wrote it (notes added, saved again from a viewer?): "
+                             "kept as it is, nothing written", path=out_dir / mine[0],
+                             expected=f"{mine[0]} renamed or moved out of {out_dir}/ (or removed, if it can go), "
+                             f"then pnpgen reprint --game {args.game}{f' --lang {args.lang}' if args.lang else ''}"
+                             f"{f' --out {args.out}' if args.out else ''} "
+                             f"--since {args.since} again: it writes {' and '.join(sorted(files))} anew")
+        commit(root, {out_dir / rel: data for rel, data in files.items()} | reprint_record(root, out_dir, files))
     print(ws.shown(f"{args.game}: " + ", ".join(str(out_dir / rel) for rel in sorted(files))))
     return 0
 

@@ -101,6 +101,9 @@ def test_the_rulebook_process_starts_before_the_game_is_read_and_a_bad_deck_is_o
 
     monkeypatch.setattr(build_run, "load_game", load)
     ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: [1, 2}\n", draft=True)
+    end = time.monotonic() + 30  # an earlier test's rulebook process, still ending (as this one's does below)
+    while multiprocessing.active_children() and time.monotonic() < end:
+        time.sleep(0.05)
     assert run(ws, "build", "--game", "test", "--jobs", "2") == 2
     err = capsys.readouterr().err
     assert seen == [1], seen  # the second process was there when the game was read

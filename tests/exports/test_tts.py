@@ -294,9 +294,9 @@ def test_boards_keep_their_aspect_and_tokens_keep_a_back_and_a_border(tmp_path):
 
 
 def test_a_nameless_board_is_called_on_the_table_by_its_decks_name(tmp_path):
-    """docs/data-format.md: a piece with no naming field is named by its place (``#1``) in
-    order.csv and messages; on the table it is its deck's name, the place after it only when the
-    deck has other pieces (a one-piece deck's ``#1`` reads as a copy's number)."""
+    """docs/data-format.md: a piece with no naming field is named by its place (``#1``), but the
+    only piece of a deck by its deck's name, in order.csv as on the table (a one-piece deck's
+    ``#1`` reads as a copy's number)."""
     root = make_workspace(tmp_path / "ws", pieces=TWO)
     (root / "data" / "test" / "decks" / "board.yaml").write_text(
         "name: 得点ボード\nkind: board\nsize: [200, 150]\nlayout: card-poker\npieces: [{}]\n", encoding="utf-8")
@@ -304,7 +304,7 @@ def test_a_nameless_board_is_called_on_the_table_by_its_decks_name(tmp_path):
     with (root / "build" / "test" / "shop" / "order.csv").open(encoding="utf-8-sig", newline="") as f:
         [built] = [row["name"] for row in csv.DictReader(f) if row["deck"] == "board"]
     [board] = _objects(_export(root), "board")
-    assert built == "#1" and board["Nickname"] == "得点ボード", (built, board["Nickname"])
+    assert built == "得点ボード" and board["Nickname"] == "得点ボード", (built, board["Nickname"])
 
 
 ROUND = "name: 丸\nkind: token\nshape: circle\nsize: 16\nfront: sq.svg.j2\nfields: {name: text}\npieces:\n  - {name: 円}\n"

@@ -308,3 +308,32 @@ def test_a_tiled_board_is_told_the_largest_board_fewer_page_tiles_hold(tmp_path,
     assert " " * 19 + "(4 page tiles (2×2) hold a board of up to 360×360 mm, the same proportions)" in out.splitlines()
     tiles = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"][0]["tiles"]
     assert tiles["fewer"] == {"grid": [2, 2], "pages_per_piece": 4, "board_mm": [360, 360]}
+
+
+EDITED_BOARD = BOARD_DECK.replace("  name: text\n", "  name: text\n  note: text\n").replace("{name: 盤}", "{name: 盤, note: 初版}")
+EDITED_FRONT = BOARD_FRONT.replace("{% endblock %}", '<text x="20" y="20" font-family="{{ fonts.gothic }}" '
+                                   'font-size="6">{{ piece.note }}</text>\n{% endblock %}')
+
+
+def test_a_tiled_board_edited_in_one_corner_reprints_only_the_tiles_showing_it(tmp_path):
+    """Each tile's sheet placed the whole board, clipped: an edit anywhere changed every tile's
+    page, and the change report and reprint.pdf reprinted all four. Only the tiles whose part of
+    the board shows the corner are reprinted now."""
+    ws = make_workspace(tmp_path / "ws", deck=EDITED_BOARD, front=EDITED_FRONT)
+    build = ("build", "--game", "test", "--no-rulebook", "--jobs", "1", "-q")
+    assert run(ws, *build) == 0
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("初版", "第二版"), encoding="utf-8")
+    assert run(ws, *build) == 0
+    out = ws / "build" / "test"
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    plan = plan_tiles(400, 300, A4, MARGIN, 3.0, TileOptions())
+    tx, ty = plan.turn((20, 18))
+    owners = sorted(t.number for t in plan.tiles if t.region[0] - 3 <= tx <= t.region[2] + 3
+                    and t.region[1] - 3 <= ty <= t.region[3] + 3)
+    assert plan.pages == 4 and 0 < len(owners) < plan.pages
+    assert manifest["reprint"]["cards"]["sheets"] == owners, manifest["changes"]
+    assert manifest["changes"] == [f"cards: 1 → 1 (盤: note); reprint cards.pdf: sheet{'s' * (len(owners) > 1)} "
+                                   f"{', '.join(map(str, owners))} (page{'s' * (len(owners) > 1)} "
+                                   f"{', '.join(map(str, owners))})"]
+    assert len(PdfReader(out / "reprint.pdf").pages) == len(owners)

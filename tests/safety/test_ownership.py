@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from conftest import FEW_CARDS, make_workspace, run
+from pdfprobe import texts
 from pnpgen.usercache import seal
 
 
@@ -211,10 +213,50 @@ def test_a_staging_folder_holding_what_pnpgen_did_not_stage_is_kept_and_said(tmp
     assert run(ws, "build", "--game", "test", "--no-rulebook", "-q") == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and ".pnpgen-staging: holds what pnpgen did not stage there (000003, notes.txt)" in err, err
-    assert err.count(".pnpgen-staging") == 1, err  # (it was said twice: build/.pnpgen-staging: build/.pnpgen-staging …)
+    assert err.count(".pnpgen-staging:") == 1, err  # (it was said twice: build/.pnpgen-staging: build/.pnpgen-staging …)
     assert (staging / "notes.txt").read_text(encoding="utf-8") == "mine"
     assert (staging / "000003").read_bytes() == b"the designer's file of a staged file's name"
     (staging / "notes.txt").unlink()
     (staging / "000003").unlink()
     assert run(ws, "build", "--game", "test", "--no-rulebook", "-q") == 0
     assert not staging.exists()
+
+
+def test_an_older_pnpgens_staging_folder_and_trash_are_said_with_the_command_that_clears_them(tmp_path, capsys,
+                                                                                             monkeypatch):
+    """A designer who just upgraded: the staging folder and the trash entries an older pnpgen left
+    have no sealed record. The build stops naming the staging folder and tells the command that
+    removes it (nothing in it was put in place); the trash is noted with its own; run as told, the
+    next build goes through and the files are the last complete set."""
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "-q") == 0
+    out = ws / "build"
+    (out / ".pnpgen-staging").mkdir()  # as the older pnpgen staged: numbered files, no .staged record
+    (out / ".pnpgen-staging" / "000000").write_bytes(b"%PDF-1.7 an older pnpgen's staged copy")
+    (out / ".pnpgen-trash").mkdir()
+    (out / ".pnpgen-trash" / "a1b2-000000").write_bytes(b"an old output an older pnpgen moved out")
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("本文カード1", "本文を変えた"), encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "-q") == 2
+    err = capsys.readouterr().err
+    error = next(line for line in err.splitlines() if line.startswith("pnpgen: error:"))
+    assert "an older pnpgen" in error and "the files beside it are the last complete set" in error, err
+    assert "rm -r build/.pnpgen-staging" in error and "Traceback" not in err, err
+    monkeypatch.chdir(ws)
+    _do_as_told(error)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "-q") == 0  # the staging folder gone: built
+    note = capsys.readouterr().err
+    assert note.startswith("pnpgen: note: build/.pnpgen-trash holds what pnpgen did not put there (a1b2-000000)")
+    assert "rm -r build/.pnpgen-trash" in note and note.count("\n") == 1, note
+    _do_as_told(note)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "-q") == 0
+    assert capsys.readouterr().err == ""
+    assert "本文を変えた" in texts(out / "test" / "cards.pdf")[0]
+    assert not (out / ".pnpgen-staging").exists() and not (out / ".pnpgen-trash").exists()
+
+
+def _do_as_told(line: str) -> None:
+    """Run the command a message tells (``rm -r …``, up to its parenthesis), as the designer would."""
+    command = line[line.index("rm -r "):].split(" (")[0].split()
+    assert subprocess.run(command, check=False).returncode == 0

@@ -24,7 +24,7 @@ from pnpgen.serve.preview import Preview
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path:
+def good_build(tmp_path_factory) -> Path:
     ws = make_workspace(tmp_path_factory.mktemp("good") / "ws", ["カード1", "カード2"])
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
     return ws
@@ -79,9 +79,9 @@ PLANTED = {
 
 
 @pytest.mark.parametrize("planted", PLANTED)
-def test_a_planted_last_good_build_shows_nothing_from_outside(built, tmp_path, planted):
+def test_a_planted_last_good_build_shows_nothing_from_outside(good_build, tmp_path, planted):
     ws = tmp_path / "ws"
-    shutil.copytree(built, ws, symlinks=True)
+    shutil.copytree(good_build, ws, symlinks=True)
     secret = _secret(tmp_path / "outside")
     out = ws / "build" / "test"
     PLANTED[planted](out, secret)
@@ -99,9 +99,9 @@ def test_a_planted_last_good_build_shows_nothing_from_outside(built, tmp_path, p
     assert not state.decks or state.decks[0]["faces"]
 
 
-def test_a_manifest_claiming_a_hundred_million_pages_shows_the_pages_there(built, tmp_path):
+def test_a_manifest_claiming_a_hundred_million_pages_shows_the_pages_there(good_build, tmp_path):
     ws = tmp_path / "ws"
-    shutil.copytree(built, ws, symlinks=True)
+    shutil.copytree(good_build, ws, symlinks=True)
     _manifest(ws / "build" / "test", pages=10**8)
     deck = ws / "data" / "test" / "decks" / "cards.yaml"
     deck.write_text(deck.read_text(encoding="utf-8") + "  - {name: [broken\n", encoding="utf-8")
@@ -111,9 +111,9 @@ def test_a_manifest_claiming_a_hundred_million_pages_shows_the_pages_there(built
     assert [f["name"] for f in state.decks[0]["faces"]] == ["カード1", "カード2"]
 
 
-def test_a_picture_swapped_for_a_link_after_the_page_was_read_is_not_served(built, tmp_path):
+def test_a_picture_swapped_for_a_link_after_the_page_was_read_is_not_served(good_build, tmp_path):
     ws = tmp_path / "ws"
-    shutil.copytree(built, ws, symlinks=True)
+    shutil.copytree(good_build, ws, symlinks=True)
     preview = Preview(Workspace(ws), "test", ws / "build")
     assert preview.rebuild().error == ""
     pid, (pdf, _index, _width) = next(iter(preview.pictures.items()))
@@ -123,13 +123,13 @@ def test_a_picture_swapped_for_a_link_after_the_page_was_read_is_not_served(buil
 
 
 @pytest.mark.parametrize("deck_id", [5, ["cards"], None])
-def test_a_manifest_whose_deck_id_is_not_text_leaves_the_page_readable(built, tmp_path, deck_id):
+def test_a_manifest_whose_deck_id_is_not_text_leaves_the_page_readable(good_build, tmp_path, deck_id):
     """A deck id that is not text in the last good build's manifest ended every request for the
     page in a 500 (its escaping takes text): the page loads, with the error and no last build."""
     from starlette.testclient import TestClient
 
     ws = tmp_path / "ws"
-    shutil.copytree(built, ws, symlinks=True)
+    shutil.copytree(good_build, ws, symlinks=True)
     _manifest(ws / "build" / "test", id=deck_id, changes="abc")
     deck = ws / "data" / "test" / "decks" / "cards.yaml"
     deck.write_text(deck.read_text(encoding="utf-8") + "  - {name: [broken\n", encoding="utf-8")
@@ -142,7 +142,7 @@ def test_a_manifest_whose_deck_id_is_not_text_leaves_the_page_readable(built, tm
         assert page.status_code == 200 and "cards.yaml:" in page.text
 
 
-def test_a_planted_page_one_point_wide_is_not_rasterised_a_million_pixels_tall(built, tmp_path):
+def test_a_planted_page_one_point_wide_is_not_rasterised_a_million_pixels_tall(good_build, tmp_path):
     """Faces are drawn 260 px wide: a page 1 pt × 14,400 pt would be 3.7 million pixels tall
     (a gigabyte of bitmap for one request). A picture is at most TALLEST times as tall as wide."""
     from PIL import Image
@@ -151,7 +151,7 @@ def test_a_planted_page_one_point_wide_is_not_rasterised_a_million_pixels_tall(b
     from pnpgen.serve.preview import FACE_PX, TALLEST
 
     ws = tmp_path / "ws"
-    shutil.copytree(built, ws, symlinks=True)
+    shutil.copytree(good_build, ws, symlinks=True)
     unique = ws / "build" / "test" / "shop" / "cards-unique.pdf"
     pdf = canvas.Canvas(str(unique), pagesize=(1, 14400))
     for _ in range(4):
@@ -166,11 +166,11 @@ def test_a_planted_page_one_point_wide_is_not_rasterised_a_million_pixels_tall(b
     assert height <= TALLEST * FACE_PX and width >= 1
 
 
-def test_a_picture_s_file_swapped_for_one_pdfium_cannot_read_is_no_picture(built, tmp_path):
+def test_a_picture_s_file_swapped_for_one_pdfium_cannot_read_is_no_picture(good_build, tmp_path):
     """The PDF overwritten with something else after the page was read (a sync tool, a copy):
     the picture's request is a 404 (None here), not a PdfiumError's 500 and traceback."""
     ws = tmp_path / "ws"
-    shutil.copytree(built, ws, symlinks=True)
+    shutil.copytree(good_build, ws, symlinks=True)
     preview = Preview(Workspace(ws), "test", ws / "build")
     assert preview.rebuild().error == ""
     pid, (pdf, _index, _width) = next(iter(preview.pictures.items()))
@@ -178,11 +178,11 @@ def test_a_picture_s_file_swapped_for_one_pdfium_cannot_read_is_no_picture(built
     assert preview.png(pid) is None
 
 
-def test_an_order_list_naming_one_face_many_times_is_not_a_build_of_ours(built, tmp_path):
+def test_an_order_list_naming_one_face_many_times_is_not_a_build_of_ours(good_build, tmp_path):
     """shop/order.csv lists each distinct face once; one row copied 200,000 times (7 MB) held the
     preview's start for 26 s (and a 256 MB one for a quarter of an hour): not shown."""
     ws = tmp_path / "ws"
-    shutil.copytree(built, ws, symlinks=True)
+    shutil.copytree(good_build, ws, symlinks=True)
     order = ws / "build" / "test" / "shop" / "order.csv"
     header, first, *_ = order.read_text(encoding="utf-8-sig").splitlines()
     order.write_text("\n".join([header, first, first]) + "\n", encoding="utf-8")
@@ -193,11 +193,11 @@ def test_an_order_list_naming_one_face_many_times_is_not_a_build_of_ours(built, 
 
 
 @pytest.mark.parametrize("field", ["id", "files"])
-def test_a_manifest_listing_one_deck_many_times_is_not_a_build_of_ours(built, tmp_path, field):
+def test_a_manifest_listing_one_deck_many_times_is_not_a_build_of_ours(good_build, tmp_path, field):
     """A deck listed again (its faces listed twice), or its sheets' file under another deck's
     name, repeats its faces or sheets for every copy: not shown."""
     ws = tmp_path / "ws"
-    shutil.copytree(built, ws, symlinks=True)
+    shutil.copytree(good_build, ws, symlinks=True)
     path = ws / "build" / "test" / "manifest.json"
     manifest = json.loads(path.read_text(encoding="utf-8"))
     copy = dict(manifest["decks"][0], **({"files": []} if field == "id" else {"id": "other"}))
@@ -209,12 +209,12 @@ def test_a_manifest_listing_one_deck_many_times_is_not_a_build_of_ours(built, tm
     assert not state.decks and not state.sheets and state.error
 
 
-def test_a_link_left_in_the_output_folder_of_a_good_build_is_not_shown(built, tmp_path):
+def test_a_link_left_in_the_output_folder_of_a_good_build_is_not_shown(good_build, tmp_path):
     """A game with no rulebook builds well and leaves build/test/rulebook.pdf as it was: a link
     there to a PDF outside was shown and served as the rulebook's pages. The page says so in its
     error band instead, and serves nothing."""
     ws = tmp_path / "ws"
-    shutil.copytree(built, ws, symlinks=True)
+    shutil.copytree(good_build, ws, symlinks=True)
     (ws / "build" / "test" / "rulebook.pdf").symlink_to(_secret(tmp_path / "outside"))
     preview = Preview(Workspace(ws), "test", ws / "build")
     state = preview.rebuild()
@@ -222,11 +222,11 @@ def test_a_link_left_in_the_output_folder_of_a_good_build_is_not_shown(built, tm
     assert not state.sheets and not preview.pictures
 
 
-def test_a_reprint_list_left_as_a_link_out_is_not_shown(built, tmp_path):
+def test_a_reprint_list_left_as_a_link_out_is_not_shown(good_build, tmp_path):
     """A build that changes no piece keeps what is in build/test/: a reprint.txt there that is a
     link to a file outside showed that file's text on the page. The page says so in its error band."""
     ws = tmp_path / "ws"
-    shutil.copytree(built, ws, symlinks=True)
+    shutil.copytree(good_build, ws, symlinks=True)
     secret = tmp_path / "outside" / "secret.txt"
     secret.parent.mkdir()
     secret.write_text("SECRET", encoding="utf-8")
@@ -236,7 +236,7 @@ def test_a_reprint_list_left_as_a_link_out_is_not_shown(built, tmp_path):
     assert state.error.startswith("pnpgen: error: build/test: reached through a link: reprint.txt"), state.error
 
 
-def test_a_picture_is_rasterised_without_reading_its_whole_file(built, tmp_path):
+def test_a_picture_is_rasterised_without_reading_its_whole_file(good_build, tmp_path):
     """Each picture read its PDF whole: every face of a 265 MB shop file read all of it again, in as
     many of the server's threads as the browser asked for pictures. PDFium reads what the page needs."""
     import tracemalloc
@@ -244,7 +244,7 @@ def test_a_picture_is_rasterised_without_reading_its_whole_file(built, tmp_path)
     from pypdf import PdfReader, PdfWriter
 
     ws = tmp_path / "ws"
-    shutil.copytree(built, ws, symlinks=True)
+    shutil.copytree(good_build, ws, symlinks=True)
     unique = ws / "build" / "test" / "shop" / "cards-unique.pdf"
     writer = PdfWriter(clone_from=PdfReader(unique))
     writer.add_attachment("padding.bin", os.urandom(16 << 20))  # 16 MB no page shows

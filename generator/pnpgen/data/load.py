@@ -233,6 +233,7 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
     for name, value in palette.items():
         _parse(doc, ("palette", name), v.name, name, "a colour name")
         _parse(doc, ("palette", name), v.hex_colour, value)
+    fontreg.saved_since()  # (watch, serve: a font saved over since the last build is read anew)
     font_roles = dict(fontreg.DEFAULT_FONTS)
     fonts_in = _parse(doc, ("fonts",), v.mapping, data.get("fonts"), "fonts")
     for role, name in fonts_in.items():
@@ -657,6 +658,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     optional = optional_fields(deck, data, game.lang)
     count_example = "'count: 3'" if rows is doc else "3 in the count column"  # the row and column lead the message
     missing: list[ArtNotFound] = []  # art files the pieces name that are not there: told together
+    sole = (deck.name or deck.id) if len(pieces) == 1 else ""  # a sole piece without a name: named as its deck
     for i, raw in enumerate(pieces):
         keypath = ("pieces", i)
         raw = _keys(rows, raw, keypath, allowed, "the header row" if rows is not doc else f"piece {i + 1}",
@@ -671,7 +673,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
                     missing.append(e)
         piece = Piece(index=i + 1, values=values, where=rows.where(keypath),
                       count=_parse(rows, keypath + ("count",), v.count, raw.get("count", 1), v.COUNT, count_example),
-                      label_field=label_field,
+                      label_field=label_field, deck_label=sole,
                       field_lines={key: _line_column(rows.where(keypath + (key,))) for key in raw},
                       field_keys={} if rows is doc else _cell_keys(rows, keypath, raw))
         deck.pieces.append(piece)

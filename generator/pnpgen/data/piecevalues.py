@@ -147,8 +147,10 @@ def optional_fields(deck: Deck, data: dict, lang: str) -> set[str]:
 def placeholder_field(piece: Piece, key: str) -> str:
     """A piece's open field as proof.txt names it: ``塔 #1.cost``, by the piece's name, but by its
     place when the name is itself a placeholder (``#1.name``: 「未定（アリス01…）.name：未定（アリス01…）」
-    said the 未定 twice)."""
-    return f"{f'#{piece.index}' if is_placeholder(piece.own_name) else piece.label}.{key}"
+    said the 未定 twice, and for a deck's sole piece without a name: ``依頼カード #1.vp``, not
+    the deck's name twice)."""
+    named = piece.own_name and not is_placeholder(piece.own_name)
+    return f"{piece.own_name if named else f'#{piece.index}'}.{key}"
 
 
 def collect_placeholders(deck: Deck, where, key: str, value: Any, piece: Piece) -> None:

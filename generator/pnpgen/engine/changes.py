@@ -119,10 +119,13 @@ def matched(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any]
     at = {_number(label): label for label in old if label not in taken}
     for label in new:
         was = at.get(_number(label))
-        if label in out or was is None or old[was][:1] != new[label][:1]:  # (the same count)
+        if label in out or was is None:
             continue
         ov, nv = old_values.get(was, {}), new_values.get(label, {})
-        if len([f for f in {*ov, *nv} if ov.get(f) != nv.get(f)]) == 1:  # the name's field alone
+        differ = len([f for f in {*ov, *nv} if ov.get(f) != nv.get(f)])
+        if (differ == 1 and old[was][:1] == new[label][:1]) or (differ == 0 and (nameless(was) or nameless(label))):
+            # the name's field alone (at the same count); or no field at all: a deck's sole piece
+            # without a name, named after its deck, is the #1 it was (and is #1 once another is added)
             out[label] = at.pop(_number(label))
     return out
 

@@ -18,6 +18,7 @@ stays, with it.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,11 +28,12 @@ from pnpgen.engine.cache import Cache, layout_of
 from pnpgen.engine.fingerprint import FileHashes, sha
 from pnpgen.engine.output import LOCK_NAME, MARKER_NAME, build_lock, inside, is_output_folder, remove_stray_temps
 from pnpgen.engine.transaction import TRASH, empty_trash, recover, strangers
-from pnpgen.pdf.assemble import file_digest
+from pnpgen.pdf.assemble import PdfFile, file_digest
 from pnpgen.usercache import seal
 
 EXPORT_RECORD = "export.json"  # exports/export.py RECORD: the files of one export folder
 RULEBOOKS = "rulebooks"  # .cache/rulebooks/<game>/: what ``pnpgen rulebook`` wrote, read as an export's state
+REPRINTS = "reprints"  # .cache/reprints/<game>/: what ``pnpgen reprint`` wrote (clean keeps those files: not read here)
 
 
 @dataclass
@@ -132,13 +134,45 @@ def rulebook_record(out_root: Path, out_dir: Path, files: dict[str, bytes]) -> d
     """The record of the files ``pnpgen rulebook`` writes into ``out_dir`` (name → bytes), to be
     committed with them, so that ``clean`` removes them as it removes an export's: sealed as an
     export's state is, it keeps what an earlier run wrote there and this one did not."""
-    where = out_dir.relative_to(out_root).as_posix()
-    slug, _, lang = where.partition("/")
-    path = Cache(out_root).root / RULEBOOKS / slug / (f"rulebook.{lang}.json" if lang else "rulebook.json")
+    return _written(_record_path(out_root, out_dir, RULEBOOKS, "rulebook"), out_root, out_dir, files)
+
+
+def reprint_record(out_root: Path, out_dir: Path, files: Mapping[str, bytes | PdfFile]) -> dict[Path, bytes]:
+    """The record of the files ``pnpgen reprint`` writes into ``out_dir``, committed with them: a
+    file of that name holding other bytes next time is the designer's (``changed_by_hand``)."""
+    return _written(_record_path(out_root, out_dir, REPRINTS, "reprints"), out_root, out_dir, files)
+
+
+def changed_by_hand(out_root: Path, out_dir: Path, files: Mapping[str, bytes | PdfFile]) -> list[str]:
+    """The names of ``files`` already in ``out_dir`` holding bytes neither these nor those
+    ``pnpgen reprint`` recorded writing there (``reprint_record``): notes added to a reprint, a
+    file saved again from a viewer, one an older pnpgen wrote unrecorded. pnpgen replaces only
+    what it wrote, so these are not written over."""
+    earlier = _exported(_record_path(out_root, out_dir, REPRINTS, "reprints"), out_root)
+    written = earlier[1] if earlier is not None and earlier[0] == out_dir else {}
+    out = []
+    for name, data in files.items():
+        target = out_dir / name
+        if target.is_symlink() or not target.is_file():
+            continue  # (a link or a folder there: the commit refuses it, in its own words)
+        held = sha(target.read_bytes())
+        if held != sha(data) and held != written.get(name):
+            out.append(name)
+    return out
+
+
+def _record_path(out_root: Path, out_dir: Path, kind: str, stem: str) -> Path:
+    slug, _, lang = out_dir.relative_to(out_root).as_posix().partition("/")
+    return Cache(out_root).root / kind / slug / (f"{stem}.{lang}.json" if lang else f"{stem}.json")
+
+
+def _written(path: Path, out_root: Path, out_dir: Path, files: Mapping[str, bytes | PdfFile]) -> dict[Path, bytes]:
+    """A sealed record of ``files`` (name → bytes) written into ``out_dir``, with those an earlier
+    run recorded there and this one did not write."""
     earlier = _exported(path, out_root)
     kept = earlier[1] if earlier is not None and earlier[0] == out_dir else {}
-    body = json.dumps({"folder": where, "files": kept | {name: sha(data) for name, data in files.items()}},
-                      sort_keys=True).encode()
+    body = json.dumps({"folder": out_dir.relative_to(out_root).as_posix(),
+                       "files": kept | {name: sha(data) for name, data in files.items()}}, sort_keys=True).encode()
     return {path: json.dumps({"check": seal(body)}).encode() + b"\n" + body}
 
 

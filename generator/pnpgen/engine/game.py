@@ -44,6 +44,7 @@ from pnpgen.engine.paper import (
     silhouette_warnings,
     stock_warnings,
 )
+from pnpgen.engine.tilesig import tile_signatures
 from pnpgen.errors import InputError, Where
 from pnpgen.exports.bleedfill import OUTSIDE_MM
 from pnpgen.exports.order import BUILD_ORDER_COLUMNS, order_csv
@@ -541,7 +542,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     check_pages(game, plan)
     result.records = plan.records
     result.warnings += fold_duplex_warnings(plan.records, options)
-    result.home_pages = plan.home_pages
+    result.home_pages = tile_signatures(plan, [placed.tiles for placed in on_paper], arts, face_keys, images,
+                                        game.fonts["gothic"])  # a tiled board's sheets by what each prints
     result.home_faces = plan.home_faces
     if cache is not None:
         assert memo is not None  # made from the cache above

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from pnpgen import fonts as fontreg
 from pnpgen.engine.changes import (
     art_tag,
+    changed_pages,
     copies_only,
     matched,
     numbered_name,
@@ -150,6 +151,8 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
                 folded_or_sleeved(ds, deck.kind, deck_sheet(deck, sheet), font)  # --layout fold, sleeve: as the home sheets
             if on.tiles is not None:
                 deck_pages = board_tiles(ds, on.tiles, sheet, font, game.fonts.get("bold", font), fontreg.string_width_mm)
+                deck_pages = _changed_tiles(deck_pages, (before.get(dr.id) or {}).get("pages"),
+                                            result.home_pages.get(dr.id, []), dr.backs is not None)
             elif one_sided is not None:
                 deck_pages, backs_pages = one_sided[0], False
             else:
@@ -189,6 +192,16 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
         files[f"{name}.pdf"] = write_document(PagePlan(f"{game.title} — reprint", pages), result.arts, font,
                                                   images=result.images)
     return files
+
+
+def _changed_tiles(pages: list[Page], old: list[str] | None, new: list[str], backs: bool) -> list[Page]:
+    """A tiled board's tiles to print again: those whose part of the board changed
+    (engine/tilesig.py), when ``pages`` are the home sheets' own (every copy reprinted) and the
+    last build recorded its sheets; else every tile (a history version records none)."""
+    if not old or len(old) != len(new) or len(pages) != len(new):
+        return pages
+    keep = set(changed_pages(old, new, per_sheet=2 if backs else 1))
+    return [page for n, page in enumerate(pages, 1) if n in keep] if keep else pages
 
 
 def _copies(n: int, kind: str, lang: str) -> str:

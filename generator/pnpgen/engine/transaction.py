@@ -46,6 +46,7 @@ import hmac
 import json
 import os
 import re
+import shlex
 import signal
 import stat
 import subprocess
@@ -691,9 +692,10 @@ def say_strangers(folder: Path) -> None:
     others = strangers(folder)
     if others:
         print(f"pnpgen: note: {shown(_named(folder))} holds what pnpgen did not put there "
-              f"({', '.join(shown_name(n) for n in others[:3])}{' …' if len(others) > 3 else ''}): left as it is "
-              "(pnpgen frees only the old files it moved there; move those out or remove them yourself)",
-              file=sys.stderr, flush=True)
+              f"({', '.join(shown_name(n) for n in others[:3])}{' …' if len(others) > 3 else ''}): left as it is. "
+              "pnpgen frees only the old files its records there name; old outputs an older pnpgen moved there "
+              f"have none. Nothing in it is an output: remove it with rm -r {shlex.quote(_named(folder))} "
+              "(after moving out anything of yours)", file=sys.stderr, flush=True)
 
 
 def reclaim(root: Path) -> None:
@@ -758,10 +760,17 @@ def _remove_staging(staging: Path) -> None:
     for record in records:  # after the files it names: a run killed in between finds them still named
         os.unlink(record)
     if others:
-        raise InputError(f"holds what pnpgen did not stage there ({', '.join(shown_name(n) for n in others[:3])}"
-                         f"{' …' if len(others) > 3 else ''})", path=staging,
-                         expected="those moved out of it (pnpgen's folder for a commit's new files, which it "
-                         "removes when done; it deletes only what it wrote)")
+        listed = f"{', '.join(shown_name(n) for n in others[:3])}{' …' if len(others) > 3 else ''}"
+        folder = shlex.quote(_named(staging))
+        if count is None:  # no record of this machine's: an older pnpgen's (before the records), or copied here
+            raise InputError(f"holds what pnpgen did not stage there ({listed}): no record of this machine's "
+                             "names it (new files an older pnpgen staged, or a folder copied from elsewhere); none "
+                             "of it was put in place: the files beside it are the last complete set", path=staging,
+                             expected=f"the folder removed: rm -r {folder} (after moving out anything of yours), "
+                             "then build again")
+        raise InputError(f"holds what pnpgen did not stage there ({listed})", path=staging,
+                         expected=f"those moved out of {folder} (pnpgen's folder for a commit's new files, which it "
+                         "removes when done; it deletes only what it wrote), then build again")
     try:
         staging.rmdir()
     except OSError:

@@ -15,7 +15,6 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
 
 from pnpgen import fonts
 from pnpgen.pdf.colour import to_cmyk
@@ -54,16 +53,17 @@ class FontMetrics:
 def metrics(name: str) -> FontMetrics | None:
     """The metrics of a font pnpgen located (parsed on first use), else None: a name that is
     one of PDF's standard fonts (``Helvetica``), drawn unembedded as ReportLab drew it. Kept by
-    name and file: a process that builds several workspaces (watch, tests) may meet both."""
+    name and file (``fonts.FontFile``): a process that builds several workspaces (watch, tests)
+    may meet both, and a font saved over while ``watch`` runs is measured anew."""
     try:
-        path = fonts.path_of(name)
+        file = fonts.file_of(name)
     except KeyError:
         return None
-    return _metrics(name, path)
+    return _metrics(name, file)
 
 
 @lru_cache(maxsize=64)
-def _metrics(name: str, path: Path) -> FontMetrics:
+def _metrics(name: str, file: fonts.FontFile) -> FontMetrics:
     face = fonts.ttfont(name).face
     ps = face.name.decode("latin-1") if isinstance(face.name, bytes) else str(face.name)
     return FontMetrics(name, ps, dict(face.charToGlyph), dict(face.charWidths), float(face.defaultWidth),

@@ -17,7 +17,6 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from pnpgen import fonts
@@ -410,7 +409,7 @@ class _Writer:
         assert m is not None
         used = self.glyphs.get(name, {})
         try:
-            length, program = _subset_stream(fonts.path_of(name), frozenset(used))
+            length, program = _subset_stream(fonts.file_of(name), frozenset(used))
         except DamagedFont as e:
             raise fonts.unusable(name, str(e)) from None
         base = sfnt.subset_tag(m.postscript, used) + "+" + m.postscript
@@ -710,18 +709,19 @@ def _standard_width(text: str, font: str, size: float) -> float:
 
 
 @lru_cache(maxsize=16)
-def _font_file(path: Path) -> sfnt.Font:
-    """A font file read and its tables found, once per process (as its metrics are: fonts.py)."""
-    return sfnt.Font(path.read_bytes())
+def _font_file(file: fonts.FontFile) -> sfnt.Font:
+    """A font file read and its tables found, once per process and file content (as its metrics
+    are: fonts.py): a font saved over while ``watch`` runs is another key, its own glyphs embedded."""
+    return sfnt.Font(file.path.read_bytes())
 
 
 @lru_cache(maxsize=64)
-def _subset_stream(path: Path, gids: frozenset[int]) -> tuple[int, bytes]:
+def _subset_stream(file: fonts.FontFile, gids: frozenset[int]) -> tuple[int, bytes]:
     """A font subset's program length and its compressed stream, kept: a build's documents, and a
     watch session's saves, embed the same subsets again (2 ms of zlib each). Kept by the font's
     file (``_font_file``), not by its bytes: a key of a Japanese font's megabytes is hashed, some
     3 ms a font of every build."""
-    program = sfnt.subset(_font_file(path), gids)
+    program = sfnt.subset(_font_file(file), gids)
     return len(program), flate(program)
 
 

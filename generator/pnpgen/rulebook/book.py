@@ -99,6 +99,7 @@ JLREQ_MINCHO = "BIZUDMincho-Regular"
 def _fonts(game: Game, font_dir: Path, lang: str, style: str = "jlreq") -> Fonts:
     """The game's font roles for a draft in ``lang``; pnpgen's own notes, in the game's language,
     in that language's body font when it is set in Latin letters and the draft is not."""
+    fontreg.saved_since()  # (the book's process sets book after book: a font saved over is read anew)
     roles = _roles(game, lang, style)
     names = {role: fontreg.register(roles[role], font_dir) for role in ("mincho", "gothic", "bold", "mono")}
     notes = fontreg.register(_roles(game, game.lang, style)["mincho"], font_dir) \

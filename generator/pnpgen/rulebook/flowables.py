@@ -14,6 +14,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import Flowable, KeepTogether, Paragraph
 
+from pnpgen import fonts as fontreg
 from pnpgen.data.markup import ICON_TOKEN
 from pnpgen.rulebook import glyphs, inline, setlines
 from pnpgen.rulebook.glyphs import MIDDLE
@@ -668,3 +669,8 @@ class Diagram(Flowable):
                 w = pdfmetrics.stringWidth(ch, font, self.size)
                 c.setFont(font, self.size)
                 c.drawString(left + col * half + (self._span(ch) * half - w) / 2, y, ch)
+
+
+# a font file saved over while the book's process runs: set with its new widths (fonts.saved_since)
+fontreg.when_saved(_paragraph_lines.cache_clear)
+fontreg.when_saved(_line_cells.cache_clear)

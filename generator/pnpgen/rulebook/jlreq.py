@@ -9,6 +9,7 @@ from functools import lru_cache
 
 from reportlab.pdfbase import pdfmetrics
 
+from pnpgen import fonts as fontreg
 from pnpgen.rulebook import glyphs
 from pnpgen.rulebook.glyphs import CLOSING, MIDDLE, OPENING, PUNCT, STOPS
 from pnpgen.rulebook.styles import LATIN_GAP
@@ -88,3 +89,7 @@ def _glue_gaps(before: str, after: str) -> int | None:
     if not any(glyphs.japanese(c) or c in PUNCT for c in (before, after) if c):
         return None
     return 1 if before and after and glyphs.wakan(before, after) else 0
+
+
+# a font file saved over while the book's process runs: set with its new widths (fonts.saved_since)
+fontreg.when_saved(full_width_marks.cache_clear)

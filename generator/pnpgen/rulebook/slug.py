@@ -14,6 +14,7 @@ from functools import lru_cache
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
+from pnpgen import fonts as fontreg
 from pnpgen.impose.booklet import A4_LANDSCAPE, Placement, SheetSide
 from pnpgen.messages import msg
 from pnpgen.rulebook import glyphs
@@ -54,3 +55,7 @@ def overlays(sides: list[tuple[SheetSide, list[Placement]]], font: str, lang: st
     that ``impose.booklet.impose_pdf`` lays over its side."""
     sheets = max((s.sheet for s, _ in sides), default=0)
     return [_overlay(side, sheets, font, glyphs.chain(font), lang, binding, sheet_mm, paper) for side, _ in sides]
+
+
+# a font file saved over while the book's process runs: set with its new widths (fonts.saved_since)
+fontreg.when_saved(_overlay.cache_clear)

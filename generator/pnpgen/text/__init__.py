@@ -118,6 +118,18 @@ def icons_saved(dirs: Sequence[Path]) -> None:
         _svg.clear_cache()
 
 
+def _fonts_saved() -> None:
+    """A font file saved over (``fonts.saved_since``): its widths, and the texts laid out and
+    drawn with them, are forgotten."""
+    _layout.cache_clear()
+    _svg.clear_cache()
+    _cells.char_width.cache_clear()
+    _cells.font_for.cache_clear()
+
+
+fontreg.when_saved(_fonts_saved)
+
+
 def clear_caches() -> None:
     """Forget every cached layout, width and phrase (for cold-start measurements)."""
     _layout.cache_clear()

@@ -1,0 +1,57 @@
+"""A board printed over several sheets (tiles) is one face: each tile's page placed the whole face,
+clipped, so its signature (impose/plan.py ``page_signature``) named the face, and an edit in one
+corner changed every tile's — the change report and ``pnpgen reprint`` reprinted them all. Here
+each tile's page is known by what it prints: its face drawn alone and clipped as on the sheet,
+read at READ_PX_PER_MM, and the page's other marks; a tile whose part of the board is as it was
+keeps its signature. Its words (the slug, the version stamp) are not in it, as in any page's."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from pnpgen.exports.bleedfill import rendered
+from pnpgen.impose.plan import Page, PagePlan, PlaceFace, page_signature
+from pnpgen.pdf.raster import ImageStreams
+from pnpgen.pdf.writer import write_document
+from pnpgen.svg.artwork import Art
+
+if TYPE_CHECKING:
+    from pnpgen.engine.imposition import GamePlan
+    from pnpgen.impose.tiles import TilePlan
+
+READ_PX_PER_MM = 6.0  # some 150 dpi: a changed word or figure changes the pixels under it
+_KNOWN: dict[str, str] = {}  # a tile as drawn (its faces, their pictures, clip) → its signature: a save draws it once
+_KNOWN_LIMIT = 4096
+
+
+def tile_signatures(plan: GamePlan, tiles: Sequence[TilePlan | None], arts: Mapping[str, Art],
+                    face_keys: Mapping[str, str], images: ImageStreams | None, font: str) -> dict[str, list[str]]:
+    """Each deck's home pages' signatures (``plan.home_pages``), a tiled board's by what each
+    tile prints. ``tiles``: each deck's tile plan (None: not tiled), in the decks' order."""
+    out = dict(plan.home_pages)
+    for record, tiled in zip(plan.records, tiles, strict=True):
+        if tiled is None or not record.files or record.files[0] not in plan.documents:
+            continue
+        pages = plan.documents[record.files[0]].pages
+        out[record.id] = [_signature(page, arts, face_keys, images, font) if page.faces() else sig
+                          for page, sig in zip(pages, plan.home_pages[record.id], strict=True)]
+    return out
+
+
+def _signature(page: Page, arts: Mapping[str, Art], face_keys: Mapping[str, str], images: ImageStreams | None,
+               font: str) -> str:
+    placed = [it for it in page.items if isinstance(it, PlaceFace)]
+    rest = Page(page.size_mm, [it for it in page.items if not isinstance(it, PlaceFace)], side=page.side,
+                matrix=page.matrix)
+    key = repr((placed, [face_keys.get(it.face, "") for it in placed], page.size_mm, page.matrix))
+    drawn = _KNOWN.get(key)
+    if drawn is None:
+        alone = Page(page.size_mm, list(placed), matrix=page.matrix)
+        [image] = rendered(write_document(PagePlan("tile", [alone]), arts, font, images=images), [0], READ_PX_PER_MM)
+        drawn = hashlib.sha256(image.tobytes()).hexdigest()
+        if len(_KNOWN) >= _KNOWN_LIMIT:
+            _KNOWN.clear()
+        _KNOWN[key] = drawn
+    return hashlib.sha256(f"{page_signature(rest)} {drawn}".encode()).hexdigest()[:16]
