@@ -87,6 +87,8 @@ class FaceStream:
     json: dict | None = field(default=None, compare=False, repr=False)  # as the build cache held it (pdf/drawn.py)
     # its form's dictionary, written once for every document that shows it (made from the fields above)
     shape: Shape | None = field(default=None, init=False, compare=False, repr=False)
+    # what its stream names, worked out once for every document that shows it (``noted``)
+    names: tuple | None = field(default=None, init=False, compare=False, repr=False)
 
     def showing(self, pictures: Mapping[str, bytes]) -> FaceStream | None:
         """This stream with each picture it names (by key) as ``pictures`` holds it (a face's
@@ -110,6 +112,30 @@ class PageStream:
     # its page dictionary, written once for every document that shows it (a page kept by the digest of
     # what it draws, boxes included, or one page's own: the same boxes wherever it is placed)
     shape: Shape | None = field(default=None, init=False, compare=False, repr=False)
+    # what it names (its resources, forms, layers) and its contents' dictionary, worked out once for
+    # every document that shows it (``_Writer.page``): a thousand cards' four documents place 7,000 pages
+    names: _PageNames | None = field(default=None, init=False, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class _PageNames:
+    resources: tuple  # ``noted``
+    forms: tuple[tuple[str, str], ...]  # (slot, face key) in the order the page names them
+    layers: tuple[tuple[str, str], ...]  # (slot, layer name), sorted
+    contents: Shape  # the dictionary of its content stream
+
+
+def noted(content: Content) -> tuple:
+    """What a stream showing ``content`` names, in the order ``_Writer.note`` numbers it (its
+    fonts, pictures, patterns), each with the slot that names it (``resources``): worked out once
+    per face or page, not once per document that shows it."""
+    return (*((_GLYPHS, "font:" + font, font, gids) for font, gids in content.glyphs.items()),
+            *((_STANDARD, "font:" + font, font, None) for font in content.standard_fonts),
+            *((_PICTURE, "picture:" + key, key, data) for key, data in sorted(content.pictures.items())),
+            *((_PAINT, "paint:" + name, name, paint) for name, paint in sorted(content.paints.items())))
+
+
+_GLYPHS, _STANDARD, _PICTURE, _PAINT = range(4)  # (``noted``'s kinds)
 
 
 def face_stream(art: Art, cmyk: bool, image_key: Callable[[bytes], str]) -> FaceStream:
@@ -336,18 +362,19 @@ class _Writer:
             self.font_refs[name] = self.f.reserve()
         return self.font_refs[name]
 
-    def note(self, content: Content, refs: dict[str, Ref]) -> None:
-        """The objects a stream showing ``content`` names (its fonts, pictures and patterns), in
-        ``refs`` by their slots' names (``resources``), each numbered as this document first meets it."""
-        for font, gids in content.glyphs.items():
-            self.glyphs.setdefault(font, {}).update(gids)
-            refs["font:" + font] = self.font(font)
-        for font in content.standard_fonts:
-            refs["font:" + font] = self.font(font)
-        for key, data in sorted(content.pictures.items()):
-            refs["picture:" + key] = self.picture(key, data)
-        for name, paint in sorted(content.paints.items()):
-            refs["paint:" + name] = self.paint(name, paint)
+    def note(self, names: tuple, refs: dict[str, Ref]) -> None:
+        """The objects a stream names (``noted``: its fonts, pictures and patterns), in ``refs``
+        by their slots' names (``resources``), each numbered as this document first meets it."""
+        for kind, slot, name, value in names:
+            if kind == _GLYPHS:
+                self.glyphs.setdefault(name, {}).update(value)
+                refs[slot] = self.font(name)
+            elif kind == _STANDARD:
+                refs[slot] = self.font(name)
+            elif kind == _PICTURE:
+                refs[slot] = self.pictures.get(name) or self.picture(name, value)
+            else:
+                refs[slot] = self.paint(name, value)
 
     def paint(self, name: str, paint: Paint) -> Ref:
         ref = self.paints.get(name)
@@ -373,7 +400,9 @@ class _Writer:
         if ref is None:
             face = self.faces.get(key, self.arts[key], self.cmyk, self.images)
             refs: dict[str, Ref] = {}
-            self.note(face.content, refs)
+            if face.names is None:
+                face.names = noted(face.content)
+            self.note(face.names, refs)
             if face.shape is None:
                 face.shape = Shape({"Type": Name("XObject"), "Subtype": Name("Form"), "FormType": 1,
                                     "BBox": [0, 0, face.width_pt, face.height_pt],
@@ -470,15 +499,23 @@ class _Writer:
 
     def page(self, page: Page, parent: Ref) -> Ref:
         made = self.faces.page(page, self.cmyk, self.page_stream)
+        names = made.names
+        if names is None:
+            names = made.names = _PageNames(
+                noted(made.content), tuple(("form:" + key, key) for key in made.forms.values()),
+                tuple(("layer:" + name, name) for name in sorted(made.layers)),
+                self.faces.once(("contents", len(made.data)), lambda: Shape(
+                    {"Filter": Name("FlateDecode"), "Length": len(made.data)})))
         refs: dict[str, Ref] = {"parent": parent}
-        self.note(made.content, refs)  # (numbered in this order: its resources, forms, layers, contents, itself)
-        for key in made.forms.values():
-            refs["form:" + key] = self.form(key)
-        for name in sorted(made.layers):
-            refs["layer:" + name] = self.layer(name)
+        if names.resources:  # (numbered in this order: its resources, forms, layers, contents, itself)
+            self.note(names.resources, refs)
+        forms = self.forms
+        for slot, key in names.forms:
+            refs[slot] = forms.get(key) or self.form(key)
+        for slot, name in names.layers:
+            refs[slot] = self.layer(name)
         f = self.f
-        refs["contents"] = f.put_shaped(f.reserve(), self.faces.once(("contents", len(made.data)), lambda: Shape(
-            {"Filter": Name("FlateDecode"), "Length": len(made.data)})), refs, made.data)
+        refs["contents"] = f.put_shaped(f.reserve(), names.contents, refs, made.data)
         if made.shape is None:
             made.shape = self.page_shape(page, made)
         return f.put_shaped(f.reserve(), made.shape, refs)
