@@ -178,6 +178,8 @@ def _mark_from_json(m: Any) -> tuple:
 
 
 def _number(v: Any) -> float:
+    if type(v) is float and v - v == 0.0:  # a finite float, as nearly every number read back is (inf - inf is nan)
+        return v
     if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
         raise ValueError(f"vector art object: {v!r} is not a number")
     return float(v)
