@@ -55,6 +55,23 @@ def test_a_face_or_page_shown_by_several_documents_has_what_it_names_worked_out_
     assert again == alone and len(worked_out) == len(arts) + len(pages)
 
 
+def test_a_document_whose_pages_begin_with_anothers_goes_on_from_where_that_one_stood(monkeypatch):
+    """The all-in-one file begins with a deck's home sheets: written after them, its first pages'
+    objects are theirs (the same numbers, the same bytes), not written again."""
+    plans, arts = _plans()
+    home, everything, shop = plans
+    apart = PagePlan("apart", [home.pages[0], shop.pages[1]])  # its first page is the home sheets', not the rest
+    plans.append(apart)
+    alone = [write_document(plan, arts, "Helvetica", images=raster.ImageStreams()) for plan in plans]
+    drawn = []
+    page = writer._Writer.page
+    monkeypatch.setattr(writer._Writer, "page", lambda self, p, parent: drawn.append(p) or page(self, p, parent))
+    shared, images = FaceStreams(), raster.ImageStreams()
+    together = [write_document(plan, arts, "Helvetica", images=images, faces=shared) for plan in plans]
+    assert together == alone
+    assert len(drawn) == 2 + 1 + 3 + 2  # the home sheets, the all-in-one file's last page, the shop's, the other's
+
+
 class _Parts(tuple):
     """A file's parts that count how often they are gone through."""
 

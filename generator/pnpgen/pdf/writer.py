@@ -112,23 +112,14 @@ class PageStream:
     # its page dictionary, written once for every document that shows it (a page kept by the digest of
     # what it draws, boxes included, or one page's own: the same boxes wherever it is placed)
     shape: Shape | None = field(default=None, init=False, compare=False, repr=False)
-    # what it names (its resources, forms, layers) and its contents' dictionary, worked out once for
-    # every document that shows it (``_Writer.page``): a thousand cards' four documents place 7,000 pages
-    names: _PageNames | None = field(default=None, init=False, compare=False, repr=False)
-
-
-@dataclass(frozen=True)
-class _PageNames:
-    resources: tuple  # ``noted``
-    forms: tuple[tuple[str, str], ...]  # (slot, face key) in the order the page names them
-    layers: tuple[tuple[str, str], ...]  # (slot, layer name), sorted
-    contents: Shape  # the dictionary of its content stream
+    # what it names (``noted``; (slot, face key) of its forms; (slot, name) of its layers) and its contents'
+    # dictionary, worked out once for every document that shows it
+    names: tuple | None = field(default=None, init=False, compare=False, repr=False)
 
 
 def noted(content: Content) -> tuple:
-    """What a stream showing ``content`` names, in the order ``_Writer.note`` numbers it (its
-    fonts, pictures, patterns), each with the slot that names it (``resources``): worked out once
-    per face or page, not once per document that shows it."""
+    """What a stream showing ``content`` names (fonts, pictures, patterns), each with its slot, in the
+    order ``_Writer.note`` numbers them: worked out once per face or page, not once per document."""
     return (*((_GLYPHS, "font:" + font, font, gids) for font, gids in content.glyphs.items()),
             *((_STANDARD, "font:" + font, font, None) for font in content.standard_fonts),
             *((_PICTURE, "picture:" + key, key, data) for key, data in sorted(content.pictures.items())),
@@ -168,6 +159,8 @@ class FaceStreams:
     used: set = field(default_factory=set)
     # the faces and pages of this build checked against what they show: once each, not once per document
     checked: set = field(default_factory=set)
+    # each document's writer after its pages, by its first page: one whose pages begin with another's goes on from there
+    begun: dict[int, _Begun] = field(default_factory=dict)
 
     def get(self, key: str, art: Art, cmyk: bool, images: ImageStreams) -> FaceStream:
         name = (self.names.get(key, key), cmyk)
@@ -224,7 +217,7 @@ class FaceStreams:
     def for_build(self, names: Mapping[str, str], digests: Mapping[int, bytes]) -> FaceStreams:
         """This object for one build's documents: ``names`` of its faces, ``digests`` of its pages."""
         self.names, self.digests = names, digests
-        self.checked = set()
+        self.checked, self.begun = set(), {}
         return self
 
     def let_go_of_unused(self) -> bool:
@@ -235,6 +228,7 @@ class FaceStreams:
         changed = self.changed or len(made) != len(self.made) or len(kept) != len(self.kept)
         self.made, self.kept, self.changed = made, kept, False
         self.pages.clear()
+        self.begun.clear()
         self.names, self.digests, self.used, self.checked = {}, {}, set(), set()
         if len(self.drawn) > 10_000:
             self.drawn.clear()
@@ -252,6 +246,19 @@ class FaceStreams:
         self.made.update(made)
         self.kept.update(kept)
         self.used |= used
+
+
+@dataclass(frozen=True)
+class _Begun:
+    """A writer as it stood after a document's pages: ``refs`` (catalog, page tree, information),
+    its pages' objects (``kids``), their labels and the rest of its ``state`` (``_Writer.write``)."""
+
+    pages: tuple[Page, ...]
+    with_: tuple  # (CMYK?, the faces' arts, the pictures' streams): what the pages were written with
+    refs: tuple[Ref, Ref, Ref]
+    kids: tuple[Ref, ...]
+    labels: tuple
+    state: tuple
 
 
 def write_document(doc: PagePlan, arts: Mapping[str, Art], font: str, cmyk: bool = False,
@@ -300,14 +307,23 @@ class _Writer:
         self.page_h = 0.0
 
     def write(self, doc: PagePlan) -> _Written:
-        f = self.f
-        catalog, pages_ref, info = f.reserve(), f.reserve(), f.reserve()
-        kids = []
-        labels: list = []
-        for n, page in enumerate(doc.pages):
+        begun = self.begun_as(doc.pages)
+        if begun is None:
+            catalog, pages_ref, info = self.f.reserve(), self.f.reserve(), self.f.reserve()
+            kids: list[Ref] = []
+            labels: list = []
+        else:  # its first pages are another document's: on from where that one's writer stood
+            self.state = begun.state
+            (catalog, pages_ref, info), kids, labels = begun.refs, list(begun.kids), list(begun.labels)
+        for n in range(len(kids), len(doc.pages)):
+            page = doc.pages[n]
             kids.append(self.page(page, pages_ref))
             if page.label is not None:
                 labels.extend((n, {"P": page.label}))
+        if doc.pages:
+            self.faces.begun[id(doc.pages[0])] = _Begun(tuple(doc.pages), (self.cmyk, self.arts, self.images),
+                                                         (catalog, pages_ref, info), tuple(kids), tuple(labels), self.state)
+        f = self.f
         for name, ref in self.font_refs.items():
             self.embed_font(name, ref)
         for name, ref in self.standard.items():
@@ -333,6 +349,27 @@ class _Writer:
         f.put(info, {"CreationDate": DATE, "Creator": "pnpgen", "ModDate": DATE, "Producer": "pnpgen",
                      "Title": self.title, "Trapped": Name("False")})
         return _Written(f.finish(catalog, info, [self.title.encode()]), self.fallbacks)
+
+    def begun_as(self, pages: list[Page]) -> _Begun | None:
+        """A document of this build whose pages (faces, pictures, colours) begin these, or None."""
+        begun = self.faces.begun.get(id(pages[0])) if pages else None
+        if begun is None or begun.with_[0] != self.cmyk or begun.with_[1] is not self.arts \
+                or begun.with_[2] is not self.images or len(begun.pages) > len(pages):
+            return None
+        return begun if all(a is b for a, b in zip(begun.pages, pages)) else None
+
+    @property
+    def state(self) -> tuple:  # what the pages written so far left: the file's objects and what they number (a copy)
+        return (self.f.copy(), dict(self.forms), list(self.fallbacks), dict(self.pictures), dict(self.paints),
+                {font: dict(gids) for font, gids in self.glyphs.items()}, dict(self.font_refs), dict(self.standard),
+                dict(self.layers))
+
+    @state.setter
+    def state(self, state: tuple) -> None:
+        f, forms, fallbacks, pictures, paints, glyphs, font_refs, standard, layers = state
+        self.f, self.forms, self.fallbacks, self.pictures, self.paints, self.font_refs, self.standard, self.layers = \
+            f.copy(), dict(forms), list(fallbacks), dict(pictures), dict(paints), dict(font_refs), dict(standard), dict(layers)
+        self.glyphs = {font: dict(gids) for font, gids in glyphs.items()}
 
     def outline(self, bookmarks: list[tuple[int, str]], kids: list[Ref]) -> Ref:
         """The document outline (ISO 32000-1 §12.3.3): one level, each item opening its page."""
@@ -368,8 +405,7 @@ class _Writer:
         for kind, slot, name, value in names:
             if kind == _GLYPHS:
                 self.glyphs.setdefault(name, {}).update(value)
-                refs[slot] = self.font(name)
-            elif kind == _STANDARD:
+            if kind in (_GLYPHS, _STANDARD):
                 refs[slot] = self.font(name)
             elif kind == _PICTURE:
                 refs[slot] = self.pictures.get(name) or self.picture(name, value)
@@ -499,23 +535,22 @@ class _Writer:
 
     def page(self, page: Page, parent: Ref) -> Ref:
         made = self.faces.page(page, self.cmyk, self.page_stream)
-        names = made.names
-        if names is None:
-            names = made.names = _PageNames(
-                noted(made.content), tuple(("form:" + key, key) for key in made.forms.values()),
-                tuple(("layer:" + name, name) for name in sorted(made.layers)),
-                self.faces.once(("contents", len(made.data)), lambda: Shape(
-                    {"Filter": Name("FlateDecode"), "Length": len(made.data)})))
+        if made.names is None:
+            made.names = (noted(made.content), tuple(("form:" + key, key) for key in made.forms.values()),
+                          tuple(("layer:" + name, name) for name in sorted(made.layers)),
+                          self.faces.once(("contents", len(made.data)), lambda: Shape(
+                              {"Filter": Name("FlateDecode"), "Length": len(made.data)})))
+        resources, forms_named, layers, contents = made.names
         refs: dict[str, Ref] = {"parent": parent}
-        if names.resources:  # (numbered in this order: its resources, forms, layers, contents, itself)
-            self.note(names.resources, refs)
+        if resources:  # (numbered in this order: its resources, forms, layers, contents, itself)
+            self.note(resources, refs)
         forms = self.forms
-        for slot, key in names.forms:
+        for slot, key in forms_named:
             refs[slot] = forms.get(key) or self.form(key)
-        for slot, name in names.layers:
+        for slot, name in layers:
             refs[slot] = self.layer(name)
         f = self.f
-        refs["contents"] = f.put_shaped(f.reserve(), names.contents, refs, made.data)
+        refs["contents"] = f.put_shaped(f.reserve(), contents, refs, made.data)
         if made.shape is None:
             made.shape = self.page_shape(page, made)
         return f.put_shaped(f.reserve(), made.shape, refs)
