@@ -259,3 +259,11 @@ def seal(data: bytes) -> str:
     machine's ``secret``, or without one under ``PROCESS_SECRET`` (a record from another run, or
     from elsewhere, then never holds: that run builds as if the folder had no cache)."""
     return hmac.digest(secret() or PROCESS_SECRET, data, "sha256").hex()
+
+
+def machine_seal(text: bytes) -> str:
+    """The check of a record that must hold for the next run of this machine (a commit's journal,
+    the trash's records): HMAC-SHA256 under ``secret``, or without a key the SHA-256 of the text
+    (the record then also names an inode of its folder, which no one packing it could know)."""
+    key = secret()
+    return hmac.digest(key, text, "sha256").hex() if key else hashlib.sha256(text).hexdigest()

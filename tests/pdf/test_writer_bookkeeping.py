@@ -27,7 +27,7 @@ def _plans() -> tuple[list[PagePlan], dict]:
     """Three faces (a picture each), their pages shown by two documents (as a deck's home sheets
     and the all-in-one file show theirs), and a third document of one face per page."""
     arts, pages = {}, []
-    for i, colour in enumerate([(200, 30, 30), (30, 200, 30), (30, 30, 200)]):
+    for i, colour in enumerate([(200, 30, 30), (30, 200, 30), (30, 30, 200), (90, 90, 90)]):
         svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="60mm" height="40mm" viewBox="0 0 60 40">'
                f'<image href="data:image/png;base64,{base64.b64encode(_png(colour)).decode()}" width="60" '
                'height="40"/></svg>')
@@ -36,8 +36,8 @@ def _plans() -> tuple[list[PagePlan], dict]:
         pages.append(Page((100.0, 100.0), [PlaceFace(f"face{i}", translate(10.0, 10.0 + 45 * j), (60.0, 40.0), 0.0)
                                            for j, i in enumerate((n, 2))]
                           + [TextOp(5.0, 95.0, f"sheet {n + 1}", "Helvetica", 8.0)]))
-    single = [Page((70.0, 50.0), [PlaceFace(f"face{i}", translate(5.0, 5.0), (60.0, 40.0), 0.0)]) for i in range(3)]
-    return [PagePlan("home", pages), PagePlan("all", [*pages, *single[:1]]), PagePlan("shop", single)], arts
+    single = [Page((70.0, 50.0), [PlaceFace(f"face{i}", translate(5.0, 5.0), (60.0, 40.0), 0.0)]) for i in range(4)]
+    return [PagePlan("home", pages), PagePlan("all", [*pages, *single[:1]]), PagePlan("shop", single[:3])], arts
 
 
 def test_a_face_or_page_shown_by_several_documents_has_what_it_names_worked_out_once(monkeypatch):
@@ -50,9 +50,10 @@ def test_a_face_or_page_shown_by_several_documents_has_what_it_names_worked_out_
     together = [write_document(plan, arts, "Helvetica", images=images, faces=shared) for plan in plans]
     assert together == alone  # the same bytes as each document written by itself
     pages = {id(page) for plan in plans for page in plan.pages}
-    assert len(worked_out) == len(arts) + len(pages)  # 3 faces, 5 pages: not once per document (13)
+    faces = {k for plan in plans for k in plan.faces()}
+    assert len(worked_out) == len(faces) + len(pages)  # 3 faces, 5 pages: not once per document (13)
     again = [write_document(plan, arts, "Helvetica", images=images, faces=shared) for plan in plans]
-    assert again == alone and len(worked_out) == len(arts) + len(pages)
+    assert again == alone and len(worked_out) == len(faces) + len(pages)
 
 
 def test_a_document_whose_pages_begin_with_anothers_goes_on_from_where_that_one_stood(monkeypatch):
@@ -70,6 +71,22 @@ def test_a_document_whose_pages_begin_with_anothers_goes_on_from_where_that_one_
     together = [write_document(plan, arts, "Helvetica", images=images, faces=shared) for plan in plans]
     assert together == alone
     assert len(drawn) == 2 + 1 + 3 + 2  # the home sheets, the all-in-one file's last page, the shop's, the other's
+
+
+def test_a_document_whose_later_pages_show_a_picture_its_first_do_not_is_written_whole(monkeypatch):
+    """Each picture is numbered first in its file (in the order the pages show them): a document
+    going on from another's pages would number a picture those did not show later than that."""
+    plans, arts = _plans()
+    home = plans[0]
+    more = PagePlan("more", [*home.pages, Page((70.0, 50.0), [PlaceFace("face3", translate(5.0, 5.0), (60.0, 40.0),
+                                                                        0.0)])])
+    alone = [write_document(plan, arts, "Helvetica", images=raster.ImageStreams()) for plan in (home, more)]
+    drawn = []
+    page = writer._Writer.page
+    monkeypatch.setattr(writer._Writer, "page", lambda self, p, parent: drawn.append(p) or page(self, p, parent))
+    shared, images = FaceStreams(), raster.ImageStreams()
+    assert [write_document(plan, arts, "Helvetica", images=images, faces=shared) for plan in (home, more)] == alone
+    assert len(drawn) == 2 + 3
 
 
 class _Parts(tuple):

@@ -18,7 +18,9 @@ files or, once the next pnpgen run has looked at it, the complete new set — ne
    a big illustrated deck), and a detached process empties that folder once the build has
    returned (``reclaim``). Before the journal goes, a sealed record ``<token>.taken`` beside
    them names each one with its inode: the trash frees only the files a record names (a file a
-   designer or a synced folder put there, whatever its name, stays, and is said).
+   designer or a synced folder put there, whatever its name, stays, and is said). The latest
+   replaced file of each big document stays there as its *spare*, which the next build of it
+   rewrites from where the two differ rather than writing a new file (engine/spare.py).
 
 Before anything else, every build and export under the folder's lock runs ``recover``: a journal
 left by a killed commit is carried out to the end (rolled forward; each step can be done again);
@@ -40,7 +42,6 @@ staged names pnpgen gives, and no folder on the way that is a link.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import json
 import os
@@ -60,6 +61,7 @@ from typing import NoReturn
 
 from pnpgen import resources, usercache
 from pnpgen.atomic import read_record, tmp_beside, write_new
+from pnpgen.engine import spare
 from pnpgen.engine.output import build_lock, current_umask, inside, make_folder, unchanged, unwritable
 from pnpgen.errors import InputError
 from pnpgen.pdf.assemble import PdfFile, SourceChanged
@@ -140,6 +142,7 @@ def _carry_out(root: Path, moves: list, remove: list, trash: _Trash, journal: Pa
                     path.unlink(missing_ok=True)
         # a killed run of this commit may have moved some aside already: the journal names them too
         trash.record([name for name, _ in moves] + [f"r{i:06d}" for i in range(len(remove))])
+        spare.promote(trash.folder, [(f"{trash.token}-{name}", rel) for name, rel in moves], remove, trash.token)
         journal.unlink()
 
 
@@ -182,7 +185,7 @@ def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[P
                and not staging.holds(path, data)}
         for name, path, data in named:
             if name in big and FORKS and isinstance(data, PdfFile):
-                staging.copies[path] = _Copy(folder / name, data, staging.mode)
+                staging.copies[path] = _Copy(folder / name, data, staging.mode, staging.spare_for(path, data))
         side_by_side = not FORKS and len(big) > 1 and (os.cpu_count() or 1) > 1
         with ThreadPoolExecutor(max_workers=min(len(big), 4)) if side_by_side else nullcontext() as pool:
             copying = [pool.submit(_stage, folder / name, data, staging.mode) for name, _, data in named
@@ -214,6 +217,9 @@ def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[P
         os.replace(new, root / JOURNAL)  # the commit: from here on the new set is what the folder holds
         staging.open = False
     recover(root)
+    if FORKS:  # (the documents a spare can be made of: engine/spare.py)
+        spare.note_outputs(root, root / TRASH, {p: d for p, d in todo.items()
+                                                if isinstance(d, PdfFile) and d.size >= BIG_DOCUMENT})
     return list(todo)
 
 
@@ -237,6 +243,7 @@ class Staging:
         self.mode = 0o666 & ~current_umask()
         self._lock: ExitStack | None = None  # the folder's lock, taken for the first early copy
         self._refused = False  # early copies are not to be (the lock taken, a folder in the way)
+        self._spares: spare.Record | None = None  # the trash's record of spares, read once
 
     def __enter__(self) -> Staging:
         return self
@@ -262,7 +269,7 @@ class Staging:
                 return
             name = self.name_of(path, data)
             self.seal()
-            self.copies[path] = _Copy(self.folder / name, data, self.mode)
+            self.copies[path] = _Copy(self.folder / name, data, self.mode, self.spare_for(path, data))
         except OSError:  # (the commit tries again, and says what stops it)
             self._refused = True
 
@@ -307,6 +314,12 @@ class Staging:
         except OSError as e:
             raise unwritable(self.root, e) from None
         self.open = True
+
+    def spare_for(self, path: Path, data: PdfFile) -> spare.Spare | None:
+        """The replaced file of ``path`` kept to be rewritten (engine/spare.py), when it fits ``data``."""
+        if self._spares is None:
+            self._spares = spare.read(self.root / TRASH)
+        return spare.find(self.root / TRASH, self._spares, path.relative_to(self.root).as_posix(), data, RECLAIM_MIN)
 
     def holds(self, path: Path, data: bytes | PdfFile) -> bool:
         """Is ``data`` being copied (or copied) for ``path``?"""
@@ -364,11 +377,17 @@ class _Copy:
     own, so the kernel's copy of each picture (a thousand cards' document: some 4,500 copies) never
     waits for the lock of this process's interpreter, which the build holds while it goes on (a
     thread of this one waited up to 5 ms before each). The file is opened here, so the process
-    makes no name; what it says back through a pipe is nothing, or why it failed."""
+    makes no name; what it says back through a pipe is nothing, or why it failed. With a ``reuse``
+    (engine/spare.py) the file is the spare moved in, and only what follows its common bytes is written."""
 
-    def __init__(self, path: Path, data: PdfFile, mode: int) -> None:
+    def __init__(self, path: Path, data: PdfFile, mode: int, reuse: spare.Spare | None = None) -> None:
         self.path, self.data, self.pid = path, data, 0
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+        opened = reuse.open_as(path, mode) if reuse is not None else None
+        if opened is not None:
+            fd, start = opened
+            data = PdfFile(data.parts[start:])
+        else:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
         try:
             os.fchmod(fd, mode)
             self.answer, said = os.pipe()
@@ -505,8 +524,7 @@ def journal_bytes(body: dict) -> bytes:
 def _seal(text: bytes) -> str:
     """HMAC-SHA256 of a journal's text under this machine's key; its SHA-256 when there is none
     (``PNPGEN_CACHE=off``: the journal then names its staging folder's inode as well)."""
-    key = usercache.secret()
-    return hmac.digest(key, text, "sha256").hex() if key else hashlib.sha256(text).hexdigest()
+    return usercache.machine_seal(text)
 
 
 def _read_journal(journal: Path, staging: Path) -> tuple[list[tuple[str, str]], list[str], str] | None:
@@ -611,6 +629,11 @@ def _taken(folder: str | Path) -> tuple[list[Path], list[tuple[str, int, int, in
     return records, entries
 
 
+def _taken_by(record: Path, entries: list[tuple[str, int, int, int]]) -> list[tuple[str, int, int, int]]:
+    """The entries a ``.taken`` record names (its token's)."""
+    return [e for e in entries if e[0].startswith(record.name.removesuffix(TAKEN) + "-")]
+
+
 def _is_entry(path: Path, dev: int, ino: int, size: int) -> bool:
     """Whether ``path`` is still the very file a record says pnpgen moved there."""
     try:
@@ -620,14 +643,18 @@ def _is_entry(path: Path, dev: int, ino: int, size: int) -> bool:
     return stat.S_ISREG(st.st_mode) and (st.st_dev, st.st_ino, st.st_size) == (dev, ino, size)
 
 
-def empty_trash(folder: str | Path) -> None:
+def empty_trash(folder: str | Path, keep_spares: bool = False) -> None:
     """Remove the trash entries of ``folder`` that its sealed records name (the same file still:
     device, inode and size), then the records, then the folder if that left it empty. Nothing
-    else in it is pnpgen's to delete, whatever its name (``strangers`` says them)."""
+    else in it is pnpgen's to delete, whatever its name (``strangers`` says them). ``keep_spares``
+    (the reclaim after a commit): the live spares and the records naming them stay
+    (engine/spare.py); else they go too, with the record of spares."""
     records, entries = _taken(folder)
+    keep = spare.kept(Path(folder)) if keep_spares else set()
+    records = [r for r in records if not any(name in keep for name, *_ in _taken_by(r, entries))]
     for name, dev, ino, size in entries:
         path = Path(folder) / name
-        if _is_entry(path, dev, ino, size):
+        if name not in keep and _is_entry(path, dev, ino, size):
             try:
                 os.unlink(path)
             except OSError:
@@ -637,6 +664,8 @@ def empty_trash(folder: str | Path) -> None:
             os.unlink(record)
         except OSError:
             pass
+    if not keep_spares:
+        Path(folder, spare.SPARES).unlink(missing_ok=True)
     try:
         os.rmdir(folder)
     except OSError:
@@ -651,7 +680,7 @@ def strangers(folder: Path) -> list[str]:
     except OSError:
         return []
     records, entries = _taken(folder)
-    own = {p.name for p in records} | {name for name, dev, ino, size in entries
+    own = {p.name for p in records} | {n for n in names if spare.is_record(n)} | {name for name, dev, ino, size in entries
                                        if _is_entry(folder / name, dev, ino, size)}
     # (gone since the listing: a reclaim still running freed it)
     return [n for n in names if n not in own and os.path.lexists(folder / n)]
@@ -682,7 +711,7 @@ def reclaim(root: Path) -> None:
     # was the workspace, whose own pnpgen/__init__.py (a stranger's game) it imported and ran
     try:
         subprocess.Popen([sys.executable, "-P", "-c", "import sys; from pnpgen.engine.transaction import empty_trash; "
-                          "empty_trash(sys.argv[1])", os.path.abspath(folder)], cwd="/", env=env,
+                          "empty_trash(sys.argv[1], True)", os.path.abspath(folder)], cwd="/", env=env,
                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                          close_fds=True, start_new_session=True)
     except (OSError, ValueError):

@@ -14,7 +14,7 @@ ReportLab and put in afterwards (pdf/svglib_fallback.py).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -309,6 +309,7 @@ class _Writer:
     def write(self, doc: PagePlan) -> _Written:
         begun = self.begun_as(doc.pages)
         if begun is None:
+            self.pictures_first(doc.pages)
             catalog, pages_ref, info = self.f.reserve(), self.f.reserve(), self.f.reserve()
             kids: list[Ref] = []
             labels: list = []
@@ -356,7 +357,9 @@ class _Writer:
         if begun is None or begun.with_[0] != self.cmyk or begun.with_[1] is not self.arts \
                 or begun.with_[2] is not self.images or len(begun.pages) > len(pages):
             return None
-        return begun if all(a is b for a, b in zip(begun.pages, pages)) else None
+        if not all(a is b for a, b in zip(begun.pages, pages)):
+            return None  # (and the pages after them show no picture those did not: each is numbered first)
+        return begun if all(key in begun.state[3] for key, _ in self.shown(pages[len(begun.pages):])) else None
 
     @property
     def state(self) -> tuple:  # what the pages written so far left: the file's objects and what they number (a copy)
@@ -370,6 +373,25 @@ class _Writer:
         self.f, self.forms, self.fallbacks, self.pictures, self.paints, self.font_refs, self.standard, self.layers = \
             f.copy(), dict(forms), list(fallbacks), dict(pictures), dict(paints), dict(font_refs), dict(standard), dict(layers)
         self.glyphs = {font: dict(gids) for font, gids in glyphs.items()}
+
+    def pictures_first(self, pages: list[Page]) -> None:
+        """Every picture's image object numbered and laid out first in the file, in the order the
+        pages first show them (``shown``): an edit of a card's text or count leaves the pictures'
+        bytes, nearly all of a big document, the same at the same offsets, so the file it replaces
+        can be rewritten from there on only (engine/spare.py)."""
+        for key, data in self.shown(pages):
+            self.picture(key, data)
+
+    def shown(self, pages: list[Page]) -> Iterator[tuple[str, bytes]]:
+        """The pictures of ``pages`` as ``page`` meets them: the page's own, then each face's."""
+        met: set[str] = set()
+        for page in pages:
+            made = self.faces.page(page, self.cmyk, self.page_stream)
+            yield from sorted(made.content.pictures.items())
+            for face in made.forms.values():
+                if face not in met:
+                    met.add(face)
+                    yield from sorted(self.faces.get(face, self.arts[face], self.cmyk, self.images).content.pictures.items())
 
     def outline(self, bookmarks: list[tuple[int, str]], kids: list[Ref]) -> Ref:
         """The document outline (ISO 32000-1 §12.3.3): one level, each item opening its page."""
@@ -477,7 +499,7 @@ class _Writer:
                      "CIDSystemInfo": {"Registry": "Adobe", "Ordering": "Identity", "Supplement": 0},
                      "FontDescriptor": descriptor, "DW": m.default_width, "W": widths,
                      "CIDToGIDMap": Name("Identity")})
-        to_unicode = f.add_stream({"Filter": Name("FlateDecode")}, flate(_to_unicode(used)))
+        to_unicode = f.add_stream({"Filter": Name("FlateDecode")}, flate(sfnt.to_unicode(used)))
         f.put(ref, {"Type": Name("Font"), "Subtype": Name("Type0"), "BaseFont": Name(base),
                     "Encoding": Name("Identity-H"), "DescendantFonts": [cid], "ToUnicode": to_unicode})
 
@@ -776,20 +798,3 @@ def _subset_stream(path: Path, gids: frozenset[int]) -> tuple[int, bytes]:
     3 ms a font of every build."""
     program = sfnt.subset(_font_file(path), gids)
     return len(program), flate(program)
-
-
-def _to_unicode(used: Mapping[int, str]) -> bytes:
-    """The ToUnicode CMap (ISO 32000-1 §9.10.3) mapping each glyph id shown to its character."""
-    lines = ["/CIDInit /ProcSet findresource begin", "12 dict begin", "begincmap",
-             "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def",
-             "/CMapName /Adobe-Identity-UCS def", "/CMapType 2 def",
-             "1 begincodespacerange", "<0000> <FFFF>", "endcodespacerange"]
-    pairs = sorted(used.items())
-    for at in range(0, len(pairs), 100):
-        block = pairs[at:at + 100]
-        lines.append(f"{len(block)} beginbfchar")
-        lines.extend(f"<{g:04X}> <{c.encode('utf-16-be').hex().upper()}>" for g, c in block)
-        lines.append("endbfchar")
-    lines += ["endcmap", "CMapName currentdict /CMap defineresource pop", "end", "end"]
-    return "\n".join(lines).encode("ascii")
-

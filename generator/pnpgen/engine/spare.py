@@ -1,0 +1,258 @@
+"""The spare: the big document a commit replaced, kept in the trash to be rewritten by the next
+build of the same output rather than freed (issue 22).
+
+A thousand illustrated cards make documents of 265 MB whose bytes are nearly all the pictures',
+laid out first in the file (pdf/writer.py ``pictures_first``). After a text or count edit the new
+document begins with the same bytes as the one it replaces, so instead of writing a gigabyte
+anew, a build moves the replaced file (the *spare*) into its staging folder, cuts it where the
+two first differ and writes only the rest.
+
+The trash folder's sealed record ``.spares`` (HMAC-SHA256 under this machine's key, as the
+journal's; naming the trash folder's inode too) holds, by output path:
+
+- ``outputs``: each big document the last commits wrote, with its file's identity (device,
+  inode, size, modification time) and its layout — each part of the ``PdfFile`` it was written
+  from as (length, what it is: a stored part's content hash or file and stamp; ``""`` for bytes
+  in memory, compared with the file's own bytes when reused);
+- ``spares``: the trash entry each such document became when a commit replaced it.
+
+A spare is reused only while it is still exactly the file the record names (a regular file,
+the same identity, a single name): a file someone hard-linked, edited, or replaced by a link is
+never written into; the trash frees only its own name of it. The detached reclaim frees every
+other entry of the trash, never a live spare; ``pnpgen clean`` frees spares too. A spare the
+next commit of its output did not reuse is freed by that commit's reclaim.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import stat
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pnpgen.atomic import TMP_SUFFIX, read_record, tmp_beside, write_new
+from pnpgen.pdf.assemble import PdfFile, Stored
+from pnpgen.usercache import machine_seal
+
+SPARES = ".spares"  # <trash>/.spares: the sealed record of the outputs' layouts and the spares
+VERSION = 1
+
+
+def layout_of(data: PdfFile) -> str:
+    """Each part of ``data`` as ``length:what``, joined by ``;``: ``what`` empty for bytes in
+    memory, a stored part as ``_identity`` names it. One string, not a list: the record is read
+    by every build and reclaim, and only the layout of a document being written is taken apart."""
+    return ";".join(f"{len(p)}:" if isinstance(p, bytes) else f"{p.size}:{_identity(p)}" for p in data.parts)
+
+
+def _identity(part: Stored) -> str:
+    """A stored part by its content hash, by its file's place and stamp, or both (whichever the
+    build knew: a picture's pieces in its art file are hashed once a build has read them); each
+    shortened (a thousand pictures' documents are 18,000 parts; a collision would also need the
+    same length, in a spare sealed by this machine)."""
+    return f"{(part.sha or '')[:16]}/{_where(part)}"
+
+
+def _where(part: Stored) -> str:
+    if part.stamp is None:
+        return ""
+    return hashlib.blake2b(f"{part.path}\0{part.offset}\0{list(part.stamp)}".encode(), digest_size=8).hexdigest()
+
+
+def _same(recorded: str, part: Stored) -> bool:
+    """Is ``part`` the stored part the layout recorded (``_identity``)? The same content hash, or
+    the same place in a file of the same stamp."""
+    sha, _, where = recorded.partition("/")
+    if sha and part.sha is not None:
+        return part.sha.startswith(sha)
+    return bool(where) and where == _where(part)
+
+
+def _file_identity(st: os.stat_result) -> list[int]:
+    return [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns]
+
+
+@dataclass
+class Record:
+    """The ``.spares`` record of a trash folder (empty when there is none that holds)."""
+
+    outputs: dict[str, list] = field(default_factory=dict)  # rel → [dev, ino, size, mtime_ns, layout]
+    spares: dict[str, list] = field(default_factory=dict)  # rel → [entry, dev, ino, size, mtime_ns, layout]
+
+    def write(self, trash: Path) -> None:
+        """Written anew (atomically); removed when it holds nothing."""
+        if not self.outputs and not self.spares:
+            (trash / SPARES).unlink(missing_ok=True)
+            return
+        text = json.dumps({"version": VERSION, "trash": trash.lstat().st_ino, "outputs": self.outputs,
+                           "spares": self.spares}, separators=(",", ":")).encode()
+        tmp = tmp_beside(trash / SPARES)
+        write_new(tmp, json.dumps({"check": machine_seal(text)}).encode() + b"\n" + text)
+        os.replace(tmp, trash / SPARES)
+
+    def spare_names(self, trash: Path) -> set[str]:
+        """The trash entries that are live spares: still the very files the record names."""
+        return {str(s[0]) for s in self.spares.values() if _still(trash / str(s[0]), s[1:5])}
+
+
+def read(trash: Path) -> Record:
+    """The trash folder's record, when this machine sealed it beside this very folder."""
+    try:
+        head, _, text = read_record(trash / SPARES).partition(b"\n")
+        if not hmac.compare_digest(str(json.loads(head).get("check")), machine_seal(text)):
+            return Record()
+        body = json.loads(text)
+        if body.get("version") != VERSION or body.get("trash") != trash.lstat().st_ino:
+            return Record()
+        outputs = {str(k): v for k, v in body.get("outputs", {}).items() if _sound(v, 4)}
+        spares = {str(k): v for k, v in body.get("spares", {}).items()
+                  if _sound(v[1:], 4) and isinstance(v[0], str) and "/" not in v[0] and v[0].isascii()}
+        return Record(outputs, spares)
+    except (OSError, ValueError, TypeError, AttributeError, IndexError, KeyError):
+        return Record()
+
+
+def _sound(v: object, n: int) -> bool:
+    """An identity of ``n`` integers followed by a layout."""
+    return isinstance(v, list) and len(v) == n + 1 and all(type(x) is int for x in v[:n]) and isinstance(v[n], str)
+
+
+def _still(path: Path, identity: list) -> bool:
+    """Is ``path`` still the file of ``identity``, with no other name (a hard link is someone's)?"""
+    try:
+        st = path.lstat()
+    except OSError:
+        return False
+    return stat.S_ISREG(st.st_mode) and st.st_nlink == 1 and _file_identity(st) == list(identity)
+
+
+def promote(trash: Path, moved: Iterable[tuple[str, str]], removed: Iterable[str], token: str) -> None:
+    """After a commit moved the files it replaced into the trash (``moved``: entry name, output
+    path): each that is the document the record knows becomes that output's spare, in place of
+    the one before (freed then, by the reclaim); what the commit removed keeps none. Done again
+    by a recovery it gives the same record."""
+    if trash.is_symlink() or not trash.is_dir():
+        return
+    record = read(trash)
+    if not record.outputs and not record.spares:
+        return
+    for entry, rel in moved:
+        known = record.outputs.pop(rel, None)
+        if known is not None and _still(trash / entry, known[:4]):
+            record.spares[rel] = [entry, *known]
+        elif rel in record.spares and not str(record.spares[rel][0]).startswith(f"{token}-"):
+            del record.spares[rel]  # (this commit's own, when a killed run of it got this far)
+    for rel in removed:
+        record.outputs.pop(rel, None)
+        record.spares.pop(rel, None)
+    try:
+        record.write(trash)
+    except OSError:
+        pass  # (no record: no spare kept, every entry freed)
+
+
+def note_outputs(root: Path, trash: Path, written: Mapping[Path, PdfFile]) -> None:
+    """Record the big documents a commit put in place, with their layouts, for the commit that
+    will replace them (``promote``). Nothing lost but a quicker next build if it cannot be."""
+    if not written or trash.is_symlink() or (trash.exists() and not trash.is_dir()):
+        return
+    for _ in range(2):  # (a reclaim still running may remove the folder it found empty)
+        try:
+            trash.mkdir(exist_ok=True)
+            record = read(trash)
+            for path, data in written.items():
+                rel = path.relative_to(root).as_posix()
+                st = path.lstat()
+                if stat.S_ISREG(st.st_mode):
+                    record.outputs[rel] = [*_file_identity(st), layout_of(data)]
+            record.write(trash)
+            return
+        except OSError:
+            continue
+
+
+@dataclass
+class Spare:
+    """A spare found fit for a new document: its trash entry, identity, and how much of it holds
+    the new document's first bytes (``size`` bytes, its first ``parts`` parts)."""
+
+    entry: Path
+    identity: list
+    size: int
+    parts: int
+
+    def open_as(self, staged: Path, mode: int) -> tuple[int, int] | None:
+        """Move the spare to ``staged`` (a name the staging folder's record holds already), cut
+        after the common bytes: its descriptor, positioned there, and the first part still to
+        write. None when it is no longer the file the record names (put back, untouched)."""
+        try:
+            os.rename(self.entry, staged)
+        except OSError:
+            return None
+        flags = os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+        fd = -1
+        try:
+            fd = os.open(staged, flags)
+            st = os.fstat(fd)
+            if stat.S_ISREG(st.st_mode) and st.st_nlink == 1 and _file_identity(st) == list(self.identity):
+                os.ftruncate(fd, self.size)
+                os.lseek(fd, self.size, os.SEEK_SET)
+                os.fchmod(fd, mode)
+                return fd, self.parts
+        except OSError:
+            pass
+        if fd >= 0:
+            os.close(fd)
+        os.rename(staged, self.entry)  # (not ours to write into: back where it was)
+        return None
+
+
+def find(trash: Path, record: Record, rel: str, data: PdfFile, minimum: int) -> Spare | None:
+    """The spare of output ``rel`` when it is still the file its record names and holds at least
+    ``minimum`` of the new document's first bytes (read only where they are bytes in memory: a
+    picture is known by its layout)."""
+    known = record.spares.get(rel)
+    if known is None or trash.is_symlink() or not trash.is_dir():
+        return None
+    entry, identity, layout = trash / str(known[0]), known[1:5], known[5]
+    if not _still(entry, identity):
+        return None
+    try:
+        fd = os.open(entry, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None
+    try:
+        if _file_identity(os.fstat(fd)) != list(identity):
+            return None
+        at = parts = 0
+        for part, item in zip(data.parts, layout.split(";"), strict=False):
+            length, _, what = item.partition(":")
+            n = int(length) if length.isdigit() else -1
+            if isinstance(part, bytes):
+                if what or n != len(part) or os.pread(fd, n, at) != part:
+                    break
+            elif n != part.size or not _same(what, part):
+                break
+            at += n
+            parts += 1
+    except (OSError, ValueError):
+        return None
+    finally:
+        os.close(fd)
+    if at < minimum or at > identity[2]:
+        return None
+    return Spare(entry, identity, at, parts)
+
+
+def is_record(name: str) -> bool:
+    """Is ``name`` the trash's record of spares, or a temporary of it a killed run left?"""
+    return name == SPARES or (name.startswith(SPARES + ".") and name.endswith(TMP_SUFFIX))
+
+
+def kept(trash: Path) -> set[str]:
+    """The names of the trash's live spares: a reclaim leaves them (and the records naming them)."""
+    return read(trash).spare_names(trash)

@@ -1,0 +1,312 @@
+"""Issue 22: a commit keeps the big document it replaced as that output's spare, and the next
+build rewrites the spare from where the two first differ instead of writing a new file
+(engine/spare.py). The pictures come first in each document (pdf/writer.py), so a text or count
+edit rewrites only the tail; whatever happens, the outputs are the bytes a cold build writes."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from io import BytesIO
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from conftest import PICTURE_DECK_YAML, PICTURE_FRONT, child_env, ctrl_c_as_in_a_terminal, make_workspace, run
+from pnpgen.engine import spare, transaction
+from pnpgen.engine.clean import clean
+from pnpgen.engine.transaction import STAGING, TRASH
+
+pytestmark = pytest.mark.skipif(not transaction.FORKS, reason="spares are rewritten where the kernel copies")
+BUILD = ("build", "--game", "test", "--no-rulebook", "--jobs", "1")
+DOC = "test/shop/cards.pdf"
+
+
+@pytest.fixture
+def small(monkeypatch):
+    """Every document counts as big, every replaced one goes through the trash."""
+    monkeypatch.setattr(transaction, "BIG_DOCUMENT", 1)
+    monkeypatch.setattr(transaction, "RECLAIM_MIN", 1000)
+
+
+def _png(i: int) -> bytes:
+    out = BytesIO()
+    Image.frombytes("RGB", (96, 64), bytes((i * 53 + k * 7) % 251 for k in range(96 * 64 * 3))).save(out, "PNG")
+    return out.getvalue()
+
+
+def _game(root: Path, counts=(2, 1, 3, 1)) -> Path:
+    ws = make_workspace(root, deck=PICTURE_DECK_YAML + "".join(
+        f"  - {{name: 札{i}, art: p{i}.png, count: {n}}}\n" for i, n in enumerate(counts)), front=PICTURE_FRONT)
+    (ws / "data" / "test" / "art").mkdir()
+    for i in range(len(counts)):
+        (ws / "data" / "test" / "art" / f"p{i}.png").write_bytes(_png(i))
+    return ws
+
+
+def _deck(ws: Path) -> Path:
+    return ws / "data" / "test" / "decks" / "cards.yaml"
+
+
+def _text_edit(ws: Path, n: int) -> None:
+    """The last card's name changed (a new name each time)."""
+    deck = _deck(ws)
+    lines = deck.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[-1] = "  - {name: 札" + "三" * n + "," + lines[-1].split(",", 1)[1]
+    deck.write_text("".join(lines), encoding="utf-8")
+
+
+def _count_edit(ws: Path, n: int) -> None:
+    deck = _deck(ws)
+    lines = deck.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[-1] = lines[-1].rsplit("count:", 1)[0] + f"count: {n + 1}}}\n"
+    deck.write_text("".join(lines), encoding="utf-8")
+
+
+def _spare_of(root: Path, rel: str = DOC) -> Path | None:
+    record = spare.read(root / TRASH)
+    found = record.spares.get(rel)
+    return root / TRASH / found[0] if found is not None else None
+
+
+def _cold(tmp_path: Path, ws: Path, name: str) -> Path:
+    """The same inputs built in a folder of their own, from nothing."""
+    other = tmp_path / name
+    other.mkdir()
+    for sub in ("data", "templates", "fonts"):
+        if (ws / sub).exists():
+            if (ws / sub).is_symlink():
+                (other / sub).symlink_to(os.readlink(ws / sub))
+            else:
+                subprocess.run(["cp", "-r", str(ws / sub), str(other / sub)], check=True)
+    assert run(other, *BUILD) == 0
+    return other / "build"
+
+
+@pytest.mark.parametrize("edit", [_text_edit, _count_edit])
+def test_an_edit_rewrites_the_replaced_file_and_writes_the_bytes_of_a_cold_build(tmp_path, small, monkeypatch, edit,
+                                                                                  capsys):
+    ws = _game(tmp_path / "ws")
+    root = ws / "build"
+    assert run(ws, *BUILD) == 0
+    edit(ws, 1)
+    assert run(ws, *BUILD) == 0  # the first edit: the old files become spares
+    spares = {rel: _spare_of(root, rel) for rel in spare.read(root / TRASH).spares}
+    assert DOC in spares and all(p is not None and p.is_file() for p in spares.values())
+    inodes = {rel: p.stat().st_ino for rel, p in spares.items() if p is not None}
+    written = []
+    real = spare.Spare.open_as
+
+    def reused(self, staged, mode):
+        opened = real(self, staged, mode)
+        written.append((self.entry.name, self.size, opened is not None))
+        return opened
+
+    monkeypatch.setattr(spare.Spare, "open_as", reused)
+    edit(ws, 2)
+    assert run(ws, *BUILD) == 0
+    assert len(written) == len(inodes) and all(ok for _, _, ok in written), written
+    for rel, ino in inodes.items():
+        assert (root / rel).stat().st_ino == ino, rel  # the spare itself, rewritten in place
+    assert all(size > 1000 for _, size, _ in written)  # (only the tail after the pictures was written)
+    cold = _cold(tmp_path, ws, "cold")
+    for rel in inodes:
+        assert (root / rel).read_bytes() == (cold / rel).read_bytes(), rel
+    assert "did not put there" not in capsys.readouterr().err  # (the record of spares is pnpgen's own)
+    assert transaction.strangers(root / TRASH) == []
+
+
+def test_the_pictures_come_first_and_keep_their_offsets_through_a_text_edit(tmp_path, small):
+    ws = _game(tmp_path / "ws")
+    assert run(ws, *BUILD) == 0
+    before = (ws / "build" / DOC).read_bytes()
+    _text_edit(ws, 1)
+    assert run(ws, *BUILD) == 0
+    after = (ws / "build" / DOC).read_bytes()
+    first_form = before.index(b"/Subtype /Form")
+    assert before.index(b"/Subtype /Image") < first_form
+    assert before.rfind(b"/Subtype /Image") < first_form  # every picture before every other object
+    assert before[:first_form - 200] == after[:first_form - 200]
+    assert before != after
+
+
+def _spared(tmp_path: Path, ws: Path) -> tuple[Path, Path]:
+    """A workspace built, edited and built again: its shop document's spare in the trash."""
+    root = ws / "build"
+    assert run(ws, *BUILD) == 0
+    _text_edit(ws, 1)
+    assert run(ws, *BUILD) == 0
+    found = _spare_of(root)
+    assert found is not None and found.is_file()
+    return root, found
+
+
+def _not_reused(monkeypatch) -> list:
+    moved: list = []
+    real = spare.Spare.open_as
+    monkeypatch.setattr(spare.Spare, "open_as", lambda self, *a: moved.append(self.entry) or real(self, *a))
+    return moved
+
+
+def _hard_link(root: Path, found: Path, tmp_path: Path) -> bytes:
+    os.link(found, tmp_path / "my-copy.pdf")
+    return (tmp_path / "my-copy.pdf").read_bytes()
+
+
+def _touched(root: Path, found: Path, tmp_path: Path) -> bytes:
+    with open(found, "r+b") as f:
+        f.seek(0, 2)
+        f.write(b"%% mine\n")
+    return found.read_bytes()
+
+
+def _unsealed(root: Path, found: Path, tmp_path: Path) -> bytes:
+    record = root / TRASH / spare.SPARES
+    head, _, text = record.read_bytes().partition(b"\n")
+    record.write_bytes(b'{"check": "0"}\n' + text)
+    return found.read_bytes()
+
+
+def _foreign(root: Path, found: Path, tmp_path: Path) -> bytes:
+    record = root / TRASH / spare.SPARES
+    head, _, text = record.read_bytes().partition(b"\n")
+    record.write_bytes(head.replace(b'"check": "', b'"check": "f') + b"\n" + text)
+    return found.read_bytes()
+
+
+def _symlink(root: Path, found: Path, tmp_path: Path) -> bytes:
+    mine = tmp_path / "mine.pdf"
+    mine.write_bytes(found.read_bytes())
+    found.unlink()
+    found.symlink_to(mine)
+    return mine.read_bytes()
+
+
+@pytest.mark.parametrize("spoil", [_hard_link, _touched, _unsealed, _foreign, _symlink])
+def test_a_spare_that_is_not_pnpgens_own_any_more_is_not_touched(tmp_path, small, monkeypatch, spoil):
+    ws = _game(tmp_path / "ws")
+    root, found = _spared(tmp_path, ws)
+    kept = spoil(root, found, tmp_path)
+    moved = _not_reused(monkeypatch)
+    _text_edit(ws, 2)
+    assert run(ws, *BUILD) == 0
+    assert found not in moved
+    if spoil is _hard_link:
+        assert (tmp_path / "my-copy.pdf").read_bytes() == kept  # the designer's copy keeps its bytes
+    elif spoil is _symlink:
+        assert (tmp_path / "mine.pdf").read_bytes() == kept and found.is_symlink()
+    elif found.exists():
+        assert found.read_bytes() == kept
+    cold = _cold(tmp_path, ws, "cold")
+    assert (root / DOC).read_bytes() == (cold / DOC).read_bytes()
+
+
+def test_clean_frees_the_spares(tmp_path, small):
+    ws = _game(tmp_path / "ws")
+    root, found = _spared(tmp_path, ws)
+    clean(root)
+    assert not found.exists() and not (root / TRASH).exists()
+
+
+def test_killed_while_the_spare_is_rewritten_the_old_set_stays_and_the_next_build_is_right(tmp_path, small):
+    ws = _game(tmp_path / "ws")
+    root, found = _spared(tmp_path, ws)
+    before = {p: p.read_bytes() for p in (root / "test").rglob("*.pdf")}
+    _text_edit(ws, 2)
+    code = ("import runpy, sys; from pnpgen.engine import transaction as t; t.BIG_DOCUMENT = 1; "
+            "t.RECLAIM_MIN = 1000; sys.argv = ['pnpgen', *sys.argv[1:]]; runpy.run_module('pnpgen', run_name='__main__')")
+    proc = subprocess.Popen([sys.executable, "-u", "-c", code, *BUILD], cwd=ws, stderr=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL, preexec_fn=ctrl_c_as_in_a_terminal,
+                            env=child_env(**{transaction.PAUSE_ENV: "120"}))
+    assert proc.stderr is not None
+    line = proc.stderr.readline()
+    assert transaction.PAUSE_ENV.encode() in line, line + proc.stderr.read()
+    assert not found.exists()  # the spare is in the staging folder, rewritten
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate(timeout=60)
+    assert {p: p.read_bytes() for p in (root / "test").rglob("*.pdf")} == before
+    assert run(ws, *BUILD) == 0
+    assert not (root / STAGING).exists()
+    cold = _cold(tmp_path, ws, "cold")
+    assert (root / DOC).read_bytes() == (cold / DOC).read_bytes()
+
+
+HALFWAY = """
+import os, runpy, sys, time
+from pnpgen.engine import transaction
+from pnpgen.pdf import assemble
+transaction.BIG_DOCUMENT, transaction.RECLAIM_MIN = 1, 1000
+build, real = os.getpid(), assemble.PdfFile.write_into
+
+def halfway(self, out):
+    # a spare's rewrite (its file already holds the common bytes), in the process copying it
+    first = self.parts[0]
+    if os.getpid() != build and os.lseek(out, 0, os.SEEK_CUR) > 0 and isinstance(first, bytes):
+        os.write(out, first[:len(first) // 2])
+        os.write(2, b"rewriting\\n")
+        time.sleep(120)
+    real(self, out)
+
+assemble.PdfFile.write_into = halfway
+sys.argv = ["pnpgen", *sys.argv[1:]]
+runpy.run_module("pnpgen", run_name="__main__")
+"""
+
+
+def test_killed_halfway_through_rewriting_a_spare_the_old_set_stays(tmp_path, small):
+    ws = _game(tmp_path / "ws")
+    root, _ = _spared(tmp_path, ws)
+    spares = {(root / TRASH / v[0]).stat().st_ino for v in spare.read(root / TRASH).spares.values()}
+    before = {p: p.read_bytes() for p in (root / "test").rglob("*.pdf")}
+    _text_edit(ws, 2)
+    proc = subprocess.Popen([sys.executable, "-u", "-c", HALFWAY, *BUILD], cwd=ws, stderr=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL, start_new_session=True, env=child_env())
+    assert proc.stderr is not None
+    said = []
+    while (line := proc.stderr.readline()) and b"rewriting" not in line:
+        said.append(line)
+    assert b"rewriting" in line, b"".join(said)
+    staged = {p.stat().st_ino for p in (root / STAGING).iterdir() if p.name != transaction.STAGED}
+    assert staged & spares  # a spare, half rewritten, under a staged name
+    os.killpg(proc.pid, signal.SIGKILL)  # the build and its copying processes, as a power cut would
+    proc.communicate(timeout=60)
+    assert {p: p.read_bytes() for p in (root / "test").rglob("*.pdf")} == before
+    assert run(ws, *BUILD) == 0
+    assert not (root / STAGING).exists()
+    cold = _cold(tmp_path, ws, "cold")
+    for rel in ("test/cards.pdf", DOC, "test/test-all.pdf"):
+        assert (root / rel).read_bytes() == (cold / rel).read_bytes(), rel
+
+
+def test_two_jobs_write_the_same_bytes_as_one(tmp_path, small):
+    outs = []
+    for jobs in ("1", "2"):
+        ws = _game(tmp_path / f"ws{jobs}")
+        build = ("build", "--game", "test", "--no-rulebook", "--jobs", jobs)
+        assert run(ws, *build) == 0
+        for n in (1, 2):
+            _text_edit(ws, n)
+            assert run(ws, *build) == 0
+        outs.append({p.relative_to(ws / "build").as_posix(): p.read_bytes()
+                     for p in (ws / "build" / "test").rglob("*.pdf")})
+    assert outs[0] == outs[1]
+
+
+def test_the_reclaim_frees_every_entry_but_the_live_spares(tmp_path, small):
+    ws = _game(tmp_path / "ws")
+    root, _ = _spared(tmp_path, ws)
+    _text_edit(ws, 2)
+    assert run(ws, *BUILD) == 0  # the spares reused; the files this build replaced are the new spares
+    trash = root / TRASH
+    other = trash / "9999-000000"  # an entry a sealed record names that is no spare
+    other.write_bytes(b"x" * 2000)
+    transaction._Trash(trash, "9999").record(["000000"])
+    live = spare.kept(trash)
+    assert len(live) == 4
+    transaction.empty_trash(trash, keep_spares=True)  # what the detached reclaim runs
+    assert not other.exists() and spare.kept(trash) == live and all((trash / n).is_file() for n in live)
+    transaction.empty_trash(trash)  # what pnpgen clean runs
+    assert not trash.exists()
