@@ -28,6 +28,12 @@ CASES = {
     "count too big": (DECK_YAML + "  - {name: 祝福, count: 10001}\n", "cards.yaml:9:23: pieces.1.count", "0 to 10,000"),
     "count text": (DECK_YAML + "  - {name: 祝福, count: many}\n", "pieces.1.count: count 'many'", "count: 3"),
     "unknown format": (GOOD.replace("format: poker", "format: pokr"), "cards.yaml:2:9: format: unknown format 'pokr'; did you mean poker?", "poker, bridge"),
+    # a trick-taking game's mini cards: 'mini' was told "did you mean mini-euro?", a 44×68 card, not card-mini's 44×63
+    "format beginning two": (GOOD.replace("format: poker", "format: mini"),
+                             "cards.yaml:2:9: format: unknown format 'mini': it begins mini-euro (44×68 mm) and "
+                             "mini-american (41×63 mm), cards of other sizes",
+                             "format: mini-euro or format: mini-american, or 'size: [w, h]' for a size of your own "
+                             "(the card-mini layout's mini card: 'size: [44, 63]')"),
     # trial22: a key cut short, orient: for orientation:, named no key (difflib finds them too unlike)
     "key cut short": (GOOD.replace("front:", "orient: flat\nfront:"), "cards.yaml:3:1: orient: unknown key in a deck file; did you mean orientation?", "one of name, kind"),
     "unknown field type": (GOOD.replace("  text: text", "  text: txt"), "cards.yaml:7:9: fields.text: unknown field type 'txt'", "text, int"),

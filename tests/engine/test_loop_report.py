@@ -432,6 +432,32 @@ def test_a_nameless_card_deleted_in_the_middle_is_that_card_removed_not_every_ca
     assert _build(ws)["changes"][0].startswith("cards: 8 → 10 (+2 #1 (new), #5: suit)")
 
 
+def test_a_nameless_card_told_by_a_list_field_names_its_items_not_python_brackets(tmp_path, capsys):
+    """Bid cards (no name field) whose two lines of rule text are a list: one line edited named the
+    card in reprint.txt ``#2［['ちょうど１つ取る', '成功で１０点']］`` and in the changelog
+    ``["ちょうど１つ取る", "成功で１０点"]``, Python's and JSON's brackets and quotes; a value cut
+    short at 24 characters read as whole."""
+    deck_yaml = ("name: 宣言\nformat: poker\nfront: card-front.svg.j2\nback: card-back.svg.j2\n"
+                 "fields: {bid: int, lines: list, text: text}\npieces:\n")
+    long = "あ" * 30
+    pieces = [f"  - {{bid: {i}, lines: [ちょうど{i}つ取る, 成功で{10 + i}点], text: {long}{i}}}\n" for i in range(3)]
+    front = FRONT.replace("piece.name,", "piece.bid ~ piece.lines | join(' '),")
+    ws = make_workspace(tmp_path / "ws", deck=deck_yaml + "".join(pieces), front=front, back=BACK.replace("piece.name", "''"))
+    _build(ws)
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("成功で11点", "成功で15点"), encoding="utf-8")
+    _build(ws)
+    said = (ws / "build" / "test" / "reprint.txt").read_text(encoding="utf-8")
+    clipped = "あ" * 23 + "…"
+    assert f"    1 × #2［1・ちょうど1つ取る／成功で15点・{clipped}］\n" in said, said
+    assert f"    1 × #2［1・ちょうど1つ取る／成功で11点・{clipped}］（古い版）\n" in said, said
+    capsys.readouterr()
+    assert run(ws, "diff", "--game", "test") == 0
+    out = capsys.readouterr().out
+    assert "lines：「ちょうど1つ取る／成功で11点」 → 「ちょうど1つ取る／成功で15点」" in out, out
+    assert "['" not in out and '["' not in out and "\\[" not in out, out
+
+
 def test_a_template_edit_counts_the_pieces_printed_not_one_parked_at_count_zero(tmp_path):
     """A playtest week: 秘跡 parked (count: 0), then the title's size lowered in the template: the
     build said 'every face edited (6 pieces)' of a deck printing five kinds."""

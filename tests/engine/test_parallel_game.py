@@ -54,13 +54,14 @@ def test_two_workers_write_what_one_writes(tmp_path, capsys, monkeypatch):
     assert sorted(p.relative_to(outs[1]) for p in outs[1].rglob("*") if p.is_file()) == files
     for rel in files:
         assert (outs[0] / rel).read_bytes() == (outs[1] / rel).read_bytes(), rel
-    # --jobs 2: the first half of the pieces rendered in the build's own process, the rest in a worker
-    assert [w.faces for w in in_workers] == [N] and in_workers[0].pool is None  # (let go of once its faces came)
-    assert len(here[0]) == N and here[1] == sorted(f"札{i}" for i in range(1, N // 2 + 1)), here[1]
-    # --jobs 3: a third here, two workers a third each, each worker's run waited for in its turn
+    # --jobs 2: the first pieces rendered in the build's own process, the rest in a worker: the
+    # build's run a quarter longer than the worker's, which starts later (22 pieces against 18)
+    assert [w.faces for w in in_workers] == [2 * 18] and in_workers[0].pool is None  # (let go of once its faces came)
+    assert len(here[0]) == N and here[1] == sorted(f"札{i}" for i in range(1, 23)), here[1]
+    # --jobs 3: 15 pieces here, two workers 13 and 12, each worker's run waited for in its turn
     out = tmp_path / "jobs3"
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "3", "--out", str(out)) == 0
-    assert in_workers[-1].faces == 2 * (N - N // 3) and capsys.readouterr().err == errs[0]
+    assert in_workers[-1].faces == 2 * (N - 15) and capsys.readouterr().err == errs[0]
     assert all((outs[0] / rel).read_bytes() == (out / "test" / rel).read_bytes() for rel in files)
     # (a deck's pictures below the dpi: three named, the rest counted on one line)
     assert f"deck cards: {N - 3} more pictures below 300 dpi" in errs[0] and errs[0] == errs[1]
@@ -286,3 +287,57 @@ def test_the_first_failing_face_is_reported_whichever_process_rendered_it(tmp_pa
             errs.append(capsys.readouterr().err)
             assert not out.exists() or not (out / "test").exists()
         assert errs[0] == errs[1] and f"({shown}, " in errs[1] and "Traceback" not in errs[1], errs
+
+
+def test_the_bleed_is_read_while_the_forked_process_draws_its_documents(tmp_path, monkeypatch):
+    """--jobs 2: the build's process reads the faces' bleed (and packs the renders) after drawing
+    its own documents and before the forked child's come back, not after them (its core would
+    idle while the child draws); --jobs 1 reads it after every document, as before."""
+    from pnpgen.engine import documents, game, transaction
+
+    ws = _drawn_deck(tmp_path)
+    monkeypatch.setattr(documents, "MIN_PAGES", 100)
+    events: list[str] = []
+    real_early, real_bleed = transaction.Staging.early, game.bare_bleed_warnings
+    monkeypatch.setattr(transaction.Staging, "early",
+                        lambda self, path, data: events.append(path.name) or real_early(self, path, data))
+    monkeypatch.setattr(game, "bare_bleed_warnings", lambda *a, **k: events.append("bleed") or real_bleed(*a, **k))
+    outs = {}
+    for jobs in ("1", "2"):
+        events.clear()
+        out = tmp_path / f"jobs{jobs}"
+        assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", jobs, "--out", str(out)) == 0
+        outs[jobs] = list(events)
+    before = {jobs: events[:events.index("bleed")] for jobs, events in outs.items()}  # the documents told ready
+    assert len(before["1"]) == 4 and outs["1"].count("bleed") == 1, outs["1"]  # (then each told again at the end)
+    assert 1 <= len(before["2"]) < 4 and outs["2"].count("bleed") == 1, outs["2"]  # the child's come after it
+    one, two = tmp_path / "jobs1" / "test", tmp_path / "jobs2" / "test"
+    files = sorted(p.relative_to(one) for p in one.rglob("*") if p.is_file())
+    assert len(files) >= 5 and all((one / rel).read_bytes() == (two / rel).read_bytes() for rel in files)
+
+
+def test_a_document_failing_in_the_forked_process_is_reported_before_the_bleed_read_meanwhile(tmp_path, monkeypatch,
+                                                                                                capsys):
+    """What the build's process does while the child draws fails after the child's documents:
+    the documents' error is the one told, as one process tells it (documents before the bleed);
+    nothing is written."""
+    from pnpgen.engine import documents, game
+    from pnpgen.errors import InputError
+
+    ws = _drawn_deck(tmp_path)
+    monkeypatch.setattr(documents, "MIN_PAGES", 100)
+
+    def failing_child(send, *args):
+        send.send((False, InputError("a document the child draws fails", path="data/test/decks/cards.yaml")))
+        send.close()
+
+    def failing_bleed(*args, **kwargs):
+        raise InputError("the bleed read meanwhile fails", path="data/test/decks/cards.yaml")
+
+    monkeypatch.setattr(documents, "_write_forked", failing_child)
+    monkeypatch.setattr(game, "bare_bleed_warnings", failing_bleed)
+    out = tmp_path / "out"
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "2", "--out", str(out)) == 2
+    err = capsys.readouterr().err
+    assert "the child draws fails" in err and "meanwhile fails" not in err and "Traceback" not in err, err
+    assert not (out / "test").exists()

@@ -281,3 +281,16 @@ def test_a_cmyk_jpeg_with_or_without_adobes_marker_shows_its_own_inks_in_every_o
         rgb = png.convert("RGB")
         top, bottom = rgb.crop((0, 0, rgb.width, rgb.height // 2)), rgb.crop((0, rgb.height // 2, rgb.width, rgb.height))
         assert _shown_right(_quadrants(top)) and _shown_right(_quadrants(bottom)), (_quadrants(top), _quadrants(bottom))
+
+
+def test_a_mini_card_of_the_built_in_layout_passes_the_doujin_shops_small_knocked_out_text(tmp_path):
+    """A trick-taking game's mini cards (``layout: card-mini``, the palette ``pnpgen new`` writes):
+    the 同人 export warned of every deck's back, ``near-white … text 7 pt knocked out of a ground in
+    several inks``: the layout's own deck name under the preset's 8 pt for white on a ground of
+    three inks. The back's deck name is 8 pt, as large as its box allows."""
+    deck = "name: 早見表カード\nlayout: card-mini\npieces:\n  - {title: 早見表, text: 手番の流れ, count: 5}\n"
+    game = "title: 五色\ndraft: 1\nplayers: 3-5\ndate: 2026-12-05\npalette: {accent: \"#3b4a8c\"}\n"
+    root = make_workspace(tmp_path, deck=deck, game=game)
+    assert run(root, "export", "--game", "test", "--preset", "doujin") == 0
+    found = json.loads((root / "build" / "test" / "doujin" / "export.json").read_text(encoding="utf-8"))["warnings"]
+    assert not [w for w in found if "knocked out" in w], found

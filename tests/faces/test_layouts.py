@@ -112,6 +112,16 @@ def test_every_builtin_layout_prints_each_value_in_its_box(gallery, name):
         assert len(title) == 1 and _inside(title[0], back["title"])
 
 
+def test_no_builtin_layout_sets_a_short_value_below_the_print_lints_smallest_text(gallery, capsys):
+    """A trick-taking game's summary card on ``card-mini``, its footer 「3〜5人」: every build and check
+    warned ``text “3〜5” 5.5 pt, smaller than 6 pt``, the layout's own footer size under the lint's
+    default minimum; a short value in any built-in box prints at 6 pt or more."""
+    capsys.readouterr()
+    run(gallery, "check", "--game", "test", "--min-dpi", "10")
+    said = capsys.readouterr()
+    assert "smaller than 6 pt" not in said.out + said.err, said.err
+
+
 def test_icons_and_art_of_a_card_are_drawn(gallery):
     """The icons row and the art: the card's face holds the picture and two icons' drawings."""
     from pypdf import PdfReader

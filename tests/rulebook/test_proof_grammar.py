@@ -69,6 +69,11 @@ def _found(*lines: str, rules: bool = True) -> list[tuple[str, str, str]]:
     ("カ－ドを１枚引く。", "カードを１枚引く。", "choon", "カ－", "カー"),
     ("プレイヤ―が引く。", "プレイヤーが引く――そして【１－１】へ。", "choon", "ヤ―", "ヤー"),
     ("カ-ドを引く。", "ボード一セットとカード――", "choon", "カ-", "カー"),
+    ("手札が少ない…調整する。", "手札が少ない……調整する。", "leader", "…", "……"),
+    ("全員が待つ・・・そして出す。", "赤・青・緑の札を出す。", "leader", "・・・", "……"),
+    ("全員が待つ...そして出す。", "version 1.5... と書く。", "leader", "...", "……"),
+    ("赤―それが切り札です。", "赤――それが切り札です。", "leader", "―", "――"),
+    ("赤—それが切り札です。", "Alice — Draft 1 を読む。", "leader", "—", "――"),
 ])
 def test_each_rule_finds_its_slip_and_leaves_the_right_form(wrong, right, rule, found, suggest):
     assert (rule, found, suggest) in _found(wrong)

@@ -456,6 +456,29 @@ def test_a_one_sentence_step_listing_what_it_deals_after_a_colon_is_an_instructi
         [], [], ["Spend your coins. Bought cards go to your discard pile."], ["2 players use 20 cards."], []]
 
 
+def test_a_paragraph_after_one_sentence_steps_and_a_blank_line_is_the_sections_not_the_last_steps(tmp_path):
+    """A trick-taking game's setup: three one-sentence steps, a blank line, then ``With 3 players,
+    remove the purple suit.``: the paragraph was taken as the last step's own text and set indented
+    under ``3.``, as if it said more of choosing the leader. It is the section's, set flush left; a
+    step titled on its line (``1) Bid``) keeps its text, blank lines and all."""
+    steps = ("1. Shuffle the cards.\n2. Deal 7 cards to each player.\n\nWith 3 players, remove the purple suit.\n"
+             "\nFINISHING\n\n1) Bid\nChoose a bid card.\n\nThen place it face up.\n2) Count\nCount your tricks.")
+    doc = parse(STEPS_DRAFT.format(steps=steps), "en")
+    playing = doc.sections[1]
+    assert [type(c).__name__ for c in playing.children] == ["DraftParagraph", "Step", "Step", "DraftParagraph"]
+    assert playing.children[-1].text == "With 3 players, remove the purple suit."
+    bid = doc.sections[2].children[0]
+    assert [c.text for c in bid.children] == ["Choose a bid card.", "Then place it face up."]
+    ws = english_workspace(tmp_path, draft_en=STEPS_DRAFT.format(steps=steps))
+    result = build_rulebook(load_game(Workspace(ws), "test", lang="en"), ws / "fonts")
+    pages, glyphs = texts(result), pdf_glyphs(result.files["rulebook.pdf"])
+    page = next(i for i, p in enumerate(pages) if "With 3 players" in p)
+    start = pages[page].index("With 3 players")
+    line = glyphs[page][start]  # (pdfium's text and glyphs count the same characters)
+    first = next(g for g in glyphs[page] if g.char == "A" and pages[page][glyphs[page].index(g):].startswith("A game."))
+    assert line.char == "W" and abs(line.x - first.x) < 0.5, (line.x, first.x)  # flush with the section's text
+
+
 def test_a_components_total_followed_by_its_parts_reads_the_parts(tmp_path):
     """A game trial: ``- 60 cards: 24 Starter cards and 36 Market cards`` was the component
     “cards” (no such deck) with its parts as its text, both decks listed again as “Other

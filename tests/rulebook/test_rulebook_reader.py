@@ -177,6 +177,28 @@ def test_flattening_an_ordinary_draft_recovers_the_same_structure(slug):
     assert [(s.number, s.title) for s in a.steps] == [(s.number, s.title) for s in b.steps]
 
 
+def test_a_terms_reading_after_its_brackets_is_printed_in_parentheses_and_the_index_keeps_the_term(tmp_path):
+    """A trick-taking draft gave its 【term】 a reading as a book gives one, after the term:
+    「【台札】《だいふだ》と呼びます」 printed its 《だいふだ》 as typed (the kanji-before-the-reading
+    rule saw 】, no kanji). It prints 【台札】（だいふだ）, and the index lists 台札, not its reading."""
+    from conftest import DRAFT, make_workspace
+    from pdfprobe import texts
+    from pnpgen.data.load import load_game
+    from pnpgen.data.workspace import Workspace
+    from pnpgen.rulebook import build_rulebook
+
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    (ws / "data" / "test" / "draft.txt").write_text(DRAFT.replace(
+        "１：カードを１枚引く。", "１：カードを１枚引く。\n　最初のカードのスートを【台札】《だいふだ》と呼びます。"),
+        encoding="utf-8")
+    result = build_rulebook(load_game(Workspace(ws), "test"), ws / "fonts", rules_only=True)
+    pages = [t.replace("\r\n", "").replace("\n", "") for t in texts(result.files["rulebook.pdf"])]
+    assert any("【台札】（だいふだ）と呼びます。" in t for t in pages), pages
+    assert not any("《" in t for t in pages), pages
+    index = next(t for t in pages if t.lstrip().startswith("索引") or "索引" in t and "目次" not in t)
+    assert "台札" in index and "だいふだ" not in index, index
+
+
 def test_ruby_in_the_draft_is_printed_as_its_reading_in_parentheses(tmp_path):
     """Aozora ruby, ``｜鏡《かがみ》`` and ``魔法陣《まほうじん》`` (the kanji before the reading), and the
     cards' ``{騎士|きし}`` printed as typed, marks and all; the book sets no ruby, so each reading

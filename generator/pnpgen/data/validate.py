@@ -296,6 +296,15 @@ def card_format(value: Any) -> str:
             isinstance(n, int | float) and not isinstance(n, bool) for n in value):  # format: [59, 86]: that is size:
         raise Invalid(f"format {show(value)} is a size, not the name of a card format",
                       f"'size: {show(value)}' for a size of your own, or a card format: " + ", ".join(CARD_FORMATS))
+    if isinstance(value, str) and value not in CARD_FORMATS:
+        begun = [f for f in CARD_FORMATS if f.startswith(value.strip().lower() + "-")]
+        if len(begun) > 1:  # format: mini is two sizes, and neither the card-mini layout's 44×63
+            sized = [f"{f} ({CARD_FORMATS[f][0]:g}×{CARD_FORMATS[f][1]:g} mm)" for f in begun]
+            raise Invalid(f"unknown format {show(value)}: it begins {', '.join(sized[:-1])} and {sized[-1]}, "
+                          "cards of other sizes",
+                          f"format: {' or format: '.join(begun)}, or 'size: [w, h]' for a size of your own"
+                          + (" (the card-mini layout's mini card: 'size: [44, 63]')" if value.strip().lower() == "mini"
+                             else ""))
     return choice(value, CARD_FORMATS, "format")
 
 

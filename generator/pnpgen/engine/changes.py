@@ -388,7 +388,8 @@ def told_apart(before: dict[str, Any], now: dict[str, Any], lang: str) -> tuple[
     sep = msg("reprint.nameless.sep", lang)
 
     def said(label: str, v: dict[str, Any]) -> str:
-        shown = [plain(str(v[f])).replace("\n", " ")[:24] for f in fields[kind(label)] if v.get(f) not in (None, "")]
+        shown = [_clipped(plain(as_text(v[f], lang)).replace("\n", " "))
+                 for f in fields[kind(label)] if v.get(f) not in (None, "")]
         name = _name(label)
         return msg("reprint.nameless", lang, piece=name, values=sep.join(shown)) if shown else numbered_name(label, names)
 
@@ -396,6 +397,21 @@ def told_apart(before: dict[str, Any], now: dict[str, Any], lang: str) -> tuple[
         return {label: said(label, v) for label, v in side.items() if kind(label) and isinstance(v, dict)}
 
     return each(before), each(now)
+
+
+LABEL_VALUE = 24  # characters of a value that tells a piece apart, then …
+
+
+def _clipped(text: str) -> str:
+    return text if len(text) <= LABEL_VALUE else text[:LABEL_VALUE - 1] + "…"
+
+
+def as_text(value: Any, lang: str) -> str:
+    """A field's value as the designer wrote it: a list's items parted by ／ (`` / `` in English),
+    never Python's or JSON's brackets and quotes (``['ちょうど３つ取る', '成功で１５点']``)."""
+    if isinstance(value, (list, tuple)):
+        return msg("reprint.list.sep", lang).join(as_text(item, lang) for item in value)
+    return str(value)
 
 
 def copies_only(old: dict[str, Any], new: dict[str, Any], was: dict[str, str]) -> set[str]:

@@ -39,24 +39,29 @@ MIN_PAGES = 500
 def write_documents(todo: Mapping[str, PagePlan], arts: Mapping[str, Art], font: str, images: ImageStreams,
                     jobs: int, say: Callable[[str], None] = lambda s: None,
                     drawn: FaceStreams | None = None,
-                    ready: Callable[[str, PdfFile], None] = lambda path, pdf: None) -> dict[str, PdfFile]:
+                    ready: Callable[[str, PdfFile], None] = lambda path, pdf: None,
+                    meanwhile: Callable[[], None] = lambda: None) -> dict[str, PdfFile]:
     """Each document of ``todo`` (by output path) as parts; over ``jobs`` workers when there is
     more than one document and ``MIN_FACES`` faces still to draw. ``drawn``: the faces and pages
     drawn already (by the workers that converted the faces, by earlier builds, by the last save).
     ``ready``: told of each document as it is made — in this process as each is written, a forked
     child's or the workers' as they come back — so its copy into the staging folder begins while
-    the rest is drawn (engine/transaction.py ``Staging.early``)."""
+    the rest is drawn (engine/transaction.py ``Staging.early``). ``meanwhile``: work of this
+    process that needs none of the documents, called once: after this process's own documents,
+    while a forked child or the workers still draw theirs (in one process: after them all); what
+    it raises is raised once the others' documents are in, theirs failing first, as in one process."""
     if jobs <= 1 or len(todo) < 2 or _faces_to_draw(todo, drawn) < MIN_FACES:
         if drawn is None:  # each face and page made into its stream once, for every document that shows it
             drawn = FaceStreams()
         if jobs > 1 and len(todo) > 1 and multiprocessing.get_all_start_methods()[0] == "fork" \
                 and _pages_to_draw(todo, drawn) >= MIN_PAGES:
-            return _beside_a_fork(todo, arts, font, images, say, drawn, ready)
+            return _beside_a_fork(todo, arts, font, images, say, drawn, ready, meanwhile)
         out = {}
         for path, doc in todo.items():
             say(f"drawing {path}")
             out[path] = write_pdf(doc, arts, font, images=images, faces=drawn)
             ready(path, out[path])
+        meanwhile()
         return out
     slim, placed = images.stand_ins(arts)
     folder, stamp = images.folder, images.stamp
@@ -72,12 +77,15 @@ def write_documents(todo: Mapping[str, PagePlan], arts: Mapping[str, Art], font:
                 digests = [[drawn.digests.get(id(page)) for page in doc.pages] for doc in docs.values()]
                 part = drawn.part({drawn.names.get(k, k) for k in faces}, {d for ds in digests for d in ds if d})
             futures.append(pool.submit(_write_group, (docs, faces, font, used, folder, stamp, part, digests)))
+        failed = _failure_of(meanwhile)
         written: dict[str, PdfFile] = {}
         for future in futures:
             files, made, kept, seen = future.result()
             written.update(files)
             if drawn is not None:
                 drawn.absorb(made, kept, seen)
+    if failed is not None:
+        raise failed
     out = {}
     for path in todo:  # in the plan's order
         say(f"drawing {path}")
@@ -87,8 +95,8 @@ def write_documents(todo: Mapping[str, PagePlan], arts: Mapping[str, Art], font:
 
 
 def _beside_a_fork(todo: Mapping[str, PagePlan], arts: Mapping[str, Art], font: str, images: ImageStreams,
-                   say: Callable[[str], None], drawn: FaceStreams,
-                   ready: Callable[[str, PdfFile], None]) -> dict[str, PdfFile]:
+                   say: Callable[[str], None], drawn: FaceStreams, ready: Callable[[str, PdfFile], None],
+                   meanwhile: Callable[[], None]) -> dict[str, PdfFile]:
     """The documents in two groups of about as much drawing (``_halves``): the first written by a
     process forked from this one, the second here meanwhile. The child returns its documents as
     parts and the faces and pages it drew (some ten MB for a thousand cards' four documents);
@@ -101,6 +109,7 @@ def _beside_a_fork(todo: Mapping[str, PagePlan], arts: Mapping[str, Art], font: 
         for path, doc in todo.items():
             alone[path] = write_pdf(doc, arts, font, images=images, faces=drawn)
             ready(path, alone[path])
+        meanwhile()
         return alone
     slim, _ = images.stand_ins(arts)
     sys.stdout.flush()  # (what is still buffered would be printed again by the child)
@@ -117,6 +126,7 @@ def _beside_a_fork(todo: Mapping[str, PagePlan], arts: Mapping[str, Art], font: 
             say(f"drawing {path}")
             out[path] = write_pdf(todo[path], slim, font, images=images, faces=drawn)
             ready(path, out[path])  # copied while the child draws the others
+        failed = _failure_of(meanwhile)
         try:
             ok, found = answer.recv()
         except EOFError:  # the child ended without its documents (killed): written here
@@ -124,6 +134,8 @@ def _beside_a_fork(todo: Mapping[str, PagePlan], arts: Mapping[str, Art], font: 
                                {}, {}, set())
         if not ok:
             raise found
+        if failed is not None:
+            raise failed
         files, made, kept, used = found
         drawn.absorb(made, kept, used)
         out.update(files)
@@ -133,6 +145,15 @@ def _beside_a_fork(todo: Mapping[str, PagePlan], arts: Mapping[str, Art], font: 
         answer.close()
         child.join()
     return {path: out[path] for path in todo}  # in the plan's order
+
+
+def _failure_of(work: Callable[[], None]) -> Exception | None:
+    """``work`` done; what it raised, to be raised later (a Ctrl-C is raised at once)."""
+    try:
+        work()
+    except Exception as e:  # noqa: BLE001 - raised by the caller once the other documents are in
+        return e
+    return None
 
 
 def _halves(todo: Mapping[str, PagePlan]) -> tuple[list[str], list[str]]:

@@ -547,9 +547,6 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     if cache is not None:
         assert memo is not None  # made from the cache above
         cache_files.update(cache.record("nest", k, v) for k, v in sorted(nest_memo.learned.items()))
-        kept_renders = memo.kept()  # the renders used and made
-        if kept_renders is not None:
-            cache_files.update([cache.pack_entry(renders_pack(slug, options), kept_renders)])
         result.uses = _uses(cache, renders_pack(slug, options), face_keys, nest_memo)
     drawn = [(plan.documents, arts, face_keys)]
     homes = [r.files[0] for r in plan.records if r.files] + [f"{game.slug}-all.pdf"]
@@ -566,6 +563,20 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         drawn = [(documents, images.stand_ins(faces)[0], keys) for documents, faces, keys in drawn]
         arts = result.arts = drawn[0][1]
     hashed_parts: dict = {}  # stored parts hashed (a picture's pieces in its art file), once for every document
+    bleed_memo = Memo(known=cache.pack(pack_name(edition(slug, options)))) if cache is not None else Memo()
+    bleed: list[list[str]] = []  # the bare bleed warnings, once read
+
+    def meanwhile() -> None:  # what needs none of the documents: done while other processes draw theirs, if they do
+        if bleed:
+            return
+        if cache is not None and memo is not None and (kept_renders := memo.kept()) is not None:
+            cache_files.update([cache.pack_entry(renders_pack(slug, options), kept_renders)])  # the renders used and made
+        try:  # the first faces read for bare bleed (one read here draws its pictures from their art files)
+            bleed.append(bare_bleed_warnings(bleed_faces, arts, rendered.bleed_mm, font, bleed_memo, images,
+                                             files=True, papers=papers, bleeds=game.own_bleeds(rendered.bleed_mm)))
+        except SourceChanged as e:
+            raise saved_again(e) from None
+
     for documents, faces, keys in drawn:
         digests: dict[int, bytes] = dict(plan.digests)  # (those of pages kept from the last save)
         plan_keys = plan_keys_of(documents, keys, digests)
@@ -579,7 +590,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         written = write_documents({p: doc for p, doc in documents.items() if p not in kept}, faces, font, images,
                                   options.jobs, say=lambda s: say(f"{slug}: {s}"),
                                   drawn=sheets.for_build(names, digests) if sheets is not None else None,
-                                  ready=document_ready)
+                                  ready=document_ready, meanwhile=meanwhile)
         files = [(path, kept.get(path) or written[path], plan_keys[path]) for path in documents]
         try:
             records = hashed(lambda f: document_record(f[2], f[1], hashed_parts), files,
@@ -606,12 +617,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         result.files[path] = cut.data(arts, font, images)
     if plan.orders:
         result.files["shop/order.csv"] = order_csv(BUILD_ORDER_COLUMNS, plan.orders)
-    bleed_memo = Memo(known=cache.pack(pack_name(edition(slug, options)))) if cache is not None else Memo()
-    try:  # (a face read for its bleed draws its pictures from their art files)
-        result.warnings += bare_bleed_warnings(bleed_faces, arts, rendered.bleed_mm, font, bleed_memo, images,
-                                               files=True, papers=papers, bleeds=game.own_bleeds(rendered.bleed_mm))
-    except SourceChanged as e:
-        raise saved_again(e) from None
+    meanwhile()  # (done once: beside the first documents)
+    result.warnings += bleed[0]
     if cache is not None and (kept_bleed := bleed_memo.kept()):
         cache_files.update([cache.pack_entry(pack_name(edition(slug, options)), kept_bleed)])
     if cache is not None and bleed_memo.used:

@@ -37,6 +37,7 @@ from pnpgen.data.i18n import LANGUAGE_CODE
 from pnpgen.data.textfile import MAX_DRAFT_BYTES
 from pnpgen.data.textfile import decode as decode_text
 from pnpgen.engine.changes import (
+    as_text,
     copies_only,
     in_deck_order,
     matched,
@@ -586,6 +587,8 @@ def _show(value: Any, lang: str) -> str:
     (an English card's text in 「」 read oddly to an English playtester)."""
     if value is None:
         return msg("diff.none", lang)
+    if isinstance(value, (list, tuple)):
+        return quoted(as_text(value, lang))
     if not isinstance(value, str):
         return json.dumps(value, ensure_ascii=False)
     return quoted(value)

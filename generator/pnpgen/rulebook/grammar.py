@@ -30,6 +30,9 @@ And rules on the characters alone (no analyser):
 - ``halfwidth``: half-width katakana (ｽﾀｰﾄ → スタート);
 - ``choon``: a dash or hyphen typed for the long-vowel mark ー after katakana, before katakana or a
   particle (カ－ド, カ-ド, プレイヤ―が → カード, プレイヤーが; a doubled dash ―― is a dash);
+- ``leader``: a 三点リーダー or a ダッシュ set alone, or dots typed for it, where Japanese text
+  doubles them (JIS Z 8301's and every house style's 「……」「――」): 少ない…調整 → ……, 待つ・・・ →
+  ……, 青―赤 → ――, a dash beside Latin letters (``Alice — Draft``) left alone;
 - ``width``: digits, ！ or ？, or one Latin word (ＶＰ／VP, ＯＫ／OK), written both full- and
   half-width in the rules: the rarer width (a tie: the half-width) is listed;
 - ``stop``: a paragraph of the rules (not a 　・ bullet) ending ます／です／ください without its 。.
@@ -73,13 +76,16 @@ _WIDTHS = {"digits": (re.compile(r"[０-９]+"), re.compile(r"(?<![A-Za-z0-9./:_
            "?": (re.compile("？"), re.compile(r"(?<=[^\x00-\x7f])\?"))}
 # a Latin word in full width (ＶＰ) and in half width (VP), the same once normalised
 _LATIN_WORDS = (re.compile(r"(?<![Ａ-Ｚａ-ｚ])[Ａ-Ｚａ-ｚ]+(?![Ａ-Ｚａ-ｚ])"), re.compile(r"(?<![A-Za-z])[A-Za-z]+(?![A-Za-z])"))
+# a leader or dash alone (…, ‥, ―, —) or dots typed for a leader (・・・), in Japanese text
+_LEADER = re.compile(r"(?<![…‥])[…‥](?![…‥])|・{2,}|(?<=[^\x00-\x7f\s])\.{2,}")
+_DASH = re.compile(r"(?<![―—])[―—](?![―—])")
 _NO_STOP = re.compile(r"^　(?![　・]).*(?:ます|です|ください|ません|ました|でした|である)$")
 _PLAIN = ("だ", "である")
 
 
 @dataclass(frozen=True)
 class Slip:
-    rule: str  # te | ra | particle | tsuki | hajimete | go | ippo | tatoe | quotes | style | variant | bracket | halfwidth | choon | width | stop (and englishproof: doubled | its)
+    rule: str  # te | ra | particle | tsuki | hajimete | go | ippo | tatoe | quotes | style | variant | bracket | halfwidth | choon | leader | width | stop (and englishproof: doubled | its)
     line: int  # the draft's line
     found: str  # the words as written
     suggest: str  # what would be right
@@ -224,6 +230,21 @@ def _halfwidth(n: int, line: str) -> Iterable[Slip]:
 def _choon(n: int, line: str) -> Iterable[Slip]:
     for m in _CHOON.finditer(line):
         yield _slip("choon", n, line, m.start(), m.end(), m.group(0)[0] + "ー")
+
+
+def _japanese(ch: str) -> bool:
+    return bool(ch) and not ch.isascii() and not ch.isspace()
+
+
+def _leaders(n: int, line: str) -> Iterable[Slip]:
+    for m in _LEADER.finditer(line):
+        yield _slip("leader", n, line, m.start(), m.end(), "……")
+    for m in _DASH.finditer(line):
+        i = m.start()
+        if i and _CHOON.match(line, i - 1):
+            continue  # カ―ド: the long-vowel slip, told by choon
+        if _japanese(line[i - 1:i]) or _japanese(line[i + 1:i + 2]):
+            yield _slip("leader", n, line, i, i + 1, "――")
 
 
 def _no_stop(n: int, line: str) -> Iterable[Slip]:
@@ -445,6 +466,7 @@ def _analysed_slips(lines: tuple[tuple[int, str], ...], rules: frozenset[int],
         out += _brackets(n, line)
         out += _halfwidth(n, line)
         out += _choon(n, line)
+        out += _leaders(n, line)
         if n in rules:
             analysed.append((n, line, ws))
             out += _no_stop(n, line)

@@ -160,7 +160,10 @@ def parse_latin(text: str) -> Document:
             # the blank line under a heading adds no space; under a step whose line goes on past
             # its title (``3. Repair: Fix a tower. …``) it parts that text from the next paragraph
             gap = not under_heading or _carries_text(open_text)
+            instruction = open_text is not None and isinstance(open_text[0], Step)
             close_text()
+            if instruction and section is not None and section.children and _bare_instruction(section.children[-1]):
+                out.reset(section.children)  # a paragraph after a blank line goes on with the section, not the step
             continue
         indented = raw[:1] in (" ", "\t")
         listed = _LIST_ITEM.match(s) if kind == "text" else None  # a) (a) (1): a list's item, as a bullet is
@@ -252,6 +255,13 @@ def _steps_alike(section: Section) -> None:
         for step in steps:
             if step.whole and len(step.children) == 1:
                 step.sentence, step.children = step.whole, []
+
+
+def _bare_instruction(block: object) -> bool:
+    """A step written as one sentence with nothing under it (``3. Shuffle the deck.``): a numbered
+    line of the text, so what follows it after a blank line is the section's (``With 3 players,
+    remove the purple suit.`` was set indented under step 3, as its own text)."""
+    return isinstance(block, Step) and bool(block.sentence) and not block.children
 
 
 def _carries_text(open_text: list | None) -> bool:

@@ -80,10 +80,12 @@ def repair_circled_digits(text: str) -> tuple[str, int]:
 
 
 # Ruby as a draft writes it: Aozora Bunko's ``｜鏡《かがみ》`` (or ``|``), ``魔法陣《まほうじん》`` (the
-# kanji right before the reading in kana), and the cards' ``{騎士|きし}`` (either bar)
+# kanji right before the reading in kana), the cards' ``{騎士|きし}`` (either bar), and a 【term】's
+# reading after its bracket, ``【台札】《だいふだ》`` (the term kept whole for the index)
 _RUBY = re.compile(r"[｜|]([^｜|《》\n]+)《([^《》\n]+)》(?!》)"
                    r"|(?<!《)([\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆ヶ]+)《([\u3041-\u309f\u30a1-\u30ffー]+)》(?!》)"
-                   r"|\{([^{}|｜\n]+)[|｜]([^{}|｜\n]+)\}")
+                   r"|\{([^{}|｜\n]+)[|｜]([^{}|｜\n]+)\}"
+                   r"|(【[^【】《》\n]+】)《([\u3041-\u309f\u30a1-\u30ffー]+)》(?!》)")
 
 
 def ruby_in_parentheses(text: str) -> tuple[str, int, str]:
@@ -94,7 +96,7 @@ def ruby_in_parentheses(text: str) -> tuple[str, int, str]:
 
     def one(m: re.Match) -> str:
         found.append(m.group())
-        base, reading = next((m.group(k), m.group(k + 1)) for k in (1, 3, 5) if m.group(k))
+        base, reading = next((m.group(k), m.group(k + 1)) for k in (1, 3, 5, 7) if m.group(k))
         return f"{base}（{reading}）"
 
     return _RUBY.sub(one, text), len(found), found[0] if found else ""
