@@ -60,6 +60,9 @@ class Stamps:
 
     seen: dict[Path, os.stat_result] = field(default_factory=dict)  # through links (stat)
     looked: dict[Path, os.stat_result] = field(default_factory=dict)  # the name itself (lstat)
+    # (art/, a name) → the file it names, found by this build (data/art.py ``ArtFolder``): a deck's
+    # field and its template's image() find the same thousand names
+    found: dict[tuple[Path, str], Path] = field(default_factory=dict)
 
     def of(self, path: Path) -> os.stat_result:
         """``path.stat()``, asked once per build (an OSError is raised each time, never kept); a

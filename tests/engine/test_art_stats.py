@@ -50,3 +50,22 @@ def stats_of_an_edit(root: Path, n: int, monkeypatch) -> Counter:
 def test_each_art_file_is_looked_at_three_times_an_edit_however_big_the_deck(tmp_path, monkeypatch, n):
     seen = stats_of_an_edit(tmp_path, n, monkeypatch)
     assert max(seen.values()) <= MOST, seen
+
+
+def test_each_art_name_is_found_once_a_build(tmp_path, monkeypatch):
+    """A deck's field and its template's image() name the same file: found (resolved inside art/)
+    once a build, not once by each."""
+    from pnpgen.data import art
+
+    colours = {f"p{i}.png": (10 * i % 250, 40, 200) for i in range(4)}
+    ws = picture_workspace(tmp_path, pieces(4), PICTURE_FRONT, colours, size=(60, 40))
+    found: Counter = Counter()
+    contained = art.contained
+
+    def counted(path, folder, *args, **kw):
+        found[str(path)] += 1
+        return contained(path, folder, *args, **kw)
+
+    monkeypatch.setattr(art, "contained", counted)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--out", str(tmp_path / "build")) == 0
+    assert {name: found[name] for name in colours} == dict.fromkeys(colours, 1)

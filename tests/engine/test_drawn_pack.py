@@ -207,3 +207,16 @@ def _an_edit_writes_a_cold_builds_bytes(ws, tmp_path):
     build(ws, tmp_path / "cold")
     for name in ("cards.pdf", "test-all.pdf", "shop/cards.pdf"):
         assert (tmp_path / "b" / "test" / name).read_bytes() == (tmp_path / "cold" / "test" / name).read_bytes(), name
+
+
+@pytest.mark.parametrize("pairs", [[[5, "あい"]], [[True, "あ"]], [[5.0, "あ"]], [[-1, "あ"]], [[65536, "あ"]],
+                                   [[5, "あ"], [5, "い"]], [[5, "あ", "い"]], ["あい"], [[[5], "あ"]], [[5, 5]], [5],
+                                   [[5, ""]], [[5, "あ"], [6]]])
+def test_a_faces_glyphs_are_checked_pair_by_pair(pairs):
+    """Each [glyph id, character] pair: an id of a glyph (0–65535, once), one character."""
+    good = {"data": "AAAA", "content": {"glyphs": [["gothic", [[5, "あ"], [7, "い"]]]], "standard_fonts": [],
+                                        "pictures": []}, "width_pt": 10, "height_pt": 20}
+    bad = {**good, "content": {**good["content"], "glyphs": [["gothic", pairs]]}}
+    read = drawn_json.from_json(json.loads(json.dumps({f"{drawn_json.FACE}0good": good, f"{drawn_json.FACE}0bad": bad})))
+    assert list(read.made) == [("good", False)]
+    assert read.made[("good", False)].content.glyphs == {"gothic": {5: "あ", 7: "い"}}

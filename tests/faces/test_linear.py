@@ -4,6 +4,7 @@ for a deck of N illustrated cards and of 2N."""
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import pytest
@@ -98,3 +99,26 @@ def test_a_count_edit_renders_again_only_the_faces_that_show_it(tmp_path):
         if front is COUNTED:
             assert any("×21" in svg for svg in second.faces.svgs.values())
             assert not any("×21" in svg for svg in first.faces.svgs.values())
+
+
+def test_each_faces_memo_key_and_freshness_are_worked_out_once_per_build(tmp_path, monkeypatch):
+    """The prerender (--jobs 2) asks each face's key and whether its remembered render is fresh
+    before the face stage asks them again: worked out once, each art file hashed once per face."""
+    ws = workspace(tmp_path / "ws", 30)
+    earlier = RenderMemo(inputs="inputs")
+    render_game(ws, "test", BuildOptions(), memo=earlier)
+    hashed: list[Path] = []
+    memo = RenderMemo(known=earlier.learned, inputs="inputs", digest=lambda p: hashed.append(p) or hashlib.sha256(p.read_bytes()).hexdigest())
+    keys = 0
+    deck_key = RenderMemo._deck_key
+
+    def counted(self, deck):
+        nonlocal keys
+        keys += 1
+        return deck_key(self, deck)
+
+    monkeypatch.setattr(RenderMemo, "_deck_key", counted)
+    again = render_game(ws, "test", BuildOptions(jobs=2), memo=memo)
+    assert not memo.learned and len(again.faces.svgs) >= 30  # every face replayed from the memo
+    assert len(hashed) == 30  # each front's picture, once (the prerender's check, then the face stage's)
+    assert keys == 60  # each face's key (front and back), once

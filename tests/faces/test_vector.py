@@ -549,6 +549,22 @@ def test_a_tampered_or_foreign_cache_object_is_rejected():
             Art.from_json(foreign)
 
 
+def test_a_cache_object_with_a_number_that_is_not_finite_is_rejected():
+    """Numbers read back are checked (finite floats taken as they are, the quick way, ints made
+    floats); a NaN, an infinity or a boolean in place of one refuses the object."""
+    obj = convert(svg('<rect width="5" height="5" fill="#e4007f"/>'), "f").to_json()
+    body = {k: v for k, v in json.loads(json.dumps(obj)).items() if k != "digest"}
+    fill = next(i for i, it in enumerate(body["items"]) if it[0] == "fill")
+    for bad in (float("nan"), float("inf"), float("-inf"), True, "1"):
+        wrong = json.loads(json.dumps(body))
+        wrong["items"][fill][1] = bad
+        with pytest.raises(ValueError, match="not a number"):
+            Art.from_json(wrong, sealed=False)
+    ints = json.loads(json.dumps(body))
+    ints["items"][fill][1:] = [1, 0, 0.5]
+    assert Art.from_json(ints, sealed=False).items[fill] == ("fill", 1.0, 0.0, 0.5)
+
+
 # ------------------------------------------------------------------------------- outside the subset
 
 

@@ -211,7 +211,10 @@ class ArtFolder:
 
     def _find(self, rel: str, where: Where | Path | str | None, key: str, in_templates: bool) -> Path:
         found = self._found.get((rel, in_templates)) if isinstance(rel, str) else None
+        if found is None and isinstance(rel, str) and self.stamps is not None:  # found in art/ by another folder
+            found = self.stamps.found.get((self.root, rel))                      # of the build (art/ is looked in first)
         if found is not None:
+            self._found[(rel, in_templates)] = found
             return found
         if not isinstance(rel, str) or not rel.strip():
             raise InputError("an image needs a file name", key=key, expected="a path relative to art/, e.g. dragon.png",
@@ -251,6 +254,8 @@ class ArtFolder:
                                      f"{MAX_ART_PIXELS:,} pixels, needs no more when saved compressed, as PNG "
                                      "and JPEG are by default)", **_where_parts(where))
                 self._found[(rel, in_templates)] = path
+                if folder == self.root and self.stamps is not None:
+                    self.stamps.found[(self.root, rel)] = path
                 return path
             paths.append(path)
         alike = written_alike(rel, folders)

@@ -442,6 +442,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         cache.art_files = art_files(ws, game, cache.digest, cache.stamps)
         images.own = cache.art_files  # a picture that is an art file, shown as it is, is placed from it
         images.own_hash = lambda path, st: content_hash(path, cache.hashes, st)  # (while it still is that file)
+        images.own_stat = cache.stamps.of
         images.piece_hashes = Memo(known=cache.pack(pieces_pack(slug, options)))
         stored = cache.picture_source  # where a picture can be read again, only if something needs it
 

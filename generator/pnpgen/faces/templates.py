@@ -242,6 +242,10 @@ class RenderMemo(Memo[dict]):
     # Faces another process is rendering (engine/prerender.py), by key: a call that waits for them
     # and learns them, made when the face stage first asks for one.
     arriving: dict[str, Callable[[], None]] = field(default_factory=dict, repr=False)
+    # each face's key and each remembered render's freshness, worked out once per build: the
+    # prerender (engine/prerender.py) asks both before the face stage asks them again
+    _keys: dict[tuple, tuple[Face, str]] = field(default_factory=dict, repr=False)
+    _fresh: dict[tuple[int, int], tuple[Any, ArtFolder, bool]] = field(default_factory=dict, repr=False)
 
     def get(self, key: str) -> dict | None:
         wait = self.arriving.pop(key, None)
@@ -256,21 +260,33 @@ class RenderMemo(Memo[dict]):
                 for rel, in_templates in seen]
 
     def fresh(self, known: Any, folder: ArtFolder) -> bool:
-        """Are the art files a remembered render looked at still what they were?"""
+        """Are the art files a remembered render looked at still what they were? (Asked once per
+        build: the art's hashes are the build's, by its stamps.)"""
+        seen = self._fresh.get((id(known), id(folder)))
+        if seen is not None and seen[0] is known and seen[1] is folder:
+            return seen[2]
         try:
-            return all(self._hash(folder.find(rel, in_templates=bool(t))) == digest
-                       for rel, t, digest in known.get("art", ()))
+            verdict = all(self._hash(folder.find(rel, in_templates=bool(t))) == digest
+                          for rel, t, digest in known.get("art", ()))
         except (InputError, OSError, ValueError, TypeError):
-            return False
+            verdict = False
+        self._fresh[(id(known), id(folder))] = (known, folder, verdict)
+        return verdict
 
     def _hash(self, path: Path) -> str:
         return self.digest(path) if self.digest is not None else hashlib.sha256(path.read_bytes()).hexdigest()
 
     def key(self, face: Face, bleed_mm: float) -> str:
+        """(Worked out once per face and build: the prerender asks it before the face stage.)"""
+        kept = self._keys.get((id(face.deck), id(face.piece), face.side, face.copy, bleed_mm))
+        if kept is not None and kept[0].deck is face.deck and kept[0].piece is face.piece:
+            return kept[1]
         piece = face.piece
         seen = (self.inputs, self._deck_key(face.deck), face.side, face.copy, bleed_mm, piece.index, piece.count,
                 str(piece.where), sorted(piece.values.items(), key=lambda kv: str(kv[0])))
-        return hashlib.sha256(repr(seen).encode()).hexdigest()
+        key = hashlib.sha256(repr(seen).encode()).hexdigest()
+        self._keys[(id(face.deck), id(face.piece), face.side, face.copy, bleed_mm)] = (face, key)
+        return key
 
     def _deck_key(self, deck: Deck) -> str:
         """What a face's render reads of its deck, hashed once per deck: its layout and options

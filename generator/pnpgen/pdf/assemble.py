@@ -152,10 +152,15 @@ class PdfFile:
     _sha: str | None = field(default=None, repr=False, compare=False)
     # the digest the state records (``digest``), and its layout, when known (a file kept as it was)
     _digest: tuple[str, tuple[int, ...] | None] | None = field(default=None, repr=False, compare=False)
+    _size: int | None = field(default=None, repr=False, compare=False)
 
     @property
     def size(self) -> int:
-        return sum(len(p) if isinstance(p, bytes) else p.size for p in self.parts)
+        """The file's length, summed once: a thousand cards' document has some 5,000 parts, and
+        a build asks each document's size some five times (the staging's copies, the records)."""
+        if self._size is None:
+            self._size = sum(len(p) if isinstance(p, bytes) else p.size for p in self.parts)
+        return self._size
 
     def chunks(self) -> Iterator[bytes]:
         with _Sources() as sources:

@@ -179,6 +179,13 @@ class ObjectFile:
         self._bodies: list[tuple[Part, ...] | None] = [None]  # object 0 is the free list's head
         self._named: dict[int, bytes] = {}  # object → what stands for its stream's data in the /ID
 
+    def copy(self) -> ObjectFile:
+        """This file as it stands, to go on with separately (an object written is never changed:
+        the copy shares their bytes)."""
+        out = ObjectFile(self.version)
+        out._bodies, out._named = list(self._bodies), dict(self._named)
+        return out
+
     def reserve(self) -> Ref:
         self._bodies.append(None)
         return Ref(len(self._bodies) - 1)

@@ -141,6 +141,17 @@ PARMS = frozenset({"Predictor", "Colors", "BitsPerComponent", "Columns"})
 MAX_SIDE = 1 << 16
 
 
+LAYOUT = "layout:"  # a record of ``ImageStreams.piece_hashes``: where a picture's pieces lie, by its key
+
+
+def _layout_record(own: tuple[ImageStream, tuple[tuple[int, int], ...]] | None) -> list:
+    """``as_it_is``'s answer for a picture, as JSON: its stream's header and its pieces, or []
+    for a picture not shown as it is."""
+    if own is None or len(own[1]) > MAX_PIECES:
+        return []
+    return [own[0].header(), [list(span) for span in own[1]]]
+
+
 def stand_in_key(data: bytes) -> str | None:
     """The key of the picture a stand-in names (``ImageStreams.settle``); None for a picture's bytes."""
     return data[len(STAND_IN):].decode("ascii") if data.startswith(STAND_IN) else None
@@ -261,8 +272,12 @@ class ImageStreams:
         self.own_hash: Callable[[Path, os.stat_result], str] | None = None
         self._not_own: set[str] = set()  # pictures of ``own`` found not to be placed from their file
         # the SHA-256 of each piece of such a picture (hex, by the picture's key), found by an earlier
-        # build's documents: a document's digest (pdf/assemble.py) then reads no art file
+        # build's documents: a document's digest (pdf/assemble.py) then reads no art file; and, by
+        # ``LAYOUT`` and the key, where its pieces lie in the file (``_own``: its headers not read again)
         self.piece_hashes: Memo[list] | None = None
+        # a file's stat as the build first asked it (``Stamps.of``): a picture whose pieces' layout
+        # is known is placed from it without opening its file (some 20 reads of its chunks' headers)
+        self.own_stat: Callable[[Path], os.stat_result] | None = None
 
     def stand_ins(self, arts: Mapping[str, Art]) -> tuple[dict[str, Art], dict[bytes, Placed]]:
         """``arts`` with each picture's bytes replaced by a short stand-in, and what each
@@ -393,12 +408,18 @@ class ImageStreams:
             return None
         self._not_own.add(key)  # until it is found to be one
         try:
-            with open(source, "rb") as f:
-                fd = f.fileno()
-                st = os.fstat(fd)
-                if self.own_hash is not None and self.own_hash(source, st) != key:
-                    return None
-                own = as_it_is(lambda at, n: os.pread(fd, n, at), st.st_size, key[:32])
+            found = self._own_known(key, source)
+            if found is None:
+                with open(source, "rb") as f:
+                    fd = f.fileno()
+                    st = os.fstat(fd)
+                    if self.own_hash is not None and self.own_hash(source, st) != key:
+                        return None
+                    own = as_it_is(lambda at, n: os.pread(fd, n, at), st.st_size, key[:32])
+                if self.piece_hashes is not None and self.own_hash is not None:  # (a layout of these bytes)
+                    self.piece_hashes.learn(LAYOUT + key, _layout_record(own))
+            else:
+                st, own = found
         except (OSError, struct.error, IndexError):
             return None
         if own is None or len(own[1]) > MAX_PIECES:
@@ -414,6 +435,34 @@ class ImageStreams:
                                             tuple(Stored(str(source), n, at, stamp, sha)
                                                   for (at, n), sha in zip(spans, shas)))
         return placed
+
+    def _own_known(self, key: str, source: Path
+                   ) -> tuple[os.stat_result, tuple[ImageStream, tuple[tuple[int, int], ...]] | None] | None:
+        """The file's stat and its picture's layout (``as_it_is``: None when not shown as it is)
+        as an earlier build found it for the bytes ``key`` names, when the file still holds them
+        (hashed by its stamp, as ``own_hash`` knows it); None when not known (or the record does
+        not hold up): the file's headers are read."""
+        if self.piece_hashes is None or self.own_stat is None or self.own_hash is None:
+            return None
+        record = self.piece_hashes.get(LAYOUT + key)
+        if record is None:
+            return None
+        st = self.own_stat(source)
+        if self.own_hash(source, st) != key:
+            return None
+        if record == []:
+            return st, None
+        try:
+            head, spans = record
+            stream = self._stream_of(head, b"")
+            pieces = tuple((int(at), int(n)) for at, n in spans)
+        except (ValueError, TypeError, KeyError, AttributeError):
+            return None
+        if stream.name != key[:32] or stream.content or not 0 < len(pieces) <= MAX_PIECES \
+                or not all(type(at) is type(n) is int for at, n in spans) \
+                or not all(0 <= at and 0 < n and at + n <= st.st_size for at, n in pieces):
+            return None
+        return st, (stream, pieces)
 
     def learn_piece_hashes(self, hashed: Mapping[Stored, bytes]) -> None:
         """The SHA-256 of the pieces of the pictures placed from their files, as the documents'

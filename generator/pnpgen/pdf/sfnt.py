@@ -17,7 +17,7 @@ import hashlib
 import struct
 import sys
 from array import array
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from itertools import accumulate
 
@@ -186,3 +186,19 @@ def _font_file(bodies: dict[str, bytes], sums: dict[str, int]) -> bytes:
         total = (_checksum(front) + sum(sums.values())) & 0xFFFFFFFF
         data[head_at + 8:head_at + 12] = struct.pack(">I", (0xB1B0AFBA - total) & 0xFFFFFFFF)
     return bytes(data)
+
+
+def to_unicode(used: Mapping[int, str]) -> bytes:
+    """The ToUnicode CMap (ISO 32000-1 §9.10.3) mapping each glyph id shown to its character."""
+    lines = ["/CIDInit /ProcSet findresource begin", "12 dict begin", "begincmap",
+             "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def",
+             "/CMapName /Adobe-Identity-UCS def", "/CMapType 2 def",
+             "1 begincodespacerange", "<0000> <FFFF>", "endcodespacerange"]
+    pairs = sorted(used.items())
+    for at in range(0, len(pairs), 100):
+        block = pairs[at:at + 100]
+        lines.append(f"{len(block)} beginbfchar")
+        lines.extend(f"<{g:04X}> <{c.encode('utf-16-be').hex().upper()}>" for g, c in block)
+        lines.append("endbfchar")
+    lines += ["endcmap", "CMapName currentdict /CMap defineresource pop", "end", "end"]
+    return "\n".join(lines).encode("ascii")

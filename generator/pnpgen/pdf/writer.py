@@ -14,7 +14,7 @@ ReportLab and put in afterwards (pdf/svglib_fallback.py).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
@@ -86,6 +86,8 @@ class FaceStream:
     json: dict | None = field(default=None, compare=False, repr=False)  # as the build cache held it (pdf/drawn.py)
     # its form's dictionary, written once for every document that shows it (made from the fields above)
     shape: Shape | None = field(default=None, init=False, compare=False, repr=False)
+    # what its stream names, worked out once for every document that shows it (``noted``)
+    names: tuple | None = field(default=None, init=False, compare=False, repr=False)
 
     def showing(self, pictures: Mapping[str, bytes]) -> FaceStream | None:
         """This stream with each picture it names (by key) as ``pictures`` holds it (a face's
@@ -109,6 +111,21 @@ class PageStream:
     # its page dictionary, written once for every document that shows it (a page kept by the digest of
     # what it draws, boxes included, or one page's own: the same boxes wherever it is placed)
     shape: Shape | None = field(default=None, init=False, compare=False, repr=False)
+    # what it names (``noted``; (slot, face key) of its forms; (slot, name) of its layers) and its contents'
+    # dictionary, worked out once for every document that shows it
+    names: tuple | None = field(default=None, init=False, compare=False, repr=False)
+
+
+def noted(content: Content) -> tuple:
+    """What a stream showing ``content`` names (fonts, pictures, patterns), each with its slot, in the
+    order ``_Writer.note`` numbers them: worked out once per face or page, not once per document."""
+    return (*((_GLYPHS, "font:" + font, font, gids) for font, gids in content.glyphs.items()),
+            *((_STANDARD, "font:" + font, font, None) for font in content.standard_fonts),
+            *((_PICTURE, "picture:" + key, key, data) for key, data in sorted(content.pictures.items())),
+            *((_PAINT, "paint:" + name, name, paint) for name, paint in sorted(content.paints.items())))
+
+
+_GLYPHS, _STANDARD, _PICTURE, _PAINT = range(4)  # (``noted``'s kinds)
 
 
 def face_stream(art: Art, cmyk: bool, image_key: Callable[[bytes], str]) -> FaceStream:
@@ -141,6 +158,8 @@ class FaceStreams:
     used: set = field(default_factory=set)
     # the faces and pages of this build checked against what they show: once each, not once per document
     checked: set = field(default_factory=set)
+    # each document's writer after its pages, by its first page: one whose pages begin with another's goes on from there
+    begun: dict[int, _Begun] = field(default_factory=dict)
 
     def get(self, key: str, art: Art, cmyk: bool, images: ImageStreams) -> FaceStream:
         name = (self.names.get(key, key), cmyk)
@@ -197,7 +216,7 @@ class FaceStreams:
     def for_build(self, names: Mapping[str, str], digests: Mapping[int, bytes]) -> FaceStreams:
         """This object for one build's documents: ``names`` of its faces, ``digests`` of its pages."""
         self.names, self.digests = names, digests
-        self.checked = set()
+        self.checked, self.begun = set(), {}
         return self
 
     def let_go_of_unused(self) -> bool:
@@ -208,6 +227,7 @@ class FaceStreams:
         changed = self.changed or len(made) != len(self.made) or len(kept) != len(self.kept)
         self.made, self.kept, self.changed = made, kept, False
         self.pages.clear()
+        self.begun.clear()
         self.names, self.digests, self.used, self.checked = {}, {}, set(), set()
         if len(self.drawn) > 10_000:
             self.drawn.clear()
@@ -225,6 +245,19 @@ class FaceStreams:
         self.made.update(made)
         self.kept.update(kept)
         self.used |= used
+
+
+@dataclass(frozen=True)
+class _Begun:
+    """A writer as it stood after a document's pages: ``refs`` (catalog, page tree, information),
+    its pages' objects (``kids``), their labels and the rest of its ``state`` (``_Writer.write``)."""
+
+    pages: tuple[Page, ...]
+    with_: tuple  # (CMYK?, the faces' arts, the pictures' streams): what the pages were written with
+    refs: tuple[Ref, Ref, Ref]
+    kids: tuple[Ref, ...]
+    labels: tuple
+    state: tuple
 
 
 def write_document(doc: PagePlan, arts: Mapping[str, Art], font: str, cmyk: bool = False,
@@ -273,15 +306,24 @@ class _Writer:
         self.page_h = 0.0
 
     def write(self, doc: PagePlan) -> _Written:
-        f = self.f
-        self.pictures_first(doc)
-        catalog, pages_ref, info = f.reserve(), f.reserve(), f.reserve()
-        kids = []
-        labels: list = []
-        for n, page in enumerate(doc.pages):
+        begun = self.begun_as(doc.pages)
+        if begun is None:
+            self.pictures_first(doc.pages)
+            catalog, pages_ref, info = self.f.reserve(), self.f.reserve(), self.f.reserve()
+            kids: list[Ref] = []
+            labels: list = []
+        else:  # its first pages are another document's: on from where that one's writer stood
+            self.state = begun.state
+            (catalog, pages_ref, info), kids, labels = begun.refs, list(begun.kids), list(begun.labels)
+        for n in range(len(kids), len(doc.pages)):
+            page = doc.pages[n]
             kids.append(self.page(page, pages_ref))
             if page.label is not None:
                 labels.extend((n, {"P": page.label}))
+        if doc.pages:
+            self.faces.begun[id(doc.pages[0])] = _Begun(tuple(doc.pages), (self.cmyk, self.arts, self.images),
+                                                         (catalog, pages_ref, info), tuple(kids), tuple(labels), self.state)
+        f = self.f
         for name, ref in self.font_refs.items():
             self.embed_font(name, ref)
         for name, ref in self.standard.items():
@@ -308,23 +350,47 @@ class _Writer:
                      "Title": self.title, "Trapped": Name("False")})
         return _Written(f.finish(catalog, info, [self.title.encode()]), self.fallbacks)
 
-    def pictures_first(self, doc: PagePlan) -> None:
+    def begun_as(self, pages: list[Page]) -> _Begun | None:
+        """A document of this build whose pages (faces, pictures, colours) begin these, or None."""
+        begun = self.faces.begun.get(id(pages[0])) if pages else None
+        if begun is None or begun.with_[0] != self.cmyk or begun.with_[1] is not self.arts \
+                or begun.with_[2] is not self.images or len(begun.pages) > len(pages):
+            return None
+        if not all(a is b for a, b in zip(begun.pages, pages)):
+            return None  # (and the pages after them show no picture those did not: each is numbered first)
+        return begun if all(key in begun.state[3] for key, _ in self.shown(pages[len(begun.pages):])) else None
+
+    @property
+    def state(self) -> tuple:  # what the pages written so far left: the file's objects and what they number (a copy)
+        return (self.f.copy(), dict(self.forms), list(self.fallbacks), dict(self.pictures), dict(self.paints),
+                {font: dict(gids) for font, gids in self.glyphs.items()}, dict(self.font_refs), dict(self.standard),
+                dict(self.layers))
+
+    @state.setter
+    def state(self, state: tuple) -> None:
+        f, forms, fallbacks, pictures, paints, glyphs, font_refs, standard, layers = state
+        self.f, self.forms, self.fallbacks, self.pictures, self.paints, self.font_refs, self.standard, self.layers = \
+            f.copy(), dict(forms), list(fallbacks), dict(pictures), dict(paints), dict(font_refs), dict(standard), dict(layers)
+        self.glyphs = {font: dict(gids) for font, gids in glyphs.items()}
+
+    def pictures_first(self, pages: list[Page]) -> None:
         """Every picture's image object numbered and laid out first in the file, in the order the
-        pages first show them (as ``page`` meets them: the page's own, then each face's): an edit
-        of a card's text or count leaves the pictures' bytes, nearly all of a big document, the
-        same at the same offsets, so the file it replaces can be rewritten from there on only
-        (engine/spare.py)."""
+        pages first show them (``shown``): an edit of a card's text or count leaves the pictures'
+        bytes, nearly all of a big document, the same at the same offsets, so the file it replaces
+        can be rewritten from there on only (engine/spare.py)."""
+        for key, data in self.shown(pages):
+            self.picture(key, data)
+
+    def shown(self, pages: list[Page]) -> Iterator[tuple[str, bytes]]:
+        """The pictures of ``pages`` as ``page`` meets them: the page's own, then each face's."""
         met: set[str] = set()
-        for page in doc.pages:
+        for page in pages:
             made = self.faces.page(page, self.cmyk, self.page_stream)
-            for key, data in sorted(made.content.pictures.items()):
-                self.picture(key, data)
+            yield from sorted(made.content.pictures.items())
             for face in made.forms.values():
                 if face not in met:
                     met.add(face)
-                    for key, data in sorted(self.faces.get(face, self.arts[face], self.cmyk,
-                                                           self.images).content.pictures.items()):
-                        self.picture(key, data)
+                    yield from sorted(self.faces.get(face, self.arts[face], self.cmyk, self.images).content.pictures.items())
 
     def outline(self, bookmarks: list[tuple[int, str]], kids: list[Ref]) -> Ref:
         """The document outline (ISO 32000-1 §12.3.3): one level, each item opening its page."""
@@ -354,18 +420,18 @@ class _Writer:
             self.font_refs[name] = self.f.reserve()
         return self.font_refs[name]
 
-    def note(self, content: Content, refs: dict[str, Ref]) -> None:
-        """The objects a stream showing ``content`` names (its fonts, pictures and patterns), in
-        ``refs`` by their slots' names (``resources``), each numbered as this document first meets it."""
-        for font, gids in content.glyphs.items():
-            self.glyphs.setdefault(font, {}).update(gids)
-            refs["font:" + font] = self.font(font)
-        for font in content.standard_fonts:
-            refs["font:" + font] = self.font(font)
-        for key, data in sorted(content.pictures.items()):
-            refs["picture:" + key] = self.picture(key, data)
-        for name, paint in sorted(content.paints.items()):
-            refs["paint:" + name] = self.paint(name, paint)
+    def note(self, names: tuple, refs: dict[str, Ref]) -> None:
+        """The objects a stream names (``noted``: its fonts, pictures and patterns), in ``refs``
+        by their slots' names (``resources``), each numbered as this document first meets it."""
+        for kind, slot, name, value in names:
+            if kind == _GLYPHS:
+                self.glyphs.setdefault(name, {}).update(value)
+            if kind in (_GLYPHS, _STANDARD):
+                refs[slot] = self.font(name)
+            elif kind == _PICTURE:
+                refs[slot] = self.pictures.get(name) or self.picture(name, value)
+            else:
+                refs[slot] = self.paint(name, value)
 
     def paint(self, name: str, paint: Paint) -> Ref:
         ref = self.paints.get(name)
@@ -391,7 +457,9 @@ class _Writer:
         if ref is None:
             face = self.faces.get(key, self.arts[key], self.cmyk, self.images)
             refs: dict[str, Ref] = {}
-            self.note(face.content, refs)
+            if face.names is None:
+                face.names = noted(face.content)
+            self.note(face.names, refs)
             if face.shape is None:
                 face.shape = Shape({"Type": Name("XObject"), "Subtype": Name("Form"), "FormType": 1,
                                     "BBox": [0, 0, face.width_pt, face.height_pt],
@@ -430,7 +498,7 @@ class _Writer:
                      "CIDSystemInfo": {"Registry": "Adobe", "Ordering": "Identity", "Supplement": 0},
                      "FontDescriptor": descriptor, "DW": m.default_width, "W": widths,
                      "CIDToGIDMap": Name("Identity")})
-        to_unicode = f.add_stream({"Filter": Name("FlateDecode")}, flate(_to_unicode(used)))
+        to_unicode = f.add_stream({"Filter": Name("FlateDecode")}, flate(sfnt.to_unicode(used)))
         f.put(ref, {"Type": Name("Font"), "Subtype": Name("Type0"), "BaseFont": Name(base),
                     "Encoding": Name("Identity-H"), "DescendantFonts": [cid], "ToUnicode": to_unicode})
 
@@ -488,15 +556,22 @@ class _Writer:
 
     def page(self, page: Page, parent: Ref) -> Ref:
         made = self.faces.page(page, self.cmyk, self.page_stream)
+        if made.names is None:
+            made.names = (noted(made.content), tuple(("form:" + key, key) for key in made.forms.values()),
+                          tuple(("layer:" + name, name) for name in sorted(made.layers)),
+                          self.faces.once(("contents", len(made.data)), lambda: Shape(
+                              {"Filter": Name("FlateDecode"), "Length": len(made.data)})))
+        resources, forms_named, layers, contents = made.names
         refs: dict[str, Ref] = {"parent": parent}
-        self.note(made.content, refs)  # (numbered in this order: its resources, forms, layers, contents, itself)
-        for key in made.forms.values():
-            refs["form:" + key] = self.form(key)
-        for name in sorted(made.layers):
-            refs["layer:" + name] = self.layer(name)
+        if resources:  # (numbered in this order: its resources, forms, layers, contents, itself)
+            self.note(resources, refs)
+        forms = self.forms
+        for slot, key in forms_named:
+            refs[slot] = forms.get(key) or self.form(key)
+        for slot, name in layers:
+            refs[slot] = self.layer(name)
         f = self.f
-        refs["contents"] = f.put_shaped(f.reserve(), self.faces.once(("contents", len(made.data)), lambda: Shape(
-            {"Filter": Name("FlateDecode"), "Length": len(made.data)})), refs, made.data)
+        refs["contents"] = f.put_shaped(f.reserve(), contents, refs, made.data)
         if made.shape is None:
             made.shape = self.page_shape(page, made)
         return f.put_shaped(f.reserve(), made.shape, refs)
@@ -723,20 +798,3 @@ def _subset_stream(file: fonts.FontFile, gids: frozenset[int]) -> tuple[int, byt
     3 ms a font of every build."""
     program = sfnt.subset(_font_file(file), gids)
     return len(program), flate(program)
-
-
-def _to_unicode(used: Mapping[int, str]) -> bytes:
-    """The ToUnicode CMap (ISO 32000-1 §9.10.3) mapping each glyph id shown to its character."""
-    lines = ["/CIDInit /ProcSet findresource begin", "12 dict begin", "begincmap",
-             "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def",
-             "/CMapName /Adobe-Identity-UCS def", "/CMapType 2 def",
-             "1 begincodespacerange", "<0000> <FFFF>", "endcodespacerange"]
-    pairs = sorted(used.items())
-    for at in range(0, len(pairs), 100):
-        block = pairs[at:at + 100]
-        lines.append(f"{len(block)} beginbfchar")
-        lines.extend(f"<{g:04X}> <{c.encode('utf-16-be').hex().upper()}>" for g, c in block)
-        lines.append("endbfchar")
-    lines += ["endcmap", "CMapName currentdict /CMap defineresource pop", "end", "end"]
-    return "\n".join(lines).encode("ascii")
-

@@ -174,10 +174,12 @@ def _mark_from_json(m: Any) -> tuple:
     if not (isinstance(m, list) and len(m) == 8 and m[0] in ("stroke", "dash", "text", "contrast", "font", "unit", "viewbox") and isinstance(m[1], str)
             and isinstance(m[7], str)):
         raise ValueError("vector art object: a malformed mark")
-    return (m[0], m[1], *(_number(v) for v in m[2:7]), m[7])
+    return (m[0], m[1], _number(m[2]), _number(m[3]), _number(m[4]), _number(m[5]), _number(m[6]), m[7])
 
 
 def _number(v: Any) -> float:
+    if type(v) is float and v - v == 0.0:  # a finite float, as nearly every number read back is (inf - inf is nan)
+        return v
     if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
         raise ValueError(f"vector art object: {v!r} is not a number")
     return float(v)
@@ -190,10 +192,10 @@ def _item_from_json(it: Any, pictures: Callable[[str], bytes] | None = None) -> 
     if kind == "ops" and len(it) == 2 and isinstance(it[1], str):
         return ("ops", it[1])
     if kind in ("fill", "stroke") and len(it) == 4:
-        rgb = tuple(_number(v) for v in it[1:])
-        if not all(0.0 <= v <= 1.0 for v in rgb):
+        r, g, b = _number(it[1]), _number(it[2]), _number(it[3])
+        if not (0.0 <= r <= 1.0 and 0.0 <= g <= 1.0 and 0.0 <= b <= 1.0):
             raise ValueError("vector art object: a colour channel outside 0–1")
-        return (kind, *rgb)
+        return (kind, r, g, b)
     if kind == "text" and len(it) == 4 and isinstance(it[1], str) and isinstance(it[3], list):
         runs = []
         for r in it[3]:

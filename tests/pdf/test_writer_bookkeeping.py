@@ -1,0 +1,109 @@
+"""Issue 22 (a 1,000-card edit's own thread): what a face or a page names is worked out once per
+build, not once for every document that shows it, and a document's size is summed once; the
+bytes are those each document gets written on its own."""
+
+from __future__ import annotations
+
+import base64
+import io
+
+from PIL import Image
+
+from pnpgen.impose.plan import Page, PagePlan, PlaceFace, TextOp
+from pnpgen.pdf import raster, writer
+from pnpgen.pdf.assemble import PdfFile, Stored
+from pnpgen.pdf.writer import FaceStreams, write_document
+from pnpgen.shapes import translate
+from pnpgen.svg import convert
+
+
+def _png(colour: tuple[int, int, int]) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (40, 30), colour).save(out, "PNG")
+    return out.getvalue()
+
+
+def _plans() -> tuple[list[PagePlan], dict]:
+    """Three faces (a picture each), their pages shown by two documents (as a deck's home sheets
+    and the all-in-one file show theirs), and a third document of one face per page."""
+    arts, pages = {}, []
+    for i, colour in enumerate([(200, 30, 30), (30, 200, 30), (30, 30, 200), (90, 90, 90)]):
+        svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="60mm" height="40mm" viewBox="0 0 60 40">'
+               f'<image href="data:image/png;base64,{base64.b64encode(_png(colour)).decode()}" width="60" '
+               'height="40"/></svg>')
+        arts[f"face{i}"] = convert(svg, f"face {i}")
+    for n in range(2):
+        pages.append(Page((100.0, 100.0), [PlaceFace(f"face{i}", translate(10.0, 10.0 + 45 * j), (60.0, 40.0), 0.0)
+                                           for j, i in enumerate((n, 2))]
+                          + [TextOp(5.0, 95.0, f"sheet {n + 1}", "Helvetica", 8.0)]))
+    single = [Page((70.0, 50.0), [PlaceFace(f"face{i}", translate(5.0, 5.0), (60.0, 40.0), 0.0)]) for i in range(4)]
+    return [PagePlan("home", pages), PagePlan("all", [*pages, *single[:1]]), PagePlan("shop", single[:3])], arts
+
+
+def test_a_face_or_page_shown_by_several_documents_has_what_it_names_worked_out_once(monkeypatch):
+    plans, arts = _plans()
+    alone = [write_document(plan, arts, "Helvetica", images=raster.ImageStreams()) for plan in plans]
+    worked_out = []
+    noted = writer.noted
+    monkeypatch.setattr(writer, "noted", lambda content: worked_out.append(content) or noted(content))
+    shared, images = FaceStreams(), raster.ImageStreams()
+    together = [write_document(plan, arts, "Helvetica", images=images, faces=shared) for plan in plans]
+    assert together == alone  # the same bytes as each document written by itself
+    pages = {id(page) for plan in plans for page in plan.pages}
+    faces = {k for plan in plans for k in plan.faces()}
+    assert len(worked_out) == len(faces) + len(pages)  # 3 faces, 5 pages: not once per document (13)
+    again = [write_document(plan, arts, "Helvetica", images=images, faces=shared) for plan in plans]
+    assert again == alone and len(worked_out) == len(faces) + len(pages)
+
+
+def test_a_document_whose_pages_begin_with_anothers_goes_on_from_where_that_one_stood(monkeypatch):
+    """The all-in-one file begins with a deck's home sheets: written after them, its first pages'
+    objects are theirs (the same numbers, the same bytes), not written again."""
+    plans, arts = _plans()
+    home, everything, shop = plans
+    apart = PagePlan("apart", [home.pages[0], shop.pages[1]])  # its first page is the home sheets', not the rest
+    plans.append(apart)
+    alone = [write_document(plan, arts, "Helvetica", images=raster.ImageStreams()) for plan in plans]
+    drawn = []
+    page = writer._Writer.page
+    monkeypatch.setattr(writer._Writer, "page", lambda self, p, parent: drawn.append(p) or page(self, p, parent))
+    shared, images = FaceStreams(), raster.ImageStreams()
+    together = [write_document(plan, arts, "Helvetica", images=images, faces=shared) for plan in plans]
+    assert together == alone
+    assert len(drawn) == 2 + 1 + 3 + 2  # the home sheets, the all-in-one file's last page, the shop's, the other's
+
+
+def test_a_document_whose_later_pages_show_a_picture_its_first_do_not_is_written_whole(monkeypatch):
+    """Each picture is numbered first in its file (in the order the pages show them): a document
+    going on from another's pages would number a picture those did not show later than that."""
+    plans, arts = _plans()
+    home = plans[0]
+    more = PagePlan("more", [*home.pages, Page((70.0, 50.0), [PlaceFace("face3", translate(5.0, 5.0), (60.0, 40.0),
+                                                                        0.0)])])
+    alone = [write_document(plan, arts, "Helvetica", images=raster.ImageStreams()) for plan in (home, more)]
+    drawn = []
+    page = writer._Writer.page
+    monkeypatch.setattr(writer._Writer, "page", lambda self, p, parent: drawn.append(p) or page(self, p, parent))
+    shared, images = FaceStreams(), raster.ImageStreams()
+    assert [write_document(plan, arts, "Helvetica", images=images, faces=shared) for plan in (home, more)] == alone
+    assert len(drawn) == 2 + 3
+
+
+class _Parts(tuple):
+    """A file's parts that count how often they are gone through."""
+
+    walked = 0
+
+    def __iter__(self):
+        _Parts.walked += 1
+        return super().__iter__()
+
+
+def test_a_documents_size_is_summed_once(tmp_path):
+    (tmp_path / "pic").write_bytes(b"x" * 500)
+    parts = _Parts((b"%PDF-1.4\n", Stored(str(tmp_path / "pic"), 500), b"%%EOF\n"))
+    doc = PdfFile(parts)
+    assert doc.size == 9 + 500 + 6
+    walked = _Parts.walked
+    assert [doc.size for _ in range(5)] == [515] * 5
+    assert _Parts.walked == walked  # (the staging's copies and the records each ask it)
