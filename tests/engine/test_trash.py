@@ -156,3 +156,35 @@ def test_old_files_whose_record_cannot_be_written_are_freed_at_once(tmp_path, sm
     assert recover(root) == "forward"
     assert (root / "deck.pdf").read_bytes() == b"new" * 1000
     assert not (root / TRASH).exists() or list((root / TRASH).iterdir()) == []
+
+
+def test_the_record_of_spares_left_half_written_is_freed_and_no_designers_file(tmp_path):
+    """A run killed while it wrote the trash's record of spares (engine/spare.py) leaves its
+    temporary: the reclaim frees it once its writer is gone, ``pnpgen clean`` always, and the
+    trash folder goes with it; a designer's file of a like name stays and is said."""
+    import os
+    import subprocess
+    import sys
+    trash = tmp_path / TRASH
+    trash.mkdir()
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    killed = trash / f".spares.{gone.pid:x}-7f3a2b1c.pnpgen-tmp"  # its writer is gone
+    writing = trash / f".spares.{os.getpid():x}-7f3a2b1c.pnpgen-tmp"  # a build writing it now
+    killed.write_bytes(b'{"check": "0"}\n{"version": 1')
+    writing.write_bytes(b'{"check": "0"}\n{"version": 1')
+    transaction.empty_trash(trash, keep_spares=True)  # what the detached reclaim runs
+    assert sorted(p.name for p in trash.iterdir()) == [writing.name]
+    assert transaction.strangers(trash) == []
+    transaction.empty_trash(trash)  # what pnpgen clean runs (holding the build lock)
+    assert not trash.exists()
+    trash.mkdir()
+    mine = [trash / ".spares.notes.pnpgen-tmp", trash / ".spares.1a-2b.pnpgen-tmp.bak"]
+    for path in mine:
+        path.write_bytes(b"mine")
+    (tmp_path / "elsewhere").write_bytes(b"keep")
+    (trash / f".spares.{gone.pid:x}-1.pnpgen-tmp").symlink_to(tmp_path / "elsewhere")
+    transaction.empty_trash(trash)
+    assert sorted(p.name for p in trash.iterdir()) == sorted([*(p.name for p in mine), f".spares.{gone.pid:x}-1.pnpgen-tmp"])
+    assert transaction.strangers(trash) == sorted(p.name for p in trash.iterdir())
+    assert (tmp_path / "elsewhere").read_bytes() == b"keep"

@@ -178,3 +178,24 @@ def test_an_english_rule_case_is_an_item_hanging_after_its_number():
         ("Bullet", "5.1.1", "A unit may move up to its points."),
         ("Bullet", "5.1.2", "Terrain costs follow the chart; a road costs, 1.5 times less than clear terrain.")], blocks
     assert blocks[0].text == "5.1 Movement Points"
+
+
+def test_an_english_rule_case_wrapped_without_punctuation_is_an_item_not_a_sub_heading():
+    """A hard-wrapped rule case whose first line ends on no punctuation (``…and a road costs``,
+    the rest below) was read as a level-2 sub-heading titled with half a sentence; one starting
+    in lower case too. A short numbered title over a blank line, or over the next case, stays a
+    sub-heading."""
+    english = ("# T (Draft 1)\n\n## Movement\n\n5.1 Movement Points\n5.1.1 A unit may move up to its points.\n"
+               "5.1.2 Terrain costs follow the chart, and a road costs\none point less than clear terrain.\n"
+               "5.1.3 units in a town\nmay not move.\n\n5.2 Zones of Control\n\n5.2.1 Entering a Zone\n\n"
+               "A unit stops.\n")
+    section = parse(english, "en").sections[0]
+    first = section.children[0]
+    assert first.text == "5.1 Movement Points"
+    assert [(type(b).__name__, getattr(b, "mark", ""), b.text) for b in first.children] == [
+        ("Bullet", "5.1.1", "A unit may move up to its points."),
+        ("Bullet", "5.1.2", "Terrain costs follow the chart, and a road costs one point less than clear terrain."),
+        ("Bullet", "5.1.3", "units in a town may not move.")], first.children
+    zoc = section.children[1]
+    assert zoc.text == "5.2 Zones of Control"
+    assert [(type(b).__name__, b.text) for b in zoc.children][:1] == [("Subheading", "5.2.1 Entering a Zone")], zoc.children

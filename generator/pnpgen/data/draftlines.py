@@ -34,6 +34,17 @@ def all_caps(text: str) -> bool:
         and not _BULLET.match(text)
 
 
+def _goes_on(text: str, following: str) -> bool:
+    """Does a numbered line's ``text`` go on as a sentence rather than title what follows? It
+    starts in lower case, or (a rule case's ``5.1.2``: ``following`` given) the next line holds
+    more of it: not blank, and no line of its own (a number, a mark, a heading)."""
+    if text[:1].islower():
+        return True
+    nxt = following.strip()
+    return bool(nxt) and not (_HASH.match(nxt) or _CHAPTER.match(nxt) or _SUBNUMBER.match(nxt) or _NUMBERED.match(nxt)
+                              or _STEP.match(nxt) or _BULLET.match(nxt) or all_caps(nxt))
+
+
 class DraftLines:
     """The draft's lines classified: ``(kind, level, number, text)`` per line, kind one of
     blank, title, section, sub, step, bullet, text."""
@@ -57,7 +68,10 @@ class DraftLines:
         self.numbered_sections = not other_marks and len(numbered) >= 2 and all(
             a < b for a, b in zip(numbered, numbered[1:]))
 
-    def classify(self, s: str) -> tuple[str, int, int, str]:
+    def classify(self, s: str, following: str = "") -> tuple[str, int, int, str]:
+        """``s`` (stripped) classified; ``following``, the raw line after it, tells a hard-wrapped
+        rule case (``5.1.2 Terrain costs follow the chart, and a road costs`` going on below)
+        from a numbered sub-heading."""
         if not s:
             return ("blank", 0, 0, "")
         m = _HASH.match(s)
@@ -72,7 +86,7 @@ class DraftLines:
         if m:
             return ("section", 0, 0, m.group(2).strip() or s)
         m = _SUBNUMBER.match(s)
-        if m and title_like(m.group(4)):
+        if m and title_like(m.group(4)) and not _goes_on(m.group(4), following if m.group(3) else ""):
             return ("sub", 2 if m.group(3) else 1, 0, m.group(4))
         m = _NUMBERED.match(s)
         if m and self.numbered_sections and title_like(m.group(2), 40):

@@ -29,6 +29,7 @@ import hashlib
 import hmac
 import json
 import os
+import re
 import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -40,6 +41,8 @@ from pnpgen.usercache import machine_seal
 
 SPARES = ".spares"  # <trash>/.spares: the sealed record of the outputs' layouts and the spares
 VERSION = 1
+# <trash>/.spares.<pid>-<thread>.pnpgen-tmp: the record's tmp_beside, which a run killed as it wrote it left
+SPARES_TEMPORARY = re.compile(r"\.spares\.([0-9a-f]+)-[0-9a-f]+" + re.escape(TMP_SUFFIX))
 
 
 def layout_of(data: PdfFile) -> str:
@@ -248,9 +251,31 @@ def find(trash: Path, record: Record, rel: str, data: PdfFile, minimum: int) -> 
     return Spare(entry, identity, at, parts)
 
 
-def is_record(name: str) -> bool:
-    """Is ``name`` the trash's record of spares, or a temporary of it a killed run left?"""
-    return name == SPARES or (name.startswith(SPARES + ".") and name.endswith(TMP_SUFFIX))
+def left_temporaries(trash: Path, while_building: bool) -> list[Path]:
+    """The temporaries of the record that killed runs left (regular files of exactly its
+    temporary's name). ``while_building`` (the detached reclaim, which a next build may run
+    beside): only those whose writing process is gone, never one a build is writing now."""
+    try:
+        entries = list(os.scandir(trash))
+    except OSError:
+        return []
+    return [Path(e.path) for e in entries if (m := SPARES_TEMPORARY.fullmatch(e.name))
+            and e.is_file(follow_symlinks=False) and not (while_building and _running(int(m.group(1), 16)))]
+
+
+def _running(pid: int) -> bool:
+    """Is process ``pid`` still running on this machine (unknown where it cannot be asked: yes)?"""
+    if os.name != "posix" or pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (OverflowError, ValueError):
+        return False  # (no process has such a number)
+    except OSError:
+        return True  # (someone else's: it exists)
+    return True
 
 
 def kept(trash: Path) -> set[str]:

@@ -649,7 +649,8 @@ def empty_trash(folder: str | Path, keep_spares: bool = False) -> None:
     device, inode and size), then the records, then the folder if that left it empty. Nothing
     else in it is pnpgen's to delete, whatever its name (``strangers`` says them). ``keep_spares``
     (the reclaim after a commit): the live spares and the records naming them stay
-    (engine/spare.py); else they go too, with the record of spares."""
+    (engine/spare.py); else they go too, with the record of spares. Its temporaries a killed run
+    left go too (``spare.left_temporaries``)."""
     records, entries = _taken(folder)
     keep = spare.kept(Path(folder)) if keep_spares else set()
     records = [r for r in records if not any(name in keep for name, *_ in _taken_by(r, entries))]
@@ -660,8 +661,8 @@ def empty_trash(folder: str | Path, keep_spares: bool = False) -> None:
                 os.unlink(path)
             except OSError:
                 pass
-    for record in records:  # after its entries: a run killed in between finds them still named
-        try:
+    for record in [*records, *spare.left_temporaries(Path(folder), keep_spares)]:
+        try:  # (after its entries: a run killed in between finds them still named)
             os.unlink(record)
         except OSError:
             pass
@@ -681,8 +682,8 @@ def strangers(folder: Path) -> list[str]:
     except OSError:
         return []
     records, entries = _taken(folder)
-    own = {p.name for p in records} | {n for n in names if spare.is_record(n)} | {name for name, dev, ino, size in entries
-                                       if _is_entry(folder / name, dev, ino, size)}
+    own = {p.name for p in records} | {spare.SPARES} | {p.name for p in spare.left_temporaries(folder, False)} \
+        | {name for name, dev, ino, size in entries if _is_entry(folder / name, dev, ino, size)}
     # (gone since the listing: a reclaim still running freed it)
     return [n for n in names if n not in own and os.path.lexists(folder / n)]
 

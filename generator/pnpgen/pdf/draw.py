@@ -38,8 +38,7 @@ def draw_art(canvas, art: Art, cmyk: bool = False, images: ImageStreams | None =
             if pending:
                 canvas.addLiteral(" ".join(pending))
                 pending = []
-            if it[1] not in _FONTS_READY:
-                _font_ready(it[1])
+            fonts.ensure(it[1])  # (an art from the cache may be drawn by a process that converted nothing)
             t = canvas.beginText()
             t.setFont(it[1], it[2])
             for x, y, chars in it[3]:
@@ -61,15 +60,3 @@ def draw_art(canvas, art: Art, cmyk: bool = False, images: ImageStreams | None =
     if pending:
         canvas.addLiteral(" ".join(pending))
 
-
-_FONTS_READY: set[str] = set()
-
-
-def _font_ready(name: str) -> None:
-    """Parse a font pnpgen located but has not loaded yet (an art from the cache may be drawn by
-    a process that converted nothing); a font it does not know is left for ReportLab to name."""
-    try:
-        fonts.ttfont(name)
-    except KeyError:
-        return
-    _FONTS_READY.add(name)

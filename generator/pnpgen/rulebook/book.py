@@ -536,13 +536,14 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
         icons=icons,
         playtest=not rules_only,
     )
-    builder = _story_builder(game, r, rules_only, pictures, readings, icons)
+    setting = setlines.SetLines()  # this book's lines: recalled from its last setting, kept for the next
+    builder = _story_builder(game, r, rules_only, pictures, readings, icons, setting)
     default_font(fonts.gothic)  # the pieces' art starts from an embedded font, never Helvetica
-    setlines.BOOK.recall(f"{game.slug}\0{draft.lang}\0{Path(font_dir).resolve()}", fontreg.registered(), lines)
+    setting.recall(f"{game.slug}\0{draft.lang}\0{Path(font_dir).resolve()}", fontreg.registered(), lines)
     try:
         a5, n_pages, settled_entries = render(builder.story(), meta, fonts, entries=entries)
         a5 = tags_apart(a5)  # ReportLab tags each font's first subset AAAAAA+: one tag a subset (ISO 32000-1 §9.6.4)
-        setlines.BOOK.keep(lines)  # the lines this setting used, for the next build's (in a new process)
+        setting.keep(lines)  # the lines this setting used, for the next build's (in a new process)
     except LayoutError as e:  # one block no page holds: platypus cannot split it
         raise InputError(f"the rulebook has a block taller than an A5 page ({_block(e)})", path=path,
                          line=getattr(e, "draft_line", None) or None,
@@ -598,8 +599,10 @@ def _block(e: LayoutError) -> str:
 
 
 def _story_builder(game: Game, r: DraftReading, rules_only: bool, pictures: Mapping[str, DeckPicture],
-                   readings: Memo[str] | None = None, icons: Mapping[str, Icon] | None = None) -> StoryBuilder:
+                   readings: Memo[str] | None = None, icons: Mapping[str, Icon] | None = None,
+                   setting: setlines.SetLines | None = None) -> StoryBuilder:
     return StoryBuilder(r.doc, r.fonts, r.rows, rules_only=rules_only, pictures=pictures, settings=r.settings,
                         proof=[(f.kind, f.book) for f in r.findings], lines_recovered=r.draft.flattened,
                         lang=game.lang, text_lang=r.draft.lang,
-                        boards=[d.id for d in game.decks if d.kind == "board"], readings=readings, icons=icons)
+                        boards=[d.id for d in game.decks if d.kind == "board"], readings=readings, icons=icons,
+                        setting=setting)

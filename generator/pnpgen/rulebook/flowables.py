@@ -211,8 +211,10 @@ class JPara(Flowable):
                  first_indent: float = 0.0, left: float = 0.0, prefix: str = "", prefix_font: str | None = None,
                  prefix_x: float | None = None, lines: list[tuple[int, int]] | None = None, first: bool = True,
                  last: bool = True, indexed: bool = False, lang: str = "ja", page: tuple[str, dict] | None = None,
-                 icons: tuple = (), prefix_icons: Mapping[str, Icon] | None = None):
+                 icons: tuple = (), prefix_icons: Mapping[str, Icon] | None = None,
+                 setting: setlines.SetLines | None = None):
         super().__init__()
+        self.setting = setting  # the book's setting, which recalls and keeps its lines (setlines.py)
         self.icons, self.prefix_icons = icons, prefix_icons or {}  # each OBJ's icon (inline.with_icons); the prefix's
         self.page = page  # (key, pages): the page its first line is drawn on goes to pages[key]
         self.lang, self.latin = lang, is_latin(lang)
@@ -274,7 +276,7 @@ class JPara(Flowable):
                 lead += self._prefix_width()
             opens = not self.prefix  # after a term, bullet or number the text starts flush
             self.lines = list(paragraph_lines(self.text, self.font, glyphs.chain(self.font), self.size,
-                                              aw - self.left, lead, self.lang, self.jlreq, opens))
+                                              aw - self.left, lead, self.lang, self.jlreq, opens, self.setting))
         self.width = aw
         self.height = len(self.lines) * self.leading
         return aw, self.height
@@ -290,7 +292,7 @@ class JPara(Flowable):
             return []
         kw = dict(color=self.color, first_indent=self.first_indent, left=self.left, prefix=self.prefix_source,
                   prefix_font=self.prefix_font, prefix_x=self.prefix_x, indexed=self.indexed, lang=self.lang,
-                  icons=self.icons, prefix_icons=self.prefix_icons)
+                  icons=self.icons, prefix_icons=self.prefix_icons, setting=self.setting)
         return [JPara(self.source, self.font, self.size, self.leading, lines=self.lines[:fit], first=self.first,
                       last=False, page=self.page, **kw),
                 JPara(self.source, self.font, self.size, self.leading, lines=self.lines[fit:], first=False,
@@ -380,7 +382,7 @@ class JPara(Flowable):
         """One Japanese line at JLREQ's widths (``jlreq_advances``), justified by spacing every
         character alike (at most ``MAX_LETTER_SPACING``); runs whose glyphs fall where the text
         cursor is are drawn in one go."""
-        cells, fonts, inked = line_cells(line, self.font, glyphs.chain(self.font), self.size, opens)
+        cells, fonts, inked = line_cells(line, self.font, glyphs.chain(self.font), self.size, opens, self.setting)
         gaps = len(line) - 1
         slack = avail - sum(a for a, _ in cells)
         spacing = slack / gaps if not is_last and gaps > 0 and 0 < slack <= MAX_LETTER_SPACING * self.size * gaps else 0.0
@@ -466,12 +468,15 @@ def _measurer(font: str, size: float) -> Callable[[str], float]:
 
 
 def paragraph_lines(text: str, font: str, fallbacks: tuple[str, ...], size: float, width: float, lead: float,
-                    lang: str, jlreq: bool, opens: bool) -> tuple[tuple[int, int], ...]:
+                    lang: str, jlreq: bool, opens: bool,
+                    setting: setlines.SetLines | None = None) -> tuple[tuple[int, int], ...]:
     """``set_lines`` of a JPara's text (``jlreq``: at ``jlreq_advances``' widths, ``opens`` as
-    there) in ``font`` with its fallback chain ``fallbacks``; as the book's last setting worked
-    them out when it did (setlines.py)."""
+    there) in ``font`` with its fallback chain ``fallbacks``; as the book's last ``setting``
+    worked them out when it did (setlines.py)."""
     args = (text, font, fallbacks, size, width, lead, lang, jlreq, opens)
-    return setlines.BOOK.get(("p", *args), lambda: _paragraph_lines(*args))
+    if setting is None:
+        return _paragraph_lines(*args)
+    return setting.get(("p", *args), lambda: _paragraph_lines(*args))
 
 
 @lru_cache(maxsize=8192)
@@ -483,12 +488,15 @@ def _paragraph_lines(text: str, font: str, fallbacks: tuple[str, ...], size: flo
 
 
 def line_cells(line: str, font: str, fallbacks: tuple[str, ...], size: float,
-               opens: bool) -> tuple[tuple[tuple[float, float], ...], tuple[str, ...], tuple[float, ...]]:
+               opens: bool, setting: setlines.SetLines | None = None
+               ) -> tuple[tuple[tuple[float, float], ...], tuple[str, ...], tuple[float, ...]]:
     """A JLREQ line's (advance, offset) cells, the font that draws each character and the
     width it has in that font (where the text cursor goes after drawing it); as the book's last
-    setting worked them out when it did (setlines.py)."""
+    ``setting`` worked them out when it did (setlines.py)."""
     args = (line, font, fallbacks, size, opens)
-    return setlines.BOOK.get(("c", *args), lambda: _line_cells(*args))
+    if setting is None:
+        return _line_cells(*args)
+    return setting.get(("c", *args), lambda: _line_cells(*args))
 
 
 @lru_cache(maxsize=4096)

@@ -149,7 +149,7 @@ def parse_latin(text: str) -> Document:
         if i < table_end:
             continue
         s = raw.strip()
-        kind, level, num, body = cls.classify(s)
+        kind, level, num, body = cls.classify(s, lines[i + 1] if i + 1 < len(lines) else "")
         if i in tables:  # an aligned table, set as its rows stand (as a Japanese draft's is)
             close_text()
             table_end = tables[i]

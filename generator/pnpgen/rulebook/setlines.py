@@ -25,7 +25,8 @@ FORMAT = b"pnpgen-set-lines 1"
 
 
 class SetLines:
-    """What ``recall`` read for one book, and what its setting used (``kept``)."""
+    """What ``recall`` read for one book, and what its setting used (``kept``): one per setting,
+    made by ``build_rulebook`` and handed to the story's paragraphs (``flowables.JPara``)."""
 
     def __init__(self) -> None:
         self.name: str | None = None  # the machine cache's entry of the book being set
@@ -89,7 +90,3 @@ def _code() -> bytes:
     h.update(usercache.installed("reportlab", "pyphen", "budoux"))
     return h.digest()
 
-
-# The book being set in this process (the rulebook's own): flowables read through it, book.py
-# starts and ends each setting (``build_rulebook``).
-BOOK = SetLines()

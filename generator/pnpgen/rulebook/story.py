@@ -50,6 +50,7 @@ from pnpgen.rulebook.keeps import (
 from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.piecepics import Faces, Figure, FittedFaces
 from pnpgen.rulebook.quickref import Line, printed, quick_reference
+from pnpgen.rulebook.setlines import SetLines
 from pnpgen.rulebook.styles import (
     ACCENT,
     BLOCK_INDENT,
@@ -162,8 +163,10 @@ class StoryBuilder:
                  pictures: Mapping[str, DeckPicture], settings: RulebookSettings, proof: list[tuple[str, str]],
                  lines_recovered: bool = False,
                  lang: str = "ja", text_lang: str = "ja", boards: Collection[str] = (),
-                 readings: Memo[str] | None = None, icons: Mapping[str, Icon] | None = None):
+                 readings: Memo[str] | None = None, icons: Mapping[str, Icon] | None = None,
+                 setting: SetLines | None = None):
         self.doc, self.fonts, self.rows = doc, fonts, rows
+        self.setting = setting  # the book's setting, which recalls and keeps its lines (setlines.py)
         self.icons = icons or {}  # the draft's {name} icons that exist, by name (inline.draft_icons)
         self.readings = readings  # the index terms' readings (``termindex.reading``)
         self.lang, self.text_lang = lang, text_lang  # pnpgen's labels; the draft's text
@@ -191,13 +194,17 @@ class StoryBuilder:
         self.has_terms = self.has_terms or bool(terms(text))
         return mark_indexed(f, text, parts)
 
+    def paragraph(self, text: str, font: str, size: float, leading: float, **kw) -> JPara:
+        """A paragraph set in this book (its lines recalled and kept by its ``setting``)."""
+        return JPara(text, font, size, leading, setting=self.setting, **kw)
+
     def jpara(self, text: str, font: str, size: float, leading: float, **kw) -> JPara:
         """A paragraph of the draft: indexed while the rules are set."""
         self.has_terms = self.has_terms or (self.indexing and bool(terms(kw.get("prefix", "") + text)))
         if "prefix" in kw:
             kw["prefix"], kw["prefix_icons"] = self.typo(kw["prefix"]), self.icons  # (a run-in heading's, a term's icons)
         text, icons = with_icons(self.typo(text), self.icons)
-        return JPara(text, font, size, leading, indexed=self.indexing, lang=self.text_lang, icons=icons, **kw)
+        return self.paragraph(text, font, size, leading, indexed=self.indexing, lang=self.text_lang, icons=icons, **kw)
 
     def typo(self, text: str) -> str:
         """The draft's words as a Latin book prints them: ``latin_typography``'s quotes and dashes."""
@@ -228,7 +235,7 @@ class StoryBuilder:
 
     def label_para(self, key: str) -> JPara:
         """One of pnpgen's own notes (in the labels' language), set as a designer's note is."""
-        return JPara(self.label(key), self.fonts.notes, NOTE_SIZE, NOTE_LEADING, color=NOTE_INK, first_indent=0,
+        return self.paragraph(self.label(key), self.fonts.notes, NOTE_SIZE, NOTE_LEADING, color=NOTE_INK, first_indent=0,
                      lang=self.lang)
 
     def blocks(self, blocks: Sequence[Block | Component | Step], indent: float = 0.0, *,
@@ -426,7 +433,7 @@ class StoryBuilder:
         if self.common is not None:
             key = "picture_scale" if self.common > 1 else "picture_actual"
             others = self.label("picture_others") if set(self.reductions.values()) != {self.common} else ""
-            out.append(JPara(self.label(key, n=self.common, others=others), self.fonts.notes, NOTE_SIZE, NOTE_LEADING,
+            out.append(self.paragraph(self.label(key, n=self.common, others=others), self.fonts.notes, NOTE_SIZE, NOTE_LEADING,
                              color=NOTE_INK, lang=self.lang))
         out.append(Spacer(1, 4))
         extra = [r for r in self.rows if r.stated is None and not r.description and _data_only(r)]
@@ -461,7 +468,7 @@ class StoryBuilder:
         out: list[Flowable] = [*lead, head]
         text: list[Flowable] = []
         for label, draft_n in [] if self.rules_only else row.mismatches:  # the designer's (the build warns), not a reader's
-            text.append(JPara(self.label("count_differs", part=label, count=draft_n), self.fonts.gothic,
+            text.append(self.paragraph(self.label("count_differs", part=label, count=draft_n), self.fonts.gothic,
                               7.5, 11, color=ACCENT, lang=self.lang))
         text += self.blocks(row.description)
         parts = [(name, ds) for name, ds in row.parts if ds and (len(ds) > 1 or len(row.parts) > 1)]
@@ -535,7 +542,7 @@ class StoryBuilder:
             # it in English, whose count has no counter word (“Alice cards: 53”, not “Alice cards 53”)
             text = sep.join(f"{r.name}{tie}{r.count_text()}"
                             f"{self.label('provisional') if r.provisional else ''}" for r in counted)
-            out += [self.qr_title("qr_components"), JPara(text, self.fonts.body, 8, 12, left=QR_INDENT,
+            out += [self.qr_title("qr_components"), self.paragraph(text, self.fonts.body, 8, 12, left=QR_INDENT,
                                                          first_indent=QR_INDENT, lang=self.text_lang)]
         deck = self.settings.quick_reference_deck
         if deck and deck in self.pictures:
@@ -563,7 +570,7 @@ class StoryBuilder:
         if not lines and self.rules_only:
             return []
         if not lines:
-            return [self.qr_title(key), JPara(self.label("qr_silent"), self.fonts.notes, 8, 12, color=NOTE_INK,
+            return [self.qr_title(key), self.paragraph(self.label("qr_silent"), self.fonts.notes, 8, 12, color=NOTE_INK,
                                               left=QR_INDENT, first_indent=QR_INDENT, lang=self.lang)]
         page = lambda n: self.label("qr_page", page=n)  # noqa: E731
         rows = [[self.qr_line(text),
@@ -578,7 +585,7 @@ class StoryBuilder:
     def qr_line(self, text: str) -> JPara:
         """A line of the quick reference, its ``{coin}`` icons drawn as the rules draw them."""
         text, icons = with_icons(self.typo(text), self.icons)
-        return JPara(text, self.fonts.body, 8, 12, left=QR_INDENT + 8, first_indent=QR_INDENT, lang=self.text_lang,
+        return self.paragraph(text, self.fonts.body, 8, 12, left=QR_INDENT + 8, first_indent=QR_INDENT, lang=self.text_lang,
                      icons=icons)
 
     def index(self) -> list[Flowable]:
@@ -601,7 +608,7 @@ class StoryBuilder:
         widest = max(glyphs.width(kind, self.fonts.gothic, NOTE_SIZE) for kind, _ in self.proof)
         left = max(BODY_SIZE * 5.5, widest + NOTE_SIZE)
         for kind, text in self.proof:
-            note = JPara(text, self.fonts.body, NOTE_SIZE, NOTE_LEADING, color=INK, first_indent=left,
+            note = self.paragraph(text, self.fonts.body, NOTE_SIZE, NOTE_LEADING, color=INK, first_indent=left,
                          left=left, prefix=kind, prefix_font=self.fonts.gothic, prefix_x=0.0)
             note.list_level = 0  # type: ignore[attr-defined]  # a list: its last note never alone on a page
             out.append(note)
