@@ -398,6 +398,8 @@ def test_a_box_holding_several_decks_counts_them_together(tmp_path, capsys):
     box_line = next(line.strip() for line in capsys.readouterr().out.splitlines() if line.strip().startswith("box:"))
     # poker 63 × 88 and bridge 57 × 89 (+1): the largest each way; 75 × 0.3 + 1 deep
     assert box_line.startswith("box: {cards: [64, 90], thickness: 23.5, allowance: 0,"), box_line
+    assert "# the box as built for decks [cards, extras, trumps] as it is now: it no longer follows those decks' " \
+           "cards and count (box: {decks: [cards, extras, trumps], …} in its place does)" in box_line
     (decks / "extras.yaml").write_text(DECK_YAML + "  - {name: 追加, text: 本文, count: 12}\n", encoding="utf-8")
     assert run(root, "check", "--game", "test") == 0
     said = [line for line in capsys.readouterr().out.splitlines() if " says " in line]
