@@ -626,3 +626,39 @@ def test_a_field_shown_on_both_sides_is_named_once_not_with_back_after_it(tmp_pa
     deck.write_text(deck.read_text(encoding="utf-8").replace("name: カード2,", "name: カード二,"), encoding="utf-8")
     manifest = _build(ws)  # the card back prints the name: both sides changed
     assert manifest["changes"] == ["cards: 12 → 12 (カード二: name); reprint cards.pdf: sheet 1 (pages 1–2)"], manifest
+
+
+def test_diff_tells_a_nameless_card_by_its_values_in_the_decks_order_as_reprint_does(tmp_path, capsys):
+    """A trick-taking trial: cards without names, fields ``{text, color}``; reprint.txt said
+    #3［依頼3・黄］ and `pnpgen diff` #3［黄・依頼3］ (a history entry keeps its keys sorted). Both
+    now say the deck's order; an entry recorded before (no order kept) still reads."""
+    from pnpgen.engine import history
+
+    deck_yaml = ("name: 依頼\nformat: poker\nfront: card-front.svg.j2\nback: card-back.svg.j2\n"
+                 "fields: {text: text, color: text}\npieces:\n")
+    pieces = [f"  - {{text: 依頼{i}, color: {s}, count: 2}}\n" for i, s in enumerate("赤青黄緑", 1)]
+    ws = make_workspace(tmp_path / "ws", deck=deck_yaml + "".join(pieces), front=FRONT.replace("piece.name", "piece.color"),
+                        back=BACK.replace("piece.name", "''"))
+    _build(ws)
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck_yaml + "".join(pieces[:2] + pieces[3:]).replace("依頼4", "依頼四"),
+                    encoding="utf-8")  # #3 deleted, #4 edited
+    _build(ws)
+    said = (ws / "build" / "test" / "reprint.txt").read_text(encoding="utf-8")
+    assert "2 × #3［依頼3・黄］（削除）" in said, said
+    capsys.readouterr()
+    assert run(ws, "diff", "--game", "test", "--format", "json") == 0
+    cards = json.loads(capsys.readouterr().out)["decks"]["cards"]
+    assert cards["removed"] == [{"piece": "#3［依頼3・黄］", "count": 2}]
+    assert [(f["piece"], f["field"]) for f in cards["fields"]] == [("#3［依頼四・緑］", "text")]
+    for entry in sorted((ws / "build").rglob(".history/**/*.json")):  # as an earlier pnpgen wrote them
+        edition = entry.parent.name
+        decoded = history.decode(entry.read_bytes(), edition)
+        if decoded is None:
+            continue
+        body = decoded[0]
+        for d in body["decks"].values():
+            d.pop("field_order")
+        entry.write_bytes(history.encode(body, edition))
+    assert run(ws, "diff", "--game", "test", "--format", "json") == 0
+    assert json.loads(capsys.readouterr().out)["decks"]["cards"]["removed"] == [{"piece": "#3［黄・依頼3］", "count": 2}]

@@ -378,3 +378,43 @@ def test_a_box_whose_text_counts_other_cards_than_its_deck_prints_is_warned_at_t
         assert run(root, "check", "--game", "test") == 0
         said = [line for line in capsys.readouterr().out.splitlines() if " says " in line]
         assert (said == []) if told is None else (len(said) == 1 and told in said[0]), (text, said)
+
+
+def test_a_box_holding_several_decks_counts_them_together(tmp_path, capsys):
+    """A trick-taking trial: one box for three decks needed ``cards:``/``count:`` by hand, and its
+    カード75枚 went stale after a count changed, without a word. ``box: {decks: [a, b, c]}`` holds
+    their copies summed (the largest card each way), and its text is checked against that sum."""
+    root = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: カード1, text: 本文, count: 60}\n")
+    decks = root / "data" / "test" / "decks"
+    (decks / "extras.yaml").write_text(DECK_YAML + "  - {name: 追加, text: 本文, count: 10}\n", encoding="utf-8")
+    (decks / "trumps.yaml").write_text(DECK_YAML.replace("poker", "bridge") + "  - {name: 切り札, text: 本文, count: 5}\n",
+                                       encoding="utf-8")
+    head = "name: 箱\nlayout: tuck-box\nbox: {decks: [cards, extras, trumps]}\npieces:\n"
+    (decks / "box.yaml").write_text(head + "  - {title: テスト, text: \"カード75枚。\", footer: 草案3}\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run(root, "check", "--game", "test") == 0
+    assert " says " not in capsys.readouterr().out
+    assert run(root, "layout", "export", "--game", "test", "--deck", "box", "--out", "templates/test/") == 0
+    box_line = next(line.strip() for line in capsys.readouterr().out.splitlines() if line.strip().startswith("box:"))
+    # poker 63 × 88 and bridge 57 × 89 (+1): the largest each way; 75 × 0.3 + 1 deep
+    assert box_line.startswith("box: {cards: [64, 90], thickness: 23.5, allowance: 0,"), box_line
+    assert "# the box as built for decks [cards, extras, trumps] as it is now: it no longer follows those decks' " \
+           "cards and count (box: {decks: [cards, extras, trumps], …} in its place does)" in box_line
+    (decks / "extras.yaml").write_text(DECK_YAML + "  - {name: 追加, text: 本文, count: 12}\n", encoding="utf-8")
+    assert run(root, "check", "--game", "test") == 0
+    said = [line for line in capsys.readouterr().out.splitlines() if " says " in line]
+    assert len(said) == 1 and ("data/test/decks/box.yaml:5:24: deck 'box' piece 1 (テスト): its text says '75枚', but "
+                               "the box holds 77 cards (decks 'cards', 'extras', 'trumps' print 77) (expected 77 there, "
+                               "or box: {decks: [cards, extras, trumps], count: 75} for a box of part of those decks)"
+                               ) in said[0], said
+    for wrong, told in [("[cards, cards]", "decks must name each deck it holds once"), ("cards", "decks must be a list"),
+                        ("[cards, nope]", "no deck 'nope' in this game")]:
+        (decks / "box.yaml").write_text(head.replace("[cards, extras, trumps]", wrong) + "  - {title: テスト}\n",
+                                        encoding="utf-8")
+        assert run(root, "check", "--game", "test") == 2
+        err = capsys.readouterr().err
+        assert err.startswith("pnpgen: error: data/test/decks/box.yaml:3:14: box.decks: ") and told in err, err
+    (decks / "box.yaml").write_text(head.replace("decks: [", "deck: cards, decks: [") + "  - {title: テスト}\n",
+                                    encoding="utf-8")
+    assert run(root, "check", "--game", "test") == 2
+    assert "box gives both deck and decks" in capsys.readouterr().err

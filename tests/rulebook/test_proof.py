@@ -69,9 +69,9 @@ def test_the_games_title_holding_a_term_is_no_bare_use():
     text = ("■■　星詠みの決闘　草案１\n\n■　概要\n　星詠みの決闘は、２人で遊ぶゲームです。\n"
             "　【星詠み】で山札を並べ替えます。\n")
     assert bare_terms(parse(text, "ja"), text, "draft.txt", "ja") == []
-    bare = text + "　星詠みを使うと強い。\n"
+    bare = text.replace("　【星詠み】", "　星詠みを使うと強い。\n　【星詠み】")  # a plain use before the definition
     [found] = bare_terms(parse(bare, "ja"), bare, "draft.txt", "ja")
-    assert found.file.startswith("draft.txt:6: 【星詠み】1回（5行）と【】なしの「星詠み」1回（6行）"), found.file
+    assert found.file.startswith("draft.txt:5: 【星詠み】1回（6行）と【】なしの「星詠み」1回（5行）"), found.file
 
 
 def test_an_english_term_is_matched_as_a_whole_word():
@@ -168,3 +168,21 @@ def test_two_pieces_named_one_character_apart_are_no_variant():
     pairs = {f.subject for f in near_duplicates(doc, UNITS, "draft.txt", "ja", ["師団駒", "軍団駒"])}
     assert pairs == {("師団駒", "旅団駒"), ("軍団駒", "旅団駒")}, pairs
     assert ("師団駒", "軍団駒") in [f.subject for f in near_duplicates(doc, UNITS, "draft.txt", "ja")]
+
+
+def test_a_term_defined_once_and_written_plain_afterwards_is_house_style():
+    """A trick-taking trial: 【台札】 defined once, 台札 plain afterwards was called a 表記ゆれ; that
+    is ordinary Japanese house style. A plain use before the definition is still queried, and a
+    real variant (台札／台ふだ) is still a spelling finding."""
+    from pnpgen.rulebook.parse import parse
+    from pnpgen.rulebook.proof import bare_terms, slips
+
+    draft = ("■■　テスト　草案１\n\n■　ゲームの進行\n１：台札\n　最初に出されたカードを【台札】と呼びます。\n"
+             "　台札と同じスートを出します。\n　台札のスートがなければ自由に出せます。\n")
+    assert bare_terms(parse(draft, "ja"), draft, "draft.txt", "ja") == []
+    early = draft.replace("　最初に出された", "　台札は大事です。\n　最初に出された")
+    [found] = bare_terms(parse(early, "ja"), early, "draft.txt", "ja")
+    assert found.file.startswith("draft.txt:5: 【台札】1回（6行）と【】なしの「台札」1回（5行）"), found.file
+    variant = draft.replace("　台札のスート", "　台ふだのスート") + "　切り札は強い。\n　切札を出す。\n"
+    spelt = slips(parse(variant, "ja"), variant, "draft.txt", "ja")
+    assert [(f.kind, f.subject) for f in spelt] == [("表記ゆれ", ("台ふだ",)), ("表記ゆれ", ("切札",))]

@@ -449,8 +449,15 @@ def _tuck_box(doc: Located, data: dict, shape: str, layout_raw: layouts.RawLayou
     own = _keys(doc, data.get("box") or {}, ("box",), list(tuckbox.BOX_KEYS), "box")
     under = layout_raw.box if layout_raw is not None else {}
     given = {key: layouts.Origin(value, doc, ("box", key)) for key, value in own.items()}
-    at = given.get("deck") or under.get("deck")
-    held = tuckbox.holding(at, deck_named, doc.path.stem) if at is not None else {}
+    if "deck" in given and "decks" in given:
+        raise given["decks"].error("box gives both deck and decks", "either 'deck: cards' or 'decks: [cards, extras]'",
+                                   key=True)
+    holder = next((k for layer in (given, under) for k in ("deck", "decks") if k in layer), None)
+    held = {}
+    if holder is not None:  # the deck or decks it holds, one of them (a deck's decks: over its layout's deck:)
+        held = tuckbox.holding((given if holder in given else under)[holder], deck_named, doc.path.stem,
+                               several=holder == "decks")
+        under = {k: g for k, g in under.items() if k not in ("deck", "decks") or k == holder}
     figures = tuckbox.merged(tuckbox.merged(under, held), given)
     return tuckbox.tuck_box(figures), figures
 

@@ -23,6 +23,7 @@ from pnpgen.patterns import later
 
 BOX_KEYS = {
     "deck": "the deck it holds: its cards' size and count",
+    "decks": "the decks it holds together: the largest of their cards, their counts summed",
     "cards": "the cards it holds: a format (poker) or [w, h]",
     "count": "how many cards (× card_thickness gives the depth)",
     "card_thickness": "one card's thickness, mm",
@@ -92,9 +93,26 @@ class DeckLookup(Protocol):
     def __call__(self, deck_id: str) -> Any: ...
 
 
-def holding(at: Given, decks: DeckLookup | None, own_id: str) -> dict[str, Given]:
-    """The figures ``box: {deck: id}`` takes from that deck: its pieces' size and its copies."""
-    deck_id = at.parse(v.name, "a deck id")
+def holding(at: Given, decks: DeckLookup | None, own_id: str, several: bool = False) -> dict[str, Given]:
+    """The figures ``box: {deck: id}`` takes from that deck: its pieces' size and its copies; those
+    ``box: {decks: [a, b, c]}`` takes from several, one box for the game's cards: the largest card
+    each way and their copies summed (カード75枚 follows all three counts)."""
+    ids = at.parse(_deck_ids) if several else [at.parse(v.name, "a deck id")]
+    held = [_held(at, decks, own_id, deck_id) for deck_id in ids]
+    return {"cards": Held([max(d.trim_mm[0] for d in held), max(d.trim_mm[1] for d in held)], at),
+            "count": Held(sum(d.count for d in held), at)}
+
+
+def _deck_ids(value: Any) -> list[str]:
+    ids = v.names(value, "decks")
+    if not ids or len(set(ids)) < len(ids):
+        raise v.Invalid("decks must name each deck it holds once" if ids else "decks names no deck",
+                        "the ids (file names) of the decks of cards it holds: 'decks: [cards, extras]'")
+    return ids
+
+
+def _held(at: Given, decks: DeckLookup | None, own_id: str, deck_id: str) -> Any:
+    """The deck of cards ``deck_id`` a box holds, told at its ``deck:`` or ``decks:`` when it is none."""
     if decks is None or deck_id not in decks.ids:
         ids = decks.ids if decks is not None else []
         raise at.error(f"no deck {deck_id!r} in this game{suggest(deck_id, ids)}",
@@ -106,7 +124,7 @@ def holding(at: Given, decks: DeckLookup | None, own_id: str) -> dict[str, Given
         raise at.error(f"deck {deck_id!r} is a box, not cards", "the id (file name) of the deck of cards it holds")
     if deck.count < 1:
         raise at.error(f"deck {deck_id!r} prints no copies", "a deck whose pieces' counts add up to 1 or more")
-    return {"cards": Held([deck.trim_mm[0], deck.trim_mm[1]], at), "count": Held(deck.count, at)}
+    return deck
 
 
 def _cards(value: Any) -> tuple[float, float]:
@@ -182,11 +200,17 @@ def miscounted(deck: Any, figures: Mapping[str, Given], text_fields: list[str]) 
     """A box holding a deck (``box: {deck: cards}``) whose pieces' text counts cards, none of them
     as many as the box holds: the figures follow the deck, the words the designer wrote do not
     (the box printed カード54枚 after the deck grew to 60). Named at the field, the largest count."""
-    if "deck" not in figures or "count" not in figures:
+    holder = next((key for key in ("deck", "decks") if key in figures), None)
+    if holder is None or "count" not in figures:
         return []
     count = figures["count"].parse(v.count, (1, MAX_COUNT), "'count: 60'")
-    held = figures["deck"].value
-    follows = f" (deck {held!r} prints {count})" if isinstance(figures["count"], Held) else ""
+    held = figures[holder].value
+    if holder == "decks":  # box: {decks: [a, b]}: their count together
+        follows = f" (decks {', '.join(map(repr, held))} print {count})"
+        held = "[" + ", ".join(held) + "]"
+    else:
+        follows = f" (deck {held!r} prints {count})"
+    follows = follows if isinstance(figures["count"], Held) else ""
     notes = []
     for piece in deck.pieces:
         said = [(int(m.group(1).replace(",", "")), m.group(0), key) for key in text_fields if piece.count
@@ -195,5 +219,6 @@ def miscounted(deck: Any, figures: Mapping[str, Given], text_fields: list[str]) 
             n, words, key = max(said)
             notes.append(f"{piece.where_of(key)}: deck {deck.id!r} piece {piece.index} ({piece.label}): its {key} "
                          f"says {words!r}, but the box holds {count} cards{follows} (expected {count} there"
-                         + (f", or box: {{deck: {held}, count: {n}}} for a box of part of that deck)" if n < count else ")"))
+                         + (f", or box: {{{holder}: {held}, count: {n}}} for a box of part of {'those decks' if holder == 'decks' else 'that deck'})"
+                            if n < count else ")"))
     return notes

@@ -170,7 +170,9 @@ def _well_formed(body: dict[str, Any]) -> bool:
     for deck in body["decks"].values():
         if not (isinstance(deck, dict) and _count(deck["count"]) and isinstance(deck.get("name"), str | None)
                 and isinstance(deck["pieces"], dict) and isinstance(deck["values"], dict)
-                and isinstance(deck.get("pairs", []), list) and _size(deck.get("size", [1, 1]))):
+                and isinstance(deck.get("pairs", []), list) and _size(deck.get("size", [1, 1]))
+                and isinstance(deck.get("field_order", []), list)
+                and all(isinstance(f, str) for f in deck.get("field_order", []))):
             return False
         if not all(isinstance(p, list) and p and _count(p[0]) and all(isinstance(x, str | None) for x in p[1:])
                    for p in deck["pieces"].values()) \
@@ -376,8 +378,9 @@ def record(out_root: Path, edition: str, game, snapshot: dict[str, Any],
     """The entry to write for a good build (none when its content is that of the last version),
     and the entries to remove so that at most ``KEEP`` remain (oldest first, tagged ones kept)."""
     rulebook = sections(_draft_text(_draft_of(game)))
-    decks = {d: {k: v[k] for k in ("name", "count", "pieces", "values", "pairs", "size") if k in v}
-             for d, v in snapshot.items()}
+    decks = {d: {**{k: v[k] for k in ("name", "count", "pieces", "values", "pairs", "size") if k in v},
+                 "field_order": list(dict.fromkeys(f for values in v["values"].values() for f in values))}
+             for d, v in snapshot.items()}  # (the entry's keys are sorted: the deck's order of its fields kept apart)
     digest = content_hash(decks, rulebook, str(game.draft))
     last = _latest(out_root, edition)
     if last is not None and last.hash == digest:
@@ -458,6 +461,9 @@ def diff(a: Version, b: Version) -> dict[str, Any]:
         new = b.body["decks"].get(deck_id, {"count": 0, "pieces": {}, "values": {}, "name": old.get("name")})
         # in the deck's order (an entry keeps them in its keys' order: 1, 10, 100, 101, …, 2)
         old, new = {**old, "pieces": in_deck_order(old["pieces"])}, {**new, "pieces": in_deck_order(new["pieces"])}
+        order = [*new.get("field_order", []), *old.get("field_order", [])]  # (none in an entry recorded before)
+        old, new = {**old, "values": _in_field_order(old["values"], order)}, \
+            {**new, "values": _in_field_order(new.get("values", {}), order)}
         entry: dict[str, Any] = {"name": new.get("name") or old.get("name"), "count": [old["count"], new["count"]],
                                  "added": [], "removed": [], "counts": [], "fields": []}
         if deck_id in was_deck:
@@ -513,6 +519,15 @@ def diff(a: Version, b: Version) -> dict[str, Any]:
             "to": _about(b), "decks": decks,
             "rulebook": {"changed": [s for s in rb if s in ra and ra[s] != rb[s]],
                          "added": [s for s in rb if s not in ra], "removed": [s for s in ra if s not in rb]}}
+
+
+def _in_field_order(values: dict[str, Any], order: list[str]) -> dict[str, Any]:
+    """Each piece's values in the deck's order of its fields, as reprint.txt shows them (an entry
+    stores them sorted: diff said an unnamed piece's #3［2・green］ for reprint's #3［green・2］); a
+    field the order does not know after those it does, as stored."""
+    rank = {f: i for i, f in enumerate(dict.fromkeys(order))}
+    return {label: {f: v[f] for f in sorted(v, key=lambda f: rank.get(f, len(rank)))} if isinstance(v, dict) else v
+            for label, v in values.items()}
 
 
 def _about(v: Version) -> dict[str, Any]:

@@ -431,15 +431,22 @@ def _led_out(root: Path, path: Path) -> bool:
         return True
 
 
-def _held_deck(source: Path) -> str | None:
-    """The deck a tuck box deck's ``box: {deck: …}`` (or its layout's) holds, as the YAML says it."""
+def _held_deck(source: Path) -> tuple[str, str] | None:
+    """What a tuck box deck's ``box: {deck: …}`` or ``{decks: […]}`` (or its layout's) holds, as
+    the YAML says it: ``("deck", "cards")``, ``("decks", "[cards, extras]")``."""
     doc = load_yaml(source)
     data = doc.data if isinstance(doc.data, dict) else {}
     own = data.get("box")
-    if isinstance(own, dict) and isinstance(own.get("deck"), str):
-        return str(own["deck"])
-    raw = layouts.resolve(find_workspace().root, data.get("layout"), doc)
-    return str(raw.box["deck"].value) if "deck" in raw.box else None
+    own = own if isinstance(own, dict) else {}
+    said = {k: own[k] for k in ("deck", "decks") if k in own} \
+        or {k: g.value for k, g in layouts.resolve(find_workspace().root, data.get("layout"), doc).box.items()
+            if k in ("deck", "decks")}
+    for key, value in said.items():
+        if key == "deck" and isinstance(value, str):
+            return key, value
+        if key == "decks" and isinstance(value, list):
+            return key, "[" + ", ".join(map(str, value)) + "]"
+    return None
 
 
 def _games_templates(root: Path | None, folder: Path) -> bool:
@@ -493,8 +500,10 @@ def _deck_layout(args: argparse.Namespace) -> tuple[Layout, list[str], str]:
                 f"glue: {b.glue:g}, dust: {b.dust:g}, chamfer: {b.chamfer:g}, notch: {b.notch:g}}}")
         held = _held_deck(deck.source)
         if held is not None:  # those figures are today's count of that deck's cards: said, not lost unseen
-            size += (f"   # the box as built for deck '{held}' as it is now: it no longer follows that deck's "
-                     f"cards and count (box: {{deck: {held}, …}} in its place does)")
+            key, value = held
+            those = "that deck's" if key == "deck" else "those decks'"
+            size += (f"   # the box as built for {key} {repr(value) if key == 'deck' else value} as it is now: it no "
+                     f"longer follows {those} cards and count (box: {{{key}: {value}, …}} in its place does)")
     else:
         size = f"size: [{w:g}, {h:g}]"
     lines = [f"kind: {deck.kind}", f"shape: {deck.shape}",

@@ -191,7 +191,9 @@ def bare_terms(doc: Document, text: str, draft_path: Path | str, lang: str) -> l
     nine times, 「係争マス」 once): the reader looks the term up in the index, which lists only the
     marked places. Not in the components list, which names the pieces before the rules mark their
     parts, nor in headings, nor as an icon's name (``On a {star}, take a 【star】``); a bare use inside a longer word (倉庫置き場 beside 【倉庫】) is another word,
-    and so is the game's title (「星詠みの決闘は…」 beside the keyword 【星詠み】)."""
+    and so is the game's title (「星詠みの決闘は…」 beside the keyword 【星詠み】). A term marked once
+    is its definition and written plain afterwards by ordinary Japanese house style (【台札】 then
+    台札): only a plain use before it is queried, the reader meeting the word before it is defined."""
     components = [(s.line, _end(doc.sections, s)) for s in doc.rules if s.is_components]
     lines = [(n, line) for n, line in _rules_lines(doc, text)
              if not any(a <= n < b for a, b in components) and not _HEADING_LINE.match(line.strip("　 "))]
@@ -211,6 +213,8 @@ def bare_terms(doc: Document, text: str, draft_path: Path | str, lang: str) -> l
                 before, after = plain[m.start() - 1:m.start()], plain[m.end():m.end() + 1]
                 if not (_WORD_CHAR.match(before) or _WORD_CHAR.match(after)):
                     bare.append((n, _around(line, m.start(), m.end(), whole_words=term.isascii())))
+        if len(at) == 1 and not term.isascii():  # 【台札】 once, then 台札 plain: house style; not before it
+            bare = [(n, quote) for n, quote in bare if n < at[0]]
         if not bare:
             continue
         said = dict(term=term, count=len(at), bare=len(bare), context=bare[0][1])
