@@ -67,3 +67,41 @@ def test_the_rulebook_job_module_keeps_nothing_between_jobs():
             and isinstance(node.value, (ast.Dict, ast.List, ast.Set, ast.Call))]
     assert held == []
     assert typeset.Setting().read_ahead == {}
+
+
+class _SlowStart:
+    """A state that is made only once ``gate`` exists: a process still importing its libraries."""
+
+    def __init__(self, gate: Path) -> None:
+        self.gate = gate
+
+    def __call__(self) -> dict:
+        while not self.gate.exists():
+            os.sched_yield()
+        return {}
+
+
+def _size(state: dict, data: bytes) -> int:
+    return len(data)
+
+
+def test_a_big_job_is_handed_over_without_waiting_for_the_process_to_read_it(tmp_path):
+    """A job bigger than a pipe holds (the rulebook's: 300 kB) is sent by the worker's own thread:
+    the build goes on while the process is still starting (its send used to wait for that)."""
+    import threading
+
+    gate = tmp_path / "started"
+    worker = Worker(_SlowStart(gate))
+    try:
+        futures = []
+        submitting = threading.Thread(target=lambda: futures.append(worker.submit(_size, b"x" * (4 << 20))))
+        submitting.start()
+        submitting.join(30)  # (only a send that waits for the reader can take this long: it never reads yet)
+        handed = not submitting.is_alive()
+        gate.touch()
+        submitting.join()
+        assert handed, "submit waited for the process to read the job"
+        assert futures[0].result() == 4 << 20
+    finally:
+        gate.touch()
+        worker.shutdown()

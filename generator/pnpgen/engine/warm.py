@@ -10,6 +10,8 @@ from __future__ import annotations
 import importlib
 import multiprocessing
 import os
+import pickle
+import queue
 import threading
 from collections import deque
 from collections.abc import Callable
@@ -106,24 +108,35 @@ class Worker:
         self._waiting: deque[Future] = deque()
         self._lock = threading.Lock()
         self._ended = False
+        # what is sent, pickled already, in order: the process reads its first job only once its
+        # state is made (the libraries imported), and a job of 300 kB fills the pipe, so a send
+        # from the caller's thread waited that long (24 ms of a count edit's build --all)
+        self._outbox: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+        threading.Thread(target=self._sends, daemon=True).start()
         threading.Thread(target=self._answers, daemon=True).start()
 
     def submit(self, fn: Callable[..., T], *args: Any) -> Future:
         future: Future = Future()
         with self._lock:
             if not self._ended:
+                job = pickle.dumps((fn, args), pickle.HIGHEST_PROTOCOL)  # (a job that cannot be pickled raises here: nothing sent)
                 self._waiting.append(future)  # before it is sent: its answer may come back at once
-                try:
-                    self._conn.send((fn, args))
-                    return future
-                except (OSError, ValueError):  # the process is gone
-                    self._waiting.remove(future)
-                    self._ended = True
-                except BaseException:  # a job that cannot be pickled: nothing was sent
-                    self._waiting.remove(future)
-                    raise
+                self._outbox.put(job)
+                return future
         future.set_exception(BrokenProcessPool("the rulebook's process ended"))
         return future
+
+    def _sends(self) -> None:
+        """(A thread's) each job sent as it was given, until the process is told to end or is gone."""
+        while (job := self._outbox.get()) is not None:
+            try:
+                self._conn.send_bytes(job)
+            except (OSError, ValueError):  # the process is gone: ``_answers`` fails the jobs waiting
+                return
+        try:
+            self._conn.send(None)
+        except (OSError, ValueError):
+            pass
 
     def _answers(self) -> None:
         """(A thread's) each job's result, in the order the jobs were sent, until the process ends."""
@@ -147,10 +160,7 @@ class Worker:
         is ProcessPoolExecutor's word, kept for its callers: no job waits in a queue here."""
         with self._lock:
             if not self._ended:
-                try:
-                    self._conn.send(None)
-                except (OSError, ValueError):
-                    pass
+                self._outbox.put(None)  # after every job given: the process ends once they are done
         if wait:
             self._process.join()
 
