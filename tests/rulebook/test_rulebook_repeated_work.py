@@ -73,3 +73,19 @@ def test_a_group_kept_together_measures_as_the_line_grid_places_it():
     keep = GridKeep(items)
     keep.wrapOn(Canvas(io.BytesIO()), 300, 500)
     assert keep._H == 39.0
+
+
+def test_a_paragraph_copied_to_be_measured_keeps_the_books_one_setting():
+    """A component's description is measured on a copy before it goes beside its pictures
+    (rulebook/story.py): the copy sets its lines in the book's setting, not in a copy of every
+    line the book has set so far (that deep copy cost a watch save 0.1 s)."""
+    import copy
+
+    from pnpgen.rulebook.flowables import JPara
+    from pnpgen.rulebook.setlines import SetLines
+
+    setting = SetLines()
+    setting.used = {("p", n): tuple(range(50)) for n in range(2000)}  # the lines of a book set so far
+    para = JPara("説明文。", "Helvetica", 9, 14, setting=setting)
+    measured = copy.deepcopy([para])[0]
+    assert measured is not para and measured.setting is setting

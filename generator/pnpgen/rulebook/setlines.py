@@ -33,6 +33,12 @@ class SetLines:
         self.known: dict[tuple, Any] = {}
         self.used: dict[tuple, Any] = {}
 
+    def __deepcopy__(self, memo: dict) -> SetLines:
+        """The same setting: a paragraph copied to be measured (rulebook/story.py, a description
+        beside its pictures) sets its lines in the book's one setting; copying the book's lines
+        with it cost a watch save 0.1 s."""
+        return self
+
     def recall(self, book: str, fonts: Iterable[str], last: dict | None = None) -> None:
         """Start setting ``book`` (its game, language and workspace, as text) in ``fonts``: the
         entries its last setting used, when the code and the font files are the ones it used.
