@@ -204,6 +204,25 @@ def test_a_spare_that_is_not_pnpgens_own_any_more_is_not_touched(tmp_path, small
     assert (root / DOC).read_bytes() == (cold / DOC).read_bytes()
 
 
+def test_a_document_a_reader_holds_open_keeps_its_bytes_through_the_next_builds(tmp_path, small, monkeypatch):
+    """A PDF viewer showing the last document (or a print job reading it) holds the replaced file
+    open: it becomes the spare, and is never rewritten under the reader (a new file is written)."""
+    ws = _game(tmp_path / "ws")
+    root = ws / "build"
+    assert run(ws, *BUILD) == 0
+    _text_edit(ws, 1)
+    with open(root / DOC, "rb") as viewer:
+        kept = viewer.read()
+        assert run(ws, *BUILD) == 0  # the document the viewer shows is replaced: now the spare
+        found = _spare_of(root)
+        assert found is not None and found.stat().st_ino == os.fstat(viewer.fileno()).st_ino
+        _text_edit(ws, 2)
+        assert run(ws, *BUILD) == 0
+        viewer.seek(0)
+        assert viewer.read() == kept
+    assert (root / DOC).read_bytes() == (_cold(tmp_path, ws, "cold") / DOC).read_bytes()
+
+
 def test_clean_frees_the_spares(tmp_path, small):
     ws = _game(tmp_path / "ws")
     root, found = _spared(tmp_path, ws)
