@@ -25,6 +25,7 @@ next commit of its output did not reuse is freed by that commit's reclaim.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import hashlib
 import hmac
@@ -270,6 +271,27 @@ def find(trash: Path, record: Record, rel: str, data: PdfFile, minimum: int) -> 
     if at < minimum or at > identity[2]:
         return None
     return Spare(entry, identity, at, parts)
+
+
+def freed_for_room(trash: Path, e: OSError) -> bool:
+    """After a build ran out of room (``e``), its staging folder removed (with the spares it had
+    taken to rewrite): every other live spare freed too, and the record of spares emptied; True
+    when it named any, so that the build is written again, once. The spares cost the disk one old
+    copy of each big document; a build that would fit without them must not fail for want of room
+    pnpgen itself holds."""
+    if e.errno not in (errno.ENOSPC, errno.EDQUOT) or trash.is_symlink() or not trash.is_dir():
+        return False
+    record = read(trash)
+    if not record.spares:
+        return False
+    for name in record.spare_names(trash):
+        (trash / name).unlink(missing_ok=True)
+    record.spares = {}
+    try:
+        record.write(trash)
+    except OSError:
+        (trash / SPARES).unlink(missing_ok=True)
+    return True
 
 
 def left_temporaries(trash: Path, while_building: bool) -> list[Path]:
