@@ -5,6 +5,7 @@ edit rewrites only the tail; whatever happens, the outputs are the bytes a cold 
 
 from __future__ import annotations
 
+import errno
 import os
 import signal
 import subprocess
@@ -19,6 +20,7 @@ from conftest import PICTURE_DECK_YAML, PICTURE_FRONT, child_env, ctrl_c_as_in_a
 from pnpgen.engine import spare, transaction
 from pnpgen.engine.clean import clean
 from pnpgen.engine.transaction import STAGING, TRASH
+from pnpgen.pdf import assemble
 
 pytestmark = pytest.mark.skipif(not transaction.FORKS, reason="spares are rewritten where the kernel copies")
 BUILD = ("build", "--game", "test", "--no-rulebook", "--jobs", "1")
@@ -202,6 +204,46 @@ def test_a_spare_that_is_not_pnpgens_own_any_more_is_not_touched(tmp_path, small
         assert found.read_bytes() == kept
     cold = _cold(tmp_path, ws, "cold")
     assert (root / DOC).read_bytes() == (cold / DOC).read_bytes()
+
+
+def test_a_document_a_reader_holds_open_keeps_its_bytes_through_the_next_builds(tmp_path, small, monkeypatch):
+    """A PDF viewer showing the last document (or a print job reading it) holds the replaced file
+    open: it becomes the spare, and is never rewritten under the reader (a new file is written)."""
+    ws = _game(tmp_path / "ws")
+    root = ws / "build"
+    assert run(ws, *BUILD) == 0
+    _text_edit(ws, 1)
+    with open(root / DOC, "rb") as viewer:
+        kept = viewer.read()
+        assert run(ws, *BUILD) == 0  # the document the viewer shows is replaced: now the spare
+        found = _spare_of(root)
+        assert found is not None and found.stat().st_ino == os.fstat(viewer.fileno()).st_ino
+        _text_edit(ws, 2)
+        assert run(ws, *BUILD) == 0
+        viewer.seek(0)
+        assert viewer.read() == kept
+    assert (root / DOC).read_bytes() == (_cold(tmp_path, ws, "cold") / DOC).read_bytes()
+
+
+def test_a_disk_the_spares_fill_frees_them_and_the_build_goes_on(tmp_path, small, monkeypatch):
+    """The spares cost one old copy of each big document: on a disk they filled, a build that
+    would fit without them frees them and writes the new set, rather than failing for want of
+    room pnpgen itself holds."""
+    ws = _game(tmp_path / "ws")
+    root, found = _spared(tmp_path, ws)
+    real = assemble.PdfFile.write_into
+
+    def full_while_spares_are_kept(self, fd):  # (the disk has room once the spares are freed)
+        if spare.kept(root / TRASH):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real(self, fd)
+
+    monkeypatch.setattr(assemble.PdfFile, "write_into", full_while_spares_are_kept)
+    _text_edit(ws, 2)
+    assert run(ws, *BUILD) == 0
+    assert not found.exists()  # (the files this build replaced are the spares now)
+    monkeypatch.undo()
+    assert (root / DOC).read_bytes() == (_cold(tmp_path, ws, "cold") / DOC).read_bytes()
 
 
 def test_clean_frees_the_spares(tmp_path, small):

@@ -17,14 +17,16 @@ journal's; naming the trash folder's inode too) holds, by output path:
 - ``spares``: the trash entry each such document became when a commit replaced it.
 
 A spare is reused only while it is still exactly the file the record names (a regular file,
-the same identity, a single name): a file someone hard-linked, edited, or replaced by a link is
-never written into; the trash frees only its own name of it. The detached reclaim frees every
+the same identity, a single name, open in no other program): a file someone hard-linked,
+edited, replaced by a link, or a viewer still shows is never written into; the trash frees only its own name of it. The detached reclaim frees every
 other entry of the trash, never a live spare; ``pnpgen clean`` frees spares too. A spare the
 next commit of its output did not reuse is freed by that commit's reclaim.
 """
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import hashlib
 import hmac
 import json
@@ -201,7 +203,8 @@ class Spare:
         try:
             fd = os.open(staged, flags)
             st = os.fstat(fd)
-            if stat.S_ISREG(st.st_mode) and st.st_nlink == 1 and _file_identity(st) == list(self.identity):
+            if stat.S_ISREG(st.st_mode) and st.st_nlink == 1 and _file_identity(st) == list(self.identity) \
+                    and _open_nowhere_else(fd):
                 os.ftruncate(fd, self.size)
                 os.lseek(fd, self.size, os.SEEK_SET)
                 os.fchmod(fd, mode)
@@ -212,6 +215,25 @@ class Spare:
             os.close(fd)
         os.rename(staged, self.entry)  # (not ours to write into: back where it was)
         return None
+
+
+def _open_nowhere_else(fd: int) -> bool:
+    """Does no other descriptor or mapping hold the file of ``fd`` (ours, open for writing)? A PDF
+    viewer showing the last document, or a print job reading it, holds the very file that became
+    the spare: rewritten, it would read the new bytes, or none where the file was cut. Asked by
+    taking a write lease, which Linux grants only then, and giving it back at once; unknown (no
+    leases on this file system, not the file's owner): no."""
+    if not hasattr(fcntl, "F_SETLEASE"):
+        return False
+    try:
+        fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_WRLCK)
+    except OSError:
+        return False
+    try:
+        fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_UNLCK)
+    except OSError:
+        pass
+    return True
 
 
 def find(trash: Path, record: Record, rel: str, data: PdfFile, minimum: int) -> Spare | None:
@@ -249,6 +271,27 @@ def find(trash: Path, record: Record, rel: str, data: PdfFile, minimum: int) -> 
     if at < minimum or at > identity[2]:
         return None
     return Spare(entry, identity, at, parts)
+
+
+def freed_for_room(trash: Path, e: OSError) -> bool:
+    """After a build ran out of room (``e``), its staging folder removed (with the spares it had
+    taken to rewrite): every other live spare freed too, and the record of spares emptied; True
+    when it named any, so that the build is written again, once. The spares cost the disk one old
+    copy of each big document; a build that would fit without them must not fail for want of room
+    pnpgen itself holds."""
+    if e.errno not in (errno.ENOSPC, errno.EDQUOT) or trash.is_symlink() or not trash.is_dir():
+        return False
+    record = read(trash)
+    if not record.spares:
+        return False
+    for name in record.spare_names(trash):
+        (trash / name).unlink(missing_ok=True)
+    record.spares = {}
+    try:
+        record.write(trash)
+    except OSError:
+        (trash / SPARES).unlink(missing_ok=True)
+    return True
 
 
 def left_temporaries(trash: Path, while_building: bool) -> list[Path]:

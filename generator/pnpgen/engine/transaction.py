@@ -210,6 +210,8 @@ def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[P
                          path=e.path, expected="build again: the last good files are kept") from None
     except OSError as e:
         staging.discard()
+        if spare.freed_for_room(root / TRASH, e):  # (the room it lacked was held by pnpgen's own spares)
+            return commit(root, files, remove, Staging(root))
         raise unwritable(root, e) from None
     except BaseException:
         staging.discard()
