@@ -87,6 +87,9 @@ class Held:
     def error(self, message: str, expected: str | None = None, key: bool = False) -> InputError:
         return self.at.error(message, expected, key)
 
+    def item(self, index: int) -> Given:
+        return self.at.item(index)
+
 
 class DeckLookup(Protocol):
     """The game's decks by id (data/load.py): a box's ``deck:`` reads the one it holds."""
