@@ -494,7 +494,12 @@ def clean(ws: Workspace, args: argparse.Namespace) -> int:
 def calibrate(args: argparse.Namespace) -> int:
     """The duplex calibration sheet (impose/calibration.py) as a two-page PDF."""
     from pnpgen.data.workspace import find_workspace
-    from pnpgen.engine.calibration import a_calibration_sheet, games_paper_and_language, write_calibration_sheet
+    from pnpgen.engine.calibration import (
+        a_calibration_sheet,
+        calibration_sheet,
+        games_paper_and_language,
+        write_calibration_sheet,
+    )
     from pnpgen.engine.output import claim, mark_now
     from pnpgen.errors import InputError
     from pnpgen.impose.calibration import CalibrationOptions
@@ -510,10 +515,11 @@ def calibrate(args: argparse.Namespace) -> int:
     if not args.out:  # build/ as a build takes it (not a link to a folder of other files), and then pnpgen's:
         claim(out.parent, ws.input_folders if ws is not None else [])  # a build after it is not refused
         mark_now(out.parent)
-    if (out.exists() or out.is_symlink()) and not a_calibration_sheet(out):  # the designer's own PDF
+    data = calibration_sheet(opts)
+    if (out.exists() or out.is_symlink()) and not a_calibration_sheet(out, data):  # the designer's own PDF
         raise InputError("already exists and is not a calibration sheet pnpgen wrote; not overwritten", path=out,
                          expected="--out another file, or remove it")
-    write_calibration_sheet(out, opts)
+    write_calibration_sheet(out, data)
     shown = out.relative_to(root) if not args.out and out.is_relative_to(root) else out  # relative, as every path pnpgen prints
     taken = [what for what, asked, theirs in (("paper", args.paper, paper), ("language", args.lang, lang))
              if asked is None and theirs]

@@ -24,6 +24,13 @@ DEFAULT_FONTS = {
     "mincho": "BIZUDPMincho-Regular",
     "mono": "BIZUDGothic-Regular",
 }
+# The faces text in Latin letters (an English rulebook) is set in where no ``fonts:`` entry names
+# one: BIZ UD's Latin letters are a Japanese face's, its word spaces justified wide
+LATIN_FONTS = {
+    "gothic": "NotoSans-Regular",
+    "bold": "NotoSans-Bold",
+    "mincho": "NotoSerif-Regular",
+}
 
 # The fonts that come with pnpgen (BIZ UD and Noto, SIL OFL: fonts/OFL.txt), shipped as package
 # data (resources.py). A workspace's own fonts/ comes first and may leave any of them out, or be

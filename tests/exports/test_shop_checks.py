@@ -44,6 +44,43 @@ def test_the_safe_zone_is_measured_where_the_format_puts_the_face(tmp_path):
     assert _warnings(tmp_path / "doujin", "doujin") == []
 
 
+COUNTER = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="#ffffff"/>
+{{ textbox(piece.name, 1, 1, w - 2, 5, size=6, align="center") }}
+{% endblock %}
+"""
+
+
+def _counter_warnings(tmp_path, lint: str) -> list[str]:
+    """A deck of 40 kinds of 16 mm counters, their names 1 mm inside the trim, sent to doujin-pieces."""
+    root = make_workspace(tmp_path, deck=DECK_YAML + "  - {name: 魚, text: 本文}\n")
+    (root / "templates" / "test" / "counter.svg.j2").write_text(COUNTER, encoding="utf-8")
+    pieces = "".join(f"  - {{name: 歩{i}, count: 2}}\n" for i in range(40))
+    (root / "data" / "test" / "decks" / "counters.yaml").write_text(
+        "name: 駒\nkind: token\nsize: [16, 16]\nfront: counter.svg.j2\nfields: {name: text}\n" + lint + "pieces:\n"
+        + pieces, encoding="utf-8")
+    assert run(root, "export", "--game", "test", "--preset", "doujin-pieces", "--deck", "counters") == 0
+    found = json.loads((root / "build" / "test" / "doujin-pieces" / "export.json").read_text(encoding="utf-8"))
+    return [w for w in found["warnings"] if "safe zone" in w]
+
+
+def test_a_deck_of_counters_keeps_its_own_safe_zone_on_a_shop_of_any_size(tmp_path):
+    """fixesO: 16 mm counters cannot keep text 3 mm in, the safe zone doujin-pieces gives every size
+    (its 同人 card figure; no shop names one for a counter), and the deck's own ``lint:`` was
+    overruled. One line for the deck, its pieces counted; the deck's declared safe zone stands."""
+    [line] = _counter_warnings(tmp_path / "plain", "")
+    assert line == ("templates/test/counter.svg.j2:4: print lint: deck 'counters' piece 1 (歩0) and 39 more: text "
+                    "「歩0」 1.0 mm from the trim, inside the 3 mm safe zone 同人印刷所（トークン・タイル・ボード） asks "
+                    "for (a drifted cut may take it)"), line
+    assert _counter_warnings(tmp_path / "half", "lint: {safe: 0.5mm}\n") == []
+    assert _counter_warnings(tmp_path / "off", "lint: false\n") == []
+    [line] = _counter_warnings(tmp_path / "two", "lint: {safe: 2mm}\n")
+    assert line.endswith("and 39 more: text 「歩0」 1.0 mm from the trim, inside the 2 mm safe zone the deck's lint: "
+                         "gives (a drifted cut may take it)"), line
+
+
 def test_a_deck_whose_file_names_an_uploader_may_refuse_is_warned(tmp_path):
     """A deck file named in Japanese and with a space names its shop files so ('役割 カード.pdf');
     Japanese printers ask for file names of 半角英数字 (株式会社栄光's 原稿作成共通設定): the export

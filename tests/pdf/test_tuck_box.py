@@ -407,13 +407,16 @@ def test_a_box_holding_several_decks_counts_them_together(tmp_path, capsys):
                                "the box holds 77 cards (decks 'cards', 'extras', 'trumps' print 77) (expected 77 there, "
                                "or box: {decks: [cards, extras, trumps], count: 75} for a box of part of those decks)"
                                ) in said[0], said
-    for wrong, told in [("[cards, cards]", "decks must name each deck it holds once"), ("cards", "decks must be a list"),
-                        ("[cards, nope]", "no deck 'nope' in this game")]:
+    for wrong, told, at in [("[cards, cards]", "decks must name each deck it holds once", "3:14: box.decks"),
+                            ("cards", "decks must be a list", "3:14: box.decks"),
+                            # an unknown id is told at itself, the list's second entry, not at the list
+                            ("[cards, nope]", "no deck 'nope' in this game", "3:22: box.decks.2"),
+                            ("[cards,\n        box]", "a box cannot hold its own deck", "4:9: box.decks.2")]:
         (decks / "box.yaml").write_text(head.replace("[cards, extras, trumps]", wrong) + "  - {title: テスト}\n",
                                         encoding="utf-8")
         assert run(root, "check", "--game", "test") == 2
         err = capsys.readouterr().err
-        assert err.startswith("pnpgen: error: data/test/decks/box.yaml:3:14: box.decks: ") and told in err, err
+        assert err.startswith(f"pnpgen: error: data/test/decks/box.yaml:{at}: ") and told in err, err
     (decks / "box.yaml").write_text(head.replace("decks: [", "deck: cards, decks: [") + "  - {title: テスト}\n",
                                     encoding="utf-8")
     assert run(root, "check", "--game", "test") == 2

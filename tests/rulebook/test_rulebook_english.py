@@ -299,6 +299,25 @@ def test_english_book_is_set_in_the_languages_fonts(english_book):
     assert {"NotoSerif-Regular", "NotoSans-Bold"} <= fonts
 
 
+def test_an_english_book_of_a_game_naming_no_english_fonts_is_set_in_latin_faces(tmp_path):
+    """fixesO: without ``fonts: {en: …}`` an English edition of a Japanese game set its body in
+    BIZ UDP明朝's Latin letters, its justified word spaces gaping; it takes the Noto faces pnpgen
+    ships, and Japanese left in it still finds BIZ UD."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK, game=TWO, draft=True)
+    (ws / "data" / "test" / "draft.en.txt").write_text(MARKDOWN + "\nテストカード\n", encoding="utf-8")
+    game = load_game(Workspace(ws), "test", lang="en")
+    result = build_rulebook(game, ws / "fonts")
+    pages = pdf_glyphs(result.files["rulebook.pdf"])
+    text_fonts = {g.font for page in pages for g in page if g.char.strip()}
+    assert {"NotoSerif-Regular", "NotoSans-Regular", "NotoSans-Bold"} <= text_fonts
+    body = next(page for page in pages if "A small game" in "".join(g.char for g in page))
+    text = "".join(g.char for g in body)
+    start = text.index("A small game")
+    assert {g.font for g in body[start:start + 12] if g.char.strip()} == {"NotoSerif-Regular"}
+    japanese = [g.font for page in pages for g in page if g.char in "テストカード"]
+    assert japanese and all(f.startswith("BIZUD") for f in japanese)
+
+
 def test_a_japanese_draft_in_an_english_build_matches_the_japanese_deck_names(tmp_path):
     ws = english_workspace(tmp_path, draft_en=None)
     game = load_game(Workspace(ws), "test", lang="en")

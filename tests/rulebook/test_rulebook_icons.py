@@ -97,15 +97,18 @@ def test_icons_in_an_english_draft_sit_between_its_words(english_book):
 
 
 def test_an_english_books_running_head_draws_no_space_its_font_lacks(tmp_path):
-    """An English draft in the default (Japanese) fonts: the en space between the title and the
-    draft in the running head is in no font of BIZ UDPGothic's chain, and it printed a box (a
-    glyph a viewer reads as no character at all)."""
+    """An English draft in BIZ UD's fonts (named in game.yaml: an English book names none is set
+    in Noto): the en space between the title and the draft in the running head is in no font of
+    BIZ UDPGothic's chain, and it printed a box (a glyph a viewer reads as no character at all)."""
     ws = _english(tmp_path / "ws", "# Test (Draft 1)\n\n## Playing the game\n\n1. Draw a card.\n")
+    game = ws / "data" / "test" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8") + "fonts: {gothic: BIZUDPGothic-Regular}\n", encoding="utf-8")
     assert run(ws, "rulebook", "--game", "test", "--out", str(tmp_path / "out")) == 0
     pages = glyphs(tmp_path / "out" / "test" / "rulebook.pdf")
     heads = [g for page in pages[1:] for g in page if g.y < 20 and g.obj is not None]  # 12 mm from the top
     assert "".join(g.char for g in heads).startswith("Test Draft 1")
     assert all(g.char for g in heads), [(g.char, g.font) for g in heads if not g.char]
+    assert {g.font for g in heads} == {"BIZUDPGothic-Regular"}
 
 
 def test_icons_in_the_quick_reference_are_drawn_as_in_the_rules(english_book):

@@ -99,3 +99,21 @@ def test_calibrate_writes_no_sheet_into_a_linked_build_folder_of_other_files(tmp
     err = capsys.readouterr().err
     assert "holds files pnpgen did not write (letter.txt…)" in err and len(err.splitlines()) == 1
     assert sorted(p.name for p in elsewhere.iterdir()) == ["letter.txt"]
+
+
+def test_a_sheet_annotated_and_saved_from_a_viewer_is_not_replaced(tmp_path, capsys, monkeypatch):
+    """A calibration sheet noted on ("printer B: back 1.5 mm right") and saved from a viewer keeps
+    its title, and was replaced as pnpgen's: pnpgen replaces only the bytes it recorded writing."""
+    monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "cache"))
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
+    assert run(ws, "calibrate", "--out", "cal.pdf") == 0
+    sheet = ws / "cal.pdf"
+    assert b"/Title (pnpgen duplex calibration)" in sheet.read_bytes()[:1024]
+    assert run(ws, "calibrate", "--out", "cal.pdf", "--duplex", "short") == 0  # its own sheet, recorded: replaced
+    # a viewer's incremental save: the same start (title and all), a note appended
+    noted = sheet.read_bytes() + b"\n% printer B: back 1.5 mm right\n%%EOF\n"
+    sheet.write_bytes(noted)
+    capsys.readouterr()
+    assert run(ws, "calibrate", "--out", "cal.pdf") == 2
+    assert "already exists and is not a calibration sheet pnpgen wrote" in capsys.readouterr().err
+    assert sheet.read_bytes() == noted

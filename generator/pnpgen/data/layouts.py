@@ -98,6 +98,9 @@ class Origin:
     def error(self, message: str, expected: str | None = None, key: bool = False) -> InputError:
         return self.doc.error(self.keypath, message, expected, key=key)
 
+    def item(self, index: int) -> Origin:
+        return Origin(self.value[index], self.doc, (*self.keypath, index))
+
 
 @dataclass
 class RawSide:

@@ -281,6 +281,7 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
         latin_gap=translations.latin_gap,
         translations=translations,
         text_fonts=text_fonts,
+        named_fonts=frozenset(fonts_in) | frozenset(translations.fonts),
         text_fallback_fonts=text_fallbacks,
     )
     if game.draft_file.exists() and not game.draft_file.is_file():

@@ -265,6 +265,7 @@ class Game:
     latin_gap: float = LATIN_GAP  # 和欧間 space between Japanese and Latin, em
     translations: Any = None  # data.i18n.Translations: what was resolved and what is missing
     text_fonts: dict[str, str] = field(default_factory=dict)  # roles for card text in ``lang`` (else fonts)
+    named_fonts: frozenset[str] = frozenset()  # the roles game.yaml's fonts: names (plain or ``lang``'s own)
     text_fallback_fonts: list[str] = field(default_factory=list)  # … and its fallbacks (else fallback_fonts)
     notes: list[str] = field(default_factory=list)  # what loading passed over (a ._ file, an editor backup)
 

@@ -50,6 +50,10 @@ class Given(Protocol):
 
     def error(self, message: str, expected: str | None = None, key: bool = False) -> InputError: ...
 
+    def item(self, index: int) -> Given:
+        """The list's entry ``index`` and where it is written (a bad id is told at itself)."""
+        ...
+
 
 def merged(under: Mapping[str, Given], over: Mapping[str, Given]) -> dict[str, Given]:
     """A layer's box figures over those below (a deck's over its layout's): a ``thickness`` over
@@ -83,6 +87,9 @@ class Held:
     def error(self, message: str, expected: str | None = None, key: bool = False) -> InputError:
         return self.at.error(message, expected, key)
 
+    def item(self, index: int) -> Given:
+        return self.at.item(index)
+
 
 class DeckLookup(Protocol):
     """The game's decks by id (data/load.py): a box's ``deck:`` reads the one it holds."""
@@ -98,7 +105,7 @@ def holding(at: Given, decks: DeckLookup | None, own_id: str, several: bool = Fa
     ``box: {decks: [a, b, c]}`` takes from several, one box for the game's cards: the largest card
     each way and their copies summed (カード75枚 follows all three counts)."""
     ids = at.parse(_deck_ids) if several else [at.parse(v.name, "a deck id")]
-    held = [_held(at, decks, own_id, deck_id) for deck_id in ids]
+    held = [_held(at.item(i) if several else at, decks, own_id, deck_id) for i, deck_id in enumerate(ids)]
     return {"cards": Held([max(d.trim_mm[0] for d in held), max(d.trim_mm[1] for d in held)], at),
             "count": Held(sum(d.count for d in held), at)}
 

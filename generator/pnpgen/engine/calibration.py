@@ -3,8 +3,11 @@ over a PDF of the designer's, and the paper and language the workspace's games a
 
 from __future__ import annotations
 
+import hashlib
+import os
 from pathlib import Path
 
+from pnpgen import usercache
 from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlsrc import load_yaml
 from pnpgen.engine.output import atomic_write_bytes
@@ -14,29 +17,42 @@ from pnpgen.impose.calibration import CalibrationOptions, calibration_pages
 from pnpgen.impose.plan import PagePlan
 from pnpgen.pdf.writer import write_document
 
-CALIBRATION_TITLE = "pnpgen duplex calibration"  # the sheet's /Title, near the start of the file pnpgen writes
+CALIBRATION_TITLE = "pnpgen duplex calibration"  # the sheet's /Title
+WRITTEN = "calibration"  # the machine cache's kind: the sheets written, by place (→ their bytes' hash)
 
 
-def a_calibration_sheet(path: Path) -> bool:
-    """Whether ``path`` is a plain file holding a calibration sheet pnpgen wrote (its title in its
-    first kilobyte), which a new sheet may replace; a PDF of the designer's was replaced unasked."""
+def calibration_sheet(opts: CalibrationOptions) -> bytes:
+    """The two-page sheet's PDF."""
+    font = register(DEFAULT_FONTS["gothic"], BUNDLED)
+    return write_document(PagePlan(CALIBRATION_TITLE, calibration_pages(opts, font)), {}, font)
+
+
+def a_calibration_sheet(path: Path, data: bytes) -> bool:
+    """Whether ``path`` is a plain file holding the sheet pnpgen last wrote there (as recorded when
+    it wrote it) or the sheet ``data`` itself, which a new sheet may replace. Its title is no proof:
+    a sheet annotated and saved from a viewer keeps it, and is the designer's now; so is a PDF of
+    theirs. (Where the machine keeps no cache, PNPGEN_CACHE=off, only the very same sheet is replaced.)"""
     try:
         if not path.is_file() or path.is_symlink():
             return False
-        with path.open("rb") as f:
-            return f"/Title ({CALIBRATION_TITLE})".encode() in f.read(1024)
+        held = path.read_bytes()
     except OSError:
         return False
+    return held == data or usercache.get(WRITTEN, _place(path)) == hashlib.sha256(held).hexdigest()
 
 
-def write_calibration_sheet(out: Path, opts: CalibrationOptions) -> None:
-    """The two-page sheet written to ``out`` whole (never half a sheet over the last one)."""
-    font = register(DEFAULT_FONTS["gothic"], BUNDLED)
-    data = write_document(PagePlan(CALIBRATION_TITLE, calibration_pages(opts, font)), {}, font)
+def write_calibration_sheet(out: Path, data: bytes) -> None:
+    """The sheet written to ``out`` whole (never half a sheet over the last one), and recorded."""
     try:
         atomic_write_bytes(out, data)
     except OSError as e:
         raise InputError(f"cannot write: {e.strerror}", path=out, expected="a writable file path for --out") from None
+    usercache.put(WRITTEN, _place(out), hashlib.sha256(data).hexdigest())
+
+
+def _place(path: Path) -> str:
+    """The record's name of a sheet's file: its absolute place (another folder, another record)."""
+    return usercache.key(os.fsencode(path.resolve()))
 
 
 def games_paper_and_language(ws: Workspace) -> tuple[str | None, str | None]:

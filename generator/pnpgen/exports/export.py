@@ -400,7 +400,8 @@ def _on_format(deck: Deck, fitted: Fitted) -> OnFormat:
     centred on the format's trim (turned with the deck: a landscape card on a portrait format)."""
     w, h = deck.trim_mm
     fw, fh = reversed(fitted.trim) if fitted.turned else fitted.trim
-    return OnFormat(fitted.scale, (fw - fitted.scale * w) / 2, (fh - fitted.scale * h) / 2, fitted.format.safe)
+    return OnFormat(fitted.scale, (fw - fitted.scale * w) / 2, (fh - fitted.scale * h) / 2, fitted.format.safe,
+                    any_size=fitted.format.trim is None)
 
 
 def _fit_decks(ws: Workspace, game: Game, preset: Preset,

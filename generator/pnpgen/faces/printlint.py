@@ -46,12 +46,15 @@ class OnFormat:
     """Where a print shop's format puts a deck's faces (an export): the art scaled by ``scale``
     and centred on the format's trim, whose edges stand ``dx`` mm (left and right) and ``dy`` mm
     (top and bottom) outside the scaled deck's trim, inside it where negative; ``safe``: the
-    format's safe zone (mm), which the shop's text is measured against."""
+    format's safe zone (mm), which the shop's text is measured against; ``any_size``: the format
+    takes pieces of any size (counters, tiles), for which the shop names no figure of its own, so
+    a deck's own ``lint:`` (its safe zone, or ``false``) stands where it says one."""
 
     scale: float = 1.0
     dx: float = 0.0
     dy: float = 0.0
     safe: float | None = None
+    any_size: bool = False
 
 
 AS_DRAWN = OnFormat()
@@ -68,6 +71,7 @@ class _Finding:
     text: str = ""
     settings: LintSettings = field(default_factory=LintSettings)  # the figures it was found by (the deck's)
     shown: Piece | None = None  # the piece of the worst case (``text``): the one the line names
+    deck_safe: bool = False  # found against the deck's own safe zone, not the shop's (OnFormat.any_size)
 
 
 def lint_faces(faces: Iterable[tuple[Deck, Piece, str, str]], arts: dict[str, Art], bleed_mm: float,
@@ -91,7 +95,10 @@ def lint_faces(faces: Iterable[tuple[Deck, Piece, str, str]], arts: dict[str, Ar
         art = arts.get(key)
         own = deck.lint if deck.lint is not None and not shop else settings  # a deck file's lint: over the game's
         on = (formats or {}).get(deck.id, AS_DRAWN)
-        if on.safe is not None:
+        deck_safe = bool(shop) and on.any_size and deck.lint is not None  # the deck's own, not the shop's
+        if deck_safe:
+            own = replace(own, safe_mm=deck.lint.safe_mm if deck.lint.on else None)
+        elif on.safe is not None:
             own = replace(own, safe_mm=on.safe)
         if art is None or not own.on:
             continue
@@ -110,7 +117,8 @@ def lint_faces(faces: Iterable[tuple[Deck, Piece, str, str]], arts: dict[str, Ar
                                                        cuts[deck.id, side], on.scale)]
         for at, what, measure, text in seen[face]:
             f = found.setdefault((deck.id, at or f"{side} template", what, text if what == "font-substituted" else ""),
-                                 _Finding(deck, at, what, worst=measure, text=text, settings=own, shown=piece))
+                                 _Finding(deck, at, what, worst=measure, text=text, settings=own, shown=piece,
+                                          deck_safe=deck_safe))
             if id(piece) not in f.ids:
                 f.ids.add(id(piece))
                 f.pieces.append(piece)
@@ -304,7 +312,8 @@ def _line(f: _Finding, s: LintSettings, templates: Path, boxes: dict[tuple[str, 
     elif f.kind == "small-text":
         what = f"text{text} {f.worst:.1f} pt, smaller than {s.min_text_pt:g} pt"
     elif f.kind == "text-in-safe-zone":
-        zone = f"the {s.safe_mm:g} mm safe zone{f' {shop} asks for' if shop else ''}"
+        zone = f"the {s.safe_mm:g} mm safe zone" + (" the deck's lint: gives" if f.deck_safe else f" {shop} asks for" if shop
+                                                    else "")
         if f.worst < 0:  # not a drifted cut's risk: the cut itself takes it
             what = f"text{text} {-f.worst:.1f} mm past the trim: the cut takes it (keep text out of {zone})"
         else:

@@ -113,11 +113,16 @@ def _fonts(game: Game, font_dir: Path, lang: str, style: str = "jlreq") -> Fonts
 
 def _roles(game: Game, lang: str, style: str) -> dict[str, str]:
     """The font of each role for text in ``lang``: that language's own roles when it is the
-    build's (``fonts: {en: …}`` in game.yaml, ``Game.text_fonts``). A Japanese book in the
-    ``jlreq`` style sets its body in BIZ UD明朝 (fixed width) where it would be the default BIZ UDP明朝."""
-    roles = dict(fontreg.DEFAULT_FONTS)
+    build's (``fonts: {en: …}`` in game.yaml, ``Game.text_fonts``). A book in Latin letters sets
+    a role no ``fonts:`` entry names in the Latin face pnpgen ships
+    (Noto), not in BIZ UD's Latin letters, their word spaces justified wide. A Japanese
+    book in the ``jlreq`` style sets its body in BIZ UD明朝 (fixed width) where it would be the
+    default BIZ UDP明朝."""
+    latin = is_latin(lang)
+    roles = dict(fontreg.DEFAULT_FONTS) | (fontreg.LATIN_FONTS if latin else {})
     own = game.text_fonts if lang == game.lang and game.text_fonts else game.fonts
-    roles.update({k: v for k, v in (own or {}).items() if v})
+    # (the game's roles hold BIZ UD's where game.yaml names none: those are no choice of a Latin face)
+    roles.update({k: v for k, v in (own or {}).items() if v and (k in game.named_fonts or not latin)})
     if style == "jlreq" and not is_latin(lang) and roles["mincho"] == fontreg.DEFAULT_FONTS["mincho"]:
         roles["mincho"] = JLREQ_MINCHO  # the proportional default's fixed-width twin
     return roles

@@ -73,13 +73,15 @@ class SetLines:
 
 
 def _font_files(names: Iterable[str]) -> bytes:
-    """Each font by its file: its place, size and time (another file under a name, another key)."""
+    """Each font by its file: its place, size, times and inode (another file under a name, another
+    key, even one of the same size with its modification time set back: its change time and
+    inode still differ)."""
     out = []
     for name in sorted(set(names)):
         try:
             path = fontreg.path_of(name)
             st = path.stat()
-            out.append(f"{name}\t{path}\t{st.st_size}\t{st.st_mtime_ns}")
+            out.append(f"{name}\t{path}\t" + "\t".join(map(str, usercache.file_stamp(st))))
         except (KeyError, OSError):
             out.append(f"{name}\t-")
     return "\n".join(out).encode()
