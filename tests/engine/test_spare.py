@@ -18,8 +18,10 @@ from PIL import Image
 
 from conftest import PICTURE_DECK_YAML, PICTURE_FRONT, child_env, ctrl_c_as_in_a_terminal, make_workspace, run
 from pnpgen.engine import spare, transaction
+from pnpgen.engine import trash as trashes
 from pnpgen.engine.clean import clean
-from pnpgen.engine.transaction import STAGING, TRASH
+from pnpgen.engine.transaction import STAGING
+from pnpgen.engine.trash import TRASH
 from pnpgen.pdf import assemble
 
 pytestmark = pytest.mark.skipif(not transaction.FORKS, reason="spares are rewritten where the kernel copies")
@@ -31,7 +33,7 @@ DOC = "test/shop/cards.pdf"
 def small(monkeypatch):
     """Every document counts as big, every replaced one goes through the trash."""
     monkeypatch.setattr(transaction, "BIG_DOCUMENT", 1)
-    monkeypatch.setattr(transaction, "RECLAIM_MIN", 1000)
+    monkeypatch.setattr(trashes, "RECLAIM_MIN", 1000)
 
 
 def _png(i: int) -> bytes:
@@ -118,7 +120,7 @@ def test_an_edit_rewrites_the_replaced_file_and_writes_the_bytes_of_a_cold_build
     for rel in inodes:
         assert (root / rel).read_bytes() == (cold / rel).read_bytes(), rel
     assert "did not put there" not in capsys.readouterr().err  # (the record of spares is pnpgen's own)
-    assert transaction.strangers(root / TRASH) == []
+    assert trashes.strangers(root / TRASH) == []
 
 
 def test_the_pictures_come_first_and_keep_their_offsets_through_a_text_edit(tmp_path, small):
@@ -258,8 +260,8 @@ def test_killed_while_the_spare_is_rewritten_the_old_set_stays_and_the_next_buil
     root, found = _spared(tmp_path, ws)
     before = {p: p.read_bytes() for p in (root / "test").rglob("*.pdf")}
     _text_edit(ws, 2)
-    code = ("import runpy, sys; from pnpgen.engine import transaction as t; t.BIG_DOCUMENT = 1; "
-            "t.RECLAIM_MIN = 1000; sys.argv = ['pnpgen', *sys.argv[1:]]; runpy.run_module('pnpgen', run_name='__main__')")
+    code = ("import runpy, sys; from pnpgen.engine import transaction as t, trash; t.BIG_DOCUMENT = 1; "
+            "trash.RECLAIM_MIN = 1000; sys.argv = ['pnpgen', *sys.argv[1:]]; runpy.run_module('pnpgen', run_name='__main__')")
     proc = subprocess.Popen([sys.executable, "-u", "-c", code, *BUILD], cwd=ws, stderr=subprocess.PIPE,
                             stdout=subprocess.DEVNULL, preexec_fn=ctrl_c_as_in_a_terminal,
                             env=child_env(**{transaction.PAUSE_ENV: "120"}))
@@ -278,9 +280,9 @@ def test_killed_while_the_spare_is_rewritten_the_old_set_stays_and_the_next_buil
 
 HALFWAY = """
 import os, runpy, sys, time
-from pnpgen.engine import transaction
+from pnpgen.engine import transaction, trash
 from pnpgen.pdf import assemble
-transaction.BIG_DOCUMENT, transaction.RECLAIM_MIN = 1, 1000
+transaction.BIG_DOCUMENT, trash.RECLAIM_MIN = 1, 1000
 build, real = os.getpid(), assemble.PdfFile.write_into
 
 def halfway(self, out):
@@ -345,10 +347,10 @@ def test_the_reclaim_frees_every_entry_but_the_live_spares(tmp_path, small):
     trash = root / TRASH
     other = trash / "9999-000000"  # an entry a sealed record names that is no spare
     other.write_bytes(b"x" * 2000)
-    transaction._Trash(trash, "9999").record(["000000"])
+    trashes.Trash(trash, "9999").record(["000000"])
     live = spare.kept(trash)
     assert len(live) == 4
-    transaction.empty_trash(trash, keep_spares=True)  # what the detached reclaim runs
+    trashes.empty_trash(trash, keep_spares=True)  # what the detached reclaim runs
     assert not other.exists() and spare.kept(trash) == live and all((trash / n).is_file() for n in live)
-    transaction.empty_trash(trash)  # what pnpgen clean runs
+    trashes.empty_trash(trash)  # what pnpgen clean runs
     assert not trash.exists()
