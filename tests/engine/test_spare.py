@@ -22,6 +22,7 @@ from pnpgen.engine import trash as trashes
 from pnpgen.engine.clean import clean
 from pnpgen.engine.transaction import STAGING
 from pnpgen.engine.trash import TRASH
+from pnpgen.errors import InputError
 from pnpgen.pdf import assemble
 
 pytestmark = pytest.mark.skipif(not transaction.FORKS, reason="spares are rewritten where the kernel copies")
@@ -281,6 +282,7 @@ def test_killed_while_the_spare_is_rewritten_the_old_set_stays_and_the_next_buil
 HALFWAY = """
 import os, runpy, sys, time
 from pnpgen.engine import transaction, trash
+from pnpgen.errors import InputError
 from pnpgen.pdf import assemble
 transaction.BIG_DOCUMENT, trash.RECLAIM_MIN = 1, 1000
 build, real = os.getpid(), assemble.PdfFile.write_into
@@ -354,3 +356,53 @@ def test_the_reclaim_frees_every_entry_but_the_live_spares(tmp_path, small):
     assert not other.exists() and spare.kept(trash) == live and all((trash / n).is_file() for n in live)
     trashes.empty_trash(trash)  # what pnpgen clean runs
     assert not trash.exists()
+
+
+def _swapped_spare(tmp_path: Path, monkeypatch, failures: int, swapped: bool = True):
+    """A trash entry whose file was swapped for a designer's since its record was read (or, not
+    ``swapped``, pnpgen's spare that someone hard-linked), taken into a staging folder; putting it
+    back fails ``failures`` times (a trash folder gone, read-only)."""
+    root = tmp_path / "out"
+    (root / TRASH).mkdir(parents=True)
+    entry = root / TRASH / "abc-000000"
+    entry.write_bytes(b"a designer's file" * 100)
+    if not swapped:
+        os.link(entry, tmp_path / "linked.pdf")
+    st = entry.lstat()
+    taken = spare.Spare(entry, [st.st_dev, st.st_ino + swapped, st.st_size, st.st_mtime_ns], 100, 1)
+    staging = transaction.Staging(root)
+    staging.begin()
+    staged = staging.folder / staging.name_of(root / "deck.pdf", b"new")
+    staging.seal()
+    real, left = os.rename, [failures]
+
+    def no_way_back(src, dst):
+        if Path(dst) == entry and Path(src) == staged and left[0]:
+            left[0] -= 1
+            raise OSError(errno.EACCES, "Permission denied", str(dst))
+        real(src, dst)
+    monkeypatch.setattr(spare.os, "rename", no_way_back)
+    assert taken.open_as(staged, 0o644) is None
+    os.close(os.open(staged, os.O_WRONLY | os.O_CREAT | os.O_EXCL))  # the new file written in its place
+    return staging, entry
+
+
+def test_a_swapped_spare_that_cannot_go_back_at_once_goes_back_on_a_second_try(tmp_path, monkeypatch):
+    staging, entry = _swapped_spare(tmp_path, monkeypatch, failures=1)
+    staging.discard()
+    assert entry.read_bytes() == b"a designer's file" * 100
+    assert not staging.folder.exists()
+
+
+def test_a_swapped_spare_that_cannot_go_back_is_never_deleted_with_the_staging_folder(tmp_path, monkeypatch):
+    staging, entry = _swapped_spare(tmp_path, monkeypatch, failures=99)
+    with pytest.raises(InputError, match="holds what pnpgen did not stage there"):
+        staging.discard()
+    assert [p.read_bytes() for p in staging.folder.iterdir()] == [b"a designer's file" * 100]
+
+
+def test_a_linked_spare_that_cannot_go_back_loses_only_pnpgens_name_of_it(tmp_path, monkeypatch):
+    staging, entry = _swapped_spare(tmp_path, monkeypatch, failures=99, swapped=False)
+    staging.discard()
+    assert not staging.folder.exists() and not entry.exists()
+    assert (tmp_path / "linked.pdf").read_bytes() == b"a designer's file" * 100
