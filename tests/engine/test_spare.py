@@ -18,8 +18,11 @@ from PIL import Image
 
 from conftest import PICTURE_DECK_YAML, PICTURE_FRONT, child_env, ctrl_c_as_in_a_terminal, make_workspace, run
 from pnpgen.engine import spare, transaction
+from pnpgen.engine import trash as trashes
 from pnpgen.engine.clean import clean
-from pnpgen.engine.transaction import STAGING, TRASH
+from pnpgen.engine.transaction import STAGING
+from pnpgen.engine.trash import TRASH
+from pnpgen.errors import InputError
 from pnpgen.pdf import assemble
 
 pytestmark = pytest.mark.skipif(not transaction.FORKS, reason="spares are rewritten where the kernel copies")
@@ -31,7 +34,7 @@ DOC = "test/shop/cards.pdf"
 def small(monkeypatch):
     """Every document counts as big, every replaced one goes through the trash."""
     monkeypatch.setattr(transaction, "BIG_DOCUMENT", 1)
-    monkeypatch.setattr(transaction, "RECLAIM_MIN", 1000)
+    monkeypatch.setattr(trashes, "RECLAIM_MIN", 1000)
 
 
 def _png(i: int) -> bytes:
@@ -118,7 +121,7 @@ def test_an_edit_rewrites_the_replaced_file_and_writes_the_bytes_of_a_cold_build
     for rel in inodes:
         assert (root / rel).read_bytes() == (cold / rel).read_bytes(), rel
     assert "did not put there" not in capsys.readouterr().err  # (the record of spares is pnpgen's own)
-    assert transaction.strangers(root / TRASH) == []
+    assert trashes.strangers(root / TRASH) == []
 
 
 def test_the_pictures_come_first_and_keep_their_offsets_through_a_text_edit(tmp_path, small):
@@ -258,8 +261,8 @@ def test_killed_while_the_spare_is_rewritten_the_old_set_stays_and_the_next_buil
     root, found = _spared(tmp_path, ws)
     before = {p: p.read_bytes() for p in (root / "test").rglob("*.pdf")}
     _text_edit(ws, 2)
-    code = ("import runpy, sys; from pnpgen.engine import transaction as t; t.BIG_DOCUMENT = 1; "
-            "t.RECLAIM_MIN = 1000; sys.argv = ['pnpgen', *sys.argv[1:]]; runpy.run_module('pnpgen', run_name='__main__')")
+    code = ("import runpy, sys; from pnpgen.engine import transaction as t, trash; t.BIG_DOCUMENT = 1; "
+            "trash.RECLAIM_MIN = 1000; sys.argv = ['pnpgen', *sys.argv[1:]]; runpy.run_module('pnpgen', run_name='__main__')")
     proc = subprocess.Popen([sys.executable, "-u", "-c", code, *BUILD], cwd=ws, stderr=subprocess.PIPE,
                             stdout=subprocess.DEVNULL, preexec_fn=ctrl_c_as_in_a_terminal,
                             env=child_env(**{transaction.PAUSE_ENV: "120"}))
@@ -278,9 +281,10 @@ def test_killed_while_the_spare_is_rewritten_the_old_set_stays_and_the_next_buil
 
 HALFWAY = """
 import os, runpy, sys, time
-from pnpgen.engine import transaction
+from pnpgen.engine import transaction, trash
+from pnpgen.errors import InputError
 from pnpgen.pdf import assemble
-transaction.BIG_DOCUMENT, transaction.RECLAIM_MIN = 1, 1000
+transaction.BIG_DOCUMENT, trash.RECLAIM_MIN = 1, 1000
 build, real = os.getpid(), assemble.PdfFile.write_into
 
 def halfway(self, out):
@@ -345,10 +349,60 @@ def test_the_reclaim_frees_every_entry_but_the_live_spares(tmp_path, small):
     trash = root / TRASH
     other = trash / "9999-000000"  # an entry a sealed record names that is no spare
     other.write_bytes(b"x" * 2000)
-    transaction._Trash(trash, "9999").record(["000000"])
+    trashes.Trash(trash, "9999").record(["000000"])
     live = spare.kept(trash)
     assert len(live) == 4
-    transaction.empty_trash(trash, keep_spares=True)  # what the detached reclaim runs
+    trashes.empty_trash(trash, keep_spares=True)  # what the detached reclaim runs
     assert not other.exists() and spare.kept(trash) == live and all((trash / n).is_file() for n in live)
-    transaction.empty_trash(trash)  # what pnpgen clean runs
+    trashes.empty_trash(trash)  # what pnpgen clean runs
     assert not trash.exists()
+
+
+def _swapped_spare(tmp_path: Path, monkeypatch, failures: int, swapped: bool = True):
+    """A trash entry whose file was swapped for a designer's since its record was read (or, not
+    ``swapped``, pnpgen's spare that someone hard-linked), taken into a staging folder; putting it
+    back fails ``failures`` times (a trash folder gone, read-only)."""
+    root = tmp_path / "out"
+    (root / TRASH).mkdir(parents=True)
+    entry = root / TRASH / "abc-000000"
+    entry.write_bytes(b"a designer's file" * 100)
+    if not swapped:
+        os.link(entry, tmp_path / "linked.pdf")
+    st = entry.lstat()
+    taken = spare.Spare(entry, [st.st_dev, st.st_ino + swapped, st.st_size, st.st_mtime_ns], 100, 1)
+    staging = transaction.Staging(root)
+    staging.begin()
+    staged = staging.folder / staging.name_of(root / "deck.pdf", b"new")
+    staging.seal()
+    real, left = os.rename, [failures]
+
+    def no_way_back(src, dst):
+        if Path(dst) == entry and Path(src) == staged and left[0]:
+            left[0] -= 1
+            raise OSError(errno.EACCES, "Permission denied", str(dst))
+        real(src, dst)
+    monkeypatch.setattr(spare.os, "rename", no_way_back)
+    assert taken.open_as(staged, 0o644) is None
+    os.close(os.open(staged, os.O_WRONLY | os.O_CREAT | os.O_EXCL))  # the new file written in its place
+    return staging, entry
+
+
+def test_a_swapped_spare_that_cannot_go_back_at_once_goes_back_on_a_second_try(tmp_path, monkeypatch):
+    staging, entry = _swapped_spare(tmp_path, monkeypatch, failures=1)
+    staging.discard()
+    assert entry.read_bytes() == b"a designer's file" * 100
+    assert not staging.folder.exists()
+
+
+def test_a_swapped_spare_that_cannot_go_back_is_never_deleted_with_the_staging_folder(tmp_path, monkeypatch):
+    staging, entry = _swapped_spare(tmp_path, monkeypatch, failures=99)
+    with pytest.raises(InputError, match="holds what pnpgen did not stage there"):
+        staging.discard()
+    assert [p.read_bytes() for p in staging.folder.iterdir()] == [b"a designer's file" * 100]
+
+
+def test_a_linked_spare_that_cannot_go_back_loses_only_pnpgens_name_of_it(tmp_path, monkeypatch):
+    staging, entry = _swapped_spare(tmp_path, monkeypatch, failures=99, swapped=False)
+    staging.discard()
+    assert not staging.folder.exists() and not entry.exists()
+    assert (tmp_path / "linked.pdf").read_bytes() == b"a designer's file" * 100

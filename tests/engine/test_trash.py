@@ -1,5 +1,5 @@
 """A commit moves the big files it replaces aside and frees them from a process of its own
-(engine/transaction.py): the new set is in place at once, the old files' space comes back
+(engine/transaction.py, engine/trash.py): the new set is in place at once, the old files' space comes back
 soon after, and an interruption at any step still leaves the old set or the new one."""
 
 from __future__ import annotations
@@ -9,14 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from pnpgen.engine import transaction
+from pnpgen.engine import trash as trashes
 from pnpgen.engine.clean import clean
-from pnpgen.engine.transaction import JOURNAL, STAGING, TAKEN, TRASH, VERSION, commit, journal_bytes, recover
+from pnpgen.engine.transaction import JOURNAL, STAGING, VERSION, commit, journal_bytes, recover
+from pnpgen.engine.trash import TAKEN, TRASH
 
 
 @pytest.fixture
 def small_reclaim(monkeypatch):
-    monkeypatch.setattr(transaction, "RECLAIM_MIN", 1000)
+    monkeypatch.setattr(trashes, "RECLAIM_MIN", 1000)
 
 
 def _gone(folder: Path, seconds: float = 20.0) -> bool:
@@ -45,7 +46,7 @@ def test_a_replaced_big_file_is_freed_after_the_commit(tmp_path, small_reclaim):
 
 def test_a_small_file_never_goes_through_the_trash(tmp_path, small_reclaim, monkeypatch):
     started = []
-    monkeypatch.setattr(transaction, "reclaim", lambda root: started.append(root))
+    monkeypatch.setattr(trashes, "reclaim", lambda root: started.append(root))
     root = tmp_path / "out"
     root.mkdir()
     (root / "a.txt").write_bytes(b"x" * 999)
@@ -80,7 +81,7 @@ def test_killed_between_the_two_renames_the_next_run_finishes_the_commit(tmp_pat
 
 def _old_files_in_the_trash(root: Path, monkeypatch) -> list[Path]:
     """Two commits' replaced big files, left in the trash (their freeing not started)."""
-    monkeypatch.setattr(transaction, "reclaim", lambda root: None)
+    monkeypatch.setattr(trashes, "reclaim", lambda root: None)
     root.mkdir()
     (root / "deck.pdf").write_bytes(b"old" * 1000)
     commit(root, {root / "deck.pdf": b"new" * 1000})
@@ -101,7 +102,7 @@ def test_the_trash_frees_only_what_its_records_name(tmp_path, small_reclaim, mon
     (tmp_path / "elsewhere.pdf").write_bytes(b"keep")
     (root / TRASH / "def-000002").symlink_to(tmp_path / "elsewhere.pdf")
     (root / TRASH / f"abc{TAKEN}").write_bytes(b'{"check": "0"}\n{"version": 2, "entries": [["abc-000001", 0, 0, 4]]}')
-    transaction.empty_trash(root / TRASH)
+    trashes.empty_trash(root / TRASH)
     assert sorted(p.name for p in (root / TRASH).iterdir()) == sorted(
         ["abc-000001", f"abc{TAKEN}", "def-000002", "notes.txt", second.name])
     assert (root / TRASH / "abc-000001").read_bytes() == b"mine"
@@ -111,7 +112,7 @@ def test_the_trash_frees_only_what_its_records_name(tmp_path, small_reclaim, mon
 def test_a_look_alike_in_the_trash_is_kept_and_said(tmp_path, small_reclaim, monkeypatch, capsys):
     def cannot_start(*args, **kwargs):
         raise OSError("no")  # reclaim then frees the trash here and now
-    monkeypatch.setattr(transaction.subprocess, "Popen", cannot_start)
+    monkeypatch.setattr(trashes.subprocess, "Popen", cannot_start)
     root = tmp_path / "out"
     root.mkdir()
     (root / TRASH).mkdir()
@@ -152,7 +153,7 @@ def test_old_files_whose_record_cannot_be_written_are_freed_at_once(tmp_path, sm
     (root / STAGING / "000000").write_bytes(b"new" * 1000)
     (root / JOURNAL).write_bytes(journal_bytes({"version": VERSION, "moves": [["000000", "deck.pdf"]], "remove": [],
                                                 "token": "abc", "staging": (root / STAGING).lstat().st_ino}))
-    monkeypatch.setattr(transaction, "write_new", full)  # the trash's record: the disk is full
+    monkeypatch.setattr(trashes, "write_new", full)  # the trash's record: the disk is full
     assert recover(root) == "forward"
     assert (root / "deck.pdf").read_bytes() == b"new" * 1000
     assert not (root / TRASH).exists() or list((root / TRASH).iterdir()) == []
@@ -173,10 +174,10 @@ def test_the_record_of_spares_left_half_written_is_freed_and_no_designers_file(t
     writing = trash / f".spares.{os.getpid():x}-7f3a2b1c.pnpgen-tmp"  # a build writing it now
     killed.write_bytes(b'{"check": "0"}\n{"version": 1')
     writing.write_bytes(b'{"check": "0"}\n{"version": 1')
-    transaction.empty_trash(trash, keep_spares=True)  # what the detached reclaim runs
+    trashes.empty_trash(trash, keep_spares=True)  # what the detached reclaim runs
     assert sorted(p.name for p in trash.iterdir()) == [writing.name]
-    assert transaction.strangers(trash) == []
-    transaction.empty_trash(trash)  # what pnpgen clean runs (holding the build lock)
+    assert trashes.strangers(trash) == []
+    trashes.empty_trash(trash)  # what pnpgen clean runs (holding the build lock)
     assert not trash.exists()
     trash.mkdir()
     mine = [trash / ".spares.notes.pnpgen-tmp", trash / ".spares.1a-2b.pnpgen-tmp.bak"]
@@ -184,7 +185,7 @@ def test_the_record_of_spares_left_half_written_is_freed_and_no_designers_file(t
         path.write_bytes(b"mine")
     (tmp_path / "elsewhere").write_bytes(b"keep")
     (trash / f".spares.{gone.pid:x}-1.pnpgen-tmp").symlink_to(tmp_path / "elsewhere")
-    transaction.empty_trash(trash)
+    trashes.empty_trash(trash)
     assert sorted(p.name for p in trash.iterdir()) == sorted([*(p.name for p in mine), f".spares.{gone.pid:x}-1.pnpgen-tmp"])
-    assert transaction.strangers(trash) == sorted(p.name for p in trash.iterdir())
+    assert trashes.strangers(trash) == sorted(p.name for p in trash.iterdir())
     assert (tmp_path / "elsewhere").read_bytes() == b"keep"

@@ -12,8 +12,9 @@ import time
 from pathlib import Path
 
 from conftest import FEW_CARDS, child_env, make_workspace
-from pnpgen.engine import transaction
-from pnpgen.engine.transaction import TRASH, commit
+from pnpgen.engine import trash
+from pnpgen.engine.transaction import commit
+from pnpgen.engine.trash import TRASH
 
 PLANT = "open({marker!r}, 'a').write('ran from the workspace\\n')\nraise SystemExit(0)\n"
 
@@ -24,7 +25,7 @@ def _plant(ws: Path, module: str, marker: Path) -> None:
 
 
 def test_the_trash_process_imports_no_pnpgen_of_the_workspace(tmp_path, monkeypatch):
-    monkeypatch.setattr(transaction, "RECLAIM_MIN", 1000)
+    monkeypatch.setattr(trash, "RECLAIM_MIN", 1000)
     ws = tmp_path / "ws"
     root = ws / "build"
     root.mkdir(parents=True)

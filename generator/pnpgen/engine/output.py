@@ -189,6 +189,14 @@ def mark(folder: Path) -> dict[Path, bytes]:
     return {folder / MARKER_NAME: MARKER_TEXT}
 
 
+def named(path: Path) -> str:
+    """``path`` as the designer sees it: relative to the current folder when below it."""
+    try:
+        return str(path.absolute().relative_to(Path.cwd()))
+    except (ValueError, OSError):
+        return str(path)
+
+
 def inside(root: Path, rel: str) -> Path | None:
     """``root/rel`` when ``rel`` is a plain relative path (no '..', not absolute, no empty or '.'
     part, no NUL) whose folders below ``root`` are real folders, not links; else None. The only

@@ -193,18 +193,19 @@ class Spare:
     def open_as(self, staged: Path, mode: int) -> tuple[int, int] | None:
         """Move the spare to ``staged`` (a name the staging folder's record holds already), cut
         after the common bytes: its descriptor, positioned there, and the first part still to
-        write. None when it is no longer the file the record names (put back, untouched)."""
+        write. None when it cannot be rewritten: moved out of ``staged`` again (``_put_back``),
+        which is then free for a new file."""
         try:
             os.rename(self.entry, staged)
         except OSError:
             return None
         flags = os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-        fd = -1
+        fd, known = -1, False
         try:
             fd = os.open(staged, flags)
             st = os.fstat(fd)
-            if stat.S_ISREG(st.st_mode) and st.st_nlink == 1 and _file_identity(st) == list(self.identity) \
-                    and _open_nowhere_else(fd):
+            known = stat.S_ISREG(st.st_mode) and _file_identity(st) == list(self.identity)
+            if known and st.st_nlink == 1 and _open_nowhere_else(fd):
                 os.ftruncate(fd, self.size)
                 os.lseek(fd, self.size, os.SEEK_SET)
                 os.fchmod(fd, mode)
@@ -213,8 +214,30 @@ class Spare:
             pass
         if fd >= 0:
             os.close(fd)
-        os.rename(staged, self.entry)  # (not ours to write into: back where it was)
+        self._put_back(staged, known)
         return None
+
+    def _put_back(self, staged: Path, known: bool) -> None:
+        """Move what ``open_as`` took out of the staging folder's names, which are deleted with it:
+        back into the trash (made again, if a reclaim removed it once it was empty); where it
+        cannot go back, pnpgen's own spare (``known``) loses this name of it, and any other file
+        stays in the staging folder under a name its record does not hold — kept and said when the
+        folder is removed, never deleted."""
+        try:
+            os.rename(staged, self.entry)
+            return
+        except OSError:
+            pass
+        try:
+            self.entry.parent.mkdir(exist_ok=True)
+            os.rename(staged, self.entry)
+            return
+        except OSError:
+            pass
+        if known:
+            staged.unlink()
+        else:
+            os.rename(staged, staged.with_name(f"{staged.name}.not-written-by-pnpgen"))
 
 
 def _open_nowhere_else(fd: int) -> bool:

@@ -12,15 +12,9 @@ files or, once the next pnpgen run has looked at it, the complete new set — ne
 2. The journal ``<root>/.pnpgen-journal`` is written beside it and renamed into place: that rename
    is the commit. It lists each staged file's target and every file the new set no longer has.
 3. The staged files are renamed over their targets and the stale files removed; then the
-   journal and the staging folder go. A replaced or removed file of ``RECLAIM_MIN`` bytes or more
-   is first moved into ``<root>/.pnpgen-trash/`` (a rename over it would make ext4 allocate the
-   new file's blocks and free the old one's there and then: seconds for the four 265 MB files of
-   a big illustrated deck), and a detached process empties that folder once the build has
-   returned (``reclaim``). Before the journal goes, a sealed record ``<token>.taken`` beside
-   them names each one with its inode: the trash frees only the files a record names (a file a
-   designer or a synced folder put there, whatever its name, stays, and is said). The latest
-   replaced file of each big document stays there as its *spare*, which the next build of it
-   rewrites from where the two differ rather than writing a new file (engine/spare.py).
+   journal and the staging folder go. A replaced or removed big file is first moved into the
+   trash, to be freed by a process of its own (engine/trash.py says why and how); the latest
+   replaced file of each big document stays there as its *spare* (engine/spare.py).
 
 Before anything else, every build and export under the folder's lock runs ``recover``: a journal
 left by a killed commit is carried out to the end (rolled forward; each step can be done again);
@@ -48,8 +42,6 @@ import os
 import re
 import shlex
 import signal
-import stat
-import subprocess
 import sys
 import threading
 import time
@@ -60,21 +52,19 @@ from contextlib import ExitStack, contextmanager, nullcontext
 from pathlib import Path
 from typing import NoReturn
 
-from pnpgen import resources, usercache
+from pnpgen import usercache
 from pnpgen.atomic import read_record, tmp_beside, write_new
-from pnpgen.engine import spare
-from pnpgen.engine.output import build_lock, current_umask, inside, make_folder, unchanged, unwritable
+from pnpgen.engine import spare, trash
+from pnpgen.engine.output import build_lock, current_umask, inside, make_folder, named, unchanged, unwritable
+from pnpgen.engine.trash import TRASH
 from pnpgen.errors import InputError
 from pnpgen.pdf.assemble import PdfFile, SourceChanged
 from pnpgen.safetext import shown, shown_name
 
 STAGING = ".pnpgen-staging"
 JOURNAL = ".pnpgen-journal"
-TRASH = ".pnpgen-trash"
-TAKEN = ".taken"  # <trash>/<token>.taken: the sealed record of a commit's entries there
 STAGED = ".staged"  # <staging>/.staged: the sealed record of how many names a build staged there
 STAGED_TEMPORARY = re.compile(r"\.staged\.[0-9a-f]+-[0-9a-f]+\.pnpgen-tmp")  # its tmp_beside, a kill left
-RECLAIM_MIN = 4 << 20  # bytes: a smaller file is freed at once, in well under a millisecond
 PAUSE_ENV = "PNPGEN_TEST_PAUSE_BEFORE_COMMIT"  # tests of interrupted builds: see _pause_for_tests
 VERSION = 2  # 2: sealed (a header line holding the seal, then the body); 1, unsealed, is rolled back
 BIG_DOCUMENT = 8 << 20  # bytes: staged by a process (or a thread) of its own beside the other big ones
@@ -93,24 +83,24 @@ def recover(root: Path) -> str | None:
         read = _read_journal(journal, staging)
         if read is None:  # not this machine's commit: nothing of it is carried out
             journal.unlink(missing_ok=True)
-            print(f"pnpgen: warning: {shown(_named(journal))}: a commit journal this machine did not seal (a build "
+            print(f"pnpgen: warning: {shown(named(journal))}: a commit journal this machine did not seal (a build "
                   "folder from elsewhere?): rolled back, no file replaced or removed", file=sys.stderr, flush=True)
             _remove_staging(staging)  # (what it holds that no record of this machine's names stays, and is said)
             return "refused"
         moves, remove, token = read
-        trash = _Trash(root / TRASH, token)
+        aside = trash.Trash(root / TRASH, token)
         if staging.is_symlink() or not staging.is_dir():
             moves = []  # staged files are only ever in a real folder of root's (a link would move files in from elsewhere)
         try:
-            _carry_out(root, moves, remove, trash, journal)
+            _carry_out(root, moves, remove, aside, journal)
         except OSError as e:  # a folder made read-only since the commit: the journal stays for the next run
-            where = _named(Path(e.filename)) if e.filename else _named(root)
-            raise InputError(f"cannot finish writing the new set of files into {_named(root)}: {where}: {e.strerror}",
+            where = named(Path(e.filename)) if e.filename else named(root)
+            raise InputError(f"cannot finish writing the new set of files into {named(root)}: {where}: {e.strerror}",
                              path=root, key="--out", expected="a folder you may write to; the next run finishes "
                              "the commit (until then some files are the new set's, some the old)") from None
         _remove_staging(staging)
-        if trash.used or (root / TRASH).is_dir():  # this commit's old files, or a killed one's
-            reclaim(root)
+        if aside.used or (root / TRASH).is_dir():  # this commit's old files, or a killed one's
+            trash.reclaim(root)
         return "forward"
     if journal.is_symlink():
         journal.unlink()
@@ -121,7 +111,7 @@ def recover(root: Path) -> str | None:
     return None
 
 
-def _carry_out(root: Path, moves: list, remove: list, trash: _Trash, journal: Path) -> None:
+def _carry_out(root: Path, moves: list, remove: list, aside: trash.Trash, journal: Path) -> None:
     """The journal's moves and removals, then the journal itself (each step can be done again)."""
     staging = root / STAGING
     with _signals_deferred():
@@ -134,25 +124,17 @@ def _carry_out(root: Path, moves: list, remove: list, trash: _Trash, journal: Pa
             # over a file allocate the new file's blocks (auto_da_alloc) and free the old one's
             # there and then. Killed in between, the next run finds the target missing and its
             # replacement still staged: it moves that in.
-            trash.take(target, name)
+            aside.take(target, name)
             os.replace(source, target)
         for i, rel in enumerate(remove):
             path = inside(root, rel)
             if path is not None and not path.is_dir():
-                if not trash.take(path, f"r{i:06d}"):
+                if not aside.take(path, f"r{i:06d}"):
                     path.unlink(missing_ok=True)
         # a killed run of this commit may have moved some aside already: the journal names them too
-        trash.record([name for name, _ in moves] + [f"r{i:06d}" for i in range(len(remove))])
-        spare.promote(trash.folder, [(f"{trash.token}-{name}", rel) for name, rel in moves], remove, trash.token)
+        aside.record([name for name, _ in moves] + [f"r{i:06d}" for i in range(len(remove))])
+        spare.promote(aside.folder, [(f"{aside.token}-{name}", rel) for name, rel in moves], remove, aside.token)
         journal.unlink()
-
-
-def _named(path: Path) -> str:
-    """``path`` as the designer sees it: relative to the current folder when below it."""
-    try:
-        return str(path.absolute().relative_to(Path.cwd()))
-    except (ValueError, OSError):
-        return str(path)
 
 
 def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[Path] = (),
@@ -179,25 +161,25 @@ def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[P
     folder = root / STAGING
     try:
         staging.begin()
-        named = [(staging.name_of(path, data), path, data) for path, data in todo.items()]
+        names = [(staging.name_of(path, data), path, data) for path, data in todo.items()]
         staging.seal()  # before any of them is made
         # documents of many pictures are copied side by side (the kernel copies, this process waits)
-        big = {name for name, path, data in named if isinstance(data, PdfFile) and data.size >= BIG_DOCUMENT
+        big = {name for name, path, data in names if isinstance(data, PdfFile) and data.size >= BIG_DOCUMENT
                and not staging.holds(path, data)}
-        for name, path, data in named:
+        for name, path, data in names:
             if name in big and FORKS and isinstance(data, PdfFile):
                 staging.copies[path] = _Copy(folder / name, data, staging.mode, staging.spare_for(path, data))
         side_by_side = not FORKS and len(big) > 1 and (os.cpu_count() or 1) > 1
         with ThreadPoolExecutor(max_workers=min(len(big), 4)) if side_by_side else nullcontext() as pool:
-            copying = [pool.submit(_stage, folder / name, data, staging.mode) for name, _, data in named
+            copying = [pool.submit(_stage, folder / name, data, staging.mode) for name, _, data in names
                        if name in big] if pool is not None else []
-            for name, path, data in named:
+            for name, path, data in names:
                 if not (staging.holds(path, data) or (pool is not None and name in big)):
                     _stage(folder / name, data, staging.mode)
             for job in copying:  # a failed copy raises here, after every copy has ended
                 job.result()
         staging.wait()
-        moves = [(name, path.relative_to(root).as_posix()) for name, path, _ in named]
+        moves = [(name, path.relative_to(root).as_posix()) for name, path, _ in names]
         _pause_for_tests()
         body = {"version": VERSION, "moves": moves, "remove": [p.relative_to(root).as_posix() for p in gone],
                 "token": f"{time.time_ns():x}",  # names this commit's trash entries apart from an earlier one's
@@ -322,7 +304,7 @@ class Staging:
         """The replaced file of ``path`` kept to be rewritten (engine/spare.py), when it fits ``data``."""
         if self._spares is None:
             self._spares = spare.read(self.root / TRASH)
-        return spare.find(self.root / TRASH, self._spares, path.relative_to(self.root).as_posix(), data, RECLAIM_MIN)
+        return spare.find(self.root / TRASH, self._spares, path.relative_to(self.root).as_posix(), data, trash.RECLAIM_MIN)
 
     def holds(self, path: Path, data: bytes | PdfFile) -> bool:
         """Is ``data`` being copied (or copied) for ``path``?"""
@@ -514,7 +496,7 @@ def _check_writable(root: Path, folder: Path, checked: set[Path]) -> None:
             continue
         checked.add(place)
         if place.is_dir() and not os.access(place, os.W_OK | os.X_OK, effective_ids=os.access in os.supports_effective_ids):
-            raise InputError(f"cannot write into {_named(place)}: it is read-only", path=root, key="--out",
+            raise InputError(f"cannot write into {named(place)}: it is read-only", path=root, key="--out",
                              expected="a folder you may write to (chmod u+w); nothing was replaced")
 
 
@@ -554,173 +536,6 @@ def _read_journal(journal: Path, staging: Path) -> tuple[list[tuple[str, str]], 
         return moves, remove, token if isinstance(token, str) and token.isalnum() and token.isascii() else ""
     except (OSError, ValueError, TypeError, AttributeError, IndexError):
         return None
-
-
-class _Trash:
-    """Where the big files a commit replaces or removes wait to be freed (see ``reclaim``)."""
-
-    def __init__(self, folder: Path, token: str) -> None:
-        self.folder, self.token, self.used = folder, token, False
-
-    def take(self, path: Path, name: str) -> bool:
-        """Move ``path`` into the trash when it is a big plain file; False if not done (then the
-        caller's rename or unlink frees it at once)."""
-        try:
-            st = path.lstat()
-        except OSError:
-            return False
-        if not stat.S_ISREG(st.st_mode) or st.st_size < RECLAIM_MIN or not self.token:
-            return False
-        if self.folder.is_symlink() or (self.folder.exists() and not self.folder.is_dir()):
-            return False  # not pnpgen's folder: the file is freed the usual way
-        try:
-            self.folder.mkdir(exist_ok=True)
-            os.replace(path, self.folder / f"{self.token}-{name}")
-        except OSError:
-            return False
-        self.used = True
-        return True
-
-    def record(self, names: list[str]) -> None:
-        """Seal the list of this commit's entries in the trash (``<token>-<name>`` for ``names``
-        the journal gives, moved there by this run or a killed one), each with its file's
-        identity: ``empty_trash`` frees those and nothing else. Written before the journal goes,
-        so a run killed from here on still leaves every entry named."""
-        if not self.token or self.folder.is_symlink() or not self.folder.is_dir():
-            return
-        entries = []
-        for name in names:
-            try:
-                st = (self.folder / f"{self.token}-{name}").lstat()
-            except OSError:
-                continue
-            if stat.S_ISREG(st.st_mode):
-                entries.append([f"{self.token}-{name}", st.st_dev, st.st_ino, st.st_size])
-        if entries:
-            text = json.dumps({"version": VERSION, "entries": entries}).encode()
-            try:
-                write_new(self.folder / f"{self.token}{TAKEN}", json.dumps({"check": _seal(text)}).encode() + b"\n" + text)
-            except OSError:  # (a full disk) unrecorded, they would never be freed: freed now, the slow way
-                for entry in entries:
-                    (self.folder / str(entry[0])).unlink(missing_ok=True)
-                return
-            self.used = True
-
-
-def _taken(folder: str | Path) -> tuple[list[Path], list[tuple[str, int, int, int]]]:
-    """The trash's records this machine sealed, and the entries they name (name, device, inode,
-    size); a record that does not hold names nothing."""
-    records: list[Path] = []
-    entries: list[tuple[str, int, int, int]] = []
-    try:
-        listed = sorted(os.scandir(folder), key=lambda e: e.name)
-    except OSError:
-        return [], []
-    for entry in listed:
-        token = entry.name.removesuffix(TAKEN)
-        if token == entry.name or not (token.isalnum() and token.isascii()):
-            continue
-        try:
-            head, _, text = read_record(Path(entry.path)).partition(b"\n")
-            if not hmac.compare_digest(str(json.loads(head).get("check")), _seal(text)):
-                continue
-            named = [(str(e[0]), int(e[1]), int(e[2]), int(e[3])) for e in json.loads(text)["entries"]]
-        except (OSError, ValueError, TypeError, KeyError, AttributeError, IndexError):
-            continue
-        records.append(Path(entry.path))
-        entries.extend(e for e in named if e[0].startswith(f"{token}-") and "/" not in e[0] and "\0" not in e[0])
-    return records, entries
-
-
-def _taken_by(record: Path, entries: list[tuple[str, int, int, int]]) -> list[tuple[str, int, int, int]]:
-    """The entries a ``.taken`` record names (its token's)."""
-    return [e for e in entries if e[0].startswith(record.name.removesuffix(TAKEN) + "-")]
-
-
-def _is_entry(path: Path, dev: int, ino: int, size: int) -> bool:
-    """Whether ``path`` is still the very file a record says pnpgen moved there."""
-    try:
-        st = path.lstat()
-    except OSError:
-        return False
-    return stat.S_ISREG(st.st_mode) and (st.st_dev, st.st_ino, st.st_size) == (dev, ino, size)
-
-
-def empty_trash(folder: str | Path, keep_spares: bool = False) -> None:
-    """Remove the trash entries of ``folder`` that its sealed records name (the same file still:
-    device, inode and size), then the records, then the folder if that left it empty. Nothing
-    else in it is pnpgen's to delete, whatever its name (``strangers`` says them). ``keep_spares``
-    (the reclaim after a commit): the live spares and the records naming them stay
-    (engine/spare.py); else they go too, with the record of spares. Its temporaries a killed run
-    left go too (``spare.left_temporaries``)."""
-    records, entries = _taken(folder)
-    keep = spare.kept(Path(folder)) if keep_spares else set()
-    records = [r for r in records if not any(name in keep for name, *_ in _taken_by(r, entries))]
-    for name, dev, ino, size in entries:
-        path = Path(folder) / name
-        if name not in keep and _is_entry(path, dev, ino, size):
-            try:
-                os.unlink(path)
-            except OSError:
-                pass
-    for record in [*records, *spare.left_temporaries(Path(folder), keep_spares)]:
-        try:  # (after its entries: a run killed in between finds them still named)
-            os.unlink(record)
-        except OSError:
-            pass
-    if not keep_spares:
-        Path(folder, spare.SPARES).unlink(missing_ok=True)
-    try:
-        os.rmdir(folder)
-    except OSError:
-        pass
-
-
-def strangers(folder: Path) -> list[str]:
-    """The names in the trash folder no sealed record of pnpgen's names (files a designer or a
-    synced folder put there, an older pnpgen's entries): left as they are."""
-    try:
-        names = sorted(os.listdir(folder))
-    except OSError:
-        return []
-    records, entries = _taken(folder)
-    own = {p.name for p in records} | {spare.SPARES} | {p.name for p in spare.left_temporaries(folder, False)} \
-        | {name for name, dev, ino, size in entries if _is_entry(folder / name, dev, ino, size)}
-    # (gone since the listing: a reclaim still running freed it)
-    return [n for n in names if n not in own and os.path.lexists(folder / n)]
-
-
-def say_strangers(folder: Path) -> None:
-    """One line on stderr naming what the trash folder holds that pnpgen did not put there."""
-    others = strangers(folder)
-    if others:
-        print(f"pnpgen: note: {shown(_named(folder))} holds what pnpgen did not put there "
-              f"({', '.join(shown_name(n) for n in others[:3])}{' …' if len(others) > 3 else ''}): left as it is. "
-              "pnpgen frees only the old files its records there name; old outputs an older pnpgen moved there "
-              f"have none. Nothing in it is an output: remove it with rm -r {shlex.quote(_named(folder))} "
-              "(after moving out anything of yours)", file=sys.stderr, flush=True)
-
-
-def reclaim(root: Path) -> None:
-    """Free the files waiting in ``root``'s trash from a process of their own that outlives this
-    one: the designer's wait ends when the new files are in place, not when the old ones' blocks
-    are returned. Where that cannot be started, they are freed here and now."""
-    folder = root / TRASH
-    if folder.is_symlink() or not folder.is_dir():
-        return
-    say_strangers(folder)
-    env = dict(os.environ)
-    here = str(resources.folder("pnpgen").parent.resolve())  # the folder holding this pnpgen package
-    env["PYTHONPATH"] = os.pathsep.join([here, *filter(None, [env.get("PYTHONPATH")])])
-    # -P, and started in /: 'python -c' puts the folder it starts in first on its path, and that
-    # was the workspace, whose own pnpgen/__init__.py (a stranger's game) it imported and ran
-    try:
-        subprocess.Popen([sys.executable, "-P", "-c", "import sys; from pnpgen.engine.transaction import empty_trash; "
-                          "empty_trash(sys.argv[1], True)", os.path.abspath(folder)], cwd="/", env=env,
-                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                         close_fds=True, start_new_session=True)
-    except (OSError, ValueError):
-        empty_trash(folder)
 
 
 def _staged(staging: Path) -> int | None:
@@ -764,7 +579,7 @@ def _remove_staging(staging: Path) -> None:
         os.unlink(record)
     if others:
         listed = f"{', '.join(shown_name(n) for n in others[:3])}{' …' if len(others) > 3 else ''}"
-        folder = shlex.quote(_named(staging))
+        folder = shlex.quote(named(staging))
         if count is None:  # no record of this machine's: an older pnpgen's (before the records), or copied here
             raise InputError(f"holds what pnpgen did not stage there ({listed}): no record of this machine's "
                              "names it (new files an older pnpgen staged, or a folder copied from elsewhere); none "

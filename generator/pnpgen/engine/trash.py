@@ -1,0 +1,201 @@
+"""The trash: where a commit (engine/transaction.py) moves the big files it replaces or removes,
+to be freed by a process of its own once the build has returned. A rename over a file would make
+ext4 allocate the new file's blocks and free the old one's there and then: seconds for the four
+265 MB files of a big illustrated deck. So a replaced or removed file of ``RECLAIM_MIN`` bytes or
+more is first moved into ``<root>/.pnpgen-trash/``, and a detached process empties that folder
+(``reclaim``). Before the commit's journal goes, a sealed record ``<token>.taken`` beside them
+names each one with its inode: the trash frees only the files a record names (a file a designer
+or a synced folder put there, whatever its name, stays, and is said). The latest replaced file of
+each big document stays there as its *spare*, which the next build of it rewrites from where the
+two differ rather than writing a new file (engine/spare.py).
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import os
+import shlex
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+from pnpgen import resources, usercache
+from pnpgen.atomic import read_record, write_new
+from pnpgen.engine import spare
+from pnpgen.engine.output import named
+from pnpgen.safetext import shown, shown_name
+
+TRASH = ".pnpgen-trash"
+TAKEN = ".taken"  # <trash>/<token>.taken: the sealed record of a commit's entries there
+RECLAIM_MIN = 4 << 20  # bytes: a smaller file is freed at once, in well under a millisecond
+VERSION = 2  # of the .taken records (the journal's version when they were made)
+
+
+class Trash:
+    """Where the big files a commit replaces or removes wait to be freed (see ``reclaim``)."""
+
+    def __init__(self, folder: Path, token: str) -> None:
+        self.folder, self.token, self.used = folder, token, False
+
+    def take(self, path: Path, name: str) -> bool:
+        """Move ``path`` into the trash when it is a big plain file; False if not done (then the
+        caller's rename or unlink frees it at once)."""
+        try:
+            st = path.lstat()
+        except OSError:
+            return False
+        if not stat.S_ISREG(st.st_mode) or st.st_size < RECLAIM_MIN or not self.token:
+            return False
+        if self.folder.is_symlink() or (self.folder.exists() and not self.folder.is_dir()):
+            return False  # not pnpgen's folder: the file is freed the usual way
+        try:
+            self.folder.mkdir(exist_ok=True)
+            os.replace(path, self.folder / f"{self.token}-{name}")
+        except OSError:
+            return False
+        self.used = True
+        return True
+
+    def record(self, names: list[str]) -> None:
+        """Seal the list of this commit's entries in the trash (``<token>-<name>`` for ``names``
+        the journal gives, moved there by this run or a killed one), each with its file's
+        identity: ``empty_trash`` frees those and nothing else. Written before the journal goes,
+        so a run killed from here on still leaves every entry named."""
+        if not self.token or self.folder.is_symlink() or not self.folder.is_dir():
+            return
+        entries = []
+        for name in names:
+            try:
+                st = (self.folder / f"{self.token}-{name}").lstat()
+            except OSError:
+                continue
+            if stat.S_ISREG(st.st_mode):
+                entries.append([f"{self.token}-{name}", st.st_dev, st.st_ino, st.st_size])
+        if entries:
+            text = json.dumps({"version": VERSION, "entries": entries}).encode()
+            try:
+                write_new(self.folder / f"{self.token}{TAKEN}", json.dumps({"check": usercache.machine_seal(text)}).encode() + b"\n" + text)
+            except OSError:  # (a full disk) unrecorded, they would never be freed: freed now, the slow way
+                for entry in entries:
+                    (self.folder / str(entry[0])).unlink(missing_ok=True)
+                return
+            self.used = True
+
+
+def _taken(folder: str | Path) -> tuple[list[Path], list[tuple[str, int, int, int]]]:
+    """The trash's records this machine sealed, and the entries they name (name, device, inode,
+    size); a record that does not hold names nothing."""
+    records: list[Path] = []
+    entries: list[tuple[str, int, int, int]] = []
+    try:
+        listed = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+        return [], []
+    for entry in listed:
+        token = entry.name.removesuffix(TAKEN)
+        if token == entry.name or not (token.isalnum() and token.isascii()):
+            continue
+        try:
+            head, _, text = read_record(Path(entry.path)).partition(b"\n")
+            if not hmac.compare_digest(str(json.loads(head).get("check")), usercache.machine_seal(text)):
+                continue
+            named = [(str(e[0]), int(e[1]), int(e[2]), int(e[3])) for e in json.loads(text)["entries"]]
+        except (OSError, ValueError, TypeError, KeyError, AttributeError, IndexError):
+            continue
+        records.append(Path(entry.path))
+        entries.extend(e for e in named if e[0].startswith(f"{token}-") and "/" not in e[0] and "\0" not in e[0])
+    return records, entries
+
+
+def _taken_by(record: Path, entries: list[tuple[str, int, int, int]]) -> list[tuple[str, int, int, int]]:
+    """The entries a ``.taken`` record names (its token's)."""
+    return [e for e in entries if e[0].startswith(record.name.removesuffix(TAKEN) + "-")]
+
+
+def _is_entry(path: Path, dev: int, ino: int, size: int) -> bool:
+    """Whether ``path`` is still the very file a record says pnpgen moved there."""
+    try:
+        st = path.lstat()
+    except OSError:
+        return False
+    return stat.S_ISREG(st.st_mode) and (st.st_dev, st.st_ino, st.st_size) == (dev, ino, size)
+
+
+def empty_trash(folder: str | Path, keep_spares: bool = False) -> None:
+    """Remove the trash entries of ``folder`` that its sealed records name (the same file still:
+    device, inode and size), then the records, then the folder if that left it empty. Nothing
+    else in it is pnpgen's to delete, whatever its name (``strangers`` says them). ``keep_spares``
+    (the reclaim after a commit): the live spares and the records naming them stay
+    (engine/spare.py); else they go too, with the record of spares. Its temporaries a killed run
+    left go too (``spare.left_temporaries``)."""
+    records, entries = _taken(folder)
+    keep = spare.kept(Path(folder)) if keep_spares else set()
+    records = [r for r in records if not any(name in keep for name, *_ in _taken_by(r, entries))]
+    for name, dev, ino, size in entries:
+        path = Path(folder) / name
+        if name not in keep and _is_entry(path, dev, ino, size):
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+    for record in [*records, *spare.left_temporaries(Path(folder), keep_spares)]:
+        try:  # (after its entries: a run killed in between finds them still named)
+            os.unlink(record)
+        except OSError:
+            pass
+    if not keep_spares:
+        Path(folder, spare.SPARES).unlink(missing_ok=True)
+    try:
+        os.rmdir(folder)
+    except OSError:
+        pass
+
+
+def strangers(folder: Path) -> list[str]:
+    """The names in the trash folder no sealed record of pnpgen's names (files a designer or a
+    synced folder put there, an older pnpgen's entries): left as they are."""
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    records, entries = _taken(folder)
+    own = {p.name for p in records} | {spare.SPARES} | {p.name for p in spare.left_temporaries(folder, False)} \
+        | {name for name, dev, ino, size in entries if _is_entry(folder / name, dev, ino, size)}
+    # (gone since the listing: a reclaim still running freed it)
+    return [n for n in names if n not in own and os.path.lexists(folder / n)]
+
+
+def say_strangers(folder: Path) -> None:
+    """One line on stderr naming what the trash folder holds that pnpgen did not put there."""
+    others = strangers(folder)
+    if others:
+        print(f"pnpgen: note: {shown(named(folder))} holds what pnpgen did not put there "
+              f"({', '.join(shown_name(n) for n in others[:3])}{' …' if len(others) > 3 else ''}): left as it is. "
+              "pnpgen frees only the old files its records there name; old outputs an older pnpgen moved there "
+              f"have none. Nothing in it is an output: remove it with rm -r {shlex.quote(named(folder))} "
+              "(after moving out anything of yours)", file=sys.stderr, flush=True)
+
+
+def reclaim(root: Path) -> None:
+    """Free the files waiting in ``root``'s trash from a process of their own that outlives this
+    one: the designer's wait ends when the new files are in place, not when the old ones' blocks
+    are returned. Where that cannot be started, they are freed here and now."""
+    folder = root / TRASH
+    if folder.is_symlink() or not folder.is_dir():
+        return
+    say_strangers(folder)
+    env = dict(os.environ)
+    here = str(resources.folder("pnpgen").parent.resolve())  # the folder holding this pnpgen package
+    env["PYTHONPATH"] = os.pathsep.join([here, *filter(None, [env.get("PYTHONPATH")])])
+    # -P, and started in /: 'python -c' puts the folder it starts in first on its path, and that
+    # was the workspace, whose own pnpgen/__init__.py (a stranger's game) it imported and ran
+    try:
+        subprocess.Popen([sys.executable, "-P", "-c", "import sys; from pnpgen.engine.trash import empty_trash; "
+                          "empty_trash(sys.argv[1], True)", os.path.abspath(folder)], cwd="/", env=env,
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         close_fds=True, start_new_session=True)
+    except (OSError, ValueError):
+        empty_trash(folder)
+
