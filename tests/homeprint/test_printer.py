@@ -44,6 +44,16 @@ def placements(pdf) -> list[list[tuple[float, float, float, float]]]:
     return out
 
 
+def assert_backs_mirror_fronts_moved(pages: list[list[tuple[float, float, float, float]]]) -> None:
+    """Each back page's pieces: its front's mirrored about the sheet's centre, moved by the
+    home-laser profile's offset (+0.8, -1.2 mm), to 0.002 mm."""
+    for fronts, backs in zip(pages[::2], pages[1::2]):
+        moved = sorted((W - x1 + 0.8, y0 - 1.2, W - x0 + 0.8, y1 - 1.2) for x0, y0, x1, y1 in fronts)
+        assert len(backs) == len(moved) > 0
+        for got, want in zip(sorted(backs), moved):
+            assert got == pytest.approx(want, abs=0.002)
+
+
 @pytest.fixture(scope="module")
 def _plain(tmp_path_factory) -> tuple[Path, Path]:
     """The workspace with its printer profiles and its build without a printer, made once: the
@@ -93,11 +103,7 @@ def test_the_bleed_survives_a_larger_offset(tmp_path, two_builds, capsys):
     # an English designer's trial: 8 a sheet instead of 9 (more sheets) was not said; the summary says why
     assert deck["pieces_per_sheet"] == 8 and deck["more_with"] == {"bleed_mm": 0.833, "pieces_per_sheet": 9}
     pages = placements(out / "test" / "cards.pdf")
-    for fronts, backs in zip(pages[::2], pages[1::2]):
-        moved = sorted((W - x1 + 0.8, y0 - 1.2, W - x0 + 0.8, y1 - 1.2) for x0, y0, x1, y1 in fronts)
-        assert len(backs) == len(moved) > 0
-        for got, want in zip(sorted(backs), moved):
-            assert got == pytest.approx(want, abs=0.002)
+    assert_backs_mirror_fronts_moved(pages)
     for page in texts(out / "test" / "cards.pdf"):
         assert "home-laser" in page and "+0.8/-1.2 mm" in page and "未満" not in page
     said = capsys.readouterr().out
@@ -423,8 +429,4 @@ def test_two_sided_counters_keep_the_bleed_a_larger_offset_needs(tmp_path, two_b
     assert tight["bleed_mm"] < 1.7 and tight["pieces_per_sheet"] > counters["pieces_per_sheet"]
     assert "no room for gutters" not in said.err and f"({tight['pieces_per_sheet']}/sheet at" in said.out, said
     pages = placements(out / "test" / "counters.pdf")
-    for fronts, backs in zip(pages[::2], pages[1::2]):
-        moved = sorted((W - x1 + 0.8, y0 - 1.2, W - x0 + 0.8, y1 - 1.2) for x0, y0, x1, y1 in fronts)
-        assert len(backs) == len(moved) > 0
-        for got, want in zip(sorted(backs), moved):
-            assert got == pytest.approx(want, abs=0.002)
+    assert_backs_mirror_fronts_moved(pages)
