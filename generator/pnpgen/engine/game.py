@@ -393,6 +393,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                say: Callable[[str], None] = lambda s: None,
                faces_ready: Callable[[BuildResult], None] | None = None, game: Game | None = None,
                sheets: FaceStreams | None = None, arts: dict[str, Art] | None = None, lints: dict | None = None,
+               tiles: dict[str, str] | None = None,
                impositions: Impositions | None = None,
                document_ready: Callable[[str, PdfFile], None] = lambda path, pdf: None) -> BuildResult:
     """The game's files as bytes, its deck records and its manifest (rulebook not included).
@@ -403,8 +404,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     caller lets go of what this build did not use (``FaceStreams.let_go_of_unused``). ``arts``:
     converted faces kept by a long-running command, by their cache names (engine/warm.py): read
     from there, not from the cache; this build's are put there, the ones it did not use let go;
-    ``lints``, likewise, the print lint's findings on each face (faces/printlint.py);
-    ``impositions``, each deck's pages (engine/imposition.py). ``document_ready``: told of each
+    ``lints``, likewise, the print lint's findings on each face (faces/printlint.py); ``tiles``,
+    what each tile of a tiled board printed (engine/tilesig.py); ``impositions``, each deck's pages (engine/imposition.py). ``document_ready``: told of each
     document written in this process as it is made (its path in ``out_dir``): the caller may
     begin copying it into the staging folder while the rest is made."""
     compiled = memo = None
@@ -544,7 +545,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     result.records = plan.records
     result.warnings += fold_duplex_warnings(plan.records, options)
     result.home_pages = tile_signatures(plan, [placed.tiles for placed in on_paper], arts, face_keys, images,
-                                        game.fonts["gothic"])  # a tiled board's sheets by what each prints
+                                        game.fonts["gothic"], tiles)  # a tiled board's sheets by what each prints
     result.home_faces = plan.home_faces
     if cache is not None:
         assert memo is not None  # made from the cache above

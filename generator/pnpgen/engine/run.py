@@ -147,6 +147,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
         result = build_game(ws, slug, options, game=game, cache=cache, state=before, out_dir=out_dir, say=say,
                             sheets=sheets, arts=warm.arts(ed, drawn_with) if warm is not None else None,
                             lints=warm.lints(ed, drawn_with) if warm is not None else None,
+                            tiles=warm.tiles(ed, drawn_with) if warm is not None else None,
                             impositions=warm.impositions(ed, drawn_with) if warm is not None else None,
                             faces_ready=book.start if book is not None else None,
                             document_ready=(lambda rel, pdf: staging.early(out_dir / rel, pdf))

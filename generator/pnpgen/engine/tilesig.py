@@ -22,36 +22,39 @@ if TYPE_CHECKING:
     from pnpgen.impose.tiles import TilePlan
 
 READ_PX_PER_MM = 6.0  # some 150 dpi: a changed word or figure changes the pixels under it
-_KNOWN: dict[str, str] = {}  # a tile as drawn (its faces, their pictures, clip) → its signature: a save draws it once
-_KNOWN_LIMIT = 4096
+KNOWN_LIMIT = 4096  # tiles ``known`` holds at most (a watch session's): then it starts again
 
 
 def tile_signatures(plan: GamePlan, tiles: Sequence[TilePlan | None], arts: Mapping[str, Art],
-                    face_keys: Mapping[str, str], images: ImageStreams | None, font: str) -> dict[str, list[str]]:
+                    face_keys: Mapping[str, str], images: ImageStreams | None, font: str,
+                    known: dict[str, str] | None = None) -> dict[str, list[str]]:
     """Each deck's home pages' signatures (``plan.home_pages``), a tiled board's by what each
-    tile prints. ``tiles``: each deck's tile plan (None: not tiled), in the decks' order."""
+    tile prints. ``tiles``: each deck's tile plan (None: not tiled), in the decks' order.
+    ``known``: each tile as drawn (its faces, their pictures, clip) → what it printed, kept by
+    a watch session (engine/warm.py ``Warm.tiles``) so a save draws again only the tiles it changed."""
+    known = {} if known is None else known
     out = dict(plan.home_pages)
     for record, tiled in zip(plan.records, tiles, strict=True):
         if tiled is None or not record.files or record.files[0] not in plan.documents:
             continue
         pages = plan.documents[record.files[0]].pages
-        out[record.id] = [_signature(page, arts, face_keys, images, font) if page.faces() else sig
+        out[record.id] = [_signature(page, arts, face_keys, images, font, known) if page.faces() else sig
                           for page, sig in zip(pages, plan.home_pages[record.id], strict=True)]
     return out
 
 
 def _signature(page: Page, arts: Mapping[str, Art], face_keys: Mapping[str, str], images: ImageStreams | None,
-               font: str) -> str:
+               font: str, known: dict[str, str]) -> str:
     placed = [it for it in page.items if isinstance(it, PlaceFace)]
     rest = Page(page.size_mm, [it for it in page.items if not isinstance(it, PlaceFace)], side=page.side,
                 matrix=page.matrix)
     key = repr((placed, [face_keys.get(it.face, "") for it in placed], page.size_mm, page.matrix))
-    drawn = _KNOWN.get(key)
+    drawn = known.get(key)
     if drawn is None:
         alone = Page(page.size_mm, list(placed), matrix=page.matrix)
         [image] = rendered(write_document(PagePlan("tile", [alone]), arts, font, images=images), [0], READ_PX_PER_MM)
         drawn = hashlib.sha256(image.tobytes()).hexdigest()
-        if len(_KNOWN) >= _KNOWN_LIMIT:
-            _KNOWN.clear()
-        _KNOWN[key] = drawn
+        if len(known) >= KNOWN_LIMIT:
+            known.clear()
+        known[key] = drawn
     return hashlib.sha256(f"{page_signature(rest)} {drawn}".encode()).hexdigest()[:16]

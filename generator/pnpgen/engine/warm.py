@@ -36,6 +36,7 @@ class Warm:
         self._sheets: dict[str, tuple[str, FaceStreams]] = {}
         self._arts: dict[str, tuple[str, dict[str, Art]]] = {}
         self._lints: dict[str, tuple[str, dict]] = {}
+        self._tiles: dict[str, tuple[str, dict]] = {}
         self._impositions: dict[str, tuple[str, Impositions]] = {}
 
     def sheets(self, edition: str, inputs: str) -> FaceStreams:
@@ -57,6 +58,12 @@ class Warm:
         ``inputs`` hold (faces/printlint.py ``lint_faces``): a save measures only the faces it
         changed (a round token's text against its cut line is some hundred edges)."""
         return _kept(self._lints, edition, inputs, dict)
+
+    def tiles(self, edition: str, inputs: str) -> dict[str, str]:
+        """What each tile of a tiled board the last build of ``edition`` printed, by what it is
+        drawn from, while ``inputs`` hold (engine/tilesig.py): a save draws again only the tiles
+        it changed."""
+        return _kept(self._tiles, edition, inputs, dict)
 
     def impositions(self, edition: str, inputs: str) -> Impositions:
         """Each deck's pages as the last build of ``edition`` imposed them, while ``inputs`` hold
