@@ -406,3 +406,35 @@ def test_a_linked_spare_that_cannot_go_back_loses_only_pnpgens_name_of_it(tmp_pa
     staging.discard()
     assert not staging.folder.exists() and not entry.exists()
     assert (tmp_path / "linked.pdf").read_bytes() == b"a designer's file" * 100
+
+
+@pytest.mark.parametrize("failing", ["lseek", "fchmod"])
+def test_a_spare_cut_and_then_not_rewritten_is_still_freed_by_the_reclaim(tmp_path, small, monkeypatch, failing):
+    """A spare cut to its common bytes whose next step then fails is pnpgen's own file still:
+    freed (not put back in the trash at a size its record no longer names, a 'stranger' for ever)."""
+    ws = _game(tmp_path / "ws")
+    root, found = _spared(tmp_path, ws)
+    monkeypatch.setattr(trashes, "reclaim", lambda root: None)  # (freed below, not by a process racing this test)
+    cut: list[int] = []
+    real_cut, real_step = os.ftruncate, getattr(os, failing)
+
+    def cutting(fd, size):
+        real_cut(fd, size)
+        cut.append(fd)
+
+    def fails_after_the_cut(fd, *args):
+        if cut and cut[-1] == fd:
+            cut.pop()
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+        return real_step(fd, *args)
+
+    monkeypatch.setattr(spare.os, "ftruncate", cutting)
+    monkeypatch.setattr(spare.os, failing, fails_after_the_cut)
+    _text_edit(ws, 2)
+    assert run(ws, *BUILD) == 0
+    monkeypatch.undo()
+    trash = root / TRASH
+    trashes.empty_trash(trash, keep_spares=True)  # what the detached reclaim runs
+    assert not found.exists()
+    assert trashes.strangers(trash) == []
+    assert (root / DOC).read_bytes() == (_cold(tmp_path, ws, "cold") / DOC).read_bytes()
