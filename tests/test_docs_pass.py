@@ -15,7 +15,7 @@ from PIL import Image
 
 from conftest import DECK_YAML, FRONT, REPO, make_workspace, run
 from homeprint.test_printer import placements
-from pdfprobe import glyphs, reader, texts
+from pdfprobe import glyphs, reader, text_positions, texts
 from pnpgen.data import boxlengths, layouts, sheetlayouts
 from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlsrc import Located
@@ -451,3 +451,34 @@ def test_an_rgb_png_goes_in_as_its_own_pixels_and_a_grey_one_is_made_rgb_as_the_
                      ("/DeviceRGB", "/FlateDecode", True)], kinds
     said = " ".join(FORMAT.split()) + " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
     assert "RGB or greyscale PNG" not in said and "RGB or grey PNG" not in said
+
+
+def test_the_two_sided_counter_of_data_format_prints_its_reduced_values_on_its_back(tmp_path, capsys):
+    """A wargame designer's question: a counter whose back shows its reduced values, read from the
+    spreadsheet's columns. data-format.md's deck and CSV, copied as written, build quietly; each
+    counter's back prints its `reduced` column (and `move`) where its front prints `value`, behind
+    its own front on the home sheet."""
+    ws = make_workspace(tmp_path / "ws", deck=_block(FORMAT, "# data/<slug>/decks/units.yaml"))
+    decks = ws / "data" / "test" / "decks"
+    (decks / "cards.yaml").rename(decks / "units.yaml")
+    (decks / "units.csv").write_text(_block(FORMAT, "title,value,reduced,move,count"), encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert capsys.readouterr().err == ""
+    shop = reader(ws / "build" / "test" / "shop" / "units.pdf")
+    assert len(shop.pages) == 20  # ten counters, front and back
+    front, back = (text_positions(shop.pages[i]) for i in (0, 1))
+    assert sorted(t for t, *_ in front) == sorted(["第1連隊", "4-4", "4"])
+    assert sorted(t for t, *_ in back) == sorted(["第1連隊", "2-2", "4"])
+    (x, y), bleed = next((x, y) for t, x, y in back if t == "2-2"), 3
+    assert 1.5 <= x - bleed < 9.5 and 10 < y - bleed < 14.5  # in the value box, the counter's lower left
+    assert next((x, y) for t, x, y in front if t == "4-4") == (x, y)
+    sheet = reader(ws / "build" / "test" / "units.pdf")
+    width = float(sheet.pages[0].mediabox.width) * 25.4 / 72
+    fronts = sorted((x, y) for t, x, y in text_positions(sheet.pages[0]) if t == "4-4")
+    backs = sorted(((x, y) for t, x, y in text_positions(sheet.pages[1]) if t == "2-2"), reverse=True)
+    assert len(fronts) == len(backs) == 6
+    # mirrored for a long-edge flip: a counter's left edge at a on the front is at width - 16 - a on
+    # the back, and each value stands x - bleed into its counter (the shop page's): f + b is one figure
+    for f, b in zip(fronts, backs, strict=True):
+        assert abs(f[1] - b[1]) < 0.01 and abs(f[0] + b[0] - (width - 16 + 2 * (x - bleed))) < 0.05, (f, b)
