@@ -482,3 +482,53 @@ def test_the_two_sided_counter_of_data_format_prints_its_reduced_values_on_its_b
     # the back, and each value stands x - bleed into its counter (the shop page's): f + b is one figure
     for f, b in zip(fronts, backs, strict=True):
         assert abs(f[1] - b[1]) < 0.01 and abs(f[0] + b[0] - (width - 16 + 2 * (x - bleed))) < 0.05, (f, b)
+
+
+def _hex_map(root: Path, s: int = 20, size: str = "[190, 180]") -> Path:
+    """data-format.md's hex map, deck and template copied as written (hexes ``s`` mm across and
+    the board ``size``, as its last sentence says for a larger map)."""
+    ws = make_workspace(root, deck=_block(FORMAT, "# data/<slug>/decks/map.yaml").replace("[190, 180]", size))
+    (ws / "data" / "test" / "decks" / "cards.yaml").rename(ws / "data" / "test" / "decks" / "map.yaml")
+    template = _block(FORMAT, "{# templates/<slug>/map-front.svg.j2 #}")
+    (ws / "templates" / "test" / "map-front.svg.j2").write_text(template.replace("s = 20", f"s = {s}"), encoding="utf-8")
+    return ws
+
+
+def test_the_hex_map_of_data_format_numbers_ten_columns_of_eight_hexes(tmp_path, capsys):
+    """A designer's question: a hex map drawn with hex_points(). data-format.md's example, built
+    as written, quietly: 80 hexes numbered 0101 to 1008, columns 17.32 mm apart (every other one
+    half a hex lower), rows 20 mm apart, the grid centred on the 190 × 180 mm board."""
+    ws = _hex_map(tmp_path / "ws")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert capsys.readouterr().err == ""
+    shop = reader(ws / "build" / "test" / "shop" / "map.pdf")
+    assert len(shop.pages) == 1
+    box = shop.pages[0].trimbox
+    assert (round(float(box.width) * 25.4 / 72), round(float(box.height) * 25.4 / 72)) == (190, 180)
+    labels: dict[str, tuple[float, float]] = {}  # each label's middle and baseline, mm from the trim's corner
+    chars: list = []
+    for g in [*glyphs(ws / "build" / "test" / "shop" / "map.pdf")[0], None]:
+        if chars and (g is None or g.obj != chars[0].obj):
+            last = chars[-1].x + (chars[-1].x - chars[-2].x)  # (the last digit's end: a digit's advance on)
+            labels["".join(c.char for c in chars)] = ((chars[0].x + last) / 2 - 3, chars[0].y - 3)
+            chars = []
+        if g is not None and not g.char.isspace():
+            chars.append(g)
+    assert sorted(labels) == [f"{c:02d}{r:02d}" for c in range(1, 11) for r in range(1, 9)]
+    step, top = 20 * 3 ** 0.5 / 2, labels["0101"][1]
+    assert 15 - 10 < top < 15 - 10 + 4  # under the first hex's top edge (its centre 15 mm down)
+    for name, (x, y) in labels.items():
+        c, r = int(name[:2]), int(name[2:])
+        # columns centred on the board (95 mm), 17.32 mm apart; rows 20 mm, every other column 10 mm lower
+        assert abs(x - (95 + (c - 5.5) * step)) < 0.3, (name, x)
+        assert abs(y - (top + (r - 1) * 20 + (10 if c % 2 == 0 else 0))) < 0.05, (name, y)
+    assert len(reader(ws / "build" / "test" / "map.pdf").pages) == 1  # whole on one A4 sheet
+
+
+def test_the_larger_hex_map_of_data_format_prints_as_page_tiles(tmp_path):
+    ws = _hex_map(tmp_path / "ws", s=30, size="[280, 265]")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    shop = reader(ws / "build" / "test" / "shop" / "map.pdf")
+    assert sorted(t for t, *_ in text_positions(shop.pages[0]))[::79] == ["0101", "1008"]
+    assert len(reader(ws / "build" / "test" / "map.pdf").pages) > 1
