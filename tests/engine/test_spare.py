@@ -438,3 +438,31 @@ def test_a_spare_cut_and_then_not_rewritten_is_still_freed_by_the_reclaim(tmp_pa
     assert not found.exists()
     assert trashes.strangers(trash) == []
     assert (root / DOC).read_bytes() == (_cold(tmp_path, ws, "cold") / DOC).read_bytes()
+
+
+def test_a_file_swapped_into_the_staged_name_after_the_cut_is_never_deleted(tmp_path, monkeypatch):
+    """The spare cut, then its staged name swapped for someone's file before the next step fails:
+    that file is not pnpgen's (another inode), so it is moved back, never freed."""
+    root = tmp_path / "out"
+    (root / TRASH).mkdir(parents=True)
+    entry = root / TRASH / "abc-000000"
+    entry.write_bytes(b"pnpgen's old document" * 100)
+    st = entry.lstat()
+    taken = spare.Spare(entry, [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns], 100, 1)
+    staging = transaction.Staging(root)
+    staging.begin()
+    staged = staging.folder / staging.name_of(root / "deck.pdf", b"new")
+    staging.seal()
+    real = os.fchmod
+
+    def swapped_then_fails(fd, mode):
+        if os.fstat(fd).st_ino == st.st_ino:
+            os.rename(staged, tmp_path / "cut.pdf")
+            staged.write_bytes(b"a designer's file")
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+        return real(fd, mode)
+
+    monkeypatch.setattr(spare.os, "fchmod", swapped_then_fails)
+    assert taken.open_as(staged, 0o644) is None
+    assert (tmp_path / "cut.pdf").stat().st_size == 100  # (it was cut)
+    assert entry.read_bytes() == b"a designer's file" and not staged.exists()
