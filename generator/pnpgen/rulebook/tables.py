@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 
 from pnpgen.data.markup import ICON_TOKEN
 
@@ -84,3 +85,20 @@ def heads_a_table(rows: list[str]) -> bool:
     words = not FIGURES.search(rows[0]) and all(FIGURES.search(r) for r in body)
     counted = counts_head(rows[0]) and all(bare_number_cell(r) for r in body)
     return (words or counted) and bool(column_starts(rows[0])) and table_row(rows[0], rows[1])
+
+
+def askew_rows(rows: list[str]) -> list[int]:
+    """The rows (by index) of an aligned table whose columns start off the table's: a column where
+    no other row has one, and one of the table's missing (a role renamed 記録係 → 書記 in the draft
+    shifted its row two cells left, and the book printed it askew). The table's columns are those
+    most of its rows start; a row with a cell left empty (fewer columns) or a note after the last
+    (one more) is no such row."""
+    body = [(k, r) for k, r in enumerate(rows) if r.strip()]
+    if len(body) < 3 or any(is_map_line(r) for _, r in body):
+        return []
+    starts = {k: column_starts(r) for k, r in body}
+    counts = Counter(c for st in starts.values() for c in st)
+    table = {c for c, n in counts.items() if n * 2 > len(body)}
+    if len(table) < 2:
+        return []
+    return [k for k, _ in body if starts[k] - table and table - starts[k]]
