@@ -412,6 +412,7 @@ def test_the_docs_preset_listings_load_as_written(tmp_path, page, first):
     ("[200, 260]", "letter", "(tiled only for the printer's margin: whole on one sheet with --margin 3.5mm"),
     ("[210, 297]", "a4", "(tiled, as the sheet's printable area is smaller than the board: size: [193, 274] prints"),
     ("[400, 400]", "a4", "(4 page tiles (2×2) hold a board of up to 360×360 mm, the same proportions)"),
+    ("[400, 270]", "a4", "(2 page tiles (2×1) hold a board of up to 360×243 mm, the same proportions)"),
     ("[350, 248]", "a4", "(size: [247, 175] prints whole on one sheet, the largest board of the same proportions one"),
 ])
 def test_the_tiled_board_lines_data_format_quotes_are_what_the_build_says(tmp_path, capsys, size, paper, quote):
