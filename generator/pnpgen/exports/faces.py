@@ -32,7 +32,8 @@ MARK_ROOM_MM = 8.0  # paper kept outside the bleed for トンボ
 # The trim and the figures under it in pnpgen's 未定 magenta, which a CMYK file prints on the magenta
 # plate alone (pdf/colour.py): in three inks, the 4.5 pt figures were warned as the designer's text
 # too small for mixed inks, naming their template.
-PROOF_MAGENTA = tuple(int(PLACEHOLDER_COLOUR[i:i + 2], 16) / 255 for i in (1, 3, 5))
+_R, _G, _B = (int(PLACEHOLDER_COLOUR[i:i + 2], 16) / 255 for i in (1, 3, 5))
+PROOF_MAGENTA = (_R, _G, _B)
 PROOF = {"trim": (PROOF_MAGENTA, None), "bleed": ((0.0, 0.45, 0.9), (1.0, 0.7)),
          "safe": ((0.0, 0.6, 0.2), (0.5, 0.5))}
 PROOF_PT = 0.6
