@@ -13,6 +13,7 @@ from pnpgen.data.sheetlayouts import margin_warnings
 from pnpgen.engine.cutfiles import too_large_for_cricut
 from pnpgen.engine.manifest import DeckRecord
 from pnpgen.engine.options import BuildOptions
+from pnpgen.faces.faceset import DeckFaces
 from pnpgen.impose.cutter import CRICUT_AREA_IN
 from pnpgen.impose.fold import layout_fold
 from pnpgen.impose.grid import SheetOptions
@@ -119,6 +120,27 @@ def _not_folded(usual: list[DeckRecord], big: str, named: bool = True) -> str:
         stock = f"on card stock (sheet {r.layout['sheet_layout']['id']}), which keeps its slots"
         said.append(f"{r.id!r} {stock}" if named else stock)
     return "; ".join(said)
+
+
+def sleeve_back_warnings(slug: str, decks: list[DeckFaces], options: BuildOptions) -> list[str]:
+    """With ``--layout sleeve``: each card deck whose backs tell its cards apart (a back template
+    reading the piece: a scenario card's number on its back, to be found face down), which sleeve
+    inserts leave out, printing fronts only. Said once per deck; a deck of one back says nothing,
+    the backer card standing in for it."""
+    if options.sheet.layout != "sleeve":
+        return []
+    out = []
+    for faces in decks:
+        deck = faces.deck
+        backs = {pair.back for pair in faces.pairs if pair.back is not None}
+        if deck.back is None or back_behind(deck, options.sheet) or len(backs) < 2:
+            continue
+        out.append(f"{deck.where('back')}: --layout sleeve: deck {deck.id!r} has {len(backs)} different backs (its back "
+                   "reads the piece), and sleeve inserts print fronts only, with a backer card behind: nothing "
+                   "on the backs tells its cards apart (expected its sheets from a build without --layout "
+                   f"sleeve, e.g. pnpgen build --game {slug} --out build-backs, or one back for "
+                   "every card)")
+    return out
 
 
 def cricut_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildOptions) -> list[str]:
