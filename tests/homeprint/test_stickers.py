@@ -52,5 +52,6 @@ def test_the_sticker_recipe_builds_one_sided_into_the_labels(tmp_path):
     manifest = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))
     deck = next(d for d in manifest["decks"] if d["id"] == "stickers")
     assert deck["layout"] == "sheet labels-24" and deck["sheet_bleed_mm"] == 0  # the labels abut: no bleed
+    assert deck["die_line"]["home"] == "none: the stock's own cuts (sheet labels-24, no cut marks)"  # none printed
     stock = manifest["bill_of_materials"]["stock"]
     assert [(s["name"], s["decks"]) for s in stock] == [("ラベル 24面", ["強化シール"])], stock
