@@ -251,7 +251,7 @@ def _tables(lines: list[str], cls: DraftLines) -> dict[int, int]:
 
 def _steps_alike(section: Section) -> None:
     """In a section of one-sentence steps (numbered lines), a step of several sentences with
-    nothing under them is one too, as in a Japanese draft (parse.py's ``_steps_alike``)."""
+    nothing under them is one too: a heading 3.2 under a numbered line 1. reads as two kinds of step."""
     steps = [c for c in section.children if isinstance(c, Step)]
     if any(step.sentence for step in steps):
         for step in steps:
