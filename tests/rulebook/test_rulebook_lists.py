@@ -199,3 +199,22 @@ def test_an_english_rule_case_wrapped_without_punctuation_is_an_item_not_a_sub_h
     zoc = section.children[1]
     assert zoc.text == "5.2 Zones of Control"
     assert [(type(b).__name__, b.text) for b in zoc.children][:1] == [("Subheading", "5.2.1 Entering a Zone")], zoc.children
+
+
+def test_an_english_rule_case_of_two_numbers_written_as_a_sentence_is_an_item():
+    """editor7: ``5.3 A unit that ends its move beside an enemy unit must`` wrapped over ``Stop and
+    fight.`` (a capital under it) was the sub-heading “5.3 A unit that … must”, and ``5.4 A unit in a
+    town may not move.`` a paragraph with its number in the text. Both are cases hanging after their
+    number; the titles ``5.1 Movement Points`` and ``5.5 Combat`` over their text stay sub-headings."""
+    english = ("# T (Draft 1)\n\n## Movement\n\n5.1 Movement Points\nA unit moves up to its points.\n\n"
+               "5.3 A unit that ends its move beside an enemy unit must\nStop there and fight in the combat phase.\n"
+               "5.4 A unit in a town may not move.\n\n5.5 Combat\nUnits beside an enemy attack it.\n")
+    section = parse(english, "en").sections[0]
+    assert [(type(b).__name__, b.text) for b in section.children] == [
+        ("Subheading", "5.1 Movement Points"), ("Subheading", "5.5 Combat")], section.children
+    assert [(type(b).__name__, getattr(b, "mark", ""), b.text) for b in section.children[0].children] == [
+        ("DraftParagraph", "", "A unit moves up to its points."),
+        ("Bullet", "5.3", "A unit that ends its move beside an enemy unit must Stop there and fight in the combat phase."),
+        ("Bullet", "5.4", "A unit in a town may not move.")], section.children[0].children
+    assert [(type(b).__name__, b.text) for b in section.children[1].children] == [
+        ("DraftParagraph", "Units beside an enemy attack it.")]
