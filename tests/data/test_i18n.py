@@ -268,6 +268,28 @@ def test_fonts_per_language(tmp_path):
     assert "日本語のまま" in pages_text(ws / "build" / "test" / "en" / "shop" / "cards.pdf")[8]
 
 
+def test_an_english_edition_naming_no_english_fonts_sets_its_cards_in_noto(tmp_path):
+    """editor7: a Japanese game's ``--lang en`` cards set their English in BIZ UD's Latin letters
+    unless game.yaml named ``fonts: {en: …}``, while the English rulebook already defaulted to Noto.
+    The cards' English text is Noto now (BIZ UD a fallback, for the text left in Japanese); the
+    Japanese edition keeps BIZ UD alone, and a role game.yaml names itself is kept."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK + "  - {name: 未訳, text: 日本語のまま}\n", game=TWO)
+    en = load_game(Workspace(ws), "test", lang="en")
+    assert {k: en.text_fonts[k] for k in ("gothic", "bold", "mincho", "mono")} == {
+        "gothic": "NotoSans-Regular", "bold": "NotoSans-Bold", "mincho": "NotoSerif-Regular", "mono": "BIZUDGothic-Regular"}
+    assert "BIZUDPGothic-Regular" in en.text_fallback_fonts and en.fonts["gothic"] == "BIZUDPGothic-Regular"
+    assert load_game(Workspace(ws), "test", lang="ja").text_fonts["gothic"] == "BIZUDPGothic-Regular"
+    build(ws, "--lang", "en")
+    build(ws)
+    pdf = PdfReader(ws / "build" / "test" / "en" / "shop" / "cards.pdf")
+    assert "NotoSans-Regular" in set(page_fonts(pdf.pages[0]))  # "Blessing", "Text Blessing"
+    assert "BIZUDPGothic-Regular" in set(page_fonts(pdf.pages[8]))  # 日本語のまま: the fallback
+    ja = PdfReader(ws / "build" / "test" / "shop" / "cards.pdf")
+    assert not any(font.startswith("Noto") for page in ja.pages for font in page_fonts(page))
+    named = make_workspace(tmp_path / "named", deck=DECK, game=TWO + "fonts:\n  gothic: BIZUDGothic-Regular\n")
+    assert load_game(Workspace(named), "test", lang="en").text_fonts["gothic"] == "BIZUDGothic-Regular"
+
+
 def test_font_mapping_for_an_unknown_language_is_an_error(tmp_path):
     game = TWO + "fonts:\n  de:\n    gothic: BIZUDGothic-Regular\n"
     ws = make_workspace(tmp_path / "ws", game=game)
