@@ -245,7 +245,7 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
         fontreg.locate(name, ws.fonts, where=where, key=f"fonts.{role}" if role in fonts_in else "fonts")
     for i, name in enumerate(fallback):
         fontreg.locate(name, ws.fonts, where=doc.where(("fallback_fonts", i)), key=f"fallback_fonts.{i + 1}")
-    text_fonts, text_fallbacks = translations.text_fonts(doc, font_roles, fallback, ws.fonts)
+    text_fonts, text_fallbacks = translations.text_fonts(doc, font_roles, fallback, ws.fonts, frozenset(fonts_in))
     sourced = []
     for i, item in enumerate(_parse(doc, ("sourced",), v.sequence, data.get("sourced"), "sourced")):
         item = _keys(doc, item, ("sourced", i), SOURCED_KEYS, "a sourced component")
