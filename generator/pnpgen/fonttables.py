@@ -127,15 +127,19 @@ def _face_reading_later() -> type:
 
     class FaceReadingLater(TTFontFace):
         def __getattr__(self, name: str) -> Any:  # (only for an attribute the face does not have)
-            if name not in LATER or "later" not in self.__dict__:
+            known = self.__dict__
+            entry = known.get("later") if name in LATER else None
+            if entry is None:
+                if name in LATER and name in known:  # read meanwhile by another thread (an export's)
+                    return known[name]
                 raise AttributeError(name)
-            entry = self.__dict__.pop("later")
             kept = usercache.get(KIND, _later_key(entry))
             if not (isinstance(kept, dict) and all(k in kept for k in LATER)):
                 parsed = TTFontFile(io.BytesIO(self._ttf_data))
                 kept = {k: getattr(parsed, k) for k in LATER}
                 usercache.put(KIND, _later_key(entry), kept)
-            self.__dict__.update(kept)
+            known.update(kept)  # (then the entry's name goes: a thread asking meanwhile finds either)
+            known.pop("later", None)
             return kept[name]
 
     return FaceReadingLater
