@@ -319,6 +319,29 @@ def test_message_catalogues_match():
     assert msg("rulebook.cover", "fr") == "Rulebook"  # no French catalogue: English
 
 
+def test_a_message_catalogue_is_read_back_from_the_machines_cache_not_parsed_again(tmp_path, monkeypatch):
+    """pnpgen's own labels (some 2 ms of YAML a catalogue, every build) are parsed once per
+    machine; a damaged entry is parsed again, the same labels."""
+    import yaml
+
+    from pnpgen import messages, usercache
+
+    monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "cache"))
+    catalogue.cache_clear()
+    first = catalogue("ja")
+    catalogue.cache_clear()
+    load = yaml.load
+    monkeypatch.setattr(yaml, "load", lambda *a, **k: pytest.fail("parsed again"))
+    assert catalogue("ja") == first and first["rulebook.cover"] == load(
+        (messages.HERE / "ja.yaml").read_text("utf-8"), Loader=yaml.SafeLoader)["rulebook.cover"]
+    entry = next((tmp_path / "cache" / messages.KIND).iterdir())
+    entry.write_bytes(entry.read_bytes()[:-4] + b"oops")
+    monkeypatch.setattr(yaml, "load", load)
+    catalogue.cache_clear()
+    assert catalogue("ja") == first and usercache.get(messages.KIND, entry.name) == first  # written again
+    catalogue.cache_clear()
+
+
 def test_spreadsheet_columns_per_language(tmp_path, capsys):
     deck = DECK_YAML.replace("pieces:\n", "pieces: {file: cards.csv}\n")
     ws = make_workspace(tmp_path / "ws", deck=deck, game=TWO)
