@@ -312,6 +312,11 @@ class Cache:
         self._lines[kind] = lines
         return {key: value for key, (value, _) in lines.items()}
 
+    def let_go_of_pack(self, kind: str) -> None:
+        """What ``pack`` kept of a pack's lines, let go of once its entry is made: a thousand
+        faces' JSON held through the rest of a build made each of its collections longer."""
+        self._lines.pop(kind, None)
+
     def pack_path(self, kind: str) -> Path:
         return self.root / f"{kind}.pack.json"
 

@@ -542,6 +542,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
             cache_files.update([cache.pack_entry(faces_pack(slug, options), packing)])  # (else the pack as it is)
         packing.clear()  # (its text made: the faces' JSON let go of before the documents are drawn)
         packed.clear()
+        cache.let_go_of_pack(faces_pack(slug, options))
     font = game.fonts["gothic"]
     if any(art.fallback for art in arts.values()):  # svglib draws these: start it from an embedded font
         default_font(font)
