@@ -27,7 +27,7 @@ import json
 import os
 import re
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -47,8 +47,8 @@ if TYPE_CHECKING:  # (a build that finds everything up to date loads no stage)
 ENTRY = re.compile(r"faces/[0-9a-f]{2}/[0-9a-f]{32,64}(-[0-9a-f]{16}){0,2}\.json|jinja/[0-9a-f]{40,64}\.jbc"
                    r"|pictures/[0-9a-f]{2}/[0-9a-f]{64}\.bin|images/[0-9a-f]{2}/[0-9a-f]{64}\.(bin|json)"
                    r"|(nest|readings|books|renders/[^/\x00]{1,255})/[0-9a-f]{32}\.json"
-                   r"|(renders|art|forms|pieces|bleed)/[^/\x00]{1,200}\.pack\.json")
-KINDS = ("faces", "pictures", "images", "jinja", "nest", "readings", "books", "renders", "art", "forms", "pieces", "bleed")  # the cache's folders
+                   r"|(renders|art|forms|pieces|bleed|converted)/[^/\x00]{1,200}\.pack\.json")
+KINDS = ("faces", "pictures", "images", "jinja", "nest", "readings", "books", "renders", "art", "forms", "pieces", "bleed", "converted")  # the cache's folders
 
 
 def safe_rel(rel: object) -> bool:
@@ -312,6 +312,11 @@ class Cache:
         self._lines[kind] = lines
         return {key: value for key, (value, _) in lines.items()}
 
+    def let_go_of_pack(self, kind: str) -> None:
+        """What ``pack`` kept of a pack's lines, let go of once its entry is made: a thousand
+        faces' JSON held through the rest of a build made each of its collections longer."""
+        self._lines.pop(kind, None)
+
     def pack_path(self, kind: str) -> Path:
         return self.root / f"{kind}.pack.json"
 
@@ -357,21 +362,35 @@ class Cache:
     def face_path(self, key: str) -> Path:
         return self.root / "faces" / key[:2] / f"{key}.json"
 
-    def face(self, key: str, from_json, pictures: Callable[[str], bytes] | None = None) -> Any | None:
+    def face(self, key: str, from_json, pictures: Callable[[str], bytes] | None = None,
+             packed: Mapping[str, Any] | None = None, read: dict[str, Any] | None = None) -> Any | None:
         """A converted face, or None when absent, damaged or not what its name says. The entry is
         a header line (key, pnpgen, the hash of the art's text) and the art's JSON text: checked
         by hashing the bytes as read, not by serialising the art again. Its pictures are entries
         of their own (``picture_path``), each read as it is and checked against its name: no
         base64 to decode, and a picture shown by many faces is stored once. ``pictures`` reads
-        them (default ``picture``: their bytes)."""
-        try:
-            head, _, text = read_record(self.face_path(key)).partition(b"\n")
-            outer = json.loads(head)
-            if outer.get("key") != key or outer.get("pnpgen") != code() or outer.get("check") != seal(text):
-                return None
-            return from_json(json.loads(text), pictures=pictures or self.picture, sealed=False)
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            return None
+        them (default ``picture``: their bytes). ``packed``: the faces' JSON read from a pack (a
+        game's faces in one sealed file, ``converted/<edition>.pack.json``), tried before the face's
+        own entry; ``read`` gets the JSON the face was made from, for the next pack."""
+        for look in (packed, None):
+            try:
+                if look is not None:
+                    obj = look.get(key)
+                    if obj is None:
+                        continue
+                else:
+                    head, _, text = read_record(self.face_path(key)).partition(b"\n")
+                    outer = json.loads(head)
+                    if outer.get("key") != key or outer.get("pnpgen") != code() or outer.get("check") != seal(text):
+                        return None
+                    obj = json.loads(text)
+                art = from_json(obj, pictures=pictures or self.picture, sealed=False)
+            except (OSError, ValueError, KeyError, TypeError, AttributeError):
+                continue
+            if read is not None:
+                read[key] = obj
+            return art
+        return None
 
     def face_entries(self, key: str, art: Any, record: ArtRecord) -> dict[Path, bytes]:
         """The files that store a converted face (an ``Art``): each picture it shows that the

@@ -6,12 +6,14 @@ game of the command succeeded, so a failed build leaves the previous good output
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from pnpgen.atomic import Stores
 from pnpgen.boxnet import TuckBox, deepest
@@ -379,6 +381,12 @@ def saved_again(e: SourceChanged) -> InputError:
                       expected="build again: the last good files are kept")
 
 
+def faces_pack(slug: str, options: BuildOptions) -> str:
+    """The pack of a game's converted faces (their JSON, each picture by its SHA-256): an edit
+    reads the thousand faces it did not change in one file, not a thousand files."""
+    return f"converted/{edition(slug, options)}"
+
+
 def pieces_pack(slug: str, options: BuildOptions) -> str:
     """The pack of the hashes of the pieces of a game's pictures placed from their art files."""
     return f"pieces/{edition(slug, options)}"
@@ -433,6 +441,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     images = ImageStreams(cache.root / "images" if cache is not None else None, code(),
                           store_now=cache is not None and cache.marked(), stores=stores)
     known: dict[str, Art] = {}
+    packing: dict[str, Any] = {}  # the JSON of each face this build shows, for the faces' pack
+    packed: dict[str, Any] = {}  # the faces' pack as the last build left it
     # the first face of each deck and side, read for bare bleed (a background stopping at the trim is
     # the template's, so every face shows it): a cost per deck, not per card; pnpgen check reads every face
     bleed_faces = first_faces([ShopFace(df.deck, p.piece, side, k, k + face_keys[k]) for df in rendered.decks
@@ -446,6 +456,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         images.own_hash = lambda path, st: content_hash(path, cache.hashes, st)  # (while it still is that file)
         images.own_stat = cache.stamps.of
         images.piece_hashes = Memo(known=cache.pack(pieces_pack(slug, options)))
+        packed = cache.pack(faces_pack(slug, options))  # the faces of the last build, in one file
         stored = cache.picture_source  # where a picture can be read again, only if something needs it
 
         def let_go(art: Art) -> Art:  # each picture's stream found or made, its bytes let go of
@@ -466,6 +477,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
             if converted.read is not None:  # rendered for its bleed by the worker that converted it
                 papers[k] = converted.read
             record = converted.record or ArtRecord.of(converted.art)  # (made by a worker, or here)
+            packing[k + face_keys[k]] = json.loads(record.text)  # (for the faces' pack)
             for where, entry in cache.face_entries(k + face_keys[k], converted.art, record).items():
                 if not cache.store(where, entry):
                     cache_files[where] = entry  # written with the build's files (whose write says what is wrong)
@@ -487,9 +499,11 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         for k, digest in face_keys.items():
             art = arts.get(k + digest) if arts is not None else None
             if art is None:
-                art = cache.face(k + digest, Art.from_json, pictures=picture)
+                art = cache.face(k + digest, Art.from_json, pictures=picture, packed=packed, read=packing)
                 if art is not None:
                     keep(k + digest, art)
+            elif k + digest in packed:  # (kept by a long-running command: its line in the pack stays)
+                packing[k + digest] = packed[k + digest]
             if art is not None:
                 known[k] = let_go(art)
         cache.let_go_of_pictures()
@@ -525,6 +539,11 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     images.stores = None
     if cache is not None:
         cache.stores = None
+        if packing.keys() != packed.keys() or any(packing[k] is not packed[k] for k in packing):
+            cache_files.update([cache.pack_entry(faces_pack(slug, options), packing)])  # (else the pack as it is)
+        packing.clear()  # (its text made: the faces' JSON let go of before the documents are drawn)
+        packed.clear()
+        cache.let_go_of_pack(faces_pack(slug, options))
     font = game.fonts["gothic"]
     if any(art.fallback for art in arts.values()):  # svglib draws these: start it from an embedded font
         default_font(font)
@@ -553,6 +572,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         assert memo is not None  # made from the cache above
         cache_files.update(cache.record("nest", k, v) for k, v in sorted(nest_memo.learned.items()))
         result.uses = _uses(cache, renders_pack(slug, options), face_keys, nest_memo)
+        result.uses.add(cache.pack_path(faces_pack(slug, options)))
     drawn = [(plan.documents, arts, face_keys)]
     homes = [r.files[0] for r in plan.records if r.files] + [f"{game.slug}-all.pdf"]
     if options.ink is not None:  # the home sheets again, by the ink saver, into ink-saver/

@@ -47,11 +47,23 @@ VERSION = 1
 SPARES_TEMPORARY = re.compile(r"\.spares\.([0-9a-f]+)-[0-9a-f]+" + re.escape(TMP_SUFFIX))
 
 
-def layout_of(data: PdfFile) -> str:
+def layout_of(data: PdfFile, named: dict[tuple[Stored, str | None], str] | None = None) -> str:
     """Each part of ``data`` as ``length:what``, joined by ``;``: ``what`` empty for bytes in
     memory, a stored part as ``_identity`` names it. One string, not a list: the record is read
-    by every build and reclaim, and only the layout of a document being written is taken apart."""
-    return ";".join(f"{len(p)}:" if isinstance(p, bytes) else f"{p.size}:{_identity(p)}" for p in data.parts)
+    by every build and reclaim, and only the layout of a document being written is taken apart.
+    ``named``: the stored parts named already, shared by the documents of one commit (each of a
+    big deck's four documents holds the same thousand pictures)."""
+    named = {} if named is None else named
+    out = []
+    for p in data.parts:
+        if isinstance(p, bytes):
+            out.append(f"{len(p)}:")
+            continue
+        what = named.get((p, p.sha))  # (a part's hash is not part of its equality)
+        if what is None:
+            what = named[p, p.sha] = f"{p.size}:{_identity(p)}"
+        out.append(what)
+    return ";".join(out)
 
 
 def _identity(part: Stored) -> str:
@@ -169,11 +181,12 @@ def note_outputs(root: Path, trash: Path, written: Mapping[Path, PdfFile]) -> No
         try:
             trash.mkdir(exist_ok=True)
             record = read(trash)
+            named: dict[tuple[Stored, str | None], str] = {}
             for path, data in written.items():
                 rel = path.relative_to(root).as_posix()
                 st = path.lstat()
                 if stat.S_ISREG(st.st_mode):
-                    record.outputs[rel] = [*_file_identity(st), layout_of(data)]
+                    record.outputs[rel] = [*_file_identity(st), layout_of(data, named)]
             record.write(trash)
             return
         except OSError:
