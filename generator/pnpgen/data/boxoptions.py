@@ -13,8 +13,10 @@ from pnpgen.data import validate as v
 from pnpgen.data.boxlengths import dash_length, length, number, points
 from pnpgen.data.i18n import LANGUAGE_CODE, LANGUAGE_EXPECTED, language_code_hint
 
-BOX_TYPES = ("text", "image", "icons", "panel", "frame", "folds", "line", "grid")
-DRAWN = ("text", "image", "icons", "panel", "frame", "grid")  # the types that paint a fill
+BOX_TYPES = ("text", "image", "icons", "panel", "frame", "folds", "line", "grid", "track")
+DRAWN = ("text", "image", "icons", "panel", "frame", "grid", "track")  # the types that paint a fill
+PLACED = ("text", "image", "icons", "panel", "line", "grid", "track")  # the types placed by x, y, w, h
+TRACK_MOST = 1_000  # spaces in a track box (faces/tracks.py's MAX_SPACES: a score track runs to 50 or 100)
 SOURCES = ("game.title", "game.players", "game.draft", "deck.name")  # what a box may show besides piece fields
 
 
@@ -80,6 +82,33 @@ def flag(value: Any, trim: tuple[float, float]) -> bool:
     return v.flag(value)
 
 
+# markup that is whole in itself: an escape, an icon, a ruby, a bold or colour pair (data/markup.py)
+_WHOLE_MARKS = re.compile(r"\\[\\*\[\]{}]|\{[^\W\d_][\w-]*\}|\{[^{}|｜\n]+[|｜][^{}|｜\n]+\}"
+                          r"|\*\*[^*]*\*\*|\[([A-Za-z][\w-]*)\][^\[\]]*\[/\1\]")
+_LOOSE = re.compile(r"[*\[\]{}|｜\\]")
+
+
+def beside(value: Any, trim: tuple[float, float]) -> str:
+    """A ``label`` or ``unit`` set beside a field's value: text whose markup is whole in itself
+    (``{heart}``, ``**体力**``), so nothing of it pairs with markup in the value it stands beside
+    (a label's ``{`` closed by a value's ``|…}`` would read the value as a ruby)."""
+    said = v.text(value)
+    loose = _LOOSE.search(_WHOLE_MARKS.sub("", said))
+    if loose is not None:
+        raise v.Invalid(f"{v.show(value)} has a {loose.group()!r} that is no whole markup: it would pair with "
+                        "markup in the value beside it",
+                        "text, whole markup ({heart}, **体力**), or the character escaped: \\{ \\* \\[")
+    return said
+
+
+def whole_number(value: Any, trim: tuple[float, float]) -> int:
+    """A track's number (its last space's, its start): a whole number, -1,000 to 1,000."""
+    n = v.whole(value)
+    if n is None or not -TRACK_MOST <= n <= TRACK_MOST:
+        raise v.Invalid(f"{v.show(value)} is not a whole number of the track", "a whole number such as 10 (-1,000 to 1,000)")
+    return n
+
+
 def role(value: Any, trim: tuple[float, float]) -> str:
     return v.name(value, "a font role")
 
@@ -120,14 +149,16 @@ class Opt:
 BOX_OPTIONS: dict[str, Opt] = {
     "type": Opt(one_of(*BOX_TYPES), "text", "what the box draws: text, image (art), icons (a list of icon names), "
                 "panel (only its fill and stroke), frame (the piece's outline, inset), folds (a tuck box's "
-                "fold lines, dashed)"),
-    "field": Opt(source, None, "the piece field shown, or game.title, game.players, game.draft, deck.name",
-                 ("text", "image", "icons")),
+                "fold lines, dashed), line, grid, track (numbered spaces, as track() draws them)"),
+    "field": Opt(source, None, "the piece field shown, or game.title, game.players, game.draft, deck.name (a track: "
+                 "the field whose number is its last space's)", ("text", "image", "icons", "track")),
     "text": Opt(text, None, "a fixed text instead of a field (markup allowed)", ("text",)),
-    "x": Opt(length(-100, 2000), 0.0, "left edge, mm from the trim's left", ("text", "image", "icons", "panel", "line", "grid")),
-    "y": Opt(length(-100, 2000), 0.0, "top edge, mm from the trim's top", ("text", "image", "icons", "panel", "line", "grid")),
-    "w": Opt(length(0, 2000), None, "width, mm (a line: how far right it runs)", ("text", "image", "icons", "panel", "line", "grid")),
-    "h": Opt(length(0, 2000), None, "height, mm (a line: how far down it runs)", ("text", "image", "icons", "panel", "line", "grid")),
+    "label": Opt(beside, None, "text set before the value, a space between: label: 体力 prints 体力 3", ("text",)),
+    "unit": Opt(beside, None, "text set straight after the value: unit: 枚 prints 3枚", ("text",)),
+    "x": Opt(length(-100, 2000), 0.0, "left edge, mm from the trim's left", PLACED),
+    "y": Opt(length(-100, 2000), 0.0, "top edge, mm from the trim's top", PLACED),
+    "w": Opt(length(0, 2000), None, "width, mm (a line: how far right it runs)", PLACED),
+    "h": Opt(length(0, 2000), None, "height, mm (a line: how far down it runs)", PLACED),
     "font": Opt(role, "gothic", "font role: gothic, bold, mincho, mono or one of game.yaml's fonts:", ("text",)),
     "size": Opt(points(0.5, 500), 9.0, "text size, pt (the largest tried)", ("text",)),
     "min_size": Opt(points(0.5, 500), 6.0, "smallest text size, pt (below it the build warns)", ("text",)),
@@ -153,11 +184,16 @@ BOX_OPTIONS: dict[str, Opt] = {
     "dash": Opt(dash_length, None, "folds, line, grid: the length of its dashes and of the gaps between, mm "
                 "(folds: 2 unless given; a line or grid: solid unless given)", ("folds", "line", "grid")),
     "cols": Opt(cells, 1, "grid: columns of cells", ("grid",)),
-    "rows": Opt(cells, 1, "grid: rows of cells", ("grid",)),
+    "rows": Opt(cells, 1, "grid: rows of cells; track: rows its spaces snake along (1: a row)", ("grid", "track")),
+    "last": Opt(whole_number, None, "track: its last space's number when no field gives it", ("track",)),
+    "start": Opt(whole_number, 0, "track: its first space's number", ("track",)),
+    "numbers": Opt(flag, True, "track: each space numbered", ("track",)),
+    "first": Opt(colour_spec(True), "accent", "track: the start space's fill, its number in a colour read on it "
+                 "(none: not marked)", ("track",)),
     "spacing": Opt(length(0, 100), 0.0, "grid: space between cells, mm (0: a ruled grid; more: boxes apart, "
                    "tick boxes)", ("grid",)),
     "placeholder": Opt(flag, True, "an empty value prints 未定 (TBD in English) (true) or leaves the box out (false)",
-                       ("text", "image", "icons")),
+                       ("text", "image", "icons", "track")),
     "lang": Opt(editions, None, "the editions that draw the box: a language code or a list (lang: en: only the "
                 "English edition; none: every edition)"),
 }

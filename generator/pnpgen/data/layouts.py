@@ -19,7 +19,7 @@ from typing import Any
 
 from pnpgen.data import validate as v
 from pnpgen.data.boxlengths import Frame, frame, length
-from pnpgen.data.boxoptions import BOX_OPTIONS, BOX_TYPES, SOURCES, colour_spec, is_field_name, source
+from pnpgen.data.boxoptions import BOX_OPTIONS, BOX_TYPES, SOURCES, TRACK_MOST, colour_spec, is_field_name, source
 from pnpgen.data.formats import KINDS, SAFE_MM, SHAPES, SINGLE_SIZE_SHAPES
 from pnpgen.data.i18n import language_code_hint, language_code_meant
 from pnpgen.data.markup import colour_names
@@ -33,7 +33,7 @@ from pnpgen.patterns import later
 MAX_DEPTH = 20  # layouts extending layouts
 LENGTH_LIMIT = 100_000.0  # mm: a polygon layout's corner read before its range is checked
 TEMPLATE_PREFIX = "@layout"  # a deck's layout sides are rendered as templates @layout/<deck>/front, …/back
-FIELD_OF = {"text": "text", "image": "image", "icons": "list"}  # a box's type → the field type it reads
+FIELD_OF = {"text": "text", "image": "image", "icons": "list", "track": "int"}  # a box's type → its field's type
 # Colours every layout knows, whatever its palette says; a game's palette of the same name wins.
 BASE_PALETTE = {"ink": "#23262e", "paper": "#fbf8f1", "accent": "#3b4a8c", "panel": "#efe9dc", "white": "#ffffff"}
 _NAME = later(r"^[a-z0-9][a-z0-9_-]{0,63}$")
@@ -453,6 +453,8 @@ def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | N
         if btype in ("image", "icons") and (options.get("field") is None or options["field"] in SOURCES):
             raise InputError(f"box {name} reads no piece field", path=_where(given),
                              expected="'field: art' (a field of the pieces)")
+        if btype == "track":
+            _track_length(name, given, options)
         for side in ("w", "h"):
             if btype in FIELD_OF and side in given and options[side] <= 0 and _builtin(given[side].doc):  # (drawn: an error)
                 raise given[side].error(f"{v.show(given[side].value)} is {options[side]:g} mm", "more than 0 mm")
@@ -466,8 +468,9 @@ def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | N
         if btype == "line" and options["w"] == 0 and options["h"] == 0:
             raise InputError(f"box {name} is a line of no length", path=_where(given),
                              expected="'w:' in mm for a line across, 'h:' for one down")
-        if btype == "grid":
+        if btype in ("grid", "track"):
             _grid_on_piece(name, given, options, trim)
+        if btype == "grid":
             for n, gaps, side, length_ in (("cols", "across", "w", options["w"]), ("rows", "down", "h", options["h"])):
                 need = (options[n] - 1) * options["spacing"]
                 if need >= length_:
@@ -501,9 +504,26 @@ def _on_piece(name: str, given: dict[str, Origin], options: dict[str, Any], trim
                                    f"layout: {{extends: …, boxes: {{{name}: {{{start}: …, {size}: …}}}}}}")
 
 
+def _track_length(name: str, given: dict[str, Origin], options: dict[str, Any]) -> None:
+    """A track box runs from ``start`` to the number a piece field gives (its health) or ``last``:
+    one of them, and a fixed one with at least one space, at most TRACK_MOST."""
+    field, last, start = options.get("field"), options.get("last"), options["start"]
+    told = (f"box {name} is a track of no length" if field is None and last is None else
+            f"box {name}: a track's length comes from field: or last:, not both" if field is not None and last is not None
+            else f"box {name}: a track's length is a piece field's number, not {field}" if field in SOURCES else None)
+    if told is not None:
+        raise InputError(told, path=_where(given), expected="'field: hp' (a whole-number field of the pieces: 0 to its "
+                         "value) or 'last: 10' (0 to 10, the same on every piece)")
+    if last is not None and not 1 <= last - start + 1 <= TRACK_MOST:
+        raise (given.get("last") or given["start"]).error(
+            f"box {name}: a track from {start} to {last} has {max(last - start + 1, 0):,} spaces",
+            f"a last at least its start ({start}) and at most {start + TRACK_MOST - 1:,}: last is the last "
+            "space's number, not how many")
+
+
 def _grid_on_piece(name: str, given: dict[str, Origin], options: dict[str, Any], trim: tuple[float, float]) -> None:
-    """A roll-and-write grid running past the trim has cells the cut takes off: a sheet sized down
-    (to the size the build offers so that it prints whole) keeps its boxes' millimetres. No grid
+    """A roll-and-write grid (or a track) running past the trim has cells the cut takes off: a sheet
+    sized down (to the size the build offers so that it prints whole) keeps its boxes' millimetres. No grid
     is meant to be cut, so it is an error at the box, not the print lint's (which reads text)."""
     for start, size, edge, across in (("x", "w", trim[0], "from the left"), ("y", "h", trim[1], "down")):
         low, high = options[start], options[start] + options[size]

@@ -22,6 +22,7 @@ from pnpgen.data.piecevalues import (
     optional_fields,
     placeholder_field,
     refuse_totals_row,
+    refuse_track_lengths,
     rows_said,
     shown_fields,
 )
@@ -679,6 +680,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
                     values[key] = field_value(rows, game, fields[key], value, keypath + (key,), key, pictures)
                 except ArtNotFound as e:
                     missing.append(e)
+        refuse_track_lengths(rows, keypath, deck, values, raw, doc)
         piece = Piece(index=i + 1, values=values, where=rows.where(keypath),
                       count=_parse(rows, keypath + ("count",), v.count, raw.get("count", 1), v.COUNT, count_example),
                       label_field=label_field, deck_label=sole,

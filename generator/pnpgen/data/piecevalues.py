@@ -9,6 +9,7 @@ from typing import Any
 
 from pnpgen.data import validate as v
 from pnpgen.data.art import ArtFolder, ArtNotFound
+from pnpgen.data.boxoptions import TRACK_MOST
 from pnpgen.data.markup import colour_names
 from pnpgen.data.model import Deck, FieldText, Game, Piece, is_placeholder
 from pnpgen.data.spreadsheets import SheetDoc
@@ -129,7 +130,7 @@ def _drawn_boxes(deck: Deck, lang: str | None, types: tuple[str, ...]) -> list:
 
 def shown_fields(deck: Deck, lang: str) -> set[str]:
     """The piece fields a deck's layout prints 未定 for when they are empty."""
-    return {box.get("field") for box in _drawn_boxes(deck, lang, ("text", "icons"))
+    return {box.get("field") for box in _drawn_boxes(deck, lang, ("text", "icons", "track"))
             if box.get("placeholder") and box.get("field")}
 
 
@@ -137,11 +138,24 @@ def optional_fields(deck: Deck, data: dict, lang: str) -> set[str]:
     """Fields only a layout's ``placeholder: false`` boxes read (art a token may do without), or
     only boxes this edition does not draw, or image fields the deck says ``placeholder: false``
     of: empty, they are no placeholder."""
-    read = ("text", "image", "icons")
+    read = ("text", "image", "icons", "track")
     placeheld = {box.get("field") for box in _drawn_boxes(deck, lang, read) if box.get("placeholder")}
     own: dict = data["fields"] if isinstance(data.get("fields"), dict) else {}
     unplaceheld = {name for name, spec in own.items() if isinstance(spec, dict) and spec.get("placeholder") is False}
     return ({box.get("field") for box in _drawn_boxes(deck, None, read)} - placeheld - set(own)) | unplaceheld
+
+
+def refuse_track_lengths(doc: Source, keypath: tuple, deck: Deck, values: dict, written: dict, defaults: Source) -> None:
+    """A piece's number that a layout's track box runs to (``field: hp``) gives it at least one
+    space and at most TRACK_MOST: told at the value, with the box, not as the face's drawing."""
+    for box in _drawn_boxes(deck, None, ("track",)):
+        field, start = box.get("field"), box.get("start")
+        value = values.get(field) if field is not None else None
+        if isinstance(value, int) and not 1 <= value - start + 1 <= TRACK_MOST:
+            at, said = (doc, keypath + (field,)) if field in written else (defaults, ("defaults", field))
+            raise at.error(said, f"{value} gives box {box.name}'s track {start}…{value}, "
+                            f"{max(value - start + 1, 0):,} spaces",
+                            f"a whole number from {start} to {start + TRACK_MOST - 1:,}: the track's last space's number")
 
 
 def placeholder_field(piece: Piece, key: str) -> str:

@@ -176,6 +176,8 @@ def _drawn(box: LayoutBox, layout: Layout, ground: str | None = None) -> list[st
         return out + _line(box, layout)
     if box.type == "grid":
         return out + _grid(box, layout)
+    if box.type == "track":
+        return out + _track(box, layout)
     if box.get("rotate"):
         upright, turn = _turned(box)
         return out + [turn] + _drawn(upright, layout, ground)[1:] + ["</g>"]
@@ -216,6 +218,12 @@ def _unturned(box: LayoutBox, layout: Layout, ground: str | None, x: float, y: f
     return out
 
 
+def _pill(x: float, y: float, w: float, h: float) -> str:
+    """An open value's pill: white, ringed in the placeholder colour, standing out on any ground."""
+    return (f'<rect x="{num(x)}" y="{num(y)}" width="{num(w)}" height="{num(h)}" rx="{num(min(1.0, h / 2))}" '
+            'fill="#ffffff" stroke="{{ placeholder_colour }}" stroke-width="0.3"/>')
+
+
 _CIRCLE = ', shape="circle"'  # a text box on a round panel: its text kept inside the circle
 
 
@@ -228,10 +236,8 @@ def _content(box: LayoutBox, layout: Layout, x: float, y: float, w: float, h: fl
         pad = box.get("pad")
         px, py, pw, ph = x - pad, y - pad, w + 2 * pad, h + 2 * pad
         # an open value stands out on any ground: a white pill ringed in the placeholder colour
-        return [f"{{% if is_placeholder(v) %}}<rect x=\"{num(px)}\" y=\"{num(py)}\" width=\"{num(pw)}\" "
-                f"height=\"{num(ph)}\" rx=\"{num(min(1.0, ph / 2))}\" fill=\"#ffffff\" "
-                "stroke=\"{{ placeholder_colour }}\" stroke-width=\"0.3\"/>{% endif %}",
-                f"{{{{ textbox(v, {num(x)}, {num(y)}, {num(w)}, {num(h)}, size={num(box.get('size'))}, "
+        return [f"{{% if is_placeholder(v) %}}{_pill(px, py, pw, ph)}{{% endif %}}",
+                f"{{{{ textbox({_beside(box)}, {num(x)}, {num(y)}, {num(w)}, {num(h)}, size={num(box.get('size'))}, "
                 f"min_size={num(box.get('min_size'))}, font={_s(box.get('font'))}, align={_s(box.get('align'))}, "
                 f"valign={_s(box.get('valign'))}, line_height={num(box.get('line_height'))}, "
                 f"fill={ink}{_CIRCLE if box.get('shape') == 'circle' else ''}) }}}}"]
@@ -252,6 +258,51 @@ def _content(box: LayoutBox, layout: Layout, x: float, y: float, w: float, h: fl
         f"{{% else %}}{{{{ icon(name, ix, {num(y)}, {num(h)}) }}}}{{% endif %}}",
         "{% endfor %}",
     ]
+
+
+def _beside(box: LayoutBox) -> str:
+    """A Jinja expression for a text box's words: its value, with its ``label`` before it (a space
+    between) and its ``unit`` after (not after an open value: 体力 未定, not 体力 未定枚). The
+    value is joined as a string, never read as a template or a format: data stays data."""
+    label, unit = box.get("label"), box.get("unit")
+    if label is None and unit is None:
+        return "v"
+    said = "(v | string)"
+    if label is not None:
+        said = f"{_s(label + ' ')} ~ {said}"
+    if unit is not None:
+        said += f" ~ ('' if is_placeholder(v) else {_s(unit)})"
+    return f"({said})"
+
+
+def _track(box: LayoutBox, layout: Layout) -> list[str]:
+    """Numbered spaces from ``start`` to a piece field's number (or ``last``), sized to the box, as
+    the template helper ``track()`` draws them: a row (``rows: 1``) or a snake; the start space
+    filled in ``first``. An open or empty field prints 未定 in the box, as a text box does."""
+    x, y, w, h = (box.get(k) for k in ("x", "y", "w", "h"))
+    rows, fill, stroke, first = box.get("rows"), box.get("fill"), box.get("stroke"), box.get("first")
+    ink = _named("ink", layout)
+    style = [f"rows={rows}", f"stroke={_colour(stroke, layout) if stroke is not None else ink}",
+             f"stroke_width={num(box.get('stroke_width'))}", f"ink={ink}"]
+    if fill is not None:
+        style.append(f"fill={_colour(fill, layout)}")
+    if first is not None:
+        c = _colour(first, layout)
+        style.append(f'first={{"fill": {c}, "ink": readable({ink}, {c}, {ink}, {_named("paper", layout)})}}')
+    if not box.get("numbers"):
+        style.append("numbers=false")
+    layout_ = "row" if rows == 1 else "snake"
+    field = box.get("field")
+    drawn = (f"{{{{ track({'v' if field is not None else box.get('last')}, {num(x)}, {num(y)}, {num(w)}, {num(h)}, {_s(layout_)}, {box.get('start')}, "
+             f"{', '.join(style)}) }}}}")
+    if field is None:
+        return [drawn]
+    empty = "v is none or v | string | trim == \"\" or is_placeholder(v)"
+    out = [f"{{% set v = {_value(field)} %}}", f"{{% if {empty} %}}"]
+    if box.get("placeholder"):  # the track's room, as an open text box shows it
+        out.append(_pill(x, y, w, h) + f"{{{{ textbox({PLACEHOLDER}, {num(x)}, {num(y)}, {num(w)}, {num(h)}, size=9, "
+                   "min_size=5, align=\"center\", valign=\"middle\") }}")
+    return out + ["{% else %}", drawn, "{% endif %}"]
 
 
 def _background(side: LayoutSide, layout: Layout) -> list[str]:

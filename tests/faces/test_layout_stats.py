@@ -1,0 +1,141 @@
+"""A layout's stat boxes without a template: a label or unit beside a field's value in one box
+(「体力 3」), and a ``track`` box of numbered spaces (a character mat's health track), drawn by
+the same ``track()`` as templates — positions read back from the PDF in mm."""
+
+from __future__ import annotations
+
+import pypdfium2
+from pypdf import PdfReader
+
+from conftest import make_workspace, run
+from pdfprobe import text_positions
+
+BLEED = 3.0
+ENEMIES = """\
+name: 敵
+layout:
+  extends: card-poker
+  boxes:
+    flavour: null
+    hp: {field: hp, label: 体力, x: 4, y: 70, w: 20, h: 6, font: bold}
+    reward: {field: reward, unit: 点, x: 40, y: 70, w: 19, h: 6, align: right}
+pieces:
+  - {title: ゴブリン, hp: 3, reward: 4, text: 弱い。}
+  - {title: 罠, hp: "{hp.__class__}", reward: "{0}", text: 罠。}
+  - {title: 影, text: 謎。}
+"""
+
+
+def _runs(root, deck: str) -> list[list[tuple[str, float, float]]]:
+    """Each unique face's runs of text as (text, x, y) in mm from the trim's top-left corner."""
+    pages = PdfReader(root / "build" / "test" / "shop" / f"{deck}-unique.pdf").pages
+    return [[(t, x - BLEED, y - BLEED) for t, x, y in text_positions(page)] for page in pages]
+
+
+def test_a_label_sets_a_stats_name_beside_its_value_in_one_box(tmp_path, capsys):
+    """An enemy card's three stats took six boxes, a name and a value each: ``label:`` sets the
+    name before the value in the value's own box, a space between, ``unit:`` one after it. The
+    value stays data: ``{hp.__class__}`` and ``{0}`` print as written. An empty value prints the
+    label and 未定 (no unit after it), and check names the piece and its field."""
+    root = make_workspace(tmp_path / "ws", deck=ENEMIES)
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    goblin, trap, _, shadow = [_runs(root, "cards")[i] for i in (0, 2, 3, 4)]  # (the back is the 2nd face)
+    label = next((x, y) for t, x, y in goblin if t == "体力")
+    value = next((x, y) for t, x, y in goblin if t == "3")
+    assert 4 <= label[0] < value[0] < 24 and 70 < label[1] < 76 and abs(label[1] - value[1]) < 0.2, (label, value)
+    assert value[0] - label[0] > 2 * 9 * 0.3528 * 0.9  # 体力 (two 9 pt ideographs) then a space before 3
+    unit = next((t, x, y) for t, x, y in goblin if t.startswith("4"))
+    assert unit[0] == "4点" and 40 <= unit[1] < 59 and 70 < unit[2] < 76, unit
+    said = [t for t, _, _ in trap]
+    assert "{hp.__class__}" in said and "{0}点" in said, said  # as written: no format, no icon
+    assert [t for t, _, _ in shadow if t.startswith("体力") or t.startswith("未定")] == ["体力", "未定", "未定"]
+    capsys.readouterr()
+    assert run(root, "check", "--game", "test") == 0
+    out = capsys.readouterr().out
+    assert "cards.yaml:11:5: 影.hp: 未定 (empty: the layout prints 未定)" in out, out
+
+
+def test_a_label_whose_markup_has_no_partner_is_refused_at_its_line(tmp_path, capsys):
+    """A label's ``{`` or ``**`` would pair with markup in the value beside it (``{体力`` and a
+    value ``3|さん}`` made a ruby): it stops check at the label, as a format-looking ``{0}`` does;
+    whole markup (an icon) is taken."""
+    for bad in ('"{0}"', '"{hp.__class__}"', '"**体力"'):
+        root = make_workspace(tmp_path / bad.strip('"*{}._'), deck=ENEMIES.replace("label: 体力", f"label: {bad}"))
+        capsys.readouterr()
+        assert run(root, "check", "--game", "test") == 2
+        err = capsys.readouterr().err
+        assert "cards.yaml:6:" in err and "layout.boxes.hp.label:" in err and "no whole markup" in err, err
+        assert "Traceback" not in err
+    root = make_workspace(tmp_path / "icon", deck=ENEMIES.replace("label: 体力", 'label: "{vp} \\\\{"'))
+    assert run(root, "check", "--game", "test") == 0
+
+
+MATS = """\
+name: マット
+kind: board
+size: [200, 120]
+layout:
+  extends: board
+  boxes:
+    art: null
+    health: {type: track, field: hp, x: 6, y: 40, w: 187, h: 12}
+    xp: {type: track, last: 9, rows: 2, first: none, x: 6, y: 60, w: 100, h: 20}
+pieces:
+  - {title: 戦士, hp: 10, text: 前に立つ。}
+  - {title: 魔法使い, text: 呪文。}
+"""
+
+
+def test_a_track_box_numbers_its_spaces_evenly_across_the_box(tmp_path):
+    """A character mat's health track needed a template calling ``track()``: a ``type: track``
+    box draws spaces 0 to the piece's ``hp`` (11 for hp 10), each 1/11 of the box, numbered in
+    order, the start space filled in accent; ``last: 9, rows: 2`` snakes 0…9 in two rows of five."""
+    root = make_workspace(tmp_path / "ws", deck=MATS)
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    warrior = _runs(root, "cards")[0]
+    cell = 187 / 11
+    numbers = {t: (x, y) for t, x, y in warrior if t.isdigit() and 40 < y < 52}
+    assert sorted(numbers, key=int) == [str(n) for n in range(11)], numbers
+    for n, (x, _) in numbers.items():  # each number inside its own space, in order across the box
+        assert 6 + int(n) * cell < x < 6 + (int(n) + 1) * cell, (n, x)
+    snake = sorted(((int(t), x, y) for t, x, y in warrior if t.isdigit() and 60 < y < 80))
+    assert [n for n, _, _ in snake] == list(range(10))
+    assert all(y < 70 for n, _, y in snake if n < 5) and all(y > 70 for n, _, y in snake if n >= 5)
+    assert snake[5][1] > snake[9][1]  # the second row runs back, right to left
+    dpi = 144
+    page = pypdfium2.PdfDocument(str(root / "build" / "test" / "shop" / "cards-unique.pdf"))[0]
+    image = page.render(scale=dpi / 72).to_pil().convert("L")
+
+    def grey(x_mm: float, y_mm: float) -> int:
+        return image.getpixel((round((BLEED + x_mm) / 25.4 * dpi), round((BLEED + y_mm) / 25.4 * dpi)))
+
+    for k in range(12):  # the spaces' borders, evenly apart, from the box's left edge to its right
+        x = 6 + k * cell
+        assert min(grey(x + d / 10, 41) for d in range(-3, 4)) < 100, k
+    assert all(grey(6 + k * cell + cell / 2, 41) > 200 for k in (1, 2, 3, 4, 6, 7, 8, 9))  # plain spaces: white
+    assert grey(6 + cell / 2, 41) < 120  # the start space: filled in accent
+    assert grey(6 + 5.5 * cell, 41) < 240 and grey(6 + 5.5 * cell, 41) > 200  # every 5th: light grey
+
+
+def test_a_track_s_open_or_impossible_length_is_told_with_the_piece_and_box(tmp_path, capsys):
+    """A piece with no ``hp`` prints 未定 in the track's room and check lists it; an ``hp`` of -3
+    (no space) or 2000 (past 1,000 spaces) stops check at the value with the box it feeds, not as
+    the face's drawing failing; a track box with neither ``field:`` nor ``last:`` stops at the box."""
+    root = make_workspace(tmp_path / "ws", deck=MATS)
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    mage = _runs(root, "cards")[1]
+    assert any(t == "未定" and 40 < y < 52 for t, x, y in mage), mage
+    capsys.readouterr()
+    assert run(root, "check", "--game", "test") == 0
+    assert "cards.yaml:12:5: 魔法使い.hp: 未定 (empty: the layout prints 未定)" in capsys.readouterr().out
+    path = root / "data" / "test" / "decks" / "cards.yaml"
+    for hp, spaces in (("-3", "0…-3, 0 spaces"), ("2000", "0…2000, 2,001 spaces")):
+        path.write_text(MATS.replace("hp: 10", f"hp: {hp}"), encoding="utf-8")
+        assert run(root, "check", "--game", "test") == 2
+        err = capsys.readouterr().err
+        assert f"cards.yaml:11:21: pieces.1.hp: {hp} gives box health's track {spaces} (expected a whole number " \
+               "from 0 to 999" in err, err
+    path.write_text(MATS.replace("last: 9, ", ""), encoding="utf-8")
+    assert run(root, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "cards.yaml:9:" in err and "box xp is a track of no length" in err and "'last: 10'" in err, err
