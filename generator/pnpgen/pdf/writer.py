@@ -447,7 +447,7 @@ class _Writer:
         ref = self.pictures.get(key)
         if ref is None:
             placed = self.images.locate(data)
-            shape = self.faces.once(("picture", placed.key, placed.size), lambda: _picture_shape(placed))
+            shape = self.faces.once(("picture", placed.key, placed.size), lambda: _picture_shape(placed, self.faces))
             ref = self.f.put_shaped(self.f.reserve(), shape, {}, placed.part, named=placed.key.encode("ascii"))
             self.pictures[key] = ref
         return ref
@@ -735,18 +735,28 @@ class _Writer:
         return " ".join(ops)
 
 
-def _picture_shape(placed: Placed) -> Shape:
-    """A picture's image dictionary (it names no other object)."""
+def _picture_shape(placed: Placed, faces: FaceStreams) -> Shape:
+    """A picture's image dictionary (it names no other object). What pictures of one kind share
+    (bits, colour space, filters, decoding) is written once per build (``FaceStreams.once``),
+    their sizes and lengths into it: a build met three thousand pictures, each written out
+    value by value, on every build, before."""
     s = placed.stream
-    head: dict = {"Type": Name("XObject"), "Subtype": Name("Image"), "Width": s.width, "Height": s.height,
-                  "BitsPerComponent": s.bits, "ColorSpace": Name(s.colour_space),
-                  "Filter": [Name(v) for v in s.filters]}
-    if s.decode is not None:
-        head["Decode"] = list(s.decode)
-    if s.parms is not None:
-        head["DecodeParms"] = [dict(sorted(s.parms.items()))]  # one per filter
-    head["Length"] = placed.size
-    return Shape(head)
+    parms = tuple(sorted(s.parms.items())) if s.parms is not None else None
+    kind = faces.once(("picture kind", s.bits, s.colour_space, s.filters, s.decode, parms),
+                      lambda: _picture_kind(s.bits, s.colour_space, s.filters, s.decode, parms))
+    return Shape.written(b"<< /Type /XObject /Subtype /Image /Width %d /Height %d %s /Length %d >>"
+                         % (s.width, s.height, kind, placed.size))
+
+
+def _picture_kind(bits: int, colour_space: str, filters: tuple[str, ...], decode: tuple[int, ...] | None,
+                  parms: tuple | None) -> bytes:
+    """The entries of an image dictionary between its size and its length, in PDF syntax."""
+    head: dict = {"BitsPerComponent": bits, "ColorSpace": Name(colour_space), "Filter": [Name(v) for v in filters]}
+    if decode is not None:
+        head["Decode"] = list(decode)
+    if parms is not None:
+        head["DecodeParms"] = [dict(parms)]  # one per filter
+    return pdf(head)[3:-3]  # (without the dictionary's << and >>)
 
 
 def resources(content: Content) -> dict:
