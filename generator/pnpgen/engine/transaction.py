@@ -363,7 +363,8 @@ class _Copy:
     waits for the lock of this process's interpreter, which the build holds while it goes on (a
     thread of this one waited up to 5 ms before each). The file is opened here, so the process
     makes no name; what it says back through a pipe is nothing, or why it failed. With a ``reuse``
-    (engine/spare.py) the file is the spare moved in, and only what follows its common bytes is written."""
+    (engine/spare.py) the file is the spare moved in, and only what follows its common bytes is written:
+    here and now when that is all in memory (no picture), by no process of its own."""
 
     def __init__(self, path: Path, data: PdfFile, mode: int, reuse: spare.Spare | None = None) -> None:
         self.path, self.data, self.pid = path, data, 0
@@ -375,6 +376,12 @@ class _Copy:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
         try:
             os.fchmod(fd, mode)
+            if opened is not None and all(isinstance(p, bytes) for p in data.parts):
+                # what follows the common bytes is all in memory (a text or count edit: the pictures
+                # come first), some MB: written here, where a fork of the build's process cost more
+                # (its page tables, and a copy-on-write fault for every page the build wrote after)
+                data.write_into(fd)
+                return
             self.answer, said = os.pipe()
             try:
                 with warnings.catch_warnings():  # (3.12 warns of forking beside threads: the process only copies)
