@@ -428,3 +428,25 @@ def test_a_tail_all_in_memory_is_written_into_the_spare_by_no_process_of_its_own
     cold = _cold(tmp_path, ws, "cold")
     for rel in spare.read(root / TRASH).outputs:
         assert (root / rel).read_bytes() == (cold / rel).read_bytes(), rel
+
+
+def test_each_stored_parts_place_is_hashed_once_for_every_document_of_the_build(tmp_path, small, monkeypatch):
+    """A deck's documents show the same pictures (3,000 cards: some 50,000 stored parts each): the
+    place of each part (its file, offset and stamp) is hashed once a build, for finding the spares
+    and for recording the new layouts, not once per document and again at the commit."""
+    ws = _game(tmp_path / "ws")
+    root = ws / "build"
+    assert run(ws, *BUILD) == 0
+    _text_edit(ws, 1)
+    assert run(ws, *BUILD) == 0  # the old files become spares
+    hashed = []
+    blake2b = spare.hashlib.blake2b
+    monkeypatch.setattr(spare, "hashlib", type("counted", (), {"blake2b": staticmethod(
+        lambda data, **k: hashed.append(data) or blake2b(data, **k))}))
+    _text_edit(ws, 2)
+    assert run(ws, *BUILD) == 0
+    layouts = spare.read(root / TRASH).outputs
+    places = {item.split("/", 1)[1] for v in layouts.values() for item in v[4].split(";") if "/" in item}
+    places.discard("")
+    assert len(layouts) >= 3 and places  # the deck's documents, their pictures placed from the art files
+    assert len(hashed) == len(set(hashed)) == len(places)
