@@ -45,7 +45,8 @@ from pnpgen.pdf.content import (
     show_text,
 )
 from pnpgen.pdf.objects import Name, ObjectFile, Raw, Ref, Shape, Slot, flate, pdf
-from pnpgen.pdf.raster import ImageStreams, Placed
+from pnpgen.pdf.pictures import picture_shape
+from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.svglib_fallback import put_fallback_faces
 from pnpgen.shapes import Affine, Outline, Straight
 from pnpgen.svg.artwork import Art
@@ -447,7 +448,7 @@ class _Writer:
         ref = self.pictures.get(key)
         if ref is None:
             placed = self.images.locate(data)
-            shape = self.faces.once(("picture", placed.key, placed.size), lambda: _picture_shape(placed, self.faces))
+            shape = self.faces.once(("picture", placed.key, placed.size), lambda: picture_shape(placed, self.faces.once))
             ref = self.f.put_shaped(self.f.reserve(), shape, {}, placed.part, named=placed.key.encode("ascii"))
             self.pictures[key] = ref
         return ref
@@ -733,30 +734,6 @@ class _Writer:
             ops.append(f"{self.pt(ln.x1, ln.y1)} m {self.pt(ln.x2, ln.y2)} l S")
         ops.append("Q")
         return " ".join(ops)
-
-
-def _picture_shape(placed: Placed, faces: FaceStreams) -> Shape:
-    """A picture's image dictionary (it names no other object). What pictures of one kind share
-    (bits, colour space, filters, decoding) is written once per build (``FaceStreams.once``),
-    their sizes and lengths into it: a build met three thousand pictures, each written out
-    value by value, on every build, before."""
-    s = placed.stream
-    parms = tuple(sorted(s.parms.items())) if s.parms is not None else None
-    kind = faces.once(("picture kind", s.bits, s.colour_space, s.filters, s.decode, parms),
-                      lambda: _picture_kind(s.bits, s.colour_space, s.filters, s.decode, parms))
-    return Shape.written(b"<< /Type /XObject /Subtype /Image /Width %d /Height %d %s /Length %d >>"
-                         % (s.width, s.height, kind, placed.size))
-
-
-def _picture_kind(bits: int, colour_space: str, filters: tuple[str, ...], decode: tuple[int, ...] | None,
-                  parms: tuple | None) -> bytes:
-    """The entries of an image dictionary between its size and its length, in PDF syntax."""
-    head: dict = {"BitsPerComponent": bits, "ColorSpace": Name(colour_space), "Filter": [Name(v) for v in filters]}
-    if decode is not None:
-        head["Decode"] = list(decode)
-    if parms is not None:
-        head["DecodeParms"] = [dict(parms)]  # one per filter
-    return pdf(head)[3:-3]  # (without the dictionary's << and >>)
 
 
 def resources(content: Content) -> dict:
