@@ -15,7 +15,7 @@ from PIL import Image
 
 from conftest import DECK_YAML, FRONT, REPO, make_workspace, run
 from homeprint.test_printer import placements
-from pdfprobe import glyphs, reader, texts
+from pdfprobe import glyphs, reader, text_positions, texts
 from pnpgen.data import boxlengths, layouts, sheetlayouts
 from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlsrc import Located
@@ -412,6 +412,7 @@ def test_the_docs_preset_listings_load_as_written(tmp_path, page, first):
     ("[200, 260]", "letter", "(tiled only for the printer's margin: whole on one sheet with --margin 3.5mm"),
     ("[210, 297]", "a4", "(tiled, as the sheet's printable area is smaller than the board: size: [193, 274] prints"),
     ("[400, 400]", "a4", "(4 page tiles (2×2) hold a board of up to 360×360 mm, the same proportions)"),
+    ("[400, 270]", "a4", "(2 page tiles (2×1) hold a board of up to 360×243 mm, the same proportions)"),
     ("[350, 248]", "a4", "(size: [247, 175] prints whole on one sheet, the largest board of the same proportions one"),
 ])
 def test_the_tiled_board_lines_data_format_quotes_are_what_the_build_says(tmp_path, capsys, size, paper, quote):
@@ -451,3 +452,84 @@ def test_an_rgb_png_goes_in_as_its_own_pixels_and_a_grey_one_is_made_rgb_as_the_
                      ("/DeviceRGB", "/FlateDecode", True)], kinds
     said = " ".join(FORMAT.split()) + " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
     assert "RGB or greyscale PNG" not in said and "RGB or grey PNG" not in said
+
+
+def test_the_two_sided_counter_of_data_format_prints_its_reduced_values_on_its_back(tmp_path, capsys):
+    """A wargame designer's question: a counter whose back shows its reduced values, read from the
+    spreadsheet's columns. data-format.md's deck and CSV, copied as written, build quietly; each
+    counter's back prints its `reduced` column (and `move`) where its front prints `value`, behind
+    its own front on the home sheet."""
+    ws = make_workspace(tmp_path / "ws", deck=_block(FORMAT, "# data/<slug>/decks/units.yaml"))
+    decks = ws / "data" / "test" / "decks"
+    (decks / "cards.yaml").rename(decks / "units.yaml")
+    (decks / "units.csv").write_text(_block(FORMAT, "title,value,reduced,move,count"), encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert capsys.readouterr().err == ""
+    shop = reader(ws / "build" / "test" / "shop" / "units.pdf")
+    assert len(shop.pages) == 20  # ten counters, front and back
+    front, back = (text_positions(shop.pages[i]) for i in (0, 1))
+    assert sorted(t for t, *_ in front) == sorted(["第1連隊", "4-4", "4"])
+    assert sorted(t for t, *_ in back) == sorted(["第1連隊", "2-2", "4"])
+    (x, y), bleed = next((x, y) for t, x, y in back if t == "2-2"), 3
+    assert 1.5 <= x - bleed < 9.5 and 10 < y - bleed < 14.5  # in the value box, the counter's lower left
+    assert next((x, y) for t, x, y in front if t == "4-4") == (x, y)
+    sheet = reader(ws / "build" / "test" / "units.pdf")
+    width = float(sheet.pages[0].mediabox.width) * 25.4 / 72
+    fronts = sorted((x, y) for t, x, y in text_positions(sheet.pages[0]) if t == "4-4")
+    backs = sorted(((x, y) for t, x, y in text_positions(sheet.pages[1]) if t == "2-2"), reverse=True)
+    assert len(fronts) == len(backs) == 6
+    # mirrored for a long-edge flip: a counter's left edge at a on the front is at width - 16 - a on
+    # the back, and each value stands x - bleed into its counter (the shop page's): f + b is one figure
+    for f, b in zip(fronts, backs, strict=True):
+        assert abs(f[1] - b[1]) < 0.01 and abs(f[0] + b[0] - (width - 16 + 2 * (x - bleed))) < 0.05, (f, b)
+
+
+def _hex_map(root: Path, s: int = 20, size: str = "[190, 180]") -> Path:
+    """data-format.md's hex map, deck and template copied as written (hexes ``s`` mm across and
+    the board ``size``, as its last sentence says for a larger map)."""
+    ws = make_workspace(root, deck=_block(FORMAT, "# data/<slug>/decks/map.yaml").replace("[190, 180]", size))
+    (ws / "data" / "test" / "decks" / "cards.yaml").rename(ws / "data" / "test" / "decks" / "map.yaml")
+    template = _block(FORMAT, "{# templates/<slug>/map-front.svg.j2 #}")
+    (ws / "templates" / "test" / "map-front.svg.j2").write_text(template.replace("s = 20", f"s = {s}"), encoding="utf-8")
+    return ws
+
+
+def test_the_hex_map_of_data_format_numbers_ten_columns_of_eight_hexes(tmp_path, capsys):
+    """A designer's question: a hex map drawn with hex_points(). data-format.md's example, built
+    as written, quietly: 80 hexes numbered 0101 to 1008, columns 17.32 mm apart (every other one
+    half a hex lower), rows 20 mm apart, the grid centred on the 190 × 180 mm board."""
+    ws = _hex_map(tmp_path / "ws")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert capsys.readouterr().err == ""
+    shop = reader(ws / "build" / "test" / "shop" / "map.pdf")
+    assert len(shop.pages) == 1
+    box = shop.pages[0].trimbox
+    assert (round(float(box.width) * 25.4 / 72), round(float(box.height) * 25.4 / 72)) == (190, 180)
+    labels: dict[str, tuple[float, float]] = {}  # each label's middle and baseline, mm from the trim's corner
+    chars: list = []
+    for g in [*glyphs(ws / "build" / "test" / "shop" / "map.pdf")[0], None]:
+        if chars and (g is None or g.obj != chars[0].obj):
+            last = chars[-1].x + (chars[-1].x - chars[-2].x)  # (the last digit's end: a digit's advance on)
+            labels["".join(c.char for c in chars)] = ((chars[0].x + last) / 2 - 3, chars[0].y - 3)
+            chars = []
+        if g is not None and not g.char.isspace():
+            chars.append(g)
+    assert sorted(labels) == [f"{c:02d}{r:02d}" for c in range(1, 11) for r in range(1, 9)]
+    step, top = 20 * 3 ** 0.5 / 2, labels["0101"][1]
+    assert 15 - 10 < top < 15 - 10 + 4  # under the first hex's top edge (its centre 15 mm down)
+    for name, (x, y) in labels.items():
+        c, r = int(name[:2]), int(name[2:])
+        # columns centred on the board (95 mm), 17.32 mm apart; rows 20 mm, every other column 10 mm lower
+        assert abs(x - (95 + (c - 5.5) * step)) < 0.3, (name, x)
+        assert abs(y - (top + (r - 1) * 20 + (10 if c % 2 == 0 else 0))) < 0.05, (name, y)
+    assert len(reader(ws / "build" / "test" / "map.pdf").pages) == 1  # whole on one A4 sheet
+
+
+def test_the_larger_hex_map_of_data_format_prints_as_page_tiles(tmp_path):
+    ws = _hex_map(tmp_path / "ws", s=30, size="[280, 265]")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    shop = reader(ws / "build" / "test" / "shop" / "map.pdf")
+    assert sorted(t for t, *_ in text_positions(shop.pages[0]))[::79] == ["0101", "1008"]
+    assert len(reader(ws / "build" / "test" / "map.pdf").pages) > 1

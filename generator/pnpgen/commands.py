@@ -187,7 +187,10 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
                     builds += 1
                     shown_folders = dict.fromkeys("fonts/*.ttf" if f.parent == ws.fonts else str(f.relative_to(ws.root))
                                                   for f in folders)  # (a fonts/ leading out: its font files)
-                    _say(f"watching {', '.join(shown_folders)} and printers.yaml (Ctrl-C to stop)")
+                    gone = "" if ws.game_dir(args.game) in folders else \
+                        f", and for data/{args.game}/ to be back (not there: moved, deleted, the workspace renamed?)"
+                    watching = f"{', '.join(shown_folders)} and printers.yaml" if shown_folders else "printers.yaml"
+                    _say(f"watching {watching}{gone} (Ctrl-C to stop)")
                     if builds == 1:
                         continue  # (--max-builds counts the builds of saves after the first)
                 elif present_inputs(ws, args.game) != present:

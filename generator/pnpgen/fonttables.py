@@ -2,20 +2,27 @@
 pnpgen's cache on this machine (usercache.py), so a process parses each font once per machine,
 not once per run: ReportLab's TrueType parser takes 0.3 s for one BIZ UD font, reading its tables
 back takes milliseconds. What a font draws is the same either way: the PDF subsets come from the
-font file's own bytes.
+font file's own bytes. The tables only ReportLab's own subsetting reads (``LATER``: some 3 ms a font
+to read back, which a build that embeds fonts with pnpgen's writer never needs) are kept apart and
+read back when first asked for.
 """
 
 from __future__ import annotations
 
+import io
 import os
 import struct
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from pnpgen import usercache
 
-FORMAT = b"pnpgen-font-tables 2"  # 2: kept only for a font whose glyph tables are whole (glyph_offsets)
-STAMP_FORMAT = b"pnpgen-font-stamp 1"  # a font file's stamp → its tables' entry (``_content_key``)
+FORMAT = b"pnpgen-font-tables 3"  # 2: kept only for a font whose glyph tables are whole (glyph_offsets); 3: LATER apart
+STAMP_FORMAT = b"pnpgen-font-stamp 2"  # a font file's stamp → its tables' entry (``_content_key``)
+LATER_FORMAT = b"pnpgen-font-glyph-tables 1"  # an entry of tables → the entry of its LATER tables
+# what ReportLab reads only to cut its own subsets (a PDF ReportLab's canvas draws), by glyph id
+LATER = ("glyphToChar", "hmetrics", "glyphPos")
 KIND = "fonts"
 _NAMES = ("name", "familyName", "styleName", "fullName", "uniqueFontID")  # TTFNameBytes values
 
@@ -30,10 +37,12 @@ def parse(name: str, path: Path):
     entry = _content_key(data, stamp, reportlab.Version.encode())
     state = usercache.get(KIND, entry)
     if isinstance(state, dict) and "unitsPerEm" in state and "charWidths" in state:
-        return _restore(name, path, data, state)
+        return _restore(name, path, data, state, entry)
     glyph_offsets(data, directory(data))  # what the subsets are cut from, whole (else DamagedFont)
     font = TTFont(name, str(path))
-    usercache.put(KIND, entry, _tables(font.face))
+    tables = _tables(font.face)
+    usercache.put(KIND, entry, {k: v for k, v in tables.items() if k not in LATER})
+    usercache.put(KIND, _later_key(entry), {k: tables[k] for k in LATER if k in tables})
     return font
 
 
@@ -74,15 +83,21 @@ def _tables(face) -> dict[str, Any]:
     return out
 
 
-def _restore(name: str, path: Path, data: bytes, state: dict[str, Any]):
-    """A TTFont as ``TTFont(name, path)`` makes it, its face's tables read back instead of parsed."""
+def _later_key(entry: str) -> str:
+    return usercache.key(LATER_FORMAT, entry.encode())
+
+
+def _restore(name: str, path: Path, data: bytes, state: dict[str, Any], entry: str):
+    """A TTFont as ``TTFont(name, path)`` makes it, its face's tables read back instead of parsed
+    (those of ``LATER`` when first asked for: ``_face_reading_later``)."""
     from weakref import WeakKeyDictionary
 
     from reportlab import rl_config
     from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTEncoding, TTFNameBytes, TTFont, TTFontFace
+    from reportlab.pdfbase.ttfonts import TTEncoding, TTFNameBytes, TTFont
 
-    face = TTFontFace.__new__(TTFontFace)
+    later = _face_reading_later()
+    face: Any = object.__new__(later)
     pdfmetrics.TypeFace.__init__(face, None)
     values = dict(state)
     for k in _NAMES:
@@ -91,6 +106,7 @@ def _restore(name: str, path: Path, data: bytes, state: dict[str, Any]):
     face.__dict__.update(values)
     face._ttf_data = data
     face.filename = str(path)
+    face.later = entry
     per_em = face.unitsPerEm
     face._pdfScale = (lambda x: x) if per_em == 1000 else (lambda x, m=1000 / per_em: x * m)
     font = TTFont.__new__(TTFont)
@@ -101,6 +117,32 @@ def _restore(name: str, path: Path, data: bytes, state: dict[str, Any]):
     font._asciiReadable = rl_config.ttfAsciiReadable
     font.shapable = True
     return font
+
+
+@cache
+def _face_reading_later() -> type:
+    """ReportLab's TTFontFace whose ``LATER`` tables are read back when first asked for (from
+    their entry, else parsed from the face's own bytes, the file's as read with the rest)."""
+    from reportlab.pdfbase.ttfonts import TTFontFace, TTFontFile
+
+    class FaceReadingLater(TTFontFace):
+        def __getattr__(self, name: str) -> Any:  # (only for an attribute the face does not have)
+            known = self.__dict__
+            entry = known.get("later") if name in LATER else None
+            if entry is None:
+                if name in LATER and name in known:  # read meanwhile by another thread (an export's)
+                    return known[name]
+                raise AttributeError(name)
+            kept = usercache.get(KIND, _later_key(entry))
+            if not (isinstance(kept, dict) and all(k in kept for k in LATER)):
+                parsed = TTFontFile(io.BytesIO(self._ttf_data))
+                kept = {k: getattr(parsed, k) for k in LATER}
+                usercache.put(KIND, _later_key(entry), kept)
+            known.update(kept)  # (then the entry's name goes: a thread asking meanwhile finds either)
+            known.pop("later", None)
+            return kept[name]
+
+    return FaceReadingLater
 
 
 class DamagedFont(ValueError):

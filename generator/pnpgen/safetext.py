@@ -67,11 +67,15 @@ def not_utf8(name: str) -> bool:
 
 
 def _said(char: str) -> str:
-    kind = "lone surrogate" if "\ud800" <= char <= "\udfff" else "control character"
+    kind = ("lone surrogate" if "\ud800" <= char <= "\udfff" else "line separator" if char in "\u2028\u2029"
+            else "control character")
     return f"{kind} U+{ord(char):04X}"
 
 
-NAME_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+# (U+2028 and U+2029 too: line breaks to YAML, to Python's splitlines and to JavaScript)
+NAME_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+# What ends a line in a text pnpgen writes or reads back: YAML's line breaks (str.splitlines' too)
+LINE_BREAKS = re.compile("[\n\r\x85\u2028\u2029]")
 
 
 def shown_name(name: str) -> str:

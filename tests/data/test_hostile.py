@@ -383,7 +383,8 @@ TEMPLATE_CASES = {
     "a helper's bound context": ("{{ textbox.args }}", "card-front.svg.j2:4: 'args' is not there"),
     "misspelt helper argument": ("{{ textbox('x', 0, 0, 10, 10, colour='red') }}",
                                  "card-front.svg.j2:4: textbox() got an unexpected keyword argument 'colour'"),
-    "track called wrongly": ("{{ track('x', 0, 0, 1, 1) }}", "card-front.svg.j2:4: invalid literal"),
+    "track called wrongly": ("{{ track('x', 0, 0, 1, 1) }}",
+                             "card-front.svg.j2:4: track(): n, the last space's number is 'x', not a whole number"),
     # the English euro trial: "track_svg() got an unexpected keyword argument 'shape'", a name no
     # template writes, and no arguments; a macro's wrong keyword with no arguments either
     "track's misspelt argument": ("{{ track(9, 0, 0, 50, 50, layot='row') }}", "card-front.svg.j2:4: track() got an "

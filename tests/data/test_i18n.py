@@ -9,7 +9,7 @@ import re
 import pytest
 from pypdf import PdfReader
 
-from conftest import DECK_YAML, GAME_YAML, make_workspace, run
+from conftest import BACK, DECK_YAML, FRONT, GAME_YAML, make_workspace, run
 from pdfprobe import boxes_mm, clip_rects, page_fonts, texts
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
@@ -268,6 +268,28 @@ def test_fonts_per_language(tmp_path):
     assert "日本語のまま" in pages_text(ws / "build" / "test" / "en" / "shop" / "cards.pdf")[8]
 
 
+def test_an_english_edition_naming_no_english_fonts_sets_its_cards_in_noto(tmp_path):
+    """editor7: a Japanese game's ``--lang en`` cards set their English in BIZ UD's Latin letters
+    unless game.yaml named ``fonts: {en: …}``, while the English rulebook already defaulted to Noto.
+    The cards' English text is Noto now (BIZ UD a fallback, for the text left in Japanese); the
+    Japanese edition keeps BIZ UD alone, and a role game.yaml names itself is kept."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK + "  - {name: 未訳, text: 日本語のまま}\n", game=TWO)
+    en = load_game(Workspace(ws), "test", lang="en")
+    assert {k: en.text_fonts[k] for k in ("gothic", "bold", "mincho", "mono")} == {
+        "gothic": "NotoSans-Regular", "bold": "NotoSans-Bold", "mincho": "NotoSerif-Regular", "mono": "BIZUDGothic-Regular"}
+    assert "BIZUDPGothic-Regular" in en.text_fallback_fonts and en.fonts["gothic"] == "BIZUDPGothic-Regular"
+    assert load_game(Workspace(ws), "test", lang="ja").text_fonts["gothic"] == "BIZUDPGothic-Regular"
+    build(ws, "--lang", "en")
+    build(ws)
+    pdf = PdfReader(ws / "build" / "test" / "en" / "shop" / "cards.pdf")
+    assert "NotoSans-Regular" in set(page_fonts(pdf.pages[0]))  # "Blessing", "Text Blessing"
+    assert "BIZUDPGothic-Regular" in set(page_fonts(pdf.pages[8]))  # 日本語のまま: the fallback
+    ja = PdfReader(ws / "build" / "test" / "shop" / "cards.pdf")
+    assert not any(font.startswith("Noto") for page in ja.pages for font in page_fonts(page))
+    named = make_workspace(tmp_path / "named", deck=DECK, game=TWO + "fonts:\n  gothic: BIZUDGothic-Regular\n")
+    assert load_game(Workspace(named), "test", lang="en").text_fonts["gothic"] == "BIZUDGothic-Regular"
+
+
 def test_font_mapping_for_an_unknown_language_is_an_error(tmp_path):
     game = TWO + "fonts:\n  de:\n    gothic: BIZUDGothic-Regular\n"
     ws = make_workspace(tmp_path / "ws", game=game)
@@ -295,6 +317,29 @@ def test_message_catalogues_match():
     assert msg("rulebook.cover", "en") == "Rulebook"
     assert msg("bom.total", "en-GB", pieces=3, sheets=1, pages=2) == "Total 3 pieces · sheets 1 · pages 2"
     assert msg("rulebook.cover", "fr") == "Rulebook"  # no French catalogue: English
+
+
+def test_a_message_catalogue_is_read_back_from_the_machines_cache_not_parsed_again(tmp_path, monkeypatch):
+    """pnpgen's own labels (some 2 ms of YAML a catalogue, every build) are parsed once per
+    machine; a damaged entry is parsed again, the same labels."""
+    import yaml
+
+    from pnpgen import messages, usercache
+
+    monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "cache"))
+    catalogue.cache_clear()
+    first = catalogue("ja")
+    catalogue.cache_clear()
+    load = yaml.load
+    monkeypatch.setattr(yaml, "load", lambda *a, **k: pytest.fail("parsed again"))
+    assert catalogue("ja") == first and first["rulebook.cover"] == load(
+        (messages.HERE / "ja.yaml").read_text("utf-8"), Loader=yaml.SafeLoader)["rulebook.cover"]
+    entry = next((tmp_path / "cache" / messages.KIND).iterdir())
+    entry.write_bytes(entry.read_bytes()[:-4] + b"oops")
+    monkeypatch.setattr(yaml, "load", load)
+    catalogue.cache_clear()
+    assert catalogue("ja") == first and usercache.get(messages.KIND, entry.name) == first  # written again
+    catalogue.cache_clear()
 
 
 def test_spreadsheet_columns_per_language(tmp_path, capsys):
@@ -552,3 +597,41 @@ def test_japanese_left_plain_in_a_list_field_is_warned_in_the_english_edition(tm
     said = [ln for ln in capsys.readouterr().out.splitlines() if "plain ja text" in ln]
     line = len((deck).splitlines()) + 4  # the line of [平地, 1]
     assert len(said) == 1 and re.search(rf"cards\.yaml:{line}:\d+: pieces\.5\.rows\.1\.1: '平地' is plain ja text", said[0]), said
+
+
+NOTE_ONLY_IN_EN = "{{ textbox(piece.note, 5, 75, w - 10, 8, size=8) }}\n{% endblock %}"
+
+
+@pytest.mark.parametrize("way", ["if", "front"])
+def test_a_field_only_the_english_template_reads_is_no_missing_japanese_text(tmp_path, capsys, way):
+    """editor7: ``note: {en: Note}`` read only by the English edition's template (``{% if game.lang
+    == "en" %}``, or the English ``front:``) was warned in the Japanese edition, "no ja text;
+    printed in en marked 〔en〕", where nothing of it prints. A field no edition's template reads
+    is still told, and so is one the Japanese template reads."""
+    deck = DECK_YAML.replace("  text: text\n", "  text: text\n  note: text\n  memo: text\n") + \
+        "  - {name: {ja: 祝福, en: Blessing}, text: {ja: 本文, en: Text}, note: {en: Note}, memo: {en: Memo}}\n"
+    if way == "if":
+        front = FRONT.replace("{% endblock %}", "{% if game.lang == 'en' %}" + NOTE_ONLY_IN_EN.replace("\n{% endblock %}", "")
+                              + "{% endif %}\n{% endblock %}")
+        ws = make_workspace(tmp_path / "ws", deck=deck, game=TWO, front=front, back=BACK)
+    else:
+        deck = deck.replace("front: card-front.svg.j2", "front: {ja: card-front.svg.j2, en: card-front-en.svg.j2}")
+        ws = make_workspace(tmp_path / "ws", deck=deck, game=TWO, front=FRONT, back=BACK)
+        (ws / "templates" / "test" / "card-front-en.svg.j2").write_text(FRONT.replace("{% endblock %}", NOTE_ONLY_IN_EN),
+                                                                       encoding="utf-8")
+    capsys.readouterr()
+    build(ws)
+    err = capsys.readouterr().err
+    assert "pieces.1.note" not in err and "pieces.1.memo: no ja text; printed in en marked 〔en〕" in err, err
+    assert run(ws, "check", "--game", "test") == 0
+    out = capsys.readouterr()
+    assert "pieces.1.note" not in out.out + out.err and "pieces.1.memo" in out.out + out.err
+    build(ws, "--lang", "en")
+    assert "〔" not in " ".join(pages_text(ws / "build" / "test" / "en" / "cards.pdf")) and "Note" in " ".join(
+        pages_text(ws / "build" / "test" / "en" / "cards.pdf"))
+    read = make_workspace(tmp_path / "read", deck=deck.replace("front: {ja: card-front.svg.j2, en: card-front-en.svg.j2}",
+                                                                "front: card-front.svg.j2"), game=TWO,
+                          front=FRONT.replace("{% endblock %}", NOTE_ONLY_IN_EN), back=BACK)
+    capsys.readouterr()
+    build(read)
+    assert "pieces.1.note: no ja text; printed in en marked 〔en〕" in capsys.readouterr().err  # the Japanese face prints it

@@ -81,3 +81,15 @@ def test_a_yes_no_or_empty_value_in_a_message_is_spelt_as_yaml_spells_it(tmp_pat
     assert run(ws, "list") == 2
     err = capsys.readouterr().err
     assert "[0, null]" in err and "None" not in err, err
+
+
+@pytest.mark.parametrize("written", ["yes", "No", "off"])
+def test_a_yes_no_word_as_a_key_is_named_as_written(tmp_path, capsys, written):
+    """A vote game's palette `yes:` / `no:` (賛成／反対) was told as `palette.True: a colour name must
+    be a name, got true/false`: a key the designer never wrote. The key is named as written, with
+    its quotes."""
+    ws = make_workspace(tmp_path / "ws", game=f'title: T\npalette:\n  {written}: "#2f7a4a"\n')
+    assert run(ws, "list") == 2
+    assert capsys.readouterr().err == (
+        f"pnpgen: error: data/test/game.yaml:3:3: palette: YAML reads the key {written} as the yes/no value "
+        f"{str(written.lower() == 'yes').lower()}, not as a name (expected the key in quotes: \"{written}\": …)\n")

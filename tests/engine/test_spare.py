@@ -450,3 +450,63 @@ def test_each_stored_parts_place_is_hashed_once_for_every_document_of_the_build(
     places.discard("")
     assert len(layouts) >= 3 and places  # the deck's documents, their pictures placed from the art files
     assert len(hashed) == len(set(hashed)) == len(places)
+
+
+@pytest.mark.parametrize("failing", ["lseek", "fchmod"])
+def test_a_spare_cut_and_then_not_rewritten_is_still_freed_by_the_reclaim(tmp_path, small, monkeypatch, failing):
+    """A spare cut to its common bytes whose next step then fails is pnpgen's own file still:
+    freed (not put back in the trash at a size its record no longer names, a 'stranger' for ever)."""
+    ws = _game(tmp_path / "ws")
+    root, found = _spared(tmp_path, ws)
+    monkeypatch.setattr(trashes, "reclaim", lambda root: None)  # (freed below, not by a process racing this test)
+    cut: list[int] = []
+    real_cut, real_step = os.ftruncate, getattr(os, failing)
+
+    def cutting(fd, size):
+        real_cut(fd, size)
+        cut.append(fd)
+
+    def fails_after_the_cut(fd, *args):
+        if cut and cut[-1] == fd:
+            cut.pop()
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+        return real_step(fd, *args)
+
+    monkeypatch.setattr(spare.os, "ftruncate", cutting)
+    monkeypatch.setattr(spare.os, failing, fails_after_the_cut)
+    _text_edit(ws, 2)
+    assert run(ws, *BUILD) == 0
+    monkeypatch.undo()
+    trash = root / TRASH
+    trashes.empty_trash(trash, keep_spares=True)  # what the detached reclaim runs
+    assert not found.exists()
+    assert trashes.strangers(trash) == []
+    assert (root / DOC).read_bytes() == (_cold(tmp_path, ws, "cold") / DOC).read_bytes()
+
+
+def test_a_file_swapped_into_the_staged_name_after_the_cut_is_never_deleted(tmp_path, monkeypatch):
+    """The spare cut, then its staged name swapped for someone's file before the next step fails:
+    that file is not pnpgen's (another inode), so it is moved back, never freed."""
+    root = tmp_path / "out"
+    (root / TRASH).mkdir(parents=True)
+    entry = root / TRASH / "abc-000000"
+    entry.write_bytes(b"pnpgen's old document" * 100)
+    st = entry.lstat()
+    taken = spare.Spare(entry, [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns], 100, 1)
+    staging = transaction.Staging(root)
+    staging.begin()
+    staged = staging.folder / staging.name_of(root / "deck.pdf", b"new")
+    staging.seal()
+    real = os.fchmod
+
+    def swapped_then_fails(fd, mode):
+        if os.fstat(fd).st_ino == st.st_ino:
+            os.rename(staged, tmp_path / "cut.pdf")
+            staged.write_bytes(b"a designer's file")
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+        return real(fd, mode)
+
+    monkeypatch.setattr(spare.os, "fchmod", swapped_then_fails)
+    assert taken.open_as(staged, 0o644) is None
+    assert (tmp_path / "cut.pdf").stat().st_size == 100  # (it was cut)
+    assert entry.read_bytes() == b"a designer's file" and not staged.exists()

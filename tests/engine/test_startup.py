@@ -1,5 +1,5 @@
 """What a build process pays before and beside its work (the poker deck's goal, issue 22):
-the libraries only some commands need are not imported by a build, and what the imports made is
+the libraries only some commands (or some builds) need are not imported by a build, and what the imports made is
 set aside from the garbage collector once."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ called = main(["build", "--game", "test", "--no-rulebook", "--out", sys.argv[1] 
 code = main(["build", "--game", "test", "--no-rulebook", "--out", sys.argv[1]], own_process=True)
 first = gc.get_freeze_count()
 again = main(["build", "--game", "test", "--no-rulebook", "--out", sys.argv[1] + "-again"], own_process=True)
-print(called, code, again, *(name in sys.modules for name in ("importlib.metadata", "email.message")),
+print(called, code, again, *(name in sys.modules for name in ("importlib.metadata", "email.message", "multiprocessing")),
       first > 10_000, gc.get_freeze_count() == first)
 """
 
@@ -40,4 +40,11 @@ def test_what_the_imports_made_is_set_aside_from_the_collector_once(tmp_path):
     collector no longer walks them), not at a build a program (a test) calls, whose garbage of
     before would stay; a second build (a watch save) freezes nothing more: its garbage stays
     collectable."""
-    assert _build_twice(tmp_path)[5:] == ["True", "True"]
+    assert _build_twice(tmp_path)[6:] == ["True", "True"]
+
+
+def test_a_build_that_starts_no_process_never_imports_multiprocessing(tmp_path):
+    """multiprocessing and the process pool (some 5 ms of a short build's imports) load when a
+    build starts a worker, a forked writer or the rulebook's process, not for a build that
+    starts none (``--no-rulebook``, a small deck: engine/documents.py, engine/warm.py)."""
+    assert _build_twice(tmp_path)[5] == "False"

@@ -4,6 +4,7 @@ soon after, and an interruption at any step still leaves the old set or the new 
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -103,8 +104,9 @@ def test_the_trash_frees_only_what_its_records_name(tmp_path, small_reclaim, mon
     (root / TRASH / "def-000002").symlink_to(tmp_path / "elsewhere.pdf")
     (root / TRASH / f"abc{TAKEN}").write_bytes(b'{"check": "0"}\n{"version": 2, "entries": [["abc-000001", 0, 0, 4]]}')
     trashes.empty_trash(root / TRASH)
+    # (the record naming the entry whose name another file holds stays: engine/trash.py empty_trash)
     assert sorted(p.name for p in (root / TRASH).iterdir()) == sorted(
-        ["abc-000001", f"abc{TAKEN}", "def-000002", "notes.txt", second.name])
+        ["abc-000001", f"abc{TAKEN}", "def-000002", "notes.txt", second.name, second.name.split("-")[0] + TAKEN])
     assert (root / TRASH / "abc-000001").read_bytes() == b"mine"
     assert (tmp_path / "elsewhere.pdf").read_bytes() == b"keep"
 
@@ -189,3 +191,32 @@ def test_the_record_of_spares_left_half_written_is_freed_and_no_designers_file(t
     assert sorted(p.name for p in trash.iterdir()) == sorted([*(p.name for p in mine), f".spares.{gone.pid:x}-1.pnpgen-tmp"])
     assert trashes.strangers(trash) == sorted(p.name for p in trash.iterdir())
     assert (tmp_path / "elsewhere").read_bytes() == b"keep"
+
+
+def test_an_entry_swapped_out_as_the_reclaim_looks_is_freed_by_a_later_reclaim(tmp_path, small_reclaim, monkeypatch):
+    """The entry's file moved aside and another put in its name just as the reclaim checks it:
+    neither is freed then, and the record naming the entry stays, so that once pnpgen's file is
+    back in its name the next reclaim frees it (and the trash folder with it)."""
+    root = tmp_path / "out"
+    first, second = _old_files_in_the_trash(root, monkeypatch)
+    trash, aside = root / TRASH, tmp_path / "aside.pdf"
+    real = trashes._is_entry
+
+    def swapped_as_it_looks(path, *identity):
+        if path == second:
+            os.rename(second, aside)
+            path.write_bytes(b"a synced folder's copy")
+        return real(path, *identity)
+
+    monkeypatch.setattr(trashes, "_is_entry", swapped_as_it_looks)
+    trashes.empty_trash(trash, keep_spares=True)  # what the detached reclaim runs
+    monkeypatch.undo()
+    assert not first.exists() and second.read_bytes() == b"a synced folder's copy"
+    assert aside.read_bytes() == b"new" * 1000
+    assert trashes.strangers(trash) == [second.name]
+    trashes.empty_trash(trash)
+    assert second.read_bytes() == b"a synced folder's copy"  # (not pnpgen's: kept)
+    os.replace(aside, second)  # pnpgen's file back in its name
+    assert trashes.strangers(trash) == []
+    trashes.empty_trash(trash, keep_spares=True)
+    assert not trash.exists()

@@ -81,3 +81,37 @@ def test_serve_builds_and_watches_a_templates_folder_made_while_it_runs(tmp_path
     asyncio.run(app._watch(preview))
     assert "templates/test" not in watched[0] and "templates/test" in watched[1], watched
     assert "直した 本文カード1" in "".join(texts(ws / "build" / "test" / "cards.pdf"))
+
+
+def test_watch_says_what_it_waits_for_when_the_games_folders_are_gone_and_builds_them_back(tmp_path, capsys):
+    """The game's folders moved away while ``watch`` runs (the workspace renamed, a branch without
+    the game checked out): it said 'watching  and printers.yaml' (a list of nothing; here, with
+    the test's fonts folder leading out, 'watching fonts/*.ttf and printers.yaml'), as if all were
+    well. It says it waits for the game's folder, and builds it when it is back."""
+    ws = make_workspace(tmp_path / "ws", ["カード1", "カード2"])
+    away = tmp_path / "away"
+    away.mkdir()
+    done: list[int] = []
+    watcher = threading.Thread(target=lambda: done.append(run(
+        ws, "watch", "--game", "test", "--no-rulebook", "--max-builds", "3", "--jobs", "1")), daemon=True)
+    watcher.start()
+    said = ""
+    for _ in range(300):
+        said += capsys.readouterr().out
+        if "watching data/test" in said:
+            break
+        time.sleep(0.05)
+    for folder in ("data", "templates"):
+        shutil.move(ws / folder / "test", away / folder)
+    for _ in range(300):
+        said += capsys.readouterr().out
+        if said.count("watching") == 2:
+            break
+        time.sleep(0.05)
+    assert ("watching fonts/*.ttf and printers.yaml, and for data/test/ to be back (not there: moved, deleted, the "
+            "workspace renamed?)") in said, said
+    for folder in ("data", "templates"):
+        shutil.move(away / folder, ws / folder / "test")
+    watcher.join(30)
+    assert done == [0], capsys.readouterr()
+    assert "test: fixed, built again" in said + capsys.readouterr().out  # (back, built)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -70,6 +71,26 @@ def test_two_decks_making_one_file_stop_the_export_before_anything_is_written(tm
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("pnpgen: error: data/test/decks/cards-001.yaml: deck 'cards' and "
                                                    "deck 'cards-001' both make the export's file cards-001-back.png"), err
+    assert not (root / "build" / "test" / "thegamecrafter").exists()
+
+
+@pytest.mark.parametrize("first, second", [("cards", "Cards-001"), ("カード", unicodedata.normalize("NFD", "カード") + "-001")],
+                         ids=["letter-case", "composed-otherwise"])
+def test_two_decks_making_one_file_on_windows_and_macos_stop_the_export(tmp_path, capsys, first, second):
+    """Deck cards' piece 1 back (cards-001-back.png) and deck Cards-001's shared back
+    (Cards-001-back.png) are two files on Linux, one on Windows and macOS (letter case aside, and
+    ド composed or as ト + ゛): unpacked or exported onto a USB stick there, one deck's back replaced
+    the other's. The export stops in one line naming both, as for one name."""
+    root = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("back: card-back.svg.j2", "back: card-front.svg.j2")
+                          + "  - {name: 札1, text: 本文}\n  - {name: 札2, text: 本文}\n")
+    decks = root / "data/test/decks"
+    (decks / "cards.yaml").rename(decks / f"{first}.yaml")
+    (decks / f"{second}.yaml").write_text(DECK_YAML + "  - {name: 札3, text: 本文}\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run(root, "export", "--game", "test", "--preset", "thegamecrafter", "--fit", "bleed") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"deck {second!r} and deck {first!r} both make the export's files " in err, err
+    assert f"{second}-back.png and {first}-001-back.png, one file on Windows and macOS" in err, err
     assert not (root / "build" / "test" / "thegamecrafter").exists()
 
 

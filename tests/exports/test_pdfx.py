@@ -484,3 +484,17 @@ def test_a_printing_condition_the_registry_may_not_hold_is_said(tmp_path, capsys
     else:
         assert "presets/printer.yaml: output_condition: 'MyPrinter2024' is not a printing condition" in err
         assert "--pdfx none" in err and any("MyPrinter2024" in p for p in found)
+
+
+@pytest.mark.parametrize("preset", ["doujin", "doujin-pieces"])
+def test_a_proofs_own_figures_are_not_warned_as_the_designers_small_text(tmp_path, preset):
+    """A designer trial: ``--proof`` prints the format's figures at 4.5 pt under the trim, in a
+    magenta that a CMYK file printed in three inks, so every proof warned 'text 4.5 pt printed in
+    three inks … set it at least 8 pt', naming the deck's template, which holds no such text. The
+    trim and its figures print in pnpgen's one-ink magenta; the export without --proof warns as before."""
+    root = make_workspace(tmp_path / "ws", pieces=TWO)
+    out = _export(root, preset, "--proof")
+    warnings = json.loads((out / "export.json").read_text(encoding="utf-8"))["warnings"]
+    assert not [w for w in warnings if "min_mixed_text" in w or "inks, CMYK" in w], warnings
+    plain = json.loads((_export(root, preset, out=tmp_path / "real") / "export.json").read_text(encoding="utf-8"))
+    assert not [w for w in plain["warnings"] if "min_mixed_text" in w]

@@ -732,3 +732,21 @@ def test_a_die_face_or_a_standing_figure_smaller_than_its_inset_is_exported(tmp_
     assert {o["Name"] for o in objects} == ({"Custom_Dice"} if line.startswith("die") else {"Custom_Token"})
     with Image.open(out / "cards-001-front.png") as picture:
         assert picture.width >= 1 and picture.height >= 1
+
+
+def test_a_hidden_roles_card_face_down_tells_the_table_neither_its_name_nor_its_text(tmp_path):
+    """A role card dealt face down showed its role in the tooltip: the cards carried no
+    ``HideWhenFaceDown``, so a hover over another player's card read 「影」. Every card (and the deck,
+    and a deck of one card) hides its name and text while face down and goes into a hand; the back
+    is one image and no file is named after a role."""
+    deck = DECK_YAML + "  - {name: 市民, text: 能力なし}\n  - {name: 影, text: 失敗を出せる}\n"
+    root = make_workspace(tmp_path / "ws", deck=deck, back=TILE_BACK_SVG)  # one back for every role
+    (root / "data" / "test" / "decks" / "one.yaml").write_text(
+        DECK_YAML.replace("テストカード", "一枚") + "  - {name: 道化, text: 追放で勝つ}\n", encoding="utf-8")
+    out = _export(root)
+    obj = json.loads((out / "cards.json").read_text(encoding="utf-8"))["ObjectStates"][0]
+    [single] = _objects(out, "one")
+    for held in (obj, *obj["ContainedObjects"], single):
+        assert held["HideWhenFaceDown"] is True and held["Hands"] is True, held["Nickname"]
+    assert {e["BackURL"] for e in obj["CustomDeck"].values()} == {(out / "cards-back.png").as_uri()}
+    assert not any(role in p.name for p in out.iterdir() for role in ("市民", "影", "道化"))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from lxml import etree
 
+from conftest import make_workspace, run
 from pnpgen.faces.tracks import ring_grid, track_inner, track_spaces, track_svg
 
 
@@ -267,3 +268,38 @@ def test_a_track_too_short_says_how_many_spaces_it_has(n, start, layout, said):
     with pytest.raises(ValueError) as e:
         track_spaces(n, 0, 0, 250, 160, layout, start=start)
     assert said in str(e.value) and "its first number is the last space's, not how many" in str(e.value), e.value
+
+
+MAT = """\
+name: マット
+kind: board
+size: [148, 210]
+front: card-front.svg.j2
+fields: {name: text, hp: int}
+pieces:
+  - {name: 剣士, hp: 12}
+  - {name: 僧侶, hp: 未定}
+"""
+MAT_FRONT = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+{{ track(piece.hp, 10, 10, 120, 60, layout="snake", rows=4, highlight={piece.hp: "#c00000"}) }}
+{% endblock %}
+"""
+
+
+def test_a_track_whose_length_the_draft_leaves_open_is_told_at_the_template_line(tmp_path, capsys):
+    """A designer trial: a character mat's health track, ``track(piece.hp, …)``, with ``hp: 未定``
+    in the draft stopped at ``invalid literal for int() with base 10: '未定'``, Python's words. It
+    says now that the value is open, at the template's line, and how to draw it meanwhile; the
+    same template with the value set builds."""
+    ws = make_workspace(tmp_path / "ws", deck=MAT, front=MAT_FRONT)
+    assert run(ws, "check", "--game", "test") == 2
+    said = capsys.readouterr()
+    err = said.err + said.out
+    assert "invalid literal" not in err, err
+    assert "templates/test/card-front.svg.j2:3: track(): n, the last space's number is '未定', a value the draft " \
+           "leaves open" in err, err
+    assert "{% if is_placeholder(piece.hp) %}{{ m.placeholder_stamp(x, y) }}" in err
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(MAT.replace("hp: 未定", "hp: 9"), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0

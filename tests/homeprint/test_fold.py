@@ -219,3 +219,23 @@ def test_the_all_in_one_file_of_a_fold_build_has_no_blank_pages(tmp_path):
     blank = msg("sheet.blank", "ja")
     assert not [p for p in pages if blank in p]
     assert len(pages) == sheets + 1, len(pages)  # the sheets, then the bill of materials
+
+
+def test_a_two_sided_deck_on_card_stock_is_not_called_too_large_to_fold(tmp_path, capsys):
+    """A designer trial: 名刺 stickers on a-one-51002 in a --layout fold build were said to be
+    'too large to fold (a piece over half the sheet)', a 55×91 mm piece; they print in the
+    stock's slots, as documented, and the warning says so. With --duplex short the line names
+    the stock too."""
+    ws = make_workspace(tmp_path / "ws", pieces=ONE)
+    (ws / "data" / "test" / "decks" / "stickers.yaml").write_text(
+        "name: シール\nformat: meishi\nsheet: a-one-51002\nfront: card-front.svg.j2\nback: card-back.svg.j2\n"
+        "fields: {name: text, text: text}\npieces:\n  - {name: 刃, text: 攻撃+1}\n", encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--layout", "fold") == 0
+    said = [line for line in capsys.readouterr().err.splitlines() if "--layout fold" in line]
+    assert said == ["pnpgen: warning: --layout fold: 'stickers' on card stock (sheet a-one-51002), which keeps its "
+                    "slots: printed as usual, the backs on the sheet's other side (duplex, flip on the long edge); "
+                    "a printer without duplex feeds the sheet again"]
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--layout", "fold", "--duplex", "short") == 0
+    said = [line for line in capsys.readouterr().err.splitlines() if "--duplex short" in line]
+    assert len(said) == 1 and "applies only to 'stickers' (on card stock (sheet a-one-51002)" in said[0], said
+    assert "too large" not in said[0]

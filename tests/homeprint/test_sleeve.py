@@ -110,3 +110,35 @@ def test_a_unit_in_capitals_is_refused_with_the_hint_a_single_length_gives(text,
     with pytest.raises(Invalid) as e:
         sleeve_option(text)
     assert e.value.message == f"{text!r} is not a sleeve size; did you mean {meant}?", e.value.message
+
+
+PLAIN_BACK = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="#333366"/>
+{% endblock %}
+"""
+NUMBERED_BACK = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+{{ textbox(piece.name, 5, 30, w - 10, 20, size=30, align="center") }}
+{% endblock %}
+"""
+
+
+def test_a_deck_whose_backs_tell_its_cards_apart_is_named_as_sleeve_inserts_leave_them_out(tmp_path, capsys):
+    """A designer trial: numbered scenario cards, found face down by the number on their backs,
+    built with --layout sleeve printed fronts only and said nothing: the numbers were gone. The
+    build names the deck, at its back: line; a deck of one back (the backer card stands in for
+    it) says nothing."""
+    ws = make_workspace(tmp_path / "ws", pieces=["カード1", "カード2"], back=PLAIN_BACK)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--layout", "sleeve") == 0
+    assert "--layout sleeve" not in capsys.readouterr().err
+    (ws / "templates" / "test" / "card-back.svg.j2").write_text(NUMBERED_BACK, encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--layout", "sleeve") == 0
+    said = [line for line in capsys.readouterr().err.splitlines() if "--layout sleeve" in line]
+    assert said == ["pnpgen: warning: data/test/decks/cards.yaml:4:7: --layout sleeve: deck 'cards' has 2 different "
+                    "backs (its back reads the piece), and sleeve inserts print fronts only, with a backer card "
+                    "behind: nothing on the backs tells its cards apart (expected its sheets from a build without "
+                    "--layout sleeve, e.g. pnpgen build --game test --out build-backs, or one back for every card)"]
+    assert len(_faces(ws / "build" / "test" / "cards.pdf")) == 1  # fronts only, as documented

@@ -337,3 +337,18 @@ def test_a_tiled_board_edited_in_one_corner_reprints_only_the_tiles_showing_it(t
                                    f"{', '.join(map(str, owners))} (page{'s' * (len(owners) > 1)} "
                                    f"{', '.join(map(str, owners))})"]
     assert len(PdfReader(out / "reprint.pdf").pages) == len(owners)
+
+
+def test_a_board_nearly_as_large_on_fewer_tiles_is_the_one_named(tmp_path, capsys):
+    """The hidden-role trial: a 400 × 270 mm mission board meant for two A4 halves was told "(3 page
+    tiles (3×1) hold a board of up to 367×248 mm …)", not that two tiles hold 360 × 243 mm, 2 %
+    smaller. A grid of still fewer pages holding a board at most 3 % smaller is named instead."""
+    plan = plan_tiles(400, 270, A4, MARGIN, 3.0)
+    assert (plan.cols * plan.rows, plan.fewer) == (4, (2, 1, 360, 243))
+    assert len(plan_tiles(360, 243, A4, MARGIN, 3.0).tiles) == 2
+    assert plan_tiles(400, 400, A4, MARGIN, 3.0).fewer == (2, 2, 360, 360)  # two tiles hold far less: not named
+    ws = make_workspace(tmp_path / "ws", deck=BOARD_DECK.replace("size: [400, 300]", "size: [400, 270]"),
+                        front=BOARD_FRONT)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert " " * 19 + "(2 page tiles (2×1) hold a board of up to 360×243 mm, the same proportions)" \
+        in capsys.readouterr().out.splitlines()

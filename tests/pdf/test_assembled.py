@@ -6,6 +6,7 @@ byte-identical to one process's."""
 from __future__ import annotations
 
 import base64
+import concurrent.futures
 import io
 import random
 from pathlib import Path
@@ -169,13 +170,13 @@ def test_documents_written_over_two_workers_are_the_bytes_one_process_writes(tmp
         (ws / "data" / "test" / "art" / f"p{i}.png").write_bytes(_png(colour))
     submitted: list[str] = []
 
-    class Counted(documents.ProcessPoolExecutor):
+    class Counted(concurrent.futures.ProcessPoolExecutor):
         def submit(self, fn, *args, **kwargs):
             submitted.extend(doc.title for doc in args[0][0].values())
             return super().submit(fn, *args, **kwargs)
 
     monkeypatch.setattr(documents, "MIN_FACES", 0)
-    monkeypatch.setattr(documents, "ProcessPoolExecutor", Counted)
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Counted)  # (imported by a build that starts workers)
     for jobs in ("1", "2"):
         assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", jobs, "--out", str(tmp_path / jobs)) == 0
     assert len(submitted) == 4  # the four documents, in the workers (two groups), only with --jobs 2

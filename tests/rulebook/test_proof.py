@@ -186,3 +186,23 @@ def test_a_term_defined_once_and_written_plain_afterwards_is_house_style():
     variant = draft.replace("　台札のスート", "　台ふだのスート") + "　切り札は強い。\n　切札を出す。\n"
     spelt = slips(parse(variant, "ja"), variant, "draft.txt", "ja")
     assert [(f.kind, f.subject) for f in spelt] == [("表記ゆれ", ("台ふだ",)), ("表記ゆれ", ("切札",))]
+
+
+ROLES = ("■■　テスト　草案１\n\n■　準備\n　役職を選びます。\n\n"
+         "　役職　　　　５人　　６人　　７人\n　市民　　　　１　　　２　　　２\n　書記　　　０　　　０　　　１\n"
+         "　影　　　　　１　　　１　　　２\n　道化　　　　０　　　　　　　１\n")
+
+
+def test_a_table_row_whose_columns_do_not_line_up_is_queried():
+    """A hidden-role game's roles table: 記録係 renamed 書記 by search and replace shifted its row
+    two cells left, and the book printed it askew, unremarked. A row whose columns start off the
+    table's is queried at its draft line; a row with a cell left empty (道化) is not."""
+    from pnpgen.rulebook.parse import parse
+    from pnpgen.rulebook.proof import askew_tables
+
+    [ja] = askew_tables(parse(ROLES, "ja"), "draft.txt", "ja")
+    assert ja.kind == "表" and ja.file.startswith("draft.txt:8: 「書記」の行：表の列がほかの行とそろっていません"), ja.file
+    [en] = askew_tables(parse(ROLES, "ja"), "draft.txt", "en")
+    assert en.book == "the row “書記”: the table's columns do not line up in it (draft line 8)" and en.subject == ("書記",)
+    aligned = ROLES.replace("　書記　　　０", "　書記　　　　０")
+    assert askew_tables(parse(aligned, "ja"), "draft.txt", "ja") == []

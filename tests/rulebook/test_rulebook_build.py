@@ -920,3 +920,24 @@ def test_a_face_svglib_draws_in_the_book_names_only_its_embedded_fonts(tmp_path)
                        for k in page.Resources.get("/XObject", {}).keys())
     assert pictured, "the book pictures the deck's face"
     assert names and not any(re.search(r"Helvetica|Times|Courier", n) for n in names), names
+
+
+def test_a_second_book_is_a_game_of_its_own_with_no_decks(tmp_path, capsys):
+    """A designer trial: a campaign's scenario book beside the rules had no documented way; the
+    docs now say a game folder holding only game.yaml and its draft builds that book alone. Built
+    as docs/data-format.md says: the book and its booklet, the warning, and no deck files."""
+    ws = make_workspace(tmp_path / "ws", pieces=["カード1"])
+    book = ws / "data" / "test-scenarios"
+    book.mkdir()
+    (book / "game.yaml").write_text("title: テストゲーム シナリオブック\ndraft: 1\n", encoding="utf-8")
+    (book / "draft.txt").write_text("■■　テストゲーム シナリオブック　草案１\n\n■　シナリオ１　旅立ち\n\n"
+                                    "　村の外れにゴブリンが現れました。\n", encoding="utf-8")
+    assert run(ws, "build", "--game", "test-scenarios") == 0
+    said = capsys.readouterr()
+    assert "test-scenarios: the data has no decks and no sourced items" in said.err, said.err
+    out = ws / "build" / "test-scenarios"
+    assert sorted(p.name for p in out.glob("*.pdf")) == ["rulebook-booklet.pdf", "rulebook.pdf",
+                                                         "test-scenarios-all.pdf"]
+    assert any("村の外れにゴブリンが現れました。" in t for t in texts(out / "rulebook.pdf"))
+    docs = (Path(__file__).parents[2] / "docs" / "data-format.md").read_text(encoding="utf-8")
+    assert "`data/<game>-scenarios/` holding a `game.yaml`" in docs and "and no `decks/`" in docs

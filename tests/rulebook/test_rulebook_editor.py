@@ -64,11 +64,32 @@ def test_a_tables_header_row_has_a_rule_under_it(tmp_path):
     assert not [r for r in _rules(book, at) if row1 < r[2] < row2]
 
 
+ROLES = "　役職　　５人　　６人　　７人\n　市民　　１　　　２　　　２\n　影　　　１　　　１　　　２\n"
+
+
+def test_a_player_count_tables_header_has_a_rule_under_it(tmp_path):
+    """A hidden-role game's table of roles by player count, 「役職　　５人　　６人」 over 「市民　　１　　２」,
+    had no rule under its head: its header holds numbers (５人). Numbers that count something, no
+    cell a number alone, over rows each holding a number alone, are a header too."""
+    book = _book(tmp_path, ROLES)
+    pages = glyphs(book)
+    at = next(n for n, p in enumerate(pages) if "役職５人６人７人" in [t for _, t, _ in _lines(p)])
+    lines = _lines(pages[at])
+    head = next(y for y, t, _ in lines if t == "役職５人６人７人")
+    row1 = next(y for y, t, _ in lines if t == "市民１２２")
+    assert len([r for r in _rules(book, at) if head < r[2] < row1 - 2]) == 1, _rules(book, at)
+
+
 def test_only_a_row_of_words_over_rows_of_figures_heads_a_table():
     assert heads_a_table(TABLE.splitlines())
     assert not heads_a_table(["　　〜２枚：０", "　　３　枚：１", "　　４　枚：２", "　５〜　枚：３"])  # all figures
     assert not heads_a_table(["　（左内地）　 （右内地）", "", "　 ③□□　　　　□□③", "　②◆□□　　　□□◆②"])  # a map
     assert not heads_a_table(TABLE.splitlines()[:2])  # one row under it is no table
+    assert heads_a_table(ROLES.splitlines())  # counted numbers over numbers alone
+    assert heads_a_table(["  Role     5p  6p", "  Citizen  1   2", "  Shadow   1   1"])  # an English draft's
+    assert not heads_a_table(["  Role     5   6", "  Citizen  1   2", "  Shadow   1   1"])  # a row of numbers
+    assert not heads_a_table(["　市民　　１　　２", "　影　　　１　　１", "　道化　　０　　１"])  # every row a number alone
+    assert not heads_a_table(["　５人　　１枚", "　６人　　１　", "　７人　　２　"])  # the first row holds none alone: a row of data
 
 
 KINDS = ("誤記", "未定", "表記ゆれ", "個数", "内容物", "要確認", "数の不一致", "用語")

@@ -122,7 +122,7 @@ def test_icons_in_the_quick_reference_are_drawn_as_in_the_rules(english_book):
 
 
 HEADINGS = DRAFT.replace("■　ゲームの進行", "■　{coin}の獲得").replace(
-    "２：カードを１枚出す。", "２：{coin}を１枚払う。\n◇{vp}{vp}の計算\n　{vp}を数える。\n◎{coin}の戻し方\n　戻す。\n"
+    "２：カードを１枚出す。", "２：{coin}の支払い\n◇{vp}{vp}の計算\n　{vp}を数える。\n◎{coin}の戻し方\n　戻す。\n"
     + "　ルールの文章です。\n" * 40)
 
 
@@ -141,7 +141,7 @@ def _placed(pdf, n: int) -> list[tuple[float, float, float]]:
 
 
 def test_icons_in_headings_are_drawn_in_them_the_contents_and_the_running_head(tmp_path, capsys):
-    """``■　{coin}の獲得``, a step ``２：{coin}を１枚払う。``, ``◇{vp}{vp}の計算`` and ``◎{coin}の戻し方``:
+    """``■　{coin}の獲得``, a step ``２：{coin}の支払い``, ``◇{vp}{vp}の計算`` and ``◎{coin}の戻し方``:
     each icon is drawn an em of its heading's size where the braces were (they printed as
     written, with a warning), in the contents' lines and the running head too, and a PDF
     bookmark, which holds text, names it (「3　coinの獲得」)."""
@@ -156,7 +156,7 @@ def test_icons_in_headings_are_drawn_in_them_the_contents_and_the_running_head(t
     assert not any("{" in page.extract_text() for page in reader.pages)
     titles = [item.title for item in reader.outline if not isinstance(item, list)]
     steps = [item.title for item in reader.outline[3]] if isinstance(reader.outline[3], list) else []
-    assert "3\u3000coinの獲得" in titles and "3.2\u3000coinを１枚払う。" in steps, (titles, steps)
+    assert "3\u3000coinの獲得" in titles and "3.2\u3000coinの支払い" in steps, (titles, steps)
     assert [round(em, 1) for _, _, em in _placed(pdf, 1)] == [10.0, 8.8]  # the contents' two levels
     heads = [(x, y, round(em, 1)) for x, y, em in _placed(pdf, 2)]
     assert [em for _, _, em in heads] == [14.0, 11.5, 10.5, 10.5, 9.0, 9.0], heads  # 3, 3.2, ◇ (twice), ◎, the text

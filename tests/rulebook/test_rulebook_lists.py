@@ -122,7 +122,7 @@ def test_a_nested_item_hangs_under_its_parents_text_and_a_marked_items_lines_ali
 def test_a_list_never_leaves_its_first_or_last_item_alone_on_a_page(tmp_path):
     blocks = "".join("　" + "ルールの文章です。" * (k * 2 + 1) + "\n" + "".join(f"・第{k}組の{n}\n" for n in "一二三四")
                      for k in range(1, 25))
-    pages = glyphs(_book(tmp_path / "ws", DRAFT.replace("２：カードを１枚出す。\n", "２：カードを１枚出す。\n" + blocks)))
+    pages = glyphs(_book(tmp_path / "ws", DRAFT.replace("２：カードを１枚出す。\n", "２：カードを出す\n" + blocks)))
     split = 0
     for page in pages[2:]:
         lines = [text for _, _, text in _lines(page)]
@@ -199,3 +199,22 @@ def test_an_english_rule_case_wrapped_without_punctuation_is_an_item_not_a_sub_h
     zoc = section.children[1]
     assert zoc.text == "5.2 Zones of Control"
     assert [(type(b).__name__, b.text) for b in zoc.children][:1] == [("Subheading", "5.2.1 Entering a Zone")], zoc.children
+
+
+def test_an_english_rule_case_of_two_numbers_written_as_a_sentence_is_an_item():
+    """editor7: ``5.3 A unit that ends its move beside an enemy unit must`` wrapped over ``Stop and
+    fight.`` (a capital under it) was the sub-heading “5.3 A unit that … must”, and ``5.4 A unit in a
+    town may not move.`` a paragraph with its number in the text. Both are cases hanging after their
+    number; the titles ``5.1 Movement Points`` and ``5.5 Combat`` over their text stay sub-headings."""
+    english = ("# T (Draft 1)\n\n## Movement\n\n5.1 Movement Points\nA unit moves up to its points.\n\n"
+               "5.3 A unit that ends its move beside an enemy unit must\nStop there and fight in the combat phase.\n"
+               "5.4 A unit in a town may not move.\n\n5.5 Combat\nUnits beside an enemy attack it.\n")
+    section = parse(english, "en").sections[0]
+    assert [(type(b).__name__, b.text) for b in section.children] == [
+        ("Subheading", "5.1 Movement Points"), ("Subheading", "5.5 Combat")], section.children
+    assert [(type(b).__name__, getattr(b, "mark", ""), b.text) for b in section.children[0].children] == [
+        ("DraftParagraph", "", "A unit moves up to its points."),
+        ("Bullet", "5.3", "A unit that ends its move beside an enemy unit must Stop there and fight in the combat phase."),
+        ("Bullet", "5.4", "A unit in a town may not move.")], section.children[0].children
+    assert [(type(b).__name__, b.text) for b in section.children[1].children] == [
+        ("DraftParagraph", "Units beside an enemy attack it.")]

@@ -16,6 +16,9 @@ _NUMBERED = re.compile(r"^(\d+)\.\s+(\S.*)$")
 _STEP = later(r"^(?:(\d+)\)|step\s+(\d+)\s*[:.)—–-])\s*(\S.*)$", re.I)
 _BULLET = later(r"^([-*•])\s+(\S.*)$")
 _SENTENCE_END = (".", "!", "?", ":", ";", ",")
+# words: a numbered line longer than this that goes on on the next line is a rule case's sentence
+# (``5.3 A unit that ends its move beside an enemy unit must`` …), not a title (``5.3 Zones of Control``)
+TITLE_WORDS = 6
 # the words of a rulebook's sections: a first line in capitals holding one is a section, not the title
 _SECTION_WORDS = later(
     r"\b(?:overview|introduction|components?|contents|set[- ]?up|preparation|rules|play(?:ing)?|gameplay|"
@@ -86,7 +89,9 @@ class DraftLines:
         if m:
             return ("section", 0, 0, m.group(2).strip() or s)
         m = _SUBNUMBER.match(s)
-        if m and title_like(m.group(4)) and not _goes_on(m.group(4), following if m.group(3) else ""):
+        # three numbers mark a case whatever its length; two, a title unless it is longer than one
+        wraps = bool(m and (m.group(3) or len(m.group(4).split()) > TITLE_WORDS))
+        if m and title_like(m.group(4)) and not _goes_on(m.group(4), following if wraps else ""):
             return ("sub", 2 if m.group(3) else 1, 0, m.group(4))
         m = _NUMBERED.match(s)
         if m and self.numbered_sections and title_like(m.group(2), 40):

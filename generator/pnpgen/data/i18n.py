@@ -34,8 +34,9 @@ from pnpgen.data.markup import MISSING_COLOUR, without_icons
 from pnpgen.data.model import LATIN_GAP, PLACEHOLDER_COLOUR, placeholder_said
 from pnpgen.data.yamlsrc import Located, keyname, load_yaml
 from pnpgen.errors import InputError, Where
-from pnpgen.fonts import locate
+from pnpgen.fonts import LATIN_FONTS, locate
 from pnpgen.patterns import later
+from pnpgen.terms import is_latin
 
 # A language code as pnpgen reads one: ISO 639-1 (two letters, lower case), optionally a script
 # (zh-Hant) and a region (en-GB, es-419), as BCP 47 writes them. It names the build's folder, the
@@ -190,17 +191,23 @@ class Translations:
         return {k: v for k, v in fonts.items() if not isinstance(v, dict)}
 
     def text_fonts(self, doc: Located, roles: dict[str, str], fallbacks: list[str],
-                   font_dir) -> tuple[dict[str, str], list[str]]:
+                   font_dir, named: frozenset[str] = frozenset()) -> tuple[dict[str, str], list[str]]:
         """Font roles and fallbacks for the card text of the selected language: its own roles over
         the plain ones, and each font it replaces as a fallback, so text left in the default
-        language (and the 〔ja〕 marker) still finds its glyphs."""
+        language (and the 〔ja〕 marker) still finds its glyphs. A language in Latin letters sets a
+        role game.yaml names nowhere (``named``: the plain roles it names) in the Latin face pnpgen
+        ships (Noto), as the rulebook does, not in BIZ UD's Latin letters."""
         text_roles = dict(roles)
         text_fallbacks = list(fallbacks)
         for lang, lang_roles in self.other_fonts.items():  # a misspelt font of the English edition is
             for role, name in lang_roles.items():           # told by 'check' and a Japanese build too
                 locate(name, font_dir, where=doc.where(("fonts", lang, role)), key=f"fonts.{lang}.{role}")
-        for role, name in self.fonts.items():
-            locate(name, font_dir, where=doc.where(("fonts", self.lang, role)), key=f"fonts.{self.lang}.{role}")
+        own = dict(self.fonts)
+        if is_latin(self.lang):
+            own.update({role: name for role, name in LATIN_FONTS.items() if role not in named and role not in own})
+        for role, name in own.items():
+            where = doc.where(("fonts", self.lang, role)) if role in self.fonts else Where(doc.path)
+            locate(name, font_dir, where=where, key=f"fonts.{self.lang}.{role}" if role in self.fonts else "fonts")
             replaced = text_roles.get(role)
             if replaced and replaced != name and replaced not in text_fallbacks:
                 text_fallbacks.append(replaced)

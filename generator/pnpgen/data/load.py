@@ -32,7 +32,7 @@ from pnpgen.data.yamlhint import quoted
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError, Where, contained, suggest
 from pnpgen.litter import is_litter
-from pnpgen.safetext import name_control_char, shown_name
+from pnpgen.safetext import LINE_BREAKS, name_control_char, shown_name
 from pnpgen.shapes import bounding_size
 
 GAME_KEYS = {
@@ -192,7 +192,7 @@ def _one_line(doc: Source, value: Any, keypath: tuple, what: str) -> str:
     the change report, page labels, Tabletop Simulator: a line break there began a line of the
     data's own (a forged 'pnpgen: error …' on the terminal, a false entry in reprint.txt)."""
     text = _text(doc, value, keypath)
-    if "\n" in text or "\r" in text:
+    if LINE_BREAKS.search(text):  # (U+2028 too: a line break to YAML, Python and JavaScript)
         raise doc.error(keypath, f"{what} holds a line break", f"{what} on one line")
     return text
 
@@ -245,7 +245,7 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
         fontreg.locate(name, ws.fonts, where=where, key=f"fonts.{role}" if role in fonts_in else "fonts")
     for i, name in enumerate(fallback):
         fontreg.locate(name, ws.fonts, where=doc.where(("fallback_fonts", i)), key=f"fallback_fonts.{i + 1}")
-    text_fonts, text_fallbacks = translations.text_fonts(doc, font_roles, fallback, ws.fonts)
+    text_fonts, text_fallbacks = translations.text_fonts(doc, font_roles, fallback, ws.fonts, frozenset(fonts_in))
     sourced = []
     for i, item in enumerate(_parse(doc, ("sourced",), v.sequence, data.get("sourced"), "sourced")):
         item = _keys(doc, item, ("sourced", i), SOURCED_KEYS, "a sourced component")

@@ -464,6 +464,10 @@ class _Builder:
                              "'name: value'", keypath)
             self.standard(key_node, keypath)
             key = self.scalar(key_node, keypath)
+            if isinstance(key, bool):  # a palette's `yes:` and `no:` (賛成／反対) were told as `palette.True`
+                raise _error(self.doc, key_node, f"YAML reads the key {key_node.value} as the yes/no value "
+                             f"{str(key).lower()}, not as a name", f"the key in quotes: {quoted(key_node.value)}: …",
+                             keypath)
             sub = keypath + (key,)
             if i >= len(pairs) - own:  # merged keys come first and may be overridden
                 if key in own_keys:

@@ -33,7 +33,7 @@ from pnpgen.engine.paper import DeckOnPaper, deck_sheet, short_bleed_warnings, s
 from pnpgen.errors import InputError, TemplateMistake, place
 from pnpgen.faces.builtin import icon_dirs
 from pnpgen.faces.convert import convert_face
-from pnpgen.faces.faceset import FaceSet, face_renderer
+from pnpgen.faces.faceset import FaceSet, face_renderer, unread_translations
 from pnpgen.faces.printlint import lint_faces
 from pnpgen.faces.templates import Face
 from pnpgen.memo import Memo
@@ -92,15 +92,19 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
                              deck_bleeds=game.drawn_bleeds(bleed))
     faces = FaceSet()
     drawn = []  # (deck, piece, side, face key) for the print lint
+    read: dict[str, set[str]] = {}  # deck id → the piece fields its faces read
     for deck in game.decks:
         for piece in deck.pieces:
             for side in ("front", "back") if deck.back else ("front",):
                 face = Face(deck, piece, side, 1)
+                reads: set[str] = set()  # (a set of its own: a face that reads nothing is every piece's)
                 try:
-                    drawn.append((deck, piece, side, faces.add(renderer.render(face), renderer.where(face),
+                    drawn.append((deck, piece, side, faces.add(renderer.render(face, reads), renderer.where(face),
                                                                renderer.template_file(face))))
                 except InputError as e:
                     out.add(e)
+                read.setdefault(deck.id, set()).update(reads)
+    unread_translations(game, read, ws.templates)
     art = art_fingerprint(ws, game)
     if cache is not None:  # pictures that are art files as they are: read from there
         cache.art_files = art_files(ws, game, cache.digest, cache.stamps)

@@ -13,10 +13,8 @@ process writes the other.
 
 from __future__ import annotations
 
-import multiprocessing
 import sys
 from collections.abc import Callable, Mapping
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from pnpgen.impose.plan import PagePlan
@@ -53,8 +51,7 @@ def write_documents(todo: Mapping[str, PagePlan], arts: Mapping[str, Art], font:
     if jobs <= 1 or len(todo) < 2 or _faces_to_draw(todo, drawn) < MIN_FACES:
         if drawn is None:  # each face and page made into its stream once, for every document that shows it
             drawn = FaceStreams()
-        if jobs > 1 and len(todo) > 1 and multiprocessing.get_all_start_methods()[0] == "fork" \
-                and _pages_to_draw(todo, drawn) >= MIN_PAGES:
+        if jobs > 1 and len(todo) > 1 and _pages_to_draw(todo, drawn) >= MIN_PAGES and _can_fork():
             return _beside_a_fork(todo, arts, font, images, say, drawn, ready, meanwhile)
         out = {}
         for path, doc in todo.items():
@@ -63,6 +60,8 @@ def write_documents(todo: Mapping[str, PagePlan], arts: Mapping[str, Art], font:
             ready(path, out[path])
         meanwhile()
         return out
+    from concurrent.futures import ProcessPoolExecutor  # (multiprocessing: imported by a build that starts workers)
+
     slim, placed = images.stand_ins(arts)
     folder, stamp = images.folder, images.stamp
     groups = _groups(todo, jobs)
@@ -114,6 +113,8 @@ def _beside_a_fork(todo: Mapping[str, PagePlan], arts: Mapping[str, Art], font: 
     slim, _ = images.stand_ins(arts)
     sys.stdout.flush()  # (what is still buffered would be printed again by the child)
     sys.stderr.flush()
+    import multiprocessing
+
     fork = multiprocessing.get_context("fork")
     answer, send = fork.Pipe(duplex=False)
     child = fork.Process(target=_write_forked, args=(send, {p: todo[p] for p in theirs}, slim, font, images, drawn),
@@ -205,6 +206,14 @@ def _write_forked(send, docs: dict[str, PagePlan], arts: Mapping[str, Art], font
         send.send((False, e))
     finally:
         send.close()
+
+
+def _can_fork() -> bool:
+    """Whether processes start forked here (Linux). ``multiprocessing`` (some 5 ms of imports) is
+    loaded by a build that has the pages to draw beside a fork, not by every build."""
+    import multiprocessing
+
+    return multiprocessing.get_all_start_methods()[0] == "fork"
 
 
 def _pages_to_draw(todo: Mapping[str, PagePlan], drawn: FaceStreams) -> int:

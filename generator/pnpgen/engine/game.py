@@ -42,6 +42,7 @@ from pnpgen.engine.paper import (
     fold_duplex_warnings,
     short_bleed_warnings,
     silhouette_warnings,
+    sleeve_back_warnings,
     stock_warnings,
 )
 from pnpgen.engine.tilesig import tile_signatures
@@ -534,7 +535,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     result = BuildResult(game, warnings=grouped_per_deck(list(rendered.warnings)) + lint
                          + short_bleed_warnings(list(zip(game.decks, on_paper)), options)
                          + stock_warnings(on_paper, options.sheet) + silhouette_warnings(options.sheet)
-                         + cricut_warnings(list(zip(game.decks, on_paper)), options),
+                         + cricut_warnings(list(zip(game.decks, on_paper)), options)
+                         + sleeve_back_warnings(game.slug, rendered.decks, options),
                          rendered=rendered, arts=arts, cache_files=cache_files, on_paper=on_paper, images=images,
                          face_keys=face_keys, face_arts=face_arts, options=options)
     if faces_ready is not None:  # e.g. start the rulebook, which shows the faces, while the sheets

@@ -13,6 +13,7 @@ from pnpgen.data.sheetlayouts import margin_warnings
 from pnpgen.engine.cutfiles import too_large_for_cricut
 from pnpgen.engine.manifest import DeckRecord
 from pnpgen.engine.options import BuildOptions
+from pnpgen.faces.faceset import DeckFaces
 from pnpgen.impose.cutter import CRICUT_AREA_IN
 from pnpgen.impose.fold import layout_fold
 from pnpgen.impose.grid import SheetOptions
@@ -91,20 +92,55 @@ def fold_duplex_warnings(records: list[DeckRecord], options: BuildOptions) -> li
     if options.sheet.layout != "fold" or asked == "none":
         return []
     folded = [r.id for r in records if r.layout.get("layout") == "fold"]
-    usual = [r.id for r in records if r.double_sided and r.layout.get("layout") != "fold"]
+    usual = [r for r in records if r.double_sided and r.layout.get("layout") != "fold"]
     if asked is None:
         if not usual or options.sheet.duplex == "none":
             return []
-        return [f"--layout fold: {', '.join(map(repr, usual))} too large to fold (a piece over half the sheet): "
+        return [f"--layout fold: {_not_folded(usual, big='too large to fold (a piece over half the sheet)')}: "
                 f"printed as usual, the backs on the sheet's other side (duplex, flip on the "
                 f"{options.sheet.duplex} edge); a printer without duplex feeds the sheet again"]
     if not usual:
         return [f"--duplex {asked} changes nothing with --layout fold: fold-over sheets are printed on one side "
                 "(front and back side by side, folded), never turned over; leave --duplex out (or --duplex none)"]
-    names = ", ".join(map(repr, usual))
+    names = ", ".join(repr(r.id) for r in usual)
+    reasons = _not_folded(usual, big="too large to fold", named=len(usual) > 1)
     rest = f"; the fold-over sheets of {', '.join(map(repr, folded))} are printed on one side" if folded else ""
-    return [f"--duplex {asked} with --layout fold applies only to {names} (too large to fold: printed as usual, "
+    return [f"--duplex {asked} with --layout fold applies only to {names} ({reasons}: printed as usual, "
             f"the backs on the sheet's other side){rest}"]
+
+
+def _not_folded(usual: list[DeckRecord], big: str, named: bool = True) -> str:
+    """Why the two-sided decks of a fold-over build print as usual: a deck on card stock keeps its
+    stock's slots (as documented), any other is too large to fold. A deck of 名刺 stickers on
+    a-one-51002 was told it was over half the sheet, a size problem it did not have."""
+    groups = {"big": [r for r in usual if not r.layout.get("sheet_layout")],
+              "stock": [r for r in usual if r.layout.get("sheet_layout")]}
+    said = [f"{', '.join(repr(r.id) for r in groups['big'])} {big}" if named else big] if groups["big"] else []
+    for r in groups["stock"]:
+        stock = f"on card stock (sheet {r.layout['sheet_layout']['id']}), which keeps its slots"
+        said.append(f"{r.id!r} {stock}" if named else stock)
+    return "; ".join(said)
+
+
+def sleeve_back_warnings(slug: str, decks: list[DeckFaces], options: BuildOptions) -> list[str]:
+    """With ``--layout sleeve``: each card deck whose backs tell its cards apart (a back template
+    reading the piece: a scenario card's number on its back, to be found face down), which sleeve
+    inserts leave out, printing fronts only. Said once per deck; a deck of one back says nothing,
+    the backer card standing in for it."""
+    if options.sheet.layout != "sleeve":
+        return []
+    out = []
+    for faces in decks:
+        deck = faces.deck
+        backs = {pair.back for pair in faces.pairs if pair.back is not None}
+        if deck.back is None or back_behind(deck, options.sheet) or len(backs) < 2:
+            continue
+        out.append(f"{deck.where('back')}: --layout sleeve: deck {deck.id!r} has {len(backs)} different backs (its back "
+                   "reads the piece), and sleeve inserts print fronts only, with a backer card behind: nothing "
+                   "on the backs tells its cards apart (expected its sheets from a build without --layout "
+                   f"sleeve, e.g. pnpgen build --game {slug} --out build-backs, or one back for "
+                   "every card)")
+    return out
 
 
 def cricut_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildOptions) -> list[str]:

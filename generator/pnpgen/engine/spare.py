@@ -202,8 +202,9 @@ class Spare:
     def open_as(self, staged: Path, mode: int) -> tuple[int, int] | None:
         """Move the spare to ``staged`` (a name the staging folder's record holds already), cut
         after the common bytes: its descriptor, positioned there, and the first part still to
-        write. None when it cannot be rewritten: moved out of ``staged`` again (``_put_back``),
-        which is then free for a new file."""
+        write. None when it cannot be rewritten: moved out of ``staged`` again (``_put_back``), or
+        freed when it was cut already (its trash record no longer names it), and ``staged`` is
+        then free for a new file."""
         try:
             os.rename(self.entry, staged)
         except OSError:
@@ -222,7 +223,10 @@ class Spare:
         except OSError:
             pass
         if fd >= 0:
+            cut = known and _cut(fd, self.identity)
             os.close(fd)
+            if cut and _freed(staged, self.identity):
+                return None
         self._put_back(staged, known)
         return None
 
@@ -243,10 +247,30 @@ class Spare:
             return
         except OSError:
             pass
-        if known:
-            staged.unlink()
-        else:
+        if not (known and _freed(staged, self.identity)):
             os.rename(staged, staged.with_name(f"{staged.name}.not-written-by-pnpgen"))
+
+
+def _cut(fd: int, identity: list) -> bool:
+    """Is pnpgen's spare open at ``fd`` no longer the size its trash record names (cut before a
+    later step failed; unknown: yes)? Back in the trash, the reclaim would take it for a stranger."""
+    try:
+        return os.fstat(fd).st_size != identity[2]
+    except OSError:
+        return True
+
+
+def _freed(staged: Path, identity: list) -> bool:
+    """Free ``staged`` when it is still the very file of ``identity`` (device and inode: pnpgen's
+    spare, proven by the record it was taken under); False, touching nothing, for any other."""
+    try:
+        st = staged.lstat()
+        if not stat.S_ISREG(st.st_mode) or [st.st_dev, st.st_ino] != list(identity[:2]):
+            return False
+        staged.unlink()
+    except OSError:
+        return False
+    return True
 
 
 def _open_nowhere_else(fd: int) -> bool:

@@ -125,7 +125,8 @@ def _is_entry(path: Path, dev: int, ino: int, size: int) -> bool:
 
 def empty_trash(folder: str | Path, keep_spares: bool = False) -> None:
     """Remove the trash entries of ``folder`` that its sealed records name (the same file still:
-    device, inode and size), then the records, then the folder if that left it empty. Nothing
+    device, inode and size), then each record none of whose names holds anything any more, then
+    the folder if that left it empty. Nothing
     else in it is pnpgen's to delete, whatever its name (``strangers`` says them). ``keep_spares``
     (the reclaim after a commit): the live spares and the records naming them stay
     (engine/spare.py); else they go too, with the record of spares. Its temporaries a killed run
@@ -140,6 +141,9 @@ def empty_trash(folder: str | Path, keep_spares: bool = False) -> None:
                 os.unlink(path)
             except OSError:
                 pass
+    # a record goes once none of its names holds anything: one whose entry was swapped out (or
+    # could not be freed) as it was looked at stays, to free that entry when it is pnpgen's again
+    records = [r for r in records if not any(os.path.lexists(Path(folder) / name) for name, *_ in _taken_by(r, entries))]
     for record in [*records, *spare.left_temporaries(Path(folder), keep_spares)]:
         try:  # (after its entries: a run killed in between finds them still named)
             os.unlink(record)

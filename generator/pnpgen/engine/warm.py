@@ -8,7 +8,6 @@ save imposes again only the decks it changed. A one-off build makes its own rule
 from __future__ import annotations
 
 import importlib
-import multiprocessing
 import os
 import pickle
 import queue
@@ -16,7 +15,6 @@ import threading
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from pnpgen.engine.imposition import Impositions
@@ -108,6 +106,11 @@ class Worker:
     ``ends_with_parent``: the process ends when this one does and leaves Ctrl-C to it (watch)."""
 
     def __init__(self, state: Callable[[], Any], ends_with_parent: bool = False) -> None:
+        # (multiprocessing, some 5 ms of imports: loaded by a build that starts this process, not by every build)
+        import multiprocessing
+        from concurrent.futures.process import BrokenProcessPool
+
+        self._broken: type[Exception] = BrokenProcessPool
         self._conn, theirs = multiprocessing.Pipe()
         self._process = multiprocessing.Process(target=_serve, args=(theirs, state, ends_with_parent), daemon=True)
         self._process.start()
@@ -130,7 +133,7 @@ class Worker:
                 self._waiting.append(future)  # before it is sent: its answer may come back at once
                 self._outbox.put(job)
                 return future
-        future.set_exception(BrokenProcessPool("the rulebook's process ended"))
+        future.set_exception(self._broken("the rulebook's process ended"))
         return future
 
     def _sends(self) -> None:
@@ -160,7 +163,7 @@ class Worker:
         with self._lock:
             self._ended = True
             while self._waiting:
-                self._waiting.popleft().set_exception(BrokenProcessPool("the rulebook's process ended"))
+                self._waiting.popleft().set_exception(self._broken("the rulebook's process ended"))
 
     def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
         """End the process once the jobs sent are done (``wait``: until then); ``cancel_futures``

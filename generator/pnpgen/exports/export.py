@@ -24,7 +24,7 @@ from pnpgen.data.formats import MIN_DPI
 from pnpgen.data.lint import MM_PER_PT, LintSettings
 from pnpgen.data.load import check_bleed, deck_ids_in, load_game
 from pnpgen.data.model import Deck, Game, open_value_said, placeholder_word
-from pnpgen.data.names import NAME_MAX, check_preset_folder
+from pnpgen.data.names import NAME_MAX, check_preset_folder, same_file
 from pnpgen.data.workspace import Workspace, workspace_relative
 from pnpgen.errors import InputError, place, suggest
 from pnpgen.exports import contact, shop, tts
@@ -239,22 +239,26 @@ def _gather(made: list[tuple[Deck | None, dict[str, bytes]]], files: dict[str, b
     """Each deck's files (None: the contact sheets) into ``files``, in order; a name too long for
     the file system (it said 'cannot write …: File name too long' of --out), or two decks naming one
     file, stop the export: deck x's piece 1 back (x-001-back.png) and deck x-001's shared back were
-    one file, the order naming it for both, one deck's back sent for the other's."""
-    owner: dict[str, Deck | None] = {}
+    one file, the order naming it for both, one deck's back sent for the other's. Names are compared
+    as Windows and macOS compare them: deck X-001's back (X-001-back.png) is that file there."""
+    owner: dict[str, tuple[str, Deck | None]] = {}
     for deck, mine in made:
         for name in mine:
-            if name in owner:
-                first = owner[name]
+            if same_file(name) in owner:
+                was, first = owner[same_file(name)]
                 decks = [d for d in (first, deck) if d is not None]
+                named = (f"file {name} (one would replace the other)" if was == name else f"files {was} and {name}, "
+                         "one file on Windows and macOS, where one would replace the other (they differ only in "
+                         "letter case or in how a character is written)")
                 raise InputError(" and ".join([f"deck {d.id!r}" for d in decks] + ["the contact sheet"] * (2 - len(decks)))
-                                 + f" both make the export's file {name} (one would replace the other)",
+                                 + f" both make the export's {named}",
                                  path=decks[-1].source, expected="another file name for "
                                  + " or ".join(f"decks/{d.source.name}" for d in decks))
             if len(name.encode()) > NAME_MAX and deck is not None:  # (a build's files allow a longer deck id)
                 raise InputError(f"deck {deck.id[:40]!r}… makes the export's file {name[:40]}… of {len(name.encode())} "
                                  f"bytes, longer than a file name may be ({NAME_MAX})", path=deck.source,
                                  expected=f"a deck file name shorter by {len(name.encode()) - NAME_MAX} bytes or more")
-            owner[name] = deck
+            owner[same_file(name)] = (name, deck)
         files.update(mine)
 
 

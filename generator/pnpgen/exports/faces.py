@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 import pypdfium2
 from PIL import Image
 
-from pnpgen.data.model import Deck, Piece
+from pnpgen.data.model import PLACEHOLDER_COLOUR, Deck, Piece
 from pnpgen.exports.presets import Fitted
 from pnpgen.faces.faceset import DeckFaces
 from pnpgen.impose.grid import SheetLayout, SheetOptions, Slot, cut_marks
@@ -29,7 +29,12 @@ from pnpgen.svg.artwork import Art, ArtRecord
 
 MARK_ROOM_MM = 8.0  # paper kept outside the bleed for トンボ
 # Proof overlay: trim solid, bleed edge and safe zone dashed (mm); CMYK pages convert the colours.
-PROOF = {"trim": ((0.9, 0.0, 0.5), None), "bleed": ((0.0, 0.45, 0.9), (1.0, 0.7)),
+# The trim and the figures under it in pnpgen's 未定 magenta, which a CMYK file prints on the magenta
+# plate alone (pdf/colour.py): in three inks, the 4.5 pt figures were warned as the designer's text
+# too small for mixed inks, naming their template.
+_R, _G, _B = (int(PLACEHOLDER_COLOUR[i:i + 2], 16) / 255 for i in (1, 3, 5))
+PROOF_MAGENTA = (_R, _G, _B)
+PROOF = {"trim": (PROOF_MAGENTA, None), "bleed": ((0.0, 0.45, 0.9), (1.0, 0.7)),
          "safe": ((0.0, 0.6, 0.2), (0.5, 0.5))}
 PROOF_PT = 0.6
 

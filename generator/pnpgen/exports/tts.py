@@ -200,6 +200,10 @@ def _transform(x: float = 0.0, z: float = 0.0, scale: float = 1.0, face_down: bo
             "rotZ": 180.0 if face_down else 0.0, "scaleX": round(scale, 4), "scaleY": 1.0, "scaleZ": round(scale, 4)}
 
 
+# A card face down shows neither its face nor its name and text (a hidden role's name in the tooltip
+# of the card dealt to a player told the table who is who), and goes into a player's hand: what
+# Tabletop Simulator writes for a card it saves, never left to its loader's default.
+HELD_CARD = {"HideWhenFaceDown": True, "Hands": True}
 SHOWN_FIELDS = frozenset({"SaveName", "Nickname", "Description"})  # text Tabletop Simulator shows, reading its tags
 NO_TAG = "\u200b"  # after each '[' of such a text: no tag starts there, and Tabletop Simulator's text draws it as nothing
 
@@ -325,13 +329,14 @@ def _cards(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, fi
                 deck_ids.append(card_id)
                 cards.append({"Name": "Card", "GUID": table.guid(deck, face.object_name, copy),
                               "Nickname": names[face.piece.index], "Description": rules_text(face), "CardID": card_id,
-                              "SidewaysCard": sideways, "CustomDeck": {str(key): entry},
+                              **HELD_CARD, "SidewaysCard": sideways, "CustomDeck": {str(key): entry},
                               "Transform": _transform(face_down=True)})
     scale = w / 63.5
     if len(cards) == 1:
         return dict(cards[0], Transform=_transform(x, 0.0, scale, face_down=True))
     return {"Name": "DeckCustom", "GUID": table.guid(deck), "Nickname": deck.name, "Description": "",
-            "Transform": _transform(x, 0.0, scale, face_down=True), "SidewaysCard": sideways, "DeckIDs": deck_ids,
+            "Transform": _transform(x, 0.0, scale, face_down=True), **HELD_CARD, "SidewaysCard": sideways,
+            "DeckIDs": deck_ids,
             "CustomDeck": custom, "ContainedObjects": cards}
 
 

@@ -9,12 +9,14 @@ when asked, and its result is kept in the on-disk cache for later builds.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pnpgen.data.formats import MIN_DPI
+from pnpgen.data.i18n import Missing
 from pnpgen.data.model import Deck, Game, Piece
 from pnpgen.faces.sourcelines import strip
 from pnpgen.faces.templates import CompiledTemplates, DrawnBleed, Face, Renderer, RenderMemo
@@ -114,24 +116,58 @@ def render_game(templates: Path, game: Game, bleed_mm: float, min_dpi: float = M
         before(renderer)
     faces = FaceSet()
     decks = []
+    read: dict[str, set[str]] = {}
     for deck in game.decks:
         said = len(renderer.warnings)
-        decks.append(render_deck(deck, renderer, faces))
+        decks.append(render_deck(deck, renderer, faces, read.setdefault(deck.id, set())))
         decks[-1].warnings = renderer.warnings[said:]
+    unread_translations(game, read, templates)
     return RenderedGame(game, faces, decks, renderer.art.folder, renderer.art.images(), bleed_mm,
                         art_digest, game.notes + game.translations.warnings + list(renderer.warnings),
                         renderer.deck_bleeds)
 
 
-def render_deck(deck: Deck, renderer: Renderer, faces: FaceSet) -> DeckFaces:
-    """Render a deck's faces, each distinct template context once."""
+def unread_translations(game: Game, read: Mapping[str, set[str]], templates: Path) -> None:
+    """Forget the missing translations of fields this edition's faces never read (``read``: deck
+    id → the piece fields its faces read) that another edition's template reads."""
+    if game.translations is not None:
+        game.translations.missing = [m for m in game.translations.missing
+                                     if not _read_by_another_edition(m, game, read, templates)]
+
+
+def _read_by_another_edition(missing: Missing, game: Game, read: Mapping[str, set[str]], templates: Path) -> bool:
+    """A translation missing from a piece field this edition's faces never read, which a template
+    of the game's reads in another edition (``{% if game.lang == "en" %}{{ piece.flavour }}``, or
+    the English edition's own ``front:``): nothing of it prints here, so no line says it is
+    "printed … marked 〔en〕". A field no template reads at all is still told."""
+    parts = missing.key.split(".")
+    name = parts[2] if parts[0] == "pieces" and len(parts) > 2 else parts[1] if parts[0] == "defaults" \
+        and len(parts) > 1 else parts[0] if missing.cells else ""
+    decks = [d for d in game.decks if missing.where.path in {d.source, *(p.where.path for p in d.pieces)}]
+    if not name or not decks or any(name in read.get(d.id, ()) for d in decks):
+        return False
+    mention = re.compile(rf"\bpiece\s*(?:\.\s*{re.escape(name)}\b|\[\s*['\"]{re.escape(name)}['\"]\s*\])")
+    return any(mention.search(text) for text in _template_texts(templates / game.slug))
+
+
+def _template_texts(folder: Path) -> list[str]:
+    """The game's own template files (regular files, no link out of the workspace)."""
+    if not folder.is_dir() or folder.is_symlink():
+        return []
+    return [path.read_text(encoding="utf-8", errors="replace") for path in sorted(folder.glob("*.j2"))
+            if path.is_file() and not path.is_symlink() and path.stat().st_size < 4_000_000]
+
+
+def render_deck(deck: Deck, renderer: Renderer, faces: FaceSet, read: set[str] | None = None) -> DeckFaces:
+    """Render a deck's faces, each distinct template context once; the piece fields they read go
+    into ``read``."""
     out = DeckFaces(deck, backs=[] if deck.back else None)
     counts: dict[tuple[str, str | None], int] = {}
     firsts: dict[tuple[str, str | None], Piece] = {}
     for piece in deck.pieces:
-        sides = [_side(deck, piece, "front", renderer, faces)]
+        sides = [_side(deck, piece, "front", renderer, faces, read)]
         if deck.back:
-            sides.append(_side(deck, piece, "back", renderer, faces))
+            sides.append(_side(deck, piece, "back", renderer, faces, read))
         if out.first is None:
             out.first = (sides[0][0], sides[1][0] if deck.back else None)
         out.piece_fronts[piece.index] = sides[0][0]
@@ -151,12 +187,15 @@ def render_deck(deck: Deck, renderer: Renderer, faces: FaceSet) -> DeckFaces:
     return out
 
 
-def _side(deck: Deck, piece: Piece, side: str, renderer: Renderer, faces: FaceSet) -> list[str]:
+def _side(deck: Deck, piece: Piece, side: str, renderer: Renderer, faces: FaceSet,
+          read: set[str] | None = None) -> list[str]:
     """Face keys of one side: one for all copies, or one per copy when the template reads ``copy``."""
     reads: set[str] = set()
     face = Face(deck, piece, side, 1)
     where, template = renderer.where(face), renderer.template_file(face)
     first = faces.add(renderer.render(face, reads), where, template)
+    if read is not None:
+        read |= reads
     if "copy" not in reads or piece.count <= 1:
         return [first]
     return [first] + [faces.add(renderer.render(Face(deck, piece, side, c)), where, template)

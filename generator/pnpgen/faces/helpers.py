@@ -25,6 +25,7 @@ from typing import Any
 from markupsafe import Markup
 
 from pnpgen import fonts as fontreg
+from pnpgen.data.model import is_placeholder
 from pnpgen.faces.tracks import XY, track_svg
 from pnpgen.shapes import back_outline, deck_shape, hex_corners, mirror_x, trihex_centres
 from pnpgen.shapes import outline as grow
@@ -113,8 +114,10 @@ def shape_tools(deck, side: str, fonts: dict[str, str], colour: Callable[[str], 
         unknown = [k for k in style if k not in TRACK_STYLE.parameters]
         if unknown:  # said as the template calls it, not as track_svg(), with track()'s own arguments
             raise TypeError(f"track() got an unexpected keyword argument {unknown[0]!r}")
-        return track_svg(int(n), float(x), float(y), float(w), float(h), layout, int(start), rows,
-                         fonts=fonts, width_mm=fontreg.string_width_mm, resolve=resolve, **style)
+        return track_svg(_whole(n, "n, the last space's number"), float(x), float(y), float(w), float(h), layout,
+                         _whole(start, "start"), rows, fonts=fonts, width_mm=fontreg.string_width_mm,
+                         resolve=resolve, **{k: _keys_whole(v, k) if k in ("highlight", "labels") else v
+                                             for k, v in style.items()})
 
     track.__signature__ = TRACK_SIGNATURE  # type: ignore[attr-defined]  # (the arguments an error lists)
 
@@ -137,3 +140,28 @@ def shape_tools(deck, side: str, fonts: dict[str, str], colour: Callable[[str], 
         if box is not None:  # a tuck box's panels, as a layout's front.x … reads them: shape.panels.front.x
             info["panels"] = {name: dict(zip("xywh", panel)) for name, panel in box.panels().items()}
     return {"track": track, "outline": outline, "folds": folds, "shape": info, "hex_points": hex_points}
+
+
+def _whole(value: Any, what: str) -> int:
+    """A number of track(), said as the template gave it: a 未定 hit_points on a draft's mat was
+    ``invalid literal for int() with base 10: '未定'``."""
+    if is_placeholder(value):
+        raise ValueError(f"track(): {what} is {str(value)!r}, a value the draft leaves open: a track needs a "
+                         "whole number (give the field one, or draw the track once it is set: "
+                         "{% if is_placeholder(piece.hp) %}{{ m.placeholder_stamp(x, y) }}{% else %}"
+                         "{{ track(piece.hp, …) }}{% endif %})")
+    try:
+        whole = int(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"track(): {what} is {value!r}, not a whole number") from None
+    if whole != value and not isinstance(value, str):
+        raise ValueError(f"track(): {what} is {value!r}, not a whole number")
+    return whole
+
+
+def _keys_whole(mapping: Any, what: str) -> Any:
+    """``highlight=`` and ``labels=`` keyed by the track's values: each key a whole number."""
+    if not isinstance(mapping, dict):
+        return mapping
+    return {_whole(k, f"a key of {what}= ({k!r})"): v for k, v in mapping.items()}
+

@@ -32,7 +32,7 @@ from pnpgen.data.model import (
 )
 from pnpgen.data.yamlsrc import load_yaml
 from pnpgen.errors import InputError, TemplateMistake, ValueMistake, parser_said, suggest, too_long
-from pnpgen.faces import builtin, layouts
+from pnpgen.faces import builtin, layouts, tate
 from pnpgen.faces.budget import MAX_FACE_CHARS, FaceEnvironment, LoopBudget, printed
 from pnpgen.faces.helpers import mix, readable, shape_tools
 from pnpgen.faces.images import ArtPlacer
@@ -372,7 +372,7 @@ class Renderer(DrawnBleed):
             lstrip_blocks=True,
             keep_trailing_newline=True,
         )
-        self.env.filters.update(tint=self.tint, shade=self.shade, literal=literal)
+        self.env.filters.update(tint=self.tint, shade=self.shade, literal=literal, tate_marks=tate.marks)
         del self.env.globals["lipsum"]  # lipsum(10**9) would be a face of a billion words
         loops = self.env.extensions[LoopBudget.identifier]
         assert isinstance(loops, LoopBudget)  # added above, in the Environment's extensions

@@ -114,11 +114,17 @@ def _most(n: int, avail: float, overlap: float, bleed: float) -> float:
     return avail - 2 * bleed if n == 1 else n * (avail - bleed - overlap) + overlap
 
 
+# a board this much smaller on fewer pages is the one to name: a 400 × 270 mm mission board was told
+# 3 A4 tiles hold 367 × 248 mm, not that 2 (two A4 halves) hold 360 × 243
+NEAR_FEWER = 0.03
+
+
 def _fewer(board: tuple[float, float], pages: int, aw: float, ah: float, ov: float,
            bleed: float) -> tuple[int, int, float, float] | None:
-    """The grid of fewer pages that holds the largest board of the same proportions (on a tie,
-    the fewest pages), with that board's size."""
-    best = None
+    """The grid of fewer pages that holds the largest board of the same proportions, or one of
+    still fewer pages holding one at most ``NEAR_FEWER`` smaller (on a tie, the fewest pages),
+    with that board's size."""
+    grids = []
     for rot in (0, 90):
         tw_, th_ = (board[1], board[0]) if rot == 90 else board
         for cols in range(1, pages):
@@ -126,11 +132,12 @@ def _fewer(board: tuple[float, float], pages: int, aw: float, ah: float, ov: flo
                 if cols * rows >= pages:
                     continue
                 fit = min(_most(cols, aw, ov, bleed) / tw_, _most(rows, ah, ov, bleed) / th_, 1.0)
-                if fit > 0 and (best is None or (fit, -cols * rows) > (best[0], -best[2] * best[3])):
-                    best = (fit, rot, cols, rows)
-    if best is None:
+                if fit > 0:
+                    grids.append((fit, cols, rows))
+    if not grids:
         return None
-    fit, _, cols, rows = best
+    largest = max(fit for fit, _, _ in grids)
+    fit, cols, rows = min((g for g in grids if g[0] >= largest * (1 - NEAR_FEWER)), key=lambda g: (g[1] * g[2], -g[0]))
     return cols, rows, math.floor(board[0] * fit), math.floor(board[1] * fit)
 
 

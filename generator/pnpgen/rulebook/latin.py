@@ -50,8 +50,11 @@ from pnpgen.rulebook.tree import (
     mark_brainstorm,
 )
 
-# a) (a) (1), and a rule case 5.2.1 (three or four numbers: 5.1 is a sub-heading, 1.5 a number)
-_LIST_ITEM = re.compile(r"^(\(?[a-zA-Z]\)|\([0-9]{1,2}\)|[0-9]{1,2}(?:\.[0-9]{1,2}){2,3})\s+(?=\S)")
+# a) (a) (1), and a rule case 5.2.1 (three or four numbers), or 5.2 before a capital on a line that
+# is no title (a sentence: ``5.2 A unit may not move.``; ``5.1 Movement`` is a sub-heading, ``1.5
+# times`` a number in the text)
+_LIST_ITEM = re.compile(r"^(\(?[a-zA-Z]\)|\([0-9]{1,2}\)|[0-9]{1,2}(?:\.[0-9]{1,2}){2,3}"
+                        r"|[0-9]{1,2}\.[0-9]{1,2}(?=\s+[A-Z]))\s+(?=\S)")
 _TERM = re.compile(r"^([A-Z0-9][^:.!?]{0,48}(?<=\S)):\s+(\S.*)$")
 _DRAFT = re.compile(r"[\s,(—–-]*\b(draft)\s*(?:#|no\.?\s*)?(\d+)\b\)?", re.I)
 
@@ -251,7 +254,7 @@ def _tables(lines: list[str], cls: DraftLines) -> dict[int, int]:
 
 def _steps_alike(section: Section) -> None:
     """In a section of one-sentence steps (numbered lines), a step of several sentences with
-    nothing under them is one too, as in a Japanese draft (parse.py's ``_steps_alike``)."""
+    nothing under them is one too: a heading 3.2 under a numbered line 1. reads as two kinds of step."""
     steps = [c for c in section.children if isinstance(c, Step)]
     if any(step.sentence for step in steps):
         for step in steps:

@@ -47,6 +47,8 @@ from pnpgen.rulebook.tree import (
 from pnpgen.terms import is_latin
 
 STEP_TITLE_MAX = 30  # characters: a step line longer than this is no heading but a numbered line
+# a step line ending as a sentence ends (。 ！ ？): an instruction, never a heading (a heading has no 。)
+_SENTENCE_END = re.compile(r"[。！？!?]$")
 _STEP = re.compile(r"^([０-９0-9]{1,2})([：）:)])\s*(\S.*)$")
 # the change log's heading, （!--大まかな変更点--）; or （!-- alone on its line, the log written as a
 # block whose lone --） line closes it (as an HTML comment is written)
@@ -263,9 +265,11 @@ def parse(text: str, lang: str = "ja") -> Document:
             continue
         sm = _STEP.match(s)
         if sm and section.kind == "rules":
-            text = sm.group(3).strip()  # a line too long for a heading is an instruction: a numbered line
+            # a sentence, or a line too long for a heading, is an instruction: a numbered line
+            text = sm.group(3).strip()
+            instruction = len(sm.group(3)) > STEP_TITLE_MAX or bool(_SENTENCE_END.search(text))
             step = Step(int(to_ascii_digits(sm.group(1))), sm.group(2), text, [], lineno,
-                        sentence=text if len(sm.group(3)) > STEP_TITLE_MAX else "")
+                        sentence=text if instruction else "")
             section.children.append(step)
             out.reset(step.children)
             gap = False
@@ -298,22 +302,9 @@ def parse(text: str, lang: str = "ja") -> Document:
         gap = False
     out.close(0)
 
-    _steps_alike(sections)
     mark_brainstorm(sections)
     _apply_memo_counts(sections)
     return Document(title, parts, label, number, sections, preamble)
-
-
-def _steps_alike(sections: list[Section]) -> None:
-    """A section whose steps hold a line too long for a heading sets them all as numbered lines
-    when they are sentences with nothing under them: １：ボードを置きます。 a heading above ２：… as
-    a numbered line would read as two kinds of step."""
-    for section in sections:
-        steps = [c for c in section.children if isinstance(c, Step)]
-        if any(step.sentence for step in steps):
-            for step in steps:
-                if not step.sentence and not step.children and step.title.endswith("。"):
-                    step.sentence = step.title
 
 
 def _apply_memo_counts(sections: list[Section]) -> None:

@@ -48,6 +48,7 @@ from pnpgen.rulebook.flowables import terms
 from pnpgen.rulebook.grammar import Slip
 from pnpgen.rulebook.parse import is_changelog_mark
 from pnpgen.rulebook.styles import BODY_SIZE, MARGIN_INNER, MARGIN_OUTER
+from pnpgen.rulebook.tables import COLUMN_GAP, askew_rows
 from pnpgen.rulebook.tree import Document, Preformatted, Section, Step, Subheading
 from pnpgen.safetext import written_in_cjk
 from pnpgen.terms import is_latin
@@ -674,6 +675,27 @@ def misnumbered_steps(doc: Document) -> list[tuple[Section, list[int], Step]]:
     return out
 
 
+def _tables(node: object) -> list[Preformatted]:
+    out: list[Preformatted] = []
+    for c in getattr(node, "children", []):
+        out += [c] if isinstance(c, Preformatted) else _tables(c)
+    return out
+
+
+def askew_tables(doc: Document, draft_path: Path | str, lang: str) -> list[Finding]:
+    """A table's row whose columns do not line up with the others': the book sets the rows as
+    written, so it prints askew."""
+    out = []
+    for s in doc.rules:
+        for table in _tables(s):
+            for k in askew_rows(table.lines):
+                row = COLUMN_GAP.split(table.lines[k].strip(" 　"))[0]
+                said = dict(row=row, line=table.line + k, path=draft_path)
+                out.append(Finding(msg("proof.kind.table", lang), msg("proof.table.book", lang, **said),
+                                   msg("proof.table.file", lang, **said), (row,)))
+    return out
+
+
 def step_numbers(doc: Document, draft_path: Path | str, lang: str) -> list[Finding]:
     """Steps numbered 1, 1, 2 (a heading number repeated or skipped): the book prints them so."""
     out = []
@@ -701,7 +723,8 @@ def proof(doc: Document, text: str, game: Game, rows: list[ComponentRow], draft_
              + open_in_draft(doc, text, draft_path, lang)
              + placeholders(game, lang, _provisional_names(rows)) + provisional_counts(rows, lang) + card_terms(game, text, lang, draft_lang)
              + card_names(game, rows, lang) + figure_references(doc, text, draft_path, lang, figures)
-             + step_numbers(doc, draft_path, lang) + unbreakable_runs(text, draft_path, lang, draft_lang)
+             + step_numbers(doc, draft_path, lang) + askew_tables(doc, draft_path, lang)
+             + unbreakable_runs(text, draft_path, lang, draft_lang)
              + slips(doc, text, draft_path, lang, latin=is_latin(draft_lang), names=names))
     return [f for f in found if not set(f.subject) & set(ignore)]
 

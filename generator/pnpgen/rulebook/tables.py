@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 
 from pnpgen.data.markup import ICON_TOKEN
 
@@ -55,13 +56,49 @@ def table_row(s: str, neighbour: str) -> bool:
 FIGURES = re.compile(r"[0-9０-９①-⑳]")
 
 
+BARE_NUMBER = re.compile(r"[0-9０-９]+")
+COLUMN_GAP = re.compile(r"[ 　]{2,}")
+
+
+def bare_number_cell(row: str) -> bool:
+    """A cell of ``row`` is a number alone (「１」, not 「５人」)."""
+    return any(BARE_NUMBER.fullmatch(cell) for cell in COLUMN_GAP.split(row.strip(" 　")))
+
+
+def counts_head(row: str) -> bool:
+    """``row`` heads columns of counts: a cell of words (「役職」), the rest words or numbers that
+    count something (「５人」), none a number alone."""
+    cells = COLUMN_GAP.split(row.strip(" 　"))
+    return any(not FIGURES.search(cell) for cell in cells) and not bare_number_cell(row)
+
+
 def heads_a_table(rows: list[str]) -> bool:
     """The first of ``rows`` is a table's header: words without a number over two or more rows
-    of numbers (「人数　　手札」 over 「３人　　５枚」), its columns lined up with the row under it,
+    of numbers (「人数　　手札」 over 「３人　　５枚」) — or a word and numbers that count something, no
+    cell a number alone, over rows that each hold a number alone (a player-count table,
+    「役職　　５人　　６人」 over 「市民　　１　　２」) —, its columns lined up with the row under it,
     no blank line between them, and no row a map's. A header is set off by a rule under it, as
     an editor marks a table's head; a list of figures (「〜２枚：０」) has none."""
     if len(rows) < 3 or not rows[1].strip() or any(is_map_line(r) for r in rows):
         return False
     body = [r for r in rows[1:] if r.strip()]
-    return not FIGURES.search(rows[0]) and all(FIGURES.search(r) for r in body) \
-        and bool(column_starts(rows[0])) and table_row(rows[0], rows[1])
+    words = not FIGURES.search(rows[0]) and all(FIGURES.search(r) for r in body)
+    counted = counts_head(rows[0]) and all(bare_number_cell(r) for r in body)
+    return (words or counted) and bool(column_starts(rows[0])) and table_row(rows[0], rows[1])
+
+
+def askew_rows(rows: list[str]) -> list[int]:
+    """The rows (by index) of an aligned table whose columns start off the table's: a column where
+    no other row has one, and one of the table's missing (a role renamed 記録係 → 書記 in the draft
+    shifted its row two cells left, and the book printed it askew). The table's columns are those
+    most of its rows start; a row with a cell left empty (fewer columns) or a note after the last
+    (one more) is no such row."""
+    body = [(k, r) for k, r in enumerate(rows) if r.strip()]
+    if len(body) < 3 or any(is_map_line(r) for _, r in body):
+        return []
+    starts = {k: column_starts(r) for k, r in body}
+    counts = Counter(c for st in starts.values() for c in st)
+    table = {c for c, n in counts.items() if n * 2 > len(body)}
+    if len(table) < 2:
+        return []
+    return [k for k, _ in body if starts[k] - table and table - starts[k]]

@@ -1,0 +1,57 @@
+"""Stickers on label sheets (a designer trial: the docs said nothing of stickers). The recipe in
+docs/home-printing.md, "Stickers and label sheets", built as written: one page a sheet of labels
+and no backs page, each sticker centred in its label at the measured place, no bleed where the
+labels abut, and the label sheets in the bill of materials."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+
+from conftest import REPO, make_workspace, run
+from pnpgen.units import MM_PER_PT
+
+DOCS = (REPO / "docs" / "home-printing.md").read_text(encoding="utf-8")
+
+
+def _blocks() -> dict[str, str]:
+    """The section's YAML blocks by the file each names on its first line."""
+    assert "### Stickers and label sheets" in DOCS, "docs/home-printing.md says nothing of stickers"
+    section = DOCS[DOCS.index("### Stickers and label sheets"):DOCS.index("## Print-and-cut on a cutting machine")]
+    return {re.match(r"# (\S+)", body).group(1): body
+            for body in re.findall(r"^```yaml\n(.*?)^```", section, re.S | re.M)}
+
+
+def test_the_sticker_recipe_builds_one_sided_into_the_labels(tmp_path):
+    blocks = _blocks()
+    assert set(blocks) == {"sheets/labels-24.yaml", "data/<slug>/decks/stickers.yaml"}, set(blocks)
+    ws = make_workspace(tmp_path / "ws", pieces=["カード1"])
+    (ws / "sheets").mkdir()
+    (ws / "sheets" / "labels-24.yaml").write_text(blocks["sheets/labels-24.yaml"], encoding="utf-8")
+    (ws / "data" / "test" / "decks" / "stickers.yaml").write_text(
+        blocks["data/<slug>/decks/stickers.yaml"], encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    pdf = pdfium.PdfDocument((ws / "build" / "test" / "stickers.pdf").read_bytes())
+    assert len(pdf) == 1  # seven stickers, one sheet of 24 labels, no backs page
+    page = pdf[0]
+    height = page.get_height()
+    boxes = []
+    for obj in page.get_objects(max_depth=1):
+        if obj.type == pdfium_c.FPDF_PAGEOBJ_FORM:
+            x0, b, x1, t = obj.get_bounds()
+            boxes.append((x0 * MM_PER_PT, (height - t) * MM_PER_PT, x1 * MM_PER_PT, (height - b) * MM_PER_PT))
+    centres = sorted(((x0 + x1) / 2, (y0 + y1) / 2) for x0, y0, x1, y1 in boxes)
+    assert len(centres) == 7, boxes
+    first = min(centres, key=lambda c: (round(c[1]), c[0]))
+    assert abs(first[0] - (7.2 + 63.5 / 2)) < 0.1 and abs(first[1] - (13.1 + 33.9 / 2)) < 0.1, first  # as measured
+    pitch = sorted({round(c[1], 1) for c in centres})
+    assert abs(pitch[1] - pitch[0] - 33.9) < 0.1, pitch  # the next row of labels, abutting
+    manifest = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))
+    deck = next(d for d in manifest["decks"] if d["id"] == "stickers")
+    assert deck["layout"] == "sheet labels-24" and deck["sheet_bleed_mm"] == 0  # the labels abut: no bleed
+    assert deck["die_line"]["home"] == "none: the stock's own cuts (sheet labels-24, no cut marks)"  # none printed
+    stock = manifest["bill_of_materials"]["stock"]
+    assert [(s["name"], s["decks"]) for s in stock] == [("ラベル 24面", ["強化シール"])], stock
