@@ -24,7 +24,7 @@ def test_a_picture_shown_by_every_document_is_named_once_for_the_record(tmp_path
     alone = {path: spare.layout_of(data) for path, data in docs.items()}
     placed = []
     where = spare._where
-    monkeypatch.setattr(spare, "_where", lambda part: placed.append(part) or where(part))
+    monkeypatch.setattr(spare, "_where", lambda part, places: placed.append(part) or where(part, places))
     spare.note_outputs(tmp_path, tmp_path / "trash", docs)
     assert len(placed) == 4  # each stored part once, not once per document
     record = spare.read(tmp_path / "trash")

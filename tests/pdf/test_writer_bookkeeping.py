@@ -10,7 +10,7 @@ import io
 from PIL import Image
 
 from pnpgen.impose.plan import Page, PagePlan, PlaceFace, TextOp
-from pnpgen.pdf import raster, writer
+from pnpgen.pdf import pictures, raster, writer
 from pnpgen.pdf.assemble import PdfFile, Stored
 from pnpgen.pdf.writer import FaceStreams, write_document
 from pnpgen.shapes import translate
@@ -107,3 +107,28 @@ def test_a_documents_size_is_summed_once(tmp_path):
     walked = _Parts.walked
     assert [doc.size for _ in range(5)] == [515] * 5
     assert _Parts.walked == walked  # (the staging's copies and the records each ask it)
+
+
+def test_what_pictures_of_one_kind_share_is_written_once_per_build(monkeypatch):
+    """Three thousand pictures' dictionaries were each written value by value on every build;
+    what pictures of one kind share (bits, colour space, filters) is written once, and each
+    picture's dictionary still reads as its own (size, length)."""
+    import pypdf
+
+    plans, arts = _plans()
+    kinds = []
+    kind = pictures.picture_kind
+    monkeypatch.setattr(pictures, "picture_kind", lambda *a: kinds.append(a) or kind(*a))
+    shared, images = FaceStreams(), raster.ImageStreams()
+    written = [write_document(plan, arts, "Helvetica", images=images, faces=shared) for plan in plans]
+    assert len(kinds) == 1  # four pictures of one kind (8-bit RGB PNGs), in three documents
+    for data, shown in zip(written, (3, 3, 3), strict=True):
+        reader = pypdf.PdfReader(io.BytesIO(data))
+        shown_pictures = [obj for obj in (reader.get_object(n) for n in range(1, reader.trailer["/Size"]))
+                    if hasattr(obj, "get") and obj.get("/Subtype") == "/Image"]
+        assert len(shown_pictures) == shown
+        for picture in shown_pictures:
+            assert (picture["/Width"], picture["/Height"], picture["/BitsPerComponent"]) == (40, 30, 8)
+            assert picture["/ColorSpace"] == "/DeviceRGB"
+            assert Image.frombytes("RGB", (40, 30), picture.get_data()).getpixel((3, 3)) in {
+                (200, 30, 30), (30, 200, 30), (30, 30, 200), (90, 90, 90)}

@@ -47,12 +47,15 @@ VERSION = 1
 SPARES_TEMPORARY = re.compile(r"\.spares\.([0-9a-f]+)-[0-9a-f]+" + re.escape(TMP_SUFFIX))
 
 
-def layout_of(data: PdfFile, named: dict[tuple[Stored, str | None], str] | None = None) -> str:
+def layout_of(data: PdfFile, places: dict[Stored, str] | None = None,
+              named: dict[tuple[Stored, str | None], str] | None = None) -> str:
     """Each part of ``data`` as ``length:what``, joined by ``;``: ``what`` empty for bytes in
     memory, a stored part as ``_identity`` names it. One string, not a list: the record is read
     by every build and reclaim, and only the layout of a document being written is taken apart.
-    ``named``: the stored parts named already, shared by the documents of one commit (each of a
-    big deck's four documents holds the same thousand pictures)."""
+    ``places``: each stored part's place as ``_where`` hashed it, kept for the build's other
+    documents (a deck's four show the same pictures: 3,000 cards' are 50,000 parts each);
+    ``named``: the stored parts named already, shared by the documents of one commit."""
+    places = {} if places is None else places
     named = {} if named is None else named
     out = []
     for p in data.parts:
@@ -61,32 +64,35 @@ def layout_of(data: PdfFile, named: dict[tuple[Stored, str | None], str] | None 
             continue
         what = named.get((p, p.sha))  # (a part's hash is not part of its equality)
         if what is None:
-            what = named[p, p.sha] = f"{p.size}:{_identity(p)}"
+            what = named[p, p.sha] = f"{p.size}:{_identity(p, places)}"
         out.append(what)
     return ";".join(out)
 
 
-def _identity(part: Stored) -> str:
+def _identity(part: Stored, places: dict[Stored, str]) -> str:
     """A stored part by its content hash, by its file's place and stamp, or both (whichever the
     build knew: a picture's pieces in its art file are hashed once a build has read them); each
     shortened (a thousand pictures' documents are 18,000 parts; a collision would also need the
     same length, in a spare sealed by this machine)."""
-    return f"{(part.sha or '')[:16]}/{_where(part)}"
+    return f"{(part.sha or '')[:16]}/{_where(part, places)}"
 
 
-def _where(part: Stored) -> str:
-    if part.stamp is None:
-        return ""
-    return hashlib.blake2b(f"{part.path}\0{part.offset}\0{list(part.stamp)}".encode(), digest_size=8).hexdigest()
+def _where(part: Stored, places: dict[Stored, str]) -> str:
+    """The part's file, offset and stamp, hashed short (once per part: ``places``)."""
+    found = places.get(part)
+    if found is None:
+        found = places[part] = "" if part.stamp is None else hashlib.blake2b(
+            f"{part.path}\0{part.offset}\0{list(part.stamp)}".encode(), digest_size=8).hexdigest()
+    return found
 
 
-def _same(recorded: str, part: Stored) -> bool:
+def _same(recorded: str, part: Stored, places: dict[Stored, str]) -> bool:
     """Is ``part`` the stored part the layout recorded (``_identity``)? The same content hash, or
     the same place in a file of the same stamp."""
     sha, _, where = recorded.partition("/")
     if sha and part.sha is not None:
         return part.sha.startswith(sha)
-    return bool(where) and where == _where(part)
+    return bool(where) and where == _where(part, places)
 
 
 def _file_identity(st: os.stat_result) -> list[int]:
@@ -172,9 +178,12 @@ def promote(trash: Path, moved: Iterable[tuple[str, str]], removed: Iterable[str
         pass  # (no record: no spare kept, every entry freed)
 
 
-def note_outputs(root: Path, trash: Path, written: Mapping[Path, PdfFile]) -> None:
+def note_outputs(root: Path, trash: Path, written: Mapping[Path, PdfFile],
+                 places: dict[Stored, str] | None = None) -> None:
     """Record the big documents a commit put in place, with their layouts, for the commit that
-    will replace them (``promote``). Nothing lost but a quicker next build if it cannot be."""
+    will replace them (``promote``). Nothing lost but a quicker next build if it cannot be.
+    ``places``: the stored parts' places hashed so far (``layout_of``)."""
+    places = {} if places is None else places
     if not written or trash.is_symlink() or (trash.exists() and not trash.is_dir()):
         return
     for _ in range(2):  # (a reclaim still running may remove the folder it found empty)
@@ -186,7 +195,7 @@ def note_outputs(root: Path, trash: Path, written: Mapping[Path, PdfFile]) -> No
                 rel = path.relative_to(root).as_posix()
                 st = path.lstat()
                 if stat.S_ISREG(st.st_mode):
-                    record.outputs[rel] = [*_file_identity(st), layout_of(data, named)]
+                    record.outputs[rel] = [*_file_identity(st), layout_of(data, places, named)]
             record.write(trash)
             return
         except OSError:
@@ -296,10 +305,12 @@ def _open_nowhere_else(fd: int) -> bool:
     return True
 
 
-def find(trash: Path, record: Record, rel: str, data: PdfFile, minimum: int) -> Spare | None:
+def find(trash: Path, record: Record, rel: str, data: PdfFile, minimum: int,
+         places: dict[Stored, str] | None = None) -> Spare | None:
     """The spare of output ``rel`` when it is still the file its record names and holds at least
     ``minimum`` of the new document's first bytes (read only where they are bytes in memory: a
-    picture is known by its layout)."""
+    picture is known by its layout). ``places``: as ``layout_of``'s."""
+    places = {} if places is None else places
     known = record.spares.get(rel)
     if known is None or trash.is_symlink() or not trash.is_dir():
         return None
@@ -320,7 +331,7 @@ def find(trash: Path, record: Record, rel: str, data: PdfFile, minimum: int) -> 
             if isinstance(part, bytes):
                 if what or n != len(part) or os.pread(fd, n, at) != part:
                     break
-            elif n != part.size or not _same(what, part):
+            elif n != part.size or not _same(what, part, places):
                 break
             at += n
             parts += 1

@@ -58,7 +58,7 @@ from pnpgen.engine import spare, trash
 from pnpgen.engine.output import build_lock, current_umask, inside, make_folder, named, unchanged, unwritable
 from pnpgen.engine.trash import TRASH
 from pnpgen.errors import InputError
-from pnpgen.pdf.assemble import PdfFile, SourceChanged
+from pnpgen.pdf.assemble import PdfFile, SourceChanged, Stored
 from pnpgen.safetext import shown, shown_name
 
 STAGING = ".pnpgen-staging"
@@ -204,7 +204,7 @@ def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[P
     recover(root)
     if FORKS:  # (the documents a spare can be made of: engine/spare.py)
         spare.note_outputs(root, root / TRASH, {p: d for p, d in todo.items()
-                                                if isinstance(d, PdfFile) and d.size >= BIG_DOCUMENT})
+                                                if isinstance(d, PdfFile) and d.size >= BIG_DOCUMENT}, staging.places)
     return list(todo)
 
 
@@ -229,6 +229,7 @@ class Staging:
         self._lock: ExitStack | None = None  # the folder's lock, taken for the first early copy
         self._refused = False  # early copies are not to be (the lock taken, a folder in the way)
         self._spares: spare.Record | None = None  # the trash's record of spares, read once
+        self.places: dict[Stored, str] = {}  # the stored parts' places hashed (spare.layout_of), once a build
 
     def __enter__(self) -> Staging:
         return self
@@ -304,7 +305,8 @@ class Staging:
         """The replaced file of ``path`` kept to be rewritten (engine/spare.py), when it fits ``data``."""
         if self._spares is None:
             self._spares = spare.read(self.root / TRASH)
-        return spare.find(self.root / TRASH, self._spares, path.relative_to(self.root).as_posix(), data, trash.RECLAIM_MIN)
+        return spare.find(self.root / TRASH, self._spares, path.relative_to(self.root).as_posix(), data, trash.RECLAIM_MIN,
+                          self.places)
 
     def holds(self, path: Path, data: bytes | PdfFile) -> bool:
         """Is ``data`` being copied (or copied) for ``path``?"""
@@ -363,7 +365,8 @@ class _Copy:
     waits for the lock of this process's interpreter, which the build holds while it goes on (a
     thread of this one waited up to 5 ms before each). The file is opened here, so the process
     makes no name; what it says back through a pipe is nothing, or why it failed. With a ``reuse``
-    (engine/spare.py) the file is the spare moved in, and only what follows its common bytes is written."""
+    (engine/spare.py) the file is the spare moved in, and only what follows its common bytes is written:
+    here and now when that is all in memory (no picture), by no process of its own."""
 
     def __init__(self, path: Path, data: PdfFile, mode: int, reuse: spare.Spare | None = None) -> None:
         self.path, self.data, self.pid = path, data, 0
@@ -375,6 +378,12 @@ class _Copy:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
         try:
             os.fchmod(fd, mode)
+            if opened is not None and all(isinstance(p, bytes) for p in data.parts):
+                # what follows the common bytes is all in memory (a text or count edit: the pictures
+                # come first), some MB: written here, where a fork of the build's process cost more
+                # (its page tables, and a copy-on-write fault for every page the build wrote after)
+                data.write_into(fd)
+                return
             self.answer, said = os.pipe()
             try:
                 with warnings.catch_warnings():  # (3.12 warns of forking beside threads: the process only copies)

@@ -128,6 +128,15 @@ class Shape:
             raise ValueError("a NUL byte in a PDF value: its shape would be filled wrongly")
         self.fmt = data.replace(b"%", b"%%").replace(b"\0", b"%d 0 R")
 
+    @staticmethod
+    def written(data: bytes) -> Shape:
+        """A shape of a value already in PDF syntax that names no other object."""
+        if b"\0" in data:
+            raise ValueError("a NUL byte in a PDF value: its shape would be filled wrongly")
+        shape = object.__new__(Shape)
+        shape.fmt, shape.slots = data.replace(b"%", b"%%"), ()
+        return shape
+
     def fill(self, refs: Mapping[str, Ref]) -> bytes:
         """The value's bytes, each slot the reference ``refs`` holds for its name."""
         return self.fmt % tuple([refs[name].n for name in self.slots])

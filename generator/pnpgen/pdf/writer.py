@@ -45,7 +45,8 @@ from pnpgen.pdf.content import (
     show_text,
 )
 from pnpgen.pdf.objects import Name, ObjectFile, Raw, Ref, Shape, Slot, flate, pdf
-from pnpgen.pdf.raster import ImageStreams, Placed
+from pnpgen.pdf.pictures import picture_shape
+from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.svglib_fallback import put_fallback_faces
 from pnpgen.shapes import Affine, Outline, Straight
 from pnpgen.svg.artwork import Art
@@ -447,7 +448,7 @@ class _Writer:
         ref = self.pictures.get(key)
         if ref is None:
             placed = self.images.locate(data)
-            shape = self.faces.once(("picture", placed.key, placed.size), lambda: _picture_shape(placed))
+            shape = self.faces.once(("picture", placed.key, placed.size), lambda: picture_shape(placed, self.faces.once))
             ref = self.f.put_shaped(self.f.reserve(), shape, {}, placed.part, named=placed.key.encode("ascii"))
             self.pictures[key] = ref
         return ref
@@ -733,20 +734,6 @@ class _Writer:
             ops.append(f"{self.pt(ln.x1, ln.y1)} m {self.pt(ln.x2, ln.y2)} l S")
         ops.append("Q")
         return " ".join(ops)
-
-
-def _picture_shape(placed: Placed) -> Shape:
-    """A picture's image dictionary (it names no other object)."""
-    s = placed.stream
-    head: dict = {"Type": Name("XObject"), "Subtype": Name("Image"), "Width": s.width, "Height": s.height,
-                  "BitsPerComponent": s.bits, "ColorSpace": Name(s.colour_space),
-                  "Filter": [Name(v) for v in s.filters]}
-    if s.decode is not None:
-        head["Decode"] = list(s.decode)
-    if s.parms is not None:
-        head["DecodeParms"] = [dict(sorted(s.parms.items()))]  # one per filter
-    head["Length"] = placed.size
-    return Shape(head)
 
 
 def resources(content: Content) -> dict:
