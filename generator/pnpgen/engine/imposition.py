@@ -9,7 +9,7 @@ keep their hashes (``plan_key``'s page digests) without being written out again.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pnpgen import fonts as fontreg
@@ -111,7 +111,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
     records: list[DeckRecord] = []
     everything: list[Page] = []
     bookmarks: list[tuple[int, str]] = []  # the all-in-one file's: each deck's first sheet, the bill of materials
-    sheets_of: list[tuple[str, list[Page], bool]] = []  # each deck's name, home sheets, whether they have backs pages
+    sheets_of: list[OnAll] = []  # each deck's home sheets, as the all-in-one file holds them
     orders: list[list] = []  # shop/order.csv: each distinct face of the unique-faces files
     home_pages: dict[str, list[str]] = {}
     home_faces: dict[str, list[list[str]]] = {}
@@ -148,7 +148,9 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
                 files.append(f"shop/{deck.id}-die.pdf")
                 documents[files[-1]] = PagePlan(f"{game.title} — {deck.name} (die line)", imposed.die)
             if home:
-                sheets_of.append((deck.name, home, ds.backs is not None and not imposed.fold_or_sleeve))
+                shares = isinstance(placed.layout, SlotLayout) or (placed.tiles is None and not imposed.fold_or_sleeve)
+                sheets_of.append(OnAll(home, ds.backs is not None and not imposed.fold_or_sleeve, [(0, deck.name)],
+                                       (ds, placed, deck) if shares else None))
         die_line = die_line_record(deck.id, placed.spec.die_cut, deck.back is not None)
         if imposed.cuts:
             die_line["home"] = f"the cutting machine: cut/{deck.id}-pNN.{'svg, .dxf' if sheet.silhouette else 'png, .svg'}"
@@ -167,18 +169,81 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
             two_at=size_to_hold_whole(placed.spec, sheet, 2) if deck.count > 1 and home and not imposed.fold_or_sleeve
             and getattr(placed.layout, "kind", "") == "grid" and placed.layout.per_sheet == 1 else None,
         ))
-    bom = bill_of_materials(game, records, sheet.paper, rulebook=options.rulebook)
+    if game.options.get("share_sheets"):
+        sheets_of = shared_sheets(sheets_of, game, options)
     # printed duplex, each one-sided sheet gets a blank back so every backs page lands behind its
     # fronts; a file of one-sided sheets only (fold-over, sleeve inserts) prints one-sided, no blanks
-    two_sided = any(backs for _name, _home, backs in sheets_of)
-    for name, home, backs in sheets_of:
-        bookmarks.append((len(everything), name))
-        everything.extend(home if not two_sided else duplex_ready(home, backs, sheet, font, game.lang))
+    two_sided = any(on.backs for on in sheets_of)
+    shared: list[dict[str, Any]] = []  # the bill of materials' word of the sheets decks share
+    for on in sheets_of:
+        step = 2 if on.backs or (two_sided and sheet.duplex != "none") else 1  # pages a sheet: fronts, backs or a blank
+        bookmarks.extend((len(everything) + at * step, name) for at, name in on.bookmarks)
+        first = len(everything) + 1
+        everything.extend(on.home if not two_sided else duplex_ready(on.home, on.backs, sheet, font, game.lang))
+        if len(on.bookmarks) > 1:
+            shared.append({"decks": [name for _at, name in on.bookmarks], "sheets": on.sheets, "alone": on.alone,
+                           "pages": [first, len(everything)]})
+    bom = bill_of_materials(game, records, sheet.paper, rulebook=options.rulebook, shared=shared)
     bookmarks.append((len(everything), msg("all.bookmark.bom", game.lang)))
     for ops in bom_pages(game, bom, sheet.paper_mm, sheet.margin_mm, game.fonts, fontreg.string_width_mm, game.lang):
         everything.append(Page(sheet.paper_mm, list(ops)))
     documents[f"{game.slug}-all.pdf"] = PagePlan(f"{game.title} — all sheets", everything, bookmarks)
     return GamePlan(documents, records, bom, orders, home_pages, home_faces, cuts, digests)
+
+
+@dataclass
+class OnAll:
+    """A deck's home sheets as the all-in-one file holds them, or those decks share
+    (``shared_sheets``): whether they have backs pages, and the bookmark of each deck on them
+    (the sheet its first copy is on, from 0; its name)."""
+
+    home: list[Page]
+    backs: bool
+    bookmarks: list[tuple[int, str]]
+    shares: tuple[DeckSheets, DeckOnPaper, Deck] | None  # what sharing needs; None: never shares (tiles, fold, sleeve)
+    alone: int = 0  # shared: the sheets the decks take each on its own
+
+    @property
+    def sheets(self) -> int:
+        return len(self.home) // (2 if self.backs else 1)
+
+
+def shared_sheets(decks: list[OnAll], game: Game, options: BuildOptions) -> list[OnAll]:
+    """game.yaml ``share_sheets: true``: the decks that go on the paper alike (the same piece,
+    bleed, sides, layout and sheet options) printed as one run of sheets where the first of them
+    stands, each deck's copies filling the free slots the one before left; each deck's own file
+    is untouched. Tiled boards, fold-over sheets and sleeve inserts stay as they are."""
+    runs: dict[tuple, list[OnAll]] = {}
+    order: list[list[OnAll]] = []
+    for on in decks:
+        if on.shares is None:
+            order.append([on])
+            continue
+        ds, placed, deck = on.shares
+        key = (repr(placed.spec), repr(placed.layout), placed.by_hand, ds.art_bleed_mm, ds.backs is None, deck.kind,
+               repr(deck_sheet(deck, options.sheet)))
+        if key not in runs:
+            runs[key] = []
+            order.append(runs[key])
+        runs[key].append(on)
+    return [run[0] if len(run) == 1 else _one_run(run, game, options) for run in order]
+
+
+def _one_run(run: list[OnAll], game: Game, options: BuildOptions) -> OnAll:
+    """Decks' home sheets as one run: their copies in deck order, each sheet naming the decks on it."""
+    shown = [on.shares for on in run if on.shares is not None]
+    parts = tuple((ds.name, ds.id, len(ds.fronts)) for ds, _placed, _deck in shown)
+    first, placed, deck = shown[0]
+    backs = None if first.backs is None else tuple(b for ds, _p, _d in shown for b in ds.backs or ())
+    together = replace(first, id="+".join(p[1] for p in parts), name=" + ".join(p[0] for p in parts),
+                       fronts=tuple(f for ds, _p, _d in shown for f in ds.fronts), backs=backs, parts=parts)
+    home = plain_sheets(together, placed, deck_sheet(deck, options.sheet), game.fonts["gothic"])
+    fit_to_printer(home, options)
+    per, starts, at = placed.layout.per_sheet, [], 0
+    for name, _id, n in parts:
+        starts.append((at // per, name))
+        at += n
+    return OnAll(home, run[0].backs, starts, None, alone=sum(on.sheets for on in run))
 
 
 def deck_inputs(ds: DeckSheets, df: DeckFaces, placed: DeckOnPaper, deck: Deck, game: Game,
@@ -203,7 +268,7 @@ def impose_deck(ds: DeckSheets, df: DeckFaces, placed: DeckOnPaper, deck: Deck, 
     fold_or_sleeve: dict[str, Any] | None = None  # the manifest's layout record of a fold or sleeve deck
     deck_cuts: dict[str, CutFile] = {}  # its cutting machine's files (grid sheets only)
     if isinstance(layout, SlotLayout):  # a sheet layout: its slots, whatever --layout or a cutter says
-        home = home_sheets(ds, layout, sheet, font, fontreg.string_width_mm)
+        home = plain_sheets(ds, placed, sheet, font)
         sheets = -(-len(df.fronts) // layout.per_sheet)
     elif tiles is not None:  # cut by hand, in a print-and-cut build too: no word of registration marks
         home = board_tiles(ds, tiles, sheet.cut_by_hand(), font, _bold_font(game), fontreg.string_width_mm)
@@ -211,15 +276,11 @@ def impose_deck(ds: DeckSheets, df: DeckFaces, placed: DeckOnPaper, deck: Deck, 
     elif (one_sided := folded_or_sleeved(ds, deck.kind, sheet, font)) is not None:
         home, fold_or_sleeve = one_sided
         sheets = len(home)
-    elif placed.by_hand:  # a board the registration marks leave no room for: cut by hand
-        home = home_sheets(ds, layout, sheet.cut_by_hand(), font, fontreg.string_width_mm)
-        sheets = -(-len(df.fronts) // layout.per_sheet)
     else:
-        home = home_sheets(ds, layout, sheet, font, fontreg.string_width_mm)
+        home = plain_sheets(ds, placed, sheet, font)
         sheets = -(-len(df.fronts) // layout.per_sheet)
-        if sheet.silhouette is not None:
-            add_registration(home, sheet.silhouette)
-        deck_cuts = cut_files(options.cutter, ds, layout, options.cricut_area_in or CRICUT_AREA_IN)
+        if not placed.by_hand:
+            deck_cuts = cut_files(options.cutter, ds, layout, options.cricut_area_in or CRICUT_AREA_IN)
     fit_to_printer(home, options)
     bleed = deck.bleed(options.bleed_mm)  # the shop pages' (the art is drawn with this or the build's, the wider)
     pairs = [(p.front, p.back, p.count, p.piece.label) for p in df.pairs]
@@ -230,6 +291,19 @@ def impose_deck(ds: DeckSheets, df: DeckFaces, placed: DeckOnPaper, deck: Deck, 
         die=shop_die_pages(ds, bleed) if home and spec.die_cut else None,
         cuts=deck_cuts, fold_or_sleeve=fold_or_sleeve,
         signatures=[page_signature(p) for p in home], faces=[p.faces() for p in home])
+
+
+def plain_sheets(ds: DeckSheets, placed: DeckOnPaper, sheet: SheetOptions, font: str) -> list[Page]:
+    """Home sheets on a grid, a nesting or a sheet layout's slots (not tiles, fold-over or sleeve
+    inserts): a deck's own, and those decks share in the all-in-one file (engine/sharing.py)."""
+    if isinstance(placed.layout, SlotLayout):
+        return home_sheets(ds, placed.layout, sheet, font, fontreg.string_width_mm)
+    if placed.by_hand:  # a board the registration marks leave no room for: cut by hand
+        return home_sheets(ds, placed.layout, sheet.cut_by_hand(), font, fontreg.string_width_mm)
+    home = home_sheets(ds, placed.layout, sheet, font, fontreg.string_width_mm)
+    if sheet.silhouette is not None:
+        add_registration(home, sheet.silhouette)
+    return home
 
 
 def remember_digests(kept: Impositions | None, digests: dict[int, bytes]) -> None:
