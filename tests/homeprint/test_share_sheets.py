@@ -77,8 +77,10 @@ def test_small_decks_share_the_sheets_of_the_all_in_one_file(tmp_path):
     assert sorted(on[2]) == sorted(["bid10", "role1", "role2", "role3", "role4",
                                     "summary1", "summary2", "summary3", "summary4"])
     assert sorted(on[4]) == ["summary5"]
-    assert "bid (bid) 表 1/3" in sheets[0] and "bid + role + summary (bid+role+summary) 表 2/3" in sheets[2]
-    assert "bid + role + summary (bid+role+summary) 裏 2/3" in sheets[3] and "summary (summary) 表 3/3" in sheets[4]
+    # bid's full sheet as in bid.pdf; then the copies of the decks' last sheets, together
+    assert sheets[0] == texts(out / "bid.pdf")[0] and sheets[1] == texts(out / "bid.pdf")[1]
+    assert "bid + role + summary (bid+role+summary) 表 1/2" in sheets[2]
+    assert "bid + role + summary (bid+role+summary) 裏 1/2" in sheets[3] and "summary (summary) 表 2/2" in sheets[4]
     # the shared sheet's second slot holds role1, the first bid10: as a sheet of one deck would
     assert on[2]["role1"][0] > on[2]["bid10"][0] and on[2]["role1"][1] == pytest.approx(on[2]["bid10"][1], abs=0.01)
     outline = PdfReader(out / "test-all.pdf")
@@ -103,6 +105,7 @@ def test_the_cut_marks_are_round_the_shared_sheets_cards(tmp_path):
     out = build(small_decks(tmp_path / "ws"), tmp_path / "out")
     reader = PdfReader(out / "test-all.pdf")
     own = PdfReader(out / "bid.pdf")
+    assert len(stroked_lines(own, own.pages[2])) < len(stroked_lines(own, own.pages[0]))
     assert sorted(stroked_lines(reader, reader.pages[2])) == sorted(stroked_lines(own, own.pages[0]))
     assert sorted(stroked_lines(reader, reader.pages[4])) == sorted(stroked_lines(own, own.pages[2]))
 
@@ -158,6 +161,28 @@ def test_one_sided_decks_share_and_keep_their_blank_backs(tmp_path):
     on = cards_at(out / "test-all.pdf")
     assert sorted(on[4]) == ["bid10", *(f"summary{i}" for i in range(1, 6))]
     assert not on[3] and not on[5]  # the blanks
+
+
+def test_a_deck_of_no_full_sheet_is_bookmarked_at_the_shared_sheet(tmp_path):
+    """ace (5 cards) before bid (10): bid's full sheet first, then ace's 5 cards and bid10
+    together; the bookmarks in page order, each at its deck's first card."""
+    out = build(small_decks(tmp_path / "ws", decks=(("ace", 5), ("bid", 10))), tmp_path / "out")
+    reader = PdfReader(out / "test-all.pdf")
+    assert [(o.title, reader.get_destination_page_number(o)) for o in reader.outline] == \
+        [("bid", 0), ("ace", 2), ("部品一覧", 4)]
+    on = cards_at(out / "test-all.pdf")
+    assert sorted(on[2]) == [*(f"ace{i}" for i in range(1, 6)), "bid10"]
+    assert sorted(on[3]) == sorted(f"B{name}" for name in on[2])
+
+
+@pytest.mark.parametrize("decks, args", [((("bid", 10), ("role", 9)), ()),  # 2 + 1 sheets together too
+                                          (DECKS, ("--marks", "silhouette"))])  # cut by each deck's cut files
+def test_nothing_moves_where_sharing_saves_no_sheet_or_a_machine_cuts(tmp_path, decks, args):
+    ws = small_decks(tmp_path / "ws", decks=decks)
+    out = build(ws, tmp_path / "out", *args)
+    own = [page for deck in sorted(d for d, _n in decks) for page in texts(out / f"{deck}.pdf")]
+    assert texts(out / "test-all.pdf")[:len(own)] == own
+    assert "shared_sheets" not in json.loads((out / "manifest.json").read_text(encoding="utf-8"))["bill_of_materials"]
 
 
 def test_a_bad_value_is_an_error_at_its_line(tmp_path, capsys):

@@ -210,40 +210,81 @@ class OnAll:
 
 def shared_sheets(decks: list[OnAll], game: Game, options: BuildOptions) -> list[OnAll]:
     """game.yaml ``share_sheets: true``: the decks that go on the paper alike (the same piece,
-    bleed, sides, layout and sheet options) printed as one run of sheets where the first of them
-    stands, each deck's copies filling the free slots the one before left; each deck's own file
-    is untouched. Tiled boards, fold-over sheets and sleeve inserts stay as they are."""
+    bleed, sides, layout and sheet options) printed as one run where the first of them stands:
+    each deck's full sheets as in its own file, then the copies of their last sheets together
+    (``_one_run``). Decks whose last sheets together would take as many sheets stay where they
+    are, as do tiled boards, fold-over sheets and sleeve inserts, and every deck of a
+    ``--marks silhouette`` build (the machine cuts each deck's sheets by its own cut files)."""
+    if options.sheet.silhouette is not None:
+        return decks
     runs: dict[tuple, list[OnAll]] = {}
-    order: list[list[OnAll]] = []
-    for on in decks:
-        if on.shares is None:
-            order.append([on])
-            continue
-        ds, placed, deck = on.shares
-        key = (repr(placed.spec), repr(placed.layout), placed.by_hand, ds.art_bleed_mm, ds.backs is None, deck.kind,
-               repr(deck_sheet(deck, options.sheet)))
-        if key not in runs:
-            runs[key] = []
-            order.append(runs[key])
-        runs[key].append(on)
-    return [run[0] if len(run) == 1 else _one_run(run, game, options) for run in order]
+    key_of: dict[int, tuple] = {}
+    for n, on in enumerate(decks):
+        if on.shares is not None:
+            ds, placed, deck = on.shares
+            key_of[n] = (repr(placed.spec), repr(placed.layout), placed.by_hand, ds.art_bleed_mm, ds.backs is None,
+                         deck.kind, repr(deck_sheet(deck, options.sheet)))
+            runs.setdefault(key_of[n], []).append(on)
+    out: list[OnAll] = []
+    for n, on in enumerate(decks):
+        run = runs.get(key_of.get(n, ()), [on])
+        if not _saves_a_sheet(run):  # as it stands
+            out.append(on)
+        elif run[0] is on:
+            out.append(_one_run(run, game, options))
+    return out
+
+
+def _saves_a_sheet(run: list[OnAll]) -> bool:
+    """Do the copies of the decks' last sheets, together, take fewer sheets than alone?"""
+    left = [_left_over(on) for on in run]
+    per = run[0].shares[1].layout.per_sheet if run[0].shares is not None else 1
+    return -(-sum(left) // per) < sum(n > 0 for n in left)
+
+
+def _left_over(on: OnAll) -> int:
+    """How many copies of a deck that may share are on its last sheet, when that one has free slots."""
+    if on.shares is None:
+        return 0
+    ds, placed, _deck = on.shares
+    return len(ds.fronts) % placed.layout.per_sheet
 
 
 def _one_run(run: list[OnAll], game: Game, options: BuildOptions) -> OnAll:
-    """Decks' home sheets as one run: their copies in deck order, each sheet naming the decks on it."""
-    shown = [on.shares for on in run if on.shares is not None]
-    parts = tuple((ds.name, ds.id, len(ds.fronts)) for ds, _placed, _deck in shown)
-    first, placed, deck = shown[0]
-    backs = None if first.backs is None else tuple(b for ds, _p, _d in shown for b in ds.backs or ())
+    """Decks' home sheets as one run: each deck's full sheets (its own file's pages), then the
+    copies of their last sheets on sheets they share, in deck order, each naming the decks on it;
+    each deck's bookmark at the sheet of its first copy."""
+    per_page = 2 if run[0].backs else 1
+    home: list[Page] = []
+    sheet_of: list[int] = []  # each deck's first sheet in the run (-1: on the shared sheets)
+    rest: list[tuple[int, DeckSheets, int]] = []  # each deck with copies left, and its first copy left
+    for n, on in enumerate(run):
+        assert on.shares is not None
+        ds, placed, deck = on.shares
+        full = len(ds.fronts) // placed.layout.per_sheet
+        sheet_of.append(len(home) // per_page if full else -1)
+        home += on.home[:full * per_page]
+        if _left_over(on):
+            rest.append((n, ds, full * placed.layout.per_sheet))
+    parts = tuple((ds.name, ds.id, len(ds.fronts) - at) for _n, ds, at in rest)
+    first = rest[0][1]
     together = replace(first, id="+".join(p[1] for p in parts), name=" + ".join(p[0] for p in parts),
-                       fronts=tuple(f for ds, _p, _d in shown for f in ds.fronts), backs=backs, parts=parts)
-    home = plain_sheets(together, placed, deck_sheet(deck, options.sheet), game.fonts["gothic"])
-    fit_to_printer(home, options)
-    per, starts, at = placed.layout.per_sheet, [], 0
-    for name, _id, n in parts:
-        starts.append((at // per, name))
-        at += n
-    return OnAll(home, run[0].backs, starts, None, alone=sum(on.sheets for on in run))
+                       fronts=tuple(f for _n, ds, at in rest for f in ds.fronts[at:]),
+                       backs=None if first.backs is None else tuple(b for _n, ds, at in rest for b in (ds.backs or ())[at:]),
+                       parts=parts)
+    shares = run[0].shares
+    assert shares is not None
+    _ds, placed, deck = shares
+    shared = plain_sheets(together, placed, deck_sheet(deck, options.sheet), game.fonts["gothic"])
+    fit_to_printer(shared, options)
+    at, first_shared = 0, len(home) // per_page
+    for n, ds, left in rest:
+        if sheet_of[n] < 0:
+            sheet_of[n] = first_shared + at // placed.layout.per_sheet
+        at += len(ds.fronts) - left
+    marks = sorted(((sheet, on.shares[0].name) for sheet, on in zip(sheet_of, run) if on.shares is not None),
+                   key=lambda mark: mark[0])  # in page order (a deck of no full sheet: after the others' full sheets)
+    return OnAll(home + shared, run[0].backs, marks, None, alone=sum(on.sheets for on in run))
 
 
 def deck_inputs(ds: DeckSheets, df: DeckFaces, placed: DeckOnPaper, deck: Deck, game: Game,
