@@ -185,6 +185,16 @@ def test_nothing_moves_where_sharing_saves_no_sheet_or_a_machine_cuts(tmp_path, 
     assert "shared_sheets" not in json.loads((out / "manifest.json").read_text(encoding="utf-8"))["bill_of_materials"]
 
 
+def test_a_deck_of_full_sheets_only_stays_out_of_the_run(tmp_path):
+    """ace's 9 cards fill their sheet: it keeps its place, and the bill of materials names only
+    the decks that share (bid's last card and role's 4 on one sheet)."""
+    out = build(small_decks(tmp_path / "ws", decks=(("ace", 9), ("bid", 10), ("role", 4))), tmp_path / "out")
+    assert texts(out / "test-all.pdf")[:2] == texts(out / "ace.pdf")
+    shared = json.loads((out / "manifest.json").read_text(encoding="utf-8"))["bill_of_materials"]["shared_sheets"]
+    assert shared == [{"decks": ["bid", "role"], "sheets": 2, "alone": 3, "pages": [3, 6]}]
+    assert sorted(cards_at(out / "test-all.pdf")[4]) == ["bid10", "role1", "role2", "role3", "role4"]
+
+
 def test_a_bad_value_is_an_error_at_its_line(tmp_path, capsys):
     ws = small_decks(tmp_path / "ws", game=GAME_YAML + "share_sheets: maybe\n")
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 2

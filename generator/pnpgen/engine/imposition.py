@@ -220,7 +220,7 @@ def shared_sheets(decks: list[OnAll], game: Game, options: BuildOptions) -> list
     runs: dict[tuple, list[OnAll]] = {}
     key_of: dict[int, tuple] = {}
     for n, on in enumerate(decks):
-        if on.shares is not None:
+        if on.shares is not None and _left_over(on):  # (a deck of full sheets only: nothing to share)
             ds, placed, deck = on.shares
             key_of[n] = (repr(placed.spec), repr(placed.layout), placed.by_hand, ds.art_bleed_mm, ds.backs is None,
                          deck.kind, repr(deck_sheet(deck, options.sheet)))
