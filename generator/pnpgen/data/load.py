@@ -42,6 +42,7 @@ GAME_KEYS = {
     "fallback_fonts": "list of fonts", "sourced": "list of {name, count, note}", "subtitle": "text",
     "rulebook": "{figures, quick_reference, proof} (read by pnpgen.rulebook.figures)",
     "stamp": "true or false: the version stamp on home sheets",
+    "share_sheets": "true or false: small decks share the sheets of <game>-all.pdf (docs/home-printing.md)",
     "printer": "a profile name of printers.yaml (see pnpgen calibrate)",
     "paper": "the home sheets' paper: a4, letter, a3, legal or tabloid (--paper wins)",
     "sheet": "a sheet layout (sheets/<name>.yaml or built-in) every deck goes on, or grid",
@@ -269,6 +270,7 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
         draft_file=contained(draft_name, folder, "draft_file", doc.where(("draft_file",))),
         options={"subtitle": str(_parse(doc, ("subtitle",), v.label, data.get("subtitle", ""), "subtitle")),
                  "stamp": _parse(doc, ("stamp",), v.flag, data.get("stamp", True)),
+                 "share_sheets": _parse(doc, ("share_sheets",), v.flag, data.get("share_sheets", False)),
                  "printer": str(_parse(doc, ("printer",), v.label, data["printer"], "printer")) if data.get("printer") else None,
                  "printer_at": doc.where(("printer",)),
                  "players_at": doc.where(("players",)),  # (a warning of players: 未定 starts there)

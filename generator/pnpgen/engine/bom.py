@@ -28,11 +28,14 @@ def _term(group: str, name: str, lang: str) -> str:
         return name
 
 
-def bill_of_materials(game: Game, decks: list[DeckRecord], paper: str = "a4", rulebook: bool = True) -> dict:
+def bill_of_materials(game: Game, decks: list[DeckRecord], paper: str = "a4", rulebook: bool = True,
+                      shared: list[dict] | None = None) -> dict:
     """The manifest's ``bill_of_materials``: printed decks (from the build's deck records), the
     rulebook when the game has a draft and the build makes it (a prototype's box holds one; its
     booklet is on ``paper``, the home sheets' paper: Letter, else A4; a ``--no-rulebook`` build
-    lists none, as it makes none) and sourced components (from game.yaml ``sourced:``)."""
+    lists none, as it makes none) and sourced components (from game.yaml ``sourced:``); with
+    game.yaml ``share_sheets: true``, ``shared``: the decks that share sheets in <game>-all.pdf,
+    its pages and how many sheets they take there and each in its own file."""
     printed = []
     for d in decks:
         printed.append({
@@ -55,6 +58,7 @@ def bill_of_materials(game: Game, decks: list[DeckRecord], paper: str = "a4", ru
     return {
         "printed": printed,
         **({"rulebook": book} if book else {}),
+        **({"shared_sheets": shared} if shared else {}),
         "sourced": sourced,
         "stock": card_stock(decks),
         "totals": {
@@ -194,13 +198,22 @@ def bom_pages(game: Game, bom: dict, paper: tuple[float, float], margin: float, 
     ops.append(TextOp(x1 - 1.5, y + 4.5, msg(total, lang, pieces=t["printed_pieces"], sheets=t["sheets"],
                                              pages=t["pages"]), bold, 8, anchor="end"))
     y += row_h
-    if bom.get("rulebook"):  # not a piece, so not in the total: the book the box holds beside them
-        sheet_name = "Letter" if bom["rulebook"]["booklet_paper"] == "letter" else "A4"
-        lines = _wrap(msg("bom.rulebook", lang, paper=sheet_name), regular, 8, width - 3, measure, 3, lang)
+
+    def say(words: str) -> None:
+        """A line under the table (wrapped, three lines at most)."""
+        nonlocal y
+        lines = _wrap(words, regular, 8, width - 3, measure, 3, lang)
         need(row_h + 3.6 * (len(lines) - 1))
         for k, line in enumerate(lines):
             ops.append(TextOp(x0 + 1.5, y + 4.2 + 3.6 * k, line, regular, 8))
         y += row_h + 3.6 * (len(lines) - 1)
+
+    if bom.get("rulebook"):  # not a piece, so not in the total: the book the box holds beside them
+        say(msg("bom.rulebook", lang, paper="Letter" if bom["rulebook"]["booklet_paper"] == "letter" else "A4"))
+    for s in bom.get("shared_sheets", []):  # which sheets of <game>-all.pdf hold which decks
+        span = f"{s['pages'][0]}–{s['pages'][1]}" if s["pages"][1] > s["pages"][0] else str(s["pages"][0])
+        say(msg("bom.shared", lang, file=f"{game.slug}-all.pdf", pages=span, sheets=s["sheets"],
+                alone=s["alone"], decks=("、" if lang == "ja" else ", ").join(s["decks"])))
     y += 6
     need(row_h * 3)
     ops.append(TextOp(x0, y, msg("bom.sourced", lang), bold, 10))

@@ -54,6 +54,21 @@ class DeckSheets:
     stamp: str = ""  # version stamp's start (game, draft, date); each sheet adds the hash of its faces
     lang: str = "ja"  # the language of the labels pnpgen prints
     pictures: Mapping[str, str] = field(default_factory=dict)  # a face showing pictures → their hash (for the stamp)
+    # decks sharing these sheets (game.yaml ``share_sheets: true``, <game>-all.pdf only): each
+    # one's (name, id, copies) in print order; empty for one deck, named by ``name`` and ``id``
+    parts: tuple[tuple[str, str, int], ...] = ()
+
+    def named(self, start: int, stop: int) -> tuple[str, str]:
+        """The name and id a sheet holding copies ``start``..``stop - 1`` says it holds: the
+        deck's, or those of the sharing decks with a copy on it (``ビッド + 役割``, ``bid+role``)."""
+        if not self.parts:
+            return self.name, self.id
+        on, first = [], 0
+        for name, id_, n in self.parts:
+            if first < stop and start < first + n:
+                on.append((name, id_))
+            first += n
+        return " + ".join(n for n, _ in on), "+".join(i for _, i in on)
 
     def stamp_of(self, faces: Iterable[str]) -> str:
         """The version stamp of a sheet showing ``faces`` (each with the hash of the pictures it
@@ -123,7 +138,8 @@ def home_sheets(deck: DeckSheets, layout: SheetLayout | NestLayout | SlotLayout,
         for side, page, page_marks in sides:
             page.side = side
             page.items.extend(page_marks)
-            note = msg("sheet.note", lang, deck=deck.name, id=deck.id, side=msg(f"sheet.{side}", lang),
+            name, id_ = deck.named(chunk.start, chunk.stop)
+            note = msg("sheet.note", lang, deck=name, id=id_, side=msg(f"sheet.{side}", lang),
                        sheet=start // per + 1, sheets=-(-total // per), how=how, bleed=f"{sb:.1f}")
             words = _duplex_words(sheet, deck.backs is not None, lang)
             need = min(sheet.least_bleed_mm, sheet.bleed_mm)  # (a deck's own bleed: below the offset's asks less)
