@@ -5,6 +5,7 @@ nothing of pnpgen's."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any
 
 from pnpgen.patterns import later
@@ -25,6 +26,13 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 WINDOWS_DEVICES = frozenset(["con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)),
                              *(f"lpt{i}" for i in range(1, 10))])
 WINDOWS_FORBIDDEN = '<>:"|?*\\'
+
+
+def same_file(name: str) -> str:
+    """``name`` as Windows and macOS compare file names: letter case aside, and a character
+    written composed or decomposed (``ガ``, ``カ`` + ``゛``) the same. ``Cards.pdf`` and ``cards.pdf``
+    are one file there: built on Linux onto a USB stick or a shared drive, one replaced the other."""
+    return unicodedata.normalize("NFC", name).casefold()
 
 
 def windows_trouble(name: str, folder: bool = False) -> str | None:

@@ -220,3 +220,75 @@ def test_an_entry_swapped_out_as_the_reclaim_looks_is_freed_by_a_later_reclaim(t
     assert trashes.strangers(trash) == []
     trashes.empty_trash(trash, keep_spares=True)
     assert not trash.exists()
+
+
+def test_a_file_swapped_into_an_entry_after_its_check_is_never_freed(tmp_path, small_reclaim, monkeypatch):
+    """The entry checked (the very file its record names), then moved away and another file put
+    in its name before the unlink: the other file stays, pnpgen's file is freed once back."""
+    root = tmp_path / "out"
+    first, second = _old_files_in_the_trash(root, monkeypatch)
+    trash, aside = root / TRASH, tmp_path / "aside.pdf"
+    real = trashes._is_entry
+
+    def swapped_after_the_check(path, *identity):
+        checked = real(path, *identity)
+        if path == second and checked:
+            os.rename(second, aside)
+            path.write_bytes(b"a synced folder's copy")
+        return checked
+
+    monkeypatch.setattr(trashes, "_is_entry", swapped_after_the_check)
+    trashes.empty_trash(trash, keep_spares=True)
+    monkeypatch.undo()
+    assert not first.exists() and second.read_bytes() == b"a synced folder's copy"
+    assert aside.read_bytes() == b"new" * 1000
+    assert trashes.strangers(trash) == [second.name]  # (its record stays, naming pnpgen's file)
+    os.replace(aside, second)
+    trashes.empty_trash(trash, keep_spares=True)
+    assert not trash.exists()
+
+
+def test_a_file_that_took_the_entrys_name_while_it_was_checked_is_not_replaced(tmp_path, small_reclaim, monkeypatch):
+    """Not pnpgen's file moved aside to be checked, and a third put in the entry's name meanwhile:
+    the one moved aside goes back under a name that says it is not pnpgen's, the third stays."""
+    root = tmp_path / "out"
+    first, second = _old_files_in_the_trash(root, monkeypatch)
+    trash = root / TRASH
+    second.unlink()
+    second.write_bytes(b"new" * 1000)  # (the same size, another file: not the entry)
+    real = trashes._is_entry
+
+    def taken_meanwhile(path, *identity):
+        if path.name.startswith(second.name + trashes.FREEING):
+            second.write_bytes(b"a third file")
+        return real(path, *identity) or path == second  # (the first look sees the entry's name alike)
+
+    monkeypatch.setattr(trashes, "_is_entry", taken_meanwhile)
+    trashes.empty_trash(trash, keep_spares=True)
+    monkeypatch.undo()
+    assert not first.exists() and second.read_bytes() == b"a third file"
+    assert second.with_name(f"{second.name}.not-written-by-pnpgen").read_bytes() == b"new" * 1000
+
+
+def test_killed_as_it_freed_an_entry_the_next_reclaim_frees_it(tmp_path, small_reclaim, monkeypatch):
+    root = tmp_path / "out"
+    first, second = _old_files_in_the_trash(root, monkeypatch)
+    trash = root / TRASH
+    real_unlink = os.unlink
+
+    class Killed(BaseException):
+        pass
+
+    def killed(path, *args, **kwargs):
+        if trashes.FREEING in os.fspath(path):
+            raise Killed
+        return real_unlink(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "unlink", killed)
+    with pytest.raises(Killed):
+        trashes.empty_trash(trash, keep_spares=True)
+    monkeypatch.undo()
+    left = [p.name for p in trash.iterdir() if trashes.FREEING in p.name]
+    assert len(left) == 1 and trashes.strangers(trash) == []  # (pnpgen's, under its private name)
+    trashes.empty_trash(trash, keep_spares=True)
+    assert not trash.exists()

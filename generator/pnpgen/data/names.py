@@ -9,12 +9,11 @@ is drawn or written; a collision is one line naming both."""
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable
 
 from pnpgen.data.model import Deck, Game
 from pnpgen.errors import InputError
-from pnpgen.safetext import WINDOWS_FORBIDDEN, windows_trouble
+from pnpgen.safetext import WINDOWS_FORBIDDEN, same_file, windows_trouble
 
 NAME_MAX = 255  # bytes in a file name, on every common file system
 # A game's folder name names its files and folders with more after it: <slug>-contact-12.png,
@@ -34,13 +33,6 @@ def game_level(slug: str) -> dict[str, str]:
         "reprint": "reprint.pdf (the copies to reprint after a build that changed pieces, with reprint.txt)",
         f"{slug}-contact": f"{slug}-contact.png (an export's contact sheet)",
     }
-
-
-def same_file(name: str) -> str:
-    """``name`` as Windows and macOS compare file names: letter case aside, and a character
-    written composed or decomposed (``ガ``, ``カ`` + ``゛``) the same. ``Cards.pdf`` and ``cards.pdf``
-    are one file there: built on Linux onto a USB stick or a shared drive, one replaced the other."""
-    return unicodedata.normalize("NFC", name).casefold()
 
 
 def _shell_trouble(name: str) -> str | None:

@@ -12,7 +12,9 @@ files or, once the next pnpgen run has looked at it, the complete new set — ne
 2. The journal ``<root>/.pnpgen-journal`` is written beside it and renamed into place: that rename
    is the commit. It lists each staged file's target and every file the new set no longer has.
 3. The staged files are renamed over their targets and the stale files removed; then the
-   journal and the staging folder go. A replaced or removed big file is first moved into the
+   journal and the staging folder go. A stale file whose name is a new one's in other letter case
+   or Unicode form (deck ``Cards`` renamed ``cards``) is removed before that one is moved in:
+   on Windows and macOS the two names are one file. A replaced or removed big file is first moved into the
    trash, to be freed by a process of its own (engine/trash.py says why and how); the latest
    replaced file of each big document stays there as its *spare* (engine/spare.py).
 
@@ -59,7 +61,7 @@ from pnpgen.engine.output import build_lock, current_umask, inside, make_folder,
 from pnpgen.engine.trash import TRASH
 from pnpgen.errors import InputError
 from pnpgen.pdf.assemble import PdfFile, SourceChanged, Stored
-from pnpgen.safetext import shown, shown_name
+from pnpgen.safetext import same_file, shown, shown_name
 
 STAGING = ".pnpgen-staging"
 JOURNAL = ".pnpgen-journal"
@@ -114,10 +116,20 @@ def recover(root: Path) -> str | None:
 def _carry_out(root: Path, moves: list, remove: list, aside: trash.Trash, journal: Path) -> None:
     """The journal's moves and removals, then the journal itself (each step can be done again)."""
     staging = root / STAGING
+    targets = {same_file(rel): (name, rel) for name, rel in moves}
     with _signals_deferred():
+        # A stale file whose name is a new file's in other letter case or another Unicode form
+        # (deck Cards renamed cards) is that file on Windows and macOS: removed after the move,
+        # it took the new file with it. So it goes first, while the move is still to be done;
+        # once the move is done (a killed run's), only when it is another file (Linux).
+        for i, rel in enumerate(remove):
+            if same_file(rel) in targets:
+                name, moved = targets[same_file(rel)]
+                if _staged_file(staging / name) or not _one_file(inside(root, rel), inside(root, moved)):
+                    _remove(inside(root, rel), aside, i)
         for name, rel in moves:
             source, target = staging / name, inside(root, rel)
-            if target is None or not source.is_file() or source.is_symlink():
+            if target is None or not _staged_file(source):
                 continue  # moved before the kill (or not pnpgen's to move)
             target.parent.mkdir(parents=True, exist_ok=True)
             # Moved aside first: a rename onto a free name is instant, while ext4 makes a rename
@@ -127,14 +139,33 @@ def _carry_out(root: Path, moves: list, remove: list, aside: trash.Trash, journa
             aside.take(target, name)
             os.replace(source, target)
         for i, rel in enumerate(remove):
-            path = inside(root, rel)
-            if path is not None and not path.is_dir():
-                if not aside.take(path, f"r{i:06d}"):
-                    path.unlink(missing_ok=True)
+            if same_file(rel) not in targets:
+                _remove(inside(root, rel), aside, i)
         # a killed run of this commit may have moved some aside already: the journal names them too
         aside.record([name for name, _ in moves] + [f"r{i:06d}" for i in range(len(remove))])
         spare.promote(aside.folder, [(f"{aside.token}-{name}", rel) for name, rel in moves], remove, aside.token)
         journal.unlink()
+
+
+def _staged_file(source: Path) -> bool:
+    """Is ``source`` a staged file still to be moved (a plain file of the staging folder)?"""
+    return source.is_file() and not source.is_symlink()
+
+
+def _one_file(a: Path | None, b: Path | None) -> bool:
+    """Do ``a`` and ``b`` name the very same file (two spellings of one name on a disk that
+    compares names as Windows and macOS do)?"""
+    try:
+        return a is not None and b is not None and os.path.samestat(a.lstat(), b.lstat())
+    except OSError:
+        return False
+
+
+def _remove(path: Path | None, aside: trash.Trash, i: int) -> None:
+    """The journal's removal ``i``: into the trash when big, else unlinked (done again: nothing)."""
+    if path is not None and not path.is_dir():
+        if not aside.take(path, f"r{i:06d}"):
+            path.unlink(missing_ok=True)
 
 
 def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[Path] = (),
@@ -145,9 +176,13 @@ def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[P
     staging = staging if staging is not None else Staging(root)
     if not staging.open:
         recover(root)
-    todo = {p: d for p, d in sorted(files.items()) if staging.holds(p, d) or not unchanged(p, d)}
-    staging.keep_only(todo)
     gone = sorted(p for p in remove if p not in files and (p.is_file() or p.is_symlink()))
+    # a file of the new set whose name a stale one has in other letter case: on Windows and
+    # macOS "unchanged" read the stale file, which goes, so it is always written anew
+    respelled = {same_file(str(p)) for p in gone}
+    todo = {p: d for p, d in sorted(files.items())
+            if staging.holds(p, d) or not unchanged(p, d) or same_file(str(p)) in respelled}
+    staging.keep_only(todo)
     if not todo and not gone:
         return []
     checked: set[Path] = set()

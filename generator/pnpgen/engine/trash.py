@@ -5,7 +5,9 @@ ext4 allocate the new file's blocks and free the old one's there and then: secon
 more is first moved into ``<root>/.pnpgen-trash/``, and a detached process empties that folder
 (``reclaim``). Before the commit's journal goes, a sealed record ``<token>.taken`` beside them
 names each one with its inode: the trash frees only the files a record names (a file a designer
-or a synced folder put there, whatever its name, stays, and is said). The latest replaced file of
+or a synced folder put there, whatever its name, stays, and is said), each moved to a private
+name and checked there before it is unlinked, so a file put in an entry's name after its check
+is never the one unlinked. The latest replaced file of
 each big document stays there as its *spare*, which the next build of it rewrites from where the
 two differ rather than writing a new file (engine/spare.py).
 """
@@ -15,6 +17,8 @@ from __future__ import annotations
 import hmac
 import json
 import os
+import re
+import secrets
 import shlex
 import stat
 import subprocess
@@ -22,13 +26,15 @@ import sys
 from pathlib import Path
 
 from pnpgen import resources, usercache
-from pnpgen.atomic import read_record, write_new
+from pnpgen.atomic import TMP_SUFFIX, read_record, write_new
 from pnpgen.engine import spare
 from pnpgen.engine.output import named
 from pnpgen.safetext import shown, shown_name
 
 TRASH = ".pnpgen-trash"
 TAKEN = ".taken"  # <trash>/<token>.taken: the sealed record of a commit's entries there
+FREEING = ".freeing."  # <trash>/<entry>.freeing.<pid>-<random>.pnpgen-tmp: an entry being freed (``_free``)
+FREEING_LEFT = re.compile(r"(.+)" + re.escape(FREEING) + r"[0-9a-f]+-[0-9a-f]+" + re.escape(TMP_SUFFIX))
 RECLAIM_MIN = 4 << 20  # bytes: a smaller file is freed at once, in well under a millisecond
 VERSION = 2  # of the .taken records (the journal's version when they were made)
 
@@ -123,6 +129,59 @@ def _is_entry(path: Path, dev: int, ino: int, size: int) -> bool:
     return stat.S_ISREG(st.st_mode) and (st.st_dev, st.st_ino, st.st_size) == (dev, ino, size)
 
 
+def _free(path: Path, entry: Path, identity: tuple[int, int, int]) -> bool:
+    """Unlink ``path``, the trash entry ``entry`` (or a killed run's private name of it), with no
+    instant between the check and the unlink in which another file put in its name (a synced
+    folder's, a designer's) is deleted: moved to a private name first, checked there, unlinked
+    only if it is the file the record names; False, when it is not, and moved back (``_give_back``)."""
+    private = entry.with_name(f"{entry.name}{FREEING}{os.getpid():x}-{secrets.token_hex(4)}{TMP_SUFFIX}")
+    try:
+        os.rename(path, private)
+    except OSError:
+        return True  # (gone: freed by a reclaim beside this one, or taken back for a spare)
+    if _is_entry(private, *identity):
+        try:
+            os.unlink(private)
+        except OSError:
+            pass
+        return True
+    _give_back(private, entry)
+    return False
+
+
+def _give_back(private: Path, entry: Path) -> None:
+    """What ``_free`` moved aside that is not pnpgen's, back into the entry's name; never over a
+    file that took that name since (a link, not a rename: it fails rather than replace). Where it
+    cannot go back, it stays under a name that says it is not pnpgen's, said as a stranger."""
+    try:
+        os.link(private, entry, follow_symlinks=False)
+        os.unlink(private)
+        return
+    except OSError:
+        pass
+    for name in (entry, entry.with_name(f"{entry.name}.not-written-by-pnpgen")):
+        if not os.path.lexists(name):
+            try:
+                os.rename(private, name)
+                return
+            except OSError:
+                pass
+
+
+def _freeing_left(folder: Path) -> dict[str, list[Path]]:
+    """The private names ``_free`` gave entries that a run killed before their unlink left, by
+    the entry's name."""
+    left: dict[str, list[Path]] = {}
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return left
+    for name in names:
+        if m := FREEING_LEFT.fullmatch(name):
+            left.setdefault(m.group(1), []).append(folder / name)
+    return left
+
+
 def empty_trash(folder: str | Path, keep_spares: bool = False) -> None:
     """Remove the trash entries of ``folder`` that its sealed records name (the same file still:
     device, inode and size), then each record none of whose names holds anything any more, then
@@ -134,16 +193,18 @@ def empty_trash(folder: str | Path, keep_spares: bool = False) -> None:
     records, entries = _taken(folder)
     keep = spare.kept(Path(folder)) if keep_spares else set()
     records = [r for r in records if not any(name in keep for name, *_ in _taken_by(r, entries))]
+    left = _freeing_left(Path(folder))
+    not_freed: set[str] = set()
     for name, dev, ino, size in entries:
-        path = Path(folder) / name
-        if name not in keep and _is_entry(path, dev, ino, size):
-            try:
-                os.unlink(path)
-            except OSError:
-                pass
+        if name in keep:
+            continue
+        for path in [Path(folder) / name, *left.get(name, [])]:
+            if _is_entry(path, dev, ino, size) and not _free(path, Path(folder) / name, (dev, ino, size)):
+                not_freed.add(name)
     # a record goes once none of its names holds anything: one whose entry was swapped out (or
     # could not be freed) as it was looked at stays, to free that entry when it is pnpgen's again
-    records = [r for r in records if not any(os.path.lexists(Path(folder) / name) for name, *_ in _taken_by(r, entries))]
+    records = [r for r in records if not any(name in not_freed or os.path.lexists(Path(folder) / name)
+                                             for name, *_ in _taken_by(r, entries))]
     for record in [*records, *spare.left_temporaries(Path(folder), keep_spares)]:
         try:  # (after its entries: a run killed in between finds them still named)
             os.unlink(record)
@@ -165,8 +226,9 @@ def strangers(folder: Path) -> list[str]:
     except OSError:
         return []
     records, entries = _taken(folder)
+    left = _freeing_left(folder)  # (a killed reclaim's, freed by the next)
     own = {p.name for p in records} | {spare.SPARES} | {p.name for p in spare.left_temporaries(folder, False)} \
-        | {name for name, dev, ino, size in entries if _is_entry(folder / name, dev, ino, size)}
+        | {p.name for name, *identity in entries for p in [folder / name, *left.get(name, [])] if _is_entry(p, *identity)}
     # (gone since the listing: a reclaim still running freed it)
     return [n for n in names if n not in own and os.path.lexists(folder / n)]
 
