@@ -289,7 +289,7 @@ def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
 
 
 def export(ws: Workspace, args: argparse.Namespace) -> int:
-    from pnpgen.engine.export import earlier_images, export_inputs, up_to_date, write_export
+    from pnpgen.engine.export import earlier_images, export_inputs, shown, up_to_date, write_export
     from pnpgen.engine.output import claim
     from pnpgen.exports.options import ExportOptions
     from pnpgen.messages import counted
@@ -312,7 +312,7 @@ def export(ws: Workspace, args: argparse.Namespace) -> int:
 
     result = export_game(ws, args.game, options, earlier_images(args.game, options, out_root))
     result.warnings[:] = [ws.shown(w) for w in result.warnings]  # export.json names no folder of this machine
-    write_export(result, inputs, args.game, options)
+    write_export(result, inputs, args.game, options, shown(ws, args.game, result.game))
     for w in result.warnings:
         _warn(ws.shown(w))
     if not args.quiet:

@@ -635,3 +635,34 @@ def test_a_field_only_the_english_template_reads_is_no_missing_japanese_text(tmp
     capsys.readouterr()
     build(read)
     assert "pieces.1.note: no ja text; printed in en marked 〔en〕" in capsys.readouterr().err  # the Japanese face prints it
+
+
+@pytest.mark.parametrize("way", ["subfolder", "shared", "layout"])
+def test_a_field_only_the_english_edition_reads_anywhere_the_build_looks_is_no_missing_japanese_text(tmp_path, capsys, way):
+    """editor7 looked only at templates/<slug>/*.j2 for a field another edition reads: one read in
+    a template of a subfolder (``{% include "test/parts/note.svg.j2" %}``), of a folder of shared
+    templates (``templates/_shared/``) or by a layout box shown in English only (``lang: [en]``)
+    was warned as a missing Japanese text that nothing of the Japanese edition prints."""
+    deck = DECK_YAML.replace("  text: text\n", "  text: text\n  note: text\n  memo: text\n") + \
+        "  - {name: {ja: 祝福, en: Blessing}, text: {ja: 本文, en: Text}, note: {en: Note}, memo: {en: Memo}}\n"
+    if way == "layout":
+        deck = deck.replace("front: card-front.svg.j2\nback: card-back.svg.j2\n",
+                            "layout:\n  extends: card-poker\n  boxes:\n"
+                            "    note: {field: note, lang: [en], x: 5, y: 70, w: 50, h: 6, size: 8}\n")
+        ws = make_workspace(tmp_path / "ws", deck=deck, game=TWO, front=FRONT, back=BACK)
+    else:
+        name = "test/parts/note.svg.j2" if way == "subfolder" else "_shared/note.svg.j2"
+        front = FRONT.replace("{% endblock %}", "{% if game.lang == 'en' %}{% include '" + name + "' %}{% endif %}\n"
+                              "{% endblock %}")
+        ws = make_workspace(tmp_path / "ws", deck=deck, game=TWO, front=front, back=BACK)
+        (ws / "templates" / name).parent.mkdir(parents=True, exist_ok=True)
+        (ws / "templates" / name).write_text(NOTE_ONLY_IN_EN.replace("\n{% endblock %}", "\n"), encoding="utf-8")
+    capsys.readouterr()
+    build(ws)
+    err = capsys.readouterr().err
+    assert "pieces.1.note" not in err and "pieces.1.memo: no ja text; printed in en marked 〔en〕" in err, err
+    assert run(ws, "check", "--game", "test") == 0
+    out = capsys.readouterr()
+    assert "pieces.1.note" not in out.out + out.err and "pieces.1.memo" in out.out + out.err
+    build(ws, "--lang", "en")
+    assert "Note" in " ".join(pages_text(ws / "build" / "test" / "en" / "cards.pdf"))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import shutil
 
-from conftest import FEW_CARDS, GAME_YAML, make_workspace, run
+from conftest import DECK_YAML, FEW_CARDS, GAME_YAML, make_workspace, run
 
 BUILD = ("build", "--game", "test", "--no-rulebook", "--jobs", "1")
 
@@ -56,3 +56,31 @@ def test_a_build_with_no_export_made_names_none(tmp_path, capsys):
     assert run(ws, *BUILD) == 0
     out = capsys.readouterr().out
     assert "changed:" in out and "exported before" not in out
+
+
+def _named(out: str) -> list[str]:
+    return [line.split(": ", 1)[1].split(" (")[0] for line in out.splitlines() if "exported before this change" in line]
+
+
+def test_an_edit_of_one_languages_text_leaves_the_other_languages_exports_current(tmp_path, capsys):
+    """trial: after an edit of an English text alone, ``build --lang en`` named the Japanese
+    exports as made before the change, which still show every Japanese card as it is. An export
+    is stale when what it shows changed: an edit of one language's text leaves the other
+    language's exports current; a count, which both editions print, makes both stale."""
+    deck = DECK_YAML + "".join(f"  - {{name: {{ja: {n}, en: Card {i}}}, text: {{ja: 本文{n}, en: Text {i}}}}}\n"
+                               for i, n in enumerate(FEW_CARDS, 1))
+    ws = make_workspace(tmp_path, deck=deck, game=GAME_YAML + "\nlanguages: [ja, en]\n")
+    assert run(ws, *BUILD) == 0 and run(ws, *BUILD, "--lang", "en") == 0
+    assert run(ws, "export", "--game", "test", "--preset", "tabletopsimulator") == 0
+    assert run(ws, "export", "--game", "test", "--preset", "doujin", "--lang", "en") == 0
+    capsys.readouterr()
+    _edit(ws, "en: Text 1", "en: Text one")
+    assert run(ws, *BUILD, "--lang", "en") == 0
+    assert _named(capsys.readouterr().out) == ["build/test/en/doujin/"]
+    assert run(ws, "export", "--game", "test", "--preset", "doujin", "--lang", "en") == 0  # made again: current
+    _edit(ws, "ja: 本文カード2", "ja: 本文二")
+    assert run(ws, *BUILD) == 0
+    assert _named(capsys.readouterr().out) == ["build/test/tabletopsimulator/"]
+    _edit(ws, "text: {ja: 本文カード3, en: Text 3}}", "text: {ja: 本文カード3, en: Text 3}, count: 2}")
+    assert run(ws, *BUILD, "--lang", "en") == 0
+    assert _named(capsys.readouterr().out) == ["build/test/en/doujin/", "build/test/tabletopsimulator/"]

@@ -750,3 +750,29 @@ def test_a_hidden_roles_card_face_down_tells_the_table_neither_its_name_nor_its_
         assert held["HideWhenFaceDown"] is True and held["Hands"] is True, held["Nickname"]
     assert {e["BackURL"] for e in obj["CustomDeck"].values()} == {(out / "cards-back.png").as_uri()}
     assert not any(role in p.name for p in out.iterdir() for role in ("市民", "影", "道化"))
+
+
+VOTE_BACK_SVG = TILE_BACK_SVG.replace('fill="#335533"/>', 'fill="#335533"/><text x="3" y="10" font-family="{{ fonts.gothic }}" font-size="4">反対</text>')
+
+
+def test_a_two_sided_pieces_back_is_not_called_by_its_fronts_name(tmp_path):
+    """trial: a vote token (賛成 on its front, 反対 on its back) went to the table as one tile
+    named 賛成, whichever side was up. A back that does not print the piece's name goes by the
+    deck's name (a tile's one name; a token's back state); a counter whose back prints its unit
+    keeps the unit's name on both sides."""
+    root = make_workspace(tmp_path / "ws", pieces=TWO)
+    decks = root / "data" / "test" / "decks"
+    token = "kind: token\nshape: {shape}\nsize: 20\nfront: sq.svg.j2\nback: {back}\nfields: {{name: text}}\n" \
+            "pieces:\n  - {{name: 賛成, count: 2}}\n"
+    (decks / "vote.yaml").write_text("name: 投票トークン\n" + token.format(shape="circle", back="vote.svg.j2"),
+                                     encoding="utf-8")
+    (decks / "hexvote.yaml").write_text("name: 投票六角\n" + token.format(shape="hex", back="vote.svg.j2"),
+                                        encoding="utf-8")
+    (decks / "units.yaml").write_text("name: 部隊\n" + token.format(shape="rect", back="own.svg.j2").replace("size: 20", "size: [20, 20]"), encoding="utf-8")
+    for name, svg in (("sq", SQUARE_TOKEN_SVG), ("vote", VOTE_BACK_SVG), ("own", OWN_BACK_SVG)):
+        (root / "templates" / "test" / f"{name}.svg.j2").write_text(svg, encoding="utf-8")
+    out = _export(root)
+    assert [(o["Name"], o["Nickname"]) for o in _objects(out, "vote")] == [("Custom_Tile", "投票トークン")] * 2
+    for obj in _objects(out, "hexvote"):  # a pointy hex: a token, its back the second state
+        assert (obj["Nickname"], obj["States"]["2"]["Nickname"]) == ("賛成", "投票六角")
+    assert [o["Nickname"] for o in _objects(out, "units")] == ["賛成"] * 2  # its back prints 賛成 too

@@ -303,3 +303,19 @@ def test_dashes_or_gaps_shorter_than_the_thinnest_line_are_named_at_their_line(t
     assert run(ws, "export", "--game", "test", "--preset", "doujin") == 0
     said = [line for line in capsys.readouterr().err.splitlines() if "stroke-dasharray" in line]
     assert len(said) == 2 and all("than the 0.1 mm line 同人印刷所（トンボ付きPDF） prints" in line for line in said), said
+
+
+def test_a_small_ruby_reading_is_named_as_ruby_with_what_to_do(tmp_path, capsys):
+    """trial: 'text 「とうひょう」 4.5 pt, smaller than 6 pt' named a ruby reading as if the designer
+    had set it small; the line says it is ruby, set at half its text's size, and what to do. Small
+    text that is no reading is still told as text."""
+    front = FRONT.replace("{{ textbox(piece.text, 1, 60, 30, 8, size=9, min_size=9) }}",
+                          "{{ textbox(piece.text, 10, 60, w - 20, 12, size=9, min_size=9) }}")
+    deck = DECK_YAML + "  - {name: 甲, text: '{投票|とうひょう}する'}\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck, front=front)
+    code, lines = _lint(capsys, ws)
+    assert code == 0
+    assert f"{AT}:6: print lint: deck 'cards' piece 1 (甲): ruby 「とうひょう」 4.5 pt, smaller than 6 pt: a reading is " \
+           "set at half its text's size, so set the text at 12 pt or more, or lower the deck's lint: {min_text: …} " \
+           "(docs/data-format.md, ruby)" in lines, lines
+    assert f"{AT}:5: print lint: deck 'cards' piece 1 (甲): text 「甲」 5.0 pt, smaller than 6 pt" in lines, lines

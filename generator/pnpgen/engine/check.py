@@ -104,7 +104,7 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
                 except InputError as e:
                     out.add(e)
                 read.setdefault(deck.id, set()).update(reads)
-    unread_translations(game, read, ws.templates)
+    unread_translations(game, read, renderer)
     art = art_fingerprint(ws, game)
     if cache is not None:  # pictures that are art files as they are: read from there
         cache.art_files = art_files(ws, game, cache.digest, cache.stamps)

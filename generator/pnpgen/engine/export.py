@@ -13,16 +13,21 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import fields, is_dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pnpgen.atomic import read_record
+from pnpgen.data.load import load_game
+from pnpgen.data.model import Game
+from pnpgen.data.spreadsheets import SUFFIXES as SPREADSHEETS
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine.cache import Cache, plain_file, safe_rel
 from pnpgen.engine.fingerprint import code, fingerprint, sha
 from pnpgen.engine.fresh import inputs_of
 from pnpgen.engine.output import build_lock, inside, mark
 from pnpgen.engine.transaction import commit, recover
+from pnpgen.errors import InputError
 from pnpgen.exports.options import RECORD, ExportOptions
 from pnpgen.litter import is_litter
 from pnpgen.usercache import seal
@@ -75,10 +80,49 @@ def up_to_date(ws: Workspace, slug: str, options: ExportOptions, out_root: Path,
         return None
 
 
-def exports_made(out_root: Path, slug: str) -> list[Path]:
+# what a game's texts are read from: its game.yaml, deck files and spreadsheets (``shown``)
+TEXT_FILES = (".yaml", ".yml", *SPREADSHEETS)
+# the parts of a loaded game that show nowhere: where things were read from (an added line of
+# English moves the Japanese lines below it), and what loading said about them
+UNSHOWN = frozenset({"where", "source", "root", "draft_file", "sourced", "translations", "notes", "placeholders",
+                     "field_lines", "field_keys", "shows_placeholder", "worksheet"})
+
+
+def shown(ws: Workspace, slug: str, game: Game) -> dict[str, str]:
+    """What an export of ``game`` (loaded in its edition's language) shows, in two parts: every
+    file it reads but the game's texts (templates, art, fonts, layouts, the rulebook draft,
+    pnpgen), and the game's data as that edition reads it — an edit of one language's text
+    changes the second part of that language's exports only (``exports_made``)."""
+    data = ws.data / slug
+    rest = fingerprint(inputs_of(ws, slug), None, fonts=ws.fonts,
+                       skip=lambda p: p.suffix.lower() in TEXT_FILES and p.is_relative_to(data))
+    text = json.dumps(_plain(game), sort_keys=True, ensure_ascii=False, default=repr)
+    return {"lang": game.lang, "rest": rest, "texts": sha(text.encode())}
+
+
+def _plain(value: Any) -> Any:
+    """A loaded game's parts as JSON, without what shows nowhere (``UNSHOWN``, places read from)."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)
+                if f.name not in UNSHOWN and not f.name.endswith("_where") and not f.name.endswith("_at")}
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted(repr(_plain(v)) for v in value)
+    if isinstance(value, Path) or value is None or isinstance(value, (str, int, float, bool)):
+        return None if isinstance(value, Path) else value
+    return repr(value)
+
+
+def exports_made(out_root: Path, slug: str, ws: Workspace | None = None, built: Game | None = None) -> list[Path]:
     """The folders the exports of ``slug`` were written to, as their states in the output
     folder's cache record them (sealed on this machine), that are still there: what a build that
-    changed the game leaves showing the cards as they were."""
+    changed the game leaves showing the cards as they were. With ``ws`` and ``built`` (the game
+    as the build read it), an export of another edition is left out when nothing it shows
+    changed (``shown``): an edit of the English texts leaves the Japanese exports current."""
+    now: dict[str, dict[str, str] | None] = {}
     folders = set()
     try:
         states = sorted((Cache(out_root).root / "exports" / slug).glob("*.json"))
@@ -91,11 +135,27 @@ def exports_made(out_root: Path, slug: str) -> list[Path]:
             if json.loads(head).get("check") != seal(text) or not safe_rel(state["folder"]):
                 continue
             folder = inside(out_root, state["folder"])
-            if folder is not None and folder.is_dir() and not folder.is_symlink():
+            if folder is not None and folder.is_dir() and not folder.is_symlink() \
+                    and not _current(state.get("shows"), ws, slug, built, now):
                 folders.add(folder)
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             continue
     return sorted(folders)
+
+
+def _current(then: Any, ws: Workspace | None, slug: str, built: Game | None,
+             now: dict[str, dict[str, str] | None]) -> bool:
+    """Whether an export of another edition than the one built still shows what it was made from
+    (``then``: its state's ``shows``); ``now``: each edition's, found once."""
+    if ws is None or built is None or not isinstance(then, dict) or then.get("lang") in (None, built.lang):
+        return False
+    lang = str(then["lang"])
+    if lang not in now:
+        try:
+            now[lang] = shown(ws, slug, load_game(ws, slug, lang=lang))
+        except InputError:  # (that edition does not load: its export is told)
+            now[lang] = None
+    return now[lang] == then
 
 
 def earlier_images(slug: str, options: ExportOptions, out_root: Path) -> Callable[[str], bytes | None]:
@@ -132,7 +192,7 @@ def earlier_images(slug: str, options: ExportOptions, out_root: Path) -> Callabl
 
 
 def write_export(result: ExportResult, inputs: str | None = None, slug: str = "",
-                 options: ExportOptions | None = None) -> list[Path]:
+                 options: ExportOptions | None = None, shows: dict[str, str] | None = None) -> list[Path]:
     """Write every file and the record of them, and remove what the last export wrote and this
     one did not, as one transaction over the output folder (engine/transaction.py). With
     ``inputs``: the state that lets the next export with the same inputs say ``up to date``."""
@@ -148,7 +208,7 @@ def write_export(result: ExportResult, inputs: str | None = None, slug: str = ""
         state = {"format": STATE_FORMAT, "inputs": inputs, "folder": out.relative_to(root).as_posix(),
                  "files": {p.relative_to(out).as_posix(): sha(data) for p, data in files.items()},
                  "pnpgen": code(), "made": {name: made for name, made in sorted(result.made.items()) if name in result.files},
-                 "warnings": result.warnings}
+                 "warnings": result.warnings, "shows": shows}
         body = json.dumps(state, sort_keys=True).encode()
         files[state_path(root, slug, options)] = json.dumps({"check": seal(body)}).encode() + b"\n" + body
     with build_lock(root):

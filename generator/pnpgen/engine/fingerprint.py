@@ -132,11 +132,13 @@ def big_file_stamp(st: os.stat_result) -> bytes:
 
 
 def fingerprint(folders: Iterable[Path], options: Any, known: FileHashes | None = None,
-                fonts: Path | None = None, stamps: Stamps | None = None) -> str:
+                fonts: Path | None = None, stamps: Stamps | None = None,
+                skip: Callable[[Path], bool] | None = None) -> str:
     """Hash of every file under ``folders`` (name, then content or size+mtime for big files),
     pnpgen itself (``code()``) and ``options`` (its repr). ``known``: hashes kept from earlier runs.
     ``fonts``, one of ``folders``: only its own font files (``font_files``). ``stamps``: the
-    build's lstats, used and told (a fingerprint within a build; never the check after it)."""
+    build's lstats, used and told (a fingerprint within a build; never the check after it).
+    ``skip``: the files left out (hashed otherwise by the caller)."""
     parts: list[bytes] = [f"pnpgen {code()}".encode(), repr(options).encode()]
     for folder in folders:
         if folder.is_relative_to(resources.folder("pnpgen")):
@@ -146,7 +148,8 @@ def fingerprint(folders: Iterable[Path], options: Any, known: FileHashes | None 
                     known.learn(path, st, part.decode())
             continue
         for path, _, part in _parts(folder, known, folder == fonts, stamps):
-            parts += [os.fsencode(path), part]
+            if skip is None or not skip(path):
+                parts += [os.fsencode(path), part]
     return parts_digest(parts)
 
 

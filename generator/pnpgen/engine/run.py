@@ -98,7 +98,7 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
     for o in outcomes:
         o.written = sorted(p for p in written if o.out_dir in p.parents)
         if o.changes:  # the game's exports show the cards as they were until exported again
-            o.stale_exports = exports_made(out_root, o.slug)
+            o.stale_exports = exports_made(out_root, o.slug, ws, getattr(o.result, "game", None))
     return outcomes
 
 

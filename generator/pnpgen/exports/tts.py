@@ -405,23 +405,37 @@ def _pieces(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, f
                 files[back_name] = taken[back_name]
             back_url = url(back_name)
         name = names[face.piece.index]
+        back_side = _back_name(face, name, style) if back_url else name
         for copy in range(face.copies):
             guid = table.guid(deck, face.object_name, copy)
             if tile_type is None:
                 obj = _token(guid, name, url(front_name), x, scale, rules_text(face))
                 if back_url:
-                    obj["States"] = {"2": _token(table.guid(deck, face.object_name, copy, "back"), name, back_url, x,
-                                                 scale, rules_text(face))}
+                    obj["States"] = {"2": _token(table.guid(deck, face.object_name, copy, "back"), back_side,
+                                                 back_url, x, scale, rules_text(face))}
             else:
                 # Stretch false: the tile takes the image's proportions (true stretches it to a
                 # symmetrical tile, a 3:2 board to a square).
                 image = {"ImageURL": url(front_name), "ImageSecondaryURL": back_url, "ImageScalar": 1.0,
                          "WidthScale": 0.0, "CustomTile": {"Type": tile_type, "Thickness": 0.2, "Stackable": stackable,
                                                            "Stretch": False}}
-                obj = {"Name": "Custom_Tile", "GUID": guid, "Nickname": name, "Description": rules_text(face),
+                obj = {"Name": "Custom_Tile", "GUID": guid, "Nickname": back_side, "Description": rules_text(face),
                        "Transform": _transform(x, 0.0, scale), "CustomImage": image}
             objects.append(obj)
     return _one_or_bag(objects, deck, table, x)
+
+
+def _back_name(face: UniqueFace, name: str, style: PageStyle) -> str:
+    """What a piece's back goes by on the table (a tile's one name, whichever side is up; a
+    token's back state): the piece's name when its back prints that name too (a counter's unit on
+    both sides), else its deck's name — a vote token's back, 反対, is not called 賛成 after its
+    front, nor a face-down tile after the front it hides."""
+    art = style.arts.get(face.back or "")
+    shown = "".join(m[7] for m in art.marks if m[0] == "text") if art is not None else ""
+    own = "".join(face.piece.own_name.split())
+    if not own or own in "".join(shown.split()):
+        return name  # (a piece with no name of its own is called by its deck's already)
+    return face.deck.name
 
 
 def _tile_type(deck: Deck) -> int | None:

@@ -15,9 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import jinja2
+from jinja2 import meta
+
 from pnpgen.data.formats import MIN_DPI
 from pnpgen.data.i18n import Missing
 from pnpgen.data.model import Deck, Game, Piece
+from pnpgen.errors import InputError
 from pnpgen.faces.sourcelines import strip
 from pnpgen.faces.templates import CompiledTemplates, DrawnBleed, Face, Renderer, RenderMemo
 from pnpgen.shapes import Point, deck_shape, trim_path
@@ -121,41 +125,71 @@ def render_game(templates: Path, game: Game, bleed_mm: float, min_dpi: float = M
         said = len(renderer.warnings)
         decks.append(render_deck(deck, renderer, faces, read.setdefault(deck.id, set())))
         decks[-1].warnings = renderer.warnings[said:]
-    unread_translations(game, read, templates)
+    unread_translations(game, read, renderer)
     return RenderedGame(game, faces, decks, renderer.art.folder, renderer.art.images(), bleed_mm,
                         art_digest, game.notes + game.translations.warnings + list(renderer.warnings),
                         renderer.deck_bleeds)
 
 
-def unread_translations(game: Game, read: Mapping[str, set[str]], templates: Path) -> None:
+def unread_translations(game: Game, read: Mapping[str, set[str]], renderer: Renderer) -> None:
     """Forget the missing translations of fields this edition's faces never read (``read``: deck
     id → the piece fields its faces read) that another edition's template reads."""
-    if game.translations is not None:
-        game.translations.missing = [m for m in game.translations.missing
-                                     if not _read_by_another_edition(m, game, read, templates)]
+    if game.translations is not None and game.translations.missing:
+        texts: list[str] | None = None
+        kept = []
+        for m in game.translations.missing:
+            name = _unread_field(m, game, read)
+            if name:
+                texts = _template_texts(game, renderer) if texts is None else texts
+                mention = re.compile(rf"\bpiece\s*(?:\.\s*{re.escape(name)}\b|\[\s*['\"]{re.escape(name)}['\"]\s*\]"
+                                     rf"|\.\s*get\s*\(\s*['\"]{re.escape(name)}['\"])")
+                if any(mention.search(text) for text in texts):
+                    continue
+            kept.append(m)
+        game.translations.missing = kept
 
 
-def _read_by_another_edition(missing: Missing, game: Game, read: Mapping[str, set[str]], templates: Path) -> bool:
-    """A translation missing from a piece field this edition's faces never read, which a template
-    of the game's reads in another edition (``{% if game.lang == "en" %}{{ piece.flavour }}``, or
-    the English edition's own ``front:``): nothing of it prints here, so no line says it is
-    "printed … marked 〔en〕". A field no template reads at all is still told."""
+def _unread_field(missing: Missing, game: Game, read: Mapping[str, set[str]]) -> str:
+    """The piece field a missing translation is of, when no face of this edition read it (else
+    ''). A translation missing from a field nothing here prints, which a template
+    of the game's reads in another edition (``{% if game.lang == "en" %}{{ piece.flavour }}``, the
+    English edition's own ``front:``, a layout box's ``lang: [en]``), says nothing of this edition:
+    no line says it is "printed … marked 〔en〕". A field no template reads at all is still told."""
     parts = missing.key.split(".")
     name = parts[2] if parts[0] == "pieces" and len(parts) > 2 else parts[1] if parts[0] == "defaults" \
         and len(parts) > 1 else parts[0] if missing.cells else ""
     decks = [d for d in game.decks if missing.where.path in {d.source, *(p.where.path for p in d.pieces)}]
     if not name or not decks or any(name in read.get(d.id, ()) for d in decks):
-        return False
-    mention = re.compile(rf"\bpiece\s*(?:\.\s*{re.escape(name)}\b|\[\s*['\"]{re.escape(name)}['\"]\s*\])")
-    return any(mention.search(text) for text in _template_texts(templates / game.slug))
+        return ""
+    return name
 
 
-def _template_texts(folder: Path) -> list[str]:
-    """The game's own template files (regular files, no link out of the workspace)."""
-    if not folder.is_dir() or folder.is_symlink():
-        return []
-    return [path.read_text(encoding="utf-8", errors="replace") for path in sorted(folder.glob("*.j2"))
-            if path.is_file() and not path.is_symlink() and path.stat().st_size < 4_000_000]
+def _template_texts(game: Game, renderer: Renderer) -> list[str]:
+    """Every template a face of the game may load, as the build loads it (its own loader): the
+    game's template files (in subfolders too), its decks' templates and compiled layouts, and all
+    they include, import or extend (``templates/_shared/…``, ``common/…``), by name."""
+    folder = renderer.templates / game.slug
+    names = [p.relative_to(renderer.templates).as_posix() for p in sorted(folder.rglob("*.j2"))
+             if p.is_file() and not p.is_symlink()] if folder.is_dir() and not folder.is_symlink() else []
+    for deck in game.decks:
+        for side in ("front", "back") if deck.back else ("front",):
+            try:
+                names.append(renderer.template_name(deck, side))
+            except InputError:  # (told where its faces are drawn)
+                pass
+    texts, seen = [], set()
+    while names:
+        name = names.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        try:
+            text = renderer.template_source(name)
+            names.extend(n for n in meta.find_referenced_templates(renderer.env.parse(text)) if n is not None)
+        except (InputError, jinja2.TemplateError):
+            continue
+        texts.append(text)
+    return texts
 
 
 def render_deck(deck: Deck, renderer: Renderer, faces: FaceSet, read: set[str] | None = None) -> DeckFaces:

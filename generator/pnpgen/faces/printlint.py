@@ -37,6 +37,7 @@ from pnpgen.faces.layouts import compile_side
 from pnpgen.safetext import quoted
 from pnpgen.svg.artwork import Art
 from pnpgen.svg.style import UNITS_PX
+from pnpgen.text.cells import RUBY_SCALE
 
 EPS = 1e-6
 
@@ -112,7 +113,9 @@ def lint_faces(faces: Iterable[tuple[Deck, Piece, str, str]], arts: dict[str, Ar
             printed = (trim[0] - dx, trim[1] - dy, trim[2] + dx, trim[3] + dy)
             if (deck.id, side) not in cuts:
                 cuts[deck.id, side] = _cut_line(deck, side, trim)
-            seen[face] = [(at, what, measure, text) for kind, at, value, x0, y0, x1, y1, text in art.marks
+            ruby = _ruby_readings(art.marks)
+            seen[face] = [(at, "small-ruby" if what == "small-text" and i in ruby else what, measure, text)
+                          for i, (kind, at, value, x0, y0, x1, y1, text) in enumerate(art.marks)
                           for what, measure in _checks(kind, value, (x0, y0, x1, y1), printed, own,
                                                        cuts[deck.id, side], on.scale)]
         for at, what, measure, text in seen[face]:
@@ -128,6 +131,16 @@ def lint_faces(faces: Iterable[tuple[Deck, Piece, str, str]], arts: dict[str, Ar
         del seen[gone]
     boxes: dict[tuple[str, str], list[str]] = {}  # each layout side's box by line, compiled once
     return [_line(f, f.settings, templates, boxes, shop) for f in found.values()]
+
+
+def _ruby_readings(marks: tuple) -> set[int]:
+    """The text marks that are a ruby reading (``{投票|とうひょう}``): a text at RUBY_SCALE of the
+    size of a text of the same template line whose top its bottom sits on, over it (text/svg.py
+    sets the reading's em box on the base's), so the small-text line can say it is ruby."""
+    texts = [(i, m) for i, m in enumerate(marks) if m[0] == "text"]
+    return {i for i, (_, at, size, x0, y0, x1, _, _) in texts
+            if any(b[1] == at and abs(b[2] * RUBY_SCALE - size) < 0.01 and abs(b[6] - y0) < 0.1
+                   and b[3] < x1 and x0 < b[5] for j, b in texts if j != i)}
 
 
 def _cut_line(deck: Deck, side: str, trim: tuple) -> list[tuple[float, float]] | None:
@@ -279,7 +292,7 @@ def _dash_said(f: _Finding) -> str:
 def _line(f: _Finding, s: LintSettings, templates: Path, boxes: dict[tuple[str, str], list[str]], shop: str = "") -> str:
     first = f.shown or f.pieces[0]  # the piece whose text (the worst case) the line quotes
     more = f" and {len(f.pieces) - 1} more" if len(f.pieces) > 1 else ""
-    text = f" {quoted(f.text)}" if f.text and "text" in f.kind else ""
+    text = f" {quoted(f.text)}" if f.text and ("text" in f.kind or f.kind == "small-ruby") else ""
     if f.kind == "low-contrast":
         ink, ground, chars = (f.text.split(" ", 2) + ["", ""])[:3]
         what = (f"text {quoted(chars)} in {ink} on {ground}, contrast {f.worst:.1f}:1, less than "
@@ -311,6 +324,10 @@ def _line(f: _Finding, s: LintSettings, templates: Path, boxes: dict[tuple[str, 
                 f"{s.min_stroke_pt:g} pt, the thinnest line a printer draws (the dashes may vanish or run into a solid line)")
     elif f.kind == "small-text":
         what = f"text{text} {f.worst:.1f} pt, smaller than {s.min_text_pt:g} pt"
+    elif f.kind == "small-ruby":
+        what = (f"ruby{text} {f.worst:.1f} pt, smaller than {s.min_text_pt:g} pt: a reading is set at half its "
+                f"text's size, so set the text at {(s.min_text_pt or 0) / RUBY_SCALE:g} pt or more, or lower the deck's "
+                f"lint: {{min_text: …}} (docs/data-format.md, ruby)")
     elif f.kind == "text-in-safe-zone":
         zone = f"the {s.safe_mm:g} mm safe zone" + (" the deck's lint: gives" if f.deck_safe else f" {shop} asks for" if shop
                                                     else "")
