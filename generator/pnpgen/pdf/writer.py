@@ -21,16 +21,7 @@ from typing import Any
 
 from pnpgen import fonts
 from pnpgen.fonttables import DamagedFont
-from pnpgen.impose.plan import (
-    DieLine,
-    LineOp,
-    Page,
-    PagePlan,
-    PlaceFace,
-    RectOp,
-    Strokes,
-    TextOp,
-)
+from pnpgen.impose.plan import DieLine, LineOp, Page, PagePlan, PlaceFace, RectOp, Strokes, TextOp
 from pnpgen.pdf import sfnt
 from pnpgen.pdf.assemble import PdfFile
 from pnpgen.pdf.colour import REGISTRATION, to_cmyk
@@ -282,6 +273,9 @@ def write_pdf(doc: PagePlan, arts: Mapping[str, Art], font: str, cmyk: bool = Fa
 
 @dataclass
 class _Written:
+    """A written PDF and the faces it left as empty stand-ins (what pnpgen's writer does not draw itself): svglib
+    draws those in afterwards."""
+
     file: PdfFile
     fallbacks: list[str]
 
