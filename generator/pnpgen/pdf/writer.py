@@ -779,9 +779,10 @@ def _standard_width(text: str, font: str, size: float) -> float:
 
 @lru_cache(maxsize=16)
 def _font_file(file: fonts.FontFile) -> sfnt.Font:
-    """A font file read and its tables found, once per process and file content (as its metrics
-    are: fonts.py): a font saved over while ``watch`` runs is another key, its own glyphs embedded."""
-    return sfnt.Font(file.path.read_bytes())
+    """A font file's tables found, once per process and file content, in the bytes its metrics
+    were read from (fonts.py: the file read once): a font saved over while ``watch`` runs is
+    another key, its own glyphs embedded."""
+    return sfnt.Font(file.data)
 
 
 @lru_cache(maxsize=64)
