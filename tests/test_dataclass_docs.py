@@ -1,7 +1,7 @@
 """Every dataclass in pnpgen carries its own docstring: one without makes ``dataclasses`` build
-one from ``inspect.signature`` as the module is imported (about 90 µs a class, 3.4 ms of every
-process's start for the 37 that had none: docs/speed.md, startup2), and a designer reading the
-code is told what the thing is and why it exists, not its fields again."""
+one from ``inspect.signature`` as the module is imported (about 90 µs a class: 3.4 ms of a short
+build's start for the 37 of the 63 without one it imported: docs/speed.md, startup2), and a
+designer reading the code is told what the thing is and why it exists, not its fields again."""
 
 from __future__ import annotations
 
