@@ -10,7 +10,6 @@ import os
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import NamedTuple
 
 from pnpgen import fonttables
 from pnpgen.errors import InputError, Where, contained, suggest
@@ -42,13 +41,26 @@ MAX_FONT_BYTES = 128_000_000  # one font file (BIZ UD fonts are 5–9 MB, the la
 _located: dict[str, tuple[Path, Path | str | None, int | None, int | None]] = {}
 
 
-class FontFile(NamedTuple):
+class FontFile:
     """A font file as parsed: its place and its stamp then (device, inode, size, times; None:
-    gone). What is kept of a font by its file is kept by this, so a file saved over in place is
-    another key, never the old glyphs and widths under the same name."""
+    gone), and its bytes as read for its metrics, which the writer cuts its subsets from: the file
+    is read once a build, and what is measured is what is embedded. What is kept of a font by its
+    file is kept by this, by place and stamp (never by hashing the megabytes), so a file saved
+    over in place is another key, never the old glyphs and widths under the same name."""
 
-    path: Path
-    stamp: tuple[int, ...] | None
+    __slots__ = ("data", "path", "stamp")
+
+    def __init__(self, path: Path, stamp: tuple[int, ...] | None, data: bytes) -> None:
+        self.path, self.stamp, self.data = path, stamp, data
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, FontFile) and (self.path, self.stamp) == (other.path, other.stamp)
+
+    def __hash__(self) -> int:
+        return hash((self.path, self.stamp))
+
+    def __repr__(self) -> str:
+        return f"FontFile({self.path!r}, {self.stamp!r})"
 
 
 _registered: dict[str, FontFile] = {}  # parsed and registered with ReportLab
@@ -129,19 +141,19 @@ def _load(name: str, key: str = "fonts") -> None:
     path, w_path, line, column = _located[name]
     stamp = _stamp(path)  # taken before it is read: a save while it is read is seen by the next look
     size = path.stat().st_size
-    if size > MAX_FONT_BYTES:  # read whole, more than once: a 3 GB file took 6 GB of memory
+    if size > MAX_FONT_BYTES:  # read whole (a 3 GB file took 6 GB of memory when it was read twice)
         raise InputError(f"font file {path.name} is {size:,} bytes", path=w_path, line=line, column=column, key=key,
                          expected=f"a TrueType .ttf file of at most {MAX_FONT_BYTES:,} bytes (the largest "
                          "Japanese fonts are some 50 MB)")
     try:
-        font = fonttables.parse(name, path)
+        font, data = fonttables.parse(name, path)
     except Exception as e:  # noqa: BLE001 - ReportLab raises plain exceptions for a file that is no TrueType font
         raise InputError(f"font file {path.name} cannot be read: {e}", path=w_path, line=line, column=column,
                          key=key, expected="a TrueType .ttf file") from None
     pdfmetrics.registerFont(font)
     if pdfmetrics.getFont(name) is not font:  # ReportLab keeps the first TrueType font of a name (or of its face's
         pdfmetrics._fonts[name] = font  # PostScript name): a font saved over kept its old glyphs and widths
-    _registered[name] = FontFile(path, stamp)
+    _registered[name] = FontFile(path, stamp, data)
     _cmap.cache_clear()  # (a name now naming another file)
 
 

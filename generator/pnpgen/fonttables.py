@@ -27,9 +27,10 @@ KIND = "fonts"
 _NAMES = ("name", "familyName", "styleName", "fullName", "uniqueFontID")  # TTFNameBytes values
 
 
-def parse(name: str, path: Path):
+def parse(name: str, path: Path) -> tuple[Any, bytes]:
     """ReportLab's TTFont for ``path``, registered as ``name``, from the cache when it holds the
-    tables of this very file content."""
+    tables of this very file content; and the file's bytes it was made from, read once (the
+    writer cuts its subsets from them: ``fonts.FontFile``)."""
     import reportlab
     from reportlab.pdfbase.ttfonts import TTFont
 
@@ -37,13 +38,15 @@ def parse(name: str, path: Path):
     entry = _content_key(data, stamp, reportlab.Version.encode())
     state = usercache.get(KIND, entry)
     if isinstance(state, dict) and "unitsPerEm" in state and "charWidths" in state:
-        return _restore(name, path, data, state, entry)
+        return _restore(name, path, data, state, entry), data
     glyph_offsets(data, directory(data))  # what the subsets are cut from, whole (else DamagedFont)
-    font = TTFont(name, str(path))
+    read = io.BytesIO(data)  # (a file object ReportLab reads, named as the file: the same font as from its path)
+    read.name = str(path)
+    font = TTFont(name, read)
     tables = _tables(font.face)
     usercache.put(KIND, entry, {k: v for k, v in tables.items() if k not in LATER})
     usercache.put(KIND, _later_key(entry), {k: tables[k] for k in LATER if k in tables})
-    return font
+    return font, data
 
 
 def _read(path: Path) -> tuple[bytes, bytes | None]:

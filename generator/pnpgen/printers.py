@@ -30,6 +30,9 @@ SCALE_RANGE = (0.9, 1.1)
 
 @dataclass(frozen=True)
 class Printer:
+    """A home printer's profile (printers.yaml, measured with ``pnpgen calibrate``): its paper and duplex, and the
+    offset and scale it prints with, corrected on every home page so the backs meet the fronts."""
+
     name: str
     source: str  # file:line of the profile
     paper: str | None = None

@@ -14,6 +14,7 @@ import pikepdf
 from fontTools.ttLib import TTFont
 
 from conftest import REPO, make_workspace, run
+from pnpgen import fonttables
 from pnpgen.pdf import sfnt
 
 DOCS = ("cards.pdf", "shop/cards.pdf", "shop/cards-unique.pdf", "test-all.pdf")
@@ -109,21 +110,33 @@ class _Unhashable(bytes):
         raise AssertionError("a font's program was hashed")
 
 
+def _own_font_workspace(root: Path) -> Path:
+    """A workspace whose card text is set in a font file of its own (a file no other test's
+    build has read: parsed, and read, anew)."""
+    ws = make_workspace(root, pieces=["火の竜", "水の鳥"], game='title: テスト\npalette: {red: "#cc3333"}\nfonts: {gothic: Own}\n')
+    (ws / "fonts").unlink()
+    (ws / "fonts").mkdir()
+    (ws / "fonts" / "Own.ttf").write_bytes((REPO / "fonts" / "BIZUDPGothic-Regular.ttf").read_bytes())
+    return ws
+
+
 def test_a_subset_is_kept_by_its_fonts_file_not_by_hashing_the_fonts_bytes(tmp_path, monkeypatch):
     """Keeping each subset (and the font's tables) by the font's bytes hashed the megabytes of a
     Japanese font once per process (some 3 ms a font: a tenth of the poker deck's margin); they
-    are kept by the font's file, read once. The same subsets come out."""
+    are kept by the font's file, read once (fonts.FontFile carries the bytes, compared and hashed
+    by place and stamp alone). The same subsets come out."""
     from pnpgen.pdf import writer
 
-    ws = make_workspace(tmp_path / "ws", pieces=["火の竜", "水の鳥"])
-    assert run(ws, "build", "--game", "test", "--no-rulebook", "--out", str(tmp_path / "before")) == 0
-    read = Path.read_bytes
-    monkeypatch.setattr(Path, "read_bytes", lambda self: _Unhashable(read(self)) if self.suffix == ".ttf" else read(self))
+    assert run(_own_font_workspace(tmp_path / "ws"), "build", "--game", "test", "--no-rulebook",
+               "--out", str(tmp_path / "before")) == 0
+    read = fonttables._read  # the one read of a font file
+    monkeypatch.setattr(fonttables, "_read", lambda path: (_Unhashable(read(path)[0]), read(path)[1]))
     monkeypatch.setenv("PNPGEN_CACHE", "off")
     writer._font_file.cache_clear()
     writer._subset_stream.cache_clear()
     try:
-        assert run(ws, "build", "--game", "test", "--no-rulebook", "--out", str(tmp_path / "after")) == 0
+        assert run(_own_font_workspace(tmp_path / "again"), "build", "--game", "test", "--no-rulebook",
+                   "--out", str(tmp_path / "after")) == 0
     finally:
         writer._font_file.cache_clear()  # (no font of this test's bytes kept for the next)
         writer._subset_stream.cache_clear()

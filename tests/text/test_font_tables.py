@@ -26,10 +26,12 @@ def tables_entry(cache: Path, holding: str = "charWidths") -> Path:
 
 
 def test_the_second_parse_reads_the_tables_and_measures_the_same(cache, monkeypatch):
-    first = fonttables.parse("A", FONT)
+    first, data = fonttables.parse("A", FONT)
+    assert data == FONT.read_bytes()  # the bytes it was made from: what the writer embeds
     assert len(list(cache.iterdir())) == 3  # the tables, those of ReportLab's subsetting, and the file's stamp
     monkeypatch.setattr(ttfonts.TTFontFile, "extractInfo", lambda *a: pytest.fail("parsed again"))
-    second = fonttables.parse("B", FONT)
+    second, again = fonttables.parse("B", FONT)
+    assert again == data
     assert second.stringWidth("Hello, pnpgen 123", 10) == first.stringWidth("Hello, pnpgen 123", 10) > 50
     assert second.face.charToGlyph == first.face.charToGlyph
     assert second.face.makeSubset([0, 72, 101]) == first.face.makeSubset([0, 72, 101])  # what a PDF embeds
@@ -39,12 +41,12 @@ def test_the_tables_only_reportlabs_subsetting_reads_are_read_back_when_it_asks(
     """A build measures text and embeds its fonts with pnpgen's own writer: the glyph tables
     ReportLab cuts its own subsets by (some 3 ms of a BIZ UD font's 5 to read back) are not read
     for it; a ReportLab canvas (the svglib fallback) still finds them, the same as parsed."""
-    first = fonttables.parse("A", FONT)
+    first, _ = fonttables.parse("A", FONT)
     later = tables_entry(cache, "glyphPos").name
     read: list[str] = []
     get = usercache.get
     monkeypatch.setattr(usercache, "get", lambda kind, name: read.append(name) or get(kind, name))
-    second = fonttables.parse("B", FONT)
+    second, _ = fonttables.parse("B", FONT)
     assert second.stringWidth("Hello", 10) == first.stringWidth("Hello", 10) and second.face.charWidths
     assert later not in read and len(read) == 2  # the stamp's entry, the tables
     assert second.face.glyphPos == first.face.glyphPos and second.face.hmetrics == first.face.hmetrics
@@ -55,10 +57,10 @@ def test_the_tables_only_reportlabs_subsetting_reads_are_read_back_when_it_asks(
 
 
 def test_a_damaged_entry_of_the_subsetting_tables_is_parsed_from_the_fonts_bytes(cache):
-    first = fonttables.parse("A", FONT)
+    first, _ = fonttables.parse("A", FONT)
     entry = tables_entry(cache, "glyphPos")
     entry.write_bytes(entry.read_bytes()[:-10] + b"0123456789")
-    second = fonttables.parse("B", FONT)
+    second, _ = fonttables.parse("B", FONT)
     assert second.face.makeSubset([0, 72, 101]) == first.face.makeSubset([0, 72, 101])
     assert usercache.get("fonts", entry.name)["glyphToChar"] == first.face.glyphToChar  # rewritten whole
 
@@ -76,7 +78,7 @@ def test_a_damaged_entry_is_parsed_again_and_rewritten(cache):
 
     ttfonts.TTFont, saved = counted, ttfonts.TTFont
     try:
-        font = fonttables.parse("B", FONT)
+        font, _ = fonttables.parse("B", FONT)
     finally:
         ttfonts.TTFont = saved
     assert calls == [1] and font.stringWidth("A", 10) > 0
@@ -94,12 +96,12 @@ def test_a_font_file_written_again_with_its_old_time_is_read_by_its_content(cach
     font = tmp_path / "Game.ttf"
     font.write_bytes(FONT.read_bytes().ljust(len(other), b"\0"))  # the same size (bytes past its tables: unread)
     st = font.stat()
-    first = fonttables.parse("A", font)
+    first, _ = fonttables.parse("A", font)
     time.sleep(0.01)
     font.write_bytes(other)  # the same file (inode), size and modification time
     os.utime(font, ns=(st.st_atime_ns, st.st_mtime_ns))
     assert (font.stat().st_ino, font.stat().st_size, font.stat().st_mtime_ns) == (st.st_ino, st.st_size, st.st_mtime_ns)
-    again = fonttables.parse("B", font)
+    again, _ = fonttables.parse("B", font)
     assert again.face.name != first.face.name and again.face.numGlyphs != first.face.numGlyphs
     assert again.stringWidth("Hello", 10) != first.stringWidth("Hello", 10)
 

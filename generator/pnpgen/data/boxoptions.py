@@ -139,6 +139,9 @@ def clip(value: Any, trim: tuple[float, float]) -> float | None:
 
 @dataclass(frozen=True)
 class Opt:
+    """One option a layout file's box takes: how its value is read, what it is when not given, and the line of the
+    docs that tells the designer what it does."""
+
     parse: Callable[[Any, tuple[float, float]], Any]
     default: Any
     doc: str

@@ -123,6 +123,9 @@ def japanese() -> re.Pattern[str]:
 
 @dataclass
 class Translations:
+    """A game's languages as game.yaml lists them, the one being built, and what that language still lacks: the
+    build warns of a missing translation rather than print the other language unseen."""
+
     lang: str  # the language being built
     default: str
     languages: list[str]

@@ -104,6 +104,9 @@ class Origin:
 
 @dataclass
 class RawSide:
+    """One side of a layout as its files write it, each value still with its file and line, before the layouts it
+    extends are merged in and checked."""
+
     background: Origin | None = None
     boxes: dict[str, dict[str, Origin]] = field(default_factory=dict)  # in drawing order
 

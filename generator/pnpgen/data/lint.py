@@ -28,6 +28,9 @@ MM_PER_PT = 25.4 / 72
 
 @dataclass(frozen=True)
 class LintSettings:
+    """How strict the print lint is (game.yaml or a deck's ``lint:``): the thinnest stroke, smallest text and safe
+    margin a designer's printer or shop is trusted with."""
+
     on: bool = True
     min_stroke_pt: float | None = 0.25
     min_text_pt: float | None = 6.0

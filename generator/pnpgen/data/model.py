@@ -144,6 +144,8 @@ class LayoutBox:
 
 @dataclass(frozen=True)
 class LayoutSide:
+    """One side of a built-in layout as the faces draw it: its background and its boxes in drawing order."""
+
     background: str | None  # colour spec: '#rrggbb', a palette name, 'piece.<field>'
     boxes: tuple[LayoutBox, ...]
 
@@ -177,6 +179,9 @@ class Layout:
 
 @dataclass
 class Deck:
+    """One deck file of a game (cards, tiles, tokens or a board): the pieces, their shape and size, the templates or
+    layout that draw them and where each setting was written, so an error names the line."""
+
     id: str  # file stem of data/<game>/decks/<id>.yaml
     name: str
     kind: str  # card | tile | token | board
@@ -247,6 +252,9 @@ class Sourced:
 
 @dataclass
 class Game:
+    """One game as its data folder holds it, loaded and checked: its decks, the parts bought rather than printed,
+    fonts, palette and languages; what every later stage reads instead of the YAML."""
+
     slug: str
     title: str
     draft: int | str

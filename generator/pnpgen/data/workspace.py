@@ -30,6 +30,9 @@ def printer_profiles(root: Path) -> list[Path]:
 
 @dataclass(frozen=True)
 class Workspace:
+    """The designer's folder (data/, templates/, fonts/, sheets/, layouts/): where pnpgen reads a game from, and
+    nothing outside it."""
+
     root: Path
 
     @property

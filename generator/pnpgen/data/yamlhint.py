@@ -40,6 +40,9 @@ SHOWN = 80  # characters of a value repeated in the hint
 
 @dataclass
 class Hint:
+    """A YAML syntax error said as a designer can fix it: the line and column it is on, the key it falls in, and
+    what to write instead."""
+
     message: str
     line: int | None  # 1-based
     column: int | None
@@ -49,6 +52,9 @@ class Hint:
 
 @dataclass
 class _Pair:
+    """A ``key: value`` read from one line of a YAML file PyYAML refused, with where each part starts: what the hint
+    points at."""
+
     key: str
     key_col: int  # 0-based
     value_col: int

@@ -26,6 +26,9 @@ DRAFT_WIDTHS = (4, 5, 7, 9, 12, 15, 20, 30)  # em
 
 @dataclass
 class GameReport:
+    """What the text checker found in one game's real data: every text box the templates draw and each text tried
+    across box widths (scripts/check_text.py, the bench)."""
+
     slug: str
     texts: int = 0  # distinct (piece, field) texts
     boxes: list[Record] = field(default_factory=list)  # text boxes drawn by the templates

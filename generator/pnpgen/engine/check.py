@@ -54,6 +54,9 @@ class Problem:
 
 @dataclass
 class FaceCheck:
+    """What ``pnpgen check`` found drawing every face: each mistake once with the number of faces it stops, so a
+    designer fixes one line instead of reading a thousand."""
+
     problems: list[Problem] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     faces: int = 0  # distinct faces that render and convert

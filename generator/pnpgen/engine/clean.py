@@ -39,6 +39,9 @@ REPRINTS = "reprints"  # .cache/reprints/<game>/: what ``pnpgen reprint`` wrote 
 
 @dataclass
 class Cleaned:
+    """What ``pnpgen clean`` removed, and what it left and why (changed by hand, not recorded on this machine,
+    reached through a link): it deletes only what pnpgen wrote."""
+
     removed: list[Path] = field(default_factory=list)
     kept: list[Path] = field(default_factory=list)  # recorded, but changed since pnpgen wrote them
     left: list[Path] = field(default_factory=list)  # folders whose record this machine did not seal: untouched

@@ -24,6 +24,9 @@ from pnpgen.safetext import not_utf8
 
 @dataclass
 class GameOutcome:
+    """One game of a build: built or already up to date, what changed since the last build and what was written, for
+    the summary a designer reads."""
+
     slug: str
     out_dir: Path
     up_to_date: bool

@@ -77,6 +77,9 @@ from pnpgen.svg.artwork import Art, ArtRecord
 
 @dataclass
 class BuildResult:
+    """Everything one game's build made before it is written: the files' bytes, the warnings, the manifest and what
+    the cache, the reprint files and the rulebook reuse of it."""
+
     game: Game
     files: dict[str, bytes | PdfFile] = field(default_factory=dict)  # path relative to build/<slug>/ → its bytes
     warnings: list[str] = field(default_factory=list)

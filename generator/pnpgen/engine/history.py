@@ -58,6 +58,8 @@ FORMAT = 1
 
 @dataclass(frozen=True)
 class Version:
+    """One earlier build recorded in .history/ (v1, v2 …): what a designer compares against or goes back to."""
+
     number: int
     body: dict[str, Any]
     here: bool = True  # sealed on this machine; False: from elsewhere (shown, not relied on)

@@ -15,6 +15,9 @@ from pnpgen.shapes import ShapeSpec
 
 @dataclass
 class DeckRecord:
+    """One deck's line in the build's manifest: what was printed, on which paper, how many sheets and files, so a
+    designer or a shop can check the count."""
+
     id: str
     name: str
     kind: str

@@ -17,6 +17,9 @@ if TYPE_CHECKING:  # (fields that default to None: a build that finds everything
 
 @dataclass(frozen=True)
 class BuildOptions:
+    """How a build prints, from the command line (paper, bleed, marks, printer, sheet, ink saver, language): one
+    value, so the cache knows what the output depends on."""
+
     sheet: SheetOptions = SheetOptions()
     min_dpi: float = MIN_DPI  # art printed below this resolution warns (--min-dpi)
     printer: Printer | None = None  # --printer: the profile every home page is corrected for
@@ -54,6 +57,9 @@ REPRINT_FILES = ("reprint.pdf", "reprint.txt")
 
 @dataclass(frozen=True)
 class RulebookOptions:
+    """How the rulebook is set (rules only, the booklet's creep, binding side and paper): what its cache key depends
+    on besides the draft."""
+
     rules_only: bool = False
     creep_mm: float = 0.0
     binding: str = "left"

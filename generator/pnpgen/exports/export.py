@@ -76,6 +76,9 @@ class LeftOut:
 
 @dataclass
 class ExportResult:
+    """One export for a print shop or a table-top program, before it is written: its files, the order lines, what
+    was left out and why, and its warnings."""
+
     game: Game
     out_dir: Path  # <out root>/<game>/[<lang>/]<preset>/
     out_root: Path  # the output folder (build/, or --out): its lock, journal and cache

@@ -11,6 +11,9 @@ RECORD = "export.json"  # the record of what an export wrote, in its folder
 
 @dataclass(frozen=True)
 class ExportOptions:
+    """How ``pnpgen export`` was asked to run: the shop's preset and what the command line changes of it (fit,
+    colour, PDF/X, decks, language)."""
+
     preset: str
     fit: str | None = None  # scale | bleed
     colour: str | None = None  # rgb | cmyk; default: the preset's

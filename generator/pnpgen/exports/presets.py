@@ -88,6 +88,9 @@ class Format:
 
 @dataclass(frozen=True)
 class Preset:
+    """A print shop's requirements (a file in presets/): resolution, colour, page order, marks and the formats it
+    cuts, so an export meets its preflight."""
+
     slug: str
     name: str  # in the game's language once ``in_language`` has chosen it
     source: Path

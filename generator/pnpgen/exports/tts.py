@@ -58,6 +58,9 @@ INCH_PER_UNIT = 1.0  # a TTS unit is about an inch; a custom tile at scale 1 is 
 
 @dataclass(frozen=True)
 class Sheet:
+    """A Tabletop Simulator image sheet: how many cards across and down and each card's pixels, within the
+    4096-pixel limit it loads."""
+
     cols: int
     rows: int
     cell: tuple[int, int]

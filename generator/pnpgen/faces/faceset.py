@@ -46,6 +46,9 @@ class FacePair:
 
 @dataclass
 class DeckFaces:
+    """One deck's faces as printed: every copy's front and back in print order and each distinct face once, so a
+    face drawn for ten copies is drawn once."""
+
     deck: Deck
     fronts: list[str] = field(default_factory=list)  # face key of every printed copy, in print order
     backs: list[str] | None = None

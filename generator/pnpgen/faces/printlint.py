@@ -63,6 +63,9 @@ AS_DRAWN = OnFormat()
 
 @dataclass
 class _Finding:
+    """One print-lint problem over every piece it occurs on: reported once, by its worst case, instead of once a
+    card."""
+
     deck: Deck
     at: str
     kind: str

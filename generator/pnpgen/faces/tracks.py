@@ -46,6 +46,9 @@ class Box(NamedTuple):
 
 @dataclass(frozen=True)
 class Space:
+    """One numbered space of a score track, where it lies on the board: what a template draws on or fits art
+    into."""
+
     value: int  # the number printed (start … n)
     x: float  # top-left, mm
     y: float

@@ -43,6 +43,9 @@ class Placement:
 
 @dataclass(frozen=True)
 class SheetSide:
+    """One side of a folded booklet's sheet: which page goes on its left half and which on its right, so the pages
+    read in order once folded."""
+
     sheet: int  # 1 = outermost sheet
     side: str  # "front" | "back"
     left: int | None  # position in the padded sequence (1-based) on the left half

@@ -23,6 +23,9 @@ INK = (0.0, 0.0, 0.0)
 
 @dataclass(frozen=True)
 class CalibrationOptions:
+    """The calibration sheet a designer prints to measure their printer (paper, duplex, where the targets and rulers
+    sit): what a printer profile's figures are read from."""
+
     paper: str = "a4"
     duplex: str = "long"  # long | short
     inset_mm: float = 30.0  # the corner targets' distance from the paper's edges

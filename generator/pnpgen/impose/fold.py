@@ -25,6 +25,9 @@ FOLD_INK = (0.85, 0.0, 0.45)
 
 @dataclass(frozen=True)
 class FoldLayout:
+    """Fronts and backs side by side on one sheet, folded along the middle: for a printer that cannot print both
+    sides."""
+
     paper_mm: tuple[float, float]
     vertical: bool  # fold line x = W/2 (fronts left) if True, else y = H/2 (fronts above)
     rotated: bool  # pieces turned 90°

@@ -90,6 +90,9 @@ class Slot:
 
 @dataclass(frozen=True)
 class SheetLayout:
+    """How a deck's pieces sit on a home sheet: how many across and down, turned or not, with what gaps and bleed,
+    so the cut lines and backs line up."""
+
     paper_mm: tuple[float, float]
     piece_mm: tuple[float, float]  # as placed on the sheet (after rotation)
     rotated: bool  # pieces turned 90° to fit more

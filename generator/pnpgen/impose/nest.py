@@ -386,6 +386,9 @@ def _counts(a: Point, b: Point, ox, oy, box: tuple[float, float, float, float]):
 
 @dataclass(frozen=True)
 class _Candidate:
+    """One way of packing die-cut pieces on a sheet (a lattice and a turn) and how many it fits: the best of them is
+    the one printed."""
+
     count: int
     rot: int
     motif: tuple[tuple[int, Point], ...]

@@ -80,6 +80,9 @@ class TextOp:
 @plain_repr
 @dataclass(frozen=True)
 class RectOp:
+    """A rectangle on a page, in millimetres (a frame, a swatch, a cutting guide's box): drawn as it is, never
+    scaled."""
+
     x: float
     y: float
     w: float
@@ -92,6 +95,8 @@ class RectOp:
 @plain_repr
 @dataclass(frozen=True)
 class LineOp:
+    """A straight line on a page, in millimetres: a crop mark, a cut or fold line, a tile's guide."""
+
     line: Straight
     colour: RGB = (0.0, 0.0, 0.0)
     width_pt: float = 0.5
@@ -104,6 +109,9 @@ Item = PlaceFace | Strokes | DieLine | TextOp | RectOp | LineOp
 @plain_repr
 @dataclass
 class Page:
+    """One printed page as a plan in millimetres: its paper size, what is placed on it and its trim and bleed boxes,
+    before any PDF is written."""
+
     size_mm: tuple[float, float]
     items: list[Item] = field(default_factory=list)
     trim: Box | None = None  # TrimBox

@@ -27,6 +27,9 @@ SLEEVE_RANGE_MM = (20.0, 400.0)
 
 @dataclass(frozen=True)
 class Sleeve:
+    """A card sleeve for sleeve inserts (``--layout sleeve``): its inside size and the room a face needs in it; a
+    face too large is printed smaller to slip in."""
+
     w: float
     h: float
     clearance_mm: float = CLEARANCE_MM

@@ -24,6 +24,9 @@ Rect = tuple[float, float, float, float]  # x0, y0, x1, y1
 
 @dataclass(frozen=True)
 class TileOptions:
+    """How a board larger than the paper is cut into pages: how much they overlap and the room left for marks,
+    numbers and the assembly map."""
+
     overlap_mm: float = 10.0
     band_mm: float = 21.0  # at the page foot: tile number, assembly map, instructions, then the slug
     slug_mm: float = 6.0  # the band's last two lines: print instruction, scale bars, stamp
@@ -34,6 +37,8 @@ class TileOptions:
 
 @dataclass(frozen=True)
 class Tile:
+    """One page of a board printed in pieces: which part of the board it shows and where that lies on the page."""
+
     number: int  # 1-based, row by row
     col: int
     row: int
@@ -61,6 +66,9 @@ class TileMark:
 
 @dataclass(frozen=True)
 class TilePlan:
+    """A board larger than the paper printed over several pages: the grid of tiles, their overlap and the page area
+    each prints, and whether a smaller board would need fewer pages."""
+
     paper_mm: tuple[float, float]
     board_mm: tuple[float, float]  # as designed
     rot: int  # 0 or 90: the board's turn on the pages
@@ -242,6 +250,9 @@ def glue_strips(plan: TilePlan, tile: Tile) -> list[Rect]:
 
 @dataclass(frozen=True)
 class MapCell:
+    """One tile in the small assembly map at a page's foot, the page's own tile marked: how the designer finds where
+    this page goes."""
+
     x: float
     y: float
     w: float

@@ -42,6 +42,9 @@ class Dictionary(dict):
 
 @dataclass(frozen=True)
 class Stream:
+    """A PDF stream copied from a typeset page as it is stored (still compressed): the booklet places pages without
+    decoding them again."""
+
     head: Dictionary
     data: bytes  # as stored (still encoded)
 

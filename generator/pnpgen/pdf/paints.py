@@ -48,6 +48,9 @@ class Cover:
 
 @dataclass(frozen=True)
 class Paint:
+    """One thing a CMYK page paints (text, lines, an area or a picture), with its ink, whether it overprints and the
+    area it covers: what the overprint checks look at."""
+
     kind: str  # text | lines | areas | picture
     covers: tuple[Cover, ...]  # the painted area: the intersection of these
     colour: CMYK | None  # None: a picture's pixels
@@ -66,6 +69,9 @@ class NoPictures:
 
 @dataclass
 class State:
+    """The graphics state while a page's painting is read back (position, clip, colours, text settings): what each
+    painting instruction is measured with."""
+
     ctm: Matrix
     clip: tuple[Cover, ...] = ()
     fill: Any = (0.0, 0.0, 0.0, 1.0)  # CMYK (a pattern: its heaviest stop); None: a spot colour, no process ink

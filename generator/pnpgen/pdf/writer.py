@@ -21,16 +21,7 @@ from typing import Any
 
 from pnpgen import fonts
 from pnpgen.fonttables import DamagedFont
-from pnpgen.impose.plan import (
-    DieLine,
-    LineOp,
-    Page,
-    PagePlan,
-    PlaceFace,
-    RectOp,
-    Strokes,
-    TextOp,
-)
+from pnpgen.impose.plan import DieLine, LineOp, Page, PagePlan, PlaceFace, RectOp, Strokes, TextOp
 from pnpgen.pdf import sfnt
 from pnpgen.pdf.assemble import PdfFile
 from pnpgen.pdf.colour import REGISTRATION, to_cmyk
@@ -283,6 +274,9 @@ def write_pdf(doc: PagePlan, arts: Mapping[str, Art], font: str, cmyk: bool = Fa
 
 @dataclass
 class _Written:
+    """A written PDF and the faces it left as empty stand-ins (what pnpgen's writer does not draw itself): svglib
+    draws those in afterwards."""
+
     file: PdfFile
     fallbacks: list[str]
 
@@ -772,9 +766,10 @@ def _standard_width(text: str, font: str, size: float) -> float:
 
 @lru_cache(maxsize=16)
 def _font_file(file: fonts.FontFile) -> sfnt.Font:
-    """A font file read and its tables found, once per process and file content (as its metrics
-    are: fonts.py): a font saved over while ``watch`` runs is another key, its own glyphs embedded."""
-    return sfnt.Font(file.path.read_bytes())
+    """A font file's tables found, once per process and file content, in the bytes its metrics
+    were read from (fonts.py: the file read once): a font saved over while ``watch`` runs is
+    another key, its own glyphs embedded."""
+    return sfnt.Font(file.data)
 
 
 @lru_cache(maxsize=64)

@@ -53,6 +53,9 @@ COVER_KINDS = ("card", "tile", "token")  # what the cover shows, in this order (
 
 @dataclass
 class RulebookResult:
+    """The rulebook a build set, before it is written: the PDFs and proof, the warnings and report lines, and which
+    draft line each page sets (for the preview)."""
+
     files: dict[str, bytes]  # rulebook.pdf, rulebook-booklet.pdf, proof.txt
     warnings: list[str]
     report: list[str] = field(default_factory=list)  # info lines: encoding detected, digits repaired, sections found…

@@ -24,6 +24,9 @@ COMPARABLE_UNITS = {"枚", "個", "本", "台", "体", ""}  # セット, 組, �
 
 @dataclass
 class DataItem:
+    """One component as the data counts it (a deck or a bought part): what the rulebook's component list prints and
+    checks the draft's counts against."""
+
     name: str
     count: int
     note: str

@@ -48,6 +48,8 @@ PIECE_KEYS = ("deck", "piece", "x", "y", "rotate")
 
 @dataclass
 class Placed:
+    """One real piece placed in a rulebook figure: which deck and piece, where and how turned."""
+
     deck: str
     piece: int  # 1-based, in the deck's pieces: order
     x: float
@@ -57,6 +59,9 @@ class Placed:
 
 @dataclass
 class FigureSpec:
+    """A figure the rulebook draws from the game's real pieces (game.yaml ``rulebook: figures:``): where it goes in
+    the draft, its caption and size, and the pieces in it."""
+
     after: str
     caption: str
     size_mm: tuple[float, float]
@@ -77,6 +82,9 @@ def anchor(title: str) -> str:
 
 @dataclass
 class RulebookSettings:
+    """game.yaml's ``rulebook:`` settings: figures, the quick reference's deck, the proof's ignores, the style, the
+    booklet's size, the colophon and edition."""
+
     figures: list[FigureSpec] = field(default_factory=list)
     quick_reference_deck: str | None = None
     proof_ignore: list[str] = field(default_factory=list)

@@ -85,6 +85,9 @@ _PLAIN = ("だ", "である")
 
 @dataclass(frozen=True)
 class Slip:
+    """A writing slip in the draft (a wrong particle, a mixed style, a half-width mark): the line, what was written
+    and what would be right, for the proof."""
+
     rule: str  # te | ra | particle | tsuki | hajimete | go | ippo | tatoe | quotes | style | variant | bracket | halfwidth | choon | leader | width | stop (and englishproof: doubled | its)
     line: int  # the draft's line
     found: str  # the words as written
@@ -95,6 +98,9 @@ class Slip:
 
 @dataclass(frozen=True)
 class Word:
+    """One word of a draft line as the morphological dictionary reads it: what the proof's grammar checks look
+    at."""
+
     surface: str
     pos: str  # 動詞, 助詞, 名詞 …
     pos2: str  # 非自立可能, 格助詞, 数詞 …

@@ -63,6 +63,9 @@ _NUMBER = re.compile(r"([０-９0-9]+)(個|枚|人|点|回|マス|ラウンド|�
 
 @dataclass
 class Finding:
+    """One thing the proof reports about the draft (a spelling variant, a count that disagrees with the data, an
+    open question), with where it is."""
+
     # proof.kind.*: 表記ゆれ | 数の不一致 | 要確認 | 個数 | 未定 | 誤記 | 文体 | 用語 | 内容物 | 図 | 見出し番号
     # (Spelling | Numbers | Query | Count | Open | Typo | Style | Term | Components | Figure | Steps)
     kind: str

@@ -62,6 +62,9 @@ MAX_SCORING = 4
 
 @dataclass
 class Line:
+    """One line of the quick reference (早見表), with the heading it comes from: the page that explains it is printed
+    beside it."""
+
     text: str
     anchor: Anchor  # the heading it comes under
     block: Block | None = None  # the paragraph or item it was read from: its page is printed (else the anchor's)
@@ -69,12 +72,17 @@ class Line:
 
 @dataclass
 class StepList:
+    """A section's numbered steps as the quick reference lists them."""
+
     section: Section
     lines: list[Line] = field(default_factory=list)
 
 
 @dataclass
 class QuickReference:
+    """What the quick reference (早見表) says, read from the draft and never invented: the turn, the end, the scoring
+    and the setup."""
+
     steps: list[StepList]  # the turn's
     end: list[Line]
     scoring: list[Line]

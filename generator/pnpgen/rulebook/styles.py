@@ -37,6 +37,9 @@ MIN_LAST_LINE = 3  # characters (punctuation not counted) a paragraph's last lin
 
 @dataclass
 class Fonts:
+    """The rulebook's fonts by role (body, gothic, bold, mono, pnpgen's own notes): which of the game's fonts set
+    which text."""
+
     body: str  # mincho
     gothic: str
     bold: str

@@ -124,6 +124,9 @@ class Component:
 
 @dataclass
 class Step:
+    """A numbered step of the draft (1：, 2）…): set as a heading of the rules, or as a numbered line when the draft
+    wrote it as a sentence."""
+
     number: int
     marker: str  # ： or ）
     title: str
@@ -140,6 +143,8 @@ class Step:
 
 @dataclass
 class Section:
+    """A ■ section of the draft: rules, notes, brainstorm or changelog; only the rules go into the book."""
+
     title: str
     kind: str  # rules | notes | brainstorm | changelog
     children: list[Block | Component | Step] = field(default_factory=list)
@@ -158,6 +163,9 @@ class Section:
 
 @dataclass
 class Document:
+    """The designer's draft as read: its title, draft number and sections, what the book, the proof and the quick
+    reference are all made from."""
+
     title: str  # the ■■ line without the draft number
     title_parts: list[str]  # title split at full-width spaces
     draft_label: str  # 草案１２

@@ -34,6 +34,9 @@ ENDS = {"f", "f*", "B", "B*", "S", "s", "b", "b*", "n"}
 
 @dataclass(frozen=True)
 class InkSaver:
+    """How the ink saver lightens home sheets (``--ink``): which large fills are lightened and how much ink they and
+    the art keep, for a playtest copy that spares the cartridge."""
+
     mode: str = "saver"  # saver: art kept; saver-grey: art grey and lightened
     large: float = 0.05  # a fill whose box covers this share of the face (or more) is lightened
     keep: float = 0.25  # the share of its ink a lightened fill keeps

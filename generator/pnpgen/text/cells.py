@@ -35,6 +35,9 @@ class GlyphMissing(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Cell:
+    """One unit of a card's text to set (a character, an icon, a ruby group or a gap), with its font, colour and
+    width: what the line breaking lays out."""
+
     kind: str  # TEXT (one character) | ICON | RUBY | GAP
     text: str  # the character | the icon name | the ruby base
     font: str  # font name the text is drawn with

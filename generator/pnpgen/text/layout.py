@@ -48,6 +48,9 @@ class SetLine:
 
 @dataclass(frozen=True, slots=True)
 class Layout:
+    """A card text set in its box: the size it was set at, its lines, and whether it fits, so an overflowing text is
+    reported rather than cut off."""
+
     size: float  # pt
     lines: tuple[SetLine, ...]
     fits: bool
@@ -66,6 +69,9 @@ class Layout:
 
 @dataclass(frozen=True, slots=True)
 class _Trial:
+    """One size tried while fitting a text into its box: where its lines break, how much room they take and whether
+    they fit; the largest size that fits is the one printed."""
+
     size: float
     breaks: tuple[tuple[int, tuple[tuple[int, int], ...]], ...]  # (paragraph, line ranges)
     height: float

@@ -1,0 +1,51 @@
+"""A font file is read once a build, not once to measure and again to embed (fonttables.py, then
+pdf/writer.py: some 2.5 ms a BIZ UD font of every short build's CPU, docs/speed.md startup2); a
+font file saved over while ``watch`` runs is still read anew, its own glyphs embedded."""
+
+from __future__ import annotations
+
+import builtins
+import io
+import os
+from pathlib import Path
+
+from conftest import REPO, make_workspace, run
+from pdfprobe import page_fonts, reader
+
+GAME = 'title: テスト\npalette: {red: "#cc3333"}\nfonts: {gothic: Own}\n'
+
+
+def _counting_reads(monkeypatch, font: Path) -> list[str]:
+    """The opens of ``font`` from now on (by ``open``, ``io.open`` and so ``Path.read_bytes``)."""
+    opened: list[str] = []
+    real = builtins.open
+    target = os.path.realpath(font)
+
+    def counted(file, *args, **kwargs):
+        if isinstance(file, str | bytes | os.PathLike) and os.path.realpath(os.fsdecode(file)) == target:
+            opened.append(str(file))
+        return real(file, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", counted)
+    monkeypatch.setattr(io, "open", counted)
+    return opened
+
+
+def test_a_build_reads_each_font_file_once_and_again_when_it_is_saved_over(tmp_path, monkeypatch):
+    monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "cache"))  # this machine has never seen the font
+    root = make_workspace(tmp_path / "ws", pieces=["カード1"], game=GAME)
+    (root / "fonts").unlink()
+    (root / "fonts").mkdir()
+    font = root / "fonts" / "Own.ttf"
+    data = (REPO / "fonts" / "BIZUDPGothic-Regular.ttf").read_bytes()
+    font.write_bytes(data)
+    opened = _counting_reads(monkeypatch, font)
+    assert run(root, "build", "--game", "test", "--no-rulebook", "-q", "--out", str(tmp_path / "a")) == 0
+    assert len(opened) == 1, opened  # parsed (no tables kept yet), measured and embedded from one read
+
+    font.write_bytes(data)  # saved over in place (as in ``watch``): its tables are in the machine's cache now
+    opened.clear()
+    assert run(root, "build", "--game", "test", "--no-rulebook", "-q", "--out", str(tmp_path / "b")) == 0
+    assert len(opened) == 1, opened  # read anew, once
+    assert (tmp_path / "a" / "test" / "cards.pdf").read_bytes() == (tmp_path / "b" / "test" / "cards.pdf").read_bytes()
+    assert "BIZUDPGothic-Regular" in page_fonts(reader(tmp_path / "b" / "test" / "cards.pdf").pages[0])
