@@ -5,12 +5,14 @@ font file saved over while ``watch`` runs is still read anew, its own glyphs emb
 from __future__ import annotations
 
 import builtins
+import gc
 import io
 import os
 from pathlib import Path
 
 from conftest import REPO, make_workspace, run
 from pdfprobe import page_fonts, reader
+from pnpgen import fonts
 
 GAME = 'title: テスト\npalette: {red: "#cc3333"}\nfonts: {gothic: Own}\n'
 
@@ -49,3 +51,22 @@ def test_a_build_reads_each_font_file_once_and_again_when_it_is_saved_over(tmp_p
     assert len(opened) == 1, opened  # read anew, once
     assert (tmp_path / "a" / "test" / "cards.pdf").read_bytes() == (tmp_path / "b" / "test" / "cards.pdf").read_bytes()
     assert "BIZUDPGothic-Regular" in page_fonts(reader(tmp_path / "b" / "test" / "cards.pdf").pages[0])
+
+
+def test_a_font_saved_over_is_let_go_of_by_the_caches_of_metrics_and_subsets(tmp_path, monkeypatch):
+    """A font saved over many times in one ``watch`` session: the widths and subsets kept for its
+    old bytes (pdf/content.py ``_metrics``, pdf/writer.py ``_font_file``, ``_subset_stream``) are
+    forgotten with it, not held until 64 other subsets push them out (megabytes a save)."""
+    monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "cache"))
+    root = make_workspace(tmp_path / "ws", pieces=["カード1"], game=GAME)
+    (root / "fonts").unlink()
+    (root / "fonts").mkdir()
+    font = root / "fonts" / "Own.ttf"
+    data = (REPO / "fonts" / "BIZUDPGothic-Regular.ttf").read_bytes()
+    font.write_bytes(data)
+    for n in range(3):
+        font.write_bytes(data)  # saved over in place between two builds of one process
+        assert run(root, "build", "--game", "test", "--no-rulebook", "-q", "--out", str(tmp_path / f"o{n}")) == 0
+    gc.collect()
+    held = [o for o in gc.get_objects() if isinstance(o, fonts.FontFile) and os.path.realpath(o.path) == os.path.realpath(font)]
+    assert len(held) == 1, held  # the font as it is now, none of its two earlier savings

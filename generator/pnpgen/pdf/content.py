@@ -72,6 +72,9 @@ def _metrics(name: str, file: fonts.FontFile) -> FontMetrics:
                        int(face.flags))
 
 
+fonts.when_saved(_metrics.cache_clear)  # (a font saved over in ``watch``: its old widths let go of)
+
+
 def font_resource(name: str) -> str:
     """The resource name a font is shown by in every stream (the same in every document)."""
     return "F" + hashlib.sha256(name.encode()).hexdigest()[:12]

@@ -780,3 +780,7 @@ def _subset_stream(file: fonts.FontFile, gids: frozenset[int]) -> tuple[int, byt
     3 ms a font of every build."""
     program = sfnt.subset(_font_file(file), gids)
     return len(program), flate(program)
+
+
+fonts.when_saved(_font_file.cache_clear)  # (a font saved over in ``watch``: its old bytes let go of)
+fonts.when_saved(_subset_stream.cache_clear)
