@@ -28,6 +28,30 @@ def tmp_beside(path: Path) -> Path:
 MAX_RECORD = 256 << 20  # bytes: the largest record pnpgen keeps (a big deck's hashes and states are a few MB)
 
 
+def move_without_replacing(src: Path, dst: Path) -> bool:
+    """Move ``src`` to ``dst`` only while ``dst`` names nothing: a hard link, then the old name
+    removed — a link fails where a rename would replace a file that took the name since it was
+    looked at (the trash's entries, a spare put back). Where the disk has no hard links, a
+    rename once ``dst`` is seen free. False, ``src`` left where it was, when it cannot move."""
+    try:
+        os.link(src, dst, follow_symlinks=False)
+    except FileExistsError:
+        return False
+    except OSError:
+        if os.path.lexists(dst):
+            return False
+        try:
+            os.rename(src, dst)
+        except OSError:
+            return False
+        return True
+    try:
+        os.unlink(src)
+    except OSError:
+        pass  # (two names of one file: the staging folder's or the trash's goes with its folder)
+    return True
+
+
 def read_record(path: Path, limit: int = MAX_RECORD) -> bytes:
     """The bytes of a record pnpgen wrote in an output folder (``.cache/``, its journal): only a
     regular file, opened without following a link or waiting on a FIFO, of at most ``limit``

@@ -375,14 +375,20 @@ def _swapped_spare(tmp_path: Path, monkeypatch, failures: int, swapped: bool = T
     staging.begin()
     staged = staging.folder / staging.name_of(root / "deck.pdf", b"new")
     staging.seal()
-    real, left = os.rename, [failures]
+    real, real_link, left = os.rename, os.link, [failures]
 
     def no_way_back(src, dst):
         if Path(dst) == entry and Path(src) == staged and left[0]:
             left[0] -= 1
             raise OSError(errno.EACCES, "Permission denied", str(dst))
         real(src, dst)
+
+    def no_link_back(src, dst, **kwargs):
+        if Path(dst) == entry and Path(src) == staged and left[0]:
+            raise OSError(errno.EACCES, "Permission denied", str(dst))  # (then the rename is tried)
+        real_link(src, dst, **kwargs)
     monkeypatch.setattr(spare.os, "rename", no_way_back)
+    monkeypatch.setattr(spare.os, "link", no_link_back)
     assert taken.open_as(staged, 0o644) is None
     os.close(os.open(staged, os.O_WRONLY | os.O_CREAT | os.O_EXCL))  # the new file written in its place
     return staging, entry
@@ -510,3 +516,28 @@ def test_a_file_swapped_into_the_staged_name_after_the_cut_is_never_deleted(tmp_
     assert taken.open_as(staged, 0o644) is None
     assert (tmp_path / "cut.pdf").stat().st_size == 100  # (it was cut)
     assert entry.read_bytes() == b"a designer's file" and not staged.exists()
+
+
+def test_a_spare_put_back_never_replaces_a_file_that_took_its_trash_name_meanwhile(tmp_path, monkeypatch):
+    """A spare taken into staging, then found open elsewhere (so not rewritten): while it was out,
+    a file took its name in the trash (a sync tool's copy, a designer's file). Putting the spare
+    back does not replace that file (a rename would); pnpgen's spare loses only its own name."""
+    root = tmp_path / "out"
+    (root / TRASH).mkdir(parents=True)
+    entry = root / TRASH / "abc-000000"
+    entry.write_bytes(b"pnpgen's old document" * 100)
+    st = entry.lstat()
+    taken = spare.Spare(entry, [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns], 100, 1)
+    staging = transaction.Staging(root)
+    staging.begin()
+    staged = staging.folder / staging.name_of(root / "deck.pdf", b"new")
+    staging.seal()
+
+    def name_taken_and_open_elsewhere(fd):
+        entry.write_bytes(b"a designer's file")  # the trash name taken while the spare is out
+        return False
+
+    monkeypatch.setattr(spare, "_open_nowhere_else", name_taken_and_open_elsewhere)
+    assert taken.open_as(staged, 0o644) is None
+    assert entry.read_bytes() == b"a designer's file"
+    assert not staged.exists()  # pnpgen's own spare freed, not left in the staging folder

@@ -37,7 +37,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pnpgen.atomic import TMP_SUFFIX, read_record, tmp_beside, write_new
+from pnpgen.atomic import TMP_SUFFIX, move_without_replacing, read_record, tmp_beside, write_new
 from pnpgen.pdf.assemble import PdfFile, Stored
 from pnpgen.usercache import machine_seal
 
@@ -245,21 +245,18 @@ class Spare:
 
     def _put_back(self, staged: Path, known: bool) -> None:
         """Move what ``open_as`` took out of the staging folder's names, which are deleted with it:
-        back into the trash (made again, if a reclaim removed it once it was empty); where it
-        cannot go back, pnpgen's own spare (``known``) loses this name of it, and any other file
-        stays in the staging folder under a name its record does not hold — kept and said when the
-        folder is removed, never deleted."""
-        try:
-            os.rename(staged, self.entry)
+        back into the trash (made again, if a reclaim removed it once it was empty), never over a
+        file that took the entry's name meanwhile; where it cannot go back, pnpgen's own spare
+        (``known``) loses this name of it, and any other file stays in the staging folder under a
+        name its record does not hold — kept and said when the folder is removed, never deleted."""
+        if move_without_replacing(staged, self.entry):
             return
-        except OSError:
-            pass
         try:
             self.entry.parent.mkdir(exist_ok=True)
-            os.rename(staged, self.entry)
-            return
         except OSError:
             pass
+        if move_without_replacing(staged, self.entry):
+            return
         if not (known and _freed(staged, self.identity)):
             os.rename(staged, staged.with_name(f"{staged.name}.not-written-by-pnpgen"))
 

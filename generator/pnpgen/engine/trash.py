@@ -26,7 +26,7 @@ import sys
 from pathlib import Path
 
 from pnpgen import resources, usercache
-from pnpgen.atomic import TMP_SUFFIX, read_record, write_new
+from pnpgen.atomic import TMP_SUFFIX, move_without_replacing, read_record, write_new
 from pnpgen.engine import spare
 from pnpgen.engine.output import named
 from pnpgen.safetext import shown, shown_name
@@ -153,19 +153,9 @@ def _give_back(private: Path, entry: Path) -> None:
     """What ``_free`` moved aside that is not pnpgen's, back into the entry's name; never over a
     file that took that name since (a link, not a rename: it fails rather than replace). Where it
     cannot go back, it stays under a name that says it is not pnpgen's, said as a stranger."""
-    try:
-        os.link(private, entry, follow_symlinks=False)
-        os.unlink(private)
-        return
-    except OSError:
-        pass
     for name in (entry, entry.with_name(f"{entry.name}.not-written-by-pnpgen")):
-        if not os.path.lexists(name):
-            try:
-                os.rename(private, name)
-                return
-            except OSError:
-                pass
+        if move_without_replacing(private, name):
+            return
 
 
 def _freeing_left(folder: Path) -> dict[str, list[Path]]:
