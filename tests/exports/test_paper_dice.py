@@ -104,6 +104,22 @@ pieces:
         ["1", "2", "skull", "4", "5", "star"], ["star", "Miss", "skull", "4", "2 star", "coin star"]]
 
 
+def test_a_die_face_with_a_label_or_unit_rolls_as_the_face_reads(tmp_path):
+    """A face box with ``label: 攻撃`` or ``unit: 枚`` printed 「攻撃 3」 and 「2枚」 but Tabletop
+    Simulator's value was the bare 3 and 2: the value is the face's words (an icon label as its
+    name); an open value prints no unit after it (未定, not 未定枚); an empty face keeps its number."""
+    deck = """\
+name: Stat die
+layout: {extends: d6, boxes: {face1: {label: 攻撃}, face2: {unit: 枚}, face3: {label: "{star}", unit: 点},
+                              face4: {unit: 枚}, face5: {label: 守備}}}
+pieces:
+  - {face1: "3", face2: "2", face3: "1", face4: 未定, face6: "6"}
+"""
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    [die] = _tts(root)
+    assert [v["Value"] for v in die["RotationValues"]] == ["攻撃 3", "2枚", "star 1点", "未定", "5", "6"]
+
+
 def test_a_layout_that_makes_a_card_a_die_is_told_in_the_layout_file(tmp_path, capsys):
     """A layout file saying ``kind: card`` (or no kind: a card) and ``die:`` was told at the deck's
     ``layout:`` line, where nothing is wrong: it is told at the layout file's line that says so."""

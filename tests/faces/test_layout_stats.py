@@ -139,3 +139,25 @@ def test_a_track_s_open_or_impossible_length_is_told_with_the_piece_and_box(tmp_
     assert run(root, "check", "--game", "test") == 2
     err = capsys.readouterr().err
     assert "cards.yaml:9:" in err and "box xp is a track of no length" in err and "'last: 10'" in err, err
+
+
+def test_a_track_box_with_fill_none_lets_the_picture_under_it_show(tmp_path):
+    """``fill: none`` on a track box drew the helper's white spaces (and grey every 5th and 10th):
+    a health track over a mat's picture hid it. Now every space is see-through, its border and
+    number still drawn; a track without ``fill:`` keeps its white spaces."""
+    under = '    under: {type: panel, fill: "#000000", x: 0, y: 35, w: 200, h: 50}\n'
+    deck = MATS.replace("    health: {type: track, field: hp,", under + "    health: {type: track, field: hp, fill: none,")
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    dpi = 144
+    page = pypdfium2.PdfDocument(str(root / "build" / "test" / "shop" / "cards-unique.pdf"))[0]
+    image = page.render(scale=dpi / 72).to_pil().convert("L")
+
+    def grey(x_mm: float, y_mm: float) -> int:
+        return image.getpixel((round((BLEED + x_mm) / 25.4 * dpi), round((BLEED + y_mm) / 25.4 * dpi)))
+
+    cell = 187 / 11
+    assert all(grey(6 + k * cell + cell / 2, 41) < 30 for k in (1, 2, 5, 9, 10)), \
+        [grey(6 + k * cell + cell / 2, 41) for k in range(11)]  # plain, 5th and 10th: the black panel shows
+    assert grey(6 + cell / 2, 41) > 30  # the start space: still filled in accent (first:)
+    assert grey(6 + 1.5 * cell, 65) > 200  # the xp track, no fill given: white spaces over the panel

@@ -79,8 +79,11 @@ def test_small_decks_share_the_sheets_of_the_all_in_one_file(tmp_path):
     assert sorted(on[4]) == ["summary5"]
     # bid's full sheet as in bid.pdf; then the copies of the decks' last sheets, together
     assert sheets[0] == texts(out / "bid.pdf")[0] and sheets[1] == texts(out / "bid.pdf")[1]
-    assert "bid + role + summary (bid+role+summary) 表 1/2" in sheets[2]
-    assert "bid + role + summary (bid+role+summary) 裏 1/2" in sheets[3] and "summary (summary) 表 2/2" in sheets[4]
+    # a shared sheet's slug counts the shared sheets, saying so: summary5's sheet is no "summary 2/2"
+    # (summary.pdf has one sheet), it is the second of the shared ones
+    assert "bid + role + summary (bid+role+summary) 表 共有 1/2" in sheets[2]
+    assert "bid + role + summary (bid+role+summary) 裏 共有 1/2" in sheets[3]
+    assert "summary (summary) 表 共有 2/2" in sheets[4] and "summary (summary) 表 1/1" in texts(out / "summary.pdf")[0]
     # the shared sheet's second slot holds role1, the first bid10: as a sheet of one deck would
     assert on[2]["role1"][0] > on[2]["bid10"][0] and on[2]["role1"][1] == pytest.approx(on[2]["bid10"][1], abs=0.01)
     outline = PdfReader(out / "test-all.pdf")

@@ -458,6 +458,8 @@ def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | N
                              expected="'field: art' (a field of the pieces)")
         if btype == "track":
             _track_length(name, given, options)
+            if "fill" in given and options["fill"] is None:
+                options["fill"] = "none"  # see-through spaces, not the track's white ones (no fill given)
         for side in ("w", "h"):
             if btype in FIELD_OF and side in given and options[side] <= 0 and _builtin(given[side].doc):  # (drawn: an error)
                 raise given[side].error(f"{v.show(given[side].value)} is {options[side]:g} mm", "more than 0 mm")

@@ -135,7 +135,7 @@ class LayoutBox:
     """One box of a layout (data/layouts.py), its lengths resolved to mm for the deck's trim."""
 
     name: str
-    type: str  # text | image | icons | panel | frame | line | grid
+    type: str  # text | image | icons | panel | frame | line | grid | folds | track (a track's fill "none": see-through)
     options: tuple[tuple[str, Any], ...]  # every box option (BOX_OPTIONS), given or default
 
     def get(self, key: str) -> Any:

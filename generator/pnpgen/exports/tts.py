@@ -28,7 +28,7 @@ import numpy as np
 from PIL import Image
 
 from pnpgen.data.markup import plain
-from pnpgen.data.model import Deck
+from pnpgen.data.model import Deck, is_placeholder
 from pnpgen.errors import InputError
 from pnpgen.exports.faces import EarlierImages, PageStyle, PngFiles, UniqueFace, face_images
 from pnpgen.shapes import outline, shape_spec
@@ -514,8 +514,9 @@ def d6_rotations(values: Iterable[str]) -> list[dict]:
 def die_values(deck: Deck, values: dict) -> list[str]:
     """What the faces 1 to 6 of a paper die show, as the table's tooltip and ``getValue()`` give
     them: the text of the field the layout puts in each face, as it reads (an icon as its name:
-    ``{sword}`` → ``sword``), an icons box's icon names, a picture's file name; the face's number
-    where it shows none of these (a panel, an empty field, a die drawn by templates)."""
+    ``{sword}`` → ``sword``) with its box's ``label:`` and ``unit:`` (``攻撃 3``, ``2枚``), an icons
+    box's icon names, a picture's file name; the face's number where it shows none of these (a
+    panel, an empty field, a die drawn by templates)."""
     boxes = deck.layout.die_boxes if deck.die is None and deck.layout is not None else None
     out = [str(n) for n in range(1, 7)]
     for n, box in enumerate(boxes or (), 1):
@@ -528,6 +529,10 @@ def die_values(deck: Deck, values: dict) -> list[str]:
             said = Path(shown).stem
         else:
             said = " ".join(plain(str(shown)).split()) if shown is not None else ""
+        if said and box.type == "text":  # as the face prints it: 攻撃 3, 2枚
+            label, unit = box.get("label"), box.get("unit")
+            said = " ".join(plain(label).split() + [said]) if label is not None else said
+            said += plain(unit).strip() if unit is not None and not is_placeholder(shown) else ""
         out[n - 1] = said or str(n)
     return out
 

@@ -67,7 +67,7 @@ def _ground(box: LayoutBox, earlier: list[LayoutBox], side: LayoutSide, layout: 
             continue  # not under the box at all
         if under.type == "image":
             return None
-        if under.get("fill") is not None and ux <= x and uy <= y and x + w <= ux + uw and y + h <= uy + uh:
+        if under.get("fill") not in (None, "none") and ux <= x and uy <= y and x + w <= ux + uw and y + h <= uy + uh:
             return _colour(under.get("fill"), layout)
     return _colour(side.background, layout) if side.background is not None else _s("#ffffff")
 
@@ -284,7 +284,9 @@ def _track(box: LayoutBox, layout: Layout) -> list[str]:
     ink = _named("ink", layout)
     style = [f"rows={rows}", f"stroke={_colour(stroke, layout) if stroke is not None else ink}",
              f"stroke_width={num(box.get('stroke_width'))}", f"ink={ink}"]
-    if fill is not None:
+    if fill == "none":  # see-through: a track over a mat's picture shows it, every 5th and 10th space too
+        style += ['fill="none"', 'mark5="none"', 'mark10="none"']
+    elif fill is not None:
         style.append(f"fill={_colour(fill, layout)}")
     if first is not None:
         c = _colour(first, layout)

@@ -139,7 +139,7 @@ def home_sheets(deck: DeckSheets, layout: SheetLayout | NestLayout | SlotLayout,
             page.side = side
             page.items.extend(page_marks)
             name, id_ = deck.named(chunk.start, chunk.stop)
-            note = msg("sheet.note", lang, deck=name, id=id_, side=msg(f"sheet.{side}", lang),
+            note = msg("sheet.note_shared" if deck.parts else "sheet.note", lang, deck=name, id=id_, side=msg(f"sheet.{side}", lang),
                        sheet=start // per + 1, sheets=-(-total // per), how=how, bleed=f"{sb:.1f}")
             words = _duplex_words(sheet, deck.backs is not None, lang)
             need = min(sheet.least_bleed_mm, sheet.bleed_mm)  # (a deck's own bleed: below the offset's asks less)
