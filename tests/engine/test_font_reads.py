@@ -33,14 +33,21 @@ def _counting_reads(monkeypatch, font: Path) -> list[str]:
     return opened
 
 
-def test_a_build_reads_each_font_file_once_and_again_when_it_is_saved_over(tmp_path, monkeypatch):
-    monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "cache"))  # this machine has never seen the font
+def _own_font(tmp_path: Path, monkeypatch) -> tuple[Path, Path, bytes]:
+    """A workspace whose fonts/ holds a font file of its own (not the repo's, linked), on a
+    machine cache that has never seen it: the workspace, the font and its bytes."""
+    monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "cache"))
     root = make_workspace(tmp_path / "ws", pieces=["カード1"], game=GAME)
     (root / "fonts").unlink()
     (root / "fonts").mkdir()
     font = root / "fonts" / "Own.ttf"
     data = (REPO / "fonts" / "BIZUDPGothic-Regular.ttf").read_bytes()
     font.write_bytes(data)
+    return root, font, data
+
+
+def test_a_build_reads_each_font_file_once_and_again_when_it_is_saved_over(tmp_path, monkeypatch):
+    root, font, data = _own_font(tmp_path, monkeypatch)
     opened = _counting_reads(monkeypatch, font)
     assert run(root, "build", "--game", "test", "--no-rulebook", "-q", "--out", str(tmp_path / "a")) == 0
     assert len(opened) == 1, opened  # parsed (no tables kept yet), measured and embedded from one read
@@ -57,13 +64,7 @@ def test_a_font_saved_over_is_let_go_of_by_the_caches_of_metrics_and_subsets(tmp
     """A font saved over many times in one ``watch`` session: the widths and subsets kept for its
     old bytes (pdf/content.py ``_metrics``, pdf/writer.py ``_font_file``, ``_subset_stream``) are
     forgotten with it, not held until 64 other subsets push them out (megabytes a save)."""
-    monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "cache"))
-    root = make_workspace(tmp_path / "ws", pieces=["カード1"], game=GAME)
-    (root / "fonts").unlink()
-    (root / "fonts").mkdir()
-    font = root / "fonts" / "Own.ttf"
-    data = (REPO / "fonts" / "BIZUDPGothic-Regular.ttf").read_bytes()
-    font.write_bytes(data)
+    root, font, data = _own_font(tmp_path, monkeypatch)
     for n in range(3):
         font.write_bytes(data)  # saved over in place between two builds of one process
         assert run(root, "build", "--game", "test", "--no-rulebook", "-q", "--out", str(tmp_path / f"o{n}")) == 0

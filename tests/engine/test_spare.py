@@ -490,9 +490,9 @@ def test_a_spare_cut_and_then_not_rewritten_is_still_freed_by_the_reclaim(tmp_pa
     assert (root / DOC).read_bytes() == (_cold(tmp_path, ws, "cold") / DOC).read_bytes()
 
 
-def test_a_file_swapped_into_the_staged_name_after_the_cut_is_never_deleted(tmp_path, monkeypatch):
-    """The spare cut, then its staged name swapped for someone's file before the next step fails:
-    that file is not pnpgen's (another inode), so it is moved back, never freed."""
+def _spare_to_take(tmp_path: Path):
+    """pnpgen's spare in the trash (its entry, stat and record as ``find`` gives it) and the name
+    a sealed staging folder holds for it."""
     root = tmp_path / "out"
     (root / TRASH).mkdir(parents=True)
     entry = root / TRASH / "abc-000000"
@@ -503,6 +503,13 @@ def test_a_file_swapped_into_the_staged_name_after_the_cut_is_never_deleted(tmp_
     staging.begin()
     staged = staging.folder / staging.name_of(root / "deck.pdf", b"new")
     staging.seal()
+    return entry, st, taken, staged
+
+
+def test_a_file_swapped_into_the_staged_name_after_the_cut_is_never_deleted(tmp_path, monkeypatch):
+    """The spare cut, then its staged name swapped for someone's file before the next step fails:
+    that file is not pnpgen's (another inode), so it is moved back, never freed."""
+    entry, st, taken, staged = _spare_to_take(tmp_path)
     real = os.fchmod
 
     def swapped_then_fails(fd, mode):
@@ -522,16 +529,7 @@ def test_a_spare_put_back_never_replaces_a_file_that_took_its_trash_name_meanwhi
     """A spare taken into staging, then found open elsewhere (so not rewritten): while it was out,
     a file took its name in the trash (a sync tool's copy, a designer's file). Putting the spare
     back does not replace that file (a rename would); pnpgen's spare loses only its own name."""
-    root = tmp_path / "out"
-    (root / TRASH).mkdir(parents=True)
-    entry = root / TRASH / "abc-000000"
-    entry.write_bytes(b"pnpgen's old document" * 100)
-    st = entry.lstat()
-    taken = spare.Spare(entry, [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns], 100, 1)
-    staging = transaction.Staging(root)
-    staging.begin()
-    staged = staging.folder / staging.name_of(root / "deck.pdf", b"new")
-    staging.seal()
+    entry, st, taken, staged = _spare_to_take(tmp_path)
 
     def name_taken_and_open_elsewhere(fd):
         entry.write_bytes(b"a designer's file")  # the trash name taken while the spare is out
