@@ -63,6 +63,7 @@ class Meta:
     latin: bool = False  # the book is set in Latin faces (no full-width space between title and draft)
     icons: Mapping[str, Icon] = field(default_factory=dict)  # the draft's icons, drawn in headings and the contents
     playtest: bool = True  # the cover says 「プレイテスト用」: not on a book to hand out, sell or print (--rules-only)
+    cover_label: str = ""  # the cover's top line, game.yaml's rulebook: cover (シナリオブック); else pnpgen's ルールブック
 
     @property
     def one_line_title(self) -> str:
@@ -245,7 +246,7 @@ class RulebookDoc(BaseDocTemplate):
         canv.rect(11 * mm, 11 * mm, PAGE_W - 22 * mm, PAGE_H - 22 * mm)
         cx = PAGE_W / 2
         canv.setFillColor(ACCENT)
-        glyphs.draw(canv, cx, PAGE_H - 28 * mm, msg("rulebook.cover", m.lang), f.gothic, 9, "centre")
+        glyphs.draw(canv, cx, PAGE_H - 28 * mm, m.cover_label or msg("rulebook.cover", m.lang), f.gothic, 9, "centre")
         canv.line(cx - 18 * mm, PAGE_H - 31 * mm, cx + 18 * mm, PAGE_H - 31 * mm)
         y = PAGE_H - 50 * mm
         canv.setFillColor(INK)
