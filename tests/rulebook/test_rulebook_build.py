@@ -941,3 +941,32 @@ def test_a_second_book_is_a_game_of_its_own_with_no_decks(tmp_path, capsys):
     assert any("村の外れにゴブリンが現れました。" in t for t in texts(out / "rulebook.pdf"))
     docs = (Path(__file__).parents[2] / "docs" / "data-format.md").read_text(encoding="utf-8")
     assert "`data/<game>-scenarios/` holding a `game.yaml`" in docs and "and no `decks/`" in docs
+
+
+def test_a_scenario_book_says_what_it_is_on_its_cover_and_sums_up_no_turn(tmp_path):
+    """book2: a game of its own with no decks (a scenario book, as docs/data-format.md says) was
+    still a 「ルールブック」 on its cover, with a 早見表 reading the scenario's steps as the game's
+    turn (「準備：草案に記載なし」). game.yaml's ``rulebook: cover:`` is the cover's top line, and a
+    game with no decks makes no 早見表 (``quick_reference: true`` brings it back); a game with
+    decks keeps its 早見表 unless ``quick_reference: false``."""
+    ws = make_workspace(tmp_path / "ws", pieces=["カード1"], draft=True)
+    book = ws / "data" / "test-scenarios"
+    book.mkdir()
+    draft = ("■■　テストゲーム シナリオブック　草案１\n\n■　シナリオ１　旅立ち\n\n１：村へ向かう\n"
+             "　村の外れにゴブリンが現れました。\n２：戦う\n　ゴブリンを倒します。\n")
+    (book / "draft.txt").write_text(draft, encoding="utf-8")
+
+    def built(slug: str, yaml: str) -> tuple[list[str], list[str]]:
+        (ws / "data" / slug / "game.yaml").write_text(yaml, encoding="utf-8")
+        assert run(ws, "rulebook", "--game", slug, "--out", str(tmp_path / "out")) == 0
+        reader = PdfReader(tmp_path / "out" / slug / "rulebook.pdf")
+        return [p.extract_text() for p in reader.pages], [i.title for i in reader.outline if not isinstance(i, list)]
+
+    pages, outline = built("test-scenarios", "title: テストゲーム シナリオブック\ndraft: 1\nrulebook:\n  cover: シナリオブック\n")
+    assert "シナリオブック" in pages[0].splitlines()[0] and "ルールブック" not in pages[0], pages[0]
+    assert "早見表" not in outline and not any("草案に記載なし" in p for p in pages), outline
+    pages, outline = built("test-scenarios", "title: テストゲーム シナリオブック\ndraft: 1\nrulebook:\n  quick_reference: true\n")
+    assert "ルールブック" in pages[0] and "早見表" in outline  # (asked for: made)
+    game_yaml = (ws / "data" / "test" / "game.yaml").read_text(encoding="utf-8")
+    assert "早見表" in built("test", game_yaml)[1]  # a game with decks: its 早見表
+    assert "早見表" not in built("test", game_yaml + "rulebook:\n  quick_reference: false\n")[1]

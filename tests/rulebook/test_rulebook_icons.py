@@ -121,7 +121,7 @@ def test_icons_in_the_quick_reference_are_drawn_as_in_the_rules(english_book):
     assert len(_icons(pdf, n)) == 3
 
 
-HEADINGS = DRAFT.replace("■　ゲームの進行", "■　{coin}の獲得").replace(
+HEADINGS = DRAFT.replace("■　ゲームの進行", "■　{coin}の獲得").replace("１：カードを１枚引く。", "１：カードを引く").replace(
     "２：カードを１枚出す。", "２：{coin}の支払い\n◇{vp}{vp}の計算\n　{vp}を数える。\n◎{coin}の戻し方\n　戻す。\n"
     + "　ルールの文章です。\n" * 40)
 

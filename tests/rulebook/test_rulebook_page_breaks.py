@@ -9,6 +9,7 @@ import re
 
 import pytest
 from pypdf import PdfReader
+from reportlab.platypus import Flowable
 
 from conftest import DECK_YAML, GAME_YAML, REPO, make_workspace
 from pdfprobe import glyphs, texts
@@ -229,3 +230,36 @@ def test_a_description_beside_pictures_that_no_page_holds_runs_on_under_them(dra
                     found[i] = (n, next(g.x for g in page if g.on_page and abs(g.y - y) < 0.1 and g.char == "段"))
     assert found[59][0] > found[0][0]  # over more than one page
     assert found[0][1] < 15 + 2 * 4.0, found  # from the left margin (plus its 1-em indent), not beside the pictures
+
+
+class _Mark(Flowable):
+    """Drawn and of no height: a bookmark, an anchor (what a section may place before its heading)."""
+
+    def wrap(self, aw, ah):
+        return aw, 0
+
+    def draw(self):
+        pass
+
+
+def test_the_running_head_is_the_section_at_the_pages_first_line(tmp_path, monkeypatch):
+    """book2: a page whose first line is 「3　ゲームの進行」 read the section before it in its running
+    head (柱): the head took a section's heading only when no flowable was placed on the page before
+    it, and a mark of no height at the page's top is one. The head is the section in force at the
+    page's first line, read by where the heading stands."""
+    from conftest import DRAFT, run
+    from pnpgen.rulebook.story import StoryBuilder
+
+    heading = StoryBuilder.section_heading
+    monkeypatch.setattr(StoryBuilder, "section_heading",
+                        lambda self, *a, **kw: (lambda out: [out[0], _Mark(), *out[1:]])(heading(self, *a, **kw)))
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    long = ("　" + "テスト用の小さなゲームです。" * 6 + "\n\n") * 13  # section 3 then opens page 5
+    (ws / "data" / "test" / "draft.txt").write_text(
+        DRAFT.replace("　テスト用の小さなゲームです。２〜４人で遊びます。\n", long), encoding="utf-8")
+    assert run(ws, "rulebook", "--game", "test", "--out", str(tmp_path / "out")) == 0
+    pages = glyphs((tmp_path / "out" / "test" / "rulebook.pdf").read_bytes())
+    opened = [n for n, page in enumerate(pages) if _lines(page)[1:2] and _lines(page)[1][1] == "3ゲームの進行"]
+    assert opened, [(_lines(p)[:2]) for p in pages]
+    head = _lines(pages[opened[0]])[0][1]  # the running head's line, 12 mm from the top
+    assert "ゲームの進行" in head and "コンポーネント" not in head and "概要" not in head, head

@@ -324,8 +324,8 @@ def test_a_setup_of_sentences_one_too_long_for_a_heading_is_all_numbered_lines()
     """A setup of three one-sentence steps, the second and third over 30 characters: the first was
     heading 3.1 and the others ２：… lines of its text (Items, out of the step numbering); all
     three are steps set as numbered lines, as an English draft's sentences are. A short step that
-    ends in 。 is a sentence too (a heading has no 。), and a title with lines under it stays a
-    heading beside long ones."""
+    ends in 。 is a sentence too (a heading has no 。), and a title with lines under it beside a
+    sentence is a numbered line too (book2: a section's steps are all of one kind)."""
     draft = ("■■　テスト　草案１\n■　ゲームの準備\n１：ボードを中央に置きます。\n"
              "２：【地形タイル】をよく混ぜて裏向きの山にし、１枚を表向きにしてボードの横に置きます。\n"
              "３：各プレイヤーは【行動カード】を３枚ずつ受け取り、手札とします。\n"
@@ -336,37 +336,48 @@ def test_a_setup_of_sentences_one_too_long_for_a_heading_is_all_numbered_lines()
     setup, play, end = d.rules
     assert [(c.number, bool(c.sentence)) for c in setup.children] == [(1, True), (2, True), (3, True)]
     assert all(isinstance(c, Step) for c in setup.children + play.children + end.children)
-    assert [(c.number, bool(c.sentence)) for c in play.children] == [(1, False), (2, True)]
+    assert [(c.number, c.sentence) for c in play.children] == [
+        (1, "タイルを引く"), (2, "引いたタイルを、既に置かれているタイルのどれかに接するように置きます。")]
+    assert [type(b).__name__ for b in play.children[0].children] == ["DraftParagraph"]  # (its line under it)
     assert [(c.number, bool(c.sentence)) for c in end.children] == [(1, True), (2, True)]
 
 
 def test_a_short_step_that_ends_as_a_sentence_is_a_numbered_line_not_a_heading():
     """editor7: ``１：カードを１枚引く。`` (under 30 characters) was set as heading 3.1 and listed in
     the contents; a heading has no 。, so a step ending in 。 ！ or ？ is an instruction, a
-    numbered line of the text, lines under it and all. A title (no 。) stays a heading, and the
-    draft's own heading marks (■ ◇ ◎) keep theirs however they end."""
+    numbered line of the text, lines under it and all; so is a title (no 。) among them (a
+    section's steps are all of one kind), and the draft's own heading marks (■ ◇ ◎) keep
+    theirs however they end."""
     draft = ("■■　テスト　草案１\n■　ゲームの進行\n１：カードを１枚引く。\n　山札の上から引きます。\n"
              "２：宣言する！\n３：誰が勝つ？\n４：ラウンド終了\n　次のラウンドへ。\n◎捨てる。\n　捨てます。\n")
     d = parse(draft)
     (play,) = d.rules
     steps = [c for c in play.children if isinstance(c, Step)]
-    assert [(c.number, c.sentence) for c in steps] == [(1, "カードを１枚引く。"), (2, "宣言する！"), (3, "誰が勝つ？"), (4, "")]
+    assert [(c.number, c.sentence) for c in steps] == [(1, "カードを１枚引く。"), (2, "宣言する！"), (3, "誰が勝つ？"), (4, "ラウンド終了")]
     assert isinstance(steps[0].children[0], DraftParagraph)  # (its line stays under it)
     assert any(isinstance(b, Subheading) and b.text == "捨てる。" for b in steps[3].children)
 
 
 def test_a_step_ending_in_a_full_stop_is_no_heading_of_the_book(tmp_path):
-    """The book's outline (the contents' headings) lists the title step and not the sentence."""
+    """The book's outline (the contents' headings) lists title steps and never a sentence; a
+    title step beside a sentence (``１：カードを１枚引く。`` then ``２：カードを出す`` with a line
+    under it) was heading 3.2 beside a numbered line 1.: it is numbered line 2., its line under
+    it, and the section's outline lists no step (book2)."""
     ws = make_workspace(tmp_path / "ws", draft=True)
     draft = ws / "data" / "test" / "draft.txt"
-    draft.write_text(draft.read_text(encoding="utf-8").replace("２：カードを１枚出す。", "２：カードを出す\n　１枚出します。"),
-                     encoding="utf-8")
-    assert run(ws, "rulebook", "--game", "test", "--out", str(tmp_path / "out")) == 0
-    reader = PdfReader(tmp_path / "out" / "test" / "rulebook.pdf")
-    steps = [item.title for item in reader.outline[3]]  # (the outline under 3　ゲームの進行)
-    assert steps == ["3.2\u3000カードを出す"], steps
-    text = "".join(page.extract_text() for page in reader.pages).replace("\n", "")
-    assert "1.カードを１枚引く。" in text.replace(" ", ""), text
+    text = draft.read_text(encoding="utf-8")
+    mixed = text.replace("２：カードを１枚出す。", "２：カードを出す\n　１枚出します。")
+    titles = mixed.replace("１：カードを１枚引く。", "１：カードを引く\n　１枚引きます。")
+    outlines, texts = [], []
+    for n, draft_text in enumerate([mixed, titles]):
+        draft.write_text(draft_text, encoding="utf-8")
+        assert run(ws, "rulebook", "--game", "test", "--out", str(tmp_path / f"out{n}")) == 0
+        reader = PdfReader(tmp_path / f"out{n}" / "test" / "rulebook.pdf")
+        outlines.append([item.title if not isinstance(item, list) else [i.title for i in item] for item in reader.outline])
+        texts.append("".join(page.extract_text() for page in reader.pages).replace("\n", "").replace(" ", ""))
+    assert outlines[0][2:4] == ["3\u3000ゲームの進行", "早見表"], outlines[0]  # (no 3.1, no 3.2 under it)
+    assert "1.カードを１枚引く。" in texts[0] and "2.カードを出す１枚出します。" in texts[0], texts[0]
+    assert outlines[1][3] == ["3.1\u3000カードを引く", "3.2\u3000カードを出す"], outlines[1]  # all titles: headings
 
 
 def test_an_aligned_tables_long_row_stays_in_its_table():

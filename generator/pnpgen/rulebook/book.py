@@ -543,6 +543,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
         latin=is_latin(draft.lang),
         icons=icons,
         playtest=not rules_only,
+        cover_label=settings.cover,
     )
     setting = setlines.SetLines()  # this book's lines: recalled from its last setting, kept for the next
     builder = _story_builder(game, r, rules_only, pictures, readings, icons, setting)

@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from reportlab.lib.units import mm
-from reportlab.platypus import BaseDocTemplate, Frame, KeepTogether, PageTemplate, Spacer
-from reportlab.platypus.doctemplate import ActionFlowable, LayoutError
+from reportlab.platypus import BaseDocTemplate, Frame, KeepTogether, PageTemplate
+from reportlab.platypus.doctemplate import LayoutError
 
 from pnpgen.messages import msg
 from pnpgen.pdf import settings
@@ -63,6 +63,7 @@ class Meta:
     latin: bool = False  # the book is set in Latin faces (no full-width space between title and draft)
     icons: Mapping[str, Icon] = field(default_factory=dict)  # the draft's icons, drawn in headings and the contents
     playtest: bool = True  # the cover says 「プレイテスト用」: not on a book to hand out, sell or print (--rules-only)
+    cover_label: str = ""  # the cover's top line, game.yaml's rulebook: cover (シナリオブック); else pnpgen's ルールブック
 
     @property
     def one_line_title(self) -> str:
@@ -103,6 +104,10 @@ class GridFrame(Frame):
         self._y = top - lines * self.pitch + s
 
     def _add(self, flowable, canv, trySplit=0):
+        # on the page's first line: less than a line of the frame used above it (a zero-height
+        # mark, a spacer): what the running head reads, by where the flowable stands, not by
+        # what was placed before it
+        flowable.__dict__["first_line"] = self._y2 - self._topPadding - float(self.__dict__["_y"]) < self.pitch
         self._snap(flowable)
         return super()._add(flowable, canv, trySplit)
 
@@ -150,8 +155,9 @@ class RulebookDoc(BaseDocTemplate):
             e.draft_line = getattr(e, "draft_line", None) or getattr(f, "draft_line", None)  # type: ignore[attr-defined]
             raise
 
-    # running header: the section in force at the top of the page (a page that opens with a
-    # section heading shows that section)
+    # running head (柱): the section in force at the page's first line — a page whose first line
+    # is a section's heading shows that section, else the section the page goes on with (the
+    # first section of the book on a page before any is in force)
     def handle_documentBegin(self):
         # multiBuild sets the story once to learn the pages of headings and terms, then again
         # with them; the first pass is a sketch: where each flowable falls, its text and
@@ -162,7 +168,6 @@ class RulebookDoc(BaseDocTemplate):
         give_font(self.canv, self.fonts.body)  # (the font it was made with) for faces svglib draws
         self._running = ""
         self._page_mark: str | None = None
-        self._drawn_on_page = 0
         super().handle_documentBegin()
         self.canv.setNamedCB(inline.ICON_CALLBACK, inline.callback(self.meta.icons))  # a heading's icons
 
@@ -177,17 +182,13 @@ class RulebookDoc(BaseDocTemplate):
 
     def _page_start(self, canv, doc):
         self._page_mark = self._running
-        self._drawn_on_page = 0
         canv.bookmarkPage(page_destination(doc.page))  # where the index's page numbers link to
 
     def afterFlowable(self, f):
-        visible = not isinstance(f, (Spacer, ActionFlowable))
-        first = visible and self._drawn_on_page == 0
-        self._drawn_on_page += visible
         for term in index_terms(f):
             self.notify("IndexTerm", (term, self.page))
         if isinstance(f, Heading):
-            if f.mark and (first or not self._page_mark):
+            if f.mark and (getattr(f, "first_line", False) or not self._page_mark):
                 self._page_mark = f.mark
             c = self.canv
             c.bookmarkPage(f.key)
@@ -245,7 +246,7 @@ class RulebookDoc(BaseDocTemplate):
         canv.rect(11 * mm, 11 * mm, PAGE_W - 22 * mm, PAGE_H - 22 * mm)
         cx = PAGE_W / 2
         canv.setFillColor(ACCENT)
-        glyphs.draw(canv, cx, PAGE_H - 28 * mm, msg("rulebook.cover", m.lang), f.gothic, 9, "centre")
+        glyphs.draw(canv, cx, PAGE_H - 28 * mm, m.cover_label or msg("rulebook.cover", m.lang), f.gothic, 9, "centre")
         canv.line(cx - 18 * mm, PAGE_H - 31 * mm, cx + 18 * mm, PAGE_H - 31 * mm)
         y = PAGE_H - 50 * mm
         canv.setFillColor(INK)

@@ -10,11 +10,13 @@ real pieces, and the quick reference. Read here, with file:line errors, never fr
             - {deck: area, piece: 2, x: 20, y: 23, rotate: 0}
       quick_reference:
         deck: summary                # show this deck's faces on the quick reference page
+                                     # (false: no 早見表; a game with no decks has none unless true)
       proof:
         ignore: [始めて, 創生エリア]  # findings of proof.txt that quote these words are meant
       style: jlreq                   # or proportional: the Japanese body text (docs/data-format.md)
       booklet_sheets: 20             # the most sheets one saddle-stitched booklet holds: more is warned
       colophon: [発行　星の市工房, 印刷　○○印刷]   # the 奥付's own lines (a 同人 book names its maker, printer…)
+      cover: シナリオブック           # the cover's top line (default ルールブック / Rulebook)
       edition: 初版                  # what the book to hand out (--rules-only, doujin-book) prints where
                                      # the designer's copy prints the draft number (default: nothing)
 """
@@ -35,7 +37,7 @@ from pnpgen.errors import suggest
 from pnpgen.safetext import quoted, written_in_cjk
 from pnpgen.terms import is_latin
 
-KEYS = ("figures", "quick_reference", "proof", "style", "booklet_sheets", "colophon", "edition")
+KEYS = ("figures", "quick_reference", "proof", "style", "booklet_sheets", "colophon", "edition", "cover")
 # A saddle stitch through more sheets than this (folded A4, 80 g/m²) is beyond a long-reach
 # stapler (rated for some 20 sheets) and most shops' saddle stitching (64–80 pages)
 BOOKLET_SHEETS = 20
@@ -87,12 +89,14 @@ class RulebookSettings:
 
     figures: list[FigureSpec] = field(default_factory=list)
     quick_reference_deck: str | None = None
+    quick_reference: bool = True  # the 早見表 is made (a book with no decks, a scenario book, has none: no turn)
     proof_ignore: list[str] = field(default_factory=list)
     style: str = "jlreq"
     booklet_sheets: int = BOOKLET_SHEETS
     booklet_sheets_line: int = 0  # game.yaml's line giving it (0: the default)
     colophon: list[str] = field(default_factory=list)  # the designer's lines of the 奥付 (発行, 印刷, 連絡先)
     edition: str = ""  # the book to hand out prints it where the designer's copy prints 草案N (初版, 第2版)
+    cover: str = ""  # the cover's top line: what the book is (シナリオブック); empty: pnpgen's ルールブック
 
 
 def reach_mm(outline: Sequence[tuple[float, float]], trim_mm: tuple[float, float], piece: Placed,
@@ -176,13 +180,14 @@ def _untranslated(doc: Located, value: Any, keypath: tuple, game: Game) -> str:
 
 def load_settings(game: Game) -> RulebookSettings:
     """The game's ``rulebook:`` settings (none when game.yaml has no such key or no file)."""
+    bare = RulebookSettings(quick_reference=bool(game.decks))  # no decks: no turn to sum up
     path = Path(game.root) / "game.yaml"
     if not path.is_file():
-        return RulebookSettings()
+        return bare
     doc = load_yaml(path)
     raw = doc.data.get("rulebook") if isinstance(doc.data, dict) else None
     if raw is None:
-        return RulebookSettings()
+        return bare
     raw = _mapping(doc, raw, ("rulebook",), KEYS, "rulebook")
     decks = {d.id: d for d in game.decks}
 
@@ -192,7 +197,7 @@ def load_settings(game: Game) -> RulebookSettings:
             raise doc.error(keypath, f"no deck {validate.show(value)} in this game{near}", "one of " + ", ".join(decks))
         return value
 
-    out = RulebookSettings()
+    out = bare
     figures = raw.get("figures") or []
     if not isinstance(figures, list):
         raise doc.error(("rulebook", "figures"), "figures must be a list", "a list of figures")
@@ -226,7 +231,10 @@ def load_settings(game: Game) -> RulebookSettings:
                                       (w, h), placed, doc.where(kp).line or 0,
                                       _untranslated(doc, caption, kp + ("caption",), game)))
     quick = raw.get("quick_reference")
-    if quick is not None:
+    if isinstance(quick, bool):
+        out.quick_reference = quick
+    elif quick is not None:
+        out.quick_reference = True
         quick = _mapping(doc, quick, ("rulebook", "quick_reference"), ("deck",), "quick_reference")
         if "deck" in quick:
             out.quick_reference_deck = deck_id(quick["deck"], ("rulebook", "quick_reference", "deck"))
@@ -264,4 +272,10 @@ def load_settings(game: Game) -> RulebookSettings:
             raise doc.error(("rulebook", "edition"), f"edition {validate.show(raw['edition'])} is not a short line of text",
                             f"1 to {EDITION_CHARS} characters on one line, e.g. 初版 or 第2版 ({{ja: 初版, en: First edition}})")
         out.edition = edition
+    if raw.get("cover") is not None:
+        cover = _in_language(doc, raw["cover"], ("rulebook", "cover"), game).strip()
+        if not cover or len(cover) > EDITION_CHARS or "\n" in cover:
+            raise doc.error(("rulebook", "cover"), f"cover {validate.show(raw['cover'])} is not a short line of text",
+                            f"1 to {EDITION_CHARS} characters on one line, e.g. シナリオブック ({{ja: シナリオブック, en: Scenario book}})")
+        out.cover = cover
     return out

@@ -302,9 +302,22 @@ def parse(text: str, lang: str = "ja") -> Document:
         gap = False
     out.close(0)
 
+    for each in sections:
+        _steps_one_kind(each)
     mark_brainstorm(sections)
     _apply_memo_counts(sections)
     return Document(title, parts, label, number, sections, preamble)
+
+
+def _steps_one_kind(section: Section) -> None:
+    """A section's steps are all headings or all numbered lines: when one is an instruction
+    (``１：カードを１枚引く。``, a numbered line), a step written as a title (``２：手札を出す``, its
+    lines under it) is a numbered line too, its lines indented under it — a heading 3.2 beside a
+    numbered line 1. read as two kinds of step (the English drafts' rule, ``latin._steps_alike``)."""
+    steps = [c for c in section.children if isinstance(c, Step)]
+    if any(step.sentence for step in steps):
+        for step in steps:
+            step.sentence = step.sentence or step.title
 
 
 def _apply_memo_counts(sections: list[Section]) -> None:

@@ -514,8 +514,8 @@ class StoryBuilder:
         counts, the components' counts (stand-ins marked 「（仮）」); a part the draft is silent on
         says so. The game's own summary deck follows when game.yaml names one. A draft with a
         早見表 of its own (■　早見表) keeps it where it stands, and gets no second one."""
-        if not self.doc.rules or any(s.is_quick_reference for s in self.doc.rules):
-            return []
+        if not self.settings.quick_reference or not self.doc.rules or any(s.is_quick_reference for s in self.doc.rules):
+            return []  # (game.yaml's quick_reference: false; a game with no decks, a scenario book: no turn)
         q = quick_reference(self.doc.rules, self.marks.latin)
         numbers = {id(s): n for n, s in enumerate(self.doc.rules, start=1)}
         out: list[Flowable] = []
