@@ -539,3 +539,41 @@ def test_a_spare_put_back_never_replaces_a_file_that_took_its_trash_name_meanwhi
     assert taken.open_as(staged, 0o644) is None
     assert entry.read_bytes() == b"a designer's file"
     assert not staged.exists()  # pnpgen's own spare freed, not left in the staging folder
+
+
+def test_a_spare_whose_bytes_differ_from_its_record_is_used_only_before_them(tmp_path):
+    """A spare whose bytes were changed behind its record (its stamp put back) is trusted only up
+    to the part in memory that differs: its layout names the pictures, never the drawing's bytes."""
+    art = tmp_path / "art.bin"
+    art.write_bytes(bytes(range(256)) * 64)
+    drawing = [f"q {i} 0 0 1 0 0 cm /F{i} Do Q\n".encode() for i in range(3000)]
+    picture = assemble.Stored(str(art), 8192, 100, assemble.file_stamp(art))
+    old = assemble.PdfFile((b"head", picture, *drawing, b"tail"))
+    new = assemble.PdfFile((b"head", picture, *drawing[:2000], b"q edited Q\n",
+                            *drawing[2001:], b"tail"))
+    trash = tmp_path / "trash"
+    trash.mkdir()
+    entry = trash / "0001"
+    entry.write_bytes(bytes(old))
+
+    def record() -> spare.Record:
+        st = entry.stat()
+        return spare.Record(spares={DOC: ["0001", st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns,
+                                          spare.layout_of(old)]})
+
+    found = spare.find(trash, record(), DOC, new, 0)
+    assert found is not None and found.parts == 2 + 2000
+    assert found.size == len(b"head") + 8192 + sum(map(len, drawing[:2000]))
+    whole = entry.read_bytes()
+    for at, parts in [(len(whole) // 3, None), (3, 0)]:
+        changed = bytearray(whole)
+        changed[at] ^= 1
+        st = entry.stat()
+        entry.write_bytes(bytes(changed))
+        os.utime(entry, ns=(st.st_atime_ns, st.st_mtime_ns))
+        found = spare.find(trash, record(), DOC, new, 0)
+        assert found is not None and found.size <= at, (found, at)
+        if parts is not None:
+            assert found.parts == parts
+        entry.write_bytes(whole)
+        os.utime(entry, ns=(st.st_atime_ns, st.st_mtime_ns))

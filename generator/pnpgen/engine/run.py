@@ -11,7 +11,7 @@ import gc
 import importlib
 import json
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
@@ -58,8 +58,9 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
     if not todo:
         return outcomes
     jobs = [(ws, slug, inputs, for_game(slug, options, own_language), rulebook, out_root) for slug, inputs in todo]
-    # the big documents are copied into the staging folder as each game has them, while the build goes on
-    with Staging(out_root) as staging:
+    # the big documents are copied into the staging folder as each game has them, while the build goes on;
+    # the collector, paused as each game's sheets are made, stays paused until the files are committed
+    with collector_paused() as collector, Staging(out_root) as staging:
         if options.jobs > 1 and len(todo) > 1:
             from concurrent.futures import ProcessPoolExecutor, as_completed
 
@@ -76,7 +77,7 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
                 done = {futures[f]: f.result() for f in futures}
                 built = [done[slug] for slug, _ in todo]  # in the order asked, whatever finished first
         else:
-            built = [_build_one(job, say, warm, cache.states, staging) for job in jobs]
+            built = [_build_one(job, say, warm, cache.states, staging, collector) for job in jobs]
         files: dict[Path, bytes | PdfFile] = dict(mark(out_root))
         stale: list[Path] = []
         for outcome, write, gone in built:
@@ -102,21 +103,38 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
     return outcomes
 
 
-@contextmanager
-def collector_paused() -> Iterator[Callable[[], None]]:
-    """Gives ``pause``: the garbage collector off from when it is called to the end of the block,
-    then on again (as it was). A game's sheets and documents are hundreds of thousands of objects
-    that live until they are written (pages, placements, the writer's objects) and hold no
-    cycles: each young collection walked them only to keep them, and the first older one walked
-    the game's faces too (3,000 cards' text edit: 0.46 CPU-s of collections, 0.25 s of it one walk
-    of the whole heap during the shop pages). The faces are read and converted before: their
-    conversion makes cycles (a cold 3,000-card build with no collector at all peaked 200 MB higher)."""
-    was = gc.isenabled()
-    try:
-        yield gc.disable
-    finally:
-        if was:
+class Collector:
+    """The garbage collector of a build: ``pause`` turns it off, ``resume`` back on as it was
+    when ``collector_paused`` began (off stays off)."""
+
+    def __init__(self, was: bool):
+        self.was = was
+
+    def pause(self) -> None:
+        gc.disable()
+
+    def resume(self) -> None:
+        if self.was:
             gc.enable()
+
+
+@contextmanager
+def collector_paused() -> Iterator[Collector]:
+    """Gives a ``Collector``: the garbage collector off from when it is paused to the end of the
+    block (or its next ``resume``), then on again (as it was). A game's sheets and documents are
+    hundreds of thousands of objects that live until they are written (pages, placements, the
+    writer's objects) and hold no cycles: each young collection walked them only to keep them, and
+    the first older one walked the game's faces too (3,000 cards' text edit: 0.46 CPU-s of
+    collections, 0.25 s of it one walk of the whole heap during the shop pages). The faces are read
+    and converted with it on: their conversion makes cycles (a cold 3,000-card build with no
+    collector at all peaked 200 MB higher). ``run_build`` keeps it paused until the build's files
+    are committed (the first collection after, 0.10 s at 3,000 cards, walked what the commit
+    freed); each next game of the run turns it on again before its faces are read."""
+    collector = Collector(gc.isenabled())
+    try:
+        yield collector
+    finally:
+        collector.resume()
 
 
 def drawn_sheets(cache: Cache, edition: str, inputs: str) -> FaceStreams:
@@ -138,12 +156,16 @@ def _stage_early(staging: Staging, files: dict[Path, bytes | PdfFile]) -> None:
 
 
 def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | None = None,
-               states: States | None = None, staging: Staging | None = None,
+               states: States | None = None, staging: Staging | None = None, collector: Collector | None = None,
                ) -> tuple[GameOutcome, dict[Path, bytes | PdfFile], list[Path]]:
     """One game, in memory: its outcome, the files to write (outputs, manifest, cache) and the
     files of its last build that it no longer makes. ``states``: the states read so far
-    (``Cache.states``); ``staging``: where its big documents are copied from the moment they are made."""
+    (``Cache.states``); ``staging``: where its big documents are copied from the moment they are made;
+    ``collector``: the run's, paused from when the faces are ready and left so (else one of the
+    game's own, on again when its documents are made: a worker process's)."""
     ws, slug, inputs, options, rulebook, out_root = job
+    if collector is not None:  # (an earlier game's sheets paused it): reading and converting faces makes cycles
+        collector.resume()
     out_dir = game_out_dir(out_root, slug, options)
     cache = Cache(out_root, states)
     say(f"{slug}: building")
@@ -163,11 +185,11 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
         # the faces and pages an earlier build drew, while what they are drawn with holds: the
         # last save's (watch, serve), else the last build's from the cache
         sheets = warm.sheets(ed, drawn_with) if warm is not None else drawn_sheets(cache, ed, drawn_with)
-        with collector_paused() as pause:
+        with collector_paused() if collector is None else nullcontext(collector) as paused:
             def faces_ready(result: BuildResult) -> None:  # the rulebook (set here without a core for it), then the sheets
                 if book is not None:
                     book.start(result)
-                pause()
+                paused.pause()
 
             result = build_game(ws, slug, options, game=game, cache=cache, state=before, out_dir=out_dir, say=say,
                                 sheets=sheets, arts=warm.arts(ed, drawn_with) if warm is not None else None,
