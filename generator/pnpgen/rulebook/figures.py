@@ -267,15 +267,17 @@ def load_settings(game: Game) -> RulebookSettings:
                             f"a line of 1 to {COLOPHON_CHARS} characters (one line of the back page)")
     out.colophon = [line.strip() for line in colophon]
     if raw.get("edition") is not None:
-        edition = _in_language(doc, raw["edition"], ("rulebook", "edition"), game).strip()
-        if not edition or len(edition) > EDITION_CHARS or "\n" in edition:
-            raise doc.error(("rulebook", "edition"), f"edition {validate.show(raw['edition'])} is not a short line of text",
-                            f"1 to {EDITION_CHARS} characters on one line, e.g. 初版 or 第2版 ({{ja: 初版, en: First edition}})")
-        out.edition = edition
+        out.edition = _short_line(doc, raw, "edition", game, "初版 or 第2版 ({ja: 初版, en: First edition})")
     if raw.get("cover") is not None:
-        cover = _in_language(doc, raw["cover"], ("rulebook", "cover"), game).strip()
-        if not cover or len(cover) > EDITION_CHARS or "\n" in cover:
-            raise doc.error(("rulebook", "cover"), f"cover {validate.show(raw['cover'])} is not a short line of text",
-                            f"1 to {EDITION_CHARS} characters on one line, e.g. シナリオブック ({{ja: シナリオブック, en: Scenario book}})")
-        out.cover = cover
+        out.cover = _short_line(doc, raw, "cover", game, "シナリオブック ({ja: シナリオブック, en: Scenario book})")
     return out
+
+
+def _short_line(doc: Located, raw: dict, key: str, game: Game, example: str) -> str:
+    """``rulebook: <key>:`` in this edition's language: one line of 1 to ``EDITION_CHARS``
+    characters (the cover's top line, the edition on the back page)."""
+    line = _in_language(doc, raw[key], ("rulebook", key), game).strip()
+    if not line or len(line) > EDITION_CHARS or "\n" in line:
+        raise doc.error(("rulebook", key), f"{key} {validate.show(raw[key])} is not a short line of text",
+                        f"1 to {EDITION_CHARS} characters on one line, e.g. {example}")
+    return line
