@@ -602,6 +602,18 @@ def test_japanese_left_plain_in_a_list_field_is_warned_in_the_english_edition(tm
 NOTE_ONLY_IN_EN = "{{ textbox(piece.note, 5, 75, w - 10, 8, size=8) }}\n{% endblock %}"
 
 
+def _only_memo_told_missing(ws, capsys) -> None:
+    """The Japanese build and ``check`` tell memo's missing Japanese text, never note's (a field
+    only the English edition reads)."""
+    capsys.readouterr()
+    build(ws)
+    err = capsys.readouterr().err
+    assert "pieces.1.note" not in err and "pieces.1.memo: no ja text; printed in en marked 〔en〕" in err, err
+    assert run(ws, "check", "--game", "test") == 0
+    out = capsys.readouterr()
+    assert "pieces.1.note" not in out.out + out.err and "pieces.1.memo" in out.out + out.err
+
+
 @pytest.mark.parametrize("way", ["if", "front"])
 def test_a_field_only_the_english_template_reads_is_no_missing_japanese_text(tmp_path, capsys, way):
     """editor7: ``note: {en: Note}`` read only by the English edition's template (``{% if game.lang
@@ -619,13 +631,7 @@ def test_a_field_only_the_english_template_reads_is_no_missing_japanese_text(tmp
         ws = make_workspace(tmp_path / "ws", deck=deck, game=TWO, front=FRONT, back=BACK)
         (ws / "templates" / "test" / "card-front-en.svg.j2").write_text(FRONT.replace("{% endblock %}", NOTE_ONLY_IN_EN),
                                                                        encoding="utf-8")
-    capsys.readouterr()
-    build(ws)
-    err = capsys.readouterr().err
-    assert "pieces.1.note" not in err and "pieces.1.memo: no ja text; printed in en marked 〔en〕" in err, err
-    assert run(ws, "check", "--game", "test") == 0
-    out = capsys.readouterr()
-    assert "pieces.1.note" not in out.out + out.err and "pieces.1.memo" in out.out + out.err
+    _only_memo_told_missing(ws, capsys)
     build(ws, "--lang", "en")
     assert "〔" not in " ".join(pages_text(ws / "build" / "test" / "en" / "cards.pdf")) and "Note" in " ".join(
         pages_text(ws / "build" / "test" / "en" / "cards.pdf"))
@@ -657,12 +663,6 @@ def test_a_field_only_the_english_edition_reads_anywhere_the_build_looks_is_no_m
         ws = make_workspace(tmp_path / "ws", deck=deck, game=TWO, front=front, back=BACK)
         (ws / "templates" / name).parent.mkdir(parents=True, exist_ok=True)
         (ws / "templates" / name).write_text(NOTE_ONLY_IN_EN.replace("\n{% endblock %}", "\n"), encoding="utf-8")
-    capsys.readouterr()
-    build(ws)
-    err = capsys.readouterr().err
-    assert "pieces.1.note" not in err and "pieces.1.memo: no ja text; printed in en marked 〔en〕" in err, err
-    assert run(ws, "check", "--game", "test") == 0
-    out = capsys.readouterr()
-    assert "pieces.1.note" not in out.out + out.err and "pieces.1.memo" in out.out + out.err
+    _only_memo_told_missing(ws, capsys)
     build(ws, "--lang", "en")
     assert "Note" in " ".join(pages_text(ws / "build" / "test" / "en" / "cards.pdf"))
