@@ -10,14 +10,12 @@ import json
 import re
 from pathlib import Path
 
-import pypdfium2 as pdfium
-import pypdfium2.raw as pdfium_c
 import pytest
 from pypdf import PdfReader
 
 from conftest import DECK_YAML, GAME_YAML, make_workspace, run
+from homeprint.test_printer import placements
 from pdfprobe import text_positions, texts
-from pnpgen.units import MM_PER_PT
 
 W, H = 210.0, 297.0
 DECKS = (("bid", 10), ("summary", 5), ("role", 4))  # built in file order: bid, role, summary
@@ -48,16 +46,8 @@ def build(ws: Path, out: Path, *args: str) -> Path:
 def cards_at(pdf: Path) -> list[dict[str, tuple[float, float, float, float]]]:
     """Per page: each card's name (or ``B`` + name on a back) → the (left, top, right, bottom) in
     mm of the face it is printed on (the smallest placed form holding its text)."""
-    doc = pdfium.PdfDocument(pdf.read_bytes())
-    reader = PdfReader(pdf)
     out = []
-    for page, pdf_page in zip(doc, reader.pages):
-        h = page.get_height()
-        boxes = []
-        for obj in page.get_objects(max_depth=1):
-            if obj.type == pdfium_c.FPDF_PAGEOBJ_FORM:
-                x0, b, x1, t = obj.get_bounds()
-                boxes.append((x0 * MM_PER_PT, (h - t) * MM_PER_PT, x1 * MM_PER_PT, (h - b) * MM_PER_PT))
+    for boxes, pdf_page in zip(placements(pdf), PdfReader(pdf).pages):
         found = {}
         for text, x, y in text_positions(pdf_page):
             holding = [bx for bx in boxes if bx[0] <= x <= bx[2] and bx[1] <= y <= bx[3]]

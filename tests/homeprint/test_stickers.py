@@ -8,11 +8,8 @@ from __future__ import annotations
 import json
 import re
 
-import pypdfium2 as pdfium
-import pypdfium2.raw as pdfium_c
-
 from conftest import REPO, make_workspace, run
-from pnpgen.units import MM_PER_PT
+from homeprint.test_printer import placements
 
 DOCS = (REPO / "docs" / "home-printing.md").read_text(encoding="utf-8")
 
@@ -34,15 +31,9 @@ def test_the_sticker_recipe_builds_one_sided_into_the_labels(tmp_path):
     (ws / "data" / "test" / "decks" / "stickers.yaml").write_text(
         blocks["data/<slug>/decks/stickers.yaml"], encoding="utf-8")
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
-    pdf = pdfium.PdfDocument((ws / "build" / "test" / "stickers.pdf").read_bytes())
-    assert len(pdf) == 1  # seven stickers, one sheet of 24 labels, no backs page
-    page = pdf[0]
-    height = page.get_height()
-    boxes = []
-    for obj in page.get_objects(max_depth=1):
-        if obj.type == pdfium_c.FPDF_PAGEOBJ_FORM:
-            x0, b, x1, t = obj.get_bounds()
-            boxes.append((x0 * MM_PER_PT, (height - t) * MM_PER_PT, x1 * MM_PER_PT, (height - b) * MM_PER_PT))
+    pages = placements(ws / "build" / "test" / "stickers.pdf")
+    assert len(pages) == 1  # seven stickers, one sheet of 24 labels, no backs page
+    boxes = pages[0]
     centres = sorted(((x0 + x1) / 2, (y0 + y1) / 2) for x0, y0, x1, y1 in boxes)
     assert len(centres) == 7, boxes
     first = min(centres, key=lambda c: (round(c[1]), c[0]))
