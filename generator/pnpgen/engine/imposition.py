@@ -339,7 +339,7 @@ def impose_deck(ds: DeckSheets, df: DeckFaces, placed: DeckOnPaper, deck: Deck, 
 
 def plain_sheets(ds: DeckSheets, placed: DeckOnPaper, sheet: SheetOptions, font: str) -> list[Page]:
     """Home sheets on a grid, a nesting or a sheet layout's slots (not tiles, fold-over or sleeve
-    inserts): a deck's own, and those decks share in the all-in-one file (engine/sharing.py)."""
+    inserts): a deck's own, and those decks share in the all-in-one file (``shared_sheets``)."""
     if isinstance(placed.layout, SlotLayout):
         return home_sheets(ds, placed.layout, sheet, font, fontreg.string_width_mm)
     if placed.by_hand:  # a board the registration marks leave no room for: cut by hand
