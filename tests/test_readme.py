@@ -14,7 +14,7 @@ import pytest
 from pypdf import PdfReader
 
 import pnpgen
-from conftest import REPO, run
+from conftest import REPO, make_workspace, run
 from pnpgen.cli import _parsers
 from pnpgen.data import layouts
 from pnpgen.data.yamlsrc import load_yaml
@@ -277,3 +277,20 @@ def test_the_set_up_shows_what_building_populous_prints_and_writes(built):
     assert len(listed) >= 8
     for name in listed:
         assert (built / "populous" / name).exists(), name
+
+
+def test_the_set_up_s_note_on_pip_s_build_folder_holds(tmp_path, capsys):
+    """README: pip builds in the checkout's build/; a build/ of pip's files alone is refused with
+    the words it quotes, one pnpgen built into first keeps them and builds."""
+    quoted = re.search(r"is refused by the next `pnpgen build` there, `([^`]+)`", " ".join(_section("## Set up and build").split())).group(1)
+    fresh, used = make_workspace(tmp_path / "fresh"), make_workspace(tmp_path / "used")
+    assert run(used, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    for ws in (fresh, used):
+        for pip_made in ("lib/pnpgen/__init__.py", "bdist.linux-x86_64/x"):
+            (ws / "build" / pip_made).parent.mkdir(parents=True)
+            (ws / "build" / pip_made).write_text("", encoding="utf-8")
+    capsys.readouterr()
+    assert run(fresh, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
+    assert quoted in capsys.readouterr().err
+    assert run(used, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert (used / "build" / "lib" / "pnpgen" / "__init__.py").is_file()
