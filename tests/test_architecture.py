@@ -1,7 +1,7 @@
 """The shape of the package, read from its source with ``ast``: data flows one way.
 
 The stages, lowest first (a module may import its own stage and any stage below it, never one
-above; README "How it is built" draws the same order):
+above; docs/architecture.md, "The pipeline", draws the same order):
 
 0. shared bottom modules: ``errors`` (InputError, Where, contained), ``units``, ``progress``,
    ``memo`` (the known/learned/used memo passed down), ``patterns`` (regular expressions compiled at first use), ``safetext``, ``terms`` (a 【term】's brackets), ``resources`` (files
@@ -278,7 +278,7 @@ def test_the_checks_catch_what_they_look_for(tmp_path):
 # -- libraries' private names ------------------------------------------------------------------
 # pnpgen uses libraries through their public APIs. These are the uses of a library's private
 # name (``obj._name`` of an object not pnpgen's own) that stay, each with why no public API does
-# it; README "How it is built" and docs/speed.md say the same. A new one fails the test below; an
+# it; docs/architecture.md and docs/speed.md say the same. A new one fails the test below; an
 # entry no longer used fails it too. Keyed by (module, name).
 LIBRARY_PRIVATE: dict[tuple[str, str], str] = {
     # standard library: documented, public despite the underscore

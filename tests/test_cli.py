@@ -73,7 +73,7 @@ def test_every_option_says_what_it_does():
     (("Bulid", "--game", "x"), "did you mean build?"),
     (("help", "exprot"), "unknown command 'exprot'; did you mean export?"),
     (("nwe", "demo"), "unknown command 'nwe'; did you mean new?"),
-    # a Japanese trial: the README's "Keep the history" typed as a command
+    # a Japanese trial: docs/playtest.md's "Keep the history" typed as a command
     (("history", "--game", "x"), "unknown command 'history'; did you mean log? (it prints the history's versions) (expected one of"),
     (("new", "demo", "--kind", "tokns"), "argument --kind: 'tokns' is not a choice; did you mean tokens?"),
     # a game trial: the title typed as the slug is told the slug it makes and where the title goes

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from conftest import REPO, run, source_nodes
 from pnpgen import readme, resources
+from pnpgen.cli import _parsers
 
 PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
 SETUPTOOLS = PYPROJECT["tool"]["setuptools"]
@@ -103,7 +104,12 @@ def test_pnpgen_docs_lists_the_pages_and_prints_the_one_a_message_names(tmp_path
     assert run(tmp_path, "docs", "docs/exports.md#doujin") == 0
     assert capsys.readouterr().out.strip() == (REPO / "docs" / "exports.md").read_text(encoding="utf-8").strip()
     assert run(tmp_path, "docs", "hints") == 2
-    assert "no documentation topic 'hints' (expected one of readme, data-format, exports" in capsys.readouterr().err
+    topics = ", ".join(["readme", *sorted(p.stem for p in (REPO / "docs").glob("*.md"))])
+    assert f"no documentation topic 'hints' (expected one of {topics})" in capsys.readouterr().err
+    # `pnpgen docs --help` and README's command line name every page a designer may ask for
+    topic_help = next(a.help for a in _parsers()[1]["docs"]._actions if a.dest == "topic")
+    readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    assert f"the page to print: {topics} (default" in topic_help and f"or one page printed: {topics} (a message" in readme
 
 
 def test_an_installed_pnpgen_reads_its_readme_from_its_own_metadata(tmp_path, monkeypatch):

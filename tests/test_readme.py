@@ -1,5 +1,6 @@
-"""Issue 21: README is tested as written. Its set-up commands and its "Adding a deck" files,
-copied into an empty folder outside the checkout (no fonts/, no templates/common/), build."""
+"""Issue 21: README is tested as written. Its set-up commands, and docs/templates.md's workspace
+by hand and "Adding a deck" files, copied into an empty folder outside the checkout (no fonts/, no
+templates/common/), build; so does "Start a game of your own", its first rebuild included."""
 
 from __future__ import annotations
 
@@ -13,35 +14,46 @@ import pytest
 from pypdf import PdfReader
 
 import pnpgen
-from conftest import REPO, run
+from conftest import REPO, make_workspace, run
 from pnpgen.cli import _parsers
 from pnpgen.data import layouts
 from pnpgen.data.yamlsrc import load_yaml
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
+TEMPLATES = (REPO / "docs" / "templates.md").read_text(encoding="utf-8")
 FENCE = re.compile(r"^ *```(\w*)\n(.*?)^ *```", re.S | re.M)
 
 
-def _section(title: str) -> str:
-    start = README.index(title)
-    return README[start:README.index("\n## ", start)]
+def _section(title: str, page: str = README) -> str:
+    start = page.index(title)
+    end = page.find("\n## ", start)
+    return page[start:] if end < 0 else page[start:end]
 
 
-def _blocks(title: str, lang: str) -> list[str]:
-    return [textwrap.dedent(body) for kind, body in FENCE.findall(_section(title)) if kind == lang]
+def _blocks(title: str, lang: str, page: str = README) -> list[str]:
+    return [textwrap.dedent(body) for kind, body in FENCE.findall(_section(title, page)) if kind == lang]
+
+
+def _commands(title: str, page: str = README) -> list[list[str]]:
+    """The sh blocks of a section, each as its command lines (comments after two spaces dropped)."""
+    return [[line.split("  #")[0].strip() for line in block.splitlines() if line.strip()]
+            for block in _blocks(title, "sh", page)]
 
 
 def test_readme_set_up_and_first_deck_build_as_written(tmp_path, capsys):
+    """README's set-up commands, then docs/templates.md's workspace by hand with its "Adding a
+    deck" files, in an empty folder."""
     ws = tmp_path / "mine"
     ws.mkdir()
-    deck, front, back = _blocks("## Adding a deck", "yaml") + _blocks("## Adding a deck", "jinja")
-    blocks = [[line.split("  #")[0].strip() for line in block.splitlines() if line.strip()]
-              for block in _blocks("## Set up and build", "sh")]
-    assert blocks[0] == ["pip install -e .", "pnpgen build --game populous"]  # in this checkout
-    commands = [line for block in blocks[1:] for line in block]  # a workspace of one's own
-    assert commands[0].startswith("pip install .") and "pnpgen build --game epic" in commands
+    deck, front, back = (_blocks("## Adding a deck", "yaml", TEMPLATES)
+                         + _blocks("## Adding a deck", "jinja", TEMPLATES))
+    setup = _commands("## Set up and build")
+    assert setup[0] == ["pip install -e .", "pnpgen build --game populous"]  # in this checkout
+    assert setup[1][0].startswith("pip install .") and setup[1][1:] == ["pnpgen --version"]  # a tool
+    commands = setup[1][1:] + [line for block in _commands("## A workspace by hand", TEMPLATES) for line in block]
+    assert "pnpgen build --game epic" in commands
     built = False
-    for line in commands[1:]:  # pip install: the suite runs this checkout's package
+    for line in commands:  # pip install: the suite runs this checkout's package
         if not line.startswith("pnpgen "):
             subprocess.run(["bash", "-euc", line], cwd=ws, check=True)
             continue
@@ -73,14 +85,16 @@ def test_readme_command_line_names_every_command(command):
 
 def test_readme_start_a_game_builds_as_written(tmp_path, capsys):
     """"Start a game of your own": its commands in an empty folder, then its cards.yaml in place of
-    the deck pnpgen new wrote; the layouts its comment names are built-in ones."""
-    (commands,) = _blocks("## Start a game of your own", "sh")
+    the deck pnpgen new wrote; the layouts its comment names are built-in ones. Its first rebuild,
+    after the draft's count and game.yaml's players written as it says, prints the lines it shows,
+    and the draft no longer disagrees with the data."""
+    section = _section("## Start a game of your own")
+    first, again = _commands("## Start a game of your own")
     (deck,) = _blocks("## Start a game of your own", "yaml")
-    lines = [line for line in commands.splitlines() if line.strip()]
-    assert lines[0] == "mkdir my-games && cd my-games"
+    assert first[0] == "mkdir my-games && cd my-games"
     ws = tmp_path / "my-games"
     ws.mkdir()
-    for line in lines[1:]:
+    for line in first[1:]:
         args = shlex.split(line)[1:]
         assert run(ws, *args, *(["--no-rulebook", "--jobs", "1"] if args[0] == "build" else [])) == 0, line
     game = ws / "data" / "kingdom"
@@ -89,13 +103,33 @@ def test_readme_start_a_game_builds_as_written(tmp_path, capsys):
     path = deck.splitlines()[0].removeprefix("# ")
     assert path == "data/kingdom/decks/cards.yaml"
     (ws / path).write_text(deck, encoding="utf-8")
-    assert run(ws, "build", "--game", "kingdom", "--no-rulebook", "--jobs", "1") == 0
+    # the first rebuild: the draft's count and the player count, written as the section says
+    said, written = re.search(r"still says `(◇[^`]+)` \(in `data/kingdom/draft\.txt`\): write\s+`(◇[^`]+)`", section).groups()
+    draft = (game / "draft.txt").read_text(encoding="utf-8")
+    assert said in draft
+    (game / "draft.txt").write_text(draft.replace(said, written), encoding="utf-8")
+    (players,) = re.findall(r"`data/kingdom/game\.yaml`, write the player count, `(players: [^`]+)`", " ".join(section.split()))
+    yaml_text = (game / "game.yaml").read_text(encoding="utf-8")
+    assert re.search(r"^players: 未定", yaml_text, re.M)
+    (game / "game.yaml").write_text(re.sub(r"^players: 未定", players, yaml_text, flags=re.M), encoding="utf-8")
+    capsys.readouterr()
+    assert again == ["pnpgen build --game kingdom"]
+    assert run(ws, *shlex.split(again[0])[1:], "--jobs", "1") == 0
+    printed = capsys.readouterr()
+    shown = [line for body in FENCE.findall(section[section.index("### The first rebuild"):]) if body[0] == ""
+             for line in body[1].splitlines() if line.strip()]
+    assert len(shown) == 2 and all(line in printed.out.splitlines() for line in shown), (shown, printed.out)
+    assert printed.err == ""  # the draft's count and the players agree with the data now
     pdf = PdfReader(ws / "build" / "kingdom" / "shop" / "cards.pdf")
     assert len(pdf.pages) == 10  # 4 騎士 and 1 魔女 (count 1 by default), each front then its back
     assert "騎士" in pdf.pages[0].extract_text() and "魔女" in pdf.pages[8].extract_text()
+    assert "騎士" in PdfReader(ws / "build" / "kingdom" / "reprint.pdf").pages[0].extract_text()
+    assert "4 × 騎士" in (ws / "build" / "kingdom" / "reprint.txt").read_text(encoding="utf-8")
     capsys.readouterr()
     assert run(ws, "check", "--game", "kingdom") == 0
-    assert "魔女.text: 未定" in capsys.readouterr().out  # open values: `pnpgen check` lists them
+    checked = capsys.readouterr()
+    assert "魔女.text: 未定" in checked.out  # open values: `pnpgen check` lists them
+    assert "count of" not in checked.out + checked.err and "players" not in checked.out + checked.err
     named = re.findall(r"\b((?:card|token|tile)-[a-z-]+|board|standee|tuck-box)\b",
                        "".join(line.partition("#")[2] for line in deck.splitlines()[1:]))
     assert len(named) == 12 and set(named) <= set(layouts.builtin_names()), named
@@ -205,3 +239,58 @@ def test_every_shipped_preset_is_named_where_a_designer_looks_for_it():
     exports = (REPO / "docs" / "exports.md").read_text(encoding="utf-8")
     table = exports[exports.index("### Shipped presets"):exports.index("Sources:")]
     assert sorted(re.findall(r"^\| `([a-z-]+)` \|", table, re.M)) == shipped
+
+
+def test_ci_runs_the_test_command_the_readme_gives():
+    """README's test command is the one .ci/run runs, word for word (CI runs what a contributor is
+    told to run)."""
+    (block,) = _commands("## Test")
+    tests = [line for line in block if "pytest" in line]
+    ci = (REPO / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    told = ci.index("# The test command, exactly as README.md gives it:")
+    assert tests == [ci[told + 1]] == ["python -m pytest -q"]
+    assert "pip install -e '.[test]'" in block  # CI installs the same, with ruff and mypy: '.[test,dev]'
+    assert any("pip install" in line and "-e '.[test,dev]'" in line for line in ci[:told])
+
+
+def test_the_readme_s_table_of_the_docs_names_every_page():
+    """README's Documentation table links every docs/*.md page (a new page is not left unfound),
+    with the topic `pnpgen docs` prints it by."""
+    section = _section("## Documentation")
+    rows = re.findall(r"^\| \[[^\]]+\]\(docs/([a-z-]+)\.md\) \(`([a-z-]+)`\) \|", section, re.M)
+    assert sorted(rows) == sorted((p.stem, p.stem) for p in (REPO / "docs").glob("*.md")), rows
+
+
+def test_the_set_up_shows_what_building_populous_prints_and_writes(built):
+    """README's set-up: the lines it quotes of `pnpgen build --game populous` (… for what it leaves
+    out) are what the build prints, its file count the files written, and the files it lists there."""
+    section = _section("## Set up and build")
+    (printed,) = [body for kind, body in FENCE.findall(section) if kind == ""]
+    first, *lines = [line for line in printed.splitlines() if line.strip() and line.strip() != "…"]
+    log = (built.parent / "built.log").read_text(encoding="utf-8").splitlines()
+    for line in lines:
+        pattern = re.compile(re.escape(line).replace("…", ".*"))
+        assert any(pattern.fullmatch(seen) for seen in log), line
+    files = [p for p in (built / "populous").rglob("*") if p.is_file()]
+    assert first == f"populous: {len(files)} files in build/populous, {len(files)} written"
+    listed = re.findall(r"^\| `([^`|]+)`", section, re.M) + re.findall(r"`(shop/[^`]+)`", section)
+    assert len(listed) >= 8
+    for name in listed:
+        assert (built / "populous" / name).exists(), name
+
+
+def test_the_set_up_s_note_on_pip_s_build_folder_holds(tmp_path, capsys):
+    """README: pip builds in the checkout's build/; a build/ of pip's files alone is refused with
+    the words it quotes, one pnpgen built into first keeps them and builds."""
+    quoted = re.search(r"is refused by the next `pnpgen build` there, `([^`]+)`", " ".join(_section("## Set up and build").split())).group(1)
+    fresh, used = make_workspace(tmp_path / "fresh"), make_workspace(tmp_path / "used")
+    assert run(used, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    for ws in (fresh, used):
+        for pip_made in ("lib/pnpgen/__init__.py", "bdist.linux-x86_64/x"):
+            (ws / "build" / pip_made).parent.mkdir(parents=True)
+            (ws / "build" / pip_made).write_text("", encoding="utf-8")
+    capsys.readouterr()
+    assert run(fresh, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
+    assert quoted in capsys.readouterr().err
+    assert run(used, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert (used / "build" / "lib" / "pnpgen" / "__init__.py").is_file()

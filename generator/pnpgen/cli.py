@@ -65,7 +65,7 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {_explain(message, command, self.game_given)}\n")
 
 
-# commands typed as what they show (the README's "Keep the history"): the command, what it shows
+# commands typed as what they show (docs/playtest.md's "Keep the history"): the command, what it shows
 WORDS_FOR = {"history": ("log", "the history's versions"), "versions": ("log", "the history's versions"),
              "changelog": ("diff", "the changelog between two versions")}
 
@@ -272,8 +272,8 @@ def _help_command(h: argparse.ArgumentParser) -> None:
 
 def _docs_command(d: argparse.ArgumentParser) -> None:
     d.add_argument("topic", nargs="?", metavar="TOPIC",
-                   help="the page to print: readme, data-format, exports, home-printing, print-facts, speed "
-                        "(default: list them and where they are)")
+                   help="the page to print: readme, architecture, data-format, exports, home-printing, output, "
+                        "playtest, print-facts, rebuilding, speed, templates (default: list them and where they are)")
 
 
 def _new_command(n: argparse.ArgumentParser) -> None:

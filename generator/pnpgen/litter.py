@@ -2,7 +2,7 @@
 or being saved — swap files, lock files, autosaves, backups, the temporary file of an atomic save,
 macOS's ``._`` and ``.DS_Store``. The one list of their names: ``watch`` and ``serve`` do not
 rebuild for them, and no build reads them (as a deck, a picture or a font) nor counts them among
-its inputs; nothing is said about them. README "watch" lists them for the designer."""
+its inputs; nothing is said about them. docs/rebuilding.md ("watch") lists them for the designer."""
 
 from __future__ import annotations
 

@@ -325,27 +325,32 @@ def test_an_incremental_build_with_art_writes_what_a_cold_build_writes(tmp_path)
     assert [i["kind"] for i in manifest(ws)["images"]] == ["raster", "vector"]
 
 
-# ---- a designer's first deck with art, from README and docs/data-format.md only
+# ---- a designer's first deck with art, from docs/templates.md and docs/data-format.md only
 
 FENCE = re.compile(r"^ *```(\w*)\n(.*?)^ *```", re.S | re.M)
 
 
+def _section(text: str, start: str, end: str) -> str:
+    """From ``start`` to the next ``end`` (or the page's end)."""
+    at = text.index(start)
+    stop = text.find(end, at)
+    return text[at:] if stop < 0 else text[at:stop]
+
+
 def _blocks(text: str, start: str, end: str) -> list[str]:
-    section = text[text.index(start):text.index(end, text.index(start))]
-    return [textwrap.dedent(body) for _, body in FENCE.findall(section)]
+    return [textwrap.dedent(body) for _, body in FENCE.findall(_section(text, start, end))]
 
 
 def test_readme_deck_with_png_art_builds_and_shares_its_images(tmp_path):
-    """README's "Adding a deck" steps 1 and 2 as written, the game.yaml and card back of
+    """docs/templates.md's "Adding a deck" steps 1 and 2 as written, the game.yaml and card back of
     docs/data-format.md, and the PNG the deck names (with alpha) in data/<game>/art/."""
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    readme = (REPO / "docs" / "templates.md").read_text(encoding="utf-8")
     docs = (REPO / "docs" / "data-format.md").read_text(encoding="utf-8")
     deck, front, _ = _blocks(readme, "## Adding a deck", "\n## ")
     game = next(b for b in _blocks(docs, "## A game", "\n## ") if b.startswith("# data/<slug>/game.yaml"))
     back = next(b for b in _blocks(docs, "## Templates", "\n### ") if b.startswith("{# templates/<slug>/epic-back"))
-    section = readme[readme.index("## Adding a deck"):]
-    (art,) = set(re.findall(r"`art: (\w+\.png)`", section[:section.index("\n## ")]))
-    deck = deck.replace("art: 未定", f"art: {art}")  # README: once the picture exists, name it
+    (art,) = set(re.findall(r"`art: (\w+\.png)`", _section(readme, "## Adding a deck", "\n## ")))
+    deck = deck.replace("art: 未定", f"art: {art}")  # the page: once the picture exists, name it
     assert f"art: {art}" in deck
     ws = tmp_path / "ws"
     files = {"data/g/game.yaml": game, "data/g/draft.txt": DRAFT, "data/g/decks/epic.yaml": deck,
@@ -370,7 +375,7 @@ def test_readme_deck_with_png_art_builds_and_shares_its_images(tmp_path):
     forms = {page["/Resources"]["/XObject"].raw_get(n).idnum for page in shop.pages[::2]
              for n in page["/Resources"]["/XObject"]}
     assert len(forms) == 1
-    # the art shows where README's template puts it: image(piece.art, 6, 18, w - 12, 30)
+    # the art shows where the page's template puts it: image(piece.art, 6, 18, w - 12, 30)
     assert close(pixel(built / "shop" / "epic.pdf", 0, 3 + 6 + 25, 3 + 18 + 15), (30, 90, 200))
 
 

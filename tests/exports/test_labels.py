@@ -65,20 +65,20 @@ def test_shipped_presets_name_only_docs_that_exist():
 
 
 def test_faces_of_one_name_are_numbered_only_where_their_labels_would_read_the_same():
-    """As the README says: 彗星 ×3 beside 彗星 ×1 reads apart; two 黒星 ×2 are numbered."""
+    """As docs/output.md says: 彗星 ×3 beside 彗星 ×1 reads apart; two 黒星 ×2 are numbered."""
     from pnpgen.impose.sheets import face_labels
 
     assert face_labels([("彗星", 3), ("黒星", 2), ("彗星", 1), ("黒星", 2)]) == [
         "彗星 ×3", "黒星 ×2 (1/2)", "彗星 ×1", "黒星 ×2 (2/2)"]
 
 
-def test_the_readme_says_when_a_label_is_numbered_as_face_labels_numbers_it():
-    """A 同人 designer's trial: the README said labels are numbered "where faces share a name",
+def test_the_docs_say_when_a_label_is_numbered_as_face_labels_numbers_it():
+    """A 同人 designer's trial: the README (now docs/output.md) said labels are numbered "where faces share a name",
     but two 欠片 tokens of 20 and 10 copies read 欠片 ×20 and 欠片 ×10, unnumbered (already
     unique): numbered is where name and quantity are both shared."""
     from pnpgen.impose.sheets import face_labels
 
-    readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    readme = " ".join((REPO / "docs" / "output.md").read_text(encoding="utf-8").split())
     assert "numbered where two faces share name and quantity" in readme
     assert "`欠片 ×20` and `欠片 ×10`" in readme
     assert face_labels([("欠片", 20), ("欠片", 10)]) == ["欠片 ×20", "欠片 ×10"]
