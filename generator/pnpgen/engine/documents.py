@@ -20,7 +20,6 @@ from pathlib import Path
 from pnpgen.impose.plan import PagePlan
 from pnpgen.pdf.assemble import PdfFile
 from pnpgen.pdf.raster import ImageStreams, Placed
-from pnpgen.pdf.runs import Runs, from_record
 from pnpgen.pdf.writer import FaceStreams, write_pdf
 from pnpgen.svg.artwork import Art
 
@@ -33,15 +32,6 @@ MIN_FACES = 500
 # need drawing (a cold build: all of them; an edit: the few that show what changed, and assembling
 # the rest costs less than the fork: 1,000 cards' edit, 0.3 s more CPU in two processes).
 MIN_PAGES = 500
-
-
-def runs_of(record: Mapping[str, object], out_dir: Path) -> Runs:
-    """The pages' runs the last build's documents recorded (the cache's runs pack, by each
-    document's path under ``out_dir``), to be copied from those files (pdf/runs.py)."""
-    known = {}
-    for rel, value in record.items():
-        known.update(from_record(str(out_dir / rel), value))
-    return Runs(known)
 
 
 def write_documents(todo: Mapping[str, PagePlan], arts: Mapping[str, Art], font: str, images: ImageStreams,

@@ -29,7 +29,7 @@ from pnpgen.engine import prerender as parallel
 from pnpgen.engine.bleedcheck import Paper, ShopFace, bare_bleed_warnings, first_faces, pack_name, paper
 from pnpgen.engine.cache import Cache, GameState, document_record, plan_keys_of
 from pnpgen.engine.cutfiles import cutter_record
-from pnpgen.engine.documents import runs_of, write_documents
+from pnpgen.engine.documents import write_documents
 from pnpgen.engine.fingerprint import FileHashes, code, content_hash, fingerprint, hashed, sha
 from pnpgen.engine.fresh import edition
 from pnpgen.engine.imposition import GamePlan, Impositions, impose_game, remember_digests
@@ -593,10 +593,6 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     hashed_parts: dict = {}  # stored parts hashed (a picture's pieces in its art file), once for every document
     bleed_memo = Memo(known=cache.pack(pack_name(edition(slug, options)))) if cache is not None else Memo()
     bleed: list[list[str]] = []  # the bare bleed warnings, once read
-    # the pages the last build wrote, copied where this build's are the same (pdf/runs.py), and this build's
-    runs_pack = f"runs/{edition(slug, options)}"
-    last_runs = cache.pack(runs_pack) if cache is not None and out_dir is not None and sheets is not None else {}
-    runs, recording = runs_of(last_runs, out_dir) if out_dir is not None else None, {}
 
     def meanwhile() -> None:  # what needs none of the documents: done while other processes draw theirs, if they do
         if bleed:
@@ -621,7 +617,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                 kept[path] = data
         written = write_documents({p: doc for p, doc in documents.items() if p not in kept}, faces, font, images,
                                   options.jobs, say=lambda s: say(f"{slug}: {s}"),
-                                  drawn=sheets.for_build(names, digests, runs) if sheets is not None else None,
+                                  drawn=sheets.for_build(names, digests) if sheets is not None else None,
                                   ready=document_ready, meanwhile=meanwhile)
         files = [(path, kept.get(path) or written[path], plan_keys[path]) for path in documents]
         try:
@@ -632,17 +628,6 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         for (path, data, _), record in zip(files, records):
             result.files[path] = data
             result.documents[path] = record
-            if path in kept or not data.runs:  # (a document kept as it was: its runs as they were)
-                if path in kept and path in last_runs:
-                    recording[path] = last_runs[path]
-            else:
-                recording[path] = data.runs
-    if cache is not None:
-        if recording and (recording.keys() != last_runs.keys() or any(recording[k] is not last_runs[k] for k in recording)):
-            cache_files.update([cache.pack_entry(runs_pack, recording)])
-        if recording:
-            result.uses.add(cache.pack_path(runs_pack))
-        cache.let_go_of_pack(runs_pack)
     if impositions is not None:  # only the decks this build shows stay
         impositions.let_go_of_unused()
     cache_files.update(images.new)  # each picture's stream, made once, for every later build

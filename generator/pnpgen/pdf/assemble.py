@@ -153,7 +153,6 @@ class PdfFile:
     # the digest the state records (``digest``), and its layout, when known (a file kept as it was)
     _digest: tuple[str, tuple[int, ...] | None] | None = field(default=None, repr=False, compare=False)
     _size: int | None = field(default=None, repr=False, compare=False)
-    runs: list = field(default_factory=list, repr=False, compare=False)  # its pages' runs (pdf/runs.py ``recorded``)
 
     @property
     def size(self) -> int:

@@ -17,7 +17,6 @@ from functools import lru_cache
 from typing import Any
 
 from pnpgen.pdf.assemble import Part, PdfFile, Stored
-from pnpgen.pdf.runs import Run, recorded
 from pnpgen.units import num
 
 COMPRESSION = 6  # zlib's default: what ReportLab wrote with; level 9 is 3× slower for 1 % less
@@ -188,7 +187,6 @@ class ObjectFile:
         self.version = version
         self._bodies: list[tuple[Part, ...] | None] = [None]  # object 0 is the free list's head
         self._named: dict[int, bytes] = {}  # object → what stands for its stream's data in the /ID
-        self.offsets: list[int] = []  # where each object begins in the file ``finish`` laid out (object 1 first)
 
     def copy(self) -> ObjectFile:
         """This file as it stands, to go on with separately (an object written is never changed:
@@ -196,26 +194,6 @@ class ObjectFile:
         out = ObjectFile(self.version)
         out._bodies, out._named = list(self._bodies), dict(self._named)
         return out
-
-    @property
-    def next(self) -> int:
-        """The number the next object reserved gets."""
-        return len(self._bodies)
-
-    def plain(self, first: int, end: int) -> bool:
-        """Are objects ``first`` to ``end`` (excluded) written, each as bytes alone (no stored part)?"""
-        return all(b is not None and len(b) == 1 and isinstance(b[0], bytes) for b in self._bodies[first:end])
-
-    def put_run(self, bodies: Iterable[bytes]) -> None:
-        """Objects written already (a page's run copied from an earlier file: pdf/runs.py), numbered next."""
-        self._bodies.extend((b,) for b in bodies)
-
-    def record_runs(self, runs: Iterable[tuple[str, int, int, tuple, Run | None]]) -> list:
-        """The record of ``runs`` (pdf/runs.py ``recorded``) in the file ``finish`` laid out."""
-        bodies, offsets = self._bodies, self.offsets
-        return recorded((key, [] if copied is not None else
-                         [b for n in range(first, end) for b in bodies[n] or () if isinstance(b, bytes)],
-                         offsets[first - 1], delta, copied) for key, first, end, delta, copied in runs)
 
     def reserve(self) -> Ref:
         self._bodies.append(None)
@@ -301,7 +279,6 @@ class ObjectFile:
                 if named is None:
                     hashed.append(part.path.rsplit("/", 1)[-1].encode())
         count = len(bodies)
-        self.offsets = offsets
         fid = hashlib.sha256(b"".join(hashed)).hexdigest()[:32].encode("ascii")
         run.append(b"xref\n0 %d\n0000000000 65535 f \n" % count)
         run.append(b"".join([b"%010d 00000 n \n" % off for off in offsets]))

@@ -16,11 +16,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from itertools import islice
+from functools import lru_cache
 from typing import Any
 
 from pnpgen import fonts
+from pnpgen.fonttables import DamagedFont
 from pnpgen.impose.plan import DieLine, LineOp, Page, PagePlan, PlaceFace, RectOp, Strokes, TextOp
+from pnpgen.pdf import sfnt
 from pnpgen.pdf.assemble import PdfFile
 from pnpgen.pdf.colour import REGISTRATION, to_cmyk
 from pnpgen.pdf.content import (
@@ -33,11 +35,9 @@ from pnpgen.pdf.content import (
     metrics,
     show_text,
 )
-from pnpgen.pdf.embed import embed_font
 from pnpgen.pdf.objects import Name, ObjectFile, Raw, Ref, Shape, Slot, flate, pdf
 from pnpgen.pdf.pictures import picture_shape
 from pnpgen.pdf.raster import ImageStreams
-from pnpgen.pdf.runs import KINDS, START, Run, Runs, advance, run_key
 from pnpgen.pdf.svglib_fallback import put_fallback_faces
 from pnpgen.shapes import Affine, Outline, Straight
 from pnpgen.svg.artwork import Art
@@ -118,7 +118,6 @@ def noted(content: Content) -> tuple:
 
 
 _GLYPHS, _STANDARD, _PICTURE, _PAINT = range(4)  # (``noted``'s kinds)
-_COUNTED = ("form", "paint", "layer", "picture", "font", "standard", "fallback")  # (``_Writer.counted``)
 
 
 def face_stream(art: Art, cmyk: bool, image_key: Callable[[bytes], str]) -> FaceStream:
@@ -153,7 +152,6 @@ class FaceStreams:
     checked: set = field(default_factory=set)
     # each document's writer after its pages, by its first page: one whose pages begin with another's goes on from there
     begun: dict[int, _Begun] = field(default_factory=dict)
-    runs: Runs = field(default_factory=Runs)  # the pages the last build wrote, to copy (pdf/runs.py)
 
     def get(self, key: str, art: Art, cmyk: bool, images: ImageStreams) -> FaceStream:
         name = (self.names.get(key, key), cmyk)
@@ -207,13 +205,10 @@ class FaceStreams:
             self.pages[(id(page), cmyk)] = drawn  # the page is kept: its id stays its own
         return drawn[1]
 
-    def for_build(self, names: Mapping[str, str], digests: Mapping[int, bytes], runs: Runs | None = None) -> FaceStreams:
-        """This object for one build's documents: ``names`` of its faces, ``digests`` of its pages,
-        ``runs`` the pages the last build wrote (pdf/runs.py)."""
+    def for_build(self, names: Mapping[str, str], digests: Mapping[int, bytes]) -> FaceStreams:
+        """This object for one build's documents: ``names`` of its faces, ``digests`` of its pages."""
         self.names, self.digests = names, digests
         self.checked, self.begun = set(), {}
-        self.runs.close()
-        self.runs = runs or Runs()
         return self
 
     def let_go_of_unused(self) -> bool:
@@ -225,8 +220,6 @@ class FaceStreams:
         self.made, self.kept, self.changed = made, kept, False
         self.pages.clear()
         self.begun.clear()
-        self.runs.close()
-        self.runs = Runs()
         self.names, self.digests, self.used, self.checked = {}, {}, set(), set()
         if len(self.drawn) > 10_000:
             self.drawn.clear()
@@ -306,16 +299,12 @@ class _Writer:
         self.standard: dict[str, Ref] = {}
         self.layers: dict[str, Ref] = {}
         self.page_h = 0.0
-        self.chain = START  # what the pages so far numbered (pdf/runs.py)
-        # each page's run: key, objects, what it numbered, the last build's run when copied from it
-        self.runs: list[tuple[str, int, int, tuple, Run | None]] = []
 
     def write(self, doc: PagePlan) -> _Written:
         begun = self.begun_as(doc.pages)
         if begun is None:
             self.pictures_first(doc.pages)
             catalog, pages_ref, info = self.f.reserve(), self.f.reserve(), self.f.reserve()
-            self.chain = advance(START, (("picture", key, ref.n) for key, ref in self.pictures.items()))
             kids: list[Ref] = []
             labels: list = []
         else:  # its first pages are another document's: on from where that one's writer stood
@@ -331,7 +320,7 @@ class _Writer:
                                                          (catalog, pages_ref, info), tuple(kids), tuple(labels), self.state)
         f = self.f
         for name, ref in self.font_refs.items():
-            embed_font(f, name, ref, self.glyphs.get(name, {}))
+            self.embed_font(name, ref)
         for name, ref in self.standard.items():
             f.put(ref, {"Type": Name("Font"), "Subtype": Name("Type1"), "BaseFont": Name(name),
                         "Encoding": Name("WinAnsiEncoding")})
@@ -354,9 +343,7 @@ class _Writer:
         # shop's preflight report and Acrobat's document properties as if the designer wrote them.
         f.put(info, {"CreationDate": DATE, "Creator": "pnpgen", "ModDate": DATE, "Producer": "pnpgen",
                      "Title": self.title, "Trapped": Name("False")})
-        file = f.finish(catalog, info, [self.title.encode()])
-        file.runs = f.record_runs(self.runs)
-        return _Written(file, self.fallbacks)
+        return _Written(f.finish(catalog, info, [self.title.encode()]), self.fallbacks)
 
     def begun_as(self, pages: list[Page]) -> _Begun | None:
         """A document of this build whose pages (faces, pictures, colours) begin these, or None."""
@@ -372,14 +359,13 @@ class _Writer:
     def state(self) -> tuple:  # what the pages written so far left: the file's objects and what they number (a copy)
         return (self.f.copy(), dict(self.forms), list(self.fallbacks), dict(self.pictures), dict(self.paints),
                 {font: dict(gids) for font, gids in self.glyphs.items()}, dict(self.font_refs), dict(self.standard),
-                dict(self.layers), self.chain, list(self.runs))
+                dict(self.layers))
 
     @state.setter
     def state(self, state: tuple) -> None:
-        f, forms, fallbacks, pictures, paints, glyphs, font_refs, standard, layers, self.chain, runs = state
+        f, forms, fallbacks, pictures, paints, glyphs, font_refs, standard, layers = state
         self.f, self.forms, self.fallbacks, self.pictures, self.paints, self.font_refs, self.standard, self.layers = \
             f.copy(), dict(forms), list(fallbacks), dict(pictures), dict(paints), dict(font_refs), dict(standard), dict(layers)
-        self.runs = list(runs)
         self.glyphs = {font: dict(gids) for font, gids in glyphs.items()}
 
     def pictures_first(self, pages: list[Page]) -> None:
@@ -480,6 +466,37 @@ class _Writer:
                 self.fallbacks.append(key)
         return ref
 
+    def embed_font(self, name: str, ref: Ref) -> None:
+        """A Type0 font over a CIDFontType2 subset: codes are glyph ids (Identity-H)."""
+        m = metrics(name)
+        assert m is not None
+        used = self.glyphs.get(name, {})
+        try:
+            length, program = _subset_stream(fonts.file_of(name), frozenset(used))
+        except DamagedFont as e:
+            raise fonts.unusable(name, str(e)) from None
+        base = sfnt.subset_tag(m.postscript, used) + "+" + m.postscript
+        f = self.f
+        file_ref = f.add_stream({"Length1": length, "Filter": Name("FlateDecode")}, program)
+        descriptor = f.add({"Type": Name("FontDescriptor"), "FontName": Name(base), "Flags": m.flags,
+                            "FontBBox": list(m.bbox), "ItalicAngle": m.italic_angle, "Ascent": m.ascent,
+                            "Descent": m.descent, "CapHeight": m.cap_height, "StemV": m.stem_v,
+                            "MissingWidth": m.default_width, "FontFile2": file_ref})
+        widths: list = []
+        for gid in sorted(used):
+            w = m.widths.get(ord(used[gid]), m.default_width)
+            if widths and widths[-2] + len(widths[-1]) == gid:
+                widths[-1].append(w)
+            else:
+                widths.extend((gid, [w]))
+        cid = f.add({"Type": Name("Font"), "Subtype": Name("CIDFontType2"), "BaseFont": Name(base),
+                     "CIDSystemInfo": {"Registry": "Adobe", "Ordering": "Identity", "Supplement": 0},
+                     "FontDescriptor": descriptor, "DW": m.default_width, "W": widths,
+                     "CIDToGIDMap": Name("Identity")})
+        to_unicode = f.add_stream({"Filter": Name("FlateDecode")}, flate(sfnt.to_unicode(used)))
+        f.put(ref, {"Type": Name("Font"), "Subtype": Name("Type0"), "BaseFont": Name(base),
+                    "Encoding": Name("Identity-H"), "DescendantFonts": [cid], "ToUnicode": to_unicode})
+
     # ------------------------------------------------------------------ colours and coordinates
 
     def colour(self, rgb, stroke: bool = False) -> str:
@@ -533,59 +550,6 @@ class _Writer:
     # ------------------------------------------------------------------ pages
 
     def page(self, page: Page, parent: Ref) -> Ref:
-        """The page's run of objects, copied from the last build's file when its key is found there
-        (pdf/runs.py), else written."""
-        f, forms, names = self.f, self.forms, self.faces.names
-        start, before = f.next, self.counts()
-        digest, faces = self.faces.digests.get(id(page)), page.faces()
-        key = run_key(self.chain, start, self.cmyk, parent.n, digest,
-                      [(names[k], forms[k].n if k in forms else 0) for k in faces]) \
-            if digest is not None and all(k in names for k in faces) else None
-        taken = self.copied(page, key, start) if key is not None else None
-        if taken is None:
-            self.written(page, parent)
-        after, added = self.counts(), []
-        if after != before:  # what it numbered: the newest of each kind, read from the end
-            added = [(kind, name, ref.n) for kind, d, n, m in zip(_COUNTED, self.counted(), before, after) if m > n
-                     for name, ref in reversed(list(islice(reversed(d.items()), m - n)))]
-            if after[1:] != before[1:]:
-                self.chain = advance(self.chain, [a for a in added if a[0] != "form"])
-        end = f.next
-        if taken is not None and key is not None:
-            self.runs.append((key, start, end, taken.delta, taken))
-        elif key is not None and after[-1] == before[-1] and all(k in KINDS for k, _, _ in added) and f.plain(start, end):
-            self.runs.append((key, start, end, tuple(added), None))
-        return Ref(end - 1)  # (the page's own object: the run's last)
-
-    def counted(self) -> tuple[dict, ...]:
-        """What the writer numbers, by ``_COUNTED``'s kinds (the fallbacks' count last: none is copied)."""
-        return self.forms, self.paints, self.layers, self.pictures, self.font_refs, self.standard, {}
-
-    def counts(self) -> tuple[int, ...]:  # (how many of each kind ``counted``: a page's additions are the newest)
-        return len(self.forms), len(self.paints), len(self.layers), len(self.pictures), len(self.font_refs), \
-            len(self.standard), len(self.fallbacks)
-
-    def copied(self, page: Page, key: str, start: int) -> Run | None:
-        """The run of ``key`` copied from the last build's file, with the names it numbered and the
-        glyphs it shows (as ``written`` notes them); None when it cannot be (then written)."""
-        taken = self.faces.runs.take(key)
-        if taken is None:
-            return None
-        bodies, run = taken
-        new = [self.faces.get(name, self.arts[name], self.cmyk, self.images) for kind, name, _ in run.delta
-               if kind == "form"]
-        if any(face.fallback for face in new) or not all(start <= n < start + len(bodies) for _, _, n in run.delta):
-            return None
-        for content in (self.faces.page(page, self.cmyk, self.page_stream).content, *(face.content for face in new)):
-            for font, gids in content.glyphs.items():
-                self.glyphs.setdefault(font, {}).update(gids)
-        kinds = {"form": self.forms, "paint": self.paints, "layer": self.layers}
-        for kind, name, n in run.delta:
-            kinds[kind][name] = Ref(n)
-        self.f.put_run(bodies)
-        return run
-
-    def written(self, page: Page, parent: Ref) -> Ref:
         made = self.faces.page(page, self.cmyk, self.page_stream)
         if made.names is None:
             made.names = (noted(made.content), tuple(("form:" + key, key) for key in made.forms.values()),
@@ -798,3 +762,25 @@ def _standard_width(text: str, font: str, size: float) -> float:
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
     return stringWidth(text, font, size)
+
+
+@lru_cache(maxsize=16)
+def _font_file(file: fonts.FontFile) -> sfnt.Font:
+    """A font file's tables found, once per process and file content, in the bytes its metrics
+    were read from (fonts.py: the file read once): a font saved over while ``watch`` runs is
+    another key, its own glyphs embedded."""
+    return sfnt.Font(file.data)
+
+
+@lru_cache(maxsize=64)
+def _subset_stream(file: fonts.FontFile, gids: frozenset[int]) -> tuple[int, bytes]:
+    """A font subset's program length and its compressed stream, kept: a build's documents, and a
+    watch session's saves, embed the same subsets again (2 ms of zlib each). Kept by the font's
+    file (``_font_file``), not by its bytes: a key of a Japanese font's megabytes is hashed, some
+    3 ms a font of every build."""
+    program = sfnt.subset(_font_file(file), gids)
+    return len(program), flate(program)
+
+
+fonts.when_saved(_font_file.cache_clear)  # (a font saved over in ``watch``: its old bytes let go of)
+fonts.when_saved(_subset_stream.cache_clear)
