@@ -253,8 +253,8 @@ def deck_object(style: PageStyle, faces: list[UniqueFace], table: Table, x: floa
 
 def table_names(deck: Deck) -> dict[int, str]:
     """Each piece's name on the table, by its number: its name as order.csv and the build call it,
-    a name several pieces share with the piece's number after it (``得点 #2``, as the change report
-    tells them apart). A piece with no naming field is its deck's name (on the table nothing else
+    a name several pieces share with the piece's number after it (``得点 #2``; the change report
+    tells them apart by a value where one does, ``得点［5］``). A piece with no naming field is its deck's name (on the table nothing else
     says which deck it came from), with its number (``#2``) when the deck has other pieces. The
     copies of one piece share its name, as a card's copies do: a die's two copies are not ``#1``."""
     named = {p.index: p.label for p in deck.pieces if p.label != f"#{p.index}"}
