@@ -18,8 +18,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from pnpgen.data.load import load_game
+from pnpgen.data.telling import plain_values
 from pnpgen.data.workspace import Workspace
-from pnpgen.engine.changes import plain_values
 from pnpgen.engine.fresh import out_dir, watched
 from pnpgen.engine.options import BuildOptions, RulebookOptions
 from pnpgen.engine.run import run_build
