@@ -186,7 +186,8 @@ def tag(ws: Workspace, args: argparse.Namespace) -> int:
     was = history.tags(root, edition).get(args.name)
     atomic_write_bytes(history.folder(root, edition) / "tags.json", history.set_tag(root, edition, args.name, v))
     moved = f", moved from v{was}" if was is not None and was != v.number else ""  # the name no longer marks what it did
-    print(shown_name(f"{args.game}: {args.name} = {v.name} ({v.body['time']}, #{v.hash[:7]}){moved}"))
+    game = f"{args.game} ({args.lang})" if args.lang else args.game  # the English edition's tag is not the Japanese one's
+    print(shown_name(f"{game}: {args.name} = {v.name} ({v.body['time']}, #{v.hash[:7]}){moved}"))
     return 0
 
 
