@@ -75,16 +75,16 @@ def games_paper_and_language(ws: Workspace, lang: str | None = None) -> tuple[st
             games.append((data, str(data.get("default_language", first))))
     langs = {"ja" if default == "ja" else "en" for _, default in games}
     agreed = langs.pop() if len(langs) == 1 else None
-    papers = {_paper(data.get("paper"), lang or agreed or default, default) for data, default in games}
+    papers = {_paper(data.get("paper"), lang or agreed or default) for data, default in games}
     papers.discard(None)
     return (papers.pop() if len(papers) == 1 else None), agreed
 
 
-def _paper(value: object, lang: str, default: str) -> str | None:
-    """A game's paper for an edition in ``lang`` (its default language's where it names none for
-    that one), None where it is no paper pnpgen prints on."""
+def _paper(value: object, lang: str) -> str | None:
+    """A game's paper for an edition in ``lang`` (a4 where it names none for that one, as the
+    build reads it), None where it is no paper pnpgen prints on."""
     if isinstance(value, dict):
-        value = value.get(lang, value.get(default))
+        value = value.get(lang)
     try:
         return paper(value) if value else "a4"
     except Invalid:
