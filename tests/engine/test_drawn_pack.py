@@ -136,18 +136,19 @@ def test_faces_and_pages_read_from_the_pack_are_written_back_as_read_not_made_in
 
     ws = make_workspace(tmp_path / "ws", deck=PIECES)
     build(ws, tmp_path / "b")
-    before = Cache(tmp_path / "b").pack("forms/test")
-    before.pop("inputs")  # (what the faces were drawn with: the build's to add)
-    read = drawn_json.from_json(before)
+    pack = Cache(tmp_path / "b").pack("forms/test")
+    before = {k: v for k, v in pack.items() if k != "inputs"}  # (what the faces were drawn with: the build's to add)
+    as_read: drawn_json.Read = {}
+    read = drawn_json.from_json(pack, pack.lines, as_read)
     assert read.made and read.kept
     made_again = []
     real = drawn_json._content_to_json
     monkeypatch.setattr(drawn_json, "_content_to_json", lambda c: made_again.append(c) or real(c))
-    assert drawn_json.to_json(read) == before
+    assert drawn_json.to_json(read, as_read) == {k: pack.line(k) for k in before}  # each line as it was read
     assert made_again == []
-    for stream in [*read.made.values(), *read.kept.values()]:  # the same JSON, from the streams alone
-        stream.json = None
+    # the same JSON from the streams alone (nothing said read), and the lines read are that JSON's
     assert drawn_json.to_json(read) == before and len(made_again) == len(read.made) + len(read.kept)
+    assert all(json.loads(pack.line(k)) == [k, v] for k, v in before.items())
     deck = ws / "data" / "test" / "decks" / "cards.yaml"
     deck.write_text(PIECES.replace("本文5", "改訂5"), encoding="utf-8")
     build(ws, tmp_path / "b")
