@@ -227,6 +227,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
         if sheets.let_go_of_unused() or not forms.is_file():
             pack, packed = cache.pack_entry(f"forms/{ed}", {"inputs": drawn_with, **drawn.to_json(sheets, read)})
             result.cache_files[pack] = packed
+        read.clear()  # (the lines read, let go of with their pack)
         result.uses.add(forms)
         if sizes.memo.used:  # the art files' sizes, by their content: one file, written when it changed
             result.uses.add(cache.pack_path(f"art/{slug}"))
