@@ -137,11 +137,12 @@ def collector_paused() -> Iterator[Collector]:
         collector.resume()
 
 
-def drawn_sheets(cache: Cache, edition: str, inputs: str) -> FaceStreams:
+def drawn_sheets(cache: Cache, edition: str, inputs: str, read: drawn.Read) -> FaceStreams:
     """The faces and pages the last build of ``edition`` drew into PDF streams (the cache's
-    ``forms/<edition>.pack.json``), when they were drawn with ``inputs``; else none."""
-    kept = cache.pack(f"forms/{edition}")
-    return drawn.from_json(kept) if kept.get("inputs") == inputs else FaceStreams()
+    ``forms/<edition>.pack.json``), when they were drawn with ``inputs``; else none. ``read``
+    gets the records read as written, with their lines (``drawn.to_json`` writes them back)."""
+    kept = cache.pack(f"forms/{edition}", keep=False)  # (each record's JSON let go of once its stream is made)
+    return drawn.from_json(kept, kept.lines, read) if kept.get("inputs") == inputs else FaceStreams()
 
 
 def _size(folder: Path) -> int:
@@ -184,7 +185,8 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
         drawn_with = render_inputs(ws, slug, options, cache.hashes)  # templates, fonts, options, pnpgen
         # the faces and pages an earlier build drew, while what they are drawn with holds: the
         # last save's (watch, serve), else the last build's from the cache
-        sheets = warm.sheets(ed, drawn_with) if warm is not None else drawn_sheets(cache, ed, drawn_with)
+        read: drawn.Read = {}  # the faces and pages read from the cache as written, by their records
+        sheets = warm.sheets(ed, drawn_with) if warm is not None else drawn_sheets(cache, ed, drawn_with, read)
         with collector_paused() if collector is None else nullcontext(collector) as paused:
             def faces_ready(result: BuildResult) -> None:  # the rulebook (set here without a core for it), then the sheets
                 if book is not None:
@@ -223,8 +225,9 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
         result.images = None
         forms = cache.pack_path(f"forms/{ed}")  # the faces and pages drawn: written when they changed
         if sheets.let_go_of_unused() or not forms.is_file():
-            pack, packed = cache.pack_entry(f"forms/{ed}", {"inputs": drawn_with, **drawn.to_json(sheets)})
+            pack, packed = cache.pack_entry(f"forms/{ed}", {"inputs": drawn_with, **drawn.to_json(sheets, read)})
             result.cache_files[pack] = packed
+        read.clear()  # (the lines read, let go of with their pack)
         result.uses.add(forms)
         if sizes.memo.used:  # the art files' sizes, by their content: one file, written when it changed
             result.uses.add(cache.pack_path(f"art/{slug}"))
