@@ -194,7 +194,9 @@ def load_settings(game: Game) -> RulebookSettings:
     def deck_id(value: Any, keypath: tuple) -> str:
         if not isinstance(value, str) or value not in decks:
             near = suggest(value, list(decks)) if isinstance(value, str) else ""
-            raise doc.error(keypath, f"no deck {validate.show(value)} in this game{near}", "one of " + ", ".join(decks))
+            raise doc.error(keypath, f"no deck {validate.show(value)} in this game{near}", "one of " + ", ".join(decks)
+                            if decks else "none: this game has no decks (a second book's figures and 早見表 "
+                            "picture no piece; leave the deck out)")
         return value
 
     out = bare
