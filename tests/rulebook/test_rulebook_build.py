@@ -986,3 +986,15 @@ def test_a_scenario_book_naming_a_deck_is_told_it_has_none(tmp_path, capsys):
         err = capsys.readouterr().err
         assert "no deck 'cards' in this game (expected none: this game has no decks" in err, err
         assert "one of )" not in err and err.count("\n") == 1
+
+
+def test_a_quick_reference_of_another_kind_is_told_its_three_forms(tmp_path, capsys):
+    """hostile20: `quick_reference: maybe` (or a section's title) was told 'must be a mapping
+    (expected key: value pairs)', though true and false are its usual values."""
+    ws = make_workspace(tmp_path / "ws", pieces=["カード1"], draft=True)
+    game = ws / "data" / "test" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8") + "rulebook:\n  quick_reference: ■　早見表\n", encoding="utf-8")
+    assert run(ws, "build", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "rulebook.quick_reference: '■\\u3000早見表' is no setting of it" in err, err
+    assert "(expected true (an 早見表 page), false (none) or {deck: summary}" in err, err

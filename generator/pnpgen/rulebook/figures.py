@@ -236,6 +236,9 @@ def load_settings(game: Game) -> RulebookSettings:
     if isinstance(quick, bool):
         out.quick_reference = quick
     elif quick is not None:
+        if not isinstance(quick, dict):
+            raise doc.error(("rulebook", "quick_reference"), f"{validate.show(quick)} is no setting of it",
+                            "true (an 早見表 page), false (none) or {deck: summary} (with that deck's first piece)")
         out.quick_reference = True
         quick = _mapping(doc, quick, ("rulebook", "quick_reference"), ("deck",), "quick_reference")
         if "deck" in quick:
