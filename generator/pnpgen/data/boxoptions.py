@@ -105,7 +105,8 @@ def whole_number(value: Any, trim: tuple[float, float]) -> int:
     """A track's number (its last space's, its start): a whole number, -1,000 to 1,000."""
     n = v.whole(value)
     if n is None or not -TRACK_MOST <= n <= TRACK_MOST:
-        raise v.Invalid(f"{v.show(value)} is not a whole number of the track", "a whole number such as 10 (-1,000 to 1,000)")
+        said = "is not a whole number" if n is None else "is beyond a track's numbers"  # (10000 is whole: too far)
+        raise v.Invalid(f"{v.show(value)} {said}", "a whole number such as 10 (-1,000 to 1,000)")
     return n
 
 
