@@ -174,3 +174,16 @@ def test_a_track_number_too_far_is_told_so_not_that_it_is_no_whole_number(tmp_pa
                                                                   encoding="utf-8")
     assert run(root, "check", "--game", "test") == 2
     assert "layout.boxes.xp.last: 'nine' is not a whole number (expected" in capsys.readouterr().err
+
+
+def test_a_loose_mark_in_a_label_is_told_its_own_escape(tmp_path, capsys):
+    """hostile20: ``label: "\\{0}"`` (the ``{`` escaped as told) was refused for its ``}``, and
+    told to escape ``\\{ \\* \\[`` — never ``\\}``, the escape it needed (``\\{0\\}`` prints {0})."""
+    root = make_workspace(tmp_path / "ws", deck=ENEMIES.replace("label: 体力", 'label: "\\\\{0}"'))
+    assert run(root, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "has a '}' that is no whole markup" in err and "or the character escaped: \\})" in err, err
+    (root / "data" / "test" / "decks" / "cards.yaml").write_text(
+        ENEMIES.replace("label: 体力", 'label: "\\\\{0\\\\}"'), encoding="utf-8")
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert any(t.startswith("{0}") for t, _, _ in _runs(root, "cards")[0]), _runs(root, "cards")[0]

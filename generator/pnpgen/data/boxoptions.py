@@ -95,9 +95,11 @@ def beside(value: Any, trim: tuple[float, float]) -> str:
     said = v.text(value)
     loose = _LOOSE.search(_WHOLE_MARKS.sub("", said))
     if loose is not None:
-        raise v.Invalid(f"{v.show(value)} has a {loose.group()!r} that is no whole markup: it would pair with "
+        char = loose.group()
+        raise v.Invalid(f"{v.show(value)} has a {char!r} that is no whole markup: it would pair with "
                         "markup in the value beside it",
-                        "text, whole markup ({heart}, **体力**), or the character escaped: \\{ \\* \\[")
+                        "text, whole markup ({heart}, **体力**), or " + (f"the character escaped: \\{char}"
+                        if char in "\\*[]{}" else "no | outside a ruby ({体力|たいりょく})"))
     return said
 
 
