@@ -10,7 +10,8 @@ from __future__ import annotations
 import gc
 import importlib
 import json
-from collections.abc import Callable, Iterator
+import os
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, nullcontext
 from dataclasses import replace
 from functools import cached_property
@@ -254,6 +255,9 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
     if kept:  # left out on purpose (--no-rulebook): the last rulebook stays, and the manifest says so
         result.manifest["rulebook"] = {"kept": sorted(kept)}
     kept |= reprints_kept
+    stale, changed = _no_longer_made(before, result.files, kept, reprint_out, out_dir, cache)
+    result.warnings.extend(f"{rel}: no output of this build any more, but not the file pnpgen wrote there (changed "
+                           "since, or put in its place): kept, it is yours now" for rel in changed)
     if kept:
         result.manifest["files"] = sorted(set(result.manifest["files"]) | set(kept))
     manifest = workspace_relative(result.manifest, ws.root)  # the same bytes in any folder
@@ -266,9 +270,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
     files[state_path] = data
     files.update(result.cache_files)
     below = out_dir.relative_to(out_root).as_posix()
-    gone = [path for rel in (before.files if before else []) if rel not in result.files and rel not in kept
-            and not (rel in REPRINT_FILES and not reprint_out)  # (one edited since: the designer's now)
-            and (path := inside(out_root, f"{below}/{rel}")) is not None]
+    gone = [path for rel in stale if (path := inside(out_root, f"{below}/{rel}")) is not None]
     files.update(version)
     gone += pruned
     return GameOutcome(slug, out_dir, False, result, changes), files, gone
@@ -291,6 +293,23 @@ def _last_report(before: GameState | None, out_root: Path,
     if version is None or not all("pairs" in deck for deck in version.body["decks"].values()):
         return None, None  # (a version recorded before versions held the copies printed: every copy would look new)
     return version.body["decks"], version
+
+
+def _no_longer_made(before: GameState | None, made: Mapping[str, object], kept: Mapping[str, str],
+                    reprint_out: Mapping[str, bytes], out_dir: Path, cache: Cache) -> tuple[list[str], list[str]]:
+    """The last build's files this one no longer makes: those still as pnpgen wrote them (to
+    remove), and those changed since or put in their place (kept: the designer's now; a state
+    copied from another game's cache names files pnpgen never wrote here)."""
+    stale: list[str] = []
+    changed: list[str] = []
+    for rel, digest in (before.files.items() if before else ()):
+        if rel in made or rel in kept or (rel in REPRINT_FILES and not reprint_out):
+            continue  # (a reprint file not replaced stays: kept as it was, or edited since and the designer's)
+        if as_written(out_dir, rel, digest, cache.hashes):
+            stale.append(rel)
+        elif os.path.lexists(out_dir / rel):
+            changed.append(rel)
+    return stale, changed
 
 
 def _rulebook_kept(before: GameState | None, typeset: bool) -> dict[str, str]:
