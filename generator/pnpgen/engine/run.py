@@ -363,6 +363,7 @@ class _Rulebook:
         self.done: Any = None
         self.key = ""
         self.model = ""
+        self.model_asked: Any = None  # a warm process's answer to come: the book's model key (``prepare``)
 
     @cached_property
     def last(self) -> dict[str, Any] | None:
@@ -391,17 +392,26 @@ class _Rulebook:
     def prepare(self, game: Game) -> None:
         """Start the rulebook's process ahead of the faces — unless the last build made a rulebook
         from the same data, draft and fonts (``bookkey.model_key``), which this one will likely keep
-        as it is (engine/bookkey.py): then only once it must be typeset (a face it pictures changed)."""
+        as it is (engine/bookkey.py): then only once it must be typeset (a face it pictures changed).
+        A warm process (watch, serve) works the key out itself, while this one draws the faces (a
+        save's path: the book waits for them, the save for the book)."""
         if not game.draft_file.is_file():
             return
+        if self.warm is not None:  # the key worked out by the warm process, which waits for the faces anyway
+            self.model_asked = self._pool().submit(_model_key, self.ws, game, self.options(game))
+            self._pool().submit(_read_ahead)  # its errors are _typeset's too: they surface there
+            return
         self.model = bookkey.model_key(self.ws, game, self.options(game))
-        if self.beside and (self.warm is not None or (self.last or {}).get("model") != self.model):
-            self._pool().submit(_prepare, self.ws, game, self.model, self.warm is not None)  # its errors are _typeset's too: they surface there
+        if self.beside and (self.last or {}).get("model") != self.model:
+            self._pool().submit(_prepare, self.ws, game, self.model, False)  # its errors are _typeset's too: they surface there
 
     def start(self, result: BuildResult) -> None:
         game = result.game
         if not game.draft_file.is_file():
             return
+        if self.model_asked is not None:  # (worked out by now: the rulebook's process had the faces' time for it)
+            self.model = self._answer(self.model_asked)
+            self.model_asked = None
         self.key = bookkey.rulebook_key(self.model or bookkey.model_key(self.ws, game, self.options(game)), result)
         if self.out_dir is not None and (kept := bookkey.kept(self.cache, self.before, self.key, self.out_dir)):
             files, warnings, report, used, setting, entries = kept  # what the book is made from did not change
@@ -413,6 +423,17 @@ class _Rulebook:
             self.future = self._pool().submit(_typeset, *job)
         else:
             self.done = _typeset(_setting(), *job)
+
+    def _answer(self, future: Any) -> Any:
+        """What a job sent to the rulebook's process gave back (its error raised here)."""
+        from concurrent.futures.process import BrokenProcessPool
+
+        try:
+            return future.result()
+        except BrokenProcessPool:
+            if self.warm is not None:
+                self.warm.lost()  # a killed warm worker: the next build starts another
+            raise
 
     def close(self) -> None:
         """Let the second process go (at once when the build failed before the rulebook was
@@ -427,14 +448,7 @@ class _Rulebook:
             result.warnings.append(bookkey.no_draft(game))
             return
         if self.future is not None:
-            from concurrent.futures.process import BrokenProcessPool
-
-            try:
-                self.done = self.future.result()
-            except BrokenProcessPool:
-                if self.warm is not None:
-                    self.warm.lost()  # a killed warm worker: the next build starts another
-                raise
+            self.done = self._answer(self.future)
         files, warnings, report, learned, used, setting, entries = self.done
         result.cache_files.update(self.cache.record("readings", k, v) for k, v in sorted(learned.items()))
         result.uses.update(self.cache.record_path("readings", k) for k in used)
@@ -465,6 +479,22 @@ def _prepare(setting: Any, ws: Workspace, game: Game, model: str, warm: bool) ->
     """In the rulebook's process, before the faces arrive: its libraries and its fonts, and the
     draft read under the book's ``model`` key."""
     importlib.import_module(RULEBOOK_JOB).prepare_rulebook(setting, ws, game, model, warm)
+
+
+def _model_key(setting: Any, ws: Workspace, game: Game, opts: RulebookOptions) -> str:
+    """In a warm rulebook process (watch, serve): the book's model key (``bookkey.model_key``, some
+    5–10 ms of the game's model as JSON and its files hashed), worked out while the build's process
+    draws the faces, not before it starts them; kept in ``setting`` for ``_read_ahead``, the job after it."""
+    setting.asked = (ws, game, bookkey.model_key(ws, game, opts))
+    return setting.asked[2]
+
+
+def _read_ahead(setting: Any) -> None:
+    """In a warm rulebook process: the draft read ahead under the key ``_model_key`` worked out."""
+    if setting.asked is not None:
+        ws, game, model = setting.asked
+        setting.asked = None
+        _prepare(setting, ws, game, model, True)
 
 
 def _typeset(setting: Any, ws: Workspace, game: Game, pictures: dict, opts: RulebookOptions, readings: dict,
