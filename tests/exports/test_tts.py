@@ -657,7 +657,7 @@ def test_a_paper_die_says_the_face_rolled(tmp_path):
     (root / "layouts" / "d6.yaml").write_text(D6_LAYOUT, encoding="utf-8")
     die = _objects(_export(root), "cards")[0]
     values = die["RotationValues"]
-    assert [v["Value"] for v in values] == ["1", "2", "3", "4", "5", "6"]
+    assert [v["Value"] for v in values] == [1, 2, 3, 4, 5, 6]
 
     def up(rotation: dict) -> tuple[int, ...]:
         """The side of the cube (a unit vector of its own frame) the rotation turns up: Unity's

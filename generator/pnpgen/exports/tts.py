@@ -31,6 +31,7 @@ from pnpgen.data.markup import plain
 from pnpgen.data.model import Deck, is_placeholder
 from pnpgen.errors import InputError
 from pnpgen.exports.faces import EarlierImages, PageStyle, PngFiles, UniqueFace, face_images
+from pnpgen.patterns import later
 from pnpgen.shapes import outline, shape_spec
 from pnpgen.units import MM_PER_INCH, mm_to_px
 
@@ -506,17 +507,18 @@ D6_TYPE = 1  # CustomDice.Type: 0 d4, 1 d6, 2 d8, 3 d10, 4 d12, 5 d20
 D6_TURNS = ((-90.0, 0.0), (0.0, 0.0), (0.0, -90.0), (0.0, 90.0), (0.0, -180.0), (90.0, 0.0))  # faces 1–6: x, z
 
 
-def d6_rotations(values: Iterable[str]) -> list[dict]:
+def d6_rotations(values: Iterable[str | int]) -> list[dict]:
     """``RotationValues``: each face's value with the rotation that turns it up."""
     return [{"Value": value, "Rotation": {"x": x, "y": 0.0, "z": z}} for value, (x, z) in zip(values, D6_TURNS)]
 
 
-def die_values(deck: Deck, values: dict) -> list[str]:
+def die_values(deck: Deck, values: dict) -> list[str] | list[int]:
     """What the faces 1 to 6 of a paper die show, as the table's tooltip and ``getValue()`` give
     them: the text of the field the layout puts in each face, as it reads (an icon as its name:
     ``{sword}`` → ``sword``) with its box's ``label:`` and ``unit:`` (``攻撃 3``, ``2枚``), an icons
     box's icon names, a picture's file name; the face's number where it shows none of these (a
-    panel, an empty field, a die drawn by templates)."""
+    panel, an empty field, a die drawn by templates). Six whole numbers are numbers (``3``, not
+    ``"3"``): a script adds up the dice rolled; one face that reads otherwise keeps all six text."""
     boxes = deck.layout.die_boxes if deck.die is None and deck.layout is not None else None
     out = [str(n) for n in range(1, 7)]
     for n, box in enumerate(boxes or (), 1):
@@ -534,7 +536,18 @@ def die_values(deck: Deck, values: dict) -> list[str]:
             said = " ".join(plain(label).split() + [said]) if label is not None else said
             said += plain(unit).strip() if unit is not None and not is_placeholder(shown) else ""
         out[n - 1] = said or str(n)
+    if all(_whole_number(v) for v in out):
+        return [int(v) for v in out]
     return out
+
+
+WHOLE_NUMBER = later("0|-?[1-9][0-9]*")  # as a script reads it back: not 03, +1 or ３
+
+
+def _whole_number(text: str) -> bool:
+    """Whether a face's value is a whole number (``3``, ``-1``), which a face printing ``03`` or a
+    full-width ``３`` is not: the table would say it otherwise than the face."""
+    return WHOLE_NUMBER.fullmatch(text) is not None
 
 
 def _dice(style: PageStyle, boxes: tuple[tuple[float, float, float, float], ...], faces: list[UniqueFace],
