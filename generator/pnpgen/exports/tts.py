@@ -31,8 +31,10 @@ from pnpgen.data.markup import plain
 from pnpgen.data.model import Deck, is_placeholder
 from pnpgen.errors import InputError
 from pnpgen.exports.faces import EarlierImages, PageStyle, PngFiles, UniqueFace, face_images
+from pnpgen.messages import msg
 from pnpgen.patterns import later
 from pnpgen.shapes import outline, shape_spec
+from pnpgen.svg.artwork import Art
 from pnpgen.units import MM_PER_INCH, mm_to_px
 
 MAX_COLS, MAX_ROWS, MAX_PX = 10, 7, 4096
@@ -109,6 +111,7 @@ class Table:
     dpi: int
     earlier: EarlierImages = field(default_factory=EarlierImages)  # images an earlier export made
     guids: dict[tuple, str] = field(default_factory=dict)  # every object of the game's: ``guids``
+    lang: str = "ja"  # the edition's language: the words pnpgen adds to a Description (表, Front)
 
     def guid(self, deck: Deck, *parts: object) -> str:
         """An object's GUID, by its name in ``object_keys``."""
@@ -410,23 +413,44 @@ def _pieces(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, f
             back_url = url(back_name)
         name = names[face.piece.index]
         back_side = _back_name(face, name, style) if back_url else name
+        back_words = printed_words(style.arts.get(face.back or "")) if back_url else ""
         for copy in range(face.copies):
             guid = table.guid(deck, face.object_name, copy)
             if tile_type is None:
                 obj = _token(guid, name, url(front_name), x, scale, rules_text(face))
-                if back_url:
+                if back_url:  # a state of its own: its own Description, what the back says
                     obj["States"] = {"2": _token(table.guid(deck, face.object_name, copy, "back"), back_side,
-                                                 back_url, x, scale, rules_text(face))}
+                                                 back_url, x, scale, back_words)}
             else:
                 # Stretch false: the tile takes the image's proportions (true stretches it to a
                 # symmetrical tile, a 3:2 board to a square).
                 image = {"ImageURL": url(front_name), "ImageSecondaryURL": back_url, "ImageScalar": 1.0,
                          "WidthScale": 0.0, "CustomTile": {"Type": tile_type, "Thickness": 0.2, "Stackable": stackable,
                                                            "Stretch": False}}
-                obj = {"Name": "Custom_Tile", "GUID": guid, "Nickname": back_side, "Description": rules_text(face),
+                front_words = printed_words(style.arts.get(face.front)) or rules_text(face) or face.piece.own_name
+                said = msg("tts.sides", table.lang, front=front_words, back=back_words) if back_words else rules_text(face)
+                obj = {"Name": "Custom_Tile", "GUID": guid, "Nickname": back_side, "Description": said,
                        "Transform": _transform(x, 0.0, scale), "CustomImage": image}
             objects.append(obj)
     return _one_or_bag(objects, deck, table, x)
+
+
+def printed_words(art: Art | None) -> str:
+    """The words a side prints, in the order its template draws them, a line each (runs set on
+    one baseline are one line): what a two-sided piece's Description says of each side, as the
+    table shows one text whichever side is up. An icon or a picture is no word."""
+    lines: list[str] = []
+    last = None
+    for item in art.items if art is not None else ():
+        if item[0] != "text":
+            continue
+        for i, (_, y, chars) in enumerate(item[3]):
+            if lines and y == last:
+                lines[-1] += chars if i else " " + chars
+            else:
+                lines.append(chars)
+            last = y
+    return "\n".join(" ".join(line.split()) for line in lines if line.strip())
 
 
 def _back_name(face: UniqueFace, name: str, style: PageStyle) -> str:
