@@ -10,11 +10,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
 
 from conftest import FEW_CARDS, forked_cli, make_workspace, run
+from pnpgen import usercache
 
 FAST = ("--no-rulebook", "--jobs", "1")
 
@@ -87,3 +89,32 @@ def test_one_process_still_trusts_what_it_wrote(tmp_path, capsys):
     capsys.readouterr()
     assert run(ws, "build", "--game", "test", *FAST) == 0
     assert "test: up to date" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("new_name", ["monsters", "CARDS"])
+def test_a_renamed_decks_outputs_go_but_never_a_designers_file(tmp_path, monkeypatch, new_name):
+    """With no machine key the last build's state cannot be read: a deck renamed (or its name's
+    letter case changed) left cards.pdf and its shop files beside the new ones. The files the last
+    build wrote go while they are the very files it wrote (by inode, holding its bytes); a file a
+    designer put in one's place, or edited, stays; so does everything of a folder from elsewhere."""
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
+    assert run(ws, "build", "--game", "test", *FAST) == 0
+    out = ws / "build" / "test"
+    old = sorted(p.relative_to(out).as_posix() for p in out.rglob("*cards*"))
+    assert "cards.pdf" in old and "shop/cards-unique.pdf" in old, old
+    elsewhere = tmp_path / "copy"
+    shutil.copytree(ws, elsewhere, symlinks=True)  # a folder from elsewhere: other inodes
+    mine = out / "shop" / "cards-unique.pdf"
+    mine.unlink()
+    mine.write_bytes(b"%PDF-1.4 the designer's own")  # a file of the designer's in one's place
+    for root in (ws, elsewhere):
+        decks = root / "data" / "test" / "decks"
+        (decks / "cards.yaml").rename(decks / f"{new_name}.yaml")
+        monkeypatch.setattr(usercache, "PROCESS_SECRET", os.urandom(32))  # another run: the state unread
+        assert run(root, "build", "--game", "test", *FAST) == 0
+    left = sorted(p.relative_to(out).as_posix() for p in out.rglob("*cards*"))
+    assert left == ["shop/cards-unique.pdf"], left
+    assert mine.read_bytes() == b"%PDF-1.4 the designer's own"
+    assert (out / f"{new_name}.pdf").is_file()
+    there = elsewhere / "build" / "test"
+    assert all((there / rel).is_file() for rel in old)  # not proven pnpgen's here: kept

@@ -17,6 +17,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from pnpgen import usercache
 from pnpgen.data.art import Sizes
 from pnpgen.data.load import load_game
 from pnpgen.data.model import Game
@@ -34,6 +35,7 @@ from pnpgen.engine.output import inside, mark, remove_stray_temps
 from pnpgen.engine.reprint import reprint_files
 from pnpgen.engine.transaction import Staging, commit
 from pnpgen.engine.warm import Warm, Worker
+from pnpgen.engine.written import note_written, written_before
 from pnpgen.errors import InputError
 from pnpgen.memo import Memo
 from pnpgen.pdf import drawn
@@ -96,6 +98,8 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
                 if any(d in path.parents for d in built_dirs):
                     cache.hashes.wrote(path, recorded(data))
             cache.hashes.save()
+            if usercache.secret() is None:  # the next run reads no state: what was written, by inode
+                note_written(out_root, [(o.out_dir, o.wrote) for o, _, _ in built])
     for o in outcomes:
         o.written = sorted(p for p in written if o.out_dir in p.parents)
         if o.changes:  # the game's exports show the cards as they were until exported again
@@ -263,12 +267,25 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
     files[state_path] = data
     files.update(result.cache_files)
     below = out_dir.relative_to(out_root).as_posix()
-    gone = [path for rel in (before.files if before else []) if rel not in result.files and rel not in kept
+    gone = [path for rel in (before.files if before else _keyless_before(out_root, out_dir, game, rulebook is not None))
+            if rel not in result.files and rel not in kept
             and not (rel in REPRINT_FILES and not reprint_out)  # (one edited since: the designer's now)
             and (path := inside(out_root, f"{below}/{rel}")) is not None]
     files.update(version)
     gone += pruned
-    return GameOutcome(slug, out_dir, False, result, changes), files, gone
+    return GameOutcome(slug, out_dir, False, result, changes, wrote=state.files), files, gone
+
+
+def _keyless_before(out_root: Path, out_dir: Path, game: Game, typeset: bool) -> dict[str, str]:
+    """Without a machine key (``PNPGEN_CACHE=off``) the last build's state cannot be read: the
+    files it wrote that are still as it wrote them (engine/written.py), so that those this build
+    no longer makes (a deck renamed) go. Not its rulebook, which a build that typesets none, or
+    whose draft is missing, keeps; none when the game has no deck files (a mistake, not a reason
+    to delete the sheets: what ``_nothing_went_missing`` says when the state can be read)."""
+    if usercache.secret() is not None or not game.decks:
+        return {}
+    return {rel: digest for rel, digest in written_before(out_root, out_dir).items()
+            if rel not in RULEBOOK_FILES and rel not in REPRINT_FILES}
 
 
 # said when a kept reprint.pdf is laid out as the sheets were: its copies are still the ones to
