@@ -267,7 +267,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
     files[state_path] = data
     files.update(result.cache_files)
     below = out_dir.relative_to(out_root).as_posix()
-    gone = [path for rel in (before.files if before else _keyless_before(out_root, out_dir, game, rulebook is not None))
+    gone = [path for rel in (before.files if before else _keyless_before(out_root, out_dir, game))
             if rel not in result.files and rel not in kept
             and not (rel in REPRINT_FILES and not reprint_out)  # (one edited since: the designer's now)
             and (path := inside(out_root, f"{below}/{rel}")) is not None]
@@ -276,7 +276,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
     return GameOutcome(slug, out_dir, False, result, changes, wrote=state.files), files, gone
 
 
-def _keyless_before(out_root: Path, out_dir: Path, game: Game, typeset: bool) -> dict[str, str]:
+def _keyless_before(out_root: Path, out_dir: Path, game: Game) -> dict[str, str]:
     """Without a machine key (``PNPGEN_CACHE=off``) the last build's state cannot be read: the
     files it wrote that are still as it wrote them (engine/written.py), so that those this build
     no longer makes (a deck renamed) go. Not its rulebook, which a build that typesets none, or

@@ -414,6 +414,9 @@ def _pieces(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, f
         name = names[face.piece.index]
         back_side = _back_name(face, name, style) if back_url else name
         back_words = printed_words(style.arts.get(face.back or "")) if back_url else ""
+        front_words = printed_words(style.arts.get(face.front)) or rules_text(face) or face.piece.own_name
+        # a tile's one Description, whichever side is up: each side's words when its back has any
+        said = msg("tts.sides", table.lang, front=front_words, back=back_words) if back_words else rules_text(face)
         for copy in range(face.copies):
             guid = table.guid(deck, face.object_name, copy)
             if tile_type is None:
@@ -427,8 +430,6 @@ def _pieces(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, f
                 image = {"ImageURL": url(front_name), "ImageSecondaryURL": back_url, "ImageScalar": 1.0,
                          "WidthScale": 0.0, "CustomTile": {"Type": tile_type, "Thickness": 0.2, "Stackable": stackable,
                                                            "Stretch": False}}
-                front_words = printed_words(style.arts.get(face.front)) or rules_text(face) or face.piece.own_name
-                said = msg("tts.sides", table.lang, front=front_words, back=back_words) if back_words else rules_text(face)
                 obj = {"Name": "Custom_Tile", "GUID": guid, "Nickname": back_side, "Description": said,
                        "Transform": _transform(x, 0.0, scale), "CustomImage": image}
             objects.append(obj)
