@@ -118,3 +118,22 @@ def test_a_renamed_decks_outputs_go_but_never_a_designers_file(tmp_path, monkeyp
     assert (out / f"{new_name}.pdf").is_file()
     there = elsewhere / "build" / "test"
     assert all((there / rel).is_file() for rel in old)  # not proven pnpgen's here: kept
+
+
+def test_a_big_documents_record_by_segments_is_checked_by_them(tmp_path):
+    """A big document's state records its digest by segments (``PdfFile.digest``), not the plain
+    SHA-256: read as the plain one, the record never matched, and a renamed deck's big sheets
+    stayed. The record keeps the segments' lengths, and the file is read by them."""
+    from pnpgen.engine.written import note_written, written_before
+    from pnpgen.pdf.assemble import file_digest
+
+    out_root = tmp_path / "build"
+    out_dir = out_root / "test"
+    (out_root / ".cache").mkdir(parents=True)
+    out_dir.mkdir()
+    (out_dir / "big.pdf").write_bytes(b"A" * 100 + b"B" * 50)
+    digest = file_digest(out_dir / "big.pdf", (100, 50))
+    note_written(out_root, [(out_dir, {"big.pdf": (digest, [100, 50])})])
+    assert written_before(out_root, out_dir) == {"big.pdf": digest}
+    note_written(out_root, [(out_dir, {"big.pdf": (digest, None)})])  # read whole: not the digest recorded
+    assert written_before(out_root, out_dir) == {}

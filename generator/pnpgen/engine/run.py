@@ -273,7 +273,9 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
             and (path := inside(out_root, f"{below}/{rel}")) is not None]
     files.update(version)
     gone += pruned
-    return GameOutcome(slug, out_dir, False, result, changes, wrote=state.files), files, gone
+    layouts: dict[str, Any] = {rel: doc.get("layout") for rel, doc in state.documents.items()}  # a big document's
+    wrote = {rel: (digest, layouts.get(rel)) for rel, digest in state.files.items()}
+    return GameOutcome(slug, out_dir, False, result, changes, wrote=wrote), files, gone
 
 
 def _keyless_before(out_root: Path, out_dir: Path, game: Game) -> dict[str, str]:

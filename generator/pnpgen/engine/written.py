@@ -22,7 +22,8 @@ from pnpgen.atomic import read_record
 from pnpgen.engine.cache import as_written, plain_file, safe_rel
 from pnpgen.engine.output import atomic_write_bytes
 
-RECORD = "written"  # <out>/.cache/written: {"<game folder>": {"<file>": [device, inode, sha256]}}
+# <out>/.cache/written: {"<game folder>": {"<file>": [device, inode, digest, segments' lengths or null]}}
+RECORD = "written"
 
 
 def _path(out_root: Path) -> Path:
@@ -46,25 +47,29 @@ def written_before(out_root: Path, out_dir: Path) -> dict[str, str]:
         return {}
     out: dict[str, str] = {}
     for rel, entry in entries.items():
-        if not (safe_rel(rel) and isinstance(entry, list) and len(entry) == 3 and isinstance(entry[2], str)):
+        if not (safe_rel(rel) and isinstance(entry, list) and len(entry) == 4 and isinstance(entry[2], str)):
+            continue
+        layout = entry[3]
+        if layout is not None and not (isinstance(layout, list) and all(type(n) is int and n >= 0 for n in layout)):
             continue
         found = plain_file(out_dir, rel)
         if found is not None and [found[1].st_dev, found[1].st_ino] == entry[:2] \
-                and as_written(out_dir, rel, entry[2]):
+                and as_written(out_dir, rel, entry[2], layout=tuple(layout) if layout is not None else None):
             out[rel] = entry[2]
     return out
 
 
-def note_written(out_root: Path, games: Iterable[tuple[Path, Mapping[str, str]]]) -> None:
-    """After the commit: each built game folder's files (name → hash) with their device and inode,
-    replacing that folder's entry of the record (other games' stay)."""
+def note_written(out_root: Path, games: Iterable[tuple[Path, Mapping[str, tuple[str, list[int] | None]]]]) -> None:
+    """After the commit: each built game folder's files (name → hash, and a big document's
+    segments: ``GameOutcome.wrote``) with their device and inode, replacing that folder's entry of
+    the record (other games' stay)."""
     record = _read(out_root)
     for out_dir, files in games:
         entries = {}
-        for rel, digest in sorted(files.items()):
+        for rel, (digest, layout) in sorted(files.items()):
             found = plain_file(out_dir, rel)
             if found is not None:
-                entries[rel] = [found[1].st_dev, found[1].st_ino, digest]
+                entries[rel] = [found[1].st_dev, found[1].st_ino, digest, layout]
         record[out_dir.relative_to(out_root).as_posix()] = entries
     if _path(out_root).parent.is_dir() and not os.path.islink(_path(out_root).parent):
         atomic_write_bytes(_path(out_root), json.dumps(record, ensure_ascii=False, sort_keys=True).encode())
