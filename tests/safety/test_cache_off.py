@@ -137,3 +137,20 @@ def test_a_big_documents_record_by_segments_is_checked_by_them(tmp_path):
     assert written_before(out_root, out_dir) == {"big.pdf": digest}
     note_written(out_root, [(out_dir, {"big.pdf": (digest, None)})])  # read whole: not the digest recorded
     assert written_before(out_root, out_dir) == {}
+
+
+def test_with_a_machine_key_too_a_renamed_decks_old_name_keeps_a_designers_file(tmp_path, monkeypatch):
+    """The state a machine key seals named cards-unique.pdf, and a build after the deck's rename
+    deleted the file of the designer's put there under that name. It goes only while it is the
+    file pnpgen wrote; one in its place stays (the other old outputs go)."""
+    monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "machine-cache"))
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
+    assert run(ws, "build", "--game", "test", *FAST) == 0
+    out = ws / "build" / "test"
+    mine = out / "shop" / "cards-unique.pdf"
+    mine.write_bytes(b"%PDF-1.4 the designer's own")
+    decks = ws / "data" / "test" / "decks"
+    (decks / "cards.yaml").rename(decks / "monsters.yaml")
+    assert run(ws, "build", "--game", "test", *FAST) == 0
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*cards*")) == ["shop/cards-unique.pdf"]
+    assert mine.read_bytes() == b"%PDF-1.4 the designer's own"

@@ -267,15 +267,23 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
     files[state_path] = data
     files.update(result.cache_files)
     below = out_dir.relative_to(out_root).as_posix()
-    gone = [path for rel in (before.files if before else _keyless_before(out_root, out_dir, game))
+    gone = [path for rel, digest in (before.files if before else _keyless_before(out_root, out_dir, game)).items()
             if rel not in result.files and rel not in kept
             and not (rel in REPRINT_FILES and not reprint_out)  # (one edited since: the designer's now)
+            and (before is None or _as_it_wrote(before, out_dir, rel, digest, cache))  # (keyless: checked so)
             and (path := inside(out_root, f"{below}/{rel}")) is not None]
     files.update(version)
     gone += pruned
     layouts: dict[str, Any] = {rel: doc.get("layout") for rel, doc in state.documents.items()}  # a big document's
     wrote = {rel: (digest, layouts.get(rel)) for rel, digest in state.files.items()}
     return GameOutcome(slug, out_dir, False, result, changes, wrote=wrote), files, gone
+
+
+def _as_it_wrote(before: GameState, out_dir: Path, rel: str, digest: str, cache: Cache) -> bool:
+    """Whether a file of the last build is still as it wrote it: one a designer edited since, or
+    put in its place under its name, is theirs, and a build that no longer makes it leaves it."""
+    layout = before.documents.get(rel, {}).get("layout")  # a big document's digest is by segments
+    return as_written(out_dir, rel, digest, cache.hashes, tuple(layout) if isinstance(layout, list) else None)
 
 
 def _keyless_before(out_root: Path, out_dir: Path, game: Game) -> dict[str, str]:
