@@ -89,6 +89,8 @@ def _example_files() -> dict[str, str]:
         if m:
             files[m.group(1)] = body
             last_yaml = body if lang == "yaml" else last_yaml
+            for name in re.findall(r"# .*\bart/([\w.-]+\.png)", body) if lang == "yaml" else []:
+                files[f"data/<slug>/art/{name}"] = ""  # a picture its comment names: drawn below
         elif lang == "csv":
             (name,) = re.findall(r"pieces: \{file: (\S+?)\}", last_yaml)
             files[f"data/<slug>/decks/{name}"] = body
@@ -128,7 +130,8 @@ def test_the_docs_examples_build_as_written(tmp_path):
         assert pdf.is_file(), pdf
         assert len(PdfReader(pdf).pages) >= 1
     assert {d.id: d.count for d in game.decks} == {"blessings": 20, "board": 1, "box": 1, "dice": 1, "enemies": 4, "epic": 20,
-                                                  "log": 20, "map": 1, "market": 11, "mats": 2, "monsters": 5, "mydice": 3, "spells": 5, "units": 10}
+                                                  "log": 20, "map": 1, "market": 11, "mats": 2, "monsters": 5, "mydice": 3,
+                                                  "night-mats": 1, "spells": 5, "units": 10}
 
 
 def test_the_docs_back_for_face_down_hex_tiles_prints_the_title_in_the_middle(tmp_path):

@@ -16,8 +16,9 @@ from pnpgen.patterns import later
 # "\ud800", or a file name's bytes that are not UTF-8, as Python reads them).
 CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 # OWASP's CSV injection rule: a cell starting with one of these is a formula to Excel, LibreOffice
-# and Google Sheets; a leading ' makes it text.
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# and Google Sheets; a leading ' makes it text. Their full-width forms too (＝ ＋ － ＠, what a
+# Japanese input method types): Japanese Excel reads ＝SUM(A1) as =SUM(A1).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
 
 
 # Names Windows keeps for its devices, whatever follows a dot (NUL.txt, nul.tar.gz are NUL), and
@@ -102,7 +103,7 @@ def _escaped(m: re.Match) -> str:
 
 def csv_cell(value: Any) -> Any:
     """A value for a CSV cell a spreadsheet cannot run: text starting with =, +, -, @, tab or CR
-    gets a leading ' (numbers stay numbers)."""
+    (or full-width ＝ ＋ － ＠) gets a leading ' (numbers stay numbers)."""
     if isinstance(value, str) and value.startswith(FORMULA_START):
         return "'" + value
     return value

@@ -104,6 +104,22 @@ pieces:
         ["1", "2", "skull", "4", "5", "star"], ["star", "Miss", "skull", "4", "2 star", "coin star"]]
 
 
+@pytest.mark.parametrize("faces, values", [
+    (["3", "-1", "0", "12", "", "6"], [3, -1, 0, 12, 5, 6]),  # an empty face is its number, a number too
+    (["3", "-1", "0", "12", "★", "6"], ["3", "-1", "0", "12", "★", "6"]),
+    (["03", "1", "2", "3", "4", "5"], ["03", "1", "2", "3", "4", "5"]),  # as the face prints it
+    (["３", "1", "2", "3", "4", "5"], ["３", "1", "2", "3", "4", "5"]),
+])
+def test_a_die_of_numbers_rolls_numbers_a_script_can_add(tmp_path, faces, values):
+    """Tabletop Simulator's value of a die of numbers was the text "3": a script adding the dice
+    rolled (``getValue()``) joined texts. Six whole numbers go to the table as numbers; a face
+    that reads otherwise (★, 03, a full-width ３) keeps all six as the faces print them."""
+    cells = ", ".join(f"face{n}: {json.dumps(v, ensure_ascii=False)}" for n, v in enumerate(faces, 1) if v)
+    root = make_workspace(tmp_path / "ws", deck=f"name: Number die\nlayout: d6\npieces:\n  - {{{cells}}}\n")
+    [die] = _tts(root)
+    assert [v["Value"] for v in die["RotationValues"]] == values
+
+
 def test_a_die_face_with_a_label_or_unit_rolls_as_the_face_reads(tmp_path):
     """A face box with ``label: 攻撃`` or ``unit: 枚`` printed 「攻撃 3」 and 「2枚」 but Tabletop
     Simulator's value was the bare 3 and 2: the value is the face's words (an icon label as its

@@ -657,7 +657,7 @@ def test_a_paper_die_says_the_face_rolled(tmp_path):
     (root / "layouts" / "d6.yaml").write_text(D6_LAYOUT, encoding="utf-8")
     die = _objects(_export(root), "cards")[0]
     values = die["RotationValues"]
-    assert [v["Value"] for v in values] == ["1", "2", "3", "4", "5", "6"]
+    assert [v["Value"] for v in values] == [1, 2, 3, 4, 5, 6]
 
     def up(rotation: dict) -> tuple[int, ...]:
         """The side of the cube (a unit vector of its own frame) the rotation turns up: Unity's
@@ -792,3 +792,31 @@ def test_a_two_sided_pieces_back_is_not_called_by_its_fronts_name(tmp_path):
     for obj in _objects(out, "hexvote"):  # a pointy hex: a token, its back the second state
         assert (obj["Nickname"], obj["States"]["2"]["Nickname"]) == ("賛成", "投票六角")
     assert [o["Nickname"] for o in _objects(out, "units")] == ["賛成"] * 2  # its back prints 賛成 too
+
+
+WORDED_FRONT_SVG = SQUARE_TOKEN_SVG.replace('fill="#3366cc"/>', 'fill="#3366cc"/><text x="3" y="8" font-family="{{ fonts.gothic }}" '
+                                            'font-size="3">{{ piece.name }}</text><text x="3" y="14" font-family="{{ fonts.gothic }}" '
+                                            'font-size="3">{{ piece.text }}</text>')
+
+
+def test_a_two_sided_pieces_description_says_each_side(tmp_path):
+    """A two-sided tile's Description (one text, whichever side is up) was its front's rules text,
+    and a token's back state said its front's: a vote token face down told 賛成's text. A tile's
+    says what each side prints, each side named (表 … 裏 …); a token's back state says its back's."""
+    root = make_workspace(tmp_path / "ws", pieces=TWO)
+    decks = root / "data" / "test" / "decks"
+    token = "kind: token\nshape: {shape}\nsize: 20\nfront: front.svg.j2\nback: vote.svg.j2\n" \
+            "fields: {{name: text, text: text}}\npieces:\n  - {{name: 賛成, text: 可決に1票}}\n"
+    (decks / "vote.yaml").write_text("name: 投票トークン\n" + token.format(shape="circle"), encoding="utf-8")
+    (decks / "hexvote.yaml").write_text("name: 投票六角\n" + token.format(shape="hex"), encoding="utf-8")
+    for name, svg in (("front", WORDED_FRONT_SVG), ("vote", VOTE_BACK_SVG)):
+        (root / "templates" / "test" / f"{name}.svg.j2").write_text(svg, encoding="utf-8")
+    out = _export(root)
+    [tile] = _objects(out, "vote")
+    assert tile["Name"] == "Custom_Tile" and tile["Description"] == "表: 賛成\n可決に1票\n裏: 反対"
+    [token] = _objects(out, "hexvote")  # a pointy hex: a token, its back the second state
+    assert (token["Description"], token["States"]["2"]["Description"]) == ("可決に1票", "反対")
+    game = root / "data" / "test" / "game.yaml"  # an English game's: its sides in English
+    game.write_text("languages: [en]\n" + game.read_text(encoding="utf-8"), encoding="utf-8")
+    [tile] = _objects(_export(root), "vote")
+    assert tile["Description"] == "Front: 賛成\n可決に1票\nBack: 反対"

@@ -187,3 +187,33 @@ def test_a_loose_mark_in_a_label_is_told_its_own_escape(tmp_path, capsys):
         ENEMIES.replace("label: 体力", 'label: "\\\\{0\\\\}"'), encoding="utf-8")
     assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
     assert any(t.startswith("{0}") for t, _, _ in _runs(root, "cards")[0]), _runs(root, "cards")[0]
+
+
+def _brightest(image, k: int, dpi: int = 288) -> int:
+    """The lightest pixel in the middle of the night mat's health space ``k`` (its number)."""
+    cell = 188 / 13
+    x0, x1 = (round((BLEED + 6 + (k + f) * cell) / 25.4 * dpi) for f in (0.3, 0.7))
+    y0, y1 = (round((BLEED + y) / 25.4 * dpi) for y in (69, 75))
+    return image.crop((x0, y0, x1, y1)).getextrema()[1]
+
+
+def test_a_see_through_track_over_a_dark_picture_takes_the_boxs_colour(tmp_path):
+    """A ``fill: none`` track over a dark picture drew its numbers and lines in ink, black on
+    black. ``colour: paper`` (data-format.md's night mat, built as written) draws them in paper:
+    each space's number reads light on the picture; without it they stay dark."""
+    import re
+    from pathlib import Path
+
+    from PIL import Image
+
+    doc = (Path(__file__).parents[2] / "docs" / "data-format.md").read_text(encoding="utf-8")
+    [deck] = [b for b in re.findall(r"```yaml\n(.*?)```", doc, re.S) if b.startswith("# data/<slug>/decks/night-mats.yaml")]
+    for colour, light in (("paper", True), (None, False)):
+        root = make_workspace(tmp_path / str(colour), deck=deck if colour else deck.replace(" colour: paper,", ""))
+        (root / "data" / "test" / "art").mkdir()
+        Image.new("RGB", (400, 200), (10, 10, 30)).save(root / "data" / "test" / "art" / "night.png")
+        assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+        page = pypdfium2.PdfDocument(str(root / "build" / "test" / "shop" / "cards-unique.pdf"))[0]
+        image = page.render(scale=288 / 72).to_pil().convert("L")
+        assert all((_brightest(image, k) > 200) == light for k in (3, 7, 11)), \
+            (colour, [_brightest(image, k) for k in range(13)])

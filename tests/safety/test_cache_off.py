@@ -10,11 +10,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
 
 from conftest import FEW_CARDS, forked_cli, make_workspace, run
+from pnpgen import usercache
 
 FAST = ("--no-rulebook", "--jobs", "1")
 
@@ -87,3 +89,68 @@ def test_one_process_still_trusts_what_it_wrote(tmp_path, capsys):
     capsys.readouterr()
     assert run(ws, "build", "--game", "test", *FAST) == 0
     assert "test: up to date" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("new_name", ["monsters", "CARDS"])
+def test_a_renamed_decks_outputs_go_but_never_a_designers_file(tmp_path, monkeypatch, new_name):
+    """With no machine key the last build's state cannot be read: a deck renamed (or its name's
+    letter case changed) left cards.pdf and its shop files beside the new ones. The files the last
+    build wrote go while they are the very files it wrote (by inode, holding its bytes); a file a
+    designer put in one's place, or edited, stays; so does everything of a folder from elsewhere."""
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
+    assert run(ws, "build", "--game", "test", *FAST) == 0
+    out = ws / "build" / "test"
+    old = sorted(p.relative_to(out).as_posix() for p in out.rglob("*cards*"))
+    assert "cards.pdf" in old and "shop/cards-unique.pdf" in old, old
+    elsewhere = tmp_path / "copy"
+    shutil.copytree(ws, elsewhere, symlinks=True)  # a folder from elsewhere: other inodes
+    mine = out / "shop" / "cards-unique.pdf"
+    mine.unlink()
+    mine.write_bytes(b"%PDF-1.4 the designer's own")  # a file of the designer's in one's place
+    for root in (ws, elsewhere):
+        decks = root / "data" / "test" / "decks"
+        (decks / "cards.yaml").rename(decks / f"{new_name}.yaml")
+        monkeypatch.setattr(usercache, "PROCESS_SECRET", os.urandom(32))  # another run: the state unread
+        assert run(root, "build", "--game", "test", *FAST) == 0
+    left = sorted(p.relative_to(out).as_posix() for p in out.rglob("*cards*"))
+    assert left == ["shop/cards-unique.pdf"], left
+    assert mine.read_bytes() == b"%PDF-1.4 the designer's own"
+    assert (out / f"{new_name}.pdf").is_file()
+    there = elsewhere / "build" / "test"
+    assert all((there / rel).is_file() for rel in old)  # not proven pnpgen's here: kept
+
+
+def test_a_big_documents_record_by_segments_is_checked_by_them(tmp_path):
+    """A big document's state records its digest by segments (``PdfFile.digest``), not the plain
+    SHA-256: read as the plain one, the record never matched, and a renamed deck's big sheets
+    stayed. The record keeps the segments' lengths, and the file is read by them."""
+    from pnpgen.engine.written import note_written, written_before
+    from pnpgen.pdf.assemble import file_digest
+
+    out_root = tmp_path / "build"
+    out_dir = out_root / "test"
+    (out_root / ".cache").mkdir(parents=True)
+    out_dir.mkdir()
+    (out_dir / "big.pdf").write_bytes(b"A" * 100 + b"B" * 50)
+    digest = file_digest(out_dir / "big.pdf", (100, 50))
+    note_written(out_root, [(out_dir, {"big.pdf": (digest, [100, 50])})])
+    assert written_before(out_root, out_dir) == {"big.pdf": digest}
+    note_written(out_root, [(out_dir, {"big.pdf": (digest, None)})])  # read whole: not the digest recorded
+    assert written_before(out_root, out_dir) == {}
+
+
+def test_with_a_machine_key_too_a_renamed_decks_old_name_keeps_a_designers_file(tmp_path, monkeypatch):
+    """The state a machine key seals named cards-unique.pdf, and a build after the deck's rename
+    deleted the file of the designer's put there under that name. It goes only while it is the
+    file pnpgen wrote; one in its place stays (the other old outputs go)."""
+    monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "machine-cache"))
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
+    assert run(ws, "build", "--game", "test", *FAST) == 0
+    out = ws / "build" / "test"
+    mine = out / "shop" / "cards-unique.pdf"
+    mine.write_bytes(b"%PDF-1.4 the designer's own")
+    decks = ws / "data" / "test" / "decks"
+    (decks / "cards.yaml").rename(decks / "monsters.yaml")
+    assert run(ws, "build", "--game", "test", *FAST) == 0
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*cards*")) == ["shop/cards-unique.pdf"]
+    assert mine.read_bytes() == b"%PDF-1.4 the designer's own"

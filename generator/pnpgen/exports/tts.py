@@ -32,7 +32,10 @@ from pnpgen.data.model import Deck, is_placeholder
 from pnpgen.data.telling import plain_values, telling_fields, told_by_values
 from pnpgen.errors import InputError
 from pnpgen.exports.faces import EarlierImages, PageStyle, PngFiles, UniqueFace, face_images
+from pnpgen.messages import msg
+from pnpgen.patterns import later
 from pnpgen.shapes import outline, shape_spec
+from pnpgen.svg.artwork import Art
 from pnpgen.units import MM_PER_INCH, mm_to_px
 
 MAX_COLS, MAX_ROWS, MAX_PX = 10, 7, 4096
@@ -109,7 +112,7 @@ class Table:
     dpi: int
     earlier: EarlierImages = field(default_factory=EarlierImages)  # images an earlier export made
     guids: dict[tuple, str] = field(default_factory=dict)  # every object of the game's: ``guids``
-    lang: str = "ja"  # the edition's language: the names that tell pieces apart are said in it
+    lang: str = "ja"  # the edition's language: the names that tell pieces apart, and the words pnpgen adds to a Description (表, Front)
 
     def guid(self, deck: Deck, *parts: object) -> str:
         """An object's GUID, by its name in ``object_keys``."""
@@ -422,23 +425,45 @@ def _pieces(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, f
             back_url = url(back_name)
         name = names[face.piece.index]
         back_side = _back_name(face, name, style) if back_url else name
+        back_words = printed_words(style.arts.get(face.back or "")) if back_url else ""
+        front_words = printed_words(style.arts.get(face.front)) or rules_text(face) or face.piece.own_name
+        # a tile's one Description, whichever side is up: each side's words when its back has any
+        said = msg("tts.sides", table.lang, front=front_words, back=back_words) if back_words else rules_text(face)
         for copy in range(face.copies):
             guid = table.guid(deck, face.object_name, copy)
             if tile_type is None:
                 obj = _token(guid, name, url(front_name), x, scale, rules_text(face))
-                if back_url:
+                if back_url:  # a state of its own: its own Description, what the back says
                     obj["States"] = {"2": _token(table.guid(deck, face.object_name, copy, "back"), back_side,
-                                                 back_url, x, scale, rules_text(face))}
+                                                 back_url, x, scale, back_words)}
             else:
                 # Stretch false: the tile takes the image's proportions (true stretches it to a
                 # symmetrical tile, a 3:2 board to a square).
                 image = {"ImageURL": url(front_name), "ImageSecondaryURL": back_url, "ImageScalar": 1.0,
                          "WidthScale": 0.0, "CustomTile": {"Type": tile_type, "Thickness": 0.2, "Stackable": stackable,
                                                            "Stretch": False}}
-                obj = {"Name": "Custom_Tile", "GUID": guid, "Nickname": back_side, "Description": rules_text(face),
+                obj = {"Name": "Custom_Tile", "GUID": guid, "Nickname": back_side, "Description": said,
                        "Transform": _transform(x, 0.0, scale), "CustomImage": image}
             objects.append(obj)
     return _one_or_bag(objects, deck, table, x)
+
+
+def printed_words(art: Art | None) -> str:
+    """The words a side prints, in the order its template draws them, a line each (runs set on
+    one baseline are one line): what a two-sided piece's Description says of each side, as the
+    table shows one text whichever side is up. An icon or a picture is no word."""
+    lines: list[str] = []
+    last = None
+    for item in art.items if art is not None else ():
+        if item[0] != "text":
+            continue
+        for i, (_, y, chars) in enumerate(item[3]):
+            if lines and y == last:
+                lines[-1] += chars if i else " " + chars
+            else:
+                lines.append(chars)
+            last = y
+    return "\n".join(" ".join(line.split()) for line in lines if line.strip())
 
 
 def _back_name(face: UniqueFace, name: str, style: PageStyle) -> str:
@@ -519,17 +544,18 @@ D6_TYPE = 1  # CustomDice.Type: 0 d4, 1 d6, 2 d8, 3 d10, 4 d12, 5 d20
 D6_TURNS = ((-90.0, 0.0), (0.0, 0.0), (0.0, -90.0), (0.0, 90.0), (0.0, -180.0), (90.0, 0.0))  # faces 1–6: x, z
 
 
-def d6_rotations(values: Iterable[str]) -> list[dict]:
+def d6_rotations(values: Iterable[str | int]) -> list[dict]:
     """``RotationValues``: each face's value with the rotation that turns it up."""
     return [{"Value": value, "Rotation": {"x": x, "y": 0.0, "z": z}} for value, (x, z) in zip(values, D6_TURNS)]
 
 
-def die_values(deck: Deck, values: dict) -> list[str]:
+def die_values(deck: Deck, values: dict) -> list[str] | list[int]:
     """What the faces 1 to 6 of a paper die show, as the table's tooltip and ``getValue()`` give
     them: the text of the field the layout puts in each face, as it reads (an icon as its name:
     ``{sword}`` → ``sword``) with its box's ``label:`` and ``unit:`` (``攻撃 3``, ``2枚``), an icons
     box's icon names, a picture's file name; the face's number where it shows none of these (a
-    panel, an empty field, a die drawn by templates)."""
+    panel, an empty field, a die drawn by templates). Six whole numbers are numbers (``3``, not
+    ``"3"``): a script adds up the dice rolled; one face that reads otherwise keeps all six text."""
     boxes = deck.layout.die_boxes if deck.die is None and deck.layout is not None else None
     out = [str(n) for n in range(1, 7)]
     for n, box in enumerate(boxes or (), 1):
@@ -547,7 +573,18 @@ def die_values(deck: Deck, values: dict) -> list[str]:
             said = " ".join(plain(label).split() + [said]) if label is not None else said
             said += plain(unit).strip() if unit is not None and not is_placeholder(shown) else ""
         out[n - 1] = said or str(n)
+    if all(_whole_number(v) for v in out):
+        return [int(v) for v in out]
     return out
+
+
+WHOLE_NUMBER = later("0|-?[1-9][0-9]*")  # as a script reads it back: not 03, +1 or ３
+
+
+def _whole_number(text: str) -> bool:
+    """Whether a face's value is a whole number (``3``, ``-1``), which a face printing ``03`` or a
+    full-width ``３`` is not: the table would say it otherwise than the face."""
+    return WHOLE_NUMBER.fullmatch(text) is not None
 
 
 def _dice(style: PageStyle, boxes: tuple[tuple[float, float, float, float], ...], faces: list[UniqueFace],

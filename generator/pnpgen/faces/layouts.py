@@ -281,7 +281,9 @@ def _track(box: LayoutBox, layout: Layout) -> list[str]:
     filled in ``first``. An open or empty field prints 未定 in the box, as a text box does."""
     x, y, w, h = (box.get(k) for k in ("x", "y", "w", "h"))
     rows, fill, stroke, first = box.get("rows"), box.get("fill"), box.get("stroke"), box.get("first")
-    ink = _named("ink", layout)
+    dark = _named("ink", layout)
+    # its numbers' colour, and its lines' unless stroke: says otherwise (paper over a dark picture)
+    ink = dark if box.get("colour") == "ink" else _colour(box.get("colour"), layout)
     style = [f"rows={rows}", f"stroke={_colour(stroke, layout) if stroke is not None else ink}",
              f"stroke_width={num(box.get('stroke_width'))}", f"ink={ink}"]
     if fill == "none":  # see-through: a track over a mat's picture shows it, every 5th and 10th space too
@@ -290,7 +292,7 @@ def _track(box: LayoutBox, layout: Layout) -> list[str]:
         style.append(f"fill={_colour(fill, layout)}")
     if first is not None:
         c = _colour(first, layout)
-        style.append(f'first={{"fill": {c}, "ink": readable({ink}, {c}, {ink}, {_named("paper", layout)})}}')
+        style.append(f'first={{"fill": {c}, "ink": readable({ink}, {c}, {dark}, {_named("paper", layout)})}}')
     if not box.get("numbers"):
         style.append("numbers=false")
     layout_ = "row" if rows == 1 else "snake"
