@@ -34,6 +34,7 @@ from pnpgen.pdf.content import (
 )
 from pnpgen.pdf.embed import embed_font
 from pnpgen.pdf.objects import Name, ObjectFile, Raw, Ref, Shape, Slot, flate, pdf
+from pnpgen.pdf.patch import Layout, Recorder, patched
 from pnpgen.pdf.pictures import picture_shape
 from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.svglib_fallback import put_fallback_faces
@@ -150,6 +151,10 @@ class FaceStreams:
     checked: set = field(default_factory=set)
     # each document's writer after its pages, by its first page: one whose pages begin with another's goes on from there
     begun: dict[int, _Begun] = field(default_factory=dict)
+    # the last build's file and layout of each document (by its plan's id) to write it from (pdf/patch.py);
+    # None: no layout recorded (no cache to keep it in)
+    last: Mapping[int, tuple[str, Layout]] | None = None
+    glyph_texts: dict[int, dict[str, str]] = field(default_factory=dict)  # (pdf/patch.py ``Recorder.layout``)
 
     def get(self, key: str, art: Art, cmyk: bool, images: ImageStreams) -> FaceStream:
         name = (self.names.get(key, key), cmyk)
@@ -203,10 +208,12 @@ class FaceStreams:
             self.pages[(id(page), cmyk)] = drawn  # the page is kept: its id stays its own
         return drawn[1]
 
-    def for_build(self, names: Mapping[str, str], digests: Mapping[int, bytes]) -> FaceStreams:
-        """This object for one build's documents: ``names`` of its faces, ``digests`` of its pages."""
-        self.names, self.digests = names, digests
-        self.checked, self.begun = set(), {}
+    def for_build(self, names: Mapping[str, str], digests: Mapping[int, bytes],
+                  last: Mapping[int, tuple[str, Layout]] | None = None) -> FaceStreams:
+        """This object for one build's documents: ``names`` of its faces, ``digests`` of its pages,
+        ``last``: the layouts to record and write from (pdf/patch.py)."""
+        self.names, self.digests, self.last = names, digests, last
+        self.checked, self.begun, self.glyph_texts = set(), {}, {}
         return self
 
     def let_go_of_unused(self) -> bool:
@@ -218,6 +225,7 @@ class FaceStreams:
         self.made, self.kept, self.changed = made, kept, False
         self.pages.clear()
         self.begun.clear()
+        self.last, self.glyph_texts = None, {}
         self.names, self.digests, self.used, self.checked = {}, {}, set(), set()
         if len(self.drawn) > 10_000:
             self.drawn.clear()
@@ -263,7 +271,12 @@ def write_pdf(doc: PagePlan, arts: Mapping[str, Art], font: str, cmyk: bool = Fa
     """The same file as ``write_document``, as parts (pdf/assemble.py): the pictures' streams
     stay in the cache folder of ``images`` until the file is written."""
     fonts.ensure(font)
-    out = _Writer(doc.title, arts, cmyk, images or ImageStreams(), faces or FaceStreams()).write(doc)
+    images, faces = images or ImageStreams(), faces or FaceStreams()
+    last = faces.last.get(id(doc)) if faces.last is not None else None
+    out = _Writer(doc.title, arts, cmyk, images, faces).write(doc, last) if last is not None else None
+    if out is None:  # (not written from the last build's file: written afresh)
+        out = _Writer(doc.title, arts, cmyk, images, faces).write(doc)
+        assert out is not None  # (afresh: always written)
     if out.fallbacks:
         faces_drawn = {_form_name(k): arts[k] for k in out.fallbacks}
         return PdfFile((put_fallback_faces(bytes(out.file), faces_drawn, cmyk, font),))
@@ -297,22 +310,36 @@ class _Writer:
         self.standard: dict[str, Ref] = {}
         self.layers: dict[str, Ref] = {}
         self.page_h = 0.0
+        self.rec = Recorder() if faces.last is not None else None  # what the pages number (pdf/patch.py)
 
-    def write(self, doc: PagePlan) -> _Written:
-        begun = self.begun_as(doc.pages)
+    def write(self, doc: PagePlan, last: tuple[str, Layout] | None = None) -> _Written | None:
+        """The document; with ``last`` (the last build's file and layout), written from that
+        file, or None when it cannot be (pdf/patch.py ``patched``)."""
+        begun = self.begun_as(doc.pages) if last is None else None
         if begun is None:
             self.pictures_first(doc.pages)
             catalog, pages_ref, info = self.f.reserve(), self.f.reserve(), self.f.reserve()
+            if self.rec is not None:
+                self.rec.first = self.f.next
             kids: list[Ref] = []
             labels: list = []
         else:  # its first pages are another document's: on from where that one's writer stood
             self.state = begun.state
             (catalog, pages_ref, info), kids, labels = begun.refs, list(begun.kids), list(begun.labels)
+        if last is not None:
+            copied = patched(self, doc.pages, last[1], last[0], pages_ref)
+            if copied is None:
+                return None
+            kids = copied
+            for n, page in enumerate(doc.pages):
+                if page.label is not None:
+                    labels.extend((n, {"P": page.label}))
         for n in range(len(kids), len(doc.pages)):
             page = doc.pages[n]
             kids.append(self.page(page, pages_ref))
             if page.label is not None:
                 labels.extend((n, {"P": page.label}))
+        end = self.f.next
         if doc.pages:
             self.faces.begun[id(doc.pages[0])] = _Begun(tuple(doc.pages), (self.cmyk, self.arts, self.images),
                                                          (catalog, pages_ref, info), tuple(kids), tuple(labels), self.state)
@@ -341,7 +368,10 @@ class _Writer:
         # shop's preflight report and Acrobat's document properties as if the designer wrote them.
         f.put(info, {"CreationDate": DATE, "Creator": "pnpgen", "ModDate": DATE, "Producer": "pnpgen",
                      "Title": self.title, "Trapped": Name("False")})
-        return _Written(f.finish(catalog, info, [self.title.encode()]), self.fallbacks)
+        file = f.finish(catalog, info, [self.title.encode()])
+        if self.rec is not None:
+            file.layout = self.rec.layout(self, end, [self.faces.digests.get(id(page)) for page in doc.pages])
+        return _Written(file, self.fallbacks)
 
     def begun_as(self, pages: list[Page]) -> _Begun | None:
         """A document of this build whose pages (faces, pictures, colours) begin these, or None."""
@@ -357,11 +387,12 @@ class _Writer:
     def state(self) -> tuple:  # what the pages written so far left: the file's objects and what they number (a copy)
         return (self.f.copy(), dict(self.forms), list(self.fallbacks), dict(self.pictures), dict(self.paints),
                 {font: dict(gids) for font, gids in self.glyphs.items()}, dict(self.font_refs), dict(self.standard),
-                dict(self.layers))
+                dict(self.layers), self.rec.copy() if self.rec is not None else None)
 
     @state.setter
     def state(self, state: tuple) -> None:
-        f, forms, fallbacks, pictures, paints, glyphs, font_refs, standard, layers = state
+        f, forms, fallbacks, pictures, paints, glyphs, font_refs, standard, layers, rec = state
+        self.rec = rec.copy() if rec is not None and self.rec is not None else None
         self.f, self.forms, self.fallbacks, self.pictures, self.paints, self.font_refs, self.standard, self.layers = \
             f.copy(), dict(forms), list(fallbacks), dict(pictures), dict(paints), dict(font_refs), dict(standard), dict(layers)
         self.glyphs = {font: dict(gids) for font, gids in glyphs.items()}
@@ -460,6 +491,8 @@ class _Writer:
                                     "Length": len(face.data)})
             ref = self.f.put_shaped(self.f.reserve(), face.shape, refs, face.data)
             self.forms[key] = ref
+            if self.rec is not None:
+                self.rec.form(self.faces.names.get(key, key), ref, face.content.glyphs)
             if face.fallback:
                 self.fallbacks.append(key)
         return ref
@@ -517,6 +550,8 @@ class _Writer:
     # ------------------------------------------------------------------ pages
 
     def page(self, page: Page, parent: Ref) -> Ref:
+        if self.rec is not None:
+            self.rec.page_begun(self)
         made = self.faces.page(page, self.cmyk, self.page_stream)
         if made.names is None:
             made.names = (noted(made.content), tuple(("form:" + key, key) for key in made.forms.values()),
@@ -536,7 +571,10 @@ class _Writer:
         refs["contents"] = f.put_shaped(f.reserve(), contents, refs, made.data)
         if made.shape is None:
             made.shape = self.page_shape(page, made)
-        return f.put_shaped(f.reserve(), made.shape, refs)
+        ref = f.put_shaped(f.reserve(), made.shape, refs)
+        if self.rec is not None:
+            self.rec.page_done(self, made.content.glyphs)
+        return ref
 
     def page_shape(self, page: Page, made: PageStream) -> Shape:
         """The page's dictionary with its references left open (``page`` fills them)."""
