@@ -47,10 +47,11 @@ def glyph_text(glyphs: Mapping[str, Mapping[int, str]]) -> dict[str, str]:
     return {font: "".join(chr(GLYPH + g) + c for g, c in gids.items()) for font, gids in glyphs.items()}
 
 
-def add_glyphs(into: dict[str, dict[int, str]], text: Mapping[str, str]) -> None:
-    """``glyph_text``'s strings added to a document's glyphs, as the writer's ``note`` adds a stream's."""
+def add_glyphs(into: dict[str, dict[str, str]], text: Mapping[str, str]) -> None:
+    """``glyph_text``'s strings added to a document's glyphs (glyph ids still as characters), as
+    the writer's ``note`` adds a stream's."""
     for font, s in text.items():
-        into.setdefault(font, {}).update(zip([ord(c) - GLYPH for c in s[0::2]], s[1::2]))
+        into.setdefault(font, {}).update(zip(s[0::2], s[1::2]))
 
 
 @dataclass
@@ -267,6 +268,7 @@ def patched(w: Any, pages: Sequence, last: Layout, path: str, pages_ref: Ref) ->
     fonts = {e[3] for e in last.named if e[1] in ("font", "standard")}  # written with the subsets, at the end
     tables = dict(zip(NAMED, _tables(w)))
     rec: Recorder = w.rec
+    glyphs: dict[str, dict[str, str]] = {}  # the document's, as ``add_glyphs`` adds them
     kids: list[Ref] = []
     for i, page in enumerate(pages):
         start = last.starts[i]
@@ -279,6 +281,9 @@ def patched(w: Any, pages: Sequence, last: Layout, path: str, pages_ref: Ref) ->
             if f.next != end or not rec.ok or rec.named[named:] != by_page.get(i, []) \
                     or rec.forms[formed:] != [last.forms[p] for p in forms_of.get(i, [])]:
                 return None
+            for shown in (rec.page_glyphs.get(str(i)), *rec.face_glyphs[formed:]):  # (as ``note`` added them)
+                if shown:
+                    add_glyphs(glyphs, _text(shown, faces.glyph_texts))
             continue
         for n in range(start, end):
             if n in fonts:
@@ -288,14 +293,14 @@ def patched(w: Any, pages: Sequence, last: Layout, path: str, pages_ref: Ref) ->
         rec.starts.append(start)
         text = last.page_glyphs.get(str(i))
         if text is not None:
-            add_glyphs(w.glyphs, text)
+            add_glyphs(glyphs, text)
             rec.page_glyphs[str(i)] = text
         for e in by_page.get(i, ()):
             tables[e[1]][e[2]] = Ref(e[3])
             rec.named.append(e)
         for p in forms_of.get(i, ()):
             w.forms[keys[p]] = Ref(last.forms[p])
-            add_glyphs(w.glyphs, last.face_glyphs[p])
+            add_glyphs(glyphs, last.face_glyphs[p])
             rec.faces.append(last.faces[p])
             rec.forms.append(last.forms[p])
             rec.form_pages.append(i)
@@ -303,6 +308,7 @@ def patched(w: Any, pages: Sequence, last: Layout, path: str, pages_ref: Ref) ->
         kids.append(Ref(end - 1))
     if f.next != last.end:
         return None
+    w.glyphs = {font: {ord(g) - GLYPH: c for g, c in shown.items()} for font, shown in glyphs.items()}
     used = faces.used  # (what the next save keeps: every face and page this document shows)
     used.update((names.get(k, k), w.cmyk) for k in keys)
     used.update((d, w.cmyk) for d in digests)
