@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
@@ -47,11 +48,31 @@ def glyph_text(glyphs: Mapping[str, Mapping[int, str]]) -> dict[str, str]:
     return {font: "".join(chr(GLYPH + g) + c for g, c in gids.items()) for font, gids in glyphs.items()}
 
 
-def add_glyphs(into: dict[str, dict[str, str]], text: Mapping[str, str]) -> None:
-    """``glyph_text``'s strings added to a document's glyphs (glyph ids still as characters), as
-    the writer's ``note`` adds a stream's."""
+def count_glyphs(counts: dict[str, Counter], text: Mapping[str, str], by: int = 1) -> None:
+    """A stream's glyphs (``glyph_text``) counted in (``by`` 1) or out (-1) of a document's: how
+    many of its streams show each (glyph id, character) pair."""
     for font, s in text.items():
-        into.setdefault(font, {}).update(zip(s[0::2], s[1::2]))
+        pairs = zip(s[0::2], s[1::2])
+        counted = counts.setdefault(font, Counter())
+        if by > 0:
+            counted.update(pairs)
+        else:
+            counted.subtract(pairs)
+
+
+def document_glyphs(counts: Mapping[str, Counter]) -> dict[str, dict[int, str]] | None:
+    """The glyphs the writer's ``note`` gathers from a document's streams (font → glyph id →
+    character), from their counts; None when a glyph id shows two characters (``note`` keeps the
+    last one met: an order the counts do not hold)."""
+    out = {}
+    for font, counted in counts.items():
+        shown = [pair for pair, n in counted.items() if n > 0]
+        gids = {ord(g) - GLYPH: c for g, c in shown}
+        if len(gids) != len(shown):
+            return None
+        if gids:
+            out[font] = gids
+    return out
 
 
 @dataclass
@@ -73,6 +94,9 @@ class Layout:
     named: list[list] = field(default_factory=list)  # [page, kind, name, number]: ``NAMED`` numbered by a page
     page_glyphs: dict[str, dict[str, str]] = field(default_factory=dict)  # page (index) → glyph_text
     face_glyphs: list[dict[str, str]] = field(default_factory=list)  # by position: glyph_text
+    # every (glyph id, character) pair the streams show, by font, as glyph_text, and how many show each
+    union: dict[str, str] = field(default_factory=dict)
+    counts: dict[str, list[int]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {"tag": TAG, **{k: getattr(self, k) for k in self.__dataclass_fields__}}
@@ -101,7 +125,10 @@ def layout_of(value: object) -> Layout | None:
                     and isinstance(e[2], str) and type(e[3]) is int and layout.first <= e[3] < layout.end
                     for e in layout.named)
             and _glyphs_ok(layout.face_glyphs) and isinstance(layout.page_glyphs, dict)
-            and _glyphs_ok(list(layout.page_glyphs.values()))):
+            and _glyphs_ok(list(layout.page_glyphs.values())) and _glyphs_ok([layout.union])
+            and isinstance(layout.counts, dict) and layout.counts.keys() == layout.union.keys()
+            and all(isinstance(c, list) and len(c) * 2 == len(layout.union[f]) and all(type(n) is int and n > 0 for n in c)
+                    for f, c in layout.counts.items())):
         return None
     return layout
 
@@ -124,6 +151,7 @@ class Recorder:
         self.named: list[list] = []
         self.page_glyphs: dict[str, Mapping[str, Any]] = {}  # ``Layout``'s, as streams' glyphs or their text
         self.face_glyphs: list[Mapping[str, Any]] = []
+        self.counts: dict[str, Counter] | None = None  # the glyphs' counts, when known (``patched``)
         self._before: tuple[int, ...] = ()
 
     def copy(self) -> Recorder:
@@ -131,6 +159,7 @@ class Recorder:
         out.ok, out.first, out.starts, out.faces, out.forms, out.form_pages, out.named = \
             self.ok, self.first, list(self.starts), list(self.faces), list(self.forms), list(self.form_pages), list(self.named)
         out.page_glyphs, out.face_glyphs = dict(self.page_glyphs), list(self.face_glyphs)
+        out.counts = {font: Counter(c) for font, c in self.counts.items()} if self.counts is not None else None
         return out
 
     def page_begun(self, w: Any) -> None:
@@ -175,11 +204,19 @@ class Recorder:
                         s.encode("utf-8")
                     except UnicodeEncodeError:  # (a lone surrogate in the data: not kept)
                         return None
+        counts = self.counts
+        if counts is None:
+            counts = {}
+            for t in (*face_glyphs, *page_glyphs.values()):
+                count_glyphs(counts, t)
+        union = {font: "".join(g + c for (g, c), n in counted.items() if n > 0) for font, counted in counts.items()}
+        numbers = {font: [n for n in counted.values() if n > 0] for font, counted in counts.items()}
         offsets = f.offsets[self.first - 1:end - 1] + [f.offsets[self.first - 1] + len(part)]
         return Layout(w.cmyk, pictures_hash(w.pictures), self.first, end, offsets[0],
                       [b - a for a, b in zip(offsets, offsets[1:])], hashlib.sha256(part).hexdigest(),
                       "".join(d.hex()[:32] for d in digests if d is not None), self.starts, self.faces, self.forms,
-                      self.form_pages, self.named, page_glyphs, face_glyphs)
+                      self.form_pages, self.named, page_glyphs, face_glyphs,
+                      {k: v for k, v in union.items() if v}, {k: v for k, v in numbers.items() if v})
 
 
 def _text(glyphs: Mapping, memo: dict[int, dict[str, str]]) -> dict[str, str]:
@@ -268,7 +305,8 @@ def patched(w: Any, pages: Sequence, last: Layout, path: str, pages_ref: Ref) ->
     fonts = {e[3] for e in last.named if e[1] in ("font", "standard")}  # written with the subsets, at the end
     tables = dict(zip(NAMED, _tables(w)))
     rec: Recorder = w.rec
-    glyphs: dict[str, dict[str, str]] = {}  # the document's, as ``add_glyphs`` adds them
+    counts = {font: Counter(dict(zip(zip(text[0::2], text[1::2]), last.counts[font])))
+              for font, text in last.union.items()}  # the last file's glyphs, less what changed, plus what is new
     kids: list[Ref] = []
     for i, page in enumerate(pages):
         start = last.starts[i]
@@ -281,9 +319,12 @@ def patched(w: Any, pages: Sequence, last: Layout, path: str, pages_ref: Ref) ->
             if f.next != end or not rec.ok or rec.named[named:] != by_page.get(i, []) \
                     or rec.forms[formed:] != [last.forms[p] for p in forms_of.get(i, [])]:
                 return None
-            for shown in (rec.page_glyphs.get(str(i)), *rec.face_glyphs[formed:]):  # (as ``note`` added them)
+            for old in (last.page_glyphs.get(str(i)), *(last.face_glyphs[p] for p in forms_of.get(i, ()))):
+                if old:
+                    count_glyphs(counts, old, -1)
+            for shown in (rec.page_glyphs.get(str(i)), *rec.face_glyphs[formed:]):
                 if shown:
-                    add_glyphs(glyphs, _text(shown, faces.glyph_texts))
+                    count_glyphs(counts, _text(shown, faces.glyph_texts))
             continue
         for n in range(start, end):
             if n in fonts:
@@ -293,14 +334,12 @@ def patched(w: Any, pages: Sequence, last: Layout, path: str, pages_ref: Ref) ->
         rec.starts.append(start)
         text = last.page_glyphs.get(str(i))
         if text is not None:
-            add_glyphs(glyphs, text)
             rec.page_glyphs[str(i)] = text
         for e in by_page.get(i, ()):
             tables[e[1]][e[2]] = Ref(e[3])
             rec.named.append(e)
         for p in forms_of.get(i, ()):
             w.forms[keys[p]] = Ref(last.forms[p])
-            add_glyphs(glyphs, last.face_glyphs[p])
             rec.faces.append(last.faces[p])
             rec.forms.append(last.forms[p])
             rec.form_pages.append(i)
@@ -308,7 +347,10 @@ def patched(w: Any, pages: Sequence, last: Layout, path: str, pages_ref: Ref) ->
         kids.append(Ref(end - 1))
     if f.next != last.end:
         return None
-    w.glyphs = {font: {ord(g) - GLYPH: c for g, c in shown.items()} for font, shown in glyphs.items()}
+    glyphs = document_glyphs(counts)
+    if glyphs is None:
+        return None
+    w.glyphs, rec.counts = glyphs, counts
     used = faces.used  # (what the next save keeps: every face and page this document shows)
     used.update((names.get(k, k), w.cmyk) for k in keys)
     used.update((d, w.cmyk) for d in digests)
