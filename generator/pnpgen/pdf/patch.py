@@ -164,6 +164,7 @@ class Recorder:
 
     def page_begun(self, w: Any) -> None:
         self.starts.append(w.f.next)
+        self.counts = None  # (a page written: its glyphs counted from the streams' by ``layout``)
         self._before = _counts(w)
 
     def page_done(self, w: Any, glyphs: Mapping[str, Mapping[int, str]]) -> None:

@@ -315,7 +315,7 @@ class _Writer:
     def write(self, doc: PagePlan, last: tuple[str, Layout] | None = None) -> _Written | None:
         """The document; with ``last`` (the last build's file and layout), written from that
         file, or None when it cannot be (pdf/patch.py ``patched``)."""
-        begun = self.begun_as(doc.pages) if last is None else None
+        begun = self.begun_as(doc.pages)  # (going on from another document's writer costs less)
         if begun is None:
             self.pictures_first(doc.pages)
             catalog, pages_ref, info = self.f.reserve(), self.f.reserve(), self.f.reserve()
@@ -326,7 +326,7 @@ class _Writer:
         else:  # its first pages are another document's: on from where that one's writer stood
             self.state = begun.state
             (catalog, pages_ref, info), kids, labels = begun.refs, list(begun.kids), list(begun.labels)
-        if last is not None:
+        if last is not None and begun is None:
             copied = patched(self, doc.pages, last[1], last[0], pages_ref)
             if copied is None:
                 return None
