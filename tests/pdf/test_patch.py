@@ -140,3 +140,19 @@ def test_a_layout_not_as_recorded_is_refused():
                    {"face_glyphs": [{"F": "abc"}]}, {"starts": ["5"]}, {"at": -1}, {"extra": 1}):
         assert patch.layout_of({**good, **change}) is None, change
     assert patch.layout_of([1, 2]) is None
+
+
+def test_a_link_in_place_of_the_last_output_is_not_read(tmp_path, patches, monkeypatch):
+    """The last file moved out of the workspace and linked back (its bytes the recorded ones):
+    pnpgen reads nothing outside the workspace, so that document is written afresh."""
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, *BUILD) == 0
+    old = ws / "build" / "test" / "cards.pdf"
+    outside = tmp_path / "outside.pdf"
+    outside.write_bytes(old.read_bytes())
+    old.unlink()
+    old.symlink_to(outside)
+    _edit(_deck(ws), "本文カード1}", "本文カード1を書き直した}")
+    assert run(ws, *BUILD) == 0
+    assert patches == {**PATCHED, "cards.pdf": False}
+    _same_as_cold(tmp_path, ws, "cold", monkeypatch)

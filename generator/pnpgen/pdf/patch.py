@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -245,11 +246,14 @@ def _counts(w: Any) -> tuple[int, ...]:
 def read_part(path: str, layout: Layout) -> bytes | None:
     """The pages' part of the file at ``path``, when its bytes are the ones ``layout`` recorded."""
     size = sum(layout.lengths)
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:  # (not blocking on a pipe put in the file's place; no link followed out of the workspace)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
+                     | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
         return None
     try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
         data = os.pread(fd, size, layout.at) if hasattr(os, "pread") else _read_at(fd, size, layout.at)
     except OSError:
         return None
