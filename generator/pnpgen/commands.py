@@ -512,7 +512,7 @@ def calibrate(args: argparse.Namespace) -> int:
     except NoWorkspace:
         ws = None
     root = ws.root if ws is not None else Path.cwd()
-    paper, lang = games_paper_and_language(ws) if ws is not None else (None, None)
+    paper, lang = games_paper_and_language(ws, args.lang) if ws is not None else (None, None)
     opts = CalibrationOptions(paper=args.paper or paper or "a4", duplex=args.duplex, lang=args.lang or lang or "ja")
     out = args.out or root / "build" / f"calibration-{opts.paper}-{opts.duplex}.pdf"
     if not args.out:  # build/ as a build takes it (not a link to a folder of other files), and then pnpgen's:

@@ -10,11 +10,13 @@ memo from the cache, hands it down and writes back what it learned.
 
 from __future__ import annotations
 
+import json
 import os
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from stat import S_ISLNK
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 V = TypeVar("V")
 
@@ -24,7 +26,7 @@ class Memo(Generic[V]):
     """What earlier builds found (``known``), what this one found (``learned``) and every key
     asked for (``used``)."""
 
-    known: dict[str, V] = field(default_factory=dict)
+    known: Mapping[str, V] = field(default_factory=dict)  # (a ``Pack``: each record decoded when asked for)
     learned: dict[str, V] = field(default_factory=dict)
     used: set[str] = field(default_factory=set)
 
@@ -47,7 +49,81 @@ class Memo(Generic[V]):
         or None when that is what it held (nothing new, nothing left unasked)."""
         if not self.learned and self.used.issuperset(self.known):
             return None
-        return {**{k: v for k, v in self.known.items() if k in self.used}, **self.learned}
+        kept = {}
+        for key in self.used - self.learned.keys():  # (only what was asked for: the rest is never decoded)
+            value = self.known.get(key)
+            if value is not None:
+                kept[key] = value
+        return {**kept, **self.learned}
+
+
+class Pack(Mapping[str, Any]):
+    """The records of one of the build cache's packs (engine/cache.py ``Cache.pack``): each
+    record's line (``[key, value]`` in JSON) as read, the whole file checked by its seal when
+    read, each value decoded only when it is asked for. An edit of a thousand cards reads the
+    file, but decodes only the records its build uses, and writes the others back as their lines.
+
+    ``keep``: a value decoded is kept (asked again, the same object: ``Cache.pack_entry`` writes it
+    back as its line); else decoded on each ask and never held here (the caller keeps what it
+    needs, and the line for writing it back: ``line``). A line that is not ``[key, value]`` —
+    which no pnpgen writes, and the seal vouches for — is a record not held: asking for it finds
+    nothing (its answer is made again), ``items`` leaves it out."""
+
+    def __init__(self, lines: dict[str, bytes] | None = None, keep: bool = True):
+        self.lines = lines if lines is not None else {}
+        self.keep = keep
+        self._values: dict[str, Any] = {}
+
+    def __getitem__(self, key: str) -> Any:
+        value = self._values.get(key)
+        if value is not None:
+            return value
+        line = self.lines[key]
+        try:
+            pair = json.loads(line)
+        except ValueError:
+            raise KeyError(key) from None
+        if not (isinstance(pair, list) and len(pair) == 2 and pair[0] == key):
+            raise KeyError(key)
+        if self.keep:
+            self._values[key] = pair[1]
+        return pair[1]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.lines)
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.lines
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Mapping) and dict(self.items()) == dict(other.items())
+
+    __hash__ = None  # type: ignore[assignment]  # (a mapping: compared by its records)
+
+    def items(self) -> Iterator[tuple[str, Any]]:  # type: ignore[override]
+        """Every record held, decoded (a line that is no record left out)."""
+        for key in self.lines:
+            try:
+                yield key, self[key]
+            except KeyError:
+                continue
+
+    def line(self, key: str) -> bytes:
+        """The record's line as read: written back as it is by ``Cache.pack_entry``."""
+        return self.lines[key]
+
+    def as_read(self, key: str, value: Any) -> bytes | None:
+        """The line ``value`` was decoded from, when it is the very object decoded (values read
+        from a pack are never changed in place); else None."""
+        known = self._values.get(key)
+        return self.lines[key] if known is not None and known is value else None
+
+    def let_go(self) -> None:
+        """Forget the values decoded (their lines stay)."""
+        self._values.clear()
 
 
 @dataclass(eq=False)

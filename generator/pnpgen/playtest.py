@@ -67,6 +67,8 @@ def _tag_options(t: argparse.ArgumentParser) -> None:
 def _serve_options(s: argparse.ArgumentParser) -> None:
     s.add_argument("--port", type=_port, default=8765, help="default 8765; the page is on 127.0.0.1 only")
     _common(s, lang=False)
+    s.add_argument("--lang", help="build and show this language of the game (game.yaml languages), "
+                                  "into build/<game>/<lang>/")
 
 
 def _tag_name(text: str) -> str:
@@ -184,7 +186,8 @@ def tag(ws: Workspace, args: argparse.Namespace) -> int:
     was = history.tags(root, edition).get(args.name)
     atomic_write_bytes(history.folder(root, edition) / "tags.json", history.set_tag(root, edition, args.name, v))
     moved = f", moved from v{was}" if was is not None and was != v.number else ""  # the name no longer marks what it did
-    print(shown_name(f"{args.game}: {args.name} = {v.name} ({v.body['time']}, #{v.hash[:7]}){moved}"))
+    game = f"{args.game} ({args.lang})" if args.lang else args.game  # the English edition's tag is not the Japanese one's
+    print(shown_name(f"{game}: {args.name} = {v.name} ({v.body['time']}, #{v.hash[:7]}){moved}"))
     return 0
 
 

@@ -37,6 +37,7 @@ import importlib.util
 import marshal
 import os
 import time
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -260,6 +261,18 @@ def seal(data: bytes) -> str:
     machine's ``secret``, or without one under ``PROCESS_SECRET`` (a record from another run, or
     from elsewhere, then never holds: that run builds as if the folder had no cache)."""
     return hmac.digest(secret() or PROCESS_SECRET, data, "sha256").hex()
+
+
+def seal_lines(lines: Sequence[bytes]) -> str:
+    """``seal(b"\\n".join(lines))``, made line by line: a pack (engine/cache.py ``pack_entry``) is
+    joined once, with its header, not once to be sealed and again to be written (3,000 cards'
+    forms: 14 MB more at the build's peak)."""
+    mac = hmac.new(secret() or PROCESS_SECRET, digestmod="sha256")
+    for i, line in enumerate(lines):
+        if i:
+            mac.update(b"\n")
+        mac.update(line)
+    return mac.hexdigest()
 
 
 def machine_seal(text: bytes) -> str:

@@ -666,3 +666,18 @@ def test_a_field_only_the_english_edition_reads_anywhere_the_build_looks_is_no_m
     _only_memo_told_missing(ws, capsys)
     build(ws, "--lang", "en")
     assert "Note" in " ".join(pages_text(ws / "build" / "test" / "en" / "cards.pdf"))
+
+
+def test_a_setting_given_for_another_edition_only_is_said_so_without_pnpgens_marker(tmp_path, capsys):
+    """A two-language designer's trial: ``format: {en: bridge}`` in a deck (the English edition's
+    cards on bridge size) stopped the Japanese build with "unknown format
+    '[missing-translation]〔en〕[/missing-translation]bridge'": the marker pnpgen prints an
+    untranslated text with, in the error. The line gives the value and that it is the English
+    edition's only."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("format: poker", "format: {en: bridge}")
+                        + "  - {name: カード1, text: 本文}\n", game=GAME_YAML + "languages: [ja, en]\n")
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "missing-translation" not in err
+    assert "format: unknown format 'bridge' (given for en only: none for this edition)" in err, err

@@ -90,10 +90,10 @@ def test_a_damaged_or_foreign_pack_is_drawn_again_not_trusted(tmp_path, drawn):
 
 
 def test_what_a_pack_holds_is_checked_value_by_value():
-    body = {"faces": {"0abc": {"data": "AAAA", "content": {"glyphs": [["gothic", [[5, "あ"]]]], "standard_fonts": [],
+    body = {"faces": {"0abc": {"data": "AAAA", "content": {"glyphs": [["gothic", [5], "あ"]], "standard_fonts": [],
                                                            "pictures": []}, "width_pt": 10, "height_pt": 20},
                       "0bad": {"data": "not base64!", "content": {}, "width_pt": 1, "height_pt": 1},
-                      "0gid": {"data": "AAAA", "content": {"glyphs": [["gothic", [["5", "あ"]]]], "standard_fonts": [],
+                      "0gid": {"data": "AAAA", "content": {"glyphs": [["gothic", ["5"], "あ"]], "standard_fonts": [],
                                                            "pictures": []}, "width_pt": 1, "height_pt": 1},
                       "0pic": {"data": "AAAA", "content": {"glyphs": [], "standard_fonts": [], "pictures": ["../x"]},
                                "width_pt": 1, "height_pt": 1}},
@@ -136,18 +136,22 @@ def test_faces_and_pages_read_from_the_pack_are_written_back_as_read_not_made_in
 
     ws = make_workspace(tmp_path / "ws", deck=PIECES)
     build(ws, tmp_path / "b")
-    before = Cache(tmp_path / "b").pack("forms/test")
-    before.pop("inputs")  # (what the faces were drawn with: the build's to add)
-    read = drawn_json.from_json(before)
+    pack = Cache(tmp_path / "b").pack("forms/test")
+    before = {k: v for k, v in pack.items() if k != "inputs"}  # (what the faces were drawn with: the build's to add)
+    as_read: drawn_json.Read = {}
+    read = drawn_json.from_json(pack, pack.lines, as_read)
     assert read.made and read.kept
+    # the streams hold no JSON through the build's documents (3,000 cards: some 60 MB), only their lines
+    assert all(s.json is None for s in [*read.made.values(), *read.kept.values()])
+    assert len(as_read) == len(read.made) + len(read.kept) == len(before)
     made_again = []
     real = drawn_json._content_to_json
     monkeypatch.setattr(drawn_json, "_content_to_json", lambda c: made_again.append(c) or real(c))
-    assert drawn_json.to_json(read) == before
+    assert drawn_json.to_json(read, as_read) == {k: pack.line(k) for k in before}  # each line as it was read
     assert made_again == []
-    for stream in [*read.made.values(), *read.kept.values()]:  # the same JSON, from the streams alone
-        stream.json = None
+    # the same JSON from the streams alone (nothing said read), and the lines read are that JSON's
     assert drawn_json.to_json(read) == before and len(made_again) == len(read.made) + len(read.kept)
+    assert all(json.loads(pack.line(k)) == [k, v] for k, v in before.items())
     deck = ws / "data" / "test" / "decks" / "cards.yaml"
     deck.write_text(PIECES.replace("本文5", "改訂5"), encoding="utf-8")
     build(ws, tmp_path / "b")
@@ -209,14 +213,16 @@ def _an_edit_writes_a_cold_builds_bytes(ws, tmp_path):
         assert (tmp_path / "b" / "test" / name).read_bytes() == (tmp_path / "cold" / "test" / name).read_bytes(), name
 
 
-@pytest.mark.parametrize("pairs", [[[5, "あい"]], [[True, "あ"]], [[5.0, "あ"]], [[-1, "あ"]], [[65536, "あ"]],
-                                   [[5, "あ"], [5, "い"]], [[5, "あ", "い"]], ["あい"], [[[5], "あ"]], [[5, 5]], [5],
-                                   [[5, ""]], [[5, "あ"], [6]]])
-def test_a_faces_glyphs_are_checked_pair_by_pair(pairs):
-    """Each [glyph id, character] pair: an id of a glyph (0–65535, once), one character."""
-    good = {"data": "AAAA", "content": {"glyphs": [["gothic", [[5, "あ"], [7, "い"]]]], "standard_fonts": [],
+@pytest.mark.parametrize("glyphs", [["gothic", [5], "あい"], ["gothic", [True], "あ"], ["gothic", [5.0], "あ"],
+                                    ["gothic", [-1], "あ"], ["gothic", [65536], "あ"], ["gothic", [5, 5], "あい"],
+                                    ["gothic", [5], "あ", "い"], ["gothic", "あい"], ["gothic", [[5]], "あ"],
+                                    ["gothic", [5], 5], ["gothic", 5, "あ"], ["gothic", [5], ""], [5, [5], "あ"],
+                                    ["gothic", [[5, "あ"]]]])
+def test_a_faces_glyphs_are_checked_kind_by_kind(glyphs):
+    """Each font's glyph ids (each a glyph's, 0–65535, once) and their characters (one each)."""
+    good = {"data": "AAAA", "content": {"glyphs": [["gothic", [5, 7], "あい"]], "standard_fonts": [],
                                         "pictures": []}, "width_pt": 10, "height_pt": 20}
-    bad = {**good, "content": {**good["content"], "glyphs": [["gothic", pairs]]}}
+    bad = {**good, "content": {**good["content"], "glyphs": [glyphs]}}
     read = drawn_json.from_json(json.loads(json.dumps({f"{drawn_json.FACE}0good": good, f"{drawn_json.FACE}0bad": bad})))
     assert list(read.made) == [("good", False)]
     assert read.made[("good", False)].content.glyphs == {"gothic": {5: "あ", 7: "い"}}

@@ -590,3 +590,17 @@ def test_the_changelog_names_the_cells_of_a_table_field_that_changed(tmp_path, c
     lines = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("- ")]
     assert lines == ["- 戦闘結果表：rows\\[2\\]：“2／EX／DR” → “2／EX／DE”",
                      "- 地形：rows：「平地／森林」 → 「平地／森林／丘陵」"], lines
+
+
+def test_tag_of_the_english_edition_says_it_is_the_english_editions(tmp_path, capsys):
+    """A two-language designer's trial: 'pnpgen tag --lang en playtest-1' said
+    'guild: playtest-1 = v1 (…)', word for word what the Japanese edition's tag says, though the
+    two editions keep histories of their own. It names the edition; the default's line is as it was."""
+    ws = english_workspace(tmp_path)
+    assert run(ws, "build", "--game", "test", "--lang", "en", "--jobs", "1", "--no-rulebook") == 0
+    assert run(ws, "build", "--game", "test", "--jobs", "1", "--no-rulebook") == 0
+    capsys.readouterr()
+    assert run(ws, "tag", "--game", "test", "--lang", "en", "playtest-1") == 0
+    assert capsys.readouterr().out.startswith("test (en): playtest-1 = v1 (")
+    assert run(ws, "tag", "--game", "test", "playtest-1") == 0
+    assert capsys.readouterr().out.startswith("test: playtest-1 = v1 (")

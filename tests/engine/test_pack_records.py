@@ -28,7 +28,7 @@ def test_a_pack_written_again_copies_the_lines_it_read_and_encodes_only_new_reco
     cache = Cache(tmp_path)
     # a record written more tightly than pnpgen writes it: copied as read, so never encoded again
     _plant(cache, "forms/x", [b'["a",{"v":1}]', b'["b", [1, 2]]'])
-    records = cache.pack("forms/x")
+    records = dict(cache.pack("forms/x"))
     assert records == {"a": {"v": 1}, "b": [1, 2]}
     records["b"] = [1, 2, 3]  # made by this build: encoded
     records["c"] = "新"
@@ -43,7 +43,7 @@ def test_a_pack_is_written_by_key_whatever_order_its_records_came_in(tmp_path: P
     cache = Cache(tmp_path)
     data = cache.pack_entry("renders/x", {"z": 1, "a": {"k": [True, None]}})[1]
     assert _lines(data) == [b'["a", {"k": [true, null]}]', b'["z", 1]']
-    assert cache.pack_entry("renders/x", {})[1].partition(b"\n")[2] == b""
+    assert cache.pack_entry("renders/x", {})[1].endswith(b'"}\n')  # the header, a line feed, no record
     cache.pack_path("renders/x").parent.mkdir(parents=True)
     cache.pack_path("renders/x").write_bytes(cache.pack_entry("renders/x", {})[1])
     assert cache.pack("renders/x") == {}
@@ -51,13 +51,69 @@ def test_a_pack_is_written_by_key_whatever_order_its_records_came_in(tmp_path: P
 
 def test_a_sealed_pack_whose_lines_are_not_one_record_each_is_not_read(tmp_path: Path):
     """A line that is not ``[key, value]`` (a two-letter string unpacks into two), or a key twice:
-    the pack is taken as damaged, and the build makes what it would have held."""
+    the pack is taken as damaged, and the build makes what it would have held. A line whose key
+    reads but whose value is no ``[key, value]`` is a record not held (found when it is asked for)."""
     cache = Cache(tmp_path)
-    for lines in ([b'"ab"'], [b'{"a": 1, "b": 2}'], [b'[1, 2]'], [b'["a", 1, 2]'], [b'["a", 1]', b'["a", 2]'], [b'["a", 1]', b'']):
+    for lines in ([b'"ab"'], [b'{"a": 1, "b": 2}'], [b'[1, 2]'], [b'["a", 1]', b'["a", 2]'], [b'["a", 1]', b''],
+                  [b'["a\\"", 1]', b'["a\\"", 2]'], [b'["a\\", 1]']):
         _plant(cache, "forms/x", lines)
         assert cache.pack("forms/x") == {}, lines
+        assert cache.pack("forms/x").get("a") is None
+    for lines in ([b'["a", 1, 2]'], [b'["a", 1], "b"]'], [b'["a", {"b": 1}']):
+        _plant(cache, "forms/x", [*lines, b'["c", 3]'])
+        assert cache.pack("forms/x") == {"c": 3} and cache.pack("forms/x").get("a") is None, lines
     _plant(cache, "forms/x", [b'["a", 1]'])
     assert cache.pack("forms/x") == {"a": 1}
     text = cache.pack_path("forms/x").read_bytes().replace(b'1]', b'2]')  # its seal no longer holds
     cache.pack_path("forms/x").write_bytes(text)
     assert cache.pack("forms/x") == {}
+
+
+def test_a_packs_records_are_decoded_only_when_asked_for_and_written_back_as_read(tmp_path: Path, monkeypatch):
+    """An edit reads a pack whole (its seal checks every byte) but decodes only the records it
+    asks for: the others go back into the next pack as the lines they were (a thousand cards'
+    forms are some 5 MB of JSON, 4,450 records)."""
+    cache = Cache(tmp_path)
+    lines = [json.dumps([f"k{i:03d}", {"n": i, "text": "札" * i}], ensure_ascii=False).encode() for i in range(300)]
+    lines.append(b'["tight\\"key",{"n":-1}]')  # (an escape in its key: the line decoded for the key alone)
+    _plant(cache, "forms/x", lines)
+    decoded: list = []
+    real = json.loads
+    monkeypatch.setattr(json, "loads", lambda text, *a, **k: decoded.append(text) or real(text, *a, **k))
+    pack = cache.pack("forms/x", keep=False)
+    assert len(pack) == 301 and 'tight"key' in pack
+    read_at_open = len(decoded)  # the header, and the one line whose key has an escape
+    assert read_at_open == 2
+    assert pack["k007"] == {"n": 7, "text": "札" * 7} and pack.get("k299")["n"] == 299
+    assert len(decoded) == read_at_open + 2  # the two records asked for, nothing else
+    records = {k: pack.line(k) for k in pack if k != "k007"} | {"k300": {"n": 300}}
+    path, data = cache.pack_entry("forms/x", records)
+    assert len(decoded) == read_at_open + 2  # written back without a record decoded again
+    assert _lines(data) == sorted([*(ln for ln in lines if not ln.startswith(b'["k007"')), b'["k300", {"n": 300}]'])
+
+
+def test_a_memo_kept_from_a_pack_decodes_only_what_the_build_asked_for(tmp_path: Path, monkeypatch):
+    """What a memo keeps for the next pack (``Memo.kept``): the records the build asked for, each
+    the object it decoded (so its line is written back as read), the others never decoded."""
+    from pnpgen.memo import Memo
+
+    cache = Cache(tmp_path)
+    _plant(cache, "renders/x", [json.dumps([f"k{i}", [i]]).encode() for i in range(50)])
+    decoded: list = []
+    real = json.loads
+    monkeypatch.setattr(json, "loads", lambda text, *a, **k: decoded.append(text) or real(text, *a, **k))
+    memo = Memo(known=cache.pack("renders/x"))
+    asked = memo.get("k3")
+    memo.learn("new", [99])
+    kept = memo.kept()
+    assert kept == {"k3": [3], "new": [99]} and kept["k3"] is asked
+    assert decoded[1:] == [b'["k3", [3]]']  # (after the header) the one record asked for
+    assert _lines(cache.pack_entry("renders/x", kept)[1]) == [b'["k3", [3]]', b'["new", [99]]']
+
+
+def test_a_pack_is_sealed_line_by_line_as_its_joined_text_is():
+    """``seal_lines`` (a pack's seal made without joining its lines first) is the seal of the text."""
+    from pnpgen.usercache import seal_lines
+
+    for lines in ([], [b""], [b"a"], [b'["a", 1]', b'["b", "\xe6\x96\xb0"]', b""]):
+        assert seal_lines(lines) == seal(b"\n".join(lines)), lines

@@ -69,7 +69,7 @@ def test_a_layout_record_that_does_not_hold_up_is_not_trusted(tmp_path, monkeypa
     _build(ws, out)
     cache = Cache(out)
     kind = next(p.name.removesuffix(".pack.json") for p in (out / ".cache" / "pieces").iterdir())
-    records = cache.pack(f"pieces/{kind}")
+    records = dict(cache.pack(f"pieces/{kind}"))
     layouts = sorted(k for k in records if k.startswith(raster.LAYOUT))
     assert len(layouts) == 4
     head, spans = records[layouts[0]]

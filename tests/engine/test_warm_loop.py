@@ -215,3 +215,34 @@ def test_a_warm_session_measures_for_the_print_lint_only_the_faces_a_save_change
         assert 0 < len(measured) < faces  # the renamed card's face alone
     lint = [w for w in first[0].result.warnings if "print lint" in w]
     assert lint and lint == [w for w in again[0].result.warnings if "print lint" in w]
+
+
+def test_a_warm_session_has_its_rulebook_process_work_out_the_books_model_key(tmp_path, monkeypatch):
+    """The book's model key (the game as JSON, its files hashed) is worked out by the warm rulebook
+    process while the build's process draws the faces, not on the save's path before them; the
+    book is kept and set again as the key says, as in a one-off build."""
+    from pnpgen.engine import bookkey
+
+    root = make_workspace(tmp_path / "ws", deck=COUNTED, draft=True)
+    ws = Workspace(root)
+    deck = root / "data" / "test" / "decks" / "cards.yaml"
+    book = root / "build" / "test" / "rulebook.pdf"
+    here: list[int] = []  # keys worked out in this process (the rulebook's is another: not counted)
+    real = bookkey.model_key
+    monkeypatch.setattr(bookkey, "model_key", lambda *a: here.append(1) or real(*a))
+    kept: list[bool] = []  # each save: the last book kept by its key, or set again
+    real_kept = bookkey.kept
+    monkeypatch.setattr(bookkey, "kept", lambda *a: kept.append((found := real_kept(*a)) is not None) or found)
+    with Warm() as warm:
+        build_run.run_build(ws, ["test"], BuildOptions(jobs=2), root / "build", RulebookOptions(), warm=warm)
+        first = book.read_bytes()
+        deck.write_text(COUNTED.replace("count: 6", "count: 7").replace("count: 5", "count: 4"), encoding="utf-8")
+        build_run.run_build(ws, ["test"], BuildOptions(jobs=2), root / "build", RulebookOptions(), warm=warm)
+        assert book.read_bytes() == first  # the same total: the book kept by its key
+        deck.write_text(COUNTED.replace("count: 6", "count: 8"), encoding="utf-8")
+        build_run.run_build(ws, ["test"], BuildOptions(jobs=2), root / "build", RulebookOptions(), warm=warm)
+    assert kept == [False, True, False]  # set at the first save and after the new total, not for the count moved
+    assert any("13枚" in t for t in texts(book))
+    assert here == []
+    assert run(root, "build", "--game", "test", "--jobs", "1", "--out", str(tmp_path / "cold")) == 0
+    assert (tmp_path / "cold" / "test" / "rulebook.pdf").read_bytes() == book.read_bytes()

@@ -716,6 +716,22 @@ def test_copies_share_their_pieces_name_and_pieces_of_one_name_are_numbered(tmp_
     assert [o["Nickname"] for o in _objects(out, "points")] == ["得点 #1", "得点 #1", "得点 #2", "他"]
 
 
+def test_pieces_of_one_name_are_told_apart_on_the_table_by_their_values_as_the_change_report_does(tmp_path):
+    """A deck-builder's trial: two coin tokens both titled コイン, of values 1 and 5, were
+    ``コイン #1`` and ``コイン #2`` on the table (places in the deck file, which no coin shows), while
+    the change report and reprint.txt call them ``コイン［1］`` and ``コイン［5］``. The table names them
+    by the value that tells them apart too (every copy alike), in the edition's language."""
+    root = make_workspace(tmp_path / "ws", pieces=TWO, game=GAME_YAML + "languages: [ja, en]\n")
+    (root / "data" / "test" / "decks" / "coins.yaml").write_text(
+        "name: コイン\nkind: token\nsize: [20, 20]\nfront: test/card-front.svg.j2\nfields: {name: text, text: text}\n"
+        "pieces:\n  - {name: {ja: コイン, en: Coin}, text: '1'}\n  - {name: {ja: コイン, en: Coin}, text: '5', count: 2}\n"
+        "  - {name: {ja: 他, en: Other}}\n", encoding="utf-8")
+    assert [o["Nickname"] for o in _objects(_export(root), "coins")] == ["コイン［1］", "コイン［5］", "コイン［5］", "他"]
+    assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator", "--lang", "en") == 0
+    english = root / "build" / "test" / "en" / "tabletopsimulator"
+    assert [o["Nickname"] for o in _objects(english, "coins")] == ["Coin [\u200b1]", "Coin [\u200b5]", "Coin [\u200b5]", "Other"]
+
+
 @pytest.mark.parametrize("line", ["die: [[0, 0, 0.1, 0.1], [1, 0, 0.1, 0.1], [2, 0, 0.1, 0.1], [3, 0, 0.1, 0.1], "
                                   "[4, 0, 0.1, 0.1], [5, 0, 0.1, 0.1]]", "stand_up: [0, 0, 0.3, 0.1]"])
 def test_a_die_face_or_a_standing_figure_smaller_than_its_inset_is_exported(tmp_path, capsys, line):

@@ -161,3 +161,29 @@ def test_a_track_box_with_fill_none_lets_the_picture_under_it_show(tmp_path):
         [grey(6 + k * cell + cell / 2, 41) for k in range(11)]  # plain, 5th and 10th: the black panel shows
     assert grey(6 + cell / 2, 41) > 30  # the start space: still filled in accent (first:)
     assert grey(6 + 1.5 * cell, 65) > 200  # the xp track, no fill given: white spaces over the panel
+
+
+def test_a_track_number_too_far_is_told_so_not_that_it_is_no_whole_number(tmp_path, capsys):
+    """hostile20: ``last: 10000`` was 'not a whole number of the track' — it is one, beyond reach."""
+    root = make_workspace(tmp_path / "ws", deck=MATS.replace("last: 9,", "last: 10000,"))
+    assert run(root, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "layout.boxes.xp.last: 10000 is beyond a track's numbers (expected a whole number such as 10 " \
+           "(-1,000 to 1,000))" in err, err
+    (root / "data" / "test" / "decks" / "cards.yaml").write_text(MATS.replace("last: 9,", "last: nine,"),
+                                                                  encoding="utf-8")
+    assert run(root, "check", "--game", "test") == 2
+    assert "layout.boxes.xp.last: 'nine' is not a whole number (expected" in capsys.readouterr().err
+
+
+def test_a_loose_mark_in_a_label_is_told_its_own_escape(tmp_path, capsys):
+    """hostile20: ``label: "\\{0}"`` (the ``{`` escaped as told) was refused for its ``}``, and
+    told to escape ``\\{ \\* \\[`` — never ``\\}``, the escape it needed (``\\{0\\}`` prints {0})."""
+    root = make_workspace(tmp_path / "ws", deck=ENEMIES.replace("label: 体力", 'label: "\\\\{0}"'))
+    assert run(root, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "has a '}' that is no whole markup" in err and "or the character escaped: \\})" in err, err
+    (root / "data" / "test" / "decks" / "cards.yaml").write_text(
+        ENEMIES.replace("label: 体力", 'label: "\\\\{0\\\\}"'), encoding="utf-8")
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert any(t.startswith("{0}") for t, _, _ in _runs(root, "cards")[0]), _runs(root, "cards")[0]

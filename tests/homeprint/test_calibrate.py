@@ -170,3 +170,26 @@ def test_the_sheet_takes_the_paper_and_language_the_workspaces_games_say(tmp_pat
     (ws / "build" / "calibration-a4-long.pdf").unlink()
     assert run(ws, "calibrate") == 0
     assert "両面位置合わせ用紙 A4" in texts(ws / "build" / "calibration-a4-long.pdf")[0]
+
+
+def test_a_paper_per_language_gives_each_editions_sheet_and_a_bad_paper_no_traceback(tmp_path, capsys):
+    """A two-language designer's trial: game.yaml's ``paper: {ja: a4, en: letter}`` (the Japanese
+    edition on A4, the English on US Letter, as the build reads it) made 'pnpgen calibrate' stop
+    with a KeyError traceback, and so did a paper no build takes (``paper: a5``): the English
+    sheet is on Letter, the Japanese on A4, and a bad paper is passed over as a game.yaml that
+    does not read is (the build says what is wrong with it)."""
+    from conftest import GAME_YAML
+
+    ws = make_workspace(tmp_path / "ws", game=GAME_YAML + "languages: [ja, en]\npaper: {ja: a4, en: letter}\n")
+    assert run(ws, "calibrate", "--lang", "en") == 0
+    sheet = ws / "build" / "calibration-letter-long.pdf"
+    assert [round(float(v) * PT, 1) for v in PdfReader(sheet).pages[0].mediabox[2:]] == [215.9, 279.4]
+    assert "Duplex calibration LETTER" in texts(sheet)[0]
+    assert run(ws, "calibrate") == 0
+    assert "両面位置合わせ用紙 A4" in texts(ws / "build" / "calibration-a4-long.pdf")[0]
+    (ws / "data" / "test" / "game.yaml").write_text(GAME_YAML + "paper: a5\n", encoding="utf-8")
+    (ws / "build" / "calibration-a4-long.pdf").unlink()
+    capsys.readouterr()
+    assert run(ws, "calibrate") == 0
+    assert "Traceback" not in capsys.readouterr().err
+    assert "両面位置合わせ用紙 A4" in texts(ws / "build" / "calibration-a4-long.pdf")[0]

@@ -430,3 +430,23 @@ def test_two_sided_counters_keep_the_bleed_a_larger_offset_needs(tmp_path, two_b
     assert "no room for gutters" not in said.err and f"({tight['pieces_per_sheet']}/sheet at" in said.out, said
     pages = placements(out / "test" / "counters.pdf")
     assert_backs_mirror_fronts_moved(pages)
+
+
+def test_a_printer_given_for_the_english_edition_alone(tmp_path, capsys):
+    """A two-language designer's trial: ``printer: {en: us-inkjet}`` in game.yaml (the English
+    edition printed on the US home printer, the Japanese one by a shop) stopped the Japanese
+    build: "unknown printer profile '[missing-translation]〔en〕[/missing-translation]us-inkjet'",
+    pnpgen's own markup in the line. A setting given for other editions only is not set in this
+    one: the Japanese build has no printer, the English build the profile."""
+    from conftest import GAME_YAML
+
+    ws = make_workspace(tmp_path / "ws", pieces=["カード1"],
+                        game=GAME_YAML + "languages: [ja, en]\nprinter: {en: steady}\npaper: {en: letter}\n")
+    (ws / "printers.yaml").write_text(PROFILES, encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert "missing-translation" not in capsys.readouterr().err
+    japanese = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))
+    assert japanese.get("printer") is None and japanese["paper"] == "a4"
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--lang", "en") == 0
+    english = json.loads((ws / "build" / "test" / "en" / "manifest.json").read_text(encoding="utf-8"))
+    assert english["printer"]["name"] == "steady" and english["paper"] == "letter"

@@ -194,3 +194,15 @@ def test_a_bad_value_is_an_error_at_its_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "data/test/game.yaml:8:15:" in err and "share_sheets: 'maybe' is not true or false (expected true or false)" in err
     assert "Traceback" not in err
+
+
+def test_the_bill_of_materials_names_every_deck_of_many_sharing_sheets(tmp_path):
+    """hostile20: 50 one-card decks sharing 6 sheets: the bill of materials' line saying which
+    pages hold which decks stopped after three lines (…デッキ35、デッキ…), never saying where
+    the last fifteen decks are."""
+    decks = tuple((f"d{i:02}x", 1) for i in range(1, 51))  # names a line break never splits
+    out = build(small_decks(tmp_path / "ws", decks=decks), tmp_path / "out")
+    said = re.sub("[\r\n]", "", "".join(p for p in texts(out / "test-all.pdf") if "部品一覧" in p))
+    listed = said.split("ページ：", 1)[1].split("が", 1)[0]
+    assert listed.split("、") == [deck for deck, _ in decks]
+    assert "…" not in listed

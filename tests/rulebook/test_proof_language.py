@@ -142,6 +142,23 @@ def test_a_piece_named_with_its_decks_kind_in_a_card_text_is_no_finding(tmp_path
     assert len(named) == 1 and "「砂漠タイル」：内容物のページに出てこない名前です" in named[0], named
 
 
+def test_a_card_type_with_its_decks_kind_in_a_card_text_is_no_finding(tmp_path):
+    """A deck-builder's trial: a player aid saying 「アクションカードを１枚使う」, of market cards whose
+    type (a field of theirs) reads アクション, was a query in proof.txt and the book's appendix, a
+    name the components pages never mention. A value the pieces give, with their deck's kind, is
+    the kind of card it says; a name no piece gives (祝福カード) still is a query."""
+    from pnpgen.rulebook.book import read_rulebook
+
+    deck = DECK_YAML.replace("  text: text\n", "  text: text\n  type: text\n")
+    deck += "  - {name: カード1, type: アクション, text: アクションカードを１枚使う。}\n"
+    deck += "  - {name: カード2, type: 財宝, text: 祝福カードを２枚引く。}\n"
+    deck += "".join(f"  - {{name: カード{i}, type: 財宝, text: 本文}}\n" for i in range(3, 12))
+    ws = make_workspace(tmp_path / "ws", deck=deck, draft=True)
+    findings = read_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts").findings
+    named = [f.file for f in findings if "のテキストの「" in f.file]
+    assert len(named) == 1 and "「祝福カード」：内容物のページに出てこない名前です" in named[0], named
+
+
 def test_a_game_switched_to_english_with_its_japanese_draft_sets_the_japanese_rules_and_says_why(tmp_path):
     """``languages: [en]`` on a game whose draft.txt is still Japanese (as ``pnpgen new`` wrote
     it): the draft is read as Japanese — its rules are in the book, not "no rules section found" —

@@ -970,3 +970,31 @@ def test_a_scenario_book_says_what_it_is_on_its_cover_and_sums_up_no_turn(tmp_pa
     game_yaml = (ws / "data" / "test" / "game.yaml").read_text(encoding="utf-8")
     assert "早見表" in built("test", game_yaml)[1]  # a game with decks: its 早見表
     assert "早見表" not in built("test", game_yaml + "rulebook:\n  quick_reference: false\n")[1]
+
+
+def test_a_scenario_book_naming_a_deck_is_told_it_has_none(tmp_path, capsys):
+    """hostile20: a second book (a game of no decks) whose quick reference or figure named the
+    first game's deck was told 'expected one of ' and nothing after it."""
+    ws = make_workspace(tmp_path / "ws", pieces=["カード1"], draft=True)
+    book = ws / "data" / "test-scenarios"
+    book.mkdir()
+    (book / "draft.txt").write_text("■■　シナリオ　草案１\n\n■　シナリオ１\n\n　村へ向かう。\n", encoding="utf-8")
+    for setting in ("  quick_reference: {deck: cards}\n",
+                    "  figures: [{after: シナリオ１, size: [120, 100], pieces: [{deck: cards, piece: 1, x: 35, y: 48}]}]\n"):
+        (book / "game.yaml").write_text("title: シナリオ\ndraft: 1\nrulebook:\n" + setting, encoding="utf-8")
+        assert run(ws, "build", "--game", "test-scenarios") == 2
+        err = capsys.readouterr().err
+        assert "no deck 'cards' in this game (expected none: this game has no decks" in err, err
+        assert "one of )" not in err and err.count("\n") == 1
+
+
+def test_a_quick_reference_of_another_kind_is_told_its_three_forms(tmp_path, capsys):
+    """hostile20: `quick_reference: maybe` (or a section's title) was told 'must be a mapping
+    (expected key: value pairs)', though true and false are its usual values."""
+    ws = make_workspace(tmp_path / "ws", pieces=["カード1"], draft=True)
+    game = ws / "data" / "test" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8") + "rulebook:\n  quick_reference: ■　早見表\n", encoding="utf-8")
+    assert run(ws, "build", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "rulebook.quick_reference: '■\\u3000早見表' is no setting of it" in err, err
+    assert "(expected true (an 早見表 page), false (none) or {deck: summary}" in err, err

@@ -90,3 +90,30 @@ def test_a_folder_turned_read_only_during_the_commit_is_one_line_and_the_next_ru
     finished, cold = _files(ws / "build" / "test"), _files(fresh / "test")
     assert {k: v for k, v in finished.items() if k in cold and k != "manifest.json"} == \
         {k: v for k, v in cold.items() if k != "manifest.json"}  # the new set whole (manifest: what changed)
+
+
+def test_a_locked_output_file_stops_the_build_before_anything_is_replaced(built_copy, tmp_path):
+    """hostile20: a PDF the designer locked (macOS Finder's Locked, chflags uchg; chattr +i on
+    Linux) cannot be renamed over: its rename failed halfway through the commit, the files moved
+    before it new and the rest old. It is found before the commit, as a read-only folder is."""
+    ws = built_copy(tmp_path / "ws", "build", "--game", "test", "--no-rulebook", "--jobs", "1", pieces=FEW_CARDS)
+    out = ws / "build" / "test"
+    before = _files(out)
+    _edit(ws, "カード3", "書き直した札")
+    mine = out / "test-all.pdf"  # the last one the commit moves: the others would be new already
+    if subprocess.run(["chattr", "+i", str(mine)], capture_output=True).returncode != 0:
+        pytest.skip("no chattr +i here (not root, or a file system without the flag)")
+    try:
+        proc = subprocess.run([sys.executable, "-m", "pnpgen", "build", "--game", "test", "--no-rulebook"], cwd=ws,
+                              env=child_env(), capture_output=True, text=True, timeout=120)
+        after = _files(out)
+    finally:
+        subprocess.run(["chattr", "-i", str(mine)], check=True)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr == ("pnpgen: error: build: --out: test/test-all.pdf: the file there is locked (immutable or "
+                           "append-only), so it cannot be replaced (expected the file unlocked (macOS: Get Info, "
+                           "Locked off, or chflags nouchg; Linux: chattr -i -a), or moved away; nothing was replaced)\n")
+    assert after == before
+    assert not (ws / "build" / transaction.JOURNAL).exists() and not (ws / "build" / transaction.STAGING).exists()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0  # unlocked: built
+    assert _files(out) != before

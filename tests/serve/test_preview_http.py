@@ -319,3 +319,29 @@ def test_the_page_has_the_title_game_yaml_has_now(tmp_path):
         game.write_text("title: [\n", encoding="utf-8")
         preview.rebuild()
         assert preview.state.error and "<h1>新しい題 &lt;b&gt;</h1>" in client.get("/").text
+
+
+def test_serve_lang_en_builds_and_shows_the_english_edition(tmp_path):
+    """A two-language designer's trial: 'pnpgen serve' took no --lang, so the live view showed the
+    Japanese edition alone, and the English cards were seen only after a build --lang en. With
+    --lang en it builds the English edition into build/<game>/en/, as build --lang en does, and
+    shows its faces, names and title, the page in English."""
+    from conftest import DECK_YAML, GAME_YAML
+    from pnpgen.cli import _parsers
+    from pnpgen.serve.app import page_title
+
+    game = GAME_YAML.replace("title: テストゲーム", "title: {ja: テストゲーム, en: Test Game}") + "languages: [ja, en]\n"
+    deck = DECK_YAML + "  - {name: {ja: 祝福, en: Blessing}, text: {ja: 本文, en: Rules}}\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck, game=game)
+    assert _parsers()[0].parse_args(["serve", "--game", "test", "--lang", "en"]).lang == "en"
+    preview = Preview(Workspace(ws), "test", ws / "build", "en")
+    preview.rebuild()
+    assert preview.state.error == ""
+    assert (ws / "build" / "test" / "en" / "manifest.json").is_file()
+    assert not (ws / "build" / "test" / "manifest.json").exists()
+    assert [f["name"] for f in preview.state.decks[0]["faces"]] == ["Blessing"]
+    assert preview.state.decks[0]["faces"][0]["fields"]["name"] == "Blessing"
+    assert (preview.state.title, preview.state.lang) == ("Test Game", "en")
+    assert page_title(Workspace(ws), "test", preview) == ("Test Game", "en")
+    png = preview.png(preview.state.decks[0]["faces"][0]["front"].removeprefix("/picture/").removesuffix(".png"))
+    assert png is not None and png[:4] == b"\x89PNG"

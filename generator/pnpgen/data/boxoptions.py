@@ -95,9 +95,11 @@ def beside(value: Any, trim: tuple[float, float]) -> str:
     said = v.text(value)
     loose = _LOOSE.search(_WHOLE_MARKS.sub("", said))
     if loose is not None:
-        raise v.Invalid(f"{v.show(value)} has a {loose.group()!r} that is no whole markup: it would pair with "
+        char = loose.group()
+        raise v.Invalid(f"{v.show(value)} has a {char!r} that is no whole markup: it would pair with "
                         "markup in the value beside it",
-                        "text, whole markup ({heart}, **体力**), or the character escaped: \\{ \\* \\[")
+                        "text, whole markup ({heart}, **体力**), or " + (f"the character escaped: \\{char}"
+                        if char in "\\*[]{}" else "no | outside a ruby ({体力|たいりょく})"))
     return said
 
 
@@ -105,7 +107,8 @@ def whole_number(value: Any, trim: tuple[float, float]) -> int:
     """A track's number (its last space's, its start): a whole number, -1,000 to 1,000."""
     n = v.whole(value)
     if n is None or not -TRACK_MOST <= n <= TRACK_MOST:
-        raise v.Invalid(f"{v.show(value)} is not a whole number of the track", "a whole number such as 10 (-1,000 to 1,000)")
+        said = "is not a whole number" if n is None else "is beyond a track's numbers"  # (10000 is whole: too far)
+        raise v.Invalid(f"{v.show(value)} {said}", "a whole number such as 10 (-1,000 to 1,000)")
     return n
 
 

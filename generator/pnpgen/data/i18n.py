@@ -58,6 +58,11 @@ _ISO_639_2 = {"eng": "en", "jpn": "ja", "fra": "fr", "fre": "fr", "deu": "de", "
               "korean": "ko", "spanish": "es", "italian": "it", "portuguese": "pt"}
 
 
+# game.yaml's settings an edition may give for itself (paper: {ja: a4, en: letter}); one given for
+# other editions only is not set in this one, never printed as a text marked 〔ja〕
+EDITION_SETTINGS = frozenset({("paper",), ("printer",)})
+
+
 def is_language(code: str) -> bool:
     """A language code pnpgen reads that names a language: ``ja``, ``en-GB``; not ``jp``."""
     return bool(LANGUAGE_CODE.fullmatch(code)) and code[:2] in ISO_639_1
@@ -332,6 +337,8 @@ class Translations:
         if keypath == ("rulebook",) and doc.path.name == "game.yaml":
             return value  # its figures' texts per language are the rulebook's to pick and warn of (rulebook/figures.py)
         if self._is_translation(value):
+            if keypath in EDITION_SETTINGS and doc.path.name == "game.yaml" and self.lang not in value:
+                return None  # a setting given for other editions only (printer: {en: us-inkjet}): not set here
             found[0] += 1
             return placeholder_said(self._pick(doc, value, keypath, doc.lists), self.lang)
         self._other_language_key(doc, value, keypath)

@@ -21,7 +21,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from pnpgen.data.formats import CARD_FORMATS, PAPER_FORMATS, PAPER_SIZES, paper_named_by_size
-from pnpgen.data.markup import colour_names
+from pnpgen.data.markup import MISSING_COLOUR, colour_names
 from pnpgen.errors import suggest
 from pnpgen.patterns import later
 from pnpgen.safetext import NAME_CONTROL, windows_trouble
@@ -57,10 +57,19 @@ class Invalid(ValueError):
         self.expected = expected
 
 
+# a value given by language for other editions than this one, as data/i18n.py marks it for print
+_OTHER_EDITION = later(rf"^\[{MISSING_COLOUR}\]〔([^〕]+)〕\[/{MISSING_COLOUR}\]")
+
+
 def show(value: Any) -> str:
-    """The value as the designer wrote it, cut short so a huge value cannot flood the message."""
+    """The value as the designer wrote it, cut short so a huge value cannot flood the message;
+    one given by language for other editions only (``format: {en: bridge}`` in the Japanese
+    build) says so, never with the marker pnpgen prints such a text with."""
     if value is None:  # an empty value (YAML's null): Python's word for it means nothing to a designer
         return "(empty)"
+    other = _OTHER_EDITION.match(value) if isinstance(value, str) else None
+    if other is not None:
+        return f"{show(value[other.end():])} (given for {other.group(1)} only: none for this edition)"
     text = _spelt(value)
     return text if len(text) <= 60 else text[:57] + "..."
 

@@ -199,21 +199,26 @@ def bom_pages(game: Game, bom: dict, paper: tuple[float, float], margin: float, 
                                              pages=t["pages"]), bold, 8, anchor="end"))
     y += row_h
 
-    def say(words: str) -> None:
-        """A line under the table (wrapped, three lines at most)."""
+    def say(words: str, most: int = 3) -> None:
+        """A line under the table (wrapped, ``most`` lines at most), running on to the next page
+        where the page ends."""
         nonlocal y
-        lines = _wrap(words, regular, 8, width - 3, measure, 3, lang)
-        need(row_h + 3.6 * (len(lines) - 1))
+        lines = _wrap(words, regular, 8, width - 3, measure, most, lang)
+        need(row_h + 3.6 * (min(len(lines), 3) - 1))  # three lines kept together
         for k, line in enumerate(lines):
-            ops.append(TextOp(x0 + 1.5, y + 4.2 + 3.6 * k, line, regular, 8))
-        y += row_h + 3.6 * (len(lines) - 1)
+            if k:
+                y += 3.6
+                need(row_h)
+            ops.append(TextOp(x0 + 1.5, y + 4.2, line, regular, 8))
+        y += row_h
 
     if bom.get("rulebook"):  # not a piece, so not in the total: the book the box holds beside them
         say(msg("bom.rulebook", lang, paper="Letter" if bom["rulebook"]["booklet_paper"] == "letter" else "A4"))
     for s in bom.get("shared_sheets", []):  # which sheets of <game>-all.pdf hold which decks
         span = f"{s['pages'][0]}–{s['pages'][1]}" if s["pages"][1] > s["pages"][0] else str(s["pages"][0])
         say(msg("bom.shared", lang, file=f"{game.slug}-all.pdf", pages=span, sheets=s["sheets"],
-                alone=s["alone"], decks=("、" if lang == "ja" else ", ").join(s["decks"])))
+                alone=s["alone"], decks=("、" if lang == "ja" else ", ").join(s["decks"])),
+            most=len(s["decks"]) + 1)  # every deck named, however many: where else is it said where they are
     y += 6
     need(row_h * 3)
     ops.append(TextOp(x0, y, msg("bom.sourced", lang), bold, 10))

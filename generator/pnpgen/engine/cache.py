@@ -36,9 +36,9 @@ from pnpgen.atomic import Stores, read_record, store
 from pnpgen.engine.fingerprint import FORMAT, FileHashes, code, content_hash, hashed, parts_digest, sha
 from pnpgen.engine.output import inside, is_output_folder
 from pnpgen.errors import InputError
-from pnpgen.memo import Stamps
+from pnpgen.memo import Pack, Stamps
 from pnpgen.pdf.assemble import PdfFile, Stored, file_digest
-from pnpgen.usercache import seal
+from pnpgen.usercache import seal, seal_lines
 
 if TYPE_CHECKING:  # (a build that finds everything up to date loads no stage)
     from pnpgen.svg.artwork import ArtRecord
@@ -134,6 +134,20 @@ class GameState:
             return None
 
 
+def _record_key(line: bytes) -> str | None:
+    """The key of a pack's line (``["key", value]``), read without decoding its value: the text
+    between its first two quotes when that holds no escape (pnpgen writes ``", `` after it), else
+    the whole line decoded; None for a line that is no ``[key, value]`` of a text key."""
+    end = line.find(b'", ', 2) if line.startswith(b'["') else -1
+    if end > 0 and b"\\" not in line[2:end] and b'"' not in line[2:end]:
+        return line[2:end].decode()
+    try:
+        pair = json.loads(line)
+    except ValueError:
+        return None
+    return pair[0] if isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str) else None
+
+
 def _layout_ok(layout: Any) -> bool:
     return isinstance(layout, list) and all(type(n) is int and n >= 0 for n in layout)
 
@@ -163,9 +177,9 @@ class Cache:
         self.art_files: dict[str, Path] = {}
         self._hashes: FileHashes | None = None
         self.stamps = Stamps()  # each file's stat, asked of the disk once in this build
-        # each pack read: key → (the value read, its line as read), so writing the pack again
+        # each pack read (its records' lines, the values decoded), so writing the pack again
         # encodes only the records made since (``pack_entry``)
-        self._lines: dict[str, dict[str, tuple[Any, bytes]]] = {}
+        self._packs: dict[str, Pack] = {}
 
     @property
     def hashes(self) -> FileHashes:
@@ -285,56 +299,55 @@ class Cache:
 
     # -------------------------------------------------------------- packs (many records, one file)
 
-    def pack(self, kind: str) -> dict[str, Any]:
-        """The records of a pack (key → value): many records in one file, read in one go — a
-        thousand cards' rendered faces are one file to read and write, not two thousand. Empty
-        when the pack is absent, damaged, another pnpgen's or another machine's. The file is a header
-        line (pnpgen, the seal of the text) and one line per record (``[key, value]`` in JSON, by
-        key), checked by sealing the bytes as read; each line is kept with its value, so that
-        ``pack_entry`` writes back as it is what this build did not change."""
-        self._lines.pop(kind, None)
+    def pack(self, kind: str, keep: bool = True) -> Pack:
+        """The records of a pack (key → value): many records in one file — a thousand cards'
+        rendered faces are one file to read and write, not two thousand. Empty when the pack is
+        absent, damaged, another pnpgen's or another machine's. The file is a header line (pnpgen,
+        the seal of the text) and one line per record (``[key, value]`` in JSON, by key), checked
+        by sealing the bytes as read; each record's key is read from its line, its value decoded
+        only when asked for (``Pack``: ``keep``, whether a value decoded is kept there), so that
+        ``pack_entry`` writes back as they are the lines this build did not change."""
+        self._packs.pop(kind, None)
         try:
             head, _, text = read_record(self.pack_path(kind)).partition(b"\n")
             outer = json.loads(head)
             if outer.get("pnpgen") != code() or outer.get("check") != seal(text):
-                return {}
-            split = text.split(b"\n") if text else []
-            pairs = json.loads(b"[" + b",".join(split) + b"]")  # in one go: as quick as one JSON text
-            if len(pairs) != len(split):  # (a line is never empty: as many values as lines, one each)
-                return {}
-            lines: dict[str, tuple[Any, bytes]] = {}
-            for pair, line in zip(pairs, split):
-                if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)) or pair[0] in lines:
-                    return {}
-                lines[pair[0]] = (pair[1], line)
+                return Pack()
+            lines: dict[str, bytes] = {}
+            for line in text.split(b"\n") if text else []:
+                key = _record_key(line)
+                if key is None or key in lines:  # (a line is never empty, a key never twice)
+                    return Pack()
+                lines[key] = line
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            return {}
-        self._lines[kind] = lines
-        return {key: value for key, (value, _) in lines.items()}
+            return Pack()
+        pack = self._packs[kind] = Pack(lines, keep)
+        return pack
 
     def let_go_of_pack(self, kind: str) -> None:
         """What ``pack`` kept of a pack's lines, let go of once its entry is made: a thousand
         faces' JSON held through the rest of a build made each of its collections longer."""
-        self._lines.pop(kind, None)
+        self._packs.pop(kind, None)
 
     def pack_path(self, kind: str) -> Path:
         return self.root / f"{kind}.pack.json"
 
-    def pack_entry(self, kind: str, records: dict[str, Any]) -> tuple[Path, bytes]:
-        """The file of a pack holding ``records``, and its bytes. A record whose value is the very
-        object ``pack`` read (values read from a pack are never changed in place) is written as
-        the line it was read from: an edit of a thousand cards encodes the few records it made,
-        not the whole pack again (the forms pack: some 5 MB)."""
-        read = self._lines.get(kind, {})
+    def pack_entry(self, kind: str, records: Mapping[str, Any]) -> tuple[Path, bytes]:
+        """The file of a pack holding ``records``, and its bytes. A record given as bytes is its
+        line as read from the pack (``Pack.line``), and one whose value is the very object
+        ``pack`` decoded (values read from a pack are never changed in place) is written as the
+        line it was read from: an edit of a thousand cards encodes the few records it made, not
+        the whole pack again (the forms pack: some 5 MB). The pack read is let go of here (its
+        entry is made once a build): held on, 3,000 cards' packs stayed in memory to the commit."""
+        read = self._packs.pop(kind, Pack())
         lines = []
         for key in sorted(records):
             value = records[key]
-            known = read.get(key)
-            lines.append(known[1] if known is not None and known[0] is value
+            line = value if isinstance(value, bytes) else read.as_read(key, value) if key in read else None
+            lines.append(line if line is not None
                          else json.dumps([key, value], sort_keys=True, ensure_ascii=False).encode())
-        text = b"\n".join(lines)
-        head = json.dumps({"pnpgen": code(), "check": seal(text)}, sort_keys=True).encode()
-        return self.pack_path(kind), head + b"\n" + text
+        head = json.dumps({"pnpgen": code(), "check": seal_lines(lines)}, sort_keys=True).encode()
+        return self.pack_path(kind), b"\n".join([head, *(lines or [b""])])  # (no record: the header and a line feed)
 
     # -------------------------------------------------------------- faces
 
@@ -363,15 +376,16 @@ class Cache:
         return self.root / "faces" / key[:2] / f"{key}.json"
 
     def face(self, key: str, from_json, pictures: Callable[[str], bytes] | None = None,
-             packed: Mapping[str, Any] | None = None, read: dict[str, Any] | None = None) -> Any | None:
+             packed: Pack | None = None, read: dict[str, Any] | None = None) -> Any | None:
         """A converted face, or None when absent, damaged or not what its name says. The entry is
         a header line (key, pnpgen, the hash of the art's text) and the art's JSON text: checked
         by hashing the bytes as read, not by serialising the art again. Its pictures are entries
         of their own (``picture_path``), each read as it is and checked against its name: no
         base64 to decode, and a picture shown by many faces is stored once. ``pictures`` reads
-        them (default ``picture``: their bytes). ``packed``: the faces' JSON read from a pack (a
-        game's faces in one sealed file, ``converted/<edition>.pack.json``), tried before the face's
-        own entry; ``read`` gets the JSON the face was made from, for the next pack."""
+        them (default ``picture``: their bytes). ``packed``: the faces read from a pack (a game's
+        faces in one sealed file, ``converted/<edition>.pack.json``), tried before the face's own
+        entry; ``read`` gets what the next pack holds of the face: its line in ``packed`` as read,
+        or the JSON it was made from."""
         for look in (packed, None):
             try:
                 if look is not None:
@@ -388,7 +402,7 @@ class Cache:
             except (OSError, ValueError, KeyError, TypeError, AttributeError):
                 continue
             if read is not None:
-                read[key] = obj
+                read[key] = look.line(key) if look is not None else obj
             return art
         return None
 

@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 from pnpgen import usercache
+from pnpgen.data.validate import Invalid, paper
 from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlsrc import load_yaml
 from pnpgen.engine.output import atomic_write_bytes
@@ -55,21 +56,36 @@ def _place(path: Path) -> str:
     return usercache.key(os.fsencode(path.resolve()))
 
 
-def games_paper_and_language(ws: Workspace) -> tuple[str | None, str | None]:
+def games_paper_and_language(ws: Workspace, lang: str | None = None) -> tuple[str | None, str | None]:
     """The paper and the language (ja, en) every game of the workspace agrees on (game.yaml's
     ``paper:``, default a4; its default language), each None where they differ or none says: a
-    calibration sheet for an English Letter game is not a Japanese A4 one by default. A game.yaml
-    that does not read is passed over (calibrate builds no game)."""
-    papers, langs = set(), set()
+    calibration sheet for an English Letter game is not a Japanese A4 one by default. A paper given
+    per language (``paper: {ja: a4, en: letter}``) is the one of the sheet's language, ``lang`` or
+    the one the games agree on. A game.yaml that does not read, or names no paper pnpgen prints on,
+    is passed over (calibrate builds no game: the build says what is wrong with it)."""
+    games = []
     for slug in ws.slugs():
         try:
             data = load_yaml(ws.game_dir(slug) / "game.yaml").data
         except InputError:
             continue
-        if not isinstance(data, dict):
-            continue
-        papers.add(str(data.get("paper") or "a4").lower())
-        languages = data.get("languages")
-        first = languages[0] if isinstance(languages, list) and languages else "ja"
-        langs.add("ja" if str(data.get("default_language", first)) == "ja" else "en")
-    return (papers.pop() if len(papers) == 1 else None), (langs.pop() if len(langs) == 1 else None)
+        if isinstance(data, dict):
+            languages = data.get("languages")
+            first = languages[0] if isinstance(languages, list) and languages else "ja"
+            games.append((data, str(data.get("default_language", first))))
+    langs = {"ja" if default == "ja" else "en" for _, default in games}
+    agreed = langs.pop() if len(langs) == 1 else None
+    papers = {_paper(data.get("paper"), lang or agreed or default) for data, default in games}
+    papers.discard(None)
+    return (papers.pop() if len(papers) == 1 else None), agreed
+
+
+def _paper(value: object, lang: str) -> str | None:
+    """A game's paper for an edition in ``lang`` (a4 where it names none for that one, as the
+    build reads it), None where it is no paper pnpgen prints on."""
+    if isinstance(value, dict):
+        value = value.get(lang)
+    try:
+        return paper(value) if value else "a4"
+    except Invalid:
+        return None

@@ -9,8 +9,8 @@ import json
 from collections import Counter, defaultdict, deque
 from typing import TYPE_CHECKING, Any
 
-from pnpgen.data.markup import plain
-from pnpgen.messages import counted, msg
+from pnpgen.data.telling import plain_values, telling_fields, told_by_values
+from pnpgen.messages import counted
 
 if TYPE_CHECKING:
     from pnpgen.engine.game import BuildResult
@@ -171,11 +171,6 @@ def in_deck_order(pieces: dict[str, Any]) -> dict[str, Any]:
         return (int(head) if head.isdigit() and len(head) < 10 else 1 << 40, label)
 
     return dict(sorted(pieces.items(), key=lambda item: number(item[0])))
-
-
-def plain_values(values: dict[str, Any]) -> dict[str, Any]:
-    """A piece's fields as JSON values (anything else as its text), for comparing builds."""
-    return json.loads(json.dumps(values, ensure_ascii=False, default=str))
 
 
 def change_report(before: dict[str, Any] | None, now: dict[str, Any]) -> tuple[list[str], dict[str, Any]]:
@@ -386,35 +381,15 @@ def told_apart(before: dict[str, Any], now: dict[str, Any], lang: str) -> tuple[
         for label, v in side.items():
             if kind(label) and isinstance(v, dict):
                 kinds[kind(label)].append(v)
-    fields = {k: [f for f in dict.fromkeys(f for v in vs for f in v) if len({str(v.get(f)) for v in vs}) > 1][:5]
-              for k, vs in kinds.items()}
-    sep = msg("reprint.nameless.sep", lang)
+    fields = {k: telling_fields(vs) for k, vs in kinds.items()}
 
     def said(label: str, v: dict[str, Any]) -> str:
-        shown = [_clipped(plain(as_text(v[f], lang)).replace("\n", " "))
-                 for f in fields[kind(label)] if v.get(f) not in (None, "")]
-        name = _name(label)
-        return msg("reprint.nameless", lang, piece=name, values=sep.join(shown)) if shown else numbered_name(label, names)
+        return told_by_values(_name(label), v, fields[kind(label)], lang) or numbered_name(label, names)
 
     def each(side: dict[str, Any]) -> dict[str, str]:
         return {label: said(label, v) for label, v in side.items() if kind(label) and isinstance(v, dict)}
 
     return each(before), each(now)
-
-
-LABEL_VALUE = 24  # characters of a value that tells a piece apart, then …
-
-
-def _clipped(text: str) -> str:
-    return text if len(text) <= LABEL_VALUE else text[:LABEL_VALUE - 1] + "…"
-
-
-def as_text(value: Any, lang: str) -> str:
-    """A field's value as the designer wrote it: a list's items parted by ／ (`` / `` in English),
-    never Python's or JSON's brackets and quotes (``['ちょうど３つ取る', '成功で１５点']``)."""
-    if isinstance(value, (list, tuple)):
-        return msg("reprint.list.sep", lang).join(as_text(item, lang) for item in value)
-    return str(value)
 
 
 def copies_only(old: dict[str, Any], new: dict[str, Any], was: dict[str, str]) -> set[str]:

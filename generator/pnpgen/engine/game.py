@@ -65,7 +65,7 @@ from pnpgen.impose.sheets import (
 )
 from pnpgen.impose.slots import slot_layout
 from pnpgen.impose.tiles import plan_tiles
-from pnpgen.memo import Memo, Stamps
+from pnpgen.memo import Memo, Pack, Stamps
 from pnpgen.pdf.assemble import PdfFile, SourceChanged
 from pnpgen.pdf.patch import layout_of
 from pnpgen.pdf.raster import ImageStreams
@@ -446,8 +446,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     images = ImageStreams(cache.root / "images" if cache is not None else None, code(),
                           store_now=cache is not None and cache.marked(), stores=stores)
     known: dict[str, Art] = {}
-    packing: dict[str, Any] = {}  # the JSON of each face this build shows, for the faces' pack
-    packed: dict[str, Any] = {}  # the faces' pack as the last build left it
+    packing: dict[str, Any] = {}  # each face this build shows, for the faces' pack: its line as read, or its JSON
+    packed = Pack()  # the faces' pack as the last build left it
     # the first face of each deck and side, read for bare bleed (a background stopping at the trim is
     # the template's, so every face shows it): a cost per deck, not per card; pnpgen check reads every face
     bleed_faces = first_faces([ShopFace(df.deck, p.piece, side, k, k + face_keys[k]) for df in rendered.decks
@@ -461,7 +461,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         images.own_hash = lambda path, st: content_hash(path, cache.hashes, st)  # (while it still is that file)
         images.own_stat = cache.stamps.of
         images.piece_hashes = Memo(known=cache.pack(pieces_pack(slug, options)))
-        packed = cache.pack(faces_pack(slug, options))  # the faces of the last build, in one file
+        packed = cache.pack(faces_pack(slug, options), keep=False)  # the faces of the last build, in one file
         stored = cache.picture_source  # where a picture can be read again, only if something needs it
 
         def let_go(art: Art) -> Art:  # each picture's stream found or made, its bytes let go of
@@ -508,7 +508,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                 if art is not None:
                     keep(k + digest, art)
             elif k + digest in packed:  # (kept by a long-running command: its line in the pack stays)
-                packing[k + digest] = packed[k + digest]
+                packing[k + digest] = packed.line(k + digest)
             if art is not None:
                 known[k] = let_go(art)
         cache.let_go_of_pictures()
@@ -544,10 +544,10 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     images.stores = None
     if cache is not None:
         cache.stores = None
-        if packing.keys() != packed.keys() or any(packing[k] is not packed[k] for k in packing):
+        if packing.keys() != packed.keys() or not all(isinstance(v, bytes) for v in packing.values()):
             cache_files.update([cache.pack_entry(faces_pack(slug, options), packing)])  # (else the pack as it is)
-        packing.clear()  # (its text made: the faces' JSON let go of before the documents are drawn)
-        packed.clear()
+        packing.clear()  # (its text made: the faces' lines let go of before the documents are drawn)
+        packed = Pack()
         cache.let_go_of_pack(faces_pack(slug, options))
     font = game.fonts["gothic"]
     if any(art.fallback for art in arts.values()):  # svglib draws these: start it from an embedded font

@@ -34,10 +34,10 @@ from pnpgen import usercache
 from pnpgen.data.draftfile import draft_for
 from pnpgen.data.draftlines import DraftLines
 from pnpgen.data.i18n import LANGUAGE_CODE
+from pnpgen.data.telling import as_text
 from pnpgen.data.textfile import MAX_DRAFT_BYTES
 from pnpgen.data.textfile import decode as decode_text
 from pnpgen.engine.changes import (
-    as_text,
     copies_only,
     in_deck_order,
     matched,

@@ -15,6 +15,7 @@ import fcntl
 import os
 import signal
 import stat
+import sys
 import tempfile
 import threading
 from collections.abc import Sequence
@@ -114,6 +115,40 @@ def unwritable(folder: Path, e: OSError) -> InputError:
                                    "nothing was replaced")
     return InputError(f"cannot write to {folder}: {e.strerror}", path=folder, key="--out",
                       expected="a folder you may write to")
+
+
+# the flags that keep a file from being replaced or removed, whoever asks: macOS's (Finder's
+# Get Info ▸ Locked is uchg) in st_flags, Linux's (chattr +i, +a) read by FS_IOC_GETFLAGS
+BSD_LOCKED = stat.UF_IMMUTABLE | stat.UF_APPEND | stat.SF_IMMUTABLE | stat.SF_APPEND
+FS_IOC_GETFLAGS, LINUX_LOCKED = 0x80086601, 0x10 | 0x20  # FS_IMMUTABLE_FL, FS_APPEND_FL
+
+
+def locked(path: Path) -> bool:
+    """Whether ``path`` is a plain file the system will not let be replaced or removed (a PDF
+    the designer locked): found before the commit, not halfway through its renames."""
+    try:
+        st = path.lstat()
+    except OSError:
+        return False
+    if not stat.S_ISREG(st.st_mode):
+        return False
+    bsd_flags = getattr(st, "st_flags", None)  # (macOS, the BSDs)
+    if bsd_flags is not None:
+        return bool(bsd_flags & BSD_LOCKED)
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        flags = bytearray(8)
+        fcntl.ioctl(fd, FS_IOC_GETFLAGS, flags)
+    except OSError:  # a file system without such flags
+        return False
+    finally:
+        os.close(fd)
+    return bool(int.from_bytes(flags[:4], sys.byteorder) & LINUX_LOCKED)
 
 
 def home_folder() -> Path | None:

@@ -74,7 +74,6 @@ def prerender(ws: Workspace, game: Game, options: BuildOptions, renderer: Render
         def wait() -> None:  # the runs up to this one, in order: the first failing face is the one reported
             while futures and len(futures) >= n - upto:
                 learned = futures.pop(0).result()
-                memo.known.update(learned)
                 memo.learned.update(learned)
                 for key in learned:
                     memo.arriving.pop(key, None)

@@ -10,7 +10,8 @@ from __future__ import annotations
 import gc
 import importlib
 import json
-from collections.abc import Callable, Iterator
+import os
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, nullcontext
 from dataclasses import replace
 from functools import cached_property
@@ -137,11 +138,12 @@ def collector_paused() -> Iterator[Collector]:
         collector.resume()
 
 
-def drawn_sheets(cache: Cache, edition: str, inputs: str) -> FaceStreams:
+def drawn_sheets(cache: Cache, edition: str, inputs: str, read: drawn.Read) -> FaceStreams:
     """The faces and pages the last build of ``edition`` drew into PDF streams (the cache's
-    ``forms/<edition>.pack.json``), when they were drawn with ``inputs``; else none."""
-    kept = cache.pack(f"forms/{edition}")
-    return drawn.from_json(kept) if kept.get("inputs") == inputs else FaceStreams()
+    ``forms/<edition>.pack.json``), when they were drawn with ``inputs``; else none. ``read``
+    gets the records read as written, with their lines (``drawn.to_json`` writes them back)."""
+    kept = cache.pack(f"forms/{edition}", keep=False)  # (each record's JSON let go of once its stream is made)
+    return drawn.from_json(kept, kept.lines, read) if kept.get("inputs") == inputs else FaceStreams()
 
 
 def _size(folder: Path) -> int:
@@ -184,7 +186,8 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
         drawn_with = render_inputs(ws, slug, options, cache.hashes)  # templates, fonts, options, pnpgen
         # the faces and pages an earlier build drew, while what they are drawn with holds: the
         # last save's (watch, serve), else the last build's from the cache
-        sheets = warm.sheets(ed, drawn_with) if warm is not None else drawn_sheets(cache, ed, drawn_with)
+        read: drawn.Read = {}  # the faces and pages read from the cache as written, by their records
+        sheets = warm.sheets(ed, drawn_with) if warm is not None else drawn_sheets(cache, ed, drawn_with, read)
         with collector_paused() if collector is None else nullcontext(collector) as paused:
             def faces_ready(result: BuildResult) -> None:  # the rulebook (set here without a core for it), then the sheets
                 if book is not None:
@@ -223,8 +226,9 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
         result.images = None
         forms = cache.pack_path(f"forms/{ed}")  # the faces and pages drawn: written when they changed
         if sheets.let_go_of_unused() or not forms.is_file():
-            pack, packed = cache.pack_entry(f"forms/{ed}", {"inputs": drawn_with, **drawn.to_json(sheets)})
+            pack, packed = cache.pack_entry(f"forms/{ed}", {"inputs": drawn_with, **drawn.to_json(sheets, read)})
             result.cache_files[pack] = packed
+        read.clear()  # (the lines read, let go of with their pack)
         result.uses.add(forms)
         if sizes.memo.used:  # the art files' sizes, by their content: one file, written when it changed
             result.uses.add(cache.pack_path(f"art/{slug}"))
@@ -251,6 +255,9 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
     if kept:  # left out on purpose (--no-rulebook): the last rulebook stays, and the manifest says so
         result.manifest["rulebook"] = {"kept": sorted(kept)}
     kept |= reprints_kept
+    stale, changed = _no_longer_made(before, result.files, kept, reprint_out, out_dir, cache)
+    result.warnings.extend(f"{rel}: no output of this build any more, but not the file pnpgen wrote there (changed "
+                           "since, or put in its place): kept, it is yours now" for rel in changed)
     if kept:
         result.manifest["files"] = sorted(set(result.manifest["files"]) | set(kept))
     manifest = workspace_relative(result.manifest, ws.root)  # the same bytes in any folder
@@ -263,9 +270,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
     files[state_path] = data
     files.update(result.cache_files)
     below = out_dir.relative_to(out_root).as_posix()
-    gone = [path for rel in (before.files if before else []) if rel not in result.files and rel not in kept
-            and not (rel in REPRINT_FILES and not reprint_out)  # (one edited since: the designer's now)
-            and (path := inside(out_root, f"{below}/{rel}")) is not None]
+    gone = [path for rel in stale if (path := inside(out_root, f"{below}/{rel}")) is not None]
     files.update(version)
     gone += pruned
     return GameOutcome(slug, out_dir, False, result, changes), files, gone
@@ -288,6 +293,23 @@ def _last_report(before: GameState | None, out_root: Path,
     if version is None or not all("pairs" in deck for deck in version.body["decks"].values()):
         return None, None  # (a version recorded before versions held the copies printed: every copy would look new)
     return version.body["decks"], version
+
+
+def _no_longer_made(before: GameState | None, made: Mapping[str, object], kept: Mapping[str, str],
+                    reprint_out: Mapping[str, bytes], out_dir: Path, cache: Cache) -> tuple[list[str], list[str]]:
+    """The last build's files this one no longer makes: those still as pnpgen wrote them (to
+    remove), and those changed since or put in their place (kept: the designer's now; a state
+    copied from another game's cache names files pnpgen never wrote here)."""
+    stale: list[str] = []
+    changed: list[str] = []
+    for rel, digest in (before.files.items() if before else ()):
+        if rel in made or rel in kept or (rel in REPRINT_FILES and not reprint_out):
+            continue  # (a reprint file not replaced stays: kept as it was, or edited since and the designer's)
+        if as_written(out_dir, rel, digest, cache.hashes):
+            stale.append(rel)
+        elif os.path.lexists(out_dir / rel):
+            changed.append(rel)
+    return stale, changed
 
 
 def _rulebook_kept(before: GameState | None, typeset: bool) -> dict[str, str]:
@@ -341,6 +363,7 @@ class _Rulebook:
         self.done: Any = None
         self.key = ""
         self.model = ""
+        self.model_asked: Any = None  # a warm process's answer to come: the book's model key (``prepare``)
 
     @cached_property
     def last(self) -> dict[str, Any] | None:
@@ -369,17 +392,26 @@ class _Rulebook:
     def prepare(self, game: Game) -> None:
         """Start the rulebook's process ahead of the faces — unless the last build made a rulebook
         from the same data, draft and fonts (``bookkey.model_key``), which this one will likely keep
-        as it is (engine/bookkey.py): then only once it must be typeset (a face it pictures changed)."""
+        as it is (engine/bookkey.py): then only once it must be typeset (a face it pictures changed).
+        A warm process (watch, serve) works the key out itself, while this one draws the faces (a
+        save's path: the book waits for them, the save for the book)."""
         if not game.draft_file.is_file():
             return
+        if self.warm is not None:  # the key worked out by the warm process, which waits for the faces anyway
+            self.model_asked = self._pool().submit(_model_key, self.ws, game, self.options(game))
+            self._pool().submit(_read_ahead)  # its errors are _typeset's too: they surface there
+            return
         self.model = bookkey.model_key(self.ws, game, self.options(game))
-        if self.beside and (self.warm is not None or (self.last or {}).get("model") != self.model):
-            self._pool().submit(_prepare, self.ws, game, self.model, self.warm is not None)  # its errors are _typeset's too: they surface there
+        if self.beside and (self.last or {}).get("model") != self.model:
+            self._pool().submit(_prepare, self.ws, game, self.model, False)  # its errors are _typeset's too: they surface there
 
     def start(self, result: BuildResult) -> None:
         game = result.game
         if not game.draft_file.is_file():
             return
+        if self.model_asked is not None:  # (worked out by now: the rulebook's process had the faces' time for it)
+            self.model = self._answer(self.model_asked)
+            self.model_asked = None
         self.key = bookkey.rulebook_key(self.model or bookkey.model_key(self.ws, game, self.options(game)), result)
         if self.out_dir is not None and (kept := bookkey.kept(self.cache, self.before, self.key, self.out_dir)):
             files, warnings, report, used, setting, entries = kept  # what the book is made from did not change
@@ -391,6 +423,17 @@ class _Rulebook:
             self.future = self._pool().submit(_typeset, *job)
         else:
             self.done = _typeset(_setting(), *job)
+
+    def _answer(self, future: Any) -> Any:
+        """What a job sent to the rulebook's process gave back (its error raised here)."""
+        from concurrent.futures.process import BrokenProcessPool
+
+        try:
+            return future.result()
+        except BrokenProcessPool:
+            if self.warm is not None:
+                self.warm.lost()  # a killed warm worker: the next build starts another
+            raise
 
     def close(self) -> None:
         """Let the second process go (at once when the build failed before the rulebook was
@@ -405,14 +448,7 @@ class _Rulebook:
             result.warnings.append(bookkey.no_draft(game))
             return
         if self.future is not None:
-            from concurrent.futures.process import BrokenProcessPool
-
-            try:
-                self.done = self.future.result()
-            except BrokenProcessPool:
-                if self.warm is not None:
-                    self.warm.lost()  # a killed warm worker: the next build starts another
-                raise
+            self.done = self._answer(self.future)
         files, warnings, report, learned, used, setting, entries = self.done
         result.cache_files.update(self.cache.record("readings", k, v) for k, v in sorted(learned.items()))
         result.uses.update(self.cache.record_path("readings", k) for k in used)
@@ -443,6 +479,22 @@ def _prepare(setting: Any, ws: Workspace, game: Game, model: str, warm: bool) ->
     """In the rulebook's process, before the faces arrive: its libraries and its fonts, and the
     draft read under the book's ``model`` key."""
     importlib.import_module(RULEBOOK_JOB).prepare_rulebook(setting, ws, game, model, warm)
+
+
+def _model_key(setting: Any, ws: Workspace, game: Game, opts: RulebookOptions) -> str:
+    """In a warm rulebook process (watch, serve): the book's model key (``bookkey.model_key``, some
+    5–10 ms of the game's model as JSON and its files hashed), worked out while the build's process
+    draws the faces, not before it starts them; kept in ``setting`` for ``_read_ahead``, the job after it."""
+    setting.asked = (ws, game, bookkey.model_key(ws, game, opts))
+    return setting.asked[2]
+
+
+def _read_ahead(setting: Any) -> None:
+    """In a warm rulebook process: the draft read ahead under the key ``_model_key`` worked out."""
+    if setting.asked is not None:
+        ws, game, model = setting.asked
+        setting.asked = None
+        _prepare(setting, ws, game, model, True)
 
 
 def _typeset(setting: Any, ws: Workspace, game: Game, pictures: dict, opts: RulebookOptions, readings: dict,

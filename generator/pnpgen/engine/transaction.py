@@ -57,7 +57,7 @@ from typing import NoReturn
 from pnpgen import usercache
 from pnpgen.atomic import read_record, tmp_beside, write_new
 from pnpgen.engine import spare, trash
-from pnpgen.engine.output import build_lock, current_umask, inside, make_folder, named, unchanged, unwritable
+from pnpgen.engine.output import build_lock, current_umask, inside, locked, make_folder, named, unchanged, unwritable
 from pnpgen.engine.trash import TRASH
 from pnpgen.errors import InputError
 from pnpgen.pdf.assemble import PdfFile, SourceChanged, Stored
@@ -526,6 +526,10 @@ def _check_way(root: Path, path: Path) -> None:
     if path.is_dir() and not path.is_symlink():
         raise InputError(f"{rel.as_posix()}: a folder stands where this output file goes", path=root, key="--out",
                          expected="remove or rename that folder; nothing was replaced")
+    if locked(path):  # its rename would fail halfway through the commit, the files before it replaced
+        raise InputError(f"{rel.as_posix()}: the file there is locked (immutable or append-only), so it cannot be "
+                         "replaced", path=root, key="--out", expected="the file unlocked (macOS: Get Info, Locked off, "
+                         "or chflags nouchg; Linux: chattr -i -a), or moved away; nothing was replaced")
 
 
 def _check_writable(root: Path, folder: Path, checked: set[Path]) -> None:

@@ -55,6 +55,9 @@ class Setting:
         # The lines of the book's paragraphs the last setting used (rulebook/setlines.py): the
         # next setting of the same book takes them from here, not from the machine's cache.
         self.lines: dict = {}
+        # In a warm process: the workspace, game and model key of the build that asked for the key
+        # (engine/run.py ``_model_key``), for the draft's read-ahead that follows it.
+        self.asked: tuple[Workspace, Game, str] | None = None
 
 
 def prepare_rulebook(setting: Setting, ws: Workspace, game: Game, model: str = "", warm: bool = False) -> None:

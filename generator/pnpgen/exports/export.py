@@ -183,7 +183,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     guids = tts.guids((key for df in rendered.decks for key in tts.object_keys(slug, df.deck, by_deck[df.deck.id])),
                       prefix)
     table = tts.Table(slug, _tts_deck_ids(ws, slug, game, options.deck_id_base), tts.urls(out_dir, options.base_url),
-                      preset.dpi, images, guids)
+                      preset.dpi, images, guids, game.lang)
     result.made = images.made
     thumbs = []
     pngs = PngFiles()  # the images encoded on threads beside the rasterising, each in its place

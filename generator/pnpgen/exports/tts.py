@@ -29,6 +29,7 @@ from PIL import Image
 
 from pnpgen.data.markup import plain
 from pnpgen.data.model import Deck, is_placeholder
+from pnpgen.data.telling import plain_values, telling_fields, told_by_values
 from pnpgen.errors import InputError
 from pnpgen.exports.faces import EarlierImages, PageStyle, PngFiles, UniqueFace, face_images
 from pnpgen.shapes import outline, shape_spec
@@ -108,6 +109,7 @@ class Table:
     dpi: int
     earlier: EarlierImages = field(default_factory=EarlierImages)  # images an earlier export made
     guids: dict[tuple, str] = field(default_factory=dict)  # every object of the game's: ``guids``
+    lang: str = "ja"  # the edition's language: the names that tell pieces apart are said in it
 
     def guid(self, deck: Deck, *parts: object) -> str:
         """An object's GUID, by its name in ``object_keys``."""
@@ -251,17 +253,28 @@ def deck_object(style: PageStyle, faces: list[UniqueFace], table: Table, x: floa
     return _pieces(style, faces, table, x, files, pngs)
 
 
-def table_names(deck: Deck) -> dict[int, str]:
-    """Each piece's name on the table, by its number: its name as order.csv and the build call it,
-    a name several pieces share with the piece's number after it (``得点 #2``, as the change report
-    tells them apart). A piece with no naming field is its deck's name (on the table nothing else
+def table_names(deck: Deck, lang: str) -> dict[int, str]:
+    """Each piece's name on the table, by its number: its name as order.csv and the build call it;
+    a name several pieces share with the values that tell it from the others of its name, as the
+    change report and reprint.txt call it (``コイン［5］``, ``Coin [5]``: a place in the deck file,
+    ``#2``, is nothing the printed piece shows), with its number only where no value tells them
+    apart (``得点 #2``). A piece with no naming field is its deck's name (on the table nothing else
     says which deck it came from), with its number (``#2``) when the deck has other pieces. The
     copies of one piece share its name, as a card's copies do: a die's two copies are not ``#1``."""
     named = {p.index: p.label for p in deck.pieces if p.label != f"#{p.index}"}
     shared = Counter(named.values())
+    values = {p.index: plain_values(p.values) for p in deck.pieces}
+    telling = {name: telling_fields([values[i] for i, n in named.items() if n == name])
+               for name, many in shared.items() if many > 1}
+
+    def name_of(index: int) -> str:
+        name = named[index]
+        if shared[name] == 1:
+            return name
+        return told_by_values(name, values[index], telling[name], lang) or f"{name} #{index}"
     alone = len(deck.pieces) == 1
-    return {p.index: (f"{named[p.index]} #{p.index}" if shared[named[p.index]] > 1 else named[p.index])
-            if p.index in named else deck.name if alone else f"{deck.name} #{p.index}" for p in deck.pieces}
+    return {p.index: name_of(p.index) if p.index in named else deck.name if alone else f"{deck.name} #{p.index}"
+            for p in deck.pieces}
 
 
 # The fields that hold a piece's rules text, the first a piece has taken: ``text`` (the built-in
@@ -300,7 +313,7 @@ def _cards(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, fi
     custom: dict[str, dict] = {}
     deck_ids: list[int] = []
     cards: list[dict] = []
-    names = table_names(deck)
+    names = table_names(deck, table.lang)
     for start in range(0, len(faces), per_sheet):
         chunk = faces[start:start + per_sheet]
         number = start // per_sheet + 1
@@ -392,7 +405,7 @@ def _pieces(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, f
     fronts = dict(zip(new_fronts, face_images([faces[i].front for i in new_fronts], style, size)))
     backs = dict(zip(new_backs, face_images([faces[i].back for i in new_backs], style, size)))  # type: ignore[misc]
     objects = []
-    names = table_names(deck)
+    names = table_names(deck, table.lang)
     for i, face in enumerate(faces):
         front_name = f"{face.stem}-front.png"
         if i in fronts:
@@ -478,7 +491,7 @@ def _standing(style: PageStyle, box_mm: tuple[float, float, float, float], faces
     images = dict(zip(new, face_images([faces[i].front for i in new], style, size)))
     scale = max(x1 - x0, y1 - y0) / MM_PER_INCH / 2 / INCH_PER_UNIT
     objects = []
-    names = table_names(deck)
+    names = table_names(deck, table.lang)
     for i, face in enumerate(faces):
         name = f"{face.stem}-front.png"
         if i in images:
@@ -556,7 +569,7 @@ def _dice(style: PageStyle, boxes: tuple[tuple[float, float, float, float], ...]
     new = [i for i, f in enumerate(faces) if not table.earlier.take(taken, f"{f.stem}-front.png", made[i])]
     images = dict(zip(new, face_images([faces[i].front for i in new], style, size)))
     objects = []
-    names = table_names(deck)
+    names = table_names(deck, table.lang)
     for i, face in enumerate(faces):
         name = f"{face.stem}-front.png"
         if i in images:

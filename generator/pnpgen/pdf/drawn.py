@@ -5,7 +5,9 @@ build of the game places them again without drawing them: a face's form stream m
 
 Only what JSON holds plainly is kept: a face with gradient paints or one svglib draws, and any
 stream naming a picture by its bytes rather than by a stand-in, is drawn again by the next build.
-What is read back is checked value by value; anything malformed is left out, never trusted.
+What is read back is checked value by value; anything malformed is left out, never trusted. A
+record read as ``to_json`` writes it is written back as its line (``Read``), its JSON let go of
+once its stream is made: a 3,000-card edit held some 60 MB of it through its documents.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from pnpgen.pdf.content import Content
@@ -24,29 +27,37 @@ _KEY = re.compile(r"[0-9a-f]{64}")
 
 
 FACE, PAGE = "face:", "page:"  # a record's name: a face's (cmyk, its name) or a page's (cmyk, its digest)
+# A record's name → the stream read from it and its line as read (``from_json``, ``to_json``)
+Read = dict[str, tuple[FaceStream | PageStream, bytes]]
 
 
-def to_json(drawn: FaceStreams) -> dict[str, Any]:
+def to_json(drawn: FaceStreams, read: Read | None = None) -> dict[str, Any]:
     """The faces and pages of ``drawn`` that JSON holds plainly, each a record of its own by its
-    name (``FACE``, ``PAGE``): the cache's pack writes back as read the records an edit kept."""
-    faces = {}
+    name (``FACE``, ``PAGE``): a stream ``from_json`` read as written (``read``) is its line as
+    read (bytes, which the cache's pack writes back as they are: turning every face's glyphs and
+    data into JSON again took a tenth of an edit), any other its JSON."""
+    read = read if read is not None else {}
+    faces: dict[str, Any] = {}
     for (name, cmyk), face in sorted(drawn.made.items()):
-        if face.json is not None:  # read from the cache: written back as it was read (its glyphs
-            faces[f"{FACE}{int(cmyk)}{name}"] = _with_shape(face.json, face.shape)  # and data turned into JSON
-            continue                                                          # again took a tenth of an edit)
+        record = f"{FACE}{int(cmyk)}{name}"
+        known = read.get(record)
+        if known is not None and known[0] is face:
+            faces[record] = known[1]
+            continue
         content = _content_to_json(face.content)
         if content is not None and not face.fallback:
-            faces[f"{FACE}{int(cmyk)}{name}"] = _with_shape({"data": _b64(face.data), "content": content,
-                                                      "width_pt": face.width_pt, "height_pt": face.height_pt},
-                                                     face.shape)
-    pages = {}
+            faces[record] = _with_shape({"data": _b64(face.data), "content": content,
+                                         "width_pt": face.width_pt, "height_pt": face.height_pt}, face.shape)
+    pages: dict[str, Any] = {}
     for (digest, cmyk), page in sorted(drawn.kept.items()):
-        if page.json is not None:
-            pages[f"{PAGE}{int(cmyk)}{digest.hex()}"] = _with_shape(page.json, page.shape)
+        record = f"{PAGE}{int(cmyk)}{digest.hex()}"
+        known = read.get(record)
+        if known is not None and known[0] is page:
+            pages[record] = known[1]
             continue
         content = _content_to_json(page.content)
         if content is not None:
-            pages[f"{PAGE}{int(cmyk)}{digest.hex()}"] = _with_shape(
+            pages[record] = _with_shape(
                 {"data": _b64(page.data), "content": content, "forms": [[n, k] for n, k in page.forms.items()],
                  "spots": sorted(page.spots), "layers": sorted(page.layers)}, page.shape)
     return {**faces, **pages}
@@ -55,9 +66,7 @@ def to_json(drawn: FaceStreams) -> dict[str, Any]:
 def _with_shape(entry: dict, shape: Shape | None) -> dict:
     """A face's or page's entry with the shape of its object (pdf/objects.py ``Shape``), so the
     next build fills it rather than writing the dictionary out again."""
-    if shape is None or "shape" in entry:
-        return entry
-    return {**entry, "shape": shape.to_json()}
+    return entry if shape is None else {**entry, "shape": shape.to_json()}
 
 
 def _slots(content: Content) -> set[str]:
@@ -66,23 +75,24 @@ def _slots(content: Content) -> set[str]:
             *("picture:" + k for k in content.pictures)}
 
 
-def from_json(obj: Any) -> FaceStreams:
-    """The faces and pages ``to_json`` wrote, each one checked; what is malformed is left out."""
+def from_json(obj: Any, lines: Mapping[str, bytes] | None = None, read: Read | None = None) -> FaceStreams:
+    """The faces and pages ``to_json`` wrote, each one checked; what is malformed is left out.
+    ``lines``: each record's line as read (the cache's pack); ``read`` gets, for each record
+    written as ``to_json`` writes it, its stream and line (``to_json`` writes it back so)."""
     drawn = FaceStreams()
-    if not isinstance(obj, dict):
+    if not isinstance(obj, Mapping):
         return drawn
-    for name, v in _items(obj, FACE):
+    for record, name, v in _items(obj, FACE):
         try:
             content = _content_from_json(v["content"])
             w, h = float(v["width_pt"]), float(v["height_pt"])
             if content is not None and name[:1] in "01" and len(name) > 1:
-                face = FaceStream(_bytes(v["data"]), content, w, h, False,
-                                  _as_written(v, ("data", "content", "width_pt", "height_pt")))
-                _shaped(face, v, _slots(content))
+                face = FaceStream(_bytes(v["data"]), content, w, h, False)
+                _shaped(face, v, _slots(content), ("data", "content", "width_pt", "height_pt"), record, lines, read)
                 drawn.made[(name[1:], name[0] == "1")] = face
         except (KeyError, TypeError, ValueError):
             continue
-    for name, v in _items(obj, PAGE):
+    for record, name, v in _items(obj, PAGE):
         try:
             content = _content_from_json(v["content"])
             forms, layers, spots = v["forms"], v["layers"], v["spots"]
@@ -91,31 +101,26 @@ def from_json(obj: Any) -> FaceStreams:
                     or not isinstance(forms, list) or not all(_pair(f) and isinstance(f[1], str) for f in forms) \
                     or not isinstance(layers, list) or not all(isinstance(x, str) for x in layers):
                 continue
-            page = PageStream(_bytes(v["data"]), content, dict(forms), frozenset(spots), frozenset(layers),
-                              _as_written(v, ("data", "content", "forms", "spots", "layers")))
+            page = PageStream(_bytes(v["data"]), content, dict(forms), frozenset(spots), frozenset(layers))
             _shaped(page, v, {"parent", "contents", *_slots(content), *("form:" + k for _, k in forms),
-                              *("layer:" + x for x in layers)})
+                              *("layer:" + x for x in layers)}, ("data", "content", "forms", "spots", "layers"),
+                    record, lines, read)
             drawn.kept[(bytes.fromhex(name[1:]), name[0] == "1")] = page
         except (KeyError, TypeError, ValueError):
             continue
     return drawn
 
 
-def _as_written(v: dict, keys: tuple[str, ...]) -> dict | None:
-    """A face's or page's entry as ``to_json`` writes it (its keys, nothing else, and its shape
-    only when it holds up), to be written back as it is; None for any other (``to_json`` then
-    makes it from the stream)."""
-    if set(v) == set(keys):
-        return v
-    return v if set(v) == {*keys, "shape"} else None
-
-
-def _shaped(stream: FaceStream | PageStream, v: dict, allowed: set[str]) -> None:
-    """The shape of a face's or page's object as read (``to_json``), when it holds up; an entry
-    whose shape does not is written back without it (``_with_shape`` then adds the one made)."""
+def _shaped(stream: FaceStream | PageStream, v: dict, allowed: set[str], keys: tuple[str, ...], record: str,
+            lines: Mapping[str, bytes] | None, read: Read | None) -> None:
+    """The shape of a face's or page's object as read (``to_json``), when it holds up; a record
+    as ``to_json`` writes it (its keys and a shape that holds up, nothing else) goes into ``read``
+    with its line, to be written back as it is (any other is made into JSON again from its stream,
+    with the shape the writer makes)."""
     stream.shape = Shape.from_json(v.get("shape"), allowed)
-    if stream.shape is None and stream.json is not None and "shape" in stream.json:
-        stream.json = {k: x for k, x in stream.json.items() if k != "shape"}
+    if stream.shape is not None and set(v) == {*keys, "shape"} and lines is not None and read is not None \
+            and record in lines:
+        read[record] = (stream, lines[record])
 
 
 def _content_to_json(content: Content) -> dict[str, Any] | None:
@@ -126,8 +131,10 @@ def _content_to_json(content: Content) -> dict[str, Any] | None:
         if stand_in_key(data) != key:  # a picture's own bytes: not kept here
             return None
         pictures[key] = key
-    # in the order they came: the writer numbers a document's fonts (and forms) as it first meets them
-    return {"glyphs": [[font, [[g, c] for g, c in gids.items()]] for font, gids in content.glyphs.items()],
+    # in the order they came: the writer numbers a document's fonts (and forms) as it first meets them;
+    # a font's glyph ids in one list, their characters in one text (as [id, character] pairs, a thousand
+    # cards' 40,000 were most of the time and memory of reading the pack back)
+    return {"glyphs": [[font, list(gids), "".join(gids.values())] for font, gids in content.glyphs.items()],
             "standard_fonts": sorted(content.standard_fonts), "pictures": sorted(pictures)}
 
 
@@ -136,10 +143,10 @@ def _content_from_json(v: Any) -> Content | None:
         return None
     glyphs: dict[str, dict[int, str]] = {}
     for entry in v["glyphs"]:
-        if not _pair(entry) or not isinstance(entry[1], list):
+        if not (isinstance(entry, list) and len(entry) == 3 and isinstance(entry[0], str)):
             return None
-        font, gids = entry
-        found = _glyph_ids(gids)
+        font, ids, chars = entry
+        found = _glyph_ids(ids, chars)
         if found is None:
             return None
         glyphs[font] = found
@@ -150,16 +157,15 @@ def _content_from_json(v: Any) -> Content | None:
     return Content(b"", glyphs, set(fonts), {k: STAND_IN + k.encode("ascii") for k in pictures}, {})
 
 
-def _glyph_ids(pairs: list) -> dict[int, str] | None:
-    """[glyph id, its character] pairs as a dict, each id a glyph's (0–65535) once, each
-    character one (``ord()`` takes it); else None. Checked a kind at a time, not pair by pair:
-    a thousand cards' faces and pages hold some 100,000 pairs."""
-    try:
-        found = dict(pairs)
-    except (TypeError, ValueError):  # a pair of another length, an id a list
+def _glyph_ids(ids: Any, chars: Any) -> dict[int, str] | None:
+    """Glyph ids and their characters (one each, in order) as a dict, each id a glyph's (0–65535)
+    once; else None. Checked a kind at a time, not glyph by glyph: a thousand cards' faces and
+    pages hold some 40,000."""
+    if not isinstance(ids, list) or not isinstance(chars, str) or len(ids) != len(chars) \
+            or not set(map(type, ids)) <= {int}:
         return None
-    if len(found) != len(pairs) or not set(map(type, found)) <= {int} or not set(map(type, found.values())) <= {str} \
-            or not set(map(len, found.values())) <= {1}:
+    found = dict(zip(ids, chars))
+    if len(found) != len(ids):
         return None
     return found if not found or (min(found) >= 0 and max(found) < 65536) else None
 
@@ -169,9 +175,11 @@ def _pair(v: Any) -> bool:
     return isinstance(v, list) and len(v) == 2 and isinstance(v[0], str)
 
 
-def _items(v: dict, kind: str) -> list[tuple[str, Any]]:
-    """The records of ``kind`` (``FACE``, ``PAGE``), by their names without it."""
-    return [(k[len(kind):], x) for k, x in v.items() if isinstance(k, str) and k.startswith(kind) and isinstance(x, dict)]
+def _items(v: Mapping, kind: str) -> list[tuple[str, str, Any]]:
+    """The records of ``kind`` (``FACE``, ``PAGE``): each record's name, that name without
+    ``kind``, and its value (each decoded once, when ``v`` is a pack's records)."""
+    return [(k, k[len(kind):], x) for k in v if isinstance(k, str) and k.startswith(kind)
+            and isinstance(x := v.get(k), dict)]
 
 
 def _b64(data: bytes) -> str:

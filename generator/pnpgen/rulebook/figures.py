@@ -194,7 +194,9 @@ def load_settings(game: Game) -> RulebookSettings:
     def deck_id(value: Any, keypath: tuple) -> str:
         if not isinstance(value, str) or value not in decks:
             near = suggest(value, list(decks)) if isinstance(value, str) else ""
-            raise doc.error(keypath, f"no deck {validate.show(value)} in this game{near}", "one of " + ", ".join(decks))
+            raise doc.error(keypath, f"no deck {validate.show(value)} in this game{near}", "one of " + ", ".join(decks)
+                            if decks else "none: this game has no decks (a second book's figures and 早見表 "
+                            "picture no piece; leave the deck out)")
         return value
 
     out = bare
@@ -234,6 +236,9 @@ def load_settings(game: Game) -> RulebookSettings:
     if isinstance(quick, bool):
         out.quick_reference = quick
     elif quick is not None:
+        if not isinstance(quick, dict):
+            raise doc.error(("rulebook", "quick_reference"), f"{validate.show(quick)} is no setting of it",
+                            "true (an 早見表 page), false (none) or {deck: summary} (with that deck's first piece)")
         out.quick_reference = True
         quick = _mapping(doc, quick, ("rulebook", "quick_reference"), ("deck",), "quick_reference")
         if "deck" in quick:

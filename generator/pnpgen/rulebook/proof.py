@@ -580,6 +580,7 @@ _KINDS = ("カード", "トークン", "タイル", "ボード", "キューブ",
 _PIECE_KINDS = "(?:" + "|".join(_KINDS) + ")"
 _PIECE_NAME = re.compile(r"[\u30a1-\u30ff\u4e00-\u9fff々]*?[\u30a1-\u30ff\u4e00-\u9fff々]" + _PIECE_KINDS)
 _NOT_A_NAME = set("各全他同次前新旧元手山")  # 各カード, 全カード: a card, not a card's name
+_WORD = re.compile(r"[\u30a1-\u30ff\u4e00-\u9fff々]{1,12}")  # a piece's value that may name a kind of card: its type
 
 
 def _piece_names(text: str) -> list[str]:
@@ -615,8 +616,10 @@ def card_names(game: Game, rows: list[ComponentRow], lang: str) -> list[Finding]
             listed.update(p for p in re.split(r"[（）()、／/・\s]+", name) if p)
     pages = "\n".join(listed) + "\n".join(getattr(b, "text", "") for r in rows for b in r.description)
     pages += "\n".join(d.name for d in game.decks)
-    # 「草原タイル」 is the piece 草原 of the 地形タイル: a piece's name with its deck's kind
-    kinded = {p.label + kind for d in game.decks for kind in _KINDS if d.name.endswith(kind) for p in d.pieces}
+    # 「草原タイル」 is the piece 草原 of the 地形タイル: a piece's name with its deck's kind; so is
+    # a value a piece gives with it, 「アクションカード」 of cards whose type reads アクション
+    kinded = {word + kind for d in game.decks for kind in _KINDS if d.name.endswith(kind) for p in d.pieces
+              for word in [p.label, *(str(v) for v in p.values.values() if isinstance(v, str) and _WORD.fullmatch(v))]}
     seen: set[str] = set()
     out = []
     for deck, piece, item in _piece_texts(game):

@@ -33,7 +33,7 @@ def page_title(ws: Workspace, slug: str, preview: Preview) -> tuple[str, str]:
     """The page's title and language: the game's (an English game's page is ``lang="en"``), else,
     when its data does not load, the last good build's title (the page shows the error)."""
     try:
-        game = load_game(ws, slug)
+        game = load_game(ws, slug, preview.lang)
     except InputError:
         return preview.built_title or slug, "ja"
     return game.title, game.lang
@@ -143,7 +143,7 @@ async def _rebuilt(preview: Preview) -> None:
         print(shown(state.error), file=sys.stderr, flush=True)
     elif broken or preview.told is not None:
         again = "fixed, built again" if broken else "built again"
-        print(preview.ws.shown(f"{preview.slug}: {again} ({preview.out_root / preview.slug})"), flush=True)
+        print(preview.ws.shown(f"{preview.slug}: {again} ({preview.out})"), flush=True)
         for line in preview.told or []:
             print(shown(f"  changed: {line}"), flush=True)
 
@@ -185,7 +185,7 @@ def serve(ws: Workspace, args: argparse.Namespace) -> int:
 
     port_free(args.port)
     claim(args.out or ws.root / "build", ws.input_folders)  # an --out no save can make right: exit 2 now
-    preview = Preview(ws, args.game, args.out or ws.root / "build")
+    preview = Preview(ws, args.game, args.out or ws.root / "build", args.lang)
     preview.folders()  # a link out of the workspace below them: one line, before anything is served
     preview.rebuild()
     title, lang = page_title(ws, args.game, preview)

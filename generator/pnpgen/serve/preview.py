@@ -18,9 +18,9 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from pnpgen.data.load import load_game
+from pnpgen.data.telling import plain_values
 from pnpgen.data.workspace import Workspace
-from pnpgen.engine.changes import plain_values
-from pnpgen.engine.fresh import watched
+from pnpgen.engine.fresh import out_dir, watched
 from pnpgen.engine.options import BuildOptions, RulebookOptions
 from pnpgen.engine.run import run_build
 from pnpgen.engine.warm import Warm
@@ -80,8 +80,10 @@ class State:
 class Preview:
     """Builds the game into ``out_root`` and reads what to show from the files written."""
 
-    def __init__(self, ws: Workspace, slug: str, out_root: Path):
-        self.ws, self.slug, self.out_root = ws, slug, out_root
+    def __init__(self, ws: Workspace, slug: str, out_root: Path, lang: str | None = None):
+        self.ws, self.slug, self.out_root, self.lang = ws, slug, out_root, lang
+        self.options = BuildOptions(jobs=1, lang=lang)  # --lang en: the English edition, built into build/<game>/en/
+        self.out = out_dir(out_root, slug, self.options)
         self.state = State()
         self.lock = threading.Lock()
         self.pictures: dict[str, tuple[Path, int, int]] = {}  # picture id → (pdf, page index, width px)
@@ -102,14 +104,14 @@ class Preview:
             try:
                 self.folders()  # a link out of the workspace made since the server started: refused
                 self.told = None
-                outcome = run_build(self.ws, [self.slug], BuildOptions(jobs=1), self.out_root, RulebookOptions(),
+                outcome = run_build(self.ws, [self.slug], self.options, self.out_root, RulebookOptions(),
                                     warm=self.warm)[0]
                 try:
                     decks, sheets, pictures, manifest = self._read()
-                    reprint = _reprint_list(self.out_root / self.slug)
+                    reprint = _reprint_list(self.out)
                 except ValueError as e:  # a file there the build did not write (rulebook.pdf, a link left in build/)
                     raise InputError(f"{e}: the preview shows only plain files inside the game's output folder",
-                                     path=self.out_root / self.slug,
+                                     path=self.out,
                                      expected="the link or file removed from the output folder") from None
             except InputError as e:
                 if not self.state.decks and not self.state.sheets:  # nothing shown yet: the last good build's files
@@ -153,8 +155,8 @@ class Preview:
                                                 dict[str, tuple[Path, int, int]], dict[str, Any]]:
         """What the page shows of the build in the output folder; each piece's fields and YAML
         line from the game's data (``data``; else not known: the data does not load), and its manifest."""
-        out = self.out_root / self.slug
-        game = load_game(self.ws, self.slug) if data else None
+        out = self.out
+        game = load_game(self.ws, self.slug, self.lang) if data else None
         manifest = json.loads(built_file(out, "manifest.json").read_text(encoding="utf-8"))
         rows = list(csv.DictReader(io.StringIO(built_file(out, "shop/order.csv").read_text(encoding="utf-8-sig"))))
         pictures: dict[str, tuple[Path, int, int]] = {}
@@ -225,7 +227,7 @@ class Preview:
 
         pdf, index, width = where
         try:  # (the file may have been swapped for a link since the page was read)
-            source = _opened(built_file(self.out_root / self.slug, pdf.relative_to(self.out_root / self.slug).as_posix()))
+            source = _opened(built_file(self.out, pdf.relative_to(self.out).as_posix()))
         except (OSError, ValueError):
             return None
         # PDFium reads from the file what the page needs: each picture read the whole file (each

@@ -1,0 +1,48 @@
+"""The values that tell apart pieces no name of their own does (pieces sharing a name, or a deck's
+pieces without names): the change report, reprint.txt and ``pnpgen diff`` call a piece by them,
+``Round［5］``, and so does Tabletop Simulator's table, where a place in the deck file (``#2``)
+is nothing a printed piece shows."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pnpgen.data.markup import plain
+from pnpgen.messages import msg
+
+LABEL_VALUE = 24  # characters of a value that tells a piece apart, then …
+TELLING_FIELDS = 5  # fields at most that tell a piece apart
+
+
+def plain_values(values: dict[str, Any]) -> dict[str, Any]:
+    """A piece's fields as JSON values (anything else as its text), for comparing builds."""
+    return json.loads(json.dumps(values, ensure_ascii=False, default=str))
+
+
+def telling_fields(values: list[dict[str, Any]]) -> list[str]:
+    """The fields whose values differ among these pieces of one kind, in their order (at most
+    TELLING_FIELDS)."""
+    return [f for f in dict.fromkeys(f for v in values for f in v)
+            if len({str(v.get(f)) for v in values}) > 1][:TELLING_FIELDS]
+
+
+def told_by_values(name: str, values: dict[str, Any], fields: list[str], lang: str) -> str | None:
+    """``Round［5］`` (``Round [5]`` in English): ``name`` with the piece's values of ``fields``,
+    None when it has none of them to show."""
+    shown = [_clipped(plain(as_text(values[f], lang)).replace("\n", " "))
+             for f in fields if values.get(f) not in (None, "")]
+    return msg("reprint.nameless", lang, piece=name, values=msg("reprint.nameless.sep", lang).join(shown)) \
+        if shown else None
+
+
+def as_text(value: Any, lang: str) -> str:
+    """A field's value as the designer wrote it: a list's items parted by ／ (`` / `` in English),
+    never Python's or JSON's brackets and quotes (``['ちょうど３つ取る', '成功で１５点']``)."""
+    if isinstance(value, (list, tuple)):
+        return msg("reprint.list.sep", lang).join(as_text(item, lang) for item in value)
+    return str(value)
+
+
+def _clipped(text: str) -> str:
+    return text if len(text) <= LABEL_VALUE else text[:LABEL_VALUE - 1] + "…"
