@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from conftest import make_workspace, run
+from conftest import PICTURE_FRONT, make_workspace, picture_workspace, run
 from pnpgen.pdf import patch, writer
 
 BUILD = ("build", "--game", "test", "--no-rulebook", "--jobs", "1")
@@ -156,3 +156,24 @@ def test_a_link_in_place_of_the_last_output_is_not_read(tmp_path, patches, monke
     assert run(ws, *BUILD) == 0
     assert patches == {**PATCHED, "cards.pdf": False}
     _same_as_cold(tmp_path, ws, "cold", monkeypatch)
+
+
+def test_pictured_cards_text_edit_copied_and_art_edit_written_afresh(tmp_path, patches, monkeypatch):
+    """Illustrated cards: a text edit is written from the last file (the pictures laid out first,
+    as always); an art edit changes a picture, and every document is written afresh."""
+    from PIL import Image
+
+    arts = ["a.png", "b.png", "c.png"]
+    pieces = "".join(f"  - {{name: 札{i}, art: {arts[i % 3]}}}\n" for i in range(1, 13))
+    ws = picture_workspace(tmp_path / "ws", pieces, PICTURE_FRONT,
+                           {"a.png": (200, 40, 40), "b.png": (40, 200, 40), "c.png": (40, 40, 200)})
+    assert run(ws, *BUILD) == 0
+    _edit(_deck(ws), "{name: 札5,", "{name: 札5改,")
+    assert run(ws, *BUILD) == 0
+    assert patches == PATCHED
+    _same_as_cold(tmp_path, ws, "cold", monkeypatch)
+    patches.clear()
+    Image.new("RGB", (300, 200), (90, 90, 20)).save(ws / "data" / "test" / "art" / "c.png")
+    assert run(ws, *BUILD) == 0
+    assert patches and True not in patches.values()
+    _same_as_cold(tmp_path, ws, "cold2", monkeypatch)
