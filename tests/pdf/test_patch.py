@@ -177,3 +177,18 @@ def test_pictured_cards_text_edit_copied_and_art_edit_written_afresh(tmp_path, p
     assert run(ws, *BUILD) == 0
     assert patches and True not in patches.values()
     _same_as_cold(tmp_path, ws, "cold2", monkeypatch)
+
+
+def test_a_documents_glyphs_from_their_counts():
+    """The fonts' glyphs after an edit: the last document's counts, less the changed stream's
+    pairs, plus its new ones; a glyph id showing two characters leaves the order to the writer."""
+    counts: dict = {}
+    first, second = patch.glyph_text({"F": {5: "あ", 6: "い"}}), patch.glyph_text({"F": {5: "あ", 7: "う"}})
+    patch.count_glyphs(counts, first)
+    patch.count_glyphs(counts, second)
+    assert patch.document_glyphs(counts) == {"F": {5: "あ", 6: "い", 7: "う"}}
+    patch.count_glyphs(counts, second, -1)  # the second stream edited: it shows 8 now
+    patch.count_glyphs(counts, patch.glyph_text({"F": {8: "え"}}))
+    assert patch.document_glyphs(counts) == {"F": {5: "あ", 6: "い", 8: "え"}}
+    patch.count_glyphs(counts, patch.glyph_text({"F": {6: "ゐ"}}))
+    assert patch.document_glyphs(counts) is None

@@ -196,7 +196,7 @@ class Recorder:
         part = f.bytes_of(self.first, end)
         if part is None or len(f.offsets) < end - 1:
             return None
-        memo: dict[int, dict[str, str]] = w.faces.glyph_texts  # (a face's glyphs: made text once a build)
+        memo: dict[int, tuple[Mapping, dict[str, str]]] = w.faces.glyph_texts  # (a face's glyphs: made text once a build)
         face_glyphs = [_text(t, memo) for t in self.face_glyphs]
         page_glyphs = {k: _text(t, memo) for k, t in self.page_glyphs.items()}
         for texts in (face_glyphs, page_glyphs.values()):
@@ -221,14 +221,15 @@ class Recorder:
                       {k: v for k, v in union.items() if v}, {k: v for k, v in numbers.items() if v})
 
 
-def _text(glyphs: Mapping, memo: dict[int, dict[str, str]]) -> dict[str, str]:
-    """``glyph_text`` of a stream's glyphs, or the text itself (copied from a layout)."""
+def _text(glyphs: Mapping, memo: dict[int, tuple[Mapping, dict[str, str]]]) -> dict[str, str]:
+    """``glyph_text`` of a stream's glyphs, or the text itself (copied from a layout); made once
+    a build for each stream's glyphs (``memo``, by the object, held so that its id names no other)."""
     if all(isinstance(v, str) for v in glyphs.values()):
         return dict(glyphs)
     found = memo.get(id(glyphs))
-    if found is None:
-        found = memo[id(glyphs)] = glyph_text(glyphs)
-    return found
+    if found is None or found[0] is not glyphs:
+        found = memo[id(glyphs)] = (glyphs, glyph_text(glyphs))
+    return found[1]
 
 
 def pictures_hash(pictures: Mapping[str, Ref]) -> str:

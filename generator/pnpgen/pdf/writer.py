@@ -154,7 +154,7 @@ class FaceStreams:
     # the last build's file and layout of each document (by its plan's id) to write it from (pdf/patch.py);
     # None: no layout recorded (no cache to keep it in)
     last: Mapping[int, tuple[str, Layout]] | None = None
-    glyph_texts: dict[int, dict[str, str]] = field(default_factory=dict)  # (pdf/patch.py ``Recorder.layout``)
+    glyph_texts: dict[int, tuple] = field(default_factory=dict)  # (pdf/patch.py ``Recorder.layout``)
 
     def get(self, key: str, art: Art, cmyk: bool, images: ImageStreams) -> FaceStream:
         name = (self.names.get(key, key), cmyk)
