@@ -27,13 +27,23 @@ def patches(monkeypatch) -> dict[str, bool]:
     """Each document the writer tried to write from the last build's file (by the file's path
     under build/test): did it?"""
     tried: dict[str, bool] = {}
-    was = writer.patched
+    planned, was = writer.plan, writer.patched
 
-    def counted(w, pages, last, path, pages_ref):
-        kids = was(w, pages, last, path, pages_ref)
-        tried[Path(path).as_posix().split("/build/test/")[-1]] = kids is not None
+    def where(path: str) -> str:
+        return Path(path).as_posix().split("/build/test/")[-1]
+
+    def planning(w, pages, last, path):
+        found = planned(w, pages, last, path)
+        if found is None:
+            tried[where(path)] = False
+        return found
+
+    def counted(w, pages, last, found, pages_ref):
+        kids = was(w, pages, last, found, pages_ref)
+        tried[where(found.path)] = kids is not None
         return kids
 
+    monkeypatch.setattr(writer, "plan", planning)
     monkeypatch.setattr(writer, "patched", counted)
     return tried
 

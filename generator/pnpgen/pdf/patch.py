@@ -268,15 +268,25 @@ def _read_at(fd: int, size: int, at: int) -> bytes:
     return os.read(fd, size)
 
 
-def patched(w: Any, pages: Sequence, last: Layout, path: str, pages_ref: Ref) -> list[Ref] | None:
-    """The pages of a document written by ``w`` (its pictures, catalog, page tree and information
-    numbered already) from the last build's file at ``path``: each page that did not change, and
-    the form of each face it shows first, copied; the others written. The page objects (the page
-    tree's kids), or None when the document is not the last one's but for faces' content (``w``
-    is then spent: the document is written afresh by another writer)."""
-    f, faces = w.f, w.faces
-    if (last.cmyk != w.cmyk or f.next != last.first or len(pages) != len(last.starts)
-            or pictures_hash(w.pictures) != last.pictures):
+@dataclass(frozen=True)
+class Plan:
+    """A document found to be the last one's but for some faces' content (``plan``): the last
+    file's pages' part (checked), each page's digest, the faces by position, the pages to write."""
+
+    path: str
+    part: bytes
+    digests: list[bytes]
+    keys: list[str]
+    redo: set[int]
+
+
+def plan(w: Any, pages: Sequence, last: Layout, path: str) -> Plan | None:
+    """What ``patched`` needs to write a document from the last build's file at ``path``, found
+    before anything is written (so a count edit costs the writer a walk of the pages, no more);
+    None when the document is not the last one's but for faces' content, or the file is not the
+    one recorded."""
+    faces = w.faces
+    if last.cmyk != w.cmyk or len(pages) != len(last.starts):
         return None
     digests = [faces.digests.get(id(page)) for page in pages]
     if None in digests:
@@ -298,6 +308,19 @@ def patched(w: Any, pages: Sequence, last: Layout, path: str, pages_ref: Ref) ->
     part = read_part(path, last)
     if part is None:
         return None
+    return Plan(path, part, [d for d in digests if d is not None], keys, redo)
+
+
+def patched(w: Any, pages: Sequence, last: Layout, found: Plan, pages_ref: Ref) -> list[Ref] | None:
+    """The pages of a document written by ``w`` (its pictures, catalog, page tree and information
+    numbered already) from the last build's file (``plan``): each page that did not change, and
+    the form of each face it shows first, copied; the others written. The page objects (the page
+    tree's kids), or None when the document is not the last one's but for faces' content (``w``
+    is then spent: the document is written afresh by another writer)."""
+    f, faces, names = w.f, w.faces, w.faces.names
+    if f.next != last.first or pictures_hash(w.pictures) != last.pictures:
+        return None
+    part, digests, keys, redo = found.part, found.digests, found.keys, found.redo
     cut, at = [0], 0  # each object's place in ``part``
     for n in last.lengths:
         at += n

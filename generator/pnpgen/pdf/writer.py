@@ -34,7 +34,7 @@ from pnpgen.pdf.content import (
 )
 from pnpgen.pdf.embed import embed_font
 from pnpgen.pdf.objects import Name, ObjectFile, Raw, Ref, Shape, Slot, flate, pdf
-from pnpgen.pdf.patch import Layout, Recorder, patched
+from pnpgen.pdf.patch import Layout, Recorder, patched, plan
 from pnpgen.pdf.pictures import picture_shape
 from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.svglib_fallback import put_fallback_faces
@@ -316,6 +316,9 @@ class _Writer:
         """The document; with ``last`` (the last build's file and layout), written from that
         file, or None when it cannot be (pdf/patch.py ``patched``)."""
         begun = self.begun_as(doc.pages)  # (going on from another document's writer costs less)
+        found = plan(self, doc.pages, last[1], last[0]) if last is not None and begun is None else None
+        if last is not None and begun is None and found is None:
+            return None
         if begun is None:
             self.pictures_first(doc.pages)
             catalog, pages_ref, info = self.f.reserve(), self.f.reserve(), self.f.reserve()
@@ -326,8 +329,8 @@ class _Writer:
         else:  # its first pages are another document's: on from where that one's writer stood
             self.state = begun.state
             (catalog, pages_ref, info), kids, labels = begun.refs, list(begun.kids), list(begun.labels)
-        if last is not None and begun is None:
-            copied = patched(self, doc.pages, last[1], last[0], pages_ref)
+        if last is not None and found is not None:
+            copied = patched(self, doc.pages, last[1], found, pages_ref)
             if copied is None:
                 return None
             kids = copied
