@@ -62,7 +62,7 @@ def test_a_build_reads_each_font_file_once_and_again_when_it_is_saved_over(tmp_p
 
 def test_a_font_saved_over_is_let_go_of_by_the_caches_of_metrics_and_subsets(tmp_path, monkeypatch):
     """A font saved over many times in one ``watch`` session: the widths and subsets kept for its
-    old bytes (pdf/content.py ``_metrics``, pdf/writer.py ``_font_file``, ``_subset_stream``) are
+    old bytes (pdf/content.py ``_metrics``, pdf/embed.py ``_font_file``, ``_subset_stream``) are
     forgotten with it, not held until 64 other subsets push them out (megabytes a save)."""
     root, font, data = _own_font(tmp_path, monkeypatch)
     for n in range(3):

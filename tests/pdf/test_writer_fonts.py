@@ -125,19 +125,19 @@ def test_a_subset_is_kept_by_its_fonts_file_not_by_hashing_the_fonts_bytes(tmp_p
     Japanese font once per process (some 3 ms a font: a tenth of the poker deck's margin); they
     are kept by the font's file, read once (fonts.FontFile carries the bytes, compared and hashed
     by place and stamp alone). The same subsets come out."""
-    from pnpgen.pdf import writer
+    from pnpgen.pdf import embed
 
     assert run(_own_font_workspace(tmp_path / "ws"), "build", "--game", "test", "--no-rulebook",
                "--out", str(tmp_path / "before")) == 0
     read = fonttables._read  # the one read of a font file
     monkeypatch.setattr(fonttables, "_read", lambda path: (_Unhashable(read(path)[0]), read(path)[1]))
     monkeypatch.setenv("PNPGEN_CACHE", "off")
-    writer._font_file.cache_clear()
-    writer._subset_stream.cache_clear()
+    embed._font_file.cache_clear()
+    embed._subset_stream.cache_clear()
     try:
         assert run(_own_font_workspace(tmp_path / "again"), "build", "--game", "test", "--no-rulebook",
                    "--out", str(tmp_path / "after")) == 0
     finally:
-        writer._font_file.cache_clear()  # (no font of this test's bytes kept for the next)
-        writer._subset_stream.cache_clear()
+        embed._font_file.cache_clear()  # (no font of this test's bytes kept for the next)
+        embed._subset_stream.cache_clear()
     assert _type0_fonts(tmp_path / "after" / "test" / "cards.pdf") == _type0_fonts(tmp_path / "before" / "test" / "cards.pdf")

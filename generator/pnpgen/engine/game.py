@@ -67,6 +67,7 @@ from pnpgen.impose.slots import slot_layout
 from pnpgen.impose.tiles import plan_tiles
 from pnpgen.memo import Memo, Pack, Stamps
 from pnpgen.pdf.assemble import PdfFile, SourceChanged
+from pnpgen.pdf.patch import layout_of
 from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.settings import default_font
 from pnpgen.pdf.writer import FaceStreams
@@ -407,7 +408,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                sheets: FaceStreams | None = None, arts: dict[str, Art] | None = None, lints: dict | None = None,
                tiles: dict[str, str] | None = None,
                impositions: Impositions | None = None,
-               document_ready: Callable[[str, PdfFile], None] = lambda path, pdf: None) -> BuildResult:
+               document_ready: Callable[[str, PdfFile], None] = lambda path, pdf: None,
+               inputs: str | None = None) -> BuildResult:
     """The game's files as bytes, its deck records and its manifest (rulebook not included).
     With a ``cache``, faces converted by earlier builds are reused, and a document whose plan is
     unchanged since ``state`` keeps the bytes of its file in ``out_dir``. ``game``: the game
@@ -593,6 +595,14 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     hashed_parts: dict = {}  # stored parts hashed (a picture's pieces in its art file), once for every document
     bleed_memo = Memo(known=cache.pack(pack_name(edition(slug, options)))) if cache is not None else Memo()
     bleed: list[list[str]] = []  # the bare bleed warnings, once read
+    # what each document's objects are, to write the next build's from its file (pdf/patch.py), while
+    # what the faces are drawn with (``inputs``) holds
+    layouts_pack = f"layouts/{edition(slug, options)}"
+    laying = cache is not None and out_dir is not None and sheets is not None and inputs is not None
+    last_layouts = cache.pack(layouts_pack) if laying and cache is not None else {}
+    if last_layouts.get("inputs") != inputs:
+        last_layouts = {}
+    layouts: dict[str, Any] = {"inputs": inputs}
 
     def meanwhile() -> None:  # what needs none of the documents: done while other processes draw theirs, if they do
         if bleed:
@@ -615,9 +625,13 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
             data = cache.reuse(state, path, plan_keys[path], out_dir, cache.hashes) if cache is not None and out_dir is not None else None
             if data is not None:
                 kept[path] = data
+        last = {id(doc): (str(out_dir / path), layout) for path, doc in documents.items()
+                if laying and out_dir is not None and path not in kept
+                and (layout := layout_of(last_layouts.get(path))) is not None}
         written = write_documents({p: doc for p, doc in documents.items() if p not in kept}, faces, font, images,
                                   options.jobs, say=lambda s: say(f"{slug}: {s}"),
-                                  drawn=sheets.for_build(names, digests) if sheets is not None else None,
+                                  drawn=sheets.for_build(names, digests, last if laying else None)
+                                  if sheets is not None else None,
                                   ready=document_ready, meanwhile=meanwhile)
         files = [(path, kept.get(path) or written[path], plan_keys[path]) for path in documents]
         try:
@@ -628,6 +642,15 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         for (path, data, _), record in zip(files, records):
             result.files[path] = data
             result.documents[path] = record
+            if path in kept and path in last_layouts:  # (kept as it was: its layout as it was)
+                layouts[path] = last_layouts[path]
+            elif isinstance(data, PdfFile) and data.layout is not None:
+                layouts[path] = data.layout.to_json()
+    if laying and cache is not None:
+        if layouts.keys() != last_layouts.keys() or any(layouts[k] is not last_layouts[k] for k in layouts if k != "inputs"):
+            cache_files.update([cache.pack_entry(layouts_pack, layouts)])
+        result.uses.add(cache.pack_path(layouts_pack))
+        cache.let_go_of_pack(layouts_pack)
     if impositions is not None:  # only the decks this build shows stay
         impositions.let_go_of_unused()
     cache_files.update(images.new)  # each picture's stream, made once, for every later build

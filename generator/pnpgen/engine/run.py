@@ -203,7 +203,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
                                 lints=warm.lints(ed, drawn_with) if warm is not None else None,
                                 tiles=warm.tiles(ed, drawn_with) if warm is not None else None,
                                 impositions=warm.impositions(ed, drawn_with) if warm is not None else None,
-                                faces_ready=faces_ready,
+                                faces_ready=faces_ready, inputs=drawn_with,
                                 document_ready=(lambda rel, pdf: staging.early(out_dir / rel, pdf))
                                 if staging is not None else (lambda rel, pdf: None))
         if staging is not None:

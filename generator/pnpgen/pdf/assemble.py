@@ -16,7 +16,7 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 BLOCK = 1 << 20  # bytes read at a time from a stored part
 
@@ -153,6 +153,7 @@ class PdfFile:
     # the digest the state records (``digest``), and its layout, when known (a file kept as it was)
     _digest: tuple[str, tuple[int, ...] | None] | None = field(default=None, repr=False, compare=False)
     _size: int | None = field(default=None, repr=False, compare=False)
+    layout: Any = field(default=None, repr=False, compare=False)  # what its pages' objects are (pdf/patch.py ``Layout``)
 
     @property
     def size(self) -> int:

@@ -187,6 +187,7 @@ class ObjectFile:
         self.version = version
         self._bodies: list[tuple[Part, ...] | None] = [None]  # object 0 is the free list's head
         self._named: dict[int, bytes] = {}  # object → what stands for its stream's data in the /ID
+        self.offsets: list[int] = []  # where each object begins in the file ``finish`` laid out (object 1 first)
 
     def copy(self) -> ObjectFile:
         """This file as it stands, to go on with separately (an object written is never changed:
@@ -194,6 +195,23 @@ class ObjectFile:
         out = ObjectFile(self.version)
         out._bodies, out._named = list(self._bodies), dict(self._named)
         return out
+
+    @property
+    def next(self) -> int:
+        """The number the next object reserved gets."""
+        return len(self._bodies)
+
+    def put_copied(self, body: bytes) -> None:
+        """An object as bytes written already (copied from an earlier file: pdf/patch.py), numbered next."""
+        self._bodies.append((body,))
+
+    def bytes_of(self, first: int, end: int) -> bytes | None:
+        """Objects ``first`` to ``end`` (excluded) as the file lays them out, or None when one is
+        not all bytes in memory (a stored part)."""
+        bodies = self._bodies[first:end]
+        if not all(b is not None and len(b) == 1 and isinstance(b[0], bytes) for b in bodies):
+            return None
+        return b"".join(b[0] for b in bodies if b is not None and isinstance(b[0], bytes))
 
     def reserve(self) -> Ref:
         self._bodies.append(None)
@@ -279,6 +297,7 @@ class ObjectFile:
                 if named is None:
                     hashed.append(part.path.rsplit("/", 1)[-1].encode())
         count = len(bodies)
+        self.offsets = offsets
         fid = hashlib.sha256(b"".join(hashed)).hexdigest()[:32].encode("ascii")
         run.append(b"xref\n0 %d\n0000000000 65535 f \n" % count)
         run.append(b"".join([b"%010d 00000 n \n" % off for off in offsets]))

@@ -16,13 +16,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from typing import Any
 
 from pnpgen import fonts
-from pnpgen.fonttables import DamagedFont
 from pnpgen.impose.plan import DieLine, LineOp, Page, PagePlan, PlaceFace, RectOp, Strokes, TextOp
-from pnpgen.pdf import sfnt
 from pnpgen.pdf.assemble import PdfFile
 from pnpgen.pdf.colour import REGISTRATION, to_cmyk
 from pnpgen.pdf.content import (
@@ -35,7 +32,9 @@ from pnpgen.pdf.content import (
     metrics,
     show_text,
 )
+from pnpgen.pdf.embed import embed_font
 from pnpgen.pdf.objects import Name, ObjectFile, Raw, Ref, Shape, Slot, flate, pdf
+from pnpgen.pdf.patch import Layout, Recorder, patched, plan
 from pnpgen.pdf.pictures import picture_shape
 from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.svglib_fallback import put_fallback_faces
@@ -152,6 +151,10 @@ class FaceStreams:
     checked: set = field(default_factory=set)
     # each document's writer after its pages, by its first page: one whose pages begin with another's goes on from there
     begun: dict[int, _Begun] = field(default_factory=dict)
+    # the last build's file and layout of each document (by its plan's id) to write it from (pdf/patch.py);
+    # None: no layout recorded (no cache to keep it in)
+    last: Mapping[int, tuple[str, Layout]] | None = None
+    glyph_texts: dict[int, tuple] = field(default_factory=dict)  # (pdf/patch.py ``Recorder.layout``)
 
     def get(self, key: str, art: Art, cmyk: bool, images: ImageStreams) -> FaceStream:
         name = (self.names.get(key, key), cmyk)
@@ -205,10 +208,12 @@ class FaceStreams:
             self.pages[(id(page), cmyk)] = drawn  # the page is kept: its id stays its own
         return drawn[1]
 
-    def for_build(self, names: Mapping[str, str], digests: Mapping[int, bytes]) -> FaceStreams:
-        """This object for one build's documents: ``names`` of its faces, ``digests`` of its pages."""
-        self.names, self.digests = names, digests
-        self.checked, self.begun = set(), {}
+    def for_build(self, names: Mapping[str, str], digests: Mapping[int, bytes],
+                  last: Mapping[int, tuple[str, Layout]] | None = None) -> FaceStreams:
+        """This object for one build's documents: ``names`` of its faces, ``digests`` of its pages,
+        ``last``: the layouts to record and write from (pdf/patch.py)."""
+        self.names, self.digests, self.last = names, digests, last
+        self.checked, self.begun, self.glyph_texts = set(), {}, {}
         return self
 
     def let_go_of_unused(self) -> bool:
@@ -220,6 +225,7 @@ class FaceStreams:
         self.made, self.kept, self.changed = made, kept, False
         self.pages.clear()
         self.begun.clear()
+        self.last, self.glyph_texts = None, {}
         self.names, self.digests, self.used, self.checked = {}, {}, set(), set()
         if len(self.drawn) > 10_000:
             self.drawn.clear()
@@ -265,7 +271,12 @@ def write_pdf(doc: PagePlan, arts: Mapping[str, Art], font: str, cmyk: bool = Fa
     """The same file as ``write_document``, as parts (pdf/assemble.py): the pictures' streams
     stay in the cache folder of ``images`` until the file is written."""
     fonts.ensure(font)
-    out = _Writer(doc.title, arts, cmyk, images or ImageStreams(), faces or FaceStreams()).write(doc)
+    images, faces = images or ImageStreams(), faces or FaceStreams()
+    last = faces.last.get(id(doc)) if faces.last is not None else None
+    out = _Writer(doc.title, arts, cmyk, images, faces).write(doc, last) if last is not None else None
+    if out is None:  # (not written from the last build's file: written afresh)
+        out = _Writer(doc.title, arts, cmyk, images, faces).write(doc)
+        assert out is not None  # (afresh: always written)
     if out.fallbacks:
         faces_drawn = {_form_name(k): arts[k] for k in out.fallbacks}
         return PdfFile((put_fallback_faces(bytes(out.file), faces_drawn, cmyk, font),))
@@ -299,28 +310,45 @@ class _Writer:
         self.standard: dict[str, Ref] = {}
         self.layers: dict[str, Ref] = {}
         self.page_h = 0.0
+        self.rec = Recorder() if faces.last is not None else None  # what the pages number (pdf/patch.py)
 
-    def write(self, doc: PagePlan) -> _Written:
-        begun = self.begun_as(doc.pages)
+    def write(self, doc: PagePlan, last: tuple[str, Layout] | None = None) -> _Written | None:
+        """The document; with ``last`` (the last build's file and layout), written from that
+        file, or None when it cannot be (pdf/patch.py ``patched``)."""
+        begun = self.begun_as(doc.pages)  # (going on from another document's writer costs less)
+        found = plan(self, doc.pages, last[1], last[0]) if last is not None and begun is None else None
+        if last is not None and begun is None and found is None:
+            return None
         if begun is None:
             self.pictures_first(doc.pages)
             catalog, pages_ref, info = self.f.reserve(), self.f.reserve(), self.f.reserve()
+            if self.rec is not None:
+                self.rec.first = self.f.next
             kids: list[Ref] = []
             labels: list = []
         else:  # its first pages are another document's: on from where that one's writer stood
             self.state = begun.state
             (catalog, pages_ref, info), kids, labels = begun.refs, list(begun.kids), list(begun.labels)
+        if last is not None and found is not None:
+            copied = patched(self, doc.pages, last[1], found, pages_ref)
+            if copied is None:
+                return None
+            kids = copied
+            for n, page in enumerate(doc.pages):
+                if page.label is not None:
+                    labels.extend((n, {"P": page.label}))
         for n in range(len(kids), len(doc.pages)):
             page = doc.pages[n]
             kids.append(self.page(page, pages_ref))
             if page.label is not None:
                 labels.extend((n, {"P": page.label}))
+        end = self.f.next
         if doc.pages:
             self.faces.begun[id(doc.pages[0])] = _Begun(tuple(doc.pages), (self.cmyk, self.arts, self.images),
                                                          (catalog, pages_ref, info), tuple(kids), tuple(labels), self.state)
         f = self.f
         for name, ref in self.font_refs.items():
-            self.embed_font(name, ref)
+            embed_font(f, name, ref, self.glyphs.get(name, {}))
         for name, ref in self.standard.items():
             f.put(ref, {"Type": Name("Font"), "Subtype": Name("Type1"), "BaseFont": Name(name),
                         "Encoding": Name("WinAnsiEncoding")})
@@ -343,7 +371,10 @@ class _Writer:
         # shop's preflight report and Acrobat's document properties as if the designer wrote them.
         f.put(info, {"CreationDate": DATE, "Creator": "pnpgen", "ModDate": DATE, "Producer": "pnpgen",
                      "Title": self.title, "Trapped": Name("False")})
-        return _Written(f.finish(catalog, info, [self.title.encode()]), self.fallbacks)
+        file = f.finish(catalog, info, [self.title.encode()])
+        if self.rec is not None:
+            file.layout = self.rec.layout(self, end, [self.faces.digests.get(id(page)) for page in doc.pages])
+        return _Written(file, self.fallbacks)
 
     def begun_as(self, pages: list[Page]) -> _Begun | None:
         """A document of this build whose pages (faces, pictures, colours) begin these, or None."""
@@ -359,11 +390,12 @@ class _Writer:
     def state(self) -> tuple:  # what the pages written so far left: the file's objects and what they number (a copy)
         return (self.f.copy(), dict(self.forms), list(self.fallbacks), dict(self.pictures), dict(self.paints),
                 {font: dict(gids) for font, gids in self.glyphs.items()}, dict(self.font_refs), dict(self.standard),
-                dict(self.layers))
+                dict(self.layers), self.rec.copy() if self.rec is not None else None)
 
     @state.setter
     def state(self, state: tuple) -> None:
-        f, forms, fallbacks, pictures, paints, glyphs, font_refs, standard, layers = state
+        f, forms, fallbacks, pictures, paints, glyphs, font_refs, standard, layers, rec = state
+        self.rec = rec.copy() if rec is not None and self.rec is not None else None
         self.f, self.forms, self.fallbacks, self.pictures, self.paints, self.font_refs, self.standard, self.layers = \
             f.copy(), dict(forms), list(fallbacks), dict(pictures), dict(paints), dict(font_refs), dict(standard), dict(layers)
         self.glyphs = {font: dict(gids) for font, gids in glyphs.items()}
@@ -462,40 +494,11 @@ class _Writer:
                                     "Length": len(face.data)})
             ref = self.f.put_shaped(self.f.reserve(), face.shape, refs, face.data)
             self.forms[key] = ref
+            if self.rec is not None:
+                self.rec.form(self.faces.names.get(key, key), ref, face.content.glyphs)
             if face.fallback:
                 self.fallbacks.append(key)
         return ref
-
-    def embed_font(self, name: str, ref: Ref) -> None:
-        """A Type0 font over a CIDFontType2 subset: codes are glyph ids (Identity-H)."""
-        m = metrics(name)
-        assert m is not None
-        used = self.glyphs.get(name, {})
-        try:
-            length, program = _subset_stream(fonts.file_of(name), frozenset(used))
-        except DamagedFont as e:
-            raise fonts.unusable(name, str(e)) from None
-        base = sfnt.subset_tag(m.postscript, used) + "+" + m.postscript
-        f = self.f
-        file_ref = f.add_stream({"Length1": length, "Filter": Name("FlateDecode")}, program)
-        descriptor = f.add({"Type": Name("FontDescriptor"), "FontName": Name(base), "Flags": m.flags,
-                            "FontBBox": list(m.bbox), "ItalicAngle": m.italic_angle, "Ascent": m.ascent,
-                            "Descent": m.descent, "CapHeight": m.cap_height, "StemV": m.stem_v,
-                            "MissingWidth": m.default_width, "FontFile2": file_ref})
-        widths: list = []
-        for gid in sorted(used):
-            w = m.widths.get(ord(used[gid]), m.default_width)
-            if widths and widths[-2] + len(widths[-1]) == gid:
-                widths[-1].append(w)
-            else:
-                widths.extend((gid, [w]))
-        cid = f.add({"Type": Name("Font"), "Subtype": Name("CIDFontType2"), "BaseFont": Name(base),
-                     "CIDSystemInfo": {"Registry": "Adobe", "Ordering": "Identity", "Supplement": 0},
-                     "FontDescriptor": descriptor, "DW": m.default_width, "W": widths,
-                     "CIDToGIDMap": Name("Identity")})
-        to_unicode = f.add_stream({"Filter": Name("FlateDecode")}, flate(sfnt.to_unicode(used)))
-        f.put(ref, {"Type": Name("Font"), "Subtype": Name("Type0"), "BaseFont": Name(base),
-                    "Encoding": Name("Identity-H"), "DescendantFonts": [cid], "ToUnicode": to_unicode})
 
     # ------------------------------------------------------------------ colours and coordinates
 
@@ -550,6 +553,8 @@ class _Writer:
     # ------------------------------------------------------------------ pages
 
     def page(self, page: Page, parent: Ref) -> Ref:
+        if self.rec is not None:
+            self.rec.page_begun(self)
         made = self.faces.page(page, self.cmyk, self.page_stream)
         if made.names is None:
             made.names = (noted(made.content), tuple(("form:" + key, key) for key in made.forms.values()),
@@ -569,7 +574,10 @@ class _Writer:
         refs["contents"] = f.put_shaped(f.reserve(), contents, refs, made.data)
         if made.shape is None:
             made.shape = self.page_shape(page, made)
-        return f.put_shaped(f.reserve(), made.shape, refs)
+        ref = f.put_shaped(f.reserve(), made.shape, refs)
+        if self.rec is not None:
+            self.rec.page_done(self, made.content.glyphs)
+        return ref
 
     def page_shape(self, page: Page, made: PageStream) -> Shape:
         """The page's dictionary with its references left open (``page`` fills them)."""
@@ -762,25 +770,3 @@ def _standard_width(text: str, font: str, size: float) -> float:
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
     return stringWidth(text, font, size)
-
-
-@lru_cache(maxsize=16)
-def _font_file(file: fonts.FontFile) -> sfnt.Font:
-    """A font file's tables found, once per process and file content, in the bytes its metrics
-    were read from (fonts.py: the file read once): a font saved over while ``watch`` runs is
-    another key, its own glyphs embedded."""
-    return sfnt.Font(file.data)
-
-
-@lru_cache(maxsize=64)
-def _subset_stream(file: fonts.FontFile, gids: frozenset[int]) -> tuple[int, bytes]:
-    """A font subset's program length and its compressed stream, kept: a build's documents, and a
-    watch session's saves, embed the same subsets again (2 ms of zlib each). Kept by the font's
-    file (``_font_file``), not by its bytes: a key of a Japanese font's megabytes is hashed, some
-    3 ms a font of every build."""
-    program = sfnt.subset(_font_file(file), gids)
-    return len(program), flate(program)
-
-
-fonts.when_saved(_font_file.cache_clear)  # (a font saved over in ``watch``: its old bytes let go of)
-fonts.when_saved(_subset_stream.cache_clear)

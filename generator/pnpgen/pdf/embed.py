@@ -1,0 +1,65 @@
+"""A font embedded in a document: a Type0 font over a CIDFontType2 subset that keeps the font's
+glyph ids (pdf/sfnt.py), its subsets kept for the documents and saves that embed them again."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+
+from pnpgen import fonts
+from pnpgen.fonttables import DamagedFont
+from pnpgen.pdf import sfnt
+from pnpgen.pdf.content import metrics
+from pnpgen.pdf.objects import Name, ObjectFile, Ref, flate
+
+
+def embed_font(f: ObjectFile, name: str, ref: Ref, used: Mapping[int, str]) -> None:
+    """A Type0 font over a CIDFontType2 subset: codes are glyph ids (Identity-H)."""
+    m = metrics(name)
+    assert m is not None
+    try:
+        length, program = _subset_stream(fonts.file_of(name), frozenset(used))
+    except DamagedFont as e:
+        raise fonts.unusable(name, str(e)) from None
+    base = sfnt.subset_tag(m.postscript, used) + "+" + m.postscript
+    file_ref = f.add_stream({"Length1": length, "Filter": Name("FlateDecode")}, program)
+    descriptor = f.add({"Type": Name("FontDescriptor"), "FontName": Name(base), "Flags": m.flags,
+                        "FontBBox": list(m.bbox), "ItalicAngle": m.italic_angle, "Ascent": m.ascent,
+                        "Descent": m.descent, "CapHeight": m.cap_height, "StemV": m.stem_v,
+                        "MissingWidth": m.default_width, "FontFile2": file_ref})
+    widths: list = []
+    for gid in sorted(used):
+        w = m.widths.get(ord(used[gid]), m.default_width)
+        if widths and widths[-2] + len(widths[-1]) == gid:
+            widths[-1].append(w)
+        else:
+            widths.extend((gid, [w]))
+    cid = f.add({"Type": Name("Font"), "Subtype": Name("CIDFontType2"), "BaseFont": Name(base),
+                 "CIDSystemInfo": {"Registry": "Adobe", "Ordering": "Identity", "Supplement": 0},
+                 "FontDescriptor": descriptor, "DW": m.default_width, "W": widths,
+                 "CIDToGIDMap": Name("Identity")})
+    to_unicode = f.add_stream({"Filter": Name("FlateDecode")}, flate(sfnt.to_unicode(used)))
+    f.put(ref, {"Type": Name("Font"), "Subtype": Name("Type0"), "BaseFont": Name(base),
+                "Encoding": Name("Identity-H"), "DescendantFonts": [cid], "ToUnicode": to_unicode})
+
+
+@lru_cache(maxsize=16)
+def _font_file(file: fonts.FontFile) -> sfnt.Font:
+    """A font file's tables found, once per process and file content, in the bytes its metrics
+    were read from (fonts.py: the file read once): a font saved over while ``watch`` runs is
+    another key, its own glyphs embedded."""
+    return sfnt.Font(file.data)
+
+
+@lru_cache(maxsize=64)
+def _subset_stream(file: fonts.FontFile, gids: frozenset[int]) -> tuple[int, bytes]:
+    """A font subset's program length and its compressed stream, kept: a build's documents, and a
+    watch session's saves, embed the same subsets again (2 ms of zlib each). Kept by the font's
+    file (``_font_file``), not by its bytes: a key of a Japanese font's megabytes is hashed, some
+    3 ms a font of every build."""
+    program = sfnt.subset(_font_file(file), gids)
+    return len(program), flate(program)
+
+
+fonts.when_saved(_font_file.cache_clear)  # (a font saved over in ``watch``: its old bytes let go of)
+fonts.when_saved(_subset_stream.cache_clear)

@@ -1,0 +1,204 @@
+"""Issue 22: a text edit's documents are written as the file the last build wrote, with only the
+edited faces' forms, the pages showing them, the fonts and what follows written again
+(pdf/patch.py); the part copied is checked against the SHA-256 recorded for it. Whatever the old
+file holds, the documents are the bytes a cold build of the same data writes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from conftest import PICTURE_FRONT, make_workspace, picture_workspace, run
+from pnpgen.pdf import patch, writer
+
+BUILD = ("build", "--game", "test", "--no-rulebook", "--jobs", "1")
+DOCS = ("cards.pdf", "test-all.pdf", "shop/cards.pdf", "shop/cards-unique.pdf")
+# each written from its last file (test-all.pdf goes on from the home sheets' writer, as it does afresh)
+PATCHED = {"cards.pdf": True, "shop/cards.pdf": True, "shop/cards-unique.pdf": True}
+
+
+@pytest.fixture
+def patches(monkeypatch) -> dict[str, bool]:
+    """Each document the writer tried to write from the last build's file (by the file's path
+    under build/test): did it?"""
+    tried: dict[str, bool] = {}
+    planned, was = writer.plan, writer.patched
+
+    def where(path: str) -> str:
+        return Path(path).as_posix().split("/build/test/")[-1]
+
+    def planning(w, pages, last, path):
+        found = planned(w, pages, last, path)
+        if found is None:
+            tried[where(path)] = False
+        return found
+
+    def counted(w, pages, last, found, pages_ref):
+        kids = was(w, pages, last, found, pages_ref)
+        tried[where(found.path)] = kids is not None
+        return kids
+
+    monkeypatch.setattr(writer, "plan", planning)
+    monkeypatch.setattr(writer, "patched", counted)
+    return tried
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def _deck(ws: Path) -> Path:
+    return ws / "data" / "test" / "decks" / "cards.yaml"
+
+
+def _same_as_cold(tmp_path: Path, ws: Path, name: str, monkeypatch) -> None:
+    """Every document equals a cold build's of the same data, with no cache."""
+    monkeypatch.setenv("PNPGEN_CACHE", "off")
+    assert run(ws, *BUILD, "--out", str(tmp_path / name)) == 0
+    monkeypatch.delenv("PNPGEN_CACHE")
+    for doc in DOCS:
+        assert (ws / "build" / "test" / doc).read_bytes() == (tmp_path / name / "test" / doc).read_bytes(), doc
+
+
+def _layout(ws: Path, doc: str) -> patch.Layout:
+    lines = (ws / "build" / ".cache" / "layouts" / "test.pack.json").read_bytes().split(b"\n")[1:]
+    layout = patch.layout_of(dict(json.loads(line) for line in lines)[doc])
+    assert layout is not None
+    return layout
+
+
+def test_a_text_edit_is_written_from_the_last_file_as_a_cold_build_writes_it(tmp_path, patches, monkeypatch):
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, *BUILD) == 0
+    assert not patches  # (nothing recorded yet)
+    _edit(_deck(ws), "本文カード5}", "本文カード5を書き直した}")
+    assert run(ws, *BUILD) == 0
+    assert patches == PATCHED
+    _same_as_cold(tmp_path, ws, "cold", monkeypatch)
+    shop = PdfReader(ws / "build" / "test" / "shop" / "cards.pdf")
+    assert any("本文カード5を書き直した" in page.extract_text() for page in shop.pages)
+    patches.clear()
+    _edit(_deck(ws), "本文カード9}", "本文カード9も}")  # again, from the file written from the last one
+    assert run(ws, *BUILD) == 0
+    assert patches == PATCHED
+    _same_as_cold(tmp_path, ws, "cold2", monkeypatch)
+    if shutil.which("qpdf"):
+        for doc in DOCS:
+            done = subprocess.run(["qpdf", "--check", str(ws / "build" / "test" / doc)], capture_output=True, text=True)
+            assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_a_count_edit_and_a_template_edit_are_written_afresh(tmp_path, patches, monkeypatch):
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, *BUILD) == 0
+    _edit(_deck(ws), "{name: カード2,", "{name: カード2, count: 3,")
+    assert run(ws, *BUILD) == 0
+    assert patches["shop/cards.pdf"] is False  # (every page after the edited card's moved)
+    _same_as_cold(tmp_path, ws, "cold", monkeypatch)
+    assert len(PdfReader(ws / "build" / "test" / "shop" / "cards.pdf").pages) == 2 * (11 + 2)
+    patches.clear()
+    _edit(ws / "templates" / "test" / "card-front.svg.j2", "{% endblock %}", '<rect x="1" y="1" width="2" height="2"/>{% endblock %}')
+    assert run(ws, *BUILD) == 0
+    assert not patches  # (the faces drawn with other templates: no layout holds)
+    _same_as_cold(tmp_path, ws, "cold2", monkeypatch)
+
+
+def test_a_damaged_last_file_is_not_copied_from(tmp_path, patches, monkeypatch):
+    """A page of the old file changed in place (its size as it was): that document is written
+    afresh, not with the damaged bytes."""
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, *BUILD) == 0
+    old = ws / "build" / "test" / "shop" / "cards.pdf"
+    layout = _layout(ws, "shop/cards.pdf")
+    data = bytearray(old.read_bytes())
+    end = layout.at + sum(layout.lengths)
+    at = data.rindex(b"/MediaBox", layout.at, end)  # the last page's: one the edit does not change
+    data[at:at + 9] = b"/MediaBoz"
+    old.write_bytes(bytes(data))
+    _edit(_deck(ws), "本文カード1}", "本文カード1を書き直した}")
+    assert run(ws, *BUILD) == 0
+    assert patches == {**PATCHED, "shop/cards.pdf": False}
+    _same_as_cold(tmp_path, ws, "cold", monkeypatch)
+
+
+def test_another_file_in_place_of_the_last_output_is_not_copied_from(tmp_path, patches, monkeypatch):
+    """Another build's file of the same name (a different game's): nothing copied from it."""
+    ws = make_workspace(tmp_path / "ws")
+    other = make_workspace(tmp_path / "other", pieces=[f"別の札{i}" for i in range(1, 12)])
+    assert run(ws, *BUILD) == 0
+    assert run(other, *BUILD) == 0
+    for doc in DOCS:
+        (ws / "build" / "test" / doc).write_bytes((other / "build" / "test" / doc).read_bytes())
+    _edit(_deck(ws), "本文カード1}", "本文カード1を書き直した}")
+    assert run(ws, *BUILD) == 0
+    assert patches and True not in patches.values()
+    _same_as_cold(tmp_path, ws, "cold", monkeypatch)
+
+
+def test_a_layout_not_as_recorded_is_refused():
+    good = patch.Layout(False, "p", 5, 7, 100, [10, 12], "ab", "0" * 32, [5], ["f"], [5], [0], [[0, "font", "F", 6]],
+                        {}, [{"F": "\U00010001a"}]).to_json()
+    assert patch.layout_of(good) is not None
+    for change in ({"tag": "pnpgen layout 0"}, {"lengths": [10]}, {"forms": [9]}, {"named": [[0, "picture", "x", 6]]},
+                   {"face_glyphs": [{"F": "abc"}]}, {"starts": ["5"]}, {"at": -1}, {"extra": 1}):
+        assert patch.layout_of({**good, **change}) is None, change
+    assert patch.layout_of([1, 2]) is None
+
+
+def test_a_link_in_place_of_the_last_output_is_not_read(tmp_path, patches, monkeypatch):
+    """The last file moved out of the workspace and linked back (its bytes the recorded ones):
+    pnpgen reads nothing outside the workspace, so that document is written afresh."""
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, *BUILD) == 0
+    old = ws / "build" / "test" / "cards.pdf"
+    outside = tmp_path / "outside.pdf"
+    outside.write_bytes(old.read_bytes())
+    old.unlink()
+    old.symlink_to(outside)
+    _edit(_deck(ws), "本文カード1}", "本文カード1を書き直した}")
+    assert run(ws, *BUILD) == 0
+    assert patches == {**PATCHED, "cards.pdf": False}
+    _same_as_cold(tmp_path, ws, "cold", monkeypatch)
+
+
+def test_pictured_cards_text_edit_copied_and_art_edit_written_afresh(tmp_path, patches, monkeypatch):
+    """Illustrated cards: a text edit is written from the last file (the pictures laid out first,
+    as always); an art edit changes a picture, and every document is written afresh."""
+    from PIL import Image
+
+    arts = ["a.png", "b.png", "c.png"]
+    pieces = "".join(f"  - {{name: 札{i}, art: {arts[i % 3]}}}\n" for i in range(1, 13))
+    ws = picture_workspace(tmp_path / "ws", pieces, PICTURE_FRONT,
+                           {"a.png": (200, 40, 40), "b.png": (40, 200, 40), "c.png": (40, 40, 200)})
+    assert run(ws, *BUILD) == 0
+    _edit(_deck(ws), "{name: 札5,", "{name: 札5改,")
+    assert run(ws, *BUILD) == 0
+    assert patches == PATCHED
+    _same_as_cold(tmp_path, ws, "cold", monkeypatch)
+    patches.clear()
+    Image.new("RGB", (300, 200), (90, 90, 20)).save(ws / "data" / "test" / "art" / "c.png")
+    assert run(ws, *BUILD) == 0
+    assert patches and True not in patches.values()
+    _same_as_cold(tmp_path, ws, "cold2", monkeypatch)
+
+
+def test_a_documents_glyphs_from_their_counts():
+    """The fonts' glyphs after an edit: the last document's counts, less the changed stream's
+    pairs, plus its new ones; a glyph id showing two characters leaves the order to the writer."""
+    counts: dict = {}
+    first, second = patch.glyph_text({"F": {5: "あ", 6: "い"}}), patch.glyph_text({"F": {5: "あ", 7: "う"}})
+    patch.count_glyphs(counts, first)
+    patch.count_glyphs(counts, second)
+    assert patch.document_glyphs(counts) == {"F": {5: "あ", 6: "い", 7: "う"}}
+    patch.count_glyphs(counts, second, -1)  # the second stream edited: it shows 8 now
+    patch.count_glyphs(counts, patch.glyph_text({"F": {8: "え"}}))
+    assert patch.document_glyphs(counts) == {"F": {5: "あ", 6: "い", 8: "え"}}
+    patch.count_glyphs(counts, patch.glyph_text({"F": {6: "ゐ"}}))
+    assert patch.document_glyphs(counts) is None
