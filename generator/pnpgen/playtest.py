@@ -134,6 +134,12 @@ def _not_written_here(ws: Workspace, root: Path, edition: str, shown_versions: l
                          f"{'it' if len(foreign) == 1 else 'them'}")), file=sys.stderr, flush=True)
 
 
+def _edition_named(args: argparse.Namespace) -> str:
+    """The game as the history commands name it: ``guild (en)`` for a language's edition, whose
+    history and tags are its own, not the default edition's."""
+    return f"{args.game} ({args.lang})" if args.lang else args.game
+
+
 def log(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.engine import history  # the command table above loads with the CLI: this only when run
 
@@ -144,7 +150,10 @@ def log(ws: Workspace, args: argparse.Namespace) -> int:
         named.setdefault(n, []).append(name)
     known = history.versions(root, edition)
     if not known:
-        print(f"{args.game}: no recorded version yet (each good build that changes the game records one)")
+        print(shown_name(f"{_edition_named(args)}: no recorded version yet (each good build that changes the game "
+                         "records one)"))
+    elif args.lang:  # the English edition keeps a history of its own: its list says whose it is
+        print(shown_name(f"{_edition_named(args)}: the {args.lang} edition's versions, newest first"))
     _not_written_here(ws, root, edition, known[::-1])
     for v in reversed(known):
         counts = ", ".join(f"{d} {n}" for d, n in v.body["counts"].items())
@@ -186,8 +195,7 @@ def tag(ws: Workspace, args: argparse.Namespace) -> int:
     was = history.tags(root, edition).get(args.name)
     atomic_write_bytes(history.folder(root, edition) / "tags.json", history.set_tag(root, edition, args.name, v))
     moved = f", moved from v{was}" if was is not None and was != v.number else ""  # the name no longer marks what it did
-    game = f"{args.game} ({args.lang})" if args.lang else args.game  # the English edition's tag is not the Japanese one's
-    print(shown_name(f"{game}: {args.name} = {v.name} ({v.body['time']}, #{v.hash[:7]}){moved}"))
+    print(shown_name(f"{_edition_named(args)}: {args.name} = {v.name} ({v.body['time']}, #{v.hash[:7]}){moved}"))
     return 0
 
 

@@ -604,3 +604,20 @@ def test_tag_of_the_english_edition_says_it_is_the_english_editions(tmp_path, ca
     assert capsys.readouterr().out.startswith("test (en): playtest-1 = v1 (")
     assert run(ws, "tag", "--game", "test", "playtest-1") == 0
     assert capsys.readouterr().out.startswith("test: playtest-1 = v1 (")
+
+
+def test_log_of_the_english_edition_says_it_is_the_english_editions(tmp_path, capsys):
+    """trial32: 'pnpgen log --lang en' listed the English edition's versions in the very lines the
+    Japanese edition's log prints. It names the edition first, as tag does; the default's log is as it was."""
+    ws = english_workspace(tmp_path)
+    capsys.readouterr()
+    assert run(ws, "log", "--game", "test", "--lang", "en") == 0
+    assert capsys.readouterr().out.startswith("test (en): no recorded version yet")
+    assert run(ws, "build", "--game", "test", "--lang", "en", "--jobs", "1", "--no-rulebook") == 0
+    assert run(ws, "build", "--game", "test", "--jobs", "1", "--no-rulebook") == 0
+    capsys.readouterr()
+    assert run(ws, "log", "--game", "test", "--lang", "en") == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "test (en): the en edition's versions, newest first" and lines[1].startswith("v1 "), lines
+    assert run(ws, "log", "--game", "test") == 0
+    assert capsys.readouterr().out.startswith("v1 ")

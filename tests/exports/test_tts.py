@@ -820,3 +820,34 @@ def test_a_two_sided_pieces_description_says_each_side(tmp_path):
     game.write_text("languages: [en]\n" + game.read_text(encoding="utf-8"), encoding="utf-8")
     [tile] = _objects(_export(root), "vote")
     assert tile["Description"] == "Front: 賛成\n可決に1票\nBack: 反対"
+
+
+RUBY_FRONT_SVG = SQUARE_TOKEN_SVG.replace('fill="#3366cc"/>', 'fill="#3366cc"/>{{ textbox(piece.text, 1, 6, 18, 10, size=6) }}')
+
+
+def test_a_two_sided_piece_face_down_hides_its_words_and_a_ruby_is_its_base(tmp_path):
+    """A two-sided tile's Description says what each side prints (表: … 裏: …), so in a
+    hidden-information game a tile face down showed its front's words in its tooltip: two-sided
+    tiles and tokens (both states) are saved ``HideWhenFaceDown``, as cards are; a one-sided tile
+    is not. A ruby's reading was a line of its own in the Description (表: とうひょう, then 投票で可決):
+    the base alone, as the rest of pnpgen names a piece."""
+    root = make_workspace(tmp_path / "ws", pieces=TWO)
+    decks = root / "data" / "test" / "decks"
+    token = "kind: token\nshape: {shape}\nsize: 20\nfront: front.svg.j2\n{back}" \
+            "fields: {{name: text, text: text}}\npieces:\n  - {{name: 賛成, text: \"{{投票|とうひょう}}で可決\"}}\n"
+    (decks / "vote.yaml").write_text("name: 投票トークン\n" + token.format(shape="circle", back="back: vote.svg.j2\n"),
+                                     encoding="utf-8")
+    (decks / "hexvote.yaml").write_text("name: 投票六角\n" + token.format(shape="hex", back="back: vote.svg.j2\n"),
+                                        encoding="utf-8")
+    (decks / "plain.yaml").write_text("name: 一枚\n" + token.format(shape="circle", back="").replace("kind: token", "kind: tile"),
+                                      encoding="utf-8")
+    for name, svg in (("front", RUBY_FRONT_SVG), ("vote", VOTE_BACK_SVG)):
+        (root / "templates" / "test" / f"{name}.svg.j2").write_text(svg, encoding="utf-8")
+    out = _export(root)
+    [tile] = _objects(out, "vote")
+    assert tile["Name"] == "Custom_Tile" and tile["Description"] == "表: 投票で可決\n裏: 反対", tile["Description"]
+    assert tile["HideWhenFaceDown"] is True
+    [token] = _objects(out, "hexvote")
+    assert token["HideWhenFaceDown"] is True and token["States"]["2"]["HideWhenFaceDown"] is True
+    [one] = _objects(out, "plain")
+    assert one["Name"] == "Custom_Tile" and "HideWhenFaceDown" not in one

@@ -5,6 +5,7 @@ the same ``track()`` as templates — positions read back from the PDF in mm."""
 from __future__ import annotations
 
 import pypdfium2
+import pytest
 from pypdf import PdfReader
 
 from conftest import make_workspace, run
@@ -187,6 +188,22 @@ def test_a_loose_mark_in_a_label_is_told_its_own_escape(tmp_path, capsys):
         ENEMIES.replace("label: 体力", 'label: "\\\\{0\\\\}"'), encoding="utf-8")
     assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
     assert any(t.startswith("{0}") for t, _, _ in _runs(root, "cards")[0]), _runs(root, "cards")[0]
+
+
+@pytest.mark.parametrize("bar", ["|", "｜"])
+def test_a_label_prints_a_bar_escaped(tmp_path, capsys, bar):
+    """A label's ``|`` or ``｜`` outside a ruby (``HP|MP``) is refused, as it would pair with a
+    value's ``{…}``: it had no escape, so a label could never print one. ``\\|`` and ``\\｜`` print
+    the bar, as the other marks' escapes do, beside a ruby in the value too."""
+    root = make_workspace(tmp_path / "ws", deck=ENEMIES.replace("label: 体力", f'label: "HP{bar}MP"'))
+    assert run(root, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert f"has a '{bar}' that is no whole markup" in err and f"or the character escaped: \\{bar})" in err, err
+    deck = ENEMIES.replace("label: 体力", f'label: "HP\\\\{bar}MP"').replace("hp: 3", "hp: \"{三|さん}\"")
+    (root / "data" / "test" / "decks" / "cards.yaml").write_text(deck, encoding="utf-8")
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    said = [t for t, _, _ in _runs(root, "cards")[0]]
+    assert f"HP{bar}MP" in said and "三" in said and "さん" in said and not any("\\" in t for t in said), said
 
 
 def _brightest(image, k: int, dpi: int = 288) -> int:

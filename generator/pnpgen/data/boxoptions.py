@@ -83,7 +83,7 @@ def flag(value: Any, trim: tuple[float, float]) -> bool:
 
 
 # markup that is whole in itself: an escape, an icon, a ruby, a bold or colour pair (data/markup.py)
-_WHOLE_MARKS = re.compile(r"\\[\\*\[\]{}]|\{[^\W\d_][\w-]*\}|\{[^{}|｜\n]+[|｜][^{}|｜\n]+\}"
+_WHOLE_MARKS = re.compile(r"\\[\\*\[\]{}|｜]|\{[^\W\d_][\w-]*\}|\{[^{}|｜\n]+[|｜][^{}|｜\n]+\}"
                           r"|\*\*[^*]*\*\*|\[([A-Za-z][\w-]*)\][^\[\]]*\[/\1\]")
 _LOOSE = re.compile(r"[*\[\]{}|｜\\]")
 
@@ -98,8 +98,7 @@ def beside(value: Any, trim: tuple[float, float]) -> str:
         char = loose.group()
         raise v.Invalid(f"{v.show(value)} has a {char!r} that is no whole markup: it would pair with "
                         "markup in the value beside it",
-                        "text, whole markup ({heart}, **体力**), or " + (f"the character escaped: \\{char}"
-                        if char in "\\*[]{}" else "no | outside a ruby ({体力|たいりょく})"))
+                        "text, whole markup ({heart}, **体力**), or the character escaped: \\" + char)
     return said
 
 

@@ -10,7 +10,8 @@ Markup (everything else is literal text, never SVG/HTML):
 - ``{漢字|かんじ}`` — ruby: the reading is set above the base at half size (the bar half- or
   full-width, ``{漢字｜かんじ}``, as a Japanese input method types it)
 - a newline — an explicit line break (a new paragraph for line breaking)
-- ``\\*``, ``\\[``, ``\\]``, ``\\{``, ``\\}``, ``\\\\`` — the character itself, literally
+- ``\\*``, ``\\[``, ``\\]``, ``\\{``, ``\\}``, ``\\\\``, ``\\|``, ``\\｜`` — the character itself, literally
+  (a ruby's bar escaped: a layout's ``label:`` or ``unit:`` may print one, data/boxoptions.py)
 
 Unmatched ``**`` or ``[name]`` print literally, and so does ``{{ … }}`` (template-looking braces
 in data are data). A ``[name]…[/name]`` pair whose name is not in the palette is an error: the
@@ -55,7 +56,7 @@ class MarkupError(ValueError):
 
 _ICON_NAME = r"[^\W\d_][\w-]*"  # a letter of any script first ({火}, {vp}), never a digit, a space or _
 _TOKEN = re.compile(
-    r"\\(?P<esc>[\\*\[\]{}])"
+    r"\\(?P<esc>[\\*\[\]{}|｜])"
     r"|(?P<bold>\*\*)"
     r"|\[(?P<close>/?)(?P<colour>[A-Za-z][\w-]*)\]"
     r"|(?<!\{)\{(?P<base>[^{}|｜\n]+)[|｜](?P<reading>[^{}|｜\n]+)\}(?!\})"

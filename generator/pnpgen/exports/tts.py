@@ -36,6 +36,8 @@ from pnpgen.messages import msg
 from pnpgen.patterns import later
 from pnpgen.shapes import outline, shape_spec
 from pnpgen.svg.artwork import Art
+from pnpgen.text.cells import RUBY_SCALE
+from pnpgen.text.layout import ASCENT
 from pnpgen.units import MM_PER_INCH, mm_to_px
 
 MAX_COLS, MAX_ROWS, MAX_PX = 10, 7, 4096
@@ -212,6 +214,9 @@ def _transform(x: float = 0.0, z: float = 0.0, scale: float = 1.0, face_down: bo
 # of the card dealt to a player told the table who is who), and goes into a player's hand: what
 # Tabletop Simulator writes for a card it saves, never left to its loader's default.
 HELD_CARD = {"HideWhenFaceDown": True, "Hands": True}
+# A two-sided tile or token face down tells nothing of its face either: a tile's one Description
+# says what each side prints (表: … 裏: …), and a hidden tile's front words were read in its tooltip.
+HIDDEN_FACE_DOWN = {"HideWhenFaceDown": True}
 SHOWN_FIELDS = frozenset({"SaveName", "Nickname", "Description"})  # text Tabletop Simulator shows, reading its tags
 NO_TAG = "\u200b"  # after each '[' of such a text: no tag starts there, and Tabletop Simulator's text draws it as nothing
 
@@ -435,7 +440,8 @@ def _pieces(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, f
                 obj = _token(guid, name, url(front_name), x, scale, rules_text(face))
                 if back_url:  # a state of its own: its own Description, what the back says
                     obj["States"] = {"2": _token(table.guid(deck, face.object_name, copy, "back"), back_side,
-                                                 back_url, x, scale, back_words)}
+                                                 back_url, x, scale, back_words) | HIDDEN_FACE_DOWN}
+                    obj |= HIDDEN_FACE_DOWN
             else:
                 # Stretch false: the tile takes the image's proportions (true stretches it to a
                 # symmetrical tile, a 3:2 board to a square).
@@ -443,7 +449,8 @@ def _pieces(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, f
                          "WidthScale": 0.0, "CustomTile": {"Type": tile_type, "Thickness": 0.2, "Stackable": stackable,
                                                            "Stretch": False}}
                 obj = {"Name": "Custom_Tile", "GUID": guid, "Nickname": back_side, "Description": said,
-                       "Transform": _transform(x, 0.0, scale), "CustomImage": image}
+                       "Transform": _transform(x, 0.0, scale), "CustomImage": image,
+                       **(HIDDEN_FACE_DOWN if back_url else {})}
             objects.append(obj)
     return _one_or_bag(objects, deck, table, x)
 
@@ -454,16 +461,31 @@ def printed_words(art: Art | None) -> str:
     table shows one text whichever side is up. An icon or a picture is no word."""
     lines: list[str] = []
     last = None
-    for item in art.items if art is not None else ():
-        if item[0] != "text":
-            continue
+    texts = [item for item in art.items if item[0] == "text"] if art is not None else []
+    readings = _ruby_readings(texts)
+    glued = False  # the words after a ruby go on from its base (a text item of their own, after the reading's)
+    for k, item in enumerate(texts):
         for i, (_, y, chars) in enumerate(item[3]):
+            if (k, i) in readings:
+                glued = True
+                continue
             if lines and y == last:
-                lines[-1] += chars if i else " " + chars
+                lines[-1] += chars if i or glued else " " + chars
             else:
                 lines.append(chars)
-            last = y
+            last, glued = y, False
     return "\n".join(" ".join(line.split()) for line in lines if line.strip())
+
+
+def _ruby_readings(texts: list) -> set[tuple[int, int]]:
+    """The runs of ``texts`` (text items: by item and run) that are a ruby's reading, not words of
+    their own: at RUBY_SCALE of a run's size, set as text/svg.py sets a reading over its base (its
+    em box on the base's: the baseline ASCENT of the base's em and the rest of its own above) and
+    over it. A piece is named by the base (``plain``), as everywhere else in pnpgen."""
+    runs = [(k, i, item[2], x, y, chars) for k, item in enumerate(texts) for i, (x, y, chars) in enumerate(item[3])]
+    return {(k, i) for k, i, size, x, y, chars in runs
+            if any(abs(b_size * RUBY_SCALE - size) < 1e-3 and abs(b_y - y - ASCENT * b_size - (1 - ASCENT) * size) < 1e-2
+                   and abs(b_x - x) <= b_size * max(len(b_chars), len(chars)) for _, _, b_size, b_x, b_y, b_chars in runs)}
 
 
 def _back_name(face: UniqueFace, name: str, style: PageStyle) -> str:
