@@ -22,6 +22,9 @@ CASES = {
     "misspelt template": (GOOD.replace("card-back.svg.j2", "card-bak.svg.j2"), "cards.yaml:4:7: back: template 'card-bak.svg.j2' not found; did you mean card-back.svg.j2?", "templates/test/card-bak.svg.j2"),
     # a game trial: a board's size written as a shop writes it gets the list to write
     "size as a shop writes it": (GOOD.replace("format: poker", "size: 420x297"), "cards.yaml:2:7: size: size needs [width, height], got '420x297'", "'size: [420, 297]'"),
+    # trial33: a quarter-Letter pad written 4.25x5.5in was told [4.25, 5.5in], a pad 4.25 mm wide
+    "size in inches as a shop writes it": (GOOD.replace("format: poker", "size: 4.25x5.5in"), "got '4.25x5.5in'", "'size: [4.25in, 5.5in]'"),
+    "size with its unit apart": (GOOD.replace("format: poker", "size: 63 × 88 mm"), "got '63 × 88 mm'", "'size: [63mm, 88mm]'"),
     # the skirmish trial: a player aid's size written as its paper, told that paper's millimetres, not [63, 88]
     "size as a paper": (GOOD.replace("format: poker", "size: A5"), "cards.yaml:2:7: size: size needs [width, height], got 'A5'", "'size: [148, 210]'"),
     "count negative": (DECK_YAML + "  - {name: 祝福, count: -1}\n", "cards.yaml:9:23: pieces.1.count: count -1 is not a whole number from 0 to 10,000", "an integer 0..10000, e.g. 'count: 3')"),

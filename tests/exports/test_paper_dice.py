@@ -213,3 +213,20 @@ def test_a_new_game_starts_with_dice(tmp_path, capsys, lang, listed):
     assert len(warnings) == 1 and "players is a placeholder" in warnings[0], warnings
     outline, _ = _die_line_mm(tmp_path / "build" / "g" / "shop" / "dice-die.pdf")
     assert outline[:-1] == NET
+
+
+def test_a_die_of_words_prints_them_inside_the_safe_zone(tmp_path, capsys):
+    """A face is "a number, a word or an {icon}": words (Red, Blue, Wild) fitted to the whole 16 mm
+    face ran 1 mm from the net's cut edge, so the built-in layout tripped its own print lint on
+    every outer face. Each face's text now stays 3 mm inside the face, and the digits of a number
+    die print at their size as before."""
+    deck = THREE_LINES.replace('face1: "1", face2: "2"', "face1: Red, face2: Blue").replace('face6: "6"', "face6: Wild")
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(root, "check", "--game", "test") == 0
+    assert "safe zone" not in capsys.readouterr().err
+    assert run(root, "build", "--game", "test", "--no-rulebook") == 0
+    chars = [c for c in glyphs(root / "build" / "test" / "shop" / "cards-unique.pdf")[0] if c.char in "RedBlueWild"]
+    assert len(chars) == len("RedBlueWild")
+    for c in chars:  # every letter at least 3 mm inside its face's outer edge (face 1's top, 2's left, 6's bottom)
+        x, y = c.x - BLEED, c.y - BLEED
+        assert x > 3 and 3 < y < 45, (c.char, x, y)

@@ -271,6 +271,27 @@ def test_a_half_letter_score_pad_is_told_the_size_that_prints_two_a_sheet(tmp_pa
     assert "2/sheet at size" not in capsys.readouterr().out
 
 
+def test_a_quarter_letter_score_pad_is_told_the_size_that_prints_four_a_sheet(tmp_path, capsys):
+    """A quarter-Letter score pad (4.25 × 5.5 in, 40 copies) printed two a Letter sheet without a
+    word that 3 % less prints four: four at full size are the whole sheet, which the printer's
+    margin does not print. The summary names that size and the sheets it takes; at that size the
+    pad prints four a sheet. A deck of cards a few a sheet is not told to change its size."""
+    deck = BOARD_DECK.replace("size: [400, 300]", "size: [4.25in, 5.5in]").replace("{name: 盤}", "{name: 盤, count: 40}")
+    ws = make_workspace(tmp_path / "ws", deck=deck, front=BOARD_FRONT, game=GAME_YAML + "paper: letter\n")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    out = capsys.readouterr().out
+    assert "2/sheet (grid), 20 sheets" in out
+    assert " " * 19 + "(4/sheet at size: [99, 128], 10 sheets)" in out.splitlines(), out
+    deck_file = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck_file.write_text(deck.replace("size: [4.25in, 5.5in]", "size: [99, 128]"), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert "4/sheet (grid), 10 sheets" in capsys.readouterr().out
+    assert len(PdfReader(ws / "build" / "test" / "cards.pdf").pages) == 10
+    deck_file.write_text(deck.replace("kind: board", "kind: card"), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert "4/sheet at size" not in capsys.readouterr().out
+
+
 def test_a_board_on_two_tiles_is_told_the_size_one_sheet_holds_whole(tmp_path, capsys):
     """The harbour trial: a 350 × 248 mm board on two A4 tiles was told "(1 page tiles (1×1) hold a
     board of up to 247×175 mm …)": one sheet holds a board whole, and the size to write is said as

@@ -400,6 +400,9 @@ def colour(value: Any, palette: dict[str, str]) -> str:
                   "a palette name (" + ", ".join(names) + ") or '#rrggbb'" if names else "'#rrggbb'")
 
 
+_SIZE_WITH_UNIT = re.compile(r"(\d+(?:\.\d+)?)\s*(mm|cm|in|pt)?\s*(?:[xX×＊*,、]|\s)\s*(\d+(?:\.\d+)?)\s*(mm|cm|in|pt)?")
+
+
 def size(value: Any, shape: str, single: bool) -> tuple[float, ...]:
     """The trim size: one length for circle/hex/trihex, else [w, h]; each 1–2000 mm."""
     if single:
@@ -410,6 +413,10 @@ def size(value: Any, shape: str, single: bool) -> tuple[float, ...]:
         # written as a shop writes it (420x297, 63 × 88 mm, "63mm, 88mm"): the two lengths as a list
         parts = re.split(r"\s*(?:[xX×＊*,、]|\s)\s*", value.strip()) if isinstance(value, str) else []
         meant = f"[{parts[0]}, {parts[1]}]" if len(parts) == 2 and all(parts) else "[63, 88]"
+        both = _SIZE_WITH_UNIT.fullmatch(value.strip()) if isinstance(value, str) else None
+        if both:  # 4.25x5.5in, 63 × 88 mm: the unit written once is both sides' (a bare 4.25 is mm)
+            w, w_unit, h, h_unit = both.groups()
+            meant = f"[{w}{w_unit or h_unit or ''}, {h}{h_unit or w_unit or ''}]"
         paper = PAPER_FORMATS.get(value.strip().lower()) if isinstance(value, str) else None
         if paper is not None:  # size: A5, a player aid the size of a paper: its millimetres
             meant = "[{:g}, {:g}]".format(*paper)

@@ -169,8 +169,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
             shop_pages=len(imposed.shop) if files else 0, die_line=die_line,
             files=files, placeholders=len(deck.placeholders),
             pieces={f"{p.index}:{p.label}": [p.count, df.digests[p.index]] for p in deck.pieces},
-            two_at=size_to_hold_whole(placed.spec, sheet, 2) if deck.count > 1 and home and not imposed.fold_or_sleeve
-            and getattr(placed.layout, "kind", "") == "grid" and placed.layout.per_sheet == 1 else None,
+            double_at=_double_at(deck, placed, sheet) if home and not imposed.fold_or_sleeve else None,
         ))
     if game.options.get("share_sheets"):
         sheets_of = shared_sheets(sheets_of, game, options)
@@ -357,6 +356,18 @@ def remember_digests(kept: Impositions | None, digests: dict[int, bytes]) -> Non
     for imposed in kept.used():
         if not imposed.digests:
             imposed.digests = {id(p): digests[id(p)] for p in imposed.pages() if id(p) in digests}
+
+
+def _double_at(deck: Deck, placed: DeckOnPaper, sheet: SheetOptions) -> tuple[float, float] | None:
+    """The size a sheet holds twice as many of, for copies that fill more than one sheet: a piece
+    one a sheet (a half-Letter pad), or a board a few a sheet (a quarter-Letter pad, two on Letter
+    where four want a few mm less). Cards keep their size: a card's is its sleeve's and its shop's."""
+    if getattr(placed.layout, "kind", "") != "grid":
+        return None
+    per = placed.layout.per_sheet
+    if deck.count <= per or (per > 1 and deck.kind != "board"):
+        return None
+    return size_to_hold_whole(placed.spec, sheet, 2 * per)
 
 
 def _offset_cost(deck: Deck, spec: ShapeSpec, layout, sheet: SheetOptions) -> dict[str, Any]:

@@ -38,12 +38,12 @@ class DeckRecord:
     files: list[str]
     placeholders: int
     pieces: dict[str, list[int | str]] = field(default_factory=dict)  # piece label → [count, face digest]
-    two_at: tuple[float, float] | None = None  # one a sheet, copies many: the size a sheet holds two of (not in the manifest)
+    double_at: tuple[float, float] | None = None  # the size a sheet holds twice as many of (a score pad; not in the manifest)
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
         d.update(d.pop("layout"))
-        d.pop("two_at")
+        d.pop("double_at")
         return d
 
     def on_paper(self) -> str:
@@ -89,9 +89,12 @@ class DeckRecord:
         if more:
             return (f"{more['pieces_per_sheet']}/sheet with --bleed {more['bleed_mm']:g}mm: fold-over keeps the "
                     f"{self.layout['sheet_bleed_mm']:g} mm bleed asked, as a fold seldom lands exactly")
-        if self.two_at:
-            return (f"2/sheet at size: [{self.two_at[0]:g}, {self.two_at[1]:g}]: two at full size would need the "
-                    "whole sheet, edge to edge, where the printer's margin prints nothing")
+        if self.double_at:
+            per, (w, h) = self.layout["pieces_per_sheet"], self.double_at
+            if per == 1:
+                return (f"2/sheet at size: [{w:g}, {h:g}]: two at full size would need the "
+                        "whole sheet, edge to edge, where the printer's margin prints nothing")
+            return f"{2 * per}/sheet at size: [{w:g}, {h:g}], {-(-self.count // (2 * per))} sheets"
         return ""
 
 
