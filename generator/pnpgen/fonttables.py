@@ -23,8 +23,8 @@ from pnpgen import usercache
 
 FORMAT = b"pnpgen-font-tables 3"  # 2: kept only for a font whose glyph tables are whole (glyph_offsets); 3: LATER apart
 STAMP_FORMAT = b"pnpgen-font-stamp 2"  # a font file's stamp → its tables' entry (``_content_key``)
-# an entry of tables → the entry of its LATER tables (2: flat arrays of this machine's numbers)
-LATER_FORMAT = b"pnpgen-font-glyph-tables 2 " + sys.byteorder.encode()
+# an entry of tables → the entry of its LATER tables (2: arrays of this machine's numbers, ``_flat``)
+LATER_FORMAT = b"pnpgen-font-glyph-tables 2 %s %d %d" % (sys.byteorder.encode(), array("H").itemsize, array("I").itemsize)
 # what ReportLab reads only to cut its own subsets (a PDF ReportLab's canvas draws), by glyph id
 LATER = ("glyphToChar", "hmetrics", "glyphPos")
 KIND = "fonts"
@@ -126,7 +126,7 @@ def _restore(name: str, path: Path, data: bytes, state: dict[str, Any], entry: s
     return font
 
 
-def _numbers(values, kind: str = "q") -> bytes:
+def _numbers(values, kind: str) -> bytes:
     return array(kind, values).tobytes()
 
 
@@ -143,13 +143,13 @@ def _flat(tables: dict[str, Any]) -> dict[str, Any]:
         return {"plain": {k: tables[k] for k in LATER}}
     try:
         return {
-            "glyphToChar": (_numbers(to_char), _numbers(chars[0] for chars in to_char.values()),
-                            _numbers(g for g, _ in more), _numbers(c for _, c in more)),
-            "hmetrics": (_numbers(a for a, _ in metrics[:read]), _numbers((a for a, _ in metrics[read:]), "d"),
-                         _numbers(b for _, b in metrics)),
-            "glyphPos": (_numbers(tables["glyphPos"]),),
+            "glyphToChar": (_numbers(to_char, "H"), _numbers((chars[0] for chars in to_char.values()), "I"),
+                            _numbers((g for g, _ in more), "H"), _numbers((c for _, c in more), "I")),
+            "hmetrics": (_numbers((a for a, _ in metrics[:read]), "H"), _numbers((a for a, _ in metrics[read:]), "d"),
+                         _numbers((b for _, b in metrics), "H")),
+            "glyphPos": (_numbers(tables["glyphPos"], "I"),),
         }
-    except (TypeError, OverflowError, IndexError):  # not all whole numbers, or a glyph without characters
+    except (TypeError, OverflowError, IndexError):  # not all whole numbers of their size, or a glyph without characters
         return {"plain": {k: tables[k] for k in LATER}}
 
 
@@ -161,12 +161,12 @@ def _later_table(kept: Any, name: str) -> Any:
         return plain.get(name)
     try:
         if name == "glyphPos":
-            (positions,) = (_array(b) for b in kept[name])
+            (positions,) = (_array(b, "I") for b in kept[name])
             return positions
         if name == "hmetrics":
-            read, scaled, bearings = (_array(b, k) for b, k in zip(kept[name], "qdq", strict=True))
+            read, scaled, bearings = (_array(b, k) for b, k in zip(kept[name], "HdH", strict=True))
             return list(zip(read + scaled, bearings)) if len(read) + len(scaled) == len(bearings) else None
-        glyphs, firsts, more_glyphs, more_chars = (_array(b) for b in kept[name])
+        glyphs, firsts, more_glyphs, more_chars = (_array(b, k) for b, k in zip(kept[name], "HIHI", strict=True))
     except (TypeError, KeyError, ValueError):
         return None
     to_char = dict(zip(glyphs, map(list, zip(firsts))))
@@ -179,7 +179,7 @@ def _later_table(kept: Any, name: str) -> Any:
     return to_char
 
 
-def _array(data: Any, kind: str = "q") -> list:
+def _array(data: Any, kind: str) -> list:
     if not isinstance(data, bytes):
         raise TypeError(type(data).__name__)
     numbers = array(kind)
