@@ -4,8 +4,9 @@ not once per run: ReportLab's TrueType parser takes 0.3 s for one BIZ UD font, r
 back takes milliseconds. What a font draws is the same either way: the PDF subsets come from the
 font file's own bytes. The tables only ReportLab's own subsetting reads (``LATER``: some 3 ms a font
 to read back, which a build that embeds fonts with pnpgen's writer never needs) are kept apart and
-read back when first asked for, kept as flat arrays of numbers (some 9 ms a BIZ UD font to read
-back as the lists ReportLab makes, 1 ms so).
+read back when first asked for: kept as arrays of numbers, each table made into ReportLab's own
+when first asked for (its subsetting asks for two; ``glyphToChar``, 11,739 lists in a BIZ UD font,
+only its shaping reads): 3.7 ms a BIZ UD font where reading them back as ReportLab's lists took 6.6.
 """
 
 from __future__ import annotations
