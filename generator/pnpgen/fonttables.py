@@ -49,8 +49,9 @@ def parse(name: str, path: Path) -> tuple[Any, bytes]:
     read.name = str(path)
     font = TTFont(name, read)
     tables = _tables(font.face)
-    usercache.put(KIND, entry, {k: v for k, v in tables.items() if k not in LATER})
-    usercache.put(KIND, _later_key(entry), _flat(tables))
+    if usercache.folder(KIND) is not None:  # (the arrays take some 4 ms a BIZ UD font to make: not for nothing)
+        usercache.put(KIND, entry, {k: v for k, v in tables.items() if k not in LATER})
+        usercache.put(KIND, _later_key(entry), _flat(tables))
     return font, data
 
 
