@@ -62,7 +62,39 @@ def test_a_damaged_entry_of_the_subsetting_tables_is_parsed_from_the_fonts_bytes
     entry.write_bytes(entry.read_bytes()[:-10] + b"0123456789")
     second, _ = fonttables.parse("B", FONT)
     assert second.face.makeSubset([0, 72, 101]) == first.face.makeSubset([0, 72, 101])
-    assert usercache.get("fonts", entry.name)["glyphToChar"] == first.face.glyphToChar  # rewritten whole
+    kept = usercache.get("fonts", entry.name)  # rewritten whole
+    assert {k: fonttables._later_table(kept, k) for k in fonttables.LATER} == {k: getattr(first.face, k) for k in fonttables.LATER}
+
+
+def test_glyph_to_char_is_made_only_when_asked_for_and_as_reportlab_makes_it(cache):
+    """ReportLab's subsetting reads the glyphs' positions and metrics; the dict of the glyphs'
+    characters (11,739 lists in a BIZ UD font: most of what its entry took to read back) only
+    its shaping reads: made when that asks, the same dict in the same order, lists and all."""
+    font = FONT.with_name("BIZUDPGothic-Regular.ttf")
+    parsed = ttfonts.TTFontFile(str(font))
+    fonttables.parse("A", font)
+    second, _ = fonttables.parse("B", font)
+    second.face.makeSubset([0, 34, 1256])
+    assert "glyphToChar" not in vars(second.face) and "later" in vars(second.face)
+    assert second.face.hmetrics == parsed.hmetrics and second.face.glyphPos == parsed.glyphPos
+    assert {type(a) for a, _ in second.face.hmetrics} == {type(a) for a, _ in parsed.hmetrics} == {int, float}
+    assert list(second.face.glyphToChar.items()) == list(parsed.glyphToChar.items())
+    assert any(len(chars) > 1 for chars in second.face.glyphToChar.values())  # a glyph of more characters
+    assert "later" not in vars(second.face) and "later_tables" not in vars(second.face)
+
+
+def test_an_entry_of_the_subsetting_tables_not_of_its_shape_is_never_used(cache):
+    """An entry whose seal holds but whose arrays disagree (another version's, or made so) is
+    parsed again from the font's bytes, never read as tables."""
+    first, _ = fonttables.parse("A", FONT)
+    entry = tables_entry(cache, "glyphPos")
+    kept = usercache.get("fonts", entry.name)
+    glyphs, firsts, more, chars = kept["glyphToChar"]
+    usercache.put("fonts", entry.name, {**kept, "glyphToChar": (glyphs, firsts[:-8], more, chars),
+                                        "hmetrics": kept["hmetrics"][:2], "glyphPos": ("0",)})
+    second, _ = fonttables.parse("B", FONT)
+    assert second.face.glyphPos == first.face.glyphPos and second.face.hmetrics == first.face.hmetrics
+    assert second.face.glyphToChar == first.face.glyphToChar
 
 
 def test_a_damaged_entry_is_parsed_again_and_rewritten(cache):
@@ -123,3 +155,12 @@ def test_an_installed_module_is_told_apart_by_its_file_without_reading_package_m
     assert usercache.installed("pnpgen_probe_dictionary") != first
     assert usercache.installed("pnpgen_no_such_module") == b"pnpgen_no_such_module -"
     assert "pnpgen_probe_dictionary" not in sys.modules  # found, never imported
+
+
+def test_with_the_cache_off_no_arrays_are_made_to_keep(monkeypatch):
+    """``PNPGEN_CACHE=off``: the font is parsed and nothing kept, so the subsetting tables'
+    arrays (some 4 ms a BIZ UD font to make) are not made for nothing."""
+    monkeypatch.setenv("PNPGEN_CACHE", "off")
+    monkeypatch.setattr(fonttables, "_flat", lambda tables: pytest.fail("arrays made with nowhere to keep them"))
+    font, _ = fonttables.parse("A", FONT)
+    assert font.stringWidth("Hello", 10) > 0 and font.face.glyphPos
