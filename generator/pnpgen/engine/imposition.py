@@ -23,11 +23,12 @@ from pnpgen.faces.faceset import DeckFaces, RenderedGame
 from pnpgen.impose.cutter import CRICUT_AREA_IN, silhouette_layout
 from pnpgen.impose.fold import FoldLayout, layout_fold, more_with_less_bleed
 from pnpgen.impose.grid import SheetOptions, choose_layout, layout_grid, size_to_hold_whole
-from pnpgen.impose.plan import Page, PagePlan, TextOp, page_signature
+from pnpgen.impose.plan import Page, PagePlan, page_signature
 from pnpgen.impose.share import OnAll, Sharing, shared_sheets
 from pnpgen.impose.sheets import (
     DeckSheets,
     board_tiles,
+    duplex_ready,
     fold_sheets,
     plain_sheets,
     shop_die_pages,
@@ -323,18 +324,3 @@ def version_stamp(game: Game) -> str:
         return ""
     draft = " " + msg("rulebook.draft", game.lang, draft=game.draft) if str(game.draft).strip() else ""
     return f"{game.slug}{draft} {game.date}".replace("  ", " ").strip()
-
-
-def duplex_ready(pages: list[Page], two_sided: bool, sheet: SheetOptions, font: str, lang: str) -> list[Page]:
-    """A deck's home pages for a file that also holds two-sided sheets (the all-in-one file, the
-    reprint): printed duplex, a one-sided deck's sheet is followed by a blank page, so every
-    backs page of the next deck lands behind its fronts."""
-    if two_sided or sheet.duplex == "none":
-        return pages
-    out: list[Page] = []
-    for page in pages:
-        blank = Page(page.size_mm, [TextOp(sheet.margin_mm + 2, sheet.margin_mm + 4,
-                                           msg("sheet.blank", lang),
-                                           font, 6, (0.5, 0.5, 0.5))])
-        out.extend((page, blank))
-    return out

@@ -167,6 +167,21 @@ def plain_sheets(deck: DeckSheets, layout: SheetLayout | NestLayout | SlotLayout
     return home
 
 
+def duplex_ready(pages: list[Page], two_sided: bool, sheet: SheetOptions, font: str, lang: str) -> list[Page]:
+    """A deck's home pages for a file that also holds two-sided sheets (the all-in-one file, the
+    reprint): printed duplex, a one-sided deck's sheet is followed by a blank page, so every
+    backs page of the next deck lands behind its fronts."""
+    if two_sided or sheet.duplex == "none":
+        return pages
+    out: list[Page] = []
+    for page in pages:
+        blank = Page(page.size_mm, [TextOp(sheet.margin_mm + 2, sheet.margin_mm + 4,
+                                           msg("sheet.blank", lang),
+                                           font, 6, (0.5, 0.5, 0.5))])
+        out.extend((page, blank))
+    return out
+
+
 def _marks(layout: SheetLayout | NestLayout | SlotLayout, n: int, sheet: SheetOptions) -> list[Straight]:
     """Cut marks round the block ``n`` pieces fill: a grid's used part, or a sheet layout's first slots."""
     if isinstance(layout, SlotLayout):
