@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pnpgen.impose.grid import SheetOptions, layout_grid
 from pnpgen.impose.plan import Page
-from pnpgen.impose.share import OnAll, Sharing, shared_sheets
+from pnpgen.impose.share import OnAll, Sharing, all_in_one_sheets, shared_sheets
 from pnpgen.impose.sheets import DeckSheets, plain_sheets
 from pnpgen.shapes import shape_spec
 
@@ -19,13 +19,14 @@ def measure(text: str, font: str, size: float) -> float:
     return len(text) * size * 0.2
 
 
-def on_all(name: str, n: int, spec=POKER) -> OnAll:
-    """A one-sided deck of ``n`` copies, face ``<name><i>``, on its own grid sheets."""
+def on_all(name: str, n: int, spec=POKER, backs: bool = False) -> OnAll:
+    """A deck of ``n`` copies, face ``<name><i>`` (its back ``B<name><i>``), on its own grid sheets."""
     layout = layout_grid(spec.w, spec.h, SHEET)
     assert layout is not None
-    deck = DeckSheets(name, name, spec, tuple(f"{name}{i}" for i in range(n)), None, SHEET.bleed_mm)
+    deck = DeckSheets(name, name, spec, tuple(f"{name}{i}" for i in range(n)),
+                      tuple(f"B{name}{i}" for i in range(n)) if backs else None, SHEET.bleed_mm)
     like = Sharing(deck, layout, False, "card", SHEET)
-    return OnAll(draw(like), False, [(0, name)], like)
+    return OnAll(draw(like), backs, [(0, name)], like)
 
 
 def draw(like: Sharing) -> list[Page]:
@@ -55,3 +56,13 @@ def test_a_deck_of_another_piece_or_a_run_that_saves_no_sheet_stays():
     assert shared_sheets(decks, draw) == decks
     never = OnAll(bid.home, False, [(0, "bid")], None)  # tiles, fold-over, sleeve inserts
     assert shared_sheets([never, on_all("role", 1)], draw)[0] is never
+
+
+def test_the_all_in_one_file_gives_one_sided_sheets_a_blank_back_beside_two_sided_ones():
+    run = shared_sheets([on_all("bid", 10), on_all("role", 4), on_all("summary", 5)], draw)
+    pages, bookmarks, shared = all_in_one_sheets([*run, on_all("x", 3, backs=True)], SHEET, "F", "en")
+    assert [p.faces()[:1] for p in pages] == [["bid0"], [], ["bid9"], [], ["summary4"], [], ["x0"], ["Bx0"]]
+    assert bookmarks == [(0, "bid"), (2, "role"), (2, "summary"), (6, "x")]
+    assert shared == [{"decks": ["bid", "role", "summary"], "sheets": 3, "alone": 4, "pages": [1, 6]}]
+    alone, _marks, none_shared = all_in_one_sheets([on_all("bid", 10)], SHEET, "F", "en")
+    assert len(alone) == 2 and none_shared == []  # one-sided sheets only: no blanks

@@ -25,11 +25,10 @@ from pnpgen.impose.cutter import CRICUT_AREA_IN, silhouette_layout
 from pnpgen.impose.fold import FoldLayout, layout_fold, more_with_less_bleed
 from pnpgen.impose.grid import SheetOptions, choose_layout, layout_grid, size_to_hold_whole
 from pnpgen.impose.plan import Page, PagePlan, page_signature
-from pnpgen.impose.share import OnAll, Sharing, shared_sheets
+from pnpgen.impose.share import OnAll, Sharing, all_in_one_sheets, shared_sheets
 from pnpgen.impose.sheets import (
     DeckSheets,
     board_tiles,
-    duplex_ready,
     fold_sheets,
     plain_sheets,
     shop_die_pages,
@@ -112,8 +111,6 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
     sheet = options.sheet
     documents: dict[str, PagePlan] = {}
     records: list[DeckRecord] = []
-    everything: list[Page] = []
-    bookmarks: list[tuple[int, str]] = []  # the all-in-one file's: each deck's first sheet, the bill of materials
     sheets_of: list[OnAll] = []  # each deck's home sheets, as the all-in-one file holds them
     orders: list[list] = []  # shop/order.csv: each distinct face of the unique-faces files
     home_pages: dict[str, list[str]] = {}
@@ -177,18 +174,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
         ))
     if game.options.get("share_sheets") and sheet.silhouette is None:  # (the machine cuts each deck by its own files)
         sheets_of = shared_sheets(sheets_of, lambda like: _shared_drawn(like, font, options))
-    # printed duplex, each one-sided sheet gets a blank back so every backs page lands behind its
-    # fronts; a file of one-sided sheets only (fold-over, sleeve inserts) prints one-sided, no blanks
-    two_sided = any(on.backs for on in sheets_of)
-    shared: list[dict[str, Any]] = []  # the bill of materials' word of the sheets decks share
-    for on in sheets_of:
-        step = 2 if on.backs or (two_sided and sheet.duplex != "none") else 1  # pages a sheet: fronts, backs or a blank
-        bookmarks.extend((len(everything) + at * step, name) for at, name in on.bookmarks)
-        first = len(everything) + 1
-        everything.extend(on.home if not two_sided else duplex_ready(on.home, on.backs, sheet, font, game.lang))
-        if len(on.bookmarks) > 1:
-            shared.append({"decks": [name for _at, name in on.bookmarks], "sheets": on.sheets, "alone": on.alone,
-                           "pages": [first, len(everything)]})
+    everything, bookmarks, shared = all_in_one_sheets(sheets_of, sheet, font, game.lang)
     bom = bill_of_materials(game, records, sheet.paper, rulebook=options.rulebook, shared=shared)
     bookmarks.append((len(everything), msg("all.bookmark.bom", game.lang)))
     for ops in bom_pages(game, bom, sheet.paper_mm, sheet.margin_mm, game.fonts, fontreg.string_width_mm, game.lang):

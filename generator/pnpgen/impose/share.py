@@ -1,5 +1,6 @@
-"""game.yaml ``share_sheets: true``: decks that go on the paper alike printed in the all-in-one
-file as one run, the copies of their last sheets on sheets they share (a page plan, pure mm).
+"""The all-in-one file's home sheets (a page plan, pure mm): each deck's in turn, and with game.yaml
+``share_sheets: true`` decks that go on the paper alike as one run, the copies of their last
+sheets on sheets they share.
 
 Each deck's home sheets come as an ``OnAll``; a deck that may share says how it goes on the paper
 (``Sharing``). The sheets the decks share are drawn by the caller's ``draw``, as a deck's own are
@@ -10,11 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from pnpgen.impose.grid import SheetLayout, SheetOptions
 from pnpgen.impose.nest import NestLayout
 from pnpgen.impose.plan import Page
-from pnpgen.impose.sheets import DeckSheets
+from pnpgen.impose.sheets import DeckSheets, duplex_ready
 from pnpgen.impose.slots import SlotLayout
 
 
@@ -127,3 +129,25 @@ def _one_run(run: list[OnAll], draw: Draw) -> OnAll:
     marks = sorted(((sheet, on.shares.deck.name) for sheet, on in zip(sheet_of, run) if on.shares is not None),
                    key=lambda mark: mark[0])  # in page order (a deck of no full sheet: after the others' full sheets)
     return OnAll(home + shared, run[0].backs, marks, None, alone=sum(on.sheets for on in run))
+
+
+def all_in_one_sheets(decks: list[OnAll], sheet: SheetOptions, font: str,
+                      lang: str) -> tuple[list[Page], list[tuple[int, str]], list[dict[str, Any]]]:
+    """The all-in-one file's home pages, deck after deck (or run after run), with each deck's
+    bookmark (page from 0, name) and the bill of materials' word of the sheets decks share (their
+    names, sheets, the sheets they take alone, first and last page). Printed duplex, each one-sided
+    sheet gets a blank back so every backs page lands behind its fronts; a file of one-sided sheets
+    only (fold-over, sleeve inserts) prints one-sided, no blanks."""
+    two_sided = any(on.backs for on in decks)
+    pages: list[Page] = []
+    bookmarks: list[tuple[int, str]] = []
+    shared: list[dict[str, Any]] = []
+    for on in decks:
+        step = 2 if on.backs or (two_sided and sheet.duplex != "none") else 1  # pages a sheet: fronts, backs or a blank
+        bookmarks.extend((len(pages) + at * step, name) for at, name in on.bookmarks)
+        first = len(pages) + 1
+        pages.extend(on.home if not two_sided else duplex_ready(on.home, on.backs, sheet, font, lang))
+        if len(on.bookmarks) > 1:
+            shared.append({"decks": [name for _at, name in on.bookmarks], "sheets": on.sheets, "alone": on.alone,
+                           "pages": [first, len(pages)]})
+    return pages, bookmarks, shared
