@@ -23,13 +23,15 @@ above; docs/architecture.md, "The pipeline", draws the same order):
 Checked for every module: no import circle (imports for type annotations alone counted too); no arrow from a lower stage to a higher one; no
 private name (``_x``) imported from another module; below the command layer, no pnpgen import
 inside a function; no other module's global set or changed (``mod.NAME = …``,
-``mod.NAME.update(…)``); at most 800 lines.
+``mod.NAME.update(…)``); at most 800 lines. ``impose/`` imports no library but the standard
+one and numpy, and no font registry (``test_page_plans_are_pure_millimetres``).
 """
 
 from __future__ import annotations
 
 import ast
 import functools
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -240,6 +242,46 @@ def test_no_module_over_800_lines():
         if n > MAX_LINES:
             bad.append((("long", module, ""), f"{module}: {n} lines"))
     assert _found("long", bad) == []
+
+
+PURE_STAGES = ("impose",)  # page plans: plain data in millimetres
+NOT_IN_PURE = {"pnpgen.fonts", "pnpgen.fonttables"}  # text widths come in as a ``measure`` parameter
+NUMBERS_ONLY = {"numpy"}  # the libraries a plan may use: arithmetic (the nesting search's), nothing drawn
+
+
+def _libraries(tree: ast.Module) -> list[tuple[str, int]]:
+    """The libraries outside the standard library and pnpgen a module imports (anywhere in it)."""
+    found = []
+    for node in ast.walk(tree):
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+            [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else []
+        for name in names:
+            top = name.split(".")[0]
+            if top not in sys.stdlib_module_names and top not in ("pnpgen", "__future__"):
+                found.append((name, node.lineno))
+    return found
+
+
+def test_page_plans_are_pure_millimetres():
+    """impose/ plans pages without drawing them: it imports no library but the standard one and
+    numpy (no ReportLab, no image or PDF library: points are pdf/'s) and no font registry (a width is
+    measured by the ``measure`` its caller passes), so a plan is known, compared and cached
+    before anything is drawn (docs/architecture.md)."""
+    bad = []
+    for module, tree in _trees().items():
+        if _stage(module) not in PURE_STAGES:
+            continue
+        bad += [f"{module}:{line}: imports {name}" for name, line in _libraries(tree)
+                if name.split(".")[0] not in NUMBERS_ONLY]
+        bad += [f"{module}:{imp.line}: imports {imp.target}" for imp in _all_imports()
+                if imp.source == module and imp.target in NOT_IN_PURE]
+    assert bad == []
+
+
+def test_the_purity_check_sees_a_library_imported_inside_a_function():
+    tree = ast.parse("import math\nfrom pnpgen.units import num\n"
+                     "def f():\n    from reportlab.lib import colors\n    import PIL.Image\n")
+    assert _libraries(tree) == [("reportlab.lib", 4), ("PIL.Image", 5)]
 
 
 def test_the_exceptions_are_inside_the_areas_still_being_reshaped():

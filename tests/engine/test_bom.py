@@ -134,7 +134,7 @@ def test_a_bill_of_materials_over_several_pages_names_its_columns_on_each_and_ke
     without their head row (which column is the count, which the sheets?), and the printed
     parts' total could stand alone at the top of a page, away from its table."""
     from conftest import make_workspace
-    from pnpgen.engine.bom import bom_pages
+    from pnpgen.impose.bom import bom_pages
     from pnpgen.impose.plan import TextOp
     from pnpgen.messages import msg
 
@@ -163,7 +163,7 @@ def test_every_kind_and_shape_is_named_in_the_readers_words(tmp_path, lang):
     「カード・長方形」: each kind and shape the data format has gets the catalogue's word."""
     from conftest import make_workspace
     from pnpgen.data.formats import KINDS, SHAPES
-    from pnpgen.engine.bom import bom_pages
+    from pnpgen.impose.bom import bom_pages
     from pnpgen.impose.plan import TextOp
     from pnpgen.messages import msg
 
@@ -189,7 +189,7 @@ def test_a_card_stocks_name_of_one_long_word_stays_in_its_column(tmp_path):
     card-stock row) was printed as one line over the count and note columns and off the page;
     every line of a cell now fits its column, the last shortened with an ellipsis."""
     from conftest import make_workspace
-    from pnpgen.engine.bom import bom_pages
+    from pnpgen.impose.bom import bom_pages
     from pnpgen.impose.plan import TextOp
 
     game = load_game(Workspace(make_workspace(tmp_path / "ws")), "test")

@@ -22,8 +22,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from pnpgen.data import validate as v
-
-MM_PER_PT = 25.4 / 72
+from pnpgen.units import MM_PER_PT
 
 
 @dataclass(frozen=True)

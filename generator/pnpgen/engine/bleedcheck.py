@@ -19,7 +19,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from pnpgen.data.lint import MM_PER_PT
 from pnpgen.data.model import Deck, Piece
 from pnpgen.engine.fingerprint import sha
 from pnpgen.exports.bleedfill import OUTSIDE_MM, PAPER, READ_PX_PER_MM, bare_bleed_warning, bare_sides, rendered
@@ -30,6 +29,7 @@ from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.writer import write_document
 from pnpgen.shapes import deck_shape, translate
 from pnpgen.svg.artwork import Art
+from pnpgen.units import MM_PER_PT
 
 if TYPE_CHECKING:  # numpy and Pillow load when a face is read: a build that reads none never imports them
     from PIL import Image

@@ -9,26 +9,28 @@ keep their hashes (``plan_key``'s page digests) without being written out again.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from pnpgen import fonts as fontreg
 from pnpgen.data.model import Deck, Game
-from pnpgen.engine.bom import bill_of_materials, bom_pages
+from pnpgen.engine.bom import bill_of_materials
 from pnpgen.engine.cutfiles import CutFile, cut_files
 from pnpgen.engine.manifest import DeckRecord, die_line_record, layout_record
 from pnpgen.engine.options import BuildOptions
 from pnpgen.engine.paper import DeckOnPaper, back_behind, deck_sheet
 from pnpgen.faces.faceset import DeckFaces, RenderedGame
-from pnpgen.impose.cutter import CRICUT_AREA_IN, add_registration, silhouette_layout
+from pnpgen.impose.bom import bom_pages
+from pnpgen.impose.cutter import CRICUT_AREA_IN, silhouette_layout
 from pnpgen.impose.fold import FoldLayout, layout_fold, more_with_less_bleed
 from pnpgen.impose.grid import SheetOptions, choose_layout, layout_grid, size_to_hold_whole
-from pnpgen.impose.plan import Page, PagePlan, TextOp, page_signature
+from pnpgen.impose.plan import Page, PagePlan, page_signature
+from pnpgen.impose.share import OnAll, Sharing, all_in_one_sheets, shared_sheets
 from pnpgen.impose.sheets import (
     DeckSheets,
     board_tiles,
     fold_sheets,
-    home_sheets,
+    plain_sheets,
     shop_die_pages,
     shop_pages,
     sleeve_sheets,
@@ -109,8 +111,6 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
     sheet = options.sheet
     documents: dict[str, PagePlan] = {}
     records: list[DeckRecord] = []
-    everything: list[Page] = []
-    bookmarks: list[tuple[int, str]] = []  # the all-in-one file's: each deck's first sheet, the bill of materials
     sheets_of: list[OnAll] = []  # each deck's home sheets, as the all-in-one file holds them
     orders: list[list] = []  # shop/order.csv: each distinct face of the unique-faces files
     home_pages: dict[str, list[str]] = {}
@@ -149,8 +149,8 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
                 documents[files[-1]] = PagePlan(f"{game.title} — {deck.name} (die line)", imposed.die)
             if home:
                 shares = isinstance(placed.layout, SlotLayout) or (placed.tiles is None and not imposed.fold_or_sleeve)
-                sheets_of.append(OnAll(home, ds.backs is not None and not imposed.fold_or_sleeve, [(0, deck.name)],
-                                       (ds, placed, deck) if shares else None))
+                like = Sharing(ds, placed.layout, placed.by_hand, deck.kind, deck_sheet(deck, sheet)) if shares else None
+                sheets_of.append(OnAll(home, ds.backs is not None and not imposed.fold_or_sleeve, [(0, deck.name)], like))
         die_line = die_line_record(deck.id, placed.spec.die_cut, deck.back is not None)
         if imposed.cuts:
             die_line["home"] = f"the cutting machine: cut/{deck.id}-pNN.{'svg, .dxf' if sheet.silhouette else 'png, .svg'}"
@@ -171,122 +171,15 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
             pieces={f"{p.index}:{p.label}": [p.count, df.digests[p.index]] for p in deck.pieces},
             double_at=_double_at(deck, placed, sheet) if home and not imposed.fold_or_sleeve else None,
         ))
-    if game.options.get("share_sheets"):
-        sheets_of = shared_sheets(sheets_of, game, options)
-    # printed duplex, each one-sided sheet gets a blank back so every backs page lands behind its
-    # fronts; a file of one-sided sheets only (fold-over, sleeve inserts) prints one-sided, no blanks
-    two_sided = any(on.backs for on in sheets_of)
-    shared: list[dict[str, Any]] = []  # the bill of materials' word of the sheets decks share
-    for on in sheets_of:
-        step = 2 if on.backs or (two_sided and sheet.duplex != "none") else 1  # pages a sheet: fronts, backs or a blank
-        bookmarks.extend((len(everything) + at * step, name) for at, name in on.bookmarks)
-        first = len(everything) + 1
-        everything.extend(on.home if not two_sided else duplex_ready(on.home, on.backs, sheet, font, game.lang))
-        if len(on.bookmarks) > 1:
-            shared.append({"decks": [name for _at, name in on.bookmarks], "sheets": on.sheets, "alone": on.alone,
-                           "pages": [first, len(everything)]})
+    if game.options.get("share_sheets") and sheet.silhouette is None:  # (the machine cuts each deck by its own files)
+        sheets_of = shared_sheets(sheets_of, lambda like: _shared_drawn(like, font, options))
+    everything, bookmarks, shared = all_in_one_sheets(sheets_of, sheet, font, game.lang)
     bom = bill_of_materials(game, records, sheet.paper, rulebook=options.rulebook, shared=shared)
     bookmarks.append((len(everything), msg("all.bookmark.bom", game.lang)))
     for ops in bom_pages(game, bom, sheet.paper_mm, sheet.margin_mm, game.fonts, fontreg.string_width_mm, game.lang):
         everything.append(Page(sheet.paper_mm, list(ops)))
     documents[f"{game.slug}-all.pdf"] = PagePlan(f"{game.title} — all sheets", everything, bookmarks)
     return GamePlan(documents, records, bom, orders, home_pages, home_faces, cuts, digests)
-
-
-@dataclass
-class OnAll:
-    """A deck's home sheets as the all-in-one file holds them, or those decks share
-    (``shared_sheets``): whether they have backs pages, and the bookmark of each deck on them
-    (the sheet its first copy is on, from 0; its name)."""
-
-    home: list[Page]
-    backs: bool
-    bookmarks: list[tuple[int, str]]
-    shares: tuple[DeckSheets, DeckOnPaper, Deck] | None  # what sharing needs; None: never shares (tiles, fold, sleeve)
-    alone: int = 0  # shared: the sheets the decks take each on its own
-
-    @property
-    def sheets(self) -> int:
-        return len(self.home) // (2 if self.backs else 1)
-
-
-def shared_sheets(decks: list[OnAll], game: Game, options: BuildOptions) -> list[OnAll]:
-    """game.yaml ``share_sheets: true``: the decks that go on the paper alike (the same piece,
-    bleed, sides, layout and sheet options) printed as one run where the first of them stands:
-    each deck's full sheets as in its own file, then the copies of their last sheets together
-    (``_one_run``). Decks whose last sheets together would take as many sheets stay where they
-    are, as do tiled boards, fold-over sheets and sleeve inserts, and every deck of a
-    ``--marks silhouette`` build (the machine cuts each deck's sheets by its own cut files)."""
-    if options.sheet.silhouette is not None:
-        return decks
-    runs: dict[tuple, list[OnAll]] = {}
-    key_of: dict[int, tuple] = {}
-    for n, on in enumerate(decks):
-        if on.shares is not None and _left_over(on):  # (a deck of full sheets only: nothing to share)
-            ds, placed, deck = on.shares
-            key_of[n] = (repr(placed.spec), repr(placed.layout), placed.by_hand, ds.art_bleed_mm, ds.backs is None,
-                         deck.kind, repr(deck_sheet(deck, options.sheet)))
-            runs.setdefault(key_of[n], []).append(on)
-    out: list[OnAll] = []
-    for n, on in enumerate(decks):
-        run = runs.get(key_of.get(n, ()), [on])
-        if not _saves_a_sheet(run):  # as it stands
-            out.append(on)
-        elif run[0] is on:
-            out.append(_one_run(run, game, options))
-    return out
-
-
-def _saves_a_sheet(run: list[OnAll]) -> bool:
-    """Do the copies of the decks' last sheets, together, take fewer sheets than alone?"""
-    left = [_left_over(on) for on in run]
-    per = run[0].shares[1].layout.per_sheet if run[0].shares is not None else 1
-    return -(-sum(left) // per) < sum(n > 0 for n in left)
-
-
-def _left_over(on: OnAll) -> int:
-    """How many copies of a deck that may share are on its last sheet, when that one has free slots."""
-    if on.shares is None:
-        return 0
-    ds, placed, _deck = on.shares
-    return len(ds.fronts) % placed.layout.per_sheet
-
-
-def _one_run(run: list[OnAll], game: Game, options: BuildOptions) -> OnAll:
-    """Decks' home sheets as one run: each deck's full sheets (its own file's pages), then the
-    copies of their last sheets on sheets they share, in deck order, each naming the decks on it;
-    each deck's bookmark at the sheet of its first copy."""
-    per_page = 2 if run[0].backs else 1
-    home: list[Page] = []
-    sheet_of: list[int] = []  # each deck's first sheet in the run (-1: on the shared sheets)
-    rest: list[tuple[int, DeckSheets, int]] = []  # each deck with copies left, and its first copy left
-    for n, on in enumerate(run):
-        assert on.shares is not None
-        ds, placed, deck = on.shares
-        full = len(ds.fronts) // placed.layout.per_sheet
-        sheet_of.append(len(home) // per_page if full else -1)
-        home += on.home[:full * per_page]
-        if _left_over(on):
-            rest.append((n, ds, full * placed.layout.per_sheet))
-    parts = tuple((ds.name, ds.id, len(ds.fronts) - at) for _n, ds, at in rest)
-    first = rest[0][1]
-    together = replace(first, id="+".join(p[1] for p in parts), name=" + ".join(p[0] for p in parts),
-                       fronts=tuple(f for _n, ds, at in rest for f in ds.fronts[at:]),
-                       backs=None if first.backs is None else tuple(b for _n, ds, at in rest for b in (ds.backs or ())[at:]),
-                       parts=parts)
-    shares = run[0].shares
-    assert shares is not None
-    _ds, placed, deck = shares
-    shared = plain_sheets(together, placed, deck_sheet(deck, options.sheet), game.fonts["gothic"])
-    fit_to_printer(shared, options)
-    at, first_shared = 0, len(home) // per_page
-    for n, ds, left in rest:
-        if sheet_of[n] < 0:
-            sheet_of[n] = first_shared + at // placed.layout.per_sheet
-        at += len(ds.fronts) - left
-    marks = sorted(((sheet, on.shares[0].name) for sheet, on in zip(sheet_of, run) if on.shares is not None),
-                   key=lambda mark: mark[0])  # in page order (a deck of no full sheet: after the others' full sheets)
-    return OnAll(home + shared, run[0].backs, marks, None, alone=sum(on.sheets for on in run))
 
 
 def deck_inputs(ds: DeckSheets, df: DeckFaces, placed: DeckOnPaper, deck: Deck, game: Game,
@@ -311,7 +204,7 @@ def impose_deck(ds: DeckSheets, df: DeckFaces, placed: DeckOnPaper, deck: Deck, 
     fold_or_sleeve: dict[str, Any] | None = None  # the manifest's layout record of a fold or sleeve deck
     deck_cuts: dict[str, CutFile] = {}  # its cutting machine's files (grid sheets only)
     if isinstance(layout, SlotLayout):  # a sheet layout: its slots, whatever --layout or a cutter says
-        home = plain_sheets(ds, placed, sheet, font)
+        home = plain_sheets(ds, layout, placed.by_hand, sheet, font, fontreg.string_width_mm)
         sheets = -(-len(df.fronts) // layout.per_sheet)
     elif tiles is not None:  # cut by hand, in a print-and-cut build too: no word of registration marks
         home = board_tiles(ds, tiles, sheet.cut_by_hand(), font, _bold_font(game), fontreg.string_width_mm)
@@ -320,7 +213,7 @@ def impose_deck(ds: DeckSheets, df: DeckFaces, placed: DeckOnPaper, deck: Deck, 
         home, fold_or_sleeve = one_sided
         sheets = len(home)
     else:
-        home = plain_sheets(ds, placed, sheet, font)
+        home = plain_sheets(ds, layout, placed.by_hand, sheet, font, fontreg.string_width_mm)
         sheets = -(-len(df.fronts) // layout.per_sheet)
         if not placed.by_hand:
             deck_cuts = cut_files(options.cutter, ds, layout, options.cricut_area_in or CRICUT_AREA_IN)
@@ -336,17 +229,11 @@ def impose_deck(ds: DeckSheets, df: DeckFaces, placed: DeckOnPaper, deck: Deck, 
         signatures=[page_signature(p) for p in home], faces=[p.faces() for p in home])
 
 
-def plain_sheets(ds: DeckSheets, placed: DeckOnPaper, sheet: SheetOptions, font: str) -> list[Page]:
-    """Home sheets on a grid, a nesting or a sheet layout's slots (not tiles, fold-over or sleeve
-    inserts): a deck's own, and those decks share in the all-in-one file (``shared_sheets``)."""
-    if isinstance(placed.layout, SlotLayout):
-        return home_sheets(ds, placed.layout, sheet, font, fontreg.string_width_mm)
-    if placed.by_hand:  # a board the registration marks leave no room for: cut by hand
-        return home_sheets(ds, placed.layout, sheet.cut_by_hand(), font, fontreg.string_width_mm)
-    home = home_sheets(ds, placed.layout, sheet, font, fontreg.string_width_mm)
-    if sheet.silhouette is not None:
-        add_registration(home, sheet.silhouette)
-    return home
+def _shared_drawn(like: Sharing, font: str, options: BuildOptions) -> list[Page]:
+    """The home sheets decks share, drawn as a deck's own (``plain_sheets``, ``fit_to_printer``)."""
+    pages = plain_sheets(like.deck, like.layout, like.by_hand, like.sheet, font, fontreg.string_width_mm)
+    fit_to_printer(pages, options)
+    return pages
 
 
 def remember_digests(kept: Impositions | None, digests: dict[int, bytes]) -> None:
@@ -435,18 +322,3 @@ def version_stamp(game: Game) -> str:
         return ""
     draft = " " + msg("rulebook.draft", game.lang, draft=game.draft) if str(game.draft).strip() else ""
     return f"{game.slug}{draft} {game.date}".replace("  ", " ").strip()
-
-
-def duplex_ready(pages: list[Page], two_sided: bool, sheet: SheetOptions, font: str, lang: str) -> list[Page]:
-    """A deck's home pages for a file that also holds two-sided sheets (the all-in-one file, the
-    reprint): printed duplex, a one-sided deck's sheet is followed by a blank page, so every
-    backs page of the next deck lands behind its fronts."""
-    if two_sided or sheet.duplex == "none":
-        return pages
-    out: list[Page] = []
-    for page in pages:
-        blank = Page(page.size_mm, [TextOp(sheet.margin_mm + 2, sheet.margin_mm + 4,
-                                           msg("sheet.blank", lang),
-                                           font, 6, (0.5, 0.5, 0.5))])
-        out.extend((page, blank))
-    return out

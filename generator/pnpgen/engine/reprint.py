@@ -20,11 +20,11 @@ from pnpgen.engine.changes import (
     renamed,
     told_apart,
 )
-from pnpgen.engine.imposition import duplex_ready, fit_to_printer, folded_or_sleeved, version_stamp
+from pnpgen.engine.imposition import fit_to_printer, folded_or_sleeved, version_stamp
 from pnpgen.engine.options import BuildOptions
 from pnpgen.engine.paper import deck_sheet
 from pnpgen.impose.plan import Page, PagePlan
-from pnpgen.impose.sheets import DeckSheets, board_tiles, home_sheets
+from pnpgen.impose.sheets import DeckSheets, board_tiles, duplex_ready, home_sheets
 from pnpgen.impose.slots import SlotLayout
 from pnpgen.messages import msg
 from pnpgen.pdf.writer import write_document

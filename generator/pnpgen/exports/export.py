@@ -21,7 +21,7 @@ from PIL import Image
 from pnpgen import fonts as fontreg
 from pnpgen.data.art import art_files, orientation, print_bytes
 from pnpgen.data.formats import MIN_DPI
-from pnpgen.data.lint import MM_PER_PT, LintSettings
+from pnpgen.data.lint import LintSettings
 from pnpgen.data.load import check_bleed, deck_ids_in, load_game
 from pnpgen.data.model import Deck, Game, open_value_said, placeholder_word
 from pnpgen.data.names import NAME_MAX, check_preset_folder, same_file
@@ -40,6 +40,7 @@ from pnpgen.faces.printlint import OnFormat, lint_faces
 from pnpgen.pdf.assemble import SourceChanged
 from pnpgen.pdf.pdfx import REGISTERED_CONDITIONS, OutputCondition
 from pnpgen.pdf.raster import ImageStream, ImageStreams, make_stream
+from pnpgen.units import MM_PER_PT
 
 
 @dataclass(frozen=True)

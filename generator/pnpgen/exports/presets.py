@@ -16,7 +16,7 @@ from pnpgen.errors import InputError, Where, contained, suggest, too_long
 from pnpgen.impose.booklet import A5
 from pnpgen.pdf.black import RULE, BlackRule
 from pnpgen.pdf.pdfx import OutputCondition
-from pnpgen.units import MM_PER_INCH, mm_to_px
+from pnpgen.units import MM_PER_INCH, mm_to_pt, mm_to_px
 
 SHIPPED = resources.folder("pnpgen.exports", "presets")
 LAYOUTS = ("png-faces", "pdf-copies", "pdf-faces", "tts", "rulebook")
@@ -307,7 +307,7 @@ def _or_off(doc: Located, key: str, default: float, unit: str = "mm") -> float |
 
 
 def _text_pt(mm: float | None) -> float | None:
-    return round(mm * 72 / 25.4, 6) if mm is not None else None
+    return round(mm_to_pt(mm), 6) if mm is not None else None
 
 
 def _mixed_inks(doc: Located) -> int:

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 
 from PIL import Image
 
-from pnpgen.data.lint import MM_PER_PT
 from pnpgen.exports.bleedfill import READ_PX_PER_MM, bare_bleed_warning, bare_sides, rendered
 from pnpgen.exports.counters import counter_pages, counters_of
 from pnpgen.exports.faces import BLANK, PageStyle, PngFiles, UniqueFace, die_pdf, face_images, face_pdf, has_cut_line
@@ -28,6 +27,7 @@ from pnpgen.pdf.overprint import MixedInks, Overprinted, knock_out_over, mixed_i
 from pnpgen.pdf.overprint import over_limit as overprint_over_limit
 from pnpgen.pdf.pdfx import OutputCondition, kept_cmyk, make_x1a, pictures_to_cmyk
 from pnpgen.pdf.raster import ImageStream
+from pnpgen.units import MM_PER_PT
 
 
 def page_numbers(numbers: list[int]) -> str:

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from pnpgen.data.lint import MM_PER_PT, LintSettings
+from pnpgen.data.lint import LintSettings
 from pnpgen.data.model import Deck, Piece
 from pnpgen.data.yamlsrc import load_yaml
 from pnpgen.errors import InputError
@@ -38,6 +38,7 @@ from pnpgen.safetext import quoted
 from pnpgen.svg.artwork import Art
 from pnpgen.svg.style import UNITS_PX
 from pnpgen.text.cells import RUBY_SCALE
+from pnpgen.units import MM_PER_PT
 
 EPS = 1e-6
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from pnpgen.impose.cutter import add_registration
 from pnpgen.impose.fold import FoldLayout, fold_pages
 from pnpgen.impose.grid import SheetLayout, SheetOptions, choose_layout, cut_marks, used_part
 from pnpgen.impose.nest import NestLayout
@@ -149,6 +150,36 @@ def home_sheets(deck: DeckSheets, layout: SheetLayout | NestLayout | SlotLayout,
             page.items.extend(slug(words, note, stamp, layout.paper_mm, sheet, font, measure, lang, y=at))
             pages.append(page)
     return pages
+
+
+def plain_sheets(deck: DeckSheets, layout: SheetLayout | NestLayout | SlotLayout, by_hand: bool,
+                 sheet: SheetOptions, font: str, measure: Measure) -> list[Page]:
+    """Home sheets on a grid, a nesting or a sheet layout's slots (not tiles, fold-over or sleeve
+    inserts): a deck's own, and those decks share (impose/share.py). ``by_hand``: a board the
+    registration marks leave no room for, cut by hand with cut marks, not by the machine."""
+    if isinstance(layout, SlotLayout):
+        return home_sheets(deck, layout, sheet, font, measure)
+    if by_hand:
+        return home_sheets(deck, layout, sheet.cut_by_hand(), font, measure)
+    home = home_sheets(deck, layout, sheet, font, measure)
+    if sheet.silhouette is not None:
+        add_registration(home, sheet.silhouette)
+    return home
+
+
+def duplex_ready(pages: list[Page], two_sided: bool, sheet: SheetOptions, font: str, lang: str) -> list[Page]:
+    """A deck's home pages for a file that also holds two-sided sheets (the all-in-one file, the
+    reprint): printed duplex, a one-sided deck's sheet is followed by a blank page, so every
+    backs page of the next deck lands behind its fronts."""
+    if two_sided or sheet.duplex == "none":
+        return pages
+    out: list[Page] = []
+    for page in pages:
+        blank = Page(page.size_mm, [TextOp(sheet.margin_mm + 2, sheet.margin_mm + 4,
+                                           msg("sheet.blank", lang),
+                                           font, 6, (0.5, 0.5, 0.5))])
+        out.extend((page, blank))
+    return out
 
 
 def _marks(layout: SheetLayout | NestLayout | SlotLayout, n: int, sheet: SheetOptions) -> list[Straight]:
