@@ -130,7 +130,7 @@ def test_the_docs_examples_build_as_written(tmp_path):
         assert pdf.is_file(), pdf
         assert len(PdfReader(pdf).pages) >= 1
     assert {d.id: d.count for d in game.decks} == {"blessings": 20, "board": 1, "box": 1, "dice": 1, "enemies": 4, "epic": 20,
-                                                  "log": 20, "map": 1, "market": 11, "mats": 2, "monsters": 5, "mydice": 3,
+                                                  "log": 20, "map": 1, "market": 11, "mats": 2, "monsters": 5, "mydice": 3, "pad": 20,
                                                   "night-mats": 1, "spells": 5, "units": 10}
 
 

@@ -62,6 +62,14 @@ def test_ruby_takes_the_full_width_bar_a_japanese_input_method_types():
     assert loose_marks("{鏡|かがみ} \\{a|} {{x|}}", PALETTE) == []
 
 
+def test_escapes_are_read_inside_a_ruby_as_outside():
+    """A reading ending in a backslash closed a ruby at an escaped brace: ``\\}`` is a literal
+    brace inside a ruby too, so ``{漢字|かんじ\\}`` is no ruby and prints as written."""
+    assert parse("{漢字|かんじ\\}", PALETTE) == [[Span(TEXT, "{漢字|かんじ}")]]
+    assert parse("{漢字|かんじ\\}}", PALETTE) == [[Span(RUBY, "漢字", reading="かんじ}")]]
+    assert parse("{漢\\|字|かんじ\\\\}", PALETTE) == [[Span(RUBY, "漢|字", reading="かんじ\\")]]
+
+
 def test_style_applies_to_icons_and_ruby():
     assert parse("**[red]{vp}{字|じ}[/red]**", PALETTE) == [[
         Span(ICON, "vp", True, "red"), Span(RUBY, "字", True, "red", "じ")]]

@@ -71,6 +71,17 @@ def test_a_label_whose_markup_has_no_partner_is_refused_at_its_line(tmp_path, ca
     assert run(root, "check", "--game", "test") == 0
 
 
+def test_a_value_and_its_unit_make_no_markup_neither_has_alone(tmp_path):
+    """A value ``{漢字|かんじ`` and a unit ``\\}`` (an escaped brace, whole by itself) joined
+    into a ruby whose reading ended in a backslash: the card printed かんじ\\ above 漢字. The
+    unit's brace stays a brace: the words print as written."""
+    deck = ENEMIES.replace("unit: 点", 'unit: "\\\\}"').replace("reward: 4,", 'reward: "{漢字|かんじ",')
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    said = "".join(t for t, _, _ in _runs(root, "cards")[0])
+    assert "{漢字|かんじ}" in said, said
+
+
 MATS = """\
 name: マット
 kind: board

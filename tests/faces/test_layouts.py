@@ -1199,3 +1199,43 @@ def test_a_card_that_says_stand_up_is_told_not_stood_up_on_the_table(tmp_path, c
     deck.write_text("name: 兵\nlayout: standee\npieces:\n  - {title: A, count: 4}\n", encoding="utf-8")
     run(root, "check", "--game", "test")
     assert "standee is a token" not in capsys.readouterr().err  # the standee layout's own token stands
+
+
+def test_the_docs_small_score_pad_keeps_its_tick_boxes_off_the_text_panel(tmp_path, capsys):
+    """An A6 score pad from ``board`` put its white tick boxes over the layout's text panel at
+    ``h - 25``: the panel's text hidden, no warning. The pad docs/data-format.md gives, copied
+    from the docs, builds quietly: its tick boxes drawn and no panel under them."""
+    import pypdfium2
+
+    docs = (REPO / "docs" / "data-format.md").read_text(encoding="utf-8")
+    at = docs.index("# data/<slug>/decks/pad.yaml\n")
+    root = make_workspace(tmp_path / "ws", deck=docs[at:docs.index("```", at)])
+    capsys.readouterr()
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert "print lint" not in capsys.readouterr().err
+    dpi = 144
+    page = pypdfium2.PdfDocument(str(root / "build" / "test" / "shop" / "cards-unique.pdf"))[0]
+    image = page.render(scale=dpi / 72).to_pil().convert("L")
+
+    def grey(x_mm: float, y_mm: float) -> int:
+        return min(image.getpixel((round((BLEED + x_mm) / 25.4 * dpi) + d, round((BLEED + y_mm) / 25.4 * dpi)))
+                   for d in (-1, 0, 1))
+
+    assert all(grey(10 + c * (85 + 2) / 8, 124) < 100 for c in range(8))  # each tick box's left side
+    assert grey(14, 124) > 200  # inside a tick box: paper
+    below = [c.char for c in glyphs(root / "build" / "test" / "shop" / "cards-unique.pdf")[0] if c.y - BLEED > 113]
+    assert below == [], below  # no panel (nor its 未定) under the tick boxes
+
+
+def test_the_docs_landscape_card_without_art_widens_its_text_over_the_arts_half(tmp_path):
+    """``card-landscape`` with ``art: null`` left the card's left half empty and the text in the
+    right half. The override docs/data-format.md gives sets the text from 4 mm across the card."""
+    docs = " ".join((REPO / "docs" / "data-format.md").read_text(encoding="utf-8").split())
+    override = re.search(r"`(layout: \{extends: card-landscape, boxes: \{art: null,[^`]*)`", docs)
+    assert override, "the docs' landscape override"
+    root = make_workspace(tmp_path / "ws", deck=f"name: 役割\n{override.group(1)}\npieces:\n  - {{title: 語り部, text: {ROLE}}}\n")
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    page = glyphs(root / "build" / "test" / "shop" / "cards-unique.pdf")[0]
+    first = next(c for c in page if c.char == "あ")
+    assert first.x - BLEED < 8, first  # from the left edge, where the art was
+    assert max(c.x for c in page if c.y - BLEED > 14) - BLEED > 70  # and across to the right

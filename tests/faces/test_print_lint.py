@@ -319,3 +319,31 @@ def test_a_small_ruby_reading_is_named_as_ruby_with_what_to_do(tmp_path, capsys)
            "set at half its text's size, so set the text at 12 pt or more, or lower the deck's lint: {min_text: …} " \
            "(docs/data-format.md, ruby)" in lines, lines
     assert f"{AT}:5: print lint: deck 'cards' piece 1 (甲): text 「甲」 5.0 pt, smaller than 6 pt" in lines, lines
+
+
+SCORE_PAD = """\
+name: Score sheet
+kind: board
+size: [148, 210]
+layout:
+  extends: board
+  boxes:
+    art: null
+    grid: {type: grid, x: 1, y: 30, w: 120, h: 120, cols: 6, rows: 6, stroke_width: 0.3}
+    ticks: {type: grid, x: 56, y: 158, w: 78, h: 8, cols: 8, spacing: 2, fill: white, stroke_width: 0.3}
+pieces:
+  - {title: Campaign Log, text: Cross out a square each time a unit falls.}
+"""
+
+
+def test_a_grid_box_near_the_trim_is_warned_as_text_is(tmp_path, capsys):
+    """A score pad's grid ruled to 1 mm from the trim passed the lint (only text and hairlines
+    were measured): a drifted cut takes its border. A grid box's lines, however thick, are told
+    as text is, at the box; the tick boxes well inside are not."""
+    ws = make_workspace(tmp_path / "ws", deck=SCORE_PAD)
+    code, lines = _lint(capsys, ws)
+    assert code == 0
+    assert lines == ["the layout of deck 'cards' (front, box grid, from data/test/decks/cards.yaml:8): print lint: "
+                     "deck 'cards' piece 1 (Campaign Log): grid lines 1.0 mm from the trim, inside the 3 mm safe zone (a drifted cut may take its border)"], lines
+    inside = make_workspace(tmp_path / "inside", deck=SCORE_PAD.replace("x: 1,", "x: 14,"))
+    assert _lint(capsys, inside) == (0, [])

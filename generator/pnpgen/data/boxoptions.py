@@ -12,6 +12,7 @@ from typing import Any
 from pnpgen.data import validate as v
 from pnpgen.data.boxlengths import dash_length, length, number, points
 from pnpgen.data.i18n import LANGUAGE_CODE, LANGUAGE_EXPECTED, language_code_hint
+from pnpgen.data.markup import RUBY_MARK
 
 BOX_TYPES = ("text", "image", "icons", "panel", "frame", "folds", "line", "grid", "track")
 DRAWN = ("text", "image", "icons", "panel", "frame", "grid", "track")  # the types that paint a fill
@@ -83,8 +84,8 @@ def flag(value: Any, trim: tuple[float, float]) -> bool:
 
 
 # markup that is whole in itself: an escape, an icon, a ruby, a bold or colour pair (data/markup.py)
-_WHOLE_MARKS = re.compile(r"\\[\\*\[\]{}|｜]|\{[^\W\d_][\w-]*\}|\{[^{}|｜\n]+[|｜][^{}|｜\n]+\}"
-                          r"|\*\*[^*]*\*\*|\[([A-Za-z][\w-]*)\][^\[\]]*\[/\1\]")
+_WHOLE_MARKS = re.compile(r"\\[\\*\[\]{}|｜]|\{[^\W\d_][\w-]*\}|" + RUBY_MARK
+                          + r"|\*\*[^*]*\*\*|\[([A-Za-z][\w-]*)\][^\[\]]*\[/\1\]")
 _LOOSE = re.compile(r"[*\[\]{}|｜\\]")
 
 

@@ -55,11 +55,17 @@ class MarkupError(ValueError):
 
 
 _ICON_NAME = r"[^\W\d_][\w-]*"  # a letter of any script first ({火}, {vp}), never a digit, a space or _
+_ESCAPED = r"\\[\\*\[\]{}|｜]"
+# a ruby's base or reading: its escapes read as outside one ({漢字|かんじ\}} has a brace in its
+# reading, and {漢字|かんじ\} is no ruby at all), a backslash before anything else the backslash itself
+RUBY_PART = r"(?:" + _ESCAPED + r"|\\(?![\\*\[\]{}|｜])|[^{}|｜\n\\])"
+RUBY_MARK = r"\{" + RUBY_PART + r"+[|｜]" + RUBY_PART + r"+\}"
+_UNESCAPE = re.compile(r"\\([\\*\[\]{}|｜])")
 _TOKEN = re.compile(
     r"\\(?P<esc>[\\*\[\]{}|｜])"
     r"|(?P<bold>\*\*)"
     r"|\[(?P<close>/?)(?P<colour>[A-Za-z][\w-]*)\]"
-    r"|(?<!\{)\{(?P<base>[^{}|｜\n]+)[|｜](?P<reading>[^{}|｜\n]+)\}(?!\})"
+    r"|(?<!\{)\{(?P<base>" + RUBY_PART + r"+)[|｜](?P<reading>" + RUBY_PART + r"+)\}(?!\})"
     r"|(?<!\{)\{(?P<icon>" + _ICON_NAME + r")\}(?!\})"
     r"|(?P<nl>\n)"
 )
@@ -103,8 +109,8 @@ def parse(text: str, palette: Mapping[str, str]) -> list[list[Span]]:
                 colours.append(m.group("colour"))
         elif m.group("base"):
             flush()
-            _append(paragraphs[-1], Span(RUBY, m.group("base"), bold, colours[-1] if colours else None,
-                                         m.group("reading")))
+            _append(paragraphs[-1], Span(RUBY, _UNESCAPE.sub(r"\1", m.group("base")), bold,
+                                         colours[-1] if colours else None, _UNESCAPE.sub(r"\1", m.group("reading"))))
         elif m.group("icon"):
             flush()
             _append(paragraphs[-1], Span(ICON, m.group("icon"), bold, colours[-1] if colours else None))
@@ -149,7 +155,7 @@ def loose_marks(text: str, palette: Mapping[str, str]) -> list[str]:
 # bold and a colour typed with the input method on (＊＊強＊＊, ［red］…［/red］): printed as written
 _WIDE_BOLD = later(r"＊＊([^＊\n]+)＊＊")
 _WIDE_COLOUR = later(r"［(/?)([A-Za-z][\w-]*)］")
-_HALF_RUBY = later(r"(?<![\\{])\{(?P<base>[^{}|｜\n]*)[|｜](?P<reading>[^{}|｜\n]*)\}(?!\})")  # {鏡|}, {|かがみ}
+_HALF_RUBY = later(r"(?<![\\{])\{(?P<base>" + RUBY_PART + r"*)[|｜](?P<reading>" + RUBY_PART + r"*)\}(?!\})")  # {鏡|}, {|かがみ}
 
 
 class _EveryColour(dict):

@@ -6,7 +6,8 @@ template line that drew it), against game.yaml ``lint:`` (``pnpgen.data.lint``):
 - text smaller than ``min_text`` (6 pt);
 - text reading at less than ``min_contrast`` (2:1) on the one colour under it (a dark text on a
   dark tile; text over art or a gradient is not measured);
-- text, or a stroke thinner than ``thin_stroke`` (0.5 pt), inside the ``safe`` zone (3 mm from
+- text, a layout's ``grid`` box (however thick its lines), or a stroke thinner than
+  ``thin_stroke`` (0.5 pt), inside the ``safe`` zone (3 mm from
   the trim edge inward), measured on the trim's bounding rectangle: text by its box (the glyph
   advance, ascent 0.88 and descent 0.12 of the size), a stroke by its path's box (the line the
   stroke follows); text reaching past the trim counts, a stroke that runs past it (a background
@@ -96,6 +97,7 @@ def lint_faces(faces: Iterable[tuple[Deck, Piece, str, str]], arts: dict[str, Ar
     cuts: dict[tuple[str, str], list[tuple[float, float]] | None] = {}
     seen = {} if seen is None else seen  # a face shown by many pieces: checked once
     used: set[tuple] = set()
+    boxes: dict[tuple[str, str], list[str]] = {}  # each layout side's box by line, compiled once
     for deck, piece, side, key in faces:
         art = arts.get(key)
         own = deck.lint if deck.lint is not None and not shop else settings  # a deck file's lint: over the game's
@@ -120,7 +122,8 @@ def lint_faces(faces: Iterable[tuple[Deck, Piece, str, str]], arts: dict[str, Ar
             ruby = _ruby_readings(art.marks)
             seen[face] = [(at, "small-ruby" if what == "small-text" and i in ruby else what, measure, text)
                           for i, (kind, at, value, x0, y0, x1, y1, text) in enumerate(art.marks)
-                          for what, measure in _checks(kind, value, (x0, y0, x1, y1), printed, own,
+                          for what, measure in _checks("grid" if kind == "stroke" and _in_grid(deck, at, boxes) else kind,
+                                                       value, (x0, y0, x1, y1), printed, own,
                                                        cuts[deck.id, side], on.scale)]
         for at, what, measure, text in seen[face]:
             f = found.setdefault((deck.id, at or f"{side} template", what, text if what == "font-substituted" else ""),
@@ -133,7 +136,6 @@ def lint_faces(faces: Iterable[tuple[Deck, Piece, str, str]], arts: dict[str, Ar
                 f.worst, f.text, f.shown = measure, text, piece
     for gone in set(seen) - used:
         del seen[gone]
-    boxes: dict[tuple[str, str], list[str]] = {}  # each layout side's box by line, compiled once
     return [_line(f, f.settings, templates, boxes, shop) for f in found.values()]
 
 
@@ -203,11 +205,13 @@ def _checks(kind: str, value: float, box: tuple, trim: tuple, s: LintSettings,
             round(value, 2) < round(s.min_stroke_pt, 2) - EPS else []
     x0, y0, x1, y1 = box
     inward = min(x0 - trim[0], y0 - trim[1], trim[2] - x1, trim[3] - y1) * MM_PER_PT * scale
-    if kind == "stroke":
+    if kind in ("stroke", "grid"):
         if s.min_stroke_pt is not None and round(value, 2) < round(s.min_stroke_pt, 2) - EPS:
             out.append(("thin-stroke", value))
-        if s.safe_mm is not None and s.thin_stroke_pt is not None and round(value, 2) < s.thin_stroke_pt - EPS \
-                and 0 <= round(inward, 1) < s.safe_mm - EPS:
+        near = s.safe_mm is not None and 0 <= round(inward, 1) < s.safe_mm - EPS
+        if near and kind == "grid":  # a score pad's boxes, however thick: a drifted cut takes their border
+            out.append(("grid-in-safe-zone", inward))
+        elif near and s.thin_stroke_pt is not None and round(value, 2) < s.thin_stroke_pt - EPS:
             out.append(("stroke-in-safe-zone", inward))
     else:
         if s.min_text_pt is not None and round(value, 1) < s.min_text_pt - EPS:
@@ -256,6 +260,18 @@ def _box_line(path: Path, inside: tuple[str, ...], box: str, line: str) -> str:
     if name and doc is not None and (*inside, name) in doc.key_marks:
         return f":{doc.key_marks[(*inside, name)][0]}"
     return f"; line {line} of the template it compiles to, as pnpgen layout export writes it"
+
+
+def _in_grid(deck: Deck, at: str, boxes: dict[tuple[str, str], list[str]]) -> bool:
+    """Whether the template line ``at`` draws a layout's ``grid`` box (ruled cells or a row of
+    tick boxes): its lines are measured against the safe zone as text is, however thick."""
+    name, _, line = at.rpartition(":")
+    if deck.layout is None or not name.startswith("@layout/"):
+        return False
+    side = name.rsplit("/", 1)[-1]
+    box = _layout_box(deck, side, line, boxes).removeprefix(", box ")
+    drawn = deck.layout.back if side == "back" else deck.layout.front
+    return bool(box) and drawn is not None and any(b.name == box and b.type == "grid" for b in drawn.boxes)
 
 
 def _layout_box(deck: Deck, side: str, line: str, boxes: dict[tuple[str, str], list[str]]) -> str:
@@ -339,6 +355,8 @@ def _line(f: _Finding, s: LintSettings, templates: Path, boxes: dict[tuple[str, 
             what = f"text{text} {-f.worst:.1f} mm past the trim: the cut takes it (keep text out of {zone})"
         else:
             what = f"text{text} {f.worst:.1f} mm from the trim, inside {zone} (a drifted cut may take it)"
+    elif f.kind == "grid-in-safe-zone":
+        what = (f"grid lines {f.worst:.1f} mm from the trim, inside the {s.safe_mm:g} mm safe zone (a drifted cut may take its border)")
     else:
         what = (f"stroke thinner than {s.thin_stroke_pt:g} pt {f.worst:.1f} mm from the trim, inside the "
                 f"{s.safe_mm:g} mm safe zone (a drifted cut shows it uneven)")
