@@ -147,7 +147,8 @@ def test_a_layout_not_as_recorded_is_refused():
                         {}, [{"F": "\U00010001a"}]).to_json()
     assert patch.layout_of(good) is not None
     for change in ({"tag": "pnpgen layout 0"}, {"lengths": [10]}, {"forms": [9]}, {"named": [[0, "picture", "x", 6]]},
-                   {"face_glyphs": [{"F": "abc"}]}, {"starts": ["5"]}, {"at": -1}, {"extra": 1}):
+                   {"face_glyphs": [{"F": "abc"}]}, {"starts": ["5"]}, {"at": -1}, {"extra": 1},
+                   {"shows": [["x" * 64]]}, {"shows": [[], []]}, {"shows": [[1]]}):
         assert patch.layout_of({**good, **change}) is None, change
     assert patch.layout_of([1, 2]) is None
 
@@ -187,6 +188,65 @@ def test_pictured_cards_text_edit_copied_and_art_edit_written_afresh(tmp_path, p
     assert run(ws, *BUILD) == 0
     assert patches and True not in patches.values()
     _same_as_cold(tmp_path, ws, "cold2", monkeypatch)
+
+
+def _pictured(tmp_path: Path) -> Path:
+    arts = ["a.png", "b.png", "c.png"]
+    pieces = "".join(f"  - {{name: 札{i}, art: {arts[i % 3]}}}\n" for i in range(1, 13))
+    return picture_workspace(tmp_path / "ws", pieces, PICTURE_FRONT,
+                             {"a.png": (200, 40, 40), "b.png": (40, 200, 40), "c.png": (40, 40, 200)})
+
+
+def test_a_text_edit_lays_out_the_unchanged_pages_pictures_by_their_keys(tmp_path, patches, monkeypatch):
+    """A text edit asks for no unchanged face to find its pictures (the layout holds each page's
+    pictures' keys), keeps every cached picture stream, and writes what a cold build writes."""
+    from PIL import Image
+
+    ws = _pictured(tmp_path)
+    # a picture with a soft mask: placed from a stream of the cache (a plain one, from its file's pieces)
+    Image.new("RGBA", (300, 200), (200, 40, 40, 128)).save(ws / "data" / "test" / "art" / "a.png")
+    assert run(ws, *BUILD) == 0
+    images = ws / "build" / ".cache" / "images"
+    before = sorted(p.relative_to(images) for p in images.rglob("*") if p.is_file())
+    assert before
+    asked: set[str] = set()
+    get = writer.FaceStreams.get
+
+    def asking(self, key, art, cmyk, images):
+        asked.add(key)
+        return get(self, key, art, cmyk, images)
+
+    monkeypatch.setattr(writer.FaceStreams, "get", asking)
+    laid_out = writer.laid_out
+    monkeypatch.setattr(writer, "laid_out", lambda *a: None)  # (the pictures walked, as before)
+    _edit(_deck(ws), "{name: 札5,", "{name: 札5改,")
+    assert run(ws, *BUILD) == 0
+    assert patches == PATCHED
+    walked, asked = set(asked), set()
+    monkeypatch.setattr(writer, "laid_out", laid_out)
+    _edit(_deck(ws), "{name: 札5改,", "{name: 札5再,")
+    assert run(ws, *BUILD) == 0
+    assert patches == PATCHED
+    # only the faces shown on the rewritten pages (and test-all's own pages) are asked for
+    assert asked and len(asked) <= len(walked) - 6, (len(asked), len(walked))
+    assert sorted(p.relative_to(images) for p in images.rglob("*") if p.is_file()) == before
+    _same_as_cold(tmp_path, ws, "cold", monkeypatch)
+    monkeypatch.setattr(writer.FaceStreams, "get", get)
+    _edit(_deck(ws), "{name: 札5再,", "{name: 札5改,")  # and again, from the layout this edit recorded
+    assert run(ws, *BUILD) == 0
+    assert patches == PATCHED
+    _same_as_cold(tmp_path, ws, "cold2", monkeypatch)
+
+
+def test_a_face_showing_another_picture_is_not_laid_out_from_the_keys(tmp_path, patches, monkeypatch):
+    """A card given another of the deck's pictures: the pictures are met in another order, so
+    the documents are written afresh, as a cold build writes them."""
+    ws = _pictured(tmp_path)
+    assert run(ws, *BUILD) == 0
+    _edit(_deck(ws), "{name: 札1, art: b.png}", "{name: 札1, art: a.png}")
+    assert run(ws, *BUILD) == 0
+    assert patches and True not in patches.values()
+    _same_as_cold(tmp_path, ws, "cold", monkeypatch)
 
 
 def test_a_documents_glyphs_from_their_counts():

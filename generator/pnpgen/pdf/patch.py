@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import stat
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -33,9 +34,10 @@ from typing import Any
 
 from pnpgen.pdf.objects import Ref
 
-TAG = "pnpgen layout 1"  # change with what a layout records or how the writer numbers
+TAG = "pnpgen layout 2"  # change with what a layout records or how the writer numbers
 NAMED = ("font", "standard", "paint", "layer")  # what a page numbers besides its faces' forms (``Recorder``)
 GLYPH = 0x10000  # a glyph id is written as the character this far on (never a surrogate)
+_KEY = re.compile(r"[0-9a-f]{64}")  # a picture's key
 
 
 def name_hash(name: str) -> str:
@@ -98,6 +100,8 @@ class Layout:
     # every (glyph id, character) pair the streams show, by font, as glyph_text, and how many show each
     union: dict[str, str] = field(default_factory=dict)
     counts: dict[str, list[int]] = field(default_factory=dict)
+    # each page's pictures' keys as the writer meets them (``_Writer.shown_on``); empty: not known
+    shows: list[list[str]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {"tag": TAG, **{k: getattr(self, k) for k in self.__dataclass_fields__}}
@@ -127,6 +131,9 @@ def layout_of(value: object) -> Layout | None:
                     for e in layout.named)
             and _glyphs_ok(layout.face_glyphs) and isinstance(layout.page_glyphs, dict)
             and _glyphs_ok(list(layout.page_glyphs.values())) and _glyphs_ok([layout.union])
+            and isinstance(layout.shows, list) and len(layout.shows) in (0, n)
+            and all(isinstance(keys, list) and all(isinstance(k, str) and _KEY.fullmatch(k) for k in keys)
+                    for keys in layout.shows)
             and isinstance(layout.counts, dict) and layout.counts.keys() == layout.union.keys()
             and all(isinstance(c, list) and len(c) * 2 == len(layout.union[f]) and all(type(n) is int and n > 0 for n in c)
                     for f, c in layout.counts.items())):
@@ -153,13 +160,14 @@ class Recorder:
         self.page_glyphs: dict[str, Mapping[str, Any]] = {}  # ``Layout``'s, as streams' glyphs or their text
         self.face_glyphs: list[Mapping[str, Any]] = []
         self.counts: dict[str, Counter] | None = None  # the glyphs' counts, when known (``patched``)
+        self.shows: list[list[str]] = []  # ``Layout``'s, set with the pictures
         self._before: tuple[int, ...] = ()
 
     def copy(self) -> Recorder:
         out = Recorder()
         out.ok, out.first, out.starts, out.faces, out.forms, out.form_pages, out.named = \
             self.ok, self.first, list(self.starts), list(self.faces), list(self.forms), list(self.form_pages), list(self.named)
-        out.page_glyphs, out.face_glyphs = dict(self.page_glyphs), list(self.face_glyphs)
+        out.page_glyphs, out.face_glyphs, out.shows = dict(self.page_glyphs), list(self.face_glyphs), list(self.shows)
         out.counts = {font: Counter(c) for font, c in self.counts.items()} if self.counts is not None else None
         return out
 
@@ -214,11 +222,13 @@ class Recorder:
         union = {font: "".join(g + c for (g, c), n in counted.items() if n > 0) for font, counted in counts.items()}
         numbers = {font: [n for n in counted.values() if n > 0] for font, counted in counts.items()}
         offsets = f.offsets[self.first - 1:end - 1] + [f.offsets[self.first - 1] + len(part)]
+        shows = self.shows if len(self.shows) == len(self.starts) \
+            and all(_KEY.fullmatch(k) for keys in self.shows for k in keys) else []
         return Layout(w.cmyk, pictures_hash(w.pictures), self.first, end, offsets[0],
                       [b - a for a, b in zip(offsets, offsets[1:])], hashlib.sha256(part).hexdigest(),
                       "".join(d.hex()[:32] for d in digests if d is not None), self.starts, self.faces, self.forms,
                       self.form_pages, self.named, page_glyphs, face_glyphs,
-                      {k: v for k, v in union.items() if v}, {k: v for k, v in numbers.items() if v})
+                      {k: v for k, v in union.items() if v}, {k: v for k, v in numbers.items() if v}, shows)
 
 
 def _text(glyphs: Mapping, memo: dict[int, tuple[Mapping, dict[str, str]]]) -> dict[str, str]:
@@ -309,6 +319,36 @@ def plan(w: Any, pages: Sequence, last: Layout, path: str) -> Plan | None:
     if part is None:
         return None
     return Plan(path, part, [d for d in digests if d is not None], keys, redo)
+
+
+def laid_out(w: Any, pages: Sequence, last: Layout, found: Plan) -> list[tuple[str, bytes]] | None:
+    """The pictures of a document written from the last build's file (``plan``), in the order the
+    writer meets them (``_Writer.shown``): an unchanged page's by the keys the layout recorded (its
+    page and faces not walked), each by the stand-in the build's image streams place it by; a
+    rewritten page's walked. None when the layout holds no keys or a picture is known by no
+    stand-in (the pictures are then walked as always)."""
+    if len(last.shows) != len(pages):
+        return None
+    first = dict(zip(found.keys, last.form_pages))  # each face by the page first showing it
+    out: list[tuple[str, bytes]] = []
+    shows = []
+    for i, page in enumerate(pages):
+        if i in found.redo:
+            made = w.faces.page(page, w.cmyk, w.page_stream)
+            if set(made.forms.values()) != set(page.faces()):
+                return None
+            shown = w.shown_on(page, {face for face in made.forms.values() if first[face] < i})
+        else:
+            shown = []
+            for key in last.shows[i]:
+                stand_in = w.images.stand_in_of(key)
+                if stand_in is None:
+                    return None
+                shown.append((key, stand_in))
+        shows.append([key for key, _ in shown])
+        out += shown
+    w.rec.shows = shows
+    return out
 
 
 def patched(w: Any, pages: Sequence, last: Layout, found: Plan, pages_ref: Ref) -> list[Ref] | None:

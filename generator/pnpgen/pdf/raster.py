@@ -485,6 +485,19 @@ class ImageStreams:
         self._sources[placed.key] = source
         return stand_in
 
+    def stand_in_of(self, key: str) -> bytes | None:
+        """The stand-in this object places the picture ``key`` by, or None when it knows none: a
+        document written from the last build's file places its unchanged pages' pictures by their
+        keys (pdf/patch.py ``laid_out``). The picture's cache entries are marked used, as
+        ``locate`` marks them, so that pruning keeps them."""
+        stand_in = STAND_IN + key.encode("ascii")
+        placed = self._stand_ins.get(stand_in)
+        if placed is None:
+            return None
+        if self.folder is not None and not isinstance(placed.part, tuple):
+            self.used.update((self.path(placed.key), self.path(placed.key, "json")))
+        return stand_in
+
     def real(self, data: bytes) -> bytes:
         """The picture's bytes for a stand-in (read from its source and checked against its key);
         any other bytes as they are."""

@@ -34,7 +34,7 @@ from pnpgen.pdf.content import (
 )
 from pnpgen.pdf.embed import embed_font
 from pnpgen.pdf.objects import Name, ObjectFile, Raw, Ref, Shape, Slot, flate, pdf
-from pnpgen.pdf.patch import Layout, Recorder, patched, plan
+from pnpgen.pdf.patch import Layout, Recorder, laid_out, patched, plan
 from pnpgen.pdf.pictures import picture_shape
 from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.svglib_fallback import put_fallback_faces
@@ -320,7 +320,11 @@ class _Writer:
         if last is not None and begun is None and found is None:
             return None
         if begun is None:
-            self.pictures_first(doc.pages)
+            laid = laid_out(self, doc.pages, last[1], found) if last is not None and found is not None else None
+            if laid is None:
+                self.pictures_first(doc.pages)
+            for key, data in laid or ():  # (the unchanged pages' pictures by their keys: their faces not walked)
+                self.picture(key, data)
             catalog, pages_ref, info = self.f.reserve(), self.f.reserve(), self.f.reserve()
             if self.rec is not None:
                 self.rec.first = self.f.next
@@ -405,19 +409,32 @@ class _Writer:
         pages first show them (``shown``): an edit of a card's text or count leaves the pictures'
         bytes, nearly all of a big document, the same at the same offsets, so the file it replaces
         can be rewritten from there on only (engine/spare.py)."""
-        for key, data in self.shown(pages):
-            self.picture(key, data)
+        met: set[str] = set()
+        shows = []  # (each page's pictures' keys, for the layout: pdf/patch.py ``laid_out``)
+        for page in pages:
+            shown = self.shown_on(page, met)
+            shows.append([key for key, _ in shown])
+            for key, data in shown:
+                self.picture(key, data)
+        if self.rec is not None:
+            self.rec.shows = shows
 
     def shown(self, pages: list[Page]) -> Iterator[tuple[str, bytes]]:
         """The pictures of ``pages`` as ``page`` meets them: the page's own, then each face's."""
         met: set[str] = set()
         for page in pages:
-            made = self.faces.page(page, self.cmyk, self.page_stream)
-            yield from sorted(made.content.pictures.items())
-            for face in made.forms.values():
-                if face not in met:
-                    met.add(face)
-                    yield from sorted(self.faces.get(face, self.arts[face], self.cmyk, self.images).content.pictures.items())
+            yield from self.shown_on(page, met)
+
+    def shown_on(self, page: Page, met: set[str]) -> list[tuple[str, bytes]]:
+        """The pictures of one page as ``page`` meets them, but those of faces ``met`` already
+        (``met`` then holds the page's faces too)."""
+        made = self.faces.page(page, self.cmyk, self.page_stream)
+        out = sorted(made.content.pictures.items())
+        for face in made.forms.values():
+            if face not in met:
+                met.add(face)
+                out += sorted(self.faces.get(face, self.arts[face], self.cmyk, self.images).content.pictures.items())
+        return out
 
     def outline(self, bookmarks: list[tuple[int, str]], kids: list[Ref]) -> Ref:
         """The document outline (ISO 32000-1 §12.3.3): one level, each item opening its page."""
