@@ -1,5 +1,5 @@
 """A write to the machine's cache (usercache.py) killed midway leaves its temporary,
-``.<entry>.<pid>``: the next run that writes there removes it once it can prove the write dead
+``.<entry>.<pid>``: a run that writes there (the first in an hour) removes it once it can prove the write dead
 (its process gone, or the file older than hours), never a running process's, nothing else."""
 
 from __future__ import annotations
