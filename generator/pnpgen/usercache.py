@@ -49,7 +49,8 @@ SECRET_BYTES = 32
 _TEMPORARY = later(r"\.(?:[0-9a-f]{40}|secret)\.([0-9]{1,9})")
 STALE_SECONDS = 6 * 3600  # a write takes milliseconds: a temporary this old is a dead write's, whoever has its pid now
 _SWEPT: set[Path] = set()  # folders swept of dead writes' temporaries by this process
-SWEPT = ".swept"  # a folder's stamp, in the cache folder: when a run last swept it (its time of change)
+SWEPT = "swept"  # a folder's stamp, in the cache folder: when a run last swept it (its time of change; no
+# dot: what starts with one there is a write's temporary)
 SWEEP_SECONDS = 3600  # a folder is listed for dead writes' temporaries at most once an hour
 PROCESS_SECRET = os.urandom(SECRET_BYTES)  # seals when there is no machine key: made at import, so forked workers share it
 
@@ -185,10 +186,10 @@ def _sweep(where: Path) -> None:
     that is older than STALE_SECONDS (its pid since taken by another process). A running
     process's temporary is left: it is about to be renamed into place. Nothing else is touched.
     Without this, each such file stayed for ever. Each folder is swept once per process, and once
-    per SWEEP_SECONDS by all of them (its stamp in the cache folder, ``.swept.<kind>``, ``.swept``
+    per SWEEP_SECONDS by all of them (its stamp in the cache folder, ``swept-<kind>``, ``swept``
     for the cache folder's own; a kind's folder holds its entries alone): listing a kind's folder of 20,000
     entries, each deck's text read since, took a text edit's build some 12 ms of its reading."""
-    for place, stamp in ((where, where.parent / f"{SWEPT}.{where.name}"), (where.parent, where.parent / SWEPT)):
+    for place, stamp in ((where, where.parent / f"{SWEPT}-{where.name}"), (where.parent, where.parent / SWEPT)):
         if place in _SWEPT:
             continue
         _SWEPT.add(place)

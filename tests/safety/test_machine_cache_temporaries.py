@@ -82,7 +82,7 @@ def test_a_kinds_folder_is_listed_for_dead_writes_once_an_hour_not_by_every_run(
     monkeypatch.setattr(usercache, "_SWEPT", set())
     usercache.put("yaml", ENTRY, [1])  # the first run: swept, stamped
     yaml = tmp_path / "cache" / "yaml"
-    assert (yaml.parent / f"{usercache.SWEPT}.yaml").is_file() and (yaml.parent / usercache.SWEPT).is_file()
+    assert (yaml.parent / f"{usercache.SWEPT}-yaml").is_file() and (yaml.parent / usercache.SWEPT).is_file()
     assert sorted(p.name for p in yaml.iterdir()) == [ENTRY]  # (the folder holds its entries alone)
     ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     dead = yaml / f".{ENTRY[::-1]}.{int(ended.stdout)}"  # a write whose process is gone
@@ -94,7 +94,7 @@ def test_a_kinds_folder_is_listed_for_dead_writes_once_an_hour_not_by_every_run(
     usercache.put("yaml", ENTRY[1:] + "0", [2])
     assert listed == [] and dead.exists()
     two_hours_ago = time.time() - 2 * 3600
-    for stamp in (f"{usercache.SWEPT}.yaml", usercache.SWEPT):
+    for stamp in (f"{usercache.SWEPT}-yaml", usercache.SWEPT):
         os.utime(yaml.parent / stamp, (two_hours_ago, two_hours_ago))
     monkeypatch.setattr(usercache, "_SWEPT", set())  # a run an hour later
     usercache.put("yaml", ENTRY[2:] + "00", [3])
