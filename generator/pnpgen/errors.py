@@ -85,6 +85,14 @@ def too_long(name: str) -> bool:
     return size(name) > PATH_BYTES or any(size(part) > NAME_BYTES for part in name.split("/"))
 
 
+def within(path: Path, folder: Path) -> bool:
+    """``path.is_relative_to(folder)``, its common answer found from the two as text: pathlib's
+    compares them part by part (some 10 µs; a thousand cards' art, checked twice each). A path
+    that does not start with the folder's text is asked of pathlib, as before."""
+    text, base = str(path), str(folder)
+    return text.startswith(base if base.endswith(os.sep) else base + os.sep) or path.is_relative_to(folder)
+
+
 @lru_cache(maxsize=256)
 def _real(folder: Path) -> Path:
     """A folder through its links, found once per process (a thousand art files are checked
@@ -130,7 +138,7 @@ def contained(path: str | Path, folder: Path, key: str, where: Where | Path | st
             target = _real(folder) / name                # folder above it (a thousand cards' art)
         else:
             target = (folder / path).resolve()
-        inside = target.is_relative_to(_real(folder))
+        inside = within(target, _real(folder))
     except (OSError, RuntimeError, ValueError) as e:  # a symlink loop, a NUL byte, a name too long
         if isinstance(e, RuntimeError) or getattr(e, "errno", None) == errno.ELOOP:  # (3.13: OSError ELOOP)
             raise InputError(f"{name!r} is a link loop: a symbolic link that leads back to itself", path=where,

@@ -316,6 +316,40 @@ def test_the_art_folder_is_checked_for_links_out_once_however_many_pictures_are_
     assert len(calls) == 1
 
 
+def test_a_thousand_cards_pictures_are_found_inside_art_without_pathlib_comparing_parts(tmp_path, monkeypatch):
+    """A picture right in art/ is inside it by its name: checking it (``contained``) and naming it
+    (``art/<name>``) compare the paths as text, not by pathlib's ``is_relative_to`` (some 10 µs
+    each, twice per card); a link in art/ leading out is still refused."""
+    from pathlib import PurePath
+
+    folder = tmp_path / "game" / "art"
+    folder.mkdir(parents=True)
+    for i in range(20):
+        (folder / f"p{i}.png").write_bytes(png(Image.new("RGB", (4, 4))))
+    (tmp_path / "outside.png").write_bytes(png(Image.new("RGB", (4, 4))))
+    (folder / "out.png").symlink_to(tmp_path / "outside.png")
+    calls = []
+    real = PurePath.is_relative_to
+    monkeypatch.setattr(PurePath, "is_relative_to", lambda self, *a: calls.append(self) or real(self, *a))
+    found = ArtFolder(tmp_path / "game")
+    assert [found.info(f"p{i}.png").name for i in range(20)] == [f"art/p{i}.png" for i in range(20)]
+    assert [path.name for path in calls if path.suffix == ".png"] == []  # (art/ itself: once, leads_out)
+    with pytest.raises(InputError, match="is outside art/"):
+        found.info("out.png")
+
+
+_PARTS = st.lists(st.sampled_from(["a", "ab", "b", "..", ".", "a b", "é"]), max_size=5)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_PARTS, _PARTS)
+def test_within_answers_as_pathlib_does(path, folder):
+    from pnpgen.errors import within
+
+    p, f = Path("/", *path), Path("/", *folder)
+    assert within(p, f) == p.is_relative_to(f)
+
+
 _FRAGMENTS = ["href", "xlink:", "x", "_", "é", "=", " ", "\n", "'", '"', "a.png", "b.png", "<image ", "/>", "data:", "#"]
 
 

@@ -1,5 +1,5 @@
 """A write to the machine's cache (usercache.py) killed midway leaves its temporary,
-``.<entry>.<pid>``: the next run that writes there removes it once it can prove the write dead
+``.<entry>.<pid>``: a run that writes there (the first in an hour) removes it once it can prove the write dead
 (its process gone, or the file older than hours), never a running process's, nothing else."""
 
 from __future__ import annotations
@@ -70,3 +70,33 @@ def test_a_machine_cache_below_a_file_is_no_cache_not_a_traceback(tmp_path, monk
             capsys.readouterr().err
         assert (tmp_path / variable / "test" / "cards.pdf").is_file()
     assert (tmp_path / "a-file").read_bytes() == b"not a folder"
+
+
+def test_a_kinds_folder_is_listed_for_dead_writes_once_an_hour_not_by_every_run(tmp_path, monkeypatch):
+    """A kind's folder holds an entry for every text read since (20,000 on a designer's machine
+    after months of edits): each run listed it whole to find dead writes' temporaries. It is
+    listed when its stamp says no run did within the hour; a dead write's temporary goes then."""
+    from pnpgen import usercache
+
+    monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(usercache, "_SWEPT", set())
+    usercache.put("yaml", ENTRY, [1])  # the first run: swept, stamped
+    yaml = tmp_path / "cache" / "yaml"
+    assert (yaml.parent / f"{usercache.SWEPT}-yaml").is_file() and (yaml.parent / usercache.SWEPT).is_file()
+    assert sorted(p.name for p in yaml.iterdir()) == [ENTRY]  # (the folder holds its entries alone)
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead = yaml / f".{ENTRY[::-1]}.{int(ended.stdout)}"  # a write whose process is gone
+    dead.write_bytes(b"half an entry")
+    listed = []
+    scandir = os.scandir
+    monkeypatch.setattr(os, "scandir", lambda path: listed.append(path) or scandir(path))
+    monkeypatch.setattr(usercache, "_SWEPT", set())  # another run, within the hour
+    usercache.put("yaml", ENTRY[1:] + "0", [2])
+    assert listed == [] and dead.exists()
+    two_hours_ago = time.time() - 2 * 3600
+    for stamp in (f"{usercache.SWEPT}-yaml", usercache.SWEPT):
+        os.utime(yaml.parent / stamp, (two_hours_ago, two_hours_ago))
+    monkeypatch.setattr(usercache, "_SWEPT", set())  # a run an hour later
+    usercache.put("yaml", ENTRY[2:] + "00", [3])
+    assert not dead.exists() and len(listed) == 2
+    assert usercache.get("yaml", ENTRY[2:] + "00") == [3]

@@ -41,7 +41,7 @@ from urllib.parse import unquote
 from lxml import etree
 
 from pnpgen.data.picturebytes import checked_whole, picture_hash
-from pnpgen.errors import InputError, Where, contained, leads_out, parser_said, place, written_alike
+from pnpgen.errors import InputError, Where, contained, leads_out, parser_said, place, within, written_alike
 from pnpgen.litter import is_litter
 from pnpgen.memo import Memo, Stamps
 from pnpgen.messages import counted
@@ -308,7 +308,7 @@ class ArtFolder:
         ``templates/<game>/<rel>`` for one beside the templates."""
         if self._resolved is None:
             self._resolved = self.root.resolve()
-        in_art = path.is_relative_to(self._resolved)
+        in_art = within(path, self._resolved)
         folder = self.root if in_art or self.templates is None else self.templates
         return (f"art/{_as_resolved(rel, folder, path)}" if folder == self.root
                 else f"templates/{folder.name}/{_as_resolved(rel, folder, path)}")
