@@ -37,7 +37,7 @@ import importlib.util
 import marshal
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -47,11 +47,15 @@ from pnpgen.patterns import later
 SECRET_BYTES = 32
 # A temporary of ``put`` (``.<entry>.<pid>``) or of the machine's key (``.secret.<pid>``)
 _TEMPORARY = later(r"\.(?:[0-9a-f]{40}|secret)\.([0-9]{1,9})")
+_ENTRY = later(r"[0-9a-f]{40}")  # an entry's name (``key``)
 STALE_SECONDS = 6 * 3600  # a write takes milliseconds: a temporary this old is a dead write's, whoever has its pid now
 _SWEPT: set[Path] = set()  # folders swept of dead writes' temporaries by this process
 SWEPT = "swept"  # a folder's stamp, in the cache folder: when a run last swept it (its time of change; no
 # dot: what starts with one there is a write's temporary)
 SWEEP_SECONDS = 3600  # a folder is listed for dead writes' temporaries at most once an hour
+UNUSED_SECONDS = 60 * 86400  # an entry no run has read for 60 days goes at a sweep (the cache would only grow)
+USED_SECONDS = 86400  # an entry read is marked used (its time of change) at most once a day
+RECORDS = frozenset({"calibration"})  # kinds that record what pnpgen wrote (not made again from content): never forgotten
 PROCESS_SECRET = os.urandom(SECRET_BYTES)  # seals when there is no machine key: made at import, so forked workers share it
 
 
@@ -109,10 +113,19 @@ def get(kind: str, name: str) -> Any:
     if where is None or not (_private(where) and _private(where.parent)):
         return None
     try:
-        raw = (where / name).read_bytes()
-        check, body = raw[:32], raw[32:]
-        if hashlib.sha256(body).digest() != check:
-            return None
+        handle = os.open(where / name, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        try:
+            st = os.fstat(handle)
+            with os.fdopen(os.dup(handle), "rb") as f:
+                raw = f.read()
+            check, body = raw[:32], raw[32:]
+            if hashlib.sha256(body).digest() != check:
+                return None
+            if time.time() - st.st_mtime > USED_SECONDS and os.utime in os.supports_fd:
+                with contextlib.suppress(OSError):  # (a read-only disk: read all the same)
+                    os.utime(handle)  # used: kept by the sweep (_sweep) for UNUSED_SECONDS more
+        finally:
+            os.close(handle)
         return marshal.loads(body)
     except (OSError, ValueError, EOFError, TypeError):
         return None
@@ -200,9 +213,13 @@ def _sweep(where: Path) -> None:
             pass  # never swept (or the stamp unreadable): swept now
         try:
             with os.scandir(place) as entries:
-                found = [(e.path, int(m.group(1))) for e in entries if (m := _TEMPORARY.fullmatch(e.name))]
+                listed = list(entries)
         except OSError:
             continue
+        found = [(e.path, int(m.group(1))) for e in listed if (m := _TEMPORARY.fullmatch(e.name))]
+        if place == where and where.name not in RECORDS:  # a kind's folder holds its entries alone: one
+            # no run has read for long goes
+            _forget_unused(e for e in listed if _ENTRY.fullmatch(e.name))
         for path, pid in found:
             try:
                 if pid == os.getpid() or (_running(pid) and time.time() - os.lstat(path).st_mtime < STALE_SECONDS):
@@ -218,6 +235,19 @@ def _sweep(where: Path) -> None:
                 os.close(handle)
         except OSError:
             pass  # a read-only disk: swept again by the next run
+
+
+def _forget_unused(entries: Iterable[os.DirEntry]) -> None:
+    """Remove the entries no run has read (``get`` marks each entry it reads, once a day) for
+    UNUSED_SECONDS: the fonts, decks and templates of games long gone. One read again is made
+    again, as any missing entry is."""
+    oldest = time.time() - UNUSED_SECONDS
+    for entry in entries:
+        try:
+            if entry.is_file(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_mtime < oldest:
+                os.unlink(entry.path)
+        except OSError:
+            pass  # gone already, or not ours to remove
 
 
 def _running(pid: int) -> bool:

@@ -100,3 +100,33 @@ def test_a_kinds_folder_is_listed_for_dead_writes_once_an_hour_not_by_every_run(
     usercache.put("yaml", ENTRY[2:] + "00", [3])
     assert not dead.exists() and len(listed) == 2
     assert usercache.get("yaml", ENTRY[2:] + "00") == [3]
+
+
+def test_an_entry_no_run_has_read_for_months_goes_one_read_stays(tmp_path, monkeypatch):
+    """The machine cache only grew: an entry for every deck text ever read (379 MB, 19,543 YAML
+    entries after a day of big-deck edits). A sweep removes entries no run has read for
+    UNUSED_SECONDS; ``get`` marks an entry it reads (once a day), so what is in use stays; the
+    calibration sheets' record (what pnpgen wrote, not made again) is never forgotten."""
+    from pnpgen import usercache
+
+    monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(usercache, "_SWEPT", set())
+    old, used, fresh = ENTRY, ENTRY[1:] + "0", ENTRY[2:] + "00"
+    for kind in ("yaml", "calibration"):
+        for name in (old, used):
+            usercache.put(kind, name, [name])
+    months_ago = time.time() - usercache.UNUSED_SECONDS - 86400
+    cache = tmp_path / "cache"
+    for kind in ("yaml", "calibration"):
+        for name in (old, used):
+            os.utime(cache / kind / name, (months_ago, months_ago))
+    assert usercache.get("yaml", used) == [used]  # read: marked used
+    assert (cache / "yaml" / used).stat().st_mtime > months_ago + 86400
+    for stamp in (f"{usercache.SWEPT}-yaml", f"{usercache.SWEPT}-calibration", usercache.SWEPT):
+        os.utime(cache / stamp, (months_ago, months_ago))
+    monkeypatch.setattr(usercache, "_SWEPT", set())  # a later run that writes: sweeps
+    usercache.put("yaml", fresh, [3])
+    usercache.put("calibration", fresh, [3])
+    assert sorted(p.name for p in (cache / "yaml").iterdir()) == sorted([used, fresh])
+    assert sorted(p.name for p in (cache / "calibration").iterdir()) == sorted([old, used, fresh])
+    assert usercache.get("yaml", old) is None and usercache.get("yaml", used) == [used]
