@@ -44,6 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "generator"))
 import pnpgen.engine.typeset  # noqa: E402, F401
 from pdfprobe import KEEP_ENV  # noqa: E402
 from pnpgen.cli import COLLECTOR_THRESHOLDS, main  # noqa: E402
+from pnpgen.engine.cache import Cache  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -344,6 +345,22 @@ def tmp_path(request, tmp_path_factory) -> Path:
 def workspace(tmp_path: Path) -> Path:
     """The test workspace without a draft: its builds make no rulebook."""
     return make_workspace(tmp_path / "ws")
+
+
+@pytest.fixture
+def read_back(monkeypatch) -> list[str]:
+    """The faces found in the cache from now on (their keys)."""
+    found: list[str] = []
+    real = Cache.face
+
+    def counted(self, key, from_json, **kw):
+        art = real(self, key, from_json, **kw)
+        if art is not None:
+            found.append(key)
+        return art
+
+    monkeypatch.setattr(Cache, "face", counted)
+    return found
 
 
 @pytest.fixture

@@ -60,22 +60,6 @@ def build(ws: Path, out: Path) -> dict[str, bytes]:
     return {name: (out / "test" / name).read_bytes() for name in PDFS}
 
 
-@pytest.fixture
-def read_back(monkeypatch) -> list[str]:
-    """The faces found in the cache from now on (their keys)."""
-    found: list[str] = []
-    real = Cache.face
-
-    def counted(self, key, from_json, **kw):
-        art = real(self, key, from_json, **kw)
-        if art is not None:
-            found.append(key)
-        return art
-
-    monkeypatch.setattr(Cache, "face", counted)
-    return found
-
-
 def test_an_art_file_shown_as_it_is_is_not_copied_into_the_cache(tmp_path, read_back):
     ws = workspace(tmp_path / "ws")  # RGB PNGs: embedded as they are
     build(ws, tmp_path / "b")

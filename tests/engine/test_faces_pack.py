@@ -38,22 +38,6 @@ def own_entries(out: Path) -> list[Path]:
     return sorted((out / ".cache" / "faces").rglob("*.json"))
 
 
-@pytest.fixture
-def read_back(monkeypatch) -> list[str]:
-    """The faces found in the cache from now on (their keys)."""
-    found: list[str] = []
-    real = Cache.face
-
-    def counted(self, key, from_json, **kw):
-        art = real(self, key, from_json, **kw)
-        if art is not None:
-            found.append(key)
-        return art
-
-    monkeypatch.setattr(Cache, "face", counted)
-    return found
-
-
 def test_an_edit_reads_the_faces_it_did_not_change_from_their_pack(tmp_path, read_back):
     ws = picture_workspace(tmp_path / "ws", pieces(), PICTURE_FRONT, COLOURS)
     out = tmp_path / "b"

@@ -39,6 +39,16 @@ def _export(root: Path, game: str = "test", *extra: str) -> Path:
 TWO = ["カード1", "カード2"]  # a deck of cards beside what a test reads: two are enough (the small workspace has 11)
 
 
+def _token_game(tmp_path: Path, decks: dict[str, str], templates: dict[str, str]) -> Path:
+    """The test workspace with these deck files (name → YAML) and templates (name → SVG) added."""
+    root = make_workspace(tmp_path / "ws", pieces=TWO)
+    for name, text in decks.items():
+        (root / "data" / "test" / "decks" / f"{name}.yaml").write_text(text, encoding="utf-8")
+    for name, svg in templates.items():
+        (root / "templates" / "test" / f"{name}.svg.j2").write_text(svg, encoding="utf-8")
+    return root
+
+
 def _two_games(tmp_path: Path) -> Path:
     """Games 'test' and 'test2', each with the same deck 'cards' and a second deck 'more'."""
     root = make_workspace(tmp_path / "ws", pieces=TWO)
@@ -776,18 +786,13 @@ def test_a_two_sided_pieces_back_is_not_called_by_its_fronts_name(tmp_path):
     named 賛成, whichever side was up. A back that does not print the piece's name goes by the
     deck's name (a tile's one name; a token's back state); a counter whose back prints its unit
     keeps the unit's name on both sides."""
-    root = make_workspace(tmp_path / "ws", pieces=TWO)
-    decks = root / "data" / "test" / "decks"
     token = "kind: token\nshape: {shape}\nsize: 20\nfront: sq.svg.j2\nback: {back}\nfields: {{name: text}}\n" \
             "pieces:\n  - {{name: 賛成, count: 2}}\n"
-    (decks / "vote.yaml").write_text("name: 投票トークン\n" + token.format(shape="circle", back="vote.svg.j2"),
-                                     encoding="utf-8")
-    (decks / "hexvote.yaml").write_text("name: 投票六角\n" + token.format(shape="hex", back="vote.svg.j2"),
-                                        encoding="utf-8")
-    (decks / "units.yaml").write_text("name: 部隊\n" + token.format(shape="rect", back="own.svg.j2").replace("size: 20", "size: [20, 20]"), encoding="utf-8")
-    for name, svg in (("sq", SQUARE_TOKEN_SVG), ("vote", VOTE_BACK_SVG), ("own", OWN_BACK_SVG)):
-        (root / "templates" / "test" / f"{name}.svg.j2").write_text(svg, encoding="utf-8")
-    out = _export(root)
+    out = _export(_token_game(tmp_path, {
+        "vote": "name: 投票トークン\n" + token.format(shape="circle", back="vote.svg.j2"),
+        "hexvote": "name: 投票六角\n" + token.format(shape="hex", back="vote.svg.j2"),
+        "units": "name: 部隊\n" + token.format(shape="rect", back="own.svg.j2").replace("size: 20", "size: [20, 20]")},
+        {"sq": SQUARE_TOKEN_SVG, "vote": VOTE_BACK_SVG, "own": OWN_BACK_SVG}))
     assert [(o["Name"], o["Nickname"]) for o in _objects(out, "vote")] == [("Custom_Tile", "投票トークン")] * 2
     for obj in _objects(out, "hexvote"):  # a pointy hex: a token, its back the second state
         assert (obj["Nickname"], obj["States"]["2"]["Nickname"]) == ("賛成", "投票六角")
@@ -831,19 +836,13 @@ def test_a_two_sided_piece_face_down_hides_its_words_and_a_ruby_is_its_base(tmp_
     tiles and tokens (both states) are saved ``HideWhenFaceDown``, as cards are; a one-sided tile
     is not. A ruby's reading was a line of its own in the Description (表: とうひょう, then 投票で可決):
     the base alone, as the rest of pnpgen names a piece."""
-    root = make_workspace(tmp_path / "ws", pieces=TWO)
-    decks = root / "data" / "test" / "decks"
     token = "kind: token\nshape: {shape}\nsize: 20\nfront: front.svg.j2\n{back}" \
             "fields: {{name: text, text: text}}\npieces:\n  - {{name: 賛成, text: \"{{投票|とうひょう}}で可決\"}}\n"
-    (decks / "vote.yaml").write_text("name: 投票トークン\n" + token.format(shape="circle", back="back: vote.svg.j2\n"),
-                                     encoding="utf-8")
-    (decks / "hexvote.yaml").write_text("name: 投票六角\n" + token.format(shape="hex", back="back: vote.svg.j2\n"),
-                                        encoding="utf-8")
-    (decks / "plain.yaml").write_text("name: 一枚\n" + token.format(shape="circle", back="").replace("kind: token", "kind: tile"),
-                                      encoding="utf-8")
-    for name, svg in (("front", RUBY_FRONT_SVG), ("vote", VOTE_BACK_SVG)):
-        (root / "templates" / "test" / f"{name}.svg.j2").write_text(svg, encoding="utf-8")
-    out = _export(root)
+    out = _export(_token_game(tmp_path, {
+        "vote": "name: 投票トークン\n" + token.format(shape="circle", back="back: vote.svg.j2\n"),
+        "hexvote": "name: 投票六角\n" + token.format(shape="hex", back="back: vote.svg.j2\n"),
+        "plain": "name: 一枚\n" + token.format(shape="circle", back="").replace("kind: token", "kind: tile")},
+        {"front": RUBY_FRONT_SVG, "vote": VOTE_BACK_SVG}))
     [tile] = _objects(out, "vote")
     assert tile["Name"] == "Custom_Tile" and tile["Description"] == "表: 投票で可決\n裏: 反対", tile["Description"]
     assert tile["HideWhenFaceDown"] is True

@@ -11,6 +11,7 @@ import re
 import shutil
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pikepdf
 import pytest
@@ -73,6 +74,17 @@ def _inside(glyph, box: dict) -> bool:
     """The glyph's origin (on its baseline) within the box, the trim's top-left at (bleed, bleed)."""
     x, y = glyph.x - BLEED, glyph.y - BLEED
     return box["x"] - 0.01 <= x <= box["x"] + box["w"] and box["y"] <= y <= box["y"] + box["h"] + 0.01
+
+
+def _front_without_lint(root: Path, capsys, dpi: int) -> Any:
+    """The test game built with no print lint, its first shop front rendered at ``dpi`` in greys."""
+    import pypdfium2
+
+    capsys.readouterr()
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert "print lint" not in capsys.readouterr().err
+    page = pypdfium2.PdfDocument(str(root / "build" / "test" / "shop" / "cards-unique.pdf"))[0]
+    return page.render(scale=dpi / 72).to_pil().convert("L")
 
 
 @pytest.mark.parametrize("name", layouts.builtin_names())
@@ -969,19 +981,14 @@ def test_a_roll_and_write_sheets_grid_and_tick_boxes_come_from_yaml(tmp_path, ca
     """A roll-and-write sheet's grid and its row of tick boxes needed a picture drawn elsewhere or
     a template: a ``type: grid`` box draws ``cols`` × ``rows`` cells, ruled (``spacing: 0``) or
     as boxes apart (``spacing: 2``), each line where the box's size puts it."""
-    import pypdfium2
 
     deck = ("name: 記録\nkind: board\nsize: [148, 210]\nlayout:\n  extends: board\n  boxes:\n    art: null\n"
             "    grid: {type: grid, x: 14, y: 30, w: 120, h: 60, cols: 6, rows: 3, stroke_width: 0.4}\n"
             "    ticks: {type: grid, x: 14, y: 100, w: 78, h: 8, cols: 8, spacing: 2, fill: white}\n"
             "pieces:\n  - {title: 記録, text: 本文}\n")
     root = make_workspace(tmp_path / "ws", deck=deck)
-    capsys.readouterr()
-    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
-    assert "print lint" not in capsys.readouterr().err
     dpi = 144
-    page = pypdfium2.PdfDocument(str(root / "build" / "test" / "shop" / "cards-unique.pdf"))[0]
-    image = page.render(scale=dpi / 72).to_pil().convert("L")
+    image = _front_without_lint(root, capsys, dpi)
 
     def dark(x_mm: float, y_mm: float) -> bool:  # trim coordinates, a pixel either side of the point
         return min(image.getpixel((round((BLEED + x_mm) / 25.4 * dpi) + d, round((BLEED + y_mm) / 25.4 * dpi) + e))
@@ -1205,17 +1212,12 @@ def test_the_docs_small_score_pad_keeps_its_tick_boxes_off_the_text_panel(tmp_pa
     """An A6 score pad from ``board`` put its white tick boxes over the layout's text panel at
     ``h - 25``: the panel's text hidden, no warning. The pad docs/data-format.md gives, copied
     from the docs, builds quietly: its tick boxes drawn and no panel under them."""
-    import pypdfium2
 
     docs = (REPO / "docs" / "data-format.md").read_text(encoding="utf-8")
     at = docs.index("# data/<slug>/decks/pad.yaml\n")
     root = make_workspace(tmp_path / "ws", deck=docs[at:docs.index("```", at)])
-    capsys.readouterr()
-    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
-    assert "print lint" not in capsys.readouterr().err
     dpi = 144
-    page = pypdfium2.PdfDocument(str(root / "build" / "test" / "shop" / "cards-unique.pdf"))[0]
-    image = page.render(scale=dpi / 72).to_pil().convert("L")
+    image = _front_without_lint(root, capsys, dpi)
 
     def grey(x_mm: float, y_mm: float) -> int:
         return min(image.getpixel((round((BLEED + x_mm) / 25.4 * dpi) + d, round((BLEED + y_mm) / 25.4 * dpi)))
