@@ -9,7 +9,9 @@ import random
 from pathlib import Path
 
 import pytest
+from pypdf import PdfReader
 
+from conftest import make_workspace, run
 from pnpgen import usercache
 from pnpgen.data import yamlsrc
 from pnpgen.data.yamlpieces import cut
@@ -239,3 +241,25 @@ def test_the_shipped_games_decks_read_in_pieces_as_read_whole():
             continue
         together = yamlsrc._put_together(path, c, [str(n) for n in range(len(c.items))], {})
         assert together is not None and fields(together[0]) == fields(yamlsrc._read(path, text)), path
+
+
+def test_a_build_after_a_card_edit_prints_the_edit(tmp_path, monkeypatch, capsys):
+    """Built, a card's text edited and the deck's head read alone with it: the sheets say the
+    new text, and a card whose line moved keeps its own (the build's outcome, as a designer sees it)."""
+    monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "cache"))
+    names = [f"カード{i}" for i in range(1, 6)]
+    ws = make_workspace(tmp_path / "ws", pieces=names)
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    assert run(ws, "build", "--game", "test", "-q") == 0
+    parsed: list[str] = []
+    real = yamlsrc._read_measured
+    monkeypatch.setattr(yamlsrc, "_read_measured", lambda where, text: parsed.append(text) or real(where, text))
+    text = deck.read_text(encoding="utf-8")
+    edited = text.replace("  - {name: カード3, text: 本文カード3}\n",
+                          "  - name: 改めた札\n    text: 本文カード3\n")  # (one line more: the later cards move down)
+    assert edited != text
+    deck.write_text(edited, encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "-q") == 0
+    assert any(t.startswith("  - name: 改めた札") for t in parsed) and edited not in parsed  # read in pieces
+    pdf = " ".join(page.extract_text() for page in PdfReader(ws / "build" / "test" / "cards.pdf").pages)
+    assert "改めた札" in pdf and "カード3" not in pdf.replace("本文カード3", "") and "カード5" in pdf
