@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import marshal
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,6 +14,7 @@ import yaml
 from pnpgen import resources, usercache
 from pnpgen.data.textfile import reads_as_windows_1252
 from pnpgen.data.yamlhint import explain, quoted
+from pnpgen.data.yamlpieces import KEY, Cut, cut
 from pnpgen.errors import InputError, Where
 from pnpgen.patterns import LaterPattern, later
 from pnpgen.safetext import control_char
@@ -151,7 +154,9 @@ CACHE_KIND = "yaml"
 # so the machine's cache (usercache.py) keeps them by the text's content and this reader's code.
 _READER = b"".join([yaml.__version__.encode(), str(getattr(yaml, "CSafeLoader", None) is not None).encode(),
                     *(resources.folder("pnpgen").joinpath(*name).read_bytes()
-                      for name in (("data", "yamlsrc.py"), ("safetext.py",)))])
+                      for name in (("data", "yamlsrc.py"), ("data", "yamlpieces.py"), ("safetext.py",)))])
+PIECES_KIND = "yaml-pieces"  # a deck file's pieces as last read, each by its text (``_in_pieces``)
+FEW = 8  # pieces read again alone at most (or a tenth of the deck): more, and the file is read whole
 
 
 def load_yaml(path: Path) -> Located:
@@ -181,12 +186,131 @@ def load_yaml(path: Path) -> Located:
     kept = usercache.get(CACHE_KIND, entry)  # this very text read before: its values and positions
     if isinstance(kept, tuple) and len(kept) == 5:
         return Located(path, *kept)
-    doc = _read(path, text)
+    doc = _in_pieces(path, text, data.startswith(b"\xef\xbb\xbf"))
     usercache.put(CACHE_KIND, entry, (doc.data, doc.value_marks, doc.key_marks, doc.lists, doc.words))
     return doc
 
 
+def _in_pieces(path: Path, text: str, bom: bool) -> Located:
+    """The file read as ``_read`` reads it; a deck whose text cuts into its pieces
+    (data/yamlpieces.py) from the pieces the last reading of this file kept, each by its text:
+    those whose text is new (an edited card) are read alone, the head of the file too, and
+    the whole put together with every line number as in the file. Read whole when there is no
+    cut, when more than a few pieces are new, or when a piece read alone is not sure to read so
+    in the file (an error, an anchor or alias, a piece not where the cut put it): the whole
+    reading then says any error, and keeps its pieces for the next."""
+    c = cut(text) if not bom else None
+    if c is None:
+        return _read(path, text)
+    memo_name = usercache.key(_READER, KEY.encode(), str(path.absolute()).encode())
+    kept = usercache.get(PIECES_KIND, memo_name)
+    names = [hashlib.sha256(item.encode("utf-8")).hexdigest() for _, item in c.items]
+    together = None
+    if isinstance(kept, dict) and sum(name not in kept for name in names) <= max(FEW, len(names) // 10):
+        together = _put_together(path, c, names, kept)
+    if together is None:
+        doc, measured = _read_measured(path, text)
+        split = _pieces_of(doc, c, names) if not measured[3] else None  # (no anchor, so no alias)
+        if split is None:
+            return doc
+        together = doc, split
+    doc, pieces = together
+    usercache.put(PIECES_KIND, memo_name, pieces)
+    return doc
+
+
+def _put_together(path: Path, c: Cut, names: list[str], kept: dict) -> tuple[Located, dict] | None:
+    """The file from its head read alone and its pieces, each kept or read alone; None when
+    unsure (see ``_in_pieces``)."""
+    try:
+        head, (total, _, depth, anchors) = _read_measured(path, c.head)
+    except InputError:
+        return None
+    data = head.data
+    if anchors or not isinstance(data, dict) or KEY not in data or data[KEY] is not None \
+            or head.key_marks.get((KEY,)) != (c.line + 1, 1):
+        return None
+    pieces: dict[str, tuple] = {}
+    items: list = []
+    value_marks, key_marks, lists, words = head.value_marks, head.key_marks, head.lists, head.words
+    lists.add((KEY,))
+    try:
+        for i, ((start, text), name) in enumerate(zip(c.items, names)):
+            piece = pieces.get(name)
+            if piece is not None:  # the same text twice: its own values, as the whole reading makes them
+                piece = marshal.loads(marshal.dumps(piece))
+            else:
+                piece = kept.get(name) if name in kept else _piece_alone(path, text, c.indent)
+            if piece is None:
+                return None
+            value, vm, km, ls, wd = piece
+            pieces[name] = piece
+            items.append(value)
+            at = (KEY, i)
+            value_marks.update({at + kp: (line + start, column) for kp, (line, column) in vm.items()})
+            key_marks.update({at + kp: (line + start, column) for kp, (line, column) in km.items()})
+            lists.update(at + kp for kp in ls)
+            words.update({at + kp: w for kp, w in wd.items()})
+            total += len(vm) + len(km)
+            depth = max(depth, 3 + max(map(len, vm)))  # (the file's mapping, the list, the item)
+    except (TypeError, ValueError, KeyError, AttributeError):  # a kept piece not as written here
+        return None
+    if total > MAX_WRITTEN or depth > MAX_DEPTH:
+        return None  # (the whole reading says so)
+    value_marks[(KEY,)] = (c.items[0][0] + 1, c.indent + 1)
+    data[KEY] = items
+    return head, pieces
+
+
+def _piece_alone(path: Path, text: str, indent: int) -> tuple | None:
+    """One piece's item read alone: its value, marks (lines from its first), lists and words
+    by key paths inside it; None when unsure (an error, an alias, not one item at ``indent``)."""
+    try:
+        doc, (_, _, _, anchors) = _read_measured(path, text)
+    except InputError:
+        return None
+    if anchors or not isinstance(doc.data, list) or len(doc.data) != 1 \
+            or doc.value_marks.get(()) != (1, indent + 1):
+        return None
+    return (doc.data[0], {kp[1:]: m for kp, m in doc.value_marks.items() if kp},
+            {kp[1:]: m for kp, m in doc.key_marks.items()}, [kp[1:] for kp in doc.lists if kp],
+            {kp[1:]: w for kp, w in doc.words.items()})
+
+
+def _pieces_of(doc: Located, c: Cut, names: list[str]) -> dict[str, tuple] | None:
+    """The pieces of a file read whole, as ``_piece_alone`` gives them, by their texts' names;
+    None when its pieces are not the cut's items."""
+    items = doc.data.get(KEY) if isinstance(doc.data, dict) else None
+    if not isinstance(items, list) or len(items) != len(c.items):
+        return None
+    split: list[tuple[dict, dict, list, dict]] = [({}, {}, [], {}) for _ in items]
+    starts = [start for start, _ in c.items]
+    for n, marks in ((0, doc.value_marks), (1, doc.key_marks)):
+        for kp, (line, column) in marks.items():
+            if len(kp) > 1 and kp[0] == KEY:
+                split[kp[1]][n][kp[2:]] = (line - starts[kp[1]], column)
+    for kp in doc.lists:
+        if len(kp) > 1 and kp[0] == KEY:
+            split[kp[1]][2].append(kp[2:])
+    for kp, w in doc.words.items():
+        if len(kp) > 1 and kp[0] == KEY:
+            split[kp[1]][3][kp[2:]] = w
+    out = {}
+    for i, ((vm, km, ls, wd), (_, text)) in enumerate(zip(split, c.items)):
+        line = vm.get((), (0, 0))[0]
+        if not 1 <= line <= text.count("\n") + 1:  # (the item read where the cut has it)
+            return None
+        out[names[i]] = (items[i], vm, km, ls, wd)
+    return out
+
+
 def _read(path: Path, text: str) -> Located:
+    return _read_measured(path, text)[0]
+
+
+def _read_measured(path: Path, text: str) -> tuple[Located, tuple[int, int, int, bool]]:
+    """The file read, and its values counted with aliases expanded, as written, its depth, and
+    whether it anchors anything."""
     try:
         loader = _Loader(text)
     except yaml.reader.ReaderError as e:  # a control character anywhere in the file
@@ -195,9 +319,9 @@ def _read(path: Path, text: str) -> Located:
         raise InputError(f"character U+{e.character:04X} is not allowed in YAML", path=path, line=line,
                          column=column, expected="printable text; control characters removed") from None
     try:
-        node, composer = _fast_node(text)
+        node, composer, anchors = _fast_node(text)
         if composer is None:  # libyaml refused it: the pure-Python loader says why, in its words
-            node, composer = loader.get_single_node(), loader
+            node, composer, anchors = loader.get_single_node(), loader, "&" in text
     except yaml.MarkedYAMLError as e:
         hint = explain(text, e)
         raise InputError(hint.message, path=path, line=hint.line, column=hint.column, key=hint.key,
@@ -216,11 +340,12 @@ def _read(path: Path, text: str) -> Located:
         loader.dispose()
     doc = Located(path, None)
     if node is not None:
-        _Expansion(doc).check(node)
+        expansion = _Expansion(doc)
+        total, depth = expansion.measure(node)
         doc.data = _Builder(composer, doc, text).build(node, ())
-    else:
-        doc.data = {}
-    return doc
+        return doc, (total, expansion.written, depth, anchors)
+    doc.data = {}
+    return doc, (1, 1, 1, anchors)
 
 
 def _not_utf8(path: Path, data: bytes, e: UnicodeDecodeError) -> InputError:
@@ -246,27 +371,30 @@ def _not_utf8(path: Path, data: bytes, e: UnicodeDecodeError) -> InputError:
                                "VS Code: エンコード付きで保存 → UTF-8)")
 
 
-def _fast_node(text: str) -> tuple[yaml.Node | None, yaml.SafeLoader | None]:
+def _fast_node(text: str) -> tuple[yaml.Node | None, yaml.SafeLoader | None, bool]:
     """The document's node tree composed by libyaml (ten times faster than PyYAML's own
     composer, the same nodes and marks), when PyYAML has it; its nesting is measured from the
     parser's events first, since libyaml composes recursively in C. (None, None) when libyaml
     is missing or refuses the text, or the nesting is too deep: the pure-Python loader then
-    reads it and reports the error (libyaml's own error, for a text longer than SLOW_ERRORS)."""
+    reads it and reports the error (libyaml's own error, for a text longer than SLOW_ERRORS).
+    The third value: does the text anchor anything (``&name``)?"""
     c_loader = getattr(yaml, "CSafeLoader", None)
     if c_loader is None:
-        return None, None
+        return None, None, True
     try:
         events = c_loader(text)
         depth = 0
         anchored: dict[str, Any] = {}  # anchor name → the mark of the text it is on
         aliased: set[str] = set()
+        anchors = False  # (a list or mapping anchored)
         try:
             while events.check_event():
                 event = events.get_event()
                 if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
                     depth += 1
+                    anchors = anchors or event.anchor is not None
                     if depth > MAX_DEPTH:
-                        return None, None
+                        return None, None, True
                 elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                     depth -= 1
                 elif isinstance(event, yaml.ScalarEvent) and event.anchor:
@@ -280,11 +408,11 @@ def _fast_node(text: str) -> tuple[yaml.Node | None, yaml.SafeLoader | None]:
     except yaml.YAMLError:
         if len(text) > SLOW_ERRORS:  # PyYAML's own reading of 3 MB takes 20 s: libyaml's words, then
             raise
-        return None, None
+        return None, None, True
     for name, (start, end) in anchored.items():
         if name not in aliased:
             raise _LostAnchor(start, end, name)
-    return node, composer
+    return node, composer, anchors or bool(anchored)
 
 
 class _LostAnchor(Exception):
@@ -318,9 +446,6 @@ class _Expansion:
         self.known: dict[int, tuple[int, int]] = {}  # node id → (values, depth)
         self.open: set[int] = set()
         self.written = 0  # the distinct nodes met so far: the values written, each once
-
-    def check(self, node: yaml.Node) -> None:
-        self.measure(node)
 
     def measure(self, node: yaml.Node) -> tuple[int, int]:
         known = self.known.get(id(node))
