@@ -111,7 +111,7 @@ def test_the_dxf_extents_are_the_paper(tmp_path):
     paths in Studio when it moves them), and its limits too."""
     import ezdxf
 
-    from pnpgen.engine.cutfiles import cut_dxf
+    from pnpgen.exports.cutfiles import cut_dxf
     from pnpgen.impose.cutter import CutSheet
 
     sheet = CutSheet((210.0, 297.0), ())

@@ -380,7 +380,7 @@ def test_arcs_of_round_and_rounded_pieces_keep_their_shape_in_the_dxf_and_svg(tm
     import ezdxf
     from ezdxf import path as dxfpath
 
-    from pnpgen.engine.cutfiles import cut_dxf, cut_svg
+    from pnpgen.exports.cutfiles import cut_dxf, cut_svg
     from pnpgen.impose.cutter import CutSheet
     from pnpgen.shapes import cut_path, distance_to_polygon_edges, shape_spec, translate
 
@@ -442,7 +442,7 @@ def test_a_dxf_is_the_same_whatever_order_ezdxf_meets_its_entity_types_in(monkey
     types met in reverse order give the same bytes."""
     from ezdxf.entitydb import EntityDB
 
-    from pnpgen.engine.cutfiles import CutSheet, cut_dxf
+    from pnpgen.exports.cutfiles import CutSheet, cut_dxf
 
     sheet = CutSheet((210.0, 297.0), ())
     plain = cut_dxf(sheet)

@@ -15,10 +15,10 @@ from typing import Any
 from pnpgen import fonts as fontreg
 from pnpgen.data.model import Deck, Game
 from pnpgen.engine.bom import bill_of_materials
-from pnpgen.engine.cutfiles import CutFile, cut_files
 from pnpgen.engine.manifest import DeckRecord, die_line_record, layout_record
 from pnpgen.engine.options import BuildOptions
 from pnpgen.engine.paper import DeckOnPaper, back_behind, deck_sheet
+from pnpgen.exports.cutfiles import CutFile, cut_files
 from pnpgen.faces.faceset import DeckFaces, RenderedGame
 from pnpgen.impose.bom import bom_pages
 from pnpgen.impose.cutter import CRICUT_AREA_IN, silhouette_layout

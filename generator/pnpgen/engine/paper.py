@@ -10,9 +10,9 @@ from typing import Any
 
 from pnpgen.data.model import Deck
 from pnpgen.data.sheetlayouts import margin_warnings
-from pnpgen.engine.cutfiles import too_large_for_cricut
 from pnpgen.engine.manifest import DeckRecord
 from pnpgen.engine.options import BuildOptions
+from pnpgen.exports.cutfiles import too_large_for_cricut
 from pnpgen.faces.faceset import DeckFaces
 from pnpgen.impose.cutter import CRICUT_AREA_IN
 from pnpgen.impose.fold import layout_fold
