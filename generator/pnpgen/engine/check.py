@@ -14,7 +14,6 @@ from pnpgen.data.load import check_bleed
 from pnpgen.data.model import Deck, Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine import bookkey
-from pnpgen.engine.bleedcheck import ShopFace, bare_bleed_warnings, pack_name
 from pnpgen.engine.cache import Cache
 from pnpgen.engine.fingerprint import content_hash
 from pnpgen.engine.fresh import edition
@@ -31,6 +30,7 @@ from pnpgen.engine.game import (
 from pnpgen.engine.options import BuildOptions
 from pnpgen.engine.paper import DeckOnPaper, deck_sheet, short_bleed_warnings, stock_warnings
 from pnpgen.errors import InputError, TemplateMistake, place
+from pnpgen.exports.bleedcheck import ShopFace, bare_bleed_warnings, pack_name
 from pnpgen.faces.builtin import icon_dirs
 from pnpgen.faces.convert import convert_face
 from pnpgen.faces.faceset import FaceSet, face_renderer, unread_translations

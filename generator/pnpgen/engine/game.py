@@ -26,7 +26,6 @@ from pnpgen.data.sheetlayouts import SheetStock
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine import inksaver
 from pnpgen.engine import prerender as parallel
-from pnpgen.engine.bleedcheck import Paper, ShopFace, bare_bleed_warnings, first_faces, pack_name, paper
 from pnpgen.engine.cache import Cache, GameState, document_record, plan_keys_of
 from pnpgen.engine.documents import write_documents
 from pnpgen.engine.fingerprint import FileHashes, code, content_hash, fingerprint, hashed, sha
@@ -48,6 +47,7 @@ from pnpgen.engine.paper import (
 )
 from pnpgen.engine.tilesig import tile_signatures
 from pnpgen.errors import InputError, Where
+from pnpgen.exports.bleedcheck import Paper, ShopFace, bare_bleed_warnings, first_faces, pack_name, paper
 from pnpgen.exports.bleedfill import OUTSIDE_MM
 from pnpgen.exports.cutfiles import cutter_record
 from pnpgen.exports.order import BUILD_ORDER_COLUMNS, order_csv
