@@ -18,7 +18,8 @@ above; docs/architecture.md, "The pipeline", draws the same order):
    nothing below imports it.
 7. ``rulebook/``, ``exports/``: the draft typeset, the print-shop and table-top files
 8. ``engine/``: orchestration, cache, writes
-9. ``cli``, ``commands``, ``playtest``, ``sheetargs``, ``__main__``: the command layer (may load stages lazily, inside functions)
+9. ``cli``, ``commands``, ``playtest``, ``sheetargs``, ``__main__``: the command layer (may load stages lazily, inside functions);
+   ``scaffold`` (``pnpgen new``, ``pnpgen layout``) beside it, without lazy imports
 
 Checked for every module: no import circle (imports for type annotations alone counted too); no arrow from a lower stage to a higher one; no
 private name (``_x``) imported from another module; below the command layer, no pnpgen import
@@ -46,7 +47,7 @@ RANKS = {
     **dict.fromkeys(("errors", "units", "progress", "memo", "patterns", "safetext", "terms", "resources", "readme", "messages", "fonts", "fonttables", "usercache", "atomic", "litter", "boxnet",
                      "shapes", ""), 0),
     "data": 1, "printers": 2, "text": 2, "svg": 3, "impose": 4, "pdf": 5, "faces": 6, "rulebook": 7, "exports": 7,
-    "engine": 8, "serve": 9, "playtest": 9, "sheetargs": 9, "cli": 10, "commands": 10, "__main__": 10,
+    "engine": 8, "serve": 9, "playtest": 9, "sheetargs": 9, "scaffold": 9, "cli": 10, "commands": 10, "__main__": 10,
 }
 COMMAND_LAYER = {"pnpgen.cli", "pnpgen.commands", "pnpgen.__main__", "pnpgen.playtest", "pnpgen.sheetargs"}
 

@@ -19,8 +19,8 @@ from pdfprobe import glyphs, reader, text_positions, texts
 from pnpgen.data import boxlengths, layouts, sheetlayouts
 from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlsrc import Located
-from pnpgen.engine.scaffold import trim_of
 from pnpgen.exports.presets import load_preset
+from pnpgen.scaffold import trim_of
 
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
 HOME = (REPO / "docs" / "home-printing.md").read_text(encoding="utf-8")
