@@ -45,7 +45,6 @@ from pnpgen.engine.paper import (
     sleeve_back_warnings,
     stock_warnings,
 )
-from pnpgen.engine.tilesig import tile_signatures
 from pnpgen.errors import InputError, Where
 from pnpgen.exports.bleedcheck import Paper, ShopFace, bare_bleed_warnings, first_faces, pack_name, paper
 from pnpgen.exports.bleedfill import OUTSIDE_MM
@@ -70,6 +69,7 @@ from pnpgen.pdf.assemble import PdfFile, SourceChanged
 from pnpgen.pdf.patch import layout_of
 from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.settings import default_font
+from pnpgen.pdf.tilesig import tile_signatures
 from pnpgen.pdf.writer import FaceStreams
 from pnpgen.printers import Printer, check_asked, load_printer
 from pnpgen.shapes import ShapeSpec, deck_shape

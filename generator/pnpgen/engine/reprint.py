@@ -196,7 +196,7 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
 
 def _changed_tiles(pages: list[Page], old: list[str] | None, new: list[str], backs: bool) -> list[Page]:
     """A tiled board's tiles to print again: those whose part of the board changed
-    (engine/tilesig.py), when ``pages`` are the home sheets' own (every copy reprinted) and the
+    (pdf/tilesig.py), when ``pages`` are the home sheets' own (every copy reprinted) and the
     last build recorded its sheets; else every tile (a history version records none)."""
     if not old or len(old) != len(new) or len(pages) != len(new):
         return pages

@@ -21,10 +21,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pnpgen.data.model import Deck, Piece
-from pnpgen.exports.bleedfill import OUTSIDE_MM, PAPER, READ_PX_PER_MM, bare_bleed_warning, bare_sides, rendered
+from pnpgen.exports.bleedfill import OUTSIDE_MM, PAPER, READ_PX_PER_MM, bare_bleed_warning, bare_sides
 from pnpgen.impose.plan import Page, PagePlan, PlaceFace
 from pnpgen.impose.sheets import shop_face_page
 from pnpgen.memo import Memo
+from pnpgen.pdf.pixels import rendered
 from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.writer import write_document
 from pnpgen.shapes import deck_shape, translate

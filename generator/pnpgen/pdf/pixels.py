@@ -1,0 +1,26 @@
+"""A drawn PDF's pages read back as pixels (PDFium): what a page prints, for the readers that
+look at the art itself (bare bleed, a tile's signature) rather than at the plan that placed it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # Pillow loads when a page is read: a build that reads none never imports it
+    from PIL import Image
+
+
+def rendered(pdf: bytes, pages: Sequence[int], px_per_mm: float) -> list[Image.Image]:
+    """Pages (0-based) of ``pdf`` rendered at ``px_per_mm`` (pdfium), for reading the art."""
+    import pypdfium2  # (some 40 ms to import: a build with no face to read never does)
+
+    doc = pypdfium2.PdfDocument(pdf)
+    try:
+        out = []
+        for i in pages:
+            page = doc[i]
+            out.append(page.render(scale=px_per_mm * 25.4 / 72).to_pil().convert("RGB"))
+            page.close()
+        return out
+    finally:
+        doc.close()
