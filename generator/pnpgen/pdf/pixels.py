@@ -1,5 +1,6 @@
 """A drawn PDF's pages read back as pixels (PDFium): what a page prints, for the readers that
-look at the art itself (bare bleed, a tile's signature) rather than at the plan that placed it."""
+look at the art itself (bare bleed, a tile's signature, the ink saver's toner coverage) rather than
+at the plan that placed it."""
 
 from __future__ import annotations
 
@@ -24,3 +25,24 @@ def rendered(pdf: bytes, pages: Sequence[int], px_per_mm: float) -> list[Image.I
         return out
     finally:
         doc.close()
+
+
+def page_coverage(pdf: bytes, dpi: float) -> list[float]:
+    """Toner coverage (0 white … 1 black) of each page of ``pdf`` read at ``dpi``: the mean of
+    1 − luminance over its pixels (Rec. 709 weights, as ``pnpgen.svg.ink.luminance``)."""
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(pdf)
+    out = []
+    try:
+        for i in range(len(doc)):
+            page = doc[i]
+            bitmap = page.render(scale=dpi / 72)
+            px = bitmap.to_numpy()[..., :3].astype("float64") / 255.0
+            lum = px[..., 0] * 0.2126 + px[..., 1] * 0.7152 + px[..., 2] * 0.0722
+            out.append(float(1.0 - lum.mean()) if lum.size else 0.0)
+            bitmap.close()
+            page.close()
+    finally:
+        doc.close()
+    return out
