@@ -458,8 +458,8 @@ def test_silhouette_marks_inside_the_printers_margin_are_warned_of(tmp_path, cap
     outer edge 3.5 mm from the paper's edge, where a printer with the build's 5 mm margin leaves
     them out and the machine finds nothing to cut by: the build said nothing. It warns, with the
     inset that clears the margin; the defaults (outer edge 9.5 mm) say nothing."""
-    from pnpgen.engine.paper import silhouette_warnings
     from pnpgen.impose.grid import SheetOptions
+    from pnpgen.impose.onpaper import silhouette_warnings
     from pnpgen.impose.registration import SILHOUETTE, silhouette_option
 
     assert silhouette_warnings(SheetOptions(marks="silhouette", silhouette=SILHOUETTE)) == []

@@ -34,17 +34,7 @@ from pnpgen.engine.imposition import GamePlan, Impositions, impose_game, remembe
 from pnpgen.engine.manifest import DeckRecord
 from pnpgen.engine.options import BuildOptions
 from pnpgen.engine.output import mark_now
-from pnpgen.engine.paper import (
-    DeckOnPaper,
-    back_behind,
-    cricut_warnings,
-    deck_sheet,
-    fold_duplex_warnings,
-    short_bleed_warnings,
-    silhouette_warnings,
-    sleeve_back_warnings,
-    stock_warnings,
-)
+from pnpgen.engine.paper import cricut_warnings, fold_duplex_warnings, short_bleed_warnings, sleeve_back_warnings
 from pnpgen.errors import InputError, Where
 from pnpgen.exports.bleedcheck import Paper, ShopFace, bare_bleed_warnings, first_faces, pack_name, paper
 from pnpgen.exports.bleedfill import OUTSIDE_MM
@@ -59,6 +49,7 @@ from pnpgen.faces.printlint import lint_faces
 from pnpgen.faces.templates import CompiledTemplates, Renderer, RenderMemo
 from pnpgen.impose.cutter import silhouette_layout
 from pnpgen.impose.grid import SheetOptions, choose_layout, margin_to_hold_whole, size_to_hold_whole
+from pnpgen.impose.onpaper import DeckOnPaper, back_behind, deck_sheet, silhouette_warnings, stock_warnings
 from pnpgen.impose.sheets import (
     TILE_OPTIONS,
 )

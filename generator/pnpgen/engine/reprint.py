@@ -22,7 +22,7 @@ from pnpgen.engine.changes import (
 )
 from pnpgen.engine.imposition import fit_to_printer, folded_or_sleeved, version_stamp
 from pnpgen.engine.options import BuildOptions
-from pnpgen.engine.paper import deck_sheet
+from pnpgen.impose.onpaper import deck_sheet
 from pnpgen.impose.plan import Page, PagePlan
 from pnpgen.impose.sheets import DeckSheets, board_tiles, duplex_ready, home_sheets
 from pnpgen.impose.slots import SlotLayout
