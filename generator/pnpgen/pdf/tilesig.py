@@ -9,16 +9,14 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from pnpgen.impose.plan import Page, PagePlan, PlaceFace, page_signature
+from pnpgen.impose.tiles import TilePlan
 from pnpgen.pdf.pixels import rendered
 from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.writer import write_document
 from pnpgen.svg.artwork import Art
-
-if TYPE_CHECKING:
-    from pnpgen.impose.tiles import TilePlan
 
 READ_PX_PER_MM = 6.0  # some 150 dpi: a changed word or figure changes the pixels under it
 KNOWN_LIMIT = 4096  # tiles ``known`` holds at most (a watch session's): then it starts again
