@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT / "generator"))
 
 from pnpgen import fonts  # noqa: E402
 from pnpgen.data.workspace import find_workspace  # noqa: E402
-from pnpgen.engine.audit import audit_drafts, audit_game  # noqa: E402
+from pnpgen.faces.textaudit import audit_drafts, audit_game  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

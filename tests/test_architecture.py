@@ -18,13 +18,16 @@ above; docs/architecture.md, "The pipeline", draws the same order):
    nothing below imports it.
 7. ``rulebook/``, ``exports/``: the draft typeset, the print-shop and table-top files
 8. ``engine/``: orchestration, cache, writes
-9. ``cli``, ``commands``, ``playtest``, ``sheetargs``, ``__main__``: the command layer (may load stages lazily, inside functions)
+9. ``cli``, ``commands``, ``playtest``, ``sheetargs``, ``__main__``: the command layer (may load stages lazily, inside functions);
+   ``scaffold`` (``pnpgen new``, ``pnpgen layout``) beside it, without lazy imports
 
 Checked for every module: no import circle (imports for type annotations alone counted too); no arrow from a lower stage to a higher one; no
 private name (``_x``) imported from another module; below the command layer, no pnpgen import
 inside a function; no other module's global set or changed (``mod.NAME = …``,
 ``mod.NAME.update(…)``); at most 800 lines. ``impose/`` imports no library but the standard
-one and numpy, and no font registry (``test_page_plans_are_pure_millimetres``).
+one and numpy, and no font registry (``test_page_plans_are_pure_millimetres``). ``engine/`` holds
+only the modules ENGINE lists, each an orchestrating job, and no stage below it names it, not even
+for a type annotation (``test_the_engine_holds_only_its_orchestration``).
 """
 
 from __future__ import annotations
@@ -46,7 +49,7 @@ RANKS = {
     **dict.fromkeys(("errors", "units", "progress", "memo", "patterns", "safetext", "terms", "resources", "readme", "messages", "fonts", "fonttables", "usercache", "atomic", "litter", "boxnet",
                      "shapes", ""), 0),
     "data": 1, "printers": 2, "text": 2, "svg": 3, "impose": 4, "pdf": 5, "faces": 6, "rulebook": 7, "exports": 7,
-    "engine": 8, "serve": 9, "playtest": 9, "sheetargs": 9, "cli": 10, "commands": 10, "__main__": 10,
+    "engine": 8, "serve": 9, "playtest": 9, "sheetargs": 9, "scaffold": 9, "cli": 10, "commands": 10, "__main__": 10,
 }
 COMMAND_LAYER = {"pnpgen.cli", "pnpgen.commands", "pnpgen.__main__", "pnpgen.playtest", "pnpgen.sheetargs"}
 
@@ -242,6 +245,76 @@ def test_no_module_over_800_lines():
         if n > MAX_LINES:
             bad.append((("long", module, ""), f"{module}: {n} lines"))
     assert _found("long", bad) == []
+
+
+# The engine only orchestrates (docs/architecture.md): it runs the stages, keeps the cache and
+# the history, and writes all-or-nothing; a stage's own work (a page drawn and read back, a file
+# made for another tool, a command's first files) lives in that stage. Each of its modules, by its
+# one job: a new one is listed here with it, or belongs in a stage.
+ENGINE = {
+    "run": "one build command: every game asked for, written as one transaction",
+    "game": "one game through the stages: load, render, impose, convert, draw",
+    "documents": "a game's documents written over --jobs worker processes",
+    "prerender": "a game's faces rendered over --jobs worker processes",
+    "imposition": "a game's documents planned, deck by deck, from impose/'s page plans",
+    "paper": "the build's warnings of the paper, the printer and the cutting machine, read from its options",
+    "options": "what a build is asked for",
+    "fresh": "which games are up to date, loading none",
+    "fingerprint": "what a build read, hashed",
+    "cache": "the build cache's records",
+    "written": "what the last build wrote, without a machine key",
+    "output": "all-or-nothing writes, the output folder's lock and marker",
+    "transaction": "one transaction over an output folder",
+    "trash": "the big files a commit replaced, freed by a process of their own",
+    "spare": "the big document a commit replaced, kept to be rewritten",
+    "clean": "pnpgen clean: what pnpgen wrote, removed",
+    "manifest": "what a build says about itself: its deck records and manifest.json",
+    "bom": "the bill of materials' entry in the manifest, from the build's deck records",
+    "changes": "the change report against the last good build",
+    "history": "build/.history: the game's versions",
+    "reprint": "reprint.pdf and reprint.txt: the copies that changed",
+    "inksaver": "--ink: the saver's art from the cache, its documents and the manifest's coverage record",
+    "check": "pnpgen check: the build's stages run without writing a file",
+    "typeset": "the rulebook's process: set only when what it is set from changed",
+    "bookkey": "what the rulebook is made from: kept, read again or set again",
+    "warm": "what watch and serve keep across saves",
+    "export": "pnpgen export: up to date? written as one transaction",
+    "listing": "pnpgen list: its lines kept by what they are read from",
+    "calibration": "pnpgen calibrate: the sheet written beside the build folder, never over the designer's",
+}
+
+
+def _engine_modules() -> set[str]:
+    return {m.removeprefix("pnpgen.engine.") for m in MODULES if m.startswith("pnpgen.engine.")}
+
+
+def test_the_engine_holds_only_its_orchestration():
+    """A module in engine/ not listed in ENGINE is a stage's work that belongs in that stage (or
+    is listed with its one job); a listed one that is gone is taken off the list."""
+    assert sorted(_engine_modules() - ENGINE.keys()) == [], "a new engine module: its stage's package, or list it"
+    assert sorted(ENGINE.keys() - _engine_modules()) == [], "listed but gone: remove it from ENGINE"
+
+
+def _naming_the_engine(imports: list[Import]) -> list[str]:
+    """The imports by which a stage below the engine names it, for a type annotation too: a stage
+    is given what it works on as its own types (a dataclass, a Protocol), never the engine's."""
+    return [f"{imp.source}:{imp.line} imports {imp.target}" for imp in imports
+            if _stage(imp.target) == "engine" and RANKS[_stage(imp.source)] < RANKS["engine"]]
+
+
+def test_no_stage_below_the_engine_names_it():
+    assert _naming_the_engine(_all_imports()) == []
+
+
+def test_a_type_annotation_naming_the_engine_is_seen():
+    tree = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                     "    from pnpgen.engine.imposition import GamePlan\n")
+    MODULES["pnpgen.pdf._probe"] = PACKAGE / "pdf" / "_probe.py"
+    try:
+        found = _imports("pnpgen.pdf._probe", tree)
+    finally:
+        del MODULES["pnpgen.pdf._probe"]
+    assert _naming_the_engine(found) == ["pnpgen.pdf._probe:3 imports pnpgen.engine.imposition"]
 
 
 PURE_STAGES = ("impose",)  # page plans: plain data in millimetres

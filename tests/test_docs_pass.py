@@ -19,8 +19,8 @@ from pdfprobe import glyphs, reader, text_positions, texts
 from pnpgen.data import boxlengths, layouts, sheetlayouts
 from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlsrc import Located
-from pnpgen.engine.scaffold import trim_of
 from pnpgen.exports.presets import load_preset
+from pnpgen.scaffold import trim_of
 
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
 HOME = (REPO / "docs" / "home-printing.md").read_text(encoding="utf-8")
@@ -111,7 +111,7 @@ def test_the_dxf_extents_are_the_paper(tmp_path):
     paths in Studio when it moves them), and its limits too."""
     import ezdxf
 
-    from pnpgen.engine.cutfiles import cut_dxf
+    from pnpgen.exports.cutfiles import cut_dxf
     from pnpgen.impose.cutter import CutSheet
 
     sheet = CutSheet((210.0, 297.0), ())

@@ -139,7 +139,7 @@ def _required_said(parser: _Parser, name: str) -> str:
 
 
 # The commands: name → (what it does, its options). The name is also the function that runs it:
-# in pnpgen.commands (``export-sheet`` → ``export_sheet``), or in engine/scaffold.py for the
+# in pnpgen.commands (``export-sheet`` → ``export_sheet``), or in scaffold.py for the
 # commands that need no workspace (NO_WORKSPACE). A new command is a line here and a function there.
 def _commands_table() -> dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]]:
     return {
@@ -164,7 +164,7 @@ def _commands_table() -> dict[str, tuple[str, Callable[[argparse.ArgumentParser]
     }
 
 
-NO_WORKSPACE = ("new", "layout")  # commands of engine/scaffold.py, run with or without a workspace
+NO_WORKSPACE = ("new", "layout")  # commands of scaffold.py, run with or without a workspace
 
 
 @functools.cache
@@ -277,7 +277,7 @@ def _docs_command(d: argparse.ArgumentParser) -> None:
 
 
 def _new_command(n: argparse.ArgumentParser) -> None:
-    """``new`` (engine/scaffold.py): runs with or without a workspace."""
+    """``new`` (scaffold.py): runs with or without a workspace."""
     n.add_argument("slug", type=validate.option(validate.new_game_slug), help="the game's folder name under data/, e.g. my-game")
     n.add_argument("--title", help="the game's title (default: the slug)")
     n.add_argument("--kind", type=_choice, choices=validate.NEW_GAME_KINDS, action="append",
@@ -287,7 +287,7 @@ def _new_command(n: argparse.ArgumentParser) -> None:
 
 
 def _layout_command(la: argparse.ArgumentParser) -> None:
-    """``layout`` (engine/scaffold.py): runs with or without a workspace."""
+    """``layout`` (scaffold.py): runs with or without a workspace."""
     la.add_argument("action", type=_choice, choices=["list", "export"], help="list the layouts, or export one")
     la.add_argument("name", nargs="?", help="the layout to export (see 'pnpgen layout list')")
     la.add_argument("--game", type=validate.option(validate.game_option), help="with --deck: export that deck's layout as it builds")
@@ -555,7 +555,7 @@ def main(argv: list[str] | None = None, own_process: bool = False) -> int:
         if args.command in ("calibrate", "docs"):  # no workspace needed
             return getattr(commands, args.command)(args)
         if args.command in NO_WORKSPACE:  # new makes one
-            from pnpgen.engine import scaffold
+            from pnpgen import scaffold
 
             return getattr(scaffold, args.command)(args)
         ws = None

@@ -123,7 +123,7 @@ def test_pdfx1a_2001_for_a_printer_that_asks_for_it(tmp_path):
     it: %PDF-1.3, GTS_PDFXVersion PDF/X-1:2001 with GTS_PDFXConformance PDF/X-1a:2001, the 2001
     preflight passed by the print file and the die file; its pages are the 2003 file's, which
     the 2001 preflight turns away (PDF 1.4)."""
-    from pnpgen.exports.bleedfill import rendered
+    from pnpgen.pdf.pixels import rendered
 
     root = make_workspace(tmp_path / "ws", front=PICTURE_FRONT, pieces=TWO)
     Image.new("RGB", (120, 120), (30, 160, 60)).save(root / "templates" / "test" / "photo.png")

@@ -209,7 +209,7 @@ def _framed_layouts() -> list[str]:
 
     from pnpgen.data import layouts
     from pnpgen.data.yamlsrc import Located
-    from pnpgen.engine.scaffold import trim_of
+    from pnpgen.scaffold import trim_of
 
     names = []
     for name in layouts.builtin_names():

@@ -20,7 +20,7 @@ from conftest import DECK_YAML, GAME_YAML, REPO, make_workspace, run
 from pdfprobe import boxes_mm, glyphs, reader, texts
 from pnpgen.data import boxoptions, layouts
 from pnpgen.data.yamlsrc import Located
-from pnpgen.engine.scaffold import trim_of
+from pnpgen.scaffold import trim_of
 
 CJK = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uff00-\uffef■◇]")  # kana, kanji, full-width forms, 「」
 

@@ -380,7 +380,7 @@ def test_arcs_of_round_and_rounded_pieces_keep_their_shape_in_the_dxf_and_svg(tm
     import ezdxf
     from ezdxf import path as dxfpath
 
-    from pnpgen.engine.cutfiles import cut_dxf, cut_svg
+    from pnpgen.exports.cutfiles import cut_dxf, cut_svg
     from pnpgen.impose.cutter import CutSheet
     from pnpgen.shapes import cut_path, distance_to_polygon_edges, shape_spec, translate
 
@@ -442,7 +442,7 @@ def test_a_dxf_is_the_same_whatever_order_ezdxf_meets_its_entity_types_in(monkey
     types met in reverse order give the same bytes."""
     from ezdxf.entitydb import EntityDB
 
-    from pnpgen.engine.cutfiles import CutSheet, cut_dxf
+    from pnpgen.exports.cutfiles import CutSheet, cut_dxf
 
     sheet = CutSheet((210.0, 297.0), ())
     plain = cut_dxf(sheet)
@@ -458,8 +458,8 @@ def test_silhouette_marks_inside_the_printers_margin_are_warned_of(tmp_path, cap
     outer edge 3.5 mm from the paper's edge, where a printer with the build's 5 mm margin leaves
     them out and the machine finds nothing to cut by: the build said nothing. It warns, with the
     inset that clears the margin; the defaults (outer edge 9.5 mm) say nothing."""
-    from pnpgen.engine.paper import silhouette_warnings
     from pnpgen.impose.grid import SheetOptions
+    from pnpgen.impose.onpaper import silhouette_warnings
     from pnpgen.impose.registration import SILHOUETTE, silhouette_option
 
     assert silhouette_warnings(SheetOptions(marks="silhouette", silhouette=SILHOUETTE)) == []

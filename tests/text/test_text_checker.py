@@ -8,7 +8,7 @@ import pytest
 
 from pnpgen import fonts
 from pnpgen.data.workspace import Workspace
-from pnpgen.engine.audit import audit_drafts, audit_game
+from pnpgen.faces.textaudit import audit_drafts, audit_game
 
 ROOT = Path(__file__).resolve().parents[2]
 WS = Workspace(ROOT)

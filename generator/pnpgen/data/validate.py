@@ -579,7 +579,7 @@ _NEW_SLUG = later(r"[a-z0-9][a-z0-9_-]{0,63}")
 
 def new_game_slug(text: str) -> str:
     """``pnpgen new``'s game folder name under data/ (checked here, so the CLI's parser needs
-    no import of engine/scaffold.py)."""
+    no import of scaffold.py)."""
     if not _NEW_SLUG.fullmatch(text):
         # the title typed as the slug ("Harbor Lights"): the slug it would make, and --title for the title
         meant = re.sub(r"[^a-z0-9_]+", "-", unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()).strip("-_")[:64]

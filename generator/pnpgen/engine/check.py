@@ -14,7 +14,6 @@ from pnpgen.data.load import check_bleed
 from pnpgen.data.model import Deck, Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine import bookkey
-from pnpgen.engine.bleedcheck import ShopFace, bare_bleed_warnings, pack_name
 from pnpgen.engine.cache import Cache
 from pnpgen.engine.fingerprint import content_hash
 from pnpgen.engine.fresh import edition
@@ -29,13 +28,15 @@ from pnpgen.engine.game import (
     game_printer,
 )
 from pnpgen.engine.options import BuildOptions
-from pnpgen.engine.paper import DeckOnPaper, deck_sheet, short_bleed_warnings, stock_warnings
+from pnpgen.engine.paper import short_bleed_warnings
 from pnpgen.errors import InputError, TemplateMistake, place
+from pnpgen.exports.bleedcheck import ShopFace, bare_bleed_warnings, pack_name
 from pnpgen.faces.builtin import icon_dirs
 from pnpgen.faces.convert import convert_face
 from pnpgen.faces.faceset import FaceSet, face_renderer, unread_translations
 from pnpgen.faces.printlint import lint_faces
 from pnpgen.faces.templates import Face
+from pnpgen.impose.onpaper import DeckOnPaper, deck_sheet, stock_warnings
 from pnpgen.memo import Memo
 from pnpgen.rulebook import rulebook_warnings
 from pnpgen.svg.artwork import Art

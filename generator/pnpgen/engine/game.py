@@ -26,9 +26,7 @@ from pnpgen.data.sheetlayouts import SheetStock
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine import inksaver
 from pnpgen.engine import prerender as parallel
-from pnpgen.engine.bleedcheck import Paper, ShopFace, bare_bleed_warnings, first_faces, pack_name, paper
 from pnpgen.engine.cache import Cache, GameState, document_record, plan_keys_of
-from pnpgen.engine.cutfiles import cutter_record
 from pnpgen.engine.documents import write_documents
 from pnpgen.engine.fingerprint import FileHashes, code, content_hash, fingerprint, hashed, sha
 from pnpgen.engine.fresh import edition
@@ -36,20 +34,11 @@ from pnpgen.engine.imposition import GamePlan, Impositions, impose_game, remembe
 from pnpgen.engine.manifest import DeckRecord
 from pnpgen.engine.options import BuildOptions
 from pnpgen.engine.output import mark_now
-from pnpgen.engine.paper import (
-    DeckOnPaper,
-    back_behind,
-    cricut_warnings,
-    deck_sheet,
-    fold_duplex_warnings,
-    short_bleed_warnings,
-    silhouette_warnings,
-    sleeve_back_warnings,
-    stock_warnings,
-)
-from pnpgen.engine.tilesig import tile_signatures
+from pnpgen.engine.paper import cricut_warnings, fold_duplex_warnings, short_bleed_warnings, sleeve_back_warnings
 from pnpgen.errors import InputError, Where
+from pnpgen.exports.bleedcheck import Paper, ShopFace, bare_bleed_warnings, first_faces, pack_name, paper
 from pnpgen.exports.bleedfill import OUTSIDE_MM
+from pnpgen.exports.cutfiles import cutter_record
 from pnpgen.exports.order import BUILD_ORDER_COLUMNS, order_csv
 from pnpgen.faces import builtin, sourcelines
 from pnpgen.faces.convert import Converted, convert_faces, converts_in_workers
@@ -60,6 +49,7 @@ from pnpgen.faces.printlint import lint_faces
 from pnpgen.faces.templates import CompiledTemplates, Renderer, RenderMemo
 from pnpgen.impose.cutter import silhouette_layout
 from pnpgen.impose.grid import SheetOptions, choose_layout, margin_to_hold_whole, size_to_hold_whole
+from pnpgen.impose.onpaper import DeckOnPaper, back_behind, deck_sheet, silhouette_warnings, stock_warnings
 from pnpgen.impose.sheets import (
     TILE_OPTIONS,
 )
@@ -70,6 +60,7 @@ from pnpgen.pdf.assemble import PdfFile, SourceChanged
 from pnpgen.pdf.patch import layout_of
 from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.settings import default_font
+from pnpgen.pdf.tilesig import tile_signatures
 from pnpgen.pdf.writer import FaceStreams
 from pnpgen.printers import Printer, check_asked, load_printer
 from pnpgen.shapes import ShapeSpec, deck_shape

@@ -15,15 +15,15 @@ from typing import Any
 from pnpgen import fonts as fontreg
 from pnpgen.data.model import Deck, Game
 from pnpgen.engine.bom import bill_of_materials
-from pnpgen.engine.cutfiles import CutFile, cut_files
 from pnpgen.engine.manifest import DeckRecord, die_line_record, layout_record
 from pnpgen.engine.options import BuildOptions
-from pnpgen.engine.paper import DeckOnPaper, back_behind, deck_sheet
+from pnpgen.exports.cutfiles import CutFile, cut_files
 from pnpgen.faces.faceset import DeckFaces, RenderedGame
 from pnpgen.impose.bom import bom_pages
 from pnpgen.impose.cutter import CRICUT_AREA_IN, silhouette_layout
 from pnpgen.impose.fold import FoldLayout, layout_fold, more_with_less_bleed
 from pnpgen.impose.grid import SheetOptions, choose_layout, layout_grid, size_to_hold_whole
+from pnpgen.impose.onpaper import DeckOnPaper, back_behind, deck_sheet
 from pnpgen.impose.plan import Page, PagePlan, page_signature
 from pnpgen.impose.share import OnAll, Sharing, all_in_one_sheets, shared_sheets
 from pnpgen.impose.sheets import (

@@ -3,8 +3,8 @@ face's art passed once through the ink saver (``pnpgen.svg.ink``), into ``ink-sa
 ``ink-saver-grey/``) beside the full-colour files; and the toner they save, measured.
 
 Coverage: every page of the decks' home files (not the all-in-one file, which repeats them) is
-rasterised by PDFium at ``COVERAGE_DPI``; a page's coverage is the mean of 1 − luminance over its
-pixels (``pnpgen.svg.ink.luminance``'s Rec. 709 weights; white 0, black 1). The ratio is the
+rasterised by PDFium at ``COVERAGE_DPI``; a page's coverage (pdf/pixels.py) is the mean of 1 − luminance
+over its pixels (``pnpgen.svg.ink.luminance``'s Rec. 709 weights; white 0, black 1). The ratio is the
 saver's total over the full colour's total, rounded to 3 places: the same files give the same
 figure."""
 
@@ -18,6 +18,7 @@ from pathlib import Path
 from pnpgen.engine.cache import Cache
 from pnpgen.engine.options import BuildOptions
 from pnpgen.impose.plan import PagePlan
+from pnpgen.pdf.pixels import page_coverage
 from pnpgen.svg.artwork import Art, ArtRecord
 from pnpgen.svg.ink import InkSaver, save_ink
 
@@ -65,26 +66,6 @@ def home_documents(documents: dict[str, PagePlan], homes: list[str], ink: InkSav
     return {f"{folder(ink)}/{path}": documents[path] for path in homes if path in documents}
 
 
-def page_coverage(pdf: bytes, dpi: float = COVERAGE_DPI) -> list[float]:
-    """Toner coverage (0 white … 1 black) of each page of ``pdf``."""
-    import pypdfium2 as pdfium
-
-    doc = pdfium.PdfDocument(pdf)
-    out = []
-    try:
-        for i in range(len(doc)):
-            page = doc[i]
-            bitmap = page.render(scale=dpi / 72)
-            px = bitmap.to_numpy()[..., :3].astype("float64") / 255.0
-            lum = px[..., 0] * 0.2126 + px[..., 1] * 0.7152 + px[..., 2] * 0.0722
-            out.append(float(1.0 - lum.mean()) if lum.size else 0.0)
-            bitmap.close()
-            page.close()
-    finally:
-        doc.close()
-    return out
-
-
 def coverage_record(files: dict[str, bytes], homes: list[str], ink: InkSaver) -> dict:
     """The manifest's ``ink`` record: mode, figures, folder, each deck's and the whole ratio."""
     total_full = total_saver = 0.0
@@ -93,7 +74,7 @@ def coverage_record(files: dict[str, bytes], homes: list[str], ink: InkSaver) ->
         saved = files.get(f"{folder(ink)}/{path}")
         if path not in files or saved is None:
             continue
-        full, less = sum(page_coverage(files[path])), sum(page_coverage(saved))
+        full, less = sum(page_coverage(files[path], COVERAGE_DPI)), sum(page_coverage(saved, COVERAGE_DPI))
         total_full += full
         total_saver += less
         decks[path] = round(less / full, 3) if full > 0 else 1.0

@@ -1,43 +1,20 @@
-"""What the paper and the printer say about the decks on it: how each deck goes on the paper
-(``DeckOnPaper``), and the warnings of a build whose sheets print but may print badly — backs
-with too little bleed for the printer's offset, ``--duplex`` beside fold-over sheets, pieces too
-large for a cutting machine's image, card stock reaching into the printer's margin."""
+"""What the build's options say about the decks on the paper: the warnings of a build whose
+sheets print but may print badly — backs with too little bleed for the printer's offset,
+``--duplex`` beside fold-over sheets, sleeve inserts that leave out backs telling cards apart,
+pieces too large for a cutting machine's image. (How a deck goes on the paper, and what the sheet
+alone says of it: impose/onpaper.py.)"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Any
-
 from pnpgen.data.model import Deck
-from pnpgen.data.sheetlayouts import margin_warnings
-from pnpgen.engine.cutfiles import too_large_for_cricut
 from pnpgen.engine.manifest import DeckRecord
 from pnpgen.engine.options import BuildOptions
+from pnpgen.exports.cutfiles import too_large_for_cricut
 from pnpgen.faces.faceset import DeckFaces
 from pnpgen.impose.cutter import CRICUT_AREA_IN
 from pnpgen.impose.fold import layout_fold
-from pnpgen.impose.grid import SheetOptions
+from pnpgen.impose.onpaper import DeckOnPaper, back_behind, deck_sheet
 from pnpgen.impose.slots import SlotLayout
-from pnpgen.impose.tiles import TilePlan
-from pnpgen.shapes import ShapeSpec
-
-
-@dataclass(frozen=True)
-class DeckOnPaper:
-    """How a deck goes on the paper: its outline, and a sheet layout or (a board) its tiles."""
-
-    spec: ShapeSpec
-    layout: Any  # impose/grid.py or impose/nest.py layout; None for tiles
-    tiles: TilePlan | None
-    by_hand: bool = False  # --marks silhouette: a board that fits the paper, not the marks' area (トンボ, no cut files)
-    whole_with: tuple[float, float] | None = None  # a tiled board: (--margin, bleed) that hold it whole on one sheet
-    whole_at: tuple[float, float] | None = None  # a tiled board: the size (w, h) of its proportions one sheet holds
-
-
-def back_behind(deck: Deck, sheet: SheetOptions) -> bool:
-    """Are the deck's backs printed behind its fronts on the home sheets? Not for a one-sided
-    deck, nor for cards as sleeve inserts (fronts only, a backer card behind them)."""
-    return deck.back is not None and not (sheet.layout == "sleeve" and deck.kind == "card")
 
 
 def short_bleed_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildOptions) -> list[str]:
@@ -152,40 +129,3 @@ def cricut_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildOption
     found = (too_large_for_cricut(deck, on_paper.spec, area) for deck, on_paper in placed
              if not isinstance(on_paper.layout, SlotLayout))
     return [w for w in found if w]
-
-
-def silhouette_warnings(sheet: SheetOptions) -> list[str]:
-    """With ``--marks silhouette``: marks whose outer edge lies inside the printer's margin (an
-    ``inset`` under 10 mm, or thick lines): the printer leaves them out or cuts them short, and
-    the machine finds no marks to cut by."""
-    marks = sheet.silhouette
-    if marks is None:
-        return []
-    edge = marks.inset_mm - marks.thickness_mm / 2
-    if edge >= sheet.margin_mm - 1e-9:
-        return []
-    return [f"--silhouette-marks: the registration marks' outer edge is {edge:g} mm from the paper's edge, inside "
-            f"the printer's {sheet.margin_mm:g} mm margin (--margin): the printer leaves them out or cuts them "
-            f"short and the machine cannot find them; an inset of at least {sheet.margin_mm + marks.thickness_mm / 2:g} "
-            "mm (Silhouette Studio's least is 10 mm), or the printer's own --margin"]
-
-
-def stock_warnings(on_paper: list[DeckOnPaper], sheet: SheetOptions) -> list[str]:
-    """Each sheet layout whose slots reach into the printer's margin, or leave no band above or
-    below them for the slug, once."""
-    layouts = {p.layout.stock.id: p.layout for p in on_paper if isinstance(p.layout, SlotLayout)}
-    out = [w for lay in layouts.values() for w in margin_warnings(lay.stock, sheet.margin_mm)]
-    out += [f"{lay.stock.source}: sheet layout {lay.stock.id}: its slots leave no {sheet.slug_mm:g} mm band "
-            "above or below them for the slug (how to print, scale bars, version stamp); it prints over the "
-            "top slots" for lay in layouts.values() if not lay.slug_room(sheet)]
-    paper = sheet.paper_mm
-    return out + [f"{lay.stock.source}: sheet layout {lay.stock.id} is {lay.stock.paper} paper "
-                  f"({lay.stock.paper_mm[0]:g}×{lay.stock.paper_mm[1]:g} mm), not {sheet.paper} (--paper): its decks' "
-                  f"home sheets, and their pages in the all-in-one file, are {lay.stock.paper}; print them on it"
-                  for lay in layouts.values() if sorted(lay.stock.paper_mm) != sorted(paper)]
-
-
-def deck_sheet(deck: Deck, sheet: SheetOptions) -> SheetOptions:
-    """The sheet options a deck is laid out and drawn with: the build's, with the deck's own
-    ``bleed:`` (docs/data-format.md) when it gives one."""
-    return sheet if deck.bleed_mm is None else replace(sheet, bleed_mm=deck.bleed_mm)

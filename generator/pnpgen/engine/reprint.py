@@ -22,7 +22,7 @@ from pnpgen.engine.changes import (
 )
 from pnpgen.engine.imposition import fit_to_printer, folded_or_sleeved, version_stamp
 from pnpgen.engine.options import BuildOptions
-from pnpgen.engine.paper import deck_sheet
+from pnpgen.impose.onpaper import deck_sheet
 from pnpgen.impose.plan import Page, PagePlan
 from pnpgen.impose.sheets import DeckSheets, board_tiles, duplex_ready, home_sheets
 from pnpgen.impose.slots import SlotLayout
@@ -196,7 +196,7 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
 
 def _changed_tiles(pages: list[Page], old: list[str] | None, new: list[str], backs: bool) -> list[Page]:
     """A tiled board's tiles to print again: those whose part of the board changed
-    (engine/tilesig.py), when ``pages`` are the home sheets' own (every copy reprinted) and the
+    (pdf/tilesig.py), when ``pages`` are the home sheets' own (every copy reprinted) and the
     last build recorded its sheets; else every tile (a history version records none)."""
     if not old or len(old) != len(new) or len(pages) != len(new):
         return pages

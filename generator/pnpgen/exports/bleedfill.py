@@ -9,7 +9,6 @@ white inside the trim, or a frame line under a millimetre wide, is not named."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from pnpgen.shapes import mirror_x, outline, shape_spec, translate
@@ -86,22 +85,6 @@ def _side(nx: float, ny: float) -> str:
         return "right" if nx > 0 else "left"
     return "bottom" if ny > 0 else "top"
 
-
-
-def rendered(pdf: bytes, pages: Sequence[int], px_per_mm: float) -> list[Image.Image]:
-    """Pages (0-based) of ``pdf`` rendered at ``px_per_mm`` (pdfium), for reading the art."""
-    import pypdfium2  # (some 40 ms to import: a build with no face to read never does)
-
-    doc = pypdfium2.PdfDocument(pdf)
-    try:
-        out = []
-        for i in pages:
-            page = doc[i]
-            out.append(page.render(scale=px_per_mm * 25.4 / 72).to_pil().convert("RGB"))
-            page.close()
-        return out
-    finally:
-        doc.close()
 
 
 def bare_bleed_warning(first: str, more: int, sides: list[str], bleed: float) -> str:

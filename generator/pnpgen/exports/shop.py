@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from PIL import Image
 
-from pnpgen.exports.bleedfill import READ_PX_PER_MM, bare_bleed_warning, bare_sides, rendered
+from pnpgen.exports.bleedfill import READ_PX_PER_MM, bare_bleed_warning, bare_sides
 from pnpgen.exports.counters import counter_pages, counters_of
 from pnpgen.exports.faces import BLANK, PageStyle, PngFiles, UniqueFace, die_pdf, face_images, face_pdf, has_cut_line
 from pnpgen.exports.order import OrderRow
@@ -26,6 +26,7 @@ from pnpgen.pdf.outline import outline_text
 from pnpgen.pdf.overprint import MixedInks, Overprinted, knock_out_over, mixed_inks
 from pnpgen.pdf.overprint import over_limit as overprint_over_limit
 from pnpgen.pdf.pdfx import OutputCondition, kept_cmyk, make_x1a, pictures_to_cmyk
+from pnpgen.pdf.pixels import rendered
 from pnpgen.pdf.raster import ImageStream
 from pnpgen.units import MM_PER_PT
 

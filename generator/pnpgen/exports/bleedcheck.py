@@ -1,7 +1,7 @@
 """Bare bleed in the build's own ``shop/`` files and in ``pnpgen check``: the art that stops at the
 trim, the first thing a print shop turns away ("No Bleed"; 塗り足しがない). Each distinct face is
 drawn as its shop page (trim + bleed, the art clipped to the bleed outline) and read as a print
-shop's export reads its pages (exports/bleedfill.py); one warning per deck and side, naming the
+shop's export reads its pages (bleedfill.py); one warning per deck and side, naming the
 first face and its template, counting the others. A build reads the first face of each deck and
 side only (a background that stops at the trim is its template's): some 6 ms a face, 20 with a
 picture, which every card of a thousand-card deck would add to each cold build; check reads all.
@@ -14,17 +14,18 @@ in worker processes are rendered there (``paper``), while their pictures are at 
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pnpgen.data.model import Deck, Piece
-from pnpgen.engine.fingerprint import sha
-from pnpgen.exports.bleedfill import OUTSIDE_MM, PAPER, READ_PX_PER_MM, bare_bleed_warning, bare_sides, rendered
+from pnpgen.exports.bleedfill import OUTSIDE_MM, PAPER, READ_PX_PER_MM, bare_bleed_warning, bare_sides
 from pnpgen.impose.plan import Page, PagePlan, PlaceFace
 from pnpgen.impose.sheets import shop_face_page
 from pnpgen.memo import Memo
+from pnpgen.pdf.pixels import rendered
 from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.writer import write_document
 from pnpgen.shapes import deck_shape, translate
@@ -187,7 +188,7 @@ def _sides(image: Image.Image, face: ShopFace, at_mm: float, bleed_mm: float) ->
 
 def _memo_key(face: ShopFace, bleed_mm: float) -> str:
     """What a face's reading depends on: the face, its side, the bleed and the piece's shape."""
-    return sha(f"{face.name} {face.side} {bleed_mm!r} {deck_shape(face.deck)!r}".encode())[:32]
+    return hashlib.sha256(f"{face.name} {face.side} {bleed_mm!r} {deck_shape(face.deck)!r}".encode()).hexdigest()[:32]
 
 
 def _template(deck: Deck, side: str) -> str:

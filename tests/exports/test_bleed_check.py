@@ -9,7 +9,7 @@ import json
 from types import SimpleNamespace
 
 from conftest import DECK_YAML, make_workspace, run
-from pnpgen.engine import bleedcheck
+from pnpgen.exports import bleedcheck
 from pnpgen.units import PT_PER_MM
 
 TRIM_ONLY = ('{% extends "common/piece.svg.j2" %}\n{% block art %}\n'

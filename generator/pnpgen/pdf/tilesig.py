@@ -9,23 +9,41 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from pnpgen.exports.bleedfill import rendered
 from pnpgen.impose.plan import Page, PagePlan, PlaceFace, page_signature
+from pnpgen.impose.tiles import TilePlan
+from pnpgen.pdf.pixels import rendered
 from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.writer import write_document
 from pnpgen.svg.artwork import Art
-
-if TYPE_CHECKING:
-    from pnpgen.engine.imposition import GamePlan
-    from pnpgen.impose.tiles import TilePlan
 
 READ_PX_PER_MM = 6.0  # some 150 dpi: a changed word or figure changes the pixels under it
 KNOWN_LIMIT = 4096  # tiles ``known`` holds at most (a watch session's): then it starts again
 
 
-def tile_signatures(plan: GamePlan, tiles: Sequence[TilePlan | None], arts: Mapping[str, Art],
+class DeckFiles(Protocol):
+    """A deck's record as the signatures read it: its id and its files, the home file first."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def files(self) -> Sequence[str]: ...
+
+
+class ImposedGame(Protocol):
+    """What the signatures read of a game imposed but not yet drawn (engine/imposition.py
+    ``GamePlan``): its documents by path, its decks' records, their home pages' signatures."""
+
+    @property
+    def documents(self) -> Mapping[str, PagePlan]: ...
+    @property
+    def records(self) -> Sequence[DeckFiles]: ...
+    @property
+    def home_pages(self) -> Mapping[str, list[str]]: ...
+
+
+def tile_signatures(plan: ImposedGame, tiles: Sequence[TilePlan | None], arts: Mapping[str, Art],
                     face_keys: Mapping[str, str], images: ImageStreams | None, font: str,
                     known: dict[str, str] | None = None) -> dict[str, list[str]]:
     """Each deck's home pages' signatures (``plan.home_pages``), a tiled board's by what each
