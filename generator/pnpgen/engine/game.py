@@ -410,7 +410,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     converted faces kept by a long-running command, by their cache names (engine/warm.py): read
     from there, not from the cache; this build's are put there, the ones it did not use let go;
     ``lints``, likewise, the print lint's findings on each face (faces/printlint.py); ``tiles``,
-    what each tile of a tiled board printed (engine/tilesig.py); ``impositions``, each deck's pages (engine/imposition.py). ``document_ready``: told of each
+    what each tile of a tiled board printed (pdf/tilesig.py); ``impositions``, each deck's pages (engine/imposition.py). ``document_ready``: told of each
     document written in this process as it is made (its path in ``out_dir``): the caller may
     begin copying it into the staging folder while the rest is made."""
     compiled = memo = None

@@ -59,7 +59,7 @@ class Warm:
 
     def tiles(self, edition: str, inputs: str) -> dict[str, str]:
         """What each tile of a tiled board the last build of ``edition`` printed, by what it is
-        drawn from, while ``inputs`` hold (engine/tilesig.py): a save draws again only the tiles
+        drawn from, while ``inputs`` hold (pdf/tilesig.py): a save draws again only the tiles
         it changed."""
         return _kept(self._tiles, edition, inputs, dict)
 
