@@ -708,3 +708,16 @@ def test_a_translated_column_in_the_sheets_own_words_is_told_its_field_and_langu
         "rules text, in en); rename the others too: カード名.en → title.en (" in err, err
     sheet.write_text("title,title.en,text,text.en,count\n隊商,Caravan,引く。,Draw.,2\n", encoding="utf-8")
     assert run(ws, "check", "--game", "test") == 0, capsys.readouterr().err
+
+
+def test_a_header_of_the_sheets_own_that_names_no_field_tells_the_others_renames_too(tmp_path, capsys):
+    """Japanese trial (森の小径): tiles headed 種類, 枚数, 効果 stopped at 種類 (no field's word in any
+    language) naming only the fields there are; 枚数 and 効果 were told on the next run, one at a time.
+    The line at 種類 says what the others are to be renamed, as one about カード名 does."""
+    ws = make_workspace(tmp_path / "ws", deck="name: タイル\nlayout: card-poker\npieces: {file: tiles.csv}\n")
+    sheet = ws / "data" / "test" / "decks" / "tiles.csv"
+    sheet.write_text("種類,枚数,効果\n森,9,隣の森１枚につき１点。\n", encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "tiles.csv:1:1: 種類 (column A): unknown key in the header row; rename the others " \
+        "too: 枚数 → count, 効果 → text (expected one of" in err, err

@@ -84,3 +84,25 @@ def test_an_edit_of_one_languages_text_leaves_the_other_languages_exports_curren
     _edit(ws, "text: {ja: 本文カード3, en: Text 3}}", "text: {ja: 本文カード3, en: Text 3}, count: 2}")
     assert run(ws, *BUILD, "--lang", "en") == 0
     assert _named(capsys.readouterr().out) == ["build/test/en/doujin/", "build/test/tabletopsimulator/"]
+
+
+def test_a_build_for_another_printer_or_paper_leaves_the_exports_current(tmp_path, capsys):
+    """Japanese trial (双竜戦記): a build with a printer profile (its home sheets 8 a sheet, not 9)
+    named every export as made before the change, though they print no home sheet and ``export``
+    then said up to date. An export is stale when what it shows changed, in its own edition too."""
+    ws = make_workspace(tmp_path, pieces=FEW_CARDS)
+    (ws / "printers.yaml").write_text("home-laser: {paper: a4, duplex: long, back_offset_mm: [0.8, -1.2]}\n",
+                                      encoding="utf-8")
+    assert run(ws, *BUILD) == 0
+    assert run(ws, "export", "--game", "test", "--preset", "tabletopsimulator") == 0
+    capsys.readouterr()
+    assert run(ws, *BUILD, "--printer", "home-laser") == 0
+    out = capsys.readouterr().out
+    assert "changed:" in out and _named(out) == [], out
+    assert run(ws, *BUILD, "--paper", "letter") == 0
+    assert _named(capsys.readouterr().out) == []
+    assert run(ws, "export", "--game", "test", "--preset", "tabletopsimulator") == 0
+    assert "up to date" in capsys.readouterr().out
+    _edit(ws, "本文カード1", "本文A")  # what the export shows: named, as before
+    assert run(ws, *BUILD) == 0
+    assert _named(capsys.readouterr().out) == ["build/test/tabletopsimulator/"]

@@ -105,7 +105,7 @@ def test_the_mark_of_an_open_value_is_not_taken_for_text_in_mixed_inks(tmp_path)
     root = make_workspace(tmp_path, deck=DECK_YAML + "  - {name: 未, text: 未定}\n  - {name: 済, text: 本文}\n",
                           front=front)
     found = _mixed(root, "doujin")
-    assert [w.split(": text ")[1].split(" printed")[0] for w in found] == ["6 pt"], found
+    assert [w.split(": text ")[1].split(" printed")[0] for w in found] == ["「本文」 6 pt"], found
     assert "cards-002 front" in found[0] and "CMYK 0/50.36/86.33/45.49" in found[0], found
     warnings = json.loads((root / "build" / "test" / "doujin" / "export.json").read_text(encoding="utf-8"))["warnings"]
     assert any("still prints 未定" in w for w in warnings), warnings
@@ -165,3 +165,17 @@ def test_small_white_text_and_thin_white_lines_knocked_out_of_a_ground_in_three_
     assert run(root, "export", "--game", "test", "--preset", "lax") == 0
     lax = json.loads((root / "build" / "test" / "lax" / "export.json").read_text(encoding="utf-8"))["warnings"]
     assert not [w for w in lax if "knocked out" in w], lax
+
+
+def test_small_knocked_out_text_names_its_words_when_the_face_prints_them_alone_at_that_size(tmp_path):
+    """Japanese trial (双竜戦記): 「white text 6.5 pt knocked out of a ground」 on a card titled
+    {氷竜|ひょうりゅう} named no text, and no box of the deck is 6.5 pt: it is the title's ruby, at half
+    the title's 13 pt on the accent band. The warning quotes the words the face prints alone at
+    that size; where several texts share it (the test above), none is quoted."""
+    deck = ("name: テストカード\nlayout: {extends: card-poker, palette: {accent: \"#2a4a9c\"}}\n"
+            "pieces:\n  - {title: \"{氷竜|ひょうりゅう}\", text: 本文, art: 未定}\n")
+    root = make_workspace(tmp_path, deck=deck)
+    assert run(root, "export", "--game", "test", "--preset", "doujin") == 0
+    warnings = json.loads((root / "build" / "test" / "doujin" / "export.json").read_text(encoding="utf-8"))["warnings"]
+    found = [w for w in warnings if "knocked out of a ground" in w]
+    assert len(found) == 1 and "white text 「ひょうりゅう」 6.5 pt knocked out" in found[0], found

@@ -850,3 +850,21 @@ def test_a_two_sided_piece_face_down_hides_its_words_and_a_ruby_is_its_base(tmp_
     assert token["HideWhenFaceDown"] is True and token["States"]["2"]["HideWhenFaceDown"] is True
     [one] = _objects(out, "plain")
     assert one["Name"] == "Custom_Tile" and "HideWhenFaceDown" not in one
+
+
+def test_a_two_sided_pieces_description_keeps_japanese_words_in_bold_unspaced(tmp_path):
+    """Japanese trial (森の小径): a tile's front 「隣の**森**１枚につき１点。」 was described as
+    「隣の 森 １枚につき１点。」, the bold word set apart by spaces as a word of its own, where a Japanese
+    line has none; words of two boxes on one baseline (「攻撃 1」 beside 「体力 4」) stay apart."""
+    token = ("kind: token\nshape: circle\nsize: 20\nfront: front.svg.j2\nback: vote.svg.j2\n"
+             "fields: {{name: text, text: text}}\npieces:\n  - {{name: 賛成, text: \"{text}\"}}\n")
+    two_boxes = SQUARE_TOKEN_SVG.replace('fill="#3366cc"/>', 'fill="#3366cc"/>{{ textbox("攻撃 1", 1, 12, 8, 4, size=5) }}'
+                                         '{{ textbox("体力 4", 11, 12, 8, 4, size=5) }}')
+    out = _export(_token_game(tmp_path, {"vote": "name: 投票トークン\n" + token.format(text="隣の**森**に１点")},
+                              {"front": RUBY_FRONT_SVG, "vote": VOTE_BACK_SVG}))
+    [tile] = _objects(out, "vote")
+    assert tile["Description"] == "表: 隣の森に１点\n裏: 反対", tile["Description"]
+    out = _export(_token_game(tmp_path / "two", {"vote": "name: 投票トークン\n" + token.format(text="x")},
+                              {"front": two_boxes, "vote": VOTE_BACK_SVG}))
+    [tile] = _objects(out, "vote")
+    assert tile["Description"] == "表: 攻撃 1 体力 4\n裏: 反対", tile["Description"]

@@ -245,3 +245,37 @@ def test_a_see_through_track_over_a_dark_picture_takes_the_boxs_colour(tmp_path)
         image = page.render(scale=288 / 72).to_pil().convert("L")
         assert all((_brightest(image, k) > 200) == light for k in (3, 7, 11)), \
             (colour, [_brightest(image, k) for k in range(13)])
+
+
+SCORE_BOARD = """\
+name: 得点ボード
+kind: board
+size: [200, 200]
+layout:
+  extends: board
+  boxes: {art: null, text: null, band: null, title: null, score: {type: track, around: true, last: 50, x: 6, y: 6, w: 188, h: 188}}
+pieces: [{}]
+"""
+
+
+def test_a_track_box_around_a_board_runs_round_its_edge(tmp_path, capsys):
+    """Japanese trial: a score board's 0–50 track round its edge needed a template calling
+    ``track()``; a layout's track box ran only in rows. ``around: true`` runs it clockwise round
+    the box from the top-left corner, every space on the box's edge and the middle left free;
+    with ``rows:`` as well it is told at its line."""
+    root = make_workspace(tmp_path / "ws", deck=SCORE_BOARD)
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    numbers = {t: (x, y) for t, x, y in _runs(root, "cards")[0] if t.isdigit()}
+    assert sorted(numbers, key=int) == [str(n) for n in range(51)], numbers
+    for n, (x, y) in numbers.items():  # each on the edge: within one space (~15 mm) of a side of the box
+        assert min(x - 6, 194 - x, y - 6, 194 - y) < 15, (n, x, y)
+    (x0, y0), (x1, _), (x_top_right, y_top_right) = numbers["0"], numbers["1"], numbers["13"]
+    assert x0 < 20 and y0 < 20 and x1 > x0  # from the top-left corner, rightwards along the top
+    assert x_top_right > 180 and y_top_right < 20  # to the top-right corner
+    assert numbers["25"][1] > 170 and numbers["38"][0] < 30  # along the bottom, then up the left side
+    bad = SCORE_BOARD.replace("around: true,", "around: true, rows: 2,")
+    (root / "data" / "test" / "decks" / "cards.yaml").write_text(bad, encoding="utf-8")
+    capsys.readouterr()
+    assert run(root, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "cards.yaml:6:" in err and "around: true" in err and "has no rows" in err, err

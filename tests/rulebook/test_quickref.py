@@ -86,3 +86,17 @@ def test_a_game_that_lasts_a_number_of_turns_says_so_as_its_end():
     # a game that ends on something else than its length is not one
     other = ja.replace("ゲームは１２ターンで終わります。", "ゲームはすぐ終わります。")
     assert quick_reference(parse(other, "ja").rules, latin=False).end == []
+
+
+def test_the_winner_written_with_ichiban_in_kana_is_the_scoring():
+    """Japanese trial (森の小径): 「得点がいちばん多い人の勝ちです。同点なら、…」 — the most written in kana,
+    as family games write it — was not read as the winner's sentence: 得点と勝利 said 草案に記載なし."""
+    draft = ("■■　森の小径　草案１\n\n■　ゲームの進行\n１：タイルを引く\n　山から引きます。\n\n"
+             "■　ゲームの終了\n\n　山のタイルがなくなったら、その手番でゲームは終わりです。\n"
+             "　得点がいちばん多い人の勝ちです。同点なら、トークンの多い人の勝ちです。\n")
+    quick = quick_reference(parse(draft, "ja").rules, latin=False)
+    assert [line.text for line in quick.end] == ["山のタイルがなくなったら、その手番でゲームは終わりです。"]
+    assert [line.text for line in quick.scoring] == ["得点がいちばん多い人の勝ちです。", "同点なら、トークンの多い人の勝ちです。"]
+    most = draft.replace("いちばん多い", "最多の")  # 最多 is the most as well
+    quick = quick_reference(parse(most, "ja").rules, latin=False)
+    assert [line.text for line in quick.scoring][0] == "得点が最多の人の勝ちです。"

@@ -196,6 +196,8 @@ BOX_OPTIONS: dict[str, Opt] = {
     "last": Opt(whole_number, None, "track: its last space's number when no field gives it", ("track",)),
     "start": Opt(whole_number, 0, "track: its first space's number", ("track",)),
     "numbers": Opt(flag, True, "track: each space numbered", ("track",)),
+    "around": Opt(flag, False, "track: its spaces run clockwise round the box's edge from its top-left corner (a "
+                  "score track round a board), not in rows", ("track",)),
     "first": Opt(colour_spec(True), "accent", "track: the start space's fill, its number in a colour read on it "
                  "(none: not marked)", ("track",)),
     "spacing": Opt(length(0, 100), 0.0, "grid: space between cells, mm (0: a ruled grid; more: boxes apart, "

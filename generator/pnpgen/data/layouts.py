@@ -458,6 +458,9 @@ def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | N
                              expected="'field: art' (a field of the pieces)")
         if btype == "track":
             _track_length(name, given, options)
+            if options.get("around") and options.get("rows", 1) > 1:
+                raise given["rows"].error(f"box {name}: a track round the box's edge (around: true) has no rows",
+                                          "rows: left out with around: true, or around: false for rows that snake")
             if "fill" in given and options["fill"] is None:
                 options["fill"] = "none"  # see-through spaces, not the track's white ones (no fill given)
         for side in ("w", "h"):

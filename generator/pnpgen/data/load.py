@@ -117,11 +117,13 @@ def _keys(doc: Source, mapping: Any, keypath: tuple, allowed, what: str, more: s
                 field, lang = translated
                 near = f"; did you mean {field}.{lang}? ({SYNONYMS[field][1]}, in {lang})" + \
                     _more_renames(column, allowed, given)
+            # a column of the sheet's own (種類) beside ones in its words for fields (枚数, 効果): those told too
+            others = _more_renames(key, allowed, given) if not near and what == "the header row" else ""
             box = re.sub(r"[^a-z0-9_-]+", "-", str(key).lower()).strip("-_") or "new"
             named = boxoptions.is_field_name(str(key))  # a layout's box reads no 'Card Type': told to rename it
             rename = "" if named else f"rename the {'column' if what == 'the header row' else 'key'} {str(key)!r} " \
                 f"to {box} (a field name has no spaces), then "
-            raise doc.error(keypath + (key,), f"unknown key in {what}{near}",
+            raise doc.error(keypath + (key,), f"unknown key in {what}{near}{others}",
                             ("one of " + listed if listed else "no keys here") + ("" if near else more.format(
                                 key=key, box=box, field=key if named else box, rename=rename,
                                 type=_field_type(mapping[key]))),

@@ -121,7 +121,8 @@ def exports_made(out_root: Path, slug: str, ws: Workspace | None = None, built: 
     folder's cache record them (sealed on this machine), that are still there: what a build that
     changed the game leaves showing the cards as they were. With ``ws`` and ``built`` (the game
     as the build read it), an export of another edition is left out when nothing it shows
-    changed (``shown``): an edit of the English texts leaves the Japanese exports current."""
+    changed (``shown``): an edit of the English texts leaves the Japanese exports current, and a
+    build for another printer profile or paper every export."""
     now: dict[str, dict[str, str] | None] = {}
     folders = set()
     try:
@@ -145,11 +146,14 @@ def exports_made(out_root: Path, slug: str, ws: Workspace | None = None, built: 
 
 def _current(then: Any, ws: Workspace | None, slug: str, built: Game | None,
              now: dict[str, dict[str, str] | None]) -> bool:
-    """Whether an export of another edition than the one built still shows what it was made from
-    (``then``: its state's ``shows``); ``now``: each edition's, found once."""
-    if ws is None or built is None or not isinstance(then, dict) or then.get("lang") in (None, built.lang):
+    """Whether an export still shows what it was made from (``then``: its state's ``shows``; ``now``:
+    each edition's, found once): an edit of another edition's texts, or a build for another printer
+    or paper (home sheets only), leaves it current."""
+    if ws is None or built is None or not isinstance(then, dict) or then.get("lang") is None:
         return False
     lang = str(then["lang"])
+    if lang == built.lang and lang not in now:
+        now[lang] = shown(ws, slug, built)
     if lang not in now:
         try:
             now[lang] = shown(ws, slug, load_game(ws, slug, lang=lang))

@@ -70,6 +70,7 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
     page_sides: list[str] = []  # page → front or back
     where: list[str] = []  # page → what it shows, for the ink warnings
     templates: list[str] = []  # page → the template that drew it ("" for a blank back)
+    keys: list[str] = []  # page → the face it shows ("": several, or a blank back), whose words a warning quotes
     title = f"{deck.name} ({preset.name})"
     grid = counters_of(style, preset.counter_sheet_mm)
     if grid is not None:  # tokens ganged on counter sheets, every copy once, each cut along its path
@@ -78,6 +79,7 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
         sheets = counter_pages(style, grid, faces, title, on_page)
         pdf, where, page_sides = sheets.pdf, sheets.where, sheets.sides
         templates = [_template(deck, side) for side in page_sides]
+        keys = [""] * len(page_sides)
         note = f"on counter sheets ({grid.per_sheet} a sheet): every copy is on the pages, print each page once"
         rows = [OrderRow(name, page_numbers(fronts), page_numbers(backs) if backs else "", deck.id, face.piece.index,
                          face.piece.label, face.copies, note, die_name)
@@ -92,7 +94,7 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
             files[die_name] = make_x1a(sheets.die, finish.pdfx, f"{title} — cut line", finish.date,
                                        finish.edition) if finish.pdfx else sheets.die
     else:
-        pdf = _face_pages(preset, style, faces, files, warnings, finish, title, rows, page_sides, where, templates)
+        pdf = _face_pages(preset, style, faces, files, warnings, finish, title, rows, page_sides, where, templates, keys)
     measured: dict[str, HeavyPicture | None] = {}  # the pictures converted to CMYK, measured as they were made
     still: list[Overprinted] | None = None  # what overprints past the limit, read as the black was knocked out
     if style.cmyk:
@@ -111,14 +113,15 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
     if style.cmyk:  # each page's warning started, as the build's are, with the deck file's line of its side
         starts = [f"{deck.where(side)}: " for side in page_sides]
         warnings.extend(ink_warnings(name, pdf, preset, where, templates, measured, still, starts))
-        warnings.extend(_mixed_warnings(name, mixed, where, templates, preset, starts))
+        words = [_text_words(style, key) for key in keys]
+        warnings.extend(_mixed_warnings(name, mixed, where, templates, preset, starts, words))
     files[name] = pdf
     return rows
 
 
 def _face_pages(preset: Preset, style: PageStyle, faces: list[UniqueFace], files: dict[str, bytes],
                 warnings: list[str], finish: Finish, title: str, rows: list[OrderRow], page_sides: list[str],
-                where: list[str], templates: list[str]) -> bytes:
+                where: list[str], templates: list[str], keys: list[str]) -> bytes:
     """A page per face (per copy with ``pdf-copies``), its order rows, and what each page shows;
     the deck's cut line beside them (a die-cut piece at an any-size format)."""
     deck = style.deck
@@ -150,6 +153,7 @@ def _face_pages(preset: Preset, style: PageStyle, faces: list[UniqueFace], files
                 labels.append(face_label(base, side) if preset.files == "pdf-faces" else None)
                 where.append(f"{face.stem} {side}")
                 templates.append(_template(deck, side) if key != BLANK else "")
+                keys.append(key if key != BLANK else "")
                 if side == "back":
                     backs.append(len(pages))
         rows.append(OrderRow(name, page_numbers(list(range(first, len(pages) + 1))),
@@ -266,10 +270,25 @@ def _mixed(pdf: bytes, preset: Preset) -> list[MixedInks]:
     return mixed_inks(pdf, lines_pt, preset.min_mixed_text_pt, preset.mixed_inks, knocked_out=True)
 
 
+def _text_words(style: PageStyle, key: str) -> list[tuple[float, str]]:
+    """The words a face prints with their size in points (the print lint's marks): what a warning
+    about small text on that page quotes when they are one (a title's ruby, 「ひょうりゅう」, at half
+    the title's size)."""
+    art = style.arts.get(key) if key else None
+    return [(mark[2], mark[7]) for mark in (art.marks if art is not None else ()) if mark[0] == "text" and mark[7].strip()]
+
+
+def _sized(words: list[tuple[float, str]], size_pt: float) -> list[str]:
+    """The distinct words of ``words`` printed at ``size_pt`` (a face fitted to a shop's card
+    within 3 %: DriveThruCards' ×1.01)."""
+    return list(dict.fromkeys(chars for size, chars in words if abs(size - size_pt) <= 0.03 * size_pt))
+
+
 def _mixed_warnings(name: str, found: list[MixedInks], where: list[str], templates: list[str],
-                    preset: Preset, starts: list[str]) -> list[str]:
+                    preset: Preset, starts: list[str], words: list[list[tuple[float, str]]] | None = None) -> list[str]:
     """One line per template, kind (a line, text) and colour: the first page and face showing it,
-    how many more pages do, its thinnest width or smallest size, and the fixes."""
+    how many more pages do, its thinnest width or smallest size (text: its words, as the face
+    prints them at that size), and the fixes."""
     pages: dict[tuple, list[MixedInks]] = {}
     for hit in found:
         pages.setdefault((templates[hit.page], hit.kind, hit.colour, hit.ground), []).append(hit)
@@ -279,9 +298,12 @@ def _mixed_warnings(name: str, found: list[MixedInks], where: list[str], templat
         least = min(hit.size_pt for hit in hits)
         more = f" and {counted(len(hits) - 1, 'more page')}" if len(hits) > 1 else ""
         template = f", template {templates[first.page]}" if templates[first.page] else ""
+        said = _sized((words or [[]] * len(where))[first.page], first.size_pt) if first.kind == "text" else []
+        # which text, when the face prints one alone at that size (a title's ruby: no box of its own names it)
+        quoted = f" 「{said[0]}」" if len(said) == 1 else ""
         if first.ground is not None:
             out.append(f"{starts[first.page]}{name} page {first.page + 1} ({where[first.page]}{template}){more}: "
-                       + _knocked_out(first, least, preset))
+                       + _knocked_out(first, least, preset, quoted))
             continue
         colour = f"in {_INKS[first.inks]} inks, CMYK {'/'.join(f'{v * 100:g}' for v in first.colour)}"
         if first.kind == "lines":
@@ -293,7 +315,7 @@ def _mixed_warnings(name: str, found: list[MixedInks], where: list[str], templat
         else:
             assert preset.min_mixed_text_pt is not None
             wanted = preset.min_mixed_text_pt
-            what = f"text {round(least, 1):g} pt printed {colour}"
+            what = f"text{quoted} {round(least, 1):g} pt printed {colour}"
             fix = f"set it at least {wanted:g} pt, or in one ink (dark text in K only)"
             figure = f"min_mixed_text of {preset.name}: {wanted:g} pt"
         such = "a line this thin" if first.kind == "lines" else "text this small"
@@ -307,7 +329,7 @@ def _mixed_warnings(name: str, found: list[MixedInks], where: list[str], templat
 _INKS = {2: "two", 3: "three", 4: "four"}
 
 
-def _knocked_out(hit: MixedInks, least: float, preset: Preset) -> str:
+def _knocked_out(hit: MixedInks, least: float, preset: Preset, quoted: str = "") -> str:
     """White text or a white line reversed out of a ground of several inks: what, on what, the fix."""
     assert hit.ground is not None
     ground = f"CMYK {'/'.join(f'{round(v * 100, 2):g}' for v in hit.ground)}, {_INKS[hit.inks]} inks"
@@ -322,7 +344,7 @@ def _knocked_out(hit: MixedInks, least: float, preset: Preset) -> str:
     else:
         assert preset.min_mixed_text_pt is not None
         wanted = f"{preset.min_mixed_text_pt:g} pt"
-        what, fix = f"{white} text {round(least, 1):g} pt", f"set it at least {wanted}"
+        what, fix = f"{white} text{quoted} {round(least, 1):g} pt", f"set it at least {wanted}"
         figure = f"min_mixed_text of {preset.name}: {wanted}"
     return (f"{what} knocked out of a ground in several inks ({ground}): where the plates shift, each ink "
             f"of the ground creeps into the white and fills it in; {fix}, or make the ground under it of "

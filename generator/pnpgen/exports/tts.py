@@ -18,6 +18,7 @@ import hashlib
 import itertools
 import json
 import math
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ from urllib.parse import quote
 import numpy as np
 from PIL import Image
 
+from pnpgen import fonts as fontreg
 from pnpgen.data.markup import plain
 from pnpgen.data.model import Deck, is_placeholder
 from pnpgen.data.telling import plain_values, telling_fields, told_by_values
@@ -464,17 +466,28 @@ def printed_words(art: Art | None) -> str:
     texts = [item for item in art.items if item[0] == "text"] if art is not None else []
     readings = _ruby_readings(texts)
     glued = False  # the words after a ruby go on from its base (a text item of their own, after the reading's)
+    end = -math.inf  # where the line's last run ends
     for k, item in enumerate(texts):
-        for i, (_, y, chars) in enumerate(item[3]):
+        for i, (x, y, chars) in enumerate(item[3]):
             if (k, i) in readings:
                 glued = True
                 continue
             if lines and y == last:
-                lines[-1] += chars if i or glued else " " + chars
+                # a run set straight after the last (a **bold** word in a Japanese line) goes on from it
+                # with no space; a run of another box further along the baseline is a word apart
+                close = abs(x - end) < 0.25 * item[2] and _unspaced(lines[-1][-1:] + chars[:1])
+                lines[-1] += chars if i or glued or close else " " + chars
             else:
                 lines.append(chars)
             last, glued = y, False
+            end = x + fontreg.ttfont(item[1]).stringWidth(chars, item[2])
     return "\n".join(" ".join(line.split()) for line in lines if line.strip())
+
+
+def _unspaced(pair: str) -> bool:
+    """Whether two characters side by side take no space between them: either is Japanese or
+    Chinese (a kana, kanji or full-width form), as a Japanese line has no word spaces."""
+    return any(unicodedata.east_asian_width(c) in "WF" for c in pair)
 
 
 def _ruby_readings(texts: list) -> set[tuple[int, int]]:

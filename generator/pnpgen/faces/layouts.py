@@ -277,7 +277,8 @@ def _beside(box: LayoutBox) -> str:
 
 def _track(box: LayoutBox, layout: Layout) -> list[str]:
     """Numbered spaces from ``start`` to a piece field's number (or ``last``), sized to the box, as
-    the template helper ``track()`` draws them: a row (``rows: 1``) or a snake; the start space
+    the template helper ``track()`` draws them: a row (``rows: 1``), a snake, or round the box's
+    edge (``around: true``, a board's score track); the start space
     filled in ``first``. An open or empty field prints 未定 in the box, as a text box does."""
     x, y, w, h = (box.get(k) for k in ("x", "y", "w", "h"))
     rows, fill, stroke, first = box.get("rows"), box.get("fill"), box.get("stroke"), box.get("first")
@@ -295,7 +296,7 @@ def _track(box: LayoutBox, layout: Layout) -> list[str]:
         style.append(f'first={{"fill": {c}, "ink": readable({ink}, {c}, {dark}, {_named("paper", layout)})}}')
     if not box.get("numbers"):
         style.append("numbers=false")
-    layout_ = "row" if rows == 1 else "snake"
+    layout_ = "ring" if box.get("around") else "row" if rows == 1 else "snake"
     field = box.get("field")
     drawn = (f"{{{{ track({'v' if field is not None else box.get('last')}, {num(x)}, {num(y)}, {num(w)}, {num(h)}, {_s(layout_)}, {box.get('start')}, "
              f"{', '.join(style)}) }}}}")
