@@ -159,6 +159,7 @@ def _stage_early(staging: Staging, files: dict[Path, bytes | PdfFile]) -> None:
     """A game's big documents into the staging folder from now (``Staging.early``)."""
     for path, data in files.items():
         staging.early(path, data)
+    staging.staged_early()
 
 
 def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | None = None,

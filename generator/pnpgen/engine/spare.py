@@ -48,13 +48,14 @@ SPARES_TEMPORARY = re.compile(r"\.spares\.([0-9a-f]+)-[0-9a-f]+" + re.escape(TMP
 
 
 def layout_of(data: PdfFile, places: dict[Stored, str] | None = None,
-              named: dict[tuple[Stored, str | None], str] | None = None) -> str:
+              named: dict[int, tuple[Stored, str]] | None = None) -> str:
     """Each part of ``data`` as ``length:what``, joined by ``;``: ``what`` empty for bytes in
     memory, a stored part as ``_identity`` names it. One string, not a list: the record is read
     by every build and reclaim, and only the layout of a document being written is taken apart.
     ``places``: each stored part's place as ``_where`` hashed it, kept for the build's other
     documents (a deck's four show the same pictures: 3,000 cards' are 50,000 parts each);
-    ``named``: the stored parts named already, shared by the documents of one commit."""
+    ``named``: the stored parts named already (by the part itself), shared by the documents of
+    one commit."""
     places = {} if places is None else places
     named = {} if named is None else named
     out = []
@@ -62,11 +63,38 @@ def layout_of(data: PdfFile, places: dict[Stored, str] | None = None,
         if isinstance(p, bytes):
             out.append(f"{len(p)}:")
             continue
-        what = named.get((p, p.sha))  # (a part's hash is not part of its equality)
-        if what is None:
-            what = named[p, p.sha] = f"{p.size}:{_identity(p, places)}"
-        out.append(what)
+        seen = named.get(id(p))  # (the documents of a build share their pictures' parts)
+        if seen is None or seen[0] is not p:
+            seen = named[id(p)] = (p, f"{p.size}:{_identity(p, places)}")
+        out.append(seen[1])
     return ";".join(out)
+
+
+@dataclass(eq=False)
+class Layouts:
+    """The layouts (``layout_of``) of one build's big documents, each made once: the spare of a
+    document is found by comparing its recorded layout with the new one, which the commit then
+    records as it is (3,000 cards: four documents of 17,000 parts each, taken apart twice a build
+    before). With the stored parts' places and names, shared by the build's documents (a deck's
+    four show the same pictures)."""
+
+    places: dict[Stored, str] = field(default_factory=dict)
+    named: dict[int, tuple[Stored, str]] = field(default_factory=dict)  # layout_of's
+    made: dict[int, tuple[PdfFile, tuple, str]] = field(default_factory=dict)  # by the document's id
+
+    def of(self, data: PdfFile) -> str:
+        """``data``'s layout (its parts are a tuple of frozen parts and bytes: made once, it holds)."""
+        kept = self.made.get(id(data))
+        if kept is not None and kept[0] is data and kept[1] is data.parts:
+            return kept[2]
+        text = layout_of(data, self.places, self.named)
+        self.made[id(data)] = (data, data.parts, text)
+        return text
+
+    def let_go_of_names(self) -> None:
+        """Forget the parts' places and names (a document whose layout is not made yet names them again)."""
+        self.places.clear()
+        self.named.clear()
 
 
 def _identity(part: Stored, places: dict[Stored, str]) -> str:
@@ -178,24 +206,22 @@ def promote(trash: Path, moved: Iterable[tuple[str, str]], removed: Iterable[str
         pass  # (no record: no spare kept, every entry freed)
 
 
-def note_outputs(root: Path, trash: Path, written: Mapping[Path, PdfFile],
-                 places: dict[Stored, str] | None = None) -> None:
+def note_outputs(root: Path, trash: Path, written: Mapping[Path, PdfFile], layouts: Layouts | None = None) -> None:
     """Record the big documents a commit put in place, with their layouts, for the commit that
     will replace them (``promote``). Nothing lost but a quicker next build if it cannot be.
-    ``places``: the stored parts' places hashed so far (``layout_of``)."""
-    places = {} if places is None else places
+    ``layouts``: the build's, holding those made already (``find``)."""
+    layouts = Layouts() if layouts is None else layouts
     if not written or trash.is_symlink() or (trash.exists() and not trash.is_dir()):
         return
     for _ in range(2):  # (a reclaim still running may remove the folder it found empty)
         try:
             trash.mkdir(exist_ok=True)
             record = read(trash)
-            named: dict[tuple[Stored, str | None], str] = {}
             for path, data in written.items():
                 rel = path.relative_to(root).as_posix()
                 st = path.lstat()
                 if stat.S_ISREG(st.st_mode):
-                    record.outputs[rel] = [*_file_identity(st), layout_of(data, places, named)]
+                    record.outputs[rel] = [*_file_identity(st), layouts.of(data)]
             record.write(trash)
             return
         except OSError:
@@ -303,11 +329,12 @@ def _open_nowhere_else(fd: int) -> bool:
 
 
 def find(trash: Path, record: Record, rel: str, data: PdfFile, minimum: int,
-         places: dict[Stored, str] | None = None) -> Spare | None:
+         layouts: Layouts | None = None) -> Spare | None:
     """The spare of output ``rel`` when it is still the file its record names and holds at least
     ``minimum`` of the new document's first bytes (read only where they are bytes in memory: a
-    picture is known by its layout). ``places``: as ``layout_of``'s."""
-    places = {} if places is None else places
+    picture is known by its layout). ``layouts``: the build's (``Layouts``): the new document's
+    layout, made here, is the one the commit records."""
+    layouts = Layouts() if layouts is None else layouts
     known = record.spares.get(rel)
     if known is None or trash.is_symlink() or not trash.is_dir():
         return None
@@ -321,17 +348,9 @@ def find(trash: Path, record: Record, rel: str, data: PdfFile, minimum: int,
     try:
         if _file_identity(os.fstat(fd)) != list(identity):
             return None
-        at = parts = 0
-        for part, item in zip(data.parts, layout.split(";"), strict=False):
-            length, _, what = item.partition(":")
-            n = int(length) if length.isdigit() else -1
-            if isinstance(part, bytes):
-                if what or n != len(part) or os.pread(fd, n, at) != part:
-                    break
-            elif n != part.size or not _same(what, part, places):
-                break
-            at += n
-            parts += 1
+        items = layout.split(";")
+        same = _same_text(items, layouts.of(data).split(";"))
+        at, parts = _held(fd, data.parts, items, 0, 0, same, layouts.places)
     except (OSError, ValueError):
         return None
     finally:
@@ -339,6 +358,47 @@ def find(trash: Path, record: Record, rel: str, data: PdfFile, minimum: int,
     if at < minimum or at > identity[2]:
         return None
     return Spare(entry, identity, at, parts)
+
+
+def _same_text(a: list[str], b: list[str], step: int = 256) -> int:
+    """How many first items ``a`` and ``b`` have alike, compared a run of ``step`` at a time."""
+    n = min(len(a), len(b))
+    i = 0
+    while i < n and a[i:i + step] == b[i:i + step]:
+        i += step
+    while i < n and a[i] == b[i]:
+        i += 1
+    return min(i, n)
+
+
+def _held(fd: int, new: tuple, items: list[str], at: int, parts: int, same: int,
+          places: dict[Stored, str]) -> tuple[int, int]:
+    """Where the spare open at ``fd`` (its layout's ``items``) stops holding the parts ``new``
+    begins with: its bytes and its number of parts. Its first ``same`` items are written as the
+    new layout writes them: a stored part whose text names it is the same part (unless it is
+    named by nothing), bytes in memory are read back and compared; after them, each recorded
+    part is compared with the new one (a picture hashed since, or no longer)."""
+    for part in new[:same]:
+        if isinstance(part, bytes):
+            if os.pread(fd, len(part), at) != part:
+                return at, parts
+            at += len(part)
+        elif part.sha is None and part.stamp is None:  # (named by nothing: "size:/", never the same)
+            return at, parts
+        else:
+            at += part.size
+        parts += 1
+    for part, item in zip(new[same:], items[same:], strict=False):
+        length, _, what = item.partition(":")
+        n = int(length) if length.isdigit() else -1
+        if isinstance(part, bytes):
+            if what or n != len(part) or os.pread(fd, n, at) != part:
+                break
+        elif n != part.size or not _same(what, part, places):
+            break
+        at += n
+        parts += 1
+    return at, parts
 
 
 def freed_for_room(trash: Path, e: OSError) -> bool:

@@ -60,7 +60,7 @@ from pnpgen.engine import spare, trash
 from pnpgen.engine.output import build_lock, current_umask, inside, locked, make_folder, named, unchanged, unwritable
 from pnpgen.engine.trash import TRASH
 from pnpgen.errors import InputError
-from pnpgen.pdf.assemble import PdfFile, SourceChanged, Stored
+from pnpgen.pdf.assemble import PdfFile, SourceChanged
 from pnpgen.safetext import same_file, shown, shown_name
 
 STAGING = ".pnpgen-staging"
@@ -239,7 +239,7 @@ def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[P
     recover(root)
     if FORKS:  # (the documents a spare can be made of: engine/spare.py)
         spare.note_outputs(root, root / TRASH, {p: d for p, d in todo.items()
-                                                if isinstance(d, PdfFile) and d.size >= BIG_DOCUMENT}, staging.places)
+                                                if isinstance(d, PdfFile) and d.size >= BIG_DOCUMENT}, staging.layouts)
     return list(todo)
 
 
@@ -264,7 +264,7 @@ class Staging:
         self._lock: ExitStack | None = None  # the folder's lock, taken for the first early copy
         self._refused = False  # early copies are not to be (the lock taken, a folder in the way)
         self._spares: spare.Record | None = None  # the trash's record of spares, read once
-        self.places: dict[Stored, str] = {}  # the stored parts' places hashed (spare.layout_of), once a build
+        self.layouts = spare.Layouts()  # the big documents' layouts (their stored parts' places hashed once a build)
 
     def __enter__(self) -> Staging:
         return self
@@ -340,8 +340,15 @@ class Staging:
         """The replaced file of ``path`` kept to be rewritten (engine/spare.py), when it fits ``data``."""
         if self._spares is None:
             self._spares = spare.read(self.root / TRASH)
+            self._spares.outputs.clear()  # (the layouts of the files in place: not what a spare is found by)
         return spare.find(self.root / TRASH, self._spares, path.relative_to(self.root).as_posix(), data, trash.RECLAIM_MIN,
-                          self.places)
+                          self.layouts)
+
+    def staged_early(self) -> None:
+        """A game's big documents are all in ``early``'s hands: the names of their stored parts
+        let go of (3,000 cards: some 5 MB while the rest of the game is made), their layouts kept
+        for the commit to record."""
+        self.layouts.let_go_of_names()
 
     def holds(self, path: Path, data: bytes | PdfFile) -> bool:
         """Is ``data`` being copied (or copied) for ``path``?"""
