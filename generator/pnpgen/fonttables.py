@@ -220,7 +220,7 @@ def _face_reading_later() -> type:
                 known.pop("later_tables", None)
             return table
 
-        def makeSubset(self, subset: list[int]) -> bytes:  # noqa: N802 - ReportLab's name
+        def makeSubset(self, subset: list[int]) -> bytes:  # (ReportLab's name)
             """The font program of these characters, cut once and kept (the last ``SUBSETS_KEPT``):
             the warm rulebook process of ``pnpgen watch`` sets the same book, or nearly, at every
             save, and cutting its 7 subsets took some 12 ms of the 150 a setting. The same bytes:
