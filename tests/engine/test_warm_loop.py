@@ -246,3 +246,54 @@ def test_a_warm_session_has_its_rulebook_process_work_out_the_books_model_key(tm
     assert here == []
     assert run(root, "build", "--game", "test", "--jobs", "1", "--out", str(tmp_path / "cold")) == 0
     assert (tmp_path / "cold" / "test" / "rulebook.pdf").read_bytes() == book.read_bytes()
+
+
+def _forget_pictures(setting) -> None:
+    """(A job for the warm rulebook process) its pictures let go of, as a process started again has none."""
+    setting.pictures.clear()
+
+
+def test_a_warm_rulebook_process_is_sent_only_the_pictures_it_does_not_hold(tmp_path, monkeypatch):
+    """The decks' pictures (some 700 kB for populous) are pickled and read by the warm rulebook
+    process on the save's path: it keeps the last job's by their keys (engine/bookkey.py
+    ``picture_keys``) and is sent only the others — none after a count edit, the edited deck's
+    after a text edit — and every picture again when it does not hold one it is named. The book
+    is a cold build's, byte for byte, each time."""
+    from pnpgen.engine.warm import Worker
+
+    root = make_workspace(tmp_path / "ws", deck=COUNTED, draft=True)
+    ws = Workspace(root)
+    deck = root / "data" / "test" / "decks" / "cards.yaml"
+    sent: list[dict] = []  # the pictures of each setting's job, as sent
+    real = Worker.submit
+
+    def submit(self, fn, *args):
+        if fn is build_run._typeset:
+            sent.append(args[2])
+        return real(self, fn, *args)
+
+    monkeypatch.setattr(Worker, "submit", submit)
+
+    def cold(name: str) -> bytes:
+        assert run(root, "build", "--game", "test", "--jobs", "1", "--out", str(tmp_path / name)) == 0
+        return (tmp_path / name / "test" / "rulebook.pdf").read_bytes()
+
+    def save(text: str) -> bytes:
+        deck.write_text(text, encoding="utf-8")
+        build_run.run_build(ws, ["test"], BuildOptions(jobs=2), root / "build", RulebookOptions(), warm=warm)
+        return (root / "build" / "test" / "rulebook.pdf").read_bytes()
+
+    with Warm() as warm:
+        save(COUNTED)
+        assert len(sent) == 1 and sent[0] and all(pic is not None for pic in sent[0].values())
+        book = save(COUNTED.replace("count: 6", "count: 8"))  # a new total: set again, from the pictures it holds
+        assert len(sent) == 2 and sent[1].keys() == sent[0].keys() and all(pic is None for pic in sent[1].values())
+        assert book == cold("cold-count")
+        book = save(COUNTED.replace("count: 6", "count: 8").replace("name: 火", "name: 炎"))  # the first front's title
+        assert len(sent) == 3 and [pic is not None for pic in sent[2].values()] == [True]
+        assert book == cold("cold-text")
+        warm.pool(dict).submit(_forget_pictures).result()
+        book = save(COUNTED.replace("count: 6", "count: 9").replace("name: 火", "name: 炎"))
+        assert len(sent) == 5  # named a picture it no longer held: sent again with every picture
+        assert all(pic is None for pic in sent[3].values()) and all(pic is not None for pic in sent[4].values())
+        assert book == cold("cold-again")

@@ -116,6 +116,25 @@ def test_a_save_through_an_editor_is_one_rebuild_and_its_files_are_not_read(tmp_
     assert "保存した本文" in "".join(texts(ws / "build" / "test" / "cards.pdf"))
 
 
+def test_the_watcher_builds_a_save_one_short_step_after_it_goes_quiet(tmp_path, monkeypatch):
+    """watchfiles gives a batch once a whole ``step`` passed with no new change after the tick
+    that saw the save: a save is built some 1.5 steps after it is made (20 ms: 29 ms measured,
+    10 ms: 14 ms), all of it on a watch save's 0.25 s; an editor's save is one write, or a few
+    within a millisecond (the editors above)."""
+    import watchfiles
+
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
+    asked: dict = {}
+
+    def batches(*folders, **options):
+        asked.update(options)
+        yield from ()
+
+    monkeypatch.setattr(watchfiles, "watch", batches)
+    assert run(ws, "watch", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert asked["step"] <= 10 and asked["debounce"] >= 10 * asked["step"]
+
+
 def test_an_editors_files_do_not_make_a_built_game_out_of_date(tmp_path, capsys):
     ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     (ws / "data" / "test" / "art").mkdir()

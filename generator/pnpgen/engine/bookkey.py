@@ -125,6 +125,36 @@ def shown_faces(result) -> dict[str, dict[str, str]]:
     return out
 
 
+def picture_keys(result, pictures: dict[str, Any], inputs: str) -> dict[str, str]:
+    """Each deck's picture (``BuildResult.pictures``) by a key of what it is made of: its faces by
+    their names in the cache of converted faces (a face's SVG hash with the hashes of its pictures
+    and template lines), what every face is drawn with (``inputs``: templates, fonts, options,
+    pnpgen), and its trim, bleed, outline and window as they are. A warm rulebook process keeps
+    the pictures it was sent under these keys and is sent again only those it does not hold
+    (engine/run.py ``_Rulebook``): after a count edit, none of some 700 kB."""
+    rendered = result.rendered
+
+    def name(k: str | None) -> str | None:
+        return None if k is None else k + result.face_keys.get(k, "")
+
+    out: dict[str, str] = {}
+    for df in rendered.decks:
+        pic = pictures.get(df.deck.id)
+        if df.first is None or pic is None:
+            continue
+        front, back = df.first
+        parts = [inputs, name(front), name(back) if pic.back is not None else None,
+                 {str(n): name(k) for n, k in df.piece_fronts.items()}, list(pic.trim_mm), pic.bleed_mm,
+                 [list(p) for p in pic.outline], pic.window]
+        out[df.deck.id] = hashlib.sha256(json.dumps(parts, sort_keys=True, default=repr).encode()).hexdigest()[:32]
+    return out
+
+
+class PicturesNotHeld(LookupError):
+    """A warm rulebook process was sent a picture's key it does not hold (it was started again
+    since, or its last job failed): the job is sent again with every picture."""
+
+
 def icon_files(ws, game) -> list[Path]:
     """The workspace's icons a draft's ``{name}`` may show (the game's, then the common ones;
     pnpgen's own are its code)."""

@@ -196,7 +196,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
         with collector_paused() if collector is None else nullcontext(collector) as paused:
             def faces_ready(result: BuildResult) -> None:  # the rulebook (set here without a core for it), then the sheets
                 if book is not None:
-                    book.start(result)
+                    book.start(result, drawn_with)
                 paused.pause()
 
             result = build_game(ws, slug, options, game=game, cache=cache, state=before, out_dir=out_dir, say=say,
@@ -393,6 +393,8 @@ class _Rulebook:
         self.key = ""
         self.model = ""
         self.model_asked: Any = None  # a warm process's answer to come: the book's model key (``prepare``)
+        self.job: tuple = ()  # the setting's job with every picture (``start``), sent again when asked
+        self.keys: dict[str, str] = {}  # its pictures' keys, in a warm process (``bookkey.picture_keys``)
 
     @cached_property
     def last(self) -> dict[str, Any] | None:
@@ -434,7 +436,9 @@ class _Rulebook:
         if self.beside and (self.last or {}).get("model") != self.model:
             self._pool().submit(_prepare, self.ws, game, self.model, False)  # its errors are _typeset's too: they surface there
 
-    def start(self, result: BuildResult) -> None:
+    def start(self, result: BuildResult, drawn_with: str = "") -> None:
+        """The book set from the faces (``drawn_with``: what every face is drawn with), unless the
+        last build's is kept. A warm process is sent only the pictures it does not hold."""
         game = result.game
         if not game.draft_file.is_file():
             return
@@ -446,10 +450,16 @@ class _Rulebook:
             files, warnings, report, used, setting, entries = kept  # what the book is made from did not change
             self.done = files, warnings, report, {}, used, setting, entries
             return
-        job = (self.ws, game, result.pictures(), self.options(game), self.cache.records("readings"), bookkey.shown_faces(result),
-               bookkey.earlier(self.last, self.before, self.out_dir), self.model if self.beside else "")
+        pictures = result.pictures()
+        if self.warm is not None:
+            self.keys = bookkey.picture_keys(result, pictures, drawn_with)
+        self.job = job = (self.ws, game, pictures, self.options(game), self.cache.records("readings"),
+                          bookkey.shown_faces(result), bookkey.earlier(self.last, self.before, self.out_dir),
+                          self.model if self.beside else "", self.keys or None)
         if self.beside:
-            self.future = self._pool().submit(_typeset, *job)
+            held = self.warm.held if self.warm is not None else frozenset()
+            sent = {deck: None if self.keys.get(deck) in held else pic for deck, pic in pictures.items()}
+            self.future = self._pool().submit(_typeset, *job[:2], sent, *job[3:])
         else:
             self.done = _typeset(_setting(), *job)
 
@@ -464,6 +474,19 @@ class _Rulebook:
                 self.warm.lost()  # a killed warm worker: the next build starts another
             raise
 
+    def _set(self) -> tuple:
+        """The setting's answer. A warm process holds this job's pictures from now on
+        (``Warm.held``); sent a key it does not hold, it is sent every picture."""
+        if self.warm is not None:
+            self.warm.held = frozenset()  # (until the answer comes: a failed job leaves what it holds unknown)
+        try:
+            done = self._answer(self.future)
+        except bookkey.PicturesNotHeld:
+            done = self._answer(self._pool().submit(_typeset, *self.job))
+        if self.warm is not None:
+            self.warm.held = frozenset(self.keys.values())
+        return done
+
     def close(self) -> None:
         """Let the second process go (at once when the build failed before the rulebook was
         typeset); a warm one stays for the next build."""
@@ -477,7 +500,7 @@ class _Rulebook:
             result.warnings.append(bookkey.no_draft(game))
             return
         if self.future is not None:
-            self.done = self._answer(self.future)
+            self.done = self._set()
         files, warnings, report, learned, used, setting, entries = self.done
         result.cache_files.update(self.cache.record("readings", k, v) for k, v in sorted(learned.items()))
         result.uses.update(self.cache.record_path("readings", k) for k in used)
@@ -527,8 +550,9 @@ def _read_ahead(setting: Any) -> None:
 
 
 def _typeset(setting: Any, ws: Workspace, game: Game, pictures: dict, opts: RulebookOptions, readings: dict,
-             faces: dict[str, dict[str, str]], earlier: dict[str, Any] | None, model: str) -> tuple:
+             faces: dict[str, dict[str, str]], earlier: dict[str, Any] | None, model: str,
+             keys: dict[str, str] | None = None) -> tuple:
     """``engine/typeset.py`` ``typeset``, in the rulebook's process (or this one, without a core
     to spare)."""
     return importlib.import_module(RULEBOOK_JOB).typeset(setting, ws, game, pictures, opts, readings, faces, earlier,
-                                                         model)
+                                                         model, keys)

@@ -19,7 +19,7 @@ from typing import Any
 
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
-from pnpgen.engine.bookkey import SET_FILES, icon_files, key_part, plain
+from pnpgen.engine.bookkey import SET_FILES, PicturesNotHeld, icon_files, key_part, plain
 from pnpgen.engine.fingerprint import big_file_stamp, code, sha
 from pnpgen.engine.options import RulebookOptions
 from pnpgen.faces.builtin import icon_dirs
@@ -58,6 +58,9 @@ class Setting:
         # In a warm process: the workspace, game and model key of the build that asked for the key
         # (engine/run.py ``_model_key``), for the draft's read-ahead that follows it.
         self.asked: tuple[Workspace, Game, str] | None = None
+        # In a warm process: the decks' pictures of the last job, by their keys (engine/bookkey.py
+        # ``picture_keys``): the next job is sent only the ones these do not hold.
+        self.pictures: dict[str, Any] = {}
 
 
 def prepare_rulebook(setting: Setting, ws: Workspace, game: Game, model: str = "", warm: bool = False) -> None:
@@ -84,14 +87,18 @@ def prepare_rulebook(setting: Setting, ws: Workspace, game: Game, model: str = "
 
 def typeset(setting: Setting, ws: Workspace, game: Game, pictures: dict, opts: RulebookOptions, readings: dict,
             faces: dict[str, dict[str, str]] | None = None, earlier: dict[str, Any] | None = None,
-            model: str = "") -> tuple:
+            model: str = "", keys: dict[str, str] | None = None) -> tuple:
     """Typeset the draft as rulebook.pdf (A5) and rulebook-booklet.pdf (A4 saddle stitch): its
     files, warnings and report, with the index readings it had to look up, every term whose
     reading it used, and the key of the setting. Plain values, so the build's process takes them
     back without importing the rulebook. ``faces``: what each deck's faces are made from
     (engine/bookkey.py ``shown_faces``); ``earlier``: the last build's setting (``bookkey.earlier``),
     whose PDFs are kept when this setting's key is its key; ``model``: the book's model key, under
-    which ``prepare_rulebook`` may have read the draft already (kept in ``setting``)."""
+    which ``prepare_rulebook`` may have read the draft already (kept in ``setting``); ``keys``:
+    each deck's picture by its key, in a warm process, where a picture sent as None is the one
+    the last job held under its key (``held_pictures``)."""
+    if keys is not None:
+        pictures = held_pictures(setting, pictures, keys)
     reading = (setting.read_ahead.pop(model, None) if model else None) or read_rulebook(game, ws.fonts)
     key = setting_key(ws, game, reading, pictures, faces, opts) if faces is not None else ""
     kept = _kept(earlier, key)
@@ -106,6 +113,21 @@ def typeset(setting: Setting, ws: Workspace, game: Game, pictures: dict, opts: R
                           pictures=pictures, readings=memo, reading=reading, entries=_entries(earlier, draft),
                           icon_dirs=icon_dirs(ws.templates, game.slug), parsed=setting.parsed, lines=setting.lines)
     return book.files, book.warnings, book.report, memo.learned, memo.used, key, {"draft": draft, "notified": book.entries}
+
+
+def held_pictures(setting: Setting, pictures: dict, keys: dict[str, str]) -> dict:
+    """The decks' pictures of a job, those sent as None taken from the ones ``setting`` holds by
+    their keys; then only this job's are held, for the next. A key not held raises
+    ``PicturesNotHeld`` (the build then sends them all) and leaves what is held as it was."""
+    out = {}
+    for deck, pic in pictures.items():
+        if pic is None:
+            pic = setting.pictures.get(keys.get(deck, ""))
+            if pic is None:
+                raise PicturesNotHeld(deck)
+        out[deck] = pic
+    setting.pictures = {keys[deck]: pic for deck, pic in out.items() if deck in keys}
+    return out
 
 
 def _entries(earlier: dict[str, Any] | None, draft: str) -> list | None:

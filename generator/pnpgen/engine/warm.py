@@ -36,6 +36,9 @@ class Warm:
         self._lints: dict[str, tuple[str, dict]] = {}
         self._tiles: dict[str, tuple[str, dict]] = {}
         self._impositions: dict[str, tuple[str, Impositions]] = {}
+        # the keys of the decks' pictures the worker holds (its last job's, engine/typeset.py
+        # ``held_pictures``): a save sends it only the others; none once it is started again
+        self.held: frozenset[str] = frozenset()
 
     def sheets(self, edition: str, inputs: str) -> FaceStreams:
         """The faces and pages the last build of ``edition`` (a game, in a language) drew, while
@@ -73,6 +76,7 @@ class Warm:
         if self._pool is None:
             self._pool = Worker(state, ends_with_parent=True)
             self.starts += 1
+            self.held = frozenset()
         return self._pool
 
     def lost(self) -> None:
@@ -80,6 +84,7 @@ class Warm:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+        self.held = frozenset()
 
     def worker(self) -> tuple[int, int]:
         """(process id, fonts parsed so far) of the worker, for tests and the bench."""
