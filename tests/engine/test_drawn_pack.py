@@ -114,10 +114,14 @@ def test_what_a_pack_holds_is_checked_value_by_value():
     flat = {f"{kind}{name}": v for group, kind in (("faces", drawn_json.FACE), ("pages", drawn_json.PAGE))
             for name, v in body[group].items()}
     read = drawn_json.from_json(json.loads(json.dumps(flat)))
-    assert list(read.made) == [("abc", False)]  # the rest malformed: left out
+    # each looked up when the build asks for it ("zz" is no digest: no record at all)
+    assert sorted(read.made) == [("abc", False), ("bad", False), ("gid", False), ("pic", False)]
+    assert [read.made.get(k) is not None for k in sorted(read.made)] == [True, False, False, False]
+    assert list(read.made) == [("abc", False)]  # the rest malformed: not held once looked up
     assert read.made[("abc", False)].content.glyphs == {"gothic": {5: "あ"}}
-    # "zz" is not a digest; "Rainbow" is no separation the writer defines (the page would name an undefined space)
-    assert list(read.kept) == [(bytes.fromhex("ab"), True)] and read.kept[(bytes.fromhex("ab"), True)].spots == {"All"}
+    # "Rainbow" is no separation the writer defines (the page would name an undefined space)
+    assert [k for k, _ in read.kept.items()] == [(bytes.fromhex("ab"), True)]
+    assert read.kept[(bytes.fromhex("ab"), True)].spots == {"All"}
 
 
 def test_a_pack_naming_pictures_or_faces_a_build_does_not_have_is_drawn_again_without_a_traceback(tmp_path):
@@ -234,5 +238,5 @@ def test_a_faces_glyphs_are_checked_kind_by_kind(glyphs):
                                         "pictures": []}, "width_pt": 10, "height_pt": 20}
     bad = {**good, "content": {**good["content"], "glyphs": [glyphs]}}
     read = drawn_json.from_json(json.loads(json.dumps({f"{drawn_json.FACE}0good": good, f"{drawn_json.FACE}0bad": bad})))
-    assert list(read.made) == [("good", False)]
+    assert [k for k, _ in read.made.items()] == [("good", False)]
     assert read.made[("good", False)].content.glyphs == {"gothic": {5: "あ", 7: "い"}}
