@@ -5,9 +5,11 @@ build of the game places them again without drawing them: a face's form stream m
 
 Only what JSON holds plainly is kept: a face with gradient paints or one svglib draws, and any
 stream naming a picture by its bytes rather than by a stand-in, is drawn again by the next build.
-What is read back is checked value by value; anything malformed is left out, never trusted. A
-record read as ``to_json`` writes it is written back as its line (``Read``), its JSON let go of
-once its stream is made: a 3,000-card edit held some 60 MB of it through its documents.
+Each record is decoded and checked value by value when the build looks its face or page up
+(memo.py ``Unpacked``: a text edit looks up only those of the pages it writes again); anything
+malformed is not held, drawn again, never trusted. A record never looked up, or read as
+``to_json`` writes it, is written back as its line (``Read``), its JSON let go of once its stream
+is made: a 3,000-card edit held some 60 MB of it through its documents.
 """
 
 from __future__ import annotations
