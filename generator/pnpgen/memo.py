@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from stat import S_ISLNK
 from typing import Any, Generic, TypeVar
 
+K = TypeVar("K")
 V = TypeVar("V")
 
 
@@ -124,6 +125,67 @@ class Pack(Mapping[str, Any]):
     def let_go(self) -> None:
         """Forget the values decoded (their lines stay)."""
         self._values.clear()
+
+
+class Unpacked(MutableMapping[K, V]):
+    """A mapping some of whose values are still records as read (``waiting``: key → record), each
+    made into its value by ``unpack`` when first looked up: an edit of a thousand cards places
+    the few faces and pages it changed, and the others' records are never decoded, only written
+    back (``waiting``). A record ``unpack`` finds malformed (None) is not held: looking it up
+    finds nothing (its value is made again), ``items`` leaves it out. Membership and keys need
+    no record unpacked."""
+
+    def __init__(self, unpacked: Mapping[K, V] | None = None, waiting: Mapping[K, Any] | None = None,
+                 unpack: Callable[[K, Any], V | None] | None = None):
+        self.unpacked: dict[K, V] = dict(unpacked or {})
+        self.waiting: dict[K, Any] = dict(waiting or {})
+        self.unpack = unpack
+
+    def __getitem__(self, key: K) -> V:
+        if key in self.unpacked:
+            return self.unpacked[key]
+        record = self.waiting.pop(key)  # (KeyError: not held)
+        value = self.unpack(key, record) if self.unpack is not None else None
+        if value is None:
+            raise KeyError(key)
+        self.unpacked[key] = value
+        return value
+
+    def __setitem__(self, key: K, value: V) -> None:
+        self.waiting.pop(key, None)
+        self.unpacked[key] = value
+
+    def __delitem__(self, key: K) -> None:
+        if key in self.waiting:
+            del self.waiting[key]
+        else:
+            del self.unpacked[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.unpacked or key in self.waiting
+
+    def __iter__(self) -> Iterator[K]:
+        return iter([*self.unpacked, *self.waiting])  # (a list: looking a key up moves it)
+
+    def __len__(self) -> int:
+        return len(self.unpacked) + len(self.waiting)
+
+    def items(self) -> Iterator[tuple[K, V]]:  # type: ignore[override]
+        """Every value held, each record unpacked (a malformed one left out)."""
+        for key in self:
+            try:
+                yield key, self[key]
+            except KeyError:
+                continue
+
+    def values(self) -> Iterator[V]:  # type: ignore[override]
+        """Every value held, each record unpacked (a malformed one left out)."""
+        return (value for _, value in self.items())
+
+    def only(self, keys: Collection[K]) -> Unpacked[K, V]:
+        """The values and records of ``keys`` alone, none unpacked."""
+        return Unpacked({k: v for k, v in self.unpacked.items() if k in keys},
+                        {k: r for k, r in self.waiting.items() if k in keys}, self.unpack)
 
 
 @dataclass(eq=False)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from pnpgen.engine.cache import Cache
 from pnpgen.engine.fingerprint import code
+from pnpgen.memo import Unpacked
 from pnpgen.usercache import seal
 
 
@@ -117,3 +118,23 @@ def test_a_pack_is_sealed_line_by_line_as_its_joined_text_is():
 
     for lines in ([], [b""], [b"a"], [b'["a", 1]', b'["b", "\xe6\x96\xb0"]', b""]):
         assert seal_lines(lines) == seal(b"\n".join(lines)), lines
+
+
+def test_unpacked_records_are_made_into_values_when_looked_up_and_a_malformed_one_is_not_held():
+    """``Unpacked`` (the forms pack's faces and pages): membership, keys and ``only`` unpack
+    nothing; a record is unpacked once, when looked up; one found malformed is not held after."""
+    unpacked: list[str] = []
+
+    def unpack(key: str, record: str) -> int | None:
+        unpacked.append(key)
+        return int(record) if record.isdigit() else None
+
+    m = Unpacked({"a": 1}, {"b": "2", "c": "bad"}, unpack)
+    assert "b" in m and "c" in m and sorted(m) == ["a", "b", "c"] and len(m) == 3
+    kept = m.only({"a", "c"})
+    assert unpacked == [] and sorted(kept) == ["a", "c"] and kept.waiting == {"c": "bad"}
+    assert m["b"] == 2 and m["b"] == 2 and unpacked == ["b"]  # (once)
+    assert m.get("c") is None and "c" not in m and unpacked == ["b", "c"]
+    m["c"] = 3
+    assert dict(m.items()) == {"a": 1, "b": 2, "c": 3} and sorted(m.values()) == [1, 2, 3]
+    assert kept.get("c") is None and list(kept.items()) == [("a", 1)]  # (its own record, malformed)

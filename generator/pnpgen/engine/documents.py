@@ -196,12 +196,13 @@ def _write_forked(send, docs: dict[str, PagePlan], arts: Mapping[str, Art], font
                   drawn: FaceStreams) -> None:
     """The forked child: its documents, and the faces and pages it drew that the build's process
     had not (``FaceStreams.absorb``), or what went wrong."""
-    made, kept = set(drawn.made), set(drawn.kept)
+    made, kept = dict(drawn.made.unpacked), dict(drawn.kept.unpacked)  # (the streams unpacked so far)
     drawn.used, drawn.checked = set(), set()  # (what it uses is sent back: each face and page checked here)
     try:
         files = {path: write_pdf(doc, arts, font, images=images, faces=drawn) for path, doc in docs.items()}
-        send.send((True, (files, {k: v for k, v in drawn.made.items() if k not in made},
-                          {k: v for k, v in drawn.kept.items() if k not in kept}, drawn.used)))
+        # the streams it made or unpacked (a record found malformed here: drawn again, sent back)
+        send.send((True, (files, {k: v for k, v in drawn.made.unpacked.items() if made.get(k) is not v},
+                          {k: v for k, v in drawn.kept.unpacked.items() if kept.get(k) is not v}, drawn.used)))
     except BaseException as e:  # noqa: BLE001 - every failure is the build's to report
         send.send((False, e))
     finally:
@@ -258,4 +259,4 @@ def _write_group(job: tuple[dict[str, PagePlan], dict[str, Art], str, dict[bytes
         drawn.for_build(part.names, {id(page): d for doc, ds in zip(docs.values(), digests)
                                      for page, d in zip(doc.pages, ds) if d is not None})
     files = {path: write_pdf(doc, arts, font, images=images, faces=drawn) for path, doc in docs.items()}
-    return files, drawn.made, drawn.kept, drawn.used
+    return files, drawn.made.unpacked, drawn.kept.unpacked, drawn.used  # (a part: every record unpacked)

@@ -5,9 +5,11 @@ build of the game places them again without drawing them: a face's form stream m
 
 Only what JSON holds plainly is kept: a face with gradient paints or one svglib draws, and any
 stream naming a picture by its bytes rather than by a stand-in, is drawn again by the next build.
-What is read back is checked value by value; anything malformed is left out, never trusted. A
-record read as ``to_json`` writes it is written back as its line (``Read``), its JSON let go of
-once its stream is made: a 3,000-card edit held some 60 MB of it through its documents.
+Each record is decoded and checked value by value when the build looks its face or page up
+(memo.py ``Unpacked``: a text edit looks up only those of the pages it writes again); anything
+malformed is not held, drawn again, never trusted. A record never looked up, or read as
+``to_json`` writes it, is written back as its line (``Read``), its JSON let go of once its stream
+is made: a 3,000-card edit held some 60 MB of it through its documents.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from pnpgen.memo import Unpacked
 from pnpgen.pdf.content import Content
 from pnpgen.pdf.objects import Shape
 from pnpgen.pdf.raster import STAND_IN, stand_in_key
@@ -33,13 +36,17 @@ Read = dict[str, tuple[FaceStream | PageStream, bytes]]
 
 def to_json(drawn: FaceStreams, read: Read | None = None) -> dict[str, Any]:
     """The faces and pages of ``drawn`` that JSON holds plainly, each a record of its own by its
-    name (``FACE``, ``PAGE``): a stream ``from_json`` read as written (``read``) is its line as
-    read (bytes, which the cache's pack writes back as they are: turning every face's glyphs and
-    data into JSON again took a tenth of an edit), any other its JSON."""
+    name (``FACE``, ``PAGE``): a record never looked up (``Unpacked.waiting``) or a stream
+    ``from_json`` read as written (``read``) is its line as read (bytes, which the cache's pack
+    writes back as they are: turning every face's glyphs and data into JSON again took a tenth of
+    an edit), any other its JSON."""
     read = read if read is not None else {}
     faces: dict[str, Any] = {}
-    for (name, cmyk), face in sorted(drawn.made.items()):
+    for (name, cmyk), face in _values(drawn.made):
         record = f"{FACE}{int(cmyk)}{name}"
+        if isinstance(face, bytes):
+            faces[record] = face
+            continue
         known = read.get(record)
         if known is not None and known[0] is face:
             faces[record] = known[1]
@@ -49,8 +56,11 @@ def to_json(drawn: FaceStreams, read: Read | None = None) -> dict[str, Any]:
             faces[record] = _with_shape({"data": _b64(face.data), "content": content,
                                          "width_pt": face.width_pt, "height_pt": face.height_pt}, face.shape)
     pages: dict[str, Any] = {}
-    for (digest, cmyk), page in sorted(drawn.kept.items()):
+    for (digest, cmyk), page in _values(drawn.kept):
         record = f"{PAGE}{int(cmyk)}{digest.hex()}"
+        if isinstance(page, bytes):
+            pages[record] = page
+            continue
         known = read.get(record)
         if known is not None and known[0] is page:
             pages[record] = known[1]
@@ -61,6 +71,18 @@ def to_json(drawn: FaceStreams, read: Read | None = None) -> dict[str, Any]:
                 {"data": _b64(page.data), "content": content, "forms": [[n, k] for n, k in page.forms.items()],
                  "spots": sorted(page.spots), "layers": sorted(page.layers)}, page.shape)
     return {**faces, **pages}
+
+
+def _values(streams: Unpacked) -> list[tuple[Any, Any]]:
+    """Each stream of ``streams`` by its key, in order; a record never looked up, as its line
+    when it was read from one (``from_json``)."""
+    out = []
+    for key in streams:
+        waiting = streams.waiting.get(key)
+        value = waiting[1] if waiting is not None and waiting[1] is not None else streams.get(key)
+        if value is not None:
+            out.append((key, value))
+    return sorted(out, key=lambda kv: kv[0])
 
 
 def _with_shape(entry: dict, shape: Shape | None) -> dict:
@@ -76,39 +98,69 @@ def _slots(content: Content) -> set[str]:
 
 
 def from_json(obj: Any, lines: Mapping[str, bytes] | None = None, read: Read | None = None) -> FaceStreams:
-    """The faces and pages ``to_json`` wrote, each one checked; what is malformed is left out.
-    ``lines``: each record's line as read (the cache's pack); ``read`` gets, for each record
+    """The faces and pages ``to_json`` wrote, each unpacked and checked when the build looks it
+    up (``Unpacked``): an edit writing its documents from the last files looks up only the faces
+    and pages it changed (a thousand cards' forms decoded whole: 0.09 s of a text edit). What is
+    malformed is not held, drawn again. ``lines``: each record's line as read (the cache's pack),
+    written back as it is when never looked up; ``read`` gets, for each record looked up and
     written as ``to_json`` writes it, its stream and line (``to_json`` writes it back so)."""
-    drawn = FaceStreams()
     if not isinstance(obj, Mapping):
-        return drawn
-    for record, name, v in _items(obj, FACE):
-        try:
-            content = _content_from_json(v["content"])
-            w, h = float(v["width_pt"]), float(v["height_pt"])
-            if content is not None and name[:1] in "01" and len(name) > 1:
-                face = FaceStream(_bytes(v["data"]), content, w, h, False)
-                _shaped(face, v, _slots(content), ("data", "content", "width_pt", "height_pt"), record, lines, read)
-                drawn.made[(name[1:], name[0] == "1")] = face
-        except (KeyError, TypeError, ValueError):
+        return FaceStreams()
+    # each face's and page's record by its key, with its line when read from one: none decoded here
+    faces: dict[tuple[str, bool], tuple[str, bytes | None]] = {}
+    pages: dict[tuple[bytes, bool], tuple[str, bytes | None]] = {}
+    for record in obj:
+        if not isinstance(record, str):
             continue
-    for record, name, v in _items(obj, PAGE):
-        try:
-            content = _content_from_json(v["content"])
-            forms, layers, spots = v["forms"], v["layers"], v["spots"]
-            if content is None or name[:1] not in "01" \
-                    or not isinstance(spots, list) or not all(s in SEPARATIONS for s in spots) \
-                    or not isinstance(forms, list) or not all(_pair(f) and isinstance(f[1], str) for f in forms) \
-                    or not isinstance(layers, list) or not all(isinstance(x, str) for x in layers):
+        if record.startswith(FACE) and (name := record[len(FACE):])[:1] in ("0", "1") and len(name) > 1:
+            faces[(name[1:], name[0] == "1")] = (record, lines.get(record) if lines is not None else None)
+        elif record.startswith(PAGE) and (name := record[len(PAGE):])[:1] in ("0", "1"):
+            try:
+                digest = bytes.fromhex(name[1:])
+            except ValueError:
                 continue
-            page = PageStream(_bytes(v["data"]), content, dict(forms), frozenset(spots), frozenset(layers))
-            _shaped(page, v, {"parent", "contents", *_slots(content), *("form:" + k for _, k in forms),
-                              *("layer:" + x for x in layers)}, ("data", "content", "forms", "spots", "layers"),
-                    record, lines, read)
-            drawn.kept[(bytes.fromhex(name[1:]), name[0] == "1")] = page
-        except (KeyError, TypeError, ValueError):
-            continue
-    return drawn
+            pages[(digest, name[0] == "1")] = (record, lines.get(record) if lines is not None else None)
+
+    def face(key: tuple[str, bool], record: tuple[str, bytes | None]) -> FaceStream | None:
+        return _face(record[0], obj.get(record[0]), lines, read)
+
+    def page(key: tuple[bytes, bool], record: tuple[str, bytes | None]) -> PageStream | None:
+        return _page(record[0], obj.get(record[0]), lines, read)
+
+    return FaceStreams(made=Unpacked(waiting=faces, unpack=face), kept=Unpacked(waiting=pages, unpack=page))
+
+
+def _face(record: str, v: Any, lines: Mapping[str, bytes] | None, read: Read | None) -> FaceStream | None:
+    """A face's record as a stream, checked; None when malformed."""
+    try:
+        content = _content_from_json(v["content"])
+        w, h = float(v["width_pt"]), float(v["height_pt"])
+        if content is None:
+            return None
+        face = FaceStream(_bytes(v["data"]), content, w, h, False)
+        _shaped(face, v, _slots(content), ("data", "content", "width_pt", "height_pt"), record, lines, read)
+        return face
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def _page(record: str, v: Any, lines: Mapping[str, bytes] | None, read: Read | None) -> PageStream | None:
+    """A page's record as a stream, checked; None when malformed."""
+    try:
+        content = _content_from_json(v["content"])
+        forms, layers, spots = v["forms"], v["layers"], v["spots"]
+        if content is None \
+                or not isinstance(spots, list) or not all(s in SEPARATIONS for s in spots) \
+                or not isinstance(forms, list) or not all(_pair(f) and isinstance(f[1], str) for f in forms) \
+                or not isinstance(layers, list) or not all(isinstance(x, str) for x in layers):
+            return None
+        page = PageStream(_bytes(v["data"]), content, dict(forms), frozenset(spots), frozenset(layers))
+        _shaped(page, v, {"parent", "contents", *_slots(content), *("form:" + k for _, k in forms),
+                          *("layer:" + x for x in layers)}, ("data", "content", "forms", "spots", "layers"),
+                record, lines, read)
+        return page
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def _shaped(stream: FaceStream | PageStream, v: dict, allowed: set[str], keys: tuple[str, ...], record: str,
@@ -173,13 +225,6 @@ def _glyph_ids(ids: Any, chars: Any) -> dict[int, str] | None:
 def _pair(v: Any) -> bool:
     """A [name, value] pair whose name is text."""
     return isinstance(v, list) and len(v) == 2 and isinstance(v[0], str)
-
-
-def _items(v: Mapping, kind: str) -> list[tuple[str, str, Any]]:
-    """The records of ``kind`` (``FACE``, ``PAGE``): each record's name, that name without
-    ``kind``, and its value (each decoded once, when ``v`` is a pack's records)."""
-    return [(k, k[len(kind):], x) for k in v if isinstance(k, str) and k.startswith(kind)
-            and isinstance(x := v.get(k), dict)]
 
 
 def _b64(data: bytes) -> str:

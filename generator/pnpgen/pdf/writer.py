@@ -20,6 +20,7 @@ from typing import Any
 
 from pnpgen import fonts
 from pnpgen.impose.plan import DieLine, LineOp, Page, PagePlan, PlaceFace, RectOp, Strokes, TextOp
+from pnpgen.memo import Unpacked
 from pnpgen.pdf.assemble import PdfFile
 from pnpgen.pdf.colour import REGISTRATION, to_cmyk
 from pnpgen.pdf.content import (
@@ -138,13 +139,15 @@ class FaceStreams:
     by the digest of everything they draw (``digests``), both set for each build (``for_build``);
     what a build did not use is let go of after it (``let_go_of_unused``)."""
 
-    made: dict[tuple[str, bool], FaceStream] = field(default_factory=dict)
+    # (both ``Unpacked``: faces and pages read from the cache are each unpacked from their record when
+    # looked up — an edit writing its documents from the last files looks up only the few it changed)
+    made: Unpacked[tuple[str, bool], FaceStream] = field(default_factory=Unpacked)
     pages: dict[tuple[int, bool], tuple[Page, PageStream]] = field(default_factory=dict)
     # a sheet's few slots, marks and boxes, written once (``once``): a thousand pages place faces at nine spots
     drawn: dict[tuple, Any] = field(default_factory=dict)
     names: Mapping[str, str] = field(default_factory=dict)  # a face's key → what it is made from
     digests: Mapping[int, bytes] = field(default_factory=dict)  # id(page) → the digest of what it draws
-    kept: dict[tuple[bytes, bool], PageStream] = field(default_factory=dict)  # pages by that digest
+    kept: Unpacked[tuple[bytes, bool], PageStream] = field(default_factory=Unpacked)  # pages by that digest
     changed: bool = False  # since ``let_go_of_unused`` last ran: a face or page drawn anew, or let go of
     used: set = field(default_factory=set)
     # the faces and pages of this build checked against what they show: once each, not once per document
@@ -219,8 +222,7 @@ class FaceStreams:
     def let_go_of_unused(self) -> bool:
         """After a build: only the faces and pages it used stay (the next save differs from it
         by an edit, not by the whole game). True when they differ from what the build began with."""
-        made = {k: v for k, v in self.made.items() if k in self.used}
-        kept = {k: v for k, v in self.kept.items() if k in self.used}
+        made, kept = self.made.only(self.used), self.kept.only(self.used)  # (none unpacked)
         changed = self.changed or len(made) != len(self.made) or len(kept) != len(self.kept)
         self.made, self.kept, self.changed = made, kept, False
         self.pages.clear()
@@ -233,13 +235,16 @@ class FaceStreams:
 
     def part(self, names: set[str], digests: set[bytes]) -> FaceStreams:
         """The faces (by their names) and pages (by their digests) of some documents, for a worker
-        process that writes them (``absorb`` takes back what it drew and used)."""
-        return FaceStreams(made={k: v for k, v in self.made.items() if k[0] in names},
-                           kept={k: v for k, v in self.kept.items() if k[0] in digests}, names=self.names)
+        process that writes them (``absorb`` takes back what it drew and used): unpacked here, sent
+        as streams (only a build with hundreds of faces to draw has workers write its documents)."""
+        made = {k: v for k in self.made if k[0] in names and (v := self.made.get(k)) is not None}
+        kept = {k: p for k in self.kept if k[0] in digests and (p := self.kept.get(k)) is not None}
+        return FaceStreams(made=Unpacked(made), kept=Unpacked(kept), names=self.names)
 
-    def absorb(self, made: dict, kept: dict, used: set) -> None:
+    def absorb(self, made: Mapping, kept: Mapping, used: set) -> None:
         """What a worker's part drew and used (``part``)."""
-        self.changed |= any(k not in self.made for k in made) or any(k not in self.kept for k in kept)
+        self.changed |= any(self.made.unpacked.get(k) is not v for k, v in made.items()) \
+            or any(self.kept.unpacked.get(k) is not v for k, v in kept.items())
         self.made.update(made)
         self.kept.update(kept)
         self.used |= used
