@@ -42,6 +42,10 @@ MAX_FACE_HANDLED = 100_000_000
 # Calls of one face's template (macros, helpers, methods): a macro calling itself twice, 25 deep,
 # made 33 million calls (a quarter of an hour) within every other bound; a real face makes hundreds.
 MAX_FACE_CALLS = 200_000
+# Jinja tokens (names, numbers, operators, tag marks) of one template: Jinja lexes, parses and
+# compiles every one before the first face, so 2,000,000 ``{{ x }}`` (14 MB, within the size cap)
+# took minutes and gigabytes; 100,000 take a few seconds. The largest shipped template holds 5,200.
+MAX_TEMPLATE_TOKENS = 100_000
 # The filter every compared operand and slice goes through, counted (a name no template can write)
 OPERAND = "pnpgen-operand"
 # Methods that do not work through their text or list (``xs.append`` in a loop is not quadratic).
@@ -222,6 +226,24 @@ class FaceEnvironment(SandboxedEnvironment):
             return False
         return bool(super().is_safe_attribute(obj, attr, value))
 
+    def parse(self, source: str, name: str | None = None, filename: str | None = None) -> nodes.Template:
+        _check_tokens(self, source, name)
+        try:
+            return super().parse(source, name, filename)
+        except RecursionError:
+            raise _too_deep(name) from None
+
+    def compile(self, source: Any, name: str | None = None, filename: str | None = None,
+                raw: bool = False, defer_init: bool = False) -> Any:
+        """Jinja's, with the template's tokens counted first and a nesting deeper than Jinja's
+        parser and compiler recurse said as that (not as a template that calls itself)."""
+        if isinstance(source, str):
+            _check_tokens(self, source, name)
+        try:
+            return super().compile(source, name, filename, raw, defer_init)  # type: ignore[call-overload]
+        except RecursionError:
+            raise _too_deep(name) from None
+
     def handle(self, value: Any) -> Any:
         """``value``, counted against the face's MAX_FACE_HANDLED (by its LoopBudget)."""
         budget = self.extensions.get(LoopBudget.identifier)
@@ -277,6 +299,27 @@ class FaceEnvironment(SandboxedEnvironment):
             return type(text)(formatter.vformat(text, (), args[0]) if by_map else formatter.vformat(text, args, kwargs))
 
         return bounded
+
+
+def _check_tokens(env: jinja2.Environment, source: str, name: str | None) -> None:
+    """Refuse a template of more than MAX_TEMPLATE_TOKENS tokens, at the line where it passes
+    them, lexing no further (a token is at least one character: a shorter text is not lexed)."""
+    if len(source) <= MAX_TEMPLATE_TOKENS:
+        return
+    for n, (line, _, _) in enumerate(env.lexer.tokeniter(source, name), 1):
+        if n > MAX_TEMPLATE_TOKENS:
+            raise InputError(f"template {name!r} holds more than {MAX_TEMPLATE_TOKENS:,} Jinja tokens (names, numbers, "
+                             "operators, tag marks) by this line: Jinja would take minutes and gigabytes to read it",
+                             path=f"templates/{name}", line=line, key="template",
+                             expected=f"at most {MAX_TEMPLATE_TOKENS:,} (the largest shipped template holds 5,200): "
+                             "a long list of values belongs in the deck's data, loops over it in the template")
+
+
+def _too_deep(name: str | None) -> InputError:
+    return InputError(f"template {name!r} nests brackets, blocks ({{% if %}}, {{% for %}}) or a chain of operators, "
+                      "filters or attributes (a + b + …, x|f|g…) deeper than Jinja can read", path=f"templates/{name}",
+                      key="template", expected="a few dozen levels at most: a long sum or chain split over "
+                      "{% set %} lines, and blocks side by side rather than one inside another")
 
 
 class _Measured(Formatter):

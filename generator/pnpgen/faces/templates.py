@@ -626,7 +626,7 @@ class Renderer(DrawnBleed):
                                      or Path(f.filename).is_relative_to(builtin.FOLDER))]
         if isinstance(e, InputError) and e.key == "template" and str(e.path or "").startswith("templates/"):
             # the template file itself is wrong (its encoding): it is the one to name, not the deck
-            return InputError(one_line(f"{e.message} (rendering {where})"), path=e.path, expected=e.expected)
+            return InputError(one_line(f"{e.message} (rendering {where})"), path=e.path, line=e.line, expected=e.expected)
         if isinstance(e, InputError):
             message, key, expected = e.message, e.key, e.expected
             if e.path is not None:  # where the helper found the bad value (an icon file …)
