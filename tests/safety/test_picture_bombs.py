@@ -12,7 +12,7 @@ import zlib
 
 import pytest
 
-from conftest import PICTURE_FRONT, picture_workspace, run
+from conftest import FRONT, PICTURE_FRONT, make_workspace, picture_workspace, run
 
 # 8200 × 8200 = 67 million pixels: over pnpgen's limit (60 million), under Pillow's own warning.
 SIDE = 8200
@@ -121,3 +121,23 @@ def test_an_svg_picture_of_too_many_elements_is_refused_as_it_is_read(tmp_path, 
         '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><g>' + "<g/>" * 1000
         + '<rect width="50" height="50" fill="#0000ff"/></g></svg>', encoding="utf-8")  # a picture of fewer: drawn
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+
+
+def test_groups_nested_deeper_than_the_converter_draws_are_told_so_at_their_line(tmp_path, capsys):
+    """lxml reads an SVG 255 elements deep; the converter recursed out of Python's stack before
+    that, said as "cannot convert the face (maximum recursion depth exceeded)": no line, no file
+    (the picture's), nothing to do. It names the picture, its deepest element's line, the depth."""
+    deep = '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100">' + "<g>\n" * 250 \
+        + '<rect width="50" height="50" fill="#0000ff"/>' + "</g>" * 250 + "</svg>"
+    ws = picture_workspace(tmp_path / "ws", "  - {name: A, art: a.svg}\n", PICTURE_FRONT, {"a.png": (200, 30, 30)})
+    (ws / "data/test/art/a.svg").write_text(deep, encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err and "recursion" not in err, err
+    assert "a.svg (image in deck 'cards' piece 1 (A, data/test/decks/cards.yaml:7:5) front): <rect> (line 251 of the " \
+        "SVG) is nested 251 elements deep" in err, err  # as every mistake inside a picture is said
+    face = FRONT.replace("{% block art %}", "{% block art %}\n" + "<g>" * 250 + '<rect width="5" height="5"/>' + "</g>" * 250)
+    ws = make_workspace(tmp_path / "ws2", pieces=["A"], front=face)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "recursion" not in err and "is nested 25" in err, err

@@ -77,7 +77,7 @@ def image(conv, el, name: str, props: dict, style: dict) -> None:
     sub.viewport = (svb[2], svb[3])
     sub.elements = conv.elements
     sub.at = conv.at  # the template line placing the picture, for what the print lint is told of it
-    sub.children(sub.root, sub.inherit({}, sub.root_props))
+    sub.draw_root()
     conv.elements = sub.elements
     sub.flush()
     conv.flush()
