@@ -415,6 +415,24 @@ TEMPLATE_CASES = {
     "a method as a string": ("{{ textbox(piece.name.upper|string, 0, 0, 10, 10) }}", "card-front.svg.j2:4: prints upper"),
     "a method joined": ("{{ textbox(piece.name ~ piece.name.upper, 0, 0, 10, 10) }}", "card-front.svg.j2:4: prints upper"),
     "a list of methods": ("{{ [piece.name.upper] }}", "card-front.svg.j2:4: prints a Python object (list)"),
+    # … and every other way a template makes a text of one (a hostile round: each built, each build other bytes)
+    "a method through format()": ("{{ textbox('{}'.format(piece.items), 0, 0, 10, 10) }}", "card-front.svg.j2:4: prints items"),
+    "an attribute through format()": ("{{ textbox('{0.values}'.format(piece), 0, 0, 10, 10) }}", "card-front.svg.j2:4: prints values"),
+    "the piece through format()'s !r": ("{{ textbox('{!r}'.format(piece), 0, 0, 10, 10) }}",
+                                        "card-front.svg.j2:4: prints a Python object (PieceView)"),
+    "a method through %": ("{{ textbox('%s' % piece.values, 0, 0, 10, 10) }}", "card-front.svg.j2:4: prints values"),
+    "the piece through % by name": ("{{ textbox('%(a)s' % {'a': piece}, 0, 0, 10, 10) }}",
+                                    "card-front.svg.j2:4: prints a Python object (PieceView)"),
+    "a method through the format filter": ("{{ textbox('%s'|format(piece.values), 0, 0, 10, 10) }}",
+                                           "card-front.svg.j2:4: prints values"),
+    "a method escaped": ("{{ textbox(piece.values|e, 0, 0, 10, 10) }}", "card-front.svg.j2:4: prints values"),
+    "a method in capitals": ("{{ textbox(piece.values|upper, 0, 0, 10, 10) }}", "card-front.svg.j2:4: prints values"),
+    "pieces joined": ("{{ textbox([piece]|join(','), 0, 0, 10, 10) }}", "card-front.svg.j2:4: prints a Python object"),
+    "the piece pretty-printed": ("{{ textbox(piece|pprint, 0, 0, 10, 10) }}", "card-front.svg.j2:4: prints a Python object"),
+    "the piece as an attribute": ("<rect {{ {'a': piece}|xmlattr }}/>", "card-front.svg.j2:4: prints a Python object"),
+    "a cycler through format()": ("{{ textbox('{0}'.format(cycler(1)), 0, 0, 10, 10) }}",
+                                  "card-front.svg.j2:4: prints a Python object (Cycler)"),
+    "a method marked safe": ("{{ textbox(piece.get|safe, 0, 0, 10, 10) }}", "card-front.svg.j2:4: prints get"),
 }
 
 

@@ -185,7 +185,7 @@ class _CountedLoops(CodeGenerator):
 
 # What Python writes for an object without a text of its own: ``<built-in method upper of
 # FieldText object at 0x7f…>``, a memory address, different on every run (escaped too, in SVG)
-ADDRESS = later(r" at 0x[0-9a-fA-F]{4,}(?:>|&gt;|&#62;)")
+ADDRESS = later(r"(?i) at 0x[0-9a-f]{4,}(?:>|&gt;|&#62;)")  # (upper: in capitals too)
 
 
 def printed(value: Any) -> Any:
@@ -201,6 +201,21 @@ def printed(value: Any) -> Any:
     raise InputError(f"prints a Python object ({type(value).__name__}) itself, or a list of them, not a value "
                      "(Python's name for it, which differs from build to build)",
                      expected="one of its values, e.g. piece.name")
+
+
+def _no_address(made: Any, given: Iterable[Any]) -> Any:
+    """``made``, unless it is a text holding Python's name of one of ``given`` (a filter's value,
+    a call's arguments): ``piece.values|e``, ``[piece]|join`` or ``piece|pprint`` made text of a
+    memory address as ``{{ piece }}`` would, on the card (a text given is data: never searched)."""
+    if not isinstance(made, str):
+        return made
+    objects = [value for value in given if not isinstance(value, (str, int, float, bool, type(None)))]
+    if objects and ADDRESS.search(made):
+        for value in objects:
+            printed(value)  # (says which: a function, or an object)
+        raise InputError("makes a text of Python's name for an object (with its memory address, which differs "
+                         "from build to build)", expected="one of its values, e.g. piece.name")
+    return made
 
 
 class FaceEnvironment(SandboxedEnvironment):
@@ -281,7 +296,8 @@ class FaceEnvironment(SandboxedEnvironment):
                 raise _too_long("extend()")
         if isinstance(owner, (str, list, tuple, dict)) and name not in QUICK_METHODS:
             __self.handle(owner)
-        return __self.handle(_made(super().call(__context, __obj, *args, **kwargs), f"{name}()"))
+        made = _made(super().call(__context, __obj, *args, **kwargs), f"{name}()")
+        return __self.handle(_no_address(made, chain(args, kwargs.values())))
 
     def wrap_str_format(self, value: Any) -> Any:
         """``text.format(…)`` and ``format_map`` through a formatter that measures each field
@@ -325,8 +341,12 @@ def _too_deep(name: str | None) -> InputError:
 class _Measured(Formatter):
     made = 0
 
+    def convert_field(self, value: Any, conversion: str | None) -> Any:
+        return super().convert_field(printed(value), conversion)  # ({!r} of an object: its address)
+
     def format_field(self, value: Any, format_spec: str) -> Any:
         _check_widths(format_spec, "a format field")
+        printed(value)
         out = super().format_field(value, format_spec)
         self.made += len(out)
         if self.made > MAX_FACE_CHARS:
@@ -359,6 +379,8 @@ def _check_percent(text: str, values: Any) -> None:
     its widths (``%0999999999d``, ``%*d``) and each field at most as long as the longest value."""
     args = list(values.values()) if isinstance(values, Mapping) else list(values) if isinstance(values, tuple) \
         else [values]
+    for a in args:  # what % makes of an object or a function is its address (as {{ }} would print it)
+        printed(a)
     fields = _PERCENT.findall(text)
     widths = _check_widths(" ".join(w + " " + p for w, p, _ in fields), "a % format")
     if any("*" in (w, p) for w, p, _ in fields):
@@ -391,7 +413,8 @@ def _measured(filter_: Any, name: str, environment: FaceEnvironment) -> Any:
     def run(*args: Any, **kwargs: Any) -> Any:
         if not quick and len(args) > value_at:
             environment.handle(args[value_at])
-        return environment.handle(_made(filter_(*args, **kwargs), f"the filter {name}"))
+        made = _made(filter_(*args, **kwargs), f"the filter {name}")
+        return environment.handle(_no_address(made, args[value_at:value_at + 1]))
 
     run.measured = True  # type: ignore[attr-defined]
     return run
