@@ -494,3 +494,17 @@ def test_a_helper_or_macro_given_an_argument_it_does_not_take_lists_the_ones_it_
     ws = make_workspace(tmp_path / "ws", front=FRONT_WITH.format(body))
     err = fails(ws, capsys, "build", "--game", "test", "--no-rulebook")
     assert expected in err and "track_svg" not in err and "fonts=" not in err, err
+
+
+@pytest.mark.parametrize("field", ["items", "values", "keys", "get"])
+def test_a_field_named_like_a_mappings_method_is_the_field(tmp_path, field):
+    """A deck's field ``items`` (a card's items) read as ``piece.items`` was the piece's dict
+    method, refused as "prints items, a function or method … (expected items() with brackets)"."""
+    from pypdf import PdfReader
+
+    deck = DECK_YAML.replace("  text: text\n", f"  text: text\n  {field}: text\n") + f"  - {{name: A, text: t, {field}: 剣と盾}}\n"
+    front = FRONT_WITH.format(f"{{{{ textbox(piece.{field} ~ '/' ~ piece['{field}'], 5, 5, 50, 20, size=9) }}}}")
+    ws = make_workspace(tmp_path / "ws", deck=deck, front=front)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    text = PdfReader(ws / "build/test/shop/cards.pdf").pages[0].extract_text().replace(" ", "")
+    assert "剣と盾/剣と盾" in text, text

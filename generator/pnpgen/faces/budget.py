@@ -27,6 +27,7 @@ from jinja2.visitor import NodeTransformer
 from markupsafe import Markup
 
 from pnpgen.errors import InputError
+from pnpgen.faces.pieceview import PieceView, has_field
 from pnpgen.patterns import later
 
 # Without these a template that loops 10**9 times, or writes "x" * 10**9, runs until killed.
@@ -258,6 +259,13 @@ class FaceEnvironment(SandboxedEnvironment):
             return super().compile(source, name, filename, raw, defer_init)  # type: ignore[call-overload]
         except RecursionError:
             raise _too_deep(name) from None
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        """The sandbox's, but ``piece.items`` (``values``, ``keys``, ``get``) is the piece's field
+        of that name where it has one: Jinja tries an object's attribute before its item."""
+        if isinstance(obj, PieceView) and isinstance(attribute, str) and has_field(obj, attribute):
+            return obj[attribute]
+        return super().getattr(obj, attribute)
 
     def handle(self, value: Any) -> Any:
         """``value``, counted against the face's MAX_FACE_HANDLED (by its LoopBudget)."""
