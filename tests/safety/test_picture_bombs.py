@@ -141,3 +141,35 @@ def test_groups_nested_deeper_than_the_converter_draws_are_told_so_at_their_line
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "recursion" not in err and "is nested 25" in err, err
+
+
+def _text_bomb(kind: bytes) -> bytes:
+    """A 1×1 PNG whose zTXt, iTXt or iCCP chunk unpacks to 2 MB (past Pillow's 1 MB for one)."""
+    packed = zlib.compress(b"\0" * 2_000_000, 9)
+    body = {b"zTXt": b"Comment\0\0" + packed, b"iTXt": b"XML:com.adobe.xmp\0\1\0\0\0" + packed,
+            b"iCCP": b"icc\0\0" + packed}[kind]
+    return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)) + _chunk(kind, body)
+            + _chunk(b"IDAT", zlib.compress(b"\0\0\0\0")) + _chunk(b"IEND", b""))
+
+
+@pytest.mark.parametrize("kind", [b"zTXt", b"iTXt", b"iCCP"], ids=["ztxt", "itxt", "iccp"])
+@pytest.mark.parametrize("placed", ["art", "template", "svg data uri"])
+def test_a_png_whose_text_or_profile_unpacks_past_pillows_limit_is_one_line(tmp_path, capsys, kind, placed):
+    """Pillow refuses such a chunk with a ValueError, which ended the build in a traceback and exit 1."""
+    front = PICTURE_FRONT if placed != "template" else PICTURE_FRONT.replace(
+        "{{ image(piece.art, 5, 20, w - 10, 40) }}", '<image href="logo.png" x="5" y="60" width="20" height="20"/>')
+    art = "a.svg" if placed == "svg data uri" else "a.png"
+    ws = picture_workspace(tmp_path / "ws", f"  - {{name: A, art: {art}}}\n", front, {"a.png": (200, 30, 30)})
+    if placed == "art":
+        (ws / "data/test/art/a.png").write_bytes(_text_bomb(kind))
+    elif placed == "template":
+        (ws / "templates/test/logo.png").write_bytes(_text_bomb(kind))
+    else:
+        (ws / "data/test/art/a.svg").write_text(
+            '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><image width="100" height="100" '
+            f'href="data:image/png;base64,{base64.b64encode(_text_bomb(kind)).decode()}"/></svg>', encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err and "MAX_TEXT_CHUNK" not in err, err
+    assert "a text or colour-profile chunk that unpacks to more than a picture holds" in err, err
+    assert not (ws / "build/test/cards.pdf").exists()
