@@ -173,3 +173,18 @@ def test_a_png_whose_text_or_profile_unpacks_past_pillows_limit_is_one_line(tmp_
     assert len(err.splitlines()) == 1 and "Traceback" not in err and "MAX_TEXT_CHUNK" not in err, err
     assert "a text or colour-profile chunk that unpacks to more than a picture holds" in err, err
     assert not (ws / "build/test/cards.pdf").exists()
+
+
+@pytest.mark.parametrize("size", ["1e309", "1e12"])
+def test_a_font_size_beyond_what_a_pdf_holds_names_the_text_and_its_picture(tmp_path, capsys, size):
+    """It reached the PDF's writing, told there with no file, deck or piece: "pnpgen: error: the
+    face has the number inf, beyond what a PDF holds"."""
+    ws = picture_workspace(tmp_path / "ws", "  - {name: A, art: a.svg}\n", PICTURE_FRONT, {"a.png": (200, 30, 30)})
+    (ws / "data/test/art/a.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'
+        f'<text font-size="{size}" font-family="BIZUDPGothic-Regular">a</text></svg>', encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+    assert f"a.svg (image in deck 'cards' piece 1 (A, data/test/decks/cards.yaml:7:5) front): <text> (line 1 of the SVG) " \
+        f"has font-size {size!r}, beyond what a PDF holds" in err, err
