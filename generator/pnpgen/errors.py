@@ -100,6 +100,19 @@ def _real(folder: Path) -> Path:
     return folder.resolve()
 
 
+def not_a_file(path: Path) -> str | None:
+    """What stands at ``path`` instead of a file ("a folder", "a pipe, socket or device", "a link
+    to nothing"), or None: a file, or nothing there. Only its kind is read (a pipe is never opened)."""
+    try:
+        if path.is_file():
+            return None
+        if path.exists():
+            return "a folder" if path.is_dir() else "a pipe, socket or device"
+        return "a link to nothing" if path.is_symlink() else None
+    except (OSError, ValueError):  # a name too long, a NUL byte: nothing there, as far as a build goes
+        return None
+
+
 def leads_out(folder: Path, base: Path) -> bool:
     """Whether ``folder`` (art/, an icons/ folder, templates/<slug>/) is, through a link,
     elsewhere than inside ``base`` (the game's folder, templates/): none of its files is then read,

@@ -415,6 +415,24 @@ TEMPLATE_CASES = {
     "a method as a string": ("{{ textbox(piece.name.upper|string, 0, 0, 10, 10) }}", "card-front.svg.j2:4: prints upper"),
     "a method joined": ("{{ textbox(piece.name ~ piece.name.upper, 0, 0, 10, 10) }}", "card-front.svg.j2:4: prints upper"),
     "a list of methods": ("{{ [piece.name.upper] }}", "card-front.svg.j2:4: prints a Python object (list)"),
+    # … and every other way a template makes a text of one (a hostile round: each built, each build other bytes)
+    "a method through format()": ("{{ textbox('{}'.format(piece.items), 0, 0, 10, 10) }}", "card-front.svg.j2:4: prints items"),
+    "an attribute through format()": ("{{ textbox('{0.values}'.format(piece), 0, 0, 10, 10) }}", "card-front.svg.j2:4: prints values"),
+    "the piece through format()'s !r": ("{{ textbox('{!r}'.format(piece), 0, 0, 10, 10) }}",
+                                        "card-front.svg.j2:4: prints a Python object (PieceView)"),
+    "a method through %": ("{{ textbox('%s' % piece.values, 0, 0, 10, 10) }}", "card-front.svg.j2:4: prints values"),
+    "the piece through % by name": ("{{ textbox('%(a)s' % {'a': piece}, 0, 0, 10, 10) }}",
+                                    "card-front.svg.j2:4: prints a Python object (PieceView)"),
+    "a method through the format filter": ("{{ textbox('%s'|format(piece.values), 0, 0, 10, 10) }}",
+                                           "card-front.svg.j2:4: prints values"),
+    "a method escaped": ("{{ textbox(piece.values|e, 0, 0, 10, 10) }}", "card-front.svg.j2:4: prints values"),
+    "a method in capitals": ("{{ textbox(piece.values|upper, 0, 0, 10, 10) }}", "card-front.svg.j2:4: prints values"),
+    "pieces joined": ("{{ textbox([piece]|join(','), 0, 0, 10, 10) }}", "card-front.svg.j2:4: prints a Python object"),
+    "the piece pretty-printed": ("{{ textbox(piece|pprint, 0, 0, 10, 10) }}", "card-front.svg.j2:4: prints a Python object"),
+    "the piece as an attribute": ("<rect {{ {'a': piece}|xmlattr }}/>", "card-front.svg.j2:4: prints a Python object"),
+    "a cycler through format()": ("{{ textbox('{0}'.format(cycler(1)), 0, 0, 10, 10) }}",
+                                  "card-front.svg.j2:4: prints a Python object (Cycler)"),
+    "a method marked safe": ("{{ textbox(piece.get|safe, 0, 0, 10, 10) }}", "card-front.svg.j2:4: prints get"),
 }
 
 
@@ -476,3 +494,17 @@ def test_a_helper_or_macro_given_an_argument_it_does_not_take_lists_the_ones_it_
     ws = make_workspace(tmp_path / "ws", front=FRONT_WITH.format(body))
     err = fails(ws, capsys, "build", "--game", "test", "--no-rulebook")
     assert expected in err and "track_svg" not in err and "fonts=" not in err, err
+
+
+@pytest.mark.parametrize("field", ["items", "values", "keys", "get"])
+def test_a_field_named_like_a_mappings_method_is_the_field(tmp_path, field):
+    """A deck's field ``items`` (a card's items) read as ``piece.items`` was the piece's dict
+    method, refused as "prints items, a function or method … (expected items() with brackets)"."""
+    from pypdf import PdfReader
+
+    deck = DECK_YAML.replace("  text: text\n", f"  text: text\n  {field}: text\n") + f"  - {{name: A, text: t, {field}: 剣と盾}}\n"
+    front = FRONT_WITH.format(f"{{{{ textbox(piece.{field} ~ '/' ~ piece['{field}'], 5, 5, 50, 20, size=9) }}}}")
+    ws = make_workspace(tmp_path / "ws", deck=deck, front=front)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    text = PdfReader(ws / "build/test/shop/cards.pdf").pages[0].extract_text().replace(" ", "")
+    assert "剣と盾/剣と盾" in text, text

@@ -203,7 +203,8 @@ def test_an_icon_the_draft_cannot_draw_is_one_line_at_the_drafts_line(tmp_path, 
     (icons / "pic.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><image href="a.png"/></svg>')
     (tmp_path / "outside.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"/>', "utf-8")
     (icons / "out.svg").symlink_to(tmp_path / "outside.svg")  # refused on a card; the draft said 'names no icon'
-    for name, why in (("deep", "nests its groups too deep to draw"), ("pic", "uses <image>"),
+    for name, why in (("deep", r"<rect> \(line 1 of the SVG\) is nested 252 elements deep, deeper than pnpgen draws"),
+                      ("pic", "uses <image>"),
                       ("out", "'out.svg' is outside icons/")):
         with pytest.raises(inline.DraftIconError, match=why) as e:
             inline.draft_icons(f"x {{{name}}}", [icons], "#000")

@@ -93,3 +93,16 @@ def test_a_game_folder_name_too_long_for_its_files_stops_before_anything_is_writ
         (ws / top / slug).rename(ws / top / slug[:200])
     assert run(ws, "build", "--game", slug[:200], "--no-rulebook") == 0
     assert (ws / "build" / slug[:200] / f"{slug[:200]}-all.pdf").is_file()
+
+
+@pytest.mark.parametrize("name", ["test/" + "a" * 300 + ".svg.j2", "test/" + "a/" * 3000 + "x.svg.j2"])
+def test_an_include_named_too_long_for_a_file_is_one_short_line_at_its_line(tmp_path, capsys, name):
+    """It said "[Errno 36] File name too long: 'templates/test/aaa…'", the whole 6 kB name of the
+    second in the one line."""
+    front = FRONT.replace("{% block art %}", "{% block art %}\n{% include '" + name + "' %}")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS, front=front)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Errno" not in err and len(err) < 600, err
+    assert err.startswith("pnpgen: error: templates/test/card-front.svg.j2:3: template: 'test/a") and \
+        "is too long for a file name" in err, err

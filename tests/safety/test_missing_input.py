@@ -131,3 +131,43 @@ def test_art_that_is_a_folder_or_a_pipe_is_said_so(tmp_path, capsys, kind):
     assert err.count("\n") == 1 and "Traceback" not in err
     said = "a folder" if kind == "folder" else "a pipe, socket or device"
     assert f"art file 'dragon.png' is {said}, not a file" in err and "cards.yaml:7:" in err, err
+
+
+def _not_a_file(path: Path, kind: str) -> None:
+    import os
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if kind == "folder":
+        path.mkdir()
+    elif kind == "pipe":
+        os.mkfifo(path)
+    else:
+        path.symlink_to(path.parent / "gone.yaml")
+
+
+@pytest.mark.parametrize("kind", ["folder", "pipe", "link to nothing"])
+def test_a_spreadsheet_that_is_a_folder_or_a_pipe_is_said_so(tmp_path, capsys, kind):
+    """A cards.xlsx that is a folder or a pipe was "spreadsheet 'cards.xlsx' not found; did you
+    mean cards.xlsx?": the name it says is missing is the one it offers."""
+    from conftest import DECK_YAML
+
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("pieces:\n", "pieces: {file: cards.xlsx}\n"))
+    _not_a_file(ws / "data/test/decks/cards.xlsx", kind)
+    assert run(ws, "build", "--game", "test", "--jobs", "1") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err and "did you mean" not in err, err
+    said = {"folder": "a folder", "pipe": "a pipe, socket or device", "link to nothing": "a link to nothing"}[kind]
+    assert f"cards.yaml:8:16: pieces.file: spreadsheet 'cards.xlsx' is {said}, not a file" in err, err
+
+
+@pytest.mark.parametrize("kind", ["folder", "pipe", "link to nothing"])
+def test_a_preset_that_is_a_folder_or_a_pipe_is_said_so(tmp_path, capsys, kind):
+    """presets/x.yaml a folder, a pipe or a dangling link was "unknown preset 'x'; did you mean
+    x? (expected one of …, x)"."""
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
+    _not_a_file(ws / "presets" / "x.yaml", kind)
+    assert run(ws, "export", "--game", "test", "--preset", "x") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err and "did you mean" not in err, err
+    said = {"folder": "a folder", "pipe": "a pipe, socket or device", "link to nothing": "a link to nothing"}[kind]
+    assert f"presets/x.yaml: --preset: preset 'x' is {said}, not a file" in err, err

@@ -12,7 +12,7 @@ import zlib
 
 import pytest
 
-from conftest import PICTURE_FRONT, picture_workspace, run
+from conftest import FRONT, PICTURE_FRONT, make_workspace, picture_workspace, run
 
 # 8200 × 8200 = 67 million pixels: over pnpgen's limit (60 million), under Pillow's own warning.
 SIDE = 8200
@@ -121,3 +121,70 @@ def test_an_svg_picture_of_too_many_elements_is_refused_as_it_is_read(tmp_path, 
         '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><g>' + "<g/>" * 1000
         + '<rect width="50" height="50" fill="#0000ff"/></g></svg>', encoding="utf-8")  # a picture of fewer: drawn
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+
+
+def test_groups_nested_deeper_than_the_converter_draws_are_told_so_at_their_line(tmp_path, capsys):
+    """lxml reads an SVG 255 elements deep; the converter recursed out of Python's stack before
+    that, said as "cannot convert the face (maximum recursion depth exceeded)": no line, no file
+    (the picture's), nothing to do. It names the picture, its deepest element's line, the depth."""
+    deep = '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100">' + "<g>\n" * 250 \
+        + '<rect width="50" height="50" fill="#0000ff"/>' + "</g>" * 250 + "</svg>"
+    ws = picture_workspace(tmp_path / "ws", "  - {name: A, art: a.svg}\n", PICTURE_FRONT, {"a.png": (200, 30, 30)})
+    (ws / "data/test/art/a.svg").write_text(deep, encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err and "recursion" not in err, err
+    assert "a.svg (image in deck 'cards' piece 1 (A, data/test/decks/cards.yaml:7:5) front): <rect> (line 251 of the " \
+        "SVG) is nested 251 elements deep" in err, err  # as every mistake inside a picture is said
+    face = FRONT.replace("{% block art %}", "{% block art %}\n" + "<g>" * 250 + '<rect width="5" height="5"/>' + "</g>" * 250)
+    ws = make_workspace(tmp_path / "ws2", pieces=["A"], front=face)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "recursion" not in err and "is nested 25" in err, err
+
+
+def _text_bomb(kind: bytes) -> bytes:
+    """A 1×1 PNG whose zTXt, iTXt or iCCP chunk unpacks to 2 MB (past Pillow's 1 MB for one)."""
+    packed = zlib.compress(b"\0" * 2_000_000, 9)
+    body = {b"zTXt": b"Comment\0\0" + packed, b"iTXt": b"XML:com.adobe.xmp\0\1\0\0\0" + packed,
+            b"iCCP": b"icc\0\0" + packed}[kind]
+    return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)) + _chunk(kind, body)
+            + _chunk(b"IDAT", zlib.compress(b"\0\0\0\0")) + _chunk(b"IEND", b""))
+
+
+@pytest.mark.parametrize("kind", [b"zTXt", b"iTXt", b"iCCP"], ids=["ztxt", "itxt", "iccp"])
+@pytest.mark.parametrize("placed", ["art", "template", "svg data uri"])
+def test_a_png_whose_text_or_profile_unpacks_past_pillows_limit_is_one_line(tmp_path, capsys, kind, placed):
+    """Pillow refuses such a chunk with a ValueError, which ended the build in a traceback and exit 1."""
+    front = PICTURE_FRONT if placed != "template" else PICTURE_FRONT.replace(
+        "{{ image(piece.art, 5, 20, w - 10, 40) }}", '<image href="logo.png" x="5" y="60" width="20" height="20"/>')
+    art = "a.svg" if placed == "svg data uri" else "a.png"
+    ws = picture_workspace(tmp_path / "ws", f"  - {{name: A, art: {art}}}\n", front, {"a.png": (200, 30, 30)})
+    if placed == "art":
+        (ws / "data/test/art/a.png").write_bytes(_text_bomb(kind))
+    elif placed == "template":
+        (ws / "templates/test/logo.png").write_bytes(_text_bomb(kind))
+    else:
+        (ws / "data/test/art/a.svg").write_text(
+            '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><image width="100" height="100" '
+            f'href="data:image/png;base64,{base64.b64encode(_text_bomb(kind)).decode()}"/></svg>', encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err and "MAX_TEXT_CHUNK" not in err, err
+    assert "a text or colour-profile chunk that unpacks to more than a picture holds" in err, err
+    assert not (ws / "build/test/cards.pdf").exists()
+
+
+@pytest.mark.parametrize("size", ["1e309", "1e12"])
+def test_a_font_size_beyond_what_a_pdf_holds_names_the_text_and_its_picture(tmp_path, capsys, size):
+    """It reached the PDF's writing, told there with no file, deck or piece: "pnpgen: error: the
+    face has the number inf, beyond what a PDF holds"."""
+    ws = picture_workspace(tmp_path / "ws", "  - {name: A, art: a.svg}\n", PICTURE_FRONT, {"a.png": (200, 30, 30)})
+    (ws / "data/test/art/a.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'
+        f'<text font-size="{size}" font-family="BIZUDPGothic-Regular">a</text></svg>', encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+    assert f"a.svg (image in deck 'cards' piece 1 (A, data/test/decks/cards.yaml:7:5) front): <text> (line 1 of the SVG) " \
+        f"has font-size {size!r}, beyond what a PDF holds" in err, err

@@ -6,9 +6,11 @@ And ``random`` is not there: it made every build different."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from conftest import FRONT, make_workspace, run
+from conftest import FRONT, REPO, make_workspace, run
 from pnpgen.faces import budget
 
 ART = "{% block art %}"
@@ -114,3 +116,36 @@ def test_what_templates_write_with_these_still_builds(tmp_path):
 
     text = PdfReader(out / "test" / "shop" / "cards.pdf").pages[0].extract_text().replace(" ", "")
     assert "ab|a/b|aabb/cc|007|x-y|5|1,2|p,q|2|2|[1,2]|3|a1b|cd|2" in text, text
+
+
+def test_a_template_of_too_many_tokens_is_refused_before_jinja_compiles_it(tmp_path, capsys):
+    """Under the size cap (16 MB), 2,000,000 ``{{ x }}`` (14 MB, never even printed) ran past two
+    minutes and many gigabytes: Jinja lexes, parses and compiles every token before the first face.
+    A template is measured in tokens as it is read, and refused at the line where it passes them."""
+    tokens = budget.MAX_TEMPLATE_TOKENS
+    lines = "\n".join("{{x}}" * 100 for _ in range(tokens // 300 + 10))  # 301 tokens a line (its line break one)
+    err = _fails(tmp_path, capsys, "{% if false %}\n" + lines + "\n{% endif %}")
+    said = re.match(r"pnpgen: error: templates/test/card-front\.svg\.j2:(\d+): template 'test/card-front\.svg\.j2' "
+                    f"holds more than {tokens:,} Jinja tokens", err)
+    assert said and abs(int(said.group(1)) - (4 + tokens // 301)) <= 1, err  # the markup's lines from line 4
+
+
+@pytest.mark.parametrize("markup", ["{{ " + "(" * 300 + "1" + ")" * 300 + " }}",
+                                    "{% if x %}" * 1000 + "{% endif %}" * 1000,
+                                    "{{ 1" + " + 1" * 5000 + " }}"])
+def test_a_template_nested_too_deep_for_jinja_is_told_so_not_that_it_calls_itself(tmp_path, capsys, markup):
+    """Jinja's parser and compiler recurse for each level of brackets, blocks or a chain of + ;
+    past Python's limit that was said as "the template calls itself without end", at the deck."""
+    err = _fails(tmp_path, capsys, markup)
+    assert err.startswith("pnpgen: error: templates/test/card-front.svg.j2: template 'test/card-front.svg.j2' nests "), err
+    assert "calls itself" not in err, err
+
+
+def test_the_largest_shipped_template_is_far_within_the_tokens():
+    """The bound leaves room: the shipped games' templates hold a twentieth of it at most."""
+    from pnpgen.faces.budget import FaceEnvironment
+
+    env = FaceEnvironment()
+    largest = max(sum(1 for _ in env.lexer.tokeniter(p.read_text(encoding="utf-8"), p.name))
+                  for p in (REPO / "templates").rglob("*.j2"))
+    assert largest * 10 < budget.MAX_TEMPLATE_TOKENS, largest

@@ -458,7 +458,7 @@ def _opened(path: Path, name: str, where, key: str) -> ArtInfo:
                 raise _too_big(name, w, h, key, where)
             if orientation(im) in (5, 6, 7, 8):  # turned a quarter: width and height swap
                 w, h = h, w
-    except (UnidentifiedImageError, OSError, SyntaxError, Image.DecompressionBombError) as e:
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError) as e:
         raise InputError(f"cannot read the image {name}: {_unreadable(e)}", key=key,
                          expected="a PNG, JPEG or WebP file that an image viewer opens", **_where_parts(where)) from None
     return ArtInfo(path, name, "raster", (float(w), float(h)))
@@ -628,7 +628,17 @@ def open_picture(src):
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-        return Image.open(src)
+        try:
+            return Image.open(src)
+        except ValueError as e:  # (a chunk read with the header: an OSError, as every caller takes one)
+            if PILLOW_CHUNK_BOMB in str(e):
+                raise OSError(CHUNK_BOMB) from None
+            raise
+
+
+# Pillow's ValueError for a PNG's zTXt, iTXt or iCCP chunk unpacking past its 1 MB, and pnpgen's words for it
+PILLOW_CHUNK_BOMB = "Decompressed data too large"
+CHUNK_BOMB = "it holds a text or colour-profile chunk that unpacks to more than a picture holds (a crafted or damaged file)"
 
 
 def claimed_pixels(e: Exception) -> str:
@@ -651,6 +661,8 @@ def _unreadable(e: Exception) -> str:
 
     if isinstance(e, Image.DecompressionBombError):  # a header claiming billions of pixels
         return f"it claims {claimed_pixels(e)}, more than a picture for print needs (at most {MAX_ART_PIXELS:,})"
+    if isinstance(e, ValueError) and PILLOW_CHUNK_BOMB in str(e):  # a chunk after the pixels, read as they are
+        return CHUNK_BOMB
     return "not a PNG, JPEG or WebP image" if isinstance(e, UnidentifiedImageError) else str(e)
 
 

@@ -25,7 +25,7 @@ from typing import Any
 from pnpgen.data import numberformat
 from pnpgen.data.textfile import decode
 from pnpgen.data.yamlsrc import Located, load_value
-from pnpgen.errors import InputError, Where, contained, suggest, written_alike
+from pnpgen.errors import InputError, Where, contained, not_a_file, suggest, written_alike
 from pnpgen.patterns import later
 from pnpgen.safetext import control_char, csv_text
 
@@ -142,6 +142,10 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
     if alike is not None:  # カード.csv in the deck, the file's name decomposed as macOS writes names
         path = contained(alike, game_root, "pieces.file", doc.where(("pieces", "file")))
     if not path.is_file():
+        what = not_a_file(deck_file.parent / name)
+        if what is not None:  # (not "not found; did you mean cards.xlsx?": the very name)
+            raise doc.error(("pieces", "file"), f"spreadsheet {name!r} is {what}, not a file",
+                            f"a spreadsheet file {deck_file.parent / name}")
         slashed = name.replace("\\", "/")
         if slashed != name and ".." not in Path(slashed).parts and not Path(slashed).is_absolute() \
                 and (deck_file.parent / slashed).is_file():  # sheets\cards.csv, as Windows writes a path

@@ -12,7 +12,7 @@ from pnpgen.data import validate
 from pnpgen.data.model import Deck
 from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlsrc import Located, load_yaml
-from pnpgen.errors import InputError, Where, contained, suggest, too_long
+from pnpgen.errors import InputError, Where, contained, not_a_file, suggest, too_long
 from pnpgen.impose.booklet import A5
 from pnpgen.pdf.black import RULE, BlackRule
 from pnpgen.pdf.pdfx import OutputCondition
@@ -168,6 +168,11 @@ def load_preset(ws: Workspace, game: str, name: str) -> Preset:
             if folder != SHIPPED:  # the designer's: a link out of the workspace is never read
                 contained(path.relative_to(ws.root), ws.root, "--preset", path)
             return _parse(load_yaml(path), name)
+        what = not_a_file(path)
+        if what is not None:  # (not "unknown preset 'x'; did you mean x?": the very name)
+            shown = path.relative_to(ws.root) if path.is_relative_to(ws.root) else path
+            raise InputError(f"preset {name!r} is {what}, not a file", path=shown, key="--preset",
+                             expected=f"{shown.as_posix()}, a YAML file of the preset (docs/exports.md, Presets)")
     known = available(ws, game)
     near = suggest(name, known) or (f"; did you mean {SHORT_NAMES[name.lower()]}?"
                                     if SHORT_NAMES.get(name.lower()) in known else "")

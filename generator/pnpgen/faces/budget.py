@@ -27,6 +27,7 @@ from jinja2.visitor import NodeTransformer
 from markupsafe import Markup
 
 from pnpgen.errors import InputError
+from pnpgen.faces.pieceview import PieceView, has_field
 from pnpgen.patterns import later
 
 # Without these a template that loops 10**9 times, or writes "x" * 10**9, runs until killed.
@@ -42,6 +43,10 @@ MAX_FACE_HANDLED = 100_000_000
 # Calls of one face's template (macros, helpers, methods): a macro calling itself twice, 25 deep,
 # made 33 million calls (a quarter of an hour) within every other bound; a real face makes hundreds.
 MAX_FACE_CALLS = 200_000
+# Jinja tokens (names, numbers, operators, tag marks) of one template: Jinja lexes, parses and
+# compiles every one before the first face, so 2,000,000 ``{{ x }}`` (14 MB, within the size cap)
+# took minutes and gigabytes; 100,000 take a few seconds. The largest shipped template holds 5,200.
+MAX_TEMPLATE_TOKENS = 100_000
 # The filter every compared operand and slice goes through, counted (a name no template can write)
 OPERAND = "pnpgen-operand"
 # Methods that do not work through their text or list (``xs.append`` in a loop is not quadratic).
@@ -181,7 +186,7 @@ class _CountedLoops(CodeGenerator):
 
 # What Python writes for an object without a text of its own: ``<built-in method upper of
 # FieldText object at 0x7f…>``, a memory address, different on every run (escaped too, in SVG)
-ADDRESS = later(r" at 0x[0-9a-fA-F]{4,}(?:>|&gt;|&#62;)")
+ADDRESS = later(r"(?i) at 0x[0-9a-f]{4,}(?:>|&gt;|&#62;)")  # (upper: in capitals too)
 
 
 def printed(value: Any) -> Any:
@@ -197,6 +202,21 @@ def printed(value: Any) -> Any:
     raise InputError(f"prints a Python object ({type(value).__name__}) itself, or a list of them, not a value "
                      "(Python's name for it, which differs from build to build)",
                      expected="one of its values, e.g. piece.name")
+
+
+def _no_address(made: Any, given: Iterable[Any]) -> Any:
+    """``made``, unless it is a text holding Python's name of one of ``given`` (a filter's value,
+    a call's arguments): ``piece.values|e``, ``[piece]|join`` or ``piece|pprint`` made text of a
+    memory address as ``{{ piece }}`` would, on the card (a text given is data: never searched)."""
+    if not isinstance(made, str):
+        return made
+    objects = [value for value in given if not isinstance(value, (str, int, float, bool, type(None)))]
+    if objects and ADDRESS.search(made):
+        for value in objects:
+            printed(value)  # (says which: a function, or an object)
+        raise InputError("makes a text of Python's name for an object (with its memory address, which differs "
+                         "from build to build)", expected="one of its values, e.g. piece.name")
+    return made
 
 
 class FaceEnvironment(SandboxedEnvironment):
@@ -221,6 +241,31 @@ class FaceEnvironment(SandboxedEnvironment):
         if attr in BYTES_MAKERS and isinstance(obj, (str, int)):
             return False
         return bool(super().is_safe_attribute(obj, attr, value))
+
+    def parse(self, source: str, name: str | None = None, filename: str | None = None) -> nodes.Template:
+        _check_tokens(self, source, name)
+        try:
+            return super().parse(source, name, filename)
+        except RecursionError:
+            raise _too_deep(name) from None
+
+    def compile(self, source: Any, name: str | None = None, filename: str | None = None,
+                raw: bool = False, defer_init: bool = False) -> Any:
+        """Jinja's, with the template's tokens counted first and a nesting deeper than Jinja's
+        parser and compiler recurse said as that (not as a template that calls itself)."""
+        if isinstance(source, str):
+            _check_tokens(self, source, name)
+        try:
+            return super().compile(source, name, filename, raw, defer_init)  # type: ignore[call-overload]
+        except RecursionError:
+            raise _too_deep(name) from None
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        """The sandbox's, but ``piece.items`` (``values``, ``keys``, ``get``) is the piece's field
+        of that name where it has one: Jinja tries an object's attribute before its item."""
+        if isinstance(obj, PieceView) and isinstance(attribute, str) and has_field(obj, attribute):
+            return obj[attribute]
+        return super().getattr(obj, attribute)
 
     def handle(self, value: Any) -> Any:
         """``value``, counted against the face's MAX_FACE_HANDLED (by its LoopBudget)."""
@@ -259,7 +304,8 @@ class FaceEnvironment(SandboxedEnvironment):
                 raise _too_long("extend()")
         if isinstance(owner, (str, list, tuple, dict)) and name not in QUICK_METHODS:
             __self.handle(owner)
-        return __self.handle(_made(super().call(__context, __obj, *args, **kwargs), f"{name}()"))
+        made = _made(super().call(__context, __obj, *args, **kwargs), f"{name}()")
+        return __self.handle(_no_address(made, chain(args, kwargs.values())))
 
     def wrap_str_format(self, value: Any) -> Any:
         """``text.format(…)`` and ``format_map`` through a formatter that measures each field
@@ -279,11 +325,36 @@ class FaceEnvironment(SandboxedEnvironment):
         return bounded
 
 
+def _check_tokens(env: jinja2.Environment, source: str, name: str | None) -> None:
+    """Refuse a template of more than MAX_TEMPLATE_TOKENS tokens, at the line where it passes
+    them, lexing no further (a token is at least one character: a shorter text is not lexed)."""
+    if len(source) <= MAX_TEMPLATE_TOKENS:
+        return
+    for n, (line, _, _) in enumerate(env.lexer.tokeniter(source, name), 1):
+        if n > MAX_TEMPLATE_TOKENS:
+            raise InputError(f"template {name!r} holds more than {MAX_TEMPLATE_TOKENS:,} Jinja tokens (names, numbers, "
+                             "operators, tag marks) by this line: Jinja would take minutes and gigabytes to read it",
+                             path=f"templates/{name}", line=line, key="template",
+                             expected=f"at most {MAX_TEMPLATE_TOKENS:,} (the largest shipped template holds 5,200): "
+                             "a long list of values belongs in the deck's data, loops over it in the template")
+
+
+def _too_deep(name: str | None) -> InputError:
+    return InputError(f"template {name!r} nests brackets, blocks ({{% if %}}, {{% for %}}) or a chain of operators, "
+                      "filters or attributes (a + b + …, x|f|g…) deeper than Jinja can read", path=f"templates/{name}",
+                      key="template", expected="a few dozen levels at most: a long sum or chain split over "
+                      "{% set %} lines, and blocks side by side rather than one inside another")
+
+
 class _Measured(Formatter):
     made = 0
 
+    def convert_field(self, value: Any, conversion: str | None) -> Any:
+        return super().convert_field(printed(value), conversion)  # ({!r} of an object: its address)
+
     def format_field(self, value: Any, format_spec: str) -> Any:
         _check_widths(format_spec, "a format field")
+        printed(value)
         out = super().format_field(value, format_spec)
         self.made += len(out)
         if self.made > MAX_FACE_CHARS:
@@ -316,6 +387,8 @@ def _check_percent(text: str, values: Any) -> None:
     its widths (``%0999999999d``, ``%*d``) and each field at most as long as the longest value."""
     args = list(values.values()) if isinstance(values, Mapping) else list(values) if isinstance(values, tuple) \
         else [values]
+    for a in args:  # what % makes of an object or a function is its address (as {{ }} would print it)
+        printed(a)
     fields = _PERCENT.findall(text)
     widths = _check_widths(" ".join(w + " " + p for w, p, _ in fields), "a % format")
     if any("*" in (w, p) for w, p, _ in fields):
@@ -348,7 +421,8 @@ def _measured(filter_: Any, name: str, environment: FaceEnvironment) -> Any:
     def run(*args: Any, **kwargs: Any) -> Any:
         if not quick and len(args) > value_at:
             environment.handle(args[value_at])
-        return environment.handle(_made(filter_(*args, **kwargs), f"the filter {name}"))
+        made = _made(filter_(*args, **kwargs), f"the filter {name}")
+        return environment.handle(_no_address(made, args[value_at:value_at + 1]))
 
     run.measured = True  # type: ignore[attr-defined]
     return run

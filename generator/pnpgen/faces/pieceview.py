@@ -41,6 +41,12 @@ class PieceView(Mapping):
         return len(self._values)
 
 
+def has_field(view: PieceView, name: str) -> bool:
+    """Whether the piece has a field ``name`` (not marked as read): ``piece.items`` is then the
+    field, not the Mapping method of that name (faces/budget.py, FaceEnvironment.getattr)."""
+    return name in view._values
+
+
 class DeckView(dict):
     """The deck's fields for templates, a plain mapping that notes which were read (``count``
     above all: a face that does not show the deck's total is remembered across count edits)."""

@@ -31,7 +31,16 @@ from pnpgen.data.model import (
     placeholder_word,
 )
 from pnpgen.data.yamlsrc import load_yaml
-from pnpgen.errors import InputError, TemplateMistake, ValueMistake, parser_said, suggest, too_long
+from pnpgen.errors import (
+    NAME_BYTES,
+    PATH_BYTES,
+    InputError,
+    TemplateMistake,
+    ValueMistake,
+    parser_said,
+    suggest,
+    too_long,
+)
 from pnpgen.faces import builtin, layouts, tate
 from pnpgen.faces.budget import MAX_FACE_CHARS, FaceEnvironment, LoopBudget, printed
 from pnpgen.faces.helpers import mix, readable, shape_tools
@@ -88,6 +97,8 @@ class WorkspaceLoader(jinja2.FileSystemLoader):
         self.root = root.resolve()
 
     def get_source(self, environment: jinja2.Environment, template: str):
+        if too_long(template):  # (looked up, it raises ENAMETOOLONG: said raw, the whole name)
+            raise jinja2.TemplateNotFound(template)
         for folder in self.searchpath:  # as Jinja finds it; measured before it is read whole
             path = Path(folder, *jinja2.loaders.split_template_path(template))
             if path.is_file() and path.stat().st_size > MAX_TEMPLATE_BYTES:
@@ -626,7 +637,7 @@ class Renderer(DrawnBleed):
                                      or Path(f.filename).is_relative_to(builtin.FOLDER))]
         if isinstance(e, InputError) and e.key == "template" and str(e.path or "").startswith("templates/"):
             # the template file itself is wrong (its encoding): it is the one to name, not the deck
-            return InputError(one_line(f"{e.message} (rendering {where})"), path=e.path, expected=e.expected)
+            return InputError(one_line(f"{e.message} (rendering {where})"), path=e.path, line=e.line, expected=e.expected)
         if isinstance(e, InputError):
             message, key, expected = e.message, e.key, e.expected
             if e.path is not None:  # where the helper found the bad value (an icon file …)
@@ -659,7 +670,11 @@ class Renderer(DrawnBleed):
             name = str(e.message or e.name)  # quoted when it holds a line break or space that hides in print
             message, key = name if name.isprintable() and name == name.strip() else repr(name), "template"
             slug = self.game.slug
-            if "/" not in name and not too_long(name) and (self.templates / slug / name).is_file():  # named from its own folder
+            if too_long(name):
+                message = f"{name[:40]!r}… is too long for a file name"
+                expected = (f"a template under templates/{slug}/, each part of its name at most {NAME_BYTES} bytes "
+                            f"and the whole at most {PATH_BYTES}")
+            elif "/" not in name and not too_long(name) and (self.templates / slug / name).is_file():  # named from its own folder
                 expected = (f"'{slug}/{name}': an include or import names a template from templates/, "
                             f"so templates/{slug}/{name} is '{slug}/{name}'")
             else:

@@ -88,8 +88,6 @@ def draft_icons(text: str, dirs: Sequence[Path], ink: str) -> dict[str, Icon]:
             raise DraftIconError(name, str(replace(e, expected=None)), e.expected) from None
         except icon_files.IconError as e:
             raise DraftIconError(name, str(e)) from None
-        except RecursionError:  # groups nested 250 deep (the parser allows 256)
-            raise DraftIconError(name, f"icon {path} nests its groups too deep to draw") from None
     return out
 
 

@@ -119,6 +119,19 @@ def convert(svg: str, where: str, resolve: Callable[[str], bytes] | None = None)
     return Art(conv.width_pt, conv.height_pt, items, marks=tuple(conv.marks))
 
 
+def _deepest(root) -> tuple[Any, int]:
+    """The element nested deepest under ``root`` (the first of them) and its depth, walked
+    without recursion."""
+    found, most = root, 0
+    stack = [(root, 0)]
+    while stack:
+        el, depth = stack.pop()
+        if depth > most:
+            found, most = el, depth
+        stack.extend((child, depth + 1) for child in reversed(el) if isinstance(child.tag, str))
+    return found, most
+
+
 def _text_path_in(href: str, resolve: Callable[[str], bytes] | None) -> str:
     """Where an SVG picture (a file's name) sets text along a path (Inkscape's Text > Put on
     Path): "" when that is not it (a ``data:`` picture, or a <textPath> of the face itself)."""
@@ -336,10 +349,20 @@ class Converter:
             self.marks.append(("viewbox", self.root_props.get(SOURCE) or "", round(PT_PER_PX / PT_PER_MM, 4),
                                0.0, 0.0, 0.0, 0.0, size))
         self.push(pdf_matrix(compose(flip, to_box)) + " cm", compose(flip, to_box))
-        self.children(self.root, self.inherit({}, self.root_props))
+        self.draw_root()
         self.pop()
         self.flush()
         return tuple(self.items)
+
+    def draw_root(self) -> None:
+        """The root's children drawn (a face's, or an SVG picture's where it is placed)."""
+        try:
+            self.children(self.root, self.inherit({}, self.root_props))
+        except RecursionError:  # lxml reads 255 deep; the converter recurses some frames a level
+            el, depth = _deepest(self.root)
+            raise self.error(el, f"is nested {depth} elements deep, deeper than pnpgen draws",
+                             "groups nested a few dozen deep at most (Inkscape: Object > Ungroup, or Save As "
+                             "Optimized SVG, which collapses groups)") from None
 
     def prescan(self) -> None:
         """Transparency is an error and anything outside the subset a fallback, wherever it is

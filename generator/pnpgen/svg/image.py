@@ -14,7 +14,14 @@ from urllib.parse import unquote, unquote_to_bytes
 
 from lxml import etree
 
-from pnpgen.data.art import MAX_ART_PIXELS, SVG_NESTING, claimed_pixels, open_picture
+from pnpgen.data.art import (
+    CHUNK_BOMB,
+    MAX_ART_PIXELS,
+    PILLOW_CHUNK_BOMB,
+    SVG_NESTING,
+    claimed_pixels,
+    open_picture,
+)
 from pnpgen.errors import InputError
 from pnpgen.svg.style import (
     IDENTITY,
@@ -77,7 +84,7 @@ def image(conv, el, name: str, props: dict, style: dict) -> None:
     sub.viewport = (svb[2], svb[3])
     sub.elements = conv.elements
     sub.at = conv.at  # the template line placing the picture, for what the print lint is told of it
-    sub.children(sub.root, sub.inherit({}, sub.root_props))
+    sub.draw_root()
     conv.elements = sub.elements
     sub.flush()
     conv.flush()
@@ -180,8 +187,9 @@ def _raster_size(conv, el, data: bytes) -> tuple[int, int]:
     except Image.DecompressionBombError as e:  # beyond Pillow's own limit: refused at open
         raise conv.error(el, f"is a picture of {claimed_pixels(e)}, more than a picture for print needs",
                          f"at most {MAX_ART_PIXELS:,} pixels (300 dpi at the printed size is enough)") from None
-    except OSError as e:
-        raise conv.error(el, f"is not a readable PNG or JPEG ({e})", "a PNG or JPEG file") from None
+    except (OSError, ValueError) as e:
+        said = CHUNK_BOMB if PILLOW_CHUNK_BOMB in str(e) else str(e)  # (one after the pixels: a ValueError)
+        raise conv.error(el, f"is not a readable PNG or JPEG ({said})", "a PNG or JPEG file") from None
     return size
 
 

@@ -15,6 +15,7 @@ from pnpgen.svg.shapes import paint
 from pnpgen.svg.style import (
     IGNORED,
     INHERITED,
+    MAX_COORDINATE,
     UNSUPPORTED_PROPS,
     Fallback,
     contrast,
@@ -194,6 +195,9 @@ def _set_in(conv, el, st: dict) -> tuple[str, float, Any, float, float]:
         size = conv.length(st["font-size"], "xy")
     except ValueError:
         raise conv.error(el, "has an unreadable x, y or font-size", "numbers, optionally with units") from None
+    if not -MAX_COORDINATE <= size <= MAX_COORDINATE:  # (else found only as the PDF is written, the face unknown)
+        raise conv.error(el, f"has font-size {st['font-size']!r}, beyond what a PDF holds",
+                         f"a size within ±{MAX_COORDINATE:g}")
     fill = paint(conv, el, st, "fill") if st["visibility"] not in ("hidden", "collapse") and size > 0 else None
     try:
         font = _font(conv, el, st["font-family"], st.get("font-weight", "normal"))
