@@ -31,6 +31,9 @@ CASES = {
     "image file missing": ('<image href="nope.png" width="3" height="3"/>', "art file 'nope.png' not found"),
     "image data not an image": ('<image href="data:image/png;base64,AAAA" width="3" height="3"/>',
                                 "which is not a PNG, JPEG or SVG image"),
+    # an SVG picture saved as UTF-16 (with its byte-order mark), as some Windows editors save: said so
+    "svg saved as utf-16": ('<image href="data:image/svg+xml;base64,//48AHMAdgBnACAAeABtAGwAbgBzAD0AIgBoAHQAdABwADoALwAvAHcAdwB3AC4AdwAzAC4AbwByAGcALwAyADAAMAAwAC8AcwB2AGcAIgAgAHcAaQBkAHQAaAA9ACIAMwAiACAAaABlAGkAZwBoAHQAPQAiADMAIgAvAD4A" width="3" height="3"/>',
+                            "an SVG saved as UTF-16 (expected the SVG saved as UTF-8"),
     "unknown font": ('<text font-family="Nope" x="1" y="2">x</text>', "font-family='Nope', which is not one of the game's fonts"),
     "bad transform": ('<g transform="rotate(abc)"><rect width="3" height="3"/></g>', "has transform='rotate(abc)'"),
     # a <pattern> sends the face to svglib

@@ -159,6 +159,17 @@ def test_a_copy_kept_aside_is_still_noted(tmp_path, capsys):
     assert "cards.yaml.bak: passed over (a copy kept aside, not a deck)" in capsys.readouterr().err
 
 
+def test_a_hidden_deck_file_is_noted_not_built_in_silence(tmp_path, capsys):
+    """``..cards.yaml`` or ``.cards.yaml`` is hidden, so no deck — but no editor makes it: the build
+    says it passed it over and the name that would build it."""
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
+    decks = ws / "data" / "test" / "decks"
+    (decks / "cards.yaml").rename(decks / "..cards.yaml")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert "decks/..cards.yaml: passed over (a hidden file, not a deck: name it cards.yaml to build it)" \
+        in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("name", [".cards.yaml.swp", ".cards.yaml.swo", ".cards.yaml.swx", "4913", "5036", "cards.yaml~",
                                   ".#cards.yaml", "#cards.yaml#", ".~lock.deck.ods#", "~$deck.xlsx", "._cards.yaml",
                                   ".DS_Store", "cards.yaml.tmp.1234", "cards.yaml___jb_tmp___", "cards.yaml___jb_old___"])

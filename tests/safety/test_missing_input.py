@@ -171,3 +171,23 @@ def test_a_preset_that_is_a_folder_or_a_pipe_is_said_so(tmp_path, capsys, kind):
     assert err.count("\n") == 1 and "Traceback" not in err and "did you mean" not in err, err
     said = {"folder": "a folder", "pipe": "a pipe, socket or device", "link to nothing": "a link to nothing"}[kind]
     assert f"presets/x.yaml: --preset: preset 'x' is {said}, not a file" in err, err
+
+
+@pytest.mark.parametrize("kind", ["folder", "pipe", "link to nothing"])
+@pytest.mark.parametrize("folder, key, said_as", [("layouts", "layout", "layout 'mine': layouts/mine.yaml"),
+                                                  ("sheets", "sheet", "sheet layout 'mine': sheets/mine.yaml")])
+def test_a_layout_or_sheet_file_that_is_a_folder_or_a_pipe_is_said_so(tmp_path, capsys, kind, folder, key, said_as):
+    """layouts/mine.yaml (or sheets/mine.yaml) a folder, a pipe or a dangling link was "unknown
+    layout 'mine'": the file the designer made is there, and the message says what it is."""
+    from conftest import DECK_YAML
+
+    deck = DECK_YAML.replace("front: card-front.svg.j2\nback: card-back.svg.j2\n", "") if key == "layout" else DECK_YAML
+    deck = deck.replace("pieces:\n", f"{key}: mine\npieces:\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck, pieces=FEW_CARDS)
+    (ws / folder).mkdir(exist_ok=True)
+    _not_a_file(ws / folder / "mine.yaml", kind)
+    assert run(ws, "build", "--game", "test", "--jobs", "1", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err and "unknown" not in err, err
+    said = {"folder": "a folder", "pipe": "a pipe, socket or device", "link to nothing": "a link to nothing"}[kind]
+    assert f"{said_as} is {said}, not a file" in err, err

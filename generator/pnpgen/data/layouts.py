@@ -26,7 +26,7 @@ from pnpgen.data.markup import colour_names
 from pnpgen.data.model import Layout, LayoutBox, LayoutSide
 from pnpgen.data.tuckbox import BOX_KEYS, Given, merged, tuck_box
 from pnpgen.data.yamlsrc import Located, load_yaml
-from pnpgen.errors import InputError, Where, contained, suggest
+from pnpgen.errors import InputError, Where, contained, not_a_file, suggest
 from pnpgen.litter import is_litter
 from pnpgen.patterns import later
 
@@ -183,6 +183,11 @@ def _layers(root: Path | None, spec: Any, doc: Located, keypath: tuple) -> tuple
         if path is None and skip is not None and skip.stem == name:
             raise where_doc.error(where_key, f"layout {name!r} extends itself", "the name of another layout")
         if path is None:
+            there = root / "layouts" / f"{name}.yaml" if root is not None else None
+            what = not_a_file(there) if there is not None else None
+            if what is not None and there is not None:  # (not "unknown layout 'l'": the file is there, as no file)
+                raise where_doc.error(where_key, f"layout {name!r}: layouts/{there.name} is {what}, not a file",
+                                      f"a layout file {there}")
             known = sorted(set(builtin_names()) | set(own_names(root)))
             raise where_doc.error(where_key, f"unknown layout {name!r}{suggest(name, known)}", "one of " + ", ".join(known))
         if path.resolve() in seen or len(seen) >= MAX_DEPTH:

@@ -397,6 +397,9 @@ def deck_files(game: Game) -> list[Path]:
             game.notes.append(f"data/{game.slug}/decks/{path.name}: passed over (a copy kept aside, not a deck)")
             continue
         if not is_deck_name(path.name):
+            if path.name.startswith(".") and Path(path.name).suffix.lower() in DECK_ENDINGS:
+                game.notes.append(f"data/{game.slug}/decks/{path.name}: passed over (a hidden file, not a deck: "
+                                  f"name it {path.name.lstrip('.')} to build it)")
             continue
         bad = name_control_char(path.name)
         if bad:  # the deck id names its files, its objects in exports, and every message about it

@@ -25,7 +25,7 @@ from typing import Any
 from pnpgen.data import validate as v
 from pnpgen.data.formats import PAPER_SIZES
 from pnpgen.data.yamlsrc import Located, load_yaml
-from pnpgen.errors import InputError, contained, suggest
+from pnpgen.errors import InputError, contained, not_a_file, suggest
 from pnpgen.litter import is_litter
 from pnpgen.patterns import later
 
@@ -220,6 +220,10 @@ def load_sheet(root: Path | None, name: Any, where: Callable[[str, str | None], 
         found = _find(root, current, skip)
         if found is None and skip is not None and skip.stem == current:
             raise blame(f"sheet layout {current!r} extends itself", "the name of another sheet layout")
+        what = not_a_file(root / FOLDER / f"{current}.yaml") if found is None and root is not None else None
+        if what is not None and root is not None:  # (not "unknown sheet layout": the file is there, as no file)
+            raise blame(f"sheet layout {current!r}: {FOLDER}/{current}.yaml is {what}, not a file",
+                        f"a sheet layout file {root / FOLDER / f'{current}.yaml'}")
         if found is None:
             known = [GRID, *known_names(root)]
             raise blame(f"unknown sheet layout {current!r}{suggest(current, known)}", "one of " + ", ".join(known))

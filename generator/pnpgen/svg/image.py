@@ -68,6 +68,9 @@ def image(conv, el, name: str, props: dict, style: dict) -> None:
             conv.pop()
         return
     if not _is_svg(data):
+        if data.startswith((b"\xff\xfe", b"\xfe\xff")) and _is_svg(data[2:].replace(b"\x00", b"")):
+            raise conv.error(el, f"shows {href[:60]!r}, an SVG saved as UTF-16", "the SVG saved as UTF-8 "
+                             "(in the drawing program's or editor's save options)")
         raise conv.error(el, f"shows {href[:60]!r}, which is not a PNG, JPEG or SVG image", "a PNG, JPEG or SVG file")
     if conv.depth >= MAX_NESTING:
         raise conv.error(el, f"nests SVG images more than {MAX_NESTING} deep", "an image that does not show itself")
