@@ -70,7 +70,13 @@ def test_diff_lists_exactly_the_edits_made_and_log_and_tag_name_the_versions(tmp
     assert lines[0].startswith("v2 ") and "cards 7" in lines[0]
     assert lines[1].startswith("v1 ") and lines[1].endswith("[playtest-3]") and "cards 5" in lines[1]
     assert run(ws, "diff", "--game", "test", "playtest-3", "latest", "--format", "json") == 0
-    assert json.loads(capsys.readouterr().out)["decks"]["cards"]["count"] == [5, 7]
+    d = json.loads(capsys.readouterr().out)
+    assert d["decks"]["cards"]["count"] == [5, 7]
+    assert (d["from"]["tags"], d["to"]["tags"]) == (["playtest-3"], [])
+    # the changelog for playtesters names the set they hold by its tag, not only v1 (they never saw
+    # `pnpgen log`): a designer's `diff playtest-1 latest` was headed `# harbour: v3 → v4`
+    assert run(ws, "diff", "--game", "test", "playtest-3", "latest") == 0
+    assert capsys.readouterr().out.startswith("# test: playtest-3 (v1) → v2\n")
 
 
 def test_history_skips_a_damaged_entry_and_is_bounded(tmp_path, capsys, monkeypatch, built_copy):
