@@ -627,3 +627,16 @@ def test_log_of_the_english_edition_says_it_is_the_english_editions(tmp_path, ca
     assert lines[0] == "test (en): the en edition's versions, newest first" and lines[1].startswith("v1 "), lines
     assert run(ws, "log", "--game", "test") == 0
     assert capsys.readouterr().out.startswith("v1 ")
+
+
+def test_a_version_not_found_names_the_output_folders_history_it_looked_in(tmp_path, capsys, built_copy):
+    """A designer tagged playtest-1 in build/ and asked `reprint --since playtest-1 --out build-cut`:
+    the error said only "no version 'playtest-1'", not that build-cut keeps a history of its own."""
+    ws = built_copy(tmp_path / "ws", *BUILD, pieces=NAMES)
+    assert run(ws, "tag", "--game", "test", "playtest-1") == 0
+    assert run(ws, *BUILD, "--out", "build-cut") == 0
+    capsys.readouterr()
+    assert run(ws, "reprint", "--game", "test", "--since", "playtest-1", "--out", "build-cut") == 2
+    err = capsys.readouterr().err
+    assert "build-cut/.history/test: version: no version 'playtest-1'" in err, err
+    assert "Traceback" not in err

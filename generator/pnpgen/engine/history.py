@@ -421,7 +421,8 @@ def resolve(out_root: Path, edition: str, spec: str) -> Version:
     by_hash = [v for v in known if len(spec) >= 4 and v.hash.startswith(spec.lstrip("#"))]
     if len(by_hash) == 1:
         return by_hash[0]
-    raise InputError(f"no version {spec!r}", key="version", expected=_which(known, named))
+    # the history read named: each output folder keeps its own (a tag made in build/ is not in a --out's)
+    raise InputError(f"no version {spec!r}", path=folder(out_root, edition), key="version", expected=_which(known, named))
 
 
 def _which(known: list[Version], named: dict[str, int]) -> str:
