@@ -326,3 +326,19 @@ def test_the_layout_boxes_tables_give_the_shipped_layouts_boxes(layout, heading)
         if "x" in box:
             place = f"{said(box['x'])}, {said(box['y'])}, {said(box['w'])} × {said(box['h'])}"
             assert rows[name].startswith(place), (name, rows[name])
+
+
+def test_the_board_layouts_letter_size_in_the_layouts_table_prints_on_one_letter_sheet(tmp_path):
+    """An English designer's player mat, `layout: board` on `paper: letter`, printed as two page
+    tiles a mat; the layouts table said only "one A4 sheet". The size it gives for Letter is one sheet."""
+    row = next(line for line in DOCS.splitlines() if line.startswith("| `board` |"))
+    size = re.search(r"`size: \[(\d+), (\d+)\]` is one Letter sheet", row)
+    assert size, row
+    deck = f"name: Mat\nlayout: board\nsize: [{size[1]}, {size[2]}]\npieces:\n  - {{title: Mat, text: Draw pile here.}}\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--paper", "letter") == 0
+    assert len(PdfReader(ws / "build" / "test" / "cards.pdf").pages) == 1
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(deck.replace(f"size: [{size[1]}, {size[2]}]\n", ""),
+                                                                encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--paper", "letter") == 0
+    assert len(PdfReader(ws / "build" / "test" / "cards.pdf").pages) == 2  # the 260×180 default: two tiles

@@ -177,7 +177,7 @@ def diff(ws: Workspace, args: argparse.Namespace) -> int:
         older = [v for v in history.versions(root, edition) if v.number < b.number]
         a = older[-1] if older else b
     _not_written_here(ws, root, edition, [b] if a is b else [a, b])
-    d = history.diff(a, b)
+    d = history.diff(a, b, history.tags(root, edition))
     # the history may come from elsewhere (a zip): no terminal control sequence of its gets through
     sys.stdout.write(CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(d, ensure_ascii=False, indent=2)) + "\n"
                      if args.format == "json" else shown(history.markdown(d)))

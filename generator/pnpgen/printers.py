@@ -13,6 +13,7 @@ large about the page centre, so the printer's scaling brings it back to size.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -124,8 +125,11 @@ def _parse(doc: Located, name: str) -> Printer:
         raise doc.error((name,), "a printer profile must be a mapping",
                         "{paper: a4, duplex: long, back_offset_mm: [0.8, -1.2], scale: [1.0, 0.995]}")
     for key in data:
+        if _a_value(key):  # {…, back_offset_mm: -1.5, 0.8}: YAML's key 0.8 (scale: 99.6%, 100%: '100%')
+            raise doc.error((name, key), f"a value, {key!r}, where a key goes: a pair written without its brackets",
+                            "[x, y] in brackets: back_offset_mm: [-1.5, 0.8], scale: [1.0, 0.995]", key=True)
         if key not in KEYS:
-            raise doc.error((name, key), f"unknown key {key!r}", " | ".join(KEYS), key=True)
+            raise doc.error((name, key), f"unknown key {key!r}{suggest(str(key), KEYS)}", " | ".join(KEYS), key=True)
     paper = data.get("paper")
     if paper is not None and str(paper).lower() not in PAPER_SIZES:
         named = paper_named_by_size(str(paper))
@@ -136,9 +140,11 @@ def _parse(doc: Located, name: str) -> Printer:
     if duplex is not None and duplex not in ("long", "short", "none"):
         raise doc.error((name, "duplex"), f"{duplex!r} is not a flip edge", "long | short | none")
     written = data.get("back_offset_mm", [0, 0])
-    offset = _pair(doc, name, "back_offset_mm", _lengths(written), -MAX_OFFSET_MM,
+    lengths, meant = _lengths(written)
+    offset = _pair(doc, name, "back_offset_mm", lengths, -MAX_OFFSET_MM,
                    MAX_OFFSET_MM, "two lengths in mm within ±20, [x, y], as read off the calibration sheet's back "
-                   "rulers (e.g. [-1.5, 0.8]; a unit may be written: [-1.5mm, 0.8mm])", one_for_both=False, written=written)
+                   "rulers (e.g. [-1.5, 0.8]; a unit may be written: [-1.5mm, 0.8mm])", one_for_both=False,
+                   written=written, meant=meant)
     written = data.get("scale", [1, 1])
     scale = _pair(doc, name, "scale", _factors(written), *SCALE_RANGE,
                   "two factors from 0.9 to 1.1, [x, y]: the printed 100 mm bars' lengths / 100 (one factor: both), "
@@ -147,18 +153,27 @@ def _parse(doc: Located, name: str) -> Printer:
                    duplex, offset, scale)
 
 
-def _lengths(value):
+def _a_value(key: object) -> bool:
+    """A profile's key that is a number, a length or a percentage: the second half of a pair."""
+    if isinstance(key, (int, float)) and not isinstance(key, bool):
+        return True
+    return isinstance(key, str) and re.fullmatch(r"\s*[-+]?[0-9.]+\s*(%|mm|cm|in|pt)?\s*", key) is not None
+
+
+def _lengths(value) -> tuple[object, str]:
     """An offset's items written with a unit (``[-1.5mm, 0]``, ``[-0.06in, 0]``) as numbers of mm,
-    as every length pnpgen reads takes one; anything else is left for ``_pair`` to judge."""
+    as every length pnpgen reads takes one; anything else is left for ``_pair`` to judge, with
+    what the item that is no length may have meant, as every length is told (``1/16in``: ``;
+    did you mean 0.0625in?``), else ""."""
     if not isinstance(value, list):
-        return value
+        return value, ""
     out = []
     for v in value:
         try:
             out.append(round(length(v, -math.inf, math.inf), 6) if isinstance(v, str) else v)  # 0.06in: 1.524
-        except Invalid:
-            return value
-    return out
+        except Invalid as e:
+            return value, e.message[e.message.find("; did you mean"):] if "; did you mean" in e.message else ""
+    return out, ""
 
 
 def _factors(value):
@@ -177,7 +192,7 @@ def _factors(value):
 
 
 def _pair(doc: Located, name: str, key: str, value, lo: float, hi: float, expected: str,
-          one_for_both: bool = True, written=None) -> tuple[float, float]:
+          one_for_both: bool = True, written=None, meant: str = "") -> tuple[float, float]:
     """``[x, y]``; one number stands for both only where ``one_for_both`` (a uniform scale): one
     offset read off the x ruler is no y offset, so ``back_offset_mm: 1.5`` is refused. ``written``:
     the value as the file gives it, for the message."""
@@ -186,5 +201,5 @@ def _pair(doc: Located, name: str, key: str, value, lo: float, hi: float, expect
     ok = isinstance(value, list) and len(value) == 2 and all(
         isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and lo <= v <= hi for v in value)
     if not ok:
-        raise doc.error((name, key), f"{value if written is None else written!r} is not a valid {key}", expected)
+        raise doc.error((name, key), f"{value if written is None else written!r} is not a valid {key}{meant}", expected)
     return float(value[0]), float(value[1])

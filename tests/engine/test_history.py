@@ -70,7 +70,13 @@ def test_diff_lists_exactly_the_edits_made_and_log_and_tag_name_the_versions(tmp
     assert lines[0].startswith("v2 ") and "cards 7" in lines[0]
     assert lines[1].startswith("v1 ") and lines[1].endswith("[playtest-3]") and "cards 5" in lines[1]
     assert run(ws, "diff", "--game", "test", "playtest-3", "latest", "--format", "json") == 0
-    assert json.loads(capsys.readouterr().out)["decks"]["cards"]["count"] == [5, 7]
+    d = json.loads(capsys.readouterr().out)
+    assert d["decks"]["cards"]["count"] == [5, 7]
+    assert (d["from"]["tags"], d["to"]["tags"]) == (["playtest-3"], [])
+    # the changelog for playtesters names the set they hold by its tag, not only v1 (they never saw
+    # `pnpgen log`): a designer's `diff playtest-1 latest` was headed `# harbour: v3 → v4`
+    assert run(ws, "diff", "--game", "test", "playtest-3", "latest") == 0
+    assert capsys.readouterr().out.startswith("# test: playtest-3 (v1) → v2\n")
 
 
 def test_history_skips_a_damaged_entry_and_is_bounded(tmp_path, capsys, monkeypatch, built_copy):
@@ -621,3 +627,16 @@ def test_log_of_the_english_edition_says_it_is_the_english_editions(tmp_path, ca
     assert lines[0] == "test (en): the en edition's versions, newest first" and lines[1].startswith("v1 "), lines
     assert run(ws, "log", "--game", "test") == 0
     assert capsys.readouterr().out.startswith("v1 ")
+
+
+def test_a_version_not_found_names_the_output_folders_history_it_looked_in(tmp_path, capsys, built_copy):
+    """A designer tagged playtest-1 in build/ and asked `reprint --since playtest-1 --out build-cut`:
+    the error said only "no version 'playtest-1'", not that build-cut keeps a history of its own."""
+    ws = built_copy(tmp_path / "ws", *BUILD, pieces=NAMES)
+    assert run(ws, "tag", "--game", "test", "playtest-1") == 0
+    assert run(ws, *BUILD, "--out", "build-cut") == 0
+    capsys.readouterr()
+    assert run(ws, "reprint", "--game", "test", "--since", "playtest-1", "--out", "build-cut") == 2
+    err = capsys.readouterr().err
+    assert "build-cut/.history/test: version: no version 'playtest-1'" in err, err
+    assert "Traceback" not in err

@@ -8,7 +8,7 @@ from pathlib import Path
 from PIL import Image
 from pypdf import PdfReader
 
-from conftest import BACK, DECK_YAML, FRONT, GAME_YAML, make_workspace, run
+from conftest import BACK, DECK_YAML, FRONT, GAME_YAML, REPO, make_workspace, run
 
 NAMES = [f"カード{i}" for i in range(1, 31)]  # 30 cards: 9 a sheet, sheets 1–3 full, sheet 4 holds 3
 
@@ -662,3 +662,17 @@ def test_diff_tells_a_nameless_card_by_its_values_in_the_decks_order_as_reprint_
         entry.write_bytes(history.encode(body, edition))
     assert run(ws, "diff", "--game", "test", "--format", "json") == 0
     assert json.loads(capsys.readouterr().out)["decks"]["cards"]["removed"] == [{"piece": "#3［黄・依頼3］", "count": 2}]
+
+
+def test_every_reason_a_change_line_gives_without_a_piece_is_told_in_the_playtest_page(tmp_path):
+    """A US designer built on Letter after an A4 build and read `cards: 30 → 30 (sheets changed);
+    reprint cards.pdf: …`: no piece changed, and docs/playtest.md's list of reasons did not name it."""
+    ws = make_workspace(tmp_path / "ws", NAMES)
+    _build(ws)
+    assert run(ws, *BUILD, "--paper", "letter") == 0
+    line = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["changes"][0]
+    assert line.startswith("cards: 30 → 30 (sheets changed)"), line
+    page = (REPO / "docs" / "playtest.md").read_text(encoding="utf-8")
+    told = page[page.index("## Print what changed"):page.index("## Or print only the new cards")]
+    for reason in ("sheets changed", "back changed", "every face edited"):  # each as the line prints it
+        assert f"`{reason}" in told, reason

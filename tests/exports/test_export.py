@@ -424,3 +424,20 @@ def test_an_export_prints_the_shops_bleed_whatever_the_deck_says(tmp_path, bleed
     front = pdfium.PdfDocument(pdf)[1].render(scale=300 / 72).to_pil().convert("RGB")
     for x, y in ((3, 3), (front.width // 2, 3), (front.width - 4, front.height - 4)):  # 0.25 mm from the edge
         assert front.getpixel((x, y)) == (0xCC, 0x33, 0x33)
+
+
+def test_the_drivethrucards_page_boxes_the_docs_give_to_check_a_file_are_the_files(tmp_path):
+    """A designer checks the upload with `pdfinfo -box` against docs/exports.md: the boxes it
+    gives, in points, are every page's of the PDF/X-1a file the preset writes."""
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "exports.md").read_text(encoding="utf-8")
+    said = re.search(r"`pdfinfo -box[^`]*` gives every page a MediaBox and a BleedBox of\s+`([\d. ]+)`.*?"
+                     r"TrimBox of `([\d. ]+)`.*?`PDF version: ([\d.]+)`", docs, re.S)
+    assert said, "docs/exports.md gives no pdfinfo -box figures for DriveThruCards"
+    bleed, trim = ([float(v) for v in said[i].split()] for i in (1, 2))
+    root = make_workspace(tmp_path / "ws", deck=_deck("size: [2.5in, 3.5in]"))
+    assert run(root, "export", "--game", "test", "--preset", "drivethrucards") == 0
+    pdf = root / "build" / "test" / "drivethrucards" / "cards.pdf"
+    assert pdf.read_bytes().startswith(f"%PDF-{said[3]}".encode())
+    for page in PdfReader(pdf).pages:
+        assert [float(v) for v in page.mediabox] == bleed and [float(v) for v in page.bleedbox] == bleed
+        assert [float(v) for v in page.trimbox] == trim

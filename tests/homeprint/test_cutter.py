@@ -15,7 +15,7 @@ from PIL import Image
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from conftest import DECK_YAML, make_workspace, run
+from conftest import DECK_YAML, REPO, make_workspace, run
 from pdfprobe import PT, Rect, clip_rects, stroked_lines, text_positions, texts
 
 INSET, SQUARE, ARM, THICK, KEEPOUT = 10.0, 5.0, 0.33 * 25.4, 0.039 * 25.4, 3.0
@@ -434,6 +434,18 @@ def test_the_reprint_of_a_print_and_cut_build_is_cut_by_hand_and_a_plain_build_r
     assert not list((ws / "build" / "test").glob("cut/*"))
     manifest = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))
     assert "cutter" not in manifest and not any(f.startswith("cut/") for f in manifest["files"])
+
+
+def test_the_docs_tell_a_print_and_cut_designer_that_reprints_are_cut_by_hand():
+    """The playtest page said reprint.pdf is laid out with the home sheets' marks, and the
+    Silhouette steps said nothing of reprints: a designer fed one to the machine, which found no
+    registration marks (the test above shows what a reprint has)."""
+    playtest = (REPO / "docs" / "playtest.md").read_text(encoding="utf-8")
+    said = playtest[playtest.index("## Or print only the new cards"):playtest.index("## Keep the history")]
+    assert "トンボ in place of the registration marks and no cut file" in said
+    home = (REPO / "docs" / "home-printing.md").read_text(encoding="utf-8")
+    steps = home[home.index("### Silhouette"):home.index("### Cricut")]
+    assert "are cut by hand: their sheets have トンボ in place of the registration marks, and no cut file" in steps
 
 
 def test_a_dxf_is_the_same_whatever_order_ezdxf_meets_its_entity_types_in(monkeypatch):

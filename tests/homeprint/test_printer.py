@@ -196,6 +196,15 @@ def test_scale_is_compensated_about_the_page_centre(tmp_path, two_builds):
     ("other: {}\n", None, "unknown printer profile 'home-laser'"),
     # a game trial: a profile misspelt was given the list but not the near miss
     ("home-lazer: {}\nother: {}\n", None, "unknown printer profile 'home-laser'; did you mean home-lazer?"),
+    # an English designer's profile, as read off the calibration sheet (trial35): a pair without
+    # its brackets made YAML's key 0.8 ("unknown key 0.8"), an inch fraction got no decimal, a key
+    # misspelt no near miss
+    ("home-laser: {paper: a4, back_offset_mm: -1.5, 0.8}\n", "printers.yaml:1:",
+     "a value, 0.8, where a key goes: a pair written without its brackets (expected [x, y] in brackets"),
+    ("home-laser: {back_offset_mm: [-1.5, 0.8], scale: 99.6%, 100%}\n", "printers.yaml:1:", "a value, '100%', where a key goes"),
+    ("home-laser: {back_offset_mm: [1/16in, 0]}\n", "printers.yaml:1:",
+     "['1/16in', 0] is not a valid back_offset_mm; did you mean 0.0625in?"),
+    ("home-laser: {back_offst_mm: [1, 0]}\n", "printers.yaml:1:", "unknown key 'back_offst_mm'; did you mean back_offset_mm?"),
 ])
 def test_a_bad_profile_is_one_line(tmp_path, capsys, text, where, says):
     ws = make_workspace(tmp_path / "ws")

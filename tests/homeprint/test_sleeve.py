@@ -112,6 +112,17 @@ def test_a_unit_in_capitals_is_refused_with_the_hint_a_single_length_gives(text,
     assert e.value.message == f"{text!r} is not a sleeve size; did you mean {meant}?", e.value.message
 
 
+def test_a_sleeve_size_in_inches_written_without_its_unit_is_told_the_unit():
+    """trial35: an English designer measured a US sleeve, 2.6 × 3.6 in, and typed `--sleeve 2.6x3.6`:
+    refused as mm from 20 with no hint, while `3MM` gets "did you mean 3mm?"."""
+    with pytest.raises(Invalid) as e:
+        sleeve_option("2.6x3.6")
+    assert e.value.message == "'2.6x3.6' is not a sleeve size; did you mean 2.6x3.6in?", e.value.message
+    with pytest.raises(Invalid) as e:
+        sleeve_option("0.5x0.5")  # no sleeve in inches either: no hint
+    assert "did you mean" not in e.value.message
+
+
 PLAIN_BACK = """\
 {% extends "common/piece.svg.j2" %}
 {% block art %}

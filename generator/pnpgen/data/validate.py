@@ -540,6 +540,8 @@ def dimensions(text: str, lo: float, hi: float, what: str, example: str) -> tupl
         # a unit in capitals (66x91MM): refused with the hint a single length gives (3MM: did you mean 3mm?)
         lower = re.fullmatch(number + "[xX×]" + number, text.lower())
         meant = "; did you mean {}{}x{}{}?".format(*(g or "" for g in lower.groups())) if lower and not m else ""
+        if m and not (w_unit or h_unit) and all(lo <= float(v) * MM_PER_UNIT["in"] <= hi for v in (w, h)):
+            meant = f"; did you mean {w}x{h}in?"  # a US designer's sleeve or Cricut area, the inches left out
         raise Invalid(f"{text!r} is not a {what}{meant}", f"WIDTHxHEIGHT in mm from {lo:g} to {hi:g}, e.g. {example}")
     return sides
 

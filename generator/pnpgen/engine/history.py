@@ -421,7 +421,8 @@ def resolve(out_root: Path, edition: str, spec: str) -> Version:
     by_hash = [v for v in known if len(spec) >= 4 and v.hash.startswith(spec.lstrip("#"))]
     if len(by_hash) == 1:
         return by_hash[0]
-    raise InputError(f"no version {spec!r}", key="version", expected=_which(known, named))
+    # the history read named: each output folder keeps its own (a tag made in build/ is not in a --out's)
+    raise InputError(f"no version {spec!r}", path=folder(out_root, edition), key="version", expected=_which(known, named))
 
 
 def _which(known: list[Version], named: dict[str, int]) -> str:
@@ -448,9 +449,11 @@ def set_tag(out_root: Path, edition: str, name: str, version: Version) -> bytes:
     return (json.dumps(named, ensure_ascii=False, sort_keys=True, indent=1) + "\n").encode()
 
 
-def diff(a: Version, b: Version) -> dict[str, Any]:
+def diff(a: Version, b: Version, named: dict[str, int] | None = None) -> dict[str, Any]:
     """What changed from ``a`` to ``b``, deck by deck: counts old → new, each changed field old →
-    new, pieces added and removed; and the rulebook sections changed."""
+    new, pieces added and removed; and the rulebook sections changed. ``named``: the tags (name →
+    version number), each version's told with it, as the playtesters know the set printed."""
+    named = named or {}
     decks: dict[str, Any] = {}
     lang = b.body.get("lang")  # the game's language, for the changelog's words (a version recorded before: English)
     if not (isinstance(lang, str) and LANGUAGE_CODE.fullmatch(lang)):  # an entry's, as a game.yaml's would be
@@ -517,8 +520,8 @@ def diff(a: Version, b: Version) -> dict[str, Any]:
                 or old["count"] != new["count"]:
             decks[deck_id] = entry
     ra, rb = a.body.get("rulebook", {}), b.body.get("rulebook", {})
-    return {"game": b.body["game"], "lang": lang, "from": _about(a),
-            "to": _about(b), "decks": decks,
+    return {"game": b.body["game"], "lang": lang, "from": _about(a, named),
+            "to": _about(b, named), "decks": decks,
             "rulebook": {"changed": [s for s in rb if s in ra and ra[s] != rb[s]],
                          "added": [s for s in rb if s not in ra], "removed": [s for s in ra if s not in rb]}}
 
@@ -532,9 +535,10 @@ def _in_field_order(values: dict[str, Any], order: list[str]) -> dict[str, Any]:
             for label, v in values.items()}
 
 
-def _about(v: Version) -> dict[str, Any]:
-    return {"version": v.name, "time": v.body["time"], "draft": v.body["draft"], "hash": v.hash,
-            "written_here": v.here}
+def _about(v: Version, named: dict[str, int]) -> dict[str, Any]:
+    return {"version": v.name, "tags": sorted(t for t, n in named.items() if n == v.number and is_tag_name(t)),
+            "time": v.body["time"],
+            "draft": v.body["draft"], "hash": v.hash, "written_here": v.here}
 
 
 def _name(label: str) -> str:
@@ -549,7 +553,10 @@ def markdown(d: dict[str, Any]) -> str:
         return msg(f"diff.{key}", lang, **args)
 
     a, b = d["from"], d["to"]
-    out = [f"# {_md(d['game'])}: {_md(a['version'])} → {_md(b['version'])}", "",
+
+    def named(v: dict[str, Any]) -> str:  # a tag the playtesters know the printed set by: playtest-1 (v3)
+        return f"{', '.join(map(_md, v['tags']))} ({_md(v['version'])})" if v.get("tags") else _md(v["version"])
+    out = [f"# {_md(d['game'])}: {named(a)} → {named(b)}", "",
            say("versions", a=_md(a["version"]), a_time=_md(a["time"]), a_draft=_md(a["draft"] or "-"),
                b=_md(b["version"]), b_time=_md(b["time"]), b_draft=_md(b["draft"] or "-")), ""]
     if not d["decks"] and not any(d["rulebook"].values()):
