@@ -12,6 +12,7 @@ import hashlib
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -61,16 +62,34 @@ class DeckFaces:
     warnings: list[str] = field(default_factory=list)  # what drawing this deck's faces warned of (the game's too)
 
 
+class Told(dict[str, "str | Callable[[], str]"]):
+    """Where each face came from, worked out when first asked: a message names the piece only
+    for a face drawn afresh or failing, not for each of a thousand faces remembered unchanged."""
+
+    def __getitem__(self, key: str) -> str:
+        value = super().__getitem__(key)
+        if callable(value):
+            value = value()
+            super().__setitem__(key, value)
+        return value
+
+    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+        return self[key] if key in self else default
+
+    def __reduce__(self) -> tuple[type, tuple[dict[str, str]]]:  # (sent to another process as its texts)
+        return dict, ({k: self[k] for k in self},)
+
+
 @dataclass
 class FaceSet:
     """Every distinct SVG of a build, by key, with where it came from (for error messages): the
     deck and piece, and the template file that drew it."""
 
     svgs: dict[str, str] = field(default_factory=dict)
-    where: dict[str, str] = field(default_factory=dict)
+    where: Told = field(default_factory=Told)
     template: dict[str, str] = field(default_factory=dict)
 
-    def add(self, svg: str, where: str, template: str = "") -> str:
+    def add(self, svg: str, where: str | Callable[[], str], template: str = "") -> str:
         key = face_key(svg)
         if key not in self.svgs:
             self.svgs[key] = svg
@@ -79,7 +98,7 @@ class FaceSet:
         return key
 
     def subset(self, keys) -> FaceSet:
-        return FaceSet({k: self.svgs[k] for k in keys}, {k: self.where[k] for k in keys},
+        return FaceSet({k: self.svgs[k] for k in keys}, Told({k: self.where[k] for k in keys}),
                        {k: self.template[k] for k in keys})
 
 
@@ -229,7 +248,7 @@ def _side(deck: Deck, piece: Piece, side: str, renderer: Renderer, faces: FaceSe
     """Face keys of one side: one for all copies, or one per copy when the template reads ``copy``."""
     reads: set[str] = set()
     face = Face(deck, piece, side, 1)
-    where, template = renderer.where(face), renderer.template_file(face)
+    where, template = partial(renderer.where, face), renderer.template_file(face)
     first = faces.add(renderer.render(face, reads), where, template)
     if read is not None:
         read |= reads

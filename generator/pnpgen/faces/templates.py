@@ -250,6 +250,7 @@ class RenderMemo(Memo[dict]):
     digest: Callable[[Path], str] | None = None
     stamps: Stamps | None = None  # the build's stats of files (the digest's): its templates' art found by them
     _decks: dict[int, tuple[Deck, str]] = field(default_factory=dict, repr=False)  # _deck_key's, by deck
+    _pieces: dict[int, tuple[Piece, str]] = field(default_factory=dict, repr=False)  # _piece_key's, by piece
     # Faces another process is rendering (engine/prerender.py), by key: a call that waits for them
     # and learns them, made when the face stage first asks for one.
     arriving: dict[str, Callable[[], None]] = field(default_factory=dict, repr=False)
@@ -292,12 +293,19 @@ class RenderMemo(Memo[dict]):
         kept = self._keys.get((id(face.deck), id(face.piece), face.side, face.copy, bleed_mm))
         if kept is not None and kept[0].deck is face.deck and kept[0].piece is face.piece:
             return kept[1]
-        piece = face.piece
-        seen = (self.inputs, self._deck_key(face.deck), face.side, face.copy, bleed_mm, piece.index, piece.count,
-                str(piece.where), sorted(piece.values.items(), key=lambda kv: str(kv[0])))
+        seen = (self.inputs, self._deck_key(face.deck), face.side, face.copy, bleed_mm, self._piece_key(face.piece))
         key = hashlib.sha256(repr(seen).encode()).hexdigest()
         self._keys[(id(face.deck), id(face.piece), face.side, face.copy, bleed_mm)] = (face, key)
         return key
+
+    def _piece_key(self, piece: Piece) -> str:
+        """What a face's render reads of its piece, hashed once per piece: its fields written out
+        once for its front, its back and each copy, not once for each."""
+        kept = self._pieces.get(id(piece))
+        if kept is None or kept[0] is not piece:
+            seen = (piece.index, piece.count, str(piece.where), sorted(piece.values.items(), key=lambda kv: str(kv[0])))
+            kept = self._pieces[id(piece)] = (piece, hashlib.sha256(repr(seen).encode()).hexdigest())
+        return kept[1]
 
     def _deck_key(self, deck: Deck) -> str:
         """What a face's render reads of its deck, hashed once per deck: its layout and options
