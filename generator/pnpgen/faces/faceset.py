@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -62,22 +62,38 @@ class DeckFaces:
     warnings: list[str] = field(default_factory=list)  # what drawing this deck's faces warned of (the game's too)
 
 
-class Told(dict[str, "str | Callable[[], str]"]):
+class Told(MutableMapping[str, str]):
     """Where each face came from, worked out when first asked: a message names the piece only
-    for a face drawn afresh or failing, not for each of a thousand faces remembered unchanged."""
+    for a face drawn afresh or failing, not for each of a thousand faces remembered unchanged.
+    A mapping, not a dict: every way of reading it (``[]``, ``get``, ``items``, ``dict(…)``)
+    gets the text, never the function that makes it."""
+
+    def __init__(self, told: Mapping[str, str | Callable[[], str]] | None = None) -> None:
+        self._told: dict[str, str | Callable[[], str]] = dict(told or {})
 
     def __getitem__(self, key: str) -> str:
-        value = super().__getitem__(key)
+        value = self._told[key]
         if callable(value):
-            value = value()
-            super().__setitem__(key, value)
+            value = self._told[key] = value()
         return value
 
-    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
-        return self[key] if key in self else default
+    def __setitem__(self, key: str, value: str | Callable[[], str]) -> None:  # type: ignore[override]
+        self._told[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self._told[key]
+
+    def __contains__(self, key: object) -> bool:  # (without working the place out)
+        return key in self._told
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._told)
+
+    def __len__(self) -> int:
+        return len(self._told)
 
     def __reduce__(self) -> tuple[type, tuple[dict[str, str]]]:  # (sent to another process as its texts)
-        return dict, ({k: self[k] for k in self},)
+        return Told, ({k: self[k] for k in self._told},)
 
 
 @dataclass
