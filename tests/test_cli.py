@@ -129,6 +129,7 @@ def test_a_bad_command_line_is_one_line(tmp_path, capsys, args, said):
     ws = make_workspace(tmp_path / "ws")
     err = one_line_error(capsys, *args, ws=ws)
     assert said in err, err
+    assert err.startswith("pnpgen: error: "), err  # as every other mistake, not 'pnpgen build: error:'
     assert not (ws / "build").exists()
 
 

@@ -62,7 +62,9 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         command = self.prog.split(" ", 1)[1] if " " in self.prog else self.running
-        self.exit(2, f"{self.prog}: error: {_explain(message, command, self.game_given)}\n")
+        # ``pnpgen: error:`` as every other mistake starts (not ``pnpgen build: error:``): the
+        # message names the command where it matters ('pnpgen help build')
+        self.exit(2, f"pnpgen: error: {_explain(message, command, self.game_given)}\n")
 
 
 # commands typed as what they show (docs/playtest.md's "Keep the history"): the command, what it shows

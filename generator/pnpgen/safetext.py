@@ -69,6 +69,28 @@ def name_control_char(name: str) -> str | None:
     return "the " + _said(m.group())
 
 
+# characters a name shows as nothing, or as a plain space: two deck files ``cards`` and ``cards``
+# + U+200B build as two decks whose files look the same. (ZWJ and ZWNJ, U+200C/U+200D, are left:
+# they join an emoji or shape an Indic word, inside it.)
+INVISIBLE = re.compile("[\u00a0\u00ad\u180e\u2000-\u200b\u200e\u200f\u202f\u205f-\u2064\u3164\ufeff]")
+
+
+def name_invisible_char(name: str) -> str | None:
+    """The first character in a file name that shows as nothing or as a plain space, said with its
+    Unicode name and its place (``the invisible character U+200B (ZERO WIDTH SPACE), character
+    6``), or None."""
+    m = INVISIBLE.search(name)
+    if m is None:
+        return None
+    char = m.group()
+    return f"the invisible character U+{ord(char):04X} ({unicodedata.name(char, 'unnamed')}), character {m.start() + 1}"
+
+
+def shown_invisible(name: str) -> str:
+    """A name for a message with its invisible characters written as escapes (``cards\\u200b.yaml``)."""
+    return INVISIBLE.sub(lambda m: f"\\u{ord(m.group()):04x}", shown_name(name))
+
+
 def not_utf8(name: str) -> bool:
     """Whether a name as Python read it from the disk holds bytes that are not UTF-8 (each such
     byte stands in it as U+DC80–U+DCFF)."""

@@ -26,8 +26,16 @@ CASES = {
     "path data with junk": ('<path d="M 0 0 L x y" fill="#000"/>', "path data 'M 0 0 L x y': L takes 2 numbers"),
     "path without moveto": ('<path d="L 3 4" fill="#000"/>', "does not start with a moveto"),
     "points with junk": ('<polygon points="1,2 x,4 5,6" fill="#000"/>', "<polygon> (line 2 of the SVG, written at line 3 of test/card-front.svg.j2) has an unreadable value"),
-    "infinite coordinate": ('<path d="M 1e999 0 L 3 4" stroke="#000"/>', "the face has the number inf"),
-    "huge size": ('<rect width="1e308" height="1e308" fill="#000"/>', "the face has the number 1e+308"),
+    "infinite coordinate": ('<path d="M 1e999 0 L 3 4" stroke="#000"/>', "<path> (line 2 of the SVG, written at line 3 "
+                            "of test/card-front.svg.j2) has the number inf, beyond what a PDF holds"),
+    # the element named, and its line (it was "the face has the number 1e+308", no element)
+    "huge size": ('<rect width="1e308" height="1e308" fill="#000"/>',
+                  "<rect> (line 2 of the SVG, written at line 3 of test/card-front.svg.j2) has the number 1e+308, beyond"),
+    "huge stroke": ('<rect width="3" height="3" fill="#000" stroke="#000" stroke-width="1e309"/>',
+                    "<rect> (line 2 of the SVG, written at line 3 of test/card-front.svg.j2) has the number inf, beyond"),
+    "scale beyond a PDF inside a group": ('<g id="outer" transform="scale(2)"><g id="inner" transform="scale(1e308)">'
+                                 '<rect width="3" height="3" fill="#000"/></g></g>',
+                                 "<g id='inner'> (line 2 of the SVG, written at line 3 of test/card-front.svg.j2) has the number"),
     "image file missing": ('<image href="nope.png" width="3" height="3"/>', "art file 'nope.png' not found"),
     "image data not an image": ('<image href="data:image/png;base64,AAAA" width="3" height="3"/>',
                                 "which is not a PNG, JPEG or SVG image"),

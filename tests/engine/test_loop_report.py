@@ -676,3 +676,15 @@ def test_every_reason_a_change_line_gives_without_a_piece_is_told_in_the_playtes
     told = page[page.index("## Print what changed"):page.index("## Or print only the new cards")]
     for reason in ("sheets changed", "back changed", "every face edited"):  # each as the line prints it
         assert f"`{reason}" in told, reason
+
+
+def test_a_rebuild_with_another_bleed_says_the_bleed_changed_not_every_face_edited(tmp_path):
+    """A rebuild with only `--bleed 2` read `cards: 12 → 12 (back changed, every face edited (12
+    pieces))`: words for a content edit, where only the bleed the faces are drawn with changed."""
+    ws = make_workspace(tmp_path / "ws", NAMES[:12])
+    _build(ws)
+    assert run(ws, *BUILD, "--bleed", "2") == 0
+    manifest = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["changes"] == ["cards: 12 → 12 (bleed 3 → 2 mm); reprint cards.pdf: sheets 1–2 (pages 1–4)"]
+    page = (REPO / "docs" / "playtest.md").read_text(encoding="utf-8")
+    assert "`bleed 3 → 2 mm`" in page[page.index("## Print what changed"):page.index("## Or print only the new cards")]

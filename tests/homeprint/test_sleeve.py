@@ -13,6 +13,7 @@ from pypdf import PdfReader
 from conftest import make_workspace, run
 from pdfprobe import stroked_lines, texts
 from pnpgen.data.validate import Invalid
+from pnpgen.impose.cutter import cricut_area_option
 from pnpgen.impose.sleeve import sleeve_option
 
 
@@ -121,6 +122,21 @@ def test_a_sleeve_size_in_inches_written_without_its_unit_is_told_the_unit():
     with pytest.raises(Invalid) as e:
         sleeve_option("0.5x0.5")  # no sleeve in inches either: no hint
     assert "did you mean" not in e.value.message
+
+
+@pytest.mark.parametrize("text, meant", [("6x9", "6x9cm"), ("6.6x9.1", "6.6x9.1cm"), ("4x6", "4x6in or 4x6cm")])
+def test_a_sleeve_size_in_centimetres_written_without_its_unit_is_told_centimetres(text, meant):
+    """`--sleeve 6x9` was told "did you mean 6x9in?": no card sleeve is 6 × 9 in, a 6 × 9 cm card's is."""
+    with pytest.raises(Invalid) as e:
+        sleeve_option(text)
+    assert e.value.message == f"{text!r} is not a sleeve size; did you mean {meant}?", e.value.message
+
+
+@pytest.mark.parametrize("text, meant", [("6x9", "6x9in"), ("20x25", "20x25cm")])
+def test_a_print_then_cut_area_without_its_unit_is_told_the_unit_an_area_is_in(text, meant):
+    with pytest.raises(Invalid) as e:
+        cricut_area_option(text)
+    assert e.value.message == f"{text!r} is not a Print Then Cut area; did you mean {meant}?", e.value.message
 
 
 PLAIN_BACK = """\

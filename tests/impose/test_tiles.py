@@ -373,3 +373,19 @@ def test_a_board_nearly_as_large_on_fewer_tiles_is_the_one_named(tmp_path, capsy
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
     assert " " * 19 + "(2 page tiles (2×1) hold a board of up to 360×243 mm, the same proportions)" \
         in capsys.readouterr().out.splitlines()
+
+
+def test_the_size_a_silhouette_sheet_holds_whole_is_said_to_be_between_its_registration_marks(tmp_path, capsys):
+    """trial: under `--marks silhouette` a Letter board was told `size: [230, 159]` prints "whole on
+    one sheet", without the cutter `[257, 178]`: two sizes for one sheet, the first unexplained."""
+    ws = make_workspace(tmp_path / "ws")
+    (ws / "data" / "test" / "decks" / "board.yaml").write_text(
+        "name: B\nkind: board\nsize: [260, 180]\nlayout: board\npieces:\n  - {title: B, text: t}\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--paper", "letter", "--marks", "silhouette") == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert ("(size: [230, 159] prints whole on one sheet between the Silhouette's registration marks, the largest "
+            "board of the same proportions the room inside them holds)") in said, said
+    manifest = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))
+    board = next(d for d in manifest["decks"] if d["id"] == "board")
+    assert board["tiles"]["fewer"] == {"grid": [1, 1], "pages_per_piece": 1, "board_mm": [230, 159], "between_marks": True}

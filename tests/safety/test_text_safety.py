@@ -284,3 +284,34 @@ def test_a_file_name_not_in_utf_8_is_said_for_a_deck_and_passed_over_elsewhere(t
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err and not CONTROL.search(err), err
     assert "a deck file's name holds bytes that are not UTF-8" in err and "rename \\udc8eD.yaml" in err, err
+
+
+@pytest.mark.parametrize("char, named", [("\u200b", "U+200B (ZERO WIDTH SPACE)"), ("\ufeff", "U+FEFF (ZERO WIDTH NO-BREAK SPACE)"),
+                                         ("\u00a0", "U+00A0 (NO-BREAK SPACE)"), ("\u2060", "U+2060 (WORD JOINER)")])
+def test_a_deck_file_whose_name_holds_an_invisible_character_is_refused_naming_it(tmp_path, capsys, char, named):
+    """hostile: cards.yaml and cards + U+200B .yaml built as two decks whose files look the same."""
+    import shutil
+
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
+    decks = ws / "data" / "test" / "decks"
+    shutil.copy(decks / "cards.yaml", decks / f"my{char}cards.yaml")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    escaped = f"\\u{ord(char):04x}"
+    assert (f"data/test/decks: a deck file's name holds the invisible character {named}, character 3 (expected a "
+            f"deck file name without invisible characters: rename my{escaped}cards.yaml to mycards.yaml)") in err, err
+    assert char not in err
+    assert not (ws / "build").exists()
+
+
+@pytest.mark.parametrize("name", ["👩\u200d👩\u200d👧", "क्\u200dष", "カード"])
+def test_a_joiner_inside_a_word_in_a_deck_file_name_builds(tmp_path, name):
+    """ZWJ and ZWNJ join an emoji or shape an Indic word: not invisible characters to refuse."""
+    import shutil
+
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
+    decks = ws / "data" / "test" / "decks"
+    shutil.move(decks / "cards.yaml", decks / f"{name}.yaml")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0

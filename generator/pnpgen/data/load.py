@@ -34,7 +34,7 @@ from pnpgen.data.yamlhint import quoted
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError, Where, contained, suggest
 from pnpgen.litter import is_litter
-from pnpgen.safetext import LINE_BREAKS, name_control_char, shown_name
+from pnpgen.safetext import INVISIBLE, LINE_BREAKS, name_control_char, name_invisible_char, shown_invisible, shown_name
 from pnpgen.shapes import bounding_size
 
 GAME_KEYS = {
@@ -405,6 +405,11 @@ def deck_files(game: Game) -> list[Path]:
         if bad:  # the deck id names its files, its objects in exports, and every message about it
             raise InputError(f"a deck file's name holds {bad}", path=folder,
                              expected=f"a deck file name of letters, digits, - and _: rename {shown_name(path.name)}")
+        hidden = name_invisible_char(path.name)  # (a deck that looks like another: two decks, one name to see)
+        if hidden:
+            raise InputError(f"a deck file's name holds {hidden}", path=folder,
+                             expected=f"a deck file name without invisible characters: rename {shown_invisible(path.name)} "
+                                      f"to {INVISIBLE.sub('', path.name) or 'a name of letters'}")
         if path.stem in found:
             raise InputError(f"deck {path.stem!r} is also {found[path.stem].name}", path=path,
                              expected="one file per deck: remove or rename one of them")

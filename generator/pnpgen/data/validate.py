@@ -528,9 +528,12 @@ def option(parse: Callable[[str], Any]) -> Callable[[str], Any]:
     return parse_option
 
 
-def dimensions(text: str, lo: float, hi: float, what: str, example: str) -> tuple[float, float]:
+def dimensions(text: str, lo: float, hi: float, what: str, example: str,
+               plausible: tuple[float, float] | None = None) -> tuple[float, float]:
     """``66x91`` (mm; ``2.6x3.6in``, ``6.6cmx9.1cm`` too: a unit after the height is both sides')
-    → (width, height) in mm, each within [lo, hi]."""
+    → (width, height) in mm, each within [lo, hi]. Numbers too small for mm are told the unit
+    they were likely measured in: inches or centimetres whose sides fall in ``plausible`` (the
+    sizes such a thing has; ``6x9`` is a 6 × 9 cm card's sleeve, no 6 × 9 in one), else in range."""
     number = rf"\s*(\d+(?:\.\d+)?)\s*({UNITS})?\s*"
     m = re.fullmatch(number + "[xX×]" + number, text)
     if m:
@@ -540,8 +543,11 @@ def dimensions(text: str, lo: float, hi: float, what: str, example: str) -> tupl
         # a unit in capitals (66x91MM): refused with the hint a single length gives (3MM: did you mean 3mm?)
         lower = re.fullmatch(number + "[xX×]" + number, text.lower())
         meant = "; did you mean {}{}x{}{}?".format(*(g or "" for g in lower.groups())) if lower and not m else ""
-        if m and not (w_unit or h_unit) and all(lo <= float(v) * MM_PER_UNIT["in"] <= hi for v in (w, h)):
-            meant = f"; did you mean {w}x{h}in?"  # a US designer's sleeve or Cricut area, the inches left out
+        if m and not (w_unit or h_unit):  # a US designer's sleeve or Cricut area, the inches (or cm) left out
+            units = [u for u in ("in", "cm") if all(lo <= float(v) * MM_PER_UNIT[u] <= hi for v in (w, h))]
+            likely = [u for u in units if plausible is None or all(
+                plausible[0] <= float(v) * MM_PER_UNIT[u] <= plausible[1] for v in (w, h))] or units[:1]
+            meant = f"; did you mean {' or '.join(f'{w}x{h}{u}' for u in likely)}?" if likely else meant
         raise Invalid(f"{text!r} is not a {what}{meant}", f"WIDTHxHEIGHT in mm from {lo:g} to {hi:g}, e.g. {example}")
     return sides
 

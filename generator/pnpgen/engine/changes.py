@@ -39,6 +39,7 @@ def snapshot(result: BuildResult) -> dict[str, Any]:
         out[record.id] = {
             "name": record.name, "count": record.count, "sheets": record.sheets,
             "size": [round(v, 2) for v in df.deck.trim_mm],  # (a tuck box's net follows its deck's count)
+            "bleed": round(result.rendered.bleed_of(df.deck), 2),  # (every face redrawn with another bleed)
             "file": record.files[0] if record.files else None,
             "pages": result.home_pages.get(record.id, []),
             "page_art": [art_tag(arts, faces) for faces in result.home_faces.get(record.id, [])],
@@ -312,8 +313,10 @@ def spans(numbers: list[int]) -> str:
 
 def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     """Why a deck's sheets changed, in a designer's words: ``+2 祝福``, ``降臨: text``,
-    ``back changed`` (once, when every piece's back changed: a new back design)."""
+    ``back changed`` (once, when every piece's back changed: a new back design), ``bleed 3 → 2 mm``
+    (the faces redrawn with another bleed: not a back or face edit, which it would otherwise read as)."""
     details: list[str] = []
+    rebled = old.get("bleed") is not None and new.get("bleed") is not None and old["bleed"] != new["bleed"]
     old_pieces, new_pieces = old.get("pieces", {}), new["pieces"]
     old_values, new_values = old.get("values", {}), new.get("values", {})
     names = Counter(map(_name, old_pieces)) | Counter(map(_name, new_pieces))  # pieces of a name, in either build
@@ -329,7 +332,9 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     backs = [label for label, o in was.items() if len(new_pieces[label]) > 3 and len(old_pieces[o]) > 3
              and new_pieces[label][3] and new_pieces[label][3] != old_pieces[o][3] and label not in recounted]
     back_design = bool(backs) and len(backs) == len([b for b in was if new_pieces[b][3:4] != [""]])
-    if back_design:
+    if rebled:  # every face and back redrawn: the bleed says why (a field or count changed is still told)
+        details.append(f"bleed {old['bleed']:g} → {new['bleed']:g} mm")
+    elif back_design:
         details.append("back changed")
     if old.get("size") and new.get("size") and old["size"] != new["size"]:  # a tuck box's net follows its deck
         details.append("size {} → {} mm".format(*("×".join(f"{v:g}" for v in s) for s in (old["size"], new["size"]))))
@@ -350,11 +355,11 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
         front_changed = not sides or not old_sides or sides[0] != old_sides[0] or repainted
         now_values, old_vals = new_values.get(label, {}), old_values.get(was[label], {})
         what = [f for f in sorted({*now_values, *old_vals}) if now_values.get(f) != old_vals.get(f)]
-        if label in backs and not back_design and not what:  # (a field that changed says why its back did)
+        if label in backs and not back_design and not rebled and not what:  # (a field that changed says why its back did)
             what.append("back")
         if what:
             details.append(f"{name_of(label)}: {', '.join(what)}")
-        elif front_changed and label not in parked:
+        elif front_changed and label not in parked and not rebled:
             redrawn.append(f"{name_of(label)} edited")
     taken = set(was.values())
     details += [f"-{count} {name_of(label, told_before)} (removed)" for label, (count, *_) in in_deck_order(old_pieces).items()

@@ -75,6 +75,9 @@ class DeckRecord:
         fewer = (self.layout.get("tiles") or {}).get("fewer")
         if fewer:
             (cols, rows), (w, h) = fewer["grid"], fewer["board_mm"]
+            if fewer["pages_per_piece"] == 1 and fewer.get("between_marks"):  # (a smaller size than without the cutter)
+                return (f"size: [{w:g}, {h:g}] prints whole on one sheet between the Silhouette's registration marks, "
+                        "the largest board of the same proportions the room inside them holds")
             if fewer["pages_per_piece"] == 1:
                 return (f"size: [{w:g}, {h:g}] prints whole on one sheet, the largest board of the same proportions "
                         "one sheet holds")
@@ -128,7 +131,10 @@ def layout_record(spec: ShapeSpec, layout, tiles: TilePlan | None, sheet: SheetO
                             "its edge on the dashed guide line (10 mm glue strip)",
                 **whole,
                 **({"fewer": {"grid": list(tiles.fewer[:2]), "pages_per_piece": tiles.fewer[0] * tiles.fewer[1],
-                              "board_mm": list(tiles.fewer[2:])}} if tiles.fewer else {}),
+                              "board_mm": list(tiles.fewer[2:]),
+                              # (--marks silhouette: the room between its registration marks, not the printer's)
+                              **({"between_marks": True} if sheet.marks == "silhouette" else {})}}
+                   if tiles.fewer else {}),
             },
         }
     sb = layout.sheet_bleed_mm

@@ -111,11 +111,13 @@ def add_registration(pages: list[Page], marks: SilhouetteMarks) -> None:
 CRICUT_AREA_IN = (6.75, 9.25)  # Design Space's Print Then Cut size limit (docs/home-printing.md)
 CRICUT_DPI = 300
 CRICUT_AREA_RANGE_MM = (50.0, 450.0)  # --cricut-area's sides
+CRICUT_AREA_SIDES_MM = (100.0, 450.0)  # a Print Then Cut area's sides as a cutter gives them: a size without a unit read in them
 
 
 def cricut_area_option(text: str) -> tuple[float, float]:
     """``--cricut-area 7x9.5in`` (mm without a unit) → the Print Then Cut area in inches."""
-    w, h = dimensions(text, *CRICUT_AREA_RANGE_MM, "Print Then Cut area", "6.75x9.25in (Design Space's limit on Letter and A4)")
+    w, h = dimensions(text, *CRICUT_AREA_RANGE_MM, "Print Then Cut area", "6.75x9.25in (Design Space's limit on Letter and A4)",
+                      CRICUT_AREA_SIDES_MM)
     return round(w / MM_PER_INCH, 4), round(h / MM_PER_INCH, 4)
 
 

@@ -23,6 +23,7 @@ CLEARANCE_MM = 1.0  # the insert is at least this much narrower and shorter than
 # leave (poker 63×88 → 66×91; docs/print-facts.md, Sleeves to buy for each card format)
 DEFAULT_ROOM_MM = 3.0
 SLEEVE_RANGE_MM = (20.0, 400.0)
+SLEEVE_SIDES_MM = (35.0, 160.0)  # the sides of the sleeves sold for cards (mini 41×63 to 4×6 in): a size without a unit read in them
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,8 @@ def default_sleeve(trim: tuple[float, float]) -> tuple[float, float]:
 def sleeve_option(text: str) -> Sleeve:
     """``66x91`` (mm, the sleeve's inside; ``2.6x3.6in``, ``6.6cmx9.1cm`` too: a unit after the
     height is both sides') → Sleeve."""
-    return Sleeve(*dimensions(text, *SLEEVE_RANGE_MM, "sleeve size", "66x91 (or with a unit: 2.6x3.6in)"))
+    return Sleeve(*dimensions(text, *SLEEVE_RANGE_MM, "sleeve size", "66x91 (or with a unit: 2.6x3.6in)",
+                             SLEEVE_SIDES_MM))
 
 
 def sleeve_pages(fronts: tuple[str, ...], spec: ShapeSpec, insert: ShapeSpec, scale: float,

@@ -54,6 +54,7 @@ from pnpgen.svg.style import (
     URL,
     XLINK_HREF,
     XML_SPACE,
+    BeyondPdf,
     Fallback,
     compose,
     harmless,
@@ -553,6 +554,9 @@ class Converter:
         self.at = props.get(SOURCE) or at
         try:
             self._element(el, name, props, style)
+        except BeyondPdf as e:  # the innermost element drawing it named (said so, it is no BeyondPdf any more)
+            raise self.error(el, e.message.replace("the face has", "has", 1),
+                             e.expected) from None
         finally:
             self.at = at
 

@@ -236,10 +236,15 @@ def pdf_matrix(m: tuple) -> str:
     return " ".join(num(bounded(v), 6) for v in m)
 
 
+class BeyondPdf(InputError):
+    """``bounded``'s error, which the converter names the element of where it draws one (the check
+    itself knows no element: it is on the hot path)."""
+
+
 def bounded(v: float) -> float:
     """``v``, unless it is infinite, not a number, or too large for a PDF page (an InputError
-    that the build completes with the template and face)."""
+    that the build completes with the template and face, and the converter with the element)."""
     if not -MAX_COORDINATE <= v <= MAX_COORDINATE:
-        raise InputError(f"the face has the number {v:g}, beyond what a PDF holds",
-                         expected=f"coordinates and sizes within ±{MAX_COORDINATE:g}")
+        raise BeyondPdf(f"the face has the number {v:g}, beyond what a PDF holds",
+                        expected=f"coordinates and sizes within ±{MAX_COORDINATE:g}")
     return v
