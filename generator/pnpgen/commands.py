@@ -77,12 +77,10 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None, heading: str | Non
         if todo:  # the stages load only when a game is to be built
             from pnpgen.engine.run import run_build
 
-            # the process's one build (not a watch's first): each game read set aside from the collector too
-            set_aside = getattr(args, "own_process", False) and warm is None and gc.get_freeze_count() == 0
             if getattr(args, "own_process", False):
                 _imports_set_aside()
             outcomes = run_build(ws, slugs, options, out_root, rulebook, say=say, sorted_games=(outcomes, todo),
-                                 warm=warm, own_language=own, states=states, set_aside=set_aside)
+                                 warm=warm, own_language=own, states=states)
     if heading:
         _say(heading)
     for o in outcomes:

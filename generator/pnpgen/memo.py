@@ -10,11 +10,9 @@ memo from the cache, hands it down and writes back what it learned.
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 from collections.abc import Callable, Collection, Iterator, Mapping, MutableMapping
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from stat import S_ISLNK
@@ -226,22 +224,3 @@ class Stamps:
             return S_ISLNK(self.itself(path).st_mode)
         except (OSError, ValueError):
             return False
-
-
-@contextmanager
-def collector_off(set_aside: bool = False) -> Iterator[None]:
-    """The garbage collector off for the block, then on again as it was. Reading a deck and the
-    last build's records makes big containers that live on (the pieces, the faces) or die as
-    trees, never cycles: each young collection walked them only to keep them (a 3,000-card text
-    edit: 8–14 ms each). Turned off alone, it walked them all at its first collection after;
-    ``set_aside``: what is alive at the end is set aside from it for good (``gc.freeze``) — only
-    in a process of one build (its garbage in a cycle with them would never be freed)."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if set_aside:
-            gc.freeze()
-        if was:
-            gc.enable()

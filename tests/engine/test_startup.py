@@ -17,7 +17,7 @@ code = main(["build", "--game", "test", "--no-rulebook", "--out", sys.argv[1]], 
 first = gc.get_freeze_count()
 again = main(["build", "--game", "test", "--no-rulebook", "--out", sys.argv[1] + "-again"], own_process=True)
 print(called, code, again, *(name in sys.modules for name in ("importlib.metadata", "email.message", "multiprocessing")),
-      first > 10_000, gc.get_freeze_count() <= first)  # (the first build's game, set aside with them, freed since)
+      first > 10_000, gc.get_freeze_count() == first)
 """
 
 
@@ -39,7 +39,7 @@ def test_what_the_imports_made_is_set_aside_from_the_collector_once(tmp_path):
     """The stages' imports' objects frozen at the first build of pnpgen's own process (the
     collector no longer walks them), not at a build a program (a test) calls, whose garbage of
     before would stay; a second build (a watch save) freezes nothing more: its garbage stays
-    collectable (``test_a_one_build_process_sets_the_game_read_aside_from_the_collector`` counts the freezes)."""
+    collectable."""
     assert _build_twice(tmp_path)[6:] == ["True", "True"]
 
 
@@ -48,31 +48,3 @@ def test_a_build_that_starts_no_process_never_imports_multiprocessing(tmp_path):
     build starts a worker, a forked writer or the rulebook's process, not for a build that
     starts none (``--no-rulebook``, a small deck: engine/documents.py, engine/warm.py)."""
     assert _build_twice(tmp_path)[5] == "False"
-
-
-SET_ASIDE = """\
-import gc, sys
-from pnpgen.cli import main
-frozen = []
-freeze = gc.freeze
-gc.freeze = lambda: (frozen.append(gc.get_count()), freeze())[1]
-called = main(["build", "--game", "test", "--no-rulebook", "--out", sys.argv[1] + "-called"])
-by_a_program = len(frozen)
-code = main(["build", "--game", "test", "--no-rulebook", "--out", sys.argv[1]], own_process=True)
-first = len(frozen)
-again = main(["build", "--game", "test", "--no-rulebook", "--out", sys.argv[1] + "-again"], own_process=True)
-print(called, code, again, by_a_program, first, len(frozen), gc.isenabled())
-"""
-
-
-def test_a_one_build_process_sets_the_game_read_aside_from_the_collector(tmp_path):
-    """pnpgen's own process of one build freezes what the imports made, then the game as read
-    (the deck's pieces, the last build's pages) and the faces read back from the cache: a
-    3,000-card edit's young collections walked them (0.07 → 0.02 CPU-s). A build a program calls,
-    and a second build of the process (a watch save), set nothing aside: their garbage stays
-    collectable; the collector is on again after."""
-    ws = make_workspace(tmp_path / "ws")
-    proc = subprocess.run([sys.executable, "-c", SET_ASIDE, str(tmp_path / "out")], cwd=ws,
-                          env=child_env({"PATH": "/usr/bin:/bin"}), capture_output=True, text=True, timeout=120)
-    assert (tmp_path / "out" / "test" / "cards.pdf").is_file(), proc.stderr
-    assert proc.stdout.splitlines()[-1].split() == ["0", "0", "0", "0", "3", "3", "True"]

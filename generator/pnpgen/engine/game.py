@@ -55,7 +55,7 @@ from pnpgen.impose.sheets import (
 )
 from pnpgen.impose.slots import slot_layout
 from pnpgen.impose.tiles import plan_tiles
-from pnpgen.memo import Memo, Pack, Stamps, collector_off
+from pnpgen.memo import Memo, Pack, Stamps
 from pnpgen.pdf.assemble import PdfFile, SourceChanged
 from pnpgen.pdf.patch import layout_of
 from pnpgen.pdf.raster import ImageStreams
@@ -400,7 +400,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                tiles: dict[str, str] | None = None,
                impositions: Impositions | None = None,
                document_ready: Callable[[str, PdfFile], None] = lambda path, pdf: None,
-               inputs: str | None = None, set_aside: bool = False) -> BuildResult:
+               inputs: str | None = None) -> BuildResult:
     """The game's files as bytes, its deck records and its manifest (rulebook not included).
     With a ``cache``, faces converted by earlier builds are reused, and a document whose plan is
     unchanged since ``state`` keeps the bytes of its file in ``out_dir``. ``game``: the game
@@ -412,8 +412,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     ``lints``, likewise, the print lint's findings on each face (faces/printlint.py); ``tiles``,
     what each tile of a tiled board printed (pdf/tilesig.py); ``impositions``, each deck's pages (engine/imposition.py). ``document_ready``: told of each
     document written in this process as it is made (its path in ``out_dir``): the caller may
-    begin copying it into the staging folder while the rest is made. ``set_aside``: the faces read
-    back are set aside from the collector (``memo.collector_off``)."""
+    begin copying it into the staging folder while the rest is made."""
     compiled = memo = None
     nest_memo = cached_nesting(cache)
     if cache is not None:
@@ -493,17 +492,16 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
             if arts is not None and not any(it[0] == "image" for it in art.items):
                 arts[name] = art
 
-        with collector_off(set_aside):  # the faces converted before, read back: kept, or trees that die
-            for k, digest in face_keys.items():
-                art = arts.get(k + digest) if arts is not None else None
-                if art is None:
-                    art = cache.face(k + digest, Art.from_json, pictures=picture, packed=packed, read=packing)
-                    if art is not None:
-                        keep(k + digest, art)
-                elif k + digest in packed:  # (kept by a long-running command: its line in the pack stays)
-                    packing[k + digest] = packed.line(k + digest)
+        for k, digest in face_keys.items():
+            art = arts.get(k + digest) if arts is not None else None
+            if art is None:
+                art = cache.face(k + digest, Art.from_json, pictures=picture, packed=packed, read=packing)
                 if art is not None:
-                    known[k] = let_go(art)
+                    keep(k + digest, art)
+            elif k + digest in packed:  # (kept by a long-running command: its line in the pack stays)
+                packing[k + digest] = packed.line(k + digest)
+            if art is not None:
+                known[k] = let_go(art)
         cache.let_go_of_pictures()
         if arts is not None:  # only the faces this build shows stay
             for name in set(arts) - {k + digest for k, digest in face_keys.items()}:

@@ -38,7 +38,7 @@ from pnpgen.engine.transaction import Staging, commit
 from pnpgen.engine.warm import Warm, Worker
 from pnpgen.engine.written import note_written, written_before
 from pnpgen.errors import InputError
-from pnpgen.memo import Memo, collector_off
+from pnpgen.memo import Memo
 from pnpgen.pdf import drawn
 from pnpgen.pdf.assemble import PdfFile, SourceChanged
 from pnpgen.pdf.writer import FaceStreams
@@ -48,14 +48,13 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
               rulebook: RulebookOptions | None, say: Callable[[str], None] = lambda s: None,
               sorted_games: tuple[list[GameOutcome], list[tuple[str, str]]] | None = None,
               warm: Warm | None = None, own_language: frozenset[str] = frozenset(),
-              states: States | None = None, set_aside: bool = False) -> list[GameOutcome]:
+              states: States | None = None) -> list[GameOutcome]:
     """Build ``slugs`` into ``out_root/<slug>/``; nothing is written unless every game succeeds.
     Games are built side by side in worker processes when there are cores for it.
     ``sorted_games``: ``fresh.sort_games`` already asked (else it is asked here: it claims the
     folder and finishes a commit a killed run left). ``warm``: a rulebook process kept across
     builds (watch, serve). ``own_language``: the games whose default language --lang names.
-    ``states``: the games' states as ``sort_games`` read them (``Cache.states``). ``set_aside``: the
-    process builds once and ends (``memo.collector_off``): each game read is set aside from the collector."""
+    ``states``: the games' states as ``sort_games`` read them (``Cache.states``)."""
     cache = Cache(out_root, states)
     fresh, todo = sorted_games or sort_games(ws, slugs, options, out_root, rulebook, own_language, cache.states)
     outcomes = list(fresh)
@@ -81,7 +80,7 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
                 done = {futures[f]: f.result() for f in futures}
                 built = [done[slug] for slug, _ in todo]  # in the order asked, whatever finished first
         else:
-            built = [_build_one(job, say, warm, cache.states, staging, collector, set_aside) for job in jobs]
+            built = [_build_one(job, say, warm, cache.states, staging, collector) for job in jobs]
         files: dict[Path, bytes | PdfFile] = dict(mark(out_root))
         stale: list[Path] = []
         for outcome, write, gone in built:
@@ -165,12 +164,12 @@ def _stage_early(staging: Staging, files: dict[Path, bytes | PdfFile]) -> None:
 
 def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | None = None,
                states: States | None = None, staging: Staging | None = None, collector: Collector | None = None,
-               set_aside: bool = False) -> tuple[GameOutcome, dict[Path, bytes | PdfFile], list[Path]]:
+               ) -> tuple[GameOutcome, dict[Path, bytes | PdfFile], list[Path]]:
     """One game, in memory: its outcome, the files to write (outputs, manifest, cache) and the
     files of its last build that it no longer makes. ``states``: the states read so far
     (``Cache.states``); ``staging``: where its big documents are copied from the moment they are made;
     ``collector``: the run's, paused from when the faces are ready and left so (else one of the
-    game's own, on again when its documents are made: a worker process's); ``set_aside``: ``run_build``'s."""
+    game's own, on again when its documents are made: a worker process's)."""
     ws, slug, inputs, options, rulebook, out_root = job
     if collector is not None:  # (an earlier game's sheets paused it): reading and converting faces makes cycles
         collector.resume()
@@ -185,16 +184,15 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
     try:
         if book is not None:
             book.start_early(slug)
-        with collector_off(set_aside):  # the deck's pieces and the last build's records: big, and no cycles
-            game = load_game(ws, slug, lang=options.lang, sizes=sizes)
-            _nothing_went_missing(game, before, rulebook is not None)
-            if book is not None:
-                book.prepare(game)
-            drawn_with = render_inputs(ws, slug, options, cache.hashes)  # templates, fonts, options, pnpgen
-            # the faces and pages an earlier build drew, while what they are drawn with holds: the
-            # last save's (watch, serve), else the last build's from the cache
-            read: drawn.Read = {}  # the faces and pages read from the cache as written, by their records
-            sheets = warm.sheets(ed, drawn_with) if warm is not None else drawn_sheets(cache, ed, drawn_with, read)
+        game = load_game(ws, slug, lang=options.lang, sizes=sizes)
+        _nothing_went_missing(game, before, rulebook is not None)
+        if book is not None:
+            book.prepare(game)
+        drawn_with = render_inputs(ws, slug, options, cache.hashes)  # templates, fonts, options, pnpgen
+        # the faces and pages an earlier build drew, while what they are drawn with holds: the
+        # last save's (watch, serve), else the last build's from the cache
+        read: drawn.Read = {}  # the faces and pages read from the cache as written, by their records
+        sheets = warm.sheets(ed, drawn_with) if warm is not None else drawn_sheets(cache, ed, drawn_with, read)
         with collector_paused() if collector is None else nullcontext(collector) as paused:
             def faces_ready(result: BuildResult) -> None:  # the rulebook (set here without a core for it), then the sheets
                 if book is not None:
@@ -206,7 +204,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
                                 lints=warm.lints(ed, drawn_with) if warm is not None else None,
                                 tiles=warm.tiles(ed, drawn_with) if warm is not None else None,
                                 impositions=warm.impositions(ed, drawn_with) if warm is not None else None,
-                                faces_ready=faces_ready, inputs=drawn_with, set_aside=set_aside,
+                                faces_ready=faces_ready, inputs=drawn_with,
                                 document_ready=(lambda rel, pdf: staging.early(out_dir / rel, pdf))
                                 if staging is not None else (lambda rel, pdf: None))
         if staging is not None:
