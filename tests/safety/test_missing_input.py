@@ -133,6 +133,17 @@ def test_art_that_is_a_folder_or_a_pipe_is_said_so(tmp_path, capsys, kind):
     assert f"art file 'dragon.png' is {said}, not a file" in err and "cards.yaml:7:" in err, err
 
 
+# What a build says stands at a path instead of a file (errors.py ``not_a_file``), by how the test made it
+SAID = {"folder": "a folder", "pipe": "a pipe, socket or device", "link to nothing": "a link to nothing"}
+
+
+def _one_line(capsys, unwanted: str) -> str:
+    """The build's error: one line, no traceback, and not the misleading words it said before."""
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err and unwanted not in err, err
+    return err
+
+
 def _not_a_file(path: Path, kind: str) -> None:
     import os
 
@@ -154,9 +165,7 @@ def test_a_spreadsheet_that_is_a_folder_or_a_pipe_is_said_so(tmp_path, capsys, k
     ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("pieces:\n", "pieces: {file: cards.xlsx}\n"))
     _not_a_file(ws / "data/test/decks/cards.xlsx", kind)
     assert run(ws, "build", "--game", "test", "--jobs", "1") == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "Traceback" not in err and "did you mean" not in err, err
-    said = {"folder": "a folder", "pipe": "a pipe, socket or device", "link to nothing": "a link to nothing"}[kind]
+    err, said = _one_line(capsys, "did you mean"), SAID[kind]
     assert f"cards.yaml:8:16: pieces.file: spreadsheet 'cards.xlsx' is {said}, not a file" in err, err
 
 
@@ -167,9 +176,7 @@ def test_a_preset_that_is_a_folder_or_a_pipe_is_said_so(tmp_path, capsys, kind):
     ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     _not_a_file(ws / "presets" / "x.yaml", kind)
     assert run(ws, "export", "--game", "test", "--preset", "x") == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "Traceback" not in err and "did you mean" not in err, err
-    said = {"folder": "a folder", "pipe": "a pipe, socket or device", "link to nothing": "a link to nothing"}[kind]
+    err, said = _one_line(capsys, "did you mean"), SAID[kind]
     assert f"presets/x.yaml: --preset: preset 'x' is {said}, not a file" in err, err
 
 
@@ -187,7 +194,5 @@ def test_a_layout_or_sheet_file_that_is_a_folder_or_a_pipe_is_said_so(tmp_path, 
     (ws / folder).mkdir(exist_ok=True)
     _not_a_file(ws / folder / "mine.yaml", kind)
     assert run(ws, "build", "--game", "test", "--jobs", "1", "--no-rulebook") == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "Traceback" not in err and "unknown" not in err, err
-    said = {"folder": "a folder", "pipe": "a pipe, socket or device", "link to nothing": "a link to nothing"}[kind]
+    err, said = _one_line(capsys, "unknown"), SAID[kind]
     assert f"{said_as} is {said}, not a file" in err, err

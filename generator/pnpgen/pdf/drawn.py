@@ -44,12 +44,9 @@ def to_json(drawn: FaceStreams, read: Read | None = None) -> dict[str, Any]:
     faces: dict[str, Any] = {}
     for (name, cmyk), face in _values(drawn.made):
         record = f"{FACE}{int(cmyk)}{name}"
-        if isinstance(face, bytes):
-            faces[record] = face
-            continue
-        known = read.get(record)
-        if known is not None and known[0] is face:
-            faces[record] = known[1]
+        line = _line_as_read(record, face, read)
+        if line is not None:
+            faces[record] = line
             continue
         content = _content_to_json(face.content)
         if content is not None and not face.fallback:
@@ -58,12 +55,9 @@ def to_json(drawn: FaceStreams, read: Read | None = None) -> dict[str, Any]:
     pages: dict[str, Any] = {}
     for (digest, cmyk), page in _values(drawn.kept):
         record = f"{PAGE}{int(cmyk)}{digest.hex()}"
-        if isinstance(page, bytes):
-            pages[record] = page
-            continue
-        known = read.get(record)
-        if known is not None and known[0] is page:
-            pages[record] = known[1]
+        line = _line_as_read(record, page, read)
+        if line is not None:
+            pages[record] = line
             continue
         content = _content_to_json(page.content)
         if content is not None:
@@ -71,6 +65,15 @@ def to_json(drawn: FaceStreams, read: Read | None = None) -> dict[str, Any]:
                 {"data": _b64(page.data), "content": content, "forms": [[n, k] for n, k in page.forms.items()],
                  "spots": sorted(page.spots), "layers": sorted(page.layers)}, page.shape)
     return {**faces, **pages}
+
+
+def _line_as_read(record: str, stream: Any, read: Read) -> bytes | None:
+    """The record's line as it was read, when it can go back as it is: a record never looked up
+    (its line itself), or a stream ``from_json`` read and nothing has replaced since."""
+    if isinstance(stream, bytes):
+        return stream
+    known = read.get(record)
+    return known[1] if known is not None and known[0] is stream else None
 
 
 def _values(streams: Unpacked) -> list[tuple[Any, Any]]:
