@@ -191,3 +191,19 @@ def test_a_printed_deck_the_drafts_components_list_does_not_name_is_a_proofing_n
     english = _book(ws, "test", "en").files["proof.txt"].decode("utf-8")
     # the Japanese draft's counter said in English: 4 cards, not 4枚
     assert "deck aids “サマリーカード” (4 cards) is not in the draft's components list" in english, english
+
+
+def test_two_component_entries_alike_but_for_their_counts_are_no_disagreeing_numbers():
+    """Two decks named alike, 資源トークン（小） and 資源トークン（大), listed with their counts: a
+    designer's trial had 「数の不一致　４０個／１６個」 in proof.txt and the book's appendix for two
+    entries whose counts the data confirmed. The entries' counts are checked against the data;
+    two sentences of the rules alike but for a number still are a finding."""
+    from pnpgen.rulebook.parse import parse
+    from pnpgen.rulebook.proof import disagreeing_numbers
+
+    draft = ("■■　宿場町　草案１\n\n■　コンポーネント\n\n◇資源トークン（小）（４０個）\n　木材です。\n\n"
+             "◇資源トークン（大）（１６個）\n　金貨です。\n\n■　ゲームの準備\n\n"
+             "　倉庫には資材を最大３個まで置くことができます。\n　倉庫には資材を最大４個まで置くことができます。\n")
+    found = disagreeing_numbers(parse(draft), draft, "draft.txt", "ja")
+    assert [f.file for f in found] == ["draft.txt:13: ３個／４個：13行「倉庫には資材を最大３個まで置くことができます。」と"
+                                       "14行「倉庫には資材を最大４個まで置くことができます。」"], found

@@ -281,12 +281,17 @@ def _heading_of(doc: Document) -> Callable[[int], str]:
 def disagreeing_numbers(doc: Document, text: str, draft_path: Path | str, lang: str) -> list[Finding]:
     """The same rule stated twice with another number: two sentences of the rules that read
     alike once their numbers are masked (examples, 「例えば…」, left out), with the change-log
-    lines that mention both numbers. Two such sentences under headings of their own and no
+    lines that mention both numbers (never two ◇ entries of the components list, whose counts
+    are the data's to check: 資源トークン（小）（４０個） and 資源トークン（大）（１６個）). Two such
+    sentences under headings of their own and no
     change-log line about them are a query, not a slip: the rules of two occasions may well
     differ (〇決算 scores 「２ＶＰ」 a set, 〇最終決算 「１ＶＰ」)."""
     heading = _heading_of(doc)
+    entries = {c.line for c in doc.components}  # ◇ entries: their counts are checked against the data
     found: list[tuple[str, int, str]] = []  # (sentence, line, masked)
     for n, line in _rules_lines(doc, text):
+        if n in entries:
+            continue
         for sentence in _sentences(line):
             if _NUMBER.search(sentence) and len(sentence) >= 15 and not sentence.startswith("例えば"):
                 found.append((sentence, n, _NUMBER.sub(lambda m: "#" + m.group(2), sentence)))
