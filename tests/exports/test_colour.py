@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 import pytest
 from reportlab.pdfgen import canvas
@@ -116,3 +117,19 @@ def test_ink_of_a_cmyk_picture_is_measured_per_pixel(tmp_path, kind):
     assert heavy.ink == pytest.approx(258.8, abs=2.5)  # JPEG's loss, a percent or two
     assert heavy.share == pytest.approx(100 / 16, abs=1)
     assert pictures_over_limit(buf.getvalue(), 270) == []
+
+
+def test_the_card_layouts_warm_grey_is_said_with_the_plates_it_prints_in():
+    """docs/data-format.md's card boxes say what a CMYK export makes of the flavour's and footer's
+    warm grey: it said the Y and K plates, and a designer's trial read 0/0.066/0.209/0.643 in the
+    DriveThruCards file's text operators (M too). The figures said are the conversion's."""
+    from conftest import REPO
+
+    table = (REPO / "docs" / "data-format.md").read_text(encoding="utf-8")
+    said = re.search(r"`#5b5548` \(no palette colour: a CMYK export prints it in the (.*?) plates, "
+                     r"(\d+)/(\d+)/(\d+)/(\d+), not K only", table)
+    assert said, "the flavour row names its plates and figures"
+    cmyk = to_cmyk(0x5B / 255, 0x55 / 255, 0x48 / 255)
+    assert [round(v * 100) for v in cmyk] == [int(said.group(i)) for i in range(2, 6)], cmyk
+    inks = [name for name, v in zip("CMYK", cmyk) if round(v * 100)]
+    assert said.group(1) == ", ".join(inks[:-1]) + " and " + inks[-1], (said.group(1), inks)

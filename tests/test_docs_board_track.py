@@ -1,0 +1,45 @@
+"""docs/data-format.md, the board drawn by the built-in `board` layout with a score track round
+its edge (`around: true`): a designer's trial put the layout's band and title over the track's
+top row, as nothing said where the hole inside the track is. The section says it, worked out for
+its example; the example builds as written, its words inside the hole and the track's numbers
+round it."""
+
+from __future__ import annotations
+
+import re
+
+from conftest import REPO, make_workspace, run
+from pdfprobe import glyphs
+from pnpgen.data.load import load_game
+from pnpgen.data.workspace import Workspace
+from pnpgen.faces.tracks import ring_grid, track_inner
+
+FORMAT = (REPO / "docs" / "data-format.md").read_text(encoding="utf-8")
+START = FORMAT.index('<a id="board-track"></a>')
+SECTION = FORMAT[START:FORMAT.index('<a id="hex-map"></a>', START)]
+SAID = " ".join(SECTION.split())
+
+
+def test_the_board_track_example_says_its_hole_and_builds_its_boxes_inside_it(tmp_path, capsys):
+    (deck,) = re.findall(r"```yaml\n(# data/<slug>/decks/board\.yaml\n.*?)```", SECTION, re.S)
+    # the figures the text states are the track's: 51 spaces round 348 × 231 mm (360 × 243 less 6 mm each side)
+    assert "size: [360, 243]" in deck and 'w: "w - 12", h: "h - 12"' in deck
+    assert "17 across and 11 down" in SAID and ring_grid(51, 348, 231) == (17, 11)
+    hole = track_inner(50, 6, 6, 348, 231)
+    assert f"x {hole.x:.1f}–{hole.x + hole.w:.1f}, y {hole.y:g}–{hole.y + hole.h:g} mm" in SAID, (hole, SAID)
+    ws = make_workspace(tmp_path / "ws", deck=deck.replace("art: town.png", "art: 未定"))
+    (deck_,) = load_game(Workspace(ws), "test").decks
+    assert deck_.layout is not None
+    for box in deck_.layout.front.boxes:  # every box the example places (not the layout's frame) in the hole
+        if box.name in ("band", "title", "art", "text"):
+            x, y, w, h = (box.get(k) for k in "xywh")
+            assert hole.x <= x and x + w <= hole.x + hole.w and hole.y <= y and y + h <= hole.y + hole.h, (box.name, hole)
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--jobs", "1", "--no-rulebook") == 0
+    (page,) = glyphs(ws / "build" / "test" / "shop" / "cards.pdf")  # one board, single-sided: trim + 3 mm bleed
+    inside = [g for g in page if hole.x < g.x - 3 < hole.x + hole.w and hole.y < g.y - 3 < hole.y + hole.h]
+    words = "".join(g.char for g in inside)
+    assert "宿場町の職人" in words and "職人コマを行動スペースに置きます。" in words, words
+    numbers = "".join(g.char for g in page if g not in inside)
+    assert not re.search(r"\d", words), words  # no space of the track under the boxes
+    assert all(str(n) in numbers for n in (0, 16, 26, 42, 50)), numbers  # the corners and the last space round it
