@@ -120,3 +120,12 @@ def test_a_group_ruby_never_breaks_inside_its_base_and_mono_ruby_may_break_betwe
 
 def lay_texts(lay) -> list[str]:
     return [ln.text for ln in lay.lines]
+
+
+def test_two_readings_reaching_over_one_narrow_kana_never_overlap(ctx):
+    """く is 0.85 em in the proportional gothic, less than two half-em reaches: the second ruby
+    gets what the first left of it, and the readings meet without overlapping."""
+    line = layout_text(ctx, "{湖|みずうみ}く{湖|みずうみ}", 60, 20, 10, 10).lines[0]
+    (a, ku, b), (xa, _, xb) = line.cells, line.xs
+    assert a.tail > 0 and 0 < b.lead < a.tail and a.tail + b.lead == pytest.approx(ku.width)
+    assert xa + (a.width + a.tail) * 10 == pytest.approx(xb - b.lead * 10)  # 1st reading's end, 2nd's start

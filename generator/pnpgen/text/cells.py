@@ -138,11 +138,17 @@ def _kana(cell: Cell) -> bool:
 def overhung(cells: list[Cell], excess: Mapping[int, float]) -> list[Cell]:
     """``cells`` with each ruby of ``excess`` (index → how much wider its reading is than its base,
     mm at 1 pt) narrowed by what its kana neighbours take of the reading: up to ``OVERHANG`` and
-    half the excess on each side, so the reading stays centred on its base."""
+    half the excess on each side, so the reading stays centred on its base. A kana between two
+    rubies gives the second only what the first left of its width: their readings never overlap
+    (a proportional font's く is 0.85 em, less than two half-em overhangs)."""
     out = list(cells)
-    for i, extra in excess.items():
-        lead = min(extra / 2, OVERHANG) if i and _kana(cells[i - 1]) else 0.0
-        tail = min(extra / 2, OVERHANG) if i + 1 < len(cells) and _kana(cells[i + 1]) else 0.0
+    taken: dict[int, float] = {}  # kana cell → how much of it the ruby before it reaches over
+    for i in sorted(excess):
+        extra = excess[i]
+        lead = max(0.0, min(extra / 2, OVERHANG, cells[i - 1].width - taken.get(i - 1, 0.0))) \
+            if i and _kana(cells[i - 1]) else 0.0
+        tail = min(extra / 2, OVERHANG, cells[i + 1].width) if i + 1 < len(cells) and _kana(cells[i + 1]) else 0.0
+        taken[i + 1] = tail
         if lead or tail:
             out[i] = replace(cells[i], width=cells[i].width - lead - tail, lead=lead, tail=tail)
     return out
