@@ -305,20 +305,30 @@ def test_dashes_or_gaps_shorter_than_the_thinnest_line_are_named_at_their_line(t
     assert len(said) == 2 and all("than the 0.1 mm line 同人印刷所（トンボ付きPDF） prints" in line for line in said), said
 
 
-def test_a_small_ruby_reading_is_named_as_ruby_with_what_to_do(tmp_path, capsys):
-    """trial: 'text 「とうひょう」 4.5 pt, smaller than 6 pt' named a ruby reading as if the designer
-    had set it small; the line says it is ruby, set at half its text's size, and what to do. Small
-    text that is no reading is still told as text."""
+def test_a_ruby_reading_is_judged_by_its_own_minimum_and_named_as_ruby(tmp_path, capsys):
+    """trial: 'text 「とうひょう」 4.5 pt, smaller than 6 pt' named the reading of every 9 pt
+    Japanese card with ruby (ruby is half its text's size), burying the real warnings. A reading
+    is judged by ``min_ruby`` (4 pt, the ruby of 8 pt text): 9 pt text's 4.5 pt reading passes;
+    7 pt text's 3.5 pt one is named as ruby, with what to do; a deck's ``min_ruby: 5pt`` names
+    the 4.5 pt one. Small text that is no reading is still told as text, by ``min_text``."""
     front = FRONT.replace("{{ textbox(piece.text, 1, 60, 30, 8, size=9, min_size=9) }}",
-                          "{{ textbox(piece.text, 10, 60, w - 20, 12, size=9, min_size=9) }}")
-    deck = DECK_YAML + "  - {name: 甲, text: '{投票|とうひょう}する'}\n"
+                          "{{ textbox(piece.text, 10, 60, w - 20, 12, size=9, min_size=9) }}\n"
+                          "{{ textbox(piece.note, 10, 75, w - 20, 12, size=7, min_size=7) }}")
+    deck = DECK_YAML.replace("  text: text\n", "  text: text\n  note: text\n") + \
+        "  - {name: 甲, text: '{投票|とうひょう}する', note: '{開票|かいひょう}する'}\n"
     ws = make_workspace(tmp_path / "ws", deck=deck, front=front)
     code, lines = _lint(capsys, ws)
     assert code == 0
-    assert f"{AT}:6: print lint: deck 'cards' piece 1 (甲): ruby 「とうひょう」 4.5 pt, smaller than 6 pt: a reading is " \
-           "set at half its text's size, so set the text at 12 pt or more, or lower the deck's lint: {min_text: …} " \
-           "(docs/data-format.md, ruby)" in lines, lines
-    assert f"{AT}:5: print lint: deck 'cards' piece 1 (甲): text 「甲」 5.0 pt, smaller than 6 pt" in lines, lines
+    assert lines == [EXPECTED[0].replace("(カード1) and 1 more", "(甲)"),
+                     f"{AT}:5: print lint: deck 'cards' piece 1 (甲): text 「甲」 5.0 pt, smaller than 6 pt",
+                     f"{AT}:7: print lint: deck 'cards' piece 1 (甲): ruby 「かいひょう」 3.5 pt, smaller than 4 pt: a "
+                     "reading is set at half its text's size, so set the text at 8 pt or more, or lower the deck's "
+                     "lint: {min_ruby: …} (docs/data-format.md, ruby)"], lines
+    file = ws / "data/test/decks/cards.yaml"
+    file.write_text(file.read_text(encoding="utf-8").replace("front:", "lint: {min_ruby: 5pt}\nfront:", 1), encoding="utf-8")
+    code, lines = _lint(capsys, ws)
+    assert [line.split(": ruby ")[1].split(":")[0] for line in lines if ": ruby " in line] == \
+        ["「とうひょう」 4.5 pt, smaller than 5 pt", "「かいひょう」 3.5 pt, smaller than 5 pt"], lines
 
 
 SCORE_PAD = """\

@@ -5,6 +5,7 @@ default and range (docs/data-format.md lists them from this table).
 lint:
   min_stroke: 0.25pt   # a stroke thinner than this may not print (or prints broken)
   min_text: 6pt        # text smaller than this is hard to read on a card
+  min_ruby: 4pt        # a ruby reading (set at half its text's size) smaller than this
   safe: 3mm            # the safe zone, from the trim edge inward: a cut may drift this far
   thin_stroke: 0.5pt   # a stroke thinner than this inside the safe zone is named (a thicker one
                        # reads as a border, and a drifted cut shows it uneven, not lost)
@@ -33,6 +34,7 @@ class LintSettings:
     on: bool = True
     min_stroke_pt: float | None = 0.25
     min_text_pt: float | None = 6.0
+    min_ruby_pt: float | None = 4.0
     safe_mm: float | None = 3.0
     thin_stroke_pt: float | None = 0.5
     min_contrast: float | None = 2.0
@@ -42,6 +44,7 @@ class LintSettings:
 SETTINGS: dict[str, tuple[str, str, float, float, str]] = {
     "min_stroke": ("min_stroke_pt", "pt", 0.0, 10.0, "the thinnest stroke named as too thin"),
     "min_text": ("min_text_pt", "pt", 0.0, 72.0, "the smallest text size not named as too small"),
+    "min_ruby": ("min_ruby_pt", "pt", 0.0, 36.0, "the smallest ruby reading not named as too small"),
     "safe": ("safe_mm", "mm", 0.0, 20.0, "the safe zone, from the trim edge inward"),
     "thin_stroke": ("thin_stroke_pt", "pt", 0.0, 20.0, "strokes thinner than this are named inside the safe zone"),
     "min_contrast": ("min_contrast", ":1", 1.0, 7.0, "the lowest contrast ratio of text on its ground not named"),

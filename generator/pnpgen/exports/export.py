@@ -155,7 +155,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
         sent = [(deck, f.piece, side, key) for deck in decks for f in by_deck[deck.id]
                 for side, key in (("front", f.front), ("back", f.back)) if key]
         thinnest = preset.min_line_mm / MM_PER_PT if preset.min_line_mm is not None else None
-        shop_lines = LintSettings(min_stroke_pt=thinnest, min_text_pt=None, safe_mm=None, thin_stroke_pt=None,
+        shop_lines = LintSettings(min_stroke_pt=thinnest, min_text_pt=None, min_ruby_pt=None, safe_mm=None, thin_stroke_pt=None,
                                   min_contrast=None)
         warnings += lint_faces(sent, arts, art_bleed, shop_lines, ws.templates, shop=preset.name,
                                formats={deck.id: _on_format(deck, fitted[deck.id]) for deck in decks})

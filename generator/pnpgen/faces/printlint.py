@@ -3,7 +3,10 @@ converter measured (``Art.marks``: every stroke's width and every text's size an
 template line that drew it), against game.yaml ``lint:`` (``pnpgen.data.lint``):
 
 - a stroke thinner than ``min_stroke`` (0.25 pt), and a dashed stroke's dash or gap shorter than it;
-- text smaller than ``min_text`` (6 pt);
+- text smaller than ``min_text`` (6 pt), and a ruby reading (``{投票|とうひょう}``, set at half its
+  text's size) smaller than ``min_ruby`` (4 pt: the reading of 8 pt text; a designer's guide to ruby
+  sizes, Graphic Mate's 「ルビ（ふりがな）のサイズと振り方」 2021, sets 10/9/8 pt text's ruby at
+  5/4.5/4 pt and gives text under 8 pt no ruby);
 - text reading at less than ``min_contrast`` (2:1) on the one colour under it (a dark text on a
   dark tile; text over art or a gradient is not measured);
 - text, a layout's ``grid`` box (however thick its lines), or a stroke thinner than
@@ -120,9 +123,10 @@ def lint_faces(faces: Iterable[tuple[Deck, Piece, str, str]], arts: dict[str, Ar
             if (deck.id, side) not in cuts:
                 cuts[deck.id, side] = _cut_line(deck, side, trim)
             ruby = _ruby_readings(art.marks)
-            seen[face] = [(at, "small-ruby" if what == "small-text" and i in ruby else what, measure, text)
+            seen[face] = [(at, what, measure, text)
                           for i, (kind, at, value, x0, y0, x1, y1, text) in enumerate(art.marks)
-                          for what, measure in _checks("grid" if kind == "stroke" and _in_grid(deck, at, boxes) else kind,
+                          for what, measure in _checks("grid" if kind == "stroke" and _in_grid(deck, at, boxes)
+                                                       else "ruby" if i in ruby else kind,
                                                        value, (x0, y0, x1, y1), printed, own,
                                                        cuts[deck.id, side], on.scale)]
         for at, what, measure, text in seen[face]:
@@ -213,9 +217,10 @@ def _checks(kind: str, value: float, box: tuple, trim: tuple, s: LintSettings,
             out.append(("grid-in-safe-zone", inward))
         elif near and s.thin_stroke_pt is not None and round(value, 2) < s.thin_stroke_pt - EPS:
             out.append(("stroke-in-safe-zone", inward))
-    else:
-        if s.min_text_pt is not None and round(value, 1) < s.min_text_pt - EPS:
-            out.append(("small-text", value))
+    else:  # text, or a ruby reading, judged by its own minimum
+        least, said = (s.min_ruby_pt, "small-ruby") if kind == "ruby" else (s.min_text_pt, "small-text")
+        if least is not None and round(value, 1) < least - EPS:
+            out.append((said, value))
         if cut is not None:
             inward = min(inward, _inside(box, cut) * MM_PER_PT * scale)
         if s.safe_mm is not None and round(inward, 1) < s.safe_mm - EPS:
@@ -345,9 +350,9 @@ def _line(f: _Finding, s: LintSettings, templates: Path, boxes: dict[tuple[str, 
     elif f.kind == "small-text":
         what = f"text{text} {f.worst:.1f} pt, smaller than {s.min_text_pt:g} pt"
     elif f.kind == "small-ruby":
-        what = (f"ruby{text} {f.worst:.1f} pt, smaller than {s.min_text_pt:g} pt: a reading is set at half its "
-                f"text's size, so set the text at {(s.min_text_pt or 0) / RUBY_SCALE:g} pt or more, or lower the deck's "
-                f"lint: {{min_text: …}} (docs/data-format.md, ruby)")
+        what = (f"ruby{text} {f.worst:.1f} pt, smaller than {s.min_ruby_pt:g} pt: a reading is set at half its "
+                f"text's size, so set the text at {(s.min_ruby_pt or 0) / RUBY_SCALE:g} pt or more, or lower the deck's "
+                f"lint: {{min_ruby: …}} (docs/data-format.md, ruby)")
     elif f.kind == "text-in-safe-zone":
         zone = f"the {s.safe_mm:g} mm safe zone" + (" the deck's lint: gives" if f.deck_safe else f" {shop} asks for" if shop
                                                     else "")

@@ -4,14 +4,21 @@ colour and width at 1 pt, and the glyph check against the font's cmap (then the 
 Between a Japanese character (kana, kanji) and a Latin letter or digit next to it, a ``GAP`` cell
 holds the 和欧間 space JLREQ gives there (a quarter em unless the game says otherwise). It is
 not a character: it never changes where a line may break, and it counts for nothing at a line's
-end, like a space."""
+end, like a space.
+
+A ruby reading longer than its base reaches over a kana neighbour by up to one ruby character
+(half a base character) on each side rather than widening its base (JLREQ 3.3.8 "Adjustments of
+ruby with length longer than that of the base characters": never over a kanji, a punctuation mark
+or another ruby; JIS X 4051 the same): the cell is only as wide as the rest needs, and ``lead`` and
+``tail`` say how far its reading reaches past its left and right edges. The reading stays centred
+on its base; what the kana cannot take widens the base on that side."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
@@ -23,6 +30,7 @@ from pnpgen.text.linebreak import HYPHEN_CHAR, KINSOKU, OBJ, SPACES, break_class
 from pnpgen.units import MM_PER_PT as PT  # mm per point
 
 RUBY_SCALE = 0.5
+OVERHANG = RUBY_SCALE * PT  # mm at 1 pt: the most a reading reaches over a kana neighbour, one ruby character
 GAP = "gap"  # 和欧間 space between Japanese and Latin
 
 
@@ -45,6 +53,8 @@ class Cell:
     width: float  # advance in mm at 1 pt (the ruby group's: the wider of base and reading)
     reading: str = ""
     path: Path | None = None  # icon file
+    lead: float = 0.0  # mm at 1 pt: a ruby reading's reach past the cell's left edge, over the kana before it
+    tail: float = 0.0  # … and past its right edge, over the kana after it
 
     @property
     def unit(self) -> str:
@@ -67,6 +77,7 @@ class CellParagraph:
     ruby: tuple[bool, ...]
     hyphens: tuple[float, ...]  # width at 1 pt of the hyphen a line ending before cell i would get
     hang: float = 0.0  # width at 1 pt of a list marker the paragraph starts with: its later lines start there
+    edges: tuple[tuple[float, ...], tuple[float, ...]] | None = None  # each cell's lead and tail; None: no overhang
 
 
 # A paragraph that starts with one of these (and goes on) is a list item: its lines after the first
@@ -118,6 +129,31 @@ def _japanese(c: str) -> bool:
         or "\uf900" <= c <= "\ufaff" or c in "々〆〇"
 
 
+def _kana(cell: Cell) -> bool:
+    """A neighbour a ruby reading may reach over: a hiragana or katakana letter (JLREQ cl-15,
+    cl-16, and the small kana of cl-11), not ー, ・, an iteration mark, a kanji or punctuation."""
+    return cell.kind == TEXT and ("\u3041" <= cell.text <= "\u3096" or "\u30a1" <= cell.text <= "\u30fa")
+
+
+def overhung(cells: list[Cell], excess: Mapping[int, float]) -> list[Cell]:
+    """``cells`` with each ruby of ``excess`` (index → how much wider its reading is than its base,
+    mm at 1 pt) narrowed by what its kana neighbours take of the reading: up to ``OVERHANG`` and
+    half the excess on each side, so the reading stays centred on its base. A kana between two
+    rubies gives the second only what the first left of its width: their readings never overlap
+    (a proportional font's く is 0.85 em, less than two half-em overhangs)."""
+    out = list(cells)
+    taken: dict[int, float] = {}  # kana cell → how much of it the ruby before it reaches over
+    for i in sorted(excess):
+        extra = excess[i]
+        lead = max(0.0, min(extra / 2, OVERHANG, cells[i - 1].width - taken.get(i - 1, 0.0))) \
+            if i and _kana(cells[i - 1]) else 0.0
+        tail = min(extra / 2, OVERHANG, cells[i + 1].width) if i + 1 < len(cells) and _kana(cells[i + 1]) else 0.0
+        taken[i + 1] = tail
+        if lead or tail:
+            out[i] = replace(cells[i], width=cells[i].width - lead - tail, lead=lead, tail=tail)
+    return out
+
+
 def _latin(c: str) -> bool:
     return "0" <= c <= "9" or (latin_letter(c) and c < "\uff00")
 
@@ -159,6 +195,7 @@ def build(paragraphs: list[list[Span]], fonts: Mapping[str, str], role: str, fal
     out = []
     for spans in paragraphs:
         cells: list[Cell] = []
+        excess: dict[int, float] = {}  # ruby cell → its reading's width past its base's
         for span in spans:
             font = bold if span.bold else regular
             colour = override_colour or (palette[span.colour] if span.colour else fill)
@@ -179,16 +216,27 @@ def build(paragraphs: list[list[Span]], fonts: Mapping[str, str], role: str, fal
             elif span.kind == RUBY:
                 base_w = sum(char_width(font_for(ch, font, fallbacks), ch) for ch in span.text)
                 read_w = sum(char_width(font_for(ch, font, fallbacks), ch) for ch in span.reading)
+                if read_w * RUBY_SCALE > base_w:
+                    excess[len(cells)] = read_w * RUBY_SCALE - base_w
                 cells.append(Cell(RUBY, span.text, font, colour, max(base_w, read_w * RUBY_SCALE),
                                   reading=span.reading))
+        cells = overhung(cells, excess) if excess else cells
         classes = break_classes([c.unit for c in cells], lang=lang)
         cells, classes = with_gaps(cells, classes, latin_gap)
         hyphens = [0.0] + [char_width(c.font, HYPHEN_CHAR) for c in cells]  # the font before the gap
         marker = list_marker([c.text if c.kind == TEXT else "\0" for c in cells])  # one unit a cell
         out.append(CellParagraph(tuple(cells), tuple(classes), tuple(c.width for c in cells),
                              tuple(c.space for c in cells), tuple(c.kind == RUBY for c in cells),
-                             tuple(hyphens), sum(c.width for c in cells[:marker])))
+                             tuple(hyphens), sum(c.width for c in cells[:marker]),
+                             _edges(cells)))
     return out
+
+
+def _edges(cells: Sequence[Cell]) -> tuple[tuple[float, ...], tuple[float, ...]] | None:
+    """Each cell's lead and tail (what a line starting or ending at it adds), None if all are 0."""
+    if not any(c.lead or c.tail for c in cells):
+        return None
+    return tuple(c.lead for c in cells), tuple(c.tail for c in cells)
 
 
 def hyphen_cell(before: Cell, width: float) -> Cell:

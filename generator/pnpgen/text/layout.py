@@ -90,7 +90,7 @@ def _trial(paras: list[CellParagraph], size: float, w: float, h: float, line_hei
     first = True
     for pi, p in enumerate(paras):
         hang = _hang(p, max_units)
-        ranges = tuple(fill(p.classes, p.widths, p.spaces, max_units, p.hyphens, hang))
+        ranges = tuple(fill(p.classes, p.widths, p.spaces, max_units, p.hyphens, hang, edges=p.edges))
         breaks.append((pi, ranges))
         for li, (s, e) in enumerate(ranges):
             ruby = any(p.ruby[s:e])
@@ -111,11 +111,18 @@ def _hang(p: CellParagraph, max_units: float) -> float:
 
 
 def _width(p: CellParagraph, s: int, e: int) -> float:
-    """Set width at 1 pt of cells [s, e), less trailing spaces, plus the hyphen a break there adds."""
+    """Set width at 1 pt of cells [s, e), less trailing spaces, plus the hyphen a break there adds
+    and the reach of a ruby reading at either end whose kana neighbour is on another line."""
     hyphen = p.hyphens[e] if hyphenated(p.classes, e, len(p.cells)) else 0.0
     while e > s and p.spaces[e - 1]:
         e -= 1
-    return sum(p.widths[s:e]) + hyphen
+    return sum(p.widths[s:e]) + hyphen + (_lead(p, s) + p.edges[1][e - 1] if p.edges and e > s else 0.0)
+
+
+def _lead(p: CellParagraph, s: int) -> float:
+    """How far a line starting at cell ``s`` sets it in: the reach of its reading over the kana
+    before it, now on the line above (a reading never passes the line's edge)."""
+    return p.edges[0][s] if p.edges and s < len(p.cells) else 0.0
 
 
 def candidates(size: float, min_size: float) -> list[float]:
@@ -224,6 +231,7 @@ def place(paras: list[CellParagraph], trial: _Trial, w: float, h: float, align: 
             last = li == len(ranges) - 1
             at = indent if li else 0.0
             xs, gap = _xs(cells, size, width, w - at, align, last, em)
+            at += _lead(p, s) * size
             if at:
                 xs = tuple(x + at for x in xs)
             lines.append(SetLine(cells, xs, top + ASCENT * em, width, last, gap, hyphen))

@@ -316,12 +316,15 @@ def hyphen_positions(word: str, lang: str = "en") -> tuple[int, ...]:
 
 def fill(classes: Sequence[int], widths: Sequence[float], spaces: Sequence[bool],
          max_width: float, hyphens: Sequence[float] | None = None, hang: float = 0.0,
-         force: bool = False) -> list[tuple[int, int]]:
+         force: bool = False, edges: tuple[Sequence[float], Sequence[float]] | None = None) -> list[tuple[int, int]]:
     """Greedy lines as (start, end) unit ranges; trailing spaces count for no width. ``hyphens[i]``
     is the width of the hyphen drawn when a line ends before unit i at a ``HYPHEN`` gap; ``hang``
     the width the lines after the first give up (a list item's hanging indent); ``force``: a run
-    with no break that fits is broken inside a word at the line's edge rather than run over it."""
-    lines = _fill(classes, widths, spaces, max_width, hyphens, first_choice_only=False, hang=hang, force=force)
+    with no break that fits is broken inside a word at the line's edge rather than run over it;
+    ``edges``: what unit i adds to a line it starts, and to a line it ends (a ruby reading that
+    reached over its neighbour, which the break sends to the other line)."""
+    lines = _fill(classes, widths, spaces, max_width, hyphens, first_choice_only=False, hang=hang, force=force,
+                  edges=edges)
     assert lines is not None
     return lines
 
@@ -344,7 +347,7 @@ def fill_hyphenating_late(classes_of: Callable[[bool], Sequence[int]], widths: S
 
 def _fill(classes: Sequence[int], widths: Sequence[float], spaces: Sequence[bool], max_width: float,
           hyphens: Sequence[float] | None, first_choice_only: bool, hang: float = 0.0,
-          force: bool = False) -> list[tuple[int, int]] | None:
+          force: bool = False, edges: tuple[Sequence[float], Sequence[float]] | None = None) -> list[tuple[int, int]] | None:
     """``fill``; with ``first_choice_only``, None as soon as a line cannot end at a phrase or
     character break that fits."""
     n = len(widths)
@@ -354,7 +357,7 @@ def _fill(classes: Sequence[int], widths: Sequence[float], spaces: Sequence[bool
     lines: list[tuple[int, int]] = []
     start = 0
     while start < n:
-        room = max_width - hang if lines else max_width
+        room = (max_width - hang if lines else max_width) - (edges[0][start] if edges else 0.0)
         # furthest end whose visible width fits (trailing spaces are free)
         width = 0.0
         pending = 0.0  # width of spaces not yet followed by ink
@@ -366,6 +369,8 @@ def _fill(classes: Sequence[int], widths: Sequence[float], spaces: Sequence[bool
             else:
                 if width + pending + w > room + eps and end > start:
                     break
+                if edges and end + 1 < n and width + pending + w + edges[1][end] > room + eps and end > start:
+                    break  # ending here would bring its reading back inside the line
                 width += pending + w
                 pending = 0.0
             end += 1

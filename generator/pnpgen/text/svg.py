@@ -95,19 +95,21 @@ def _runs(text: str, font: str, fallbacks: tuple[str, ...]) -> list[tuple[str, s
 
 
 def _ruby(cell: Cell, left: float, base: float, size: float, fallbacks: tuple[str, ...]) -> list[str]:
-    """The base centred in the group's width, the reading centred above it at half size."""
+    """The reading centred above the base at half size; a reading longer than its base starts
+    ``lead`` before the group (over the kana before it) and the base sits centred under it."""
     em = size * PT
     out = []
     base_runs = _runs(cell.text, cell.font, fallbacks)
     base_w = sum(char_width(f, ch) for s, f in base_runs for ch in s) * size
-    bx = left + (cell.width * size - base_w) / 2
-    for s, f in base_runs:
-        out.append(_text(s, [bx], base, f, em, cell.colour))
-        bx += sum(char_width(f, ch) for ch in s) * size
     rsize = size * RUBY_SCALE
     read_runs = _runs(cell.reading, cell.font, fallbacks)
     read_w = sum(char_width(f, ch) for s, f in read_runs for ch in s) * rsize
-    rx = left + (cell.width * size - read_w) / 2
+    group = (cell.width + cell.lead + cell.tail) * size  # the base's width, or the reading's if wider
+    bx = left + (group - base_w) / 2 - cell.lead * size
+    rx = left + (group - read_w) / 2 - cell.lead * size
+    for s, f in base_runs:
+        out.append(_text(s, [bx], base, f, em, cell.colour))
+        bx += sum(char_width(f, ch) for ch in s) * size
     rbase = base - ASCENT * em - (1 - ASCENT) * rsize * PT  # the reading's em box sits on the base's
     for s, f in read_runs:
         out.append(_text(s, [rx], rbase, f, rsize * PT, cell.colour))

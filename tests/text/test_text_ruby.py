@@ -1,0 +1,131 @@
+"""Ruby as JLREQ 3.3.8 sets it: a reading longer than its base reaches over the kana beside it (up
+to one ruby character, half a base character, a side) instead of spacing its base out; never over
+a kanji, punctuation, another ruby or the line's edge. Measured in millimetres in the built PDF."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import DECK_YAML, REPO, make_workspace, run
+from pdfprobe import glyphs
+from pnpgen import fonts
+from pnpgen.text import TextContext, layout_text
+from pnpgen.text.cells import PT
+from pnpgen.text.linebreak import CHAR, KINSOKU, fill
+
+FRONT = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+{{ textbox(piece.text, 5, 20, 14.5, 50, size=10, min_size=10) }}
+{% endblock %}
+"""
+# three paragraphs in a 14.5 mm box at 10 pt: 湖 between kana, between kanji, and starting a line
+# after the kana before it (「とても」「大きな」「湖の」「そば」)
+TEXT = r"あ{湖|みずうみ}の\n漢{湖|みずうみ}字\nとても{大|おお}きな{湖|みずうみ}のそば"
+EM = 10 * PT  # mm
+
+
+@pytest.fixture(scope="module")
+def lines(tmp_path_factory) -> list[list]:
+    """The card's glyphs line by line (a reading with the line under it), left to right."""
+    ws = make_workspace(tmp_path_factory.mktemp("ruby") / "ws", front=FRONT,
+                        deck=DECK_YAML + f'  - {{name: 甲, text: "{TEXT}"}}\n')
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    page = [g for g in glyphs(ws / "build" / "test" / "cards.pdf")[0] if g.char and g.char in TEXT and g.char != "甲"]
+    base = sorted({round(g.y, 2) for g in page if abs(g.size - 10) < 0.01})
+    out = []
+    for y in base:  # a reading sits less than an em above its line
+        out.append(sorted((g for g in page if -0.01 < y - g.y < EM * 1.2 and (abs(g.y - y) < 0.01 or g.size < 6)),
+                          key=lambda g: (g.size < 6, g.x)))
+    return out
+
+
+def _w(text: str, g, size: float = 10) -> float:
+    return fonts.string_width_mm(text, g.font, size)
+
+
+def _parts(line) -> tuple[list, list]:
+    return [g for g in line if g.size > 6], [g for g in line if g.size < 6]
+
+
+def test_a_long_reading_reaches_over_the_kana_beside_it_and_its_base_keeps_its_place(lines):
+    (a, lake, no), reading = _parts(lines[0])
+    assert "".join(g.char for g in reading) == "みずうみ" and reading[0].size == pytest.approx(5, abs=0.01)
+    over = (_w("みずうみ", reading[0], 5) - _w("湖", lake)) / 2  # 1.63 mm a side
+    assert 0 < over <= EM / 2
+    assert lake.x - a.x == pytest.approx(_w("あ", a), abs=0.01)  # was あ's advance + 1.63: 湖 spaced out
+    assert no.x - lake.x == pytest.approx(_w("湖", lake), abs=0.01)
+    assert reading[0].x == pytest.approx(lake.x - over, abs=0.01)  # over あ by 1.63 mm
+    assert reading[-1].x + _w("み", reading[-1], 5) == pytest.approx(no.x + over, abs=0.01)  # and over の
+
+
+def test_beside_kanji_the_base_is_spaced_out_and_the_reading_touches_no_kanji(lines):
+    (kan, lake, ji), reading = _parts(lines[1])
+    over = (_w("みずうみ", reading[0], 5) - _w("湖", lake)) / 2
+    assert lake.x - kan.x == pytest.approx(_w("漢", kan) + over, abs=0.01)
+    assert ji.x - lake.x == pytest.approx(_w("湖", lake) + over, abs=0.01)
+    assert reading[0].x == pytest.approx(kan.x + _w("漢", kan), abs=0.01)
+    assert reading[-1].x + _w("み", reading[-1], 5) == pytest.approx(ji.x, abs=0.01)
+
+
+def test_a_ruby_starting_a_line_keeps_its_reading_inside_the_line(lines):
+    left = lines[0][0].x  # the box's left edge: あ starts the first line
+    assert ["".join(g.char for g in ln) for ln in lines[2:]] == ["とても", "大きなおお", "湖のみずうみ", "そば"]
+    (lake, no), reading = _parts(lines[4])
+    over = (_w("みずうみ", reading[0], 5) - _w("湖", lake)) / 2
+    assert reading[0].x == pytest.approx(left, abs=0.01)  # な, which it would reach over, ends the line above
+    assert lake.x == pytest.approx(left + over, abs=0.01)
+    assert no.x - lake.x == pytest.approx(_w("湖", lake), abs=0.01)  # still over の after it
+
+
+def test_a_line_is_never_ended_by_a_reading_that_would_pass_its_edge():
+    """Unit 2 is a ruby whose reading reaches 0.5 over unit 3: a line ending after it would need
+    that 0.5 back, so a 3-wide line ends before it."""
+    classes = [KINSOKU, CHAR, CHAR, CHAR, KINSOKU]
+    widths, spaces = [1.0, 1.0, 1.0, 1.0], [False] * 4
+    assert fill(classes, widths, spaces, 3.0) == [(0, 3), (3, 4)]
+    edges = ((0.0, 0.0, 0.0, 0.5), (0.0, 0.0, 0.5, 0.0))
+    assert fill(classes, widths, spaces, 3.0, edges=edges) == [(0, 2), (2, 4)]
+    assert fill(classes, widths, spaces, 3.5, edges=edges) == [(0, 3), (3, 4)]  # room for it: the line takes it
+    # a line starting with a ruby whose reading reached back over the line above has that much less room
+    edges = ((0.0, 0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 0.0))
+    assert fill(classes, widths, spaces, 2.0, edges=((0.0, 0.0, 0.6, 0.0), edges[1])) == [(0, 2), (2, 3), (3, 4)]
+
+
+@pytest.fixture(scope="module")
+def ctx() -> TextContext:
+    for name in fonts.DEFAULT_FONTS.values():
+        fonts.register(name, Path(REPO) / "fonts")
+    return TextContext(fonts=dict(fonts.DEFAULT_FONTS), fallback_fonts=[], palette={}, icon_dirs=[], where="test")
+
+
+@pytest.mark.parametrize("before", ["漢", "「", "ー", "、", "A", "{湖|みずうみ}"])
+def test_no_reading_reaches_over_a_kanji_punctuation_a_latin_letter_or_another_ruby(ctx, before):
+    lay = layout_text(ctx, before + "{湖|みずうみ}", 60, 20, 10, 10)
+    lake = lay.lines[0].cells[-1]
+    assert lake.reading == "みずうみ" and lake.lead == lake.tail == 0.0
+    spaced = layout_text(ctx, "{湖|みずうみ}", 60, 20, 10, 10).lines[0].cells[0]
+    assert lake.width == spaced.width  # spaced out, as before
+
+
+def test_a_group_ruby_never_breaks_inside_its_base_and_mono_ruby_may_break_between_kanji(ctx):
+    group = layout_text(ctx, "{魔法陣|まほうじん}", 8, 20, 10, 10)
+    assert lay_texts(group) == ["魔法陣"] and not group.fits  # wider than the box: said, never split
+    mono = layout_text(ctx, "{魔|ま}{法|ほう}{陣|じん}", 8, 20, 10, 10)
+    assert lay_texts(mono) == ["魔法", "陣"] and mono.fits
+    assert all(c.lead == c.tail == 0.0 for ln in mono.lines for c in ln.cells)  # a ruby never reaches over a ruby
+
+
+def lay_texts(lay) -> list[str]:
+    return [ln.text for ln in lay.lines]
+
+
+def test_two_readings_reaching_over_one_narrow_kana_never_overlap(ctx):
+    """く is 0.85 em in the proportional gothic, less than two half-em reaches: the second ruby
+    gets what the first left of it, and the readings meet without overlapping."""
+    line = layout_text(ctx, "{湖|みずうみ}く{湖|みずうみ}", 60, 20, 10, 10).lines[0]
+    (a, ku, b), (xa, _, xb) = line.cells, line.xs
+    assert a.tail > 0 and 0 < b.lead < a.tail and a.tail + b.lead == pytest.approx(ku.width)
+    assert xa + (a.width + a.tail) * 10 == pytest.approx(xb - b.lead * 10)  # 1st reading's end, 2nd's start
