@@ -28,6 +28,7 @@ def snapshot(result: BuildResult) -> dict[str, Any]:
     tell a repainted picture from the same one, on a piece, a pair and a home page."""
     assert result.rendered is not None
     arts = result.face_arts
+    printer = printed_for(result.manifest.get("printer"))
     out: dict[str, Any] = {}
     for record, df in zip(result.records, result.rendered.decks, strict=True):
         pieces, values = {}, {}
@@ -43,11 +44,19 @@ def snapshot(result: BuildResult) -> dict[str, Any]:
             "file": record.files[0] if record.files else None,
             "pages": result.home_pages.get(record.id, []),
             "page_art": [art_tag(arts, faces) for faces in result.home_faces.get(record.id, [])],
-            "pieces": pieces, "values": values,
+            "pieces": pieces, "values": values, "printer": printer,
             "pairs": [[pair.front, pair.back, pair.count, f"{pair.piece.index}:{pair.piece.label}",
                        art_tag(arts, [pair.front, pair.back])] for pair in df.pairs],
         }
     return out
+
+
+def printed_for(record: Any) -> dict[str, Any] | None:
+    """The printer profile the home sheets were drawn for, as the report and the history keep it:
+    its name, back offset and scale (not where it was read: a line added above it moves nothing)."""
+    if not isinstance(record, dict):
+        return None
+    return {k: record.get(k) for k in ("name", "back_offset_mm", "scale")}
 
 
 def art_tag(arts: dict[str, str], faces: Any) -> str:
