@@ -486,3 +486,27 @@ def test_reprint_since_a_version_built_for_a_profile_no_longer_there_warns_which
     pages = placements(out / "test" / "reprint-since-v1.pdf")
     (x0, y0, x1, y1), = pages[0]
     assert pages[1] == [pytest.approx((W - x1, y0, W - x0, y1), abs=0.002)]  # not moved
+
+
+def test_another_printer_profile_says_every_home_sheet_changed_and_why(tmp_path, two_builds, capsys):
+    """trial35: a build for another profile rewrote every home PDF (its backs moved) while the
+    report named no deck whose pieces and sheets stayed: one line says every sheet changed and why."""
+    ws, _ = two_builds
+    build = ("build", "--game", "test", "--no-rulebook", "--out", str(tmp_path / "out"))
+    assert run(ws, *build, "--printer", "steady") == 0
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("text: 本文カード2}", "text: 書き直した}"), encoding="utf-8")
+    assert run(ws, *build, "--printer", "steady") == 0  # a reprint.pdf of the card changed, laid out for steady
+    backs = placements(tmp_path / "out" / "test" / "cards.pdf")[1]
+    assert run(ws, *build, "--printer", "shrinks") == 0  # no gutters either: the same sheets, drawn anew
+    assert placements(tmp_path / "out" / "test" / "cards.pdf")[1] != backs
+    changes = json.loads((tmp_path / "out" / "test" / "manifest.json").read_text(encoding="utf-8"))["changes"]
+    assert changes[0] == ("every home sheet changed: printer profile steady (back +0.3/-0.2 mm, 100/100 %) → shrinks "
+                          "(100/99.5 %): every page drawn again for its back offset and scale (the pieces on them are "
+                          "the same: print them again only to print on that printer)")
+    assert len(changes) == 2 and changes[1].startswith("reprint.pdf kept as it was laid out before the sheets changed")
+    assert f"changed: {changes[0]}" in capsys.readouterr().out
+    assert run(ws, *build) == 0  # none now
+    changes = json.loads((tmp_path / "out" / "test" / "manifest.json").read_text(encoding="utf-8"))["changes"]
+    assert changes[0].startswith("every home sheet changed: printer profile shrinks (100/99.5 %) → none: every page "
+                                 "drawn again with no back offset or scale corrected")

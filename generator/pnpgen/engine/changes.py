@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from pnpgen.data.telling import plain_values, telling_fields, told_by_values
 from pnpgen.messages import counted
+from pnpgen.printers import Printer
 
 if TYPE_CHECKING:
     from pnpgen.engine.game import BuildResult
@@ -190,7 +191,7 @@ def change_report(before: dict[str, Any] | None, now: dict[str, Any]) -> tuple[l
     sheets or pages: the line then names the changes and reprint.txt, not sheets."""
     if before is None:
         return [], {}
-    lines: list[str] = []
+    lines: list[str] = printer_changed(before, now)
     reprint: dict[str, Any] = {}
     was = renamed(before, now)
     for deck_id, new in now.items():
@@ -235,6 +236,36 @@ def change_report(before: dict[str, Any] | None, now: dict[str, Any]) -> tuple[l
         reprint[deck_id] = {"file": new["file"], "sheets": sheets, "pages": pages, "why": details}
     lines += [f"{deck_id}: deck removed" for deck_id in before if deck_id not in now and deck_id not in was.values()]
     return lines, reprint
+
+
+PRINTER_CHANGED = "every home sheet changed: printer profile "
+
+
+def printer_changed(before: dict[str, Any], now: dict[str, Any]) -> list[str]:
+    """One line when the home sheets were drawn for another printer profile than the last build's
+    (``build --printer X`` after ``--printer Y``, or one given or dropped): every home page is
+    drawn anew for its back offset and scale, though no deck's pieces or sheets changed. None
+    against a record that does not say (a history version, an earlier pnpgen's)."""
+    then = [d["printer"] for d in before.values() if isinstance(d, dict) and "printer" in d]
+    homes = [d for d in now.values() if d.get("file")]
+    if not then or not homes or then[0] == homes[0].get("printer"):
+        return []
+    was, new = (_profile(then[0]), _profile(homes[0].get("printer")))
+    drawn = "with no back offset or scale corrected" if new == "none" else "for its back offset and scale"
+    return [f"{PRINTER_CHANGED}{was} → {new}: every page drawn again {drawn} (the pieces on them are the same: "
+            "print them again only to print on that printer)"]
+
+
+def _profile(record: Any) -> str:
+    """A printer profile as the slug names it (``steady (back +0.3/-0.2 mm, 100/100 %)``), or none."""
+    if not isinstance(record, dict) or not isinstance(record.get("name"), str):
+        return "none"
+    try:
+        dx, dy = (float(v) for v in record["back_offset_mm"])
+        sx, sy = (float(v) for v in record["scale"])
+    except (KeyError, TypeError, ValueError):
+        return repr(record["name"])
+    return Printer(record["name"], "", back_offset_mm=(dx, dy), scale=(sx, sy)).words("long")
 
 
 def renamed(before: dict[str, Any], now: dict[str, Any]) -> dict[str, str]:
