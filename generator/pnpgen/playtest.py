@@ -226,7 +226,9 @@ def reprint(ws: Workspace, args: argparse.Namespace) -> int:
             expected="a version written on this machine, one 'pnpgen log' does not mark; to see what changed "
             f"since {since.name}: pnpgen diff --game {args.game}{f' --lang {args.lang}' if args.lang else ''}"
             f"{f' --out {args.out}' if args.out else ''} {since.name} latest")
-    options = BuildOptions(jobs=args.jobs, lang=args.lang, **home_sheet_options(ws, args))  # (as the build they go beside)
+    recorded, unknown = _since_printer(ws, since) if not args.printer else (None, "")
+    asked = argparse.Namespace(**{**vars(args), "printer": recorded}) if recorded else args  # the version's profile
+    options = BuildOptions(jobs=args.jobs, lang=args.lang, **home_sheet_options(ws, asked))  # (as the build they go beside)
     out_dir = root / args.game / (args.lang or "")
     with build_lock(root):  # not while a build writes here; written as a build writes (never through a link)
         result = build_game(ws, args.game, options, cache=Cache(root))
@@ -234,6 +236,8 @@ def reprint(ws: Workspace, args: argparse.Namespace) -> int:
                               since=f"{args.since} ({since.name}, {since.body['time']})"
                               if history.tags(root, _edition(args)).get(args.since) == since.number
                               else f"{since.name} ({since.body['time']})")  # the tag the designer printed
+        if not args.printer:  # which profile the copies are laid out for, and how to pick another: one line
+            _said_printer(ws, since, recorded, unknown, result.options or options)
         if not files:
             print(f"{args.game}: no copy changed since {since.name}")
             return 0
@@ -249,3 +253,43 @@ def reprint(ws: Workspace, args: argparse.Namespace) -> int:
     print(ws.shown(f"{args.game}: " + ", ".join(str(out_dir / rel) for rel in sorted(files))))
     return 0
 
+
+
+def _since_printer(ws: Workspace, since: Version) -> tuple[str | None, str]:
+    """The printer profile the build that recorded ``since`` drew its home sheets for (None: none,
+    or not known), and why it is not used when the version names one no ``printers.yaml`` holds."""
+    from pnpgen.errors import InputError
+    from pnpgen.printers import load_printer
+
+    recorded = since.body.get("printer")
+    name = recorded.get("name") if isinstance(recorded, dict) else None
+    if not isinstance(name, str) or not name:
+        return None, ""
+    try:
+        load_printer(ws.root, name)
+    except InputError:
+        return None, name
+    return name, ""
+
+
+def _said_printer(ws: Workspace, since: Version, recorded: str | None, unknown: str, options) -> None:
+    """One line on stderr: the printer profile a ``reprint --since`` without ``--printer`` laid its
+    copies out for (its back offset and scale corrected on every page, as the home sheets), where
+    that came from, and how to pick another; a warning when it is not the one ``since``'s build used."""
+    used = options.printer.name if options.printer is not None else None
+    how = "--printer NAME for another (printers.yaml)" if used or recorded or unknown else ""
+    if recorded is not None and used == recorded:
+        print(shown(f"pnpgen: reprint laid out for the printer profile '{used}', as {since.name}'s build was; "
+                    f"{how}"), file=sys.stderr, flush=True)
+        return
+    was = (f"{since.name} was built for the printer profile '{unknown}', which no printers.yaml holds now"
+           if unknown else f"{since.name} was built with no printer profile" if "printer" in since.body
+           else f"{since.name} does not record the printer profile it was built for (an earlier pnpgen's)")
+    from pnpgen.data.workspace import printer_profiles
+
+    if used is None and not unknown and ("printer" in since.body or not any(p.is_file() for p in printer_profiles(ws.root))):
+        return  # none then, none now (or no profile to pick): the layout the build had
+    now = f"laid out for the printer profile '{used}' (game.yaml's printer:)" if used \
+        else "laid out with no printer profile (no back offset or scale corrected)"
+    print(shown(f"pnpgen: warning: reprint: {was}: {now}; "
+                f"{how or '--printer NAME to correct for one (printers.yaml)'}"), file=sys.stderr, flush=True)

@@ -36,6 +36,17 @@ CASES = {
     "scale beyond a PDF inside a group": ('<g id="outer" transform="scale(2)"><g id="inner" transform="scale(1e308)">'
                                  '<rect width="3" height="3" fill="#000"/></g></g>',
                                  "<g id='inner'> (line 2 of the SVG, written at line 3 of test/card-front.svg.j2) has the number"),
+    # each scale within a PDF's numbers, their product (1e10) not: the element whose own made it so named
+    "scales nested beyond a PDF": ('<g id="outer" transform="scale(1e5)"><g id="inner" transform="scale(1e5)">'
+                                   '<rect width="3" height="3" fill="#000"/></g></g>',
+                                   "<g id='inner'> (line 2 of the SVG, written at line 3 of test/card-front.svg.j2) has "
+                                   "a transform that, with those of the groups around it, comes to 2.83465e+10 (points on the page), "
+                                   "beyond what a PDF holds"),
+    "a shape's scale in a group's beyond a PDF": ('<g transform="translate(1 1) scale(1e5)">\n<rect transform="scale(1e5)" '
+                                                  'width="3" height="3" fill="#000"/></g>',
+                                                  "<rect> (line 3 of the SVG, written at line 4 of test/card-front.svg.j2)"
+                                                  " has a transform that, with those of the groups around it, comes to "
+                                                  "2.83465e+10 (points on the page), beyond what a PDF holds"),
     "image file missing": ('<image href="nope.png" width="3" height="3"/>', "art file 'nope.png' not found"),
     "image data not an image": ('<image href="data:image/png;base64,AAAA" width="3" height="3"/>',
                                 "which is not a PNG, JPEG or SVG image"),
@@ -86,6 +97,22 @@ def test_face_that_does_not_convert(tmp_path, capsys, case):
     ws = make_workspace(tmp_path / "ws", pieces=["祝福"], front=front_with(markup))
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--out", str(tmp_path / "out")) == 2
     check(capsys.readouterr().err, ws, what)
+    assert not (tmp_path / "out" / "test").exists()
+
+
+def test_an_svg_pictures_transform_counts_with_the_faces_around_it(tmp_path, capsys):
+    """A scale(1e5) inside an SVG picture drawn in a scale(1e5) group: each fine, 1e10 together;
+    named as the picture's own errors are, its element and line, in the face that shows it."""
+    picture = ("PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHdpZHRoPSIzIiBoZWlnaHQ9IjMiPjxnIHRyYW5zZm9ybT0ic2Nh"
+               "bGUoMWU1KSI+PHJlY3Qgd2lkdGg9IjEiIGhlaWdodD0iMSIvPjwvZz48L3N2Zz4=")  # <g transform="scale(1e5)"><rect/>
+    front = front_with(f'<g transform="scale(1e5)"><image width="3" height="3" href="data:image/svg+xml;base64,{picture}"/></g>')
+    ws = make_workspace(tmp_path / "ws", pieces=["祝福"], front=front)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--out", str(tmp_path / "out")) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert "(image in deck 'cards' piece 1 (祝福, data/test/decks/cards.yaml:9:5) front): <g> (line 1 of the SVG) has a " \
+           "transform that, with those of the groups around it, comes to 2.83465e+10 (points on the page), beyond what " \
+           "a PDF holds" in err, err
     assert not (tmp_path / "out" / "test").exists()
 
 

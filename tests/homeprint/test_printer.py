@@ -295,11 +295,13 @@ def test_a_printers_file_that_is_no_file_is_said_so(tmp_path, capsys, kind):
 
 @pytest.mark.parametrize("named_by", ["--printer", "game.yaml"])
 def test_the_reprint_of_changed_cards_moves_its_backs_for_the_printer_as_the_home_sheets_do(tmp_path, two_builds,
-                                                                                           named_by):
+                                                                                           named_by, capsys):
     """An English designer's trial: reprint.pdf's slug named the profile ('back -1.5/+0 mm') but
     its backs were not moved, so the reprinted cards' backs landed off their fronts; with the
     profile named by game.yaml's printer:, the reprint (and 'pnpgen reprint --since') did not even
-    name it. They are moved (and the scale corrected) as in <deck>.pdf."""
+    name it. They are moved (and the scale corrected) as in <deck>.pdf; 'reprint --since' without
+    the build's --printer lays them out for the profile that version's build used (trial35: for
+    none, without a word) and says so in one line."""
     ws, _ = two_builds
     out = tmp_path / "laser"
     build = ("build", "--game", "test", "--no-rulebook", "--out", str(out))
@@ -314,8 +316,12 @@ def test_the_reprint_of_changed_cards_moves_its_backs_for_the_printer_as_the_hom
     deck.write_text(deck.read_text(encoding="utf-8").replace("text: 本文カード2}", "text: 書き直した}"), encoding="utf-8")
     assert run(ws, *build) == 0
     since = ("reprint", "--game", "test", "--since", "printed", "--out", str(out))
-    assert named_by == "--printer" or run(ws, *since) == 0  # (reprint takes no --printer: game.yaml's)
-    for name in ("reprint.pdf", "reprint-since-v1.pdf")[:1 if named_by == "--printer" else 2]:
+    capsys.readouterr()
+    assert run(ws, *since) == 0  # no --printer: the version's profile (--printer's, or game.yaml's)
+    said = [line for line in capsys.readouterr().err.splitlines() if "printer profile" in line]
+    assert said == ["pnpgen: reprint laid out for the printer profile 'home-laser', as v1's build was; "
+                    "--printer NAME for another (printers.yaml)"]
+    for name in ("reprint.pdf", "reprint-since-v1.pdf"):
         pages = placements(out / "test" / name)
         assert len(pages) == 2 and len(pages[0]) == len(pages[1]) == 1, name  # one card, front and back
         (x0, y0, x1, y1), = pages[0]
@@ -459,3 +465,48 @@ def test_a_printer_given_for_the_english_edition_alone(tmp_path, capsys):
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--lang", "en") == 0
     english = json.loads((ws / "build" / "test" / "en" / "manifest.json").read_text(encoding="utf-8"))
     assert english["printer"]["name"] == "steady" and english["paper"] == "letter"
+
+
+def test_reprint_since_a_version_built_for_a_profile_no_longer_there_warns_which_it_used(tmp_path, two_builds,
+                                                                                        capsys):
+    """The profile v1 was built for taken out of printers.yaml: the reprint is laid out with none,
+    its backs not moved, and one warning says so and how to pick one."""
+    ws, _ = two_builds
+    out = tmp_path / "laser"
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--printer", "steady", "--out", str(out)) == 0
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("text: 本文カード2}", "text: 書き直した}"), encoding="utf-8")
+    (ws / "printers.yaml").write_text(PROFILES.replace("steady:", "steadier:"), encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "reprint", "--game", "test", "--since", "v1", "--out", str(out)) == 0
+    said = [line for line in capsys.readouterr().err.splitlines() if "printer profile" in line]
+    assert said == ["pnpgen: warning: reprint: v1 was built for the printer profile 'steady', which no printers.yaml "
+                    "holds now: laid out with no printer profile (no back offset or scale corrected); --printer NAME "
+                    "for another (printers.yaml)"]
+    pages = placements(out / "test" / "reprint-since-v1.pdf")
+    (x0, y0, x1, y1), = pages[0]
+    assert pages[1] == [pytest.approx((W - x1, y0, W - x0, y1), abs=0.002)]  # not moved
+
+
+def test_another_printer_profile_says_every_home_sheet_changed_and_why(tmp_path, two_builds, capsys):
+    """trial35: a build for another profile rewrote every home PDF (its backs moved) while the
+    report named no deck whose pieces and sheets stayed: one line says every sheet changed and why."""
+    ws, _ = two_builds
+    build = ("build", "--game", "test", "--no-rulebook", "--out", str(tmp_path / "out"))
+    assert run(ws, *build, "--printer", "steady") == 0
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("text: 本文カード2}", "text: 書き直した}"), encoding="utf-8")
+    assert run(ws, *build, "--printer", "steady") == 0  # a reprint.pdf of the card changed, laid out for steady
+    backs = placements(tmp_path / "out" / "test" / "cards.pdf")[1]
+    assert run(ws, *build, "--printer", "shrinks") == 0  # no gutters either: the same sheets, drawn anew
+    assert placements(tmp_path / "out" / "test" / "cards.pdf")[1] != backs
+    changes = json.loads((tmp_path / "out" / "test" / "manifest.json").read_text(encoding="utf-8"))["changes"]
+    assert changes[0] == ("every home sheet changed: printer profile steady (back +0.3/-0.2 mm, 100/100 %) → shrinks "
+                          "(100/99.5 %): every page drawn again for its back offset and scale (the pieces on them are "
+                          "the same: print them again only to print on that printer)")
+    assert len(changes) == 2 and changes[1].startswith("reprint.pdf kept as it was laid out before the sheets changed")
+    assert f"changed: {changes[0]}" in capsys.readouterr().out
+    assert run(ws, *build) == 0  # none now
+    changes = json.loads((tmp_path / "out" / "test" / "manifest.json").read_text(encoding="utf-8"))["changes"]
+    assert changes[0].startswith("every home sheet changed: printer profile shrinks (100/99.5 %) → none: every page "
+                                 "drawn again with no back offset or scale corrected")

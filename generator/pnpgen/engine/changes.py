@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from pnpgen.data.telling import plain_values, telling_fields, told_by_values
 from pnpgen.messages import counted
+from pnpgen.printers import Printer
 
 if TYPE_CHECKING:
     from pnpgen.engine.game import BuildResult
@@ -28,6 +29,7 @@ def snapshot(result: BuildResult) -> dict[str, Any]:
     tell a repainted picture from the same one, on a piece, a pair and a home page."""
     assert result.rendered is not None
     arts = result.face_arts
+    printer = printed_for(result.manifest.get("printer"))
     out: dict[str, Any] = {}
     for record, df in zip(result.records, result.rendered.decks, strict=True):
         pieces, values = {}, {}
@@ -43,11 +45,19 @@ def snapshot(result: BuildResult) -> dict[str, Any]:
             "file": record.files[0] if record.files else None,
             "pages": result.home_pages.get(record.id, []),
             "page_art": [art_tag(arts, faces) for faces in result.home_faces.get(record.id, [])],
-            "pieces": pieces, "values": values,
+            "pieces": pieces, "values": values, "printer": printer,
             "pairs": [[pair.front, pair.back, pair.count, f"{pair.piece.index}:{pair.piece.label}",
                        art_tag(arts, [pair.front, pair.back])] for pair in df.pairs],
         }
     return out
+
+
+def printed_for(record: Any) -> dict[str, Any] | None:
+    """The printer profile the home sheets were drawn for, as the report and the history keep it:
+    its name, back offset and scale (not where it was read: a line added above it moves nothing)."""
+    if not isinstance(record, dict):
+        return None
+    return {k: record.get(k) for k in ("name", "back_offset_mm", "scale")}
 
 
 def art_tag(arts: dict[str, str], faces: Any) -> str:
@@ -181,7 +191,7 @@ def change_report(before: dict[str, Any] | None, now: dict[str, Any]) -> tuple[l
     sheets or pages: the line then names the changes and reprint.txt, not sheets."""
     if before is None:
         return [], {}
-    lines: list[str] = []
+    lines: list[str] = printer_changed(before, now)
     reprint: dict[str, Any] = {}
     was = renamed(before, now)
     for deck_id, new in now.items():
@@ -226,6 +236,36 @@ def change_report(before: dict[str, Any] | None, now: dict[str, Any]) -> tuple[l
         reprint[deck_id] = {"file": new["file"], "sheets": sheets, "pages": pages, "why": details}
     lines += [f"{deck_id}: deck removed" for deck_id in before if deck_id not in now and deck_id not in was.values()]
     return lines, reprint
+
+
+PRINTER_CHANGED = "every home sheet changed: printer profile "
+
+
+def printer_changed(before: dict[str, Any], now: dict[str, Any]) -> list[str]:
+    """One line when the home sheets were drawn for another printer profile than the last build's
+    (``build --printer X`` after ``--printer Y``, or one given or dropped): every home page is
+    drawn anew for its back offset and scale, though no deck's pieces or sheets changed. None
+    against a record that does not say (a history version, an earlier pnpgen's)."""
+    then = [d["printer"] for d in before.values() if isinstance(d, dict) and "printer" in d]
+    homes = [d for d in now.values() if d.get("file")]
+    if not then or not homes or then[0] == homes[0].get("printer"):
+        return []
+    was, new = (_profile(then[0]), _profile(homes[0].get("printer")))
+    drawn = "with no back offset or scale corrected" if new == "none" else "for its back offset and scale"
+    return [f"{PRINTER_CHANGED}{was} → {new}: every page drawn again {drawn} (the pieces on them are the same: "
+            "print them again only to print on that printer)"]
+
+
+def _profile(record: Any) -> str:
+    """A printer profile as the slug names it (``steady (back +0.3/-0.2 mm, 100/100 %)``), or none."""
+    if not isinstance(record, dict) or not isinstance(record.get("name"), str):
+        return "none"
+    try:
+        dx, dy = (float(v) for v in record["back_offset_mm"])
+        sx, sy = (float(v) for v in record["scale"])
+    except (KeyError, TypeError, ValueError):
+        return repr(record["name"])
+    return Printer(record["name"], "", back_offset_mm=(dx, dy), scale=(sx, sy)).words("long")
 
 
 def renamed(before: dict[str, Any], now: dict[str, Any]) -> dict[str, str]:

@@ -35,7 +35,7 @@ from pnpgen.usercache import seal
 if TYPE_CHECKING:
     from pnpgen.exports.export import ExportResult
 
-STATE_FORMAT = 1
+STATE_FORMAT = 2  # 2: each file's deck (owners), so an export of some decks keeps the others'
 
 
 def export_inputs(ws: Workspace, slug: str, options: ExportOptions) -> str:
@@ -198,41 +198,74 @@ def earlier_images(slug: str, options: ExportOptions, out_root: Path) -> Callabl
 def write_export(result: ExportResult, inputs: str | None = None, slug: str = "",
                  options: ExportOptions | None = None, shows: dict[str, str] | None = None) -> list[Path]:
     """Write every file and the record of them, and remove what the last export wrote and this
-    one did not, as one transaction over the output folder (engine/transaction.py). With
-    ``inputs``: the state that lets the next export with the same inputs say ``up to date``."""
+    one did not, as one transaction over the output folder (engine/transaction.py); an export of
+    some decks (``--deck``) leaves the files the last export wrote of the others as they are, and
+    its record names them too (``kept``). With ``inputs``: the state that lets the next export
+    with the same inputs say ``up to date``."""
     out, root = result.out_dir, result.out_root
-    record = out / RECORD
-    left_out = [{"deck": o.deck.id, "name": o.deck.name, "why": o.why, "taken_by": list(o.takers)}
-                for o in result.left_out]
-    text = json.dumps({"game": result.game.slug, "files": sorted(result.files), "warnings": result.warnings,
-                       "left_out": left_out, "black": result.black}, ensure_ascii=False, indent=2) + "\n"
-    files = {out / rel: data for rel, data in sorted(result.files.items())}
-    files[record] = text.encode("utf-8")
-    if inputs is not None and options is not None:
-        state = {"format": STATE_FORMAT, "inputs": inputs, "folder": out.relative_to(root).as_posix(),
-                 "files": {p.relative_to(out).as_posix(): sha(data) for p, data in files.items()},
-                 "pnpgen": code(), "made": {name: made for name, made in sorted(result.made.items()) if name in result.files},
-                 "warnings": result.warnings, "shows": shows}
-        body = json.dumps(state, sort_keys=True).encode()
-        files[state_path(root, slug, options)] = json.dumps({"check": seal(body)}).encode() + b"\n" + body
     with build_lock(root):
         recover(root)
-        before = _written(root, slug, options, out) if options is not None else []
-        stale = [path for name in before if isinstance(name, str) and name not in result.files
+        then = _last(root, slug, options, out) if options is not None else {}
+        kept, others = _kept(then, result, out, set(options.decks) if options is not None else set())
+        files = _files(result, out, kept)
+        if inputs is not None and options is not None:
+            digests = {p.relative_to(out).as_posix(): sha(data) for p, data in files.items()}
+            state = {"format": STATE_FORMAT, "inputs": inputs, "folder": out.relative_to(root).as_posix(),
+                     "files": digests | {name: digest for name, (digest, _) in kept.items()},
+                     "owners": result.owners | {name: owner for name, (_, owner) in kept.items()},
+                     "pnpgen": code(), "made": {name: made for name, made in sorted(result.made.items())
+                                                if name in result.files},
+                     "warnings": result.warnings, "shows": shows}
+            body = json.dumps(state, sort_keys=True).encode()
+            files[state_path(root, slug, options)] = json.dumps({"check": seal(body)}).encode() + b"\n" + body
+        stale = [path for name in then.get("files", {}) if name not in result.files and name not in others
                  and "/" not in name and name != RECORD and (path := inside(out, name)) is not None]
         commit(root, files | mark(root), stale)
     return sorted(files)
 
 
-def _written(out_root: Path, slug: str, options: ExportOptions, out: Path) -> list[str]:
-    """The files the last export of this game and preset wrote into ``out``, as its state sealed
-    on this machine says: ``export.json``, which anyone can write, never decides what is removed."""
+def _files(result: ExportResult, out: Path, kept: dict[str, tuple[str, str]]) -> dict[Path, bytes]:
+    """The export's files and its ``export.json``, which names the files kept beside them too."""
+    left_out = [{"deck": o.deck.id, "name": o.deck.name, "why": o.why, "taken_by": list(o.takers)}
+                for o in result.left_out]
+    record: dict[str, Any] = {"game": result.game.slug, "files": sorted({*result.files, *kept})}
+    if kept:  # (an export of every deck keeps nothing: its record as it always was)
+        record["kept"] = sorted(kept)
+    record |= {"warnings": result.warnings, "left_out": left_out, "black": result.black}
+    files = {out / rel: data for rel, data in sorted(result.files.items())}
+    files[out / RECORD] = (json.dumps(record, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    return files
+
+
+def _kept(then: dict[str, Any], result: ExportResult, out: Path,
+          named: set[str]) -> tuple[dict[str, tuple[str, str]], set[str]]:
+    """What an export of the decks ``named`` (``--deck``) leaves of the last export's files: every
+    file of another deck (never removed), and of them those still as written, by name, with their
+    hash and deck (recorded again). Nothing when every deck is exported."""
+    owners, digests = then.get("owners"), then.get("files")
+    if not named or not isinstance(owners, dict) or not isinstance(digests, dict):
+        return {}, set()
+    others = {name for name, owner in owners.items() if isinstance(name, str) and isinstance(owner, str)
+              and owner and owner not in named and name not in result.files and safe_rel(name)}
+    kept = {}
+    for name in sorted(others):
+        found = plain_file(out, name)
+        digest = digests.get(name)
+        if found is not None and isinstance(digest, str) and sha(found[0].read_bytes()) == digest:
+            kept[name] = (digest, owners[name])
+    return kept, others
+
+
+def _last(out_root: Path, slug: str, options: ExportOptions, out: Path) -> dict[str, Any]:
+    """The state of the last export of this game and preset into ``out``, sealed on this machine:
+    ``export.json``, which anyone can write, never decides what is removed or kept."""
     try:
         head, _, text = read_record(state_path(out_root, slug, options)).partition(b"\n")
         state = json.loads(text)
         if json.loads(head).get("check") != seal(text) or not safe_rel(state["folder"]) \
                 or inside(out_root, state["folder"]) != out or not isinstance(state["files"], dict):
-            return []
-        return [name for name in state["files"] if isinstance(name, str)]
+            return {}
+        return {"files": {name: digest for name, digest in state["files"].items() if isinstance(name, str)},
+                "owners": state.get("owners")}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return []
+        return {}

@@ -390,7 +390,9 @@ def record(out_root: Path, edition: str, game, snapshot: dict[str, Any],
     number = max(_numbers(out_root, edition), default=0) + 1
     when = (now or datetime.now(UTC)).strftime("%Y-%m-%dT%H:%M:%SZ")
     body = {"format": FORMAT, "number": number, "time": when, "game": game.slug, "lang": game.lang, "draft": str(game.draft),
-            "hash": digest, "counts": {d: v["count"] for d, v in decks.items()}, "decks": decks, "rulebook": rulebook}
+            "hash": digest, "counts": {d: v["count"] for d, v in decks.items()}, "decks": decks, "rulebook": rulebook,
+            # the printer profile its home sheets were drawn for (not in the hash): reprint --since's default
+            "printer": next((v.get("printer") for v in snapshot.values()), None)}
     kept = set(tags(out_root, edition).values())
     old = [n for n in _numbers(out_root, edition) if n not in kept]
     gone = old[:max(0, len(old) + 1 - KEEP)]

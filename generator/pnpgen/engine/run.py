@@ -25,7 +25,7 @@ from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace, relative_proof, workspace_relative
 from pnpgen.engine import bookkey, history
 from pnpgen.engine.cache import Cache, GameState, States, as_written, recorded
-from pnpgen.engine.changes import change_report, snapshot
+from pnpgen.engine.changes import PRINTER_CHANGED, change_report, snapshot
 from pnpgen.engine.export import exports_made
 from pnpgen.engine.fingerprint import fingerprint
 from pnpgen.engine.fresh import GameOutcome, edition, for_game, inputs_of, sort_games
@@ -249,7 +249,8 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
         if book is not None:
             book.close()
     reprints_kept = _reprint_kept(before, reprint_out, out_dir, cache)  # no piece changed: they stay, maybe not printed yet
-    if "reprint.pdf" in reprints_kept and any(r["why"] == ["sheets changed"] for r in reprint.values()):
+    if "reprint.pdf" in reprints_kept and (any(r["why"] == ["sheets changed"] for r in reprint.values())
+                                           or any(line.startswith(PRINTER_CHANGED) for line in changes)):
         changes.append(RELAID)  # (the sheets laid out anew, no piece changed: another paper, printer or layout)
     result.manifest["changes"] = changes
     result.manifest["reprint"] = reprint

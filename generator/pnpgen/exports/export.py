@@ -89,6 +89,7 @@ class ExportResult:
     left_out: list[LeftOut] = field(default_factory=list)
     black: list[str] = field(default_factory=list)  # CMYK: what was made 100 % K with overprint
     made: dict[str, str] = field(default_factory=dict)  # image file → what it was made from (EarlierImages)
+    owners: dict[str, str] = field(default_factory=dict)  # file → the deck it is of ("": the contact sheets, order)
 
 
 def export_game(ws: Workspace, slug: str, options: ExportOptions,
@@ -218,6 +219,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
         raise InputError(f"{Path(e.path).name} was saved again while the export drew the faces that show it",
                          path=Path(e.path), expected="export again: nothing was written") from None
     _gather(made, result.files)
+    result.owners = {name: deck.id if deck is not None else "" for deck, mine in made for name in mine}
     result.files["order.csv"] = order_csv(EXPORT_ORDER_COLUMNS, [astuple(row) for row in result.order])
     result.warnings = workspace_relative(result.warnings, ws.root)  # export.json: the same bytes in any folder
     return result

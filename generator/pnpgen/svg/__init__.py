@@ -56,6 +56,7 @@ from pnpgen.svg.style import (
     XML_SPACE,
     BeyondPdf,
     Fallback,
+    combined,
     compose,
     harmless,
     local_name,
@@ -212,6 +213,7 @@ class Converter:
         self.items: list[tuple] = []
         self.ops: list[str] = []
         self.state: dict[str, Any] = {}
+        self.outer: tuple = IDENTITY  # an SVG picture's: where the face showing it draws it (checked with its own)
         self.stack: list[dict[str, Any]] = []
         self.using: list[Any] = []  # <use> targets being expanded, against cycles
         self.elements = 0  # drawn so far, against <use> of <use> … that multiplies (MAX_ELEMENTS)
@@ -244,7 +246,15 @@ class Converter:
         self.ops.append("q " + op if op else "q")
         self.stack.append(dict(self.state))
         if matrix is not None:
-            self.state["ctm"] = compose(self.state.get("ctm", IDENTITY), matrix)
+            self.state["ctm"] = self.within(matrix)
+
+    def within(self, matrix: tuple) -> tuple:
+        """The transform the state's and ``matrix`` come to, checked against what a PDF holds with
+        those of the face an SVG picture is drawn in (a BeyondPdf: the element is named)."""
+        ctm = combined(self.state.get("ctm", IDENTITY), matrix)
+        if self.outer is not IDENTITY:
+            combined(self.outer, ctm)
+        return ctm
 
     def device_box(self, box: tuple, matrix: tuple | None = None) -> tuple[tuple, float]:
         """``box`` (user units, through ``matrix`` first) as points from the face's bottom-left
@@ -578,6 +588,7 @@ class Converter:
         if matrix is not None and clip_el is None and name in SHAPES:
             scale = similarity(matrix)
             if scale:  # a turned or moved shape: its points moved instead, no q/cm/Q
+                self.within(matrix)  # (checked as a group's would be)
                 shapes.shape(self, el, name, props, style, matrix, scale)
                 return
         wrap = matrix is not None or clip_el is not None

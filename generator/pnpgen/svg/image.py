@@ -30,6 +30,7 @@ from pnpgen.svg.style import (
     SVG_NS,
     UNITS_PX,
     XLINK_HREF,
+    combined,
     compose,
     parse_svg,
     parse_transform,
@@ -84,6 +85,7 @@ def image(conv, el, name: str, props: dict, style: dict) -> None:
     conv.paint_ground((x, y, x + w, y + h), None, None)
     conv.push(f"{pdf_num(x)} {pdf_num(y)} {pdf_num(w)} {pdf_num(h)} re W n {pdf_matrix(m)} cm")
     sub.state = {}  # what the sub-document writes must not rely on this one's state
+    sub.outer = combined(conv.outer, conv.within(m))  # its transforms checked with the face's around it
     sub.viewport = (svb[2], svb[3])
     sub.elements = conv.elements
     sub.at = conv.at  # the template line placing the picture, for what the print lint is told of it

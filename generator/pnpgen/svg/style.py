@@ -241,6 +241,19 @@ class BeyondPdf(InputError):
     itself knows no element: it is on the hot path)."""
 
 
+def combined(outer: tuple, inner: tuple) -> tuple:
+    """``compose(outer, inner)``: the transform an element's numbers are drawn with, its groups'
+    (``outer``, each within bounds) and its own together; a BeyondPdf when the product reaches
+    beyond what a PDF holds (``scale(1e5)`` in a ``scale(1e5)``: each number fine, 1e10 drawn)."""
+    m = compose(outer, inner)
+    for v in m:
+        if not -MAX_COORDINATE <= v <= MAX_COORDINATE:
+            raise BeyondPdf(f"the face has a transform that, with those of the groups around it, comes to {v:g} (points on the page), "
+                            "beyond what a PDF holds", expected=f"transforms whose product stays within "
+                            f"±{MAX_COORDINATE:g} (a scale() inside another scale() multiplies)")
+    return m
+
+
 def bounded(v: float) -> float:
     """``v``, unless it is infinite, not a number, or too large for a PDF page (an InputError
     that the build completes with the template and face, and the converter with the element)."""
