@@ -95,15 +95,56 @@ def test_a_text_edit_is_written_from_the_last_file_as_a_cold_build_writes_it(tmp
             assert done.returncode == 0, done.stdout + done.stderr
 
 
-def test_a_count_edit_and_a_template_edit_are_written_afresh(tmp_path, patches, monkeypatch):
+def _qpdf_clean(ws: Path) -> None:
+    if shutil.which("qpdf"):
+        for doc in DOCS:
+            done = subprocess.run(["qpdf", "--check", str(ws / "build" / "test" / doc)], capture_output=True, text=True)
+            assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_count_edits_are_written_from_the_last_file_as_a_cold_build_writes_them(tmp_path, patches, monkeypatch):
+    """A count edit moves the shop file's pages after the piece (one piece a page): each moved
+    page is copied from the last file, its references renumbered; pieces added, a piece gone
+    (count 0), a sheet more and a sheet fewer — every document a cold build's."""
     ws = make_workspace(tmp_path / "ws")
     assert run(ws, *BUILD) == 0
-    _edit(_deck(ws), "{name: カード2,", "{name: カード2, count: 3,")
+    copied = 0
+    put = writer.ObjectFile.put_copied
+
+    def counting(self, body):
+        nonlocal copied
+        copied += 1
+        put(self, body)
+
+    monkeypatch.setattr(writer.ObjectFile, "put_copied", counting)
+    steps = [("{name: カード2,", "{name: カード2, count: 3,", 13, 2, 3),  # two pieces more: the pages after moved
+             ("{name: カード5,", "{name: カード5, count: 0,", 12, 2, 3),  # a piece gone, its face with it
+             ("{name: カード2, count: 3,", "{name: カード2, count: 10,", 19, 3, 10),  # a sheet more
+             ("{name: カード2, count: 10,", "{name: カード2,", 10, 2, 1)]  # and a sheet fewer
+    for n, (old, new, pieces, sheets, twos) in enumerate(steps):
+        patches.clear()
+        copied = 0
+        _edit(_deck(ws), old, new)
+        assert run(ws, *BUILD) == 0
+        assert patches["shop/cards.pdf"] is True, n
+        assert copied > 10 * 2, n  # (most of the shop's pages' objects: copied, not written)
+        _same_as_cold(tmp_path, ws, f"cold{n}", monkeypatch)
+        shop = PdfReader(ws / "build" / "test" / "shop" / "cards.pdf")
+        assert len(shop.pages) == 2 * pieces
+        fronts = [page.extract_text() for page in shop.pages[::2]]
+        assert ["カード2" in text for text in fronts].count(True) == twos
+        assert any("カード5" in text for text in fronts) is (n == 0)
+        home = PdfReader(ws / "build" / "test" / "cards.pdf")
+        assert len(home.pages) == 2 * sheets
+        everything = PdfReader(ws / "build" / "test" / "test-all.pdf")
+        bom = everything.pages[-1].extract_text()
+        assert f"{pieces}" in bom, bom
+        _qpdf_clean(ws)
+
+
+def test_a_template_edit_is_written_afresh(tmp_path, patches, monkeypatch):
+    ws = make_workspace(tmp_path / "ws")
     assert run(ws, *BUILD) == 0
-    assert patches["shop/cards.pdf"] is False  # (every page after the edited card's moved)
-    _same_as_cold(tmp_path, ws, "cold", monkeypatch)
-    assert len(PdfReader(ws / "build" / "test" / "shop" / "cards.pdf").pages) == 2 * (11 + 2)
-    patches.clear()
     _edit(ws / "templates" / "test" / "card-front.svg.j2", "{% endblock %}", '<rect x="1" y="1" width="2" height="2"/>{% endblock %}')
     assert run(ws, *BUILD) == 0
     assert not patches  # (the faces drawn with other templates: no layout holds)
@@ -169,9 +210,10 @@ def test_a_link_in_place_of_the_last_output_is_not_read(tmp_path, patches, monke
     _same_as_cold(tmp_path, ws, "cold", monkeypatch)
 
 
-def test_pictured_cards_text_edit_copied_and_art_edit_written_afresh(tmp_path, patches, monkeypatch):
+def test_pictured_cards_text_and_art_edits_are_written_from_the_last_file(tmp_path, patches, monkeypatch):
     """Illustrated cards: a text edit is written from the last file (the pictures laid out first,
-    as always); an art edit changes a picture, and every document is written afresh."""
+    as always); an art edit changes a picture: the pictures are laid out again and the pages
+    copied with their references to them renumbered, the bytes a cold build writes."""
     from PIL import Image
 
     arts = ["a.png", "b.png", "c.png"]
@@ -186,7 +228,9 @@ def test_pictured_cards_text_edit_copied_and_art_edit_written_afresh(tmp_path, p
     patches.clear()
     Image.new("RGB", (300, 200), (90, 90, 20)).save(ws / "data" / "test" / "art" / "c.png")
     assert run(ws, *BUILD) == 0
-    assert patches and True not in patches.values()
+    # the pictures' objects laid out again, every reference to them renumbered (the home sheets: more
+    # than half their pages show the changed faces, written afresh)
+    assert patches == {**PATCHED, "cards.pdf": False}
     _same_as_cold(tmp_path, ws, "cold2", monkeypatch)
 
 
@@ -238,14 +282,15 @@ def test_a_text_edit_lays_out_the_unchanged_pages_pictures_by_their_keys(tmp_pat
     _same_as_cold(tmp_path, ws, "cold2", monkeypatch)
 
 
-def test_a_face_showing_another_picture_is_not_laid_out_from_the_keys(tmp_path, patches, monkeypatch):
+def test_a_face_showing_another_picture_renumbers_the_pictures(tmp_path, patches, monkeypatch):
     """A card given another of the deck's pictures: the pictures are met in another order, so
-    the documents are written afresh, as a cold build writes them."""
+    they are numbered otherwise; the pages are copied with their references renumbered, the
+    documents as a cold build writes them."""
     ws = _pictured(tmp_path)
     assert run(ws, *BUILD) == 0
     _edit(_deck(ws), "{name: 札1, art: b.png}", "{name: 札1, art: a.png}")
     assert run(ws, *BUILD) == 0
-    assert patches and True not in patches.values()
+    assert patches == PATCHED
     _same_as_cold(tmp_path, ws, "cold", monkeypatch)
 
 

@@ -13,11 +13,16 @@ edited faces' forms, the pages that show them, the fonts and what follows replac
 each page's first object and digest, each face's form and first page by position, what each page
 numbered besides, the glyphs each page and face shows, for the fonts' subsets), each object's
 length and the SHA-256 of that part's bytes; the engine keeps it in a sealed pack of the cache.
-``patched`` writes a document from the last build's file when its plan is that file's but for some
-faces' content: the part is read from the file in place and used only when its bytes are the ones
-recorded (a damaged, stale or foreign file is never copied from); the pages that changed are
-written by the writer as it writes every page, and must number exactly what they numbered before.
-Anything else (a count edit moves pages, an art edit changes the pictures) is written as always.
+``patched`` writes a document from the last build's file when most of its pages are pages of that
+file (the same digest, the same faces first shown on them): the part is read from the file in
+place and used only when its bytes are the ones recorded (a damaged, stale or foreign file is never
+copied from); the pages that changed are written by the writer as it writes every page. A page
+copied where it stood, everything before it numbered as before, is copied as it is; a page a count
+edit moved (or one after a page that now numbers otherwise, or after pictures laid out otherwise by
+an art edit) is copied with every reference in its objects' dictionaries renumbered — its streams
+are the same bytes, and what depends on its place (its sheet number, the stamp's hash) is in its
+content, so in its digest. A page is copied only when the fonts, patterns and layers it numbered
+first there are new here too, and all it met before there is met here: else it is written.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ import os
 import re
 import stat
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
@@ -52,15 +57,17 @@ def glyph_text(glyphs: Mapping[str, Mapping[int, str]]) -> dict[str, str]:
 
 
 def count_glyphs(counts: dict[str, Counter], text: Mapping[str, str], by: int = 1) -> None:
-    """A stream's glyphs (``glyph_text``) counted in (``by`` 1) or out (-1) of a document's: how
-    many of its streams show each (glyph id, character) pair."""
+    """A stream's glyphs (``glyph_text``) counted in (``by`` 1) or out (-1) of a document's, or
+    ``by`` times more: how many of its streams show each (glyph id, character) pair."""
     for font, s in text.items():
         pairs = zip(s[0::2], s[1::2])
         counted = counts.setdefault(font, Counter())
-        if by > 0:
+        if by == 1:
             counted.update(pairs)
-        else:
+        elif by == -1:
             counted.subtract(pairs)
+        else:
+            counted.update(dict.fromkeys(pairs, by))
 
 
 def document_glyphs(counts: Mapping[str, Counter]) -> dict[str, dict[int, str]] | None:
@@ -280,67 +287,97 @@ def _read_at(fd: int, size: int, at: int) -> bytes:
 
 @dataclass(frozen=True)
 class Plan:
-    """A document found to be the last one's but for some faces' content (``plan``): the last
-    file's pages' part (checked), each page's digest, the faces by position, the pages to write."""
+    """A document found to be made of the last one's pages (``plan``): the last file's pages'
+    part (checked), each page's digest, the faces in the order first shown (``keys``, each by the
+    page first showing it: ``first``), and for each page the last file's page to copy (``src``;
+    None: written)."""
 
     path: str
     part: bytes
     digests: list[bytes]
     keys: list[str]
-    redo: set[int]
+    first: dict[str, int]
+    hashes: dict[str, str]  # each face's ``name_hash``
+    src: list[int | None]
+
+
+_SCAN = 64  # the last file's pages of a digest looked at for one page, at most (a shop's backs are all alike)
 
 
 def plan(w: Any, pages: Sequence, last: Layout, path: str) -> Plan | None:
     """What ``patched`` needs to write a document from the last build's file at ``path``, found
-    before anything is written (so a count edit costs the writer a walk of the pages, no more);
-    None when the document is not the last one's but for faces' content, or the file is not the
-    one recorded."""
+    before anything is written: each page copied from a page of that file with the same digest
+    whose first shown faces are the same (where the page stood, or where it stood before a count
+    edit moved it), or written. None when more than half the pages are written, or the file is
+    not the one recorded."""
     faces = w.faces
-    if last.cmyk != w.cmyk or len(pages) != len(last.starts):
+    if last.cmyk != w.cmyk:
         return None
     digests = [faces.digests.get(id(page)) for page in pages]
     if None in digests:
         return None
-    order: dict[str, int] = {}  # each face key by the page that shows it first, in that order
+    first: dict[str, int] = {}  # each face key by the page that shows it first, in that order
+    firsts: list[list[str]] = [[] for _ in pages]
     for i, page in enumerate(pages):
         for key in page.faces():
-            if key not in order:
-                order[key] = i
-    if list(order.values()) != last.form_pages:
-        return None
+            if key not in first:
+                first[key] = i
+                firsts[i].append(key)
     names = faces.names
-    keys = list(order)
-    changed = {p for p, key in enumerate(keys) if name_hash(names.get(key, key)) != last.faces[p]}
-    redo = {i for i, d in enumerate(digests) if d is not None and d.hex()[:32] != last.digests[32 * i:32 * i + 32]}
-    redo |= {last.form_pages[p] for p in changed}
-    if len(redo) > len(pages) // 2:  # (most of it written: as always)
+    hashes = {key: name_hash(names.get(key, key)) for key in first}
+    if len(set(hashes.values())) != len(hashes):
+        return None
+    old_lists: dict[int, list[str]] = {}
+    for p, page_of in enumerate(last.form_pages):
+        old_lists.setdefault(page_of, []).append(last.faces[p])
+    old_firsts = {j: tuple(sorted(hs)) for j, hs in old_lists.items()}
+    n_old, digested = len(last.starts), last.digests
+    by_digest: dict[str, list[int]] = {}  # (the last file's pages by digest, made when a page moved)
+    src: list[int | None] = []
+    shift = 0  # the new page's index less its last page's, as last found
+    for i, d in enumerate(digests):
+        h = d.hex()[:32] if d is not None else ""
+        mine = tuple(sorted(hashes[k] for k in firsts[i])) if firsts[i] else ()
+        at = i - shift
+        if 0 <= at < n_old and digested[32 * at:32 * at + 32] == h and old_firsts.get(at, ()) == mine:
+            j: int | None = at
+        else:
+            if not by_digest:
+                for k in range(n_old):
+                    by_digest.setdefault(digested[32 * k:32 * k + 32], []).append(k)
+            j = next((c for c in islice(by_digest.get(h, ()), _SCAN) if old_firsts.get(c, ()) == mine), None)
+        if j is not None:
+            shift = i - j
+        src.append(j)
+    if sum(j is None for j in src) > len(pages) * 9 // 10:  # (nearly all of it written: as always)
         return None
     part = read_part(path, last)
     if part is None:
         return None
-    return Plan(path, part, [d for d in digests if d is not None], keys, redo)
+    return Plan(path, part, [d for d in digests if d is not None], list(first), first, hashes, src)
 
 
 def laid_out(w: Any, pages: Sequence, last: Layout, found: Plan) -> list[tuple[str, bytes]] | None:
     """The pictures of a document written from the last build's file (``plan``), in the order the
-    writer meets them (``_Writer.shown``): an unchanged page's by the keys the layout recorded (its
-    page and faces not walked), each by the stand-in the build's image streams place it by; a
-    rewritten page's walked. None when the layout holds no keys or a picture is known by no
-    stand-in (the pictures are then walked as always)."""
-    if len(last.shows) != len(pages):
+    writer meets them (``_Writer.shown``): a copied page's by the keys the layout recorded for the
+    page it is copied from (its page and faces not walked), each by the stand-in the build's image
+    streams place it by; a written page's walked. None when the layout holds no keys or a picture
+    is known by no stand-in (the pictures are then walked as always)."""
+    if len(last.shows) != len(last.starts):
         return None
-    first = dict(zip(found.keys, last.form_pages))  # each face by the page first showing it
+    first = found.first
     out: list[tuple[str, bytes]] = []
     shows = []
     for i, page in enumerate(pages):
-        if i in found.redo:
+        j = found.src[i]
+        if j is None:
             made = w.faces.page(page, w.cmyk, w.page_stream)
             if set(made.forms.values()) != set(page.faces()):
                 return None
             shown = w.shown_on(page, {face for face in made.forms.values() if first[face] < i})
         else:
             shown = []
-            for key in last.shows[i]:
+            for key in last.shows[j]:
                 stand_in = w.images.stand_in_of(key)
                 if stand_in is None:
                     return None
@@ -351,16 +388,87 @@ def laid_out(w: Any, pages: Sequence, last: Layout, found: Plan) -> list[tuple[s
     return out
 
 
+def _renumbered(body: bytes, n: int, number: Callable[[int], int | None]) -> bytes | None:
+    """An object of the last file as object ``n``, each reference in its dictionary renumbered by
+    ``number`` (old → new, or None: not known); None when one is not known, or the dictionary
+    holds a string (whose text could read as a reference). A stream's data is never read: the
+    dictionary is the object's second line (``pdf`` writes no line break in one)."""
+    head = body.find(b"\n")
+    end = body.find(b"\n", head + 1)
+    if head < 0 or end < 0:
+        return None
+    d = body[head + 1:end]
+    if b" 0 R" not in d:
+        return b"%d 0 obj\n" % n + body[head + 1:]
+    if b"(" in d:
+        return None
+    parts = d.split(b" 0 R")  # each but the last ends with a reference's number, after a space or [
+    for k in range(len(parts) - 1):
+        part = parts[k]
+        cut = max(part.rfind(b" "), part.rfind(b"[")) + 1
+        digits = part[cut:]
+        new = number(int(digits)) if digits.isdigit() else None
+        if new is None:
+            return None
+        parts[k] = part[:cut] + b"%d" % new
+    return b"%d 0 obj\n" % n + b" 0 R".join(parts) + body[end:]
+
+
+def _moved(bodies: list[bytes | None], start: int, end: int, delta: int, number: Mapping[int, int]
+           ) -> list[bytes | None] | None:
+    """A page's objects (``start`` to ``end``; None: a font's, written at the end) moved ``delta``
+    on, their references renumbered: their own by ``delta``, the others' by ``number``; None when
+    one is not known."""
+    def renumber(old: int) -> int | None:
+        return old + delta if start <= old < end else number.get(old)
+
+    out: list[bytes | None] = []
+    for n, body in enumerate(bodies, start + delta):
+        if body is not None:
+            body = _renumbered(body, n, renumber)
+            if body is None:
+                return None
+        out.append(body)
+    return out
+
+
+def _old_pictures(last: Layout) -> dict[str, int] | None:
+    """The last file's pictures' numbers (the objects before the pages, in the order its pages
+    showed them), when its layout holds their keys and they are as recorded."""
+    if len(last.shows) != len(last.starts):
+        return None
+    out: dict[str, int] = {}
+    for keys in last.shows:
+        for key in keys:
+            if key not in out:
+                out[key] = len(out) + 1
+    if len(out) + 4 != last.first or pictures_hash({k: Ref(n) for k, n in out.items()}) != last.pictures:
+        return None
+    return out
+
+
 def patched(w: Any, pages: Sequence, last: Layout, found: Plan, pages_ref: Ref) -> list[Ref] | None:
     """The pages of a document written by ``w`` (its pictures, catalog, page tree and information
-    numbered already) from the last build's file (``plan``): each page that did not change, and
-    the form of each face it shows first, copied; the others written. The page objects (the page
-    tree's kids), or None when the document is not the last one's but for faces' content (``w``
-    is then spent: the document is written afresh by another writer)."""
+    numbered already) from the last build's file (``plan``): each page ``plan`` found there copied
+    with what it numbers first (the forms of the faces it shows first, fonts, patterns, layers)
+    when the names it meets are new here as they were there; the others written. A copied page
+    that stands where it stood, all before it numbered as before, is copied as it is; one moved
+    (a count edit) has every reference of its objects' dictionaries renumbered (its streams are
+    the same). The page objects (the page tree's kids), or None when the document cannot be
+    written so (``w`` is then spent: the document is written afresh by another writer)."""
     f, faces, names = w.f, w.faces, w.faces.names
-    if f.next != last.first or pictures_hash(w.pictures) != last.pictures:
-        return None
-    part, digests, keys, redo = found.part, found.digests, found.keys, found.redo
+    same = pictures_hash(w.pictures) == last.pictures and f.next == last.first
+    number: dict[int, int] = {}  # the last file's objects outside a page's own → this file's
+    if same:
+        number.update((r.n, r.n) for r in w.pictures.values())
+        number[pages_ref.n] = pages_ref.n
+    else:
+        old_pictures = _old_pictures(last)
+        if old_pictures is None:
+            return None
+        number.update((n, w.pictures[k].n) for k, n in old_pictures.items() if k in w.pictures)
+        number[last.first - 2] = pages_ref.n
+    part, digests, src = found.part, found.digests, found.src
     cut, at = [0], 0  # each object's place in ``part``
     for n in last.lengths:
         at += n
@@ -368,60 +476,97 @@ def patched(w: Any, pages: Sequence, last: Layout, found: Plan, pages_ref: Ref) 
     by_page: dict[int, list] = {}
     for e in last.named:
         by_page.setdefault(e[0], []).append(e)
+    before = [0] * (len(last.starts) + 1)  # how many of ``last.named`` the pages before each numbered
+    for e in last.named:
+        before[e[0] + 1] += 1
+    for k in range(len(last.starts)):
+        before[k + 1] += before[k]
     forms_of: dict[int, list[int]] = {}
     for p, i in enumerate(last.form_pages):
         forms_of.setdefault(i, []).append(p)
+    old_named = {(e[1], e[2]): e[3] for e in last.named}
+    old_forms = dict(zip(last.faces, last.forms))
+    by_hash = {h: k for k, h in found.hashes.items()}
     fonts = {e[3] for e in last.named if e[1] in ("font", "standard")}  # written with the subsets, at the end
     tables = dict(zip(NAMED, _tables(w)))
+    met = 0  # how many of ``last.named`` (in order) this file has numbered already
     rec: Recorder = w.rec
     counts = {font: Counter(dict(zip(zip(text[0::2], text[1::2]), last.counts[font])))
-              for font, text in last.union.items()}  # the last file's glyphs, less what changed, plus what is new
+              for font, text in last.union.items()}  # the last file's glyphs, less what is gone, plus what is new
+    uses = [0] * len(last.starts)
     kids: list[Ref] = []
     for i, page in enumerate(pages):
-        start = last.starts[i]
-        end = last.starts[i + 1] if i + 1 < len(pages) else last.end
-        if f.next != start:
-            return None
-        if i in redo:  # written as always: it must number what it numbered before
-            named, formed = len(rec.named), len(rec.forms)
+        j = src[i]
+        if j is not None:
+            while met < len(last.named) and last.named[met][2] in tables[last.named[met][1]]:
+                met += 1
+            firsts = by_page.get(j)
+            if before[j] > met or (firsts is not None and any(e[2] in tables[e[1]] for e in firsts)):
+                j = None  # (it would not number here what it numbered there: written)
+        if j is not None:
+            start = last.starts[j]
+            end = last.starts[j + 1] if j + 1 < len(last.starts) else last.end
+            delta = f.next - start
+            at = last.first
+            bodies = [None if n in fonts else part[cut[n - at]:cut[n - at + 1]] for n in range(start, end)]
+            copies = bodies if same and delta == 0 and j == i else _moved(bodies, start, end, delta, number)
+            if copies is None:
+                j = None  # (a reference not known here: written)
+        if j is None:  # written as always
+            named, formed, begun = len(rec.named), len(rec.forms), f.next
             kids.append(w.page(page, pages_ref))
-            if f.next != end or not rec.ok or rec.named[named:] != by_page.get(i, []) \
-                    or rec.forms[formed:] != [last.forms[p] for p in forms_of.get(i, [])]:
+            if not rec.ok:
                 return None
-            for old in (last.page_glyphs.get(str(i)), *(last.face_glyphs[p] for p in forms_of.get(i, ()))):
-                if old:
-                    count_glyphs(counts, old, -1)
+            for e in rec.named[named:]:
+                if (e[1], e[2]) in old_named:
+                    number[old_named[(e[1], e[2])]] = e[3]
+            for h, n in zip(rec.faces[formed:], rec.forms[formed:]):
+                if h in old_forms:
+                    number[old_forms[h]] = n
+            if same and not (i < len(last.starts) and begun == last.starts[i]
+                             and f.next == (last.starts[i + 1] if i + 1 < len(last.starts) else last.end)
+                             and rec.named[named:] == by_page.get(i, [])
+                             and rec.forms[formed:] == [last.forms[p] for p in forms_of.get(i, [])]):
+                same = False  # (what follows is numbered otherwise than there: renumbered)
             for shown in (rec.page_glyphs.get(str(i)), *rec.face_glyphs[formed:]):
                 if shown:
                     count_glyphs(counts, _text(shown, faces.glyph_texts))
             continue
-        for n in range(start, end):
-            if n in fonts:
+        assert copies is not None
+        uses[j] += 1
+        rec.starts.append(f.next)
+        for body in copies:
+            if body is None:
                 f.reserve()
             else:
-                f.put_copied(part[cut[n - last.first]:cut[n - last.first + 1]])
-        rec.starts.append(start)
-        text = last.page_glyphs.get(str(i))
+                f.put_copied(body)
+        same = same and delta == 0 and j == i
+        text = last.page_glyphs.get(str(j))
         if text is not None:
             rec.page_glyphs[str(i)] = text
-        for e in by_page.get(i, ()):
-            tables[e[1]][e[2]] = Ref(e[3])
-            rec.named.append(e)
-        for p in forms_of.get(i, ()):
-            w.forms[keys[p]] = Ref(last.forms[p])
+        for e in by_page.get(j, ()):
+            tables[e[1]][e[2]] = Ref(e[3] + delta)
+            number[e[3]] = e[3] + delta
+            rec.named.append([i, e[1], e[2], e[3] + delta])
+        for p in forms_of.get(j, ()):
+            key = by_hash[last.faces[p]]
+            w.forms[key] = Ref(last.forms[p] + delta)
+            number[last.forms[p]] = last.forms[p] + delta
             rec.faces.append(last.faces[p])
-            rec.forms.append(last.forms[p])
+            rec.forms.append(last.forms[p] + delta)
             rec.form_pages.append(i)
             rec.face_glyphs.append(last.face_glyphs[p])
-        kids.append(Ref(end - 1))
-    if f.next != last.end:
-        return None
+        kids.append(Ref(end - 1 + delta))
+    for k, n in enumerate(uses):  # each page of the last file's glyphs counted as often as it is copied
+        if n != 1:
+            for shown in (last.page_glyphs.get(str(k)), *(last.face_glyphs[p] for p in forms_of.get(k, ()))):
+                if shown:
+                    count_glyphs(counts, shown, n - 1)
     glyphs = document_glyphs(counts)
     if glyphs is None:
         return None
     w.glyphs, rec.counts = glyphs, counts
     used = faces.used  # (what the next save keeps: every face and page this document shows)
-    used.update((names.get(k, k), w.cmyk) for k in keys)
+    used.update((names.get(k, k), w.cmyk) for k in found.keys)
     used.update((d, w.cmyk) for d in digests)
     return kids
-
