@@ -46,7 +46,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "generator" / "pnpgen"
 MAX_LINES = 800
 
 RANKS = {
-    **dict.fromkeys(("errors", "units", "progress", "memo", "patterns", "safetext", "terms", "resources", "readme", "messages", "fonts", "fonttables", "usercache", "atomic", "litter", "boxnet",
+    **dict.fromkeys(("errors", "units", "progress", "memo", "patterns", "safetext", "terms", "resources", "readme", "messages", "fonts", "fonttables", "usercache", "atomic", "litter", "boxnet", "children",
                      "shapes", ""), 0),
     "data": 1, "printers": 2, "text": 2, "svg": 3, "impose": 4, "pdf": 5, "faces": 6, "rulebook": 7, "exports": 7,
     "engine": 8, "serve": 9, "playtest": 9, "sheetargs": 9, "scaffold": 9, "cli": 10, "commands": 10, "__main__": 10,

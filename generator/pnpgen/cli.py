@@ -15,6 +15,7 @@ from typing import Any, NoReturn
 
 import pnpgen
 from pnpgen import playtest
+from pnpgen.children import forked_end_with_parent
 from pnpgen.data import validate
 from pnpgen.data.formats import BLEED_MM, MIN_DPI, PAPER_SIZES, paper_named_by_size
 from pnpgen.data.workspace import find_workspace
@@ -446,6 +447,7 @@ def console() -> None:
     if isinstance(sys.stderr, io.TextIOWrapper):  # (2>/dev/full: an error said there ended in status 1)
         sys.stderr = _Output(sys.stderr)  # type: ignore[assignment]
     signal.signal(signal.SIGINT, functools.partial(_ctrl_c, os.getpid()))
+    forked_end_with_parent()  # a killed command leaves no process of its own behind
     code = main(own_process=True)
     if isinstance(sys.stdout, _Output) and sys.stdout.failed is not None:
         print(f"pnpgen: error: cannot write the command's output: {sys.stdout.failed.strerror} (expected room "

@@ -463,7 +463,7 @@ def clean(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.messages import counted
 
     out_root = args.out or ws.root / "build"
-    done = clean_outputs(out_root, args.game, history=args.history)
+    done = clean_outputs(out_root, args.game, history=args.history, workspace_games=ws.slugs())
     if done.cache_linked is not None:
         raise InputError("is a link to another folder, where pnpgen's records of what it wrote would be: nothing is "
                          "read or removed through it, so everything in the folder stays", path=done.cache_linked,

@@ -82,3 +82,26 @@ def test_clean_reads_and_removes_nothing_through_a_cache_that_is_a_link(built_wo
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "build/.cache: is a link to another folder" in err, err
     assert _tree(elsewhere) == before and _tree(built_workspace / "build" / "test") == outputs
+
+
+@pytest.mark.parametrize("history", [False, True])
+def test_clean_of_a_game_takes_nothing_of_a_game_named_like_its_edition(tmp_path, capsys, history):
+    """data/test.en/ beside data/test/ (a game folder copied for its English version by hand): its
+    state (.cache/test.en.json), its files and its versions (.history/test.en/) read as test's
+    English edition's, and ``clean --game test`` removed them all (hostile22)."""
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
+    shutil.copytree(ws / "data" / "test", ws / "data" / "test.en")
+    shutil.copytree(ws / "templates" / "test", ws / "templates" / "test.en")
+    assert run(ws, "build", "--all", "--no-rulebook") == 0
+    build = ws / "build"
+    other = {**_tree(build / "test.en"), **{f"h/{k}": v for k, v in _tree(build / ".history" / "test.en").items()}}
+    assert "cards.pdf" in other and (build / ".cache" / "test.en.json").is_file()
+    capsys.readouterr()
+    assert run(ws, "clean", "--game", "test", *(["--history"] if history else [])) == 0
+    assert not (build / "test").exists()
+    assert {**_tree(build / "test.en"), **{f"h/{k}": v for k, v in _tree(build / ".history" / "test.en").items()}} == other
+    assert (build / ".cache" / "test.en.json").is_file()
+    if not history:
+        assert "kept the 1 version recorded" in capsys.readouterr().out  # test's own, not test.en's too
+    assert run(ws, "clean", "--game", "test.en", "--history") == 0
+    assert not (build / "test.en").exists() and not (build / ".history" / "test.en").exists()

@@ -18,7 +18,7 @@ stays, with it.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -52,10 +52,14 @@ class Cleaned:
     cache_linked: Path | None = None  # <out>/.cache, the records, a link: nothing done (as a build refuses it)
 
 
-def clean(out_root: Path, game: str | None = None, history: bool = False) -> Cleaned:
+def clean(out_root: Path, game: str | None = None, history: bool = False,
+          workspace_games: Collection[str] = ()) -> Cleaned:
     """Remove the files pnpgen's records in ``out_root`` name (only ``game``'s, when given).
     The versions recorded in ``.history/`` (and their tags) are the designer's record of what was
-    printed, not outputs: they go only with ``history``."""
+    printed, not outputs: they go only with ``history``. ``workspace_games``: the workspace's games, so that
+    ``game``'s cleaning takes nothing of a game named ``<game>.<something>`` (data/g.en beside
+    data/g: its records read as g's English edition's, and ``clean --game g`` removed its files,
+    records and versions)."""
     done = Cleaned()
     if not out_root.is_dir() or not is_output_folder(out_root):
         return done  # a folder pnpgen never wrote: nothing in it is pnpgen's, not even a lock to leave
@@ -71,8 +75,10 @@ def clean(out_root: Path, game: str | None = None, history: bool = False) -> Cle
             done.strangers = [out_root / TRASH / name for name in strangers(out_root / TRASH)]
         for state in sorted(cache.root.glob("*.json")) if cache.root.is_dir() else []:
             editions = _editions(state.stem)
-            if game is not None and game not in (slug for slug, _ in editions):
-                continue
+            if game is not None:  # only the game's readings, and none that is another game's own state
+                editions = [(slug, lang) for slug, lang in editions if slug == game and not (lang and state.stem in workspace_games)]
+                if not editions:
+                    continue
             files = _recorded(state)
             if files is None:  # not sealed here: it proves nothing, so nothing it names goes (nor itself)
                 done.left.extend(p for p in (out_root / slug / lang for slug, lang in editions) if p.is_dir())
@@ -118,9 +124,9 @@ def clean(out_root: Path, game: str | None = None, history: bool = False) -> Cle
             done.removed.append(table)
             _remove_empty(table.parent)
         if history:  # the versions recorded (engine/history.py), tags and all
-            done.removed.extend(history_files.clean(out_root, game))
+            done.removed.extend(history_files.clean(out_root, game, workspace_games))
         else:
-            done.history_kept = history_files.recorded(out_root, game)
+            done.history_kept = history_files.recorded(out_root, game, workspace_games)
         remove_stray_temps([cache.root, *(f for f in touched if not f.is_symlink())], cache.root.parent)
         for folder in sorted(touched | {cache.root}):
             _remove_empty(folder)

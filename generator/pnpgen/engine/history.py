@@ -25,6 +25,7 @@ import json
 import re
 import stat
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -647,29 +648,31 @@ def _md(text: Any) -> str:
     return re.sub(r"([\\`*_\[\]<>#|&~])", r"\\\1", str(text)).replace("\n", " ")
 
 
-def _history_files(out_root: Path, game: str | None) -> list[Path]:
-    """The files of ``.history/<game>/`` and ``<game>.<lang>/`` (every game's without ``game``)
-    named as this module names them (v<number>.json, tags.json), in no linked folder."""
+def _history_files(out_root: Path, game: str | None, games: Collection[str] = ()) -> list[Path]:
+    """The files of ``.history/<game>/`` and ``<game>.<lang>/`` (every game's without ``game``;
+    not those of another of the workspace's ``games`` named ``<game>.<lang>``) named as this
+    module names them (v<number>.json, tags.json), in no linked folder."""
     root = out_root / ".history"
     if not root.is_dir() or root.is_symlink():
         return []
     return [f for edition in sorted(p for p in root.iterdir() if p.is_dir() and not p.is_symlink())
-            if game is None or edition.name == game or edition.name.startswith(game + ".")
+            if game is None or edition.name == game or (edition.name.startswith(game + ".") and edition.name not in games)
             for f in sorted(edition.iterdir())
             if f.is_file() and not f.is_symlink() and (ENTRY_NAME.fullmatch(f.name) or f.name == "tags.json")]
 
 
-def recorded(out_root: Path, game: str | None = None) -> int:
-    """How many versions ``.history/`` holds (``game``'s, or every game's)."""
-    return sum(1 for f in _history_files(out_root, game) if f.name != "tags.json")
+def recorded(out_root: Path, game: str | None = None, games: Collection[str] = ()) -> int:
+    """How many versions ``.history/`` holds (``game``'s, or every game's; ``games``: as ``clean``)."""
+    return sum(1 for f in _history_files(out_root, game, games) if f.name != "tags.json")
 
 
-def clean(out_root: Path, game: str | None = None) -> list[Path]:
+def clean(out_root: Path, game: str | None = None, games: Collection[str] = ()) -> list[Path]:
     """Remove the history (``pnpgen clean --history``): in ``.history/<game>/`` and
     ``<game>.<lang>/`` only the files named as this module names them (v<number>.json,
-    tags.json); anything else stays."""
+    tags.json); anything else stays; ``games``: the workspace's games, whose own ``.history/<game>.<x>/``
+    is not ``game``'s."""
     root = out_root / ".history"
-    removed = _history_files(out_root, game)
+    removed = _history_files(out_root, game, games)
     if not removed:
         return removed
     for f in removed:

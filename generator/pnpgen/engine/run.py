@@ -11,7 +11,7 @@ import gc
 import importlib
 import json
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager, nullcontext
 from dataclasses import replace
 from functools import cached_property
@@ -262,7 +262,10 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
         result.manifest["rulebook"] = {"kept": sorted(kept)}
     kept |= reprints_kept
     last_files = before.files if before else _keyless_before(out_root, out_dir, game)
-    stale, changed = _no_longer_made(before, last_files, result.files, kept, reprint_out, out_dir, cache)
+    # (manifest.json too, made below: one the designer changed was told 'no output of this build any
+    # more … kept, it is yours now', and written over)
+    stale, changed = _no_longer_made(before, last_files, result.files.keys() | {"manifest.json"}, kept, reprint_out,
+                                     out_dir, cache)
     result.warnings.extend(f"{rel}: no output of this build any more, but not the file pnpgen wrote there (changed "
                            "since, or put in its place): kept, it is yours now" for rel in changed)
     if kept:
@@ -323,7 +326,7 @@ def _last_report(before: GameState | None, out_root: Path,
     return version.body["decks"], version
 
 
-def _no_longer_made(before: GameState | None, last: Mapping[str, str], made: Mapping[str, object],
+def _no_longer_made(before: GameState | None, last: Mapping[str, str], made: Collection[str],
                     kept: Mapping[str, str], reprint_out: Mapping[str, bytes], out_dir: Path,
                     cache: Cache) -> tuple[list[str], list[str]]:
     """The last build's files (``last``: its state's, or without a machine key the record of what

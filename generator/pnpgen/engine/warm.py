@@ -17,6 +17,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any, TypeVar
 
+from pnpgen.children import end_with_parent
 from pnpgen.engine.imposition import Impositions
 from pnpgen.pdf.writer import FaceStreams
 from pnpgen.svg.artwork import Art
@@ -117,7 +118,11 @@ class Worker:
 
         self._broken: type[Exception] = BrokenProcessPool
         self._conn, theirs = multiprocessing.Pipe()
-        self._process = multiprocessing.Process(target=_serve, args=(theirs, state, ends_with_parent), daemon=True)
+        # (``self._conn`` given too, for the process to close its copy: a forked process held both
+        # ends of the pipe, so this one killed (SIGKILL, a SIGTERM to it alone) it waited for a job
+        # for ever, holding the terminal's or the caller's output pipes open)
+        self._process = multiprocessing.Process(target=_serve, args=(theirs, state, ends_with_parent, self._conn),
+                                                daemon=True)
         self._process.start()
         theirs.close()
         self._waiting: deque[Future] = deque()
@@ -180,8 +185,12 @@ class Worker:
             self._process.join()
 
 
-def _serve(conn: Any, state: Callable[[], Any], ends_with_parent: bool) -> None:
-    """The worker process: its state made, then each job called with it, its result sent back."""
+def _serve(conn: Any, state: Callable[[], Any], ends_with_parent: bool, ours: Any = None) -> None:
+    """The worker process: its state made, then each job called with it, its result sent back;
+    ``ours``, the other end of the pipe, closed first, so the process ends when its parent does,
+    however it ends (the pipe's end of file)."""
+    if ours is not None:
+        ours.close()
     if ends_with_parent:
         _end_with_parent()
     kept = state()
@@ -212,20 +221,14 @@ def _kept(store: dict[str, tuple[str, T]], edition: str, inputs: str, new: Calla
 
 
 def _end_with_parent() -> None:
-    """In the worker: end when the process that started it ends, however it ends (Linux's
-    PR_SET_PDEATHSIG; elsewhere the worker ends when its queue closes). Ctrl-C is the watcher's
-    to handle: the terminal sends it to the worker too, which printed a KeyboardInterrupt
+    """In the worker: end when the process that started it ends, however it ends
+    (``children.end_with_parent``; elsewhere the worker ends when its pipe closes). Ctrl-C is the
+    watcher's to handle: the terminal sends it to the worker too, which printed a KeyboardInterrupt
     traceback from its queue as the watcher ended quietly; the watcher's ``close`` ends it."""
-    import ctypes
     import signal
-    import sys
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if sys.platform.startswith("linux"):
-        try:
-            ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # 1: PR_SET_PDEATHSIG
-        except (OSError, AttributeError):
-            pass
+    end_with_parent()
 
 
 def _worker_facts(state: object) -> tuple[int, int]:

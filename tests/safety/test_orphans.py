@@ -1,0 +1,98 @@
+"""A command killed on its own (SIGKILL, the out-of-memory killer, a SIGTERM an editor or a
+script's ``kill`` sends to its process alone, not to its group as a terminal does) leaves no
+process behind: its forked workers (the rulebook's process, the pools') waited for work, or to
+send a result, for ever, holding the other end of their own pipes, and the output pipes of
+whatever ran the command (``out=$(pnpgen build …)`` and ``pnpgen build | tee log`` never ended)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import child_env, make_workspace
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/task").exists() or not hasattr(os, "fork"),
+                                reason="reads a process's children from /proc; forks")
+
+
+def _ended(pid: int, within: float = 30) -> bool:
+    """Whether process ``pid`` ends (is gone, or a zombie not yet reaped) within ``within`` seconds
+    (only a guard: a process that lingers never ends)."""
+    end = time.monotonic() + within
+    while time.monotonic() < end:
+        try:
+            state = Path(f"/proc/{pid}/status").read_text().split("State:")[1].split()[0]
+        except (OSError, IndexError):
+            return True
+        if state == "Z":
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def test_a_build_killed_alone_leaves_no_process_of_its_own(tmp_path):
+    """A drafted build with a core to spare starts the rulebook's process before it reads the
+    game; the build killed then, that process ended with it (it waited for a job for ever)."""
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    proc = subprocess.Popen([sys.executable, "-m", "pnpgen", "build", "--game", "test", "--jobs", "2"], cwd=ws,
+                            env=child_env(PNPGEN_CACHE="off"), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    children: list[str] = []
+    try:
+        while proc.poll() is None and not children:
+            try:
+                children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
+            except OSError:
+                pass
+            os.sched_yield()
+        assert children, "the build ended before it started its rulebook's process"
+        proc.kill()  # the command alone, not its group
+        proc.wait(timeout=60)
+        lingering = [c for c in children if not _ended(int(c))]
+    finally:
+        for child in children:
+            try:
+                os.kill(int(child), signal.SIGKILL)
+            except OSError:
+                pass
+    assert lingering == []
+
+
+POOL = textwrap.dedent("""\
+    import multiprocessing, os, signal
+    from concurrent.futures import ProcessPoolExecutor
+    from pnpgen.children import forked_end_with_parent
+
+    forked_end_with_parent()  # as the command does at its start (cli.console)
+    pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"))
+    print(pool.submit(os.getpid).result(), flush=True)
+    os.kill(os.getpid(), signal.SIGKILL)
+""")
+
+
+def test_a_pools_worker_ends_with_the_command_killed_alone(tmp_path):
+    """A pool's forked worker (faces converted, documents written, games built side by side)
+    waits on its queue, whose other end it holds itself: it outlived the command, and the
+    command's caller waited for the end of its output for ever."""
+    script = tmp_path / "pool.py"
+    script.write_text(POOL, encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, str(script)], env=child_env(), stdout=subprocess.PIPE, text=True)
+    worker = 0
+    try:
+        assert proc.stdout is not None
+        worker = int(proc.stdout.readline())
+        assert proc.wait(timeout=60) == -signal.SIGKILL
+        assert _ended(worker)
+        assert proc.stdout.read() == ""  # the end of the output: nothing holds the pipe any more
+    finally:
+        if worker:
+            try:
+                os.kill(worker, signal.SIGKILL)
+            except OSError:
+                pass
