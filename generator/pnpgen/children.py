@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import threading
 
 
 def end_with_parent() -> None:
@@ -26,6 +27,21 @@ def end_with_parent() -> None:
 
 
 def forked_end_with_parent() -> None:
-    """Every process this one forks from now on ends when it ends (``end_with_parent``): once per
-    process, at the command's start (cli ``console``)."""
-    os.register_at_fork(after_in_child=end_with_parent)
+    """Every process this one forks from its main thread from now on ends when it ends
+    (``end_with_parent``): once per process, at the command's start (cli ``console``). Not one
+    forked on another thread: Linux sends the signal when the *thread* that forked it ends, and the
+    preview's server builds on pool threads that end when idle (its rulebook process would be
+    killed ten seconds after a save); such a process ends when its pipe closes instead."""
+    main = threading.main_thread().ident
+
+    def forked() -> None:
+        if threading.get_ident() == main:  # (in the child: the ident of the thread that forked it)
+            end_with_parent()
+
+    os.register_at_fork(after_in_child=forked)
+
+
+def on_main_thread() -> bool:
+    """Whether a process forked now may end with this one (``end_with_parent``): forked on the main
+    thread, which lives as long as the process."""
+    return threading.current_thread() is threading.main_thread()

@@ -96,3 +96,39 @@ def test_a_pools_worker_ends_with_the_command_killed_alone(tmp_path):
                 os.kill(worker, signal.SIGKILL)
             except OSError:
                 pass
+
+
+ON_A_THREAD = textwrap.dedent("""\
+    import os, threading, time
+    from pnpgen.children import forked_end_with_parent
+
+    forked_end_with_parent()
+    forked = []
+
+    def fork():
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # (the fork's hooks have run: say so, so the thread ends only after them)
+            os.write(w, b"1")
+            time.sleep(5)
+            os._exit(0)
+        os.read(r, 1)
+        forked.append(pid)
+
+    thread = threading.Thread(target=fork)
+    thread.start()
+    thread.join()  # the thread that forked ends; this process lives on
+    time.sleep(1)
+    print(os.waitpid(forked[0], 0)[1], flush=True)
+""")
+
+
+def test_a_process_forked_on_a_thread_outlives_that_thread(tmp_path):
+    """Linux sends the end-with-parent signal when the *thread* that forked ends: the preview's
+    server builds on pool threads that end when idle, so its rulebook process was killed some
+    seconds after a save. A process forked on another thread is not marked; it ends by its pipe."""
+    script = tmp_path / "thread.py"
+    script.write_text(ON_A_THREAD, encoding="utf-8")
+    done = subprocess.run([sys.executable, str(script)], env=child_env(), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) == 0  # ended by itself after its sleep (a SIGTERM would give 15)

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any, TypeVar
 
-from pnpgen.children import end_with_parent
+from pnpgen.children import end_with_parent, on_main_thread
 from pnpgen.engine.imposition import Impositions
 from pnpgen.pdf.writer import FaceStreams
 from pnpgen.svg.artwork import Art
@@ -121,7 +121,8 @@ class Worker:
         # (``self._conn`` given too, for the process to close its copy: a forked process held both
         # ends of the pipe, so this one killed (SIGKILL, a SIGTERM to it alone) it waited for a job
         # for ever, holding the terminal's or the caller's output pipes open)
-        self._process = multiprocessing.Process(target=_serve, args=(theirs, state, ends_with_parent, self._conn),
+        self._process = multiprocessing.Process(target=_serve, args=(theirs, state, ends_with_parent and on_main_thread(),
+                                                                         self._conn),
                                                 daemon=True)
         self._process.start()
         theirs.close()
