@@ -21,7 +21,8 @@ Prints a table (figure, median, min, max, goal, met?). Figures:
   after one card's count is changed, the cold build's peak RSS,
   the cold build's time with ``--jobs 1`` divided by its time with ``--jobs 2`` (paired runs),
   the share of its files that ``--jobs 1`` and ``--jobs 2`` write byte-identical (1: all), the
-  cold build's peak RSS, the first edit and one text edit at ``--huge`` cards (3,000 by default),
+  cold build's peak RSS (with the default ``--jobs`` and with ``--jobs 1``), the first edit and one
+  text edit at ``--huge`` cards (3,000 by default),
   and ``pnpgen list`` in a workspace of ``--list-n`` such cards (3,000 by default; its art/ is
   left empty, as list never opens a picture). The pictures are made once into ``--art`` (a
   minute or two for 1,000) and hard-linked into each run's workspace.
@@ -298,13 +299,17 @@ def _big(pnpgen: list[str], tmp: Path, args: argparse.Namespace) -> list[tuple[s
 
 
 def _huge(build: list[str], tmp: Path, args: argparse.Namespace) -> list[tuple[str, list[float], float, str]]:
-    """The deck at ``--huge`` cards (3,000): the cold build's peak RSS and one text edit."""
+    """The deck at ``--huge`` cards (3,000): the cold build's peak RSS (``--jobs 2``, then ``--jobs 1``
+    into a folder of its own) and one text edit."""
     n = args.huge
-    rss, first, text, text_cpu = [], [], [], []
+    rss, rss_one, first, text, text_cpu = [], [], [], [], []
     for i in range(args.huge_runs):
         ws = big_deck.workspace(n, tmp / f"huge-{i}", args.art)
         _, peak, _ = timed_cpu(build + ["--jobs", "2"], ws)
         rss.append(peak)
+        _, peak, _ = timed_cpu(build + ["--jobs", "1", "--out", str(tmp / f"huge-one-{i}")], ws)  # (a one-core machine)
+        rss_one.append(peak)
+        shutil.rmtree(tmp / f"huge-one-{i}")
         big_deck.edit(ws, n, edited=n // 4)  # (the first edit: no replaced file to rewrite yet)
         first.append(timed_cpu(build, ws)[0])
         big_deck.edit(ws, n, edited=n // 2)
@@ -313,6 +318,7 @@ def _huge(build: list[str], tmp: Path, args: argparse.Namespace) -> list[tuple[s
         text_cpu.append(used)
         shutil.rmtree(ws)
     return [(f"{n:,} cards, cold build peak RSS (MB)", rss, 400.0, "MB"),
+            (f"{n:,} cards, cold --jobs 1 peak RSS (MB)", rss_one, 400.0, "MB"),
             (f"{n:,} cards, first edit after a cold build (s)", first, 0.0, "s"),
             (f"{n:,} cards, one card's text edited (s)", text, 1.5, "s"),
             (f"{n:,} cards, text edited, CPU (s)", text_cpu, 0.0, "s")]

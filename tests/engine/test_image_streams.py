@@ -311,3 +311,22 @@ def test_only_an_8_bit_huffman_jpeg_is_placed_as_it_is(precision, marker, kept):
     assert (placed is not None) == kept, placed
     if kept:
         assert placed is not None and placed[0].filters == ("DCTDecode",) and (placed[0].width, placed[0].height) == (16, 12)
+
+
+def test_the_documents_are_drawn_without_the_pictures_converting_kept(tmp_path, monkeypatch):
+    """The print-ready pictures the art folder keeps while the faces convert (up to 64 MB) are let
+    go of before the documents are drawn (with --jobs 1 the build's own process converts them and
+    draws every document); the documents still show every picture."""
+    from pnpgen.engine import game
+
+    ws = picture_workspace(tmp_path / "ws", pieces(), FRONT, COLOURS)
+    folders: list[art_files.ArtFolder] = []
+    resolve = art_files.ArtFolder.resolve
+    monkeypatch.setattr(art_files.ArtFolder, "resolve", lambda self, *a, **k: folders.append(self) or resolve(self, *a, **k))
+    held: list[int] = []
+    write = game.write_documents
+    monkeypatch.setattr(game, "write_documents",
+                        lambda *a, **k: held.append(sum(len(b) for f in set(folders) for b in f._bytes.values())) or write(*a, **k))
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert folders and held == [0], held
+    assert len(image_xobjects(reader(ws / "build" / "test" / "cards.pdf"))) == len(COLOURS)

@@ -533,6 +533,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
             beside.shutdown(wait=True)
     cache_files.update(images.after_writes(failed))  # what could not be written now goes with the build's files
     images.stores = None
+    rendered.art_folder.let_go_of_bytes()  # (each face's pictures are in its art, or its stand-ins are)
     if cache is not None:
         cache.stores = None
         if packing.keys() != packed.keys() or not all(isinstance(v, bytes) for v in packing.values()):
