@@ -10,8 +10,8 @@ from dataclasses import fields, replace
 
 from pnpgen.engine.cache import plan_key
 from pnpgen.impose.grid import SheetOptions, choose_layout
-from pnpgen.impose.plan import Page, PagePlan, PlaceFace, Strokes, TextOp
-from pnpgen.impose.sheets import DeckSheets, home_sheets
+from pnpgen.impose.plan import DieLine, Page, PagePlan, PlaceFace, Strokes, TextOp
+from pnpgen.impose.sheets import DeckSheets, home_sheets, shop_pages
 from pnpgen.shapes import Affine, Outline, Straight, shape_spec
 
 
@@ -96,3 +96,45 @@ def dataclass_repr(strokes: Strokes) -> str:
     """The text ``@dataclass`` writes for ``strokes``, field by field."""
     shown = ", ".join(f"{f.name}={getattr(strokes, f.name)!r}" for f in fields(strokes))
     return f"Strokes({shown})"
+
+
+def test_a_change_to_any_one_field_of_a_page_changes_its_documents_key():
+    """A position, a mark, a die line, a text, a page's back offset (its printer matrix), its
+    boxes: one field changed in one page of a plan, the document's key is another."""
+    clip = Outline((Straight(0.0, 0.0, 63.0, 0.0), Straight(63.0, 0.0, 63.0, 88.0)))
+    place = PlaceFace("face0", Affine(1, 0, 0, 1, 10.0, 5.0), (63.0, 88.0), 3.0, clip=clip)
+    marks = Strokes((Straight(1.0, 2.0, 3.0, 4.0),))
+    die = DieLine(clip)
+    text = TextOp(5.0, 5.0, "sheet 1", "gothic", 6.0)
+    page = Page((210.0, 297.0), [place, marks, die, text], trim=(3.0, 3.0, 66.0, 91.0), bleed=(0, 0, 69.0, 94.0),
+                label="p", side="front", matrix=Affine(1, 0, 0, 1, 0.0, 0.0))
+    key = plan_key(PagePlan("t", [page, page]), {})
+    items = [replace(place, to_page=Affine(1, 0, 0, 1, 10.0, 5.5)),  # a position
+             replace(place, trim_mm=(63.0, 88.5)), replace(place, clip=replace(clip, segments=clip.segments[:1])),
+             replace(place, clip_rect=(0.0, 0.0, 1.0, 1.0)), replace(place, face="face1"),
+             replace(marks, lines=(Straight(1.0, 2.0, 3.0, 4.5),)), replace(marks, dash=(1.0,)),  # a mark
+             replace(marks, registration=True), replace(die, spot=True), replace(die, layer="CutContour"),
+             replace(text, text="sheet 2"), replace(text, angle=90.0)]
+    changed = [replace(page, items=[item if type(item) is type(old) else old for old in page.items]) for item in items]
+    changed += [replace(page, matrix=Affine(1, 0, 0, 1, 0.5, 0.0)),  # a back offset
+                replace(page, trim=(3.0, 3.0, 66.0, 91.5)), replace(page, bleed=None), replace(page, size_mm=(210.0, 298.0)),
+                replace(page, label=None), replace(page, side="back")]
+    keys = {plan_key(PagePlan("t", [page, other]), {}) for other in changed}
+    assert len(keys) == len(changed) and key not in keys
+
+
+def test_a_shop_files_copies_share_one_page_and_keep_the_key_of_pages_made_apart():
+    """Every printed copy of a face is one page object on the shop file (its key and drawing worked
+    out once); the file's key is that of the same pages as separate objects, and each face's
+    pages are its own."""
+    spec = shape_spec("rect", (63.0, 88.0))
+    deck = DeckSheets("cards", "札", spec, ("f0", "f0", "f1", "f0"), ("b0", "b0", "b1", "b0"), 3.0)
+    pages = shop_pages(deck, 3.0)
+    assert [p.faces() for p in pages] == [["f0"], ["b0"], ["f0"], ["b0"], ["f1"], ["b1"], ["f0"], ["b0"]]
+    assert pages[0] is pages[2] is pages[6] and pages[1] is pages[3] and pages[0] is not pages[4]
+    shared = PagePlan("shop", pages)
+    apart = PagePlan("shop", [copy.deepcopy(p) for p in pages])
+    assert plan_key(shared, {}) == plan_key(apart, {})
+    assert plan_key(shared, {}) != plan_key(PagePlan("shop", [*pages[:6], *pages[4:6]]), {})
+    unique = shop_pages(deck, 3.0, [("f0", "b0", 3, "札A"), ("f1", "b1", 1, "札B")])
+    assert [p.label for p in unique] == ["札A ×3", "札A ×3 (back)", "札B ×1", "札B ×1 (back)"]

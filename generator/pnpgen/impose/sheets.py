@@ -436,14 +436,20 @@ def shop_pages(deck: DeckSheets, bleed_mm: float,
         pairs = [(f, b, 0, "") for f, b in zip(deck.fronts, backs)]
     dies = dict(zip(("front", "back"), _die_paths(deck, bleed_mm))) if spec.die_cut else {}
     pages = []
+    # the pages of one face printed alike are one page object: a piece's copies, each of a thousand
+    # cards' pages worked out once for the documents' plan keys (engine/cache.py) and drawn once
+    made: dict[tuple[str, str, str | None], Page] = {}
     labels = face_labels([(name, qty) for _, _, qty, name in pairs])
     for (front, back, qty, _name), base in zip(pairs, labels):
         for side, key in (("front", front), ("back", back)):
             if key is None:
                 continue
-            page = shop_face_page(spec, bleed_mm, key, side, deck.art_bleed_mm, face_label(base, side) if qty else None)
-            if side in dies:  # the die line as a layer: shown on screen, not printed
-                page.items.append(DieLine(dies[side], spot=True, layer=CUT_LAYER))
+            label = face_label(base, side) if qty else None
+            page = made.get((key, side, label))
+            if page is None:
+                page = made[(key, side, label)] = shop_face_page(spec, bleed_mm, key, side, deck.art_bleed_mm, label)
+                if side in dies:  # the die line as a layer: shown on screen, not printed
+                    page.items.append(DieLine(dies[side], spot=True, layer=CUT_LAYER))
             pages.append(page)
     return pages
 
