@@ -721,3 +721,23 @@ def test_a_header_of_the_sheets_own_that_names_no_field_tells_the_others_renames
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "tiles.csv:1:1: 種類 (column A): unknown key in the header row; rename the others " \
         "too: 枚数 → count, 効果 → text (expected one of" in err, err
+
+
+@pytest.mark.parametrize("named, titles", [("呪い\\u200b", ["呪い", "呪い\u200b"]), ("呪い", ["呪い\u200b"])])
+def test_a_worksheet_name_holding_an_invisible_character_is_refused(tmp_path, capsys, named, titles):
+    """As a deck file's name: worksheets 呪い and 呪い + U+200B, one deck's each, look one sheet in
+    the workbook and in every message ("in worksheet 呪い"). Named so in sheet:, it stops at the
+    deck's sheet: line; 呪い named where the workbook's sheet holds one, the line names that sheet
+    (it said "no worksheet '呪い' (expected one of 呪い)")."""
+    ws = make_workspace(tmp_path / "ws", deck=FIELDS_DECK + f'pieces: {{file: cards.xlsx, sheet: "{named}"}}\n')
+    book = openpyxl.Workbook()
+    for i, title in enumerate(titles):
+        sheet = book.active if i == 0 else book.create_sheet()
+        sheet.title = title
+        sheet.append(["name", "count"])
+        sheet.append(["呪詛", 2])
+    book.save(ws / "data" / "test" / "decks" / "cards.xlsx")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "decks/cards.yaml:7:" in err and "U+200B (ZERO WIDTH SPACE), character 3" in err, err
+    assert "rename worksheet 呪い\\u200b to 呪い in the workbook, and name it so in sheet:" in err, err

@@ -27,7 +27,7 @@ from pnpgen.data.textfile import decode
 from pnpgen.data.yamlsrc import Located, load_value
 from pnpgen.errors import InputError, Where, contained, not_a_file, suggest, written_alike
 from pnpgen.patterns import later
-from pnpgen.safetext import control_char, csv_text
+from pnpgen.safetext import INVISIBLE, control_char, csv_text, name_invisible_char, shown_invisible
 
 SUFFIXES = (".csv", ".xlsx", ".ods")
 # Cells of these field types are taken as written; any other cell is read as a YAML value, so
@@ -163,6 +163,9 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
     if sheet is not None and (not isinstance(sheet, str) or path.suffix.lower() == ".csv"):
         raise doc.error(("pieces", "sheet"), "sheet names a worksheet of an .xlsx or .ods file",
                         "the worksheet's name as text (a CSV has only one)")
+    hidden_char = name_invisible_char(sheet or "")  # two decks' worksheets that look one: as a deck file's name
+    if hidden_char is not None and isinstance(sheet, str):
+        raise doc.error(("pieces", "sheet"), f"the worksheet's name holds {hidden_char}", _unseen(sheet))
     try:
         rows, hidden, worksheet = _read_rows(path, shown, sheet)
     except InputError as e:
@@ -555,12 +558,22 @@ def _check_xlsx_ranges(path: Path, shown: Path) -> bool:
     return formulas
 
 
+def _unseen(sheet: str) -> str:
+    """What to do about a worksheet's name holding an invisible character."""
+    return (f"a worksheet name without invisible characters: rename worksheet {shown_invisible(sheet)} to "
+            f"{INVISIBLE.sub('', sheet) or 'a name of letters'} in the workbook, and name it so in sheet:")
+
+
 def _pick(names: list[str], sheet: str | None, shown: Path, hidden: frozenset[int] = frozenset()) -> int:
     """The worksheet named ``sheet``, else the first one the office program shows: a sheet hidden
     (``hidden``: their indexes; an old version kept out of sight, a list of lookups) is never read
     in place of the one the designer sees first, though it is when named."""
     if sheet is None:
         return next((i for i in range(len(names)) if i not in hidden), 0)
+    unseen = [n for n in names if n != sheet and INVISIBLE.sub("", n) == sheet]
+    if unseen:  # スペル named, the workbook's スペル + U+200B: "no worksheet 'スペル', one of スペル"
+        raise InputError(f"no worksheet {sheet!r}, but a worksheet {shown_invisible(unseen[0])} (its name holds "
+                         f"{name_invisible_char(unseen[0])})", path=shown, key="sheet", expected=_unseen(unseen[0]))
     if sheet not in names:
         raise InputError(f"no worksheet {sheet!r}", path=shown, key="sheet", expected="one of " + ", ".join(names))
     return names.index(sheet)
