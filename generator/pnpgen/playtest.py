@@ -96,12 +96,14 @@ def _root(ws: Workspace, args: argparse.Namespace) -> Path:
     refused (it would be read from, and tags written to, anywhere)."""
     from pnpgen.data.i18n import LANGUAGE_CODE, LANGUAGE_EXPECTED
     from pnpgen.data.load import game_file
+    from pnpgen.data.names import check_edition_twin
     from pnpgen.engine import history
     from pnpgen.engine.fresh import finish_killed_commit
     from pnpgen.engine.transaction import JOURNAL, STAGING
     from pnpgen.errors import InputError
 
     game_file(ws, args.game)  # a misspelt game: log said "no recorded version yet", exit 0
+    check_edition_twin(args.game, ws.slugs())  # data/g.en/ would read g's --lang en history
     lang = getattr(args, "lang", None)
     if lang is not None and not LANGUAGE_CODE.fullmatch(lang):  # a path (en/../..) led the history and reprint out
         raise InputError(f"{shown(lang)!r} is not a language code", key="--lang", expected=LANGUAGE_EXPECTED)

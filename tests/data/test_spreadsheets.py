@@ -719,5 +719,50 @@ def test_a_header_of_the_sheets_own_that_names_no_field_tells_the_others_renames
     sheet.write_text("種類,枚数,効果\n森,9,隣の森１枚につき１点。\n", encoding="utf-8")
     assert run(ws, "check", "--game", "test") == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "tiles.csv:1:1: 種類 (column A): unknown key in the header row; rename the others " \
+    assert err.count("\n") == 1 and "tiles.csv:1:1: 種類 (column A): unknown key in the header row; did you mean title? " \
+        "(the field that names the piece: a kind names it, as 森 names a forest tile); rename the others " \
         "too: 枚数 → count, 効果 → text (expected one of" in err, err
+
+
+@pytest.mark.parametrize("header, told", [
+    ("種類,カード名,効果,枚数", "1:1: 種類 (column A): unknown key in the header row; did you mean footer? (the card's type, "
+     "which the layout prints at its foot); rename the others too: カード名 → title, 効果 → text, 枚数 → count (expected"),
+    ("title,種類,種類.en,count", "1:2: 種類 (column B): unknown key in the header row; did you mean footer? (the card's "
+     "type, which the layout prints at its foot); rename the others too: 種類.en → footer.en (expected"),
+])
+def test_a_kind_column_beside_the_pieces_names_is_told_the_footer(tmp_path, capsys, header, told):
+    """種類 beside a column naming the cards (カード名) is the card's type (アクション), which the
+    layouts print as the footer (docs: a card's type has no box of its own); it said only
+    "unknown key", and the advice named a box 'new'. Renamed as told, the type prints at the foot."""
+    ws = make_workspace(tmp_path / "ws", deck="name: カード\nlayout: card-poker\npieces: {file: cards.csv}\n",
+                        game=GAME_YAML + "languages: [ja, en]\n")
+    sheet = ws / "data" / "test" / "decks" / "cards.csv"
+    row = "騎士,アクション,Action,2" if ".en" in header else "アクション,騎士,本文,2"
+    sheet.write_text(f"{header}\n{row}\n", encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"cards.csv:{told}" in err, err
+    sheet.write_text("title,footer,count\n騎士,アクション,2\n", encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "-q") == 0, capsys.readouterr().err
+    said = texts(ws / "build" / "test" / "cards.pdf")[0]
+    assert "アクション" in said and "騎士" in said, said
+
+
+@pytest.mark.parametrize("named, titles", [("呪い\\u200b", ["呪い", "呪い\u200b"]), ("呪い", ["呪い\u200b"])])
+def test_a_worksheet_name_holding_an_invisible_character_is_refused(tmp_path, capsys, named, titles):
+    """As a deck file's name: worksheets 呪い and 呪い + U+200B, one deck's each, look one sheet in
+    the workbook and in every message ("in worksheet 呪い"). Named so in sheet:, it stops at the
+    deck's sheet: line; 呪い named where the workbook's sheet holds one, the line names that sheet
+    (it said "no worksheet '呪い' (expected one of 呪い)")."""
+    ws = make_workspace(tmp_path / "ws", deck=FIELDS_DECK + f'pieces: {{file: cards.xlsx, sheet: "{named}"}}\n')
+    book = openpyxl.Workbook()
+    for i, title in enumerate(titles):
+        sheet = book.active if i == 0 else book.create_sheet()
+        sheet.title = title
+        sheet.append(["name", "count"])
+        sheet.append(["呪詛", 2])
+    book.save(ws / "data" / "test" / "decks" / "cards.xlsx")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "decks/cards.yaml:7:" in err and "U+200B (ZERO WIDTH SPACE), character 3" in err, err
+    assert "rename worksheet 呪い\\u200b to 呪い in the workbook, and name it so in sheet:" in err, err

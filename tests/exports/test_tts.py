@@ -868,3 +868,44 @@ def test_a_two_sided_pieces_description_keeps_japanese_words_in_bold_unspaced(tm
                               {"front": two_boxes, "vote": VOTE_BACK_SVG}))
     [tile] = _objects(out, "vote")
     assert tile["Description"] == "表: 攻撃 1 体力 4\n裏: 反対", tile["Description"]
+
+
+WRAPPED_FRONT_SVG = SQUARE_TOKEN_SVG.replace('fill="#3366cc"/>', 'fill="#3366cc"/>{{ textbox(piece.name, 1, 1, 18, 4, size=3) }}'
+                                             '{{ textbox(piece.text, 1, 6, 10, 14, size=2.5) }}')
+
+
+@pytest.mark.parametrize("lang, text, said", [
+    ("ja", "{vp}隣の森１枚につき１点を得る。さらに山があれば２点を得る。\\n手番の終わりに捨てる。",
+     "表: 賛成\n隣の森１枚につき１点を得る。さらに山があれば２点を得る。\n手番の終わりに捨てる。\n裏: 反対"),
+    ("en", "Draw two cards, then discard one. Pneumonoultramicroscopicsilicovolcanoconiosis.\\nDiscard it at the end.",
+     "Front: 賛成\nDraw two cards, then discard one. Pneumonoultramicroscopicsilicovolcanoconiosis.\n"
+     "Discard it at the end.\nBack: 反対"),
+])
+def test_a_two_sided_pieces_description_reads_a_wrapped_text_as_sentences(tmp_path, lang, text, said):
+    """A tile's Description said its side's words a printed line each: a rules text wrapped to its
+    box came to the table broken mid-sentence (「さらに山が」 / 「あれば２点を得る。」; a word
+    hyphenated to fit, Pneumonoultramicro- / scopic…). A break only to fit the box is read on (in
+    Japanese with nothing between, in English with a space, the hyphenated word whole); the text's
+    own line break, a paragraph's, stays, and so does the break between two boxes (the name's)."""
+    token = ("kind: token\nshape: circle\nsize: 20\nfront: front.svg.j2\nback: vote.svg.j2\n"
+             f"fields: {{name: text, text: text}}\npieces:\n  - {{name: 賛成, text: \"{text}\"}}\n")
+    root = _token_game(tmp_path, {"vote": "name: 投票トークン\n" + token}, {"front": WRAPPED_FRONT_SVG, "vote": VOTE_BACK_SVG})
+    if lang == "en":
+        game = root / "data" / "test" / "game.yaml"
+        game.write_text("languages: [en]\n" + game.read_text(encoding="utf-8"), encoding="utf-8")
+    [tile] = _objects(_export(root), "vote")
+    assert tile["Description"] == said, tile["Description"]
+
+
+def test_only_a_break_within_a_texts_line_is_read_on():
+    """The lines as a side prints them, and the piece's texts they are read against: a break
+    within a line of a text is read on; one at the text's line break, between two texts, or of
+    words no text holds (a template's own) stays; a hyphen of the text's own (well-known) is kept."""
+    from pnpgen.exports.ttswords import _paragraphs
+
+    texts = ["賛成", "{vp}を得る。さらに**山**が\nあれば２点。", "A well-known trick: Pneumonoultramicroscopic."]
+    assert _paragraphs(["賛成", "を得る。さらに山", "が", "あれば２点。"], texts) == ["賛成", "を得る。さらに山が", "あれば２点。"]
+    assert _paragraphs(["A well-", "known trick:", "Pneumono-", "ultramicro-", "scopic."], texts) == \
+        ["A well-known trick: Pneumonoultramicroscopic."]
+    assert _paragraphs(["を得る。さらに", "山が", "GAME OVER"], texts) == ["を得る。さらに山が", "GAME OVER"]
+    assert _paragraphs(["を得る。さらに", "山が"], []) == ["を得る。さらに", "山が"]

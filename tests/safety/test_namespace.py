@@ -207,3 +207,31 @@ def test_a_preset_that_would_be_refused_is_not_offered_as_taking_a_deck(tmp_path
     assert run(ws, "export", "--game", "test", "--preset", "makeplayingcards") == 2
     err = capsys.readouterr().err
     assert "takes it: " in err and "--preset doujin" in err and "--preset Shop" not in err, err
+
+
+@pytest.mark.parametrize("folder, args", [
+    ("test.en", ("build", "--game", "test", "--no-rulebook")), ("test.en", ("build", "--game", "test.en", "--no-rulebook")),
+    ("Test.EN", ("build", "--all", "--no-rulebook")), ("test.en", ("log", "--game", "test.en")),
+])
+def test_a_game_folder_named_as_another_games_edition_is_refused(tmp_path, capsys, folder, args):
+    """data/test.en/ beside data/test/: `build --game test --lang en` keeps its cache and history
+    as test.en (build/.cache/test.en.json, build/.history/test.en/), the very names of the game
+    test.en's own; each build would read and replace the other's. Refused from either side, before
+    anything is written, whichever languages test's game.yaml lists."""
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
+    shutil.copytree(ws / "data/test", ws / "data" / folder)
+    assert run(ws, *args) == 2
+    assert capsys.readouterr().err == (
+        f"pnpgen: error: data/{folder}: game folder data/{folder}/ is named as the {folder[5:]} edition of game 'test': "
+        f"a --lang {folder[5:]} build of 'test' keeps its cache and history under the name {folder!r} too "
+        f"(expected another folder name for data/{folder}/, e.g. {folder.replace('.', '-')} "
+        "(no '.' before a language code))\n")
+    assert not (ws / "build").exists()
+
+
+def test_a_game_folder_with_a_dot_but_no_language_code_is_no_edition():
+    from pnpgen.data.names import edition_twin
+
+    assert edition_twin("test.old", ["test", "test.old"]) is None  # no language code
+    assert edition_twin("other", ["test", "test.en", "other"]) is None  # the pair is not the game loaded
+    assert edition_twin("test", ["test", "test.zh-Hant-TW"]) == ("test.zh-Hant-TW", "test", "zh-Hant-TW")

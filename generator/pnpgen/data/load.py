@@ -27,7 +27,16 @@ from pnpgen.data.piecevalues import (
     shown_fields,
 )
 from pnpgen.data.sheetlayouts import SheetStock, load_sheet
-from pnpgen.data.spreadsheets import SUFFIXES, SYNONYMS, SheetDoc, read_pieces, said_for, said_translated
+from pnpgen.data.spreadsheets import (
+    KIND_WORDS,
+    SUFFIXES,
+    SYNONYMS,
+    SheetDoc,
+    more_renames,
+    read_pieces,
+    said_kind,
+    said_translated,
+)
 from pnpgen.data.unique import refuse_repeats
 from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlhint import quoted
@@ -108,18 +117,21 @@ def _keys(doc: Source, mapping: Any, keypath: tuple, allowed, what: str, more: s
             given = getattr(doc, "headers", mapping)  # a sheet's own columns: title.en alone gives no title column
             meant = next((f for f, (words, _) in SYNONYMS.items() if word in words and f in allowed
                           and f not in given), None) if not near else None
+            kind = said_kind(str(key), [a for a in allowed if a not in given], given) if not near and not meant else None
             # a translation column (カード名.en comes here as カード名, the key of its language's text)
             column = key if key in given else next((h for h in given if str(h).strip().lower().startswith(word + ".")), key)
-            translated = said_translated(str(column), allowed) if not near and not meant else None
-            if meant:  # a sheet's Qty column, a Name column under a layout that prints the title
-                near = f"; did you mean {meant}? ({SYNONYMS[meant][1]})" + _more_renames(key, allowed, given)
+            translated = said_translated(str(column), allowed, given) if not near and not meant and not kind else None
+            if kind:  # 種類: the piece's name in a list with none, else the card's type
+                near = f"; did you mean {kind[0]}? ({kind[1]})" + more_renames(key, allowed, given)
+            elif meant:  # a sheet's Qty column, a Name column under a layout that prints the title
+                near = f"; did you mean {meant}? ({SYNONYMS[meant][1]})" + more_renames(key, allowed, given)
             elif translated:
                 field, lang = translated
                 near = f"; did you mean {field}.{lang}? ({SYNONYMS[field][1]}, in {lang})" + \
-                    _more_renames(column, allowed, given)
+                    more_renames(column, allowed, given)
             # a column of the sheet's own (種類) beside ones in its words for fields (枚数, 効果): those told too
-            others = _more_renames(key, allowed, given) if not near and what == "the header row" else ""
-            box = re.sub(r"[^a-z0-9_-]+", "-", str(key).lower()).strip("-_") or "new"
+            others = more_renames(key, allowed, given) if not near and what == "the header row" else ""
+            box = re.sub(r"[^a-z0-9_-]+", "-", str(key).lower()).strip("-_") or ("type" if word in KIND_WORDS else "new")
             named = boxoptions.is_field_name(str(key))  # a layout's box reads no 'Card Type': told to rename it
             rename = "" if named else f"rename the {'column' if what == 'the header row' else 'key'} {str(key)!r} " \
                 f"to {box} (a field name has no spaces), then "
@@ -129,15 +141,6 @@ def _keys(doc: Source, mapping: Any, keypath: tuple, allowed, what: str, more: s
                                 type=_field_type(mapping[key]))),
                             key=True)
     return mapping
-
-
-def _more_renames(key: Any, allowed, given) -> str:
-    """The header row's other columns in a sheet's own words, told in the same line, so a list
-    headed カード名, コスト, 効果, 枚数 is renamed in one go, not one column per build."""
-    others = [f"{k} → {f}" for k in given if k != key and k not in allowed
-              and (f := said_for(str(k), [a for a in allowed if a not in given])
-                   or ".".join(said_translated(str(k), allowed) or ()) or None) is not None]
-    return f"; rename the others too: {', '.join(others)}" if others else ""
 
 
 def _field_type(value: Any) -> str:

@@ -9,8 +9,10 @@ is drawn or written; a collision is one line naming both."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
+from pnpgen.data.i18n import LANGUAGE_CODE
 from pnpgen.data.model import Deck, Game
 from pnpgen.errors import InputError
 from pnpgen.safetext import WINDOWS_FORBIDDEN, same_file, windows_trouble
@@ -41,6 +43,34 @@ def _shell_trouble(name: str) -> str | None:
     return "starts with '-', which a shell reads as an option (rm *.pdf would)" if name.startswith("-") else None
 
 
+def edition_twin(slug: str, games: Iterable[str]) -> tuple[str, str, str] | None:
+    """A game folder named as another game's edition: ``g.en`` beside ``g``, as Windows and macOS
+    compare names. A --lang edition keeps its state under ``<game>.<lang>`` (the cache's
+    ``<game>.<lang>.json``, the history's ``.history/<game>.<lang>/``), so ``build --game g.en``
+    and ``build --game g --lang en`` would read and replace each other's. Refused whichever
+    languages ``g`` lists now (one added later would join the two), when ``slug`` is either of the
+    pair: (the folder to rename, the game, the language), or None."""
+    names = {same_file(g): g for g in games}
+    names[same_file(slug)] = slug
+    for name in names.values():
+        base, dot, code = name.rpartition(".")
+        game = names.get(same_file(base))
+        if dot and game is not None and slug in (name, game) and re.fullmatch(LANGUAGE_CODE.pattern, code, re.I):
+            return name, game, code
+    return None
+
+
+def check_edition_twin(slug: str, games: Iterable[str]) -> None:
+    """:func:`edition_twin` as one line naming the folder to rename."""
+    twin = edition_twin(slug, tuple(games))
+    if twin is not None:
+        folder, game, code = twin
+        raise InputError(f"game folder data/{folder}/ is named as the {code} edition of game {game!r}: a --lang {code} "
+                         f"build of {game!r} keeps its cache and history under the name {folder!r} too",
+                         path=f"data/{folder}", expected=f"another folder name for data/{folder}/, e.g. "
+                         f"{folder.replace('.', '-')} (no '.' before a language code)")
+
+
 def check_deck_ids(game: Game, games: Iterable[str] = ()) -> None:
     """The game's and its decks' names, as they name files: ``games``, every game's folder name
     under data/ (``Test`` beside ``test``: one output folder on Windows and macOS)."""
@@ -55,6 +85,7 @@ def check_deck_ids(game: Game, games: Iterable[str] = ()) -> None:
                          "(they differ only in letter case or in how a character is written)",
                          path=f"data/{game.slug}", expected=f"another folder name for one of data/{twin[0]}/ "
                          f"and data/{game.slug}/")
+    check_edition_twin(game.slug, games)
     if len(game.slug.encode()) > SLUG_MAX:
         raise InputError(f"the game's folder name of {len(game.slug.encode())} bytes is too long for its files' names",
                          path=f"data/{game.slug[:40]}…", expected=f"a folder name of at most {SLUG_MAX} bytes "

@@ -17,7 +17,7 @@ import io
 import os
 import re
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,7 +27,7 @@ from pnpgen.data.textfile import decode
 from pnpgen.data.yamlsrc import Located, load_value
 from pnpgen.errors import InputError, Where, contained, not_a_file, suggest, written_alike
 from pnpgen.patterns import later
-from pnpgen.safetext import control_char, csv_text
+from pnpgen.safetext import INVISIBLE, control_char, csv_text, name_invisible_char, shown_invisible
 
 SUFFIXES = (".csv", ".xlsx", ".ods")
 # Cells of these field types are taken as written; any other cell is read as a YAML value, so
@@ -163,6 +163,9 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
     if sheet is not None and (not isinstance(sheet, str) or path.suffix.lower() == ".csv"):
         raise doc.error(("pieces", "sheet"), "sheet names a worksheet of an .xlsx or .ods file",
                         "the worksheet's name as text (a CSV has only one)")
+    hidden_char = name_invisible_char(sheet or "")  # two decks' worksheets that look one: as a deck file's name
+    if hidden_char is not None and isinstance(sheet, str):
+        raise doc.error(("pieces", "sheet"), f"the worksheet's name holds {hidden_char}", _unseen(sheet))
     try:
         rows, hidden, worksheet = _read_rows(path, shown, sheet)
     except InputError as e:
@@ -203,24 +206,58 @@ def _names_a_field(cells: list[Any], fields: dict[str, str]) -> bool:
     names of; one such word alone may be a piece's value (a card called 本文)."""
     names = [_field_named(str(v).strip(), fields) for v in cells if _filled(v)]
     return any(h == "count" or h in fields or h.rsplit(".", 1)[0] in fields for h in names) \
-        or len({said_for(h, fields) for h in names} - {None}) >= 2
+        or len({said_for(h, fields, names) for h in names} - {None}) >= 2
 
 
-def said_for(header: str, fields: Mapping[str, Any] | list[str]) -> str | None:
-    """The field (of ``fields``, or count) a header says in a sheet's own words: 枚数 is count."""
+def said_for(header: str, fields: Mapping[str, Any] | list[str], headers: Iterable[Any] = ()) -> str | None:
+    """The field (of ``fields``, or count) a header says in a sheet's own words: 枚数 is count; 種類
+    as :func:`said_kind` reads it beside the row's other ``headers``."""
     word = header.strip().lower().rstrip(".:")
-    return next((f for f, (words, _) in SYNONYMS.items() if word in words and (f == "count" or f in fields)), None)
+    found = next((f for f, (words, _) in SYNONYMS.items() if word in words and (f == "count" or f in fields)), None)
+    kind = said_kind(header, fields, headers) if found is None else None
+    return kind[0] if kind else found
+
+
+# A sheet's 種類 (kind, type) column: in a list with no column naming the pieces, what names each
+# (a tile list headed 種類, 枚数, 効果: 森, 草原, 山 — the drafts' 「森・草原・山の３種類」); beside a
+# カード名 column, the card's type (アクション, 祝福), which docs/data-format.md's layouts print as
+# the footer (a card's type has no box of its own). 種類 never names a field of its own.
+KIND_WORDS = frozenset({"種類", "種別", "カード種類", "カードの種類", "タイプ", "カードタイプ"})
+
+
+def said_kind(header: str, fields: Mapping[str, Any] | list[str], headers: Iterable[Any] = ()) -> tuple[str, str] | None:
+    """(the field, why) a 種類 column is meant as: ``title`` when no other of ``headers`` names the
+    pieces, else ``footer`` where the layout has one; None when ``fields`` has neither."""
+    if header.strip().lower().rstrip(".:") not in KIND_WORDS:
+        return None
+    named = any(str(h).strip().lower() == "title" or said_for(str(h), ["title"]) == "title"
+                for h in headers if str(h).strip() != header.strip())
+    if "title" in fields and not named:
+        return "title", "the field that names the piece: a kind names it, as 森 names a forest tile"
+    if "footer" in fields:
+        return "footer", "the card's type, which the layout prints at its foot"
+    return None
 
 
 _TRANSLATED_HEADER = later(r"(?P<base>.+)\.(?P<lang>[A-Za-z]{2}(?:-[A-Za-z0-9]+)*)")  # カード名.en, Effect.EN
 
 
-def said_translated(header: str, fields: Mapping[str, Any] | list[str]) -> tuple[str, str] | None:
+def said_translated(header: str, fields: Mapping[str, Any] | list[str],
+                    headers: Iterable[Any] = ()) -> tuple[str, str] | None:
     """The field and language of a translation column headed in a sheet's own words (カード名.en is
     title in en), as said_for tells the column it translates."""
     m = _TRANSLATED_HEADER.fullmatch(header.strip())
-    field = said_for(m["base"], fields) if m else None
+    field = said_for(m["base"], fields, [str(h).rsplit(".", 1)[0] for h in headers]) if m else None
     return (field, m["lang"].lower()) if m and field and field != "count" else None
+
+
+def more_renames(key: Any, allowed, given) -> str:
+    """The header row's other columns in a sheet's own words, told in the same line, so a list
+    headed カード名, コスト, 効果, 枚数 is renamed in one go, not one column per build."""
+    others = [f"{k} → {f}" for k in given if k != key and k not in allowed
+              and (f := said_for(str(k), [a for a in allowed if a not in given], given)
+                   or ".".join(said_translated(str(k), allowed, given) or ()) or None) is not None]
+    return f"; rename the others too: {', '.join(others)}" if others else ""
 
 
 def _pieces(rows: list[tuple[int, list[Any]]], path: Path, shown: Path, sheet: str | None,
@@ -555,12 +592,22 @@ def _check_xlsx_ranges(path: Path, shown: Path) -> bool:
     return formulas
 
 
+def _unseen(sheet: str) -> str:
+    """What to do about a worksheet's name holding an invisible character."""
+    return (f"a worksheet name without invisible characters: rename worksheet {shown_invisible(sheet)} to "
+            f"{INVISIBLE.sub('', sheet) or 'a name of letters'} in the workbook, and name it so in sheet:")
+
+
 def _pick(names: list[str], sheet: str | None, shown: Path, hidden: frozenset[int] = frozenset()) -> int:
     """The worksheet named ``sheet``, else the first one the office program shows: a sheet hidden
     (``hidden``: their indexes; an old version kept out of sight, a list of lookups) is never read
     in place of the one the designer sees first, though it is when named."""
     if sheet is None:
         return next((i for i in range(len(names)) if i not in hidden), 0)
+    unseen = [n for n in names if n != sheet and INVISIBLE.sub("", n) == sheet]
+    if unseen:  # スペル named, the workbook's スペル + U+200B: "no worksheet 'スペル', one of スペル"
+        raise InputError(f"no worksheet {sheet!r}, but a worksheet {shown_invisible(unseen[0])} (its name holds "
+                         f"{name_invisible_char(unseen[0])})", path=shown, key="sheet", expected=_unseen(unseen[0]))
     if sheet not in names:
         raise InputError(f"no worksheet {sheet!r}", path=shown, key="sheet", expected="one of " + ", ".join(names))
     return names.index(sheet)

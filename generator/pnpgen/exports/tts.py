@@ -18,7 +18,6 @@ import hashlib
 import itertools
 import json
 import math
-import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -28,18 +27,15 @@ from urllib.parse import quote
 import numpy as np
 from PIL import Image
 
-from pnpgen import fonts as fontreg
 from pnpgen.data.markup import plain
 from pnpgen.data.model import Deck, is_placeholder
 from pnpgen.data.telling import plain_values, telling_fields, told_by_values
 from pnpgen.errors import InputError
 from pnpgen.exports.faces import EarlierImages, PageStyle, PngFiles, UniqueFace, face_images
+from pnpgen.exports.ttswords import printed_words
 from pnpgen.messages import msg
 from pnpgen.patterns import later
 from pnpgen.shapes import outline, shape_spec
-from pnpgen.svg.artwork import Art
-from pnpgen.text.cells import RUBY_SCALE
-from pnpgen.text.layout import ASCENT
 from pnpgen.units import MM_PER_INCH, mm_to_px
 
 MAX_COLS, MAX_ROWS, MAX_PX = 10, 7, 4096
@@ -432,8 +428,9 @@ def _pieces(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, f
             back_url = url(back_name)
         name = names[face.piece.index]
         back_side = _back_name(face, name, style) if back_url else name
-        back_words = printed_words(style.arts.get(face.back or "")) if back_url else ""
-        front_words = printed_words(style.arts.get(face.front)) or rules_text(face) or face.piece.own_name
+        texts = [v for v in face.piece.values.values() if isinstance(v, str)]  # a box's text, whole
+        back_words = printed_words(style.arts.get(face.back or ""), texts) if back_url else ""
+        front_words = printed_words(style.arts.get(face.front), texts) or rules_text(face) or face.piece.own_name
         # a tile's one Description, whichever side is up: each side's words when its back has any
         said = msg("tts.sides", table.lang, front=front_words, back=back_words) if back_words else rules_text(face)
         for copy in range(face.copies):
@@ -455,50 +452,6 @@ def _pieces(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, f
                        **(HIDDEN_FACE_DOWN if back_url else {})}
             objects.append(obj)
     return _one_or_bag(objects, deck, table, x)
-
-
-def printed_words(art: Art | None) -> str:
-    """The words a side prints, in the order its template draws them, a line each (runs set on
-    one baseline are one line): what a two-sided piece's Description says of each side, as the
-    table shows one text whichever side is up. An icon or a picture is no word."""
-    lines: list[str] = []
-    last = None
-    texts = [item for item in art.items if item[0] == "text"] if art is not None else []
-    readings = _ruby_readings(texts)
-    glued = False  # the words after a ruby go on from its base (a text item of their own, after the reading's)
-    end = -math.inf  # where the line's last run ends
-    for k, item in enumerate(texts):
-        for i, (x, y, chars) in enumerate(item[3]):
-            if (k, i) in readings:
-                glued = True
-                continue
-            if lines and y == last:
-                # a run set straight after the last (a **bold** word in a Japanese line) goes on from it
-                # with no space; a run of another box further along the baseline is a word apart
-                close = abs(x - end) < 0.25 * item[2] and _unspaced(lines[-1][-1:] + chars[:1])
-                lines[-1] += chars if i or glued or close else " " + chars
-            else:
-                lines.append(chars)
-            last, glued = y, False
-            end = x + fontreg.ttfont(item[1]).stringWidth(chars, item[2])
-    return "\n".join(" ".join(line.split()) for line in lines if line.strip())
-
-
-def _unspaced(pair: str) -> bool:
-    """Whether two characters side by side take no space between them: either is Japanese or
-    Chinese (a kana, kanji or full-width form), as a Japanese line has no word spaces."""
-    return any(unicodedata.east_asian_width(c) in "WF" for c in pair)
-
-
-def _ruby_readings(texts: list) -> set[tuple[int, int]]:
-    """The runs of ``texts`` (text items: by item and run) that are a ruby's reading, not words of
-    their own: at RUBY_SCALE of a run's size, set as text/svg.py sets a reading over its base (its
-    em box on the base's: the baseline ASCENT of the base's em and the rest of its own above) and
-    over it. A piece is named by the base (``plain``), as everywhere else in pnpgen."""
-    runs = [(k, i, item[2], x, y, chars) for k, item in enumerate(texts) for i, (x, y, chars) in enumerate(item[3])]
-    return {(k, i) for k, i, size, x, y, chars in runs
-            if any(abs(b_size * RUBY_SCALE - size) < 1e-3 and abs(b_y - y - ASCENT * b_size - (1 - ASCENT) * size) < 1e-2
-                   and abs(b_x - x) <= b_size * max(len(b_chars), len(chars)) for _, _, b_size, b_x, b_y, b_chars in runs)}
 
 
 def _back_name(face: UniqueFace, name: str, style: PageStyle) -> str:

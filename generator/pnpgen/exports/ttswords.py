@@ -1,0 +1,89 @@
+"""The words a side of a piece prints, read back from its converted art: what a two-sided
+tile's one Description says of each side on the Tabletop Simulator table (exports/tts.py)."""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from collections.abc import Iterable
+
+from pnpgen import fonts as fontreg
+from pnpgen.data.markup import plain, without_icons
+from pnpgen.patterns import later
+from pnpgen.svg.artwork import Art
+from pnpgen.text.cells import RUBY_SCALE
+from pnpgen.text.layout import ASCENT
+from pnpgen.text.linebreak import HYPHEN_CHAR
+
+_SPACES = later(r"[^\S\n]+")  # the spaces a line's words are read without (a line break kept: a paragraph's)
+
+
+def printed_words(art: Art | None, values: Iterable[str] = ()) -> str:
+    """The words a side prints, in the order its template draws them, a line each (runs set on
+    one baseline are one line; a line broken only to fit its box, of one of ``values``, read on
+    into the next as a sentence: ``_paragraphs``): what a two-sided piece's Description says of
+    each side, as the table shows one text whichever side is up. An icon or a picture is no word."""
+    lines: list[str] = []
+    last = None
+    texts = [item for item in art.items if item[0] == "text"] if art is not None else []
+    readings = _ruby_readings(texts)
+    glued = False  # the words after a ruby go on from its base (a text item of their own, after the reading's)
+    end = -math.inf  # where the line's last run ends
+    for k, item in enumerate(texts):
+        for i, (x, y, chars) in enumerate(item[3]):
+            if (k, i) in readings:
+                glued = True
+                continue
+            if lines and y == last:
+                # a run set straight after the last (a **bold** word in a Japanese line) goes on from it
+                # with no space; a run of another box further along the baseline is a word apart
+                close = abs(x - end) < 0.25 * item[2] and _unspaced(lines[-1][-1:] + chars[:1])
+                lines[-1] += chars if i or glued or close else " " + chars
+            else:
+                lines.append(chars)
+            last, glued = y, False
+            end = x + fontreg.ttfont(item[1]).stringWidth(chars, item[2])
+    return "\n".join(_paragraphs([" ".join(line.split()) for line in lines if line.strip()], values))
+
+
+def _paragraphs(lines: list[str], values: Iterable[str]) -> list[str]:
+    """``lines`` with a line broken only to fit its box joined to the next: a break where one of
+    ``values`` (the piece's texts, as written) runs on from the one line into the next, with no
+    line break of its own between (a paragraph's break, a line break in the text, stays); in Japanese with
+    nothing between, in Latin script with a space, a word hyphenated at the break whole again. A
+    line no text runs on from (another box's, a template's own words) keeps its break."""
+    said = [_SPACES.sub("", plain(without_icons(t))) for t in values]  # as the box prints it: no icon, no markup
+
+    def runs_on(last: str, now: str) -> bool:  # (a line hyphenated itself runs on without its hyphen)
+        return any(last + now.removesuffix(HYPHEN_CHAR) in t for t in said)
+
+    out: list[str] = []
+    for line in lines:
+        if out:
+            last, now = "".join(out[-1].split()), "".join(line.split())
+            if runs_on(last, now):  # (after a hyphen of the text's own, well- / known, no space)
+                gap = "" if last.endswith(HYPHEN_CHAR) or _unspaced(out[-1][-1] + line[0]) else " "
+                out[-1] += gap + line
+                continue
+            if last.endswith(HYPHEN_CHAR) and runs_on(last[:-1], now):  # a word hyphenated to fit: whole
+                out[-1] = out[-1][:-1] + line
+                continue
+        out.append(line)
+    return out
+
+
+def _unspaced(pair: str) -> bool:
+    """Whether two characters side by side take no space between them: either is Japanese or
+    Chinese (a kana, kanji or full-width form), as a Japanese line has no word spaces."""
+    return any(unicodedata.east_asian_width(c) in "WF" for c in pair)
+
+
+def _ruby_readings(texts: list) -> set[tuple[int, int]]:
+    """The runs of ``texts`` (text items: by item and run) that are a ruby's reading, not words of
+    their own: at RUBY_SCALE of a run's size, set as text/svg.py sets a reading over its base (its
+    em box on the base's: the baseline ASCENT of the base's em and the rest of its own above) and
+    over it. A piece is named by the base (``plain``), as everywhere else in pnpgen."""
+    runs = [(k, i, item[2], x, y, chars) for k, item in enumerate(texts) for i, (x, y, chars) in enumerate(item[3])]
+    return {(k, i) for k, i, size, x, y, chars in runs
+            if any(abs(b_size * RUBY_SCALE - size) < 1e-3 and abs(b_y - y - ASCENT * b_size - (1 - ASCENT) * size) < 1e-2
+                   and abs(b_x - x) <= b_size * max(len(b_chars), len(chars)) for _, _, b_size, b_x, b_y, b_chars in runs)}
