@@ -159,10 +159,34 @@ def contained(path: str | Path, folder: Path, key: str, where: Where | Path | st
                              expected=f"the file itself in {folder}/, or a link to it that ends there") from None
         target, inside = None, False
     if not inside or target is None:
+        link = _link_leading_out(folder, name)  # the name stands in the folder, as a link: "is outside"
+        if link is not None:                    # alone sent the designer looking for a '..' never written
+            raise InputError(f"{name!r} is outside {folder.name}/: {link} is a link leading out of it",
+                             path=where, line=line, column=column, key=key,  # (paths said from the workspace)
+                             expected=f"the file itself copied into {folder}/ in place of the link: "
+                             "pnpgen reads nothing outside the workspace")
         raise InputError(f"{str(path)!r} is outside {folder.name}/", path=where, line=line, column=column,
                          key=key, expected=f"a file inside {folder}/, named relative to it, without '..' "
                          "or links leading out")
     return target
+
+
+def _link_leading_out(folder: Path, name: str) -> str | None:
+    """The link through which a name written plainly (no '..', not from the root) leads out of
+    ``folder`` (``…/fonts/DejaVuSans.ttf``, a link to the system's copy, which the workspace's
+    messages say as ``fonts/DejaVuSans.ttf``); None for a name that climbs out itself, or when no
+    such link is found."""
+    parts = PurePosixPath(name.replace("\\", "/")).parts
+    if not parts or ".." in parts or name.startswith(("/", "\\")) or Path(name).is_absolute():
+        return None
+    try:
+        for n in range(1, len(parts) + 1):
+            step = folder.joinpath(*parts[:n])
+            if step.is_symlink() and not within(step.resolve(), _real(folder)):
+                return str(step)
+    except (OSError, RuntimeError, ValueError):  # a loop, a name the system refuses
+        return None
+    return None
 
 
 def written_alike(rel: str, folders: Iterable[Path]) -> str | None:

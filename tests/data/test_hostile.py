@@ -353,6 +353,20 @@ def test_a_font_link_loop_is_called_a_loop(tmp_path, capsys):
     assert "outside" not in err, err
 
 
+def test_a_font_linked_from_elsewhere_names_the_link(tmp_path, capsys):
+    """fonts/Sys.ttf a link to a font outside the workspace (ln -s from the system's fonts): the
+    error said only "'Sys.ttf' is outside fonts/", of a file the designer sees in fonts/."""
+    ws = make_workspace(tmp_path / "ws", game=GAME_YAML + "fonts:\n  gothic: Sys\n")
+    (tmp_path / "Sys.ttf").write_bytes(b"not read")
+    (ws / "fonts").unlink()
+    (ws / "fonts").mkdir()
+    (ws / "fonts" / "Sys.ttf").symlink_to(tmp_path / "Sys.ttf")
+    err = fails(ws, capsys, "check")
+    assert ("game.yaml:9:11: fonts.gothic: 'Sys.ttf' is outside fonts/: fonts/Sys.ttf is a link leading out of it "
+            "(expected the file itself copied into fonts/ in place of the link: pnpgen reads nothing outside the "
+            "workspace)") in err, err
+
+
 @pytest.mark.parametrize("written, stem", [("../../etc/evil", "evil"), ("/usr/share/fonts/x/DejaVuSans.ttf", "DejaVuSans"),
                                             ("C:\\\\Windows\\\\Fonts\\\\meiryo.ttf", "meiryo")])
 def test_font_name_leading_out(tmp_path, capsys, written, stem):

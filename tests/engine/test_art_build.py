@@ -203,7 +203,8 @@ BAD = [
     ("broken.png", "cannot read the image art/broken.png: not a PNG, JPEG or WebP image"),
     ("../outside.png", "'../outside.png' is outside art/"),
     ("/etc/passwd.png", "'/etc/passwd.png' is outside art/"),
-    ("link.png", "'link.png' is outside art/"),
+    ("link.png", "'link.png' is outside art/: data/test/art/link.png is a link leading out of it (expected the file "
+                 "itself copied into data/test/art/ in place of the link"),
 ]
 
 
