@@ -19,7 +19,8 @@ from pnpgen.data.spreadsheets import SHEET_KEYS
 from pnpgen.data.workspace import Workspace
 from pnpgen.faces.budget import OPERAND
 from pnpgen.faces.builtin import FOLDER
-from pnpgen.faces.templates import Face, Renderer
+from pnpgen.faces.face import Face
+from pnpgen.faces.templates import Renderer
 from pnpgen.rulebook import figures
 
 DOCS = (REPO / "docs" / "data-format.md").read_text(encoding="utf-8")
