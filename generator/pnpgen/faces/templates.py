@@ -1,4 +1,6 @@
-"""Template stage: one piece face → an SVG document, through autoescaped Jinja templates."""
+"""Template stage: one piece face → an SVG document, through autoescaped Jinja templates: the game's
+environment (sandboxed, budgeted), the context a template sees, each face rendered (or found alike or
+remembered) and what it produced checked."""
 
 from __future__ import annotations
 
