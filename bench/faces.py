@@ -22,8 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "generator"))
 from pnpgen.data.formats import BLEED_MM
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace, find_workspace
+from pnpgen.faces.face import Face
 from pnpgen.faces.faceset import face_renderer
-from pnpgen.faces.templates import Face
 
 
 def distinct_faces(ws: Workspace, slug: str) -> list[tuple[str, str, Callable[[str], bytes]]]:

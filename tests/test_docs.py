@@ -13,13 +13,14 @@ from pypdf import PdfReader
 
 from conftest import DRAFT, REPO, make_workspace, run
 from pdfprobe import glyphs
-from pnpgen.data import load
+from pnpgen.data import deckfile, load
 from pnpgen.data.load import load_game
 from pnpgen.data.spreadsheets import SHEET_KEYS
 from pnpgen.data.workspace import Workspace
 from pnpgen.faces.budget import OPERAND
 from pnpgen.faces.builtin import FOLDER
-from pnpgen.faces.templates import Face, Renderer
+from pnpgen.faces.face import Face
+from pnpgen.faces.templates import Renderer
 from pnpgen.rulebook import figures
 
 DOCS = (REPO / "docs" / "data-format.md").read_text(encoding="utf-8")
@@ -32,17 +33,17 @@ def _yaml_key_documented(key: str) -> bool:
     return re.search(rf"(^|[\s{{,]){re.escape(key)}:", DOCS, re.M) is not None
 
 
-@pytest.mark.parametrize("key", [*load.GAME_KEYS, *load.DECK_KEYS, *load.SOURCED_KEYS, *SHEET_KEYS, *figures.KEYS])
+@pytest.mark.parametrize("key", [*load.GAME_KEYS, *deckfile.DECK_KEYS, *load.SOURCED_KEYS, *SHEET_KEYS, *figures.KEYS])
 def test_every_key_the_loader_accepts_is_documented(key):
     assert _yaml_key_documented(key) or f"`{key}:`" in DOCS, f"{key}: not in docs/data-format.md"
 
 
 def test_every_field_type_and_shape_option_is_documented():
     types_line = next(line for line in DOCS.splitlines() if line.strip().startswith("title: text"))
-    assert all(t in types_line for t in load.FIELD_TYPES), types_line
-    for key in load.SHAPE_KEYS:
+    assert all(t in types_line for t in deckfile.FIELD_TYPES), types_line
+    for key in deckfile.SHAPE_KEYS:
         assert f"`{key}`" in DOCS and _yaml_key_documented(key)
-    for name in load.RESERVED_FIELDS:
+    for name in deckfile.RESERVED_FIELDS:
         assert f"`piece.{name}`" in DOCS
 
 
@@ -266,7 +267,7 @@ def test_the_deck_file_listing_names_every_key_a_deck_file_takes():
     """data-format.md's epic.yaml lists each key of a deck file, written or commented out (lint:
     and die: were told only in sections of their own)."""
     (block,) = [body for lang, body in FENCE.findall(DOCS) if body.startswith("# data/<slug>/decks/epic.yaml")]
-    for key in load.DECK_KEYS:
+    for key in deckfile.DECK_KEYS:
         assert re.search(rf"^(# )?{key}:", block, re.M), key
 
 

@@ -554,7 +554,7 @@ def _no_such_game(ws: Workspace, slug: str | None) -> str:
 def _known_game(ws: Workspace, slug: str | None) -> None:
     """watch and serve wait for saves: a misspelt --game was waited on for ever, its error said
     once among the watcher's lines. Said at once, with the nearest game, exit 2."""
-    from pnpgen.data.load import game_file
+    from pnpgen.data.gamefiles import game_file
 
     if slug is not None:
         game_file(ws, slug)

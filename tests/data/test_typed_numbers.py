@@ -9,7 +9,8 @@ import pytest
 from conftest import DECK_YAML, GAME_YAML, make_workspace, run
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
-from pnpgen.faces.templates import Face, Renderer
+from pnpgen.faces.face import Face
+from pnpgen.faces.templates import Renderer
 
 NUMBERED = DECK_YAML.replace("  text: text\n", "  text: text\n  reward: int\n  weight: number\n")
 

@@ -448,7 +448,7 @@ def test_templates_compile_once_per_process_and_again_when_edited(workspace, tmp
     from pnpgen.faces import templates
 
     monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "machine-cache"))  # nothing compiled by earlier tests
-    monkeypatch.setattr(templates, "PROCESS_COMPILED", {})
+    monkeypatch.setattr("pnpgen.faces.compiled.PROCESS_COMPILED", {})
     compiled: list[str] = []
     real = templates.FaceEnvironment.compile
     monkeypatch.setattr(templates.FaceEnvironment, "compile",
@@ -457,7 +457,7 @@ def test_templates_compile_once_per_process_and_again_when_edited(workspace, tmp
     assert run(workspace, "build", "--game", "test", "--no-rulebook", "--out", str(tmp_path / "b")) == 0
     assert len(compiled) == len(set(compiled)) > 0  # each template once, in the first build only
     assert not (tmp_path / "b" / ".cache" / "jinja").exists()  # compiled code is never kept in a workspace
-    monkeypatch.setattr(templates, "PROCESS_COMPILED", {})  # as a new process: from the machine's cache
+    monkeypatch.setattr("pnpgen.faces.compiled.PROCESS_COMPILED", {})  # as a new process: from the machine's cache
     assert run(workspace, "build", "--game", "test", "--no-rulebook", "--out", str(tmp_path / "c")) == 0
     assert len(compiled) == len(set(compiled))
     front = workspace / "templates" / "test" / "card-front.svg.j2"

@@ -1,4 +1,4 @@
-"""A text edit renders its faces from the render memo (faces/templates.py ``RenderMemo``): the work
+"""A text edit renders its faces from the render memo (faces/rendermemo.py ``RenderMemo``): the work
 for a piece the edit did not change is its memo key and its record, not its fields written out
 again for each side nor its name worked out for a message no face will give."""
 

@@ -20,7 +20,7 @@ def compiled(tmp_path, monkeypatch) -> list[str]:
     from pnpgen.faces import templates
 
     monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "machine-cache"))
-    monkeypatch.setattr(templates, "PROCESS_COMPILED", {})
+    monkeypatch.setattr("pnpgen.faces.compiled.PROCESS_COMPILED", {})
     names: list[str] = []
     real = templates.FaceEnvironment.compile
     monkeypatch.setattr(templates.FaceEnvironment, "compile",
@@ -29,8 +29,6 @@ def compiled(tmp_path, monkeypatch) -> list[str]:
 
 
 def test_the_same_template_in_another_workspace_is_not_compiled_again(tmp_path, compiled, monkeypatch):
-    from pnpgen.faces import templates
-
     assert run(make_workspace(tmp_path / "a", pieces=["カード1"]), "build", "--game", "test", "--no-rulebook") == 0
     assert sorted(compiled) == ["common/piece.svg.j2", "test/card-back.svg.j2", "test/card-front.svg.j2"]
     compiled.clear()
@@ -39,7 +37,7 @@ def test_the_same_template_in_another_workspace_is_not_compiled_again(tmp_path, 
     assert compiled == []
     assert (b / "build" / "test" / "cards.pdf").read_bytes() == (tmp_path / "a" / "build" / "test" / "cards.pdf").read_bytes()
     # a later process: from the machine's cache
-    monkeypatch.setattr(templates, "PROCESS_COMPILED", {})
+    monkeypatch.setattr("pnpgen.faces.compiled.PROCESS_COMPILED", {})
     assert run(make_workspace(tmp_path / "c", pieces=["カード1"]), "build", "--game", "test", "--no-rulebook") == 0
     assert compiled == []
     # an edited template is compiled again, in every folder
@@ -49,7 +47,7 @@ def test_the_same_template_in_another_workspace_is_not_compiled_again(tmp_path, 
     assert compiled == ["test/card-front.svg.j2"]
     # without the machine's cache, a new process compiles
     monkeypatch.setenv("PNPGEN_CACHE", "off")
-    monkeypatch.setattr(templates, "PROCESS_COMPILED", {})
+    monkeypatch.setattr("pnpgen.faces.compiled.PROCESS_COMPILED", {})
     compiled.clear()
     assert run(make_workspace(tmp_path / "d"), "build", "--game", "test", "--no-rulebook") == 0
     assert "test/card-front.svg.j2" in compiled

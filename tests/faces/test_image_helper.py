@@ -14,7 +14,8 @@ from conftest import make_workspace
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
-from pnpgen.faces.templates import Face, Renderer
+from pnpgen.faces.face import Face
+from pnpgen.faces.templates import Renderer
 
 DECK = """\
 name: テストカード

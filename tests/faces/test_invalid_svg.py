@@ -14,8 +14,9 @@ from conftest import make_workspace
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
+from pnpgen.faces.face import Face
 from pnpgen.faces.sourcelines import ATTRIBUTE, SourceLines
-from pnpgen.faces.templates import Face, Renderer
+from pnpgen.faces.templates import Renderer
 
 FRONT = """{{% extends "common/piece.svg.j2" %}}
 {{% block art %}}

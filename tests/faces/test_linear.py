@@ -16,7 +16,7 @@ from pnpgen.data.workspace import Workspace
 from pnpgen.engine.game import render_game
 from pnpgen.engine.options import BuildOptions
 from pnpgen.faces.images import ArtPlacer
-from pnpgen.faces.templates import RenderMemo
+from pnpgen.faces.rendermemo import RenderMemo
 
 DECK = PICTURE_DECK_YAML
 FRONT = """\

@@ -12,8 +12,9 @@ import pytest
 from conftest import make_workspace, run
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
+from pnpgen.faces.face import Face
 from pnpgen.faces.sourcelines import strip
-from pnpgen.faces.templates import Face, Renderer
+from pnpgen.faces.templates import Renderer
 from pnpgen.faces.tracks import track_inner
 
 BOARD = """\

@@ -11,7 +11,8 @@ from conftest import make_workspace
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
-from pnpgen.faces.templates import Face, Renderer
+from pnpgen.faces.face import Face
+from pnpgen.faces.templates import Renderer
 
 FRONT = """{{% extends "common/piece.svg.j2" %}}
 {{% import "common/macros.svg.j2" as m with context %}}

@@ -15,8 +15,9 @@ from pnpgen.data.load import load_game
 from pnpgen.data.model import OPEN_COLOUR, PLACEHOLDER_COLOUR
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
+from pnpgen.faces.face import Face
 from pnpgen.faces.helpers import mix
-from pnpgen.faces.templates import Face, Renderer
+from pnpgen.faces.templates import Renderer
 from pnpgen.shapes import hex_corners
 from pnpgen.svg import convert
 

@@ -89,7 +89,7 @@ def test_a_broken_spreadsheet_is_one_line_without_exception_names(tmp_path, caps
 def test_a_template_file_of_more_bytes_than_a_template_needs_is_refused_unread(tmp_path, capsys):
     """A template padded to hundreds of megabytes (a sparse file here: no disk is used) was read
     whole and compiled: 300 MB took a minute and a gigabyte. Refused by its size, in one line."""
-    from pnpgen.faces.templates import MAX_TEMPLATE_BYTES
+    from pnpgen.faces.loaders import MAX_TEMPLATE_BYTES
 
     ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     with open(ws / "templates/test/card-front.svg.j2", "r+b") as f:

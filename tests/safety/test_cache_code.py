@@ -18,7 +18,7 @@ def _planted(ws: Path, marker: Path) -> None:
     every name the workspace cache's compiled templates were ever kept by."""
     from jinja2.bccache import bc_magic
 
-    from pnpgen.faces.templates import CompiledTemplates
+    from pnpgen.faces.compiled import CompiledTemplates
 
     code = compile(f"open({str(marker)!r}, 'w').close()\n", "<planted>", "exec")
     folder = ws / "build" / ".cache" / "jinja"
@@ -36,12 +36,10 @@ def _planted(ws: Path, marker: Path) -> None:
 
 def test_compiled_code_planted_in_the_build_folders_cache_never_runs(tmp_path, monkeypatch):
     monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "machine-cache"))
-    from pnpgen.faces import templates
-
-    monkeypatch.setattr(templates, "PROCESS_COMPILED", {})
+    monkeypatch.setattr("pnpgen.faces.compiled.PROCESS_COMPILED", {})
     ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
-    monkeypatch.setattr(templates, "PROCESS_COMPILED", {})  # as a new process, after the folder came in a zip
+    monkeypatch.setattr("pnpgen.faces.compiled.PROCESS_COMPILED", {})  # as a new process, after the folder came in a zip
     marker = tmp_path / "ran"
     _planted(ws, marker)
     deck = ws / "data" / "test" / "decks" / "cards.yaml"

@@ -74,29 +74,29 @@ def test_a_relative_cache_folder_is_no_cache_so_a_workspace_cannot_plant_compile
 
     from conftest import FRONT
     from pdfprobe import texts
-    from pnpgen.faces import templates
+    from pnpgen.faces import compiled
 
     ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     name, source = "test/card-front.svg.j2", FRONT
     sandbox = jinja2.sandbox.SandboxedEnvironment()
-    bucket = jinja2.bccache.Bucket(sandbox, "", templates.CompiledTemplates().get_source_checksum(source))
+    bucket = jinja2.bccache.Bucket(sandbox, "", compiled.CompiledTemplates().get_source_checksum(source))
     bucket.code = sandbox.compile('<svg xmlns="http://www.w3.org/2000/svg" width="63mm" height="88mm" '
                                   'viewBox="0 0 63 88"><text x="5" y="9" font-family="BIZUDGothic-Regular" '
                                   'font-size="5">PLANTED</text></svg>', name)
-    entry = usercache.key(templates.CompiledTemplates.GENERATION.encode(), jinja2.__version__.encode(),
+    entry = usercache.key(compiled.CompiledTemplates.GENERATION.encode(), jinja2.__version__.encode(),
                           name.encode(), bucket.checksum.encode())
     base = {"XDG_CACHE_HOME": ws / "cache" / "pnpgen", "PNPGEN_CACHE": ws / "cache",
             "HOME": ws / ".cache" / "pnpgen"}[variable]
     body = marshal.dumps(bucket.bytecode_to_string())
-    (base / templates.COMPILED_KIND).mkdir(mode=0o700, parents=True)
+    (base / compiled.COMPILED_KIND).mkdir(mode=0o700, parents=True)
     os.chmod(base, 0o700)
     os.chmod(base.parent, 0o700)
-    (base / templates.COMPILED_KIND / entry).write_bytes(hashlib.sha256(body).digest() + body)
+    (base / compiled.COMPILED_KIND / entry).write_bytes(hashlib.sha256(body).digest() + body)
     (base / "secret").write_bytes(b"k" * usercache.SECRET_BYTES)
     monkeypatch.delenv("PNPGEN_CACHE", raising=False)
     monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
     monkeypatch.setenv(variable, {"XDG_CACHE_HOME": "cache", "PNPGEN_CACHE": "cache", "HOME": "."}[variable])
-    monkeypatch.setattr(templates, "PROCESS_COMPILED", {})
+    monkeypatch.setattr("pnpgen.faces.compiled.PROCESS_COMPILED", {})
     before = sorted(base.rglob("*"))
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
     assert not any("PLANTED" in t for t in texts(ws / "build" / "test" / "cards.pdf"))

@@ -87,7 +87,7 @@ def settings(data: Any, place: Callable[[tuple, Callable[..., Any], Any, str], A
              base: LintSettings | None = None) -> LintSettings:
     """``lint:`` read into settings, each one given replacing that one of ``base`` (a deck file's
     ``lint:`` over its game's). ``place(keypath, parse, value, key)`` runs each parse so that its
-    complaint names the file:line (data/load.py); ``v.Invalid`` without it."""
+    complaint names the file:line (data/mapkeys.py parse_at); ``v.Invalid`` without it."""
     place = place or (lambda keypath, parse, value, key: parse(value, key))
     base = base if base is not None else LintSettings()
     if data is None or data is True:

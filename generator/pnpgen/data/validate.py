@@ -2,7 +2,7 @@
 
 Each parser takes the raw value and returns it checked and converted (lengths in mm), or raises
 ``Invalid`` saying what is wrong and what would be right. Callers add where the value stands:
-``data/load.py`` the YAML file:line:column and key, ``cli.py`` the option (through ``option``).
+``data/mapkeys.py`` (``parse_at``) the YAML file:line:column and key, ``cli.py`` the option (through ``option``).
 So no out-of-range or mistyped value reaches geometry. The bounds are documented in
 docs/data-format.md ("Limits").
 """
@@ -721,7 +721,7 @@ def _nearest_folder(path: Path, text: str, expected: str) -> Path:
 
 def section_checks(section: str, keys: Any, hint: str) -> tuple[Any, Any]:
     """The two complaints of a game.yaml section of named settings (``ink:``, ``lint:``): a value
-    that is not a mapping, and a key it does not have. Each is a parse for ``load._parse``'s
+    that is not a mapping, and a key it does not have. Each is a parse for ``mapkeys.parse_at``'s
     ``place`` (value, unused) that only raises, so the message names the file:line."""
     def not_a_mapping(value: Any, _unused: str) -> None:
         raise Invalid(f"{section} {show(value)} is not a mapping", hint)

@@ -33,9 +33,9 @@ from pnpgen.errors import InputError, TemplateMistake, place
 from pnpgen.exports.bleedcheck import ShopFace, bare_bleed_warnings, pack_name
 from pnpgen.faces.builtin import icon_dirs
 from pnpgen.faces.convert import convert_face
+from pnpgen.faces.face import Face
 from pnpgen.faces.faceset import FaceSet, face_renderer, unread_translations
 from pnpgen.faces.printlint import lint_faces
-from pnpgen.faces.templates import Face
 from pnpgen.impose.onpaper import DeckOnPaper, deck_sheet, stock_warnings
 from pnpgen.memo import Memo
 from pnpgen.rulebook import rulebook_warnings

@@ -41,12 +41,14 @@ from pnpgen.exports.bleedfill import OUTSIDE_MM
 from pnpgen.exports.cutfiles import cutter_record
 from pnpgen.exports.order import BUILD_ORDER_COLUMNS, order_csv
 from pnpgen.faces import builtin, sourcelines
+from pnpgen.faces.compiled import CompiledTemplates
 from pnpgen.faces.convert import Converted, convert_faces, converts_in_workers
 from pnpgen.faces.faceset import DeckPicture, RenderedGame
 from pnpgen.faces.faceset import render_game as faces_of_game
 from pnpgen.faces.grouped import grouped_per_deck
 from pnpgen.faces.printlint import lint_faces
-from pnpgen.faces.templates import CompiledTemplates, Renderer, RenderMemo
+from pnpgen.faces.rendermemo import RenderMemo
+from pnpgen.faces.templates import Renderer
 from pnpgen.impose.cutter import silhouette_layout
 from pnpgen.impose.grid import SheetOptions, choose_layout, margin_to_hold_whole, size_to_hold_whole
 from pnpgen.impose.onpaper import DeckOnPaper, back_behind, deck_sheet, silhouette_warnings, stock_warnings

@@ -2,7 +2,7 @@
 
 Each renders a run of pieces, in order: the build's process the first, as its face stage comes
 to it; each worker another, returning what a render remembers (the SVG, the fields it read, its
-warnings and image placements) into the render memo (faces/templates.py ``RenderMemo``). The
+warnings and image placements) into the render memo (faces/rendermemo.py ``RenderMemo``). The
 face stage renders every face as it always does, in order, a worker's replayed from the memo
 (waited for when first asked for) — so the faces, warnings, image placements and every byte
 written are those of one process, whatever the number of workers.
@@ -18,8 +18,10 @@ from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine.fingerprint import content_hash
 from pnpgen.engine.options import BuildOptions
+from pnpgen.faces.face import Face
 from pnpgen.faces.faceset import face_renderer
-from pnpgen.faces.templates import Face, Renderer, RenderMemo
+from pnpgen.faces.rendermemo import RenderMemo
+from pnpgen.faces.templates import Renderer
 
 MIN_FACES = 64  # fewer faces render faster than worker processes start
 # The build's own run is this much longer than a worker's: a worker starts later (forked, the game

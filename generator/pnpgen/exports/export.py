@@ -21,8 +21,9 @@ from PIL import Image
 from pnpgen import fonts as fontreg
 from pnpgen.data.art import art_files, orientation, print_bytes
 from pnpgen.data.formats import MIN_DPI
+from pnpgen.data.gamefiles import deck_ids_in
 from pnpgen.data.lint import LintSettings
-from pnpgen.data.load import check_bleed, deck_ids_in, load_game
+from pnpgen.data.load import check_bleed, load_game
 from pnpgen.data.model import Deck, Game, open_value_said, placeholder_word
 from pnpgen.data.names import NAME_MAX, check_preset_folder, same_file
 from pnpgen.data.workspace import Workspace, workspace_relative

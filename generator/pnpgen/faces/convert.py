@@ -15,7 +15,7 @@ from typing import Any
 from pnpgen.data.picturebytes import picture_hash
 from pnpgen.errors import InputError, place
 from pnpgen.faces.faceset import FaceSet
-from pnpgen.faces.templates import one_line
+from pnpgen.faces.failure import one_line
 from pnpgen.patterns import later
 from pnpgen.pdf.draw import draw_art
 from pnpgen.pdf.raster import STAND_IN, piece_hashes

@@ -23,8 +23,11 @@ from pnpgen.data.formats import MIN_DPI
 from pnpgen.data.i18n import Missing
 from pnpgen.data.model import Deck, Game, Piece
 from pnpgen.errors import InputError
+from pnpgen.faces.compiled import CompiledTemplates
+from pnpgen.faces.face import Face
+from pnpgen.faces.rendermemo import RenderMemo
 from pnpgen.faces.sourcelines import strip
-from pnpgen.faces.templates import CompiledTemplates, DrawnBleed, Face, Renderer, RenderMemo
+from pnpgen.faces.templates import DrawnBleed, Renderer
 from pnpgen.shapes import Point, deck_shape, trim_path
 from pnpgen.svg.artwork import Art
 

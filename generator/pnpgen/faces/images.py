@@ -270,7 +270,7 @@ class ArtPlacer:
 
 
 def _focus(focus: Any) -> tuple[float, float]:
-    """(The template's line, deck and piece are added by the renderer, faces/templates.py.)"""
+    """(The template's line, deck and piece are added by the renderer, faces/failure.py.)"""
     if focus is None:
         return 0.5, 0.5
     try:

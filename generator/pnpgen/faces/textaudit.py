@@ -13,8 +13,8 @@ from pnpgen.data.model import FieldText, Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
 from pnpgen.faces import builtin
+from pnpgen.faces.face import Face
 from pnpgen.faces.faceset import face_renderer
-from pnpgen.faces.templates import Face
 from pnpgen.text import Record, TextContext, break_lines, layout_text, recording
 from pnpgen.text.cells import char_width
 from pnpgen.text.linecheck import check_layout, check_plain

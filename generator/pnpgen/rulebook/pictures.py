@@ -10,8 +10,8 @@ from pathlib import Path
 
 from pnpgen.data.formats import BLEED_MM
 from pnpgen.data.model import Deck, Game
+from pnpgen.faces.face import Face
 from pnpgen.faces.faceset import DeckPicture, face_renderer, outline
-from pnpgen.faces.templates import Face
 from pnpgen.rulebook.figures import load_settings
 from pnpgen.svg import convert
 from pnpgen.svg.artwork import Art

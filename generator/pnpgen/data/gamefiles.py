@@ -1,0 +1,84 @@
+"""Which files are a game's: its game.yaml (an unknown game told with the nearest names) and
+the deck files of its decks/ folder (copies kept aside and editors' files passed over)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from pnpgen.data import validate as v
+from pnpgen.data.model import Game
+from pnpgen.data.workspace import Workspace
+from pnpgen.errors import InputError, suggest
+from pnpgen.litter import is_litter
+from pnpgen.safetext import INVISIBLE, name_control_char, name_invisible_char, shown_invisible, shown_name
+
+
+def game_file(ws: Workspace, slug: str) -> Path:
+    """The game's game.yaml; an InputError naming the games there are (the nearest first) when
+    ``slug`` is none of them."""
+    game_yaml = ws.game_dir(slug) / "game.yaml"
+    if not game_yaml.is_file():
+        if game_yaml.exists():
+            raise InputError("game.yaml is not a file", path=game_yaml, expected="a YAML file describing the game")
+        known = [s for s in ws.slugs() if s != slug]
+        raise InputError(f"unknown game {v.show(slug)}{suggest(slug, known)}",
+                         expected="one of " + ", ".join(known) if known else "a data/<slug>/game.yaml")
+    return game_yaml
+
+
+# Copies kept aside in decks/ (by hand, by patch or a merge): not decks, passed over with a note.
+# Editors' and the system's own files (pnpgen/litter.py) are passed over without one.
+ASIDE = re.compile(r".*\.(bak|orig|rej)", re.IGNORECASE)
+DECK_ENDINGS = (".yaml", ".yml")
+
+
+def is_deck_name(name: str) -> bool:
+    """Is a file of decks/ named as a deck (``.yaml`` or ``.yml``, not hidden), editors' files and
+    copies kept aside apart (``deck_files`` passes those over first)?"""
+    return Path(name).suffix.lower() in DECK_ENDINGS and not name.startswith(".")
+
+
+def deck_ids_in(folder: Path) -> list[str]:
+    """The deck ids a game's decks/ folder holds, as ``deck_files`` reads them, without reading
+    any: for what must know every deck of the workspace (Tabletop Simulator's CustomDeck ids)."""
+    if not folder.is_dir():
+        return []
+    return sorted({p.stem for p in folder.iterdir()
+                   if not is_litter(p.name) and not ASIDE.fullmatch(p.name) and is_deck_name(p.name)})
+
+
+def deck_files(game: Game) -> list[Path]:
+    """The game's deck files, ``decks/*.yaml`` and ``decks/*.yml``; a decks/ that is not a folder
+    is an error (reading it as "no decks" would remove every deck's outputs)."""
+    folder = game.root / "decks"
+    if not folder.exists():
+        return []
+    if not folder.is_dir():
+        raise InputError("decks is not a folder", path=folder, expected="a folder decks/ holding one YAML file per deck")
+    found: dict[str, Path] = {}
+    for path in sorted(folder.iterdir()):
+        if is_litter(path.name):
+            continue
+        if ASIDE.fullmatch(path.name):
+            game.notes.append(f"data/{game.slug}/decks/{path.name}: passed over (a copy kept aside, not a deck)")
+            continue
+        if not is_deck_name(path.name):
+            if path.name.startswith(".") and Path(path.name).suffix.lower() in DECK_ENDINGS:
+                game.notes.append(f"data/{game.slug}/decks/{path.name}: passed over (a hidden file, not a deck: "
+                                  f"name it {path.name.lstrip('.')} to build it)")
+            continue
+        bad = name_control_char(path.name)
+        if bad:  # the deck id names its files, its objects in exports, and every message about it
+            raise InputError(f"a deck file's name holds {bad}", path=folder,
+                             expected=f"a deck file name of letters, digits, - and _: rename {shown_name(path.name)}")
+        hidden = name_invisible_char(path.name)  # (a deck that looks like another: two decks, one name to see)
+        if hidden:
+            raise InputError(f"a deck file's name holds {hidden}", path=folder,
+                             expected=f"a deck file name without invisible characters: rename {shown_invisible(path.name)} "
+                                      f"to {INVISIBLE.sub('', path.name) or 'a name of letters'}")
+        if path.stem in found:
+            raise InputError(f"deck {path.stem!r} is also {found[path.stem].name}", path=path,
+                             expected="one file per deck: remove or rename one of them")
+        found[path.stem] = path
+    return [found[k] for k in sorted(found)]

@@ -1,0 +1,117 @@
+"""A YAML mapping's keys checked against those it may have, and its values parsed where they are
+written: a mistake told at its file:line:column, with the near miss, the column in a sheet's own
+words or the text YAML cut at ', ' that was meant."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pnpgen.data import boxoptions
+from pnpgen.data import validate as v
+from pnpgen.data.art import SUFFIXES as ART_SUFFIXES
+from pnpgen.data.piecevalues import Source
+from pnpgen.data.spreadsheets import KIND_WORDS, SYNONYMS, more_renames, said_kind, said_translated
+from pnpgen.data.yamlhint import quoted
+from pnpgen.data.yamlsrc import Located
+from pnpgen.errors import suggest
+from pnpgen.safetext import LINE_BREAKS
+
+
+def parse_at(doc: Source, keypath: tuple, parse: Callable[..., Any], value: Any, *args: Any) -> Any:
+    """``parse(value, *args)`` from validate.py, its complaint placed at the value's file:line."""
+    try:
+        return parse(value, *args)
+    except v.Invalid as e:
+        raise doc.error(keypath, e.message, e.expected) from None
+
+
+def checked_keys(doc: Source, mapping: Any, keypath: tuple, allowed, what: str, more: str = "") -> dict:
+    mapping = parse_at(doc, keypath, v.mapping, mapping, what)
+    for key in mapping:
+        if key not in allowed:
+            cut = _cut_text(doc, mapping, keypath, key)
+            if cut is not None:
+                raise doc.error(keypath + (key,), f"unknown key in {what}: the ', ' before it ended the text of "
+                                f"{cut[0]!r}", f"the text in quotes: {cut[0]}: {quoted(cut[1])}", key=True)
+            if isinstance(key, str) and key[:1] == "\u3000":  # typed by a Japanese input method
+                raise doc.error(keypath + (key,), f"unknown key in {what}: it starts with a full-width space "
+                                "(全角スペース), which YAML reads as part of the key, not as indentation",
+                                "half-width spaces in the indentation", key=True)
+            listed = ", ".join(str(k) for k in allowed)
+            near = v.ELSEWHERE.get((what, str(key))) or suggest(str(key), [str(k) for k in allowed], cutoff=0.75)
+            word = str(key).strip().lower().rstrip(".:")
+            given = getattr(doc, "headers", mapping)  # a sheet's own columns: title.en alone gives no title column
+            meant = next((f for f, (words, _) in SYNONYMS.items() if word in words and f in allowed
+                          and f not in given), None) if not near else None
+            kind = said_kind(str(key), [a for a in allowed if a not in given], given) if not near and not meant else None
+            # a translation column (カード名.en comes here as カード名, the key of its language's text)
+            column = key if key in given else next((h for h in given if str(h).strip().lower().startswith(word + ".")), key)
+            translated = said_translated(str(column), allowed, given) if not near and not meant and not kind else None
+            if kind:  # 種類: the piece's name in a list with none, else the card's type
+                near = f"; did you mean {kind[0]}? ({kind[1]})" + more_renames(key, allowed, given)
+            elif meant:  # a sheet's Qty column, a Name column under a layout that prints the title
+                near = f"; did you mean {meant}? ({SYNONYMS[meant][1]})" + more_renames(key, allowed, given)
+            elif translated:
+                field, lang = translated
+                near = f"; did you mean {field}.{lang}? ({SYNONYMS[field][1]}, in {lang})" + \
+                    more_renames(column, allowed, given)
+            # a column of the sheet's own (種類) beside ones in its words for fields (枚数, 効果): those told too
+            others = more_renames(key, allowed, given) if not near and what == "the header row" else ""
+            box = re.sub(r"[^a-z0-9_-]+", "-", str(key).lower()).strip("-_") or ("type" if word in KIND_WORDS else "new")
+            named = boxoptions.is_field_name(str(key))  # a layout's box reads no 'Card Type': told to rename it
+            rename = "" if named else f"rename the {'column' if what == 'the header row' else 'key'} {str(key)!r} " \
+                f"to {box} (a field name has no spaces), then "
+            raise doc.error(keypath + (key,), f"unknown key in {what}{near}{others}",
+                            ("one of " + listed if listed else "no keys here") + ("" if near else more.format(
+                                key=key, box=box, field=key if named else box, rename=rename,
+                                type=_field_type(mapping[key]))),
+                            key=True)
+    return mapping
+
+
+def _field_type(value: Any) -> str:
+    """The field type a new key's value reads as (``danger: 2`` is an int field, not text; a
+    picture's file name an image, not text that would print the name)."""
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, str) and Path(value.strip()).suffix.lower() in ART_SUFFIXES:
+        return "image"
+    return {int: "int", float: "number", list: "list", dict: "map"}.get(type(value), "text")
+
+
+def _cut_text(doc: Source, mapping: dict, keypath: tuple, key: Any) -> tuple[str, str] | None:
+    """In ``{title: 港, effect: 売る, 買う}`` YAML ends the text at ', ' and reads 買う as a key
+    without a value: the text and key before it on the same line, and the text as meant."""
+    if not isinstance(doc, Located) or mapping[key] is not None:
+        return None
+    keys = list(mapping)
+    at = keys.index(key)
+    line = doc.key_marks.get(keypath + (key,), (None,))[0]
+    first = at
+    while first > 0 and mapping[keys[first - 1]] is None:
+        first -= 1
+    if first == 0 or doc.key_marks.get(keypath + (keys[first - 1],), (None,))[0] != line:
+        return None
+    text = mapping[keys[first - 1]]
+    if not isinstance(text, (str, int, float)) or isinstance(text, bool):
+        return None
+    tail = [str(k) for k in keys[first:] if mapping[k] is None
+            and doc.key_marks.get(keypath + (k,), (None,))[0] == line]
+    return str(keys[first - 1]), ", ".join([str(text), *tail])
+
+
+def _text(doc: Source, value: Any, keypath: tuple) -> str:
+    return parse_at(doc, keypath, v.text, value)
+
+
+def one_line_text(doc: Source, value: Any, keypath: tuple, what: str) -> str:
+    """A name said on one line wherever pnpgen names the thing — the build's summary, reprint.txt,
+    the change report, page labels, Tabletop Simulator: a line break there began a line of the
+    data's own (a forged 'pnpgen: error …' on the terminal, a false entry in reprint.txt)."""
+    text = _text(doc, value, keypath)
+    if LINE_BREAKS.search(text):  # (U+2028 too: a line break to YAML, Python and JavaScript)
+        raise doc.error(keypath, f"{what} holds a line break", f"{what} on one line")
+    return text
