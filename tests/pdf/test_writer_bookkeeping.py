@@ -12,7 +12,8 @@ from PIL import Image
 from pnpgen.impose.plan import Page, PagePlan, PlaceFace, TextOp
 from pnpgen.pdf import pictures, raster, writer
 from pnpgen.pdf.assemble import PdfFile, Stored
-from pnpgen.pdf.writer import FaceStreams, write_document
+from pnpgen.pdf.streams import FaceStreams
+from pnpgen.pdf.writer import write_document
 from pnpgen.shapes import translate
 from pnpgen.svg import convert
 
