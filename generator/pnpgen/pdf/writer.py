@@ -5,7 +5,7 @@ Each face used in a document becomes one Form XObject, drawn once and placed wit
 every page that shows it, so a deck of 80 cards over 5 faces carries 5 drawings, not 80. A
 face's stream does not depend on the document (pdf/content.py: glyph ids of the font, pictures
 and patterns named by their content), so it is made once per build and reused by every document
-that shows it (``FaceStreams``); pictures are placed from their cached streams when the file is
+that shows it (``FaceStreams``, pdf/streams.py); pictures are placed from their cached streams when the file is
 written (pdf/assemble.py). Fonts are embedded as CIDFontType2 subsets that keep the font's glyph
 ids (pdf/sfnt.py). Faces outside the converter's subset (svglib's drawings) are drawn by
 ReportLab and put in afterwards (pdf/svglib_fallback.py).
