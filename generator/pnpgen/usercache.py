@@ -37,7 +37,7 @@ import importlib.util
 import marshal
 import os
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -312,10 +312,10 @@ def seal(data: bytes) -> str:
     return hmac.digest(secret() or PROCESS_SECRET, data, "sha256").hex()
 
 
-def seal_lines(lines: Sequence[bytes]) -> str:
-    """``seal(b"\\n".join(lines))``, made line by line: a pack (engine/cache.py ``pack_entry``) is
-    joined once, with its header, not once to be sealed and again to be written (3,000 cards'
-    forms: 14 MB more at the build's peak)."""
+def seal_lines(lines: Iterable[bytes]) -> str:
+    """``seal(b"\\n".join(lines))``, made line by line as ``lines`` gives them: a pack (engine/cache.py
+    ``pack_entry``) is written once, with its header, not joined to be sealed and again to be written
+    (3,000 cards' forms: 14 MB more at the build's peak)."""
     mac = hmac.new(secret() or PROCESS_SECRET, digestmod="sha256")
     for i, line in enumerate(lines):
         if i:

@@ -11,7 +11,7 @@ from pypdf import PdfReader
 
 from conftest import DECK_YAML, make_workspace, run
 from pnpgen.pdf import drawn as drawn_json
-from pnpgen.pdf import writer
+from pnpgen.pdf import streams, writer
 from pnpgen.usercache import seal
 
 PIECES = DECK_YAML + "".join(f"  - {{name: 札{i}, text: 本文{i}, count: {i % 3 + 1}}}\n" for i in range(12))
@@ -21,7 +21,7 @@ PIECES = DECK_YAML + "".join(f"  - {{name: 札{i}, text: 本文{i}, count: {i % 
 def drawn(monkeypatch) -> list[tuple[str, bool]]:
     """Every face drawn into a stream for a game's documents from now on."""
     faces: list[tuple[str, bool]] = []
-    real = writer.FaceStreams.get
+    real = streams.FaceStreams.get
 
     def counted(self, key, art, cmyk, images):
         name = (self.names.get(key, key), cmyk)
@@ -29,7 +29,7 @@ def drawn(monkeypatch) -> list[tuple[str, bool]]:
             faces.append(name)
         return real(self, key, art, cmyk, images)
 
-    monkeypatch.setattr(writer.FaceStreams, "get", counted)
+    monkeypatch.setattr(streams.FaceStreams, "get", counted)
     return faces
 
 

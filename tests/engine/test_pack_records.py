@@ -138,3 +138,27 @@ def test_unpacked_records_are_made_into_values_when_looked_up_and_a_malformed_on
     m["c"] = 3
     assert dict(m.items()) == {"a": 1, "b": 2, "c": 3} and sorted(m.values()) == [1, 2, 3]
     assert kept.get("c") is None and list(kept.items()) == [("a", 1)]  # (its own record, malformed)
+
+
+def test_a_packs_lines_are_not_held_beside_the_entry_they_go_into(tmp_path: Path):
+    """Issue 22 (3,000 cards' peak with ``--jobs 1``): a pack's lines were all made, then joined
+    into its entry, both held at once (the forms pack: 12 MB twice at the build's peak); each line
+    now goes into the entry as it is made. The entry is the lines joined under their sealed header."""
+    import tracemalloc
+
+    cache = Cache(tmp_path)
+    records = {f"face{i:05d}": {"data": "x" * 4000, "n": i} for i in range(300)}
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        before = tracemalloc.get_traced_memory()[0]
+        path, data = cache.pack_entry("forms/x", records)
+        peak = tracemalloc.get_traced_memory()[1] - before
+    finally:
+        tracemalloc.stop()
+    lines = [json.dumps([k, records[k]], sort_keys=True, ensure_ascii=False).encode() for k in sorted(records)]
+    assert data.partition(b"\n")[2] == b"\n".join(lines) and len(data) > 1_000_000
+    assert peak < 1.5 * len(data)  # (the lines and their join: over twice the entry)
+    path.parent.mkdir(parents=True)
+    path.write_bytes(data)
+    assert Cache(tmp_path).pack("forms/x") == records  # its header's seal holds

@@ -9,7 +9,7 @@ from conftest import PICTURE_DECK_YAML, make_workspace, run
 from pnpgen.engine import prerender
 from pnpgen.faces import templates
 from pnpgen.pdf.raster import ImageStreams
-from pnpgen.pdf.writer import FaceStreams
+from pnpgen.pdf.streams import FaceStreams
 from pnpgen.svg.artwork import ArtRecord
 
 DECK = PICTURE_DECK_YAML
@@ -119,7 +119,7 @@ def test_faces_drawn_by_the_workers_that_converted_them_are_not_drawn_again(tmp_
     content there: the build's own process, writing every document, draws none of them again,
     and writes the bytes one process writes."""
     from pnpgen.engine import documents
-    from pnpgen.pdf import writer
+    from pnpgen.pdf import streams
 
     pieces = "".join(f"  - {{name: 札{i}, art: a{i % 5}.png}}\n" for i in range(1, 71))
     ws = make_workspace(tmp_path / "ws", deck=DECK + pieces, front=FRONT)
@@ -128,8 +128,8 @@ def test_faces_drawn_by_the_workers_that_converted_them_are_not_drawn_again(tmp_
         Image.new("RGB", (40, 30), (40 * i, 90, 200)).save(ws / "data" / "test" / "art" / f"a{i}.png")
     monkeypatch.setattr(documents, "MIN_FACES", 10**9)  # every document written in the build's own process
     drawn_here: list[int] = []
-    real = writer.face_stream
-    monkeypatch.setattr(writer, "face_stream", lambda *a: drawn_here.append(1) or real(*a))
+    real = streams.face_stream
+    monkeypatch.setattr(streams, "face_stream", lambda *a: drawn_here.append(1) or real(*a))
     outs = []
     for jobs in ("1", "2"):
         drawn_here.clear()

@@ -81,13 +81,13 @@ def test_one_rulebook_process_parses_its_fonts_once_for_every_save(tmp_path, sav
 
 
 def test_a_warm_session_draws_again_only_what_a_save_changed_and_writes_what_a_cold_build_writes(tmp_path, monkeypatch):
-    import pnpgen.pdf.writer as writer
+    import pnpgen.pdf.streams as streams
 
     root = make_workspace(tmp_path / "ws", deck=COUNTED)
     ws = Workspace(root)
     deck = root / "data" / "test" / "decks" / "cards.yaml"
     drawn: list[tuple[str, bool]] = []  # faces drawn into streams for the game's documents
-    real = writer.FaceStreams.get
+    real = streams.FaceStreams.get
 
     def counted(self, key, art, cmyk, images):
         name = (self.names.get(key, key), cmyk)
@@ -95,7 +95,7 @@ def test_a_warm_session_draws_again_only_what_a_save_changed_and_writes_what_a_c
             drawn.append(name)
         return real(self, key, art, cmyk, images)
 
-    monkeypatch.setattr(writer.FaceStreams, "get", counted)
+    monkeypatch.setattr(streams.FaceStreams, "get", counted)
     options = BuildOptions(jobs=1)
     with Warm() as warm:
         build_run.run_build(ws, ["test"], options, root / "build", None, warm=warm)

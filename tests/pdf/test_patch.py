@@ -14,7 +14,7 @@ import pytest
 from pypdf import PdfReader
 
 from conftest import PICTURE_FRONT, make_workspace, picture_workspace, run
-from pnpgen.pdf import patch, writer
+from pnpgen.pdf import patch, streams, writer
 
 BUILD = ("build", "--game", "test", "--no-rulebook", "--jobs", "1")
 DOCS = ("cards.pdf", "test-all.pdf", "shop/cards.pdf", "shop/cards-unique.pdf")
@@ -254,13 +254,13 @@ def test_a_text_edit_lays_out_the_unchanged_pages_pictures_by_their_keys(tmp_pat
     before = sorted(p.relative_to(images) for p in images.rglob("*") if p.is_file())
     assert before
     asked: set[str] = set()
-    get = writer.FaceStreams.get
+    get = streams.FaceStreams.get
 
     def asking(self, key, art, cmyk, images):
         asked.add(key)
         return get(self, key, art, cmyk, images)
 
-    monkeypatch.setattr(writer.FaceStreams, "get", asking)
+    monkeypatch.setattr(streams.FaceStreams, "get", asking)
     laid_out = writer.laid_out
     monkeypatch.setattr(writer, "laid_out", lambda *a: None)  # (the pictures walked, as before)
     _edit(_deck(ws), "{name: 札5,", "{name: 札5改,")
@@ -275,7 +275,7 @@ def test_a_text_edit_lays_out_the_unchanged_pages_pictures_by_their_keys(tmp_pat
     assert asked and len(asked) <= len(walked) - 6, (len(asked), len(walked))
     assert sorted(p.relative_to(images) for p in images.rglob("*") if p.is_file()) == before
     _same_as_cold(tmp_path, ws, "cold", monkeypatch)
-    monkeypatch.setattr(writer.FaceStreams, "get", get)
+    monkeypatch.setattr(streams.FaceStreams, "get", get)
     _edit(_deck(ws), "{name: 札5再,", "{name: 札5改,")  # and again, from the layout this edit recorded
     assert run(ws, *BUILD) == 0
     assert patches == PATCHED

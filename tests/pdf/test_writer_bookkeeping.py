@@ -12,7 +12,8 @@ from PIL import Image
 from pnpgen.impose.plan import Page, PagePlan, PlaceFace, TextOp
 from pnpgen.pdf import pictures, raster, writer
 from pnpgen.pdf.assemble import PdfFile, Stored
-from pnpgen.pdf.writer import FaceStreams, write_document
+from pnpgen.pdf.streams import FaceStreams
+from pnpgen.pdf.writer import write_document
 from pnpgen.shapes import translate
 from pnpgen.svg import convert
 
@@ -71,6 +72,27 @@ def test_a_document_whose_pages_begin_with_anothers_goes_on_from_where_that_one_
     together = [write_document(plan, arts, "Helvetica", images=images, faces=shared) for plan in plans]
     assert together == alone
     assert len(drawn) == 2 + 1 + 3 + 2  # the home sheets, the all-in-one file's last page, the shop's, the other's
+
+
+def test_a_writers_state_is_kept_only_while_a_document_still_to_be_written_goes_on_from_it(monkeypatch):
+    """Issue 22 (3,000 cards' peak with ``--jobs 1``): each document's objects were kept to the
+    build's end for a document that might go on from its pages; with the documents to come known
+    (``expect``), only a state one of them goes on from is kept, and let go of once it has."""
+    plans, arts = _plans()
+    home, everything, shop = plans
+    alone = [write_document(plan, arts, "Helvetica", images=raster.ImageStreams()) for plan in plans]
+    drawn = []
+    page = writer._Writer.page
+    monkeypatch.setattr(writer._Writer, "page", lambda self, p, parent: drawn.append(p) or page(self, p, parent))
+    shared, images = FaceStreams(), raster.ImageStreams()
+    shared.expect(plans)
+    held = []
+    for plan in plans:
+        written = write_document(plan, arts, "Helvetica", images=images, faces=shared)
+        held.append(sorted(shared.begun))
+        assert written == alone[len(held) - 1]
+    assert len(drawn) == 2 + 1 + 3  # the all-in-one file went on from the home sheets
+    assert held == [[id(home.pages[0])], [], []]  # the home sheets' state until the all-in-one file; no other
 
 
 def test_a_document_whose_later_pages_show_a_picture_its_first_do_not_is_written_whole(monkeypatch):

@@ -20,7 +20,8 @@ from pathlib import Path
 from pnpgen.impose.plan import PagePlan
 from pnpgen.pdf.assemble import PdfFile
 from pnpgen.pdf.raster import ImageStreams, Placed
-from pnpgen.pdf.writer import FaceStreams, write_pdf
+from pnpgen.pdf.streams import FaceStreams
+from pnpgen.pdf.writer import write_pdf
 from pnpgen.svg.artwork import Art
 
 # Documents go to worker processes only when this many faces need drawing (faces neither drawn by
@@ -51,6 +52,7 @@ def write_documents(todo: Mapping[str, PagePlan], arts: Mapping[str, Art], font:
     if jobs <= 1 or len(todo) < 2 or _faces_to_draw(todo, drawn) < MIN_FACES:
         if drawn is None:  # each face and page made into its stream once, for every document that shows it
             drawn = FaceStreams()
+        drawn.expect(todo.values())  # (a writer's state kept only for a document going on from it)
         if jobs > 1 and len(todo) > 1 and _pages_to_draw(todo, drawn) >= MIN_PAGES and _can_fork():
             return _beside_a_fork(todo, arts, font, images, say, drawn, ready, meanwhile)
         out = {}
@@ -258,5 +260,6 @@ def _write_group(job: tuple[dict[str, PagePlan], dict[str, Art], str, dict[bytes
     if part is not None:
         drawn.for_build(part.names, {id(page): d for doc, ds in zip(docs.values(), digests)
                                      for page, d in zip(doc.pages, ds) if d is not None})
+    drawn.expect(docs.values())
     files = {path: write_pdf(doc, arts, font, images=images, faces=drawn) for path, doc in docs.items()}
     return files, drawn.made.unpacked, drawn.kept.unpacked, drawn.used  # (a part: every record unpacked)

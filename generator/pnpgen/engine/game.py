@@ -62,8 +62,8 @@ from pnpgen.pdf.assemble import PdfFile, SourceChanged
 from pnpgen.pdf.patch import layout_of
 from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.settings import default_font
+from pnpgen.pdf.streams import FaceStreams
 from pnpgen.pdf.tilesig import tile_signatures
-from pnpgen.pdf.writer import FaceStreams
 from pnpgen.printers import Printer, check_asked, load_printer
 from pnpgen.shapes import ShapeSpec, deck_shape
 from pnpgen.svg.artwork import Art, ArtRecord

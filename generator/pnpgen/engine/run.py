@@ -41,7 +41,7 @@ from pnpgen.errors import InputError
 from pnpgen.memo import Memo
 from pnpgen.pdf import drawn
 from pnpgen.pdf.assemble import PdfFile, SourceChanged
-from pnpgen.pdf.writer import FaceStreams
+from pnpgen.pdf.streams import FaceStreams
 
 
 def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: Path,

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 from pnpgen.children import end_with_parent, on_main_thread
 from pnpgen.engine.imposition import Impositions
-from pnpgen.pdf.writer import FaceStreams
+from pnpgen.pdf.streams import FaceStreams
 from pnpgen.svg.artwork import Art
 
 T = TypeVar("T")

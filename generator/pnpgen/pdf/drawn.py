@@ -24,7 +24,8 @@ from pnpgen.memo import Unpacked
 from pnpgen.pdf.content import Content
 from pnpgen.pdf.objects import Shape
 from pnpgen.pdf.raster import STAND_IN, stand_in_key
-from pnpgen.pdf.writer import SEPARATIONS, FaceStream, FaceStreams, PageStream
+from pnpgen.pdf.streams import FaceStream, FaceStreams, PageStream
+from pnpgen.pdf.writer import SEPARATIONS
 
 _KEY = re.compile(r"[0-9a-f]{64}")
 
