@@ -244,6 +244,16 @@ class DamagedFont(ValueError):
     glyphs where its subsets are cut (pdf/sfnt.py, ReportLab's rulebook)."""
 
 
+TRUETYPE = (b"\x00\x01\x00\x00", b"true")  # a TrueType font's sfnt version (OpenType spec, "Table directory")
+# a font of another format renamed .ttf, told as what it is (its first four bytes), not as tables it lacks
+OTHER_FORMATS = {
+    b"ttcf": "it is a font collection (a .ttc holding several fonts) renamed .ttf; take the family's single "
+             "TrueType fonts",
+    b"OTTO": "it is an OpenType font with PostScript (CFF) outlines (an .otf) renamed .ttf; take the family's "
+             "TrueType version",
+    b"wOFF": "it is a web font (WOFF) renamed .ttf; take the family's TrueType .ttf it was made from",
+    b"wOF2": "it is a web font (WOFF2) renamed .ttf; take the family's TrueType .ttf it was made from",
+}
 NEEDED = ("glyf", "head", "hhea", "hmtx", "loca", "maxp")  # what a TrueType subset is cut from
 
 
@@ -251,6 +261,9 @@ def directory(data: bytes) -> dict[str, tuple[int, int]]:
     """A font file's tables: tag → (offset, length), each inside the file, those a subset needs there."""
     if len(data) < 12:
         raise DamagedFont("the file is too short for a font")
+    if data[:4] not in TRUETYPE:
+        raise DamagedFont(OTHER_FORMATS.get(data[:4], "it is no TrueType font: its first bytes are not a font's "
+                                                       "(a .ttf starts 00 01 00 00)"))
     (count,) = struct.unpack(">H", data[4:6])
     if 12 + 16 * count > len(data):
         raise DamagedFont("its table directory runs past the file's end")

@@ -48,11 +48,24 @@ def _no_glyf(font: bytearray) -> None:
     font[entry:entry + 4] = b"xxxx"
 
 
+def _renamed(magic: bytes):
+    """A font of another format renamed .ttf: its first four bytes (the rest a TrueType font's, so
+    only what the file says it is tells it apart: a WOFF or a collection read as TrueType was "no
+    'glyf' table" or "its '\\x00\\x00\\x00\\x14' table runs past the file's end")."""
+    def rename(font: bytearray) -> None:
+        font[:4] = magic
+    return rename
+
+
 CRAFTED = {
     "more glyphs than loca places": (_more_glyphs_than_loca_places, "it says it has 65,535 glyphs"),
     "an outline past glyf": (_outline_past_glyf, "outside its 'glyf' table"),
     "fewer metrics than glyphs": (_fewer_metrics_than_glyphs, "'hmtx' table holds fewer metrics"),
     "no glyf table": (_no_glyf, "it has no 'glyf' table"),
+    "a collection renamed": (_renamed(b"ttcf"), "it is a font collection (a .ttc holding several fonts) renamed .ttf"),
+    "a web font renamed": (_renamed(b"wOF2"), "it is a web font (WOFF2) renamed .ttf"),
+    "an otf renamed": (_renamed(b"OTTO"), "an OpenType font with PostScript (CFF) outlines (an .otf) renamed .ttf"),
+    "no font at all": (_renamed(b"%PDF"), "it is no TrueType font"),
 }
 
 
