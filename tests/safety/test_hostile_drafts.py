@@ -41,3 +41,14 @@ def test_characters_no_font_has_are_warned_at_their_line_shown_as_escapes(tmp_pa
     assert ("draft.txt:5: body font BIZUDMincho-Regular and its fallbacks lack 2 characters of the draft, printed as "
             "empty boxes: \\x1b (U+001B) \\u200f (U+200F) (expected the characters taken out") in err, err
     assert "\u200f" not in err and "\x1b" not in err
+
+
+def test_a_draft_of_nul_bytes_is_no_draft(tmp_path, capsys):
+    """A file of another kind saved as draft.txt (NUL bytes, valid UTF-8): read as a draft with no
+    rules, it built a rulebook of a cover and a contents page, with a warning. One error, its line."""
+    ws = _drafted(tmp_path, DRAFT)
+    (ws / "data" / "test" / "draft.txt").write_bytes(DRAFT.encode() + b"\x00" * 64)
+    assert run(ws, "rulebook", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "draft.txt:16: the draft holds NUL characters" in err, err
+    assert "(expected the draft saved as plain text" in err and not (ws / "build" / "test" / "rulebook.pdf").exists()
