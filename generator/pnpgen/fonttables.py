@@ -22,7 +22,8 @@ from typing import Any
 
 from pnpgen import usercache
 
-FORMAT = b"pnpgen-font-tables 3"  # 2: kept only for a font whose glyph tables are whole (glyph_offsets); 3: LATER apart
+FORMAT = b"pnpgen-font-tables 4"  # 2: kept only for a font whose glyph tables are whole (glyph_offsets); 3: LATER apart;
+# 4: and whose cmap maps to glyphs it has
 STAMP_FORMAT = b"pnpgen-font-stamp 2"  # a font file's stamp → its tables' entry (``_content_key``)
 # an entry of tables → the entry of its LATER tables (2: arrays of this machine's numbers, ``_flat``)
 LATER_FORMAT = b"pnpgen-font-glyph-tables 2 %s %d %d" % (sys.byteorder.encode(), array("H").itemsize, array("I").itemsize)
@@ -51,6 +52,9 @@ def parse(name: str, path: Path) -> tuple[Any, bytes]:
     read = io.BytesIO(data)  # (a file object ReportLab reads, named as the file: the same font as from its path)
     read.name = str(path)
     font = TTFont(name, read)
+    mapped = max(font.face.charToGlyph.values(), default=0)
+    if mapped >= font.face.numGlyphs:  # (ReportLab's subset of it was an IndexError traceback)
+        raise DamagedFont(f"its 'cmap' table maps a character to glyph {mapped:,}, past its {font.face.numGlyphs:,} glyphs")
     tables = _tables(font.face)
     if usercache.folder(KIND) is not None:  # (the arrays take some 4 ms a BIZ UD font to make: not for nothing)
         usercache.put(KIND, entry, {k: v for k, v in tables.items() if k not in LATER})
