@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import gc
 import io
@@ -587,7 +588,8 @@ def main(argv: list[str] | None = None, own_process: bool = False) -> int:
         return 0
     finally:
         if here is not None:
-            os.chdir(here)
+            with contextlib.suppress(OSError):  # (the folder deleted or renamed while the command ran: watch)
+                os.chdir(here)
 
 
 def _command_at(argv: list[str]) -> int | None:

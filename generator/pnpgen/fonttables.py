@@ -22,7 +22,8 @@ from typing import Any
 
 from pnpgen import usercache
 
-FORMAT = b"pnpgen-font-tables 3"  # 2: kept only for a font whose glyph tables are whole (glyph_offsets); 3: LATER apart
+FORMAT = b"pnpgen-font-tables 4"  # 2: kept only for a font whose glyph tables are whole (glyph_offsets); 3: LATER apart;
+# 4: and whose cmap maps to glyphs it has
 STAMP_FORMAT = b"pnpgen-font-stamp 2"  # a font file's stamp → its tables' entry (``_content_key``)
 # an entry of tables → the entry of its LATER tables (2: arrays of this machine's numbers, ``_flat``)
 LATER_FORMAT = b"pnpgen-font-glyph-tables 2 %s %d %d" % (sys.byteorder.encode(), array("H").itemsize, array("I").itemsize)
@@ -51,6 +52,9 @@ def parse(name: str, path: Path) -> tuple[Any, bytes]:
     read = io.BytesIO(data)  # (a file object ReportLab reads, named as the file: the same font as from its path)
     read.name = str(path)
     font = TTFont(name, read)
+    mapped = max(font.face.charToGlyph.values(), default=0)
+    if mapped >= font.face.numGlyphs:  # (ReportLab's subset of it was an IndexError traceback)
+        raise DamagedFont(f"its 'cmap' table maps a character to glyph {mapped:,}, past its {font.face.numGlyphs:,} glyphs")
     tables = _tables(font.face)
     if usercache.folder(KIND) is not None:  # (the arrays take some 4 ms a BIZ UD font to make: not for nothing)
         usercache.put(KIND, entry, {k: v for k, v in tables.items() if k not in LATER})
@@ -244,6 +248,16 @@ class DamagedFont(ValueError):
     glyphs where its subsets are cut (pdf/sfnt.py, ReportLab's rulebook)."""
 
 
+TRUETYPE = (b"\x00\x01\x00\x00", b"true")  # a TrueType font's sfnt version (OpenType spec, "Table directory")
+# a font of another format renamed .ttf, told as what it is (its first four bytes), not as tables it lacks
+OTHER_FORMATS = {
+    b"ttcf": "it is a font collection (a .ttc holding several fonts) renamed .ttf; take the family's single "
+             "TrueType fonts",
+    b"OTTO": "it is an OpenType font with PostScript (CFF) outlines (an .otf) renamed .ttf; take the family's "
+             "TrueType version",
+    b"wOFF": "it is a web font (WOFF) renamed .ttf; take the family's TrueType .ttf it was made from",
+    b"wOF2": "it is a web font (WOFF2) renamed .ttf; take the family's TrueType .ttf it was made from",
+}
 NEEDED = ("glyf", "head", "hhea", "hmtx", "loca", "maxp")  # what a TrueType subset is cut from
 
 
@@ -251,6 +265,9 @@ def directory(data: bytes) -> dict[str, tuple[int, int]]:
     """A font file's tables: tag → (offset, length), each inside the file, those a subset needs there."""
     if len(data) < 12:
         raise DamagedFont("the file is too short for a font")
+    if data[:4] not in TRUETYPE:
+        raise DamagedFont(OTHER_FORMATS.get(data[:4], "it is no TrueType font: its first bytes are not a font's "
+                                                       "(a .ttf starts 00 01 00 00)"))
     (count,) = struct.unpack(">H", data[4:6])
     if 12 + 16 * count > len(data):
         raise DamagedFont("its table directory runs past the file's end")

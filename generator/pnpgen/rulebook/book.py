@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from reportlab.platypus import Flowable
 from reportlab.platypus.doctemplate import LayoutError
 
 from pnpgen import fonts as fontreg
@@ -34,7 +35,7 @@ from pnpgen.rulebook import glyphs, setlines, slug
 from pnpgen.rulebook.components import ComponentRow, component_rows
 from pnpgen.rulebook.document import Meta, render
 from pnpgen.rulebook.figures import FigureSpec, RulebookSettings, anchor, load_settings, reach_mm
-from pnpgen.rulebook.flowables import terms
+from pnpgen.rulebook.flowables import DiagramTooWide, terms
 from pnpgen.rulebook.inline import DraftIconError, Icon, draft_icons, has_icon
 from pnpgen.rulebook.inline import unknown as unknown_icons
 from pnpgen.rulebook.parse import parse
@@ -44,7 +45,7 @@ from pnpgen.rulebook.reader import Draft, detect_language, read_draft
 from pnpgen.rulebook.story import StoryBuilder
 from pnpgen.rulebook.styles import INK, Fonts
 from pnpgen.rulebook.tree import Document, Item, Step, to_ascii_digits
-from pnpgen.safetext import quoted
+from pnpgen.safetext import quoted, shown_invisible
 from pnpgen.terms import is_latin
 from pnpgen.text import icons_saved, wide_icon_names
 
@@ -277,16 +278,21 @@ def _wide_icons(doc: Document, path: Path, text: str, has: Callable[[str], bool]
             f"as written (expected {{{names[first]}}}, in half-width braces)"]
 
 
-def _missing_glyphs(doc: Document, fonts, names: list[str]) -> list[str]:
+def _missing_glyphs(doc: Document, fonts, names: list[str], path: Path) -> list[str]:
     """Characters of the draft (and of the components' names from the data) neither the body
-    font nor its fallbacks have."""
+    font nor its fallbacks have, at the draft's line of the first (a control character or a
+    bidi mark pasted in prints as an empty box: said where it is), each shown as an escape when
+    it shows as nothing."""
     text = "".join(getattr(b, "text", "") or "\n".join(getattr(b, "lines", [])) for b in doc.blocks())
     text += "".join(names)
     missing = sorted(ch for ch in set(text) if glyphs.lacks(ch, fonts.body))
     if not missing:
         return []
-    shown = " ".join(f"{ch} (U+{ord(ch):04X})" for ch in missing[:12])
-    return [f"body font {fonts.body} and its fallbacks lack {counted(len(missing), 'character')} of the draft: {shown}"]
+    found = _first_found(doc, re.compile("[" + "".join(re.escape(ch) for ch in missing) + "]"))
+    shown = " ".join(f"{shown_invisible(ch)} (U+{ord(ch):04X})" for ch in missing[:12])
+    return [f"{path}{f':{found[0]}' if found else ''}: body font {fonts.body} and its fallbacks lack "
+            f"{counted(len(missing), 'character')} of the draft, printed as empty boxes: {shown} (expected "
+            "the characters taken out, or a font that has them in game.yaml's fallback_fonts)"]
 
 
 def _in_language(game: Game, lang: str) -> Game | None:
@@ -376,7 +382,7 @@ def read_rulebook(game: Game, font_dir: Path) -> DraftReading:
     other = _in_language(game, draft.lang)
     rows, comp_warnings, comp_report = component_rows(doc, game, path, aliases=_names_in(other),
                                                       latin=is_latin(draft.lang))
-    warnings += _missing_glyphs(doc, fonts, [r.name for r in rows])
+    warnings += _missing_glyphs(doc, fonts, [r.name for r in rows], path)
     warnings += _consistency(doc, game, path, (other or game).title)
     warnings += comp_warnings
     warnings += _past_the_box(game, settings)
@@ -398,7 +404,7 @@ def rulebook_warnings(game: Game, font_dir: Path, icon_dirs: Sequence[Path] = ()
     r = read_rulebook(game, font_dir)
     icons = _drawn_icons(r, icon_dirs)  # (an icon the book cannot draw stops the build: check says so)
     builder = _story_builder(game, r, rules_only=False, pictures={})
-    builder.story()
+    _story(builder, r.path)
     return r.warnings + _icon_warnings(r, game.slug, icons, icon_dirs) + \
         [_unplaced(game, spec, builder.anchors, r.draft.lang) for spec in r.settings.figures
          if anchor(spec.after) not in {anchor(a) for a in builder.anchors}]
@@ -550,7 +556,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     default_font(fonts.gothic)  # the pieces' art starts from an embedded font, never Helvetica
     setting.recall(f"{game.slug}\0{draft.lang}\0{Path(font_dir).resolve()}", fontreg.registered(), lines)
     try:
-        a5, n_pages, settled_entries = render(builder.story(), meta, fonts, entries=entries)
+        a5, n_pages, settled_entries = render(_story(builder, path), meta, fonts, entries=entries)
         a5 = tags_apart(a5)  # ReportLab tags each font's first subset AAAAAA+: one tag a subset (ISO 32000-1 §9.6.4)
         setting.keep(lines)  # the lines this setting used, for the next build's (in a new process)
     except LayoutError as e:  # one block no page holds: platypus cannot split it
@@ -595,6 +601,18 @@ def _provisional_printed(r: DraftReading, lang: str) -> list[str]:
     return [f"{r.path}: the book to hand out prints {counted(len(shown), 'count')} marked {mark.strip()}, stand-ins "
             f"the draft gives no count for: {', '.join(shown)} (the build's proof.txt lists them; give each its count in the "
             f"draft's components list to print it without the mark)"]
+
+
+def _story(builder: StoryBuilder, path: Path) -> list[Flowable]:
+    """The book's flowables; a diagram wider than the page's text is an error at its draft line
+    (for check and the build alike)."""
+    try:
+        return builder.story()
+    except DiagramTooWide as e:
+        raise InputError(f"a diagram's row {e.row} is {e.cells / 2:,g} full-width characters wide, wider than the "
+                         f"page's text ({e.room // 2})", path=path, line=e.draft_line or None,
+                         expected=f"rows of at most {e.room // 2} full-width characters ({e.room} half-width): "
+                                  "a wider map split in two, or given fewer cells") from None
 
 
 def _block(e: LayoutError) -> str:

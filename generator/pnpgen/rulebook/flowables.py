@@ -595,6 +595,15 @@ class PageNumber(Flowable):
 HEADER_RULE_PT = 0.5  # a table header's rule: 0.18 mm, above the 0.1 mm a shop prints
 
 
+class DiagramTooWide(ValueError):
+    """A diagram whose widest row runs past the text's width: its glyphs would print past the page's
+    edge (a row of 20,000 □ printed its first 46 and lost the rest off the sheet, without a word)."""
+
+    def __init__(self, row: int, cells: int, room: int, draft_line: int):
+        super().__init__(f"a diagram's row {row} is {cells} half-width cells, the page holds {room}")
+        self.row, self.cells, self.room, self.draft_line = row, cells, room, draft_line
+
+
 class Diagram(Flowable):
     """Preformatted lines set on a character grid: full-width characters take one cell, half-width
     ones (the designer's ASCII spaces) half a cell, each glyph drawn at its own cell, so the map
@@ -641,6 +650,14 @@ class Diagram(Flowable):
                         out.append((col, ch))
                     col += self._span(ch)
         return out
+
+    def fit(self, width: float) -> None:
+        """DiagramTooWide when a row needs more half cells than its box holds in ``width`` points."""
+        room = int((width - self.left - 2 * self.pad) // (self.size / 2))
+        if self.cols > room:
+            widths = [max((col + self._span(ch) for col, ch in r), default=0) for r in self.rows]
+            widest = max(range(len(widths)), key=widths.__getitem__)
+            raise DiagramTooWide(widest + 1, widths[widest], room, self.draft_line)
 
     def wrap(self, aw, ah):
         self.width = aw

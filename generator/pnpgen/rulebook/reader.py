@@ -133,6 +133,11 @@ def unflatten(text: str) -> str:
 def read_text(data: bytes, path: Path) -> Draft:
     text, encoding = decode(data, path)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\x00" in text:  # (a file of NUL bytes read as a draft with no rules, an empty book, and a warning)
+        raise InputError("the draft holds NUL characters, which no text holds: a file of another kind saved or "
+                         "renamed as the draft (a word processor's document, a picture)?", path=path,
+                         line=text.count("\n", 0, text.index("\x00")) + 1,
+                         expected="the draft saved as plain text, UTF-8 or Shift_JIS (Word: Save As, Plain Text)")
     report = [f"draft {path.name}: encoding {encoding}"]
     warnings: list[str] = []
     text, repaired = repair_circled_digits(text)

@@ -267,6 +267,7 @@ class StoryBuilder:
                 diagram = Diagram(b.lines, self.fonts.mono, left=indent, icons=self.icons, header=b.header)
                 diagram.spaceBefore, diagram.spaceAfter = 3, 4
                 diagram.draft_line = b.line  # named when no page holds it
+                diagram.fit(TEXT_W)
                 out.append(self.indexed(diagram, "\n".join(b.lines)))
             elif isinstance(b, Subheading) and b.level >= RUN_IN:
                 out += self.run_in(b, indent, notes_as_rules)

@@ -1,0 +1,54 @@
+"""A rule draft written carelessly or with intent: a diagram wider than the page's text printed
+its first 46 cells and lost the rest past the sheet's edge without a word; characters no font has
+(control characters, bidi marks pasted in) printed as empty boxes with a warning that named no
+line and showed an invisible mark as nothing. A diagram too wide is one error at its draft line
+(the build and check alike), the missing characters a warning at the line of the first."""
+
+from __future__ import annotations
+
+from conftest import DRAFT, make_workspace, run
+
+WIDE_MAP = "\n".join(["　□□□", "　" + "□" * 40, "　□□□"])  # the second row 40 full-width cells: the text holds 33
+
+
+def _drafted(tmp_path, draft: str):
+    ws = make_workspace(tmp_path / "ws", pieces=["カード1"], draft=True)
+    (ws / "data" / "test" / "draft.txt").write_text(draft, encoding="utf-8")
+    return ws
+
+
+def test_a_diagram_wider_than_the_page_is_one_error_at_its_line(tmp_path, capsys):
+    ws = _drafted(tmp_path, DRAFT.replace("２〜４人で遊びます。\n", "２〜４人で遊びます。\n\n" + WIDE_MAP + "\n"))
+    for command in ("check", "rulebook"):
+        assert run(ws, command, "--game", "test") == 2, command
+        said = capsys.readouterr()
+        err = said.out + said.err  # (check lists its problems on stdout)
+        wanted = ("draft.txt:7: a diagram's row 2 is 40 full-width characters wide, wider than the page's text (33) "
+                  "(expected rows of at most 33 full-width characters")
+        assert wanted in err and "Traceback" not in err, err
+    assert not (ws / "build" / "test" / "rulebook.pdf").exists()
+    (ws / "data" / "test" / "draft.txt").write_text(DRAFT.replace("２〜４人で遊びます。\n", "２〜４人で遊びます。\n\n"
+                                                                  + WIDE_MAP.replace("□" * 40, "□" * 33) + "\n"),
+                                                    encoding="utf-8")
+    assert run(ws, "rulebook", "--game", "test") == 0, capsys.readouterr().err  # 33 fit
+
+
+def test_characters_no_font_has_are_warned_at_their_line_shown_as_escapes(tmp_path, capsys):
+    ws = _drafted(tmp_path, DRAFT.replace("２〜４人で遊びます。", "２〜４人で\u200f遊び\x1b[31mます。"))
+    assert run(ws, "check", "--game", "test") == 0
+    said = capsys.readouterr()
+    err = said.out + said.err
+    assert ("draft.txt:5: body font BIZUDMincho-Regular and its fallbacks lack 2 characters of the draft, printed as "
+            "empty boxes: \\x1b (U+001B) \\u200f (U+200F) (expected the characters taken out") in err, err
+    assert "\u200f" not in err and "\x1b" not in err
+
+
+def test_a_draft_of_nul_bytes_is_no_draft(tmp_path, capsys):
+    """A file of another kind saved as draft.txt (NUL bytes, valid UTF-8): read as a draft with no
+    rules, it built a rulebook of a cover and a contents page, with a warning. One error, its line."""
+    ws = _drafted(tmp_path, DRAFT)
+    (ws / "data" / "test" / "draft.txt").write_bytes(DRAFT.encode() + b"\x00" * 64)
+    assert run(ws, "rulebook", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "draft.txt:16: the draft holds NUL characters" in err, err
+    assert "(expected the draft saved as plain text" in err and not (ws / "build" / "test" / "rulebook.pdf").exists()
