@@ -132,3 +132,29 @@ def test_a_process_forked_on_a_thread_outlives_that_thread(tmp_path):
     done = subprocess.run([sys.executable, str(script)], env=child_env(), capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert int(done.stdout) == 0  # ended by itself after its sleep (a SIGTERM would give 15)
+
+
+GONE_WHILE_WORKING = textwrap.dedent("""\
+    import os, time
+    from pnpgen.engine.warm import Worker
+
+    def slow(kept):
+        time.sleep(1)
+        return "x" * 1_000_000  # more than a pipe holds: the send meets the closed end
+
+    worker = Worker(dict)
+    worker.submit(slow)
+    time.sleep(0.3)
+    os._exit(2)  # a build stopped by an error while the rulebook's process works
+""")
+
+
+def test_the_rulebook_process_ends_quietly_when_the_build_stopped_while_it_worked(tmp_path):
+    """A drafted build stopped by an input error while its rulebook process set a job: the process,
+    its answer's pipe closed, printed a BrokenPipeError traceback into the terminal the two share,
+    after the build's one-line error."""
+    script = tmp_path / "gone.py"
+    script.write_text(GONE_WHILE_WORKING, encoding="utf-8")
+    done = subprocess.run([sys.executable, str(script)], env=child_env(), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr == ""  # (read to its end: the worker's copy of stderr closed too)
