@@ -7,6 +7,7 @@ save imposes again only the decks it changed. A one-off build makes its own rule
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import pickle
@@ -208,14 +209,12 @@ def _serve(conn: Any, state: Callable[[], Any], ends_with_parent: bool, ours: An
         except BaseException as e:  # noqa: BLE001 - the job's error is its caller's to raise
             answer = (False, e)
         try:
-            try:
-                conn.send(answer)
-            except OSError:
-                raise
-            except Exception as e:  # noqa: BLE001 - a result or an error that cannot be pickled
-                conn.send((False, RuntimeError(f"the rulebook's process could not send its answer back: {e!r}")))
+            conn.send(answer)
         except OSError:  # the process that asked is gone (a build stopped by an error, killed): its
             return  # pipe closed while the job ran; no traceback in the terminal the two share
+        except Exception as e:  # noqa: BLE001 - a result or an error that cannot be pickled
+            with contextlib.suppress(OSError):  # (the asker gone meanwhile: the next recv ends the loop)
+                conn.send((False, RuntimeError(f"the rulebook's process could not send its answer back: {e!r}")))
 
 
 def _kept(store: dict[str, tuple[str, T]], edition: str, inputs: str, new: Callable[[], T]) -> T:
