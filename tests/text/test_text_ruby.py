@@ -1,6 +1,8 @@
 """Ruby as JLREQ 3.3.8 sets it: a reading longer than its base reaches over the kana beside it (up
-to one ruby character, half a base character, a side) instead of spacing its base out; never over
-a kanji, punctuation, another ruby or the line's edge. Measured in millimetres in the built PDF."""
+to one ruby character, half a base character, a side) instead of spacing its base out, and over the
+glyph of an opening bracket before it or a closing bracket, 、 or 。 after it (never the mark's
+space); never over a kanji, a mark on its other side, another ruby or the line's edge. Measured in
+millimetres in the built PDF."""
 
 from __future__ import annotations
 
@@ -21,9 +23,9 @@ FRONT = """\
 {{ textbox(piece.text, 5, 20, 14.5, 50, size=10, min_size=10) }}
 {% endblock %}
 """
-# three paragraphs in a 14.5 mm box at 10 pt: 湖 between kana, between kanji, and starting a line
-# after the kana before it (「とても」「大きな」「湖の」「そば」)
-TEXT = r"あ{湖|みずうみ}の\n漢{湖|みずうみ}字\nとても{大|おお}きな{湖|みずうみ}のそば"
+# five paragraphs in a 14.5 mm box at 10 pt: 湖 between kana, between kanji, starting a line
+# after the kana before it (「とても」「大きな」「湖の」「そば」), between brackets, and before 、
+TEXT = r"あ{湖|みずうみ}の\n漢{湖|みずうみ}字\nとても{大|おお}きな{湖|みずうみ}のそば\n「{湖|みずうみ}」\n{湖|みずうみ}、"
 EM = 10 * PT  # mm
 
 
@@ -72,12 +74,38 @@ def test_beside_kanji_the_base_is_spaced_out_and_the_reading_touches_no_kanji(li
 
 def test_a_ruby_starting_a_line_keeps_its_reading_inside_the_line(lines):
     left = lines[0][0].x  # the box's left edge: あ starts the first line
-    assert ["".join(g.char for g in ln) for ln in lines[2:]] == ["とても", "大きなおお", "湖のみずうみ", "そば"]
+    assert ["".join(g.char for g in ln) for ln in lines[2:6]] == ["とても", "大きなおお", "湖のみずうみ", "そば"]
     (lake, no), reading = _parts(lines[4])
     over = (_w("みずうみ", reading[0], 5) - _w("湖", lake)) / 2
     assert reading[0].x == pytest.approx(left, abs=0.01)  # な, which it would reach over, ends the line above
     assert lake.x == pytest.approx(left + over, abs=0.01)
     assert no.x - lake.x == pytest.approx(_w("湖", lake), abs=0.01)  # still over の after it
+
+
+def test_a_reading_reaches_over_the_glyph_of_the_brackets_beside_it_never_their_space(lines):
+    """JLREQ 3.3.8: up to one ruby character over an opening bracket before the base and a closing
+    bracket after it, never into the space on the mark's far side (the proportional gothic's
+    brackets are half an em, all glyph). Before, 湖 was spaced out by 1.63 mm on each side."""
+    (opening, lake, closing), reading = _parts(lines[6])
+    assert "".join(g.char for g in reading) == "みずうみ"
+    over = (_w("みずうみ", reading[0], 5) - _w("湖", lake)) / 2  # 1.63 mm a side
+    assert lake.x - opening.x == pytest.approx(_w("「", opening), abs=0.01)  # 1.76 mm, was 3.39
+    assert closing.x - lake.x == pytest.approx(_w("湖", lake), abs=0.01)  # 3.53 mm, was 5.16
+    assert reading[0].x == pytest.approx(lake.x - over, abs=0.01)
+    assert reading[0].x >= opening.x - 0.01  # over 「's glyph, not the space before it
+    end = reading[-1].x + _w("み", reading[-1], 5)
+    assert end == pytest.approx(closing.x + over, abs=0.01)
+    assert end <= closing.x + _w("」", closing) + 0.01  # over 」's glyph, not past it
+
+
+def test_a_reading_reaches_over_the_comma_after_it(lines):
+    left = lines[0][0].x
+    (lake, comma), reading = _parts(lines[7])
+    over = (_w("みずうみ", reading[0], 5) - _w("湖", lake)) / 2
+    assert reading[0].x == pytest.approx(left, abs=0.01)  # nothing before it: the base moves right
+    assert lake.x == pytest.approx(left + over, abs=0.01)
+    assert comma.x - lake.x == pytest.approx(_w("湖", lake), abs=0.01)  # 3.53 mm, was 5.16
+    assert reading[-1].x + _w("み", reading[-1], 5) == pytest.approx(comma.x + over, abs=0.01)
 
 
 def test_a_line_is_never_ended_by_a_reading_that_would_pass_its_edge():
@@ -101,10 +129,14 @@ def ctx() -> TextContext:
     return TextContext(fonts=dict(fonts.DEFAULT_FONTS), fallback_fonts=[], palette={}, icon_dirs=[], where="test")
 
 
-@pytest.mark.parametrize("before", ["漢", "「", "ー", "、", "A", "{湖|みずうみ}"])
-def test_no_reading_reaches_over_a_kanji_punctuation_a_latin_letter_or_another_ruby(ctx, before):
-    lay = layout_text(ctx, before + "{湖|みずうみ}", 60, 20, 10, 10)
-    lake = lay.lines[0].cells[-1]
+@pytest.mark.parametrize(("before", "after"), [("漢", "字"), ("ー", "・"), ("、", "「"), ("」", "（"),
+                                               ("A", "B"), ("{湖|みずうみ}", "{湖|みずうみ}")])
+def test_no_reading_reaches_over_a_kanji_a_mark_on_its_far_side_a_latin_letter_or_another_ruby(ctx, before, after):
+    """JLREQ lets a reading over an opening bracket before it and a closing one, 、 or 。 after it:
+    not over 、 or 」 before it, nor 「 or （ after it, nor ー or a middle dot."""
+    lay = layout_text(ctx, before + "{湖|みずうみ}" + after, 60, 20, 10, 10)
+    rubies = [c for c in lay.lines[0].cells if c.reading]
+    lake = rubies[1] if len(rubies) == 3 else rubies[0]  # the one between its neighbours
     assert lake.reading == "みずうみ" and lake.lead == lake.tail == 0.0
     spaced = layout_text(ctx, "{湖|みずうみ}", 60, 20, 10, 10).lines[0].cells[0]
     assert lake.width == spaced.width  # spaced out, as before

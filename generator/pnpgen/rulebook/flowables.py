@@ -17,7 +17,6 @@ from reportlab.platypus import Flowable, KeepTogether, Paragraph
 from pnpgen import fonts as fontreg
 from pnpgen.data.markup import ICON_TOKEN
 from pnpgen.rulebook import glyphs, inline, setlines
-from pnpgen.rulebook.glyphs import MIDDLE
 from pnpgen.rulebook.inline import Icon, draw_icon
 from pnpgen.rulebook.jlreq import full_width_marks, jlreq_advances
 from pnpgen.rulebook.styles import (
@@ -34,6 +33,7 @@ from pnpgen.rulebook.styles import (
 from pnpgen.rulebook.termindex import page_destination
 from pnpgen.terms import is_latin, unbracket
 from pnpgen.text import linebreak as lb
+from pnpgen.text.linebreak import MIDDLE
 
 PREFIX = "〘"  # stands for the first-line indent or term in the line breaker (a no-line-end bracket)
 

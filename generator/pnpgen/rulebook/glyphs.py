@@ -18,12 +18,9 @@ from reportlab.pdfbase import pdfmetrics
 
 from pnpgen import fonts as fontreg
 from pnpgen.rulebook.styles import LATIN_GAP, Fonts
+from pnpgen.text.linebreak import CLOSING, MIDDLE, OPENING, STOPS
 
 # JLREQ's classes of 約物 (the book's line setting, jlreq.jlreq_advances, spaces them)
-OPENING = frozenset("「『（【〔［｛〈《〘〖〝“‘")  # 始め括弧類: ink in the right half of the em
-CLOSING = frozenset("」』）】〕］｝〉》〙〗〟”’")  # 終わり括弧類: ink in the left half
-STOPS = frozenset("、。，．")  # 読点類・句点類: ink in the left half
-MIDDLE = frozenset("・：；")  # 中点類: ink in the middle
 PUNCT = OPENING | CLOSING | STOPS | MIDDLE
 
 

@@ -11,9 +11,10 @@ from reportlab.pdfbase import pdfmetrics
 
 from pnpgen import fonts as fontreg
 from pnpgen.rulebook import glyphs
-from pnpgen.rulebook.glyphs import CLOSING, MIDDLE, OPENING, PUNCT, STOPS
+from pnpgen.rulebook.glyphs import PUNCT
 from pnpgen.rulebook.styles import LATIN_GAP
 from pnpgen.text import linebreak as lb
+from pnpgen.text.linebreak import CLOSING, MIDDLE, OPENING, STOPS
 
 _AFTER_NONE = CLOSING | STOPS  # after these, a mark keeps no space of its own before it
 DIVIDING = frozenset("！？‼⁇⁈⁉")  # 区切り約物 (cl-04)

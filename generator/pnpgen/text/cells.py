@@ -8,10 +8,14 @@ end, like a space.
 
 A ruby reading longer than its base reaches over a kana neighbour by up to one ruby character
 (half a base character) on each side rather than widening its base (JLREQ 3.3.8 "Adjustments of
-ruby with length longer than that of the base characters": never over a kanji, a punctuation mark
-or another ruby; JIS X 4051 the same): the cell is only as wide as the rest needs, and ``lead`` and
-``tail`` say how far its reading reaches past its left and right edges. The reading stays centred
-on its base; what the kana cannot take widens the base on that side."""
+ruby with length longer than that of the base characters"; JIS X 4051 the same), and over the
+glyph of a 約物 beside it that JLREQ names there — an opening bracket before it (cl-01), a closing
+bracket (cl-02), 、 or 。 (cl-07, cl-06) after it — never into the mark's space: over the half em
+its glyph takes (the whole of a proportional font's half-em bracket), up to one ruby character.
+Never over a kanji, a Latin letter, ー, a middle dot, a mark on its other side (「、」 before the
+ruby, 「」」 before it, 「「」 after it) or another ruby: the cell is only as wide as the rest needs,
+and ``lead`` and ``tail`` say how far its reading reaches past its left and right edges. The
+reading stays centred on its base; what its neighbours cannot take widens the base on that side."""
 
 from __future__ import annotations
 
@@ -26,11 +30,22 @@ from pnpgen import fonts as fontreg
 from pnpgen.data.markup import ICON, RUBY, TEXT, Span
 from pnpgen.data.model import LATIN_GAP
 from pnpgen.text import icons
-from pnpgen.text.linebreak import HYPHEN_CHAR, KINSOKU, OBJ, SPACES, break_classes, latin_letter
+from pnpgen.text.linebreak import (
+    CLOSING,
+    HYPHEN_CHAR,
+    KINSOKU,
+    OBJ,
+    OPENING,
+    SPACES,
+    STOPS,
+    break_classes,
+    latin_letter,
+)
 from pnpgen.units import MM_PER_PT as PT  # mm per point
 
 RUBY_SCALE = 0.5
-OVERHANG = RUBY_SCALE * PT  # mm at 1 pt: the most a reading reaches over a kana neighbour, one ruby character
+OVERHANG = RUBY_SCALE * PT  # mm at 1 pt: the most a reading reaches over a neighbour, one ruby character
+MARK_GLYPH = 0.5 * PT  # mm at 1 pt: the half em a full-width 約物's glyph takes (JLREQ 3.1.2), the rest its space
 GAP = "gap"  # 和欧間 space between Japanese and Latin
 
 
@@ -135,9 +150,20 @@ def _kana(cell: Cell) -> bool:
     return cell.kind == TEXT and ("\u3041" <= cell.text <= "\u3096" or "\u30a1" <= cell.text <= "\u30fa")
 
 
+def _room(cell: Cell, before: bool) -> float:
+    """How far a ruby reading may reach over ``cell`` (mm at 1 pt), the cell standing before the
+    ruby or after it: a kana its width; an opening bracket before the ruby, a closing bracket, 、
+    or 。 after it, its glyph's half em and never its space (JLREQ 3.3.8); anything else nothing."""
+    if _kana(cell):
+        return cell.width
+    if cell.kind == TEXT and cell.text in (OPENING if before else CLOSING | STOPS):
+        return min(cell.width, MARK_GLYPH)
+    return 0.0
+
+
 def overhung(cells: list[Cell], excess: Mapping[int, float]) -> list[Cell]:
     """``cells`` with each ruby of ``excess`` (index → how much wider its reading is than its base,
-    mm at 1 pt) narrowed by what its kana neighbours take of the reading: up to ``OVERHANG`` and
+    mm at 1 pt) narrowed by what its neighbours take of the reading (``_room``): up to ``OVERHANG`` and
     half the excess on each side, so the reading stays centred on its base. A kana between two
     rubies gives the second only what the first left of its width: their readings never overlap
     (a proportional font's く is 0.85 em, less than two half-em overhangs)."""
@@ -145,9 +171,8 @@ def overhung(cells: list[Cell], excess: Mapping[int, float]) -> list[Cell]:
     taken: dict[int, float] = {}  # kana cell → how much of it the ruby before it reaches over
     for i in sorted(excess):
         extra = excess[i]
-        lead = max(0.0, min(extra / 2, OVERHANG, cells[i - 1].width - taken.get(i - 1, 0.0))) \
-            if i and _kana(cells[i - 1]) else 0.0
-        tail = min(extra / 2, OVERHANG, cells[i + 1].width) if i + 1 < len(cells) and _kana(cells[i + 1]) else 0.0
+        lead = max(0.0, min(extra / 2, OVERHANG, _room(cells[i - 1], True) - taken.get(i - 1, 0.0))) if i else 0.0
+        tail = min(extra / 2, OVERHANG, _room(cells[i + 1], False)) if i + 1 < len(cells) else 0.0
         taken[i + 1] = tail
         if lead or tail:
             out[i] = replace(cells[i], width=cells[i].width - lead - tail, lead=lead, tail=tail)

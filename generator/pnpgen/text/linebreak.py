@@ -61,6 +61,13 @@ NO_START = frozenset(
 )
 # … and not allowed at the end of a line (cl-01 opening brackets, cl-17 prefixed abbreviations).
 NO_END = frozenset("（「『【〈《［｛〔〘〖〝｟‘“([{«‹¥$£€#＃￥＄№")
+# JLREQ's classes of 約物 by where a full-width mark's glyph sits in its em (JLREQ 3.1.2: a half-em
+# glyph and a half-em space): the rulebook's line setting spaces them (rulebook/jlreq.py), a card's
+# ruby reading reaches over their glyph half (text/cells.py)
+OPENING = frozenset("「『（【〔［｛〈《〘〖〝“‘")  # 始め括弧類 (cl-01): ink in the right half of the em
+CLOSING = frozenset("」』）】〕］｝〉》〙〗〟”’")  # 終わり括弧類 (cl-02): ink in the left half
+STOPS = frozenset("、。，．")  # 読点類・句点類 (cl-07, cl-06): ink in the left half
+MIDDLE = frozenset("・：；")  # 中点類 (cl-05): ink in the middle
 # Inseparable pairs (cl-08): a run of these never splits.
 INSEPARABLE = ("…‥", "—―")
 # An ideographic space (after ！？, between a name and its count) is a space too: a line may end
