@@ -129,11 +129,11 @@ def ctx() -> TextContext:
     return TextContext(fonts=dict(fonts.DEFAULT_FONTS), fallback_fonts=[], palette={}, icon_dirs=[], where="test")
 
 
-@pytest.mark.parametrize(("before", "after"), [("漢", "字"), ("ー", "・"), ("、", "「"), ("」", "（"),
+@pytest.mark.parametrize(("before", "after"), [("漢", "字"), ("ー", "ー"), ("、", "「"), ("」", "（"),
                                                ("A", "B"), ("{湖|みずうみ}", "{湖|みずうみ}")])
 def test_no_reading_reaches_over_a_kanji_a_mark_on_its_far_side_a_latin_letter_or_another_ruby(ctx, before, after):
     """JLREQ lets a reading over an opening bracket before it and a closing one, 、 or 。 after it:
-    not over 、 or 」 before it, nor 「 or （ after it, nor ー or a middle dot."""
+    not over 、 or 」 before it, nor 「 or （ after it, nor ー."""
     lay = layout_text(ctx, before + "{湖|みずうみ}" + after, 60, 20, 10, 10)
     rubies = [c for c in lay.lines[0].cells if c.reading]
     lake = rubies[1] if len(rubies) == 3 else rubies[0]  # the one between its neighbours
@@ -152,6 +152,20 @@ def test_a_group_ruby_never_breaks_inside_its_base_and_mono_ruby_may_break_betwe
 
 def lay_texts(lay) -> list[str]:
     return [ln.text for ln in lay.lines]
+
+
+@pytest.mark.parametrize(("font", "reach"), [("BIZUDPGothic-Regular", 0.25), ("BIZUDGothic-Regular", 0.5)])
+def test_a_reading_reaches_over_a_middle_dot_by_its_space_and_half_a_ruby_character(ctx, font, reach):
+    """JLREQ 3.3.8 (cl-05): a full-width ・ gives its quarter-em space and half a ruby character
+    (0.5 em); the proportional gothic's half-em ・, its spaces already gone, half a ruby character
+    (0.25 em) a side, so two readings over one dot meet without overlapping."""
+    fonts_ = {**ctx.fonts, "gothic": font}
+    one = TextContext(fonts=fonts_, fallback_fonts=[], palette={}, icon_dirs=[], where="test")
+    line = layout_text(one, "{湖|みずうみ}・{湖|みずうみ}", 60, 20, 10, 10).lines[0]
+    (a, dot, b), (xa, _, xb) = line.cells, line.xs
+    assert a.tail == pytest.approx(reach * PT) and b.lead == pytest.approx(reach * PT)
+    assert a.tail + b.lead <= dot.width + 1e-9
+    assert xa + (a.width + a.tail) * 10 <= xb - b.lead * 10 + 1e-6  # 1st reading ends where the 2nd starts, or before
 
 
 def test_two_readings_reaching_over_one_narrow_kana_never_overlap(ctx):

@@ -11,9 +11,12 @@ A ruby reading longer than its base reaches over a kana neighbour by up to one r
 ruby with length longer than that of the base characters"; JIS X 4051 the same), and over the
 glyph of a 約物 beside it that JLREQ names there — an opening bracket before it (cl-01), a closing
 bracket (cl-02), 、 or 。 (cl-07, cl-06) after it — never into the mark's space: over the half em
-its glyph takes (the whole of a proportional font's half-em bracket), up to one ruby character.
-Never over a kanji, a Latin letter, ー, a middle dot, a mark on its other side (「、」 before the
-ruby, 「」」 before it, 「「」 after it) or another ruby: the cell is only as wide as the rest needs,
+its glyph takes (the whole of a proportional font's half-em bracket), up to one ruby character;
+and over a middle dot (cl-05: ・：；) on either side, its quarter-em space on the ruby's side and
+half a ruby character more (a full-width dot: one ruby character; a proportional font's half-em
+dot, its spaces already taken away: half a ruby character). Never over a kanji, a Latin letter,
+ー, a mark on its other side (「、」 before the ruby, 「」」 before it, 「「」 after it) or another
+ruby: the cell is only as wide as the rest needs,
 and ``lead`` and ``tail`` say how far its reading reaches past its left and right edges. The
 reading stays centred on its base; what its neighbours cannot take widens the base on that side."""
 
@@ -34,6 +37,7 @@ from pnpgen.text.linebreak import (
     CLOSING,
     HYPHEN_CHAR,
     KINSOKU,
+    MIDDLE,
     OBJ,
     OPENING,
     SPACES,
@@ -153,25 +157,32 @@ def _kana(cell: Cell) -> bool:
 def _room(cell: Cell, before: bool) -> float:
     """How far a ruby reading may reach over ``cell`` (mm at 1 pt), the cell standing before the
     ruby or after it: a kana its width; an opening bracket before the ruby, a closing bracket, 、
-    or 。 after it, its glyph's half em and never its space (JLREQ 3.3.8); anything else nothing."""
+    or 。 after it, its glyph's half em and never its space; a middle dot either side, its quarter-em
+    space on the ruby's side (none in a proportional half-em dot) and half a ruby character (JLREQ
+    3.3.8); anything else nothing."""
     if _kana(cell):
         return cell.width
-    if cell.kind == TEXT and cell.text in (OPENING if before else CLOSING | STOPS):
+    if cell.kind != TEXT:
+        return 0.0
+    if cell.text in (OPENING if before else CLOSING | STOPS):
         return min(cell.width, MARK_GLYPH)
+    if cell.text in MIDDLE:
+        return min(cell.width, max(0.0, (cell.width - MARK_GLYPH) / 2) + OVERHANG / 2)
     return 0.0
 
 
 def overhung(cells: list[Cell], excess: Mapping[int, float]) -> list[Cell]:
     """``cells`` with each ruby of ``excess`` (index → how much wider its reading is than its base,
     mm at 1 pt) narrowed by what its neighbours take of the reading (``_room``): up to ``OVERHANG`` and
-    half the excess on each side, so the reading stays centred on its base. A kana between two
-    rubies gives the second only what the first left of its width: their readings never overlap
-    (a proportional font's く is 0.85 em, less than two half-em overhangs)."""
+    half the excess on each side, so the reading stays centred on its base. A kana or a middle dot
+    between two rubies gives the second only what the first left of its width: their readings
+    never overlap (a proportional font's く is 0.85 em, less than two half-em overhangs)."""
     out = list(cells)
-    taken: dict[int, float] = {}  # kana cell → how much of it the ruby before it reaches over
+    taken: dict[int, float] = {}  # cell → how much of it the ruby before it reaches over
     for i in sorted(excess):
         extra = excess[i]
-        lead = max(0.0, min(extra / 2, OVERHANG, _room(cells[i - 1], True) - taken.get(i - 1, 0.0))) if i else 0.0
+        lead = max(0.0, min(extra / 2, OVERHANG, _room(cells[i - 1], True),
+                            cells[i - 1].width - taken.get(i - 1, 0.0))) if i else 0.0
         tail = min(extra / 2, OVERHANG, _room(cells[i + 1], False)) if i + 1 < len(cells) else 0.0
         taken[i + 1] = tail
         if lead or tail:
