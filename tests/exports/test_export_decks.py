@@ -372,3 +372,18 @@ def test_an_export_of_one_deck_leaves_the_other_decks_files_as_they_are(tmp_path
     assert run(root, "export", "--game", "test", "--preset", "doujin", "--colour", "rgb") == 0
     assert (out / "cards.pdf").read_bytes() == cards
     assert "kept" not in json.loads((out / "export.json").read_text(encoding="utf-8"))
+
+
+def test_a_deck_that_prints_nothing_is_no_shop_file_and_named_with_deck_exits_2(tmp_path, capsys):
+    """A deck of parked pieces only (a picture for the rulebook, a deck set aside): the pieces
+    preset stopped with a pdfium traceback on its empty pages (a designer trial); it is passed
+    over, and named with --deck it is one line, exit 2."""
+    root = _harbor(tmp_path, board=BOARD.replace("{name: 盤}", "{name: 盤, count: 0}"))
+    assert run(root, "export", "--game", "test", "--preset", "doujin-pieces") == 0
+    out = root / "build" / "test" / "doujin-pieces"
+    assert (out / "cards.pdf").is_file() and not (out / "board.pdf").exists()
+    assert [r["deck"] for r in _rows(out / "order.csv")] == ["cards", "cards"]  # no row of the parked deck
+    capsys.readouterr()
+    assert run(root, "export", "--game", "test", "--preset", "doujin-pieces", "--deck", "board") == 2
+    err = capsys.readouterr().err
+    assert "deck 'board' prints nothing: every piece is parked (count: 0)" in err and "Traceback" not in err

@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import re
 
+import pikepdf
+
 from conftest import REPO, make_workspace, run
 from homeprint.test_printer import placements
 
@@ -24,7 +26,8 @@ def _blocks() -> dict[str, str]:
 
 def test_the_sticker_recipe_builds_one_sided_into_the_labels(tmp_path):
     blocks = _blocks()
-    assert set(blocks) == {"sheets/labels-24.yaml", "data/<slug>/decks/stickers.yaml"}, set(blocks)
+    assert set(blocks) == {"sheets/labels-24.yaml", "data/<slug>/decks/stickers.yaml", "sheets/round-24.yaml",
+                           "data/<slug>/decks/seals.yaml"}, set(blocks)
     ws = make_workspace(tmp_path / "ws", pieces=["カード1"])
     (ws / "sheets").mkdir()
     (ws / "sheets" / "labels-24.yaml").write_text(blocks["sheets/labels-24.yaml"], encoding="utf-8")
@@ -46,3 +49,36 @@ def test_the_sticker_recipe_builds_one_sided_into_the_labels(tmp_path):
     assert deck["die_line"]["home"] == "none: the stock's own cuts (sheet labels-24, no cut marks)"  # none printed
     stock = manifest["bill_of_materials"]["stock"]
     assert [(s["name"], s["decks"]) for s in stock] == [("ラベル 24面", ["強化シール"])], stock
+
+
+def test_round_stickers_go_into_round_labels_without_a_die_line(tmp_path):
+    """Round labels (a designer trial: an A4 sheet of 24 round labels): each round sticker centred
+    in its label as measured, with half the gap as bleed, and no die line, which printed a thin
+    black ring on every label's edge although the sheet says the labels come cut."""
+    blocks = _blocks()
+    ws = make_workspace(tmp_path / "ws", pieces=["カード1"])
+    (ws / "sheets").mkdir()
+    (ws / "sheets" / "round-24.yaml").write_text(blocks["sheets/round-24.yaml"], encoding="utf-8")
+    (ws / "data" / "test" / "decks" / "seals.yaml").write_text(blocks["data/<slug>/decks/seals.yaml"], encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    pdf = ws / "build" / "test" / "seals.pdf"
+    pages = placements(pdf)
+    assert len(pages) == 1  # eight stickers, one sheet, no backs page
+    centres = sorted(((x0 + x1) / 2, (y0 + y1) / 2) for x0, y0, x1, y1 in pages[0])
+    assert len(centres) == 8, centres
+    for n, (x, y) in enumerate(sorted(centres, key=lambda c: (round(c[1]), c[0]))):
+        col, row = n % 4, n // 4
+        assert abs(x - (17.5 + 20 + 45 * col)) < 0.1 and abs(y - (16 + 20 + 45 * row)) < 0.1, (n, x, y)
+    manifest = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))
+    deck = next(d for d in manifest["decks"] if d["id"] == "seals")
+    assert deck["sheet_bleed_mm"] == 2.5  # half the 5 mm gap
+    assert deck["die_line"]["home"] == "none: the stock's own cuts (sheet round-24, no cut marks)"
+    with pikepdf.open(pdf) as doc:
+        drawn = [str(op) for _, op in pikepdf.parse_content_stream(doc.pages[0])]
+    rings, curved = 0, False  # curved paths stroked on the page itself (the faces are forms): die lines
+    for op in drawn:
+        curved = curved or op == "c"
+        if op in ("S", "s", "n", "f", "B"):
+            rings += op in ("S", "s") and curved
+            curved = False
+    assert rings == 0

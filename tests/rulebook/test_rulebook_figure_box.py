@@ -122,3 +122,37 @@ def test_a_standee_in_a_figure_is_measured_as_the_figure_it_shows(drafted):
     said = [w for w in warnings if "past the figure's" in w]
     # upright, its 50 mm fit the 100 mm box; turned, its 50 mm from x 35 to 85 reach 5 mm past (the strip: 40)
     assert len(said) == 1 and "at (60, 50) mm reaches 5.0 mm past" in said[0], said
+
+
+PICTURE = ("rulebook:\n  figures:\n    - after: ゲームの進行\n      caption: 封印された地域\n      size: [60, 40]\n"
+           "      pieces:\n        - {deck: scene, piece: 1, x: 30, y: 20}\n")
+SCENE = ("name: 挿絵\nkind: board\nsize: [60, 40]\n"
+         "layout: {extends: board, boxes: {band: null, title: null, text: null, frame: null, art: {x: 0, y: 0, w: w, h: h}}}\n"
+         "pieces:\n  - {art: scene.png, count: 0}\n")
+
+
+def test_a_picture_of_your_own_is_a_figure_of_a_parked_deck_the_components_list_leaves_out(drafted):
+    """A picture in the book (a designer trial: an illustration in the rules): a board deck of one
+    parked piece whose art is the picture, shown by a figure. It prints no sheet, and the
+    components list, which listed it as 「挿絵　0枚」 under その他の内容物 (and proof.txt asked about
+    it), leaves it out: a deck that prints nothing is no component."""
+    from PIL import Image
+
+    art = drafted / "data" / "test" / "art"
+    art.mkdir()
+    Image.new("RGB", (720, 480), RED).save(art / "scene.png")
+    (drafted / "data" / "test" / "decks" / "scene.yaml").write_text(SCENE, encoding="utf-8")
+    game = drafted / "data" / "test" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8") + PICTURE, encoding="utf-8")
+    assert run(drafted, "build", "--game", "test", "--jobs", "1") == 0
+    out = drafted / "build" / "test"
+    assert not (out / "scene.pdf").exists()  # parked: no home sheet
+    pages = [p.extract_text() or "" for p in PdfReader(out / "rulebook.pdf").pages]
+    assert not any("挿絵" in p for p in pages), [p for p in pages if "挿絵" in p]  # no component 挿絵 0枚
+    assert "挿絵" not in (out / "proof.txt").read_text(encoding="utf-8")
+    page = next(i for i, p in enumerate(pages) if "封印された地域" in p)
+    doc = pypdfium2.PdfDocument(str(out / "rulebook.pdf"))
+    image = doc[page].render(scale=DPI / 72).to_pil()
+    doc.close()
+    bands = _red_bands(image, DPI / 25.4)
+    assert any(abs(w - 60) < 1.5 and abs(h - 40) < 1.5 for w, h in bands), bands  # the picture, at its size

@@ -223,6 +223,9 @@ def _merge_side(side: RawSide, doc: Located, keypath: tuple, data: dict) -> None
             if "type" in options and options["type"] in BOX_TYPES:  # a box turned into another kind keeps
                 for key in [k for k in merged if options["type"] not in BOX_OPTIONS[k].types]:  # what it still takes
                     del merged[key]
+            for given, other in (("text", "field"), ("field", "text")):  # a fixed text replaces the base's
+                if given in options and other not in options:  # field, a field its text (a card back's
+                    merged.pop(other, None)  # deck: {text: 開封禁止}: else the field won, unsaid)
             for key, value in options.items():
                 merged[key] = Origin(value, doc, at + (key,))
 

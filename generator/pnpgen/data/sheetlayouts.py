@@ -139,7 +139,7 @@ OPTIONS: dict[str, Opt] = {
     "notes": Opt(_text, "", "for the designer: which product, how to feed it"),
     "source": Opt(_text, "", "where the figures come from"),
     "paper": Opt(_paper, ("a4", PAPER_SIZES["a4"]), " | ".join(PAPER_SIZES) + " | WxH in mm"),
-    "marks": Opt(v.flag, True, "cut marks round the slots' trim (false for a perforated stock)"),
+    "marks": Opt(v.flag, True, "cut marks round the slots' trim, and a die line round a round or hex piece (false for a stock that comes cut: perforated cards, labels)"),
     "stock": Opt(v.flag, True, "card stock to buy, listed in the bill of materials (false: plain paper, e.g. counters cut in strips)"),
     "bleed": Opt(_length(0.0, 10.0, "bleed"), None, "the most bleed round each slot (default: the build's --bleed)"),
     "tolerance": Opt(_length(*TOLERANCE_MM, "tolerance"), 0.5, "how far a piece's size may differ from its slot's"),

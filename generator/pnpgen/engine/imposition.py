@@ -154,7 +154,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
         die_line = die_line_record(deck.id, placed.spec.die_cut, deck.back is not None)
         if imposed.cuts:
             die_line["home"] = f"the cutting machine: cut/{deck.id}-pNN.{'svg, .dxf' if sheet.silhouette else 'png, .svg'}"
-        elif isinstance(placed.layout, SlotLayout) and not placed.layout.marks and not placed.spec.die_cut:
+        elif isinstance(placed.layout, SlotLayout) and not placed.layout.marks:
             # perforated cards or kiss-cut labels: no crop marks to cut at (a sticker deck's manifest said so)
             die_line["home"] = f"none: the stock's own cuts (sheet {placed.layout.stock.id}, no cut marks)"
         records.append(DeckRecord(

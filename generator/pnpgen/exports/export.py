@@ -427,7 +427,12 @@ def _fit_decks(ws: Workspace, game: Game, preset: Preset,
             known = [d.id for d in game.decks]
             raise InputError(f"game {game.slug!r} has no deck {deck_id!r}{suggest(deck_id, known)}", key="--deck",
                              expected="one of " + ", ".join(known)) from None
-    decks = decks or list(game.decks)
+    for deck in decks:
+        if not deck.count:
+            raise InputError(f"deck {deck.id!r} prints nothing: every piece is parked (count: 0)", key="--deck",
+                             expected="a deck with copies to print, or a count in its deck file")
+    # a deck that prints nothing (every piece parked: a picture for the book) is no file for the shop
+    decks = decks or [d for d in game.decks if d.count]
     fitted: dict[str, Fitted] = {}
     left_out: list[LeftOut] = []
     for deck in decks:

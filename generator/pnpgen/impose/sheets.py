@@ -90,7 +90,10 @@ def home_sheets(deck: DeckSheets, layout: SheetLayout | NestLayout | SlotLayout,
     mirror = duplex_mirror(sheet.duplex, layout.paper_mm)
     front_clip = bleed_path(spec, sb)
     back_clip = back_outline(spec, sb)
-    die = cut_path(spec) if spec.die_cut else None
+    # no die line on a stock that comes cut (a sheet layout's marks: false, round labels kiss-cut to
+    # the piece's shape): a thin black ring printed at each label's edge, shown by any drift of the feed
+    precut = isinstance(layout, SlotLayout) and not layout.marks
+    die = cut_path(spec) if spec.die_cut and not precut else None
     total = len(deck.fronts)
     lang = deck.lang
     how = (f"{layout.cols}×{layout.rows}" if isinstance(layout, SheetLayout) else layout.name

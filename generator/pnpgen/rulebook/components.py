@@ -237,7 +237,8 @@ def component_rows(doc: Document, game: Game, draft_path: Path | str, aliases: d
             host.stand_in = d
             used.add(id(d))
             report.append(f"components: deck {d.deck_id} is a printed stand-in for 「{host.name}」")
-    rest = [d for d in items if id(d) not in used and not d.packaging]  # (a deck's box is not a game piece)
+    rest = [d for d in items if id(d) not in used and not d.packaging  # (a deck's box is not a game piece,
+            and not (d.deck_id is not None and d.count == 0)]  # nor a deck that prints nothing: a figure's picture)
     for d in rest:  # only in the data: the draft gives no count
         rows.append(ComponentRow(d.name, [(d.name, [d])], [], None, [d.unit], sep=sep, provisional=d.stand_in_count,
                                  unlisted=True))
