@@ -211,12 +211,20 @@ def test_grey_with_alpha_is_flattened_too():
     ("IMG_2042.HEIC", "'IMG_2042.HEIC' is not a PNG, JPEG, WebP or SVG file (expected a file ending .png, .jpg, .jpeg, "
                       ".webp or .svg: an iPhone photo (HEIC) exported as JPEG"),
     ("bomb.png", "cards.yaml:7:20: pieces.1.art: cannot read the image art/bomb.png: it claims 1,600,000,000 pixels, more than a picture for print needs"),
+    # trial39: an illustrator's 8000×8000 picture was told the limit, not the size to save it at
+    ("big.png", "cards.yaml:7:20: pieces.1.art: art/big.png is 8000×8000 pixels, more than a picture for print needs "
+                "(expected at most 60,000,000 pixels: the picture saved at 7745×7745 pixels or smaller in an image "
+                "editor, its shape kept"),
+    ("wide.png", "art/wide.png is 12000×6000 pixels, more than a picture for print needs (expected at most "
+                 "60,000,000 pixels: the picture saved at 10954×5477 pixels or smaller"),
 ])
 def test_bad_art_field_exits_2_with_file_line(tmp_path, capsys, value, message):
     ws = make_workspace(tmp_path / "ws", deck=ART_DECK_YAML + f"  - {{name: 竜, art: {value}}}\n")
     (ws / "data" / "test" / "art").mkdir()
     (ws / "data" / "test" / "art" / "broken.png").write_bytes(b"\x89PNG\r\n\x1a\n not really")
     (ws / "data" / "test" / "art" / "bomb.png").write_bytes(_png_header(40_000, 40_000))
+    (ws / "data" / "test" / "art" / "big.png").write_bytes(_png_header(8000, 8000))
+    (ws / "data" / "test" / "art" / "wide.png").write_bytes(_png_header(12000, 6000))
     (ws / "data" / "test" / "game.yaml.png").write_bytes(png(Image.new("RGB", (2, 2))))
     assert run(ws, "check", "--game", "test") == 2
     err = capsys.readouterr().err

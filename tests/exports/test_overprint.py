@@ -99,6 +99,28 @@ def test_a_picture_under_the_text_is_read_where_the_text_is():
     assert hit.under == (0.8, 0.8, 0.0, 0.0) and hit.ink == 260.0
 
 
+def test_a_big_picture_is_held_as_its_samples_and_added_up_in_strips(monkeypatch):
+    """A CMYK picture's ink plane is its 8-bit samples (a 7700×7700 picture's floats were 950 MB,
+    and adding three of its inks up copied them again: 6 GB for one card's art in a doujin
+    export), its heaviest inks added up a strip of rows at a time: the same finding."""
+    from pnpgen.pdf import overprint, paints
+
+    light, heavy = bytes((100, 100, 0, 0)) * 2, bytes((255, 200, 0, 0)) * 2  # 78 %; 178 % in the 4th row of 6, under the text
+    rows = [light] * 3 + [heavy] + [light] * 2
+    page = _page(b"q 200 0 0 200 0 0 cm /Im Do Q " + TEXT, picture=b"".join(rows))
+    doc = pikepdf.open(io.BytesIO(page))
+    image = doc.pages[0].obj.Resources.XObject.Im
+    image.Height = 6
+    out = io.BytesIO()
+    doc.save(out)
+    with pikepdf.open(io.BytesIO(out.getvalue())) as again:
+        held = paints.Pictures().inks(again.pages[0].obj.Resources.XObject.Im)
+    assert held.dtype.itemsize == 1 and held.nbytes == 2 * 6 * 4
+    monkeypatch.setattr(overprint, "STRIP_PIXELS", 2)  # a row a strip: the heaviest in the 4th
+    [hit] = over_limit(out.getvalue(), 200)
+    assert hit.under == (1.0, 0.784, 0.0, 0.0) and hit.ink == 278.4
+
+
 def test_a_gradient_counts_its_heaviest_stop():
     doc = pikepdf.open(io.BytesIO(_page(b"q /Sh sh Q " + TEXT)))
     fn = pikepdf.Dictionary(FunctionType=2, Domain=[0, 1], C0=[0, 0, 0, 0], C1=[0.9, 0.9, 0, 0], N=1)
@@ -146,10 +168,10 @@ def test_a_document_of_many_pictures_keeps_only_the_recent_ones_read(monkeypatch
         held.append(self._held)
         return pixels
 
-    monkeypatch.setattr(paints.Pictures, "BUDGET", 2 * 2 * 4 * 4 * 2)  # two pictures' planes
+    monkeypatch.setattr(paints.Pictures, "BUDGET", 2 * 2 * 4 * 2)  # two pictures' planes (a byte a sample)
     monkeypatch.setattr(paints.Pictures, "inks", watched)
     assert [(h.page, h.ink) for h in over_limit(out.getvalue(), 250)] == everything
-    assert len(everything) >= 8 and max(held) <= 2 * 2 * 4 * 4 * 2
+    assert len(everything) >= 8 and max(held) <= 2 * 2 * 4 * 2
 
 
 def test_clips_are_drawn_only_where_they_reach(monkeypatch):

@@ -404,6 +404,27 @@ def test_pictures_converted_on_every_core_are_the_bytes_of_one_at_a_time(monkeyp
     assert spaces == {"/DeviceCMYK"}
 
 
+def test_a_big_picture_is_converted_a_strip_of_rows_at_a_time():
+    """An RGB picture is converted to CMYK a strip of rows at a time (whole, a 7700×7700 picture's
+    conversion took some 4 GB): the same stream, and the same heaviest pixel (the first of equals)
+    and share over the ink limit, as converted whole."""
+    import zlib
+
+    from pnpgen.pdf import pdfx
+
+    w, h = 5, 7
+    rgb = bytearray(bytes((250, 240, 230)) * (w * h))  # light: little ink
+    # two equally heavy pixels (260 %): dark red (0/100/100/60) in row 3, dark blue (100/100/0/60) in row 6
+    rgb[3 * (2 * w + 1):3 * (2 * w + 2)] = bytes((102, 0, 0))
+    rgb[3 * (5 * w + 3):3 * (5 * w + 4)] = bytes((0, 0, 102))
+    whole = pdfx._cmyk_stream((w, h), bytes(rgb), 250.0, strip=w * h)
+    for strip in (1, w, 2 * w + 3):  # a row a strip; whole rows; strips of two rows and more
+        assert pdfx._cmyk_stream((w, h), bytes(rgb), 250.0, strip=strip) == whole
+    samples = zlib.decompress(whole[0])
+    assert len(samples) == w * h * 4 and samples[4 * (2 * w + 1):4 * (2 * w + 2)] == bytes((0, 255, 255, 153))
+    assert whole[1] is not None and (whole[1].colour, whole[1].ink, whole[1].share) == ((0.0, 1.0, 1.0, 0.6), 260.0, 100 * 2 / 35)
+
+
 def test_pictures_measured_as_they_are_converted_are_not_decoded_again(monkeypatch):
     """Each RGB picture converted to CMYK is measured against the ink limit as it is made: the
     picture ink check then finds the same pictures over it without decoding any."""

@@ -25,6 +25,7 @@ from __future__ import annotations
 import errno
 import html
 import io
+import math
 import os
 import re
 import struct
@@ -658,8 +659,18 @@ def _too_big(name: str, w: int, h: int, key: str, where) -> InputError:
     """A picture of more pixels than print needs, refused from its header: a 600 kB PNG can
     claim 13000×13000 pixels that take gigabytes decoded (a decompression bomb)."""
     return InputError(f"{name} is {w}×{h} pixels, more than a picture for print needs", key=key,
-                      expected=f"at most {MAX_ART_PIXELS:,} pixels (300 dpi at the printed size is enough: "
-                      "a 650 mm square)", **_where_parts(where))
+                      expected=f"at most {MAX_ART_PIXELS:,} pixels: {smaller_size(w, h)} (300 dpi at the printed "
+                      "size is enough: a 650 mm square)", **_where_parts(where))
+
+
+def smaller_size(w: int, h: int) -> str:
+    """What to save a picture of more than ``MAX_ART_PIXELS`` as: the largest size of its shape
+    within them (an 8000×8000 JPEG, as an illustrator hands over, was told only the limit)."""
+    scale = math.sqrt(MAX_ART_PIXELS / (w * h))
+    nw, nh = max(1, math.floor(w * scale)), max(1, math.floor(h * scale))
+    while nw * nh > MAX_ART_PIXELS:  # (a float's rounding: a pixel less)
+        nw, nh = nw - (nw >= nh), nh - (nh > nw)
+    return f"the picture saved at {nw}×{nh} pixels or smaller in an image editor, its shape kept"
 
 
 def _unreadable(e: Exception) -> str:

@@ -205,21 +205,54 @@ def _measured(image, limit: float, measured: Mapping[str, HeavyPicture | None] |
 def heaviest_pixels(pixels, limit: float) -> HeavyPicture | None:
     """A picture's heaviest pixel and share over ``limit`` (its pages left to the caller), or
     None under the limit; ``pixels``: an (n, 4) array of 0–255 ink values."""
-    ink = pixels.sum(axis=1) * (100.0 / 255.0)
-    heaviest = int(ink.argmax())
-    if ink[heaviest] <= limit + 1e-6:
-        return None
-    colour = tuple(round(float(v) / 255.0, 3) for v in pixels[heaviest])
-    return HeavyPicture((), colour, round(float(ink[heaviest]), 1),  # type: ignore[arg-type]
-                        100.0 * float((ink > limit + 1e-6).mean()))
+    tally = InkTally(limit)
+    tally.add(pixels)
+    return tally.heaviest()
+
+
+class InkTally:
+    """``heaviest_pixels`` of a picture read in parts (strips of rows, in order): the first
+    heaviest pixel and the number over ``limit`` carried from part to part, so a picture of tens
+    of millions of pixels is measured without holding all of them."""
+
+    def __init__(self, limit: float) -> None:
+        self.limit = limit
+        self.ink = -1.0
+        self.colour: tuple[float, ...] = ()
+        self.over = 0
+        self.pixels = 0
+
+    def add(self, pixels) -> None:
+        """The next part: an (n, 4) array of 0–255 ink values."""
+        if not len(pixels):
+            return
+        ink = pixels.sum(axis=1) * (100.0 / 255.0)
+        at = int(ink.argmax())
+        if float(ink[at]) > self.ink:  # (the first of equals, as argmax over the whole)
+            self.ink = float(ink[at])
+            self.colour = tuple(round(float(v) / 255.0, 3) for v in pixels[at])
+        self.over += int((ink > self.limit + 1e-6).sum())
+        self.pixels += len(pixels)
+
+    def heaviest(self) -> HeavyPicture | None:
+        if self.ink <= self.limit + 1e-6:
+            return None
+        return HeavyPicture((), self.colour, round(self.ink, 1),  # type: ignore[arg-type]
+                            100.0 * (self.over / self.pixels))
 
 
 def as_printed(pixels, image):
     """Pillow's reading of a DeviceCMYK JPEG's pixels (0–255) as the inks the PDF prints: Pillow
     reads every CMYK JPEG's samples inverted (Adobe's way), which a Decode of [1 0 …] prints; a
     JPEG placed without one (no Adobe marker: data/art.py plain_cmyk) prints its samples themselves."""
+    return 255 - pixels if samples_inverted(image) else pixels
+
+
+def samples_inverted(image) -> bool:
+    """Whether Pillow's reading of a DeviceCMYK JPEG's samples is the inks inverted (``as_printed``):
+    so for a JPEG placed without a Decode of [1 0 …]."""
     decode = [float(v) for v in image.get("/Decode", ())]
-    return pixels if decode[:2] == [1.0, 0.0] else 255 - pixels
+    return decode[:2] != [1.0, 0.0]
 
 
 def _cmyk_pixels(image):

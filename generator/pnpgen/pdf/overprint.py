@@ -35,7 +35,7 @@ from typing import Any
 
 from pnpgen.pdf.black import KNOCKOUT, OVERPRINT
 from pnpgen.pdf.colour import write_content
-from pnpgen.pdf.paints import CMYK, Cover, Matrix, NoPictures, PageReader, Paint, Pictures, State
+from pnpgen.pdf.paints import CMYK, Cover, Matrix, NoPictures, PageReader, Paint, Pictures, State, ink_values
 
 RES_MM = 4.0  # pixels a millimetre the page is drawn at
 _SCALE = RES_MM * 25.4 / 72  # pixels a point
@@ -309,11 +309,19 @@ def _bound(paints: list[Paint]) -> float:
     return worst
 
 
+STRIP_PIXELS = 1 << 20  # a picture's heaviest inks are added up a strip of rows of about this many pixels at a time
+
+
 def _heaviest(paint: Paint, inks: tuple[int, ...]) -> float:
     if paint.colour is not None:
         return sum(paint.colour[i] for i in inks)
     pixels = paint.picture[0]
-    return float(pixels[..., list(inks)].sum(axis=-1).max()) if inks and pixels.size else 0.0
+    if not inks or not pixels.size:
+        return 0.0
+    rows = max(1, STRIP_PIXELS // max(1, pixels.shape[1]))  # (a big picture's inks taken whole were a copy of them all)
+    chosen = list(inks)
+    return max(float(ink_values(pixels[top:top + rows])[..., chosen].sum(axis=-1).max())
+               for top in range(0, pixels.shape[0], rows))
 
 
 def _draw(paints: list[Paint], size: tuple[int, int], limit: float) -> tuple | None:
@@ -431,4 +439,4 @@ def _sample(picture, mask, origin: tuple[int, int]):
     ph, pw = pixels.shape[:2]
     px = np.clip((u * pw).astype(np.int64), 0, pw - 1)
     py = np.clip(((1.0 - v) * ph).astype(np.int64), 0, ph - 1)
-    return pixels[py, px]
+    return ink_values(pixels[py, px])

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
-from pnpgen.pdf.colour import as_printed, gradient_stops, to_cmyk
+from pnpgen.pdf.colour import gradient_stops, samples_inverted, to_cmyk
 from pnpgen.pdf.outline import cid_widths
 
 CURVE_STEPS = 8  # line segments a Bézier curve is drawn with
@@ -55,7 +55,7 @@ class Paint:
     covers: tuple[Cover, ...]  # the painted area: the intersection of these
     colour: CMYK | None  # None: a picture's pixels
     overprint: bool = False  # nonzero overprint (OPM 1) in DeviceCMYK
-    picture: Any = None  # (pixels h × w × 4, 0–1 ink; device pixel → picture's unit square)
+    picture: Any = None  # (pixels h × w × 4 as _picture_inks gives them, ink_values() their 0–1 ink; device pixel → picture's unit square)
     width: float = 0.0  # lines: the line's width, text: its size, in device pixels (the matrix's mean scale)
     source: tuple | None = None  # (the content stream's objgen, the painting instruction's index in it)
 
@@ -458,7 +458,9 @@ class Pictures:
 
 
 def _picture_inks(image):
-    """A picture's pixels as ink (h × w × 4, 0–1): CMYK as it is, grey on K; None for others."""
+    """A picture's pixels as ink (h × w × 4): CMYK as it is, 8 bits a sample, 0–255 (four bytes a
+    pixel, not sixteen as floats: a 7700×7700 picture's plane is 237 MB; ``ink_values`` makes
+    floats of the few read); grey on K, 0–1 floats; None for others."""
     import numpy as np
     import pikepdf
 
@@ -467,13 +469,21 @@ def _picture_inks(image):
     except (pikepdf.PdfError, NotImplementedError, ValueError, OSError):
         return None
     if pil.mode == "CMYK":
-        pixels = np.asarray(pil, dtype=np.float32)
-        if pil.format == "JPEG":  # (Pillow's reading of the DCT data, Decode not applied)
-            pixels = as_printed(pixels, image)
-        return pixels / 255.0
+        pixels = np.array(pil, dtype=np.uint8)
+        if pil.format == "JPEG" and samples_inverted(image):  # (Pillow's reading of the DCT data)
+            np.subtract(255, pixels, out=pixels)
+        return pixels
     if pil.mode in ("L", "1"):
         grey = np.asarray(pil.convert("L"), dtype=np.float32) / 255.0
         out = np.zeros(grey.shape + (4,), dtype=np.float32)
         out[..., 3] = 1.0 - grey
         return out
     return None
+
+
+def ink_values(pixels):
+    """``_picture_inks``'s pixels (or some of them) as ink, 0–1 floats: a CMYK picture's 8-bit
+    samples made floats only where they are read, each as a float plane held it (x ÷ 255)."""
+    import numpy as np
+
+    return pixels.astype(np.float32) / 255.0 if pixels.dtype == np.uint8 else pixels

@@ -40,7 +40,7 @@ from collections.abc import Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 
-from pnpgen.pdf.colour import HeavyPicture, heaviest_pixels
+from pnpgen.pdf.colour import HeavyPicture, InkTally
 from pnpgen.pdf.raster import ImageStream
 
 X1A_VERSION = "PDF/X-1a:2003"
@@ -234,13 +234,36 @@ def _end_quietly(signum: int, frame) -> None:
     os._exit(128 + signum)
 
 
-def _cmyk_stream(size: tuple[int, int], rgb_bytes: bytes, limit: float | None = None) -> tuple[bytes, HeavyPicture | None]:
+def _cmyk_stream(size: tuple[int, int], rgb_bytes: bytes, limit: float | None = None,
+                 strip: int = 1 << 20) -> tuple[bytes, HeavyPicture | None]:
     """RGB pixels (``size``, 8 bits a sample) as a Flate-compressed DeviceCMYK stream, by
-    pdf/colour.py's formula, each step in place (a fifth faster than step by step, the same bytes),
-    and, given ``limit``, its heaviest pixel over it (``heaviest_pixels``)."""
+    pdf/colour.py's formula, and, given ``limit``, its heaviest pixel over it (``heaviest_pixels``).
+    Converted a strip of rows (about ``strip`` pixels) at a time, each step in place: the formula
+    works in 8-byte floats, 56 bytes a pixel, so a 7700×7700 picture converted whole took some
+    4 GB; a strip takes some 60 MB, and the bytes are the same (deflate's output does not depend
+    on how its input is handed to it)."""
     import numpy as np
 
-    rgb = np.frombuffer(rgb_bytes, dtype=np.uint8).reshape(size[1], size[0], 3).astype(np.float64)
+    width, height = size
+    rows = max(1, strip // max(1, width))
+    pixels = np.frombuffer(rgb_bytes, dtype=np.uint8).reshape(height, width, 3)
+    packer = zlib.compressobj(6)
+    out: list[bytes] = []
+    tally = InkTally(limit) if limit is not None else None
+    for top in range(0, height, rows):
+        samples = _cmyk_samples(pixels[top:top + rows])
+        out.append(packer.compress(samples.tobytes()))
+        if tally is not None:
+            tally.add(samples.reshape(-1, 4).astype(np.uint16))
+    out.append(packer.flush())
+    return b"".join(out), tally.heaviest() if tally is not None else None
+
+
+def _cmyk_samples(strip):
+    """An (h, w, 3) block of 8-bit RGB pixels as (h, w, 4) 8-bit CMYK by pdf/colour.py's formula."""
+    import numpy as np
+
+    rgb = strip.astype(np.float64)
     rgb /= 255.0
     k = rgb.max(axis=2)
     np.subtract(1.0, k, out=k)
@@ -257,6 +280,4 @@ def _cmyk_stream(size: tuple[int, int], rgb_bytes: bytes, limit: float | None = 
     cmyk *= 255.0
     np.rint(cmyk, out=cmyk)
     np.clip(cmyk, 0, 255, out=cmyk)
-    samples = cmyk.astype(np.uint8)
-    heavy = heaviest_pixels(samples.reshape(-1, 4).astype(np.uint16), limit) if limit is not None else None
-    return zlib.compress(samples.tobytes(), 6), heavy
+    return cmyk.astype(np.uint8)

@@ -21,6 +21,7 @@ from pnpgen.data.art import (
     SVG_NESTING,
     claimed_pixels,
     open_picture,
+    smaller_size,
 )
 from pnpgen.errors import InputError
 from pnpgen.svg.style import (
@@ -183,7 +184,8 @@ def _raster_size(conv, el, data: bytes) -> tuple[int, int]:
             size = im.size
             if size[0] * size[1] > MAX_ART_PIXELS:  # never decoded: a bomb's pixels take gigabytes
                 raise conv.error(el, f"is a {size[0]}×{size[1]} pixel picture, more than a picture for print needs",
-                                 f"at most {MAX_ART_PIXELS:,} pixels (300 dpi at the printed size is enough)")
+                                 f"at most {MAX_ART_PIXELS:,} pixels: {smaller_size(*size)} (300 dpi at the "
+                                 "printed size is enough)")
             if im.mode in ("RGBA", "LA", "PA") or "transparency" in im.info:
                 alpha = im.convert("RGBA").getchannel("A")
                 if alpha.getextrema()[0] < 255:  # type: ignore[operator]  # one channel: (min, max) of ints
