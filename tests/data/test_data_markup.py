@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-import pytest
+import re
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pnpgen.data import markup
 from pnpgen.data.markup import ICON, RUBY, TEXT, MarkupError, Span, loose_marks, parse, plain
+from pnpgen.data.model import FieldText
 
 PALETTE = {"red": "#c0392b", "blue": "#2f6db5"}
 
@@ -96,6 +102,28 @@ def test_plain_helper():
     assert plain("**a**{vp}{字|じ}\nb", PALETTE) == "a vp 字\nb"
     # an icon reads as its name, a word apart: order.csv listed '{star}の騎士' with its braces
     assert plain("{star}の騎士", PALETTE) == "star の騎士" and plain("騎士 {star}{moon}", PALETTE) == "騎士 star moon"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="a騎士 *[]{}|｜\\\n\r/red-", max_size=12), st.booleans())
+def test_plain_text_without_markup_characters_reads_as_the_parsed_text(text, with_palette):
+    """A name with no character a token begins with is returned as it is, unparsed (a thousand
+    cards' labels each build): the same text, a plain str, as the parse would give."""
+    palette = PALETTE if with_palette else None
+    try:
+        quick = plain(FieldText(text, "title"), palette)
+    except MarkupError:
+        quick = None
+    parsed = markup._MAY_HOLD_MARKUP  # (every text down the parse, as before the quick way)
+    try:
+        markup._MAY_HOLD_MARKUP = re.compile("")
+        try:
+            slow = plain(text, palette)
+        except MarkupError:
+            slow = None
+    finally:
+        markup._MAY_HOLD_MARKUP = parsed
+    assert quick == slow and type(quick) is type(slow)
 
 
 def test_markup_characters_from_html_are_text():

@@ -5,12 +5,13 @@ same build shares (a deck's home pages are the all-in-one file's pages too)."""
 from __future__ import annotations
 
 import copy
+import hashlib
 import pickle
 from dataclasses import fields, replace
 
 from pnpgen.engine.cache import plan_key
 from pnpgen.impose.grid import SheetOptions, choose_layout
-from pnpgen.impose.plan import DieLine, Page, PagePlan, PlaceFace, Strokes, TextOp
+from pnpgen.impose.plan import DieLine, Page, PagePlan, PlaceFace, Strokes, TextOp, page_signature, signed
 from pnpgen.impose.sheets import DeckSheets, home_sheets, shop_pages
 from pnpgen.shapes import Affine, Outline, Straight, shape_spec
 
@@ -98,9 +99,8 @@ def dataclass_repr(strokes: Strokes) -> str:
     return f"Strokes({shown})"
 
 
-def test_a_change_to_any_one_field_of_a_page_changes_its_documents_key():
-    """A position, a mark, a die line, a text, a page's back offset (its printer matrix), its
-    boxes: one field changed in one page of a plan, the document's key is another."""
+def _page_and_its_variants() -> tuple[Page, list[Page]]:
+    """A page holding one item of each kind, and that page with one field changed (each item's, the page's own)."""
     clip = Outline((Straight(0.0, 0.0, 63.0, 0.0), Straight(63.0, 0.0, 63.0, 88.0)))
     place = PlaceFace("face0", Affine(1, 0, 0, 1, 10.0, 5.0), (63.0, 88.0), 3.0, clip=clip)
     marks = Strokes((Straight(1.0, 2.0, 3.0, 4.0),))
@@ -108,7 +108,6 @@ def test_a_change_to_any_one_field_of_a_page_changes_its_documents_key():
     text = TextOp(5.0, 5.0, "sheet 1", "gothic", 6.0)
     page = Page((210.0, 297.0), [place, marks, die, text], trim=(3.0, 3.0, 66.0, 91.0), bleed=(0, 0, 69.0, 94.0),
                 label="p", side="front", matrix=Affine(1, 0, 0, 1, 0.0, 0.0))
-    key = plan_key(PagePlan("t", [page, page]), {})
     items = [replace(place, to_page=Affine(1, 0, 0, 1, 10.0, 5.5)),  # a position
              replace(place, trim_mm=(63.0, 88.5)), replace(place, clip=replace(clip, segments=clip.segments[:1])),
              replace(place, clip_rect=(0.0, 0.0, 1.0, 1.0)), replace(place, face="face1"),
@@ -119,8 +118,33 @@ def test_a_change_to_any_one_field_of_a_page_changes_its_documents_key():
     changed += [replace(page, matrix=Affine(1, 0, 0, 1, 0.5, 0.0)),  # a back offset
                 replace(page, trim=(3.0, 3.0, 66.0, 91.5)), replace(page, bleed=None), replace(page, size_mm=(210.0, 298.0)),
                 replace(page, label=None), replace(page, side="back")]
+    return page, changed
+
+
+def test_a_change_to_any_one_field_of_a_page_changes_its_documents_key():
+    """A position, a mark, a die line, a text, a page's back offset (its printer matrix), its
+    boxes: one field changed in one page of a plan, the document's key is another."""
+    page, changed = _page_and_its_variants()
+    key = plan_key(PagePlan("t", [page, page]), {})
     keys = {plan_key(PagePlan("t", [page, other]), {}) for other in changed}
     assert len(keys) == len(changed) and key not in keys
+
+
+def test_a_home_pages_hash_made_with_its_signature_is_the_one_its_documents_key_makes():
+    """A deck's imposition hashes each home page's whole text as it makes the page's signature
+    (impose/plan.py ``signed``: each item written out once for both), and the documents' keys
+    take that hash for the page: the signature as the change report had it (the drawn items, no
+    text), and the hash of the page's ``repr``, for every kind of item and field."""
+    page, changed = _page_and_its_variants()
+    pages = [page, *changed, Page((210.0, 297.0)), Page((210.0, 297.0), [TextOp(1.0, 2.0, "only words", "g", 6.0)])]
+    for p in pages:
+        signature, digest = signed(p)
+        drawn = [item for item in p.items if not isinstance(item, TextOp)]
+        assert signature == page_signature(p) == hashlib.sha256(repr((p.size_mm, drawn)).encode()).hexdigest()[:16]
+        assert digest == hashlib.sha256(repr(p).encode()).digest()
+        assert plan_key(PagePlan("t", [p]), {}, {id(p): digest}) == plan_key(PagePlan("t", [p]), {})
+    assert len({signed(p)[1] for p in pages}) == len(pages)
+    assert len({signed(p)[0] for p in pages}) < len(pages)  # (a text changed is the same signature, another hash)
 
 
 def test_a_shop_files_copies_share_one_page_and_keep_the_key_of_pages_made_apart():

@@ -188,10 +188,17 @@ def without_icons(text: str) -> str:
     return ICON_TOKEN.sub("", text)
 
 
+# the characters every token of _TOKEN begins with (an escape, bold, a colour, a ruby or icon, a
+# newline), and the carriage return parse turns into one: a text holding none is plain already
+_MAY_HOLD_MARKUP = later(r"[\\*\[{\n\r]")
+
+
 def plain(text: str, palette: Mapping[str, str] | None = None) -> str:
     """The text with markup removed, as a list of names reads it (order.csv, reprint.txt, the
     change report): an icon as its name, a word set apart by spaces (``{star}の騎士`` → ``star
     の騎士``), ruby as its base; without a palette every ``[name]…[/name]`` pair counts as a colour."""
+    if not _MAY_HOLD_MARKUP.search(text):  # (no token can begin: the text is its one span, as parse reads it;
+        return str(text)                   # a piece's FieldText as the plain str the spans' join makes)
     out = []
     for para in parse(text, _EveryColour() if palette is None else palette):
         line = ""

@@ -165,10 +165,14 @@ def _parts(folder: Path, known: FileHashes | None, fonts: bool = False,
             out.append((path, None, big_file_stamp(st)))
         else:
             out.append((path, st, b""))
-    # the files not known by their stamp are read and hashed on threads (a thousand cards' art, 300 MB)
-    unknown = [(path, st) for path, st, _ in out if st is not None and (known is None or known.get(path, st) is None)]
-    hashed(lambda item: content_hash(item[0], known, item[1]), unknown, size=lambda item: item[1].st_size)
-    return [(path, st, content_hash(path, known, st).encode() if st is not None else part) for path, st, part in out]
+    # the files not known by their stamp are read and hashed on threads (a thousand cards' art, 300 MB);
+    # a known one's hash is kept as it is looked up (it was looked up again: a thousand cards' art twice)
+    read = {i: (path, st) for i, (path, st, _) in enumerate(out) if st is not None}
+    found = {i: known.get(path, st) if known is not None else None for i, (path, st) in read.items()}
+    unknown = [item for i, item in read.items() if found[i] is None]
+    digests = iter(hashed(lambda item: content_hash(item[0], known, item[1]), unknown, size=lambda item: item[1].st_size))
+    return [(path, st, (found[i] or next(digests)).encode() if st is not None else part)
+            for i, (path, st, part) in enumerate(out)]
 
 
 @lru_cache(maxsize=8)

@@ -24,7 +24,7 @@ from pnpgen.impose.cutter import CRICUT_AREA_IN, silhouette_layout
 from pnpgen.impose.fold import FoldLayout, layout_fold, more_with_less_bleed
 from pnpgen.impose.grid import SheetOptions, choose_layout, layout_grid, size_to_hold_whole
 from pnpgen.impose.onpaper import DeckOnPaper, back_behind, deck_sheet
-from pnpgen.impose.plan import Page, PagePlan, page_signature
+from pnpgen.impose.plan import Page, PagePlan, signed
 from pnpgen.impose.share import OnAll, Sharing, all_in_one_sheets, shared_sheets
 from pnpgen.impose.sheets import (
     DeckSheets,
@@ -51,7 +51,7 @@ class GamePlan:
     home_pages: dict[str, list[str]] = field(default_factory=dict)  # deck → signature of each home page
     home_faces: dict[str, list[list[str]]] = field(default_factory=dict)  # deck → the faces of each home page
     cuts: dict[str, CutFile] = field(default_factory=dict)  # cut/…: a cutting machine's files, by path
-    digests: dict[int, bytes] = field(default_factory=dict)  # page (by id) → its hash, for pages kept from an earlier save
+    digests: dict[int, bytes] = field(default_factory=dict)  # page (by id) → its hash: home pages', and pages kept from an earlier save
 
 
 @dataclass
@@ -129,8 +129,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
             imposed = impose_deck(ds, df, placed, deck, game, options)
             if kept is not None:
                 kept.put(key, imposed)
-        else:
-            digests.update(imposed.digests)
+        digests.update(imposed.digests)
         home = imposed.home
         home_pages[deck.id] = imposed.signatures
         home_faces[deck.id] = imposed.faces
@@ -220,13 +219,15 @@ def impose_deck(ds: DeckSheets, df: DeckFaces, placed: DeckOnPaper, deck: Deck, 
     fit_to_printer(home, options)
     bleed = deck.bleed(options.bleed_mm)  # the shop pages' (the art is drawn with this or the build's, the wider)
     pairs = [(p.front, p.back, p.count, p.piece.label) for p in df.pairs]
+    signed_home = [signed(p) for p in home]  # (each home page's text hashed once for both)
     return DeckImposition(
         home=home, sheets=sheets,
         shop=shop_pages(ds, bleed) if home else [],
         unique=shop_pages(ds, bleed, pairs) if home else [],
         die=shop_die_pages(ds, bleed) if home and spec.die_cut else None,
         cuts=deck_cuts, fold_or_sleeve=fold_or_sleeve,
-        signatures=[page_signature(p) for p in home], faces=[p.faces() for p in home])
+        signatures=[signature for signature, _ in signed_home], faces=[p.faces() for p in home],
+        digests={id(p): digest for p, (_, digest) in zip(home, signed_home, strict=True)})
 
 
 def _shared_drawn(like: Sharing, font: str, options: BuildOptions) -> list[Page]:
@@ -240,9 +241,9 @@ def remember_digests(kept: Impositions | None, digests: dict[int, bytes]) -> Non
     """After the documents' keys are made: each kept deck's pages' hashes, for the next save."""
     if kept is None:
         return
-    for imposed in kept.used():
-        if not imposed.digests:
-            imposed.digests = {id(p): digests[id(p)] for p in imposed.pages() if id(p) in digests}
+    for imposed in kept.used():  # (a deck imposed by this save holds its home pages' only)
+        known = imposed.digests
+        known.update({id(p): digests[id(p)] for p in imposed.pages() if id(p) in digests and id(p) not in known})
 
 
 def _double_at(deck: Deck, placed: DeckOnPaper, sheet: SheetOptions) -> tuple[float, float] | None:

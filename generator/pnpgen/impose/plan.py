@@ -148,7 +148,24 @@ def page_signature(page: Page) -> str:
     sheet's own words (its slug: "sheet 3/12", the version stamp, the flip instruction): two pages
     with the same signature print the same pieces, so the change report names only the sheets whose
     pieces differ — a card deleted that makes one sheet fewer changes every slug, not every card."""
-    import hashlib
+    return signed(page)[0]
 
-    drawn = [item for item in page.items if not isinstance(item, TextOp)]
-    return hashlib.sha256(repr((page.size_mm, drawn)).encode()).hexdigest()[:16]
+
+class _Written(list):
+    """A page's items as their text written already (``signed``)."""
+
+    def __repr__(self) -> str:
+        return f"[{', '.join(self)}]"
+
+
+def signed(page: Page) -> tuple[str, bytes]:
+    """``page_signature``, and the SHA-256 of the page's whole text, its ``repr`` (what a
+    document's plan key hashes of each page: engine/cache.py ``plan_key``), each item written
+    out once for both (a home sheet's placed faces and marks were written twice)."""
+    import hashlib
+    from dataclasses import replace
+
+    texts = [repr(item) for item in page.items]
+    drawn = [text for text, item in zip(texts, page.items, strict=True) if not isinstance(item, TextOp)]
+    signature = hashlib.sha256(f"({page.size_mm!r}, {_Written(drawn)!r})".encode()).hexdigest()[:16]
+    return signature, hashlib.sha256(repr(replace(page, items=_Written(texts))).encode()).digest()

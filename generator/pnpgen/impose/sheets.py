@@ -85,6 +85,7 @@ def home_sheets(deck: DeckSheets, layout: SheetLayout | NestLayout | SlotLayout,
     """Fronts sheets, each followed by its mirrored backs sheet."""
     spec = deck.spec
     per = layout.per_sheet
+    measure = _remembered(measure)  # (every sheet's slug begins with the same line: measured once)
     sb = layout.sheet_bleed_mm
     with_marks = layout.kind in ("grid", "slots") and spec.kind in ("rect", "rounded")
     mirror = duplex_mirror(sheet.duplex, layout.paper_mm)
@@ -304,6 +305,19 @@ def _scale_bar(x: float, y: float, length: float) -> Strokes:
     text is written once: ``kept_repr``)."""
     return Strokes((Straight(x - length, y, x, y), Straight(x - length, y - 1.2, x - length, y + 1.2),
                     Straight(x, y - 1.2, x, y + 1.2)), width_pt=0.4, colour=NOTE_INK)
+
+
+def _remembered(measure: Measure) -> Measure:
+    """``measure``, each text, font and size measured once (one deck's sheets)."""
+    widths: dict[tuple[str, str, float], float] = {}
+
+    def measured(text: str, font: str, size: float) -> float:
+        key = (text, font, size)
+        width = widths.get(key)
+        if width is None:
+            width = widths[key] = measure(text, font, size)
+        return width
+    return measured
 
 
 def _fitting(text: str, width: float, size: float, font: str, measure: Measure) -> float:
