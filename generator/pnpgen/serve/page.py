@@ -133,6 +133,8 @@ document.addEventListener('click', e => { const t = e.target.closest('.tab'); if
   const f = e.target.closest('.face'); if (f && state) details(+f.dataset.deck, +f.dataset.face); });
 fetch('/state.json').then(r => r.json()).then(s => { draw(s);
   const events = new EventSource('/events?after=' + s.generation);
-  events.addEventListener('state', () => fetch('/state.json').then(r => r.json()).then(draw)); });
+  // (the server gone as it pushed its last error, the workspace gone: the error the event said)
+  events.addEventListener('state', e => fetch('/state.json').then(r => r.json()).then(draw)
+    .catch(() => { const said = JSON.parse(e.data); if (said.error) draw(Object.assign({}, state, said)); })); });
 show(document.querySelector('.pane.deck') ? 'deck-0' : 'sheets');
 """
