@@ -293,7 +293,9 @@ def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
 
 
 def export(ws: Workspace, args: argparse.Namespace) -> int:
-    from pnpgen.engine.export import earlier_images, export_inputs, shown, up_to_date, write_export
+    from dataclasses import replace
+
+    from pnpgen.engine.export import earlier_images, export_inputs, owners_unknown, shown, up_to_date, write_export
     from pnpgen.engine.output import claim
     from pnpgen.exports.options import ExportOptions
     from pnpgen.messages import counted
@@ -303,6 +305,12 @@ def export(ws: Workspace, args: argparse.Namespace) -> int:
                             lang=args.lang)
     out_root = args.out or ws.root / "build"
     claim(out_root, ws.input_folders)  # not pnpgen's folder to write: stop before anything is made
+    if options.decks and owners_unknown(out_root, args.game, options):
+        print(f"pnpgen: note: {args.game}: the last export of --preset {args.preset} (an older pnpgen's) does not "
+              "record which deck each of its files is: every deck exported this once, so that no other deck's "
+              "file is removed and none of the named decks' is left stale; --deck touches only those decks "
+              "from the next export on", file=sys.stderr, flush=True)
+        options = replace(options, decks=())
     inputs = export_inputs(ws, args.game, options)
     kept = up_to_date(ws, args.game, options, out_root, inputs)
     if kept is not None:  # nothing it reads changed, every file it wrote is there
