@@ -9,7 +9,8 @@ keep their hashes (``plan_key``'s page digests) without being written out again.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -178,7 +179,8 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
     everything, bookmarks, shared = all_in_one_sheets(sheets_of, sheet, font, game.lang)
     bom = bill_of_materials(game, records, sheet.paper, rulebook=options.rulebook, shared=shared)
     bookmarks.append((len(everything), msg("all.bookmark.bom", game.lang)))
-    regular, bold = sheet_fonts(game, options, ("bom.",), _texts(bom))  # (its pieces' names too)
+    # (its pieces' names too: every text of the record, with its keys and JSON's marks, all ASCII)
+    regular, bold = sheet_fonts(game, options, ("bom.",), [json.dumps(bom, ensure_ascii=False)])
     faces = {**game.fonts, "gothic": regular, "bold": bold}
     for ops in bom_pages(game, bom, sheet.paper_mm, sheet.margin_mm, faces, fontreg.string_width_mm, game.lang):
         everything.append(Page(sheet.paper_mm, list(ops)))
@@ -286,18 +288,6 @@ def fit_to_printer(pages: list[Page], options: BuildOptions) -> None:
         for page in pages:
             page.matrix = options.printer.page_matrix(page.size_mm,
                                                       page.side == "back" and options.sheet.duplex != "none")
-
-
-def _texts(value: object) -> Iterator[str]:
-    """Every text in a record of lists and mappings (the bill of materials)."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _texts(v)
-    elif isinstance(value, list | tuple):
-        for v in value:
-            yield from _texts(v)
 
 
 SHEET_LABELS = ("sheet.", "tile.")  # the catalogue's labels the home sheets' own lines print
