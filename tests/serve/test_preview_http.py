@@ -383,6 +383,9 @@ def test_the_workspace_gone_while_serving_is_said_and_ends_the_preview(tmp_path,
         preview.state.error
     assert "pnpgen serve started again" in preview.state.error and "unknown game" not in preview.state.error
     assert said.err.splitlines() == [preview.state.error] and said.out == ""
+    from pnpgen.serve.page import ENDED, html
+
+    assert preview.state.ended and ENDED in html(preview.state, "test", "ja").split("<script>")[0]
 
 
 def test_the_games_folder_gone_while_serving_is_said_and_built_again_when_back(tmp_path):

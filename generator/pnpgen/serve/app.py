@@ -77,8 +77,8 @@ def make_app(preview: Preview, title: str, watch: bool = True, lang: str = "ja",
             while True:
                 if preview.state.generation > seen:
                     seen = preview.state.generation
-                    yield {"event": "state", "data": json.dumps({"generation": seen, "error": preview.state.error},
-                                                                ensure_ascii=False)}
+                    yield {"event": "state", "data": json.dumps({"generation": seen, "error": preview.state.error,
+                                                                 "ended": preview.state.ended}, ensure_ascii=False)}
                     sent += 1
                     if limit and sent >= limit:
                         return

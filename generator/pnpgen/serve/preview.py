@@ -71,10 +71,12 @@ class State:
     reprint: str = ""
     title: str = ""  # the game's title and language as the build shown has them ("": not known)
     lang: str = ""
+    ended: bool = False  # the preview has ended (the workspace gone): no save updates the page
 
     def to_json(self) -> dict[str, Any]:
         return {"generation": self.generation, "error": self.error, "decks": self.decks, "sheets": self.sheets,
-                "changes": self.changes, "reprint": self.reprint, "title": self.title, "lang": self.lang}
+                "changes": self.changes, "reprint": self.reprint, "title": self.title, "lang": self.lang,
+                "ended": self.ended}
 
 
 class Preview:
@@ -136,7 +138,7 @@ class Preview:
         """The workspace gone while the preview runs (``Workspace.still_there``): said on the page
         as an error, the last good build under it; the preview then ends (as ``watch`` does)."""
         with self.lock:
-            self.gone = True
+            self.gone = self.state.ended = True
             self.state.error = f"pnpgen: error: {why}"
             self.state.generation += 1
 
