@@ -71,7 +71,7 @@ def test_an_edit_is_pushed_and_a_broken_save_shows_its_error_and_keeps_the_faces
         preview.rebuild()  # what the watcher does on a save
         with client.stream("GET", f"/events?after={first}&limit=1") as events:
             lines = [ln for ln in events.iter_lines() if ln.startswith("data:")]
-        assert json.loads(lines[0][5:]) == {"generation": first + 1, "error": ""}
+        assert json.loads(lines[0][5:]) == {"generation": first + 1, "error": "", "ended": False}
         assert "新しい名前 × 1" in client.get("/").text
         deck.write_text(deck.read_text(encoding="utf-8") + "  - {name: [broken\n", encoding="utf-8")
         preview.rebuild()
