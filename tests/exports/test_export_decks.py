@@ -344,36 +344,6 @@ def test_advice_per_deck_keeps_the_shops_size_for_the_deck_file():
                     "--fit, size: [2.5in, 3.5in] in data/t/decks/cards.yaml:3; board: takes it: pnpgen build's shop/ files")
 
 
-def test_an_export_of_one_deck_leaves_the_other_decks_files_as_they_are(tmp_path, capsys):
-    """`--deck market` after an export of every deck writes market's files and the export's own
-    (order, contact sheet, export.json), and leaves the cards' files as that export wrote them,
-    named in export.json's files and kept; an export of every deck again records nothing kept."""
-    root = _harbor(tmp_path, market=CARDS.replace("name: ", "name: 市場", 1))
-    out = root / "build" / "test" / "doujin"
-    assert run(root, "export", "--game", "test", "--preset", "doujin", "--colour", "rgb") == 0
-    cards = (out / "cards.pdf").read_bytes()
-    market = root / "data" / "test" / "decks" / "market.yaml"
-    market.write_text(market.read_text(encoding="utf-8").replace("count: 4", "count: 7"), encoding="utf-8")
-    assert run(root, "export", "--game", "test", "--preset", "doujin", "--colour", "rgb", "--deck", "market") == 0
-    assert (out / "cards.pdf").read_bytes() == cards  # not removed, not written again
-    record = json.loads((out / "export.json").read_text(encoding="utf-8"))
-    assert record["files"] == ["cards.pdf", "market.pdf", "order.csv", "test-contact.png"]
-    assert record["kept"] == ["cards.pdf"]
-    rows = _rows(out / "order.csv")  # the order is this export's: market's 7 + 2 copies
-    assert {r["deck"] for r in rows} == {"market"} and sum(int(r["quantity"]) for r in rows) == 9
-    # the kept file counts in what the folder holds: changed, the export is made again, and never removed
-    capsys.readouterr()
-    assert run(root, "export", "--game", "test", "--preset", "doujin", "--colour", "rgb", "--deck", "market") == 0
-    assert "test: up to date" in capsys.readouterr().out
-    (out / "cards.pdf").write_bytes(b"mine")
-    assert run(root, "export", "--game", "test", "--preset", "doujin", "--colour", "rgb", "--deck", "market") == 0
-    assert (out / "cards.pdf").read_bytes() == b"mine"
-    assert "kept" not in json.loads((out / "export.json").read_text(encoding="utf-8"))
-    assert run(root, "export", "--game", "test", "--preset", "doujin", "--colour", "rgb") == 0
-    assert (out / "cards.pdf").read_bytes() == cards
-    assert "kept" not in json.loads((out / "export.json").read_text(encoding="utf-8"))
-
-
 def test_the_first_deck_export_after_an_older_pnpgens_state_exports_every_deck_once(tmp_path, capsys):
     """fixesY: the export's state says each file's deck since format 2; the first `--deck market`
     after an export by an older pnpgen (format 1: files without owners) removed the cards' files,
@@ -414,3 +384,34 @@ def test_the_first_deck_export_after_an_older_pnpgens_state_exports_every_deck_o
 
 def read_record_body(path: Path) -> bytes:
     return path.read_bytes().partition(b"\n")[2]
+
+
+def test_an_export_of_one_deck_leaves_the_other_decks_files_as_they_are(tmp_path, capsys):
+    """`--deck market` after an export of every deck writes market's files and the export's own
+    (order, contact sheet, export.json), and leaves the cards' files as that export wrote them,
+    named in export.json's files and kept; an export of every deck again records nothing kept."""
+    root = _harbor(tmp_path, market=CARDS.replace("name: ", "name: 市場", 1))
+    out = root / "build" / "test" / "doujin"
+    assert run(root, "export", "--game", "test", "--preset", "doujin", "--colour", "rgb") == 0
+    cards = (out / "cards.pdf").read_bytes()
+    market = root / "data" / "test" / "decks" / "market.yaml"
+    market.write_text(market.read_text(encoding="utf-8").replace("count: 4", "count: 7"), encoding="utf-8")
+    assert run(root, "export", "--game", "test", "--preset", "doujin", "--colour", "rgb", "--deck", "market") == 0
+    assert (out / "cards.pdf").read_bytes() == cards  # not removed, not written again
+    record = json.loads((out / "export.json").read_text(encoding="utf-8"))
+    assert record["files"] == ["cards.pdf", "market.pdf", "order.csv", "test-contact.png"]
+    assert record["kept"] == ["cards.pdf"]
+    rows = _rows(out / "order.csv")  # the order is this export's: market's 7 + 2 copies
+    assert {r["deck"] for r in rows} == {"market"} and sum(int(r["quantity"]) for r in rows) == 9
+    # the kept file counts in what the folder holds: changed, the export is made again, and never removed
+    capsys.readouterr()
+    assert run(root, "export", "--game", "test", "--preset", "doujin", "--colour", "rgb", "--deck", "market") == 0
+    assert "test: up to date" in capsys.readouterr().out
+    (out / "cards.pdf").write_bytes(b"mine")
+    assert run(root, "export", "--game", "test", "--preset", "doujin", "--colour", "rgb", "--deck", "market") == 0
+    assert (out / "cards.pdf").read_bytes() == b"mine"
+    assert "kept" not in json.loads((out / "export.json").read_text(encoding="utf-8"))
+    assert run(root, "export", "--game", "test", "--preset", "doujin", "--colour", "rgb") == 0
+    assert (out / "cards.pdf").read_bytes() == cards
+    assert "kept" not in json.loads((out / "export.json").read_text(encoding="utf-8"))
+
