@@ -414,4 +414,3 @@ def test_an_export_of_one_deck_leaves_the_other_decks_files_as_they_are(tmp_path
     assert run(root, "export", "--game", "test", "--preset", "doujin", "--colour", "rgb") == 0
     assert (out / "cards.pdf").read_bytes() == cards
     assert "kept" not in json.loads((out / "export.json").read_text(encoding="utf-8"))
-
