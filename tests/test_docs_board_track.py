@@ -36,6 +36,7 @@ def test_the_board_track_example_says_its_hole_and_builds_its_boxes_inside_it(tm
             assert hole.x <= x and x + w <= hole.x + hole.w and hole.y <= y and y + h <= hole.y + hole.h, (box.name, hole)
     capsys.readouterr()
     assert run(ws, "build", "--game", "test", "--jobs", "1", "--no-rulebook") == 0
+    assert "spaces of track" not in capsys.readouterr().err  # (nothing over the track: no warning)
     (page,) = glyphs(ws / "build" / "test" / "shop" / "cards.pdf")  # one board, single-sided: trim + 3 mm bleed
     inside = [g for g in page if hole.x < g.x - 3 < hole.x + hole.w and hole.y < g.y - 3 < hole.y + hole.h]
     words = "".join(g.char for g in inside)
@@ -43,3 +44,29 @@ def test_the_board_track_example_says_its_hole_and_builds_its_boxes_inside_it(tm
     numbers = "".join(g.char for g in page if g not in inside)
     assert not re.search(r"\d", words), words  # no space of the track under the boxes
     assert all(str(n) in numbers for n in (0, 16, 26, 42, 50)), numbers  # the corners and the last space round it
+
+
+def test_a_box_over_the_tracks_spaces_is_warned_at_its_line_with_the_hole(tmp_path, capsys):
+    """trial36: the layout's band and title left 6 mm down, and a text box moved over the left
+    column of spaces, printed over (or under) the track without a word. Each is one warning: a
+    box of the deck's at its own line, one of the built-in layout's at the track's line, with the
+    hole the spaces leave; a box inside the hole, or holding the whole track, is not named."""
+    (deck,) = re.findall(r"```yaml\n(# data/<slug>/decks/town\.yaml\n.*?)```", SECTION, re.S)
+    lines = [line for line in deck.splitlines() if not line.lstrip().startswith(("band:", "title:"))]
+    lines = [line.replace("text: {x: 30,", "text: {x: 20,") for line in lines]
+    ws = make_workspace(tmp_path / "ws", deck="\n".join(lines) + "\n")
+    deck_file = ws / "data" / "test" / "decks" / "cards.yaml"
+    at = {key: n for n, line in enumerate(deck_file.read_text(encoding="utf-8").splitlines(), 1)
+          for key in ("score", "text") if line.lstrip().startswith(key + ":")}
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 0
+    said = [line.removeprefix("  warning: ") for line in capsys.readouterr().out.splitlines() if "spaces of track" in line]
+    hole = "(expected the box inside the hole the spaces leave, 26.5–333.5 mm across, 27.0–216.0 down, or the track moved)"
+    track = f"data/test/decks/cards.yaml:{at['score']}:5"
+    assert said == [
+        f"{track}: the spaces of track score and the built-in layout board's box band (6–354 mm across, 6–22 down) "
+        f"meet: one hides the other there {hole}",
+        f"{track}: the spaces of track score and the built-in layout board's box title (10–350 mm across, 6–22 down) "
+        f"meet: one hides the other there {hole}",
+        f"data/test/decks/cards.yaml:{at['text']}:5: box text (20–320 mm across, 164–212 down) and the spaces of track "
+        f"score ({track}) meet: one hides the other there {hole}"], said

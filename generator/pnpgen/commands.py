@@ -163,14 +163,14 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
             fixed = ws.shown(f"{args.game}: fixed, built again ({out / args.game})") if broken[0] else None
             build(ws, args, warm, heading=fixed)
         except InputError as e:
-            _still_there(ws, root)  # ("unknown game" when the workspace itself is gone: said as that, the watch ended)
+            ws.still_there(root)  # ("unknown game" when the workspace itself is gone: said as that, the watch ended)
             print(f"pnpgen: error: {shown(ws.shown(str(e)))}", file=sys.stderr, flush=True)
             broken[0] = True
             return
         broken[0] = False
 
     builds = 0
-    root = _still_there(ws, None)
+    root = ws.still_there(None)
     folders = watched(ws, args.game)  # (no link below them out of the workspace)
     present = present_inputs(ws, args.game)
     claim(args.out or ws.root / "build", ws.input_folders)  # an --out no save can make right: exit 2 now
@@ -184,7 +184,7 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
             ready = moved = False
             for changes in _stopped_said(watch_files(*folders, debounce=200, step=WATCH_STEP_MS, rust_timeout=200,
                                                      yield_on_timeout=True)):
-                _still_there(ws, root)  # (every 200 ms: a batch, or an empty one)
+                ws.still_there(root)  # (every 200 ms: a batch, or an empty one)
                 if not ready:
                     ready = True
                     once()  # whatever was saved before this is in this build
@@ -218,24 +218,6 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
                 print(f"pnpgen: error: {shown(ws.shown(str(e)))}", file=sys.stderr, flush=True)
                 folders = [f for f in folders if f.exists()]
     return 0
-
-
-def _still_there(ws: Workspace, seen: tuple[int, int] | None) -> tuple[int, int]:
-    """The workspace folder's identity (device, inode); InputError when it is no longer the folder
-    ``seen`` was (deleted, renamed or moved, or its name given to a link or another folder while
-    the watcher ran: it printed "unknown game" and ended in a traceback)."""
-    from pnpgen.errors import InputError
-
-    try:
-        st = os.stat(ws.root)
-        now = (st.st_dev, st.st_ino)
-    except OSError:
-        now = None
-    if now is None or (seen is not None and now != seen):
-        raise InputError(f"the workspace {ws.root} is gone while watching: deleted, renamed, moved, or its name "
-                         "given to a link or another folder", expected="pnpgen watch started again in the "
-                         "workspace where it is now; the files built so far stay in its build/")
-    return now
 
 
 def _stopped_said(changes: Iterator[Any]) -> Iterator[Any]:
@@ -311,7 +293,9 @@ def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
 
 
 def export(ws: Workspace, args: argparse.Namespace) -> int:
-    from pnpgen.engine.export import earlier_images, export_inputs, shown, up_to_date, write_export
+    from dataclasses import replace
+
+    from pnpgen.engine.export import earlier_images, export_inputs, owners_unknown, shown, up_to_date, write_export
     from pnpgen.engine.output import claim
     from pnpgen.exports.options import ExportOptions
     from pnpgen.messages import counted
@@ -321,6 +305,12 @@ def export(ws: Workspace, args: argparse.Namespace) -> int:
                             lang=args.lang)
     out_root = args.out or ws.root / "build"
     claim(out_root, ws.input_folders)  # not pnpgen's folder to write: stop before anything is made
+    if options.decks and owners_unknown(out_root, args.game, options):
+        print(f"pnpgen: note: {args.game}: the last export of --preset {args.preset} (an older pnpgen's) does not "
+              "record which deck each of its files is: every deck exported this once, so that no other deck's "
+              "file is removed and none of the named decks' is left stale; --deck touches only those decks "
+              "from the next export on", file=sys.stderr, flush=True)
+        options = replace(options, decks=())
     inputs = export_inputs(ws, args.game, options)
     kept = up_to_date(ws, args.game, options, out_root, inputs)
     if kept is not None:  # nothing it reads changed, every file it wrote is there

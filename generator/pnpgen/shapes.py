@@ -653,3 +653,22 @@ def polygon_distance(p: Sequence[Point], q: Sequence[Point]) -> float:
     return best
 
 
+def ring_grid(count: int, w: float, h: float) -> tuple[int, int]:
+    """Spaces along the top/bottom (cols) and the sides (rows), corners shared, for ``count``
+    spaces round a w×h rectangle: no more than one space to spare, spaces as square as can be.
+    A score track's ring (faces/tracks.py) and the check of boxes over it (data/layouts.py)."""
+    if count < 4:
+        raise ValueError("a ring needs at least 4 spaces")
+    best = None
+    for cols in range(2, count + 1):
+        rows = max(2, math.ceil((count + 4 - 2 * cols) / 2))
+        total = 2 * cols + 2 * rows - 4
+        if total < count:
+            continue
+        spare = total - count
+        skew = abs(math.log((w / cols) / (h / rows)))
+        key = (spare, skew)
+        if best is None or key < best[0]:
+            best = (key, cols, rows)
+    assert best is not None
+    return best[1], best[2]

@@ -342,7 +342,12 @@ def test_two_jobs_write_the_same_bytes_as_one(tmp_path, small):
     assert outs[0] == outs[1]
 
 
-def test_the_reclaim_frees_every_entry_but_the_live_spares(tmp_path, small):
+def test_the_reclaim_frees_every_entry_but_the_live_spares(tmp_path, small, monkeypatch):
+    # Each build's reclaim run here, when it returns: the detached process it starts (a new
+    # interpreter, seconds late on a loaded machine) freed entries beside this test's own
+    # empty_trash calls, and the trash folder, holding an entry it had just moved to its private
+    # name, was still there at the last line (flaky under load, trial36)
+    monkeypatch.setattr(trashes, "reclaim", lambda root: trashes.empty_trash(root / TRASH, keep_spares=True))
     ws = _game(tmp_path / "ws")
     root, _ = _spared(tmp_path, ws)
     _text_edit(ws, 2)

@@ -344,6 +344,48 @@ def test_advice_per_deck_keeps_the_shops_size_for_the_deck_file():
                     "--fit, size: [2.5in, 3.5in] in data/t/decks/cards.yaml:3; board: takes it: pnpgen build's shop/ files")
 
 
+def test_the_first_deck_export_after_an_older_pnpgens_state_exports_every_deck_once(tmp_path, capsys):
+    """fixesY: the export's state says each file's deck since format 2; the first `--deck market`
+    after an export by an older pnpgen (format 1: files without owners) removed the cards' files,
+    as it could not tell them from market's own stale ones. That export writes every deck this
+    once, says so in one line, and records the owners: the next `--deck` keeps the others'."""
+    from pnpgen.engine.export import state_path
+    from pnpgen.exports.options import ExportOptions
+    from pnpgen.usercache import machine_seal
+
+    root = _harbor(tmp_path, market=CARDS.replace("name: ", "name: 市場", 1))
+    out = root / "build" / "test" / "doujin"
+    args = ("export", "--game", "test", "--preset", "doujin", "--colour", "rgb")
+    assert run(root, *args) == 0
+    cards = (out / "cards.pdf").read_bytes()
+    state = state_path(root / "build", "test", ExportOptions(preset="doujin", colour="rgb"))
+    body = json.loads(read_record_body(state))
+    assert {"cards", "market"} <= set(body["owners"].values())  # ("": the export's own, order.csv …)
+    del body["owners"]  # the state as a format-1 pnpgen sealed it
+    body["format"] = 1
+    text = json.dumps(body, sort_keys=True).encode()
+    state.write_bytes(json.dumps({"check": machine_seal(text)}).encode() + b"\n" + text)
+    market = root / "data" / "test" / "decks" / "market.yaml"
+    market.write_text(market.read_text(encoding="utf-8").replace("count: 4", "count: 7"), encoding="utf-8")
+    capsys.readouterr()
+    assert run(root, *args, "--deck", "market") == 0
+    err = capsys.readouterr().err
+    notes = [line for line in err.splitlines() if "older pnpgen" in line]
+    assert len(notes) == 1 and "(an older pnpgen's) does not record which deck each of its files is: every " \
+        "deck exported this once" in notes[0], err
+    assert (out / "cards.pdf").read_bytes() == cards  # the cards' file written again, as it was
+    record = json.loads((out / "export.json").read_text(encoding="utf-8"))
+    assert record["files"] == ["cards.pdf", "market.pdf", "order.csv", "test-contact.png"] and "kept" not in record
+    assert sum(int(r["quantity"]) for r in _rows(out / "order.csv")) > 9  # every deck's order: this once
+    assert run(root, *args, "--deck", "market") == 0  # (a --deck export's own state now)
+    assert "older pnpgen" not in capsys.readouterr().err
+    assert json.loads((out / "export.json").read_text(encoding="utf-8"))["kept"] == ["cards.pdf"]
+
+
+def read_record_body(path: Path) -> bytes:
+    return path.read_bytes().partition(b"\n")[2]
+
+
 def test_an_export_of_one_deck_leaves_the_other_decks_files_as_they_are(tmp_path, capsys):
     """`--deck market` after an export of every deck writes market's files and the export's own
     (order, contact sheet, export.json), and leaves the cards' files as that export wrote them,

@@ -6,8 +6,13 @@ line and showed an invisible mark as nothing. A diagram too wide is one error at
 
 from __future__ import annotations
 
+import re
+
+import pypdfium2 as pdfium
+
 from conftest import DRAFT, make_workspace, run
 
+MM = 25.4 / 72  # mm a point
 WIDE_MAP = "\n".join(["　□□□", "　" + "□" * 40, "　□□□"])  # the second row 40 full-width cells: the text holds 33
 
 
@@ -52,3 +57,30 @@ def test_a_draft_of_nul_bytes_is_no_draft(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "draft.txt:16: the draft holds NUL characters" in err, err
     assert "(expected the draft saved as plain text" in err and not (ws / "build" / "test" / "rulebook.pdf").exists()
+
+
+def test_a_diagram_under_a_sub_headings_indent_is_checked_at_that_indent(tmp_path, capsys):
+    """A diagram under ◎ and 〇 sub-headings is set at their indent, one em each (hostile23 tested
+    only the unindented case): 33 full-width cells fit the page's text, but not under two levels;
+    the error names the room left there, and a row of that width builds."""
+    def nested(cells: int) -> str:
+        return DRAFT.replace("２〜４人で遊びます。\n", "２〜４人で遊びます。\n\n◎配置\n\n〇盤面\n\n"
+                             + WIDE_MAP.replace("□" * 40, "□" * cells) + "\n")
+
+    ws = _drafted(tmp_path, nested(33))
+    assert run(ws, "rulebook", "--game", "test") == 2
+    err = capsys.readouterr().err
+    room = re.search(r"draft\.txt:11: a diagram's row 2 is 33 full-width characters wide, wider than the page's text "
+                     r"\((\d+)\) \(expected rows of at most \1 full-width characters", err)
+    assert room is not None and "Traceback" not in err, err
+    assert 28 <= int(room.group(1)) < 33 and not (ws / "build" / "test" / "rulebook.pdf").exists()
+    (ws / "data" / "test" / "draft.txt").write_text(nested(int(room.group(1))), encoding="utf-8")
+    assert run(ws, "rulebook", "--game", "test") == 0, capsys.readouterr().err  # the room it named fits
+    doc = pdfium.PdfDocument(ws / "build" / "test" / "rulebook.pdf")
+    boxes = []
+    for page in doc:
+        text = page.get_textpage()
+        boxes += [text.get_charbox(k) for k in range(text.count_chars()) if text.get_text_range(k, 1) == "□"]
+    doc.close()
+    assert len(boxes) == 6 + int(room.group(1))  # every cell of the map printed, inside the text's 15–133 mm
+    assert 15 + 9.5 / 72 * 25.4 < min(b[0] for b in boxes) * MM and max(b[2] for b in boxes) * MM <= 148 - 15

@@ -71,7 +71,7 @@ def test_an_edit_is_pushed_and_a_broken_save_shows_its_error_and_keeps_the_faces
         preview.rebuild()  # what the watcher does on a save
         with client.stream("GET", f"/events?after={first}&limit=1") as events:
             lines = [ln for ln in events.iter_lines() if ln.startswith("data:")]
-        assert json.loads(lines[0][5:]) == {"generation": first + 1, "error": ""}
+        assert json.loads(lines[0][5:]) == {"generation": first + 1, "error": "", "ended": False}
         assert "新しい名前 × 1" in client.get("/").text
         deck.write_text(deck.read_text(encoding="utf-8") + "  - {name: [broken\n", encoding="utf-8")
         preview.rebuild()
@@ -345,3 +345,58 @@ def test_serve_lang_en_builds_and_shows_the_english_edition(tmp_path):
     assert page_title(Workspace(ws), "test", preview) == ("Test Game", "en")
     png = preview.png(preview.state.decks[0]["faces"][0]["front"].removeprefix("/picture/").removesuffix(".png"))
     assert png is not None and png[:4] == b"\x89PNG"
+
+
+@pytest.mark.parametrize("how", ["deleted", "renamed"])
+def test_the_workspace_gone_while_serving_is_said_and_ends_the_preview(tmp_path, monkeypatch, capsys, how):
+    """hostile23: the workspace deleted (or renamed) under ``serve`` left it running, its page and
+    terminal saying "unknown game" for ever (``watch`` ends in one line). The page and the terminal
+    say the workspace is gone, the last good faces under it, and the preview ends (exit 2)."""
+    import asyncio
+    import shutil
+
+    import watchfiles
+
+    from pnpgen.serve import app
+
+    ws, preview = _preview(tmp_path)
+    monkeypatch.setattr(app, "GONE_GRACE", 0)
+    ended: list[bool] = []
+
+    async def batches(*folders, **options):
+        yield set()  # (the watcher's empty batch after a quiet tick)
+        if how == "deleted":
+            shutil.rmtree(ws)
+        else:
+            ws.rename(tmp_path / "moved")
+        for _ in range(3):  # (it went on watching, building on each)
+            yield {(watchfiles.Change.deleted, str(ws / "data" / "test" / "decks" / "cards.yaml"))}
+
+    monkeypatch.setattr(watchfiles, "awatch", batches)
+    capsys.readouterr()
+    before = preview.state.generation
+    asyncio.run(app._watch(preview, lambda: ended.append(True)))
+    said = capsys.readouterr()
+    assert ended == [True] and preview.gone
+    assert preview.state.generation == before + 1 and len(preview.state.decks[0]["faces"]) == 3
+    assert preview.state.error.startswith(f"pnpgen: error: the workspace {ws} is gone while serving: deleted, renamed"), \
+        preview.state.error
+    assert "pnpgen serve started again" in preview.state.error and "unknown game" not in preview.state.error
+    assert said.err.splitlines() == [preview.state.error] and said.out == ""
+    from pnpgen.serve.page import ENDED, html
+
+    assert preview.state.ended and ENDED in html(preview.state, "test", "ja").split("<script>")[0]
+
+
+def test_the_games_folder_gone_while_serving_is_said_and_built_again_when_back(tmp_path):
+    """The game's folder renamed under ``serve`` (a branch without it checked out): the page said
+    only "unknown game"; it says the folder is not there and that the preview builds it again
+    once it is back (as ``watch`` waits for it), and it does."""
+    ws, preview = _preview(tmp_path)
+    (ws / "data" / "test").rename(ws / "data" / "test2")
+    state = preview.rebuild()
+    assert state.error.startswith("pnpgen: error: data/test/ is not there (moved, deleted or renamed while serving; "
+                                  "unknown game 'test'"), state.error
+    assert state.error.endswith("builds again once the folder is back") and len(state.decks[0]["faces"]) == 3
+    (ws / "data" / "test2").rename(ws / "data" / "test")
+    assert preview.rebuild().error == "" and not preview.gone

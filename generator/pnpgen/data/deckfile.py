@@ -287,6 +287,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     if layout_raw is not None:
         deck.layout = layouts.finish(layout_raw, layouts.frame(trim, options), shape, game.palette,
                                       sorted(game.text_fonts or game.fonts), deck.size_where, game.languages, doc.path)
+        game.notes += layouts.over_tracks(layout_raw, deck.layout)
         deck.front = layout_template(deck.id, "front")
         deck.back = layout_template(deck.id, "back") if deck.layout.back is not None else None
     if deck.paper_die is not None and kind != "token":

@@ -29,6 +29,7 @@ from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError, Where, contained, not_a_file, suggest
 from pnpgen.litter import is_litter
 from pnpgen.patterns import later
+from pnpgen.shapes import ring_grid
 
 MAX_DEPTH = 20  # layouts extending layouts
 LENGTH_LIMIT = 100_000.0  # mm: a polygon layout's corner read before its range is checked
@@ -550,6 +551,55 @@ def _grid_on_piece(name: str, given: dict[str, Origin], options: dict[str, Any],
                                f"trim: the cut would take cells off",
                                f"the grid inside the piece: {start} from 0 and {start} + {size} at most {edge:g} "
                                f"({edge - SAFE_MM:g} inside the {SAFE_MM:g} mm safe zone), or a larger size")
+
+
+def over_tracks(raw: RawLayout, layout: Layout) -> list[str]:
+    """A box of a side that lies over the spaces of a track round that side's edge (``around:
+    true``, its last space fixed): one of the two hides the other where they meet (trial36: the
+    board layout's own band and title, 6 mm down, over a track placed at 6 mm). One warning a box,
+    at its line (at the track's, for a box of the built-in layout under it), with the hole the
+    spaces leave, where the box fits. A box holding the whole track (a ground, a frame round the
+    board) and one inside the hole are not over it."""
+    notes = []
+    for raw_side, side in ((raw.front, layout.front), (raw.back, layout.back)):
+        if raw_side is None or side is None:
+            continue
+        boxes = {b.name: b for b in side.boxes}
+        for track in side.boxes:
+            if track.type != "track" or not track.get("around") or track.get("last") is None:
+                continue
+            count = track.get("last") - track.get("start") + 1
+            tx, ty, tw, th = (track.get(k) for k in ("x", "y", "w", "h"))
+            if count < 4 or tw <= 0 or th <= 0:
+                continue
+            cols, rows = ring_grid(count, tw, th)
+            hole = (tx + tw / cols, ty + th / rows, tx + tw - tw / cols, ty + th - th / rows)
+            for name, given in raw_side.boxes.items():
+                box = boxes.get(name)
+                at = dict(box.options) if box is not None and box is not track else {}
+                if not all(isinstance(at.get(k), int | float) for k in ("x", "y", "w", "h")):
+                    continue  # (folds: lines across the whole piece)
+                x0, y0 = at["x"], at["y"]
+                x1, y1 = x0 + at["w"], y0 + at["h"]
+                meets = x0 < tx + tw and x1 > tx and y0 < ty + th and y1 > ty or \
+                    (x0 == x1 and tx < x0 < tx + tw and y0 < ty + th and y1 > ty) or \
+                    (y0 == y1 and ty < y0 < ty + th and x0 < tx + tw and x1 > tx)  # (a line)
+                holds = x0 <= tx and y0 <= ty and x1 >= tx + tw and y1 >= ty + th
+                inside = x0 >= hole[0] and y0 >= hole[1] and x1 <= hole[2] and y1 <= hole[3]
+                if not meets or holds or inside:
+                    continue
+                track_at = _where(raw_side.boxes[track.name])
+                placed = f"box {name} ({x0:g}–{x1:g} mm across, {y0:g}–{y1:g} down)"
+                own = {k: o for k, o in given.items() if not _builtin(o.doc)}  # (the deck's layout's keys of it)
+                if own:
+                    said = f"{_where(own)}: {placed} and the spaces of track {track.name} ({track_at}) meet"
+                else:  # (the built-in layout's box, which the deck's layout did not move)
+                    said = (f"{track_at}: the spaces of track {track.name} and the built-in layout "
+                            f"{raw.base[0] if raw.base else raw.name}'s {placed} meet")
+                notes.append(f"{said}: one hides the other there (expected the box inside the hole the "
+                             f"spaces leave, {hole[0]:.1f}–{hole[2]:.1f} mm across, {hole[1]:.1f}–{hole[3]:.1f} down, "
+                             "or the track moved)")
+    return notes
 
 
 def _where(given: dict[str, Origin]) -> str:

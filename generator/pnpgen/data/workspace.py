@@ -80,6 +80,23 @@ class Workspace:
         text = re.sub(re.escape(root + os.sep) + r"(?=$|[\s,;:)\]'\"])", "the workspace's own folder", text)
         return text.replace(root + os.sep, "")
 
+    def still_there(self, seen: tuple[int, int] | None, command: str = "watch") -> tuple[int, int]:
+        """The workspace folder's identity (device, inode); InputError when it is no longer the
+        folder ``seen`` was (deleted, renamed or moved, or its name given to a link or another
+        folder while ``pnpgen watch`` or ``serve`` (``command``) ran: watch printed "unknown game"
+        and ended in a traceback, serve showed "unknown game" for ever)."""
+        try:
+            st = os.stat(self.root)
+            now = (st.st_dev, st.st_ino)
+        except OSError:
+            now = None
+        if now is None or (seen is not None and now != seen):
+            doing = {"watch": "watching", "serve": "serving"}.get(command, command)
+            raise InputError(f"the workspace {self.root} is gone while {doing}: deleted, renamed, moved, or its name "
+                             "given to a link or another folder", expected=f"pnpgen {command} started again in the "
+                             "workspace where it is now; the files built so far stay in its build/")
+        return now
+
     def slugs(self) -> list[str]:
         """Every game: a folder under data/ with a game.yaml. Not a hidden one (``.cache``,
         ``.history``, ``.pnpgen-staging`` …): its outputs would go into pnpgen's own folders of

@@ -256,6 +256,20 @@ def _kept(then: dict[str, Any], result: ExportResult, out: Path,
     return kept, others
 
 
+def owners_unknown(out_root: Path, slug: str, options: ExportOptions) -> bool:
+    """Does the last export of this game and preset (its state sealed on this machine) name files
+    without saying which deck each is (an older pnpgen's state, format 1)? An export of some decks
+    then cannot tell the others' files from the ones of its own it no longer makes: it removed
+    them all, or, keeping them all, would leave a deck's stale files beside its new ones."""
+    try:
+        head, _, text = read_record(state_path(out_root, slug, options)).partition(b"\n")
+        state = json.loads(text)
+        return json.loads(head).get("check") == seal(text) and bool(state.get("files")) \
+            and not isinstance(state.get("owners"), dict)
+    except (OSError, ValueError, TypeError, AttributeError):
+        return False
+
+
 def _last(out_root: Path, slug: str, options: ExportOptions, out: Path) -> dict[str, Any]:
     """The state of the last export of this game and preset into ``out``, sealed on this machine:
     ``export.json``, which anyone can write, never decides what is removed or kept."""

@@ -9,6 +9,8 @@ keep their hashes (``plan_key``'s page digests) without being written out again.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +38,7 @@ from pnpgen.impose.sheets import (
     sleeve_sheets,
 )
 from pnpgen.impose.slots import SlotLayout
+from pnpgen.messages import catalogue as catalogue_of
 from pnpgen.messages import msg
 from pnpgen.shapes import ShapeSpec
 
@@ -107,7 +110,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
     shows (``face_arts_of``), in the sheets' version stamps. ``kept``: the decks imposed by the
     last save of a long-running command."""
     game = rendered.game
-    font = game.fonts["gothic"]
+    font = sheet_fonts(game, options)[0]
     sheet = options.sheet
     documents: dict[str, PagePlan] = {}
     records: list[DeckRecord] = []
@@ -175,7 +178,10 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
     everything, bookmarks, shared = all_in_one_sheets(sheets_of, sheet, font, game.lang)
     bom = bill_of_materials(game, records, sheet.paper, rulebook=options.rulebook, shared=shared)
     bookmarks.append((len(everything), msg("all.bookmark.bom", game.lang)))
-    for ops in bom_pages(game, bom, sheet.paper_mm, sheet.margin_mm, game.fonts, fontreg.string_width_mm, game.lang):
+    # (its pieces' names too: every text of the record, with its keys and JSON's marks, all ASCII)
+    regular, bold = sheet_fonts(game, options, ("bom.",), [json.dumps(bom, ensure_ascii=False)])
+    faces = {**game.fonts, "gothic": regular, "bold": bold}
+    for ops in bom_pages(game, bom, sheet.paper_mm, sheet.margin_mm, faces, fontreg.string_width_mm, game.lang):
         everything.append(Page(sheet.paper_mm, list(ops)))
     documents[f"{game.slug}-all.pdf"] = PagePlan(f"{game.title} — all sheets", everything, bookmarks)
     return GamePlan(documents, records, bom, orders, home_pages, home_faces, cuts, digests)
@@ -190,7 +196,7 @@ def deck_inputs(ds: DeckSheets, df: DeckFaces, placed: DeckOnPaper, deck: Deck, 
     shown = {*ds.fronts, *(ds.backs or ())}
     return (ds.id, ds.name, repr(ds.spec), ds.fronts, ds.backs, ds.art_bleed_mm, ds.stamp, ds.lang,
             tuple(sorted((f, ds.pictures[f]) for f in shown if f in ds.pictures)),
-            repr(placed), deck.kind, game.fonts["gothic"], _bold_font(game), repr(deck_sheet(deck, options.sheet)),
+            repr(placed), deck.kind, *sheet_fonts(game, options), repr(deck_sheet(deck, options.sheet)),
             options.cutter, options.cricut_area_in, repr(options.printer),
             tuple((p.front, p.back, p.count, p.piece.label) for p in df.pairs))
 
@@ -198,7 +204,8 @@ def deck_inputs(ds: DeckSheets, df: DeckFaces, placed: DeckOnPaper, deck: Deck, 
 def impose_deck(ds: DeckSheets, df: DeckFaces, placed: DeckOnPaper, deck: Deck, game: Game,
                 options: BuildOptions) -> DeckImposition:
     """One deck's pages (see ``DeckImposition``)."""
-    spec, layout, tiles, font = placed.spec, placed.layout, placed.tiles, game.fonts["gothic"]
+    spec, layout, tiles = placed.spec, placed.layout, placed.tiles
+    font, bold = sheet_fonts(game, options)
     sheet = deck_sheet(deck, options.sheet)  # the deck's own bleed:, else the build's
     fold_or_sleeve: dict[str, Any] | None = None  # the manifest's layout record of a fold or sleeve deck
     deck_cuts: dict[str, CutFile] = {}  # its cutting machine's files (grid sheets only)
@@ -206,7 +213,7 @@ def impose_deck(ds: DeckSheets, df: DeckFaces, placed: DeckOnPaper, deck: Deck, 
         home = plain_sheets(ds, layout, placed.by_hand, sheet, font, fontreg.string_width_mm)
         sheets = -(-len(df.fronts) // layout.per_sheet)
     elif tiles is not None:  # cut by hand, in a print-and-cut build too: no word of registration marks
-        home = board_tiles(ds, tiles, sheet.cut_by_hand(), font, _bold_font(game), fontreg.string_width_mm)
+        home = board_tiles(ds, tiles, sheet.cut_by_hand(), font, bold, fontreg.string_width_mm)
         sheets = len(df.fronts) * tiles.pages
     elif (one_sided := folded_or_sleeved(ds, deck.kind, sheet, font)) is not None:
         home, fold_or_sleeve = one_sided
@@ -284,8 +291,28 @@ def fit_to_printer(pages: list[Page], options: BuildOptions) -> None:
                                                       page.side == "back" and options.sheet.duplex != "none")
 
 
-def _bold_font(game: Game) -> str:
-    return game.fonts.get("bold", game.fonts["gothic"])
+SHEET_LABELS = ("sheet.", "tile.")  # the catalogue's labels the home sheets' own lines print
+
+
+def sheet_fonts(game: Game, options: BuildOptions, labels: tuple[str, ...] = SHEET_LABELS,
+                more: Iterable[str] = ()) -> tuple[str, str]:
+    """The faces (regular, bold) of the home sheets' own lines: the slug, the scale bars' labels,
+    a board tile's band (the bill of materials' pages: its ``labels`` and its texts, ``more``). The edition's card-text faces (game.yaml's ``fonts:`` for its language,
+    Noto in a Latin-script edition naming none) when they hold every character those lines can
+    print — the catalogue's sheet and tile labels, the decks' names, the version stamp, the
+    printer profile's name; else the plain roles (BIZ UD unless game.yaml names others), which
+    hold Japanese: an English game's slug was set in BIZ UDP Gothic beside its own faces (trial37)."""
+    plain = game.fonts["gothic"], game.fonts.get("bold", game.fonts["gothic"])
+    own = game.text_fonts or game.fonts
+    chosen = own.get("gothic", plain[0]), own.get("bold", own.get("gothic", plain[1]))
+    if chosen == plain:
+        return plain
+    printed = [v for k, v in catalogue_of(game.lang).items() if k.startswith(labels)] + list(more)
+    printed += [d.name + d.id for d in game.decks] + [game.title, version_stamp(game), options.sheet.printer, "0123456789 /·–×…%"]
+    needed = {c for text in printed for c in text if not c.isspace()}
+    if all(fontreg.has_glyph(face, c) for face in set(chosen) for c in needed):
+        return chosen
+    return plain
 
 
 def folded_or_sleeved(ds: DeckSheets, kind: str, sheet: SheetOptions, font: str) -> tuple[list[Page], dict] | None:

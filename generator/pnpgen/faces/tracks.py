@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 
 from markupsafe import Markup
 
+from pnpgen.shapes import ring_grid
 from pnpgen.units import MM_PER_PT, num
 
 LAYOUTS = ("ring", "snake", "row", "column")
@@ -64,26 +65,6 @@ class Space:
 
 def _mark(v: int) -> int:
     return 10 if v % 10 == 0 else 5 if v % 5 == 0 else 0
-
-
-def ring_grid(count: int, w: float, h: float) -> tuple[int, int]:
-    """Spaces along the top/bottom (cols) and the sides (rows), corners shared, for ``count``
-    spaces round a w×h rectangle: no more than one space to spare, spaces as square as can be."""
-    if count < 4:
-        raise ValueError("a ring needs at least 4 spaces")
-    best = None
-    for cols in range(2, count + 1):
-        rows = max(2, math.ceil((count + 4 - 2 * cols) / 2))
-        total = 2 * cols + 2 * rows - 4
-        if total < count:
-            continue
-        spare = total - count
-        skew = abs(math.log((w / cols) / (h / rows)))
-        key = (spare, skew)
-        if best is None or key < best[0]:
-            best = (key, cols, rows)
-    assert best is not None
-    return best[1], best[2]
 
 
 Cell = tuple[float, float, float, float, str]

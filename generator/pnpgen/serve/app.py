@@ -10,6 +10,7 @@ import json
 import signal
 import socket
 import sys
+from collections.abc import Callable
 from types import FrameType
 
 from pnpgen import INTERRUPTED
@@ -39,7 +40,8 @@ def page_title(ws: Workspace, slug: str, preview: Preview) -> tuple[str, str]:
     return game.title, game.lang
 
 
-def make_app(preview: Preview, title: str, watch: bool = True, lang: str = "ja"):
+def make_app(preview: Preview, title: str, watch: bool = True, lang: str = "ja", end: Callable[[], None] | None = None):
+    """The preview's app; ``end`` ends the server (the workspace gone while it serves)."""
     from sse_starlette.sse import EventSourceResponse
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
@@ -75,8 +77,8 @@ def make_app(preview: Preview, title: str, watch: bool = True, lang: str = "ja")
             while True:
                 if preview.state.generation > seen:
                     seen = preview.state.generation
-                    yield {"event": "state", "data": json.dumps({"generation": seen, "error": preview.state.error},
-                                                                ensure_ascii=False)}
+                    yield {"event": "state", "data": json.dumps({"generation": seen, "error": preview.state.error,
+                                                                 "ended": preview.state.ended}, ensure_ascii=False)}
                     sent += 1
                     if limit and sent >= limit:
                         return
@@ -86,7 +88,7 @@ def make_app(preview: Preview, title: str, watch: bool = True, lang: str = "ja")
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
-        task = asyncio.create_task(_watch(preview)) if watch else None
+        task = asyncio.create_task(_watch(preview, end)) if watch else None
         yield
         if task is not None:
             task.cancel()
@@ -98,11 +100,20 @@ def make_app(preview: Preview, title: str, watch: bool = True, lang: str = "ja")
                      middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=HOSTS)])
 
 
-async def _watch(preview: Preview) -> None:
+# How long the server goes on once the workspace is gone, so that an open page reads the error
+# it pushed (the page asks for /state.json on each event) before the server ends (seconds).
+GONE_GRACE = 1.0
+
+
+async def _watch(preview: Preview, end: Callable[[], None] | None = None) -> None:
     """Rebuild on every save of what the game's build reads (as ``pnpgen watch`` does), and watch
-    a folder the build reads made since the start (then build what it holds)."""
+    a folder the build reads made since the start (then build what it holds). The workspace
+    itself gone (deleted, renamed, its name given to a link or another folder) ends the preview as
+    it ends ``watch``: one line in the terminal and on the page, then ``end`` (exit 2); it showed
+    "unknown game" for ever, and a save built wherever the name led."""
     from watchfiles import awatch
 
+    root = preview.ws.still_there(None, "serve")
     out = preview.out_root.resolve()
     profiles = profile_stamps(preview.ws)  # printers.yaml: looked at on every tick, as watch does
     folders, present = preview.folders(), present_inputs(preview.ws, preview.slug)
@@ -111,6 +122,15 @@ async def _watch(preview: Preview) -> None:
         while True:
             moved = False
             async for changes in awatch(*folders, debounce=200, step=50, rust_timeout=500, yield_on_timeout=True):
+                try:
+                    preview.ws.still_there(root, "serve")  # (every 0.5 s: a batch, or an empty one)
+                except InputError as e:
+                    preview.workspace_gone(str(e))
+                    print(shown(preview.state.error), file=sys.stderr, flush=True)
+                    await asyncio.sleep(GONE_GRACE)
+                    if end is not None:
+                        end()
+                    return
                 if present_inputs(preview.ws, preview.slug) != present:
                     moved = True  # a folder the build reads made (or removed) since: watched from now on
                     break
@@ -171,6 +191,10 @@ def serve(ws: Workspace, args: argparse.Namespace) -> int:
 
         stopped_by = 0
 
+        def end(self) -> None:
+            """End as Ctrl-C ends it, but as no signal did (the workspace gone: exit 2)."""
+            self.handle_exit(0, None)
+
         def handle_exit(self, sig: int, frame: FrameType | None) -> None:
             self.stopped_by = self.stopped_by or sig
             super().handle_exit(sig, frame)
@@ -194,10 +218,15 @@ def serve(ws: Workspace, args: argparse.Namespace) -> int:
         if preview.state.decks or preview.state.sheets:
             print(f"{args.game}: the page shows the last good build until the error is fixed", flush=True)
     ready = f"{args.game}: preview on http://{HOST}:{args.port}/ — rebuilt on every save (Ctrl-C to stop)"
-    server = _Server(uvicorn.Config(make_app(preview, title, lang=lang), host=HOST, port=args.port, log_level="warning"))
+    servers: list[_Server] = []  # (the app ends the server it runs in)
+    app = make_app(preview, title, lang=lang, end=lambda: servers[0].end())
+    server = _Server(uvicorn.Config(app, host=HOST, port=args.port, log_level="warning"))
+    servers.append(server)
     server.run()
     if server.stopped_by:  # Ctrl-C: 130, as ``watch`` and every shell command stopped by it
         if server.stopped_by == signal.SIGINT:
             print(INTERRUPTED, file=sys.stderr)  # the one line Ctrl-C ends every command with
         return 128 + server.stopped_by
+    if preview.gone:
+        return 2  # (said in the terminal and on the page: the workspace is gone)
     return 0 if server.started else 3  # (uvicorn's own status when it could not start; it said why)

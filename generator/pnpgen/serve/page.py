@@ -30,7 +30,7 @@ def html(state: State, title: str, lang: str = "ja") -> str:
     panes.append(f'<section class="pane" id="sheets">{sheets}</section>')
     changes = "".join(f"<li>{escape(c)}</li>" for c in state.changes)
     error = escape(state.error)
-    note = escape(banner_note(state.error, bool(state.decks or state.sheets)))
+    note = escape(banner_note(state.error, bool(state.decks or state.sheets), state.ended))
     return f"""<!doctype html>
 <html lang="{escape(lang)}"><head><meta charset="utf-8"><title>{escape(title)} — pnpgen preview</title>
 <style>{CSS}</style></head>
@@ -41,21 +41,26 @@ def html(state: State, title: str, lang: str = "ja") -> str:
 <main id="panes">{''.join(panes)}</main>
 <aside><h2>Selected face</h2><div id="details">{escape(PICK)}</div>
 <h2>Last change</h2><ul id="changes">{changes}</ul><pre id="reprint">{escape(state.reprint)}</pre></aside>
-<script>const STALE = {json.dumps(STALE)}, NOTHING = {json.dumps(NOTHING)}, PICK = {json.dumps(PICK)};{SCRIPT}</script>
+<script>const STALE = {json.dumps(STALE)}, NOTHING = {json.dumps(NOTHING)}, ENDED = {json.dumps(ENDED)},
+PICK = {json.dumps(PICK)};{SCRIPT}</script>
 </body></html>
 """
 
 
-def banner_note(error: str, shown: bool) -> str:
-    """What the page shows under a build's error: the last good build's faces, or nothing yet."""
+def banner_note(error: str, shown: bool, ended: bool = False) -> str:
+    """What the page shows under a build's error: the last good build's faces, or nothing yet; or
+    that the preview has ended (the workspace gone)."""
     if not error:
         return ""
+    if ended:
+        return ENDED
     if shown:
         return STALE
     return NOTHING
 
 
 STALE = "Below: the last good build. Fix the line above and save: the page updates."
+ENDED = "This preview has ended: start pnpgen serve again in the workspace where it is now."
 PICK = "Click a face to see its fields and its YAML line."
 NOTHING = "No good build of this game to show yet. Fix the line above and save: the page fills in."
 
@@ -89,7 +94,7 @@ function draw(s) {
   const err = document.getElementById('error'); err.textContent = s.error; err.classList.toggle('shown', !!s.error);
   document.getElementById('banner').classList.toggle('shown', !!s.error);
   const good = state || s; document.getElementById('note').textContent =
-    !s.error ? '' : (good.decks.length || good.sheets.length) ? STALE : NOTHING;
+    !s.error ? '' : s.ended ? ENDED : (good.decks.length || good.sheets.length) ? STALE : NOTHING;
   if (state && s.error) return;  // a broken save: the last good faces stay
   const open = (document.querySelector('.tab.on') || {dataset: {}}).dataset.pane;
   const picked = document.querySelector('.face.picked'), was = picked && state ? state.decks[+picked.dataset.deck] : null;
@@ -133,6 +138,8 @@ document.addEventListener('click', e => { const t = e.target.closest('.tab'); if
   const f = e.target.closest('.face'); if (f && state) details(+f.dataset.deck, +f.dataset.face); });
 fetch('/state.json').then(r => r.json()).then(s => { draw(s);
   const events = new EventSource('/events?after=' + s.generation);
-  events.addEventListener('state', () => fetch('/state.json').then(r => r.json()).then(draw)); });
+  // (the server gone as it pushed its last error, the workspace gone: the error the event said)
+  events.addEventListener('state', e => fetch('/state.json').then(r => r.json()).then(draw)
+    .catch(() => { const said = JSON.parse(e.data); if (said.error) draw(Object.assign({}, state, said)); })); });
 show(document.querySelector('.pane.deck') ? 'deck-0' : 'sheets');
 """

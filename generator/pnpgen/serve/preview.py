@@ -71,10 +71,12 @@ class State:
     reprint: str = ""
     title: str = ""  # the game's title and language as the build shown has them ("": not known)
     lang: str = ""
+    ended: bool = False  # the preview has ended (the workspace gone): no save updates the page
 
     def to_json(self) -> dict[str, Any]:
         return {"generation": self.generation, "error": self.error, "decks": self.decks, "sheets": self.sheets,
-                "changes": self.changes, "reprint": self.reprint, "title": self.title, "lang": self.lang}
+                "changes": self.changes, "reprint": self.reprint, "title": self.title, "lang": self.lang,
+                "ended": self.ended}
 
 
 class Preview:
@@ -93,6 +95,7 @@ class Preview:
         # date (or broken), else its change lines (none for a draft edited)
         self.told: list[str] | None = None
         self.built_title = ""  # the game's title as the last good build on disk has it, when shown from there
+        self.gone = False  # the workspace is gone: the preview ends (``workspace_gone``)
 
     def folders(self) -> list[Path]:
         """What to watch: the same folders ``pnpgen watch`` watches (InputError for a link out)."""
@@ -116,7 +119,12 @@ class Preview:
             except InputError as e:
                 if not self.state.decks and not self.state.sheets:  # nothing shown yet: the last good build's files
                     self._show_last_good()
-                self.state.error = self.ws.shown(f"pnpgen: error: {e}")  # workspace-relative, as the CLI says it
+                said = self.ws.shown(f"pnpgen: error: {e}")  # workspace-relative, as the CLI says it
+                if not self.ws.game_dir(self.slug).is_dir():  # (as watch says it, waiting for it)
+                    said = (f"pnpgen: error: data/{self.slug}/ is not there (moved, deleted or renamed while serving; "
+                            f"{said.removeprefix('pnpgen: error: ')}): the page shows the last good build and "
+                            "builds again once the folder is back")
+                self.state.error = said
                 self.state.generation += 1
                 return self.state
             self.told = None if outcome.up_to_date else list(outcome.changes)
@@ -125,6 +133,14 @@ class Preview:
             self.state = State(self.state.generation + 1, "", decks, sheets, list(manifest.get("changes", [])), reprint,
                                *_title(manifest))
             return self.state
+
+    def workspace_gone(self, why: str) -> None:
+        """The workspace gone while the preview runs (``Workspace.still_there``): said on the page
+        as an error, the last good build under it; the preview then ends (as ``watch`` does)."""
+        with self.lock:
+            self.gone = self.state.ended = True
+            self.state.error = f"pnpgen: error: {why}"
+            self.state.generation += 1
 
     def watcher_stopped(self, why: str) -> None:
         """The watcher stopped by itself (a name not UTF-8 made while it ran): said on the page as
