@@ -139,3 +139,17 @@ def test_a_lint_figure_is_said_as_written_not_with_the_unit_pnpgen_added(tmp_pat
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "game.yaml:" in err and (said in err or said.replace("not a length", "out of range") in err), err
     assert "pt'" not in err
+
+
+@pytest.mark.parametrize("key", ["count", "cost"])
+def test_a_number_too_long_for_python_is_told_plainly(tmp_path, capsys, key):
+    """A number of 5,000 digits (a key held down): Python reads no integer of over 4,300 digits,
+    and its message named sys.set_int_max_str_digits() to the designer."""
+    digits = "9" * 5000
+    deck = DECK_YAML + (f"  - {{name: A, text: 本文, count: {digits}}}\n" if key == "count"
+                        else f"  - {{name: A, text: 本文, cost: {digits}}}\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(ws, "list") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cards.yaml:9:" in err and f".{key}: a number 5,000 digits long" in err, err
+    assert "sys." not in err and "in quotes" in err, err

@@ -526,6 +526,10 @@ class _Builder:
         try:
             value = yaml12(node, self.loader.construct_object(node, deep=True))
         except (yaml.constructor.ConstructorError, ValueError, OverflowError) as e:
+            if node.tag == _STANDARD + "int":  # (Python reads no integer of over 4,300 digits: its message names Python's setting)
+                digits = sum(c.isdigit() for c in node.value)
+                raise _error(self.doc, node, f"a number {digits:,} digits long is more than any value takes",
+                             "a number of a few digits (or, as text, in quotes)", keypath) from None
             problem = getattr(e, "problem", None) or str(e)
             raise _error(self.doc, node, f"cannot read value: {problem}", None, keypath) from None
         if not node.style and (isinstance(value, bool) or (isinstance(value, (int, float)) and str(value) != node.value)):
