@@ -579,6 +579,10 @@ class _Builder:
 
     def mapping(self, node: yaml.MappingNode, keypath: Path_) -> dict:
         own = sum(1 for k, _ in node.value if k.tag != MERGE)
+        merges = [k for k, _ in node.value if k.tag == MERGE]
+        if len(merges) > 1:  # (YAML took the last one's values over the first's, silently)
+            raise _error(self.doc, merges[1], "duplicate key '<<': a second merge in one mapping",
+                         "one merge of both, '<<: [*first, *second]' (the first one's values win)", keypath)
         try:
             self.loader.flatten_mapping(node)  # '<<: *base' merge keys, as YAML 1.1 defines them
         except yaml.constructor.ConstructorError as e:
