@@ -489,6 +489,8 @@ def clean(ws: Workspace, args: argparse.Namespace) -> int:
         raise InputError("is a link to another folder, where pnpgen's records of what it wrote would be: nothing is "
                          "read or removed through it, so everything in the folder stays", path=done.cache_linked,
                          expected="a plain folder: remove the link, build again, then clean")
+    if done.cache_refused is not None:
+        raise done.cache_refused
     for path in done.kept:
         _warn(ws.shown(f"{path.resolve()}: kept: changed since pnpgen wrote it (remove it yourself if it can go)"))
     for path in done.strangers:
