@@ -311,6 +311,7 @@ def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
 
 
 def export(ws: Workspace, args: argparse.Namespace) -> int:
+    from pnpgen.engine.cache import Cache
     from pnpgen.engine.export import earlier_images, export_inputs, shown, up_to_date, write_export
     from pnpgen.engine.output import claim
     from pnpgen.exports.options import ExportOptions
@@ -321,6 +322,7 @@ def export(ws: Workspace, args: argparse.Namespace) -> int:
                             lang=args.lang)
     out_root = args.out or ws.root / "build"
     claim(out_root, ws.input_folders)  # not pnpgen's folder to write: stop before anything is made
+    Cache(out_root).refuse_links()  # (.cache/exports a link: its states were read through it, as a build refuses)
     inputs = export_inputs(ws, args.game, options)
     kept = up_to_date(ws, args.game, options, out_root, inputs)
     if kept is not None:  # nothing it reads changed, every file it wrote is there

@@ -133,3 +133,19 @@ def test_clean_removes_nothing_through_a_link_inside_the_cache(tmp_path, capsys)
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "build/.cache: the build cache holds a link (.cache/exports)" in err, err
         assert _tree(theirs) == states and _tree(ws / "build" / "test") == before
+
+
+def test_an_export_reads_nothing_through_a_link_inside_the_cache(tmp_path, capsys):
+    """build/.cache/exports a link to another workspace's: the export read its states through it
+    before its commit refused the link; it stops first, as a build does."""
+    other = make_workspace(tmp_path / "other", pieces=FEW_CARDS)
+    assert run(other, "export", "--game", "test", "--preset", "doujin") == 0
+    theirs = other / "build" / ".cache" / "exports"
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
+    assert run(ws, "build", "--game", "test", *FAST) == 0
+    (ws / "build" / ".cache" / "exports").symlink_to(theirs)
+    capsys.readouterr()
+    assert run(ws, "export", "--game", "test", "--preset", "doujin") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "build/.cache: the build cache holds a link (.cache/exports)" in err, err
+    assert not (ws / "build" / "test" / "doujin").exists()
