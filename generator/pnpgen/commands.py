@@ -383,9 +383,11 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
     slugs = [args.game] if args.game else ws.slugs()
     note = (lambda text: None) if args.quiet else _say  # -q: only the problems and warnings
     total = problems = 0
+    cache = Cache(ws.root / "build")
+    cache.refuse_links()  # (its records were read through a link in it, from outside the workspace: as a build refuses)
     for slug in slugs:
         game = load_game(ws, slug, lang=args.lang)
-        faces = check_faces(ws, game, check_options(ws, args), Cache(ws.root / "build"))
+        faces = check_faces(ws, game, check_options(ws, args), cache)
         pieces = (f"{counted(len(game.decks), 'deck')}, {counted(sum(d.count for d in game.decks), 'piece')}, "
                   f"{counted(faces.faces, 'face')}")
         if faces.problems or faces.warnings or not args.quiet:
