@@ -295,6 +295,7 @@ def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
 def export(ws: Workspace, args: argparse.Namespace) -> int:
     from dataclasses import replace
 
+    from pnpgen.engine.cache import Cache
     from pnpgen.engine.export import earlier_images, export_inputs, owners_unknown, shown, up_to_date, write_export
     from pnpgen.engine.output import claim
     from pnpgen.exports.options import ExportOptions
@@ -305,6 +306,7 @@ def export(ws: Workspace, args: argparse.Namespace) -> int:
                             lang=args.lang)
     out_root = args.out or ws.root / "build"
     claim(out_root, ws.input_folders)  # not pnpgen's folder to write: stop before anything is made
+    Cache(out_root).refuse_links()  # (.cache/exports a link: its states were read through it, as a build refuses)
     if options.decks and owners_unknown(out_root, args.game, options):
         print(f"pnpgen: note: {args.game}: the last export of --preset {args.preset} (an older pnpgen's) does not "
               "record which deck each of its files is: every deck exported this once, so that no other deck's "
@@ -371,9 +373,11 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
     slugs = [args.game] if args.game else ws.slugs()
     note = (lambda text: None) if args.quiet else _say  # -q: only the problems and warnings
     total = problems = 0
+    cache = Cache(ws.root / "build")
+    cache.refuse_links()  # (its records were read through a link in it, from outside the workspace: as a build refuses)
     for slug in slugs:
         game = load_game(ws, slug, lang=args.lang)
-        faces = check_faces(ws, game, check_options(ws, args), Cache(ws.root / "build"))
+        faces = check_faces(ws, game, check_options(ws, args), cache)
         pieces = (f"{counted(len(game.decks), 'deck')}, {counted(sum(d.count for d in game.decks), 'piece')}, "
                   f"{counted(faces.faces, 'face')}")
         if faces.problems or faces.warnings or not args.quiet:
@@ -479,6 +483,8 @@ def clean(ws: Workspace, args: argparse.Namespace) -> int:
         raise InputError("is a link to another folder, where pnpgen's records of what it wrote would be: nothing is "
                          "read or removed through it, so everything in the folder stays", path=done.cache_linked,
                          expected="a plain folder: remove the link, build again, then clean")
+    if done.cache_refused is not None:
+        raise done.cache_refused
     for path in done.kept:
         _warn(ws.shown(f"{path.resolve()}: kept: changed since pnpgen wrote it (remove it yourself if it can go)"))
     for path in done.strangers:

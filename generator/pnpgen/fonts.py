@@ -12,7 +12,7 @@ from functools import cache
 from pathlib import Path
 
 from pnpgen import fonttables
-from pnpgen.errors import InputError, Where, contained, suggest
+from pnpgen.errors import InputError, Where, contained, suggest, written_alike
 from pnpgen.litter import is_litter
 from pnpgen.resources import fonts_folder
 from pnpgen.units import pt_to_mm
@@ -97,6 +97,8 @@ def locate(name: str, font_dir: Path, where: Where | Path | str | None = None, k
     if path.exists() and not path.is_file():  # a folder, a pipe or a device: "not found" sent the designer looking
         raise InputError(f"font file {path.name} is not a regular file (a folder, a pipe or a device)", path=w_path,
                          line=line, column=column, key=key, expected=f"{font_dir.name}/{path.name} a TrueType .ttf file")
+    if not path.exists() and isinstance(name, str) and (alike := written_alike(f"{name}.ttf", [font_dir])) is not None:
+        path = contained(alike, font_dir, key, where)  # ゴシック in the data, the file's name decomposed, as macOS writes names
     if not path.is_file() and BUNDLED.is_dir() and BUNDLED != font_dir.resolve():
         path = contained(f"{name}.ttf", BUNDLED, key, where)
     if not path.is_file():

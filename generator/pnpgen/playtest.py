@@ -233,7 +233,9 @@ def reprint(ws: Workspace, args: argparse.Namespace) -> int:
     options = BuildOptions(jobs=args.jobs, lang=args.lang, **home_sheet_options(ws, asked))  # (as the build they go beside)
     out_dir = root / args.game / (args.lang or "")
     with build_lock(root):  # not while a build writes here; written as a build writes (never through a link)
-        result = build_game(ws, args.game, options, cache=Cache(root))
+        cache = Cache(root)
+        cache.refuse_links()  # (the last build's records read through none, as a build refuses)
+        result = build_game(ws, args.game, options, cache=cache)
         files = reprint_files(result, options, since.body["decks"], name=f"{REPRINT_SINCE}{since.name}",
                               since=f"{args.since} ({since.name}, {since.body['time']})"
                               if history.tags(root, _edition(args)).get(args.since) == since.number

@@ -251,6 +251,23 @@ def test_every_art_file_not_there_in_a_deck_is_told_in_one_line(tmp_path, capsys
     assert "art file 'a.png' not found; nor is 1 more art file of this deck: cards.yaml:10:21 'b.png' (expected" in err, err
 
 
+@pytest.mark.parametrize("value, on_disk, message", [
+    # a file whose name kept a space at its end (a rename, a zip from another system): 'not found', no word of it
+    ("dragon.png", "dragon.png ", "art file 'dragon.png' not found (expected 'dragon.png ', the name of the file that "
+                                  "is there: a name that begins or ends with a space; rename the file without it)"),
+    # the name in quotes with a space: 'not a PNG, JPEG, …' for a name ending .png
+    ('"dragon.png "', "dragon.png", "art file 'dragon.png ' not found (expected 'dragon.png', the name of the file that is there)"),
+    ('" dragon.png"', "dragon.png", "art file ' dragon.png' not found (expected 'dragon.png', the name of the file that is there)"),
+])
+def test_an_art_name_with_a_space_at_an_end_names_the_file_there(tmp_path, capsys, value, on_disk, message):
+    ws = make_workspace(tmp_path / "ws", deck=ART_DECK_YAML + f"  - {{name: 竜, art: {value}}}\n")
+    (ws / "data" / "test" / "art").mkdir()
+    (ws / "data" / "test" / "art" / on_disk).write_bytes(png(Image.new("RGB", (2, 2))))
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "cards.yaml:7:20: pieces.1.art: " + message in err and err.count("\n") == 1, err
+
+
 def test_two_art_files_named_alike_are_both_named_when_neither_is_written(tmp_path, capsys):
     """An English designer's trial: art 'Card 01.PNG' and 'card 01.png' (one file on Windows, two
     on Linux); 'card 01.PNG' in the sheet was 'not found' with no word of either file."""

@@ -262,7 +262,7 @@ YAML_CASES = {
                              "b: &b [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[*a]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]\n",
                              "aliases nest this more than 50 levels deep"),
     "list as a key": ("? [a, b]\n: 1\n", "cards.yaml:1:3: a key must be a plain name"),
-    "huge integer": ("options:\n  x: " + "9" * 5000 + "\n", "cards.yaml:2:6: options.x: cannot read value"),
+    "huge integer": ("options:\n  x: " + "9" * 5000 + "\n", "cards.yaml:2:6: options.x: a number 5,000 digits long"),
     "control character": ("options:\n  x: a\x08b\n", "cards.yaml:2:7: character U+0008 is not allowed in YAML"),
     "bad date": ("options:\n  x: 2026-13-45\n", "cards.yaml:2:6: options.x: cannot read value"),
 }
@@ -284,6 +284,18 @@ def test_merge_keys_work(tmp_path, capsys):
     ws = make_workspace(tmp_path / "ws", deck=deck)
     assert run(ws, "list") == 0
     assert "×2" in capsys.readouterr().out
+
+
+def test_a_second_merge_key_in_one_mapping_is_a_duplicate_key(tmp_path, capsys):
+    """`<<: *a` then `<<: *b` in one piece: YAML took the second's values over the first's without a
+    word (the piece printed ×3, not the ×2 the first merge and the designer's eye gave it)."""
+    deck = GOOD.replace("pieces:\n  - {name: 祝福, text: 本文}\n",
+                        "pieces:\n  - &a {name: 祝福, text: 本文, count: 2}\n  - &b {name: 呪い, text: 本文, count: 3}\n"
+                        "  - <<: *a\n    <<: *b\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    err = fails(ws, capsys, "list")
+    assert "cards.yaml:12:5: pieces.3: duplicate key '<<': a second merge in one mapping" in err, err
+    assert "'<<: [*first, *second]'" in err, err
 
 
 # ------------------------------------------------------------------ workspace containment

@@ -12,8 +12,10 @@ import unicodedata
 
 import pytest
 from PIL import Image
+from pypdf import PdfReader
 
-from conftest import DECK_YAML, PICTURE_DECK_YAML, PICTURE_FRONT, make_workspace, run
+from conftest import DECK_YAML, GAME_YAML, PICTURE_DECK_YAML, PICTURE_FRONT, REPO, make_workspace, run
+from pdfprobe import page_fonts
 from pnpgen.data.art import ArtFolder
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
@@ -119,3 +121,15 @@ def test_a_deck_file_named_decomposed_is_found_by_its_id_as_typed(tmp_path, caps
     assert "\n門番," in (tmp_path / "c.csv").read_text(encoding="utf-8-sig")
     game = load_game(Workspace(ws), "test")
     assert game.deck(nfc("ガード")) is game.deck(nfd("ガード")) is game.decks[0]
+
+
+def test_a_font_named_decomposed_on_the_disk_is_used(tmp_path, capsys):
+    """It said "font 'ゴシック' not found in fonts; did you mean ゴシック?", the two names alike to the eye."""
+    ws = make_workspace(tmp_path / "ws", pieces=["カード1"],
+                        game=GAME_YAML + f"fonts:\n  gothic: {nfc('ゴシック')}\n  bold: {nfc('ゴシック')}\n")
+    (ws / "fonts").unlink()
+    (ws / "fonts").mkdir()
+    (ws / "fonts" / nfd("ゴシック.ttf")).write_bytes((REPO / "fonts" / "BIZUDGothic-Regular.ttf").read_bytes())
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0, capsys.readouterr().err
+    shown = page_fonts(PdfReader(ws / "build/test/cards.pdf").pages[0])
+    assert "BIZUDGothic-Regular" in shown, sorted(shown)

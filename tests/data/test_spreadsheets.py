@@ -74,7 +74,9 @@ def test_csv_reads_like_yaml_in_every_encoding(tmp_path, yaml_pieces, encoding):
 @pytest.mark.parametrize("text, line, word", [
     ("name,text\r\nWheat,It’s golden.\r\nWood,Don’t waste it.\r\n", 2, "It’s"),  # read as CP932: It痴, Don稚
     ("name,text\r\nWheat,Gain one.\r\nCafé,“Golden” — she said.\r\n", 3, "Café"),
-], ids=["apostrophes read as kanji", "accents and quotes"])
+    # capitals À–ß and ß are CP932's half-width kana, which decode: Über printed ﾜber, Straße Straﾟe
+    ("name,text\r\nWheat,Gain one.\r\nÜber,Straße À la carte\r\n", 3, "Über"),
+], ids=["apostrophes read as kanji", "accents and quotes", "capitals read as half-width kana"])
 def test_a_windows_1252_csv_is_told_to_be_saved_as_utf8(tmp_path, capsys, text, line, word):
     """English trial: Excel's "CSV (Comma delimited)" on Western Windows is Windows-1252; read as
     CP932 its ’ printed 「It 痴 golden.」 on the card without a word. It stops at the line of
@@ -93,6 +95,13 @@ def test_a_cp932_csv_of_kanji_alone_is_still_read_as_japanese(tmp_path):
     assert "“sŽs" in text.encode("cp932").decode("cp1252")  # these bytes read as Windows-1252 too, 都市 as “sŽs
     pieces = _pieces(_sheet_ws(tmp_path, "cards.csv", text.encode("cp932")))
     assert [p[0]["name"] for p in pieces] == ["都市", "内陸", "海岸"]
+
+
+def test_a_cp932_csv_of_half_width_kana_is_still_read_as_japanese(tmp_path):
+    """Half-width kana (an old system's export) come in runs, beside Latin letters too."""
+    text = "name,text,power\r\nｶｰﾄﾞ,HPｱｯﾌﾟ,3\r\n"
+    pieces = _pieces(_sheet_ws(tmp_path, "cards.csv", text.encode("cp932")))
+    assert [(p[0]["name"], p[0]["text"]) for p in pieces] == [("ｶｰﾄﾞ", "HPｱｯﾌﾟ")]
 
 
 def test_xlsx_and_ods_read_like_yaml(tmp_path, yaml_pieces):

@@ -112,3 +112,40 @@ def test_the_next_export_removes_no_file_a_planted_export_record_names(tmp_path)
     assert run(ws, "export", "--game", "test", "--preset", "doujin") == 0
     assert mine.read_text(encoding="utf-8") == "what I told the printer"
     assert sorted(p.name for p in folder.iterdir()) == sorted([*written, "export.json", mine.name])
+
+
+def test_clean_removes_nothing_through_a_link_inside_the_cache(tmp_path, capsys):
+    """build/.cache/exports a link to another workspace's: clean read that workspace's export
+    states (sealed on this machine, so trusted) and deleted them through the link, outside the
+    workspace, as a build refuses to."""
+    other = make_workspace(tmp_path / "other", pieces=FEW_CARDS)
+    assert run(other, "export", "--game", "test", "--preset", "doujin") == 0
+    theirs = other / "build" / ".cache" / "exports"
+    states = _tree(theirs)
+    assert states  # (the other workspace's export state)
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
+    assert run(ws, "build", "--game", "test", *FAST) == 0
+    (ws / "build" / ".cache" / "exports").symlink_to(theirs)
+    before = _tree(ws / "build" / "test")
+    capsys.readouterr()
+    for args in (("clean", "--game", "test"), ("clean",)):
+        assert run(ws, *args) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "build/.cache: the build cache holds a link (.cache/exports)" in err, err
+        assert _tree(theirs) == states and _tree(ws / "build" / "test") == before
+
+
+def test_an_export_reads_nothing_through_a_link_inside_the_cache(tmp_path, capsys):
+    """build/.cache/exports a link to another workspace's: the export read its states through it
+    before its commit refused the link; it stops first, as a build does."""
+    other = make_workspace(tmp_path / "other", pieces=FEW_CARDS)
+    assert run(other, "export", "--game", "test", "--preset", "doujin") == 0
+    theirs = other / "build" / ".cache" / "exports"
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
+    assert run(ws, "build", "--game", "test", *FAST) == 0
+    (ws / "build" / ".cache" / "exports").symlink_to(theirs)
+    capsys.readouterr()
+    assert run(ws, "export", "--game", "test", "--preset", "doujin") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "build/.cache: the build cache holds a link (.cache/exports)" in err, err
+    assert not (ws / "build" / "test" / "doujin").exists()

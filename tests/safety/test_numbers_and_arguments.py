@@ -139,3 +139,33 @@ def test_a_lint_figure_is_said_as_written_not_with_the_unit_pnpgen_added(tmp_pat
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "game.yaml:" in err and (said in err or said.replace("not a length", "out of range") in err), err
     assert "pt'" not in err
+
+
+@pytest.mark.parametrize("key", ["count", "cost"])
+def test_a_number_too_long_for_python_is_told_plainly(tmp_path, capsys, key):
+    """A number of 5,000 digits (a key held down): Python reads no integer of over 4,300 digits,
+    and its message named sys.set_int_max_str_digits() to the designer."""
+    digits = "9" * 5000
+    deck = DECK_YAML + (f"  - {{name: A, text: 本文, count: {digits}}}\n" if key == "count"
+                        else f"  - {{name: A, text: 本文, cost: {digits}}}\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(ws, "list") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cards.yaml:9:" in err and f".{key}: a number 5,000 digits long" in err, err
+    assert "sys." not in err and "in quotes" in err, err
+
+
+@pytest.mark.parametrize("written, said", [
+    ("1,000", "pieces.1.0: unknown key in piece 1: the comma of a thousands separator ended the number of 'count' "
+              "(YAML reads a ',' in {…} as the next entry's) (expected the digits alone: count: 1000)"),
+    ("2,050,000", "the comma of a thousands separator ended the number of 'count' (YAML reads a ',' in {…} as the "
+                  "next entry's) (expected the digits alone: count: 2050000)"),
+    ("1, 5", "pieces.1.5: unknown key in piece 1: the ', ' before it ended the text of 'count' (expected the text in "
+             "quotes: count: \"1, 5\")"),  # no thousands comma: told as before
+])
+def test_a_count_with_thousands_commas_in_braces_is_told_the_digits(tmp_path, capsys, written, said):
+    """{name: A, count: 1,000}: YAML reads count 1 and a key 000; it was told to quote "1, 0"."""
+    ws = make_workspace(tmp_path / "ws", deck=_deck(written))
+    assert run(ws, "list") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cards.yaml:9:" in err and said in err, err

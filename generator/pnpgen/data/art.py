@@ -223,7 +223,7 @@ class ArtFolder:
         if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://", rel):
             raise InputError(f"{rel!r}: images are not fetched from the network", key=key,
                              expected="a file in data/<slug>/art/", **_where_parts(where))
-        if Path(rel).suffix.lower() not in SUFFIXES:
+        if Path(rel.strip()).suffix.lower() not in SUFFIXES:  # ('red.png ' in quotes: told as not found, the file named)
             saved = _SAVE_AS.get(Path(rel).suffix.lower())
             raise InputError(f"{rel!r} is not a PNG, JPEG, WebP or SVG file", key=key,
                              expected="a file ending .png, .jpg, .jpeg, .webp or .svg" + (f": {saved}" if saved else ""),
@@ -285,6 +285,8 @@ class ArtFolder:
             said = f"one of {', '.join(repr(n) for n in near)}, the names of the files that are there"
         else:
             said = f"{near[0]!r}, the name of the file that is there" if near else f"a file {rel} in {looked}"
+        if any(n != n.strip() or Path(n).name != Path(n).name.strip() for n in near):  # 'blue.png ', as a zip or a rename left it
+            said += ": a name that begins or ends with a space; rename the file without it"
         raise ArtNotFound(f"art file {rel!r} not found", key=key,
                          expected=said + ("; paths are relative to art/" if near and rel.startswith("art/") else ""),
                          **_where_parts(where))
@@ -397,7 +399,7 @@ def _near_names(rel: str, folders: list[Path]) -> list[str]:
     written before a path already relative to art/, another case (``Fish.PNG``), another picture
     ending (``fish.jpg`` for fish.png); sorted, every one (two files whose names differ in case
     alone, one file where the designer's Windows or macOS made them)."""
-    wanted = rel[4:] if rel.startswith("art/") else rel
+    wanted = (rel[4:] if rel.startswith("art/") else rel).strip()
     parent, stem = Path(wanted).parent, Path(wanted).stem.casefold()
     found = set()
     for folder in folders:
@@ -405,7 +407,8 @@ def _near_names(rel: str, folders: list[Path]) -> list[str]:
         if ".." in parent.parts or not place.is_dir() or place.is_symlink():
             continue
         for f in sorted(place.iterdir())[:10000]:
-            if f.is_file() and f.suffix.lower() in SUFFIXES and f.stem.casefold() == stem and not is_litter(f.name):
+            name = Path(f.name.strip())  # ('blue.png ' for blue.png: a space at either end unseen)
+            if f.is_file() and name.suffix.lower() in SUFFIXES and name.stem.casefold() == stem and not is_litter(f.name):
                 found.add((parent / f.name).as_posix())
     return sorted(found)[:5]
 

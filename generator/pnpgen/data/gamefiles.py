@@ -64,6 +64,9 @@ def deck_files(game: Game) -> list[Path]:
             game.notes.append(f"data/{game.slug}/decks/{path.name}: passed over (a copy kept aside, not a deck)")
             continue
         if not is_deck_name(path.name):
+            if path.name != path.name.rstrip() and is_deck_name(path.name.rstrip()):  # (passed over: "no deck files")
+                raise InputError(f"a deck file's name ends in a space after its ending: {path.name!r}", path=folder,
+                                 expected=f"the file renamed {path.name.rstrip()}")
             if path.name.startswith(".") and Path(path.name).suffix.lower() in DECK_ENDINGS:
                 game.notes.append(f"data/{game.slug}/decks/{path.name}: passed over (a hidden file, not a deck: "
                                   f"name it {path.name.lstrip('.')} to build it)")

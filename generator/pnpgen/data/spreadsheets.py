@@ -133,7 +133,7 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
             raise doc.error(("pieces", key), "unknown key in pieces", "file: cards.csv (and sheet: name for .xlsx/.ods)",
                             key=True)
     name = spec.get("file")
-    if not isinstance(name, str) or Path(name).suffix.lower() not in SUFFIXES:
+    if not isinstance(name, str) or Path(name.strip()).suffix.lower() not in SUFFIXES:  # ('cards.csv ': told not found)
         raise doc.error(("pieces", "file"), f"{name!r} is not a spreadsheet file name",
                         "a .csv, .xlsx or .ods file beside the deck file, e.g. 'file: cards.csv'")
     rel = deck_file.parent.resolve().relative_to(game_root.resolve()) / name
@@ -151,7 +151,13 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
                 and (deck_file.parent / slashed).is_file():  # sheets\cards.csv, as Windows writes a path
             raise doc.error(("pieces", "file"), f"spreadsheet '{name}' not found: a backslash separates folders on "
                             "Windows only", f"file: {slashed}, with / between the folders (read on every system)")
-        there = sorted(p.name for p in path.parent.iterdir() if p.suffix.lower() in SUFFIXES) if path.parent.is_dir() else []
+        there = sorted(p.name for p in path.parent.iterdir()
+                       if Path(p.name.strip()).suffix.lower() in SUFFIXES) if path.parent.is_dir() else []
+        spaced = [n for n in there if n != name and n.strip() == name.strip()]  # a space at an end of either name
+        if spaced:
+            raise doc.error(("pieces", "file"), f"spreadsheet {name!r} not found", f"{spaced[0]!r}, the name of the file "
+                            "that is there" + ("" if spaced[0] == spaced[0].strip() else
+                                               ": a name that begins or ends with a space; rename the file without it"))
         elsewhere = _elsewhere(game_root, path)
         if elsewhere is not None:  # export-sheet --out put it in the game's folder, say: where it is, how to name it
             moved = os.path.relpath(game_root / elsewhere, deck_file.parent).replace(os.sep, "/")

@@ -48,10 +48,12 @@ def decode(data: bytes, path: Path | str | None = None) -> tuple[str, str]:
         return text, "CP932 (Shift_JIS)"
 
 
-# Japanese text holds kana or its punctuation; Western text read as CP932 holds none, and its
-# "kanji" stand right after a Latin letter (It’s → It痴), where the high byte followed it.
-_JAPANESE = later(r"[\u3000-\u30ff\uff61-\uff9f]")
-_LETTER_THEN_CJK = later(r"[A-Za-z][\u4e00-\u9fff\uff00-\uffef]")
+# Japanese text holds kana or its punctuation (half-width kana in runs: ｶｰﾄﾞ); Western text read
+# as CP932 holds none, and its "kanji" stand right after a Latin letter (It’s → It痴), where the
+# high byte followed it. Its capitals À–ß are CP932's half-width kana, one by one beside a letter
+# (Über → ﾜber, Straße → Straﾟe): not Japanese.
+_JAPANESE = later(r"[\u3000-\u30ff]|[\uff61-\uff9f]{2}")
+_LETTER_THEN_CJK = later(r"[A-Za-z][\u4e00-\u9fff\uff00-\uffef]|[\uff61-\uff9f][A-Za-z]")
 # Windows-1252's letters and typography beside a Latin letter: It’s, café, naïve, “Go”
 _LETTER_BESIDE_HIGH = later(r"[A-Za-z][\u00c0-\u00ff\u2018-\u201e\u2013\u2014\u2026]|"
                                  r"[\u00c0-\u00ff\u2018-\u201e][A-Za-z]")

@@ -526,6 +526,10 @@ class _Builder:
         try:
             value = yaml12(node, self.loader.construct_object(node, deep=True))
         except (yaml.constructor.ConstructorError, ValueError, OverflowError) as e:
+            if node.tag == _STANDARD + "int":  # (Python reads no integer of over 4,300 digits: its message names Python's setting)
+                digits = sum(c.isdigit() for c in node.value)
+                raise _error(self.doc, node, f"a number {digits:,} digits long is more than any value takes",
+                             "a number of a few digits (or, as text, in quotes)", keypath) from None
             problem = getattr(e, "problem", None) or str(e)
             raise _error(self.doc, node, f"cannot read value: {problem}", None, keypath) from None
         if not node.style and (isinstance(value, bool) or (isinstance(value, (int, float)) and str(value) != node.value)):
@@ -575,6 +579,10 @@ class _Builder:
 
     def mapping(self, node: yaml.MappingNode, keypath: Path_) -> dict:
         own = sum(1 for k, _ in node.value if k.tag != MERGE)
+        merges = [k for k, _ in node.value if k.tag == MERGE]
+        if len(merges) > 1:  # (YAML took the last one's values over the first's, silently)
+            raise _error(self.doc, merges[1], "duplicate key '<<': a second merge in one mapping",
+                         "one merge of both, '<<: [*first, *second]' (the first one's values win)", keypath)
         try:
             self.loader.flatten_mapping(node)  # '<<: *base' merge keys, as YAML 1.1 defines them
         except yaml.constructor.ConstructorError as e:

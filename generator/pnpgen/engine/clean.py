@@ -29,6 +29,7 @@ from pnpgen.engine.fingerprint import FileHashes, sha
 from pnpgen.engine.output import LOCK_NAME, MARKER_NAME, build_lock, inside, is_output_folder, remove_stray_temps
 from pnpgen.engine.transaction import recover
 from pnpgen.engine.trash import TRASH, empty_trash, strangers
+from pnpgen.errors import InputError
 from pnpgen.pdf.assemble import PdfFile, file_digest
 from pnpgen.usercache import seal
 
@@ -50,6 +51,7 @@ class Cleaned:
     reprints: list[Path] = field(default_factory=list)  # pnpgen reprint's files, which no build records: kept
     strangers: list[Path] = field(default_factory=list)  # in .pnpgen-trash/, not put there by pnpgen: kept
     cache_linked: Path | None = None  # <out>/.cache, the records, a link: nothing done (as a build refuses it)
+    cache_refused: InputError | None = None  # a link inside <out>/.cache (.cache/exports): nothing done, as a build refuses it
 
 
 def clean(out_root: Path, game: str | None = None, history: bool = False,
@@ -66,6 +68,11 @@ def clean(out_root: Path, game: str | None = None, history: bool = False,
     cache = Cache(out_root)
     if cache.root.is_symlink():  # the records live elsewhere: nothing is read or removed through the link
         done.cache_linked = cache.root
+        return done
+    try:  # a link inside it (.cache/exports to another workspace's): its records were read and removed through it
+        cache.refuse_links()
+    except InputError as e:
+        done.cache_refused = e
         return done
     touched: set[Path] = set()
     with build_lock(out_root):  # not while a build writes here
