@@ -249,8 +249,8 @@ def test_export_renders_each_face_once_and_draws_it_once(tmp_path, monkeypatch):
     from pnpgen.faces.templates import Renderer
 
     renders, converts = [], []
-    render, convert = Renderer.render, face_conversion.convert
-    monkeypatch.setattr(Renderer, "render", lambda self, face, *a: renders.append(face) or render(self, face, *a))
+    render, convert = Renderer.rendered, face_conversion.convert  # (the face stage's: render's too)
+    monkeypatch.setattr(Renderer, "rendered", lambda self, face, *a: renders.append(face) or render(self, face, *a))
     monkeypatch.setattr(face_conversion, "convert", lambda svg, *a, **k: converts.append(svg) or convert(svg, *a, **k))
     root = make_workspace(tmp_path / "ws", deck=_deck("size: [2.5in, 3.5in]"))
     assert run(root, "export", "--game", "test", "--preset", "drivethrucards", "--colour", "rgb") == 0

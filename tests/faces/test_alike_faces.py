@@ -40,7 +40,7 @@ def test_a_back_that_reads_nothing_of_its_piece_renders_once(tmp_path, rendered,
 def test_a_back_rendered_once_writes_the_files_of_one_rendered_for_each_piece(tmp_path, monkeypatch):
     ws = make_workspace(tmp_path / "ws", back=PLAIN_BACK)
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--out", str(tmp_path / "once")) == 0
-    monkeypatch.setattr(Renderer, "render", lambda self, face, reads=None: Renderer._render(self, face, reads or set()))
+    monkeypatch.setattr(Renderer, "rendered", lambda self, face, reads=None: (Renderer._render(self, face, reads or set()), None))
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--out", str(tmp_path / "each")) == 0
     pdfs = sorted(p.relative_to(tmp_path / "once").as_posix() for p in (tmp_path / "once").rglob("*.pdf"))
     assert len(pdfs) >= 3

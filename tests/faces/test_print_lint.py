@@ -357,3 +357,26 @@ def test_a_grid_box_near_the_trim_is_warned_as_text_is(tmp_path, capsys):
                      "deck 'cards' piece 1 (Campaign Log): grid lines 1.0 mm from the trim, inside the 3 mm safe zone (a drifted cut may take its border)"], lines
     inside = make_workspace(tmp_path / "inside", deck=SCORE_PAD.replace("x: 1,", "x: 14,"))
     assert _lint(capsys, inside) == (0, [])
+
+
+def test_an_edit_measures_only_the_faces_it_changed_and_warns_the_same(tmp_path, capsys, monkeypatch):
+    """The lint's findings on each converted face are kept in the build cache (lint/<edition>):
+    a build after one card's edit measures that card's new face alone (each face measured had
+    its ruby readings looked for once), and warns in the same lines as a build measuring all."""
+    from pnpgen.faces import printlint
+
+    ws = make_workspace(tmp_path / "ws", pieces=TWO, front=FRONT)
+    measured = []
+    real = printlint._ruby_readings
+    monkeypatch.setattr(printlint, "_ruby_readings", lambda marks: measured.append(marks) or real(marks))
+    assert run(ws, "build", "--game", "test", "--jobs", "1", "-q") == 0
+    assert len(measured) == 4  # each card's front and back
+    deck = ws / "data/test/decks/cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("本文カード2", "本文カード2改"), encoding="utf-8")
+    measured.clear()
+    assert run(ws, "build", "--game", "test", "--jobs", "1", "-q") == 0
+    assert len(measured) == 1  # the edited card's front
+    warnings = json.loads((ws / "build/test/manifest.json").read_text())["warnings"]
+    assert [w for w in warnings if "print lint" in w] == EXPECTED
+    assert _lint(capsys, ws) == (0, EXPECTED)  # (check measures every face)
+    assert (ws / "build/.cache/lint/test.pack.json").is_file()

@@ -48,8 +48,8 @@ if TYPE_CHECKING:  # (a build that finds everything up to date loads no stage)
 ENTRY = re.compile(r"faces/[0-9a-f]{2}/[0-9a-f]{32,64}(-[0-9a-f]{16}){0,2}\.json|jinja/[0-9a-f]{40,64}\.jbc"
                    r"|pictures/[0-9a-f]{2}/[0-9a-f]{64}\.bin|images/[0-9a-f]{2}/[0-9a-f]{64}\.(bin|json)"
                    r"|(nest|readings|books|renders/[^/\x00]{1,255})/[0-9a-f]{32}\.json"
-                   r"|(renders|art|forms|pieces|bleed|converted|layouts)/[^/\x00]{1,200}\.pack\.json")
-KINDS = ("faces", "pictures", "images", "jinja", "nest", "readings", "books", "renders", "art", "forms", "pieces", "bleed", "converted", "layouts")  # the cache's folders
+                   r"|(renders|art|forms|pieces|bleed|converted|layouts|lint)/[^/\x00]{1,200}\.pack\.json")
+KINDS = ("faces", "pictures", "images", "jinja", "nest", "readings", "books", "renders", "art", "forms", "pieces", "bleed", "converted", "layouts", "lint")  # the cache's folders
 
 
 def safe_rel(rel: object) -> bool:

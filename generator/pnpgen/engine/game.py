@@ -345,15 +345,18 @@ def face_keys_of(rendered: RenderedGame, digest: Callable[[Path], str] = content
     """Each face's key suffix (``face_suffix``) in the cache of converted faces; ``arts``: the
     faces' pictures (``face_arts_of``) when already worked out."""
     arts = face_arts_of(rendered, digest) if arts is None else arts
-    return {k: face_suffix(svg, arts.get(k, "")) for k, svg in rendered.faces.svgs.items()}
+    known = rendered.faces.lines  # (each remembered face's, from its render's record)
+    return {k: face_suffix(svg, arts.get(k, ""), known.get(k)) for k, svg in rendered.faces.svgs.items()}
 
 
-def face_suffix(svg: str, art: str) -> str:
+def face_suffix(svg: str, art: str, lines: str | None = None) -> str:
     """What a converted face is cached under beyond its SVG's hash: the hash of the pictures it
     shows (``face_art``) when it embeds an image, and the template lines that drew it (the print
-    lint's marks name them), hashed together into one 16-digit suffix."""
+    lint's marks name them; ``lines``: ``sourcelines.lines_of(svg)``, when known), hashed
+    together into one 16-digit suffix."""
     images = art[:16] if "<image" in svg else ""
-    lines = sourcelines.lines_of(svg)  # the template lines the print lint names are part of the art
+    if lines is None:
+        lines = sourcelines.lines_of(svg)  # the template lines the print lint names are part of the art
     if not lines:
         return "-" + images if images else ""
     return "-" + sha(f"{images} {lines}".encode())[:16]
@@ -382,6 +385,12 @@ def faces_pack(slug: str, options: BuildOptions) -> str:
     """The pack of a game's converted faces (their JSON, each picture by its SHA-256): an edit
     reads the thousand faces it did not change in one file, not a thousand files."""
     return f"converted/{edition(slug, options)}"
+
+
+def lints_pack(slug: str, options: BuildOptions) -> str:
+    """The pack of the print lint's findings on a game's faces (faces/printlint.py): an edit
+    measures only the faces it changed."""
+    return f"lint/{edition(slug, options)}"
 
 
 def pieces_pack(slug: str, options: BuildOptions) -> str:
@@ -546,10 +555,15 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     font = game.fonts["gothic"]
     if any(art.fallback for art in arts.values()):  # svglib draws these: start it from an embedded font
         default_font(font)
+    lint_memo = Memo(known=cache.pack(lints_pack(slug, options))) if cache is not None else None
     lint = lint_faces(((df.deck, p.piece, side, k) for df in rendered.decks for p in df.pairs
                        for side, k in (("front", p.front), ("back", p.back)) if k),
                       arts, rendered.bleed_mm, game.options.get("lint", LintSettings()), ws.templates, seen=lints,
-                      bleeds=rendered.deck_bleeds)
+                      bleeds=rendered.deck_bleeds, kept=lint_memo, names={k: k + v for k, v in face_keys.items()})
+    if cache is not None and lint_memo is not None:  # the findings measured and asked for, for the next build
+        if kept_lint := lint_memo.kept():  # (None: the pack as it is)
+            cache_files.update([cache.pack_entry(lints_pack(slug, options), kept_lint)])
+        cache.let_go_of_pack(lints_pack(slug, options))
     result = BuildResult(game, warnings=grouped_per_deck(list(rendered.warnings)) + lint
                          + short_bleed_warnings(list(zip(game.decks, on_paper)), options)
                          + stock_warnings(on_paper, options.sheet) + silhouette_warnings(options.sheet)
@@ -572,6 +586,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         cache_files.update(cache.record("nest", k, v) for k, v in sorted(nest_memo.learned.items()))
         result.uses = _uses(cache, renders_pack(slug, options), face_keys, nest_memo)
         result.uses.add(cache.pack_path(faces_pack(slug, options)))
+        if lint_memo is not None and (lint_memo.used or lint_memo.learned):
+            result.uses.add(cache.pack_path(lints_pack(slug, options)))
     drawn = [(plan.documents, arts, face_keys)]
     homes = [r.files[0] for r in plan.records if r.files] + [f"{game.slug}-all.pdf"]
     if options.ink is not None:  # the home sheets again, by the ink saver, into ink-saver/

@@ -8,7 +8,6 @@ when asked, and its result is kept in the on-disk cache for later builds.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Callable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
@@ -26,16 +25,10 @@ from pnpgen.errors import InputError
 from pnpgen.faces.compiled import CompiledTemplates
 from pnpgen.faces.face import Face
 from pnpgen.faces.rendermemo import RenderMemo
-from pnpgen.faces.sourcelines import strip
+from pnpgen.faces.sourcelines import face_key
 from pnpgen.faces.templates import DrawnBleed, Renderer
 from pnpgen.shapes import Point, deck_shape, trim_path
 from pnpgen.svg.artwork import Art
-
-
-def face_key(svg: str) -> str:
-    """A face is known by the hash of its SVG without the template lines that drew it
-    (``pnpgen.faces.sourcelines``), so moving a template's lines makes no face new."""
-    return hashlib.sha256(strip(svg).encode("utf-8")).hexdigest()[:32]
 
 
 @dataclass(frozen=True)
@@ -107,18 +100,26 @@ class FaceSet:
     svgs: dict[str, str] = field(default_factory=dict)
     where: Told = field(default_factory=Told)
     template: dict[str, str] = field(default_factory=dict)
+    lines: dict[str, str] = field(default_factory=dict)  # face key → its source lines, where the render memo knew them
 
-    def add(self, svg: str, where: str | Callable[[], str], template: str = "") -> str:
-        key = face_key(svg)
+    def add(self, svg: str, where: str | Callable[[], str], template: str = "", known: Mapping[str, Any] | None = None) -> str:
+        """The face's key (``face_key``); ``known``: its render's record, which holds the key and
+        the SVG's source lines (``Renderer.rendered``) when the render was remembered or learned."""
+        key = known.get("face") if known is not None else None
+        if not isinstance(key, str):
+            key = face_key(svg)
         if key not in self.svgs:
             self.svgs[key] = svg
             self.where[key] = where
             self.template[key] = template
+            lines = known.get("lines") if known is not None else None
+            if isinstance(lines, str):
+                self.lines[key] = lines
         return key
 
     def subset(self, keys) -> FaceSet:
         return FaceSet({k: self.svgs[k] for k in keys}, Told({k: self.where[k] for k in keys}),
-                       {k: self.template[k] for k in keys})
+                       {k: self.template[k] for k in keys}, {k: self.lines[k] for k in keys if k in self.lines})
 
 
 @dataclass
@@ -268,13 +269,17 @@ def _side(deck: Deck, piece: Piece, side: str, renderer: Renderer, faces: FaceSe
     reads: set[str] = set()
     face = Face(deck, piece, side, 1)
     where, template = partial(renderer.where, face), renderer.template_file(face)
-    first = faces.add(renderer.render(face, reads), where, template)
+    svg, known = renderer.rendered(face, reads)
+    first = faces.add(svg, where, template, known)
     if read is not None:
         read |= reads
     if "copy" not in reads or piece.count <= 1:
         return [first]
-    return [first] + [faces.add(renderer.render(Face(deck, piece, side, c)), where, template)
-                      for c in range(2, piece.count + 1)]
+    keys = [first]
+    for c in range(2, piece.count + 1):
+        svg, known = renderer.rendered(Face(deck, piece, side, c))
+        keys.append(faces.add(svg, where, template, known))
+    return keys
 
 
 @dataclass

@@ -27,6 +27,7 @@ same thin rule on forty cards is one finding."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -38,6 +39,7 @@ from pnpgen.data.yamlsrc import load_yaml
 from pnpgen.errors import InputError
 from pnpgen.faces.faceset import outline
 from pnpgen.faces.layouts import compile_side
+from pnpgen.memo import Memo
 from pnpgen.safetext import quoted
 from pnpgen.svg.artwork import Art
 from pnpgen.svg.style import UNITS_PX
@@ -86,7 +88,8 @@ class _Finding:
 def lint_faces(faces: Iterable[tuple[Deck, Piece, str, str]], arts: dict[str, Art], bleed_mm: float,
                settings: LintSettings, templates: Path, shop: str = "",
                seen: dict[tuple, list[tuple[str, str, float, str]]] | None = None,
-               formats: dict[str, OnFormat] | None = None, bleeds: Mapping[str, float] | None = None) -> list[str]:
+               formats: dict[str, OnFormat] | None = None, bleeds: Mapping[str, float] | None = None,
+               kept: Memo[list] | None = None, names: Mapping[str, str] | None = None) -> list[str]:
     """The lint's lines for ``faces`` (deck, piece, side, face key), in the order found. With
     ``shop`` (a print shop's name, for an export), ``settings`` are that shop's figures, over any
     deck's own lint: the shop prints what it prints, whatever the designer quieted; ``formats``
@@ -94,13 +97,18 @@ def lint_faces(faces: Iterable[tuple[Deck, Piece, str, str]], arts: dict[str, Ar
     the format's safe zone (DriveThruCards' 1/8 in, not the game's 3 mm). ``seen``: the
     findings on each face measured before (a long-running command's, kept across its saves while
     the bleed is the same; engine/warm.py), which this call adds to and trims to its own faces.
-    ``bleeds``: deck id → the bleed its faces are drawn with, when not ``bleed_mm``."""
+    ``bleeds``: deck id → the bleed its faces are drawn with, when not ``bleed_mm``. ``kept``:
+    the findings of earlier builds (the build cache's), by what they were measured on — the
+    converted face's name in the cache (``names``: face key → that name), its deck's shape and
+    layout, side, settings, bleed and format — so that a build measures only the faces it has not
+    measured before."""
     found: dict[tuple, _Finding] = {}
     drawn_at = dict(bleeds or {})
     cuts: dict[tuple[str, str], list[tuple[float, float]] | None] = {}
     seen = {} if seen is None else seen  # a face shown by many pieces: checked once
     used: set[tuple] = set()
     boxes: dict[tuple[str, str], list[str]] = {}  # each layout side's box by line, compiled once
+    decks: dict[tuple, str] = {}  # each deck's shape and layout, side and settings, hashed once (_kept_name)
     for deck, piece, side, key in faces:
         art = arts.get(key)
         own = deck.lint if deck.lint is not None and not shop else settings  # a deck file's lint: over the game's
@@ -115,20 +123,28 @@ def lint_faces(faces: Iterable[tuple[Deck, Piece, str, str]], arts: dict[str, Ar
         deck_bleed = drawn_at.get(deck.id, bleed_mm)
         bleed = deck_bleed / MM_PER_PT
         face = (deck.id, side, key, own, deck_bleed, on)
-        used.add(face)
-        if face not in seen:
-            trim = (bleed, bleed, art.width_pt - bleed, art.height_pt - bleed)
-            dx, dy = on.dx / on.scale / MM_PER_PT, on.dy / on.scale / MM_PER_PT  # the format's trim, in the face's points
-            printed = (trim[0] - dx, trim[1] - dy, trim[2] + dx, trim[3] + dy)
-            if (deck.id, side) not in cuts:
-                cuts[deck.id, side] = _cut_line(deck, side, trim)
-            ruby = _ruby_readings(art.marks)
-            seen[face] = [(at, what, measure, text)
-                          for i, (kind, at, value, x0, y0, x1, y1, text) in enumerate(art.marks)
-                          for what, measure in _checks("grid" if kind == "stroke" and _in_grid(deck, at, boxes)
-                                                       else "ruby" if i in ruby else kind,
-                                                       value, (x0, y0, x1, y1), printed, own,
-                                                       cuts[deck.id, side], on.scale)]
+        if face not in used:  # (a face shown by many pieces: its findings found once)
+            used.add(face)
+            name = _kept_name(deck, side, names.get(key), face, decks) if kept is not None and names is not None else None
+            if name is not None and kept is not None and face in seen:
+                kept.get(name)  # (asked for: the record stays in the cache)
+            elif name is not None and kept is not None and (known := _known(kept, name)) is not None:
+                seen[face] = known
+            if face not in seen:
+                trim = (bleed, bleed, art.width_pt - bleed, art.height_pt - bleed)
+                dx, dy = on.dx / on.scale / MM_PER_PT, on.dy / on.scale / MM_PER_PT  # the format's trim, in the face's points
+                printed = (trim[0] - dx, trim[1] - dy, trim[2] + dx, trim[3] + dy)
+                if (deck.id, side) not in cuts:
+                    cuts[deck.id, side] = _cut_line(deck, side, trim)
+                ruby = _ruby_readings(art.marks)
+                seen[face] = [(at, what, measure, text)
+                              for i, (kind, at, value, x0, y0, x1, y1, text) in enumerate(art.marks)
+                              for what, measure in _checks("grid" if kind == "stroke" and _in_grid(deck, at, boxes)
+                                                           else "ruby" if i in ruby else kind,
+                                                           value, (x0, y0, x1, y1), printed, own,
+                                                           cuts[deck.id, side], on.scale)]
+                if name is not None and kept is not None:
+                    kept.learn(name, [list(finding) for finding in seen[face]])
         for at, what, measure, text in seen[face]:
             f = found.setdefault((deck.id, at or f"{side} template", what, text if what == "font-substituted" else ""),
                                  _Finding(deck, at, what, worst=measure, text=text, settings=own, shown=piece,
@@ -141,6 +157,32 @@ def lint_faces(faces: Iterable[tuple[Deck, Piece, str, str]], arts: dict[str, Ar
     for gone in set(seen) - used:
         del seen[gone]
     return [_line(f, f.settings, templates, boxes, shop) for f in found.values()]
+
+
+def _kept_name(deck: Deck, side: str, name: str | None, face: tuple, decks: dict[tuple, str]) -> str | None:
+    """What a face's findings are kept under between builds: the converted face's name (its SVG,
+    its pictures and template lines), what is measured of its deck (its shape, size and layout:
+    the cut line, a layout's grid boxes), its side, the settings, the bleed and the format
+    (``face[3:]``); None for a face with no name in the cache. ``decks``: the rest but the
+    name, written out once per deck and side."""
+    if name is None:
+        return None
+    of = (id(deck), side, *face[3:])
+    said = decks.get(of)
+    if said is None:
+        shape = (deck.id, deck.kind, deck.shape, deck.format, deck.trim_mm, deck.options, deck.front, deck.back, deck.layout)
+        said = decks[of] = hashlib.sha256(repr((shape, side, face[3:])).encode()).hexdigest() + " "
+    return hashlib.sha256((said + name).encode()).hexdigest()[:32]
+
+
+def _known(kept: Memo[list], name: str) -> list[tuple[str, str, float, str]] | None:
+    """The findings kept under ``name``, as measured (None: not kept, or not findings)."""
+    known = kept.get(name)
+    if not isinstance(known, list) or not all(
+            isinstance(f, list) and len(f) == 4 and (f[0] is None or isinstance(f[0], str)) and isinstance(f[1], str)
+            and isinstance(f[2], (int, float)) and isinstance(f[3], str) for f in known):
+        return None
+    return [(at, what, measure, text) for at, what, measure, text in known]
 
 
 def _ruby_readings(marks: tuple) -> set[int]:

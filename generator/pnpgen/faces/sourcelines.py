@@ -14,6 +14,7 @@ so moving a template's lines does not make every face new.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import sys
 import weakref
@@ -160,6 +161,12 @@ def svg_mistake(svg: str, message: str, line: int, column: int) -> tuple[str | N
 
 def _unmark(mark: str) -> str:
     return str(Markup(mark).unescape())
+
+
+def face_key(svg: str) -> str:
+    """A face is known by the hash of its SVG without the template lines that drew it
+    (``strip``), so moving a template's lines makes no face new."""
+    return hashlib.sha256(strip(svg).encode("utf-8")).hexdigest()[:32]
 
 
 def lines_of(svg: str) -> str:

@@ -31,7 +31,7 @@ from pnpgen.faces.lookup import check_templates, find_template
 from pnpgen.faces.pieceview import DeckView, FaceUndefined, PieceView
 from pnpgen.faces.rendermemo import RenderMemo
 from pnpgen.faces.rootsize import give_size, root_box, root_mistake
-from pnpgen.faces.sourcelines import SourceLines, designers_line, svg_mistake, traced
+from pnpgen.faces.sourcelines import SourceLines, designers_line, face_key, lines_of, svg_mistake, traced
 from pnpgen.svg.text import known_font, text_fonts, unknown_font
 from pnpgen.terms import is_latin
 from pnpgen.text import TextContext, icon, icons_saved, textbox
@@ -158,6 +158,7 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
         self._printed: set[str] = set()  # templates whose art is all inside their parent's blocks (unprinted)
         self._deck_counts: dict[str, int] = {}  # deck id → its total count, summed once per deck
         self._names: dict[tuple[str, str], str] = {}  # (deck id, side) → the template's name for Jinja
+        self._files: dict[tuple[str, str], str] = {}  # (deck id, side) → its template's file (template_file): once, not per face
         # (deck id, side) → the SVG of a face whose template read nothing of its piece or deck and
         # placed no picture and warned of nothing: every piece's face on that side (a deck's back)
         self._alike: dict[tuple[str, str], dict[str, Any]] = {}
@@ -202,7 +203,13 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
         about what it produced; the name as written when no file has it; "" for a built-in
         layout's face, which no file holds (Jinja names it '<template>': messages began
         'pnpgen: error: <template>: …'); its messages name the piece."""
-        name = self.template_name(face.deck, face.side)
+        key = (face.deck.id, face.side)
+        known = self._files.get(key)
+        if known is None:
+            known = self._files[key] = self._template_file(self.template_name(face.deck, face.side))
+        return known
+
+    def _template_file(self, name: str) -> str:
         if name.startswith(layouts.PREFIX):
             return ""
         try:
@@ -217,16 +224,22 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
         same for every piece of the deck, and Jinja runs once for it). With a ``memo``, a face
         rendered by an earlier build from the same inputs comes back without running Jinja,
         its warnings and image placements replayed."""
+        return self.rendered(face, reads)[0]
+
+    def rendered(self, face: Face, reads: set[str] | None = None) -> tuple[str, dict[str, Any] | None]:
+        """``render``'s SVG and, with a ``memo``, its record: what a remembered render replays, and
+        the face's key and source lines (``face``, ``lines``: faces/faceset.py ``FaceSet.add``),
+        so that a face remembered is not hashed or searched again."""
         reads = reads if reads is not None else set()
         alike = self._alike.get((face.deck.id, face.side))
         if self.memo is None:
             if alike is not None:  # the same for every piece: a thousand cards' back is drawn once
-                return alike["svg"]
+                return alike["svg"], None
             n_warnings, n_images = len(self.warnings), self.art.count()
             svg = self._render(face, reads)
             if not reads and len(self.warnings) == n_warnings and self.art.count() == n_images:
                 self._alike[(face.deck.id, face.side)] = {"svg": svg, "reads": [], "warnings": [], "images": [], "art": []}
-            return svg
+            return svg, None
         key = self.memo.key(face, self.bleed_of(face.deck))
         known = self.memo.get(key)
         deck_count = self.deck_count(face.deck)
@@ -237,10 +250,10 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
             self.art.replay(known.get("images", ()))
             if not any(known.get(k) for k in ("reads", "warnings", "images", "art")):
                 self._alike[(face.deck.id, face.side)] = known
-            return known["svg"]
+            return known["svg"], known
         if alike is not None:  # the same for every piece: drawn once, remembered for each
             self.memo.learn(key, alike)
-            return alike["svg"]
+            return alike["svg"], alike
         n_warnings, n_images = len(self.warnings), self.art.count()
         deck_reads: set[str] = set()
         trail = self.art.folder.trail = []
@@ -250,13 +263,13 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
             self.art.folder.trail = None
         learned: dict[str, Any] = {"svg": svg, "reads": sorted(reads), "warnings": self.warnings[n_warnings:],
                                    "images": self.art.placements_since(n_images),
-                                   "art": self.memo.art_of(self.art.folder, trail)}
+                                   "art": self.memo.art_of(self.art.folder, trail), "face": face_key(svg), "lines": lines_of(svg)}
         if "count" in deck_reads:
             learned["deck_count"] = deck_count
         if not reads and not learned["warnings"] and not learned["images"] and not learned["art"]:
             self._alike[(face.deck.id, face.side)] = learned
         self.memo.learn(key, learned)
-        return svg
+        return svg, learned
 
     def _render(self, face: Face, reads: set[str], deck_reads: set[str] | None = None) -> str:
         deck, piece = face.deck, face.piece
