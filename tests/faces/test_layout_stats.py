@@ -8,7 +8,7 @@ import pypdfium2
 import pytest
 from pypdf import PdfReader
 
-from conftest import GAME_YAML, make_workspace, run
+from conftest import GAME_YAML, REPO, make_workspace, run
 from pdfprobe import text_positions
 
 BLEED = 3.0
@@ -326,3 +326,29 @@ def test_a_text_by_language_in_a_shared_layout_file_is_told_at_its_line(tmp_path
         out = root / "build" / "test" / ("en" if lang == "en" else "") / "shop" / "cards-unique.pdf"
         runs = [t for t, x, y in text_positions(PdfReader(out).pages[0])]
         assert any(t.startswith(said) for t in runs), runs
+
+
+def test_the_docs_small_table_on_a_card_builds_with_each_cell_in_its_row(tmp_path, capsys):
+    """docs/data-format.md, "A small table on a card": card text has no tables (a tab prints as a
+    space), so the docs show one made of a layout's boxes. Built as written, each row's roll and
+    result stand inside their 5 mm row (61–76 mm down), the rolls left of the column line at 18.75 mm
+    and the results right of it, and the grid's lines are drawn at the row edges."""
+    doc = (REPO / "docs" / "data-format.md").read_text(encoding="utf-8")
+    start = doc.index('<a id="card-table"></a>')
+    deck = doc[doc.index("```yaml\n", start) + 8:doc.index("```\n", doc.index("```yaml\n", start) + 8)]
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0, capsys.readouterr().err
+    runs = _runs(root, "cards")[0]
+    for row, (roll, result) in enumerate((("1–2", "罠。"), ("3–4", "宝。"), ("5–6", "静寂。"))):
+        top = 61 + 5 * row
+        (rx, ry), = [(x, y) for t, x, y in runs if t == roll]
+        (ox, oy), = [(x, y) for t, x, y in runs if t.startswith(result)]
+        assert top + 2 < ry < top + 5 and top + 2 < oy < top + 5, (roll, ry, oy)  # the baseline low in its row
+        assert 6 < rx < 18.75 < 19.75 <= ox + 0.01, (rx, ox)
+    pdf = pypdfium2.PdfDocument(str(root / "build" / "test" / "shop" / "cards-unique.pdf"))
+    image = pdf[0].render(scale=8 * 25.4 / 72).to_pil().convert("L")  # 8 px a mm
+
+    def dark(x_mm: float, y_mm: float) -> bool:
+        return min(image.getpixel((round((BLEED + x_mm) * 8) + d, round((BLEED + y_mm) * 8) + e))
+                   for d in (-1, 0, 1) for e in (-1, 0, 1)) < 100
+    assert all(dark(40, y) for y in (61, 66, 71, 76)) and dark(18.75, 63.5) and not dark(40, 63.5)
