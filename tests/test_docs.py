@@ -130,7 +130,7 @@ def test_the_docs_examples_build_as_written(tmp_path):
         pdf = out / "demo" / f"{deck.id}.pdf"
         assert pdf.is_file(), pdf
         assert len(PdfReader(pdf).pages) >= 1
-    assert {d.id: d.count for d in game.decks} == {"blessings": 20, "board": 1, "box": 1, "dice": 1, "enemies": 4, "epic": 20, "land": 5,
+    assert {d.id: d.count for d in game.decks} == {"blessings": 20, "board": 1, "box": 1, "dice": 1, "enemies": 4, "epic": 20, "events": 1, "land": 5,
                                                   "log": 20, "map": 1, "market": 11, "mats": 2, "monsters": 5, "mydice": 3, "pad": 20,
                                                   "night-mats": 1, "scene": 0, "spells": 5, "town": 1, "units": 10}
 

@@ -8,7 +8,7 @@ import pypdfium2
 import pytest
 from pypdf import PdfReader
 
-from conftest import make_workspace, run
+from conftest import GAME_YAML, REPO, make_workspace, run
 from pdfprobe import text_positions
 
 BLEED = 3.0
@@ -279,3 +279,76 @@ def test_a_track_box_around_a_board_runs_round_its_edge(tmp_path, capsys):
     assert run(root, "check", "--game", "test") == 2
     err = capsys.readouterr().err
     assert "cards.yaml:6:" in err and "around: true" in err and "has no rows" in err, err
+
+
+def test_a_track_the_cut_would_take_spaces_off_is_told_as_a_track(tmp_path, capsys):
+    """A hero mat sized down to the size the build offers for two a sheet (200×120 → 193×116) kept its
+    health track's 6 + 188 mm: the error at the box called the track a grid of cells. It names the
+    track and its spaces, and the track fits once shortened."""
+    deck = MATS.replace("size: [200, 120]", "size: [193, 116]").replace("w: 187", "w: 188")
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    capsys.readouterr()
+    assert run(root, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "cards.yaml:8:" in err and "layout.boxes.health.w: box health: its track runs 6–194 mm from the left, " \
+        "past the piece's 193 mm trim: the cut would take spaces off (expected the track inside the piece: " \
+        "x from 0 and x + w at most 193" in err, err
+    assert "grid" not in err and "cells" not in err, err
+    (root / "data" / "test" / "decks" / "cards.yaml").write_text(deck.replace("w: 188", "w: 181"), encoding="utf-8")
+    assert run(root, "check", "--game", "test") == 0
+
+
+@pytest.mark.parametrize("key", ["label", "text"])
+def test_a_text_by_language_in_a_shared_layout_file_is_told_at_its_line(tmp_path, capsys, key):
+    """``label: {ja: 体力, en: HP}`` in ``layouts/monster.yaml`` of a game in ja and en stopped with
+    ``expected text, got a mapping (expected a string)``. A layout file is shared by every edition:
+    the error says so and names the two ways that work (a box per edition with ``lang:``, or the
+    box in the deck's own layout, where the same mapping is read per edition — built here)."""
+    game = GAME_YAML.replace("title: テストゲーム", "title: {ja: テストゲーム, en: Test game}") + "languages: [ja, en]\n"
+    field = "field: hp, " if key == "label" else ""  # a fixed text: no field
+    box = f"hp: {{{field}{key}: {{ja: 体力, en: HP}}, x: 4, y: 70, w: 20, h: 6}}"
+    piece = "\npieces:\n  - {title: ゴブリン, " + ("hp: 3, " if field else "") + "text: 弱い。}\n"
+    root = make_workspace(tmp_path / "ws", game=game,
+                          deck="name: 敵\nlayout: monster" + piece)
+    (root / "layouts").mkdir()
+    (root / "layouts" / "monster.yaml").write_text(f"extends: card-poker\nboxes:\n  {box}\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run(root, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "layouts/monster.yaml:3:" in err and f"boxes.hp.{key}: a text by language (ja, en) in a layout file, " \
+        "which every edition shares" in err and "lang: ja" in err and "deck file's own layout:" in err, err
+    assert "got a mapping" not in err and "Traceback" not in err, err
+    (root / "layouts" / "monster.yaml").unlink()
+    deck = "name: 敵\nlayout:\n  extends: card-poker\n  boxes:\n    " + box + piece
+    (root / "data" / "test" / "decks" / "cards.yaml").write_text(deck, encoding="utf-8")
+    for lang, said in (("ja", "体力"), ("en", "HP")):
+        assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--lang", lang) == 0
+        out = root / "build" / "test" / ("en" if lang == "en" else "") / "shop" / "cards-unique.pdf"
+        runs = [t for t, x, y in text_positions(PdfReader(out).pages[0])]
+        assert any(t.startswith(said) for t in runs), runs
+
+
+def test_the_docs_small_table_on_a_card_builds_with_each_cell_in_its_row(tmp_path, capsys):
+    """docs/data-format.md, "A small table on a card": card text has no tables (a tab prints as a
+    space), so the docs show one made of a layout's boxes. Built as written, each row's roll and
+    result stand inside their 5 mm row (61–76 mm down), the rolls left of the column line at 18.75 mm
+    and the results right of it, and the grid's lines are drawn at the row edges."""
+    doc = (REPO / "docs" / "data-format.md").read_text(encoding="utf-8")
+    start = doc.index('<a id="card-table"></a>')
+    deck = doc[doc.index("```yaml\n", start) + 8:doc.index("```\n", doc.index("```yaml\n", start) + 8)]
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0, capsys.readouterr().err
+    runs = _runs(root, "cards")[0]
+    for row, (roll, result) in enumerate((("1–2", "罠。"), ("3–4", "宝。"), ("5–6", "静寂。"))):
+        top = 61 + 5 * row
+        (rx, ry), = [(x, y) for t, x, y in runs if t == roll]
+        (ox, oy), = [(x, y) for t, x, y in runs if t.startswith(result)]
+        assert top + 2 < ry < top + 5 and top + 2 < oy < top + 5, (roll, ry, oy)  # the baseline low in its row
+        assert 6 < rx < 18.75 < 19.75 <= ox + 0.01, (rx, ox)
+    pdf = pypdfium2.PdfDocument(str(root / "build" / "test" / "shop" / "cards-unique.pdf"))
+    image = pdf[0].render(scale=8 * 25.4 / 72).to_pil().convert("L")  # 8 px a mm
+
+    def dark(x_mm: float, y_mm: float) -> bool:
+        return min(image.getpixel((round((BLEED + x_mm) * 8) + d, round((BLEED + y_mm) * 8) + e))
+                   for d in (-1, 0, 1) for e in (-1, 0, 1)) < 100
+    assert all(dark(40, y) for y in (61, 66, 71, 76)) and dark(18.75, 63.5) and not dark(40, 63.5)

@@ -75,7 +75,18 @@ def source(value: Any, trim: tuple[float, float]) -> str:
     return name
 
 
+def _by_language(value: Any) -> None:
+    """A text by language (``label: {ja: 体力, en: HP}``) reaching a box's parser was written in a layout file
+    (layouts/, which every game and edition shares: a deck file's texts are read in its edition first)."""
+    if isinstance(value, dict) and value and all(isinstance(k, str) and LANGUAGE_CODE.fullmatch(k) for k in value):
+        raise v.Invalid(f"a text by language ({', '.join(value)}) in a layout file, which every edition shares",
+                        "one text, or a box per edition with lang: (hp: {label: 体力, lang: ja} beside "
+                        "hp_en: {field: hp, label: HP, lang: en, …}), or the box in the deck file's own layout:, "
+                        "whose texts may be given by language")
+
+
 def text(value: Any, trim: tuple[float, float]) -> str:
+    _by_language(value)
     return v.text(value)
 
 
@@ -93,6 +104,7 @@ def beside(value: Any, trim: tuple[float, float]) -> str:
     """A ``label`` or ``unit`` set beside a field's value: text whose markup is whole in itself
     (``{heart}``, ``**体力**``), so nothing of it pairs with markup in the value it stands beside
     (a label's ``{`` closed by a value's ``|…}`` would read the value as a ruby)."""
+    _by_language(value)
     said = v.text(value)
     loose = _LOOSE.search(_WHOLE_MARKS.sub("", said))
     if loose is not None:

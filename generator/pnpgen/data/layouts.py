@@ -486,7 +486,7 @@ def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | N
             raise InputError(f"box {name} is a line of no length", path=_where(given),
                              expected="'w:' in mm for a line across, 'h:' for one down")
         if btype in ("grid", "track"):
-            _grid_on_piece(name, given, options, trim)
+            _grid_on_piece(name, btype, given, options, trim)
         if btype == "grid":
             for n, gaps, side, length_ in (("cols", "across", "w", options["w"]), ("rows", "down", "h", options["h"])):
                 need = (options[n] - 1) * options["spacing"]
@@ -538,18 +538,20 @@ def _track_length(name: str, given: dict[str, Origin], options: dict[str, Any]) 
             "space's number, not how many")
 
 
-def _grid_on_piece(name: str, given: dict[str, Origin], options: dict[str, Any], trim: tuple[float, float]) -> None:
-    """A roll-and-write grid (or a track) running past the trim has cells the cut takes off: a sheet
+def _grid_on_piece(name: str, btype: str, given: dict[str, Origin], options: dict[str, Any],
+                   trim: tuple[float, float]) -> None:
+    """A roll-and-write grid (or a track) running past the trim has cells (spaces) the cut takes off: a sheet
     sized down (to the size the build offers so that it prints whole) keeps its boxes' millimetres. No grid
     is meant to be cut, so it is an error at the box, not the print lint's (which reads text)."""
+    cells = "spaces" if btype == "track" else "cells"
     for start, size, edge, across in (("x", "w", trim[0], "from the left"), ("y", "h", trim[1], "down")):
         low, high = options[start], options[start] + options[size]
         if low < -0.01 or high > edge + 0.01:
             key = next((k for k in (size, start) if k in given), None)
             origin = given[key] if key is not None else next(iter(given.values()))
-            raise origin.error(f"box {name}: its grid runs {low:g}–{high:g} mm {across}, past the piece's {edge:g} mm "
-                               f"trim: the cut would take cells off",
-                               f"the grid inside the piece: {start} from 0 and {start} + {size} at most {edge:g} "
+            raise origin.error(f"box {name}: its {btype} runs {low:g}–{high:g} mm {across}, past the piece's {edge:g} mm "
+                               f"trim: the cut would take {cells} off",
+                               f"the {btype} inside the piece: {start} from 0 and {start} + {size} at most {edge:g} "
                                f"({edge - SAFE_MM:g} inside the {SAFE_MM:g} mm safe zone), or a larger size")
 
 
