@@ -245,17 +245,10 @@ def load_settings(game: Game) -> RulebookSettings:
         elif own is not None:  # the picture's own proportions at the text's width
             w = TEXT_W / mm
             h = w * own.size[1] / own.size[0]
-        if own is not None:
-            caption = fig.get("caption", "") or ""
-            out.figures.append(FigureSpec(_in_language(doc, fig["after"], kp + ("after",), game),
-                                          _in_language(doc, caption, kp + ("caption",), game),
-                                          (w, h), [], doc.where(kp).line or 0,
-                                          _untranslated(doc, caption, kp + ("caption",), game), own))
-            continue
-        if not isinstance(fig["pieces"], list) or not fig["pieces"]:
+        if own is None and (not isinstance(fig["pieces"], list) or not fig["pieces"]):
             raise doc.error(kp + ("pieces",), "pieces must be a non-empty list", "a list of {deck, piece, x, y}")
         placed = []
-        for j, p in enumerate(fig["pieces"]):
+        for j, p in enumerate(fig["pieces"] if own is None else []):
             pk = kp + ("pieces", j)
             p = _mapping(doc, p, pk, PIECE_KEYS, "a placed piece")
             did = deck_id(p.get("deck"), pk + ("deck",))
@@ -270,7 +263,7 @@ def load_settings(game: Game) -> RulebookSettings:
         out.figures.append(FigureSpec(_in_language(doc, fig["after"], kp + ("after",), game),
                                       _in_language(doc, caption, kp + ("caption",), game),
                                       (w, h), placed, doc.where(kp).line or 0,
-                                      _untranslated(doc, caption, kp + ("caption",), game)))
+                                      _untranslated(doc, caption, kp + ("caption",), game), own))
     quick = raw.get("quick_reference")
     if isinstance(quick, bool):
         out.quick_reference = quick
