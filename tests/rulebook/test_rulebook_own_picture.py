@@ -134,6 +134,8 @@ def test_a_bad_picture_is_one_error_at_its_line(drafted, capsys, entry, said):
     assert err.count("\n") == 0 and err.startswith(f"pnpgen: error: data/test/game.yaml:{line + 1}:"), err
     assert said in err and "Traceback" not in err
     assert not (drafted / "build" / "test" / "rulebook.pdf").exists()
+    assert run(drafted, "check", "--game", "test") == 2  # pnpgen check says the same, as a problem of the game
+    assert f"  error: {err.removeprefix('pnpgen: error: ')}\n" in capsys.readouterr().out
 
 
 def test_the_english_edition_places_the_picture_after_its_own_heading(tmp_path):
