@@ -9,7 +9,8 @@ from pathlib import Path
 from pnpgen.data import validate as v
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
-from pnpgen.errors import InputError, suggest
+from pnpgen.data.yamlsrc import load_yaml
+from pnpgen.errors import InputError, contained, suggest
 from pnpgen.litter import is_litter
 from pnpgen.safetext import INVISIBLE, name_control_char, name_invisible_char, shown_invisible, shown_name
 
@@ -85,3 +86,29 @@ def deck_files(game: Game) -> list[Path]:
                              expected="one file per deck: remove or rename one of them")
         found[path.stem] = path
     return [found[k] for k in sorted(found)]
+
+
+def figure_pictures(game: Game) -> list[Path]:
+    """The files of the game's art/ that game.yaml's rulebook figures show as pictures of their
+    own (``picture: setup.jpg``, or one per language), those that are files inside art/: what
+    the rulebook reads of art/ besides the faces it pictures (engine/bookkey.py and
+    engine/typeset.py key the book by them). A name that is no such file is left to the
+    rulebook, which says why at its line."""
+    try:
+        data = load_yaml(game.root / "game.yaml").data
+    except InputError:
+        return []
+    book = data.get("rulebook") if isinstance(data, dict) else None
+    figures = book.get("figures") if isinstance(book, dict) else None
+    names = [n for fig in figures if isinstance(fig, dict)
+             for n in ((fig.get("picture") or {}).values() if isinstance(fig.get("picture"), dict)
+                       else [fig.get("picture")]) if isinstance(n, str)] if isinstance(figures, list) else []
+    out = []
+    for name in names:
+        try:
+            path = contained(name, game.root / "art", "picture")
+        except InputError:
+            continue
+        if path.is_file() and path not in out:
+            out.append(path)
+    return out

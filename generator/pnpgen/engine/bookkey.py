@@ -4,7 +4,8 @@ keeps rulebook.pdf, rulebook-booklet.pdf and proof.txt as they are, without type
 The rulebook reads the draft (and the other files of ``data/<game>/`` beside the decks: game.yaml,
 a ``draft.<lang>.txt``), the game's model — titles, deck names, kinds, trims, each deck's total
 count, every piece's values (the proofreading compares card terms with the book) — the faces it
-pictures, the fonts, pnpgen itself and its options. It does not read a piece's own count (only
+pictures, the pictures of the designer's own its figures show (``figure_pictures``), the fonts,
+pnpgen itself and its options. It does not read a piece's own count (only
 its deck's total: a count moved from one piece to another of the same deck changes no page), nor
 art files of faces it does not picture. So a count change re-typesets the book only when a
 deck's total changes (the components pages print it), and an art edit only when the art is on a
@@ -20,6 +21,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from pnpgen.data.gamefiles import figure_pictures
 from pnpgen.data.model import Game
 from pnpgen.engine.cache import Cache, GameState, document_record
 from pnpgen.engine.fingerprint import BIG_FILE, big_file_stamp, code
@@ -171,7 +173,7 @@ def model_key(ws, game, opts) -> str:
                  json.dumps(plain(game), sort_keys=True, ensure_ascii=False, default=repr)):
         h.update(part.encode() + b"\0")
     fonts = [p for p in sorted(Path(ws.fonts).glob("*.ttf")) if hashable(p, Path(ws.fonts))]
-    for path in [*_beside_decks(game), *fonts, *icon_files(ws, game)]:
+    for path in [*_beside_decks(game), *fonts, *icon_files(ws, game), *figure_pictures(game)]:
         h.update(os.fsencode(path.as_posix()) + b"\0" + key_part(path) + b"\0")
     return h.hexdigest()[:32]
 

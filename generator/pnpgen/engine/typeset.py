@@ -170,6 +170,9 @@ def setting_key(ws: Workspace, game: Game, reading: DraftReading, pictures: dict
         h.update(os.fsencode(path.name) + b":" + stamp + b"\0")
     for path in icon_files(ws, game):  # the draft's {name} icons
         h.update(os.fsencode(path.as_posix()) + b":" + key_part(path) + b"\0")
+    for spec in reading.settings.figures:  # the figures' own pictures (their names and sizes are in the settings)
+        if spec.picture is not None:
+            h.update(key_part(spec.picture.path) + b"\0")
     return h.hexdigest()[:32]
 
 

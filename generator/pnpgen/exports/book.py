@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pnpgen.data.formats import MIN_DPI
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.exports.faces import MARK_ROOM_MM, shop_marks
@@ -20,7 +21,7 @@ from pnpgen.exports.shop import Finish, ink_warnings, knock_out_black
 from pnpgen.faces.builtin import icon_dirs
 from pnpgen.impose.booklet import A5
 from pnpgen.impose.plan import Item, Page, PagePlan, Strokes
-from pnpgen.messages import msg
+from pnpgen.messages import counted, msg
 from pnpgen.pdf.black import k_only
 from pnpgen.pdf.colour import vectors_to_cmyk
 from pnpgen.pdf.onsheets import page_count, place_on_sheets
@@ -30,6 +31,7 @@ from pnpgen.pdf.pdfx import make_x1a, pictures_to_cmyk
 from pnpgen.pdf.subsettags import retagged
 from pnpgen.pdf.writer import write_document
 from pnpgen.rulebook import build_rulebook, pictures_from_game
+from pnpgen.rulebook.figures import load_settings
 
 BOOK = "rulebook.pdf"  # the export's file
 # the smallest text the book sets of its own; smaller text is the cards' faces drawn smaller in
@@ -51,7 +53,8 @@ def shop_rulebook(ws: Workspace, game: Game, preset: Preset, cmyk: bool, finish:
     the copies printed are handed out, so without the designer's appendix and the cover's
     playtest line; as the preset's shop takes it (its one format the A5 page: presets.py checks it)."""
     book = build_rulebook(game, ws.fonts, rules_only=True, pictures=pictures_from_game(game, ws.templates),
-                          icon_dirs=icon_dirs(ws.templates, game.slug), booklet=False)
+                          icon_dirs=icon_dirs(ws.templates, game.slug), booklet=False,
+                          min_dpi=max(MIN_DPI, preset.dpi))  # a figure's own picture: the shop's dpi
     a5 = book.files["rulebook.pdf"]
     pages = page_count(a5)
     total = -(-pages // preset.page_multiple) * preset.page_multiple
@@ -62,7 +65,8 @@ def shop_rulebook(ws: Workspace, game: Game, preset: Preset, cmyk: bool, finish:
     starts = _starts(book.draft, book.page_lines, at, total)
     if total > pages:
         out.warnings.append(f"{book.draft}: " * (book.draft is not None) + _blanks_said(pages, total, preset))
-    title = f"{game.title} — rulebook ({preset.name})"
+    title = msg("book.title", game.lang, title=game.title, shop=preset.name,  # the book's metadata: its language
+                book=load_settings(game).cover or msg("rulebook.cover", game.lang))
     sheets = write_document(PagePlan(title, [_sheet(preset) for _ in range(total)]), {}, game.fonts["gothic"],
                             cmyk=cmyk)
     pdf = retagged(place_on_sheets(a5, sheets, at))  # ReportLab tags every font's first subset AAAAAA+
@@ -78,7 +82,7 @@ def shop_rulebook(ws: Workspace, game: Game, preset: Preset, cmyk: bool, finish:
         out.warnings.extend(f"{BOOK}: {what}" for what in left)
     if finish.pdfx is not None:
         pdf = make_x1a(pdf, finish.pdfx, title, finish.date, finish.edition)
-    out.warnings.extend(_small_text_said(pdf, game.lang, starts))
+    out.warnings.extend(_small_text_said(pdf, starts))
     if cmyk:  # the cards' ink checks: colours, pictures, and the black overprinting its ground
         out.warnings.extend(ink_warnings(BOOK, pdf, preset, [""] * total, [""] * total, None, still,
                                          starts))
@@ -98,17 +102,20 @@ def _starts(draft: Path | None, lines: list[int], at: list[int], total: int) -> 
     return out
 
 
-def _small_text_said(pdf: bytes, lang: str, starts: list[str]) -> list[str]:
-    """One line, in the game's language, for the text under ``SMALL_TEXT_PT`` the pages show
+def _small_text_said(pdf: bytes, starts: list[str]) -> list[str]:
+    """One line, in English as pnpgen's every terminal line (README), for the text under ``SMALL_TEXT_PT`` the pages show
     (none once outlined): its smallest size and page (``starts``: the draft's line it sets), and
     how many more pages show such text."""
     found = small_text(pdf, SMALL_TEXT_PT)
     if not found:
         return []
     page, size = min(found, key=lambda hit: (hit[1], hit[0]))
-    more = "" if len(found) == 1 else msg("book.small_text.more_one", lang) if len(found) == 2 else \
-        msg("book.small_text.more", lang, n=len(found) - 1)
-    return [starts[page] + msg("book.small_text", lang, book=BOOK, page=page + 1, more=more, size=f"{size:g}", limit=f"{SMALL_TEXT_PT:g}")]
+    more = "" if len(found) == 1 else f" and {counted(len(found) - 1, 'more page')}"
+    return [f"{starts[page]}{BOOK} page {page + 1}{more}: text as small as {size:g} pt, under {SMALL_TEXT_PT:g} pt: the "
+            f"pieces' pictures (their faces drawn smaller on the cover, the components and the setup pages; the book's "
+            f"own text is {SMALL_TEXT_PT:g} pt or more), a picture's words not meant to be read; a printer's preflight "
+            "that checks for small text lists them: if its 入稿ガイド refuses text this small, export with --outline-text "
+            "(every glyph a path)"]
 
 
 def _blanks_said(pages: int, total: int, preset: Preset) -> str:

@@ -55,7 +55,7 @@ LOW_DPI_LINE = re.compile(r"^(?P<where>.*): deck (?P<deck>\S+), piece (?P<piece>
                           r"(?P<box>\S+) mm, (?P<wanted>[\d.]+) wanted$")
 
 
-def _short_of(dpi: float, wanted: float) -> str:
+def short_of(dpi: float, wanted: float) -> str:
     """A resolution below ``wanted`` as the warning says it: whole dots, unless they would round
     up to the figure wanted (299.7 said as 300 dpi, "300 wanted"): then to the tenth, rounded down."""
     return f"{dpi:.0f}" if round(dpi) < wanted else f"{math.floor(dpi * 10) / 10:.1f}"
@@ -64,7 +64,7 @@ def _short_of(dpi: float, wanted: float) -> str:
 def _said(dpi: float, wanted: float, enough: bool) -> float:
     """The resolution the manifest records: as the warning says it, so a picture just short of the
     figure is never recorded as the figure itself (299.9, not 300, beside ``enough: false``)."""
-    text = f"{dpi:.0f}" if enough else _short_of(dpi, wanted)
+    text = f"{dpi:.0f}" if enough else short_of(dpi, wanted)
     return float(text) if "." in text else int(text)
 
 
@@ -257,7 +257,7 @@ class ArtPlacer:
         })
         if not enough:
             self.warnings.append(LOW_DPI.format(where=piece.where, deck=deck.id, piece=piece.label, name=name,
-                                                dpi=_short_of(dpi, self.min_dpi), w=f"{round(box[0], 1):g}", h=f"{round(box[1], 1):g}",
+                                                dpi=short_of(dpi, self.min_dpi), w=f"{round(box[0], 1):g}", h=f"{round(box[1], 1):g}",
                                                 wanted=f"{self.min_dpi:g}"))
 
     def _vector(self, deck: Deck, piece: Piece, name: str, box) -> None:

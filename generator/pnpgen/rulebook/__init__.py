@@ -5,7 +5,8 @@ The package re-exports what the rest of pnpgen calls; the work is in its modules
 (bytes to text), ``tree`` (the draft's tree), ``parse`` and ``latin`` (Japanese and Latin-script
 drafts into that tree), ``components``, ``proof``, ``figures``, ``pictures``, ``story``
 (what it keeps on one page: ``keeps``; an English draft's quotes and dashes: ``typography``),
-``flowables``, ``termindex`` (the index of terms), ``piecepics``, ``styles``, ``glyphs`` and
+``flowables``, ``termindex`` (the index of terms), ``piecepics``, ``ownpics`` (a figure's
+picture of the designer's own), ``styles``, ``glyphs`` and
 ``document`` (the typesetting).
 
 The names load on first use (PEP 562), so ``import pnpgen.rulebook.reader`` (the spreadsheet

@@ -20,6 +20,7 @@ from reportlab.platypus.doctemplate import LayoutError
 
 from pnpgen import fonts as fontreg
 from pnpgen.data.draftfile import default_language, draft_for, draft_path
+from pnpgen.data.formats import MIN_DPI
 from pnpgen.data.load import load_game
 from pnpgen.data.model import Game, is_placeholder, placeholder_word
 from pnpgen.data.workspace import Workspace
@@ -38,6 +39,7 @@ from pnpgen.rulebook.figures import FigureSpec, RulebookSettings, anchor, load_s
 from pnpgen.rulebook.flowables import DiagramTooWide, terms
 from pnpgen.rulebook.inline import DraftIconError, Icon, draft_icons, has_icon
 from pnpgen.rulebook.inline import unknown as unknown_icons
+from pnpgen.rulebook.ownpics import low_dpi, picture_arts
 from pnpgen.rulebook.parse import parse
 from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.proof import Finding, misnumbered_steps, proof, proof_text, report_lang
@@ -46,6 +48,7 @@ from pnpgen.rulebook.story import StoryBuilder
 from pnpgen.rulebook.styles import INK, Fonts
 from pnpgen.rulebook.tree import Document, Item, Step, to_ascii_digits
 from pnpgen.safetext import quoted, shown_invisible
+from pnpgen.svg.artwork import Art
 from pnpgen.terms import is_latin
 from pnpgen.text import icons_saved, wide_icon_names
 
@@ -357,9 +360,10 @@ class DraftReading:
     report: list[str]
 
 
-def read_rulebook(game: Game, font_dir: Path) -> DraftReading:
+def read_rulebook(game: Game, font_dir: Path, min_dpi: float = MIN_DPI) -> DraftReading:
     """Read, parse and check the game's draft with its ``rulebook:`` settings. Raises InputError
-    for a missing or undecodable draft and for bad settings."""
+    for a missing or undecodable draft and for bad settings. ``min_dpi``: a figure's own picture
+    printed below it is warned (a shop's export: its preset's dpi when more)."""
     path, other_language = draft_for(game)
     draft, doc = load_document(game)
     settings = load_settings(game)
@@ -387,6 +391,7 @@ def read_rulebook(game: Game, font_dir: Path) -> DraftReading:
     warnings += comp_warnings
     warnings += _past_the_box(game, settings)
     warnings += [spec.untranslated for spec in settings.figures if spec.untranslated]
+    warnings += low_dpi(game, settings, min_dpi)
     report += comp_report
     proof_lang = report_lang(game.lang, draft.lang)
     findings = proof(doc, draft.text, game, rows, path, proof_lang, draft_lang=draft.lang,
@@ -403,7 +408,7 @@ def rulebook_warnings(game: Game, font_dir: Path, icon_dirs: Sequence[Path] = ()
     ``after:`` names no heading of the draft."""
     r = read_rulebook(game, font_dir)
     icons = _drawn_icons(r, icon_dirs)  # (an icon the book cannot draw stops the build: check says so)
-    builder = _story_builder(game, r, rules_only=False, pictures={})
+    builder = _story_builder(game, r, rules_only=False, pictures={}, own=picture_arts(game, r.settings))
     _story(builder, r.path)
     return r.warnings + _icon_warnings(r, game.slug, icons, icon_dirs) + \
         [_unplaced(game, spec, builder.anchors, r.draft.lang) for spec in r.settings.figures
@@ -490,7 +495,8 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
                    rules_only: bool = False, creep_mm: float = 0.0, binding: str = "left", paper: str = "a4",
                    readings: Memo[str] | None = None, reading: DraftReading | None = None,
                    entries: list | None = None, icon_dirs: Sequence[Path] = (), booklet: bool = True,
-                   parsed: ParsedObjects | None = None, lines: dict | None = None) -> RulebookResult:
+                   parsed: ParsedObjects | None = None, lines: dict | None = None,
+                   min_dpi: float = MIN_DPI) -> RulebookResult:
     """``rulebook.pdf`` (A5), ``rulebook-booklet.pdf`` (on ``paper`` landscape: A4, or Letter with
     the pages at 94 %; saddle stitch) and
     ``proof.txt`` as bytes. ``pictures`` are the decks' faces by deck id (the build passes the
@@ -503,12 +509,13 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     the draft's ``{name}`` icons are looked up, in order (``inline``). ``booklet`` False: no home
     booklet, nor its warning (a print shop's book, exports/book.py, is bound by the shop).
     ``parsed``: the objects of the last setting's pages, for the booklet (``impose_pdf``);
-    ``lines``: the lines the last setting in this process used (``setlines.SetLines.recall``)."""
+    ``lines``: the lines the last setting in this process used (``setlines.SetLines.recall``);
+    ``min_dpi``: as ``read_rulebook``'s, when the draft is read here."""
     if binding not in ("left", "right"):
         raise InputError(f"unknown binding {binding!r}", key="binding", expected="left or right")
     if creep_mm < 0:
         raise InputError(f"creep {creep_mm} mm is negative", key="creep", expected="0 or more mm per sheet")
-    r = reading or read_rulebook(game, font_dir)
+    r = reading or read_rulebook(game, font_dir, min_dpi)
     pictures = shown_pictures(pictures or {}, r.settings)
     for name in {*game.fonts.values(), *game.text_fonts.values(), *game.fallback_fonts, *game.text_fallback_fonts}:
         fontreg.locate(name, font_dir)  # the faces the book shows draw with them (a card's own fonts: display)
@@ -552,7 +559,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
         cover_label=settings.cover,
     )
     setting = setlines.SetLines()  # this book's lines: recalled from its last setting, kept for the next
-    builder = _story_builder(game, r, rules_only, pictures, readings, icons, setting)
+    builder = _story_builder(game, r, rules_only, pictures, readings, icons, setting, picture_arts(game, settings))
     default_font(fonts.gothic)  # the pieces' art starts from an embedded font, never Helvetica
     setting.recall(f"{game.slug}\0{draft.lang}\0{Path(font_dir).resolve()}", fontreg.registered(), lines)
     try:
@@ -627,9 +634,9 @@ def _block(e: LayoutError) -> str:
 
 def _story_builder(game: Game, r: DraftReading, rules_only: bool, pictures: Mapping[str, DeckPicture],
                    readings: Memo[str] | None = None, icons: Mapping[str, Icon] | None = None,
-                   setting: setlines.SetLines | None = None) -> StoryBuilder:
+                   setting: setlines.SetLines | None = None, own: Mapping[int, Art] | None = None) -> StoryBuilder:
     return StoryBuilder(r.doc, r.fonts, r.rows, rules_only=rules_only, pictures=pictures, settings=r.settings,
                         proof=[(f.kind, f.book) for f in r.findings], lines_recovered=r.draft.flattened,
                         lang=game.lang, text_lang=r.draft.lang,
                         boards=[d.id for d in game.decks if d.kind == "board"], readings=readings, icons=icons,
-                        setting=setting)
+                        setting=setting, own=own)

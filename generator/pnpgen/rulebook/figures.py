@@ -8,6 +8,10 @@ real pieces, and the quick reference. Read here, with file:line errors, never fr
           size: [120, 100]           # the arrangement's box at printed size, mm
           pieces:                    # each piece's centre in mm from the box's top-left, y down
             - {deck: area, piece: 2, x: 20, y: 23, rotate: 0}
+        - after: 準備
+          caption: 準備の済んだ卓
+          picture: setup.jpg         # a picture of data/<slug>/art/ in place of pieces (or one per language)
+          size: [118, 80]            # optional: the picture's box (default: its own proportions, the text's width)
       quick_reference:
         deck: summary                # show this deck's faces on the quick reference page
                                      # (false: no 早見表; a game with no decks has none unless true)
@@ -30,10 +34,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from reportlab.lib.units import mm
+
 from pnpgen.data import validate
+from pnpgen.data.art import ArtFolder
 from pnpgen.data.model import Game
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import suggest
+from pnpgen.rulebook.styles import TEXT_W
 from pnpgen.safetext import quoted, written_in_cjk
 from pnpgen.terms import is_latin
 
@@ -44,7 +52,7 @@ BOOKLET_SHEETS = 20
 COLOPHON_LINES, COLOPHON_CHARS = 8, 40  # what the back page's 7.5 pt lines hold across the A5 text width
 EDITION_CHARS = 20  # the edition is one line of the cover and of every running head
 STYLES = ("jlreq", "proportional")  # the Japanese body: fixed-width ベタ組 with JLREQ 約物, or BIZ UDP明朝
-FIGURE_KEYS = ("after", "caption", "size", "pieces")
+FIGURE_KEYS = ("after", "caption", "size", "pieces", "picture")
 PIECE_KEYS = ("deck", "piece", "x", "y", "rotate")
 
 
@@ -70,6 +78,21 @@ class FigureSpec:
     pieces: list[Placed]
     line: int = 0
     untranslated: str = ""  # the warning for a caption printed in another language than the edition's
+    picture: OwnPicture | None = None  # a picture of the game's art/ in place of pieces (``picture:``)
+
+
+@dataclass
+class OwnPicture:
+    """A figure's picture of the designer's own (``picture: setup.jpg``): the file of art/ as game.yaml
+    names it, where it lies, its kind and size as measured (pixels upright, or an SVG's units) and
+    the ``where`` of its key (its errors are said there)."""
+
+    name: str  # as written, relative to art/
+    shown: str  # as messages name it: art/setup.jpg
+    path: Path
+    kind: str  # "raster" | "svg"
+    size: tuple[float, float]
+    line: int = 0
 
 
 _CASE_NUMBER = re.compile(r"^\d+(?:\.\d+)+\.?\s+")  # an English draft's ``5.1 Movement``
@@ -206,17 +229,26 @@ def load_settings(game: Game) -> RulebookSettings:
     for i, fig in enumerate(figures):
         kp = ("rulebook", "figures", i)
         fig = _mapping(doc, fig, kp, FIGURE_KEYS, "a figure")
-        for key in ("after", "size", "pieces"):
+        if "picture" in fig and "pieces" in fig:
+            raise doc.error(kp + ("picture",), "a figure shows a picture or pieces, not both",
+                            "picture: (a file of art/) alone, or pieces: alone (two figures for both)")
+        for key in ("after",) if "picture" in fig else ("after", "size", "pieces"):
             if key not in fig:
-                raise doc.error(kp, f"figure without {key!r}", "after, size, pieces (caption optional)")
-        size = fig["size"]
-        if not (isinstance(size, list) and len(size) == 2):
-            raise doc.error(kp + ("size",), "size must be [width, height]", "[width, height] in mm")
-        w, h = (_number(doc, v, kp + ("size", k), "size", validate.SIZE_MM) for k, v in enumerate(size))
-        if not isinstance(fig["pieces"], list) or not fig["pieces"]:
+                raise doc.error(kp, f"figure without {key!r}", "after, size, pieces (caption optional), "
+                                "or after and picture (caption and size optional)")
+        own = _own_picture(doc, fig["picture"], kp + ("picture",), game) if "picture" in fig else None
+        if "size" in fig:
+            size = fig["size"]
+            if not (isinstance(size, list) and len(size) == 2):
+                raise doc.error(kp + ("size",), "size must be [width, height]", "[width, height] in mm")
+            w, h = (_number(doc, v, kp + ("size", k), "size", validate.SIZE_MM) for k, v in enumerate(size))
+        elif own is not None:  # the picture's own proportions at the text's width
+            w = TEXT_W / mm
+            h = w * own.size[1] / own.size[0]
+        if own is None and (not isinstance(fig["pieces"], list) or not fig["pieces"]):
             raise doc.error(kp + ("pieces",), "pieces must be a non-empty list", "a list of {deck, piece, x, y}")
         placed = []
-        for j, p in enumerate(fig["pieces"]):
+        for j, p in enumerate(fig["pieces"] if own is None else []):
             pk = kp + ("pieces", j)
             p = _mapping(doc, p, pk, PIECE_KEYS, "a placed piece")
             did = deck_id(p.get("deck"), pk + ("deck",))
@@ -231,7 +263,7 @@ def load_settings(game: Game) -> RulebookSettings:
         out.figures.append(FigureSpec(_in_language(doc, fig["after"], kp + ("after",), game),
                                       _in_language(doc, caption, kp + ("caption",), game),
                                       (w, h), placed, doc.where(kp).line or 0,
-                                      _untranslated(doc, caption, kp + ("caption",), game)))
+                                      _untranslated(doc, caption, kp + ("caption",), game), own))
     quick = raw.get("quick_reference")
     if isinstance(quick, bool):
         out.quick_reference = quick
@@ -276,6 +308,18 @@ def load_settings(game: Game) -> RulebookSettings:
     if raw.get("cover") is not None:
         out.cover = _short_line(doc, raw, "cover", game, "シナリオブック ({ja: シナリオブック, en: Scenario book})")
     return out
+
+
+def _own_picture(doc: Located, value: Any, keypath: tuple, game: Game) -> OwnPicture:
+    """A figure's ``picture:`` (or the build's language's of ``{ja: …, en: …}``): a file of the
+    game's art/ found and measured as the cards' art is (inside the workspace, PNG, JPEG, WebP or
+    SVG, readable, not too big), any fault an error at its line."""
+    name = _in_language(doc, value, keypath, game) if isinstance(value, dict) else value
+    where = doc.where(keypath)
+    info = ArtFolder(Path(game.root)).info(name, where, "picture")
+    if not all(info.size):
+        raise doc.error(keypath, f"{info.name} has no size", "a picture of some width and height")
+    return OwnPicture(name, info.name, info.path, info.kind, info.size, where.line or 0)
 
 
 def _short_line(doc: Located, raw: dict, key: str, game: Game, example: str) -> str:

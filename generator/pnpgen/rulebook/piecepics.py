@@ -13,6 +13,7 @@ from pnpgen.pdf.draw import draw_art
 from pnpgen.rulebook.figures import Placed, reach_mm
 from pnpgen.rulebook.flowables import sketching
 from pnpgen.rulebook.pictures import DeckPicture
+from pnpgen.rulebook.styles import FIGURE_H
 from pnpgen.svg.artwork import Art
 from pnpgen.units import PT_PER_MM as PT  # points per millimetre (the PDF layer's unit)
 
@@ -111,7 +112,7 @@ class Figure(Flowable):
     scaled to fit the column. Never split."""
 
     def __init__(self, placed: Sequence[tuple[str, DeckPicture, int, float, float, float]],
-                 width_mm: float, height_mm: float, max_height: float = 90 * mm):
+                 width_mm: float, height_mm: float, max_height: float = FIGURE_H):
         super().__init__()
         self.placed = placed  # (deck id, picture, piece number, x, y of the piece's centre, rotation)
         self.w_mm, self.h_mm = width_mm, height_mm

@@ -47,6 +47,7 @@ from pnpgen.rulebook.keeps import (
     lists_kept_together,
     two_lines_under_headings,
 )
+from pnpgen.rulebook.ownpics import PictureFigure
 from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.piecepics import Faces, Figure, FittedFaces
 from pnpgen.rulebook.quickref import Line, printed, quick_reference
@@ -58,16 +59,14 @@ from pnpgen.rulebook.styles import (
     BODY_SIZE,
     INK,
     MARGIN_BOTTOM,
-    MARGIN_INNER,
-    MARGIN_OUTER,
     MARGIN_TOP,
     NOTE_INK,
     NOTE_LEADING,
     NOTE_SIZE,
     PAGE_H,
-    PAGE_W,
     RULE,
     SOFT,
+    TEXT_W,
     Fonts,
     heading_styles,
 )
@@ -86,6 +85,7 @@ from pnpgen.rulebook.tree import (
     Subheading,
 )
 from pnpgen.rulebook.typography import latin_typography
+from pnpgen.svg.artwork import Art
 from pnpgen.terms import is_latin, unbracket
 
 SUB_STYLE = {1: ("h3", "◆"), 2: ("h4", "◎"), 3: ("h5", "●")}
@@ -127,7 +127,6 @@ COMMON_MAX = 2  # the components' shared scale is 1/2 at most when some pieces f
 PICTURE_W = 50 * mm  # pictures at most this wide stand beside the description, wider ones above it
 RULE_GAP = 3  # pt between a component's heading rule and its pictures (the card's edge touched the rule)
 PICTURE_GAP = 4 * mm  # between the pictures and the description beside them
-TEXT_W = PAGE_W - MARGIN_INNER - MARGIN_OUTER
 BODY_H = PAGE_H - MARGIN_TOP - MARGIN_BOTTOM  # the body pages' frame
 STEP_INDENT = BODY_SIZE * 2  # a one-sentence step's text, right of its hanging number (``10.`` fits)
 LIST_INDENT = BODY_SIZE * 1.1  # a nested list item's mark, under its parent's text
@@ -164,8 +163,9 @@ class StoryBuilder:
                  lines_recovered: bool = False,
                  lang: str = "ja", text_lang: str = "ja", boards: Collection[str] = (),
                  readings: Memo[str] | None = None, icons: Mapping[str, Icon] | None = None,
-                 setting: SetLines | None = None):
+                 setting: SetLines | None = None, own: Mapping[int, Art] | None = None):
         self.doc, self.fonts, self.rows = doc, fonts, rows
+        self.own = own or {}  # the figures' pictures of the designer's own, by their place in settings.figures
         self.setting = setting  # the book's setting, which recalls and keeps its lines (setlines.py)
         self.icons = icons or {}  # the draft's {name} icons that exist, by name (inline.draft_icons)
         self.readings = readings  # the index terms' readings (``termindex.reading``)
@@ -393,15 +393,19 @@ class StoryBuilder:
     def figures_after(self, title: str) -> list[Flowable]:
         self.anchors.add(title)
         out: list[Flowable] = []
-        for spec in self.settings.figures:
+        for i, spec in enumerate(self.settings.figures):
             if anchor(spec.after) != anchor(title) or spec in self.figures_placed:
                 continue
             placed = [(p.deck, self.pictures[p.deck], p.piece, p.x, p.y, p.rotate) for p in spec.pieces
                       if p.deck in self.pictures and self.pictures[p.deck].piece(p.piece)]
-            if not placed:
+            if spec.picture is not None and i in self.own:  # the designer's own picture
+                figure: Flowable = PictureFigure(self.own[i], f"{spec.picture.name}\0{spec.size_mm}", *spec.size_mm)
+            elif placed:
+                figure = Figure(placed, *spec.size_mm)
+            else:
                 continue
             self.figures_placed.append(spec)
-            part: list[Flowable] = [Spacer(1, 4), _on_grid(Figure(placed, *spec.size_mm))]
+            part: list[Flowable] = [Spacer(1, 4), _on_grid(figure)]
             if spec.caption:  # numbered through the book, as JIS Z 8301 and books number figures: a
                 # bare 「図」 names nothing, and the draft's 下図 may be a page on when the figure waits
                 n = sum(1 for placed_spec in self.figures_placed if placed_spec.caption)

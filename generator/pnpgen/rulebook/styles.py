@@ -15,6 +15,8 @@ MARGIN_TOP = 19 * mm
 MARGIN_BOTTOM = 17 * mm
 MARGIN_INNER = 15 * mm
 MARGIN_OUTER = 15 * mm
+TEXT_W = PAGE_W - MARGIN_INNER - MARGIN_OUTER  # the text's width: a figure's, a picture's at the most
+FIGURE_H = 90 * mm  # the tallest a setup figure is drawn (a taller one is drawn smaller)
 
 INK = colors.HexColor("#222222")
 ACCENT = colors.HexColor("#2f4f6f")
