@@ -46,12 +46,13 @@ def ods_bytes(rows: list[list], spare_rows: int = 0) -> bytes:
     return ods_of(table)
 
 
-def ods_of(table) -> bytes:
-    """An .ods holding ``table`` (an odfpy ``Table``, however its cells are made) as its one sheet."""
+def ods_of(*tables) -> bytes:
+    """An .ods holding ``tables`` (odfpy ``Table``s, however their cells are made), a sheet each."""
     from odf.opendocument import OpenDocumentSpreadsheet
 
     doc = OpenDocumentSpreadsheet()
-    doc.spreadsheet.addElement(table)
+    for table in tables:
+        doc.spreadsheet.addElement(table)
     buf = io.BytesIO()
     doc.write(buf)
     return buf.getvalue()

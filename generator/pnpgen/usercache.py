@@ -1,6 +1,7 @@
 """pnpgen's cache on this machine, shared by every workspace: what costs time to work out again
 from a file's content and depends on nothing else — a font's parsed tables (fonttables.py), a
-YAML file read with the position of every value (data/yamlsrc.py), a template as compiled, by its
+YAML file read with the position of every value (data/yamlsrc.py), a workbook's worksheet as its
+rows (data/workbooks.py), a template as compiled, by its
 name and text (faces/compiled.py: Jinja's bytecode — code the build runs, so it is kept here,
 written by pnpgen alone, never in a workspace's ``build/.cache/``, which can come from
 elsewhere in a zip), an index term's reading (rulebook/termindex.py), a

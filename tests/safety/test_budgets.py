@@ -64,7 +64,7 @@ def test_raster_pixels_of_an_export_are_bounded_before_drawing(tmp_path, capsys)
 
 def test_a_spreadsheet_zip_bomb_is_refused_unpacked(tmp_path, capsys, monkeypatch):
     """A part that unpacks beyond the limit (here lowered to 10 MB, so the test stays fast)."""
-    import pnpgen.data.spreadsheets as sheets
+    import pnpgen.data.workbooks as sheets
 
     monkeypatch.setattr(sheets, "MAX_UNZIPPED", 10_000_000)
     ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("pieces:\n", "pieces: {file: cards.xlsx}\n"))

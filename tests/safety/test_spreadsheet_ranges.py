@@ -112,7 +112,7 @@ def test_a_csv_of_millions_of_empty_lines_is_refused_at_the_first_row_past_the_l
     18 s) before they were counted."""
     import csv
 
-    import pnpgen.data.spreadsheets as sheets
+    import pnpgen.data.workbooks as sheets
 
     read = []
     real = csv.reader

@@ -27,6 +27,7 @@ from pnpgen.data.piecevalues import (
 from pnpgen.data.sheetlayouts import SheetStock, load_sheet
 from pnpgen.data.spreadsheets import SUFFIXES, SheetDoc, read_pieces
 from pnpgen.data.unique import refuse_repeats
+from pnpgen.data.workbooks import Workbooks
 from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError, Where, suggest
@@ -203,7 +204,9 @@ EMPTY_DECK = "'name:', 'front:' and 'pieces:' — a save caught half-way? the ne
 
 
 def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Sizes | None = None,
-              deck_named: tuckbox.DeckLookup | None = None) -> Deck:
+              deck_named: tuckbox.DeckLookup | None = None, books: Workbooks | None = None) -> Deck:
+    """The deck of the deck file ``path``; ``books``: the workbooks the game's decks read (each
+    workbook read once, however many of its worksheets are decks)."""
     pictures = ArtFolder(game.root, sizes=sizes) if art else None  # one for the deck: its folder resolved once
     doc = load_yaml(path)
     if game.translations is not None:
@@ -297,7 +300,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     pieces = data["pieces"]
     rows: Source = doc  # where the pieces are written: this YAML file, or a spreadsheet (sheets.py)
     if isinstance(pieces, dict):
-        rows, pieces = read_pieces(doc, path, game.root, fields)
+        rows, pieces = read_pieces(doc, path, game.root, fields, books)
         if rows.hidden:  # as a hidden sheet is passed over, a hidden row may be taken for one left out
             one = len(rows.hidden) == 1
             game.notes.append(f"{rows.path}:{rows.hidden[0]}: {rows_said(rows.hidden)}, hidden in the office program, "

@@ -16,6 +16,7 @@ from pnpgen.data.mapkeys import checked_keys, one_line_text, parse_at
 from pnpgen.data.model import Deck, Game, Sourced
 from pnpgen.data.names import check_deck_ids
 from pnpgen.data.piecevalues import Source
+from pnpgen.data.workbooks import Workbooks
 from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlsrc import load_yaml
 from pnpgen.errors import InputError, Where, contained, suggest
@@ -123,8 +124,9 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
         raise InputError(f"draft_file: {v.show(draft_name)} not found in {folder.name}/{near}", path=where.path,
                          line=where.line, column=where.column,
                          expected="the draft's file name, or no draft_file: for a game without a rulebook")
+    books = Workbooks()  # a workbook of several decks' worksheets: opened once
     decks = _Decks({path.stem: path for path in deck_files(game)},
-                   lambda path, named: load_deck(ws, game, path, art, sizes, named), folder)
+                   lambda path, named: load_deck(ws, game, path, art, sizes, named, books), folder)
     game.decks += [deck for deck in map(decks, decks.ids) if deck is not None]
     check_deck_ids(game, ws.slugs())
     game.notes += _palette_near_misses(game, doc)
