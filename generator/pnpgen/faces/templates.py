@@ -32,6 +32,7 @@ from pnpgen.faces.pieceview import DeckView, FaceUndefined, PieceView
 from pnpgen.faces.rendermemo import RenderMemo
 from pnpgen.faces.rootsize import give_size, root_box, root_mistake
 from pnpgen.faces.sourcelines import SourceLines, designers_line, face_key, lines_of, svg_mistake, traced
+from pnpgen.svg.style import props_of
 from pnpgen.svg.text import known_font, text_fonts, unknown_font
 from pnpgen.terms import is_latin
 from pnpgen.text import TextContext, icon, icons_saved, textbox
@@ -392,7 +393,8 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
         drawing a face outside the converter's subset, would set it in a default font instead."""
         for el, family in text_fonts(root):
             if known_font(family) is None:
-                what, expected = unknown_font(family)
+                weight = next((w for w in (props_of(n).get("font-weight") for n in (el, *el.iterancestors())) if w), "normal")
+                what, expected = unknown_font(family, weight)
                 first = family.split(",")[0].strip(" '\"")
                 path, line = self.art.written_at(f'"{first}"' if first else "<text", template)
                 if line is None and first:

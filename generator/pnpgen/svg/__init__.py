@@ -68,7 +68,7 @@ from pnpgen.svg.style import (
     props_of,
     similarity,
 )
-from pnpgen.svg.unprinted import WITH_ID, refuse_for_svglib, refuse_not_drawn
+from pnpgen.svg.unprinted import WITH_ID, refuse_for_svglib, refuse_not_drawn, refuse_unknown_element
 from pnpgen.units import PT_PER_MM
 
 MAX_ELEMENTS = 100_000  # elements one face draws, each <use> expansion counted: a bound on time and size
@@ -80,6 +80,7 @@ MAX_SHAPE_DATA = 20_000_000
 SHAPES = frozenset(shapes.NAMES)
 CONTAINERS = {"svg", "g", "a", "defs", "symbol", "use", "clipPath", "text", "image"}
 PAINT_SERVERS = {"linearGradient", "radialGradient", "stop"}  # drawn where a fill or stroke names them
+IN_SUBSET = frozenset(SHAPES | CONTAINERS | IGNORED | PAINT_SERVERS)  # (and a <tspan> inside a <text>)
 
 _MAY_BE_TRANSLUCENT = etree.XPath("//*[@style or @opacity or @fill-opacity or @stroke-opacity or @stop-opacity]")
 _TEXT_PATHS = etree.XPath("//*[local-name()='textPath']")
@@ -395,11 +396,14 @@ class Converter:
         for el in WITH_ID(self.root):
             self.ids.setdefault(el.get("id"), el)
         self.drawn = self._count_elements()  # (before a fallback: svglib would expand a <use> bomb itself)
+        outside = None  # the first element outside the subset: the face goes to svglib
         for el in self.root.iter(etree.Element):
             name = local_name(el)
-            if name and name not in SHAPES and name not in CONTAINERS and name not in IGNORED \
-                    and name not in PAINT_SERVERS and not (name == "tspan" and _in_text(el)):
-                raise Fallback(name)
+            if name and name not in IN_SUBSET and not (name == "tspan" and _in_text(el)):
+                refuse_unknown_element(el, name, IN_SUBSET | {"tspan"}, self.error)
+                outside = outside or name
+        if outside:
+            raise Fallback(outside)
 
     def _count_elements(self) -> tuple[int, int]:
         """The elements and the characters of path data and text the document draws with every <use> and

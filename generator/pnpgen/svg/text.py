@@ -10,7 +10,7 @@ from typing import Any
 from pnpgen import fonts
 from pnpgen.data.model import PLACEHOLDER_COLOUR
 from pnpgen.errors import InputError
-from pnpgen.svg.families import picture_font
+from pnpgen.svg.families import GENERIC, picture_font
 from pnpgen.svg.shapes import paint
 from pnpgen.svg.style import (
     IGNORED,
@@ -317,11 +317,17 @@ def known_font(family: str) -> str | None:
     return None
 
 
-def unknown_font(family: str) -> tuple[str, str]:
-    """What is wrong with a ``font-family`` :func:`known_font` finds nothing in, and what would be right."""
+def unknown_font(family: str, weight: str = "normal") -> tuple[str, str]:
+    """What is wrong with a ``font-family`` :func:`known_font` finds nothing in, and what would be right:
+    a family's name written as CSS writes it (``'DejaVu Serif'``, with ``font-weight`` bold) is told
+    the game's font of that family that a template names (``DejaVuSerif-Bold``)."""
     known = fonts.registered()
     what = f"font-family={family!r}, which is not one of the game's fonts" if family.strip(" ,'\"") \
         else "has no font-family"
+    found = picture_font(family, weight) if family.strip(" ,'\"") and family.strip() not in GENERIC else None
+    if found is not None and found[1]:
+        what += (f"; did you mean {found[0]}? (a template names a font by its file's name, as fonts.<role> "
+                 "gives it: font-weight and font-style choose none)")
     return what, "one of " + ", ".join(known) if known else "a font from fonts/"
 
 

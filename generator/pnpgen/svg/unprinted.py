@@ -1,5 +1,7 @@
 """What a face's SVG would print without, refused before it is drawn: a mask, filter, blend
-mode, marker or pattern (neither the converter nor svglib draws it), text with a stroke, a
+mode, marker or pattern (neither the converter nor svglib draws it), an element that is no SVG
+element (a typo: ``<circel>``) or one that neither draws (``<foreignObject>``, Inkscape's
+``<flowRoot>``), text with a stroke, a
 gradient fill, a vertical writing-mode or a decoration, and, in a face svglib draws, the
 spacing and baselines svglib leaves out. Each refusal names the element through ``error``
 (the converter's: its line in the SVG and in the template) and says what to write instead."""
@@ -10,7 +12,7 @@ from collections.abc import Callable
 
 from lxml import etree
 
-from pnpgen.errors import InputError
+from pnpgen.errors import InputError, suggest
 from pnpgen.svg.style import HARMLESS, URL, ZERO_LENGTH, harmless, local_name, props_of
 
 Refusal = Callable[..., InputError]  # (element, what it does, what would be right) → the error to raise
@@ -75,6 +77,45 @@ def refuse_not_drawn(root, error: Refusal) -> None:
                                      "print (the face would print without it)",
                                  "a plain colour or gradient, or the pattern drawn as shapes or an image")
 
+# SVG 1.1's and SVG 2's element names (https://www.w3.org/TR/SVG11/eltindex.html), and the flowed
+# text of the SVG 1.2 draft Inkscape 0.92 saved: another name in the SVG namespace is no SVG element.
+SVG_ELEMENTS = frozenset((
+    "a altGlyph altGlyphDef altGlyphItem animate animateColor animateMotion animateTransform circle clipPath "
+    "color-profile cursor defs desc discard ellipse feBlend feColorMatrix feComponentTransfer feComposite "
+    "feConvolveMatrix feDiffuseLighting feDisplacementMap feDistantLight feDropShadow feFlood feFuncA feFuncB "
+    "feFuncG feFuncR feGaussianBlur feImage feMerge feMergeNode feMorphology feOffset fePointLight "
+    "feSpecularLighting feSpotLight feTile feTurbulence filter font font-face font-face-format font-face-name "
+    "font-face-src font-face-uri foreignObject g glyph glyphRef hkern image line linearGradient marker mask "
+    "metadata missing-glyph mpath path pattern polygon polyline radialGradient rect script set stop style svg "
+    "switch symbol text textPath title tref tspan use view vkern flowRoot flowRegion flowPara flowSpan flowDiv").split())
+# SVG elements that draw content which neither the converter nor svglib (2.3: it passes over any name
+# it has no converter for) draws: a face holding one would print without it.
+_CONTENT_NOT_DRAWN = {"foreignObject": "the content as SVG shapes and <text>, or as a picture (<image>)",
+                      "flowRoot": "the flowed text as plain text (Inkscape: Text > Convert to Text) or as paths "
+                                  "(Path > Object to Path), or a textbox() in the template",
+                      "tref": "the text written out in the <text>"}
+# Where such an element prints nothing in any renderer, or only in a choice (an unused <defs>, a
+# filter's primitives; <switch>'s fallback for a <foreignObject>, as draw.io writes it).
+_NOT_RENDERED_UNDER = ("defs", "filter", "mask", "pattern", "marker", "switch")
+
+
+def refuse_unknown_element(el, name: str, drawn: frozenset[str], error: Refusal) -> None:
+    """An error for ``el``, an element of the SVG namespace named ``name`` that the converter does
+    not draw, where nothing of it would print: a name that is no SVG element (a typo, ``<circel>``:
+    a browser draws nothing of it either, without a word), or a ``<foreignObject>`` (HTML in the
+    SVG) or flowed text, which a browser or Inkscape draws and svglib leaves out. Any other (a
+    ``<style>``, ``<textPath>``) the caller leaves to svglib. ``drawn``: the names pnpgen draws."""
+    if any(local_name(a) in _NOT_RENDERED_UNDER for a in el.iterancestors()):
+        return
+    if name not in SVG_ELEMENTS:
+        raise error(el, f"is not an SVG element, so nothing of it prints (a browser draws nothing of it "
+                        f"either){suggest(name, drawn)}",
+                    "an element pnpgen draws: " + ", ".join(sorted(drawn - {"stop", "title", "desc", "metadata"})))
+    if name in _CONTENT_NOT_DRAWN:
+        raise error(el, "is drawn by neither pnpgen nor svglib: the face would print without it",
+                    _CONTENT_NOT_DRAWN[name])
+
+
 def _refuse_undrawn_text(root, error: Refusal) -> None:
     """An error for text with a stroke, a gradient fill, a vertical writing-mode or a text
     decoration (its own or a group's around it): pnpgen sets text across and filled in a plain
@@ -127,12 +168,32 @@ def refuse_for_svglib(root, reason: str, error: Refusal) -> None:
                              f"{reason!r}, outside the converter's subset), does not place: the text would "
                              "print on its y", "the face within the converter's subset, or y as the baseline "
                              "and no dominant-baseline") from None
+    for el in _TEXTS(root):  # neither the converter nor svglib turns or stretches letters
+        for key, instead in _TEXT_ADJUSTED.items():
+            v = (el.get(key) or "").strip()
+            if v and not (key == "rotate" and all(n == 0 for n in _numbers(v))):
+                raise error(el, f"has {key}={v[:30]!r}, which pnpgen does not draw (nor svglib, which draws "
+                                 f"this face for it): the text would print {instead[0]}", instead[1]) from None
     for el in _MAY_BE_IGNORED(root):  # the converter spaces the letters; svglib does not
         v = (_set(props_of(el).get("letter-spacing")) or "").strip()
         if v and not harmless(v) and v != "initial":
             raise error(el, f"has letter-spacing={v[:30]!r}, which svglib, drawing this face (it uses "
                              f"{reason!r}, outside the converter's subset), does not draw: the letters would "
                              "print unspaced", _INSTEAD["letter-spacing"]) from None
+
+
+# Text attributes that neither draws (svglib 2.3 reads none of them): how the text would print, what to write.
+_TEXT_ADJUSTED = {"rotate": ("with its letters upright", "each letter a <text> of its own in a <g transform=\"rotate(…)\">"),
+                  "textLength": ("at its font's own width", "the font-size or letter-spacing that gives the width"),
+                  "lengthAdjust": ("at its font's own width", "the font-size or letter-spacing that gives the width")}
+
+
+def _numbers(value: str) -> list[float]:
+    """The numbers of a list attribute (``rotate="0 10"``); [1.0] for one that is unreadable (not 0)."""
+    try:
+        return [float(v) for v in value.replace(",", " ").split()]
+    except ValueError:
+        return [1.0]
 
 
 def _set(value: str | None) -> str | None:
