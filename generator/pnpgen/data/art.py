@@ -262,6 +262,7 @@ class ArtFolder:
                                  expected=f"{folder.name}/ a folder inside {base}/ (or a link to one there), not "
                                           "a link elsewhere", **_where_parts(where))
             quick = file_right_in(folder, rel, self.stamps) if self.stamps is not None else None
+            st: os.stat_result | None
             if quick is not None:  # a plain name of a regular file right in the folder (a thousand cards' art)
                 path, st = quick
             else:
