@@ -42,6 +42,7 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None, heading: str | Non
     """``warm``: engine/warm.py's rulebook process kept across builds (watch); ``heading``: watch's
     "fixed, built again", said once the build has succeeded and before its lines, as serve says it."""
     from pnpgen.data.formats import booklet_paper_for
+    from pnpgen.engine.cache import Cache
     from pnpgen.engine.fresh import sort_games
     from pnpgen.engine.options import BuildOptions, RulebookOptions
 
@@ -73,14 +74,15 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None, heading: str | Non
     own = _own_language(ws, slugs, args.lang)
     with progress(slugs, quiet, args.verbose) as say:
         states: dict = {}  # the games' states, read once for the check and the build (engine/cache.py)
-        outcomes, todo = sort_games(ws, slugs, options, out_root, rulebook, own, states)
+        hashes = Cache(out_root).hashes  # the files' hashes by their stamps, one table for both (read on first use)
+        outcomes, todo = sort_games(ws, slugs, options, out_root, rulebook, own, states, hashes)
         if todo:  # the stages load only when a game is to be built
             from pnpgen.engine.run import run_build
 
             if getattr(args, "own_process", False):
                 _imports_set_aside()
             outcomes = run_build(ws, slugs, options, out_root, rulebook, say=say, sorted_games=(outcomes, todo),
-                                 warm=warm, own_language=own, states=states)
+                                 warm=warm, own_language=own, states=states, hashes=hashes)
     if heading:
         _say(heading)
     for o in outcomes:

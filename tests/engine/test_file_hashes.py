@@ -86,3 +86,50 @@ def test_an_edit_reads_no_art_file_it_knows(tmp_path, monkeypatch):
     read = reads_under(monkeypatch, art)
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     assert read == [art / "a.png"]  # the edited card's picture, drawn again; not b.png, not hashed to fingerprint
+
+
+def test_a_hash_learned_in_the_instant_of_a_change_is_learned_again_while_its_file_keeps_its_stamp(tmp_path, monkeypatch):
+    """``learn_again``, after a build's commit: what fingerprinting the inputs again taught the table."""
+    import time
+
+    kept, changed, old = tmp_path / "kept.txt", tmp_path / "changed.txt", tmp_path / "old.txt"
+    for path in (kept, changed, old):
+        path.write_bytes(b"one")
+    hashes = FileHashes(tmp_path / ".cache")
+    for path in (kept, changed):
+        hashes.learn(path, path.stat(), f"h-{path.stem}")
+    hashes.wrote(old, "h-old")
+    assert hashes.get(kept) is None and hashes.get(changed) is None  # within RACY_NS of their change
+    changed.write_bytes(b"two!")  # a new stamp: its entry is not the file's
+    later = time.time_ns() + 3 * FileHashes.RACY_NS
+    monkeypatch.setattr(time, "time_ns", lambda: later)
+    hashes.learn_again()
+    assert hashes.get(kept) == "h-kept"
+    assert hashes.get(changed) is None
+    assert hashes._known[str(old)][5] != later  # pnpgen's own file: trusted already, left as it was
+    hashes.save()
+    assert FileHashes(tmp_path / ".cache").get(kept) == "h-kept"
+
+
+def test_the_check_and_the_build_share_one_table_of_hashes(tmp_path, monkeypatch):
+    """The up-to-date check's table is the build's: read once, the inputs not fingerprinted again
+    after the commit, and what the check learned (the edited deck's hash) kept for the next run."""
+    import hashlib
+
+    from pnpgen.engine import fingerprint as fp
+    from pnpgen.engine import run as engine_run
+
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    deck = ws / "data/test/decks/cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("本文カード1", "本文カード一"), encoding="utf-8")
+    reads: list[Path] = []
+    real_read = FileHashes._read
+    monkeypatch.setattr(FileHashes, "_read", lambda self: reads.append(self.path) or real_read(self))
+    again: list[object] = []
+    monkeypatch.setattr(engine_run, "fingerprint", lambda *a, **k: again.append(a) or fp.fingerprint(*a, **k))
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    assert reads == [ws / "build/.cache/hashes/files.json"]  # read once, by the check
+    assert again == []  # nothing fingerprinted after the commit
+    table = FileHashes(ws / "build/.cache")
+    assert table._known[str(deck)][4] == hashlib.sha256(deck.read_bytes()).hexdigest()

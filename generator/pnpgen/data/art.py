@@ -42,7 +42,17 @@ from urllib.parse import unquote
 from lxml import etree
 
 from pnpgen.data.picturebytes import checked_whole, picture_hash
-from pnpgen.errors import InputError, Where, contained, leads_out, parser_said, place, within, written_alike
+from pnpgen.errors import (
+    InputError,
+    Where,
+    contained,
+    file_right_in,
+    leads_out,
+    parser_said,
+    place,
+    within,
+    written_alike,
+)
 from pnpgen.litter import is_litter
 from pnpgen.memo import Memo, Stamps
 from pnpgen.messages import counted
@@ -176,6 +186,19 @@ class Sizes:
             pass
 
 
+def _stat_of(path: Path, stamps: Stamps | None) -> os.stat_result | None:
+    """``path``'s stat (one: is it a file, how big), or None where it is not there, as Path.is_file
+    says False (an unreadable folder is told as before)."""
+    try:
+        return stamps.of(path) if stamps is not None else path.stat()
+    except OSError as e:
+        if e.errno not in _NOT_THERE:
+            raise
+        return None
+    except ValueError:
+        return None
+
+
 class ArtFolder:
     """The art of one game, each file measured and converted once (cached by content hash)."""
 
@@ -238,15 +261,13 @@ class ArtFolder:
                 raise InputError(f"{rel!r} is outside {base.name}/: {folder.name}/ is a link leading out of it", key=key,
                                  expected=f"{folder.name}/ a folder inside {base}/ (or a link to one there), not "
                                           "a link elsewhere", **_where_parts(where))
-            path = contained(rel, folder, key, where, self.stamps)
-            try:  # (one stat: is it a file, how big)
-                st: os.stat_result | None = self.stamps.of(path) if self.stamps is not None else path.stat()
-            except OSError as e:  # not there, as Path.is_file says False (an unreadable folder is told as before)
-                if e.errno not in _NOT_THERE:
-                    raise
-                st = None
-            except ValueError:
-                st = None
+            quick = file_right_in(folder, rel, self.stamps) if self.stamps is not None else None
+            st: os.stat_result | None
+            if quick is not None:  # a plain name of a regular file right in the folder (a thousand cards' art)
+                path, st = quick
+            else:
+                path = contained(rel, folder, key, where, self.stamps)
+                st = _stat_of(path, self.stamps)
             if st is not None and S_ISREG(st.st_mode):
                 size = st.st_size
                 if size > MAX_ART_BYTES:  # read whole where it is checked and hashed: gigabytes of memory

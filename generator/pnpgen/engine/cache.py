@@ -164,7 +164,7 @@ States = dict[Path, tuple[bytes, GameState | None]]  # a state file → its byte
 class Cache:
     """``<out>/.cache``: one state file per game, one file per converted face."""
 
-    def __init__(self, out_root: Path, states: States | None = None):
+    def __init__(self, out_root: Path, states: States | None = None, hashes: FileHashes | None = None):
         self.root = out_root / ".cache"
         # each game's state as read (its bytes, what they say), shared by the build's caches: a build
         # read a thousand cards' state three times (up to date? what did the last build make? which
@@ -181,7 +181,9 @@ class Cache:
         # an art file as it is is not copied into the cache — a face found by its key (which holds
         # the hashes of the files it shows) reads it from the art file.
         self.art_files: dict[str, Path] = {}
-        self._hashes: FileHashes | None = None
+        # the table of files' hashes, shared by the check and the build of one run (``hashes``): it
+        # was read by each, and the inputs fingerprinted again after the commit for the build's to learn the check's
+        self._hashes: FileHashes | None = hashes
         self.stamps = Stamps()  # each file's stat, asked of the disk once in this build
         # each pack read (its records' lines, the values decoded), so writing the pack again
         # encodes only the records made since (``pack_entry``)

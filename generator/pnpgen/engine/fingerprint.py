@@ -13,6 +13,7 @@ import errno
 import hashlib
 import json
 import os
+import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -208,17 +209,30 @@ class FileHashes:
 
     def __init__(self, cache_root: Path) -> None:
         self.path = cache_root / "hashes" / "files.json"
-        self._known: dict[str, list] = {}
+        self._table: dict[str, list] | None = None  # read on first use: after a killed commit is finished
+        self._loading = threading.Lock()  # (first used on the hashing threads, it is read once)
         self._dirty = False
+        self._learned: set[str] = set()  # the paths whose hash this run learned by reading their content
+
+    @property
+    def _known(self) -> dict[str, list]:
+        if self._table is None:
+            with self._loading:
+                if self._table is None:
+                    self._table = self._read()
+        return self._table
+
+    def _read(self) -> dict[str, list]:
         try:  # a header line (format, the seal of the text), then the table: one another machine wrote is not read
             head, _, text = read_record(self.path).partition(b"\n")
             outer = json.loads(head)
             files = json.loads(text) if outer.get("format") == 2 and outer.get("check") == seal(text) else None
             if isinstance(files, dict):
-                self._known = {k: v for k, v in files.items() if isinstance(v, list) and len(v) == 7
-                               and all(type(n) is int for n in (*v[:4], *v[5:])) and isinstance(v[4], str)}
+                return {k: v for k, v in files.items() if isinstance(v, list) and len(v) == 7
+                        and all(type(n) is int for n in (*v[:4], *v[5:])) and isinstance(v[4], str)}
         except (OSError, ValueError, AttributeError):
             pass
+        return {}
 
     @staticmethod
     def _stamp(st: os.stat_result) -> list[int]:
@@ -238,7 +252,28 @@ class FileHashes:
 
     def learn(self, path: Path, st: os.stat_result, digest: str, wrote: bool = False) -> None:
         self._known[str(path)] = [*self._stamp(st), digest, time.time_ns(), 1 if wrote else 0]
+        if not wrote:
+            self._learned.add(str(path))
         self._dirty = True
+
+    def learn_again(self) -> None:
+        """Each hash this run learned too soon after its file's last change to be trusted
+        (``RACY_NS``), learned again now, while the file keeps the stamp its content was read at:
+        what fingerprinting the inputs again after a build's commit taught the table (their hashes
+        known in this process by the same stamps), without listing and looking up every file. A
+        file changed since keeps its old entry, which its new stamp does not match (read then)."""
+        for name in sorted(self._learned):
+            entry = self._known.get(name)
+            if entry is None or entry[6] or entry[5] - entry[1] >= self.RACY_NS:
+                continue
+            try:
+                st = os.stat(name)
+            except (OSError, ValueError):
+                continue
+            if entry[:4] == self._stamp(st):
+                self._known[name] = [*entry[:5], time.time_ns(), 0]
+                self._dirty = True
+        self._learned.clear()
 
     def wrote(self, path: Path, digest: str) -> None:
         """``path`` now holds bytes pnpgen wrote, whose hash is ``digest``."""

@@ -13,7 +13,7 @@ from typing import Any
 
 from pnpgen.data.workspace import Workspace, printer_profiles
 from pnpgen.engine.cache import Cache, States
-from pnpgen.engine.fingerprint import BIG_FILE, big_file_stamp, fingerprint, font_files
+from pnpgen.engine.fingerprint import BIG_FILE, FileHashes, big_file_stamp, fingerprint, font_files
 from pnpgen.engine.options import BuildOptions, RulebookOptions
 from pnpgen.engine.output import build_lock, claim
 from pnpgen.engine.transaction import recover
@@ -159,13 +159,14 @@ def finish_killed_commit(out_root: Path, cache: Cache | None = None) -> None:
 def sort_games(ws: Workspace, slugs: list[str], given: BuildOptions, out_root: Path,
                rulebook: RulebookOptions | None,
                own_language: frozenset[str] = frozenset(),
-               states: States | None = None) -> tuple[list[GameOutcome], list[tuple[str, str]]]:
+               states: States | None = None, hashes: FileHashes | None = None,
+               ) -> tuple[list[GameOutcome], list[tuple[str, str]]]:
     """The outcomes of the games that are up to date, and (slug, fingerprint of its inputs) of
     each game to build. The output folder is claimed (``output.claim``) and a commit a killed
     run left is finished first. ``states``: where the states read are kept for the build
-    (``Cache.states``)."""
+    (``Cache.states``); ``hashes``: the table of files' hashes the build goes on with (``Cache.hashes``)."""
     claim(out_root, ws.input_folders)
-    cache = Cache(out_root, states)
+    cache = Cache(out_root, states, hashes)
     finish_killed_commit(out_root, cache)
     cache.refuse_links()
     fresh: list[GameOutcome] = []

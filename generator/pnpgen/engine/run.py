@@ -27,7 +27,7 @@ from pnpgen.engine import bookkey, history
 from pnpgen.engine.cache import Cache, GameState, States, as_written, recorded
 from pnpgen.engine.changes import PRINTER_CHANGED, change_report, snapshot
 from pnpgen.engine.export import exports_made
-from pnpgen.engine.fingerprint import fingerprint
+from pnpgen.engine.fingerprint import FileHashes, fingerprint
 from pnpgen.engine.fresh import GameOutcome, edition, for_game, inputs_of, sort_games
 from pnpgen.engine.fresh import out_dir as game_out_dir
 from pnpgen.engine.game import BuildResult, booklet_paper, build_game, render_inputs, saved_again
@@ -48,15 +48,19 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
               rulebook: RulebookOptions | None, say: Callable[[str], None] = lambda s: None,
               sorted_games: tuple[list[GameOutcome], list[tuple[str, str]]] | None = None,
               warm: Warm | None = None, own_language: frozenset[str] = frozenset(),
-              states: States | None = None) -> list[GameOutcome]:
+              states: States | None = None, hashes: FileHashes | None = None) -> list[GameOutcome]:
     """Build ``slugs`` into ``out_root/<slug>/``; nothing is written unless every game succeeds.
     Games are built side by side in worker processes when there are cores for it.
     ``sorted_games``: ``fresh.sort_games`` already asked (else it is asked here: it claims the
     folder and finishes a commit a killed run left). ``warm``: a rulebook process kept across
     builds (watch, serve). ``own_language``: the games whose default language --lang names.
-    ``states``: the games' states as ``sort_games`` read them (``Cache.states``)."""
-    cache = Cache(out_root, states)
-    fresh, todo = sorted_games or sort_games(ws, slugs, options, out_root, rulebook, own_language, cache.states)
+    ``states``: the games' states as ``sort_games`` read them (``Cache.states``); ``hashes``: the
+    table of files' hashes it fingerprinted the inputs with (``Cache.hashes``)."""
+    cache = Cache(out_root, states, hashes)
+    # one table of files' hashes for the check and the build (given with sorted_games, else made here)
+    shared = hashes is not None or sorted_games is None
+    fresh, todo = sorted_games or sort_games(ws, slugs, options, out_root, rulebook, own_language, cache.states,
+                                             cache.hashes)
     outcomes = list(fresh)
     if not todo:
         return outcomes
@@ -80,7 +84,8 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
                 done = {futures[f]: f.result() for f in futures}
                 built = [done[slug] for slug, _ in todo]  # in the order asked, whatever finished first
         else:
-            built = [_build_one(job, say, warm, cache.states, staging, collector) for job in jobs]
+            built = [_build_one(job, say, warm, cache.states, staging, collector, cache.hashes if shared else None)
+                     for job in jobs]
         files: dict[Path, bytes | PdfFile] = dict(mark(out_root))
         stale: list[Path] = []
         for outcome, write, gone in built:
@@ -92,8 +97,11 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
             remove_stray_temps([cache.root, *(out_root / slug for slug in slugs)], out_root)  # an older pnpgen's
             written = set(commit(out_root, files, stale, staging))  # one transaction: the old set or the new one
             cache.prune()  # entries no game's current state uses (this build's states are written)
-            for slug, _ in todo:  # the inputs' hashes, known in this process since they were fingerprinted
-                fingerprint(inputs_of(ws, slug), None, cache.hashes, ws.fonts)
+            if shared and not (options.jobs > 1 and len(todo) > 1):  # the check's table is the build's
+                cache.hashes.learn_again()
+            else:  # the inputs' hashes, known in this process since they were fingerprinted (the check's, a worker's)
+                for slug, _ in todo:
+                    fingerprint(inputs_of(ws, slug), None, cache.hashes, ws.fonts)
             built_dirs = [o.out_dir for o, _, _ in built]
             for path, data in files.items():  # the next run knows these files by their stamps, unread
                 if any(d in path.parents for d in built_dirs):
@@ -164,17 +172,18 @@ def _stage_early(staging: Staging, files: dict[Path, bytes | PdfFile]) -> None:
 
 def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | None = None,
                states: States | None = None, staging: Staging | None = None, collector: Collector | None = None,
-               ) -> tuple[GameOutcome, dict[Path, bytes | PdfFile], list[Path]]:
+               hashes: FileHashes | None = None) -> tuple[GameOutcome, dict[Path, bytes | PdfFile], list[Path]]:
     """One game, in memory: its outcome, the files to write (outputs, manifest, cache) and the
     files of its last build that it no longer makes. ``states``: the states read so far
     (``Cache.states``); ``staging``: where its big documents are copied from the moment they are made;
     ``collector``: the run's, paused from when the faces are ready and left so (else one of the
-    game's own, on again when its documents are made: a worker process's)."""
+    game's own, on again when its documents are made: a worker process's); ``hashes``: the run's
+    table of files' hashes (else read here)."""
     ws, slug, inputs, options, rulebook, out_root = job
     if collector is not None:  # (an earlier game's sheets paused it): reading and converting faces makes cycles
         collector.resume()
     out_dir = game_out_dir(out_root, slug, options)
-    cache = Cache(out_root, states)
+    cache = Cache(out_root, states, hashes)
     say(f"{slug}: building")
     ed = edition(slug, options)  # the game in its language: the cache's name for this build
     before = cache.state(ed)
