@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from pnpgen.data.art import plain_cmyk
+from pnpgen.data.pixels import plain_cmyk
 from pnpgen.pdf import raster
 
 W, H = 24, 16

@@ -42,6 +42,7 @@ from urllib.parse import unquote
 from lxml import etree
 
 from pnpgen.data.picturebytes import checked_whole, picture_hash
+from pnpgen.data.pixels import opaque_rgb, plain_cmyk, srgb_as_is
 from pnpgen.errors import (
     InputError,
     Where,
@@ -718,7 +719,7 @@ def print_bytes(raw: bytes, background: str = "ffffff", name: str = "image", whe
         if im.width * im.height > MAX_ART_PIXELS:  # never decoded: a bomb's pixels take gigabytes
             raise _too_big(name, im.width, im.height, "href", where)
         upright = orientation(im) in (None, 1)
-        as_it_is = (im.format == "JPEG" and (im.mode == "L" or im.mode == "RGB" and _srgb(im))) or (
+        as_it_is = (im.format == "JPEG" and (im.mode == "L" or im.mode == "RGB" and srgb_as_is(im))) or (
             im.format == "PNG" and im.mode == "RGB" and "transparency" not in im.info and "icc_profile" not in im.info)
         if as_it_is and upright:  # PDF shows it as it is: the file itself, not decoded here
             broken = checked_whole(raw, im.format or "")  # (nor by the PDF's reader, when its data is not whole)
@@ -728,75 +729,10 @@ def print_bytes(raw: bytes, background: str = "ffffff", name: str = "image", whe
             return raw
         im = ImageOps.exif_transpose(plain_cmyk(im))
         r, g, b = (int(background[i : i + 2], 16) for i in (0, 2, 4))
-        im = _rgb(im, (r, g, b))
+        im = opaque_rgb(im, (r, g, b))
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError) as e:
         raise InputError(f"cannot read the image {name}: {_unreadable(e)}", key="href",
                          expected="a PNG, JPEG or WebP file that an image viewer opens", **_where_parts(where)) from None
     buf = io.BytesIO()
     im.save(buf, "PNG")
     return buf.getvalue()
-
-
-def plain_cmyk(im: Image.Image) -> Image.Image:
-    """A CMYK JPEG's inks as its file holds them. Pillow reads every CMYK JPEG's samples
-    inverted, as Photoshop writes them under Adobe's APP14 marker; one without the marker holds
-    them plain (0: no ink), as libjpeg writes and a PDF's readers (pdfium, Ghostscript) take
-    them, so Pillow's reading of it is turned back. Any other picture as it is."""
-    from PIL import ImageChops
-
-    if im.mode != "CMYK" or im.format != "JPEG" or "adobe" in im.info:
-        return im
-    out = ImageChops.invert(im)
-    out.info = dict(im.info)  # (its ICC profile, its EXIF orientation)
-    return out
-
-
-def _srgb(im: Image.Image) -> bool:
-    """Whether a picture's numbers are sRGB as they are: no colour profile, or an sRGB one. A PDF
-    shows DeviceRGB numbers as sRGB, so an Adobe RGB or Display P3 photo placed as it is printed its
-    greens and reds duller (and the CMYK export converted the wrong colours); such a picture is
-    converted through its profile, as a PNG with one is."""
-    from PIL import ImageCms
-
-    icc = im.info.get("icc_profile")
-    if not icc:
-        return True
-    try:
-        return "srgb" in ImageCms.getProfileDescription(ImageCms.ImageCmsProfile(io.BytesIO(icc))).lower()
-    except (ImageCms.PyCMSError, OSError):
-        return True  # an unusable profile: its numbers as they are, as the conversion would take them
-
-
-def eight_bit_grey(im: Image.Image) -> Image.Image:
-    """A 16-bit grey picture (Pillow's I;16) as 8-bit grey, its top 8 bits: Pillow's convert
-    clips such samples (40000 of 65535 turns white); any other picture as it is."""
-    if im.mode in ("I;16", "I;16B", "I;16L", "I"):
-        return im.convert("I").point(lambda v: v / 256).convert("L")
-    return im
-
-
-def _rgb(im: Image.Image, background: tuple[int, int, int]) -> Image.Image:
-    """Any Pillow image → 8-bit RGB with no alpha and no metadata."""
-    from PIL import Image, ImageCms
-
-    icc = im.info.get("icc_profile")
-    im = eight_bit_grey(im)
-    if im.mode == "P" or "transparency" in im.info:
-        im = im.convert("RGBA")
-    if im.mode in ("RGBA", "LA", "PA", "La", "RGBa"):
-        im = im.convert("RGBA")
-        ground = Image.new("RGBA", im.size, background + (255,))
-        ground.alpha_composite(im)
-        im = ground
-    if icc and im.mode in ("RGB", "RGBA", "CMYK", "L"):
-        try:  # colours as the file's profile means them, in sRGB
-            profile = ImageCms.ImageCmsProfile(io.BytesIO(icc))
-            converted = ImageCms.profileToProfile(im.convert("RGB") if im.mode == "RGBA" else im, profile,
-                                                  ImageCms.createProfile("sRGB"), outputMode="RGB")
-            if converted is not None:
-                im = converted
-        except (ImageCms.PyCMSError, OSError):
-            pass  # an unusable profile: the plain conversion below
-    out = im.convert("RGB")
-    out.info = {}
-    return out

@@ -244,7 +244,7 @@ class InkTally:
 def as_printed(pixels, image):
     """Pillow's reading of a DeviceCMYK JPEG's pixels (0–255) as the inks the PDF prints: Pillow
     reads every CMYK JPEG's samples inverted (Adobe's way), which a Decode of [1 0 …] prints; a
-    JPEG placed without one (no Adobe marker: data/art.py plain_cmyk) prints its samples themselves."""
+    JPEG placed without one (no Adobe marker: data/pixels.py plain_cmyk) prints its samples themselves."""
     return 255 - pixels if samples_inverted(image) else pixels
 
 

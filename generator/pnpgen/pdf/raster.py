@@ -28,8 +28,8 @@ from functools import lru_cache, partial
 from pathlib import Path
 
 from pnpgen.atomic import Stores, read_record, store
-from pnpgen.data.art import eight_bit_grey, plain_cmyk
 from pnpgen.data.picturebytes import picture_hash
+from pnpgen.data.pixels import eight_bit_grey, plain_cmyk
 from pnpgen.memo import Memo
 from pnpgen.pdf.assemble import SourceChanged, Stored
 from pnpgen.svg.artwork import Art

@@ -1,0 +1,76 @@
+"""A picture's pixels as print takes them: a CMYK JPEG's inks as its file holds them, a 16-bit
+grey as 8 bits, any picture as opaque sRGB over a background colour (its colour profile applied):
+what data/art.py's print-ready bytes and pdf/raster.py's rasters share."""
+
+from __future__ import annotations
+
+import io
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+
+def plain_cmyk(im: Image.Image) -> Image.Image:
+    """A CMYK JPEG's inks as its file holds them. Pillow reads every CMYK JPEG's samples
+    inverted, as Photoshop writes them under Adobe's APP14 marker; one without the marker holds
+    them plain (0: no ink), as libjpeg writes and a PDF's readers (pdfium, Ghostscript) take
+    them, so Pillow's reading of it is turned back. Any other picture as it is."""
+    from PIL import ImageChops
+
+    if im.mode != "CMYK" or im.format != "JPEG" or "adobe" in im.info:
+        return im
+    out = ImageChops.invert(im)
+    out.info = dict(im.info)  # (its ICC profile, its EXIF orientation)
+    return out
+
+
+def srgb_as_is(im: Image.Image) -> bool:
+    """Whether a picture's numbers are sRGB as they are: no colour profile, or an sRGB one. A PDF
+    shows DeviceRGB numbers as sRGB, so an Adobe RGB or Display P3 photo placed as it is printed its
+    greens and reds duller (and the CMYK export converted the wrong colours); such a picture is
+    converted through its profile, as a PNG with one is."""
+    from PIL import ImageCms
+
+    icc = im.info.get("icc_profile")
+    if not icc:
+        return True
+    try:
+        return "srgb" in ImageCms.getProfileDescription(ImageCms.ImageCmsProfile(io.BytesIO(icc))).lower()
+    except (ImageCms.PyCMSError, OSError):
+        return True  # an unusable profile: its numbers as they are, as the conversion would take them
+
+
+def eight_bit_grey(im: Image.Image) -> Image.Image:
+    """A 16-bit grey picture (Pillow's I;16) as 8-bit grey, its top 8 bits: Pillow's convert
+    clips such samples (40000 of 65535 turns white); any other picture as it is."""
+    if im.mode in ("I;16", "I;16B", "I;16L", "I"):
+        return im.convert("I").point(lambda v: v / 256).convert("L")
+    return im
+
+
+def opaque_rgb(im: Image.Image, background: tuple[int, int, int]) -> Image.Image:
+    """Any Pillow image → 8-bit RGB with no alpha and no metadata."""
+    from PIL import Image, ImageCms
+
+    icc = im.info.get("icc_profile")
+    im = eight_bit_grey(im)
+    if im.mode == "P" or "transparency" in im.info:
+        im = im.convert("RGBA")
+    if im.mode in ("RGBA", "LA", "PA", "La", "RGBa"):
+        im = im.convert("RGBA")
+        ground = Image.new("RGBA", im.size, background + (255,))
+        ground.alpha_composite(im)
+        im = ground
+    if icc and im.mode in ("RGB", "RGBA", "CMYK", "L"):
+        try:  # colours as the file's profile means them, in sRGB
+            profile = ImageCms.ImageCmsProfile(io.BytesIO(icc))
+            converted = ImageCms.profileToProfile(im.convert("RGB") if im.mode == "RGBA" else im, profile,
+                                                  ImageCms.createProfile("sRGB"), outputMode="RGB")
+            if converted is not None:
+                im = converted
+        except (ImageCms.PyCMSError, OSError):
+            pass  # an unusable profile: the plain conversion below
+    out = im.convert("RGB")
+    out.info = {}
+    return out
