@@ -450,3 +450,20 @@ def test_a_deck_that_prints_nothing_is_no_shop_file_and_named_with_deck_exits_2(
     assert run(root, "export", "--game", "test", "--preset", "doujin-pieces", "--deck", "board") == 2
     err = capsys.readouterr().err
     assert "deck 'board' prints nothing: every piece is parked (count: 0)" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("preset", ["doujin", "tabletopsimulator", "thegamecrafter"])
+def test_a_game_that_prints_nothing_is_one_line_exit_2_in_every_preset(tmp_path, capsys, preset):
+    """hostile25: every piece of every deck parked (a game set aside, its rulebook's pictures
+    only), or no deck at all: every export preset ended in an IndexError traceback (no deck was
+    left out to name). One line, exit 2, the last export's files kept."""
+    root = make_workspace(tmp_path / "ws", deck=CARDS.replace("count: 4", "count: 0").replace("count: 2", "count: 0"))
+    assert run(root, "export", "--game", "test", "--preset", preset, "--fit", "scale") == 2
+    err = capsys.readouterr().err
+    assert "data/test/decks: --game: game 'test' prints nothing for " in err and \
+        "every piece of its decks is parked (count: 0): cards (expected a piece with a count of 1 or more" in err, err
+    assert "Traceback" not in err and not (root / "build" / "test" / preset).exists()
+    (root / "data" / "test" / "decks" / "cards.yaml").unlink()
+    assert run(root, "export", "--game", "test", "--preset", preset) == 2
+    err = capsys.readouterr().err
+    assert "prints nothing for" in err and ": it has no deck" in err and "Traceback" not in err, err
