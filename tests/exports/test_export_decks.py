@@ -416,6 +416,27 @@ def test_an_export_of_one_deck_leaves_the_other_decks_files_as_they_are(tmp_path
     assert "kept" not in json.loads((out / "export.json").read_text(encoding="utf-8"))
 
 
+def test_a_deck_export_removes_the_files_of_a_deck_renamed_or_parked_since(tmp_path):
+    """hostile25: market.yaml renamed bazaar.yaml between exports, `--deck bazaar` kept market.pdf
+    (another deck's, by the record) beside bazaar.pdf: the folder sent to the shop printed the
+    deck twice. A deck the game no longer has, or whose every piece is parked now, owns nothing
+    kept; a deck still printing keeps its files."""
+    root = _harbor(tmp_path, market=CARDS.replace("name: ", "name: 市場", 1),
+                   fish=CARDS.replace("name: ", "name: 魚市", 1))
+    out = root / "build" / "test" / "doujin"
+    args = ("export", "--game", "test", "--preset", "doujin", "--colour", "rgb")
+    assert run(root, *args) == 0
+    decks = root / "data" / "test" / "decks"
+    (decks / "market.yaml").rename(decks / "bazaar.yaml")
+    fish = decks / "fish.yaml"
+    fish.write_text(re.sub(r"count: \d+", "count: 0", fish.read_text(encoding="utf-8")), encoding="utf-8")
+    cards = (out / "cards.pdf").read_bytes()
+    assert run(root, *args, "--deck", "bazaar") == 0
+    assert sorted(p.name for p in out.iterdir()) == ["bazaar.pdf", "cards.pdf", "export.json", "order.csv", "test-contact.png"]
+    assert (out / "cards.pdf").read_bytes() == cards
+    assert json.loads((out / "export.json").read_text(encoding="utf-8"))["kept"] == ["cards.pdf"]
+
+
 def test_a_deck_that_prints_nothing_is_no_shop_file_and_named_with_deck_exits_2(tmp_path, capsys):
     """A deck of parked pieces only (a picture for the rulebook, a deck set aside): the pieces
     preset stopped with a pdfium traceback on its empty pages (a designer trial); it is passed
@@ -429,3 +450,20 @@ def test_a_deck_that_prints_nothing_is_no_shop_file_and_named_with_deck_exits_2(
     assert run(root, "export", "--game", "test", "--preset", "doujin-pieces", "--deck", "board") == 2
     err = capsys.readouterr().err
     assert "deck 'board' prints nothing: every piece is parked (count: 0)" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("preset", ["doujin", "tabletopsimulator", "thegamecrafter"])
+def test_a_game_that_prints_nothing_is_one_line_exit_2_in_every_preset(tmp_path, capsys, preset):
+    """hostile25: every piece of every deck parked (a game set aside, its rulebook's pictures
+    only), or no deck at all: every export preset ended in an IndexError traceback (no deck was
+    left out to name). One line, exit 2, the last export's files kept."""
+    root = make_workspace(tmp_path / "ws", deck=CARDS.replace("count: 4", "count: 0").replace("count: 2", "count: 0"))
+    assert run(root, "export", "--game", "test", "--preset", preset, "--fit", "scale") == 2
+    err = capsys.readouterr().err
+    assert "data/test/decks: --game: game 'test' prints nothing for " in err and \
+        "every piece of its decks is parked (count: 0): cards (expected a piece with a count of 1 or more" in err, err
+    assert "Traceback" not in err and not (root / "build" / "test" / preset).exists()
+    (root / "data" / "test" / "decks" / "cards.yaml").unlink()
+    assert run(root, "export", "--game", "test", "--preset", preset) == 2
+    err = capsys.readouterr().err
+    assert "prints nothing for" in err and ": it has no deck" in err and "Traceback" not in err, err

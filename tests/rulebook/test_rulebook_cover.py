@@ -56,3 +56,18 @@ def test_an_english_games_bare_cover_is_said_with_the_word_its_edition_prints(tm
     assert run(ws, "build", "--game", "test", "--jobs", "1") == 0
     out = capsys.readouterr().out
     assert "each deck's first piece holds a placeholder, TBD or no art yet: cards: Comet)" in out, out
+
+
+def test_a_deck_that_prints_nothing_is_never_on_the_cover(tmp_path, capsys):
+    """hostile25: a deck of parked cards (count: 0, set aside) whose first card is settled was the
+    cover's picture while the cards that are in the box hold placeholders: the cover showed a card
+    no copy of the game has. It is passed over, and the bare cover said of the decks that print."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: 彗星, text: 未定}\n")
+    (ws / "data" / "test" / "decks" / "more.yaml").write_text(
+        "name: 予備\nlayout: {extends: card-poker, boxes: {art: null}}\npieces:\n  - {title: 流星, text: 本文, count: 0}\n",
+        encoding="utf-8")
+    (ws / "data" / "test" / "draft.txt").write_text(DRAFT, encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--jobs", "1") == 0
+    out = capsys.readouterr().out
+    assert "(none on the cover: each deck's first piece holds a placeholder, 未定 or no art yet: cards: 彗星)" in out, out
+    assert "流星" not in texts(ws / "build" / "test" / "rulebook.pdf")[0]

@@ -160,6 +160,8 @@ def test_a_number_too_long_for_python_is_told_plainly(tmp_path, capsys, key):
               "(YAML reads a ',' in {…} as the next entry's) (expected the digits alone: count: 1000)"),
     ("2,050,000", "the comma of a thousands separator ended the number of 'count' (YAML reads a ',' in {…} as the "
                   "next entry's) (expected the digits alone: count: 2050000)"),
+    ("1,000,000", "pieces.1.0: the comma of a thousands separator ended the number of 'count' (YAML reads a ',' in {…} "
+                  "as the next entry's) (expected the digits alone: count: 1000000)"),  # hostile25: was 'duplicate key'
     ("1, 5", "pieces.1.5: unknown key in piece 1: the ', ' before it ended the text of 'count' (expected the text in "
              "quotes: count: \"1, 5\")"),  # no thousands comma: told as before
 ])

@@ -15,7 +15,7 @@ from pnpgen.data.art import SUFFIXES as ART_SUFFIXES
 from pnpgen.data.piecevalues import Source
 from pnpgen.data.spreadsheets import KIND_WORDS, SYNONYMS, more_renames, said_kind, said_translated
 from pnpgen.data.yamlhint import quoted
-from pnpgen.data.yamlsrc import Located
+from pnpgen.data.yamlsrc import Located, thousands_said
 from pnpgen.errors import suggest
 from pnpgen.safetext import LINE_BREAKS
 
@@ -34,9 +34,8 @@ def checked_keys(doc: Source, mapping: Any, keypath: tuple, allowed, what: str, 
         if key not in allowed:
             cut = _cut_text(doc, mapping, keypath, key)
             if cut is not None and cut[2]:
-                raise doc.error(keypath + (key,), f"unknown key in {what}: the comma of a thousands separator ended "
-                                f"the number of {cut[0]!r} (YAML reads a ',' in {{…}} as the next entry's)",
-                                f"the digits alone: {cut[0]}: {cut[1]}", key=True)
+                said, write = thousands_said(cut[0], cut[1])
+                raise doc.error(keypath + (key,), f"unknown key in {what}: {said}", write, key=True)
             if cut is not None:
                 raise doc.error(keypath + (key,), f"unknown key in {what}: the ', ' before it ended the text of "
                                 f"{cut[0]!r}", f"the text in quotes: {cut[0]}: {quoted(cut[1])}", key=True)

@@ -427,6 +427,42 @@ def _mark(node: yaml.Node) -> tuple[int, int]:
     return node.start_mark.line + 1, node.start_mark.column + 1
 
 
+def thousands_said(name: str, digits: str) -> tuple[str, str]:
+    """What is said of a number written with thousands commas in braces (``{count: 1,000}``:
+    YAML reads 1 and a key 000), and what to write: data/mapkeys.py's unknown key, or here a key
+    read twice (``1,000,000``)."""
+    return (f"the comma of a thousands separator ended the number of {name!r} (YAML reads a ',' in {{…}} "
+            "as the next entry's)", f"the digits alone: {name}: {digits}")
+
+
+def _cut_number(pairs: list, at: int) -> tuple[str, str] | None:
+    """The key and the number in digits when the key ``at`` of a flow mapping's ``pairs`` is a
+    group of a number cut at its thousands commas (``gold: 1,000,000``), else None."""
+    first = at
+    while first > 0 and _group(pairs[first]) and _just_after(pairs[first - 1], pairs[first]):
+        first -= 1
+    name, number = pairs[first]
+    if first == at or not isinstance(name, yaml.ScalarNode) or not isinstance(number, yaml.ScalarNode) \
+            or number.style or not re.fullmatch(r"[0-9]{1,3}", number.value):
+        return None
+    end = first + 1
+    while end < len(pairs) and _group(pairs[end]) and _just_after(pairs[end - 1], pairs[end]):
+        end += 1  # (every group of the number: 1,000,000,000 is read twice at its second 000)
+    return name.value, number.value + "".join(k.value for k, _ in pairs[first + 1:end])
+
+
+def _just_after(before: tuple, pair: tuple) -> bool:
+    """Does the pair's key begin just after the comma that ends the pair ``before`` (``1,000``)?"""
+    return pair[0].start_mark.index == max(before[0].end_mark.index, before[1].end_mark.index) + 1
+
+
+def _group(pair: tuple) -> bool:
+    """Is the pair a key of three digits with no value (``000`` of ``1,000``)?"""
+    key, value = pair
+    return isinstance(key, yaml.ScalarNode) and not key.style and re.fullmatch(r"[0-9]{3}", key.value) is not None \
+        and isinstance(value, yaml.ScalarNode) and value.value == "" and not value.style  # (plain: None, or "" as libyaml says)
+
+
 def _error(doc: Located, node: yaml.Node, message: str, expected: str | None = None,
            keypath: Path_ = ()) -> InputError:
     line, col = _mark(node)
@@ -604,6 +640,9 @@ class _Builder:
             sub = keypath + (key,)
             if i >= len(pairs) - own:  # merged keys come first and may be overridden
                 if key in own_keys:
+                    cut = _cut_number(pairs, i)
+                    if cut is not None:  # {gold: 1,000,000}: YAML reads gold 1 and the key 000 twice
+                        raise _error(self.doc, key_node, *thousands_said(*cut), sub)
                     raise _error(self.doc, key_node, "duplicate key", "each key once per mapping", sub)
                 own_keys.add(key)
             self.doc.key_marks[sub] = _mark(key_node)

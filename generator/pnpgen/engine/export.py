@@ -241,12 +241,15 @@ def _kept(then: dict[str, Any], result: ExportResult, out: Path,
           named: set[str]) -> tuple[dict[str, tuple[str, str]], set[str]]:
     """What an export of the decks ``named`` (``--deck``) leaves of the last export's files: every
     file of another deck (never removed), and of them those still as written, by name, with their
-    hash and deck (recorded again). Nothing when every deck is exported."""
+    hash and deck (recorded again). Nothing when every deck is exported. A file of a deck the game
+    no longer has, or that prints nothing now (every piece parked), is no other deck's: a deck
+    renamed between exports left its old files beside its new ones, the shop's order twice."""
     owners, digests = then.get("owners"), then.get("files")
     if not named or not isinstance(owners, dict) or not isinstance(digests, dict):
         return {}, set()
+    printing = {deck.id for deck in result.game.decks if deck.count}
     others = {name for name, owner in owners.items() if isinstance(name, str) and isinstance(owner, str)
-              and owner and owner not in named and name not in result.files and safe_rel(name)}
+              and owner in printing and owner not in named and name not in result.files and safe_rel(name)}
     kept = {}
     for name in sorted(others):
         found = plain_file(out, name)

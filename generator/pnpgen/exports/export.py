@@ -433,6 +433,12 @@ def _fit_decks(ws: Workspace, game: Game, preset: Preset,
                              expected="a deck with copies to print, or a count in its deck file")
     # a deck that prints nothing (every piece parked: a picture for the book) is no file for the shop
     decks = decks or [d for d in game.decks if d.count]
+    if not decks:  # (no deck, or every piece parked: there was no deck to say was left out, and a traceback)
+        parked = ", ".join(d.id for d in game.decks)
+        raise InputError(f"game {game.slug!r} prints nothing for {preset.name}: "
+                         + (f"every piece of its decks is parked (count: 0): {parked}" if parked else "it has no deck"),
+                         path=f"data/{game.slug}/decks", key="--game",
+                         expected="a piece with a count of 1 or more in a deck file")
     fitted: dict[str, Fitted] = {}
     left_out: list[LeftOut] = []
     for deck in decks:
