@@ -318,7 +318,7 @@ def test_faces_showing_svg_art_change_only_with_that_art(tmp_path, capsys):
     """Vector art (``forest.svg``) is a picture like any other: an edit of another template or
     another art file leaves the sheets of the faces that show it as they were (it said "<piece>
     edited" for each and reprinted every sheet showing SVG art); the SVG itself, or a picture it
-    links, painted over is that piece's edit."""
+    links, painted over is that piece's edit, named by the file (the picture an SVG links too)."""
     from PIL import Image
 
     ws = workspace(tmp_path / "ws")
@@ -337,11 +337,11 @@ def test_faces_showing_svg_art_change_only_with_that_art(tmp_path, capsys):
     home = (ws / "build" / "test" / "cards.pdf").read_bytes()
     (ws / "templates" / "test" / "other.svg.j2").write_text("{# not used by the deck #}\n", encoding="utf-8")
     Image.new("RGB", (300, 200), (250, 200, 0)).save(art / "c.png")  # 札's picture repainted
-    assert report() == ["cards: 3 → 3 (札 edited); reprint cards.pdf: sheet 1 (pages 1–2)"]
+    assert report() == ["cards: 3 → 3 (art/c.png replaced: 札); reprint cards.pdf: sheet 1 (pages 1–2)"]
     (art / "forest.svg").write_text(SVG_ART.format(fill="#1f4b24", more=""), encoding="utf-8")
-    assert report() == ["cards: 3 → 3 (森 edited); reprint cards.pdf: sheet 1 (pages 1–2)"]
+    assert report() == ["cards: 3 → 3 (art/forest.svg replaced: 森); reprint cards.pdf: sheet 1 (pages 1–2)"]
     Image.new("RGB", (300, 200), (0, 0, 0)).save(art / "a.png")  # the picture lake.svg links
-    assert report() == ["cards: 3 → 3 (湖 edited); reprint cards.pdf: sheet 1 (pages 1–2)"]
+    assert report() == ["cards: 3 → 3 (art/a.png replaced: 湖); reprint cards.pdf: sheet 1 (pages 1–2)"]
     (art / "forest.svg").write_text(SVG_ART.format(fill="#2f6b34", more=""), encoding="utf-8")
     Image.new("RGB", (300, 200), (40, 200, 40)).save(art / "b.png")  # a picture no face shows
     report()
