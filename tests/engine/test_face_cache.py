@@ -256,14 +256,36 @@ def test_a_repainted_picture_is_reported_reprinted_and_recorded(tmp_path, capsys
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
     out = ws / "build" / "test"
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
-    assert manifest["reprint"]["cards"]["why"] == ["札2 edited"]
+    assert manifest["reprint"]["cards"]["why"] == ["art/b.png replaced: 札2"]  # (was "札2 edited": which picture?)
+    assert any("art/b.png replaced: 札2" in line for line in manifest["changes"]), manifest["changes"]
     assert manifest["reprint"]["cards"]["sheets"] == [1]
     said = (out / "reprint.txt").read_text(encoding="utf-8")
     assert "2 × 札2\n" in said and "2 × 札2（古い版）" in said and "札1" not in said
     assert run(ws, "log", "--game", "test") == 0
     assert capsys.readouterr().out.count("draft") == 2  # two versions
     assert run(ws, "diff", "--game", "test") == 0
-    assert "札2：絵柄が変わった" in capsys.readouterr().out
+    assert "- art/b.pngを差し替え：札2" in capsys.readouterr().out
+
+
+def test_pictures_replaced_are_named_by_their_files_with_the_pieces_showing_them(tmp_path, capsys):
+    """A picture replaced was "札1 edited, 札4 edited": which picture, the playtest log did not say.
+    Each art file replaced is named once, with the one piece showing it or how many, in the
+    terminal, the manifest's changes and the history's changelog (its pieces by name)."""
+    from PIL import Image
+
+    ws = workspace(tmp_path / "ws")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    for name in ("a.png", "c.png"):  # a.png: cards 1 and 4; c.png: card 3
+        Image.new("RGB", (300, 200), (250, 200, 0)).save(ws / "data/test/art" / name)
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    said = capsys.readouterr().out
+    assert "(art/a.png replaced: 2 cards, art/c.png replaced: 札3)" in said, said
+    manifest = json.loads((ws / "build/test/manifest.json").read_text(encoding="utf-8"))
+    assert manifest["reprint"]["cards"]["why"] == ["art/a.png replaced: 2 cards", "art/c.png replaced: 札3"]
+    assert run(ws, "diff", "--game", "test") == 0
+    log = capsys.readouterr().out
+    assert "- art/a.pngを差し替え：札1, 札4\n- art/c.pngを差し替え：札3" in log and "絵柄が変わった" not in log, log
 
 
 def test_a_repainted_picture_gives_its_sheet_a_new_version_stamp(tmp_path):
@@ -296,7 +318,7 @@ def test_faces_showing_svg_art_change_only_with_that_art(tmp_path, capsys):
     """Vector art (``forest.svg``) is a picture like any other: an edit of another template or
     another art file leaves the sheets of the faces that show it as they were (it said "<piece>
     edited" for each and reprinted every sheet showing SVG art); the SVG itself, or a picture it
-    links, painted over is that piece's edit."""
+    links, painted over is that piece's edit, named by the file (the picture an SVG links too)."""
     from PIL import Image
 
     ws = workspace(tmp_path / "ws")
@@ -315,11 +337,11 @@ def test_faces_showing_svg_art_change_only_with_that_art(tmp_path, capsys):
     home = (ws / "build" / "test" / "cards.pdf").read_bytes()
     (ws / "templates" / "test" / "other.svg.j2").write_text("{# not used by the deck #}\n", encoding="utf-8")
     Image.new("RGB", (300, 200), (250, 200, 0)).save(art / "c.png")  # 札's picture repainted
-    assert report() == ["cards: 3 → 3 (札 edited); reprint cards.pdf: sheet 1 (pages 1–2)"]
+    assert report() == ["cards: 3 → 3 (art/c.png replaced: 札); reprint cards.pdf: sheet 1 (pages 1–2)"]
     (art / "forest.svg").write_text(SVG_ART.format(fill="#1f4b24", more=""), encoding="utf-8")
-    assert report() == ["cards: 3 → 3 (森 edited); reprint cards.pdf: sheet 1 (pages 1–2)"]
+    assert report() == ["cards: 3 → 3 (art/forest.svg replaced: 森); reprint cards.pdf: sheet 1 (pages 1–2)"]
     Image.new("RGB", (300, 200), (0, 0, 0)).save(art / "a.png")  # the picture lake.svg links
-    assert report() == ["cards: 3 → 3 (湖 edited); reprint cards.pdf: sheet 1 (pages 1–2)"]
+    assert report() == ["cards: 3 → 3 (art/a.png replaced: 湖); reprint cards.pdf: sheet 1 (pages 1–2)"]
     (art / "forest.svg").write_text(SVG_ART.format(fill="#2f6b34", more=""), encoding="utf-8")
     Image.new("RGB", (300, 200), (40, 200, 40)).save(art / "b.png")  # a picture no face shows
     report()

@@ -527,7 +527,9 @@ def test_two_faces_redrawn_of_three_are_named_not_every_face_of_the_deck(tmp_pat
     capsys.readouterr()
     assert run(ws, "diff", "--game", "test", "--format", "json") == 0
     cards = json.loads(capsys.readouterr().out)["decks"]["cards"]
-    assert cards["faces"] == ["甲", "乙"] and not cards["every_face_changed"], cards
+    # (the picture named since: art/a.png replaced, shown by the two, not their faces changed)
+    assert cards["pictures"] == [{"file": "art/a.png", "pieces": ["甲", "乙"]}], cards
+    assert cards["faces"] == [] and not cards["every_face_changed"], cards
 
 
 def test_a_piece_moved_down_by_new_cards_above_it_is_not_numbered_in_reprint_txt(tmp_path):

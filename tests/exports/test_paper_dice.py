@@ -230,3 +230,24 @@ def test_a_die_of_words_prints_them_inside_the_safe_zone(tmp_path, capsys):
     for c in chars:  # every letter at least 3 mm inside its face's outer edge (face 1's top, 2's left, 6's bottom)
         x, y = c.x - BLEED, c.y - BLEED
         assert x > 3 and 3 < y < 45, (c.char, x, y)
+
+
+def test_dice_of_a_deck_are_named_by_the_deck_and_their_number_or_their_title(tmp_path):
+    """A die has no name field: order.csv called a deck's dice ``#1``, ``#2`` and Tabletop Simulator
+    ``Combat die #1``. Each is its deck's name and its number, as order.csv, the table and the change
+    report call it; a ``title:`` (declared a field of the deck's own) names a die as it names a card."""
+    deck = """\
+name: Combat die
+layout: d6
+fields: {title: text}
+pieces:
+  - {face1: "1", face2: "2", face3: "3", face4: "4", face5: "5", face6: "6", count: 2}
+  - {face1: "A", face2: "B", face3: "C", face4: "D", face5: "E", face6: "F"}
+  - {title: Red die, face1: "1", face2: "1", face3: "1", face4: "2", face5: "2", face6: "3"}
+"""
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(root, "build", "--game", "test", "--no-rulebook", "-q") == 0
+    rows = (root / "build" / "test" / "shop" / "order.csv").read_text(encoding="utf-8-sig").splitlines()
+    assert [r.split(",")[4] for r in rows[1:]] == ["Combat die 1", "Combat die 2", "Red die"], rows
+    dice = _tts(root)
+    assert [d["Nickname"] for d in dice] == ["Combat die 1", "Combat die 1", "Combat die 2", "Red die"]

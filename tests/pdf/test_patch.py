@@ -142,6 +142,23 @@ def test_count_edits_are_written_from_the_last_file_as_a_cold_build_writes_them(
         _qpdf_clean(ws)
 
 
+def test_a_workspace_copied_to_another_folder_writes_its_first_count_edit_from_the_last_file(tmp_path, patches,
+                                                                                              monkeypatch):
+    """What the faces are drawn with hashed each file by its absolute path: in a copy of the
+    workspace (a folder moved, a backup restored) the cache's layouts were taken for another
+    game's, and the first count edit wrote every document afresh. A file is named by its place
+    in its folder: the copy's edit is written from the last files, as a cold build writes it."""
+    built = make_workspace(tmp_path / "ws")
+    assert run(built, *BUILD) == 0
+    ws = tmp_path / "moved" / "ws"
+    shutil.copytree(built, ws, symlinks=True)
+    _edit(_deck(ws), "{name: カード2,", "{name: カード2, count: 3,")
+    assert run(ws, *BUILD) == 0
+    assert patches["shop/cards.pdf"] is True and patches["shop/cards-unique.pdf"] is True, patches  # (as in place)
+    _same_as_cold(tmp_path, ws, "cold", monkeypatch)
+    assert len(PdfReader(ws / "build" / "test" / "shop" / "cards.pdf").pages) == 2 * 13
+
+
 def test_a_template_edit_is_written_afresh(tmp_path, patches, monkeypatch):
     ws = make_workspace(tmp_path / "ws")
     assert run(ws, *BUILD) == 0

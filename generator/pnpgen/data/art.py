@@ -338,6 +338,16 @@ class ArtFolder:
         return (f"art/{_as_resolved(rel, folder, path)}" if folder == self.root
                 else f"templates/{folder.name}/{_as_resolved(rel, folder, path)}")
 
+    def shown_name(self, path: Path) -> str:
+        """A file this folder found (``find``, ``shown_files``) named as the designer finds it:
+        ``art/<its path there>``, else ``templates/<game>/<its path there>``."""
+        for folder, said in ((self.root, "art"), (self.templates, f"templates/{self.templates.name}"
+                                                  if self.templates is not None else "")):
+            for base in (folder, folder.resolve()) if folder is not None else ():
+                if within(path, base):
+                    return f"{said}/{path.relative_to(base).as_posix()}"
+        return path.name
+
     def check(self, href: str, where: Where | Path | str | None = None) -> ArtInfo:
         """The file an ``<image href>`` names, found and readable (else InputError at ``where``):
         checked when a template renders, so a bad href is reported before anything is drawn."""

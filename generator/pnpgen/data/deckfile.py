@@ -325,6 +325,8 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     count_example = "'count: 3'" if rows is doc else "3 in the count column"  # the row and column lead the message
     missing: list[ArtNotFound] = []  # art files the pieces name that are not there: told together
     sole = (deck.name or deck.id) if len(pieces) == 1 else ""  # a sole piece without a name: named as its deck
+    # a die of several without a name: its deck's name and its number (order.csv's "#2" named nothing the dice show)
+    numbered = deck.paper_die is not None and len(pieces) > 1
     for i, raw in enumerate(pieces):
         keypath = ("pieces", i)
         raw = checked_keys(rows, raw, keypath, allowed, "the header row" if rows is not doc else f"piece {i + 1}",
@@ -340,7 +342,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         refuse_track_lengths(rows, keypath, deck, values, raw, doc)
         piece = Piece(index=i + 1, values=values, where=rows.where(keypath),
                       count=parse_at(rows, keypath + ("count",), v.count, raw.get("count", 1), v.COUNT, count_example),
-                      label_field=label_field, deck_label=sole,
+                      label_field=label_field, deck_label=f"{deck.name or deck.id} {i + 1}" if numbered else sole,
                       field_lines={key: _line_column(rows.where(keypath + (key,))) for key in raw},
                       field_keys={} if rows is doc else _cell_keys(rows, keypath, raw))
         deck.pieces.append(piece)

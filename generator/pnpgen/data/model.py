@@ -84,7 +84,8 @@ class Piece:
     where: Where
     label_field: str | None = None  # the deck's ``label:``: the field that names its pieces
     # the deck's name (else its file's), for the one piece of a deck that gives it no name (a board, a
-    # deck of one entry of 54 cards): what the designer calls it, where "#1" said nothing
+    # deck of one entry of 54 cards): what the designer calls it, where "#1" said nothing; a die of a
+    # deck of several dice, the deck's name and its number (``ダイス 2``)
     deck_label: str = ""
     # (line, column) of each field the piece sets itself, in the file ``where`` names: a mistake in
     # one field's text is said at that field's line, not the piece's first
@@ -109,7 +110,7 @@ class Piece:
     def label(self) -> str:
         """The piece's name in order.csv, page labels, change reports and messages: the deck's
         ``label:`` field, else the first of NAMING_FIELDS it has, else the deck's name when it is
-        the deck's only piece (``deck_label``), else ``#<index>``; as it reads, without its markup
+        the deck's only piece, or with its number when it is a paper die (``deck_label``), else ``#<index>``; as it reads, without its markup
         (``{南瓜|かぼちゃ}`` → 南瓜, ``**強**`` → 強)."""
         return self.own_name or self.deck_label or f"#{self.index}"
 

@@ -32,12 +32,15 @@ def snapshot(result: BuildResult) -> dict[str, Any]:
     printer = printed_for(result.manifest.get("printer"))
     out: dict[str, Any] = {}
     for record, df in zip(result.records, result.rendered.decks, strict=True):
-        pieces, values = {}, {}
+        pieces, values, files = {}, {}, {}
         for p in df.deck.pieces:
             label = f"{p.index}:{p.label}"
             pieces[label] = [p.count, df.digests[p.index], *df.sides[p.index],
                              art_tag(arts, df.piece_keys.get(p.index, ()))]
             values[label] = plain_values(p.values)
+            shown = {name: h for k in df.piece_keys.get(p.index, ()) for name, h in result.face_files.get(k, {}).items()}
+            if shown:  # the art files its faces show: a repainted piece told by the file replaced
+                files[label] = shown
         out[record.id] = {
             "name": record.name, "count": record.count, "sheets": record.sheets,
             "size": [round(v, 2) for v in df.deck.trim_mm],  # (a tuck box's net follows its deck's count)
@@ -45,7 +48,7 @@ def snapshot(result: BuildResult) -> dict[str, Any]:
             "file": record.files[0] if record.files else None,
             "pages": result.home_pages.get(record.id, []),
             "page_art": [art_tag(arts, faces) for faces in result.home_faces.get(record.id, [])],
-            "pieces": pieces, "values": values, "printer": printer,
+            "pieces": pieces, "values": values, "printer": printer, "art": files, "kind": df.deck.kind,
             "pairs": [[pair.front, pair.back, pair.count, f"{pair.piece.index}:{pair.piece.label}",
                        art_tag(arts, [pair.front, pair.back])] for pair in df.pairs],
         }
@@ -379,6 +382,7 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     if old.get("size") and new.get("size") and old["size"] != new["size"]:  # a tuck box's net follows its deck
         details.append("size {} → {} mm".format(*("×".join(f"{v:g}" for v in s) for s in (old["size"], new["size"]))))
     redrawn: list[str] = []  # pieces whose face alone changed (template, layout, art)
+    replaced: dict[str, list[str]] = {}  # an art file replaced → the pieces showing it, their faces the same
     parked = {label for label in was if new_pieces[label][0] == 0}  # (count: 0 prints none: no face to reprint)
     for label, (count, digest, *sides) in new_pieces.items():
         if label not in was:
@@ -397,8 +401,12 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
         what = [f for f in sorted({*now_values, *old_vals}) if now_values.get(f) != old_vals.get(f)]
         if label in backs and not back_design and not rebled and not what:  # (a field that changed says why its back did)
             what.append("back")
+        files = replaced_files(old, new, label, was[label]) if repainted else []
         if what:
             details.append(f"{name_of(label)}: {', '.join(what)}")
+        elif files and label not in parked and not rebled:  # the same faces, a picture they show replaced
+            for name in files:
+                replaced.setdefault(name, []).append(name_of(label))
         elif front_changed and label not in parked and not rebled:
             redrawn.append(f"{name_of(label)} edited")
     taken = set(was.values())
@@ -406,7 +414,20 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
                 if label not in taken]  # in the deck's order, not as the state read back sorts them
     # every piece of both builds redrawn (a layout's font size): one reason, after the others
     every = len(redrawn) > 1 and len(redrawn) == len(was) - len(parked)
+    kind = new.get("kind") or "piece"
+    details += [f"{name} replaced: {shown[0] if len(shown) == 1 else counted(len(shown), kind)}"
+                for name, shown in replaced.items()]
     return details + ([f"every face edited ({len(redrawn)} pieces)"] if every else redrawn)
+
+
+def replaced_files(old: dict[str, Any], new: dict[str, Any], label: str, old_label: str) -> list[str]:
+    """The art files piece ``label`` (``old_label`` in ``old``) shows in both builds whose content
+    changed (``art/dragon.png``), as the snapshots record them; none from a record made before
+    they were (its repaint is then told as the piece edited)."""
+    was, now = old.get("art", {}).get(old_label), new.get("art", {}).get(label)
+    if not isinstance(was, dict) or not isinstance(now, dict):
+        return []
+    return [name for name, h in now.items() if name in was and was[name] != h]
 
 
 def told_apart(before: dict[str, Any], now: dict[str, Any], lang: str) -> tuple[dict[str, str], dict[str, str]]:

@@ -141,16 +141,18 @@ def fingerprint(folders: Iterable[Path], options: Any, known: FileHashes | None 
     build's lstats, used and told (a fingerprint within a build; never the check after it).
     ``skip``: the files left out (hashed otherwise by the caller)."""
     parts: list[bytes] = [f"pnpgen {code()}".encode(), repr(options).encode()]
-    for folder in folders:
+    for n, folder in enumerate(folders):
         if folder.is_relative_to(resources.folder("pnpgen")):
             for path, st, part in _own_parts(folder):  # (the table of hashes learns them as below)
                 parts += [os.fsencode(path), part]
                 if known is not None and st is not None and known.get(path, st) is None:
                     known.learn(path, st, part.decode())
             continue
+        # each file named by its folder's place in ``folders`` and its path inside: the workspace
+        # copied to another folder is the same game (its cache's records and layouts still its own)
         for path, _, part in _parts(folder, known, folder == fonts, stamps):
             if skip is None or not skip(path):
-                parts += [os.fsencode(path), part]
+                parts += [f"{n}/".encode() + os.fsencode(path.relative_to(folder)), part]
     return parts_digest(parts)
 
 

@@ -88,6 +88,7 @@ class BuildResult:
     images: ImageStreams | None = None  # the pictures' PDF streams, made once (a reprint file places them too)
     face_keys: dict[str, str] = field(default_factory=dict)  # face → its key suffix: the pictures it shows (face_art)
     face_arts: dict[str, str] = field(default_factory=dict)  # face showing a picture → the hash of its pictures (face_art)
+    face_files: dict[str, dict[str, str]] = field(default_factory=dict)  # face → its art files' names and hashes (face_files_of)
     home_faces: dict[str, list[list[str]]] = field(default_factory=dict)  # deck → the faces of each home page
     on_paper: list[DeckOnPaper] = field(default_factory=list)  # each deck's layout on the paper (a reprint file reuses it)
     options: BuildOptions | None = None  # the game's own: game.yaml's paper and printer applied (a reprint file's too)
@@ -340,6 +341,18 @@ def face_arts_of(rendered: RenderedGame, digest: Callable[[Path], str] = content
             for k, svg in rendered.faces.svgs.items() if "<image" in svg}
 
 
+def face_files_of(rendered: RenderedGame, digest: Callable[[Path], str] = content_hash) -> dict[str, dict[str, str]]:
+    """Each face that shows art files → each file as the designer names it (``art/dragon.png``)
+    and the first 12 digits of its content's hash: the change report names a picture replaced."""
+    out: dict[str, dict[str, str]] = {}
+    folder = rendered.art_folder
+    for k, svg in rendered.faces.svgs.items():
+        files = folder.shown_files(svg) if "<image" in svg else None
+        if files:
+            out[k] = {folder.shown_name(p): digest(p)[:12] for p in files}
+    return out
+
+
 def face_keys_of(rendered: RenderedGame, digest: Callable[[Path], str] = content_hash,
                  arts: dict[str, str] | None = None) -> dict[str, str]:
     """Each face's key suffix (``face_suffix``) in the cache of converted faces; ``arts``: the
@@ -436,6 +449,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         options = replace(options, ink=replace(options.ink, **game.options["ink"]))
     face_arts = face_arts_of(rendered, cache.digest if cache is not None else content_hash)
     face_keys = face_keys_of(rendered, arts=face_arts)
+    face_files = face_files_of(rendered, cache.digest if cache is not None else content_hash)
     on_paper = paper_layouts(game, options.sheet, nest_memo, options.stock)
     check_tiled(game, on_paper)
     cache_files: dict[Path, bytes] = {}
@@ -570,7 +584,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                          + cricut_warnings(list(zip(game.decks, on_paper)), options)
                          + sleeve_back_warnings(game.slug, rendered.decks, options),
                          rendered=rendered, arts=arts, cache_files=cache_files, on_paper=on_paper, images=images,
-                         face_keys=face_keys, face_arts=face_arts, options=options)
+                         face_keys=face_keys, face_arts=face_arts, face_files=face_files, options=options)
     if faces_ready is not None:  # e.g. start the rulebook, which shows the faces, while the sheets
         faces_ready(result)      # are imposed (unless they were beside the converting workers) and drawn
     if plan is None:

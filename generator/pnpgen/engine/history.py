@@ -45,6 +45,7 @@ from pnpgen.engine.changes import (
     numbered_name,
     rearranged_only,
     renamed,
+    replaced_files,
     told_apart,
 )
 from pnpgen.errors import InputError
@@ -175,7 +176,10 @@ def _well_formed(body: dict[str, Any]) -> bool:
                 and isinstance(deck["pieces"], dict) and isinstance(deck["values"], dict)
                 and isinstance(deck.get("pairs", []), list) and _size(deck.get("size", [1, 1]))
                 and isinstance(deck.get("field_order", []), list)
-                and all(isinstance(f, str) for f in deck.get("field_order", []))):
+                and all(isinstance(f, str) for f in deck.get("field_order", []))
+                and isinstance(deck.get("art", {}), dict)
+                and all(isinstance(files, dict) and all(isinstance(k, str) and isinstance(h, str) for k, h in files.items())
+                        for files in deck.get("art", {}).values())):
             return False
         if not all(isinstance(p, list) and p and _count(p[0]) and all(isinstance(x, str | None) for x in p[1:])
                    for p in deck["pieces"].values()) \
@@ -381,7 +385,7 @@ def record(out_root: Path, edition: str, game, snapshot: dict[str, Any],
     """The entry to write for a good build (none when its content is that of the last version),
     and the entries to remove so that at most ``KEEP`` remain (oldest first, tagged ones kept)."""
     rulebook = sections(_draft_text(_draft_of(game)))
-    decks = {d: {**{k: v[k] for k in ("name", "count", "pieces", "values", "pairs", "size") if k in v},
+    decks = {d: {**{k: v[k] for k in ("name", "count", "pieces", "values", "pairs", "size", "art") if k in v},
                  "field_order": list(dict.fromkeys(f for values in v["values"].values() for f in values))}
              for d, v in snapshot.items()}  # (the entry's keys are sorted: the deck's order of its fields kept apart)
     digest = content_hash(decks, rulebook, str(game.draft))
@@ -510,15 +514,21 @@ def diff(a: Version, b: Version, named: dict[str, int] | None = None) -> dict[st
         backs = [label for label, (o, n) in sides.items() if len(n) > 1 and n[1] and o[1:] != n[1:]]
         entry["back_changed"] = bool(backs) and len(backs) == len([b for b in was if new["pieces"][b][3:4] != [""]])
         edited = {f["piece"] for f in entry["fields"]}
+        pictures: dict[str, list[str]] = {}  # an art file replaced → the pieces whose faces, the same, show it
+        for label in (label for label in sides if label in painted and name_of(label) not in edited):
+            for file in replaced_files(old, new, label, was[label]):
+                pictures.setdefault(file, []).append(name_of(label))
+        told = {name for shown in pictures.values() for name in shown}
+        entry["pictures"] = [{"file": file, "pieces": shown} for file, shown in pictures.items()]
         entry["faces"] = [name_of(label) for label, (o, n) in sides.items()
-                          if name_of(label) not in edited and (o[:1] != n[:1] or label in painted
-                                                             or (label in backs and not entry["back_changed"]))]
+                          if name_of(label) not in edited and name_of(label) not in told
+                          and (o[:1] != n[:1] or label in painted or (label in backs and not entry["back_changed"]))]
         # every piece of both versions redrawn (a font size of the layout): one line, not one a piece
         entry["every_face_changed"] = len(entry["faces"]) > 1 and len(entry["faces"]) == len(sides)
         # the same copies in another order (pieces moved in the deck file): the build says "order
         # changed; nothing to reprint", and so does the changelog (engine/changes.py)
         entry["order_changed"] = rearranged_only(old, new)
-        if any(entry.get(k) for k in ("added", "removed", "counts", "fields", "faces", "back_changed", "size",
+        if any(entry.get(k) for k in ("added", "removed", "counts", "fields", "faces", "pictures", "back_changed", "size",
                                       "renamed_from", "order_changed")) \
                 or old["count"] != new["count"]:
             decks[deck_id] = entry
@@ -574,6 +584,8 @@ def markdown(d: dict[str, Any]) -> str:
                         *([say("back")] if e["back_changed"] else []),
                         *(say("added", piece=_md(p["piece"]), count=p["count"]) for p in e["added"]),
                         *(say("removed", piece=_md(p["piece"]), count=p["count"]) for p in e["removed"]),
+                        *(say("picture", file=_md(p["file"]), pieces=", ".join(map(_md, p["pieces"])))
+                          for p in e.get("pictures", [])),
                         *([say("every_face", n=len(e["faces"]))] if e.get("every_face_changed") else
                           (say("face", piece=_md(name)) for name in e["faces"])),
                         *([say("order")] if e.get("order_changed") else [])],

@@ -169,7 +169,8 @@ def render_game(templates: Path, game: Game, bleed_mm: float, min_dpi: float = M
         decks[-1].warnings = renderer.warnings[said:]
     unread_translations(game, read, renderer)
     return RenderedGame(game, faces, decks, renderer.art.folder, renderer.art.images(), bleed_mm,
-                        art_digest, game.notes + game.translations.warnings + list(renderer.warnings),
+                        art_digest, game.notes + game.translations.warnings + list(renderer.warnings)
+                        + renderer.art.case_twins(game),
                         renderer.deck_bleeds)
 
 

@@ -34,6 +34,7 @@ from pnpgen.faces.ground import PAPER, ground_beneath
 from pnpgen.litter import is_litter
 from pnpgen.memo import Stamps
 from pnpgen.messages import msg
+from pnpgen.safetext import same_file
 from pnpgen.svg.image import placed_image
 from pnpgen.svg.style import SVG_NS, XLINK_HREF
 from pnpgen.units import MM_PER_INCH, mm_to_pt, num, pt_to_mm
@@ -51,6 +52,8 @@ LOW_DPI = "{where}: deck {deck}, piece {piece}: {name}: {dpi} dpi at {w}×{h} mm
 SEE_THROUGH = ("{where}: deck {deck}: {name} has see-through pixels over something other than one plain colour: "
                "they print on white (print files carry no transparency); image(…, background=\"#rrggbb\") names "
                "the colour beneath it, or save the picture with that ground")
+CASE_TWINS = ("art files {names} differ only in letter case or in how a character is written: one file on Windows "
+              "and macOS, which would print the same picture for both ({used}); rename one of them and its uses")
 LOW_DPI_LINE = re.compile(r"^(?P<where>.*): deck (?P<deck>\S+), piece (?P<piece>.*?): (?P<name>.*?): (?P<dpi>\d+(?:\.\d)?) dpi at "
                           r"(?P<box>\S+) mm, (?P<wanted>[\d.]+) wanted$")
 
@@ -259,6 +262,25 @@ class ArtPlacer:
             self.warnings.append(LOW_DPI.format(where=piece.where, deck=deck.id, piece=piece.label, name=name,
                                                 dpi=short_of(dpi, self.min_dpi), w=f"{round(box[0], 1):g}", h=f"{round(box[1], 1):g}",
                                                 wanted=f"{self.min_dpi:g}"))
+
+    def case_twins(self, game: Game) -> list[str]:
+        """One warning for each set of art files the faces placed whose names differ only in letter
+        case or in how a character is written (``art/a.png`` and ``art/A.png``): two files on Linux,
+        one on Windows and macOS, where the game would print one picture for both. Each file is
+        named with the first data line that places it (a deck's pieces by their file:line)."""
+        pieces = {(d.id, p.index): p for d in game.decks for p in d.pieces}
+        first: dict[str, str] = {}  # art file → the first piece's file:line that places it
+        for key in self._order:
+            name = key[2]
+            piece = pieces.get((key[0], key[1]))
+            if name not in first:
+                first[name] = str(piece.where) if piece is not None else f"deck {key[0]}"
+        alike: dict[str, list[str]] = {}
+        for name in first:
+            alike.setdefault(same_file(name), []).append(name)
+        return [CASE_TWINS.format(names=" and ".join(sorted(names)),
+                                  used="; ".join(f"{n} at {first[n]}" for n in sorted(names)))
+                for names in alike.values() if len(names) > 1]
 
     def _vector(self, deck: Deck, piece: Piece, name: str, box) -> None:
         """An SVG art placement: drawn as vectors, so sharp at any size (no dpi)."""
