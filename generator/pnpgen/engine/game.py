@@ -88,7 +88,7 @@ class BuildResult:
     images: ImageStreams | None = None  # the pictures' PDF streams, made once (a reprint file places them too)
     face_keys: dict[str, str] = field(default_factory=dict)  # face → its key suffix: the pictures it shows (face_art)
     face_arts: dict[str, str] = field(default_factory=dict)  # face showing a picture → the hash of its pictures (face_art)
-    face_files: dict[str, dict[str, str]] = field(default_factory=dict)  # face → its art files' names and hashes (face_files_of)
+    face_files: dict[str, dict[str, str]] = field(default_factory=dict)  # face → its art files' names and hashes (face_pictures_of)
     home_faces: dict[str, list[list[str]]] = field(default_factory=dict)  # deck → the faces of each home page
     on_paper: list[DeckOnPaper] = field(default_factory=list)  # each deck's layout on the paper (a reprint file reuses it)
     options: BuildOptions | None = None  # the game's own: game.yaml's paper and printer applied (a reprint file's too)
@@ -330,34 +330,42 @@ def face_art(svg: str, folder: ArtFolder, whole: str, digest: Callable[[Path], s
     if "<image" not in svg:
         return ""
     files = folder.shown_files(svg)
-    if files is None:
-        return whole
-    return sha(os.fsencode("\n".join(f"{p.name}:{digest(p)}" for p in files)))
+    return whole if files is None else _pictures_hash([(p, digest(p)) for p in files])
 
 
-def face_arts_of(rendered: RenderedGame, digest: Callable[[Path], str] = content_hash) -> dict[str, str]:
-    """Each face that shows a picture → the hash of its pictures (``face_art``)."""
-    return {k: face_art(svg, rendered.art_folder, rendered.art_digest, digest)
-            for k, svg in rendered.faces.svgs.items() if "<image" in svg}
+def _pictures_hash(hashed: list[tuple[Path, str]]) -> str:
+    """The hash of a face's art files, each by its name and its content's hash."""
+    return sha(os.fsencode("\n".join(f"{p.name}:{h}" for p, h in hashed)))
 
 
-def face_files_of(rendered: RenderedGame, digest: Callable[[Path], str] = content_hash) -> dict[str, dict[str, str]]:
-    """Each face that shows art files → each file as the designer names it (``art/dragon.png``)
-    and the first 12 digits of its content's hash: the change report names a picture replaced."""
-    out: dict[str, dict[str, str]] = {}
+def face_pictures_of(rendered: RenderedGame, digest: Callable[[Path], str] = content_hash
+                     ) -> tuple[dict[str, str], dict[str, dict[str, str]]]:
+    """Each face that shows a picture → the hash of its pictures (``face_art``); and each face that
+    shows art files → each file as the designer names it (``art/dragon.png``) and the first 12
+    digits of its content's hash, so the change report names a picture replaced. One pass: each
+    face's SVG read for its files once."""
+    arts: dict[str, str] = {}
+    files_of: dict[str, dict[str, str]] = {}
     folder = rendered.art_folder
     for k, svg in rendered.faces.svgs.items():
-        files = folder.shown_files(svg) if "<image" in svg else None
-        if files:
-            out[k] = {folder.shown_name(p): digest(p)[:12] for p in files}
-    return out
+        if "<image" not in svg:
+            continue
+        files = folder.shown_files(svg)
+        if files is None:
+            arts[k] = rendered.art_digest
+            continue
+        hashed = [(p, digest(p)) for p in files]
+        arts[k] = _pictures_hash(hashed)
+        if hashed:
+            files_of[k] = {folder.shown_name(p): h[:12] for p, h in hashed}
+    return arts, files_of
 
 
 def face_keys_of(rendered: RenderedGame, digest: Callable[[Path], str] = content_hash,
                  arts: dict[str, str] | None = None) -> dict[str, str]:
     """Each face's key suffix (``face_suffix``) in the cache of converted faces; ``arts``: the
-    faces' pictures (``face_arts_of``) when already worked out."""
-    arts = face_arts_of(rendered, digest) if arts is None else arts
+    faces' pictures (``face_pictures_of``) when already worked out."""
+    arts = face_pictures_of(rendered, digest)[0] if arts is None else arts
     known = rendered.faces.lines  # (each remembered face's, from its render's record)
     return {k: face_suffix(svg, arts.get(k, ""), known.get(k)) for k, svg in rendered.faces.svgs.items()}
 
@@ -447,9 +455,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     options = game_printer(ws, game, options)
     if options.ink is not None and game.options.get("ink"):  # game.yaml ink: the saver's figures
         options = replace(options, ink=replace(options.ink, **game.options["ink"]))
-    face_arts = face_arts_of(rendered, cache.digest if cache is not None else content_hash)
+    face_arts, face_files = face_pictures_of(rendered, cache.digest if cache is not None else content_hash)
     face_keys = face_keys_of(rendered, arts=face_arts)
-    face_files = face_files_of(rendered, cache.digest if cache is not None else content_hash)
     on_paper = paper_layouts(game, options.sheet, nest_memo, options.stock)
     check_tiled(game, on_paper)
     cache_files: dict[Path, bytes] = {}

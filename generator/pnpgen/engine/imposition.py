@@ -107,7 +107,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
                 face_arts: dict[str, str] | None = None, kept: Impositions | None = None) -> GamePlan:
     """Every document of the game: each deck's home sheets, shop files and die line, and the
     all-in-one file with the bill of materials. ``face_arts``: the hash of the pictures each face
-    shows (``face_arts_of``), in the sheets' version stamps. ``kept``: the decks imposed by the
+    shows (``face_pictures_of``), in the sheets' version stamps. ``kept``: the decks imposed by the
     last save of a long-running command."""
     game = rendered.game
     font = sheet_fonts(game, options)[0]
