@@ -37,7 +37,7 @@ from functools import lru_cache
 from pathlib import Path
 from stat import S_ISREG
 from typing import TYPE_CHECKING
-from urllib.parse import unquote
+from urllib.parse import quote, unquote
 
 from lxml import etree
 
@@ -321,6 +321,25 @@ class ArtFolder:
         checked when a template renders, so a bad href is reported before anything is drawn."""
         rel, _ = _href_parts(href, where)
         return self.info(rel, where, "href", in_templates=True)
+
+    def viewable(self, svg: str, folder: Path) -> str:
+        """The face's SVG as a browser opens it from ``folder`` (``check --svg``): each picture's ``href`` the
+        file's address from there, without ``#bg=``; one naming no file here, ``#id`` or ``data:``, as written."""
+        out, at = [], 0
+        for m in _hrefs(svg):
+            href = html.unescape(m.group(2)).strip()
+            if not href or href.startswith(("data:", "#")):
+                continue
+            try:
+                rel, _ = _href_parts(href, None)
+                self.find(rel, None, "href", in_templates=True)
+            except InputError:
+                continue
+            place = self.root / rel if (self.root / rel).is_file() or self.templates is None else self.templates / rel
+            address = quote(Path(os.path.relpath(place, folder)).as_posix(), safe="/")
+            out.append(svg[at:m.start(2)] + html.escape(address))
+            at = m.end(2)
+        return "".join(out) + svg[at:]
 
     def let_go_of_bytes(self) -> None:
         """Forget the print-ready pictures kept (up to ``BYTES_BUDGET``): once a build's faces are
