@@ -8,8 +8,9 @@ import os
 from pathlib import Path
 from urllib.parse import unquote
 
-from conftest import FEW_CARDS, PICTURE_FRONT, make_workspace, picture_workspace, run
 from lxml import etree
+
+from conftest import FEW_CARDS, PICTURE_FRONT, make_workspace, picture_workspace, run
 
 SVG = "{http://www.w3.org/2000/svg}"
 # a back every card shares: one face, written once
