@@ -469,10 +469,11 @@ def _write_svgs(ws: Workspace, args: argparse.Namespace, game, faces, note) -> N
         scope = f"{deck.id}/" + (f"{args.piece:03d}" if args.piece is not None else "")
     out_root = args.out or ws.root / "build"
     claim(out_root, ws.input_folders)
-    out_dir = out_root / game.slug / (args.lang or "") / "svg"
+    lang = asked_language(ws, game.slug, args.lang) or ""  # (the game's own language: its plain folder)
+    out_dir = out_root / game.slug / lang / "svg"
     files = face_files(drawn, faces.svgs, faces.art, out_dir)
     with build_lock(out_root):
-        plan = svg_files(out_root, out_dir, game.slug, args.lang or "", files, scope)
+        plan = svg_files(out_root, out_dir, game.slug, lang, files, scope)
         commit(out_root, plan.files | mark(out_root), plan.stale)
     for name in plan.strangers:
         _warn(ws.shown(f"{out_dir / name}: not written by pnpgen (a file or link of yours): left as it is"))
