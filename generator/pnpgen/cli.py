@@ -251,6 +251,14 @@ def _check_command(c: argparse.ArgumentParser) -> None:
     c.add_argument("--printer", help="a profile of printers.yaml: say which decks' home sheets cannot give the bleed its back offset needs")
     c.add_argument("--min-dpi", type=validate.option(validate.min_dpi_option), default=None,
                    help=f"list art printed below this resolution (default {MIN_DPI:g}; a print shop's export may want more)")
+    c.add_argument("--svg", action="store_true",
+                   help="also write each distinct face's SVG as its template made it into build/<game>/svg/<deck>/ "
+                        "(docs/templates.md, Seeing what your template made)")
+    c.add_argument("--deck", type=validate.option(validate.deck_option), help="with --svg: only this deck's faces")
+    c.add_argument("--piece", type=validate.option(validate.piece_option),
+                   help="with --svg and --deck: only this piece's faces (its place in the deck, 1 the first)")
+    c.add_argument("--out", type=validate.option(validate.out_option),
+                   help="with --svg: the output folder (default: build/ in the workspace)")
 
 
 def _sheet_command(e: argparse.ArgumentParser) -> None:

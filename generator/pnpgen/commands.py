@@ -373,6 +373,7 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.messages import counted
 
     slugs = [args.game] if args.game else ws.slugs()
+    _svg_options(args)
     note = (lambda text: None) if args.quiet else _say  # -q: only the problems and warnings
     total = problems = 0
     cache = Cache(ws.root / "build")
@@ -390,6 +391,8 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
                 more += " (" + ", ".join(dict.fromkeys(p.also[:5])) + (", …" if len(p.also) > 5 else "") + ")"
             _say(ws.shown(f"  error: {p.error}{more}"))
         problems += len(faces.problems)
+        if args.svg:
+            _write_svgs(ws, args, game, faces, note)
         for w in faces.warnings:
             _say(ws.shown(f"  warning: {w}"))
         for line in game.translations.warnings:
@@ -424,6 +427,62 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
     return 0
 
 
+def _deck_of(game, deck_id: str):
+    """The game's deck ``deck_id`` (``--deck``), or the error naming the nearest and every deck."""
+    from pnpgen.errors import InputError, suggest
+    try:
+        return game.deck(deck_id)
+    except KeyError:
+        raise InputError(f"unknown deck {deck_id!r}{suggest(deck_id, [d.id for d in game.decks])}", key="--deck",
+                         expected="one of " + ", ".join(d.id for d in game.decks)) from None
+
+
+def _svg_options(args: argparse.Namespace) -> None:
+    """``check``'s --deck, --piece and --out choose what --svg writes: without it, or --piece without --deck, they are told."""
+    from pnpgen.errors import InputError
+    for name in ("deck", "piece", "out"):
+        if getattr(args, name) is not None and not args.svg:
+            raise InputError(f"--{name} chooses what --svg writes, and --svg is not given", key=f"--{name}",
+                             expected=f"pnpgen check --game GAME --svg --{name} …, or no --{name}")
+    if args.piece is not None and args.deck is None:
+        raise InputError("--piece is a piece's place in one deck, and no --deck is given", key="--piece",
+                         expected="pnpgen check --game GAME --svg --deck DECK --piece N")
+    if args.deck is not None and not args.game:
+        raise InputError("--deck names a deck of one game, and no --game is given", key="--deck",
+                         expected="pnpgen check --game GAME --svg --deck DECK")
+
+
+def _write_svgs(ws: Workspace, args: argparse.Namespace, game, faces, note) -> None:
+    """``check --svg``: the faces' SVGs written into ``<out>/<game>/[<lang>/]svg/``, with their record."""
+    from pnpgen.engine.clean import svg_files
+    from pnpgen.engine.output import build_lock, claim, mark
+    from pnpgen.engine.transaction import commit
+    from pnpgen.errors import InputError
+    from pnpgen.faces.svgfiles import face_files
+    from pnpgen.messages import counted
+
+    drawn, scope = faces.drawn, ""
+    if args.deck is not None:
+        deck = _deck_of(game, args.deck)
+        if args.piece is not None and args.piece > len(deck.pieces):
+            raise InputError(f"deck {deck.id!r} holds {counted(len(deck.pieces), 'piece')}, no piece {args.piece}",
+                             key="--piece", expected=f"a number from 1 to {len(deck.pieces)}")
+        drawn = [d for d in drawn if d[0].id == deck.id and (args.piece is None or d[1].index == args.piece)]
+        scope = f"{deck.id}/" + (f"{args.piece:03d}" if args.piece is not None else "")
+    out_root = args.out or ws.root / "build"
+    claim(out_root, ws.input_folders)
+    lang = asked_language(ws, game.slug, args.lang) or ""  # (the game's own language: its plain folder)
+    out_dir = out_root / game.slug / lang / "svg"
+    files = face_files(drawn, faces.svgs, faces.art, out_dir)
+    with build_lock(out_root):
+        plan = svg_files(out_root, out_dir, game.slug, lang, files, scope)
+        commit(out_root, plan.files | mark(out_root), plan.stale)
+    for name in plan.strangers:
+        _warn(ws.shown(f"{out_dir / name}: not written by pnpgen (a file or link of yours): left as it is"))
+    note(ws.shown(f"  svg: {counted(len(files) - len(plan.strangers), 'face')} in {out_dir}"
+                  + (f", {counted(len(plan.stale), 'earlier one')} removed" if plan.stale else "")))
+
+
 def _sheet_format(fmt: str | None, out: Path | None) -> str:
     """The spreadsheet format: ``--format``, else the ending of ``--out`` (so an XLSX never lands
     in a .csv file), else csv. Both given and disagreeing is a mistake, not a guess."""
@@ -441,17 +500,13 @@ def export_sheet(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.data.load import load_game
     from pnpgen.data.sheetexport import export_sheet as sheet_bytes
     from pnpgen.engine.output import atomic_write_bytes
-    from pnpgen.errors import InputError, suggest
+    from pnpgen.errors import InputError
     from pnpgen.faces.lookup import check_templates
     from pnpgen.messages import counted
 
     game = load_game(ws, args.game)
     check_templates(ws.templates, game)
-    try:
-        deck = game.deck(args.deck)
-    except KeyError:
-        raise InputError(f"unknown deck {args.deck!r}{suggest(args.deck, [d.id for d in game.decks])}", key="--deck",
-                         expected="one of " + ", ".join(d.id for d in game.decks)) from None
+    deck = _deck_of(game, args.deck)
     fmt = _sheet_format(args.format, args.out)
     out = args.out or deck.source.with_suffix("." + fmt)
     if out.exists() or out.is_symlink():  # (the deck's own spreadsheet, or a file of hand edits)

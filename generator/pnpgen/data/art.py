@@ -37,7 +37,7 @@ from functools import lru_cache
 from pathlib import Path
 from stat import S_ISREG
 from typing import TYPE_CHECKING
-from urllib.parse import unquote
+from urllib.parse import quote, unquote
 
 from lxml import etree
 
@@ -354,6 +354,17 @@ class ArtFolder:
         rel, _ = _href_parts(href, where)
         return self.info(rel, where, "href", in_templates=True)
 
+    def viewable(self, svg: str, folder: Path) -> str:
+        """The face's SVG as a browser opens it from ``folder`` (``check --svg``): each picture's ``href`` the
+        file's address from there, without ``#bg=``; one naming no file here, ``#id`` or ``data:``, as written."""
+        out, at = [], 0
+        for m, rel, _ in (found for found in self._pictures(svg) if found[2] is not None):
+            place = self.root / rel if (self.root / rel).is_file() or self.templates is None else self.templates / rel
+            address = quote(Path(os.path.relpath(place, folder)).as_posix(), safe="/")
+            out.append(svg[at:m.start(2)] + html.escape(address))
+            at = m.end(2)
+        return "".join(out) + svg[at:]
+
     def let_go_of_bytes(self) -> None:
         """Forget the print-ready pictures kept (up to ``BYTES_BUDGET``): once a build's faces are
         converted, a picture asked for again is read again, and the documents are drawn without
@@ -386,15 +397,22 @@ class ArtFolder:
         files: list[Path] = []
         return files if self._shown(svg, files, 0) else None
 
-    def _shown(self, svg: str, files: list[Path], depth: int) -> bool:
+    def _pictures(self, svg: str) -> Iterator[tuple[re.Match[str], str, Path | None]]:
+        """Each ``href`` of ``svg`` but ``#id`` and ``data:``: its match, its path in art/ and the file (None: not here)."""
         for m in _hrefs(svg):
             href = html.unescape(m.group(2)).strip()
             if not href or href.startswith(("data:", "#")):
                 continue
             try:
                 rel, _ = _href_parts(href, None)
-                path = self.find(rel, None, "href", in_templates=True)
+                path: Path | None = self.find(rel, None, "href", in_templates=True)
             except InputError:
+                rel, path = href, None
+            yield m, rel, path
+
+    def _shown(self, svg: str, files: list[Path], depth: int) -> bool:
+        for _, _, path in self._pictures(svg):
+            if path is None:
                 return False
             if path in files:
                 continue

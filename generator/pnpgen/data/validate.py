@@ -646,6 +646,15 @@ def max_builds_option(text: str) -> int:
     return n
 
 
+def piece_option(text: str) -> int:
+    """``check --piece``: a piece's number in its deck (1 the first)."""
+    n = int(text) if re.fullmatch(r"[0-9]{1,7}", text.strip()) else 0
+    if n < 1:
+        raise Invalid(f"{show(text)} is not a piece's number", "a whole number from 1, the piece's place in its deck "
+                      "(the number its SVG file's name starts with)")
+    return n
+
+
 def base_url_option(text: str) -> str:
     """Where Tabletop Simulator loads the exported images from: an http(s) or file URL."""
     expected = "an http://, https:// or file:/// URL, e.g. https://example.com/pnp/"

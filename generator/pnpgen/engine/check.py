@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pnpgen.data.art import art_files
+from pnpgen.data.art import ArtFolder, art_files
 from pnpgen.data.lint import LintSettings
 from pnpgen.data.load import check_bleed
-from pnpgen.data.model import Deck, Game
+from pnpgen.data.model import Deck, Game, Piece
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine import bookkey
 from pnpgen.engine.cache import Cache
@@ -61,6 +61,9 @@ class FaceCheck:
     problems: list[Problem] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     faces: int = 0  # distinct faces that render and convert
+    drawn: list[tuple[Deck, Piece, str, str]] = field(default_factory=list)  # (deck, piece, side, face key) rendered
+    svgs: dict[str, str] = field(default_factory=dict)  # face key → its rendered SVG (check --svg writes them)
+    art: ArtFolder | None = None  # where the faces' pictures are found
 
     def add(self, error: InputError, where: str = "") -> None:
         """A face's error; one already said is counted as one more face it stops (a template's
@@ -109,6 +112,7 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
                     out.add(e)
                 read.setdefault(deck.id, set()).update(reads)
     unread_translations(game, read, renderer)
+    out.drawn, out.svgs, out.art = drawn, faces.svgs, renderer.art.folder
     art = art_fingerprint(ws, game)
     if cache is not None:  # pictures that are art files as they are: read from there
         cache.art_files = art_files(ws, game, cache.digest, cache.stamps)

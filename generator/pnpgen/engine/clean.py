@@ -35,6 +35,7 @@ from pnpgen.usercache import seal
 
 EXPORT_RECORD = "export.json"  # exports/export.py RECORD: the files of one export folder
 RULEBOOKS = "rulebooks"  # .cache/rulebooks/<game>/: what ``pnpgen rulebook`` wrote, read as an export's state
+SVGS = "svgs"  # .cache/svgs/<game>/: the faces' SVGs ``pnpgen check --svg`` wrote, read as an export's state
 REPRINTS = "reprints"  # .cache/reprints/<game>/: what ``pnpgen reprint`` wrote (clean keeps those files: not read here)
 
 
@@ -102,7 +103,7 @@ def clean(out_root: Path, game: str | None = None, history: bool = False,
         # deleted by hand: what the record names elsewhere (an export's own folder) is still pnpgen's
         games = [out_root / game] if game is not None else sorted(
             {p for p in out_root.iterdir() if p.is_dir() and p != cache.root}
-            | {out_root / p.name for kind in ("exports", RULEBOOKS) if (cache.root / kind).is_dir()
+            | {out_root / p.name for kind in ("exports", RULEBOOKS, SVGS) if (cache.root / kind).is_dir()
                for p in (cache.root / kind).iterdir() if p.is_dir() and not p.is_symlink()})
         for folder in games:
             if folder.is_symlink():
@@ -110,7 +111,8 @@ def clean(out_root: Path, game: str | None = None, history: bool = False,
                 continue
             proven: set[Path] = set()
             for state in [*sorted((cache.root / "exports" / folder.name).glob("*.json")),
-                          *sorted((cache.root / RULEBOOKS / folder.name).glob("*.json"))]:
+                          *sorted((cache.root / RULEBOOKS / folder.name).glob("*.json")),
+                          *sorted((cache.root / SVGS / folder.name).glob("*.json"))]:
                 exported = _exported(state, out_root)
                 if exported is None:
                     continue  # not sealed here (or not an export's state): it proves nothing, and stays
@@ -158,6 +160,51 @@ def reprint_record(out_root: Path, out_dir: Path, files: Mapping[str, bytes | Pd
     """The record of the files ``pnpgen reprint`` writes into ``out_dir``, committed with them: a
     file of that name holding other bytes next time is the designer's (``changed_by_hand``)."""
     return _written(_record_path(out_root, out_dir, REPRINTS, "reprints"), out_root, out_dir, files)
+
+
+@dataclass
+class SvgWrite:
+    """What ``pnpgen check --svg`` commits: the files (with their sealed record), the ones an earlier
+    run wrote that this one no longer makes, and the names it leaves alone (a file or link there it
+    did not write)."""
+
+    files: dict[Path, bytes]
+    stale: list[Path]
+    strangers: list[str]
+
+
+def svg_files(out_root: Path, out_dir: Path, slug: str, lang: str, files: Mapping[str, bytes],
+              scope: str = "") -> SvgWrite:
+    """The faces' SVGs ``files`` (name → bytes) to write into ``out_dir``, recorded in
+    ``.cache/svgs/<game>/`` so that ``clean`` removes them and a later run replaces only its own: a
+    name holding a link, or a file this record does not name with its bytes, is left as it is (a
+    stranger). The earlier run's files under ``scope`` (``<deck>/``, ``<deck>/007-``; "" every
+    one) that this one does not write go, while they hold what it wrote; the others stay recorded."""
+    record = Cache(out_root).root / SVGS / slug / (f"svg.{lang}.json" if lang else "svg.json")
+    earlier = _exported(record, out_root)
+    written = earlier[1] if earlier is not None and earlier[0] == out_dir else {}
+    keep, stale, strangers, new = {}, [], [], {}
+    for name, digest in sorted(written.items()):
+        path = inside(out_root, f"{out_dir.relative_to(out_root).as_posix()}/{name}")
+        if path is None or name in files:
+            continue
+        held = file_digest(path, None) if path.is_file() and not path.is_symlink() else None
+        if not name.startswith(scope):
+            if held == digest:
+                keep[name] = digest
+        elif held == digest:
+            stale.append(path)
+    for name, data in files.items():
+        target = out_dir / name
+        if target.is_symlink() or target.exists() and (
+                not target.is_file() or sha(target.read_bytes()) not in {sha(data), written.get(name)}):
+            strangers.append(name)
+            continue
+        new[name] = data
+    body = json.dumps({"folder": out_dir.relative_to(out_root).as_posix(),
+                       "files": keep | {name: sha(data) for name, data in new.items()}}, sort_keys=True).encode()
+    return SvgWrite({out_dir / name: data for name, data in new.items()}
+                    | {record: json.dumps({"check": seal(body)}).encode() + b"\n" + body}, stale, strangers)
 
 
 def changed_by_hand(out_root: Path, out_dir: Path, files: Mapping[str, bytes | PdfFile]) -> list[str]:
