@@ -153,7 +153,7 @@ def _commands_table() -> dict[str, tuple[str, Callable[[argparse.ArgumentParser]
         "export": ("files for a print shop or Tabletop Simulator (see 'pnpgen docs exports')", _export_command),
         "export-sheet": ("write a deck's pieces to a spreadsheet (CSV or XLSX)", _sheet_command),
         "list": ("list the games and their decks", lambda c: _game(c, required=False, what="only this game (default: every game)")),
-        "check": ("render every face as a build would, writing nothing; list problems and 未定 (TBD) placeholders",
+        "check": ("render every face as a build would, writing nothing (but with --svg); list problems and 未定 (TBD) placeholders",
                   _check_command),
         "new": ("write a new game (decks drawn by built-in layouts) into this workspace, or make one here",
                 _new_command),
