@@ -62,3 +62,13 @@ def test_a_fallback_face_in_a_game_font_still_builds(tmp_path):
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     page = PdfReader(ws / "build" / "test" / "shop" / "cards-unique.pdf").pages[0].extract_text()
     assert "カード1" in page
+
+
+def test_an_unknown_font_says_how_a_font_of_fonts_becomes_one_a_template_may_name(tmp_path, capsys):
+    """The list of fonts a template may name holds only those game.yaml's fonts: names (and the
+    default roles'): a template author with another .ttf in fonts/ read it as a list of what was
+    there and found theirs missing (trial41)."""
+    text = '<text x="5" y="15" font-family="NoSuchFont" font-size="4">{{ piece.name }}</text>'
+    err = _error(tmp_path, "own", text, False, capsys)
+    assert "another .ttf of fonts/ once game.yaml names it under a role of your own" in err, err
+    assert "fonts: {quote: DejaVuSerif-Italic}, written fonts.quote" in err, err

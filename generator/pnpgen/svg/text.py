@@ -328,7 +328,10 @@ def unknown_font(family: str, weight: str = "normal") -> tuple[str, str]:
     if found is not None and found[1]:
         what += (f"; did you mean {found[0]}? (a template names a font by its file's name, as fonts.<role> "
                  "gives it: font-weight and font-style choose none)")
-    return what, "one of " + ", ".join(known) if known else "a font from fonts/"
+    return what, (("one of " + ", ".join(known) + " (the fonts game.yaml's fonts: gives a role, and the "
+                   "default roles'; another .ttf of fonts/ once game.yaml names it under a role of your own, "
+                   "e.g. fonts: {quote: DejaVuSerif-Italic}, written fonts.quote)") if known
+                  else "a font from fonts/ that game.yaml's fonts: names")
 
 
 def text_fonts(root) -> list[tuple[Any, str]]:
