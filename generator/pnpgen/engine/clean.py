@@ -201,10 +201,9 @@ def svg_files(out_root: Path, out_dir: Path, slug: str, lang: str, files: Mappin
             strangers.append(name)
             continue
         new[name] = data
-    body = json.dumps({"folder": out_dir.relative_to(out_root).as_posix(),
-                       "files": keep | {name: sha(data) for name, data in new.items()}}, sort_keys=True).encode()
     return SvgWrite({out_dir / name: data for name, data in new.items()}
-                    | {record: json.dumps({"check": seal(body)}).encode() + b"\n" + body}, stale, strangers)
+                    | _sealed(record, out_root, out_dir, keep | {name: sha(data) for name, data in new.items()}),
+                    stale, strangers)
 
 
 def changed_by_hand(out_root: Path, out_dir: Path, files: Mapping[str, bytes | PdfFile]) -> list[str]:
@@ -235,8 +234,14 @@ def _written(path: Path, out_root: Path, out_dir: Path, files: Mapping[str, byte
     run recorded there and this one did not write."""
     earlier = _exported(path, out_root)
     kept = earlier[1] if earlier is not None and earlier[0] == out_dir else {}
-    body = json.dumps({"folder": out_dir.relative_to(out_root).as_posix(),
-                       "files": kept | {name: sha(data) for name, data in files.items()}}, sort_keys=True).encode()
+    return _sealed(path, out_root, out_dir, kept | {name: sha(data) for name, data in files.items()})
+
+
+def _sealed(path: Path, out_root: Path, out_dir: Path, digests: Mapping[str, str]) -> dict[Path, bytes]:
+    """The record at ``path`` of the files ``digests`` (name → SHA-256) in ``out_dir``, sealed with
+    this machine's key as an export's state is."""
+    body = json.dumps({"folder": out_dir.relative_to(out_root).as_posix(), "files": dict(digests)},
+                      sort_keys=True).encode()
     return {path: json.dumps({"check": seal(body)}).encode() + b"\n" + body}
 
 
