@@ -264,22 +264,25 @@ def owners_unknown(out_root: Path, slug: str, options: ExportOptions) -> bool:
     without saying which deck each is (an older pnpgen's state, format 1)? An export of some decks
     then cannot tell the others' files from the ones of its own it no longer makes: it removed
     them all, or, keeping them all, would leave a deck's stale files beside its new ones."""
+    state = _sealed_state(out_root, slug, options)
+    return isinstance(state, dict) and bool(state.get("files")) and not isinstance(state.get("owners"), dict)
+
+
+def _sealed_state(out_root: Path, slug: str, options: ExportOptions) -> Any:
+    """The last export's state of this game and preset as read, when this machine sealed it; else None."""
     try:
         head, _, text = read_record(state_path(out_root, slug, options)).partition(b"\n")
-        state = json.loads(text)
-        return json.loads(head).get("check") == seal(text) and bool(state.get("files")) \
-            and not isinstance(state.get("owners"), dict)
-    except (OSError, ValueError, TypeError, AttributeError):
-        return False
+        return json.loads(text) if json.loads(head).get("check") == seal(text) else None
+    except (OSError, ValueError, AttributeError):
+        return None
 
 
 def _last(out_root: Path, slug: str, options: ExportOptions, out: Path) -> dict[str, Any]:
     """The state of the last export of this game and preset into ``out``, sealed on this machine:
     ``export.json``, which anyone can write, never decides what is removed or kept."""
+    state = _sealed_state(out_root, slug, options)
     try:
-        head, _, text = read_record(state_path(out_root, slug, options)).partition(b"\n")
-        state = json.loads(text)
-        if json.loads(head).get("check") != seal(text) or not safe_rel(state["folder"]) \
+        if state is None or not safe_rel(state["folder"]) \
                 or inside(out_root, state["folder"]) != out or not isinstance(state["files"], dict):
             return {}
         return {"files": {name: digest for name, digest in state["files"].items() if isinstance(name, str)},
