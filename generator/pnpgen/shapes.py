@@ -656,7 +656,7 @@ def polygon_distance(p: Sequence[Point], q: Sequence[Point]) -> float:
 def ring_grid(count: int, w: float, h: float) -> tuple[int, int]:
     """Spaces along the top/bottom (cols) and the sides (rows), corners shared, for ``count``
     spaces round a w×h rectangle: no more than one space to spare, spaces as square as can be.
-    A score track's ring (faces/tracks.py) and the check of boxes over it (data/layouts.py)."""
+    A score track's ring (faces/tracks.py) and its hole (``ring_hole``: the check of boxes over it, data/layouts.py)."""
     if count < 4:
         raise ValueError("a ring needs at least 4 spaces")
     best = None
@@ -672,3 +672,11 @@ def ring_grid(count: int, w: float, h: float) -> tuple[int, int]:
             best = (key, cols, rows)
     assert best is not None
     return best[1], best[2]
+
+
+def ring_hole(count: int, x: float, y: float, w: float, h: float) -> tuple[float, float, float, float]:
+    """The hole inside ``count`` spaces round the box (x, y, w, h), as (x, y, w, h) in mm: the box
+    less one space's width or height at each edge (``ring_grid``'s spaces)."""
+    cols, rows = ring_grid(count, w, h)
+    cw, ch = w / cols, h / rows
+    return x + cw, y + ch, w - 2 * cw, h - 2 * ch

@@ -29,7 +29,7 @@ from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError, Where, contained, not_a_file, suggest
 from pnpgen.litter import is_litter
 from pnpgen.patterns import later
-from pnpgen.shapes import ring_grid
+from pnpgen.shapes import ring_hole
 
 MAX_DEPTH = 20  # layouts extending layouts
 LENGTH_LIMIT = 100_000.0  # mm: a polygon layout's corner read before its range is checked
@@ -574,8 +574,8 @@ def over_tracks(raw: RawLayout, layout: Layout) -> list[str]:
             tx, ty, tw, th = (track.get(k) for k in ("x", "y", "w", "h"))
             if count < 4 or tw <= 0 or th <= 0:
                 continue
-            cols, rows = ring_grid(count, tw, th)
-            hole = (tx + tw / cols, ty + th / rows, tx + tw - tw / cols, ty + th - th / rows)
+            hx, hy, hw, hh = ring_hole(count, tx, ty, tw, th)
+            hole = (hx, hy, hx + hw, hy + hh)
             for name, given in raw_side.boxes.items():
                 box = boxes.get(name)
                 at = dict(box.options) if box is not None and box is not track else {}

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 from markupsafe import Markup
 
-from pnpgen.shapes import ring_grid
+from pnpgen.shapes import ring_grid, ring_hole
 from pnpgen.units import MM_PER_PT, num
 
 LAYOUTS = ("ring", "snake", "row", "column")
@@ -103,7 +103,7 @@ def _ring(count: int, x: float, y: float, w: float, h: float, spare: str) -> tup
     if odd and spare == "start":
         a = cells[0]
         cells[:2] = [(a[0], a[1], 2 * a[2], a[3], a[4])]
-    return cells, Box(x + cw, y + ch, w - 2 * cw, h - 2 * ch)
+    return cells, Box(*ring_hole(count, x, y, w, h))
 
 
 def track_spaces(n: int, x: float, y: float, w: float, h: float, layout: str = "ring", start: int = 0,
