@@ -279,6 +279,20 @@ def test_the_set_up_shows_what_building_populous_prints_and_writes(built):
         assert (built / "populous" / name).exists(), name
 
 
+def test_pip_builds_outside_pnpgen_s_output_folder():
+    """README: pip builds in `.setuptools-build/` (setup.cfg), never in build/, pnpgen's output
+    folder, as setuptools itself reads the configuration."""
+    from setuptools.dist import Distribution
+
+    section = " ".join(_section("## Set up and build").split())
+    folder = re.search(r"pip builds it in the checkout's `([^`]+)/`, set in `setup.cfg`", section).group(1)
+    dist = Distribution()
+    dist.parse_config_files([str(REPO / "setup.cfg")])
+    build_base = dist.get_option_dict("build")["build_base"][1]
+    assert build_base == folder and build_base.split("/")[0] != "build"
+    assert f"/{folder}/" in (REPO / ".gitignore").read_text(encoding="utf-8").splitlines()
+
+
 def test_the_set_up_s_note_on_pip_s_build_folder_holds(tmp_path, capsys):
     """README: pip builds in the checkout's build/; a build/ of pip's files alone is refused with
     the words it quotes, one pnpgen built into first keeps them and builds."""
