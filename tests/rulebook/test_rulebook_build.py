@@ -796,8 +796,8 @@ def test_the_booklets_printing_note_stands_inside_a_home_printers_margin(books, 
     """The note under each booklet sheet stood 3.6–5.7 mm above the edge: most of it in the 5 mm a
     home printer leaves unprinted (trial42). Its ink, the fold mark at the middle left out, now
     lies between 5 mm and the pages' own lowest ink."""
-    import pypdfium2 as pdfium
     import numpy as np
+    import pypdfium2 as pdfium
 
     doc = pdfium.PdfDocument(books[slug].files["rulebook-booklet.pdf"])
     per_mm = 300 / 25.4
