@@ -180,7 +180,9 @@ def _title_box_field(layout: Layout | None) -> str | None:
     spreadsheet's ``card`` column read by ``title: {field: card}``): that field names the pieces,
     as ``label:`` would, since it is the name the card prints (else ``#3`` in the change line and
     reprint.txt); None for a box reading ``title`` (or another of NAMING_FIELDS), or no title box."""
-    for box in layout.front.boxes if layout is not None else ():
+    if layout is None:
+        return None
+    for box in layout.front.boxes:
         if box.name == "title" and box.type == "text":
             read = box.get("field")
             own = read in dict(layout.fields) and read not in NAMING_FIELDS  # not game.title, deck.name
