@@ -218,7 +218,7 @@ def test_the_print_and_play_pdf_to_sell_is_built_as_the_docs_say(tmp_path):
     paper, its sheets on that paper, and a rulebook without the appendix whose proofing notes
     (counts the data disagrees with, open values) are the designer's, never a buyer's; the files
     it says to upload are there."""
-    section = HOME[HOME.index("## A print-and-play PDF to sell"):]
+    section = HOME[HOME.index("## A print-and-play PDF to sell"):].split("\n## ")[0]  # not the contest entry's
     commands = [line.split()[1:] for line in _block(section, "pnpgen check").splitlines()]
     ws = make_workspace(tmp_path / "ws", draft=True)
     for args in commands:
@@ -535,3 +535,21 @@ def test_the_larger_hex_map_of_data_format_prints_as_page_tiles(tmp_path):
     shop = reader(ws / "build" / "test" / "shop" / "map.pdf")
     assert sorted(t for t, *_ in text_positions(shop.pages[0]))[::79] == ["0101", "1008"]
     assert len(reader(ws / "build" / "test" / "map.pdf").pages) > 1
+
+
+def test_home_printing_contest_rules_cards_layout_builds_as_written(tmp_path, capsys):
+    """home-printing.md's contest entry: rules the size of a card, a deck of the layout it gives
+    (card-poker's text box made tall): built, the rules read on the cards, nothing overflows."""
+    section = HOME[HOME.index("## A contest entry's file package"):]
+    layout = re.search(r"`(layout: \{extends: card-poker,.*?\}\}\})`", " ".join(section.split())).group(1)
+    deck = (f"name: Rules\n{layout}\npieces:\n"
+            "  - {title: Rules 1/2, text: \"**Setup.** Shuffle the cards; deal 3 to each player.\\n\\n"
+            "**Turn.** Draw a card, then play one and do what it says.\\n\\n"
+            "**End.** When the deck runs out, the most points wins.\"}\n"
+            "  - {title: Rules 2/2, text: Score your cards at the end.}\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    said = capsys.readouterr()
+    assert "overflow" not in said.out + said.err and "below the minimum" not in said.out + said.err, said
+    front = re.sub(r"\s+", " ", texts(ws / "build" / "test" / "cards.pdf")[0])
+    assert "Rules 1/2" in front and "most points wins." in front and "Score your cards" in front, front

@@ -65,3 +65,24 @@ def test_a_name_written_with_markup_is_named_as_it_reads(tmp_path):
     assert labels[0].startswith("南瓜") and any(lab.startswith("大麦") for lab in labels), labels
     manifest = (tmp_path / "ws" / "build" / "test" / "manifest.json").read_text(encoding="utf-8")
     assert "かぼちゃ" not in manifest and "**" not in manifest and "[red]" not in manifest
+
+
+def test_the_field_a_layouts_title_box_reads_names_the_piece(tmp_path, capsys):
+    """A spreadsheet's own column for the card's name, read by the layout's title box
+    (``title: {field: card}``), names the pieces without a ``label:``: the change line said
+    ``#1: rule`` of a card printed 'Torch' (trial42)."""
+    deck = ("name: Cards\nlayout: {extends: card-poker, boxes: {title: {field: card}, text: {field: rule}}}\n"
+            "fields: {card: text, rule: text}\npieces:\n"
+            "  - {card: Torch, rule: Cancel a snake., count: 2}\n  - {card: Rope, rule: Draw 2 cards.}\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(ws, "-q", "build", "--game", "test", "--no-rulebook") == 0
+    with open(ws / "build" / "test" / "shop" / "order.csv", encoding="utf-8-sig") as f:
+        names = [r[next(k for k in r if k.lower() == "name")] for r in csv.DictReader(f)]
+    assert names == ["Torch", "Rope"], names
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(deck.replace("Cancel a snake.", "Cancel a pit."),
+                                                                encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    assert "changed: cards: 3 → 3 (Torch: rule)" in capsys.readouterr().out
+    reprint = (ws / "build" / "test" / "reprint.txt").read_text(encoding="utf-8")
+    assert "2 × Torch" in reprint and "#1" not in reprint, reprint

@@ -12,7 +12,7 @@ from pnpgen.data import validate as v
 from pnpgen.data.art import ArtFolder, ArtNotFound, Sizes
 from pnpgen.data.formats import CARD_FORMATS, KINDS, SHAPES, SINGLE_SIZE_SHAPES
 from pnpgen.data.mapkeys import checked_keys, one_line_text, parse_at
-from pnpgen.data.model import EMPTY_SHOWN, NO_ART_YET, Deck, Game, Piece
+from pnpgen.data.model import EMPTY_SHOWN, NAMING_FIELDS, NO_ART_YET, Deck, Game, Layout, Piece
 from pnpgen.data.piecevalues import (
     Source,
     collect_placeholders,
@@ -175,6 +175,21 @@ def _template(doc: Located, key: str, name: Any) -> str:
     return name
 
 
+def _title_box_field(layout: Layout | None) -> str | None:
+    """The field a layout's title box reads, where it is a field of the designer's own (a
+    spreadsheet's ``card`` column read by ``title: {field: card}``): that field names the pieces,
+    as ``label:`` would, since it is the name the card prints (else ``#3`` in the change line and
+    reprint.txt); None for a box reading ``title`` (or another of NAMING_FIELDS), or no title box."""
+    if layout is None:
+        return None
+    for box in layout.front.boxes:
+        if box.name == "title" and box.type == "text":
+            read = box.get("field")
+            own = read in dict(layout.fields) and read not in NAMING_FIELDS  # not game.title, deck.name
+            return read if own else None
+    return None
+
+
 def _cell_keys(rows: Source, keypath: tuple, raw: dict) -> dict[str, str]:
     """The header and column of each field a spreadsheet row sets (``text.en (column G)``)."""
     keys = {key: rows.key_of(keypath + (key,)) for key in raw} if isinstance(rows, SheetDoc) else {}
@@ -319,7 +334,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     if layout_raw is not None and isinstance(pieces, list):
         _misspelt_reads(layout_raw, pieces, defaults, allowed)
     label_field = parse_at(doc, ("label",), v.choice, data["label"], list(fields), "label field") \
-        if "label" in data else None
+        if "label" in data else _title_box_field(deck.layout)
     shown = shown_fields(deck, game.lang)
     optional = optional_fields(deck, data, game.lang)
     count_example = "'count: 3'" if rows is doc else "3 in the count column"  # the row and column lead the message

@@ -21,8 +21,12 @@ from pnpgen.rulebook import glyphs
 from pnpgen.rulebook.styles import RULE
 
 FOLD_MARK = 5 * mm  # the tick at each end of the fold line
-NOTE_SIZE = 6.0  # pt: the printing note, 4 mm above the sheet's bottom edge
-NOTE_Y = 4 * mm
+NOTE_SIZE = 6.0  # pt: the printing note, its baseline 5.6 mm above the sheet's bottom edge:
+# its descenders (p, g: 0.5 mm at 6 pt) clear the 5 mm a home printer leaves unprinted (the home
+# sheets' margin, impose/grid.py SheetOptions.margin_mm), its capitals (1.7 mm) stay below the A5
+# pages' lowest ink (the cover's frame, 8.6 mm up; the body's bottom margin is 17 mm). At 4 mm
+# most of each letter fell in that margin, cut off by the printer.
+NOTE_Y = 5.6 * mm
 
 
 # The same side of the same booklet gets the same marks: a warm rulebook process (``pnpgen
