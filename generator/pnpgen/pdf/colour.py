@@ -150,6 +150,7 @@ class HeavyPicture:
     colour: tuple[float, float, float, float]
     ink: float
     share: float
+    held: bool = False  # converted from RGB with those pixels held to the limit (pdf/pdfx.py): the figures are the art's
 
 
 def pictures_over_limit(pdf: bytes, limit: float,
@@ -234,11 +235,11 @@ class InkTally:
         self.over += int((ink > self.limit + 1e-6).sum())
         self.pixels += len(pixels)
 
-    def heaviest(self) -> HeavyPicture | None:
+    def heaviest(self, held: bool = False) -> HeavyPicture | None:
         if self.ink <= self.limit + 1e-6:
             return None
         return HeavyPicture((), self.colour, round(self.ink, 1),  # type: ignore[arg-type]
-                            100.0 * (self.over / self.pixels))
+                            100.0 * (self.over / self.pixels), held)
 
 
 def as_printed(pixels, image):
