@@ -87,9 +87,14 @@ def length_pt(value: object, default_unit: str = "pt") -> float:
 def load_shop(folder: Path, args: argparse.Namespace) -> Shop:
     name = folder.name
     spec: dict = {}
-    for candidate in (folder.parents[2] / "presets" / f"{name}.yaml" if len(folder.parents) > 2 else None,
-                      PRESETS / f"{name}.yaml"):
-        if candidate is not None and candidate.is_file():
+    # the game's preset, then the workspace's, then pnpgen's (build/<game>/<preset> in a workspace)
+    folder = folder.resolve()
+    candidates = [PRESETS / f"{name}.yaml"]
+    if len(folder.parents) > 2:
+        workspace, game = folder.parents[2], folder.parent.name
+        candidates[:0] = [workspace / "data" / game / "presets" / f"{name}.yaml", workspace / "presets" / f"{name}.yaml"]
+    for candidate in candidates:
+        if candidate.is_file():
             spec = yaml.safe_load(candidate.read_text(encoding="utf-8")) or {}
             break
     shop = Shop(name=name)
