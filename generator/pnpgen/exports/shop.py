@@ -203,9 +203,14 @@ def ink_warnings(name: str, pdf: bytes, preset: Preset, where: list[str], templa
     for heavy in pictures_over_limit(pdf, preset.ink_limit, measured):
         first = heavy.pages[0]
         more = f" and {counted(len(heavy.pages) - 1, 'more page')}" if len(heavy.pages) > 1 else ""
-        out.append(f"{starts[first]}{name} page {first + 1}{_at(where[first])}{more}: a picture reaches CMYK "
-                   f"{'/'.join(f'{v * 100:g}' for v in heavy.colour)}, {heavy.ink:g} % total ink; "
-                   f"{_share(heavy.share)} of its pixels are over {preset.name}'s {preset.ink_limit:g} %")
+        reach = (f"{starts[first]}{name} page {first + 1}{_at(where[first])}{more}: a picture "
+                 f"{'converted from RGB reached' if heavy.held else 'reaches'} CMYK "
+                 f"{'/'.join(f'{v * 100:g}' for v in heavy.colour)}, {heavy.ink:g} % total ink; "
+                 f"{_share(heavy.share)} of its pixels {'were' if heavy.held else 'are'} over "
+                 f"{preset.name}'s {preset.ink_limit:g} %")
+        out.append(reach + (" and print held to it (their C, M and Y lightened together, K kept: a little "
+                            "duller than the art; a picture saved in CMYK within the limit prints as it is)"
+                            if heavy.held else ""))
     if overprinted is None:  # not read as the black was knocked out of what it passed (knock_out_black)
         overprinted = overprint_over_limit(pdf, preset.ink_limit)
     out.extend(_overprint_warnings(name, overprinted, where, templates, preset, starts))

@@ -12,7 +12,8 @@ four-colour black that would blur at 7 pt. It is a device conversion, not colour
 profile is applied, so saturated RGB colours print duller or shifted, and a colour-critical design
 should choose its palette in CMYK with the shop's proof. One of c, m, y is always 0, so a converted
 colour carries at most 300 % ink (a dark saturated red: 0/100/100/99); shops asking less (240 %)
-are warned by the check below, which reads the inks a finished PDF really uses. One colour is
+are warned by the check below, which reads the inks a finished PDF really uses (a picture's pixels
+over the limit are held to it as they are converted: pdf/pdfx.py ``_cmyk_samples``). One colour is
 mapped, not converted: pnpgen's 未定 mark (``PLACEHOLDER_COLOUR``, #e4007f, process magenta as a
 screen shows it) prints on the magenta plate alone, where the formula gives 0/100/44/11, three
 inks whose plates blur small text apart.
@@ -150,6 +151,7 @@ class HeavyPicture:
     colour: tuple[float, float, float, float]
     ink: float
     share: float
+    held: bool = False  # converted from RGB with those pixels held to the limit (pdf/pdfx.py): the figures are the art's
 
 
 def pictures_over_limit(pdf: bytes, limit: float,
@@ -234,11 +236,11 @@ class InkTally:
         self.over += int((ink > self.limit + 1e-6).sum())
         self.pixels += len(pixels)
 
-    def heaviest(self) -> HeavyPicture | None:
+    def heaviest(self, held: bool = False) -> HeavyPicture | None:
         if self.ink <= self.limit + 1e-6:
             return None
         return HeavyPicture((), self.colour, round(self.ink, 1),  # type: ignore[arg-type]
-                            100.0 * (self.over / self.pixels))
+                            100.0 * (self.over / self.pixels), held)
 
 
 def as_printed(pixels, image):

@@ -237,7 +237,8 @@ def _end_quietly(signum: int, frame) -> None:
 def _cmyk_stream(size: tuple[int, int], rgb_bytes: bytes, limit: float | None = None,
                  strip: int = 1 << 20) -> tuple[bytes, HeavyPicture | None]:
     """RGB pixels (``size``, 8 bits a sample) as a Flate-compressed DeviceCMYK stream, by
-    pdf/colour.py's formula, and, given ``limit``, its heaviest pixel over it (``heaviest_pixels``).
+    pdf/colour.py's formula, and, given ``limit``, its heaviest pixel over it (``heaviest_pixels``)
+    as the formula gave it, before the pixels over the limit were held to it (``_cmyk_samples``).
     Converted a strip of rows (about ``strip`` pixels) at a time, each step in place: the formula
     works in 8-byte floats, 56 bytes a pixel, so a 7700×7700 picture converted whole took some
     4 GB; a strip takes some 60 MB, and the bytes are the same (deflate's output does not depend
@@ -251,16 +252,21 @@ def _cmyk_stream(size: tuple[int, int], rgb_bytes: bytes, limit: float | None = 
     out: list[bytes] = []
     tally = InkTally(limit) if limit is not None else None
     for top in range(0, height, rows):
-        samples = _cmyk_samples(pixels[top:top + rows])
+        samples, heavy = _cmyk_samples(pixels[top:top + rows], limit)
         out.append(packer.compress(samples.tobytes()))
         if tally is not None:
-            tally.add(samples.reshape(-1, 4).astype(np.uint16))
+            tally.add((samples if heavy is None else heavy).reshape(-1, 4).astype(np.uint16))
     out.append(packer.flush())
-    return b"".join(out), tally.heaviest() if tally is not None else None
+    return b"".join(out), tally.heaviest(held=True) if tally is not None else None
 
 
-def _cmyk_samples(strip):
-    """An (h, w, 3) block of 8-bit RGB pixels as (h, w, 4) 8-bit CMYK by pdf/colour.py's formula."""
+def _cmyk_samples(strip, limit: float | None = None):
+    """An (h, w, 3) block of 8-bit RGB pixels as (h, w, 4) 8-bit CMYK by pdf/colour.py's formula,
+    and None; given ``limit`` (total ink, %), each pixel the formula takes over it held to it, as
+    a separation's total ink limit does (Photoshop's Custom CMYK, "Total Ink Limit"): its C, M and Y
+    scaled down together, its K kept, so its hue and darkness stay; then also the samples as the
+    formula gave them, for the export to say what the art held (None when no pixel was over).
+    The formula's own total reaches 300 % (0/100/100/99), so under 300 % nothing is held."""
     import numpy as np
 
     rgb = strip.astype(np.float64)
@@ -277,6 +283,23 @@ def _cmyk_samples(strip):
     cmy /= d[..., None]
     cmy[black] = 0.0
     cmyk[..., 3] = k
+    formula = None
+    if limit is not None:
+        total = cmy.sum(axis=2) + k
+        # 2/255 under the limit, so the four samples rounded to 8 bits never pass it
+        target = limit / 100.0 - 2.0 / 255.0
+        over = total > limit / 100.0 + 1e-9
+        if over.any():
+            formula = _samples(cmyk.copy())
+            chroma = np.maximum(total[over] - k[over], 1e-9)
+            cmy[over] *= (np.maximum(target - k[over], 0.0) / chroma)[:, None]
+    return _samples(cmyk), formula
+
+
+def _samples(cmyk):
+    """0–1 floats as 8-bit samples."""
+    import numpy as np
+
     cmyk *= 255.0
     np.rint(cmyk, out=cmyk)
     np.clip(cmyk, 0, 255, out=cmyk)
