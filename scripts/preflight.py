@@ -45,7 +45,23 @@ import yaml
 from PIL import Image
 
 ROOT = Path(__file__).resolve().parents[1]
-PRESETS = ROOT / "generator" / "pnpgen" / "exports" / "presets"
+
+
+def pnpgen_presets() -> Path:
+    """pnpgen's own presets: the installed package's (a copy of this script beside any workspace),
+    else the checkout's this script sits in."""
+    try:
+        from importlib.resources import files
+
+        shipped = Path(str(files("pnpgen.exports") / "presets"))
+        if shipped.is_dir():
+            return shipped
+    except ImportError:
+        pass
+    return ROOT / "generator" / "pnpgen" / "exports" / "presets"
+
+
+PRESETS = pnpgen_presets()
 MM = 72 / 25.4  # points per mm
 PX_MM = 4  # separations drawn at 4 px/mm (101.6 dpi)
 INK_PRESENT = 0.10  # an ink counts from 10 % (a paler tint's fringe is not seen)
