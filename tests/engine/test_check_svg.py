@@ -99,3 +99,20 @@ def test_svg_options_are_told_when_they_choose_nothing(tmp_path, capsys):
     assert run(ws, "check", "--game", "test", "--svg", "--deck", "card") == 2
     assert "unknown deck 'card'" in capsys.readouterr().err
     assert not (ws / "build").exists()
+
+
+def test_a_pieces_run_leaves_the_files_of_a_piece_whose_number_it_begins(tmp_path):
+    """--piece 100 replaces piece 100's files, not piece 1000's (``cards/100`` begins ``cards/1000-…``)."""
+    from pnpgen.engine.clean import svg_files
+    from pnpgen.engine.transaction import commit
+
+    out, folder = tmp_path / "build", tmp_path / "build" / "test" / "svg"
+    first = {"cards/100-騎士.front.svg": b"<svg>100</svg>", "cards/100.back.svg": b"<svg>b</svg>",
+             "cards/1000-竜.front.svg": b"<svg>1000</svg>", "cards/1001.front.svg": b"<svg>1001</svg>"}
+    plan = svg_files(out, folder, "test", "", first)
+    commit(out, plan.files, plan.stale)
+    plan = svg_files(out, folder, "test", "", {"cards/100-姫.front.svg": b"<svg>new</svg>"}, "cards/100")
+    commit(out, plan.files, plan.stale)
+    assert sorted(p.name for p in plan.stale) == ["100-騎士.front.svg", "100.back.svg"]
+    assert sorted(p.name for p in (folder / "cards").iterdir()) == [
+        "100-姫.front.svg", "1000-竜.front.svg", "1001.front.svg"]
