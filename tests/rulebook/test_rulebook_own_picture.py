@@ -123,10 +123,12 @@ def test_a_photo_turned_by_its_exif_prints_upright_no_taller_than_a_figure(draft
      "picture: a figure shows a picture or pieces, not both"),
     ("      picture: ../../../secret.png\n", "picture: '../../../secret.png' is outside art/"),
     ("      picture: broken.png\n", "picture: cannot read the image art/broken.png"),
+    ("      picture: strip.png\n", "picture: art/strip.png (3000 × 1 px) prints 118 × 0.0393 mm in its figure, too thin"),
 ])
 def test_a_bad_picture_is_one_error_at_its_line(drafted, capsys, entry, said):
     line = _figures(drafted, "    - after: ゲームの進行\n" + entry)
     _art(drafted, "setup.png", (60, 40))
+    _art(drafted, "strip.png", (3000, 1))  # its own proportions at the text's width: a line of nothing
     (drafted / "data" / "test" / "art" / "broken.png").write_bytes(b"\x89PNG\r\n\x1a\nnot a picture")
     capsys.readouterr()
     assert run(drafted, "build", "--game", "test", "--jobs", "1") == 2
