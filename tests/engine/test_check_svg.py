@@ -116,3 +116,16 @@ def test_a_pieces_run_leaves_the_files_of_a_piece_whose_number_it_begins(tmp_pat
     assert sorted(p.name for p in plan.stale) == ["100-騎士.front.svg", "100.back.svg"]
     assert sorted(p.name for p in (folder / "cards").iterdir()) == [
         "100-姫.front.svg", "1000-竜.front.svg", "1001.front.svg"]
+
+
+def test_an_out_in_an_output_folders_records_is_refused(tmp_path, capsys):
+    """--out build/.cache (where the build keeps its records, not made yet) made build/.cache an
+    output folder of its own: every later build refused build/ as 'holding files pnpgen did not write'."""
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS[:1])
+    for out in ("build/.cache", "build/.history/x"):
+        capsys.readouterr()
+        assert run(ws, "check", "--game", "test", "--svg", "--out", str(ws / out)) == 2
+        err = capsys.readouterr().err
+        assert "where an output folder keeps its records" in err and err.count("\n") == 1, err
+    assert not (ws / "build").exists()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "-q") == 0
