@@ -153,6 +153,16 @@ def test_the_english_edition_places_the_picture_after_its_own_heading(tmp_path):
     assert abs(w - 60) < 0.5 and abs(h - 40) < 0.5, (w, h)
 
 
+def test_a_picture_given_only_in_another_language_names_the_one_missing_once(tmp_path, capsys):
+    ws = english_workspace(tmp_path)
+    line = _figures(ws, "    - after: ゲームの進行\n      picture: {en: setup.png}\n")
+    _art(ws, "setup.png", (720, 480))
+    capsys.readouterr()
+    assert run(ws, "rulebook", "--game", "test") == 2  # the Japanese edition: the game's default language
+    err = capsys.readouterr().err
+    assert f"game.yaml:{line + 1}:" in err and "picture: no text in ja (expected {ja: …})" in err, err
+
+
 def test_doujin_book_prints_the_picture_in_cmyk_with_an_english_warning_and_a_japanese_title(drafted):
     """The shop's book converts the picture to CMYK as the pieces' pictures are (PDF/X-1a has no
     RGB); the export's lines are English (README: pnpgen's own terminal lines), its title is the

@@ -189,7 +189,8 @@ def _in_language(doc: Located, value: Any, keypath: tuple, game: Game) -> str:
     for lang in (game.lang, default):
         if lang in value:
             return str(value[lang])
-    raise doc.error(keypath, f"no text in {game.lang} or {default}", "{" + ", ".join(f"{k}: …" for k in (game.lang, default)) + "}")
+    wanted = list(dict.fromkeys((game.lang, default)))  # (a game of one language: "no text in ja or ja")
+    raise doc.error(keypath, f"no text in {' or '.join(wanted)}", "{" + ", ".join(f"{k}: …" for k in wanted) + "}")
 
 
 def _untranslated(doc: Located, value: Any, keypath: tuple, game: Game) -> str:
