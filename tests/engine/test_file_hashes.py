@@ -116,7 +116,7 @@ def test_a_file_saved_again_in_the_tick_it_was_read_in_is_not_vouched_for_by_its
     """On a disk whose times are coarse (FAT: 2 s, HFS+: 1 s), a file saved again, the same size, in
     the clock tick a build read it in keeps its stamp: the table trusts a hash only as of when the
     content was read, neither after the commit (learn_again) nor when the process's memo of
-    contents gives it again (the inputs fingerprinted again after a commit of several games)."""
+    contents gives it again (the next build of watch or serve, in the same process)."""
     import time
 
     from pnpgen.engine.fingerprint import content_hash
@@ -140,8 +140,8 @@ def test_a_file_saved_again_in_the_tick_it_was_read_in_is_not_vouched_for_by_its
     monkeypatch.setattr(time, "time_ns", lambda: later)
     hashes.learn_again()  # after the build's commit
     assert hashes.get(a) in (None, two)
-    again = FileHashes(tmp_path / ".cache")  # (a table that has not learned b again)
-    content_hash(b, again, seen)  # the same stamp (such a disk's change time too): the process's memo's hash
+    again = FileHashes(tmp_path / ".cache")  # the next run in this process (watch, serve)
+    assert content_hash(b, again, seen) == two  # the same stamp (such a disk's change time too): read again
     assert again.get(b) in (None, two)
 
 

@@ -192,7 +192,7 @@ def content_hash(path: Path, known: FileHashes | None = None, st: os.stat_result
     st = st or path.stat()
     digest = known.get(path, st) if known is not None else None
     if digest is None:
-        digest, read = _content(path, st)
+        digest, read = _content(path, st, known.born if known is not None else None)
         if known is not None:  # (as of when it was read: a hash read in its file's change's instant is not trusted later)
             known.learn(path, st, digest, read=read)
     return digest
@@ -215,6 +215,7 @@ class FileHashes:
         self._loading = threading.Lock()  # (first used on the hashing threads, it is read once)
         self._dirty = False
         self._learned: set[str] = set()  # the paths whose hash this run learned by reading their content
+        self.born = time.time_ns()  # the run's start: what the process read in a change's instant before it is read again
 
     @property
     def _known(self) -> dict[str, list]:
@@ -307,16 +308,20 @@ _READ: dict[tuple[int, ...], tuple[str, int]] = {}  # (device, inode, size, modi
 READ_LIMIT = 65536
 
 
-def _content(path: Path, st: os.stat_result) -> tuple[str, int]:
+def _content(path: Path, st: os.stat_result, since: int | None = None) -> tuple[str, int]:
     """The hash of a file's content and when it was read (time_ns), read once per process for as
     long as the file is unchanged (a build fingerprints a game's art three times: its inputs, its
     renders, its faces). Kept by the file itself (its device and inode) and its stamp, not by the
     path it was reached by: the same fonts, linked into many workspaces (every test's), were read
     and hashed again in each. One larger than HASHED_WHOLE is read a block at a time: a file of
     gigabytes in art/ (a video dropped there, a sparse file planted) asked for as much memory, and
-    ended the build in MemoryError."""
+    ended the build in MemoryError. ``since``: a run's start (watch and serve build again in one
+    process); a hash read before then within ``RACY_NS`` of the file's change is read again, once a
+    run (a save in the tick of that read keeps the stamp: the next build took the old content)."""
     file = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
     kept = _READ.get(file)
+    if kept is not None and since is not None and kept[1] < since and kept[1] - st.st_mtime_ns < FileHashes.RACY_NS:
+        kept = None
     if kept is None:
         if len(_READ) >= READ_LIMIT:
             _READ.clear()
