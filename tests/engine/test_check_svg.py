@@ -99,3 +99,33 @@ def test_svg_options_are_told_when_they_choose_nothing(tmp_path, capsys):
     assert run(ws, "check", "--game", "test", "--svg", "--deck", "card") == 2
     assert "unknown deck 'card'" in capsys.readouterr().err
     assert not (ws / "build").exists()
+
+
+def test_a_pieces_run_leaves_the_files_of_a_piece_whose_number_it_begins(tmp_path):
+    """--piece 100 replaces piece 100's files, not piece 1000's (``cards/100`` begins ``cards/1000-…``)."""
+    from pnpgen.engine.clean import svg_files
+    from pnpgen.engine.transaction import commit
+
+    out, folder = tmp_path / "build", tmp_path / "build" / "test" / "svg"
+    first = {"cards/100-騎士.front.svg": b"<svg>100</svg>", "cards/100.back.svg": b"<svg>b</svg>",
+             "cards/1000-竜.front.svg": b"<svg>1000</svg>", "cards/1001.front.svg": b"<svg>1001</svg>"}
+    plan = svg_files(out, folder, "test", "", first)
+    commit(out, plan.files, plan.stale)
+    plan = svg_files(out, folder, "test", "", {"cards/100-姫.front.svg": b"<svg>new</svg>"}, "cards/100")
+    commit(out, plan.files, plan.stale)
+    assert sorted(p.name for p in plan.stale) == ["100-騎士.front.svg", "100.back.svg"]
+    assert sorted(p.name for p in (folder / "cards").iterdir()) == [
+        "100-姫.front.svg", "1000-竜.front.svg", "1001.front.svg"]
+
+
+def test_an_out_in_an_output_folders_records_is_refused(tmp_path, capsys):
+    """--out build/.cache (where the build keeps its records, not made yet) made build/.cache an
+    output folder of its own: every later build refused build/ as 'holding files pnpgen did not write'."""
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS[:1])
+    for out in ("build/.cache", "build/.history/x"):
+        capsys.readouterr()
+        assert run(ws, "check", "--game", "test", "--svg", "--out", str(ws / out)) == 2
+        err = capsys.readouterr().err
+        assert "where an output folder keeps its records" in err and err.count("\n") == 1, err
+    assert not (ws / "build").exists()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "-q") == 0

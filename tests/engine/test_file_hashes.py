@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import builtins
 import os
+from hashlib import sha256
 from pathlib import Path
 
 from conftest import FEW_CARDS, make_workspace, run
@@ -97,18 +98,51 @@ def test_a_hash_learned_in_the_instant_of_a_change_is_learned_again_while_its_fi
         path.write_bytes(b"one")
     hashes = FileHashes(tmp_path / ".cache")
     for path in (kept, changed):
-        hashes.learn(path, path.stat(), f"h-{path.stem}")
+        hashes.learn(path, path.stat(), sha256(b"one").hexdigest())
     hashes.wrote(old, "h-old")
     assert hashes.get(kept) is None and hashes.get(changed) is None  # within RACY_NS of their change
     changed.write_bytes(b"two!")  # a new stamp: its entry is not the file's
     later = time.time_ns() + 3 * FileHashes.RACY_NS
     monkeypatch.setattr(time, "time_ns", lambda: later)
     hashes.learn_again()
-    assert hashes.get(kept) == "h-kept"
+    assert hashes.get(kept) == sha256(b"one").hexdigest()
     assert hashes.get(changed) is None
     assert hashes._known[str(old)][5] != later  # pnpgen's own file: trusted already, left as it was
     hashes.save()
-    assert FileHashes(tmp_path / ".cache").get(kept) == "h-kept"
+    assert FileHashes(tmp_path / ".cache").get(kept) == sha256(b"one").hexdigest()
+
+
+def test_a_file_saved_again_in_the_tick_it_was_read_in_is_not_vouched_for_by_its_stamp(tmp_path, monkeypatch):
+    """On a disk whose times are coarse (FAT: 2 s, HFS+: 1 s), a file saved again, the same size, in
+    the clock tick a build read it in keeps its stamp: the table trusts a hash only as of when the
+    content was read, neither after the commit (learn_again) nor when the process's memo of
+    contents gives it again (the next build of watch or serve, in the same process)."""
+    import time
+
+    from pnpgen.engine.fingerprint import content_hash
+
+    # a disk of coarse times: the change time is the modification time, and a save in the same tick keeps it
+    monkeypatch.setattr(FileHashes, "_stamp", staticmethod(lambda st: [st.st_size, st.st_mtime_ns, 0, st.st_ino]))
+    tick = time.time_ns() - FileHashes.RACY_NS // 2
+    one, two = sha256(b"count: 1").hexdigest(), sha256(b"count: 2").hexdigest()
+    for name in ("a.yaml", "b.yaml"):
+        path = tmp_path / name
+        path.write_bytes(b"count: 1")
+        os.utime(path, ns=(tick, tick))
+    a, b = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    hashes = FileHashes(tmp_path / ".cache")
+    seen = b.stat()
+    assert content_hash(a, hashes) == one and content_hash(b, hashes, seen) == one  # the build read them in their instant
+    for path in (a, b):
+        path.write_bytes(b"count: 2")
+        os.utime(path, ns=(tick, tick))  # saved again in the same tick
+    later = time.time_ns() + 3 * FileHashes.RACY_NS
+    monkeypatch.setattr(time, "time_ns", lambda: later)
+    hashes.learn_again()  # after the build's commit
+    assert hashes.get(a) in (None, two)
+    again = FileHashes(tmp_path / ".cache")  # the next run in this process (watch, serve)
+    assert content_hash(b, again, seen) == two  # the same stamp (such a disk's change time too): read again
+    assert again.get(b) in (None, two)
 
 
 def test_the_check_and_the_build_share_one_table_of_hashes(tmp_path, monkeypatch):

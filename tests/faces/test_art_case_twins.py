@@ -35,3 +35,15 @@ def test_two_art_files_differing_only_in_case_are_warned_once_with_their_lines(t
 def test_a_case_twin_the_data_does_not_use_is_not_warned(tmp_path, capsys):
     """Only pictures the faces place count: a spare ``Dragon.png`` no piece names is not told."""
     assert _build(tmp_path, capsys, "  - {name: 竜, art: dragon.png}\n", ("dragon.png", "Dragon.png")) == []
+
+
+def test_twins_that_look_the_same_say_which_is_written_decomposed(tmp_path, capsys):
+    """``ガ.png`` and its decomposed twin (``カ`` + ``゛``) print alike on screen: the one macOS would
+    have named is told as such, so the designer knows which line to change."""
+    import unicodedata
+
+    nfd = unicodedata.normalize("NFD", "ガ.png")
+    [said] = _build(tmp_path, capsys, f"  - {{name: 竜, art: ガ.png}}\n  - {{name: 竜王, art: {nfd}}}\n",
+                    ("ガ.png", nfd))
+    assert (f"(art/{nfd} (written decomposed, as macOS writes names) at data/test/decks/cards.yaml:8:5; "
+            "art/ガ.png at data/test/decks/cards.yaml:7:5)") in said, said

@@ -123,10 +123,12 @@ def test_a_photo_turned_by_its_exif_prints_upright_no_taller_than_a_figure(draft
      "picture: a figure shows a picture or pieces, not both"),
     ("      picture: ../../../secret.png\n", "picture: '../../../secret.png' is outside art/"),
     ("      picture: broken.png\n", "picture: cannot read the image art/broken.png"),
+    ("      picture: strip.png\n", "picture: art/strip.png (3000 × 1 px) prints 118 × 0.0393 mm in its figure, too thin"),
 ])
 def test_a_bad_picture_is_one_error_at_its_line(drafted, capsys, entry, said):
     line = _figures(drafted, "    - after: ゲームの進行\n" + entry)
     _art(drafted, "setup.png", (60, 40))
+    _art(drafted, "strip.png", (3000, 1))  # its own proportions at the text's width: a line of nothing
     (drafted / "data" / "test" / "art" / "broken.png").write_bytes(b"\x89PNG\r\n\x1a\nnot a picture")
     capsys.readouterr()
     assert run(drafted, "build", "--game", "test", "--jobs", "1") == 2
@@ -149,6 +151,16 @@ def test_the_english_edition_places_the_picture_after_its_own_heading(tmp_path):
     assert "Figure 1" in text
     w, h = _box_mm(pdf, page)
     assert abs(w - 60) < 0.5 and abs(h - 40) < 0.5, (w, h)
+
+
+def test_a_picture_given_only_in_another_language_names_the_one_missing_once(tmp_path, capsys):
+    ws = english_workspace(tmp_path)
+    line = _figures(ws, "    - after: ゲームの進行\n      picture: {en: setup.png}\n")
+    _art(ws, "setup.png", (720, 480))
+    capsys.readouterr()
+    assert run(ws, "rulebook", "--game", "test") == 2  # the Japanese edition: the game's default language
+    err = capsys.readouterr().err
+    assert f"game.yaml:{line + 1}:" in err and "picture: no text in ja (expected {ja: …})" in err, err
 
 
 def test_doujin_book_prints_the_picture_in_cmyk_with_an_english_warning_and_a_japanese_title(drafted):

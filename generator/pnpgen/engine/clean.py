@@ -178,8 +178,9 @@ def svg_files(out_root: Path, out_dir: Path, slug: str, lang: str, files: Mappin
     """The faces' SVGs ``files`` (name → bytes) to write into ``out_dir``, recorded in
     ``.cache/svgs/<game>/`` so that ``clean`` removes them and a later run replaces only its own: a
     name holding a link, or a file this record does not name with its bytes, is left as it is (a
-    stranger). The earlier run's files under ``scope`` (``<deck>/``, ``<deck>/007-``; "" every
-    one) that this one does not write go, while they hold what it wrote; the others stay recorded."""
+    stranger). The earlier run's files under ``scope`` (``<deck>/``; ``<deck>/007``, that piece's
+    ``007-….svg`` and ``007.….svg``, not piece 1007's; "" every one) that this one does not write
+    go, while they hold what it wrote; the others stay recorded."""
     record = Cache(out_root).root / SVGS / slug / (f"svg.{lang}.json" if lang else "svg.json")
     earlier = _exported(record, out_root)
     written = earlier[1] if earlier is not None and earlier[0] == out_dir else {}
@@ -189,7 +190,7 @@ def svg_files(out_root: Path, out_dir: Path, slug: str, lang: str, files: Mappin
         if path is None or name in files:
             continue
         held = file_digest(path, None) if path.is_file() and not path.is_symlink() else None
-        if not name.startswith(scope):
+        if not (name.startswith(scope) and (scope[-1:] in ("", "/") or name[len(scope):][:1] in ("-", "."))):
             if held == digest:
                 keep[name] = digest
         elif held == digest:

@@ -192,9 +192,9 @@ def content_hash(path: Path, known: FileHashes | None = None, st: os.stat_result
     st = st or path.stat()
     digest = known.get(path, st) if known is not None else None
     if digest is None:
-        digest = _content(path, st)
-        if known is not None:
-            known.learn(path, st, digest)
+        digest, read = _content(path, st, known.born if known is not None else None)
+        if known is not None:  # (as of when it was read: a hash read in its file's change's instant is not trusted later)
+            known.learn(path, st, digest, read=read)
     return digest
 
 
@@ -215,6 +215,7 @@ class FileHashes:
         self._loading = threading.Lock()  # (first used on the hashing threads, it is read once)
         self._dirty = False
         self._learned: set[str] = set()  # the paths whose hash this run learned by reading their content
+        self.born = time.time_ns()  # the run's start: what the process read in a change's instant before it is read again
 
     @property
     def _known(self) -> dict[str, list]:
@@ -252,8 +253,9 @@ class FileHashes:
             return None
         return entry[4]
 
-    def learn(self, path: Path, st: os.stat_result, digest: str, wrote: bool = False) -> None:
-        self._known[str(path)] = [*self._stamp(st), digest, time.time_ns(), 1 if wrote else 0]
+    def learn(self, path: Path, st: os.stat_result, digest: str, wrote: bool = False, read: int | None = None) -> None:
+        """``read``: when the content was read (time_ns; default now)."""
+        self._known[str(path)] = [*self._stamp(st), digest, time.time_ns() if read is None else read, 1 if wrote else 0]
         if not wrote:
             self._learned.add(str(path))
         self._dirty = True
@@ -270,11 +272,17 @@ class FileHashes:
                 continue
             try:
                 st = os.stat(name)
+                now = time.time_ns()
+                if entry[:4] != self._stamp(st) or now - st.st_mtime_ns < self.RACY_NS:
+                    continue  # changed, or still in the instant of its change: read next run
+                # read again: a file saved again in the clock tick it was read in keeps its stamp
+                # (2 s on FAT, 1 s on HFS+), and the stamp alone then vouched for the old content
+                digest = _read_hash(Path(name), st.st_size)
+                if self._stamp(os.stat(name)) == entry[:4]:
+                    self._known[name] = [*entry[:4], digest, now, 0]
+                    self._dirty = True
             except (OSError, ValueError):
                 continue
-            if entry[:4] == self._stamp(st):
-                self._known[name] = [*entry[:5], time.time_ns(), 0]
-                self._dirty = True
         self._learned.clear()
 
     def wrote(self, path: Path, digest: str) -> None:
@@ -296,30 +304,38 @@ class FileHashes:
         self._dirty = False
 
 
-_READ: dict[tuple[int, ...], str] = {}  # (device, inode, size, modified, changed) → its content's SHA-256
+_READ: dict[tuple[int, ...], tuple[str, int]] = {}  # (device, inode, size, modified, changed) → its content's SHA-256, when read
 READ_LIMIT = 65536
 
 
-def _content(path: Path, st: os.stat_result) -> str:
-    """The hash of a file's content, read once per process for as long as the file is unchanged
-    (a build fingerprints a game's art three times: its inputs, its renders, its faces). Kept by
-    the file itself (its device and inode) and its stamp, not by the path it was reached by: the
-    same fonts, linked into many workspaces (every test's), were read and hashed again in each.
-    One larger than HASHED_WHOLE is read a block at a time: a file of gigabytes in art/ (a video
-    dropped there, a sparse file planted) asked for as much memory, and ended the build in
-    MemoryError."""
+def _content(path: Path, st: os.stat_result, since: int | None = None) -> tuple[str, int]:
+    """The hash of a file's content and when it was read (time_ns), read once per process for as
+    long as the file is unchanged (a build fingerprints a game's art three times: its inputs, its
+    renders, its faces). Kept by the file itself (its device and inode) and its stamp, not by the
+    path it was reached by: the same fonts, linked into many workspaces (every test's), were read
+    and hashed again in each. One larger than HASHED_WHOLE is read a block at a time: a file of
+    gigabytes in art/ (a video dropped there, a sparse file planted) asked for as much memory, and
+    ended the build in MemoryError. ``since``: a run's start (watch and serve build again in one
+    process); a hash read before then within ``RACY_NS`` of the file's change is read again, once a
+    run (a save in the tick of that read keeps the stamp: the next build took the old content)."""
     file = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-    digest = _READ.get(file)
-    if digest is None:
+    kept = _READ.get(file)
+    if kept is not None and since is not None and kept[1] < since and kept[1] - st.st_mtime_ns < FileHashes.RACY_NS:
+        kept = None
+    if kept is None:
         if len(_READ) >= READ_LIMIT:
             _READ.clear()
-        if st.st_size <= HASHED_WHOLE:
-            digest = sha(path.read_bytes())
-        else:
-            with open(path, "rb") as f:
-                digest = hashlib.file_digest(f, "sha256").hexdigest()
-        _READ[file] = digest
-    return digest
+        began = time.time_ns()  # (before the read: a save while it reads is in the instant it tells)
+        kept = _READ[file] = (_read_hash(path, st.st_size), began)
+    return kept
+
+
+def _read_hash(path: Path, size: int) -> str:
+    """The SHA-256 of the file's content as read now (block by block past HASHED_WHOLE)."""
+    if size <= HASHED_WHOLE:
+        return sha(path.read_bytes())
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()
 
 
 THREADED_BYTES = 4 << 20  # less than this to hash is hashed on the calling thread

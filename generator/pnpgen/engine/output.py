@@ -28,6 +28,7 @@ from pnpgen.pdf.assemble import PdfFile
 
 LOCK_NAME = ".pnpgen.lock"
 MARKER_NAME = ".pnpgen-output"  # in every output folder pnpgen writes: its files are pnpgen's to replace
+RECORDS = (".cache", ".history", ".pnpgen-trash")  # an output folder's records (engine/cache.py, history.py, trash.py)
 MARKER_TEXT = (b"This folder is written by pnpgen (build and export output). pnpgen replaces and removes\n"
                b"the files it wrote here; anything else in it is left alone.\n")
 
@@ -184,6 +185,13 @@ def claim(folder: Path, inputs: Sequence[Path] = ()) -> None:
     if holds is not None:  # the workspace itself: a game's folder of outputs would be beside (or be) data/, fonts/ …
         raise InputError(f"{folder} holds the workspace's {holds.name}/", key="--out",
                          expected="a folder of its own, e.g. --out build or --out ~/pnp/build")
+    builds = {f.resolve().parent / "build" for f in inputs}  # (the workspace's own, made or not yet)
+    records = next((a for a in (where, *where.parents) if a.name in RECORDS
+                    and (a.parent in builds or is_output_folder(a.parent))), None)
+    if records is not None:  # (check --svg --out build/.cache: the next build refused build/, ".cache… not pnpgen's")
+        raise InputError(f"{folder} is {'' if records == where else 'inside '}{records.name}/ of {records.parent}, "
+                         "where an output folder keeps its records", key="--out",
+                         expected=f"a folder of its own, e.g. --out {records.parent} or --out ~/pnp/build")
     if not where.is_dir() or is_output_folder(where):
         return
     try:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -56,6 +57,12 @@ CASE_TWINS = ("art files {names} differ only in letter case or in how a characte
               "and macOS, which would print the same picture for both ({used}); rename one of them and its uses")
 LOW_DPI_LINE = re.compile(r"^(?P<where>.*): deck (?P<deck>\S+), piece (?P<piece>.*?): (?P<name>.*?): (?P<dpi>\d+(?:\.\d)?) dpi at "
                           r"(?P<box>\S+) mm, (?P<wanted>[\d.]+) wanted$")
+
+
+def _composed(name: str) -> str:
+    """How a name written decomposed is told apart from its twin, which looks the same on screen
+    (``ガ`` and ``カ`` + ``゛``: "art/ガ.png and art/ガ.png differ…" named neither)."""
+    return "" if unicodedata.is_normalized("NFC", name) else " (written decomposed, as macOS writes names)"
 
 
 def short_of(dpi: float, wanted: float) -> str:
@@ -279,7 +286,7 @@ class ArtPlacer:
         for name in first:
             alike.setdefault(same_file(name), []).append(name)
         return [CASE_TWINS.format(names=" and ".join(sorted(names)),
-                                  used="; ".join(f"{n} at {first[n]}" for n in sorted(names)))
+                                  used="; ".join(f"{n}{_composed(n)} at {first[n]}" for n in sorted(names)))
                 for names in alike.values() if len(names) > 1]
 
     def _vector(self, deck: Deck, piece: Piece, name: str, box) -> None:

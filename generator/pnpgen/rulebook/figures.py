@@ -41,7 +41,7 @@ from pnpgen.data.art import ArtFolder
 from pnpgen.data.model import Game
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import suggest
-from pnpgen.rulebook.styles import TEXT_W
+from pnpgen.rulebook.styles import FIGURE_H, TEXT_W
 from pnpgen.safetext import quoted, written_in_cjk
 from pnpgen.terms import is_latin
 
@@ -53,6 +53,7 @@ COLOPHON_LINES, COLOPHON_CHARS = 8, 40  # what the back page's 7.5 pt lines hold
 EDITION_CHARS = 20  # the edition is one line of the cover and of every running head
 STYLES = ("jlreq", "proportional")  # the Japanese body: fixed-width ベタ組 with JLREQ 約物, or BIZ UDP明朝
 FIGURE_KEYS = ("after", "caption", "size", "pieces", "picture")
+MIN_PRINTED_MM = 1.0  # a figure's picture thinner than this as printed is a mistake (a strip of pixels)
 PIECE_KEYS = ("deck", "piece", "x", "y", "rotate")
 
 
@@ -79,6 +80,16 @@ class FigureSpec:
     line: int = 0
     untranslated: str = ""  # the warning for a caption printed in another language than the edition's
     picture: OwnPicture | None = None  # a picture of the game's art/ in place of pieces (``picture:``)
+
+
+def printed_mm(spec: FigureSpec) -> tuple[float, float]:
+    """The size (mm) a figure's picture prints at: its box scaled to the text's width and the
+    figure's tallest (as ``Figure`` draws it), the picture whole inside it."""
+    w, h = spec.size_mm
+    s = min(TEXT_W / mm / w, FIGURE_H / mm / h, 1.0)
+    pw, ph = spec.picture.size if spec.picture is not None else (w, h)
+    k = min(w * s / pw, h * s / ph)
+    return pw * k, ph * k
 
 
 @dataclass
@@ -178,7 +189,8 @@ def _in_language(doc: Located, value: Any, keypath: tuple, game: Game) -> str:
     for lang in (game.lang, default):
         if lang in value:
             return str(value[lang])
-    raise doc.error(keypath, f"no text in {game.lang} or {default}", "{" + ", ".join(f"{k}: …" for k in (game.lang, default)) + "}")
+    wanted = list(dict.fromkeys((game.lang, default)))  # (a game of one language: "no text in ja or ja")
+    raise doc.error(keypath, f"no text in {' or '.join(wanted)}", "{" + ", ".join(f"{k}: …" for k in wanted) + "}")
 
 
 def _untranslated(doc: Located, value: Any, keypath: tuple, game: Game) -> str:
@@ -264,6 +276,14 @@ def load_settings(game: Game) -> RulebookSettings:
                                       _in_language(doc, caption, kp + ("caption",), game),
                                       (w, h), placed, doc.where(kp).line or 0,
                                       _untranslated(doc, caption, kp + ("caption",), game), own))
+        if own is not None and min(printed := printed_mm(out.figures[-1])) < MIN_PRINTED_MM:
+            # (a 1 × 50000 picture, its own proportions kept, was a figure of nothing but its caption)
+            px = " px" if own.kind == "raster" else ""
+            raise doc.error(kp + ("picture",), f"{own.shown} ({own.size[0]:g} × {own.size[1]:g}{px}) prints "
+                            f"{printed[0]:.3g} × {printed[1]:.3g} mm in its figure, too thin to see",
+                            f"at least {MIN_PRINTED_MM:g} mm a side as printed: a picture of the shape the figure should "
+                            f"have (at most the text's width, {TEXT_W / mm:.0f} mm, and {FIGURE_H / mm:g} mm tall), or a "
+                            "larger size:")
     quick = raw.get("quick_reference")
     if isinstance(quick, bool):
         out.quick_reference = quick

@@ -11,32 +11,20 @@ from html import escape
 from pathlib import Path
 from urllib.parse import quote
 
-from reportlab.lib.units import mm
-
 from pnpgen.data.art import ArtFolder
 from pnpgen.data.model import Game
 from pnpgen.errors import Where
 from pnpgen.faces.images import enough_pixels, short_of
 from pnpgen.pdf.draw import draw_art
-from pnpgen.rulebook.figures import FigureSpec, RulebookSettings
+from pnpgen.rulebook.figures import RulebookSettings, printed_mm
 from pnpgen.rulebook.flowables import sketching
 from pnpgen.rulebook.piecepics import Figure
-from pnpgen.rulebook.styles import FIGURE_H, TEXT_W
+from pnpgen.rulebook.styles import FIGURE_H
 from pnpgen.safetext import quoted
 from pnpgen.svg import convert
 from pnpgen.svg.artwork import Art
 from pnpgen.units import MM_PER_INCH
 from pnpgen.units import PT_PER_MM as PT
-
-
-def printed_mm(spec: FigureSpec) -> tuple[float, float]:
-    """The size (mm) a figure's picture prints at: its box scaled to the text's width and the
-    figure's tallest (as ``Figure`` draws it), the picture whole inside it."""
-    w, h = spec.size_mm
-    s = min(TEXT_W / mm / w, FIGURE_H / mm / h, 1.0)
-    pw, ph = spec.picture.size if spec.picture is not None else (w, h)
-    k = min(w * s / pw, h * s / ph)
-    return pw * k, ph * k
 
 
 def low_dpi(game: Game, settings: RulebookSettings, wanted: float) -> list[str]:
