@@ -11,8 +11,6 @@ from html import escape
 from pathlib import Path
 from urllib.parse import quote
 
-from reportlab.lib.units import mm
-
 from pnpgen.data.art import ArtFolder
 from pnpgen.data.model import Game
 from pnpgen.errors import Where
@@ -31,9 +29,9 @@ from pnpgen.units import PT_PER_MM as PT
 
 def printed_mm(spec: FigureSpec) -> tuple[float, float]:
     """The size (mm) a figure's picture prints at: its box scaled to the text's width and the
-    figure's tallest (as ``Figure`` draws it), the picture whole inside it."""
+    figure's tallest (``Figure.fit``, as it draws it), the picture whole inside it."""
     w, h = spec.size_mm
-    s = min(TEXT_W / mm / w, FIGURE_H / mm / h, 1.0)
+    s = Figure.fit(w, h, TEXT_W)
     pw, ph = spec.picture.size if spec.picture is not None else (w, h)
     k = min(w * s / pw, h * s / ph)
     return pw * k, ph * k

@@ -118,8 +118,14 @@ class Figure(Flowable):
         self.w_mm, self.h_mm = width_mm, height_mm
         self.max_height = max_height
 
+    @staticmethod
+    def fit(w_mm: float, h_mm: float, aw: float, max_height: float = FIGURE_H) -> float:
+        """The scale a figure's box of ``w_mm`` × ``h_mm`` is drawn at in a column ``aw`` pt wide: the
+        column's width and ``max_height`` (pt) at the most, never enlarged."""
+        return min(aw / (w_mm * PT), max_height / (h_mm * PT), 1.0)
+
     def wrap(self, aw, ah):
-        self.scale = min(aw / (self.w_mm * PT), self.max_height / (self.h_mm * PT), 1.0)
+        self.scale = self.fit(self.w_mm, self.h_mm, aw, self.max_height)
         self.width = aw
         self.height = self.h_mm * PT * self.scale
         return self.width, self.height
