@@ -113,6 +113,7 @@ class RulebookSettings:
     figures: list[FigureSpec] = field(default_factory=list)
     quick_reference_deck: str | None = None
     quick_reference: bool = True  # the 早見表 is made (a book with no decks, a scenario book, has none: no turn)
+    parked_summary: str = ""  # the warning for a quick_reference deck that prints nothing (shown on no 早見表)
     proof_ignore: list[str] = field(default_factory=list)
     style: str = "jlreq"
     booklet_sheets: int = BOOKLET_SHEETS
@@ -274,7 +275,13 @@ def load_settings(game: Game) -> RulebookSettings:
         out.quick_reference = True
         quick = _mapping(doc, quick, ("rulebook", "quick_reference"), ("deck",), "quick_reference")
         if "deck" in quick:
-            out.quick_reference_deck = deck_id(quick["deck"], ("rulebook", "quick_reference", "deck"))
+            at = ("rulebook", "quick_reference", "deck")
+            out.quick_reference_deck = deck_id(quick["deck"], at)
+            if not decks[out.quick_reference_deck].count:  # every piece parked: set aside, as the cover and components list leave it out
+                out.parked_summary = (f"{doc.where(at)}: quick_reference deck {out.quick_reference_deck!r} prints nothing "
+                                      "(every piece parked, count: 0), so the quick reference (早見表) shows no summary card (a count of 1 "
+                                      "on its piece prints it and shows it)")
+                out.quick_reference_deck = None
     proof = raw.get("proof")
     if proof is not None:
         proof = _mapping(doc, proof, ("rulebook", "proof"), ("ignore",), "proof")
