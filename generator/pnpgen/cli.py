@@ -11,6 +11,7 @@ import os
 import re
 import signal
 import sys
+import threading
 from collections.abc import Callable
 from typing import Any, NoReturn
 
@@ -456,6 +457,7 @@ def console() -> None:
     if isinstance(sys.stderr, io.TextIOWrapper):  # (2>/dev/full: an error said there ended in status 1)
         sys.stderr = _Output(sys.stderr)  # type: ignore[assignment]
     signal.signal(signal.SIGINT, functools.partial(_ctrl_c, os.getpid()))
+    sys.unraisablehook = functools.partial(_ctrl_c_again, sys.unraisablehook)
     forked_end_with_parent()  # a killed command leaves no process of its own behind
     code = main(own_process=True)
     if isinstance(sys.stdout, _Output) and sys.stdout.failed is not None:
@@ -506,6 +508,20 @@ def _ctrl_c(command: int, signum: int, frame) -> None:
     if os.getpid() != command:
         os._exit(128 + signum)
     raise KeyboardInterrupt
+
+
+def _ctrl_c_again(hook: Callable[[Any], None], unraisable: Any) -> None:
+    """``sys.unraisablehook``: a Ctrl-C that landed where Python cannot raise it — an object
+    finalised by the collector (a generator a template left open), an at-fork hook (logging's, as
+    a worker is forked) — was printed as "Exception ignored in: …" with a traceback, and lost: the
+    command went on, its workers gone. It is sent again a moment later, from a thread, so that it
+    stops the command where it can (one line, exit 130); anything else as ``hook`` says it."""
+    if not isinstance(unraisable.exc_value, KeyboardInterrupt):
+        hook(unraisable)
+        return
+    again = threading.Timer(0.01, os.kill, (os.getpid(), signal.SIGINT))
+    again.daemon = True
+    again.start()
 
 
 def _leave(code: int) -> None:

@@ -3,7 +3,7 @@ without writing a file, and names each problem once, at the designer's own templ
 
 from __future__ import annotations
 
-from conftest import DECK_YAML, FEW_CARDS, GAME_YAML, make_workspace, run
+from conftest import DECK_YAML, FEW_CARDS, FRONT, GAME_YAML, make_workspace, run
 
 MACRO_FRONT = """\
 {% extends "common/piece.svg.j2" %}
@@ -55,6 +55,25 @@ def test_a_face_that_does_not_convert_is_found_too(tmp_path, capsys):
     assert run(ws, "check", "--game", "test") == 2
     out = capsys.readouterr().out
     assert "card-back.svg.j2" in out and "names no element" in out
+
+
+def test_a_face_error_every_piece_shares_names_piece_1_of_the_deck_in_build_check_and_export(tmp_path, capsys):
+    """A template line no piece's face converts: the faces convert in key (hash) order, which named
+    piece 3 of these three (or whichever came first by its hash; an export, piece 2); piece 1, at
+    its line, is named."""
+    front = FRONT.replace("{% endblock %}", '<path d="M 0 0 L {{ piece.text | length }} Q"/>\n{% endblock %}')
+    deck = DECK_YAML + "".join(f"  - {{name: {n}, text: あ}}\n" for n in ("ゼブラ", "アルファ", "ミドル"))
+    ws = make_workspace(tmp_path / "ws", deck=deck, front=front)
+    said = "deck 'cards' piece 1 (ゼブラ, data/test/decks/cards.yaml:9:5) front: <path>"
+    assert run(ws, "build", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and said in err and "L takes 2 numbers" in err, err
+    assert run(ws, "check", "--game", "test") == 2
+    out = capsys.readouterr().out
+    assert said in out and "— and 2 more faces the same way" in out, out
+    assert run(ws, "export", "--game", "test", "--preset", "tabletopsimulator") == 2  # (its faces, a subset)
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and said in err, err
 
 
 def test_check_after_a_build_reuses_its_cache_and_still_finds_a_new_mistake(built_workspace, capsys, monkeypatch):

@@ -182,6 +182,28 @@ def test_the_summary_card_is_centred_under_the_quick_reference(tmp_path):
     assert (left + right) / 2 == pytest.approx(width / 2, abs=0.3)  # (the inner and outer margins are equal)
 
 
+def test_a_parked_summary_deck_is_on_no_quick_reference_and_said_at_its_line(tmp_path):
+    """A quick_reference deck whose pieces are all parked (count: 0, set aside) printed its card on
+    the 早見表, the one page the cover and the components list leave it off: no card there, and
+    the warning says why at game.yaml's line (the cards' deck, printed, stays on the cover)."""
+    ws = make_workspace(tmp_path / "ws", draft=True, game=SUMMARY_GAME.replace("deck: cards", "deck: summary"),
+                        deck=DECK_YAML + "  - {name: 彗星, text: 本文}\n")
+    (ws / "data" / "test" / "decks" / "summary.yaml").write_text(
+        "name: サマリー\nlayout: {extends: card-poker, boxes: {art: null}}\npieces:\n"
+        "  - {title: 手番の流れ, text: 引く, count: 0}\n", encoding="utf-8")
+    game = load_game(Workspace(ws), "test")
+    built = build_rulebook(game, REPO / "fonts", pictures=pictures_from_game(game, ws / "templates"))
+    pages = texts(built.files["rulebook.pdf"])
+    quick = [t for t in pages if t.lstrip().startswith("早見表")]
+    assert len(quick) == 1 and "テストカード" in quick[0], pages
+    assert not [t for t in pages if "手番の流れ" in t], pages  # nowhere: the 早見表, the cover, the components list
+    assert "彗星" in pages[0]
+    assert [w for w in built.warnings if "quick_reference" in w] == [
+        f"{ws / 'data' / 'test' / 'game.yaml'}:{len(GAME_YAML.splitlines()) + 3}:11: quick_reference deck 'summary' prints "
+        "nothing (every piece parked, count: 0), so the quick reference (早見表) shows no summary card (a count of 1 "
+        "on its piece prints it and shows it)"], built.warnings
+
+
 def _form_boxes(book: bytes, pages: list[int]) -> list[tuple[float, ...]]:
     import pypdfium2 as pdfium
     import pypdfium2.raw as raw

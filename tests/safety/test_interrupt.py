@@ -54,6 +54,54 @@ def test_ctrl_c_while_pnpgen_is_imported_is_one_line_and_130(tmp_path, how):
     assert not (ws / "build").exists()
 
 
+# The child: Ctrl-C arrives as Python runs code it cannot raise an exception from — an object's
+# finaliser (as the collector closes a generator a template left open) or an at-fork hook
+# (logging's, as a pool forks its workers) — in the middle of a command that then goes on for
+# seconds.
+UNRAISABLE = textwrap.dedent("""\
+    import os, signal, sys, time
+    import pnpgen.cli, pnpgen.commands
+
+    where = sys.argv.pop()
+
+    class Finalised:
+        def __del__(self):
+            os.kill(os.getpid(), signal.SIGINT)
+            for _ in range(1000):  # (Python runs the handler here, inside the finaliser)
+                pass
+
+    def command(ws, args):
+        if where == "finaliser":
+            Finalised()
+        else:
+            os.register_at_fork(after_in_parent=Finalised().__del__)
+            pid = os.fork()
+            if pid == 0:
+                os._exit(0)
+            os.waitpid(pid, 0)
+        end = time.monotonic() + 5
+        while time.monotonic() < end:
+            pass
+        print("the command went on to its end")
+        return 0
+
+    pnpgen.commands.list = command
+    sys.argv[1:] = ["list"]  # (its command: the one above)
+    pnpgen.cli.console()
+""")
+
+
+@pytest.mark.parametrize("where", ["finaliser", "fork hook"])
+def test_ctrl_c_where_python_cannot_raise_it_still_stops_the_command(tmp_path, where):
+    """It was printed as "Exception ignored in: <function …>" with a traceback, and lost: the
+    command went on (a build, its workers gone: ended by their broken pool). It is sent again
+    and stops the command: one line, 130."""
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
+    proc = subprocess.run([sys.executable, "-c", UNRAISABLE, "pnpgen", where], cwd=ws, env=child_env(),
+                          capture_output=True, text=True, timeout=120, preexec_fn=ctrl_c_as_in_a_terminal)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (130, "", "pnpgen: interrupted\n"), proc
+
+
 def _worked(pid: int) -> int:
     """The CPU time (clock ticks) the children of ``pid`` have used: above a few, they are at work
     (and the command is past forking them: a signal in Python's after-fork hooks is lost)."""

@@ -156,7 +156,7 @@ def test_a_number_too_long_for_python_is_told_plainly(tmp_path, capsys, key):
 
 
 @pytest.mark.parametrize("written, said", [
-    ("1,000", "pieces.1.0: unknown key in piece 1: the comma of a thousands separator ended the number of 'count' "
+    ("1,000", "pieces.1.0: the comma of a thousands separator ended the number of 'count' "
               "(YAML reads a ',' in {…} as the next entry's) (expected the digits alone: count: 1000)"),
     ("2,050,000", "the comma of a thousands separator ended the number of 'count' (YAML reads a ',' in {…} as the "
                   "next entry's) (expected the digits alone: count: 2050000)"),
@@ -171,3 +171,14 @@ def test_a_count_with_thousands_commas_in_braces_is_told_the_digits(tmp_path, ca
     assert run(ws, "list") == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cards.yaml:9:" in err and said in err, err
+
+
+def test_a_count_with_thousands_commas_at_a_line_end_in_braces_is_told_the_digits(tmp_path, capsys):
+    """The braces closed on the next line: it was told to quote "1, 0" (the file's line read again
+    for the digits, the '}' not on it)."""
+    deck = DECK_YAML + "  - {name: A, text: 本文,\n     count: 1,000\n    }\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(ws, "list") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cards.yaml:10:" in err, err
+    assert "thousands separator ended the number of 'count'" in err and "count: 1000)" in err, err

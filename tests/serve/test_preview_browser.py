@@ -81,6 +81,17 @@ def test_the_page_shows_every_face_updates_without_reload_and_keeps_faces_on_a_b
         assert captions == ["カード1 × 1", "<script>alert(1)</script> × 1", "カード3 × 1"]  # text, never run
         assert driver.execute_script("return document.querySelectorAll('#deck-0 .face img.front').length") == 3
         assert driver.execute_script("return [...document.images].every(i => i.complete && i.naturalWidth > 0)")
+        driver.find_elements("css selector", "#deck-0 .face")[1].click()  # its fields link its sides' SVGs
+        links = driver.find_elements("css selector", "#details .svg a")
+        assert [a.text for a in links] == ["front", "back"]
+        page, front = driver.current_window_handle, links[0].get_attribute("href")
+        driver.switch_to.new_window("tab")
+        driver.get(front)  # the template's SVG: drawn, the name as text, nothing run
+        assert driver.execute_script("return document.documentElement.localName") == "svg"
+        assert "<script>alert(1)</script>" in driver.execute_script("return document.documentElement.textContent")
+        assert driver.execute_script("return document.querySelectorAll('script').length") == 0
+        driver.close()
+        driver.switch_to.window(page)
         driver.execute_script("window.notReloaded = true")
         time.sleep(0.5)  # the watcher is running
         deck = ws / "data" / "test" / "decks" / "cards.yaml"
@@ -123,7 +134,7 @@ def test_the_picked_face_shows_the_fields_of_the_latest_save(tmp_path):
         deck.write_text(deck.read_text(encoding="utf-8").replace("  - {name: カード2, text: 本文を直した}\n", ""),
                         encoding="utf-8")
         _wait(driver, "return document.querySelectorAll('#deck-0 .face').length === 2", 5)
-        assert driver.find_element("id", "details").text == "Click a face to see its fields and its YAML line."
+        assert driver.find_element("id", "details").text == "Click a face to see its fields, its YAML line and its SVG."
         assert not driver.find_elements("css selector", ".face.picked")
         game = ws / "data" / "test" / "game.yaml"  # the heading follows game.yaml's title, without a reload
         game.write_text(game.read_text(encoding="utf-8").replace("title: テストゲーム", "title: 新しい題"), encoding="utf-8")

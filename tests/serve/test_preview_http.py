@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import re
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
-from conftest import make_workspace
+from conftest import PICTURE_DECK_YAML, PICTURE_FRONT, make_workspace
 
 pytest.importorskip("starlette", reason="the preview's HTTP stack (pip install starlette uvicorn sse-starlette httpx2)")
 
@@ -400,3 +403,36 @@ def test_the_games_folder_gone_while_serving_is_said_and_built_again_when_back(t
     assert state.error.endswith("builds again once the folder is back") and len(state.decks[0]["faces"]) == 3
     (ws / "data" / "test2").rename(ws / "data" / "test")
     assert preview.rebuild().error == "" and not preview.gone
+
+
+def test_a_faces_svg_link_gives_its_templates_svg_with_its_picture_in_it_and_nothing_to_run(tmp_path):
+    """A face's fields link its sides' SVGs, as check --svg writes them (after Jinja, before
+    conversion): its picture in it as a data: URI (the page's address is no folder of the
+    workspace), a name of '<script>' as text, served to run nothing; an id the page gave no
+    face, or a path, is no file."""
+    from starlette.testclient import TestClient
+
+    ws = make_workspace(tmp_path / "ws", deck=PICTURE_DECK_YAML + "  - {name: 竜, art: dragon.png}\n"
+                        "  - {name: '<script>alert(1)</script>', art: dragon.png}\n", front=PICTURE_FRONT)
+    (ws / "data" / "test" / "art").mkdir()
+    Image.new("RGB", (60, 40), (30, 90, 200)).save(ws / "data" / "test" / "art" / "dragon.png")
+    png = (ws / "data" / "test" / "art" / "dragon.png").read_bytes()
+    preview = Preview(Workspace(ws), "test", ws / "build")
+    preview.rebuild()
+    assert preview.state.error == ""
+    with TestClient(make_app(preview, "テストゲーム", watch=False), base_url="http://127.0.0.1:8765") as client:
+        faces = client.get("/state.json").json()["decks"][0]["faces"]
+        links = faces[1]["svg"]
+        assert set(links) == {"front", "back"} and all(re.fullmatch(r"/svg/[0-9a-f]{16}\.svg", v) for v in links.values())
+        got = client.get(links["front"])
+        assert got.status_code == 200 and got.headers["content-type"].startswith("image/svg+xml")
+        policy = got.headers["content-security-policy"]
+        assert "default-src 'none'" in policy and "sandbox" in policy and got.headers["x-content-type-options"] == "nosniff"
+        root = ET.fromstring(got.text)
+        assert root.tag.endswith("svg") and "<script>" not in got.text and "&lt;script&gt;" in got.text
+        hrefs = [e.get("href") or e.get("{http://www.w3.org/1999/xlink}href") for e in root.iter() if e.tag.endswith("image")]
+        assert hrefs == ["data:image/png;base64," + base64.b64encode(png).decode()], hrefs
+        assert "竜" in client.get(faces[0]["svg"]["front"]).text
+        assert client.get(links["back"]).status_code == 200
+        for wrong in ("/svg/0123456789abcdef.svg", "/svg/..%2f..%2fgame.yaml.svg", "/svg/" + links["front"][5:-4] + "x.svg"):
+            assert client.get(wrong).status_code == 404, wrong

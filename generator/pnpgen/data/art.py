@@ -22,6 +22,7 @@ are, in ``picturebytes``.
 
 from __future__ import annotations
 
+import base64
 import errno
 import html
 import io
@@ -66,6 +67,8 @@ if TYPE_CHECKING:  # Pillow is imported where a picture is read: a game without 
     from pnpgen.data.workspace import Workspace
 
 SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".svg")
+_MEDIA_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".webp": "image/webp",
+                ".svg": "image/svg+xml"}  # (the files of SUFFIXES, as a data: URI names them: ``inlined``)
 RASTER_FORMATS = ("PNG", "JPEG", "WEBP", "MPO")  # MPO: a phone camera's JPEG with a second image
 ORIENTATION = 0x0112  # EXIF tag
 BYTES_BUDGET = 64 * 2**20  # print-ready picture bytes an ArtFolder keeps (the least recently used go first)
@@ -357,11 +360,25 @@ class ArtFolder:
     def viewable(self, svg: str, folder: Path) -> str:
         """The face's SVG as a browser opens it from ``folder`` (``check --svg``): each picture's ``href`` the
         file's address from there, without ``#bg=``; one naming no file here, ``#id`` or ``data:``, as written."""
-        out, at = [], 0
-        for m, rel, _ in (found for found in self._pictures(svg) if found[2] is not None):
+        def address(rel: str, path: Path) -> str:
             place = self.root / rel if (self.root / rel).is_file() or self.templates is None else self.templates / rel
-            address = quote(Path(os.path.relpath(place, folder)).as_posix(), safe="/")
-            out.append(svg[at:m.start(2)] + html.escape(address))
+            return quote(Path(os.path.relpath(place, folder)).as_posix(), safe="/")
+        return self._addressed(svg, address)
+
+    def inlined(self, svg: str) -> str:
+        """The face's SVG as a browser shows it from any address (the preview's link to a face's
+        SVG, ``pnpgen serve``): each picture this folder finds, a ``data:`` URI of its file's bytes
+        as they are, without ``#bg=``; one naming no file here, ``#id`` or ``data:``, as written."""
+        return self._addressed(svg, lambda rel, path: f"data:{_MEDIA_TYPES.get(path.suffix.lower(), 'application/octet-stream')};"
+                               f"base64,{base64.b64encode(path.read_bytes()).decode('ascii')}")
+
+    def _addressed(self, svg: str, address: Callable[[str, Path], str]) -> str:
+        """``svg`` with each picture this folder finds given ``address(its path in art/, its file)``."""
+        out, at = [], 0
+        for m, rel, path in self._pictures(svg):
+            if path is None:
+                continue
+            out.append(svg[at:m.start(2)] + html.escape(address(rel, path)))
             at = m.end(2)
         return "".join(out) + svg[at:]
 

@@ -15,7 +15,7 @@ from pnpgen.data.art import SUFFIXES as ART_SUFFIXES
 from pnpgen.data.piecevalues import Source
 from pnpgen.data.spreadsheets import KIND_WORDS, SYNONYMS, more_renames, said_kind, said_translated
 from pnpgen.data.yamlhint import quoted
-from pnpgen.data.yamlsrc import Located, thousands_said
+from pnpgen.data.yamlsrc import Located
 from pnpgen.errors import suggest
 from pnpgen.safetext import LINE_BREAKS
 
@@ -32,10 +32,7 @@ def checked_keys(doc: Source, mapping: Any, keypath: tuple, allowed, what: str, 
     mapping = parse_at(doc, keypath, v.mapping, mapping, what)
     for key in mapping:
         if key not in allowed:
-            cut = _cut_text(doc, mapping, keypath, key)
-            if cut is not None and cut[2]:
-                said, write = thousands_said(cut[0], cut[1])
-                raise doc.error(keypath + (key,), f"unknown key in {what}: {said}", write, key=True)
+            cut = _cut_text(doc, mapping, keypath, key)  # (a number cut at its thousands commas: told as read, yamlsrc)
             if cut is not None:
                 raise doc.error(keypath + (key,), f"unknown key in {what}: the ', ' before it ended the text of "
                                 f"{cut[0]!r}", f"the text in quotes: {cut[0]}: {quoted(cut[1])}", key=True)
@@ -85,10 +82,9 @@ def _field_type(value: Any) -> str:
     return {int: "int", float: "number", list: "list", dict: "map"}.get(type(value), "text")
 
 
-def _cut_text(doc: Source, mapping: dict, keypath: tuple, key: Any) -> tuple[str, str, bool] | None:
+def _cut_text(doc: Source, mapping: dict, keypath: tuple, key: Any) -> tuple[str, str] | None:
     """In ``{title: 港, effect: 売る, 買う}`` YAML ends the text at ', ' and reads 買う as a key
-    without a value: the text and key before it on the same line, the text as meant, and whether
-    it is a number cut at its thousands commas (``count: 1,000``: 1 and a key 0)."""
+    without a value: the text and key before it on the same line, and the text as meant."""
     if not isinstance(doc, Located) or mapping[key] is not None:
         return None
     keys = list(mapping)
@@ -104,24 +100,7 @@ def _cut_text(doc: Source, mapping: dict, keypath: tuple, key: Any) -> tuple[str
         return None
     tail = [str(k) for k in keys[first:] if mapping[k] is None
             and doc.key_marks.get(keypath + (k,), (None,))[0] == line]
-    if type(text) is int and all(k.isdigit() for k in tail):  # count: 1,000 (YAML: 1, and a key 0)
-        number = _thousands(doc, doc.value_marks.get(keypath + (keys[first - 1],)))
-        if number is not None:
-            return str(keys[first - 1]), number, True
-    return str(keys[first - 1]), ", ".join([str(text), *tail]), False
-
-
-def _thousands(doc: Located, mark: tuple[int, int] | None) -> str | None:
-    """The number written at ``mark`` (line, column) with thousands commas (``1,000``), in digits
-    alone; None when it is not written so (read from the file only for this message)."""
-    if mark is None:
-        return None
-    try:
-        line = doc.path.read_bytes().decode("utf-8-sig").splitlines()[mark[0] - 1]
-    except (OSError, UnicodeDecodeError, IndexError):
-        return None
-    written = re.match(r"[0-9]{1,3}(?:,[0-9]{3})+(?=\s*[,}])", line[mark[1] - 1:])
-    return written.group().replace(",", "") if written else None
+    return str(keys[first - 1]), ", ".join([str(text), *tail])
 
 
 def _text(doc: Source, value: Any, keypath: tuple) -> str:

@@ -427,10 +427,10 @@ def _mark(node: yaml.Node) -> tuple[int, int]:
     return node.start_mark.line + 1, node.start_mark.column + 1
 
 
-def thousands_said(name: str, digits: str) -> tuple[str, str]:
+def _thousands_said(name: str, digits: str) -> tuple[str, str]:
     """What is said of a number written with thousands commas in braces (``{count: 1,000}``:
-    YAML reads 1 and a key 000), and what to write: data/mapkeys.py's unknown key, or here a key
-    read twice (``1,000,000``)."""
+    YAML reads 1 and a key 000, and 1,000,000 a key 000 twice), and what to write: told as the
+    mapping is read, whatever keys it may have."""
     return (f"the comma of a thousands separator ended the number of {name!r} (YAML reads a ',' in {{…}} "
             "as the next entry's)", f"the digits alone: {name}: {digits}")
 
@@ -639,10 +639,10 @@ class _Builder:
                              keypath)
             sub = keypath + (key,)
             if i >= len(pairs) - own:  # merged keys come first and may be overridden
+                cut = _cut_number(pairs, i) if _group(pairs[i]) else None
+                if cut is not None:  # {count: 1,000}: YAML reads count 1 and a key 000 (twice in 1,000,000)
+                    raise _error(self.doc, key_node, *_thousands_said(*cut), sub)
                 if key in own_keys:
-                    cut = _cut_number(pairs, i)
-                    if cut is not None:  # {gold: 1,000,000}: YAML reads gold 1 and the key 000 twice
-                        raise _error(self.doc, key_node, *thousands_said(*cut), sub)
                     raise _error(self.doc, key_node, "duplicate key", "each key once per mapping", sub)
                 own_keys.add(key)
             self.doc.key_marks[sub] = _mark(key_node)

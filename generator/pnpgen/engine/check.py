@@ -118,7 +118,7 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
         cache.art_files = art_files(ws, game, cache.digest, cache.stamps)
     arts: dict[str, Art] = {}
     names: dict[str, str] = {}  # face key → its cache name
-    for key in sorted(faces.svgs):
+    for key in faces.svgs:  # (in the decks' order: of faces failing alike, the first piece's is named)
         suffix = face_suffix(faces.svgs[key], face_art(faces.svgs[key], renderer.art.folder, art,
                                                        cache.digest if cache is not None else content_hash))
         names[key] = key + suffix

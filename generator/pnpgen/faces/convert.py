@@ -203,10 +203,37 @@ def convert_faces(faces: FaceSet, art_folder, jobs: int = 1, known: dict[str, Ar
                 if i == 0 and forked is not None:  # (a fork-started pool starts all its workers at its first task)
                     forked()
                 while ahead and (len(ahead) > 2 * jobs or i == len(chunks) - 1):
-                    for converted in ahead.popleft().result():
+                    try:
+                        done = ahead.popleft().result()
+                    except InputError as e:
+                        raise _first_failing(faces, arts, art_folder, e) from None
+                    for converted in done:
                         k = next(keys)
                         arts[k] = keep(k, converted)
     else:
         for k, job in zip(todo, jobs_list):
-            arts[k] = keep(k, Converted(convert_face(job)))
+            try:
+                converted = Converted(convert_face(job))
+            except InputError as e:
+                raise _first_failing(faces, arts, art_folder, e, k) from None
+            arts[k] = keep(k, converted)
     return arts
+
+
+def _first_failing(faces: FaceSet, arts: Mapping[str, Art], art_folder, e: InputError,
+                   failed: str | None = None) -> InputError:
+    """The error of the face first in the decks' order (each deck's pieces as the designer wrote
+    them) that does not convert: faces convert in key order, so a template line that fails for
+    every piece would name whichever piece's face came first by its hash, not piece 1. Only on
+    the way out of a failed build: each face not converted yet that comes before the one that
+    failed, ``failed`` (unknown: a worker's chunk), is converted here; ``e`` if none fails."""
+    for k in faces.svgs:  # (the order the faces were rendered in: deck by deck, piece by piece)
+        if k == failed:
+            return e
+        if k in arts:
+            continue
+        try:
+            convert_face((faces.svgs[k], faces.where[k], faces.template.get(k, ""), art_folder))
+        except InputError as first:
+            return first
+    return e

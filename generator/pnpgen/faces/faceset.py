@@ -118,6 +118,10 @@ class FaceSet:
         return key
 
     def subset(self, keys) -> FaceSet:
+        """The faces of ``keys``, in the order they were rendered (deck by deck, piece by piece:
+        of faces failing alike, ``convert_faces`` names the first piece's)."""
+        wanted = set(keys)
+        keys = [k for k in self.svgs if k in wanted]
         return FaceSet({k: self.svgs[k] for k in keys}, Told({k: self.where[k] for k in keys}),
                        {k: self.template[k] for k in keys}, {k: self.lines[k] for k in keys if k in self.lines})
 

@@ -82,11 +82,18 @@ class FigureSpec:
     picture: OwnPicture | None = None  # a picture of the game's art/ in place of pieces (``picture:``)
 
 
+def figure_scale(w_mm: float, h_mm: float, aw: float, max_height: float = FIGURE_H) -> float:
+    """The scale a figure's box of ``w_mm`` × ``h_mm`` is drawn at in a column ``aw`` pt wide: the
+    column's width and ``max_height`` (pt) at the most, never enlarged (``Figure.wrap`` draws it so,
+    ``printed_mm`` tells it)."""
+    return min(aw / (w_mm * mm), max_height / (h_mm * mm), 1.0)
+
+
 def printed_mm(spec: FigureSpec) -> tuple[float, float]:
     """The size (mm) a figure's picture prints at: its box scaled to the text's width and the
-    figure's tallest (as ``Figure`` draws it), the picture whole inside it."""
+    figure's tallest (``figure_scale``, as ``Figure`` draws it), the picture whole inside it."""
     w, h = spec.size_mm
-    s = min(TEXT_W / mm / w, FIGURE_H / mm / h, 1.0)
+    s = figure_scale(w, h, TEXT_W)
     pw, ph = spec.picture.size if spec.picture is not None else (w, h)
     k = min(w * s / pw, h * s / ph)
     return pw * k, ph * k
@@ -124,6 +131,7 @@ class RulebookSettings:
     figures: list[FigureSpec] = field(default_factory=list)
     quick_reference_deck: str | None = None
     quick_reference: bool = True  # the 早見表 is made (a book with no decks, a scenario book, has none: no turn)
+    parked_summary: str = ""  # the warning for a quick_reference deck that prints nothing (shown on no 早見表)
     proof_ignore: list[str] = field(default_factory=list)
     style: str = "jlreq"
     booklet_sheets: int = BOOKLET_SHEETS
@@ -294,7 +302,13 @@ def load_settings(game: Game) -> RulebookSettings:
         out.quick_reference = True
         quick = _mapping(doc, quick, ("rulebook", "quick_reference"), ("deck",), "quick_reference")
         if "deck" in quick:
-            out.quick_reference_deck = deck_id(quick["deck"], ("rulebook", "quick_reference", "deck"))
+            at = ("rulebook", "quick_reference", "deck")
+            out.quick_reference_deck = deck_id(quick["deck"], at)
+            if not decks[out.quick_reference_deck].count:  # every piece parked: set aside, as the cover and components list leave it out
+                out.parked_summary = (f"{doc.where(at)}: quick_reference deck {out.quick_reference_deck!r} prints nothing "
+                                      "(every piece parked, count: 0), so the quick reference (早見表) shows no summary card (a count of 1 "
+                                      "on its piece prints it and shows it)")
+                out.quick_reference_deck = None
     proof = raw.get("proof")
     if proof is not None:
         proof = _mapping(doc, proof, ("rulebook", "proof"), ("ignore",), "proof")

@@ -10,7 +10,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable
 
 from pnpgen.pdf.draw import draw_art
-from pnpgen.rulebook.figures import Placed, reach_mm
+from pnpgen.rulebook.figures import Placed, figure_scale, reach_mm
 from pnpgen.rulebook.flowables import sketching
 from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.styles import FIGURE_H
@@ -119,7 +119,7 @@ class Figure(Flowable):
         self.max_height = max_height
 
     def wrap(self, aw, ah):
-        self.scale = min(aw / (self.w_mm * PT), self.max_height / (self.h_mm * PT), 1.0)
+        self.scale = figure_scale(self.w_mm, self.h_mm, aw, self.max_height)
         self.width = aw
         self.height = self.h_mm * PT * self.scale
         return self.width, self.height

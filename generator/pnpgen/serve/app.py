@@ -28,6 +28,9 @@ HOST = "127.0.0.1"  # never another interface: nothing of the game leaves the ma
 # to 127.0.0.1 (DNS rebinding) and read what the server answers as its own: such a request, which
 # names that other host, is refused.
 HOSTS = ["127.0.0.1", "localhost"]
+# A face's SVG (the template's own markup) shown with nothing run or fetched: no script, its
+# pictures only as the data: URIs it carries, inline styles, and a sandbox of no origin
+SVG_POLICY = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; font-src data:; sandbox"
 
 
 def page_title(ws: Workspace, slug: str, preview: Preview) -> tuple[str, str]:
@@ -64,6 +67,16 @@ def make_app(preview: Preview, title: str, watch: bool = True, lang: str = "ja",
             return Response("no such picture (the game was rebuilt)", status_code=404)
         return Response(data, media_type="image/png", headers={"Cache-Control": "max-age=3600"})
 
+    async def face_svg(request: Request) -> Response:
+        svg = await run_in_threadpool(preview.face_svg, request.path_params["sid"])
+        if svg is None:
+            return Response("no such face (the game was rebuilt, or its data does not load)", status_code=404)
+        # opened as a page of its own: the template's SVG, run as nothing (no script, no request
+        # out of it: its pictures are in it, the sandbox gives it no origin of the preview's)
+        return Response(svg, media_type="image/svg+xml", headers={
+            "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
+            "Content-Security-Policy": SVG_POLICY})
+
     async def events(request: Request):
         try:
             seen = int(request.query_params.get("after", preview.state.generation))
@@ -96,7 +109,7 @@ def make_app(preview: Preview, title: str, watch: bool = True, lang: str = "ja",
                 await task
 
     return Starlette(routes=[Route("/", page), Route("/state.json", state), Route("/events", events),
-                             Route("/picture/{pid}.png", picture)], lifespan=lifespan,
+                             Route("/picture/{pid}.png", picture), Route("/svg/{sid}.svg", face_svg)], lifespan=lifespan,
                      middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=HOSTS)])
 
 

@@ -61,7 +61,7 @@ def banner_note(error: str, shown: bool, ended: bool = False) -> str:
 
 STALE = "Below: the last good build. Fix the line above and save: the page updates."
 ENDED = "This preview has ended: start pnpgen serve again in the workspace where it is now."
-PICK = "Click a face to see its fields and its YAML line."
+PICK = "Click a face to see its fields, its YAML line and its SVG."
 NOTHING = "No good build of this game to show yet. Fix the line above and save: the page fills in."
 
 CSS = """
@@ -87,6 +87,10 @@ function show(pane) { document.querySelectorAll('.pane').forEach(p => p.classLis
   document.querySelectorAll('.tab').forEach(t => t.classList.toggle('on', t.dataset.pane === pane)); }
 function details(d, n) { const f = state.decks[d].faces[n]; const box = document.getElementById('details');
   box.replaceChildren(el('b', '', f.name + ' × ' + f.count), el('div', 'where', f.where));
+  if (f.svg) { const links = el('div', 'svg', 'SVG: ');  // the template's SVG of each side, as check --svg writes it
+    for (const side of ['front', 'back']) if (f.svg[side]) { const a = el('a', '', side); a.href = f.svg[side];
+      a.target = '_blank'; a.rel = 'noopener'; links.append(a, ' '); }
+    box.append(links); }
   const dl = el('dl'); for (const [k, v] of Object.entries(f.fields)) { dl.append(el('dt', '', k), el('dd', '', typeof v === 'string' ? v : JSON.stringify(v))); }
   box.append(dl); document.querySelectorAll('.face').forEach(x => x.classList.remove('picked'));
   const picked = document.querySelector(`.face[data-deck="${d}"][data-face="${n}"]`); if (picked) picked.classList.add('picked'); }

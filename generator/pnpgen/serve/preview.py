@@ -25,6 +25,8 @@ from pnpgen.engine.options import BuildOptions, RulebookOptions
 from pnpgen.engine.run import run_build
 from pnpgen.engine.warm import Warm
 from pnpgen.errors import InputError
+from pnpgen.faces.face import Face
+from pnpgen.faces.faceset import face_renderer
 
 # PDFium is not thread-safe: no two of its calls may run at once in one process, not even on two
 # documents (pypdfium2's documentation); the server rasterises in its pool's threads while a save
@@ -90,6 +92,7 @@ class Preview:
         self.lock = threading.Lock()
         self.pictures: dict[str, tuple[Path, int, int]] = {}  # picture id → (pdf, page index, width px)
         self.rendered: dict[str, bytes] = {}
+        self.svgs: dict[str, tuple[str, int, str]] = {}  # a face's SVG id → (deck id, piece number, side)
         self.warm = Warm()  # the faces and pages the last save drew, drawn again only where it changed
         # what the last save's build says in the terminal, as a build does: None when it was up to
         # date (or broken), else its change lines (none for a draft edited)
@@ -110,7 +113,7 @@ class Preview:
                 outcome = run_build(self.ws, [self.slug], self.options, self.out_root, RulebookOptions(),
                                     warm=self.warm)[0]
                 try:
-                    decks, sheets, pictures, manifest = self._read()
+                    decks, sheets, pictures, manifest, svgs = self._read()
                     reprint = _reprint_list(self.out)
                 except ValueError as e:  # a file there the build did not write (rulebook.pdf, a link left in build/)
                     raise InputError(f"{e}: the preview shows only plain files inside the game's output folder",
@@ -128,7 +131,7 @@ class Preview:
                 self.state.generation += 1
                 return self.state
             self.told = None if outcome.up_to_date else list(outcome.changes)
-            self.pictures = pictures
+            self.pictures, self.svgs = pictures, svgs
             self.rendered = {k: v for k, v in self.rendered.items() if k in pictures}
             self.state = State(self.state.generation + 1, "", decks, sheets, list(manifest.get("changes", [])), reprint,
                                *_title(manifest))
@@ -157,7 +160,7 @@ class Preview:
         save. Their fields and YAML lines are not known (the data does not load): a face says so.
         Nothing when no build is there (or one this pnpgen cannot read)."""
         try:
-            decks, sheets, pictures, manifest = self._read(data=False)
+            decks, sheets, pictures, manifest, _ = self._read(data=False)
         except (OSError, ValueError, KeyError, IndexError, TypeError, AttributeError, RecursionError):
             return  # (JSON nested 100,000 deep; a record not an object)
         self.pictures = pictures
@@ -168,14 +171,17 @@ class Preview:
         self.built_title = self.state.title
 
     def _read(self, data: bool = True) -> tuple[list[dict[str, Any]], list[dict[str, Any]],
-                                                dict[str, tuple[Path, int, int]], dict[str, Any]]:
-        """What the page shows of the build in the output folder; each piece's fields and YAML
-        line from the game's data (``data``; else not known: the data does not load), and its manifest."""
+                                                dict[str, tuple[Path, int, int]], dict[str, Any],
+                                                dict[str, tuple[str, int, str]]]:
+        """What the page shows of the build in the output folder; each piece's fields, YAML line
+        and SVG links from the game's data (``data``; else not known: the data does not load),
+        its manifest, and what each SVG link shows."""
         out = self.out
         game = load_game(self.ws, self.slug, self.lang) if data else None
         manifest = json.loads(built_file(out, "manifest.json").read_text(encoding="utf-8"))
         rows = list(csv.DictReader(io.StringIO(built_file(out, "shop/order.csv").read_text(encoding="utf-8-sig"))))
         pictures: dict[str, tuple[Path, int, int]] = {}
+        svgs: dict[str, tuple[str, int, str]] = {}
         pdfs: dict[str, tuple[Path, str, int]] = {}  # name in the build → (file, digest, pages)
 
         def pdf(name: object) -> tuple[Path, str, int]:
@@ -192,6 +198,11 @@ class Preview:
             pid = f"{digest}-{index}-{width}"
             pictures[pid] = (path, index, width)
             return f"/picture/{pid}.png"
+
+        def svg(deck_id: str, number: int, side: str) -> str:
+            sid = hashlib.sha256(f"{deck_id}\0{number}\0{side}".encode()).hexdigest()[:16]
+            svgs[sid] = (deck_id, number, side)
+            return f"/svg/{sid}.svg"
 
         decks = []
         seen: set[tuple[object, object]] = set()  # each face and sheets file once, as a build lists them (a deck listed twice lists its faces twice)
@@ -215,6 +226,9 @@ class Preview:
                     "where": str(piece.where).removeprefix(f"{self.ws.root}/") if piece is not None  # workspace-relative
                     else UNKNOWN_WHERE,
                     "fields": plain_values(piece.values) if piece is not None else {},
+                    "svg": {"front": svg(record["id"], piece.index, "front"),
+                            "back": svg(record["id"], piece.index, "back") if record["double_sided"] else None}
+                    if piece is not None else None,  # (the faces' SVGs as check --svg writes them: ``face_svg``)
                 })
             decks.append({"id": record["id"], "name": deck.name if deck is not None else str(record["name"]),
                           "count": deck.count if deck is not None else int(record["count"]), "faces": faces})
@@ -230,7 +244,28 @@ class Preview:
         if (out / "rulebook.pdf").exists() or (out / "rulebook.pdf").is_symlink():
             sheets += [{"title": f"rulebook.pdf p. {n + 1}", "src": picture("rulebook.pdf", n, SHEET_PX)}
                        for n in range(pdf("rulebook.pdf")[2])]
-        return decks, sheets, pictures, manifest
+        return decks, sheets, pictures, manifest, svgs
+
+    def face_svg(self, sid: str) -> str | None:
+        """The SVG of a face the page shows, as ``pnpgen check --svg`` writes it (its template's,
+        after Jinja, before conversion: the piece's first copy) from the data as it is now, its
+        pictures in it (``ArtFolder.inlined``, found as a build finds them, in the workspace); None
+        for an id the page did not give, or a face the data no longer renders (a save since)."""
+        with self.lock:  # (not while a save builds)
+            face = self.svgs.get(sid)
+            if face is None:
+                return None
+            deck_id, number, side = face
+            try:
+                game = load_game(self.ws, self.slug, self.lang)
+                deck = game.deck(deck_id)
+                if not 1 <= number <= len(deck.pieces) or (side == "back" and not deck.back):
+                    return None
+                bleed = self.options.bleed_mm
+                renderer = face_renderer(self.ws.templates, game, bleed, deck_bleeds=game.drawn_bleeds(bleed))
+                return renderer.art.folder.inlined(renderer.render(Face(deck, deck.pieces[number - 1], side, 1)))
+            except (InputError, KeyError, OSError):
+                return None
 
     def png(self, pid: str) -> bytes | None:
         """A picture of the current build as PNG, rasterised once."""
