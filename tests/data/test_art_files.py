@@ -362,6 +362,36 @@ def test_a_thousand_cards_pictures_are_found_inside_art_without_pathlib_comparin
         found.info("out.png")
 
 
+def test_the_change_reports_picture_names_resolve_each_folder_once(tmp_path, monkeypatch):
+    """A picture's name in the change report (``shown_name``: ``art/<path>``, ``templates/<game>/
+    <path>``) is cut from its path's text; art/ through its links is found once per build, not once
+    per face (a thousand cards' faces resolved art/ and templates/ a thousand times each). The
+    names are pathlib's: a picture in a subfolder, one beside the templates, one reached through
+    art/'s link, one outside both (its file name)."""
+    from pathlib import Path as RealPath
+
+    real_art = tmp_path / "pictures"
+    (real_art / "sub").mkdir(parents=True)
+    game = tmp_path / "game"
+    game.mkdir()
+    (game / "art").symlink_to(real_art)
+    templates = tmp_path / "templates" / "game"
+    templates.mkdir(parents=True)
+    for i in range(20):
+        (real_art / f"p{i}.png").write_bytes(b"x")
+    folder = ArtFolder(game, templates)
+    resolved = []
+    real = RealPath.resolve
+    monkeypatch.setattr(RealPath, "resolve", lambda self, *a: resolved.append(self) or real(self, *a))
+    shown = [folder.shown_name(game / "art" / f"p{i}.png") for i in range(20)]
+    assert shown == [f"art/p{i}.png" for i in range(20)] and resolved == []  # (inside art/ as written: no link followed)
+    assert [folder.shown_name(real_art / f"p{i}.png") for i in range(20)] == [f"art/p{i}.png" for i in range(20)]
+    assert folder.shown_name(real_art / "sub" / "q.png") == "art/sub/q.png"
+    assert folder.shown_name(templates / "frame.png") == "templates/game/frame.png"
+    assert folder.shown_name(tmp_path / "elsewhere.png") == "elsewhere.png"
+    assert sorted(map(str, resolved)) == sorted(map(str, [game / "art", templates]))  # each once
+
+
 _PARTS = st.lists(st.sampled_from(["a", "ab", "b", "..", ".", "a b", "é"]), max_size=5)
 
 

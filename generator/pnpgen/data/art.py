@@ -157,6 +157,16 @@ class ArtInfo:
     size: tuple[float, float]  # pixels upright (raster) or the SVG's width and height in its units
 
 
+def _below(path: Path, folder: Path) -> str:
+    """``path.relative_to(folder).as_posix()`` for a path inside ``folder``: cut from the text
+    when it starts with the folder's (pathlib compares them part by part), else asked of pathlib."""
+    text, base = str(path), str(folder)
+    start = base if base.endswith(os.sep) else base + os.sep
+    if text.startswith(start) and os.sep == "/":
+        return text[len(start):]
+    return path.relative_to(folder).as_posix()
+
+
 def _where_parts(where: Where | Path | str | None) -> dict:
     if isinstance(where, Where):
         return {"path": where.path, "line": where.line, "column": where.column}
@@ -216,6 +226,7 @@ class ArtFolder:
         self._info: dict[Path, ArtInfo] = {}
         self._found: dict[tuple[str, bool], Path] = {}  # (rel, in_templates) → the file: each resolved once
         self._resolved: Path | None = None  # art/ through its links, found once
+        self._real: dict[Path, Path] = {}  # art/, templates/<slug>/ → through its links, found once (shown_name)
         self._out: dict[Path, bool] = {}  # art/, templates/<slug>/ → whether it leads out of its place (leads_out)
         self._bytes: OrderedDict[tuple[str, str], bytes] = OrderedDict()  # the most recently used last
         self.trail: list[tuple[str, bool]] | None = None  # while a list: every (name, in_templates) found
@@ -346,9 +357,15 @@ class ArtFolder:
         ``art/<its path there>``, else ``templates/<game>/<its path there>``."""
         for folder, said in ((self.root, "art"), (self.templates, f"templates/{self.templates.name}"
                                                   if self.templates is not None else "")):
-            for base in (folder, folder.resolve()) if folder is not None else ():
+            if folder is None:
+                continue
+            for base in (folder, None):
+                if base is None:  # (through its links: found once, not for each of a thousand cards' pictures)
+                    base = self._real.get(folder)
+                    if base is None:
+                        base = self._real[folder] = folder.resolve()
                 if within(path, base):
-                    return f"{said}/{path.relative_to(base).as_posix()}"
+                    return f"{said}/{_below(path, base)}"
         return path.name
 
     def check(self, href: str, where: Where | Path | str | None = None) -> ArtInfo:
