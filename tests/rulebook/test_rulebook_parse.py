@@ -181,6 +181,16 @@ def test_component_heading_parser():
     assert (c.names, c.counts, c.count_text) == (["スコアトラック", "マーカー"], [], None)
 
 
+def test_components_section_titled_naiyoubutsu():
+    """■　内容物, the word most Japanese rulebooks print, is the components list as ■　コンポーネント is:
+    its ◇ entries are components (pictured, counted from the data), not ◆ sub-headings (trial43)."""
+    for title in ("内容物", "内容物一覧", "ゲームの内容物"):
+        d = parse(f"■■　花札合わせ　草案３\n\n■　{title}\n\n◇花札（４８枚）\n　１２か月×４枚の札です。\n\n"
+                  "■　準備\n\n◇札を配る\n　８枚ずつ配ります。\n")
+        assert [(c.name, c.counts) for c in d.components] == [("花札", [48])], title
+        assert [s.text for s in subheadings(d)] == ["札を配る"]
+
+
 def test_medallions_components():
     assert [(c.name, c.counts) for c in doc("alicematic-medallions").components] == [
         ("アリスカード", [53]), ("メダリオンカード", [7])]
