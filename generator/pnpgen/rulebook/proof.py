@@ -101,7 +101,7 @@ def _end(sections: list[Section], s: Section) -> int:
 
 def near_duplicates(doc: Document, text: str, draft_path: Path | str, lang: str,
                     names: Collection[str] = ()) -> list[Finding]:
-    """Terms in 【】 and runs of three or more kanji that differ in one character, at least one
+    """Terms in 【】 of three or more characters and runs of three or more kanji that differ in one character, at least one
     of them in the rules (the other may be in the designer's notes or change log); never two
     words set side by side on one line (「左内地」「右内地」 contrast on purpose), nor two of
     ``names`` (the decks and components: 師団駒 and 軍団駒 are two pieces, not one spelt twice).
@@ -131,8 +131,8 @@ def near_duplicates(doc: Document, text: str, draft_path: Path | str, lang: str,
     pairs = []
     for i, a in enumerate(words):
         for b in words[i + 1:]:
-            if not _one_apart(a, b) or (kinds[a] == "【】") != (kinds[b] == "【】"):
-                continue
+            if not _one_apart(a, b) or (kinds[a] == "【】") != (kinds[b] == "【】") or len(a) < 3:
+                continue  # two characters one apart are two words: 【山札】 【場札】 【手札】 (trial43)
             if kinds[a] != "【】" and a[-1] != b[-1] and a[:-1] == b[:-1]:
                 continue  # 一番上 / 一番多(い): a verb stem or another word after a shared prefix
             if set(seen[a]) & set(seen[b]) or not rules & set(seen[a] + seen[b]) or {a, b} <= named:
@@ -280,7 +280,7 @@ def _heading_of(doc: Document) -> Callable[[int], str]:
 
 def disagreeing_numbers(doc: Document, text: str, draft_path: Path | str, lang: str) -> list[Finding]:
     """The same rule stated twice with another number: two sentences of the rules that read
-    alike once their numbers are masked (examples, 「例えば…」, left out), with the change-log
+    alike once their numbers are masked (examples, 「例えば…」, and two rows of one table left out), with the change-log
     lines that mention both numbers (never two ◇ entries of the components list, whose counts
     are the data's to check: 資源トークン（小）（４０個） and 資源トークン（大）（１６個）). Two such
     sentences under headings of their own and no
@@ -288,6 +288,9 @@ def disagreeing_numbers(doc: Document, text: str, draft_path: Path | str, lang: 
     differ (〇決算 scores 「２ＶＰ」 a set, 〇最終決算 「１ＶＰ」)."""
     heading = _heading_of(doc)
     entries = {c.line for c in doc.components}  # ◇ entries: their counts are checked against the data
+    # the rows of one table or diagram: each row states its own numbers (a scoring table's 五光 １５点
+    # 光の札５枚 over 四光 １０点 光の札４枚 is no rule stated twice, trial43)
+    table_of = {t.line + k: id(t) for s in doc.rules for t in _tables(s) for k in range(len(t.lines))}
     found: list[tuple[str, int, str]] = []  # (sentence, line, masked)
     for n, line in _rules_lines(doc, text):
         if n in entries:
@@ -300,7 +303,7 @@ def disagreeing_numbers(doc: Document, text: str, draft_path: Path | str, lang: 
     out, done = [], set()
     for i, (a, na, ma) in enumerate(found):
         for b, nb, mb in found[i + 1:]:
-            if a == b or (a, b) in done or not _alike(ma, mb):
+            if a == b or (a, b) in done or not _alike(ma, mb) or table_of.get(na, 0) == table_of.get(nb, 1):
                 continue
             nums_a = [m.group(0) for m in _NUMBER.finditer(a)]
             nums_b = [m.group(0) for m in _NUMBER.finditer(b)]
