@@ -191,6 +191,24 @@ def test_components_section_titled_naiyoubutsu():
         assert [s.text for s in subheadings(d)] == ["札を配る"]
 
 
+def test_a_list_indented_as_its_text_is_a_list():
+    """「　・…」 and 「　①…②…」 lines, indented by the full-width space the draft's paragraphs take,
+    were set as paragraphs (their wrapped lines not hanging) and their nested 「　　・」 items as a
+    diagram (trial43). A run of two such items is a list, its deeper items nested; one line
+    opening with ① (「　①のエリアボードを…」) stays a paragraph, and so do ① and ③ out of order."""
+    def blocks(body: str):
+        d = parse("■■　テスト　草案１\n\n■　ゲームの進行\n\n" + body)
+        return [(type(b).__name__, getattr(b, "mark", None), getattr(b, "level", None)) for b in _walk(d.rules[0].children)]
+
+    assert blocks("　手札から出します。\n　・場札に同じ月の札があれば取ります。\n　　・２枚あれば１枚を選びます。\n"
+                  "　　・３枚あればすべて取ります。\n　・なければ場札に加えます。\n") == [
+        ("DraftParagraph", None, None), ("Bullet", "", 0), ("Bullet", "", 1), ("Bullet", "", 1), ("Bullet", "", 0)]
+    assert blocks("◎例：流れ\n　①Ａさんが出します。\n　②山札をめくります。\n") == [
+        ("Subheading", None, 2), ("Bullet", "①", 0), ("Bullet", "②", 0)]
+    assert blocks("　①のエリアボードを置きます。\n　手札を配ります。\n") == [("DraftParagraph", None, None)] * 2
+    assert blocks("　①Ａさんが出します。\n　③山札をめくります。\n") == [("DraftParagraph", None, None)] * 2
+
+
 def test_medallions_components():
     assert [(c.name, c.counts) for c in doc("alicematic-medallions").components] == [
         ("アリスカード", [53]), ("メダリオンカード", [7])]
