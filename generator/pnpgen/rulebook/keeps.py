@@ -87,8 +87,8 @@ def headings_with_their_figures(story: list[Flowable]) -> None:
     section's over its first step's) goes in whole."""
     for i in range(len(story) - 2, -1, -1):
         above, below = story[i], story[i + 1]
-        if type(below) is GridKeep and getattr(above, "keepWithNext", 0) and not isinstance(above, GridKeep):
-            above.keepWithNext = 0
+        if type(below) is GridKeep and above.getKeepWithNext() and not isinstance(above, GridKeep):
+            above.keepWithNext = False
             below._content.insert(0, above)
             del story[i]
 

@@ -723,9 +723,10 @@ def long_table_rows(doc: Document, text: str, draft_path: Path | str, lang: str)
         body = line.lstrip(" 　")
         width = sum(cells(ch) for ch in body)
         if width > ROW_CELLS and any(n + d in rows and column_starts(line) & column_starts(rows[n + d]) for d in (-1, 1)):
-            said = dict(row=COLUMN_GAP.split(body)[0], width=(width + 1) // 2, most=ROW_CELLS // 2, line=n, path=draft_path)
+            row = COLUMN_GAP.split(body)[0]
+            said = dict(row=row, width=(width + 1) // 2, most=ROW_CELLS // 2, line=n, path=draft_path)
             out.append(Finding(msg("proof.kind.table", lang), msg("proof.table.long_book", lang, **said),
-                               msg("proof.table.long_file", lang, **said), (said["row"],)))
+                               msg("proof.table.long_file", lang, **said), (row,)))
     return out
 
 
