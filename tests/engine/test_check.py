@@ -372,3 +372,22 @@ def test_a_japanese_drafts_count_warning_in_an_english_check_names_the_deck_as_t
     (warning,) = [line for line in out if "count of" in line]
     assert "count of テストカード differs: the draft states 12" in warning, warning
     assert "the data has 11 (deck cards 'テストカード' = 11)" in warning and "Test cards" not in warning, warning
+
+
+def test_a_picture_with_transparency_on_several_cards_is_one_problem(tmp_path, capsys):
+    """trial43: twelve month pictures with a see-through circle, each on four 花札, were 48 errors,
+    one per card (the picture's error names the card inside it, 「m05.svg (image in deck 'fuda' piece
+    20 (…) front)」): each picture is one problem, its other cards counted."""
+    deck = ("name: Cards\nlayout: card-poker\npieces:\n  - {title: A, art: veil.svg}\n"
+            "  - {title: B, art: veil.svg}\n  - {title: C, art: veil.svg}\n  - {title: D, art: plain.svg}\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    art = ws / "data" / "test" / "art"
+    art.mkdir()
+    head = '<svg xmlns="http://www.w3.org/2000/svg" width="10mm" height="10mm" viewBox="0 0 10 10">'
+    (art / "veil.svg").write_text(head + '<circle cx="5" cy="5" r="4" fill="#3a8f4b" opacity="0.6"/></svg>')
+    (art / "plain.svg").write_text(head + '<circle cx="5" cy="5" r="4" fill="#3a8f4b"/></svg>')
+    assert run(ws, "check", "--game", "test") == 2
+    errors = [line for line in capsys.readouterr().out.splitlines() if "error:" in line]
+    assert len(errors) == 1, errors
+    assert "veil.svg (image in deck 'cards' piece " in errors[0] and "opacity 0.6" in errors[0], errors
+    assert errors[0].endswith("— and 2 more faces the same way"), errors

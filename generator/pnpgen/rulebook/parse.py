@@ -112,7 +112,8 @@ def indented_lists(lines: list[str]) -> dict[int, int]:
     """Lists written indented as the text around them is (「　・場札に…」, 「　①Ａさんが…」 under a
     paragraph that is indented so): the lines of each run of indented items whose outermost indent
     holds two items or more — all ・, or circled numbers in order (①, ②) — by index, with that
-    indent in full-width spaces (their level 0; an item indented deeper is nested). One such line
+    indent in full-width spaces (their level 0; an item indented deeper is nested), unless the run
+    is nested under an unindented list's item above it. One such line
     alone, 「　①のエリアボードを…」, stays a paragraph (trial43: such a list was set as paragraphs,
     its nested items as a diagram)."""
     def indent(s: str) -> int:
@@ -126,6 +127,9 @@ def indented_lists(lines: list[str]) -> dict[int, int]:
             j += 1
         if j == i:
             i += 1
+            continue
+        if i and _opens_item(lines[i - 1].lstrip(" ")):  # under an unindented list's item: nested in it
+            i = j
             continue
         base = min(indent(lines[k]) for k in range(i, j))
         heads = [lines[k].lstrip("　")[:1] for k in range(i, j) if indent(lines[k]) == base]
