@@ -127,6 +127,14 @@ class Pack(Mapping[str, Any]):
         self._values.clear()
 
 
+def pack_line(key: str, text: bytes) -> bytes:
+    """The line of the record ``key`` whose value is the JSON ``text``, as ``Pack`` reads it
+    (``[key, value]``), made without decoding ``text`` and encoding it again (a converted face's
+    record, ``ArtRecord.text``: a thousand cards' faces pack was decoded and encoded again on the
+    build's own thread while the workers waited for the documents: 0.04-0.06 CPU-s)."""
+    return b"[" + json.dumps(key, ensure_ascii=False).encode() + b", " + text + b"]"
+
+
 class Unpacked(MutableMapping[K, V]):
     """A mapping some of whose values are still records as read (``waiting``: key → record), each
     made into its value by ``unpack`` when first looked up: an edit of a thousand cards places
