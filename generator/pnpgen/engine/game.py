@@ -6,7 +6,6 @@ game of the command succeeded, so a failed build leaves the previous good output
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
