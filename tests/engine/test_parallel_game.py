@@ -3,6 +3,8 @@ byte for byte, with the same warnings in the same order."""
 
 from __future__ import annotations
 
+import json
+
 from PIL import Image
 
 from conftest import PICTURE_DECK_YAML, make_workspace, run
@@ -54,6 +56,10 @@ def test_two_workers_write_what_one_writes(tmp_path, capsys, monkeypatch):
     assert sorted(p.relative_to(outs[1]) for p in outs[1].rglob("*") if p.is_file()) == files
     for rel in files:
         assert (outs[0] / rel).read_bytes() == (outs[1] / rel).read_bytes(), rel
+    # each document's plan key (its pages' digests made beside the converting workers with --jobs 2)
+    plans = [{path: doc["plan"] for path, doc in json.loads((out.parent / ".cache" / "test.json").read_text())
+              ["body"]["documents"].items()} for out in outs]
+    assert len(plans[0]) == 4 and plans[0] == plans[1]
     # --jobs 2: the first pieces rendered in the build's own process, the rest in a worker: runs
     # as long (OWN_SHARE: the worker starts later, and this process replays its faces), 20 and 20
     assert [w.faces for w in in_workers] == [2 * 20] and in_workers[0].pool is None  # (let go of once its faces came)
