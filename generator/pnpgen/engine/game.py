@@ -543,12 +543,13 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     # lock say, leaves the child waiting for ever) and ends before anything else forks.
     beside = ThreadPoolExecutor(max_workers=1) if converts_in_workers(rendered.faces, known, options.jobs) else None
     planned: list[Future] = []
-    digested: dict[int, bytes] = {}  # each page's digest (plan_keys_of's), made there too: not after converting
+    digested: dict[int, bytes] = {}  # each page's digest and each document's plan key, made there too
+    early_keys: dict[str, str] = {}
 
     def imposed() -> GamePlan:
         imposing = impose_game(rendered, options, on_paper, face_arts, impositions)
         digested.update(imposing.digests)
-        plan_keys_of(imposing.documents, face_keys, digested)
+        early_keys.update(plan_keys_of(imposing.documents, face_keys, digested))
         return imposing
 
     try:
@@ -654,7 +655,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
 
     for documents, faces, keys in drawn:
         digests: dict[int, bytes] = {**plan.digests, **digested}  # (those of pages kept from the last save)
-        plan_keys = plan_keys_of(documents, keys, digests)
+        plan_keys = early_keys if documents is plan.documents and keys is face_keys and early_keys \
+            else plan_keys_of(documents, keys, digests)
         remember_digests(impositions, digests)
         names = {k: k + v for k, v in keys.items()}
         kept: dict[str, PdfFile] = {}
