@@ -311,6 +311,14 @@ def test_clean_keeps_the_versions_and_tags_a_reprint_starts_from(tmp_path, capsy
     assert sorted(p.name for p in (ws / "build" / "test").iterdir()) == ["reprint-since-v1.pdf", "reprint-since-v1.txt"]
     assert ("kept reprint-since-v1.pdf, reprint-since-v1.txt in build/test/: pnpgen reprint wrote them and no build "
             "records them (remove them yourself if they can go)") in capsys.readouterr().out.splitlines()
+    # once the designer has removed them, the next clean takes their record and the folder left empty
+    # (docs1: the record and an empty build/test/ stayed for good, and so did build/)
+    for p in (ws / "build" / "test").iterdir():
+        p.unlink()
+    assert run(ws, "clean", "--game", "test") == 0
+    assert not (ws / "build" / "test").exists() and not (ws / "build" / ".cache" / "reprints").exists()
+    assert run(ws, "clean") == 0
+    assert not (ws / "build").exists()
 
 
 def test_two_copies_of_a_workspace_build_the_same_bytes(tmp_path, capsys):

@@ -106,6 +106,10 @@ def test_pnpgen_docs_lists_the_pages_and_prints_the_one_a_message_names(tmp_path
     assert run(tmp_path, "docs", "hints") == 2
     topics = ", ".join(["readme", *sorted(p.stem for p in (REPO / "docs").glob("*.md"))])
     assert f"no documentation topic 'hints' (expected one of {topics})" in capsys.readouterr().err
+    # a mistyped topic is offered the page meant, as a mistyped command is (README.md, Command line)
+    for typed, meant in (("expots", "exports"), ("data_format", "data-format"), ("docs/playtst.md", "playtest")):
+        assert run(tmp_path, "docs", typed) == 2
+        assert f"no documentation topic {typed!r}; did you mean {meant}? (expected" in capsys.readouterr().err
     # `pnpgen docs --help` and README's command line name every page a designer may ask for
     topic_help = next(a.help for a in _parsers()[1]["docs"]._actions if a.dest == "topic")
     readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())

@@ -662,7 +662,7 @@ def docs(args: argparse.Namespace) -> int:
     """Where this pnpgen's documentation is, and its topics; with a topic (``exports``,
     ``docs/exports.md#doujin`` as a message names it, ``readme``), that page's text. The pages
     ship inside pnpgen, so an installed wheel has them wherever it lives."""
-    from pnpgen.errors import InputError
+    from pnpgen.errors import InputError, suggest
     from pnpgen.readme import readme
     from pnpgen.resources import docs_folder
 
@@ -686,7 +686,8 @@ def docs(args: argparse.Namespace) -> int:
     elif asked in pages:
         print(pages[asked].read_text(encoding="utf-8"))
     else:
-        raise InputError(f"no documentation topic {args.topic!r}", expected="one of " + ", ".join(topics))
+        raise InputError(f"no documentation topic {args.topic!r}{suggest(asked.replace('_', '-'), topics)}",
+                         expected="one of " + ", ".join(topics))
     return 0
 
 

@@ -161,6 +161,14 @@ def test_bad_version_and_tag_names_are_one_line(tmp_path, capsys):
     assert e.value.code == 2 and "not a tag name" in capsys.readouterr().err
     assert run(ws, "reprint", "--game", "test", "--since", "v9") == 2
     assert "no version 'v9'" in capsys.readouterr().err
+    # a tag mistyped is offered the one meant, as a mistyped game is (README.md); one of another
+    # number is no slip (playtest-2 not made yet: its copies are not playtest-1's), nor is a version
+    assert run(ws, "tag", "--game", "test", "playtest-1") == 0
+    for typed, offered in (("playtest1", "playtest-1"), ("Playtest-1", "playtest-1"), ("lates", "latest"),
+                           ("playtest-2", None), ("v2", None)):
+        assert run(ws, "reprint", "--game", "test", "--since", typed) == 2
+        err = capsys.readouterr().err
+        assert f"no version {typed!r}" + (f"; did you mean {offered}? (expected" if offered else " (expected") in err, err
 
 
 def test_a_lang_that_is_a_path_is_refused_by_the_history_commands(tmp_path, capsys):

@@ -136,6 +136,7 @@ def clean(out_root: Path, game: str | None = None, history: bool = False,
             done.removed.extend(history_files.clean(out_root, game, workspace_games))
         else:
             done.history_kept = history_files.recorded(out_root, game, workspace_games)
+        touched |= _spent_reprint_records(cache, out_root, game, done)
         remove_stray_temps([cache.root, *(f for f in touched if not f.is_symlink())], cache.root.parent)
         for folder in sorted(touched | {cache.root}):
             _remove_empty(folder)
@@ -223,6 +224,25 @@ def changed_by_hand(out_root: Path, out_dir: Path, files: Mapping[str, bytes | P
         if held != sha(data) and held != written.get(name):
             out.append(name)
     return out
+
+
+def _spent_reprint_records(cache: Cache, out_root: Path, game: str | None, done: Cleaned) -> set[Path]:
+    """The records of ``pnpgen reprint``'s files none of which is left where it wrote them (removed
+    by hand): removed, as they have nothing left to tell, and the game folders they were for, to go
+    if empty. A record naming a file still there stays with it: the file is kept, and a later
+    reprint knows it by that record as its own (``changed_by_hand``)."""
+    root = cache.root / REPRINTS
+    folders: set[Path] = set()
+    for state in sorted(root.glob(f"{game}/*.json" if game else "*/*.json")) if root.is_dir() else []:
+        if state.is_symlink() or state.parent.is_symlink() or (exported := _exported(state, out_root)) is None:
+            continue  # not sealed here: it proves nothing, and stays
+        where, files = exported
+        if any((where / rel).is_file() or (where / rel).is_symlink() for rel in files):
+            continue
+        state.unlink()
+        done.removed.append(state)
+        folders.add(out_root / state.parent.name)
+    return folders
 
 
 def _record_path(out_root: Path, out_dir: Path, kind: str, stem: str) -> Path:

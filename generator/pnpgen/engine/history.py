@@ -48,7 +48,7 @@ from pnpgen.engine.changes import (
     replaced_files,
     told_apart,
 )
-from pnpgen.errors import InputError
+from pnpgen.errors import InputError, suggest
 from pnpgen.messages import FALLBACK, msg
 from pnpgen.patterns import later
 from pnpgen.safetext import quoted
@@ -429,7 +429,13 @@ def resolve(out_root: Path, edition: str, spec: str) -> Version:
     if len(by_hash) == 1:
         return by_hash[0]
     # the history read named: each output folder keeps its own (a tag made in build/ is not in a --out's)
-    raise InputError(f"no version {spec!r}", path=folder(out_root, edition), key="version", expected=_which(known, named))
+    # a tag mistyped (playtest1 for playtest-1) is offered the one meant, as a mistyped game or deck is;
+    # not one of another number (playtest-2, not made yet, is no slip of playtest-1's: the copies differ)
+    near = suggest(spec, [*named, "latest", "previous"])
+    if near and re.sub(r"\d", "", spec) == re.sub(r"\d", "", near.removeprefix("; did you mean ").removesuffix("?")):
+        near = ""
+    raise InputError(f"no version {spec!r}{near}", path=folder(out_root, edition), key="version",
+                     expected=_which(known, named))
 
 
 def _which(known: list[Version], named: dict[str, int]) -> str:
