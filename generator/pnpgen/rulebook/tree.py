@@ -322,3 +322,16 @@ def mark_brainstorm(sections: list[Section]) -> None:
             s.kind = "brainstorm"
 
 
+
+
+# a note's mark at a paragraph's start: ※ (※1 ※２ numbered), 注： (注1： numbered) or ＊; the
+# full-width space typed after it is the mark's own
+_NOTE_MARK = re.compile(r"^(※[0-9０-９]{0,2}|注[0-9０-９]{0,2}[：:]|＊)　?(?=\S)")
+
+
+def note_mark(text: str) -> tuple[str, str]:
+    """(mark, text after it) of a note the draft writes as ``※…``, ``注：…`` or ``＊…``, which the
+    book hangs under its text (the mark in its own column, JLREQ's hanging indent for notes);
+    ("", ``text``) for any other paragraph."""
+    m = _NOTE_MARK.match(text)
+    return (m.group(1), text[m.end():]) if m else ("", text)
