@@ -1,6 +1,7 @@
 """A Japanese designer's own draft (trial43): a wrapped ※ note hangs under its text, as JLREQ
 hangs a note (the mark in a column of its own), and so do 注： and ＊ notes; a heading's 約物 in the
-proportional bold face take their JLREQ widths (「例：合わせ札」's ： a full em, not a third)."""
+proportional bold face take their JLREQ widths (「例：合わせ札」's ： a full em, not a third); a
+table's row wider than the page wraps its last column inside the table."""
 
 from __future__ import annotations
 
@@ -15,7 +16,9 @@ from pnpgen.rulebook.tree import note_mark
 
 PT = 25.4 / 72
 LONG = "スーパーハイパーデラックスアルティメットコレクターズエディションのボードを使う場合も、点数は変わりません。"
-RULES = (f"■　得点計算\n\n　役と点数は以下のとおりです。\n　※{LONG}\n　注：{LONG}\n＊{LONG}\n\n"
+TABLE = ("　役　　　　点数　　　条件\n　五光　　　１５点　　光の札５枚\n"
+         "　カス　　　１点　　　カス札１０枚（以降１枚ごとに＋１点、上限なし、ただし雨札は含めない）\n")
+RULES = (f"■　得点計算\n\n　役と点数は以下のとおりです。\n\n{TABLE}\n　※{LONG}\n　注：{LONG}\n＊{LONG}\n\n"
          "◇例：合わせ札の取り方\n　場札から１枚を選んで取ります。\n\n■　ゲームの進行")
 
 
@@ -69,3 +72,16 @@ def test_a_headings_colon_takes_a_full_em(pages):
     assert at["合"].x - at["例"].x == pytest.approx(2 * 10.5 * PT, abs=0.2)
     colon = at["："]
     assert colon.x - at["例"].x > 10.5 * PT + 0.5  # its ink centred in its em, not touching 例
+
+
+def test_a_table_row_wider_than_the_page_wraps_in_its_last_column(pages):
+    """「カス　１点　カス札１０枚（以降…含めない）」, 44 full-width characters: its 条件 wraps inside
+    the table, each line under the column's first (it was printed as a paragraph under the table);
+    the header's rule stays under 「役　点数　条件」, and nothing passes the text's right edge."""
+    row, under = _lines(pages, "カス１点カス札")
+    assert under[0].x == pytest.approx(row[4].x, abs=0.1)  # under the column's first character, カ
+    shown = "".join(g.char for g in row[4:]) + "".join(g.char for g in under)
+    assert shown.startswith("カス札１０枚（以降")
+    assert max(g.x for g in row + under) < 148 - 15 - 4  # A5: the outer margin's 15 mm, a glyph's width
+    head, first = _lines(pages, "役点数条件")
+    assert "".join(g.char for g in first) == "五光１５点光の札５枚"

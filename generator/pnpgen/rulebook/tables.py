@@ -9,6 +9,7 @@ import unicodedata
 from collections import Counter
 
 from pnpgen.data.markup import ICON_TOKEN
+from pnpgen.text import linebreak as lb
 
 MAP_GLYPHS = set("□■◆◇○●△▲▽▼☆★") | {chr(c) for c in range(0x2460, 0x2474)}
 
@@ -47,10 +48,12 @@ def table_row(s: str, neighbour: str) -> bool:
     """``s`` is a row of the aligned table ``neighbour`` belongs to: a column starts where one of the
     neighbour's does, and the row fits the page (a row too long for the 24 characters of a layout
     line, 「【飛行】　　　【飛行】を持たないユニットにブロックされない」, was set as a paragraph between
-    two halves of its table)."""
+    two halves of its table), or its last column leaves room to wrap its text in (``wrap_row``:
+    trial43's 「カス…カス札１０枚（以降１枚ごとに＋１点）」 was printed under its table as text)."""
     body = ICON_TOKEN.sub("　", s.lstrip(" 　"))  # an icon prints in one full-width cell, whatever its name's length
     width = sum(cells(ch) for ch in body)
-    return width <= ROW_CELLS and bool(column_starts(s) & column_starts(neighbour))
+    fits = width <= ROW_CELLS or wrapping_column(s) is not None
+    return fits and bool(column_starts(s) & column_starts(neighbour))
 
 
 FIGURES = re.compile(r"[0-9０-９①-⑳]")
@@ -102,3 +105,47 @@ def askew_rows(rows: list[str]) -> list[int]:
     if len(table) < 2:
         return []
     return [k for k, _ in body if starts[k] - table and table - starts[k]]
+
+
+# the least a long row's last column keeps to wrap its text in, in half-width cells (8 full-width
+# characters): a row whose last column starts further right is no table's row
+WRAP_CELLS = 16
+
+
+def wrapping_column(s: str, room: int = ROW_CELLS) -> int | None:
+    """The half-width cell (of ``s`` as written) where a row wider than ``room`` cells wraps its
+    text: its last column's start, when that leaves ``WRAP_CELLS`` or more; None for a row that
+    fits, or one with no column to wrap in."""
+    lead = len(s) - len(s.lstrip(" 　"))
+    indent = sum(cells(ch) for ch in s[:lead])
+    body = ICON_TOKEN.sub("　", s[lead:])
+    if sum(cells(ch) for ch in body) <= room:
+        return None
+    starts = [c for c in column_starts(s) if c - indent <= room - WRAP_CELLS]
+    return max(starts) if starts else None
+
+
+def wrap_row(s: str, room: int) -> list[str]:
+    """A table's row wider than ``room`` half-width cells (past its indent) as the lines it prints
+    on: its last column's text wrapped inside that column (the columns before it on the first
+    line, each line after it starting where the column does), by the JLREQ line-break rules
+    (``text.linebreak``: no line starting with 。」 nor a Latin word split where it has a space);
+    an icon's ``{name}`` one full-width cell, as it prints. A row that fits, or has no column to
+    wrap in, is one line as written."""
+    lead = len(s) - len(s.lstrip(" 　"))
+    indent = sum(cells(ch) for ch in s[:lead])
+    at = wrapping_column(s, room)
+    if at is None:
+        return [s]
+    col, cut = 0, len(s)
+    for k, ch in enumerate(s):  # the character where the wrapping column starts
+        if col == at and ch not in " 　":
+            cut = k
+            break
+        col += cells(ch)
+    units = [m.group() for m in re.finditer(ICON_TOKEN.pattern + "|.", s[cut:])]
+    widths = [2 if len(u) > 1 else cells(u) for u in units]
+    ranges = lb.fill(lb.break_classes(units, phrases=False, hyphenate=False), widths,
+                     [u in lb.SPACES for u in units], room - (at - indent), force=True)
+    pad = "　" * (at // 2) + " " * (at % 2)
+    return [(s[:cut] if n == 0 else pad) + "".join(units[a:b]).rstrip(" 　") for n, (a, b) in enumerate(ranges)]
