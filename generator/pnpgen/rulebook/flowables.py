@@ -30,7 +30,7 @@ from pnpgen.rulebook.styles import (
     RULE,
     SOFT,
 )
-from pnpgen.rulebook.tables import is_map_line, wrap_row
+from pnpgen.rulebook.tables import cells, is_map_line, wrapping_column
 from pnpgen.rulebook.termindex import page_destination
 from pnpgen.terms import is_latin, unbracket
 from pnpgen.text import linebreak as lb
@@ -596,6 +596,32 @@ class PageNumber(Flowable):
 HEADER_RULE_PT = 0.5  # a table header's rule: 0.18 mm, above the 0.1 mm a shop prints
 
 
+def wrap_row(s: str, room: int) -> list[str]:
+    """A table's row wider than ``room`` half-width cells (past its indent) as the lines it prints
+    on: its last column's text wrapped inside that column (the columns before it on the first
+    line, each line after it starting where the column does), by the JLREQ line-break rules
+    (``text.linebreak``: no line starting with 。」 nor a Latin word split where it has a space);
+    an icon's ``{name}`` one full-width cell, as it prints. A row that fits, or has no column to
+    wrap in, is one line as written."""
+    lead = len(s) - len(s.lstrip(" 　"))
+    indent = sum(cells(ch) for ch in s[:lead])
+    at = wrapping_column(s, room)
+    if at is None:
+        return [s]
+    col, cut = 0, len(s)
+    for k, ch in enumerate(s):  # the character where the wrapping column starts
+        if col == at and ch not in " 　":
+            cut = k
+            break
+        col += cells(ch)
+    units = [m.group() for m in re.finditer(ICON_TOKEN.pattern + "|.", s[cut:])]
+    widths = [2 if len(u) > 1 else cells(u) for u in units]
+    ranges = lb.fill(lb.break_classes(units, phrases=False, hyphenate=False), widths,
+                     [u in lb.SPACES for u in units], room - (at - indent), force=True)
+    pad = "　" * (at // 2) + " " * (at % 2)
+    return [(s[:cut] if n == 0 else pad) + "".join(units[a:b]).rstrip(" 　") for n, (a, b) in enumerate(ranges)]
+
+
 class DiagramTooWide(ValueError):
     """A diagram whose widest row runs past the text's width: its glyphs would print past the page's
     edge (a row of 20,000 □ printed its first 46 and lost the rest off the sheet, without a word)."""
@@ -660,7 +686,7 @@ class Diagram(Flowable):
 
     def fit(self, width: float) -> None:
         """A table's row wider than its box holds in ``width`` points wraps its last column's text
-        inside that column (``tables.wrap_row``: the row taller, the columns kept); DiagramTooWide
+        inside that column (``wrap_row``: the row taller, the columns kept); DiagramTooWide
         when a row still needs more half cells (a map's, a row with no column to wrap in)."""
         room = int((width - self.left - 2 * self.pad) // (self.size / 2))
         if self.cols > room and not any(map(is_map_line, self.lines)):

@@ -193,11 +193,11 @@ def markup(text: str, font: str, size: float, known: Mapping[str, Icon]) -> str:
 
 
 def _marks_spaced(text: str, font: str, size: float) -> str:
-    """``glyphs.markup`` of ``text`` with each full-width 約物 set at its JLREQ width: in a face
-    whose marks are proportional (the headings' bold, the contents' gothic) no-break spaces
+    """``glyphs.markup`` of ``text`` with each full-width 中点類 (・：；) set at its JLREQ width: in
+    a face whose marks are proportional (the headings' bold, the contents' gothic) no-break spaces
     round it make up its advance (``jlreq.proportional_pads``: 「例：合わせ札」's ： a full em, as
-    the body's and an item's term's are), the mark's ink where its em box puts it; as it is in a
-    face whose marks are full-width already."""
+    the body's and an item's term's are), its ink centred; as it is in a face whose marks are
+    full-width already."""
     if full_width_marks(font):
         return glyphs.markup(text, font)
     pads = proportional_pads(text, lambda ch: glyphs.width(ch, font, size, 0.0), size)

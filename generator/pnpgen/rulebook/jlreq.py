@@ -87,31 +87,22 @@ def jlreq_advances(text: str, measure: Callable[[str], float], em: float, *, ope
 
 def proportional_pads(text: str, measure: Callable[[str], float], em: float) -> list[tuple[float, float]]:
     """(before, after) in points: the space a face whose marks are proportional (the headings'
-    BIZ UDPGothic Bold, whose ： is a third of an em) needs round each full-width 約物 of ``text``
-    to set it at its JLREQ advance (``jlreq_advances``: 3.1.2–3.1.5 brackets and stops, 3.1.9
-    中点類 a quarter em each side of its half-em, 3.1.4 連続約物 closed up), its ink where the em box
-    puts it (an opening bracket's at the end of its advance, a closing one's and a stop's at the
-    start, a 中点類's centred); (0, 0) for every other character (no 和欧間 added: only the marks)."""
+    BIZ UDPGothic Bold, whose ： is a third of an em) needs round each full-width 中点類 of ``text``
+    (・：；) to set it at its JLREQ advance (``jlreq_advances``, 3.1.9: a quarter em each side of
+    its half em, none beside another mark), its ink centred; (0, 0) for every other character.
+    Brackets and stops keep the face's own widths: their glyphs carry side space of their own, and
+    padding them in a ReportLab Paragraph takes characters that a copied heading would hold."""
     out: list[tuple[float, float]] = []
     half, quarter = em / 2, em / 4
     for ch, (advance, offset) in zip(text, jlreq_advances(text, measure, em), strict=True):
-        if ch not in _MARKS or unicodedata.east_asian_width(ch) not in "WF":
+        if ch not in MIDDLE or unicodedata.east_asian_width(ch) not in "WF":
             out.append((0.0, 0.0))
             continue
         ink = measure(ch)
-        if ch in OPENING:
-            pads = (advance - ink, 0.0)
-        elif ch in MIDDLE:
-            lead = offset + quarter
-            tail = advance - half - lead
-            pads = (lead + (half - ink) / 2, tail + (half - ink) / 2)
-        else:
-            pads = (0.0, advance - ink)
-        out.append((max(pads[0], 0.0), max(pads[1], 0.0)))
+        lead = offset + quarter
+        tail = advance - half - lead
+        out.append((max(lead + (half - ink) / 2, 0.0), max(tail + (half - ink) / 2, 0.0)))
     return out
-
-
-_MARKS = OPENING | CLOSING | STOPS | MIDDLE
 
 
 def _glue_gaps(before: str, after: str) -> int | None:

@@ -43,6 +43,7 @@ from pnpgen.rulebook.keeps import (
     EntryKeep,
     EntryRun,
     Indent,
+    boxed,
     headings_with_their_figures,
     lead_ins_with_their_lists,
     lists_kept_together,
@@ -73,6 +74,7 @@ from pnpgen.rulebook.styles import (
 )
 from pnpgen.rulebook.termindex import TermIndex
 from pnpgen.rulebook.tree import (
+    Aside,
     Block,
     Bullet,
     Component,
@@ -275,6 +277,8 @@ class StoryBuilder:
                 diagram.draft_line = b.line  # named when no page holds it
                 diagram.fit(TEXT_W)
                 out.append(self.indexed(diagram, "\n".join(b.lines)))
+            elif isinstance(b, Aside):
+                out.append(self.aside(b, indent, notes_as_rules))
             elif isinstance(b, Subheading) and b.level >= RUN_IN:
                 out += self.run_in(b, indent, notes_as_rules)
             elif isinstance(b, Subheading):
@@ -291,6 +295,14 @@ class StoryBuilder:
                 # set apart by it wherever they stand (they have no indent)
                 out[start].spaceBefore = max(getattr(out[start], "spaceBefore", 0), 4)
         return out
+
+    def aside(self, b: Aside, indent: float, notes_as_rules: bool) -> Flowable:
+        """An example (例) or a caution (注意) as its box (``keeps.boxed``): its label a small bold
+        heading in the accent colour, then its blocks as the text sets them."""
+        label = self.jpara(b.label, self.fonts.bold, NOTE_SIZE, BODY_LEADING, color=ACCENT,
+                           page=(self.node_key(b), self.pages))
+        return boxed([label, *self.blocks(b.children, 0.0, notes_as_rules=notes_as_rules)], indent,
+                     b.kind == "caution")
 
     def note_line(self, mark: str, text: str, x: float, page: tuple[str, dict] | None) -> JPara:
         """A note (``※``, ``注：``, ``＊``) hanging under its text: the mark at ``x`` in a column

@@ -9,7 +9,6 @@ import unicodedata
 from collections import Counter
 
 from pnpgen.data.markup import ICON_TOKEN
-from pnpgen.text import linebreak as lb
 
 MAP_GLYPHS = set("□■◆◇○●△▲▽▼☆★") | {chr(c) for c in range(0x2460, 0x2474)}
 
@@ -123,29 +122,3 @@ def wrapping_column(s: str, room: int = ROW_CELLS) -> int | None:
         return None
     starts = [c for c in column_starts(s) if c - indent <= room - WRAP_CELLS]
     return max(starts) if starts else None
-
-
-def wrap_row(s: str, room: int) -> list[str]:
-    """A table's row wider than ``room`` half-width cells (past its indent) as the lines it prints
-    on: its last column's text wrapped inside that column (the columns before it on the first
-    line, each line after it starting where the column does), by the JLREQ line-break rules
-    (``text.linebreak``: no line starting with 。」 nor a Latin word split where it has a space);
-    an icon's ``{name}`` one full-width cell, as it prints. A row that fits, or has no column to
-    wrap in, is one line as written."""
-    lead = len(s) - len(s.lstrip(" 　"))
-    indent = sum(cells(ch) for ch in s[:lead])
-    at = wrapping_column(s, room)
-    if at is None:
-        return [s]
-    col, cut = 0, len(s)
-    for k, ch in enumerate(s):  # the character where the wrapping column starts
-        if col == at and ch not in " 　":
-            cut = k
-            break
-        col += cells(ch)
-    units = [m.group() for m in re.finditer(ICON_TOKEN.pattern + "|.", s[cut:])]
-    widths = [2 if len(u) > 1 else cells(u) for u in units]
-    ranges = lb.fill(lb.break_classes(units, phrases=False, hyphenate=False), widths,
-                     [u in lb.SPACES for u in units], room - (at - indent), force=True)
-    pad = "　" * (at // 2) + " " * (at % 2)
-    return [(s[:cut] if n == 0 else pad) + "".join(units[a:b]).rstrip(" 　") for n, (a, b) in enumerate(ranges)]
