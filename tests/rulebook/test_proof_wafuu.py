@@ -59,14 +59,14 @@ def test_a_table_aligned_with_its_ruby_as_written_stays_one_table():
     assert ruby_in_parentheses("　{五光|ごこう}は５点。")[0] == "　五光（ごこう）は５点。"  # no gap: as before
 
 
-def test_a_row_too_long_for_its_table_is_a_finding():
+def test_a_row_too_long_for_its_table_stays_in_it():
     """A row lined up with its table but longer than the 32 full-width characters a table's row
-    holds is set as a paragraph, splitting its table: it went unsaid."""
-    from pnpgen.rulebook.proof import long_table_rows
+    holds was set as a paragraph, splitting its table: it stays a row of the table (its last
+    column wraps in the book, test_rulebook_notes), and the proofing report has nothing to say."""
+    from pnpgen.rulebook.tree import Preformatted, walk
 
     long = RUBY_TABLE.replace("カス札１０枚", "カス札１０枚（以降１枚ごとに＋１点、上限なし）")
     text = ruby_in_parentheses(long)[0]
-    [found] = long_table_rows(parse(text), text, "draft.txt", "ja")
-    assert found.file.startswith("draft.txt:8: 「カス」の行：43字あり、表の行に入る32字（全角）を超えるため"), found.file
-    text = ruby_in_parentheses(RUBY_TABLE)[0]
-    assert long_table_rows(parse(text), text, "draft.txt", "ja") == []
+    [table] = [b for b in walk(parse(text).rules[0].children) if isinstance(b, Preformatted)]
+    assert [row.split()[0] for row in table.lines][-1] == "カス"
+    assert table.lines[-1].endswith("上限なし）")

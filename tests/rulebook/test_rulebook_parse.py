@@ -422,11 +422,15 @@ def test_a_table_of_long_rows_only_is_a_table_and_unaligned_text_is_not():
     rows = ["　【飛行】　　　【飛行】を持たないユニットにブロックされない",
             "　【貫通】　　　超過したダメージをすべて相手プレイヤーに与える"]
     assert find_preformatted(rows) == [(0, 2)]
-    # two paragraphs whose gaps do not line up, and a row too wide for the page, are no table
+    # two paragraphs whose gaps do not line up are no table
     assert find_preformatted(["　手番では  カードを１枚引いてから、好きなだけ出します。",
                               "　相手の手番には、カードを  出せません。ただし【速攻】は別です。"]) == []
+    # a row too wide for the page is a table's when its last column has room to wrap in (8
+    # full-width characters or more), and no table's when that column starts too far right
     wide = "　【飛行】　　　" + "あ" * 40
-    assert find_preformatted([wide, wide]) == []
+    assert find_preformatted([wide, wide]) == [(0, 2)]
+    far = "　" + "あ" * 28 + "　　" + "い" * 10
+    assert find_preformatted([far, far]) == []
 
 
 def test_a_table_rows_icons_count_as_the_one_cell_they_print_in():

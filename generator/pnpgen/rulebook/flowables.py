@@ -30,6 +30,7 @@ from pnpgen.rulebook.styles import (
     RULE,
     SOFT,
 )
+from pnpgen.rulebook.tables import cells, is_map_line, wrapping_column
 from pnpgen.rulebook.termindex import page_destination
 from pnpgen.terms import is_latin, unbracket
 from pnpgen.text import linebreak as lb
@@ -595,6 +596,32 @@ class PageNumber(Flowable):
 HEADER_RULE_PT = 0.5  # a table header's rule: 0.18 mm, above the 0.1 mm a shop prints
 
 
+def wrap_row(s: str, room: int) -> list[str]:
+    """A table's row wider than ``room`` half-width cells (past its indent) as the lines it prints
+    on: its last column's text wrapped inside that column (the columns before it on the first
+    line, each line after it starting where the column does), by the JLREQ line-break rules
+    (``text.linebreak``: no line starting with 。」 nor a Latin word split where it has a space);
+    an icon's ``{name}`` one full-width cell, as it prints. A row that fits, or has no column to
+    wrap in, is one line as written."""
+    lead = len(s) - len(s.lstrip(" 　"))
+    indent = sum(cells(ch) for ch in s[:lead])
+    at = wrapping_column(s, room)
+    if at is None:
+        return [s]
+    col, cut = 0, len(s)
+    for k, ch in enumerate(s):  # the character where the wrapping column starts
+        if col == at and ch not in " 　":
+            cut = k
+            break
+        col += cells(ch)
+    units = [m.group() for m in re.finditer(ICON_TOKEN.pattern + "|.", s[cut:])]
+    widths = [2 if len(u) > 1 else cells(u) for u in units]
+    ranges = lb.fill(lb.break_classes(units, phrases=False, hyphenate=False), widths,
+                     [u in lb.SPACES for u in units], room - (at - indent), force=True)
+    pad = "　" * (at // 2) + " " * (at % 2)
+    return [(s[:cut] if n == 0 else pad) + "".join(units[a:b]).rstrip(" 　") for n, (a, b) in enumerate(ranges)]
+
+
 class DiagramTooWide(ValueError):
     """A diagram whose widest row runs past the text's width: its glyphs would print past the page's
     edge (a row of 20,000 □ printed its first 46 and lost the rest off the sheet, without a word)."""
@@ -613,16 +640,22 @@ class Diagram(Flowable):
     def __init__(self, lines: list[str], font: str, size: float = 9.5, leading: float = 14.0, left: float = 0.0,
                  icons: Mapping[str, Icon] | None = None, header: bool = False):
         super().__init__()
-        self.font, self.size, self.leading, self.left, self.header = font, size, leading, left, header
+        self.font, self.size, self.leading, self.left = font, size, leading, left
         self.icons = icons or {}
+        self.pad = 2.2 * mm
+        self.on_grid = True  # starts on a line of the body's grid
+        self.draft_line = 0  # the draft line it was set from, for a message
+        self.lines = lines
+        self._set(lines, int(header))
+
+    def _set(self, lines: list[str], header: int) -> None:
+        """The rows' glyphs by half cell; ``header``: the lines of the table's header row (a rule under them)."""
+        self.header = header
         rows = [self._cells(line) for line in lines]
         leads = [r[0][0] for r in rows if r]  # first non-space half-cell of each row
         strip = min(leads) if leads else 0
         self.rows = [[(col - strip, ch) for col, ch in r] for r in rows]
         self.cols = max((col + self._span(ch) for r in self.rows for col, ch in r), default=0)
-        self.pad = 2.2 * mm
-        self.on_grid = True  # starts on a line of the body's grid
-        self.draft_line = 0  # the draft line it was set from, for a message
 
     @staticmethod
     def _span(ch: str | Icon) -> int:
@@ -652,8 +685,13 @@ class Diagram(Flowable):
         return out
 
     def fit(self, width: float) -> None:
-        """DiagramTooWide when a row needs more half cells than its box holds in ``width`` points."""
+        """A table's row wider than its box holds in ``width`` points wraps its last column's text
+        inside that column (``wrap_row``: the row taller, the columns kept); DiagramTooWide
+        when a row still needs more half cells (a map's, a row with no column to wrap in)."""
         room = int((width - self.left - 2 * self.pad) // (self.size / 2))
+        if self.cols > room and not any(map(is_map_line, self.lines)):
+            rows = [wrap_row(line, room) for line in self.lines]
+            self._set([line for row in rows for line in row], len(rows[0]) if self.header else 0)
         if self.cols > room:
             widths = [max((col + self._span(ch) for col, ch in r), default=0) for r in self.rows]
             widest = max(range(len(widths)), key=widths.__getitem__)
@@ -677,8 +715,8 @@ class Diagram(Flowable):
         c.setLineWidth(0.4)
         c.roundRect(x0, 0, box_w, self.height, 1.5 * mm, stroke=1, fill=1)
         left = x0 + (box_w - self.cols * half) / 2
-        if self.header:  # between the header's row and the first row of figures
-            y = self.height - self.pad - self.leading + 0.6  # halfway between the rows' ink
+        if self.header:  # between the header's row (its lines) and the first row of figures
+            y = self.height - self.pad - self.header * self.leading + 0.6  # halfway between the rows' ink
             c.setLineWidth(HEADER_RULE_PT)
             c.line(left - mm, y, left + self.cols * half + mm, y)
         c.setFillColor(INK)

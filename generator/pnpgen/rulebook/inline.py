@@ -30,6 +30,7 @@ from pnpgen.data.markup import ICON_TOKEN
 from pnpgen.errors import InputError
 from pnpgen.pdf.draw import draw_art
 from pnpgen.rulebook import glyphs
+from pnpgen.rulebook.jlreq import full_width_marks, proportional_pads
 from pnpgen.rulebook.styles import LATIN_GAP
 from pnpgen.svg import convert
 from pnpgen.svg.artwork import Art
@@ -181,14 +182,35 @@ def markup(text: str, font: str, size: float, known: Mapping[str, Icon]) -> str:
     """``glyphs.markup`` of a heading or contents line of ``size`` points, each known icon an em
     square: the callback that draws it (its label the icon's place in ``known``), and an em's space."""
     if not known or "{" not in text:
-        return glyphs.markup(text, font)
+        return _marks_spaced(text, font, size)
     order = {icon.form: n for n, icon in enumerate(known.values())}
-    return "".join(glyphs.markup(part, font) if isinstance(part, str)
+    return "".join(_marks_spaced(part, font, size) if isinstance(part, str)
                    else f'<onDraw name="{ICON_CALLBACK}" label="{order[part.form]}"/>{_em_space(font, size)}'
                    for part in _parts(text, known))
 
 
 
+
+
+def _marks_spaced(text: str, font: str, size: float) -> str:
+    """``glyphs.markup`` of ``text`` with each full-width 中点類 (・：；) set at its JLREQ width: in
+    a face whose marks are proportional (the headings' bold, the contents' gothic) no-break spaces
+    round it make up its advance (``jlreq.proportional_pads``: 「例：合わせ札」's ： a full em, as
+    the body's and an item's term's are), its ink centred; as it is in a face whose marks are
+    full-width already."""
+    if full_width_marks(font):
+        return glyphs.markup(text, font)
+    pads = proportional_pads(text, lambda ch: glyphs.width(ch, font, size, 0.0), size)
+    if not any(before or after for before, after in pads):
+        return glyphs.markup(text, font)
+    chain = (font, *glyphs.chain(font))
+    out, start = [], 0
+    for i, (before, after) in enumerate(pads):
+        if before or after:
+            out += [glyphs.markup(text[start:i], font), _nbsp_space(chain, size, before),
+                    glyphs.markup(text[i], font), _nbsp_space(chain, size, after)]
+            start = i + 1
+    return "".join(out) + glyphs.markup(text[start:], font)
 
 
 def callback(known: Mapping[str, Icon]):

@@ -4,9 +4,11 @@ sub-heading those lists may hold."""
 
 from __future__ import annotations
 
+from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Paragraph, Spacer, Table
 
 from pnpgen.rulebook.flowables import Diagram, GridKeep, JPara, grid_height, grid_lines
+from pnpgen.rulebook.styles import ACCENT, BODY_SIZE, SOFT
 
 
 class Indent(Flowable):
@@ -166,3 +168,68 @@ class EntryRun(GridKeep):
         if filling:
             return [*filling, EntryRun([entry, *rest[len(filling):]])]
         return [entry, *([EntryRun(rest)] if rest else [])]
+
+
+ASIDE_PAD = BODY_SIZE  # the box's inset: an em of tint left and right of its text
+ASIDE_KEEP = 8 * 15.0  # points: an example or a caution up to 8 lines tall moves whole; a taller one breaks
+
+
+class Boxed(Flowable):
+    """One part of an example's or a caution's box (``asides``): its label, a paragraph, a list's
+    item, a table, or the box's foot, on the box's tint from ``left`` to the text's right edge, the
+    part an em in; a caution has a bar in the accent colour down its left edge. Each part is
+    whole lines of the grid tall, so the parts stack without a gap, and a paragraph splits
+    between its lines as the text does (the box breaks cleanly across pages)."""
+
+    def __init__(self, inner: Flowable, left: float, caution: bool):
+        super().__init__()
+        self.inner, self.left, self.caution = inner, left, caution
+        self.on_grid = True
+        self.keepWithNext = getattr(inner, "keepWithNext", 0)
+
+    def _inner_width(self, aw: float) -> float:
+        return aw - self.left - 2 * ASIDE_PAD
+
+    def wrap(self, aw, ah):
+        _, h = self.inner.wrap(self._inner_width(aw), ah)
+        self._own = self.inner.getSpaceBefore() + h + self.inner.getSpaceAfter()
+        self.width, self.height = aw, grid_lines(self._own) if self.on_grid else self._own
+        return aw, self.height
+
+    def split(self, aw, ah):
+        parts = self.inner.split(self._inner_width(aw), ah)
+        return [Boxed(p, self.left, self.caution) for p in parts]
+
+    def draw(self):
+        c = self.canv
+        c.saveState()
+        c.setFillColor(SOFT)
+        c.rect(self.left, 0, self.width - self.left, self.height, stroke=0, fill=1)
+        if self.caution:
+            c.setFillColor(ACCENT)
+            c.rect(self.left, 0, 0.8 * mm, self.height, stroke=0, fill=1)
+        c.restoreState()
+        self.inner.drawOn(c, self.left + ASIDE_PAD, self.height - self._own + self.inner.getSpaceAfter())
+
+
+class AsideKeep(GridKeep):
+    """A box kept on one page when it is ``ASIDE_KEEP`` tall or less; a taller one flows on, its
+    parts split where the page ends (ReportLab's ``maxHeight`` reads the room left, not the box)."""
+
+    def split(self, aW, aH):
+        self.wrap(aW, aH)
+        if self._H > ASIDE_KEEP:
+            return list(self._content)
+        return super().split(aW, aH)
+
+
+def boxed(parts: list[Flowable], left: float, caution: bool) -> GridKeep:
+    """An example's or a caution's flowables, its label first, as its box: kept on one page when
+    it is ``ASIDE_KEEP`` tall or less, else broken where the page ends (its label never alone at
+    a page's foot); a half line of tint under its last line."""
+    foot = Boxed(Spacer(1, 4), left, caution)
+    foot.on_grid = False  # a half line's tint, not a line
+    box = [Boxed(p, left, caution) for p in parts] + [foot]
+    box[0].keepWithNext = 1
+    box[0].spaceBefore = 4
+    return AsideKeep(box)

@@ -39,6 +39,7 @@ from pnpgen.rulebook.tree import (
     Section,
     Step,
     Subheading,
+    asides,
     balanced_outer,
     count_in,
     mark_brainstorm,
@@ -341,6 +342,8 @@ def parse(text: str, lang: str = "ja") -> Document:
 
     for each in sections:
         _steps_one_kind(each)
+        if each.kind == "rules":
+            each.children = asides(each.children)
     mark_brainstorm(sections)
     _apply_memo_counts(sections)
     return Document(title, parts, label, number, sections, preamble)

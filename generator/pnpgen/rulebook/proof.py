@@ -48,7 +48,7 @@ from pnpgen.rulebook.flowables import terms
 from pnpgen.rulebook.grammar import Slip
 from pnpgen.rulebook.parse import is_changelog_mark
 from pnpgen.rulebook.styles import BODY_SIZE, MARGIN_INNER, MARGIN_OUTER
-from pnpgen.rulebook.tables import COLUMN_GAP, ROW_CELLS, askew_rows, cells, column_starts
+from pnpgen.rulebook.tables import COLUMN_GAP, askew_rows
 from pnpgen.rulebook.tree import Document, Preformatted, Section, Step, Subheading
 from pnpgen.safetext import written_in_cjk
 from pnpgen.terms import is_latin
@@ -710,26 +710,6 @@ def askew_tables(doc: Document, draft_path: Path | str, lang: str) -> list[Findi
     return out
 
 
-def long_table_rows(doc: Document, text: str, draft_path: Path | str, lang: str) -> list[Finding]:
-    """A row beside an aligned table, its columns where the table's start, but longer than a table's
-    row holds: the book sets it as a paragraph, splitting its table there (trial43's 役 table, its
-    last row 「カス…カス札１０枚（以降１枚ごとに＋１点）」 printed under it as text, without a word)."""
-    rows = {t.line + k: row for s in doc.rules for t in _tables(s) for k, row in enumerate(t.lines)}
-    lines = dict(_rules_lines(doc, text))
-    out = []
-    for n, line in lines.items():
-        if n in rows or not line.strip():
-            continue
-        body = line.lstrip(" 　")
-        width = sum(cells(ch) for ch in body)
-        if width > ROW_CELLS and any(n + d in rows and column_starts(line) & column_starts(rows[n + d]) for d in (-1, 1)):
-            row = COLUMN_GAP.split(body)[0]
-            said = dict(row=row, width=(width + 1) // 2, most=ROW_CELLS // 2, line=n, path=draft_path)
-            out.append(Finding(msg("proof.kind.table", lang), msg("proof.table.long_book", lang, **said),
-                               msg("proof.table.long_file", lang, **said), (row,)))
-    return out
-
-
 def step_numbers(doc: Document, draft_path: Path | str, lang: str) -> list[Finding]:
     """Steps numbered 1, 1, 2 (a heading number repeated or skipped): the book prints them so."""
     out = []
@@ -758,7 +738,6 @@ def proof(doc: Document, text: str, game: Game, rows: list[ComponentRow], draft_
              + placeholders(game, lang, _provisional_names(rows)) + provisional_counts(rows, lang) + card_terms(game, text, lang, draft_lang)
              + card_names(game, rows, lang) + figure_references(doc, text, draft_path, lang, figures)
              + step_numbers(doc, draft_path, lang) + askew_tables(doc, draft_path, lang)
-             + long_table_rows(doc, text, draft_path, lang)
              + unbreakable_runs(text, draft_path, lang, draft_lang)
              + slips(doc, text, draft_path, lang, latin=is_latin(draft_lang), names=names))
     return [f for f in found if not set(f.subject) & set(ignore)]

@@ -14,7 +14,7 @@ import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from pnpgen.rulebook.tree import Block, Bullet, DraftParagraph, Item, Note, Section, Step, Subheading
+from pnpgen.rulebook.tree import Aside, Block, Bullet, DraftParagraph, Item, Note, Section, Step, Subheading
 
 Anchor = Section | Step | Subheading
 
@@ -105,13 +105,15 @@ def _texts(blocks: list, anchor: Anchor) -> Iterator[tuple[Block, str, Anchor]]:
             yield b, b.mark + b.text, anchor
         elif isinstance(b, Subheading):
             yield from _texts(b.children, b)
+        elif isinstance(b, Aside):  # an example's or a caution's text: under what it stands in
+            yield from _texts(b.children, anchor)
 
 
 def _section_texts(s: Section) -> Iterator[tuple[Block, str, Anchor]]:
     for c in s.children:
         if isinstance(c, Step):
             yield from _texts(c.children, c)
-        elif isinstance(c, (DraftParagraph, Note, Item, Bullet, Subheading)):
+        elif isinstance(c, (DraftParagraph, Note, Item, Bullet, Subheading, Aside)):
             yield from _texts([c], s)
 
 
@@ -290,6 +292,6 @@ def _nodes(s: Section) -> list:
     while stack:
         c = stack.pop()
         out.append(c)
-        if isinstance(c, (Step, Subheading)):
+        if isinstance(c, (Step, Subheading, Aside)):
             stack.extend(c.children)
     return out

@@ -43,6 +43,7 @@ from pnpgen.rulebook.keeps import (
     EntryKeep,
     EntryRun,
     Indent,
+    boxed,
     headings_with_their_figures,
     lead_ins_with_their_lists,
     lists_kept_together,
@@ -73,6 +74,7 @@ from pnpgen.rulebook.styles import (
 )
 from pnpgen.rulebook.termindex import TermIndex
 from pnpgen.rulebook.tree import (
+    Aside,
     Block,
     Bullet,
     Component,
@@ -84,6 +86,7 @@ from pnpgen.rulebook.tree import (
     Section,
     Step,
     Subheading,
+    note_mark,
 )
 from pnpgen.rulebook.typography import latin_typography
 from pnpgen.svg.artwork import Art
@@ -248,7 +251,11 @@ class StoryBuilder:
             # where a paragraph or item starts: the quick reference prints the page of its sentences
             page = (self.node_key(b), self.pages) if isinstance(b, (DraftParagraph, Note, Item)) or \
                 isinstance(b, Bullet) and b.mark else None  # (a marked item: the quick reference reads it)
-            if isinstance(b, DraftParagraph):
+            mark, rest = note_mark(b.text) if isinstance(b, (DraftParagraph, Item)) else ("", "")
+            if mark:  # ※…, 注：…, ＊…: the mark where the paragraph would start, the lines under its text
+                x = indent + (BODY_SIZE if isinstance(b, DraftParagraph) and b.indent else 0)
+                out.append(self.note_line(mark, rest, x, page))
+            elif isinstance(b, DraftParagraph):
                 out.append(self.para(b.text, indent=indent, first=BODY_SIZE if b.indent else 0, page=page))
             elif isinstance(b, Note):
                 # a parenthesised rule is body text; only the designer's notes are set as asides
@@ -270,6 +277,8 @@ class StoryBuilder:
                 diagram.draft_line = b.line  # named when no page holds it
                 diagram.fit(TEXT_W)
                 out.append(self.indexed(diagram, "\n".join(b.lines)))
+            elif isinstance(b, Aside):
+                out.append(self.aside(b, indent, notes_as_rules))
             elif isinstance(b, Subheading) and b.level >= RUN_IN:
                 out += self.run_in(b, indent, notes_as_rules)
             elif isinstance(b, Subheading):
@@ -286,6 +295,27 @@ class StoryBuilder:
                 # set apart by it wherever they stand (they have no indent)
                 out[start].spaceBefore = max(getattr(out[start], "spaceBefore", 0), 4)
         return out
+
+    def aside(self, b: Aside, indent: float, notes_as_rules: bool) -> Flowable:
+        """An example (例) or a caution (注意) as its box (``keeps.boxed``): its label a small bold
+        heading in the accent colour, then its blocks as the text sets them."""
+        label = self.jpara(b.label, self.fonts.bold, NOTE_SIZE, BODY_LEADING, color=ACCENT,
+                           page=(self.node_key(b), self.pages))
+        return boxed([label, *self.blocks(b.children, 0.0, notes_as_rules=notes_as_rules)], indent,
+                     b.kind == "caution")
+
+    def note_line(self, mark: str, text: str, x: float, page: tuple[str, dict] | None) -> JPara:
+        """A note (``※``, ``注：``, ``＊``) hanging under its text: the mark at ``x`` in a column
+        of its own, every line of the text starting after it (JLREQ's hanging indent for notes, 注の
+        ぶら下げ字下げ); a 注's ： takes its full em (中点類, JLREQ 3.1.9), the column rounded up to
+        half ems."""
+        if mark[-1] in "：:":
+            wide = glyphs.width(mark[:-1], self.fonts.body, BODY_SIZE) + BODY_SIZE
+        else:
+            wide = glyphs.width(mark, self.fonts.body, BODY_SIZE)
+        left = x + math.ceil(wide / (BODY_SIZE / 2) - 0.05) * BODY_SIZE / 2
+        return self.jpara(text, self.fonts.body, BODY_SIZE, BODY_LEADING, first_indent=left, left=left,
+                          prefix=mark, prefix_x=x, page=page)
 
     def list_item(self, b: Bullet, indent: float, page: tuple[str, dict] | None = None) -> JPara:
         """A list's item, its mark hanging (the book's ・, or the draft's a) （１） ①), its lines

@@ -47,10 +47,12 @@ def table_row(s: str, neighbour: str) -> bool:
     """``s`` is a row of the aligned table ``neighbour`` belongs to: a column starts where one of the
     neighbour's does, and the row fits the page (a row too long for the 24 characters of a layout
     line, 「【飛行】　　　【飛行】を持たないユニットにブロックされない」, was set as a paragraph between
-    two halves of its table)."""
+    two halves of its table), or its last column leaves room to wrap its text in (``wrap_row``:
+    trial43's 「カス…カス札１０枚（以降１枚ごとに＋１点）」 was printed under its table as text)."""
     body = ICON_TOKEN.sub("　", s.lstrip(" 　"))  # an icon prints in one full-width cell, whatever its name's length
     width = sum(cells(ch) for ch in body)
-    return width <= ROW_CELLS and bool(column_starts(s) & column_starts(neighbour))
+    fits = width <= ROW_CELLS or wrapping_column(s) is not None
+    return fits and bool(column_starts(s) & column_starts(neighbour))
 
 
 FIGURES = re.compile(r"[0-9０-９①-⑳]")
@@ -102,3 +104,21 @@ def askew_rows(rows: list[str]) -> list[int]:
     if len(table) < 2:
         return []
     return [k for k, _ in body if starts[k] - table and table - starts[k]]
+
+
+# the least a long row's last column keeps to wrap its text in, in half-width cells (8 full-width
+# characters): a row whose last column starts further right is no table's row
+WRAP_CELLS = 16
+
+
+def wrapping_column(s: str, room: int = ROW_CELLS) -> int | None:
+    """The half-width cell (of ``s`` as written) where a row wider than ``room`` cells wraps its
+    text: its last column's start, when that leaves ``WRAP_CELLS`` or more; None for a row that
+    fits, or one with no column to wrap in."""
+    lead = len(s) - len(s.lstrip(" 　"))
+    indent = sum(cells(ch) for ch in s[:lead])
+    body = ICON_TOKEN.sub("　", s[lead:])
+    if sum(cells(ch) for ch in body) <= room:
+        return None
+    starts = [c for c in column_starts(s) if c - indent <= room - WRAP_CELLS]
+    return max(starts) if starts else None

@@ -93,7 +93,20 @@ class Subheading:
         return {"◇": 1, "◎": 2, "〇": 3}[self.marker]
 
 
-Block = DraftParagraph | Note | Bullet | Item | Preformatted | Subheading
+@dataclass
+class Aside:
+    """An example or a caution the draft writes as a block: a line opening ``例：``, ``【例】``,
+    ``注意：``, ``【注意】`` or ``※注意`` and the lines right under it, up to the next blank line (the
+    label's line may hold the block's first words); set boxed, its label a small heading."""
+
+    kind: str  # "example" (例) or "caution" (注意)
+    label: str  # 例, 注意
+    children: list[Block] = field(default_factory=list)
+    gap_before: bool = False
+    line: int = 0
+
+
+Block = DraftParagraph | Note | Bullet | Item | Preformatted | Subheading | Aside
 
 
 @dataclass
@@ -222,7 +235,7 @@ class Document:
 def walk(blocks: list) -> Iterator[Block]:
     for b in blocks:
         yield b
-        if isinstance(b, Subheading):
+        if isinstance(b, (Subheading, Aside)):
             yield from walk(b.children)
 
 
@@ -322,3 +335,50 @@ def mark_brainstorm(sections: list[Section]) -> None:
             s.kind = "brainstorm"
 
 
+
+
+# a note's mark at a paragraph's start: ※ (※1 ※２ numbered), 注： (注1： numbered) or ＊; the
+# full-width space typed after it is the mark's own
+_NOTE_MARK = re.compile(r"^(※[0-9０-９]{0,2}|注[0-9０-９]{0,2}[：:]|＊)　?(?=\S)")
+
+
+def note_mark(text: str) -> tuple[str, str]:
+    """(mark, text after it) of a note the draft writes as ``※…``, ``注：…`` or ``＊…``, which the
+    book hangs under its text (the mark in its own column, JLREQ's hanging indent for notes);
+    ("", ``text``) for any other paragraph."""
+    m = _NOTE_MARK.match(text)
+    return (m.group(1), text[m.end():]) if m else ("", text)
+
+
+# an example's or a caution's label at a line's start: 【例】 〈例〉 例： 【注意】 〈注意〉 注意： ※注意 (※注意
+# followed by text, 「※注意してください」, is a ※ note)
+_ASIDE = re.compile(r"^(?:【(例|注意)】|〈(例|注意)〉|(例|注意)[：:]|※(注意)(?=[：:　]|$)[：:]?)[ 　]*")
+_IN_ASIDE = (DraftParagraph, Note, Bullet, Item, Preformatted)
+
+
+def asides(blocks: list) -> list:
+    """``blocks`` with each example or caution the draft writes (``_ASIDE``'s label opening a line,
+    the lines right under it up to a blank line) gathered as an ``Aside``, in the blocks of
+    sub-headings and steps too."""
+    out: list = []
+    i = 0
+    while i < len(blocks):
+        b = blocks[i]
+        if isinstance(b, (Subheading, Step)):
+            b.children = asides(b.children)
+        m = _ASIDE.match(b.text) if isinstance(b, (DraftParagraph, Item)) else None
+        if m:
+            label = next(g for g in m.groups() if g)
+            rest = b.text[m.end():]
+            children: list[Block] = [DraftParagraph(rest, True, False, b.line)] if rest else []
+            j = i + 1
+            while j < len(blocks) and isinstance(blocks[j], _IN_ASIDE) and not blocks[j].gap_before:
+                children.append(blocks[j])
+                j += 1
+            if children:
+                out.append(Aside("example" if label == "例" else "caution", label, children, b.gap_before, b.line))
+                i = j
+                continue
+        out.append(b)
+        i += 1
+    return out
