@@ -126,3 +126,19 @@ def test_no_more_than_three_lines_in_a_row_end_with_a_hyphen_the_setter_chose(se
     for s, e in ranges:
         line = LONG_WORDS[s:e].rstrip(" ") + ("-" if hyphenated(LONG_WORDS, e) else "")
         assert sum(map(serif, line)) <= width + 1e-6, line
+
+
+def test_a_british_travel_beside_travelled_and_a_name_said_twice_are_no_slips(tmp_path):
+    """proof.txt queried a British draft's ``travelled`` as the American spelling of ``travel``
+    (→ “travel”), and ``Bora Bora`` as a word written twice; both are right as written. An
+    American ``traveled`` in the same rules, and a real ``the the``, are still queried."""
+    from pnpgen.rulebook.book import read_rulebook
+
+    draft = DRAFT.replace("Take turns until the cards run out.",
+                          "A ship may travel to Bora Bora. A ship that travelled is cancelled; cancel the the move.")
+    ws = english_workspace(tmp_path, draft_en=draft)
+    notes = [f.file for f in read_rulebook(load_game(Workspace(ws), "test", lang="en"), FONTS).findings if "→" in f.file]
+    assert [n.split(" (")[0].split("draft.en.txt:")[1] for n in notes] == ["21: “the the” → “the”"], notes
+    ws = english_workspace(tmp_path / "us", draft_en=draft.replace("cancel the the", "a ship traveled, cancel the"))
+    notes = [f.file for f in read_rulebook(load_game(Workspace(ws), "test", lang="en"), FONTS).findings if "→" in f.file]
+    assert [n.split(" (")[0].split("draft.en.txt:")[1] for n in notes] == ["21: “traveled” → “travelled"], notes
