@@ -142,3 +142,17 @@ def test_a_british_travel_beside_travelled_and_a_name_said_twice_are_no_slips(tm
     ws = english_workspace(tmp_path / "us", draft_en=draft.replace("cancel the the", "a ship traveled, cancel the"))
     notes = [f.file for f in read_rulebook(load_game(Workspace(ws), "test", lang="en"), FONTS).findings if "→" in f.file]
     assert [n.split(" (")[0].split("draft.en.txt:")[1] for n in notes] == ["21: “traveled” → “travelled"], notes
+
+
+def test_a_paragraph_after_numbered_instructions_and_a_blank_line_is_set_apart(book):
+    """``With 2 players, …`` after the setup's one-sentence steps and a blank line went on the
+    line under step 3 with no space, as if one more line of the list; the blank line parts it from
+    the list as it parts any paragraph of an English book."""
+    pages, glyphs = book
+    _, one = _line_starting(glyphs, pages, "1.")
+    _, two = _line_starting(glyphs, pages, "2.")
+    _, three = _line_starting(glyphs, pages, "3.")
+    _, after = _line_starting(glyphs, pages, "With 2 players")
+    leading = two[0].y - one[0].y
+    assert abs(three[0].y - two[0].y - leading) < 0.05
+    assert after[0].y - three[0].y >= leading + 1.3, (after[0].y - three[0].y, leading)  # 4 pt more

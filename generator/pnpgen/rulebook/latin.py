@@ -168,6 +168,7 @@ def parse_latin(text: str) -> Document:
             close_text()
             if instruction and section is not None and section.children and _bare_instruction(section.children[-1]):
                 out.reset(section.children)  # a paragraph after a blank line goes on with the section, not the step
+                gap = True  # (set apart from the numbered lines, as the blank line parts any paragraph)
             continue
         indented = raw[:1] in (" ", "\t")
         listed = _LIST_ITEM.match(s) if kind == "text" else None  # a) (a) (1): a list's item, as a bullet is
