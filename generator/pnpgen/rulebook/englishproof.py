@@ -20,12 +20,15 @@ _ITS = re.compile(r"\b(its)\s+(?:not|a|an|been|going|very|too|the|your|their|my|
 _SPELLINGS = (("colour", "color"), ("favour", "favor"), ("harbour", "harbor"), ("neighbour", "neighbor"),
               ("honour", "honor"), ("armour", "armor"), ("behaviour", "behavior"), ("labour", "labor"),
               ("centre", "center"), ("grey", "gray"), ("defence", "defense"), ("offence", "offense"),
-              ("catalogue", "catalog"), ("travell", "travel"), ("cancell", "cancel"), ("organis", "organiz"),
+              ("catalogue", "catalog"), ("travell", "travel", "ll"), ("cancell", "cancel", "ll"), ("organis", "organiz"),
               ("recognis", "recogniz"), ("realis", "realiz"), ("minimis", "minimiz"), ("maximis", "maximiz"),
               ("randomis", "randomiz"), ("prioritis", "prioritiz"))
 _ENDINGS = r"(?:s|ed|ing|ful|ite|ites|able|er|ers|e|es|ation|ations)?"
-_FORMS = [(re.compile(rf"\b({uk}{_ENDINGS})\b", re.I), re.compile(rf"\b({us}{_ENDINGS})\b", re.I))
-          for uk, us in _SPELLINGS]
+# a final l doubled before an ending in British spelling only (travelled, traveled): the word itself
+# and travels are spelt alike, so only its forms with an ending are told apart
+_ENDINGS_LL = r"(?:ed|ing|er|ers)"
+_FORMS = [(re.compile(rf"\b({uk}{ends})\b", re.I), re.compile(rf"\b({us}{ends})\b", re.I))
+          for uk, us, *ll in _SPELLINGS for ends in [_ENDINGS_LL if ll else _ENDINGS]]
 
 
 def _context(line: str, start: int, end: int, width: int = 24) -> str:
@@ -41,7 +44,8 @@ def slips(lines: list[tuple[int, str]], rules: set[int], names: Iterable[str] = 
     out: list[Slip] = []
     for n, line in lines:
         for m in _DOUBLED.finditer(line):
-            if m.group(1).casefold() not in _MEANT_TWICE:
+            # (a name said twice, Bora Bora, Walla Walla: both words capitalised, mid-sentence or not)
+            if m.group(1).casefold() not in _MEANT_TWICE and not (m.group(1)[0].isupper() and m.group(2)[0].isupper()):
                 out.append(Slip("doubled", n, m.group(0), m.group(1), _context(line, m.start(), m.end()), m.start()))
         for m in _ITS.finditer(line):
             found = m.group(1) or m.group(2)

@@ -24,6 +24,7 @@ from pnpgen.rulebook.styles import (
     BODY_LEADING,
     INK,
     LOOSE_WORD_SPACE,
+    MAX_HYPHENS_IN_A_ROW,
     MAX_LETTER_SPACING,
     MAX_WORD_SPACE,
     MIN_LAST_LINE,
@@ -111,15 +112,18 @@ def _latin_lines(classes: Sequence[int], widths: Sequence[float], spaces: Sequen
     """Greedy lines of a Latin-script paragraph, as ``lb.fill`` breaks them (at spaces; a word
     longer than the line at its hyphenation points), except that a line ending at a space with
     word spaces looser than ``LOOSE_WORD_SPACE`` takes the next word's first part, up to the
-    last hyphenation point that fits, and a hyphen."""
+    last hyphenation point that fits, and a hyphen — unless the ``MAX_HYPHENS_IN_A_ROW`` lines
+    above it all end with one (Bringhurst 2.4.4: a ladder of hyphens; a word longer than the
+    line is still broken)."""
     n = len(widths)
     out: list[tuple[int, int]] = []
-    start = 0
+    start = run = 0
     while start < n:
         _, end = lb.fill(classes[start:], widths[start:], spaces[start:], width, hyphens[start:], force=True)[0]
         end += start
-        if end < n and spaces[end - 1]:
+        if end < n and spaces[end - 1] and run < MAX_HYPHENS_IN_A_ROW:
             end = _hyphenate_next(classes, widths, spaces, width, hyphens, em, start, end)
+        run = run + 1 if end < n and classes[end] in (lb.HYPHEN, lb.WORD) else 0
         out.append((start, end))
         start = end
     return out

@@ -168,6 +168,7 @@ def parse_latin(text: str) -> Document:
             close_text()
             if instruction and section is not None and section.children and _bare_instruction(section.children[-1]):
                 out.reset(section.children)  # a paragraph after a blank line goes on with the section, not the step
+                gap = True  # (set apart from the numbered lines, as the blank line parts any paragraph)
             continue
         indented = raw[:1] in (" ", "\t")
         listed = _LIST_ITEM.match(s) if kind == "text" else None  # a) (a) (1): a list's item, as a bullet is
@@ -279,7 +280,7 @@ def _body_of_step(open_text: list, line: str, indented: bool) -> bool:
     not more of that title? A line under it that is not indented is; an indented one is when it
     starts a sentence (a capital), not when it goes on with the title's words (``another tile.``)."""
     block, lines = open_text
-    if not isinstance(block, Step) or not title_like(" ".join(lines)):
+    if not isinstance(block, Step) or not title_like(" ".join(lines)) or _ends_sentence(" ".join(lines)):
         return False
     return not indented or (len(lines) == 1 and line[:1].isupper())
 
@@ -299,19 +300,25 @@ def _finish(open_text: list, section: Section | None, out: Blocks) -> None:
             out.add(DraftParagraph(f"{block.number}. {text}", False, False, block.line))
             return
         block.title = head
-        if not rest and text.endswith((".", "!", "?")):
+        if not rest and _ends_sentence(text):
             block.sentence = text  # an instruction, not a title: a numbered line of the text
         section.children.append(block)  # type: ignore[union-attr]
         out.reset(block.children)
         if rest:
             out.add(DraftParagraph(rest, False, False, block.line))
-            if text.endswith((".", "!", "?")) and not text[len(head)].startswith(":"):
+            if _ends_sentence(text) and not text[len(head)].startswith(":"):
                 block.whole = text
     elif isinstance(block, Bullet):
         block.text = text
         out.add(block)
     else:
         out.add(_paragraph(text, block.gap_before, block.line))
+
+
+def _ends_sentence(text: str) -> bool:
+    """Does ``text`` end as a sentence does: a full stop, ``!`` or ``?``, also inside the closing
+    quote or bracket an American text puts after it (``is the "first player."``, CMOS 6.9)?"""
+    return text.rstrip("\"'”’)").endswith((".", "!", "?"))
 
 
 def _first_sentence(text: str) -> tuple[str | None, str]:
@@ -325,7 +332,8 @@ def _first_sentence(text: str) -> tuple[str | None, str]:
     head = m.group(1) if m else ""
     if m and not (head.endswith(":") and m.group(2)[0].isdigit() and (len(head.split()) > 3 or re.search(r"\d", head))):
         return m.group(1).rstrip(".:"), m.group(2)
-    return (text.rstrip("."), "") if len(text) <= 200 else (None, text)
+    # (its full stop dropped, also one inside a closing quote: ``the "first player."`` → ``the "first player"``)
+    return (re.sub(r"\.+([\"'”’]*)$", r"\1", text), "") if len(text) <= 200 else (None, text)
 
 
 def _paragraph(text: str, gap: bool, line: int) -> Block:

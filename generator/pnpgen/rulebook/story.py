@@ -259,7 +259,9 @@ class StoryBuilder:
                 out.append(self.para(b.text, indent=indent, first=BODY_SIZE if b.indent else 0, page=page))
             elif isinstance(b, Note):
                 # a parenthesised rule is body text; only the designer's notes are set as asides
-                out.append(self.para(b.text, indent=indent, page=page) if notes_as_rules
+                # (flush in a Latin book, whose paragraphs are parted by space, not indented)
+                out.append(self.para(b.text, indent=indent, first=0 if self.marks.latin else None, page=page)
+                           if notes_as_rules
                            else self.para(b.text, indent=indent + BODY_SIZE, first=0, note=True, page=page))
             elif isinstance(b, Bullet):
                 out.append(self.list_item(b, indent, page))

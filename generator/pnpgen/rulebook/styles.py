@@ -32,6 +32,7 @@ NOTE_LEADING = 13.2
 BLOCK_INDENT = BODY_SIZE  # the text under a ◆ ◎ ● sub-heading is indented by one em per level
 MAX_LETTER_SPACING = 0.25  # ems between two characters at most when a line is justified (JLREQ 3.8)
 LOOSE_WORD_SPACE = 0.3  # ems added to each word space before a Latin line takes part of the next word
+MAX_HYPHENS_IN_A_ROW = 3  # lines in a row a Latin paragraph ends with a hyphen it chose (Bringhurst 2.4.4)
 MAX_WORD_SPACE = 1.0  # ems added to a word space at most when a Latin line is justified
 LATIN_GAP = 0.25  # em between Japanese and a Latin letter or digit in the book (和欧間, JLREQ 3.2.1)
 MIN_LAST_LINE = 3  # characters (punctuation not counted) a paragraph's last line keeps when it can
