@@ -380,3 +380,24 @@ def test_an_edit_measures_only_the_faces_it_changed_and_warns_the_same(tmp_path,
     assert [w for w in warnings if "print lint" in w] == EXPECTED
     assert _lint(capsys, ws) == (0, EXPECTED)  # (check measures every face)
     assert (ws / "build/.cache/lint/test.pack.json").is_file()
+
+
+RULER_FRONT = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="#ffffff"/>
+<line x1="20" y1="0" x2="20" y2="6" stroke="#000000" stroke-width="0.15"/>
+<line x1="40" y1="1" x2="40" y2="6" stroke="#000000" stroke-width="0.15"/>
+{% endblock %}
+"""
+
+
+def test_a_thin_stroke_reaching_the_trim_is_said_at_or_past_it(tmp_path, capsys):
+    """A ruler's ticks start at its edge: the lint said `-0.0 mm from the trim` for one drawn from
+    the trim; it says `at the trim`, and a tick 1 mm in as before."""
+    ws = make_workspace(tmp_path / "ws", pieces=["定規"], front=RULER_FRONT)
+    code, lines = _lint(capsys, ws)
+    assert code == 0
+    tail = ", inside the 3 mm safe zone (a drifted cut shows it uneven)"
+    assert lines == [f"{AT}:4: print lint: deck 'cards' piece 1 (定規): stroke thinner than 0.5 pt at the trim{tail}",
+                     f"{AT}:5: print lint: deck 'cards' piece 1 (定規): stroke thinner than 0.5 pt 1.0 mm from the trim{tail}"], lines

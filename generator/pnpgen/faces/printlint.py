@@ -351,6 +351,12 @@ def _no_viewbox(f: _Finding) -> str:
             '(viewBox="{{ -bleed }} {{ -bleed }} {{ w + 2 * bleed }} {{ h + 2 * bleed }}" in the template)')
 
 
+def _from_trim(mm: float) -> str:
+    """Where a line lies against the trim, as a designer reads it: ``1.0 mm from the trim``, or ``at the
+    trim`` for one drawn from the cut (a ruler's ticks, measured a hair past it), never ``-0.0 mm``."""
+    return f"{mm:.1f} mm from the trim" if round(mm, 1) > 0 else "at the trim"
+
+
 def _dash_said(f: _Finding) -> str:
     """"dashes" or "gaps": which of a dashed stroke's is the shortest."""
     return "gaps" if f.text == "gap" else "dashes"
@@ -403,9 +409,9 @@ def _line(f: _Finding, s: LintSettings, templates: Path, boxes: dict[tuple[str, 
         else:
             what = f"text{text} {f.worst:.1f} mm from the trim, inside {zone} (a drifted cut may take it)"
     elif f.kind == "grid-in-safe-zone":
-        what = (f"grid lines {f.worst:.1f} mm from the trim, inside the {s.safe_mm:g} mm safe zone (a drifted cut may take its border)")
+        what = (f"grid lines {_from_trim(f.worst)}, inside the {s.safe_mm:g} mm safe zone (a drifted cut may take its border)")
     else:
-        what = (f"stroke thinner than {s.thin_stroke_pt:g} pt {f.worst:.1f} mm from the trim, inside the "
+        what = (f"stroke thinner than {s.thin_stroke_pt:g} pt {_from_trim(f.worst)}, inside the "
                 f"{s.safe_mm:g} mm safe zone (a drifted cut shows it uneven)")
     return (f"{_where(f.at, f.deck, templates, boxes) or first.where}: print lint: deck {f.deck.id!r} piece {first.index} "
             f"({first.label}){more}: {what}")

@@ -147,7 +147,8 @@ def _first_action(s: Section, latin: bool) -> list[Line]:
 
 
 def quick_reference(rules: list[Section], latin: bool) -> QuickReference:
-    """The quick reference of the draft's rules sections (``Document.rules``)."""
+    """The quick reference of the draft's rules sections (``Document.rules``), but a spoiler section's."""
+    rules = [s for s in rules if not s.is_spoiler]
     end: list[Line] = []
     end_and_winner: list[Line] = []  # 「…集めたら、ゲームは終了し、そのプレイヤーが勝利します」
     scoring: list[Line] = []

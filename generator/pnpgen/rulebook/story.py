@@ -403,6 +403,8 @@ class StoryBuilder:
 
     def rules_section(self, n: int, s: Section) -> list[Flowable]:
         out = self.section_heading(str(n), s.title, self.shown(s.title), s)
+        if s.is_spoiler:  # the answers on a page of their own, not under the rules read in play
+            out[0] = PageBreak()
         if s.is_components:
             return out + self.components_section(s)
         for child in s.children:

@@ -173,6 +173,12 @@ class Section:
         """The draft's own 早見表 (■　早見表, ## Quick reference): the book then makes none of its own."""
         return self.kind == "rules" and bool(QUICK_REFERENCE.search(self.title))
 
+    @property
+    def is_spoiler(self) -> bool:
+        """A section the players read only after the game (■　解答編（ネタバレ注意）, ## Solution (spoilers)): it
+        starts a page of its own and the quick reference, read during play, repeats nothing of it."""
+        return self.kind == "rules" and bool(SPOILER.search(self.title))
+
 
 @dataclass
 class Document:
@@ -247,6 +253,8 @@ COMPONENTS_JA = re.compile(r"コンポーネント|内容物|同梱物")
 COMPONENTS_EN = re.compile(r"component|^contents\b|in the box", re.I)
 # a section that is the draft's own summary of the rules: 早見表, クイックリファレンス, Quick reference
 QUICK_REFERENCE = re.compile(r"早見表|クイックリファレンス|クイック・リファレンス|quick[- ]?reference|at a glance", re.I)
+# a section of the answers, to be read after the game: 「ネタバレ」 or "spoiler(s)" in its title
+SPOILER = re.compile(r"ネタバレ|\bspoilers?\b", re.I)
 _FW_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
 
 
