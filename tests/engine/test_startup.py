@@ -17,7 +17,7 @@ code = main(["build", "--game", "test", "--no-rulebook", "--out", sys.argv[1]], 
 first = gc.get_freeze_count()
 again = main(["build", "--game", "test", "--no-rulebook", "--out", sys.argv[1] + "-again"], own_process=True)
 print(called, code, again, *(name in sys.modules for name in ("importlib.metadata", "email.message", "multiprocessing")),
-      first > 10_000, gc.get_freeze_count() == first)
+      first > 10_000, gc.get_freeze_count() <= first)
 """
 
 
@@ -39,7 +39,8 @@ def test_what_the_imports_made_is_set_aside_from_the_collector_once(tmp_path):
     """The stages' imports' objects frozen at the first build of pnpgen's own process (the
     collector no longer walks them), not at a build a program (a test) calls, whose garbage of
     before would stay; a second build (a watch save) freezes nothing more: its garbage stays
-    collectable."""
+    collectable. (The count may fall: a frozen object the second build lets go of is freed, as a
+    memo entry of a file read again because it changed within its clock's tick of being read.)"""
     assert _build_twice(tmp_path)[6:] == ["True", "True"]
 
 
