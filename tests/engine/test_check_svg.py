@@ -10,7 +10,7 @@ from urllib.parse import unquote
 
 from lxml import etree
 
-from conftest import FEW_CARDS, PICTURE_FRONT, make_workspace, picture_workspace, run
+from conftest import DECK_YAML, FEW_CARDS, FRONT, PICTURE_FRONT, make_workspace, picture_workspace, run
 
 SVG = "{http://www.w3.org/2000/svg}"
 # a back every card shares: one face, written once
@@ -40,6 +40,25 @@ def test_each_distinct_face_is_written_as_svg_holding_its_pieces_text(tmp_path, 
     first = (folder / "001-カード1.front.svg").read_bytes()
     assert run(ws, "check", "--game", "test", "--svg") == 0  # again: the same bytes
     assert (folder / "001-カード1.front.svg").read_bytes() == first
+
+
+def test_each_copy_a_template_draws_its_own_way_is_a_file_of_its_own(tmp_path, capsys):
+    """A front reading ``piece.copy`` (asian-delivery's requests) draws copies apart: each copy whose
+    face is new is written, ``-copy2`` after the name (the first copy's file alone, as before, wrote
+    one of the faces the deck prints); a copy alike an earlier one adds no file; clean removes them."""
+    front = FRONT.replace("{{ textbox(piece.text,", "{{ textbox(piece.text ~ ' ' ~ ('奇' if piece.copy % 2 else '偶'),")
+    deck = DECK_YAML + (
+        "  - {name: 依頼, text: 本文, count: 3}\n  - {name: 単独, text: 本文}\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck, front=front, back=PLAIN_BACK)
+    assert run(ws, "check", "--game", "test", "--svg") == 0
+    assert "svg: 4 faces in build/test/svg" in capsys.readouterr().out
+    folder = ws / "build" / "test" / "svg" / "cards"
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "001-依頼-copy2.front.svg", "001-依頼.back.svg", "001-依頼.front.svg", "002-単独.front.svg"]
+    assert "本文奇" in _text(folder / "001-依頼.front.svg") and "本文偶" in _text(folder / "001-依頼-copy2.front.svg")
+    assert run(ws, "check", "--game", "test", "--svg", "--deck", "cards", "--piece", "1") == 0  # its piece's run
+    assert len(os.listdir(folder)) == 4
+    assert run(ws, "clean") == 0 and not folder.exists()
 
 
 def test_a_pictures_href_leads_from_the_svgs_folder_to_the_art_file(tmp_path):
