@@ -157,6 +157,11 @@ FRONT = """\
 {% endblock %}
 """
 
+# FRONT for a template that draws a piece's copies apart (piece.copy, as asian-delivery's requests):
+# the odd copies' text ends 奇, the even ones' 偶
+COPY_FRONT = FRONT.replace("{{ textbox(piece.text,", "{{ textbox(piece.text ~ ('奇' if piece.copy % 2 else '偶'),")
+assert COPY_FRONT != FRONT
+
 BACK = """\
 {% extends "common/piece.svg.j2" %}
 {% block art %}

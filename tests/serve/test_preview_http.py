@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from conftest import DECK_YAML, FRONT, PICTURE_DECK_YAML, PICTURE_FRONT, make_workspace
+from conftest import COPY_FRONT, DECK_YAML, PICTURE_DECK_YAML, PICTURE_FRONT, make_workspace
 
 pytest.importorskip("starlette", reason="the preview's HTTP stack (pip install starlette uvicorn sse-starlette httpx2)")
 
@@ -444,9 +444,8 @@ def test_a_copy_drawn_its_own_way_links_its_own_svg(tmp_path):
     check --svg writes it."""
     from starlette.testclient import TestClient
 
-    front = FRONT.replace("{{ textbox(piece.text,", "{{ textbox(piece.text ~ ('奇' if piece.copy % 2 else '偶'),")
     ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: 依頼, text: 本文, count: 3}\n  - {name: 単独, text: 本文}\n",
-                        front=front)
+                        front=COPY_FRONT)
     preview = Preview(Workspace(ws), "test", ws / "build")
     preview.rebuild()
     assert preview.state.error == ""
