@@ -10,7 +10,7 @@ from urllib.parse import unquote
 
 from lxml import etree
 
-from conftest import COPY_FRONT, DECK_YAML, FEW_CARDS, PICTURE_FRONT, make_workspace, picture_workspace, run
+from conftest import DECK_YAML, FEW_CARDS, ODD_EVEN_FRONT, PICTURE_FRONT, make_workspace, picture_workspace, run
 
 SVG = "{http://www.w3.org/2000/svg}"
 # a back every card shares: one face, written once
@@ -53,7 +53,7 @@ def test_each_copy_a_template_draws_its_own_way_is_a_file_of_its_own(tmp_path, c
     face is new is written, ``-copy2`` after the name (the first copy's file alone, as before, wrote
     one of the faces the deck prints); a copy alike an earlier one adds no file; clean removes them."""
     ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: 依頼, text: 本文, count: 3}\n"
-                        "  - {name: 単独, text: 本文}\n", front=COPY_FRONT, back=PLAIN_BACK)
+                        "  - {name: 単独, text: 本文}\n", front=ODD_EVEN_FRONT, back=PLAIN_BACK)
     folder = _checked(ws, capsys, ["001-依頼-copy2.front.svg", "001-依頼.back.svg", "001-依頼.front.svg",
                                    "002-単独.front.svg"])
     assert "本文奇" in _text(folder / "001-依頼.front.svg") and "本文偶" in _text(folder / "001-依頼-copy2.front.svg")

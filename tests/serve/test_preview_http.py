@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from conftest import COPY_FRONT, DECK_YAML, PICTURE_DECK_YAML, PICTURE_FRONT, make_workspace
+from conftest import DECK_YAML, ODD_EVEN_FRONT, PICTURE_DECK_YAML, PICTURE_FRONT, make_workspace
 
 pytest.importorskip("starlette", reason="the preview's HTTP stack (pip install starlette uvicorn sse-starlette httpx2)")
 
@@ -445,7 +445,7 @@ def test_a_copy_drawn_its_own_way_links_its_own_svg(tmp_path):
     from starlette.testclient import TestClient
 
     ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: 依頼, text: 本文, count: 3}\n  - {name: 単独, text: 本文}\n",
-                        front=COPY_FRONT)
+                        front=ODD_EVEN_FRONT)
     preview = Preview(Workspace(ws), "test", ws / "build")
     preview.rebuild()
     assert preview.state.error == ""
