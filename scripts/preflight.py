@@ -2,6 +2,7 @@
 """A print shop's preflight of an export folder: what a prepress operator checks page by page.
 
     python scripts/preflight.py build/<game>/<preset> [more folders] [--json report.json]
+        (a --lang export's folder: build/<game>/<lang>/<preset>)
         [--ink-limit 300] [--min-line 0.25pt] [--min-ppi 300] [--min-text 6pt] [--pages-png DIR]
 
 It reads the files as a shop receives them, independently of the code that wrote them (pikepdf for
@@ -100,15 +101,24 @@ def length_pt(value: object, default_unit: str = "pt") -> float:
     return float(text) * {"mm": MM, "pt": 1.0, "in": 72.0}[default_unit]
 
 
+def own_presets(folder: Path, name: str) -> list[Path]:
+    """Where the game's and the workspace's own preset ``name`` would be for an export folder in a
+    workspace: ``build/<game>/<preset>``, or a ``--lang`` export's ``build/<game>/<lang>/<preset>``
+    (the game found as the folder of ``data/`` it is named after); none for a folder elsewhere."""
+    for game_dir in folder.parents[:2]:  # build/<game>/<preset>, then build/<game>/<lang>/<preset>
+        if len(game_dir.parents) < 2:
+            break
+        workspace, game = game_dir.parents[1], game_dir.name
+        if (workspace / "data" / game).is_dir():
+            return [workspace / "data" / game / "presets" / f"{name}.yaml", workspace / "presets" / f"{name}.yaml"]
+    return []
+
+
 def load_shop(folder: Path, args: argparse.Namespace) -> Shop:
     name = folder.name
     spec: dict = {}
-    # the game's preset, then the workspace's, then pnpgen's (build/<game>/<preset> in a workspace)
-    folder = folder.resolve()
-    candidates = [PRESETS / f"{name}.yaml"]
-    if len(folder.parents) > 2:
-        workspace, game = folder.parents[2], folder.parent.name
-        candidates[:0] = [workspace / "data" / game / "presets" / f"{name}.yaml", workspace / "presets" / f"{name}.yaml"]
+    # the game's preset, then the workspace's, then pnpgen's
+    candidates = [*own_presets(folder.resolve(), name), PRESETS / f"{name}.yaml"]
     for candidate in candidates:
         if candidate.is_file():
             spec = yaml.safe_load(candidate.read_text(encoding="utf-8")) or {}

@@ -157,6 +157,11 @@ FRONT = """\
 {% endblock %}
 """
 
+# FRONT for a template that draws some copies alike (piece.copy, as asian-delivery's requests cycle
+# their bars): the odd copies' text ends 奇, the even ones' 偶
+ODD_EVEN_FRONT = FRONT.replace("{{ textbox(piece.text,", "{{ textbox(piece.text ~ ('奇' if piece.copy % 2 else '偶'),")
+assert ODD_EVEN_FRONT != FRONT
+
 BACK = """\
 {% extends "common/piece.svg.j2" %}
 {% block art %}

@@ -461,7 +461,7 @@ def _write_svgs(ws: Workspace, args: argparse.Namespace, game, faces, note) -> N
     from pnpgen.faces.svgfiles import face_files
     from pnpgen.messages import counted
 
-    drawn, scope = faces.drawn, ""
+    drawn, scope = [(*d, copy) for d, copy in zip(faces.drawn, faces.copies, strict=True)], ""
     if args.deck is not None:
         deck = _deck_of(game, args.deck)
         if args.piece is not None and args.piece > len(deck.pieces):

@@ -17,7 +17,8 @@ from PIL import Image
 
 from conftest import ART_DECK_YAML, make_workspace, run
 from pnpgen.data import art
-from pnpgen.data.art import ArtFolder, print_bytes
+from pnpgen.data.art import ArtFolder
+from pnpgen.data.artfile import print_bytes
 from pnpgen.errors import InputError
 
 

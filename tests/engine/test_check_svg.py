@@ -10,7 +10,7 @@ from urllib.parse import unquote
 
 from lxml import etree
 
-from conftest import FEW_CARDS, PICTURE_FRONT, make_workspace, picture_workspace, run
+from conftest import DECK_YAML, FEW_CARDS, ODD_EVEN_FRONT, PICTURE_FRONT, make_workspace, picture_workspace, run
 
 SVG = "{http://www.w3.org/2000/svg}"
 # a back every card shares: one face, written once
@@ -26,13 +26,19 @@ def _text(path: Path) -> str:
     return "".join(root.itertext())
 
 
+def _checked(ws: Path, capsys, names: list[str]) -> Path:
+    """``check --svg`` run: it says it wrote ``names``, and they are the deck's folder's files."""
+    assert run(ws, "check", "--game", "test", "--svg") == 0
+    assert f"svg: {len(names)} faces in build/test/svg" in capsys.readouterr().out
+    folder = ws / "build" / "test" / "svg" / "cards"
+    assert sorted(p.name for p in folder.iterdir()) == names
+    return folder
+
+
 def test_each_distinct_face_is_written_as_svg_holding_its_pieces_text(tmp_path, capsys):
     ws = make_workspace(tmp_path / "ws", pieces=[*FEW_CARDS[:2], "<b>騎士&</b>"], back=PLAIN_BACK)
-    assert run(ws, "check", "--game", "test", "--svg") == 0
-    assert "svg: 4 faces in build/test/svg" in capsys.readouterr().out
-    folder = ws / "build" / "test" / "svg" / "cards"
-    assert sorted(p.name for p in folder.iterdir()) == [
-        "001-カード1.back.svg", "001-カード1.front.svg", "002-カード2.front.svg", "003-b-騎士&-b.front.svg"]
+    folder = _checked(ws, capsys, ["001-カード1.back.svg", "001-カード1.front.svg", "002-カード2.front.svg",
+                                   "003-b-騎士&-b.front.svg"])
     assert "カード2" in _text(folder / "002-カード2.front.svg") and "本文カード2" in _text(folder / "002-カード2.front.svg")
     third = etree.fromstring((folder / "003-b-騎士&-b.front.svg").read_bytes())
     assert "<b>騎士&</b>" in "".join(third.itertext())  # the data's text stays text: no element of it
@@ -40,6 +46,20 @@ def test_each_distinct_face_is_written_as_svg_holding_its_pieces_text(tmp_path, 
     first = (folder / "001-カード1.front.svg").read_bytes()
     assert run(ws, "check", "--game", "test", "--svg") == 0  # again: the same bytes
     assert (folder / "001-カード1.front.svg").read_bytes() == first
+
+
+def test_each_copy_a_template_draws_its_own_way_is_a_file_of_its_own(tmp_path, capsys):
+    """A front reading ``piece.copy`` (asian-delivery's requests) draws copies apart: each copy whose
+    face is new is written, ``-copy2`` after the name (the first copy's file alone, as before, wrote
+    one of the faces the deck prints); a copy alike an earlier one adds no file; clean removes them."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: 依頼, text: 本文, count: 3}\n"
+                        "  - {name: 単独, text: 本文}\n", front=ODD_EVEN_FRONT, back=PLAIN_BACK)
+    folder = _checked(ws, capsys, ["001-依頼-copy2.front.svg", "001-依頼.back.svg", "001-依頼.front.svg",
+                                   "002-単独.front.svg"])
+    assert "本文奇" in _text(folder / "001-依頼.front.svg") and "本文偶" in _text(folder / "001-依頼-copy2.front.svg")
+    assert run(ws, "check", "--game", "test", "--svg", "--deck", "cards", "--piece", "1") == 0  # its piece's run
+    assert len(os.listdir(folder)) == 4
+    assert run(ws, "clean") == 0 and not folder.exists()
 
 
 def test_a_pictures_href_leads_from_the_svgs_folder_to_the_art_file(tmp_path):

@@ -46,7 +46,7 @@ def converted_workspace(root: Path) -> Path:
 
 def picture_key(path: Path) -> str:
     """The name of the picture the faces embed for an art file (its print-ready bytes' hash)."""
-    from pnpgen.data.art import print_bytes
+    from pnpgen.data.artfile import print_bytes
 
     return hashlib.sha256(print_bytes(path.read_bytes())).hexdigest()
 
@@ -79,7 +79,7 @@ def test_each_picture_is_stored_once_and_faces_name_it(tmp_path, read_back):
     ws = converted_workspace(tmp_path / "ws")
     build(ws, tmp_path / "b")
     cache = tmp_path / "b" / ".cache"
-    from pnpgen.data.art import print_bytes
+    from pnpgen.data.artfile import print_bytes
 
     art = {picture_key(p): print_bytes(p.read_bytes()) for p in (ws / "data/test/art").iterdir()}
     stored = {p.stem: p.read_bytes() for p in (cache / "pictures").rglob("*.bin")}

@@ -16,6 +16,7 @@ from PIL import Image
 from conftest import PICTURE_DECK_YAML, PICTURE_FRONT, picture_workspace, run
 from pdfprobe import image_xobjects, reader
 from pnpgen.data import art as art_files
+from pnpgen.data import artfile
 from pnpgen.pdf import raster
 
 DECK = PICTURE_DECK_YAML
@@ -191,7 +192,7 @@ def _png_with_late_exif(orientation: int) -> bytes:
     Image.new("RGB", (30, 20), (1, 2, 3)).save(buf, "PNG")
     png = buf.getvalue()
     exif = Image.Exif()
-    exif[art_files.ORIENTATION] = orientation
+    exif[artfile.ORIENTATION] = orientation
     body = exif.tobytes()
     body = body[6:] if body.startswith(b"Exif\x00\x00") else body
     chunk = struct.pack(">I", len(body)) + b"eXIf" + body + struct.pack(">I", zlib.crc32(b"eXIf" + body))
@@ -216,12 +217,12 @@ def test_size_and_orientation_come_from_the_header_without_decoding(tmp_path, mo
     assert files.info("plain.png").size == (30.0, 20.0)
     # an opaque RGB PNG standing upright is embedded as it is: no decoding, no re-encoding
     raw = (folder / "plain.png").read_bytes()
-    assert art_files.print_bytes(raw) == raw
+    assert artfile.print_bytes(raw) == raw
 
 
 def test_a_turned_png_is_still_turned_upright_in_print(tmp_path):
     raw = _png_with_late_exif(6)
-    out = Image.open(io.BytesIO(art_files.print_bytes(raw)))
+    out = Image.open(io.BytesIO(artfile.print_bytes(raw)))
     assert out.size == (20, 30)
 
 

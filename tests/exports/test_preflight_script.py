@@ -106,3 +106,22 @@ def test_preflight_clean_page_and_page_count(tmp_path):
     assert [(f.check, f.message) for f in found] == [("geometry", "1 pages, not a multiple of 2")]
     assert reports[0]["peak_ink"] == {"percent": 100.0, "page": 1}  # the K line, knocking out the ground
     assert reports[0]["thinnest_line_pt"] == 0.5
+
+
+def test_preflight_takes_the_games_own_preset_for_a_lang_export_too(tmp_path):
+    """A game's own preset (data/<game>/presets/) sets the figures for its export folder,
+    build/<game>/<preset>, and for a --lang export's, build/<game>/<lang>/<preset>, where the
+    folder two up was taken for the game (``en``) and the shipped figures were read instead."""
+    ws = tmp_path / "ws"
+    (ws / "data" / "kingdom" / "presets").mkdir(parents=True)
+    (ws / "data" / "kingdom" / "presets" / "myshop.yaml").write_text("ink_limit: 260\ndpi: 400\n", encoding="utf-8")
+    (ws / "presets").mkdir()
+    (ws / "presets" / "doujin.yaml").write_text("ink_limit: 280\n", encoding="utf-8")
+    script = _script()
+    args = argparse.Namespace(ink_limit=None, min_line=None, min_ppi=None, min_text=None, pages_png=None)
+    for folder in (ws / "build" / "kingdom" / "myshop", ws / "build" / "kingdom" / "en" / "myshop"):
+        folder.mkdir(parents=True)
+        assert (script.load_shop(folder, args).ink_limit, script.load_shop(folder, args).min_ppi) == (260, 400)
+    # the workspace's presets/ too, before pnpgen's own doujin (300 %)
+    assert script.load_shop(ws / "build" / "kingdom" / "en" / "doujin", args).ink_limit == 280
+    assert script.load_shop(tmp_path / "elsewhere" / "doujin", args).ink_limit == 300  # no workspace: the shipped one

@@ -88,7 +88,7 @@ def test_an_art_file_of_more_bytes_than_print_needs_is_refused_unread(tmp_path, 
     """A picture of a few pixels carrying half a gigabyte (an ancillary chunk, data after its end):
     every build read it whole, where it is checked and hashed (1.6 GB of memory for 500 MB). It is
     refused by its size on disk before a byte is read (a sparse file here: no disk is used)."""
-    from pnpgen.data.art import MAX_ART_BYTES
+    from pnpgen.data.artfile import MAX_ART_BYTES
 
     ws = picture_workspace(tmp_path / "ws", "  - {name: A, art: a.png}\n", PICTURE_FRONT, {"a.png": (200, 30, 30)})
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
@@ -107,7 +107,7 @@ def test_an_svg_picture_of_too_many_elements_is_refused_as_it_is_read(tmp_path, 
     """24 MB of <rect/> (600,000 of them, well within an art file's bytes) took 40 s and a
     gigabyte before the converter refused the face; its elements are now counted as the file is
     read, none kept, and past MAX_SVG_ELEMENTS it is one line naming the piece and the file."""
-    from pnpgen.data.art import MAX_SVG_ELEMENTS
+    from pnpgen.data.artfile import MAX_SVG_ELEMENTS
 
     ws = picture_workspace(tmp_path / "ws", "  - {name: A, art: a.svg}\n", PICTURE_FRONT, {"a.png": (200, 30, 30)})
     (ws / "data/test/art/a.svg").write_text(

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from conftest import PICTURE_DECK_YAML, PICTURE_FRONT, make_workspace
+from conftest import DECK_YAML, ODD_EVEN_FRONT, PICTURE_DECK_YAML, PICTURE_FRONT, make_workspace
 
 pytest.importorskip("starlette", reason="the preview's HTTP stack (pip install starlette uvicorn sse-starlette httpx2)")
 
@@ -436,3 +436,22 @@ def test_a_faces_svg_link_gives_its_templates_svg_with_its_picture_in_it_and_not
         assert client.get(links["back"]).status_code == 200
         for wrong in ("/svg/0123456789abcdef.svg", "/svg/..%2f..%2fgame.yaml.svg", "/svg/" + links["front"][5:-4] + "x.svg"):
             assert client.get(wrong).status_code == 404, wrong
+
+
+def test_a_copy_drawn_its_own_way_links_its_own_svg(tmp_path):
+    """A front reading ``piece.copy`` draws the piece's copies apart: the page shows each distinct
+    face, and each one's SVG link gives that face (the first copy's for all of them, before), as
+    check --svg writes it."""
+    from starlette.testclient import TestClient
+
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: 依頼, text: 本文, count: 3}\n  - {name: 単独, text: 本文}\n",
+                        front=ODD_EVEN_FRONT)
+    preview = Preview(Workspace(ws), "test", ws / "build")
+    preview.rebuild()
+    assert preview.state.error == ""
+    with TestClient(make_app(preview, "テストゲーム", watch=False), base_url="http://127.0.0.1:8765") as client:
+        faces = client.get("/state.json").json()["decks"][0]["faces"]
+        assert [(f["name"], f["count"]) for f in faces] == [("依頼", 2), ("依頼", 1), ("単独", 1)]
+        texts = ["".join(ET.fromstring(client.get(f["svg"]["front"]).text).itertext()) for f in faces]
+        assert "本文奇" in texts[0] and "本文偶" in texts[1] and "本文奇" in texts[2]
+        assert "B依頼" in "".join(ET.fromstring(client.get(faces[1]["svg"]["back"]).text).itertext())

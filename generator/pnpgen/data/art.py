@@ -17,7 +17,8 @@ Paths are relative to ``art/`` (then ``templates/<slug>/`` for hrefs written in 
 ``..``, absolute paths and links leading out are refused.
 
 A picture's bytes are named by their hash and checked whole, before they are placed as they
-are, in ``picturebytes``.
+are, in ``picturebytes``; a file found here is read (measured, checked against the limits, made
+print-ready) in ``artfile``.
 """
 
 from __future__ import annotations
@@ -25,32 +26,32 @@ from __future__ import annotations
 import base64
 import errno
 import html
-import io
-import math
 import os
 import re
-import struct
-import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from stat import S_ISREG
 from typing import TYPE_CHECKING
 from urllib.parse import quote, unquote
 
-from lxml import etree
-
-from pnpgen.data.picturebytes import checked_whole, picture_hash
-from pnpgen.data.pixels import opaque_rgb, plain_cmyk, srgb_as_is
+from pnpgen.data.artfile import (
+    MAX_ART_BYTES,
+    MAX_ART_PIXELS,
+    ArtInfo,
+    measured,
+    opened,
+    print_bytes,
+    where_parts,
+)
+from pnpgen.data.picturebytes import picture_hash
 from pnpgen.errors import (
     InputError,
     Where,
     contained,
     file_right_in,
     leads_out,
-    parser_said,
     place,
     within,
     written_alike,
@@ -60,17 +61,13 @@ from pnpgen.memo import Memo, Stamps
 from pnpgen.messages import counted
 from pnpgen.patterns import later
 
-if TYPE_CHECKING:  # Pillow is imported where a picture is read: a game without art never loads it
-    from PIL import Image
-
+if TYPE_CHECKING:
     from pnpgen.data.model import Game
     from pnpgen.data.workspace import Workspace
 
 SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".svg")
 _MEDIA_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".webp": "image/webp",
                 ".svg": "image/svg+xml"}  # (the files of SUFFIXES, as a data: URI names them: ``inlined``)
-RASTER_FORMATS = ("PNG", "JPEG", "WEBP", "MPO")  # MPO: a phone camera's JPEG with a second image
-ORIENTATION = 0x0112  # EXIF tag
 BYTES_BUDGET = 64 * 2**20  # print-ready picture bytes an ArtFolder keeps (the least recently used go first)
 _BG = later(r"^bg=([0-9a-fA-F]{6})$")
 # href= and xlink:href= in a face's SVG, as ``\bhref\s*=\s*(["'])(.*?)\1`` finds them (``_hrefs``)
@@ -147,16 +144,6 @@ class ArtNotFound(InputError):
                            first.path, first.line, first.column, first.key, first.expected)
 
 
-@dataclass(frozen=True)
-class ArtInfo:
-    """One art file: where it is, how the designer names it, and its size."""
-
-    path: Path
-    name: str  # as shown to the designer: "art/dragon.png"
-    kind: str  # "raster" | "svg"
-    size: tuple[float, float]  # pixels upright (raster) or the SVG's width and height in its units
-
-
 def _below(path: Path, folder: Path) -> str:
     """``path.relative_to(folder).as_posix()`` for a path inside ``folder``: cut from the text
     when it starts with the folder's (pathlib compares them part by part), else asked of pathlib."""
@@ -165,12 +152,6 @@ def _below(path: Path, folder: Path) -> str:
     if text.startswith(start) and os.sep == "/":
         return text[len(start):]
     return path.relative_to(folder).as_posix()
-
-
-def _where_parts(where: Where | Path | str | None) -> dict:
-    if isinstance(where, Where):
-        return {"path": where.path, "line": where.line, "column": where.column}
-    return {"path": where}
 
 
 @dataclass
@@ -257,15 +238,15 @@ class ArtFolder:
             return found
         if not isinstance(rel, str) or not rel.strip():
             raise InputError("an image needs a file name", key=key, expected="a path relative to art/, e.g. dragon.png",
-                             **_where_parts(where))
+                             **where_parts(where))
         if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://", rel):
             raise InputError(f"{rel!r}: images are not fetched from the network", key=key,
-                             expected="a file in data/<slug>/art/", **_where_parts(where))
+                             expected="a file in data/<slug>/art/", **where_parts(where))
         if Path(rel.strip()).suffix.lower() not in SUFFIXES:  # ('red.png ' in quotes: told as not found, the file named)
             saved = _SAVE_AS.get(Path(rel).suffix.lower())
             raise InputError(f"{rel!r} is not a PNG, JPEG, WebP or SVG file", key=key,
                              expected="a file ending .png, .jpg, .jpeg, .webp or .svg" + (f": {saved}" if saved else ""),
-                             **_where_parts(where))
+                             **where_parts(where))
         folders = [self.root] + ([self.templates] if in_templates and self.templates is not None else [])
         paths = []
         for folder in folders:
@@ -275,7 +256,7 @@ class ArtFolder:
             if self._out[folder]:
                 raise InputError(f"{rel!r} is outside {base.name}/: {folder.name}/ is a link leading out of it", key=key,
                                  expected=f"{folder.name}/ a folder inside {base}/ (or a link to one there), not "
-                                          "a link elsewhere", **_where_parts(where))
+                                          "a link elsewhere", **where_parts(where))
             quick = file_right_in(folder, rel, self.stamps) if self.stamps is not None else None
             st: os.stat_result | None
             if quick is not None:  # a plain name of a regular file right in the folder (a thousand cards' art)
@@ -289,7 +270,7 @@ class ArtFolder:
                     raise InputError(f"art file {rel!r} is {size:,} bytes", key=key,
                                      expected=f"at most {MAX_ART_BYTES:,} bytes (a picture for print, at most "
                                      f"{MAX_ART_PIXELS:,} pixels, needs no more when saved compressed, as PNG "
-                                     "and JPEG are by default)", **_where_parts(where))
+                                     "and JPEG are by default)", **where_parts(where))
                 self._found[(rel, in_templates)] = path
                 if folder == self.root and self.stamps is not None:
                     self.stamps.found[(self.root, rel)] = path
@@ -305,18 +286,18 @@ class ArtFolder:
             if path.exists():  # (a pipe is never opened: only its kind is read)
                 what = "a folder" if path.is_dir() else "a pipe, socket or device"
                 raise InputError(f"art file {rel!r} is {what}, not a file", key=key,
-                                 expected=f"a picture file {rel} in {looked}", **_where_parts(where))
+                                 expected=f"a picture file {rel} in {looked}", **where_parts(where))
         if re.match(r"^(?:[A-Za-z]:[\\/]|\\\\)", rel):  # C:\Users\…\seer.png: a picture left on the designer's computer
             name = re.split(r"[\\/]", rel)[-1]
             raise InputError(f"art file '{rel}' is a path on a Windows computer, not in the game", key=key,
-                             expected=f"the picture copied into {looked} and named there: {name}", **_where_parts(where))
+                             expected=f"the picture copied into {looked} and named there: {name}", **where_parts(where))
         near = _near_names(rel, folders)
         if "\\" in rel and not near:  # Roles\Wolf.png, as Windows writes a path: found there, not on Linux or macOS
             near = _near_names(rel.replace("\\", "/"), folders)
             if near:
                 raise ArtNotFound(f"art file '{rel}' not found: a backslash separates folders on Windows only",
                                  key=key, expected=" or ".join(repr(n) for n in near) + ", with / between the folders "
-                                 "(read on every system)", **_where_parts(where))
+                                 "(read on every system)", **where_parts(where))
         if len(near) > 1:  # Card 01.PNG and card 01.png: one file to Windows and macOS, two to Linux
             said = f"one of {', '.join(repr(n) for n in near)}, the names of the files that are there"
         else:
@@ -325,7 +306,7 @@ class ArtFolder:
             said += ": a name that begins or ends with a space; rename the file without it"
         raise ArtNotFound(f"art file {rel!r} not found", key=key,
                          expected=said + ("; paths are relative to art/" if near and rel.startswith("art/") else ""),
-                         **_where_parts(where))
+                         **where_parts(where))
 
     def info(self, rel: str, where: Where | Path | str | None = None, key: str = "image",
              in_templates: bool = False) -> ArtInfo:
@@ -516,160 +497,12 @@ def _measure(path: Path, name: str, where, key: str) -> ArtInfo:
     fields and its templates' image() ask for the same files); an unreadable one is an InputError."""
     try:
         st = path.stat()
-        known = _sized(str(path), st.st_size, st.st_mtime_ns, st.st_ino)
+        known = measured(str(path), st.st_size, st.st_mtime_ns, st.st_ino)
     except OSError:
         known = None
     if known is not None:
         return ArtInfo(path, name, *known)
-    return _opened(path, name, where, key)
-
-
-@lru_cache(maxsize=8192)
-def _sized(path: str, size: int, mtime_ns: int, inode: int) -> tuple[str, tuple[float, float]] | None:
-    """(kind, size) of the file at ``path`` as it is (its stamp), None when it cannot be measured."""
-    try:
-        info = _opened(Path(path), path, None, "image")
-    except InputError:
-        return None
-    return info.kind, info.size
-
-
-def _opened(path: Path, name: str, where, key: str) -> ArtInfo:
-    if path.suffix.lower() == ".svg":
-        return ArtInfo(path, name, "svg", _svg_size(path, name, where, key))
-    from PIL import Image, UnidentifiedImageError
-
-    try:
-        crowded = _crowded_png(path)
-        if crowded:
-            raise InputError(f"{name} holds {crowded}", key=key, expected="the picture saved again by an image editor",
-                             **_where_parts(where))
-        with open_picture(path) as im:
-            if im.format not in RASTER_FORMATS:
-                raise InputError(f"{name} is a {im.format} image", key=key, expected="PNG, JPEG, WebP or SVG art",
-                                 **_where_parts(where))
-            w, h = im.size
-            if w * h > MAX_ART_PIXELS:
-                raise _too_big(name, w, h, key, where)
-            if orientation(im) in (5, 6, 7, 8):  # turned a quarter: width and height swap
-                w, h = h, w
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError) as e:
-        raise InputError(f"cannot read the image {name}: {_unreadable(e)}", key=key,
-                         expected="a PNG, JPEG or WebP file that an image viewer opens", **_where_parts(where)) from None
-    return ArtInfo(path, name, "raster", (float(w), float(h)))
-
-
-MAX_PNG_CHUNKS = 1000  # chunks besides the pixel data's: libpng's own default limit (PNG_USER_CHUNK_CACHE_MAX)
-
-
-def _crowded_png(path: Path) -> str | None:
-    """What is wrong with a PNG of more chunks besides its pixel data's (IDAT) than any image
-    editor writes — each is read one by one, by Pillow and here, for seconds a hundred thousand —,
-    else None (not a PNG, or a plain one). Only the chunks' headers are read."""
-    with open(path, "rb") as f:
-        if f.read(8) != b"\x89PNG\r\n\x1a\n":
-            return None
-        others = 0
-        while len(head := f.read(8)) == 8:
-            length, chunk = struct.unpack(">I4s", head)
-            if chunk == b"IEND":
-                break
-            if chunk != b"IDAT":
-                others += 1
-                if others > MAX_PNG_CHUNKS:
-                    return f"more than {MAX_PNG_CHUNKS:,} chunks besides its pixels (libpng's own limit)"
-            f.seek(length + 4, 1)
-    return None
-
-
-def orientation(im: Image.Image) -> int | None:
-    """The EXIF orientation of an opened picture, read from its header: no pixel is decoded
-    (Pillow's ``getexif()`` decodes a whole PNG to look for an eXIf chunk after its pixels;
-    here the chunks are walked instead)."""
-    from PIL import Image
-
-    exif = im.info.get("exif")
-    if exif is None and im.format == "PNG":
-        exif = _png_late_exif(getattr(im, "fp", None))
-    if not exif:
-        return None
-    found = Image.Exif()
-    try:
-        found.load(exif)
-    except (SyntaxError, ValueError, OSError, struct.error):
-        return None  # an unreadable EXIF block: upright, as Pillow's exif_transpose takes it
-    value = found.get(ORIENTATION)
-    return value if isinstance(value, int) else None
-
-
-def _png_late_exif(fp) -> bytes | None:
-    """An eXIf chunk written after the pixels, found by walking the PNG's chunk headers."""
-    if fp is None:
-        return None
-    try:
-        at = fp.tell()
-        fp.seek(8)
-        try:
-            while True:
-                head = fp.read(8)
-                if len(head) < 8:
-                    return None
-                length, kind = struct.unpack(">I4s", head)
-                if kind == b"eXIf":
-                    return fp.read(length)
-                if kind == b"IEND":
-                    return None
-                fp.seek(length + 4, 1)  # the data and its CRC
-        finally:
-            fp.seek(at)
-    except (OSError, ValueError, struct.error):
-        return None
-
-
-# elements in an SVG picture: twice those one face may draw (svg/ MAX_ELEMENTS), room for its
-# definitions, gradients' stops and metadata, none of which is drawn
-MAX_SVG_ELEMENTS = 200_000
-
-
-def _svg_size(path: Path, name: str, where, key: str) -> tuple[float, float]:
-    """The SVG's aspect, from its viewBox or else its width and height. Its elements are counted
-    as they are read, none kept: a picture of more than a face may draw is refused here, before a
-    tree of them is built (24 MB of <rect/> took 40 s and a gigabyte, within the art file's bytes)."""
-    root, n = None, 0
-    try:
-        for event, element in etree.iterparse(str(path), events=("start", "end"), resolve_entities=False,
-                                              no_network=True, huge_tree=False):
-            if event == "start":
-                root = element if root is None else root
-                n += 1
-                if n > MAX_SVG_ELEMENTS:
-                    raise InputError(f"the SVG {name} holds more than {MAX_SVG_ELEMENTS:,} elements", key=key,
-                                     expected=f"an SVG picture of at most {MAX_SVG_ELEMENTS:,} elements (a face "
-                                     "draws at most half as many): simplified, or saved as a PNG", **_where_parts(where))
-            elif element is not root:  # read: let go of it (the root's own attributes are all that is asked)
-                element.clear()
-                while element.getprevious() is not None:
-                    del element.getparent()[0]
-    except etree.XMLSyntaxError as e:
-        raise InputError(f"cannot read the SVG {name}: {parser_said(e.msg)}", key=key, expected="a well-formed SVG file",
-                         **_where_parts(where)) from None
-    except OSError as e:
-        raise InputError(f"cannot read the SVG {name}: {e.strerror}", key=key, expected="a readable SVG file",
-                         **_where_parts(where)) from None
-    if root is None:
-        raise InputError(f"cannot read the SVG {name}: it is empty", key=key, expected="a well-formed SVG file",
-                         **_where_parts(where))
-    box = (root.get("viewBox") or "").replace(",", " ").split()
-    try:
-        if len(box) == 4 and float(box[2]) > 0 and float(box[3]) > 0:
-            return float(box[2]), float(box[3])
-        w, h = (float(re.sub(r"[a-z%]+$", "", root.get(a, ""))) for a in ("width", "height"))
-        if w > 0 and h > 0:
-            return w, h
-    except ValueError:
-        pass
-    raise InputError(f"the SVG {name} gives no size", key=key, expected="a viewBox (or width and height) on its <svg>",
-                     **_where_parts(where))
+    return opened(path, name, where, key)
 
 
 def _href_parts(href: str, where) -> tuple[str, str]:
@@ -680,121 +513,5 @@ def _href_parts(href: str, where) -> tuple[str, str]:
     m = _BG.match(fragment)
     if not m:
         raise InputError(f"unknown fragment in the image href {href!r}", key="href",
-                         expected="#bg=rrggbb (the colour alpha is flattened onto) or none", **_where_parts(where))
+                         expected="#bg=rrggbb (the colour alpha is flattened onto) or none", **where_parts(where))
     return unquote(target), m.group(1).lower()
-
-
-def see_through(path: Path) -> bool:
-    """Whether a raster art file has pixels that are not fully opaque (flattened onto a ground
-    when it is placed); once per file as it is (its stamp)."""
-    try:
-        st = path.stat()
-    except OSError:
-        return False
-    return _see_through(str(path), st.st_size, st.st_mtime_ns, st.st_ino)
-
-
-@lru_cache(maxsize=1024)
-def _see_through(path: str, size: int, mtime_ns: int, inode: int) -> bool:
-    from PIL import Image, UnidentifiedImageError
-
-    try:
-        with open_picture(path) as im:
-            if im.format == "JPEG" or (im.mode not in ("RGBA", "LA", "PA", "La", "RGBa", "P")
-                                      and "transparency" not in im.info):
-                return False  # no alpha channel: nothing decoded
-            if im.width * im.height > MAX_ART_PIXELS:
-                return False  # refused where it is placed
-            alpha = im.convert("RGBA").getchannel("A")
-            return alpha.getextrema()[0] < 255
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError):
-        return False  # unreadable: placing it says so
-
-
-MAX_ART_PIXELS = 60_000_000  # one picture (a 650 mm square at 300 dpi): decoded, its RGBA takes some 1 GB
-MAX_ART_BYTES = 256_000_000  # one art file: such a picture as a compressed PNG or a JPEG is far smaller
-
-
-def open_picture(src):
-    """``Image.open`` without Pillow's decompression-bomb warning, printed raw on the terminal:
-    pnpgen refuses such a picture itself (``MAX_ART_PIXELS``, below Pillow's own limits), in one
-    line naming the piece, before a pixel is decoded."""
-    from PIL import Image
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-        try:
-            return Image.open(src)
-        except ValueError as e:  # (a chunk read with the header: an OSError, as every caller takes one)
-            if PILLOW_CHUNK_BOMB in str(e):
-                raise OSError(CHUNK_BOMB) from None
-            raise
-
-
-# Pillow's ValueError for a PNG's zTXt, iTXt or iCCP chunk unpacking past its 1 MB, and pnpgen's words for it
-PILLOW_CHUNK_BOMB = "Decompressed data too large"
-CHUNK_BOMB = "it holds a text or colour-profile chunk that unpacks to more than a picture holds (a crafted or damaged file)"
-
-
-def claimed_pixels(e: Exception) -> str:
-    """"10,000,000,000 pixels" from Pillow's DecompressionBombError ("Image size (…) exceeds …")."""
-    m = re.search(r"\((\d+) pixels\)", str(e))
-    return f"{int(m.group(1)):,} pixels" if m else "billions of pixels"
-
-
-def _too_big(name: str, w: int, h: int, key: str, where) -> InputError:
-    """A picture of more pixels than print needs, refused from its header: a 600 kB PNG can
-    claim 13000×13000 pixels that take gigabytes decoded (a decompression bomb)."""
-    return InputError(f"{name} is {w}×{h} pixels, more than a picture for print needs", key=key,
-                      expected=f"at most {MAX_ART_PIXELS:,} pixels: {smaller_size(w, h)} (300 dpi at the printed "
-                      "size is enough: a 650 mm square)", **_where_parts(where))
-
-
-def smaller_size(w: int, h: int) -> str:
-    """What to save a picture of more than ``MAX_ART_PIXELS`` as: the largest size of its shape
-    within them (an 8000×8000 JPEG, as an illustrator hands over, was told only the limit)."""
-    scale = math.sqrt(MAX_ART_PIXELS / (w * h))
-    nw, nh = max(1, math.floor(w * scale)), max(1, math.floor(h * scale))
-    while nw * nh > MAX_ART_PIXELS:  # (a float's rounding: a pixel less)
-        nw, nh = nw - (nw >= nh), nh - (nh > nw)
-    return f"the picture saved at {nw}×{nh} pixels or smaller in an image editor, its shape kept"
-
-
-def _unreadable(e: Exception) -> str:
-    """Why Pillow could not read an image, without the file object's repr or a temp path."""
-    from PIL import Image, UnidentifiedImageError
-
-    if isinstance(e, Image.DecompressionBombError):  # a header claiming billions of pixels
-        return f"it claims {claimed_pixels(e)}, more than a picture for print needs (at most {MAX_ART_PIXELS:,})"
-    if isinstance(e, ValueError) and PILLOW_CHUNK_BOMB in str(e):  # a chunk after the pixels, read as they are
-        return CHUNK_BOMB
-    return "not a PNG, JPEG or WebP image" if isinstance(e, UnidentifiedImageError) else str(e)
-
-
-def print_bytes(raw: bytes, background: str = "ffffff", name: str = "image", where=None) -> bytes:
-    """A raster image as print-safe bytes: the JPEG itself when PDF can show it as it is, else an
-    opaque RGB PNG (rotation, bit depth, palette, CMYK and alpha all settled here)."""
-    from PIL import Image, ImageOps, UnidentifiedImageError
-
-    try:
-        im: Image.Image = open_picture(io.BytesIO(raw))
-        if im.width * im.height > MAX_ART_PIXELS:  # never decoded: a bomb's pixels take gigabytes
-            raise _too_big(name, im.width, im.height, "href", where)
-        upright = orientation(im) in (None, 1)
-        as_it_is = (im.format == "JPEG" and (im.mode == "L" or im.mode == "RGB" and srgb_as_is(im))) or (
-            im.format == "PNG" and im.mode == "RGB" and "transparency" not in im.info and "icc_profile" not in im.info)
-        if as_it_is and upright:  # PDF shows it as it is: the file itself, not decoded here
-            broken = checked_whole(raw, im.format or "")  # (nor by the PDF's reader, when its data is not whole)
-            if broken:
-                raise InputError(f"cannot read the image {name}: {broken}", key="href",
-                                 expected="the file saved again whole, as an image viewer opens it", **_where_parts(where))
-            return raw
-        im = ImageOps.exif_transpose(plain_cmyk(im))
-        r, g, b = (int(background[i : i + 2], 16) for i in (0, 2, 4))
-        im = opaque_rgb(im, (r, g, b))
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError) as e:
-        raise InputError(f"cannot read the image {name}: {_unreadable(e)}", key="href",
-                         expected="a PNG, JPEG or WebP file that an image viewer opens", **_where_parts(where)) from None
-    buf = io.BytesIO()
-    im.save(buf, "PNG")
-    return buf.getvalue()

@@ -62,6 +62,7 @@ class FaceCheck:
     warnings: list[str] = field(default_factory=list)
     faces: int = 0  # distinct faces that render and convert
     drawn: list[tuple[Deck, Piece, str, str]] = field(default_factory=list)  # (deck, piece, side, face key) rendered
+    copies: list[int] = field(default_factory=list)  # the copy each of ``drawn`` is (1 but for a template reading piece.copy)
     svgs: dict[str, str] = field(default_factory=dict)  # face key → its rendered SVG (check --svg writes them)
     art: ArtFolder | None = None  # where the faces' pictures are found
 
@@ -86,7 +87,8 @@ class FaceCheck:
 
 
 def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache | None = None) -> FaceCheck:
-    """Render every piece's faces (the first copy) and convert each distinct one. With the last
+    """Render every piece's faces (the first copy; every copy of a face whose template reads
+    ``piece.copy``, as the build does) and convert each distinct one. With the last
     build's ``cache`` (read only), a face rendered from the same inputs is replayed and one
     converted from the same SVG, art and pnpgen is known to convert: neither is done again."""
     out = FaceCheck()
@@ -104,13 +106,18 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
     for deck in game.decks:
         for piece in deck.pieces:
             for side in ("front", "back") if deck.back else ("front",):
-                face = Face(deck, piece, side, 1)
                 reads: set[str] = set()  # (a set of its own: a face that reads nothing is every piece's)
-                try:
-                    drawn.append((deck, piece, side, faces.add(renderer.render(face, reads), renderer.where(face),
-                                                               renderer.template_file(face))))
-                except InputError as e:
-                    out.add(e)
+                copy = 1
+                while copy == 1 or "copy" in reads and copy <= piece.count:
+                    face = Face(deck, piece, side, copy)
+                    try:
+                        drawn.append((deck, piece, side, faces.add(renderer.render(face, reads), renderer.where(face),
+                                                                   renderer.template_file(face))))
+                        out.copies.append(copy)
+                    except InputError as e:
+                        out.add(e)
+                        break
+                    copy += 1
                 read.setdefault(deck.id, set()).update(reads)
     unread_translations(game, read, renderer)
     out.drawn, out.svgs, out.art = drawn, faces.svgs, renderer.art.folder

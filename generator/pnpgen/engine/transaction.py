@@ -527,8 +527,9 @@ def _check_way(root: Path, path: Path) -> None:
     for part in rel.parts[:-1]:
         folder = folder / part
         if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
-            raise InputError(f"{rel.as_posix()}: {folder.relative_to(root).as_posix()} stands where a folder of "
-                             "the output goes", path=root, key="--out",
+            # said at the thing in the way, not at --out: the output folder is right, given or not
+            raise InputError(f"{'a link' if folder.is_symlink() else 'a file'} stands where a folder of the output "
+                             f"goes ({rel.as_posix()} goes in that folder)", path=folder,
                              expected="remove or rename it; nothing was replaced")
     if path.is_dir() and not path.is_symlink():
         raise InputError(f"{rel.as_posix()}: a folder stands where this output file goes", path=root, key="--out",

@@ -19,7 +19,8 @@ from pathlib import Path
 from PIL import Image
 
 from pnpgen import fonts as fontreg
-from pnpgen.data.art import art_files, orientation, print_bytes
+from pnpgen.data.art import art_files
+from pnpgen.data.artfile import orientation, print_bytes
 from pnpgen.data.formats import MIN_DPI
 from pnpgen.data.gamefiles import deck_ids_in
 from pnpgen.data.lint import LintSettings
@@ -302,7 +303,7 @@ def open_values(deck: Deck, preset: Preset, lang: str) -> str:
 def cmyk_pictures(rendered: RenderedGame, decks: set[str], preset: Preset) -> tuple[dict[str, ImageStream], list[str]]:
     """The CMYK pictures a CMYK export sends: each CMYK JPEG placed upright as it is, by the
     SHA-256 of the RGB pixels the faces place for it (pdf/pdfx.py kept_cmyk puts it back), and a
-    warning for any other CMYK picture, which reaches the shop through RGB (data/art.py)."""
+    warning for any other CMYK picture, which reaches the shop through RGB (data/artfile.py)."""
     originals: dict[str, ImageStream] = {}
     out, seen = [], set()
     for placed in rendered.images:

@@ -26,7 +26,8 @@ from urllib.parse import quote
 
 from markupsafe import Markup, escape
 
-from pnpgen.data.art import ArtFolder, ArtInfo, see_through
+from pnpgen.data.art import ArtFolder
+from pnpgen.data.artfile import ArtInfo, see_through
 from pnpgen.data.formats import MIN_DPI, SAFE_MM
 from pnpgen.data.markup import literal
 from pnpgen.data.model import PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder, placeholder_note

@@ -19,23 +19,27 @@ class Pictures(Protocol):
     def viewable(self, svg: str, folder: Path) -> str: ...
 
 
-def file_name(index: int, label: str, side: str) -> str:
-    """``007-騎士.front.svg``: the piece's number in its deck, its name made safe for a file's, the side."""
+def file_name(index: int, label: str, side: str, copy: int = 1) -> str:
+    """``007-騎士.front.svg``: the piece's number in its deck, its name made safe for a file's, the
+    side; a copy but the first, ``007-騎士-copy2.front.svg`` (a template reading ``piece.copy``)."""
     name = _UNSAFE.sub("-", label).strip("-.")[:NAME_LIMIT].strip("-.")
-    return f"{index:03d}" + (f"-{name}" if name and name != f"#{index}" else "") + f".{side}.svg"
+    return (f"{index:03d}" + (f"-{name}" if name and name != f"#{index}" else "")
+            + (f"-copy{copy}" if copy > 1 else "") + f".{side}.svg")
 
 
-def face_files(drawn: Iterable[tuple[Any, Any, str, str]], svgs: dict[str, str], pictures: Pictures,
+def face_files(drawn: Iterable[tuple[Any, Any, str, str, int]], svgs: dict[str, str], pictures: Pictures,
                folder: Path) -> dict[str, bytes]:
-    """Each distinct face of ``drawn`` ((deck, piece, side, face key), in the decks' order) once per
-    deck, as ``<deck>/<file_name>`` → its SVG's bytes, named after the first piece that shows it
-    (a back every card shares: under the first card's name). ``folder``: where the files go."""
+    """Each distinct face of ``drawn`` ((deck, piece, side, face key, copy), in the decks' order) once
+    per deck, as ``<deck>/<file_name>`` → its SVG's bytes, named after the first piece and copy that
+    shows it (a back every card shares: under the first card's name; a face a template reading
+    ``piece.copy`` draws its own way for some copies: under each such copy, the first's alone
+    when every copy is alike). ``folder``: where the files go."""
     out: dict[str, bytes] = {}
     seen: set[tuple[str, str]] = set()
-    for deck, piece, side, key in drawn:
+    for deck, piece, side, key, copy in drawn:
         if (deck.id, key) in seen:
             continue
         seen.add((deck.id, key))
         svg = pictures.viewable(svgs[key], folder / deck.id)
-        out[f"{deck.id}/{file_name(piece.index, piece.label, side)}"] = svg.encode("utf-8")
+        out[f"{deck.id}/{file_name(piece.index, piece.label, side, copy)}"] = svg.encode("utf-8")
     return out

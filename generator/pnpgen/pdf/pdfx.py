@@ -12,7 +12,7 @@ What the standard asks of the file, and how it is met here:
   same conversion as the vector colours (pdf/colour.py ``to_cmyk``), so the whole page is one
   conversion.
 - No transparency: the face converter refuses SVG opacity, masks, filters and blend modes, and
-  art files with alpha are flattened onto their background (data/art.py), so no soft
+  art files with alpha are flattened onto their background (data/artfile.py), so no soft
   mask, constant alpha or blend mode reaches a page (tests/exports/preflight.py checks).
 - Fonts embedded: the writer embeds subsets of every font it uses.
 - Every page has a TrimBox (and a BleedBox inside the MediaBox): the page plans set both.

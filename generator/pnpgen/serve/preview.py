@@ -26,7 +26,7 @@ from pnpgen.engine.run import run_build
 from pnpgen.engine.warm import Warm
 from pnpgen.errors import InputError
 from pnpgen.faces.face import Face
-from pnpgen.faces.faceset import face_renderer
+from pnpgen.faces.faceset import FaceSet, face_renderer, render_deck
 
 # PDFium is not thread-safe: no two of its calls may run at once in one process, not even on two
 # documents (pypdfium2's documentation); the server rasterises in its pool's threads while a save
@@ -92,7 +92,7 @@ class Preview:
         self.lock = threading.Lock()
         self.pictures: dict[str, tuple[Path, int, int]] = {}  # picture id → (pdf, page index, width px)
         self.rendered: dict[str, bytes] = {}
-        self.svgs: dict[str, tuple[str, int, str]] = {}  # a face's SVG id → (deck id, piece number, side)
+        self.svgs: dict[str, tuple[str, int, int, str]] = {}  # a face's SVG id → (deck id, piece number, distinct face, side)
         self.warm = Warm()  # the faces and pages the last save drew, drawn again only where it changed
         # what the last save's build says in the terminal, as a build does: None when it was up to
         # date (or broken), else its change lines (none for a draft edited)
@@ -172,7 +172,7 @@ class Preview:
 
     def _read(self, data: bool = True) -> tuple[list[dict[str, Any]], list[dict[str, Any]],
                                                 dict[str, tuple[Path, int, int]], dict[str, Any],
-                                                dict[str, tuple[str, int, str]]]:
+                                                dict[str, tuple[str, int, int, str]]]:
         """What the page shows of the build in the output folder; each piece's fields, YAML line
         and SVG links from the game's data (``data``; else not known: the data does not load),
         its manifest, and what each SVG link shows."""
@@ -181,7 +181,7 @@ class Preview:
         manifest = json.loads(built_file(out, "manifest.json").read_text(encoding="utf-8"))
         rows = list(csv.DictReader(io.StringIO(built_file(out, "shop/order.csv").read_text(encoding="utf-8-sig"))))
         pictures: dict[str, tuple[Path, int, int]] = {}
-        svgs: dict[str, tuple[str, int, str]] = {}
+        svgs: dict[str, tuple[str, int, int, str]] = {}
         pdfs: dict[str, tuple[Path, str, int]] = {}  # name in the build → (file, digest, pages)
 
         def pdf(name: object) -> tuple[Path, str, int]:
@@ -199,9 +199,9 @@ class Preview:
             pictures[pid] = (path, index, width)
             return f"/picture/{pid}.png"
 
-        def svg(deck_id: str, number: int, side: str) -> str:
-            sid = hashlib.sha256(f"{deck_id}\0{number}\0{side}".encode()).hexdigest()[:16]
-            svgs[sid] = (deck_id, number, side)
+        def svg(deck_id: str, number: int, pair: int, side: str) -> str:
+            sid = hashlib.sha256(f"{deck_id}\0{number}\0{pair}\0{side}".encode()).hexdigest()[:16]
+            svgs[sid] = (deck_id, number, pair, side)
             return f"/svg/{sid}.svg"
 
         decks = []
@@ -215,6 +215,7 @@ class Preview:
                 if row["deck"] != record["id"]:
                     continue
                 page = int(row["page"]) - 1
+                pair = page // (2 if record["double_sided"] else 1)  # the deck's distinct faces, as the build numbers them
                 if (row["file"], page) in seen:  # each distinct face once: 200,000 rows of one took 26 s
                     raise ValueError(f"{row['file']} page {page + 1} listed twice")
                 seen.add((row["file"], page))
@@ -226,8 +227,8 @@ class Preview:
                     "where": str(piece.where).removeprefix(f"{self.ws.root}/") if piece is not None  # workspace-relative
                     else UNKNOWN_WHERE,
                     "fields": plain_values(piece.values) if piece is not None else {},
-                    "svg": {"front": svg(record["id"], piece.index, "front"),
-                            "back": svg(record["id"], piece.index, "back") if record["double_sided"] else None}
+                    "svg": {"front": svg(record["id"], piece.index, pair, "front"),
+                            "back": svg(record["id"], piece.index, pair, "back") if record["double_sided"] else None}
                     if piece is not None else None,  # (the faces' SVGs as check --svg writes them: ``face_svg``)
                 })
             decks.append({"id": record["id"], "name": deck.name if deck is not None else str(record["name"]),
@@ -248,14 +249,15 @@ class Preview:
 
     def face_svg(self, sid: str) -> str | None:
         """The SVG of a face the page shows, as ``pnpgen check --svg`` writes it (its template's,
-        after Jinja, before conversion: the piece's first copy) from the data as it is now, its
-        pictures in it (``ArtFolder.inlined``, found as a build finds them, in the workspace); None
-        for an id the page did not give, or a face the data no longer renders (a save since)."""
+        after Jinja, before conversion: the piece's first copy, or, of a template reading
+        ``piece.copy``, the copy the page shows) from the data as it is now, its pictures in it
+        (``ArtFolder.inlined``, found as a build finds them, in the workspace); None for an id the
+        page did not give, or a face the data no longer renders (a save since)."""
         with self.lock:  # (not while a save builds)
             face = self.svgs.get(sid)
             if face is None:
                 return None
-            deck_id, number, side = face
+            deck_id, number, pair, side = face
             try:
                 game = load_game(self.ws, self.slug, self.lang)
                 deck = game.deck(deck_id)
@@ -263,7 +265,18 @@ class Preview:
                     return None
                 bleed = self.options.bleed_mm
                 renderer = face_renderer(self.ws.templates, game, bleed, deck_bleeds=game.drawn_bleeds(bleed))
-                return renderer.art.folder.inlined(renderer.render(Face(deck, deck.pieces[number - 1], side, 1)))
+                piece, reads = deck.pieces[number - 1], set[str]()
+                svg = renderer.render(Face(deck, piece, side, 1), reads)
+                if "copy" in reads and piece.count > 1:  # copies drawn apart: the deck's faces as the build pairs them
+                    faces = FaceSet()
+                    pairs = render_deck(deck, renderer, faces).pairs
+                    if pair >= len(pairs) or pairs[pair].piece.index != number:
+                        return None
+                    key = pairs[pair].front if side == "front" else pairs[pair].back
+                    if key is None:
+                        return None
+                    svg = faces.svgs[key]
+                return renderer.art.folder.inlined(svg)
             except (InputError, KeyError, OSError):
                 return None
 

@@ -14,11 +14,11 @@ from urllib.parse import unquote, unquote_to_bytes
 
 from lxml import etree
 
-from pnpgen.data.art import (
+from pnpgen.data.art import SVG_NESTING
+from pnpgen.data.artfile import (
     CHUNK_BOMB,
     MAX_ART_PIXELS,
     PILLOW_CHUNK_BOMB,
-    SVG_NESTING,
     claimed_pixels,
     open_picture,
     smaller_size,
