@@ -226,6 +226,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
                                 tiles=warm.tiles(ed, drawn_with) if warm is not None else None,
                                 impositions=warm.impositions(ed, drawn_with) if warm is not None else None,
                                 faces_ready=faces_ready, inputs=drawn_with,
+                                compiled=warm.compiled if warm is not None else None,
                                 document_ready=(lambda rel, pdf: staging.early(out_dir / rel, pdf))
                                 if staging is not None else (lambda rel, pdf: None))
         if staging is not None:
