@@ -447,7 +447,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     document written in this process as it is made (its path in ``out_dir``): the caller may
     begin copying it into the staging folder while the rest is made. ``compiled``: the templates'
     code a long-running command keeps (engine/warm.py)."""
-    compiled = memo = None
+    memo = None
     nest_memo = cached_nesting(cache)
     if cache is not None:
         compiled, memo = cached_rendering(cache, ws, slug, options, compiled)
