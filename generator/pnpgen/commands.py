@@ -7,7 +7,8 @@ import builtins
 import gc
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -72,17 +73,35 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None, heading: str | Non
 
     quiet = args.quiet
     own = _own_language(ws, slugs, args.lang)
-    with progress(slugs, quiet, args.verbose) as say:
+    told: builtins.list[bool] = []
+
+    def tell(outcomes) -> None:  # the progress bar gone, the summary said (once the files are in place)
+        bar.close()
+        if not told:
+            told.append(True)
+            _summary(ws, outcomes, quiet, heading)
+
+    with ExitStack() as bar:
+        say = bar.enter_context(progress(slugs, quiet, args.verbose))
         states: dict = {}  # the games' states, read once for the check and the build (engine/cache.py)
         hashes = Cache(out_root).hashes  # the files' hashes by their stamps, one table for both (read on first use)
         outcomes, todo = sort_games(ws, slugs, options, out_root, rulebook, own, states, hashes)
         if todo:  # the stages load only when a game is to be built
             from pnpgen.engine.run import run_build
 
-            if getattr(args, "own_process", False):
+            if getattr(args, "own_process", False) and not getattr(args, "set_aside", False):
                 _imports_set_aside()
+                args.set_aside = True  # (a watch's later saves: gc.get_freeze_count walks all 150,000 objects)
+            # the summary said as soon as the files are in place, before the caches' bookkeeping
             outcomes = run_build(ws, slugs, options, out_root, rulebook, say=say, sorted_games=(outcomes, todo),
-                                 warm=warm, own_language=own, states=states, hashes=hashes)
+                                 warm=warm, own_language=own, states=states, hashes=hashes, committed=tell)
+    tell(outcomes)
+    return 0
+
+
+def _summary(ws: Workspace, outcomes: Sequence[Any], quiet: bool, heading: str | None) -> None:
+    """A build's lines: ``heading`` (watch's "fixed, built again") first, then each game's
+    warnings, files, decks, book and changes."""
     if heading:
         _say(heading)
     for o in outcomes:
@@ -116,8 +135,6 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None, heading: str | Non
         for folder in o.stale_exports:
             _say(ws.shown(f"  exported before this change: {folder}{os.sep} (pnpgen export --game {o.slug} "
                           f"--preset {folder.name}{_lang_of(folder, o.slug)} makes it again)"))
-    return 0
-
 
 
 # How long the watcher waits for a save to go quiet before it builds (watchfiles' ``step``, ms):

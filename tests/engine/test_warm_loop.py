@@ -119,7 +119,9 @@ def test_a_warm_session_draws_again_only_what_a_save_changed_and_writes_what_a_c
 def test_a_warm_session_reads_no_face_it_used_before_from_the_cache(tmp_path, monkeypatch):
     """The converted faces a save used are kept for the next (engine/warm.py ``arts``): a count
     edit reads no face from the cache, a text edit converts only the face it changed, and the
-    files are a cold build's."""
+    files are a cold build's. Nor does a save load any template's code again (``Warm.compiled``)."""
+    import jinja2
+
     from pnpgen.engine.cache import Cache
 
     root = make_workspace(tmp_path / "ws", deck=COUNTED)
@@ -133,17 +135,22 @@ def test_a_warm_session_reads_no_face_it_used_before_from_the_cache(tmp_path, mo
         return real(self, key, *args, **kwargs)
 
     monkeypatch.setattr(Cache, "face", counted)
+    loads: list[str] = []
+    load = jinja2.bccache.Bucket.bytecode_from_string
+    monkeypatch.setattr(jinja2.bccache.Bucket, "bytecode_from_string", lambda self, s: loads.append(self.key) or load(self, s))
     options = BuildOptions(jobs=1)
     with Warm() as warm:
         build_run.run_build(ws, ["test"], options, root / "build", None, warm=warm)
         deck.write_text(COUNTED.replace("count: 6", "count: 9"), encoding="utf-8")
         read.clear()
+        loads.clear()
         build_run.run_build(ws, ["test"], options, root / "build", None, warm=warm)
         assert read == []  # every face the save shows was kept from the last
         deck.write_text(COUNTED.replace("count: 6", "count: 9").replace("text: 二", "text: 四"), encoding="utf-8")
         read.clear()
         build_run.run_build(ws, ["test"], options, root / "build", None, warm=warm)
         assert len(read) == 1  # only the edited face is looked for (and, new, converted); the others kept
+        assert loads == [] and warm.compiled.code  # the templates' code as the first save left it
         assert len(warm.arts("test", next(iter(warm._arts.values()))[0])) >= 3
     assert run(root, "build", "--game", "test", "--jobs", "1", "--no-rulebook", "--out", str(tmp_path / "cold")) == 0
     for pdf in (tmp_path / "cold").rglob("*.pdf"):

@@ -90,3 +90,31 @@ def test_the_check_of_art_outside_the_blocks_reads_a_template_once_per_process(t
     assert run(tmp_path / "b", "build", "--game", "test", "--no-rulebook") == 2
     said = capsys.readouterr().err
     assert said.startswith("pnpgen: error: templates/test/card-front.svg.j2:") and "never printed" in said, said
+
+
+def test_a_kept_instance_loads_no_template_it_loaded_before(tmp_path, monkeypatch):
+    """A long-running command's templates (engine/warm.py): a save takes each template's code as
+    the last one left it, unloaded; a new instance loads it from the process's memory; an edited
+    template is compiled again."""
+    import jinja2
+
+    from pnpgen.faces.compiled import CompiledTemplates
+
+    monkeypatch.setenv("PNPGEN_CACHE", "off")
+    monkeypatch.setattr("pnpgen.faces.compiled.PROCESS_COMPILED", {})
+    loads: list[str] = []
+    real = jinja2.bccache.Bucket.bytecode_from_string
+    monkeypatch.setattr(jinja2.bccache.Bucket, "bytecode_from_string", lambda self, s: loads.append(self.key) or real(self, s))
+    (tmp_path / "t.j2").write_text("{{ 1 + x }}", encoding="utf-8")
+
+    def render(cache: CompiledTemplates) -> str:  # a new environment, as every build makes
+        env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(tmp_path)), bytecode_cache=cache)
+        return env.get_template("t.j2").render(x=2)
+
+    kept = CompiledTemplates()
+    assert render(kept) == "3"  # compiled
+    assert render(kept) == "3" and loads == []  # kept: its code as it was
+    assert render(CompiledTemplates()) == "3" and len(loads) == 1  # a new instance: loaded from memory
+    (tmp_path / "t.j2").write_text("{{ 2 + x }}", encoding="utf-8")
+    assert render(kept) == "4" and len(loads) == 1  # edited: compiled again, not the kept code
+    assert {f for _, f in kept.code} == {str(tmp_path / "t.j2")}  # pointed at its own file

@@ -383,10 +383,11 @@ def face_suffix(svg: str, art: str, lines: str | None = None) -> str:
     return "-" + sha(f"{images} {lines}".encode())[:16]
 
 
-def cached_rendering(cache: Cache, ws: Workspace, slug: str,
-                     options: BuildOptions) -> tuple[CompiledTemplates, RenderMemo]:
-    """The templates compiled and the faces rendered by earlier builds, from ``cache``."""
-    return (CompiledTemplates(),
+def cached_rendering(cache: Cache, ws: Workspace, slug: str, options: BuildOptions,
+                     compiled: CompiledTemplates | None = None) -> tuple[CompiledTemplates, RenderMemo]:
+    """The templates compiled and the faces rendered by earlier builds, from ``cache``;
+    ``compiled``: a long-running command's (engine/warm.py), else new."""
+    return (compiled or CompiledTemplates(),
             RenderMemo(known=cache.pack(renders_pack(slug, options)), inputs=render_inputs(ws, slug, options, cache.hashes),
                        digest=cache.digest, stamps=cache.stamps))
 
@@ -432,7 +433,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                tiles: dict[str, str] | None = None,
                impositions: Impositions | None = None,
                document_ready: Callable[[str, PdfFile], None] = lambda path, pdf: None,
-               inputs: str | None = None) -> BuildResult:
+               inputs: str | None = None, compiled: CompiledTemplates | None = None) -> BuildResult:
     """The game's files as bytes, its deck records and its manifest (rulebook not included).
     With a ``cache``, faces converted by earlier builds are reused, and a document whose plan is
     unchanged since ``state`` keeps the bytes of its file in ``out_dir``. ``game``: the game
@@ -444,11 +445,12 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     ``lints``, likewise, the print lint's findings on each face (faces/printlint.py); ``tiles``,
     what each tile of a tiled board printed (pdf/tilesig.py); ``impositions``, each deck's pages (engine/imposition.py). ``document_ready``: told of each
     document written in this process as it is made (its path in ``out_dir``): the caller may
-    begin copying it into the staging folder while the rest is made."""
-    compiled = memo = None
+    begin copying it into the staging folder while the rest is made. ``compiled``: the templates'
+    code a long-running command keeps (engine/warm.py)."""
+    memo = None
     nest_memo = cached_nesting(cache)
     if cache is not None:
-        compiled, memo = cached_rendering(cache, ws, slug, options)
+        compiled, memo = cached_rendering(cache, ws, slug, options, compiled)
     rendered = render_game(ws, slug, options, compiled=compiled, game=game, memo=memo,
                            known=cache.hashes if cache is not None else None)
     game = rendered.game

@@ -48,14 +48,19 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
               rulebook: RulebookOptions | None, say: Callable[[str], None] = lambda s: None,
               sorted_games: tuple[list[GameOutcome], list[tuple[str, str]]] | None = None,
               warm: Warm | None = None, own_language: frozenset[str] = frozenset(),
-              states: States | None = None, hashes: FileHashes | None = None) -> list[GameOutcome]:
+              states: States | None = None, hashes: FileHashes | None = None,
+              committed: Callable[[list[GameOutcome]], None] | None = None) -> list[GameOutcome]:
     """Build ``slugs`` into ``out_root/<slug>/``; nothing is written unless every game succeeds.
     Games are built side by side in worker processes when there are cores for it.
     ``sorted_games``: ``fresh.sort_games`` already asked (else it is asked here: it claims the
     folder and finishes a commit a killed run left). ``warm``: a rulebook process kept across
     builds (watch, serve). ``own_language``: the games whose default language --lang names.
     ``states``: the games' states as ``sort_games`` read them (``Cache.states``); ``hashes``: the
-    table of files' hashes it fingerprinted the inputs with (``Cache.hashes``)."""
+    table of files' hashes it fingerprinted the inputs with (``Cache.hashes``). ``committed``: told
+    the outcomes (every game's, the fresh ones too, in the order asked) as soon as the new files are
+    in place, before the caches' bookkeeping that follows under the same lock (the unused entries
+    pruned, the files' hashes saved): a watch save's summary line waits for the last file, not
+    for that."""
     cache = Cache(out_root, states, hashes)
     # one table of files' hashes for the check and the build (given with sorted_games, else made here)
     shared = hashes is not None or sorted_games is None
@@ -96,6 +101,9 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
         with staging.lock():  # built in memory first: a failed build leaves no trace
             remove_stray_temps([cache.root, *(out_root / slug for slug in slugs)], out_root)  # an older pnpgen's
             written = set(commit(out_root, files, stale, staging))  # one transaction: the old set or the new one
+            _told(outcomes, written, out_root, ws)
+            if committed is not None:
+                committed(outcomes)
             cache.prune()  # entries no game's current state uses (this build's states are written)
             if shared and not (options.jobs > 1 and len(todo) > 1):  # the check's table is the build's
                 cache.hashes.learn_again()
@@ -109,11 +117,15 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
             cache.hashes.save()
             if usercache.secret() is None:  # the next run reads no state: what was written, by inode
                 note_written(out_root, [(o.out_dir, o.wrote) for o, _, _ in built])
+    return outcomes
+
+
+def _told(outcomes: list[GameOutcome], written: set[Path], out_root: Path, ws: Workspace) -> None:
+    """What the summary says of each game built: the files this commit wrote, the exports it left behind."""
     for o in outcomes:
         o.written = sorted(p for p in written if o.out_dir in p.parents)
         if o.changes:  # the game's exports show the cards as they were until exported again
             o.stale_exports = exports_made(out_root, o.slug, ws, getattr(o.result, "game", None))
-    return outcomes
 
 
 class Collector:
@@ -214,6 +226,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
                                 tiles=warm.tiles(ed, drawn_with) if warm is not None else None,
                                 impositions=warm.impositions(ed, drawn_with) if warm is not None else None,
                                 faces_ready=faces_ready, inputs=drawn_with,
+                                compiled=warm.compiled if warm is not None else None,
                                 document_ready=(lambda rel, pdf: staging.early(out_dir / rel, pdf))
                                 if staging is not None else (lambda rel, pdf: None))
         if staging is not None:

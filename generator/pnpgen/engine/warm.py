@@ -2,7 +2,8 @@
 whose libraries are imported and fonts parsed on the first save, not on every save; each game's
 faces and pages drawn into PDF streams, so a save draws again only what it changed; and its
 converted faces, so a save reads none it used before from the cache; and each deck's pages, so a
-save imposes again only the decks it changed. A one-off build makes its own rulebook process
+save imposes again only the decks it changed; and the templates' code, so a save loads no
+template it loaded before. A one-off build makes its own rulebook process
 (``engine/run.py``) and lets it go."""
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any, TypeVar
 
 from pnpgen.children import end_with_parent, on_main_thread
 from pnpgen.engine.imposition import Impositions
+from pnpgen.faces.compiled import CompiledTemplates
 from pnpgen.pdf.streams import FaceStreams
 from pnpgen.svg.artwork import Art
 
@@ -38,6 +40,8 @@ class Warm:
         self._lints: dict[str, tuple[str, dict]] = {}
         self._tiles: dict[str, tuple[str, dict]] = {}
         self._impositions: dict[str, tuple[str, Impositions]] = {}
+        # the templates' code, by name and source: a save loads none it loaded before (faces/compiled.py)
+        self.compiled = CompiledTemplates()
         # the keys of the decks' pictures the worker holds (its last job's, engine/typeset.py
         # ``held_pictures``): a save sends it only the others; none once it is started again
         self.held: frozenset[str] = frozenset()
