@@ -22,7 +22,6 @@ are, in ``picturebytes``.
 
 from __future__ import annotations
 
-import base64
 import errno
 import html
 import io
@@ -38,7 +37,7 @@ from functools import lru_cache
 from pathlib import Path
 from stat import S_ISREG
 from typing import TYPE_CHECKING
-from urllib.parse import quote, unquote
+from urllib.parse import unquote
 
 from lxml import etree
 
@@ -67,8 +66,6 @@ if TYPE_CHECKING:  # Pillow is imported where a picture is read: a game without 
     from pnpgen.data.workspace import Workspace
 
 SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".svg")
-_MEDIA_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".webp": "image/webp",
-                ".svg": "image/svg+xml"}  # (the files of SUFFIXES, as a data: URI names them: ``inlined``)
 RASTER_FORMATS = ("PNG", "JPEG", "WEBP", "MPO")  # MPO: a phone camera's JPEG with a second image
 ORIENTATION = 0x0112  # EXIF tag
 BYTES_BUDGET = 64 * 2**20  # print-ready picture bytes an ArtFolder keeps (the least recently used go first)
@@ -374,31 +371,6 @@ class ArtFolder:
         rel, _ = _href_parts(href, where)
         return self.info(rel, where, "href", in_templates=True)
 
-    def viewable(self, svg: str, folder: Path) -> str:
-        """The face's SVG as a browser opens it from ``folder`` (``check --svg``): each picture's ``href`` the
-        file's address from there, without ``#bg=``; one naming no file here, ``#id`` or ``data:``, as written."""
-        def address(rel: str, path: Path) -> str:
-            place = self.root / rel if (self.root / rel).is_file() or self.templates is None else self.templates / rel
-            return quote(Path(os.path.relpath(place, folder)).as_posix(), safe="/")
-        return self._addressed(svg, address)
-
-    def inlined(self, svg: str) -> str:
-        """The face's SVG as a browser shows it from any address (the preview's link to a face's
-        SVG, ``pnpgen serve``): each picture this folder finds, a ``data:`` URI of its file's bytes
-        as they are, without ``#bg=``; one naming no file here, ``#id`` or ``data:``, as written."""
-        return self._addressed(svg, lambda rel, path: f"data:{_MEDIA_TYPES.get(path.suffix.lower(), 'application/octet-stream')};"
-                               f"base64,{base64.b64encode(path.read_bytes()).decode('ascii')}")
-
-    def _addressed(self, svg: str, address: Callable[[str, Path], str]) -> str:
-        """``svg`` with each picture this folder finds given ``address(its path in art/, its file)``."""
-        out, at = [], 0
-        for m, rel, path in self._pictures(svg):
-            if path is None:
-                continue
-            out.append(svg[at:m.start(2)] + html.escape(address(rel, path)))
-            at = m.end(2)
-        return "".join(out) + svg[at:]
-
     def let_go_of_bytes(self) -> None:
         """Forget the print-ready pictures kept (up to ``BYTES_BUDGET``): once a build's faces are
         converted, a picture asked for again is read again, and the documents are drawn without
@@ -431,7 +403,7 @@ class ArtFolder:
         files: list[Path] = []
         return files if self._shown(svg, files, 0) else None
 
-    def _pictures(self, svg: str) -> Iterator[tuple[re.Match[str], str, Path | None]]:
+    def pictures(self, svg: str) -> Iterator[tuple[re.Match[str], str, Path | None]]:
         """Each ``href`` of ``svg`` but ``#id`` and ``data:``: its match, its path in art/ and the file (None: not here)."""
         for m in _hrefs(svg):
             href = html.unescape(m.group(2)).strip()
@@ -445,7 +417,7 @@ class ArtFolder:
             yield m, rel, path
 
     def _shown(self, svg: str, files: list[Path], depth: int) -> bool:
-        for _, _, path in self._pictures(svg):
+        for _, _, path in self.pictures(svg):
             if path is None:
                 return False
             if path in files:

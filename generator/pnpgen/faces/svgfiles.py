@@ -6,17 +6,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
+from pnpgen.data.artlinks import viewable
 from pnpgen.patterns import later
+
+if TYPE_CHECKING:
+    from pnpgen.data.art import ArtFolder
 
 # what a file's name may not hold on any system pnpgen runs on, and what shows nothing
 _UNSAFE = later(r'[\x00-\x1f\x7f/\\:*?"<>|\s]+')
 NAME_LIMIT = 40  # characters of a piece's name in its file's name
-
-
-class Pictures(Protocol):
-    def viewable(self, svg: str, folder: Path) -> str: ...
 
 
 def file_name(index: int, label: str, side: str) -> str:
@@ -25,7 +25,7 @@ def file_name(index: int, label: str, side: str) -> str:
     return f"{index:03d}" + (f"-{name}" if name and name != f"#{index}" else "") + f".{side}.svg"
 
 
-def face_files(drawn: Iterable[tuple[Any, Any, str, str]], svgs: dict[str, str], pictures: Pictures,
+def face_files(drawn: Iterable[tuple[Any, Any, str, str]], svgs: dict[str, str], pictures: ArtFolder,
                folder: Path) -> dict[str, bytes]:
     """Each distinct face of ``drawn`` ((deck, piece, side, face key), in the decks' order) once per
     deck, as ``<deck>/<file_name>`` → its SVG's bytes, named after the first piece that shows it
@@ -36,6 +36,6 @@ def face_files(drawn: Iterable[tuple[Any, Any, str, str]], svgs: dict[str, str],
         if (deck.id, key) in seen:
             continue
         seen.add((deck.id, key))
-        svg = pictures.viewable(svgs[key], folder / deck.id)
+        svg = viewable(pictures, svgs[key], folder / deck.id)
         out[f"{deck.id}/{file_name(piece.index, piece.label, side)}"] = svg.encode("utf-8")
     return out

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from pnpgen.data.artlinks import inlined
 from pnpgen.data.load import load_game
 from pnpgen.data.telling import plain_values
 from pnpgen.data.workspace import Workspace
@@ -249,8 +250,9 @@ class Preview:
     def face_svg(self, sid: str) -> str | None:
         """The SVG of a face the page shows, as ``pnpgen check --svg`` writes it (its template's,
         after Jinja, before conversion: the piece's first copy) from the data as it is now, its
-        pictures in it (``ArtFolder.inlined``, found as a build finds them, in the workspace); None
-        for an id the page did not give, or a face the data no longer renders (a save since)."""
+        pictures in it (``artlinks.inlined``, found as a build finds them, in the workspace); None
+        for an id the page did not give, or a face the data no longer renders (a save since); an
+        InputError for a face whose pictures are too many bytes to send each time it shows them."""
         with self.lock:  # (not while a save builds)
             face = self.svgs.get(sid)
             if face is None:
@@ -263,8 +265,13 @@ class Preview:
                     return None
                 bleed = self.options.bleed_mm
                 renderer = face_renderer(self.ws.templates, game, bleed, deck_bleeds=game.drawn_bleeds(bleed))
-                return renderer.art.folder.inlined(renderer.render(Face(deck, deck.pieces[number - 1], side, 1)))
+                piece = deck.pieces[number - 1]
+                svg = renderer.render(Face(deck, piece, side, 1))
             except (InputError, KeyError, OSError):
+                return None
+            try:
+                return inlined(renderer.art.folder, svg, piece.where)
+            except OSError:  # (a picture removed since it was found)
                 return None
 
     def png(self, pid: str) -> bytes | None:
