@@ -127,6 +127,14 @@ class Pack(Mapping[str, Any]):
         self._values.clear()
 
 
+def pack_line(key: str, text: bytes) -> bytes:
+    """The line of the record ``key`` whose value is the JSON ``text``, as ``Pack`` reads it
+    (``[key, value]``), made without decoding ``text`` and encoding it again (a converted face's
+    record, ``ArtRecord.text``: a thousand cards' faces' pack, decoded and encoded again, took
+    0.034 CPU-s of the build's own thread between converting and the documents, 0.003 so)."""
+    return b"[" + json.dumps(key, ensure_ascii=False).encode() + b", " + text + b"]"
+
+
 class Unpacked(MutableMapping[K, V]):
     """A mapping some of whose values are still records as read (``waiting``: key → record), each
     made into its value by ``unpack`` when first looked up: an edit of a thousand cards places

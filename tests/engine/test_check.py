@@ -274,21 +274,28 @@ def test_texts_with_unpaired_markup_are_three_lines_and_a_count_in_a_build_and_e
     assert len(listed) == 7, listed
 
 
-def test_two_svg_pictures_refused_for_two_reasons_are_two_problems(tmp_path, capsys):
-    """A designer's trial: an Illustrator picture (a <style> sheet) and an Inkscape one (text on
-    a path) on two cards were one error '— and 1 more face the same way', naming the first picture
-    and its advice alone; a third card showing the first picture again is that problem's one more face."""
-    deck = ("name: Cards\nlayout: card-poker\npieces:\n  - {title: A, art: styled.svg}\n"
-            "  - {title: B, art: lines.svg}\n  - {title: C, art: styled.svg}\n")
+def _picture_errors(tmp_path, capsys, arts: list[str], pictures: dict[str, str]) -> list[str]:
+    """``pnpgen check``'s error lines for a deck of cards showing ``arts`` (one card each), the SVG
+    ``pictures`` (their bodies, by file name) in the game's art/; the check must fail."""
+    deck = "name: Cards\nlayout: card-poker\npieces:\n" + "".join(
+        f"  - {{title: {chr(65 + k)}, art: {name}}}\n" for k, name in enumerate(arts))
     ws = make_workspace(tmp_path / "ws", deck=deck)
     art = ws / "data" / "test" / "art"
     art.mkdir()
     head = '<svg xmlns="http://www.w3.org/2000/svg" width="10mm" height="10mm" viewBox="0 0 10 10">'
-    (art / "styled.svg").write_text(head + '<style>g > rect { fill: red }</style><rect width="9" height="9"/></svg>')
-    (art / "lines.svg").write_text(head + '<path id="p" d="M1 5 H9"/><text font-family="NotoSans-Regular">'
-                                  '<textPath href="#p">M</textPath></text></svg>')
+    for name, body in pictures.items():
+        (art / name).write_text(head + body + "</svg>")
     assert run(ws, "check", "--game", "test") == 2
-    errors = [line for line in capsys.readouterr().out.splitlines() if "error:" in line]
+    return [line for line in capsys.readouterr().out.splitlines() if "error:" in line]
+
+
+def test_two_svg_pictures_refused_for_two_reasons_are_two_problems(tmp_path, capsys):
+    """A designer's trial: an Illustrator picture (a <style> sheet) and an Inkscape one (text on
+    a path) on two cards were one error '— and 1 more face the same way', naming the first picture
+    and its advice alone; a third card showing the first picture again is that problem's one more face."""
+    errors = _picture_errors(tmp_path, capsys, ["styled.svg", "lines.svg", "styled.svg"], {
+        "styled.svg": '<style>g > rect { fill: red }</style><rect width="9" height="9"/>',
+        "lines.svg": '<path id="p" d="M1 5 H9"/><text font-family="NotoSans-Regular"><textPath href="#p">M</textPath></text>'})
     assert len(errors) == 2, errors
     styled, lines = sorted(errors, key=lambda line: "lines.svg" in line)
     assert "shows 'styled.svg'" in styled and "— and 1 more face the same way" in styled
@@ -391,3 +398,15 @@ def test_a_japanese_drafts_count_warning_in_an_english_check_names_the_deck_as_t
     (warning,) = [line for line in out if "count of" in line]
     assert "count of テストカード differs: the draft states 12" in warning, warning
     assert "the data has 11 (deck cards 'テストカード' = 11)" in warning and "Test cards" not in warning, warning
+
+
+def test_a_picture_with_transparency_on_several_cards_is_one_problem(tmp_path, capsys):
+    """trial43: twelve month pictures with a see-through circle, each on four 花札, were 48 errors,
+    one per card (the picture's error names the card inside it, 「m05.svg (image in deck 'fuda' piece
+    20 (…) front)」): each picture is one problem, its other cards counted."""
+    errors = _picture_errors(tmp_path, capsys, ["veil.svg", "veil.svg", "veil.svg", "plain.svg"], {
+        "veil.svg": '<circle cx="5" cy="5" r="4" fill="#3a8f4b" opacity="0.6"/>',
+        "plain.svg": '<circle cx="5" cy="5" r="4" fill="#3a8f4b"/>'})
+    assert len(errors) == 1, errors
+    assert "veil.svg (image in deck 'cards' piece " in errors[0] and "opacity 0.6" in errors[0], errors
+    assert errors[0].endswith("— and 2 more faces the same way"), errors

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pnpgen.engine.cache import Cache
 from pnpgen.engine.fingerprint import code
-from pnpgen.memo import Unpacked
+from pnpgen.memo import Unpacked, pack_line
 from pnpgen.usercache import seal
 
 
@@ -38,6 +38,21 @@ def test_a_pack_written_again_copies_the_lines_it_read_and_encodes_only_new_reco
     assert _lines(data) == [b'["a",{"v":1}]', b'["b", [1, 2, 3]]', '["c", "新"]'.encode()]
     path.write_bytes(data)
     assert Cache(tmp_path).pack("forms/x") == records
+
+
+def test_a_record_given_as_its_json_text_is_the_line_its_value_reads_back_from(tmp_path: Path):
+    """A converted face's record (``ArtRecord.text``, its JSON as its own entry holds it) goes
+    into the faces' pack as a line made around that text, never decoded and encoded again: the
+    pack reads each back as the value the text holds, under keys that need escaping too."""
+    cache = Cache(tmp_path)
+    records = {'札"1\\': {"items": [["text", "絵札", 1.5]], "w": 63.0}, "k": [None, True], "z": "\u2028新"}
+    texts = {k: json.dumps(v, sort_keys=True).encode() for k, v in records.items()}  # (ASCII, as ArtRecord writes)
+    assert b"\\u7d75" in texts['札"1\\']  # (escaped: not the line pack_entry would encode)
+    path, data = cache.pack_entry("converted/x", {k: pack_line(k, t) for k, t in texts.items()})
+    assert _lines(data) == [pack_line(k, texts[k]) for k in sorted(records)]  # the lines as made, by key
+    path.parent.mkdir(parents=True)
+    path.write_bytes(data)
+    assert Cache(tmp_path).pack("converted/x") == records
 
 
 def test_a_pack_is_written_by_key_whatever_order_its_records_came_in(tmp_path: Path):

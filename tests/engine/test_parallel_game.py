@@ -3,6 +3,8 @@ byte for byte, with the same warnings in the same order."""
 
 from __future__ import annotations
 
+import json
+
 from PIL import Image
 
 from conftest import PICTURE_DECK_YAML, make_workspace, run
@@ -54,14 +56,18 @@ def test_two_workers_write_what_one_writes(tmp_path, capsys, monkeypatch):
     assert sorted(p.relative_to(outs[1]) for p in outs[1].rglob("*") if p.is_file()) == files
     for rel in files:
         assert (outs[0] / rel).read_bytes() == (outs[1] / rel).read_bytes(), rel
-    # --jobs 2: the first pieces rendered in the build's own process, the rest in a worker: the
-    # build's run a quarter longer than the worker's, which starts later (22 pieces against 18)
-    assert [w.faces for w in in_workers] == [2 * 18] and in_workers[0].pool is None  # (let go of once its faces came)
-    assert len(here[0]) == N and here[1] == sorted(f"札{i}" for i in range(1, 23)), here[1]
-    # --jobs 3: 15 pieces here, two workers 13 and 12, each worker's run waited for in its turn
+    # each document's plan key (its pages' digests made beside the converting workers with --jobs 2)
+    plans = [{path: doc["plan"] for path, doc in json.loads((out.parent / ".cache" / "test.json").read_text())
+              ["body"]["documents"].items()} for out in outs]
+    assert len(plans[0]) == 4 and plans[0] == plans[1]
+    # --jobs 2: the first pieces rendered in the build's own process, the rest in a worker: runs
+    # as long (OWN_SHARE: the worker starts later, and this process replays its faces), 20 and 20
+    assert [w.faces for w in in_workers] == [2 * 20] and in_workers[0].pool is None  # (let go of once its faces came)
+    assert len(here[0]) == N and here[1] == sorted(f"札{i}" for i in range(1, 21)), here[1]
+    # --jobs 3: 13 pieces here, two workers 14 and 13, each worker's run waited for in its turn
     out = tmp_path / "jobs3"
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "3", "--out", str(out)) == 0
-    assert in_workers[-1].faces == 2 * (N - 15) and capsys.readouterr().err == errs[0]
+    assert in_workers[-1].faces == 2 * (N - 13) and capsys.readouterr().err == errs[0]
     assert all((outs[0] / rel).read_bytes() == (out / "test" / rel).read_bytes() for rel in files)
     # (a deck's pictures below the dpi: three named, the rest counted on one line)
     assert f"deck cards: {N - 3} more pictures below 300 dpi" in errs[0] and errs[0] == errs[1]

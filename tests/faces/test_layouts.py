@@ -353,7 +353,13 @@ def test_a_decks_size_a_builtin_layout_cannot_take_is_told_at_the_decks_line(tmp
     for text, says in (("layout: standee\nsize: [30, 15]", "cards.yaml:3:7: size: a 30×15 mm piece"),
                        ("layout: tuck-box\nbox: {cards: [5, 5], count: 1}", "cards.yaml:3:6: box: a tuck box whose net"),
                        # a named format is named as written (it said size: at the format: line)
-                       ("layout: card-poker\nformat: mini-american", "cards.yaml:3:9: format: a 41×63 mm piece")):
+                       ("layout: card-poker\nformat: mini-american", "cards.yaml:3:9: format: a 41×63 mm piece"),
+                       # trial43: a 12 mm cube stand-in's value at 8 pt, below the 9 pt the round token's
+                       # value shrinks to, was said at pnpgen's token-round.yaml
+                       ("layout: {extends: token-square, size: [12, 12], boxes: {value: {size: 8}}}",
+                        "cards.yaml:2:71: layout.boxes.value.size: box value: size 8 is below the min_size 9 the "
+                        "layout gives the box (the smallest its text shrinks to) (expected a size of 9 or more, or a "
+                        "min_size beside it: {size: 8, min_size: 8})")):
         deck.write_text(f"name: 立ち絵\n{text}\npieces:\n  - {{title: 題}}\n", encoding="utf-8")
         capsys.readouterr()
         assert run(root, "check", "--game", "test") == 2

@@ -154,3 +154,35 @@ def test_what_pictures_of_one_kind_share_is_written_once_per_build(monkeypatch):
             assert picture["/ColorSpace"] == "/DeviceRGB"
             assert Image.frombytes("RGB", (40, 30), picture.get_data()).getpixel((3, 3)) in {
                 (200, 30, 30), (30, 200, 30), (30, 30, 200), (90, 90, 90)}
+
+
+def test_furniture_written_once_a_document_names_its_glyphs_on_every_page_that_shows_it(monkeypatch):
+    """Issue 22 (a count edit's redrawn home sheets): each item of a page's furniture (a sheet's
+    title, scale bar, legend) is written once per document and page height, and still noted on
+    every page that shows it: a page whose only text is the one the page before wrote names the
+    font and shows the text, and the bytes are those of writing each item anew."""
+    from pypdf import PdfReader
+
+    from conftest import REPO
+    from pnpgen import fonts
+
+    font = fonts.locate("BIZUDPGothic-Regular", REPO / "fonts")  # (a font pnpgen comes with)
+    title, other = TextOp(5.0, 10.0, "カード 表 1/2", font, 8.0), TextOp(5.0, 20.0, "表 カード二", font, 8.0)
+    mark = TextOp(5.0, 30.0, "Helvetica text", "Helvetica", 6.0)
+    pages = [Page((100.0, 100.0), [title, mark]), Page((100.0, 100.0), [title]),
+             Page((100.0, 100.0), [other, title, mark]), Page((100.0, 80.0), [title])]
+    plan = PagePlan("furniture", pages)
+    furnished = []
+    furnish = writer._Writer.furnish
+    written = write_document(plan, {}, font)
+    monkeypatch.setattr(writer._Writer, "furnish", lambda self, op, content: furnished.append(op) or furnish(self, op, content))
+    assert write_document(plan, {}, font) == written
+    assert len(furnished) == 4  # title (twice: two page heights), mark, other: not 7
+    monkeypatch.setattr(writer._Writer, "furniture", lambda self, op, content: furnish(self, op, content))
+    assert write_document(plan, {}, font) == written  # the same bytes as each item written anew
+    reader = PdfReader(io.BytesIO(written))
+    for page, texts in zip(reader.pages, (["カード 表 1/2", "Helvetica text"], ["カード 表 1/2"],
+                                          ["表 カード二", "カード 表 1/2", "Helvetica text"], ["カード 表 1/2"])):
+        shown = page.extract_text()
+        assert all(text in shown for text in texts), shown
+        assert len(page["/Resources"]["/Font"]) == 1 + ("Helvetica text" in texts)

@@ -100,3 +100,14 @@ def test_the_winner_written_with_ichiban_in_kana_is_the_scoring():
     most = draft.replace("いちばん多い", "最多の")  # 最多 is the most as well
     quick = quick_reference(parse(most, "ja").rules, latin=False)
     assert [line.text for line in quick.scoring][0] == "得点が最多の人の勝ちです。"
+
+
+def test_a_scoring_sections_first_sentence_that_only_points_at_its_table_is_left_out():
+    """trial43: ■　得点計算 opens 「役と点数は以下のとおりです。」 over its table of 役: the quick reference
+    printed that sentence alone, its 以下 pointing at nothing on the page. The section's next sentence
+    stands for it."""
+    draft = ("■■　花札合わせ　草案３\n\n■　ゲームの進行\n１：札を出す\n　手札から出します。\n\n■　得点計算\n\n"
+             "　役と点数は以下のとおりです。\n\n　役　　　点数\n　五光　　１５点\n　四光　　１０点\n\n"
+             "　【雨札】を含む役は、点数が１点少なくなります。\n")
+    quick = quick_reference(parse(draft, "ja").rules, latin=False)
+    assert [line.text for line in quick.scoring] == ["【雨札】を含む役は、点数が１点少なくなります。"]

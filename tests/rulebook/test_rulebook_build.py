@@ -495,6 +495,21 @@ def test_memo_count_mismatch_in_eiketsuden():
     assert "３スート×１６＋モニュメント２０＝６８" in warnings[0]
 
 
+def test_a_bought_part_named_after_the_printed_deck_the_draft_lists_is_that_entry():
+    """The draft lists the printed deck (◇アリスカード（５３枚）) and game.yaml's sourced: the same cards
+    bought, 「アリスカード（スリーブ入り）」 53: the part was listed again under その他の内容物 as
+    「53枚（仮）」 (trial43: 得点キューブ and 得点キューブ（木製）). Of another count, it still is."""
+    game = make_game("alicematic-medallions")
+    game.sourced.append(Sourced("アリスカード（スリーブ入り）", 53))
+    _, doc = load_document(game)
+    rows, _, report = component_rows(doc, game, "draft.txt")
+    assert [r.name for r in rows] == ["アリスカード", "メダリオンカード"]
+    assert "components: sourced 「アリスカード（スリーブ入り）」 is the bought twin of 「アリスカード」" in report
+    game.sourced[-1].count = 20
+    rows, _, _ = component_rows(doc, game, "draft.txt")
+    assert [(r.name, r.unlisted, r.provisional) for r in rows][-1] == ("アリスカード（スリーブ入り）", True, True)
+
+
 def test_component_missing_from_the_data_is_warned():
     game = make_game("alicematic-medallions", decks=DECKS["alicematic-medallions"][:1])
     _, doc = load_document(game)

@@ -181,6 +181,34 @@ def test_component_heading_parser():
     assert (c.names, c.counts, c.count_text) == (["スコアトラック", "マーカー"], [], None)
 
 
+def test_components_section_titled_naiyoubutsu():
+    """■　内容物, the word most Japanese rulebooks print, is the components list as ■　コンポーネント is:
+    its ◇ entries are components (pictured, counted from the data), not ◆ sub-headings (trial43)."""
+    for title in ("内容物", "内容物一覧", "ゲームの内容物"):
+        d = parse(f"■■　花札合わせ　草案３\n\n■　{title}\n\n◇花札（４８枚）\n　１２か月×４枚の札です。\n\n"
+                  "■　準備\n\n◇札を配る\n　８枚ずつ配ります。\n")
+        assert [(c.name, c.counts) for c in d.components] == [("花札", [48])], title
+        assert [s.text for s in subheadings(d)] == ["札を配る"]
+
+
+def test_a_list_indented_as_its_text_is_a_list():
+    """「　・…」 and 「　①…②…」 lines, indented by the full-width space the draft's paragraphs take,
+    were set as paragraphs (their wrapped lines not hanging) and their nested 「　　・」 items as a
+    diagram (trial43). A run of two such items is a list, its deeper items nested; one line
+    opening with ① (「　①のエリアボードを…」) stays a paragraph, and so do ① and ③ out of order."""
+    def blocks(body: str):
+        d = parse("■■　テスト　草案１\n\n■　ゲームの進行\n\n" + body)
+        return [(type(b).__name__, getattr(b, "mark", None), getattr(b, "level", None)) for b in _walk(d.rules[0].children)]
+
+    assert blocks("　手札から出します。\n　・場札に同じ月の札があれば取ります。\n　　・２枚あれば１枚を選びます。\n"
+                  "　　・３枚あればすべて取ります。\n　・なければ場札に加えます。\n") == [
+        ("DraftParagraph", None, None), ("Bullet", "", 0), ("Bullet", "", 1), ("Bullet", "", 1), ("Bullet", "", 0)]
+    assert blocks("◎例：流れ\n　①Ａさんが出します。\n　②山札をめくります。\n") == [
+        ("Subheading", None, 2), ("Bullet", "①", 0), ("Bullet", "②", 0)]
+    assert blocks("　①のエリアボードを置きます。\n　手札を配ります。\n") == [("DraftParagraph", None, None)] * 2
+    assert blocks("　①Ａさんが出します。\n　③山札をめくります。\n") == [("DraftParagraph", None, None)] * 2
+
+
 def test_medallions_components():
     assert [(c.name, c.counts) for c in doc("alicematic-medallions").components] == [
         ("アリスカード", [53]), ("メダリオンカード", [7])]

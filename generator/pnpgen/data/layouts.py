@@ -496,6 +496,13 @@ def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | N
                         f"{need:g} of its {length_:g} mm {gaps}, leaving no room for the cells",
                         f"a {side} over {need:g} mm, a smaller spacing, or fewer {n}")
         if options.get("min_size", 0) > options.get("size", 1e9):
+            if "size" in given and "min_size" in given and _builtin(given["min_size"].doc) \
+                    and not _builtin(given["size"].doc):  # (said at the deck's size:, not at pnpgen's own file, trial43)
+                raise given["size"].error(
+                    f"box {name}: size {options['size']:g} is below the min_size {options['min_size']:g} the layout "
+                    f"gives the box (the smallest its text shrinks to)",
+                    f"a size of {options['min_size']:g} or more, or a min_size beside it: "
+                    f"{{size: {options['size']:g}, min_size: {options['size']:g}}}")
             raise given.get("min_size", given.get("size", next(iter(given.values())))).error(
                 "min_size is larger than size", "a min_size at most the size")
         boxes.append(LayoutBox(name, btype, tuple(options.items())))

@@ -70,7 +70,8 @@ class FaceCheck:
         syntax is one mistake of its file, however many faces it draws: said once). A face's
         conversion error names the face (``where``) in its message and no file: what it says
         past that name tells it apart, so two pictures refused for two reasons are both said."""
-        said = error.message.removeprefix(where) if where else ""
+        said = error.message.replace(where, "") if where else ""  # (a picture's error names it inside: m05.svg
+        # (image in deck 'fuda' piece 20 (…) front): every piece showing that picture is one mistake, trial43)
         key: tuple = (str(error.path), error.line, error.key, error.expected, said)
         glyph = error.glyph  # a character no font has, in many pieces' texts: one mistake (one font to
         if glyph:            # add), said once, the other pieces' lines listed

@@ -57,7 +57,7 @@ from pnpgen.impose.sheets import (
 )
 from pnpgen.impose.slots import slot_layout
 from pnpgen.impose.tiles import plan_tiles
-from pnpgen.memo import Memo, Pack, Stamps
+from pnpgen.memo import Memo, Pack, Stamps, pack_line
 from pnpgen.pdf.assemble import PdfFile, SourceChanged
 from pnpgen.pdf.patch import layout_of
 from pnpgen.pdf.raster import ImageStreams
@@ -469,7 +469,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     images = ImageStreams(cache.root / "images" if cache is not None else None, code(),
                           store_now=cache is not None and cache.marked(), stores=stores)
     known: dict[str, Art] = {}
-    packing: dict[str, Any] = {}  # each face this build shows, for the faces' pack: its line as read, or its JSON
+    packing: dict[str, Any] = {}  # each face this build shows, for the faces' pack: its line as read, made, or its JSON
     packed = Pack()  # the faces' pack as the last build left it
     # the first face of each deck and side, read for bare bleed (a background stopping at the trim is
     # the template's, so every face shows it): a cost per deck, not per card; pnpgen check reads every face
@@ -505,7 +505,11 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
             if converted.read is not None:  # rendered for its bleed by the worker that converted it
                 papers[k] = converted.read
             record = converted.record or ArtRecord.of(converted.art)  # (made by a worker, or here)
-            packing[k + face_keys[k]] = json.loads(record.text)  # (for the faces' pack)
+            # (the faces' pack's line: a worker's record's made around its text, not decoded and encoded
+            # again; one made here decoded: lines made here as the pictures are let go of held 30 MB more
+            # of the heap at 1,000 cards with --jobs 1)
+            packing[k + face_keys[k]] = pack_line(k + face_keys[k], record.text) if converted.record is not None \
+                else json.loads(record.text)
             for where, entry in cache.face_entries(k + face_keys[k], converted.art, record).items():
                 if not cache.store(where, entry):
                     cache_files[where] = entry  # written with the build's files (whose write says what is wrong)
@@ -544,11 +548,19 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     # lock say, leaves the child waiting for ever) and ends before anything else forks.
     beside = ThreadPoolExecutor(max_workers=1) if converts_in_workers(rendered.faces, known, options.jobs) else None
     planned: list[Future] = []
+    digested: dict[int, bytes] = {}  # each page's digest and each document's plan key, made there too
+    early_keys: dict[str, str] = {}
+
+    def imposed() -> GamePlan:
+        imposing = impose_game(rendered, options, on_paper, face_arts, impositions)
+        digested.update(imposing.digests)
+        early_keys.update(plan_keys_of(imposing.documents, face_keys, digested))
+        return imposing
+
     try:
         try:
             arts = convert_faces(rendered.faces, rendered.art_folder, jobs=options.jobs, known=known, settle=settle,
-                                 forked=(lambda: planned.append(beside.submit(impose_game, rendered, options, on_paper, face_arts,
-                                                                              impositions)))
+                                 forked=(lambda: planned.append(beside.submit(imposed)))
                                  if beside is not None else None,
                                  own=frozenset(cache.art_files) if cache is not None else frozenset(),
                                  read=partial(paper, bleed_mm=rendered.bleed_mm, font=game.fonts["gothic"])
@@ -568,7 +580,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     rendered.art_folder.let_go_of_bytes()  # (each face's pictures are in its art, or its stand-ins are)
     if cache is not None:
         cache.stores = None
-        if packing.keys() != packed.keys() or not all(isinstance(v, bytes) for v in packing.values()):
+        if packing.keys() != packed.keys() or any(v is not packed.lines.get(k) for k, v in packing.items()):
             cache_files.update([cache.pack_entry(faces_pack(slug, options), packing)])  # (else the pack as it is)
         packing.clear()  # (its text made: the faces' lines let go of before the documents are drawn)
         packed = Pack()
@@ -647,8 +659,9 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
             raise saved_again(e) from None
 
     for documents, faces, keys in drawn:
-        digests: dict[int, bytes] = dict(plan.digests)  # (those of pages kept from the last save)
-        plan_keys = plan_keys_of(documents, keys, digests)
+        digests: dict[int, bytes] = {**plan.digests, **digested}  # (those of pages kept from the last save)
+        plan_keys = early_keys if documents is plan.documents and keys is face_keys and early_keys \
+            else plan_keys_of(documents, keys, digests)
         remember_digests(impositions, digests)
         names = {k: k + v for k, v in keys.items()}
         kept: dict[str, PdfFile] = {}

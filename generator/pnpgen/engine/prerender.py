@@ -25,9 +25,12 @@ from pnpgen.faces.templates import Renderer
 
 MIN_FACES = 64  # fewer faces render faster than worker processes start
 # The build's own run is this much longer than a worker's: a worker starts later (forked, the game
-# pickled to it, its templates compiled: 1,000 cards, some 0.1 s of a 0.4 s run), and the build's
-# process would wait for it at the end of its own run (0.07-0.12 s measured at 50/50).
-OWN_SHARE = 1.25
+# pickled to it, its templates compiled), and the build's process replays the worker's faces after
+# its own run. 1.25 until the thirty-fourth session: the build's process then rendered 0.72-0.98
+# CPU-s against the worker's 0.54-0.77 (1,000 cards, ten builds: 0.19 more, median) and ended its
+# face stage alone while the worker idled; at 1.0, 0.63-0.73 against 0.59-0.69 (six: 0.03-0.08
+# more, about the worker's own start): docs/speed.md, editG.
+OWN_SHARE = 1.0
 
 
 @dataclass

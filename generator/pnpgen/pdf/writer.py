@@ -117,6 +117,9 @@ class _Writer:
         self.standard: dict[str, Ref] = {}
         self.layers: dict[str, Ref] = {}
         self.page_h = 0.0
+        # each item of furniture as written on a page this high, with the glyphs it shows (``furniture``)
+        self.form_names: dict[str, str] = {}  # each face's form as a page names it (``place``)
+        self.furnished: dict[tuple, tuple[str, tuple[tuple[str, dict[int, str]], ...], tuple[str, ...]]] = {}
         self.rec = Recorder() if faces.last is not None else None  # what the pages number (pdf/patch.py)
 
     def write(self, doc: PagePlan, last: tuple[str, Layout] | None = None) -> _Written | None:
@@ -474,7 +477,10 @@ class _Writer:
         """A face clipped to its outline (and page rectangle), placed as its form."""
         where = self.faces.once(("place", item.to_page, item.trim_mm, item.bleed_mm, item.clip, item.clip_rect,
                                  self.page_h), lambda: self.placing(item))
-        return f"{where} {Name(_form_name(item.face)).pdf().decode('latin-1')} Do Q"
+        named = self.form_names.get(item.face)
+        if named is None:
+            named = self.form_names[item.face] = Name(_form_name(item.face)).pdf().decode("latin-1")
+        return f"{where} {named} Do Q"
 
     def placing(self, item: PlaceFace) -> str:
         """What comes before a face's form is named: its clip and its matrix."""
@@ -525,7 +531,29 @@ class _Writer:
         return " ".join(ops)
 
     def furniture(self, op: TextOp | RectOp | LineOp, content: Content) -> str:
-        """Page furniture laid out in mm elsewhere: notes, tables, maps."""
+        """Page furniture laid out in mm elsewhere: notes, tables, maps. Each item written once
+        per document and page height (a sheet's title, its scale bar and its legend are the same
+        on every sheet of a deck), its glyphs noted in ``content`` as ``show_text`` notes them."""
+        key = (op, self.page_h)
+        found = self.furnished.get(key)
+        if found is None:
+            own = Content()
+            text = self.furnish(op, own)
+            found = self.furnished[key] = (text, tuple(own.glyphs.items()),
+                                           tuple(sorted(own.standard_fonts)))
+        text, glyphs, standard = found
+        for font, pairs in glyphs:
+            gids = content.glyphs.setdefault(font, {})
+            if gids:
+                for g, c in pairs.items():
+                    gids.setdefault(g, c)
+            else:  # (the page's first text in the font: its glyphs as they came)
+                gids.update(pairs)
+        content.standard_fonts.update(standard)
+        return text
+
+    def furnish(self, op: TextOp | RectOp | LineOp, content: Content) -> str:
+        """One item of furniture written out (``furniture``)."""
         ops = ["q"]
         if isinstance(op, TextOp):
             fonts.ensure(op.font)  # parsed on first use

@@ -237,6 +237,13 @@ def component_rows(doc: Document, game: Game, draft_path: Path | str, aliases: d
             host.stand_in = d
             used.add(id(d))
             report.append(f"components: deck {d.deck_id} is a printed stand-in for 「{host.name}」")
+    for d in items:  # the other way round: the draft names the printed deck, the part bought is its wooden twin
+        if id(d) in used or d.ref != "sourced":
+            continue
+        host = _bought_for(d, rows)
+        if host:
+            used.add(id(d))
+            report.append(f"components: sourced 「{d.name}」 is the bought twin of 「{host.name}」")
     rest = [d for d in items if id(d) not in used and not d.packaging  # (a deck's box is not a game piece,
             and not (d.deck_id is not None and d.count == 0)]  # nor a deck that prints nothing: a figure's picture)
     for d in rest:  # only in the data: the draft gives no count
@@ -252,6 +259,18 @@ def _stands_in(deck: DataItem, rows: list[ComponentRow]) -> ComponentRow | None:
         items = row.items
         if items and row.stand_in is None and all(d.ref == "sourced" for d in items) \
                 and all(base(d.name).startswith(norm(deck.name)) for d in items) and row.count == deck.count:
+            return row
+    return None
+
+
+def _bought_for(part: DataItem, rows: list[ComponentRow]) -> ComponentRow | None:
+    """The draft's entry of the printed deck a sourced part is the bought form of: the deck's name
+    begins the part's and their counts agree (◇得点キューブ（４０個）, the deck 得点キューブ, the part
+    得点キューブ（木製） 40 — listed again under その他の内容物 as 「40個（仮）」, trial43)."""
+    for row in rows:
+        decks = row.items
+        if decks and all(d.deck_id is not None for d in decks) and row.count == part.count \
+                and any(base(part.name).startswith(norm(d.name)) for d in decks):
             return row
     return None
 

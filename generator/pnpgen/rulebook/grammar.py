@@ -370,6 +370,9 @@ def _variants(lines: list[tuple[int, str, list[Word]]], names: tuple[str, ...] =
 
 
 _KANJI = re.compile(r"[\u4e00-\u9fff々]+")
+# a reading in parentheses after its kanji, 月見酒（つきみざけ）, as the book prints the draft's ruby
+# ({月見酒|つきみざけ}): the word's own reading, no second spelling of it (つきみ beside 月見, trial43)
+_GLOSS = re.compile(r"(?<=[\u4e00-\u9fff々〆ヶ】])（[\u3041-\u3096\u30a1-\u30faー]+）")
 _HIRAGANA = re.compile(r"[\u3041-\u3096]")
 
 
@@ -474,7 +477,8 @@ def _analysed_slips(lines: tuple[tuple[int, str], ...], rules: frozenset[int],
         out += _choon(n, line)
         out += _leaders(n, line)
         if n in rules:
-            analysed.append((n, line, ws))
+            glosses = [m.span() for m in _GLOSS.finditer(line)]
+            analysed.append((n, line, [w for w in ws if not any(a <= w.start < b for a, b in glosses)]))
             out += _no_stop(n, line)
     out += _style([(n, line) for n, line, _ in analysed])
     out += _widths([(n, line) for n, line, _ in analysed])

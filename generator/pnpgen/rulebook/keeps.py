@@ -78,6 +78,21 @@ def two_lines_under_headings(story: list[Flowable], width: float) -> None:
             below.keepWithNext = 1
 
 
+def headings_with_their_figures(story: list[Flowable]) -> None:
+    """A heading right above a figure (a section or step holding only a picture) goes into the
+    figure's group, which moves to the next page whole: ReportLab's ``keepWithNext`` keeps a
+    heading with no group (a KeepTogether is no flowable it may bundle), so such a heading stood
+    alone at a page's foot, its figure on the next page (trial43's 「■　月めぐりの図」; JLREQ, W3C, on headings:
+    a heading is never the last line of a page). Walked from the end, a chain of headings (a
+    section's over its first step's) goes in whole."""
+    for i in range(len(story) - 2, -1, -1):
+        above, below = story[i], story[i + 1]
+        if type(below) is GridKeep and above.getKeepWithNext() and not isinstance(above, GridKeep):
+            above.keepWithNext = False
+            below._content.insert(0, above)
+            del story[i]
+
+
 class EntryKeep(GridKeep):
     """A component's entry, kept on one page when it fits. When it does not, its heading and
     pictures (the first ``whole`` flowables) stay together and the description runs on to the

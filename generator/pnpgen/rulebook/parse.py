@@ -108,6 +108,38 @@ def _has_inner_space(s: str) -> bool:
     return bool(re.search(r"[ 　]", s.strip(" 　")))
 
 
+def indented_lists(lines: list[str]) -> dict[int, int]:
+    """Lists written indented as the text around them is (「　・場札に…」, 「　①Ａさんが…」 under a
+    paragraph that is indented so): the lines of each run of indented items whose outermost indent
+    holds two items or more — all ・, or circled numbers in order (①, ②) — by index, with that
+    indent in full-width spaces (their level 0; an item indented deeper is nested), unless the run
+    is nested under an unindented list's item above it. One such line
+    alone, 「　①のエリアボードを…」, stays a paragraph (trial43: such a list was set as paragraphs,
+    its nested items as a diagram)."""
+    def indent(s: str) -> int:
+        return len(s) - len(s.lstrip("　"))
+
+    out: dict[int, int] = {}
+    i, n = 0, len(lines)
+    while i < n:
+        j = i
+        while j < n and lines[j].startswith("　") and _opens_item(lines[j].lstrip("　")):
+            j += 1
+        if j == i:
+            i += 1
+            continue
+        if i and _opens_item(lines[i - 1].lstrip(" ")):  # under an unindented list's item: nested in it
+            i = j
+            continue
+        base = min(indent(lines[k]) for k in range(i, j))
+        heads = [lines[k].lstrip("　")[:1] for k in range(i, j) if indent(lines[k]) == base]
+        circled = [ord(h) - ord("①") for h in heads if "①" <= h <= "⑳"]
+        if len(heads) >= 2 and (all(h == "・" for h in heads) or circled == list(range(circled[0], circled[0] + len(heads)))):
+            out.update({k: base for k in range(i, j)})
+        i = j
+    return out
+
+
 def find_preformatted(lines: list[str]) -> list[tuple[int, int]]:
     """Runs of layout lines as half-open [start, end) ranges; one blank line may sit inside a run.
 
@@ -117,7 +149,9 @@ def find_preformatted(lines: list[str]) -> list[tuple[int, int]]:
     """
     layout = [_is_layout_line(s) for s in lines]
     n = len(lines)
-    item = [_opens_item(s.lstrip(" ")) for s in lines]  # a list's item: unindented, or nested in one
+    indented = indented_lists(lines)
+    item = [_opens_item(s.lstrip(" ")) or i in indented for i, s in enumerate(lines)]  # a list's item: unindented,
+    # or nested in one, or of a list indented as its text is
     for i in range(1, n):  # an item indented under a list's item is nested in it, however deep: no diagram
         if item[i - 1] and _opens_item(lines[i].lstrip(" 　")):
             item[i], layout[i] = True, False
@@ -202,6 +236,7 @@ def parse(text: str, lang: str = "ja") -> Document:
         return parse_latin(text)
     lines = text.split("\n")
     pre = {start: end for start, end in find_preformatted(lines)}
+    indented = indented_lists(lines)
 
     title, parts, label, number = "", [], "", None
     sections: list[Section] = []
@@ -285,12 +320,14 @@ def parse(text: str, lang: str = "ja") -> Document:
         item = s.lstrip(" 　")
         above = out.last if isinstance(out.last, Bullet) and not gap else None  # (a list's item right above)
         mark = _list_mark(item) if item[:1] != "・" else None
-        if (item[:1] == "・" or mark) and (s == item or above):
+        base = indented.get(i - 1)  # (i: the next line's index already)
+        if (item[:1] == "・" or mark) and (s == item or above or base is not None):
             # ・ and a) （１） ① items; an indented one under a list's item is nested in it, a level a
             # full-width space of indent, one deeper than the item above at most (an indented
-            # line that opens no list, 「　①のエリアボードを…」, is a paragraph)
-            depth = len(s) - len(s.lstrip("　"))
-            level = min(max(depth, 1), above.level + 1, LIST_LEVELS) if above and s != item else 0
+            # line that opens no list, 「　①のエリアボードを…」, is a paragraph); a list indented as
+            # its text is (``indented_lists``) counts its indent from its own
+            depth = len(s) - len(s.lstrip("　")) - (base or 0)
+            level = min(max(depth, 1), above.level + 1, LIST_LEVELS) if above and depth > 0 else 0
             out.add(Bullet(item[mark.end():].strip() if mark else item[1:].strip(), gap, lineno,
                            mark.group(1) if mark else "", level))
         elif head in "◇◎〇○":

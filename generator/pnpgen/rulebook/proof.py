@@ -48,7 +48,7 @@ from pnpgen.rulebook.flowables import terms
 from pnpgen.rulebook.grammar import Slip
 from pnpgen.rulebook.parse import is_changelog_mark
 from pnpgen.rulebook.styles import BODY_SIZE, MARGIN_INNER, MARGIN_OUTER
-from pnpgen.rulebook.tables import COLUMN_GAP, askew_rows
+from pnpgen.rulebook.tables import COLUMN_GAP, ROW_CELLS, askew_rows, cells, column_starts
 from pnpgen.rulebook.tree import Document, Preformatted, Section, Step, Subheading
 from pnpgen.safetext import written_in_cjk
 from pnpgen.terms import is_latin
@@ -101,7 +101,7 @@ def _end(sections: list[Section], s: Section) -> int:
 
 def near_duplicates(doc: Document, text: str, draft_path: Path | str, lang: str,
                     names: Collection[str] = ()) -> list[Finding]:
-    """Terms in 【】 and runs of three or more kanji that differ in one character, at least one
+    """Terms in 【】 of three or more characters and runs of three or more kanji that differ in one character, at least one
     of them in the rules (the other may be in the designer's notes or change log); never two
     words set side by side on one line (「左内地」「右内地」 contrast on purpose), nor two of
     ``names`` (the decks and components: 師団駒 and 軍団駒 are two pieces, not one spelt twice).
@@ -131,8 +131,8 @@ def near_duplicates(doc: Document, text: str, draft_path: Path | str, lang: str,
     pairs = []
     for i, a in enumerate(words):
         for b in words[i + 1:]:
-            if not _one_apart(a, b) or (kinds[a] == "【】") != (kinds[b] == "【】"):
-                continue
+            if not _one_apart(a, b) or (kinds[a] == "【】") != (kinds[b] == "【】") or len(a) < 3:
+                continue  # two characters one apart are two words: 【山札】 【場札】 【手札】 (trial43)
             if kinds[a] != "【】" and a[-1] != b[-1] and a[:-1] == b[:-1]:
                 continue  # 一番上 / 一番多(い): a verb stem or another word after a shared prefix
             if set(seen[a]) & set(seen[b]) or not rules & set(seen[a] + seen[b]) or {a, b} <= named:
@@ -280,7 +280,7 @@ def _heading_of(doc: Document) -> Callable[[int], str]:
 
 def disagreeing_numbers(doc: Document, text: str, draft_path: Path | str, lang: str) -> list[Finding]:
     """The same rule stated twice with another number: two sentences of the rules that read
-    alike once their numbers are masked (examples, 「例えば…」, left out), with the change-log
+    alike once their numbers are masked (examples, 「例えば…」, and two rows of one table left out), with the change-log
     lines that mention both numbers (never two ◇ entries of the components list, whose counts
     are the data's to check: 資源トークン（小）（４０個） and 資源トークン（大）（１６個）). Two such
     sentences under headings of their own and no
@@ -288,6 +288,9 @@ def disagreeing_numbers(doc: Document, text: str, draft_path: Path | str, lang: 
     differ (〇決算 scores 「２ＶＰ」 a set, 〇最終決算 「１ＶＰ」)."""
     heading = _heading_of(doc)
     entries = {c.line for c in doc.components}  # ◇ entries: their counts are checked against the data
+    # the rows of one table or diagram: each row states its own numbers (a scoring table's 五光 １５点
+    # 光の札５枚 over 四光 １０点 光の札４枚 is no rule stated twice, trial43)
+    table_of = {t.line + k: id(t) for s in doc.rules for t in _tables(s) for k in range(len(t.lines))}
     found: list[tuple[str, int, str]] = []  # (sentence, line, masked)
     for n, line in _rules_lines(doc, text):
         if n in entries:
@@ -300,7 +303,7 @@ def disagreeing_numbers(doc: Document, text: str, draft_path: Path | str, lang: 
     out, done = [], set()
     for i, (a, na, ma) in enumerate(found):
         for b, nb, mb in found[i + 1:]:
-            if a == b or (a, b) in done or not _alike(ma, mb):
+            if a == b or (a, b) in done or not _alike(ma, mb) or table_of.get(na, 0) == table_of.get(nb, 1):
                 continue
             nums_a = [m.group(0) for m in _NUMBER.finditer(a)]
             nums_b = [m.group(0) for m in _NUMBER.finditer(b)]
@@ -707,6 +710,26 @@ def askew_tables(doc: Document, draft_path: Path | str, lang: str) -> list[Findi
     return out
 
 
+def long_table_rows(doc: Document, text: str, draft_path: Path | str, lang: str) -> list[Finding]:
+    """A row beside an aligned table, its columns where the table's start, but longer than a table's
+    row holds: the book sets it as a paragraph, splitting its table there (trial43's 役 table, its
+    last row 「カス…カス札１０枚（以降１枚ごとに＋１点）」 printed under it as text, without a word)."""
+    rows = {t.line + k: row for s in doc.rules for t in _tables(s) for k, row in enumerate(t.lines)}
+    lines = dict(_rules_lines(doc, text))
+    out = []
+    for n, line in lines.items():
+        if n in rows or not line.strip():
+            continue
+        body = line.lstrip(" 　")
+        width = sum(cells(ch) for ch in body)
+        if width > ROW_CELLS and any(n + d in rows and column_starts(line) & column_starts(rows[n + d]) for d in (-1, 1)):
+            row = COLUMN_GAP.split(body)[0]
+            said = dict(row=row, width=(width + 1) // 2, most=ROW_CELLS // 2, line=n, path=draft_path)
+            out.append(Finding(msg("proof.kind.table", lang), msg("proof.table.long_book", lang, **said),
+                               msg("proof.table.long_file", lang, **said), (row,)))
+    return out
+
+
 def step_numbers(doc: Document, draft_path: Path | str, lang: str) -> list[Finding]:
     """Steps numbered 1, 1, 2 (a heading number repeated or skipped): the book prints them so."""
     out = []
@@ -735,6 +758,7 @@ def proof(doc: Document, text: str, game: Game, rows: list[ComponentRow], draft_
              + placeholders(game, lang, _provisional_names(rows)) + provisional_counts(rows, lang) + card_terms(game, text, lang, draft_lang)
              + card_names(game, rows, lang) + figure_references(doc, text, draft_path, lang, figures)
              + step_numbers(doc, draft_path, lang) + askew_tables(doc, draft_path, lang)
+             + long_table_rows(doc, text, draft_path, lang)
              + unbreakable_runs(text, draft_path, lang, draft_lang)
              + slips(doc, text, draft_path, lang, latin=is_latin(draft_lang), names=names))
     return [f for f in found if not set(f.subject) & set(ignore)]

@@ -185,7 +185,8 @@ def quick_reference(rules: list[Section], latin: bool) -> QuickReference:
                 tie = previous_scored and bool(_TIE.search(sentence))
                 if won or tie:
                     scoring.append(Line(sentence, anchor, block))
-                elif _SCORING_TITLE.search(s.title) and not ends and not scoring_from(s, scoring):
+                elif _SCORING_TITLE.search(s.title) and not ends and not scoring_from(s, scoring) \
+                        and not _ANNOUNCES.search(sentence):  # (「役と点数は以下のとおりです。」 points at a table the page has not)
                     scoring.append(Line(sentence, anchor, block))  # the first sentence of ■　得点計算
                     won = bool(_WIN.search(sentence))  # (「…そのプレイヤーが勝利します」: its tie-break follows)
                 previous_scored = won or tie

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from pnpgen.data.textfile import MAX_DRAFT_BYTES, decode
 from pnpgen.errors import InputError
+from pnpgen.rulebook.tables import cells
 from pnpgen.safetext import written_in_cjk
 from pnpgen.terms import is_latin
 
@@ -88,18 +89,41 @@ _RUBY = re.compile(r"[｜|]([^｜|《》\n]+)《([^《》\n]+)》(?!》)"
                    r"|(【[^【】《》\n]+】)《([\u3041-\u309f\u30a1-\u30ffー]+)》(?!》)")
 
 
+# a column gap of an aligned table after a ruby: two or more spaces, then the next column
+_GAP_AFTER = re.compile(r"[ 　]{2,}(?=[^ 　\n])")
+
+
 def ruby_in_parentheses(text: str) -> tuple[str, int, str]:
     """``text`` with each ruby reading set in parentheses after its word, 鏡（かがみ）, as a book
     without ruby prints one (the rulebook sets no ruby: a reading above the line would break its
-    line grid); how many, and the first as written."""
+    line grid); how many, and the first as written. A ruby followed by an aligned table's column
+    gap keeps the next column where the draft put it: the gap takes up what the parentheses take
+    more or less than the marks (``｜五光《ごこう》`` is a cell wider than 五光（ごこう）, ``{五光|ごこう}`` one
+    narrower), so a table aligned as written stays one table (trial43's 役 table broke into pieces)."""
     found: list[str] = []
-
-    def one(m: re.Match) -> str:
+    out: list[str] = []
+    at = 0
+    for m in _RUBY.finditer(text):
+        if m.start() < at:  # (inside the gap rewritten after the previous ruby)
+            continue
         found.append(m.group())
         base, reading = next((m.group(k), m.group(k + 1)) for k in (1, 3, 5, 7) if m.group(k))
-        return f"{base}（{reading}）"
+        shown = f"{base}（{reading}）"
+        out += [text[at:m.start()], shown]
+        at = m.end()
+        gap = _GAP_AFTER.match(text, at)
+        if gap:
+            out.append(_gap_of(sum(map(cells, gap.group())) + sum(map(cells, m.group())) - sum(map(cells, shown))))
+            at = gap.end()
+    out.append(text[at:])
+    return "".join(out), len(found), found[0] if found else ""
 
-    return _RUBY.sub(one, text), len(found), found[0] if found else ""
+
+def _gap_of(width: int) -> str:
+    """Spaces ``width`` half-width cells wide, two of them at least (a column gap): full-width ones and a
+    half-width one for an odd cell."""
+    width = max(width, 2)
+    return " " * width if width < 4 else "　" * (width // 2) + " " * (width % 2)
 
 
 def is_flattened(text: str) -> bool:

@@ -43,6 +43,7 @@ from pnpgen.rulebook.keeps import (
     EntryKeep,
     EntryRun,
     Indent,
+    headings_with_their_figures,
     lead_ins_with_their_lists,
     lists_kept_together,
     two_lines_under_headings,
@@ -645,6 +646,7 @@ class StoryBuilder:
         lead_ins_with_their_lists(out)
         lists_kept_together(out)
         two_lines_under_headings(out, TEXT_W)
+        headings_with_their_figures(out)
         return out
 
     def _has_appendix(self) -> bool:

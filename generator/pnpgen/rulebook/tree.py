@@ -153,7 +153,7 @@ class Section:
 
     @property
     def is_components(self) -> bool:
-        return self.kind == "rules" and ("コンポーネント" in self.title or bool(COMPONENTS_EN.search(self.title)))
+        return self.kind == "rules" and bool(COMPONENTS_JA.search(self.title) or COMPONENTS_EN.search(self.title))
 
     @property
     def is_quick_reference(self) -> bool:
@@ -228,6 +228,9 @@ def walk(blocks: list) -> Iterator[Block]:
 
 # ---------------------------------------------------------------- helpers
 
+# ■　コンポーネント, and the word most Japanese rulebooks print for the list, ■　内容物 (内容物一覧, ゲームの内容物;
+# 同梱物, the box's contents)
+COMPONENTS_JA = re.compile(r"コンポーネント|内容物|同梱物")
 COMPONENTS_EN = re.compile(r"component|^contents\b|in the box", re.I)
 # a section that is the draft's own summary of the rules: 早見表, クイックリファレンス, Quick reference
 QUICK_REFERENCE = re.compile(r"早見表|クイックリファレンス|クイック・リファレンス|quick[- ]?reference|at a glance", re.I)
