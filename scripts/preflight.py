@@ -92,6 +92,19 @@ class Shop:
     formats: dict[str, dict] = field(default_factory=dict)
 
 
+class BadInput(Exception):
+    """A folder, option or preset the preflight cannot read: one line, exit status 2."""
+
+
+def length(text: str) -> str:
+    """A command line's length, checked as it is read (argparse says a wrong one in one line)."""
+    try:
+        length_pt(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a length (expected e.g. 0.1mm, 0.25pt or 0.125in)") from None
+    return text
+
+
 def length_pt(value: object, default_unit: str = "pt") -> float:
     """'0.1mm', '0.25pt', '0.125in', 3 (in default_unit) → points."""
     text = str(value).strip()
@@ -119,20 +132,39 @@ def load_shop(folder: Path, args: argparse.Namespace) -> Shop:
     spec: dict = {}
     # the game's preset, then the workspace's, then pnpgen's
     candidates = [*own_presets(folder.resolve(), name), PRESETS / f"{name}.yaml"]
+    shop = Shop(name=name)
     for candidate in candidates:
         if candidate.is_file():
-            spec = yaml.safe_load(candidate.read_text(encoding="utf-8")) or {}
+            try:
+                spec = yaml.safe_load(candidate.read_text(encoding="utf-8")) or {}
+                if not isinstance(spec, dict):
+                    raise ValueError("the preset is not a mapping of settings")
+                for key, expected in (("ink_limit", "a number of %, e.g. 300"), ("min_line", "a length, e.g. 0.25pt"),
+                                      ("dpi", "a number, e.g. 300"), ("page_multiple", "a whole number, e.g. 2"),
+                                      ("formats", "a mapping of formats")):
+                    value = spec.get(key)
+                    try:
+                        if key == "ink_limit":
+                            shop.ink_limit = float(spec.get(key, 300))
+                        elif key == "min_line" and value:
+                            shop.min_line_pt = length_pt(value)
+                        elif key == "dpi":
+                            shop.min_ppi = float(spec.get(key, 300))
+                        elif key == "page_multiple":
+                            shop.page_multiple = int(spec.get(key, 1))
+                        elif key == "formats":
+                            shop.formats = dict(value or {})
+                    except (ValueError, TypeError):
+                        raise BadInput(f"{candidate}: {key}: {value!r} is not read (expected {expected})") from None
+            except (yaml.YAMLError, ValueError, UnicodeDecodeError) as e:  # (the game's own preset)
+                mark = getattr(e, "problem_mark", None)
+                at = f"{candidate}:{mark.line + 1}" if mark is not None else str(candidate)
+                said = getattr(e, "problem", None) or str(e)
+                raise BadInput(f"{at}: {said} (expected the preset as pnpgen exports read it: docs/exports.md)") from None
             break
-    shop = Shop(name=name)
-    shop.ink_limit = float(spec.get("ink_limit", 300))
-    if spec.get("min_line"):
-        shop.min_line_pt = length_pt(spec["min_line"])
-    shop.min_ppi = float(spec.get("dpi", 300))
-    shop.page_multiple = int(spec.get("page_multiple", 1))
     shop.page_order = str(spec.get("page_order", "front-back"))
     shop.files = str(spec.get("files", "png-faces"))
     shop.colour = str(spec.get("colour", "rgb"))
-    shop.formats = dict(spec.get("formats") or {})
     if args.ink_limit is not None:
         shop.ink_limit = args.ink_limit
     if args.min_line is not None:
@@ -678,10 +710,17 @@ def preflight(folder: Path, args: argparse.Namespace, work: Path) -> tuple[Shop,
     reports: list[dict] = []
     pngs = Path(args.pages_png) if args.pages_png else None
     for path in sorted(folder.rglob("*")):
-        if path.suffix == ".pdf":
-            reports.append(check_pdf(path, folder, shop, found, work))
-        elif path.suffix == ".png":
-            reports.append(check_png(path, folder, shop, found))
+        if path.suffix not in (".pdf", ".png"):
+            continue
+        try:
+            reports.append(check_pdf(path, folder, shop, found, work) if path.suffix == ".pdf"
+                           else check_png(path, folder, shop, found))
+        except (pikepdf.PdfError, OSError, Image.DecompressionBombError, subprocess.CalledProcessError) as e:
+            # a damaged or cut-short file (a copy stopped, a download cut): what a shop turns away first
+            name = str(path.relative_to(folder.parent))
+            found.append(Finding(name, 0, "file", "error", f"not a readable {path.suffix[1:].upper()}: "
+                                 f"{str(e).removeprefix(f'{path}: ')}"))
+            reports.append({"file": name, "readable": False})
     if pngs is not None:
         for f in found:
             if f.page:
@@ -693,9 +732,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("folders", nargs="+", type=Path, help="export folders: build/<game>/<preset>")
     ap.add_argument("--ink-limit", type=float, help="total ink in %% (default: the preset's ink_limit)")
-    ap.add_argument("--min-line", help="thinnest line, e.g. 0.1mm or 0.25pt (default: the preset's min_line, else 0.25pt)")
+    ap.add_argument("--min-line", type=length, help="thinnest line, e.g. 0.1mm or 0.25pt (default: the preset's min_line, else 0.25pt)")
     ap.add_argument("--min-ppi", type=float, help="lowest effective resolution (default: the preset's dpi)")
-    ap.add_argument("--min-text", help="smallest text, e.g. 6pt (default 6pt)")
+    ap.add_argument("--min-text", type=length, help="smallest text, e.g. 6pt (default 6pt)")
     ap.add_argument("--pages-png", help="write each page with an ink or bleed finding here as a PNG (60 dpi)")
     ap.add_argument("--json", help="write the findings and each file's figures here")
     args = ap.parse_args(argv)
@@ -710,7 +749,11 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"preflight: {folder}: not a folder (expected an export folder, build/<game>/<preset>)",
                       file=sys.stderr)
                 return 2
-            shop, found, reports = preflight(folder, args, Path(tmp))
+            try:
+                shop, found, reports = preflight(folder, args, Path(tmp))
+            except BadInput as e:
+                print(f"preflight: {e}", file=sys.stderr)
+                return 2
             print(f"{folder}: {shop.name}, ink ≤ {shop.ink_limit:g} %, lines ≥ {shop.min_line_pt:.3f} pt, "
                   f"pictures ≥ {shop.min_ppi:g} ppi, text ≥ {shop.min_text_pt:g} pt")
             for r in reports:

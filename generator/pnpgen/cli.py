@@ -542,6 +542,12 @@ def _leave(code: int) -> None:
     sys.exit(code)
 
 
+# a --jobs worker process (a document's, a game's, the rulebook's) killed while the build waited for it
+WORKER_KILLED = ("a worker process of this command ended abruptly (killed, or by the system short of memory): "
+                 "nothing of it was written, the last good output is as it was (expected the command run again; "
+                 "with --jobs 1 it starts no workers and needs less memory)")
+
+
 def main(argv: list[str] | None = None, own_process: bool = False) -> int:
     """``own_process``: the command is the whole process (``console``), not one call of a program
     that goes on after it (a test, a script): what only a process's own start-up may do (the
@@ -600,6 +606,12 @@ def main(argv: list[str] | None = None, own_process: bool = False) -> int:
         except InputError as e:
             text = str(e)
             print(f"pnpgen: error: {shown(ws.shown(text) if ws is not None else text)}", file=sys.stderr)
+            return 2
+        except Exception as e:  # a BrokenProcessPool (a traceback; the transaction kept the last good output)
+            futures = sys.modules.get("concurrent.futures")  # (imported by a command that started workers)
+            if futures is None or not isinstance(e, futures.BrokenExecutor):
+                raise
+            print(f"pnpgen: error: {WORKER_KILLED}", file=sys.stderr)
             return 2
     except InputError as e:  # -C: no such folder
         print(f"pnpgen: error: {shown(str(e))}", file=sys.stderr)

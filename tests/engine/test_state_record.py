@@ -21,7 +21,8 @@ def _state() -> GameState:
 def test_the_record_is_laid_out_as_json_writes_it_and_read_without_writing_it_again():
     state = _state()
     body = {"format": FORMAT, "pnpgen": code(), "inputs": state.inputs, "documents": state.documents,
-            "files": state.files, "report": state.report, "uses": state.uses, "warnings": state.warnings}
+            "files": state.files, "report": state.report, "uses": state.uses, "warnings": state.warnings,
+            "game": state.game}
     text = json.dumps(body, ensure_ascii=False, sort_keys=True).encode()
     record = json.dumps({"check": seal(text), "body": body}, ensure_ascii=False, sort_keys=True).encode()
     assert state.to_json() == record  # an earlier pnpgen's records read alike, and this one's are the same bytes

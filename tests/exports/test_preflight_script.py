@@ -125,3 +125,32 @@ def test_preflight_takes_the_games_own_preset_for_a_lang_export_too(tmp_path):
     # the workspace's presets/ too, before pnpgen's own doujin (300 %)
     assert script.load_shop(ws / "build" / "kingdom" / "en" / "doujin", args).ink_limit == 280
     assert script.load_shop(tmp_path / "elsewhere" / "doujin", args).ink_limit == 300  # no workspace: the shipped one
+
+
+def test_preflight_says_a_damaged_file_a_wrong_length_and_a_wrong_preset_in_one_line(tmp_path, capsys):
+    """A PDF cut short (a copy stopped) or not a PDF at all is one error finding of its own, the
+    other files still checked (a traceback stopped the run, exit 1 as for a finding); a length
+    option or a game preset's figure it cannot read is one line and exit status 2."""
+    preflight = _script()
+    folder = tmp_path / "ws" / "build" / "g" / "doujin"
+    _write(folder, [(b"", False), (b"", False)])
+    whole = (folder / "cards.pdf").read_bytes()
+    (folder / "cut.pdf").write_bytes(whole[: len(whole) // 3])
+    (folder / "notes.pdf").write_bytes(b"hello\n")
+    assert preflight.main([str(folder)]) == 1
+    out = capsys.readouterr().out
+    assert "error: doujin/notes.pdf: file: not a readable PDF: " in out
+    assert "doujin/cards.pdf: pages 2" in out and "Traceback" not in out
+    for option in ("--min-line", "--min-text"):
+        with pytest.raises(SystemExit) as e:
+            preflight.main([str(folder), option, "3furlongs"])
+        assert e.value.code == 2
+        assert "'3furlongs' is not a length (expected e.g. 0.1mm, 0.25pt or 0.125in)" in capsys.readouterr().err
+    presets = tmp_path / "ws" / "data" / "g" / "presets"
+    presets.mkdir(parents=True)
+    for text, said in (("ink_limit: 250\ndpi: [3]\n", "doujin.yaml: dpi: [3] is not read (expected a number, e.g. 300)"),
+                       ("ink_limit: [\n", "doujin.yaml:2: expected the node content")):
+        (presets / "doujin.yaml").write_text(text, encoding="utf-8")
+        assert preflight.main([str(folder)]) == 2
+        err = capsys.readouterr().err
+        assert said in err and err.count("\n") == 1, err

@@ -455,3 +455,34 @@ def test_a_copy_drawn_its_own_way_links_its_own_svg(tmp_path):
         texts = ["".join(ET.fromstring(client.get(f["svg"]["front"]).text).itertext()) for f in faces]
         assert "本文奇" in texts[0] and "本文偶" in texts[1] and "本文奇" in texts[2]
         assert "B依頼" in "".join(ET.fromstring(client.get(faces[1]["svg"]["back"]).text).itertext())
+
+
+def test_a_faces_svg_showing_one_picture_too_many_times_is_one_error_not_gigabytes(tmp_path, monkeypatch):
+    """The SVG link writes a picture's bytes every time the face shows it (a 4 MB picture on a
+    track's 100 spaces made 577 MB of SVG and took 2.3 GB): past MAX_ART_BYTES of pictures, the
+    most a build reads of one, the link answers one line naming the piece's line and what to do
+    instead, before it holds more; a face under it still gets its SVG, each picture encoded once."""
+    from starlette.testclient import TestClient
+
+    from pnpgen.data import art as artlinks
+
+    front = PICTURE_FRONT.replace("{{ image(piece.art, 5, 20, w - 10, 40) }}",
+                                  "{% for i in range(piece.times) %}{{ image(piece.art, 5, 20, w - 10, 40) }}{% endfor %}")
+    ws = make_workspace(tmp_path / "ws", deck=PICTURE_DECK_YAML.replace("art: image}", "art: image, times: number}")
+                        + "  - {name: 一枚, art: dragon.png, times: 3}\n  - {name: 百枚, art: dragon.png, times: 100}\n",
+                        front=front)
+    (ws / "data" / "test" / "art").mkdir()
+    Image.new("RGB", (60, 40), (30, 90, 200)).save(ws / "data" / "test" / "art" / "dragon.png")
+    size = (ws / "data" / "test" / "art" / "dragon.png").stat().st_size
+    monkeypatch.setattr(artlinks, "MAX_ART_BYTES", size * 10)
+    preview = Preview(Workspace(ws), "test", ws / "build")
+    preview.rebuild()
+    assert preview.state.error == ""
+    with TestClient(make_app(preview, "テストゲーム", watch=False), base_url="http://127.0.0.1:8765") as client:
+        faces = client.get("/state.json").json()["decks"][0]["faces"]
+        few = client.get(faces[0]["svg"]["front"])
+        assert few.status_code == 200 and few.text.count("data:image/png;base64,") == 3
+        many = client.get(faces[1]["svg"]["front"])
+        assert many.status_code == 413 and many.headers["content-type"].startswith("text/plain")
+        assert many.text.startswith(f"{ws}/data/test/decks/cards.yaml:8:5: the face's SVG would hold ")
+        assert "dragon.png" in many.text and "check --svg" in many.text and len(many.content) < 1000

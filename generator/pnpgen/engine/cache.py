@@ -105,12 +105,14 @@ class GameState:
     report: dict[str, Any] = field(default_factory=dict)  # deck records, for the next change report
     uses: list[str] = field(default_factory=list)  # cache entries the build used (paths in .cache/)
     warnings: list[str] = field(default_factory=list)  # said again when the game is up to date
+    game: str = ""  # the game (and edition) it is of, as its record is named: another's, moved here, is none
 
     def to_json(self) -> bytes:
         """``{"body": …, "check": …}`` as ``json.dumps(…, ensure_ascii=False, sort_keys=True)``
         writes it, the body's text (the one sealed) written once and put in as it is."""
         body = {"format": FORMAT, "pnpgen": code(), "inputs": self.inputs, "documents": self.documents,
-                "files": self.files, "report": self.report, "uses": self.uses, "warnings": self.warnings}
+                "files": self.files, "report": self.report, "uses": self.uses, "warnings": self.warnings,
+                "game": self.game}
         text = json.dumps(body, ensure_ascii=False, sort_keys=True).encode()
         return _BODY + text + _CHECK + seal(text).encode() + b'"}'
 
@@ -129,7 +131,8 @@ class GameState:
             warnings = body.get("warnings", [])
             state = cls(str(body["inputs"]) if same else "", dict(body["documents"]) if same else {},
                         dict(body["files"]), dict(body["report"]), list(body["uses"]) if same else [],
-                        [w for w in warnings if isinstance(w, str)] if isinstance(warnings, list) and same else [])
+                        [w for w in warnings if isinstance(w, str)] if isinstance(warnings, list) and same else [],
+                        str(body.get("game", "")))  # (none: a record written before the records named it)
             if not all(isinstance(v, dict) and {"plan", "sha"} <= v.keys() and _layout_ok(v.get("layout", []))
                        for v in state.documents.values()) \
                     or not all(isinstance(u, str) for u in state.uses) \
@@ -204,7 +207,11 @@ class Cache:
         return self.root / f"{slug}.json"
 
     def state(self, slug: str) -> GameState | None:
-        return self.state_at(self.state_path(slug))
+        """The game's last state; None for another game's or edition's record under its name (a
+        record copied or moved between output folders: its files and decks are not this game's,
+        and its change report would list every piece as new)."""
+        state = self.state_at(self.state_path(slug))
+        return None if state is not None and state.game not in ("", slug) else state
 
     def state_at(self, path: Path) -> GameState | None:
         """The state in ``path`` (None: none, or not a good one); parsed once for the same bytes."""
@@ -221,6 +228,7 @@ class Cache:
 
     def state_file(self, slug: str, state: GameState) -> tuple[Path, bytes]:
         """The file of a game's new state and its bytes, known as read (the build's prune reads it)."""
+        state.game = slug
         path, data = self.state_path(slug), state.to_json()
         self.states[path] = (data, state)
         return path, data

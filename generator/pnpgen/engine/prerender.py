@@ -75,10 +75,18 @@ def prerender(ws: Workspace, game: Game, options: BuildOptions, renderer: Render
     futures = [workers.pool.submit(_render_run, (ws, game, options, memo.inputs, bleed_mm, renderer.deck_bleeds,
                                                  todo[cuts[i]:cuts[i + 1]])) for i in range(1, n)]
 
+    from concurrent.futures.process import BrokenProcessPool
+
     def arrive(upto: int) -> Callable[[], None]:
         def wait() -> None:  # the runs up to this one, in order: the first failing face is the one reported
             while futures and len(futures) >= n - upto:
-                learned = futures.pop(0).result()
+                try:
+                    learned = futures.pop(0).result()
+                except BrokenProcessPool:  # a worker killed (a kill, the system short of memory): the faces not
+                    futures.clear()        # learned yet are rendered here, as without workers (it ended in a traceback)
+                    memo.arriving.clear()
+                    workers.close()
+                    return
                 memo.learned.update(learned)
                 for key in learned:
                     memo.arriving.pop(key, None)

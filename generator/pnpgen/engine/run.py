@@ -238,8 +238,8 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
         if last is not None and book is not None and (line := history.rulebook_change(out_root, ed, game)):
             changes.append(line)  # a draft edit: no card to reprint, the rulebook's pages
         if since is not None and changes:
-            changes.insert(0, f"compared with {since.name} in the history (the last build's record was removed: "
-                              "pnpgen clean)")
+            changes.insert(0, f"compared with {since.name} in the history (the last build's record is gone: "
+                              "pnpgen clean, or damaged)")
         # the copies new or changed since the last good build (none: no file)
         reprint_out = reprint_files(result, options, last, hint=history.since_hint(out_root, ed, result.game.lang),
                                     since=f"{since.name} ({since.body['time']})" if since is not None else "",

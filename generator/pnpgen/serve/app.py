@@ -68,7 +68,10 @@ def make_app(preview: Preview, title: str, watch: bool = True, lang: str = "ja",
         return Response(data, media_type="image/png", headers={"Cache-Control": "max-age=3600"})
 
     async def face_svg(request: Request) -> Response:
-        svg = await run_in_threadpool(preview.face_svg, request.path_params["sid"])
+        try:
+            svg = await run_in_threadpool(preview.face_svg, request.path_params["sid"])
+        except InputError as e:  # (its pictures too many bytes to send in it)
+            return Response(str(e), status_code=413, media_type="text/plain; charset=utf-8")
         if svg is None:
             return Response("no such face (the game was rebuilt, or its data does not load)", status_code=404)
         # opened as a page of its own: the template's SVG, run as nothing (no script, no request

@@ -252,7 +252,8 @@ class Preview:
         after Jinja, before conversion: the piece's first copy, or, of a template reading
         ``piece.copy``, the copy the page shows) from the data as it is now, its pictures in it
         (``ArtFolder.inlined``, found as a build finds them, in the workspace); None for an id the
-        page did not give, or a face the data no longer renders (a save since)."""
+        page did not give, or a face the data no longer renders (a save since); an InputError for a
+        face whose pictures are too many bytes to send each time it shows them."""
         with self.lock:  # (not while a save builds)
             face = self.svgs.get(sid)
             if face is None:
@@ -276,8 +277,11 @@ class Preview:
                     if key is None:
                         return None
                     svg = faces.svgs[key]
-                return renderer.art.folder.inlined(svg)
             except (InputError, KeyError, OSError):
+                return None
+            try:
+                return renderer.art.folder.inlined(svg, piece.where)
+            except OSError:  # (a picture removed since it was found)
                 return None
 
     def png(self, pid: str) -> bytes | None:
