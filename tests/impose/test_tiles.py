@@ -193,6 +193,37 @@ def test_the_glue_note_reads_on_a_white_band_inside_its_strip():
             assert page.items.index(band) < page.items.index(note)
 
 
+@pytest.mark.parametrize("board, numbered", [(400, True), (2000, False)])
+def test_the_assembly_maps_numbers_stay_in_their_cells(board, numbered):
+    """The map in each tile's foot numbers its cells at 5 pt where they hold it (a 40 cm board: 3 × 2
+    tiles); a 2 × 2 m board of
+    12 × 9 tiles has cells of about a millimetre, where 5 pt numbers ran over each other: there
+    every number is left out and the page's own cell is still the one filled."""
+    from pnpgen.impose.plan import RectOp, TextOp
+    from pnpgen.impose.sheets import DeckSheets, board_tiles
+
+    def measure(text, font, size):
+        return len(text) * size * 0.35 / 2
+
+    spec = shape_spec("rect", (board, board))
+    sheet = SheetOptions()
+    plan = plan_tiles(board, board, A4, MARGIN, sheet.bleed_mm, TileOptions())
+    deck = DeckSheets("board", "盤面", spec, ("f",), None, 3.0)
+    pages = board_tiles(deck, plan, sheet, "F", "B", measure)
+    assert (plan.cols, plan.rows) == ((3, 2) if numbered else (12, 9))
+    for tile, page in zip(plan.tiles, pages):
+        cells = [i for i in page.items if isinstance(i, RectOp) and i.width_pt == 0.4 and i.stroke]
+        assert len(cells) == plan.pages
+        assert [c.fill for c in cells].count((0.2, 0.2, 0.2)) == 1
+        assert cells[tile.number - 1].fill == (0.2, 0.2, 0.2)
+        numbers = [i for i in page.items if isinstance(i, TextOp) and i.text.isdigit() and i.size <= 5]
+        assert len(numbers) == (plan.pages if numbered else 0)
+        for cell, n in zip(cells, numbers):
+            assert n.text == str(cells.index(cell) + 1) and n.size == 5
+            assert cell.x <= n.x - measure(n.text, n.font, n.size) / 2
+            assert n.x + measure(n.text, n.font, n.size) / 2 <= cell.x + cell.w
+
+
 @pytest.mark.parametrize("size, hint", [((200, 260), 3.5), ((400, 300), None)])
 def test_a_board_tiled_only_for_the_margin_says_the_margin_that_holds_it_whole(tmp_path, capsys, size, hint):
     """A 200 × 260 mm player board on Letter was tiled onto two sheets without a word that the

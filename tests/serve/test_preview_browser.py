@@ -80,7 +80,13 @@ def test_the_page_shows_every_face_updates_without_reload_and_keeps_faces_on_a_b
         captions = [e.text for e in driver.find_elements("css selector", "#deck-0 .face figcaption")]
         assert captions == ["カード1 × 1", "<script>alert(1)</script> × 1", "カード3 × 1"]  # text, never run
         assert driver.execute_script("return document.querySelectorAll('#deck-0 .face img.front').length") == 3
-        assert driver.execute_script("return [...document.images].every(i => i.complete && i.naturalWidth > 0)")
+        assert driver.execute_script("return [...document.querySelectorAll('.pane.on img')].every(i => i.complete && i.naturalWidth > 0)")
+        # a pane not shown asks for none of its pictures (5,000 cards: 11,000 at once), until it is shown
+        assert driver.execute_script("return document.querySelectorAll('#sheets img').length") > 0
+        assert driver.execute_script("return [...document.querySelectorAll('#sheets img')].every(i => !i.complete)")
+        driver.find_element("css selector", ".tab[data-pane=sheets]").click()
+        _wait(driver, "return [...document.querySelectorAll('#sheets img')].every(i => i.complete && i.naturalWidth > 0)", 20)
+        driver.find_element("css selector", ".tab[data-pane=deck-0]").click()
         driver.find_elements("css selector", "#deck-0 .face")[1].click()  # its fields link its sides' SVGs
         links = driver.find_elements("css selector", "#details .svg a")
         assert [a.text for a in links] == ["front", "back"]

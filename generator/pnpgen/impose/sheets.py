@@ -353,7 +353,7 @@ def board_tiles(deck: DeckSheets, plan: TilePlan, sheet: SheetOptions, font: str
             page.items.append(Strokes(tuple(m.line for m in marks if m.kind == "guide"), width_pt=0.5,
                                       colour=GUIDE, dash=(2.0, 1.0)))
             page.items.extend(_glue_notes(plan, tile, font, deck.lang, measure))
-            page.items.extend(_tile_band(plan, tile, deck, copy, copies, font, bold))
+            page.items.extend(_tile_band(plan, tile, deck, copy, copies, font, bold, measure))
             note = msg("sheet.tile_front", deck.lang, deck=deck.name, id=deck.id, copy=copy, copies=copies,
                        tile=tile.number, tiles=plan.pages)
             page.items.extend(slug(_duplex_words(sheet, deck.backs is not None, deck.lang), note, stamp,
@@ -394,8 +394,12 @@ def _glue_notes(plan: TilePlan, tile, font: str, lang: str, measure: Measure) ->
     return ops
 
 
-def _tile_band(plan: TilePlan, tile, deck: DeckSheets, copy: int, copies: int, font: str, bold: str) -> list[Item]:
-    """Tile number, assembly instructions and the assembly map in the page foot."""
+def _tile_band(plan: TilePlan, tile, deck: DeckSheets, copy: int, copies: int, font: str, bold: str,
+               measure: Measure) -> list[Item]:
+    """Tile number, assembly instructions and the assembly map in the page foot. A cell's number
+    is set at 5 pt, or the size at which every number fits its cell; the numbers are left out where
+    that would be less than SLUG_LEAST_PT (a board of 12×9 tiles has cells of about a millimetre:
+    the filled cell and the title's column and row tell the page's place)."""
     bx0, by0, bx1, by1 = plan.band
     of = f" · {copy}/{copies}" if copies > 1 else ""
     lang = deck.lang
@@ -407,12 +411,19 @@ def _tile_band(plan: TilePlan, tile, deck: DeckSheets, copy: int, copies: int, f
                                   turned=msg("tile.turned", lang) if plan.rot else "", cols=plan.cols, rows=plan.rows,
                                   overlap=f"{plan.overlap_mm:g}"), font, 5.5, (0.45, 0.45, 0.45)),
     ]
-    for cell in assembly_map(plan, tile):
+    cells = assembly_map(plan, tile)
+    size: float = 5  # (an int, as before: the page writes it as it is)
+    # one size for the whole map, the digits' height some 0.72 of it (1 pt = 0.3528 mm)
+    while size >= SLUG_LEAST_PT and any(measure(str(c.number), bold, size) > c.w or size * 0.3528 * 0.72 > c.h
+                                        for c in cells):
+        size -= 0.25
+    for cell in cells:
         ops.append(RectOp(cell.x, cell.y, cell.w, cell.h, fill=(0.2, 0.2, 0.2) if cell.current else (1, 1, 1),
                           stroke=(0.3, 0.3, 0.3), width_pt=0.4))
-        ops.append(TextOp(cell.x + cell.w / 2, cell.y + cell.h / 2 + 1.0, str(cell.number),
-                          bold if cell.current else font, 5, (1, 1, 1) if cell.current else (0.3, 0.3, 0.3),
-                          "middle"))
+        if size >= SLUG_LEAST_PT:
+            ops.append(TextOp(cell.x + cell.w / 2, cell.y + cell.h / 2 + size / 5, str(cell.number),
+                              bold if cell.current else font, size,
+                              (1, 1, 1) if cell.current else (0.3, 0.3, 0.3), "middle"))
     return ops
 
 
