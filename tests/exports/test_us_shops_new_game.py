@@ -43,6 +43,9 @@ def test_an_inch_shop_taking_none_of_the_poker_decks_names_the_size_and_each_dec
     assert run(folder, "export", "--game", "party", "--preset", "thegamecrafter") == 2
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1, err
+    # the two decks' one reason said once, for both (twenty decks said it twenty times: 6 KB)
+    assert "takes none of the decks of 'party': decks 'cards', 'dares' are each 63×88 mm; " in err, err
+    assert err.count("nearest is poker") == 1, err
     assert ("(any size, RGB); or, with no --fit, the shop's size in the deck files: size: [2.5in, 3.5in] in "
             "data/party/decks/cards.yaml, data/party/decks/dares.yaml)\n") in err, err
     assert not (folder / "build" / "party" / "thegamecrafter").exists()

@@ -454,9 +454,22 @@ def _fit_decks(ws: Workspace, game: Game, preset: Preset,
         o = left_out[0]
         raise replace(o.error, expected=f"{o.error.expected}; {o.takes_it}")
     if not fitted:
-        raise InputError(f"{preset.name} takes none of the decks of {game.slug!r}: "
-                         + "; ".join(o.why for o in left_out), key="--preset", expected=_takes_all(preset, left_out))
+        raise InputError(f"{preset.name} takes none of the decks of {game.slug!r}: " + _why_each(left_out),
+                         key="--preset", expected=_takes_all(preset, left_out))
     return [d for d in decks if d.id in fitted], fitted, left_out
+
+
+def _why_each(left_out: list[LeftOut]) -> str:
+    """Why each deck is left out, decks left out for the same reason said once together
+    ("decks 'a', 'b' are each 63×88 mm; …"): twenty decks of one size said one sentence twenty times."""
+    reasons: dict[str, list[str]] = {}  # the reason after "deck 'x' is " → the decks (or a reason said as is)
+    for o in left_out:
+        said = f"deck {o.deck.id!r} is "
+        key = o.why[len(said):] if o.why.startswith(said) else "\0" + o.why
+        reasons.setdefault(key, []).append(o.deck.id)
+    return "; ".join(key[1:] if key.startswith("\0") else
+                     f"deck {ids[0]!r} is {key}" if len(ids) == 1 else
+                     f"decks {', '.join(repr(i) for i in ids)} are each {key}" for key, ids in reasons.items())
 
 
 def _takes_all(preset: Preset, left_out: list[LeftOut]) -> str:
