@@ -33,7 +33,8 @@ machine wall times swell with its load, CPU times much less.
 - the watch loop (``--only watch``): ``pnpgen watch --game populous`` running in a copy of the
   workspace; a count, the text of a card the rulebook pictures, the text of one it does not (its
   pages are then not set again) and a picture are edited in turn (each edit then undone, so
-  every save changes something), and the time from the save to the build's summary line (printed
+  every save changes something; each written beside the file and renamed over it, as most editors
+  save), and the time from the save to the build's summary line (printed
   once the last file is renamed into place) is taken, and the CPU seconds the watch process and
   its workers (the warm rulebook process, the build's worker processes) spent on that save.
   A save unanswered within ``WATCH_ANSWER_S`` (120 s), or watch ending, stops the figures with
@@ -417,11 +418,10 @@ def _watch(pnpgen: list[str], tmp: Path, runs: int) -> list[tuple[str, list[floa
                             break
                     path = ws / "data" / "populous" / rel
                     if kind == "art":
-                        _recolour(path)
+                        _saved(path, _recoloured(path))
                     else:
                         text = path.read_text(encoding="utf-8")
-                        path.write_text(text.replace(new, old, 1) if back else text.replace(old, new, 1),
-                                        encoding="utf-8")
+                        _saved(path, (text.replace(new, old, 1) if back else text.replace(old, new, 1)).encode())
                     used = _tree_cpu(proc.pid)
                     saved = time.perf_counter()
                     undone = ", undone" if back else ""
@@ -468,7 +468,9 @@ def _tree_cpu(pid: int) -> float:
     return total
 
 
-def _recolour(path: Path) -> None:
+def _recoloured(path: Path) -> bytes:
+    import io
+
     from PIL import Image
 
     with Image.open(path) as im:
@@ -478,7 +480,19 @@ def _recolour(path: Path) -> None:
         copy = copy.convert("RGBA")
     pixel = copy.getpixel((0, 0))
     copy.putpixel((0, 0), (pixel[0] ^ 1, *pixel[1:]))  # one bit of one pixel: a new picture
-    copy.save(path)
+    out = io.BytesIO()
+    copy.save(out, "PNG")
+    return out.getvalue()
+
+
+def _saved(path: Path, data: bytes) -> None:
+    """``data`` saved as most editors save: written whole beside ``path`` (``.tmp``: a name watch
+    passes over), then renamed over it. Written in place, a save the watcher saw half-way (on a
+    busy machine the writer stops between its writes) was built twice, and the second build's
+    summary line was taken for the next save's."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
 
 
 def _export(pnpgen: list[str], tmp: Path, runs: int) -> list[tuple[str, list[float], float, str]]:
