@@ -33,9 +33,12 @@ machine wall times swell with its load, CPU times much less.
 - the watch loop (``--only watch``): ``pnpgen watch --game populous`` running in a copy of the
   workspace; a count, the text of a card the rulebook pictures, the text of one it does not (its
   pages are then not set again) and a picture are edited in turn (each edit then undone, so
-  every save changes something), and the time from the save to the build's summary line (printed
+  every save changes something; each written beside the file and renamed over it, as most editors
+  save), and the time from the save to the build's summary line (printed
   once the last file is renamed into place) is taken, and the CPU seconds the watch process and
   its workers (the warm rulebook process, the build's worker processes) spent on that save.
+  A save unanswered within ``WATCH_ANSWER_S`` (120 s), or watch ending, stops the figures with
+  what watch said last on its stderr (a failed build says so only there).
 - a repeated Tabletop Simulator export of populous with nothing changed (``--only export``).
 - the poker deck against its floor alone: ``--only poker``.
 
@@ -59,6 +62,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NoReturn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import big_deck
@@ -368,47 +372,60 @@ def _watch(pnpgen: list[str], tmp: Path, runs: int) -> list[tuple[str, list[floa
 
     ws = _copy_workspace(tmp / "watch-ws")
     proc = subprocess.Popen(pnpgen + ["watch", "--game", "populous"], cwd=ws, env=ENV, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True, bufsize=1)
-    assert proc.stdout is not None
-    lines: queue.Queue[tuple[float, str]] = queue.Queue()
+                            stderr=subprocess.PIPE, text=True, bufsize=1)
+    assert proc.stdout is not None and proc.stderr is not None
+    lines: queue.Queue[tuple[float, str | None]] = queue.Queue()
+    said_wrong: list[str] = []  # watch's error and warning lines (a save whose build failed says so only there)
 
-    def read(stream) -> None:  # each line with the time it arrived
+    def read(stream) -> None:  # each line with the time it arrived; None once watch's output ends
         for line in stream:
             lines.put((time.perf_counter(), line))
+        lines.put((time.perf_counter(), None))
+
+    def read_errors(stream) -> None:
+        for line in stream:
+            said_wrong.append(line.rstrip())
 
     threading.Thread(target=read, args=(proc.stdout,), daemon=True).start()
+    threading.Thread(target=read_errors, args=(proc.stderr,), daemon=True).start()
 
-    def until(word: str, limit: float = 900.0) -> float:
+    def until(word: str, what: str, limit: float = WATCH_ANSWER_S) -> float:
         end = time.perf_counter() + limit
         while time.perf_counter() < end:
             try:
                 when, line = lines.get(timeout=1.0)
             except queue.Empty:
                 continue
+            if line is None:
+                proc.wait(timeout=10)
+                _watch_failed(f"pnpgen watch ended (exit status {proc.returncode}) before it answered {what}",
+                              said_wrong)
             if word in line:
                 return when
-        sys.exit(f"pnpgen watch said no {word!r} within {limit:g} s")
+        _watch_failed(f"pnpgen watch printed no {word!r} line within {limit:g} s of {what}", said_wrong)
 
     times: dict[str, list[float]] = {kind: [] for kind, *_ in WATCH_EDITS}
     cpu: dict[str, list[float]] = {kind: [] for kind, *_ in WATCH_EDITS}
     try:
-        until("watching")
+        until("watching", "its start", 900.0)  # (the first build: the cold one)
         for i in range(runs + 1):  # the first round warms the worker's caches up: untimed
             for kind, rel, old, new in WATCH_EDITS:
                 for back in (False, True):  # the edit, then back: two saves, two builds
                     time.sleep(1.0)  # the last build's lines are all out
                     while not lines.empty():  # a line from before the save is not this save's
-                        lines.get()
+                        if lines.get()[1] is None:
+                            lines.put((0.0, None))  # (watch ended: said by the wait below)
+                            break
                     path = ws / "data" / "populous" / rel
                     if kind == "art":
-                        _recolour(path)
+                        _saved(path, _recoloured(path))
                     else:
                         text = path.read_text(encoding="utf-8")
-                        path.write_text(text.replace(new, old, 1) if back else text.replace(old, new, 1),
-                                        encoding="utf-8")
+                        _saved(path, (text.replace(new, old, 1) if back else text.replace(old, new, 1)).encode())
                     used = _tree_cpu(proc.pid)
                     saved = time.perf_counter()
-                    took = until("populous:") - saved
+                    undone = ", undone" if back else ""
+                    took = until("populous:", f"the save of data/populous/{rel} ({kind} edit{undone})") - saved
                     if i:
                         times[kind].append(took)
                         cpu[kind].append(_tree_cpu(proc.pid) - used)
@@ -417,6 +434,17 @@ def _watch(pnpgen: list[str], tmp: Path, runs: int) -> list[tuple[str, list[floa
         proc.wait()
     return [(f"watch populous: {kind} edit, save → written (s)", v, 0.25, "s") for kind, v in times.items()] + \
         [(f"watch populous: {kind} edit, CPU of the save (s)", v, 0.0, "s") for kind, v in cpu.items()]
+
+
+# How long a save may go unanswered before the watch figures stop: a warm save takes a second or
+# two, a few under a heavy load.
+WATCH_ANSWER_S = 120.0
+
+
+def _watch_failed(why: str, said_wrong: list[str]) -> NoReturn:
+    """The watch figures stopped with what went wrong and what watch said on its stderr last."""
+    errors = [line for line in said_wrong if "error" in line][-3:] or said_wrong[-3:]
+    sys.exit(why + ("; its last lines on stderr:\n  " + "\n  ".join(errors) if errors else "; nothing on its stderr"))
 
 
 def _tree_cpu(pid: int) -> float:
@@ -440,7 +468,9 @@ def _tree_cpu(pid: int) -> float:
     return total
 
 
-def _recolour(path: Path) -> None:
+def _recoloured(path: Path) -> bytes:
+    import io
+
     from PIL import Image
 
     with Image.open(path) as im:
@@ -450,7 +480,19 @@ def _recolour(path: Path) -> None:
         copy = copy.convert("RGBA")
     pixel = copy.getpixel((0, 0))
     copy.putpixel((0, 0), (pixel[0] ^ 1, *pixel[1:]))  # one bit of one pixel: a new picture
-    copy.save(path)
+    out = io.BytesIO()
+    copy.save(out, "PNG")
+    return out.getvalue()
+
+
+def _saved(path: Path, data: bytes) -> None:
+    """``data`` saved as most editors save: written whole beside ``path`` (``.tmp``: a name watch
+    passes over), then renamed over it. Written in place, a save the watcher saw half-way (on a
+    busy machine the writer stops between its writes) was built twice, and the second build's
+    summary line was taken for the next save's."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
 
 
 def _export(pnpgen: list[str], tmp: Path, runs: int) -> list[tuple[str, list[float], float, str]]:

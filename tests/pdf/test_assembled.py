@@ -162,6 +162,32 @@ def test_an_art_file_saved_again_before_the_bleed_is_read_is_refused_in_one_line
     assert (out / "test" / "cards.pdf").read_bytes() == good
 
 
+def test_an_art_file_saved_again_before_the_rulebook_takes_its_pictures_is_refused_in_one_line(tmp_path, monkeypatch,
+                                                                                                 capsys):
+    """The rulebook takes the faces' pictures from their art files once the faces are drawn: an
+    art file saved again by then (an editor's save seen half-way by watch) is refused in one line,
+    exit 2, as at the commit — it was a traceback, which ended ``watch``, so no later save was built."""
+    from pnpgen.engine import run as build_run
+
+    ws = make_workspace(tmp_path / "ws", deck=PICTURE_DECK_YAML + "  - {name: 札, art: p.png, count: 2}\n", front=FRONT,
+                        draft=True)
+    (ws / "data" / "test" / "art").mkdir()
+    art = ws / "data" / "test" / "art" / "p.png"
+    art.write_bytes(_png((200, 40, 40)))
+    real = build_run._Rulebook.start
+
+    def saved_meanwhile(*args, **kwargs):
+        art.write_bytes(_png((40, 40, 200)))  # the rest of the designer's save lands as the faces are ready
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(build_run._Rulebook, "start", saved_meanwhile)
+    out = tmp_path / "out"
+    assert run(ws, "build", "--game", "test", "--jobs", "1", "--out", str(out)) == 2
+    err = capsys.readouterr().err
+    assert "p.png was saved again while the build read it" in err and len(err.splitlines()) == 1
+    assert not (out / "test").exists()  # nothing written
+
+
 def test_documents_written_over_two_workers_are_the_bytes_one_process_writes(tmp_path, monkeypatch):
     ws = make_workspace(tmp_path / "ws", deck=PICTURE_DECK_YAML + "".join(
         f"  - {{name: 札{i}, art: p{i % 2}.png, count: {i % 3 + 1}}}\n" for i in range(12)), front=FRONT)

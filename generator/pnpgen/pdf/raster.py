@@ -505,14 +505,14 @@ class ImageStreams:
         if key is None:
             return data
         source = self._sources.get(key)
+        if source is None:
+            raise OSError(f"picture {key[:12]}… cannot be read again: no file holds it")
         try:
-            if source is None:
-                raise OSError("no file holds it")
             out = source.read_bytes()
-            if hashlib.sha256(out).hexdigest() != key:
-                raise OSError(f"{source.name} changed during the build")
-        except OSError as e:
-            raise OSError(f"picture {key[:12]}… cannot be read again: {e}") from None
+        except OSError:  # removed since the build took it
+            raise SourceChanged(str(source)) from None
+        if hashlib.sha256(out).hexdigest() != key:  # saved again since (an editor's save seen half-way, watch)
+            raise SourceChanged(str(source))
         return out
 
     def real_art(self, art: Art) -> Art:
