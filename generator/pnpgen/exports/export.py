@@ -462,14 +462,18 @@ def _fit_decks(ws: Workspace, game: Game, preset: Preset,
 def _why_each(left_out: list[LeftOut]) -> str:
     """Why each deck is left out, decks left out for the same reason said once together
     ("decks 'a', 'b' are each 63×88 mm; …"): twenty decks of one size said one sentence twenty times."""
-    reasons: dict[str, list[str]] = {}  # the reason after "deck 'x' is " → the decks (or a reason said as is)
+    alike: dict[str, list[str]] = {}  # the reason after "deck 'x' is " → its decks
+    said: list[str | tuple[str, list[str]]] = []  # in the decks' order: a reason as is, or (reason, decks)
     for o in left_out:
-        said = f"deck {o.deck.id!r} is "
-        key = o.why[len(said):] if o.why.startswith(said) else "\0" + o.why
-        reasons.setdefault(key, []).append(o.deck.id)
-    return "; ".join(key[1:] if key.startswith("\0") else
-                     f"deck {ids[0]!r} is {key}" if len(ids) == 1 else
-                     f"decks {', '.join(repr(i) for i in ids)} are each {key}" for key, ids in reasons.items())
+        lead = f"deck {o.deck.id!r} is "
+        if not o.why.startswith(lead):
+            said.append(o.why)
+        elif (rest := o.why[len(lead):]) in alike:
+            alike[rest].append(o.deck.id)
+        else:
+            said.append((rest, alike.setdefault(rest, [o.deck.id])))
+    return "; ".join(s if isinstance(s, str) else f"deck {s[1][0]!r} is {s[0]}" if len(s[1]) == 1 else
+                     f"decks {', '.join(map(repr, s[1]))} are each {s[0]}" for s in said)
 
 
 def _takes_all(preset: Preset, left_out: list[LeftOut]) -> str:
