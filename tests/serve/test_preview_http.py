@@ -457,6 +457,41 @@ def test_a_copy_drawn_its_own_way_links_its_own_svg(tmp_path):
         assert "B依頼" in "".join(ET.fromstring(client.get(faces[1]["svg"]["back"]).text).itertext())
 
 
+def test_a_copys_svg_renders_only_its_own_piece(tmp_path, monkeypatch):
+    """The SVG link of one copy of a template reading ``piece.copy`` renders that piece's copies,
+    not the whole deck (a deck of 10,000 faces rendered per click): each render counted by piece.
+    A piece one of whose copies prints as an earlier piece's face (listed as that piece's) still
+    links its own face, the deck's faces paired as the build pairs them."""
+    from starlette.testclient import TestClient
+
+    from pnpgen.faces.templates import Renderer
+
+    others = "".join(f"  - {{name: 他{n}, text: 本文}}\n" for n in range(6))
+    ws = make_workspace(tmp_path / "ws", front=ODD_EVEN_FRONT, deck=DECK_YAML + others
+                        + "  - {name: 依頼, text: 本文, count: 3}\n  - {name: 他0, text: 本文, count: 2}\n")
+    preview = Preview(Workspace(ws), "test", ws / "build")
+    preview.rebuild()
+    assert preview.state.error == ""
+    drawn: list[str] = []
+    rendered = Renderer.rendered
+
+    def counted(self, face, reads=None):
+        drawn.append(face.piece.values["name"])
+        return rendered(self, face, reads)
+
+    monkeypatch.setattr(Renderer, "rendered", counted)
+    with TestClient(make_app(preview, "テストゲーム", watch=False), base_url="http://127.0.0.1:8765") as client:
+        faces = client.get("/state.json").json()["decks"][0]["faces"]
+        assert [(f["name"], f["count"]) for f in faces][6:] == [("依頼", 2), ("依頼", 1), ("他0", 1)]
+        text = "".join(ET.fromstring(client.get(faces[7]["svg"]["front"]).text).itertext())
+        assert "依頼" in text and "本文偶" in text
+        assert set(drawn) == {"依頼"} and len(drawn) == 5, drawn  # copy 1 read, its 3 copies' fronts, its one back
+        drawn.clear()
+        text = "".join(ET.fromstring(client.get(faces[8]["svg"]["front"]).text).itertext())
+        assert "他0" in text and "本文偶" in text  # (its first copy is 他0's face: the deck paired)
+        assert "他5" in drawn
+
+
 def test_a_faces_svg_showing_one_picture_too_many_times_is_one_error_not_gigabytes(tmp_path, monkeypatch):
     """The SVG link writes a picture's bytes every time the face shows it (a 4 MB picture on a
     track's 100 spaces made 577 MB of SVG and took 2.3 GB): past MAX_ART_BYTES of pictures, the

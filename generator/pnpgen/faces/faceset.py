@@ -246,26 +246,44 @@ def render_deck(deck: Deck, renderer: Renderer, faces: FaceSet, read: set[str] |
     counts: dict[tuple[str, str | None], int] = {}
     firsts: dict[tuple[str, str | None], Piece] = {}
     for piece in deck.pieces:
-        sides = [_side(deck, piece, "front", renderer, faces, read)]
-        if deck.back:
-            sides.append(_side(deck, piece, "back", renderer, faces, read))
+        sides = _sides(deck, piece, renderer, faces, read)
         if out.first is None:
             out.first = (sides[0][0], sides[1][0] if deck.back else None)
         out.piece_fronts[piece.index] = sides[0][0]
         out.piece_keys[piece.index] = [k for side in sides for k in side]
         out.digests[piece.index] = face_key(" ".join(out.piece_keys[piece.index]))[:12]
         out.sides[piece.index] = (face_key(" ".join(sides[0]))[:12], face_key(" ".join(sides[1]))[:12] if deck.back else "")
-        for copy in range(piece.count):
-            front = sides[0][copy % len(sides[0])]
-            back = sides[1][copy % len(sides[1])] if deck.back else None
+        for pair in _copies(sides, piece.count):
+            front, back = pair
             out.fronts.append(front)
             if out.backs is not None and back is not None:
                 out.backs.append(back)
-            pair = (front, back)
             counts[pair] = counts.get(pair, 0) + 1
             firsts.setdefault(pair, piece)
     out.pairs = [FacePair(firsts[p], p[0], p[1], n) for p, n in counts.items()]
     return out
+
+
+def piece_pairs(deck: Deck, piece: Piece, renderer: Renderer, faces: FaceSet) -> list[tuple[str, str | None]]:
+    """One piece's distinct front/back pairs (face keys into ``faces``) in the order its copies
+    print them, as ``render_deck`` pairs them, with none of the deck's other pieces rendered: the
+    preview's SVG link of one copy of a template reading ``piece.copy``."""
+    return list(dict.fromkeys(_copies(_sides(deck, piece, renderer, faces), piece.count)))
+
+
+def _sides(deck: Deck, piece: Piece, renderer: Renderer, faces: FaceSet,
+           read: set[str] | None = None) -> list[list[str]]:
+    """A piece's front face keys, then its back's (a deck with a back)."""
+    sides = [_side(deck, piece, "front", renderer, faces, read)]
+    if deck.back:
+        sides.append(_side(deck, piece, "back", renderer, faces, read))
+    return sides
+
+
+def _copies(sides: list[list[str]], count: int) -> Iterator[tuple[str, str | None]]:
+    """Each printed copy's front and back face key (None: no back), in print order."""
+    for copy in range(count):
+        yield sides[0][copy % len(sides[0])], sides[1][copy % len(sides[1])] if len(sides) > 1 else None
 
 
 def _side(deck: Deck, piece: Piece, side: str, renderer: Renderer, faces: FaceSet,

@@ -26,7 +26,7 @@ from pnpgen.engine.run import run_build
 from pnpgen.engine.warm import Warm
 from pnpgen.errors import InputError
 from pnpgen.faces.face import Face
-from pnpgen.faces.faceset import FaceSet, face_renderer, render_deck
+from pnpgen.faces.faceset import FaceSet, face_renderer, piece_pairs, render_deck
 
 # PDFium is not thread-safe: no two of its calls may run at once in one process, not even on two
 # documents (pypdfium2's documentation); the server rasterises in its pool's threads while a save
@@ -92,7 +92,8 @@ class Preview:
         self.lock = threading.Lock()
         self.pictures: dict[str, tuple[Path, int, int]] = {}  # picture id → (pdf, page index, width px)
         self.rendered: dict[str, bytes] = {}
-        self.svgs: dict[str, tuple[str, int, int, str]] = {}  # a face's SVG id → (deck id, piece number, distinct face, side)
+        # a face's SVG id → (deck id, piece number, distinct face of the deck, side, distinct face of the piece)
+        self.svgs: dict[str, tuple[str, int, int, str, int]] = {}
         self.warm = Warm()  # the faces and pages the last save drew, drawn again only where it changed
         # what the last save's build says in the terminal, as a build does: None when it was up to
         # date (or broken), else its change lines (none for a draft edited)
@@ -172,7 +173,7 @@ class Preview:
 
     def _read(self, data: bool = True) -> tuple[list[dict[str, Any]], list[dict[str, Any]],
                                                 dict[str, tuple[Path, int, int]], dict[str, Any],
-                                                dict[str, tuple[str, int, int, str]]]:
+                                                dict[str, tuple[str, int, int, str, int]]]:
         """What the page shows of the build in the output folder; each piece's fields, YAML line
         and SVG links from the game's data (``data``; else not known: the data does not load),
         its manifest, and what each SVG link shows."""
@@ -181,7 +182,7 @@ class Preview:
         manifest = json.loads(built_file(out, "manifest.json").read_text(encoding="utf-8"))
         rows = list(csv.DictReader(io.StringIO(built_file(out, "shop/order.csv").read_text(encoding="utf-8-sig"))))
         pictures: dict[str, tuple[Path, int, int]] = {}
-        svgs: dict[str, tuple[str, int, int, str]] = {}
+        svgs: dict[str, tuple[str, int, int, str, int]] = {}
         pdfs: dict[str, tuple[Path, str, int]] = {}  # name in the build → (file, digest, pages)
 
         def pdf(name: object) -> tuple[Path, str, int]:
@@ -199,9 +200,9 @@ class Preview:
             pictures[pid] = (path, index, width)
             return f"/picture/{pid}.png"
 
-        def svg(deck_id: str, number: int, pair: int, side: str) -> str:
+        def svg(deck_id: str, number: int, pair: int, side: str, mine: int) -> str:
             sid = hashlib.sha256(f"{deck_id}\0{number}\0{pair}\0{side}".encode()).hexdigest()[:16]
-            svgs[sid] = (deck_id, number, pair, side)
+            svgs[sid] = (deck_id, number, pair, side, mine)
             return f"/svg/{sid}.svg"
 
         decks = []
@@ -211,6 +212,7 @@ class Preview:
                 raise ValueError(f"a deck's id is not text: {record['id']!r}")
             deck = game.deck(record["id"]) if game is not None else None
             faces = []
+            of_piece: dict[int, int] = {}  # piece number → its distinct faces listed so far
             for row in rows:
                 if row["deck"] != record["id"]:
                     continue
@@ -220,6 +222,7 @@ class Preview:
                     raise ValueError(f"{row['file']} page {page + 1} listed twice")
                 seen.add((row["file"], page))
                 piece = deck.pieces[int(row["piece"]) - 1] if deck is not None else None
+                mine = of_piece[int(row["piece"])] = of_piece.get(int(row["piece"]), -1) + 1
                 faces.append({
                     "name": row["name"], "count": int(row["quantity"]),
                     "front": picture(row["file"], page, FACE_PX),
@@ -227,8 +230,8 @@ class Preview:
                     "where": str(piece.where).removeprefix(f"{self.ws.root}/") if piece is not None  # workspace-relative
                     else UNKNOWN_WHERE,
                     "fields": plain_values(piece.values) if piece is not None else {},
-                    "svg": {"front": svg(record["id"], piece.index, pair, "front"),
-                            "back": svg(record["id"], piece.index, pair, "back") if record["double_sided"] else None}
+                    "svg": {"front": svg(record["id"], piece.index, pair, "front", mine),
+                            "back": svg(record["id"], piece.index, pair, "back", mine) if record["double_sided"] else None}
                     if piece is not None else None,  # (the faces' SVGs as check --svg writes them: ``face_svg``)
                 })
             decks.append({"id": record["id"], "name": deck.name if deck is not None else str(record["name"]),
@@ -258,7 +261,8 @@ class Preview:
             face = self.svgs.get(sid)
             if face is None:
                 return None
-            deck_id, number, pair, side = face
+            deck_id, number, pair, side, mine = face
+            listed = sum(1 for f in self.svgs.values() if f[:2] == face[:2] and f[3] == side)  # the piece's faces on the page
             try:
                 game = load_game(self.ws, self.slug, self.lang)
                 deck = game.deck(deck_id)
@@ -268,12 +272,16 @@ class Preview:
                 renderer = face_renderer(self.ws.templates, game, bleed, deck_bleeds=game.drawn_bleeds(bleed))
                 piece, reads = deck.pieces[number - 1], set[str]()
                 svg = renderer.render(Face(deck, piece, side, 1), reads)
-                if "copy" in reads and piece.count > 1:  # copies drawn apart: the deck's faces as the build pairs them
+                if "copy" in reads and piece.count > 1:  # copies drawn apart: the piece's copies paired as the build pairs them
                     faces = FaceSet()
-                    pairs = render_deck(deck, renderer, faces).pairs
-                    if pair >= len(pairs) or pairs[pair].piece.index != number:
-                        return None
-                    key = pairs[pair].front if side == "front" else pairs[pair].back
+                    pairs = piece_pairs(deck, piece, renderer, faces)
+                    if len(pairs) == listed:  # (each its own: the mine-th is the one the page shows)
+                        keys = pairs[mine] if mine < len(pairs) else None
+                    else:  # one of them prints as an earlier piece's face, listed as that piece's: the deck's faces
+                        drawn = render_deck(deck, renderer, faces).pairs
+                        keys = (drawn[pair].front, drawn[pair].back) \
+                            if pair < len(drawn) and drawn[pair].piece.index == number else None
+                    key = None if keys is None else keys[0] if side == "front" else keys[1]
                     if key is None:
                         return None
                     svg = faces.svgs[key]
