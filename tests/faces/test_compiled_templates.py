@@ -118,3 +118,41 @@ def test_a_kept_instance_loads_no_template_it_loaded_before(tmp_path, monkeypatc
     (tmp_path / "t.j2").write_text("{{ 2 + x }}", encoding="utf-8")
     assert render(kept) == "4" and len(loads) == 1  # edited: compiled again, not the kept code
     assert {f for _, f in kept.code} == {str(tmp_path / "t.j2")}  # pointed at its own file
+
+
+def test_a_template_edited_many_times_in_one_session_keeps_one_version(tmp_path, monkeypatch):
+    """A watch session keeps its templates' code across saves (engine/warm.py): a template edited
+    eight times kept eight versions' code and compiled bytes (the store grew with every edit of
+    a long session). Each template keeps only its current source's, in the session and in the
+    process's memory; an edit undone is loaded again, not compiled, from the machine's cache."""
+    from conftest import FRONT as front_text
+    from pnpgen.data.workspace import Workspace
+    from pnpgen.engine import run as build_run
+    from pnpgen.engine.options import BuildOptions
+    from pnpgen.engine.warm import Warm
+    from pnpgen.faces import compiled as compiled_module
+    from pnpgen.faces import templates
+
+    memory: dict[str, bytes] = {}
+    monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "machine-cache"))
+    monkeypatch.setattr(compiled_module, "PROCESS_COMPILED", memory)
+    names: list[str] = []
+    real = templates.FaceEnvironment.compile
+    monkeypatch.setattr(templates.FaceEnvironment, "compile",
+                        lambda self, source, name=None, *a, **k: names.append(name) or real(self, source, name, *a, **k))
+    root = make_workspace(tmp_path / "ws", pieces=["カード1"])
+    front = root / "templates" / "test" / "card-front.svg.j2"
+    cards = root / "build" / "test" / "cards.pdf"
+    with Warm() as warm:
+        build_run.run_build(Workspace(root), ["test"], BuildOptions(jobs=1), root / "build", None, warm=warm)
+        first = (len(warm.compiled.code), len(memory), cards.read_bytes())
+        assert first[0] == 3 and first[1] == 3  # the front, the back, the piece they extend
+        for size in range(10, 18):
+            front.write_text(front_text.replace("size=9,", f"size={size},"), encoding="utf-8")
+            build_run.run_build(Workspace(root), ["test"], BuildOptions(jobs=1), root / "build", None, warm=warm)
+            assert (len(warm.compiled.code), len(memory)) == first[:2], size
+        assert names.count("test/card-front.svg.j2") == 9 and names.count("common/piece.svg.j2") == 1
+        front.write_text(front_text, encoding="utf-8")  # undone: its first code, from the machine's cache
+        names.clear()
+        build_run.run_build(Workspace(root), ["test"], BuildOptions(jobs=1), root / "build", None, warm=warm)
+        assert names == [] and len(warm.compiled.code) == 3 and cards.read_bytes() == first[2]

@@ -40,6 +40,10 @@ class CompiledTemplates(jinja2.BytecodeCache):
         # template's entry unpickled, its code unmarshalled and pointed at the file: some 10 ms of
         # a populous save, 17 templates)
         self.code: dict[tuple[str, str], CodeType] = {}
+        # each template's (name, file's) bucket key as last asked for: an edited template's code for
+        # its earlier source is dropped, here and from ``memory`` (a long watch session kept the
+        # code of every version of a template edited a hundred times)
+        self.current: dict[tuple[str, str], str] = {}
 
     def get_bucket(self, environment: jinja2.Environment, name: str, filename: str | None,
                    source: str) -> jinja2.bccache.Bucket:
@@ -49,6 +53,7 @@ class CompiledTemplates(jinja2.BytecodeCache):
         key = usercache.key(self.GENERATION.encode(), jinja2.__version__.encode(), name.encode(), checksum.encode())
         bucket = jinja2.bccache.Bucket(environment, key, checksum)
         at = filename or "<template>"
+        self._now(name, at, key)
         code = self.code.get((key, at))
         if code is not None:  # (the same name and source: the same code)
             bucket.code = code
@@ -66,6 +71,17 @@ class CompiledTemplates(jinja2.BytecodeCache):
             self.memory[key] = data  # type: ignore[assignment]  # loaded above
             bucket.code = self.code[key, at] = _at(bucket.code, at)
         return bucket
+
+    def _now(self, name: str, at: str, key: str) -> None:
+        """``key`` is now the template's (``name`` at ``at``): the code of the source it had
+        before is dropped, and its compiled bytes from ``memory`` unless another template's
+        current source has them (the machine's cache keeps them: an edit undone loads them)."""
+        was = self.current.get((name, at))
+        self.current[name, at] = key
+        if was is not None and was != key:
+            self.code.pop((was, at), None)
+            if was not in self.current.values():
+                self.memory.pop(was, None)
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         """Unused: ``get_bucket`` looks entries up by name and source."""
