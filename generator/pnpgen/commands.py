@@ -94,7 +94,8 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None, heading: str | Non
                 args.set_aside = True  # (a watch's later saves: gc.get_freeze_count walks all 150,000 objects)
             # the summary said as soon as the files are in place, before the caches' bookkeeping
             outcomes = run_build(ws, slugs, options, out_root, rulebook, say=say, sorted_games=(outcomes, todo),
-                                 warm=warm, own_language=own, states=states, hashes=hashes, committed=tell)
+                                 warm=warm, own_language=own, states=states, hashes=hashes, committed=tell,
+                                 unkept=_warn)
     tell(outcomes)
     return 0
 

@@ -34,3 +34,30 @@ def test_the_summary_comes_before_the_prune_and_the_hashes(tmp_path, monkeypatch
     events.clear()
     assert run(root, "build", "--game", "test", "--no-rulebook") == 0  # up to date: nothing built, said once
     assert events.count("summary True") == 1 and "prune" not in events
+
+
+def test_bookkeeping_that_fails_after_the_summary_is_a_warning_after_it(tmp_path, monkeypatch, capsys):
+    """The summary said the build was done, then the prune failed (an unused entry in a folder it
+    may not change): a PermissionError traceback, exit 1, under the summary. The files are in
+    place and good; each step of the bookkeeping is tried, and one that fails is a warning after
+    the summary saying what it leaves for the next build; exit 0; the next build is up to date."""
+    from pypdf import PdfReader
+
+    root = make_workspace(tmp_path / "ws", pieces=["カード1", "カード2"])
+    saved: list[bool] = []
+    save = FileHashes.save
+
+    def denied(self, *a, **k):
+        raise PermissionError(13, "Permission denied", str(self.root / "faces" / "7c"))
+
+    monkeypatch.setattr(Cache, "prune", denied)
+    monkeypatch.setattr(FileHashes, "save", lambda self: saved.append(True) or save(self))
+    assert run(root, "build", "--game", "test", "--no-rulebook") == 0
+    said = capsys.readouterr()
+    assert said.out.startswith("test: ") and "Traceback" not in said.err
+    assert said.err == ("pnpgen: warning: test: built, its files in place, but not the cache's unused entries removed "
+                        "([Errno 13] Permission denied: 'build/.cache/faces/7c'): the next build removes them\n")
+    assert saved == [True]  # the steps after it still done
+    assert len(PdfReader(root / "build" / "test" / "cards.pdf").pages) == 2
+    assert run(root, "build", "--game", "test", "--no-rulebook") == 0
+    assert capsys.readouterr().out == "test: up to date (build/test)\n"

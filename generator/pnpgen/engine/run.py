@@ -49,7 +49,8 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
               sorted_games: tuple[list[GameOutcome], list[tuple[str, str]]] | None = None,
               warm: Warm | None = None, own_language: frozenset[str] = frozenset(),
               states: States | None = None, hashes: FileHashes | None = None,
-              committed: Callable[[list[GameOutcome]], None] | None = None) -> list[GameOutcome]:
+              committed: Callable[[list[GameOutcome]], None] | None = None,
+              unkept: Callable[[str], None] | None = None) -> list[GameOutcome]:
     """Build ``slugs`` into ``out_root/<slug>/``; nothing is written unless every game succeeds.
     Games are built side by side in worker processes when there are cores for it.
     ``sorted_games``: ``fresh.sort_games`` already asked (else it is asked here: it claims the
@@ -60,7 +61,7 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
     the outcomes (every game's, the fresh ones too, in the order asked) as soon as the new files are
     in place, before the caches' bookkeeping that follows under the same lock (the unused entries
     pruned, the files' hashes saved): a watch save's summary line waits for the last file, not
-    for that."""
+    for that. ``unkept``: told the one line of that bookkeeping's failures (``_bookkeeping``)."""
     cache = Cache(out_root, states, hashes)
     # one table of files' hashes for the check and the build (given with sorted_games, else made here)
     shared = hashes is not None or sorted_games is None
@@ -104,20 +105,50 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
             _told(outcomes, written, out_root, ws)
             if committed is not None:
                 committed(outcomes)
-            cache.prune()  # entries no game's current state uses (this build's states are written)
-            if shared and not (options.jobs > 1 and len(todo) > 1):  # the check's table is the build's
-                cache.hashes.learn_again()
-            else:  # the inputs' hashes, known in this process since they were fingerprinted (the check's, a worker's)
-                for slug, _ in todo:
-                    fingerprint(inputs_of(ws, slug), None, cache.hashes, ws.fonts)
+            learned = shared and not (options.jobs > 1 and len(todo) > 1)  # the check's table is the build's
             built_dirs = [o.out_dir for o, _, _ in built]
-            for path, data in files.items():  # the next run knows these files by their stamps, unread
-                if any(d in path.parents for d in built_dirs):
-                    cache.hashes.wrote(path, recorded(data))
-            cache.hashes.save()
+
+            def learn() -> None:
+                if learned:
+                    cache.hashes.learn_again()
+                else:  # the inputs' hashes, known in this process since they were fingerprinted (the check's, a worker's)
+                    for slug, _ in todo:
+                        fingerprint(inputs_of(ws, slug), None, cache.hashes, ws.fonts)
+
+            def save() -> None:
+                for path, data in files.items():  # the next run knows these files by their stamps, unread
+                    if any(d in path.parents for d in built_dirs):
+                        cache.hashes.wrote(path, recorded(data))
+                cache.hashes.save()
+
+            steps = [("the cache's unused entries removed", "the next build removes them", cache.prune),
+                     ("the inputs' hashes learned", "the next build reads them again", learn),
+                     ("the files' hashes saved", "the next build reads them again", save)]
             if usercache.secret() is None:  # the next run reads no state: what was written, by inode
-                note_written(out_root, [(o.out_dir, o.wrote) for o, _, _ in built])
+                steps.append(("the record of the files written", "the next build keeps a file of this one it no "
+                              "longer makes, not removes it",
+                              lambda: note_written(out_root, [(o.out_dir, o.wrote) for o, _, _ in built])))
+            failed = _bookkeeping(steps)
+            if failed and unkept is not None:
+                unkept(ws.shown(f"{', '.join(o.slug for o, _, _ in built)}: built, its files in place, but not "
+                                + "; not ".join(failed)))
     return outcomes
+
+
+def _bookkeeping(steps: list[tuple[str, str, Callable[[], object]]]) -> list[str]:
+    """The caches' bookkeeping after a commit, each step (what it does, what its failure costs,
+    the step) tried alone, the failures said as ``what (error): cost``. The build's files are in
+    place and its summary said by then: a step that fails (an unused entry in a folder it may not
+    change, a disk full, an input deleted since it was read) is a warning after the summary, not
+    an error or a traceback under a line that said the build was done (exit 1); what it leaves
+    costs the next build only time, or a file left behind."""
+    failed = []
+    for what, cost, step in steps:
+        try:
+            step()
+        except (OSError, InputError) as e:
+            failed.append(f"{what} ({e}): {cost}")
+    return failed
 
 
 def _told(outcomes: list[GameOutcome], written: set[Path], out_root: Path, ws: Workspace) -> None:

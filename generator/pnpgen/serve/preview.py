@@ -12,6 +12,7 @@ import io
 import json
 import os
 import stat
+import sys
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -27,6 +28,7 @@ from pnpgen.engine.warm import Warm
 from pnpgen.errors import InputError
 from pnpgen.faces.face import Face
 from pnpgen.faces.faceset import FaceSet, face_renderer, piece_pairs, render_deck
+from pnpgen.safetext import shown
 
 # PDFium is not thread-safe: no two of its calls may run at once in one process, not even on two
 # documents (pypdfium2's documentation); the server rasterises in its pool's threads while a save
@@ -112,7 +114,7 @@ class Preview:
                 self.folders()  # a link out of the workspace made since the server started: refused
                 self.told = None
                 outcome = run_build(self.ws, [self.slug], self.options, self.out_root, RulebookOptions(),
-                                    warm=self.warm)[0]
+                                    warm=self.warm, unkept=_warn)[0]
                 try:
                     decks, sheets, pictures, manifest, svgs = self._read()
                     reprint = _reprint_list(self.out)
@@ -332,6 +334,11 @@ class Preview:
         image.save(buf, "PNG")
         self.rendered[pid] = buf.getvalue()
         return self.rendered[pid]
+
+
+def _warn(line: str) -> None:
+    """A build's warning in the terminal, as a build says it (its caches' bookkeeping failed)."""
+    print(f"pnpgen: warning: {shown(line)}", file=sys.stderr, flush=True)
 
 
 def _title(manifest: dict[str, Any]) -> tuple[str, str]:
