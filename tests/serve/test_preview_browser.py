@@ -122,13 +122,22 @@ def test_the_page_shows_every_face_updates_without_reload_and_keeps_faces_on_a_b
 def test_the_picked_face_shows_the_fields_of_the_latest_save(tmp_path):
     """A face picked, then its text edited: the panel shows the new text (it kept the fields of
     the build before as if they were current); the face deleted: the panel says to pick one; the
-    game's title edited: the heading says the new one."""
+    game's title edited: the heading says the new one. Two faces a page (``?per_page=2``): the
+    pager turns to the third, a save keeps the page turned to."""
     ws = make_workspace(tmp_path / "ws", ["カード1", "カード2", "カード3"])
     proc, port = _serve(ws, "test", tmp_path / "out")
     driver = _browser()
+    faces = "return [...document.querySelectorAll('#deck-0 .face figcaption')].map(c => c.textContent).join('|')"
     try:
-        driver.get(_answering(proc, port))
-        _wait(driver, "return document.querySelectorAll('#deck-0 .face').length === 3", 5)
+        driver.get(_answering(proc, port) + "?per_page=2")
+        _wait(driver, "return document.querySelectorAll('#deck-0 .face').length === 2", 5)
+        assert driver.execute_script(faces) == "カード1 × 1|カード2 × 1"
+        assert driver.find_element("css selector", "#deck-0 .pager").text.startswith("‹ previous")
+        driver.find_element("css selector", "#deck-0 .pager .next").click()
+        assert driver.execute_script(faces) == "カード3 × 1"
+        driver.find_elements("css selector", "#deck-0 .face")[0].click()
+        assert "本文カード3" in driver.find_element("id", "details").text
+        driver.find_element("css selector", "#deck-0 .pager .prev").click()
         driver.find_elements("css selector", "#deck-0 .face")[1].click()
         assert "本文カード2" in driver.find_element("id", "details").text
         time.sleep(0.5)  # the watcher is running
@@ -137,9 +146,14 @@ def test_the_picked_face_shows_the_fields_of_the_latest_save(tmp_path):
         _wait(driver, "return document.getElementById('details').textContent.includes('本文を直した')", 5)
         assert "本文カード2" not in driver.find_element("id", "details").text
         assert driver.execute_script("return document.querySelector('.face.picked').dataset.face") == "1"
+        driver.find_element("css selector", "#deck-0 .pager .next").click()  # a save keeps the page turned to
+        deck.write_text(deck.read_text(encoding="utf-8").replace("本文カード3", "本文三"), encoding="utf-8")
+        _wait(driver, "return state.decks[0].faces.some(f => f.fields.text === '本文三')", 5)
+        assert driver.execute_script(faces) == "カード3 × 1"
         deck.write_text(deck.read_text(encoding="utf-8").replace("  - {name: カード2, text: 本文を直した}\n", ""),
                         encoding="utf-8")
-        _wait(driver, "return document.querySelectorAll('#deck-0 .face').length === 2", 5)
+        _wait(driver, "return document.querySelectorAll('#deck-0 .face').length === 2", 5)  # one page: no pager
+        assert driver.execute_script(faces) == "カード1 × 1|カード3 × 1" and not driver.find_elements("css selector", ".pager")
         assert driver.find_element("id", "details").text == "Click a face to see its fields, its YAML line and its SVG."
         assert not driver.find_elements("css selector", ".face.picked")
         game = ws / "data" / "test" / "game.yaml"  # the heading follows game.yaml's title, without a reload

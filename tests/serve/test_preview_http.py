@@ -148,7 +148,9 @@ def test_pictures_asked_for_at_once_are_rasterised_one_at_a_time(tmp_path, monke
             inside.pop()
 
     monkeypatch.setattr(pypdfium2, "PdfDocument", watched_document)
-    pids = list(preview.pictures)[:2]
+    firsts = {path: pid for pid, (path, _, _) in reversed(list(preview.pictures.items()))}  # (each file open once, then kept)
+    pids = list(firsts.values())[:2]
+    assert len(pids) == 2
     got: dict[str, bytes | None] = {}
     threads = [threading.Thread(target=lambda pid=pid: got.update({pid: preview.png(pid)})) for pid in pids]
     for t in threads:
@@ -157,6 +159,49 @@ def test_pictures_asked_for_at_once_are_rasterised_one_at_a_time(tmp_path, monke
         t.join()
     assert not overlapped
     assert all(got[pid][:4] == b"\x89PNG" for pid in pids)
+
+
+def test_the_pictures_of_one_file_open_it_once_until_a_save_changes_it(tmp_path, monkeypatch):
+    """Each picture opened its PDF again, and PDFium walked the page list up to its page: 0.25 s
+    a face of a 20,000-page shop file, the first screen of 10,000 faces 20 s. A file is opened
+    once, for all its pictures; a save that changes it closes it, and its pictures are the new."""
+    import pypdfium2
+
+    ws, preview = _preview(tmp_path)
+    real, opened = pypdfium2.PdfDocument, []
+    monkeypatch.setattr(pypdfium2, "PdfDocument", lambda source, *a, **k: opened.append(source) or real(source, *a, **k))
+    faces = preview.state.decks[0]["faces"]
+    pids = [f[side].removeprefix("/picture/").removesuffix(".png") for f in faces for side in ("front", "back")]
+    pngs = [preview.png(pid) for pid in pids]
+    assert all(png[:4] == b"\x89PNG" for png in pngs) and len(set(pngs)) == 6  # each back names its card
+    assert len(opened) == 1 and len(preview.documents) == 1
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("本文カード3", "書き直した"), encoding="utf-8")
+    assert preview.rebuild().error == ""
+    assert preview.documents == {}  # the file this build replaced: closed
+    opened.clear()
+    again = preview.state.decks[0]["faces"][2]["front"].removeprefix("/picture/").removesuffix(".png")
+    assert again != pids[4] and preview.png(again) not in (None, pngs[4]) and len(opened) == 1
+
+
+def test_a_pane_shows_its_faces_a_page_at_a_time(tmp_path):
+    """10,000 faces in one page were 3 MB of HTML and 12,000 figures drawn twice, some 200
+    pictures asked for near the view: the first screen showed after 23 s. A pane shows PER_PAGE
+    faces, a pager to the rest (``?per_page=`` another number); the script draws the other pages."""
+    from starlette.testclient import TestClient
+
+    from pnpgen.serve.page import PER_PAGE
+
+    ws, preview = _preview(tmp_path)
+    with TestClient(make_app(preview, "テストゲーム", watch=False), base_url="http://127.0.0.1:8765") as client:
+        whole = client.get("/").text
+        assert whole.count('class="face"') == 3 and 'class="pager"' not in whole and f"PER = {PER_PAGE};" in whole
+        paged = client.get("/?per_page=2").text
+        assert paged.count('class="face"') == 2 and "PER = 2;" in paged
+        assert re.findall(r"<option[^>]*>([^<]*)</option>", paged)[:2] == ["1–2", "3–3"] and "</select> of 3 " in paged
+        assert "カード1 × 1" in paged and "カード3 × 1" not in paged
+        for wrong in ("0", "abc", "-1", "99999", "１"):
+            assert f"PER = {PER_PAGE};" in client.get("/", params={"per_page": wrong}).text, wrong
 
 
 def test_a_preview_started_on_broken_data_shows_the_last_good_build_under_the_error(tmp_path):

@@ -20,7 +20,7 @@ from pnpgen.engine.fresh import present_inputs, profile_stamps, worth_a_build
 from pnpgen.engine.output import claim
 from pnpgen.errors import InputError
 from pnpgen.safetext import shown
-from pnpgen.serve.page import html
+from pnpgen.serve.page import html, per_page
 from pnpgen.serve.preview import Preview
 
 HOST = "127.0.0.1"  # never another interface: nothing of the game leaves the machine
@@ -56,7 +56,8 @@ def make_app(preview: Preview, title: str, watch: bool = True, lang: str = "ja",
 
     async def page(request: Request) -> HTMLResponse:
         shown = preview.state  # the game as last built: its title edited since the server started
-        return HTMLResponse(html(shown, shown.title or title, shown.lang or lang), headers={"Cache-Control": "no-store"})
+        return HTMLResponse(html(shown, shown.title or title, shown.lang or lang, per_page(request.query_params.get("per_page"))),
+                            headers={"Cache-Control": "no-store"})
 
     async def state(request: Request) -> JSONResponse:
         return JSONResponse(preview.state.to_json(), headers={"Cache-Control": "no-store"})

@@ -9,6 +9,19 @@ from typing import Any
 
 from pnpgen.serve.preview import State
 
+# How many faces (or sheets and rulebook pages) a pane shows at a time, the rest a page away
+# (``?per_page=`` in the address for another number, 1 to MAX_PER_PAGE): 10,000 faces at once were
+# 12,000 figures to lay out, drawn again from /state.json, and some 200 pictures asked for near the view.
+PER_PAGE = 120
+MAX_PER_PAGE = 2000
+
+
+def per_page(asked: str | None) -> int:
+    """The faces a pane shows at a time, from the address's ``per_page`` (PER_PAGE when not a
+    whole number from 1 to MAX_PER_PAGE)."""
+    ok = asked is not None and asked.isascii() and asked.isdigit() and 1 <= int(asked) <= MAX_PER_PAGE
+    return int(asked) if ok and asked is not None else PER_PAGE
+
 
 def _face(deck: int, n: int, face: dict[str, Any]) -> str:
     """A face's figure; its pictures load when their pane is shown and they near the view
@@ -18,18 +31,34 @@ def _face(deck: int, n: int, face: dict[str, Any]) -> str:
             f'src="{escape(face["front"])}" loading="lazy">{back}<figcaption>{escape(face["name"])} × {face["count"]}</figcaption></figure>')
 
 
-def html(state: State, title: str, lang: str = "ja") -> str:
+def _sheet(sheet: dict[str, Any]) -> str:
+    return f'<figure class="sheet"><img alt="" src="{escape(sheet["src"])}" loading="lazy"><figcaption>{escape(sheet["title"])}</figcaption></figure>'
+
+
+def _pager(total: int, per: int) -> str:
+    """A pane's first page's pager (the script draws the others' as it turns them), or nothing
+    when all of it shows at once."""
+    if total <= per:
+        return ""
+    options = "".join(f'<option value="{k}">{k * per + 1}–{min(total, (k + 1) * per)}</option>'
+                      for k in range(-(-total // per)))
+    return (f'<nav class="pager"><button class="prev" disabled>‹ previous</button> <select>{options}</select> '
+            f'of {total:,} <button class="next">next ›</button></nav>')
+
+
+def html(state: State, title: str, lang: str = "ja", per: int = PER_PAGE) -> str:
     """The page; ``lang``: the game's language, the page's (a browser picks its fonts and
-    hyphenation by it: Latin names set in a Japanese face under ``lang="ja"``)."""
+    hyphenation by it: Latin names set in a Japanese face under ``lang="ja"``); ``per``: the
+    faces a pane shows at a time (``PER_PAGE``)."""
     tabs, panes = [], []
     for i, deck in enumerate(state.decks):
         tabs.append(f'<button class="tab" data-pane="deck-{i}">{escape(deck["name"])} ({escape(deck["id"])}) ×{deck["count"]}</button>')
-        faces = "".join(_face(i, n, f) for n, f in enumerate(deck["faces"]))
-        panes.append(f'<section class="pane deck" id="deck-{i}" data-id="{escape(deck["id"])}">{faces}</section>')
+        faces = "".join(_face(i, n, f) for n, f in enumerate(deck["faces"][:per]))
+        panes.append(f'<section class="pane deck" id="deck-{i}" data-id="{escape(deck["id"])}">'
+                     f'{_pager(len(deck["faces"]), per)}{faces}</section>')
     tabs.append('<button class="tab" data-pane="sheets">Sheets &amp; rulebook</button>')
-    sheets = "".join(f'<figure class="sheet"><img alt="" src="{escape(s["src"])}" loading="lazy"><figcaption>{escape(s["title"])}</figcaption></figure>'
-                     for s in state.sheets)
-    panes.append(f'<section class="pane" id="sheets">{sheets}</section>')
+    sheets = "".join(_sheet(s) for s in state.sheets[:per])
+    panes.append(f'<section class="pane" id="sheets">{_pager(len(state.sheets), per)}{sheets}</section>')
     changes = "".join(f"<li>{escape(c)}</li>" for c in state.changes)
     error = escape(state.error)
     note = escape(banner_note(state.error, bool(state.decks or state.sheets), state.ended))
@@ -44,7 +73,7 @@ def html(state: State, title: str, lang: str = "ja") -> str:
 <aside><h2>Selected face</h2><div id="details">{escape(PICK)}</div>
 <h2>Last change</h2><ul id="changes">{changes}</ul><pre id="reprint">{escape(state.reprint)}</pre></aside>
 <script>const STALE = {json.dumps(STALE)}, NOTHING = {json.dumps(NOTHING)}, ENDED = {json.dumps(ENDED)},
-PICK = {json.dumps(PICK)};{SCRIPT}</script>
+PICK = {json.dumps(PICK)}, PER = {per};{SCRIPT}</script>
 </body></html>
 """
 
@@ -75,6 +104,7 @@ main { padding: 1em; } .pane { display: none; flex-wrap: wrap; gap: 1em; } .pane
 .face { margin: 0; cursor: pointer; text-align: center; } .face img { width: 130px; margin: 2px; border: 1px solid #ccc; }
 .face.picked { outline: 3px solid #36c; }
 .sheet { margin: 0; } .sheet img { width: 210px; border: 1px solid #ccc; }
+.pager { flex-basis: 100%; }
 aside { padding: 1em; border-left: 1px solid #ccc; font-size: .9em; } pre { white-space: pre-wrap; }
 #banner { display: none; grid-column: 1 / 3; position: sticky; top: 0; z-index: 10; padding: .8em 1em;
   background: #b00; color: #fff; } #banner.shown { display: block; }
@@ -82,7 +112,8 @@ aside { padding: 1em; border-left: 1px solid #ccc; font-size: .9em; } pre { whit
 """
 
 SCRIPT = """
-let state = null;
+let state = null, picked = null;  // the face clicked: [deck, face] in state.decks
+const at = {};  // a pane's id → the page of it shown
 function el(tag, cls, text) { const e = document.createElement(tag); if (cls) e.className = cls;
   if (text !== undefined) e.textContent = text; return e; }
 function show(pane) { document.querySelectorAll('.pane').forEach(p => p.classList.toggle('on', p.id === pane));
@@ -94,8 +125,29 @@ function details(d, n) { const f = state.decks[d].faces[n]; const box = document
       a.target = '_blank'; a.rel = 'noopener'; links.append(a, ' '); }
     box.append(links); }
   const dl = el('dl'); for (const [k, v] of Object.entries(f.fields)) { dl.append(el('dt', '', k), el('dd', '', typeof v === 'string' ? v : JSON.stringify(v))); }
-  box.append(dl); document.querySelectorAll('.face').forEach(x => x.classList.remove('picked'));
-  const picked = document.querySelector(`.face[data-deck="${d}"][data-face="${n}"]`); if (picked) picked.classList.add('picked'); }
+  box.append(dl); picked = [d, n]; mark(); }
+function mark() { document.querySelectorAll('.face').forEach(x => x.classList.toggle('picked',
+  !!picked && +x.dataset.deck === picked[0] && +x.dataset.face === picked[1])); }
+function face(i, n, f) { const fig = el('figure', 'face'); fig.dataset.deck = i; fig.dataset.face = n;
+  const front = el('img', 'front'); front.loading = 'lazy'; front.src = f.front; front.alt = 'front'; fig.append(front);
+  if (f.back) { const back = el('img', 'back'); back.loading = 'lazy'; back.src = f.back; back.alt = 'back'; fig.append(back); }
+  fig.append(el('figcaption', '', f.name + ' × ' + f.count)); return fig; }
+function sheet(p) { const fig = el('figure', 'sheet'); const img = el('img'); img.loading = 'lazy'; img.src = p.src; img.alt = '';
+  fig.append(img, el('figcaption', '', p.title)); return fig; }
+// A pane's page of faces (or sheets), PER at a time, with a pager to the others when there are more
+function fill(id) {
+  const pane = document.getElementById(id); if (!pane || !state) return;
+  const deck = id === 'sheets' ? -1 : +id.slice(5), items = deck < 0 ? state.sheets : state.decks[deck].faces;
+  const pages = Math.max(1, Math.ceil(items.length / PER)); at[id] = Math.min(at[id] || 0, pages - 1);
+  const from = at[id] * PER, figs = items.slice(from, from + PER).map((x, k) => deck < 0 ? sheet(x) : face(deck, from + k, x));
+  const parts = [];
+  if (pages > 1) { const nav = el('nav', 'pager'), prev = el('button', 'prev', '‹ previous'), next = el('button', 'next', 'next ›');
+    const pick = el('select'); for (let k = 0; k < pages; k++) { const o = el('option', '', (k * PER + 1) + '–' + Math.min(items.length, (k + 1) * PER));
+      o.value = k; pick.append(o); }
+    pick.value = at[id]; prev.disabled = at[id] === 0; next.disabled = at[id] === pages - 1;
+    nav.append(prev, ' ', pick, ' of ' + items.length.toLocaleString('en') + ' ', next); parts.push(nav); }
+  pane.replaceChildren(...parts, ...figs); mark(); }
+function turn(id, page) { at[id] = page; fill(id); document.getElementById(id).scrollIntoView(); }
 function draw(s) {
   const err = document.getElementById('error'); err.textContent = s.error; err.classList.toggle('shown', !!s.error);
   document.getElementById('banner').classList.toggle('shown', !!s.error);
@@ -103,27 +155,20 @@ function draw(s) {
     !s.error ? '' : s.ended ? ENDED : (good.decks.length || good.sheets.length) ? STALE : NOTHING;
   if (state && s.error) return;  // a broken save: the last good faces stay
   const open = (document.querySelector('.tab.on') || {dataset: {}}).dataset.pane;
-  const picked = document.querySelector('.face.picked'), was = picked && state ? state.decks[+picked.dataset.deck] : null;
-  const at = picked ? +picked.dataset.face : 0, pick = was ? {deck: was.id, name: was.faces[at].name, at: at,
-    faces: was.faces.length, nth: was.faces.slice(0, at).filter(f => f.name === was.faces[at].name).length} : null;
-  state = s; document.body.dataset.generation = s.generation;
+  const was = picked && state ? state.decks[picked[0]] : null, n = picked ? picked[1] : 0;
+  const pick = was && was.faces[n] ? {deck: was.id, name: was.faces[n].name, at: n, faces: was.faces.length,
+    nth: was.faces.slice(0, n).filter(f => f.name === was.faces[n].name).length} : null;
+  state = s; picked = null; document.body.dataset.generation = s.generation;
   if (s.title) { document.querySelector('header h1').textContent = s.title; document.title = s.title + ' — pnpgen preview'; }
   if (s.lang) document.documentElement.lang = s.lang;
   const tabs = document.getElementById('tabs'), panes = document.getElementById('panes');
   tabs.replaceChildren(); panes.replaceChildren();
   s.decks.forEach((deck, i) => {
     const t = el('button', 'tab', deck.name + ' (' + deck.id + ') ×' + deck.count); t.dataset.pane = 'deck-' + i; tabs.append(t);
-    const pane = el('section', 'pane deck'); pane.id = 'deck-' + i; pane.dataset.id = deck.id;
-    deck.faces.forEach((f, n) => { const fig = el('figure', 'face'); fig.dataset.deck = i; fig.dataset.face = n;
-      const front = el('img', 'front'); front.loading = 'lazy'; front.src = f.front; front.alt = 'front'; fig.append(front);
-      if (f.back) { const back = el('img', 'back'); back.loading = 'lazy'; back.src = f.back; back.alt = 'back'; fig.append(back); }
-      fig.append(el('figcaption', '', f.name + ' × ' + f.count)); pane.append(fig); });
-    panes.append(pane); });
+    const pane = el('section', 'pane deck'); pane.id = 'deck-' + i; pane.dataset.id = deck.id; panes.append(pane); });
   const t = el('button', 'tab', 'Sheets & rulebook'); t.dataset.pane = 'sheets'; tabs.append(t);
-  const sheets = el('section', 'pane'); sheets.id = 'sheets';
-  s.sheets.forEach(p => { const fig = el('figure', 'sheet'); const img = el('img'); img.loading = 'lazy'; img.src = p.src; img.alt = '';
-    fig.append(img, el('figcaption', '', p.title)); sheets.append(fig); });
-  panes.append(sheets);
+  const sheets = el('section', 'pane'); sheets.id = 'sheets'; panes.append(sheets);
+  panes.querySelectorAll('.pane').forEach(p => fill(p.id));
   document.getElementById('changes').replaceChildren(...s.changes.map(c => el('li', '', c)));
   document.getElementById('reprint').textContent = s.reprint;
   show(document.getElementById(open) ? open : (s.decks.length ? 'deck-0' : 'sheets'));
@@ -141,7 +186,11 @@ function repick(pick) {
   else document.getElementById('details').textContent = PICK;
 }
 document.addEventListener('click', e => { const t = e.target.closest('.tab'); if (t) show(t.dataset.pane);
+  const b = e.target.closest('.pager button'), pane = b && b.closest('.pane');
+  if (pane) turn(pane.id, at[pane.id] + (b.classList.contains('next') ? 1 : -1));
   const f = e.target.closest('.face'); if (f && state) details(+f.dataset.deck, +f.dataset.face); });
+document.addEventListener('change', e => { const pane = e.target.closest('.pager select') && e.target.closest('.pane');
+  if (pane) turn(pane.id, +e.target.value); });
 fetch('/state.json').then(r => r.json()).then(s => { draw(s);
   const events = new EventSource('/events?after=' + s.generation);
   // (the server gone as it pushed its last error, the workspace gone: the error the event said)

@@ -94,6 +94,7 @@ class Preview:
         self.lock = threading.Lock()
         self.pictures: dict[str, tuple[Path, int, int]] = {}  # picture id → (pdf, page index, width px)
         self.rendered: dict[str, bytes] = {}
+        self.documents: dict[str, tuple[Any, io.BufferedReader]] = {}  # a PDF's hash → it open in PDFium, its file
         # a face's SVG id → (deck id, piece number, distinct face of the deck, side, distinct face of the piece)
         self.svgs: dict[str, tuple[str, int, int, str, int]] = {}
         self.warm = Warm()  # the faces and pages the last save drew, drawn again only where it changed
@@ -136,6 +137,7 @@ class Preview:
             self.told = None if outcome.up_to_date else list(outcome.changes)
             self.pictures, self.svgs = pictures, svgs
             self.rendered = {k: v for k, v in self.rendered.items() if k in pictures}
+            self._close_documents({pid.split("-", 1)[0] for pid in pictures})
             self.state = State(self.state.generation + 1, "", decks, sheets, list(manifest.get("changes", [])), reprint,
                                *_title(manifest))
             return self.state
@@ -304,16 +306,9 @@ class Preview:
         import pypdfium2 as pdfium
 
         pdf, index, width = where
-        try:  # (the file may have been swapped for a link since the page was read)
-            source = _opened(built_file(self.out, pdf.relative_to(self.out).as_posix()))
-        except (OSError, ValueError):
-            return None
-        # PDFium reads from the file what the page needs: each picture read the whole file (each
-        # face of a 265 MB shop file read all of it again), in as many threads as pictures asked for
-        with source, PDFIUM:  # the browser asks for many pictures at once, each in a thread of the server's pool
-            try:  # (a file swapped since the page was read for one PDFium cannot read: no picture, not a 500)
-                doc = pdfium.PdfDocument(source)
-            except pdfium.PdfiumError:
+        with PDFIUM:  # the browser asks for many pictures at once, each in a thread of the server's pool
+            doc = self._document(pid.split("-", 1)[0], pdf)
+            if doc is None:
                 return None
             try:
                 if not 0 <= index < len(doc):
@@ -328,12 +323,39 @@ class Preview:
                 page.close()
             except pdfium.PdfiumError:
                 return None
-            finally:
-                doc.close()
         buf = io.BytesIO()
         image.save(buf, "PNG")
         self.rendered[pid] = buf.getvalue()
         return self.rendered[pid]
+
+    def _document(self, digest: str, pdf: Path) -> Any:
+        """The build's PDF ``pdf`` (whose content's hash starts ``digest``) open in PDFium, kept
+        open for the next picture of it (under ``PDFIUM``): each picture opened the file again, and
+        PDFium walked a 20,000-page shop file's page list up to the page asked for each time (0.25 s
+        a face: the first screen of 10,000 faces took 20 s). None when it cannot be read."""
+        import pypdfium2 as pdfium
+
+        if digest in self.documents:
+            return self.documents[digest][0]
+        try:  # (the file may have been swapped for a link since the page was read)
+            source = _opened(built_file(self.out, pdf.relative_to(self.out).as_posix()))
+        except (OSError, ValueError):
+            return None
+        try:  # (a file swapped since the page was read for one PDFium cannot read: no picture, not a 500)
+            doc = pdfium.PdfDocument(source)
+        except pdfium.PdfiumError:
+            source.close()
+            return None
+        self.documents[digest] = (doc, source)
+        return doc
+
+    def _close_documents(self, keep: set[str]) -> None:
+        """The open PDFs of a build no longer shown closed (those whose hash is not in ``keep``)."""
+        with PDFIUM:
+            for digest in [d for d in self.documents if d not in keep]:
+                doc, source = self.documents.pop(digest)
+                doc.close()
+                source.close()
 
 
 def _warn(line: str) -> None:
