@@ -467,3 +467,33 @@ def test_a_game_that_prints_nothing_is_one_line_exit_2_in_every_preset(tmp_path,
     assert run(root, "export", "--game", "test", "--preset", preset) == 2
     err = capsys.readouterr().err
     assert "prints nothing for" in err and ": it has no deck" in err and "Traceback" not in err, err
+
+
+def test_decks_left_out_alike_are_one_warning_and_each_size_is_said_once(tmp_path, capsys):
+    """Twenty decks of two sizes: PrinterStudio left ten out with ten warnings of 500 bytes, the
+    same but for the deck's name, and MakePlayingCards' error wrote "(size: [2.5in, 3.5in])" after
+    each of the twenty files. Decks left out alike are one warning, at the first one's line, each
+    deck named and its file's line to write the size at; each size is said once; export.json
+    still lists each deck left out; a deck left out for another reason keeps its own warning."""
+    root = _harbor(tmp_path, coins=COIN, **{f"narrow{i}": DECK_YAML.replace("format: poker", "format: bridge")
+                                             + "  - {name: 札, text: 本文}\n" for i in range(1, 4)})
+    assert run(root, "export", "--game", "test", "--preset", "printerstudio") == 0
+    warned = [line for line in capsys.readouterr().err.splitlines() if "left out" in line]
+    assert len(warned) == 2, warned
+    narrow = next(line for line in warned if "narrow" in line)
+    assert narrow.startswith("pnpgen: warning: data/test/decks/narrow1.yaml:2:9: left out: decks 'narrow1', 'narrow2', "
+                             "'narrow3' are each 57×89 mm; PrinterStudio has no format of that size"), narrow
+    assert "; takes them: --preset printerstudio --fit scale, " in narrow and "pnpgen build's shop/ files (any size" in narrow
+    assert narrow.endswith("; or, with no --fit, size: [2.25in, 3.5in] in data/test/decks/narrow1.yaml:2:9, "
+                           "data/test/decks/narrow2.yaml:2:9, data/test/decks/narrow3.yaml:2:9"), narrow
+    assert any(line.startswith("pnpgen: warning: data/test/decks/coins.yaml:4") and "left out: deck 'coins'" in line
+               for line in warned), warned
+    record = json.loads((root / "build" / "test" / "printerstudio" / "export.json").read_text(encoding="utf-8"))
+    assert sorted(o["deck"] for o in record["left_out"]) == ["coins", "narrow1", "narrow2", "narrow3"]
+    (root / "data" / "test" / "decks" / "coins.yaml").unlink()
+    assert run(root, "export", "--game", "test", "--preset", "makeplayingcards") == 2
+    err = capsys.readouterr().err
+    assert err.count("size: [2.5in, 3.5in]") == 1 and err.count("size: [2.25in, 3.5in]") == 1, err
+    assert err.endswith("the shop's size in the deck files: size: [2.5in, 3.5in] in data/test/decks/cards.yaml:2:9; "
+                        "size: [2.25in, 3.5in] in data/test/decks/narrow1.yaml:2:9, data/test/decks/narrow2.yaml:2:9, "
+                        "data/test/decks/narrow3.yaml:2:9)\n"), err

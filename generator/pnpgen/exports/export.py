@@ -178,7 +178,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
         notices.append("--proof: the trim, bleed and safe lines print on every page and image; these files are "
                           "for checking, not for the shop" + (" (a plain PDF, not PDF/X-1a)" if preset.pdfx != "none"
                                                               and preset.files.startswith("pdf") else ""))
-    result = ExportResult(game, out_dir, out_root, warnings=warnings + notices + [o.warning for o in left_out],
+    result = ExportResult(game, out_dir, out_root, warnings=warnings + notices + _left_out_warnings(left_out),
                           left_out=left_out)
     images = EarlierImages(earlier) if earlier is not None else EarlierImages()
     # GUIDs among every deck of the game, exported or not: a deck's stay the same with --deck; the
@@ -490,15 +490,44 @@ def _takes_all(preset: Preset, left_out: list[LeftOut]) -> str:
     own = "".join(f"{way} {' '.join('--deck ' + shlex.quote(d) for d in ids)} (takes {', '.join(map(repr, ids))}); "
                   for way, ids in refits.items())
     resized = [o.error for o in left_out if o.error.resize]
-    if resized:  # the shop's own size, written once in each deck file, prints them with no --fit
-        sizes = sorted({e.resize for e in resized})
-        where = ", ".join(place(e.path, e.line, e.column) + ("" if len(sizes) == 1 else f" ({e.resize})")
-                          for e in resized if e.path is not None)
-        resize = f"; or, with no --fit, the shop's size in the deck file{'s' if len(resized) > 1 else ''}: " \
-                 f"{sizes[0] if len(sizes) == 1 else 'size:'} in {where}"
-    else:
-        resize = ""
+    resize = f"; or, with no --fit, the shop's size in the deck file{'s' if len(resized) > 1 else ''}: " \
+        + _sizes_at(resized) if resized else ""  # the shop's own size, written once in each deck file, prints them with no --fit
     return own + "for every deck: " + ", ".join(common) + ", or pnpgen build's shop/ files (any size, RGB)" + resize
+
+
+def _sizes_at(resized: list[NotTaken]) -> str:
+    """Each size to write and the deck files' lines to write it at, each size once ("size:
+    [2.5in, 3.5in] in a.yaml:2:9, b.yaml:2:9; size: [2.25in, 3.5in] in …"): twenty decks of two
+    sizes said "(size: [2.5in, 3.5in])" after each file."""
+    at: dict[str, list[str]] = {}
+    for e in resized:
+        if e.path is not None:
+            at.setdefault(e.resize, []).append(place(e.path, e.line, e.column))
+    return "; ".join(f"{size} in {', '.join(places)}" for size, places in at.items())
+
+
+def _left_out_warnings(left_out: list[LeftOut]) -> list[str]:
+    """A warning for each deck left out, at its deck file's line (``LeftOut.warning``); decks left
+    out for the same reason and taken by the same presets said once together, at the first one's
+    line ("left out: decks 'a', 'b' are each 57×89 mm; …; takes them: …"): ten decks of one size
+    were ten warnings of 500 bytes, the same but for the deck's name."""
+    alike: dict[tuple[str, ...], list[LeftOut]] = {}
+    for o in left_out:
+        lead = f"deck {o.deck.id!r} is "
+        key = (o.why[len(lead):], o.error.resize, *o.takers[:-1]) if o.why.startswith(lead) else ("", o.deck.id)
+        alike.setdefault(key, []).append(o)
+    said = []
+    for (why, size, *_), decks in alike.items():
+        first = decks[0]
+        if len(decks) == 1:
+            said.append(first.warning)
+            continue
+        shop = first.takers[-1].replace(f"{first.deck.id}.pdf", " files")  # (pnpgen build's shop/<deck>.pdf)
+        resize = f"; or, with no --fit, {_sizes_at([o.error for o in decks])}" if size and first.error.path else ""
+        said.append(f"{first.deck.where_about(first.deck.size_where)}: left out: decks "
+                    f"{', '.join(repr(o.deck.id) for o in decks)} are each {why}; takes them: "
+                    f"{', '.join((*first.takers[:-1], shop))}{resize}")
+    return said
 
 
 def _takes_it(ws: Workspace, game: Game, preset: Preset, deck: Deck, fit: str | None,
