@@ -121,9 +121,10 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
                         cache.hashes.wrote(path, recorded(data))
                 cache.hashes.save()
 
-            steps = [("the cache's unused entries removed", "the next build removes them", cache.prune),
-                     ("the inputs' hashes learned", "the next build reads them again", learn),
-                     ("the files' hashes saved", "the next build reads them again", save)]
+            steps: list[tuple[str, str, Callable[[], object]]] = [
+                ("the cache's unused entries removed", "the next build removes them", cache.prune),
+                ("the inputs' hashes learned", "the next build reads them again", learn),
+                ("the files' hashes saved", "the next build reads them again", save)]
             if usercache.secret() is None:  # the next run reads no state: what was written, by inode
                 steps.append(("the record of the files written", "the next build keeps a file of this one it no "
                               "longer makes, not removes it",
