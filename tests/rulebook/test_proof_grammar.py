@@ -267,6 +267,21 @@ def test_a_figure_the_draft_draws_or_game_yaml_places_is_no_finding(tmp_path):
     assert [f for f in findings if f.kind == "図"] == []
 
 
+def test_a_map_or_a_count_is_no_figure_the_rules_refer_to(tmp_path):
+    """A wargame trial: 「Ａ３の地図４枚をつなげて使います」 was a 図 finding, 「図４」 read in 地図４枚;
+    地図のとおり, 合図, and a count of figures (図２枚) name no figure either, while 図３ still does."""
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    words = "　Ａ３の地図４枚をつなげ、地図のとおりに並べます。合図１回で始め、図２枚を配ります。\n"
+    (ws / "data" / "test" / "draft.txt").write_text(MESSY.replace("　配置は図１を参照してください。\n", words),
+                                                   encoding="utf-8")
+    findings = read_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts").findings
+    assert [f.file for f in findings if f.kind == "図"] == []
+    (ws / "data" / "test" / "draft.txt").write_text(MESSY.replace("　配置は図１を参照してください。\n",
+                                                                  words + "　配置は図３のとおりです。\n"), encoding="utf-8")
+    findings = read_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts").findings
+    assert [f.subject for f in findings if f.kind == "図"] == [("図３",)]
+
+
 def test_proof_txt_of_a_draft_with_its_newlines_lost_says_its_line_numbers_are_the_recovered_ones(tmp_path):
     """medallions' draft.txt is one line: proof.txt's 「draft.txt:66:」 named a line the file does
     not have, without a word; it now says the numbers are of the recovered lines. A draft with its

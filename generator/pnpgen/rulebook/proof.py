@@ -56,8 +56,10 @@ from pnpgen.text import linebreak as lb
 
 _KANJI_RUN = re.compile(r"[\u4e00-\u9fff々]{3,}")
 _COUNTERS = set("個枚回人点番本")
-# 「図１を参照」「下図のように」「図のとおり」: the text points at a figure
-_FIGURE_REF = re.compile(r"図[０-９0-9]+|[上下次左右]図|図の(?:よう|通り|とおり)")
+# 「図１を参照」「下図のように」「図のとおり」: the text points at a figure; not the 図 of a word that
+# names no figure (地図 a map, 合図, 意図, 海図, 構図…), nor a count of them (「地図４枚」, 「図２枚」)
+_FIGURE_REF = re.compile(r"(?<![地合意海構企指略版])(?:図[０-９0-9]+(?![０-９0-9]*[個枚回人点番本部])"
+                         r"|[上下次左右]図|図の(?:よう|通り|とおり))")
 _NUMBER = re.compile(r"([０-９0-9]+)(個|枚|人|点|回|マス|ラウンド|ＶＰ|VP)")
 
 
