@@ -56,6 +56,8 @@ from pnpgen.text import linebreak as lb
 
 _KANJI_RUN = re.compile(r"[\u4e00-\u9fff々]{3,}")
 _COUNTERS = set("個枚回人点番本")
+# kanji that say whose or which before a noun (敵部隊, 各部隊, 自部隊, 全部隊): two such words are two words
+_PREFIX = set("敵自各全他両同別次前後毎諸初最当該旧新隣味我彼")
 # 「図１を参照」「下図のように」「図のとおり」: the text points at a figure; not the 図 of a word that
 # names no figure (地図 a map, 合図, 意図, 海図, 構図…), nor a count of them (「地図４枚」, 「図２枚」)
 _FIGURE_REF = re.compile(r"(?<![地合意海構企指略版])(?:図[０-９0-9]+(?![０-９0-9]*[個枚回人点番本部])"
@@ -137,6 +139,8 @@ def near_duplicates(doc: Document, text: str, draft_path: Path | str, lang: str,
                 continue  # two characters one apart are two words: 【山札】 【場札】 【手札】 (trial43)
             if kinds[a] != "【】" and a[-1] != b[-1] and a[:-1] == b[:-1]:
                 continue  # 一番上 / 一番多(い): a verb stem or another word after a shared prefix
+            if kinds[a] != "【】" and a[1:] == b[1:] and {a[0], b[0]} <= _PREFIX:
+                continue  # 敵部隊 / 各部隊 / 自部隊: a word after a prefix that says whose or which
             if set(seen[a]) & set(seen[b]) or not rules & set(seen[a] + seen[b]) or {a, b} <= named:
                 continue
             pairs.append((a, b, seen[a], seen[b]))
@@ -633,6 +637,8 @@ def card_names(game: Game, rows: list[ComponentRow], lang: str) -> list[Finding]
     seen: set[str] = set()
     out = []
     for deck, piece, item in _piece_texts(game):
+        if item == piece.label:
+            continue  # the piece's own name (a unit 生駒足軽, its clan's 駒 no kind of piece) names no other piece
         for name in _piece_names(item):
             if name in seen or name in pages or name in kinded:
                 continue
