@@ -87,6 +87,7 @@ from pnpgen.rulebook.tree import (
     Step,
     Subheading,
     note_mark,
+    own_section_number,
 )
 from pnpgen.rulebook.typography import latin_typography
 from pnpgen.svg.artwork import Art
@@ -401,8 +402,16 @@ class StoryBuilder:
                           left=STEP_INDENT, prefix=f"{step.number}.", prefix_font=self.fonts.bold,
                           prefix_x=BODY_SIZE * 0.2, page=(self.node_key(step), self.pages))
 
+    @staticmethod
+    def section_number(n: int, s: Section) -> tuple[str, str]:
+        """(the number printed before the section's heading, the one its steps are numbered under):
+        the ``n``-th section's n, n; a section the draft numbers itself (「５．０　移動」) none and 5."""
+        own = own_section_number(s.title)
+        return ("", own) if own is not None else (str(n), str(n))
+
     def rules_section(self, n: int, s: Section) -> list[Flowable]:
-        out = self.section_heading(str(n), s.title, self.shown(s.title), s)
+        number, under = self.section_number(n, s)
+        out = self.section_heading(number, s.title, self.shown(s.title), s)
         if s.is_spoiler:  # the answers on a page of their own, not under the rules read in play
             out[0] = PageBreak()
         if s.is_components:
@@ -414,7 +423,7 @@ class StoryBuilder:
                 out += self.figures_after(child.title)
             elif isinstance(child, Step):
                 out.append(CondPageBreak(30 * mm))
-                out.append(self.step_heading(f"{n}.{child.number}", child.title, child))
+                out.append(self.step_heading(f"{under}.{child.number}", child.title, child))
                 if len(out) == 4:  # right under the section's heading: no blank grid line between them
                     out[-1].spaceBefore = 0
                 out += self.blocks(child.children)
@@ -557,7 +566,7 @@ class StoryBuilder:
         if not self.settings.quick_reference or not self.doc.rules or any(s.is_quick_reference for s in self.doc.rules):
             return []  # (game.yaml's quick_reference: false; a game with no decks, a scenario book: no turn)
         q = quick_reference(self.doc.rules, self.marks.latin)
-        numbers = {id(s): n for n, s in enumerate(self.doc.rules, start=1)}
+        numbers = {id(s): self.section_number(n, s)[1] for n, s in enumerate(self.doc.rules, start=1)}
         out: list[Flowable] = []
 
         def numbered(lists: list) -> list[tuple[str, Line]]:
