@@ -325,14 +325,15 @@ def well_formed_entries(value: object) -> list | None:
 
 
 def render(story: list, meta: Meta, fonts: Fonts, sketch_first: bool = True,
-           entries: list | None = None) -> tuple[bytes, int, list]:
+           entries: list | None = None, compressions: settings.Compressions | None = None) -> tuple[bytes, int, list]:
     """The A5 rulebook as PDF bytes, its page count, and the contents' and index's entries it
     settled on (the notifications of its last pass, JSON-able). ``sketch_first``: the first of
     multiBuild's passes only places the flowables (the same bytes, sooner). ``entries``: the ones
     an earlier setting of the same draft settled on; the first pass is then drawn in full with
     them, and when it finds them again (a count or a card edited: no page turns) it is the last,
     one pass instead of two. Entries that no longer hold only cost passes: multiBuild goes on
-    until they settle, as it does after a sketch."""
+    until they settle, as it does after a sketch. ``compressions``: the streams the last setting
+    in this process compressed (``settings.compressed_by``)."""
     buf = io.BytesIO()
     if entries:
         for f in story:
@@ -340,7 +341,7 @@ def render(story: list, meta: Meta, fonts: Fonts, sketch_first: bool = True,
                 for kind, stuff in entries:
                     f.notify(kind, tuple(stuff))
         sketch_first = False
-    with settings.dated_as_pnpgen_dates():
+    with settings.dated_as_pnpgen_dates(), settings.compressed_by(compressions):
         pdf = RulebookDoc(buf, meta, fonts, sketch_first)
         pdf.multiBuild(story)
     return buf.getvalue(), pdf.page, [[kind, list(stuff)] for kind, stuff in pdf.notified]
