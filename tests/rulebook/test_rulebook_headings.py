@@ -98,11 +98,13 @@ def test_a_headings_brackets_are_set_half_an_em_with_the_bodys_aki(book):
 
 def test_a_run_in_headings_term_is_set_as_a_heading(book):
     """◎神の怒り（Wrath of God）, a run-in heading: its term in bold at the start of its text, its
-    brackets at the body's widths (り to W: the half-em aki and the bracket), then an em's space and
-    the text, copied as the draft wrote it."""
-    _, term = _drawn(book, "神の怒り（Wrath")
+    brackets at the body's widths (り to W: the half-em aki and the bracket), then the ideographic
+    space and the text, copied as the draft wrote it."""
+    _, term = _drawn(book, "神の怒り（Wrath of God）\u3000戦")
     at = {c: x for c, x, _ in term}
     assert at["W"] - (at["り"] + _width("り", BOLD, 9.0)) == pytest.approx(9.0 * PT, abs=0.03)
+    # the ） closed up to the ideographic space after the term (not its half em and the space)
+    assert at["戦"] - (at["）"] + _width("）", BOLD, 9.0)) == pytest.approx(_width("\u3000", BOLD, 9.0), abs=0.03)
     lines = [line for page in PdfReader(io.BytesIO(book)).pages for line in page.extract_text().splitlines()]
     assert any(line.startswith("◎神の怒り（Wrath of God）\u3000戦争に") for line in lines), lines
 

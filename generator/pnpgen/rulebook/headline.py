@@ -218,15 +218,25 @@ def actual_text(text: str) -> str:
     return "FEFF" + text.encode("utf-16-be").hex().upper()
 
 
+def term_cells(line: str, font: str, size: float) -> Cells:
+    """The cells of a Japanese run-in heading or item's term set before its text: the term's
+    last mark keeps its space for the text after it (``closes=False``: an item's ： its full em),
+    except before the em's space a run-in heading ends with, which stands for it (JLREQ's 追い込み
+    見出し: 「（Wrath of God）」 then an em, not the bracket's half em and an em)."""
+    head = line.rstrip(" \u3000")
+    tail = line[len(head):]
+    return heading_cells(head, font, size, False, closes=bool(tail)) + \
+        [(measurer(font, size)(ch), 0.0) for ch in tail]
+
+
 def term_width(text: str, font: str, size: float, known: Mapping[str, Icon]) -> float:
     """The advance of a Japanese run-in heading or item's term ``text`` (``{icons}`` an em each)
-    set before its text (``heading_cells``, ``closes=False``)."""
+    set before its text (``term_cells``)."""
     line, _ = with_icons(text, known)
-    return sum(a for a, _ in heading_cells(line, font, size, False, closes=False))
+    return sum(a for a, _ in term_cells(line, font, size))
 
 
 def draw_term(canv, x: float, y: float, text: str, font: str, size: float, known: Mapping[str, Icon], colour) -> None:
     """``text`` as ``term_width`` sets it, drawn from ``x`` on the baseline ``y``."""
     line, icons = with_icons(text, known)
-    draw_cells(canv, x, y, line, heading_cells(line, font, size, False, closes=False), font, size, colour,
-               icons=icons)
+    draw_cells(canv, x, y, line, term_cells(line, font, size), font, size, colour, icons=icons)
