@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import Flowable
 
+from pnpgen import fonts as fontreg
 from pnpgen.rulebook import glyphs
 from pnpgen.rulebook.inline import Icon, draw_icon, with_icons
 from pnpgen.rulebook.jlreq import full_width_marks, jlreq_advances
@@ -68,18 +70,20 @@ def placed(text: str, cells: Sequence[tuple[float, float]], measure: Callable[[s
     return out
 
 
-def heading_lines(text: str, font: str, size: float, width: float, latin: bool, lang: str) -> list[tuple[int, int]]:
+@lru_cache(maxsize=1024)
+def heading_lines(text: str, font: str, size: float, width: float, latin: bool, lang: str) -> tuple[tuple[int, int], ...]:
     """The lines of ``text`` set ``width`` points wide, as (start, end) offsets (their trailing
     spaces included): JLREQ's breaks, a phrase's end first; a Latin text at its spaces, its last
-    line never one word when the line above can give it a second (``two_words_down``)."""
+    line never one word when the line above can give it a second (``two_words_down``). Kept by
+    its arguments: the contents set each entry again on every pass of the book."""
     if not text:
-        return []
+        return ()
     units = list(text)
     widths = [a for a, _ in heading_cells(text, font, size, latin)]
     spaces = [u in lb.SPACES for u in units]
     classes = lb.break_classes(units, phrases=not latin, lang=lang, hyphenate=False)
     lines = lb.fill(classes, widths, spaces, width, force=True)
-    return two_words_down(lines, units, classes, widths, width) if latin else lines
+    return tuple(two_words_down(lines, units, classes, widths, width) if latin else lines)
 
 
 def two_words_down(lines: list[tuple[int, int]], units: Sequence[str], classes: Sequence[int],
@@ -123,7 +127,7 @@ class HeadText(Flowable):
         # after their number, a 　 or an en space, has always printed as the face's space)
         self.text, self.icons = with_icons(_WHITE.sub(" ", lead + text), icons or {})
         self.marked = len(lead.rstrip())  # characters drawn in the accent colour
-        self.lines: list[tuple[int, int]] = []
+        self.lines: tuple[tuple[int, int], ...] = ()
         self.width = self.height = 0.0
 
     def wrap(self, aw, ah):
@@ -240,3 +244,7 @@ def draw_term(canv, x: float, y: float, text: str, font: str, size: float, known
     """``text`` as ``term_width`` sets it, drawn from ``x`` on the baseline ``y``."""
     line, icons = with_icons(text, known)
     draw_cells(canv, x, y, line, term_cells(line, font, size), font, size, colour, icons=icons)
+
+
+# a font file saved over while the book's process runs: set with its new widths (fonts.saved_since)
+fontreg.when_saved(heading_lines.cache_clear)
