@@ -30,7 +30,7 @@ from pnpgen.text import linebreak as lb
 from pnpgen.text.linebreak import CLOSING, MIDDLE, OPENING, STOPS
 
 _WHITE = re.compile(r"[ \t\n\u2002\u2003\u2009\u3000]+")
-Cells = list[tuple[float, float]]  # per character: (advance, offset of its glyph's origin), points
+Cells = Sequence[tuple[float, float]]  # per character: (advance, offset of its glyph's origin), points
 
 
 def measurer(font: str, size: float) -> Callable[[str], float]:
@@ -38,6 +38,7 @@ def measurer(font: str, size: float) -> Callable[[str], float]:
     return lambda ch: size if ch == lb.OBJ else pdfmetrics.stringWidth(ch, glyphs.font_for(ch, font), size)
 
 
+@lru_cache(maxsize=2048)
 def heading_cells(text: str, font: str, size: float, latin: bool, closes: bool = True) -> Cells:
     """(advance, offset) of each character of a heading's line: a Latin heading's glyphs at their
     own widths; a Japanese one's by ``jlreq_advances`` (no 和欧間: a heading's Latin words keep
@@ -46,9 +47,9 @@ def heading_cells(text: str, font: str, size: float, latin: bool, closes: bool =
     would be (``placed``)."""
     measure = measurer(font, size)
     if latin:
-        return [(measure(ch), 0.0) for ch in text]
+        return tuple((measure(ch), 0.0) for ch in text)
     cells = jlreq_advances(text, measure, size, opens=False, closes=closes, latin_gap=0.0)
-    return cells if full_width_marks(glyphs.font_for("、", font)) else placed(text, cells, measure, size)
+    return tuple(cells if full_width_marks(glyphs.font_for("、", font)) else placed(text, cells, measure, size))
 
 
 def placed(text: str, cells: Sequence[tuple[float, float]], measure: Callable[[str], float], em: float) -> Cells:
@@ -57,7 +58,7 @@ def placed(text: str, cells: Sequence[tuple[float, float]], measure: Callable[[s
     ends where a full-width one's em box ends, a closing bracket's or stop's starts where its box
     starts, a 中点類's is centred on its box's middle."""
     roles = lb.quote_roles(text)
-    out: Cells = []
+    out: list[tuple[float, float]] = []
     for i, (ch, (advance, offset)) in enumerate(zip(text, cells, strict=True)):
         if i in roles and roles[i] == "open" and ch not in OPENING:  # a ”…” used both ways: as measured
             out.append((advance, offset))
@@ -229,8 +230,7 @@ def term_cells(line: str, font: str, size: float) -> Cells:
     見出し: 「（Wrath of God）」 then an em, not the bracket's half em and an em)."""
     head = line.rstrip(" \u3000")
     tail = line[len(head):]
-    return heading_cells(head, font, size, False, closes=bool(tail)) + \
-        [(measurer(font, size)(ch), 0.0) for ch in tail]
+    return [*heading_cells(head, font, size, False, closes=bool(tail)), *((measurer(font, size)(ch), 0.0) for ch in tail)]
 
 
 def term_width(text: str, font: str, size: float, known: Mapping[str, Icon]) -> float:
@@ -248,3 +248,4 @@ def draw_term(canv, x: float, y: float, text: str, font: str, size: float, known
 
 # a font file saved over while the book's process runs: set with its new widths (fonts.saved_since)
 fontreg.when_saved(heading_lines.cache_clear)
+fontreg.when_saved(heading_cells.cache_clear)
