@@ -34,9 +34,10 @@ from pnpgen.pdf.settings import Compressions, default_font
 from pnpgen.pdf.subsettags import tags_apart
 from pnpgen.rulebook import glyphs, setlines, slug
 from pnpgen.rulebook.components import ComponentRow, component_rows
+from pnpgen.rulebook.diagram import DiagramTooWide
 from pnpgen.rulebook.document import Meta, render
 from pnpgen.rulebook.figures import FigureSpec, RulebookSettings, anchor, load_settings, reach_mm
-from pnpgen.rulebook.flowables import DiagramTooWide, terms
+from pnpgen.rulebook.flowables import terms
 from pnpgen.rulebook.inline import DraftIconError, Icon, draft_icons, has_icon
 from pnpgen.rulebook.inline import unknown as unknown_icons
 from pnpgen.rulebook.ownpics import low_dpi, picture_arts

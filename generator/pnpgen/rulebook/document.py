@@ -39,7 +39,6 @@ from pnpgen.rulebook.styles import (
     PAGE_W,
     RULE,
     Fonts,
-    heading_styles,
 )
 from pnpgen.rulebook.termindex import page_destination
 from pnpgen.units import PT_PER_MM as PT  # points per millimetre
@@ -130,8 +129,6 @@ class RulebookDoc(BaseDocTemplate):
         )
         settings.flate_only()  # how ReportLab writes the book's streams
         self.meta, self.fonts = meta, fonts
-        styles = heading_styles(fonts)
-        self.toc_styles = (styles["toc0"], styles["toc1"])  # (as story.py sets the contents)
         self.sketch_first = sketch_first
         frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body",
                       leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
@@ -169,7 +166,6 @@ class RulebookDoc(BaseDocTemplate):
         self._running = ""
         self._page_mark: str | None = None
         super().handle_documentBegin()
-        self.canv.setNamedCB(inline.ICON_CALLBACK, inline.callback(self.meta.icons))  # a heading's icons
 
     def _allSatisfied(self):
         """The contents and index are settled, and the pass was drawn in full (ReportLab saves
@@ -194,8 +190,7 @@ class RulebookDoc(BaseDocTemplate):
             c.bookmarkPage(f.key)
             icons = self.meta.icons
             c.addOutlineEntry(inline.spelt(f.toc_text, icons), f.key, level=f.level, closed=f.level > 0)
-            toc = self.toc_styles[min(f.level, 1)]
-            self.notify("TOCEntry", (f.level, inline.markup(f.toc_text, toc.fontName, toc.fontSize, icons), self.page, f.key))
+            self.notify("TOCEntry", (f.level, f.toc_text, self.page, f.key))  # (set by contents.ContentsEntry)
             if f.mark:
                 self._running = f.mark
 
