@@ -435,8 +435,6 @@ LIBRARY_PRIVATE: dict[tuple[str, str], str] = {
     ("pnpgen.rulebook.keeps", "_wrapInfo"): "(the same: the size KeepTogether last wrapped to)",
     ("pnpgen.rulebook.contents", "_lastEntries"): "the contents' entries of the last pass, as TableOfContents keeps them",
     ("pnpgen.rulebook.contents", "_table"): "(the same: the Table of entries TableOfContents splits and draws)",
-    ("pnpgen.rulebook.headline", "_code"):
-        "a heading line's marked ActualText (BDC … EMC) round its text: the canvas has no marked-content API",
 }
 _SELF = ("self", "cls")
 NAMEDTUPLE = {"_fields", "_replace", "_asdict", "_make", "_field_defaults"}  # namedtuple's public API

@@ -212,9 +212,9 @@ def draw_cells(canv, x: float, y: float, line: str, cells: Cells, font: str, siz
         return
     # the line's text as it is, for a viewer's copy and search: a viewer reads a gap between two
     # glyphs (the half em before a bracket, the quarter round a ・) as a space (pypdf follows Tc)
-    canv._code.append(f"/Span <</ActualText <{actual_text(''.join(g[0] for g in glyph_at))}>>> BDC")
+    canv.addLiteral(f"/Span <</ActualText <{actual_text(''.join(g[0] for g in glyph_at))}>>> BDC")
     canv.drawText(t)
-    canv._code.append("EMC")
+    canv.addLiteral("EMC")
 
 
 def actual_text(text: str) -> str:
