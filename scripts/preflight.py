@@ -99,10 +99,22 @@ class BadInput(Exception):
 def length(text: str) -> str:
     """A command line's length, checked as it is read (argparse says a wrong one in one line)."""
     try:
-        length_pt(text)
+        if not 0 <= length_pt(text) < math.inf:
+            raise ValueError(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a length (expected e.g. 0.1mm, 0.25pt or 0.125in)") from None
     return text
+
+
+def figure(text: str) -> float:
+    """A command line's ink limit or resolution: a number above 0 (nan, -5 or 0 checked nothing, or all)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a figure (expected a number above 0, e.g. 300)")
+    return value
 
 
 def length_pt(value: object, default_unit: str = "pt") -> float:
@@ -145,16 +157,16 @@ def load_shop(folder: Path, args: argparse.Namespace) -> Shop:
                     value = spec.get(key)
                     try:
                         if key == "ink_limit":
-                            shop.ink_limit = float(spec.get(key, 300))
+                            shop.ink_limit = figure(str(spec.get(key, 300)))
                         elif key == "min_line" and value:
                             shop.min_line_pt = length_pt(value)
                         elif key == "dpi":
-                            shop.min_ppi = float(spec.get(key, 300))
+                            shop.min_ppi = figure(str(spec.get(key, 300)))
                         elif key == "page_multiple":
                             shop.page_multiple = int(spec.get(key, 1))
                         elif key == "formats":
                             shop.formats = dict(value or {})
-                    except (ValueError, TypeError):
+                    except (ValueError, TypeError, argparse.ArgumentTypeError):
                         raise BadInput(f"{candidate}: {key}: {value!r} is not read (expected {expected})") from None
             except (yaml.YAMLError, ValueError, UnicodeDecodeError) as e:  # (the game's own preset)
                 mark = getattr(e, "problem_mark", None)
@@ -764,13 +776,19 @@ def preflight(folder: Path, args: argparse.Namespace, work: Path) -> tuple[Shop,
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("folders", nargs="+", type=Path, help="export folders: build/<game>/<preset>")
-    ap.add_argument("--ink-limit", type=float, help="total ink in %% (default: the preset's ink_limit)")
+    ap.add_argument("--ink-limit", type=figure, help="total ink in %% (default: the preset's ink_limit)")
     ap.add_argument("--min-line", type=length, help="thinnest line, e.g. 0.1mm or 0.25pt (default: the preset's min_line, else 0.25pt)")
-    ap.add_argument("--min-ppi", type=float, help="lowest effective resolution (default: the preset's dpi)")
+    ap.add_argument("--min-ppi", type=figure, help="lowest effective resolution (default: the preset's dpi)")
     ap.add_argument("--min-text", type=length, help="smallest text, e.g. 6pt (default 6pt)")
     ap.add_argument("--pages-png", help="write each page with an ink or bleed finding here as a PNG (60 dpi)")
     ap.add_argument("--json", help="write the findings and each file's figures here")
     args = ap.parse_args(argv)
+    for option, given in (("--json", args.json), ("--pages-png", args.pages_png)):
+        wants = "a file to write" if option == "--json" else "a folder to write in"
+        if given and (Path(given).is_dir() if option == "--json" else Path(given).exists() and not Path(given).is_dir()):
+            print(f"preflight: {option} {given}: is a {'folder' if option == '--json' else 'file'} (expected {wants})",
+                  file=sys.stderr)
+            return 2
     if shutil.which("gs") is None:
         print("preflight: Ghostscript (gs) is needed to read the inks; install ghostscript", file=sys.stderr)
         return 2
@@ -798,7 +816,11 @@ def main(argv: list[str] | None = None) -> int:
             errors += sum(f.level == "error" for f in found)
             everything[str(folder)] = {"shop": asdict(shop), "files": reports, "findings": [asdict(f) for f in found]}
     if args.json:
-        Path(args.json).write_text(json.dumps(everything, ensure_ascii=False, indent=1), encoding="utf-8")
+        try:
+            Path(args.json).write_text(json.dumps(everything, ensure_ascii=False, indent=1), encoding="utf-8")
+        except OSError as e:
+            print(f"preflight: --json {args.json}: {e.strerror or e} (expected a file to write)", file=sys.stderr)
+            return 2
     return 1 if errors else 0
 
 

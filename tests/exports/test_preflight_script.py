@@ -187,3 +187,11 @@ def test_preflight_says_a_page_no_rip_takes_and_a_png_of_no_preset_as_findings(t
     Image.new("RGB", (40, 30), "white").save(mine / "card.png")
     assert preflight.main([str(mine)]) == 0
     assert "mine/card.png: pixels [40, 30], mode RGB" in capsys.readouterr().out
+    # a figure checking nothing or everything (nan, 0, a negative line), --json a folder: one line, exit status 2
+    for option, value, said in (("--ink-limit", "nan", "'nan' is not a figure (expected a number above 0"),
+                                ("--min-ppi", "0", "'0' is not a figure"), ("--min-line", "-1pt", "'-1pt' is not a length")):
+        with pytest.raises(SystemExit) as e:
+            preflight.main([str(mine), f"{option}={value}"])
+        assert e.value.code == 2 and said in capsys.readouterr().err
+    assert preflight.main([str(mine), "--json", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == f"preflight: --json {tmp_path}: is a folder (expected a file to write)\n"
