@@ -195,3 +195,12 @@ def test_preflight_says_a_page_no_rip_takes_and_a_png_of_no_preset_as_findings(t
         assert e.value.code == 2 and said in capsys.readouterr().err
     assert preflight.main([str(mine), "--json", str(tmp_path)]) == 2
     assert capsys.readouterr().err == f"preflight: --json {tmp_path}: is a folder (expected a file to write)\n"
+    # a pdf-copies folder's order.csv not in UTF-8, or without its piece column: a finding (tracebacks)
+    copies = tmp_path / "drivethrucards"
+    _write(copies, [(b"", False), (b"", False)])
+    (copies / "order.csv").write_bytes(b"\xff\xfebad")
+    assert preflight.main([str(copies)]) == 1
+    assert "error: drivethrucards/order.csv: file: not a readable CSV: 'utf-8' codec can't decode" in capsys.readouterr().out
+    (copies / "order.csv").write_text("file,back\ncards.pdf,2\n", encoding="utf-8")
+    assert preflight.main([str(copies)]) == 1
+    assert "order.csv puts the backs of piece ? on pages 2" in capsys.readouterr().out
