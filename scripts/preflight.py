@@ -99,10 +99,22 @@ class BadInput(Exception):
 def length(text: str) -> str:
     """A command line's length, checked as it is read (argparse says a wrong one in one line)."""
     try:
-        length_pt(text)
+        if not 0 <= length_pt(text) < math.inf:
+            raise ValueError(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a length (expected e.g. 0.1mm, 0.25pt or 0.125in)") from None
     return text
+
+
+def figure(text: str) -> float:
+    """A command line's ink limit or resolution: a number above 0 (nan, -5 or 0 checked nothing, or all)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a figure (expected a number above 0, e.g. 300)")
+    return value
 
 
 def length_pt(value: object, default_unit: str = "pt") -> float:
@@ -145,16 +157,16 @@ def load_shop(folder: Path, args: argparse.Namespace) -> Shop:
                     value = spec.get(key)
                     try:
                         if key == "ink_limit":
-                            shop.ink_limit = float(spec.get(key, 300))
+                            shop.ink_limit = figure(str(spec.get(key, 300)))
                         elif key == "min_line" and value:
                             shop.min_line_pt = length_pt(value)
                         elif key == "dpi":
-                            shop.min_ppi = float(spec.get(key, 300))
+                            shop.min_ppi = figure(str(spec.get(key, 300)))
                         elif key == "page_multiple":
                             shop.page_multiple = int(spec.get(key, 1))
                         elif key == "formats":
                             shop.formats = dict(value or {})
-                    except (ValueError, TypeError):
+                    except (ValueError, TypeError, argparse.ArgumentTypeError):
                         raise BadInput(f"{candidate}: {key}: {value!r} is not read (expected {expected})") from None
             except (yaml.YAMLError, ValueError, UnicodeDecodeError) as e:  # (the game's own preset)
                 mark = getattr(e, "problem_mark", None)
@@ -246,16 +258,40 @@ def colour_of(space: str, values: list[float], spaces: dict[str, object]) -> tup
     return ("other", (space, tuple(values)))
 
 
+# the forms a page may draw, each time one is drawn counted: a form drawing another ten times, and
+# that one the next, twelve deep, is 10¹² forms to walk (the preflight ran for good)
+FORMS_PER_PAGE = 100_000
+
+
+@dataclass
+class Walk:
+    """A page's walk through its content: the forms it may still draw, the operator being read."""
+
+    forms: int = FORMS_PER_PAGE
+    op: str = ""
+
+
 def walk(pdf_page: pikepdf.Page, page_no: int) -> list[Paint]:
+    """What the page paints, as printed; a pikepdf.PdfError for a page no shop's RIP would take
+    (an operator without the operands it takes, its forms drawn past ``FORMS_PER_PAGE`` times)."""
     paints: list[Paint] = []
-    _walk_stream(pdf_page.obj, pdf_page.obj.get("/Resources", pikepdf.Dictionary()), GState(), page_no, paints, 0)
+    _walk_stream(pdf_page.obj, pdf_page.obj.get("/Resources", pikepdf.Dictionary()), GState(), page_no, paints, 0, Walk())
     return paints
 
 
 def _walk_stream(obj: object, resources: pikepdf.Dictionary, gs: GState, page_no: int, out: list[Paint],
-                 depth: int) -> None:
+                 depth: int, walked: Walk) -> None:
     if depth > 12:
         return
+    try:
+        _walk_operators(obj, resources, gs, page_no, out, depth, walked)
+    except (ValueError, IndexError, TypeError, AttributeError) as e:
+        raise pikepdf.PdfError(f"page {page_no}: the operator {walked.op or '(none)'} without the operands it "
+                               "takes" + (f" ({e})" if str(e) else "")) from None
+
+
+def _walk_operators(obj: object, resources: pikepdf.Dictionary, gs: GState, page_no: int, out: list[Paint],
+                    depth: int, walked: Walk) -> None:
     spaces = dict(resources.get("/ColorSpace", pikepdf.Dictionary()).items())
     spaces = {k[1:]: v for k, v in spaces.items()}
     extg = resources.get("/ExtGState", pikepdf.Dictionary())
@@ -266,7 +302,7 @@ def _walk_stream(obj: object, resources: pikepdf.Dictionary, gs: GState, page_no
     tlm: Matrix = IDENTITY
     leading = 0.0
     for operands, op in pikepdf.parse_content_stream(obj):
-        o = str(op)
+        o = walked.op = str(op)
         if o == "q":
             stack.append(gs.copy())
         elif o == "Q":
@@ -358,10 +394,14 @@ def _walk_stream(obj: object, resources: pikepdf.Dictionary, gs: GState, page_no
                 out.append(Paint("image", page_no, 0, (), gs.op_fill, (min(xs), min(ys), max(xs), max(ys)),
                                  ppi, (px_w, px_h), str(space)))
             elif xo.get("/Subtype") == pikepdf.Name("/Form"):
+                walked.forms -= 1
+                if walked.forms < 0:
+                    raise pikepdf.PdfError(f"page {page_no} draws its forms more than {FORMS_PER_PAGE:,} times "
+                                           "(a form drawing itself, or another, over and over)")
                 inner = gs.copy()
                 if "/Matrix" in xo:
                     inner.ctm = mul(tuple(_num(x) for x in xo.Matrix), gs.ctm)  # type: ignore[arg-type]
-                _walk_stream(xo, xo.get("/Resources", resources), inner, page_no, out, depth + 1)
+                _walk_stream(xo, xo.get("/Resources", resources), inner, page_no, out, depth + 1, walked)
 
 
 def inks(colour: tuple) -> tuple[float, float, float, float] | None:
@@ -385,7 +425,12 @@ def boxes(page: pikepdf.Page) -> dict[str, tuple[float, ...]]:
     out = {}
     for key in ("/MediaBox", "/BleedBox", "/TrimBox"):
         box = page.obj.get(key, page.obj.get("/MediaBox"))
-        out[key[1:]] = tuple(round(float(v), 2) for v in box)
+        try:
+            out[key[1:]] = tuple(round(float(v), 2) for v in box)
+        except (TypeError, ValueError):
+            out[key[1:]] = ()
+        if len(out[key[1:]]) != 4:
+            raise pikepdf.PdfError(f"a page's {key[1:]} is {str(box)[:80]}, not four numbers")
     return out
 
 
@@ -626,16 +671,23 @@ def check_order(name: str, folder: Path, shop: Shop, found: list[Finding]) -> No
     order = folder / "order.csv"
     if not order.is_file() or shop.files != "pdf-copies":
         return
-    with order.open(encoding="utf-8-sig", newline="") as fh:
-        for row in csv.DictReader(fh):
-            if row.get("file") != name or not row.get("back"):
-                continue
-            odd = row["back"].endswith("odd") or (row["back"].isdigit() and int(row["back"]) % 2)
-            if (shop.page_order == "back-front") != bool(odd):
-                found.append(Finding(name, 0, "geometry", "error",
-                                     f"order.csv puts the backs of piece {row['piece']} on pages {row['back']}, "
-                                     f"the preset's page order is {shop.page_order}"))
-                return
+    try:
+        with order.open(encoding="utf-8-sig", newline="") as fh:
+            rows = list(csv.DictReader(fh))
+    except (UnicodeDecodeError, csv.Error) as e:  # (each PDF reads it: said once)
+        unread = Finding(f"{folder.name}/order.csv", 0, "file", "error", f"not a readable CSV: {e}")
+        if unread not in found:
+            found.append(unread)
+        return
+    for row in rows:
+        if row.get("file") != name or not row.get("back"):
+            continue
+        odd = row["back"].endswith("odd") or (row["back"].isdigit() and int(row["back"]) % 2)
+        if (shop.page_order == "back-front") != bool(odd):
+            found.append(Finding(name, 0, "geometry", "error",
+                                 f"order.csv puts the backs of piece {row.get('piece') or '?'} on pages {row['back']}, "
+                                 f"the preset's page order is {shop.page_order}"))
+            return
 
 
 def check_pdf(path: Path, folder: Path, shop: Shop, found: list[Finding], work: Path) -> dict:
@@ -685,7 +737,7 @@ def check_png(path: Path, folder: Path, shop: Shop, found: list[Finding]) -> dic
         found.append(Finding(name, 0, "pixels", "error", f"mode {mode}, the shop asks RGB"))
     if mode == "RGBA" and np.asarray(Image.open(path))[..., 3].min() < 255:
         found.append(Finding(name, 0, "pixels", "error", "see-through pixels"))
-    fmt = fits[0]
+    fmt = fits[0] if fits else {}  # (a folder named after no preset: no format's pixels or bleed to hold it to)
     bleed_px = round(length_pt(fmt.get("bleed", 0), "mm") / 72 * shop.min_ppi)
     if bleed_px >= 4:
         inked = (rgb < 245).any(axis=2)
@@ -731,13 +783,19 @@ def preflight(folder: Path, args: argparse.Namespace, work: Path) -> tuple[Shop,
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("folders", nargs="+", type=Path, help="export folders: build/<game>/<preset>")
-    ap.add_argument("--ink-limit", type=float, help="total ink in %% (default: the preset's ink_limit)")
+    ap.add_argument("--ink-limit", type=figure, help="total ink in %% (default: the preset's ink_limit)")
     ap.add_argument("--min-line", type=length, help="thinnest line, e.g. 0.1mm or 0.25pt (default: the preset's min_line, else 0.25pt)")
-    ap.add_argument("--min-ppi", type=float, help="lowest effective resolution (default: the preset's dpi)")
+    ap.add_argument("--min-ppi", type=figure, help="lowest effective resolution (default: the preset's dpi)")
     ap.add_argument("--min-text", type=length, help="smallest text, e.g. 6pt (default 6pt)")
     ap.add_argument("--pages-png", help="write each page with an ink or bleed finding here as a PNG (60 dpi)")
     ap.add_argument("--json", help="write the findings and each file's figures here")
     args = ap.parse_args(argv)
+    for option, given in (("--json", args.json), ("--pages-png", args.pages_png)):
+        wants = "a file to write" if option == "--json" else "a folder to write in"
+        if given and (Path(given).is_dir() if option == "--json" else Path(given).exists() and not Path(given).is_dir()):
+            print(f"preflight: {option} {given}: is a {'folder' if option == '--json' else 'file'} (expected {wants})",
+                  file=sys.stderr)
+            return 2
     if shutil.which("gs") is None:
         print("preflight: Ghostscript (gs) is needed to read the inks; install ghostscript", file=sys.stderr)
         return 2
@@ -765,7 +823,11 @@ def main(argv: list[str] | None = None) -> int:
             errors += sum(f.level == "error" for f in found)
             everything[str(folder)] = {"shop": asdict(shop), "files": reports, "findings": [asdict(f) for f in found]}
     if args.json:
-        Path(args.json).write_text(json.dumps(everything, ensure_ascii=False, indent=1), encoding="utf-8")
+        try:
+            Path(args.json).write_text(json.dumps(everything, ensure_ascii=False, indent=1), encoding="utf-8")
+        except OSError as e:
+            print(f"preflight: --json {args.json}: {e.strerror or e} (expected a file to write)", file=sys.stderr)
+            return 2
     return 1 if errors else 0
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pikepdf
 import pytest
+from PIL import Image
 
 ROOT = Path(__file__).resolve().parents[2]
 MM = 72 / 25.4
@@ -154,3 +155,52 @@ def test_preflight_says_a_damaged_file_a_wrong_length_and_a_wrong_preset_in_one_
         assert preflight.main([str(folder)]) == 2
         err = capsys.readouterr().err
         assert said in err and err.count("\n") == 1, err
+
+
+def test_preflight_says_a_page_no_rip_takes_and_a_png_of_no_preset_as_findings(tmp_path, capsys):
+    """A content stream's operator without its operands, a page box of two numbers and a form
+    drawing itself ten times over are each the file's one error finding (tracebacks, and a walk
+    of 10¹² forms that never ended); a PNG in a folder named after no preset is read without a
+    format's bleed (an IndexError ended the run)."""
+    preflight = _script()
+    folder = tmp_path / "doujin"
+    for name, content in (("cm", b"1 0 0 cm 0 0 m 1 1 l S\n"), ("tf", b"BT 12 Tf (x) Tj ET\n")):
+        _write(folder / name, [(content, False)])
+    pdf = pikepdf.new()
+    _page(pdf, b"/X0 Do\n")
+    form = pdf.make_indirect(pikepdf.Stream(pdf, b"/X0 Do " * 10, Type=pikepdf.Name.XObject,
+                                            Subtype=pikepdf.Name.Form, BBox=[0, 0, 10, 10]))
+    form.Resources = pikepdf.Dictionary(XObject=pikepdf.Dictionary(X0=form))
+    pdf.pages[0].Resources.XObject = pikepdf.Dictionary(X0=form)
+    pdf.save(folder / "forms.pdf")
+    pdf.pages[0].obj.TrimBox = pikepdf.Array([1, 2])
+    pdf.save(folder / "box.pdf")
+    assert preflight.main([str(folder)]) == 1
+    out = capsys.readouterr().out
+    for said in ("cm/cards.pdf: file: not a readable PDF: page 1: the operator cm without the operands it takes",
+                 "tf/cards.pdf: file: not a readable PDF: page 1: the operator Tf without the operands it takes",
+                 "forms.pdf: file: not a readable PDF: page 1 draws its forms more than 100,000 times",
+                 "box.pdf: file: not a readable PDF: a page's TrimBox is pikepdf.Array([ 1, 2 ]), not four numbers"):
+        assert f"error: doujin/{said}" in out, out
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    Image.new("RGB", (40, 30), "white").save(mine / "card.png")
+    assert preflight.main([str(mine)]) == 0
+    assert "mine/card.png: pixels [40, 30], mode RGB" in capsys.readouterr().out
+    # a figure checking nothing or everything (nan, 0, a negative line), --json a folder: one line, exit status 2
+    for option, value, said in (("--ink-limit", "nan", "'nan' is not a figure (expected a number above 0"),
+                                ("--min-ppi", "0", "'0' is not a figure"), ("--min-line", "-1pt", "'-1pt' is not a length")):
+        with pytest.raises(SystemExit) as e:
+            preflight.main([str(mine), f"{option}={value}"])
+        assert e.value.code == 2 and said in capsys.readouterr().err
+    assert preflight.main([str(mine), "--json", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == f"preflight: --json {tmp_path}: is a folder (expected a file to write)\n"
+    # a pdf-copies folder's order.csv not in UTF-8, or without its piece column: a finding (tracebacks)
+    copies = tmp_path / "drivethrucards"
+    _write(copies, [(b"", False), (b"", False)])
+    (copies / "order.csv").write_bytes(b"\xff\xfebad")
+    assert preflight.main([str(copies)]) == 1
+    assert "error: drivethrucards/order.csv: file: not a readable CSV: 'utf-8' codec can't decode" in capsys.readouterr().out
+    (copies / "order.csv").write_text("file,back\ncards.pdf,2\n", encoding="utf-8")
+    assert preflight.main([str(copies)]) == 1
+    assert "order.csv puts the backs of piece ? on pages 2" in capsys.readouterr().out

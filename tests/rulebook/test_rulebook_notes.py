@@ -18,6 +18,7 @@ from pdfprobe import glyphs, shown
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.rulebook import build_rulebook
+from pnpgen.rulebook.parse import parse
 from pnpgen.rulebook.tree import note_mark
 
 PT = 25.4 / 72
@@ -90,6 +91,20 @@ def test_the_note_marks_the_docs_name():
     assert note_mark("＊ただし") == ("＊", "ただし")
     assert note_mark("注意して進めます。") == ("", "注意して進めます。")
     assert note_mark("※") == ("", "※")
+    assert note_mark("※ ただし例外です。") == ("※", "ただし例外です。")  # the IME in half-width mode
+    assert note_mark("＊ ただし") == ("＊", "ただし")
+
+
+def test_a_note_typed_with_a_half_width_space_is_a_note_not_a_diagram():
+    """「※ 注。」, its space typed half-width: a short one was a diagram (a boxed, centred grid
+    of characters), a long one no note (its lines not hanging); both are notes now."""
+    from pnpgen.rulebook.tree import DraftParagraph, Item
+
+    doc = parse("■■　テスト　草案１\n\n■　ルール\n\n　本文です。\n※ 半角空白の注。\n" f"※ {LONG}\n\n■　終了\n")
+    blocks = [b for b in doc.rules[0].children if isinstance(b, (DraftParagraph, Item))]
+    assert [(type(b).__name__, note_mark(b.text)[0]) for b in doc.rules[0].children] == [
+        ("DraftParagraph", ""), ("Item", "※"), ("Item", "※")], doc.rules[0].children
+    assert note_mark(blocks[2].text)[1] == LONG
 
 
 def _heading(book: bytes, pages, text: str) -> list[tuple[str, float, float]]:

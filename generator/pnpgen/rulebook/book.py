@@ -220,6 +220,7 @@ def _first_found(doc: Document, pattern: re.Pattern[str]) -> tuple[int, str, str
     return line, first, f" and {len(found) - 1} more" if len(found) > 1 else ""
 
 
+SHOWN_MARKS = 60  # characters of the marks quoted in the warning
 _CARD_BOLD = re.compile(r"\*\*[^*\s][^*]*\*\*")  # the cards' **bold**, copied into a Japanese draft
 
 
@@ -232,6 +233,8 @@ def _markdown_marks(doc: Document, path: Path, latin: bool) -> list[str]:
     if found is None:
         return []
     line, first, more = found
+    if len(first) > SHOWN_MARKS:  # (a rule of 5,000 hyphens was quoted whole)
+        first = first[:SHOWN_MARKS - 1] + "…"
     if not latin:
         return [f"{path}:{line}: the cards' bold markup prints as written in the rulebook: {quoted(first)}{more} "
                 "(the rulebook sets no bold from the draft; write the words plain, or 【term】 for an index term, "

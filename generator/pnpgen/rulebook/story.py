@@ -19,6 +19,7 @@ from reportlab.platypus import (
     Table,
     TableStyle,
 )
+from reportlab.platypus.flowables import PageBreakIfNotEmpty
 
 from pnpgen.data.spreadsheets import column_letter  # appendix parts: A … Z, AA …, as spreadsheet columns
 from pnpgen.memo import Memo
@@ -415,8 +416,8 @@ class StoryBuilder:
     def rules_section(self, n: int, s: Section) -> list[Flowable]:
         number, under = self.section_number(n, s)
         out = self.section_heading(number, s.title, self.shown(s.title), s)
-        if s.is_spoiler:  # the answers on a page of their own, not under the rules read in play
-            out[0] = PageBreak()
+        if s.is_spoiler:  # the answers on a page of their own, not under the rules read in play (the
+            out[0] = PageBreakIfNotEmpty()  # book's first section: on the page the contents turn to, not after a blank one)
         if s.is_components:
             return out + self.components_section(s)
         for child in s.children:

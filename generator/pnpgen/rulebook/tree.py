@@ -358,8 +358,9 @@ def mark_brainstorm(sections: list[Section]) -> None:
 
 
 # a note's mark at a paragraph's start: ※ (※1 ※２ numbered), 注： (注1： numbered) or ＊; the
-# full-width space typed after it is the mark's own
-_NOTE_MARK = re.compile(r"^(※[0-9０-９]{0,2}|注[0-9０-９]{0,2}[：:]|＊)　?(?=\S)")
+# space typed after it is the mark's own, full-width or half-width (the IME in half-width mode: 「※ ただし」
+# was no note, and a short one was set as a diagram, boxed)
+_NOTE_MARK = re.compile(r"^(※[0-9０-９]{0,2}|注[0-9０-９]{0,2}[：:]|＊)[　 ]?(?=\S)")
 
 
 def note_mark(text: str) -> tuple[str, str]:
