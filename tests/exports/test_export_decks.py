@@ -467,3 +467,33 @@ def test_a_game_that_prints_nothing_is_one_line_exit_2_in_every_preset(tmp_path,
     assert run(root, "export", "--game", "test", "--preset", preset) == 2
     err = capsys.readouterr().err
     assert "prints nothing for" in err and ": it has no deck" in err and "Traceback" not in err, err
+
+
+def test_pages_are_rasterised_one_at_a_time_as_asked_for(monkeypatch):
+    """``rasterise`` renders a page when it is asked for, so a Tabletop Simulator sheet pastes its
+    69 cards one by one (all of them held as a list were some 50 MB beside the sheet at 5,000
+    cards); every page comes, in order, at its size."""
+    import io
+
+    import pypdfium2
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnpgen.exports.faces import rasterise
+
+    buf = io.BytesIO()
+    canvas = Canvas(buf, pagesize=(72, 72))
+    for grey in (0.0, 0.5, 1.0):
+        canvas.setFillGray(grey)
+        canvas.rect(0, 0, 72, 72, fill=1, stroke=0)
+        canvas.showPage()
+    canvas.save()
+    rendered: list[int] = []
+    real = pypdfium2.PdfPage.render
+    monkeypatch.setattr(pypdfium2.PdfPage, "render", lambda self, **k: rendered.append(1) or real(self, **k))
+    pages = rasterise(buf.getvalue(), lambda i: (20 + i, 20 + i))
+    assert rendered == []
+    first = next(pages)
+    assert len(rendered) == 1 and first.size == (20, 20) and first.getpixel((10, 10)) == (0, 0, 0)
+    rest = list(pages)
+    assert len(rendered) == 3 and [im.size for im in rest] == [(21, 21), (22, 22)]
+    assert rest[1].getpixel((10, 10)) == (255, 255, 255)
