@@ -324,3 +324,51 @@ def test_a_documents_glyphs_from_their_counts():
     assert patch.document_glyphs(counts) == {"F": {5: "あ", 6: "い", 8: "え"}}
     patch.count_glyphs(counts, patch.glyph_text({"F": {6: "ゐ"}}))
     assert patch.document_glyphs(counts) is None
+
+
+def test_count_edits_copy_the_forms_of_the_faces_the_rewritten_home_pages_show_first(tmp_path, patches, monkeypatch):
+    """A count edit moves every later card a slot on the home sheets: those pages are written
+    again, and each face they show first has its form copied from the last file (its record not
+    unpacked, its pictures known by the keys the layout holds for it) — a count raised, lowered,
+    set to 0 and a card put in the middle, every document a cold build's, `qpdf --check` clean."""
+    arts = ["a.png", "b.png", "c.png"]
+    pieces = "".join(f"  - {{name: 札{i}, art: {arts[i % 3]}}}\n" for i in range(1, 41))
+    ws = picture_workspace(tmp_path / "ws", pieces, PICTURE_FRONT,
+                           {"a.png": (200, 40, 40), "b.png": (40, 200, 40), "c.png": (40, 40, 200)})
+    assert run(ws, *BUILD) == 0
+    asked: set[str] = set()
+    get = streams.FaceStreams.get
+
+    def asking(self, key, art, cmyk, images):
+        asked.add(key)
+        return get(self, key, art, cmyk, images)
+
+    monkeypatch.setattr(streams.FaceStreams, "get", asking)
+    copier, off = patch._form_copier, lambda *a: lambda key: None
+    steps = [("{name: 札30,", "{name: 札30, count: 2,", 41),  # raised: the pages after it written again
+             ("{name: 札30, count: 2,", "{name: 札30,", 40),  # lowered
+             ("{name: 札31,", "{name: 札31, count: 0,", 39),  # to 0: its face gone
+             ("{name: 札29,", "{name: 新札, art: a.png}\n  - {name: 札29,", 40)]  # a card in the middle
+    for n, (old, new, pieces_now) in enumerate(steps):
+        if n == 0:  # the edit with every such form written (as before), and back
+            monkeypatch.setattr(patch, "_form_copier", off)
+            _edit(_deck(ws), old, new)
+            assert run(ws, *BUILD) == 0
+            written = set(asked)
+            _edit(_deck(ws), new, old)
+            assert run(ws, *BUILD) == 0
+            monkeypatch.setattr(patch, "_form_copier", copier)
+        patches.clear()
+        asked.clear()
+        _edit(_deck(ws), old, new)
+        assert run(ws, *BUILD) == 0
+        assert patches["cards.pdf"] is True, (n, patches)
+        if n == 0:  # the faces first shown on the rewritten pages: asked for when their forms were written, not now
+            assert asked < written and len(written - asked) >= 4, (len(written), len(asked))
+        asked.clear()
+        _same_as_cold(tmp_path, ws, f"cold{n}", monkeypatch)
+        home = PdfReader(ws / "build" / "test" / "cards.pdf")
+        assert len(home.pages) == 2 * -(-pieces_now // 9), n
+        fronts = " ".join(page.extract_text() for page in home.pages[::2])
+        assert ("新札" in fronts) is (n == 3) and ("札31" in fronts) is (n < 2), n
+        _qpdf_clean(ws)
