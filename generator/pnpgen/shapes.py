@@ -55,10 +55,11 @@ def kept_repr(cls: type) -> type:
     immutable values only (tuples, numbers, text, other frozen shapes), whose text cannot change.
     A deck's few clip outlines and die lines are shared by every piece placed with them, and the
     pages' text (their signatures, the documents' plan keys) writes them out once for each piece,
-    twice on a home sheet. The kept text does not travel with the object (pickled to a worker
-    process, it is written there anew)."""
+    twice on a home sheet. Its hash is kept so too. The kept text and hash do not travel with the
+    object (pickled to a worker process, they are made there anew)."""
     plain_repr(cls)
     write: Callable[[Any], str] = cls.__repr__  # type: ignore[assignment]
+    hashed: Callable[[Any], int] = cls.__hash__  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         text = self.__dict__.get("_repr")
@@ -67,10 +68,19 @@ def kept_repr(cls: type) -> type:
             object.__setattr__(self, "_repr", text)
         return text
 
+    def __hash__(self) -> int:  # (kept too: the writer keys a sheet's marks, 36 lines, by the object: 20 µs a page)
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = hashed(self)
+            object.__setattr__(self, "_hash", h)
+        return h
+
     def __getstate__(self) -> dict:
-        return {k: v for k, v in self.__dict__.items() if k != "_repr"}
+        return {k: v for k, v in self.__dict__.items() if k not in ("_repr", "_hash")}
 
     cls.__repr__ = __repr__  # type: ignore[assignment,method-assign]
+    if hashed is not None:  # (a frozen dataclass's)
+        cls.__hash__ = __hash__  # type: ignore[assignment,method-assign]
     cls.__getstate__ = __getstate__  # type: ignore[assignment,method-assign]
     return cls
 

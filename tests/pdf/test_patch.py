@@ -251,11 +251,24 @@ def test_pictured_cards_text_and_art_edits_are_written_from_the_last_file(tmp_pa
     _same_as_cold(tmp_path, ws, "cold2", monkeypatch)
 
 
-def _pictured(tmp_path: Path) -> Path:
+def _pictured(tmp_path: Path, cards: int = 12) -> Path:
     arts = ["a.png", "b.png", "c.png"]
-    pieces = "".join(f"  - {{name: 札{i}, art: {arts[i % 3]}}}\n" for i in range(1, 13))
+    pieces = "".join(f"  - {{name: 札{i}, art: {arts[i % 3]}}}\n" for i in range(1, cards + 1))
     return picture_workspace(tmp_path / "ws", pieces, PICTURE_FRONT,
                              {"a.png": (200, 40, 40), "b.png": (40, 200, 40), "c.png": (40, 40, 200)})
+
+
+def _asked(monkeypatch) -> set[str]:
+    """The faces whose streams the writers ask for (``FaceStreams.get``: a record unpacked), as they do."""
+    asked: set[str] = set()
+    get = streams.FaceStreams.get
+
+    def asking(self, key, art, cmyk, images):
+        asked.add(key)
+        return get(self, key, art, cmyk, images)
+
+    monkeypatch.setattr(streams.FaceStreams, "get", asking)
+    return asked
 
 
 def test_a_text_edit_lays_out_the_unchanged_pages_pictures_by_their_keys(tmp_path, patches, monkeypatch):
@@ -270,20 +283,15 @@ def test_a_text_edit_lays_out_the_unchanged_pages_pictures_by_their_keys(tmp_pat
     images = ws / "build" / ".cache" / "images"
     before = sorted(p.relative_to(images) for p in images.rglob("*") if p.is_file())
     assert before
-    asked: set[str] = set()
     get = streams.FaceStreams.get
-
-    def asking(self, key, art, cmyk, images):
-        asked.add(key)
-        return get(self, key, art, cmyk, images)
-
-    monkeypatch.setattr(streams.FaceStreams, "get", asking)
+    asked = _asked(monkeypatch)
     laid_out = writer.laid_out
     monkeypatch.setattr(writer, "laid_out", lambda *a: None)  # (the pictures walked, as before)
     _edit(_deck(ws), "{name: 札5,", "{name: 札5改,")
     assert run(ws, *BUILD) == 0
     assert patches == PATCHED
-    walked, asked = set(asked), set()
+    walked = set(asked)
+    asked.clear()
     monkeypatch.setattr(writer, "laid_out", laid_out)
     _edit(_deck(ws), "{name: 札5改,", "{name: 札5再,")
     assert run(ws, *BUILD) == 0
@@ -324,3 +332,41 @@ def test_a_documents_glyphs_from_their_counts():
     assert patch.document_glyphs(counts) == {"F": {5: "あ", 6: "い", 8: "え"}}
     patch.count_glyphs(counts, patch.glyph_text({"F": {6: "ゐ"}}))
     assert patch.document_glyphs(counts) is None
+
+
+def test_count_edits_copy_the_forms_of_the_faces_the_rewritten_home_pages_show_first(tmp_path, patches, monkeypatch):
+    """A count edit moves every later card a slot on the home sheets: those pages are written
+    again, and each face they show first has its form copied from the last file (its record not
+    unpacked, its pictures known by the keys the layout holds for it) — a count raised, lowered,
+    set to 0 and a card put in the middle, every document a cold build's, `qpdf --check` clean."""
+    ws = _pictured(tmp_path, 40)
+    assert run(ws, *BUILD) == 0
+    asked = _asked(monkeypatch)
+    copier, off = patch._form_copier, lambda *a: lambda key: None
+    steps = [("{name: 札30,", "{name: 札30, count: 2,", 41),  # raised: the pages after it written again
+             ("{name: 札30, count: 2,", "{name: 札30,", 40),  # lowered
+             ("{name: 札31,", "{name: 札31, count: 0,", 39),  # to 0: its face gone
+             ("{name: 札29,", "{name: 新札, art: a.png}\n  - {name: 札29,", 40)]  # a card in the middle
+    for n, (old, new, pieces_now) in enumerate(steps):
+        if n == 0:  # the edit with every such form written (as before), and back
+            monkeypatch.setattr(patch, "_form_copier", off)
+            _edit(_deck(ws), old, new)
+            assert run(ws, *BUILD) == 0
+            written = set(asked)
+            _edit(_deck(ws), new, old)
+            assert run(ws, *BUILD) == 0
+            monkeypatch.setattr(patch, "_form_copier", copier)
+        patches.clear()
+        asked.clear()
+        _edit(_deck(ws), old, new)
+        assert run(ws, *BUILD) == 0
+        assert patches["cards.pdf"] is True, (n, patches)
+        if n == 0:  # the faces first shown on the rewritten pages: asked for when their forms were written, not now
+            assert asked < written and len(written - asked) >= 4, (len(written), len(asked))
+        asked.clear()
+        _same_as_cold(tmp_path, ws, f"cold{n}", monkeypatch)
+        home = PdfReader(ws / "build" / "test" / "cards.pdf")
+        assert len(home.pages) == 2 * -(-pieces_now // 9), n
+        fronts = " ".join(page.extract_text() for page in home.pages[::2])
+        assert ("新札" in fronts) is (n == 3) and ("札31" in fronts) is (n < 2), n
+        _qpdf_clean(ws)

@@ -76,6 +76,7 @@ def _metrics(name: str, file: fonts.FontFile) -> FontMetrics:
 fonts.when_saved(_metrics.cache_clear)  # (a font saved over in ``watch``: its old widths let go of)
 
 
+@lru_cache(maxsize=256)  # (a home sheet's furniture and each face name their fonts: hashed once a process)
 def font_resource(name: str) -> str:
     """The resource name a font is shown by in every stream (the same in every document)."""
     return "F" + hashlib.sha256(name.encode()).hexdigest()[:12]

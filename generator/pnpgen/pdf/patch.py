@@ -22,7 +22,11 @@ edit moved (or one after a page that now numbers otherwise, or after pictures la
 an art edit) is copied with every reference in its objects' dictionaries renumbered — its streams
 are the same bytes, and what depends on its place (its sheet number, the stamp's hash) is in its
 content, so in its digest. A page is copied only when the fonts, patterns and layers it numbered
-first there are new here too, and all it met before there is met here: else it is written.
+first there are new here too, and all it met before there is met here: else it is written. A
+written page (a home sheet a count edit gave other cards) has the form of each face it shows first
+copied from the last file, renumbered, when every reference of the form's dictionary is numbered
+here already, and its pictures known by the keys the layout records for each face: the face's
+record is not unpacked.
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ from typing import Any
 
 from pnpgen.pdf.objects import Ref
 
-TAG = "pnpgen layout 2"  # change with what a layout records or how the writer numbers
+TAG = "pnpgen layout 3"  # change with what a layout records or how the writer numbers
 NAMED = ("font", "standard", "paint", "layer")  # what a page numbers besides its faces' forms (``Recorder``)
 GLYPH = 0x10000  # a glyph id is written as the character this far on (never a surrogate)
 _KEY = re.compile(r"[0-9a-f]{64}")  # a picture's key
@@ -109,6 +113,9 @@ class Layout:
     counts: dict[str, list[int]] = field(default_factory=dict)
     # each page's pictures' keys as the writer meets them (``_Writer.shown_on``); empty: not known
     shows: list[list[str]] = field(default_factory=list)
+    # by position: the keys of the pictures the face's form shows, sorted (``laid_out``: a page written
+    # again knows its faces' pictures without their records unpacked); empty: not known
+    face_pictures: list[list[str]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {"tag": TAG, **{k: getattr(self, k) for k in self.__dataclass_fields__}}
@@ -141,6 +148,9 @@ def layout_of(value: object) -> Layout | None:
             and isinstance(layout.shows, list) and len(layout.shows) in (0, n)
             and all(isinstance(keys, list) and all(isinstance(k, str) and _KEY.fullmatch(k) for k in keys)
                     for keys in layout.shows)
+            and isinstance(layout.face_pictures, list) and len(layout.face_pictures) in (0, len(layout.faces))
+            and all(isinstance(keys, list) and all(isinstance(k, str) and _KEY.fullmatch(k) for k in keys)
+                    for keys in layout.face_pictures)
             and isinstance(layout.counts, dict) and layout.counts.keys() == layout.union.keys()
             and all(isinstance(c, list) and len(c) * 2 == len(layout.union[f]) and all(type(n) is int and n > 0 for n in c)
                     for f, c in layout.counts.items())):
@@ -168,6 +178,7 @@ class Recorder:
         self.face_glyphs: list[Mapping[str, Any]] = []
         self.counts: dict[str, Counter] | None = None  # the glyphs' counts, when known (``patched``)
         self.shows: list[list[str]] = []  # ``Layout``'s, set with the pictures
+        self.face_pictures: list[list[str] | None] = []  # ``Layout``'s (None: not known)
         self._before: tuple[int, ...] = ()
 
     def copy(self) -> Recorder:
@@ -175,6 +186,7 @@ class Recorder:
         out.ok, out.first, out.starts, out.faces, out.forms, out.form_pages, out.named = \
             self.ok, self.first, list(self.starts), list(self.faces), list(self.forms), list(self.form_pages), list(self.named)
         out.page_glyphs, out.face_glyphs, out.shows = dict(self.page_glyphs), list(self.face_glyphs), list(self.shows)
+        out.face_pictures = list(self.face_pictures)
         out.counts = {font: Counter(c) for font, c in self.counts.items()} if self.counts is not None else None
         return out
 
@@ -196,12 +208,13 @@ class Recorder:
         for kind, d, n, m in zip(NAMED, _tables(w), self._before, after):
             self.named += [[page, kind, name, ref.n] for name, ref in islice(d.items(), n, m)]
 
-    def form(self, name: str, ref: Ref, glyphs: Mapping[str, Mapping[int, str]]) -> None:
-        """A face's form numbered (by the page last begun)."""
+    def form(self, name: str, ref: Ref, glyphs: Mapping[str, Mapping[int, str]], pictures: list[str] | None) -> None:
+        """A face's form numbered (by the page last begun), with the keys of the pictures it shows."""
         self.faces.append(name_hash(name))
         self.forms.append(ref.n)
         self.form_pages.append(len(self.starts) - 1)
         self.face_glyphs.append(glyphs)  # (made text by ``layout``)
+        self.face_pictures.append(pictures)
 
     def layout(self, w: Any, end: int, digests: Sequence[bytes | None]) -> Layout | None:
         """The document's layout once its file is finished (``end``: the pages' part's end)."""
@@ -231,11 +244,14 @@ class Recorder:
         offsets = f.offsets[self.first - 1:end - 1] + [f.offsets[self.first - 1] + len(part)]
         shows = self.shows if len(self.shows) == len(self.starts) \
             and all(_KEY.fullmatch(k) for keys in self.shows for k in keys) else []
+        known = [keys for keys in self.face_pictures if keys is not None and all(_KEY.fullmatch(k) for k in keys)]
+        face_pictures = known if len(known) == len(self.face_pictures) == len(self.faces) else []
         return Layout(w.cmyk, pictures_hash(w.pictures), self.first, end, offsets[0],
                       [b - a for a, b in zip(offsets, offsets[1:])], hashlib.sha256(part).hexdigest(),
                       "".join(d.hex()[:32] for d in digests if d is not None), self.starts, self.faces, self.forms,
                       self.form_pages, self.named, page_glyphs, face_glyphs,
-                      {k: v for k, v in union.items() if v}, {k: v for k, v in numbers.items() if v}, shows)
+                      {k: v for k, v in union.items() if v}, {k: v for k, v in numbers.items() if v}, shows,
+                      face_pictures)
 
 
 def _text(glyphs: Mapping, memo: dict[int, tuple[Mapping, dict[str, str]]]) -> dict[str, str]:
@@ -365,16 +381,21 @@ def laid_out(w: Any, pages: Sequence, last: Layout, found: Plan) -> list[tuple[s
     is known by no stand-in (the pictures are then walked as always)."""
     if len(last.shows) != len(last.starts):
         return None
-    first = found.first
+    first, hashes = found.first, found.hashes
+    where = {h: p for p, h in enumerate(last.faces)} if last.face_pictures else {}
     out: list[tuple[str, bytes]] = []
     shows = []
     for i, page in enumerate(pages):
         j = found.src[i]
-        if j is None:
+        if j is None:  # (as ``_Writer.shown_on`` meets them: the page's own, then each face's it shows first)
             made = w.faces.page(page, w.cmyk, w.page_stream)
             if set(made.forms.values()) != set(page.faces()):
                 return None
-            shown = w.shown_on(page, {face for face in made.forms.values() if first[face] < i})
+            shown = sorted(made.content.pictures.items())
+            for face in made.forms.values():
+                if first[face] == i:
+                    shown += _face_pictures(w, face, last.face_pictures[p] if (p := where.get(hashes[face])) is not None
+                                            else None)
         else:
             shown = []
             for key in last.shows[j]:
@@ -386,6 +407,17 @@ def laid_out(w: Any, pages: Sequence, last: Layout, found: Plan) -> list[tuple[s
         out += shown
     w.rec.shows = shows
     return out
+
+
+def _face_pictures(w: Any, face: str, keys: list[str] | None) -> list[tuple[str, bytes]]:
+    """The pictures a face's form shows, each by its key and stand-in: by ``keys`` (what the last
+    file's layout recorded of the face) when each has a stand-in, else from the face's stream (its
+    record unpacked)."""
+    if keys is not None:
+        out = [(key, stand_in) for key in keys if (stand_in := w.images.stand_in_of(key)) is not None]
+        if len(out) == len(keys):
+            return out
+    return sorted(w.faces.get(face, w.arts[face], w.cmyk, w.images).content.pictures.items())
 
 
 def _renumbered(body: bytes, n: int, number: Callable[[int], int | None]) -> bytes | None:
@@ -430,6 +462,36 @@ def _moved(bodies: list[bytes | None], start: int, end: int, delta: int, number:
                 return None
         out.append(body)
     return out
+
+
+def _form_copier(w: Any, last: Layout, found: Plan, cut: list[int], number: Mapping[int, int]
+                 ) -> Callable[[str], Ref | None]:
+    """``_Writer.copy_form`` for ``patched``: a face's form (by its key) copied from the last file
+    as the next object, each reference of its dictionary renumbered by ``number`` (what this file
+    has numbered already), and recorded as ``_Writer.form`` records it; None when the last file
+    has no form of that face, or its form names what is not numbered here yet (a font, a pattern
+    that ``_Writer.form`` would number first). Its stream is the same bytes: a face is known by
+    what it is made from (``name_hash``), and the part it is copied from was checked (``read_part``)."""
+    f, rec, part, at = w.f, w.rec, found.part, last.first
+    where = {h: p for p, h in enumerate(last.faces)}
+
+    def copy(key: str) -> Ref | None:
+        p = where.get(found.hashes.get(key, ""))
+        if p is None:
+            return None
+        o, n = last.forms[p], f.next
+        body = _renumbered(part[cut[o - at]:cut[o - at + 1]], n, number.get)
+        if body is None:
+            return None
+        f.put_copied(body)
+        rec.faces.append(last.faces[p])
+        rec.forms.append(n)
+        rec.form_pages.append(len(rec.starts) - 1)
+        rec.face_glyphs.append(last.face_glyphs[p])
+        rec.face_pictures.append(last.face_pictures[p] if last.face_pictures else None)
+        return Ref(n)
+
+    return copy
 
 
 def _old_pictures(last: Layout) -> dict[str, int] | None:
@@ -495,6 +557,9 @@ def patched(w: Any, pages: Sequence, last: Layout, found: Plan, pages_ref: Ref) 
               for font, text in last.union.items()}  # the last file's glyphs, less what is gone, plus what is new
     uses = [0] * len(last.starts)
     kids: list[Ref] = []
+    # a face first shown on a page written here has its form copied from the last file when every
+    # reference of its dictionary is numbered here already (else it is written: ``_Writer.form``)
+    w.copy_form = _form_copier(w, last, found, cut, number)
     for i, page in enumerate(pages):
         j = src[i]
         if j is not None:
@@ -556,7 +621,9 @@ def patched(w: Any, pages: Sequence, last: Layout, found: Plan, pages_ref: Ref) 
             rec.forms.append(last.forms[p] + delta)
             rec.form_pages.append(i)
             rec.face_glyphs.append(last.face_glyphs[p])
+            rec.face_pictures.append(last.face_pictures[p] if last.face_pictures else None)
         kids.append(Ref(end - 1 + delta))
+    w.copy_form = None
     for k, n in enumerate(uses):  # each page of the last file's glyphs counted as often as it is copied
         if n != 1:
             for shown in (last.page_glyphs.get(str(k)), *(last.face_glyphs[p] for p in forms_of.get(k, ()))):

@@ -14,7 +14,7 @@ ReportLab and put in afterwards (pdf/svglib_fallback.py).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
 from pnpgen import fonts
@@ -121,6 +121,8 @@ class _Writer:
         self.form_names: dict[str, str] = {}  # each face's form as a page names it (``place``)
         self.furnished: dict[tuple, tuple[str, tuple[tuple[str, dict[int, str]], ...], tuple[str, ...]]] = {}
         self.rec = Recorder() if faces.last is not None else None  # what the pages number (pdf/patch.py)
+        # a face's form copied from the last file, numbered next, or None (set by pdf/patch.py ``patched``)
+        self.copy_form: Callable[[str], Ref | None] | None = None
 
     def write(self, doc: PagePlan, last: tuple[str, Layout] | None = None) -> _Written | None:
         """The document; with ``last`` (the last build's file and layout), written from that
@@ -308,6 +310,10 @@ class _Writer:
 
     def form(self, key: str) -> Ref:
         ref = self.forms.get(key)
+        if ref is None and self.copy_form is not None:  # (its form as the last file holds it: pdf/patch.py)
+            ref = self.copy_form(key)
+            if ref is not None:
+                self.forms[key] = ref
         if ref is None:
             face = self.faces.get(key, self.arts[key], self.cmyk, self.images)
             refs: dict[str, Ref] = {}
@@ -322,7 +328,7 @@ class _Writer:
             ref = self.f.put_shaped(self.f.reserve(), face.shape, refs, face.data)
             self.forms[key] = ref
             if self.rec is not None:
-                self.rec.form(self.faces.names.get(key, key), ref, face.content.glyphs)
+                self.rec.form(self.faces.names.get(key, key), ref, face.content.glyphs, sorted(face.content.pictures))
             if face.fallback:
                 self.fallbacks.append(key)
         return ref
