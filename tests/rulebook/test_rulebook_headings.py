@@ -25,7 +25,9 @@ from pnpgen.rulebook.headline import heading_lines
 PT = 25.4 / 72
 RULES = ("■　準備・手順：基本\n\n　山札を作ります。\n\n"
          "◇「合わせ札」の取り方（基本）\n　場札から１枚を選んで取ります。\n\n"
-         "◎神の怒り（Wrath of God）\n　戦争に敗北したら、キューブを１個置きます。\n\n"
+         "◎神の怒り（Wrath of God）\n　戦争に敗北したら、キューブを１個置きます。\n"
+         "傲慢のメダリオン（３）：手札を好きなだけ捨て札にできる\n"
+         "憤怒のメダリオン（５）：同時にプレイした軍勢の数字を２倍にする\n\n"
          "■　ゲームの進行")
 
 
@@ -107,6 +109,21 @@ def test_a_run_in_headings_term_is_set_as_a_heading(book):
     assert at["戦"] - (at["）"] + _width("）", BOLD, 9.0)) == pytest.approx(_width("\u3000", BOLD, 9.0), abs=0.03)
     lines = [line for page in PdfReader(io.BytesIO(book)).pages for line in page.extract_text().splitlines()]
     assert any(line.startswith("◎神の怒り（Wrath of God）\u3000戦争に") for line in lines), lines
+
+
+def test_an_items_term_reads_as_written_its_colon_a_full_em_before_the_text(book):
+    """傲慢のメダリオン（３）：手札を…, an item: its term's ： a full em (JLREQ 3.1.9, its ink
+    centred in the em after ）'s), the text after it from the em's end; copied out (pypdf), the
+    line holds no space after the ： (its ink a quarter em short of the text read as one)."""
+    _, term = _drawn(book, "メダリオン（３）：手")
+    at = {c: x for c, x, _ in term}
+    em = 9.0 * PT
+    closed = at["）"] + _width("）", BOLD, 9.0)  # the bracket's ink, closed up to the ：
+    assert at["："] + _width("：", BOLD, 9.0) / 2 == pytest.approx(closed + em / 2, abs=0.03)
+    assert at["手"] == pytest.approx(closed + em, abs=0.03)
+    lines = [line for page in PdfReader(io.BytesIO(book)).pages for line in page.extract_text().splitlines()]
+    assert "傲慢のメダリオン（３）：手札を好きなだけ捨て札にできる" in lines, [x for x in lines if "メダリオン" in x]
+    assert "憤怒のメダリオン（５）：同時にプレイした軍勢の数字を２倍にする" in lines
 
 
 def test_a_last_line_of_one_word_takes_a_word_down():

@@ -55,6 +55,18 @@ def test_marks_take_their_jlreq_widths():
     assert offsets == [0, 0, -0.5, 0]  # the bracket's em box starts half an em left of its ink
 
 
+def test_a_middle_dot_keeps_its_quarter_em_beside_other_marks():
+    """A 中点類 beside another mark keeps its quarter em, and a closing bracket before it drops its
+    half: ）： a quarter em of space between their inks (the term 「（３）：」 had a half em),
+    。・ three quarters, ・」 and ・・ a quarter either side (the class-to-class spacing of the
+    jlreq class's JFM, abenori/jlreq jfm-jlreq.lua)."""
+    assert _widths("あ）：い") == [1, 0.5, 1, 1]
+    assert _widths("あ。・い") == [1, 1, 1, 1]
+    assert _widths("「あ・」い") == [1, 1, 1, 1, 1]
+    assert _widths("あ・・い") == [1, 1, 1, 1]
+    assert _widths("あ（い）：") == [1, 1, 1, 0.5, 0.75]  # a line's last ：: no quarter after it
+
+
 @pytest.mark.parametrize("slug", ["alicematic-eiketsuden", "alicematic-medallions", "asian-delivery", "populous"])
 def test_the_shipped_books_set_marks_at_jlreq_widths(built, slug):
     m = measure_script.measure(built / slug / "rulebook.pdf")

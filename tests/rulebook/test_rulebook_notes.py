@@ -25,7 +25,7 @@ PT = 25.4 / 72
 LONG = "スーパーハイパーデラックスアルティメットコレクターズエディションのボードを使う場合も、点数は変わりません。"
 TABLE = ("　役　　　　点数　　　条件\n　五光　　　１５点　　光の札５枚\n"
          "　カス　　　１点　　　カス札１０枚（以降１枚ごとに＋１点、上限なし、ただし雨札は含めない）\n")
-RULES = (f"■　得点計算\n\n　役と点数は以下のとおりです。\n\n{TABLE}\n　※{LONG}\n　注：{LONG}\n＊{LONG}\n\n"
+RULES = (f"■　得点計算\n\n　役と点数は以下のとおりです。\n\n{TABLE}\n　※{LONG}\n　注：{LONG}\n＊{LONG}\n※1 {LONG}\n\n"
          "◇例：合わせ札の取り方\n　場札から１枚を選んで取ります。\n\n"
          "【例】\n　場札に「桜に短冊」があれば、合わせて取ります。\n　・山札の札も同じように合わせます。\n\n"
          "注意：【雨札】を含む役は、点数が１点少なくなります。\n\n"
@@ -72,11 +72,12 @@ def _lines(pages, first: str):
     raise AssertionError(first)
 
 
-@pytest.mark.parametrize("mark, column", [("※", 1), ("注：", 2), ("＊", 1)])
+@pytest.mark.parametrize("mark, column", [("※", 1), ("注：", 2), ("＊", 1), ("※1", 2)])
 def test_a_wrapped_note_hangs_under_its_text(pages, mark, column):
     """「　※スーパー…」 over two lines: the ※ where the paragraph's indent puts it, the text an em
     right of it and the second line starting under the text, not under the ※ (注： two ems: its ：
-    a full em; an unindented ＊ at the text's left)."""
+    a full em; an unindented ＊ at the text's left; ※1, an em and a half, keeps the 和欧間 from the
+    text after its digit, rounded up to two ems: 「※1スーパー」 touched)."""
     first, second = _lines(pages, mark + "スーパー")
     body = first[len(mark)]
     assert body.x - first[0].x == pytest.approx(column * 9 * PT, abs=0.15)

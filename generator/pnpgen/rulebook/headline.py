@@ -162,12 +162,14 @@ class HeadText(Flowable):
 
 
 def draw_cells(canv, x: float, y: float, line: str, cells: Cells, font: str, size: float, colour,
-               accent: int = 0, icons: Sequence[Icon] = ()) -> None:
+               accent: int = 0, icons: Sequence[Icon] = (), run_on: bool = False) -> None:
     """``line`` drawn from ``x`` on the baseline ``y``, each glyph at its cell (``heading_cells``),
     in ``colour`` (its first ``accent`` characters in the accent colour), each OBJ the next of
     ``icons``. The glyphs are one run of text, each followed by the character spacing (PDF ``Tc``)
     that brings the next to its place, not moved there: a text extractor reads the heading's own
-    characters, where a glyph moved half an em on (``Td``) read as a space before it."""
+    characters, where a glyph moved half an em on (``Td``) read as a space before it. ``run_on``:
+    text follows on the line (a term's), and the last glyph's spacing runs to its cell's end, where
+    that text starts (an item's ： is a quarter em of ink short of it, read as a space after it)."""
     glyph_at: list[tuple[str, str, float, float]] = []  # (character, font, origin, width)
     after_icon: set[int] = set()  # the glyphs an icon stands before
     pos = x
@@ -185,6 +187,8 @@ def draw_cells(canv, x: float, y: float, line: str, cells: Cells, font: str, siz
     gaps = [glyph_at[k + 1][2] - origin - width for k, (_, _, origin, width) in enumerate(glyph_at[:-1])] + [0.0]
     # a gap a viewer would read as a space (an icon's is the icon's)
     spaced = any(gap > 0.01 * size and k + 1 not in after_icon for k, gap in enumerate(gaps))
+    if run_on and line[-1] != lb.OBJ:
+        gaps[-1] = max(pos - glyph_at[-1][2] - glyph_at[-1][3], 0.0)
     t = canv.beginText(glyph_at[0][2], y)
     face, tint, spacing, run = "", None, 0.0, ""
     for k, (ch, want, _, _) in enumerate(glyph_at):
@@ -243,7 +247,7 @@ def term_width(text: str, font: str, size: float, known: Mapping[str, Icon]) -> 
 def draw_term(canv, x: float, y: float, text: str, font: str, size: float, known: Mapping[str, Icon], colour) -> None:
     """``text`` as ``term_width`` sets it, drawn from ``x`` on the baseline ``y``."""
     line, icons = with_icons(text, known)
-    draw_cells(canv, x, y, line, term_cells(line, font, size), font, size, colour, icons=icons)
+    draw_cells(canv, x, y, line, term_cells(line, font, size), font, size, colour, icons=icons, run_on=True)
 
 
 # a font file saved over while the book's process runs: set with its new widths (fonts.saved_since)

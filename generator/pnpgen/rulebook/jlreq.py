@@ -1,6 +1,9 @@
 """The JLREQ spacing model of the Japanese book (W3C, *Requirements for Japanese Text Layout*,
 3.1 and 3.2.1): each character's advance beside its neighbours — 約物 at their widths, 連続約物
-closed up, 行末二分, 中点類, 和欧間 — for a face whose marks are full-width."""
+closed up, 行末二分, 中点類, 和欧間 — for a face whose marks are full-width. Beside another mark a
+中点類 keeps its quarter em and a closing bracket before it drops its half (」・ and ）： a quarter
+em apart, 。・ three quarters, ・・ a half), as in the class-to-class spacing of the jlreq document
+class's JFM (abenori/jlreq, jfm-jlreq.lua), which sets JLREQ's table of spacing between classes."""
 
 from __future__ import annotations
 
@@ -62,13 +65,15 @@ def jlreq_advances(text: str, measure: Callable[[str], float], em: float, *, ope
             continue
         if ch in CLOSING or ch in STOPS:
             keep = half if after is not None and after not in _AFTER_NONE else 0.0
+            if ch in CLOSING and after in MIDDLE:  # 」・, ）：: the 中点類's quarter is the space
+                keep = 0.0
             if after is None and not closes:
                 keep = half
             out.append((half + keep, 0.0))
             continue
-        if ch in MIDDLE:
-            lead = quarter if before is not None and before not in PUNCT else 0.0
-            tail = quarter if (after is not None and after not in _AFTER_NONE) or (after is None and not closes) else 0.0
+        if ch in MIDDLE:  # its quarter em either side beside any mark too (）：, ：「, ・・ a half em)
+            lead = quarter if before is not None else 0.0
+            tail = quarter if after is not None or not closes else 0.0
             out.append((half + lead + tail, lead - quarter))
             continue
         glue = _glue_gaps(text[i - 1] if i else "", text[i + 1] if i + 1 < n else "") if ch == NO_BREAK_SPACE else None

@@ -61,6 +61,7 @@ from pnpgen.rulebook.styles import (
     BODY_LEADING,
     BODY_SIZE,
     INK,
+    LATIN_GAP,
     MARGIN_BOTTOM,
     MARGIN_TOP,
     NOTE_INK,
@@ -314,11 +315,14 @@ class StoryBuilder:
         """A note (``※``, ``注：``, ``＊``) hanging under its text: the mark at ``x`` in a column
         of its own, every line of the text starting after it (JLREQ's hanging indent for notes, 注の
         ぶら下げ字下げ); a 注's ： takes its full em (中点類, JLREQ 3.1.9), the column rounded up to
-        half ems."""
+        half ems; a mark ending in a Latin digit (``※1``) stands the 和欧間 (JLREQ 3.2.1) or more
+        from the Japanese text after it, which would touch its digit."""
         if mark[-1] in "：:":
             wide = glyphs.width(mark[:-1], self.fonts.body, BODY_SIZE) + BODY_SIZE
         else:
             wide = glyphs.width(mark, self.fonts.body, BODY_SIZE)
+            if text and glyphs.wakan(mark[-1], text[0]):
+                wide += LATIN_GAP * BODY_SIZE
         left = x + math.ceil(wide / (BODY_SIZE / 2) - 0.05) * BODY_SIZE / 2
         return self.jpara(text, self.fonts.body, BODY_SIZE, BODY_LEADING, first_indent=left, left=left,
                           prefix=mark, prefix_x=x, page=page)
