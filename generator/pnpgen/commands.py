@@ -747,4 +747,4 @@ def preflight(args: argparse.Namespace) -> int:
                    for f in export_folders(args.out or ws.root / "build", game, args.preset, lang)]
     limits = Limits(args.ink_limit, args.min_line, args.min_ppi, args.min_text)
     return run(folders, limits, _say, lambda text: print(f"pnpgen: note: {shown(text)}", file=sys.stderr, flush=True),
-               args.pages_png, args.json)
+               args.pages_png, args.json, args.quiet)

@@ -5,6 +5,7 @@ command's exit status 1 names the page and the check, 2 a folder or figure it ca
 from __future__ import annotations
 
 import dataclasses
+import json
 import zlib
 from pathlib import Path
 
@@ -170,6 +171,15 @@ def test_the_command_fails_a_file_naming_each_page_and_check_and_passes_a_clean_
                     False)])
     assert main(["preflight", str(clean)]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "preflight: 1 file, 0 errors, 0 notes: nothing a shop would turn away"
+    assert main(["preflight", str(bad), "--json", str(tmp_path / "report.json")]) == 1
+    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))[str(bad)]
+    assert [(f["page"], f["check"], f["level"]) for f in report["findings"]] == [
+        (1, "ink", "error"), (2, "hairline", "error"), (3, "text", "note"), (3, "safe", "error"), (3, "safe", "note")]
+    assert report["files"][0]["peak_ink"] == {"percent": 400.0, "page": 1}
+    capsys.readouterr()
+    assert main(["preflight", "-q", str(bad)]) == 1  # -q: the findings and the summary alone
+    assert [line.split(":")[0].strip() for line in capsys.readouterr().out.splitlines()] == [
+        "error", "error", "note", "error", "note", "preflight"]
 
 
 def test_without_ghostscript_the_ink_check_is_said_skipped(tmp_path, capsys, monkeypatch):

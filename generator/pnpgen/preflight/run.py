@@ -14,6 +14,7 @@ from pathlib import Path
 import pikepdf
 from PIL import Image
 
+from pnpgen.atomic import store
 from pnpgen.messages import counted
 from pnpgen.preflight.inks import ghostscript
 from pnpgen.preflight.pdfcheck import check_pdf
@@ -60,9 +61,10 @@ def save_png(path: Path, page: int, pngs: Path) -> None:
 
 
 def run(folders: list[Path], limits: Limits, say: Callable[[str], None], note: Callable[[str], None],
-        pages_png: Path | None = None, json_out: Path | None = None) -> int:
-    """Each folder checked and said; 1 when any finding is an error, else 0. A folder that is not
-    an export's, or a preset or figure it cannot read: BadInput (one line, exit status 2)."""
+        pages_png: Path | None = None, json_out: Path | None = None, quiet: bool = False) -> int:
+    """Each folder checked and said (``quiet``: its findings and the summary only); 1 when any
+    finding is an error, else 0. A folder that is not an export's, or a preset or figure it cannot
+    read: BadInput (one line, exit status 2)."""
     for folder in folders:
         if not folder.is_dir():
             raise BadInput(f"{folder}: not a folder (expected an export folder, build/<game>/<preset>)")
@@ -79,11 +81,12 @@ def run(folders: list[Path], limits: Limits, say: Callable[[str], None], note: C
     with tempfile.TemporaryDirectory(prefix="pnpgen-preflight-") as tmp:
         for folder in folders:
             shop, found, reports = preflight(folder, limits, Path(tmp), gs, pages_png)
-            say(f"{folder}: {shop.name}, ink ≤ {shop.ink_limit:g} %, lines ≥ {shop.min_line_pt:.3f} pt, "
-                f"pictures ≥ {shop.min_ppi:g} ppi, text ≥ {shop.min_text_pt:g} pt")
-            for r in reports:
-                figures = ", ".join(f"{k} {v}" for k, v in r.items() if k != "file" and v is not None)
-                say(f"  {r['file']}: {figures}")
+            if not quiet:
+                say(f"{folder}: {shop.name}, ink ≤ {shop.ink_limit:g} %, lines ≥ {shop.min_line_pt:.3f} pt, "
+                    f"pictures ≥ {shop.min_ppi:g} ppi, text ≥ {shop.min_text_pt:g} pt")
+                for r in reports:
+                    figures = ", ".join(f"{k} {v}" for k, v in r.items() if k != "file" and v is not None)
+                    say(f"  {r['file']}: {figures}")
             for f in found:
                 where = f" page {f.page}" if f.page else ""
                 say(f"  {f.level}: {f.file}{where}: {f.check}: {f.message}")
@@ -91,8 +94,8 @@ def run(folders: list[Path], limits: Limits, say: Callable[[str], None], note: C
             notes += sum(f.level == "note" for f in found)
             files += len(reports)
             everything[str(folder)] = {"shop": asdict(shop), "files": reports, "findings": [asdict(f) for f in found]}
-    if json_out is not None:
-        json_out.write_text(json.dumps(everything, ensure_ascii=False, indent=1), encoding="utf-8")
+    if json_out is not None and not store(json_out, json.dumps(everything, ensure_ascii=False, indent=1).encode()):
+        raise BadInput(f"{json_out}: --json cannot be written there (expected a file in a folder this user may write)")
     verdict = "a shop would turn it away" if errors else "nothing a shop would turn away"
     skipped = ", total ink and bleed not checked (no Ghostscript)" if gs is None else ""
     say(f"preflight: {counted(files, 'file')}, {counted(errors, 'error')}, {counted(notes, 'note')}{skipped}: {verdict}")
