@@ -222,7 +222,8 @@ def test_the_command_finds_a_games_exports_in_the_workspace(tmp_path, capsys, mo
                        (["--game", "test", "--preset", "printerstudio"], "no export of --preset printerstudio there"),
                        (["build/test/doujin", "--game", "test"], "an export FOLDER and --game/--preset/--lang/--out together"),
                        (["--preset", "doujin"], "no export to check (--preset without --game)"),
-                       (["data"], "data: no PDF or PNG in it")):
+                       (["data"], "data: no PDF or PNG in it"),
+                       (["build/test/doujin", "--json", "data/test/game.yaml/r.json"], "--json cannot be written there")):
         assert main(["preflight", *argv]) == 2
         err = capsys.readouterr().err
         assert said in err and err.count("\n") == 1, err
