@@ -35,6 +35,9 @@ def scale(m: Matrix) -> float:
 
 @dataclass
 class GState:
+    """The graphics state a content stream is read with: the matrix, line width, colours and
+    their spaces, overprint, and the text's size and rendering mode."""
+
     ctm: Matrix = IDENTITY
     lw: float = 1.0
     fill: tuple = ("cmyk", (0.0, 0.0, 0.0, 1.0))

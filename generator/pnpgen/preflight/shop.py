@@ -34,6 +34,9 @@ class Limits:
 
 @dataclass
 class Finding:
+    """One thing a shop's operator would say of a file: where (file, page), which check, and
+    whether it turns the file away (error) or is a question (note)."""
+
     file: str
     page: int  # 1-based; 0 for the whole file
     check: str  # geometry, ink, hairline, resolution, text, bleed, safe, marks, pixels
@@ -43,6 +46,9 @@ class Finding:
 
 @dataclass
 class Shop:
+    """The figures a folder's files are held to: its preset's (ink limit, thinnest line,
+    resolution, formats, page order and count), a command line's in their place."""
+
     name: str
     ink_limit: float = 300.0
     min_line_pt: float = 0.25
