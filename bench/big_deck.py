@@ -3,6 +3,7 @@ each with its own 600×840 PNG made here (no downloads), counts 1–3, one share
 
     python bench/big_deck.py N DIR      # writes a workspace into DIR (data/, templates/, fonts/)
     cd DIR && pnpgen build --game big
+    python bench/big_deck.py N DIR --text   # N distinct text cards, no art (game ``text``)
 
 The art of card i is a two-colour gradient with a disc, a band, a ring and a soft grain, placed
 from i, so every PNG is different (distinct content hashes, distinct image streams) and weighs
@@ -140,11 +141,40 @@ def workspace(n: int, root: Path, art_cache: Path | None = None, pictures: bool 
     return root
 
 
+TEXT_SLUG = "text"
+
+
+def text_deck_yaml(n: int, edited: int | None = None) -> str:
+    """``n`` distinct text cards of the built-in poker layout, counts 1–2 (5,000 cards: 7,500 copies,
+    under the deck's 10,000); ``edited`` changes one card's text."""
+    rows = "".join(f"  - {{title: 札{i}, text: カードを{i % 3 + 1}枚引く。{i}{'(改)' if i == edited else ''}, "
+                   f"count: {i % 2 + 1}}}\n" for i in range(1, n + 1))
+    return f"name: 札\nlayout: card-poker\npieces:\n{rows}"
+
+
+def text_workspace(n: int, root: Path) -> Path:
+    """A workspace in ``root`` with the game ``text``: ``n`` distinct text cards, no art, no
+    template (the memory figures beyond the illustrated deck's sizes)."""
+    (root / "data" / TEXT_SLUG / "decks").mkdir(parents=True)
+    (root / "templates").mkdir()
+    (root / "data" / TEXT_SLUG / "game.yaml").write_text("title: 文字札\ndraft: 1\nplayers: 2\ndate: 2026-12-01\n",
+                                                       encoding="utf-8")
+    (root / "data" / TEXT_SLUG / "decks" / "many.yaml").write_text(text_deck_yaml(n), encoding="utf-8")
+    return root
+
+
+def text_edit(root: Path, n: int, edited: int) -> None:
+    (root / "data" / TEXT_SLUG / "decks" / "many.yaml").write_text(text_deck_yaml(n, edited), encoding="utf-8")
+
+
 def edit(root: Path, n: int, edited: int | None = None, counted: int | None = None) -> None:
     (root / "data" / SLUG / "decks" / "cards.yaml").write_text(deck_yaml(n, edited, counted), encoding="utf-8")
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
-        sys.exit("usage: python bench/big_deck.py N DIR")
-    workspace(int(sys.argv[1]), Path(sys.argv[2]))
+    if len(sys.argv) not in (3, 4) or sys.argv[3:] not in ([], ["--text"]):
+        sys.exit("usage: python bench/big_deck.py N DIR [--text]")
+    if sys.argv[3:]:
+        text_workspace(int(sys.argv[1]), Path(sys.argv[2]))
+    else:
+        workspace(int(sys.argv[1]), Path(sys.argv[2]))

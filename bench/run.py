@@ -22,7 +22,8 @@ Prints a table (figure, median, min, max, goal, met?). Figures:
   the cold build's time with ``--jobs 1`` divided by its time with ``--jobs 2`` (paired runs),
   the share of its files that ``--jobs 1`` and ``--jobs 2`` write byte-identical (1: all), the
   cold build's peak RSS (with the default ``--jobs`` and with ``--jobs 1``), the first edit and one
-  text edit at ``--huge`` cards (3,000 by default),
+  text edit at ``--huge`` cards (3,000 by default), the cold build's and one text edit's peak RSS at
+  ``--text`` distinct text cards of the built-in poker layout (5,000 by default: ``big_deck.text_workspace``),
   and ``pnpgen list`` in a workspace of ``--list-n`` such cards (3,000 by default; its art/ is
   left empty, as list never opens a picture). The pictures are made once into ``--art`` (a
   minute or two for 1,000) and hard-linked into each run's workspace.
@@ -191,6 +192,8 @@ def main() -> None:
     p.add_argument("--huge", type=int, default=3000, help="cards of the deck whose memory and edit are measured "
                    "at a larger size (0: not measured)")
     p.add_argument("--huge-runs", type=int, default=1, help="runs at --huge cards")
+    p.add_argument("--text", type=int, default=5000, help="distinct text cards whose cold build's and text edit's "
+                   "peak RSS are measured (0: not measured)")
     p.add_argument("--list-n", type=int, default=3000, help="cards of the workspace pnpgen list is timed in")
     p.add_argument("--art", type=Path, default=Path(tempfile.gettempdir()) / "pnpgen-bench-art",
                    help="folder of the big deck's pictures, kept between runs")
@@ -290,6 +293,7 @@ def _big(pnpgen: list[str], tmp: Path, args: argparse.Namespace) -> list[tuple[s
         shutil.rmtree(ws)
     listed = _list(pnpgen, tmp, args)
     huge = _huge(build, tmp, args) if args.huge else []
+    huge += _text(pnpgen, tmp, args) if args.text else []
     return [(f"{n:,} illustrated cards, cold build (s)", cold, 10.0, "s"),
             (f"{n:,} cards, cold --jobs 1 ÷ --jobs 2", ratio, -1.7, "×"),
             (f"{n:,} cards, files --jobs 1 = --jobs 2 (share)", same, -1.0, ""),
@@ -326,6 +330,25 @@ def _huge(build: list[str], tmp: Path, args: argparse.Namespace) -> list[tuple[s
             (f"{n:,} cards, first edit after a cold build (s)", first, 0.0, "s"),
             (f"{n:,} cards, one card's text edited (s)", text, 1.5, "s"),
             (f"{n:,} cards, text edited, CPU (s)", text_cpu, 0.0, "s")]
+
+
+def _text(pnpgen: list[str], tmp: Path, args: argparse.Namespace) -> list[tuple[str, list[float], float, str]]:
+    """``--text`` distinct text cards (``big_deck.text_workspace``), ``--huge-runs`` times: the cold
+    build's peak RSS and CPU, then one card's text edited (the first edit after it), its peak RSS."""
+    n = args.text
+    build = pnpgen + ["build", "--game", big_deck.TEXT_SLUG, "--no-rulebook"]
+    rss, cpu, edit_rss = [], [], []
+    for i in range(args.huge_runs):
+        ws = big_deck.text_workspace(n, tmp / f"text-{i}")
+        _, peak, used = timed_cpu(build, ws)
+        rss.append(peak)
+        cpu.append(used)
+        big_deck.text_edit(ws, n, edited=n // 2)
+        edit_rss.append(timed_cpu(build, ws)[1])
+        shutil.rmtree(ws)
+    return [(f"{n:,} text cards, cold build peak RSS (MB)", rss, 400.0, "MB"),
+            (f"{n:,} text cards, cold build, CPU (s)", cpu, 0.0, "s"),
+            (f"{n:,} text cards, text edited, peak RSS (MB)", edit_rss, 400.0, "MB")]
 
 
 def _same_files(a: Path, b: Path) -> float:

@@ -90,6 +90,36 @@ def text_positions(page) -> list[tuple[str, float, float]]:
     return found
 
 
+def shown(pdf: bytes | Path, page_no: int) -> list[tuple[str, float, float]]:
+    """(character, x, y) of each text-showing operation of page ``page_no`` (from 1): its first
+    character and its origin as the operation's matrix places it (character spacing included),
+    mm from the page's top-left. For the rulebook's headings (``headline.draw_cells``: one glyph
+    an operation in a marked ActualText span), whose glyphs a viewer's text spreads evenly over
+    the span: the span's first operation gives the span's text, the later ones none, and get its
+    next characters in turn."""
+    import ctypes
+
+    import pypdfium2.raw as raw
+
+    page = _document(pdf)[page_no - 1]
+    tp, h = page.get_textpage(), page.get_height()
+    out: list[tuple[str, float, float]] = []
+    pending: list[str] = []
+    for o in page.get_objects(max_depth=1):
+        if o.type != raw.FPDF_PAGEOBJ_TEXT:
+            continue
+        n = raw.FPDFTextObj_GetText(o.raw, tp.raw, None, 0)
+        buf = (ctypes.c_ushort * max(n, 1))()
+        raw.FPDFTextObj_GetText(o.raw, tp.raw, buf, n)
+        text = bytes(buf)[:max(2 * n - 2, 0)].decode("utf-16-le").rstrip("\0")
+        if text:
+            pending = list(text)
+        if pending:
+            m = o.get_matrix()
+            out.append((pending.pop(0), m.e * PT, (h - m.f) * PT))
+    return out
+
+
 @dataclass(frozen=True)
 class Glyph:
     """One character as a viewer reads it (pdfium)."""

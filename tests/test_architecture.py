@@ -445,8 +445,7 @@ LIBRARY_PRIVATE: dict[tuple[str, str], str] = {
     ("pnpgen.rulebook.keeps", "_H"): "(the same)",
     ("pnpgen.rulebook.keeps", "_wrapInfo"): "(the same: the size KeepTogether last wrapped to)",
     ("pnpgen.rulebook.contents", "_lastEntries"): "the contents' entries of the last pass, as TableOfContents keeps them",
-    ("pnpgen.rulebook.inline", "_curr_tx_info"):
-        "where a Paragraph's onDraw callback falls (ReportLab's own TableOfContents reads it so)",
+    ("pnpgen.rulebook.contents", "_table"): "(the same: the Table of entries TableOfContents splits and draws)",
 }
 _SELF = ("self", "cls")
 NAMEDTUPLE = {"_fields", "_replace", "_asdict", "_make", "_field_defaults"}  # namedtuple's public API

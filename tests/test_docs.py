@@ -26,7 +26,7 @@ from pnpgen.rulebook import figures
 DOCS = (REPO / "docs" / "data-format.md").read_text(encoding="utf-8")
 TEMPLATES_SECTION = DOCS[DOCS.index("## Templates"):DOCS.index("\n## ", DOCS.index("## Templates") + 5)]
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
-HEADER = re.compile(r"^(?:# |\{# )((?:data|templates)/<slug>/\S+?|layouts/\S+?)(?: #\})?$")
+HEADER = re.compile(r"^(?:# |\{# )((?:data|templates)/<slug>/\S+?|(?:layouts|sheets)/\S+?)(?: #\})?$")
 
 
 def _yaml_key_documented(key: str) -> bool:
@@ -121,7 +121,7 @@ def test_the_docs_examples_build_as_written(tmp_path):
     for name in ("sword", "shield"):  # the paper die's own icons (templates/<slug>/icons/, as the docs say)
         (ws / "templates" / "demo" / "icons" / f"{name}.svg").write_text(
             '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10"/></svg>')
-    assert sorted(p.name for p in ws.iterdir()) == ["data", "layouts", "templates"]  # no fonts/: pnpgen's own
+    assert sorted(p.name for p in ws.iterdir()) == ["data", "layouts", "sheets", "templates"]  # no fonts/: pnpgen's own
     assert sorted(p.name for p in (ws / "templates").iterdir()) == ["demo"]  # no common/ copied
     out = tmp_path / "out"
     assert run(ws, "build", "--game", "demo", "--no-rulebook", "--out", str(out)) == 0
@@ -132,7 +132,7 @@ def test_the_docs_examples_build_as_written(tmp_path):
         assert len(PdfReader(pdf).pages) >= 1
     assert {d.id: d.count for d in game.decks} == {"blessings": 20, "board": 1, "box": 1, "dice": 1, "enemies": 4, "epic": 20, "events": 1, "land": 5,
                                                   "log": 20, "map": 1, "market": 11, "mats": 2, "monsters": 5, "mydice": 3, "pad": 20,
-                                                  "night-mats": 1, "scene": 0, "spells": 5, "town": 1, "units": 10}
+                                                  "night-mats": 1, "scene": 0, "sections": 4, "spells": 5, "town": 1, "units": 10}
 
 
 def test_the_docs_back_for_face_down_hex_tiles_prints_the_title_in_the_middle(tmp_path):

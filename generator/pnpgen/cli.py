@@ -285,7 +285,7 @@ def _preflight_command(f: argparse.ArgumentParser) -> None:
     """``preflight``: export folders, or a game's exports in this workspace (pnpgen/preflight/)."""
     from pathlib import Path
 
-    from pnpgen.preflight.shop import length
+    from pnpgen.preflight.shop import figure, length
 
     f.add_argument("folders", nargs="*", type=Path, metavar="FOLDER",
                    help="export folders to check, build/<game>/<preset> (instead of --game)")
@@ -293,9 +293,9 @@ def _preflight_command(f: argparse.ArgumentParser) -> None:
     f.add_argument("--preset", help="only the export of this preset (default: every export of the game)")
     f.add_argument("--lang", help="the exports of this language of the game (build/<game>/<lang>/<preset>)")
     f.add_argument("--out", type=validate.option(validate.out_option), help="the output folder the exports wrote to (default: build/ in the workspace)")
-    f.add_argument("--ink-limit", type=float, help="total ink in %% (default: the preset's ink_limit)")
+    f.add_argument("--ink-limit", type=figure, help="total ink in %% (default: the preset's ink_limit)")
     f.add_argument("--min-line", type=length, help="thinnest line, e.g. 0.1mm or 0.25pt (default: the preset's min_line, else 0.25pt)")
-    f.add_argument("--min-ppi", type=float, help="lowest effective resolution (default: the preset's dpi)")
+    f.add_argument("--min-ppi", type=figure, help="lowest effective resolution (default: the preset's dpi)")
     f.add_argument("--min-text", type=length, help="smallest text, e.g. 6pt (default 6pt)")
     f.add_argument("--pages-png", type=Path, help="write each page with a finding here as a PNG (60 dpi; needs poppler's pdftoppm)")
     f.add_argument("--json", type=Path, help="write the findings and each file's figures to this file")

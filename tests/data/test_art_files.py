@@ -433,3 +433,19 @@ def test_the_pictures_a_face_shows_are_the_hrefs_a_word_boundary_starts(two_pict
     found = ArtFolder(two_pictures).shown_files(svg)
     with mock.patch.object(art, "_hrefs", re.compile(r"""\bhref\s*=\s*(["'])(.*?)\1""", re.S).finditer):
         assert found == ArtFolder(two_pictures).shown_files(svg)
+
+
+@pytest.mark.parametrize("name", ["a.png", "A.PNG", "a.tar.png", "x..png", "x .png", "sub/b.jpeg", "a.png/", "a.png/.",
+                                  "..png", ".png", "file.", "a.webp ", " a.svg", "a.gif", "a", "a.png.txt", "a\\b.png"])
+def test_a_name_is_a_picture_by_its_paths_suffix_as_pathlib_says_it(tmp_path, name):
+    """``find`` takes a name ending in a picture's suffix by its text (os.path.splitext: a thousand
+    cards' names not each made a Path) and asks pathlib of any other: the same names refused as
+    'not a PNG, JPEG, WebP or SVG file' as by ``Path(name.strip()).suffix`` alone."""
+    (tmp_path / "art").mkdir()
+    refused_so = Path(name.strip()).suffix.lower() not in art.SUFFIXES
+    try:
+        ArtFolder(tmp_path).find(name)
+        said = ""
+    except InputError as e:
+        said = e.message
+    assert ("is not a PNG, JPEG, WebP or SVG file" in said) == refused_so, said

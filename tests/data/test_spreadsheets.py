@@ -775,3 +775,22 @@ def test_a_worksheet_name_holding_an_invisible_character_is_refused(tmp_path, ca
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "decks/cards.yaml:7:" in err and "U+200B (ZERO WIDTH SPACE), character 3" in err, err
     assert "rename worksheet 呪い\\u200b to 呪い in the workbook, and name it so in sheet:" in err, err
+
+
+def test_a_google_sheets_csv_with_a_title_row_a_blank_row_full_width_numbers_and_a_note_in_its_header(tmp_path, capsys):
+    """A wargame trial's unit list as a designer keeps it and downloads it: UTF-8 with a BOM, CRLF,
+    the list's title above the header, a blank row, strengths typed in full-width digits, and a
+    note written in the header row's last cell over an empty column: it builds, ４ read as 4. The
+    same note over a column holding a value is told as a note (its column named ``memo``, not a
+    name made of its Latin letters, 'ok')."""
+    header = "name,text,power,count,※戦力は全角で入力してOK\r\n"
+    rows = "一覧（ユニット）,,,,\r\n" + header + ",,,,\r\n足軽,本文,４,３,\r\n\r\n騎馬,本文,１２,,\r\n"
+    ws = _sheet_ws(tmp_path, "units.csv", ("\ufeff" + rows).encode("utf-8"))
+    assert [(values["name"], values["power"], count) for values, count in _pieces(ws)] == [("足軽", 4, 3), ("騎馬", 12, 1)]
+    (ws / "data" / "test" / "decks" / "units.csv").write_bytes(("\ufeff" + rows.replace("本文,４,３,", "本文,４,３,要確認")).encode())
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "units.csv:2:5: ※戦力は全角で入力してOK (column E): unknown key in the header row; a note written in the " \
+           "header row?" in err and "rename the column '※戦力は全角で入力してOK' to memo (a field name has no spaces), then " \
+           "fields: {memo: text}" in err, err

@@ -167,3 +167,30 @@ def test_the_check_and_the_build_share_one_table_of_hashes(tmp_path, monkeypatch
     assert again == []  # nothing fingerprinted after the commit
     table = FileHashes(ws / "build/.cache")
     assert table._known[str(deck)][4] == hashlib.sha256(deck.read_bytes()).hexdigest()
+
+
+def test_a_files_hash_is_looked_up_once_a_build_and_again_the_next(tmp_path, monkeypatch):
+    """``Cache.digest`` (a card's picture: its size, the render memo, the faces' pictures, the art
+    files ask it) looks a file up in the table once per build, by its stat as the build first saw
+    it; the next build (another ``Cache``) looks again, and finds a file changed by its content."""
+    from pnpgen.engine import cache as cache_module
+    from pnpgen.engine.cache import Cache
+
+    picture = tmp_path / "art.png"
+    picture.write_bytes(b"one")
+    asked: list[Path] = []
+    real = cache_module.content_hash
+
+    def counted(path, known=None, st=None):
+        asked.append(path)
+        return real(path, known, st)
+
+    monkeypatch.setattr(cache_module, "content_hash", counted)
+    first = Cache(tmp_path / "build")
+    assert [first.digest(picture) for _ in range(4)] == [sha256(b"one").hexdigest()] * 4
+    assert asked == [picture]
+    picture.write_bytes(b"two!")
+    assert first.digest(picture) == sha256(b"one").hexdigest()  # (this build's stat of it, as it first saw it)
+    second = Cache(tmp_path / "build")
+    assert second.digest(picture) == second.digest(picture) == sha256(b"two!").hexdigest()
+    assert asked == [picture, picture]

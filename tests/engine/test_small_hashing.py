@@ -3,6 +3,8 @@ on megabytes (a big deck's art and documents), and every tiny build was starting
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from conftest import make_workspace, run
@@ -50,3 +52,33 @@ def test_a_file_reached_through_two_links_is_read_once(tmp_path, monkeypatch):
     (shared / "OFL.txt").write_text("licence, changed", encoding="utf-8")
     assert fingerprint.fingerprint([tmp_path / "two" / "fonts"], None) != second
     assert "OFL.txt" in read  # a changed file is read again
+
+
+def test_a_folders_files_are_named_from_it_as_relative_to_names_them(tmp_path, monkeypatch):
+    """``fingerprint`` names each file by its text cut after the folder's (not through pathlib's
+    ``relative_to``, some 0.05 CPU-s at 3,000 cards' art): the same parts, so the same hash, for a
+    folder given by an absolute path, a relative one and ``.``."""
+    import hashlib
+    import os
+
+    from pnpgen.engine.fingerprint import code
+    from pnpgen.engine.fingerprint import fingerprint as fp
+
+    art = tmp_path / "data" / "g" / "art"
+    (art / "sub" / "deeper").mkdir(parents=True)
+    for rel in ("b.png", "a.png", "sub/c.png", "sub/deeper/d e.png", "ガード.png"):
+        (art / rel).write_bytes(rel.encode() * 3)
+
+    def expected(folders):
+        parts = [f"pnpgen {code()}".encode(), repr(None).encode()]
+        for n, folder in enumerate(folders):
+            for path in sorted((p for p in folder.rglob("*") if p.is_file()), key=lambda p: p.relative_to(folder).parts):
+                parts += [f"{n}/".encode() + os.fsencode(path.relative_to(folder)),
+                          hashlib.sha256(path.read_bytes()).hexdigest().encode()]
+        return fingerprint.parts_digest(parts)
+
+    assert fp([art, tmp_path / "data"], None) == expected([art, tmp_path / "data"])
+    monkeypatch.chdir(art)
+    assert fp([Path("."), Path("sub")], None) == expected([Path("."), Path("sub")])
+    monkeypatch.chdir(tmp_path)
+    assert fp([Path("data/g/art")], None) == expected([Path("data/g/art")])

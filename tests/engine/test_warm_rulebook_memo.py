@@ -261,3 +261,38 @@ def test_a_warm_process_sets_the_book_again_without_reading_its_lines_back(tmp_p
     again = build_rulebook(game, ws.fonts, lines=kept)
     assert len(read) == 1  # the second did not
     assert again.files == first.files == build_rulebook(game, ws.fonts).files
+
+
+def test_a_warm_process_compresses_only_the_streams_its_last_setting_did_not_have(tmp_path, monkeypatch):
+    """The rulebook process of a watch session keeps the Flate streams its last setting
+    compressed (``Setting.compressions``, pdf/settings.py): the book set again compresses none it
+    had (its fonts' subsets, pages, faces), a book whose count changed compresses only what
+    changed, and each writes the bytes of a setting that compressed everything itself."""
+    import zlib
+
+    from pnpgen.pdf import settings
+
+    root = make_workspace(tmp_path / "ws", draft=True)
+    ws = Workspace(root)
+    game = load_game(ws, "test")
+    compressed: list[int] = []
+    real = zlib.compress
+    monkeypatch.setattr(zlib, "compress", lambda data, *a: compressed.append(len(data)) or real(data, *a))
+    kept = settings.Compressions()
+    first = build_rulebook(game, ws.fonts, compressions=kept)
+    streams = len(compressed)
+    assert streams >= 5 and kept.reused == 0  # (the pages, the fonts' subsets and their maps)
+    again = build_rulebook(game, ws.fonts, compressions=kept)
+    assert len(compressed) == streams and kept.reused >= streams  # not one compressed again
+    assert again.files == first.files
+    deck = root / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("text: 本文カード5}", "text: 本文カード5, count: 3}"),
+                    encoding="utf-8")  # 11 cards → 13
+    edited = load_game(ws, "test")
+    before = len(compressed)
+    counted = build_rulebook(edited, ws.fonts, compressions=kept)
+    assert 0 < len(compressed) - before < streams  # the changed page's stream, not the book's
+    assert counted.files == build_rulebook(edited, ws.fonts).files != first.files
+    from reportlab.pdfbase import pdfdoc
+
+    assert "encode" not in vars(pdfdoc.PDFZCompress)  # ReportLab's filter given back after each setting

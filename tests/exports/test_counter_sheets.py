@@ -160,3 +160,20 @@ def test_a_paper_die_drawn_by_templates_is_no_counter(tmp_path):
     with (out / "order.csv").open(encoding="utf-8-sig") as f:
         rows = [r for r in csv.DictReader(f) if r["deck"] == "dice"]
     assert [(r["quantity"], r["note"], r["die"]) for r in rows] == [("3", "", "dice-die.pdf")]
+
+
+def test_a_warning_about_a_counter_sheet_names_three_of_its_faces_and_counts_the_rest(tmp_path):
+    """A wargame trial: a sheet of 140 counters of 64 unit types, their names in white 5 pt text on a
+    ground of three inks, was warned of in a line of 1,268 characters naming all 64 faces. The
+    sheet's first three faces are named, the others counted."""
+    deck = ("name: 部隊\nkind: token\nshape: rect\nsize: [0.5in, 0.5in]\nfront: unit.svg.j2\n"
+            "fields: {name: text}\npieces:\n" + "".join(f"  - {{name: 隊{i}}}\n" for i in range(1, 9)))
+    front = ('{% extends "common/piece.svg.j2" %}\n{% block art %}\n'
+             '<rect x="-3" y="-3" width="{{ w + 6 }}" height="{{ h + 6 }}" fill="#2f5d8a"/>\n'
+             '{{ textbox(piece.name, 1, 1, w - 2, 4, size=5, min_size=5, fill="#fbf8f1") }}\n{% endblock %}\n')
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    (root / "templates" / "test" / "unit.svg.j2").write_text(front, encoding="utf-8")
+    assert run(root, "export", "--game", "test", "--preset", "doujin-pieces") == 0
+    found = json.loads((root / "build" / "test" / "doujin-pieces" / "export.json").read_text(encoding="utf-8"))
+    [line] = [w for w in found["warnings"] if "knocked out" in w]
+    assert "(sheet 1 front: cards-001, cards-002, cards-003 and 5 more faces, template unit.svg.j2)" in line, line

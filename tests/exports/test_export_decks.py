@@ -497,3 +497,33 @@ def test_decks_left_out_alike_are_one_warning_and_each_size_is_said_once(tmp_pat
     assert err.endswith("the shop's size in the deck files: size: [2.5in, 3.5in] in data/test/decks/cards.yaml:2:9; "
                         "size: [2.25in, 3.5in] in data/test/decks/narrow1.yaml:2:9, data/test/decks/narrow2.yaml:2:9, "
                         "data/test/decks/narrow3.yaml:2:9)\n"), err
+
+
+def test_pages_are_rasterised_one_at_a_time_as_asked_for(monkeypatch):
+    """``rasterise`` renders a page when it is asked for, so a Tabletop Simulator sheet pastes its
+    69 cards one by one (all of them held as a list were some 50 MB beside the sheet at 5,000
+    cards); every page comes, in order, at its size."""
+    import io
+
+    import pypdfium2
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnpgen.exports.faces import rasterise
+
+    buf = io.BytesIO()
+    canvas = Canvas(buf, pagesize=(72, 72))
+    for grey in (0.0, 0.5, 1.0):
+        canvas.setFillGray(grey)
+        canvas.rect(0, 0, 72, 72, fill=1, stroke=0)
+        canvas.showPage()
+    canvas.save()
+    rendered: list[int] = []
+    real = pypdfium2.PdfPage.render
+    monkeypatch.setattr(pypdfium2.PdfPage, "render", lambda self, **k: rendered.append(1) or real(self, **k))
+    pages = rasterise(buf.getvalue(), lambda i: (20 + i, 20 + i))
+    assert rendered == []
+    first = next(pages)
+    assert len(rendered) == 1 and first.size == (20, 20) and first.getpixel((10, 10)) == (0, 0, 0)
+    rest = list(pages)
+    assert len(rendered) == 3 and [im.size for im in rest] == [(21, 21), (22, 22)]
+    assert rest[1].getpixel((10, 10)) == (255, 255, 255)

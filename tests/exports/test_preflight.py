@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pikepdf
 import pytest
+from PIL import Image
 
 from pnpgen.cli import main
 from pnpgen.preflight import run as preflight_run
@@ -227,3 +228,64 @@ def test_the_command_finds_a_games_exports_in_the_workspace(tmp_path, capsys, mo
         assert main(["preflight", *argv]) == 2
         err = capsys.readouterr().err
         assert said in err and err.count("\n") == 1, err
+
+
+def test_preflight_says_a_page_no_rip_takes_and_a_png_of_no_preset_as_findings(tmp_path, capsys):
+    """A content stream's operator without its operands, a page box of two numbers and a form
+    drawing itself ten times over are each the file's one error finding (tracebacks, and a walk
+    of 10¹² forms that never ended); a PNG in a folder named after no preset is read without a
+    format's bleed; a figure checking nothing or everything, ``--json`` a folder and
+    ``--pages-png`` a file are one line, exit status 2; an order.csv it cannot read a finding."""
+    folder = tmp_path / "doujin"
+    for name, content in (("cm", b"1 0 0 cm 0 0 m 1 1 l S\n"), ("tf", b"BT 12 Tf (x) Tj ET\n")):
+        _write(folder / name, [(content, False)])
+    pdf = pikepdf.new()
+    _page(pdf, b"/X0 Do\n")
+    form = pdf.make_indirect(pikepdf.Stream(pdf, b"/X0 Do " * 10, Type=pikepdf.Name.XObject,
+                                            Subtype=pikepdf.Name.Form, BBox=[0, 0, 10, 10]))
+    form.Resources = pikepdf.Dictionary(XObject=pikepdf.Dictionary(X0=form))
+    pdf.pages[0].Resources.XObject = pikepdf.Dictionary(X0=form)
+    pdf.save(folder / "forms.pdf")
+    pdf.pages[0].obj.TrimBox = pikepdf.Array([1, 2])
+    pdf.save(folder / "box.pdf")
+    assert main(["preflight", str(folder)]) == 1
+    out = capsys.readouterr().out
+    for said in ("cm/cards.pdf: file: not a readable PDF: page 1: the operator cm without the operands it takes",
+                 "tf/cards.pdf: file: not a readable PDF: page 1: the operator Tf without the operands it takes",
+                 "forms.pdf: file: not a readable PDF: page 1 draws its forms more than 100,000 times",
+                 "box.pdf: file: not a readable PDF: a page's TrimBox is pikepdf.Array([ 1, 2 ]), not four numbers"):
+        assert f"error: doujin/{said}" in out, out
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    Image.new("RGB", (40, 30), "white").save(mine / "card.png")
+    assert main(["preflight", str(mine)]) == 0
+    assert "mine/card.png: pixels [40, 30], mode RGB" in capsys.readouterr().out
+    # a figure checking nothing or everything (nan, 0, a negative line): one line, exit status 2
+    for option, value, said in (("--ink-limit", "nan", "'nan' is not a figure (expected a number above 0"),
+                                ("--min-ppi", "0", "'0' is not a figure"), ("--min-line", "-1pt", "'-1pt' is not a length")):
+        with pytest.raises(SystemExit) as e:
+            main(["preflight", str(mine), f"{option}={value}"])
+        assert e.value.code == 2 and said in capsys.readouterr().err
+    # --json a folder, --pages-png a file: one line before the run, exit status 2
+    for option, given, said in (("--json", tmp_path, "is a folder (expected a file to write)"),
+                                ("--pages-png", mine / "card.png", "is a file (expected a folder to write in)")):
+        assert main(["preflight", str(mine), option, str(given)]) == 2
+        said_all = capsys.readouterr()
+        assert f"{option} {given}: {said}" in said_all.err and said_all.err.count("\n") == 1, said_all.err
+        assert said_all.out == ""
+    # the preset's own figures held the same: a dpi of 0 is one line, exit status 2
+    ws_folder = tmp_path / "ws" / "build" / "g" / "doujin"
+    _write(ws_folder, [(FULL, False)])
+    (tmp_path / "ws" / "data" / "g" / "presets").mkdir(parents=True)
+    (tmp_path / "ws" / "data" / "g" / "presets" / "doujin.yaml").write_text("dpi: 0\n", encoding="utf-8")
+    assert main(["preflight", str(ws_folder)]) == 2
+    assert "doujin.yaml: dpi: 0 is not read (expected a number, e.g. 300)" in capsys.readouterr().err
+    # a pdf-copies folder's order.csv not in UTF-8, or without its piece column: a finding (tracebacks)
+    copies = tmp_path / "drivethrucards"
+    _write(copies, [(b"", False), (b"", False)])
+    (copies / "order.csv").write_bytes(b"\xff\xfebad")
+    assert main(["preflight", str(copies)]) == 1
+    assert "error: drivethrucards/order.csv: file: not a readable CSV: 'utf-8' codec can't decode" in capsys.readouterr().out
+    (copies / "order.csv").write_text("file,back\ncards.pdf,2\n", encoding="utf-8")
+    assert main(["preflight", str(copies)]) == 1
+    assert "order.csv puts the backs of piece ? on pages 2" in capsys.readouterr().out

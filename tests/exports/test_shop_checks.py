@@ -331,3 +331,28 @@ def test_a_mini_card_of_the_built_in_layout_passes_the_doujin_shops_small_knocke
     assert run(root, "export", "--game", "test", "--preset", "doujin") == 0
     found = json.loads((root / "build" / "test" / "doujin" / "export.json").read_text(encoding="utf-8"))["warnings"]
     assert not [w for w in found if "knocked out" in w], found
+
+
+def test_a_cmyk_jpeg_whose_rgb_is_another_pictures_too_keeps_neithers_inks(tmp_path):
+    """A rich-black CMYK JPEG (100/100/100/100) and an RGB black PNG show the same RGB pixels, and
+    the PDF places those once, as one picture: the JPEG's 400 % printed for the RGB card too, which
+    the export holds to DriveThruCards' 240 %. Neither keeps its own inks now: both print
+    converted from RGB (K alone), and the export says so at the JPEG's piece."""
+    from PIL import Image
+
+    front = ('{% extends "common/piece.svg.j2" %}\n{% block art %}\n'
+             '{{ image(piece.text, -bleed, -bleed, w + 2 * bleed, h + 2 * bleed) }}\n{% endblock %}\n')
+    root = make_workspace(tmp_path, deck=DECK_YAML + "  - {name: 黒, text: black.png}\n  - {name: 濃, text: rich.jpg}\n",
+                          front=front)
+    Image.new("RGB", (60, 80), (0, 0, 0)).save(root / "templates" / "test" / "black.png")
+    Image.new("CMYK", (60, 80), (255, 255, 255, 255)).save(root / "templates" / "test" / "rich.jpg", quality=95)
+    assert run(root, "export", "--game", "test", "--preset", "drivethrucards", "--fit", "scale") == 0
+    folder = root / "build" / "test" / "drivethrucards"
+    with pikepdf.open(folder / "cards.pdf") as doc:
+        [(space, kind, pixel)] = [(str(o.ColorSpace), str(o.Filter), pikepdf.PdfImage(o).as_pil_image().getpixel((0, 0)))
+                                  for o in doc.objects if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Image"]
+    assert (space, kind, pixel) == ("/DeviceCMYK", "/FlateDecode", (0, 0, 0, 255))  # the DCT's 400 % before
+    found = json.loads((folder / "export.json").read_text(encoding="utf-8"))["warnings"]
+    [said] = [w for w in found if "a CMYK JPEG whose pixels" in w]
+    assert said.startswith("data/test/decks/cards.yaml:10:5: deck 'cards', templates/test/rich.jpg: a CMYK JPEG whose "
+                           "pixels, as the faces show them in RGB, are templates/test/black.png's too"), said

@@ -57,7 +57,27 @@ def test_the_value_read_off_the_sheet_cancels_the_printers_shift(tmp_path, duple
     down (as the back is seen). Held to the light, back up, the front's lines at target A cross
     the shifted rulers at ticks −1.5 and −0.8; that pair, written as back_offset_mm, makes the same
     printer put each back exactly behind its front (the sign the docs give, not its opposite)."""
-    shift = (1.5, 0.8)
+    read, worst = _calibrated(tmp_path, duplex, (1.5, 0.8), lambda v: round(v, 1))
+    assert read == pytest.approx((-1.5, -0.8), abs=0.001)
+    assert worst == pytest.approx(0, abs=0.002)
+
+
+def test_a_reading_to_half_a_tick_registers_within_0_2_mm(tmp_path):
+    """A wargame trial's measure (docs/home-printing.md): fronts and backs of two-sided counters
+    must register within 0.2 mm. A printer shifting its backs 0.76 mm right and 0.26 mm up, read
+    to the nearest tick (0.5 mm: −1, +0.5), leaves them 0.24 mm off each way; read to half a tick,
+    as the docs say (0.25 mm: −0.75, +0.25), 0.01 mm."""
+    _, whole = _calibrated(tmp_path / "whole", "long", (0.76, -0.26), lambda v: round(v * 2) / 2)
+    read, half = _calibrated(tmp_path / "half", "long", (0.76, -0.26), lambda v: round(v * 4) / 4)
+    assert read == (-0.75, 0.25) and half < 0.02 and 0.2 < whole < 0.25, (read, half, whole)
+
+
+def _calibrated(tmp_path, duplex: str, shift: tuple[float, float], eye) -> tuple[tuple[float, float], float]:
+    """The docs' procedure on a printer printing every back ``shift`` off (as the back is seen):
+    the calibration sheet's rulers read where the front's lines at A cross them, each value as
+    ``eye`` reads it, written as back_offset_mm; then how far (mm, the larger of x and y) a card's
+    back, as that printer prints it, lands at worst from the place behind its front."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
     cal = tmp_path / "cal.pdf"
     assert run(tmp_path, "calibrate", "--duplex", duplex, "--out", str(cal)) == 0
     reader = PdfReader(cal)
@@ -70,10 +90,9 @@ def test_the_value_read_off_the_sheet_cancels_the_printers_shift(tmp_path, duple
                if x1 == x2 and abs(y1 - (by + RULER_AT)) < 0.01]
     ticks_y = [(y1 + shift[1], round(y1 - by, 3)) for x1, y1, x2, y2 in back
                if y1 == y2 and abs(x1 - (bx + RULER_AT)) < 0.01]
-    read = (_reading(ticks_x, bx), _reading(ticks_y, by))
-    assert read == pytest.approx((-1.5, -0.8), abs=0.001)
+    read = (eye(_reading(ticks_x, bx)), eye(_reading(ticks_y, by)))
     ws = make_workspace(tmp_path / "ws")
-    (ws / "printers.yaml").write_text(f"mine: {{duplex: {duplex}, back_offset_mm: [{read[0]:.1f}, {read[1]:.1f}]}}\n",
+    (ws / "printers.yaml").write_text(f"mine: {{duplex: {duplex}, back_offset_mm: [{read[0]:g}, {read[1]:g}]}}\n",
                                       encoding="utf-8")
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--printer", "mine") == 0
     pdf = pdfium.PdfDocument((ws / "build" / "test" / "cards.pdf").read_bytes())
@@ -82,8 +101,7 @@ def test_the_value_read_off_the_sheet_cancels_the_printers_shift(tmp_path, duple
     printed = sorted((x0 + shift[0], y0 + shift[1], x1 + shift[0], y1 + shift[1]) for x0, y0, x1, y1 in backs)
     behind = sorted((w - x1, y0, w - x0, y1) if duplex == "long" else (x0, h - y1, x1, h - y0)
                     for x0, y0, x1, y1 in fronts)
-    for got, want in zip(printed, behind):
-        assert got == pytest.approx(want, abs=0.002)
+    return read, max(abs(a - b) for got, want in zip(printed, behind) for a, b in zip(got, want))
 
 
 def _reading(ticks: list[tuple[float, float]], line: float) -> float:

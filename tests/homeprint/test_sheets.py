@@ -274,3 +274,30 @@ def test_a_sheet_layout_of_plain_paper_is_no_stock_to_buy(tmp_path):
     assert "シートレイアウト counters" not in texts(tmp_path / "paper" / "test" / "test-all.pdf")[-1]
     lefts = sorted({round(x0, 2) for x0, *_ in placements(tmp_path / "paper" / "test" / "cards.pdf")[0]})
     assert [round(b - a, 2) for a, b in zip(lefts, lefts[1:])] == [12.7] * (len(lefts) - 1)  # abutting
+
+
+def test_marks_of_a_sheet_layout_on_other_paper_stay_on_its_paper(tmp_path):
+    """A map section on an A3 sheet layout in an A4 build (docs/data-format.md, A map in sections):
+    the right-hand cut marks were drawn from the A3 page's edge back to the A4 page's, across the
+    map, and the right centre mark stood 100 mm inside it. Every mark now lies outside the piece's
+    bleed, each side's marks beside that side, on the A3 page's printable area."""
+    board = _deck(DECK_YAML.replace("format: poker", "kind: board\nsize: [380, 250]\nsheet: a3-map"), 1)
+    ws = make_workspace(tmp_path / "ws", deck=board)
+    (ws / "sheets").mkdir()
+    (ws / "sheets" / "a3-map.yaml").write_text(
+        "paper: [420, 297]\nstock: false\ngrid: {left: 20, top: 24, width: 380, height: 250}\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--duplex", "none", "--out", str(out)) == 0
+    pdf = reader(out / "test" / "cards.pdf")
+    assert float(pdf.pages[0].mediabox.width) == pytest.approx(420 / 25.4 * 72, abs=0.01)
+    lines = stroked_lines(pdf, pdf.pages[0])
+    bleed = 3.0
+    inside = [ln for ln in lines if max(ln[0], ln[2]) > 20 - bleed + 1e-3 and min(ln[0], ln[2]) < 400 + bleed - 1e-3
+              and max(ln[1], ln[3]) > 24 - bleed + 1e-3 and min(ln[1], ln[3]) < 274 + bleed - 1e-3]
+    assert inside == [], inside  # no mark over the map
+    marks = [ln for ln in lines if min(ln[1], ln[3]) > 5 + 6]  # below the slug's band (its scale bars)
+    right = [ln for ln in marks if abs(ln[1] - ln[3]) < 1e-6 and max(ln[0], ln[2]) > 400]
+    assert len(right) >= 5 and all(min(x1, x2) >= 400 + bleed and max(x1, x2) <= 420 - 5 + 1e-6 for x1, _, x2, _ in right)
+    bars = sorted(round((x1 + x2) / 2, 2) for x1, y1, x2, y2 in marks
+                  if abs(x1 - x2) < 1e-6 and abs((y1 + y2) / 2 - 149) < 1e-3)  # the centre marks' crossbars
+    assert bars == [pytest.approx(13.5, abs=0.01), pytest.approx(406.5, abs=0.01)], bars

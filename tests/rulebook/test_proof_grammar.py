@@ -267,6 +267,21 @@ def test_a_figure_the_draft_draws_or_game_yaml_places_is_no_finding(tmp_path):
     assert [f for f in findings if f.kind == "図"] == []
 
 
+def test_a_map_or_a_count_is_no_figure_the_rules_refer_to(tmp_path):
+    """A wargame trial: 「Ａ３の地図４枚をつなげて使います」 was a 図 finding, 「図４」 read in 地図４枚;
+    地図のとおり, 合図, and a count of figures (図２枚) name no figure either, while 図３ still does."""
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    words = "　Ａ３の地図４枚をつなげ、地図のとおりに並べます。合図１回で始め、図２枚を配ります。\n"
+    (ws / "data" / "test" / "draft.txt").write_text(MESSY.replace("　配置は図１を参照してください。\n", words),
+                                                   encoding="utf-8")
+    findings = read_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts").findings
+    assert [f.file for f in findings if f.kind == "図"] == []
+    (ws / "data" / "test" / "draft.txt").write_text(MESSY.replace("　配置は図１を参照してください。\n",
+                                                                  words + "　配置は図３のとおりです。\n"), encoding="utf-8")
+    findings = read_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts").findings
+    assert [f.subject for f in findings if f.kind == "図"] == [("図３",)]
+
+
 def test_proof_txt_of_a_draft_with_its_newlines_lost_says_its_line_numbers_are_the_recovered_ones(tmp_path):
     """medallions' draft.txt is one line: proof.txt's 「draft.txt:66:」 named a line the file does
     not have, without a word; it now says the numbers are of the recovered lines. A draft with its
@@ -356,3 +371,23 @@ def test_a_line_of_many_unclosed_brackets_is_three_notes_and_how_many_more(tmp_p
     brackets = [f for f in findings if "括弧の対応" in f.file]
     assert 250 < len(brackets) < SLIPS_LISTED  # of 403 left after the run's: the last listed says how many more
     assert re.search(r"手札（\d+（ほか\d{2,3}か所）$", brackets[-1].file), brackets[-1].file
+
+
+def test_a_cross_reference_to_a_case_the_draft_numbers_nowhere_is_a_finding(tmp_path):
+    """A wargame trial: the rules cite their cases (「→６．４参照」), and a case renumbered or deleted
+    leaves a reference that sends the reader nowhere. Each such reference is a 参照 finding at its
+    line; one to a case, or a section (５．０, ■　５．０　移動), the draft numbers is none, and a draft
+    that numbers no case is not read for them (「→２．１」 there is no case number)."""
+    from pnpgen.rulebook.xrefs import dangling_references
+
+    cases = ("■■　テストゲーム　草案３\n■　５．０　移動\n５．１　移動します（→５．２参照）。\n５．２　止まります。\n"
+             "■　６．０　戦闘\n６．１　戦います（→５．０参照、→５．３参照）。６．４を参照。\n")
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    (ws / "data" / "test" / "draft.txt").write_text(cases, encoding="utf-8")
+    findings = [f for f in read_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts").findings if f.kind == "参照"]
+    assert [f.file.split("draft.txt:")[1] for f in findings] == [
+        "6: 「→５．３」：5.3 の項目（番号付きの条項）が草案にありません",
+        "6: 「６．４を参照」：6.4 の項目（番号付きの条項）が草案にありません"], findings
+    english = [(1, "5.1 A unit may move (see 5.2)."), (2, "5.2 It stops; see rule 5.3, cf. 5.1.")]
+    assert dangling_references(english) == [(2, "see rule 5.3", "5.3")]
+    assert dangling_references([(1, "　カードを引きます（→２．１参照）。")]) == []

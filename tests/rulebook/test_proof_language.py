@@ -207,3 +207,23 @@ def test_two_component_entries_alike_but_for_their_counts_are_no_disagreeing_num
     found = disagreeing_numbers(parse(draft), draft, "draft.txt", "ja")
     assert [f.file for f in found] == ["draft.txt:13: ３個／４個：13行「倉庫には資材を最大３個まで置くことができます。」と"
                                        "14行「倉庫には資材を最大４個まで置くことができます。」"], found
+
+
+def test_a_units_own_name_and_a_prefixed_word_are_no_findings(tmp_path):
+    """A wargame trial: the unit 生駒足軽 (the Ikoma clan's foot) was a query, its 「生駒」 read as a
+    piece named with 駒; and 「敵部隊」 beside 「各部隊」 a spelling variant. A piece's own name names
+    no other piece, and two words of one noun after a prefix saying whose or which (敵, 各) are two
+    words; a card text naming 生駒 (「生駒を…」) is still read, and 事務所／事業所 still a variant."""
+    from pnpgen.rulebook.book import read_rulebook
+
+    deck = DECK_YAML + "  - {name: 生駒足軽, text: 本文}\n  - {name: 伝令, text: 騎馬駒を動かす。}\n"
+    deck += "".join(f"  - {{name: カード{i}, text: 本文}}\n" for i in range(3, 12))
+    ws = make_workspace(tmp_path / "ws", deck=deck, draft=True)
+    (ws / "data" / "test" / "draft.txt").write_text(DRAFT + (
+        "\n■　戦闘\n\n　敵部隊に隣接したら止まります。敵部隊は退却します。\n　各部隊は１回攻撃できます。\n"
+        "　事務所に置きます。事務所を使います。\n　事業所に置きます。\n"), encoding="utf-8")
+    findings = read_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts").findings
+    named = [f.file for f in findings if "のテキストの「" in f.file]
+    assert len(named) == 1 and "「騎馬駒」" in named[0], named
+    variants = [f.subject for f in findings if f.kind == "表記ゆれ"]
+    assert ("事務所", "事業所") in variants and not any("部隊" in s[0] for s in variants), variants

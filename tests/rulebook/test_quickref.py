@@ -88,6 +88,16 @@ def test_a_game_that_lasts_a_number_of_turns_says_so_as_its_end():
     assert quick_reference(parse(other, "ja").rules, latin=False).end == []
 
 
+def test_a_games_length_given_with_its_setup_is_its_end():
+    """A wargame trial: 「３．４　ゲームは１２ターンで終わります。」, a case of ■　ゲームの準備, was read
+    only for the setup's counts, and the quick reference's end said 草案に記載なし."""
+    ja = ("■■　関ヶ原戦記　草案３\n\n■　ゲームの準備\n３．１　駒を配置します。\n３．４　ゲームは１２ターンで終わります。\n\n"
+          "■　ゲームの進行\n１：移動\n　駒を動かします。\n")
+    quick = quick_reference(parse(ja, "ja").rules, latin=False)
+    assert [line.text for line in quick.end] == ["３．４ゲームは１２ターンで終わります。"]
+    assert quick.setup == []
+
+
 def test_the_winner_written_with_ichiban_in_kana_is_the_scoring():
     """Japanese trial (森の小径): 「得点がいちばん多い人の勝ちです。同点なら、…」 — the most written in kana,
     as family games write it — was not read as the winner's sentence: 得点と勝利 said 草案に記載なし."""

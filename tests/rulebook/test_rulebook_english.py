@@ -891,6 +891,8 @@ def test_markdown_tables_rules_quotes_and_card_icons_in_a_draft_are_warnings(tmp
     assert re.search(r"draft\.en\.txt:\d+: Markdown marks print as written: “---” and 4 more \(", said[0]), said
     assert re.search(r"draft\.en\.txt:\d+: “\{sword\}” names no icon \(an SVG in templates/test/icons/", said[1]), said
     assert told("1) Draw a {漢字|かんじ} card.\n2) Play a well-known card - or two.") == []
+    [rule] = told("1) Draw a card.\n\n" + "-" * 5000 + "\n")  # a rule of 5,000 hyphens: quoted clipped, not whole
+    assert "print as written: “" + "-" * 59 + "…” (" in rule and len(rule) < 600, rule
 
 
 def test_a_blank_line_after_a_step_with_its_text_on_its_line_parts_the_next_paragraph():

@@ -13,7 +13,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
 from conftest import GAME_YAML, REPO, make_workspace
-from pdfprobe import glyphs
+from pdfprobe import glyphs, shown
 from pnpgen import fonts as fontreg
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
@@ -101,13 +101,12 @@ def test_an_items_colon_takes_a_full_em_before_its_text():
     para.wrapOn(canvas, 500, 100)
     para.drawOn(canvas, 10, 10)
     canvas.save()
-    line = [g for g in glyphs(out.getvalue())[0] if g.char.strip()]
-    colon = next(k for k, g in enumerate(line) if g.char == "：")
+    at = {ch: x for ch, x, _ in shown(out.getvalue(), 1)}  # (as drawn: the term is a marked span)
     em = EM / 72 * 25.4
     colon_w = pdfmetrics.stringWidth("：", bold, EM) / 72 * 25.4
     assert colon_w <= 0.5 * em + 1e-6  # the bold face's own colon: half an em, its ink centred
-    start = line[colon].x - (em - colon_w) / 2  # where its em starts: right after the term's ）
-    assert abs(line[colon + 1].x - start - em) < 0.05  # 手 starts a full em after it
+    start = at["："] - (em - colon_w) / 2  # where its em starts: right after the term's ）
+    assert abs(at["手"] - start - em) < 0.05  # 手 starts a full em after it
 
 
 def test_a_proofing_notes_text_hangs_under_itself_beside_its_kind():

@@ -219,3 +219,38 @@ def test_an_english_rule_case_of_two_numbers_written_as_a_sentence_is_an_item():
         ("Bullet", "5.4", "A unit in a town may not move.")], section.children[0].children
     assert [(type(b).__name__, b.text) for b in section.children[1].children] == [
         ("DraftParagraph", "Units beside an enemy attack it.")]
+
+
+OWN_NUMBERS = """■■　テストゲーム　草案３
+
+■　１．０　概要
+
+１．１　テスト用の小さなゲームです。２〜４人で遊びます。
+
+■　２．０　コンポーネント
+
+◇テストカード（１１枚）
+　名前と本文が書かれたカードです。
+
+■　５．０　ゲームの進行
+
+１：ターン開始
+　カードを１枚引きます。
+２：カードを出す
+　カードを１枚出します。
+"""
+
+
+def test_a_section_the_draft_numbers_itself_is_printed_with_its_own_number_alone(tmp_path):
+    """A wargame trial: 「■　１．０　はじめに」 was printed 「1 1.0 はじめに」, in the text and the
+    contents, the book's number before the draft's own. A section whose title opens with its own
+    case number keeps that number alone, and its steps are numbered under it (5.1, 5.2), in the
+    text, the contents and the quick reference."""
+    pages = glyphs(_book(tmp_path / "ws", OWN_NUMBERS))
+    contents, body, quick = ([text for _, _, text in _lines(page)] for page in pages[1:4])
+    assert [t.split(".")[0] for t in contents[1:6]] == ["１．０概要", "２．０コンポーネント", "５．０ゲームの進行",
+                                                       "5", "5"], contents
+    assert contents[4].startswith("5.1ターン開始") and contents[5].startswith("5.2カードを出す")
+    assert [t for t in body if "．０" in t or t[:2] in ("5.", "3.")] == [
+        "１．０概要", "２．０コンポーネント", "５．０ゲームの進行", "5.1ターン開始", "5.2カードを出す"], body
+    assert "5.1ターン開始" in quick and "5.2カードを出す" in quick, quick

@@ -6,16 +6,19 @@ table's row wider than the page wraps its last column inside the table."""
 from __future__ import annotations
 
 import ctypes
+import io
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 import pytest
+from pypdf import PdfReader
 
 from conftest import DRAFT, REPO, make_workspace
-from pdfprobe import glyphs
+from pdfprobe import glyphs, shown
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.rulebook import build_rulebook
+from pnpgen.rulebook.parse import parse
 from pnpgen.rulebook.tree import note_mark
 
 PT = 25.4 / 72
@@ -88,16 +91,43 @@ def test_the_note_marks_the_docs_name():
     assert note_mark("＊ただし") == ("＊", "ただし")
     assert note_mark("注意して進めます。") == ("", "注意して進めます。")
     assert note_mark("※") == ("", "※")
+    assert note_mark("※ ただし例外です。") == ("※", "ただし例外です。")  # the IME in half-width mode
+    assert note_mark("＊ ただし") == ("＊", "ただし")
 
 
-def test_a_headings_colon_takes_a_full_em(pages):
+def test_a_note_typed_with_a_half_width_space_is_a_note_not_a_diagram():
+    """「※ 注。」, its space typed half-width: a short one was a diagram (a boxed, centred grid
+    of characters), a long one no note (its lines not hanging); both are notes now."""
+    from pnpgen.rulebook.tree import DraftParagraph, Item
+
+    doc = parse("■■　テスト　草案１\n\n■　ルール\n\n　本文です。\n※ 半角空白の注。\n" f"※ {LONG}\n\n■　終了\n")
+    blocks = [b for b in doc.rules[0].children if isinstance(b, (DraftParagraph, Item))]
+    assert [(type(b).__name__, note_mark(b.text)[0]) for b in doc.rules[0].children] == [
+        ("DraftParagraph", ""), ("Item", "※"), ("Item", "※")], doc.rules[0].children
+    assert note_mark(blocks[2].text)[1] == LONG
+
+
+def _heading(book: bytes, pages, text: str) -> list[tuple[str, float, float]]:
+    """The glyphs (character, x, y) of the heading line that reads ``text``, as drawn."""
+    for n, page in enumerate(pages, start=1):
+        if text in "".join(g.char for g in page):
+            drawn = shown(book, n)
+            chars = "".join(c for c, _, _ in drawn)
+            at = chars.index(text)
+            return drawn[at:at + len(text)]
+    raise AssertionError(text)
+
+
+def test_a_headings_colon_takes_a_full_em(book, pages):
     """「◆ 例：合わせ札」 in the bold proportional face: 例 to 合 is two ems of the heading's
-    10.5 pt (the ： on its full em, JLREQ 3.1.9), not the 1.3 ems its own glyph gave."""
-    head, _ = _lines(pages, "◆例：合わせ札")
-    at = {g.char: g for g in head}
-    assert at["合"].x - at["例"].x == pytest.approx(2 * 10.5 * PT, abs=0.2)
-    colon = at["："]
-    assert colon.x - at["例"].x > 10.5 * PT + 0.5  # its ink centred in its em, not touching 例
+    10.5 pt (the ： on its full em, JLREQ 3.1.9), not the 1.3 ems its own glyph gave; and the
+    heading's text is its own, no space added round the ：."""
+    at = {c: x for c, x, _ in _heading(book, pages, "例：合わせ札")}
+    assert at["合"] - at["例"] == pytest.approx(2 * 10.5 * PT, abs=0.05)
+    # its glyph (half an em) centred on its em: a quarter em in from the em after 例
+    assert at["："] - at["例"] == pytest.approx(1.25 * 10.5 * PT, abs=0.05)
+    lines = [line for p in PdfReader(io.BytesIO(book)).pages for line in p.extract_text().splitlines()]
+    assert "◆ 例：合わせ札の取り方" in lines  # as the draft wrote it (no-break spaces stood round its ：)
 
 
 def test_a_table_row_wider_than_the_page_wraps_in_its_last_column(pages):

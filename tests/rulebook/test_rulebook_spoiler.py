@@ -35,6 +35,18 @@ def test_a_spoiler_section_starts_its_own_page_and_stays_out_of_the_quick_refere
     assert any("早見表" in text and "答え合わせ" in text for text in plain)
 
 
+def test_a_spoiler_section_first_in_the_book_follows_the_contents_without_a_blank_page(tmp_path):
+    """The rules start on the page after the contents: a spoiler section first broke the page again
+    there, and the book had an empty page between the contents and its first section."""
+    ws = make_workspace(tmp_path, draft=True)
+    draft = DRAFT.replace("■　概要", f"■　解答編（ネタバレ）\n\n　{ANSWER}。\n\n■　概要")
+    (ws / "data" / "test" / "draft.txt").write_text(draft, encoding="utf-8")
+    assert run(ws, "rulebook", "--game", "test", "--out", str(tmp_path / "out")) == 0
+    pages = texts((tmp_path / "out" / "test" / "rulebook.pdf").read_bytes())
+    contents = next(n for n, text in enumerate(pages) if "目次" in text)
+    assert ANSWER in pages[contents + 1], pages[contents + 1]  # (an empty page there, its number alone)
+
+
 def test_an_english_drafts_spoilers_section_is_one():
     draft = ("# Clock Tower\n\n## Playing\n\n1. Draw a card.\n2. Play a card.\n\n## Solution (spoilers)\n\n"
              "1. Check the answer.\n\n## Spoilt for choice\n\nNot a spoiler section.\n")

@@ -80,3 +80,12 @@ def test_a_picture_named_with_a_line_feed_is_refused_in_one_line(tmp_path, capsy
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
     err = _one_line(capsys)
     assert "data/test/decks/cards.yaml:10:" in err and r"'low\nres.png' holds the control character U+000A" in err
+
+
+def test_a_paragraph_pasted_into_a_title_is_named_by_its_first_characters(tmp_path, capsys):
+    """A piece named by 5,000 characters (a paragraph pasted into its title): each message about it
+    quoted all of them, 15 KB a warning; it names the piece by its first 59 and an ellipsis."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: " + "長" * 5000 + ", text: 本文}\n")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    err = capsys.readouterr().err
+    assert f"piece 1 ({'長' * 59}…" in err and max(map(len, err.splitlines())) < 1000, err[:2000]

@@ -239,10 +239,13 @@ class ArtFolder:
         if not isinstance(rel, str) or not rel.strip():
             raise InputError("an image needs a file name", key=key, expected="a path relative to art/, e.g. dragon.png",
                              **where_parts(where))
-        if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://", rel):
+        if "://" in rel and re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://", rel):
             raise InputError(f"{rel!r}: images are not fetched from the network", key=key,
                              expected="a file in data/<slug>/art/", **where_parts(where))
-        if Path(rel.strip()).suffix.lower() not in SUFFIXES:  # ('red.png ' in quotes: told as not found, the file named)
+        # (a name whose text ends in a picture's suffix has it as its path's: a thousand cards' names
+        # not each made a Path for it; any other asked of pathlib, which says what the suffix is)
+        if os.path.splitext(rel.strip())[1].lower() not in SUFFIXES \
+                and Path(rel.strip()).suffix.lower() not in SUFFIXES:  # ('red.png ' in quotes: told as not found, the file named)
             saved = _SAVE_AS.get(Path(rel).suffix.lower())
             raise InputError(f"{rel!r} is not a PNG, JPEG, WebP or SVG file", key=key,
                              expected="a file ending .png, .jpg, .jpeg, .webp or .svg" + (f": {saved}" if saved else ""),
@@ -250,10 +253,11 @@ class ArtFolder:
         folders = [self.root] + ([self.templates] if in_templates and self.templates is not None else [])
         paths = []
         for folder in folders:
-            base = self.root.parent if folder == self.root else folder.parent
+            own = folder is self.root or folder == self.root
             if folder not in self._out:  # (once: each name's lookup resolved the folder's links again)
-                self._out[folder] = leads_out(folder, base)
+                self._out[folder] = leads_out(folder, self.root.parent if own else folder.parent)
             if self._out[folder]:
+                base = self.root.parent if own else folder.parent
                 raise InputError(f"{rel!r} is outside {base.name}/: {folder.name}/ is a link leading out of it", key=key,
                                  expected=f"{folder.name}/ a folder inside {base}/ (or a link to one there), not "
                                           "a link elsewhere", **where_parts(where))
@@ -272,7 +276,7 @@ class ArtFolder:
                                      f"{MAX_ART_PIXELS:,} pixels, needs no more when saved compressed, as PNG "
                                      "and JPEG are by default)", **where_parts(where))
                 self._found[(rel, in_templates)] = path
-                if folder == self.root and self.stamps is not None:
+                if own and self.stamps is not None:
                     self.stamps.found[(self.root, rel)] = path
                 return path
             paths.append(path)

@@ -50,7 +50,7 @@ def sheet_layout(ws: Workspace, doc: Located, data: dict) -> SheetStock | None:
 
 
 # said after the keys a piece may have when the key is no near miss of one: a field to add
-NEW_FIELD = "; a new field is declared first: fields: {{{key}: {type}}}"
+NEW_FIELD = "; a new field is declared first: {rename}fields: {{{field}: {type}}}"
 NEW_FIELD_LAYOUT = ("; a new field is shown by a box of its own, which declares it: {rename}layout: {{extends: {layout}, "
                     "boxes: {{{box}: {{field: {field}, x: …, y: …, w: …, h: …}}}}}}; one kept for yourself and never "
                     "printed (a memo) is declared alone: fields: {{{field}: text}}")  # box: a box's name, lower case

@@ -28,6 +28,10 @@ def parse_at(doc: Source, keypath: tuple, parse: Callable[..., Any], value: Any,
         raise doc.error(keypath, e.message, e.expected) from None
 
 
+# a header cell that reads as a note to the sheet's users, not a field's name: a note mark, a sentence
+_NOTE = re.compile(r"^[※＊*]|[。、！？]|\s\S+\s")
+
+
 def checked_keys(doc: Source, mapping: Any, keypath: tuple, allowed, what: str, more: str = "") -> dict:
     mapping = parse_at(doc, keypath, v.mapping, mapping, what)
     for key in mapping:
@@ -60,7 +64,11 @@ def checked_keys(doc: Source, mapping: Any, keypath: tuple, allowed, what: str, 
                     more_renames(column, allowed, given)
             # a column of the sheet's own (種類) beside ones in its words for fields (枚数, 効果): those told too
             others = more_renames(key, allowed, given) if not near and what == "the header row" else ""
-            box = re.sub(r"[^a-z0-9_-]+", "-", str(key).lower()).strip("-_") or ("type" if word in KIND_WORDS else "new")
+            if not near and not others and what == "the header row" and _NOTE.search(str(key)):
+                others = ("; a note written in the header row? (a row above the header holding no field name is "
+                          "passed over, up to five, and so is an empty column under a note)")
+            box = "memo" if what == "the header row" and _NOTE.search(str(key)) else \
+                re.sub(r"[^a-z0-9_-]+", "-", str(key).lower()).strip("-_") or ("type" if word in KIND_WORDS else "new")
             named = boxoptions.is_field_name(str(key))  # a layout's box reads no 'Card Type': told to rename it
             rename = "" if named else f"rename the {'column' if what == 'the header row' else 'key'} {str(key)!r} " \
                 f"to {box} (a field name has no spaces), then "

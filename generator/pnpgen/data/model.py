@@ -19,6 +19,7 @@ PLACEHOLDER_MARK = re.compile(r"\s*(未定|TBD(?![A-Za-z0-9]))")
 PLACEHOLDER_COLOUR = "#e4007f"  # process magenta: a 未定 value must be seen on the proof
 OPEN_COLOUR = "#9a9a9a"  # a neutral grey where a colour field is still 未定 (templates' colour())
 NAMING_FIELDS = ("name", "title", "id", "number", "value", "label")  # a piece's name, unless its deck says
+SAID_LABEL = 60  # characters of a piece's label a message names it by (Piece.said)
 # what a placeholder list (check, proof.txt) says of a piece's field the data leaves open
 NO_ART_YET = "no art yet"
 EMPTY_SHOWN = "(empty: the layout prints the placeholder)"  # said as msg proof.open.empty: open_value_said
@@ -113,6 +114,13 @@ class Piece:
         the deck's only piece, or with its number when it is a paper die (``deck_label``), else ``#<index>``; as it reads, without its markup
         (``{南瓜|かぼちゃ}`` → 南瓜, ``**強**`` → 強)."""
         return self.own_name or self.deck_label or f"#{self.index}"
+
+    @property
+    def said(self) -> str:
+        """The label as a message names the piece: at most ``SAID_LABEL`` characters (a paragraph
+        pasted into a title made each warning about the piece 15 KB long)."""
+        label = self.label
+        return label if len(label) <= SAID_LABEL else label[:SAID_LABEL - 1] + "…"
 
     @property
     def own_name(self) -> str:

@@ -5,6 +5,7 @@ prints 未定 for or may leave empty, and a sheet's totals row told apart from a
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from pnpgen.data import validate as v
@@ -19,21 +20,24 @@ from pnpgen.errors import InputError, suggest
 
 Source = Located | SheetDoc  # where values come from: a YAML file or a spreadsheet
 
+# what each field type takes (made once, not as eight functions for each of a deck's values)
+_OK: dict[str, Callable[[Any, Game], bool]] = {
+    "text": lambda x, game: isinstance(x, (str, int, float)) and not isinstance(x, bool),
+    "int": lambda x, game: isinstance(x, int) and not isinstance(x, bool),
+    "number": lambda x, game: isinstance(x, (int, float)) and not isinstance(x, bool),
+    "colour": lambda x, game: isinstance(x, str) and (x in game.palette or is_placeholder(x) or v.is_hex_colour(x)),
+    "bool": lambda x, game: isinstance(x, bool),
+    "list": lambda x, game: isinstance(x, list),
+    "map": lambda x, game: isinstance(x, dict),
+    "image": lambda x, game: isinstance(x, str),
+}
+
 
 def field_value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple, field: str,
                 art: ArtFolder | None) -> Any:
     """Check one field value against its declared type; text becomes FieldText. An ``image``
     value's file is found and measured in ``art`` (None: not opened, for ``pnpgen list``)."""
-    ok = {
-        "text": lambda x: isinstance(x, (str, int, float)) and not isinstance(x, bool),
-        "int": lambda x: isinstance(x, int) and not isinstance(x, bool),
-        "number": lambda x: isinstance(x, (int, float)) and not isinstance(x, bool),
-        "colour": lambda x: isinstance(x, str) and (x in game.palette or is_placeholder(x) or v.is_hex_colour(x)),
-        "bool": lambda x: isinstance(x, bool),
-        "list": lambda x: isinstance(x, list),
-        "map": lambda x: isinstance(x, dict),
-        "image": lambda x: isinstance(x, str),
-    }[ftype]
+    ok = _OK[ftype]
     if ftype == "image" and isinstance(value, str) and game.translations is not None:
         value = game.translations.shared_picture(value, doc.where(keypath))
     if value is None or (is_placeholder(value) and ftype != "colour"):
@@ -47,7 +51,7 @@ def field_value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple,
                         f"the text in quotes: {keypath[-1]}: {quoted(word)}")
     if ftype == "text" and isinstance(value, (int, float)) and word is not None:
         value = word  # +2, 007, 1.50 as written (they printed 2, 7, 1.5)
-    if not ok(value):
+    if not ok(value, game):
         expected = {
             "colour": "a palette colour (" + (", ".join(colour_names(game.palette)) or "none yet: palette: in game.yaml")
                       + (") or '#rrggbb'" if isinstance(doc, SheetDoc) else ") or '#rrggbb' in quotes"),  # (a cell needs none)

@@ -224,7 +224,7 @@ def miscounted(deck: Any, figures: Mapping[str, Given], text_fields: list[str]) 
                 for m in _COUNTED.finditer(unicodedata.normalize("NFKC", str(piece.values.get(key) or "")))]
         if said and all(n != count for n, _, _ in said):
             n, words, key = max(said)
-            notes.append(f"{piece.where_of(key)}: deck {deck.id!r} piece {piece.index} ({piece.label}): its {key} "
+            notes.append(f"{piece.where_of(key)}: deck {deck.id!r} piece {piece.index} ({piece.said}): its {key} "
                          f"says {words!r}, but the box holds {count} cards{follows} (expected {count} there"
                          + (f", or box: {{{holder}: {held}, count: {n}}} for a box of part of {'those decks' if holder == 'decks' else 'that deck'})"
                             if n < count else ")"))

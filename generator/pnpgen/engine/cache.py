@@ -188,6 +188,7 @@ class Cache:
         # was read by each, and the inputs fingerprinted again after the commit for the build's to learn the check's
         self._hashes: FileHashes | None = hashes
         self.stamps = Stamps()  # each file's stat, asked of the disk once in this build
+        self._digests: dict[Path, tuple[os.stat_result, str]] = {}  # ``digest``'s, by file and its stat as first seen
         # each pack read (its records' lines, the values decoded), so writing the pack again
         # encodes only the records made since (``pack_entry``)
         self._packs: dict[str, Pack] = {}
@@ -200,8 +201,16 @@ class Cache:
         return self._hashes
 
     def digest(self, path: Path) -> str:
-        """The SHA-256 of a file's content (``content_hash``) by its stat as this build first saw it."""
-        return content_hash(path, self.hashes, self.stamps.of(path))
+        """The SHA-256 of a file's content (``content_hash``) by its stat as this build first saw it:
+        worked out once per file and build (a card's picture was looked up in the table of hashes
+        four times a build: its size, the render memo, the faces' pictures, the art files)."""
+        st = self.stamps.of(path)
+        kept = self._digests.get(path)
+        if kept is not None and kept[0] is st:
+            return kept[1]
+        found = content_hash(path, self.hashes, st)
+        self._digests[path] = (st, found)
+        return found
 
     def state_path(self, slug: str) -> Path:
         return self.root / f"{slug}.json"

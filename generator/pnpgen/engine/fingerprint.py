@@ -150,10 +150,19 @@ def fingerprint(folders: Iterable[Path], options: Any, known: FileHashes | None 
             continue
         # each file named by its folder's place in ``folders`` and its path inside: the workspace
         # copied to another folder is the same game (its cache's records and layouts still its own)
+        inside = str(folder) + os.sep
         for path, _, part in _parts(folder, known, folder == fonts, stamps):
             if skip is None or not skip(path):
-                parts += [f"{n}/".encode() + os.fsencode(path.relative_to(folder)), part]
+                parts += [f"{n}/".encode() + os.fsencode(_below(path, folder, inside)), part]
     return parts_digest(parts)
+
+
+def _below(path: Path, folder: Path, inside: str) -> str:
+    """``path`` (a file ``_files`` listed under ``folder``) named from ``folder``: cut from its text
+    when that starts with the folder's (``inside``, with its separator), as ``relative_to`` names
+    it (3,000 cards' art named through pathlib twice a build: some 0.05 CPU-s); else by it."""
+    text = str(path)
+    return text[len(inside):] if text.startswith(inside) else str(path.relative_to(folder))
 
 
 def _parts(folder: Path, known: FileHashes | None, fonts: bool = False,

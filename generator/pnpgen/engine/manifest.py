@@ -3,7 +3,8 @@ and the change report) and the game's manifest.json."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+import copy
+from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from typing import Any
 
 from pnpgen.impose.grid import SheetOptions, layout_grid_at
@@ -41,9 +42,10 @@ class DeckRecord:
     double_at: tuple[float, float] | None = None  # the size a sheet holds twice as many of (a score pad; not in the manifest)
 
     def to_json(self) -> dict[str, Any]:
-        d = asdict(self)
+        """``asdict``'s copy, its layout's keys last, without ``double_at``: made by ``_copied`` (asdict
+        deep-copied each of 3,000 pieces' [count, digest] through ``copy.deepcopy``, 0.03 CPU-s)."""
+        d = {f.name: _copied(getattr(self, f.name)) for f in fields(self) if f.name != "double_at"}
         d.update(d.pop("layout"))
-        d.pop("double_at")
         return d
 
     def on_paper(self) -> str:
@@ -178,3 +180,21 @@ def die_line_record(deck_id: str, die_cut: bool, double_sided: bool) -> dict[str
                 f"same page size and boxes as the shop pages; page 1 for every front"
                 + (", page 2 (mirrored) for every back" if double_sided else ""),
     }
+
+
+def _copied(value: Any) -> Any:
+    """A value as ``asdict`` copies it: mappings, lists and tuples made anew, text, numbers, true,
+    false and null as they are (``copy.deepcopy`` gives them back), a dataclass as its ``asdict``,
+    anything else deep-copied."""
+    kind = type(value)
+    if kind is str or kind is int or kind is float or kind is bool or value is None:
+        return value
+    if kind is dict:
+        return {_copied(k): _copied(v) for k, v in value.items()}
+    if kind is list:
+        return [_copied(v) for v in value]
+    if kind is tuple:
+        return tuple(_copied(v) for v in value)
+    if is_dataclass(value) and not isinstance(value, type):
+        return asdict(value)
+    return copy.deepcopy(value)

@@ -46,10 +46,21 @@ class DeckReprint:
     pull: dict[str, int] = field(default_factory=dict)  # piece name (and why) → copies to throw away
 
 
-def deck_reprints(result: BuildResult, before: dict[str, Any]) -> list[DeckReprint]:
-    """Per deck, what changed since ``before`` (a change-report snapshot: per deck its pairs)."""
+def deck_reprints(result: BuildResult, before: dict[str, Any], now: dict[str, Any] | None = None) -> list[DeckReprint]:
+    """Per deck, what changed since ``before`` (a change-report snapshot: per deck its pairs);
+    ``now``, this build's snapshot when made (engine/changes.py ``snapshot``): its pieces' values
+    taken from it, not made again."""
     assert result.rendered is not None
     lang = result.game.lang
+    arts = result.face_arts
+    tags: dict[tuple[str, str | None], str] = {}
+
+    def tag(front: str, back: str | None) -> str:  # a pair's pictures' hash, once per pair (not per copy and use)
+        found = tags.get((front, back))
+        if found is None:
+            found = tags[front, back] = art_tag(arts, [front, back])
+        return found
+
     out = []
     deleted = {d: rec for d, rec in before.items() if isinstance(rec, dict)
                and d not in {df.deck.id for df in result.rendered.decks}}
@@ -69,14 +80,15 @@ def deck_reprints(result: BuildResult, before: dict[str, Any]) -> list[DeckRepri
         for f, b, n, label, *art in pairs_before:
             old[known(f, b, *art)] = old.get(known(f, b, *art), 0) + n
             old_names.setdefault(known(f, b, *art), label)
-        arts = result.face_arts
-        new = {known(p.front, p.back, art_tag(arts, [p.front, p.back])): p.count for p in df.pairs}
+        new = {known(p.front, p.back, tag(p.front, p.back)): p.count for p in df.pairs}
         # pieces of a name, in either build: counted in each, a piece moved to another place is one
         shared = (Counter(p.label for p in df.deck.pieces)
                   | Counter(label.split(":", 1)[-1] for label in set(old_names.values())))
-        values = {f"{p.index}:{p.label}": plain_values(p.values) for p in df.deck.pieces}
+        values = (now.get(df.deck.id) or {}).get("values") if now is not None else None
+        if values is None:
+            values = {f"{p.index}:{p.label}": plain_values(p.values) for p in df.deck.pieces}
         told = told_apart(record.get("values", {}), values, lang)
-        names = {known(p.front, p.back, art_tag(arts, [p.front, p.back])):
+        names = {known(p.front, p.back, tag(p.front, p.back)):
                  told[1].get(label, numbered_name(label, shared))
                  for p in df.pairs for label in [f"{p.piece.index}:{p.piece.label}"]}
         labels_now = {f"{p.index}:{p.label}" for p in df.deck.pieces if p.count > 0}  # a count set to 0: removed
@@ -86,13 +98,13 @@ def deck_reprints(result: BuildResult, before: dict[str, Any]) -> list[DeckRepri
                           record.get("values", {}), values)
             labels_now = {o for n, o in was.items() if n in labels_now}
             now = {"pairs": [[p.front, p.back, p.count, f"{p.piece.index}:{p.piece.label}",
-                              art_tag(arts, [p.front, p.back])] for p in df.pairs]}
+                              tag(p.front, p.back)] for p in df.pairs]}
             trimmed = {was[n] for n in copies_only(record, now, was)}
         dr = DeckReprint(df.deck.id, df.deck.name, backs=[] if df.backs is not None else None)
         extra = {pair: n - old.get(pair, 0) for pair, n in new.items() if n > old.get(pair, 0)}
         for i, front in enumerate(df.fronts):
             back = df.backs[i] if df.backs is not None else None
-            pair = known(front, back, art_tag(arts, [front, back]))
+            pair = known(front, back, tag(front, back))
             if extra.get(pair, 0) > 0:
                 extra[pair] -= 1
                 dr.fronts.append(front)
@@ -123,10 +135,11 @@ def deck_reprints(result: BuildResult, before: dict[str, Any]) -> list[DeckRepri
 
 
 def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, Any], name: str = "reprint",
-                  since: str = "", hint: str = "") -> dict[str, bytes]:
+                  since: str = "", hint: str = "", now: dict[str, Any] | None = None) -> dict[str, bytes]:
     """``<name>.pdf`` (when there are copies to add) and ``<name>.txt``, ``hint`` its last line;
-    empty when no copy was added, changed or removed since ``before``."""
-    decks = deck_reprints(result, before)
+    empty when no copy was added, changed or removed since ``before`` (``now``: this build's
+    snapshot, when made)."""
+    decks = deck_reprints(result, before, now)
     if not decks:
         return {}
     options = result.options or options  # the game's: game.yaml's paper: and printer: as its home sheets have them

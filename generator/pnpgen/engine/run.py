@@ -275,7 +275,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
         # the copies new or changed since the last good build (none: no file)
         reprint_out = reprint_files(result, options, last, hint=history.since_hint(out_root, ed, result.game.lang),
                                     since=f"{since.name} ({since.body['time']})" if since is not None else "",
-                                    ) if last is not None else {}
+                                    now=now) if last is not None else {}
         version, pruned = history.record(out_root, ed, game, now)  # a version, if content changed
         # the faces, the art and the pictures stay in the worker: only bytes and records come back; let
         # go of here, before the caches' JSON is made (10,000 text cards: some 300 MB less at the peak);

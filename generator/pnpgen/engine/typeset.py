@@ -25,6 +25,7 @@ from pnpgen.engine.options import RulebookOptions
 from pnpgen.faces.builtin import icon_dirs
 from pnpgen.memo import Memo
 from pnpgen.pdf.booklet import ParsedObjects
+from pnpgen.pdf.settings import Compressions
 from pnpgen.rulebook.book import (
     DraftReading,
     build_rulebook,
@@ -55,6 +56,9 @@ class Setting:
         # The lines of the book's paragraphs the last setting used (rulebook/setlines.py): the
         # next setting of the same book takes them from here, not from the machine's cache.
         self.lines: dict = {}
+        # The Flate streams the last setting compressed, by their content (pdf/settings.py): most
+        # of the next setting's (the fonts' subsets, the faces' forms, unchanged pages) are those.
+        self.compressions = Compressions()
         # In a warm process: the workspace, game and model key of the build that asked for the key
         # (engine/run.py ``_model_key``), for the draft's read-ahead that follows it.
         self.asked: tuple[Workspace, Game, str] | None = None
@@ -111,7 +115,8 @@ def typeset(setting: Setting, ws: Workspace, game: Game, pictures: dict, opts: R
     book = build_rulebook(game, ws.fonts, rules_only=opts.rules_only, creep_mm=opts.creep_mm,
                           binding=opts.binding, paper=opts.paper or game.options.get("paper") or "a4",
                           pictures=pictures, readings=memo, reading=reading, entries=_entries(earlier, draft),
-                          icon_dirs=icon_dirs(ws.templates, game.slug), parsed=setting.parsed, lines=setting.lines)
+                          icon_dirs=icon_dirs(ws.templates, game.slug), parsed=setting.parsed, lines=setting.lines,
+                          compressions=setting.compressions)
     return book.files, book.warnings, book.report, memo.learned, memo.used, key, {"draft": draft, "notified": book.entries}
 
 

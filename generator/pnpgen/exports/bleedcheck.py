@@ -174,7 +174,7 @@ def bare_bleed_warnings(faces: Iterable[ShopFace], arts: Mapping[str, Art], blee
         first, sides = bare[0]
         deck = first.deck
         where = f"{deck.where(first.side)}: " + (f"shop/{deck.id}.pdf, shop/{deck.id}-unique.pdf: " if files else "") + \
-            f"deck {deck.id!r} ({_template(deck, first.side)}) piece {first.piece.index} ({first.piece.label}) {first.side}"
+            f"deck {deck.id!r} ({_template(deck, first.side)}) piece {first.piece.index} ({first.piece.said}) {first.side}"
         line = bare_bleed_warning(where, len(bare) - 1, sides, read(first))
         out.append(line + " (the build reads each deck's first face; pnpgen check reads them all)" if files else line)
     return out

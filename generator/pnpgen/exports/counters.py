@@ -24,10 +24,12 @@ from dataclasses import dataclass
 from pnpgen.exports.faces import MARK_ROOM_MM, PROOF, PROOF_PT, PageStyle, UniqueFace, shop_marks
 from pnpgen.exports.presets import COUNTER_SHEET_MM
 from pnpgen.impose.plan import DieLine, Item, Page, PagePlan, PlaceFace, Strokes
+from pnpgen.messages import counted
 from pnpgen.pdf.writer import write_document
 from pnpgen.shapes import Affine, cut_path, mirror_x, outline, shape_spec, translate
 
 SIDES = ("front", "back")
+SHEET_FACES_NAMED = 3  # a warning about a counter sheet names its first faces and counts the rest (64 named in one line)
 
 
 @dataclass(frozen=True)
@@ -105,7 +107,9 @@ def counter_pages(style: PageStyle, grid: CounterSheets, faces: Sequence[UniqueF
             pages.append(page)
             die_pages.append(die)
             shown = sorted({i for i, _ in chunk})
-            where.append(f"sheet {number} {side}: " + ", ".join(faces[i].stem for i in shown))
+            named = ", ".join(faces[i].stem for i in shown[:SHEET_FACES_NAMED])
+            more = len(shown) - SHEET_FACES_NAMED
+            where.append(f"sheet {number} {side}: {named}" + (f" and {counted(more, 'more face')}" if more > 0 else ""))
             sides.append(side)
             for i in shown:
                 face_pages[i][0 if side == "front" else 1].append(len(pages))

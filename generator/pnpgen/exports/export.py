@@ -303,9 +303,15 @@ def open_values(deck: Deck, preset: Preset, lang: str) -> str:
 def cmyk_pictures(rendered: RenderedGame, decks: set[str], preset: Preset) -> tuple[dict[str, ImageStream], list[str]]:
     """The CMYK pictures a CMYK export sends: each CMYK JPEG placed upright as it is, by the
     SHA-256 of the RGB pixels the faces place for it (pdf/pdfx.py kept_cmyk puts it back), and a
-    warning for any other CMYK picture, which reaches the shop through RGB (data/artfile.py)."""
+    warning for any other CMYK picture, which reaches the shop through RGB (data/artfile.py). A
+    CMYK JPEG whose RGB pixels are another picture's too (a rich black and an RGB black, two CMYK
+    blacks) is not kept: the PDF places those pixels once, as one picture (ReportLab names a picture
+    by its pixels), which printed the JPEG's inks for both, 400 % where the RGB one is held to the
+    ink limit; both go through RGB, and it is said."""
     originals: dict[str, ImageStream] = {}
-    out, seen = [], set()
+    kept: dict[str, tuple[str, str]] = {}  # the RGB pixels' SHA-256 → the CMYK JPEG kept for them, and where it is placed
+    others: list[tuple[str, Path, tuple[int, int]]] = []  # every other picture: its RGB may be a kept one's
+    out, seen, alike = [], set(), {}
     for placed in rendered.images:
         name = placed["file"]
         if placed["kind"] != "raster" or placed["deck"] not in decks or name in seen:
@@ -317,21 +323,51 @@ def cmyk_pictures(rendered: RenderedGame, decks: set[str], preset: Preset) -> tu
             with Image.open(path) as picture:  # its header alone
                 cmyk, upright = picture.mode == "CMYK", orientation(picture) in (None, 1)
                 jpeg = picture.format == "JPEG"  # (its samples inverted or not as its Adobe marker says: raster.py)
+                size = picture.size
             if cmyk and jpeg and upright:
                 raw = path.read_bytes()
-                with Image.open(io.BytesIO(print_bytes(raw, name=name))) as rgb:  # the RGB the faces place
-                    placed_as = rgb.tobytes()
-                originals[hashlib.sha256(placed_as).hexdigest()] = make_stream(raw)
+                digest = _placed_digest(raw, name)
+                stream = make_stream(raw)
+                if digest in originals and originals[digest].content != stream.content:
+                    alike[digest] = name
+                originals[digest] = stream
+                kept.setdefault(digest, (name, f"{_placing(rendered, placed)}: deck '{placed['deck']}'"))
                 continue
+            others.append((name, path, size))
         except (OSError, InputError):
             continue
         if cmyk:
-            deck = rendered.game.deck(placed["deck"])  # started, as a low-dpi warning is, at the piece placing it
-            at = next((p.where for p in deck.pieces if p.label == placed["piece"]), None) or deck.where()
-            out.append(f"{at}: deck '{placed['deck']}', {name}: a CMYK picture {preset.name} gets through RGB (a JPEG "
+            out.append(f"{_placing(rendered, placed)}: deck '{placed['deck']}', {name}: a CMYK picture {preset.name} gets through RGB (a JPEG "
                        "turned by its EXIF orientation): its inks are not the ones drawn "
                        "(C50 M50 Y50 prints K50); save it upright as a CMYK JPEG, or in RGB")
+    sizes = {(stream.width, stream.height) for stream in originals.values()}
+    for name, path, size in others:
+        if size in sizes or size[::-1] in sizes:  # (only a picture of a kept one's size, or turned, can place its pixels)
+            try:
+                digest = _placed_digest(path.read_bytes(), name)
+            except (OSError, InputError):
+                continue
+            if digest in originals:
+                alike.setdefault(digest, name)
+    for digest, other in sorted(alike.items(), key=lambda item: kept[item[0]]):
+        del originals[digest]
+        name, at = kept[digest]
+        out.append(f"{at}, {name}: a CMYK JPEG whose pixels, as the faces show them in RGB, are {other}'s too: the "
+                   "file places those pixels once, as one picture, so neither keeps inks of its own; both print "
+                   f"converted from RGB, held to {preset.name}'s ink limit (give one of them pixels of its own)")
     return originals, out
+
+
+def _placing(rendered: RenderedGame, placed: dict) -> object:
+    """Where the piece placing a picture is (a warning about it starts there, as a low-dpi one does)."""
+    deck = rendered.game.deck(placed["deck"])
+    return next((p.where for p in deck.pieces if p.label == placed["piece"]), None) or deck.where()
+
+
+def _placed_digest(raw: bytes, name: str) -> str:
+    """The SHA-256 of the RGB pixels the faces place for a picture's file ``raw``."""
+    with Image.open(io.BytesIO(print_bytes(raw, name=name))) as rgb:
+        return hashlib.sha256(rgb.convert("RGB").tobytes()).hexdigest()
 
 
 # What a printer's upload form takes in a file name: half-width letters and digits, - and _

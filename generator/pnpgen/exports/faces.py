@@ -10,7 +10,7 @@ import io
 import os
 import threading
 from collections import OrderedDict, deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
@@ -197,9 +197,9 @@ class EarlierImages:
 IMAGE_FORMAT = 1  # how an exported image is made: a change makes every earlier one unusable
 
 
-def face_images(keys: Sequence[str], style: PageStyle, size: tuple[int, int]) -> list[Image.Image]:
-    """The face pages rasterised, each at exactly ``size`` pixels."""
-    return rasterise(face_pdf(keys, style, style.deck.name), lambda i: size) if keys else []
+def face_images(keys: Sequence[str], style: PageStyle, size: tuple[int, int]) -> Iterator[Image.Image]:
+    """The face pages rasterised, each at exactly ``size`` pixels, one at a time (``rasterise``)."""
+    return rasterise(face_pdf(keys, style, style.deck.name), lambda i: size) if keys else iter(())
 
 
 BLANK = ""  # a page key for a page with no face: the blank back of a single-sided card (shop.py)
@@ -280,12 +280,13 @@ def _proof(style: PageStyle) -> list[Item]:
     return items
 
 
-def rasterise(pdf: bytes, size: Callable[[int], tuple[int, int]]) -> list[Image.Image]:
+def rasterise(pdf: bytes, size: Callable[[int], tuple[int, int]]) -> Iterator[Image.Image]:
     """Every page as an RGB image of exactly ``size(page index)`` pixels (pdfium; a page whose
-    rounding misses by a pixel is resampled to the size)."""
+    rounding misses by a pixel is resampled to the size), each made as it is asked for: a caller
+    that pastes or encodes each in turn never holds them all (a Tabletop Simulator sheet's 69
+    cards, some 50 MB of pixels at 5,000 cards, were held beside the sheet they were pasted into)."""
     doc = pypdfium2.PdfDocument(pdf)
     try:
-        images = []
         for i in range(len(doc)):
             page = doc[i]
             w_pt, h_pt = page.get_size()
@@ -297,8 +298,7 @@ def rasterise(pdf: bytes, size: Callable[[int], tuple[int, int]]) -> list[Image.
             page.close()
             if image.size != px:
                 image = image.resize(px, Image.Resampling.LANCZOS)
-            images.append(image)
-        return images
+            yield image
     finally:
         doc.close()
 

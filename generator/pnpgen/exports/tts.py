@@ -335,7 +335,7 @@ def _cards(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, fi
             files, back_name, table.earlier.made_from(style, back_keys + [hidden_key] if unique_back else [hidden_key],
                                                       grid if unique_back else sheet.cell, "back"))
         if need_faces or need_back:  # (an image taken from the earlier export keeps its place in files)
-            back_images = face_images(back_keys, style, sheet.cell) if backs else []
+            back_images = list(face_images(back_keys, style, sheet.cell)) if backs else []
             hidden = back_images[0] if back_images else Image.new("RGB", sheet.cell, NO_BACK)
             if need_faces:
                 pngs.add(files, face_name, _grid(sheet, face_images([f.front for f in chunk], style, sheet.cell), hidden))
@@ -362,8 +362,9 @@ def _cards(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, fi
             "CustomDeck": custom, "ContainedObjects": cards}
 
 
-def _grid(sheet: Sheet, images: list[Image.Image], hidden: Image.Image) -> Image.Image:
-    """Faces row by row from the top-left; the last slot holds the hidden card."""
+def _grid(sheet: Sheet, images: Iterable[Image.Image], hidden: Image.Image) -> Image.Image:
+    """Faces row by row from the top-left, each pasted as it is rasterised; the last slot holds
+    the hidden card."""
     out = Image.new("RGB", sheet.size, (255, 255, 255))
     cw, ch = sheet.cell
     for i, image in enumerate(images):

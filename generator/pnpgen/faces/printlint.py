@@ -414,4 +414,4 @@ def _line(f: _Finding, s: LintSettings, templates: Path, boxes: dict[tuple[str, 
         what = (f"stroke thinner than {s.thin_stroke_pt:g} pt {_from_trim(f.worst)}, inside the "
                 f"{s.safe_mm:g} mm safe zone (a drifted cut shows it uneven)")
     return (f"{_where(f.at, f.deck, templates, boxes) or first.where}: print lint: deck {f.deck.id!r} piece {first.index} "
-            f"({first.label}){more}: {what}")
+            f"({first.said}){more}: {what}")

@@ -185,12 +185,12 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
     def where(face: Face) -> str:
         """The deck, piece (with its YAML file:line) and side, for error messages."""
         piece = face.piece
-        return f"deck {face.deck.id!r} piece {piece.index} ({piece.label}, {piece.where}) {face.side}"
+        return f"deck {face.deck.id!r} piece {piece.index} ({piece.said}, {piece.where}) {face.side}"
 
     @staticmethod
     def piece_words(face: Face) -> str:
         """The deck, piece and side, said after the piece's file:line (a warning about its text)."""
-        return f"deck {face.deck.id!r} piece {face.piece.index} ({face.piece.label}) {face.side}"
+        return f"deck {face.deck.id!r} piece {face.piece.index} ({face.piece.said}) {face.side}"
 
     def template_name(self, deck: Deck, side: str) -> str:
         """The name Jinja loads the deck's ``side`` template by (``find_template``)."""

@@ -74,10 +74,19 @@ class SlotLayout:
                             self.sheet_bleed_mm, used)
         band = self.slug_y(sheet)
         if band is None:
-            return cut_marks(block, sheet)
-        lines = cut_marks(block, replace(sheet, slug_mm=0.0))  # the slug is at the bottom: marks stop above it
+            return cut_marks(block, self._on_stock(sheet))
+        lines = cut_marks(block, self._on_stock(replace(sheet, slug_mm=0.0)))  # the slug is at the bottom: marks stop above it
         return [Straight(ln.x1, min(ln.y1, band), ln.x2, min(ln.y2, band)) for ln in lines
                 if min(ln.y1, ln.y2) < band and (ln.x1, min(ln.y1, band)) != (ln.x2, min(ln.y2, band))]
+
+    def _on_stock(self, sheet: SheetOptions) -> SheetOptions:
+        """``sheet`` on the stock's own paper: the marks keep inside its printable area, not the
+        build's paper's (an A3 map's slot in an A4 build: marks on the A4 area ran across the map)."""
+        if sheet.cut_area is not None or sheet.silhouette is not None or self.paper_mm == sheet.paper_mm:
+            return sheet
+        pw, ph = self.paper_mm
+        m = sheet.margin_mm
+        return replace(sheet, cut_area=(m, m + sheet.slug_mm, pw - m, ph - m))
 
 
 def _as_grid_slot(s: SheetSlot, i: int) -> Slot:

@@ -15,11 +15,15 @@ these functions, which the code that writes PDFs calls:
   (while svglib's drawing is drawn in a CMYK document): changed for one call, then restored.
 - :func:`dated_as_pnpgen_dates`: while a document is made, ReportLab does not date it from the
   environment's ``SOURCE_DATE_EPOCH``.
+- :func:`compressed_by`: while a document is made, its Flate streams are compressed through a
+  ``Compressions`` kept by a long-running process (the rulebook's, in ``watch``): a stream whose
+  content the last document had too is not compressed again.
 """
 
 from __future__ import annotations
 
 import os
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -85,3 +89,54 @@ def cmyk_black_defaults() -> Iterator[None]:
         yield
     finally:
         STATE_DEFAULTS.update(saved)
+
+
+class Compressions:
+    """Flate streams compressed, by their content, kept from one document to the next by a
+    long-running process (the rulebook's process in ``watch``: engine/typeset.py ``Setting``). A
+    save sets the book again with most of its streams as they were (the fonts' subsets, some
+    385 kB for populous's book, the faces' forms, the pages before the first one changed): those
+    are taken as compressed before, the same bytes zlib gives them (``zlib.compress`` at its
+    default level, as ReportLab's Flate filter). Keeps what the last document used, no more."""
+
+    def __init__(self) -> None:
+        self._kept: dict[bytes, bytes] = {}
+        self._used: dict[bytes, bytes] = {}
+        self.reused = 0  # streams taken as compressed before (for tests and the bench)
+
+    def turn(self) -> None:
+        """A new document: what the last one used is kept for it, the rest let go of."""
+        self._kept, self._used = self._used, {}
+
+    def compress(self, data: bytes | str) -> bytes:
+        """``data`` Flate-compressed as ReportLab's filter compresses it (text as UTF-8)."""
+        if isinstance(data, str):
+            data = data.encode("utf8")
+        out = self._used.get(data)
+        if out is None:
+            out = self._kept.get(data)
+            if out is None:
+                out = zlib.compress(data)
+            else:
+                self.reused += 1
+            self._used[data] = out
+        return out
+
+
+@contextmanager
+def compressed_by(kept: Compressions | None) -> Iterator[None]:
+    """While the block runs, ReportLab's Flate filter compresses through ``kept`` (None: as it
+    does). ReportLab's streams hold its one filter object (``pdfdoc.PDFZCompress``, the font
+    subsets' streams made as the document is saved too), so its method is shadowed on that object
+    for the block and given back after."""
+    if kept is None:
+        yield
+        return
+    from reportlab.pdfbase import pdfdoc
+
+    kept.turn()
+    pdfdoc.PDFZCompress.encode = kept.compress  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        del pdfdoc.PDFZCompress.encode

@@ -85,16 +85,41 @@ def colour_of(space: str, values: list[float], spaces: dict[str, Any]) -> tuple:
     return ("other", (space, tuple(values)))
 
 
+# the forms a page may draw, each time one is drawn counted: a form drawing another ten times, and
+# that one the next, twelve deep, is 10¹² forms to walk (the preflight ran for good)
+FORMS_PER_PAGE = 100_000
+
+
+@dataclass
+class Walk:
+    """A page's walk through its content: the forms it may still draw, the operator being read."""
+
+    forms: int = FORMS_PER_PAGE
+    op: str = ""
+
+
 def walk(pdf_page: pikepdf.Page, page_no: int) -> list[Paint]:
+    """What the page paints, as printed; a pikepdf.PdfError for a page no shop's RIP would take
+    (an operator without the operands it takes, its forms drawn past ``FORMS_PER_PAGE`` times)."""
     paints: list[Paint] = []
-    _walk_stream(pdf_page.obj, pdf_page.obj.get("/Resources", pikepdf.Dictionary()), GState(), page_no, paints, 0)
+    _walk_stream(pdf_page.obj, pdf_page.obj.get("/Resources", pikepdf.Dictionary()), GState(), page_no, paints, 0,
+                 Walk())
     return paints
 
 
 def _walk_stream(obj: Any, resources: Any, gs: GState, page_no: int, out: list[Paint],
-                 depth: int) -> None:
+                 depth: int, walked: Walk) -> None:
     if depth > 12:
         return
+    try:
+        _walk_operators(obj, resources, gs, page_no, out, depth, walked)
+    except (ValueError, IndexError, TypeError, AttributeError) as e:
+        raise pikepdf.PdfError(f"page {page_no}: the operator {walked.op or '(none)'} without the operands it "
+                               "takes" + (f" ({e})" if str(e) else "")) from None
+
+
+def _walk_operators(obj: Any, resources: Any, gs: GState, page_no: int, out: list[Paint],
+                    depth: int, walked: Walk) -> None:
     spaces = dict(resources.get("/ColorSpace", pikepdf.Dictionary()).items())
     spaces = {k[1:]: v for k, v in spaces.items()}
     extg = resources.get("/ExtGState", pikepdf.Dictionary())
@@ -107,7 +132,7 @@ def _walk_stream(obj: Any, resources: Any, gs: GState, page_no: int, out: list[P
     instruction: Any
     for instruction in pikepdf.parse_content_stream(obj):
         operands, op = instruction.operands, instruction.operator
-        o = str(op)
+        o = walked.op = str(op)
         if o == "q":
             stack.append(gs.copy())
         elif o == "Q":
@@ -198,10 +223,14 @@ def _walk_stream(obj: Any, resources: Any, gs: GState, page_no: int, out: list[P
                 out.append(Paint("image", page_no, 0, (), gs.op_fill, (min(xs), min(ys), max(xs), max(ys)),
                                  ppi, (px_w, px_h), str(xo.get("/ColorSpace"))))
             elif xo.get("/Subtype") == pikepdf.Name("/Form"):
+                walked.forms -= 1
+                if walked.forms < 0:
+                    raise pikepdf.PdfError(f"page {page_no} draws its forms more than {FORMS_PER_PAGE:,} times "
+                                           "(a form drawing itself, or another, over and over)")
                 inner = gs.copy()
                 if "/Matrix" in xo:
                     inner.ctm = mul(tuple(_num(x) for x in xo.Matrix), gs.ctm)  # type: ignore[arg-type]
-                _walk_stream(xo, xo.get("/Resources", resources), inner, page_no, out, depth + 1)
+                _walk_stream(xo, xo.get("/Resources", resources), inner, page_no, out, depth + 1, walked)
 
 
 def inks(colour: tuple) -> tuple[float, float, float, float] | None:
@@ -222,7 +251,12 @@ def boxes(page: pikepdf.Page) -> dict[str, tuple[float, ...]]:
     out = {}
     for key in ("/MediaBox", "/BleedBox", "/TrimBox"):
         box: Any = page.obj.get(key, page.obj.get("/MediaBox"))
-        out[key[1:]] = tuple(round(float(v), 2) for v in box)
+        try:
+            out[key[1:]] = tuple(round(float(v), 2) for v in box)
+        except (TypeError, ValueError):
+            out[key[1:]] = ()
+        if len(out[key[1:]]) != 4:
+            raise pikepdf.PdfError(f"a page's {key[1:]} is {str(box)[:80]}, not four numbers")
     return out
 
 

@@ -177,16 +177,23 @@ def check_order(name: str, folder: Path, shop: Shop, found: list[Finding]) -> No
     order = folder / "order.csv"
     if not order.is_file() or shop.files != "pdf-copies":
         return
-    with order.open(encoding="utf-8-sig", newline="") as fh:
-        for row in csv.DictReader(fh):
-            if row.get("file") != name or not row.get("back"):
-                continue
-            odd = row["back"].endswith("odd") or (row["back"].isdigit() and int(row["back"]) % 2)
-            if (shop.page_order == "back-front") != bool(odd):
-                found.append(Finding(name, 0, "geometry", "error",
-                                     f"order.csv puts the backs of piece {row['piece']} on pages {row['back']}, "
-                                     f"the preset's page order is {shop.page_order}"))
-                return
+    try:
+        with order.open(encoding="utf-8-sig", newline="") as fh:
+            rows = list(csv.DictReader(fh))
+    except (UnicodeDecodeError, csv.Error) as e:  # (each PDF reads it: said once)
+        unread = Finding(f"{folder.name}/order.csv", 0, "file", "error", f"not a readable CSV: {e}")
+        if unread not in found:
+            found.append(unread)
+        return
+    for row in rows:
+        if row.get("file") != name or not row.get("back"):
+            continue
+        odd = row["back"].endswith("odd") or (row["back"].isdigit() and int(row["back"]) % 2)
+        if (shop.page_order == "back-front") != bool(odd):
+            found.append(Finding(name, 0, "geometry", "error",
+                                 f"order.csv puts the backs of piece {row.get('piece') or '?'} on pages {row['back']}, "
+                                 f"the preset's page order is {shop.page_order}"))
+            return
 
 
 def check_pdf(path: Path, folder: Path, shop: Shop, found: list[Finding], work: Path, gs: str | None) -> dict:

@@ -65,6 +65,11 @@ def run(folders: list[Path], limits: Limits, say: Callable[[str], None], note: C
     """Each folder checked and said (``quiet``: its findings and the summary only); 1 when any
     finding is an error, else 0. A folder that is not an export's, or a preset or figure it cannot
     read: BadInput (one line, exit status 2)."""
+    # said before the run, not after it (a traceback once the whole run was done)
+    if json_out is not None and json_out.is_dir():
+        raise BadInput(f"--json {json_out}: is a folder (expected a file to write)")
+    if pages_png is not None and pages_png.exists() and not pages_png.is_dir():
+        raise BadInput(f"--pages-png {pages_png}: is a file (expected a folder to write in)")
     for folder in folders:
         if not folder.is_dir():
             raise BadInput(f"{folder}: not a folder (expected an export folder, build/<game>/<preset>)")

@@ -5,6 +5,7 @@ not through the exporter's own reading of it), and the findings."""
 from __future__ import annotations
 
 import argparse
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -68,10 +69,22 @@ class BadInput(InputError):
 def length(text: str) -> str:
     """A command line's length, checked as it is read (argparse says a wrong one in one line)."""
     try:
-        length_pt(text)
+        if not 0 <= length_pt(text) < math.inf:
+            raise ValueError(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a length (expected e.g. 0.1mm, 0.25pt or 0.125in)") from None
     return text
+
+
+def figure(text: str) -> float:
+    """A command line's ink limit or resolution: a number above 0 (nan, -5 or 0 checked nothing, or all)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a figure (expected a number above 0, e.g. 300)")
+    return value
 
 
 def length_pt(value: object, default_unit: str = "pt") -> float:
@@ -114,16 +127,16 @@ def load_shop(folder: Path, args: Limits) -> Shop:
                     value = spec.get(key)
                     try:
                         if key == "ink_limit":
-                            shop.ink_limit = float(spec.get(key, 300))
+                            shop.ink_limit = figure(str(spec.get(key, 300)))
                         elif key == "min_line" and value:
                             shop.min_line_pt = length_pt(value)
                         elif key == "dpi":
-                            shop.min_ppi = float(spec.get(key, 300))
+                            shop.min_ppi = figure(str(spec.get(key, 300)))
                         elif key == "page_multiple":
                             shop.page_multiple = int(spec.get(key, 1))
                         elif key == "formats":
                             shop.formats = dict(value or {})
-                    except (ValueError, TypeError):
+                    except (ValueError, TypeError, argparse.ArgumentTypeError):
                         raise BadInput(f"{candidate}: {key}: {value!r} is not read (expected {expected})") from None
             except (yaml.YAMLError, ValueError, UnicodeDecodeError) as e:  # (the game's own preset)
                 mark = getattr(e, "problem_mark", None)

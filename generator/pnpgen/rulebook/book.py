@@ -30,13 +30,14 @@ from pnpgen.impose import booklet as booklets
 from pnpgen.memo import Memo
 from pnpgen.messages import counted, msg
 from pnpgen.pdf.booklet import ParsedObjects, impose_pdf
-from pnpgen.pdf.settings import default_font
+from pnpgen.pdf.settings import Compressions, default_font
 from pnpgen.pdf.subsettags import tags_apart
 from pnpgen.rulebook import glyphs, setlines, slug
 from pnpgen.rulebook.components import ComponentRow, component_rows
+from pnpgen.rulebook.diagram import DiagramTooWide
 from pnpgen.rulebook.document import Meta, render
 from pnpgen.rulebook.figures import FigureSpec, RulebookSettings, anchor, load_settings, reach_mm
-from pnpgen.rulebook.flowables import DiagramTooWide, terms
+from pnpgen.rulebook.flowables import terms
 from pnpgen.rulebook.inline import DraftIconError, Icon, draft_icons, has_icon
 from pnpgen.rulebook.inline import unknown as unknown_icons
 from pnpgen.rulebook.ownpics import low_dpi, picture_arts
@@ -219,6 +220,7 @@ def _first_found(doc: Document, pattern: re.Pattern[str]) -> tuple[int, str, str
     return line, first, f" and {len(found) - 1} more" if len(found) > 1 else ""
 
 
+SHOWN_MARKS = 60  # characters of the marks quoted in the warning
 _CARD_BOLD = re.compile(r"\*\*[^*\s][^*]*\*\*")  # the cards' **bold**, copied into a Japanese draft
 
 
@@ -231,6 +233,8 @@ def _markdown_marks(doc: Document, path: Path, latin: bool) -> list[str]:
     if found is None:
         return []
     line, first, more = found
+    if len(first) > SHOWN_MARKS:  # (a rule of 5,000 hyphens was quoted whole)
+        first = first[:SHOWN_MARKS - 1] + "…"
     if not latin:
         return [f"{path}:{line}: the cards' bold markup prints as written in the rulebook: {quoted(first)}{more} "
                 "(the rulebook sets no bold from the draft; write the words plain, or 【term】 for an index term, "
@@ -498,7 +502,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
                    readings: Memo[str] | None = None, reading: DraftReading | None = None,
                    entries: list | None = None, icon_dirs: Sequence[Path] = (), booklet: bool = True,
                    parsed: ParsedObjects | None = None, lines: dict | None = None,
-                   min_dpi: float = MIN_DPI) -> RulebookResult:
+                   compressions: Compressions | None = None, min_dpi: float = MIN_DPI) -> RulebookResult:
     """``rulebook.pdf`` (A5), ``rulebook-booklet.pdf`` (on ``paper`` landscape: A4, or Letter with
     the pages at 94 %; saddle stitch) and
     ``proof.txt`` as bytes. ``pictures`` are the decks' faces by deck id (the build passes the
@@ -512,6 +516,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     booklet, nor its warning (a print shop's book, exports/book.py, is bound by the shop).
     ``parsed``: the objects of the last setting's pages, for the booklet (``impose_pdf``);
     ``lines``: the lines the last setting in this process used (``setlines.SetLines.recall``);
+    ``compressions``: the streams the last setting in this process compressed (``document.render``);
     ``min_dpi``: as ``read_rulebook``'s, when the draft is read here."""
     if binding not in ("left", "right"):
         raise InputError(f"unknown binding {binding!r}", key="binding", expected="left or right")
@@ -565,7 +570,8 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     default_font(fonts.gothic)  # the pieces' art starts from an embedded font, never Helvetica
     setting.recall(f"{game.slug}\0{draft.lang}\0{Path(font_dir).resolve()}", fontreg.registered(), lines)
     try:
-        a5, n_pages, settled_entries = render(_story(builder, path), meta, fonts, entries=entries)
+        a5, n_pages, settled_entries = render(_story(builder, path), meta, fonts, entries=entries,
+                                              compressions=compressions)
         a5 = tags_apart(a5)  # ReportLab tags each font's first subset AAAAAA+: one tag a subset (ISO 32000-1 §9.6.4)
         setting.keep(lines)  # the lines this setting used, for the next build's (in a new process)
     except LayoutError as e:  # one block no page holds: platypus cannot split it

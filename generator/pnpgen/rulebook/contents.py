@@ -1,38 +1,83 @@
-"""The contents page: ReportLab's table of contents, whose page numbers keep their size."""
+"""The contents page: ReportLab's table of contents (its passes, its entries), each entry's text
+set as its heading is (``headline.HeadText``: the 約物 at their JLREQ widths, the text as the
+heading's own), then a dot leader and its page number, which keep their size."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.platypus import Paragraph
+from reportlab.platypus import Flowable, Spacer, Table
 from reportlab.platypus.tableofcontents import TableOfContents
 
-DOT = " . "  # what ReportLab fills an entry's line with up to its page number
+from pnpgen.rulebook.headline import HeadText
+from pnpgen.rulebook.inline import Icon
+from pnpgen.terms import is_latin
+
+DOT = " . "  # what an entry's line is filled with up to its page number
 
 
 class Contents(TableOfContents):
-    """ReportLab's contents, but an entry whose last line leaves no room for a dot and its page
-    number puts them on a line of their own. ReportLab set the number smaller, a tenth at a time,
-    until it fitted (down to 1 pt): a long heading's 「7」 printed at 4.3 pt, text a print shop's
-    preflight lists as below its smallest size (preflight7)."""
+    """ReportLab's contents, its entries (level, the heading's text, page, key) set by
+    ``ContentsEntry``; ``icons``: the draft's, ``lang``: the language of the headings' text."""
+
+    def __init__(self, *args, icons: Mapping[str, Icon] | None = None, lang: str = "ja", **kw):
+        super().__init__(*args, **kw)
+        self.icons, self.lang = icons or {}, lang
 
     def wrap(self, availWidth, availHeight):
-        entries = self._lastEntries
-        self._lastEntries = [_with_room(entry, self.getLevelStyle(entry[0]), availWidth) for entry in entries]
-        try:
-            return super().wrap(availWidth, availHeight)
-        finally:
-            self._lastEntries = entries  # what the next pass compares its entries with
+        rows: list[list[Flowable]] = []
+        for level, text, page, key in self._lastEntries or [(0, "", 0, None)]:
+            style = self.getLevelStyle(level)
+            if style.spaceBefore:
+                rows.append([Spacer(1, style.spaceBefore)])
+            rows.append([ContentsEntry(text, style, page, key, self.icons, self.lang)])
+        self._table = Table(rows, colWidths=(availWidth,), style=self.tableStyle)
+        self.width, self.height = self._table.wrapOn(self.canv, availWidth, availHeight)
+        return self.width, self.height
 
 
-def _with_room(entry: tuple, style, width: float) -> tuple:
-    """``entry`` (level, markup, page, key), its markup ending in a line break when its last
-    line, set in ``width`` points, leaves less than a dot and the page number."""
-    level, text, page, key = entry
-    para = Paragraph(text, style)
-    para.wrap(width, 1e6)
-    lines = para.getActualLineWidths0()
-    indent = style.leftIndent + (style.firstLineIndent if len(lines) == 1 else 0.0)
-    need = stringWidth(DOT + str(page), style.fontName, style.fontSize)
-    if not lines or indent + lines[-1] + need <= width + 1e-6:
-        return entry
-    return level, text + "<br/>\u00a0", page, key
+class ContentsEntry(Flowable):
+    """A heading's line of the contents: its text from the style's left indent, linking to the
+    heading, then dots up to its page number at the right. When the text's last line leaves no
+    room for a dot and the number, they go on a line of their own (ReportLab set the number
+    smaller, a tenth at a time, until it fitted, down to 1 pt: a long heading's 「7」 printed at
+    4.3 pt, text a print shop's preflight lists as below its smallest size — preflight7)."""
+
+    def __init__(self, text: str, style, page: int, key: str | None, icons: Mapping[str, Icon], lang: str):
+        super().__init__()
+        self.style, self.page, self.key = style, page, key
+        self.head = HeadText(text, style, icons=icons, latin=is_latin(lang), lang=lang)
+
+    def wrap(self, aw, ah):
+        st = self.style
+        _, h = self.head.wrap(aw - st.leftIndent, ah)
+        widths = self.head.line_widths() or [0.0]
+        need = stringWidth(DOT + str(self.page), st.fontName, st.fontSize)
+        self.end = st.leftIndent + widths[-1]  # where the dots start, on the last line
+        self.own_line = self.end + need > aw + 1e-6
+        if self.own_line:
+            self.end, h = st.leftIndent, h + st.leading
+        self.width, self.height = aw, h
+        return aw, h
+
+    def draw(self):
+        c, st = self.canv, self.style
+        extra = st.leading if self.own_line else 0.0
+        self.head.drawOn(c, st.leftIndent, extra)
+        y = self.head.baseline(len(self.head.lines) - 1) + extra - (st.leading if self.own_line else 0.0)
+        number = str(self.page)
+        number_w = stringWidth(number, st.fontName, st.fontSize)
+        dot_w = stringWidth(DOT, st.fontName, st.fontSize)
+        dots = max(int((self.width - self.end - number_w) / dot_w), 0)
+        t = c.beginText(self.width - dots * dot_w - number_w, y)
+        t.setFont(st.fontName, st.fontSize)
+        t.setFillColor(st.textColor)
+        t.textLine(dots * DOT + number)
+        c.drawText(t)
+        if self.key:
+            for n, w in enumerate(self.head.line_widths()):
+                base = self.head.baseline(n) + extra
+                c.linkRect("", self.key, (st.leftIndent, base - 0.2 * st.fontSize, st.leftIndent + w,
+                                          base + st.fontSize), relative=1, thickness=0)
+            c.linkRect("", self.key, (self.width - number_w, y, self.width, y + st.leading), relative=1, thickness=0)

@@ -39,7 +39,6 @@ from pnpgen.rulebook.styles import (
     PAGE_W,
     RULE,
     Fonts,
-    heading_styles,
 )
 from pnpgen.rulebook.termindex import page_destination
 from pnpgen.units import PT_PER_MM as PT  # points per millimetre
@@ -130,8 +129,6 @@ class RulebookDoc(BaseDocTemplate):
         )
         settings.flate_only()  # how ReportLab writes the book's streams
         self.meta, self.fonts = meta, fonts
-        styles = heading_styles(fonts)
-        self.toc_styles = (styles["toc0"], styles["toc1"])  # (as story.py sets the contents)
         self.sketch_first = sketch_first
         frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body",
                       leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
@@ -169,7 +166,6 @@ class RulebookDoc(BaseDocTemplate):
         self._running = ""
         self._page_mark: str | None = None
         super().handle_documentBegin()
-        self.canv.setNamedCB(inline.ICON_CALLBACK, inline.callback(self.meta.icons))  # a heading's icons
 
     def _allSatisfied(self):
         """The contents and index are settled, and the pass was drawn in full (ReportLab saves
@@ -194,8 +190,7 @@ class RulebookDoc(BaseDocTemplate):
             c.bookmarkPage(f.key)
             icons = self.meta.icons
             c.addOutlineEntry(inline.spelt(f.toc_text, icons), f.key, level=f.level, closed=f.level > 0)
-            toc = self.toc_styles[min(f.level, 1)]
-            self.notify("TOCEntry", (f.level, inline.markup(f.toc_text, toc.fontName, toc.fontSize, icons), self.page, f.key))
+            self.notify("TOCEntry", (f.level, f.toc_text, self.page, f.key))  # (set by contents.ContentsEntry)
             if f.mark:
                 self._running = f.mark
 
@@ -325,14 +320,15 @@ def well_formed_entries(value: object) -> list | None:
 
 
 def render(story: list, meta: Meta, fonts: Fonts, sketch_first: bool = True,
-           entries: list | None = None) -> tuple[bytes, int, list]:
+           entries: list | None = None, compressions: settings.Compressions | None = None) -> tuple[bytes, int, list]:
     """The A5 rulebook as PDF bytes, its page count, and the contents' and index's entries it
     settled on (the notifications of its last pass, JSON-able). ``sketch_first``: the first of
     multiBuild's passes only places the flowables (the same bytes, sooner). ``entries``: the ones
     an earlier setting of the same draft settled on; the first pass is then drawn in full with
     them, and when it finds them again (a count or a card edited: no page turns) it is the last,
     one pass instead of two. Entries that no longer hold only cost passes: multiBuild goes on
-    until they settle, as it does after a sketch."""
+    until they settle, as it does after a sketch. ``compressions``: the streams the last setting
+    in this process compressed (``settings.compressed_by``)."""
     buf = io.BytesIO()
     if entries:
         for f in story:
@@ -340,7 +336,7 @@ def render(story: list, meta: Meta, fonts: Fonts, sketch_first: bool = True,
                 for kind, stuff in entries:
                     f.notify(kind, tuple(stuff))
         sketch_first = False
-    with settings.dated_as_pnpgen_dates():
+    with settings.dated_as_pnpgen_dates(), settings.compressed_by(compressions):
         pdf = RulebookDoc(buf, meta, fonts, sketch_first)
         pdf.multiBuild(story)
     return buf.getvalue(), pdf.page, [[kind, list(stuff)] for kind, stuff in pdf.notified]

@@ -12,11 +12,11 @@ from functools import lru_cache
 
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
-from reportlab.platypus import Flowable, KeepTogether, Paragraph
+from reportlab.platypus import Flowable, KeepTogether
 
 from pnpgen import fonts as fontreg
-from pnpgen.data.markup import ICON_TOKEN
 from pnpgen.rulebook import glyphs, inline, setlines
+from pnpgen.rulebook.headline import HeadText, draw_term, term_width, two_words_down
 from pnpgen.rulebook.inline import Icon, draw_icon
 from pnpgen.rulebook.jlreq import full_width_marks, jlreq_advances
 from pnpgen.rulebook.styles import (
@@ -28,14 +28,10 @@ from pnpgen.rulebook.styles import (
     MAX_LETTER_SPACING,
     MAX_WORD_SPACE,
     MIN_LAST_LINE,
-    RULE,
-    SOFT,
 )
-from pnpgen.rulebook.tables import cells, is_map_line, wrapping_column
 from pnpgen.rulebook.termindex import page_destination
 from pnpgen.terms import is_latin, unbracket
 from pnpgen.text import linebreak as lb
-from pnpgen.text.linebreak import MIDDLE
 
 PREFIX = "〘"  # stands for the first-line indent or term in the line breaker (a no-line-end bracket)
 
@@ -62,7 +58,9 @@ def set_lines(text: str, width: float, measure: Callable[[str], float], lead: fl
     (``text.linebreak.fill``, no phrase breaks, so lines are full and justified with little
     spacing). A last line shorter than ``MIN_LAST_LINE`` characters takes characters down from
     the line above (追い出し) when that line can give them without spacing beyond
-    ``MAX_LETTER_SPACING``. A Latin-script text (``lang``) is set by ``_latin_lines``. Either way
+    ``MAX_LETTER_SPACING``. A Latin-script text (``lang``) is set by ``_latin_lines``, a last
+    line of one word (a runt) taking the word above it down when that line's word spaces stay
+    within ``MAX_WORD_SPACE`` (``headline.two_words_down``). Either way
     a Latin word breaks at a hyphenation point with a hyphen (``hyphenated``); a run wider than
     the line with none that fits (an address's long part) breaks at the edge, not run off it.
     ``advances``: widths as set beside neighbours (``jlreq_advances``), else measured alone."""
@@ -75,7 +73,9 @@ def set_lines(text: str, width: float, measure: Callable[[str], float], lead: fl
     classes: Sequence[int]
     if is_latin(lang):
         classes = lb.break_classes(units, phrases=False, lang=lang)
-        ranges = _latin_lines(classes, widths, spaces, width, hyphens, em)
+        # a last line of one word takes the word above it down (a runt), the line above still justified
+        ranges = two_words_down(_latin_lines(classes, widths, spaces, width, hyphens, em), units, classes, widths,
+                                width, MAX_WORD_SPACE * em)
     else:
         # every allowed gap is as good as another (after 、 too): lines are filled to the edge
         classes, ranges = lb.fill_hyphenating_late(
@@ -247,25 +247,23 @@ class JPara(Flowable):
         """Draw the icon whose OBJ is the text's character ``at``, its square from ``x`` on the line at ``y``."""
         draw_icon(self.canv, self.icons[self.text.count(lb.OBJ, 0, at)], x, y, self.size)
 
-    def _colon_em(self) -> bool:
-        """A Japanese item's term ends with its ：, which JLREQ sets on a full em (中点類, 3.1.9)
-        where the bold proportional face draws it half an em wide, touching the text after it."""
-        return self.jlreq and self.prefix_x is None and self.prefix[-1:] in MIDDLE
+    def _set_term(self) -> bool:
+        """A Japanese item's term or run-in heading (a prefix on the text's first line) is set as
+        a heading is (``headline.heading_cells``): its 約物 at their JLREQ widths in the bold
+        proportional face, its ： on a full em (中点類, 3.1.9), where the face draws it half an em
+        wide, touching the text after it."""
+        return self.jlreq and self.prefix_x is None
 
     def _prefix_width(self) -> float:
-        if self._colon_em():
-            return inline.width(self.prefix[:-1], self.prefix_font, self.size, self.prefix_icons, 0.0) + self.size
+        if self._set_term():
+            return term_width(self.prefix, self.prefix_font, self.size, self.prefix_icons)
         return inline.width(self.prefix, self.prefix_font, self.size, self.prefix_icons, 0.0)
 
     def _draw_prefix(self, x: float, y: float) -> None:
-        draw = lambda text, at: inline.draw_line(self.canv, at, y, text, self.prefix_font, self.size, self.prefix_icons, gap_em=0.0)  # noqa: E731
-        if not self._colon_em():
-            draw(self.prefix, x)
-            return
-        term, colon = self.prefix[:-1], self.prefix[-1]
-        draw(term, x)
-        left = x + inline.width(term, self.prefix_font, self.size, self.prefix_icons, 0.0)
-        draw(colon, left + (self.size - glyphs.width(colon, self.prefix_font, self.size)) / 2)
+        if self._set_term():
+            draw_term(self.canv, x, y, self.prefix, self.prefix_font, self.size, self.prefix_icons, self.color)
+        else:
+            inline.draw_line(self.canv, x, y, self.prefix, self.prefix_font, self.size, self.prefix_icons, gap_em=0.0)
 
     def _bracket_pad(self) -> float:
         """A paragraph that opens with a bracket (【 「 （) keeps the bracket's own half-em of
@@ -537,14 +535,15 @@ class Heading(Flowable):
 
     def __init__(self, number: str, text: str, level: int, style, *, mark: str | None = None,
                  key: str, bar: bool = False, rule: bool = False, space_before: float = 0, space_after: float = 0,
-                 gap: str = "　", pages: dict[str, int] | None = None, icons: Mapping[str, Icon] | None = None):
+                 gap: str = "　", pages: dict[str, int] | None = None, icons: Mapping[str, Icon] | None = None,
+                 lang: str = "ja"):
         super().__init__()
         self.pages = pages  # where the heading was drawn, by key: the quick reference's page numbers
         self.number, self.text, self.level = number, text, level
         self.style, self.mark, self.key = style, mark, key
         self.bar, self.rule = bar, rule
         self.toc_text = f"{number}{gap}{text}" if number else text  # gap: an en space in Latin faces
-        self._para = Paragraph(inline.markup(self.toc_text, style.fontName, style.fontSize, icons or {}), style)
+        self._para = HeadText(self.toc_text, style, icons=icons, latin=is_latin(lang), lang=lang)
         self.spaceBefore, self.gap_after = space_before, space_after
         self.spaceAfter = 0  # taken into its grid lines (``grid_lines``)
         self.keepWithNext = 1
@@ -595,147 +594,6 @@ class PageNumber(Flowable):
                 left = self.width - glyphs.width(text, self.font, self.size)
                 self.canv.linkRect("", page_destination(page), (left, 0, self.width, self.height), relative=1,
                                    thickness=0)
-
-
-HEADER_RULE_PT = 0.5  # a table header's rule: 0.18 mm, above the 0.1 mm a shop prints
-
-
-def wrap_row(s: str, room: int) -> list[str]:
-    """A table's row wider than ``room`` half-width cells (past its indent) as the lines it prints
-    on: its last column's text wrapped inside that column (the columns before it on the first
-    line, each line after it starting where the column does), by the JLREQ line-break rules
-    (``text.linebreak``: no line starting with 。」 nor a Latin word split where it has a space);
-    an icon's ``{name}`` one full-width cell, as it prints. A row that fits, or has no column to
-    wrap in, is one line as written."""
-    lead = len(s) - len(s.lstrip(" 　"))
-    indent = sum(cells(ch) for ch in s[:lead])
-    at = wrapping_column(s, room)
-    if at is None:
-        return [s]
-    col, cut = 0, len(s)
-    for k, ch in enumerate(s):  # the character where the wrapping column starts
-        if col == at and ch not in " 　":
-            cut = k
-            break
-        col += cells(ch)
-    units = [m.group() for m in re.finditer(ICON_TOKEN.pattern + "|.", s[cut:])]
-    widths = [2 if len(u) > 1 else cells(u) for u in units]
-    ranges = lb.fill(lb.break_classes(units, phrases=False, hyphenate=False), widths,
-                     [u in lb.SPACES for u in units], room - (at - indent), force=True)
-    pad = "　" * (at // 2) + " " * (at % 2)
-    return [(s[:cut] if n == 0 else pad) + "".join(units[a:b]).rstrip(" 　") for n, (a, b) in enumerate(ranges)]
-
-
-class DiagramTooWide(ValueError):
-    """A diagram whose widest row runs past the text's width: its glyphs would print past the page's
-    edge (a row of 20,000 □ printed its first 46 and lost the rest off the sheet, without a word)."""
-
-    def __init__(self, row: int, cells: int, room: int, draft_line: int):
-        super().__init__(f"a diagram's row {row} is {cells} half-width cells, the page holds {room}")
-        self.row, self.cells, self.room, self.draft_line = row, cells, room, draft_line
-
-
-class Diagram(Flowable):
-    """Preformatted lines set on a character grid: full-width characters take one cell, half-width
-    ones (the designer's ASCII spaces) half a cell, each glyph drawn at its own cell, so the map
-    diagrams keep their columns whatever the font's advance widths. Never split across pages.
-    A table's ``header`` row has a thin rule under it, across the table's columns."""
-
-    def __init__(self, lines: list[str], font: str, size: float = 9.5, leading: float = 14.0, left: float = 0.0,
-                 icons: Mapping[str, Icon] | None = None, header: bool = False):
-        super().__init__()
-        self.font, self.size, self.leading, self.left = font, size, leading, left
-        self.icons = icons or {}
-        self.pad = 2.2 * mm
-        self.on_grid = True  # starts on a line of the body's grid
-        self.draft_line = 0  # the draft line it was set from, for a message
-        self.lines = lines
-        self._set(lines, int(header))
-
-    def _set(self, lines: list[str], header: int) -> None:
-        """The rows' glyphs by half cell; ``header``: the lines of the table's header row (a rule under them)."""
-        self.header = header
-        rows = [self._cells(line) for line in lines]
-        leads = [r[0][0] for r in rows if r]  # first non-space half-cell of each row
-        strip = min(leads) if leads else 0
-        self.rows = [[(col - strip, ch) for col, ch in r] for r in rows]
-        self.cols = max((col + self._span(ch) for r in self.rows for col, ch in r), default=0)
-
-    @staticmethod
-    def _span(ch: str | Icon) -> int:
-        return 2 if isinstance(ch, Icon) or unicodedata.east_asian_width(ch) in "WFA" else 1
-
-    def _cells(self, line: str) -> list[tuple[int, str | Icon]]:
-        """Each glyph's half-cell column. A known ``{name}`` is its icon in one full-width cell; the
-        half cells its name took in the draft are given back at the next gap of two or more spaces,
-        so a table's next column stays where the designer aligned it."""
-        out: list[tuple[int, str | Icon]] = []
-        col = owed = 0
-        for m in re.finditer(ICON_TOKEN.pattern + r"|[ \u3000]{2,}|.", line):
-            token = m.group()
-            icon = self.icons.get(token[1:-1]) if token[0] == "{" and len(token) > 2 else None
-            if icon is not None:
-                out.append((col, icon))
-                col += 2
-                owed += sum(self._span(ch) for ch in token) - 2
-            elif len(token) > 1 and not token.strip(" \u3000"):  # a gap between columns
-                col += sum(self._span(ch) for ch in token) + owed
-                owed = 0
-            else:  # a glyph (a space: its cell left empty), or a {name} no icon has, as written
-                for ch in token:
-                    if ch not in (" ", "\u3000"):
-                        out.append((col, ch))
-                    col += self._span(ch)
-        return out
-
-    def fit(self, width: float) -> None:
-        """A table's row wider than its box holds in ``width`` points wraps its last column's text
-        inside that column (``wrap_row``: the row taller, the columns kept); DiagramTooWide
-        when a row still needs more half cells (a map's, a row with no column to wrap in)."""
-        room = int((width - self.left - 2 * self.pad) // (self.size / 2))
-        if self.cols > room and not any(map(is_map_line, self.lines)):
-            rows = [wrap_row(line, room) for line in self.lines]
-            self._set([line for row in rows for line in row], len(rows[0]) if self.header else 0)
-        if self.cols > room:
-            widths = [max((col + self._span(ch) for col, ch in r), default=0) for r in self.rows]
-            widest = max(range(len(widths)), key=widths.__getitem__)
-            raise DiagramTooWide(widest + 1, widths[widest], room, self.draft_line)
-
-    def wrap(self, aw, ah):
-        self.width = aw
-        self.height = len(self.rows) * self.leading + 2 * self.pad
-        return self.width, self.height
-
-    def draw(self):
-        c = self.canv
-        if sketching(c):
-            return
-        half = self.size / 2  # points per half cell
-        room = self.width - self.left
-        box_w = min(room, self.cols * half + 2 * self.pad + 4 * mm)
-        x0 = self.left + (room - box_w) / 2
-        c.setFillColor(SOFT)
-        c.setStrokeColor(RULE)
-        c.setLineWidth(0.4)
-        c.roundRect(x0, 0, box_w, self.height, 1.5 * mm, stroke=1, fill=1)
-        left = x0 + (box_w - self.cols * half) / 2
-        if self.header:  # between the header's row (its lines) and the first row of figures
-            y = self.height - self.pad - self.header * self.leading + 0.6  # halfway between the rows' ink
-            c.setLineWidth(HEADER_RULE_PT)
-            c.line(left - mm, y, left + self.cols * half + mm, y)
-        c.setFillColor(INK)
-        for i, row in enumerate(self.rows):
-            y = self.height - self.pad - (i + 1) * self.leading + (self.leading - self.size) / 2 + 1.5
-            for col, ch in row:
-                if isinstance(ch, Icon):  # one em square in its full-width cell, as in the text
-                    draw_icon(c, ch, left + col * half, y, self.size)
-                    c.setFillColor(INK)
-                    continue
-                # centre the glyph in its cells (a proportional glyph stays on its column)
-                font = glyphs.font_for(ch, self.font)
-                w = pdfmetrics.stringWidth(ch, font, self.size)
-                c.setFont(font, self.size)
-                c.drawString(left + col * half + (self._span(ch) * half - w) / 2, y, ch)
 
 
 # a font file saved over while the book's process runs: set with its new widths (fonts.saved_since)

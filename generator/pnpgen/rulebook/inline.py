@@ -7,30 +7,24 @@ a card; the paragraph keeps the icons' art in the order they appear and draws ea
 character falls (``draw_icon``). A ``{name}`` no icon has stays text, as before, and the
 proofing report names it (``unknown``): a draft may hold braces of its own.
 
-A heading is a ReportLab Paragraph, and a line of the contents too: there an icon is a callback
-the Paragraph calls where it falls (``markup``, ``ICON_CALLBACK``), followed by a space one em wide;
-the running head draws it beside its words (``draw_line``); a PDF bookmark, which holds text
-only, gives the icon's name (``spelt``).
+A heading and a line of the contents draw an icon where its OBJ falls, an em wide
+(``headline.HeadText``); the running head draws it beside its words (``draw_line``); a PDF
+bookmark, which holds text only, gives the icon's name (``spelt``).
 """
 
 from __future__ import annotations
 
 import hashlib
-import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
 
-from reportlab.pdfbase import pdfmetrics
-
-from pnpgen import fonts as fontreg
 from pnpgen.data.markup import ICON_TOKEN
 from pnpgen.errors import InputError
 from pnpgen.pdf.draw import draw_art
 from pnpgen.rulebook import glyphs
-from pnpgen.rulebook.jlreq import full_width_marks, proportional_pads
 from pnpgen.rulebook.styles import LATIN_GAP
 from pnpgen.svg import convert
 from pnpgen.svg.artwork import Art
@@ -128,10 +122,6 @@ def draw_icon(canv, icon: Icon, x: float, baseline: float, size: float) -> None:
     canv.restoreState()
 
 
-ICON_CALLBACK = "draft_icon"  # the canvas callback a heading's icon calls (``callback``)
-IDEOGRAPHIC_SPACE = "\u3000"  # the space after an icon that ends its line (``_em_space``)
-
-
 def _parts(text: str, known: Mapping[str, Icon]) -> list[str | Icon]:
     """``text`` cut at each known icon's ``{name}``: its words and its icons, in order."""
     out: list[str | Icon] = []
@@ -142,87 +132,6 @@ def _parts(text: str, known: Mapping[str, Icon]) -> list[str | Icon]:
             out += [text[pos:m.start()], icon]
             pos = m.end()
     return out + [text[pos:]]
-
-
-def _em_space(font: str, size: float) -> str:
-    """Markup of the em of space after an icon's callback: an ideographic space (U+3000) at
-    ``size`` in the first font of ``font``'s chain that has one, then no-break spaces for what is
-    left of the em (BIZ UDPGothic's ideographic space is two thirds of an em).
-
-    The ideographic space is what ends an overflowing line here: ReportLab's CJK line breaking,
-    looking back from a Latin character or space that ends a line for somewhere to break, stops
-    with a TypeError on the callback's empty text when that is the character right before (a
-    heading that overflows at its icon's space: hostile10); a character from U+3000 on is not
-    looked back from. It is typed as a character reference, which ReportLab's parser keeps (a
-    typed one it turns into a word space), and set at ``size`` or smaller (a larger size would
-    lower the heading's line). A no-break space at 0 pt did the same, and a RIP's check for text
-    below a size listed it (preflight7)."""
-    chain = (font, *glyphs.chain(font))
-    wide = next((f for f in chain if fontreg.has_glyph(f, IDEOGRAPHIC_SPACE)), font)
-    advance = pdfmetrics.stringWidth(IDEOGRAPHIC_SPACE, wide, 1) if fontreg.has_glyph(wide, IDEOGRAPHIC_SPACE) else 1.0
-    at = size / max(advance, 1.0)
-    return f'<font name="{wide}" size="{at:.4f}">&#12288;</font>' + _nbsp_space(chain, size, size - advance * at)
-
-
-def _nbsp_space(chain: tuple[str, ...], size: float, width: float) -> str:
-    """Markup of ``width`` points of no-break spaces (which ReportLab keeps as they are, where it
-    turns an em or ideographic space into a word space) of a font of ``chain``, as many as make
-    ``width`` at ``size`` or a little smaller; nothing for less than a hundredth of an em."""
-    if width < 0.01 * size:
-        return ""
-    for f in chain:
-        advance = pdfmetrics.stringWidth("\u00a0", f, 1) if fontreg.has_glyph(f, "\u00a0") else 0.0
-        if advance > 0.1:
-            n = math.ceil(width / (size * advance) - 1e-6)
-            return f'<font name="{f}" size="{width / (n * advance):.4f}">{chr(0xA0) * n}</font>'
-    return ""
-
-
-def markup(text: str, font: str, size: float, known: Mapping[str, Icon]) -> str:
-    """``glyphs.markup`` of a heading or contents line of ``size`` points, each known icon an em
-    square: the callback that draws it (its label the icon's place in ``known``), and an em's space."""
-    if not known or "{" not in text:
-        return _marks_spaced(text, font, size)
-    order = {icon.form: n for n, icon in enumerate(known.values())}
-    return "".join(_marks_spaced(part, font, size) if isinstance(part, str)
-                   else f'<onDraw name="{ICON_CALLBACK}" label="{order[part.form]}"/>{_em_space(font, size)}'
-                   for part in _parts(text, known))
-
-
-
-
-
-def _marks_spaced(text: str, font: str, size: float) -> str:
-    """``glyphs.markup`` of ``text`` with each full-width 中点類 (・：；) set at its JLREQ width: in
-    a face whose marks are proportional (the headings' bold, the contents' gothic) no-break spaces
-    round it make up its advance (``jlreq.proportional_pads``: 「例：合わせ札」's ： a full em, as
-    the body's and an item's term's are), its ink centred; as it is in a face whose marks are
-    full-width already."""
-    if full_width_marks(font):
-        return glyphs.markup(text, font)
-    pads = proportional_pads(text, lambda ch: glyphs.width(ch, font, size, 0.0), size)
-    if not any(before or after for before, after in pads):
-        return glyphs.markup(text, font)
-    chain = (font, *glyphs.chain(font))
-    out, start = [], 0
-    for i, (before, after) in enumerate(pads):
-        if before or after:
-            out += [glyphs.markup(text[start:i], font), _nbsp_space(chain, size, before),
-                    glyphs.markup(text[i], font), _nbsp_space(chain, size, after)]
-            start = i + 1
-    return "".join(out) + glyphs.markup(text[start:], font)
-
-
-def callback(known: Mapping[str, Icon]):
-    """The canvas callback (``canvas.setNamedCB(ICON_CALLBACK, …)``) that draws the icon a
-    Paragraph's ``markup`` names where the Paragraph has come to, an em of its style's size."""
-    icons = list(known.values())
-
-    def draw(canv, _kind: str, label: str) -> None:
-        at = canv._curr_tx_info  # (what ReportLab gives a callback: how its contents lines place page numbers)
-        draw_icon(canv, icons[int(label)], at["cur_x"], at["cur_y"], at["xs"].style.fontSize)
-
-    return draw
 
 
 def spelt(text: str, known: Mapping[str, Icon]) -> str:

@@ -4,7 +4,6 @@ closed up, 行末二分, 中点類, 和欧間 — for a face whose marks are ful
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable
 from functools import lru_cache
 
@@ -82,26 +81,6 @@ def jlreq_advances(text: str, measure: Callable[[str], float], em: float, *, ope
         if after is not None and glyphs.wakan(ch, after):
             width += latin_gap * em
         out.append((width, 0.0))
-    return out
-
-
-def proportional_pads(text: str, measure: Callable[[str], float], em: float) -> list[tuple[float, float]]:
-    """(before, after) in points: the space a face whose marks are proportional (the headings'
-    BIZ UDPGothic Bold, whose ： is a third of an em) needs round each full-width 中点類 of ``text``
-    (・：；) to set it at its JLREQ advance (``jlreq_advances``, 3.1.9: a quarter em each side of
-    its half em, none beside another mark), its ink centred; (0, 0) for every other character.
-    Brackets and stops keep the face's own widths: their glyphs carry side space of their own, and
-    padding them in a ReportLab Paragraph takes characters that a copied heading would hold."""
-    out: list[tuple[float, float]] = []
-    half, quarter = em / 2, em / 4
-    for ch, (advance, offset) in zip(text, jlreq_advances(text, measure, em), strict=True):
-        if ch not in MIDDLE or unicodedata.east_asian_width(ch) not in "WF":
-            out.append((0.0, 0.0))
-            continue
-        ink = measure(ch)
-        lead = offset + quarter
-        tail = advance - half - lead
-        out.append((max(lead + (half - ink) / 2, 0.0), max(tail + (half - ink) / 2, 0.0)))
     return out
 
 

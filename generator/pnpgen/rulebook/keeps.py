@@ -7,7 +7,8 @@ from __future__ import annotations
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Paragraph, Spacer, Table
 
-from pnpgen.rulebook.flowables import Diagram, GridKeep, JPara, grid_height, grid_lines
+from pnpgen.rulebook.diagram import Diagram
+from pnpgen.rulebook.flowables import GridKeep, JPara, grid_height, grid_lines
 from pnpgen.rulebook.styles import ACCENT, BODY_SIZE, SOFT
 
 

@@ -43,6 +43,7 @@ from pnpgen.rulebook.tree import (
     balanced_outer,
     count_in,
     mark_brainstorm,
+    note_mark,
     to_ascii_digits,
 )
 from pnpgen.terms import is_latin
@@ -75,7 +76,7 @@ def _is_layout_line(s: str) -> bool:
     lead = s[: len(s) - len(s.lstrip(" 　"))]
     # a number and its stop, a half-width space after them (「1. カードを配る。」, typed with the IME
     # in half-width mode): a line of text like 「１．カードを配る。」, its one space no column gap
-    body = _NUMBERED.sub("", s.strip(" 　"), count=1)
+    body = note_mark(_NUMBERED.sub("", s.strip(" 　"), count=1))[1]  # (and a note's mark, 「※ ただし」)
     odd_indent = lead not in ("", "　")
     # two spaces in a row, or a half-width space beside Japanese text (not "Wrath of God")
     gap = bool(re.search(r"[ 　]{2,}|[^\x00-\x7f] | [^\x00-\x7f]", body))

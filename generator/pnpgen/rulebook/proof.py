@@ -14,7 +14,8 @@
 - the 【terms】 on the cards spelt otherwise in the book, or never used in it;
 - the deck and piece names the cards' texts use (祝福カード, エリアボード) spelt otherwise in the
   components list, or never mentioned on the components pages;
-- a figure the rules refer to (図１, 下図) in a section that has none; steps numbered 1, 1, 2.
+- a figure the rules refer to (図１, 下図) in a section that has none; steps numbered 1, 1, 2;
+- a cross reference to a case the draft numbers nowhere (「→６．５参照」 in a draft whose cases stop at ６．４).
 
 A finding the designer means (an intended spelling) is dropped by ``rulebook.proof.ignore`` in
 game.yaml: a list of the words the finding quotes.
@@ -50,14 +51,19 @@ from pnpgen.rulebook.parse import is_changelog_mark
 from pnpgen.rulebook.styles import BODY_SIZE, MARGIN_INNER, MARGIN_OUTER
 from pnpgen.rulebook.tables import COLUMN_GAP, askew_rows
 from pnpgen.rulebook.tree import Document, Preformatted, Section, Step, Subheading
+from pnpgen.rulebook.xrefs import dangling_references
 from pnpgen.safetext import written_in_cjk
 from pnpgen.terms import is_latin
 from pnpgen.text import linebreak as lb
 
 _KANJI_RUN = re.compile(r"[\u4e00-\u9fff々]{3,}")
 _COUNTERS = set("個枚回人点番本")
-# 「図１を参照」「下図のように」「図のとおり」: the text points at a figure
-_FIGURE_REF = re.compile(r"図[０-９0-9]+|[上下次左右]図|図の(?:よう|通り|とおり)")
+# kanji that say whose or which before a noun (敵部隊, 各部隊, 自部隊, 全部隊): two such words are two words
+_PREFIX = set("敵自各全他両同別次前後毎諸初最当該旧新隣味我彼")
+# 「図１を参照」「下図のように」「図のとおり」: the text points at a figure; not the 図 of a word that
+# names no figure (地図 a map, 合図, 意図, 海図, 構図…), nor a count of them (「地図４枚」, 「図２枚」)
+_FIGURE_REF = re.compile(r"(?<![地合意海構企指略版])(?:図[０-９0-9]+(?![０-９0-9]*[個枚回人点番本部])"
+                         r"|[上下次左右]図|図の(?:よう|通り|とおり))")
 _NUMBER = re.compile(r"([０-９0-9]+)(個|枚|人|点|回|マス|ラウンド|ＶＰ|VP)")
 
 
@@ -66,8 +72,8 @@ class Finding:
     """One thing the proof reports about the draft (a spelling variant, a count that disagrees with the data, an
     open question), with where it is."""
 
-    # proof.kind.*: 表記ゆれ | 数の不一致 | 要確認 | 個数 | 未定 | 誤記 | 文体 | 用語 | 内容物 | 図 | 見出し番号
-    # (Spelling | Numbers | Query | Count | Open | Typo | Style | Term | Components | Figure | Steps)
+    # proof.kind.*: 表記ゆれ | 数の不一致 | 要確認 | 個数 | 未定 | 誤記 | 文体 | 用語 | 内容物 | 図 | 見出し番号 | 参照
+    # (Spelling | Numbers | Query | Count | Open | Typo | Style | Term | Components | Figure | Steps | Reference)
     kind: str
     book: str
     file: str
@@ -135,6 +141,8 @@ def near_duplicates(doc: Document, text: str, draft_path: Path | str, lang: str,
                 continue  # two characters one apart are two words: 【山札】 【場札】 【手札】 (trial43)
             if kinds[a] != "【】" and a[-1] != b[-1] and a[:-1] == b[:-1]:
                 continue  # 一番上 / 一番多(い): a verb stem or another word after a shared prefix
+            if kinds[a] != "【】" and a[1:] == b[1:] and {a[0], b[0]} <= _PREFIX:
+                continue  # 敵部隊 / 各部隊 / 自部隊: a word after a prefix that says whose or which
             if set(seen[a]) & set(seen[b]) or not rules & set(seen[a] + seen[b]) or {a, b} <= named:
                 continue
             pairs.append((a, b, seen[a], seen[b]))
@@ -631,6 +639,8 @@ def card_names(game: Game, rows: list[ComponentRow], lang: str) -> list[Finding]
     seen: set[str] = set()
     out = []
     for deck, piece, item in _piece_texts(game):
+        if item == piece.label:
+            continue  # the piece's own name (a unit 生駒足軽, its clan's 駒 no kind of piece) names no other piece
         for name in _piece_names(item):
             if name in seen or name in pages or name in kinded:
                 continue
@@ -721,6 +731,16 @@ def step_numbers(doc: Document, draft_path: Path | str, lang: str) -> list[Findi
     return out
 
 
+def references(doc: Document, text: str, draft_path: Path | str, lang: str) -> list[Finding]:
+    """A cross reference of the rules (「→６．４参照」, "see 6.4") to a case the draft numbers nowhere."""
+    out = []
+    for line, ref, number in dangling_references(_rules_lines(doc, text)):
+        said = dict(ref=ref, number=number, line=line, path=draft_path)
+        out.append(Finding(msg("proof.kind.reference", lang), msg("proof.reference.book", lang, **said),
+                           msg("proof.reference.file", lang, **said), (ref,)))
+    return out
+
+
 def proof(doc: Document, text: str, game: Game, rows: list[ComponentRow], draft_path: Path | str,
           lang: str, *, draft_lang: str = "ja", ignore: Collection[str] = (),
           figures: Collection[str] = ()) -> list[Finding]:
@@ -737,7 +757,8 @@ def proof(doc: Document, text: str, game: Game, rows: list[ComponentRow], draft_
              + open_in_draft(doc, text, draft_path, lang)
              + placeholders(game, lang, _provisional_names(rows)) + provisional_counts(rows, lang) + card_terms(game, text, lang, draft_lang)
              + card_names(game, rows, lang) + figure_references(doc, text, draft_path, lang, figures)
-             + step_numbers(doc, draft_path, lang) + askew_tables(doc, draft_path, lang)
+             + step_numbers(doc, draft_path, lang) + references(doc, text, draft_path, lang)
+             + askew_tables(doc, draft_path, lang)
              + unbreakable_runs(text, draft_path, lang, draft_lang)
              + slips(doc, text, draft_path, lang, latin=is_latin(draft_lang), names=names))
     return [f for f in found if not set(f.subject) & set(ignore)]

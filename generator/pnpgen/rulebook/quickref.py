@@ -175,6 +175,8 @@ def quick_reference(rules: list[Section], latin: bool) -> QuickReference:
                 if in_setup:
                     if _PLAYERS_IN.search(sentence) or _HAND.search(sentence):
                         setup.append(Line(sentence, anchor, block))
+                    elif _END.search(sentence) and not _WIN.search(sentence):
+                        end.append(Line(sentence, anchor, block))  # a wargame's length, given with its setup
                     continue
                 ends = bool(_END.search(sentence) and not _WIN.search(sentence))
                 if ends:

@@ -19,6 +19,7 @@ from reportlab.platypus import (
     Table,
     TableStyle,
 )
+from reportlab.platypus.flowables import PageBreakIfNotEmpty
 
 from pnpgen.data.spreadsheets import column_letter  # appendix parts: A … Z, AA …, as spreadsheet columns
 from pnpgen.memo import Memo
@@ -26,9 +27,9 @@ from pnpgen.messages import msg
 from pnpgen.rulebook import glyphs
 from pnpgen.rulebook.components import ComponentRow
 from pnpgen.rulebook.contents import Contents
+from pnpgen.rulebook.diagram import Diagram
 from pnpgen.rulebook.figures import FigureSpec, RulebookSettings, anchor
 from pnpgen.rulebook.flowables import (
-    Diagram,
     GridKeep,
     Heading,
     JPara,
@@ -37,8 +38,8 @@ from pnpgen.rulebook.flowables import (
     mark_indexed,
     terms,
 )
+from pnpgen.rulebook.headline import HeadText
 from pnpgen.rulebook.inline import Icon, with_icons
-from pnpgen.rulebook.inline import markup as icon_markup
 from pnpgen.rulebook.keeps import (
     EntryKeep,
     EntryRun,
@@ -87,6 +88,7 @@ from pnpgen.rulebook.tree import (
     Step,
     Subheading,
     note_mark,
+    own_section_number,
 )
 from pnpgen.rulebook.typography import latin_typography
 from pnpgen.svg.artwork import Art
@@ -274,7 +276,8 @@ class StoryBuilder:
                 else:
                     out.append(self.para(b.text, indent=left, first=-BODY_SIZE, page=page))
             elif isinstance(b, Preformatted):
-                diagram = Diagram(b.lines, self.fonts.mono, left=indent, icons=self.icons, header=b.header)
+                diagram = Diagram(b.lines, self.fonts.mono, left=indent, icons=self.icons, header=b.header,
+                                  latin=self.fonts.gothic if self.marks.latin else "")
                 diagram.spaceBefore, diagram.spaceAfter = 3, 4
                 diagram.draft_line = b.line  # named when no page holds it
                 diagram.fit(TEXT_W)
@@ -285,7 +288,8 @@ class StoryBuilder:
                 out += self.run_in(b, indent, notes_as_rules)
             elif isinstance(b, Subheading):
                 style, mark = self.marks.sub[b.level]
-                head = Paragraph(_marked(mark, self.shown(b.text), self.st[style], self.icons), self.st[style])
+                head = HeadText(self.shown(b.text), self.st[style], icons=self.icons, latin=self.marks.latin,
+                                lang=self.text_lang, mark=mark)
                 head.keepWithNext = 1
                 key = self.node_key(b)
                 out.append(self.indexed(Indent(head, indent, key, self.pages), b.text))
@@ -387,12 +391,13 @@ class StoryBuilder:
         return [CondPageBreak(45 * mm),
                 self.indexed(Heading(number, self.shown(title), 0, self.st["h1"], mark=mark, key=key, rule=True,
                                      space_before=10, space_after=4.5, gap=self.marks.gap, pages=self.pages,
-                                     icons=self.icons), title)]
+                                     icons=self.icons, lang=self.text_lang), title)]
 
     def step_heading(self, number: str, title: str, node: object = None) -> Flowable:
         key = self.node_key(node) if node is not None else self.key()
         return self.indexed(Heading(number, self.shown(title), 1, self.st["h2"], key=key, bar=True, space_before=8,
-                                    space_after=4, gap=self.marks.gap, pages=self.pages, icons=self.icons), title)
+                                    space_after=4, gap=self.marks.gap, pages=self.pages, icons=self.icons,
+                                    lang=self.text_lang), title)
 
     def step_line(self, step: Step) -> JPara:
         """A step the draft wrote as one sentence (``1. Shuffle the deck.``), set as a numbered
@@ -401,10 +406,18 @@ class StoryBuilder:
                           left=STEP_INDENT, prefix=f"{step.number}.", prefix_font=self.fonts.bold,
                           prefix_x=BODY_SIZE * 0.2, page=(self.node_key(step), self.pages))
 
+    @staticmethod
+    def section_number(n: int, s: Section) -> tuple[str, str]:
+        """(the number printed before the section's heading, the one its steps are numbered under):
+        the ``n``-th section's n, n; a section the draft numbers itself (「５．０　移動」) none and 5."""
+        own = own_section_number(s.title)
+        return ("", own) if own is not None else (str(n), str(n))
+
     def rules_section(self, n: int, s: Section) -> list[Flowable]:
-        out = self.section_heading(str(n), s.title, self.shown(s.title), s)
-        if s.is_spoiler:  # the answers on a page of their own, not under the rules read in play
-            out[0] = PageBreak()
+        number, under = self.section_number(n, s)
+        out = self.section_heading(number, s.title, self.shown(s.title), s)
+        if s.is_spoiler:  # the answers on a page of their own, not under the rules read in play (the
+            out[0] = PageBreakIfNotEmpty()  # book's first section: on the page the contents turn to, not after a blank one)
         if s.is_components:
             return out + self.components_section(s)
         for child in s.children:
@@ -414,7 +427,7 @@ class StoryBuilder:
                 out += self.figures_after(child.title)
             elif isinstance(child, Step):
                 out.append(CondPageBreak(30 * mm))
-                out.append(self.step_heading(f"{n}.{child.number}", child.title, child))
+                out.append(self.step_heading(f"{under}.{child.number}", child.title, child))
                 if len(out) == 4:  # right under the section's heading: no blank grid line between them
                     out[-1].spaceBefore = 0
                 out += self.blocks(child.children)
@@ -482,8 +495,8 @@ class StoryBuilder:
             out.append(EntryRun(listed))
         if extra:
             out.append(Spacer(1, 6))
-            head = Paragraph(_marked(self.marks.other, self.label("other_components"), self.st["h3"]),
-                             self.st["h3"])
+            head = HeadText(self.label("other_components"), self.st["h3"], latin=self.marks.latin, lang=self.lang,
+                            mark=self.marks.other)
             out.append(EntryRun([self.component(extra[0], [head]), *map(self.component, extra[1:])]))
         return out
 
@@ -557,7 +570,7 @@ class StoryBuilder:
         if not self.settings.quick_reference or not self.doc.rules or any(s.is_quick_reference for s in self.doc.rules):
             return []  # (game.yaml's quick_reference: false; a game with no decks, a scenario book: no turn)
         q = quick_reference(self.doc.rules, self.marks.latin)
-        numbers = {id(s): n for n, s in enumerate(self.doc.rules, start=1)}
+        numbers = {id(s): self.section_number(n, s)[1] for n, s in enumerate(self.doc.rules, start=1)}
         out: list[Flowable] = []
 
         def numbered(lists: list) -> list[tuple[str, Line]]:
@@ -596,10 +609,10 @@ class StoryBuilder:
             out += [Spacer(1, 4), card]
         title = self.label("quick_reference")
         return [PageBreak(), Heading("", title, 0, self.st["h1"], mark=title, key=self.key(), rule=True,
-                                     space_after=4, pages=self.pages)] + out
+                                     space_after=4, pages=self.pages, lang=self.lang)] + out
 
-    def qr_title(self, key: str) -> Paragraph:
-        head = Paragraph(_marked(self.marks.other, self.label(key), self.st["h5"]), self.st["h5"])
+    def qr_title(self, key: str) -> HeadText:
+        head = HeadText(self.label(key), self.st["h5"], latin=self.marks.latin, lang=self.lang, mark=self.marks.other)
         head.keepWithNext = 1
         return head
 
@@ -633,7 +646,7 @@ class StoryBuilder:
             return []
         title = self.label("index")
         return [PageBreak(), Heading("", title, 0, self.st["h1"], mark=title, key=self.key(), rule=True,
-                                     space_after=6, pages=self.pages),
+                                     space_after=6, pages=self.pages, lang=self.lang),
                 TermIndex(self.st, self.fonts.gothic, latin=self.marks.latin, other=self.label("index_other"),
                           readings=self.readings)]
 
@@ -663,7 +676,7 @@ class StoryBuilder:
                 ("FONT", (0, 0), (-1, -1), self.fonts.gothic, 10),  # else its Table sets Helvetica
                 ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
                 ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
-            ]))
+            ]), icons=self.icons, lang=self.text_lang)
             out += [NextPageTemplate("front"), PageBreak(), self.p(self.label("contents"), "toc_title"), toc]
         out += [NextPageTemplate("body"), PageBreak()]  # no headings at all: no contents page
         if self.doc.preamble:
@@ -707,22 +720,16 @@ class StoryBuilder:
         appendix = self.label("appendix")
         out: list[Flowable] = [PageBreak(),
                                Heading(self.label("appendix_number"), self.label("designer_notes"), 0, self.st["h1"], mark=appendix,
-                                       key=self.key(), rule=True, space_after=6, gap=self.marks.gap, pages=self.pages),
+                                       key=self.key(), rule=True, space_after=6, gap=self.marks.gap, pages=self.pages,
+                                       lang=self.lang),
                                self.label_para("appendix_note"),
                                Spacer(1, 4)]
         for i, (title, flow) in enumerate(parts):
             out.append(CondPageBreak(30 * mm))
             out.append(Heading(column_letter(i + 1), title, 1, self.st["h2"], key=self.key(), bar=True,
-                               space_before=8, space_after=4, gap=self.marks.gap))
+                               space_before=8, space_after=4, gap=self.marks.gap, lang=self.text_lang))
             out += flow
         return out
-
-
-def _marked(mark: str, text: str, style, icons: Mapping[str, Icon] | None = None) -> str:
-    """A heading's markup: its mark in the accent colour (none for a Latin sub-heading), then the
-    text, its ``{coin}`` icons drawn (``inline.markup``)."""
-    words = icon_markup(text, style.fontName, style.fontSize, icons or {})
-    return f'<font color="#2f4f6f">{mark}</font> {words}' if mark else words
 
 
 def _data_only(row: ComponentRow) -> bool:

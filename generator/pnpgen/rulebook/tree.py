@@ -271,6 +271,18 @@ _KANJI = "[" + "".join(KANJI_DIGITS) + "".join(KANJI_UNITS) + "]+"
 _KANJI_COUNT = re.compile(rf"({_KANJI})\s*({_UNITS})|^\s*({_KANJI})\s*$")
 
 
+# a section the draft numbers itself, as a wargame's rules are (「■　５．０　移動」, ``5.0 Movement``):
+# its major number, then the minor ones, then the title after a space
+_OWN_SECTION_NUMBER = re.compile(r"^([０-９0-9]{1,3})[.．][０-９0-9]{1,3}[ 　]+\S")
+
+
+def own_section_number(title: str) -> str | None:
+    """The major number of a section title that carries its own case number (「５．０　移動」: "5"),
+    which the book prints as written instead of numbering the section itself; None for any other."""
+    m = _OWN_SECTION_NUMBER.match(title)
+    return to_ascii_digits(m.group(1)) if m else None
+
+
 def read_number(text: str) -> int:
     """ASCII digits or a kanji numeral."""
     return int(text) if text.isdigit() else kanji_number(text)
@@ -346,8 +358,9 @@ def mark_brainstorm(sections: list[Section]) -> None:
 
 
 # a note's mark at a paragraph's start: ※ (※1 ※２ numbered), 注： (注1： numbered) or ＊; the
-# full-width space typed after it is the mark's own
-_NOTE_MARK = re.compile(r"^(※[0-9０-９]{0,2}|注[0-9０-９]{0,2}[：:]|＊)　?(?=\S)")
+# space typed after it is the mark's own, full-width or half-width (the IME in half-width mode: 「※ ただし」
+# was no note, and a short one was set as a diagram, boxed)
+_NOTE_MARK = re.compile(r"^(※[0-9０-９]{0,2}|注[0-9０-９]{0,2}[：:]|＊)[　 ]?(?=\S)")
 
 
 def note_mark(text: str) -> tuple[str, str]:

@@ -1,0 +1,251 @@
+"""The lines of a heading (a section's, a step's, a ``◇`` sub-heading's) and of a contents entry,
+set as the book's text is and drawn glyph by glyph.
+
+A Japanese heading's 約物 take their JLREQ advances beside their neighbours (``jlreq_advances``,
+3.1: brackets 「」『』（）【】 and stops half an em of ink with the aki the body gives them,
+連続約物 closed up, the 中点類 ・：； a quarter em either side), in the proportional bold or gothic
+face the headings are set in as in a fixed-width one: each glyph is drawn where its em box falls
+(an opening bracket's ink at the right of its half em, a closing one's at the left, a 中点類's
+centred), so the text the PDF holds is the heading's own — a copied or searched heading, and the
+PDF outline, hold no spaces it did not have. Lines break where the body's lines may (JLREQ's
+禁則), at a phrase (文節) by preference; a Latin heading breaks at its spaces, unhyphenated, and a
+last line of one word takes the word before it down with it (a heading's line of one word reads
+as a fragment)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.platypus import Flowable
+
+from pnpgen import fonts as fontreg
+from pnpgen.rulebook import glyphs
+from pnpgen.rulebook.inline import Icon, draw_icon, with_icons
+from pnpgen.rulebook.jlreq import full_width_marks, jlreq_advances
+from pnpgen.rulebook.styles import ACCENT
+from pnpgen.text import linebreak as lb
+from pnpgen.text.linebreak import CLOSING, MIDDLE, OPENING, STOPS
+
+_WHITE = re.compile(r"[ \t\n\u2002\u2003\u2009\u3000]+")
+Cells = Sequence[tuple[float, float]]  # per character: (advance, offset of its glyph's origin), points
+
+
+def measurer(font: str, size: float) -> Callable[[str], float]:
+    """A character's advance in the font that draws it; an icon's (OBJ) an em."""
+    return lambda ch: size if ch == lb.OBJ else pdfmetrics.stringWidth(ch, glyphs.font_for(ch, font), size)
+
+
+@lru_cache(maxsize=2048)
+def heading_cells(text: str, font: str, size: float, latin: bool, closes: bool = True) -> Cells:
+    """(advance, offset) of each character of a heading's line: a Latin heading's glyphs at their
+    own widths; a Japanese one's by ``jlreq_advances`` (no 和欧間: a heading's Latin words keep
+    the face's spacing; ``closes=False``: text follows on the line, as after a run-in heading or
+    an item's term), the 約物 of a proportional face placed where a full-width glyph's ink
+    would be (``placed``)."""
+    measure = measurer(font, size)
+    if latin:
+        return tuple((measure(ch), 0.0) for ch in text)
+    cells = jlreq_advances(text, measure, size, opens=False, closes=closes, latin_gap=0.0)
+    return tuple(cells if full_width_marks(glyphs.font_for("、", font)) else placed(text, cells, measure, size))
+
+
+def placed(text: str, cells: Sequence[tuple[float, float]], measure: Callable[[str], float], em: float) -> Cells:
+    """``cells`` (set for a full-width face, whose 約物 carry their ink in their em box) for a
+    proportional face, whose 約物 are their ink and a little side space: an opening bracket's glyph
+    ends where a full-width one's em box ends, a closing bracket's or stop's starts where its box
+    starts, a 中点類's is centred on its box's middle."""
+    roles = lb.quote_roles(text)
+    out: list[tuple[float, float]] = []
+    for i, (ch, (advance, offset)) in enumerate(zip(text, cells, strict=True)):
+        if i in roles and roles[i] == "open" and ch not in OPENING:  # a ”…” used both ways: as measured
+            out.append((advance, offset))
+        elif ch in OPENING:
+            out.append((advance, offset + em - measure(ch)))
+        elif ch in MIDDLE:
+            out.append((advance, offset + (em - measure(ch)) / 2))
+        else:  # closing brackets and stops at the start of their box; the rest as measured
+            out.append((advance, offset if ch in CLOSING or ch in STOPS else 0.0))
+    return out
+
+
+@lru_cache(maxsize=1024)
+def heading_lines(text: str, font: str, size: float, width: float, latin: bool, lang: str) -> tuple[tuple[int, int], ...]:
+    """The lines of ``text`` set ``width`` points wide, as (start, end) offsets (their trailing
+    spaces included): JLREQ's breaks, a phrase's end first; a Latin text at its spaces, its last
+    line never one word when the line above can give it a second (``two_words_down``). Kept by
+    its arguments: the contents set each entry again on every pass of the book."""
+    if not text:
+        return ()
+    units = list(text)
+    widths = [a for a, _ in heading_cells(text, font, size, latin)]
+    spaces = [u in lb.SPACES for u in units]
+    classes = lb.break_classes(units, phrases=not latin, lang=lang, hyphenate=False)
+    lines = lb.fill(classes, widths, spaces, width, force=True)
+    return tuple(two_words_down(lines, units, classes, widths, width) if latin else lines)
+
+
+def two_words_down(lines: list[tuple[int, int]], units: Sequence[str], classes: Sequence[int],
+                   widths: Sequence[float], width: float, loosest: float | None = None) -> list[tuple[int, int]]:
+    """``lines`` of a Latin text whose last line is one word (a runt: 'the game / ends.') with
+    the last word of the line above taken down to it, when the two fit the line, the line above
+    keeps a word and (``loosest``, points) its word spaces, justified, open by no more than that
+    each; else as they are. A line above that ends in a hyphen keeps its word's part."""
+    if len(lines) < 2:
+        return lines
+    (ps, pe), (s, e) = lines[-2], lines[-1]
+    starts = [k for k in range(ps + 1, e) if units[k - 1] in lb.SPACES and units[k] not in lb.SPACES
+              and classes[k] == lb.PHRASE]  # where a word starts after a space
+    if any(k > s for k in starts) or units[pe - 1] not in lb.SPACES:
+        return lines  # the last line holds two words already, or the word above was split
+    above = [k for k in starts if k < pe]
+    if not above or sum(widths[above[-1]:e]) > width + 1e-6:
+        return lines
+    if loosest is not None:
+        inked = max(k for k in range(ps, above[-1]) if units[k] not in lb.SPACES) + 1
+        gaps = len(above) - 1
+        if not gaps or (width - sum(widths[ps:inked])) / gaps > loosest:
+            return lines
+    return [*lines[:-2], (ps, above[-1]), (above[-1], e)]
+
+
+class HeadText(Flowable):
+    """A heading's text in its ParagraphStyle's font, size, leading and colour, ``mark`` (◆, the
+    contents' nothing) before it in the accent colour and a space; known ``{icons}`` an em square
+    each. Lines as ``heading_lines`` sets them, the first baseline an ascent below the top (as a
+    ReportLab Paragraph sets it)."""
+
+    def __init__(self, text: str, style, *, icons: Mapping[str, Icon] | None = None, latin: bool = False,
+                 lang: str = "ja", mark: str = ""):
+        super().__init__()
+        self.style, self.latin, self.lang = style, latin, lang
+        self.spaceBefore, self.spaceAfter = style.spaceBefore, style.spaceAfter
+        self.source = text
+        lead = f"{mark} " if mark else ""
+        # its spaces one word space each, as a ReportLab Paragraph sets them (the headings' gap
+        # after their number, a 　 or an en space, has always printed as the face's space)
+        self.text, self.icons = with_icons(_WHITE.sub(" ", lead + text), icons or {})
+        self.marked = len(lead.rstrip())  # characters drawn in the accent colour
+        self.lines: tuple[tuple[int, int], ...] = ()
+        self.width = self.height = 0.0
+
+    def wrap(self, aw, ah):
+        st = self.style
+        self.lines = heading_lines(self.text, st.fontName, st.fontSize, aw, self.latin, self.lang)
+        self.width, self.height = aw, len(self.lines) * st.leading
+        return aw, self.height
+
+    def line_widths(self) -> list[float]:
+        """Each line's inked width in points (its trailing spaces left out), as set."""
+        return [sum(a for a, _ in self._cells(line)) for line in self._texts()]
+
+    def _texts(self) -> list[str]:
+        return [self.text[s:e].rstrip(lb.TRAILING_SPACES) for s, e in self.lines]
+
+    def _cells(self, line: str) -> Cells:
+        return heading_cells(line, self.style.fontName, self.style.fontSize, self.latin)
+
+    def baseline(self, n: int) -> float:
+        """The baseline of line ``n`` (from 0), from the flowable's bottom: the first an em below
+        its top, as a ReportLab Paragraph of the style sets it."""
+        st = self.style
+        return self.height - st.fontSize - n * st.leading
+
+    def draw(self):
+        st = self.style
+        for n, ((s, _), line) in enumerate(zip(self.lines, self._texts(), strict=True)):
+            draw_cells(self.canv, 0.0, self.baseline(n), line, self._cells(line), st.fontName, st.fontSize,
+                       st.textColor, accent=max(self.marked - s, 0),
+                       icons=self.icons[self.text.count(lb.OBJ, 0, s):])
+
+
+def draw_cells(canv, x: float, y: float, line: str, cells: Cells, font: str, size: float, colour,
+               accent: int = 0, icons: Sequence[Icon] = ()) -> None:
+    """``line`` drawn from ``x`` on the baseline ``y``, each glyph at its cell (``heading_cells``),
+    in ``colour`` (its first ``accent`` characters in the accent colour), each OBJ the next of
+    ``icons``. The glyphs are one run of text, each followed by the character spacing (PDF ``Tc``)
+    that brings the next to its place, not moved there: a text extractor reads the heading's own
+    characters, where a glyph moved half an em on (``Td``) read as a space before it."""
+    glyph_at: list[tuple[str, str, float, float]] = []  # (character, font, origin, width)
+    after_icon: set[int] = set()  # the glyphs an icon stands before
+    pos = x
+    icon = iter(icons)
+    for ch, (advance, offset) in zip(line, cells, strict=True):
+        if ch == lb.OBJ:
+            draw_icon(canv, next(icon), pos + offset, y, size)
+            after_icon.add(len(glyph_at))
+        else:
+            face = glyphs.font_for(ch, font)
+            glyph_at.append((ch, face, pos + offset, pdfmetrics.stringWidth(ch, face, size)))
+        pos += advance
+    if not glyph_at:
+        return
+    gaps = [glyph_at[k + 1][2] - origin - width for k, (_, _, origin, width) in enumerate(glyph_at[:-1])] + [0.0]
+    # a gap a viewer would read as a space (an icon's is the icon's)
+    spaced = any(gap > 0.01 * size and k + 1 not in after_icon for k, gap in enumerate(gaps))
+    t = canv.beginText(glyph_at[0][2], y)
+    face, tint, spacing, run = "", None, 0.0, ""
+    for k, (ch, want, _, _) in enumerate(glyph_at):
+        paint = ACCENT if k < accent else colour
+        # a run of glyphs alike is one string, except in a marked span, where each glyph is its own
+        # (so each one's place can be read back as drawn)
+        if run and (spaced or want != face or paint != tint or abs(gaps[k] - spacing) > 1e-6):
+            t.textOut(run)
+            run = ""
+        if want != face:
+            t.setFont(want, size)
+            face = want
+        if paint != tint:
+            t.setFillColor(paint)
+            tint = paint
+        if abs(gaps[k] - spacing) > 1e-6:
+            t.setCharSpace(gaps[k])
+            spacing = gaps[k]
+        run += ch
+    t.textOut(run)
+    if spacing:
+        t.setCharSpace(0)
+    if not spaced:
+        canv.drawText(t)
+        return
+    # the line's text as it is, for a viewer's copy and search: a viewer reads a gap between two
+    # glyphs (the half em before a bracket, the quarter round a ・) as a space (pypdf follows Tc)
+    canv.addLiteral(f"/Span <</ActualText <{actual_text(''.join(g[0] for g in glyph_at))}>>> BDC")
+    canv.drawText(t)
+    canv.addLiteral("EMC")
+
+
+def actual_text(text: str) -> str:
+    """``text`` as the hex string of a marked-content ActualText (PDF 32000-1, 14.9.4): UTF-16BE
+    with its byte order mark."""
+    return "FEFF" + text.encode("utf-16-be").hex().upper()
+
+
+def term_cells(line: str, font: str, size: float) -> Cells:
+    """The cells of a Japanese run-in heading or item's term set before its text: the term's
+    last mark keeps its space for the text after it (``closes=False``: an item's ： its full em),
+    except before the em's space a run-in heading ends with, which stands for it (JLREQ's 追い込み
+    見出し: 「（Wrath of God）」 then an em, not the bracket's half em and an em)."""
+    head = line.rstrip(" \u3000")
+    tail = line[len(head):]
+    return [*heading_cells(head, font, size, False, closes=bool(tail)), *((measurer(font, size)(ch), 0.0) for ch in tail)]
+
+
+def term_width(text: str, font: str, size: float, known: Mapping[str, Icon]) -> float:
+    """The advance of a Japanese run-in heading or item's term ``text`` (``{icons}`` an em each)
+    set before its text (``term_cells``)."""
+    line, _ = with_icons(text, known)
+    return sum(a for a, _ in term_cells(line, font, size))
+
+
+def draw_term(canv, x: float, y: float, text: str, font: str, size: float, known: Mapping[str, Icon], colour) -> None:
+    """``text`` as ``term_width`` sets it, drawn from ``x`` on the baseline ``y``."""
+    line, icons = with_icons(text, known)
+    draw_cells(canv, x, y, line, term_cells(line, font, size), font, size, colour, icons=icons)
+
+
+# a font file saved over while the book's process runs: set with its new widths (fonts.saved_since)
+fontreg.when_saved(heading_lines.cache_clear)
+fontreg.when_saved(heading_cells.cache_clear)

@@ -1,0 +1,41 @@
+"""Cross references of a draft whose rules are numbered cases, as a wargame's are: 「（→６．４参照）」,
+"(see 6.4)". A reference to a case the draft does not number (a case renumbered, deleted or
+mistyped) sends the reader nowhere: the proofing report names it (rulebook/proof.py). Plain text
+in, plain tuples out; a draft that numbers no case is not read for references."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+_N = r"[0-9０-９]{1,3}"
+_CASE = rf"{_N}(?:[.．]{_N}){{1,3}}"
+# a case the draft numbers: a line (or a ■ section title) opening with its number and a space
+_DEFINED = re.compile(rf"^[ 　]*(?:■[ 　]*|#+[ 　]*)?({_CASE})[ 　]")
+# a reference: →６．４, ６．４参照 (６．４を参照), see 6.4, cf. 6.4 (see rule 6.4, see case 6.4)
+_REFERENCE = re.compile(rf"[→⇒][ 　]*({_CASE})|({_CASE})[ 　]*(?:を)?参照"
+                        rf"|\b(?:see|cf\.)[ ]+(?:rule[ ]+|case[ ]+|section[ ]+)?({_CASE})(?![0-9])", re.I)
+_WIDE = str.maketrans("０１２３４５６７８９．", "0123456789.")
+
+
+def case_number(text: str) -> str:
+    """A case number as one spelling: 「６．４」 and 6.4 are 6.4."""
+    return text.translate(_WIDE)
+
+
+def dangling_references(lines: Iterable[tuple[int, str]]) -> list[tuple[int, str, str]]:
+    """(line, the reference as written, its case number) of each reference in ``lines`` (the rules'
+    draft lines, numbered) to a case no line of them numbers; none when no line numbers a case."""
+    lines = list(lines)
+    defined = {case_number(m.group(1)) for _, line in lines if (m := _DEFINED.match(line))}
+    if not defined:
+        return []
+    # 5.0 is the section 5 (「■　５．０　移動」): a reference to 5 or to 5.0 finds it either way
+    defined |= {n[:-2] for n in defined if n.endswith(".0")} | {n + ".0" for n in defined if "." not in n}
+    out = []
+    for n, line in lines:
+        for m in _REFERENCE.finditer(line):
+            number = case_number(next(g for g in m.groups() if g))
+            if number not in defined:
+                out.append((n, m.group(0), number))
+    return out

@@ -1,0 +1,162 @@
+"""The headings set as the text is (rulebook/headline.py): a Japanese heading's 約物 — ・：； and
+the brackets 「」『』（）【】 — at their JLREQ advances in the proportional bold face, glyph by glyph,
+the heading's text as the draft wrote it (no no-break spaces padding its ：, which a copied
+heading and the PDF outline carried); a run-in ◎/〇 heading's term set so too; an English
+heading or paragraph never ends on a line of one word; an English book's aligned table in its
+Latin face."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from pypdf import PdfReader
+from reportlab.pdfbase import pdfmetrics
+
+from conftest import DRAFT, GAME_YAML, REPO, make_workspace
+from pdfprobe import glyphs, shown
+from pnpgen import fonts as fontreg
+from pnpgen.data.load import load_game
+from pnpgen.data.workspace import Workspace
+from pnpgen.rulebook import build_rulebook
+from pnpgen.rulebook.flowables import set_lines
+from pnpgen.rulebook.headline import heading_lines
+
+PT = 25.4 / 72
+RULES = ("■　準備・手順：基本\n\n　山札を作ります。\n\n"
+         "◇「合わせ札」の取り方（基本）\n　場札から１枚を選んで取ります。\n\n"
+         "◎神の怒り（Wrath of God）\n　戦争に敗北したら、キューブを１個置きます。\n\n"
+         "■　ゲームの進行")
+
+
+@pytest.fixture(scope="module")
+def book(tmp_path_factory) -> bytes:
+    ws = make_workspace(tmp_path_factory.mktemp("headings") / "ws", draft=True)
+    (ws / "data" / "test" / "draft.txt").write_text(DRAFT.replace("■　ゲームの進行", RULES), encoding="utf-8")
+    return build_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts").files["rulebook.pdf"]
+
+
+def _drawn(book: bytes, text: str, skip: int = 0) -> tuple[int, list[tuple[str, float, float]]]:
+    """The page (from 1) and the glyphs (character, x mm, y mm) of the ``skip``-th drawn run that
+    reads ``text`` (the operations' own places: a heading's glyphs are drawn one at a time)."""
+    for n in range(1, len(PdfReader(io.BytesIO(book)).pages) + 1):
+        drawn = shown(book, n)
+        chars = "".join(c for c, _, _ in drawn)
+        at = chars.find(text)
+        while at >= 0 and skip:
+            at, skip = chars.find(text, at + 1), skip - 1
+        if at >= 0:
+            return n, drawn[at:at + len(text)]
+    raise AssertionError(text)
+
+
+def _width(ch: str, font: str, size: float) -> float:
+    return pdfmetrics.stringWidth(ch, fontreg.register(font, REPO / "fonts"), size) * PT
+
+
+BOLD = "BIZUDPGothic-Bold"
+
+
+def test_a_headings_text_is_its_own_in_the_page_the_contents_and_the_outline(book):
+    """Copied out of the page (pypdf, which reads the glyphs), the contents' line and the
+    outline, 「準備・手順：基本」 holds no space the draft did not write (no-break spaces stood
+    either side of its ・ and ：)."""
+    reader = PdfReader(io.BytesIO(book))
+    lines = [line for page in reader.pages for line in page.extract_text().splitlines()]
+    assert "3 準備・手順：基本" in lines
+    assert "◆ 「合わせ札」の取り方（基本）" in lines
+    assert any(line.startswith("3 準備・手順：基本 . ") for line in lines)  # the contents
+    assert "3\u3000準備・手順：基本" in [item.title for item in reader.outline if not isinstance(item, list)]
+    assert not any("\u00a0" in line for line in lines if "準備" in line or "合わせ札" in line)
+
+
+@pytest.mark.parametrize("skip, size", [(1, 14.0), (0, 10.0)])  # the section's heading; its contents line
+def test_a_headings_middle_dot_and_colon_take_a_full_em(book, skip, size):
+    """備・手 and 順：基: the mark's em between the two characters (JLREQ 3.1.9: a quarter em either
+    side of its half em of ink), its ink centred; the face's own ・ is half an em wide."""
+    _, head = _drawn(book, "準備・手順：基本", skip)
+    face = BOLD if size == 14.0 else "BIZUDPGothic-Regular"
+    at = {c: x for c, x, _ in head}
+    for before, mark, after in (("備", "・", "手"), ("順", "：", "基")):
+        end = at[before] + _width(before, face, size)
+        assert at[after] - end == pytest.approx(size * PT, abs=0.03)
+        assert at[mark] + _width(mark, face, size) / 2 == pytest.approx(end + size * PT / 2, abs=0.03)
+
+
+def test_a_headings_brackets_are_set_half_an_em_with_the_bodys_aki(book):
+    """「合わせ札」の取り方（基本）in the ◇ heading's 10.5 pt bold: the face's brackets are half an em
+    of ink; set as the body sets them, 」 keeps its half-em aki before の, （ its half em after 方
+    (方 to 基 one em and the bracket), the ink of an opening bracket at the right of its half."""
+    _, head = _drawn(book, "「合わせ札」の取り方（基本）")
+    at = {c: x for c, x, _ in head}
+    em = 10.5 * PT
+    assert at["の"] - (at["札"] + _width("札", BOLD, 10.5)) == pytest.approx(em, abs=0.03)  # 」 and its aki
+    end = at["方"] + _width("方", BOLD, 10.5)
+    assert at["基"] - end == pytest.approx(em, abs=0.03)
+    assert at["（"] + _width("（", BOLD, 10.5) == pytest.approx(at["基"], abs=0.03)  # its ink against 基
+
+
+def test_a_run_in_headings_term_is_set_as_a_heading(book):
+    """◎神の怒り（Wrath of God）, a run-in heading: its term in bold at the start of its text, its
+    brackets at the body's widths (り to W: the half-em aki and the bracket), then the ideographic
+    space and the text, copied as the draft wrote it."""
+    _, term = _drawn(book, "神の怒り（Wrath of God）\u3000戦")
+    at = {c: x for c, x, _ in term}
+    assert at["W"] - (at["り"] + _width("り", BOLD, 9.0)) == pytest.approx(9.0 * PT, abs=0.03)
+    # the ） closed up to the ideographic space after the term (not its half em and the space)
+    assert at["戦"] - (at["）"] + _width("）", BOLD, 9.0)) == pytest.approx(_width("\u3000", BOLD, 9.0), abs=0.03)
+    lines = [line for page in PdfReader(io.BytesIO(book)).pages for line in page.extract_text().splitlines()]
+    assert any(line.startswith("◎神の怒り（Wrath of God）\u3000戦争に") for line in lines), lines
+
+
+def test_a_last_line_of_one_word_takes_a_word_down():
+    """A runt: 'aaa bbb ccc ddd / eee' is set 'aaa bbb ccc / ddd eee' when the line above stays
+    justified within an em a word space; left as it is when that line would open wider."""
+    text = "aaa bbb ccc ddd eee"
+    one = lambda ch: 1.0  # noqa: E731
+    assert [text[s:e].strip() for s, e in set_lines(text, 16, one, em=9, lang="en")] == ["aaa bbb ccc", "ddd eee"]
+    assert [text[s:e].strip() for s, e in set_lines(text, 16, one, em=1, lang="en")] == ["aaa bbb ccc ddd", "eee"]
+
+
+def test_a_heading_never_ends_on_a_line_of_one_word():
+    """「1 Scoring and the end of a very long game round」 at 14 pt in a measure that ends its first
+    line after 'game': the heading's last line takes 'game' down with 'round'."""
+    font = fontreg.register("NotoSans-Bold", REPO / "fonts")
+    text = "1 Scoring and the end of a very long game round"
+    width = pdfmetrics.stringWidth("1 Scoring and the end of a very long game", font, 14) + 2
+    assert [text[s:e].strip() for s, e in heading_lines(text, font, 14, width, True, "en")] == [
+        "1 Scoring and the end of a very long", "game round"]
+
+
+TABLE = """\
+# Frontier Reach (Draft 1)
+
+## Scoring
+
+At the end of each round, score as this table says:
+
+  Terrain      Points
+  Forest       1 per connected tile
+  Lake         2 per tile
+
+Then start again.
+"""
+
+
+def test_an_english_books_table_is_set_in_its_latin_face(tmp_path):
+    """The scoring table of an English draft was set in BIZ UDゴシック (the grid's face) among
+    Noto text: it is set in the book's Latin face (Noto Sans), each column an em past the widest
+    cell before it, its rows' columns aligned."""
+    game = GAME_YAML.replace("title: テストゲーム", "languages: [ja, en]\ntitle: {ja: テストゲーム, en: Test Game}")
+    ws = make_workspace(tmp_path / "ws", game=game, draft=True)
+    (ws / "data" / "test" / "draft.en.txt").write_text(TABLE, encoding="utf-8")
+    pdf = build_rulebook(load_game(Workspace(ws), "test", lang="en"), ws / "fonts").files["rulebook.pdf"]
+    page = next(p for p in glyphs(pdf) if "Terrain" in "".join(g.char for g in p))
+    table = [g for g in page if g.char.strip() and g.size == pytest.approx(9.5)]
+    assert {g.font for g in table} == {"NotoSans-Regular"}
+    first = {g.char: g for g in reversed(table)}  # each character's first glyph
+    terrain, column = first["T"].x, first["P"].x
+    assert first["F"].x == pytest.approx(terrain, abs=0.01) and first["L"].x == pytest.approx(terrain, abs=0.01)
+    assert first["1"].x == pytest.approx(column, abs=0.01) and first["2"].x == pytest.approx(column, abs=0.01)
+    widest = max(sum(_width(c, "NotoSans-Regular", 9.5) for c in word) for word in ("Terrain", "Forest", "Lake"))
+    assert column - terrain == pytest.approx(widest + 9.5 * PT, abs=0.02)
