@@ -16,7 +16,8 @@ above; docs/architecture.md, "The pipeline", draws the same order):
    anything is imposed, but sits above ``svg/`` and ``pdf/`` because converting a face uses
    them (a face svglib draws is drawn once on a scratch canvas, so its errors surface at once);
    nothing below imports it.
-7. ``rulebook/``, ``exports/``: the draft typeset, the print-shop and table-top files
+7. ``rulebook/``, ``exports/``: the draft typeset, the print-shop and table-top files; ``preflight/``
+   beside them, reading those files again without the writer
 8. ``engine/``: orchestration, cache, writes
 9. ``cli``, ``commands``, ``playtest``, ``sheetargs``, ``__main__``: the command layer (may load stages lazily, inside functions);
    ``scaffold`` (``pnpgen new``, ``pnpgen layout``) beside it, without lazy imports
@@ -48,7 +49,7 @@ MAX_LINES = 800
 RANKS = {
     **dict.fromkeys(("errors", "units", "progress", "memo", "patterns", "safetext", "terms", "resources", "readme", "messages", "fonts", "fonttables", "usercache", "atomic", "litter", "boxnet", "children",
                      "shapes", ""), 0),
-    "data": 1, "printers": 2, "text": 2, "svg": 3, "impose": 4, "pdf": 5, "faces": 6, "rulebook": 7, "exports": 7,
+    "data": 1, "printers": 2, "text": 2, "svg": 3, "impose": 4, "pdf": 5, "faces": 6, "rulebook": 7, "exports": 7, "preflight": 7,
     "engine": 8, "serve": 9, "playtest": 9, "sheetargs": 9, "scaffold": 9, "cli": 10, "commands": 10, "__main__": 10,
 }
 COMMAND_LAYER = {"pnpgen.cli", "pnpgen.commands", "pnpgen.__main__", "pnpgen.playtest", "pnpgen.sheetargs"}
@@ -349,6 +350,16 @@ def test_page_plans_are_pure_millimetres():
         bad += [f"{module}:{imp.line}: imports {imp.target}" for imp in _all_imports()
                 if imp.source == module and imp.target in NOT_IN_PURE]
     assert bad == []
+
+
+def test_the_preflight_reads_files_without_the_writer():
+    """preflight/ (``pnpgen preflight``) checks what pnpgen wrote as a shop would: none of its
+    modules imports a stage that makes a file (svg/, pdf/, faces/, exports/, rulebook/, text/,
+    impose/), or the writer would be checked against itself."""
+    writer = {"svg", "pdf", "faces", "exports", "rulebook", "text", "impose", "engine"}
+    reads = [imp for imp in _all_imports() if _stage(imp.source) == "preflight"]
+    assert reads, "the preflight's imports not found"  # (a test that reads nothing cannot fail)
+    assert [f"{imp.source}:{imp.line}: imports {imp.target}" for imp in reads if _stage(imp.target) in writer] == []
 
 
 def test_the_purity_check_sees_a_library_imported_inside_a_function():

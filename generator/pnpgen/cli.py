@@ -161,6 +161,8 @@ def _commands_table() -> dict[str, tuple[str, Callable[[argparse.ArgumentParser]
         "layout": ("the built-in and workspace layouts: list them, or export one as templates", _layout_command),
         "calibrate": ("write a two-sided duplex calibration sheet for a printer profile (printers.yaml)",
                       _calibrate_command),
+        "preflight": ("read an export's files as a print shop does: total ink, hairlines, resolution, text, bleed, "
+                      "page boxes (see 'pnpgen docs exports')", _preflight_command),
         "clean": ("remove what pnpgen wrote: the files its builds and exports recorded, and the cache",
                   _clean_command),
         "help": ("show the help of pnpgen or of one command", _help_command),
@@ -277,6 +279,26 @@ def _clean_command(c: argparse.ArgumentParser) -> None:
                    help="the output folder the builds wrote to (default: build/ in the workspace)")
     c.add_argument("--history", action="store_true",
                    help="also remove the recorded versions and their tags (build/.history/), kept otherwise")
+
+
+def _preflight_command(f: argparse.ArgumentParser) -> None:
+    """``preflight``: export folders, or a game's exports in this workspace (pnpgen/preflight/)."""
+    from pathlib import Path
+
+    from pnpgen.preflight.shop import figure, length
+
+    f.add_argument("folders", nargs="*", type=Path, metavar="FOLDER",
+                   help="export folders to check, build/<game>/<preset> (instead of --game)")
+    f.add_argument("--game", type=validate.option(validate.game_option), help="check this game's exports in build/")
+    f.add_argument("--preset", help="only the export of this preset (default: every export of the game)")
+    f.add_argument("--lang", help="the exports of this language of the game (build/<game>/<lang>/<preset>)")
+    f.add_argument("--out", type=validate.option(validate.out_option), help="the output folder the exports wrote to (default: build/ in the workspace)")
+    f.add_argument("--ink-limit", type=figure, help="total ink in %% (default: the preset's ink_limit)")
+    f.add_argument("--min-line", type=length, help="thinnest line, e.g. 0.1mm or 0.25pt (default: the preset's min_line, else 0.25pt)")
+    f.add_argument("--min-ppi", type=figure, help="lowest effective resolution (default: the preset's dpi)")
+    f.add_argument("--min-text", type=length, help="smallest text, e.g. 6pt (default 6pt)")
+    f.add_argument("--pages-png", type=Path, help="write each page with a finding here as a PNG (60 dpi; needs poppler's pdftoppm)")
+    f.add_argument("--json", type=Path, help="write the findings and each file's figures to this file")
 
 
 def _help_command(h: argparse.ArgumentParser) -> None:
@@ -587,7 +609,7 @@ def main(argv: list[str] | None = None, own_process: bool = False) -> int:
             return _help(args.topic)
         from pnpgen import commands
 
-        if args.command in ("calibrate", "docs"):  # no workspace needed
+        if args.command in ("calibrate", "docs", "preflight"):  # no workspace needed (preflight: with FOLDERs)
             return getattr(commands, args.command)(args)
         if args.command in NO_WORKSPACE:  # new makes one
             from pnpgen import scaffold

@@ -718,3 +718,33 @@ def _version() -> str:
     import pnpgen
 
     return pnpgen.__version__
+
+
+def preflight(args: argparse.Namespace) -> int:
+    """A print shop's preflight of export folders (pnpgen/preflight/): FOLDERs as given, with or
+    without a workspace, or ``--game`` (and ``--preset``) in this workspace's build/."""
+    from pnpgen.data.gamefiles import game_file
+    from pnpgen.data.workspace import find_workspace
+    from pnpgen.errors import InputError
+    from pnpgen.preflight.run import export_folders, run
+    from pnpgen.preflight.shop import Limits
+
+    if args.folders and (args.game or args.preset or args.lang or args.out):
+        raise InputError("an export FOLDER and --game/--preset/--lang/--out together",
+                         expected="either the folders (build/<game>/<preset>) or --game G [--preset P]")
+    if args.folders:
+        folders = builtins.list(args.folders)
+    elif args.game is None:
+        raise InputError("no export to check" + (" (--preset without --game)" if args.preset else ""),
+                         expected="--game G [--preset P], or an export folder: pnpgen preflight build/<game>/<preset>")
+    else:
+        ws = find_workspace()
+        game = ws.game_named(args.game)
+        game_file(ws, game)  # an unknown game named with the games there are
+        lang = asked_language(ws, game, args.lang)
+        here = Path.cwd().resolve()  # the folders said as from here, as a designer types them
+        folders = [f.relative_to(here) if f.is_relative_to(here) else f
+                   for f in export_folders(args.out or ws.root / "build", game, args.preset, lang)]
+    limits = Limits(args.ink_limit, args.min_line, args.min_ppi, args.min_text)
+    return run(folders, limits, _say, lambda text: print(f"pnpgen: note: {shown(text)}", file=sys.stderr, flush=True),
+               args.pages_png, args.json, args.quiet)

@@ -1,13 +1,11 @@
-"""scripts/preflight.py, the print shop's preflight of an export folder: each of its checks finds
-what a hand-made PDF puts there, and finds nothing on a clean page."""
+"""``pnpgen preflight`` (pnpgen/preflight/), the print shop's preflight of an export folder: each
+of its checks finds what a hand-made PDF puts there, and finds nothing on a clean page; the
+command's exit status 1 names the page and the check, 2 a folder or figure it cannot read."""
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
-import importlib.util
-import shutil
-import sys
+import json
 import zlib
 from pathlib import Path
 
@@ -15,19 +13,15 @@ import pikepdf
 import pytest
 from PIL import Image
 
-ROOT = Path(__file__).resolve().parents[2]
+from pnpgen.cli import main
+from pnpgen.preflight import run as preflight_run
+from pnpgen.preflight.inks import ghostscript
+from pnpgen.preflight.pdfcheck import check_geometry
+from pnpgen.preflight.shop import Limits, load_shop
+
 MM = 72 / 25.4
 
-pytestmark = pytest.mark.skipif(shutil.which("gs") is None, reason="the ink check needs Ghostscript")
-
-
-def _script():
-    spec = importlib.util.spec_from_file_location("preflight_script", ROOT / "scripts" / "preflight.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["preflight_script"] = module
-    spec.loader.exec_module(module)
-    return module
+pytestmark = pytest.mark.skipif(ghostscript() is None, reason="the ink check needs Ghostscript")
 
 
 def _page(pdf: pikepdf.Pdf, content: bytes, image: pikepdf.Stream | None = None) -> None:
@@ -56,9 +50,7 @@ def _write(folder: Path, pages: list[tuple[bytes, bool]]) -> None:
 
 
 def _run(folder: Path):
-    script = _script()
-    args = argparse.Namespace(ink_limit=None, min_line=None, min_ppi=None, min_text=None, pages_png=None)
-    return script.preflight(folder, args, folder.parent / "work")
+    return preflight_run.preflight(folder, Limits(), folder.parent / "work", ghostscript())
 
 
 W, H = 69 * MM, 94 * MM
@@ -103,7 +95,7 @@ def test_preflight_clean_page_and_page_count(tmp_path):
     assert found == []
     # a card a page with its back (pdf-copies, DriveThruCards' two pages a card): one page is one too few
     with pikepdf.open(folder / "cards.pdf") as pdf:
-        _script().check_geometry("cards.pdf", pdf, dataclasses.replace(shop, files="pdf-copies"), found, False)
+        check_geometry("cards.pdf", pdf, dataclasses.replace(shop, files="pdf-copies"), found, False)
     assert [(f.check, f.message) for f in found] == [("geometry", "1 pages, not a multiple of 2")]
     assert reports[0]["peak_ink"] == {"percent": 100.0, "page": 1}  # the K line, knocking out the ground
     assert reports[0]["thinnest_line_pt"] == 0.5
@@ -118,33 +110,31 @@ def test_preflight_takes_the_games_own_preset_for_a_lang_export_too(tmp_path):
     (ws / "data" / "kingdom" / "presets" / "myshop.yaml").write_text("ink_limit: 260\ndpi: 400\n", encoding="utf-8")
     (ws / "presets").mkdir()
     (ws / "presets" / "doujin.yaml").write_text("ink_limit: 280\n", encoding="utf-8")
-    script = _script()
-    args = argparse.Namespace(ink_limit=None, min_line=None, min_ppi=None, min_text=None, pages_png=None)
+    args = Limits()
     for folder in (ws / "build" / "kingdom" / "myshop", ws / "build" / "kingdom" / "en" / "myshop"):
         folder.mkdir(parents=True)
-        assert (script.load_shop(folder, args).ink_limit, script.load_shop(folder, args).min_ppi) == (260, 400)
+        assert (load_shop(folder, args).ink_limit, load_shop(folder, args).min_ppi) == (260, 400)
     # the workspace's presets/ too, before pnpgen's own doujin (300 %)
-    assert script.load_shop(ws / "build" / "kingdom" / "en" / "doujin", args).ink_limit == 280
-    assert script.load_shop(tmp_path / "elsewhere" / "doujin", args).ink_limit == 300  # no workspace: the shipped one
+    assert load_shop(ws / "build" / "kingdom" / "en" / "doujin", args).ink_limit == 280
+    assert load_shop(tmp_path / "elsewhere" / "doujin", args).ink_limit == 300  # no workspace: the shipped one
 
 
 def test_preflight_says_a_damaged_file_a_wrong_length_and_a_wrong_preset_in_one_line(tmp_path, capsys):
     """A PDF cut short (a copy stopped) or not a PDF at all is one error finding of its own, the
     other files still checked (a traceback stopped the run, exit 1 as for a finding); a length
     option or a game preset's figure it cannot read is one line and exit status 2."""
-    preflight = _script()
     folder = tmp_path / "ws" / "build" / "g" / "doujin"
     _write(folder, [(b"", False), (b"", False)])
     whole = (folder / "cards.pdf").read_bytes()
     (folder / "cut.pdf").write_bytes(whole[: len(whole) // 3])
     (folder / "notes.pdf").write_bytes(b"hello\n")
-    assert preflight.main([str(folder)]) == 1
+    assert main(["preflight", str(folder)]) == 1
     out = capsys.readouterr().out
     assert "error: doujin/notes.pdf: file: not a readable PDF: " in out
     assert "doujin/cards.pdf: pages 2" in out and "Traceback" not in out
     for option in ("--min-line", "--min-text"):
         with pytest.raises(SystemExit) as e:
-            preflight.main([str(folder), option, "3furlongs"])
+            main(["preflight", str(folder), option, "3furlongs"])
         assert e.value.code == 2
         assert "'3furlongs' is not a length (expected e.g. 0.1mm, 0.25pt or 0.125in)" in capsys.readouterr().err
     presets = tmp_path / "ws" / "data" / "g" / "presets"
@@ -152,7 +142,90 @@ def test_preflight_says_a_damaged_file_a_wrong_length_and_a_wrong_preset_in_one_
     for text, said in (("ink_limit: 250\ndpi: [3]\n", "doujin.yaml: dpi: [3] is not read (expected a number, e.g. 300)"),
                        ("ink_limit: [\n", "doujin.yaml:2: expected the node content")):
         (presets / "doujin.yaml").write_text(text, encoding="utf-8")
-        assert preflight.main([str(folder)]) == 2
+        assert main(["preflight", str(folder)]) == 2
+        err = capsys.readouterr().err
+        assert said in err and err.count("\n") == 1, err
+
+
+def test_the_command_fails_a_file_naming_each_page_and_check_and_passes_a_clean_one(tmp_path, capsys):
+    """``pnpgen preflight FOLDER`` (no workspace needed): a file over-inked on page 1, with a
+    hairline on page 2 and text past the trim on page 3 is exit status 1, each error naming its
+    page and check, and a summary line; the same card clean is exit status 0."""
+    bad = tmp_path / "bad" / "doujin"
+    _write(bad, [
+        (FULL + b"1 1 1 1 k 50 50 40 40 re f\n", False),  # 400 % total ink
+        (FULL + b"0 0 0 1 K 0.1 w 40 100 m 140 100 l S\n", False),  # 0.1 pt = 0.035 mm
+        (FULL + b"BT /F1 12 Tf 0 0 0 1 k 1 120 Td (CUT) Tj ET\n", False),  # from 1 pt: the trim is at 8.5 pt
+    ])
+    assert main(["preflight", str(bad)]) == 1
+    out = capsys.readouterr().out
+    errors = [line.strip() for line in out.splitlines() if line.strip().startswith("error:")]
+    assert [e.split(": ")[1:3] for e in errors] == [
+        ["doujin/cards.pdf page 1", "ink"], ["doujin/cards.pdf page 2", "hairline"], ["doujin/cards.pdf page 3", "safe"]]
+    assert "0.100 pt" in errors[1] and "1 glyph past the trim, in the bleed the cut takes off, the farthest 「C」" in errors[2]
+    farthest = float(errors[2].split(" mm past it")[0].rsplit(" ", 1)[1])
+    assert 2.3 <= farthest <= 2.65  # the 「C」 from 1 pt, the trim at 3 mm (8.5 pt): 2.65 mm less its side bearing
+    assert "note: doujin/cards.pdf page 3: safe: 1 glyph inside the 3.00 mm safe zone, the nearest 「U」" in out
+    assert out.splitlines()[-1] == "preflight: 1 file, 3 errors, 2 notes: a shop would turn it away"
+    clean = tmp_path / "clean" / "doujin"
+    _write(clean, [(FULL + b"0 0 0 1 K 0.5 w 40 100 m 140 100 l S BT /F1 12 Tf 0 0 0 0.9 k 40 120 Td (OK) Tj ET\n",
+                    False)])
+    assert main(["preflight", str(clean)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "preflight: 1 file, 0 errors, 0 notes: nothing a shop would turn away"
+    assert main(["preflight", str(bad), "--json", str(tmp_path / "report.json")]) == 1
+    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))[str(bad)]
+    assert [(f["page"], f["check"], f["level"]) for f in report["findings"]] == [
+        (1, "ink", "error"), (2, "hairline", "error"), (3, "text", "note"), (3, "safe", "error"), (3, "safe", "note")]
+    assert report["files"][0]["peak_ink"] == {"percent": 400.0, "page": 1}
+    capsys.readouterr()
+    assert main(["preflight", "-q", str(bad)]) == 1  # -q: the findings and the summary alone
+    assert [line.split(":")[0].strip() for line in capsys.readouterr().out.splitlines()] == [
+        "error", "error", "note", "error", "note", "preflight"]
+
+
+def test_without_ghostscript_the_ink_check_is_said_skipped(tmp_path, capsys, monkeypatch):
+    """Ghostscript is no dependency of pnpgen's: without it the ink and bleed checks are not made,
+    said once and in the summary, and the other checks still fail a file."""
+    monkeypatch.setattr(preflight_run, "ghostscript", lambda: None)
+    folder = tmp_path / "doujin"
+    _write(folder, [(FULL + b"1 1 1 1 k 50 50 40 40 re f\n", False)])
+    assert main(["preflight", str(folder)]) == 0  # the 400 % not seen
+    said = capsys.readouterr()
+    assert said.err.count("Ghostscript (gs) is not on this machine: total ink and the bleed are not checked") == 1
+    assert "ink not checked (no Ghostscript)" in said.out and "Traceback" not in said.err
+    assert said.out.splitlines()[-1].endswith("0 errors, 0 notes, total ink and bleed not checked (no Ghostscript): "
+                                              "nothing a shop would turn away")
+    _write(tmp_path / "thin" / "doujin", [(FULL + b"0 0 0 1 K 0.1 w 40 100 m 140 100 l S\n", False)])
+    assert main(["preflight", str(tmp_path / "thin" / "doujin")]) == 1
+    assert "error: doujin/cards.pdf page 1: hairline: " in capsys.readouterr().out
+
+
+def test_the_command_finds_a_games_exports_in_the_workspace(tmp_path, capsys, monkeypatch):
+    """``--game G --preset P`` is build/G/P of the workspace; ``--game G`` alone every export of
+    the game there (a folder with its export.json); a game, preset or folder not there is one line
+    and exit status 2."""
+    ws = tmp_path / "ws"
+    (ws / "data" / "test").mkdir(parents=True)
+    (ws / "data" / "test" / "game.yaml").write_text("title: t\n", encoding="utf-8")
+    _write(ws / "build" / "test" / "doujin", [(FULL, False)])
+    _write(ws / "build" / "test" / "drivethrucards", [(FULL + b"0 0 0 1 K 0.1 w 40 100 m 140 100 l S\n", False)])
+    for name in ("doujin", "drivethrucards"):
+        (ws / "build" / "test" / name / "export.json").write_text("{}", encoding="utf-8")
+    monkeypatch.chdir(ws)
+    assert main(["preflight", "--game", "test", "--preset", "doujin"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{Path('build', 'test', 'doujin')}: doujin, ink ≤ 300 %") and "1 file, 0 errors" in out
+    assert main(["preflight", "--game", "test"]) == 1  # both: DriveThruCards' line under its 0.25 pt
+    out = capsys.readouterr().out
+    assert "drivethrucards: drivethrucards, ink ≤ 240 %" in out and "preflight: 2 files, 3 errors" in out
+    assert "error: drivethrucards/cards.pdf page 1: hairline: a 0.100 pt" in out
+    for argv, said in ((["--game", "nosuch"], "unknown game 'nosuch'"),
+                       (["--game", "test", "--preset", "printerstudio"], "no export of --preset printerstudio there"),
+                       (["build/test/doujin", "--game", "test"], "an export FOLDER and --game/--preset/--lang/--out together"),
+                       (["--preset", "doujin"], "no export to check (--preset without --game)"),
+                       (["data"], "data: no PDF or PNG in it"),
+                       (["build/test/doujin", "--json", "data/test/game.yaml/r.json"], "--json cannot be written there")):
+        assert main(["preflight", *argv]) == 2
         err = capsys.readouterr().err
         assert said in err and err.count("\n") == 1, err
 
@@ -161,8 +234,8 @@ def test_preflight_says_a_page_no_rip_takes_and_a_png_of_no_preset_as_findings(t
     """A content stream's operator without its operands, a page box of two numbers and a form
     drawing itself ten times over are each the file's one error finding (tracebacks, and a walk
     of 10¹² forms that never ended); a PNG in a folder named after no preset is read without a
-    format's bleed (an IndexError ended the run)."""
-    preflight = _script()
+    format's bleed; a figure checking nothing or everything, ``--json`` a folder and
+    ``--pages-png`` a file are one line, exit status 2; an order.csv it cannot read a finding."""
     folder = tmp_path / "doujin"
     for name, content in (("cm", b"1 0 0 cm 0 0 m 1 1 l S\n"), ("tf", b"BT 12 Tf (x) Tj ET\n")):
         _write(folder / name, [(content, False)])
@@ -175,7 +248,7 @@ def test_preflight_says_a_page_no_rip_takes_and_a_png_of_no_preset_as_findings(t
     pdf.save(folder / "forms.pdf")
     pdf.pages[0].obj.TrimBox = pikepdf.Array([1, 2])
     pdf.save(folder / "box.pdf")
-    assert preflight.main([str(folder)]) == 1
+    assert main(["preflight", str(folder)]) == 1
     out = capsys.readouterr().out
     for said in ("cm/cards.pdf: file: not a readable PDF: page 1: the operator cm without the operands it takes",
                  "tf/cards.pdf: file: not a readable PDF: page 1: the operator Tf without the operands it takes",
@@ -185,22 +258,34 @@ def test_preflight_says_a_page_no_rip_takes_and_a_png_of_no_preset_as_findings(t
     mine = tmp_path / "mine"
     mine.mkdir()
     Image.new("RGB", (40, 30), "white").save(mine / "card.png")
-    assert preflight.main([str(mine)]) == 0
+    assert main(["preflight", str(mine)]) == 0
     assert "mine/card.png: pixels [40, 30], mode RGB" in capsys.readouterr().out
-    # a figure checking nothing or everything (nan, 0, a negative line), --json a folder: one line, exit status 2
+    # a figure checking nothing or everything (nan, 0, a negative line): one line, exit status 2
     for option, value, said in (("--ink-limit", "nan", "'nan' is not a figure (expected a number above 0"),
                                 ("--min-ppi", "0", "'0' is not a figure"), ("--min-line", "-1pt", "'-1pt' is not a length")):
         with pytest.raises(SystemExit) as e:
-            preflight.main([str(mine), f"{option}={value}"])
+            main(["preflight", str(mine), f"{option}={value}"])
         assert e.value.code == 2 and said in capsys.readouterr().err
-    assert preflight.main([str(mine), "--json", str(tmp_path)]) == 2
-    assert capsys.readouterr().err == f"preflight: --json {tmp_path}: is a folder (expected a file to write)\n"
+    # --json a folder, --pages-png a file: one line before the run, exit status 2
+    for option, given, said in (("--json", tmp_path, "is a folder (expected a file to write)"),
+                                ("--pages-png", mine / "card.png", "is a file (expected a folder to write in)")):
+        assert main(["preflight", str(mine), option, str(given)]) == 2
+        said_all = capsys.readouterr()
+        assert f"{option} {given}: {said}" in said_all.err and said_all.err.count("\n") == 1, said_all.err
+        assert said_all.out == ""
+    # the preset's own figures held the same: a dpi of 0 is one line, exit status 2
+    ws_folder = tmp_path / "ws" / "build" / "g" / "doujin"
+    _write(ws_folder, [(FULL, False)])
+    (tmp_path / "ws" / "data" / "g" / "presets").mkdir(parents=True)
+    (tmp_path / "ws" / "data" / "g" / "presets" / "doujin.yaml").write_text("dpi: 0\n", encoding="utf-8")
+    assert main(["preflight", str(ws_folder)]) == 2
+    assert "doujin.yaml: dpi: 0 is not read (expected a number, e.g. 300)" in capsys.readouterr().err
     # a pdf-copies folder's order.csv not in UTF-8, or without its piece column: a finding (tracebacks)
     copies = tmp_path / "drivethrucards"
     _write(copies, [(b"", False), (b"", False)])
     (copies / "order.csv").write_bytes(b"\xff\xfebad")
-    assert preflight.main([str(copies)]) == 1
+    assert main(["preflight", str(copies)]) == 1
     assert "error: drivethrucards/order.csv: file: not a readable CSV: 'utf-8' codec can't decode" in capsys.readouterr().out
     (copies / "order.csv").write_text("file,back\ncards.pdf,2\n", encoding="utf-8")
-    assert preflight.main([str(copies)]) == 1
+    assert main(["preflight", str(copies)]) == 1
     assert "order.csv puts the backs of piece ? on pages 2" in capsys.readouterr().out

@@ -1,0 +1,123 @@
+"""A preflight of export folders: every PDF and PNG in each checked, the figures and findings
+said, the exit status 1 when a finding is one a shop turns a file away for."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Callable
+from dataclasses import asdict
+from pathlib import Path
+
+import pikepdf
+from PIL import Image
+
+from pnpgen.atomic import store
+from pnpgen.messages import counted
+from pnpgen.preflight.inks import ghostscript
+from pnpgen.preflight.pdfcheck import check_pdf
+from pnpgen.preflight.pngcheck import check_png
+from pnpgen.preflight.shop import BadInput, Finding, Limits, Shop, load_shop
+
+NO_GHOSTSCRIPT = ("Ghostscript (gs) is not on this machine: total ink and the bleed are not checked "
+                  "(install it: apt install ghostscript, brew install ghostscript, or ghostscript.com)")
+NO_PDFTOPPM = "poppler's pdftoppm is not on this machine: --pages-png writes no pages (install poppler-utils)"
+
+
+def preflight(folder: Path, limits: Limits, work: Path, gs: str | None,
+              pages_png: Path | None = None) -> tuple[Shop, list[Finding], list[dict]]:
+    """One export folder's PDFs and PNGs checked against the preset of its name."""
+    shop = load_shop(folder, limits)
+    found: list[Finding] = []
+    reports: list[dict] = []
+    for path in sorted(folder.rglob("*")):
+        if path.suffix not in (".pdf", ".png"):
+            continue
+        try:
+            reports.append(check_pdf(path, folder, shop, found, work, gs) if path.suffix == ".pdf"
+                           else check_png(path, folder, shop, found))
+        except (pikepdf.PdfError, OSError, Image.DecompressionBombError, subprocess.CalledProcessError) as e:
+            # a damaged or cut-short file (a copy stopped, a download cut): what a shop turns away first
+            name = str(path.relative_to(folder.parent))
+            found.append(Finding(name, 0, "file", "error", f"not a readable {path.suffix[1:].upper()}: "
+                                 f"{str(e).removeprefix(f'{path}: ')}"))
+            reports.append({"file": name, "readable": False})
+    found.sort(key=lambda f: (f.file, f.page))  # each file's findings in the order of its pages (the whole file's first)
+    if pages_png is not None and shutil.which("pdftoppm"):
+        for f in found:
+            if f.page:
+                save_png(folder.parent / f.file, f.page, pages_png)
+    return shop, found, reports
+
+
+def save_png(path: Path, page: int, pngs: Path) -> None:
+    pngs.mkdir(parents=True, exist_ok=True)
+    stem = pngs / f"{path.parent.name}-{path.stem}-p{page}"
+    if not Path(f"{stem}.png").exists():
+        subprocess.run(["pdftoppm", "-r", "60", "-png", "-singlefile", "-f", str(page), "-l", str(page), str(path),
+                        str(stem)], check=False)
+
+
+def run(folders: list[Path], limits: Limits, say: Callable[[str], None], note: Callable[[str], None],
+        pages_png: Path | None = None, json_out: Path | None = None, quiet: bool = False) -> int:
+    """Each folder checked and said (``quiet``: its findings and the summary only); 1 when any
+    finding is an error, else 0. A folder that is not an export's, or a preset or figure it cannot
+    read: BadInput (one line, exit status 2)."""
+    # said before the run, not after it (a traceback once the whole run was done)
+    if json_out is not None and json_out.is_dir():
+        raise BadInput(f"--json {json_out}: is a folder (expected a file to write)")
+    if pages_png is not None and pages_png.exists() and not pages_png.is_dir():
+        raise BadInput(f"--pages-png {pages_png}: is a file (expected a folder to write in)")
+    for folder in folders:
+        if not folder.is_dir():
+            raise BadInput(f"{folder}: not a folder (expected an export folder, build/<game>/<preset>)")
+        if not any(p.suffix in (".pdf", ".png") for p in folder.rglob("*")):
+            raise BadInput(f"{folder}: no PDF or PNG in it (expected an export folder, build/<game>/<preset>, "
+                           "as 'pnpgen export' writes it)")
+    gs = ghostscript()
+    if gs is None:
+        note(NO_GHOSTSCRIPT)
+    if pages_png is not None and not shutil.which("pdftoppm"):
+        note(NO_PDFTOPPM)
+    everything: dict = {}
+    errors = notes = files = 0
+    with tempfile.TemporaryDirectory(prefix="pnpgen-preflight-") as tmp:
+        for folder in folders:
+            shop, found, reports = preflight(folder, limits, Path(tmp), gs, pages_png)
+            if not quiet:
+                say(f"{folder}: {shop.name}, ink ≤ {shop.ink_limit:g} %, lines ≥ {shop.min_line_pt:.3f} pt, "
+                    f"pictures ≥ {shop.min_ppi:g} ppi, text ≥ {shop.min_text_pt:g} pt")
+                for r in reports:
+                    figures = ", ".join(f"{k} {v}" for k, v in r.items() if k != "file" and v is not None)
+                    say(f"  {r['file']}: {figures}")
+            for f in found:
+                where = f" page {f.page}" if f.page else ""
+                say(f"  {f.level}: {f.file}{where}: {f.check}: {f.message}")
+            errors += sum(f.level == "error" for f in found)
+            notes += sum(f.level == "note" for f in found)
+            files += len(reports)
+            everything[str(folder)] = {"shop": asdict(shop), "files": reports, "findings": [asdict(f) for f in found]}
+    if json_out is not None and not store(json_out, json.dumps(everything, ensure_ascii=False, indent=1).encode()):
+        raise BadInput(f"{json_out}: --json cannot be written there (expected a file in a folder this user may write)")
+    verdict = "a shop would turn it away" if errors else "nothing a shop would turn away"
+    skipped = ", total ink and bleed not checked (no Ghostscript)" if gs is None else ""
+    say(f"preflight: {counted(files, 'file')}, {counted(errors, 'error')}, {counted(notes, 'note')}{skipped}: {verdict}")
+    return 1 if errors else 0
+
+
+def export_folders(out_root: Path, game: str, preset: str | None, lang: str | None) -> list[Path]:
+    """The export folders of ``game`` in ``out_root``: ``<game>/[<lang>/]<preset>``, or with no
+    preset every folder there an export wrote (its ``export.json``)."""
+    base = out_root / game / (lang or "")
+    if preset is not None:
+        folder = base / preset
+        if not folder.is_dir():
+            raise BadInput(f"{folder}: no export of --preset {preset} there (expected 'pnpgen export --game {game} "
+                           f"--preset {preset}{f' --lang {lang}' if lang else ''}' first)")
+        return [folder]
+    folders = sorted(p.parent for p in base.glob("*/export.json"))
+    if not folders:
+        raise BadInput(f"{base}: no export of {game} there (expected 'pnpgen export --game {game} --preset P' first)")
+    return folders

@@ -1,0 +1,160 @@
+"""The print shop's figures a preflight holds an export folder to: the preset of the folder's name
+(the game's, the workspace's, then pnpgen's own, read here from the YAML as a shop reads a spec,
+not through the exporter's own reading of it), and the findings."""
+
+from __future__ import annotations
+
+import argparse
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from pnpgen import resources
+from pnpgen.errors import InputError
+
+MM = 72 / 25.4  # points per mm
+
+
+def shipped_presets() -> Path:
+    """pnpgen's own presets, as installed (a wheel's or the checkout's package): their files only,
+    read as a shop's spec is, not through the exporter's reading of them."""
+    return resources.folder("pnpgen", "exports", "presets")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The figures a command line sets in place of the preset's (None: the preset's)."""
+
+    ink_limit: float | None = None
+    min_line: str | None = None
+    min_ppi: float | None = None
+    min_text: str | None = None
+
+
+@dataclass
+class Finding:
+    """One thing a shop's operator would say of a file: where (file, page), which check, and
+    whether it turns the file away (error) or is a question (note)."""
+
+    file: str
+    page: int  # 1-based; 0 for the whole file
+    check: str  # geometry, ink, hairline, resolution, text, bleed, safe, marks, pixels
+    level: str  # error (a shop turns it away) or note (a shop's operator would ask)
+    message: str
+
+
+@dataclass
+class Shop:
+    """The figures a folder's files are held to: its preset's (ink limit, thinnest line,
+    resolution, formats, page order and count), a command line's in their place."""
+
+    name: str
+    ink_limit: float = 300.0
+    min_line_pt: float = 0.25
+    min_ppi: float = 300.0
+    min_text_pt: float = 6.0
+    page_multiple: int = 1
+    page_order: str = "front-back"
+    files: str = "png-faces"
+    colour: str = "rgb"
+    formats: dict[str, dict] = field(default_factory=dict)
+
+
+class BadInput(InputError):
+    """A folder, option or preset the preflight cannot read: one line, exit status 2."""
+
+
+def length(text: str) -> str:
+    """A command line's length, checked as it is read (argparse says a wrong one in one line)."""
+    try:
+        if not 0 <= length_pt(text) < math.inf:
+            raise ValueError(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a length (expected e.g. 0.1mm, 0.25pt or 0.125in)") from None
+    return text
+
+
+def figure(text: str) -> float:
+    """A command line's ink limit or resolution: a number above 0 (nan, -5 or 0 checked nothing, or all)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a figure (expected a number above 0, e.g. 300)")
+    return value
+
+
+def length_pt(value: object, default_unit: str = "pt") -> float:
+    """'0.1mm', '0.25pt', '0.125in', 3 (in default_unit) → points."""
+    text = str(value).strip()
+    for unit, scale in (("mm", MM), ("pt", 1.0), ("in", 72.0)):
+        if text.endswith(unit):
+            return float(text[: -len(unit)]) * scale
+    return float(text) * {"mm": MM, "pt": 1.0, "in": 72.0}[default_unit]
+
+
+def own_presets(folder: Path, name: str) -> list[Path]:
+    """Where the game's and the workspace's own preset ``name`` would be for an export folder in a
+    workspace: ``build/<game>/<preset>``, or a ``--lang`` export's ``build/<game>/<lang>/<preset>``
+    (the game found as the folder of ``data/`` it is named after); none for a folder elsewhere."""
+    for game_dir in folder.parents[:2]:  # build/<game>/<preset>, then build/<game>/<lang>/<preset>
+        if len(game_dir.parents) < 2:
+            break
+        workspace, game = game_dir.parents[1], game_dir.name
+        if (workspace / "data" / game).is_dir():
+            return [workspace / "data" / game / "presets" / f"{name}.yaml", workspace / "presets" / f"{name}.yaml"]
+    return []
+
+
+def load_shop(folder: Path, args: Limits) -> Shop:
+    name = folder.name
+    spec: dict = {}
+    # the game's preset, then the workspace's, then pnpgen's
+    candidates = [*own_presets(folder.resolve(), name), shipped_presets() / f"{name}.yaml"]
+    shop = Shop(name=name)
+    for candidate in candidates:
+        if candidate.is_file():
+            try:
+                spec = yaml.safe_load(candidate.read_text(encoding="utf-8")) or {}
+                if not isinstance(spec, dict):
+                    raise ValueError("the preset is not a mapping of settings")
+                for key, expected in (("ink_limit", "a number of %, e.g. 300"), ("min_line", "a length, e.g. 0.25pt"),
+                                      ("dpi", "a number, e.g. 300"), ("page_multiple", "a whole number, e.g. 2"),
+                                      ("formats", "a mapping of formats")):
+                    value = spec.get(key)
+                    try:
+                        if key == "ink_limit":
+                            shop.ink_limit = figure(str(spec.get(key, 300)))
+                        elif key == "min_line" and value:
+                            shop.min_line_pt = length_pt(value)
+                        elif key == "dpi":
+                            shop.min_ppi = figure(str(spec.get(key, 300)))
+                        elif key == "page_multiple":
+                            shop.page_multiple = int(spec.get(key, 1))
+                        elif key == "formats":
+                            shop.formats = dict(value or {})
+                    except (ValueError, TypeError, argparse.ArgumentTypeError):
+                        raise BadInput(f"{candidate}: {key}: {value!r} is not read (expected {expected})") from None
+            except (yaml.YAMLError, ValueError, UnicodeDecodeError) as e:  # (the game's own preset)
+                mark = getattr(e, "problem_mark", None)
+                at = f"{candidate}:{mark.line + 1}" if mark is not None else str(candidate)
+                said = getattr(e, "problem", None) or str(e)
+                raise BadInput(f"{at}: {said} (expected the preset as pnpgen exports read it: docs/exports.md)") from None
+            break
+    shop.page_order = str(spec.get("page_order", "front-back"))
+    shop.files = str(spec.get("files", "png-faces"))
+    shop.colour = str(spec.get("colour", "rgb"))
+    if args.ink_limit is not None:
+        shop.ink_limit = args.ink_limit
+    if args.min_line is not None:
+        shop.min_line_pt = length_pt(args.min_line)
+    if args.min_ppi is not None:
+        shop.min_ppi = args.min_ppi
+    if args.min_text is not None:
+        shop.min_text_pt = length_pt(args.min_text)
+    return shop
+
+
