@@ -72,4 +72,7 @@ def test_a_fingerprint_takes_where_a_linked_folder_points(tmp_path):
     (game / "art").unlink()
     os.symlink("nowhere", game / "art")
     assert fingerprint.fingerprint([game], None) not in (first, second)
+    (game / "art").unlink()
+    os.symlink("art-v1", game / "art")  # made again (a copied workspace's): where it points is what counts
+    assert fingerprint.fingerprint([game], None) == first
     assert [p.name for p, _, _ in fingerprint._files(game)] == ["red.png", "red.png"]  # (listing as rglob does)

@@ -13,6 +13,7 @@ import errno
 import hashlib
 import json
 import os
+import stat
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -180,7 +181,9 @@ def _parts(folder: Path, known: FileHashes | None, fonts: bool = False,
     ``fingerprint`` takes of it."""
     out: list[tuple[Path, os.stat_result | None, bytes]] = []
     for path, st, link in font_files(folder) if fonts else _files(folder, stamps, folder_links=True):
-        if link:  # by where it points and its target's stamp, never read: it may lead out
+        if link and stat.S_ISLNK(st.st_mode):  # a link to a folder, or leading nowhere: by where it points alone
+            out.append((path, None, os.fsencode(f"folder link {os.readlink(path)}")))
+        elif link:  # by where it points and its target's stamp, never read: it may lead out
             out.append((path, None, os.fsencode(f"link {os.readlink(path)} {st.st_size}:{st.st_mtime_ns}")))
         elif st.st_size > BIG_FILE:
             out.append((path, None, big_file_stamp(st)))
