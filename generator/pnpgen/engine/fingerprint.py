@@ -88,9 +88,10 @@ def _scan(folder: Path, names: tuple[str, ...], cached: bool,
             if not link:
                 _scan(folder / entry.name, (*names, entry.name), cached or entry.name == "__pycache__", found, stamps,
                       folder_links)
-            elif folder_links and not cached:
+            elif folder_links and not cached and not is_litter(entry.name):
                 found.append(((*names, entry.name), folder / entry.name, entry.stat(follow_symlinks=False), True))
-        elif link and folder_links and not cached and not _ignoring_missing(entry.is_file):  # leading nowhere
+        elif link and folder_links and not cached and not is_litter(entry.name) \
+                and not _ignoring_missing(entry.is_file):  # leading nowhere (not an editor's lock, .#cards.yaml)
             found.append(((*names, entry.name), folder / entry.name, entry.stat(follow_symlinks=False), True))
         elif not cached and _ignoring_missing(entry.is_file) and not is_litter(entry.name):
             path = folder / entry.name
