@@ -214,8 +214,9 @@ def written_alike(rel: str, folders: Iterable[Path]) -> str | None:
     ``゛``). macOS writes names decomposed (a zip made there, a folder copied from it, a name
     copied from the Finder) and finds a file by either form, as Windows does; Linux compares
     bytes, so a print shop's or a CI build said "not found" of a file the designer's own build
-    found. None when there is none, more than one, or ``rel`` is found as written. No link is
-    followed; the caller still checks the name with ``contained``."""
+    found. None when there is none, more than one, or ``rel`` is found as written. No link below
+    a folder is followed (a folder itself may be one, art/ a link to the game's pictures, as the
+    caller allows); the caller still checks the name with ``contained``."""
     wanted = PurePosixPath(unicodedata.normalize("NFC", rel))
     if wanted.is_absolute() or ".." in wanted.parts or "\\" in rel:
         return None
@@ -223,7 +224,7 @@ def written_alike(rel: str, folders: Iterable[Path]) -> str | None:
     for folder in folders:
         place, names = folder, []
         for part in wanted.parts:
-            if not place.is_dir() or place.is_symlink():
+            if not place.is_dir() or (place is not folder and place.is_symlink()):
                 break
             same = [n for n in sorted(os.listdir(place))[:10000] if unicodedata.normalize("NFC", n) == part]
             if len(same) != 1:

@@ -150,3 +150,12 @@ def written_in_cjk(text: str) -> bool:
 def quoted(text: str) -> str:
     """``text`` in the quotation marks of its own script, for a message: 「ゲームの準備」, “Setup”."""
     return f"「{text}」" if written_in_cjk(text) else f"“{text}”"
+
+
+SAID = 60  # characters of a name from the data a message says it by (a piece's label, a sheet's column)
+
+
+def clipped(text: str, most: int = SAID) -> str:
+    """``text`` as a message names it: at most ``most`` characters, the last an ellipsis when cut (a
+    paragraph pasted into a title, or a note into a sheet's header cell, made each message 15–96 KB)."""
+    return text if len(text) <= most else text[:most - 1] + "…"

@@ -54,6 +54,23 @@ def test_a_name_composed_the_other_way_finds_the_file(art, on_disk, written):
     assert art.info(rel).name == f"art/{rel}"  # named as the data names it
 
 
+def test_a_name_composed_the_other_way_is_found_in_an_art_folder_that_is_a_link(tmp_path):
+    """art/ a link to the game's pictures beside it (allowed: it stays in the game's folder): a
+    decomposed ガード.png was "not found" there, found when art/ was the folder itself; a link
+    below art/ is still not followed, and the link leading out still refused."""
+    game = tmp_path / "data" / "g"
+    (game / "pictures" / "sub").mkdir(parents=True)
+    (game / "pictures" / nfd("ガード.png")).write_bytes(_png((200, 0, 0)))
+    (game / "art").symlink_to("pictures")
+    art = ArtFolder(game, None)
+    assert art.find(nfc("ガード.png")).resolve() == (game / "pictures" / nfd("ガード.png")).resolve()
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / nfd("ギ.png")).write_bytes(_png((0, 0, 200)))
+    (game / "pictures" / "sub" / "away").symlink_to(tmp_path / "out")
+    with pytest.raises(InputError):
+        ArtFolder(game, None).find(nfc("sub/away/ギ.png"))
+
+
 def test_the_file_named_as_written_comes_first(art):
     (art.root / nfc("ガード.png")).write_bytes(_png((200, 0, 0)))
     (art.root / nfd("ガード.png")).write_bytes(_png((0, 0, 200)))

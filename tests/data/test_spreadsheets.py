@@ -794,3 +794,24 @@ def test_a_google_sheets_csv_with_a_title_row_a_blank_row_full_width_numbers_and
     assert "units.csv:2:5: ※戦力は全角で入力してOK (column E): unknown key in the header row; a note written in the " \
            "header row?" in err and "rename the column '※戦力は全角で入力してOK' to memo (a field name has no spaces), then " \
            "fields: {memo: text}" in err, err
+
+
+def test_a_paragraph_pasted_into_a_header_cell_or_a_key_is_named_by_its_first_60_characters(tmp_path, capsys):
+    """A note of 16,000 characters in a sheet's header row was quoted whole twice: one error of
+    96 KB; a YAML key of 14,000, 14 KB. Each is named by its first 60 characters, its cell or line exact."""
+    note = "※ " + "これは説明です。" * 2000
+    rows = f"name,text,count,{note}\r\n足軽,本文,３,要確認\r\n"
+    ws = _sheet_ws(tmp_path, "units.csv", rows.encode("utf-8"))
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    shown = (note[:59] + "…")
+    assert f"units.csv:1:4: {shown} (column D): unknown key in the header row" in err, err
+    assert f"rename the column '{shown}' to memo" in err and len(err.encode()) < 2_000 and err.count("\n") == 1, err
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    key = "Very long key " * 1000
+    deck.write_text(FIELDS_DECK + f"pieces:\n  - name: A\n    ? \"{key}\"\n    : x\n", encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    line = FIELDS_DECK.count("\n") + 3
+    assert f"cards.yaml:{line}:7: pieces.1.{key[:59]}…: unknown key in piece 1" in err and len(err.encode()) < 2_000, err

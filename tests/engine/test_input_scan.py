@@ -53,3 +53,26 @@ def test_a_fingerprint_stats_each_file_once(tmp_path, monkeypatch):
     assert len(calls) <= 2  # the folder's own test; never a file's (the old way: three for each of the 50)
     (art / "card-007.png").write_bytes(b"changed")
     assert fingerprint.fingerprint([art], None) != first
+
+
+def test_a_fingerprint_takes_where_a_linked_folder_points(tmp_path):
+    # art/ a link to one folder of pictures, then to another of the same names: a build said "up to
+    # date" and kept the old pictures (a cold build drew the new ones); a link leading nowhere the same
+    game = tmp_path / "g"
+    for folder, data in (("art-v1", b"one"), ("art-v2", b"two")):
+        (game / folder).mkdir(parents=True)
+        (game / folder / "red.png").write_bytes(data)
+    os.symlink("art-v1", game / "art")
+    first = fingerprint.fingerprint([game], None)
+    assert fingerprint.fingerprint([game], None) == first
+    (game / "art").unlink()
+    os.symlink("art-v2", game / "art")
+    second = fingerprint.fingerprint([game], None)
+    assert second != first
+    (game / "art").unlink()
+    os.symlink("nowhere", game / "art")
+    assert fingerprint.fingerprint([game], None) not in (first, second)
+    (game / "art").unlink()
+    os.symlink("art-v1", game / "art")  # made again (a copied workspace's): where it points is what counts
+    assert fingerprint.fingerprint([game], None) == first
+    assert [p.name for p, _, _ in fingerprint._files(game)] == ["red.png", "red.png"]  # (listing as rglob does)

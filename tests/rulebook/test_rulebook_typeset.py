@@ -168,6 +168,22 @@ def test_a_block_taller_than_a_page_is_named_not_a_traceback(tmp_path, capsys, t
     assert "Traceback" not in err and not (ws / "build" / "test").exists()
 
 
+def test_a_heading_taller_than_a_page_is_named_at_its_line(tmp_path, capsys):
+    """A paragraph pasted into a ■ heading (2,000 characters, set glyph by glyph by
+    rulebook/headline.py): the error named no line and called the block 'Heading'."""
+    from conftest import make_workspace, run
+
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    draft = ws / "data" / "test" / "draft.txt"
+    text = draft.read_text(encoding="utf-8").replace("１：カードを１枚引く。", "１：カードを１枚引く。\n\n■　" + "長" * 2000 + "\n　本文。", 1)
+    draft.write_text(text, encoding="utf-8")
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if "長長長" in ln)
+    assert run(ws, "build", "--game", "test", "--jobs", "1") == 2
+    err = capsys.readouterr().err
+    assert f"draft.txt:{line}: the rulebook has a block taller than an A5 page (a heading)" in err, err
+    assert "expected a heading of a line or two" in err and "Traceback" not in err
+
+
 @pytest.mark.parametrize("tail, message", [
     ("".join(f"■　節{i}\n　本文。\n" for i in range(400)), "the draft has 403 sections"),
     ("".join(f"　【用語{i}】を使う。\n" for i in range(1200)), "the draft marks 1,200 different 【terms】"),

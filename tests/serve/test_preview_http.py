@@ -200,7 +200,7 @@ def test_a_pane_shows_its_faces_a_page_at_a_time(tmp_path):
         assert paged.count('class="face"') == 2 and "PER = 2;" in paged
         assert re.findall(r"<option[^>]*>([^<]*)</option>", paged)[:2] == ["1–2", "3–3"] and "</select> of 3 " in paged
         assert "カード1 × 1" in paged and "カード3 × 1" not in paged
-        for wrong in ("0", "abc", "-1", "99999", "１"):
+        for wrong in ("0", "abc", "-1", "99999", "１", "9" * 5000, "0" * 5000):  # (int() takes no 5,000 digits)
             assert f"PER = {PER_PAGE};" in client.get("/", params={"per_page": wrong}).text, wrong
 
 

@@ -17,7 +17,7 @@ from pnpgen.data.spreadsheets import KIND_WORDS, SYNONYMS, more_renames, said_ki
 from pnpgen.data.yamlhint import quoted
 from pnpgen.data.yamlsrc import Located
 from pnpgen.errors import suggest
-from pnpgen.safetext import LINE_BREAKS
+from pnpgen.safetext import LINE_BREAKS, SAID, clipped
 
 
 def parse_at(doc: Source, keypath: tuple, parse: Callable[..., Any], value: Any, *args: Any) -> Any:
@@ -68,9 +68,9 @@ def checked_keys(doc: Source, mapping: Any, keypath: tuple, allowed, what: str, 
                 others = ("; a note written in the header row? (a row above the header holding no field name is "
                           "passed over, up to five, and so is an empty column under a note)")
             box = "memo" if what == "the header row" and _NOTE.search(str(key)) else \
-                re.sub(r"[^a-z0-9_-]+", "-", str(key).lower()).strip("-_") or ("type" if word in KIND_WORDS else "new")
+                re.sub(r"[^a-z0-9_-]+", "-", str(key).lower()[:SAID]).strip("-_") or ("type" if word in KIND_WORDS else "new")
             named = boxoptions.is_field_name(str(key))  # a layout's box reads no 'Card Type': told to rename it
-            rename = "" if named else f"rename the {'column' if what == 'the header row' else 'key'} {str(key)!r} " \
+            rename = "" if named else f"rename the {'column' if what == 'the header row' else 'key'} {clipped(str(key))!r} " \
                 f"to {box} (a field name has no spaces), then "
             raise doc.error(keypath + (key,), f"unknown key in {what}{near}{others}",
                             ("one of " + listed if listed else "no keys here") + ("" if near else more.format(

@@ -12,6 +12,7 @@ from typing import Any
 from pnpgen.data.markup import plain
 from pnpgen.errors import Where
 from pnpgen.messages import msg
+from pnpgen.safetext import SAID, clipped
 
 # An open value starts with 未定, or with TBD as an English draft writes it: either mark is read in
 # every language, and prints as the edition's own word (msg "placeholder": 未定, TBD)
@@ -19,7 +20,7 @@ PLACEHOLDER_MARK = re.compile(r"\s*(未定|TBD(?![A-Za-z0-9]))")
 PLACEHOLDER_COLOUR = "#e4007f"  # process magenta: a 未定 value must be seen on the proof
 OPEN_COLOUR = "#9a9a9a"  # a neutral grey where a colour field is still 未定 (templates' colour())
 NAMING_FIELDS = ("name", "title", "id", "number", "value", "label")  # a piece's name, unless its deck says
-SAID_LABEL = 60  # characters of a piece's label a message names it by (Piece.said)
+SAID_LABEL = SAID  # characters of a piece's label a message names it by (Piece.said)
 # what a placeholder list (check, proof.txt) says of a piece's field the data leaves open
 NO_ART_YET = "no art yet"
 EMPTY_SHOWN = "(empty: the layout prints the placeholder)"  # said as msg proof.open.empty: open_value_said
@@ -119,8 +120,7 @@ class Piece:
     def said(self) -> str:
         """The label as a message names the piece: at most ``SAID_LABEL`` characters (a paragraph
         pasted into a title made each warning about the piece 15 KB long)."""
-        label = self.label
-        return label if len(label) <= SAID_LABEL else label[:SAID_LABEL - 1] + "…"
+        return clipped(self.label, SAID_LABEL)
 
     @property
     def own_name(self) -> str:

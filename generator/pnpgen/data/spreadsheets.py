@@ -23,7 +23,7 @@ from pnpgen.data.workbooks import Workbooks, column_letter, filled, read_rows, u
 from pnpgen.data.yamlsrc import Located, load_value
 from pnpgen.errors import InputError, Where, contained, not_a_file, suggest, written_alike
 from pnpgen.patterns import later
-from pnpgen.safetext import control_char, name_invisible_char
+from pnpgen.safetext import clipped, control_char, name_invisible_char
 
 SUFFIXES = (".csv", ".xlsx", ".ods")
 # Cells of these field types are taken as written; any other cell is read as a YAML value, so
@@ -76,7 +76,7 @@ class SheetDoc:
         if column is None:
             return row, None, None
         col = self.headers.index(column) + 1
-        return row, col, f"{column} (column {column_letter(col)})"
+        return row, col, f"{clipped(column)} (column {column_letter(col)})"  # (a note of 16,000 characters: cut)
 
     def where(self, keypath: tuple, key: bool = False) -> Where:
         row, col, _ = self._place(tuple(keypath), key)

@@ -17,7 +17,7 @@ from pnpgen.data.yamlhint import explain, quoted
 from pnpgen.data.yamlpieces import KEY, Cut, cut
 from pnpgen.errors import InputError, Where
 from pnpgen.patterns import LaterPattern, later
-from pnpgen.safetext import control_char
+from pnpgen.safetext import clipped, control_char
 
 Path_ = tuple  # a key path into the document: ("pieces", 3, "count")
 
@@ -54,7 +54,7 @@ class Located:
 def keyname(keypath: Path_, lists: set[Path_]) -> str | None:
     """A key path as the designer counts: ``pieces.2.title`` is the title of the second piece
     (list entries from 1, as "piece 2" says), mapping keys by name."""
-    parts = [str(k + 1) if keypath[:i] in lists and isinstance(k, int) else str(k) for i, k in enumerate(keypath)]
+    parts = [str(k + 1) if keypath[:i] in lists and isinstance(k, int) else clipped(str(k)) for i, k in enumerate(keypath)]
     return ".".join(parts) or None
 
 

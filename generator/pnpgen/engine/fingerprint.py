@@ -13,6 +13,7 @@ import errno
 import hashlib
 import json
 import os
+import stat
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -56,22 +57,26 @@ def font_files(folder: Path) -> list[tuple[Path, os.stat_result, bool]]:
     return [(folder / e.name, e.stat(), _ignoring_missing(e.is_symlink)) for e in entries if _ignoring_missing(e.is_file)]
 
 
-def _files(folder: Path, stamps: Stamps | None = None) -> list[tuple[Path, os.stat_result, bool]]:
+def _files(folder: Path, stamps: Stamps | None = None,
+           folder_links: bool = False) -> list[tuple[Path, os.stat_result, bool]]:
     """Each file under ``folder`` as ``Path.rglob`` lists them (a link to a file too, never the
     inside of a linked folder; no ``__pycache__``, no litter), in the order of their paths, with
     its stamp (a link's target's) and whether it is a link: one directory scan and one stat a
     file, where ``rglob``, ``is_file``, ``stat`` and ``is_symlink`` took three (a thousand cards'
-    art was stat-ed 22,000 times a build, most of them here)."""
+    art was stat-ed 22,000 times a build, most of them here). ``folder_links``: a link to a folder,
+    or leading nowhere, listed too, with its own lstat (a fingerprint takes where it points: art/ a
+    link made to point at another folder of pictures was a game up to date, its old pictures kept)."""
     if not folder.is_dir():
         return []
     found: list[tuple[tuple[str, ...], Path, os.stat_result, bool]] = []
-    _scan(folder, (), "__pycache__" in folder.parts, found, stamps)
+    _scan(folder, (), "__pycache__" in folder.parts, found, stamps, folder_links)
     found.sort(key=lambda f: f[0])  # (the names in order: as paths compare, without making them compare)
     return [(path, st, link) for _, path, st, link in found]
 
 
 def _scan(folder: Path, names: tuple[str, ...], cached: bool,
-          found: list[tuple[tuple[str, ...], Path, os.stat_result, bool]], stamps: Stamps | None = None) -> None:
+          found: list[tuple[tuple[str, ...], Path, os.stat_result, bool]], stamps: Stamps | None = None,
+          folder_links: bool = False) -> None:
     try:
         with os.scandir(folder) as it:
             entries = list(it)
@@ -81,7 +86,13 @@ def _scan(folder: Path, names: tuple[str, ...], cached: bool,
         link = _ignoring_missing(entry.is_symlink)
         if _ignoring_missing(entry.is_dir):
             if not link:
-                _scan(folder / entry.name, (*names, entry.name), cached or entry.name == "__pycache__", found, stamps)
+                _scan(folder / entry.name, (*names, entry.name), cached or entry.name == "__pycache__", found, stamps,
+                      folder_links)
+            elif folder_links and not cached and not is_litter(entry.name):
+                found.append(((*names, entry.name), folder / entry.name, entry.stat(follow_symlinks=False), True))
+        elif link and folder_links and not cached and not is_litter(entry.name) \
+                and not _ignoring_missing(entry.is_file):  # leading nowhere (not an editor's lock, .#cards.yaml)
+            found.append(((*names, entry.name), folder / entry.name, entry.stat(follow_symlinks=False), True))
         elif not cached and _ignoring_missing(entry.is_file) and not is_litter(entry.name):
             path = folder / entry.name
             st = stamps.looked.get(path) if stamps is not None and not link else None  # (a file no link: its lstat is its stat)
@@ -170,8 +181,10 @@ def _parts(folder: Path, known: FileHashes | None, fonts: bool = False,
     """Each file under ``folder`` (``_files``; of fonts/, ``font_files``), its stamp when its content was hashed, and what
     ``fingerprint`` takes of it."""
     out: list[tuple[Path, os.stat_result | None, bytes]] = []
-    for path, st, link in font_files(folder) if fonts else _files(folder, stamps):
-        if link:  # by where it points and its target's stamp, never read: it may lead out
+    for path, st, link in font_files(folder) if fonts else _files(folder, stamps, folder_links=True):
+        if link and stat.S_ISLNK(st.st_mode):  # a link to a folder, or leading nowhere: by where it points alone
+            out.append((path, None, os.fsencode(f"folder link {os.readlink(path)}")))
+        elif link:  # by where it points and its target's stamp, never read: it may lead out
             out.append((path, None, os.fsencode(f"link {os.readlink(path)} {st.st_size}:{st.st_mtime_ns}")))
         elif st.st_size > BIG_FILE:
             out.append((path, None, big_file_stamp(st)))

@@ -575,9 +575,11 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
         a5 = tags_apart(a5)  # ReportLab tags each font's first subset AAAAAA+: one tag a subset (ISO 32000-1 §9.6.4)
         setting.keep(lines)  # the lines this setting used, for the next build's (in a new process)
     except LayoutError as e:  # one block no page holds: platypus cannot split it
-        raise InputError(f"the rulebook has a block taller than an A5 page ({_block(e)})", path=path,
+        block = _block(e)
+        raise InputError(f"the rulebook has a block taller than an A5 page ({block})", path=path,
                          line=getattr(e, "draft_line", None) or None,
-                         expected="diagrams of at most 30 lines; names and words short enough to wrap") from None
+                         expected="a heading of a line or two, its details in the text under it" if block == "a heading"
+                         else "diagrams of at most 30 lines; names and words short enough to wrap") from None
     warnings += [_unplaced(game, spec, builder.anchors, draft.lang) for spec in settings.figures
                  if spec not in builder.figures_placed]
     sheet_mm = booklets.BOOKLET_SHEETS[paper]
@@ -635,7 +637,8 @@ def _block(e: LayoutError) -> str:
     m = re.search(r"<(\w+) at 0x[0-9a-f]+[^>]*>(.{0,30})", str(e), re.S)
     if not m:
         return "a block"
-    kind = {"Diagram": "a diagram", "Paragraph": "a paragraph", "Table": "a table"}.get(m.group(1), m.group(1))
+    kind = {"Diagram": "a diagram", "Paragraph": "a paragraph", "Table": "a table",
+            "Heading": "a heading"}.get(m.group(1), m.group(1))
     start = m.group(2).split("'")[0].strip() if m.group(1) == "Paragraph" else ""  # only text shows its words
     return f"{kind} beginning {quoted(start + '…')}" if start else kind
 

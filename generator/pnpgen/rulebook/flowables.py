@@ -548,6 +548,7 @@ class Heading(Flowable):
         self.spaceAfter = 0  # taken into its grid lines (``grid_lines``)
         self.keepWithNext = 1
         self.on_grid = True
+        self.draft_line = 0  # the draft line it was set from, for a message
 
     def wrap(self, aw, ah):
         self._indent = 3.2 * mm if self.bar else 0

@@ -392,16 +392,18 @@ class StoryBuilder:
 
     def section_heading(self, number: str, title: str, mark: str, node: object = None) -> list[Flowable]:
         key = self.node_key(node) if node is not None else self.key()
-        return [CondPageBreak(45 * mm),
-                self.indexed(Heading(number, self.shown(title), 0, self.st["h1"], mark=mark, key=key, rule=True,
-                                     space_before=10, space_after=4.5, gap=self.marks.gap, pages=self.pages,
-                                     icons=self.icons, lang=self.text_lang), title)]
+        heading = Heading(number, self.shown(title), 0, self.st["h1"], mark=mark, key=key, rule=True,
+                          space_before=10, space_after=4.5, gap=self.marks.gap, pages=self.pages,
+                          icons=self.icons, lang=self.text_lang)
+        heading.draft_line = self.lines.get(key, 0)  # named when no page holds it (a heading of 2,000 characters)
+        return [CondPageBreak(45 * mm), self.indexed(heading, title)]
 
     def step_heading(self, number: str, title: str, node: object = None) -> Flowable:
         key = self.node_key(node) if node is not None else self.key()
-        return self.indexed(Heading(number, self.shown(title), 1, self.st["h2"], key=key, bar=True, space_before=8,
-                                    space_after=4, gap=self.marks.gap, pages=self.pages, icons=self.icons,
-                                    lang=self.text_lang), title)
+        heading = Heading(number, self.shown(title), 1, self.st["h2"], key=key, bar=True, space_before=8,
+                          space_after=4, gap=self.marks.gap, pages=self.pages, icons=self.icons, lang=self.text_lang)
+        heading.draft_line = self.lines.get(key, 0)  # named when no page holds it
+        return self.indexed(heading, title)
 
     def step_line(self, step: Step) -> JPara:
         """A step the draft wrote as one sentence (``1. Shuffle the deck.``), set as a numbered

@@ -19,8 +19,9 @@ MAX_PER_PAGE = 2000
 def per_page(asked: str | None) -> int:
     """The faces a pane shows at a time, from the address's ``per_page`` (PER_PAGE when not a
     whole number from 1 to MAX_PER_PAGE)."""
-    ok = asked is not None and asked.isascii() and asked.isdigit() and 1 <= int(asked) <= MAX_PER_PAGE
-    return int(asked) if ok and asked is not None else PER_PAGE
+    digits = asked.lstrip("0") if asked is not None and asked.isascii() and asked.isdigit() else ""
+    # (5,000 digits: int() refuses them, a traceback and a 500 for the page)
+    return int(digits) if 1 <= len(digits) <= len(str(MAX_PER_PAGE)) and int(digits) <= MAX_PER_PAGE else PER_PAGE
 
 
 def _face(deck: int, n: int, face: dict[str, Any]) -> str:
