@@ -41,6 +41,8 @@ def test_every_key_the_loader_accepts_is_documented(key):
 def test_every_field_type_and_shape_option_is_documented():
     types_line = next(line for line in DOCS.splitlines() if line.strip().startswith("title: text"))
     assert all(t in types_line for t in deckfile.FIELD_TYPES), types_line
+    named = re.findall(r"A \w+ field\s+\(((?:`\w+`,?\s*)+)\)", DOCS)  # "A number field (`int`, `number`)"
+    assert named and all(t in deckfile.FIELD_TYPES for t in re.findall(r"`(\w+)`", " ".join(named))), named
     for key in deckfile.SHAPE_KEYS:
         assert f"`{key}`" in DOCS and _yaml_key_documented(key)
     for name in deckfile.RESERVED_FIELDS:
@@ -101,7 +103,7 @@ def _example_files() -> dict[str, str]:
     return files
 
 
-def test_the_docs_examples_build_as_written(tmp_path):
+def test_the_docs_examples_build_as_written(tmp_path, capsys):
     files = _example_files()
     for must in ("data/<slug>/game.yaml", "data/<slug>/decks/epic.yaml", "templates/<slug>/epic-front.svg.j2",
                  "templates/<slug>/epic-back.svg.j2", "data/<slug>/decks/monsters.yaml",
@@ -124,7 +126,11 @@ def test_the_docs_examples_build_as_written(tmp_path):
     assert sorted(p.name for p in ws.iterdir()) == ["data", "layouts", "sheets", "templates"]  # no fonts/: pnpgen's own
     assert sorted(p.name for p in (ws / "templates").iterdir()) == ["demo"]  # no common/ copied
     out = tmp_path / "out"
+    capsys.readouterr()
     assert run(ws, "build", "--game", "demo", "--no-rulebook", "--out", str(out)) == 0
+    said = capsys.readouterr().err
+    assert "sheet layout map-a3 is 420x297 paper" in said  # the map's A3 pages warned of, not its numbers by the joins
+    assert not [line for line in said.splitlines() if "deck 'sections'" in line and "safe zone" in line], said
     game = load_game(Workspace(ws), "demo")
     for deck in (d for d in game.decks if d.count):  # (a deck that prints nothing, a picture for the book: none)
         pdf = out / "demo" / f"{deck.id}.pdf"

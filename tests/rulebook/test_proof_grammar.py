@@ -376,18 +376,21 @@ def test_a_line_of_many_unclosed_brackets_is_three_notes_and_how_many_more(tmp_p
 def test_a_cross_reference_to_a_case_the_draft_numbers_nowhere_is_a_finding(tmp_path):
     """A wargame trial: the rules cite their cases (「→６．４参照」), and a case renumbered or deleted
     leaves a reference that sends the reader nowhere. Each such reference is a 参照 finding at its
-    line; one to a case, or a section (５．０, ■　５．０　移動), the draft numbers is none, and a draft
+    line; one to a case, or a section (５．０, ■　５．０　移動), the draft numbers is none, nor one to a step
+    the book numbers under such a section (■　７．０　補給's ２： printed 7.2), and a draft
     that numbers no case is not read for them (「→２．１」 there is no case number)."""
     from pnpgen.rulebook.xrefs import dangling_references
 
     cases = ("■■　テストゲーム　草案３\n■　５．０　移動\n５．１　移動します（→５．２参照）。\n５．２　止まります。\n"
-             "■　６．０　戦闘\n６．１　戦います（→５．０参照、→５．３参照）。６．４を参照。\n")
+             "■　６．０　戦闘\n６．１　戦います（→５．０参照、→５．３参照）。６．４を参照。\n"
+             "■　７．０　補給\n１：補給する\n　補給します（→７．２参照、→７．３参照）。\n２：終わる\n　終わります。\n")
     ws = make_workspace(tmp_path / "ws", draft=True)
     (ws / "data" / "test" / "draft.txt").write_text(cases, encoding="utf-8")
     findings = [f for f in read_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts").findings if f.kind == "参照"]
     assert [f.file.split("draft.txt:")[1] for f in findings] == [
         "6: 「→５．３」：5.3 の項目（番号付きの条項）が草案にありません",
-        "6: 「６．４を参照」：6.4 の項目（番号付きの条項）が草案にありません"], findings
+        "6: 「６．４を参照」：6.4 の項目（番号付きの条項）が草案にありません",
+        "9: 「→７．３」：7.3 の項目（番号付きの条項）が草案にありません"], findings  # 7.2: the book prints ２： so
     english = [(1, "5.1 A unit may move (see 5.2)."), (2, "5.2 It stops; see rule 5.3, cf. 5.1.")]
     assert dangling_references(english) == [(2, "see rule 5.3", "5.3")]
     assert dangling_references([(1, "　カードを引きます（→２．１参照）。")]) == []

@@ -50,7 +50,7 @@ from pnpgen.rulebook.grammar import Slip
 from pnpgen.rulebook.parse import is_changelog_mark
 from pnpgen.rulebook.styles import BODY_SIZE, MARGIN_INNER, MARGIN_OUTER
 from pnpgen.rulebook.tables import COLUMN_GAP, askew_rows
-from pnpgen.rulebook.tree import Document, Preformatted, Section, Step, Subheading
+from pnpgen.rulebook.tree import Document, Preformatted, Section, Step, Subheading, own_section_number
 from pnpgen.rulebook.xrefs import dangling_references
 from pnpgen.safetext import written_in_cjk
 from pnpgen.terms import is_latin
@@ -734,7 +734,9 @@ def step_numbers(doc: Document, draft_path: Path | str, lang: str) -> list[Findi
 def references(doc: Document, text: str, draft_path: Path | str, lang: str) -> list[Finding]:
     """A cross reference of the rules (「→６．４参照」, "see 6.4") to a case the draft numbers nowhere."""
     out = []
-    for line, ref, number in dangling_references(_rules_lines(doc, text)):
+    printed = [f"{own}.{child.number}" for s in doc.rules if (own := own_section_number(s.title)) is not None
+               for child in s.children if isinstance(child, Step) and not child.sentence]
+    for line, ref, number in dangling_references(_rules_lines(doc, text), printed):
         said = dict(ref=ref, number=number, line=line, path=draft_path)
         out.append(Finding(msg("proof.kind.reference", lang), msg("proof.reference.book", lang, **said),
                            msg("proof.reference.file", lang, **said), (ref,)))

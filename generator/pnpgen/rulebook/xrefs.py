@@ -23,13 +23,15 @@ def case_number(text: str) -> str:
     return text.translate(_WIDE)
 
 
-def dangling_references(lines: Iterable[tuple[int, str]]) -> list[tuple[int, str, str]]:
+def dangling_references(lines: Iterable[tuple[int, str]], printed: Iterable[str] = ()) -> list[tuple[int, str, str]]:
     """(line, the reference as written, its case number) of each reference in ``lines`` (the rules'
-    draft lines, numbered) to a case no line of them numbers; none when no line numbers a case."""
+    draft lines, numbered) to a case no line of them numbers, nor the book (``printed``: the steps
+    of a section the draft numbers, 「■　５．０　移動」's １： printed 5.1); none when no line numbers a case."""
     lines = list(lines)
     defined = {case_number(m.group(1)) for _, line in lines if (m := _DEFINED.match(line))}
     if not defined:
         return []
+    defined |= set(printed)
     # 5.0 is the section 5 (「■　５．０　移動」): a reference to 5 or to 5.0 finds it either way
     defined |= {n[:-2] for n in defined if n.endswith(".0")} | {n + ".0" for n in defined if "." not in n}
     out = []
