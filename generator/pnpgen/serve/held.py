@@ -82,9 +82,6 @@ class Open(Generic[V]):
     def __len__(self) -> int:
         return len(self._items)
 
-    def __iter__(self):
-        return iter(list(self._items))
-
     def get(self, key: str) -> V | None:
         item = self._items.get(key)
         if item is not None:
