@@ -178,7 +178,7 @@ def test_the_pictures_of_one_file_open_it_once_until_a_save_changes_it(tmp_path,
     deck = ws / "data" / "test" / "decks" / "cards.yaml"
     deck.write_text(deck.read_text(encoding="utf-8").replace("本文カード3", "書き直した"), encoding="utf-8")
     assert preview.rebuild().error == ""
-    assert preview.documents == {}  # the file this build replaced: closed
+    assert len(preview.documents) == 0  # the file this build replaced: closed
     opened.clear()
     again = preview.state.decks[0]["faces"][2]["front"].removeprefix("/picture/").removesuffix(".png")
     assert again != pids[4] and preview.png(again) not in (None, pngs[4]) and len(opened) == 1

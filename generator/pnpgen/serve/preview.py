@@ -29,6 +29,7 @@ from pnpgen.errors import InputError
 from pnpgen.faces.face import Face
 from pnpgen.faces.faceset import FaceSet, face_renderer, piece_pairs, render_deck
 from pnpgen.safetext import shown
+from pnpgen.serve.held import OPEN_PDFS, PAGES_PER_OPEN, PICTURE_BYTES, Budgeted, Open
 
 # PDFium is not thread-safe: no two of its calls may run at once in one process, not even on two
 # documents (pypdfium2's documentation); the server rasterises in its pool's threads while a save
@@ -86,15 +87,16 @@ class State:
 class Preview:
     """Builds the game into ``out_root`` and reads what to show from the files written."""
 
-    def __init__(self, ws: Workspace, slug: str, out_root: Path, lang: str | None = None):
+    def __init__(self, ws: Workspace, slug: str, out_root: Path, lang: str | None = None,
+                 picture_bytes: int = PICTURE_BYTES, open_pdfs: int = OPEN_PDFS, pages_per_open: int = PAGES_PER_OPEN):
         self.ws, self.slug, self.out_root, self.lang = ws, slug, out_root, lang
         self.options = BuildOptions(jobs=1, lang=lang)  # --lang en: the English edition, built into build/<game>/en/
         self.out = out_dir(out_root, slug, self.options)
         self.state = State()
         self.lock = threading.Lock()
         self.pictures: dict[str, tuple[Path, int, int]] = {}  # picture id → (pdf, page index, width px)
-        self.rendered: dict[str, bytes] = {}
-        self.documents: dict[str, tuple[Any, io.BufferedReader]] = {}  # a PDF's hash → it open in PDFium, its file
+        self.rendered = Budgeted(picture_bytes)  # the PNGs drawn, within a budget of bytes (serve/held.py)
+        self.documents: Open[tuple[Any, io.BufferedReader]] = Open(_close, open_pdfs, pages_per_open)  # a PDF's hash → it open in PDFium, its file
         # a face's SVG id → (deck id, piece number, distinct face of the deck, side, distinct face of the piece)
         self.svgs: dict[str, tuple[str, int, int, str, int]] = {}
         self.warm = Warm()  # the faces and pages the last save drew, drawn again only where it changed
@@ -136,7 +138,7 @@ class Preview:
                 return self.state
             self.told = None if outcome.up_to_date else list(outcome.changes)
             self.pictures, self.svgs = pictures, svgs
-            self.rendered = {k: v for k, v in self.rendered.items() if k in pictures}
+            self.rendered.keep_only(pictures)
             self._close_documents({pid.split("-", 1)[0] for pid in pictures})
             self.state = State(self.state.generation + 1, "", decks, sheets, list(manifest.get("changes", [])), reprint,
                                *_title(manifest))
@@ -297,9 +299,11 @@ class Preview:
                 return None
 
     def png(self, pid: str) -> bytes | None:
-        """A picture of the current build as PNG, rasterised once."""
-        if pid in self.rendered:
-            return self.rendered[pid]
+        """A picture of the current build as PNG, rasterised once and kept while the budget of
+        bytes holds it (``Budgeted``); dropped, it is rasterised again: the same bytes."""
+        kept = self.rendered.get(pid)
+        if kept is not None:
+            return kept
         where = self.pictures.get(pid)
         if where is None:
             return None
@@ -321,12 +325,13 @@ class Preview:
                 image = bitmap.to_pil().copy()  # its own pixels: the bitmap is freed here, under the lock
                 bitmap.close()
                 page.close()
+                self.documents.used(pid.split("-", 1)[0])  # (closed after PAGES_PER_OPEN pages: what PDFium kept of them let go)
             except pdfium.PdfiumError:
                 return None
         buf = io.BytesIO()
         image.save(buf, "PNG")
-        self.rendered[pid] = buf.getvalue()
-        return self.rendered[pid]
+        self.rendered.put(pid, buf.getvalue())
+        return buf.getvalue()
 
     def _document(self, digest: str, pdf: Path) -> Any:
         """The build's PDF ``pdf`` (whose content's hash starts ``digest``) open in PDFium, kept
@@ -335,8 +340,9 @@ class Preview:
         a face: the first screen of 10,000 faces took 20 s). None when it cannot be read."""
         import pypdfium2 as pdfium
 
-        if digest in self.documents:
-            return self.documents[digest][0]
+        kept = self.documents.get(digest)
+        if kept is not None:
+            return kept[0]
         try:  # (the file may have been swapped for a link since the page was read)
             source = _opened(built_file(self.out, pdf.relative_to(self.out).as_posix()))
         except (OSError, ValueError):
@@ -346,16 +352,20 @@ class Preview:
         except pdfium.PdfiumError:
             source.close()
             return None
-        self.documents[digest] = (doc, source)
+        self.documents.put(digest, (doc, source))  # (the least used closed past ``OPEN_PDFS``)
         return doc
 
     def _close_documents(self, keep: set[str]) -> None:
         """The open PDFs of a build no longer shown closed (those whose hash is not in ``keep``)."""
         with PDFIUM:
-            for digest in [d for d in self.documents if d not in keep]:
-                doc, source = self.documents.pop(digest)
-                doc.close()
-                source.close()
+            self.documents.keep_only(keep)
+
+
+def _close(opened: tuple[Any, io.BufferedReader]) -> None:
+    """A PDF open in PDFium closed, then its file (under ``PDFIUM``)."""
+    doc, source = opened
+    doc.close()
+    source.close()
 
 
 def _warn(line: str) -> None:
