@@ -541,9 +541,14 @@ def _ctrl_c_again(hook: Callable[[Any], None], unraisable: Any) -> None:
     if not isinstance(unraisable.exc_value, KeyboardInterrupt):
         hook(unraisable)
         return
-    again = threading.Timer(0.01, os.kill, (os.getpid(), signal.SIGINT))
-    again.daemon = True
-    again.start()
+    while True:  # (on a loaded machine the Ctrl-C sent again can land while this hook still starts
+        try:     # its thread: raised in the hook, it would be lost as the first one was; sent again)
+            again = threading.Timer(0.01, os.kill, (os.getpid(), signal.SIGINT))
+            again.daemon = True
+            again.start()
+            return
+        except KeyboardInterrupt:
+            continue
 
 
 def _leave(code: int) -> None:
