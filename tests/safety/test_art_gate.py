@@ -71,3 +71,14 @@ def test_a_picture_replaced_by_a_link_out_is_refused_by_the_next_build(game: Pat
     (art / "ok.png").symlink_to(tmp_path / "outside.png")  # swapped between two builds: each build asks again
     kind, message, _ = answer(ArtFolder(game, stamps=Stamps()), "ok.png")
     assert "outside art/" in message and "link leading out" in message
+
+
+def test_an_absolute_path_is_refused_even_inside_art(game: Path):
+    """An absolute path to a picture inside art/ was found (named art/plain.png), though the docs
+    say absolute paths are refused: the deck then built only in this folder. It is an error naming
+    the relative path that would be right, by the quick way and the long way alike."""
+    rel = str(game / "art" / "plain.png")
+    for folder in (ArtFolder(game, stamps=Stamps()), ArtFolder(game)):
+        with pytest.raises(InputError) as e:
+            folder.find(rel, "cards.yaml")
+        assert e.value.message == f"{rel!r} is an absolute path" and "'plain.png'" in e.value.expected

@@ -269,6 +269,12 @@ class ArtFolder:
                 path = contained(rel, folder, key, where, self.stamps)
                 st = _stat_of(path, self.stamps)
             if st is not None and S_ISREG(st.st_mode):
+                if os.path.isabs(rel):  # (inside art/, but the deck would then build in this folder only)
+                    raise InputError(f"{rel!r} is an absolute path", key=key,
+                                     expected=f"a path relative to {folder.name}/, e.g. "
+                                     f"{Path(os.path.relpath(path, os.path.realpath(folder))).as_posix()!r}: the deck builds the "
+                                     "same in any folder",
+                                     **where_parts(where))
                 size = st.st_size
                 if size > MAX_ART_BYTES:  # read whole where it is checked and hashed: gigabytes of memory
                     raise InputError(f"art file {rel!r} is {size:,} bytes", key=key,
