@@ -482,3 +482,44 @@ def test_silhouette_marks_inside_the_printers_margin_are_warned_of(tmp_path, cap
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "silhouette",
                "--silhouette-marks", "inset=4mm") == 0
     assert "the registration marks' outer edge is" in capsys.readouterr().err
+
+
+SQUARE_TILES = """\
+name: Square tiles
+layout:
+  extends: tile-hex
+  shape: rect
+  size: [50, 50]
+  back: {background: accent, boxes: {title: {field: game.title, x: 5, y: 18, w: 40, h: 14}}}
+pieces:
+  - {title: Forest, text: Score 1., count: 15}
+"""
+
+
+def test_two_sided_tiles_between_the_marks_keep_the_bleed_the_back_offset_needs(tmp_path, capsys):
+    """A designer's trial (trial47): 50 mm two-sided square tiles on Letter, --marks silhouette
+    with a printer profile, were laid 15 a sheet at 0.5 mm of bleed, warned that 'the letter paper
+    has no room for gutters', where 12 a sheet at 3 mm fit between the marks: as on sheets with
+    トンボ (docs/home-printing.md, Bleed that survives the offset), the grid keeps the bleed the
+    offset needs on more sheets, says what the tight grid held, and the cut file follows it."""
+    ws = make_workspace(tmp_path / "ws", pieces=ONE)
+    (ws / "data" / "test" / "decks" / "squares.yaml").write_text(SQUARE_TILES, encoding="utf-8")
+    (ws / "printers.yaml").write_text("jet: {paper: letter, back_offset_mm: [-0.75, -0.5]}\n", encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "silhouette", "--printer", "jet") == 0
+    said = capsys.readouterr()
+    out = ws / "build" / "test"
+    deck = next(d for d in json.loads((out / "manifest.json").read_text(encoding="utf-8"))["decks"] if d["id"] == "squares")
+    assert deck["sheet_bleed_mm"] >= 1.25 and deck["pieces_per_sheet"] == 12 and deck["sheets"] == 2
+    assert deck["more_with"] == {"bleed_mm": 0.5, "pieces_per_sheet": 15}
+    assert "no room for gutters" not in said.err and "(15/sheet at 0.5 mm of bleed: the grid keeps" in said.out
+    bleed = deck["sheet_bleed_mm"]
+    reader = PdfReader(out / "squares.pdf")
+    trims = sorted(((r.x0 + bleed, r.y0 + bleed, r.x1 - bleed, r.y1 - bleed)
+                    for r in clip_rects(reader, reader.pages[0])), key=_corner)
+    boxes = sorted(((min(x for x, _ in p), min(y for _, y in p), max(x for x, _ in p), max(y for _, y in p))
+                    for p in _svg_paths((out / "cut/squares-p01.svg").read_bytes())), key=_corner)
+    assert len(boxes) == len(trims) == 12
+    assert all(abs(a - b) <= 0.01 for box, trim in zip(boxes, trims) for a, b in zip(box, trim)), (boxes, trims)
+    zones = [(0, 0, REACH, REACH), (215.9 - REACH, 0, 215.9, REACH), (0, 279.4 - REACH, REACH, 279.4)]
+    assert not any(x0 - bleed < z[2] and z[0] < x1 + bleed and y0 - bleed < z[3] and z[1] < y1 + bleed
+                   for x0, y0, x1, y1 in trims for z in zones)

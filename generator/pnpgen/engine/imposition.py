@@ -272,8 +272,7 @@ def _offset_cost(deck: Deck, spec: ShapeSpec, layout, sheet: SheetOptions) -> di
         return {}
     card = spec.kind == "rect" and deck.kind == "card"
     if sheet.silhouette is not None:
-        tight = silhouette_layout(spec, deck.count, sheet.without_backs(), sheet.silhouette, deck.kind) \
-            if card else None  # clear of its marks
+        tight = silhouette_layout(spec, deck.count, sheet.without_backs(), sheet.silhouette, deck.kind)  # clear of its marks
     else:
         tight = layout_grid(spec.w, spec.h, sheet.without_backs()) if card else \
             choose_layout(spec, deck.count, sheet.without_backs(), deck.kind)

@@ -35,7 +35,7 @@ def short_bleed_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildO
             why = (f"the {options.sheet.paper} paper has no room for gutters, so backs may show white edges "
                    "(a larger --paper, --layout fold, or a printer that shifts less)")
         at = deck.sheet_where or deck.where()  # the deck's sheet: line, which fixes the slots, else its file
-        out.append(f"{at}: deck {deck.id!r}: its home sheets give {bleed:.1f} mm of bleed, below the {need:.1f} mm the "
+        out.append(f"{at}: deck {deck.id!r}: its home sheets give {bleed:.1f} mm of bleed, below the {round(need, 2):g} mm the "
                    f"back offset of printer {options.printer.name!r} needs (the larger offset + 0.5 mm): {why}")
     return out
 

@@ -43,8 +43,10 @@ def silhouette_layout(spec: ShapeSpec, count: int, sheet: SheetOptions, marks: S
                       kind: str = "card") -> SheetLayout | None:
     """A grid inside the marks' rectangle with no piece (nor its bleed) in a keep-out zone: the
     whole area when the grid misses the bottom-left zone, else the area right of it or above it,
-    whichever prints on the fewest sheets with the most bleed. No room for crop marks (the
-    machine cuts). None when not one piece fits (a board: tiled, without marks)."""
+    whichever prints on the fewest sheets with the most bleed; with a printer profile's back offset
+    (``least_bleed_mm``), the grids keeping the bleed it needs first, on more sheets if need be, as
+    on sheets without the marks. No room for crop marks (the machine cuts). None when not one piece
+    fits (a board: tiled, without marks)."""
     sheet = replace(sheet, mark_room_mm=0.0)
     x0, y0, x1, y1 = marks.cut_area(sheet.paper_mm, sheet.margin_mm, sheet.slug_mm)
     zones = marks.zones(sheet.paper_mm)
@@ -57,7 +59,8 @@ def silhouette_layout(spec: ShapeSpec, count: int, sheet: SheetOptions, marks: S
         opts = replace(sheet, cut_area=area)
         for lay in _grids(spec, count, opts, kind):
             if clear_of(lay, zones):
-                found.append(((math.ceil(count / lay.per_sheet), -lay.sheet_bleed_mm, n), lay))
+                short = lay.sheet_bleed_mm < min(sheet.least_bleed_mm, sheet.bleed_mm) - 1e-9
+                found.append(((short, math.ceil(count / lay.per_sheet), -lay.sheet_bleed_mm, n), lay))
     return min(found, key=lambda f: f[0])[1] if found else None
 
 
@@ -68,7 +71,8 @@ def _grids(spec: ShapeSpec, count: int, opts: SheetOptions, kind: str) -> list[S
         lay = layout_grid(spec.w, spec.h, opts)
         return [lay] if lay is not None else []
     out = []
-    for bleed in bleed_steps(opts.bleed_mm):
+    least = min(opts.least_bleed_mm, opts.bleed_mm)  # the bleed a printer's back offset needs, tried too
+    for bleed in sorted({*bleed_steps(opts.bleed_mm), *([least] if least > 0 else [])}, reverse=True):
         lay = layout_grid_at(spec.w, spec.h, opts, bleed, room=0.0)
         if lay is not None:
             out.append(lay)

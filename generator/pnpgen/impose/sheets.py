@@ -149,7 +149,7 @@ def home_sheets(deck: DeckSheets, layout: SheetLayout | NestLayout | SlotLayout,
             words = _duplex_words(sheet, deck.backs is not None, lang)
             need = min(sheet.least_bleed_mm, sheet.bleed_mm)  # (a deck's own bleed: below the offset's asks less)
             if deck.backs is not None and sb < need - 1e-9:
-                words += " · " + msg("sheet.bleed_short", lang, need=f"{need:.1f}")
+                words += " · " + msg("sheet.bleed_short", lang, need=f"{round(need, 2):g}")  # 1.25, not 1.2
             at = layout.slug_y(sheet) if isinstance(layout, SlotLayout) else None  # a stock's slots may take the top
             page.items.extend(slug(words, note, stamp, layout.paper_mm, sheet, font, measure, lang, y=at))
             pages.append(page)
