@@ -259,7 +259,11 @@ def test_preflight_says_a_page_no_rip_takes_and_a_png_of_no_preset_as_findings(t
     mine.mkdir()
     Image.new("RGB", (40, 30), "white").save(mine / "card.png")
     assert main(["preflight", str(mine)]) == 0
-    assert "mine/card.png: pixels [40, 30], mode RGB" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "mine/card.png: pixels [40, 30], mode RGB" in out
+    # a folder of PNGs names no ink, line or text figure it never reads (trial47: The Game Crafter's said ink ≤ 300 %)
+    assert out.startswith(f"{mine}: mine, PNGs: pixels as its formats say, RGB, no see-through pixel, bleed (no ink"), out
+    assert "ink ≤" not in out and "text ≥" not in out
     # a figure checking nothing or everything (nan, 0, a negative line): one line, exit status 2
     for option, value, said in (("--ink-limit", "nan", "'nan' is not a figure (expected a number above 0"),
                                 ("--min-ppi", "0", "'0' is not a figure"), ("--min-line", "-1pt", "'-1pt' is not a length")):
