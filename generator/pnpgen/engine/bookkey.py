@@ -103,7 +103,8 @@ def _pictured(result) -> list[Any]:
         keys = [df.first[0], df.first[1], *(df.piece_fronts[n] for n in sorted(df.piece_fronts))]
         out.append([df.deck.id, df.deck.trim_mm, keys])
         if any(k is not None and "<image" in rendered.faces.svgs.get(k, "") for k in keys):
-            out.append([result.face_keys.get(k, rendered.art_digest) for k in keys])  # the pictures each shows
+            out.append([result.face_keys[k] if k in result.face_keys else rendered.art_digest
+                        for k in keys])  # the pictures each shows (the whole art's hash made only if asked)
     return out
 
 
@@ -118,7 +119,8 @@ def shown_faces(result) -> dict[str, dict[str, str]]:
     def made_from(k: str | None) -> str:
         if k is None:
             return ""
-        return k + (result.face_keys.get(k, rendered.art_digest) if "<image" in rendered.faces.svgs.get(k, "") else "")
+        return k + ((result.face_keys[k] if k in result.face_keys else rendered.art_digest)
+                    if "<image" in rendered.faces.svgs.get(k, "") else "")
 
     for df in rendered.decks:
         if df.first is not None:

@@ -135,8 +135,8 @@ def render_game(ws: Workspace, slug: str, options: BuildOptions, compiled: Compi
 
     try:
         return faces_of_game(ws.templates, game, bleed, options.min_dpi, compiled, memo,
-                             art_fingerprint(ws, game, known, memo.stamps if memo is not None else None), before=spread,
-                             deck_bleeds=own)
+                             partial(art_fingerprint, ws, game, known, memo.stamps if memo is not None else None),
+                             before=spread, deck_bleeds=own)  # (the art's hash made only if a face needs it)
     finally:
         workers.close()
 

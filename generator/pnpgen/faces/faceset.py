@@ -137,9 +137,20 @@ class RenderedGame(DrawnBleed):
     art_folder: Any  # data/art.py ArtFolder: resolves <image> files
     images: list[dict]  # every image placement with its resolution, for the manifest
     bleed_mm: float  # bleed drawn round every face (but those of ``deck_bleeds``)
-    art_digest: str  # hash of the game's art files: faces that embed images depend on it
+    # the hash of the game's art files (``art_digest``), or what makes it when first asked: only a
+    # face whose pictures are not all found in the art folders depends on it (engine/game.py
+    # ``face_art``), so an edit whose faces' pictures are all found never scans art/ for it
+    art_whole: str | Callable[[], str]
     warnings: list[str] = field(default_factory=list)
     deck_bleeds: dict[str, float] = field(default_factory=dict)  # deck id → its faces' bleed, if not bleed_mm
+
+    @property
+    def art_digest(self) -> str:
+        """The hash of the game's art files: what a face depends on whose pictures are not all
+        found in the art folders (made once, when first asked)."""
+        if callable(self.art_whole):
+            self.art_whole = self.art_whole()
+        return self.art_whole
 
 
 def face_renderer(templates: Path, game: Game, bleed_mm: float, min_dpi: float = MIN_DPI,
@@ -156,11 +167,12 @@ def face_renderer(templates: Path, game: Game, bleed_mm: float, min_dpi: float =
 
 def render_game(templates: Path, game: Game, bleed_mm: float, min_dpi: float = MIN_DPI,
                 compiled: CompiledTemplates | None = None, memo: RenderMemo | None = None,
-                art_digest: str = "", before: Callable[[Renderer], None] | None = None,
+                art_digest: str | Callable[[], str] = "", before: Callable[[Renderer], None] | None = None,
                 printed: Mapping[str, float] | None = None,
                 deck_bleeds: Mapping[str, float] | None = None) -> RenderedGame:
     """Each distinct face of the game rendered once, deck by deck. ``before`` sees the renderer
-    first (the build fills its memo over worker processes there)."""
+    first (the build fills its memo over worker processes there). ``art_digest``: the hash of the
+    game's art files, or what makes it when first asked (``RenderedGame.art_digest``)."""
     renderer = face_renderer(templates, game, bleed_mm, min_dpi, compiled, memo, printed, deck_bleeds)
     if before is not None:
         before(renderer)
