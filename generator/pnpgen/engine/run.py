@@ -265,9 +265,10 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
             _stage_early(staging, {out_dir / rel: data for rel, data in result.files.items()})
         # what the sheets alone decide, worked out while the rulebook's process may still be setting the book
         now = snapshot(result)
-        last, since = _last_report(before, out_root, ed)
+        latest = history.last_version(out_root, ed)  # (read once: the report, the draft's sections, the new version)
+        last, since = _last_report(before, latest)
         changes, reprint = change_report(last, now)
-        if last is not None and book is not None and (line := history.rulebook_change(out_root, ed, game)):
+        if last is not None and book is not None and (line := history.rulebook_change(latest, game)):
             changes.append(line)  # a draft edit: no card to reprint, the rulebook's pages
         if since is not None and changes:
             changes.insert(0, f"compared with {since.name} in the history (the last build's record is gone: "
@@ -276,7 +277,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
         reprint_out = reprint_files(result, options, last, hint=history.since_hint(out_root, ed, result.game.lang),
                                     since=f"{since.name} ({since.body['time']})" if since is not None else "",
                                     now=now) if last is not None else {}
-        version, pruned = history.record(out_root, ed, game, now)  # a version, if content changed
+        version, pruned = history.record(out_root, ed, game, now, latest)  # a version, if content changed
         # the faces, the art and the pictures stay in the worker: only bytes and records come back; let
         # go of here, before the caches' JSON is made (10,000 text cards: some 300 MB less at the peak);
         # the caches' packs made while the rulebook's process may still be setting the book
@@ -367,14 +368,13 @@ RELAID = ("reprint.pdf kept as it was laid out before the sheets changed (paper,
           "changed): pnpgen reprint --since VERSION lays its copies out as the sheets are now")
 
 
-def _last_report(before: GameState | None, out_root: Path,
-                 ed: str) -> tuple[dict[str, Any] | None, history.Version | None]:
+def _last_report(before: GameState | None,
+                 version: history.Version | None) -> tuple[dict[str, Any] | None, history.Version | None]:
     """What the change report and the reprint files compare with, and the history version it is
     (None for the last build's own record): the build cache's record, else (after ``pnpgen
-    clean``, which keeps the history) the last version recorded, which holds the pieces but not the sheets."""
+    clean``, which keeps the history) the last version recorded (``version``), which holds the pieces but not the sheets."""
     if before is not None:
         return before.report, None
-    version = history.last_version(out_root, ed)
     if version is None or not all("pairs" in deck for deck in version.body["decks"].values()):
         return None, None  # (a version recorded before versions held the copies printed: every copy would look new)
     return version.body["decks"], version
