@@ -360,6 +360,18 @@ def test_a_stand_in_count_the_printed_book_carries_is_warned(tmp_path, capsys):
     assert "ウッドキューブ" in " ".join(texts(root / "build" / "test" / "doujin-book" / "rulebook.pdf"))
 
 
+def _book_export(tmp_path, front, probe):
+    """A test game's doujin-book export: the workspace, its folder, what ``probe`` finds in its
+    rulebook.pdf, and the export's warnings."""
+    import json
+
+    root = make_workspace(tmp_path / "ws", draft=True, front=front)
+    assert run(root, "export", "--game", "test", "--preset", "doujin-book") == 0
+    folder = root / "build" / "test" / "doujin-book"
+    said = json.loads((folder / "export.json").read_text(encoding="utf-8"))["warnings"]
+    return root, folder, probe((folder / "rulebook.pdf").read_bytes()), said
+
+
 SMALL_FRONT = GRADIENT_FRONT.replace("size=12, min_size=7", "size=6, min_size=6")
 
 
@@ -373,14 +385,10 @@ def test_the_pictures_small_text_is_warned_once_with_its_smallest_size_and_page(
     from pnpgen.exports.book import SMALL_TEXT_PT
     from pnpgen.pdf.overprint import small_text
 
-    root = make_workspace(tmp_path / "ws", draft=True, front=SMALL_FRONT)
-    assert run(root, "export", "--game", "test", "--preset", "doujin-book") == 0
-    folder = root / "build" / "test" / "doujin-book"
-    found = small_text((folder / "rulebook.pdf").read_bytes(), SMALL_TEXT_PT)
+    root, folder, found, said = _book_export(tmp_path, SMALL_FRONT, lambda pdf: small_text(pdf, SMALL_TEXT_PT))
     assert found, "the test's pictures carry no text under 5 pt: the test proves nothing"
     page, size = min(found, key=lambda hit: (hit[1], hit[0]))
-    said = [w for w in json.loads((folder / "export.json").read_text(encoding="utf-8"))["warnings"]
-            if "text as small as" in w]  # in English for a Japanese game too, as every terminal line (README)
+    said = [w for w in said if "text as small as" in w]  # in English for a Japanese game too, as every terminal line (README)
     # safety17: it begins with the draft's line the page sets (■　概要, line 3, opens page 3), as every
     # other warning of the export begins with its file and line
     draft = (root / "data" / "test" / "draft.txt").read_text(encoding="utf-8").splitlines()
@@ -456,15 +464,11 @@ def test_the_pictures_thin_lines_are_warned_once_with_their_thinnest_width_and_p
     from pnpgen.exports.book import HAIRLINE_PT
     from pnpgen.pdf.overprint import thin_lines
 
-    root = make_workspace(tmp_path / "ws", draft=True, front=THIN_FRONT)
-    assert run(root, "export", "--game", "test", "--preset", "doujin-book") == 0
-    folder = root / "build" / "test" / "doujin-book"
-    found = thin_lines((folder / "rulebook.pdf").read_bytes(), HAIRLINE_PT)
+    _, _, found, said = _book_export(tmp_path, THIN_FRONT, lambda pdf: thin_lines(pdf, HAIRLINE_PT))
     assert found, "the test's pictures carry no line under 0.25 pt: the test proves nothing"
     page, width = min(found, key=lambda hit: (hit[1], hit[0]))
     assert 0.1 < width < 0.25, width  # the 0.34 pt line at the pictures' scale
-    said = [w for w in json.loads((folder / "export.json").read_text(encoding="utf-8"))["warnings"]
-            if "lines as thin as" in w]
+    said = [w for w in said if "lines as thin as" in w]
     more = "" if len(found) == 1 else f" and {len(found) - 1} more page" + "s" * (len(found) > 2)
     assert len(said) == 1 and said[0].startswith(
         f"data/test/draft.txt:3: rulebook.pdf page {page + 1}{more}: lines as thin as {width:g} pt") \
