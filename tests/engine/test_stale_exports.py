@@ -106,3 +106,29 @@ def test_a_build_for_another_printer_or_paper_leaves_the_exports_current(tmp_pat
     _edit(ws, "本文カード1", "本文A")  # what the export shows: named, as before
     assert run(ws, *BUILD) == 0
     assert _named(capsys.readouterr().out) == ["build/test/tabletopsimulator/"]
+
+
+def test_an_edit_of_one_editions_draft_leaves_the_other_editions_exports_current(tmp_path, capsys):
+    """trial46: an edit of draft.en.txt alone (the English rulebook) named the Japanese doujin and
+    Tabletop Simulator exports as made before the change, though no Japanese file shows that draft.
+    An edition's exports follow its own draft only: draft.en.txt the English ones, draft.txt the
+    Japanese ones."""
+    ws = make_workspace(tmp_path, pieces=FEW_CARDS, game=GAME_YAML + "\nlanguages: [ja, en]\n", draft=True)
+    en = ws / "data" / "test" / "draft.en.txt"
+    en.write_text("# Test\n\n## Overview\n\nA test game.\n", encoding="utf-8")
+    build = ("build", "--game", "test", "--jobs", "1")
+    assert run(ws, *build) == 0 and run(ws, *build, "--lang", "en") == 0
+    assert run(ws, "export", "--game", "test", "--preset", "tabletopsimulator") == 0
+    assert run(ws, "export", "--game", "test", "--preset", "doujin", "--lang", "en") == 0
+    capsys.readouterr()
+    en.write_text("# Test\n\n## Overview\n\nA game to test.\n", encoding="utf-8")
+    assert run(ws, *build, "--lang", "en") == 0
+    out = capsys.readouterr().out
+    assert "changed: rulebook" in out and _named(out) == ["build/test/en/doujin/"], out
+    assert run(ws, "export", "--game", "test", "--preset", "doujin", "--lang", "en") == 0
+    ja = ws / "data" / "test" / "draft.txt"
+    ja.write_text(ja.read_text(encoding="utf-8") + "\n■　補足\n　追記です。\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, *build) == 0
+    out = capsys.readouterr().out
+    assert "changed: rulebook" in out and _named(out) == ["build/test/tabletopsimulator/"], out

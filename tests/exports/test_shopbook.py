@@ -14,7 +14,7 @@ from preflight import problems
 from pypdf import PdfReader
 from reportlab.pdfgen import canvas
 
-from conftest import GAME_YAML, make_workspace, run
+from conftest import FRONT, GAME_YAML, make_workspace, run
 from pdfprobe import boxes_mm, glyphs, stroked_lines, texts
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
@@ -360,6 +360,18 @@ def test_a_stand_in_count_the_printed_book_carries_is_warned(tmp_path, capsys):
     assert "ウッドキューブ" in " ".join(texts(root / "build" / "test" / "doujin-book" / "rulebook.pdf"))
 
 
+def _book_export(tmp_path, front, probe):
+    """A test game's doujin-book export: the workspace, its folder, what ``probe`` finds in its
+    rulebook.pdf, and the export's warnings."""
+    import json
+
+    root = make_workspace(tmp_path / "ws", draft=True, front=front)
+    assert run(root, "export", "--game", "test", "--preset", "doujin-book") == 0
+    folder = root / "build" / "test" / "doujin-book"
+    said = json.loads((folder / "export.json").read_text(encoding="utf-8"))["warnings"]
+    return root, folder, probe((folder / "rulebook.pdf").read_bytes()), said
+
+
 SMALL_FRONT = GRADIENT_FRONT.replace("size=12, min_size=7", "size=6, min_size=6")
 
 
@@ -373,14 +385,10 @@ def test_the_pictures_small_text_is_warned_once_with_its_smallest_size_and_page(
     from pnpgen.exports.book import SMALL_TEXT_PT
     from pnpgen.pdf.overprint import small_text
 
-    root = make_workspace(tmp_path / "ws", draft=True, front=SMALL_FRONT)
-    assert run(root, "export", "--game", "test", "--preset", "doujin-book") == 0
-    folder = root / "build" / "test" / "doujin-book"
-    found = small_text((folder / "rulebook.pdf").read_bytes(), SMALL_TEXT_PT)
+    root, folder, found, said = _book_export(tmp_path, SMALL_FRONT, lambda pdf: small_text(pdf, SMALL_TEXT_PT))
     assert found, "the test's pictures carry no text under 5 pt: the test proves nothing"
     page, size = min(found, key=lambda hit: (hit[1], hit[0]))
-    said = [w for w in json.loads((folder / "export.json").read_text(encoding="utf-8"))["warnings"]
-            if "text as small as" in w]  # in English for a Japanese game too, as every terminal line (README)
+    said = [w for w in said if "text as small as" in w]  # in English for a Japanese game too, as every terminal line (README)
     # safety17: it begins with the draft's line the page sets (■　概要, line 3, opens page 3), as every
     # other warning of the export begins with its file and line
     draft = (root / "data" / "test" / "draft.txt").read_text(encoding="utf-8").splitlines()
@@ -440,3 +448,34 @@ def test_pages_after_the_rules_and_the_blank_pages_are_said_with_the_draft_alone
     assert blanks == ["pnpgen: warning: data/test/draft.txt: rulebook.pdf: 5 pages of the rulebook and 3 blank, 8 in all: "
                       "同人印刷所（ルールブック A5中綴じ） binds a multiple of 4 pages (page_multiple); blank: pages 5–7 "
                       "(the last page, the colophon, stays last)"], blanks
+
+
+THIN_FRONT = FRONT.replace("{% endblock %}", '<line x1="5" y1="80" x2="50" y2="80" stroke="#000000" stroke-width="0.12"/>\n{% endblock %}')
+
+
+def test_the_pictures_thin_lines_are_warned_once_with_their_thinnest_width_and_page(tmp_path):
+    """trial46: the shop book's pictures of the pieces (a board's track at a fifth of its size)
+    carry lines of 0.04–0.08 mm, which pnpgen preflight then named as seven hairline errors, "a
+    shop would turn it away", while the export said nothing of them. One line says the thinnest,
+    its page and how many more pages show such lines, as the PDF shows them; a book whose
+    pictures draw none is told nothing."""
+    import json
+
+    from pnpgen.exports.book import HAIRLINE_PT
+    from pnpgen.pdf.overprint import thin_lines
+
+    _, _, found, said = _book_export(tmp_path, THIN_FRONT, lambda pdf: thin_lines(pdf, HAIRLINE_PT))
+    assert found, "the test's pictures carry no line under 0.25 pt: the test proves nothing"
+    page, width = min(found, key=lambda hit: (hit[1], hit[0]))
+    assert 0.1 < width < 0.25, width  # the 0.34 pt line at the pictures' scale
+    said = [w for w in said if "lines as thin as" in w]
+    more = "" if len(found) == 1 else f" and {len(found) - 1} more page" + "s" * (len(found) > 2)
+    assert len(said) == 1 and said[0].startswith(
+        f"data/test/draft.txt:3: rulebook.pdf page {page + 1}{more}: lines as thin as {width:g} pt") \
+        or said[0].startswith(f"data/test/draft.txt: rulebook.pdf page {page + 1}{more}: lines as thin as {width:g} pt"), said
+    assert "under 0.25 pt: the pieces' pictures" in said[0] and "preflight" in said[0]
+    plain = make_workspace(tmp_path / "plain", draft=True)
+    assert run(plain, "export", "--game", "test", "--preset", "doujin-book") == 0
+    book = (plain / "build" / "test" / "doujin-book" / "rulebook.pdf").read_bytes()
+    said = json.loads((plain / "build" / "test" / "doujin-book" / "export.json").read_text(encoding="utf-8"))["warnings"]
+    assert not [w for w in said if "lines as thin as" in w] and thin_lines(book, HAIRLINE_PT) == [], said

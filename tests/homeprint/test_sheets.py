@@ -301,3 +301,33 @@ def test_marks_of_a_sheet_layout_on_other_paper_stay_on_its_paper(tmp_path):
     bars = sorted(round((x1 + x2) / 2, 2) for x1, y1, x2, y2 in marks
                   if abs(x1 - x2) < 1e-6 and abs((y1 + y2) / 2 - 149) < 1e-3)  # the centre marks' crossbars
     assert bars == [pytest.approx(13.5, abs=0.01), pytest.approx(406.5, abs=0.01)], bars
+
+
+def test_a_worksheets_name_written_as_the_decks_sheet_is_told_where_it_goes(tmp_path, capsys):
+    """trial46: a designer who read 「a deck that names its worksheet (sheet: スペル)」 wrote
+    ``sheet: プロモ`` beside ``pieces: {file: cards.xlsx}``, which reads the card stock's sheet
+    layout, and was told only that プロモ is no sheet layout's name. A deck whose pieces come from a
+    workbook is told the pieces: line that names the worksheet; one from a CSV is not."""
+    import openpyxl
+
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("format: poker", "format: poker\nsheet: プロモ")
+                        .replace("pieces:\n", "pieces: {file: cards.xlsx}\n"))
+    book = openpyxl.Workbook()
+    book.active.title = "基本"
+    book.active.append(["name", "text"])
+    book.active.append(["祝福", "本文"])
+    book.save(ws / "data" / "test" / "decks" / "cards.xlsx")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "cards.yaml:3:8: sheet: 'プロモ' is not a sheet layout name" in err, err
+    assert "(expected pieces: {file: cards.xlsx, sheet: プロモ} for the worksheet プロモ of cards.xlsx" in err, err
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("sheet: プロモ", "sheet: promo"), encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "unknown sheet layout 'promo' (expected pieces: {file: cards.xlsx, sheet: promo}" in err, err
+    (ws / "data" / "test" / "decks" / "cards.csv").write_text("name,text\n祝福,本文\n", encoding="utf-8")
+    deck.write_text(deck.read_text(encoding="utf-8").replace("cards.xlsx", "cards.csv"), encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "unknown sheet layout 'promo' (expected one of grid" in err and "pieces:" not in err, err

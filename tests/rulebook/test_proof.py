@@ -206,3 +206,30 @@ def test_a_table_row_whose_columns_do_not_line_up_is_queried():
     assert en.book == "the row “書記”: the table's columns do not line up in it (draft line 8)" and en.subject == ("書記",)
     aligned = ROLES.replace("　書記　　　０", "　書記　　　　０")
     assert askew_tables(parse(aligned, "ja"), "draft.txt", "ja") == []
+
+
+GLOSSARY = ("■■　テスト　草案１\n\n■　カードの用語\n　用語　　　　　　意味\n"
+            "　アクション＋１　このターンにもう１枚アクションカードをプレイできる\n"
+            "　購入＋１　　　　購入フェイズにもう１枚購入できる\n　廃棄　　　　　　カードをゲームから取り除く\n"
+            "\n　次の手番　も同じです。\n")
+
+
+def test_a_table_row_with_one_space_before_its_column_is_queried():
+    """trial46's glossary: 「アクション＋１」, one character longer than the other terms, had one
+    full-width space before its column, which started where the others' did; the book set the
+    header as a table of its own, the row as a paragraph and the rest as another table, and
+    proof.txt said nothing. Such a line is queried at its draft line; the rows and a paragraph
+    whose one space is at no column of the table are not."""
+    from pnpgen.rulebook.parse import parse
+    from pnpgen.rulebook.proof import one_space_rows
+
+    [ja] = one_space_rows(parse(GLOSSARY, "ja"), GLOSSARY, "draft.txt", "ja")
+    assert ja.kind == "表" and ja.subject == ("アクション＋１",)
+    assert ja.file.startswith("draft.txt:5: 「アクション＋１」の行：表の列の前の空白が１つだけなので"), ja.file
+    [en] = one_space_rows(parse(GLOSSARY, "ja"), GLOSSARY, "draft.txt", "en")
+    assert en.book.startswith("the row “アクション＋１”: one space only before the table's column") and "line 5" in en.book
+    mended = GLOSSARY.replace("＋１　この", "＋１　　この").replace("　　　　　　意味", "　　　　　　　意味") \
+        .replace("＋１　　　　購入", "＋１　　　　　購入").replace("　　　　　　カード", "　　　　　　　カード")
+    assert one_space_rows(parse(mended, "ja"), mended, "draft.txt", "ja") == []
+    doc = parse(mended, "ja")
+    assert len([t for s in doc.rules for t in s.children if type(t).__name__ == "Preformatted"]) == 1

@@ -45,8 +45,19 @@ PIECES_HINT = "; one piece with no fields of its own (a board) is 'pieces: [{}]'
 
 
 def sheet_layout(ws: Workspace, doc: Located, data: dict) -> SheetStock | None:
-    """The sheet layout ``sheet:`` names (None for ``grid``); a bad name is an error at its line."""
-    return load_sheet(ws.root, data["sheet"], lambda message, expected: doc.error(("sheet",), message, expected))
+    """The sheet layout ``sheet:`` names (None for ``grid``); a bad name is an error at its line.
+    A deck whose pieces come from a workbook that names no worksheet is told where a worksheet's
+    name goes (trial46: ``sheet: プロモ`` beside ``pieces: {file: cards.xlsx}``, as the docs' 「a deck
+    that names its worksheet」 was read, said only that プロモ is no sheet layout's name)."""
+    pieces = data.get("pieces")
+    book = pieces.get("file") if isinstance(pieces, dict) and "sheet" not in pieces else None
+    meant = (f"pieces: {{file: {book}, sheet: {data['sheet']}}} for the worksheet {data['sheet']} of {book} (a deck's own "
+             f"sheet: names the card stock its home sheets print on), or ") \
+        if isinstance(book, str) and book.lower().endswith((".xlsx", ".ods")) else ""
+
+    def where(message: str, expected: str | None) -> InputError:
+        return doc.error(("sheet",), message, meant + expected if expected else expected)
+    return load_sheet(ws.root, data["sheet"], where)
 
 
 # said after the keys a piece may have when the key is no near miss of one: a field to add

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pnpgen.atomic import read_record
+from pnpgen.data.draftfile import draft_for, draft_path
 from pnpgen.data.load import load_game
 from pnpgen.data.model import Game
 from pnpgen.data.spreadsheets import SUFFIXES as SPREADSHEETS
@@ -95,9 +96,18 @@ def shown(ws: Workspace, slug: str, game: Game) -> dict[str, str]:
     changes the second part of that language's exports only (``exports_made``)."""
     data = ws.data / slug
     rest = fingerprint(inputs_of(ws, slug), None, fonts=ws.fonts,
-                       skip=lambda p: p.suffix.lower() in TEXT_FILES and p.is_relative_to(data))
+                       skip=lambda p: (p.suffix.lower() in TEXT_FILES and p.is_relative_to(data)) or _others_draft(p, game))
     text = json.dumps(_plain(game), sort_keys=True, ensure_ascii=False, default=repr)
     return {"lang": game.lang, "rest": rest, "texts": sha(text.encode())}
+
+
+def _others_draft(p: Path, game: Game) -> bool:
+    """``p`` is another edition's rulebook draft (``draft.en.txt`` to the Japanese edition, whose
+    book sets ``draft.txt``), which nothing this edition prints shows: trial46's edit of the English
+    draft named the Japanese card exports as made before the change."""
+    default, own = draft_path(game), draft_for(game)[0]
+    return p != own and p.parent == default.parent and p.suffix == default.suffix \
+        and (p == default or p.name.startswith(f"{default.stem}."))
 
 
 def _plain(value: Any) -> Any:

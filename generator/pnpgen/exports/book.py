@@ -9,6 +9,7 @@ overprinting, PDF/X-1a for the preset's printing condition.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,7 +27,7 @@ from pnpgen.pdf.black import k_only
 from pnpgen.pdf.colour import vectors_to_cmyk
 from pnpgen.pdf.onsheets import page_count, place_on_sheets
 from pnpgen.pdf.outline import outline_text
-from pnpgen.pdf.overprint import small_text
+from pnpgen.pdf.overprint import small_text, thin_lines
 from pnpgen.pdf.pdfx import make_x1a, pictures_to_cmyk
 from pnpgen.pdf.subsettags import retagged
 from pnpgen.pdf.writer import write_document
@@ -83,6 +84,7 @@ def shop_rulebook(ws: Workspace, game: Game, preset: Preset, cmyk: bool, finish:
     if finish.pdfx is not None:
         pdf = make_x1a(pdf, finish.pdfx, title, finish.date, finish.edition)
     out.warnings.extend(_small_text_said(pdf, starts))
+    out.warnings.extend(_thin_lines_said(pdf, starts, preset))
     if cmyk:  # the cards' ink checks: colours, pictures, and the black overprinting its ground
         out.warnings.extend(ink_warnings(BOOK, pdf, preset, [""] * total, [""] * total, None, still,
                                          starts))
@@ -102,20 +104,44 @@ def _starts(draft: Path | None, lines: list[int], at: list[int], total: int) -> 
     return out
 
 
-def _small_text_said(pdf: bytes, starts: list[str]) -> list[str]:
-    """One line, in English as pnpgen's every terminal line (README), for the text under ``SMALL_TEXT_PT`` the pages show
-    (none once outlined): its smallest size and page (``starts``: the draft's line it sets), and
-    how many more pages show such text."""
-    found = small_text(pdf, SMALL_TEXT_PT)
+def _said_at_least(found: list[tuple[int, float]], starts: list[str], say: Callable[[str, float], str]) -> list[str]:
+    """One line for the least of ``found`` (page, size), none when nothing was found: ``say`` given
+    where it is (the draft's line, the page, how many more pages) and that size."""
     if not found:
         return []
     page, size = min(found, key=lambda hit: (hit[1], hit[0]))
     more = "" if len(found) == 1 else f" and {counted(len(found) - 1, 'more page')}"
-    return [f"{starts[page]}{BOOK} page {page + 1}{more}: text as small as {size:g} pt, under {SMALL_TEXT_PT:g} pt: the "
-            f"pieces' pictures (their faces drawn smaller on the cover, the components and the setup pages; the book's "
-            f"own text is {SMALL_TEXT_PT:g} pt or more), a picture's words not meant to be read; a printer's preflight "
-            "that checks for small text lists them: if its 入稿ガイド refuses text this small, export with --outline-text "
-            "(every glyph a path)"]
+    return [say(f"{starts[page]}{BOOK} page {page + 1}{more}", size)]
+
+
+def _small_text_said(pdf: bytes, starts: list[str]) -> list[str]:
+    """One line, in English as pnpgen's every terminal line (README), for the text under ``SMALL_TEXT_PT`` the pages show
+    (none once outlined): its smallest size and page (``starts``: the draft's line it sets), and
+    how many more pages show such text."""
+    return _said_at_least(small_text(pdf, SMALL_TEXT_PT), starts, lambda where, size: (
+        f"{where}: text as small as {size:g} pt, under {SMALL_TEXT_PT:g} pt: the "
+        f"pieces' pictures (their faces drawn smaller on the cover, the components and the setup pages; the book's "
+        f"own text is {SMALL_TEXT_PT:g} pt or more), a picture's words not meant to be read; a printer's preflight "
+        "that checks for small text lists them: if its 入稿ガイド refuses text this small, export with --outline-text "
+        "(every glyph a path)"))
+
+
+# the thinnest line a shop book's page may print when its preset names none: pnpgen preflight's --min-line
+HAIRLINE_PT = 0.25
+
+
+def _thin_lines_said(pdf: bytes, starts: list[str], preset: Preset) -> list[str]:
+    """One line for the strokes thinner than the preset's ``min_line`` (else ``HAIRLINE_PT``) the
+    pages show: the pieces' pictures, their frames and a board's track drawn at a half to a sixth of
+    their size, which ``pnpgen preflight`` names as hairlines (trial46: the export said nothing, and
+    the preflight then said a shop would turn the book away)."""
+    limit = preset.min_line_mm * 72 / 25.4 if preset.min_line_mm else HAIRLINE_PT
+    return _said_at_least(thin_lines(pdf, limit), starts, lambda where, width: (
+        f"{where}: lines as thin as {width:g} pt ({width * 25.4 / 72:.3f} mm), "
+        f"under {limit:.3g} pt: the pieces' pictures (their faces drawn smaller on the cover, the components and the "
+        "setup pages; the book's own lines are 0.1 mm or more), which a printer's preflight lists as hairlines "
+        "(pnpgen preflight too); they print as drawn, thinner than a press holds: if the 入稿ガイド refuses "
+        "them, ask the printer, or draw the pieces' lines thicker"))
 
 
 def _blanks_said(pages: int, total: int, preset: Preset) -> str:

@@ -49,7 +49,7 @@ from pnpgen.rulebook.flowables import terms
 from pnpgen.rulebook.grammar import Slip
 from pnpgen.rulebook.parse import is_changelog_mark
 from pnpgen.rulebook.styles import BODY_SIZE, MARGIN_INNER, MARGIN_OUTER
-from pnpgen.rulebook.tables import COLUMN_GAP, askew_rows
+from pnpgen.rulebook.tables import COLUMN_GAP, askew_rows, one_space_row
 from pnpgen.rulebook.tree import Document, Preformatted, Section, Step, Subheading, own_section_number
 from pnpgen.rulebook.xrefs import dangling_references
 from pnpgen.safetext import written_in_cjk
@@ -720,6 +720,21 @@ def askew_tables(doc: Document, draft_path: Path | str, lang: str) -> list[Findi
     return out
 
 
+def one_space_rows(doc: Document, text: str, draft_path: Path | str, lang: str) -> list[Finding]:
+    """A line beside a table that is its row but for one space before a column (set as a paragraph)."""
+    lines, out, seen = text.split("\n"), [], set()
+    for s in doc.rules:
+        for table in _tables(s):
+            for n in (table.line - 1, table.line + len(table.lines)):
+                row = one_space_row(lines[n - 1], table.lines) if 0 < n <= len(lines) and n not in seen else None
+                if row:
+                    seen.add(n)
+                    said = dict(row=row, line=n, path=draft_path)
+                    out.append(Finding(msg("proof.kind.table", lang), msg("proof.tablegap.book", lang, **said),
+                                       msg("proof.tablegap.file", lang, **said), (row,)))
+    return out
+
+
 def step_numbers(doc: Document, draft_path: Path | str, lang: str) -> list[Finding]:
     """Steps numbered 1, 1, 2 (a heading number repeated or skipped): the book prints them so."""
     out = []
@@ -761,6 +776,7 @@ def proof(doc: Document, text: str, game: Game, rows: list[ComponentRow], draft_
              + card_names(game, rows, lang) + figure_references(doc, text, draft_path, lang, figures)
              + step_numbers(doc, draft_path, lang) + references(doc, text, draft_path, lang)
              + askew_tables(doc, draft_path, lang)
+             + (one_space_rows(doc, text, draft_path, lang) if not is_latin(draft_lang) else [])
              + unbreakable_runs(text, draft_path, lang, draft_lang)
              + slips(doc, text, draft_path, lang, latin=is_latin(draft_lang), names=names))
     return [f for f in found if not set(f.subject) & set(ignore)]

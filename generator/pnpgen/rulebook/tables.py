@@ -106,6 +106,23 @@ def askew_rows(rows: list[str]) -> list[int]:
     return [k for k, _ in body if starts[k] - table and table - starts[k]]
 
 
+def one_space_row(s: str, table: list[str]) -> str | None:
+    """``s``, a line of text beside the aligned table ``table``, is one of its rows but for the
+    gap: its text goes on after one space (full-width, or half-width beside Japanese) at a cell
+    where the table's rows start a column (「　アクション＋１　このターンに…」 under 「　用語　　　　　　意味」,
+    its term one character longer than the others): the book sets it as a paragraph between the
+    table's halves. Its first cell, else None."""
+    starts = set().union(*(column_starts(r) for r in table if r.strip()))
+    col, seen = 0, False
+    for k, ch in enumerate(s):
+        if seen and ch in " 　" and k + 1 < len(s) and s[k + 1] not in " 　" and s[k - 1] not in " 　" \
+                and col + cells(ch) in starts and (ch == "　" or not s[k - 1].isascii() or not s[k + 1].isascii()):
+            return s[:k].strip(" 　")
+        seen = seen or ch not in " 　"
+        col += cells(ch)
+    return None
+
+
 # the least a long row's last column keeps to wrap its text in, in half-width cells (8 full-width
 # characters): a row whose last column starts further right is no table's row
 WRAP_CELLS = 16
