@@ -27,13 +27,15 @@ CORNER = 8.0 + 3.0  # the trim's corner on the shop's page: room for the marks, 
 SHOP_PAGE = (148 + 2 * CORNER, 210 + 2 * CORNER)
 
 
-# The cards' front with a gradient: the book's pictures of the pieces (cover, components) carry its shading.
+# The cards' front with a gradient: the book's pictures of the pieces (cover, components) carry its shading;
+# its 0.1 mm border is thinner than that once the book draws the card smaller.
 GRADIENT_FRONT = """\
 {% extends "common/piece.svg.j2" %}
 {% block art %}
 <defs><linearGradient id="g"><stop offset="0" stop-color="#cc3333"/><stop offset="0.5" stop-color="#33cc33"/>
 <stop offset="1" stop-color="#3333cc"/></linearGradient></defs>
 <rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="url(#g)"/>
+<rect x="2" y="2" width="{{ w - 4 }}" height="{{ h - 4 }}" fill="none" stroke="#cc3333" stroke-width="0.1"/>
 {{ textbox(piece.name, 5, 5, w - 10, 12, size=12, min_size=7, align="center") }}
 {% endblock %}
 """
@@ -440,3 +442,22 @@ def test_pages_after_the_rules_and_the_blank_pages_are_said_with_the_draft_alone
     assert blanks == ["pnpgen: warning: data/test/draft.txt: rulebook.pdf: 5 pages of the rulebook and 3 blank, 8 in all: "
                       "同人印刷所（ルールブック A5中綴じ） binds a multiple of 4 pages (page_multiple); blank: pages 5–7 "
                       "(the last page, the colophon, stays last)"], blanks
+
+
+def test_the_pieces_pictures_lines_are_at_least_the_shops_thinnest(book):
+    """doujin-book's min_line (0.1 mm, as the cards'): the pieces' pictures are their faces drawn
+    smaller, whose borders the A5 book draws thinner than that; the shop's book draws each at
+    least 0.1 mm as printed (a shop's preflight: pnpgen preflight's hairline error), the marks
+    in the registration colour as they are."""
+    from pnpgen.preflight.content import walk
+
+    def widths(path, marks: bool) -> list[float]:
+        with pikepdf.open(path) as doc:
+            return [p.width for i, page in enumerate(doc.pages) for p in walk(page, i + 1)
+                    if p.kind == "stroke" and (p.colour[0] == "sep") == marks]
+
+    assert min(widths(book["a5"], False)) < 0.1 * 72 / 25.4 - 0.01  # the home book's pictures: hairlines
+    assert min(widths(book["shop"], False)) >= 0.1 * 72 / 25.4 - 1e-4
+    assert set(widths(book["shop"], True)) == {0.25}  # the トンボ, drawn as the cards' are
+    folder = book["folder"]
+    assert run(book["root"], "preflight", str(folder)) == 0

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pnpgen.data.formats import MIN_DPI
+from pnpgen.data.lint import LintSettings
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.exports.faces import MARK_ROOM_MM, shop_marks
@@ -24,6 +25,7 @@ from pnpgen.impose.plan import Item, Page, PagePlan, Strokes
 from pnpgen.messages import counted, msg
 from pnpgen.pdf.black import k_only
 from pnpgen.pdf.colour import vectors_to_cmyk
+from pnpgen.pdf.minline import widen_lines
 from pnpgen.pdf.onsheets import page_count, place_on_sheets
 from pnpgen.pdf.outline import outline_text
 from pnpgen.pdf.overprint import small_text
@@ -32,6 +34,7 @@ from pnpgen.pdf.subsettags import retagged
 from pnpgen.pdf.writer import write_document
 from pnpgen.rulebook import build_rulebook, pictures_from_game
 from pnpgen.rulebook.figures import load_settings
+from pnpgen.units import PT_PER_MM
 
 BOOK = "rulebook.pdf"  # the export's file
 # the smallest text the book sets of its own; smaller text is the cards' faces drawn smaller in
@@ -55,7 +58,8 @@ def shop_rulebook(ws: Workspace, game: Game, preset: Preset, cmyk: bool, finish:
     book = build_rulebook(game, ws.fonts, rules_only=True, pictures=pictures_from_game(game, ws.templates),
                           icon_dirs=icon_dirs(ws.templates, game.slug), booklet=False,
                           min_dpi=max(MIN_DPI, preset.dpi))  # a figure's own picture: the shop's dpi
-    a5 = book.files["rulebook.pdf"]
+    # the pieces' pictures are their faces drawn smaller: each line at least the shop's thinnest as printed
+    a5, _ = widen_lines(book.files["rulebook.pdf"], min_line_pt(preset))
     pages = page_count(a5)
     total = -(-pages // preset.page_multiple) * preset.page_multiple
     out = ShopBook(warnings=list(book.warnings))
@@ -88,6 +92,14 @@ def shop_rulebook(ws: Workspace, game: Game, preset: Preset, cmyk: bool, finish:
                                          starts))
     out.files[BOOK] = pdf
     return out
+
+
+def min_line_pt(preset: Preset) -> float:
+    """The thinnest line the shop's book is drawn with (points): the preset's ``min_line``, else
+    the build's print lint's (0.25 pt), the figure a shop's preflight reads a line against."""
+    if preset.min_line_mm is not None:
+        return preset.min_line_mm * PT_PER_MM
+    return LintSettings().min_stroke_pt or 0.0
 
 
 def _starts(draft: Path | None, lines: list[int], at: list[int], total: int) -> list[str]:
