@@ -218,7 +218,7 @@ def test_ruby_in_the_draft_is_printed_as_its_reading_in_parentheses(tmp_path):
     result = build_rulebook(load_game(Workspace(ws), "test"), ws / "fonts", rules_only=True)
     pages = [t.replace("\r\n", "") for t in texts(result.files["rulebook.pdf"])]
     rules = next(t for t in pages if "受けない" in t and "3.1" in t)
-    assert "3.1 鏡（かがみ）を見る" in rules and "魔法陣（まほうじん）の騎士（きし）は、カードの《効果》を受けない。" in rules
+    assert "3.1\u3000鏡（かがみ）を見る" in rules and "魔法陣（まほうじん）の騎士（きし）は、カードの《効果》を受けない。" in rules
     assert not any(mark in "".join(pages) for mark in "｜|{}"), pages
     assert "鏡（かがみ）を見る" in pages[1]  # the contents
     assert any("3 ruby readings (｜鏡《かがみ》…) set in parentheses" in line for line in result.report), result.report

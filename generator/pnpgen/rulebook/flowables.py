@@ -18,7 +18,7 @@ from pnpgen import fonts as fontreg
 from pnpgen.rulebook import glyphs, inline, setlines
 from pnpgen.rulebook.headline import HeadText, draw_term, term_width, two_words_down
 from pnpgen.rulebook.inline import Icon, draw_icon
-from pnpgen.rulebook.jlreq import full_width_marks, jlreq_advances
+from pnpgen.rulebook.jlreq import full_width_marks, jlreq_advances, squeezable, squeezed
 from pnpgen.rulebook.styles import (
     ACCENT,
     BODY_LEADING,
@@ -51,14 +51,18 @@ def _visible(text: str) -> int:
 
 
 def set_lines(text: str, width: float, measure: Callable[[str], float], lead: float = 0.0,
-              em: float = 9.0, lang: str = "ja", advances: Sequence[float] | None = None) -> list[tuple[int, int]]:
+              em: float = 9.0, lang: str = "ja", advances: Sequence[float] | None = None,
+              squeeze: Sequence[float] | None = None) -> list[tuple[int, int]]:
     """Lines of ``text`` as (start, end) offsets; the first line starts ``lead`` points in.
 
     Japanese is set as a book is: character by character within the JLREQ rules
     (``text.linebreak.fill``, no phrase breaks, so lines are full and justified with little
     spacing). A last line shorter than ``MIN_LAST_LINE`` characters takes characters down from
     the line above (追い出し) when that line can give them without spacing beyond
-    ``MAX_LETTER_SPACING``. A Latin-script text (``lang``) is set by ``_latin_lines``, a last
+    ``MAX_LETTER_SPACING`` — unless the line above can take it whole by giving up the aki its
+    読点, brackets and 中点類 may give (``squeeze``, per character: ``jlreq.squeezable``), when
+    it is pushed in instead (追い込み before 追い出し, JLREQ 3.8.2: 「…分のＶＰを得る」 on one line,
+    not 「…分のＶＰ」 spaced out over 「を得る」). A Latin-script text (``lang``) is set by ``_latin_lines``, a last
     line of one word (a runt) taking the word above it down when that line's word spaces stay
     within ``MAX_WORD_SPACE`` (``headline.two_words_down``). Either way
     a Latin word breaks at a hyphenation point with a hyphen (``hyphenated``); a run wider than
@@ -81,7 +85,7 @@ def set_lines(text: str, width: float, measure: Callable[[str], float], lead: fl
         classes, ranges = lb.fill_hyphenating_late(
             lambda h: [lb.CHAR if c == lb.PHRASE else c for c in lb.break_classes(units, False, lang, h)],
             widths, spaces, width, hyphens, force=True)
-        ranges = _keep_last_line(ranges, units, classes, widths, width, em)
+        ranges = _keep_last_line(ranges, units, classes, widths, width, em, [0.0, *(squeeze or [0.0] * len(text))])
     return [(max(s - 1, 0), e - 1) for s, e in ranges]
 
 
@@ -91,12 +95,14 @@ def hyphenated(text: str, end: int) -> bool:
     return 0 < end < len(text) and lb.latin_letter(text[end - 1]) and lb.latin_letter(text[end]) and not lb.in_address(text, end)
 
 
-def _keep_last_line(ranges, units, classes, widths, width, em):
+def _keep_last_line(ranges, units, classes, widths, width, em, squeeze):
     if len(ranges) < 2:
         return ranges
     (ps, pe), (s, e) = ranges[-2], ranges[-1]
     if _visible("".join(units[s:e])) >= MIN_LAST_LINE:
         return ranges
+    if sum(widths[ps:e]) - sum(squeeze[ps:e - 1]) <= width + 1e-6:  # (the last character's aki goes at the end)
+        return ranges[:-2] + [(ps, e)]
     for cut in range(pe - 1, ps + 1, -1):
         if sum(widths[cut:e]) > width + 1e-6:
             break
@@ -388,6 +394,9 @@ class JPara(Flowable):
         cells, fonts, inked = line_cells(line, self.font, glyphs.chain(self.font), self.size, opens, self.setting)
         gaps = len(line) - 1
         slack = avail - sum(a for a, _ in cells)
+        if slack < -1e-6:  # a line pushed in (追い込み): its marks' aki give up what it lacks
+            cells = tuple(squeezed(line, cells, self.size, -slack))
+            slack = avail - sum(a for a, _ in cells)
         spacing = slack / gaps if not is_last and gaps > 0 and 0 < slack <= MAX_LETTER_SPACING * self.size * gaps else 0.0
         t = self.canv.beginText(x, y)
         t.setCharSpace(spacing)
@@ -486,8 +495,10 @@ def paragraph_lines(text: str, font: str, fallbacks: tuple[str, ...], size: floa
 def _paragraph_lines(text: str, font: str, fallbacks: tuple[str, ...], size: float, width: float, lead: float,
                      lang: str, jlreq: bool, opens: bool) -> tuple[tuple[int, int], ...]:
     measure = _measurer(font, size)
-    advances = [a for a, _ in jlreq_advances(text, measure, size, opens=opens)] if jlreq else None
-    return tuple(set_lines(text, width, measure, lead, size, lang, advances))
+    if not jlreq:
+        return tuple(set_lines(text, width, measure, lead, size, lang))
+    cells = jlreq_advances(text, measure, size, opens=opens)
+    return tuple(set_lines(text, width, measure, lead, size, lang, [a for a, _ in cells], squeezable(text, cells, size)))
 
 
 def line_cells(line: str, font: str, fallbacks: tuple[str, ...], size: float,
