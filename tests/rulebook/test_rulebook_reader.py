@@ -164,6 +164,19 @@ def test_unflatten_rule():
     assert unflatten("Alicematic 刻印抄 OK") == "Alicematic 刻印抄 OK"
 
 
+def test_a_note_typed_with_a_half_width_space_in_a_flattened_draft_stays_one_note():
+    """A draft of one sentence a line whose newlines were flattened (as medallions' is): 「※ ただし…」,
+    the IME in half-width mode, was cut at its space, the ※ a line of its own and its text the next
+    line's paragraph; the space after a note's mark (※ ＊ ※２ 注：) is the mark's."""
+    flat = ("■■　テスト　草案１ ■　ゲームの進行 １：手番 　手札を１枚引きます。 ※ ただし手札が７枚なら引きません。 "
+            "その後１枚出します。 ※２ 出せないときはパス。 注： 例外なし。 山※ です")
+    d = read_text(flat.encode("utf-8"), Path("draft.txt"))
+    assert d.flattened and d.lines[4:] == ["※ ただし手札が７枚なら引きません。", "その後１枚出します。", "※２ 出せないときはパス。",
+                                           "注： 例外なし。", "山※", "です"]
+    step = parse(d.text, "ja").sections[0].children[0]
+    assert [getattr(b, "text", "") for b in step.children][1:2] == ["※ ただし手札が７枚なら引きません。"]
+
+
 @pytest.mark.parametrize("slug", ["populous", "asian-delivery"])
 def test_flattening_an_ordinary_draft_recovers_the_same_structure(slug):
     """The structure survives a round trip through newline flattening."""
