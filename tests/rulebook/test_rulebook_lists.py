@@ -5,12 +5,14 @@ their mark — and a list broke anywhere across pages, its first or last item al
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pytest
+from pypdf import PdfReader
 
 from conftest import DRAFT, make_workspace
-from pdfprobe import glyphs
+from pdfprobe import glyphs, texts
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.rulebook import build_rulebook
@@ -254,3 +256,28 @@ def test_a_section_the_draft_numbers_itself_is_printed_with_its_own_number_alone
     assert [t for t in body if "．０" in t or t[:2] in ("5.", "3.")] == [
         "１．０概要", "２．０コンポーネント", "５．０ゲームの進行", "5.1ターン開始", "5.2カードを出す"], body
     assert "5.1ターン開始" in quick and "5.2カードを出す" in quick, quick
+
+
+CASES = ("■■　テストゲーム　草案３\n\n■　１．０　概要\n１．１　テスト用のゲームです。\n\n■　２．０　コンポーネント\n"
+         "◇テストカード（１１枚）\n　名前と本文が書かれたカードです。\n\n２．１　駒は表裏で戦力が違います。\n"
+         "２．１１　地図は４枚です。\n\n■　３．０　移動\n３．１　師団駒は４ヘクス移動します。\n")
+
+
+def test_rule_cases_after_the_last_component_are_the_sections_and_case_numbers_print_half_width(tmp_path):
+    """A wargame's 「２．１　…」 after a blank line under the last ◇ entry is the section's rule, set
+    after the entries (it was that entry's description); the case numbers and the sections' own
+    numbers print half-width as the book's numbers do (「２．１１」 printed full-width, 「１．０　概要」 as
+    「１．０」 in the heading, the contents and the outline); an indented case stays the entry's."""
+    section = parse(CASES, "ja").sections[1]
+    assert [type(c).__name__ for c in section.children] == ["Component", "Bullet", "Bullet"]
+    assert [type(c).__name__ for c in section.children[0].children] == ["DraftParagraph"]
+    nested = parse(CASES.replace("\n\n２．１　駒", "\n　２．１　駒"), "ja").sections[1]
+    assert [type(c).__name__ for c in nested.children] == ["Component"]  # no blank line above: the entry's
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    (ws / "data" / "test" / "draft.txt").write_text(CASES, encoding="utf-8")
+    book = build_rulebook(load_game(Workspace(ws), "test"), ws / "fonts", rules_only=True).files["rulebook.pdf"]
+    page = next(t for t in texts(book) if "駒は表裏" in t)
+    assert page.index("名前と本文") < page.index("2.1 駒は表裏") < page.index("2.11 地図は") < page.index("3.0\u3000移動")
+    assert "１．" not in page.split("移動")[0] and "1.0\u3000概要" in page
+    outline = [o.title for o in PdfReader(io.BytesIO(book)).outline if not isinstance(o, list)]
+    assert outline[:3] == ["1.0\u3000概要", "2.0\u3000コンポーネント", "3.0\u3000移動"]

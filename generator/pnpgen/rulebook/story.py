@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import math
+import re
 from collections.abc import Collection, Mapping, Sequence
 
 from reportlab.lib.units import mm
@@ -92,10 +93,13 @@ from pnpgen.rulebook.tree import (
     own_section_number,
 )
 from pnpgen.rulebook.typography import latin_typography
+from pnpgen.rulebook.xrefs import case_number
 from pnpgen.svg.artwork import Art
 from pnpgen.terms import is_latin, unbracket
 
 SUB_STYLE = {1: ("h3", "◆"), 2: ("h4", "◎"), 3: ("h5", "●")}
+_CASE_MARK = re.compile(r"[0-9０-９]{1,2}(?:[.．][0-9０-９]{1,2}){1,3}")  # a rule case's number (「５．２．１」)
+_OWN_NUMBER = re.compile(r"([0-9０-９]{1,3}(?:[.．][0-9０-９]{1,3})+)[ 　]+(?=\S)")  # a section's own (「５．０　」)
 # The rule under each part of a component (pt): 0.1 mm, the thinnest line 同人印刷所 print (the
 # doujin presets' min_line); at 0.25 pt (0.088 mm), in the rules' 31 % grey, it broke up as a screen.
 PART_RULE_PT = 0.3
@@ -332,6 +336,8 @@ class StoryBuilder:
         aligned after it; a nested item's mark under its parent's text."""
         x = indent + b.level * LIST_INDENT + BODY_SIZE * 0.5
         mark = self.typo(b.mark) or self.marks.bullet
+        if _CASE_MARK.fullmatch(mark):  # a rule case's number, 「１．１１」: half-width, as the book's numbers are
+            mark = case_number(mark)
         # ・ and ① are an em wide; a full-width bracket closes with its own half-em of space
         gap = 0.1 if mark[-1] in "）" or mark == self.marks.bullet or "①" <= mark <= "⑳" else 0.4
         left = x + glyphs.width(mark, self.fonts.body, BODY_SIZE) + gap * BODY_SIZE if b.mark else x + BODY_SIZE * 1.1
@@ -392,7 +398,12 @@ class StoryBuilder:
 
     def section_heading(self, number: str, title: str, mark: str, node: object = None) -> list[Flowable]:
         key = self.node_key(node) if node is not None else self.key()
-        heading = Heading(number, self.shown(title), 0, self.st["h1"], mark=mark, key=key, rule=True,
+        shown = self.shown(title)
+        own = _OWN_NUMBER.match(shown) if not number and own_section_number(title) is not None else None
+        if own:  # 「５．０　移動」: its number set as the book's are, half-width, and the gap after it (5.0　移動)
+            number, shown = case_number(own.group(1)), shown[own.end():]
+            mark = _OWN_NUMBER.sub(lambda m: case_number(m.group(1)) + m.group(0)[len(m.group(1)):], mark, count=1)
+        heading = Heading(number, shown, 0, self.st["h1"], mark=mark, key=key, rule=True,
                           space_before=10, space_after=4.5, gap=self.marks.gap, pages=self.pages,
                           icons=self.icons, lang=self.text_lang)
         heading.draft_line = self.lines.get(key, 0)  # named when no page holds it (a heading of 2,000 characters)
@@ -488,7 +499,11 @@ class StoryBuilder:
         return common, {d: max(n, common or 1) for d, n in need.items()}
 
     def components_section(self, s: Section) -> list[Flowable]:
-        out: list[Flowable] = self.blocks([b for b in s.children if not isinstance(b, Component)])
+        """The section's text before its ◇ entries, the entries, then its rules after them (a rule case
+        after a blank line under the last entry, 「１．１　…」, is the section's: rulebook/parse.py)."""
+        first = next((k for k, b in enumerate(s.children) if isinstance(b, Component)), len(s.children))
+        out: list[Flowable] = self.blocks(s.children[:first])
+        after = [b for b in s.children[first:] if not isinstance(b, Component)]
         if self.common is not None:
             key = "picture_scale" if self.common > 1 else "picture_actual"
             others = self.label("picture_others") if set(self.reductions.values()) != {self.common} else ""
@@ -504,7 +519,7 @@ class StoryBuilder:
             head = HeadText(self.label("other_components"), self.st["h3"], latin=self.marks.latin, lang=self.lang,
                             mark=self.marks.other)
             out.append(EntryRun([self.component(extra[0], [head]), *map(self.component, extra[1:])]))
-        return out
+        return out + (self.blocks(after) if after else [])
 
     def component(self, row: ComponentRow, lead: Sequence[Flowable] = ()) -> EntryKeep:
         """A component's entry after ``lead``: its heading, pictures and description (which runs
