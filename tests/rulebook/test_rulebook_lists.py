@@ -281,3 +281,30 @@ def test_rule_cases_after_the_last_component_are_the_sections_and_case_numbers_p
     assert "１．" not in page.split("移動")[0] and "1.0\u3000概要" in page
     outline = [o.title for o in PdfReader(io.BytesIO(book)).outline if not isinstance(o, list)]
     assert outline[:3] == ["1.0\u3000概要", "2.0\u3000コンポーネント", "3.0\u3000移動"]
+
+
+def test_a_cross_reference_to_a_case_links_to_where_the_case_is_set(tmp_path):
+    """「（→２．１１参照）」 and 「→３．０」: links (a GoTo to the case's place, PDF 32000-1 12.3.2) over the
+    reference's characters, to the top of the case's line (２．１１, a list's case) and of the
+    section's heading (３．０); a reference to a case the draft numbers nowhere links nowhere (the
+    proofing report names it), and the booklet, whose sheets show two pages each, holds no links."""
+    draft = CASES.replace("師団駒は４ヘクス移動します。", "師団駒は４ヘクス移動します（→２．１１参照）。\n３．２　戻ります（→３．０、→９．９参照）。")
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    (ws / "data" / "test" / "draft.txt").write_text(draft, encoding="utf-8")
+    result = build_rulebook(load_game(Workspace(ws), "test"), ws / "fonts", rules_only=True)
+    reader = PdfReader(io.BytesIO(result.files["rulebook.pdf"]))
+    page = next(n for n, p in enumerate(reader.pages) if "地図は" in p.extract_text())
+    links = [a.get_object() for a in reader.pages[page].get("/Annots") or []]
+    links = [a for a in links if a["/Dest"][1] == "/XYZ"]
+    assert len(links) == 2, links  # →２．１１ and →３．０; not →９．９
+    rows = {g.char: g for g in glyphs(result.files["rulebook.pdf"])[page] if g.char in "地戻"}
+    height = float(reader.pages[page].mediabox.height)
+    pt = 72 / 25.4
+    to_case, to_section = sorted(links, key=lambda a: -float(a["/Rect"][1]))
+    assert to_case["/Rect"][2] - to_case["/Rect"][0] == pytest.approx(5 * 9, abs=0.5)  # →２．１１, five ems
+    assert to_section["/Rect"][2] - to_section["/Rect"][0] == pytest.approx(4 * 9, abs=0.5)  # →３．０
+    top = height - rows["地"].y * pt  # 地図 (2.11's line): its destination a line's height above the baseline
+    assert 0 < float(to_case["/Dest"][3]) - top < 15
+    assert float(to_section["/Dest"][3]) > height - rows["戻"].y * pt + 15  # the heading above 3.1 and 3.2
+    booklet = PdfReader(io.BytesIO(result.files["rulebook-booklet.pdf"]))
+    assert not any(p.get("/Annots") for p in booklet.pages)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import lru_cache
 
 from reportlab.lib.units import mm
@@ -30,6 +30,7 @@ from pnpgen.rulebook.styles import (
     MIN_LAST_LINE,
 )
 from pnpgen.rulebook.termindex import page_destination
+from pnpgen.rulebook.xrefs import destination, references_in
 from pnpgen.terms import is_latin, unbracket
 from pnpgen.text import linebreak as lb
 
@@ -223,8 +224,10 @@ class JPara(Flowable):
                  prefix_x: float | None = None, lines: list[tuple[int, int]] | None = None, first: bool = True,
                  last: bool = True, indexed: bool = False, lang: str = "ja", page: tuple[str, dict] | None = None,
                  icons: tuple = (), prefix_icons: Mapping[str, Icon] | None = None,
-                 setting: setlines.SetLines | None = None):
+                 setting: setlines.SetLines | None = None, anchor: str = "", links: Collection[str] = ()):
         super().__init__()
+        self.anchor = anchor  # the named destination its first line is (a rule case's: xrefs.destination)
+        self.links = links  # the case numbers the book sets: a reference to one links to it (xrefs.references_in)
         self.setting = setting  # the book's setting, which recalls and keeps its lines (setlines.py)
         self.icons, self.prefix_icons = icons, prefix_icons or {}  # each OBJ's icon (inline.with_icons); the prefix's
         self.page = page  # (key, pages): the page its first line is drawn on goes to pages[key]
@@ -301,9 +304,9 @@ class JPara(Flowable):
             return []
         kw = dict(color=self.color, first_indent=self.first_indent, left=self.left, prefix=self.prefix_source,
                   prefix_font=self.prefix_font, prefix_x=self.prefix_x, indexed=self.indexed, lang=self.lang,
-                  icons=self.icons, prefix_icons=self.prefix_icons, setting=self.setting)
+                  icons=self.icons, prefix_icons=self.prefix_icons, setting=self.setting, links=self.links)
         return [JPara(self.source, self.font, self.size, self.leading, lines=self.lines[:fit], first=self.first,
-                      last=False, page=self.page, **kw),
+                      last=False, page=self.page, anchor=self.anchor, **kw),
                 JPara(self.source, self.font, self.size, self.leading, lines=self.lines[fit:], first=False,
                       last=self.last, **kw)]
 
@@ -335,6 +338,8 @@ class JPara(Flowable):
             self.page[1][self.page[0]] = c.getPageNumber()
         if sketching(c):
             return
+        if self.anchor and self.first:
+            c.bookmarkHorizontal(self.anchor, 0, self.height)
         mask = self._accent_mask()
         for i, (s, e) in enumerate(self.lines):
             line = self.text[s:e].rstrip(lb.TRAILING_SPACES) + (lb.HYPHEN_CHAR if hyphenated(self.text, e) else "")
@@ -406,7 +411,9 @@ class JPara(Flowable):
         cursor, font, colour, run = -1e9, "", -1, ""  # where the text cursor is; nothing set yet
         last = len(mask) - 1
         pos = x
+        starts = []  # where each character's cell starts, then the line's end (a link's box)
         for k, ch in enumerate(line):
+            starts.append(pos)
             advance, offset = cells[k]
             if ch == lb.OBJ:  # an icon: drawn on its own, the text cursor set anew after it
                 if run:
@@ -434,9 +441,23 @@ class JPara(Flowable):
             run += ch
             cursor = origin + inked[k] + spacing
             pos += advance + spacing
+        starts.append(pos - spacing)
         if run:
             t.textOut(run)
         self.canv.drawText(t)
+        if self.links:
+            self._link(start, line, starts, y)
+
+    def _link(self, start: int, line: str, starts: Sequence[float], y: float) -> None:
+        """Each cross reference to a case the book sets on this line (「→６．４参照」: →６．４) a link
+        to where that case is (its named destination, ``xrefs.destination``): a box over its
+        characters as set (``starts``: each one's x and the line's end), for a reader on screen."""
+        end = start + len(line)
+        for a, b, number in references_in(self.text):
+            if number in self.links and a < end and b > start:
+                x0, x1 = starts[max(a - start, 0)], starts[min(b - start, len(line))]
+                self.canv.linkRect("", destination(number), (x0, y - 0.2 * self.size, x1, y + 0.88 * self.size),
+                                   relative=1, thickness=0)
 
     def _draw_words(self, line: str, start: int, mask: list[bool], x: float, y: float, slack: float) -> None:
         """One Latin line: word by word, the slack shared by its word spaces (at most
@@ -560,6 +581,7 @@ class Heading(Flowable):
         self.keepWithNext = 1
         self.on_grid = True
         self.draft_line = 0  # the draft line it was set from, for a message
+        self.anchors: tuple[str, ...] = ()  # named destinations it is (a rule case's: xrefs.destination)
 
     def wrap(self, aw, ah):
         self._indent = 3.2 * mm if self.bar else 0
@@ -572,6 +594,8 @@ class Heading(Flowable):
         c = self.canv
         if self.pages is not None:
             self.pages[self.key] = c.getPageNumber()
+        for name in self.anchors:
+            c.bookmarkHorizontal(name, 0, self.height)
         base = (self.height - self._own - self.gap_after) / 2 + self.gap_after  # centred in its lines
         extra = 2.2 * mm if self.rule else 0
         self._para.drawOn(c, self._indent, base + extra)

@@ -93,7 +93,7 @@ from pnpgen.rulebook.tree import (
     own_section_number,
 )
 from pnpgen.rulebook.typography import latin_typography
-from pnpgen.rulebook.xrefs import case_number
+from pnpgen.rulebook.xrefs import case_number, destination
 from pnpgen.svg.artwork import Art
 from pnpgen.terms import is_latin, unbracket
 
@@ -197,6 +197,16 @@ class StoryBuilder:
         self.lines: dict[str, int] = {}  # heading key → the draft line of its node (``page_lines``)
         self.rules_keys = 0  # heading keys h1 to this one are the rules'; later ones, what follows them
         self.has_terms = False  # the index has an entry
+        # the rule cases set so far, each where a reference to it links (filled as the story is made,
+        # complete before a page is drawn: every paragraph holds this one set)
+        self.cases: set[str] = set()
+
+    def case_anchor(self, *numbers: str) -> tuple[str, ...]:
+        """The named destinations (``xrefs.destination``) of a rule case set here, under each of its
+        ``numbers`` (5.0 and 5) the book has not set before (the quick reference repeats no anchor)."""
+        new = [n for n in dict.fromkeys(numbers) if n not in self.cases]
+        self.cases.update(new)
+        return tuple(destination(n) for n in new)
 
     def indexed(self, f: Flowable, text: str = "", parts: Sequence[Flowable] = ()) -> Flowable:
         """``f`` seen by the index, while the rules are set (``flowables.mark_indexed``)."""
@@ -215,7 +225,8 @@ class StoryBuilder:
         if "prefix" in kw:
             kw["prefix"], kw["prefix_icons"] = self.typo(kw["prefix"]), self.icons  # (a run-in heading's, a term's icons)
         text, icons = with_icons(self.typo(text), self.icons)
-        return self.paragraph(text, font, size, leading, indexed=self.indexing, lang=self.text_lang, icons=icons, **kw)
+        return self.paragraph(text, font, size, leading, indexed=self.indexing, lang=self.text_lang, icons=icons,
+                              links=self.cases, **kw)
 
     def typo(self, text: str) -> str:
         """The draft's words as a Latin book prints them: ``latin_typography``'s quotes and dashes."""
@@ -336,13 +347,15 @@ class StoryBuilder:
         aligned after it; a nested item's mark under its parent's text."""
         x = indent + b.level * LIST_INDENT + BODY_SIZE * 0.5
         mark = self.typo(b.mark) or self.marks.bullet
+        anchor = ""
         if _CASE_MARK.fullmatch(mark):  # a rule case's number, 「１．１１」: half-width, as the book's numbers are
             mark = case_number(mark)
+            anchor = next(iter(self.case_anchor(mark)), "") if self.indexing else ""
         # ・ and ① are an em wide; a full-width bracket closes with its own half-em of space
         gap = 0.1 if mark[-1] in "）" or mark == self.marks.bullet or "①" <= mark <= "⑳" else 0.4
         left = x + glyphs.width(mark, self.fonts.body, BODY_SIZE) + gap * BODY_SIZE if b.mark else x + BODY_SIZE * 1.1
         item = self.jpara(b.text, self.fonts.body, BODY_SIZE, BODY_LEADING, first_indent=left, left=left,
-                          prefix=mark, prefix_x=x, page=page)
+                          prefix=mark, prefix_x=x, page=page, anchor=anchor)
         item.list_level = b.level  # type: ignore[attr-defined]
         return item
 
@@ -407,12 +420,16 @@ class StoryBuilder:
                           space_before=10, space_after=4.5, gap=self.marks.gap, pages=self.pages,
                           icons=self.icons, lang=self.text_lang)
         heading.draft_line = self.lines.get(key, 0)  # named when no page holds it (a heading of 2,000 characters)
+        if own and self.indexing:  # where a reference to 5.0 (or 5) goes
+            heading.anchors = self.case_anchor(number, number.split(".")[0])
         return [CondPageBreak(45 * mm), self.indexed(heading, title)]
 
-    def step_heading(self, number: str, title: str, node: object = None) -> Flowable:
+    def step_heading(self, number: str, title: str, node: object = None, case: bool = False) -> Flowable:
         key = self.node_key(node) if node is not None else self.key()
         heading = Heading(number, self.shown(title), 1, self.st["h2"], key=key, bar=True, space_before=8,
                           space_after=4, gap=self.marks.gap, pages=self.pages, icons=self.icons, lang=self.text_lang)
+        if case and self.indexing:  # a step under a section the draft numbers (5.1): a case a reference goes to
+            heading.anchors = self.case_anchor(number)
         heading.draft_line = self.lines.get(key, 0)  # named when no page holds it
         return self.indexed(heading, title)
 
@@ -444,7 +461,7 @@ class StoryBuilder:
                 out += self.figures_after(child.title)
             elif isinstance(child, Step):
                 out.append(CondPageBreak(30 * mm))
-                out.append(self.step_heading(f"{under}.{child.number}", child.title, child))
+                out.append(self.step_heading(f"{under}.{child.number}", child.title, child, case=not number))
                 if len(out) == 4:  # right under the section's heading: no blank grid line between them
                     out[-1].spaceBefore = 0
                 out += self.blocks(child.children)
@@ -755,3 +772,4 @@ class StoryBuilder:
 
 def _data_only(row: ComponentRow) -> bool:
     return len(row.parts) == 1 and row.parts[0][0] == row.name and bool(row.parts[0][1])
+
