@@ -197,3 +197,29 @@ def test_a_japanese_headings_latin_letters_and_digits_keep_a_quarter_em_of_wakan
     own = [pdfmetrics.stringWidth(ch, bold, 10.0) for ch in "第2版のVP"]
     assert [round(a - w, 3) for (a, _), w in zip(cells, own)] == [2.5, 2.5, 0.0, 2.5, 0.0, 0.0]
     assert [a for a, _ in heading_cells("第2版", bold, 10.0, True)] == own[:3]
+
+
+def test_a_term_and_the_line_it_runs_into_read_as_one_text_in_pdfium():
+    """An item's term and a run-in heading's term ending in 　 are a marked line (ActualText): PDFium
+    read a space after its span, 「（３）： 手札を…」 and 「（Wrath of God）　 戦争に…」; the span now holds
+    the line the term runs into, so every reader (pypdf, PDFium, poppler) reads the draft's text."""
+    import subprocess
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnpgen.rulebook.flowables import JPara
+    body = fontreg.register("BIZUDMincho-Regular", REPO / "fonts")
+    bold = fontreg.register(BOLD, REPO / "fonts")
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=(400, 100))
+    for k, (term, text) in enumerate([("傲慢のメダリオン（３）：", "手札を好きなだけ捨て札にできる"),
+                                      ("〇神の怒り（Wrath of God）\u3000", "戦争に敗北したら")]):
+        para = JPara(text, body, 9, 15, prefix=term, prefix_font=bold)
+        para.wrapOn(canvas, 380, 100)
+        para.drawOn(canvas, 10, 60 - 30 * k)
+    canvas.save()
+    want = ["傲慢のメダリオン（３）：手札を好きなだけ捨て札にできる", "〇神の怒り（Wrath of God）\u3000戦争に敗北したら"]
+    assert pdfium.PdfDocument(out.getvalue())[0].get_textpage().get_text_range().split("\r\n") == want
+    assert PdfReader(out).pages[0].extract_text().split("\n") == want
+    poppler = subprocess.run(["pdftotext", "-", "-"], input=out.getvalue(), capture_output=True, check=True).stdout
+    assert [line for line in poppler.decode().split("\n") if line.strip()] == want

@@ -157,6 +157,10 @@ def test_a_short_last_line_is_pushed_in_by_its_marks_aki_before_the_line_above_i
     width = 334.488
     para.wrap(width, 100)
     assert para.lines == [(0, len(text))]
+    # (read without its term, whose marked span PDFium reads as one text spread over the line)
+    para = JPara(text, body, 9.0, 15, first_indent=13.5 + para._prefix_width(), left=22.5)
+    para.wrap(width, 100)
+    assert para.lines == [(0, len(text))]
     out = BytesIO()
     canvas = Canvas(out, pagesize=(width + 20, 100))
     para.drawOn(canvas, 10, 10)

@@ -268,9 +268,9 @@ class JPara(Flowable):
             return term_width(self.prefix, self.prefix_font, self.size, self.prefix_icons)
         return inline.width(self.prefix, self.prefix_font, self.size, self.prefix_icons, 0.0)
 
-    def _draw_prefix(self, x: float, y: float) -> None:
+    def _draw_prefix(self, x: float, y: float, then: str | None = None) -> None:
         if self._set_term():
-            draw_term(self.canv, x, y, self.prefix, self.prefix_font, self.size, self.prefix_icons, self.color)
+            draw_term(self.canv, x, y, self.prefix, self.prefix_font, self.size, self.prefix_icons, self.color, then)
         else:
             inline.draw_line(self.canv, x, y, self.prefix, self.prefix_font, self.size, self.prefix_icons, gap_em=0.0)
 
@@ -347,9 +347,12 @@ class JPara(Flowable):
             first_line = i == 0 and self.first
             x = self.first_indent + self._bracket_pad() if first_line else self.left
             avail = self.width - x
+            # a term and the line it runs into: one marked span, read as one text (headline.draw_cells)
+            spanned = first_line and bool(self.prefix) and self._set_term()
             if first_line and self.prefix:
                 c.setFillColor(self.color)
-                self._draw_prefix(x if self.prefix_x is None else self.prefix_x, y)
+                self._draw_prefix(x if self.prefix_x is None else self.prefix_x, y,
+                                  line.replace(lb.OBJ, "") if spanned else None)
                 if self.prefix_x is None:
                     pw = self._prefix_width()
                     x += pw
@@ -358,6 +361,8 @@ class JPara(Flowable):
             if self.jlreq and not self.latin:  # (its slack from its JLREQ widths, not the glyphs')
                 opens = first_line and not self.prefix
                 self._draw_jlreq(line, s, mask, x, y, avail, is_last, opens)
+                if spanned:
+                    c.addLiteral("EMC")
                 continue
             slack = avail - glyphs.width(line, self.font, self.size)
             if self.latin:

@@ -177,7 +177,8 @@ class HeadText(Flowable):
 
 def draw_cells(canv, x: float, y: float, line: str, cells: Cells, font: str, size: float, colour,
                accent: int = 0, icons: Sequence[Icon] = (), run_on: bool = False,
-               silent: frozenset[int] = frozenset(), ideographic: frozenset[int] = frozenset()) -> None:
+               silent: frozenset[int] = frozenset(), ideographic: frozenset[int] = frozenset(),
+               span_after: str | None = None) -> None:
     """``line`` drawn from ``x`` on the baseline ``y``, each glyph at its cell (``heading_cells``),
     in ``colour`` (its first ``accent`` characters in the accent colour), each OBJ the next of
     ``icons``. The glyphs are one run of text, each followed by the character spacing (PDF ``Tc``)
@@ -186,7 +187,10 @@ def draw_cells(canv, x: float, y: float, line: str, cells: Cells, font: str, siz
     text follows on the line (a term's), and the last glyph's spacing runs to its cell's end, where
     that text starts (an item's ： is a quarter em of ink short of it, read as a space after it).
     ``silent``: the offsets of characters that are a gap on the line and no text (a mark's space);
-    ``ideographic``: those of spaces held in the text as 　 (U+3000), each drawn over its cell."""
+    ``ideographic``: those of spaces held in the text as 　 (U+3000), each drawn over its cell.
+    ``span_after``: the text drawn after the line (a term's paragraph's first line): the marked
+    span opened here holds it too and is left open for the caller to close (``EMC``) once it is
+    drawn — PDFium ended a term's span with a space (「（３）： 手札を」, 「（Wrath of God）　 戦争」)."""
     glyph_at: list[tuple[str, str, float, float]] = []  # (character, font, origin, width)
     after_icon: set[int] = set()  # the glyphs an icon stands before
     pos = x
@@ -234,6 +238,10 @@ def draw_cells(canv, x: float, y: float, line: str, cells: Cells, font: str, siz
     t.textOut(run)
     if spacing:
         t.setCharSpace(0)
+    if span_after is not None:
+        canv.addLiteral(f"/Span <</ActualText <{actual_text(''.join(g[0] for g in glyph_at) + span_after)}>>> BDC")
+        canv.drawText(t)
+        return
     if not spaced:
         canv.drawText(t)
         return
@@ -267,10 +275,14 @@ def term_width(text: str, font: str, size: float, known: Mapping[str, Icon]) -> 
     return sum(a for a, _ in term_cells(line, font, size))
 
 
-def draw_term(canv, x: float, y: float, text: str, font: str, size: float, known: Mapping[str, Icon], colour) -> None:
-    """``text`` as ``term_width`` sets it, drawn from ``x`` on the baseline ``y``."""
+def draw_term(canv, x: float, y: float, text: str, font: str, size: float, known: Mapping[str, Icon], colour,
+              then: str | None = None) -> None:
+    """``text`` as ``term_width`` sets it, drawn from ``x`` on the baseline ``y``; ``then``: the
+    text of the line it runs into, which the caller draws next and then closes the marked span
+    this opens over both (``draw_cells``' ``span_after``)."""
     line, icons = with_icons(text, known)
-    draw_cells(canv, x, y, line, term_cells(line, font, size), font, size, colour, icons=icons, run_on=True)
+    draw_cells(canv, x, y, line, term_cells(line, font, size), font, size, colour, icons=icons, run_on=True,
+               span_after=then)
 
 
 # a font file saved over while the book's process runs: set with its new widths (fonts.saved_since)
