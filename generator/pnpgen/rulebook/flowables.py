@@ -268,11 +268,14 @@ class JPara(Flowable):
             return term_width(self.prefix, self.prefix_font, self.size, self.prefix_icons)
         return inline.width(self.prefix, self.prefix_font, self.size, self.prefix_icons, 0.0)
 
-    def _draw_prefix(self, x: float, y: float, then: str | None = None) -> None:
+    def _draw_prefix(self, x: float, y: float, then: str | None = None) -> bool:
+        """Draw the prefix; True when it opened a marked span over it and ``then``, its line, which
+        the caller closes once the line is drawn (``headline.draw_cells``)."""
         if self._set_term():
-            draw_term(self.canv, x, y, self.prefix, self.prefix_font, self.size, self.prefix_icons, self.color, then)
-        else:
-            inline.draw_line(self.canv, x, y, self.prefix, self.prefix_font, self.size, self.prefix_icons, gap_em=0.0)
+            return draw_term(self.canv, x, y, self.prefix, self.prefix_font, self.size, self.prefix_icons, self.color,
+                             then)
+        inline.draw_line(self.canv, x, y, self.prefix, self.prefix_font, self.size, self.prefix_icons, gap_em=0.0)
+        return False
 
     def _bracket_pad(self) -> float:
         """A paragraph that opens with a bracket (【 「 （) keeps the bracket's own half-em of
@@ -348,11 +351,11 @@ class JPara(Flowable):
             x = self.first_indent + self._bracket_pad() if first_line else self.left
             avail = self.width - x
             # a term and the line it runs into: one marked span, read as one text (headline.draw_cells)
-            spanned = first_line and bool(self.prefix) and self._set_term()
+            spanned = False
             if first_line and self.prefix:
                 c.setFillColor(self.color)
-                self._draw_prefix(x if self.prefix_x is None else self.prefix_x, y,
-                                  line.replace(lb.OBJ, "") if spanned else None)
+                spanned = self._draw_prefix(x if self.prefix_x is None else self.prefix_x, y,
+                                            line.replace(lb.OBJ, "") if self._set_term() else None)
                 if self.prefix_x is None:
                     pw = self._prefix_width()
                     x += pw

@@ -178,7 +178,7 @@ class HeadText(Flowable):
 def draw_cells(canv, x: float, y: float, line: str, cells: Cells, font: str, size: float, colour,
                accent: int = 0, icons: Sequence[Icon] = (), run_on: bool = False,
                silent: frozenset[int] = frozenset(), ideographic: frozenset[int] = frozenset(),
-               span_after: str | None = None) -> None:
+               span_after: str | None = None) -> bool:
     """``line`` drawn from ``x`` on the baseline ``y``, each glyph at its cell (``heading_cells``),
     in ``colour`` (its first ``accent`` characters in the accent colour), each OBJ the next of
     ``icons``. The glyphs are one run of text, each followed by the character spacing (PDF ``Tc``)
@@ -189,8 +189,9 @@ def draw_cells(canv, x: float, y: float, line: str, cells: Cells, font: str, siz
     ``silent``: the offsets of characters that are a gap on the line and no text (a mark's space);
     ``ideographic``: those of spaces held in the text as 　 (U+3000), each drawn over its cell.
     ``span_after``: the text drawn after the line (a term's paragraph's first line): the marked
-    span opened here holds it too and is left open for the caller to close (``EMC``) once it is
-    drawn — PDFium ended a term's span with a space (「（３）： 手札を」, 「（Wrath of God）　 戦争」)."""
+    span a gapped line opens holds it too and is left open for the caller to close (``EMC``) once
+    it is drawn (True returned) — PDFium ended a term's span with a space (「（３）： 手札を」,
+    「（Wrath of God）　 戦争」)."""
     glyph_at: list[tuple[str, str, float, float]] = []  # (character, font, origin, width)
     after_icon: set[int] = set()  # the glyphs an icon stands before
     pos = x
@@ -209,7 +210,7 @@ def draw_cells(canv, x: float, y: float, line: str, cells: Cells, font: str, siz
             glyph_at.append((ch, face, pos + offset, pdfmetrics.stringWidth(ch, face, size)))
         pos += advance
     if not glyph_at:
-        return
+        return False
     gaps = [glyph_at[k + 1][2] - origin - width for k, (_, _, origin, width) in enumerate(glyph_at[:-1])] + [0.0]
     # a gap a viewer would read as a space (an icon's is the icon's)
     # (or a 　 held, which a viewer reads as its own space, as a text extractor would a word space)
@@ -238,18 +239,19 @@ def draw_cells(canv, x: float, y: float, line: str, cells: Cells, font: str, siz
     t.textOut(run)
     if spacing:
         t.setCharSpace(0)
+    if not spaced:
+        canv.drawText(t)
+        return False
     if span_after is not None:
         canv.addLiteral(f"/Span <</ActualText <{actual_text(''.join(g[0] for g in glyph_at) + span_after)}>>> BDC")
         canv.drawText(t)
-        return
-    if not spaced:
-        canv.drawText(t)
-        return
+        return True
     # the line's text as it is, for a viewer's copy and search: a viewer reads a gap between two
     # glyphs (the half em before a bracket, the quarter round a ・) as a space (pypdf follows Tc)
     canv.addLiteral(f"/Span <</ActualText <{actual_text(''.join(g[0] for g in glyph_at))}>>> BDC")
     canv.drawText(t)
     canv.addLiteral("EMC")
+    return False
 
 
 def actual_text(text: str) -> str:
@@ -276,13 +278,13 @@ def term_width(text: str, font: str, size: float, known: Mapping[str, Icon]) -> 
 
 
 def draw_term(canv, x: float, y: float, text: str, font: str, size: float, known: Mapping[str, Icon], colour,
-              then: str | None = None) -> None:
+              then: str | None = None) -> bool:
     """``text`` as ``term_width`` sets it, drawn from ``x`` on the baseline ``y``; ``then``: the
     text of the line it runs into, which the caller draws next and then closes the marked span
-    this opens over both (``draw_cells``' ``span_after``)."""
+    this opens over both (``draw_cells``' ``span_after``): True when it opened one."""
     line, icons = with_icons(text, known)
-    draw_cells(canv, x, y, line, term_cells(line, font, size), font, size, colour, icons=icons, run_on=True,
-               span_after=then)
+    return draw_cells(canv, x, y, line, term_cells(line, font, size), font, size, colour, icons=icons, run_on=True,
+                      span_after=then)
 
 
 # a font file saved over while the book's process runs: set with its new widths (fonts.saved_since)
