@@ -213,8 +213,7 @@ def draw_cells(canv, x: float, y: float, line: str, cells: Cells, font: str, siz
         return False
     gaps = [glyph_at[k + 1][2] - origin - width for k, (_, _, origin, width) in enumerate(glyph_at[:-1])] + [0.0]
     # a gap a viewer would read as a space (an icon's is the icon's)
-    # (or a 　 held, which a viewer reads as its own space, as a text extractor would a word space)
-    spaced = any(gap > 0.01 * size and k + 1 not in after_icon for k, gap in enumerate(gaps)) or bool(ideographic)
+    spaced = any(gap > 0.01 * size and k + 1 not in after_icon for k, gap in enumerate(gaps))
     if run_on and line[-1] != lb.OBJ:
         gaps[-1] = max(pos - glyph_at[-1][2] - glyph_at[-1][3], 0.0)
     t = canv.beginText(glyph_at[0][2], y)
