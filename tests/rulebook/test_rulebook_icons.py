@@ -12,7 +12,7 @@ import pytest
 from pypdf import PdfReader
 
 from conftest import DECK_YAML, DRAFT, GAME_YAML, make_workspace, run
-from pdfprobe import glyphs, shown_sizes
+from pdfprobe import Glyph, glyphs, shown, shown_sizes
 
 PT_MM = 25.4 / 72
 RULE = "１：{coin}を１枚得る。{coin}{coin}は{vp}と交換する。{未知}はそのまま。"
@@ -160,7 +160,9 @@ def test_icons_in_headings_are_drawn_in_them_the_contents_and_the_running_head(t
     assert [round(em, 1) for _, _, em in _placed(pdf, 1)] == [10.0, 8.8]  # the contents' two levels
     heads = [(x, y, round(em, 1)) for x, y, em in _placed(pdf, 2)]
     assert [em for _, _, em in heads] == [14.0, 11.5, 10.5, 10.5, 9.0, 9.0], heads  # 3, 3.2, ◇ (twice), ◎, the text
-    rows = glyphs(pdf)[2]
+    # (each glyph where it is drawn: a heading's line that holds a 　 is a marked span, which a viewer
+    # reads as its ActualText spread evenly over the span)
+    rows = [Glyph(c, gx, gy, "", 0.0, True, None) for c, gx, gy in shown(pdf, 3)]
     for x, y, em in heads[:4:3] + heads[1:2]:  # the section's, the step's and the ◇'s second: the next character an em on
         after = min((g for g in rows if abs(g.y - (y + em * PT_MM * 0.88)) < 1.2 and g.x > x and not g.char.isspace()),
                     key=lambda g: g.x)
