@@ -25,6 +25,7 @@ from typing import Any
 import pnpgen
 from pnpgen import resources, usercache
 from pnpgen.atomic import read_record, store
+from pnpgen.errors import leads_out
 from pnpgen.litter import is_litter
 from pnpgen.memo import Stamps
 from pnpgen.pdf.assemble import PdfFile
@@ -158,6 +159,12 @@ def fingerprint(folders: Iterable[Path], options: Any, known: FileHashes | None 
                 parts += [os.fsencode(path), part]
                 if known is not None and st is not None and known.get(path, st) is None:
                     known.learn(path, st, part.decode())
+            continue
+        if folder != fonts and os.path.islink(folder) and leads_out(folder, folder.parent):
+            # data/<slug>/, templates/<slug>/, layouts/ or sheets/ a link leading out of its place:
+            # by where it points alone, none of it read (the build refuses it at its first name; its
+            # files were all read for their hashes first)
+            parts += [f"{n}/".encode(), os.fsencode(f"folder link {os.readlink(folder)}")]
             continue
         # each file named by its folder's place in ``folders`` and its path inside: the workspace
         # copied to another folder is the same game (its cache's records and layouts still its own)
