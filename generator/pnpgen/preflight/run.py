@@ -15,11 +15,12 @@ import pikepdf
 from PIL import Image
 
 from pnpgen.atomic import store
+from pnpgen.errors import not_a_file
 from pnpgen.messages import counted
 from pnpgen.preflight.inks import ghostscript
 from pnpgen.preflight.pdfcheck import check_pdf
 from pnpgen.preflight.pngcheck import check_png
-from pnpgen.preflight.shop import BadInput, Finding, Limits, Shop, load_shop
+from pnpgen.preflight.shop import BadInput, Finding, Limits, Shop, Unreadable, load_shop
 
 NO_GHOSTSCRIPT = ("Ghostscript (gs) is not on this machine: total ink and the bleed are not checked "
                   "(install it: apt install ghostscript, brew install ghostscript, or ghostscript.com)")
@@ -36,9 +37,13 @@ def preflight(folder: Path, limits: Limits, work: Path, gs: str | None,
         if path.suffix not in (".pdf", ".png"):
             continue
         try:
+            what = not_a_file(path)  # a pipe or a device named .pdf: never opened (the open waited for ever)
+            if what is not None:
+                raise Unreadable(f"{what}, not a file")
             reports.append(check_pdf(path, folder, shop, found, work, gs) if path.suffix == ".pdf"
                            else check_png(path, folder, shop, found))
-        except (pikepdf.PdfError, OSError, Image.DecompressionBombError, subprocess.CalledProcessError) as e:
+        except (Unreadable, pikepdf.PdfError, OSError, Image.DecompressionBombError,
+                subprocess.CalledProcessError) as e:
             # a damaged or cut-short file (a copy stopped, a download cut): what a shop turns away first
             name = str(path.relative_to(folder.parent))
             found.append(Finding(name, 0, "file", "error", f"not a readable {path.suffix[1:].upper()}: "

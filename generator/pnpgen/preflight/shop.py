@@ -66,6 +66,11 @@ class BadInput(InputError):
     """A folder, option or preset the preflight cannot read: one line, exit status 2."""
 
 
+class Unreadable(Exception):
+    """A file no reader opens (encrypted, one pdfium refuses, a pipe named .pdf): an error finding
+    of its own, ``file: not a readable PDF: …``, the other files still checked."""
+
+
 def length(text: str) -> str:
     """A command line's length, checked as it is read (argparse says a wrong one in one line)."""
     try:

@@ -1,0 +1,61 @@
+"""``pnpgen preflight`` given files a shop could not open: an encrypted PDF (a PasswordError
+traceback), a PDF pikepdf recovers and pdfium refuses (a PdfiumError traceback after its
+other checks), and among the files a pipe, a link to a device and a link to nothing named .pdf
+or .png (the open of a pipe or /dev/zero waited for ever). Each is an error finding of its own,
+exit status 1, the other files still checked."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pikepdf
+
+from conftest import forked_cli
+from pnpgen.cli import main
+
+MM = 72 / 25.4
+
+
+def _card(path: Path) -> pikepdf.Pdf:
+    """A 63×88 mm card with 3 mm of bleed, as the doujin preset's poker format; saved."""
+    pdf = pikepdf.new()
+    w, h = 69 * MM, 94 * MM
+    pdf.add_blank_page(page_size=(w, h))
+    pdf.pages[0].obj.BleedBox = [0, 0, w, h]
+    pdf.pages[0].obj.TrimBox = [3 * MM, 3 * MM, w - 3 * MM, h - 3 * MM]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pdf.save(path)
+    return pdf
+
+
+def test_an_encrypted_pdf_and_one_pdfium_refuses_are_findings(tmp_path, capsys):
+    folder = tmp_path / "mine"  # (a folder of no preset: RGB, no ink check for Ghostscript to fail first)
+    pdf = _card(folder / "cards.pdf")
+    pdf.save(folder / "locked.pdf", encryption=pikepdf.Encryption(user="secret", owner="secret"))
+    (folder / "headless.pdf").write_bytes((folder / "cards.pdf").read_bytes().replace(b"%PDF-", b"%XYZ-", 1))
+    assert main(["preflight", str(folder)]) == 1
+    said = capsys.readouterr()
+    assert "Traceback" not in said.err, said.err
+    assert ("error: mine/locked.pdf: file: not a readable PDF: it is encrypted, opened only with a password, "
+            "which a shop does not have (save it without a password)") in said.out, said.out
+    assert "error: mine/headless.pdf: file: not a readable PDF: Failed to load document" in said.out, said.out
+    assert "mine/cards.pdf: pages 1" in said.out and "preflight: 3 files, 2 errors" in said.out, said.out
+
+
+def test_a_pipe_a_device_and_a_link_to_nothing_are_findings_never_opened(tmp_path):
+    folder = tmp_path / "doujin"
+    _card(folder / "cards.pdf")
+    os.mkfifo(folder / "pipe.pdf")
+    os.mkfifo(folder / "pipe.png")
+    (folder / "zeros.pdf").symlink_to("/dev/zero")
+    (folder / "gone.pdf").symlink_to(tmp_path / "nowhere.pdf")
+    report = tmp_path / "report.json"
+    status, err = forked_cli(tmp_path, "preflight", str(folder), "--json", str(report), timeout=60)
+    assert status == 1 and "Traceback" not in err, (status, err)  # (-9: it waited on the pipe)
+    found = {f["file"]: f["message"] for f in json.loads(report.read_text(encoding="utf-8"))[str(folder)]["findings"]}
+    assert found == {"doujin/gone.pdf": "not a readable PDF: a link to nothing, not a file",
+                     "doujin/pipe.pdf": "not a readable PDF: a pipe, socket or device, not a file",
+                     "doujin/pipe.png": "not a readable PNG: a pipe, socket or device, not a file",
+                     "doujin/zeros.pdf": "not a readable PDF: a pipe, socket or device, not a file"}, found
