@@ -78,3 +78,24 @@ def test_a_page_of_more_content_than_a_page_has_is_a_finding_in_bounded_memory(t
     assert [(f["file"], f["message"]) for f in found] == [
         ("mine/bomb.pdf", "not a readable PDF: page 1 has more than 64 MB of content to draw (its own and its "
                           "forms' each time drawn)")], found
+
+
+def test_json_over_a_pipe_a_link_or_a_file_it_checks_is_refused_before_the_run(tmp_path, capsys):
+    """--json is written by a rename over its path: a pipe (or a device: /dev/full, run as root,
+    was replaced by the report), a link, or one of the export's own files (--json naming the PDF
+    it checked wrote the report over it) was replaced. One line, exit status 2, each left as it was."""
+    folder = tmp_path / "mine"
+    _card(folder / "cards.pdf")
+    pdf = (folder / "cards.pdf").read_bytes()
+    os.mkfifo(tmp_path / "pipe")
+    (tmp_path / "link.json").symlink_to(tmp_path / "elsewhere.json")
+    for given, said in ((tmp_path / "pipe", "is a pipe, socket or device"), (tmp_path / "link.json", "is a link"),
+                        (folder / "cards.pdf", f"is inside {folder}, a folder it checks")):
+        assert main(["preflight", str(folder), "--json", str(given)]) == 2
+        out = capsys.readouterr()
+        assert out.err.startswith(f"pnpgen: error: --json {given}: {said} (expected a file") and out.err.count("\n") == 1, out.err
+        assert out.out == ""
+    assert (tmp_path / "pipe").is_fifo() and (tmp_path / "link.json").is_symlink()
+    assert not (tmp_path / "elsewhere.json").exists() and (folder / "cards.pdf").read_bytes() == pdf
+    assert main(["preflight", str(folder), "--json", str(tmp_path / "report.json")]) == 0
+    assert str(folder) in json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))

@@ -73,6 +73,14 @@ def run(folders: list[Path], limits: Limits, say: Callable[[str], None], note: C
     # said before the run, not after it (a traceback once the whole run was done)
     if json_out is not None and json_out.is_dir():
         raise BadInput(f"--json {json_out}: is a folder (expected a file to write)")
+    if json_out is not None:  # (written by a rename over it: /dev/full, a pipe, a link were replaced)
+        what = "a link" if json_out.is_symlink() else not_a_file(json_out)
+        if what is not None:
+            raise BadInput(f"--json {json_out}: is {what} (expected a file to write, written over and not through)")
+        inside = next((f for f in folders if json_out.resolve().is_relative_to(f.resolve())), None)
+        if inside is not None:  # (--json build/g/shop/cards.pdf wrote the report over the PDF it checked)
+            raise BadInput(f"--json {json_out}: is inside {inside}, a folder it checks (expected a file elsewhere: "
+                           "the export's own files are never written over)")
     if pages_png is not None and pages_png.exists() and not pages_png.is_dir():
         raise BadInput(f"--pages-png {pages_png}: is a file (expected a folder to write in)")
     for folder in folders:
