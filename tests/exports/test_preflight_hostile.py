@@ -99,3 +99,24 @@ def test_json_over_a_pipe_a_link_or_a_file_it_checks_is_refused_before_the_run(t
     assert not (tmp_path / "elsewhere.json").exists() and (folder / "cards.pdf").read_bytes() == pdf
     assert main(["preflight", str(folder), "--json", str(tmp_path / "report.json")]) == 0
     assert str(folder) in json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+
+
+def test_a_games_preset_whose_format_is_no_format_is_one_line(tmp_path, capsys):
+    """A game's own preset whose format is a number, its pixels a number, its trim a word: one line
+    naming the preset and key, exit status 2 (an AttributeError or TypeError traceback once the
+    files were read); a format as the checks read it passes."""
+    from PIL import Image
+
+    folder = tmp_path / "ws" / "build" / "g" / "printerstudio"
+    folder.mkdir(parents=True)
+    Image.new("RGB", (816, 1111), "white").save(folder / "card.png")
+    preset = tmp_path / "ws" / "data" / "g" / "presets" / "printerstudio.yaml"
+    preset.parent.mkdir(parents=True)
+    for spec in ("{poker: 5}", "{poker: {pixels: 5}}", "{poker: {trim: abc}}", "{poker: {pixels: [816, 1111], bleed: x}}"):
+        preset.write_text(f"formats: {spec}\n", encoding="utf-8")
+        assert main(["preflight", str(folder)]) == 2, spec
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "printerstudio.yaml: formats: " in err and "is not read (expected a mapping of " \
+            "formats, each trim: [w, h], bleed:, safe: lengths in mm, pixels: [w, h])" in err, err
+    preset.write_text("formats: {poker: {trim: [63, 88], bleed: 3mm, pixels: [816, 1111]}}\n", encoding="utf-8")
+    assert main(["preflight", str(folder)]) == 0

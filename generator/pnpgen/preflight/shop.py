@@ -114,6 +114,24 @@ def own_presets(folder: Path, name: str) -> list[Path]:
     return []
 
 
+def _format(fmt: object) -> None:
+    """A ValueError unless ``fmt`` is a format as the checks read it: a mapping, its ``pixels``
+    two whole numbers, its ``trim`` two lengths (or ``any``), its ``bleed`` and ``safe`` lengths
+    (a format of 5, or pixels: 5, was a traceback once the files were read)."""
+    if not isinstance(fmt, dict):
+        raise ValueError(fmt)
+    if "pixels" in fmt and not (isinstance(fmt["pixels"], list) and len(fmt["pixels"]) == 2
+                                and all(isinstance(n, int) for n in fmt["pixels"])):
+        raise ValueError(fmt)
+    if fmt.get("trim", "any") != "any":
+        if not (isinstance(fmt["trim"], list) and len(fmt["trim"]) == 2):
+            raise ValueError(fmt)
+        for v in fmt["trim"]:
+            length_pt(v, "mm")
+    for key in ("bleed", "safe"):
+        length_pt(fmt.get(key, 0), "mm")
+
+
 def load_shop(folder: Path, args: Limits) -> Shop:
     name = folder.name
     spec: dict = {}
@@ -128,7 +146,7 @@ def load_shop(folder: Path, args: Limits) -> Shop:
                     raise ValueError("the preset is not a mapping of settings")
                 for key, expected in (("ink_limit", "a number of %, e.g. 300"), ("min_line", "a length, e.g. 0.25pt"),
                                       ("dpi", "a number, e.g. 300"), ("page_multiple", "a whole number, e.g. 2"),
-                                      ("formats", "a mapping of formats")):
+                                      ("formats", "a mapping of formats, each trim: [w, h], bleed:, safe: lengths in mm, pixels: [w, h]")):
                     value = spec.get(key)
                     try:
                         if key == "ink_limit":
@@ -141,6 +159,8 @@ def load_shop(folder: Path, args: Limits) -> Shop:
                             shop.page_multiple = int(spec.get(key, 1))
                         elif key == "formats":
                             shop.formats = dict(value or {})
+                            for fmt in shop.formats.values():
+                                _format(fmt)
                     except (ValueError, TypeError, argparse.ArgumentTypeError):
                         raise BadInput(f"{candidate}: {key}: {value!r} is not read (expected {expected})") from None
             except (yaml.YAMLError, ValueError, UnicodeDecodeError) as e:  # (the game's own preset)
