@@ -120,3 +120,28 @@ def test_a_games_preset_whose_format_is_no_format_is_one_line(tmp_path, capsys):
             "formats, each trim: [w, h], bleed:, safe: lengths in mm, pixels: [w, h])" in err, err
     preset.write_text("formats: {poker: {trim: [63, 88], bleed: 3mm, pixels: [816, 1111]}}\n", encoding="utf-8")
     assert main(["preflight", str(folder)]) == 0
+
+
+def test_a_preset_linked_out_of_the_workspace_is_refused_unread(tmp_path, capsys):
+    """The game's or the workspace's preset a link leading out of the workspace: one line, exit
+    status 2, as export refuses it (preflight read it through the link); a link inside is read."""
+    from PIL import Image
+
+    folder = tmp_path / "ws" / "build" / "g" / "printerstudio"
+    folder.mkdir(parents=True)
+    Image.new("RGB", (816, 1111), "white").save(folder / "card.png")
+    private = tmp_path / "private.yaml"
+    private.write_text("formats: {poker: {trim: [63, 88], bleed: 3mm, pixels: [816, 1111]}}\n", encoding="utf-8")
+    game = tmp_path / "ws" / "data" / "g" / "presets"
+    game.mkdir(parents=True)
+    (tmp_path / "ws" / "presets").mkdir()
+    for link in (game / "printerstudio.yaml", tmp_path / "ws" / "presets" / "printerstudio.yaml"):
+        link.symlink_to(private)
+        assert main(["preflight", str(folder)]) == 2
+        err = capsys.readouterr().err
+        assert err == f"pnpgen: error: {link}: a link leading out of the workspace (expected the preset itself copied " \
+                      "in place of the link: pnpgen reads nothing outside the workspace)\n", err
+        link.unlink()
+    (game / "mine.yaml").write_text(private.read_text(encoding="utf-8"), encoding="utf-8")
+    (game / "printerstudio.yaml").symlink_to("mine.yaml")
+    assert main(["preflight", str(folder)]) == 0

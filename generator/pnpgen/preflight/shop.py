@@ -12,7 +12,7 @@ from pathlib import Path
 import yaml
 
 from pnpgen import resources
-from pnpgen.errors import InputError
+from pnpgen.errors import InputError, leads_out
 
 MM = 72 / 25.4  # points per mm
 
@@ -136,10 +136,14 @@ def load_shop(folder: Path, args: Limits) -> Shop:
     name = folder.name
     spec: dict = {}
     # the game's preset, then the workspace's, then pnpgen's
-    candidates = [*own_presets(folder.resolve(), name), shipped_presets() / f"{name}.yaml"]
+    own = own_presets(folder.resolve(), name)  # a link of them leading out of the workspace: never read
+    candidates = [*own, shipped_presets() / f"{name}.yaml"]
     shop = Shop(name=name)
     for candidate in candidates:
         if candidate.is_file():
+            if candidate in own and leads_out(candidate, own[1].parent.parent):  # (the workspace's presets/: its own)
+                raise BadInput(f"{candidate}: a link leading out of the workspace (expected the preset itself copied "
+                               "in place of the link: pnpgen reads nothing outside the workspace)")
             try:
                 spec = yaml.safe_load(candidate.read_text(encoding="utf-8")) or {}
                 if not isinstance(spec, dict):
