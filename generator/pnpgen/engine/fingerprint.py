@@ -45,6 +45,13 @@ def parts_digest(parts: Iterable[bytes]) -> str:
     return h.hexdigest()
 
 
+def staying_in(folders: Iterable[Path], fonts: Path) -> list[Path]:
+    """``folders`` but those that are a link leading out of their place (data/<slug>/,
+    templates/<slug>/ or common/, layouts/, sheets/; not ``fonts``, which may be): the build refuses
+    one at its first name, and a fingerprint read all its files first."""
+    return [f for f in folders if f == fonts or not (os.path.islink(f) and leads_out(f, f.parent))]
+
+
 def font_files(folder: Path) -> list[tuple[Path, os.stat_result, bool]]:
     """``folder``'s own ``*.ttf`` files (fonts/, where a font is ``fonts/<name>.ttf``), as
     ``_files`` lists them: nothing below it, nor any other file. fonts/ may be a link anywhere (a
@@ -159,12 +166,6 @@ def fingerprint(folders: Iterable[Path], options: Any, known: FileHashes | None 
                 parts += [os.fsencode(path), part]
                 if known is not None and st is not None and known.get(path, st) is None:
                     known.learn(path, st, part.decode())
-            continue
-        if folder != fonts and os.path.islink(folder) and leads_out(folder, folder.parent):
-            # data/<slug>/, templates/<slug>/, layouts/ or sheets/ a link leading out of its place:
-            # by where it points alone, none of it read (the build refuses it at its first name; its
-            # files were all read for their hashes first)
-            parts += [f"{n}/".encode(), os.fsencode(f"folder link {os.readlink(folder)}")]
             continue
         # each file named by its folder's place in ``folders`` and its path inside: the workspace
         # copied to another folder is the same game (its cache's records and layouts still its own)
