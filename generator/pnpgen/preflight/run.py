@@ -15,11 +15,12 @@ import pikepdf
 from PIL import Image
 
 from pnpgen.atomic import store
+from pnpgen.errors import not_a_file
 from pnpgen.messages import counted
 from pnpgen.preflight.inks import ghostscript
 from pnpgen.preflight.pdfcheck import check_pdf
 from pnpgen.preflight.pngcheck import check_png
-from pnpgen.preflight.shop import BadInput, Finding, Limits, Shop, load_shop
+from pnpgen.preflight.shop import BadInput, Finding, Limits, Shop, Unreadable, load_shop
 
 NO_GHOSTSCRIPT = ("Ghostscript (gs) is not on this machine: total ink and the bleed are not checked "
                   "(install it: apt install ghostscript, brew install ghostscript, or ghostscript.com)")
@@ -36,9 +37,13 @@ def preflight(folder: Path, limits: Limits, work: Path, gs: str | None,
         if path.suffix not in (".pdf", ".png"):
             continue
         try:
+            what = not_a_file(path)  # a pipe or a device named .pdf: never opened (the open waited for ever)
+            if what is not None:
+                raise Unreadable(f"{what}, not a file")
             reports.append(check_pdf(path, folder, shop, found, work, gs) if path.suffix == ".pdf"
                            else check_png(path, folder, shop, found))
-        except (pikepdf.PdfError, OSError, Image.DecompressionBombError, subprocess.CalledProcessError) as e:
+        except (Unreadable, pikepdf.PdfError, OSError, Image.DecompressionBombError,
+                subprocess.CalledProcessError) as e:
             # a damaged or cut-short file (a copy stopped, a download cut): what a shop turns away first
             name = str(path.relative_to(folder.parent))
             found.append(Finding(name, 0, "file", "error", f"not a readable {path.suffix[1:].upper()}: "
@@ -68,6 +73,14 @@ def run(folders: list[Path], limits: Limits, say: Callable[[str], None], note: C
     # said before the run, not after it (a traceback once the whole run was done)
     if json_out is not None and json_out.is_dir():
         raise BadInput(f"--json {json_out}: is a folder (expected a file to write)")
+    if json_out is not None:  # (written by a rename over it: /dev/full, a pipe, a link were replaced)
+        what = "a link" if json_out.is_symlink() else not_a_file(json_out)
+        if what is not None:
+            raise BadInput(f"--json {json_out}: is {what} (expected a file to write, written over and not through)")
+        inside = next((f for f in folders if json_out.resolve().is_relative_to(f.resolve())), None)
+        if inside is not None:  # (--json build/g/shop/cards.pdf wrote the report over the PDF it checked)
+            raise BadInput(f"--json {json_out}: is inside {inside}, a folder it checks (expected a file elsewhere: "
+                           "the export's own files are never written over)")
     if pages_png is not None and pages_png.exists() and not pages_png.is_dir():
         raise BadInput(f"--pages-png {pages_png}: is a file (expected a folder to write in)")
     for folder in folders:

@@ -85,10 +85,11 @@ def load_document(game: Game) -> tuple[Draft, Document]:
     draft.lang = detect_language(draft.text, declared)
     if draft.lang != declared and is_latin(draft.lang):
         draft.report.append(f"draft {path.name}: no Japanese text in it, so it is read and set as {draft.lang}")
-    elif draft.lang != declared:
+    elif draft.lang != declared:  # (draft.en.txt itself in Japanese: no draft.en.en.txt to suggest)
+        beside = f", or beside it as {path.stem}.{declared}{path.suffix}" if path == draft_path(game) else ""
         draft.warnings.append(f"{path}: the draft is written in Japanese and the game's language is {declared}: "
                               f"it is read and set as Japanese, with {declared} labels (write the {declared} "
-                              f"draft in its place, or beside it as {path.stem}.{declared}{path.suffix})")
+                              f"draft in its place{beside})")
     doc = parse(draft.text, draft.lang)
     if len(doc.sections) > MAX_SECTIONS:
         raise InputError(f"the draft has {len(doc.sections):,} sections", path=path, line=doc.sections[MAX_SECTIONS].line,
