@@ -319,3 +319,19 @@ def test_pages_png_shows_each_folders_page_as_exported_now(tmp_path, capsys):
     assert main(["preflight", str(first), "--pages-png", str(pngs)]) == 1
     assert shade("doujin-cards-p1.png") > 150
     assert sorted(p.name for p in pngs.iterdir()) == ["doujin-cards-p1-2.png", "doujin-cards-p1.png"]
+
+
+def test_a_png_see_through_by_its_palette_or_colour_key_is_found(tmp_path, capsys):
+    """A PNG's see-through pixels are found whether an alpha channel, a palette's entry or a
+    colour key (tRNS) makes them so: a palette PNG and an RGB one keyed on white passed as opaque."""
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    Image.new("RGB", (40, 30), "white").save(mine / "keyed.png", transparency=(255, 255, 255))
+    for name, index in (("palette.png", 0), ("opaque.png", 1)):  # entry 0 see-through; opaque.png never shows it
+        im = Image.new("P", (40, 30), index)
+        im.putpalette([255, 255, 255, 0, 0, 0])
+        im.save(mine / name, transparency=0)
+    assert main(["preflight", str(mine)]) == 1
+    out = capsys.readouterr().out
+    assert "error: mine/keyed.png: pixels: see-through pixels" in out and "error: mine/palette.png: pixels: see-through" in out
+    assert "error: mine/opaque.png" not in out and out.splitlines()[-1].startswith("preflight: 3 files, 2 errors")
