@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import shutil
 import zlib
 from pathlib import Path
 
+import numpy as np
 import pikepdf
 import pytest
 from PIL import Image
@@ -293,3 +295,44 @@ def test_preflight_says_a_page_no_rip_takes_and_a_png_of_no_preset_as_findings(t
     (copies / "order.csv").write_text("file,back\ncards.pdf,2\n", encoding="utf-8")
     assert main(["preflight", str(copies)]) == 1
     assert "order.csv puts the backs of piece ? on pages 2" in capsys.readouterr().out
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="--pages-png needs poppler's pdftoppm")
+def test_pages_png_shows_each_folders_page_as_exported_now(tmp_path, capsys):
+    """``--pages-png``: two games' doujin/cards.pdf, each flagged on page 1, are two PNGs, each
+    its own file's page (the second was not written: a PNG of its name stood there, the first
+    game's); run again after an export changed the page, the PNG shows the page as it is now."""
+    dark = FULL + b"1 1 1 1 k 0 0 300 300 re f\n"  # 400 % over the whole card
+    light = FULL + b"0 0 0 1 K 0.1 w 40 100 m 140 100 l S\n"  # a hairline on the light ground
+    first, second, pngs = tmp_path / "a" / "doujin", tmp_path / "b" / "doujin", tmp_path / "flagged"
+    _write(first, [(dark, False)])
+    _write(second, [(light, False)])
+
+    def shade(name: str) -> float:
+        with Image.open(pngs / name) as im:
+            return float(np.asarray(im.convert("L")).mean())
+
+    assert main(["preflight", str(first), str(second), "--pages-png", str(pngs)]) == 1
+    assert sorted(p.name for p in pngs.iterdir()) == ["doujin-cards-p1-2.png", "doujin-cards-p1.png"]
+    assert shade("doujin-cards-p1.png") < 60 < 150 < shade("doujin-cards-p1-2.png")
+    shutil.rmtree(first)
+    _write(first, [(light, False)])  # exported again: the page is light now, a hairline still flagged
+    assert main(["preflight", str(first), "--pages-png", str(pngs)]) == 1
+    assert shade("doujin-cards-p1.png") > 150
+    assert sorted(p.name for p in pngs.iterdir()) == ["doujin-cards-p1-2.png", "doujin-cards-p1.png"]
+
+
+def test_a_png_see_through_by_its_palette_or_colour_key_is_found(tmp_path, capsys):
+    """A PNG's see-through pixels are found whether an alpha channel, a palette's entry or a
+    colour key (tRNS) makes them so: a palette PNG and an RGB one keyed on white passed as opaque."""
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    Image.new("RGB", (40, 30), "white").save(mine / "keyed.png", transparency=(255, 255, 255))
+    for name, index in (("palette.png", 0), ("opaque.png", 1)):  # entry 0 see-through; opaque.png never shows it
+        im = Image.new("P", (40, 30), index)
+        im.putpalette([255, 255, 255, 0, 0, 0])
+        im.save(mine / name, transparency=0)
+    assert main(["preflight", str(mine)]) == 1
+    out = capsys.readouterr().out
+    assert "error: mine/keyed.png: pixels: see-through pixels" in out and "error: mine/palette.png: pixels: see-through" in out
+    assert "error: mine/opaque.png" not in out and out.splitlines()[-1].startswith("preflight: 3 files, 2 errors")

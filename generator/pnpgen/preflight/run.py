@@ -4,6 +4,7 @@ said, the exit status 1 when a finding is one a shop turns a file away for."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import tempfile
@@ -27,9 +28,10 @@ NO_GHOSTSCRIPT = ("Ghostscript (gs) is not on this machine: total ink and the bl
 NO_PDFTOPPM = "poppler's pdftoppm is not on this machine: --pages-png writes no pages (install poppler-utils)"
 
 
-def preflight(folder: Path, limits: Limits, work: Path, gs: str | None,
-              pages_png: Path | None = None) -> tuple[Shop, list[Finding], list[dict]]:
-    """One export folder's PDFs and PNGs checked against the preset of its name."""
+def preflight(folder: Path, limits: Limits, work: Path, gs: str | None, pages_png: Path | None = None,
+              named: dict[str, tuple[Path, int]] | None = None) -> tuple[Shop, list[Finding], list[dict]]:
+    """One export folder's PDFs and PNGs checked against the preset of its name; each page with
+    a finding written into ``pages_png`` (``save_png``; ``named``: the pages the run wrote)."""
     shop = load_shop(folder, limits)
     found: list[Finding] = []
     reports: list[dict] = []
@@ -51,18 +53,36 @@ def preflight(folder: Path, limits: Limits, work: Path, gs: str | None,
             reports.append({"file": name, "readable": False})
     found.sort(key=lambda f: (f.file, f.page))  # each file's findings in the order of its pages (the whole file's first)
     if pages_png is not None and shutil.which("pdftoppm"):
+        named = {} if named is None else named
         for f in found:
             if f.page:
-                save_png(folder.parent / f.file, f.page, pages_png)
+                save_png(folder.parent / f.file, f.page, pages_png, named)
     return shop, found, reports
 
 
-def save_png(path: Path, page: int, pngs: Path) -> None:
+def save_png(path: Path, page: int, pngs: Path, named: dict[str, tuple[Path, int]]) -> None:
+    """Page ``page`` of ``path`` as a 60 dpi PNG in ``pngs``, named ``<folder>-<file>-p<page>.png``
+    (``-2``, ``-3`` … after it when the run wrote that name for another folder's file of that
+    name: two games' doujin/cards.pdf); once a run (``named``: name → the file and page it
+    shows), and over an earlier run's PNG of that name, put in place whole: a page kept because
+    a PNG of its name was there showed an earlier export's page, or the other game's."""
     pngs.mkdir(parents=True, exist_ok=True)
-    stem = pngs / f"{path.parent.name}-{path.stem}-p{page}"
-    if not Path(f"{stem}.png").exists():
-        subprocess.run(["pdftoppm", "-r", "60", "-png", "-singlefile", "-f", str(page), "-l", str(page), str(path),
-                        str(stem)], check=False)
+    base = f"{path.parent.name}-{path.stem}-p{page}"
+    stem, n = base, 1
+    while named.get(stem, (path, page)) != (path, page):
+        n += 1
+        stem = f"{base}-{n}"
+    if stem in named:
+        return
+    named[stem] = (path, page)
+    part = pngs / f".{stem}.part"  # (pdftoppm adds .png)
+    done = subprocess.run(["pdftoppm", "-r", "60", "-png", "-singlefile", "-f", str(page), "-l", str(page), str(path),
+                           str(part)], check=False)
+    made = Path(f"{part}.png")
+    if done.returncode == 0 and made.is_file():
+        os.replace(made, pngs / f"{stem}.png")
+    else:  # (a page pdftoppm could not draw: no part of it left behind)
+        made.unlink(missing_ok=True)
 
 
 def run(folders: list[Path], limits: Limits, say: Callable[[str], None], note: Callable[[str], None],
@@ -95,10 +115,11 @@ def run(folders: list[Path], limits: Limits, say: Callable[[str], None], note: C
     if pages_png is not None and not shutil.which("pdftoppm"):
         note(NO_PDFTOPPM)
     everything: dict = {}
+    named: dict[str, tuple[Path, int]] = {}  # the pages --pages-png wrote this run
     errors = notes = files = 0
     with tempfile.TemporaryDirectory(prefix="pnpgen-preflight-") as tmp:
         for folder in folders:
-            shop, found, reports = preflight(folder, limits, Path(tmp), gs, pages_png)
+            shop, found, reports = preflight(folder, limits, Path(tmp), gs, pages_png, named)
             if not quiet:
                 if reports and not any(str(r["file"]).endswith(".pdf") for r in reports):
                     # PNGs only (The Game Crafter's, MakePlayingCards'): no ink, line or text figure is read

@@ -1,6 +1,7 @@
 """What the preview keeps of the pictures it drew: the PNGs within a budget of bytes, the least
 recently asked for dropped first (drawn again when asked for: the same bytes, from the same
-page of the same file), and the build's PDFs kept open, the fewest recently used closed."""
+page of the same file), and the build's PDFs kept open, the least recently used closed first,
+and each once it has drawn as many pages as it may while open (``Open.uses``)."""
 
 from __future__ import annotations
 
