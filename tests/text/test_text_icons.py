@@ -267,3 +267,15 @@ def test_an_icon_given_a_value_stops_at_its_line_and_a_brace_word_that_is_no_ico
     deck.write_text(clean.replace("text: 本文coin", 'text: "{note: 1}を払う"'), encoding="utf-8")
     assert run(root, "build", "--game", "test", "--no-rulebook") == 0
     assert "{note: 1}を払う" in "".join(texts(root / "build" / "test" / "shop" / "cards-unique.pdf"))
+
+
+def test_an_icon_with_a_tag_left_open_is_told_at_its_line_with_the_tag_to_write(tmp_path):
+    """<path …> for <path …/> in an icon drawn by hand was libxml2's 'Opening and ending tag
+    mismatch' with no line of the icon's and nothing to write (trial48)."""
+    p = tmp_path / "tap.svg"
+    p.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">\n<path d="M0 0 H9" stroke="#000">\n</svg>\n')
+    with pytest.raises(icons.IconError) as e:
+        icons.load(p)
+    said = str(e.value)
+    assert f"icon {p}:3:" in said and "<path> (line 2) is never closed, and </svg> comes before its end" in said, said
+    assert said.endswith("(expected <path …/>, or <path …> closed by </path>)"), said
