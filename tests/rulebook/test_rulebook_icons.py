@@ -217,12 +217,12 @@ def test_an_icon_the_draft_cannot_draw_is_one_line_at_the_drafts_line(tmp_path, 
     capsys.readouterr()
     assert run(ws, "rulebook", "--game", "test", "--out", str(tmp_path / "out")) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"pnpgen: error: data/test/draft.txt:{line}: icon templates/test/icons/bomb.svg is not "
-                          "valid SVG: "), err
+    assert err.startswith(f"pnpgen: error: data/test/draft.txt:{line}: icon templates/test/icons/bomb.svg:1:"), err
+    assert " is not valid SVG: " in err, err
     assert "(used as {bomb} in the draft)" in err and len(err.splitlines()) == 1 and "Traceback" not in err
     assert run(ws, "check", "--game", "test") == 2  # check draws the draft's icons as the build would: it said ok
     out = capsys.readouterr().out
-    assert f"error: data/test/draft.txt:{line}: icon templates/test/icons/bomb.svg is not valid SVG" in out, out
+    assert f"error: data/test/draft.txt:{line}: icon templates/test/icons/bomb.svg:1:" in out and " is not valid SVG" in out, out
 
 
 def test_an_icon_typed_in_full_width_braces_is_told_on_a_card_and_in_the_draft(tmp_path, capsys):
