@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import io
 import re
+import sys
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
@@ -189,27 +191,27 @@ def convert_faces(faces: FaceSet, art_folder, jobs: int = 1, known: dict[str, Ar
     jobs_list = [(faces.svgs[k], faces.where[k], faces.template.get(k, ""), art_folder) for k in todo]
     keep = settle or (lambda k, converted: converted.art)
     if converts_in_workers(faces, arts, jobs):
-        from concurrent.futures import ProcessPoolExecutor  # 16 ms to import: only when used
-
         chunks = [jobs_list[i:i + CHUNK] for i in range(0, len(jobs_list), CHUNK)]
         wanted = [tuple(k in read_keys for k in todo[i:i + CHUNK]) for i in range(0, len(todo), CHUNK)]
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            # A few chunks ahead of the one being settled, not all: converted faces hold their
-            # pictures until settled, and the workers would outrun a slow disk by hundreds of them.
-            ahead: deque = deque()
-            keys = iter(todo)
-            for i, chunk in enumerate(chunks):
-                ahead.append(pool.submit(convert_chunk, chunk, settle is not None, own, read, wanted[i]))
-                if i == 0 and forked is not None:  # (a fork-started pool starts all its workers at its first task)
-                    forked()
-                while ahead and (len(ahead) > 2 * jobs or i == len(chunks) - 1):
-                    try:
-                        done = ahead.popleft().result()
-                    except InputError as e:
-                        raise _first_failing(faces, arts, art_folder, e) from None
-                    for converted in done:
-                        k = next(keys)
-                        arts[k] = keep(k, converted)
+        work = partial(convert_chunk, draw=settle is not None, own=own, read=read)
+        results = (_forked if can_fork() else _pooled)(work, chunks, wanted, jobs, forked)
+        try:
+            for at in range(0, len(todo), CHUNK):
+                try:
+                    done = next(results)
+                except InputError as e:
+                    raise _first_failing(faces, arts, art_folder, e) from None
+                for j, k in enumerate(todo[at:at + CHUNK]):
+                    if done is not None:
+                        converted = done[j]
+                    else:  # its worker ended without it (killed): converted here, as in one process
+                        try:
+                            converted = Converted(convert_face(jobs_list[at + j]))
+                        except InputError as e:
+                            raise _first_failing(faces, arts, art_folder, e, k) from None
+                    arts[k] = keep(k, converted)
+        finally:
+            results.close()  # (the workers let go of, whatever happened)
     else:
         for k, job in zip(todo, jobs_list):
             try:
@@ -218,6 +220,96 @@ def convert_faces(faces: FaceSet, art_folder, jobs: int = 1, known: dict[str, Ar
                 raise _first_failing(faces, arts, art_folder, e, k) from None
             arts[k] = keep(k, converted)
     return arts
+
+
+Chunks = list[list[tuple[str, str, str, Any]]]
+Work = Callable[..., list[Converted]]
+
+
+def can_fork() -> bool:
+    """Whether processes start forked here (Linux): the workers then find the faces to convert in
+    their copy of this process's memory. ``multiprocessing`` (some 5 ms of imports) is loaded only
+    by a build that starts workers."""
+    import multiprocessing
+
+    return multiprocessing.get_all_start_methods()[0] == "fork"
+
+
+def _forked(work: Work, chunks: Chunks, wanted: list[tuple[bool, ...]], jobs: int,
+            forked: Callable[[], None] | None) -> Iterator[list[Converted] | None]:
+    """Each chunk converted (``work``), in order, by ``jobs`` processes forked from this one, chunk
+    i by worker i mod ``jobs``: each finds its chunks in its copy of this process's memory, so only
+    the converted faces travel (through its own pipe, a chunk or two ahead of the one settled:
+    a full pipe holds the worker back). None for a chunk whose worker ended without it (killed)."""
+    import multiprocessing
+
+    fork = multiprocessing.get_context("fork")
+    sys.stdout.flush()  # (what is still buffered would be printed again by a child)
+    sys.stderr.flush()
+    n = min(jobs, len(chunks))
+    answers, children = [], []
+    try:
+        for w in range(n):
+            answer, send = fork.Pipe(duplex=False)
+            child = fork.Process(target=_convert_forked, args=(send, work, chunks, wanted, range(w, len(chunks), n)),
+                                 daemon=True)
+            answers.append(answer)
+            child.start()
+            children.append(child)
+            send.close()
+        if forked is not None:
+            forked()
+        gone: set[int] = set()
+        for i in range(len(chunks)):
+            if i % n in gone:
+                yield None
+                continue
+            try:
+                ok, found = answers[i % n].recv()
+            except EOFError:  # the worker ended without its chunk (a kill, the system short of memory)
+                gone.add(i % n)
+                yield None
+                continue
+            if not ok:
+                raise found
+            yield found
+    finally:
+        for answer in answers:
+            answer.close()
+        for child in children:
+            if child.is_alive():  # (a failure: what it is still converting is not wanted)
+                child.terminate()
+            child.join()
+
+
+def _convert_forked(send, work: Work, chunks: Chunks, wanted: list[tuple[bool, ...]], mine: range) -> None:
+    """A forked worker: its chunks converted, each sent back as it is done, or what went wrong."""
+    try:
+        for i in mine:
+            send.send((True, work(chunks[i], wanted=wanted[i])))
+    except BaseException as e:  # noqa: BLE001 - every failure is the build's to report
+        with suppress(BaseException):  # (the build gone: nobody to tell)
+            send.send((False, e))
+    finally:
+        send.close()
+
+
+def _pooled(work: Work, chunks: Chunks, wanted: list[tuple[bool, ...]], jobs: int,
+            forked: Callable[[], None] | None) -> Iterator[list[Converted]]:
+    """Each chunk converted (``work``), in order, by a pool of ``jobs`` workers (where processes do
+    not start forked: each chunk's faces pickled to its worker)."""
+    from concurrent.futures import ProcessPoolExecutor  # 16 ms to import: only when used
+
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        # A few chunks ahead of the one being settled, not all: converted faces hold their
+        # pictures until settled, and the workers would outrun a slow disk by hundreds of them.
+        ahead: deque = deque()
+        for i, chunk in enumerate(chunks):
+            ahead.append(pool.submit(work, chunk, wanted=wanted[i]))
+            if i == 0 and forked is not None:  # (a fork-started pool starts all its workers at its first task)
+                forked()
+            while ahead and (len(ahead) > 2 * jobs or i == len(chunks) - 1):
+                yield ahead.popleft().result()
 
 
 def _first_failing(faces: FaceSet, arts: Mapping[str, Art], art_folder, e: InputError,
