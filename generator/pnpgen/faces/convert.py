@@ -251,9 +251,9 @@ def _forked(work: Work, chunks: Chunks, wanted: list[tuple[bool, ...]], jobs: in
     try:
         for w in range(n):
             answer, send = fork.Pipe(duplex=False)
-            child = fork.Process(target=_convert_forked, args=(send, work, chunks, wanted, range(w, len(chunks), n)),
-                                 daemon=True)
             answers.append(answer)
+            child = fork.Process(target=_convert_forked, args=(send, list(answers), work, chunks, wanted,
+                                                               range(w, len(chunks), n)), daemon=True)
             child.start()
             children.append(child)
             send.close()
@@ -282,8 +282,12 @@ def _forked(work: Work, chunks: Chunks, wanted: list[tuple[bool, ...]], jobs: in
             child.join()
 
 
-def _convert_forked(send, work: Work, chunks: Chunks, wanted: list[tuple[bool, ...]], mine: range) -> None:
-    """A forked worker: its chunks converted, each sent back as it is done, or what went wrong."""
+def _convert_forked(send, theirs: list, work: Work, chunks: Chunks, wanted: list[tuple[bool, ...]], mine: range) -> None:
+    """A forked worker: its chunks converted, each sent back as it is done, or what went wrong.
+    ``theirs``: the build's ends of the pipes forked so far, its own too, closed here first — held,
+    a worker whose build was killed would wait to send for ever (pnpgen/children.py)."""
+    for answer in theirs:
+        answer.close()
     try:
         for i in mine:
             send.send((True, work(chunks[i], wanted=wanted[i])))
