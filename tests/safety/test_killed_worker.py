@@ -18,7 +18,7 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork (the
 PIECES = [f"カード{i}" for i in range(1, 7)]
 
 
-def _killed(job):
+def _killed(*args, **kwargs):
     os.kill(os.getpid(), signal.SIGKILL)
 
 
@@ -33,6 +33,25 @@ def test_a_killed_face_worker_leaves_its_faces_to_the_build_and_the_files_are_th
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--out", "one") == 0
     monkeypatch.setattr(prerender, "MIN_FACES", 4)  # (12 faces: rendered over the workers)
     monkeypatch.setattr(prerender, "_render_run", _killed)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "2", "--out", "two") == 0
+    assert "Traceback" not in capsys.readouterr().err
+    assert _tree(ws / "two") == _tree(ws / "one") and (ws / "two" / "test" / "cards.pdf").is_file()
+
+
+def test_a_killed_converting_worker_leaves_its_faces_to_the_build_and_the_files_are_those_of_jobs_1(tmp_path, monkeypatch,
+                                                                                                   capsys):
+    """A worker converting faces (forked: it finds them in its copy of the build's memory) killed:
+    its faces are converted by the build's own process, as without workers (it ended in a
+    BrokenProcessPool traceback, exit status 1)."""
+    from pnpgen.faces import convert
+
+    if not convert.can_fork():
+        pytest.skip("the converting workers are forked only where the system forks")
+    ws = make_workspace(tmp_path / "ws", PIECES)
+    monkeypatch.setenv("PNPGEN_CACHE", "off")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--out", "one") == 0
+    monkeypatch.setattr(convert, "MIN_FACES", 4)  # (7 faces: converted over the workers)
+    monkeypatch.setattr(convert, "convert_chunk", _killed)
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "2", "--out", "two") == 0
     assert "Traceback" not in capsys.readouterr().err
     assert _tree(ws / "two") == _tree(ws / "one") and (ws / "two" / "test" / "cards.pdf").is_file()
