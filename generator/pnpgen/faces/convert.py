@@ -4,6 +4,7 @@ machine has cores to spare. Results come back in key order, so output never depe
 from __future__ import annotations
 
 import io
+import os
 import re
 import sys
 from collections import deque
@@ -237,63 +238,89 @@ def can_fork() -> bool:
 
 def _forked(work: Work, chunks: Chunks, wanted: list[tuple[bool, ...]], jobs: int,
             forked: Callable[[], None] | None) -> Iterator[list[Converted] | None]:
-    """Each chunk converted (``work``), in order, by ``jobs`` processes forked from this one, chunk
-    i by worker i mod ``jobs``: each finds its chunks in its copy of this process's memory, so only
-    the converted faces travel (through its own pipe, a chunk or two ahead of the one settled:
-    a full pipe holds the worker back). None for a chunk whose worker ended without it (killed)."""
+    """Each chunk converted (``work``), in order, by ``jobs`` processes forked from this one: each
+    finds the chunks in its copy of this process's memory and takes the next one's number from a
+    pipe they share, a few ahead of the one settled (converted faces hold their pictures until
+    settled); only the converted faces travel, through each worker's own pipe. A worker ended
+    without answering (killed): the chunks not in yet are None (converted by the caller)."""
     import multiprocessing
+    from multiprocessing.connection import wait
 
     fork = multiprocessing.get_context("fork")
     sys.stdout.flush()  # (what is still buffered would be printed again by a child)
     sys.stderr.flush()
     n = min(jobs, len(chunks))
+    take, give = os.pipe()  # chunk numbers, 4 bytes each (a write that small is whole, a read of 4 gets one)
     answers, children = [], []
+    given, finished = 0, False
+
+    def give_upto(upto: int) -> None:
+        nonlocal given
+        while given < min(upto, len(chunks)):
+            os.write(give, given.to_bytes(4, "little"))
+            given += 1
+
     try:
-        for w in range(n):
+        for _ in range(n):
             answer, send = fork.Pipe(duplex=False)
             answers.append(answer)
-            child = fork.Process(target=_convert_forked, args=(send, list(answers), work, chunks, wanted,
-                                                               range(w, len(chunks), n)), daemon=True)
+            child = fork.Process(target=_convert_forked, args=(send, take, give, list(answers), work, chunks, wanted),
+                                 daemon=True)
             child.start()
             children.append(child)
             send.close()
+        os.close(take)
+        take = -1
+        give_upto(2 * n + 1)
         if forked is not None:
             forked()
-        gone: set[int] = set()
+        came: dict[int, list[Converted]] = {}
+        waiting = list(answers)
         for i in range(len(chunks)):
-            if i % n in gone:
-                yield None
-                continue
-            try:
-                ok, found = answers[i % n].recv()
-            except EOFError:  # the worker ended without its chunk (a kill, the system short of memory)
-                gone.add(i % n)
-                yield None
-                continue
-            if not ok:
-                raise found
-            yield found
+            if waiting:
+                give_upto(i + 2 * n + 1)
+            while i not in came and waiting:
+                for answer in wait(waiting):
+                    try:
+                        ok, at, found = answer.recv()  # type: ignore[union-attr]
+                    except EOFError:  # a worker ended without its chunk (a kill, the system short of memory):
+                        waiting = []  # the chunks not in yet are converted here
+                        for child in children:
+                            child.terminate()
+                        break
+                    if not ok:
+                        raise found
+                    came[at] = found
+            yield came.pop(i, None)
+        finished = True
     finally:
+        for fd in (take, give):
+            if fd >= 0:
+                os.close(fd)  # (no number left: the workers end)
         for answer in answers:
             answer.close()
         for child in children:
-            if child.is_alive():  # (a failure: what it is still converting is not wanted)
+            if not finished:  # (a failure: what they are still converting is not wanted)
                 child.terminate()
             child.join()
 
 
-def _convert_forked(send, theirs: list, work: Work, chunks: Chunks, wanted: list[tuple[bool, ...]], mine: range) -> None:
-    """A forked worker: its chunks converted, each sent back as it is done, or what went wrong.
-    ``theirs``: the build's ends of the pipes forked so far, its own too, closed here first — held,
-    a worker whose build was killed would wait to send for ever (pnpgen/children.py)."""
+def _convert_forked(send, take: int, give: int, theirs: list, work: Work, chunks: Chunks,
+                    wanted: list[tuple[bool, ...]]) -> None:
+    """A forked worker: the chunk of each number it takes converted, sent back as it is done, until
+    the numbers end; or what went wrong. ``give`` and ``theirs`` (the build's ends of the pipes
+    forked so far, its own too) are closed here first — held, a worker whose build was killed would
+    wait for a number or to send for ever (pnpgen/children.py)."""
+    os.close(give)
     for answer in theirs:
         answer.close()
     try:
-        for i in mine:
-            send.send((True, work(chunks[i], wanted=wanted[i])))
+        while len(number := os.read(take, 4)) == 4:
+            at = int.from_bytes(number, "little")
+            send.send((True, at, work(chunks[at], wanted=wanted[at])))
     except BaseException as e:  # noqa: BLE001 - every failure is the build's to report
         with suppress(BaseException):  # (the build gone: nobody to tell)
-            send.send((False, e))
+            send.send((False, -1, e))
     finally:
         send.close()
 
