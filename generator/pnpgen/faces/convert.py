@@ -8,12 +8,12 @@ import os
 import re
 import sys
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from pnpgen.data.picturebytes import picture_hash
 from pnpgen.errors import InputError, place
@@ -237,14 +237,14 @@ def can_fork() -> bool:
 
 
 def _forked(work: Work, chunks: Chunks, wanted: list[tuple[bool, ...]], jobs: int,
-            forked: Callable[[], None] | None) -> Iterator[list[Converted] | None]:
+            forked: Callable[[], None] | None) -> Generator[list[Converted] | None, None, None]:
     """Each chunk converted (``work``), in order, by ``jobs`` processes forked from this one: each
     finds the chunks in its copy of this process's memory and takes the next one's number from a
     pipe they share, a few ahead of the one settled (converted faces hold their pictures until
     settled); only the converted faces travel, through each worker's own pipe. A worker ended
     without answering (killed): the chunks not in yet are None (converted by the caller)."""
     import multiprocessing
-    from multiprocessing.connection import wait
+    from multiprocessing.connection import Connection, wait
 
     fork = multiprocessing.get_context("fork")
     sys.stdout.flush()  # (what is still buffered would be printed again by a child)
@@ -280,9 +280,9 @@ def _forked(work: Work, chunks: Chunks, wanted: list[tuple[bool, ...]], jobs: in
             if waiting:
                 give_upto(i + 2 * n + 1)
             while i not in came and waiting:
-                for answer in wait(waiting):
+                for ready in wait(waiting):
                     try:
-                        ok, at, found = answer.recv()  # type: ignore[union-attr]
+                        ok, at, found = cast(Connection, ready).recv()
                     except EOFError:  # a worker ended without its chunk (a kill, the system short of memory):
                         waiting = []  # the chunks not in yet are converted here
                         for child in children:
@@ -326,7 +326,7 @@ def _convert_forked(send, take: int, give: int, theirs: list, work: Work, chunks
 
 
 def _pooled(work: Work, chunks: Chunks, wanted: list[tuple[bool, ...]], jobs: int,
-            forked: Callable[[], None] | None) -> Iterator[list[Converted]]:
+            forked: Callable[[], None] | None) -> Generator[list[Converted], None, None]:
     """Each chunk converted (``work``), in order, by a pool of ``jobs`` workers (where processes do
     not start forked: each chunk's faces pickled to its worker)."""
     from concurrent.futures import ProcessPoolExecutor  # 16 ms to import: only when used
