@@ -291,8 +291,8 @@ def _forked(work: Work, chunks: Chunks, wanted: list[tuple[bool, ...]], jobs: in
                     if not ok:
                         raise found
                     came[at] = found
+            finished = i == len(chunks) - 1 and bool(waiting)  # (every chunk in: the workers wait for a number)
             yield came.pop(i, None)
-        finished = True
     finally:
         for fd in (take, give):
             if fd >= 0:
@@ -300,7 +300,7 @@ def _forked(work: Work, chunks: Chunks, wanted: list[tuple[bool, ...]], jobs: in
         for answer in answers:
             answer.close()
         for child in children:
-            if not finished:  # (a failure: what they are still converting is not wanted)
+            if not finished:  # (a failure, a worker gone: what they are still converting is not wanted)
                 child.terminate()
             child.join()
 
