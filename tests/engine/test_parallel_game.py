@@ -120,6 +120,53 @@ def test_faces_converted_in_workers_are_settled_in_order_and_equal_one_workers(t
     assert all(drawn[k].record == ArtRecord.of(one[k]) for k in keys)  # the cache's record, made there
 
 
+def test_forked_converting_workers_find_their_faces_in_memory_and_a_killed_ones_are_converted_here(tmp_path, monkeypatch):
+    """Where processes start forked, each converting worker finds its faces in its copy of the
+    build's memory: none is pickled to it (an art folder no pickle takes converts). A worker killed
+    while the build waits leaves its chunks to the build's own process: every face comes, in key
+    order, equal to the face one process converts."""
+    import os
+    import signal
+    from types import SimpleNamespace
+
+    import pytest
+
+    from pnpgen.data.art import ArtFolder
+    from pnpgen.faces import convert
+
+    if not convert.can_fork():
+        pytest.skip("processes start forked only where the system forks (Linux)")
+    keys = [f"f{i:03d}" for i in range(90)]
+    svgs = {k: f'<svg xmlns="http://www.w3.org/2000/svg" width="10mm" height="10mm" viewBox="0 0 10 10">'
+               f'<rect x="1" y="1" width="{1 + i % 7}" height="3" fill="#{i:02x}3366"/></svg>' for i, k in enumerate(keys)}
+    faces = SimpleNamespace(svgs=svgs, where={k: f"deck {k}" for k in keys}, template={})
+    folder = ArtFolder(tmp_path)
+    folder.unpicklable = lambda: None  # type: ignore[attr-defined]
+    real = convert.convert_chunk
+
+    def killed_at_f040(jobs, **kwargs):  # chunk 5 (f040-f047)
+        if any(where == "deck f040" for _, where, _, _ in jobs):
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real(jobs, **kwargs)
+
+    monkeypatch.setattr(convert, "convert_chunk", killed_at_f040)
+    settled: list[str] = []
+    from_workers: list[str] = []
+
+    def settle(k, converted):
+        settled.append(k)
+        if converted.record is not None:  # (drawn and recorded by a worker; one converted here is not)
+            from_workers.append(k)
+        return converted.art
+
+    two = convert.convert_faces(faces, folder, jobs=2, settle=settle)
+    one = convert.convert_faces(faces, folder, jobs=1)
+    assert settled == keys and list(two) == keys and two == one
+    # the first chunk from a worker (chunk 5 is handed out once it is settled); f040-f047 converted here,
+    # and every chunk not in when the worker ended
+    assert from_workers[:8] == keys[:8] and not {"f040", "f047"} & set(from_workers)
+
+
 def test_faces_drawn_by_the_workers_that_converted_them_are_not_drawn_again(tmp_path, monkeypatch):
     """Over 64 distinct faces convert in workers, and each worker draws its faces into their forms'
     content there: the build's own process, writing every document, draws none of them again,

@@ -156,3 +156,25 @@ def test_a_converting_worker_reads_only_the_faces_it_is_asked_to():
     for draw in (False, True):
         found = convert_chunk(jobs, draw, frozenset(), _width, (False, True, False))
         assert [c.read for c in found] == [None, 10.0, None]
+
+
+def test_a_face_read_in_a_converting_worker_is_read_without_numpy(monkeypatch):
+    """A converting worker reads a face (``paper``) with Pillow alone: numpy, imported there for
+    this only, cost each build's worker some 0.1 CPU-s (docs/speed.md, jobsK). What it sends back
+    reads as the face: its bare bleed white, its ink black."""
+    import sys
+
+    from pnpgen.exports.bleedfill import READ_PX_PER_MM
+    from pnpgen.svg import convert
+
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="20mm" height="30mm" viewBox="0 0 20 30">'
+           '<rect x="3" y="3" width="14" height="24" fill="#2060c0"/></svg>')  # (a 3 mm bleed left bare)
+    art = convert(svg, "a face")
+    monkeypatch.setitem(sys.modules, "numpy", None)  # (importing it fails)
+    found = bleedcheck.paper(art, 3.0, "Helvetica")
+    monkeypatch.undo()
+    assert found is not None and found.size == (round(20 * READ_PX_PER_MM), round(30 * READ_PX_PER_MM))
+    image = found.image()
+    assert image.mode == "L" and image.getextrema() == (0, 255)
+    at = lambda x_mm, y_mm: image.getpixel((int(x_mm * READ_PX_PER_MM), int(y_mm * READ_PX_PER_MM)))  # noqa: E731
+    assert [at(1, 1), at(1.5, 15), at(18.5, 15), at(10, 29), at(10, 15), at(4, 4), at(16, 26)] == [255] * 4 + [0] * 3

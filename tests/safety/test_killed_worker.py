@@ -18,7 +18,7 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork (the
 PIECES = [f"カード{i}" for i in range(1, 7)]
 
 
-def _killed(job):
+def _killed(*args, **kwargs):
     os.kill(os.getpid(), signal.SIGKILL)
 
 
@@ -28,11 +28,29 @@ def _tree(folder: Path) -> dict[str, bytes]:
 
 
 def test_a_killed_face_worker_leaves_its_faces_to_the_build_and_the_files_are_those_of_jobs_1(tmp_path, monkeypatch, capsys):
+    _killed_worker_leaves_its_faces_to_the_build(tmp_path, monkeypatch, capsys, prerender, "_render_run")
+
+
+def test_a_killed_converting_worker_leaves_its_faces_to_the_build_and_the_files_are_those_of_jobs_1(tmp_path, monkeypatch,
+                                                                                                   capsys):
+    """A worker converting faces (forked: it finds them in its copy of the build's memory) killed:
+    its faces are converted by the build's own process, as without workers (it ended in a
+    BrokenProcessPool traceback, exit status 1)."""
+    from pnpgen.faces import convert
+
+    if not convert.can_fork():
+        pytest.skip("the converting workers are forked only where the system forks")
+    _killed_worker_leaves_its_faces_to_the_build(tmp_path, monkeypatch, capsys, convert, "convert_chunk")
+
+
+def _killed_worker_leaves_its_faces_to_the_build(tmp_path: Path, monkeypatch, capsys, module, work: str) -> None:
+    """A build of 6 cards with --jobs 2, over workers from 4 faces up, whose ``module.work`` kills
+    the worker: its faces are made by the build's own process, the files those of --jobs 1."""
     ws = make_workspace(tmp_path / "ws", PIECES)
     monkeypatch.setenv("PNPGEN_CACHE", "off")
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--out", "one") == 0
-    monkeypatch.setattr(prerender, "MIN_FACES", 4)  # (12 faces: rendered over the workers)
-    monkeypatch.setattr(prerender, "_render_run", _killed)
+    monkeypatch.setattr(module, "MIN_FACES", 4)  # (7 to 12 faces: over the workers)
+    monkeypatch.setattr(module, work, _killed)
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "2", "--out", "two") == 0
     assert "Traceback" not in capsys.readouterr().err
     assert _tree(ws / "two") == _tree(ws / "one") and (ws / "two" / "test" / "cards.pdf").is_file()

@@ -58,17 +58,17 @@ def pack_name(edition: str) -> str:
 @dataclass(frozen=True)
 class Paper:
     """A face rendered alone (its trim + bleed, at READ_PX_PER_MM) as one bit a pixel: bare paper
-    or not; what a converting worker sends back (``paper``), some 13 KB for a poker card."""
+    or not (Pillow's mode "1"); what a converting worker sends back (``paper``), some 13 KB for a
+    poker card."""
 
     size: tuple[int, int]
     bits: bytes
 
     def image(self) -> Image.Image:
-        import numpy as np
+        """The face's pixels as grey: bare paper white (255), the rest black (0)."""
         from PIL import Image
 
-        bare = np.unpackbits(np.frombuffer(self.bits, dtype=np.uint8))[:self.size[0] * self.size[1]]
-        return Image.fromarray(np.where(bare.reshape(self.size[1], self.size[0]) == 1, 255, 0).astype(np.uint8))
+        return Image.frombytes("1", self.size, self.bits).convert("L")
 
 
 # A face as the converter writes it (svg/): its user space (mm, y down) set first, then a colour,
@@ -108,11 +108,14 @@ def paper(art: Art, bleed_mm: float, font: str) -> Paper | None:
     page = Page((trim[0] + 2 * bleed_mm, trim[1] + 2 * bleed_mm))
     page.items.append(PlaceFace("face", translate(bleed_mm, bleed_mm), trim, bleed_mm))
     [image] = rendered(write_document(PagePlan("bleed", [page]), {"face": art}, font), [0], READ_PX_PER_MM)
-    import numpy as np
+    # bare paper: every channel at least PAPER, one bit a pixel (Pillow's mode "1", each row whole
+    # bytes), by Pillow alone: a converting worker imported numpy for this (some 0.1 CPU-s), its
+    # only use there
+    from PIL import ImageChops
 
-    rgb = np.asarray(image.convert("RGB"))
-    bare = np.minimum(np.minimum(rgb[..., 0], rgb[..., 1]), rgb[..., 2]) >= PAPER
-    return Paper(image.size, np.packbits(bare).tobytes())
+    red, green, blue = image.convert("RGB").split()
+    least = ImageChops.darker(ImageChops.darker(red, green), blue)
+    return Paper(image.size, least.point([255 if v >= PAPER else 0 for v in range(256)], "1").tobytes())
 
 
 def first_faces(faces: Iterable[ShopFace]) -> list[ShopFace]:

@@ -4,13 +4,16 @@ machine has cores to spare. Results come back in key order, so output never depe
 from __future__ import annotations
 
 import io
+import os
 import re
+import sys
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from pnpgen.data.picturebytes import picture_hash
 from pnpgen.errors import InputError, place
@@ -189,27 +192,27 @@ def convert_faces(faces: FaceSet, art_folder, jobs: int = 1, known: dict[str, Ar
     jobs_list = [(faces.svgs[k], faces.where[k], faces.template.get(k, ""), art_folder) for k in todo]
     keep = settle or (lambda k, converted: converted.art)
     if converts_in_workers(faces, arts, jobs):
-        from concurrent.futures import ProcessPoolExecutor  # 16 ms to import: only when used
-
         chunks = [jobs_list[i:i + CHUNK] for i in range(0, len(jobs_list), CHUNK)]
         wanted = [tuple(k in read_keys for k in todo[i:i + CHUNK]) for i in range(0, len(todo), CHUNK)]
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            # A few chunks ahead of the one being settled, not all: converted faces hold their
-            # pictures until settled, and the workers would outrun a slow disk by hundreds of them.
-            ahead: deque = deque()
-            keys = iter(todo)
-            for i, chunk in enumerate(chunks):
-                ahead.append(pool.submit(convert_chunk, chunk, settle is not None, own, read, wanted[i]))
-                if i == 0 and forked is not None:  # (a fork-started pool starts all its workers at its first task)
-                    forked()
-                while ahead and (len(ahead) > 2 * jobs or i == len(chunks) - 1):
-                    try:
-                        done = ahead.popleft().result()
-                    except InputError as e:
-                        raise _first_failing(faces, arts, art_folder, e) from None
-                    for converted in done:
-                        k = next(keys)
-                        arts[k] = keep(k, converted)
+        work = partial(convert_chunk, draw=settle is not None, own=own, read=read)
+        results = (_forked if can_fork() else _pooled)(work, chunks, wanted, jobs, forked)
+        try:
+            for at in range(0, len(todo), CHUNK):
+                try:
+                    done = next(results)
+                except InputError as e:
+                    raise _first_failing(faces, arts, art_folder, e) from None
+                for j, k in enumerate(todo[at:at + CHUNK]):
+                    if done is not None:
+                        converted = done[j]
+                    else:  # its worker ended without it (killed): converted here, as in one process
+                        try:
+                            converted = Converted(convert_face(jobs_list[at + j]))
+                        except InputError as e:
+                            raise _first_failing(faces, arts, art_folder, e, k) from None
+                    arts[k] = keep(k, converted)
+        finally:
+            results.close()  # (the workers let go of, whatever happened)
     else:
         for k, job in zip(todo, jobs_list):
             try:
@@ -218,6 +221,126 @@ def convert_faces(faces: FaceSet, art_folder, jobs: int = 1, known: dict[str, Ar
                 raise _first_failing(faces, arts, art_folder, e, k) from None
             arts[k] = keep(k, converted)
     return arts
+
+
+Chunks = list[list[tuple[str, str, str, Any]]]
+Work = Callable[..., list[Converted]]
+
+
+def can_fork() -> bool:
+    """Whether processes start forked here (Linux): the workers then find the faces to convert in
+    their copy of this process's memory. ``multiprocessing`` (some 5 ms of imports) is loaded only
+    by a build that starts workers."""
+    import multiprocessing
+
+    return multiprocessing.get_all_start_methods()[0] == "fork"
+
+
+def _forked(work: Work, chunks: Chunks, wanted: list[tuple[bool, ...]], jobs: int,
+            forked: Callable[[], None] | None) -> Generator[list[Converted] | None, None, None]:
+    """Each chunk converted (``work``), in order, by ``jobs`` processes forked from this one: each
+    finds the chunks in its copy of this process's memory and takes the next one's number from a
+    pipe they share, a few ahead of the one settled (converted faces hold their pictures until
+    settled); only the converted faces travel, through each worker's own pipe. A worker ended
+    without answering (killed): the chunks not in yet are None (converted by the caller)."""
+    import multiprocessing
+    from multiprocessing.connection import Connection, wait
+
+    fork = multiprocessing.get_context("fork")
+    sys.stdout.flush()  # (what is still buffered would be printed again by a child)
+    sys.stderr.flush()
+    n = min(jobs, len(chunks))
+    take, give = os.pipe()  # chunk numbers, 4 bytes each (a write that small is whole, a read of 4 gets one)
+    answers, children = [], []
+    given, finished = 0, False
+
+    def give_upto(upto: int) -> None:
+        nonlocal given
+        while given < min(upto, len(chunks)):
+            os.write(give, given.to_bytes(4, "little"))
+            given += 1
+
+    try:
+        for _ in range(n):
+            answer, send = fork.Pipe(duplex=False)
+            answers.append(answer)
+            child = fork.Process(target=_convert_forked, args=(send, take, give, list(answers), work, chunks, wanted),
+                                 daemon=True)
+            child.start()
+            children.append(child)
+            send.close()
+        os.close(take)
+        take = -1
+        give_upto(2 * n + 1)
+        if forked is not None:
+            forked()
+        came: dict[int, list[Converted]] = {}
+        waiting = list(answers)
+        for i in range(len(chunks)):
+            if waiting:
+                give_upto(i + 2 * n + 1)
+            while i not in came and waiting:
+                for ready in wait(waiting):
+                    try:
+                        ok, at, found = cast(Connection, ready).recv()
+                    except EOFError:  # a worker ended without its chunk (a kill, the system short of memory):
+                        waiting = []  # the chunks not in yet are converted here
+                        for child in children:
+                            child.terminate()
+                        break
+                    if not ok:
+                        raise found
+                    came[at] = found
+            finished = i == len(chunks) - 1 and bool(waiting)  # (every chunk in: the workers wait for a number)
+            yield came.pop(i, None)
+    finally:
+        for fd in (take, give):
+            if fd >= 0:
+                os.close(fd)  # (no number left: the workers end)
+        for answer in answers:
+            answer.close()
+        for child in children:
+            if not finished:  # (a failure, a worker gone: what they are still converting is not wanted)
+                child.terminate()
+            child.join()
+
+
+def _convert_forked(send, take: int, give: int, theirs: list, work: Work, chunks: Chunks,
+                    wanted: list[tuple[bool, ...]]) -> None:
+    """A forked worker: the chunk of each number it takes converted, sent back as it is done, until
+    the numbers end; or what went wrong. ``give`` and ``theirs`` (the build's ends of the pipes
+    forked so far, its own too) are closed here first — held, a worker whose build was killed would
+    wait for a number or to send for ever (pnpgen/children.py)."""
+    os.close(give)
+    for answer in theirs:
+        answer.close()
+    try:
+        while len(number := os.read(take, 4)) == 4:
+            at = int.from_bytes(number, "little")
+            send.send((True, at, work(chunks[at], wanted=wanted[at])))
+    except BaseException as e:  # noqa: BLE001 - every failure is the build's to report
+        with suppress(BaseException):  # (the build gone: nobody to tell)
+            send.send((False, -1, e))
+    finally:
+        send.close()
+
+
+def _pooled(work: Work, chunks: Chunks, wanted: list[tuple[bool, ...]], jobs: int,
+            forked: Callable[[], None] | None) -> Generator[list[Converted], None, None]:
+    """Each chunk converted (``work``), in order, by a pool of ``jobs`` workers (where processes do
+    not start forked: each chunk's faces pickled to its worker)."""
+    from concurrent.futures import ProcessPoolExecutor  # 16 ms to import: only when used
+
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        # A few chunks ahead of the one being settled, not all: converted faces hold their
+        # pictures until settled, and the workers would outrun a slow disk by hundreds of them.
+        ahead: deque = deque()
+        for i, chunk in enumerate(chunks):
+            ahead.append(pool.submit(work, chunk, wanted=wanted[i]))
+            if i == 0 and forked is not None:  # (a fork-started pool starts all its workers at its first task)
+                forked()
+            while ahead and (len(ahead) > 2 * jobs or i == len(chunks) - 1):
+                yield ahead.popleft().result()
 
 
 def _first_failing(faces: FaceSet, arts: Mapping[str, Art], art_folder, e: InputError,
