@@ -16,6 +16,7 @@ from pnpgen.data import validate as v
 from pnpgen.data.formats import CARD_FORMATS, SINGLE_SIZE_SHAPES
 from pnpgen.data.load import load_game
 from pnpgen.data.model import Layout, placeholder_word
+from pnpgen.data.tuckbox import DEFAULTS as TUCK_DEFAULTS
 from pnpgen.data.workspace import NoWorkspace, Workspace, find_workspace
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import NAME_BYTES, InputError, suggest, too_long
@@ -45,6 +46,30 @@ DICE_PIECES = """\
 pieces:                       # a face is a number, a word or an icon: face6: "{star}"
   - {face1: "1", face2: "2", face3: "3", face4: "4", face5: "5", face6: "6", count: 2}
 """
+
+# a tuck box for the cards (``box:``, written by ``new``: the cards deck's, else 60 poker cards);
+# its text counts the cards it holds, as build and check hold it to
+BOX_PIECES = """\
+pieces:
+  - title: {title}
+    art: 未定                   # the box front's picture in data/{slug}/art/
+    text: "カード{count}枚"
+"""
+BOX_PIECES_EN = """\
+pieces:
+  - title: {title}
+    art: TBD                    # the box front's picture in data/{slug}/art/
+    text: "{count} cards"
+"""
+BOX_HELD = "box: {{deck: {deck}}}             # holds decks/{deck}.yaml: its card size, and as many as it prints\n"
+# a box this thin (inside depth, mm) leaves its top and sides too narrow for their titles at the
+# print lint's 6 pt (tuck-box.yaml sets them in 0.68 of the depth): new writes the box without them
+THIN_BOX_MM = 3.2
+THIN_BOX_LAYOUT = ("layout: {{extends: tuck-box, boxes: {{top_title: null, left_spine: null, right_spine: null}}}}"
+                   "   # {count} cards: {depth:g} mm deep, too thin for the top's and sides' titles; "
+                   "'layout: tuck-box' prints them once the deck is thicker\n")
+BOX_UNHELD = ("box: {cards: poker, count: 60}   # the cards it holds; box: {deck: ID} sizes it from a deck "
+              "of this game\n")
 
 DECKS = {
     "cards": Kind("cards", "カード", "card-poker", "枚", "（カードの説明を書いてください。）", """\
@@ -91,6 +116,7 @@ pieces:
     art: 未定                   # the figure, 31×50 mm with its bleed, in data/{slug}/art/
 """),
     "dice": Kind("dice", "ダイス", "d6", "個", "（ダイスの説明を書いてください。）", DICE_PIECES, "face1"),
+    "box": Kind("box", "箱", "tuck-box", "個", "（カードを入れる箱。切り抜き、折って、のりしろを貼ります。）", BOX_PIECES),
 }
 
 # ``pnpgen new --lang en``: the same decks for a game kept in English (docs/data-format.md, Languages)
@@ -139,6 +165,7 @@ pieces:
     art: TBD                    # the figure, 31×50 mm with its bleed, in data/{slug}/art/
 """),
     "dice": Kind("dice", "Dice", "d6", "", "", DICE_PIECES, "face1"),
+    "box": Kind("box", "Box", "tuck-box", "", "", BOX_PIECES_EN),
 }
 
 # An English game's own lines: its language, the Noto faces for its text, and US Letter on offer.
@@ -185,7 +212,7 @@ def _count(kind: Kind) -> int:
     """Copies the deck's pieces print, as the draft's component list must say."""
     import yaml
 
-    pieces = yaml.safe_load(kind.pieces.replace("{title}", "x").replace("{slug}", "x"))["pieces"]
+    pieces = yaml.safe_load(kind.pieces.replace("{title}", "x").replace("{slug}", "x").replace("{count}", "1"))["pieces"]
     return sum(int(p.get("count", 1)) for p in pieces)
 
 
@@ -260,12 +287,24 @@ def new(args: argparse.Namespace) -> int:
         + (GAME_YAML_EN if english else ""),
         folder / "draft.txt": (_draft_en if english else _draft)(title, kinds),
     }
+    held = next((k for k in kinds if k.deck == "cards"), None)  # the deck a tuck box holds, when new writes one
     for kind in kinds:
         pieces = kind.pieces.replace("{title}", _quoted(title)).replace("{slug}", slug)
+        pieces = pieces.replace("{count}", str(_count(held) if held else 60))
         size_hint = US_POKER_EN if english and kind.layout == "card-poker" else ""
+        text = None
+        if kind.layout == "tuck-box":
+            size_hint = BOX_HELD.format(deck=held.deck) if held else BOX_UNHELD
+            count = _count(held) if held else 60
+            depth = round(count * TUCK_DEFAULTS["card_thickness"] + TUCK_DEFAULTS["allowance"], 2)
+            if depth < THIN_BOX_MM:
+                text = THIN_BOX_LAYOUT.format(count=count, depth=depth)
         files[folder / "decks" / f"{kind.deck}.yaml"] = DECK_YAML.format(name=kind.name, layout=kind.layout,
                                                                           size_hint=size_hint, pieces=pieces,
                                                                           box=kind.box)
+        if text is not None:  # (a thin box: its spine titles left out)
+            files[folder / "decks" / f"{kind.deck}.yaml"] = files[folder / "decks" / f"{kind.deck}.yaml"].replace(
+                f"\nlayout: {kind.layout}\n", "\n" + text, 1)
     ignore = ws.root / ".gitignore"
     if made and not (ignore.exists() or ignore.is_symlink()):  # a new workspace: its output is never committed
         files[ignore] = "build/\n"

@@ -13,6 +13,7 @@ def _as_asdict_made_it(record: DeckRecord) -> dict:
     d = asdict(record)
     d.update(d.pop("layout"))
     d.pop("double_at")
+    d.pop("full_bleed")  # (the summary's, as double_at: not in the manifest)
     return d
 
 
@@ -21,12 +22,12 @@ def test_a_deck_record_is_the_copy_asdict_made_and_shares_nothing_with_the_recor
               "scale": 0.95, "reduced": False, "note": None}
     record = DeckRecord("cards", "絵札", "card", "rect", "poker", [63.0, 88.0], 3.0, 2000, 1000, 1001, True, "a4", layout,
                         223, 446, 4000, {"home": "none", "shop": "TrimBox"}, ["cards.pdf", "shop/cards.pdf"], 0,
-                        {f"{i}:かあの札{i}": [i % 3 + 1, f"{i:012x}"] for i in range(1, 50)}, (63.0, 44.0))
+                        {f"{i}:かあの札{i}": [i % 3 + 1, f"{i:012x}"] for i in range(1, 50)}, (63.0, 44.0), (6, 3.0))
     made, expected = record.to_json(), _as_asdict_made_it(record)
     assert made == expected
     assert list(made) == list(expected)  # the keys in the same order: the manifest's bytes
     assert json.dumps(made, ensure_ascii=False, indent=2) == json.dumps(expected, ensure_ascii=False, indent=2)
-    assert "double_at" not in made and "layout" in made and made["tiles"]["pages"] == (1, 2)
+    assert "double_at" not in made and "full_bleed" not in made and "layout" in made and made["tiles"]["pages"] == (1, 2)
     made["pieces"]["1:かあの札1"].append("x")  # a copy: the record keeps its own
     made["tiles"]["grid"].append(9)
     made["trim_mm"].append(1.0)

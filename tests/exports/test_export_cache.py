@@ -172,6 +172,30 @@ def test_an_editors_swap_file_leaves_an_export_up_to_date(tmp_path, counted, cap
     assert counted == ["test"] and "test: up to date" in capsys.readouterr().out
 
 
+def test_an_edit_of_another_editions_draft_leaves_an_export_up_to_date(tmp_path, counted, capsys):
+    """fixesG: an edit of draft.en.txt made the Japanese doujin export again (~4 s, the same
+    bytes): an edition's export follows its own draft only, and an edit of that one makes it again."""
+    from conftest import GAME_YAML
+
+    root = make_workspace(tmp_path / "ws", pieces=THREE, game=GAME_YAML + "\nlanguages: [ja, en]\n", draft=True)
+    en, ja = root / "data" / "test" / "draft.en.txt", root / "data" / "test" / "draft.txt"
+    en.write_text("# Test\n\n## Overview\n\nA test game.\n", encoding="utf-8")
+    assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator") == 0
+    assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator", "--lang", "en") == 0
+    en.write_text("# Test\n\n## Overview\n\nA game to test.\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator") == 0
+    assert counted == ["test", "test"] and "test: up to date" in capsys.readouterr().out
+    assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator", "--lang", "en") == 0
+    assert counted == ["test"] * 3  # the English export reads the English draft
+    ja.write_text(ja.read_text(encoding="utf-8") + "\n■　補足\n　追記です。\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator", "--lang", "en") == 0
+    assert counted == ["test"] * 3 and "test: up to date" in capsys.readouterr().out
+    assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator") == 0
+    assert counted == ["test"] * 4
+
+
 def test_a_repeated_export_says_its_warnings_again(tmp_path, capsys):
     """Up to date, an export still says what the export that made its files warned of (a value
     the draft leaves open prints as it stands): the shop gets those very files."""

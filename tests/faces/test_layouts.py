@@ -487,6 +487,31 @@ def test_new_game_builds_at_once_with_no_warning_but_its_placeholders(tmp_path, 
     assert capsys.readouterr().err.startswith("pnpgen: error: data/more already exists; pnpgen new never overwrites")
 
 
+def test_new_writes_a_tuck_box_sized_from_the_games_cards(tmp_path, capsys):
+    """fixesG: a designer wrote box.yaml by hand from the docs. ``--kind box`` writes a tuck box
+    holding the game's cards deck (their size and count: 4 poker cards, a box 64 × 89 × 2.2 mm
+    inside, its net 142.4 × 117.8 mm), its text counting them; its sheets build with no warning (a
+    box that thin leaves out the top's and sides' titles, which would not fit).
+    Without a cards deck, the layout's 60 poker cards, said in the file."""
+    folder = tmp_path / "empty"
+    folder.mkdir()
+    assert run(folder, "-q", "new", "kit", "--kind", "cards", "--kind", "box") == 0
+    game = folder / "data" / "kit"
+    box = (game / "decks" / "box.yaml").read_text(encoding="utf-8")
+    assert "\nbox: {deck: cards}" in box and 'text: "カード4枚"' in box and "left_spine: null" in box
+    assert "◇箱（１個）" in (game / "draft.txt").read_text(encoding="utf-8")
+    capsys.readouterr()
+    assert run(folder, "build", "--game", "kit", "--jobs", "1", "--no-rulebook") == 0
+    warnings = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+    assert warnings == []  # (the player count left open is the rulebook's cover's to warn of)
+    decks = {d["id"]: d for d in json.loads((folder / "build" / "kit" / "manifest.json").read_text(encoding="utf-8"))["decks"]}
+    assert decks["box"]["trim_mm"] == [142.4, 117.8] and decks["box"]["count"] == 1  # 2 × 64 + 2 × 2.2 + 10, 89 + 2 × 2.2 + 2 × 12.2
+    assert any("kit" in page for page in texts(folder / "build" / "kit" / "box.pdf"))
+    assert run(folder, "-q", "new", "solo", "--kind", "box", "--lang", "en") == 0
+    alone = (folder / "data" / "solo" / "decks" / "box.yaml").read_text(encoding="utf-8")
+    assert "\nlayout: tuck-box\nbox: {cards: poker, count: 60}" in alone and 'text: "60 cards"' in alone
+
+
 def test_new_game_in_english_builds_an_english_game_and_rulebook(tmp_path, capsys):
     """English trial: ``pnpgen new`` wrote カード, トークン and a ■ draft whatever the title; with
     ``--lang en`` it writes an English game (languages: [en], Noto faces, English deck names) and

@@ -16,7 +16,7 @@ from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
 from conftest import DECK_YAML, REPO, make_workspace, run
-from pdfprobe import PT, Rect, clip_rects, stroked_lines, text_positions, texts
+from pdfprobe import PT, Rect, clip_rects, placed_forms, stroked_lines, text_positions, texts
 
 INSET, SQUARE, ARM, THICK, KEEPOUT = 10.0, 5.0, 0.33 * 25.4, 0.039 * 25.4, 3.0
 REACH = INSET + ARM + KEEPOUT
@@ -176,22 +176,48 @@ def test_cut_paths_are_the_pieces_trim_boxes(silhouette):
     assert 'viewBox="0 0 210 297"' in head and 'width="210mm"' in head
 
 
+def _face_centres(pdf, index: int = 0) -> list[tuple[float, float]]:
+    """The centre of each face a page places (its form's box: the piece and its bleed), mm from top."""
+    page = PdfReader(pdf).pages[index]
+    h = float(page.mediabox.top)
+    out = []
+    for tx, ty, form in placed_forms(page):
+        _, _, w, hh = (float(v) for v in form.get_object()["/BBox"])
+        out.append(((tx + w / 2) * PT, (h - ty - hh / 2) * PT))
+    return out
+
+
+def _centre(points) -> tuple[float, float]:
+    corners = list(dict.fromkeys((round(x, 3), round(y, 3)) for x, y in points))
+    return sum(x for x, _ in corners) / len(corners), sum(y for _, y in corners) / len(corners)
+
+
 def test_a_hex_deck_cuts_along_its_die_line(silhouette):
+    """The machine cuts each hex along the cut files' die line, round the hex the sheet prints; the
+    sheet prints no die line (fixesG: it showed wherever the cut drifted, as on round labels)."""
     out = silhouette / "build" / "test"
-    die = _die_lines(out / "tiles.pdf")
-    assert len(die) == 7
+    assert _die_lines(out / "tiles.pdf") == []
+    placed = sorted(_face_centres(out / "tiles.pdf"))  # each hex placed with its bleed
+    assert len(placed) == 7
     svg = _svg_paths((out / "cut/tiles-p01.svg").read_bytes())
     dxf = _dxf_paths(out / "cut/tiles-p01.dxf", 297.0)
     for paths in (svg, [[(x, y) for x, y, _ in p] for p in dxf]):
         hexes = sorted(sorted((round(x, 2), round(y, 2)) for x, y in dict.fromkeys(p)) for p in paths)
-        assert all(len(p) == 6 for p in hexes)  # six corners each: a hexagon
-        pdf_hexes = sorted(sorted((round(x, 2), round(y, 2)) for x, y in dict.fromkeys(p)) for p in die)
-        assert len(hexes) == len(pdf_hexes) == 7
-        for a, b in zip(hexes, pdf_hexes):
-            assert all(abs(p[0] - q[0]) <= 0.011 and abs(p[1] - q[1]) <= 0.011 for p, q in zip(a, b)), (a, b)
+        assert len(hexes) == 7 and all(len(p) == 6 for p in hexes)  # six corners each: a hexagon
+        for cut, at in zip(sorted(_centre(p) for p in paths), placed):
+            assert cut == pytest.approx(at, abs=0.011)  # centred on the printed hex
         for p in paths:  # a regular hexagon 40 mm across flats: sides of 40/√3 mm
             side = ((p[0][0] - p[1][0]) ** 2 + (p[0][1] - p[1][1]) ** 2) ** 0.5
             assert side == pytest.approx(40 / 3 ** 0.5, abs=0.01)
+    def corners(paths) -> list[float]:  # every corner's x and y, in an order rounding does not change
+        return [c for p in paths for q in sorted(dict.fromkeys(p), key=lambda q: (round(q[0]), round(q[1]))) for c in q]
+
+    # the two files: the same corners
+    assert corners(sorted(svg, key=_centre)) == pytest.approx(
+        corners(sorted([[(x, y) for x, y, _ in p] for p in dxf], key=_centre)), abs=0.011)
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert next(d for d in manifest["decks"] if d["id"] == "tiles")["die_line"]["home"] == \
+        "the cutting machine: cut/tiles-pNN.svg, .dxf"
 
 
 def test_cut_files_are_byte_identical_in_any_folder(silhouette, tmp_path):

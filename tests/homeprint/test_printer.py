@@ -11,9 +11,10 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 import pytest
+from pypdf import PdfReader
 
 from conftest import DECK_YAML, REPO, make_workspace, run
-from pdfprobe import texts
+from pdfprobe import clip_rects, texts
 from pnpgen.units import MM_PER_PT
 
 W = 210.0
@@ -510,3 +511,30 @@ def test_another_printer_profile_says_every_home_sheet_changed_and_why(tmp_path,
     changes = json.loads((tmp_path / "out" / "test" / "manifest.json").read_text(encoding="utf-8"))["changes"]
     assert changes[0].startswith("every home sheet changed: printer profile shrinks (100/99.5 %) → none: every page "
                                  "drawn again with no back offset or scale corrected")
+
+
+def test_duplex_cards_that_gave_up_bleed_say_what_the_full_bleed_holds(tmp_path, capsys):
+    """fixesG: mini-euro cards go 16 an A4 sheet at 0.375 mm of bleed (the most a sheet, as the
+    grid lays cards), and nothing said the 3 mm were given up: a back more than 0.375 mm off shows
+    paper. The summary says how many the full bleed holds — the figure a profile whose offset needs
+    the full bleed lays out — and says nothing where no back is printed behind a front."""
+    deck = DECK_YAML.replace("format: poker", "format: mini-euro") + "  - {name: カード1, text: 本文}\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    (ws / "printers.yaml").write_text("far: {back_offset_mm: [2.5, 0]}\n", encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    said = [line.strip() for line in capsys.readouterr().out.splitlines() if "full" in line]
+    assert said == ["(16/sheet at 0.375 mm of bleed, 10/sheet at the full 3 mm: a back printed more than 0.375 mm "
+                    "off its front shows paper at the cut; a printer profile's back_offset_mm keeps the bleed its "
+                    "offset needs)"]
+    card = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"][0]
+    assert (card["pieces_per_sheet"], card["sheet_bleed_mm"]) == (16, 0.375) and "full_bleed" not in card
+    reader = PdfReader(ws / "build" / "test" / "cards.pdf")
+    (clip,) = clip_rects(reader, reader.pages[0])  # the card and the bleed printed round it
+    assert (clip.x1 - clip.x0, clip.y1 - clip.y0) == pytest.approx((44.75, 68.75), abs=0.01)
+    # the figure said is the grid at 3 mm: what a profile whose offset needs it lays out
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--printer", "far", "--out", str(tmp_path / "far")) == 0
+    far = json.loads((tmp_path / "far" / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"][0]
+    assert (far["pieces_per_sheet"], far["sheet_bleed_mm"]) == (10, 3.0)
+    assert "the full" not in capsys.readouterr().out
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--duplex", "none", "--out", str(tmp_path / "none")) == 0
+    assert "the full" not in capsys.readouterr().out

@@ -581,7 +581,7 @@ def deck_id_base_option(text: str) -> int:
     return n
 
 
-NEW_GAME_KINDS = ("cards", "tokens", "tiles", "board", "standees", "dice")  # the decks ``pnpgen new --kind`` writes
+NEW_GAME_KINDS = ("cards", "tokens", "tiles", "board", "standees", "dice", "box")  # the decks ``pnpgen new --kind`` writes
 _NEW_SLUG = later(r"[a-z0-9][a-z0-9_-]{0,63}")
 
 

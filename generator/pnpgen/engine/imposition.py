@@ -24,7 +24,7 @@ from pnpgen.faces.faceset import DeckFaces, RenderedGame
 from pnpgen.impose.bom import bom_pages
 from pnpgen.impose.cutter import CRICUT_AREA_IN, silhouette_layout
 from pnpgen.impose.fold import FoldLayout, layout_fold, more_with_less_bleed
-from pnpgen.impose.grid import SheetOptions, choose_layout, layout_grid, size_to_hold_whole
+from pnpgen.impose.grid import SheetOptions, choose_layout, layout_grid, layout_grid_at, size_to_hold_whole
 from pnpgen.impose.onpaper import DeckOnPaper, back_behind, deck_sheet
 from pnpgen.impose.plan import Page, PagePlan, signed
 from pnpgen.impose.share import OnAll, Sharing, all_in_one_sheets, shared_sheets
@@ -172,6 +172,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
             files=files, placeholders=len(deck.placeholders),
             pieces={f"{p.index}:{p.label}": [p.count, df.digests[p.index]] for p in deck.pieces},
             double_at=_double_at(deck, placed, sheet) if home and not imposed.fold_or_sleeve else None,
+            full_bleed=_full_bleed(deck, placed, sheet) if home and not imposed.fold_or_sleeve else None,
         ))
     if game.options.get("share_sheets") and sheet.silhouette is None:  # (the machine cuts each deck by its own files)
         sheets_of = shared_sheets(sheets_of, lambda like: _shared_drawn(like, font, options))
@@ -263,6 +264,20 @@ def _double_at(deck: Deck, placed: DeckOnPaper, sheet: SheetOptions) -> tuple[fl
     if deck.count <= per or (per > 1 and deck.kind != "board"):
         return None
     return size_to_hold_whole(placed.spec, sheet, 2 * per)
+
+
+def _full_bleed(deck: Deck, placed: DeckOnPaper, sheet: SheetOptions) -> tuple[int, float] | None:
+    """Two-sided cards on a duplex grid with no printer profile's back offset, which took more a
+    sheet for less bleed than the deck's (mini-euro on A4: 16 at 0.375 mm): how many a sheet hold
+    at the deck's full bleed, and that bleed, for the summary to say what was given up (a back
+    printed further off its front than the bleed shows paper at the cut)."""
+    lay, own = placed.layout, deck_sheet(deck, sheet)
+    if (getattr(lay, "kind", "") != "grid" or placed.spec.kind != "rect" or deck.kind != "card"
+            or sheet.least_bleed_mm or sheet.silhouette is not None or sheet.duplex == "none"
+            or not back_behind(deck, sheet) or lay.sheet_bleed_mm >= own.bleed_mm - 1e-9):
+        return None
+    full = layout_grid_at(placed.spec.w, placed.spec.h, own, own.bleed_mm)
+    return (full.per_sheet, own.bleed_mm) if full is not None and full.per_sheet < lay.per_sheet else None
 
 
 def _offset_cost(deck: Deck, spec: ShapeSpec, layout, sheet: SheetOptions) -> dict[str, Any]:

@@ -40,11 +40,12 @@ class DeckRecord:
     placeholders: int
     pieces: dict[str, list[int | str]] = field(default_factory=dict)  # piece label → [count, face digest]
     double_at: tuple[float, float] | None = None  # the size a sheet holds twice as many of (a score pad; not in the manifest)
+    full_bleed: tuple[int, float] | None = None  # cards a sheet at the deck's full bleed, and it, when the grid took less (not in the manifest)
 
     def to_json(self) -> dict[str, Any]:
-        """``asdict``'s copy, its layout's keys last, without ``double_at``: made by ``_copied`` (asdict
+        """``asdict``'s copy, its layout's keys last, without ``double_at`` and ``full_bleed``: made by ``_copied`` (asdict
         deep-copied each of 3,000 pieces' [count, digest] through ``copy.deepcopy``, 0.03 CPU-s)."""
-        d = {f.name: _copied(getattr(self, f.name)) for f in fields(self) if f.name != "double_at"}
+        d = {f.name: _copied(getattr(self, f.name)) for f in fields(self) if f.name not in ("double_at", "full_bleed")}
         d.update(d.pop("layout"))
         return d
 
@@ -64,7 +65,8 @@ class DeckRecord:
         the deck's line: a board tiled only for the printer's margin, the margin that holds it
         whole; a tiled board, the largest board fewer page tiles hold; fold-over sheets, the smaller
         bleed that holds more a sheet; a grid with gutters
-        for a printer profile's back offset, how many the tight grid holds; else nothing."""
+        for a printer profile's back offset, how many the tight grid holds; duplex cards that gave up
+        bleed for more a sheet, how many the full bleed holds; else nothing."""
         whole = (self.layout.get("tiles") or {}).get("whole_with")
         at = (self.layout.get("tiles") or {}).get("whole_at")
         smaller = f"size: [{at['size_mm'][0]:g}, {at['size_mm'][1]:g}] prints whole on one sheet" if at else ""
@@ -94,6 +96,11 @@ class DeckRecord:
         if more:
             return (f"{more['pieces_per_sheet']}/sheet with --bleed {more['bleed_mm']:g}mm: fold-over keeps the "
                     f"{self.layout['sheet_bleed_mm']:g} mm bleed asked, as a fold seldom lands exactly")
+        if self.full_bleed:
+            return (f"{self.layout['pieces_per_sheet']}/sheet at {self.layout['sheet_bleed_mm']:g} mm of bleed, "
+                    f"{self.full_bleed[0]}/sheet at the full {self.full_bleed[1]:g} mm: a back printed more than "
+                    f"{self.layout['sheet_bleed_mm']:g} mm off its front shows paper at the cut; a printer profile's "
+                    "back_offset_mm keeps the bleed its offset needs")
         if self.double_at:
             per, (w, h) = self.layout["pieces_per_sheet"], self.double_at
             if per == 1:

@@ -92,8 +92,11 @@ def home_sheets(deck: DeckSheets, layout: SheetLayout | NestLayout | SlotLayout,
     front_clip = bleed_path(spec, sb)
     back_clip = back_outline(spec, sb)
     # no die line on a stock that comes cut (a sheet layout's marks: false, round labels kiss-cut to
-    # the piece's shape): a thin black ring printed at each label's edge, shown by any drift of the feed
-    precut = isinstance(layout, SlotLayout) and not layout.marks
+    # the piece's shape): a thin black ring printed at each label's edge, shown by any drift of the feed;
+    # nor on a sheet a cutting machine cuts between its registration marks (its cut files hold the
+    # line), where it would show as the drift of the cut round a hex or a round sticker
+    precut = (isinstance(layout, SlotLayout) and not layout.marks) or \
+        (sheet.silhouette is not None and not isinstance(layout, SlotLayout))
     die = cut_path(spec) if spec.die_cut and not precut else None
     total = len(deck.fronts)
     lang = deck.lang
