@@ -332,3 +332,28 @@ def test_a_documents_bytes_are_let_go_of_once_its_copy_has_ended(tmp_path, monke
         with staging.lock():
             assert commit(root, {root / "a.pdf": doc}, (), staging) == [root / "a.pdf"]
     assert (root / "a.pdf").read_bytes() == text
+
+
+@pytest.mark.parametrize("change", ["cut short", "written over"])
+def test_a_staged_copy_another_program_changed_before_the_commit_is_not_published(tmp_path, monkeypatch, change):
+    """A document's bytes let go of once staged (``now_in``): the staged file is all there is of it.
+    Another program cutting it short or writing into it before the commit is refused (hostile32:
+    the commit published the 50 bytes left, or the bytes written over, under the old digest)."""
+    root, _ = _an_output_folder_and_a_big_document(tmp_path, monkeypatch)
+    (root / "a.pdf").write_bytes(b"the last good file")
+    body = b"%PDF head\n" + bytes(range(256)) * 400 + b"\ntail\n"
+    doc = PdfFile((body,))
+    with Staging(root) as staging:
+        staging.early(root / "a.pdf", doc)
+        assert staging.let_go and isinstance(doc.parts[0], Stored)  # its bytes let go of
+        staged = staging.copies[root / "a.pdf"].path
+        if change == "cut short":
+            os.truncate(staged, 50)
+        else:
+            with open(staged, "r+b") as f:
+                f.seek(20)
+                f.write(b"EVIL")
+        with staging.lock(), pytest.raises(InputError, match="changed by another program before the commit"):
+            commit(root, {root / "a.pdf": doc}, (), staging)
+    assert (root / "a.pdf").read_bytes() == b"the last good file"
+    assert not (root / STAGING).exists() and not (root / JOURNAL).exists()

@@ -243,6 +243,18 @@ def test_bad_preset_pixels_name_the_file_and_line(tmp_path, capsys):
     assert "myshop.yaml:4" in err and "800 px is not trim + 2 × bleed" in err
 
 
+def test_a_preset_min_line_thicker_than_a_millimetre_is_refused_at_its_line(tmp_path, capsys):
+    """hostile32: ``min_line: 5cm`` (for 0.5mm) drew every line of a shop's book 142 pt wide, unsaid."""
+    root = make_workspace(tmp_path / "ws", deck=_deck())
+    (root / "presets").mkdir()
+    (root / "presets" / "myshop.yaml").write_text(
+        "name: My shop\nformats:\n  poker: {trim: [63mm, 88mm], bleed: 3mm}\nmin_line: 5cm\n", encoding="utf-8")
+    assert run(root, "export", "--game", "test", "--preset", "myshop") == 2
+    err = capsys.readouterr().err
+    assert "myshop.yaml:4" in err and "50 mm is thicker than any shop's thinnest line" in err and "up to 1mm" in err
+    assert "Traceback" not in err and not (root / "build" / "test" / "myshop").exists()
+
+
 def test_export_renders_each_face_once_and_draws_it_once(tmp_path, monkeypatch):
     """The engine renders one template context per piece and side (not per copy), converts each
     distinct SVG once, and the PDF of every copy draws each face as one Form XObject."""

@@ -62,7 +62,7 @@ from pnpgen.engine import spare, trash
 from pnpgen.engine.output import build_lock, current_umask, inside, locked, make_folder, named, unchanged, unwritable
 from pnpgen.engine.trash import TRASH
 from pnpgen.errors import InputError
-from pnpgen.pdf.assemble import PdfFile, SourceChanged
+from pnpgen.pdf.assemble import PdfFile, SourceChanged, Stored
 from pnpgen.safetext import same_file, shown, shown_name
 
 STAGING = ".pnpgen-staging"
@@ -216,6 +216,7 @@ def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[P
             for job in copying:  # a failed copy raises here, after every copy has ended
                 job.result()
         staging.wait()
+        staging.check()
         moves = [(name, path.relative_to(root).as_posix()) for name, path, _ in names]
         _pause_for_tests()
         body = {"version": VERSION, "moves": moves, "remove": [p.relative_to(root).as_posix() for p in gone],
@@ -426,6 +427,26 @@ class Staging:
                 failed = failed or e
         if failed is not None:
             raise failed
+
+    def check(self) -> None:
+        """Each document copied early is still the file written: its size, and where its bytes were
+        let go of its modification time and inode too (``now_in``'s stamp). Another program writing
+        into the staging folder before the commit (a file cut short or written over) would have it
+        publish bytes its records' digest does not name: refused, the last good files kept."""
+        for copy in self.copies.values():
+            data = copy.data
+            held = data.parts[0] if any(d is data for d in self.let_go) else None
+            try:
+                st = os.stat(copy.path)
+                same = (st.st_size, st.st_mtime_ns, st.st_ino) == tuple(held.stamp) \
+                    if isinstance(held, Stored) and held.stamp is not None else st.st_size == data.size
+            except FileNotFoundError:
+                same = False
+            if not same:
+                raise InputError(f"{shown(named(copy.path))} was changed by another program before the commit "
+                                 "(its staged copy of the new set)", path=self.root, key="--out",
+                                 expected=f"nothing else writing into {STAGING}/ while a build runs; build again: "
+                                 "the last good files are kept")
 
     def take_back(self) -> None:
         """The documents ``early`` let go of read back into memory, for a commit tried again in a

@@ -191,6 +191,9 @@ def _choice(doc: Located, key: str, default: str, allowed: tuple[str, ...]) -> s
     return value
 
 
+MAX_MIN_LINE_MM = 1.0  # a shop's thinnest line: a fraction of a millimetre (``_min_line``)
+
+
 def _length(doc: Located, keypath: tuple, value) -> float:
     try:
         return validate.length(value, 0.0, validate.SIZE_MM[1])
@@ -243,7 +246,7 @@ def _parse(doc: Located, slug: str) -> Preset:
         unverified=_said(doc, ("unverified",), str(data.get("unverified") or "")),
         outline_text=_flag(doc, "outline_text"), overprint_black=_flag(doc, "overprint_black", True),
         cut_line=_choice(doc, "cut_line", "file", ("file", "page")),
-        min_line_mm=_length(doc, ("min_line",), data["min_line"]) if "min_line" in data else None,
+        min_line_mm=_min_line(doc),
         min_mixed_line_mm=_or_off(doc, "min_mixed_line", MIN_MIXED_LINE_MM),
         min_mixed_text_pt=_text_pt(_or_off(doc, "min_mixed_text", MIN_MIXED_TEXT_PT, "pt")),
         mixed_inks=_mixed_inks(doc), page_multiple=_page_multiple(doc), black=_black(doc),
@@ -309,6 +312,19 @@ def _or_off(doc: Located, key: str, default: float, unit: str = "mm") -> float |
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         value = f"{value}{unit}"
     return _length(doc, (key,), value)
+
+
+def _min_line(doc: Located) -> float | None:
+    """The preset's ``min_line`` in mm: a shop's thinnest line, a fraction of a millimetre (0.1 mm the
+    同人 printers'); more than ``MAX_MIN_LINE_MM`` is a slip (5cm for 0.5mm) that would draw every line
+    of a shop's book that wide (pdf/minline.py)."""
+    if "min_line" not in doc.data:
+        return None
+    mm = _length(doc, ("min_line",), doc.data["min_line"])
+    if mm > MAX_MIN_LINE_MM:
+        raise doc.error(("min_line",), f"{mm:g} mm is thicker than any shop's thinnest line (every line "
+                        "of its book would be drawn that wide)", f"a length up to {MAX_MIN_LINE_MM:g}mm, e.g. 0.1mm")
+    return mm
 
 
 def _text_pt(mm: float | None) -> float | None:

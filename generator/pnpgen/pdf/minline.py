@@ -4,7 +4,9 @@ hairline), so every stroke its pages paint thinner than ``min_pt`` — its width
 in force where it is painted: the stream's ``cm`` and, for a form, the smallest scale any page
 places it at (a face's form is drawn once and placed wherever the book shows it) — is drawn
 ``min_pt`` wide where it is placed smallest, and no thinner anywhere else. Nothing else changes:
-the path, its colour and the lines already wide enough stay as they are.
+the path, its colour and the lines already wide enough stay as they are. A width is the last
+``w`` or graphics state's ``/LW`` (``gs``); a form stroking with the width it inherits has that of
+its placements when they all agree, and is left as it is where they do not (unknown, never guessed).
 """
 
 from __future__ import annotations
@@ -32,11 +34,12 @@ def widen_lines(pdf: bytes, min_pt: float) -> tuple[bytes, int]:
     with pikepdf.open(io.BytesIO(pdf)) as doc:
         least: dict[tuple[int, int], float] = {}  # a form's smallest placement scale
         forms: dict[tuple[int, int], Any] = {}
+        inherited: dict[tuple[int, int], float | None] = {}  # the line width its placements give it (None: unlike)
         pages = [page.obj for page in doc.pages]
         for page in pages:
-            _placements(page, 1.0, least, forms, 0)
-        widened = sum(_widen(doc, page, 1.0, min_pt) for page in pages)
-        widened += sum(_widen(doc, forms[key], least[key], min_pt) for key in sorted(forms))
+            _placements(page, 1.0, least, forms, 0, inherited, 1.0)
+        widened = sum(_widen(doc, page, 1.0, min_pt, 1.0) for page in pages)
+        widened += sum(_widen(doc, forms[key], least[key], min_pt, inherited[key]) for key in sorted(forms))
         if not widened:
             return pdf, 0
         out = io.BytesIO()
@@ -60,13 +63,31 @@ def _times(m: Matrix, n: Matrix) -> Matrix:
 def _matrix(operands: Any) -> Matrix:
     if operands is None or len(operands) != 6:
         return _IDENTITY
-    a, b, c, d, e, f = (float(v) for v in operands)
+    try:
+        a, b, c, d, e, f = (float(v) for v in operands)
+    except (TypeError, ValueError):  # (not numbers: no matrix a reader applies)
+        return _IDENTITY
     return (a, b, c, d, e, f)
 
 
-def _placements(obj: Any, outer: float, least: dict, forms: dict, depth: int) -> None:
-    """Record, for each form ``obj`` draws (and they draw), the smallest scale it is placed at;
-    a form is read again only when it is placed smaller than before."""
+def _width(obj: Any, name: str, operands: Any, width: float | None) -> float | None:
+    """The line width after ``w`` or ``gs`` (a graphics state's ``/LW``); None where it cannot be read."""
+    try:
+        if name == "w":
+            return float(operands[0]) if operands else None
+        res = obj.get("/Resources")
+        states = res.get("/ExtGState") if res is not None else None
+        gs = states.get(str(operands[0])) if states is not None and operands else None
+        return float(gs.LW) if gs is not None and "/LW" in gs else width
+    except (TypeError, ValueError, AttributeError):
+        return None
+
+
+def _placements(obj: Any, outer: float, least: dict, forms: dict, depth: int, inherited: dict,
+                width: float | None) -> None:
+    """Record, for each form ``obj`` draws (and they draw), the smallest scale it is placed at and
+    the line width it is given there (``inherited``: None where two placements differ); a form is
+    read again only when it is placed smaller than before or given another width."""
     import pikepdf
 
     if depth > _DEPTH:
@@ -79,31 +100,36 @@ def _placements(obj: Any, outer: float, least: dict, forms: dict, depth: int) ->
     for instruction in pikepdf.parse_content_stream(obj):
         name = str(instruction.operator)
         if name == "q":
-            stack.append(ctm)
+            stack.append((ctm, width))
         elif name == "Q" and stack:
-            ctm = stack.pop()
+            ctm, width = stack.pop()
         elif name == "cm":
             ctm = _times(_matrix(instruction.operands), ctm)
+        elif name in ("w", "gs"):
+            width = _width(obj, name, instruction.operands, width)
         elif name == "Do" and instruction.operands:
             form = xobjects.get(str(instruction.operands[0]))
             if form is None or form.get("/Subtype") != "/Form":
                 continue
             scale = outer * _scale(ctm) * _scale(_matrix(form.get("/Matrix")))
             key = form.objgen
-            if scale < least.get(key, math.inf) - 1e-12:
-                least[key], forms[key] = scale, form
-                _placements(form, scale, least, forms, depth + 1)
+            given = width if inherited.get(key, width) == width else None
+            if scale < least.get(key, math.inf) - 1e-12 or key not in inherited or given != inherited[key]:
+                least[key], forms[key] = min(scale, least.get(key, math.inf)), form
+                inherited[key] = given
+                _placements(form, least[key], least, forms, depth + 1, inherited, given)
 
 
-def _widen(doc: Any, obj: Any, outer: float, min_pt: float) -> int:
-    """Rewrite one content stream (``outer``: the scale it is placed at, smallest), each thin
-    stroke's width set where its path starts and the width in force set back after it."""
+def _widen(doc: Any, obj: Any, outer: float, min_pt: float, width: float | None) -> int:
+    """Rewrite one content stream (``outer``: the scale it is placed at, smallest; ``width``: the line
+    width it begins with, None when unknown), each thin stroke's width set where its path starts
+    and the width in force set back after it."""
     import pikepdf
     from pikepdf import Operator
 
     ops = pikepdf.parse_content_stream(obj)
     out: list = []
-    ctm, width, stack = _IDENTITY, 1.0, []
+    ctm, stack = _IDENTITY, []
     path_start: int | None = None
     widened = 0
     for instruction in ops:
@@ -115,13 +141,14 @@ def _widen(doc: Any, obj: Any, outer: float, min_pt: float) -> int:
             ctm, width = stack.pop()
         elif name == "cm":
             ctm = _times(_matrix(operands), ctm)
-        elif name == "w" and operands:
-            width = float(operands[0])
+        elif name in ("w", "gs"):
+            width = _width(obj, name, operands, width)
         elif name in _PATH and path_start is None:
             path_start = len(out)
         elif name in _PAINT:
             scale = outer * _scale(ctm)
-            if name in _STROKED and path_start is not None and scale > 0 and width * scale < min_pt - 1e-9:
+            if name in _STROKED and path_start is not None and width is not None and scale > 0 \
+                    and width * scale < min_pt - 1e-9:
                 out.insert(path_start, ([math.ceil(min_pt / scale * 1e4) / 1e4], Operator("w")))
                 out.append((operands, op))
                 out.append(([width], Operator("w")))
