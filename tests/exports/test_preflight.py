@@ -293,3 +293,25 @@ def test_preflight_says_a_page_no_rip_takes_and_a_png_of_no_preset_as_findings(t
     (copies / "order.csv").write_text("file,back\ncards.pdf,2\n", encoding="utf-8")
     assert main(["preflight", str(copies)]) == 1
     assert "order.csv puts the backs of piece ? on pages 2" in capsys.readouterr().out
+
+
+def test_a_pipe_a_link_out_and_a_huge_png_are_findings_not_opened(tmp_path, capsys):
+    """A named pipe called card.png was opened and waited on forever (preflight hung); a link
+    leading out of the folder was followed and read; a PNG of 8,000² pixels in a folder of a
+    preset naming no formats was decoded (some 400 MB). Each is its file's finding, none opened."""
+    import os
+
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    Image.new("RGB", (40, 30), "white").save(mine / "card.png")
+    os.mkfifo(mine / "pipe.png")
+    Image.new("RGB", (40, 30), "white").save(tmp_path / "outside.png")
+    (mine / "out.png").symlink_to(tmp_path / "outside.png")
+    (mine / "in.png").symlink_to(mine / "card.png")  # a link inside the folder: read
+    Image.new("1", (8_000, 8_000)).save(mine / "huge.png")  # (1-bit: a small file)
+    assert main(["preflight", str(mine)]) == 1
+    out = capsys.readouterr().out
+    assert "error: mine/pipe.png: file: not a readable PNG: not a file (a named pipe or a device), not opened" in out
+    assert "error: mine/out.png: file: not a readable PNG: a link leading out of the folder" in out
+    assert "error: mine/huge.png: pixels: 8000×8000 px, more than 60,000,000" in out
+    assert "mine/in.png: pixels [40, 30], mode RGB" in out and "mine/out.png: readable False" in out

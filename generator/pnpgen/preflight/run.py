@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import stat
 import subprocess
 import tempfile
 from collections.abc import Callable
@@ -35,6 +36,11 @@ def preflight(folder: Path, limits: Limits, work: Path, gs: str | None,
     for path in sorted(folder.rglob("*")):
         if path.suffix not in (".pdf", ".png"):
             continue
+        if (unread := _not_read(path, folder)) is not None:  # a named pipe waited for forever; a link was followed out
+            name = str(path.relative_to(folder.parent))
+            found.append(Finding(name, 0, "file", "error", f"not a readable {path.suffix[1:].upper()}: {unread}"))
+            reports.append({"file": name, "readable": False})
+            continue
         try:
             reports.append(check_pdf(path, folder, shop, found, work, gs) if path.suffix == ".pdf"
                            else check_png(path, folder, shop, found))
@@ -50,6 +56,19 @@ def preflight(folder: Path, limits: Limits, work: Path, gs: str | None,
             if f.page:
                 save_png(folder.parent / f.file, f.page, pages_png)
     return shop, found, reports
+
+
+def _not_read(path: Path, folder: Path) -> str | None:
+    """Why a file of the folder is not opened (a link leading out of the folder, a named pipe or a
+    device: no shop file, and opening a pipe waits for a writer forever), else None."""
+    try:
+        if path.is_symlink() and not path.resolve().is_relative_to(folder.resolve()):
+            return "a link leading out of the folder (not followed: copy the file itself in)"
+        st = path.stat()
+    except (OSError, RuntimeError):  # a link to nowhere, or in a loop: said as unreadable when opened
+        return None
+    return None if stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode) else \
+        "not a file (a named pipe or a device), not opened"
 
 
 def save_png(path: Path, page: int, pngs: Path) -> None:
