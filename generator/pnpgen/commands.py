@@ -343,7 +343,9 @@ def export(ws: Workspace, args: argparse.Namespace) -> int:
             _say(ws.shown(f"{args.game}: up to date ({folder})"))
         return 0
     from pnpgen.exports.export import export_game
+    from pnpgen.exports.heap import large_blocks_mapped
 
+    large_blocks_mapped()  # this process's large pictures' memory given back when freed (exports/heap.py)
     result = export_game(ws, args.game, options, earlier_images(args.game, options, out_root))
     result.warnings[:] = [ws.shown(w) for w in result.warnings]  # export.json names no folder of this machine
     write_export(result, inputs, args.game, options, shown(ws, args.game, result.game))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import itertools
 
-from conftest import PICTURE_FRONT, picture_workspace, run
+from conftest import DRAFT, PICTURE_FRONT, picture_workspace, run
 from pnpgen.data.art import SVG_NESTING, ArtFolder
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine import game as game_module
@@ -15,6 +15,7 @@ from pnpgen.engine.fingerprint import content_hash
 from pnpgen.engine.game import face_pictures_of
 from pnpgen.engine.options import BuildOptions
 from pnpgen.faces.faceset import FaceSet, RenderedGame
+from pnpgen.rulebook import book
 
 PNG = bytes.fromhex("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489"
                     "0000000d4944415478da63f8cfc0f01f0005000201e2a5a5f50000000049454e44ae426082")
@@ -91,3 +92,23 @@ def test_a_build_scans_art_for_its_hash_only_when_a_face_asks_and_hides_no_edit(
     assert made == [1] and first == real(Workspace(ws), game)
     (ws / "data" / "test" / "art" / "blue.png").write_bytes(PNG)  # a picture no face shows
     assert game_module.render_game(Workspace(ws), "test", options).art_digest != first
+
+
+def test_a_deck_without_backs_keys_its_book_by_the_pictures_it_shows_not_the_whole_art(tmp_path, monkeypatch):
+    """A one-sided illustrated deck with a rulebook: the face it has no back of shows no picture
+    (engine/bookkey.py), so no whole-art hash is made and a picture no face shows, repainted, sets
+    the book's pages no more (it was keyed by every art file)."""
+    ws = picture_workspace(tmp_path / "ws", "  - {name: 札, art: red.png}\n", PICTURE_FRONT,
+                           {"red.png": (200, 0, 0), "blue.png": (0, 0, 200)})
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("back: card-back.svg.j2\n", ""), encoding="utf-8")
+    (ws / "data" / "test" / "draft.txt").write_text(DRAFT, encoding="utf-8")
+    made, set_ = [], []
+    real, render = game_module.art_fingerprint, book.render
+    monkeypatch.setattr(game_module, "art_fingerprint", lambda *a, **k: made.append(1) or real(*a, **k))
+    monkeypatch.setattr(book, "render", lambda *a, **k: set_.append(1) or render(*a, **k))
+    assert run(ws, "build", "--game", "test", "--jobs", "1", "--quiet") == 0
+    assert set_ == [1] and made == []
+    (ws / "data" / "test" / "art" / "blue.png").write_bytes(PNG)  # a picture no face shows
+    assert run(ws, "build", "--game", "test", "--jobs", "1", "--quiet") == 0
+    assert set_ == [1] and made == []

@@ -232,3 +232,103 @@ def test_without_a_process_to_be_had_a_document_is_copied_in_the_build_s_own(tmp
                                                                                                root / "b.pdf"]
     assert (root / "a.pdf").read_bytes() == bytes(doc) and (root / "b.pdf").read_bytes() == bytes(other)
     assert not (root / STAGING).exists()
+
+
+def test_a_document_held_in_memory_is_staged_here_and_let_go_of(tmp_path, monkeypatch):
+    """A document with no stored part (text cards) is written into the staging folder by the
+    build's own process (a fork would copy the build's page tables for some MB of bytes), and its
+    bytes are let go of: it is read from its staged copy from then on, its digest the same."""
+    monkeypatch.setattr(transaction, "BIG_DOCUMENT", 1)
+    pids = _copies_seen(monkeypatch)
+    root = tmp_path / "out"
+    root.mkdir()
+    text = b"%PDF-1.7\n" + os.urandom(50_000) + b"\n%%EOF\n"
+    doc = PdfFile((text[:9], text[9:20_000], text[20_000:]))
+    digest = PdfFile(doc.parts).digest()
+    with Staging(root) as staging:
+        staging.early(root / "a.pdf", doc)
+        assert pids == [0]  # no process of its own
+        (part,) = doc.parts
+        assert isinstance(part, Stored) and Path(part.path).parent == root / STAGING and part.size == len(text)
+        assert doc.digest() == digest and bytes(doc) == text
+        with staging.lock():
+            assert commit(root, {root / "a.pdf": doc}, (), staging) == [root / "a.pdf"]
+    assert (root / "a.pdf").read_bytes() == text
+    assert not (root / STAGING).exists()
+
+
+def test_a_commit_tried_again_for_room_writes_the_documents_let_go_of(tmp_path, monkeypatch):
+    """Out of room with spares in the trash: the staging folder goes and the commit is tried
+    again in a new one; a document whose bytes were let go of is read back before its staged copy
+    goes, and written whole."""
+    monkeypatch.setattr(transaction, "BIG_DOCUMENT", 1)
+    root = tmp_path / "out"
+    root.mkdir()
+    text = b"%PDF-1.7\n" + os.urandom(30_000) + b"\n%%EOF\n"
+    doc = PdfFile((text,))
+    tries = []
+
+    def full():
+        tries.append(1)
+        if len(tries) == 1:
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(transaction, "_pause_for_tests", full)
+    monkeypatch.setattr(transaction.spare, "freed_for_room", lambda trash, e: len(tries) == 1)
+    with Staging(root) as staging:
+        staging.early(root / "a.pdf", doc)
+        assert isinstance(doc.parts[0], Stored)
+        with staging.lock():
+            assert commit(root, {root / "a.pdf": doc}, (), staging) == [root / "a.pdf"]
+    assert len(tries) == 2 and doc.parts == (text,)
+    assert (root / "a.pdf").read_bytes() == text and not (root / STAGING).exists()
+
+
+def test_a_text_game_s_documents_let_go_of_are_recorded_as_written(tmp_path, monkeypatch):
+    """A game of text cards: every document staged early here and let go of before the commit; the
+    files are a late commit's bytes, and the state recorded them rightly (a build again rewrites none)."""
+    ws = make_workspace(tmp_path / "ws")
+    late, early = tmp_path / "late", tmp_path / "early"
+    assert run(ws, *BUILD, "--out", str(late)) == 0
+    monkeypatch.setattr(transaction, "BIG_DOCUMENT", 1)
+    real = build_run.commit
+    seen = {}
+
+    def at_the_commit(root, files, remove, staging):
+        seen["let go"] = sorted(p.relative_to(root).as_posix() for p, d in files.items()
+                                if isinstance(d, PdfFile) and len(d.parts) == 1 and isinstance(d.parts[0], Stored)
+                                and Path(d.parts[0].path).parent == root / STAGING)
+        return real(root, files, remove, staging)
+
+    monkeypatch.setattr(build_run, "commit", at_the_commit)
+    assert run(ws, *BUILD, "--out", str(early)) == 0
+    assert seen["let go"] == ["test/cards.pdf", "test/shop/cards-unique.pdf", "test/shop/cards.pdf",
+                              "test/test-all.pdf"]
+    built = _files(early / "test")
+    assert {k: v[0] for k, v in built.items()} == {k: v[0] for k, v in _files(late / "test").items()}
+    assert run(ws, *BUILD, "--out", str(early)) == 0
+    assert _files(early / "test") == built  # up to date: nothing written again
+
+
+def test_a_documents_bytes_are_let_go_of_once_its_copy_has_ended(tmp_path, monkeypatch):
+    """A document with pictures, copied by a process of its own: once the copy has ended well and
+    its digest is made, the bytes it holds in memory are let go of (read from its staged copy); a
+    copy still under way, or a document not yet digested, keeps them."""
+    root, doc = _an_output_folder_and_a_big_document(tmp_path, monkeypatch)
+    parts, text = doc.parts, bytes(doc)
+    with Staging(root) as staging:
+        staging.early(root / "a.pdf", doc)
+        staging.copies[root / "a.pdf"].wait()  # (the copy ended)
+        staging.let_go_of_copied()
+        assert doc.parts == parts  # no digest made yet: kept
+        digest = doc.digest()
+        staging.let_go_of_copied()
+        (part,) = doc.parts
+        assert isinstance(part, Stored) and Path(part.path).parent == root / STAGING
+        assert doc.digest() == digest and bytes(doc) == text
+        staging.take_back()  # (a commit tried again): the bytes read back, the pictures' parts as they were
+        assert doc.parts == parts
+        staging.early(root / "a.pdf", doc)  # (held already: nothing new)
+        with staging.lock():
+            assert commit(root, {root / "a.pdf": doc}, (), staging) == [root / "a.pdf"]
+    assert (root / "a.pdf").read_bytes() == text

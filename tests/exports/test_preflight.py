@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import shutil
 import zlib
 from pathlib import Path
 
+import numpy as np
 import pikepdf
 import pytest
 from PIL import Image
@@ -295,23 +297,60 @@ def test_preflight_says_a_page_no_rip_takes_and_a_png_of_no_preset_as_findings(t
     assert "order.csv puts the backs of piece ? on pages 2" in capsys.readouterr().out
 
 
-def test_a_pipe_a_link_out_and_a_huge_png_are_findings_not_opened(tmp_path, capsys):
-    """A named pipe called card.png was opened and waited on forever (preflight hung); a link
-    leading out of the folder was followed and read; a PNG of 8,000² pixels in a folder of a
-    preset naming no formats was decoded (some 400 MB). Each is its file's finding, none opened."""
-    import os
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="--pages-png needs poppler's pdftoppm")
+def test_pages_png_shows_each_folders_page_as_exported_now(tmp_path, capsys):
+    """``--pages-png``: two games' doujin/cards.pdf, each flagged on page 1, are two PNGs, each
+    its own file's page (the second was not written: a PNG of its name stood there, the first
+    game's); run again after an export changed the page, the PNG shows the page as it is now."""
+    dark = FULL + b"1 1 1 1 k 0 0 300 300 re f\n"  # 400 % over the whole card
+    light = FULL + b"0 0 0 1 K 0.1 w 40 100 m 140 100 l S\n"  # a hairline on the light ground
+    first, second, pngs = tmp_path / "a" / "doujin", tmp_path / "b" / "doujin", tmp_path / "flagged"
+    _write(first, [(dark, False)])
+    _write(second, [(light, False)])
 
+    def shade(name: str) -> float:
+        with Image.open(pngs / name) as im:
+            return float(np.asarray(im.convert("L")).mean())
+
+    assert main(["preflight", str(first), str(second), "--pages-png", str(pngs)]) == 1
+    assert sorted(p.name for p in pngs.iterdir()) == ["doujin-cards-p1-2.png", "doujin-cards-p1.png"]
+    assert shade("doujin-cards-p1.png") < 60 < 150 < shade("doujin-cards-p1-2.png")
+    shutil.rmtree(first)
+    _write(first, [(light, False)])  # exported again: the page is light now, a hairline still flagged
+    assert main(["preflight", str(first), "--pages-png", str(pngs)]) == 1
+    assert shade("doujin-cards-p1.png") > 150
+    assert sorted(p.name for p in pngs.iterdir()) == ["doujin-cards-p1-2.png", "doujin-cards-p1.png"]
+
+
+def test_a_png_see_through_by_its_palette_or_colour_key_is_found(tmp_path, capsys):
+    """A PNG's see-through pixels are found whether an alpha channel, a palette's entry or a
+    colour key (tRNS) makes them so: a palette PNG and an RGB one keyed on white passed as opaque."""
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    Image.new("RGB", (40, 30), "white").save(mine / "keyed.png", transparency=(255, 255, 255))
+    for name, index in (("palette.png", 0), ("opaque.png", 1)):  # entry 0 see-through; opaque.png never shows it
+        im = Image.new("P", (40, 30), index)
+        im.putpalette([255, 255, 255, 0, 0, 0])
+        im.save(mine / name, transparency=0)
+    assert main(["preflight", str(mine)]) == 1
+    out = capsys.readouterr().out
+    assert "error: mine/keyed.png: pixels: see-through pixels" in out and "error: mine/palette.png: pixels: see-through" in out
+    assert "error: mine/opaque.png" not in out and out.splitlines()[-1].startswith("preflight: 3 files, 2 errors")
+
+
+def test_a_link_out_and_a_huge_png_are_findings_not_opened(tmp_path, capsys):
+    """A link leading out of the folder was followed and read; a PNG of 8,000² pixels in a folder of a
+    preset naming no formats was decoded (some 400 MB). Each is its file's finding, none opened."""
     mine = tmp_path / "mine"
     mine.mkdir()
     Image.new("RGB", (40, 30), "white").save(mine / "card.png")
-    os.mkfifo(mine / "pipe.png")
     Image.new("RGB", (40, 30), "white").save(tmp_path / "outside.png")
     (mine / "out.png").symlink_to(tmp_path / "outside.png")
     (mine / "in.png").symlink_to(mine / "card.png")  # a link inside the folder: read
     Image.new("1", (8_000, 8_000)).save(mine / "huge.png")  # (1-bit: a small file)
     assert main(["preflight", str(mine)]) == 1
     out = capsys.readouterr().out
-    assert "error: mine/pipe.png: file: not a readable PNG: not a file (a named pipe or a device), not opened" in out
     assert "error: mine/out.png: file: not a readable PNG: a link leading out of the folder" in out
     assert "error: mine/huge.png: pixels: 8000×8000 px, more than 60,000,000" in out
     assert "mine/in.png: pixels [40, 30], mode RGB" in out and "mine/out.png: readable False" in out
+

@@ -14,7 +14,7 @@ from preflight import problems
 from pypdf import PdfReader
 from reportlab.pdfgen import canvas
 
-from conftest import FRONT, GAME_YAML, make_workspace, run
+from conftest import GAME_YAML, make_workspace, run
 from pdfprobe import boxes_mm, glyphs, stroked_lines, texts
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
@@ -27,13 +27,15 @@ CORNER = 8.0 + 3.0  # the trim's corner on the shop's page: room for the marks, 
 SHOP_PAGE = (148 + 2 * CORNER, 210 + 2 * CORNER)
 
 
-# The cards' front with a gradient: the book's pictures of the pieces (cover, components) carry its shading.
+# The cards' front with a gradient: the book's pictures of the pieces (cover, components) carry its shading;
+# its 0.1 mm border is thinner than that once the book draws the card smaller.
 GRADIENT_FRONT = """\
 {% extends "common/piece.svg.j2" %}
 {% block art %}
 <defs><linearGradient id="g"><stop offset="0" stop-color="#cc3333"/><stop offset="0.5" stop-color="#33cc33"/>
 <stop offset="1" stop-color="#3333cc"/></linearGradient></defs>
 <rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="url(#g)"/>
+<rect x="2" y="2" width="{{ w - 4 }}" height="{{ h - 4 }}" fill="none" stroke="#cc3333" stroke-width="0.1"/>
 {{ textbox(piece.name, 5, 5, w - 10, 12, size=12, min_size=7, align="center") }}
 {% endblock %}
 """
@@ -130,7 +132,10 @@ def test_text_lies_where_the_a5_page_has_it_the_last_page_last(book):
     for n, i in enumerate(at):
         assert a5[n] and [g.char for g in shop[i]] == [g.char for g in a5[n]]
         for g, h in zip(a5[n], shop[i]):
-            assert (h.x, h.y) == pytest.approx((g.x + CORNER, g.y + CORNER), abs=0.01), (n, g.char)
+            # (a heading's marked line, its ActualText, PDFium places by the span, not by the page's
+            # placing in the shop's file: the body's text, in mincho, is where its glyphs are)
+            if "Mincho" in g.font:
+                assert (h.x, h.y) == pytest.approx((g.x + CORNER, g.y + CORNER), abs=0.01), (n, g.char)
 
 
 def test_cmyk_only_black_text_k100_overprinting_pdfx(book):
@@ -450,32 +455,20 @@ def test_pages_after_the_rules_and_the_blank_pages_are_said_with_the_draft_alone
                       "(the last page, the colophon, stays last)"], blanks
 
 
-THIN_FRONT = FRONT.replace("{% endblock %}", '<line x1="5" y1="80" x2="50" y2="80" stroke="#000000" stroke-width="0.12"/>\n{% endblock %}')
+def test_the_pieces_pictures_lines_are_at_least_the_shops_thinnest(book):
+    """doujin-book's min_line (0.1 mm, as the cards'): the pieces' pictures are their faces drawn
+    smaller, whose borders the A5 book draws thinner than that; the shop's book draws each at
+    least 0.1 mm as printed (a shop's preflight: pnpgen preflight's hairline error), the marks
+    in the registration colour as they are."""
+    from pnpgen.preflight.content import walk
 
+    def widths(path, marks: bool) -> list[float]:
+        with pikepdf.open(path) as doc:
+            return [p.width for i, page in enumerate(doc.pages) for p in walk(page, i + 1)
+                    if p.kind == "stroke" and (p.colour[0] == "sep") == marks]
 
-def test_the_pictures_thin_lines_are_warned_once_with_their_thinnest_width_and_page(tmp_path):
-    """trial46: the shop book's pictures of the pieces (a board's track at a fifth of its size)
-    carry lines of 0.04–0.08 mm, which pnpgen preflight then named as seven hairline errors, "a
-    shop would turn it away", while the export said nothing of them. One line says the thinnest,
-    its page and how many more pages show such lines, as the PDF shows them; a book whose
-    pictures draw none is told nothing."""
-    import json
-
-    from pnpgen.exports.book import HAIRLINE_PT
-    from pnpgen.pdf.overprint import thin_lines
-
-    _, _, found, said = _book_export(tmp_path, THIN_FRONT, lambda pdf: thin_lines(pdf, HAIRLINE_PT))
-    assert found, "the test's pictures carry no line under 0.25 pt: the test proves nothing"
-    page, width = min(found, key=lambda hit: (hit[1], hit[0]))
-    assert 0.1 < width < 0.25, width  # the 0.34 pt line at the pictures' scale
-    said = [w for w in said if "lines as thin as" in w]
-    more = "" if len(found) == 1 else f" and {len(found) - 1} more page" + "s" * (len(found) > 2)
-    assert len(said) == 1 and said[0].startswith(
-        f"data/test/draft.txt:3: rulebook.pdf page {page + 1}{more}: lines as thin as {width:g} pt") \
-        or said[0].startswith(f"data/test/draft.txt: rulebook.pdf page {page + 1}{more}: lines as thin as {width:g} pt"), said
-    assert "under 0.25 pt: the pieces' pictures" in said[0] and "preflight" in said[0]
-    plain = make_workspace(tmp_path / "plain", draft=True)
-    assert run(plain, "export", "--game", "test", "--preset", "doujin-book") == 0
-    book = (plain / "build" / "test" / "doujin-book" / "rulebook.pdf").read_bytes()
-    said = json.loads((plain / "build" / "test" / "doujin-book" / "export.json").read_text(encoding="utf-8"))["warnings"]
-    assert not [w for w in said if "lines as thin as" in w] and thin_lines(book, HAIRLINE_PT) == [], said
+    assert min(widths(book["a5"], False)) < 0.1 * 72 / 25.4 - 0.01  # the home book's pictures: hairlines
+    assert min(widths(book["shop"], False)) >= 0.1 * 72 / 25.4 - 1e-4
+    assert set(widths(book["shop"], True)) == {0.25}  # the トンボ, drawn as the cards' are
+    folder = book["folder"]
+    assert run(book["root"], "preflight", str(folder)) == 0

@@ -148,3 +148,24 @@ def test_a_few_pieces_fill_the_sheet_in_rows_top_first_as_cards_do(spec):
     assert all(left[i + 1] > left[i] for i in row[:-1])  # left to right
     assert max(left[i] for i in row) + (width - max(left)) - min(left) > 0.8 * width  # across the sheet
     assert all(top[i] >= min(top[:i + 1]) - 1e-6 for i in range(layout.per_sheet))  # rows top first
+
+
+
+@pytest.mark.parametrize("spec, count, least", [
+    (shape_spec("rect", (12.7, 12.7)), 280, 0.8),  # ½-inch counters, a 0.3 mm back offset
+    (spec_of("circle", 16), 200, 1.7),  # round markers, a 1.2 mm offset
+])
+def test_a_printer_profiles_offset_keeps_its_bleed_and_no_more(spec, count, least):
+    """½-inch counters, 280 a sheet at 0.5 mm of bleed, went 140 a sheet at the deck's full 3 mm
+    under a profile whose 0.3 mm back offset needs 0.8 mm: the pieces keep the bleed the offset
+    needs, the most a sheet at it, as cards do (docs/home-printing.md, Bleed that survives the offset)."""
+    plain = choose_layout(spec, count, SheetOptions(), "token")
+    profiled = choose_layout(spec, count, SheetOptions(least_bleed_mm=least), "token")
+    assert plain.sheet_bleed_mm < least
+    assert profiled.sheet_bleed_mm == pytest.approx(least)  # not the deck's 3 mm
+    at_3mm = choose_layout(spec, count, SheetOptions(least_bleed_mm=3.0), "token")
+    assert at_3mm.sheet_bleed_mm == pytest.approx(3.0) and profiled.per_sheet > at_3mm.per_sheet
+    if spec.kind == "rect":
+        assert (plain.per_sheet, profiled.per_sheet, at_3mm.per_sheet) == (280, 247, 140)
+    # a profile whose offset the tight layout already gives changes nothing
+    assert choose_layout(spec, count, SheetOptions(least_bleed_mm=0.1), "token") == plain

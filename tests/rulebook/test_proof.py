@@ -2,7 +2,7 @@
 finds the card (it said "Event cards art: 未定" for the one Fog Bank card)."""
 from __future__ import annotations
 
-from conftest import make_workspace
+from conftest import REPO, make_workspace
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.rulebook.proof import placeholders
@@ -233,3 +233,29 @@ def test_a_table_row_with_one_space_before_its_column_is_queried():
     assert one_space_rows(parse(mended, "ja"), mended, "draft.txt", "ja") == []
     doc = parse(mended, "ja")
     assert len([t for s in doc.rules for t in s.children if type(t).__name__ == "Preformatted"]) == 1
+
+
+def test_two_sections_numbered_alike_are_a_finding_and_a_warning_and_mixed_numbering_is_warned_once(tmp_path):
+    """「■　２．０」 twice: proof.txt's 見出し番号 and the build's warning at the second's line (the
+    book printed 2 twice, silently); a draft numbering some sections and not others is warned once,
+    naming the unnumbered ones (it was documented only)."""
+    from pnpgen.data.load import load_game
+    from pnpgen.data.workspace import Workspace
+    from pnpgen.rulebook import rulebook_warnings
+    from pnpgen.rulebook.parse import parse
+    from pnpgen.rulebook.proof import section_numbers
+
+    draft = ("■■　テスト　草案１\n\n■　１．０　概要\n　遊びます。\n\n■　２．０　準備\n　配ります。\n\n"
+             "■　２．０　移動\n　動きます。\n\n■　ゲームの終了\n　終わります。\n")
+    found = section_numbers(parse(draft, "ja"), "draft.txt", "ja")
+    assert [(f.kind, f.file) for f in found] == [
+        ("見出し番号", "draft.txt:9: 「２．０　移動」：節番号 2 が「２．０　準備」（6行）と同じです（番号はひとつの節にひとつ）")]
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    (ws / "data" / "test" / "draft.txt").write_text(draft, encoding="utf-8")
+    said = [w for w in rulebook_warnings(load_game(Workspace(ws), "test"), REPO / "fonts") if ": section" in w or ": some sections" in w]
+    assert len(said) == 2, said
+    assert said[0].endswith("draft.txt:9: section 「２．０　移動」 is numbered 2 as 「２．０　準備」 (line 6) is: "
+                            "the book prints both as 2; number each section once"), said
+    assert "draft.txt:12: some sections carry their own number" in said[1] and "(「１．０　概要」) and 1 does not: 「ゲームの終了」 (line 12)" in said[1]
+    plain = draft.replace("■　１．０　", "■　").replace("■　２．０　", "■　")
+    assert section_numbers(parse(plain, "ja"), "draft.txt", "ja") == []

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 
+import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
 from reportlab.pdfbase import pdfmetrics
@@ -60,16 +61,24 @@ BOLD = "BIZUDPGothic-Bold"
 
 
 def test_a_headings_text_is_its_own_in_the_page_the_contents_and_the_outline(book):
-    """Copied out of the page (pypdf, which reads the glyphs), the contents' line and the
-    outline, 「準備・手順：基本」 holds no space the draft did not write (no-break spaces stood
-    either side of its ・ and ：)."""
+    """Copied out of the page (pypdf, which reads the glyphs; PDFium, which reads a marked line's
+    ActualText), the contents' line and the outline, 「準備・手順：基本」 holds no space the draft did
+    not write (no-break spaces stood either side of its ・ and ：); the gap after the section's
+    number copies as the ideographic space the outline holds (it copied as a word space), and a
+    mark's gap as nothing (「◆「合わせ札」…」 and the quick reference's 「●ゲームの流れ」 copied as
+    「◆ 「…」 and 「● ゲームの流れ」)."""
     reader = PdfReader(io.BytesIO(book))
     lines = [line for page in reader.pages for line in page.extract_text().splitlines()]
-    assert "3 準備・手順：基本" in lines
-    assert "◆ 「合わせ札」の取り方（基本）" in lines
-    assert any(line.startswith("3 準備・手順：基本 . ") for line in lines)  # the contents
+    assert "3\u3000準備・手順：基本" in lines
+    assert "◆「合わせ札」の取り方（基本）" in lines
+    assert any(line.startswith("3\u3000準備・手順：基本 . ") for line in lines)  # the contents
     assert "3\u3000準備・手順：基本" in [item.title for item in reader.outline if not isinstance(item, list)]
     assert not any("\u00a0" in line for line in lines if "準備" in line or "合わせ札" in line)
+    assert "●ゲームの流れ" in lines and "● ゲームの流れ" not in lines  # the quick reference's
+    pdf = pdfium.PdfDocument(book)
+    seen = [line.strip() for page in pdf for line in page.get_textpage().get_text_range().splitlines()]
+    assert "3\u3000準備・手順：基本" in seen and "◆「合わせ札」の取り方（基本）" in seen
+    assert "●ゲームの流れ" in seen
 
 
 @pytest.mark.parametrize("skip, size", [(1, 14.0), (0, 10.0)])  # the section's heading; its contents line
@@ -177,3 +186,40 @@ def test_an_english_books_table_is_set_in_its_latin_face(tmp_path):
     assert first["1"].x == pytest.approx(column, abs=0.01) and first["2"].x == pytest.approx(column, abs=0.01)
     widest = max(sum(_width(c, "NotoSans-Regular", 9.5) for c in word) for word in ("Terrain", "Forest", "Lake"))
     assert column - terrain == pytest.approx(widest + 9.5 * PT, abs=0.02)
+
+
+def test_a_japanese_headings_latin_letters_and_digits_keep_a_quarter_em_of_wakan():
+    """JLREQ 3.2.1 (和欧間): a heading sets a quarter em between Japanese and a Latin letter or digit
+    as the body does (「第2版」 had the face's own spacing only); a Latin heading keeps its own."""
+    from pnpgen.rulebook.headline import heading_cells
+    bold = fontreg.register(BOLD, REPO / "fonts")
+    cells = heading_cells("第2版のVP", bold, 10.0, False)
+    own = [pdfmetrics.stringWidth(ch, bold, 10.0) for ch in "第2版のVP"]
+    assert [round(a - w, 3) for (a, _), w in zip(cells, own)] == [2.5, 2.5, 0.0, 2.5, 0.0, 0.0]
+    assert [a for a, _ in heading_cells("第2版", bold, 10.0, True)] == own[:3]
+
+
+def test_a_term_and_the_line_it_runs_into_read_as_one_text_in_pdfium():
+    """An item's term and a run-in heading's term ending in 　 are a marked line (ActualText): PDFium
+    read a space after its span, 「（３）： 手札を…」 and 「（Wrath of God）　 戦争に…」; the span now holds
+    the line the term runs into, so every reader (pypdf, PDFium, poppler) reads the draft's text."""
+    import subprocess
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnpgen.rulebook.flowables import JPara
+    body = fontreg.register("BIZUDMincho-Regular", REPO / "fonts")
+    bold = fontreg.register(BOLD, REPO / "fonts")
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=(400, 100))
+    for k, (term, text) in enumerate([("傲慢のメダリオン（３）：", "手札を好きなだけ捨て札にできる"),
+                                      ("〇神の怒り（Wrath of God）\u3000", "戦争に敗北したら")]):
+        para = JPara(text, body, 9, 15, prefix=term, prefix_font=bold)
+        para.wrapOn(canvas, 380, 100)
+        para.drawOn(canvas, 10, 60 - 30 * k)
+    canvas.save()
+    want = ["傲慢のメダリオン（３）：手札を好きなだけ捨て札にできる", "〇神の怒り（Wrath of God）\u3000戦争に敗北したら"]
+    assert pdfium.PdfDocument(out.getvalue())[0].get_textpage().get_text_range().split("\r\n") == want
+    assert PdfReader(out).pages[0].extract_text().split("\n") == want
+    poppler = subprocess.run(["pdftotext", "-", "-"], input=out.getvalue(), capture_output=True, check=True).stdout
+    assert [line for line in poppler.decode().split("\n") if line.strip()] == want

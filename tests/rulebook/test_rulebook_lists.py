@@ -5,12 +5,14 @@ their mark — and a list broke anywhere across pages, its first or last item al
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pytest
+from pypdf import PdfReader
 
 from conftest import DRAFT, make_workspace
-from pdfprobe import glyphs
+from pdfprobe import glyphs, texts
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.rulebook import build_rulebook
@@ -162,9 +164,10 @@ def test_a_rule_case_numbered_like_5_2_1_is_an_item_hanging_after_its_number(tmp
         ("DraftParagraph", "", "１．５倍")], blocks
     pages = glyphs(_book(tmp_path / "ws", DRAFT.replace("２：カードを１枚出す。\n", CASES)))
     lines = [line for page in pages[2:] for line in _lines(page)]
-    after = next(i for i, (_, _, text) in enumerate(lines) if text.startswith("５．２．１")) + 1
+    # (its number printed half-width, as the book's numbers are)
+    after = next(i for i, (_, _, text) in enumerate(lines) if text.startswith("5.2.1")) + 1
     row = next(sorted((g for g in page if abs(g.y - y) < 0.05), key=lambda g: g.x)
-               for page in pages[2:] for y, _, text in _lines(page) if text.startswith("５．２．１"))
+               for page in pages[2:] for y, _, text in _lines(page) if text.startswith("5.2.1"))
     assert lines[after][1] == pytest.approx(next(g.x for g in row if g.char == "敵"), abs=0.05)  # aligned after 5.2.1
 
 
@@ -248,9 +251,62 @@ def test_a_section_the_draft_numbers_itself_is_printed_with_its_own_number_alone
     text, the contents and the quick reference."""
     pages = glyphs(_book(tmp_path / "ws", OWN_NUMBERS))
     contents, body, quick = ([text for _, _, text in _lines(page)] for page in pages[1:4])
-    assert [t.split(".")[0] for t in contents[1:6]] == ["１．０概要", "２．０コンポーネント", "５．０ゲームの進行",
-                                                       "5", "5"], contents
+    # (the draft's own numbers half-width, as the book's are: 「１．０」 prints 1.0)
+    assert [t.split(".")[:2] for t in contents[1:4]] == [["1", "0概要"], ["2", "0コンポーネント"], ["5", "0ゲームの進行"]], contents
     assert contents[4].startswith("5.1ターン開始") and contents[5].startswith("5.2カードを出す")
-    assert [t for t in body if "．０" in t or t[:2] in ("5.", "3.")] == [
-        "１．０概要", "２．０コンポーネント", "５．０ゲームの進行", "5.1ターン開始", "5.2カードを出す"], body
+    assert [t for t in body if ".0" in t or t[:2] in ("5.", "3.")] == [
+        "1.0概要", "2.0コンポーネント", "5.0ゲームの進行", "5.1ターン開始", "5.2カードを出す"], body
     assert "5.1ターン開始" in quick and "5.2カードを出す" in quick, quick
+
+
+CASE_SECTIONS = ("■■　テストゲーム　草案３\n\n■　１．０　概要\n１．１　テスト用のゲームです。\n\n■　２．０　コンポーネント\n"
+         "◇テストカード（１１枚）\n　名前と本文が書かれたカードです。\n\n２．１　駒は表裏で戦力が違います。\n"
+         "２．１１　地図は４枚です。\n\n■　３．０　移動\n３．１　師団駒は４ヘクス移動します。\n")
+
+
+def test_rule_cases_after_the_last_component_are_the_sections_and_case_numbers_print_half_width(tmp_path):
+    """A wargame's 「２．１　…」 after a blank line under the last ◇ entry is the section's rule, set
+    after the entries (it was that entry's description); the case numbers and the sections' own
+    numbers print half-width as the book's numbers do (「２．１１」 printed full-width, 「１．０　概要」 as
+    「１．０」 in the heading, the contents and the outline); an indented case stays the entry's."""
+    section = parse(CASE_SECTIONS, "ja").sections[1]
+    assert [type(c).__name__ for c in section.children] == ["Component", "Bullet", "Bullet"]
+    assert [type(c).__name__ for c in section.children[0].children] == ["DraftParagraph"]
+    nested = parse(CASE_SECTIONS.replace("\n\n２．１　駒", "\n　２．１　駒"), "ja").sections[1]
+    assert [type(c).__name__ for c in nested.children] == ["Component"]  # no blank line above: the entry's
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    (ws / "data" / "test" / "draft.txt").write_text(CASE_SECTIONS, encoding="utf-8")
+    book = build_rulebook(load_game(Workspace(ws), "test"), ws / "fonts", rules_only=True).files["rulebook.pdf"]
+    page = next(t for t in texts(book) if "駒は表裏" in t)
+    # (PDFium reads a heading's number gap, U+3000 in the text, as the word space it is drawn as)
+    assert page.index("名前と本文") < page.index("2.1 駒は表裏") < page.index("2.11 地図は") < page.index("3.0 移動")
+    assert "１．" not in page.split("移動")[0] and "1.0\u3000概要" in page
+    outline = [o.title for o in PdfReader(io.BytesIO(book)).outline if not isinstance(o, list)]
+    assert outline[:3] == ["1.0\u3000概要", "2.0\u3000コンポーネント", "3.0\u3000移動"]
+
+
+def test_a_cross_reference_to_a_case_links_to_where_the_case_is_set(tmp_path):
+    """「（→２．１１参照）」 and 「→３．０」: links (a GoTo to the case's place, PDF 32000-1 12.3.2) over the
+    reference's characters, to the top of the case's line (２．１１, a list's case) and of the
+    section's heading (３．０); a reference to a case the draft numbers nowhere links nowhere (the
+    proofing report names it), and the booklet, whose sheets show two pages each, holds no links."""
+    draft = CASE_SECTIONS.replace("師団駒は４ヘクス移動します。", "師団駒は４ヘクス移動します（→２．１１参照）。\n３．２　戻ります（→３．０、→９．９参照）。")
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    (ws / "data" / "test" / "draft.txt").write_text(draft, encoding="utf-8")
+    result = build_rulebook(load_game(Workspace(ws), "test"), ws / "fonts", rules_only=True)
+    reader = PdfReader(io.BytesIO(result.files["rulebook.pdf"]))
+    page = next(n for n, p in enumerate(reader.pages) if "地図は" in p.extract_text())
+    links = [a.get_object() for a in reader.pages[page].get("/Annots") or []]
+    links = [a for a in links if a["/Dest"][1] == "/XYZ"]
+    assert len(links) == 2, links  # →２．１１ and →３．０; not →９．９
+    rows = {g.char: g for g in glyphs(result.files["rulebook.pdf"])[page] if g.char in "地戻"}
+    height = float(reader.pages[page].mediabox.height)
+    pt = 72 / 25.4
+    to_case, to_section = sorted(links, key=lambda a: -float(a["/Rect"][1]))
+    assert to_case["/Rect"][2] - to_case["/Rect"][0] == pytest.approx(5 * 9, abs=0.5)  # →２．１１, five ems
+    assert to_section["/Rect"][2] - to_section["/Rect"][0] == pytest.approx(4 * 9, abs=0.5)  # →３．０
+    top = height - rows["地"].y * pt  # 地図 (2.11's line): its destination a line's height above the baseline
+    assert 0 < float(to_case["/Dest"][3]) - top < 15
+    assert float(to_section["/Dest"][3]) > height - rows["戻"].y * pt + 15  # the heading above 3.1 and 3.2
+    booklet = PdfReader(io.BytesIO(result.files["rulebook-booklet.pdf"]))
+    assert not any(p.get("/Annots") for p in booklet.pages)

@@ -128,7 +128,7 @@ def test_a_headings_colon_takes_a_full_em(book, pages):
     # its glyph (half an em) centred on its em: a quarter em in from the em after 例
     assert at["："] - at["例"] == pytest.approx(1.25 * 10.5 * PT, abs=0.05)
     lines = [line for p in PdfReader(io.BytesIO(book)).pages for line in p.extract_text().splitlines()]
-    assert "◆ 例：合わせ札の取り方" in lines  # as the draft wrote it (no-break spaces stood round its ：)
+    assert "◆例：合わせ札の取り方" in lines  # as the draft wrote it (no-break spaces stood round its ：; the ◆ a mark)
 
 
 def test_a_table_row_wider_than_the_page_wraps_in_its_last_column(pages):

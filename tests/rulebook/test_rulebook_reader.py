@@ -164,6 +164,19 @@ def test_unflatten_rule():
     assert unflatten("Alicematic 刻印抄 OK") == "Alicematic 刻印抄 OK"
 
 
+def test_a_note_typed_with_a_half_width_space_in_a_flattened_draft_stays_one_note():
+    """A draft of one sentence a line whose newlines were flattened (as medallions' is): 「※ ただし…」,
+    the IME in half-width mode, was cut at its space, the ※ a line of its own and its text the next
+    line's paragraph; the space after a note's mark (※ ＊ ※２ 注：) is the mark's."""
+    flat = ("■■　テスト　草案１ ■　ゲームの進行 １：手番 　手札を１枚引きます。 ※ ただし手札が７枚なら引きません。 "
+            "その後１枚出します。 ※２ 出せないときはパス。 注： 例外なし。 山※ です")
+    d = read_text(flat.encode("utf-8"), Path("draft.txt"))
+    assert d.flattened and d.lines[4:] == ["※ ただし手札が７枚なら引きません。", "その後１枚出します。", "※２ 出せないときはパス。",
+                                           "注： 例外なし。", "山※", "です"]
+    step = parse(d.text, "ja").sections[0].children[0]
+    assert [getattr(b, "text", "") for b in step.children][1:2] == ["※ ただし手札が７枚なら引きません。"]
+
+
 @pytest.mark.parametrize("slug", ["populous", "asian-delivery"])
 def test_flattening_an_ordinary_draft_recovers_the_same_structure(slug):
     """The structure survives a round trip through newline flattening."""
@@ -218,7 +231,7 @@ def test_ruby_in_the_draft_is_printed_as_its_reading_in_parentheses(tmp_path):
     result = build_rulebook(load_game(Workspace(ws), "test"), ws / "fonts", rules_only=True)
     pages = [t.replace("\r\n", "") for t in texts(result.files["rulebook.pdf"])]
     rules = next(t for t in pages if "受けない" in t and "3.1" in t)
-    assert "3.1 鏡（かがみ）を見る" in rules and "魔法陣（まほうじん）の騎士（きし）は、カードの《効果》を受けない。" in rules
+    assert "3.1\u3000鏡（かがみ）を見る" in rules and "魔法陣（まほうじん）の騎士（きし）は、カードの《効果》を受けない。" in rules
     assert not any(mark in "".join(pages) for mark in "｜|{}"), pages
     assert "鏡（かがみ）を見る" in pages[1]  # the contents
     assert any("3 ruby readings (｜鏡《かがみ》…) set in parentheses" in line for line in result.report), result.report

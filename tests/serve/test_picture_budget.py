@@ -93,3 +93,26 @@ def test_a_pdf_is_closed_after_drawing_its_pages_per_open_and_opened_again_for_t
     pngs = [preview.png(pid) for pid in pids]
     assert all(png is not None and png[:4] == b"\x89PNG" for png in pngs) and len(set(pngs)) == 4
     assert len(opened) == 2 and len(preview.documents) == 0  # opened for the first and the third, closed after the fourth
+
+
+def test_a_file_of_sheets_is_closed_sooner_than_a_file_of_faces(tmp_path, monkeypatch):
+    """A sheet page draws a sheet of faces, each of whose pictures PDFium keeps: 200 pages of a
+    1,000-card illustrated deck's sheets held 1,800 faces' (serve/held.py SHEETS_PER_OPEN). A
+    file of sheets is closed after ``sheets_per_open`` pages, shop/'s file of faces after
+    ``pages_per_open``; the pictures the same either way."""
+    import pypdfium2
+
+    preview = _built(tmp_path, pages_per_open=100, sheets_per_open=1)
+    by_file: dict[Path, list[str]] = {}
+    for pid, (path, _, _) in preview.pictures.items():
+        by_file.setdefault(path, []).append(pid)
+    sheets = next(pids for path, pids in by_file.items() if path.parent.name != "shop" and len(pids) >= 2)
+    faces = next(pids for path, pids in by_file.items() if path.parent.name == "shop" and len(pids) >= 2)
+    real, opened = pypdfium2.PdfDocument, []
+    monkeypatch.setattr(pypdfium2, "PdfDocument", lambda source, *a, **k: opened.append(source) or real(source, *a, **k))
+    drawn = [preview.png(pid) for pid in sheets[:2]]
+    assert len(opened) == 2 and len(preview.documents) == 0  # opened for each sheet, closed after it
+    drawn += [preview.png(pid) for pid in faces[:2]]
+    assert len(opened) == 3 and len(preview.documents) == 1  # the faces' file opened once, kept open
+    again = _built(tmp_path / "again")  # the default bounds: the same pictures
+    assert [again.png(pid) for pid in sheets[:2] + faces[:2]] == drawn

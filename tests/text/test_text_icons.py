@@ -243,3 +243,39 @@ def test_an_icon_two_games_share_is_seen_saved_by_the_game_built_after(tmp_path)
     coin.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 2 2"/>', encoding="utf-8")
     assert icons.saved_since([two, common])
     assert not icons.saved_since([one, common])
+
+
+def test_an_icon_given_a_value_stops_at_its_line_and_a_brace_word_that_is_no_icon_prints(tmp_path, capsys):
+    from pdfprobe import texts
+
+    """{coin:2}, as other card tools write a cost (trial48's {mana:2}), printed its braces as text
+    and check said ok; it stops at the text's line with the ways to write it. A {note: 1} that
+    names no icon is text, printed as written."""
+    root = make_workspace(tmp_path / "ws", pieces=["coin"])
+    deck = root / "data" / "test" / "decks" / "cards.yaml"
+    clean = deck.read_text(encoding="utf-8")
+    deck.write_text(clean.replace("text: 本文coin", 'text: "{coin:2}を払う"'), encoding="utf-8")
+    assert run(root, "check", "--game", "test") == 2
+    said = capsys.readouterr()
+    err = said.out + said.err
+    line = next(n for n, s in enumerate(deck.read_text(encoding="utf-8").splitlines(), 1) if "{coin:2}" in s)
+    assert f"data/test/decks/cards.yaml:{line}:" in err, err
+    assert "{coin:2} gives the icon {coin} a value, '2', and an icon takes none" in err, err
+    assert "(expected the value beside the icon, 2{coin}, or the icon repeated, {coin}{coin}, or an icon drawn for " \
+           "each value, {coin2}: templates/test/icons/coin2.svg)" in err, err
+    assert "Traceback" not in err
+    deck.write_text(clean.replace("text: 本文coin", 'text: "{note: 1}を払う"'), encoding="utf-8")
+    assert run(root, "build", "--game", "test", "--no-rulebook") == 0
+    assert "{note: 1}を払う" in "".join(texts(root / "build" / "test" / "shop" / "cards-unique.pdf"))
+
+
+def test_an_icon_with_a_tag_left_open_is_told_at_its_line_with_the_tag_to_write(tmp_path):
+    """<path …> for <path …/> in an icon drawn by hand was libxml2's 'Opening and ending tag
+    mismatch' with no line of the icon's and nothing to write (trial48)."""
+    p = tmp_path / "tap.svg"
+    p.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">\n<path d="M0 0 H9" stroke="#000">\n</svg>\n')
+    with pytest.raises(icons.IconError) as e:
+        icons.load(p)
+    said = str(e.value)
+    assert f"icon {p}:3:" in said and "<path> (line 2) is never closed, and </svg> comes before its end" in said, said
+    assert said.endswith("(expected <path …/>, or <path …> closed by </path>)"), said

@@ -19,6 +19,7 @@ from pnpgen.data.piecevalues import (
     Source,
     collect_placeholders,
     field_value,
+    left_out_fields,
     optional_fields,
     placeholder_field,
     refuse_totals_row,
@@ -421,6 +422,8 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         game.translations.plain_texts(path, texts)
     if rows is not doc:
         refuse_totals_row(rows, deck)
+    elif layout_raw is None:  # a template's deck: a field one piece forgot prints nothing there, unasked
+        game.notes += left_out_fields(deck, pieces, fields, defaults)
     game.notes += tuckbox.miscounted(deck, figures, [k for k, kind in fields.items() if kind == "text"])
     copies = sum(p.count for p in deck.pieces)
     if copies > v.COUNT[1]:  # each copy is a page of the shop file: a hundred thousand took minutes

@@ -28,7 +28,10 @@ def draft_for(game: Game) -> tuple[Path, str | None]:
     path = draft_path(game)
     if game.lang == default_language(game):
         return path, None
-    own = contained(path.with_name(f"{path.stem}.{game.lang}{path.suffix}"), Path(game.root), "draft_file")
+    beside = path.with_name(f"{path.stem}.{game.lang}{path.suffix}")  # (named from the game's folder and said at
+    root = Path(game.root)                                                # itself: a link out is told as one)
+    own = contained(beside.relative_to(root.resolve()) if beside.is_relative_to(root.resolve()) else beside, root,
+                    "draft_file", beside)
     if own.is_file():
         return own, None
     return path, (f"{own}: no {game.lang} draft, so the rulebook sets the {default_language(game)} draft "

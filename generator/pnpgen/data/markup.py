@@ -182,6 +182,11 @@ def literal(text: object) -> str:
 ICON_TOKEN = re.compile(r"(?<!\{)\{" + _ICON_NAME + r"\}(?!\})")
 
 
+# an icon written with a value after a colon, as other card tools write one (``{mana:2}``):
+# pnpgen's icons take none, so it would print as text, braces and all (text/__init__.py says so)
+ICON_WITH_VALUE = later(r"(?<![\\{])\{(?P<name>" + _ICON_NAME + r")[ \t]*[:：][ \t]*(?P<value>[^{}|｜\n]{1,40})\}(?!\})")
+
+
 def without_icons(text: str) -> str:
     """``text`` with its ``{name}`` icons left out: an icon named in Japanese (``{火}``) is no
     Japanese text to translate."""

@@ -180,3 +180,31 @@ def collect_placeholders(deck: Deck, where, key: str, value: Any, piece: Piece) 
     elif isinstance(value, list):
         for k, v in enumerate(value):
             collect_placeholders(deck, where, f"{key}.{k + 1}", v, piece)
+
+
+# the kinds of field a piece that leaves one out prints nothing of (an image prints 画像未定, and is listed)
+_LEFT_OUT_KINDS = ("text", "int", "number", "colour")
+
+
+def left_out_fields(deck: Deck, pieces: list, fields: dict, defaults: dict) -> list[str]:
+    """A warning for each piece of a template's deck that leaves out a field the deck's other
+    pieces all set, with no default for it (a card's attack forgotten: its medallion printed empty,
+    and nothing said so). A field at least ten pieces set and at most one in ten leaves out is a
+    slip; one that more leave out is optional (a flavour line), and a small deck's one card without
+    it is meant (populous's オールマイティ has no number), not told. A piece that writes the key with
+    no value (``attack:``) leaves it empty on purpose."""
+    notes: list[str] = []
+    live = [(raw, piece) for raw, piece in zip(pieces, deck.pieces) if isinstance(raw, dict) and piece.count]
+    for name, kind in fields.items():
+        if kind not in _LEFT_OUT_KINDS or name in defaults:
+            continue
+        lacking = [piece for raw, piece in live if name not in raw]
+        setting = len(live) - len(lacking)
+        if not lacking or setting < 10 or len(lacking) > setting // 10:
+            continue
+        for piece in lacking:
+            notes.append(f"{piece.where}: deck {deck.id!r} piece {piece.index} ({piece.said}) sets no {name}, which the "
+                         f"deck's other {setting} pieces set and defaults: does not give, so its template gets none (printed empty) "
+                         f"(expected '{name}: …' on the piece, or {name}: in the deck's defaults: for every piece "
+                         f"that leaves it out, or '{name}:' with no value for none on purpose)")
+    return notes

@@ -103,9 +103,19 @@ def _pictured(result) -> list[Any]:
         keys = [df.first[0], df.first[1], *(df.piece_fronts[n] for n in sorted(df.piece_fronts))]
         out.append([df.deck.id, df.deck.trim_mm, keys])
         if any(k is not None and "<image" in rendered.faces.svgs.get(k, "") for k in keys):
-            out.append([result.face_keys[k] if k in result.face_keys else rendered.art_digest
-                        for k in keys])  # the pictures each shows (the whole art's hash made only if asked)
+            out.append([_pictures_of(result, k) for k in keys])  # the pictures each shows
     return out
+
+
+def _pictures_of(result, k: str | None) -> str:
+    """What face ``k`` shows of the art: its key's suffix (``face_keys``, the hashes of the pictures
+    it shows), else the hash of the whole art (made only when so asked: a face whose pictures are
+    not all found); "" for no face (a deck printing no back) and for a face without a picture. A
+    deck without backs asked for the whole art's hash once: the book was then keyed by every art
+    file, a picture no face shows repainted setting the book again."""
+    if k is None or "<image" not in result.rendered.faces.svgs.get(k, ""):
+        return ""
+    return result.face_keys[k] if k in result.face_keys else result.rendered.art_digest
 
 
 def shown_faces(result) -> dict[str, dict[str, str]]:
@@ -117,10 +127,7 @@ def shown_faces(result) -> dict[str, dict[str, str]]:
     out: dict[str, dict[str, str]] = {}
 
     def made_from(k: str | None) -> str:
-        if k is None:
-            return ""
-        return k + ((result.face_keys[k] if k in result.face_keys else rendered.art_digest)
-                    if "<image" in rendered.faces.svgs.get(k, "") else "")
+        return "" if k is None else k + _pictures_of(result, k)
 
     for df in rendered.decks:
         if df.first is not None:

@@ -25,6 +25,7 @@ from typing import Any
 import pnpgen
 from pnpgen import resources, usercache
 from pnpgen.atomic import read_record, store
+from pnpgen.errors import leads_out
 from pnpgen.litter import is_litter
 from pnpgen.memo import Stamps
 from pnpgen.pdf.assemble import PdfFile
@@ -42,6 +43,13 @@ def parts_digest(parts: Iterable[bytes]) -> str:
         h.update(len(p).to_bytes(8, "little"))
         h.update(p)
     return h.hexdigest()
+
+
+def staying_in(folders: Iterable[Path], fonts: Path) -> list[Path]:
+    """``folders`` but those that are a link leading out of their place (data/<slug>/,
+    templates/<slug>/ or common/, layouts/, sheets/; not ``fonts``, which may be): the build refuses
+    one at its first name, and a fingerprint read all its files first."""
+    return [f for f in folders if f == fonts or not (os.path.islink(f) and leads_out(f, f.parent))]
 
 
 def font_files(folder: Path) -> list[tuple[Path, os.stat_result, bool]]:

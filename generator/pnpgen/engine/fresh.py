@@ -13,7 +13,7 @@ from typing import Any
 
 from pnpgen.data.workspace import Workspace, printer_profiles
 from pnpgen.engine.cache import Cache, States
-from pnpgen.engine.fingerprint import BIG_FILE, FileHashes, big_file_stamp, fingerprint, font_files
+from pnpgen.engine.fingerprint import BIG_FILE, FileHashes, big_file_stamp, fingerprint, font_files, staying_in
 from pnpgen.engine.options import BuildOptions, RulebookOptions
 from pnpgen.engine.output import build_lock, claim
 from pnpgen.engine.transaction import recover
@@ -56,8 +56,12 @@ def _profiles(ws: Workspace) -> tuple[bytes, ...]:
 
 
 def inputs_of(ws: Workspace, slug: str) -> list[Path]:
-    """Every folder a game's build reads."""
-    return [ws.data / slug, ws.templates / slug, ws.templates / "common", ws.fonts, ws.root / "layouts", ws.root / "sheets"]
+    """Every folder a game's build reads. One that is a link leading out of its place (data/<slug>/,
+    templates/<slug>/ or common/, layouts/, sheets/; not fonts/, which may be) is left out: the build
+    refuses it at its first name, and its files were all read first for the game's fingerprint."""
+    folders = [ws.data / slug, ws.templates / slug, ws.templates / "common", ws.fonts, ws.root / "layouts",
+               ws.root / "sheets"]
+    return staying_in(folders, ws.fonts)
 
 
 def present_inputs(ws: Workspace, slug: str) -> list[Path]:

@@ -28,7 +28,7 @@ from pnpgen.engine import inksaver
 from pnpgen.engine import prerender as parallel
 from pnpgen.engine.cache import Cache, GameState, document_record, plan_keys_of
 from pnpgen.engine.documents import write_documents
-from pnpgen.engine.fingerprint import FileHashes, code, content_hash, fingerprint, hashed, sha
+from pnpgen.engine.fingerprint import FileHashes, code, content_hash, fingerprint, hashed, sha, staying_in
 from pnpgen.engine.fresh import edition
 from pnpgen.engine.imposition import GamePlan, Impositions, impose_game, remember_digests
 from pnpgen.engine.manifest import DeckRecord
@@ -303,7 +303,7 @@ def render_inputs(ws: Workspace, slug: str, options: BuildOptions, known: FileHa
     remembered with it: ``RenderMemo.fresh``)."""
     path = ws.data / slug / "game.yaml"
     game_yaml = path.read_bytes() if path.is_file() else b""  # missing: loading the game says so
-    return fingerprint([ws.templates / slug, ws.templates / "common", builtin.FOLDER, ws.fonts],
+    return fingerprint(staying_in([ws.templates / slug, ws.templates / "common", builtin.FOLDER, ws.fonts], ws.fonts),
                        (options, game_yaml), known, ws.fonts)  # the art: each face by the files it looked at (RenderMemo)
 
 
@@ -319,7 +319,7 @@ def _uses(cache: Cache, renders: str, face_keys: dict[str, str], nest_memo: Memo
 def art_fingerprint(ws: Workspace, game: Game, known: FileHashes | None = None, stamps: Stamps | None = None) -> str:
     """Hash of the game's art files (and its templates, which may name art): what a face that
     embeds an image depends on beyond its SVG. ``stamps``: the build's (``Cache.stamps``)."""
-    return fingerprint(art_folders(ws, game), None, known, stamps=stamps)
+    return fingerprint(staying_in(art_folders(ws, game), ws.fonts), None, known, stamps=stamps)
 
 
 def face_art(svg: str, folder: ArtFolder, whole: str, digest: Callable[[Path], str] = content_hash) -> str:

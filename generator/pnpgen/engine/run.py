@@ -284,6 +284,8 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
         result.rendered = None
         result.arts = {}
         result.images = None
+        if staging is not None:  # (the documents copied by now: their bytes let go of before the packs are made)
+            staging.let_go_of_copied()
         forms = cache.pack_path(f"forms/{ed}")  # the faces and pages drawn: written when they changed
         if sheets.let_go_of_unused() or not forms.is_file():
             pack, packed = cache.pack_entry(f"forms/{ed}", {"inputs": drawn_with, **drawn.to_json(sheets, read)})

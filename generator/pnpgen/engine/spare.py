@@ -91,6 +91,10 @@ class Layouts:
         self.made[id(data)] = (data, data.parts, text)
         return text
 
+    def keep(self, data: PdfFile, text: str) -> None:
+        """``text``, made by ``of`` before ``data``'s parts were let go of, stays its layout."""
+        self.made[id(data)] = (data, data.parts, text)
+
     def let_go_of_names(self) -> None:
         """Forget the parts' places and names (a document whose layout is not made yet names them again)."""
         self.places.clear()

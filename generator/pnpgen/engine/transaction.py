@@ -38,6 +38,8 @@ staged names pnpgen gives, and no folder on the way that is a link.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import hmac
 import json
 import os
@@ -226,6 +228,9 @@ def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[P
         raise InputError(f"{Path(e.path).name} was saved again while the build wrote the documents that show it",
                          path=e.path, expected="build again: the last good files are kept") from None
     except OSError as e:
+        if e.errno in (errno.ENOSPC, errno.EDQUOT):  # (the commit may be tried again: ``freed_for_room``)
+            with contextlib.suppress(OSError):  # (else the commit tried again says what stops it)
+                staging.take_back()  # the documents it let go of, read before their staged copies go
         staging.discard()
         if spare.freed_for_room(root / TRASH, e):  # (the room it lacked was held by pnpgen's own spares)
             return commit(root, files, remove, Staging(root))
@@ -265,6 +270,8 @@ class Staging:
         self._refused = False  # early copies are not to be (the lock taken, a folder in the way)
         self._spares: spare.Record | None = None  # the trash's record of spares, read once
         self.layouts = spare.Layouts()  # the big documents' layouts (their stored parts' places hashed once a build)
+        # the documents held in memory that ``early`` wrote here and let go of (``PdfFile.now_in``)
+        self.let_go: list[PdfFile] = []
 
     def __enter__(self) -> Staging:
         return self
@@ -290,9 +297,37 @@ class Staging:
                 return
             name = self.name_of(path, data)
             self.seal()
-            self.copies[path] = _Copy(self.folder / name, data, self.mode, self.spare_for(path, data))
+            copy = self.copies[path] = _Copy(self.folder / name, data, self.mode, self.spare_for(path, data))
+            if data.in_memory() and not copy.pid:  # written whole here: its bytes let go of
+                self._let_go(path, copy)
         except OSError:  # (the commit tries again, and says what stops it)
             self._refused = True
+
+    def let_go_of_copied(self) -> None:
+        """The bytes in memory of each document whose copy has ended well and whose digest is made
+        (the game's records are) let go of: read from its staged copy from then on (3,000
+        illustrated cards: four documents, some 23 MB no longer held to the commit)."""
+        for path, copy in list(self.copies.items()):
+            data = copy.data
+            if isinstance(data, PdfFile) and data.digested() and not any(d is data for d in self.let_go) \
+                    and copy.ended_well():
+                try:
+                    self._let_go(path, copy)
+                except OSError:  # (staged again by the commit, which says what stops it)
+                    pass
+
+    def _let_go(self, path: Path, copy: _Copy) -> None:
+        """``copy``'s document, written whole, read from its staged copy from now (``PdfFile.now_in``)."""
+        data = copy.data
+        assert isinstance(data, PdfFile)
+        layout = self.layouts.of(data)  # (the commit's record of it, made from its parts in memory)
+        try:
+            data.now_in(copy.path)
+        except OSError:  # (not the file written: staged again by the commit)
+            self.copies.pop(path).path.unlink(missing_ok=True)
+            raise
+        self.layouts.keep(data, layout)
+        self.let_go.append(data)
 
     @contextmanager
     def lock(self) -> Iterator[None]:
@@ -347,7 +382,8 @@ class Staging:
     def staged_early(self) -> None:
         """A game's big documents are all in ``early``'s hands: the names of their stored parts
         let go of (3,000 cards: some 5 MB while the rest of the game is made), their layouts kept
-        for the commit to record."""
+        for the commit to record; the bytes of those copied already let go of (``let_go_of_copied``)."""
+        self.let_go_of_copied()
         self.layouts.let_go_of_names()
 
     def holds(self, path: Path, data: bytes | PdfFile) -> bool:
@@ -391,6 +427,13 @@ class Staging:
         if failed is not None:
             raise failed
 
+    def take_back(self) -> None:
+        """The documents ``early`` let go of read back into memory, for a commit tried again in a
+        new staging folder (``commit``: room freed in the trash)."""
+        for data in self.let_go:
+            data.take_back()
+        self.let_go = []
+
     def discard(self) -> None:
         """Stop the copies, and remove the staging folder and what it holds unless committed."""
         for copy in self.copies.values():
@@ -412,6 +455,7 @@ class _Copy:
 
     def __init__(self, path: Path, data: PdfFile, mode: int, reuse: spare.Spare | None = None) -> None:
         self.path, self.data, self.pid = path, data, 0
+        self.failure: OSError | None = None  # what stopped the copy (``wait`` raises it)
         opened = reuse.open_as(path, mode) if reuse is not None else None
         if opened is not None:
             fd, start = opened
@@ -420,10 +464,11 @@ class _Copy:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
         try:
             os.fchmod(fd, mode)
-            if opened is not None and all(isinstance(p, bytes) for p in data.parts):
-                # what follows the common bytes is all in memory (a text or count edit: the pictures
-                # come first), some MB: written here, where a fork of the build's process cost more
-                # (its page tables, and a copy-on-write fault for every page the build wrote after)
+            if data.in_memory():
+                # all in memory (a document of text cards, or what follows a spare's common bytes in a
+                # text or count edit: the pictures come first), some MB: written here, where a fork of
+                # the build's process cost more (its page tables, and a copy-on-write fault for every
+                # page the build wrote after)
                 data.write_into(fd)
                 return
             self.answer, said = os.pipe()
@@ -445,20 +490,33 @@ class _Copy:
 
     def wait(self) -> None:
         """The copy's end: raises what stopped it."""
-        if not self.pid:
-            return
+        if self.pid:
+            self._ended(os.waitpid(self.pid, 0)[1])
+        if self.failure is not None:
+            raise self.failure
+
+    def ended_well(self) -> bool:
+        """Has the copy ended, and well? (Its process asked, not waited for.)"""
+        if self.pid:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if not pid:
+                return False
+            self._ended(status)
+        return self.failure is None
+
+    def _ended(self, status: int) -> None:
+        """The copy's process ended with ``status``: what it said read, what stopped it kept (``failure``)."""
         chunks = []
         while chunk := os.read(self.answer, 4096):
             chunks.append(chunk)
         os.close(self.answer)
-        status = os.waitpid(self.pid, 0)[1]
         self.pid = 0
         said = json.loads(b"".join(chunks) or b"{}")
         if "changed" in said:
-            raise SourceChanged(said["changed"])
-        if said or os.waitstatus_to_exitcode(status) != 0:
-            raise OSError(said.get("errno"), said.get("strerror") or "the copy of a document stopped",
-                          said.get("filename") or str(self.path))
+            self.failure = SourceChanged(said["changed"])
+        elif said or os.waitstatus_to_exitcode(status) != 0:
+            self.failure = OSError(said.get("errno"), said.get("strerror") or "the copy of a document stopped",
+                                   said.get("filename") or str(self.path))
 
     def cancel(self) -> None:
         """Stop the copy (a process ended already is only waited for)."""

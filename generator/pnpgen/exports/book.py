@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pnpgen.data.formats import MIN_DPI
+from pnpgen.data.lint import LintSettings
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.exports.faces import MARK_ROOM_MM, shop_marks
@@ -25,14 +26,16 @@ from pnpgen.impose.plan import Item, Page, PagePlan, Strokes
 from pnpgen.messages import counted, msg
 from pnpgen.pdf.black import k_only
 from pnpgen.pdf.colour import vectors_to_cmyk
+from pnpgen.pdf.minline import widen_lines
 from pnpgen.pdf.onsheets import page_count, place_on_sheets
 from pnpgen.pdf.outline import outline_text
-from pnpgen.pdf.overprint import small_text, thin_lines
+from pnpgen.pdf.overprint import small_text
 from pnpgen.pdf.pdfx import make_x1a, pictures_to_cmyk
 from pnpgen.pdf.subsettags import retagged
 from pnpgen.pdf.writer import write_document
 from pnpgen.rulebook import build_rulebook, pictures_from_game
 from pnpgen.rulebook.figures import load_settings
+from pnpgen.units import PT_PER_MM
 
 BOOK = "rulebook.pdf"  # the export's file
 # the smallest text the book sets of its own; smaller text is the cards' faces drawn smaller in
@@ -56,7 +59,8 @@ def shop_rulebook(ws: Workspace, game: Game, preset: Preset, cmyk: bool, finish:
     book = build_rulebook(game, ws.fonts, rules_only=True, pictures=pictures_from_game(game, ws.templates),
                           icon_dirs=icon_dirs(ws.templates, game.slug), booklet=False,
                           min_dpi=max(MIN_DPI, preset.dpi))  # a figure's own picture: the shop's dpi
-    a5 = book.files["rulebook.pdf"]
+    # the pieces' pictures are their faces drawn smaller: each line at least the shop's thinnest as printed
+    a5, _ = widen_lines(book.files["rulebook.pdf"], min_line_pt(preset))
     pages = page_count(a5)
     total = -(-pages // preset.page_multiple) * preset.page_multiple
     out = ShopBook(warnings=list(book.warnings))
@@ -84,12 +88,19 @@ def shop_rulebook(ws: Workspace, game: Game, preset: Preset, cmyk: bool, finish:
     if finish.pdfx is not None:
         pdf = make_x1a(pdf, finish.pdfx, title, finish.date, finish.edition)
     out.warnings.extend(_small_text_said(pdf, starts))
-    out.warnings.extend(_thin_lines_said(pdf, starts, preset))
     if cmyk:  # the cards' ink checks: colours, pictures, and the black overprinting its ground
         out.warnings.extend(ink_warnings(BOOK, pdf, preset, [""] * total, [""] * total, None, still,
                                          starts))
     out.files[BOOK] = pdf
     return out
+
+
+def min_line_pt(preset: Preset) -> float:
+    """The thinnest line the shop's book is drawn with (points): the preset's ``min_line``, else
+    the build's print lint's (0.25 pt), the figure a shop's preflight reads a line against."""
+    if preset.min_line_mm is not None:
+        return preset.min_line_mm * PT_PER_MM
+    return LintSettings().min_stroke_pt or 0.0
 
 
 def _starts(draft: Path | None, lines: list[int], at: list[int], total: int) -> list[str]:
@@ -124,24 +135,6 @@ def _small_text_said(pdf: bytes, starts: list[str]) -> list[str]:
         f"own text is {SMALL_TEXT_PT:g} pt or more), a picture's words not meant to be read; a printer's preflight "
         "that checks for small text lists them: if its 入稿ガイド refuses text this small, export with --outline-text "
         "(every glyph a path)"))
-
-
-# the thinnest line a shop book's page may print when its preset names none: pnpgen preflight's --min-line
-HAIRLINE_PT = 0.25
-
-
-def _thin_lines_said(pdf: bytes, starts: list[str], preset: Preset) -> list[str]:
-    """One line for the strokes thinner than the preset's ``min_line`` (else ``HAIRLINE_PT``) the
-    pages show: the pieces' pictures, their frames and a board's track drawn at a half to a sixth of
-    their size, which ``pnpgen preflight`` names as hairlines (trial46: the export said nothing, and
-    the preflight then said a shop would turn the book away)."""
-    limit = preset.min_line_mm * 72 / 25.4 if preset.min_line_mm else HAIRLINE_PT
-    return _said_at_least(thin_lines(pdf, limit), starts, lambda where, width: (
-        f"{where}: lines as thin as {width:g} pt ({width * 25.4 / 72:.3f} mm), "
-        f"under {limit:.3g} pt: the pieces' pictures (their faces drawn smaller on the cover, the components and the "
-        "setup pages; the book's own lines are 0.1 mm or more), which a printer's preflight lists as hairlines "
-        "(pnpgen preflight too); they print as drawn, thinner than a press holds: if the 入稿ガイド refuses "
-        "them, ask the printer, or draw the pieces' lines thicker"))
 
 
 def _blanks_said(pages: int, total: int, preset: Preset) -> str:

@@ -23,8 +23,8 @@ MAX_TEMPLATE_BYTES = 16_000_000  # one template file: the shipped ones are at mo
 
 class WorkspaceLoader(jinja2.FileSystemLoader):
     """Templates, includes and imports from templates/ only: Jinja refuses '..' in a name, and
-    this refuses a file that a symlink leads out of the folder (an error, so the built-in
-    templates tried next never stand in for it)."""
+    this refuses a file that a symlink leads out of the folder before it is opened (an error, so
+    the built-in templates tried next never stand in for it)."""
 
     def __init__(self, root: Path):
         super().__init__(str(root))
@@ -33,19 +33,22 @@ class WorkspaceLoader(jinja2.FileSystemLoader):
     def get_source(self, environment: jinja2.Environment, template: str):
         if too_long(template):  # (looked up, it raises ENAMETOOLONG: said raw, the whole name)
             raise jinja2.TemplateNotFound(template)
-        for folder in self.searchpath:  # as Jinja finds it; measured before it is read whole
+        for folder in self.searchpath:  # as Jinja finds it; measured and placed before it is read
             path = Path(folder, *jinja2.loaders.split_template_path(template))
-            if path.is_file() and path.stat().st_size > MAX_TEMPLATE_BYTES:
+            if not path.is_file():
+                continue
+            if not path.resolve().is_relative_to(self.root):  # not TemplateNotFound: no fallback
+                raise InputError(f"template {template!r} leads outside templates/", key="template",
+                                 expected="a file inside templates/, without links leading out")
+            if path.stat().st_size > MAX_TEMPLATE_BYTES:
                 raise InputError(f"template {template!r} is {path.stat().st_size:,} bytes", path=f"templates/{template}",
                                  key="template", expected=f"at most {MAX_TEMPLATE_BYTES:,} bytes (a picture pasted in "
                                  "as data: belongs in the art folder, placed with image())")
+            break
         try:
             source, filename, uptodate = super().get_source(environment, template)
         except UnicodeDecodeError as e:  # Shift-JIS, UTF-16…: the template is wrong, not the deck
             raise InputError(f"template {template!r} is not UTF-8 text (byte {e.start + 1} is {e.object[e.start]:#04x})",
                              path=f"templates/{template}", key="template",
                              expected="the template saved as UTF-8 (in the editor's save-as encoding)") from None
-        if not Path(filename).resolve().is_relative_to(self.root):  # not TemplateNotFound: no fallback
-            raise InputError(f"template {template!r} leads outside templates/", key="template",
-                             expected="a file inside templates/, without links leading out")
         return source, filename, uptodate

@@ -284,8 +284,9 @@ def choose_layout(spec: ShapeSpec, count: int, opts: SheetOptions, kind: str = "
     with the most bleed, then the most pieces per sheet, then a grid before a nest:
     rectangles and rounded rectangles on a grid with cut marks (``layout_grid_at``); die-cut
     shapes (circle, hex, tri-hex, polygon) on a bounding-box grid without cut marks, or nested
-    on a lattice (``nest.nest_at``, remembering its searches in ``nest_memo``). Returns None when
-    not even one piece fits the sheet."""
+    on a lattice (``nest.nest_at``, remembering its searches in ``nest_memo``). With a printer
+    profile's ``least_bleed_mm`` more than that layout's bleed: the most pieces a sheet at exactly
+    that bleed (more sheets, never more bleed). Returns None when not even one piece fits the sheet."""
     if spec.kind == "rect" and kind == "card":
         return layout_grid(spec.w, spec.h, opts)
     paper = opts.paper_mm
@@ -315,13 +316,15 @@ def choose_layout(spec: ShapeSpec, count: int, opts: SheetOptions, kind: str = "
                 return max(fitting, key=lambda lay: (lay.per_sheet, lay.kind == "grid"))
         raise AssertionError("unreachable: the tightest bleed always fits")
 
-    steps = bleed_steps(opts.bleed_mm)
+    tight = fewest_sheets(bleed_steps(opts.bleed_mm))
     least = min(opts.least_bleed_mm, opts.bleed_mm)
-    if least > 0:  # backs a printer shifts: the bleed its offset needs, on more sheets if need be (as cards)
-        wide = fewest_sheets([b for b in steps if b > least + 1e-9] + [least])
+    if least > 0 and (tight is None or tight.sheet_bleed_mm < least - 1e-9):
+        # backs a printer shifts: the bleed its offset needs, on more sheets if need be, and no more, as
+        # cards keep it (½-inch counters at 0.8 mm: 234 a sheet; the deck's full 3 mm held 140)
+        wide = fewest_sheets([least])
         if wide is not None:
             return wide
-    return fewest_sheets(steps)
+    return tight
 
 
 MARGIN_STEP_MM = 0.5  # the margins tried for a tiled board that would fit one sheet with a smaller one

@@ -154,6 +154,8 @@ class PdfFile:
     _digest: tuple[str, tuple[int, ...] | None] | None = field(default=None, repr=False, compare=False)
     _size: int | None = field(default=None, repr=False, compare=False)
     layout: Any = field(default=None, repr=False, compare=False)  # what its pages' objects are (pdf/patch.py ``Layout``)
+    # its parts before ``now_in`` let its bytes go (each run of bytes by its length), for ``take_back``
+    _held: tuple[Stored | int, ...] | None = field(default=None, repr=False, compare=False)
 
     @property
     def size(self) -> int:
@@ -259,6 +261,44 @@ class PdfFile:
 
     def __bytes__(self) -> bytes:
         return b"".join(self.chunks())
+
+    def in_memory(self) -> bool:
+        """Are all its bytes in memory (no stored part: a document of text cards)?"""
+        return all(isinstance(p, bytes) for p in self.parts)
+
+    def digested(self) -> bool:
+        """Is its digest made already (``digest``: a build's records are made before the commit)?"""
+        return self._digest is not None
+
+    def now_in(self, path: Path) -> None:
+        """This file written whole at ``path`` (its staged copy): the bytes it held in memory let go
+        of, read from there if read again. Its digest is made first (from the bytes in memory, where
+        a caller has not made it: ``digested``), so what the records say of it is what it was
+        (5,000 text cards: four documents, some 40 MB no longer held to the commit)."""
+        self.digest()
+        st = os.stat(path)
+        if st.st_size != self.size:
+            raise Stored(str(path), self.size).cut()
+        self._held = tuple(p if isinstance(p, Stored) else len(p) for p in self.parts)
+        self.parts = (Stored(str(path), self.size, 0, (st.st_size, st.st_mtime_ns, st.st_ino)),)
+
+    def take_back(self) -> None:
+        """Its parts as they were before ``now_in``, the bytes read back from its staged copy (which
+        is about to go), its stored parts as they were."""
+        if self._held is None:
+            return
+        (copy,) = self.parts
+        assert isinstance(copy, Stored)
+        parts: list[Part] = []
+        at = 0
+        for p in self._held:
+            size = p if isinstance(p, int) else p.size
+            if isinstance(p, int):
+                parts.append(b"".join(Stored(copy.path, size, at, copy.stamp).chunks()))
+            else:
+                parts.append(p)
+            at += size
+        self.parts, self._held = tuple(parts), None
 
 
 def _joined(parts: Iterable[Part]) -> Iterator[Part]:

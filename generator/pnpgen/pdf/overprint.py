@@ -275,15 +275,6 @@ def small_text(pdf: bytes, below_pt: float) -> list[tuple[int, float]]:
     return sorted(smallest.items())
 
 
-def thin_lines(pdf: bytes, below_pt: float) -> list[tuple[int, float]]:
-    """Each page (0-based) showing a stroke thinner than ``below_pt`` as printed, with its thinnest
-    width in points, in any process colour: what a RIP's hairline check lists."""
-    thinnest: dict[int, float] = {}
-    for hit in mixed_inks(pdf, below_pt, None, 0):
-        thinnest[hit.page] = min(hit.size_pt, thinnest.get(hit.page, hit.size_pt))
-    return sorted(thinnest.items())
-
-
 def _inks(colour: CMYK) -> int:
     return sum(v >= INK_PRESENT for v in colour)
 

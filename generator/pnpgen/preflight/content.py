@@ -5,6 +5,7 @@ writer)."""
 from __future__ import annotations
 
 import math
+import zlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,12 +91,57 @@ def colour_of(space: str, values: list[float], spaces: dict[str, Any]) -> tuple:
 FORMS_PER_PAGE = 100_000
 
 
+# the content a page may have parsed, its own and each form's each time drawn, decoded: parsed
+# whole, a stream takes some six times its size (a 3 MB file whose 1.8 GB of zeros was one
+# page's content took 10 GB and minutes); pnpgen's densest pages are a few MB
+CONTENT_PER_PAGE = 64 << 20
+FLATE_MOST = 1100  # the most a byte of Flate data decodes to (deflate's 1032:1, rounded up)
+
+
 @dataclass
 class Walk:
-    """A page's walk through its content: the forms it may still draw, the operator being read."""
+    """A page's walk through its content: the forms it may still draw, the decoded bytes of
+    content it may still parse, the operator being read."""
 
     forms: int = FORMS_PER_PAGE
+    content: int = CONTENT_PER_PAGE
     op: str = ""
+
+
+def _decoded_size(stream: Any, most: int) -> int:
+    """The bytes a content stream decodes to, found without holding more than ``most`` + 1 of
+    them: one Flate filter (as writers write) decoded a block at a time and stopped past
+    ``most``; no filter its length; any other filter decoded whole only when even Flate's most
+    (``FLATE_MOST``) of its length stays within ``most`` (else said as past it)."""
+    if not isinstance(stream, pikepdf.Stream):
+        return 0
+    raw = stream.read_raw_bytes()
+    filters = stream.get("/Filter")
+    names = [str(f) for f in filters] if isinstance(filters, pikepdf.Array) else [] if filters is None else [str(filters)]
+    if not names:
+        return len(raw)
+    if names == ["/FlateDecode"]:
+        inflate = zlib.decompressobj()
+        size, data = 0, raw
+        try:
+            while data and size <= most:
+                size += len(inflate.decompress(data, 1 << 20))
+                data = inflate.unconsumed_tail
+        except zlib.error:
+            return len(raw)  # (pikepdf's parser says what it makes of it)
+        return size
+    return len(stream.read_bytes()) if len(raw) * FLATE_MOST <= most else most + 1
+
+
+def _budget(obj: Any, page_no: int, walked: Walk) -> None:
+    """The page's content (a page's /Contents, a form) taken from what it may parse; a
+    pikepdf.PdfError once past it."""
+    contents = obj.get("/Contents") if isinstance(obj, pikepdf.Dictionary) else obj
+    for stream in contents if isinstance(contents, pikepdf.Array) else [contents]:
+        walked.content -= _decoded_size(stream, max(walked.content, 0))
+        if walked.content < 0:
+            raise pikepdf.PdfError(f"page {page_no} has more than {CONTENT_PER_PAGE >> 20} MB of content to draw "
+                                   "(its own and its forms' each time drawn)")
 
 
 def walk(pdf_page: pikepdf.Page, page_no: int) -> list[Paint]:
@@ -111,6 +157,7 @@ def _walk_stream(obj: Any, resources: Any, gs: GState, page_no: int, out: list[P
                  depth: int, walked: Walk) -> None:
     if depth > 12:
         return
+    _budget(obj, page_no, walked)
     try:
         _walk_operators(obj, resources, gs, page_no, out, depth, walked)
     except (ValueError, IndexError, TypeError, AttributeError) as e:

@@ -12,7 +12,7 @@ import pikepdf
 from pnpgen.messages import counted
 from pnpgen.preflight.content import INK_PRESENT, Paint, boxes, describe, inks, size_mm, walk
 from pnpgen.preflight.inks import check_ink_and_bleed
-from pnpgen.preflight.shop import MM, Finding, Shop, length_pt
+from pnpgen.preflight.shop import MM, Finding, Shop, Unreadable, length_pt
 
 MIXED_TEXT_PT = 8.0  # "Color type should be 8 pt minimum when printing in two or more colors" (Lakeside)
 
@@ -139,7 +139,10 @@ def check_safe(name: str, path: Path, shop: Shop, found: list[Finding]) -> None:
 
     safe = [length_pt(f.get("safe", 0), "mm") for f in shop.formats.values() if f.get("safe")]
     zone = min(safe) if safe else 0.0
-    doc = pdfium.PdfDocument(str(path))
+    try:
+        doc = pdfium.PdfDocument(str(path))
+    except pdfium.PdfiumError as e:  # (a file cut short that pikepdf recovered and pdfium does not)
+        raise Unreadable(str(e)) from None
     hits: list[tuple[float, int, str]] = []
     try:
         for i in range(len(doc)):
@@ -202,7 +205,12 @@ def check_pdf(path: Path, folder: Path, shop: Shop, found: list[Finding], work: 
     saying so)."""
     name = str(path.relative_to(folder.parent))
     report: dict = {"file": name}
-    with pikepdf.open(path) as pdf:
+    try:
+        opened = pikepdf.open(path)
+    except pikepdf.PasswordError:
+        raise Unreadable("it is encrypted, opened only with a password, which a shop does not have "
+                         "(save it without a password)") from None
+    with opened as pdf:
         report["pages"] = len(pdf.pages)
         if not pdf.pages:
             found.append(Finding(name, 0, "geometry", "error", "no pages"))

@@ -17,10 +17,11 @@ MAX_PIXELS = 60_000_000
 
 def check_png(path: Path, folder: Path, shop: Shop, found: list[Finding]) -> dict:
     name = str(path.relative_to(folder.parent))
-    with Image.open(path) as im:  # (its header: the pixels are decoded only for a face of the formats' size)
+    with Image.open(path) as im:
         size = im.size
         mode = im.mode
         dpi = im.info.get("dpi")
+        keyed = "transparency" in im.info  # a palette's see-through entry, or a colour key (PNG's tRNS)
     report = {"file": name, "pixels": list(size), "mode": mode, "dpi": [round(float(v)) for v in dpi] if dpi else None}
     if "contact" in path.name or shop.name == "tabletopsimulator":
         return report
@@ -33,13 +34,13 @@ def check_png(path: Path, folder: Path, shop: Shop, found: list[Finding]) -> dic
         found.append(Finding(name, 0, "pixels", "error", f"{size[0]}×{size[1]} px, more than {MAX_PIXELS:,} "
                              "(no shop's face is that large), not decoded"))
         return report
-    with Image.open(path) as im:
+    with Image.open(path) as im:  # (the header above: the pixels decoded only for a face of a size to check)
         rgb = np.asarray(im.convert("RGB"), dtype=np.int16)
     if mode not in ("RGB", "RGBA", "P", "L"):
         found.append(Finding(name, 0, "pixels", "error", f"mode {mode}, the shop asks RGB"))
-    if mode == "RGBA":
+    if mode in ("RGBA", "LA", "PA") or keyed:  # (an alpha channel, or a palette or colour key: see-through all the same)
         with Image.open(path) as im:
-            if np.asarray(im)[..., 3].min() < 255:
+            if np.asarray(im.convert("RGBA"))[..., 3].min() < 255:
                 found.append(Finding(name, 0, "pixels", "error", "see-through pixels"))
     if not fits:  # a preset of one's own naming no formats: no pixel size or bleed to hold it to
         return report

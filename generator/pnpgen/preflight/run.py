@@ -4,8 +4,8 @@ said, the exit status 1 when a finding is one a shop turns a file away for."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
-import stat
 import subprocess
 import tempfile
 from collections.abc import Callable
@@ -16,35 +16,38 @@ import pikepdf
 from PIL import Image
 
 from pnpgen.atomic import store
+from pnpgen.errors import not_a_file
 from pnpgen.messages import counted
 from pnpgen.preflight.inks import ghostscript
 from pnpgen.preflight.pdfcheck import check_pdf
 from pnpgen.preflight.pngcheck import check_png
-from pnpgen.preflight.shop import BadInput, Finding, Limits, Shop, load_shop
+from pnpgen.preflight.shop import BadInput, Finding, Limits, Shop, Unreadable, load_shop
 
 NO_GHOSTSCRIPT = ("Ghostscript (gs) is not on this machine: total ink and the bleed are not checked "
                   "(install it: apt install ghostscript, brew install ghostscript, or ghostscript.com)")
 NO_PDFTOPPM = "poppler's pdftoppm is not on this machine: --pages-png writes no pages (install poppler-utils)"
 
 
-def preflight(folder: Path, limits: Limits, work: Path, gs: str | None,
-              pages_png: Path | None = None) -> tuple[Shop, list[Finding], list[dict]]:
-    """One export folder's PDFs and PNGs checked against the preset of its name."""
+def preflight(folder: Path, limits: Limits, work: Path, gs: str | None, pages_png: Path | None = None,
+              named: dict[str, tuple[Path, int]] | None = None) -> tuple[Shop, list[Finding], list[dict]]:
+    """One export folder's PDFs and PNGs checked against the preset of its name; each page with
+    a finding written into ``pages_png`` (``save_png``; ``named``: the pages the run wrote)."""
     shop = load_shop(folder, limits)
     found: list[Finding] = []
     reports: list[dict] = []
     for path in sorted(folder.rglob("*")):
         if path.suffix not in (".pdf", ".png"):
             continue
-        if (unread := _not_read(path, folder)) is not None:  # a named pipe waited for forever; a link was followed out
-            name = str(path.relative_to(folder.parent))
-            found.append(Finding(name, 0, "file", "error", f"not a readable {path.suffix[1:].upper()}: {unread}"))
-            reports.append({"file": name, "readable": False})
-            continue
         try:
+            what = not_a_file(path)  # a pipe or a device named .pdf: never opened (the open waited for ever)
+            if what is not None:
+                raise Unreadable(f"{what}, not a file")
+            if path.is_symlink() and not path.resolve().is_relative_to(folder.resolve()):  # (was followed and read)
+                raise Unreadable("a link leading out of the folder (not followed: copy the file itself in)")
             reports.append(check_pdf(path, folder, shop, found, work, gs) if path.suffix == ".pdf"
                            else check_png(path, folder, shop, found))
-        except (pikepdf.PdfError, OSError, Image.DecompressionBombError, subprocess.CalledProcessError) as e:
+        except (Unreadable, pikepdf.PdfError, OSError, Image.DecompressionBombError,
+                subprocess.CalledProcessError) as e:
             # a damaged or cut-short file (a copy stopped, a download cut): what a shop turns away first
             name = str(path.relative_to(folder.parent))
             found.append(Finding(name, 0, "file", "error", f"not a readable {path.suffix[1:].upper()}: "
@@ -52,31 +55,36 @@ def preflight(folder: Path, limits: Limits, work: Path, gs: str | None,
             reports.append({"file": name, "readable": False})
     found.sort(key=lambda f: (f.file, f.page))  # each file's findings in the order of its pages (the whole file's first)
     if pages_png is not None and shutil.which("pdftoppm"):
+        named = {} if named is None else named
         for f in found:
             if f.page:
-                save_png(folder.parent / f.file, f.page, pages_png)
+                save_png(folder.parent / f.file, f.page, pages_png, named)
     return shop, found, reports
 
 
-def _not_read(path: Path, folder: Path) -> str | None:
-    """Why a file of the folder is not opened (a link leading out of the folder, a named pipe or a
-    device: no shop file, and opening a pipe waits for a writer forever), else None."""
-    try:
-        if path.is_symlink() and not path.resolve().is_relative_to(folder.resolve()):
-            return "a link leading out of the folder (not followed: copy the file itself in)"
-        st = path.stat()
-    except (OSError, RuntimeError):  # a link to nowhere, or in a loop: said as unreadable when opened
-        return None
-    return None if stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode) else \
-        "not a file (a named pipe or a device), not opened"
-
-
-def save_png(path: Path, page: int, pngs: Path) -> None:
+def save_png(path: Path, page: int, pngs: Path, named: dict[str, tuple[Path, int]]) -> None:
+    """Page ``page`` of ``path`` as a 60 dpi PNG in ``pngs``, named ``<folder>-<file>-p<page>.png``
+    (``-2``, ``-3`` … after it when the run wrote that name for another folder's file of that
+    name: two games' doujin/cards.pdf); once a run (``named``: name → the file and page it
+    shows), and over an earlier run's PNG of that name, put in place whole: a page kept because
+    a PNG of its name was there showed an earlier export's page, or the other game's."""
     pngs.mkdir(parents=True, exist_ok=True)
-    stem = pngs / f"{path.parent.name}-{path.stem}-p{page}"
-    if not Path(f"{stem}.png").exists():
-        subprocess.run(["pdftoppm", "-r", "60", "-png", "-singlefile", "-f", str(page), "-l", str(page), str(path),
-                        str(stem)], check=False)
+    base = f"{path.parent.name}-{path.stem}-p{page}"
+    stem, n = base, 1
+    while named.get(stem, (path, page)) != (path, page):
+        n += 1
+        stem = f"{base}-{n}"
+    if stem in named:
+        return
+    named[stem] = (path, page)
+    part = pngs / f".{stem}.part"  # (pdftoppm adds .png)
+    done = subprocess.run(["pdftoppm", "-r", "60", "-png", "-singlefile", "-f", str(page), "-l", str(page), str(path),
+                           str(part)], check=False)
+    made = Path(f"{part}.png")
+    if done.returncode == 0 and made.is_file():
+        os.replace(made, pngs / f"{stem}.png")
+    else:  # (a page pdftoppm could not draw: no part of it left behind)
+        made.unlink(missing_ok=True)
 
 
 def run(folders: list[Path], limits: Limits, say: Callable[[str], None], note: Callable[[str], None],
@@ -87,6 +95,14 @@ def run(folders: list[Path], limits: Limits, say: Callable[[str], None], note: C
     # said before the run, not after it (a traceback once the whole run was done)
     if json_out is not None and json_out.is_dir():
         raise BadInput(f"--json {json_out}: is a folder (expected a file to write)")
+    if json_out is not None:  # (written by a rename over it: /dev/full, a pipe, a link were replaced)
+        what = "a link" if json_out.is_symlink() else not_a_file(json_out)
+        if what is not None:
+            raise BadInput(f"--json {json_out}: is {what} (expected a file to write, written over and not through)")
+        inside = next((f for f in folders if json_out.resolve().is_relative_to(f.resolve())), None)
+        if inside is not None:  # (--json build/g/shop/cards.pdf wrote the report over the PDF it checked)
+            raise BadInput(f"--json {json_out}: is inside {inside}, a folder it checks (expected a file elsewhere: "
+                           "the export's own files are never written over)")
     if pages_png is not None and pages_png.exists() and not pages_png.is_dir():
         raise BadInput(f"--pages-png {pages_png}: is a file (expected a folder to write in)")
     for folder in folders:
@@ -101,10 +117,11 @@ def run(folders: list[Path], limits: Limits, say: Callable[[str], None], note: C
     if pages_png is not None and not shutil.which("pdftoppm"):
         note(NO_PDFTOPPM)
     everything: dict = {}
+    named: dict[str, tuple[Path, int]] = {}  # the pages --pages-png wrote this run
     errors = notes = files = 0
     with tempfile.TemporaryDirectory(prefix="pnpgen-preflight-") as tmp:
         for folder in folders:
-            shop, found, reports = preflight(folder, limits, Path(tmp), gs, pages_png)
+            shop, found, reports = preflight(folder, limits, Path(tmp), gs, pages_png, named)
             if not quiet:
                 if reports and not any(str(r["file"]).endswith(".pdf") for r in reports):
                     # PNGs only (The Game Crafter's, MakePlayingCards'): no ink, line or text figure is read

@@ -12,7 +12,7 @@ from pathlib import Path
 import yaml
 
 from pnpgen import resources
-from pnpgen.errors import InputError
+from pnpgen.errors import InputError, leads_out
 
 MM = 72 / 25.4  # points per mm
 
@@ -66,6 +66,11 @@ class BadInput(InputError):
     """A folder, option or preset the preflight cannot read: one line, exit status 2."""
 
 
+class Unreadable(Exception):
+    """A file no reader opens (encrypted, one pdfium refuses, a pipe named .pdf): an error finding
+    of its own, ``file: not a readable PDF: …``, the other files still checked."""
+
+
 def length(text: str) -> str:
     """A command line's length, checked as it is read (argparse says a wrong one in one line)."""
     try:
@@ -109,21 +114,43 @@ def own_presets(folder: Path, name: str) -> list[Path]:
     return []
 
 
+def _format(fmt: object) -> None:
+    """A ValueError unless ``fmt`` is a format as the checks read it: a mapping, its ``pixels``
+    two whole numbers, its ``trim`` two lengths (or ``any``), its ``bleed`` and ``safe`` lengths
+    (a format of 5, or pixels: 5, was a traceback once the files were read)."""
+    if not isinstance(fmt, dict):
+        raise ValueError(fmt)
+    if "pixels" in fmt and not (isinstance(fmt["pixels"], list) and len(fmt["pixels"]) == 2
+                                and all(isinstance(n, int) for n in fmt["pixels"])):
+        raise ValueError(fmt)
+    if fmt.get("trim", "any") != "any":
+        if not (isinstance(fmt["trim"], list) and len(fmt["trim"]) == 2):
+            raise ValueError(fmt)
+        for v in fmt["trim"]:
+            length_pt(v, "mm")
+    for key in ("bleed", "safe"):
+        length_pt(fmt.get(key, 0), "mm")
+
+
 def load_shop(folder: Path, args: Limits) -> Shop:
     name = folder.name
     spec: dict = {}
     # the game's preset, then the workspace's, then pnpgen's
-    candidates = [*own_presets(folder.resolve(), name), shipped_presets() / f"{name}.yaml"]
+    own = own_presets(folder.resolve(), name)  # a link of them leading out of the workspace: never read
+    candidates = [*own, shipped_presets() / f"{name}.yaml"]
     shop = Shop(name=name)
     for candidate in candidates:
         if candidate.is_file():
+            if candidate in own and leads_out(candidate, own[1].parent.parent):  # (the workspace's presets/: its own)
+                raise BadInput(f"{candidate}: a link leading out of the workspace (expected the preset itself copied "
+                               "in place of the link: pnpgen reads nothing outside the workspace)")
             try:
                 spec = yaml.safe_load(candidate.read_text(encoding="utf-8")) or {}
                 if not isinstance(spec, dict):
                     raise ValueError("the preset is not a mapping of settings")
                 for key, expected in (("ink_limit", "a number of %, e.g. 300"), ("min_line", "a length, e.g. 0.25pt"),
                                       ("dpi", "a number, e.g. 300"), ("page_multiple", "a whole number, e.g. 2"),
-                                      ("formats", "a mapping of formats")):
+                                      ("formats", "a mapping of formats, each trim: [w, h], bleed:, safe: lengths in mm, pixels: [w, h]")):
                     value = spec.get(key)
                     try:
                         if key == "ink_limit":
@@ -136,6 +163,8 @@ def load_shop(folder: Path, args: Limits) -> Shop:
                             shop.page_multiple = int(spec.get(key, 1))
                         elif key == "formats":
                             shop.formats = dict(value or {})
+                            for fmt in shop.formats.values():
+                                _format(fmt)
                     except (ValueError, TypeError, argparse.ArgumentTypeError):
                         raise BadInput(f"{candidate}: {key}: {value!r} is not read (expected {expected})") from None
             except (yaml.YAMLError, ValueError, UnicodeDecodeError) as e:  # (the game's own preset)

@@ -40,10 +40,11 @@ from pnpgen.rulebook.figures import FigureSpec, RulebookSettings, anchor, load_s
 from pnpgen.rulebook.flowables import terms
 from pnpgen.rulebook.inline import DraftIconError, Icon, draft_icons, has_icon
 from pnpgen.rulebook.inline import unknown as unknown_icons
+from pnpgen.rulebook.numbering import misnumbered_steps, section_numbering
 from pnpgen.rulebook.ownpics import low_dpi, picture_arts
 from pnpgen.rulebook.parse import parse
 from pnpgen.rulebook.pictures import DeckPicture
-from pnpgen.rulebook.proof import Finding, misnumbered_steps, proof, proof_text, report_lang
+from pnpgen.rulebook.proof import Finding, proof, proof_text, report_lang
 from pnpgen.rulebook.reader import Draft, detect_language, read_draft
 from pnpgen.rulebook.story import StoryBuilder
 from pnpgen.rulebook.styles import INK, Fonts
@@ -84,10 +85,11 @@ def load_document(game: Game) -> tuple[Draft, Document]:
     draft.lang = detect_language(draft.text, declared)
     if draft.lang != declared and is_latin(draft.lang):
         draft.report.append(f"draft {path.name}: no Japanese text in it, so it is read and set as {draft.lang}")
-    elif draft.lang != declared:
+    elif draft.lang != declared:  # (draft.en.txt itself in Japanese: no draft.en.en.txt to suggest)
+        beside = f", or beside it as {path.stem}.{declared}{path.suffix}" if path == draft_path(game) else ""
         draft.warnings.append(f"{path}: the draft is written in Japanese and the game's language is {declared}: "
                               f"it is read and set as Japanese, with {declared} labels (write the {declared} "
-                              f"draft in its place, or beside it as {path.stem}.{declared}{path.suffix})")
+                              f"draft in its place{beside})")
     doc = parse(draft.text, draft.lang)
     if len(doc.sections) > MAX_SECTIONS:
         raise InputError(f"the draft has {len(doc.sections):,} sections", path=path, line=doc.sections[MAX_SECTIONS].line,
@@ -198,6 +200,25 @@ def _step_numbering(doc: Document, path: Path, latin: bool) -> list[str]:
     return [f"{path}:{step.line}: the steps of {quoted(s.title)} are numbered {', '.join(map(str, numbers))}; "
             f"expected 1 to {len(numbers)} (a step line that is not read as a step becomes a paragraph: "
             f"one step a line, {marks})" for s, numbers, step in misnumbered_steps(doc)]
+
+
+def _section_numbering(doc: Document, path: Path) -> list[str]:
+    """Sections the draft numbers alike (「■　２．０」 twice), each told at its line; and a draft
+    that numbers some sections and not others, told once with the unnumbered ones (they keep the
+    book's count: 「■　ゲームの終了」 after 「■　５．０　移動」 prints 5 as well, or another section's
+    number)."""
+    twice, plain = section_numbering(doc)
+    out = [f"{path}:{s.line}: section {quoted(s.title)} is numbered {number} as {quoted(sections[0].title)} "
+           f"(line {sections[0].line}) is: the book prints both as {number}; number each section once"
+           for number, sections in twice for s in sections[1:]]
+    if plain:
+        names = ", ".join(f"{quoted(s.title)} (line {s.line})" for s in plain[:5])
+        more = f" and {len(plain) - 5} more" if len(plain) > 5 else ""
+        numbered = next(s for s in doc.rules if s not in plain)
+        out.append(f"{path}:{plain[0].line}: some sections carry their own number ({quoted(numbered.title)}) and "
+                   f"{len(plain)} {'does' if len(plain) == 1 else 'do'} not: {names}{more}; these print the "
+                   f"book's count, which can repeat or skip the numbered ones' numbers: number all sections or none")
+    return out
 
 
 # what a Markdown draft marks that the book does not read: **bold**, __bold__, *italics*, _italics_,
@@ -381,7 +402,7 @@ def read_rulebook(game: Game, font_dir: Path, min_dpi: float = MIN_DPI) -> Draft
         f"{counted(len(doc.of_kind('notes')), 'note')}, {len(doc.of_kind('brainstorm'))} brainstorm, "
         f"{counted(len(doc.of_kind('changelog')), 'change-log section')}"
     )
-    warnings += _step_numbering(doc, path, is_latin(draft.lang))
+    warnings += _step_numbering(doc, path, is_latin(draft.lang)) + _section_numbering(doc, path)
     warnings += _markdown_marks(doc, path, is_latin(draft.lang))
     warnings += _dot_numbered(doc, path, is_latin(draft.lang))
     if not doc.rules:

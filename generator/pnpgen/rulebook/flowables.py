@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import lru_cache
 
 from reportlab.lib.units import mm
@@ -18,7 +18,7 @@ from pnpgen import fonts as fontreg
 from pnpgen.rulebook import glyphs, inline, setlines
 from pnpgen.rulebook.headline import HeadText, draw_term, term_width, two_words_down
 from pnpgen.rulebook.inline import Icon, draw_icon
-from pnpgen.rulebook.jlreq import full_width_marks, jlreq_advances
+from pnpgen.rulebook.jlreq import full_width_marks, jlreq_advances, squeezable, squeezed
 from pnpgen.rulebook.styles import (
     ACCENT,
     BODY_LEADING,
@@ -30,6 +30,7 @@ from pnpgen.rulebook.styles import (
     MIN_LAST_LINE,
 )
 from pnpgen.rulebook.termindex import page_destination
+from pnpgen.rulebook.xrefs import destination, references_in
 from pnpgen.terms import is_latin, unbracket
 from pnpgen.text import linebreak as lb
 
@@ -51,14 +52,18 @@ def _visible(text: str) -> int:
 
 
 def set_lines(text: str, width: float, measure: Callable[[str], float], lead: float = 0.0,
-              em: float = 9.0, lang: str = "ja", advances: Sequence[float] | None = None) -> list[tuple[int, int]]:
+              em: float = 9.0, lang: str = "ja", advances: Sequence[float] | None = None,
+              squeeze: Sequence[float] | None = None) -> list[tuple[int, int]]:
     """Lines of ``text`` as (start, end) offsets; the first line starts ``lead`` points in.
 
     Japanese is set as a book is: character by character within the JLREQ rules
     (``text.linebreak.fill``, no phrase breaks, so lines are full and justified with little
     spacing). A last line shorter than ``MIN_LAST_LINE`` characters takes characters down from
     the line above (追い出し) when that line can give them without spacing beyond
-    ``MAX_LETTER_SPACING``. A Latin-script text (``lang``) is set by ``_latin_lines``, a last
+    ``MAX_LETTER_SPACING`` — unless the line above can take it whole by giving up the aki its
+    読点, brackets and 中点類 may give (``squeeze``, per character: ``jlreq.squeezable``), when
+    it is pushed in instead (追い込み before 追い出し, JLREQ 3.8.2: 「…分のＶＰを得る」 on one line,
+    not 「…分のＶＰ」 spaced out over 「を得る」). A Latin-script text (``lang``) is set by ``_latin_lines``, a last
     line of one word (a runt) taking the word above it down when that line's word spaces stay
     within ``MAX_WORD_SPACE`` (``headline.two_words_down``). Either way
     a Latin word breaks at a hyphenation point with a hyphen (``hyphenated``); a run wider than
@@ -81,7 +86,7 @@ def set_lines(text: str, width: float, measure: Callable[[str], float], lead: fl
         classes, ranges = lb.fill_hyphenating_late(
             lambda h: [lb.CHAR if c == lb.PHRASE else c for c in lb.break_classes(units, False, lang, h)],
             widths, spaces, width, hyphens, force=True)
-        ranges = _keep_last_line(ranges, units, classes, widths, width, em)
+        ranges = _keep_last_line(ranges, units, classes, widths, width, em, [0.0, *(squeeze or [0.0] * len(text))])
     return [(max(s - 1, 0), e - 1) for s, e in ranges]
 
 
@@ -91,12 +96,14 @@ def hyphenated(text: str, end: int) -> bool:
     return 0 < end < len(text) and lb.latin_letter(text[end - 1]) and lb.latin_letter(text[end]) and not lb.in_address(text, end)
 
 
-def _keep_last_line(ranges, units, classes, widths, width, em):
+def _keep_last_line(ranges, units, classes, widths, width, em, squeeze):
     if len(ranges) < 2:
         return ranges
     (ps, pe), (s, e) = ranges[-2], ranges[-1]
     if _visible("".join(units[s:e])) >= MIN_LAST_LINE:
         return ranges
+    if sum(widths[ps:e]) - sum(squeeze[ps:e - 1]) <= width + 1e-6:  # (the last character's aki goes at the end)
+        return ranges[:-2] + [(ps, e)]
     for cut in range(pe - 1, ps + 1, -1):
         if sum(widths[cut:e]) > width + 1e-6:
             break
@@ -217,8 +224,10 @@ class JPara(Flowable):
                  prefix_x: float | None = None, lines: list[tuple[int, int]] | None = None, first: bool = True,
                  last: bool = True, indexed: bool = False, lang: str = "ja", page: tuple[str, dict] | None = None,
                  icons: tuple = (), prefix_icons: Mapping[str, Icon] | None = None,
-                 setting: setlines.SetLines | None = None):
+                 setting: setlines.SetLines | None = None, anchor: str = "", links: Collection[str] = ()):
         super().__init__()
+        self.anchor = anchor  # the named destination its first line is (a rule case's: xrefs.destination)
+        self.links = links  # the case numbers the book sets: a reference to one links to it (xrefs.references_in)
         self.setting = setting  # the book's setting, which recalls and keeps its lines (setlines.py)
         self.icons, self.prefix_icons = icons, prefix_icons or {}  # each OBJ's icon (inline.with_icons); the prefix's
         self.page = page  # (key, pages): the page its first line is drawn on goes to pages[key]
@@ -259,11 +268,14 @@ class JPara(Flowable):
             return term_width(self.prefix, self.prefix_font, self.size, self.prefix_icons)
         return inline.width(self.prefix, self.prefix_font, self.size, self.prefix_icons, 0.0)
 
-    def _draw_prefix(self, x: float, y: float) -> None:
+    def _draw_prefix(self, x: float, y: float, then: str | None = None) -> bool:
+        """Draw the prefix; True when it opened a marked span over it and ``then``, its line, which
+        the caller closes once the line is drawn (``headline.draw_cells``)."""
         if self._set_term():
-            draw_term(self.canv, x, y, self.prefix, self.prefix_font, self.size, self.prefix_icons, self.color)
-        else:
-            inline.draw_line(self.canv, x, y, self.prefix, self.prefix_font, self.size, self.prefix_icons, gap_em=0.0)
+            return draw_term(self.canv, x, y, self.prefix, self.prefix_font, self.size, self.prefix_icons, self.color,
+                             then)
+        inline.draw_line(self.canv, x, y, self.prefix, self.prefix_font, self.size, self.prefix_icons, gap_em=0.0)
+        return False
 
     def _bracket_pad(self) -> float:
         """A paragraph that opens with a bracket (【 「 （) keeps the bracket's own half-em of
@@ -295,9 +307,9 @@ class JPara(Flowable):
             return []
         kw = dict(color=self.color, first_indent=self.first_indent, left=self.left, prefix=self.prefix_source,
                   prefix_font=self.prefix_font, prefix_x=self.prefix_x, indexed=self.indexed, lang=self.lang,
-                  icons=self.icons, prefix_icons=self.prefix_icons, setting=self.setting)
+                  icons=self.icons, prefix_icons=self.prefix_icons, setting=self.setting, links=self.links)
         return [JPara(self.source, self.font, self.size, self.leading, lines=self.lines[:fit], first=self.first,
-                      last=False, page=self.page, **kw),
+                      last=False, page=self.page, anchor=self.anchor, **kw),
                 JPara(self.source, self.font, self.size, self.leading, lines=self.lines[fit:], first=False,
                       last=self.last, **kw)]
 
@@ -329,6 +341,8 @@ class JPara(Flowable):
             self.page[1][self.page[0]] = c.getPageNumber()
         if sketching(c):
             return
+        if self.anchor and self.first:
+            c.bookmarkHorizontal(self.anchor, 0, self.height)
         mask = self._accent_mask()
         for i, (s, e) in enumerate(self.lines):
             line = self.text[s:e].rstrip(lb.TRAILING_SPACES) + (lb.HYPHEN_CHAR if hyphenated(self.text, e) else "")
@@ -336,9 +350,12 @@ class JPara(Flowable):
             first_line = i == 0 and self.first
             x = self.first_indent + self._bracket_pad() if first_line else self.left
             avail = self.width - x
+            # a term and the line it runs into: one marked span, read as one text (headline.draw_cells)
+            spanned = False
             if first_line and self.prefix:
                 c.setFillColor(self.color)
-                self._draw_prefix(x if self.prefix_x is None else self.prefix_x, y)
+                spanned = self._draw_prefix(x if self.prefix_x is None else self.prefix_x, y,
+                                            line.replace(lb.OBJ, "") if self._set_term() else None)
                 if self.prefix_x is None:
                     pw = self._prefix_width()
                     x += pw
@@ -347,6 +364,8 @@ class JPara(Flowable):
             if self.jlreq and not self.latin:  # (its slack from its JLREQ widths, not the glyphs')
                 opens = first_line and not self.prefix
                 self._draw_jlreq(line, s, mask, x, y, avail, is_last, opens)
+                if spanned:
+                    c.addLiteral("EMC")
                 continue
             slack = avail - glyphs.width(line, self.font, self.size)
             if self.latin:
@@ -388,6 +407,9 @@ class JPara(Flowable):
         cells, fonts, inked = line_cells(line, self.font, glyphs.chain(self.font), self.size, opens, self.setting)
         gaps = len(line) - 1
         slack = avail - sum(a for a, _ in cells)
+        if slack < -1e-6:  # a line pushed in (追い込み): its marks' aki give up what it lacks
+            cells = tuple(squeezed(line, cells, self.size, -slack))
+            slack = avail - sum(a for a, _ in cells)
         spacing = slack / gaps if not is_last and gaps > 0 and 0 < slack <= MAX_LETTER_SPACING * self.size * gaps else 0.0
         t = self.canv.beginText(x, y)
         t.setCharSpace(spacing)
@@ -397,7 +419,9 @@ class JPara(Flowable):
         cursor, font, colour, run = -1e9, "", -1, ""  # where the text cursor is; nothing set yet
         last = len(mask) - 1
         pos = x
+        starts = []  # where each character's cell starts, then the line's end (a link's box)
         for k, ch in enumerate(line):
+            starts.append(pos)
             advance, offset = cells[k]
             if ch == lb.OBJ:  # an icon: drawn on its own, the text cursor set anew after it
                 if run:
@@ -425,9 +449,23 @@ class JPara(Flowable):
             run += ch
             cursor = origin + inked[k] + spacing
             pos += advance + spacing
+        starts.append(pos - spacing)
         if run:
             t.textOut(run)
         self.canv.drawText(t)
+        if self.links:
+            self._link(start, line, starts, y)
+
+    def _link(self, start: int, line: str, starts: Sequence[float], y: float) -> None:
+        """Each cross reference to a case the book sets on this line (「→６．４参照」: →６．４) a link
+        to where that case is (its named destination, ``xrefs.destination``): a box over its
+        characters as set (``starts``: each one's x and the line's end), for a reader on screen."""
+        end = start + len(line)
+        for a, b, number in references_in(self.text):
+            if number in self.links and a < end and b > start:
+                x0, x1 = starts[max(a - start, 0)], starts[min(b - start, len(line))]
+                self.canv.linkRect("", destination(number), (x0, y - 0.2 * self.size, x1, y + 0.88 * self.size),
+                                   relative=1, thickness=0)
 
     def _draw_words(self, line: str, start: int, mask: list[bool], x: float, y: float, slack: float) -> None:
         """One Latin line: word by word, the slack shared by its word spaces (at most
@@ -486,8 +524,10 @@ def paragraph_lines(text: str, font: str, fallbacks: tuple[str, ...], size: floa
 def _paragraph_lines(text: str, font: str, fallbacks: tuple[str, ...], size: float, width: float, lead: float,
                      lang: str, jlreq: bool, opens: bool) -> tuple[tuple[int, int], ...]:
     measure = _measurer(font, size)
-    advances = [a for a, _ in jlreq_advances(text, measure, size, opens=opens)] if jlreq else None
-    return tuple(set_lines(text, width, measure, lead, size, lang, advances))
+    if not jlreq:
+        return tuple(set_lines(text, width, measure, lead, size, lang))
+    cells = jlreq_advances(text, measure, size, opens=opens)
+    return tuple(set_lines(text, width, measure, lead, size, lang, [a for a, _ in cells], squeezable(text, cells, size)))
 
 
 def line_cells(line: str, font: str, fallbacks: tuple[str, ...], size: float,
@@ -549,6 +589,7 @@ class Heading(Flowable):
         self.keepWithNext = 1
         self.on_grid = True
         self.draft_line = 0  # the draft line it was set from, for a message
+        self.anchors: tuple[str, ...] = ()  # named destinations it is (a rule case's: xrefs.destination)
 
     def wrap(self, aw, ah):
         self._indent = 3.2 * mm if self.bar else 0
@@ -561,6 +602,8 @@ class Heading(Flowable):
         c = self.canv
         if self.pages is not None:
             self.pages[self.key] = c.getPageNumber()
+        for name in self.anchors:
+            c.bookmarkHorizontal(name, 0, self.height)
         base = (self.height - self._own - self.gap_after) / 2 + self.gap_after  # centred in its lines
         extra = 2.2 * mm if self.rule else 0
         self._para.drawOn(c, self._indent, base + extra)

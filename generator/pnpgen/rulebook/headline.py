@@ -30,6 +30,7 @@ from pnpgen.text import linebreak as lb
 from pnpgen.text.linebreak import CLOSING, MIDDLE, OPENING, STOPS
 
 _WHITE = re.compile(r"[ \t\n\u2002\u2003\u2009\u3000]+")
+_IDEO = "\ue000"  # a private-use stand-in for a heading's 　 while its icons are read
 Cells = Sequence[tuple[float, float]]  # per character: (advance, offset of its glyph's origin), points
 
 
@@ -41,14 +42,14 @@ def measurer(font: str, size: float) -> Callable[[str], float]:
 @lru_cache(maxsize=2048)
 def heading_cells(text: str, font: str, size: float, latin: bool, closes: bool = True) -> Cells:
     """(advance, offset) of each character of a heading's line: a Latin heading's glyphs at their
-    own widths; a Japanese one's by ``jlreq_advances`` (no 和欧間: a heading's Latin words keep
-    the face's spacing; ``closes=False``: text follows on the line, as after a run-in heading or
-    an item's term), the 約物 of a proportional face placed where a full-width glyph's ink
-    would be (``placed``)."""
+    own widths; a Japanese one's by ``jlreq_advances`` (a quarter em of 和欧間 between Japanese
+    and a Latin letter or digit, as the body sets it, JLREQ 3.2.1: 「第2版」, 「（Wrath of God）の」;
+    ``closes=False``: text follows on the line, as after a run-in heading or an item's term), the
+    約物 of a proportional face placed where a full-width glyph's ink would be (``placed``)."""
     measure = measurer(font, size)
     if latin:
         return tuple((measure(ch), 0.0) for ch in text)
-    cells = jlreq_advances(text, measure, size, opens=False, closes=closes, latin_gap=0.0)
+    cells = jlreq_advances(text, measure, size, opens=False, closes=closes)
     return tuple(cells if full_width_marks(glyphs.font_for("、", font)) else placed(text, cells, measure, size))
 
 
@@ -115,7 +116,12 @@ class HeadText(Flowable):
     """A heading's text in its ParagraphStyle's font, size, leading and colour, ``mark`` (◆, the
     contents' nothing) before it in the accent colour and a space; known ``{icons}`` an em square
     each. Lines as ``heading_lines`` sets them, the first baseline an ascent below the top (as a
-    ReportLab Paragraph sets it)."""
+    ReportLab Paragraph sets it).
+
+    What the PDF's text holds (a copy, a search): the space after the mark is a gap, no character
+    (「●ゲームの流れ」, as the run-in 「●雇用」 copies); in a Japanese heading an ideographic space
+    the text has (the gap after a section's number, 「3　ゲームの準備」, as the PDF outline holds it)
+    is that character, drawn where the word space it prints as ends."""
 
     def __init__(self, text: str, style, *, icons: Mapping[str, Icon] | None = None, latin: bool = False,
                  lang: str = "ja", mark: str = ""):
@@ -125,9 +131,15 @@ class HeadText(Flowable):
         self.source = text
         lead = f"{mark} " if mark else ""
         # its spaces one word space each, as a ReportLab Paragraph sets them (the headings' gap
-        # after their number, a 　 or an en space, has always printed as the face's space)
-        self.text, self.icons = with_icons(_WHITE.sub(" ", lead + text), icons or {})
+        # after their number, a 　 or an en space, has always printed as the face's space); a
+        # Japanese heading's 　 kept in the text it copies as (_IDEO stands for it until the icons'
+        # names are replaced, which moves the offsets)
+        spaced = _WHITE.sub(lambda m: _IDEO if m.group(0) == "\u3000" and not latin else " ", lead + text)
+        spaced, self.icons = with_icons(spaced, icons or {})
+        self.ideographic = frozenset(k for k, ch in enumerate(spaced) if ch == _IDEO)
+        self.text = spaced.replace(_IDEO, " ")
         self.marked = len(lead.rstrip())  # characters drawn in the accent colour
+        self.silent = frozenset({self.marked} if mark else ())  # the mark's space: a gap, not text
         self.lines: tuple[tuple[int, int], ...] = ()
         self.width = self.height = 0.0
 
@@ -158,23 +170,38 @@ class HeadText(Flowable):
         for n, ((s, _), line) in enumerate(zip(self.lines, self._texts(), strict=True)):
             draw_cells(self.canv, 0.0, self.baseline(n), line, self._cells(line), st.fontName, st.fontSize,
                        st.textColor, accent=max(self.marked - s, 0),
-                       icons=self.icons[self.text.count(lb.OBJ, 0, s):])
+                       icons=self.icons[self.text.count(lb.OBJ, 0, s):],
+                       silent=frozenset(k - s for k in self.silent if k >= s),
+                       ideographic=frozenset(k - s for k in self.ideographic if k >= s))
 
 
 def draw_cells(canv, x: float, y: float, line: str, cells: Cells, font: str, size: float, colour,
-               accent: int = 0, icons: Sequence[Icon] = (), run_on: bool = False) -> None:
+               accent: int = 0, icons: Sequence[Icon] = (), run_on: bool = False,
+               silent: frozenset[int] = frozenset(), ideographic: frozenset[int] = frozenset(),
+               span_after: str | None = None) -> bool:
     """``line`` drawn from ``x`` on the baseline ``y``, each glyph at its cell (``heading_cells``),
     in ``colour`` (its first ``accent`` characters in the accent colour), each OBJ the next of
     ``icons``. The glyphs are one run of text, each followed by the character spacing (PDF ``Tc``)
     that brings the next to its place, not moved there: a text extractor reads the heading's own
     characters, where a glyph moved half an em on (``Td``) read as a space before it. ``run_on``:
     text follows on the line (a term's), and the last glyph's spacing runs to its cell's end, where
-    that text starts (an item's ： is a quarter em of ink short of it, read as a space after it)."""
+    that text starts (an item's ： is a quarter em of ink short of it, read as a space after it).
+    ``silent``: the offsets of characters that are a gap on the line and no text (a mark's space);
+    ``ideographic``: those of spaces held in the text as 　 (U+3000), each drawn over its cell.
+    ``span_after``: the text drawn after the line (a term's paragraph's first line): the marked
+    span a gapped line opens holds it too and is left open for the caller to close (``EMC``) once
+    it is drawn (True returned) — PDFium ended a term's span with a space (「（３）： 手札を」,
+    「（Wrath of God）　 戦争」)."""
     glyph_at: list[tuple[str, str, float, float]] = []  # (character, font, origin, width)
     after_icon: set[int] = set()  # the glyphs an icon stands before
     pos = x
     icon = iter(icons)
-    for ch, (advance, offset) in zip(line, cells, strict=True):
+    for k, (ch, (advance, offset)) in enumerate(zip(line, cells, strict=True)):
+        if k in silent:
+            pos += advance
+            continue
+        if k in ideographic:
+            ch = "\u3000"
         if ch == lb.OBJ:
             draw_icon(canv, next(icon), pos + offset, y, size)
             after_icon.add(len(glyph_at))
@@ -183,7 +210,7 @@ def draw_cells(canv, x: float, y: float, line: str, cells: Cells, font: str, siz
             glyph_at.append((ch, face, pos + offset, pdfmetrics.stringWidth(ch, face, size)))
         pos += advance
     if not glyph_at:
-        return
+        return False
     gaps = [glyph_at[k + 1][2] - origin - width for k, (_, _, origin, width) in enumerate(glyph_at[:-1])] + [0.0]
     # a gap a viewer would read as a space (an icon's is the icon's)
     spaced = any(gap > 0.01 * size and k + 1 not in after_icon for k, gap in enumerate(gaps))
@@ -213,12 +240,17 @@ def draw_cells(canv, x: float, y: float, line: str, cells: Cells, font: str, siz
         t.setCharSpace(0)
     if not spaced:
         canv.drawText(t)
-        return
+        return False
+    if span_after is not None:
+        canv.addLiteral(f"/Span <</ActualText <{actual_text(''.join(g[0] for g in glyph_at) + span_after)}>>> BDC")
+        canv.drawText(t)
+        return True
     # the line's text as it is, for a viewer's copy and search: a viewer reads a gap between two
     # glyphs (the half em before a bracket, the quarter round a ・) as a space (pypdf follows Tc)
     canv.addLiteral(f"/Span <</ActualText <{actual_text(''.join(g[0] for g in glyph_at))}>>> BDC")
     canv.drawText(t)
     canv.addLiteral("EMC")
+    return False
 
 
 def actual_text(text: str) -> str:
@@ -244,10 +276,14 @@ def term_width(text: str, font: str, size: float, known: Mapping[str, Icon]) -> 
     return sum(a for a, _ in term_cells(line, font, size))
 
 
-def draw_term(canv, x: float, y: float, text: str, font: str, size: float, known: Mapping[str, Icon], colour) -> None:
-    """``text`` as ``term_width`` sets it, drawn from ``x`` on the baseline ``y``."""
+def draw_term(canv, x: float, y: float, text: str, font: str, size: float, known: Mapping[str, Icon], colour,
+              then: str | None = None) -> bool:
+    """``text`` as ``term_width`` sets it, drawn from ``x`` on the baseline ``y``; ``then``: the
+    text of the line it runs into, which the caller draws next and then closes the marked span
+    this opens over both (``draw_cells``' ``span_after``): True when it opened one."""
     line, icons = with_icons(text, known)
-    draw_cells(canv, x, y, line, term_cells(line, font, size), font, size, colour, icons=icons, run_on=True)
+    return draw_cells(canv, x, y, line, term_cells(line, font, size), font, size, colour, icons=icons, run_on=True,
+                      span_after=then)
 
 
 # a font file saved over while the book's process runs: set with its new widths (fonts.saved_since)

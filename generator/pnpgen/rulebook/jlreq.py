@@ -7,7 +7,7 @@ class's JFM (abenori/jlreq, jfm-jlreq.lua), which sets JLREQ's table of spacing 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from reportlab.pdfbase import pdfmetrics
@@ -86,6 +86,37 @@ def jlreq_advances(text: str, measure: Callable[[str], float], em: float, *, ope
         if after is not None and glyphs.wakan(ch, after):
             width += latin_gap * em
         out.append((width, 0.0))
+    return out
+
+
+READING_STOPS = frozenset("、，")  # 読点類 (cl-07): their aki may be pushed in; a 句点's may not
+
+
+def squeezable(text: str, cells: Sequence[tuple[float, float]], em: float) -> list[float]:
+    """How much of each character's advance (``cells``, as ``jlreq_advances`` set them) a line
+    pushed in (追い込み) may give up: the aki after a 読点 and beside a bracket (half an em, to none)
+    and a 中点類's quarters (JLREQ 3.8.2 and its appendix on reducing spacing: 追い込み shrinks these
+    aki before a line is pushed out, 追い出し, and spaced; a 句点's aki and the letters' own widths
+    stay); a ” used both ways keeps its em."""
+    plain = {i for i, role in lb.quote_roles(text).items() if role == "open"}
+    return [max(advance - em / 2, 0.0) if i not in plain and (ch in READING_STOPS or ch in CLOSING or ch in OPENING
+                                                                or ch in MIDDLE) else 0.0
+            for i, (ch, (advance, _)) in enumerate(zip(text, cells))]
+
+
+def squeezed(text: str, cells: Sequence[tuple[float, float]], em: float, excess: float) -> list[tuple[float, float]]:
+    """``cells`` with ``excess`` points taken from their ``squeezable`` aki, in proportion (a
+    pushed-in line): an opening bracket's glyph moved left with its aki, a 中点類's by half of
+    what it gives up, so the ink stays against the text it belongs to."""
+    room = squeezable(text, cells, em)
+    total = sum(room)
+    if excess <= 0 or total <= 0:
+        return list(cells)
+    share = min(excess / total, 1.0)
+    out = []
+    for ch, (advance, offset), r in zip(text, cells, room):
+        cut = r * share
+        out.append((advance - cut, offset - (cut if ch in OPENING else cut / 2 if ch in MIDDLE else 0.0)))
     return out
 
 

@@ -101,6 +101,13 @@ def _list_mark(t: str) -> re.Match | None:
     return m if m and any(ch not in MAP_GLYPHS and not ch.isspace() for ch in t[m.end():]) else None
 
 
+def _case_item(t: str) -> bool:
+    """``t`` opens with a rule case's number and its space (「１．１　…」, ``1.1 …``), as a wargame's
+    rules number their cases."""
+    m = _list_mark(t)
+    return m is not None and m.group(1)[:1] in "0123456789０１２３４５６７８９"
+
+
 def _opens_item(t: str) -> bool:
     """``t`` (its indent stripped) starts a list's item: ・ or a mark (a) （１） ①) and its text."""
     return t[:1] == "・" or _list_mark(t) is not None
@@ -320,6 +327,10 @@ def parse(text: str, lang: str = "ja") -> Document:
             gap = False
             continue
         item = s.lstrip(" 　")
+        if gap and s == item and section.is_components and out.base is not section.children and _case_item(item):
+            # a rule case after a blank line, unindented (「１．１　駒は…」 under the last ◇ entry): the
+            # section's rule, not the entry's description
+            out.reset(section.children)
         above = out.last if isinstance(out.last, Bullet) and not gap else None  # (a list's item right above)
         mark = _list_mark(item) if item[:1] != "・" else None
         base = indented.get(i - 1)  # (i: the next line's index already)

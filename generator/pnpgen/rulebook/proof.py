@@ -47,6 +47,7 @@ from pnpgen.rulebook.components import ComponentRow
 from pnpgen.rulebook.figures import anchor
 from pnpgen.rulebook.flowables import terms
 from pnpgen.rulebook.grammar import Slip
+from pnpgen.rulebook.numbering import misnumbered_steps, section_numbering
 from pnpgen.rulebook.parse import is_changelog_mark
 from pnpgen.rulebook.styles import BODY_SIZE, MARGIN_INNER, MARGIN_OUTER
 from pnpgen.rulebook.tables import COLUMN_GAP, askew_rows, one_space_row
@@ -686,19 +687,6 @@ def figure_references(doc: Document, text: str, draft_path: Path | str, lang: st
     return out
 
 
-def misnumbered_steps(doc: Document) -> list[tuple[Section, list[int], Step]]:
-    """Each rules section whose numbered steps do not run 1, 2, 3…, with the numbers and the first
-    step out of sequence (skipped, repeated, or a step read as a paragraph before it)."""
-    out = []
-    for s in doc.rules:
-        steps = [c for c in s.children if isinstance(c, Step)]
-        numbers = [c.number for c in steps]
-        wrong = [c for k, c in enumerate(steps, start=1) if c.number != k]
-        if wrong:
-            out.append((s, numbers, wrong[0]))
-    return out
-
-
 def _tables(node: object) -> list[Preformatted]:
     out: list[Preformatted] = []
     for c in getattr(node, "children", []):
@@ -746,6 +734,19 @@ def step_numbers(doc: Document, draft_path: Path | str, lang: str) -> list[Findi
     return out
 
 
+def section_numbers(doc: Document, draft_path: Path | str, lang: str) -> list[Finding]:
+    """Two sections the draft numbers alike (「■　２．０」 twice): the book prints the number twice,
+    and a reference to it (→２．３参照) cannot tell them apart."""
+    out = []
+    for number, sections in section_numbering(doc)[0]:
+        for s in sections[1:]:
+            said = dict(section=s.title, first=sections[0].title, number=number, line=s.line,
+                        first_line=sections[0].line, path=draft_path)
+            out.append(Finding(msg("proof.kind.steps", lang), msg("proof.sections.book", lang, **said),
+                               msg("proof.sections.file", lang, **said), (s.title,)))
+    return out
+
+
 def references(doc: Document, text: str, draft_path: Path | str, lang: str) -> list[Finding]:
     """A cross reference of the rules (「→６．４参照」, "see 6.4") to a case the draft numbers nowhere."""
     out = []
@@ -774,7 +775,8 @@ def proof(doc: Document, text: str, game: Game, rows: list[ComponentRow], draft_
              + open_in_draft(doc, text, draft_path, lang)
              + placeholders(game, lang, _provisional_names(rows)) + provisional_counts(rows, lang) + card_terms(game, text, lang, draft_lang)
              + card_names(game, rows, lang) + figure_references(doc, text, draft_path, lang, figures)
-             + step_numbers(doc, draft_path, lang) + references(doc, text, draft_path, lang)
+             + step_numbers(doc, draft_path, lang) + section_numbers(doc, draft_path, lang)
+             + references(doc, text, draft_path, lang)
              + askew_tables(doc, draft_path, lang)
              + (one_space_rows(doc, text, draft_path, lang) if not is_latin(draft_lang) else [])
              + unbreakable_runs(text, draft_path, lang, draft_lang)

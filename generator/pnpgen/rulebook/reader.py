@@ -30,6 +30,8 @@ _BROKEN_CIRCLED = re.compile(REPLACEMENT + "([@-S])")
 # A line of a flattened draft starts with one of these (after the joining space).
 _LINE_STARTS = "　■◇〇○◎・"
 _STEP_START = re.compile(r"[０-９0-9]+[：）]")
+# a note's mark at a line's start (※, ＊, 注：, ※２): a space typed after it is the mark's, no line's end
+_NOTE_MARK_BEFORE = re.compile(r"(?:^|[ \n　])(?:[※＊][0-9０-９]?|注[0-9０-９]?[：:])$")
 
 
 _KANA = re.compile(r"[\u3040-\u30ff\uff66-\uff9f]")
@@ -137,7 +139,9 @@ def unflatten(text: str) -> str:
 
     A space becomes a newline when the next character starts a line (full-width indent, a
     heading mark, a numbered step) or when both neighbours are Japanese text, where a
-    real space never stands. A space touching Latin text (``Alicematic 刻印抄``) stays.
+    real space never stands. A space touching Latin text (``Alicematic 刻印抄``) stays, and so
+    does one typed after a note's mark at a line's start (``※ ただし…``, the IME in half-width
+    mode: a draft of one sentence a line read it as a line of its own, the ※ alone on it).
     """
     out = []
     n = len(text)
@@ -150,7 +154,8 @@ def unflatten(text: str) -> str:
         rest = text[i + 1 : i + 6]
         starts_line = after in _LINE_STARTS or rest.startswith("（!--") or bool(_STEP_START.match(rest))
         latin = (before.isascii() and not before.isspace()) or (after.isascii() and not after.isspace())
-        out.append("\n" if starts_line or not latin else " ")
+        note = not starts_line and bool(_NOTE_MARK_BEFORE.search(text, max(i - 4, 0), i))
+        out.append("\n" if starts_line or not (latin or note) else " ")
     return "".join(out)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import math
+import re
 from collections.abc import Collection, Mapping, Sequence
 
 from reportlab.lib.units import mm
@@ -92,10 +93,13 @@ from pnpgen.rulebook.tree import (
     own_section_number,
 )
 from pnpgen.rulebook.typography import latin_typography
+from pnpgen.rulebook.xrefs import case_number, destination
 from pnpgen.svg.artwork import Art
 from pnpgen.terms import is_latin, unbracket
 
 SUB_STYLE = {1: ("h3", "◆"), 2: ("h4", "◎"), 3: ("h5", "●")}
+_CASE_MARK = re.compile(r"[0-9０-９]{1,2}(?:[.．][0-9０-９]{1,2}){1,3}")  # a rule case's number (「５．２．１」)
+_OWN_NUMBER = re.compile(r"([0-9０-９]{1,3}(?:[.．][0-9０-９]{1,3})+)[ 　]+(?=\S)")  # a section's own (「５．０　」)
 # The rule under each part of a component (pt): 0.1 mm, the thinnest line 同人印刷所 print (the
 # doujin presets' min_line); at 0.25 pt (0.088 mm), in the rules' 31 % grey, it broke up as a screen.
 PART_RULE_PT = 0.3
@@ -193,6 +197,16 @@ class StoryBuilder:
         self.lines: dict[str, int] = {}  # heading key → the draft line of its node (``page_lines``)
         self.rules_keys = 0  # heading keys h1 to this one are the rules'; later ones, what follows them
         self.has_terms = False  # the index has an entry
+        # the rule cases set so far, each where a reference to it links (filled as the story is made,
+        # complete before a page is drawn: every paragraph holds this one set)
+        self.cases: set[str] = set()
+
+    def case_anchor(self, *numbers: str) -> tuple[str, ...]:
+        """The named destinations (``xrefs.destination``) of a rule case set here, under each of its
+        ``numbers`` (5.0 and 5) the book has not set before (the quick reference repeats no anchor)."""
+        new = [n for n in dict.fromkeys(numbers) if n not in self.cases]
+        self.cases.update(new)
+        return tuple(destination(n) for n in new)
 
     def indexed(self, f: Flowable, text: str = "", parts: Sequence[Flowable] = ()) -> Flowable:
         """``f`` seen by the index, while the rules are set (``flowables.mark_indexed``)."""
@@ -211,7 +225,8 @@ class StoryBuilder:
         if "prefix" in kw:
             kw["prefix"], kw["prefix_icons"] = self.typo(kw["prefix"]), self.icons  # (a run-in heading's, a term's icons)
         text, icons = with_icons(self.typo(text), self.icons)
-        return self.paragraph(text, font, size, leading, indexed=self.indexing, lang=self.text_lang, icons=icons, **kw)
+        return self.paragraph(text, font, size, leading, indexed=self.indexing, lang=self.text_lang, icons=icons,
+                              links=self.cases, **kw)
 
     def typo(self, text: str) -> str:
         """The draft's words as a Latin book prints them: ``latin_typography``'s quotes and dashes."""
@@ -332,11 +347,15 @@ class StoryBuilder:
         aligned after it; a nested item's mark under its parent's text."""
         x = indent + b.level * LIST_INDENT + BODY_SIZE * 0.5
         mark = self.typo(b.mark) or self.marks.bullet
+        anchor = ""
+        if _CASE_MARK.fullmatch(mark):  # a rule case's number, 「１．１１」: half-width, as the book's numbers are
+            mark = case_number(mark)
+            anchor = next(iter(self.case_anchor(mark)), "") if self.indexing else ""
         # ・ and ① are an em wide; a full-width bracket closes with its own half-em of space
         gap = 0.1 if mark[-1] in "）" or mark == self.marks.bullet or "①" <= mark <= "⑳" else 0.4
         left = x + glyphs.width(mark, self.fonts.body, BODY_SIZE) + gap * BODY_SIZE if b.mark else x + BODY_SIZE * 1.1
         item = self.jpara(b.text, self.fonts.body, BODY_SIZE, BODY_LEADING, first_indent=left, left=left,
-                          prefix=mark, prefix_x=x, page=page)
+                          prefix=mark, prefix_x=x, page=page, anchor=anchor)
         item.list_level = b.level  # type: ignore[attr-defined]
         return item
 
@@ -392,16 +411,25 @@ class StoryBuilder:
 
     def section_heading(self, number: str, title: str, mark: str, node: object = None) -> list[Flowable]:
         key = self.node_key(node) if node is not None else self.key()
-        heading = Heading(number, self.shown(title), 0, self.st["h1"], mark=mark, key=key, rule=True,
+        shown = self.shown(title)
+        own = _OWN_NUMBER.match(shown) if not number and own_section_number(title) is not None else None
+        if own:  # 「５．０　移動」: its number set as the book's are, half-width, and the gap after it (5.0　移動)
+            number, shown = case_number(own.group(1)), shown[own.end():]
+            mark = _OWN_NUMBER.sub(lambda m: case_number(m.group(1)) + m.group(0)[len(m.group(1)):], mark, count=1)
+        heading = Heading(number, shown, 0, self.st["h1"], mark=mark, key=key, rule=True,
                           space_before=10, space_after=4.5, gap=self.marks.gap, pages=self.pages,
                           icons=self.icons, lang=self.text_lang)
         heading.draft_line = self.lines.get(key, 0)  # named when no page holds it (a heading of 2,000 characters)
+        if own and self.indexing:  # where a reference to 5.0 (or 5) goes
+            heading.anchors = self.case_anchor(number, number.split(".")[0])
         return [CondPageBreak(45 * mm), self.indexed(heading, title)]
 
-    def step_heading(self, number: str, title: str, node: object = None) -> Flowable:
+    def step_heading(self, number: str, title: str, node: object = None, case: bool = False) -> Flowable:
         key = self.node_key(node) if node is not None else self.key()
         heading = Heading(number, self.shown(title), 1, self.st["h2"], key=key, bar=True, space_before=8,
                           space_after=4, gap=self.marks.gap, pages=self.pages, icons=self.icons, lang=self.text_lang)
+        if case and self.indexing:  # a step under a section the draft numbers (5.1): a case a reference goes to
+            heading.anchors = self.case_anchor(number)
         heading.draft_line = self.lines.get(key, 0)  # named when no page holds it
         return self.indexed(heading, title)
 
@@ -433,7 +461,7 @@ class StoryBuilder:
                 out += self.figures_after(child.title)
             elif isinstance(child, Step):
                 out.append(CondPageBreak(30 * mm))
-                out.append(self.step_heading(f"{under}.{child.number}", child.title, child))
+                out.append(self.step_heading(f"{under}.{child.number}", child.title, child, case=not number))
                 if len(out) == 4:  # right under the section's heading: no blank grid line between them
                     out[-1].spaceBefore = 0
                 out += self.blocks(child.children)
@@ -488,7 +516,11 @@ class StoryBuilder:
         return common, {d: max(n, common or 1) for d, n in need.items()}
 
     def components_section(self, s: Section) -> list[Flowable]:
-        out: list[Flowable] = self.blocks([b for b in s.children if not isinstance(b, Component)])
+        """The section's text before its ◇ entries, the entries, then its rules after them (a rule case
+        after a blank line under the last entry, 「１．１　…」, is the section's: rulebook/parse.py)."""
+        first = next((k for k, b in enumerate(s.children) if isinstance(b, Component)), len(s.children))
+        out: list[Flowable] = self.blocks(s.children[:first])
+        after = [b for b in s.children[first:] if not isinstance(b, Component)]
         if self.common is not None:
             key = "picture_scale" if self.common > 1 else "picture_actual"
             others = self.label("picture_others") if set(self.reductions.values()) != {self.common} else ""
@@ -504,7 +536,7 @@ class StoryBuilder:
             head = HeadText(self.label("other_components"), self.st["h3"], latin=self.marks.latin, lang=self.lang,
                             mark=self.marks.other)
             out.append(EntryRun([self.component(extra[0], [head]), *map(self.component, extra[1:])]))
-        return out
+        return out + (self.blocks(after) if after else [])
 
     def component(self, row: ComponentRow, lead: Sequence[Flowable] = ()) -> EntryKeep:
         """A component's entry after ``lead``: its heading, pictures and description (which runs
@@ -740,3 +772,4 @@ class StoryBuilder:
 
 def _data_only(row: ComponentRow) -> bool:
     return len(row.parts) == 1 and row.parts[0][0] == row.name and bool(row.parts[0][1])
+

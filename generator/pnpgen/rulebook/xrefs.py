@@ -23,6 +23,22 @@ def case_number(text: str) -> str:
     return text.translate(_WIDE)
 
 
+def references_in(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, case number) of each cross reference of ``text`` (「→６．４参照」's →６．４,
+    "see 6.4"): the span a reader clicks to go to the case (rulebook/flowables.py links it)."""
+    out = []
+    for m in _REFERENCE.finditer(text):
+        k = next(k for k in (1, 2, 3) if m.group(k))
+        out.append((m.start(), m.end(), case_number(m.group(k))))
+    return out
+
+
+def destination(number: str) -> str:
+    """The PDF's name of the place case ``number`` is set (a named destination, PDF 32000-1,
+    12.3.2.3): the same in every build of the book."""
+    return f"case-{number}"
+
+
 def dangling_references(lines: Iterable[tuple[int, str]], printed: Iterable[str] = ()) -> list[tuple[int, str, str]]:
     """(line, the reference as written, its case number) of each reference in ``lines`` (the rules'
     draft lines, numbered) to a case no line of them numbers, nor the book (``printed``: the steps

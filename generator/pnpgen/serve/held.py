@@ -1,6 +1,7 @@
 """What the preview keeps of the pictures it drew: the PNGs within a budget of bytes, the least
 recently asked for dropped first (drawn again when asked for: the same bytes, from the same
-page of the same file), and the build's PDFs kept open, the fewest recently used closed."""
+page of the same file), and the build's PDFs kept open, the least recently used closed first,
+and each once it has drawn as many pages as it may while open (``Open.uses``)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,11 @@ OPEN_PDFS = 8
 # the process, all freed by its closing: 24 MB after malloc_trim). Opening it again costs one walk of its page list
 # (0.25 s on a 20,000-page file), once every this many pictures.
 PAGES_PER_OPEN = 200
+# The same for a file of home sheets (a deck's <deck>.pdf, the rulebook): a page draws a sheet of
+# faces, each of whose pictures PDFium keeps: paging through the 446 sheet pictures of
+# bench/big_deck.py's 1,000 illustrated cards grew the process by 152 MB (to 261 MB) at 200, by
+# 65 MB (to 119 MB) at 20, the same PNG bytes (docs/playtest.md).
+SHEETS_PER_OPEN = 20
 
 V = TypeVar("V")
 
@@ -78,6 +84,7 @@ class Open(Generic[V]):
         self.limit, self.close, self.uses = limit, close, uses
         self._items: OrderedDict[str, V] = OrderedDict()
         self._used: dict[str, int] = {}  # how many times each was used since it was opened
+        self._uses: dict[str, int] = {}  # how many uses each is closed after
 
     def __len__(self) -> int:
         return len(self._items)
@@ -88,10 +95,13 @@ class Open(Generic[V]):
             self._items.move_to_end(key)
         return item
 
-    def put(self, key: str, item: V) -> None:
+    def put(self, key: str, item: V, uses: int | None = None) -> None:
+        """``item`` open under ``key``, closed once used ``uses`` times (default: the ``uses`` given
+        at first)."""
         self._items[key] = item
         self._items.move_to_end(key)
         self._used[key] = 0
+        self._uses[key] = self.uses if uses is None else uses
         while len(self._items) > self.limit:
             self._drop(next(iter(self._items)))
 
@@ -99,7 +109,7 @@ class Open(Generic[V]):
         """``key``'s thing used once more: closed once used ``uses`` times since it was opened."""
         if key in self._items:
             self._used[key] += 1
-            if self._used[key] >= self.uses:
+            if self._used[key] >= self._uses[key]:
                 self._drop(key)
 
     def keep_only(self, keys: Container[str]) -> None:
@@ -109,4 +119,5 @@ class Open(Generic[V]):
 
     def _drop(self, key: str) -> None:
         self._used.pop(key, None)
+        self._uses.pop(key, None)
         self.close(self._items.pop(key))

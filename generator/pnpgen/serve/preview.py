@@ -29,7 +29,7 @@ from pnpgen.errors import InputError
 from pnpgen.faces.face import Face
 from pnpgen.faces.faceset import FaceSet, face_renderer, piece_pairs, render_deck
 from pnpgen.safetext import shown
-from pnpgen.serve.held import OPEN_PDFS, PAGES_PER_OPEN, PICTURE_BYTES, Budgeted, Open
+from pnpgen.serve.held import OPEN_PDFS, PAGES_PER_OPEN, PICTURE_BYTES, SHEETS_PER_OPEN, Budgeted, Open
 
 # PDFium is not thread-safe: no two of its calls may run at once in one process, not even on two
 # documents (pypdfium2's documentation); the server rasterises in its pool's threads while a save
@@ -88,7 +88,8 @@ class Preview:
     """Builds the game into ``out_root`` and reads what to show from the files written."""
 
     def __init__(self, ws: Workspace, slug: str, out_root: Path, lang: str | None = None,
-                 picture_bytes: int = PICTURE_BYTES, open_pdfs: int = OPEN_PDFS, pages_per_open: int = PAGES_PER_OPEN):
+                 picture_bytes: int = PICTURE_BYTES, open_pdfs: int = OPEN_PDFS, pages_per_open: int = PAGES_PER_OPEN,
+                 sheets_per_open: int = SHEETS_PER_OPEN):
         self.ws, self.slug, self.out_root, self.lang = ws, slug, out_root, lang
         self.options = BuildOptions(jobs=1, lang=lang)  # --lang en: the English edition, built into build/<game>/en/
         self.out = out_dir(out_root, slug, self.options)
@@ -97,6 +98,7 @@ class Preview:
         self.pictures: dict[str, tuple[Path, int, int]] = {}  # picture id → (pdf, page index, width px)
         self.rendered = Budgeted(picture_bytes)  # the PNGs drawn, within a budget of bytes (serve/held.py)
         self.documents: Open[tuple[Any, io.BufferedReader]] = Open(_close, open_pdfs, pages_per_open)  # a PDF's hash → it open in PDFium, its file
+        self.sheets_per_open = sheets_per_open  # a file of sheets (not shop/'s one face a page) closed sooner
         # a face's SVG id → (deck id, piece number, distinct face of the deck, side, distinct face of the piece)
         self.svgs: dict[str, tuple[str, int, int, str, int]] = {}
         self.warm = Warm()  # the faces and pages the last save drew, drawn again only where it changed
@@ -352,7 +354,8 @@ class Preview:
         except pdfium.PdfiumError:
             source.close()
             return None
-        self.documents.put(digest, (doc, source))  # (the least used closed past ``OPEN_PDFS``)
+        faces = pdf.relative_to(self.out).parts[0] == "shop"  # a face a page; else a sheet of them a page
+        self.documents.put(digest, (doc, source), None if faces else self.sheets_per_open)  # (the least used closed past ``OPEN_PDFS``)
         return doc
 
     def _close_documents(self, keep: set[str]) -> None:

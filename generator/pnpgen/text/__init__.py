@@ -32,7 +32,7 @@ from markupsafe import Markup
 from pnpgen import fonts as fontreg
 from pnpgen.data import validate
 from pnpgen.data.i18n import japanese
-from pnpgen.data.markup import MarkupError, loose_marks, parse, without_icons
+from pnpgen.data.markup import ICON_WITH_VALUE, MarkupError, loose_marks, parse, without_icons
 from pnpgen.data.model import PLACEHOLDER_COLOUR, is_placeholder
 from pnpgen.errors import InputError, ValueMistake, suggest
 from pnpgen.patterns import later
@@ -255,6 +255,8 @@ def layout_text(ctx: TextContext, text, w, h, size=9, min_size=6, font="gothic",
                          key=_field_name(text) or None, expected=f"at most {MAX_TEXT_CHARS:,} characters in one box: "
                          + ("the text split over two fields, in two boxes of the layout" if ctx.in_layout else
                             f"the text split over several textbox() calls ({MAX_FACE_TEXT_CHARS:,} on one face)"))
+    if ("{" in text_s) and (":" in text_s or "：" in text_s):
+        _icon_with_value(ctx, text, text_s)
     try:
         return _layout(text_s, float(w), float(h), float(size), float(min_size), font, al, va,
                        float(line_height), str(fill), tuple(sorted(ctx.fonts.items())),
@@ -291,6 +293,23 @@ def layout_text(ctx: TextContext, text, w, h, size=9, min_size=6, font="gothic",
     except MarkupError as e:
         raise ValueMistake(f"{e} in {_describe(ctx, text)}", key=_field_name(text) or None,
                          expected="a palette name from game.yaml") from None
+
+
+def _icon_with_value(ctx: TextContext, text, text_s: str) -> None:
+    """Stop at an icon given a value (``{mana:2}``, as other card tools write a cost): pnpgen's
+    icons take none, and the braces would print as text. A name that is no icon (``{note: 1}``) is text."""
+    dirs = tuple(Path(d) for d in ctx.icon_dirs)
+    for m in ICON_WITH_VALUE.finditer(text_s):
+        name, value = m.group("name"), m.group("value").strip()
+        if not value or _icons.find(name, dirs) is None:
+            continue
+        own = f"{name}{value}" if re.fullmatch(r"\w+", value) else ""
+        raise ValueMistake(
+            f"{m.group()} gives the icon {{{name}}} a value, {value!r}, and an icon takes none: it would print as "
+            f"text, braces and all, in {_describe(ctx, text)}",
+            key=_field_name(text) or None,
+            expected=f"the value beside the icon, {value}{{{name}}}, or the icon repeated, {{{name}}}{{{name}}}"
+            + (f", or an icon drawn for each value, {{{own}}}: {_icon_file(ctx.icon_dirs, own)}" if own else ""))
 
 
 # the warning of a text set at its smallest size and still too big for its box (``_textbox``)
@@ -460,8 +479,12 @@ def _listed_together(name: str, known: list[str]) -> str:
 def new_icon(icon_dirs: list[Path], name: str) -> str:
     """Where a new icon of that name goes, as the workspace names it (the game's icons, the first
     folder looked in): a designer who meant a new keyword, not a slip, is told the file to draw."""
-    return f"; a new icon of that name is the SVG file {Path(*icon_dirs[0].parts[-3:]).as_posix()}/{name}.svg" \
-        if icon_dirs else ""
+    return f"; a new icon of that name is the SVG file {_icon_file(icon_dirs, name)}" if icon_dirs else ""
+
+
+def _icon_file(icon_dirs: Sequence[Path], name: str) -> str:
+    """The file a new icon ``name`` is, in the first icon folder looked in (the game's)."""
+    return f"{Path(*Path(icon_dirs[0]).parts[-3:]).as_posix()}/{name}.svg" if icon_dirs else f"templates/<game>/icons/{name}.svg"
 
 
 def icon(ctx: TextContext, name: str, x: float, y: float, size: float, colour: str = "#000") -> Markup:

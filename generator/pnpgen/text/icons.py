@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -125,7 +126,7 @@ def load(path: Path) -> tuple[str, tuple[float, float, float, float]]:
     try:
         root = etree.parse(str(path), etree.XMLParser(resolve_entities=False, no_network=True)).getroot()
     except etree.XMLSyntaxError as e:
-        raise IconError(f"icon {path} is not valid SVG: {parser_said(e.msg)}") from None
+        raise IconError(_not_svg(path, e)) from None
     elements = sum(1 for _ in root.iter())
     if elements > MAX_ICON_ELEMENTS:
         raise IconError(f"icon {path} has {elements:,} elements, more than an icon may have ({_SIMPLER})")
@@ -176,3 +177,17 @@ def place(path: Path, x: float, y: float, size: float, colour: str = "#000") -> 
     if "currentColor" in inner:
         inner = inner.replace("currentColor", str(escape(colour)))
     return f'<g transform="translate({dx:.3f},{dy:.3f}) scale({scale:.5f})">{inner}</g>'
+
+
+def _not_svg(path: Path, e: etree.XMLSyntaxError) -> str:
+    """An icon file libxml2 cannot read, told at its line and column with what to write (a tag
+    left open, ``<path …>`` for ``<path …/>``, as an icon drawn by hand often has)."""
+    said = parser_said(e.msg)
+    line, column = e.position if e.position else (e.lineno, 0)
+    at = f"{path}:{line}:{column}" if line else str(path)
+    opened = re.search(r"Opening and ending tag mismatch: ([\w.:-]+) line (\d+) and ([\w.:-]+)", said)
+    if opened:
+        tag, since, closing = opened.groups()
+        return (f"icon {at} is not valid SVG: <{tag}> (line {since}) is never closed, and </{closing}> comes before "
+                f"its end ({said}) (expected <{tag} …/>, or <{tag} …> closed by </{tag}>)")
+    return f"icon {at} is not valid SVG: {said} (expected a well-formed SVG file: each tag closed, attributes quoted)"
