@@ -199,6 +199,22 @@ def test_an_unknown_worksheet_is_said_at_the_decks_sheet_line(tmp_path, capsys, 
     assert "decks/cards.yaml:7:" in err and f"pieces.sheet: no worksheet '祝福' in {name}" in err, err
 
 
+def test_an_unknown_worksheet_names_the_workbooks_on_one_line_and_not_all_of_many(tmp_path, capsys):
+    """The workbook's worksheet names are data: one holding a line break is written escaped (it
+    broke the error in two), and of 40 the first 30 are named (300 made the line 5 KB)."""
+    book = openpyxl.Workbook()
+    book.active.title = "Evil\nline"
+    book.active.append(["name"])
+    for i in range(39):
+        book.create_sheet(f"Sheet {i}")
+    ws = make_workspace(tmp_path / "ws", deck=FIELDS_DECK + "pieces: {file: cards.xlsx, sheet: 祝福}\n")
+    (ws / "data" / "test" / "decks" / "cards.xlsx").write_bytes(_save(book))
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "(expected one of Evil\\nline, Sheet 0, " in err, err
+    assert "Sheet 28, and 10 more)" in err and "Sheet 29" not in err, err
+
+
 @pytest.mark.parametrize("name, data, message", [
     ("../../../outside.csv", None, "is outside test/"),
     ("/etc/passwd.csv", None, "is outside test/"),

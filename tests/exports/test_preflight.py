@@ -336,3 +336,21 @@ def test_a_png_see_through_by_its_palette_or_colour_key_is_found(tmp_path, capsy
     out = capsys.readouterr().out
     assert "error: mine/keyed.png: pixels: see-through pixels" in out and "error: mine/palette.png: pixels: see-through" in out
     assert "error: mine/opaque.png" not in out and out.splitlines()[-1].startswith("preflight: 3 files, 2 errors")
+
+
+def test_a_link_out_and_a_huge_png_are_findings_not_opened(tmp_path, capsys):
+    """A link leading out of the folder was followed and read; a PNG of 8,000² pixels in a folder of a
+    preset naming no formats was decoded (some 400 MB). Each is its file's finding, none opened."""
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    Image.new("RGB", (40, 30), "white").save(mine / "card.png")
+    Image.new("RGB", (40, 30), "white").save(tmp_path / "outside.png")
+    (mine / "out.png").symlink_to(tmp_path / "outside.png")
+    (mine / "in.png").symlink_to(mine / "card.png")  # a link inside the folder: read
+    Image.new("1", (8_000, 8_000)).save(mine / "huge.png")  # (1-bit: a small file)
+    assert main(["preflight", str(mine)]) == 1
+    out = capsys.readouterr().out
+    assert "error: mine/out.png: file: not a readable PNG: a link leading out of the folder" in out
+    assert "error: mine/huge.png: pixels: 8000×8000 px, more than 60,000,000" in out
+    assert "mine/in.png: pixels [40, 30], mode RGB" in out and "mine/out.png: readable False" in out
+

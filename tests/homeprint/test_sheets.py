@@ -331,3 +331,20 @@ def test_a_worksheets_name_written_as_the_decks_sheet_is_told_where_it_goes(tmp_
     assert run(ws, "check", "--game", "test") == 2
     err = capsys.readouterr().err
     assert "unknown sheet layout 'promo' (expected one of grid" in err and "pieces:" not in err, err
+
+
+@pytest.mark.parametrize("value, offered", [
+    ('"Pro\\nline2"', None),  # a line break: was written into the message, the line broken in two
+    ("[a, b]", None),  # not a name: was offered as the worksheet "['a', 'b']"
+    ("x" * 40, None),  # longer than a worksheet's name may be (31): was written out twice, whole
+    ('"a, b"', '{file: cards.xlsx, sheet: "a, b"}'),  # quoted, as YAML reads it back
+])
+def test_a_decks_sheet_that_could_be_no_worksheet_is_offered_as_none(tmp_path, capsys, value, offered):
+    """A deck's own ``sheet:`` beside a workbook's pieces is offered as the worksheet's name only
+    when it could be one, written as YAML reads it; the error stays one line."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("format: poker", f"format: poker\nsheet: {value}")
+                        .replace("pieces:\n", "pieces: {file: cards.xlsx}\n"))
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "cards.yaml:3:8: sheet: " in err, err
+    assert (f"(expected pieces: {offered} for the worksheet" in err) if offered else "pieces:" not in err, err

@@ -82,6 +82,26 @@ def test_a_picture_is_a_figure_at_its_size_captioned_and_numbered_after_the_piec
     assert abs(w - 60) < 0.5 and abs(h - 40) < 0.5, (w, h)
 
 
+def test_an_svg_pictures_own_picture_repainted_sets_the_book_again(drafted):
+    """An SVG figure's own ``<image href="inner.png">`` is a file the book reads: repainted, the
+    next build sets the book with the new one (the book's keys held the SVG's bytes alone: the
+    old picture stayed, where a cold build showed the new)."""
+    _figures(drafted, "    - after: ゲームの進行\n      caption: 準備の済んだ卓\n"
+                      "      picture: setup.svg\n      size: [60, 40]\n")
+    _art(drafted, "inner.png", (300, 200))
+    (drafted / "data" / "test" / "art" / "setup.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="60" height="40" viewBox="0 0 60 40">'
+        '<image href="inner.png" x="0" y="0" width="60" height="40"/></svg>', encoding="utf-8")
+    assert run(drafted, "build", "--game", "test", "--jobs", "1") == 0
+    pdf = drafted / "build" / "test" / "rulebook.pdf"
+    page, _ = _page_of(pdf, "準備の済んだ卓")
+    assert _box_mm(pdf, page)[0] > 55
+    _art(drafted, "inner.png", (300, 200), GREEN)
+    assert run(drafted, "build", "--game", "test", "--jobs", "1") == 0
+    w, h = _box_mm(pdf, page, GREEN)
+    assert abs(w - 60) < 0.5 and abs(h - 40) < 0.5, (w, h)
+
+
 def test_a_picture_without_size_prints_at_the_text_width_and_its_dpi_is_warned_with_the_pixels_that_do(drafted):
     """No size: its own proportions at the text's width, 118 mm (2:1, 59 mm tall); 1,000 px across
     118 mm is 215 dpi: warned at its line with the 1,394 × 697 px that would do."""

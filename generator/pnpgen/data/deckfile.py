@@ -4,6 +4,8 @@ file:line:column."""
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -50,15 +52,29 @@ def sheet_layout(ws: Workspace, doc: Located, data: dict) -> SheetStock | None:
     A deck whose pieces come from a workbook that names no worksheet is told where a worksheet's
     name goes (trial46: ``sheet: プロモ`` beside ``pieces: {file: cards.xlsx}``, as the docs' 「a deck
     that names its worksheet」 was read, said only that プロモ is no sheet layout's name)."""
-    pieces = data.get("pieces")
+    pieces, name = data.get("pieces"), data["sheet"]
     book = pieces.get("file") if isinstance(pieces, dict) and "sheet" not in pieces else None
-    meant = (f"pieces: {{file: {book}, sheet: {data['sheet']}}} for the worksheet {data['sheet']} of {book} (a deck's own "
-             f"sheet: names the card stock its home sheets print on), or ") \
-        if isinstance(book, str) and book.lower().endswith((".xlsx", ".ods")) else ""
+    meant = (f"pieces: {{file: {_flow(book)}, sheet: {_flow(name)}}} for the worksheet {_flow(name)} of {_flow(book)} "
+             "(a deck's own sheet: names the card stock its home sheets print on), or ") \
+        if isinstance(book, str) and book.lower().endswith((".xlsx", ".ods")) and _worksheet_name(name) else ""
 
     def where(message: str, expected: str | None) -> InputError:
         return doc.error(("sheet",), message, meant + expected if expected else expected)
     return load_sheet(ws.root, data["sheet"], where)
+
+
+def _worksheet_name(name: Any) -> bool:
+    """Could ``name`` be a worksheet's (Excel's rule: 1 to 31 characters, none of : \\ / ? * [ ]),
+    on one line? Only such a name is offered as one (a list, or a line break, was written into
+    the message as it stood)."""
+    return isinstance(name, str) and 0 < len(name) <= 31 and name == name.strip() and name.isprintable() \
+        and not any(c in name for c in ':\\/?*[]')
+
+
+def _flow(text: str) -> str:
+    """``text`` as a YAML flow mapping's value: as it stands when plain (letters, digits, . - _ and
+    spaces inside), else double-quoted (``sheet: "a, b"``)."""
+    return text if re.fullmatch(r"[^\W_][\w.\- ]*(?<! )", text) else json.dumps(text, ensure_ascii=False)
 
 
 # said after the keys a piece may have when the key is no near miss of one: a field to add

@@ -3,10 +3,13 @@ the deck files of its decks/ folder (copies kept aside and editors' files passed
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
+from urllib.parse import quote
 
 from pnpgen.data import validate as v
+from pnpgen.data.art import ArtFolder
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlsrc import load_yaml
@@ -90,7 +93,8 @@ def deck_files(game: Game) -> list[Path]:
 
 def figure_pictures(game: Game) -> list[Path]:
     """The files of the game's art/ that game.yaml's rulebook figures show as pictures of their
-    own (``picture: setup.jpg``, or one per language), those that are files inside art/: what
+    own (``picture: setup.jpg``, or one per language), those that are files inside art/, and the
+    files an SVG one shows in turn: what
     the rulebook reads of art/ besides the faces it pictures (engine/bookkey.py and
     engine/typeset.py key the book by them). A name that is no such file is left to the
     rulebook, which says why at its line."""
@@ -103,12 +107,19 @@ def figure_pictures(game: Game) -> list[Path]:
     names = [n for fig in figures if isinstance(fig, dict)
              for n in ((fig.get("picture") or {}).values() if isinstance(fig.get("picture"), dict)
                        else [fig.get("picture")]) if isinstance(n, str)] if isinstance(figures, list) else []
-    out = []
+    out: list[Path] = []
+    folder = ArtFolder(game.root)
     for name in names:
         try:
             path = contained(name, game.root / "art", "picture")
         except InputError:
             continue
-        if path.is_file() and path not in out:
-            out.append(path)
+        if not path.is_file():
+            continue
+        # an SVG picture's own pictures too, found as the rulebook converts it (rulebook/ownpics.py):
+        # else repainting one kept the book with the old (one not found, or nested too deep, the
+        # conversion refuses at the figure's line)
+        shown = folder.shown_files(f'<image href="{html.escape(quote(name), quote=True)}"/>') \
+            if path.suffix.lower() == ".svg" else None
+        out += [p for p in shown or [path] if p not in out]
     return out

@@ -19,7 +19,7 @@ from pnpgen import resources, usercache
 from pnpgen.data import numberformat
 from pnpgen.data.textfile import decode
 from pnpgen.errors import InputError
-from pnpgen.safetext import INVISIBLE, csv_text, name_invisible_char, shown_invisible
+from pnpgen.safetext import INVISIBLE, clipped, csv_text, name_invisible_char, shown_invisible
 
 
 def column_letter(n: int) -> str:
@@ -317,6 +317,9 @@ def unseen(sheet: str) -> str:
             f"{INVISIBLE.sub('', sheet) or 'a name of letters'} in the workbook, and name it so in sheet:")
 
 
+LISTED = 30  # worksheets an error names (a workbook of 300 made the line 5 KB)
+
+
 def _pick(names: list[str], sheet: str | None, shown: Path, hidden: frozenset[int] = frozenset()) -> int:
     """The worksheet named ``sheet``, else the first one the office program shows: a sheet hidden
     (``hidden``: their indexes; an old version kept out of sight, a list of lookups) is never read
@@ -328,7 +331,9 @@ def _pick(names: list[str], sheet: str | None, shown: Path, hidden: frozenset[in
         raise InputError(f"no worksheet {sheet!r}, but a worksheet {shown_invisible(alike[0])} (its name holds "
                          f"{name_invisible_char(alike[0])})", path=shown, key="sheet", expected=unseen(alike[0]))
     if sheet not in names:
-        raise InputError(f"no worksheet {sheet!r}", path=shown, key="sheet", expected="one of " + ", ".join(names))
+        listed = [shown_invisible(clipped(n)) for n in names[:LISTED]]  # (a name as the workbook holds it: on one line)
+        more = f", and {len(names) - LISTED:,} more" if len(names) > LISTED else ""
+        raise InputError(f"no worksheet {sheet!r}", path=shown, key="sheet", expected="one of " + ", ".join(listed) + more)
     return names.index(sheet)
 
 

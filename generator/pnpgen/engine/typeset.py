@@ -17,6 +17,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from pnpgen.data.gamefiles import figure_pictures
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine.bookkey import SET_FILES, PicturesNotHeld, icon_files, key_part, plain
@@ -175,9 +176,8 @@ def setting_key(ws: Workspace, game: Game, reading: DraftReading, pictures: dict
         h.update(os.fsencode(path.name) + b":" + stamp + b"\0")
     for path in icon_files(ws, game):  # the draft's {name} icons
         h.update(os.fsencode(path.as_posix()) + b":" + key_part(path) + b"\0")
-    for spec in reading.settings.figures:  # the figures' own pictures (their names and sizes are in the settings)
-        if spec.picture is not None:
-            h.update(key_part(spec.picture.path) + b"\0")
+    for path in figure_pictures(game):  # the figures' own pictures and an SVG one's own (names, sizes: in the settings)
+        h.update(os.fsencode(path.as_posix()) + b":" + key_part(path) + b"\0")
     return h.hexdigest()[:32]
 
 

@@ -10,6 +10,10 @@ from PIL import Image
 
 from pnpgen.preflight.shop import Finding, Shop, length_pt
 
+# the most pixels a face read is decoded with (pnpgen's own limit for a picture, data/artfile.py
+# MAX_ART_PIXELS: a 650 mm square at 300 dpi)
+MAX_PIXELS = 60_000_000
+
 
 def check_png(path: Path, folder: Path, shop: Shop, found: list[Finding]) -> dict:
     name = str(path.relative_to(folder.parent))
@@ -18,7 +22,6 @@ def check_png(path: Path, folder: Path, shop: Shop, found: list[Finding]) -> dic
         mode = im.mode
         dpi = im.info.get("dpi")
         keyed = "transparency" in im.info  # a palette's see-through entry, or a colour key (PNG's tRNS)
-        rgb = np.asarray(im.convert("RGB"), dtype=np.int16)
     report = {"file": name, "pixels": list(size), "mode": mode, "dpi": [round(float(v)) for v in dpi] if dpi else None}
     if "contact" in path.name or shop.name == "tabletopsimulator":
         return report
@@ -27,6 +30,12 @@ def check_png(path: Path, folder: Path, shop: Shop, found: list[Finding]) -> dic
         found.append(Finding(name, 0, "pixels", "error",
                              f"{size[0]}×{size[1]} px is none of the preset's formats' pixels"))
         return report
+    if size[0] * size[1] > MAX_PIXELS:  # a preset naming no formats: decoded at 6 bytes a pixel (16-bit RGB)
+        found.append(Finding(name, 0, "pixels", "error", f"{size[0]}×{size[1]} px, more than {MAX_PIXELS:,} "
+                             "(no shop's face is that large), not decoded"))
+        return report
+    with Image.open(path) as im:  # (the header above: the pixels decoded only for a face of a size to check)
+        rgb = np.asarray(im.convert("RGB"), dtype=np.int16)
     if mode not in ("RGB", "RGBA", "P", "L"):
         found.append(Finding(name, 0, "pixels", "error", f"mode {mode}, the shop asks RGB"))
     if mode in ("RGBA", "LA", "PA") or keyed:  # (an alpha channel, or a palette or colour key: see-through all the same)

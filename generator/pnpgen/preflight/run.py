@@ -42,6 +42,8 @@ def preflight(folder: Path, limits: Limits, work: Path, gs: str | None, pages_pn
             what = not_a_file(path)  # a pipe or a device named .pdf: never opened (the open waited for ever)
             if what is not None:
                 raise Unreadable(f"{what}, not a file")
+            if path.is_symlink() and not path.resolve().is_relative_to(folder.resolve()):  # (was followed and read)
+                raise Unreadable("a link leading out of the folder (not followed: copy the file itself in)")
             reports.append(check_pdf(path, folder, shop, found, work, gs) if path.suffix == ".pdf"
                            else check_png(path, folder, shop, found))
         except (Unreadable, pikepdf.PdfError, OSError, Image.DecompressionBombError,
