@@ -560,6 +560,15 @@ def patched(w: Any, pages: Sequence, last: Layout, found: Plan, pages_ref: Ref) 
     # a face first shown on a page written here has its form copied from the last file when every
     # reference of its dictionary is numbered here already (else it is written: ``_Writer.form``)
     w.copy_form = _form_copier(w, last, found, cut, number)
+    base = last.first
+    pending: list[int] = []  # the last file's objects copied where they stood, held, not yet filled: [first, end]
+
+    def fill() -> None:  # (the run held so far, as one slice of the last file: ``ObjectFile.fill_run``)
+        if pending:
+            a, b = pending
+            f.fill_run(a, part[cut[a - base]:cut[b - base]], last.lengths[a - base:b - base])
+            pending.clear()
+
     for i, page in enumerate(pages):
         j = src[i]
         if j is not None:
@@ -568,16 +577,20 @@ def patched(w: Any, pages: Sequence, last: Layout, found: Plan, pages_ref: Ref) 
             firsts = by_page.get(j)
             if before[j] > met or (firsts is not None and any(e[2] in tables[e[1]] for e in firsts)):
                 j = None  # (it would not number here what it numbered there: written)
+        in_place = False
         if j is not None:
             start = last.starts[j]
             end = last.starts[j + 1] if j + 1 < len(last.starts) else last.end
             delta = f.next - start
-            at = last.first
-            bodies = [None if n in fonts else part[cut[n - at]:cut[n - at + 1]] for n in range(start, end)]
-            copies = bodies if same and delta == 0 and j == i else _moved(bodies, start, end, delta, number)
-            if copies is None:
-                j = None  # (a reference not known here: written)
+            # where it stood, all before it numbered as before, no font's object among its own: a run
+            in_place = same and delta == 0 and j == i and not any(start <= n < end for n in fonts)
+            if not in_place:
+                bodies = [None if n in fonts else part[cut[n - base]:cut[n - base + 1]] for n in range(start, end)]
+                copies = bodies if same and delta == 0 and j == i else _moved(bodies, start, end, delta, number)
+                if copies is None:
+                    j = None  # (a reference not known here: written)
         if j is None:  # written as always
+            fill()
             named, formed, begun = len(rec.named), len(rec.forms), f.next
             kids.append(w.page(page, pages_ref))
             if not rec.ok:
@@ -597,14 +610,23 @@ def patched(w: Any, pages: Sequence, last: Layout, found: Plan, pages_ref: Ref) 
                 if shown:
                     count_glyphs(counts, _text(shown, faces.glyph_texts))
             continue
-        assert copies is not None
         uses[j] += 1
         rec.starts.append(f.next)
-        for body in copies:
-            if body is None:
-                f.reserve()
+        if in_place:  # (on from the run held before it, or a run of its own)
+            if pending and pending[1] == start:
+                pending[1] = end
             else:
-                f.put_copied(body)
+                fill()
+                pending[:] = [start, end]
+            f.hold(end - start)
+        else:
+            fill()
+            assert copies is not None
+            for body in copies:
+                if body is None:
+                    f.reserve()
+                else:
+                    f.put_copied(body)
         same = same and delta == 0 and j == i
         text = last.page_glyphs.get(str(j))
         if text is not None:
@@ -623,6 +645,7 @@ def patched(w: Any, pages: Sequence, last: Layout, found: Plan, pages_ref: Ref) 
             rec.face_glyphs.append(last.face_glyphs[p])
             rec.face_pictures.append(last.face_pictures[p] if last.face_pictures else None)
         kids.append(Ref(end - 1 + delta))
+    fill()
     w.copy_form = None
     for k, n in enumerate(uses):  # each page of the last file's glyphs counted as often as it is copied
         if n != 1:
