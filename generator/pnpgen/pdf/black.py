@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pnpgen.pdf.colour import write_content
+from pnpgen.pdf.matrix import IDENTITY, scale, times
 
 BLACK_K = 0.70  # K after conversion at or above which a colour counts as black
 BLACK_HUE = 0.40  # C, M and Y at most this far apart: a dark colour (#1f4133, 52/0/22/75; #4a0f0a, 0/80/87/71) is not black
@@ -72,7 +73,6 @@ _SPLIT = {"B": ("f", "S"), "B*": ("f*", "S"), "b": ("f", "s"), "b*": ("f*", "s")
 _STROKED = {"S", "s", "B", "B*", "b", "b*"}
 _FILLED = {"f", "F", "f*", "B", "B*", "b", "b*"}
 _SHOW = {"Tj", "TJ", "'", '"'}
-IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in points
 
 
@@ -286,19 +286,6 @@ def _matrix(operands) -> tuple[float, ...]:
     return tuple(float(v) for v in operands)
 
 
-def _times(m: tuple[float, ...], n: tuple[float, ...]) -> tuple[float, ...]:
-    """m then n: a ``cm`` (m) applied inside the matrix in effect (n)."""
-    a, b, c, d, e, f = m
-    p, q, r, s, t, u = n
-    return (a * p + b * r, a * q + b * s, c * p + d * r, c * q + d * s, e * p + f * r + t, e * q + f * s + u)
-
-
-def _scale(matrix: tuple[float, ...]) -> float:
-    """How much a matrix scales a line's width: the square root of its determinant's size."""
-    a, b, c, d = matrix[:4]
-    return abs(a * d - b * c) ** 0.5
-
-
 def _points(name: str, operands: list[float], ctm: tuple[float, ...]) -> list[tuple[float, float]]:
     """The points a path operator adds (a rectangle's four corners), in points."""
     if name == "re":
@@ -335,7 +322,7 @@ def _states(ops, ctm: tuple[float, ...]) -> list[tuple[Any, Any, float, Box | No
         elif name == "w":
             width = float(operands[0])
         elif name == "cm":
-            ctm = _times(_matrix(operands), ctm)
+            ctm = times(_matrix(operands), ctm)
         elif name == "q":
             stack.append((fill, stroke, width, ctm, size))  # the font size too: text state is graphics state
         elif name == "Q" and stack:
@@ -349,7 +336,7 @@ def _states(ops, ctm: tuple[float, ...]) -> list[tuple[Any, Any, float, Box | No
         elif name == "Tm":
             tm = _matrix(operands)
         elif name in _SHOW:
-            shown = size * _scale(_times(tm, ctm))
+            shown = size * scale(times(tm, ctm))
             em = shown if em is None else max(em, shown)
         elif name == "ET" and text_at is not None:
             out[text_at] = out[text_at][:4] + (em,)
@@ -360,7 +347,7 @@ def _states(ops, ctm: tuple[float, ...]) -> list[tuple[Any, Any, float, Box | No
                 box = (min(x for x, _ in points), min(y for _, y in points),
                        max(x for x, _ in points), max(y for _, y in points))
             points = []
-        out.append((fill, stroke, width * _scale(ctm), box, None))
+        out.append((fill, stroke, width * scale(ctm), box, None))
     return out
 
 

@@ -16,9 +16,8 @@ import math
 from typing import Any
 
 from pnpgen.pdf.colour import write_content
+from pnpgen.pdf.matrix import IDENTITY, Matrix, scale, times
 
-Matrix = tuple[float, float, float, float, float, float]
-_IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 _PATH = frozenset(("m", "l", "c", "v", "y", "h", "re"))
 _STROKED = frozenset(("S", "s", "B", "B*", "b", "b*"))
 _PAINT = _STROKED | frozenset(("f", "F", "f*", "n"))
@@ -48,25 +47,13 @@ def widen_lines(pdf: bytes, min_pt: float) -> tuple[bytes, int]:
         return out.getvalue(), widened
 
 
-def _scale(m: Matrix) -> float:
-    """How much a matrix scales a line's width: the square root of its determinant's size."""
-    return math.sqrt(abs(m[0] * m[3] - m[1] * m[2]))
-
-
-def _times(m: Matrix, n: Matrix) -> Matrix:
-    """m then n: a ``cm`` (m) applied inside the matrix in effect (n)."""
-    a, b, c, d, e, f = m
-    p, q, r, s, t, u = n
-    return (a * p + b * r, a * q + b * s, c * p + d * r, c * q + d * s, e * p + f * r + t, e * q + f * s + u)
-
-
 def _matrix(operands: Any) -> Matrix:
     if operands is None or len(operands) != 6:
-        return _IDENTITY
+        return IDENTITY
     try:
         a, b, c, d, e, f = (float(v) for v in operands)
     except (TypeError, ValueError):  # (not numbers: no matrix a reader applies)
-        return _IDENTITY
+        return IDENTITY
     return (a, b, c, d, e, f)
 
 
@@ -96,7 +83,7 @@ def _placements(obj: Any, outer: float, least: dict, forms: dict, depth: int, in
     xobjects = res.get("/XObject") if res is not None else None
     if xobjects is None:
         return
-    ctm, stack = _IDENTITY, []
+    ctm, stack = IDENTITY, []
     for instruction in pikepdf.parse_content_stream(obj):
         name = str(instruction.operator)
         if name == "q":
@@ -104,18 +91,18 @@ def _placements(obj: Any, outer: float, least: dict, forms: dict, depth: int, in
         elif name == "Q" and stack:
             ctm, width = stack.pop()
         elif name == "cm":
-            ctm = _times(_matrix(instruction.operands), ctm)
+            ctm = times(_matrix(instruction.operands), ctm)
         elif name in ("w", "gs"):
             width = _width(obj, name, instruction.operands, width)
         elif name == "Do" and instruction.operands:
             form = xobjects.get(str(instruction.operands[0]))
             if form is None or form.get("/Subtype") != "/Form":
                 continue
-            scale = outer * _scale(ctm) * _scale(_matrix(form.get("/Matrix")))
+            placed = outer * scale(ctm) * scale(_matrix(form.get("/Matrix")))
             key = form.objgen
             given = width if inherited.get(key, width) == width else None
-            if scale < least.get(key, math.inf) - 1e-12 or key not in inherited or given != inherited[key]:
-                least[key], forms[key] = min(scale, least.get(key, math.inf)), form
+            if placed < least.get(key, math.inf) - 1e-12 or key not in inherited or given != inherited[key]:
+                least[key], forms[key] = min(placed, least.get(key, math.inf)), form
                 inherited[key] = given
                 _placements(form, least[key], least, forms, depth + 1, inherited, given)
 
@@ -129,7 +116,7 @@ def _widen(doc: Any, obj: Any, outer: float, min_pt: float, width: float | None)
 
     ops = pikepdf.parse_content_stream(obj)
     out: list = []
-    ctm, stack = _IDENTITY, []
+    ctm, stack = IDENTITY, []
     path_start: int | None = None
     widened = 0
     for instruction in ops:
@@ -140,16 +127,16 @@ def _widen(doc: Any, obj: Any, outer: float, min_pt: float, width: float | None)
         elif name == "Q" and stack:
             ctm, width = stack.pop()
         elif name == "cm":
-            ctm = _times(_matrix(operands), ctm)
+            ctm = times(_matrix(operands), ctm)
         elif name in ("w", "gs"):
             width = _width(obj, name, operands, width)
         elif name in _PATH and path_start is None:
             path_start = len(out)
         elif name in _PAINT:
-            scale = outer * _scale(ctm)
-            if name in _STROKED and path_start is not None and width is not None and scale > 0 \
-                    and width * scale < min_pt - 1e-9:
-                out.insert(path_start, ([math.ceil(min_pt / scale * 1e4) / 1e4], Operator("w")))
+            placed = outer * scale(ctm)
+            if name in _STROKED and path_start is not None and width is not None and placed > 0 \
+                    and width * placed < min_pt - 1e-9:
+                out.insert(path_start, ([math.ceil(min_pt / placed * 1e4) / 1e4], Operator("w")))
                 out.append((operands, op))
                 out.append(([width], Operator("w")))
                 widened += 1

@@ -16,6 +16,8 @@ from typing import Any
 from fontTools.pens.basePen import BasePen
 from fontTools.ttLib import TTFont
 
+from pnpgen.pdf.matrix import times
+
 _TEXT_STATE = {"Tc", "Tw", "Tz", "TL", "Tf", "Tr", "Ts"}
 
 
@@ -103,12 +105,6 @@ def _shown(font):
             lambda code: float(simple[code - first]) / 1000 if 0 <= code - first < len(simple) else 0.0, False, upm)
 
 
-def _mul(m, n):
-    a, b, c, d, e, f = m
-    A, B, C, D, E, F = n
-    return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
-
-
 def outline_text(pdf: bytes) -> tuple[bytes, list[str]]:
     """The PDF with its text drawn as paths; and what could not be outlined."""
     import pikepdf
@@ -159,7 +155,7 @@ def _outline(doc, obj, left: list[str]) -> None:
     def show(string: bytes, adjust: float = 0.0) -> None:
         nonlocal tm, ok
         if adjust:
-            tm = _mul((1, 0, 0, 1, -adjust / 1000 * size * state["Tz"] / 100, 0), tm)
+            tm = times((1, 0, 0, 1, -adjust / 1000 * size * state["Tz"] / 100, 0), tm)
         shown = _shown(font)
         if shown is None:
             ok = False
@@ -172,13 +168,13 @@ def _outline(doc, obj, left: list[str]) -> None:
             name = names(code)
             if name is not None and name in glyphset:
                 s = size / upm
-                trm = _mul((s * h, 0, 0, s, 0, state["Ts"]), tm)
+                trm = times((s * h, 0, 0, s, 0, state["Ts"]), tm)
                 pen = _PathPen(glyphset, trm)
                 glyphset[name].draw(pen)
                 paths.extend(pen.ops)
             w = width(code)
             tx = (w * size + state["Tc"] + (state["Tw"] if code == 32 else 0.0)) * h
-            tm = _mul((1, 0, 0, 1, tx, 0), tm)
+            tm = times((1, 0, 0, 1, tx, 0), tm)
 
     for instruction in ops:
         operands, op = instruction.operands, instruction.operator
@@ -215,14 +211,14 @@ def _outline(doc, obj, left: list[str]) -> None:
             tx, ty = float(operands[0]), float(operands[1])
             if name == "TD":
                 state["TL"] = -ty
-            tm = tlm = _mul((1, 0, 0, 1, tx, ty), tlm)
+            tm = tlm = times((1, 0, 0, 1, tx, ty), tlm)
         elif name == "T*":
-            tm = tlm = _mul((1, 0, 0, 1, 0, -state["TL"]), tlm)
+            tm = tlm = times((1, 0, 0, 1, 0, -state["TL"]), tlm)
         elif name in ("Tj", "'", '"'):
             if name != "Tj":
                 if name == '"':
                     state["Tw"], state["Tc"] = float(operands[0]), float(operands[1])
-                tm = tlm = _mul((1, 0, 0, 1, 0, -state["TL"]), tlm)
+                tm = tlm = times((1, 0, 0, 1, 0, -state["TL"]), tlm)
             show(bytes(operands[-1]))
         elif name == "TJ":
             adjust = 0.0

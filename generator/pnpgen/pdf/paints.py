@@ -14,13 +14,12 @@ from functools import partial
 from typing import Any
 
 from pnpgen.pdf.colour import gradient_stops, samples_inverted, to_cmyk
+from pnpgen.pdf.matrix import IDENTITY, Matrix, times
 from pnpgen.pdf.outline import cid_widths
 
 CURVE_STEPS = 8  # line segments a Bézier curve is drawn with
 MIN_STROKE_PX = 1.5  # a hairline still covers the pixels it passes through
 CMYK = tuple[float, float, float, float]
-Matrix = tuple[float, float, float, float, float, float]
-_IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 _PATH = frozenset(("m", "l", "c", "v", "y", "h", "re"))
 
 
@@ -92,12 +91,6 @@ class State:
     tr: int = 0
 
 
-def _mul(m: Matrix, n: Matrix) -> Matrix:
-    a, b, c, d, e, f = m
-    A, B, C, D, E, F = n
-    return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
-
-
 def _at(m: Matrix, x: float, y: float) -> tuple[float, float]:
     return m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]
 
@@ -132,7 +125,7 @@ class PageReader:
         stack: list[State] = []
         path: list[tuple[str, Any]] = []  # the path being built, as its operators
         clip_rule: bool | None = None  # W (False) or W* (True) pending for the current path
-        tm = tlm = _IDENTITY
+        tm = tlm = IDENTITY
         try:
             ops = pikepdf.parse_content_stream(obj)
         except pikepdf.PdfError:
@@ -148,7 +141,7 @@ class PageReader:
                 if stack:
                     state = stack.pop()
             elif name == "cm" and len(operands) == 6:
-                state.ctm = _mul(tuple(float(v) for v in operands), state.ctm)  # type: ignore[arg-type]
+                state.ctm = times(tuple(float(v) for v in operands), state.ctm)  # type: ignore[arg-type]
             elif name == "w" and operands:
                 state.width = float(operands[0])
             elif name == "gs" and operands:
@@ -165,7 +158,7 @@ class PageReader:
                     state.clip = state.clip + (Cover(_placed(flat, state.ctm), clip_rule),)
                 path, clip_rule = [], None
             elif name == "BT":
-                tm = tlm = _IDENTITY
+                tm = tlm = IDENTITY
             elif name in ("Tc", "Tw", "Tz", "TL", "Ts", "Tr") and operands:
                 setattr(state, name.lower(), int(operands[0]) if name == "Tr" else float(operands[0]))
             elif name == "Tf" and len(operands) == 2:
@@ -176,13 +169,13 @@ class PageReader:
                 tx, ty = float(operands[0]), float(operands[1])
                 if name == "TD":
                     state.tl = -ty
-                tm = tlm = _mul((1.0, 0.0, 0.0, 1.0, tx, ty), tlm)
+                tm = tlm = times((1.0, 0.0, 0.0, 1.0, tx, ty), tlm)
             elif name == "Tm" and len(operands) == 6:
                 tm = tlm = tuple(float(v) for v in operands)  # type: ignore[assignment]
             elif name in ("T*", "'", '"'):
                 if name == '"' and len(operands) == 3:
                     state.tw, state.tc = float(operands[0]), float(operands[1])
-                tm = tlm = _mul((1.0, 0.0, 0.0, 1.0, 0.0, -state.tl), tlm)
+                tm = tlm = times((1.0, 0.0, 0.0, 1.0, 0.0, -state.tl), tlm)
                 if name != "T*" and operands:
                     tm = self._show([operands[-1]], tm, state)
             elif name in ("Tj", "TJ") and operands:
@@ -286,22 +279,22 @@ class PageReader:
                 advance += (metrics[1](code) * state.size + state.tc + (state.tw if code == 32 and not two else 0.0)) * h
         descent, ascent = metrics[2] * state.size + state.ts, metrics[3] * state.size + state.ts
         if state.tr not in (3, 7) and state.size and advance:
-            m = _mul(start, state.ctm)
+            m = times(start, state.ctm)
             box = _ccw([_at(m, *p) for p in ((0.0, descent), (advance, descent), (advance, ascent), (0.0, ascent))])
             colour, overprint = (state.fill, state.fill_op) if state.tr in (0, 2, 4, 6) else (state.stroke, state.stroke_op)
             if colour is not None:
                 self._add("text", Cover(lambda: [box]), colour, state, overprint,
                           state.size * abs(m[0] * m[3] - m[1] * m[2]) ** 0.5)
-        return _mul((1.0, 0.0, 0.0, 1.0, advance, 0.0), start)
+        return times((1.0, 0.0, 0.0, 1.0, advance, 0.0), start)
 
     def _xobject(self, xobj, state: State, active: set) -> None:
         subtype = xobj.get("/Subtype")
         if subtype == "/Form":
             if xobj.objgen in active:
                 return
-            matrix = [float(v) for v in xobj.get("/Matrix", _IDENTITY)]
-            form: Matrix = (matrix[0], matrix[1], matrix[2], matrix[3], matrix[4], matrix[5]) if len(matrix) == 6 else _IDENTITY
-            inner = replace(state, ctm=_mul(form, state.ctm))
+            matrix = [float(v) for v in xobj.get("/Matrix", IDENTITY)]
+            form: Matrix = (matrix[0], matrix[1], matrix[2], matrix[3], matrix[4], matrix[5]) if len(matrix) == 6 else IDENTITY
+            inner = replace(state, ctm=times(form, state.ctm))
             bbox = [float(v) for v in xobj.get("/BBox", ())]
             if len(bbox) == 4:
                 x0, y0, x1, y1 = bbox
