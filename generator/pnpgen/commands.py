@@ -122,7 +122,8 @@ def _summary(ws: Workspace, outcomes: Sequence[Any], quiet: bool, heading: str |
         _say(ws.shown(f"{o.slug}: {counted(len(result.manifest['files']), 'file')} in {o.out_dir}, {len(o.written)} written"))
 
         for deck in result.records:
-            _say(f"  {deck.id:<16} {deck.name}  ×{deck.count}  {deck.on_paper()}, {counted(deck.sheets, 'sheet')}")
+            own = f" of {deck.paper.upper()}" if deck.paper != result.manifest["paper"] else ""  # (its paper:)
+            _say(f"  {deck.id:<16} {deck.name}  ×{deck.count}  {deck.on_paper()}, {counted(deck.sheets, 'sheet')}{own}")
             if deck.hint():
                 _say(f"  {'':<16} ({deck.hint()})")
         book = result.manifest.get("rulebook", {}).get("report")

@@ -30,6 +30,7 @@ def home_sheet_options(ws: Workspace, args: argparse.Namespace) -> dict[str, Any
         silhouette = getattr(args, "silhouette_marks", None) or SILHOUETTE
     duplex = printer.duplex if printer is not None and printer.duplex else args.duplex or "long"
     sheet = SheetOptions(paper=printer.paper if printer is not None and printer.paper else args.paper or "a4",
+                         paper_given=args.paper is not None,
                          duplex=duplex,
                          marks="jp" if cutter == "cricut" else args.marks, margin_mm=args.margin,
                          layout=getattr(args, "layout", "grid"),

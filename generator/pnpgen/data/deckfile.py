@@ -12,7 +12,7 @@ from typing import Any, NoReturn
 from pnpgen.data import layouts, lint, tuckbox
 from pnpgen.data import validate as v
 from pnpgen.data.art import ArtFolder, ArtNotFound, Sizes
-from pnpgen.data.formats import CARD_FORMATS, KINDS, SHAPES, SINGLE_SIZE_SHAPES
+from pnpgen.data.formats import CARD_FORMATS, KINDS, PAPER_SIZES, SHAPES, SINGLE_SIZE_SHAPES
 from pnpgen.data.mapkeys import checked_keys, one_line_text, parse_at
 from pnpgen.data.model import EMPTY_SHOWN, NAMING_FIELDS, NO_ART_YET, Deck, Game, Layout, Piece
 from pnpgen.data.piecevalues import (
@@ -38,13 +38,24 @@ from pnpgen.shapes import bounding_size
 
 DECK_KEYS = (
     "name", "kind", "format", "size", "shape", "corner_radius", "orientation", "points", "front", "back", "bleed",
-    "fields", "defaults", "pieces", "options", "label", "layout", "sheet", "lint", "box", "die",
+    "paper", "fields", "defaults", "pieces", "options", "label", "layout", "sheet", "lint", "box", "die",
     "stand_up", "unique",
 )
 FIELD_TYPES = ("text", "int", "number", "colour", "bool", "list", "map", "image")
 RESERVED_FIELDS = ("count", "n", "copy")  # templates read these as piece.count, piece.n, piece.copy
 SHAPE_KEYS = ("corner_radius", "orientation", "points", "box")
 PIECES_HINT = "; one piece with no fields of its own (a board) is 'pieces: [{}]'"
+
+
+def _paper_of_stock(doc: Located, deck: Deck) -> None:
+    """A deck's ``paper:`` beside its ``sheet:`` card stock of another paper: the stock's paper is
+    the sheets' (its slots are measured on it), so the two cannot both be."""
+    stock = deck.sheet
+    if stock is None or deck.paper is None or sorted(stock.paper_mm) == sorted(PAPER_SIZES[deck.paper]):
+        return
+    raise doc.error(("paper",), f"paper {deck.paper} is not the paper of this deck's sheet layout {stock.id!r} "
+                    f"({stock.paper}, {stock.paper_mm[0]:g}×{stock.paper_mm[1]:g} mm), on which its slots are measured",
+                    f"paper: {stock.paper}, or no paper: (the sheet layout's paper is the deck's)")
 
 
 def sheet_layout(ws: Workspace, doc: Located, data: dict) -> SheetStock | None:
@@ -324,6 +335,9 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         deck.stand_up = parse_at(doc, ("stand_up",), v.stand_up_box, data["stand_up"], *trim)
     if given:
         deck.size_where = doc.where((given[0],))
+    if "paper" in data:  # the deck's own paper over game.yaml's and the printer profile's (--paper wins)
+        deck.paper, deck.paper_where = parse_at(doc, ("paper",), v.paper, data["paper"]), doc.where(("paper",))
+        _paper_of_stock(doc, deck)
     if "bleed" in data:  # the deck's own bleed over --bleed: a punchboard's 0, a board's 5 mm
         deck.bleed_mm = parse_at(doc, ("bleed",), v.bleed_option, data["bleed"])
         parse_at(doc, ("bleed",), v.bleed_fits, deck.bleed_mm, *trim, "bleed:")

@@ -34,6 +34,9 @@ def bill_of_materials(game: Game, decks: list[DeckRecord], paper: str = "a4", ru
             "paper": d.paper,
             "file": d.files[0] if d.files else None,  # none for a deck whose pieces are all parked (count: 0)
         })
+    by_paper: dict[str, int] = {}  # the sheets of each paper, when decks give papers of their own (paper:)
+    for d in decks:
+        by_paper[d.paper] = by_paper.get(d.paper, 0) + d.sheets
     sourced = [{"name": s.name, "count": s.count, "note": s.note, "placeholder": is_placeholder(s.note)}
                for s in game.sourced]
     book = {"files": ["rulebook-booklet.pdf", "rulebook.pdf"], "copies": 1,
@@ -47,6 +50,7 @@ def bill_of_materials(game: Game, decks: list[DeckRecord], paper: str = "a4", ru
         "totals": {
             "printed_pieces": sum(p["count"] for p in printed),
             "sheets": sum(p["sheets"] for p in printed),
+            **({"sheets_by_paper": by_paper} if len(by_paper) > 1 else {}),
             "pages": sum(p["pages"] for p in printed),
             "sourced_items": sum(s["count"] for s in sourced),
         },

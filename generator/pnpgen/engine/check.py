@@ -153,7 +153,6 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
             placed.append((deck, deck_on_paper(deck, deck_sheet(deck, options.sheet), nest_memo, deck_stock(game, deck, options.stock))))
         except InputError as e:
             out.add(e)
-    stocks = [on_paper for _, on_paper in placed]
     short = short_bleed_warnings(placed, options)
     book: list[str] = []
     if game.draft_file.is_file():  # the build typesets the rulebook: its draft, settings and warnings
@@ -164,5 +163,5 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
     else:  # the build warns that it makes no rulebook: so does check
         book = [bookkey.no_draft(game)]
     out.warnings = list(dict.fromkeys(game.notes + renderer.warnings + renderer.art.case_twins(game) + book + lint + short
-                                      + stock_warnings(stocks, options.sheet)))
+                                      + stock_warnings(placed, options.sheet)))
     return out

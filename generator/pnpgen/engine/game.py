@@ -51,7 +51,14 @@ from pnpgen.faces.rendermemo import RenderMemo
 from pnpgen.faces.templates import Renderer
 from pnpgen.impose.cutter import silhouette_layout
 from pnpgen.impose.grid import SheetOptions, choose_layout, margin_to_hold_whole, size_to_hold_whole
-from pnpgen.impose.onpaper import DeckOnPaper, back_behind, deck_sheet, silhouette_warnings, stock_warnings
+from pnpgen.impose.onpaper import (
+    DeckOnPaper,
+    back_behind,
+    deck_sheet,
+    own_paper_refused,
+    silhouette_warnings,
+    stock_warnings,
+)
 from pnpgen.impose.sheets import (
     TILE_OPTIONS,
 )
@@ -169,6 +176,8 @@ def deck_on_paper(deck: Deck, sheet: SheetOptions, nest_memo: Memo[list] | None 
     if not back_behind(deck, sheet):
         sheet = sheet.without_backs()
     if stock is not None:
+        if (refused := own_paper_refused(deck, sheet, spec, stock[0])) is not None:  # (--sheet, game.yaml's sheet:)
+            raise refused
         return DeckOnPaper(spec, slot_layout(stock[0], spec, sheet, stock[1], stock[2]), None)
     if sheet.silhouette is not None:
         layout = silhouette_layout(spec, deck.count, sheet, sheet.silhouette, deck.kind)
@@ -194,6 +203,8 @@ def deck_on_paper(deck: Deck, sheet: SheetOptions, nest_memo: Memo[list] | None 
                            f"zone, or {x1 - x0:.1f}×{min(y1, h - z) - y0:.1f} mm above it)", deck,
                            "a larger --paper, a smaller inset or keepout (--silhouette-marks), "
                            "or a build without --marks silhouette (cut by hand)")
+        if (refused := own_paper_refused(deck, sheet, spec)) is not None:  # the deck file's paper: too small
+            raise refused
         if spec.tuck_box is not None:
             raise _box_too_big(deck, spec.tuck_box, sheet)
         raise _at_size(f"{size} on {sheet.paper.upper()} inside a {sheet.margin_mm:g} mm margin", deck,
@@ -601,7 +612,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         cache.let_go_of_pack(lints_pack(slug, options))
     result = BuildResult(game, warnings=grouped_per_deck(list(rendered.warnings)) + lint
                          + short_bleed_warnings(list(zip(game.decks, on_paper)), options)
-                         + stock_warnings(on_paper, options.sheet) + silhouette_warnings(options.sheet)
+                         + stock_warnings(list(zip(game.decks, on_paper)), options.sheet) + silhouette_warnings(options.sheet)
                          + cricut_warnings(list(zip(game.decks, on_paper)), options)
                          + sleeve_back_warnings(game.slug, rendered.decks, options),
                          rendered=rendered, arts=arts, cache_files=cache_files, on_paper=on_paper, images=images,

@@ -25,7 +25,7 @@ from pnpgen.impose.bom import bom_pages
 from pnpgen.impose.cutter import CRICUT_AREA_IN, silhouette_layout
 from pnpgen.impose.fold import FoldLayout, layout_fold, more_with_less_bleed
 from pnpgen.impose.grid import SheetOptions, choose_layout, layout_grid, layout_grid_at, size_to_hold_whole
-from pnpgen.impose.onpaper import DeckOnPaper, back_behind, deck_sheet
+from pnpgen.impose.onpaper import DeckOnPaper, back_behind, deck_paper, deck_sheet
 from pnpgen.impose.plan import Page, PagePlan, signed
 from pnpgen.impose.share import OnAll, Sharing, all_in_one_sheets, shared_sheets
 from pnpgen.impose.sheets import (
@@ -153,6 +153,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
                 shares = isinstance(placed.layout, SlotLayout) or (placed.tiles is None and not imposed.fold_or_sleeve)
                 like = Sharing(ds, placed.layout, placed.by_hand, deck.kind, deck_sheet(deck, sheet)) if shares else None
                 sheets_of.append(OnAll(home, ds.backs is not None and not imposed.fold_or_sleeve, [(0, deck.name)], like))
+        on = deck_paper(deck, sheet)  # the build's sheet options on the deck's own paper:
         die_line = die_line_record(deck.id, placed.spec.die_cut, deck.back is not None)
         if imposed.cuts:
             die_line["home"] = f"the cutting machine: cut/{deck.id}-pNN.{'svg, .dxf' if sheet.silhouette else 'png, .svg'}"
@@ -163,16 +164,16 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
             id=deck.id, name=deck.name, kind=deck.kind, shape=deck.shape, format=deck.format,
             trim_mm=[round(v, 3) for v in deck.trim_mm], bleed_mm=deck.bleed(sheet.bleed_mm), count=deck.count,
             unique=len(deck.pieces), faces=len({*df.fronts, *(df.backs or ())}),
-            double_sided=deck.back is not None, paper=sheet.paper,
-            layout=imposed.fold_or_sleeve or layout_record(placed.spec, placed.layout, placed.tiles, sheet,
+            double_sided=deck.back is not None, paper=on.paper,
+            layout=imposed.fold_or_sleeve or layout_record(placed.spec, placed.layout, placed.tiles, on,
                                                            placed.whole_with, placed.whole_at)
-            | _offset_cost(deck, placed.spec, placed.layout, sheet),
+            | _offset_cost(deck, placed.spec, placed.layout, on),
             sheets=imposed.sheets if home else 0, pages=len(home),
             shop_pages=len(imposed.shop) if files else 0, die_line=die_line,
             files=files, placeholders=len(deck.placeholders),
             pieces={f"{p.index}:{p.label}": [p.count, df.digests[p.index]] for p in deck.pieces},
-            double_at=_double_at(deck, placed, sheet) if home and not imposed.fold_or_sleeve else None,
-            full_bleed=_full_bleed(deck, placed, sheet) if home and not imposed.fold_or_sleeve else None,
+            double_at=_double_at(deck, placed, on) if home and not imposed.fold_or_sleeve else None,
+            full_bleed=_full_bleed(deck, placed, on) if home and not imposed.fold_or_sleeve else None,
         ))
     if game.options.get("share_sheets") and sheet.silhouette is None:  # (the machine cuts each deck by its own files)
         sheets_of = shared_sheets(sheets_of, lambda like: _shared_drawn(like, font, options))

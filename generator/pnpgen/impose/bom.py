@@ -67,7 +67,8 @@ def bom_pages(game: Game, bom: dict, paper: tuple[float, float], margin: float, 
         title = msg("bom.title", lang, title=game.title) + (msg("bom.continued", lang) if cont else "")
         ops.append(TextOp(x0, y, title, bold, min(14.0, 14.0 * (x1 - x0) / measure(title, bold, 14.0))))  # a long title shrinks
         y += 6
-        paper_name = bom["printed"][0]["paper"].upper() if bom["printed"] else ""
+        paper_name = (" + ".join(p.upper() for p in bom["totals"].get("sheets_by_paper", {}))
+                      or (bom["printed"][0]["paper"].upper() if bom["printed"] else ""))
         solo = str(game.players).strip() == "1"  # "1 player", as reprint.copy says "1 copy"
         subtitle = "bom.subtitle.open" if is_placeholder(game.players) else "bom.subtitle.one" if solo else "bom.subtitle"
         ops.append(TextOp(x0, y, msg(subtitle, lang, draft=game.draft,  # 未定 is said as it stands, not "未定 players"
@@ -118,16 +119,19 @@ def bom_pages(game: Game, bom: dict, paper: tuple[float, float], margin: float, 
     width = x1 - x0
     ops.append(TextOp(x0, y, msg("bom.printed", lang), bold, 10))
     y += 3
-    head = [(msg("bom.col.part", lang), width * 0.34, "start"), (msg("bom.col.kind", lang), width * 0.2, "start"),
+    by_paper = bom["totals"].get("sheets_by_paper")  # decks on papers of their own: each row names its paper
+    wide = 0.06 if by_paper else 0.0  # (its paper column wider by that: "A3 2 枚 / 4 ページ")
+    head = [(msg("bom.col.part", lang), width * (0.34 - wide), "start"), (msg("bom.col.kind", lang), width * 0.2, "start"),
             (msg("bom.col.size", lang), width * 0.16, "start"), (msg("bom.col.count", lang), width * 0.1, "end"),
-            (msg("bom.col.sides", lang), width * 0.08, "start"), (msg("bom.col.paper", lang), width * 0.12, "end")]
+            (msg("bom.col.sides", lang), width * 0.08, "start"), (msg("bom.col.paper", lang), width * (0.12 + wide), "end")]
     rows = []
     for p in bom["printed"]:
+        mixed = f"{p['paper'].upper()} " if by_paper else ""
         kind = msg("bom.kind_shape", lang, kind=_term("kind", p["kind"], lang), shape=_term("shape", p["shape"], lang))
         size = "×".join(f"{round(v, 1):g}" for v in p["trim_mm"])
         rows.append([f"{p['name']} ({p['deck']})", kind, size, str(p["count"]),
                      msg("bom.double" if p["double_sided"] else "bom.single", lang),
-                     msg("bom.sheets_pages", lang, sheets=p["sheets"], pages=p["pages"])])
+                     mixed + msg("bom.sheets_pages", lang, sheets=p["sheets"], pages=p["pages"])])
     table(head, rows, after=row_h)
     t = bom["totals"]
     need(row_h)
@@ -149,6 +153,8 @@ def bom_pages(game: Game, bom: dict, paper: tuple[float, float], margin: float, 
             ops.append(TextOp(x0 + 1.5, y + 4.2, line, regular, 8))
         y += row_h
 
+    if by_paper:
+        say(msg("bom.papers", lang, papers=", ".join(f"{k.upper()} {n}" for k, n in by_paper.items())))
     if bom.get("rulebook"):  # not a piece, so not in the total: the book the box holds beside them
         say(msg("bom.rulebook", lang, paper="Letter" if bom["rulebook"]["booklet_paper"] == "letter" else "A4"))
     for s in bom.get("shared_sheets", []):  # which sheets of <game>-all.pdf hold which decks

@@ -20,6 +20,9 @@ class SheetOptions:
     """Home-sheet settings; every figure can be overridden from the CLI or a deck."""
 
     paper: str = "a4"
+    # --paper given on the command line: every deck prints on it, its own ``paper:`` or not (not in
+    # the repr: the paper is, and the build's fingerprint holds what was asked)
+    paper_given: bool = field(default=False, repr=False)
     margin_mm: float = 5.0  # the printer cannot print closer to the edge than this
     # The build's one bleed (--bleed): drawn round every face, and wanted round each piece on the
     # sheets (reduced there if space is short).

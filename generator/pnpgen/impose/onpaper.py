@@ -9,9 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from pnpgen.data.formats import PAPER_SIZES
 from pnpgen.data.model import Deck
-from pnpgen.data.sheetlayouts import margin_warnings
-from pnpgen.impose.grid import SheetOptions
+from pnpgen.data.sheetlayouts import SheetStock, margin_warnings
+from pnpgen.errors import InputError
+from pnpgen.impose.grid import SheetOptions, choose_layout
 from pnpgen.impose.slots import SlotLayout
 from pnpgen.impose.tiles import TilePlan
 from pnpgen.shapes import ShapeSpec
@@ -35,9 +37,46 @@ def back_behind(deck: Deck, sheet: SheetOptions) -> bool:
     return deck.back is not None and not (sheet.layout == "sleeve" and deck.kind == "card")
 
 
+def deck_paper(deck: Deck, sheet: SheetOptions) -> SheetOptions:
+    """The build's sheet options on the deck's own ``paper:`` when it gives one and --paper was
+    not given on the command line (which wins over every deck's)."""
+    own = own_paper(deck, sheet)
+    return sheet if own is None or own == sheet.paper else replace(sheet, paper=own)
+
+
+def own_paper(deck: Deck, sheet: SheetOptions) -> str | None:
+    """The deck's ``paper:`` when its sheets are on it (not overridden by --paper), else None."""
+    return None if sheet.paper_given else deck.paper
+
+
+def own_paper_refused(deck: Deck, sheet: SheetOptions, spec: ShapeSpec, stock: SheetStock | None = None) -> InputError | None:
+    """A deck's own ``paper:`` (``sheet``: the deck's sheet options) that cannot take it, said at
+    its line: not the paper of the card stock its pieces go on (--sheet, game.yaml's ``sheet:``),
+    or one on which none of its pieces fits (a board or tile is split into tiles instead), with
+    the papers that hold one. None: the deck's paper does, or the deck gives none."""
+    own, at = own_paper(deck, sheet), deck.paper_where
+    if own is None or at is None:
+        return None
+    if stock is not None:
+        if sorted(stock.paper_mm) == sorted(sheet.paper_mm):
+            return None
+        return InputError(f"deck {deck.id!r}: paper {own} is not the paper of sheet layout {stock.id!r} "
+                          f"({stock.paper}, {stock.paper_mm[0]:g}×{stock.paper_mm[1]:g} mm) its pieces go on",
+                          path=at.path, line=at.line, column=at.column, key="paper",
+                          expected=f"paper: {stock.paper}, or 'sheet: grid' in this deck file")
+    holds = [name for name in sorted(PAPER_SIZES) if name != own
+             and choose_layout(spec, 1, replace(sheet, paper=name), deck.kind) is not None]
+    return InputError(f"deck {deck.id!r}: a {deck.trim_mm[0]:g}×{deck.trim_mm[1]:g} mm piece does not fit on "
+                      f"{own.upper()} inside a {sheet.margin_mm:g} mm margin", path=at.path, line=at.line,
+                      column=at.column, key="paper",
+                      expected=("one of " + ", ".join(holds) if holds else "a smaller piece (no paper pnpgen knows holds it)")
+                      + ("" if deck.kind in ("board", "tile") else ", or kind: board (split into tiles)"))
+
+
 def deck_sheet(deck: Deck, sheet: SheetOptions) -> SheetOptions:
     """The sheet options a deck is laid out and drawn with: the build's, with the deck's own
-    ``bleed:`` (docs/data-format.md) when it gives one."""
+    ``paper:`` and ``bleed:`` (docs/data-format.md) when it gives them."""
+    sheet = deck_paper(deck, sheet)
     return sheet if deck.bleed_mm is None else replace(sheet, bleed_mm=deck.bleed_mm)
 
 
@@ -57,16 +96,17 @@ def silhouette_warnings(sheet: SheetOptions) -> list[str]:
             "mm (Silhouette Studio's least is 10 mm), or the printer's own --margin"]
 
 
-def stock_warnings(on_paper: list[DeckOnPaper], sheet: SheetOptions) -> list[str]:
+def stock_warnings(placed: list[tuple[Deck, DeckOnPaper]], sheet: SheetOptions) -> list[str]:
     """Each sheet layout whose slots reach into the printer's margin, or leave no band above or
-    below them for the slug, once."""
-    layouts = {p.layout.stock.id: p.layout for p in on_paper if isinstance(p.layout, SlotLayout)}
+    below them for the slug, once; and each whose paper is not that of its decks (--paper, game.yaml's)."""
+    layouts = {p.layout.stock.id: p.layout for _, p in placed if isinstance(p.layout, SlotLayout)}
     out = [w for lay in layouts.values() for w in margin_warnings(lay.stock, sheet.margin_mm)]
     out += [f"{lay.stock.source}: sheet layout {lay.stock.id}: its slots leave no {sheet.slug_mm:g} mm band "
             "above or below them for the slug (how to print, scale bars, version stamp); it prints over the "
             "top slots" for lay in layouts.values() if not lay.slug_room(sheet)]
-    paper = sheet.paper_mm
+    other = {p.layout.stock.id: (p.layout, paper) for deck, p in placed if isinstance(p.layout, SlotLayout)
+             and sorted(p.layout.stock.paper_mm) != sorted((paper := deck_paper(deck, sheet)).paper_mm)}
     return out + [f"{lay.stock.source}: sheet layout {lay.stock.id} is {lay.stock.paper} paper "
-                  f"({lay.stock.paper_mm[0]:g}×{lay.stock.paper_mm[1]:g} mm), not {sheet.paper} (--paper): its decks' "
+                  f"({lay.stock.paper_mm[0]:g}×{lay.stock.paper_mm[1]:g} mm), not {paper.paper} (--paper): its decks' "
                   f"home sheets, and their pages in the all-in-one file, are {lay.stock.paper}; print them on it"
-                  for lay in layouts.values() if sorted(lay.stock.paper_mm) != sorted(paper)]
+                  for lay, paper in other.values()]

@@ -1,0 +1,151 @@
+"""A deck's own ``paper:``: the cards on A4 at home, the large mats on A3 at a copy shop. Each
+deck's home sheets on its paper (MediaBox and TrimBox per page, in mm), <game>-all.pdf holding
+pages of both sizes, the bill of materials saying which paper each deck takes and how many sheets
+of each, shared sheets only among decks of one paper, the printer profile's back offset about the
+A3 page's centre; --paper on the command line over every deck's; a bad or too small paper an error
+at the deck file's line naming the papers that work."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from conftest import DECK_YAML, GAME_YAML, run
+from homeprint.test_printer import placements
+from homeprint.test_share_sheets import small_decks
+from pdfprobe import boxes_mm, texts
+
+A4, A3 = (210.0, 297.0), (297.0, 420.0)
+# 200 × 280 mm player mats: on A4 they fit nowhere (297 − 2 × 5 margin − 6 slug < 280 + bleed)
+MAT = DECK_YAML.replace("テストカード", "mat").replace("format: poker", "size: [200, 280]\npaper: a3")
+
+
+def mats_and_cards(root: Path, mat: str = MAT, game: str = GAME_YAML) -> Path:
+    """Ten poker cards (bid, on the game's A4) and two two-sided mats on A3 (mat.yaml's paper:)."""
+    ws = small_decks(root, game=game, decks=(("bid", 10),))
+    (ws / "data" / "test" / "decks" / "mat.yaml").write_text(
+        mat + "  - {name: mat1, text: t}\n  - {name: mat2, text: t}\n", encoding="utf-8")
+    return ws
+
+
+def build(ws: Path, out: Path, *args: str) -> Path:
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--out", str(out), *args) == 0
+    return out / "test"
+
+
+def sizes(pdf: Path) -> list[tuple[float, float]]:
+    """Each page's MediaBox (w, h) in mm, checked to be its TrimBox too (a home sheet is the paper)."""
+    out = []
+    for page in PdfReader(pdf).pages:
+        boxes = boxes_mm(page)
+        assert boxes["trimbox"] == boxes["mediabox"]
+        x0, y0, x1, y1 = boxes["mediabox"]
+        out.append((round(x1 - x0, 1), round(y1 - y0, 1)))
+    return out
+
+
+def test_each_deck_on_its_own_paper_and_the_all_in_one_file_mixed(tmp_path):
+    out = build(mats_and_cards(tmp_path / "ws"), tmp_path / "out", "--printer", "steady")
+    assert sizes(out / "bid.pdf") == [A4] * 4  # 10 poker cards: 2 sheets, fronts and backs
+    assert sizes(out / "mat.pdf") == [A3] * 4  # one mat a sheet, its back behind it
+    # the all-in-one file: bid's A4 sheets, mat's A3 sheets, the bill of materials on the game's A4
+    assert sizes(out / "test-all.pdf") == [A4] * 4 + [A3] * 4 + [A4]
+    # the mats centred on A3 (297 wide; 5 mm margin and 6 mm slug above), each back the front
+    # mirrored about the A3 page's centre and moved by the profile's offset (+0.3, -0.2 mm)
+    for front, back in zip(placements(out / "mat.pdf")[::2], placements(out / "mat.pdf")[1::2], strict=True):
+        (x0, y0, x1, y1), = front
+        assert (x1 - x0, y1 - y0) == (pytest.approx(206, abs=0.01), pytest.approx(286, abs=0.01))  # trim + 3 mm bleed
+        assert (x0 + x1) / 2 == pytest.approx(297 / 2, abs=0.01) and y0 > 5 + 6 - 0.01 and y1 < 420 - 5
+        (bx0, by0, bx1, by1), = back
+        assert (bx0, by0, bx1, by1) == pytest.approx((297 - x1 + 0.3, y0 - 0.2, 297 - x0 + 0.3, y1 - 0.2), abs=0.002)
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["paper"] == "a4"
+    assert [(d["id"], d["paper"], d["sheets"]) for d in manifest["decks"]] == [("bid", "a4", 2), ("mat", "a3", 2)]
+    bom = manifest["bill_of_materials"]
+    assert [(p["deck"], p["paper"], p["sheets"]) for p in bom["printed"]] == [("bid", "a4", 2), ("mat", "a3", 2)]
+    assert bom["totals"]["sheets"] == 4 and bom["totals"]["sheets_by_paper"] == {"a4": 2, "a3": 2}
+    page = texts(out / "test-all.pdf")[-1]
+    assert "用紙 A4 + A3" in page and "A3 2 枚 / 4 p" in page
+    assert "用紙ごとのシート枚数：A4 2, A3 2" in page
+
+
+def test_one_paper_says_nothing_of_papers(tmp_path):
+    """A game whose decks give no paper: no sheets_by_paper, no paper in the bill's rows (as before)."""
+    out = build(small_decks(tmp_path / "ws", decks=(("bid", 10),)), tmp_path / "out")
+    bom = json.loads((out / "manifest.json").read_text(encoding="utf-8"))["bill_of_materials"]
+    assert "sheets_by_paper" not in bom["totals"]
+    assert "用紙ごと" not in texts(out / "test-all.pdf")[-1]
+
+
+def test_paper_on_the_command_line_wins_over_the_decks(tmp_path):
+    """--paper a3: every deck on A3, the cards too (9 poker cards on A4 → 16 on A3: one sheet)."""
+    out = build(mats_and_cards(tmp_path / "ws"), tmp_path / "out", "--paper", "a3")
+    assert sizes(out / "bid.pdf") == [A3] * 2 and sizes(out / "mat.pdf") == [A3] * 4
+    bom = json.loads((out / "manifest.json").read_text(encoding="utf-8"))["bill_of_materials"]
+    assert "sheets_by_paper" not in bom["totals"]
+
+
+def test_a_deck_paper_over_game_yaml_and_fold_over(tmp_path):
+    """game.yaml's paper: letter, the mats' a3: each on its own; --layout fold folds each deck on its paper."""
+    ws = mats_and_cards(tmp_path / "ws", game=GAME_YAML + "paper: letter\n",
+                        mat=MAT.replace("size: [200, 280]", "size: [130, 180]"))
+    out = build(ws, tmp_path / "out", "--layout", "fold")
+    letter = (215.9, 279.4)
+    assert set(sizes(out / "bid.pdf")) == {letter} and set(sizes(out / "mat.pdf")) == {A3}
+    # folded: both mats on one A3 sheet, each front beside its back, folded at the sheet's middle
+    faces = placements(out / "mat.pdf")
+    assert len(faces) == 1 and len(faces[0]) == 4
+    assert sorted({round(x, 2) for x0, _, x1, _ in faces[0] for x in (x0, x1)}) == [12.5, 148.5, 284.5]
+
+
+def test_small_decks_share_sheets_only_on_one_paper(tmp_path):
+    ws = small_decks(tmp_path / "ws", decks=(("bid", 10), ("role", 4), ("summary", 5)))
+    summary = ws / "data" / "test" / "decks" / "summary.yaml"
+    summary.write_text(summary.read_text(encoding="utf-8").replace("format: poker", "format: poker\npaper: a3"),
+                       encoding="utf-8")
+    out = build(ws, tmp_path / "out")
+    bom = json.loads((out / "manifest.json").read_text(encoding="utf-8"))["bill_of_materials"]
+    assert [s["decks"] for s in bom["shared_sheets"]] == [["bid", "role"]]  # summary's A3 sheet apart
+    assert sizes(out / "test-all.pdf") == [A4] * 4 + [A3] * 2 + [A4]
+
+
+@pytest.mark.parametrize("value, told", [
+    ("A7", "paper: unknown paper 'a7'"), ("100x", "paper: unknown paper '100x'"),
+    ("8.5x11", "did you mean letter?")])
+def test_a_bad_paper_is_an_error_at_its_line(tmp_path, capsys, value, told):
+    ws = mats_and_cards(tmp_path / "ws", mat=MAT.replace("paper: a3", f"paper: {value}"))
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert "data/test/decks/mat.yaml:3:8:" in err and told in err
+    assert "a3, a4, ledger, legal, letter, tabloid" in err and "Traceback" not in err
+
+
+def test_a_paper_smaller_than_a_piece_names_the_papers_that_hold_it(tmp_path, capsys):
+    ws = mats_and_cards(tmp_path / "ws", mat=MAT.replace("paper: a3", "paper: a4"))
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert ("data/test/decks/mat.yaml:3:8: paper: deck 'mat': a 200×280 mm piece does not fit on A4 inside a 5 mm "
+            "margin (expected one of a3, ledger, tabloid, or kind: board (split into tiles))") in err
+    # --paper a4 on the command line: the same piece, told at its size as before (not at paper:)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--paper", "a4") == 2
+    assert "mat.yaml:2:7: size:" in capsys.readouterr().err
+
+
+def test_a_paper_other_than_the_decks_card_stock_is_refused(tmp_path, capsys):
+    ws = small_decks(tmp_path / "ws", decks=(("bid", 10),))
+    deck = ws / "data" / "test" / "decks" / "bid.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("format: poker", "format: poker\npaper: letter\n"
+                                                             "sheet: poker-3x3-a4"), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert "data/test/decks/bid.yaml:3:8: paper: paper letter is not the paper of this deck's sheet layout" in err
+    assert "expected paper: a4, or no paper:" in err
+    # the stock named by --sheet: told at the deck's paper: line as well
+    deck.write_text(deck.read_text(encoding="utf-8").replace("sheet: poker-3x3-a4\n", ""), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--sheet", "poker-3x3-a4") == 2
+    err = capsys.readouterr().err
+    assert "data/test/decks/bid.yaml:3:8: paper: deck 'bid': paper letter is not the paper of sheet layout" in err
+    assert "expected paper: a4, or 'sheet: grid' in this deck file" in err
