@@ -149,3 +149,15 @@ def test_a_paper_other_than_the_decks_card_stock_is_refused(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "data/test/decks/bid.yaml:3:8: paper: deck 'bid': paper letter is not the paper of sheet layout" in err
     assert "expected paper: a4, or 'sheet: grid' in this deck file" in err
+
+
+def test_the_reprint_of_a_changed_mat_is_on_its_paper(tmp_path):
+    ws = mats_and_cards(tmp_path / "ws")
+    build(ws, tmp_path / "out")
+    mat = ws / "data" / "test" / "decks" / "mat.yaml"
+    mat.write_text(mat.read_text(encoding="utf-8").replace("{name: mat1, text: t}", "{name: mat1, text: new}"),
+                   encoding="utf-8")
+    out = build(ws, tmp_path / "out")
+    assert sizes(out / "reprint.pdf") == [A3] * 2  # mat1's front and back, on A3 as mat.pdf
+    (x0, _, x1, _), = placements(out / "reprint.pdf")[0]
+    assert (x0 + x1) / 2 == pytest.approx(297 / 2, abs=0.01)
