@@ -80,7 +80,8 @@ def test_the_page_shows_every_face_updates_without_reload_and_keeps_faces_on_a_b
         captions = [e.text for e in driver.find_elements("css selector", "#deck-0 .face figcaption")]
         assert captions == ["カード1 × 1", "<script>alert(1)</script> × 1", "カード3 × 1"]  # text, never run
         assert driver.execute_script("return document.querySelectorAll('#deck-0 .face img.front').length") == 3
-        assert driver.execute_script("return [...document.querySelectorAll('.pane.on img')].every(i => i.complete && i.naturalWidth > 0)")
+        # (each picture is asked for as the pane shows it: waited for, as a loaded machine draws them later)
+        _wait(driver, "return [...document.querySelectorAll('.pane.on img')].every(i => i.complete && i.naturalWidth > 0)", 10)
         # a pane not shown asks for none of its pictures (5,000 cards: 11,000 at once), until it is shown
         assert driver.execute_script("return document.querySelectorAll('#sheets img').length") > 0
         assert driver.execute_script("return [...document.querySelectorAll('#sheets img')].every(i => !i.complete)")

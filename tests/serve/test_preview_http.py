@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import html
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from conftest import DECK_YAML, ODD_EVEN_FRONT, PICTURE_DECK_YAML, PICTURE_FRONT, make_workspace
+from conftest import DECK_YAML, DRAFT, ODD_EVEN_FRONT, PICTURE_DECK_YAML, PICTURE_FRONT, make_workspace
 
 pytest.importorskip("starlette", reason="the preview's HTTP stack (pip install starlette uvicorn sse-starlette httpx2)")
 
@@ -20,6 +21,8 @@ from pnpgen.serve.app import make_app
 from pnpgen.serve.preview import Preview
 
 NAMES = ["カード1", "<script>alert(1)</script>", "カード3"]
+NO_DRAFT = "pnpgen: warning: data/test/draft.txt: no draft text, so no rulebook was built (add the draft there, " \
+    "or set draft_file in game.yaml)"
 
 
 def _preview(tmp_path: Path) -> tuple[Path, Preview]:
@@ -312,7 +315,8 @@ def test_a_broken_save_is_said_in_the_terminal_too(tmp_path, monkeypatch, capsys
     preview, said = _served_saves(tmp_path, monkeypatch, capsys,
                                   lambda good: (good + "  - {name: [broken\n", good.replace("カード3", "カード三")))
     err = said.err.splitlines()
-    assert len(err) == 1 and err[0].startswith("pnpgen: error: data/test/decks/cards.yaml:"), err
+    assert err[0].startswith("pnpgen: error: data/test/decks/cards.yaml:"), err
+    assert err[1:] == [NO_DRAFT], err  # the good save's warning, as a build says it
     assert said.out.splitlines() == ["test: fixed, built again (build/test)",
                                      "  changed: cards: 3 → 3 (+1 カード三 (new), -1 カード3 (removed)); reprint cards.pdf: "
                                      "sheet 1 (pages 1–2)"], said.out
@@ -327,7 +331,7 @@ def test_a_good_save_says_in_the_terminal_what_changed_and_what_to_reprint(tmp_p
                             lambda good: (good.replace("本文カード3}", "本文カード3, count: 3}"),) * 2)
     assert said.out.splitlines() == ["test: built again (build/test)",
                                      "  changed: cards: 3 → 5 (+2 カード3); reprint cards.pdf: sheet 1 (pages 1–2)"], said.out
-    assert said.err == ""
+    assert said.err.splitlines() == [NO_DRAFT]  # the build's warning, once: the second save is up to date
 
 
 def test_an_english_games_page_is_in_english(tmp_path):
@@ -566,3 +570,31 @@ def test_a_faces_svg_showing_one_picture_too_many_times_is_one_error_not_gigabyt
         assert many.status_code == 413 and many.headers["content-type"].startswith("text/plain")
         assert many.text.startswith(f"{ws}/data/test/decks/cards.yaml:8:5: the face's SVG would hold ")
         assert "dragon.png" in many.text and "check --svg" in many.text and len(many.content) < 1000
+
+
+def test_a_saves_warnings_are_said_in_the_terminal_and_on_the_page(tmp_path, monkeypatch, capsys):
+    """Trial 50 (a party game in serve): a count changed in the sheet made the draft's （８０枚）
+    wrong, which a build warns of, but serve said only `built again` and the change line, and the
+    page showed neither: the designer learnt of it at the print shop. A save's warnings are said
+    before its lines, as a build says them, and listed on the page."""
+    from starlette.testclient import TestClient
+
+    draft = tmp_path / "ws" / "data" / "test" / "draft.txt"
+
+    def saves(good):
+        draft.write_text(DRAFT, encoding="utf-8")  # its components list says （１１枚）
+        return (good.replace("本文カード3}", "本文カード3, count: 3}"),)
+
+    preview, said = _served_saves(tmp_path, monkeypatch, capsys, saves)
+    told = "data/test/draft.txt:9: count of テストカード differs: the draft states 11 (「テストカード（１１枚）」), " \
+        "the data has 5 (deck cards 'テストカード' = 5)"
+    assert said.err.splitlines() == [f"pnpgen: warning: {told}"], said.err
+    assert said.out.splitlines()[0] == "test: built again (build/test)", said.out
+    assert preview.state.warnings == [told]
+    with TestClient(make_app(preview, "テストゲーム", watch=False), base_url="http://127.0.0.1:8765") as client:
+        page = client.get("/").text
+        assert '<h2 id="warned" class="shown">Warnings</h2>' in page and f"<li>{html.escape(told)}</li>" in page
+        assert client.get("/state.json").json()["warnings"] == [told]
+    draft.write_text(DRAFT.replace("（１１枚）", "（５枚）"), encoding="utf-8")
+    preview.rebuild()
+    assert preview.state.warnings == []

@@ -18,6 +18,27 @@ CARD_FORMATS: dict[str, tuple[float, float]] = {
     "poker-double": (126.0, 88.0),
 }
 
+# A card size as a Japanese designer names it (名刺, ポーカーサイズ): the card format meant and the
+# built-in layout of that size, or None where no layout has it. Told as the name to write, as a
+# layout: or format: written so is no name pnpgen reads.
+SIZE_WORDS: dict[str, tuple[str, str | None]] = {
+    "名刺": ("meishi", "card-meishi"),
+    "ポーカー": ("poker", "card-poker"),
+    "ブリッジ": ("bridge", "card-bridge"),
+    "タロット": ("tarot", "card-tarot"),
+    "スモール": ("small-jp", "card-jp"),
+    "日本規格": ("small-jp", "card-jp"),
+    "スクエア": ("square", None),
+}
+
+
+def size_word(value: object) -> tuple[str, str | None] | None:
+    """The (format, layout) a size written in Japanese names (``名刺``, ``名刺サイズ``, ``ポーカーサイズ``), else None."""
+    if not isinstance(value, str):
+        return None
+    word = unicodedata.normalize("NFKC", value).strip().removesuffix("サイズ").removesuffix("判").strip()
+    return SIZE_WORDS.get(word)
+
 # Bleed (塗り足し) round every piece: artwork runs this far past the trim (docs/print-facts.md;
 # the 3 mm Japanese doujin printers and The Game Crafter ask for). The one default of --bleed.
 BLEED_MM = 3.0

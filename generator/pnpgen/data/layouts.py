@@ -20,7 +20,7 @@ from typing import Any
 from pnpgen.data import validate as v
 from pnpgen.data.boxlengths import Frame, frame, length
 from pnpgen.data.boxoptions import BOX_OPTIONS, BOX_TYPES, SOURCES, TRACK_MOST, colour_spec, is_field_name, source
-from pnpgen.data.formats import KINDS, SAFE_MM, SHAPES, SINGLE_SIZE_SHAPES
+from pnpgen.data.formats import CARD_FORMATS, KINDS, SAFE_MM, SHAPES, SINGLE_SIZE_SHAPES, size_word
 from pnpgen.data.i18n import language_code_hint, language_code_meant
 from pnpgen.data.markup import colour_names
 from pnpgen.data.model import Layout, LayoutBox, LayoutSide
@@ -177,6 +177,12 @@ def _layers(root: Path | None, spec: Any, doc: Located, keypath: tuple) -> tuple
     while name_ is not None:
         name = name_
         where_doc, where_key = at
+        meant = size_word(name)
+        if meant is not None and meant[1] is not None and not _NAME.match(str(name)):  # layout: 名刺
+            w, h = CARD_FORMATS[meant[0]]
+            raise where_doc.error(where_key, f"{v.show(name)} is not a layout name; did you mean {meant[1]}? "
+                                  f"(the built-in layout of {name.strip()} cards, {w:g}×{h:g} mm)",
+                                  f"layout: {meant[1]} (pnpgen layout list names them all)")
         if not isinstance(name, str) or not _NAME.match(name):
             raise where_doc.error(where_key, f"{v.show(name)} is not a layout name",
                                   "a name such as card-poker (lower case, digits, - and _)")

@@ -26,6 +26,7 @@ from pnpgen.patterns import later
 from pnpgen.safetext import clipped, control_char, name_invisible_char
 
 SUFFIXES = (".csv", ".xlsx", ".ods")
+OLD_EXCEL = {".xls": "an Excel 97-2003 workbook (.xls)", ".xlsb": "an Excel binary workbook (.xlsb)"}  # told to save as .xlsx
 # Cells of these field types are taken as written; any other cell is read as a YAML value, so
 # `3`, `2.5`, `true`, `[a, b]` and `{k: v}` mean what they mean in a YAML deck.
 VERBATIM = ("text", "colour", "image")
@@ -122,6 +123,10 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
             raise doc.error(("pieces", key), "unknown key in pieces", "file: cards.csv (and sheet: name for .xlsx/.ods)",
                             key=True)
     name = spec.get("file")
+    if isinstance(name, str) and Path(name.strip()).suffix.lower() in OLD_EXCEL:  # cards.xls: Excel 97–2003's own format
+        raise doc.error(("pieces", "file"), f"{name!r} is {OLD_EXCEL[Path(name.strip()).suffix.lower()]}, which pnpgen does not read",
+                        f"the workbook saved as .xlsx (Excel: File > Save As > Excel Workbook (*.xlsx); "
+                        f"ファイル > 名前を付けて保存 > Excel ブック), then 'file: {Path(name.strip()).stem}.xlsx'")
     if not isinstance(name, str) or Path(name.strip()).suffix.lower() not in SUFFIXES:  # ('cards.csv ': told not found)
         raise doc.error(("pieces", "file"), f"{name!r} is not a spreadsheet file name",
                         "a .csv, .xlsx or .ods file beside the deck file, e.g. 'file: cards.csv'")
@@ -190,6 +195,7 @@ SYNONYMS = {
               "効果", "テキスト", "本文", "効果テキスト", "能力"}, "the card's rules text"),
     "cost": ({"price", "コスト"}, "the card's cost"),
     "flavour": ({"flavor", "flavor text", "flavour text", "フレーバー", "フレーバーテキスト"}, "the flavour line"),
+    "icons": ({"icon", "symbols", "アイコン", "シンボル", "マーク"}, "the row of icons"),
     "art": ({"画像", "イラスト", "絵", "picture", "illustration", "image", "artwork", "art file"}, "the card's picture"),
 }
 TITLE_ROWS = 5  # title rows (a merged heading, a note) looked past for the header row

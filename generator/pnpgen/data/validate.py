@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from pnpgen.data.formats import CARD_FORMATS, PAPER_FORMATS, PAPER_SIZES, paper_named_by_size
+from pnpgen.data.formats import CARD_FORMATS, PAPER_FORMATS, PAPER_SIZES, paper_named_by_size, size_word
 from pnpgen.data.markup import MISSING_COLOUR, colour_names
 from pnpgen.errors import suggest
 from pnpgen.patterns import later
@@ -305,6 +305,11 @@ def card_format(value: Any) -> str:
             isinstance(n, int | float) and not isinstance(n, bool) for n in value):  # format: [59, 86]: that is size:
         raise Invalid(f"format {show(value)} is a size, not the name of a card format",
                       f"'size: {show(value)}' for a size of your own, or a card format: " + ", ".join(CARD_FORMATS))
+    meant = size_word(value)
+    if meant is not None and value not in CARD_FORMATS:  # format: 名刺
+        mm = "×".join(f"{n:g}" for n in CARD_FORMATS[meant[0]])
+        raise Invalid(f"unknown format {show(value)}; did you mean {meant[0]}? ({str(value).strip()}, {mm} mm)",
+                      f"format: {meant[0]}, one of " + ", ".join(CARD_FORMATS))
     if isinstance(value, str) and value not in CARD_FORMATS:
         begun = [f for f in CARD_FORMATS if f.startswith(value.strip().lower() + "-")]
         if len(begun) > 1:  # format: mini is two sizes, and neither the card-mini layout's 44×63

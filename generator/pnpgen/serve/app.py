@@ -171,7 +171,7 @@ async def _watch(preview: Preview, end: Callable[[], None] | None = None) -> Non
 async def _rebuilt(preview: Preview) -> None:
     """Build on a save; its error said in the terminal too, as watch says it (the page is not
     always in view), and the save that fixes it too (the error stayed the terminal's last line);
-    a save that built says so, with what changed and what to reprint, as a build says it."""
+    a save that built says so, with its warnings, what changed and what to reprint, as a build says it."""
     from starlette.concurrency import run_in_threadpool
 
     broken = bool(preview.state.error)
@@ -180,6 +180,8 @@ async def _rebuilt(preview: Preview) -> None:
         print(shown(state.error), file=sys.stderr, flush=True)
     elif broken or preview.told is not None:
         again = "fixed, built again" if broken else "built again"
+        for warning in state.warnings:  # (before its lines, as a build says them)
+            print(shown(f"pnpgen: warning: {warning}"), file=sys.stderr, flush=True)
         print(preview.ws.shown(f"{preview.slug}: {again} ({preview.out})"), flush=True)
         for line in preview.told or []:
             print(shown(f"  changed: {line}"), flush=True)
@@ -229,6 +231,8 @@ def serve(ws: Workspace, args: argparse.Namespace) -> int:
     preview = Preview(ws, args.game, args.out or ws.root / "build", args.lang)
     preview.folders()  # a link out of the workspace below them: one line, before anything is served
     preview.rebuild()
+    for warning in preview.state.warnings:  # the first build's, as a build says them
+        print(shown(f"pnpgen: warning: {warning}"), file=sys.stderr, flush=True)
     title, lang = page_title(ws, args.game, preview)
     if preview.state.error:
         print(shown(preview.state.error), flush=True)

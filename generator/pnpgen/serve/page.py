@@ -61,6 +61,7 @@ def html(state: State, title: str, lang: str = "ja", per: int = PER_PAGE) -> str
     sheets = "".join(_sheet(s) for s in state.sheets[:per])
     panes.append(f'<section class="pane" id="sheets">{_pager(len(state.sheets), per)}{sheets}</section>')
     changes = "".join(f"<li>{escape(c)}</li>" for c in state.changes)
+    warnings = "".join(f"<li>{escape(w)}</li>" for w in state.warnings)
     error = escape(state.error)
     note = escape(banner_note(state.error, bool(state.decks or state.sheets), state.ended))
     return f"""<!doctype html>
@@ -72,6 +73,7 @@ def html(state: State, title: str, lang: str = "ja", per: int = PER_PAGE) -> str
 <header><h1>{escape(title)}</h1><nav id="tabs">{''.join(tabs)}</nav></header>
 <main id="panes">{''.join(panes)}</main>
 <aside><h2>Selected face</h2><div id="details">{escape(PICK)}</div>
+<h2 id="warned" class="{'shown' if warnings else ''}">Warnings</h2><ul id="warnings">{warnings}</ul>
 <h2>Last change</h2><ul id="changes">{changes}</ul><pre id="reprint">{escape(state.reprint)}</pre></aside>
 <script>const STALE = {json.dumps(STALE)}, NOTHING = {json.dumps(NOTHING)}, ENDED = {json.dumps(ENDED)},
 PICK = {json.dumps(PICK)}, PER = {per};{SCRIPT}</script>
@@ -109,6 +111,7 @@ main { padding: 1em; } .pane { display: none; flex-wrap: wrap; gap: 1em; } .pane
 aside { padding: 1em; border-left: 1px solid #ccc; font-size: .9em; } pre { white-space: pre-wrap; }
 #banner { display: none; grid-column: 1 / 3; position: sticky; top: 0; z-index: 10; padding: .8em 1em;
   background: #b00; color: #fff; } #banner.shown { display: block; }
+#warned { display: none; } #warned.shown { display: block; } #warnings { color: #8a5a00; font-size: .85em; }
 #error { font-family: monospace; font-size: 1.05em; white-space: pre-wrap; } #note { margin-top: .4em; font-size: .9em; }
 """
 
@@ -171,6 +174,8 @@ function draw(s) {
   const sheets = el('section', 'pane'); sheets.id = 'sheets'; panes.append(sheets);
   panes.querySelectorAll('.pane').forEach(p => fill(p.id));
   document.getElementById('changes').replaceChildren(...s.changes.map(c => el('li', '', c)));
+  document.getElementById('warnings').replaceChildren(...s.warnings.map(w => el('li', '', w)));
+  document.getElementById('warned').className = s.warnings.length ? 'shown' : '';
   document.getElementById('reprint').textContent = s.reprint;
   show(document.getElementById(open) ? open : (s.decks.length ? 'deck-0' : 'sheets'));
   repick(pick);

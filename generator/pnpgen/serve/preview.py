@@ -73,6 +73,7 @@ class State:
     decks: list[dict[str, Any]] = field(default_factory=list)
     sheets: list[dict[str, Any]] = field(default_factory=list)  # home sheets, then rulebook pages
     changes: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # the build's warnings, workspace-relative, as a build says them
     reprint: str = ""
     title: str = ""  # the game's title and language as the build shown has them ("": not known)
     lang: str = ""
@@ -80,7 +81,7 @@ class State:
 
     def to_json(self) -> dict[str, Any]:
         return {"generation": self.generation, "error": self.error, "decks": self.decks, "sheets": self.sheets,
-                "changes": self.changes, "reprint": self.reprint, "title": self.title, "lang": self.lang,
+                "changes": self.changes, "warnings": self.warnings, "reprint": self.reprint, "title": self.title, "lang": self.lang,
                 "ended": self.ended}
 
 
@@ -142,8 +143,9 @@ class Preview:
             self.pictures, self.svgs = pictures, svgs
             self.rendered.keep_only(pictures)
             self._close_documents({pid.split("-", 1)[0] for pid in pictures})
-            self.state = State(self.state.generation + 1, "", decks, sheets, list(manifest.get("changes", [])), reprint,
-                               *_title(manifest))
+            warned = outcome.warnings if outcome.up_to_date else outcome.result.warnings
+            self.state = State(self.state.generation + 1, "", decks, sheets, list(manifest.get("changes", [])),
+                               [self.ws.shown(w) for w in warned], reprint, *_title(manifest))
             return self.state
 
     def workspace_gone(self, why: str) -> None:
