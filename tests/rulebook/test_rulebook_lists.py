@@ -209,18 +209,20 @@ def test_an_english_rule_case_of_two_numbers_written_as_a_sentence_is_an_item():
     """editor7: ``5.3 A unit that ends its move beside an enemy unit must`` wrapped over ``Stop and
     fight.`` (a capital under it) was the sub-heading “5.3 A unit that … must”, and ``5.4 A unit in a
     town may not move.`` a paragraph with its number in the text. Both are cases hanging after their
-    number; the titles ``5.1 Movement Points`` and ``5.5 Combat`` over their text stay sub-headings."""
+    number; the titles ``5.1 Movement Points`` and ``5.5 Combat`` over their text stay sub-headings.
+    5.3 and 5.4 are no cases of 5.1: they stand beside its sub-heading, not under it (trial49)."""
     english = ("# T (Draft 1)\n\n## Movement\n\n5.1 Movement Points\nA unit moves up to its points.\n\n"
                "5.3 A unit that ends its move beside an enemy unit must\nStop there and fight in the combat phase.\n"
                "5.4 A unit in a town may not move.\n\n5.5 Combat\nUnits beside an enemy attack it.\n")
     section = parse(english, "en").sections[0]
-    assert [(type(b).__name__, b.text) for b in section.children] == [
-        ("Subheading", "5.1 Movement Points"), ("Subheading", "5.5 Combat")], section.children
-    assert [(type(b).__name__, getattr(b, "mark", ""), b.text) for b in section.children[0].children] == [
-        ("DraftParagraph", "", "A unit moves up to its points."),
+    assert [(type(b).__name__, getattr(b, "mark", ""), b.text) for b in section.children] == [
+        ("Subheading", "", "5.1 Movement Points"),
         ("Bullet", "5.3", "A unit that ends its move beside an enemy unit must Stop there and fight in the combat phase."),
-        ("Bullet", "5.4", "A unit in a town may not move.")], section.children[0].children
-    assert [(type(b).__name__, b.text) for b in section.children[1].children] == [
+        ("Bullet", "5.4", "A unit in a town may not move."),
+        ("Subheading", "", "5.5 Combat")], section.children
+    assert [(type(b).__name__, b.text) for b in section.children[0].children] == [
+        ("DraftParagraph", "A unit moves up to its points.")], section.children[0].children
+    assert [(type(b).__name__, b.text) for b in section.children[3].children] == [
         ("DraftParagraph", "Units beside an enemy attack it.")]
 
 
@@ -310,3 +312,18 @@ def test_a_cross_reference_to_a_case_links_to_where_the_case_is_set(tmp_path):
     assert float(to_section["/Dest"][3]) > height - rows["戻"].y * pt + 15  # the heading above 3.1 and 3.2
     booklet = PdfReader(io.BytesIO(result.files["rulebook-booklet.pdf"]))
     assert not any(p.get("/Annots") for p in booklet.pages)
+
+
+def test_an_english_case_goes_beside_a_numbered_sub_heading_it_is_no_case_of_and_after_the_components():
+    """trial49: ``6.3 A unit…`` after the sub-heading ``6.2 Attacking`` and its cases 6.21, 6.22 was
+    read as one more of its cases (a figure placed after 6.2 printed after 6.3), and ``2.1 Each unit
+    counter…`` after the components' bullets as the last entry's description."""
+    draft = ("# T\n\n## 2.0 Components\n\n- 4 Cards\n- 1 Board\n\n2.1 Each card shows a unit.\n\n## 6.0 Combat\n\n"
+             "6.1 Attack an adjacent unit.\n\n6.2 Attacking\n\n6.21 Total the strengths.\n6.2.2 Roll one die.\n\n"
+             "6.3 A unit that takes a step loss is flipped.\n")
+    components, combat = parse(draft, "en").rules
+    assert [type(c).__name__ for c in components.children] == ["Component", "Component", "Bullet"]
+    assert components.children[1].children == []
+    assert [(type(c).__name__, getattr(c, "mark", "")) for c in combat.children] == [
+        ("Bullet", "6.1"), ("Subheading", ""), ("Bullet", "6.3")]
+    assert [c.mark for c in combat.children[1].children] == ["6.21", "6.2.2"]
