@@ -327,3 +327,31 @@ def test_an_english_case_goes_beside_a_numbered_sub_heading_it_is_no_case_of_and
     assert [(type(c).__name__, getattr(c, "mark", "")) for c in combat.children] == [
         ("Bullet", "6.1"), ("Subheading", ""), ("Bullet", "6.3")]
     assert [c.mark for c in combat.children[1].children] == ["6.21", "6.2.2"]
+
+
+def test_an_english_cross_reference_links_to_where_its_case_is_set(tmp_path):
+    """trial49: an English wargame's ``(see 6.3)`` printed as text, where a Japanese book's 「→６．４」
+    links to its case: the link's box now stands over ``see 6.3`` as set, in a justified line too,
+    going to 6.3's line; ``see 9.9`` (numbered nowhere) links nowhere, and the booklet holds none."""
+    draft = ("# T (Draft 1)\n\n## 5.0 Movement\n\n5.1 A unit may move up to its movement allowance, paying the "
+             "terrain cost of each hex it enters (see 6.3), and never more (see 9.9).\n\n## 6.0 Combat\n\n"
+             "6.1 Attack an adjacent unit.\n\n6.3 A unit that takes a step loss is flipped.\n")
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    (ws / "data" / "test" / "draft.txt").write_text(draft, encoding="utf-8")
+    result = build_rulebook(load_game(Workspace(ws), "test"), ws / "fonts", rules_only=True)
+    book = result.files["rulebook.pdf"]
+    reader = PdfReader(io.BytesIO(book))
+    page = next(n for n, p in enumerate(reader.pages) if "never more" in p.extract_text())
+    links = [a.get_object() for a in reader.pages[page].get("/Annots") or []]
+    links = [a for a in links if a["/Dest"][1] == "/XYZ"]
+    assert len(links) == 1, links
+    chars = glyphs(book)[page]
+    text = "".join(g.char for g in chars)
+    at = text.index("see 6.3")
+    x0, x1 = (float(v) * PT_MM for v in (links[0]["/Rect"][0], links[0]["/Rect"][2]))
+    assert x0 == pytest.approx(chars[at].x, abs=0.3) and x1 == pytest.approx(chars[at + 7].x, abs=0.6), (x0, x1)
+    case = next(g for k, g in enumerate(chars) if text.startswith("6.3 A unit", k))
+    top = float(reader.pages[page].mediabox.height) - float(links[0]["/Dest"][3])
+    assert links[0]["/Dest"][0].idnum == reader.pages[page].indirect_reference.idnum
+    assert 0 < case.y - top * PT_MM < 6  # the top of 6.3's line, on this page
+    assert not any(p.get("/Annots") for p in PdfReader(io.BytesIO(result.files["rulebook-booklet.pdf"])).pages)
