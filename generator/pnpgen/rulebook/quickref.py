@@ -134,11 +134,10 @@ def _steps(rules: list[Section], latin: bool) -> list[StepList]:
     # no numbered steps: a wargame's sequence of play, its rule cases (4.11 Event phase: …) but the
     # one that announces them (4.1 Each turn has these phases, in this order:)
     for s in rules:
-        if _SEQUENCE_TITLE.search(s.title):
-            cases = [Line(marked(c), s, c) for c in s.children if isinstance(c, Bullet) and c.mark[:1].isdigit()
-                     and not _ANNOUNCES.search(c.text)]
-            if cases:
-                return [StepList(s, cases)]
+        if _SEQUENCE_TITLE.search(s.title) and (cases := _cases(s)):
+            # and the setup's cases, as a draft's numbered setup steps are listed with the setup
+            return [StepList(t, _cases(t)) for t in rules if _SETUP_TITLE.search(t.title) and _cases(t)] \
+                + [StepList(s, cases)]
     # else the sub-headings of the sections that have them (the turn's phases)
     for s in rules:
         if s.is_components or _SETUP_TITLE.search(s.title):
@@ -147,6 +146,13 @@ def _steps(rules: list[Section], latin: bool) -> list[StepList]:
         if subs:
             out.append(StepList(s, _first_action(s, latin) + subs))
     return out
+
+
+def _cases(s: Section) -> list[Line]:
+    """A section's rule cases (``4.11 Event phase: …``) but one that only announces the rest
+    (``4.1 Each turn has these phases, in this order:``)."""
+    return [Line(marked(c), s, c) for c in s.children
+            if isinstance(c, Bullet) and c.mark[:1].isdigit() and not _ANNOUNCES.search(c.text)]
 
 
 def _first_action(s: Section, latin: bool) -> list[Line]:
