@@ -745,9 +745,9 @@ def preflight(args: argparse.Namespace) -> int:
         game = ws.game_named(args.game)
         game_file(ws, game)  # an unknown game named with the games there are
         lang = asked_language(ws, game, args.lang)
-        here = Path.cwd().resolve()  # the folders said as from here, as a designer types them
-        folders = [f.relative_to(here) if f.is_relative_to(here) else f
-                   for f in export_folders(args.out or ws.root / "build", game, args.preset, lang)]
+        here = Path.cwd().resolve()  # the folders said as from here, as a designer types them (a missing one too)
+        root = Path(args.out or ws.root / "build")
+        folders = export_folders(root.relative_to(here) if root.is_relative_to(here) else root, game, args.preset, lang)
     limits = Limits(args.ink_limit, args.min_line, args.min_ppi, args.min_text)
     return run(folders, limits, _say, lambda text: print(f"pnpgen: note: {shown(text)}", file=sys.stderr, flush=True),
                args.pages_png, args.json, args.quiet)

@@ -390,20 +390,27 @@ def test_the_users_own_profiles_are_read_from_xdg_config_home(tmp_path, monkeypa
 @pytest.mark.parametrize("own, given, right", [
     ("bleed: 1\n", (), "bleed: 1.7 in data/test/decks/cards.yaml"),  # the deck's own bleed: asks less
     ("", ("--bleed", "1"), "--bleed 1.7"),  # --bleed asks less for every deck
+    ("bleed: 0\n", (), "bleed: 1.7 in data/test/decks/cards.yaml"),  # none: pieces that abut (gang-cut)
 ])
 def test_a_bleed_below_the_back_offset_is_warned_at_the_profiles_line(tmp_path, two_builds, capsys, own, given, right):
     """A back offset of 1.2 mm with cards drawn with 1 mm of bleed: the backs' art, moved by the
-    offset, leaves white at the cut, and nothing was said (the sheet gave the 1 mm asked)."""
+    offset, leaves white at the cut, and nothing was said (the sheet gave the 1 mm asked). Drawn with
+    none, the pieces abut (gang-cut counters, docs/home-printing.md): between them a back off its front
+    shows its neighbour's colour, not paper (trial49: told white at the cut, and to give up the gang-cut)."""
     ws, _ = two_builds
     deck = ws / "data" / "test" / "decks" / "cards.yaml"
     deck.write_text(own + deck.read_text(encoding="utf-8"), encoding="utf-8")
     capsys.readouterr()
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--printer", "wide", *given) == 0
     warnings = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["warnings"]
-    said = [w for w in warnings if "would leave white at the cut" in w]
+    said = [w for w in warnings if "needs 1.7 mm of bleed, but deck 'cards'" in w]
     assert len(said) == 1, warnings
+    drawn = "none (its deck file's bleed: 0): its pieces abut (gang-cut), so a back the profile leaves off its " \
+            "front shows the neighbour's colour at the cuts between pieces, and paper only along the outer edges" \
+        if own == "bleed: 0\n" else "1 mm"
     assert said[0].startswith("printers.yaml:6: the back offset of printer 'wide' (+1.2/+0 mm) needs "
-                              "1.7 mm of bleed, but deck 'cards' is drawn with 1 mm"), said
+                              f"1.7 mm of bleed, but deck 'cards' is drawn with {drawn}"), said
+    assert ("would leave white at the cut" in said[0]) is (own != "bleed: 0\n"), said
     assert right in said[0], said
     # the same deck as sleeve inserts (no backs behind the fronts): nothing to say
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--printer", "wide", "--layout", "sleeve", *given,

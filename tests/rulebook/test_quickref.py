@@ -121,3 +121,29 @@ def test_a_scoring_sections_first_sentence_that_only_points_at_its_table_is_left
              "　【雨札】を含む役は、点数が１点少なくなります。\n")
     quick = quick_reference(parse(draft, "ja").rules, latin=False)
     assert [line.text for line in quick.scoring] == ["【雨札】を含む役は、点数が１点少なくなります。"]
+
+
+WARGAME = ("# Ardennes 44 (Draft 1)\n\n## 3.0 Setup\n\n3.1 Place the map between the players.\n"
+           "3.2 The German player sets up first.\n\n## 4.0 Sequence of Play\n\n4.1 Each turn has these phases, in this order:\n"
+           "4.11 Event phase: draw one event card and apply it.\n4.12 German movement and combat.\n"
+           "4.13 US movement and combat.\n\n## 5.0 Movement\n\n5.1 A unit moves up to its allowance.\n\n5.2 Stacking\n\n"
+           "5.21 At most two units end a move in one hex.\n\n## 7.0 Victory\n\n"
+           "7.1 The German player wins by holding every town hex at the end of turn 12.\n")
+
+
+def test_a_wargames_sequence_of_play_is_its_turn_and_a_case_keeps_its_word_space():
+    """trial49 (an English hex-and-counter wargame): with no numbered steps, the quick reference's turn
+    was the rules' sub-headings (• 5.2 Stacking, • 6.2 Attacking), not the phases that 4.0 Sequence
+    of Play numbers as its cases, the setup said 'The draft does not say.' over 3.0 Setup's cases, and
+    the victory case printed as ``7.1The German player wins``."""
+    quick = quick_reference(parse(WARGAME, "en").rules, latin=True)
+    assert [[line.text for line in s.lines] for s in quick.setup_steps] == [[
+        "3.1 Place the map between the players.", "3.2 The German player sets up first."]]
+    assert [[line.text for line in s.lines] for s in quick.steps] == [[
+        "4.11 Event phase: draw one event card and apply it.", "4.12 German movement and combat.",
+        "4.13 US movement and combat."]]  # (not 4.1, which only announces them)
+    assert [line.text for line in quick.scoring] == [
+        "7.1 The German player wins by holding every town hex at the end of turn 12."]
+    # without a section on the sequence, the sub-headings, as before
+    other = quick_reference(parse(WARGAME.replace("Sequence of Play", "Turns"), "en").rules, latin=True)
+    assert [[line.text for line in s.lines] for s in other.steps] == [["5.2 Stacking"]] and other.setup_steps == []

@@ -209,18 +209,20 @@ def test_an_english_rule_case_of_two_numbers_written_as_a_sentence_is_an_item():
     """editor7: ``5.3 A unit that ends its move beside an enemy unit must`` wrapped over ``Stop and
     fight.`` (a capital under it) was the sub-heading “5.3 A unit that … must”, and ``5.4 A unit in a
     town may not move.`` a paragraph with its number in the text. Both are cases hanging after their
-    number; the titles ``5.1 Movement Points`` and ``5.5 Combat`` over their text stay sub-headings."""
+    number; the titles ``5.1 Movement Points`` and ``5.5 Combat`` over their text stay sub-headings.
+    5.3 and 5.4 are no cases of 5.1: they stand beside its sub-heading, not under it (trial49)."""
     english = ("# T (Draft 1)\n\n## Movement\n\n5.1 Movement Points\nA unit moves up to its points.\n\n"
                "5.3 A unit that ends its move beside an enemy unit must\nStop there and fight in the combat phase.\n"
                "5.4 A unit in a town may not move.\n\n5.5 Combat\nUnits beside an enemy attack it.\n")
     section = parse(english, "en").sections[0]
-    assert [(type(b).__name__, b.text) for b in section.children] == [
-        ("Subheading", "5.1 Movement Points"), ("Subheading", "5.5 Combat")], section.children
-    assert [(type(b).__name__, getattr(b, "mark", ""), b.text) for b in section.children[0].children] == [
-        ("DraftParagraph", "", "A unit moves up to its points."),
+    assert [(type(b).__name__, getattr(b, "mark", ""), b.text) for b in section.children] == [
+        ("Subheading", "", "5.1 Movement Points"),
         ("Bullet", "5.3", "A unit that ends its move beside an enemy unit must Stop there and fight in the combat phase."),
-        ("Bullet", "5.4", "A unit in a town may not move.")], section.children[0].children
-    assert [(type(b).__name__, b.text) for b in section.children[1].children] == [
+        ("Bullet", "5.4", "A unit in a town may not move."),
+        ("Subheading", "", "5.5 Combat")], section.children
+    assert [(type(b).__name__, b.text) for b in section.children[0].children] == [
+        ("DraftParagraph", "A unit moves up to its points.")], section.children[0].children
+    assert [(type(b).__name__, b.text) for b in section.children[3].children] == [
         ("DraftParagraph", "Units beside an enemy attack it.")]
 
 
@@ -310,3 +312,46 @@ def test_a_cross_reference_to_a_case_links_to_where_the_case_is_set(tmp_path):
     assert float(to_section["/Dest"][3]) > height - rows["戻"].y * pt + 15  # the heading above 3.1 and 3.2
     booklet = PdfReader(io.BytesIO(result.files["rulebook-booklet.pdf"]))
     assert not any(p.get("/Annots") for p in booklet.pages)
+
+
+def test_an_english_case_goes_beside_a_numbered_sub_heading_it_is_no_case_of_and_after_the_components():
+    """trial49: ``6.3 A unit…`` after the sub-heading ``6.2 Attacking`` and its cases 6.21, 6.22 was
+    read as one more of its cases (a figure placed after 6.2 printed after 6.3), and ``2.1 Each unit
+    counter…`` after the components' bullets as the last entry's description."""
+    draft = ("# T\n\n## 2.0 Components\n\n- 4 Cards\n- 1 Board\n\n2.1 Each card shows a unit.\n\n## 6.0 Combat\n\n"
+             "6.1 Attack an adjacent unit.\n\n6.2 Attacking\n\n6.21 Total the strengths.\n6.2.2 Roll one die.\n\n"
+             "6.3 A unit that takes a step loss is flipped.\n")
+    components, combat = parse(draft, "en").rules
+    assert [type(c).__name__ for c in components.children] == ["Component", "Component", "Bullet"]
+    assert components.children[1].children == []
+    assert [(type(c).__name__, getattr(c, "mark", "")) for c in combat.children] == [
+        ("Bullet", "6.1"), ("Subheading", ""), ("Bullet", "6.3")]
+    assert [c.mark for c in combat.children[1].children] == ["6.21", "6.2.2"]
+
+
+def test_an_english_cross_reference_links_to_where_its_case_is_set(tmp_path):
+    """trial49: an English wargame's ``(see 6.3)`` printed as text, where a Japanese book's 「→６．４」
+    links to its case: the link's box now stands over ``see 6.3`` as set, in a justified line too,
+    going to 6.3's line; ``see 9.9`` (numbered nowhere) links nowhere, and the booklet holds none."""
+    draft = ("# T (Draft 1)\n\n## 5.0 Movement\n\n5.1 A unit may move up to its movement allowance, paying the "
+             "terrain cost of each hex it enters (see 6.3), and never more (see 9.9).\n\n## 6.0 Combat\n\n"
+             "6.1 Attack an adjacent unit.\n\n6.3 A unit that takes a step loss is flipped.\n")
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    (ws / "data" / "test" / "draft.txt").write_text(draft, encoding="utf-8")
+    result = build_rulebook(load_game(Workspace(ws), "test"), ws / "fonts", rules_only=True)
+    book = result.files["rulebook.pdf"]
+    reader = PdfReader(io.BytesIO(book))
+    page = next(n for n, p in enumerate(reader.pages) if "never more" in p.extract_text())
+    links = [a.get_object() for a in reader.pages[page].get("/Annots") or []]
+    links = [a for a in links if a["/Dest"][1] == "/XYZ"]
+    assert len(links) == 1, links
+    chars = glyphs(book)[page]
+    text = "".join(g.char for g in chars)
+    at = text.index("see 6.3")
+    x0, x1 = (float(v) * PT_MM for v in (links[0]["/Rect"][0], links[0]["/Rect"][2]))
+    assert x0 == pytest.approx(chars[at].x, abs=0.3) and x1 == pytest.approx(chars[at + 7].x, abs=0.6), (x0, x1)
+    case = next(g for k, g in enumerate(chars) if text.startswith("6.3 A unit", k))
+    top = float(reader.pages[page].mediabox.height) - float(links[0]["/Dest"][3])
+    assert links[0]["/Dest"][0].idnum == reader.pages[page].indirect_reference.idnum
+    assert 0 < case.y - top * PT_MM < 6  # the top of 6.3's line, on this page
+    assert not any(p.get("/Annots") for p in PdfReader(io.BytesIO(result.files["rulebook-booklet.pdf"])).pages)

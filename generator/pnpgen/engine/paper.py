@@ -44,7 +44,9 @@ def _bleed_below_offset(deck: Deck, on_paper: DeckOnPaper, options: BuildOptions
     """The deck's bleed (its own ``bleed:``, else ``--bleed``) below what the profile's back offset
     needs: its backs' art, moved by the offset, leaves white at the cut whatever room the paper
     has. Not for backs the offset does not move (one-sided, sleeve inserts, folded pieces, ``--duplex
-    none``, a profile with no offset: ``least_bleed_mm`` 0)."""
+    none``, a profile with no offset: ``least_bleed_mm`` 0). A deck drawn with none (counters that
+    abut, gang-cut) is told that between its pieces a back off its front shows the neighbour's
+    colour, not paper (it was told its backs would leave white at the cut, and to give up the gang-cut)."""
     printer, sheet = options.printer, options.sheet
     need, bleed = sheet.least_bleed_mm, deck.bleed(sheet.bleed_mm)
     if printer is None or bleed >= need - 1e-9 or not back_behind(deck, sheet) \
@@ -54,6 +56,12 @@ def _bleed_below_offset(deck: Deck, on_paper: DeckOnPaper, options: BuildOptions
     asked = f"its deck file's bleed: {bleed:g}" if deck.bleed_mm is not None else f"--bleed {bleed:g}"
     right = (f"bleed: {need:g} in {deck.source}" if deck.bleed_mm is not None else f"--bleed {need:g}") \
         + " (the larger offset + 0.5 mm), or a printer that shifts less"
+    if bleed == 0:  # counters that abut, cut in strips (docs/home-printing.md, gang-cut): no white between them
+        return (f"{printer.source}: the back offset of printer {printer.name!r} ({dx:+g}/{dy:+g} mm) needs {need:g} mm "
+                f"of bleed, but deck {deck.id!r} is drawn with none ({asked}): its pieces abut (gang-cut), so a back "
+                f"the profile leaves off its front shows the neighbour's colour at the cuts between pieces, and paper "
+                f"only along the outer edges of the block; for a bleed round every piece instead (two cuts a gap), "
+                f"{right}")
     return (f"{printer.source}: the back offset of printer {printer.name!r} ({dx:+g}/{dy:+g} mm) needs {need:g} mm of "
             f"bleed, but deck {deck.id!r} is drawn with {bleed:g} mm ({asked}): its backs' art, moved by the offset, "
             f"would leave white at the cut; {right}")

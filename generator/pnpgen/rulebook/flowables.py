@@ -476,7 +476,9 @@ class JPara(Flowable):
         t.setFont(self.font, self.size)
         pos = 0
         icon = self.text.count(lb.OBJ, 0, start)  # the number of the line's first icon
+        starts: list[float] = []  # where each character starts, then the line's end (a link's box)
         for token in re.findall(r" +|[^ ]+", line):
+            at = x
             if token[0] != " ":
                 for piece, accent in _runs(token, [mask[min(start + pos + k, len(mask) - 1)] for k in range(len(token))]):
                     t.setFillColor(ACCENT if accent else self.color)
@@ -494,7 +496,12 @@ class JPara(Flowable):
             else:
                 x += pdfmetrics.stringWidth(token, self.font, self.size) + extra * len(token)
             pos += len(token)
+            if self.links:  # each character's x within the word as drawn, in proportion to the face's widths
+                widths = [pdfmetrics.stringWidth(token[:k], self.font, self.size) for k in range(len(token) + 1)]
+                starts += [at + (x - at) * w / (widths[-1] or 1) for w in widths[:-1]]
         self.canv.drawText(t)
+        if self.links:
+            self._link(start, line, [*starts, x], y)
 
 
 # A paragraph's lines and a line's JLREQ widths depend on nothing but their text, fonts, size and

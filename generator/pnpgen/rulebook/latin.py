@@ -55,6 +55,7 @@ from pnpgen.rulebook.tree import (
 # times`` a number in the text)
 _LIST_ITEM = re.compile(r"^(\(?[a-zA-Z]\)|\([0-9]{1,2}\)|[0-9]{1,2}(?:\.[0-9]{1,2}){2,3}"
                         r"|[0-9]{1,2}\.[0-9]{1,2}(?=\s+[A-Z]))\s+(?=\S)")
+_CASE_NUMBER = re.compile(r"([0-9]{1,2}(?:\.[0-9]{1,2})+)\s")  # a numbered sub-heading's case: 6.2 of 6.2 Attacking
 _TERM = re.compile(r"^([A-Z0-9][^:.!?]{0,48}(?<=\S)):\s+(\S.*)$")
 _DRAFT = re.compile(r"[\s,(—–-]*\b(draft)\s*(?:#|no\.?\s*)?(\d+)\b\)?", re.I)
 
@@ -209,6 +210,8 @@ def parse_latin(text: str) -> Document:
         elif kind == "step" and section is not None and section.kind == "rules":
             open_text = [Step(num, ")", body, [], lineno), [body]]
         elif kind == "bullet" or listed:
+            if listed and not indented and section is not None:
+                _place_case(listed.group(1), section, out)
             body = s[listed.end():] if listed else body  # (an indented item under a list's item is nested in it)
             above = out.last if isinstance(out.last, Bullet) and not gap else None
             width = len(raw) - len(raw.lstrip(" \t"))
@@ -231,6 +234,24 @@ def parse_latin(text: str) -> Document:
     mark_brainstorm(sections)
     parts = [p.strip() for p in re.split(r"\s+[—–]\s+|:\s+|\u3000", title) if p.strip()]
     return Document(title, parts, label, number, sections, preamble)
+
+
+def _place_case(mark: str, section: Section, out: Blocks) -> None:
+    """Where an unindented rule case goes (``6.3 A unit that…``): after the components' entries, in
+    the section (the section's rule, not the last entry's description, as a Japanese draft's
+    「１．１　…」 is); after a numbered sub-heading it is no case of (``6.2 Attacking``,
+    its cases 6.21, 6.2.1), beside that sub-heading, not under it (a figure placed after 6.2 came
+    after 6.3)."""
+    if not mark[:1].isdigit():
+        return
+    if section.is_components and out.base is not section.children:
+        out.reset(section.children)
+        return
+    while out.open:
+        number = _CASE_NUMBER.match(out.open[-1].text)
+        if number is None or mark.startswith(number.group(1)):
+            return
+        out.close(out.open[-1].level)
 
 
 def _tables(lines: list[str], cls: DraftLines) -> dict[int, int]:

@@ -37,6 +37,8 @@ _SCORING_TITLE = re.compile(r"得点|決算|スコア|勝利|終了|scoring|vict
 _END_TITLE = re.compile(r"終了|終わり|\bend of the game\b|\bgame end\b", re.I)
 # what happens that decides the game, said with the winner (the wolves win when …, 全滅したら勝利)
 _WHEN = re.compile(r"たら|れば|時点で|\bwhen\b|\bas soon as\b|\bonce\b|\bif\b", re.I)
+# a wargame's section on the turn, its phases its rule cases (## 4.0 Sequence of Play)
+_SEQUENCE_TITLE = re.compile(r"\bsequence of play\b|\bturn sequence\b|\bsequence of (?:the )?turn\b", re.I)
 _SETUP_TITLE = re.compile(r"準備|セットアップ|\bsetup\b|\bset-up\b|preparation", re.I)
 _PER_PLAYERS = re.compile(r"^[０-９0-9]{1,2}人(?:プレイ)?$|^\d{1,2} players?$", re.I)
 _PLAYERS_IN = re.compile(r"[０-９0-9]{1,2}人(?:プレイ|の時|の場合|なら)|人数(?:[×xX✕＊*]|に応じ|分)|\b\d{1,2}[- ]player\b|\bwith \d{1,2} players\b", re.I)
@@ -102,11 +104,18 @@ def _texts(blocks: list, anchor: Anchor) -> Iterator[tuple[Block, str, Anchor]]:
         elif isinstance(b, Item):
             yield b, b.text, anchor
         elif isinstance(b, Bullet) and b.mark:  # a) （１） ① lines: read as the lines of text they were
-            yield b, b.mark + b.text, anchor
+            yield b, marked(b), anchor
         elif isinstance(b, Subheading):
             yield from _texts(b.children, b)
         elif isinstance(b, Aside):  # an example's or a caution's text: under what it stands in
             yield from _texts(b.children, anchor)
+
+
+def marked(b: Bullet) -> str:
+    """A marked list item's line as the draft wrote it: ``（１）取る``, and a Latin one's word space
+    after its mark, ``7.1 The German player wins…`` (it printed ``7.1The``)."""
+    latin = b.mark[-1:].isascii() and b.text[:1].isascii()
+    return f"{b.mark}{' ' if latin else ''}{b.text}"
 
 
 def _section_texts(s: Section) -> Iterator[tuple[Block, str, Anchor]]:
@@ -122,7 +131,14 @@ def _steps(rules: list[Section], latin: bool) -> list[StepList]:
     out = [s for s in with_steps if s.lines]
     if out:
         return out
-    # no numbered steps: the sub-headings of the sections that have them (the turn's phases)
+    # no numbered steps: a wargame's sequence of play, its rule cases (4.11 Event phase: …) but the
+    # one that announces them (4.1 Each turn has these phases, in this order:)
+    for s in rules:
+        if _SEQUENCE_TITLE.search(s.title) and (cases := _cases(s)):
+            # and the setup's cases, as a draft's numbered setup steps are listed with the setup
+            return [StepList(t, _cases(t)) for t in rules if _SETUP_TITLE.search(t.title) and _cases(t)] \
+                + [StepList(s, cases)]
+    # else the sub-headings of the sections that have them (the turn's phases)
     for s in rules:
         if s.is_components or _SETUP_TITLE.search(s.title):
             continue
@@ -130,6 +146,13 @@ def _steps(rules: list[Section], latin: bool) -> list[StepList]:
         if subs:
             out.append(StepList(s, _first_action(s, latin) + subs))
     return out
+
+
+def _cases(s: Section) -> list[Line]:
+    """A section's rule cases (``4.11 Event phase: …``) but one that only announces the rest
+    (``4.1 Each turn has these phases, in this order:``)."""
+    return [Line(marked(c), s, c) for c in s.children
+            if isinstance(c, Bullet) and c.mark[:1].isdigit() and not _ANNOUNCES.search(c.text)]
 
 
 def _first_action(s: Section, latin: bool) -> list[Line]:
