@@ -5,7 +5,7 @@ from __future__ import annotations
 from conftest import REPO, make_workspace
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
-from pnpgen.rulebook.proof import placeholders
+from pnpgen.rulebook.proofopen import placeholders
 
 
 def test_an_open_value_names_its_first_piece_and_counts_the_rest(tmp_path):
@@ -48,7 +48,7 @@ def test_a_term_written_without_its_brackets_in_the_rules_is_queried():
     the components list (which names the parts before the rules mark them), a heading, the
     designer's notes, nor a longer word (倉庫置き場 beside 【倉庫】)."""
     from pnpgen.rulebook.parse import parse
-    from pnpgen.rulebook.proof import bare_terms
+    from pnpgen.rulebook.proofwords import bare_terms
 
     doc = parse(BARE, "ja")
     [found] = bare_terms(doc, BARE, "draft.txt", "ja")
@@ -64,7 +64,7 @@ def test_a_term_written_without_its_brackets_in_the_rules_is_queried():
 def test_the_games_title_holding_a_term_is_no_bare_use():
     """trial20: 「星詠みの決闘は、２人で遊ぶ…」 was queried as 【星詠み】 written without its 【】."""
     from pnpgen.rulebook.parse import parse
-    from pnpgen.rulebook.proof import bare_terms
+    from pnpgen.rulebook.proofwords import bare_terms
 
     text = ("■■　星詠みの決闘　草案１\n\n■　概要\n　星詠みの決闘は、２人で遊ぶゲームです。\n"
             "　【星詠み】で山札を並べ替えます。\n")
@@ -77,7 +77,7 @@ def test_the_games_title_holding_a_term_is_no_bare_use():
 def test_an_english_term_is_matched_as_a_whole_word():
     """【Army】 beside “Armyman” is no bare use; “army” in lower case is another word; “Army” alone is."""
     from pnpgen.rulebook.parse import parse
-    from pnpgen.rulebook.proof import bare_terms
+    from pnpgen.rulebook.proofwords import bare_terms
 
     text = ("■■　Test　Draft 1\n\n■　Rules\n　Play an 【Army】 of cards.\n　An Armyman is no army.\n"
             "　Each Army scores.\n")
@@ -102,7 +102,7 @@ def test_an_icon_named_as_a_term_is_no_bare_use_of_it():
     book's appendix) queried 【star】 as written without its 【】: the ``{star}`` is the die face's
     icon the line draws, not the word. The word written bare beside it is still queried."""
     from pnpgen.rulebook.parse import parse
-    from pnpgen.rulebook.proof import bare_terms
+    from pnpgen.rulebook.proofwords import bare_terms
 
     text = "# Reach\n\n## Playing\n\nRoll the die. On a {star}, take a 【star】.\n"
     assert bare_terms(parse(text, "en"), text, "draft.en.txt", "en") == []
@@ -122,7 +122,7 @@ def test_two_kanji_actions_spelt_two_ways_a_few_lines_apart_are_queried():
     建設: runs of three or more kanji never saw them. Two ordinary words with one first kanji
     (手札／手番, 以上／以外) are no finding, nor two actions far apart."""
     from pnpgen.rulebook.parse import parse
-    from pnpgen.rulebook.proof import near_duplicates
+    from pnpgen.rulebook.proofwords import near_duplicates
 
     found = near_duplicates(parse(ACTIONS, "ja"), ACTIONS, "draft.txt", "ja")
     assert [f.file for f in found] == ["draft.txt:4: 「建築」3回（4, 5, 6行）と「建設」1回（7行）",
@@ -138,7 +138,7 @@ def test_open_words_left_in_the_rules_are_listed_with_their_lines():
     book prints) went unnoticed, as did TBD and ?? in an English draft. The designer's notes are
     open questions by nature: not listed."""
     from pnpgen.rulebook.parse import parse
-    from pnpgen.rulebook.proof import open_in_draft
+    from pnpgen.rulebook.proofopen import open_in_draft
 
     ja = ("■■　テスト　草案１\n\n■　ゲームの進行\n１：手番\n　カードを１枚引きます。\n　手札の上限は未定です。\n"
           "　得点は要検討。TODO: 図を入れる\n\n■　問題点\n　人数は未定。\n")
@@ -162,7 +162,7 @@ def test_two_pieces_named_one_character_apart_are_no_variant():
     """A wargame's 師団駒 (division counters) and 軍団駒 (corps counters), two decks, were a
     表記ゆれ note in proof.txt and the book's appendix; two other words so alike still are."""
     from pnpgen.rulebook.parse import parse
-    from pnpgen.rulebook.proof import near_duplicates
+    from pnpgen.rulebook.proofwords import near_duplicates
 
     doc = parse(UNITS, "ja")
     pairs = {f.subject for f in near_duplicates(doc, UNITS, "draft.txt", "ja", ["師団駒", "軍団駒"])}
@@ -175,7 +175,8 @@ def test_a_term_defined_once_and_written_plain_afterwards_is_house_style():
     is ordinary Japanese house style. A plain use before the definition is still queried, and a
     real variant (台札／台ふだ) is still a spelling finding."""
     from pnpgen.rulebook.parse import parse
-    from pnpgen.rulebook.proof import bare_terms, slips
+    from pnpgen.rulebook.proofslips import slips
+    from pnpgen.rulebook.proofwords import bare_terms
 
     draft = ("■■　テスト　草案１\n\n■　ゲームの進行\n１：台札\n　最初に出されたカードを【台札】と呼びます。\n"
              "　台札と同じスートを出します。\n　台札のスートがなければ自由に出せます。\n")
@@ -198,7 +199,7 @@ def test_a_table_row_whose_columns_do_not_line_up_is_queried():
     two cells left, and the book printed it askew, unremarked. A row whose columns start off the
     table's is queried at its draft line; a row with a cell left empty (道化) is not."""
     from pnpgen.rulebook.parse import parse
-    from pnpgen.rulebook.proof import askew_tables
+    from pnpgen.rulebook.prooflayout import askew_tables
 
     [ja] = askew_tables(parse(ROLES, "ja"), "draft.txt", "ja")
     assert ja.kind == "表" and ja.file.startswith("draft.txt:8: 「書記」の行：表の列がほかの行とそろっていません"), ja.file
@@ -221,7 +222,7 @@ def test_a_table_row_with_one_space_before_its_column_is_queried():
     proof.txt said nothing. Such a line is queried at its draft line; the rows and a paragraph
     whose one space is at no column of the table are not."""
     from pnpgen.rulebook.parse import parse
-    from pnpgen.rulebook.proof import one_space_rows
+    from pnpgen.rulebook.prooflayout import one_space_rows
 
     [ja] = one_space_rows(parse(GLOSSARY, "ja"), GLOSSARY, "draft.txt", "ja")
     assert ja.kind == "表" and ja.subject == ("アクション＋１",)
@@ -243,7 +244,7 @@ def test_two_sections_numbered_alike_are_a_finding_and_a_warning_and_mixed_numbe
     from pnpgen.data.workspace import Workspace
     from pnpgen.rulebook import rulebook_warnings
     from pnpgen.rulebook.parse import parse
-    from pnpgen.rulebook.proof import section_numbers
+    from pnpgen.rulebook.proofnumbering import section_numbers
 
     draft = ("■■　テスト　草案１\n\n■　１．０　概要\n　遊びます。\n\n■　２．０　準備\n　配ります。\n\n"
              "■　２．０　移動\n　動きます。\n\n■　ゲームの終了\n　終わります。\n")
