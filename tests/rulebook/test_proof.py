@@ -260,3 +260,54 @@ def test_two_sections_numbered_alike_are_a_finding_and_a_warning_and_mixed_numbe
     assert "draft.txt:12: some sections carry their own number" in said[1] and "(「１．０　概要」) and 1 does not: 「ゲームの終了」 (line 12)" in said[1]
     plain = draft.replace("■　１．０　", "■　").replace("■　２．０　", "■　")
     assert section_numbers(parse(plain, "ja"), "draft.txt", "ja") == []
+
+
+def test_a_case_number_set_twice_is_a_finding_and_a_warning_with_both_lines(tmp_path):
+    """Two 「３．２．１」 in one section gave no finding: the book printed 3.2.1 twice and
+    「→３．２．１参照」 linked to the first. Now proof.txt's 見出し番号 and the build's warning name
+    the second's line and the first's; a step a numbered section prints as a case (１： under
+    「■　４．０」 is 4.1) counts, a step number repeated (the steps' finding) and distinct cases do not."""
+    from pnpgen.data.load import load_game
+    from pnpgen.data.workspace import Workspace
+    from pnpgen.rulebook import rulebook_warnings
+    from pnpgen.rulebook.parse import parse
+    from pnpgen.rulebook.proofnumbering import case_numbers
+
+    draft = ("■■　テスト　草案１\n\n■　３．０　戦闘\n　戦います（→３．２．１参照）。\n３．１　攻撃\n"
+             "３．２．１　敵ユニットに隣接する場合は攻撃します。\n３．２．２　攻撃は一度です。\n"
+             "３．２．１　防御側はサイコロを振ります。\n\n■　４．０　移動\n１：移動\n　動きます。\n"
+             "４．１　止まる場合も移動です。\n")
+    found = case_numbers(parse(draft, "ja"), "draft.txt", "ja")
+    assert [(f.kind, f.file) for f in found] == [
+        ("見出し番号", "draft.txt:8: 「3.2.1　防御側はサイコロを振ります。」：項目番号 3.2.1 が6行「敵ユニットに隣接する場合は攻撃"
+                   "します。」と同じです（参照は最初の項目へ飛びます。番号はひとつの項目にひとつ）"),
+        ("見出し番号", "draft.txt:13: 「4.1　止まる場合も移動です。」：項目番号 4.1 が11行「移動」と同じです"
+                   "（参照は最初の項目へ飛びます。番号はひとつの項目にひとつ）")]
+    assert found[0].book == "「3.2.1　防御側はサイコロを振ります。」：項目番号 3.2.1 が「敵ユニットに隣接する場合は攻撃します。」（草案6行）と同じです（草案8行）"
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    (ws / "data" / "test" / "draft.txt").write_text(draft, encoding="utf-8")
+    said = [w for w in rulebook_warnings(load_game(Workspace(ws), "test"), REPO / "fonts") if ": case " in w]
+    assert [w.split("draft.txt:")[1] for w in said] == [
+        "8: case 3.2.1 is numbered as the case on line 6 is: the book prints both as 3.2.1 and a reference to 3.2.1 "
+        "goes to the first; number each case once",
+        "13: case 4.1 is numbered as the case on line 11 is: the book prints both as 4.1 and a reference to 4.1 "
+        "goes to the first; number each case once"], said
+    fixed = draft.replace("３．２．１　防御", "３．２．３　防御").replace("４．１　止まる", "４．２　止まる")
+    assert case_numbers(parse(fixed, "ja"), "draft.txt", "ja") == []
+    steps = "■■　テスト　草案１\n\n■　４．０　移動\n１：移動\n　動きます。\n１：止まる\n　止まります。\n"
+    assert case_numbers(parse(steps, "ja"), "draft.txt", "ja") == []  # (１： twice: the steps' finding alone)
+
+
+def test_an_english_case_heading_numbered_twice_is_a_finding():
+    """"5.1 Attacking" and later "5.1 Again": sub-headings that open with a case number count, as
+    the list items "5.2.1 …" do; the report in English."""
+    from pnpgen.rulebook.parse import parse
+    from pnpgen.rulebook.proofnumbering import case_numbers
+
+    draft = ("TEST\n\nCOMBAT\n\n5.1 Attacking\n\n5.2.1 A unit next to an enemy attacks.\n5.2.2 Once a turn.\n"
+             "5.2.1 The defender rolls.\n\n5.1 Again\n\nText.\n")
+    assert [f.file for f in case_numbers(parse(draft, "en"), "draft.txt", "en")] == [
+        "draft.txt:9: “5.2.1 The defender rolls.”: case number 5.2.1 again, as “A unit next to an en…” (line 7): "
+        "a reference to it goes to the first; one number a case",
+        "draft.txt:11: “5.1 Again”: case number 5.1 again, as “Attacking” (line 5): a reference to it goes to the first; "
+        "one number a case"]

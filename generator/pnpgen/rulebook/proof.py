@@ -15,11 +15,12 @@
 - the deck and piece names the cards' texts use (祝福カード, エリアボード) spelt otherwise in the
   components list, or never mentioned on the components pages;
 - a figure the rules refer to (図１, 下図) in a section that has none; steps numbered 1, 1, 2;
+- a case number set twice (two 「３．２．１」), with both draft lines;
 - a cross reference to a case the draft numbers nowhere (「→６．５参照」 in a draft whose cases stop at ６．４).
 
 Each kind has its finder in a module of its own (proofwords: spellings; proofnumbers: numbers and
 counts; proofopen: open values; proofcards: the cards' words; prooflayout: figures, tables and
-unbreakable runs; proofnumbering: steps, sections, cases and references; proofslips: slips of the
+unbreakable runs; proofnumbering: steps, sections, a case numbered twice and references; proofslips: slips of the
 pen), sharing proofbase's ``Finding`` and draft lines; ``FINDERS`` lists them in the report's order.
 
 A finding the designer means (an intended spelling) is dropped by ``rulebook.proof.ignore`` in
@@ -42,7 +43,7 @@ from pnpgen.rulebook.components import ComponentRow
 from pnpgen.rulebook.proofbase import Finding
 from pnpgen.rulebook.proofcards import card_names, card_terms
 from pnpgen.rulebook.prooflayout import askew_tables, figure_references, one_space_rows, unbreakable_runs
-from pnpgen.rulebook.proofnumbering import references, section_numbers, step_numbers
+from pnpgen.rulebook.proofnumbering import case_numbers, references, section_numbers, step_numbers
 from pnpgen.rulebook.proofnumbers import (
     count_mismatches,
     disagreeing_numbers,
@@ -99,6 +100,7 @@ FINDERS: tuple[Callable[[Proofing], list[Finding]], ...] = (
     lambda p: figure_references(p.doc, p.text, p.path, p.lang, p.figures),
     lambda p: step_numbers(p.doc, p.path, p.lang),
     lambda p: section_numbers(p.doc, p.path, p.lang),
+    lambda p: case_numbers(p.doc, p.path, p.lang),
     lambda p: references(p.doc, p.text, p.path, p.lang),
     lambda p: askew_tables(p.doc, p.path, p.lang),
     lambda p: [] if is_latin(p.draft_lang) else one_space_rows(p.doc, p.text, p.path, p.lang),
