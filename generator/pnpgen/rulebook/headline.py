@@ -121,7 +121,8 @@ class HeadText(Flowable):
     What the PDF's text holds (a copy, a search): the space after the mark is a gap, no character
     (「●ゲームの流れ」, as the run-in 「●雇用」 copies); in a Japanese heading an ideographic space
     the text has (the gap after a section's number, 「3　ゲームの準備」, as the PDF outline holds it)
-    is that character, drawn where the word space it prints as ends."""
+    is that character, drawn where the word space it prints as ends, its line a marked span whose
+    ActualText is the line's own text (PDFium and poppler read the blank glyph as an ASCII space)."""
 
     def __init__(self, text: str, style, *, icons: Mapping[str, Icon] | None = None, latin: bool = False,
                  lang: str = "ja", mark: str = ""):
@@ -212,8 +213,10 @@ def draw_cells(canv, x: float, y: float, line: str, cells: Cells, font: str, siz
     if not glyph_at:
         return False
     gaps = [glyph_at[k + 1][2] - origin - width for k, (_, _, origin, width) in enumerate(glyph_at[:-1])] + [0.0]
-    # a gap a viewer would read as a space (an icon's is the icon's)
-    spaced = any(gap > 0.01 * size and k + 1 not in after_icon for k, gap in enumerate(gaps))
+    # a gap a viewer would read as a space (an icon's is the icon's); or an ideographic space, which
+    # PDFium and poppler read from the glyph as an ASCII one (「1 概要」 copied for 「1　概要」)
+    spaced = any(gap > 0.01 * size and k + 1 not in after_icon for k, gap in enumerate(gaps)) \
+        or any(ch == "\u3000" for ch, *_ in glyph_at)
     if run_on and line[-1] != lb.OBJ:
         gaps[-1] = max(pos - glyph_at[-1][2] - glyph_at[-1][3], 0.0)
     t = canv.beginText(glyph_at[0][2], y)
