@@ -311,3 +311,18 @@ def test_an_english_case_heading_numbered_twice_is_a_finding():
         "a reference to it goes to the first; one number a case",
         "draft.txt:11: “5.1 Again”: case number 5.1 again, as “Attacking” (line 5): a reference to it goes to the first; "
         "one number a case"]
+
+
+def test_a_bare_term_that_cites_a_heading_in_quotes_is_no_finding():
+    """Populous's draft line 247, 「以下の「神の怒り」の処理を行ってください」, four lines above the
+    sub-heading 〇神の怒り（Wrath of God）, was queried as 【神の怒り】 written bare: the 「」 cite the
+    heading by its name. A quoted use that names no heading, or a bare one outside 「」, still is."""
+    from pnpgen.rulebook.parse import parse
+    from pnpgen.rulebook.proofwords import bare_terms
+
+    draft = ("■■　テスト　草案１\n\n■　ゲームの進行\n１：戦争\n　敗北した側は、以下の「神の怒り」の処理を行います。\n\n"
+             "〇神の怒り（Wrath of God）\n　戦争に敗北したら、【神の怒り】にキューブを１個置きます。\n")
+    assert bare_terms(parse(draft, "ja"), draft, "draft.txt", "ja") == []
+    for other in (draft.replace("〇神の怒り（Wrath of God）", "〇敗北"), draft.replace("「神の怒り」", "神の怒り")):
+        found = bare_terms(parse(other, "ja"), other, "draft.txt", "ja")
+        assert [f.subject for f in found] == [("神の怒り",)] and found[0].file.startswith("draft.txt:5:"), found

@@ -21,7 +21,7 @@ from pnpgen.rulebook.proofbase import (
     rules_lines,
     section_end,
 )
-from pnpgen.rulebook.tree import Document
+from pnpgen.rulebook.tree import Document, Step, Subheading
 
 _KANJI_RUN = re.compile(r"[\u4e00-\u9fff々]{3,}")
 _COUNTERS = set("個枚回人点番本")
@@ -129,7 +129,10 @@ def bare_terms(doc: Document, text: str, draft_path: Path | str, lang: str) -> l
     parts, nor in headings, nor as an icon's name (``On a {star}, take a 【star】``); a bare use inside a longer word (倉庫置き場 beside 【倉庫】) is another word,
     and so is the game's title (「星詠みの決闘は…」 beside the keyword 【星詠み】). A term marked once
     is its definition and written plain afterwards by ordinary Japanese house style (【台札】 then
-    台札): only a plain use before it is queried, the reader meeting the word before it is defined."""
+    台札): only a plain use before it is queried, the reader meeting the word before it is defined.
+    Nor a use that names a heading in 「」 (「以下の「神の怒り」の処理」 before 〇神の怒り（Wrath of God）):
+    the quotation marks it as the heading's name, as a rulebook cites its sections."""
+    headings = {_TITLE_NOTE.sub("", t).strip("　 ") for t in _heading_titles(doc)}
     components = [(s.line, section_end(doc.sections, s)) for s in doc.rules if s.is_components]
     lines = [(n, line) for n, line in rules_lines(doc, text)
              if not any(a <= n < b for a, b in components) and not _HEADING_LINE.match(line.strip("　 "))]
@@ -147,6 +150,8 @@ def bare_terms(doc: Document, text: str, draft_path: Path | str, lang: str) -> l
                 plain = plain.replace(doc.title.strip(), "\u3000" * len(doc.title.strip()))
             for m in re.finditer(rf"(?<!\w){re.escape(term)}(?!\w)" if term.isascii() else re.escape(term), plain):
                 before, after = plain[m.start() - 1:m.start()], plain[m.end():m.end() + 1]
+                if before + after == "「」" and term in headings:
+                    continue  # 「神の怒り」: the heading's name cited
                 if not (_WORD_CHAR.match(before) or _WORD_CHAR.match(after)):
                     bare.append((n, _around(line, m.start(), m.end(), whole_words=term.isascii())))
         if len(at) == 1 and not term.isascii():  # 【台札】 once, then 台札 plain: house style; not before it
@@ -159,6 +164,16 @@ def bare_terms(doc: Document, text: str, draft_path: Path | str, lang: str) -> l
                            msg("proof.bare_term.file", lang, **said, path=draft_path, line=bare[0][0],
                                lines=file_lines(at, lang), bare_lines=file_lines([n for n, _ in bare], lang)), (term,))))
     return [f for _, _, f in sorted(out, key=lambda found: found[:2])]
+
+
+# a heading's closing parenthesis, 「神の怒り（Wrath of God）」's
+_TITLE_NOTE = re.compile(r"[（(][^（）()]*[）)]$")
+
+
+def _heading_titles(doc: Document) -> list[str]:
+    """The titles of the draft's headings: the rules' sections and steps, and every sub-heading."""
+    return ([s.title for s in doc.rules] + [c.title for s in doc.rules for c in s.children if isinstance(c, Step)]
+            + [b.text for b in doc.blocks() if isinstance(b, Subheading)])
 
 
 def _around(line: str, start: int, end: int, whole_words: bool) -> str:
