@@ -234,7 +234,7 @@ def test_the_rulebooks_ink_warnings_start_with_the_draft_line_the_page_sets(book
     inks = [line.removeprefix("pnpgen: warning: ") for line in capsys.readouterr().err.splitlines()
             if "total ink, over Book 150's 150 %" in line]
     draft = (book["root"] / "data" / "test" / "draft.txt").read_text(encoding="utf-8").splitlines()
-    assert draft[2] == "■　概要" and texts(book["a5"])[2].lstrip().startswith("1 概要")
+    assert draft[2] == "■　概要" and texts(book["a5"])[2].lstrip().startswith("1\u3000概要")
     assert {line.split(" rulebook.pdf page ")[0] + " page " + line.split(" page ")[1].split(":")[0] for line in inks} == {
         "data/test/draft.txt: page 1", "data/test/draft.txt:3: page 3"}, inks
 

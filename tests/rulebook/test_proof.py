@@ -5,7 +5,7 @@ from __future__ import annotations
 from conftest import REPO, make_workspace
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
-from pnpgen.rulebook.proof import placeholders
+from pnpgen.rulebook.proofopen import placeholders
 
 
 def test_an_open_value_names_its_first_piece_and_counts_the_rest(tmp_path):
@@ -48,7 +48,7 @@ def test_a_term_written_without_its_brackets_in_the_rules_is_queried():
     the components list (which names the parts before the rules mark them), a heading, the
     designer's notes, nor a longer word (倉庫置き場 beside 【倉庫】)."""
     from pnpgen.rulebook.parse import parse
-    from pnpgen.rulebook.proof import bare_terms
+    from pnpgen.rulebook.proofwords import bare_terms
 
     doc = parse(BARE, "ja")
     [found] = bare_terms(doc, BARE, "draft.txt", "ja")
@@ -64,7 +64,7 @@ def test_a_term_written_without_its_brackets_in_the_rules_is_queried():
 def test_the_games_title_holding_a_term_is_no_bare_use():
     """trial20: 「星詠みの決闘は、２人で遊ぶ…」 was queried as 【星詠み】 written without its 【】."""
     from pnpgen.rulebook.parse import parse
-    from pnpgen.rulebook.proof import bare_terms
+    from pnpgen.rulebook.proofwords import bare_terms
 
     text = ("■■　星詠みの決闘　草案１\n\n■　概要\n　星詠みの決闘は、２人で遊ぶゲームです。\n"
             "　【星詠み】で山札を並べ替えます。\n")
@@ -77,7 +77,7 @@ def test_the_games_title_holding_a_term_is_no_bare_use():
 def test_an_english_term_is_matched_as_a_whole_word():
     """【Army】 beside “Armyman” is no bare use; “army” in lower case is another word; “Army” alone is."""
     from pnpgen.rulebook.parse import parse
-    from pnpgen.rulebook.proof import bare_terms
+    from pnpgen.rulebook.proofwords import bare_terms
 
     text = ("■■　Test　Draft 1\n\n■　Rules\n　Play an 【Army】 of cards.\n　An Armyman is no army.\n"
             "　Each Army scores.\n")
@@ -102,7 +102,7 @@ def test_an_icon_named_as_a_term_is_no_bare_use_of_it():
     book's appendix) queried 【star】 as written without its 【】: the ``{star}`` is the die face's
     icon the line draws, not the word. The word written bare beside it is still queried."""
     from pnpgen.rulebook.parse import parse
-    from pnpgen.rulebook.proof import bare_terms
+    from pnpgen.rulebook.proofwords import bare_terms
 
     text = "# Reach\n\n## Playing\n\nRoll the die. On a {star}, take a 【star】.\n"
     assert bare_terms(parse(text, "en"), text, "draft.en.txt", "en") == []
@@ -122,7 +122,7 @@ def test_two_kanji_actions_spelt_two_ways_a_few_lines_apart_are_queried():
     建設: runs of three or more kanji never saw them. Two ordinary words with one first kanji
     (手札／手番, 以上／以外) are no finding, nor two actions far apart."""
     from pnpgen.rulebook.parse import parse
-    from pnpgen.rulebook.proof import near_duplicates
+    from pnpgen.rulebook.proofwords import near_duplicates
 
     found = near_duplicates(parse(ACTIONS, "ja"), ACTIONS, "draft.txt", "ja")
     assert [f.file for f in found] == ["draft.txt:4: 「建築」3回（4, 5, 6行）と「建設」1回（7行）",
@@ -138,7 +138,7 @@ def test_open_words_left_in_the_rules_are_listed_with_their_lines():
     book prints) went unnoticed, as did TBD and ?? in an English draft. The designer's notes are
     open questions by nature: not listed."""
     from pnpgen.rulebook.parse import parse
-    from pnpgen.rulebook.proof import open_in_draft
+    from pnpgen.rulebook.proofopen import open_in_draft
 
     ja = ("■■　テスト　草案１\n\n■　ゲームの進行\n１：手番\n　カードを１枚引きます。\n　手札の上限は未定です。\n"
           "　得点は要検討。TODO: 図を入れる\n\n■　問題点\n　人数は未定。\n")
@@ -162,7 +162,7 @@ def test_two_pieces_named_one_character_apart_are_no_variant():
     """A wargame's 師団駒 (division counters) and 軍団駒 (corps counters), two decks, were a
     表記ゆれ note in proof.txt and the book's appendix; two other words so alike still are."""
     from pnpgen.rulebook.parse import parse
-    from pnpgen.rulebook.proof import near_duplicates
+    from pnpgen.rulebook.proofwords import near_duplicates
 
     doc = parse(UNITS, "ja")
     pairs = {f.subject for f in near_duplicates(doc, UNITS, "draft.txt", "ja", ["師団駒", "軍団駒"])}
@@ -175,7 +175,8 @@ def test_a_term_defined_once_and_written_plain_afterwards_is_house_style():
     is ordinary Japanese house style. A plain use before the definition is still queried, and a
     real variant (台札／台ふだ) is still a spelling finding."""
     from pnpgen.rulebook.parse import parse
-    from pnpgen.rulebook.proof import bare_terms, slips
+    from pnpgen.rulebook.proofslips import slips
+    from pnpgen.rulebook.proofwords import bare_terms
 
     draft = ("■■　テスト　草案１\n\n■　ゲームの進行\n１：台札\n　最初に出されたカードを【台札】と呼びます。\n"
              "　台札と同じスートを出します。\n　台札のスートがなければ自由に出せます。\n")
@@ -198,7 +199,7 @@ def test_a_table_row_whose_columns_do_not_line_up_is_queried():
     two cells left, and the book printed it askew, unremarked. A row whose columns start off the
     table's is queried at its draft line; a row with a cell left empty (道化) is not."""
     from pnpgen.rulebook.parse import parse
-    from pnpgen.rulebook.proof import askew_tables
+    from pnpgen.rulebook.prooflayout import askew_tables
 
     [ja] = askew_tables(parse(ROLES, "ja"), "draft.txt", "ja")
     assert ja.kind == "表" and ja.file.startswith("draft.txt:8: 「書記」の行：表の列がほかの行とそろっていません"), ja.file
@@ -221,7 +222,7 @@ def test_a_table_row_with_one_space_before_its_column_is_queried():
     proof.txt said nothing. Such a line is queried at its draft line; the rows and a paragraph
     whose one space is at no column of the table are not."""
     from pnpgen.rulebook.parse import parse
-    from pnpgen.rulebook.proof import one_space_rows
+    from pnpgen.rulebook.prooflayout import one_space_rows
 
     [ja] = one_space_rows(parse(GLOSSARY, "ja"), GLOSSARY, "draft.txt", "ja")
     assert ja.kind == "表" and ja.subject == ("アクション＋１",)
@@ -243,7 +244,7 @@ def test_two_sections_numbered_alike_are_a_finding_and_a_warning_and_mixed_numbe
     from pnpgen.data.workspace import Workspace
     from pnpgen.rulebook import rulebook_warnings
     from pnpgen.rulebook.parse import parse
-    from pnpgen.rulebook.proof import section_numbers
+    from pnpgen.rulebook.proofnumbering import section_numbers
 
     draft = ("■■　テスト　草案１\n\n■　１．０　概要\n　遊びます。\n\n■　２．０　準備\n　配ります。\n\n"
              "■　２．０　移動\n　動きます。\n\n■　ゲームの終了\n　終わります。\n")
@@ -259,3 +260,69 @@ def test_two_sections_numbered_alike_are_a_finding_and_a_warning_and_mixed_numbe
     assert "draft.txt:12: some sections carry their own number" in said[1] and "(「１．０　概要」) and 1 does not: 「ゲームの終了」 (line 12)" in said[1]
     plain = draft.replace("■　１．０　", "■　").replace("■　２．０　", "■　")
     assert section_numbers(parse(plain, "ja"), "draft.txt", "ja") == []
+
+
+def test_a_case_number_set_twice_is_a_finding_and_a_warning_with_both_lines(tmp_path):
+    """Two 「３．２．１」 in one section gave no finding: the book printed 3.2.1 twice and
+    「→３．２．１参照」 linked to the first. Now proof.txt's 見出し番号 and the build's warning name
+    the second's line and the first's; a step a numbered section prints as a case (１： under
+    「■　４．０」 is 4.1) counts, a step number repeated (the steps' finding) and distinct cases do not."""
+    from pnpgen.data.load import load_game
+    from pnpgen.data.workspace import Workspace
+    from pnpgen.rulebook import rulebook_warnings
+    from pnpgen.rulebook.parse import parse
+    from pnpgen.rulebook.proofnumbering import case_numbers
+
+    draft = ("■■　テスト　草案１\n\n■　３．０　戦闘\n　戦います（→３．２．１参照）。\n３．１　攻撃\n"
+             "３．２．１　敵ユニットに隣接する場合は攻撃します。\n３．２．２　攻撃は一度です。\n"
+             "３．２．１　防御側はサイコロを振ります。\n\n■　４．０　移動\n１：移動\n　動きます。\n"
+             "４．１　止まる場合も移動です。\n")
+    found = case_numbers(parse(draft, "ja"), "draft.txt", "ja")
+    assert [(f.kind, f.file) for f in found] == [
+        ("見出し番号", "draft.txt:8: 「3.2.1　防御側はサイコロを振ります。」：項目番号 3.2.1 が6行「敵ユニットに隣接する場合は攻撃"
+                   "します。」と同じです（参照は最初の項目へ飛びます。番号はひとつの項目にひとつ）"),
+        ("見出し番号", "draft.txt:13: 「4.1　止まる場合も移動です。」：項目番号 4.1 が11行「移動」と同じです"
+                   "（参照は最初の項目へ飛びます。番号はひとつの項目にひとつ）")]
+    assert found[0].book == "「3.2.1　防御側はサイコロを振ります。」：項目番号 3.2.1 が「敵ユニットに隣接する場合は攻撃します。」（草案6行）と同じです（草案8行）"
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    (ws / "data" / "test" / "draft.txt").write_text(draft, encoding="utf-8")
+    said = [w for w in rulebook_warnings(load_game(Workspace(ws), "test"), REPO / "fonts") if ": case " in w]
+    assert [w.split("draft.txt:")[1] for w in said] == [
+        "8: case 3.2.1 is numbered as the case on line 6 is: the book prints both as 3.2.1 and a reference to 3.2.1 "
+        "goes to the first; number each case once",
+        "13: case 4.1 is numbered as the case on line 11 is: the book prints both as 4.1 and a reference to 4.1 "
+        "goes to the first; number each case once"], said
+    fixed = draft.replace("３．２．１　防御", "３．２．３　防御").replace("４．１　止まる", "４．２　止まる")
+    assert case_numbers(parse(fixed, "ja"), "draft.txt", "ja") == []
+    steps = "■■　テスト　草案１\n\n■　４．０　移動\n１：移動\n　動きます。\n１：止まる\n　止まります。\n"
+    assert case_numbers(parse(steps, "ja"), "draft.txt", "ja") == []  # (１： twice: the steps' finding alone)
+
+
+def test_an_english_case_heading_numbered_twice_is_a_finding():
+    """"5.1 Attacking" and later "5.1 Again": sub-headings that open with a case number count, as
+    the list items "5.2.1 …" do; the report in English."""
+    from pnpgen.rulebook.parse import parse
+    from pnpgen.rulebook.proofnumbering import case_numbers
+
+    draft = ("TEST\n\nCOMBAT\n\n5.1 Attacking\n\n5.2.1 A unit next to an enemy attacks.\n5.2.2 Once a turn.\n"
+             "5.2.1 The defender rolls.\n\n5.1 Again\n\nText.\n")
+    assert [f.file for f in case_numbers(parse(draft, "en"), "draft.txt", "en")] == [
+        "draft.txt:9: “5.2.1 The defender rolls.”: case number 5.2.1 again, as “A unit next to an en…” (line 7): "
+        "a reference to it goes to the first; one number a case",
+        "draft.txt:11: “5.1 Again”: case number 5.1 again, as “Attacking” (line 5): a reference to it goes to the first; "
+        "one number a case"]
+
+
+def test_a_bare_term_that_cites_a_heading_in_quotes_is_no_finding():
+    """Populous's draft line 247, 「以下の「神の怒り」の処理を行ってください」, four lines above the
+    sub-heading 〇神の怒り（Wrath of God）, was queried as 【神の怒り】 written bare: the 「」 cite the
+    heading by its name. A quoted use that names no heading, or a bare one outside 「」, still is."""
+    from pnpgen.rulebook.parse import parse
+    from pnpgen.rulebook.proofwords import bare_terms
+
+    draft = ("■■　テスト　草案１\n\n■　ゲームの進行\n１：戦争\n　敗北した側は、以下の「神の怒り」の処理を行います。\n\n"
+             "〇神の怒り（Wrath of God）\n　戦争に敗北したら、【神の怒り】にキューブを１個置きます。\n")
+    assert bare_terms(parse(draft, "ja"), draft, "draft.txt", "ja") == []
+    for other in (draft.replace("〇神の怒り（Wrath of God）", "〇敗北"), draft.replace("「神の怒り」", "神の怒り")):
+        found = bare_terms(parse(other, "ja"), other, "draft.txt", "ja")
+        assert [f.subject for f in found] == [("神の怒り",)] and found[0].file.startswith("draft.txt:5:"), found

@@ -356,7 +356,7 @@ def test_a_line_of_many_unclosed_brackets_is_three_notes_and_how_many_more(tmp_p
     """A run of 2,000 （ never closed (a key held down) was 2,000 notes, the book's appendix some
     120 pages (40,000 took minutes); now three notes of the line, the last saying how many more,
     and at most SLIPS_LISTED in all."""
-    from pnpgen.rulebook.proof import SLIPS_LISTED
+    from pnpgen.rulebook.proofslips import SLIPS_LISTED
 
     ws = make_workspace(tmp_path / "ws", draft=True)
     draft = ws / "data" / "test" / "draft.txt"

@@ -199,7 +199,7 @@ def test_two_component_entries_alike_but_for_their_counts_are_no_disagreeing_num
     entries whose counts the data confirmed. The entries' counts are checked against the data;
     two sentences of the rules alike but for a number still are a finding."""
     from pnpgen.rulebook.parse import parse
-    from pnpgen.rulebook.proof import disagreeing_numbers
+    from pnpgen.rulebook.proofnumbers import disagreeing_numbers
 
     draft = ("■■　宿場町　草案１\n\n■　コンポーネント\n\n◇資源トークン（小）（４０個）\n　木材です。\n\n"
              "◇資源トークン（大）（１６個）\n　金貨です。\n\n■　ゲームの準備\n\n"

@@ -4,7 +4,9 @@ gave that an editor would strike, each beside the finding it still gives."""
 from __future__ import annotations
 
 from pnpgen.rulebook.parse import parse
-from pnpgen.rulebook.proof import disagreeing_numbers, near_duplicates, slips
+from pnpgen.rulebook.proofnumbers import disagreeing_numbers
+from pnpgen.rulebook.proofslips import slips
+from pnpgen.rulebook.proofwords import near_duplicates
 from pnpgen.rulebook.reader import ruby_in_parentheses
 
 TABLE = ("■■　花札合わせ　草案３\n\n■　得点計算\n\n　役と点数は以下のとおりです。\n\n"

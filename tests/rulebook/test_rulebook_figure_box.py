@@ -67,7 +67,7 @@ def test_a_piece_past_the_figure_box_is_cut_there_and_named(drafted):
 def test_a_figures_caption_is_centred_under_the_figure(drafted):
     """A setup figure is centred in the column; its caption was set flush left under it (trial20):
     the caption's middle is the figure's, within half a millimetre."""
-    from pdfprobe import glyphs
+    from pdfprobe import shown, texts
 
     game = drafted / "data" / "test" / "game.yaml"
     game.write_text(game.read_text(encoding="utf-8") + FIGURE.replace("x: 10, y: 25", "x: 40, y: 50").replace("size: [80, 50]", "size: [80, 100]"), encoding="utf-8")
@@ -80,12 +80,16 @@ def test_a_figures_caption_is_centred_under_the_figure(drafted):
     red = (np.abs(np.asarray(image.convert("RGB"), dtype=np.int16) - RED) <= 6).all(axis=2)
     cols = np.flatnonzero(red.any(axis=0)) / (DPI / 25.4)
     figure_middle = (cols[0] + cols[-1]) / 2  # the card placed in the box's middle: the figure's middle
-    chars = glyphs(pdf)[page]
-    ba = next(g for g in chars if g.char == "場" and abs(g.size - 7.5) < 0.1)  # the caption's, not the body's
-    caption = [g for g in chars if abs(g.y - ba.y) < 0.3 and g.char.strip()]
-    assert caption, "no caption line"
-    left, right = min(g.x for g in caption), max(g.x + g.size * 25.4 / 72 for g in caption[-1:])  # full-width glyphs
+    # each glyph where its operation draws it (the caption is a marked span: PDFium spreads its text)
+    drawn = shown(pdf, page + 1)
+    at = "".join(c for c, _, _ in drawn).find("図1\u3000場の例")
+    assert at >= 0, drawn
+    left, right = drawn[at][1], drawn[at + 5][1] + 7.5 * 25.4 / 72  # (例 a full em)
     assert abs((left + right) / 2 - figure_middle) < 0.5, (left, right, figure_middle)
+    # 「図1　場の例」: the gap after the number a full em (JLREQ's 全角アキ; a word space read 「図1 3人…」 as 図13),
+    # copied as the 　 it is (PDFium read the glyph as an ASCII space)
+    assert abs(drawn[at + 3][1] - drawn[at + 2][1] - 7.5 * 25.4 / 72) < 0.02, drawn[at:at + 4]
+    assert "図1\u3000場の例" in texts(pdf)[page]
 
 
 def test_captioned_figures_are_numbered_through_the_book(drafted):

@@ -26,6 +26,6 @@ def test_a_section_of_only_a_picture_keeps_its_heading_with_the_picture(drafted)
     pages = [p.extract_text() or "" for p in PdfReader(drafted / "out" / "test" / "rulebook.pdf").pages]
     body = [i for i, p in enumerate(pages) if "目次" not in p]
     heading = next(i for i in body if re.search(r"2\s*配置図\n", pages[i]))
-    figure = next(i for i in body if "図1 配置の例" in pages[i])
+    figure = next(i for i in body if "図1\u3000配置の例" in pages[i])
     assert heading == figure, (heading, figure)
     assert "ゲームです。" in pages[heading - 1]  # the 概要 it follows, on the page before

@@ -81,6 +81,21 @@ def test_a_headings_text_is_its_own_in_the_page_the_contents_and_the_outline(boo
     assert "●ゲームの流れ" in seen
 
 
+def test_a_heading_with_no_other_gap_copies_its_ideographic_space_in_pdfium(book):
+    """「4　ゲームの進行」 holds no 約物, so no gap made its line a marked span: PDFium (and poppler's
+    pdftotext) read the U+3000 glyph after the number as an ASCII space, 「4 ゲームの進行」, on the
+    page and in the contents. The line holding an ideographic space is a span whose ActualText is
+    the heading's own text, as the outline's."""
+    pdf = pdfium.PdfDocument(book)
+    seen = [line.strip() for page in pdf for line in page.get_textpage().get_text_range().splitlines()]
+    heads = [line for line in seen if line.endswith("ゲームの進行") or line.startswith(("4 ", "4\u3000"))]
+    assert "4\u3000ゲームの進行" in heads, heads
+    assert any(line.startswith("4\u3000ゲームの進行 . ") for line in seen)  # the contents' line
+    assert not [line for line in seen if line[:1].isdigit() and " ゲームの進行" in line], seen
+    outline = [item.title for item in PdfReader(io.BytesIO(book)).outline if not isinstance(item, list)]
+    assert "4\u3000ゲームの進行" in outline, outline
+
+
 @pytest.mark.parametrize("skip, size", [(1, 14.0), (0, 10.0)])  # the section's heading; its contents line
 def test_a_headings_middle_dot_and_colon_take_a_full_em(book, skip, size):
     """備・手 and 順：基: the mark's em between the two characters (JLREQ 3.1.9: a quarter em either

@@ -280,8 +280,8 @@ def test_rule_cases_after_the_last_component_are_the_sections_and_case_numbers_p
     (ws / "data" / "test" / "draft.txt").write_text(CASE_SECTIONS, encoding="utf-8")
     book = build_rulebook(load_game(Workspace(ws), "test"), ws / "fonts", rules_only=True).files["rulebook.pdf"]
     page = next(t for t in texts(book) if "駒は表裏" in t)
-    # (PDFium reads a heading's number gap, U+3000 in the text, as the word space it is drawn as)
-    assert page.index("名前と本文") < page.index("2.1 駒は表裏") < page.index("2.11 地図は") < page.index("3.0 移動")
+    # (a heading's number gap copies as the U+3000 its text holds: PDFium read it as an ASCII space)
+    assert page.index("名前と本文") < page.index("2.1 駒は表裏") < page.index("2.11 地図は") < page.index("3.0\u3000移動")
     assert "１．" not in page.split("移動")[0] and "1.0\u3000概要" in page
     outline = [o.title for o in PdfReader(io.BytesIO(book)).outline if not isinstance(o, list)]
     assert outline[:3] == ["1.0\u3000概要", "2.0\u3000コンポーネント", "3.0\u3000移動"]

@@ -130,7 +130,7 @@ def test_change_log_block():
 def test_a_change_log_written_as_a_block_between_its_marks_is_the_change_log():
     """A game trial: `（!--` alone on a line, the log, then `--）` alone (as an HTML comment is
     written) was a paragraph of the notes, its lone brackets two 括弧の対応 slips in proof.txt."""
-    from pnpgen.rulebook.proof import slips
+    from pnpgen.rulebook.proofslips import slips
 
     text = ("■■　刃の宴　草案１\n\n■　概要\n\n　遊びます。\n\n■　問題点\n\n　強すぎる。\n\n"
             "（!--\n・草案１作成\n・竜騎士を追加\n--）\n")

@@ -40,7 +40,7 @@ from pnpgen.rulebook.figures import FigureSpec, RulebookSettings, anchor, load_s
 from pnpgen.rulebook.flowables import terms
 from pnpgen.rulebook.inline import DraftIconError, Icon, draft_icons, has_icon
 from pnpgen.rulebook.inline import unknown as unknown_icons
-from pnpgen.rulebook.numbering import misnumbered_steps, section_numbering
+from pnpgen.rulebook.numbering import misnumbered_steps, section_numbering, twice_numbered_cases
 from pnpgen.rulebook.ownpics import low_dpi, picture_arts
 from pnpgen.rulebook.parse import parse
 from pnpgen.rulebook.pictures import DeckPicture
@@ -219,6 +219,13 @@ def _section_numbering(doc: Document, path: Path) -> list[str]:
                    f"{len(plain)} {'does' if len(plain) == 1 else 'do'} not: {names}{more}; these print the "
                    f"book's count, which can repeat or skip the numbered ones' numbers: number all sections or none")
     return out
+
+
+def _case_numbering(doc: Document, path: Path) -> list[str]:
+    """A rule case numbered as an earlier one is (two 「３．２．１」), at its line with the first's."""
+    return [f"{path}:{again.line}: case {again.number} is numbered as the case on line {first.line} is: the book "
+            f"prints both as {again.number} and a reference to {again.number} goes to the first; number each case once"
+            for first, again in twice_numbered_cases(doc)]
 
 
 # what a Markdown draft marks that the book does not read: **bold**, __bold__, *italics*, _italics_,
@@ -402,7 +409,7 @@ def read_rulebook(game: Game, font_dir: Path, min_dpi: float = MIN_DPI) -> Draft
         f"{counted(len(doc.of_kind('notes')), 'note')}, {len(doc.of_kind('brainstorm'))} brainstorm, "
         f"{counted(len(doc.of_kind('changelog')), 'change-log section')}"
     )
-    warnings += _step_numbering(doc, path, is_latin(draft.lang)) + _section_numbering(doc, path)
+    warnings += _step_numbering(doc, path, is_latin(draft.lang)) + _section_numbering(doc, path) + _case_numbering(doc, path)
     warnings += _markdown_marks(doc, path, is_latin(draft.lang))
     warnings += _dot_numbered(doc, path, is_latin(draft.lang))
     if not doc.rules:

@@ -121,12 +121,17 @@ class HeadText(Flowable):
     What the PDF's text holds (a copy, a search): the space after the mark is a gap, no character
     (「●ゲームの流れ」, as the run-in 「●雇用」 copies); in a Japanese heading an ideographic space
     the text has (the gap after a section's number, 「3　ゲームの準備」, as the PDF outline holds it)
-    is that character, drawn where the word space it prints as ends."""
+    is that character, drawn where the word space it prints as ends, its line a marked span whose
+    ActualText is the line's own text (PDFium and poppler read the blank glyph as an ASCII space)."""
 
     def __init__(self, text: str, style, *, icons: Mapping[str, Icon] | None = None, latin: bool = False,
-                 lang: str = "ja", mark: str = ""):
+                 lang: str = "ja", mark: str = "", centred: bool = False):
         super().__init__()
         self.style, self.latin, self.lang = style, latin, lang
+        # ``centred``: each line centred on the width (a figure's caption), its ideographic spaces
+        # a full em, as JLREQ sets the 全角アキ after a figure's number (「図1　3人プレイ…」: a word
+        # space read 「図1 3人」 as one number)
+        self.centred = centred
         self.spaceBefore, self.spaceAfter = style.spaceBefore, style.spaceAfter
         self.source = text
         lead = f"{mark} " if mark else ""
@@ -137,7 +142,7 @@ class HeadText(Flowable):
         spaced = _WHITE.sub(lambda m: _IDEO if m.group(0) == "\u3000" and not latin else " ", lead + text)
         spaced, self.icons = with_icons(spaced, icons or {})
         self.ideographic = frozenset(k for k, ch in enumerate(spaced) if ch == _IDEO)
-        self.text = spaced.replace(_IDEO, " ")
+        self.text = spaced.replace(_IDEO, "\u3000" if centred else " ")
         self.marked = len(lead.rstrip())  # characters drawn in the accent colour
         self.silent = frozenset({self.marked} if mark else ())  # the mark's space: a gap, not text
         self.lines: tuple[tuple[int, int], ...] = ()
@@ -145,7 +150,9 @@ class HeadText(Flowable):
 
     def wrap(self, aw, ah):
         st = self.style
-        self.lines = heading_lines(self.text, st.fontName, st.fontSize, aw, self.latin, self.lang)
+        # (a centred line's 　 an em, wider than the proportional face's own: room kept for it)
+        wider = (st.fontSize - measurer(st.fontName, st.fontSize)("\u3000")) * self.text.count("\u3000") if self.centred else 0
+        self.lines = heading_lines(self.text, st.fontName, st.fontSize, aw - wider, self.latin, self.lang)
         self.width, self.height = aw, len(self.lines) * st.leading
         return aw, self.height
 
@@ -157,7 +164,10 @@ class HeadText(Flowable):
         return [self.text[s:e].rstrip(lb.TRAILING_SPACES) for s, e in self.lines]
 
     def _cells(self, line: str) -> Cells:
-        return heading_cells(line, self.style.fontName, self.style.fontSize, self.latin)
+        cells = heading_cells(line, self.style.fontName, self.style.fontSize, self.latin)
+        if not self.centred:
+            return cells
+        return tuple((self.style.fontSize, 0.0) if ch == "\u3000" else cell for ch, cell in zip(line, cells, strict=True))
 
     def baseline(self, n: int) -> float:
         """The baseline of line ``n`` (from 0), from the flowable's bottom: the first an em below
@@ -168,7 +178,8 @@ class HeadText(Flowable):
     def draw(self):
         st = self.style
         for n, ((s, _), line) in enumerate(zip(self.lines, self._texts(), strict=True)):
-            draw_cells(self.canv, 0.0, self.baseline(n), line, self._cells(line), st.fontName, st.fontSize,
+            x = (self.width - sum(a for a, _ in self._cells(line))) / 2 if self.centred else 0.0
+            draw_cells(self.canv, x, self.baseline(n), line, self._cells(line), st.fontName, st.fontSize,
                        st.textColor, accent=max(self.marked - s, 0),
                        icons=self.icons[self.text.count(lb.OBJ, 0, s):],
                        silent=frozenset(k - s for k in self.silent if k >= s),
@@ -212,8 +223,10 @@ def draw_cells(canv, x: float, y: float, line: str, cells: Cells, font: str, siz
     if not glyph_at:
         return False
     gaps = [glyph_at[k + 1][2] - origin - width for k, (_, _, origin, width) in enumerate(glyph_at[:-1])] + [0.0]
-    # a gap a viewer would read as a space (an icon's is the icon's)
-    spaced = any(gap > 0.01 * size and k + 1 not in after_icon for k, gap in enumerate(gaps))
+    # a gap a viewer would read as a space (an icon's is the icon's); or an ideographic space, which
+    # PDFium and poppler read from the glyph as an ASCII one (「1 概要」 copied for 「1　概要」)
+    spaced = any(gap > 0.01 * size and k + 1 not in after_icon for k, gap in enumerate(gaps)) \
+        or any(ch == "\u3000" for ch, *_ in glyph_at)
     if run_on and line[-1] != lb.OBJ:
         gaps[-1] = max(pos - glyph_at[-1][2] - glyph_at[-1][3], 0.0)
     t = canv.beginText(glyph_at[0][2], y)

@@ -1,10 +1,14 @@
-"""How the draft numbers its steps and sections, read as the book prints them: steps that do not
-run 1, 2, 3… and sections numbered alike or some numbered and some not — for the proofing
-report (rulebook/proof.py) and the build's warnings (rulebook/book.py)."""
+"""How the draft numbers its steps, sections and rule cases, read as the book prints them: steps
+that do not run 1, 2, 3…, sections numbered alike or some numbered and some not, a case number
+set twice — for the proofing report (rulebook/proofnumbering.py) and the build's warnings
+(rulebook/book.py)."""
 
 from __future__ import annotations
 
-from pnpgen.rulebook.tree import Document, Section, Step, own_section_number
+from dataclasses import dataclass
+
+from pnpgen.rulebook.tree import Bullet, Component, Document, Section, Step, Subheading, own_section_number, walk
+from pnpgen.rulebook.xrefs import CASE_NUMBER, case_number, defined_case
 
 
 def misnumbered_steps(doc: Document) -> list[tuple[Section, list[int], Step]]:
@@ -33,3 +37,53 @@ def section_numbering(doc: Document) -> tuple[list[tuple[str, list[Section]]], l
     twice = [(number, sections) for number, sections in by_number.items() if len(sections) > 1]
     plain = [s for s, number in own if number is None] if by_number else []
     return twice, plain
+
+
+def printed_step_cases(doc: Document) -> list[tuple[str, Step]]:
+    """The case each numbered step of a section with its own number is printed as (「■　５．０　移動」's
+    １： is 5.1), with the step; a one-sentence step prints no number."""
+    return [(f"{own}.{child.number}", child) for s in doc.rules if (own := own_section_number(s.title)) is not None
+            for child in s.children if isinstance(child, Step) and not child.sentence]
+
+
+@dataclass(frozen=True)
+class Case:
+    """A rule case the book sets with its number: the number in one spelling (5.2.1), the draft's
+    text (without the number) and line, and the section it stands in."""
+
+    number: str
+    text: str
+    line: int
+    section: Section
+
+
+def twice_numbered_cases(doc: Document) -> list[tuple[Case, Case]]:
+    """Each rule case whose number an earlier case of the rules already has (two 「３．２．１」),
+    paired with the first: the book prints the number twice and a reference to it (→３．２．１参照)
+    links to the first only. Read from the list items numbered as cases (「３．２．１　…」), the
+    sub-headings that open with a case number ("5.1 Movement") and the steps a numbered section
+    prints as cases (１： under 「■　５．０」, 5.1); a step number repeated (１：, １：) is the
+    steps' own finding (``misnumbered_steps``), a section's number (５．０) the sections'."""
+    steps = {id(step): number for number, step in printed_step_cases(doc)}
+    first: dict[str, Case] = {}
+    out: list[tuple[Case, Case]] = []
+    for s in doc.rules:
+        in_section: set[str] = set()
+        for child in s.children:
+            found: list[Case] = []
+            if isinstance(child, Step):
+                number = steps.get(id(child))
+                if number is not None and number not in in_section:  # (１： twice: the steps' finding)
+                    in_section.add(number)
+                    found.append(Case(number, child.title, child.line, s))
+            for b in walk(child.children if isinstance(child, (Step, Component)) else [child]):
+                if isinstance(b, Bullet) and CASE_NUMBER.fullmatch(b.mark):
+                    found.append(Case(case_number(b.mark), b.text, b.line, s))
+                elif isinstance(b, Subheading) and (number := defined_case(b.text)) is not None:
+                    found.append(Case(number, b.text.split(maxsplit=1)[-1], b.line, s))  # (the title after its number)
+            for case in found:
+                if case.number in first:
+                    out.append((first[case.number], case))
+                else:
+                    first[case.number] = case
+    return out

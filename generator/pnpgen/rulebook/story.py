@@ -491,7 +491,9 @@ class StoryBuilder:
             if spec.caption:  # numbered through the book, as JIS Z 8301 and books number figures: a
                 # bare 「図」 names nothing, and the draft's 下図 may be a page on when the figure waits
                 n = sum(1 for placed_spec in self.figures_placed if placed_spec.caption)
-                caption = self.p(self.label("figure", n=n, caption=self.shown(spec.caption)), "figure_caption")
+                said = self.label("figure", n=n, caption=self.shown(spec.caption))
+                caption: Flowable = self.p(said, "figure_caption") if self.marks.latin else \
+                    HeadText(said, self.st["figure_caption"], icons=self.icons, lang=self.lang, centred=True)
                 part += [Spacer(1, 2), self.indexed(caption, spec.caption)]
             out.append(GridKeep(part + [Spacer(1, 4)]))
         return out

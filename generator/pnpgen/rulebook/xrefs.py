@@ -15,12 +15,21 @@ _DEFINED = re.compile(rf"^[ 　]*(?:■[ 　]*|#+[ 　]*)?({_CASE})[ 　]")
 # a reference: →６．４, ６．４参照 (６．４を参照), see 6.4, cf. 6.4 (see rule 6.4, see case 6.4)
 _REFERENCE = re.compile(rf"[→⇒][ 　]*({_CASE})|({_CASE})[ 　]*(?:を)?参照"
                         rf"|\b(?:see|cf\.)[ ]+(?:rule[ ]+|case[ ]+|section[ ]+)?({_CASE})(?![0-9])", re.I)
+# a case's own number as the parser keeps it (a list item's mark, 「５．２．１」)
+CASE_NUMBER = re.compile(_CASE)
 _WIDE = str.maketrans("０１２３４５６７８９．", "0123456789.")
 
 
 def case_number(text: str) -> str:
     """A case number as one spelling: 「６．４」 and 6.4 are 6.4."""
     return text.translate(_WIDE)
+
+
+def defined_case(text: str) -> str | None:
+    """The case number ``text`` opens with, a sub-heading's 「５．１　攻撃」 or "5.1 Movement", in
+    one spelling (5.1); None for any other text."""
+    m = _DEFINED.match(text)
+    return case_number(m.group(1)) if m else None
 
 
 def references_in(text: str) -> list[tuple[int, int, str]]:

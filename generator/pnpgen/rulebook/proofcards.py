@@ -1,0 +1,122 @@
+"""The proofing report's card checks: the 【terms】 and the piece names the cards' texts print,
+against the book's."""
+
+from __future__ import annotations
+
+import re
+from difflib import SequenceMatcher
+
+from pnpgen.data.model import Game
+from pnpgen.messages import msg
+from pnpgen.rulebook.components import ComponentRow
+from pnpgen.rulebook.flowables import terms
+from pnpgen.rulebook.proofbase import Finding, one_apart
+from pnpgen.safetext import written_in_cjk
+from pnpgen.terms import is_latin
+
+
+def _piece_texts(game: Game):
+    """Every text printed on a piece (each field's value, each entry of a list field), with its
+    deck and piece: what the card checks read."""
+    for deck in game.decks:
+        for piece in deck.pieces:
+            for value in piece.values.values():
+                for item in value if isinstance(value, list) else [value]:
+                    if isinstance(item, str):
+                        yield deck, piece, item
+
+
+def card_terms(game: Game, text: str, lang: str, draft_lang: str = "ja") -> list[Finding]:
+    """The 【terms】 printed on the pieces (any text of a deck's pieces) against the draft's: one
+    spelt differently from a term of the book (a character apart), one the book writes only
+    without 【】 (「森・草原・山の３種類」), or one the book never uses. Each term once, at the
+    first piece that prints it. An edition whose cards are in another script than the draft
+    (English cards, the Japanese draft set for want of a draft.en.txt) compares only the terms
+    written in the draft's script (an untranslated 【森】): 【Charge】 is no term of a Japanese book."""
+    book = set(terms(text))
+    plain = re.sub(r"【[^】]*】", "", text)  # the draft's words outside its 【terms】
+    other_script = is_latin(game.lang) != is_latin(draft_lang)
+    seen: set[str] = set()
+    out = []
+    for deck, piece, item in _piece_texts(game):
+        for term in terms(item):
+            if term in book or term in seen or (other_script and written_in_cjk(term) == is_latin(draft_lang)):
+                continue
+            seen.add(term)
+            near = sorted(b for b in book if one_apart(b, term))
+            how = "spelt" if near else "unmarked" if term in plain else "missing"
+            out.append(_card_finding("proof.card_term", how, term, lang, deck=deck.name, piece=piece.label,
+                                     term=term, where=piece.where, book_term=near[0] if near else ""))
+    return out
+
+
+def _card_finding(key: str, how: str, word: str, lang: str, **said: str) -> Finding:
+    """A card's word that the book spells otherwise (``how``: "spelt"), writes only without 【】
+    ("unmarked") or never uses ("missing"): the line for the book's report and the one for the
+    file, from the messages ``key``.spelt / .unmarked / .missing."""
+    spelt = how == "spelt"
+    key += f".{how}"
+    return Finding(msg("proof.kind.spelling" if spelt else "proof.kind.term", lang),
+                   msg(f"{key}_book", lang, **said), msg(f"{key}_file", lang, **said), (word,))
+
+
+# A name of a piece in a card's text: a run of katakana and kanji ending in a kind of piece
+_KINDS = ("カード", "トークン", "タイル", "ボード", "キューブ", "マーカー", "コマ", "駒", "チット", "ポーン", "ダイス", "サイコロ",
+          "トラック")  # none a prefix or a suffix of another
+_PIECE_KINDS = "(?:" + "|".join(_KINDS) + ")"
+_PIECE_NAME = re.compile(r"[\u30a1-\u30ff\u4e00-\u9fff々]*?[\u30a1-\u30ff\u4e00-\u9fff々]" + _PIECE_KINDS)
+_NOT_A_NAME = set("各全他同次前新旧元手山")  # 各カード, 全カード: a card, not a card's name
+_WORD = re.compile(r"[\u30a1-\u30ff\u4e00-\u9fff々]{1,12}")  # a piece's value that may name a kind of card: its type
+
+
+def _piece_names(text: str) -> list[str]:
+    """The names of pieces a card's text uses: 「ベースカード」, 種族ボード上 → 種族ボード; 各カード
+    (each card) is none."""
+    out = []
+    for run in re.findall(r"[\u30a1-\u30ff\u4e00-\u9fff々]+", text):
+        # the run up to its last kind of piece, found by rfind: a search for '.*カード' tried every
+        # start of the run to its end (a card text of 19,000 katakana: 5 s of the rulebook's time)
+        kinds = [(run.rfind(kind), kind) for kind in _KINDS if kind in run]
+        if not kinds:
+            continue
+        at, kind = max(kinds)
+        name = run[:at + len(kind)]
+        lead = 0  # 各, 全 … in front, while a name is left before the kind
+        while lead < len(name) - len(kind) - 1 and name[lead] in _NOT_A_NAME:
+            lead += 1
+        name = name[lead:]
+        if _PIECE_NAME.fullmatch(name) and name[0] not in _NOT_A_NAME:
+            out.append(name)
+    return out
+
+
+def card_names(game: Game, rows: list[ComponentRow], lang: str) -> list[Finding]:
+    """The deck and piece names the pieces' texts use, against the book's components list: a name
+    one character or so from a component's name (ベースカード / ベ一スカード) is spelt
+    otherwise; a name the components pages never mention (neither a component, a part, nor their
+    descriptions) is a query. Each name once, at the first piece that prints it."""
+    listed: set[str] = set()
+    for r in rows:
+        for name in [r.name] + [n for n, _ in r.parts] + [d.name for _, ds in r.parts for d in ds]:
+            listed.add(name)
+            listed.update(p for p in re.split(r"[（）()、／/・\s]+", name) if p)
+    pages = "\n".join(listed) + "\n".join(getattr(b, "text", "") for r in rows for b in r.description)
+    pages += "\n".join(d.name for d in game.decks)
+    # 「草原タイル」 is the piece 草原 of the 地形タイル: a piece's name with its deck's kind; so is
+    # a value a piece gives with it, 「アクションカード」 of cards whose type reads アクション
+    kinded = {word + kind for d in game.decks for kind in _KINDS if d.name.endswith(kind) for p in d.pieces
+              for word in [p.label, *(str(v) for v in p.values.values() if isinstance(v, str) and _WORD.fullmatch(v))]}
+    seen: set[str] = set()
+    out = []
+    for deck, piece, item in _piece_texts(game):
+        if item == piece.label:
+            continue  # the piece's own name (a unit 生駒足軽, its clan's 駒 no kind of piece) names no other piece
+        for name in _piece_names(item):
+            if name in seen or name in pages or name in kinded:
+                continue
+            seen.add(name)
+            near = sorted(n for n in listed if len(n) > 2 and (one_apart(n, name) or (
+                abs(len(n) - len(name)) <= 1 and SequenceMatcher(None, n, name).ratio() >= 0.85)))
+            out.append(_card_finding("proof.card_name", "spelt" if near else "missing", name, lang, deck=deck.name, piece=piece.label,
+                                     name=name, where=piece.where, listed=near[0] if near else ""))
+    return out

@@ -1,0 +1,75 @@
+"""The proofing report's open values: 未定 in the data and the player count, 未定／要検討／TODO left
+in the rules of the draft."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Collection
+from pathlib import Path
+
+from pnpgen.data.model import Game, is_placeholder, open_value_said
+from pnpgen.messages import msg
+from pnpgen.rulebook import grammar
+from pnpgen.rulebook.proofbase import Finding, rules_lines
+from pnpgen.rulebook.tree import Document
+
+
+def placeholders(game: Game, lang: str, printed_provisional: Collection[str] = ()) -> list[Finding]:
+    """The 未定 values of game.yaml and the data, each field once with how many more; but a deck's
+    count the book prints 「（仮）」 (``printed_provisional``: the decks' names), which
+    ``provisional_counts`` lists: 種族ボード's 未定 count note and its 「5枚（仮）」 were two notes."""
+    kind = msg("proof.kind.open", lang)
+    out = []
+    if is_placeholder(game.players) or not str(game.players).strip():
+        out.append(Finding(kind, msg("proof.players.book", lang, players=game.players or msg("proof.players.empty", lang)),
+                           msg("proof.players.file", lang, path=game.options.get("players_at") or game.root / "game.yaml",
+                               players=repr(game.players))))  # (game.yaml's players: line, as the build's warning)
+    for deck in game.decks:
+        by_field: dict[str, list[tuple]] = defaultdict(list)
+        for where, fld, value in deck.placeholders:
+            by_field[re.sub(r"\[\d+\]$", "", fld.rsplit(".", 1)[-1])].append((where, fld, value))
+        for key, found in by_field.items():
+            if "count" in key and deck.name in printed_provisional:
+                continue
+            # first: the piece and field ("Fog Bank.art") proof.txt names, so the designer finds it; the
+            # book says the deck only, so a piece renamed sets no page again
+            where, first, value = found[0]
+            value = open_value_said(value, lang, game.lang)
+            more = len(found) - 1
+            out.append(Finding(
+                kind, msg("proof.open.book", lang, deck=deck.name, value=value,
+                          more=msg("proof.open.more_book", lang, n=more) if more else ""),
+                msg("proof.open.file", lang, where=where, deck=deck.name, field=first, value=value,
+                    more=msg("proof.open.more_file", lang, n=more) if more else "")))
+    for s in game.sourced:
+        if is_placeholder(s.note):  # (kept: a bought part's note says more than its count)
+            out.append(Finding(kind, msg("proof.sourced.book", lang, name=s.name, note=s.note),
+                               msg("proof.sourced.file", lang, path=game.root / "game.yaml", name=s.name, note=s.note)))
+    return out
+
+
+# what a designer writes for something still to decide: 未定, 要検討, TODO in a Japanese draft;
+# TBD, TODO, ?? in an English one (either in either)
+_OPEN_IN_DRAFT = re.compile(r"未定|要検討|(?<![A-Za-z])(?:TBD|TODO)(?![A-Za-z])|[?？]{2,}")
+OPEN_LISTED = 50  # draft lines with a 未定, each listed; the last says how many more
+
+
+def open_in_draft(doc: Document, text: str, draft_path: Path | str, lang: str) -> list[Finding]:
+    """未定／要検討／TODO (TBD, ??) the rules still hold, each line with the first: the book would
+    print them. Not the designer's notes, brainstorm or change log, which are open questions by
+    nature and never printed."""
+    found = []
+    for n, line in rules_lines(doc, text):
+        m = _OPEN_IN_DRAFT.search(line)
+        if m:
+            found.append((n, m.group(0), grammar.context(line, m.start(), m.end(), width=20)))
+    kind, out = msg("proof.kind.open", lang), []
+    for k, (n, word, context) in enumerate(found[:OPEN_LISTED]):
+        more = len(found) - OPEN_LISTED if k == OPEN_LISTED - 1 else 0
+        said = dict(found=word, line=n, context=context, path=draft_path)
+        out.append(Finding(kind, msg("proof.draft_open.book", lang, **said)
+                           + (msg("proof.open.more_book", lang, n=more) if more > 0 else ""),
+                           msg("proof.draft_open.file", lang, **said)
+                           + (msg("proof.open.more_file", lang, n=more) if more > 0 else ""), (word,)))
+    return out
