@@ -85,6 +85,9 @@ def test_every_option_says_what_it_does():
     # a slug no title could be either: not echoed as --title (a line break split the error, an RLO reversed it)
     (("new", "a\nb"), "'a\\nb' is not a game slug (expected lower-case letters, digits, - and _, e.g. a-b)"),
     (("new", "x\u202ey"), "'x\\u202ey' is not a game slug (expected lower-case letters, digits, - and _, e.g. xy)"),
+    # the right characters, too many: it said "is not a game slug" and offered the same 200 letters
+    (("new", "a" * 200), f"'{'a' * 56}... is 200 characters long, more than a game slug's 64 (expected a slug of at "
+                         f"most 64 characters, e.g. {'a' * 64})"),
     # pnpgen new con wrote data/con/, which every later command refused (a name Windows cannot hold)
     (("new", "con"), "argument slug: 'con' is the name of a Windows device (CON), which would name the game's output "
                      "folder (expected another slug, e.g. con-game)"),
