@@ -17,7 +17,7 @@ from pnpgen.data.formats import CARD_FORMATS, SINGLE_SIZE_SHAPES
 from pnpgen.data.load import load_game
 from pnpgen.data.model import Layout, placeholder_word
 from pnpgen.data.tuckbox import DEFAULTS as TUCK_DEFAULTS
-from pnpgen.data.workspace import NoWorkspace, Workspace, find_workspace
+from pnpgen.data.workspace import NoWorkspace, Workspace, find_workspace, refuse_folders_linked_out
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import NAME_BYTES, InputError, suggest, too_long
 from pnpgen.faces.layouts import compile_side
@@ -269,6 +269,9 @@ def new(args: argparse.Namespace) -> int:
     except NoWorkspace:
         ws = Workspace(Path.cwd().resolve())
         made = [ws.data, ws.templates]
+        # a data/ (or templates/) there already, a link leading out of the folder: the game was
+        # written through it, outside the workspace, where every later command refused to read it
+        refuse_folders_linked_out(ws.root)
     slug, title = args.slug, args.title or args.slug
     folder = ws.game_dir(slug)
     if taken(folder):
