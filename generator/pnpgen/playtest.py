@@ -247,8 +247,9 @@ def reprint(ws: Workspace, args: argparse.Namespace) -> int:
             return 0
         mine = changed_by_hand(root, out_dir, files)
         if mine:  # the designer's notes on the last one: kept, never written over
-            raise InputError("changed since pnpgen reprint wrote it (notes added, saved again from a viewer?): "
-                             "kept as it is, nothing written", path=out_dir / mine[0],
+            said = ("a link, which pnpgen never writes" if (out_dir / mine[0]).is_symlink()
+                    else "changed since pnpgen reprint wrote it (notes added, saved again from a viewer?)")
+            raise InputError(f"{said}: kept as it is, nothing written", path=out_dir / mine[0],
                              expected=f"{mine[0]} renamed or moved out of {out_dir}/ (or removed, if it can go), "
                              f"then pnpgen reprint --game {args.game}{f' --lang {args.lang}' if args.lang else ''}"
                              f"{f' --out {args.out}' if args.out else ''} "
