@@ -67,7 +67,7 @@ def _tag_options(t: argparse.ArgumentParser) -> None:
 def _serve_options(s: argparse.ArgumentParser) -> None:
     s.add_argument("--port", type=_port, default=8765, help="default 8765; the page is on 127.0.0.1 only")
     _common(s, lang=False)
-    s.add_argument("--lang", help="build and show this language of the game (game.yaml languages), "
+    s.add_argument("--lang", type=validate.option(validate.language_option), help="build and show this language of the game (game.yaml languages), "
                                   "into build/<game>/<lang>/")
 
 

@@ -581,6 +581,20 @@ def deck_id_base_option(text: str) -> int:
     return n
 
 
+# --lang as a code is written (en, zh-Hant, es-419; eng and EN too, told the game's code by its
+# languages: line): it names build/<game>/<lang>/ and the cache's <game>.<lang>, so a path
+# (en/../../..) is refused here; serve read and showed a "last good build" from where it led.
+_LANGUAGE_SHAPE = later(r"[A-Za-z0-9]{1,8}(-[A-Za-z0-9]{1,8}){0,3}")
+
+
+def language_option(text: str) -> str:
+    from pnpgen.data.i18n import LANGUAGE_EXPECTED
+
+    if not _LANGUAGE_SHAPE.fullmatch(text):
+        raise Invalid(f"{show(text)} is not a language code", LANGUAGE_EXPECTED)
+    return text
+
+
 NEW_GAME_KINDS = ("cards", "tokens", "tiles", "board", "standees", "dice", "box")  # the decks ``pnpgen new --kind`` writes
 SLUG_CHARS = 64  # a new game's slug at most (it names folders and files: data/names.py)
 _NEW_SLUG = later(r"[a-z0-9][a-z0-9_-]{0,63}")
