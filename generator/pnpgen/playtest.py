@@ -95,8 +95,9 @@ def _root(ws: Workspace, args: argparse.Namespace) -> Path:
     """The output folder whose history the command reads; its history reached through a link is
     refused (it would be read from, and tags written to, anywhere)."""
     from pnpgen.data.gamefiles import game_file
-    from pnpgen.data.i18n import LANGUAGE_CODE, LANGUAGE_EXPECTED
+    from pnpgen.data.i18n import LANGUAGE_CODE
     from pnpgen.data.names import check_edition_twin
+    from pnpgen.data.validate import LANGUAGE_EXPECTED
     from pnpgen.engine import history
     from pnpgen.engine.fresh import finish_killed_commit
     from pnpgen.engine.transaction import JOURNAL, STAGING

@@ -584,12 +584,11 @@ def deck_id_base_option(text: str) -> int:
 # --lang as a code is written (en, zh-Hant, es-419; eng and EN too, told the game's code by its
 # languages: line): it names build/<game>/<lang>/ and the cache's <game>.<lang>, so a path
 # (en/../../..) is refused here; serve read and showed a "last good build" from where it led.
+LANGUAGE_EXPECTED = "a two-letter ISO 639-1 code, optionally with a script or region: ja, en, zh-Hant, en-GB"
 _LANGUAGE_SHAPE = later(r"[A-Za-z0-9]{1,8}(-[A-Za-z0-9]{1,8}){0,3}")
 
 
 def language_option(text: str) -> str:
-    from pnpgen.data.i18n import LANGUAGE_EXPECTED
-
     if not _LANGUAGE_SHAPE.fullmatch(text):
         raise Invalid(f"{show(text)} is not a language code", LANGUAGE_EXPECTED)
     return text
