@@ -85,6 +85,15 @@ def test_every_option_says_what_it_does():
     # a slug no title could be either: not echoed as --title (a line break split the error, an RLO reversed it)
     (("new", "a\nb"), "'a\\nb' is not a game slug (expected lower-case letters, digits, - and _, e.g. a-b)"),
     (("new", "x\u202ey"), "'x\\u202ey' is not a game slug (expected lower-case letters, digits, - and _, e.g. xy)"),
+    # --lang ../../../x named build/<game>/../../../x: serve showed the "last good build" it found there,
+    # outside the workspace, and preflight read the exports there
+    *[((*command, "--game", "test", "--lang", "../../../x"), "argument --lang: '../../../x' is not a language code "
+       "(expected a two-letter ISO 639-1 code, optionally with a script or region: ja, en, zh-Hant, en-GB)")
+      for command in (["serve"], ["build"], ["watch"], ["rulebook"], ["check"], ["export", "--preset", "doujin"],
+                      ["preflight"])],
+    # the right characters, too many: it said "is not a game slug" and offered the same 200 letters
+    (("new", "a" * 200), f"'{'a' * 56}... is 200 characters long, more than a game slug's 64 (expected a slug of at "
+                         f"most 64 characters, e.g. {'a' * 64})"),
     # pnpgen new con wrote data/con/, which every later command refused (a name Windows cannot hold)
     (("new", "con"), "argument slug: 'con' is the name of a Windows device (CON), which would name the game's output "
                      "folder (expected another slug, e.g. con-game)"),

@@ -232,7 +232,7 @@ def _watch_command(w: argparse.ArgumentParser) -> None:
 def _rulebook_command(r: argparse.ArgumentParser) -> None:
     _game(r)
     r.add_argument("--out", type=validate.option(validate.out_option), help="output folder (default: build/ in the workspace)")
-    r.add_argument("--lang", help="typeset this language of the game (its draft.<lang>.txt) into build/<game>/<lang>/")
+    r.add_argument("--lang", type=validate.option(validate.language_option), help="typeset this language of the game (its draft.<lang>.txt) into build/<game>/<lang>/")
     _rulebook_options(r)
 
 
@@ -250,7 +250,7 @@ def _calibrate_command(k: argparse.ArgumentParser) -> None:
 
 def _check_command(c: argparse.ArgumentParser) -> None:
     _game(c, required=False, what="only this game (default: every game)")
-    c.add_argument("--lang", help="also list every text without a translation into this language")
+    c.add_argument("--lang", type=validate.option(validate.language_option), help="also list every text without a translation into this language")
     c.add_argument("--printer", help="a profile of printers.yaml: say which decks' home sheets cannot give the bleed its back offset needs")
     c.add_argument("--min-dpi", type=validate.option(validate.min_dpi_option), default=None,
                    help=f"list art printed below this resolution (default {MIN_DPI:g}; a print shop's export may want more)")
@@ -291,7 +291,7 @@ def _preflight_command(f: argparse.ArgumentParser) -> None:
                    help="export folders to check, build/<game>/<preset> (instead of --game)")
     f.add_argument("--game", type=validate.option(validate.game_option), help="check this game's exports in build/")
     f.add_argument("--preset", help="only the export of this preset (default: every export of the game)")
-    f.add_argument("--lang", help="the exports of this language of the game (build/<game>/<lang>/<preset>)")
+    f.add_argument("--lang", type=validate.option(validate.language_option), help="the exports of this language of the game (build/<game>/<lang>/<preset>)")
     f.add_argument("--out", type=validate.option(validate.out_option), help="the output folder the exports wrote to (default: build/ in the workspace)")
     f.add_argument("--ink-limit", type=figure, help="total ink in %% (default: the preset's ink_limit)")
     f.add_argument("--min-line", type=length, help="thinnest line, e.g. 0.1mm or 0.25pt (default: the preset's min_line, else 0.25pt)")
@@ -352,7 +352,7 @@ def _export_command(e: argparse.ArgumentParser) -> None:
     e.add_argument("--deck-id-base", type=validate.option(validate.deck_id_base_option),
                    help="Tabletop Simulator: the first CustomDeck id pnpgen may use (default 1000), "
                         "to keep clear of the ids of an existing mod")
-    e.add_argument("--lang", help="export this language of the game (game.yaml languages) into "
+    e.add_argument("--lang", type=validate.option(validate.language_option), help="export this language of the game (game.yaml languages) into "
                                   "build/<game>/<lang>/<preset>/")
     e.add_argument("--out", type=validate.option(validate.out_option), help="output folder (default: build/ in the workspace)")
 
@@ -365,7 +365,7 @@ def _build_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ink", type=_choice, choices=["saver", "saver-grey"],
                    help="also draw the home sheets with less toner into ink-saver/ (large fills tinted, text and "
                         "frames kept dark; saver-grey: art in light grey too)")
-    p.add_argument("--lang", help="build this language of the game (game.yaml languages) into build/<game>/<lang>/")
+    p.add_argument("--lang", type=validate.option(validate.language_option), help="build this language of the game (game.yaml languages) into build/<game>/<lang>/")
     p.add_argument("--min-dpi", type=validate.option(validate.min_dpi_option), default=None,
                    help=f"warn about art printed below this resolution (default {MIN_DPI:g})")
     _jobs_option(p)

@@ -67,7 +67,7 @@ def _tag_options(t: argparse.ArgumentParser) -> None:
 def _serve_options(s: argparse.ArgumentParser) -> None:
     s.add_argument("--port", type=_port, default=8765, help="default 8765; the page is on 127.0.0.1 only")
     _common(s, lang=False)
-    s.add_argument("--lang", help="build and show this language of the game (game.yaml languages), "
+    s.add_argument("--lang", type=validate.option(validate.language_option), help="build and show this language of the game (game.yaml languages), "
                                   "into build/<game>/<lang>/")
 
 
@@ -95,8 +95,9 @@ def _root(ws: Workspace, args: argparse.Namespace) -> Path:
     """The output folder whose history the command reads; its history reached through a link is
     refused (it would be read from, and tags written to, anywhere)."""
     from pnpgen.data.gamefiles import game_file
-    from pnpgen.data.i18n import LANGUAGE_CODE, LANGUAGE_EXPECTED
+    from pnpgen.data.i18n import LANGUAGE_CODE
     from pnpgen.data.names import check_edition_twin
+    from pnpgen.data.validate import LANGUAGE_EXPECTED
     from pnpgen.engine import history
     from pnpgen.engine.fresh import finish_killed_commit
     from pnpgen.engine.transaction import JOURNAL, STAGING
@@ -247,8 +248,9 @@ def reprint(ws: Workspace, args: argparse.Namespace) -> int:
             return 0
         mine = changed_by_hand(root, out_dir, files)
         if mine:  # the designer's notes on the last one: kept, never written over
-            raise InputError("changed since pnpgen reprint wrote it (notes added, saved again from a viewer?): "
-                             "kept as it is, nothing written", path=out_dir / mine[0],
+            said = ("a link, which pnpgen never writes" if (out_dir / mine[0]).is_symlink()
+                    else "changed since pnpgen reprint wrote it (notes added, saved again from a viewer?)")
+            raise InputError(f"{said}: kept as it is, nothing written", path=out_dir / mine[0],
                              expected=f"{mine[0]} renamed or moved out of {out_dir}/ (or removed, if it can go), "
                              f"then pnpgen reprint --game {args.game}{f' --lang {args.lang}' if args.lang else ''}"
                              f"{f' --out {args.out}' if args.out else ''} "

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,9 +16,10 @@ from pnpgen.data import layouts
 from pnpgen.data import validate as v
 from pnpgen.data.formats import CARD_FORMATS, SINGLE_SIZE_SHAPES
 from pnpgen.data.load import load_game
+from pnpgen.data.markup import literal
 from pnpgen.data.model import Layout, placeholder_word
 from pnpgen.data.tuckbox import DEFAULTS as TUCK_DEFAULTS
-from pnpgen.data.workspace import NoWorkspace, Workspace, find_workspace
+from pnpgen.data.workspace import NoWorkspace, Workspace, find_workspace, refuse_folders_linked_out
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import NAME_BYTES, InputError, suggest, too_long
 from pnpgen.faces.layouts import compile_side
@@ -269,6 +271,9 @@ def new(args: argparse.Namespace) -> int:
     except NoWorkspace:
         ws = Workspace(Path.cwd().resolve())
         made = [ws.data, ws.templates]
+        # a data/ (or templates/) there already, a link leading out of the folder: the game was
+        # written through it, outside the workspace, where every later command refused to read it
+        refuse_folders_linked_out(ws.root)
     slug, title = args.slug, args.title or args.slug
     folder = ws.game_dir(slug)
     if taken(folder):
@@ -288,9 +293,11 @@ def new(args: argparse.Namespace) -> int:
         folder / "draft.txt": (_draft_en if english else _draft)(title, kinds),
     }
     held = next((k for k in kinds if k.deck == "cards"), None)  # the deck a tuck box holds, when new writes one
+    # the title as the box's and board's printed text (``literal``: `Dice {Beta}` is no icon), each
+    # blank filled once (a title holding "{slug}" had it filled in its turn: the game's slug printed)
+    fill = {"title": _quoted(literal(title)), "slug": slug, "count": str(_count(held) if held else 60)}
     for kind in kinds:
-        pieces = kind.pieces.replace("{title}", _quoted(title)).replace("{slug}", slug)
-        pieces = pieces.replace("{count}", str(_count(held) if held else 60))
+        pieces = re.sub(r"\{(title|slug|count)\}", lambda m: fill[m.group(1)], kind.pieces)
         size_hint = US_POKER_EN if english and kind.layout == "card-poker" else ""
         text = None
         if kind.layout == "tuck-box":

@@ -41,3 +41,23 @@ def test_a_record_whose_body_or_seal_is_not_what_was_sealed_is_refused():
     cut = record[:-3] + b'"}'
     for bad in (spaced, changed, cut, record + b" ", b" " + record, record.replace(b'"check"', b'"chek"')):
         assert GameState.from_json(bad) is None
+
+
+def test_a_copied_workspace_up_to_date_names_its_own_files_in_the_warnings(tmp_path, capsys):
+    """A workspace copied with its build folder (cp -r, a backup restored elsewhere): its first
+    build, up to date, said the warnings the first one's build recorded, each naming that
+    workspace's file by its absolute path (/home/me/old/data/test/game.yaml:3), not data/test/…"""
+    import shutil
+
+    from conftest import GAME_YAML, make_workspace, run
+
+    first = make_workspace(tmp_path / "first", game=GAME_YAML.replace("players: 2-4", "players: 未定"), draft=True)
+    build = ("build", "--game", "test", "--jobs", "1", "-q")
+    assert run(first, *build) == 0
+    said = capsys.readouterr().err
+    assert "data/test/game.yaml:3:10: players is a placeholder" in said and str(first) not in said, said
+    second = tmp_path / "second"
+    shutil.copytree(first, second, symlinks=True)
+    assert run(second, *build) == 0
+    again = capsys.readouterr().err
+    assert again == said and str(first) not in again, again  # (up to date: the same lines, from the workspace)

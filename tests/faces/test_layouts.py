@@ -512,6 +512,18 @@ def test_new_writes_a_tuck_box_sized_from_the_games_cards(tmp_path, capsys):
     assert "\nlayout: tuck-box\nbox: {cards: poker, count: 60}" in alone and 'text: "60 cards"' in alone
 
 
+def test_new_prints_a_title_holding_markup_characters_as_typed_on_the_box_and_board(tmp_path):
+    """--title 'Dice {Beta} {slug}': the box's and board's title field read {Beta} as an icon (the
+    new game did not build: "unknown icon"), and the {slug} in it was filled with the slug."""
+    folder = tmp_path / "empty"
+    folder.mkdir()
+    title = "Dice {Beta} {slug} *x*"
+    assert run(folder, "-q", "new", "kit", "--title", title, "--kind", "cards", "--kind", "box", "--kind", "board") == 0
+    assert run(folder, "-q", "build", "--game", "kit", "--jobs", "1", "--no-rulebook") == 0
+    for deck in ("box", "board"):
+        assert any(title in page for page in texts(folder / "build" / "kit" / f"{deck}.pdf")), deck
+
+
 def test_new_game_in_english_builds_an_english_game_and_rulebook(tmp_path, capsys):
     """English trial: ``pnpgen new`` wrote カード, トークン and a ■ draft whatever the title; with
     ``--lang en`` it writes an English game (languages: [en], Noto faces, English deck names) and

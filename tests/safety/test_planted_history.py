@@ -278,6 +278,15 @@ def test_hostile_files_in_the_history_are_skipped_bounded_and_never_followed(tmp
     assert run(ws, "tag", "--game", "test", "pt2", "v1") == 2
     assert "tags.json: the tags file is damaged" in capsys.readouterr().err
     assert (folder / "tags.json").read_text() == '{"pt1": true}'  # not written over
+    theirs = tmp_path / "their-tags.json"
+    theirs.write_text('{"mine": 1}')
+    (folder / "tags.json").rename(tmp_path / "damaged.json")
+    (folder / "tags.json").symlink_to(theirs)  # it said "damaged (not names of versions)"
+    assert run(ws, "tag", "--game", "test", "pt2", "v1") == 2
+    assert "tags.json: the tags file is a link, which pnpgen never writes" in capsys.readouterr().err
+    assert theirs.read_text() == '{"mine": 1}' and (folder / "tags.json").is_symlink()
+    (folder / "tags.json").unlink()
+    (tmp_path / "damaged.json").rename(folder / "tags.json")
     outside = tmp_path / "elsewhere"
     (ws / "build" / ".history").rename(outside)
     (ws / "build" / ".history").symlink_to(outside)

@@ -44,3 +44,24 @@ def test_a_reprint_file_the_designer_changed_is_kept_and_said(tmp_path, capsys):
     assert run(ws, "reprint", "--game", "test", "--since", "v1") == 0
     assert "カード2" in (ws / "build" / "test" / "reprint-since-v1.txt").read_text(encoding="utf-8")
     assert (ws / "notes-on-v1.pdf").read_bytes() == annotated
+
+
+def test_a_link_where_reprint_writes_is_kept_and_nothing_written(tmp_path, capsys):
+    """A link of the designer's at reprint-since-v1.txt (pnpgen never wrote one there): the
+    reprint took it away without a word and wrote its own file in its place."""
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
+    assert run(ws, *BUILD) == 0
+    _edit(ws, "本文カード1", "直した1")
+    assert run(ws, *BUILD) == 0
+    theirs = tmp_path / "notes.txt"
+    theirs.write_text("mine", encoding="utf-8")
+    link = ws / "build" / "test" / "reprint-since-v1.txt"
+    link.symlink_to(theirs)
+    capsys.readouterr()
+    assert run(ws, "reprint", "--game", "test", "--since", "v1") == 2
+    err = capsys.readouterr().err
+    assert err.startswith("pnpgen: error: build/test/reprint-since-v1.txt: a link, which pnpgen never writes: kept "
+                          "as it is, nothing written"), err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert link.is_symlink() and theirs.read_text(encoding="utf-8") == "mine"
+    assert not (ws / "build" / "test" / "reprint-since-v1.pdf").exists()

@@ -41,6 +41,19 @@ def test_new_over_a_dangling_link_is_refused_and_writes_nothing_through_it(tmp_p
     assert not gone.parent.exists() and (ws / "data" / "g2").is_symlink()
 
 
+def test_new_in_a_folder_whose_data_is_a_link_out_writes_nothing_there(tmp_path, capsys):
+    """A folder that is no workspace yet, its data/ a link to a folder elsewhere (empty, so no
+    workspace is found): pnpgen new wrote data/g/ through it, outside the workspace, and every
+    later command refused that data/ ("pnpgen reads no data/ outside it")."""
+    here, yours = tmp_path / "here", tmp_path / "yours"
+    here.mkdir()
+    yours.mkdir()
+    (here / "data").symlink_to(yours, target_is_directory=True)
+    assert run(here, "new", "g") == 2
+    assert "not a folder of the workspace: pnpgen reads no data/ outside it" in _one_line(capsys)
+    assert list(yours.iterdir()) == [] and sorted(p.name for p in here.iterdir()) == ["data"]
+
+
 def test_layout_export_writes_both_sides_when_the_names_are_free(tmp_path):
     ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     assert run(ws, "layout", "export", "card-poker", "--out", "mine.svg.j2") == 0

@@ -32,6 +32,7 @@ from typing import Any
 
 from pnpgen.data.markup import MISSING_COLOUR, without_icons
 from pnpgen.data.model import LATIN_GAP, PLACEHOLDER_COLOUR, placeholder_said
+from pnpgen.data.validate import LANGUAGE_EXPECTED
 from pnpgen.data.yamlsrc import Located, keyname, load_yaml
 from pnpgen.errors import InputError, Where
 from pnpgen.fonts import LATIN_FONTS, locate
@@ -42,7 +43,6 @@ from pnpgen.terms import is_latin
 # (zh-Hant) and a region (en-GB, es-419), as BCP 47 writes them. It names the build's folder, the
 # key of each translation mapping and the <field>.<lang> spreadsheet column, so one spelling only.
 LANGUAGE_CODE = re.compile(r"[a-z]{2}(-[A-Z][a-z]{3})?(-(?:[A-Z]{2}|[0-9]{3}))?")
-LANGUAGE_EXPECTED = "a two-letter ISO 639-1 code, optionally with a script or region: ja, en, zh-Hant, en-GB"
 # Every ISO 639-1 code: a game's languages are these, so a misspelt one (jp for ja) is refused at
 # its line instead of making an edition no translation mapping ever names.
 ISO_639_1 = frozenset("""aa ab ae af ak am an ar as av ay az ba be bg bi bm bn bo br bs ca ce ch co cr cs cu cv cy da de

@@ -586,13 +586,31 @@ def deck_id_base_option(text: str) -> int:
     return n
 
 
+# --lang as a code is written (en, zh-Hant, es-419; eng and EN too, told the game's code by its
+# languages: line): it names build/<game>/<lang>/ and the cache's <game>.<lang>, so a path
+# (en/../../..) is refused here; serve read and showed a "last good build" from where it led.
+LANGUAGE_EXPECTED = "a two-letter ISO 639-1 code, optionally with a script or region: ja, en, zh-Hant, en-GB"
+_LANGUAGE_SHAPE = later(r"[A-Za-z0-9]{1,8}(-[A-Za-z0-9]{1,8}){0,3}")
+
+
+def language_option(text: str) -> str:
+    if not _LANGUAGE_SHAPE.fullmatch(text):
+        raise Invalid(f"{show(text)} is not a language code", LANGUAGE_EXPECTED)
+    return text
+
+
 NEW_GAME_KINDS = ("cards", "tokens", "tiles", "board", "standees", "dice", "box")  # the decks ``pnpgen new --kind`` writes
+SLUG_CHARS = 64  # a new game's slug at most (it names folders and files: data/names.py)
 _NEW_SLUG = later(r"[a-z0-9][a-z0-9_-]{0,63}")
 
 
 def new_game_slug(text: str) -> str:
     """``pnpgen new``'s game folder name under data/ (checked here, so the CLI's parser needs
     no import of scaffold.py)."""
+    if len(text) > SLUG_CHARS and _NEW_SLUG.fullmatch(text[:SLUG_CHARS]) and not re.search(r"[^a-z0-9_-]", text):
+        # the right characters, too many of them: it said "not a game slug" and offered the same characters
+        raise Invalid(f"{show(text)} is {len(text)} characters long, more than a game slug's {SLUG_CHARS}",
+                      f"a slug of at most {SLUG_CHARS} characters, e.g. {text[:SLUG_CHARS].rstrip('-_')}")
     if not _NEW_SLUG.fullmatch(text):
         # the title typed as the slug ("Harbor Lights"): the slug it would make, and --title for the title
         meant = re.sub(r"[^a-z0-9_]+", "-", unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()).strip("-_")[:64]

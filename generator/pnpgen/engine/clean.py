@@ -211,15 +211,18 @@ def svg_files(out_root: Path, out_dir: Path, slug: str, lang: str, files: Mappin
 def changed_by_hand(out_root: Path, out_dir: Path, files: Mapping[str, bytes | PdfFile]) -> list[str]:
     """The names of ``files`` already in ``out_dir`` holding bytes neither these nor those
     ``pnpgen reprint`` recorded writing there (``reprint_record``): notes added to a reprint, a
-    file saved again from a viewer, one an older pnpgen wrote unrecorded. pnpgen replaces only
-    what it wrote, so these are not written over."""
+    file saved again from a viewer, one an older pnpgen wrote unrecorded, or a link put there
+    (pnpgen writes none). pnpgen replaces only what it wrote, so these are not written over."""
     earlier = _exported(_record_path(out_root, out_dir, REPRINTS, "reprints"), out_root)
     written = earlier[1] if earlier is not None and earlier[0] == out_dir else {}
     out = []
     for name, data in files.items():
         target = out_dir / name
-        if target.is_symlink() or not target.is_file():
-            continue  # (a link or a folder there: the commit refuses it, in its own words)
+        if target.is_symlink():  # (the commit replaced it, the designer's link, without a word)
+            out.append(name)
+            continue
+        if not target.is_file():
+            continue  # (a folder there: the commit refuses it, in its own words)
         held = sha(target.read_bytes())
         if held != sha(data) and held != written.get(name):
             out.append(name)

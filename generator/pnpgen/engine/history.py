@@ -483,6 +483,9 @@ def set_tag(out_root: Path, edition: str, name: str, version: Version) -> bytes:
     where = folder(out_root, edition)
     refuse_links(out_root, edition)
     named = _tags(out_root, edition)
+    if named is None and (where / "tags.json").is_symlink():  # (it said "damaged (not names of versions)")
+        raise InputError("the tags file is a link, which pnpgen never writes: not read, nor written through",
+                         path=where / "tags.json", expected="tags.json a file of this folder (the link removed, or the file it leads to copied in its place)")
     if named is None:
         raise InputError("the tags file is damaged (not names of versions): a new tag would lose the others",
                          path=where / "tags.json",

@@ -331,7 +331,9 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
     result.files["manifest.json"] = (json.dumps(manifest, ensure_ascii=False, indent=2) + "\n").encode()
     state = GameState(inputs, documents=result.documents,
                       files={**kept, **{rel: recorded(data) for rel, data in result.files.items()}},
-                      report=now, uses=sorted(cache.entry(p) for p in result.uses), warnings=list(result.warnings))
+                      report=now, uses=sorted(cache.entry(p) for p in result.uses),
+                      # said from the workspace: a copy of it (cp -r, its build/ too) said them, up to date, naming the first one's files
+                      warnings=workspace_relative(list(result.warnings), ws.root))
     files = {out_dir / rel: data for rel, data in result.files.items()}
     state_path, data = cache.state_file(ed, state)
     files[state_path] = data
@@ -566,7 +568,7 @@ class _Rulebook:
         result.uses.update(self.cache.record_path("readings", k) for k in used)
         files = {name: relative_proof(name, data, self.ws.root) if isinstance(data, bytes) else data  # a kept
                  for name, data in files.items()}  # file (cache.reuse: as on disk) was made relative when written
-        bookkey.remember(self.cache, result, self.key, files, list(warnings), list(report), list(used), setting,
+        bookkey.remember(self.cache, result, self.key, files, workspace_relative(list(warnings), self.ws.root), list(report), list(used), setting,
                          self.model, entries)
         result.files.update(files)
         result.manifest["rulebook"] = {"files": sorted(files), "report": report}
