@@ -70,12 +70,20 @@ class Pack(Mapping[str, Any]):
     which no pnpgen writes, and the seal vouches for — is a record not held: asking for it finds
     nothing (its answer is made again), ``items`` leaves it out."""
 
-    def __init__(self, lines: dict[str, bytes] | None = None, keep: bool = True):
+    def __init__(self, lines: dict[str, bytes] | None = None, keep: bool = True, values: dict[str, Any] | None = None):
         self.lines = lines if lines is not None else {}
         self.keep = keep
         self._values: dict[str, Any] = {}
+        # ``values``: a pack read whole with one decode (engine/cache.py ``WHOLE``): every record
+        # already a value, no line kept; asking for one decodes nothing
+        self.whole = values is not None
+        if values is not None:
+            self._values = values
+            self.lines = values  # type: ignore[assignment]  # (its keys: iterated, counted, looked in)
 
     def __getitem__(self, key: str) -> Any:
+        if self.whole:
+            return self._values[key]
         value = self._values.get(key)
         if value is not None:
             return value
@@ -114,17 +122,25 @@ class Pack(Mapping[str, Any]):
 
     def line(self, key: str) -> bytes:
         """The record's line as read: written back as it is by ``Cache.pack_entry``."""
+        if self.whole:
+            return pack_line(key, json.dumps(self[key], sort_keys=True, ensure_ascii=False).encode())
         return self.lines[key]
 
     def as_read(self, key: str, value: Any) -> bytes | None:
         """The line ``value`` was decoded from, when it is the very object decoded (values read
-        from a pack are never changed in place); else None."""
+        from a pack are never changed in place); else None (always, for a pack read whole)."""
         known = self._values.get(key)
-        return self.lines[key] if known is not None and known is value else None
+        return self.lines[key] if known is not None and known is value and not self.whole else None
+
+    def is_read(self, key: str, value: Any) -> bool:
+        """Is ``value`` the very object read for ``key`` (values read are never changed in place)?"""
+        known = self._values.get(key)
+        return known is not None and known is value
 
     def let_go(self) -> None:
-        """Forget the values decoded (their lines stay)."""
-        self._values.clear()
+        """Forget the values decoded (their lines stay; a pack read whole keeps them: they are its records)."""
+        if not self.whole:
+            self._values.clear()
 
 
 def pack_line(key: str, text: bytes) -> bytes:

@@ -194,3 +194,46 @@ def test_a_files_hash_is_looked_up_once_a_build_and_again_the_next(tmp_path, mon
     second = Cache(tmp_path / "build")
     assert second.digest(picture) == second.digest(picture) == sha256(b"two!").hexdigest()
     assert asked == [picture, picture]
+
+
+def test_a_picture_repainted_in_place_with_its_size_and_time_kept_is_seen(tmp_path, monkeypatch):
+    """The art gate's stamp is the file's size, modification time, change time and inode: a
+    picture painted over in place, the same number of bytes, its modification time set back as
+    it was (an editor or a sync tool that keeps times) still has a new change time, which no one
+    can set back, so it is hashed again and drawn anew — the same documents as a cold build's."""
+    from PIL import Image
+
+    from conftest import PICTURE_FRONT, picture_workspace
+    from pdfprobe import image_xobjects, reader
+
+    ws = picture_workspace(tmp_path / "ws", "  - {name: 札1, art: a.png}\n", PICTURE_FRONT, {"a.png": (200, 0, 0)},
+                           size=(40, 30))
+    path = ws / "data" / "test" / "art" / "a.png"
+
+    def painted(colour: tuple[int, int, int]) -> bytes:  # (stored, not compressed: the size is the picture's size)
+        im = Image.new("RGB", (40, 30), colour)
+        im.paste((255, 255, 255), (0, 0, 20, 15))
+        im.save(tmp_path / "p.png", compress_level=0)
+        return (tmp_path / "p.png").read_bytes()
+
+    path.write_bytes(painted((200, 0, 0)))
+    old = path.stat().st_mtime_ns - 10**10  # painted long ago: no doubt about its stamp
+    os.utime(path, ns=(old, old))
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    first, again = path.read_bytes(), painted((0, 0, 200))
+    assert len(again) == len(first) and again != first  # (the case: the same size, other pixels)
+    ino = path.stat().st_ino
+    with open(path, "r+b") as f:  # painted over in place: the same file, the same inode
+        f.write(again)
+    os.utime(path, ns=(old, old))
+    st = path.stat()
+    assert (st.st_size, st.st_mtime_ns, st.st_ino) == (len(first), old, ino)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    for name in ("cards.pdf", "shop/cards.pdf"):
+        (shown,) = image_xobjects(reader(ws / "build" / "test" / name)).values()
+        assert bytes(shown.get_data()[-3:]) == bytes((0, 0, 200)), name  # the new paint (the corner: white)
+    monkeypatch.setenv("PNPGEN_CACHE", "off")
+    cold = tmp_path / "cold"
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--out", str(cold)) == 0
+    for name in ("cards.pdf", "shop/cards.pdf", "shop/cards-unique.pdf", "test-all.pdf"):
+        assert (ws / "build" / "test" / name).read_bytes() == (cold / "test" / name).read_bytes(), name

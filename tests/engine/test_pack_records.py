@@ -57,12 +57,12 @@ def test_a_record_given_as_its_json_text_is_the_line_its_value_reads_back_from(t
 
 def test_a_pack_is_written_by_key_whatever_order_its_records_came_in(tmp_path: Path):
     cache = Cache(tmp_path)
-    data = cache.pack_entry("renders/x", {"z": 1, "a": {"k": [True, None]}})[1]
+    data = cache.pack_entry("forms/x", {"z": 1, "a": {"k": [True, None]}})[1]
     assert _lines(data) == [b'["a", {"k": [true, null]}]', b'["z", 1]']
-    assert cache.pack_entry("renders/x", {})[1].endswith(b'"}\n')  # the header, a line feed, no record
-    cache.pack_path("renders/x").parent.mkdir(parents=True)
-    cache.pack_path("renders/x").write_bytes(cache.pack_entry("renders/x", {})[1])
-    assert cache.pack("renders/x") == {}
+    assert cache.pack_entry("forms/x", {})[1].endswith(b'"}\n')  # the header, a line feed, no record
+    cache.pack_path("forms/x").parent.mkdir(parents=True)
+    cache.pack_path("forms/x").write_bytes(cache.pack_entry("forms/x", {})[1])
+    assert cache.pack("forms/x") == {}
 
 
 def test_a_sealed_pack_whose_lines_are_not_one_record_each_is_not_read(tmp_path: Path):
@@ -114,17 +114,17 @@ def test_a_memo_kept_from_a_pack_decodes_only_what_the_build_asked_for(tmp_path:
     from pnpgen.memo import Memo
 
     cache = Cache(tmp_path)
-    _plant(cache, "renders/x", [json.dumps([f"k{i}", [i]]).encode() for i in range(50)])
+    _plant(cache, "forms/x", [json.dumps([f"k{i}", [i]]).encode() for i in range(50)])
     decoded: list = []
     real = json.loads
     monkeypatch.setattr(json, "loads", lambda text, *a, **k: decoded.append(text) or real(text, *a, **k))
-    memo = Memo(known=cache.pack("renders/x"))
+    memo = Memo(known=cache.pack("forms/x"))
     asked = memo.get("k3")
     memo.learn("new", [99])
     kept = memo.kept()
     assert kept == {"k3": [3], "new": [99]} and kept["k3"] is asked
     assert decoded[1:] == [b'["k3", [3]]']  # (after the header) the one record asked for
-    assert _lines(cache.pack_entry("renders/x", kept)[1]) == [b'["k3", [3]]', b'["new", [99]]']
+    assert _lines(cache.pack_entry("forms/x", kept)[1]) == [b'["k3", [3]]', b'["new", [99]]']
 
 
 def test_a_pack_is_sealed_line_by_line_as_its_joined_text_is():
@@ -177,3 +177,66 @@ def test_a_packs_lines_are_not_held_beside_the_entry_they_go_into(tmp_path: Path
     path.parent.mkdir(parents=True)
     path.write_bytes(data)
     assert Cache(tmp_path).pack("forms/x") == records  # its header's seal holds
+
+
+def _plant_whole(cache: Cache, kind: str, body: bytes, fmt: str | None = "marshal") -> None:
+    """A pack of ``WHOLE``'s kinds: its header (``fmt``: the format it names) and ``body`` as it is, sealed."""
+    path = cache.pack_path(kind)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    head = {"pnpgen": code(), "check": seal(body), **({"format": fmt} if fmt else {})}
+    path.write_bytes(json.dumps(head, sort_keys=True).encode() + b"\n" + body)
+
+
+def test_a_pack_every_edit_reads_whole_is_one_value_read_with_one_decode(tmp_path: Path, monkeypatch):
+    """The renders, pieces, art sizes and print lint (engine/cache.py ``WHOLE``): every record a
+    value at once, none of them decoded by ``json``; a record made by the build written as the
+    next build reads it from JSON (a tuple a list, a number key text), a record read written as
+    it was; the same bytes for the same records, however they were come by."""
+    import marshal
+
+    from pnpgen.memo import Memo
+
+    cache = Cache(tmp_path)
+    records = {f"k{i:03d}": {"svg": "札" * i, "images": [{"w": 1.5, "n": i}], "art": []} for i in range(200)}
+    path, data = cache.pack_entry("renders/x", records)
+    path.parent.mkdir(parents=True)
+    path.write_bytes(data)
+    decoded: list = []
+    real = json.loads
+    monkeypatch.setattr(json, "loads", lambda text, *a, **k: decoded.append(text) or real(text, *a, **k))
+    memo = Memo(known=cache.pack("renders/x"))
+    assert len(decoded) == 1  # the header alone
+    asked = memo.get("k007")
+    assert asked == records["k007"] and memo.get("k404") is None
+    memo.learn("new", {"size": (3, 4), "by": {5: "five"}})
+    kept = memo.kept()
+    monkeypatch.undo()
+    assert kept is not None and kept["k007"] is asked
+    path, data = cache.pack_entry("renders/x", kept)
+    assert marshal.loads(data.partition(b"\n")[2]) == {"k007": records["k007"], "new": {"by": {"5": "five"}, "size": [3, 4]}}
+    path.write_bytes(data)
+    again = cache.pack("renders/x")
+    assert dict(again) == {"k007": records["k007"], "new": {"by": {"5": "five"}, "size": [3, 4]}}
+    assert cache.pack_entry("renders/x", json.loads(json.dumps(dict(again))))[1] == data  # an equal copy: equal bytes
+    assert cache.pack_entry("renders/x", {})[1].partition(b"\n")[2] == marshal.dumps({}, 2)
+
+
+def test_a_whole_pack_that_is_not_what_pnpgen_writes_is_not_read(tmp_path: Path):
+    """Sealed by this machine, but not one value of records by their text keys, or of the other
+    format (lines, or none named): the pack is taken as damaged, and the build makes its records."""
+    import marshal
+
+    cache = Cache(tmp_path)
+    for body, fmt in ((marshal.dumps([["a", 1]], 2), "marshal"), (marshal.dumps({1: "a"}, 2), "marshal"),
+                      (marshal.dumps({"a": 1}, 2)[:-1], "marshal"), (b"\xff" * 8, "marshal"),
+                      (marshal.dumps({"a": 1}, 2), None), (marshal.dumps({"a": 1}, 2), "json"),
+                      (b'["a", 1]', None)):
+        _plant_whole(cache, "pieces/x", body, fmt)
+        assert cache.pack("pieces/x") == {}, (body, fmt)
+    _plant_whole(cache, "pieces/x", marshal.dumps({"a": 1}, 2))
+    assert cache.pack("pieces/x") == {"a": 1}
+    _plant_whole(cache, "forms/x", marshal.dumps({"a": 1}, 2))  # (a pack of lines says no format)
+    assert cache.pack("forms/x") == {}
+    path = cache.pack_path("pieces/x")
+    path.write_bytes(path.read_bytes().replace(marshal.dumps(1, 2), marshal.dumps(2, 2)))  # 1 → 2: its seal fails
+    assert cache.pack("pieces/x") == {}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import marshal
 import shutil
 from pathlib import Path
 
@@ -22,12 +23,15 @@ def _as_machine(monkeypatch, folder: Path) -> None:
 
 
 def _reseal_pack(pack: Path, change) -> None:
-    """A pack (header line, then a line per record: ``[key, value]``) with ``change`` made to its
-    records, sealed as the machine in use seals it."""
+    """A pack (header line, then a line per record: ``[key, value]``, or its records as one
+    ``marshal`` value: engine/cache.py ``WHOLE``) with ``change`` made to its records, sealed as
+    the machine in use seals it."""
     head, _, text = pack.read_bytes().partition(b"\n")
-    records = dict(json.loads(line) for line in text.split(b"\n"))
+    whole = json.loads(head).get("format") == "marshal"
+    records = marshal.loads(text) if whole else dict(json.loads(line) for line in text.split(b"\n"))
     change(records)
-    text = b"\n".join(json.dumps([k, v], sort_keys=True, ensure_ascii=False).encode() for k, v in sorted(records.items()))
+    text = marshal.dumps(records, 2) if whole else b"\n".join(
+        json.dumps([k, v], sort_keys=True, ensure_ascii=False).encode() for k, v in sorted(records.items()))
     pack.write_bytes(json.dumps(json.loads(head) | {"check": seal(text)}, sort_keys=True).encode() + b"\n" + text)
 
 

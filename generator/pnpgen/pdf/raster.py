@@ -428,12 +428,15 @@ class ImageStreams:
         stamp = (st.st_size, st.st_mtime_ns, st.st_ino)
         self._not_own.discard(key)
         shas = self.piece_hashes.get(key) if self.piece_hashes is not None else None
-        if not (isinstance(shas, list) and len(shas) == len(spans)
-                and all(isinstance(h, str) and len(h) == 64 for h in shas)):
+        # (each a SHA-256's 64 hex digits, one a piece; checked by the types and lengths mapped at
+        # once: a thousand cards' pictures each went through a generator of checks, some 0.01 CPU-s)
+        if not (type(shas) is list and len(shas) == len(spans) and set(map(type, shas)) == {str}
+                and set(map(len, shas)) == {64}):
             shas = [None] * len(spans)
-        placed = self._placed[key] = Placed(key, head, sum(n for _, n in spans),
-                                            tuple(Stored(str(source), n, at, stamp, sha)
-                                                  for (at, n), sha in zip(spans, shas)))
+        path = str(source)
+        placed = self._placed[key] = Placed(key, head, sum([n for _, n in spans]),
+                                            tuple([Stored(path, n, at, stamp, sha)
+                                                   for (at, n), sha in zip(spans, shas)]))
         return placed
 
     def _own_known(self, key: str, source: Path
@@ -452,17 +455,20 @@ class ImageStreams:
             return None
         if record == []:
             return st, None
+        size = st.st_size
         try:
             head, spans = record
             stream = self._stream_of(head, b"")
-            pieces = tuple((int(at), int(n)) for at, n in spans)
+            pieces = []
+            for at, n in spans:  # (each piece's offset and length whole numbers, inside the file)
+                if type(at) is not int or type(n) is not int or at < 0 or n <= 0 or at + n > size:
+                    return None
+                pieces.append((at, n))
         except (ValueError, TypeError, KeyError, AttributeError):
             return None
-        if stream.name != key[:32] or stream.content or not 0 < len(pieces) <= MAX_PIECES \
-                or not all(type(at) is type(n) is int for at, n in spans) \
-                or not all(0 <= at and 0 < n and at + n <= st.st_size for at, n in pieces):
+        if stream.name != key[:32] or stream.content or not 0 < len(pieces) <= MAX_PIECES:
             return None
-        return st, (stream, pieces)
+        return st, (stream, tuple(pieces))
 
     def learn_piece_hashes(self, hashed: Mapping[Stored, bytes]) -> None:
         """The SHA-256 of the pieces of the pictures placed from their files, as the documents'
