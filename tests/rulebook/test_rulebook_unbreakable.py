@@ -40,3 +40,27 @@ def test_the_a5_book_keeps_the_run_inside_the_page_and_its_proof_note_names_the_
         n = lines.index("　" + run) + 1
         assert f"draft.txt:{n}: 「" in proof, proof  # the draft line of each run
     assert proof.count("禁則で改行できない") == 3
+
+
+def test_a_draft_proofed_again_looks_only_at_the_lines_it_has_not_seen(monkeypatch):
+    """The warm rulebook process (``watch``) proofs the draft at every save: a line whose text it
+    looked at before is not broken into classes again, and the notes are the same; an edited
+    line is looked at (and its run found or not found as before)."""
+    from pnpgen.rulebook import prooflayout as proof
+    from pnpgen.text import linebreak
+
+    looked: list[str] = []
+    classes = linebreak.break_classes
+    monkeypatch.setattr(linebreak, "break_classes", lambda chars, **kw: looked.append("".join(chars)) or classes(chars, **kw))
+    proof._unbreakable.cache_clear()
+    long = "長い説明の行は、禁則で改行できない並びがなければ注意されない。" * 2
+    text = "\n".join(["■概要", "　" + RUNS[0], "　" + long, "　" + RUNS[1]]) + "\n"
+    first = proof.unbreakable_runs(text, "draft.txt", "ja")
+    assert len(looked) == 3 and [f.file.split(": ", 1)[0] for f in first] == ["draft.txt:2", "draft.txt:4"]
+    looked.clear()
+    assert proof.unbreakable_runs(text, "draft.txt", "ja") == first and looked == []
+    edited = text.replace(RUNS[1], "ゴール！")
+    assert [f.file.split(": ", 1)[0] for f in proof.unbreakable_runs(edited, "draft.txt", "ja")] == ["draft.txt:2"]
+    assert looked == []  # (the edited line is short now: never looked at)
+    grown = text.replace(RUNS[1], RUNS[2])
+    assert len(proof.unbreakable_runs(grown, "draft.txt", "ja")) == 2 and looked == ["　" + RUNS[2]]

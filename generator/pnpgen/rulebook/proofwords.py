@@ -140,15 +140,18 @@ def bare_terms(doc: Document, text: str, draft_path: Path | str, lang: str) -> l
     for n, line in lines:
         for t in terms(line):
             marked[t].append(n)
+    title = doc.title.strip()
+    plains = []  # each line with its 【terms】, icons and the game's title blanked, positions kept (once, not per term)
+    for n, line in lines:
+        plain = re.sub(r"【[^】]*】", lambda m: "\u3000" * len(m.group(0)), line)
+        plain = ICON_TOKEN.sub(lambda m: "\u3000" * len(m.group(0)), plain)  # {star}: an icon, not the word
+        plains.append((n, line, plain.replace(title, "\u3000" * len(title)) if title else plain))  # (the game's name holds the term)
     out: list[tuple[int, str, Finding]] = []
     for term, at in marked.items():
         bare: list[tuple[int, str]] = []
-        for n, line in lines:
-            plain = re.sub(r"【[^】]*】", lambda m: "\u3000" * len(m.group(0)), line)  # (positions kept)
-            plain = ICON_TOKEN.sub(lambda m: "\u3000" * len(m.group(0)), plain)  # {star}: an icon, not the word
-            if doc.title.strip():  # the game's own name holds the term
-                plain = plain.replace(doc.title.strip(), "\u3000" * len(doc.title.strip()))
-            for m in re.finditer(rf"(?<!\w){re.escape(term)}(?!\w)" if term.isascii() else re.escape(term), plain):
+        use = re.compile(rf"(?<!\w){re.escape(term)}(?!\w)" if term.isascii() else re.escape(term))
+        for n, line, plain in plains:
+            for m in use.finditer(plain):
                 before, after = plain[m.start() - 1:m.start()], plain[m.end():m.end() + 1]
                 if before + after == "「」" and term in headings:
                     continue  # 「神の怒り」: the heading's name cited
