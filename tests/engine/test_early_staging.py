@@ -357,3 +357,56 @@ def test_a_staged_copy_another_program_changed_before_the_commit_is_not_publishe
             commit(root, {root / "a.pdf": doc}, (), staging)
     assert (root / "a.pdf").read_bytes() == b"the last good file"
     assert not (root / STAGING).exists() and not (root / JOURNAL).exists()
+
+
+def test_a_big_pack_of_the_cache_is_staged_as_it_is_made_and_let_go_of(tmp_path, monkeypatch):
+    """The cache's packs (the converted faces, the renders, the forms, the layouts…) are written into
+    the staging folder as each is made and their bytes let go of, not held to the commit; the files
+    the commit puts in place are the bytes each pack was made with, no spare is kept of a pack
+    replaced (engine/spare.py), and the next build, an edit, reads them: its documents a fresh build's."""
+    ws = make_workspace(tmp_path / "ws")
+    out = tmp_path / "out"
+    monkeypatch.setattr(transaction, "BIG_ENTRY", 1)  # every pack counts as big
+    monkeypatch.setattr(transaction, "BIG_DOCUMENT", 1)  # and every document (a spare is kept of those)
+    made: dict[Path, bytes] = {}
+    real_pack = build_run.Cache.pack_entry
+
+    def pack_entry(self, kind, records):
+        path, data = real_pack(self, kind, records)
+        made[path] = data
+        return path, data
+
+    monkeypatch.setattr(build_run.Cache, "pack_entry", pack_entry)
+    real = build_run.commit
+    seen = {}
+
+    def at_the_commit(root, files, remove, staging):
+        seen["packs"] = {p: d for p, d in files.items() if p.name.endswith(".pack.json")}
+        return real(root, files, remove, staging)
+
+    monkeypatch.setattr(build_run, "commit", at_the_commit)
+    assert run(ws, *BUILD, "--out", str(out)) == 0
+    kinds = sorted(p.parent.name for p in seen["packs"])
+    assert {"converted", "forms", "layouts", "renders"} <= set(kinds)
+    for path, data in seen["packs"].items():  # each let go of: its staged copy, not bytes in memory
+        assert isinstance(data, PdfFile) and len(data.parts) == 1 and isinstance(data.parts[0], Stored)
+        assert Path(data.parts[0].path).parent == out / STAGING
+        assert path.read_bytes() == made[path]  # in place, the bytes it was made with
+    spares = (out / ".pnpgen-trash" / ".spares").read_text(encoding="utf-8")
+    assert ".cache" not in spares and "test/cards.pdf" in spares  # (the documents' spares only)
+    _edit_text(ws)
+    seen.clear()
+    assert run(ws, *BUILD, "--out", str(out)) == 0  # an edit reads the packs the early copies wrote
+    late = tmp_path / "late"
+    monkeypatch.setattr(transaction, "BIG_ENTRY", 1 << 62)
+    monkeypatch.setattr(transaction, "BIG_DOCUMENT", 1 << 62)
+    assert run(ws, *BUILD, "--out", str(late)) == 0
+    edited, fresh = _files(out / "test"), _files(late / "test")
+    assert {k: edited[k][0] for k in fresh if k.endswith(".pdf")} == {k: v[0] for k, v in fresh.items() if k.endswith(".pdf")}
+
+
+def _edit_text(ws: Path) -> None:
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    text = deck.read_text(encoding="utf-8")
+    assert "text: 本文カード1}" in text
+    deck.write_text(text.replace("text: 本文カード1}", "text: 本文カード1改}"), encoding="utf-8")

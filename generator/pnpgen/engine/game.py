@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -89,7 +89,8 @@ class BuildResult:
     rendered: RenderedGame | None = None
     arts: dict[str, Art] = field(default_factory=dict)  # every face of the build, converted
     documents: dict[str, dict[str, str]] = field(default_factory=dict)  # PDF path → plan key and hash
-    cache_files: dict[Path, bytes] = field(default_factory=dict)  # faces newly converted, for the cache
+    # faces newly converted, the packs, for the cache (a big pack written into the staging folder already)
+    cache_files: dict[Path, bytes | PdfFile] = field(default_factory=dict)
     uses: set[Path] = field(default_factory=set)  # every cache entry the build used, kept by pruning
     home_pages: dict[str, list[str]] = field(default_factory=dict)  # deck → signature of each home page
     images: ImageStreams | None = None  # the pictures' PDF streams, made once (a reprint file places them too)
@@ -444,6 +445,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                tiles: dict[str, str] | None = None,
                impositions: Impositions | None = None,
                document_ready: Callable[[str, PdfFile], None] = lambda path, pdf: None,
+               entry_ready: Callable[[Path, bytes], bytes | PdfFile] = lambda path, data: data,
                inputs: str | None = None, compiled: CompiledTemplates | None = None) -> BuildResult:
     """The game's files as bytes, its deck records and its manifest (rulebook not included).
     With a ``cache``, faces converted by earlier builds are reused, and a document whose plan is
@@ -456,7 +458,9 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     ``lints``, likewise, the print lint's findings on each face (faces/printlint.py); ``tiles``,
     what each tile of a tiled board printed (pdf/tilesig.py); ``impositions``, each deck's pages (engine/imposition.py). ``document_ready``: told of each
     document written in this process as it is made (its path in ``out_dir``): the caller may
-    begin copying it into the staging folder while the rest is made. ``compiled``: the templates'
+    begin copying it into the staging folder while the rest is made; ``entry_ready``, of each pack of
+    the cache as it is made, what stands for it in the new set (a big one written into the staging
+    folder and let go of: engine/transaction.py ``Staging.early_entry``). ``compiled``: the templates'
     code a long-running command keeps (engine/warm.py)."""
     memo = None
     nest_memo = cached_nesting(cache)
@@ -472,7 +476,13 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     face_keys = face_keys_of(rendered, arts=face_arts)
     on_paper = paper_layouts(game, options.sheet, nest_memo, options.stock)
     check_tiled(game, on_paper)
-    cache_files: dict[Path, bytes] = {}
+    cache_files: dict[Path, bytes | PdfFile] = {}
+
+    def add_pack(kind: str, records: Mapping[str, Any]) -> None:  # a pack of the cache, made once a build
+        assert cache is not None
+        path, data = cache.pack_entry(kind, records)
+        cache_files[path] = entry_ready(path, data)  # (a big one staged now, not held to the commit)
+
     if cache is not None:
         # The input is read and every piece laid out: from here the folder is pnpgen's (its marker),
         # so the cache entries made from now on are written as they are made, never held all at once
@@ -594,7 +604,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     if cache is not None:
         cache.stores = None
         if packing.keys() != packed.keys() or any(v is not packed.lines.get(k) for k, v in packing.items()):
-            cache_files.update([cache.pack_entry(faces_pack(slug, options), packing)])  # (else the pack as it is)
+            add_pack(faces_pack(slug, options), packing)  # (else the pack as it is)
         packing.clear()  # (its text made: the faces' lines let go of before the documents are drawn)
         packed = Pack()
         cache.let_go_of_pack(faces_pack(slug, options))
@@ -608,7 +618,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                       bleeds=rendered.deck_bleeds, kept=lint_memo, names={k: k + v for k, v in face_keys.items()})
     if cache is not None and lint_memo is not None:  # the findings measured and asked for, for the next build
         if kept_lint := lint_memo.kept():  # (None: the pack as it is)
-            cache_files.update([cache.pack_entry(lints_pack(slug, options), kept_lint)])
+            add_pack(lints_pack(slug, options), kept_lint)
         cache.let_go_of_pack(lints_pack(slug, options))
     result = BuildResult(game, warnings=grouped_per_deck(list(rendered.warnings)) + lint
                          + short_bleed_warnings(list(zip(game.decks, on_paper)), options)
@@ -664,7 +674,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         if bleed:
             return
         if cache is not None and memo is not None and (kept_renders := memo.kept()) is not None:
-            cache_files.update([cache.pack_entry(renders_pack(slug, options), kept_renders)])  # the renders used and made
+            add_pack(renders_pack(slug, options), kept_renders)  # the renders used and made
         try:  # the first faces read for bare bleed (one read here draws its pictures from their art files)
             bleed.append(bare_bleed_warnings(bleed_faces, arts, rendered.bleed_mm, font, bleed_memo, images,
                                              files=True, papers=papers, bleeds=game.own_bleeds(rendered.bleed_mm)))
@@ -705,7 +715,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                 layouts[path] = data.layout.to_json()
     if laying and cache is not None:
         if layouts.keys() != last_layouts.keys() or any(layouts[k] is not last_layouts[k] for k in layouts if k != "inputs"):
-            cache_files.update([cache.pack_entry(layouts_pack, layouts)])
+            add_pack(layouts_pack, layouts)
         result.uses.add(cache.pack_path(layouts_pack))
         cache.let_go_of_pack(layouts_pack)
     if impositions is not None:  # only the decks this build shows stay
@@ -715,7 +725,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         images.learn_piece_hashes(hashed_parts)
         kept_pieces = images.piece_hashes.kept()  # (None: the pack as it is; empty: no pack)
         if kept_pieces:
-            cache_files.update([cache.pack_entry(pieces_pack(slug, options), kept_pieces)])
+            add_pack(pieces_pack(slug, options), kept_pieces)
         if kept_pieces or (kept_pieces is None and images.piece_hashes.used):
             result.uses.add(cache.pack_path(pieces_pack(slug, options)))
     result.uses |= images.used
@@ -728,7 +738,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     meanwhile()  # (done once: beside the first documents)
     result.warnings += bleed[0]
     if cache is not None and (kept_bleed := bleed_memo.kept()):
-        cache_files.update([cache.pack_entry(pack_name(edition(slug, options)), kept_bleed)])
+        add_pack(pack_name(edition(slug, options)), kept_bleed)
     if cache is not None and bleed_memo.used:
         result.uses.add(cache.pack_path(pack_name(edition(slug, options))))
     result.manifest = {

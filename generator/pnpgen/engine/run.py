@@ -234,6 +234,8 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
     book = _Rulebook(ws, rulebook, cache, beside=options.jobs > 1, before=before, out_dir=out_dir,
                      warm=warm) if rulebook is not None else None
     sizes = Sizes(Memo(known=cache.pack(f"art/{slug}")), cache.digest, cache.stamps)
+    # a big pack of the cache written into the staging folder as it is made, not held to the commit
+    staged = staging.early_entry if staging is not None else (lambda path, data: data)
     try:
         if book is not None:
             book.start_early(slug)
@@ -260,7 +262,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
                                 faces_ready=faces_ready, inputs=drawn_with,
                                 compiled=warm.compiled if warm is not None else None,
                                 document_ready=(lambda rel, pdf: staging.early(out_dir / rel, pdf))
-                                if staging is not None else (lambda rel, pdf: None))
+                                if staging is not None else (lambda rel, pdf: None), entry_ready=staged)
         if staging is not None:
             _stage_early(staging, {out_dir / rel: data for rel, data in result.files.items()})
         # what the sheets alone decide, worked out while the rulebook's process may still be setting the book
@@ -289,7 +291,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
         forms = cache.pack_path(f"forms/{ed}")  # the faces and pages drawn: written when they changed
         if sheets.let_go_of_unused() or not forms.is_file():
             pack, packed = cache.pack_entry(f"forms/{ed}", {"inputs": drawn_with, **drawn.to_json(sheets, read)})
-            result.cache_files[pack] = packed
+            result.cache_files[pack] = staged(pack, packed)
         read.clear()  # (the lines read, let go of with their pack)
         result.uses.add(forms)
         if sizes.memo.used:  # the art files' sizes, by their content: one file, written when it changed
@@ -297,7 +299,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
             kept_sizes = sizes.memo.kept()
             if kept_sizes is not None:
                 pack, packed = cache.pack_entry(f"art/{slug}", kept_sizes)
-                result.cache_files[pack] = packed
+                result.cache_files[pack] = staged(pack, packed)
         if book is not None:
             book.finish(result)
     except SourceChanged as e:  # an art file saved again since build_game took it (the reprint reads the pictures)

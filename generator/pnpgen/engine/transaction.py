@@ -72,6 +72,7 @@ STAGED_TEMPORARY = re.compile(r"\.staged\.[0-9a-f]+-[0-9a-f]+\.pnpgen-tmp")  # i
 PAUSE_ENV = "PNPGEN_TEST_PAUSE_BEFORE_COMMIT"  # tests of interrupted builds: see _pause_for_tests
 VERSION = 2  # 2: sealed (a header line holding the seal, then the body); 1, unsealed, is rolled back
 BIG_DOCUMENT = 8 << 20  # bytes: staged by a process (or a thread) of its own beside the other big ones
+BIG_ENTRY = 1 << 20  # bytes: a pack of the cache staged as it is made, by the build's own process (``early_entry``)
 # Where a big document is copied by a process forked for it (``_Copy``): where the kernel copies
 # files (Linux). Elsewhere, threads of this process.
 FORKS = hasattr(os, "fork") and hasattr(os, "copy_file_range")
@@ -244,8 +245,9 @@ def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[P
         staging.open = False
     recover(root)
     if FORKS:  # (the documents a spare can be made of: engine/spare.py)
-        spare.note_outputs(root, root / TRASH, {p: d for p, d in todo.items()
-                                                if isinstance(d, PdfFile) and d.size >= BIG_DOCUMENT}, staging.layouts)
+        spare.note_outputs(root, root / TRASH, {p: d for p, d in todo.items() if isinstance(d, PdfFile)
+                                                and d.size >= BIG_DOCUMENT and p not in staging.entries},
+                           staging.layouts)
     return list(todo)
 
 
@@ -273,6 +275,7 @@ class Staging:
         self.layouts = spare.Layouts()  # the big documents' layouts (their stored parts' places hashed once a build)
         # the documents held in memory that ``early`` wrote here and let go of (``PdfFile.now_in``)
         self.let_go: list[PdfFile] = []
+        self.entries: set[Path] = set()  # the cache's packs ``early_entry`` wrote here (no spare is kept of them)
 
     def __enter__(self) -> Staging:
         return self
@@ -303,6 +306,32 @@ class Staging:
                 self._let_go(path, copy)
         except OSError:  # (the commit tries again, and says what stops it)
             self._refused = True
+
+    def early_entry(self, path: Path, data: bytes) -> bytes | PdfFile:
+        """A big entry of the build cache (a pack: the converted faces, the renders, the forms, some
+        20 MB each at 5,000 text cards), ``data`` at ``path``, written into the staging folder by this
+        process now and its bytes let go of: what stands for it in the new set, read from its staged
+        copy if read again (``PdfFile.now_in``); ``data`` itself where it is small, the same as the
+        file there, or cannot be staged now (the commit writes it, and says what stops it). Held to
+        the commit, a 5,000-card build's packs were some 80 MB at its peak."""
+        if len(data) < BIG_ENTRY or self._refused or not self._claim():
+            return data
+        held = PdfFile((data,))
+        try:
+            if path in self.copies:  # (another entry for the same path: the last one is the one written)
+                self.copies.pop(path).cancel()
+            if unchanged(path, data):
+                return data
+            name = self.name_of(path, held)
+            self.seal()
+            copy = self.copies[path] = _Copy(self.folder / name, held, self.mode)
+            held.now_in(copy.path, digest=False)  # (no record names a pack by its digest)
+        except OSError:  # (staged again by the commit, which says what stops it)
+            self._refused = True
+            return data
+        self.let_go.append(held)
+        self.entries.add(path)
+        return held
 
     def let_go_of_copied(self) -> None:
         """The bytes in memory of each document whose copy has ended well and whose digest is made

@@ -270,12 +270,14 @@ class PdfFile:
         """Is its digest made already (``digest``: a build's records are made before the commit)?"""
         return self._digest is not None
 
-    def now_in(self, path: Path) -> None:
+    def now_in(self, path: Path, digest: bool = True) -> None:
         """This file written whole at ``path`` (its staged copy): the bytes it held in memory let go
         of, read from there if read again. Its digest is made first (from the bytes in memory, where
         a caller has not made it: ``digested``), so what the records say of it is what it was
-        (5,000 text cards: four documents, some 40 MB no longer held to the commit)."""
-        self.digest()
+        (5,000 text cards: four documents, some 40 MB no longer held to the commit); ``digest``
+        False: a file no record names by its digest (a cache's pack)."""
+        if digest:
+            self.digest()
         st = os.stat(path)
         if st.st_size != self.size:
             raise Stored(str(path), self.size).cut()
