@@ -153,3 +153,14 @@ def test_the_preview_names_a_mapped_sheets_row(tmp_path):
     face = preview.state.decks[0]["faces"][1]
     assert face["where"] == "data/test/decks/cards.xlsx:3 in worksheet 役職", face
     assert face["fields"]["title"] == "魔女" and face["count"] == 2, face
+
+
+def test_a_header_the_mapping_left_out_is_offered_the_mapping_with_it(tmp_path, capsys):
+    """columns: naming カード名 but not 枚数: the line to paste keeps the mapping written and adds 枚数."""
+    ws = _sheet_ws(tmp_path, rows=[["カード名", "枚数"], ["騎士", 3]], fmt="csv", columns="{カード名: title}",
+                   game="title: 王国\n")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cards.csv:1:2: 枚数 (column B): unknown key in the header row; did you mean " \
+        "count? (the number of copies to print) (expected" in err and "as pieces: {file: cards.csv, columns: " \
+        "{カード名: title, 枚数: count}})" in err, err
