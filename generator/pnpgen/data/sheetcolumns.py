@@ -33,6 +33,7 @@ class Columns:
 
     doc: Located | None = None  # the deck file, where a mistake in the mapping is told
     fields: dict[str, str] = field(default_factory=dict)  # header → field, as written
+    _keys: dict[str, str] = field(default_factory=dict, repr=False)  # header_key(header) → field
 
     def at(self, header: str, message: str, expected: str) -> InputError:
         """An error at the line of the mapping of ``header``."""
@@ -41,8 +42,7 @@ class Columns:
 
     def mapped(self, cell: Any) -> str | None:
         """The field a header cell of the sheet is mapped to, or None."""
-        key = header_key(cell)
-        return next((f for h, f in self.fields.items() if header_key(h) == key), None)
+        return self._keys.get(header_key(cell)) if self._keys else None
 
 
 def _as_mapping(items: list) -> str:
@@ -110,8 +110,13 @@ def columns_of(doc: Located, fields: Mapping[str, str]) -> Columns:
             raise doc.error(keypath, f"two headers are mapped to {target}: {by_field[target]!r} and "
                             f"{clipped(header)!r}", f"one column per field: {flow(by_field[target])}: {target} "
                             f"and {flow(header)} mapped to another field or left out")
+        alike = next((h for h in out.fields if header_key(h) == header_key(header)), None)
+        if alike is not None:  # (カード名 and ｶｰﾄﾞ名, Name and name: one header of the sheet)
+            raise doc.error(keypath, f"{clipped(header)!r} and {clipped(alike)!r} are one header of the sheet (its "
+                            "case, spaces and width aside)", "each header mapped once", key=True)
         by_field[target] = header
         out.fields[header] = target
+        out._keys[header_key(header)] = target
     return out
 
 
