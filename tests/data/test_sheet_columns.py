@@ -78,6 +78,8 @@ def test_a_sheet_headed_in_japanese_builds_through_its_columns_mapping(tmp_path,
      "{カード名: title, 枚数: count})"),
     ("{title: カード名}", "pieces.columns.title: 'カード名' is not a field of this deck; written the other way round? "
      "(the sheet's header first: カード名: title)"),
+    ("{カード名: title, ｶｰﾄﾞ名: text}", "pieces.columns.ｶｰﾄﾞ名: 'ｶｰﾄﾞ名' and 'カード名' are one header of the sheet "
+     "(its case, spaces and width aside) (expected each header mapped once)"),
     ("{枚数: count.en}", "pieces.columns.枚数: 'count.en' is no field's translation (a count is one number in every "
      "language) (expected 枚数: count)"),
 ])
