@@ -519,6 +519,7 @@ def _sheet_format(fmt: str | None, out: Path | None) -> str:
 def export_sheet(ws: Workspace, args: argparse.Namespace) -> int:
     """Write a deck's pieces to a spreadsheet, for designers moving their card list there."""
     from pnpgen.data.load import load_game
+    from pnpgen.data.sheetcolumns import columns_line
     from pnpgen.data.sheetexport import export_sheet as sheet_bytes
     from pnpgen.engine.output import atomic_write_bytes
     from pnpgen.errors import InputError
@@ -544,8 +545,10 @@ def export_sheet(ws: Workspace, args: argparse.Namespace) -> int:
     _say(ws.shown(f"{deck.id}: {counted(len(deck.pieces), 'row')} ({counted(deck.count, 'piece')}) in {out.resolve()}"))
     if out.resolve().parent == deck.source.resolve().parent:
         read = deck.pieces[0].where.path if deck.pieces else deck.source  # a deck already kept in a sheet
-        _say(f"  to use it, replace the deck's pieces: list with  pieces: {{file: {out.name}}}" if read == deck.source
-             else f"  the deck reads its pieces from {read.name}; to read them from this file: pieces: {{file: {out.name}}}")
+        spec = f"pieces: {{file: {out.name}}}" if not deck.sheet_headers else columns_line(  # its headers mapped as now
+            {"file": out.name}, {}, {header: name for name, header in deck.sheet_headers.items()})
+        _say(f"  to use it, replace the deck's pieces: list with  {spec}" if read == deck.source
+             else f"  the deck reads its pieces from {read.name}; to read them from this file: {spec}")
     return 0
 
 

@@ -4,8 +4,6 @@ file:line:column."""
 
 from __future__ import annotations
 
-import json
-import re
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -32,6 +30,7 @@ from pnpgen.data.spreadsheets import SUFFIXES, SheetDoc, read_pieces
 from pnpgen.data.unique import refuse_repeats
 from pnpgen.data.workbooks import Workbooks
 from pnpgen.data.workspace import Workspace
+from pnpgen.data.yamlhint import flow
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError, Where, suggest
 from pnpgen.shapes import bounding_size
@@ -65,7 +64,7 @@ def sheet_layout(ws: Workspace, doc: Located, data: dict) -> SheetStock | None:
     that names its worksheet」 was read, said only that プロモ is no sheet layout's name)."""
     pieces, name = data.get("pieces"), data["sheet"]
     book = pieces.get("file") if isinstance(pieces, dict) and "sheet" not in pieces else None
-    meant = (f"pieces: {{file: {_flow(book)}, sheet: {_flow(name)}}} for the worksheet {_flow(name)} of {_flow(book)} "
+    meant = (f"pieces: {{file: {flow(book)}, sheet: {flow(name)}}} for the worksheet {flow(name)} of {flow(book)} "
              "(a deck's own sheet: names the card stock its home sheets print on), or ") \
         if isinstance(book, str) and book.lower().endswith((".xlsx", ".ods")) and _worksheet_name(name) else ""
 
@@ -80,12 +79,6 @@ def _worksheet_name(name: Any) -> bool:
     the message as it stood)."""
     return isinstance(name, str) and 0 < len(name) <= 31 and name == name.strip() and name.isprintable() \
         and not any(c in name for c in ':\\/?*[]')
-
-
-def _flow(text: str) -> str:
-    """``text`` as a YAML flow mapping's value: as it stands when plain (letters, digits, . - _ and
-    spaces inside), else double-quoted (``sheet: "a, b"``)."""
-    return text if re.fullmatch(r"[^\W_][\w.\- ]*(?<! )", text) else json.dumps(text, ensure_ascii=False)
 
 
 # said after the keys a piece may have when the key is no near miss of one: a field to add
@@ -365,6 +358,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
                               "a piece and prints none; delete a row to drop its piece)")
         if rows.worksheet is not None:
             deck.worksheet = (doc.where(("pieces", "file")), rows.worksheet, rows.sheet is not None)
+        deck.sheet_headers = dict(rows.labels)  # export-sheet heads its columns as the sheet does
         if game.translations is not None:
             pieces = game.translations.resolve_rows(rows, pieces, fields)
     if isinstance(pieces, str) and Path(pieces).suffix.lower() in SUFFIXES:  # pieces: units.csv
@@ -379,7 +373,8 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         if "label" in data else _title_box_field(deck.layout)
     shown = shown_fields(deck, game.lang)
     optional = optional_fields(deck, data, game.lang)
-    count_example = "'count: 3'" if rows is doc else "3 in the count column"  # the row and column lead the message
+    count_example = "'count: 3'" if not isinstance(rows, SheetDoc) else \
+        f"3 in the {rows.label('count')} column"  # the row and column lead the message (枚数, mapped by columns:)
     missing: list[ArtNotFound] = []  # art files the pieces name that are not there: told together
     sole = (deck.name or deck.id) if len(pieces) == 1 else ""  # a sole piece without a name: named as its deck
     # a die of several without a name: its deck's name and its number (order.csv's "#2" named nothing the dice show)

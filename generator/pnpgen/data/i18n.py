@@ -112,6 +112,7 @@ class Missing:
     marked: bool = True  # printed after the 〔ja〕 marker (a mapping without the language); False: a plain text
     shown_lang: str = ""  # the language of ``shown`` (the default's, or another when the default's is missing)
     cells: int = 0  # a spreadsheet column left plain: how many of its cells are (``where`` the first)
+    field: str = ""  # … its field, where the sheet heads it in its own words (``key`` 効果, mapped by columns: to text)
 
 
 MARKED = later(rf"\[{MISSING_COLOUR}\]〔[^〕]*〕\[/{MISSING_COLOUR}\]")  # ``marker``'s, at a text's start
@@ -281,8 +282,9 @@ class Translations:
                     and japanese().search(without_icons(raw[h]))]
             if rows:
                 first = rows[0]
-                self.missing.append(Missing(sheet.where(("pieces", first, h)), h, pieces[first][h], marked=False,
-                                            cells=len(rows)))
+                label = sheet.label(h) if hasattr(sheet, "label") else h  # the sheet's header: 効果, mapped to text
+                self.missing.append(Missing(sheet.where(("pieces", first, h)), label, pieces[first][h], marked=False,
+                                            cells=len(rows), field=h if label != h else ""))
 
     def _said(self, row: dict) -> dict:
         """A row's placeholders in the edition's word (未定 ↔ TBD), as ``_walk`` says a YAML file's."""
@@ -420,7 +422,8 @@ class Translations:
             more = f" and {m.cells - 1} more cells of the column" if m.cells > 1 else ""
             return (f"{m.where}: {m.key}: {m.shown[:40]!r}{more}: plain {self.default} text in a sheet that "
                     f"translates other columns into {self.lang}; printed as written, unmarked (a translation "
-                    f"forgotten? add a column {m.key}.{self.lang} beside it)")
+                    + (f"forgotten? add a column {m.key}.{self.lang} beside it)" if not m.field else
+                       f"forgotten? add a column beside it, mapped to {m.field}.{self.lang} in the deck's columns:)"))
         return (f"{m.where}: {m.key}: {m.shown[:40]!r} is plain {self.default} text in a file that translates "
                 f"others into {self.lang}; printed as written, unmarked (a translation forgotten? write it as "
                 f"{{{self.default}: …, {self.lang}: …}})")

@@ -13,7 +13,15 @@ from pnpgen.data import boxoptions
 from pnpgen.data import validate as v
 from pnpgen.data.art import SUFFIXES as ART_SUFFIXES
 from pnpgen.data.piecevalues import Source
-from pnpgen.data.spreadsheets import KIND_WORDS, SYNONYMS, more_renames, said_kind, said_translated
+from pnpgen.data.spreadsheets import (
+    KIND_WORDS,
+    SYNONYMS,
+    SheetDoc,
+    more_renames,
+    said_columns,
+    said_kind,
+    said_translated,
+)
 from pnpgen.data.yamlhint import quoted
 from pnpgen.data.yamlsrc import Located
 from pnpgen.errors import suggest
@@ -72,10 +80,13 @@ def checked_keys(doc: Source, mapping: Any, keypath: tuple, allowed, what: str, 
             named = boxoptions.is_field_name(str(key))  # a layout's box reads no 'Card Type': told to rename it
             rename = "" if named else f"rename the {'column' if what == 'the header row' else 'key'} {clipped(str(key))!r} " \
                 f"to {box} (a field name has no spaces), then "
+            # a sheet headed in its own words: the deck file's pieces: line mapping them, to paste
+            said = said_columns(allowed, given) if what == "the header row" and (near or others) else {}
+            mapped = doc.columns_said(said) if said and isinstance(doc, SheetDoc) else ""
             raise doc.error(keypath + (key,), f"unknown key in {what}{near}{others}",
                             ("one of " + listed if listed else "no keys here") + ("" if near else more.format(
                                 key=key, box=box, field=key if named else box, rename=rename,
-                                type=_field_type(mapping[key]))),
+                                type=_field_type(mapping[key]))) + mapped,
                             key=True)
     return mapping
 

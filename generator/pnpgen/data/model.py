@@ -214,6 +214,8 @@ class Deck:
     die: tuple[tuple[float, float, float, float], ...] | None = None  # ``die:``: a template's paper d6's faces 1–6
     stand_up: tuple[float, float, float, float] | None = None  # ``stand_up:``: a template's standee's figure box
     worksheet: tuple[Where, str, bool] | None = None  # a workbook's pieces: (pieces.file's line, worksheet read, named by sheet:)
+    # a spreadsheet's columns the deck's ``columns:`` maps: field (or title.en) → the header the sheet writes
+    sheet_headers: dict[str, str] = field(default_factory=dict)
     bleed_mm: float | None = None  # the deck file's ``bleed:`` over the build's --bleed (None: the build's)
     paper: str | None = None  # the deck file's ``paper:`` (data/formats.py PAPER_SIZES) over the game's (None: the build's)
     paper_where: Where | None = None  # where the deck file says ``paper:``

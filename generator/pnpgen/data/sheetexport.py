@@ -20,8 +20,9 @@ def export_sheet(deck: Deck, fmt: str, translated: Mapping[str, Deck] | None = N
     """A deck's pieces as a spreadsheet a ``pieces: {file: …}`` deck reads back to the same pieces:
     one column per field in the deck's order, each followed by a ``<field>.<lang>`` column per
     language it is translated into (``translated``: the same deck loaded in that language; a
-    text left untranslated there, marked in ``default``, is an empty cell), then ``count``; CSV in UTF-8 with a BOM (so
-    Excel opens Japanese text right), or XLSX."""
+    text left untranslated there, marked in ``default``, is an empty cell), then ``count``, each
+    headed as the deck's ``columns:`` maps the sheet it reads (``枚数``), else by its name; CSV in
+    UTF-8 with a BOM (so Excel opens Japanese text right), or XLSX."""
     fields = list(deck.pieces[0].values) if deck.pieces else []
     columns: list[tuple[str, list[Any]]] = []
     for f in fields:
@@ -30,7 +31,8 @@ def export_sheet(deck: Deck, fmt: str, translated: Mapping[str, Deck] | None = N
             cells = _translations(deck, other, f, default, lang)
             if cells:
                 columns.append((f"{f}.{lang}", cells))
-    header = [name for name, _ in columns] + ["count"]
+    # headed as the deck's own sheet heads them, where its columns: maps them (カード名 for title)
+    header = [deck.sheet_headers.get(name, name) for name, _ in columns] + [deck.sheet_headers.get("count", "count")]
     table = [[_out(cells[i], fmt) for _, cells in columns] + [p.count] for i, p in enumerate(deck.pieces)]
     if fmt == "csv":
         text = io.StringIO(newline="")

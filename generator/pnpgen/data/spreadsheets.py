@@ -19,7 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pnpgen.data.sheetcolumns import Columns, columns_line, columns_of
 from pnpgen.data.workbooks import Workbooks, column_letter, filled, read_rows, unseen
+from pnpgen.data.yamlhint import flow
 from pnpgen.data.yamlsrc import Located, load_value
 from pnpgen.errors import InputError, Where, contained, not_a_file, suggest, written_alike
 from pnpgen.patterns import later
@@ -63,6 +65,24 @@ class SheetDoc:
     # the column a translated field's value was read from, by piece and field (``text.en`` in an
     # English edition, data/i18n.py resolve_rows): its mistakes are told at that cell
     read_from: dict[tuple[int, str], str] = field(default_factory=dict)
+    # a column the deck's ``columns:`` maps: its field (or title.en) → the header the sheet writes, as
+    # every message about its cells names it (``枚数 (column C)``), and export-sheet heads it
+    labels: dict[str, str] = field(default_factory=dict)
+    spec: dict = field(default_factory=dict)  # the deck's pieces: {file: …, sheet: …, columns: …}
+    mapped: dict[str, str] = field(default_factory=dict)  # its columns: (header → field)
+    pieces_at: Where | None = None  # the deck file's pieces: line
+
+    def label(self, header: str) -> str:
+        """A column's header as the sheet writes it (its field's name where it is not mapped)."""
+        return self.labels.get(header, header)
+
+    def columns_said(self, said: Mapping[str, str]) -> str:
+        """The deck file's ``pieces:`` line mapping the headers ``said`` (in a sheet's own words), to
+        paste: the sheet keeps its headers (a hint beside the renames a header row is told)."""
+        if not said or self.pieces_at is None:
+            return ""
+        return (f"; or keep the sheet's headers and write the deck file's pieces: line ({self.pieces_at}) as "
+                f"{columns_line(self.spec, self.mapped, said)}")
 
     def _place(self, keypath: tuple, key: bool) -> tuple[int | None, int | None, str | None]:
         if len(keypath) < 2:
@@ -77,7 +97,7 @@ class SheetDoc:
         if column is None:
             return row, None, None
         col = self.headers.index(column) + 1
-        return row, col, f"{clipped(column)} (column {column_letter(col)})"  # (a note of 16,000 characters: cut)
+        return row, col, f"{clipped(self.label(column))} (column {column_letter(col)})"  # (a note of 16,000 characters: cut)
 
     def where(self, keypath: tuple, key: bool = False) -> Where:
         row, col, _ = self._place(tuple(keypath), key)
@@ -101,7 +121,7 @@ def in_worksheet(key: str | None, sheet: str | None) -> str | None:
     return f"{key} in worksheet {sheet}" if key else f"worksheet {sheet}"
 
 
-SHEET_KEYS = ("file", "sheet")  # pieces: {file: cards.csv, sheet: name}
+SHEET_KEYS = ("file", "sheet", "columns")  # pieces: {file: cards.csv, sheet: name, columns: {カード名: title}}
 
 
 def _elsewhere(game_root: Path, path: Path) -> Path | None:
@@ -120,8 +140,9 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
     spec = doc.data["pieces"]
     for key in spec:
         if key not in SHEET_KEYS:
-            raise doc.error(("pieces", key), "unknown key in pieces", "file: cards.csv (and sheet: name for .xlsx/.ods)",
-                            key=True)
+            raise doc.error(("pieces", key), "unknown key in pieces", "file: cards.csv (and sheet: name for .xlsx/.ods; "
+                            "columns: {カード名: title, …} for headers in the sheet's own words)", key=True)
+    columns = columns_of(doc, fields)
     name = spec.get("file")
     if isinstance(name, str) and Path(name.strip()).suffix.lower() in OLD_EXCEL:  # cards.xls: Excel 97–2003's own format
         raise doc.error(("pieces", "file"), f"{name!r} is {OLD_EXCEL[Path(name.strip()).suffix.lower()]}, which pnpgen does not read",
@@ -174,8 +195,8 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
             raise
         raise doc.error(("pieces", "sheet"), f"{e.message} in {name}", e.expected) from None  # at the deck's sheet:
     try:
-        sdoc, pieces = _pieces(rows, path, shown, sheet, fields, hidden)
-        sdoc.worksheet = worksheet
+        sdoc, pieces = _pieces(rows, path, shown, sheet, fields, hidden, columns)
+        sdoc.worksheet, sdoc.spec, sdoc.pieces_at = worksheet, dict(spec), doc.where(("pieces",))
         return sdoc, pieces
     except InputError as e:
         if e.path == shown and sheet is not None and "worksheet" not in (e.key or ""):
@@ -201,10 +222,13 @@ SYNONYMS = {
 TITLE_ROWS = 5  # title rows (a merged heading, a note) looked past for the header row
 
 
-def _names_a_field(cells: list[Any], fields: dict[str, str]) -> bool:
-    """Whether a row is the header row: a cell names a field, or two say fields in a sheet's own
-    words (a Japanese list headed カード名, 効果, 枚数), which the header's check then tells the
-    names of; one such word alone may be a piece's value (a card called 本文)."""
+def _names_a_field(cells: list[Any], fields: dict[str, str], columns: Columns | None = None) -> bool:
+    """Whether a row is the header row: a cell names a field or a header the deck's ``columns:``
+    maps, or two say fields in a sheet's own words (a Japanese list headed カード名, 効果, 枚数),
+    which the header's check then tells the names of; one such word alone may be a piece's value
+    (a card called 本文)."""
+    if columns is not None and any(filled(v) and columns.mapped(v) for v in cells):
+        return True
     names = [_field_named(str(v).strip(), fields) for v in cells if filled(v)]
     return any(h == "count" or h in fields or h.rsplit(".", 1)[0] in fields for h in names) \
         or len({said_for(h, fields, names) for h in names} - {None}) >= 2
@@ -252,37 +276,50 @@ def said_translated(header: str, fields: Mapping[str, Any] | list[str],
     return (field, m["lang"].lower()) if m and field and field != "count" else None
 
 
+def said_columns(allowed, given) -> dict[str, str]:
+    """The header row's columns in a sheet's own words, each with the field it says (枚数: count)."""
+    return {str(k): f for k in given if k not in allowed
+            and (f := said_for(str(k), [a for a in allowed if a not in given], given)
+                 or ".".join(said_translated(str(k), allowed, given) or ()) or None) is not None}
+
+
 def more_renames(key: Any, allowed, given) -> str:
     """The header row's other columns in a sheet's own words, told in the same line, so a list
     headed カード名, コスト, 効果, 枚数 is renamed in one go, not one column per build."""
-    others = [f"{k} → {f}" for k in given if k != key and k not in allowed
-              and (f := said_for(str(k), [a for a in allowed if a not in given], given)
-                   or ".".join(said_translated(str(k), allowed, given) or ()) or None) is not None]
+    others = [f"{k} → {f}" for k, f in said_columns(allowed, given).items() if k != key]
     return f"; rename the others too: {', '.join(others)}" if others else ""
 
 
 def _pieces(rows: list[tuple[int, list[Any]]], path: Path, shown: Path, sheet: str | None,
-            fields: dict[str, str], hidden: set[int] | frozenset[int] = frozenset()) -> tuple[SheetDoc, list[dict]]:
-    """The rows under the header row as piece mappings. Rows above the header that name no field
-    (a title merged across the sheet, a note: what a Japanese Excel list often starts with) are
-    passed over, up to TITLE_ROWS of them."""
+            fields: dict[str, str], hidden: set[int] | frozenset[int] = frozenset(),
+            columns: Columns | None = None) -> tuple[SheetDoc, list[dict]]:
+    """The rows under the header row as piece mappings, each header the deck's ``columns:`` maps
+    read as its field. Rows above the header that name no field (a title merged across the sheet,
+    a note: what a Japanese Excel list often starts with) are passed over, up to TITLE_ROWS of them."""
+    columns = columns or Columns()
     while rows and not any(filled(v) for v in rows[0][1]):
         rows.pop(0)
     if not rows:
         raise InputError("the spreadsheet is empty", path=shown,
                          expected="a header row naming the fields (and count), then one row per piece")
-    if fields and not _names_a_field(rows[0][1], fields):
-        titled = next((i for i, (_, cells) in enumerate(rows[:TITLE_ROWS + 1]) if _names_a_field(cells, fields)), 0)
-        rows = rows[titled:]
+    if fields and not _names_a_field(rows[0][1], fields, columns):
+        titled = next((i for i, (_, cells) in enumerate(rows[:TITLE_ROWS + 1]) if _names_a_field(cells, fields, columns)),
+                      None)
+        if titled is None and columns.fields:  # no header mapped nor field named: told at the first mapping, of the
+            titled = max(range(min(len(rows), TITLE_ROWS + 1)),  # row most like a header (the fullest, the first)
+                         key=lambda i: (sum(1 for v in rows[i][1] if filled(v)), -i))
+        rows = rows[titled or 0:]
     header_row, header_cells = rows[0]
-    headers = [_field_named(str(v).strip(), fields) if filled(v) else "" for v in header_cells]
+    headers = [(columns.mapped(v) or _field_named(str(v).strip(), fields)) if filled(v) else "" for v in header_cells]
+    labels = {h: str(v).strip() for h, v in zip(headers, header_cells) if filled(v) and columns.mapped(v)}
+    _mapped_found(columns, header_cells, headers, header_row, shown)
     separator = next((c for c in ";\t" if len(headers) == 1 and c in headers[0]), None)
     if separator is not None and path.suffix.lower() == ".csv":  # a field name never holds one
         said = "tabs" if separator == "\t" else "semicolons"
         raise InputError(f"the CSV's values are separated by {said}, not commas", path=shown, line=header_row,
                          expected="a CSV saved with commas between the values (LibreOffice: field delimiter ','; "
                          "Excel: CSV UTF-8 (comma delimited))")
-    sdoc = SheetDoc(shown, headers, header_row=header_row, sheet=sheet)
+    sdoc = SheetDoc(shown, headers, header_row=header_row, sheet=sheet, labels=labels, mapped=dict(columns.fields))
     if fields and not _names_a_field(headers, fields):
         cells = [repr(h if len(h) <= 20 else h[:19] + "…") for h in headers if h]
         shown_row = ", ".join(cells[:4]) + (", …" if len(cells) > 4 else "")
@@ -296,8 +333,9 @@ def _pieces(rows: list[tuple[int, list[Any]]], path: Path, shown: Path, sheet: s
                 if first == col - 1 and path.suffix.lower() != ".csv" else ""
             raise InputError(f"the same header twice: {column_letter(col)}{header_row} repeats "
                              f"{column_letter(first)}{header_row}{merged}", path=shown, line=header_row, column=col,
-                             key=name_, expected="each field in one column, headed in a cell of its own")
-    _check_encoding(rows[1:], headers, shown, path.suffix.lower() == ".csv")
+                             key=sdoc.label(name_), expected="each field in one column, headed in a cell of its own")
+    shown_headers = [sdoc.label(h) for h in headers]  # a cell's mistake named by the sheet's header (枚数 (column C))
+    _check_encoding(rows[1:], shown_headers, shown, path.suffix.lower() == ".csv")
     pieces = []
     for row, cells in rows[1:]:
         raw = {}
@@ -306,13 +344,13 @@ def _pieces(rows: list[tuple[int, list[Any]]], path: Path, shown: Path, sheet: s
                 continue
             header = headers[col - 1] if col <= len(headers) else ""
             if isinstance(value, str) and _FORMULA_ERROR.fullmatch(value.strip()):
-                raise _formula_error(shown, row, col, header, value.strip())
+                raise _formula_error(shown, row, col, sdoc.label(header), value.strip())
             if isinstance(value, str):
                 value = value.replace("\r\n", "\n")
                 bad = control_char(value)
                 if bad is not None:
                     raise InputError(f"{bad} in the text", path=shown, line=row, column=col,
-                                     key=header or None, expected="printable text; control characters removed")
+                                     key=sdoc.label(header) or None, expected="printable text; control characters removed")
             if not header and col > len(headers) and path.suffix.lower() == ".csv":
                 raise _comma_split(shown, row, cells, len(headers), header_row)
             if not header:
@@ -327,6 +365,27 @@ def _pieces(rows: list[tuple[int, list[Any]]], path: Path, shown: Path, sheet: s
                          expected="one row per piece under the header")
     sdoc.hidden = [r for r in sdoc.rows if r in hidden]
     return sdoc, pieces
+
+
+def _mapped_found(columns: Columns, cells: list[Any], headers: list[str], header_row: int, shown: Path) -> None:
+    """Each header the deck's ``columns:`` maps is in the header row, and no field is read from two
+    columns (one mapped to it, one headed with its name): else told at the mapping's line of the
+    deck file, with the headers the sheet has and the one nearest."""
+    found = [str(v).strip() for v in cells if filled(v)]
+    for header, target in columns.fields.items():
+        if not any(columns.mapped(v) == target for v in cells if filled(v)):
+            near = suggest(header, found, cutoff=0.5)
+            meant = near[len("; did you mean "):-1] if near else found[0] if found else header
+            listed = ", ".join(clipped(h, 24) for h in found[:12]) + (", …" if len(found) > 12 else "")
+            raise columns.at(header, f"no column headed {clipped(header)!r} in {shown.name}'s header row "
+                             f"(row {header_row}: {listed}){near}",
+                             f"the header as the sheet writes it: {flow(meant)}: {target}")
+        direct = [i for i, (h, v) in enumerate(zip(headers, cells)) if h == target and filled(v) and not columns.mapped(v)]
+        if direct:
+            col = column_letter(direct[0] + 1)
+            raise columns.at(header, f"{target} is read from column {col} of {shown.name} already, headed "
+                             f"{clipped(str(cells[direct[0]]).strip())!r}, and {clipped(header)!r} is mapped to it too",
+                             f"one column per field: the mapping left out, or column {col} renamed or removed")
 
 
 def _field_named(header: str, fields: dict[str, str]) -> str:

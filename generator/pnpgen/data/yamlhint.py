@@ -11,6 +11,7 @@ mistake may be either.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -91,6 +92,12 @@ def quoted(text: str) -> str:
     if "\\" in text or '"' in text:
         return "'" + text.replace("'", "''") + "'"
     return f'"{text}"'
+
+
+def flow(text: str) -> str:
+    """``text`` as a YAML flow mapping's key or value: as it stands when plain (letters, digits,
+    . - _ and spaces inside), else double-quoted (``sheet: "a, b"``, ``"カード名（英語）": title.en``)."""
+    return text if re.fullmatch(r"[^\W_][\w.\- ]*(?<! )", text) else json.dumps(text, ensure_ascii=False)
 
 
 def _quote_hint(pair: _Pair, line: int, why: str) -> Hint:

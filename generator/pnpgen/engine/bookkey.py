@@ -45,7 +45,8 @@ def plain(value: Any) -> Any:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         kind = type(value).__name__
         out = {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)
-               if not (kind == "Piece" and f.name in ("count", "field_lines", "field_keys"))}  # its own count: never printed
+               if not (kind == "Piece" and f.name in ("count", "field_lines", "field_keys"))  # its own count: never printed
+               and not (kind == "Deck" and f.name == "sheet_headers")}  # a sheet's headers: never printed
         out["__type"] = kind
         if kind == "Deck":
             out["total"] = getattr(value, "count")  # noqa: B009 - the deck's total: the components pages print it

@@ -89,7 +89,7 @@ TEXT_FILES = (".yaml", ".yml", *SPREADSHEETS)
 # the parts of a loaded game that show nowhere: where things were read from (an added line of
 # English moves the Japanese lines below it), and what loading said about them
 UNSHOWN = frozenset({"where", "source", "root", "draft_file", "sourced", "translations", "notes", "placeholders",
-                     "field_lines", "field_keys", "shows_placeholder", "worksheet"})
+                     "field_lines", "field_keys", "shows_placeholder", "worksheet", "sheet_headers"})
 
 
 def shown(ws: Workspace, slug: str, game: Game) -> dict[str, str]:

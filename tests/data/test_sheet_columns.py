@@ -1,0 +1,168 @@
+"""A spreadsheet headed in the designer's own words (カード名, 枚数, 効果), read through the deck
+file's ``pieces: {file: …, columns: {カード名: title, …}}``: built from .csv, .xlsx and .ods alike,
+each mistake in the mapping told at its line of the deck file, a cell's at its header as the sheet
+writes it, and export-sheet heading its columns as the sheet does."""
+
+from __future__ import annotations
+
+import io
+
+import openpyxl
+import pytest
+from pypdf import PdfReader
+
+from conftest import make_workspace, run
+from workbooks import ods_bytes
+
+GAME = "title: 王国\nlanguages: [ja, en]\n"
+ROWS = [["カード名", "カード名（英語）", "枚数", "効果", "コスト"],
+        ["騎士", "Knight", 3, "剣を振る。", 2],
+        ["魔女", "Witch", 2, "呪う。", 1]]
+COLUMNS = "{カード名: title, カード名（英語）: title.en, 枚数: count, 効果: text, コスト: cost}"
+
+
+def _deck(name: str, columns: str = COLUMNS, sheet: str = "") -> str:
+    return f"name: 役職\nlayout: card-poker\npieces: {{file: {name}{sheet}, columns: {columns}}}\n"
+
+
+def _xlsx(rows: list[list], title: str = "役職") -> bytes:
+    book = openpyxl.Workbook()
+    book.active.title = title
+    for row in rows:
+        book.active.append(row)
+    buf = io.BytesIO()
+    book.save(buf)
+    return buf.getvalue()
+
+
+def _csv(rows: list[list]) -> bytes:
+    return "".join(",".join(str(v) for v in row) + "\r\n" for row in rows).encode("utf-8-sig")
+
+
+def _sheet_ws(tmp_path, rows=ROWS, fmt: str = "xlsx", columns: str = COLUMNS, game: str = GAME):
+    name = f"cards.{fmt}"
+    data = {"xlsx": lambda: _xlsx(rows), "ods": lambda: ods_bytes(rows), "csv": lambda: _csv(rows)}[fmt]()
+    ws = make_workspace(tmp_path / "ws", deck=_deck(name, columns, ", sheet: 役職" if fmt == "xlsx" else ""), game=game)
+    (ws / "data" / "test" / "decks" / name).write_bytes(data)
+    return ws
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx", "ods"])
+def test_a_sheet_headed_in_japanese_builds_through_its_columns_mapping(tmp_path, capsys, fmt):
+    ws = _sheet_ws(tmp_path, fmt=fmt)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "-q") == 0, capsys.readouterr().err
+    shop = PdfReader(ws / "build" / "test" / "shop" / "cards.pdf")
+    assert len(shop.pages) == 10  # 枚数: 3 + 2 copies, a front and a back each
+    text = "".join(page.extract_text() for page in shop.pages[::2])
+    assert text.count("剣を振る。") == 3 and text.count("呪う。") == 2, text  # 効果, 枚数 copies of each
+    assert text.count("騎士2") == 3 and text.count("魔女1") == 2, text  # カード名 and its コスト
+    if fmt == "xlsx":  # the translated column, by the mapping's title.en
+        assert run(ws, "build", "--game", "test", "--no-rulebook", "-q", "--lang", "en") == 0, capsys.readouterr().err
+        text = "".join(page.extract_text() for page in PdfReader(ws / "build" / "test" / "en" / "cards.pdf").pages)
+        assert "Knight" in text and "Witch" in text and "騎士" not in text, text
+
+
+@pytest.mark.parametrize("columns, said", [
+    ("{カードの名前: title, 枚数: count}", "cards.yaml:3:49: pieces.columns.カードの名前: no column headed 'カードの名前' in "
+     "cards.xlsx's header row (row 1: カード名, カード名（英語）, 枚数, 効果, コスト); did you mean カード名? (expected the header "
+     "as the sheet writes it: カード名: title)"),
+    ("{カード名: title, 効果: txt}", "cards.yaml:3:66: pieces.columns.効果: 'txt' is not a field of this deck; did you "
+     "mean text? (expected one of title, cost, value, art, icons, text, flavour, footer, count; a new field is "
+     "declared first in fields:)"),
+    ("{カード名: title, 効果: title}", "pieces.columns.効果: two headers are mapped to title: 'カード名' and '効果' (expected "
+     "one column per field: カード名: title and 効果 mapped to another field or left out)"),
+    ("{count: count, カード名: title}", "cards.yaml:3:49: pieces.columns.count: 'count' is already a field's name, and "
+     "a column so headed is read as that field without columns:"),
+    ("[カード名: title, 枚数: count]", "cards.yaml:3:48: pieces.columns: columns is written as a list ('- ' items), which "
+     "gives no header its field (expected a mapping of each header as the sheet writes it to its field: columns: "
+     "{カード名: title, 枚数: count})"),
+    ("{title: カード名}", "pieces.columns.title: 'カード名' is not a field of this deck; written the other way round? "
+     "(the sheet's header first: カード名: title)"),
+    ("{カード名: title, ｶｰﾄﾞ名: text}", "pieces.columns.ｶｰﾄﾞ名: 'ｶｰﾄﾞ名' and 'カード名' are one header of the sheet "
+     "(its case, spaces and width aside) (expected each header mapped once)"),
+    ("{枚数: count.en}", "pieces.columns.枚数: 'count.en' is no field's translation (a count is one number in every "
+     "language) (expected 枚数: count)"),
+])
+def test_each_mistake_in_the_mapping_is_told_at_its_line(tmp_path, capsys, columns, said):
+    ws = _sheet_ws(tmp_path, columns=columns)
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and said in err and "Traceback" not in err, err
+
+
+def test_a_column_headed_with_the_fields_name_beside_one_mapped_to_it_is_told(tmp_path, capsys):
+    ws = _sheet_ws(tmp_path, rows=[[*ROWS[0], "title"], [*ROWS[1], "x"]])
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cards.yaml:3:49: pieces.columns.カード名: title is read from column F of " \
+        "cards.xlsx already, headed 'title', and 'カード名' is mapped to it too (expected one column per field: the " \
+        "mapping left out, or column F renamed or removed)" in err, err
+
+
+def test_a_cells_mistake_names_the_sheets_header(tmp_path, capsys):
+    ws = _sheet_ws(tmp_path, rows=[ROWS[0], ["騎士", "Knight", "三", "剣を振る。", 2]])
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "cards.xlsx:2:3: 枚数 (column C) in worksheet 役職: count '三' is written in kanji (漢数字), which is not " \
+        "read as a number (expected 3 in the 枚数 column, in half- or full-width digits)" in err, err
+
+
+def test_a_sheet_in_japanese_without_a_mapping_is_offered_the_pieces_line_to_paste(tmp_path, capsys):
+    """Today's one-line rename hint stays; beside it the deck file's pieces: line mapping the
+    sheet's headers, which, pasted as it is, builds."""
+    ws = _sheet_ws(tmp_path, rows=[["カード名", "枚数", "効果", "コスト"], ["騎士", 3, "剣を振る。", 2]], game="title: 王国\n")
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text("name: 役職\nlayout: card-poker\npieces: {file: cards.xlsx, sheet: 役職}\n", encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cards.xlsx:1:1: カード名 (column A) in worksheet 役職: unknown key in the header " \
+        "row; did you mean title? (the field that names the piece); rename the others too: 枚数 → count, 効果 → text, " \
+        "コスト → cost (" in err, err
+    line = "pieces: {file: cards.xlsx, sheet: 役職, columns: {カード名: title, 枚数: count, 効果: text, コスト: cost}}"
+    assert f"; or keep the sheet's headers and write the deck file's pieces: line (data/test/decks/cards.yaml:3:9) " \
+        f"as {line})" in err, err
+    deck.write_text(f"name: 役職\nlayout: card-poker\n{line}\n", encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 0, capsys.readouterr().err
+
+
+def test_export_sheet_heads_the_columns_as_the_mapping_does(tmp_path, capsys):
+    ws = _sheet_ws(tmp_path, fmt="csv")
+    capsys.readouterr()
+    assert run(ws, "export-sheet", "--game", "test", "--deck", "cards", "--out", "data/test/decks/copy.csv") == 0
+    out = capsys.readouterr().out
+    exported = (ws / "data" / "test" / "decks" / "copy.csv").read_text(encoding="utf-8-sig").splitlines()
+    assert exported[0] == "カード名,カード名（英語）,コスト,value,art,icons,効果,flavour,footer,枚数", exported
+    line = out.splitlines()[-1].split("from this file: ")[1]
+    assert line == 'pieces: {file: copy.csv, columns: {カード名: title, "カード名（英語）": title.en, 枚数: count, ' \
+        '効果: text, コスト: cost}}', out
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(f"name: 役職\nlayout: card-poker\n{line}\n",
+                                                               encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "-q") == 0, capsys.readouterr().err
+    text = "".join(p.extract_text() for p in PdfReader(ws / "build" / "test" / "shop" / "cards.pdf").pages)
+    assert text.count("剣を振る。") == 3 and text.count("呪う。") == 2, text
+
+
+def test_the_preview_names_a_mapped_sheets_row(tmp_path):
+    """pnpgen serve's face shows its piece's fields and the sheet's row it is read from."""
+    pytest.importorskip("starlette", reason="the preview's HTTP stack")
+    from pnpgen.data.workspace import Workspace
+    from pnpgen.serve.preview import Preview
+
+    ws = _sheet_ws(tmp_path)
+    preview = Preview(Workspace(ws), "test", ws / "build")
+    preview.rebuild()
+    assert preview.state.error == ""
+    face = preview.state.decks[0]["faces"][1]
+    assert face["where"] == "data/test/decks/cards.xlsx:3 in worksheet 役職", face
+    assert face["fields"]["title"] == "魔女" and face["count"] == 2, face
+
+
+def test_a_header_the_mapping_left_out_is_offered_the_mapping_with_it(tmp_path, capsys):
+    """columns: naming カード名 but not 枚数: the line to paste keeps the mapping written and adds 枚数."""
+    ws = _sheet_ws(tmp_path, rows=[["カード名", "枚数"], ["騎士", 3]], fmt="csv", columns="{カード名: title}",
+                   game="title: 王国\n")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cards.csv:1:2: 枚数 (column B): unknown key in the header row; did you mean " \
+        "count? (the number of copies to print) (expected" in err and "as pieces: {file: cards.csv, columns: " \
+        "{カード名: title, 枚数: count}})" in err, err
