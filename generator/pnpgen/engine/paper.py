@@ -13,7 +13,7 @@ from pnpgen.exports.cutfiles import too_large_for_cricut
 from pnpgen.faces.faceset import DeckFaces
 from pnpgen.impose.cutter import CRICUT_AREA_IN
 from pnpgen.impose.fold import layout_fold
-from pnpgen.impose.onpaper import DeckOnPaper, back_behind, deck_paper, deck_sheet
+from pnpgen.impose.onpaper import DeckOnPaper, back_behind, deck_sheet, on_deck_paper
 from pnpgen.impose.slots import SlotLayout
 
 
@@ -32,7 +32,7 @@ def short_bleed_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildO
             why = (f"the slots of sheet layout {on_paper.layout.name!r} leave no room for more, so backs may "
                    "show white edges (a printer that shifts less, or 'sheet: grid' for this deck)")
         else:
-            why = (f"the {deck_paper(deck, options.sheet).paper} paper has no room for gutters, so backs may show white edges "
+            why = (f"the {on_deck_paper(deck, options.sheet).paper} paper has no room for gutters, so backs may show white edges "
                    "(a larger --paper, --layout fold, or a printer that shifts less)")
         at = deck.sheet_where or deck.where()  # the deck's sheet: line, which fixes the slots, else its file
         out.append(f"{at}: deck {deck.id!r}: its home sheets give {bleed:.1f} mm of bleed, below the {round(need, 2):g} mm the "
