@@ -202,8 +202,8 @@ def deck_on_paper(deck: Deck, sheet: SheetOptions, nest_memo: Memo[list] | None 
             raise _at_size(f"{size} between the Silhouette registration marks on {sheet.paper.upper()} "
                            f"(room: {x1 - z:.1f}×{y1 - y0:.1f} mm right of the bottom-left mark's keep-out "
                            f"zone, or {x1 - x0:.1f}×{min(y1, h - z) - y0:.1f} mm above it)", deck,
-                           "a larger --paper, a smaller inset or keepout (--silhouette-marks), "
-                           "or a build without --marks silhouette (cut by hand)")
+                           f"a larger {'paper: in its deck file' if own_paper(deck, sheet) else '--paper'}, a smaller "
+                           "inset or keepout (--silhouette-marks), or a build without --marks silhouette (cut by hand)")
         if spec.tuck_box is not None:  # (on its own paper: too: the paper that holds the net, or a shallower box)
             raise _box_too_big(deck, spec.tuck_box, sheet)
         if (refused := own_paper_refused(deck, sheet, spec)) is not None:  # the deck file's paper: too small
