@@ -382,7 +382,8 @@ def _sheet_options(p: argparse.ArgumentParser) -> None:
     """How the home sheets are laid out (sheetargs.home_sheet_options): ``build``'s, and ``reprint
     --since``'s, whose sheets go beside the ones printed from a build given the same."""
     p.add_argument("--paper", type=_choice, choices=sorted(PAPER_SIZES), default=None,
-                   help="paper of the home sheets (default game.yaml's paper:, else a4, or the printer profile's)")
+                   help="paper of every deck's home sheets, over a deck file's own paper: (default: a deck's paper:, "
+                        "else the printer profile's, else game.yaml's paper:, else a4)")
     p.add_argument("--duplex", type=_choice, choices=["long", "short", "none"], default=None,
                    help="how the printer turns the sheet for the backs: long or short edge, or none for one-sided "
                         "sheets (default long, or the printer profile's)")

@@ -116,6 +116,20 @@ def test_shipped_games_lint(built):
     assert found == [], found
 
 
+def test_a_deck_on_its_own_paper_short_of_bleed_is_told_at_its_paper_line(tmp_path, capsys):
+    """The same 190×270 board with its own ``paper: a4`` (game.yaml's letter): told at its paper:
+    line to give a larger paper there, not --paper (which would move every deck), at its file."""
+    deck = DECK_YAML.replace("format: poker", "size: [190, 270]\npaper: a4") + "  - {name: 大判, text: 本文}\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck, game=GAME_YAML + "paper: letter\n")
+    (ws / "printers.yaml").write_text("shifty: {back_offset_mm: [2.0, -1.0]}\n")
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test", "--printer", "shifty") == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if "bleed" in line]
+    assert len(lines) == 1 and lines[0].startswith("  warning: data/test/decks/cards.yaml:3:8: deck 'cards': its home sheets give 2.0 mm"), lines
+    assert lines[0].endswith("the a4 paper has no room for gutters, so backs may show white edges (a larger paper: in its deck "
+                             "file, --layout fold, or a printer that shifts less)"), lines
+
+
 def test_check_names_a_bleed_the_printer_offset_cannot_have(tmp_path, capsys):
     deck = DECK_YAML.replace("format: poker", "size: [190, 270]") + "  - {name: 大判, text: 本文}\n"
     ws = make_workspace(tmp_path / "ws", deck=deck)

@@ -134,6 +134,16 @@ def test_a_paper_smaller_than_a_piece_names_the_papers_that_hold_it(tmp_path, ca
     assert "mat.yaml:2:7: size:" in capsys.readouterr().err
 
 
+def test_a_piece_too_large_between_the_silhouette_marks_of_its_own_paper_is_told_a_larger_paper_there(tmp_path, capsys):
+    """--marks silhouette, the mat's own paper: a4: told to give a larger paper: in its deck file
+    (it said a larger --paper, which would put every deck on it)."""
+    ws = mats_and_cards(tmp_path / "ws", mat=MAT.replace("paper: a3", "paper: a4"))
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "silhouette") == 2
+    err = capsys.readouterr().err
+    assert "mat.yaml:2:7: size: deck 'mat': a 200×280 mm piece does not fit between the Silhouette registration marks on A4" in err
+    assert "(expected a larger paper: in its deck file, a smaller inset or keepout (--silhouette-marks)" in err, err
+
+
 def test_a_paper_other_than_the_decks_card_stock_is_refused(tmp_path, capsys):
     ws = small_decks(tmp_path / "ws", decks=(("bid", 10),))
     deck = ws / "data" / "test" / "decks" / "bid.yaml"

@@ -214,6 +214,18 @@ def test_a_box_too_big_for_the_paper_says_what_would_fit(tmp_path, capsys):
     assert _build(root) == 0
 
 
+def test_a_box_too_big_for_its_decks_own_paper_offers_paper_and_a_shallower_box(tmp_path, capsys):
+    """A box deck with its own ``paper: a4``: the net's error as without it, offering the deck file's
+    ``paper: a3`` (not --paper, which moves every deck) and a shallower box; it said only 'one of a3'
+    at paper:, as for a card too large, losing the box it could be."""
+    deck = BOX.replace("layout: tuck-box\n", "layout: tuck-box\nbox: {cards: tarot, count: 200, tuck: 60}\npaper: a4\n")
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    assert _build(root) == 2
+    err = capsys.readouterr().err.strip()
+    assert "decks/cards.yaml:3:" in err and "its tuck box" in err and "does not fit on A4" in err
+    assert "expected paper: a3 (its net fits there), or a box at most " in err and "--paper" not in err
+
+
 def test_the_same_box_builds_the_same_bytes(box, tmp_path):
     root = make_workspace(tmp_path / "ws", deck=BOX)
     assert _build(root) == 0

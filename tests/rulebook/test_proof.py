@@ -298,6 +298,23 @@ def test_a_case_number_set_twice_is_a_finding_and_a_warning_with_both_lines(tmp_
     assert case_numbers(parse(steps, "ja"), "draft.txt", "ja") == []  # (１： twice: the steps' finding alone)
 
 
+def test_the_steps_of_a_section_numbered_twice_are_the_sections_finding_and_cases_across_sections_are_found():
+    """Two 「■　２．０」, each with a step １：: both print as 2.1 because the section number is set
+    twice — one fault, said once as the sections' finding (it was also a 見出し番号 finding per step,
+    at a case number the draft never wrote). A case written twice in two sections (３．２．１ under
+    ３．０ and again under ５．０) is still found."""
+    from pnpgen.rulebook.parse import parse
+    from pnpgen.rulebook.proofnumbering import case_numbers, section_numbers
+
+    draft = ("■■　テスト　草案１\n\n■　２．０　準備\n１：配る\n　配ります。\n\n■　２．０　移動\n１：動く\n　動きます。\n"
+             "２：止まる\n　止まります。\n")
+    doc = parse(draft, "ja")
+    assert [f.file.split("：")[0] for f in section_numbers(doc, "d.txt", "ja")] == ["d.txt:7: 「２．０　移動」"]
+    assert case_numbers(doc, "d.txt", "ja") == []
+    across = "■■　テスト　草案１\n\n■　３．０　戦闘\n３．２．１　攻撃します。\n\n■　５．０　移動\n３．２．１　動きます。\n"
+    assert [f.file.split("：")[0] for f in case_numbers(parse(across, "ja"), "d.txt", "ja")] == ["d.txt:7: 「3.2.1　動きます。」"]
+
+
 def test_an_english_case_heading_numbered_twice_is_a_finding():
     """"5.1 Attacking" and later "5.1 Again": sub-headings that open with a case number count, as
     the list items "5.2.1 …" do; the report in English."""

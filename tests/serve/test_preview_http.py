@@ -572,6 +572,18 @@ def test_a_faces_svg_showing_one_picture_too_many_times_is_one_error_not_gigabyt
         assert "dragon.png" in many.text and "check --svg" in many.text and len(many.content) < 1000
 
 
+def test_a_warning_quoting_markup_from_the_data_is_shown_as_text():
+    """A warning quotes the data (a card named <img src=x onerror=…>): the page lists it as text,
+    never as markup, as it shows the cards' names."""
+    from pnpgen.serve.page import html as page_html
+    from pnpgen.serve.preview import State
+
+    told = "data/test/decks/cards.yaml:5: card '<img src=x onerror=alert(1)>' is unnamed"
+    page = page_html(State(warnings=[told]), "テストゲーム")
+    assert "<img src=x" not in page and f"<li>{html.escape(told)}</li>" in page
+    assert '<h2 id="warned" class="shown">' in page and '<h2 id="warned" class="">' in page_html(State(), "t")
+
+
 def test_a_saves_warnings_are_said_in_the_terminal_and_on_the_page(tmp_path, monkeypatch, capsys):
     """Trial 50 (a party game in serve): a count changed in the sheet made the draft's （８０枚）
     wrong, which a build warns of, but serve said only `built again` and the change line, and the

@@ -55,6 +55,7 @@ from pnpgen.impose.onpaper import (
     DeckOnPaper,
     back_behind,
     deck_sheet,
+    own_paper,
     own_paper_refused,
     silhouette_warnings,
     stock_warnings,
@@ -202,12 +203,12 @@ def deck_on_paper(deck: Deck, sheet: SheetOptions, nest_memo: Memo[list] | None 
             raise _at_size(f"{size} between the Silhouette registration marks on {sheet.paper.upper()} "
                            f"(room: {x1 - z:.1f}×{y1 - y0:.1f} mm right of the bottom-left mark's keep-out "
                            f"zone, or {x1 - x0:.1f}×{min(y1, h - z) - y0:.1f} mm above it)", deck,
-                           "a larger --paper, a smaller inset or keepout (--silhouette-marks), "
-                           "or a build without --marks silhouette (cut by hand)")
+                           f"a larger {'paper: in its deck file' if own_paper(deck, sheet) else '--paper'}, a smaller "
+                           "inset or keepout (--silhouette-marks), or a build without --marks silhouette (cut by hand)")
+        if spec.tuck_box is not None:  # (on its own paper: too: the paper that holds the net, or a shallower box)
+            raise _box_too_big(deck, spec.tuck_box, sheet)
         if (refused := own_paper_refused(deck, sheet, spec)) is not None:  # the deck file's paper: too small
             raise refused
-        if spec.tuck_box is not None:
-            raise _box_too_big(deck, spec.tuck_box, sheet)
         raise _at_size(f"{size} on {sheet.paper.upper()} inside a {sheet.margin_mm:g} mm margin", deck,
                        "a larger --paper, or kind: board (split into tiles)")
     return DeckOnPaper(spec, layout, tiles)
@@ -221,7 +222,8 @@ def _box_too_big(deck: Deck, box: TuckBox, sheet: SheetOptions) -> InputError:
     holds = [name for name, (pw, ph) in PAPER_SIZES.items() if name != sheet.paper and any(
         w <= across - 2 * m and h <= down - m - top for across, down in ((pw, ph), (ph, pw)))]
     deep = deepest(box, sheet.area_mm)
-    offers = ([f"--paper {holds[0]} (its net fits there)"] if holds else []) + (
+    asked = "paper:" if own_paper(deck, sheet) else "--paper"  # (the deck file's own paper: is where to say it)
+    offers = ([f"{asked} {holds[0]} (its net fits there)"] if holds else []) + (
         [f"a box at most {deep:g} mm deep inside (fewer or thinner cards: box: {{count: …}} or {{thickness: …}})"]
         if deep >= 3 else ["smaller cards (box: {cards: …})"])
     where = deck.size_where or Where(deck.source)  # the deck's box:, else the deck (its layout's box)

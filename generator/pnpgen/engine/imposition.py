@@ -25,7 +25,7 @@ from pnpgen.impose.bom import bom_pages
 from pnpgen.impose.cutter import CRICUT_AREA_IN, silhouette_layout
 from pnpgen.impose.fold import FoldLayout, layout_fold, more_with_less_bleed
 from pnpgen.impose.grid import SheetOptions, choose_layout, layout_grid, layout_grid_at, size_to_hold_whole
-from pnpgen.impose.onpaper import DeckOnPaper, back_behind, deck_paper, deck_sheet
+from pnpgen.impose.onpaper import DeckOnPaper, back_behind, deck_sheet, on_deck_paper
 from pnpgen.impose.plan import Page, PagePlan, signed
 from pnpgen.impose.share import OnAll, Sharing, all_in_one_sheets, shared_sheets
 from pnpgen.impose.sheets import (
@@ -153,7 +153,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
                 shares = isinstance(placed.layout, SlotLayout) or (placed.tiles is None and not imposed.fold_or_sleeve)
                 like = Sharing(ds, placed.layout, placed.by_hand, deck.kind, deck_sheet(deck, sheet)) if shares else None
                 sheets_of.append(OnAll(home, ds.backs is not None and not imposed.fold_or_sleeve, [(0, deck.name)], like))
-        on = deck_paper(deck, sheet)  # the build's sheet options on the deck's own paper:
+        on = on_deck_paper(deck, sheet)  # the build's sheet options on the deck's own paper:
         die_line = die_line_record(deck.id, placed.spec.die_cut, deck.back is not None)
         if imposed.cuts:
             die_line["home"] = f"the cutting machine: cut/{deck.id}-pNN.{'svg, .dxf' if sheet.silhouette else 'png, .svg'}"

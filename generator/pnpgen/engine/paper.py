@@ -13,7 +13,7 @@ from pnpgen.exports.cutfiles import too_large_for_cricut
 from pnpgen.faces.faceset import DeckFaces
 from pnpgen.impose.cutter import CRICUT_AREA_IN
 from pnpgen.impose.fold import layout_fold
-from pnpgen.impose.onpaper import DeckOnPaper, back_behind, deck_paper, deck_sheet
+from pnpgen.impose.onpaper import DeckOnPaper, back_behind, deck_sheet, on_deck_paper, own_paper
 from pnpgen.impose.slots import SlotLayout
 
 
@@ -31,10 +31,12 @@ def short_bleed_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildO
         if getattr(on_paper.layout, "kind", "") == "slots":  # card stock: its slots fix the bleed, not the paper
             why = (f"the slots of sheet layout {on_paper.layout.name!r} leave no room for more, so backs may "
                    "show white edges (a printer that shifts less, or 'sheet: grid' for this deck)")
-        else:
-            why = (f"the {deck_paper(deck, options.sheet).paper} paper has no room for gutters, so backs may show white edges "
-                   "(a larger --paper, --layout fold, or a printer that shifts less)")
-        at = deck.sheet_where or deck.where()  # the deck's sheet: line, which fixes the slots, else its file
+        else:  # (a deck on its own paper: is told to give a larger one there: --paper moves every deck)
+            own = own_paper(deck, options.sheet) is not None
+            why = (f"the {on_deck_paper(deck, options.sheet).paper} paper has no room for gutters, so backs may show white edges "
+                   f"(a larger {'paper: in its deck file' if own else '--paper'}, --layout fold, or a printer that shifts less)")
+        # the deck's sheet: line, which fixes the slots, else its paper: line, which fixes the paper, else its file
+        at = deck.sheet_where or (deck.paper_where if own_paper(deck, options.sheet) else None) or deck.where()
         out.append(f"{at}: deck {deck.id!r}: its home sheets give {bleed:.1f} mm of bleed, below the {round(need, 2):g} mm the "
                    f"back offset of printer {options.printer.name!r} needs (the larger offset + 0.5 mm): {why}")
     return out

@@ -22,7 +22,7 @@ from pnpgen.engine.changes import (
 )
 from pnpgen.engine.imposition import fit_to_printer, folded_or_sleeved, version_stamp
 from pnpgen.engine.options import BuildOptions
-from pnpgen.impose.onpaper import deck_paper, deck_sheet
+from pnpgen.impose.onpaper import deck_sheet, on_deck_paper
 from pnpgen.impose.plan import Page, PagePlan
 from pnpgen.impose.sheets import DeckSheets, board_tiles, duplex_ready, home_sheets
 from pnpgen.impose.slots import SlotLayout
@@ -162,7 +162,7 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
                             result.face_arts)
             one_sided = None if isinstance(on.layout, SlotLayout) or on.tiles is not None else \
                 folded_or_sleeved(ds, deck.kind, deck_sheet(deck, sheet), font)  # --layout fold, sleeve: as the home sheets
-            own = deck_paper(deck, sheet)  # on the deck's own paper: when it gives one, as its home sheets
+            own = on_deck_paper(deck, sheet)  # on the deck's own paper: when it gives one, as its home sheets
             if on.tiles is not None:
                 deck_pages = board_tiles(ds, on.tiles, own, font, game.fonts.get("bold", font), fontreg.string_width_mm)
                 deck_pages = _changed_tiles(deck_pages, (before.get(dr.id) or {}).get("pages"),

@@ -37,7 +37,7 @@ def back_behind(deck: Deck, sheet: SheetOptions) -> bool:
     return deck.back is not None and not (sheet.layout == "sleeve" and deck.kind == "card")
 
 
-def deck_paper(deck: Deck, sheet: SheetOptions) -> SheetOptions:
+def on_deck_paper(deck: Deck, sheet: SheetOptions) -> SheetOptions:
     """The build's sheet options on the deck's own ``paper:`` when it gives one and --paper was
     not given on the command line (which wins over every deck's)."""
     own = own_paper(deck, sheet)
@@ -76,7 +76,7 @@ def own_paper_refused(deck: Deck, sheet: SheetOptions, spec: ShapeSpec, stock: S
 def deck_sheet(deck: Deck, sheet: SheetOptions) -> SheetOptions:
     """The sheet options a deck is laid out and drawn with: the build's, with the deck's own
     ``paper:`` and ``bleed:`` (docs/data-format.md) when it gives them."""
-    sheet = deck_paper(deck, sheet)
+    sheet = on_deck_paper(deck, sheet)
     return sheet if deck.bleed_mm is None else replace(sheet, bleed_mm=deck.bleed_mm)
 
 
@@ -104,9 +104,9 @@ def stock_warnings(placed: list[tuple[Deck, DeckOnPaper]], sheet: SheetOptions) 
     out += [f"{lay.stock.source}: sheet layout {lay.stock.id}: its slots leave no {sheet.slug_mm:g} mm band "
             "above or below them for the slug (how to print, scale bars, version stamp); it prints over the "
             "top slots" for lay in layouts.values() if not lay.slug_room(sheet)]
-    other = {p.layout.stock.id: (p.layout, paper) for deck, p in placed if isinstance(p.layout, SlotLayout)
-             and sorted(p.layout.stock.paper_mm) != sorted((paper := deck_paper(deck, sheet)).paper_mm)}
+    other = {p.layout.stock.id: (p.layout, on.paper) for deck, p in placed if isinstance(p.layout, SlotLayout)
+             and sorted(p.layout.stock.paper_mm) != sorted((on := on_deck_paper(deck, sheet)).paper_mm)}
     return out + [f"{lay.stock.source}: sheet layout {lay.stock.id} is {lay.stock.paper} paper "
-                  f"({lay.stock.paper_mm[0]:g}×{lay.stock.paper_mm[1]:g} mm), not {paper.paper} (--paper): its decks' "
+                  f"({lay.stock.paper_mm[0]:g}×{lay.stock.paper_mm[1]:g} mm), not {paper} (--paper): its decks' "
                   f"home sheets, and their pages in the all-in-one file, are {lay.stock.paper}; print them on it"
                   for lay, paper in other.values()]

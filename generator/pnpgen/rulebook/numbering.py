@@ -63,8 +63,11 @@ def twice_numbered_cases(doc: Document) -> list[tuple[Case, Case]]:
     links to the first only. Read from the list items numbered as cases (「３．２．１　…」), the
     sub-headings that open with a case number ("5.1 Movement") and the steps a numbered section
     prints as cases (１： under 「■　５．０」, 5.1); a step number repeated (１：, １：) is the
-    steps' own finding (``misnumbered_steps``), a section's number (５．０) the sections'."""
-    steps = {id(step): number for number, step in printed_step_cases(doc)}
+    steps' own finding (``misnumbered_steps``), a section's number (５．０) the sections' — and so
+    are the cases the steps of a section numbered as an earlier one print as (its １： is 5.1 twice
+    because ５．０ is: one fault, said once, at the section)."""
+    again = {id(c) for _, sections in section_numbering(doc)[0] for s in sections[1:] for c in s.children}
+    steps = {id(step): number for number, step in printed_step_cases(doc) if id(step) not in again}
     first: dict[str, Case] = {}
     out: list[tuple[Case, Case]] = []
     for s in doc.rules:
