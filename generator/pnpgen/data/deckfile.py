@@ -305,6 +305,9 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     given = [key for key in ("size", "format", "box") if key in data]
     if geo is not None:
         _layout_shape_options(geo, shape, trim, options, doc.where((given[0],)) if given else None)
+    if shape == "rounded" and options.get("corner_radius") == 0:  # square corners: cut as a rect, not along a die line
+        shape = "rect"
+        del options["corner_radius"]
     template_options = parse_at(doc, ("options",), v.mapping, data.get("options"), "options")
     for key in template_options:
         if key in SHAPE_KEYS:
