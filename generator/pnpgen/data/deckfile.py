@@ -330,6 +330,9 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         source=path,
         options=options,
     )
+    held = next((figures[k].value for k in ("deck", "decks") if k in figures), None)
+    if held is not None and isinstance(figures.get("count"), tuckbox.Held):  # its count the deck's, not written
+        deck.follows = (tuple(held) if isinstance(held, list) else (str(held),)), int(figures["count"].value)
     if "sheet" in data:
         deck.sheet, deck.sheet_where = sheet_layout(ws, doc, data), doc.where(("sheet",))
     if "die" in data:  # a paper d6 a template draws: its faces' boxes (a layout's: its own die:)

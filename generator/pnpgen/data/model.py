@@ -215,6 +215,8 @@ class Deck:
     stand_up: tuple[float, float, float, float] | None = None  # ``stand_up:``: a template's standee's figure box
     worksheet: tuple[Where, str, bool] | None = None  # a workbook's pieces: (pieces.file's line, worksheet read, named by sheet:)
     bleed_mm: float | None = None  # the deck file's ``bleed:`` over the build's --bleed (None: the build's)
+    # a tuck box's: the decks whose copies its figures follow (box: {deck: cards}) and that count
+    follows: tuple[tuple[str, ...], int] | None = None
     paper: str | None = None  # the deck file's ``paper:`` (data/formats.py PAPER_SIZES) over the game's (None: the build's)
     paper_where: Where | None = None  # where the deck file says ``paper:``
 
