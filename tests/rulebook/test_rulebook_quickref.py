@@ -263,7 +263,6 @@ def test_an_english_quick_reference_line_is_set_ragged_right_not_opened_to_the_m
     word spaces opened to 1.4–1.65 mm (8 pt Noto Serif's space is some 0.6 mm of white between the
     ink of its words, 0.8–1.0 mm as pdfium boxes them): its lines are set ragged right, as a list is."""
     import pypdfium2 as pdfium
-
     from test_quickref import WARGAME
 
     ws = make_workspace(tmp_path / "ws", pieces=["a"], game="title: Ardennes 44\ndraft: 1\nlanguages: [en]\n")
