@@ -25,6 +25,10 @@ def _warn(text: str) -> None:
     print(f"pnpgen: warning: {shown(text)}", file=sys.stderr, flush=True)
 
 
+def _note(text: str) -> None:
+    print(f"pnpgen: note: {shown(text)}", file=sys.stderr, flush=True)
+
+
 
 
 
@@ -600,6 +604,7 @@ def calibrate(args: argparse.Namespace) -> int:
         a_calibration_sheet,
         calibration_sheet,
         games_paper_and_language,
+        other_papers,
         write_calibration_sheet,
     )
     from pnpgen.engine.output import claim, mark_now
@@ -628,6 +633,11 @@ def calibrate(args: argparse.Namespace) -> int:
     said = f"; its {' and '.join(taken)} as the workspace's games say" if taken else ""
     if not args.quiet:
         _say(f"calibration sheet: {shown} (print it duplex, then see docs/home-printing.md: 'pnpgen docs home-printing'{said})")
+    for other, files in (other_papers(ws, opts.paper, args.lang or lang) if ws is not None else {}).items():
+        listed = ", ".join(files[:3]) + (f" and {len(files) - 3} more" if len(files) > 3 else "")
+        _note(f"{listed} {'print' if len(files) > 1 else 'prints'} on {other.upper()}, not {opts.paper.upper()}: "
+              f"a printer profile holds one paper, so calibrate that one too: pnpgen calibrate --paper {other} "
+              f"(docs/home-printing.md, A profile and decks on papers of their own)")
     return 0
 
 
@@ -752,5 +762,5 @@ def preflight(args: argparse.Namespace) -> int:
         root = Path(args.out or ws.root / "build")
         folders = export_folders(root.relative_to(here) if root.is_relative_to(here) else root, game, args.preset, lang)
     limits = Limits(args.ink_limit, args.min_line, args.min_ppi, args.min_text)
-    return run(folders, limits, _say, lambda text: print(f"pnpgen: note: {shown(text)}", file=sys.stderr, flush=True),
+    return run(folders, limits, _say, _note,
                args.pages_png, args.json, args.quiet)

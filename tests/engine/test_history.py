@@ -364,7 +364,8 @@ def test_a_template_edit_that_redraws_every_face_is_one_line_after_the_added_and
 def test_diff_says_a_tuck_box_grew_with_its_decks_count(tmp_path, capsys, built_copy):
     """A tuck box's net follows its deck's count: two cards more made a deeper box, and the
     changelog said only that its face changed (「テンプレート・レイアウト・画像」), not that the
-    box to cut out and fold is another size."""
+    box to cut out and fold is another size; then (trial49) the size, and still that its face
+    changed, where only the deck's count had: the size line says whose count it follows."""
     ws = built_copy(tmp_path / "ws", *BUILD, pieces=NAMES)
     (ws / "data" / "test" / "decks" / "box.yaml").write_text(
         "name: 箱\nlayout: tuck-box\nbox: {deck: cards, card_thickness: 1}\npieces:\n  - {title: 箱}\n",
@@ -377,13 +378,26 @@ def test_diff_says_a_tuck_box_grew_with_its_decks_count(tmp_path, capsys, built_
     md = capsys.readouterr().out
     # 5 → 7 poker cards of 1 mm, 1 mm of play: 6 → 8 mm deep; the net two depths wider, two depths and
     # two tuck flaps (each the depth + 10 mm) taller
-    assert "- 大きさ：150×133 mm → 154×141 mm" in md.split("## 箱 (box)")[1], md
+    box = md.split("## 箱 (box)")[1].split("##")[0]
+    assert [ln for ln in box.splitlines() if ln.startswith("- ")] == [
+        "- 大きさ：150×133 mm → 154×141 mm（テストカードの枚数 5 → 7枚に合わせて）"], md  # no 絵柄が変わった
     assert "大きさ" not in md.split("## 箱 (box)")[0]  # the cards kept their size
-    # and the build's summary says it where the sheets changed, not only '箱 edited'
+    assert run(ws, "diff", "--game", "test", "--format", "json") == 0
+    entry = json.loads(capsys.readouterr().out)["decks"]["box"]
+    assert entry["follows"] == {"decks": ["cards"], "old": 5, "new": 7} and entry["faces"] == []
+    from pnpgen.engine import history
+    english = history.markdown({**json.loads(json.dumps({"decks": {"box": entry}})), "lang": "en", "game": "test",
+                                "from": {"version": "v1", "time": "t", "draft": "1"},
+                                "to": {"version": "v2", "time": "t", "draft": "1"}, "rulebook": {}})
+    assert "- size: 150×133 mm → 154×141 mm (following the count of cards: 5 → 7 cards)" in english, english
+    # and the build's summary says it where the sheets changed, not '箱 edited'
     from pnpgen.engine.changes import reasons
-    old, new = ({"size": size, "pieces": {"1:箱": [1, "a", "a", ""]}, "values": {}} for size in ([150, 133], [154, 141]))
+    old, new = ({"size": size, "pieces": {"1:箱": [1, "a", "a", ""]}, "values": {}, "follows": [["cards"], n]}
+                for size, n in (([150, 133], 5), ([154, 141], 7)))
     new["pieces"]["1:箱"] = [1, "b", "b", ""]
-    assert reasons(old, new) == ["size 150×133 → 154×141 mm", "箱 edited"]
+    assert reasons(old, new) == ["size 150×133 → 154×141 mm, following deck cards' count 5 → 7"]
+    # a box whose size is its own figures' (a count written): its size alone, no deck named
+    assert reasons({**old, "follows": None}, {**new, "follows": None}) == ["size 150×133 → 154×141 mm"]
 
 
 def test_the_changelog_of_a_japanese_game_names_the_lines_before_the_first_section_in_japanese():

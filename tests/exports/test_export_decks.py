@@ -527,3 +527,34 @@ def test_pages_are_rasterised_one_at_a_time_as_asked_for(monkeypatch):
     rest = list(pages)
     assert len(rendered) == 3 and [im.size for im in rest] == [(21, 21), (22, 22)]
     assert rest[1].getpixel((10, 10)) == (255, 255, 255)
+
+
+def test_the_contact_sheet_labels_each_face_by_its_pieces_title_escaped_and_cut_to_fit(tmp_path, monkeypatch):
+    """A designer trial: the contact sheet said `cards-001 × 18` where the designer looks for 市民;
+    a piece's title now, as it reads (its markup dropped, as the change report names it), a long
+    one cut to the thumbnail's width; a piece without a name keeps its id."""
+    from PIL import ImageDraw
+
+    long = "とても長い名前の" * 6
+    deck = DECK_YAML + ("  - {name: 市民, text: a, count: 18}\n  - {name: \"{南瓜|かぼちゃ}の**王**\", text: b}\n"
+                        f"  - {{name: {long}, text: c}}\n")
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    (root / "data" / "test" / "decks" / "plain.yaml").write_text(
+        "name: P\nformat: poker\nfront: card-front.svg.j2\nfields: {name: text, text: text}\npieces:\n  - {text: x}\n  - {text: y}\n",
+        encoding="utf-8")
+    drawn: list[str] = []
+    fonts = {}
+    original = ImageDraw.ImageDraw.text
+
+    def spy(self, xy, text, *args, **kwargs):
+        drawn.append(text)
+        fonts[text] = kwargs.get("font")
+        return original(self, xy, text, *args, **kwargs)
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", spy)
+    assert run(root, "export", "--game", "test", "--preset", "doujin", "--colour", "rgb") == 0
+    labels = [t for t in drawn if " × " in t or t.endswith(" back")]
+    assert labels[:2] == ["市民 × 18", "南瓜の王 × 1"], labels
+    cut = labels[2]
+    assert cut.startswith("とても長い名前の") and cut.endswith("… × 1") and len(cut) < len(long), cut
+    assert fonts[cut].getlength(cut) <= contact.THUMB[0] + contact.PAD < fonts[cut].getlength(long)  # under its thumbnail
+    assert "plain-001 × 1" in labels and "plain-002 × 1" in labels  # no name: the id, as before

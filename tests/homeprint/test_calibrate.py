@@ -211,3 +211,28 @@ def test_a_paper_per_language_gives_each_editions_sheet_and_a_bad_paper_no_trace
     assert run(ws, "calibrate") == 0
     assert "Traceback" not in capsys.readouterr().err
     assert "両面位置合わせ用紙 A4" in texts(ws / "build" / "calibration-a4-long.pdf")[0]
+
+
+def test_decks_on_another_paper_are_told_how_to_calibrate_it(tmp_path, capsys):
+    """A designer trial: 'pnpgen calibrate' printed the game's A4 sheet and said nothing of the
+    A3 player screens (a deck's own ``paper: a3``); a profile holds one paper, so each other
+    paper the decks print on is named, with its deck files and the command that calibrates it."""
+    ws = make_workspace(tmp_path / "ws", pieces=["カード1"])
+    decks = ws / "data" / "test" / "decks"
+    for deck in ("screen", "map"):
+        (decks / f"{deck}.yaml").write_text(f"name: {deck}\nkind: board\nsize: [200, 280]\npaper: A3\n"
+                                            "front: card-front.svg.j2\npieces:\n  - {name: s}\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "calibrate") == 0
+    err = capsys.readouterr().err
+    assert err == ("pnpgen: note: data/test/decks/map.yaml, data/test/decks/screen.yaml print on A3, not A4: a "
+                   "printer profile holds one paper, so calibrate that one too: pnpgen calibrate --paper a3 "
+                   "(docs/home-printing.md, A profile and decks on papers of their own)\n"), err
+    assert (ws / "build" / "calibration-a4-long.pdf").is_file()
+    assert run(ws, "calibrate", "--paper", "a3") == 0  # the A3 sheet: now the game's A4 is the other paper
+    assert "data/test/game.yaml prints on A4, not A3: " in capsys.readouterr().err
+    assert "両面位置合わせ用紙 A3" in texts(ws / "build" / "calibration-a3-long.pdf")[0]
+    (decks / "screen.yaml").unlink()
+    (decks / "map.yaml").unlink()
+    assert run(ws, "calibrate") == 0
+    assert capsys.readouterr().err == ""  # one paper: nothing to say

@@ -256,3 +256,26 @@ def test_an_english_line_printed_alone_keeps_its_capital():
     assert standing_alone("However, a tie is a draw.") == "However, a tie is a draw."
     assert standing_alone("次に戦略カードをよくシャッフルします。") == "戦略カードをよくシャッフルします。"
     assert standing_alone("ただし、減らすことはできません。") == "ただし、減らすことはできません。"
+
+
+def test_an_english_quick_reference_line_is_set_ragged_right_not_opened_to_the_measure(tmp_path):
+    """trial49: the English quick reference was justified in its narrow column, a short line's few
+    word spaces opened to 1.4–1.65 mm (8 pt Noto Serif's space is some 0.6 mm of white between the
+    ink of its words, 0.8–1.0 mm as pdfium boxes them): its lines are set ragged right, as a list is."""
+    import pypdfium2 as pdfium
+    from test_quickref import WARGAME
+
+    ws = make_workspace(tmp_path / "ws", pieces=["a"], game="title: Ardennes 44\ndraft: 1\nlanguages: [en]\n")
+    (ws / "data" / "test" / "draft.txt").write_text(WARGAME, encoding="utf-8")
+    pdf = pdfium.PdfDocument(build_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts").files["rulebook.pdf"])
+    page = next(p for p in pdf if p.get_textpage().get_text_range().startswith("Quick reference"))
+    text = page.get_textpage()
+    chars = [text.get_text_range(i, 1) for i in range(text.count_chars())]
+    start = "".join(chars).index("7.1 The German player wins")
+    line, k = [], start
+    while chars[k] not in "\r\n":  # the case's first line, its spaces between two words
+        line.append(k)
+        k += 1
+    gaps = [(text.get_charbox(i + 1)[0] - text.get_charbox(i - 1)[2]) * 25.4 / 72
+            for i in line[1:-1] if chars[i] == " " and chars[i - 1] != " " and chars[i + 1] != " "]
+    assert len(gaps) >= 6 and max(gaps) < 1.15, [round(g, 2) for g in gaps]

@@ -298,6 +298,9 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     given = [key for key in ("size", "format", "box") if key in data]
     if geo is not None:
         _layout_shape_options(geo, shape, trim, options, doc.where((given[0],)) if given else None)
+    if shape == "rounded" and options.get("corner_radius") == 0:  # square corners: cut as a rect, not along a die line
+        shape = "rect"
+        del options["corner_radius"]
     template_options = parse_at(doc, ("options",), v.mapping, data.get("options"), "options")
     for key in template_options:
         if key in SHAPE_KEYS:
@@ -320,6 +323,9 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         source=path,
         options=options,
     )
+    held = next((figures[k].value for k in ("deck", "decks") if k in figures), None)
+    if held is not None and isinstance(figures.get("count"), tuckbox.Held):  # its count the deck's, not written
+        deck.follows = (tuple(held) if isinstance(held, list) else (str(held),)), int(figures["count"].value)
     if "sheet" in data:
         deck.sheet, deck.sheet_where = sheet_layout(ws, doc, data), doc.where(("sheet",))
     if "die" in data:  # a paper d6 a template draws: its faces' boxes (a layout's: its own die:)

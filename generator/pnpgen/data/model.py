@@ -217,6 +217,8 @@ class Deck:
     # a spreadsheet's columns the deck's ``columns:`` maps: field (or title.en) → the header the sheet writes
     sheet_headers: dict[str, str] = field(default_factory=dict)
     bleed_mm: float | None = None  # the deck file's ``bleed:`` over the build's --bleed (None: the build's)
+    # a tuck box's: the decks whose copies its figures follow (box: {deck: cards}) and that count
+    follows: tuple[tuple[str, ...], int] | None = None
     paper: str | None = None  # the deck file's ``paper:`` (data/formats.py PAPER_SIZES) over the game's (None: the build's)
     paper_where: Where | None = None  # where the deck file says ``paper:``
 

@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 from pnpgen import usercache
+from pnpgen.data.gamefiles import is_deck_name
 from pnpgen.data.validate import Invalid, paper
 from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlsrc import load_yaml
@@ -16,6 +17,7 @@ from pnpgen.errors import InputError
 from pnpgen.fonts import BUNDLED, DEFAULT_FONTS, register
 from pnpgen.impose.calibration import CalibrationOptions, calibration_pages
 from pnpgen.impose.plan import PagePlan
+from pnpgen.litter import is_litter
 from pnpgen.pdf.writer import write_document
 
 CALIBRATION_TITLE = "pnpgen duplex calibration"  # the sheet's /Title
@@ -63,6 +65,16 @@ def games_paper_and_language(ws: Workspace, lang: str | None = None) -> tuple[st
     per language (``paper: {ja: a4, en: letter}``) is the one of the sheet's language, ``lang`` or
     the one the games agree on. A game.yaml that does not read, or names no paper pnpgen prints on,
     is passed over (calibrate builds no game: the build says what is wrong with it)."""
+    games = _games(ws)
+    langs = {"ja" if default == "ja" else "en" for _, _, default in games}
+    agreed = langs.pop() if len(langs) == 1 else None
+    papers = {_paper(data.get("paper"), lang or agreed or default) for _, data, default in games}
+    papers.discard(None)
+    return (papers.pop() if len(papers) == 1 else None), agreed
+
+
+def _games(ws: Workspace) -> list[tuple[str, dict, str]]:
+    """Each game that reads: its slug, its game.yaml's mapping, its default language."""
     games = []
     for slug in ws.slugs():
         try:
@@ -72,12 +84,33 @@ def games_paper_and_language(ws: Workspace, lang: str | None = None) -> tuple[st
         if isinstance(data, dict):
             languages = data.get("languages")
             first = languages[0] if isinstance(languages, list) and languages else "ja"
-            games.append((data, str(data.get("default_language", first))))
-    langs = {"ja" if default == "ja" else "en" for _, default in games}
-    agreed = langs.pop() if len(langs) == 1 else None
-    papers = {_paper(data.get("paper"), lang or agreed or default) for data, default in games}
-    papers.discard(None)
-    return (papers.pop() if len(papers) == 1 else None), agreed
+            games.append((slug, data, str(data.get("default_language", first))))
+    return games
+
+
+def other_papers(ws: Workspace, sheet: str, lang: str | None = None) -> dict[str, list[str]]:
+    """The papers the workspace's home sheets print on besides the sheet's, ``sheet``: each with
+    the files that say it (a game's game.yaml, a deck file's own ``paper:``), as the workspace
+    names them. A printer profile holds one paper (docs/home-printing.md), so each needs a sheet
+    of its own. A file that does not read is passed over, as above."""
+    found: dict[str, list[str]] = {}
+    for slug, data, default in _games(ws):
+        game_paper = _paper(data.get("paper"), lang or default)
+        if game_paper is not None:
+            found.setdefault(game_paper, []).append(f"data/{slug}/game.yaml")
+        decks = ws.game_dir(slug) / "decks"
+        for path in sorted(decks.iterdir()) if decks.is_dir() else []:
+            if is_litter(path.name) or not is_deck_name(path.name) or path.name.startswith("."):
+                continue
+            try:
+                deck = load_yaml(path).data
+            except InputError:
+                continue
+            if isinstance(deck, dict) and deck.get("paper") is not None:
+                own = _paper(deck["paper"], lang or default)
+                if own is not None:
+                    found.setdefault(own, []).append(f"data/{slug}/decks/{path.name}")
+    return {p: files for p, files in sorted(found.items()) if p != sheet}
 
 
 def _paper(value: object, lang: str) -> str | None:

@@ -49,6 +49,7 @@ def snapshot(result: BuildResult) -> dict[str, Any]:
             "pages": result.home_pages.get(record.id, []),
             "page_art": [art_tag(arts, faces) for faces in result.home_faces.get(record.id, [])],
             "pieces": pieces, "values": values, "printer": printer, "art": files, "kind": df.deck.kind,
+            **({"follows": [list(df.deck.follows[0]), df.deck.follows[1]]} if df.deck.follows else {}),
             "pairs": [[pair.front, pair.back, pair.count, f"{pair.piece.index}:{pair.piece.label}",
                        art_tag(arts, [pair.front, pair.back])] for pair in df.pairs],
         }
@@ -379,8 +380,12 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
         details.append(f"bleed {old['bleed']:g} → {new['bleed']:g} mm")
     elif back_design:
         details.append("back changed")
-    if old.get("size") and new.get("size") and old["size"] != new["size"]:  # a tuck box's net follows its deck
-        details.append("size {} → {} mm".format(*("×".join(f"{v:g}" for v in s) for s in (old["size"], new["size"]))))
+    resized = bool(old.get("size") and new.get("size") and old["size"] != new["size"])
+    if resized:  # (a tuck box's net follows its deck's count: that count says why)
+        held = followed(old, new)
+        details.append("size {} → {} mm".format(*("×".join(f"{v:g}" for v in s) for s in (old["size"], new["size"])))
+                       + (", following {} {}' count {} → {}".format(
+                           "deck" if len(held[0]) == 1 else "decks", ", ".join(held[0]), *held[1:]) if held else ""))
     redrawn: list[str] = []  # pieces whose face alone changed (template, layout, art)
     replaced: dict[str, list[str]] = {}  # an art file replaced → the pieces showing it, their faces the same
     parked = {label for label in was if new_pieces[label][0] == 0}  # (count: 0 prints none: no face to reprint)
@@ -407,7 +412,7 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
         elif files and label not in parked and not rebled:  # the same faces, a picture they show replaced
             for name in files:
                 replaced.setdefault(name, []).append(name_of(label))
-        elif front_changed and label not in parked and not rebled:
+        elif front_changed and label not in parked and not rebled and not resized:  # (the size says why)
             redrawn.append(f"{name_of(label)} edited")
     taken = set(was.values())
     details += [f"-{count} {name_of(label, told_before)} (removed)" for label, (count, *_) in in_deck_order(old_pieces).items()
@@ -418,6 +423,15 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     details += [f"{name} replaced: {shown[0] if len(shown) == 1 else counted(len(shown), kind)}"
                 for name, shown in replaced.items()]
     return details + ([f"every face edited ({len(redrawn)} pieces)"] if every else redrawn)
+
+
+def followed(old: dict[str, Any], new: dict[str, Any]) -> tuple[list[str], int, int] | None:
+    """A tuck box whose figures follow the decks it holds (``box: {deck: cards}``), their count
+    changed: those decks, their copies before and now; None otherwise."""
+    was, now = old.get("follows"), new.get("follows")
+    if not (was and now) or was[0] != now[0] or was[1] == now[1]:
+        return None
+    return list(now[0]), was[1], now[1]
 
 
 def replaced_files(old: dict[str, Any], new: dict[str, Any], label: str, old_label: str) -> list[str]:

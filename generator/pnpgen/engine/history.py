@@ -25,7 +25,7 @@ import json
 import re
 import stat
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -40,6 +40,7 @@ from pnpgen.data.textfile import MAX_DRAFT_BYTES
 from pnpgen.data.textfile import decode as decode_text
 from pnpgen.engine.changes import (
     copies_only,
+    followed,
     in_deck_order,
     matched,
     numbered_name,
@@ -190,6 +191,11 @@ def _size(value: Any) -> bool:
         isinstance(v, int | float) and not isinstance(v, bool) and 0 < v < 1e6 for v in value)
 
 
+def _follows(value: Any) -> bool:
+    return isinstance(value, list) and len(value) == 2 and isinstance(value[0], list) \
+        and all(isinstance(d, str) for d in value[0]) and _count(value[1])
+
+
 def _well_formed(body: dict[str, Any]) -> bool:
     """The shape pnpgen writes, which log, diff and reprint read without a further check: an entry
     from elsewhere can hold anything its hash was computed for."""
@@ -206,7 +212,7 @@ def _well_formed(body: dict[str, Any]) -> bool:
                 and isinstance(deck.get("pairs", []), list) and _size(deck.get("size", [1, 1]))
                 and isinstance(deck.get("field_order", []), list)
                 and all(isinstance(f, str) for f in deck.get("field_order", []))
-                and isinstance(deck.get("art", {}), dict)
+                and isinstance(deck.get("art", {}), dict) and _follows(deck.get("follows", [[], 0]))
                 and all(isinstance(files, dict) and all(isinstance(k, str) and isinstance(h, str) for k, h in files.items())
                         for files in deck.get("art", {}).values())):
             return False
@@ -415,7 +421,8 @@ def record(out_root: Path, edition: str, game, snapshot: dict[str, Any], last: V
     ``last``: the build's ``last_version``, read once), and the entries to remove so that at most
     ``KEEP`` remain (oldest first, tagged ones kept)."""
     rulebook = sections(_draft_text(_draft_of(game)))
-    decks = {d: {**{k: v[k] for k in ("name", "count", "pieces", "values", "pairs", "size", "art") if k in v},
+    decks = {d: {**{k: v[k] for k in ("name", "count", "pieces", "values", "pairs", "size", "follows", "art")
+                    if k in v},
                  "field_order": list(dict.fromkeys(f for values in v["values"].values() for f in values))}
              for d, v in snapshot.items()}  # (the entry's keys are sorted: the deck's order of its fields kept apart)
     digest = content_hash(decks, rulebook, str(game.draft))
@@ -521,6 +528,9 @@ def diff(a: Version, b: Version, named: dict[str, int] | None = None) -> dict[st
         # the pieces' size, recorded since it is (a tuck box resized by its deck's count, a new format)
         if old.get("size") and new.get("size") and old["size"] != new["size"] and old["pieces"] and new["pieces"]:
             entry["size"] = [old["size"], new["size"]]
+            held = followed(old, new)  # a tuck box's net after its decks' count: which, and that count
+            if held:
+                entry["follows"] = {"decks": held[0], "old": held[1], "new": held[2]}
         was = matched(old["pieces"], new["pieces"], old["values"], new.get("values", {}))  # new label → old label
         shared = Counter(map(_name, old["pieces"])) | Counter(map(_name, new["pieces"]))  # pieces of a name, in either
         # two pieces of one name told apart: 彗星 #1, 彗星 #111; one of a deck without names by its
@@ -558,8 +568,8 @@ def diff(a: Version, b: Version, named: dict[str, int] | None = None) -> dict[st
                 pictures.setdefault(file, []).append(name_of(label))
         told = {name for shown in pictures.values() for name in shown}
         entry["pictures"] = [{"file": file, "pieces": shown} for file, shown in pictures.items()]
-        entry["faces"] = [name_of(label) for label, (o, n) in sides.items()
-                          if name_of(label) not in edited and name_of(label) not in told
+        entry["faces"] = [name_of(label) for label, (o, n) in sides.items()  # (a face at another size: the size says it)
+                          if name_of(label) not in edited and name_of(label) not in told and "size" not in entry
                           and (o[:1] != n[:1] or label in painted or (label in backs and not entry["back_changed"]))]
         # every piece of both versions redrawn (a font size of the layout): one line, not one a piece
         entry["every_face_changed"] = len(entry["faces"]) > 1 and len(entry["faces"]) == len(sides)
@@ -615,7 +625,7 @@ def markdown(d: dict[str, Any]) -> str:
     for deck_id, e in d["decks"].items():
         out += [f"## {_md(e['name'])} ({_md(deck_id)}): {e['count'][0]} → {e['count'][1]}", ""]
         out += _capped([*([say("renamed", old=_md(e["renamed_from"]), new=_md(deck_id))] if e.get("renamed_from") else []),
-                        *([say("size", old=_mm(e["size"][0]), new=_mm(e["size"][1]))] if e.get("size") else []),
+                        *([_resized(e, d["decks"], say)] if e.get("size") else []),
                         *(say("count", piece=_md(c["piece"]), old=c["old"], new=c["new"]) for c in e["counts"]),
                         *(say("field", piece=_md(f["piece"]), field=_md(place), old=_md(_show(old, lang)),
                               new=_md(_show(new, lang))) for f in e["fields"] for place, old, new in _places(f)),
@@ -641,6 +651,16 @@ def markdown(d: dict[str, Any]) -> str:
                        say("the_rulebook"), lang)
         out.append("")
     return "\n".join(out).rstrip() + "\n"
+
+
+def _resized(e: dict[str, Any], decks: dict[str, Any], say: Callable[..., str]) -> str:
+    """The size line: old → new, and for a tuck box after its decks' count, whose and how many."""
+    old, new = _mm(e["size"][0]), _mm(e["size"][1])
+    held = e.get("follows")
+    if not held:
+        return say("size", old=old, new=new)
+    names = ", ".join(_md(decks.get(d, {}).get("name") or d) for d in held["decks"])
+    return say("size_follows", old=old, new=new, decks=names, a=held["old"], b=held["new"])
 
 
 def _places(change: dict[str, Any]) -> list[tuple[str, Any, Any]]:

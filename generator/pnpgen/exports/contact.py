@@ -1,4 +1,5 @@
-"""A contact sheet: every distinct face of the export, trimmed, labelled ``id × count``, and the
+"""A contact sheet: every distinct face of the export, trimmed, labelled ``title × count`` (the
+piece's name, else its id), and the
 decks the export left out. A big export's faces go on several sheets of at most ``ROWS`` rows
 (``<game>-contact.png``, ``<game>-contact-2.png``, …), each drawn and let go of in turn: one
 sheet of 5,000 faces was 168,000 px tall (some image viewers stop at 32,767) and its export held
@@ -13,10 +14,12 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from pnpgen.exports.faces import PageStyle, UniqueFace, face_images
+from pnpgen.safetext import clipped, shown_name
 from pnpgen.shapes import deck_shape, trim_path
 
 THUMB = (180, 220)  # largest thumbnail, px
 LABEL_PX = 30
+LABEL_CHARS = 40  # a title's characters at most, before it is cut to the thumbnail's width
 COLS = 8
 ROWS = 50  # rows of a sheet at most: 400 faces, 13,544 px tall
 PAD = 10
@@ -24,31 +27,53 @@ PAD = 10
 
 @dataclass(frozen=True)
 class Thumb:
-    """One face to show: its key, drawn as ``style`` draws it, with its label."""
+    """One face to show: its key, drawn as ``style`` draws it, with its label: ``name`` (shortened
+    to fit under the thumbnail) then ``tail``, kept whole."""
 
     style: PageStyle
     key: str
-    label: str
+    name: str
+    tail: str
     back: bool = False  # a back: a die-cut outline that is not symmetric is mirrored
 
 
 def thumbnails(style: PageStyle, faces: list[UniqueFace]) -> list[Thumb]:
-    """Each distinct front labelled ``stem × copies``, then each distinct back of the deck once
+    """Each distinct front labelled ``name × copies``, then each distinct back of the deck once
     (what to draw: ``contact_sheets`` draws them, a sheet at a time)."""
     plain = replace(style, marks="none", proof=False, cmyk=False)
-    items = [Thumb(plain, f.front, f"{f.stem} × {f.copies}") for f in faces]
-    backs: dict[str, str] = {}  # face key → stem of the first face with it
+    items = [Thumb(plain, f.front, _name(f), f" × {f.copies}") for f in faces]
+    backs: dict[str, str] = {}  # face key → name of the first face with it
     for f in faces:
         if f.back is not None:
-            backs.setdefault(f.back, f.stem)
-    for key, stem in backs.items():
-        items.append(Thumb(plain, key, f"{style.deck.id} back" if len(backs) == 1 else f"{stem} back", back=True))
+            backs.setdefault(f.back, _name(f))
+    for key, name in backs.items():
+        items.append(Thumb(plain, key, style.deck.id if len(backs) == 1 else name, " back", back=True))
     return items
 
 
-def _drawn(thumbs: list[Thumb]) -> list[tuple[Image.Image, str]]:
+def _name(face: UniqueFace) -> str:
+    """The piece's title (its name as the change report says it, each control character shown
+    escaped: a right-to-left override in a title turned the label round; a deck's one piece: the
+    deck's name), and its copy where its
+    copies differ (``市民 c2``); its id (``cards-001``) when it has no name."""
+    name = face.piece.own_name or face.piece.deck_label  # (a deck's one piece, a board: the deck's name)
+    if not name:
+        return face.stem
+    return shown_name(clipped(name, LABEL_CHARS)) + (f" c{face.first_copy}" if face.copies < face.piece.count else "")
+
+
+def fitted(font: ImageFont.FreeTypeFont, name: str, tail: str, room: float) -> str:
+    """``name`` then ``tail`` in at most ``room`` px: the name cut, an ellipsis at its end, to fit."""
+    if font.getlength(name + tail) <= room:
+        return name + tail
+    while name and font.getlength(name + "…" + tail) > room:
+        name = name[:-1]
+    return name + "…" + tail
+
+
+def _drawn(thumbs: list[Thumb]) -> list[tuple[Image.Image, str, str]]:
     """The thumbnails rasterised, trimmed, each deck's run of them in one document."""
-    out: list[tuple[Image.Image, str]] = []
+    out: list[tuple[Image.Image, str, str]] = []
     start = 0
     while start < len(thumbs):
         style = thumbs[start].style
@@ -62,7 +87,7 @@ def _drawn(thumbs: list[Thumb]) -> list[tuple[Image.Image, str]]:
         run = thumbs[start:end]
         images = face_images([t.key for t in run], style, (max(1, round(pw * k)), max(1, round(ph * k))))
         box = (round(b * k), round(b * k), round((b + W) * k), round((b + H) * k))
-        out.extend((_cut_out(image.crop(box), t), t.label) for image, t in zip(images, run))
+        out.extend((_cut_out(image.crop(box), t), t.name, t.tail) for image, t in zip(images, run))
         start = end
     return out
 
@@ -95,7 +120,7 @@ def contact_sheets(title: str, thumbs: list[Thumb], font_file: Path,
         yield contact_sheet(named, _drawn(chunk), font_file, notes if n == len(chunks) else [])
 
 
-def contact_sheet(title: str, thumbs: list[tuple[Image.Image, str]], font_file: Path,
+def contact_sheet(title: str, thumbs: list[tuple[Image.Image, str, str]], font_file: Path,
                   notes: list[str] | None = None) -> Image.Image:
     """The thumbnails in a grid under ``title``, then ``notes`` (the decks left out), a line each."""
     notes = notes or []
@@ -109,12 +134,13 @@ def contact_sheet(title: str, thumbs: list[tuple[Image.Image, str]], font_file: 
     sheet = Image.new("RGB", (width, head + rows * ch + len(notes) * note_px + (PAD if notes else 0)), (255, 255, 255))
     draw = ImageDraw.Draw(sheet)
     draw.text((PAD, 10), title, fill=(0, 0, 0), font=ImageFont.truetype(str(font_file), 22))
-    for i, (image, label) in enumerate(thumbs):
+    for i, (image, name, tail) in enumerate(thumbs):
         x, y = (i % cols) * cw, head + (i // cols) * ch
         sheet.paste(image, (x + (cw - image.width) // 2, y + PAD + (THUMB[1] - image.height)))
         draw.rectangle((x + (cw - image.width) // 2 - 1, y + PAD + THUMB[1] - image.height - 1,
                         x + (cw + image.width) // 2, y + PAD + THUMB[1]), outline=(180, 180, 180))
-        draw.text((x + cw // 2, y + PAD + THUMB[1] + 6), label, fill=(0, 0, 0), font=font, anchor="mt")
+        draw.text((x + cw // 2, y + PAD + THUMB[1] + 6), fitted(font, name, tail, cw - PAD), fill=(0, 0, 0), font=font,
+                  anchor="mt")
     for i, note in enumerate(notes):
         draw.text((PAD, head + rows * ch + i * note_px), note, fill=(160, 0, 0), font=font)
     return sheet

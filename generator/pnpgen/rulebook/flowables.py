@@ -224,8 +224,12 @@ class JPara(Flowable):
                  prefix_x: float | None = None, lines: list[tuple[int, int]] | None = None, first: bool = True,
                  last: bool = True, indexed: bool = False, lang: str = "ja", page: tuple[str, dict] | None = None,
                  icons: tuple = (), prefix_icons: Mapping[str, Icon] | None = None,
-                 setting: setlines.SetLines | None = None, anchor: str = "", links: Collection[str] = ()):
+                 setting: setlines.SetLines | None = None, anchor: str = "", links: Collection[str] = (),
+                 ragged: bool = False):
         super().__init__()
+        # a Latin paragraph set flush left, ragged right (the quick reference's narrow lines: a
+        # short one justified opened its two word spaces to an em each, trial49), its spaces never opened
+        self.ragged = ragged
         self.anchor = anchor  # the named destination its first line is (a rule case's: xrefs.destination)
         self.links = links  # the case numbers the book sets: a reference to one links to it (xrefs.references_in)
         self.setting = setting  # the book's setting, which recalls and keeps its lines (setlines.py)
@@ -307,7 +311,8 @@ class JPara(Flowable):
             return []
         kw = dict(color=self.color, first_indent=self.first_indent, left=self.left, prefix=self.prefix_source,
                   prefix_font=self.prefix_font, prefix_x=self.prefix_x, indexed=self.indexed, lang=self.lang,
-                  icons=self.icons, prefix_icons=self.prefix_icons, setting=self.setting, links=self.links)
+                  icons=self.icons, prefix_icons=self.prefix_icons, setting=self.setting, links=self.links,
+                  ragged=self.ragged)
         return [JPara(self.source, self.font, self.size, self.leading, lines=self.lines[:fit], first=self.first,
                       last=False, page=self.page, anchor=self.anchor, **kw),
                 JPara(self.source, self.font, self.size, self.leading, lines=self.lines[fit:], first=False,
@@ -369,7 +374,7 @@ class JPara(Flowable):
                 continue
             slack = avail - glyphs.width(line, self.font, self.size)
             if self.latin:
-                self._draw_words(line, s, mask, x, y, 0.0 if is_last else slack)
+                self._draw_words(line, s, mask, x, y, 0.0 if is_last or self.ragged else slack)
                 continue
             gaps = len(line) - 1
             spacing = 0.0

@@ -679,7 +679,7 @@ class StoryBuilder:
         """A line of the quick reference, its ``{coin}`` icons drawn as the rules draw them."""
         text, icons = with_icons(self.typo(text), self.icons)
         return self.paragraph(text, self.fonts.body, 8, 12, left=QR_INDENT + 8, first_indent=QR_INDENT, lang=self.text_lang,
-                     icons=icons)
+                     icons=icons, ragged=True)  # (a Latin line ragged right: a narrow column's list, not justified)
 
     def index(self) -> list[Flowable]:
         if not self.has_terms:
