@@ -11,7 +11,7 @@ import numpy as np
 import pikepdf
 import pypdfium2 as pdfium
 
-from conftest import REPO, make_workspace, run
+from conftest import REPO, docs_deck_workspace, run
 
 FORMAT = (REPO / "docs" / "data-format.md").read_text(encoding="utf-8")
 START = FORMAT.index('<a id="polyomino"></a>')
@@ -35,12 +35,8 @@ def _at(image: np.ndarray, x: float, y: float) -> tuple[int, ...]:
 
 def test_polyomino_tiles_cut_where_their_cells_are(tmp_path, capsys):
     deck, front, back = [body for _, body in FENCE.findall(SECTION)]
-    ws = make_workspace(tmp_path / "ws", deck="name: x\n", game=GAME)
-    decks = ws / "data" / "test" / "decks"
-    (decks / "cards.yaml").unlink()
-    (decks / "poly-tet-l.yaml").write_text(deck, encoding="utf-8")
-    (ws / "templates" / "test" / "poly-front.svg.j2").write_text(front, encoding="utf-8")
-    (ws / "templates" / "test" / "poly-back.svg.j2").write_text(back, encoding="utf-8")
+    ws = docs_deck_workspace(tmp_path / "ws", GAME, "poly-tet-l", deck,
+                             {"poly-front.svg.j2": front, "poly-back.svg.j2": back})
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0, capsys.readouterr().err
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--paper", "letter",
                "--out", "letter") == 0, capsys.readouterr().err
