@@ -268,6 +268,18 @@ def make_workspace(root: Path, pieces: list[str] | None = None, deck: str | None
     return root
 
 
+
+def docs_deck_workspace(root: Path, game: str, deck_id: str, deck: str, templates: dict[str, str]) -> Path:
+    """A workspace whose one deck is a docs page's example as written: ``deck`` as
+    ``data/test/decks/<deck_id>.yaml`` and each of ``templates`` (file name → text) in ``templates/test/``."""
+    ws = make_workspace(root, deck="name: x\n", game=game)
+    decks = ws / "data" / "test" / "decks"
+    (decks / "cards.yaml").unlink()
+    (decks / f"{deck_id}.yaml").write_text(deck, encoding="utf-8")
+    for name, text in templates.items():
+        (ws / "templates" / "test" / name).write_text(text, encoding="utf-8")
+    return ws
+
 def run(root: Path, *args: str, monkeypatch=None) -> int:
     """Run the CLI inside ``root`` as a designer would."""
     import os

@@ -11,7 +11,7 @@ import re
 import numpy as np
 import pypdfium2 as pdfium
 
-from conftest import REPO, make_workspace, run
+from conftest import REPO, docs_deck_workspace, run
 from pdfprobe import glyphs
 
 FORMAT = (REPO / "docs" / "data-format.md").read_text(encoding="utf-8")
@@ -40,12 +40,8 @@ def _cross(page, dark_on: str) -> tuple[float, float]:
 
 def test_letters_stand_round_the_disc_and_the_centre_marks_meet(tmp_path, capsys):
     yaml_block, front, back = [body for _, body in FENCE.findall(SECTION)]
-    ws = make_workspace(tmp_path / "ws", deck="name: x\n", game=GAME)
-    decks = ws / "data" / "test" / "decks"
-    (decks / "cards.yaml").unlink()
-    (decks / "wheel-outer.yaml").write_text(yaml_block, encoding="utf-8")
-    (ws / "templates" / "test" / "wheel-front.svg.j2").write_text(front, encoding="utf-8")
-    (ws / "templates" / "test" / "wheel-back.svg.j2").write_text(back, encoding="utf-8")
+    ws = docs_deck_workspace(tmp_path / "ws", GAME, "wheel-outer", yaml_block,
+                             {"wheel-front.svg.j2": front, "wheel-back.svg.j2": back})
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0, capsys.readouterr().err
     out = ws / "build" / "test"
     # the shop file: the disc alone on a page of 140 mm and its 3 mm bleed, its centre at 73, 73

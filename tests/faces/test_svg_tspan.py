@@ -188,6 +188,21 @@ def test_a_build_with_an_inkscape_picture_prints_its_text_and_tells_the_stranger
     assert said.count("Moon") == 2 and said.count("月") == 2 and said.count("Line two") == 2, said
 
 
+
+def test_a_picture_a_layout_shows_twice_tells_its_stranger_font_once(tmp_path, capsys):
+    """A designer's trial: a standee's picture (the layout shows it twice, the figure upright and
+    upside down) whose text names no font of the game was told twice, once at the layout's box
+    and once at the deck's line: one picture, one warning."""
+    deck = "name: Standee\nlayout: standee\npieces:\n  - {title: First, art: moon.svg}\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    (ws / "data" / "test" / "art").mkdir()
+    (ws / "data" / "test" / "art" / "moon.svg").write_text(INKSCAPE, encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 0
+    err = capsys.readouterr()
+    told = [line for line in (err.out + err.err).splitlines() if "moon.svg" in line and "font-family" in line]
+    assert len(told) == 1 and "font-family 'Arial'" in told[0], told
+
 GAME = ["BIZUDGothic-Regular", "BIZUDPGothic-Bold", "BIZUDPGothic-Regular", "BIZUDPMincho-Regular",
         "NotoSans-Regular", "NotoSerif-Regular", "MyFont"]
 

@@ -520,6 +520,23 @@ def test_a_components_total_followed_by_its_parts_reads_the_parts(tmp_path):
     assert not any("no deck or sourced item" in w for w in rulebook_warnings(game, FONTS))
 
 
+
+def test_a_components_total_heads_its_parts(tmp_path):
+    """A designer's trial: ``- 36 Polyomino tiles: 4 Mono tiles, …`` (fourteen decks, a shape each)
+    was headed by the fourteen parts' names and ``4 / 4 / 3 / …``, the total's name and 36 nowhere:
+    the entry is headed by the total (its first letter upper case) and the parts' sum, each part
+    with its count in the entry's table, and the quick reference counts the total."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK, game=TWO + "sourced:\n  - {name: Dice, count: 3}\n", draft=True)
+    draft = ("Test Game\n\n## Components\n\n- 14 pieces: 11 Test cards and 3 Dice\n\n"
+             "## Setup\n\n1. Shuffle the deck.\n")
+    (ws / "data" / "test" / "draft.en.txt").write_text(draft, encoding="utf-8")
+    game = load_game(Workspace(ws), "test", lang="en")
+    book = "\n".join(texts(build_rulebook(game, ws / "fonts"))).replace("\r", "")
+    assert re.search(r"^Pieces\s*14$", book, re.M), book
+    assert re.search(r"^Test cards\s*11$", book, re.M) and re.search(r"^Dice\s*3$", book, re.M), book
+    assert "Test cards, Dice" not in book and "11 / 3" not in book, book
+    assert re.search(r"^Pieces:\s14$", book, re.M), book  # the quick reference
+
 def test_a_components_total_that_is_not_its_parts_sum_says_so(tmp_path):
     """An English designer's trial: '- 54 cards: 40 Market cards and 10 Starter cards' (a total
     mistyped) was only 'component “cards” … has no deck': the warning says the parts add up to 50."""

@@ -146,7 +146,9 @@ def lint_faces(faces: Iterable[tuple[Deck, Piece, str, str]], arts: dict[str, Ar
                 if name is not None and kept is not None:
                     kept.learn(name, [list(finding) for finding in seen[face]])
         for at, what, measure, text in seen[face]:
-            f = found.setdefault((deck.id, at or f"{side} template", what, text if what == "font-substituted" else ""),
+            # a picture's font is told once a deck, wherever its faces show it (a standee's figure twice)
+            told_as = (deck.id, "", what, text) if what == "font-substituted" else (deck.id, at or f"{side} template", what, "")
+            f = found.setdefault(told_as,
                                  _Finding(deck, at, what, worst=measure, text=text, settings=own, shown=piece,
                                           deck_safe=deck_safe))
             if id(piece) not in f.ids:

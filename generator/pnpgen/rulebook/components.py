@@ -63,6 +63,7 @@ class ComponentRow:
     sep: str = "／"  # between the counts of several parts (" / " in a Latin book)
     provisional: bool = False  # the draft gives no count and the data's is a stand-in: printed 「5枚（仮）」
     unlisted: bool = False  # in the data only: the draft's components list does not name it (その他の内容物)
+    total: bool = False  # a total over its parts ("36 Tiles: 20 Square tiles and 16 L tiles"): one count, the sum
 
     @property
     def deck_ids(self) -> list[str]:
@@ -76,6 +77,8 @@ class ComponentRow:
         for an English proofing report; an English draft's bare counts stay bare (``80``)."""
         if not self.items:
             return None
+        if self.total:  # the parts' sum under the total's name; each part's count in the entry's table
+            return str(self.count)
         if english and any(self.units):
             return " / ".join(counted(sum(d.count for d in ds), _english_word(ds)) for _, ds in self.parts if ds)
         texts = [f"{sum(d.count for d in ds)}{u}" for (_, ds), u in zip(self.parts, self.units) if ds]
@@ -208,8 +211,8 @@ def component_rows(doc: Document, game: Game, draft_path: Path | str, aliases: d
             found = [d for d in _match(name, items) if id(d) not in used]
             used.update(id(d) for d in found)
             parts.append((name, found))
-        row = ComponentRow(comp.name, parts, comp.children, comp.heading if comp.counts else None,
-                           _units(comp, parts), sep=sep)
+        row = ComponentRow(comp.total or comp.name, parts, comp.children, comp.heading if comp.counts else None,
+                           _units(comp, parts), sep=sep, total=bool(comp.total))
         row.provisional = not comp.counts and any(d.stand_in_count for _, ds in parts for d in ds)
         rows.append(row)
         where = f"{draft_path}:{comp.line}"

@@ -29,6 +29,7 @@ under a line ending in an abbreviation that ends no sentence: ``e.g.``, ``i.e.``
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from pnpgen.data.draftlines import DraftLines, title_like
 from pnpgen.rulebook.tables import heads_a_table, table_row
@@ -416,7 +417,7 @@ def parse_entry(text: str, line: int = 0) -> Component:
         parts = parse_entry(description, line)  # "60 cards: 24 Starter cards and 36 Market cards"
         if len(parts.names) >= 2 and len(parts.counts) == len(parts.names):
             if sum(parts.counts) == counts[0]:
-                return parts  # a total, then its parts: the parts are the entry
+                return replace(parts, total=names[0][:1].upper() + names[0][1:])  # a total, then its parts: under its name
             listed = parts.counts  # told: a total mistyped reads as one component that matches no deck
     comp = Component(names, count_text, counts, [""] * len(counts), head.strip(), line=line, parts_off=listed,
                      note=note)

@@ -100,7 +100,7 @@ def disagreeing_numbers(doc: Document, text: str, draft_path: Path | str, lang: 
 
 def count_mismatches(rows: list[ComponentRow], doc: Document, draft_path: Path | str, lang: str) -> list[Finding]:
     """The components whose draft count differs from the data's, at ``draft_path:line``."""
-    lines = {c.name: c.line for c in doc.components}
+    lines = {c.total or c.name: c.line for c in doc.components}  # (a total over its parts: its row is named by it)
     out = []
     for row in rows:
         for label, draft_n in row.mismatches:
