@@ -282,10 +282,10 @@ def choice(value: Any, options: Iterable[str], what: str) -> str:
 
 
 def paper(value: Any) -> str:
-    """A paper pnpgen prints on (data/formats.py PAPER_SIZES, any case); one written by its size (``8.5x11``,
-    ``210×297``) is told the name to write."""
-    if isinstance(value, str) and value.strip().lower() in PAPER_SIZES:
-        return value.strip().lower()
+    """A paper pnpgen prints on (data/formats.py PAPER_SIZES, any case, full-width ``Ａ３`` as Japanese
+    input types it); one written by its size (``8.5x11``, ``210×297``) is told the name to write."""
+    if isinstance(value, str) and typed(value).lower() in PAPER_SIZES:
+        return typed(value).lower()
     named = paper_named_by_size(value) if isinstance(value, str) else None
     if named is not None:
         raise Invalid(f"unknown paper {show(value)}; did you mean {named}? (the paper of that size)",
