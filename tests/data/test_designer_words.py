@@ -240,7 +240,7 @@ def test_a_length_written_as_people_write_it_is_told_how_pnpgen_reads_it(tmp_pat
     assert "data/test/decks/cards.yaml:2:" in err and f"is not a length; did you mean {meant}?" in err, err
 
 
-@pytest.mark.parametrize("written, size", [("A5", "[148, 210]"), ("letter", "[215.9, 279.4]")])
+@pytest.mark.parametrize("written, size", [("A5", "[148, 210]"), ("letter", "[215.9, 279.4]"), ("Ａ５", "[148, 210]")])
 def test_a_paper_size_written_as_a_format_is_told_the_size_to_write(tmp_path, capsys, written, size):
     """English trial: a player mat written ``format: A5`` (in a deck, and in a layout override)
     was told only the card formats; it is told the size to write."""

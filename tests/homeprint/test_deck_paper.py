@@ -112,6 +112,14 @@ def test_small_decks_share_sheets_only_on_one_paper(tmp_path):
     assert sizes(out / "test-all.pdf") == [A4] * 4 + [A3] * 2 + [A4]
 
 
+def test_a_paper_typed_full_width_is_that_paper(tmp_path):
+    """hostile34: 「paper: Ａ３」, as Japanese input types it, stopped as 'unknown paper 'ａ３'' (lower-cased
+    full-width, with no name to write), where 「size: ［…］」's ３ is read as 3: it is A3."""
+    ws = mats_and_cards(tmp_path / "ws", mat=MAT.replace("paper: a3", "paper: Ａ３　"))
+    out = build(ws, tmp_path / "out")
+    assert sizes(out / "mat.pdf") == [A3] * 4 and sizes(out / "bid.pdf") == [A4] * 4
+
+
 @pytest.mark.parametrize("value, told", [
     ("A7", "paper: unknown paper 'a7'"), ("100x", "paper: unknown paper '100x'"),
     ("8.5x11", "did you mean letter?")])

@@ -315,6 +315,27 @@ def test_the_steps_of_a_section_numbered_twice_are_the_sections_finding_and_case
     assert [f.file.split("：")[0] for f in case_numbers(parse(across, "ja"), "d.txt", "ja")] == ["d.txt:7: 「3.2.1　動きます。」"]
 
 
+def test_thousands_of_cases_numbered_twice_are_five_warnings_and_one_line(tmp_path):
+    """hostile34: a draft whose 5.1 is written 3,000 times (a block pasted over and over) said 2,999
+    warnings, one a line; now the first five at their lines and the rest in one line, with their
+    count and first lines. proof.txt still lists each."""
+    from pnpgen.data.load import load_game
+    from pnpgen.data.workspace import Workspace
+    from pnpgen.rulebook import rulebook_warnings
+    from pnpgen.rulebook.parse import parse
+    from pnpgen.rulebook.proofnumbering import case_numbers
+
+    draft = "TEST\n\nMOVEMENT\n\n" + "5.1 A unit moves.\n" * 3000
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    (ws / "data" / "test" / "draft.txt").write_text(draft, encoding="utf-8")
+    said = [w.split("draft.txt:")[1] for w in rulebook_warnings(load_game(Workspace(ws), "test"), REPO / "fonts")
+            if "numbered as" in w]
+    assert [w.split(":")[0] for w in said] == ["6", "7", "8", "9", "10", "11"]
+    assert said[-1] == ("11: and 2994 more cases numbered as an earlier case is (lines 11, 12, 13, 14, 15, …); "
+                        "the build's proof.txt lists each; number each case once")
+    assert len(case_numbers(parse(draft, "en"), "draft.txt", "en")) == 2999
+
+
 def test_an_english_case_heading_numbered_twice_is_a_finding():
     """"5.1 Attacking" and later "5.1 Again": sub-headings that open with a case number count, as
     the list items "5.2.1 …" do; the report in English."""

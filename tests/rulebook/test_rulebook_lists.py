@@ -355,3 +355,19 @@ def test_an_english_cross_reference_links_to_where_its_case_is_set(tmp_path):
     assert links[0]["/Dest"][0].idnum == reader.pages[page].indirect_reference.idnum
     assert 0 < case.y - top * PT_MM < 6  # the top of 6.3's line, on this page
     assert not any(p.get("/Annots") for p in PdfReader(io.BytesIO(result.files["rulebook-booklet.pdf"])).pages)
+
+
+def test_a_cross_reference_in_the_quick_reference_links_to_its_case(tmp_path):
+    """hostile34: docs/data-format.md says a reference links "in the rules, the quick reference and the
+    appendix alike", but the quick reference's lines (a Sequence of Play case ``4.12 Combat (see 6.3)``)
+    printed it as text: now a link to 6.3's place, as in the rules; ``see 9.9`` (numbered nowhere) none."""
+    draft = ("# T (Draft 1)\n\n## 4.0 Sequence of Play\n\n4.11 Movement phase (see 9.9).\n"
+             "4.12 Combat phase (see 6.3).\n\n## 6.0 Combat\n\n6.3 A unit that takes a step loss is flipped.\n")
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    (ws / "data" / "test" / "draft.txt").write_text(draft, encoding="utf-8")
+    reader = PdfReader(io.BytesIO(build_rulebook(load_game(Workspace(ws), "test"), ws / "fonts").files["rulebook.pdf"]))
+    quick = next(p for p in reader.pages if "• 4.12 Combat phase (see 6.3)." in p.extract_text())  # (早見表)
+    links = [a.get_object() for a in quick.get("/Annots") or []]
+    to_cases = [a for a in links if a["/Dest"][1] == "/XYZ"]
+    case_page = next(p for p in reader.pages if "step loss" in p.extract_text())
+    assert len(to_cases) == 1 and to_cases[0]["/Dest"][0].idnum == case_page.indirect_reference.idnum, to_cases

@@ -282,10 +282,10 @@ def choice(value: Any, options: Iterable[str], what: str) -> str:
 
 
 def paper(value: Any) -> str:
-    """A paper pnpgen prints on (data/formats.py PAPER_SIZES, any case); one written by its size (``8.5x11``,
-    ``210×297``) is told the name to write."""
-    if isinstance(value, str) and value.strip().lower() in PAPER_SIZES:
-        return value.strip().lower()
+    """A paper pnpgen prints on (data/formats.py PAPER_SIZES, any case, full-width ``Ａ３`` as Japanese
+    input types it); one written by its size (``8.5x11``, ``210×297``) is told the name to write."""
+    if isinstance(value, str) and typed(value).lower() in PAPER_SIZES:
+        return typed(value).lower()
     named = paper_named_by_size(value) if isinstance(value, str) else None
     if named is not None:
         raise Invalid(f"unknown paper {show(value)}; did you mean {named}? (the paper of that size)",
@@ -295,7 +295,7 @@ def paper(value: Any) -> str:
 
 def card_format(value: Any) -> str:
     """A named card format; a paper size written as one (``format: A5``) is told the size to write."""
-    paper = PAPER_FORMATS.get(value.strip().lower()) if isinstance(value, str) else None
+    paper = PAPER_FORMATS.get(typed(value).lower()) if isinstance(value, str) else None  # (Ａ５ typed full-width too)
     if paper is not None and value not in CARD_FORMATS:
         w, h = (f"{n:g}" for n in paper)
         raise Invalid(f"format {show(value)} is a paper size, not one of the card formats",
@@ -422,7 +422,7 @@ def size(value: Any, shape: str, single: bool) -> tuple[float, ...]:
         if both:  # 4.25x5.5in, 63 × 88 mm: the unit written once is both sides' (a bare 4.25 is mm)
             w, w_unit, h, h_unit = both.groups()
             meant = f"[{w}{w_unit or h_unit or ''}, {h}{h_unit or w_unit or ''}]"
-        paper = PAPER_FORMATS.get(value.strip().lower()) if isinstance(value, str) else None
+        paper = PAPER_FORMATS.get(typed(value).lower()) if isinstance(value, str) else None  # (Ａ５ typed full-width too)
         if paper is not None:  # size: A5, a player aid the size of a paper: its millimetres
             meant = "[{:g}, {:g}]".format(*paper)
         raise Invalid(f"size needs [width, height], got {show(value)}", f"'size: {meant}' in mm or with units")

@@ -676,10 +676,11 @@ class StoryBuilder:
         ])]
 
     def qr_line(self, text: str) -> JPara:
-        """A line of the quick reference, its ``{coin}`` icons drawn as the rules draw them."""
+        """A line of the quick reference, its ``{coin}`` icons drawn as the rules draw them, its cross
+        references (see 6.3) links to their cases as in the rules."""
         text, icons = with_icons(self.typo(text), self.icons)
         return self.paragraph(text, self.fonts.body, 8, 12, left=QR_INDENT + 8, first_indent=QR_INDENT, lang=self.text_lang,
-                     icons=icons, ragged=True)  # (a Latin line ragged right: a narrow column's list, not justified)
+                     icons=icons, ragged=True, links=self.cases)  # (a Latin line ragged right: a narrow column's list, not justified)
 
     def index(self) -> list[Flowable]:
         if not self.has_terms:
