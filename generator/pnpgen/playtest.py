@@ -59,7 +59,8 @@ def _diff_options(d: argparse.ArgumentParser) -> None:
 
 
 def _tag_options(t: argparse.ArgumentParser) -> None:
-    t.add_argument("name", type=_tag_name, help="letters, digits, - _ . (not v<number>, not latest or previous)")
+    t.add_argument("name", type=_tag_name, help="letters, digits, - _ . (not v<number>, latest or previous; "
+                   "not starting with -, nor only dots)")
     t.add_argument("version", nargs="?", default="latest", help="default: the latest version")
     _common(t)
 
@@ -76,7 +77,8 @@ def _tag_name(text: str) -> str:
 
     if not history.is_tag_name(text):
         raise argparse.ArgumentTypeError(f"{text!r} is not a tag name (letters, digits, - _ . up to 64; "
-                                         "not v<number>, latest or previous, which name versions)")
+                                         "not v<number>, latest or previous, which name versions; not starting "
+                                         "with -, which reads as an option, nor only dots, which read as a folder)")
     return text
 
 

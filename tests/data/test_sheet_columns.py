@@ -166,3 +166,34 @@ def test_a_header_the_mapping_left_out_is_offered_the_mapping_with_it(tmp_path, 
     assert err.count("\n") == 1 and "cards.csv:1:2: 枚数 (column B): unknown key in the header row; did you mean " \
         "count? (the number of copies to print) (expected" in err and "as pieces: {file: cards.csv, columns: " \
         "{カード名: title, 枚数: count}})" in err, err
+
+
+def test_an_unmapped_header_of_no_meaning_in_a_mapped_sheet_is_told_its_line_in_columns(tmp_path, capsys):
+    """備考 beside a columns: mapping was told to rename the column to a field's name (or to give it
+    a box), as in a sheet with no mapping: the sheet keeps its own words, so the message gives the
+    columns: to write with it, or the note declared alone — which, pasted, checks."""
+    ws = _sheet_ws(tmp_path, rows=[["カード名", "枚数", "備考"], ["騎士", 3, "メモ"]], fmt="csv",
+                   columns="{カード名: title, 枚数: count}", game="title: 王国\n")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cards.csv:1:3: 備考 (column C): unknown key in the header row: the deck " \
+        "file's columns: does not map it" in err and "rename" not in err and "boxes:" not in err, err
+    assert "(expected 備考 added to columns: (data/test/decks/cards.yaml:3:27) with the field its column holds: " \
+        "columns: {カード名: title, 枚数: count, 備考: <one of cost, value, art, icons, text, flavour, footer>}; or, " \
+        "a note of your own never printed, declared alone in the deck file: fields: {備考: text}; or its column " \
+        "left empty)" in err, err
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8") + "fields: {備考: text}\n", encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 0, capsys.readouterr().err
+
+
+def test_a_mapping_to_a_language_the_game_does_not_list_is_told_at_the_deck_files_line(tmp_path, capsys):
+    """名: title.fr in a game of ja and en was told at the sheet's header cell 名, which is right;
+    the slip is the mapping's, at its line of the deck file."""
+    ws = _sheet_ws(tmp_path, rows=[["カード名", "名", "枚数"], ["騎士", "Chevalier", 3]], fmt="csv",
+                   columns="{カード名: title, 名: title.fr, 枚数: count}")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "data/test/decks/cards.yaml:3:50: pieces.columns.名: 'fr' is not one of the " \
+        "game's languages (data/test/game.yaml:2:1: languages: [ja, en]) (expected fr added there, 'languages: " \
+        "[ja, en, fr]', to translate into it; else 名: title.<one of ja, en>)" in err, err

@@ -171,6 +171,27 @@ def test_bad_version_and_tag_names_are_one_line(tmp_path, capsys):
         assert f"no version {typed!r}" + (f"; did you mean {offered}? (expected" if offered else " (expected") in err, err
 
 
+def test_a_tag_name_starting_with_a_dash_or_only_dots_is_refused(tmp_path, capsys):
+    """``pnpgen tag -- -x`` and ``tag ..`` were taken: harmless in tags.json, but ``reprint --since -x``
+    reads -x as an option and ``..`` reads as a folder to a designer. Refused with the rule; a
+    name with a dash or a dot inside is still one."""
+    import pytest
+
+    ws = make_workspace(tmp_path / "ws", NAMES)
+    _build(ws)
+    for name in ("-x", "--x", ".", "..", "..."):
+        with pytest.raises(SystemExit) as e:
+            run(ws, "tag", "--game", "test", "--", name)
+        err = capsys.readouterr().err
+        assert e.value.code == 2 and f"{name!r} is not a tag name" in err and "not starting with -, which reads as " \
+            "an option, nor only dots, which read as a folder" in err and "Traceback" not in err, err
+    assert not (ws / "build" / ".history" / "test" / "tags.json").exists()
+    for name in ("play-test.1", ".hidden", "x-"):
+        assert run(ws, "tag", "--game", "test", name) == 0, capsys.readouterr().err
+    tagged = json.loads((ws / "build" / ".history" / "test" / "tags.json").read_text(encoding="utf-8"))
+    assert sorted(tagged) == [".hidden", "play-test.1", "x-"], tagged
+
+
 def test_a_lang_that_is_a_path_is_refused_by_the_history_commands(tmp_path, capsys):
     """--lang en/../.. named the history .history/test.en/../.. and the reprint files' folder
     build/test/en/../..: read from, and written to, outside the game's folders."""

@@ -832,6 +832,27 @@ def test_a_tokens_art_of_placeholder_false_is_no_art_to_come_once_exported_as_te
     assert "fields.title: a field given as a mapping is an image field that may stay empty" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("said, framed", [
+    ("fields: {art: {type: image, placeholder: false}}\n", False),  # the deck's field: no art to come
+    ("layout: {extends: card-poker, boxes: {art: {placeholder: false}}}\n", False),  # the box: the same
+    ("", True),  # neither: the built-in layout's default, the frame of art to come
+])
+def test_an_image_field_of_placeholder_false_leaves_a_layouts_art_room_blank(tmp_path, capsys, said, framed):
+    """``fields: {art: {type: image, placeholder: false}}`` in a deck of a built-in layout stopped
+    check listing the art, yet the card drew the 「画像未定」 frame, where ``boxes: {art:
+    {placeholder: false}}`` left the room blank: both now leave it blank (docs/data-format.md)."""
+    deck = ("name: カード\n" + ("" if said.startswith("layout:") else "layout: card-poker\n") + said
+            + "pieces:\n  - {title: 騎士, text: 本文}\n")
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--out", str(tmp_path / "o")) == 0
+    front = reader(tmp_path / "o" / "test" / "shop" / "cards-unique.pdf").pages[0].extract_text()
+    assert "騎士" in front and "本文" in front, front
+    assert ("画像未定" in front) is framed, front
+    capsys.readouterr()
+    assert run(root, "check", "--game", "test") == 0
+    assert ("no art yet" in capsys.readouterr().out) is framed
+
+
 @pytest.mark.parametrize("joint", ["、", "，"])
 def test_icons_joined_by_a_japanese_comma_are_told_the_list_to_write(tmp_path, capsys, joint):
     """``icons: [vp、coin]`` (an input method's comma) is one item to YAML: it was "unknown icon

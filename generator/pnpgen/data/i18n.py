@@ -33,6 +33,7 @@ from typing import Any
 from pnpgen.data.markup import MISSING_COLOUR, without_icons
 from pnpgen.data.model import LATIN_GAP, PLACEHOLDER_COLOUR, placeholder_said
 from pnpgen.data.validate import LANGUAGE_EXPECTED
+from pnpgen.data.yamlhint import flow
 from pnpgen.data.yamlsrc import Located, keyname, load_yaml
 from pnpgen.errors import InputError, Where
 from pnpgen.fonts import LATIN_FONTS, locate
@@ -316,20 +317,23 @@ class Translations:
         meant = language_code_meant(lang, self.languages)
         if not (LANGUAGE_CODE.fullmatch(lang) or meant):
             return
-        keypath = ("pieces", 0, header)
         listed = ", ".join(self.languages)
-        column = f"a column headed {name}." + (self.languages[0] if len(self.languages) == 1 else f"<one of {listed}>")
-        if meant:
-            raise sheet.error(keypath, f"{lang!r} is not one of the game's languages; did you mean {name}.{meant}?",
-                              column, key=True)
+        code = self.languages[0] if len(self.languages) == 1 else f"<one of {listed}>"
+        # a header the deck's columns: maps to title.fr: said as that mapping, at its line of the deck file
+        written = next((h for h, f in getattr(sheet, "mapped", {}).items() if f == header), None)
+        column = f"{flow(written)}: {name}.{code}" if written is not None else f"a column headed {name}.{code}"
         at = self.languages_at
-        if at is None or at.line is None:  # no languages: line, the game is kept in its default language
-            raise sheet.error(keypath, f"{lang!r} is not one of the game's languages ({at.path if at else 'game.yaml'} "
-                                       f"has no languages: line, so {listed} only)",
-                              f"'languages: [{listed}, {lang}]' in game.yaml to translate into {lang}; else {column}", key=True)
-        raise sheet.error(keypath, f"{lang!r} is not one of the game's languages ({at}: languages: [{listed}])",
-                          f"{lang} added there, 'languages: [{listed}, {lang}]', to translate into it; else {column}",
-                          key=True)
+        if meant:
+            message, expected = f"{lang!r} is not one of the game's languages; did you mean {name}.{meant}?", column
+        elif at is None or at.line is None:  # no languages: line, the game is kept in its default language
+            message = (f"{lang!r} is not one of the game's languages ({at.path if at else 'game.yaml'} "
+                       f"has no languages: line, so {listed} only)")
+            expected = f"'languages: [{listed}, {lang}]' in game.yaml to translate into {lang}; else {column}"
+        else:
+            message = f"{lang!r} is not one of the game's languages ({at}: languages: [{listed}])"
+            expected = f"{lang} added there, 'languages: [{listed}, {lang}]', to translate into it; else {column}"
+        mapped = sheet.mapping_error(header, message, expected) if written is not None else None
+        raise mapped or sheet.error(("pieces", 0, header), message, expected, key=True)
 
     def _is_translation(self, value: Any) -> bool:
         return (isinstance(value, dict) and bool(value) and all(k in self.languages for k in value)

@@ -22,7 +22,7 @@ from pnpgen.data.spreadsheets import (
     said_kind,
     said_translated,
 )
-from pnpgen.data.yamlhint import quoted
+from pnpgen.data.yamlhint import flow, quoted
 from pnpgen.data.yamlsrc import Located
 from pnpgen.errors import suggest
 from pnpgen.safetext import LINE_BREAKS, SAID, clipped
@@ -78,6 +78,8 @@ def checked_keys(doc: Source, mapping: Any, keypath: tuple, allowed, what: str, 
             box = "memo" if what == "the header row" and _NOTE.search(str(key)) else \
                 re.sub(r"[^a-z0-9_-]+", "-", str(key).lower()[:SAID]).strip("-_") or ("type" if word in KIND_WORDS else "new")
             named = boxoptions.is_field_name(str(key))  # a layout's box reads no 'Card Type': told to rename it
+            if not near and isinstance(doc, SheetDoc) and doc.mapped and what == "the header row":
+                raise _unmapped(doc, keypath + (key,), str(key), [a for a in allowed if a not in given], named, box)
             rename = "" if named else f"rename the {'column' if what == 'the header row' else 'key'} {clipped(str(key))!r} " \
                 f"to {box} (a field name has no spaces), then "
             # a sheet headed in its own words: the deck file's pieces: line mapping them, to paste
@@ -89,6 +91,18 @@ def checked_keys(doc: Source, mapping: Any, keypath: tuple, allowed, what: str, 
                                 type=_field_type(mapping[key]))) + mapped,
                             key=True)
     return mapping
+
+
+def _unmapped(doc: SheetDoc, keypath: tuple, key: str, free: list[str], named: bool, box: str) -> Exception:
+    """A header of no known meaning in a sheet the deck's ``columns:`` maps: no rename to a field's
+    name (the sheet keeps its own words), but its line in ``columns:``, or a note declared alone."""
+    mapping = "columns: {" + ", ".join(f"{flow(h)}: {f}" for h, f in doc.mapped.items())
+    memo = f"fields: {{{flow(key)}: text}}" if named else f"its column renamed to {box} and fields: {{{box}: text}}"
+    return doc.error(keypath, "unknown key in the header row: the deck file's columns: does not map it, and a "
+                     "column left out of columns: is read by its header, which names no field of this deck",
+                     f"{clipped(key)} added to columns: ({doc.columns_where()}) with the field its column holds: "
+                     f"{mapping}, {flow(key)}: <one of {', '.join(free)}>}}; or, a note of your own never printed, "
+                     f"declared alone in the deck file: {memo}; or its column left empty", key=True)
 
 
 def _field_type(value: Any) -> str:

@@ -71,6 +71,17 @@ class SheetDoc:
     spec: dict = field(default_factory=dict)  # the deck's pieces: {file: …, sheet: …, columns: …}
     mapped: dict[str, str] = field(default_factory=dict)  # its columns: (header → field)
     pieces_at: Where | None = None  # the deck file's pieces: line
+    columns: Columns = field(default_factory=Columns)  # the deck's columns:, where its mistakes are told
+
+    def mapping_error(self, target: str, message: str, expected: str) -> InputError | None:
+        """An error at the deck file's ``columns:`` line that maps a header to ``target`` (``名:
+        title.fr``): the slip is there, not in the sheet's header cell; None where none does."""
+        header = next((h for h, f in self.columns.fields.items() if f == target), None)
+        return self.columns.at(header, message, expected) if header is not None else None
+
+    def columns_where(self) -> Where | None:
+        """The deck file's ``columns:`` line, None without one."""
+        return self.columns.doc.where(("pieces", "columns"), key=True) if self.columns.doc is not None else None
 
     def label(self, header: str) -> str:
         """A column's header as the sheet writes it (its field's name where it is not mapped)."""
@@ -319,7 +330,8 @@ def _pieces(rows: list[tuple[int, list[Any]]], path: Path, shown: Path, sheet: s
         raise InputError(f"the CSV's values are separated by {said}, not commas", path=shown, line=header_row,
                          expected="a CSV saved with commas between the values (LibreOffice: field delimiter ','; "
                          "Excel: CSV UTF-8 (comma delimited))")
-    sdoc = SheetDoc(shown, headers, header_row=header_row, sheet=sheet, labels=labels, mapped=dict(columns.fields))
+    sdoc = SheetDoc(shown, headers, header_row=header_row, sheet=sheet, labels=labels, mapped=dict(columns.fields),
+                    columns=columns)
     if fields and not _names_a_field(headers, fields):
         cells = [repr(h if len(h) <= 20 else h[:19] + "…") for h in headers if h]
         shown_row = ", ".join(cells[:4]) + (", …" if len(cells) > 4 else "")

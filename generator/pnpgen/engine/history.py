@@ -291,9 +291,11 @@ def since_hint(out_root: Path, edition: str, lang: str) -> str:
 
 
 def is_tag_name(text: str) -> bool:
-    """Whether ``text`` may name a version (``pnpgen tag``): letters, digits, - _ . up to 64, and
-    not a version's own name."""
-    return bool(re.fullmatch(r"[\w.-]{1,64}", text)) and not is_version_name(text)
+    """Whether ``text`` may name a version (``pnpgen tag``): letters, digits, - _ . up to 64, not a
+    version's own name, not starting with - (``reprint --since -x`` reads it as an option) nor only
+    dots (``..`` reads as a folder)."""
+    return bool(re.fullmatch(r"[\w.-]{1,64}", text)) and not is_version_name(text) \
+        and not text.startswith("-") and text.strip(".") != ""
 
 
 def is_version_name(text: str) -> bool:
