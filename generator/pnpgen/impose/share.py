@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from pnpgen.impose.grid import SheetLayout, SheetOptions
+from pnpgen.impose.grid import SheetLayout, SheetOptions, layout_grid_at
 from pnpgen.impose.nest import NestLayout
 from pnpgen.impose.plan import Page
 from pnpgen.impose.sheets import DeckSheets, duplex_ready
@@ -33,10 +33,39 @@ class Sharing:
     sheet: SheetOptions
 
     def alike(self) -> tuple:
-        """Decks share only with those of the same piece, bleed, sides, layout and sheet options."""
+        """Decks share only with those of the same piece, bleed, sides, layout and sheet options;
+        die-cut pieces with no cut marks (``OUTLINES``) of any outline and size, each deck on a
+        grid or nested, at the same sheet bleed (``common_layout`` finds them a common slot)."""
         ds = self.deck
-        return (repr(ds.spec), repr(self.layout), self.by_hand, ds.art_bleed_mm, ds.backs is None, self.kind,
-                repr(self.sheet))
+        if any_outline(self):
+            piece: tuple = ("any outline", self.layout.sheet_bleed_mm)
+        else:
+            piece = (repr(ds.spec), repr(self.layout))
+        return (*piece, self.by_hand, ds.art_bleed_mm, ds.backs is None, self.kind, repr(self.sheet))
+
+    def same(self) -> tuple:
+        """The piece and layout: decks of one shape share its own layout."""
+        return (repr(self.deck.spec), repr(self.layout))
+
+
+OUTLINES = ("circle", "hex", "trihex", "polygon")  # cut along their own die line, no cut marks round a block
+
+
+def any_outline(like: Sharing) -> bool:
+    """May this deck share sheets with decks of other outlines (a grid or nesting of die-cut pieces)?"""
+    return like.deck.spec.kind in OUTLINES and isinstance(like.layout, (SheetLayout, NestLayout))
+
+
+def common_layout(run: list[Sharing]) -> SheetLayout | NestLayout | SlotLayout | None:
+    """The layout decks sharing sheets print on: their own, when all are of one shape and layout;
+    else a grid of slots the size of the largest piece (the widest by the tallest), at their
+    sheet bleed, each piece centred in its slot (impose/sheets.py ``_centred``). None when that
+    slot fits no sheet."""
+    if len({like.same() for like in run}) == 1:
+        return run[0].layout
+    w = max(like.deck.spec.w for like in run)
+    h = max(like.deck.spec.h for like in run)
+    return layout_grid_at(w, h, run[0].sheet, run[0].layout.sheet_bleed_mm, room=0.0)
 
 
 @dataclass
@@ -72,20 +101,21 @@ def shared_sheets(decks: list[OnAll], draw: Draw) -> list[OnAll]:
         if on.shares is not None and _left_over(on):  # (a deck of full sheets only: nothing to share)
             key_of[n] = on.shares.alike()
             runs.setdefault(key_of[n], []).append(on)
+    layouts = {key: common_layout([on.shares for on in run if on.shares is not None]) for key, run in runs.items()}
     out: list[OnAll] = []
     for n, on in enumerate(decks):
         run = runs.get(key_of.get(n, ()), [on])
-        if not _saves_a_sheet(run):  # as it stands
+        layout = layouts.get(key_of.get(n, ()))
+        if layout is None or not _saves_a_sheet(run, layout.per_sheet):  # as it stands
             out.append(on)
         elif run[0] is on:
-            out.append(_one_run(run, draw))
+            out.append(_one_run(run, layout, draw))
     return out
 
 
-def _saves_a_sheet(run: list[OnAll]) -> bool:
-    """Do the copies of the decks' last sheets, together, take fewer sheets than alone?"""
+def _saves_a_sheet(run: list[OnAll], per: int) -> bool:
+    """Do the copies of the decks' last sheets, together (``per`` a shared sheet), take fewer sheets than alone?"""
     left = [_left_over(on) for on in run]
-    per = run[0].shares.layout.per_sheet if run[0].shares is not None else 1
     return -(-sum(left) // per) < sum(n > 0 for n in left)
 
 
@@ -96,10 +126,10 @@ def _left_over(on: OnAll) -> int:
     return len(on.shares.deck.fronts) % on.shares.layout.per_sheet
 
 
-def _one_run(run: list[OnAll], draw: Draw) -> OnAll:
+def _one_run(run: list[OnAll], layout: SheetLayout | NestLayout | SlotLayout, draw: Draw) -> OnAll:
     """Decks' home sheets as one run: each deck's full sheets (its own file's pages), then the
-    copies of their last sheets on sheets they share, in deck order, each naming the decks on it;
-    each deck's bookmark at the sheet of its first copy."""
+    copies of their last sheets on sheets they share (on ``layout``), in deck order, each naming
+    the decks on it; each deck's bookmark at the sheet of its first copy."""
     per_page = 2 if run[0].backs else 1
     home: list[Page] = []
     sheet_of: list[int] = []  # each deck's first sheet in the run (-1: on the shared sheets)
@@ -117,9 +147,9 @@ def _one_run(run: list[OnAll], draw: Draw) -> OnAll:
     together = replace(first, id="+".join(p[1] for p in parts), name=" + ".join(p[0] for p in parts),
                        fronts=tuple(f for _n, ds, at in rest for f in ds.fronts[at:]),
                        backs=None if first.backs is None else tuple(b for _n, ds, at in rest for b in (ds.backs or ())[at:]),
-                       parts=parts)
-    like = run[0].shares
-    assert like is not None
+                       parts=parts,
+                       specs=() if layout is first_like(run).layout else tuple(ds.spec for _n, ds, at in rest for _f in ds.fronts[at:]))
+    like = replace(first_like(run), layout=layout)
     shared = draw(replace(like, deck=together))
     at, first_shared = 0, len(home) // per_page
     for n, ds, left in rest:
@@ -129,6 +159,13 @@ def _one_run(run: list[OnAll], draw: Draw) -> OnAll:
     marks = sorted(((sheet, on.shares.deck.name) for sheet, on in zip(sheet_of, run) if on.shares is not None),
                    key=lambda mark: mark[0])  # in page order (a deck of no full sheet: after the others' full sheets)
     return OnAll(home + shared, run[0].backs, marks, None, alone=sum(on.sheets for on in run))
+
+
+def first_like(run: list[OnAll]) -> Sharing:
+    """How the first deck of a run goes on the paper."""
+    like = run[0].shares
+    assert like is not None
+    return like
 
 
 def all_in_one_sheets(decks: list[OnAll], sheet: SheetOptions, font: str,

@@ -29,6 +29,7 @@ from pnpgen.shapes import (
     ShapeSpec,
     Straight,
     back_outline,
+    back_transform,
     bleed_path,
     cut_path,
     duplex_mirror,
@@ -58,6 +59,9 @@ class DeckSheets:
     # decks sharing these sheets (game.yaml ``share_sheets: true``, <game>-all.pdf only): each
     # one's (name, id, copies) in print order; empty for one deck, named by ``name`` and ``id``
     parts: tuple[tuple[str, str, int], ...] = ()
+    # decks of different outlines sharing these sheets: each copy's shape, centred in a slot the
+    # size of the largest (impose/share.py); empty when every copy is ``spec``
+    specs: tuple[ShapeSpec, ...] = ()
 
     def named(self, start: int, stop: int) -> tuple[str, str]:
         """The name and id a sheet holding copies ``start``..``stop - 1`` says it holds: the
@@ -103,7 +107,9 @@ def home_sheets(deck: DeckSheets, layout: SheetLayout | NestLayout | SlotLayout,
     how = (f"{layout.cols}×{layout.rows}" if isinstance(layout, SheetLayout) else layout.name
            if isinstance(layout, SlotLayout) else msg("sheet.nested", lang, per=per))
     pages: list[Page] = []
-    slots: dict[tuple[int, str], tuple] = {}  # a slot's placement, clip and die line, the same on every sheet
+    slots: dict[tuple[int, str, int], tuple] = {}  # a slot's placement, clip and die line for a shape, the same on every sheet
+    shapes = list(dict.fromkeys(deck.specs)) if deck.specs else [spec]  # (the copies' distinct shapes, in order)
+    shape_of = [shapes.index(s) for s in deck.specs] if deck.specs else []
     marked: dict[int, tuple[list[Item], list[Item]]] = {}  # the cut marks of a block of n pieces, fronts and backs
 
     def marks_of(n: int) -> tuple[list[Item], list[Item]]:
@@ -116,31 +122,43 @@ def home_sheets(deck: DeckSheets, layout: SheetLayout | NestLayout | SlotLayout,
             marked[n] = ([Strokes(tuple(lines))] if lines else [], [Strokes(tuple(backs))] if backs else [])
         return marked[n]
 
-    def slot(n: int, side: str) -> tuple:
-        if (n, side) not in slots:
-            if side == "front":
-                m = layout.transform(n)
-                slots[(n, side)] = (m, front_clip.transformed(m), die.transformed(m) if die is not None else None)
-            else:
-                m = layout.back_transform(n, sheet.duplex)
-                slots[(n, side)] = (m, back_clip.transformed(m), None)
-        return slots[(n, side)]
+    def slot(n: int, side: str, k: int = 0) -> tuple:
+        if (n, side, k) not in slots:
+            if not deck.specs:  # the deck's own shape fills its slot
+                m = layout.transform(n) if side == "front" else layout.back_transform(n, sheet.duplex)
+                outline = front_clip if side == "front" else back_clip
+                line = die if side == "front" else None
+            else:  # shape ``k`` centred in a slot the size of the largest (its back behind it)
+                shape = shapes[k]
+                m = _centred(layout, n, shape)
+                if side == "back":
+                    m = back_transform(m, shape.w, sheet.duplex, layout.paper_mm)
+                outline = bleed_path(shape, sb) if side == "front" else back_outline(shape, sb)
+                line = cut_path(shape) if side == "front" and die is not None else None
+            slots[(n, side, k)] = (m, outline.transformed(m), line.transformed(m) if line is not None else None)
+        return slots[(n, side, k)]
+
+    def size(i: int) -> tuple[float, float]:
+        return (spec.w, spec.h) if not deck.specs else (deck.specs[i].w, deck.specs[i].h)
+
+    def shape_at(i: int) -> int:
+        return shape_of[i] if shape_of else 0
 
     for start in range(0, total, per):
         chunk = range(start, min(start + per, total))
         front_marks, back_marks = marks_of(len(chunk))
         front = Page(layout.paper_mm)
         for i in chunk:
-            m, clip, _ = slot(i - start, "front")
-            front.items.append(PlaceFace(deck.fronts[i], m, (spec.w, spec.h), deck.art_bleed_mm, clip=clip))
+            m, clip, _ = slot(i - start, "front", shape_at(i))
+            front.items.append(PlaceFace(deck.fronts[i], m, size(i), deck.art_bleed_mm, clip=clip))
         if die is not None:
-            front.items.extend(DieLine(slot(i - start, "front")[2]) for i in chunk)
+            front.items.extend(DieLine(slot(i - start, "front", shape_at(i))[2]) for i in chunk)
         sides = [("front", front, front_marks)]
         if deck.backs is not None:
             back = Page(layout.paper_mm)
             for i in chunk:
-                m, clip, _ = slot(i - start, "back")
-                back.items.append(PlaceFace(deck.backs[i], m, (spec.w, spec.h), deck.art_bleed_mm, clip=clip))
+                m, clip, _ = slot(i - start, "back", shape_at(i))
+                back.items.append(PlaceFace(deck.backs[i], m, size(i), deck.art_bleed_mm, clip=clip))
             sides.append(("back", back, back_marks))
         stamp = deck.stamp_of([*(deck.fronts[i] for i in chunk), *(deck.backs[i] for i in chunk if deck.backs)])
         for side, page, page_marks in sides:
@@ -157,6 +175,14 @@ def home_sheets(deck: DeckSheets, layout: SheetLayout | NestLayout | SlotLayout,
             page.items.extend(slug(words, note, stamp, layout.paper_mm, sheet, font, measure, lang, y=at))
             pages.append(page)
     return pages
+
+
+def _centred(layout: SheetLayout | NestLayout | SlotLayout, n: int, shape: ShapeSpec) -> Affine:
+    """Piece frame → sheet for ``shape`` centred in slot ``n`` of a grid of slots the size of the
+    largest of the shapes sharing it (impose/share.py)."""
+    assert isinstance(layout, SheetLayout)
+    w, h = layout.unturned_mm
+    return translate((w - shape.w) / 2, (h - shape.h) / 2).then(layout.transform(n))
 
 
 def plain_sheets(deck: DeckSheets, layout: SheetLayout | NestLayout | SlotLayout, by_hand: bool,
