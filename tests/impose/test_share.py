@@ -5,8 +5,8 @@ tests/homeprint/test_share_sheets.py)."""
 
 from __future__ import annotations
 
-from pnpgen.impose.grid import SheetOptions, layout_grid
-from pnpgen.impose.plan import Page
+from pnpgen.impose.grid import SheetOptions, layout_grid, layout_grid_at
+from pnpgen.impose.plan import DieLine, Page
 from pnpgen.impose.share import OnAll, Sharing, all_in_one_sheets, shared_sheets
 from pnpgen.impose.sheets import DeckSheets, plain_sheets
 from pnpgen.shapes import shape_spec
@@ -66,3 +66,28 @@ def test_the_all_in_one_file_gives_one_sided_sheets_a_blank_back_beside_two_side
     assert shared == [{"decks": ["bid", "role", "summary"], "sheets": 3, "alone": 4, "pages": [1, 6]}]
     alone, _marks, none_shared = all_in_one_sheets([on_all("bid", 10)], SHEET, "F", "en")
     assert len(alone) == 2 and none_shared == []  # one-sided sheets only: no blanks
+
+
+def polygon_deck(name: str, n: int, w: float, h: float) -> OnAll:
+    """A deck of ``n`` two-sided ``w`` × ``h`` mm rectangles cut as polygons, on its own grid."""
+    spec = shape_spec("polygon", (w, h), {"points": [(0, 0), (w, 0), (w, h), (0, h)]})
+    layout = layout_grid_at(w, h, SHEET, SHEET.bleed_mm, room=0.0)
+    assert layout is not None
+    deck = DeckSheets(name, name, spec, tuple(f"{name}{i}" for i in range(n)), tuple(f"B{name}{i}" for i in range(n)),
+                      SHEET.bleed_mm)
+    like = Sharing(deck, layout, False, "tile", SHEET)
+    return OnAll(draw(like), True, [(0, name)], like)
+
+
+def test_die_cut_decks_of_other_outlines_share_a_grid_of_the_largest_slot_unless_none_fits():
+    small, tall = polygon_deck("small", 2, 20, 20), polygon_deck("tall", 1, 15, 60)
+    run = shared_sheets([small, tall], draw)
+    assert len(run) == 1 and run[0].sheets == 1 and run[0].home[0].faces() == ["small0", "small1", "tall0"]
+    # each cut along its own outline, the 20 mm squares centred in slots 20 × 60 mm (one row of three,
+    # or one column when turned): every die line's centre on one line
+    boxes = [item.path.bbox() for item in run[0].home[0].items if isinstance(item, DieLine)]
+    assert sorted(round(max(x1 - x0, y1 - y0), 2) for x0, y0, x1, y1 in boxes) == [20.0, 20.0, 60.0]
+    centres = [((x0 + x1) / 2, (y0 + y1) / 2) for x0, y0, x1, y1 in boxes]
+    assert len({round(y, 2) for _x, y in centres}) == 1 or len({round(x, 2) for x, _y in centres}) == 1
+    wide, long = polygon_deck("wide", 1, 190, 15), polygon_deck("long", 1, 15, 270)  # 190 × 270 fits no A4 sheet
+    assert shared_sheets([wide, long], draw) == [wide, long]
