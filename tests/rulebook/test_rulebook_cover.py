@@ -81,8 +81,10 @@ def test_a_sealed_packs_faces_stay_out_of_the_rulebook_its_back_shown_for_them(t
     """trial53: a legacy game's sealed envelope, a deck of its own as docs/data-format.md says, had
     its first card on the rulebook's cover and on the components page: the book spoilt the secret
     the envelope keeps. ``sealed: true`` shows the pack by its back alone and keeps it off the cover;
-    taken away, the next build sets the book again with the card's face (not the kept pages)."""
-    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: 彗星, text: 本文}\n")
+    a setup figure placing one of its cards shows it face down. Taken away, the next build sets the
+    book again with the card's face (not the kept pages)."""
+    figure = "rulebook:\n  figures:\n    - {after: カードを１枚引く, size: [80, 100], pieces: [{deck: pack, piece: 1, x: 40, y: 50}]}\n"
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: 彗星, text: 本文}\n", game=GAME_YAML + figure)
     pack = ws / "data" / "test" / "decks" / "pack.yaml"
     pack.write_text(PACK.format(sealed="true"), encoding="utf-8")
     (ws / "data" / "test" / "draft.txt").write_text(DRAFT.replace("◇テストカード（１１枚）", "◇テストカード（１枚）\n◇封筒A（１枚）"),
@@ -94,6 +96,8 @@ def test_a_sealed_packs_faces_stay_out_of_the_rulebook_its_back_shown_for_them(t
     assert "彗星" in pages[0]  # the cover shows the other deck
     components = next(p for p in pages if "封筒A" in p and "開封禁止" in p)
     assert "テストカード" in components
+    figure_page = next(p for p in pages if "図1" in p or "カードを１枚引く" in p and "開封禁止" in p)
+    assert "開封禁止" in figure_page, figure_page  # the figure's card, face down
     pack.write_text(PACK.format(sealed="false"), encoding="utf-8")
     assert run(ws, "build", "--game", "test", "--jobs", "1") == 0
     pages = texts(book)
