@@ -15,7 +15,7 @@ as a fragment)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import lru_cache
 
 from reportlab.pdfbase import pdfmetrics
@@ -26,6 +26,7 @@ from pnpgen.rulebook import glyphs
 from pnpgen.rulebook.inline import Icon, draw_icon, with_icons
 from pnpgen.rulebook.jlreq import full_width_marks, jlreq_advances
 from pnpgen.rulebook.styles import ACCENT
+from pnpgen.rulebook.xrefs import destination, references_in
 from pnpgen.text import linebreak as lb
 from pnpgen.text.linebreak import CLOSING, MIDDLE, OPENING, STOPS
 
@@ -125,8 +126,9 @@ class HeadText(Flowable):
     ActualText is the line's own text (PDFium and poppler read the blank glyph as an ASCII space)."""
 
     def __init__(self, text: str, style, *, icons: Mapping[str, Icon] | None = None, latin: bool = False,
-                 lang: str = "ja", mark: str = "", centred: bool = False):
+                 lang: str = "ja", mark: str = "", centred: bool = False, links: Collection[str] = ()):
         super().__init__()
+        self.links = links  # the case numbers the book sets: a reference to one links to it (a caption's)
         self.style, self.latin, self.lang = style, latin, lang
         # ``centred``: each line centred on the width (a figure's caption), its ideographic spaces
         # a full em, as JLREQ sets the 全角アキ after a figure's number (「図1　3人プレイ…」: a word
@@ -184,6 +186,21 @@ class HeadText(Flowable):
                        icons=self.icons[self.text.count(lb.OBJ, 0, s):],
                        silent=frozenset(k - s for k in self.silent if k >= s),
                        ideographic=frozenset(k - s for k in self.ideographic if k >= s))
+            if self.links:
+                self._link(s, line, x, self.baseline(n))
+
+    def _link(self, start: int, line: str, x: float, y: float) -> None:
+        """Each cross reference to a case the book sets on this line (a caption's 「→６．４参照」) a
+        link to where the case is, as a paragraph's (``JPara._link``): a box over its cells."""
+        size = self.style.fontSize
+        edges = [x]
+        for advance, _ in self._cells(line):
+            edges.append(edges[-1] + advance)
+        for a, b, number in references_in(self.text):
+            if number in self.links and a < start + len(line) and b > start:
+                x0, x1 = edges[max(a - start, 0)], edges[min(b - start, len(line))]
+                self.canv.linkRect("", destination(number), (x0, y - 0.2 * size, x1, y + 0.88 * size),
+                                   relative=1, thickness=0)
 
 
 def draw_cells(canv, x: float, y: float, line: str, cells: Cells, font: str, size: float, colour,
