@@ -122,29 +122,30 @@ class HeadText(Flowable):
     What the PDF's text holds (a copy, a search): the space after the mark is a gap, no character
     (「●ゲームの流れ」, as the run-in 「●雇用」 copies); in a Japanese heading an ideographic space
     the text has (the gap after a section's number, 「3　ゲームの準備」, as the PDF outline holds it)
-    is that character, drawn where the word space it prints as ends, its line a marked span whose
-    ActualText is the line's own text (PDFium and poppler read the blank glyph as an ASCII space)."""
+    is that character, set a full em of the heading's size (全角アキ between a heading's number and
+    its text, JLREQ 4.1.2 別行見出しの構成, https://www.w3.org/TR/jlreq/#elements_of_block_heading:
+    it printed as the face's word space, some 0.3 em), its line a marked span whose ActualText is
+    the line's own text (PDFium and poppler read the blank glyph as an ASCII space)."""
 
     def __init__(self, text: str, style, *, icons: Mapping[str, Icon] | None = None, latin: bool = False,
                  lang: str = "ja", mark: str = "", centred: bool = False, links: Collection[str] = ()):
         super().__init__()
         self.links = links  # the case numbers the book sets: a reference to one links to it (a caption's)
         self.style, self.latin, self.lang = style, latin, lang
-        # ``centred``: each line centred on the width (a figure's caption), its ideographic spaces
-        # a full em, as JLREQ sets the 全角アキ after a figure's number (「図1　3人プレイ…」: a word
-        # space read 「図1 3人」 as one number)
+        # ``centred``: each line centred on the width (a figure's caption); its ideographic spaces are
+        # a full em as a heading's are, as JLREQ sets the 全角アキ after a figure's number (「図1　3人
+        # プレイ…」: a word space read 「図1 3人」 as one number)
         self.centred = centred
         self.spaceBefore, self.spaceAfter = style.spaceBefore, style.spaceAfter
         self.source = text
         lead = f"{mark} " if mark else ""
-        # its spaces one word space each, as a ReportLab Paragraph sets them (the headings' gap
-        # after their number, a 　 or an en space, has always printed as the face's space); a
-        # Japanese heading's 　 kept in the text it copies as (_IDEO stands for it until the icons'
-        # names are replaced, which moves the offsets)
+        # its spaces one word space each, as a ReportLab Paragraph sets them, but a Japanese
+        # heading's 　 (the gap after its number): kept in the text it copies as and set an em wide
+        # (_IDEO stands for it until the icons' names are replaced, which moves the offsets)
         spaced = _WHITE.sub(lambda m: _IDEO if m.group(0) == "\u3000" and not latin else " ", lead + text)
         spaced, self.icons = with_icons(spaced, icons or {})
         self.ideographic = frozenset(k for k, ch in enumerate(spaced) if ch == _IDEO)
-        self.text = spaced.replace(_IDEO, "\u3000" if centred else " ")
+        self.text = spaced.replace(_IDEO, "\u3000")
         self.marked = len(lead.rstrip())  # characters drawn in the accent colour
         self.silent = frozenset({self.marked} if mark else ())  # the mark's space: a gap, not text
         self.lines: tuple[tuple[int, int], ...] = ()
@@ -152,8 +153,8 @@ class HeadText(Flowable):
 
     def wrap(self, aw, ah):
         st = self.style
-        # (a centred line's 　 an em, wider than the proportional face's own: room kept for it)
-        wider = (st.fontSize - measurer(st.fontName, st.fontSize)("\u3000")) * self.text.count("\u3000") if self.centred else 0
+        # (a 　 an em, wider than a proportional face's own may be: room kept for it)
+        wider = (st.fontSize - measurer(st.fontName, st.fontSize)("\u3000")) * self.text.count("\u3000")
         self.lines = heading_lines(self.text, st.fontName, st.fontSize, aw - wider, self.latin, self.lang)
         self.width, self.height = aw, len(self.lines) * st.leading
         return aw, self.height
@@ -167,8 +168,6 @@ class HeadText(Flowable):
 
     def _cells(self, line: str) -> Cells:
         cells = heading_cells(line, self.style.fontName, self.style.fontSize, self.latin)
-        if not self.centred:
-            return cells
         return tuple((self.style.fontSize, 0.0) if ch == "\u3000" else cell for ch, cell in zip(line, cells, strict=True))
 
     def baseline(self, n: int) -> float:
