@@ -124,6 +124,40 @@ def test_the_gap_after_a_headings_number_is_a_full_em(book, skip, size):
         assert y_text == pytest.approx(y, abs=0.01)
 
 
+def _strings(page, above: float = 15.0) -> list[tuple[str, float]]:
+    """Each string ``page`` shows ``above`` mm from its top (the running head) and the x (mm) it
+    shows it at (pypdf: a marked span's own glyphs)."""
+    runs: list[tuple[str, float]] = []
+    top = float(page.mediabox.height)
+
+    def seen(text, cm, tm, font, size):
+        if text.strip() and (top - cm[5] - tm[5]) * PT < above:
+            runs.append((text.strip(), (cm[4] + tm[4]) * PT))
+    page.extract_text(visitor_text=seen)
+    return runs
+
+
+def test_the_running_heads_section_keeps_its_headings_full_em_gap(tmp_path):
+    """A section that carries its own number (a wargame's 「■　２．０　移動」) is named so in the running
+    head, 「2.0　移動」: its U+3000 is an em of the head's 7 pt there as in the heading (it was the
+    face's own ideographic space, 0.67 em), and the head copies as 「2.0　移動」 in PDFium too (the
+    line a marked span: PDFium reads a blank glyph drawn alone as an ASCII space)."""
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    (ws / "data" / "test" / "draft.txt").write_text(
+        "■■　テストゲーム　草案３\n\n■　１．０　概要\n１．１　テスト用のゲームです。\n\n"
+        "■　２．０　移動\n" + "２．１　師団駒は４ヘクス移動します。\n" * 40, encoding="utf-8")
+    book = build_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts", rules_only=True).files["rulebook.pdf"]
+    heads = [_strings(page) for page in PdfReader(io.BytesIO(book)).pages]
+    moving = [h for h in heads if any(t.startswith("2.0") for t, _ in h)]
+    assert moving, heads
+    for head in moving:
+        at = {t: x for t, x in head}
+        number = sum(_width(ch, "BIZUDPGothic-Regular", 7.0) for ch in "2.0")
+        assert at["移動"] - at["2.0"] - number == pytest.approx(7 * PT, abs=0.02), head
+    seen = [line.strip() for page in pdfium.PdfDocument(book) for line in page.get_textpage().get_text_range().splitlines()]
+    assert any(line.startswith("2.0\u3000移動") for line in seen), seen[:40]
+
+
 def test_a_headings_brackets_are_set_half_an_em_with_the_bodys_aki(book):
     """「合わせ札」の取り方（基本）in the ◇ heading's 10.5 pt bold: the face's brackets are half an em
     of ink; set as the body sets them, 」 keeps its half-em aki before の, （ its half em after 方

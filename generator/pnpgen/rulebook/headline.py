@@ -271,21 +271,15 @@ def draw_cells(canv, x: float, y: float, line: str, cells: Cells, font: str, siz
         canv.drawText(t)
         return False
     if span_after is not None:
-        canv.addLiteral(f"/Span <</ActualText <{actual_text(''.join(g[0] for g in glyph_at) + span_after)}>>> BDC")
+        canv.addLiteral(f"/Span <</ActualText <{glyphs.actual_text(''.join(g[0] for g in glyph_at) + span_after)}>>> BDC")
         canv.drawText(t)
         return True
     # the line's text as it is, for a viewer's copy and search: a viewer reads a gap between two
     # glyphs (the half em before a bracket, the quarter round a ・) as a space (pypdf follows Tc)
-    canv.addLiteral(f"/Span <</ActualText <{actual_text(''.join(g[0] for g in glyph_at))}>>> BDC")
+    canv.addLiteral(f"/Span <</ActualText <{glyphs.actual_text(''.join(g[0] for g in glyph_at))}>>> BDC")
     canv.drawText(t)
     canv.addLiteral("EMC")
     return False
-
-
-def actual_text(text: str) -> str:
-    """``text`` as the hex string of a marked-content ActualText (PDF 32000-1, 14.9.4): UTF-16BE
-    with its byte order mark."""
-    return "FEFF" + text.encode("utf-16-be").hex().upper()
 
 
 def term_cells(line: str, font: str, size: float) -> Cells:
