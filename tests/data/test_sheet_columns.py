@@ -197,3 +197,31 @@ def test_a_mapping_to_a_language_the_game_does_not_list_is_told_at_the_deck_file
     assert err.count("\n") == 1 and "data/test/decks/cards.yaml:3:50: pieces.columns.名: 'fr' is not one of the " \
         "game's languages (data/test/game.yaml:2:1: languages: [ja, en]) (expected fr added there, 'languages: " \
         "[ja, en, fr]', to translate into it; else 名: title.<one of ja, en>)" in err, err
+
+
+def test_a_long_header_is_told_in_a_message_of_a_names_length(tmp_path, capsys):
+    """A paragraph pasted into a header cell and into the mapping (1,000 characters, one short of
+    the sheet's): the message clips it, as it clips a header elsewhere (it quoted it three times
+    in full, 6 KB at 1,000 characters, 60 KB at 10,000; hostile35)."""
+    long = "長" * 1000
+    ws = _sheet_ws(tmp_path, rows=[[f"{long}x", *ROWS[0][1:]], *ROWS[1:]], columns=f"{{{long}: title}}")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and len(err) < 800 and "Traceback" not in err, err
+    assert f"pieces.columns.{'長' * 59}…: no column headed '{'長' * 59}…' in cards.xlsx's header row" in err, err
+    assert f"did you mean {'長' * 59}…? (expected the header as the sheet writes it: \"{'長' * 59}…\": title)" in err, err
+
+
+@pytest.mark.parametrize("flow", [True, False])
+def test_a_key_past_yamls_1024_characters_is_told_its_length(tmp_path, capsys, flow):
+    """YAML reads a key of at most 1,024 characters on its line: it said 'this line has no ':'
+    after its key' of a line that has one (hostile35)."""
+    long = "長" * 2000
+    deck = (f"name: 役職\nlayout: card-poker\npieces: {{file: cards.csv, columns: {{カード名: title, {long}: text}}}}\n"
+            if flow else f"name: 役職\nlayout: card-poker\npieces:\n  file: cards.csv\n  columns:\n    {long}: text\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck, game=GAME)
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    where = "cards.yaml:3:50:" if flow else "cards.yaml:6:5:"
+    assert f"{where} YAML syntax error: this key is 2,000 characters long, and YAML reads a key of at most 1,024 on " \
+        "its line (expected the key shortened" in err, err

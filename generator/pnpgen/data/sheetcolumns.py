@@ -45,6 +45,12 @@ class Columns:
         return self._keys.get(header_key(cell)) if self._keys else None
 
 
+def flow_name(header: str) -> str:
+    """A header (or a field's name) as a message's example writes it: cut to a name's length
+    (a paragraph pasted into a header cell made each message 60 KB), in flow style."""
+    return flow(clipped(header))
+
+
 def _as_mapping(items: list) -> str:
     """A ``columns:`` written as a list, as the mapping it meant (``- カード名: title`` items)."""
     pairs = []
@@ -81,8 +87,8 @@ def columns_of(doc: Located, fields: Mapping[str, str]) -> Columns:
         header = str(header)  # (a header 2026 is read by YAML as a number)
         keypath = ("pieces", "columns", header)
         if not isinstance(target, str) or not target.strip():
-            raise doc.error(keypath, f"the header {clipped(header)!r} is mapped to {target!r}, not a field's name",
-                            f"{flow(header)}: <one of {listed}>")
+            raise doc.error(keypath, f"the header {clipped(header)!r} is mapped to {clipped(repr(target))}, not a field's name",
+                            f"{flow_name(header)}: <one of {listed}>")
         target = target.strip()
         base, dot, lang = target.partition(".")
         same = [f for f in allowed if f.lower() == base.lower()]
@@ -90,16 +96,16 @@ def columns_of(doc: Located, fields: Mapping[str, str]) -> Columns:
             base = same[0]
         if base not in allowed:
             reversed_ = header_key(header) in {f.lower() for f in allowed}
-            raise doc.error(keypath, f"{target!r} is not a field of this deck"
-                            + (f"; written the other way round? (the sheet's header first: {flow(target)}: {header})"
+            raise doc.error(keypath, f"{clipped(target)!r} is not a field of this deck"
+                            + (f"; written the other way round? (the sheet's header first: {flow_name(target)}: {clipped(header)})"
                                if reversed_ else suggest(base, allowed)),
                             f"one of {listed}" + (" (or <field>.<language> for a translation: title.en)" if dot else "")
                             + "; a new field is declared first in fields:")
         if dot and (base == "count" or not _LANG.fullmatch(lang.lower())):
-            raise doc.error(keypath, f"{target!r} is no field's translation" + (
+            raise doc.error(keypath, f"{clipped(target)!r} is no field's translation" + (
                 " (a count is one number in every language)" if base == "count" else ""),
-                f"a field and a language code, e.g. {flow(header)}: {[f for f in allowed if f != 'count'][0]}.en"
-                if base != "count" else f"{flow(header)}: count")
+                f"a field and a language code, e.g. {flow_name(header)}: {[f for f in allowed if f != 'count'][0]}.en"
+                if base != "count" else f"{flow_name(header)}: count")
         target = base + (f".{lang.lower()}" if dot else "")
         if header_key(header) in {header_key(f) for f in allowed} or "." in header and header_key(
                 header.rsplit(".", 1)[0]) in {header_key(f) for f in allowed}:
@@ -108,8 +114,8 @@ def columns_of(doc: Located, fields: Mapping[str, str]) -> Columns:
                             f"sheet writes it in the designer's words, e.g. {EXAMPLE}", key=True)
         if target in by_field:
             raise doc.error(keypath, f"two headers are mapped to {target}: {by_field[target]!r} and "
-                            f"{clipped(header)!r}", f"one column per field: {flow(by_field[target])}: {target} "
-                            f"and {flow(header)} mapped to another field or left out")
+                            f"{clipped(header)!r}", f"one column per field: {flow_name(by_field[target])}: {target} "
+                            f"and {flow_name(header)} mapped to another field or left out")
         alike = next((h for h in out.fields if header_key(h) == header_key(header)), None)
         if alike is not None:  # (カード名 and ｶｰﾄﾞ名, Name and name: one header of the sheet)
             raise doc.error(keypath, f"{clipped(header)!r} and {clipped(alike)!r} are one header of the sheet (its "
