@@ -225,3 +225,20 @@ def test_a_key_past_yamls_1024_characters_is_told_its_length(tmp_path, capsys, f
     where = "cards.yaml:3:50:" if flow else "cards.yaml:6:5:"
     assert f"{where} YAML syntax error: this key is 2,000 characters long, and YAML reads a key of at most 1,024 on " \
         "its line (expected the key shortened" in err, err
+
+
+def test_a_header_of_two_lines_is_mapped_and_told_on_one_line(tmp_path, capsys):
+    """A header cell written on two lines (枚<Alt+Enter>数) is mapped as YAML writes a line break,
+    "枚\\n数": count; its mistakes are one line each, the break shown as \\n (they ran over two
+    lines, the header's and the hint's; hostile35)."""
+    rows = [["カード名", "枚\n数"], ["騎士", "三"]]
+    ws = _sheet_ws(tmp_path, rows=rows, fmt="csv", columns='{カード名: title, "枚\\n数": count}')
+    csv = ws / "data" / "test" / "decks" / "cards.csv"
+    csv.write_text('カード名,"枚\n数"\n騎士,三\n', encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cards.csv:2:2: 枚\\n数 (column B): count '三' is written in kanji" in err, err
+    assert "(expected 3 in the 枚\\n数 column" in err, err
+    csv.write_text('カード名,"枚\n数"\n騎士,3\n', encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "-q") == 0, capsys.readouterr().err
+    assert len(PdfReader(ws / "build" / "test" / "shop" / "cards.pdf").pages) == 6  # 枚\n数: 3 copies, front and back
