@@ -242,3 +242,19 @@ def test_a_header_of_two_lines_is_mapped_and_told_on_one_line(tmp_path, capsys):
     csv.write_text('カード名,"枚\n数"\n騎士,3\n', encoding="utf-8")
     assert run(ws, "build", "--game", "test", "--no-rulebook", "-q") == 0, capsys.readouterr().err
     assert len(PdfReader(ws / "build" / "test" / "shop" / "cards.pdf").pages) == 6  # 枚\n数: 3 copies, front and back
+
+
+@pytest.mark.parametrize("key, said", [
+    ("~", "cards.yaml:3:61: pieces.columns.None: YAML reads this key (null, ~) as no value, not as a header (expected "
+     "the header in quotes as the sheet writes it: \"null\": …)"),
+    ("1.50", "cards.yaml:3:61: pieces.columns.1.5: YAML reads this key as the number 1.5, and no column of cards.csv is "
+     "headed so (row 1: カード名, 枚数, 1.50) (expected the header in quotes as the sheet writes it: \"1.50\": text)"),
+])
+def test_a_header_yaml_reads_as_no_value_or_another_number_is_told_to_quote_it(tmp_path, capsys, key, said):
+    """A header the mapping writes unquoted that YAML reads otherwise (1.50 as 1.5, ~ as no value):
+    told at the columns: line, 'did you mean 1.50?' offering the same 1.50 again (hostile35)."""
+    ws = _sheet_ws(tmp_path, rows=[["カード名", "枚数", key], ["騎士", 3, "剣"]], fmt="csv",
+                   columns=f"{{カード名: title, 枚数: count, {key}: text}}")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and said in err, err

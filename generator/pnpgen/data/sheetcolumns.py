@@ -34,11 +34,12 @@ class Columns:
     doc: Located | None = None  # the deck file, where a mistake in the mapping is told
     fields: dict[str, str] = field(default_factory=dict)  # header → field, as written
     _keys: dict[str, str] = field(default_factory=dict, repr=False)  # header_key(header) → field
+    numbers: dict[str, Any] = field(default_factory=dict)  # a header YAML read as a number (1.50: 1.5) → that number
 
     def at(self, header: str, message: str, expected: str) -> InputError:
         """An error at the line of the mapping of ``header``."""
         assert self.doc is not None
-        return self.doc.error(("pieces", "columns", header), message, expected, key=True)
+        return self.doc.error(("pieces", "columns", self.numbers.get(header, header)), message, expected, key=True)
 
     def mapped(self, cell: Any) -> str | None:
         """The field a header cell of the sheet is mapped to, or None."""
@@ -83,9 +84,14 @@ def columns_of(doc: Located, fields: Mapping[str, str]) -> Columns:
     listed = ", ".join(allowed)
     by_field: dict[str, str] = {}
     out = Columns(doc)
-    for header, target in spec.items():
-        header = str(header)  # (a header 2026 is read by YAML as a number)
-        keypath = ("pieces", "columns", header)
+    for written, target in spec.items():
+        if written is None:  # (null, ~: a key YAML reads as no value; its line is found by the key it read)
+            raise doc.error(("pieces", "columns", written), "YAML reads this key (null, ~) as no value, not as a "
+                            "header", "the header in quotes as the sheet writes it: \"null\": …", key=True)
+        header = str(written)  # (a header 2026 is read by YAML as a number)
+        keypath = ("pieces", "columns", written)
+        if isinstance(written, (int, float)):
+            out.numbers[header] = written
         if not isinstance(target, str) or not target.strip():
             raise doc.error(keypath, f"the header {clipped(header)!r} is mapped to {clipped(repr(target))}, not a field's name",
                             f"{flow_name(header)}: <one of {listed}>")
