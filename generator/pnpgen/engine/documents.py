@@ -14,7 +14,7 @@ process writes the other.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 from pnpgen.impose.plan import PagePlan
@@ -33,6 +33,9 @@ MIN_FACES = 500
 # need drawing (a cold build: all of them; an edit: the few that show what changed, and assembling
 # the rest costs less than the fork: 1,000 cards' edit, 0.3 s more CPU in two processes).
 MIN_PAGES = 500
+# The forked child's streams are sent this many to a message (a page's or a face's: some 600 bytes
+# pickled at 5,000 text cards).
+STREAMS_A_PIECE = 1000
 
 
 def write_documents(todo: Mapping[str, PagePlan], arts: Mapping[str, Art], font: str, images: ImageStreams,
@@ -131,19 +134,16 @@ def _beside_a_fork(todo: Mapping[str, PagePlan], arts: Mapping[str, Art], font: 
             ready(path, out[path])  # copied while the child draws the others
         failed = _failure_of(meanwhile)
         try:
-            ok, found = answer.recv()
-        except EOFError:  # the child ended without its documents (killed): written here
-            ok, found = True, ({p: write_pdf(todo[p], slim, font, images=images, faces=drawn) for p in theirs},
-                               {}, {}, set())
-        if not ok:
-            raise found
+            for path, pdf in _answers(answer, drawn):  # (each document let go of here as it comes)
+                out[path] = pdf
+                ready(path, pdf)
+        except EOFError:  # the child ended without its documents (killed): the rest written here
+            for path in theirs:
+                if path not in out:
+                    out[path] = write_pdf(todo[path], slim, font, images=images, faces=drawn)
+                    ready(path, out[path])
         if failed is not None:
             raise failed
-        files, made, kept, used = found
-        drawn.absorb(made, kept, used)
-        out.update(files)
-        for path in theirs:
-            ready(path, out[path])
     finally:
         answer.close()
         child.join()
@@ -197,18 +197,44 @@ def _halves(todo: Mapping[str, PagePlan]) -> tuple[list[str], list[str]]:
 def _write_forked(send, docs: dict[str, PagePlan], arts: Mapping[str, Art], font: str, images: ImageStreams,
                   drawn: FaceStreams) -> None:
     """The forked child: its documents, and the faces and pages it drew that the build's process
-    had not (``FaceStreams.absorb``), or what went wrong."""
+    had not (``FaceStreams.absorb``), or what went wrong — in pieces (``_answers``): each document,
+    then the streams ``STREAMS_A_PIECE`` at a time, so the build's process never holds the whole
+    answer twice (its pickled bytes beside what they unpickle to: at 5,000 text cards some 37 MB
+    pickled, the build's peak)."""
     made, kept = dict(drawn.made.unpacked), dict(drawn.kept.unpacked)  # (the streams unpacked so far)
     drawn.used, drawn.checked = set(), set()  # (what it uses is sent back: each face and page checked here)
     try:
         files = {path: write_pdf(doc, arts, font, images=images, faces=drawn) for path, doc in docs.items()}
+        for path in list(files):  # (each let go of here once sent)
+            send.send(("file", (path, files.pop(path))))
         # the streams it made or unpacked (a record found malformed here: drawn again, sent back)
-        send.send((True, (files, {k: v for k, v in drawn.made.unpacked.items() if made.get(k) is not v},
-                          {k: v for k, v in drawn.kept.unpacked.items() if kept.get(k) is not v}, drawn.used)))
+        for which, before in (("made", made), ("kept", kept)):
+            new = [(k, v) for k, v in getattr(drawn, which).unpacked.items() if before.get(k) is not v]
+            for at in range(0, len(new), STREAMS_A_PIECE):
+                send.send((which, dict(new[at:at + STREAMS_A_PIECE])))
+        send.send(("used", drawn.used))
     except BaseException as e:  # noqa: BLE001 - every failure is the build's to report
-        send.send((False, e))
+        send.send(("failed", e))
     finally:
         send.close()
+
+
+def _answers(answer, drawn: FaceStreams) -> Iterator[tuple[str, PdfFile]]:
+    """The forked child's documents as they come (``_write_forked``), its streams absorbed into
+    ``drawn``; what went wrong in it raised. ``EOFError``: it ended without saying all."""
+    while True:
+        kind, what = answer.recv()
+        if kind == "file":
+            yield what
+        elif kind == "made":
+            drawn.absorb(what, {}, set())
+        elif kind == "kept":
+            drawn.absorb({}, what, set())
+        elif kind == "used":
+            drawn.absorb({}, {}, what)
+            return
+        else:
+            raise what
 
 
 def _can_fork() -> bool:
