@@ -151,11 +151,11 @@ def _hints(records: Sequence[Any]) -> dict[str, str]:
     """Deck id → the hint said under its line in the summary: a deck's own under it; one that
     several decks share word for word (the bleed three duplex card decks of one size gave up) said
     once, under the last of them, naming them: ``alice, strategy, tower: 9/sheet at …``."""
-    said: dict[str, list[str]] = {}
+    hinted: dict[str, tuple[str, ...]] = {}
     for deck in records:
         if deck.hint():
-            said.setdefault(deck.hint(), []).append(deck.id)
-    return {ids[-1]: (f"{', '.join(ids)}: {hint}" if len(ids) > 1 else hint) for hint, ids in said.items()}
+            hinted[deck.hint()] = (*hinted.get(deck.hint(), ()), deck.id)
+    return {ids[-1]: (f"{', '.join(ids)}: {hint}" if len(ids) > 1 else hint) for hint, ids in hinted.items()}
 
 
 # How long the watcher waits for a save to go quiet before it builds (watchfiles' ``step``, ms):

@@ -303,7 +303,7 @@ def _in_deck_file(deck: Deck, side: str, name: str, first: Piece) -> str:
     """A built-in layout's box as the deck file names it: where ``first`` sets the box's field
     (``data/<slug>/decks/<id>.yaml:7:14 (field flavour, box flavour of the front of the built-in
     layout card-poker)``), else the deck's ``layout:`` line, for a box of a fixed text or none."""
-    drawn = deck.layout.back if side == "back" else deck.layout.front  # (a built-in layout's: not None)
+    drawn = None if deck.layout is None else deck.layout.back if side == "back" else deck.layout.front
     box = next((b for b in drawn.boxes if b.name == name), None) if drawn is not None and name else None
     field = dict(box.options).get("field") if box is not None else None
     where = first.where_of(field) if field is not None and field in first.field_lines else deck.where()
