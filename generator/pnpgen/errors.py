@@ -13,7 +13,7 @@ from stat import S_ISREG
 from typing import TYPE_CHECKING
 
 from pnpgen.patterns import later
-from pnpgen.safetext import name_control_char, shown_name
+from pnpgen.safetext import LINE_BREAKS, escaped_char, name_control_char, shown_name
 
 if TYPE_CHECKING:  # (the rulebook's reader imports errors alone)
     from pnpgen.memo import Stamps
@@ -42,10 +42,12 @@ class InputError(Exception):
     glyph: str | None = None  # the character no font has, when that is the mistake (check says it once)
 
     def __str__(self) -> str:
+        """One line, as an editor links it: a line break the data brings (a sheet's header cell of
+        two lines, 枚<Alt+Enter>数, quoted in the key, the message and the hint) shown as ``\\n``."""
         where = f"{place(self.path, self.line, self.column)}: " if self.path is not None else ""
         key = f"{self.key}: " if self.key else ""
         hint = f" (expected {self.expected})" if self.expected else ""
-        return f"{where}{key}{self.message}{hint}"
+        return LINE_BREAKS.sub(escaped_char, f"{where}{key}{self.message}{hint}")
 
 
 class TemplateMistake(InputError):

@@ -111,15 +111,16 @@ LINE_BREAKS = re.compile("[\n\r\x85\u2028\u2029]")
 
 def shown_name(name: str) -> str:
     """A file or folder name for a message, on one line: each control character escaped (\\n too)."""
-    return NAME_CONTROL.sub(_escaped, name)
+    return NAME_CONTROL.sub(escaped_char, name)
 
 
 def shown(text: str) -> str:
     """``text`` safe to print on a terminal: each control character as an escape (\\x1b, \\u202e)."""
-    return CONTROL.sub(_escaped, text)
+    return CONTROL.sub(escaped_char, text)
 
 
-def _escaped(m: re.Match) -> str:
+def escaped_char(m: re.Match) -> str:
+    """A matched control character as its escape (\\n, \\x1b, \\u202e)."""
     return repr(m.group())[1:-1] if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}"
 
 

@@ -354,6 +354,34 @@ def polygon_area(pts: Sequence[Point]) -> float:
     return abs(signed_area(pts))
 
 
+def first_crossing(pts: Sequence[Point]) -> tuple[int, int] | None:
+    """The first two edges of a closed polygon that cross (edge k runs from corner k to corner
+    k + 1, from 1; the last back to corner 1), or None: an outline crossing itself (a pentagram,
+    a bow tie) is no piece's cut line. Edges are swept by their left ends, so a polygon of 1,000
+    corners compares only the edges whose spans of x overlap. Corners meeting, or edges touching
+    without crossing, are left alone."""
+    n = len(pts)
+    edges = sorted(range(n), key=lambda k: min(pts[k][0], pts[(k + 1) % n][0]))
+    found: list[tuple[int, int]] = []
+    open_: list[int] = []
+    for k in edges:
+        (ax, ay), (bx, by) = pts[k], pts[(k + 1) % n]
+        left = min(ax, bx)
+        open_ = [j for j in open_ if max(pts[j][0], pts[(j + 1) % n][0]) >= left]
+        for j in open_:
+            if (k - j) % n in (1, n - 1):  # neighbours share a corner
+                continue
+            (cx, cy), (dx, dy) = pts[j], pts[(j + 1) % n]
+            d1 = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
+            d2 = (bx - ax) * (dy - ay) - (by - ay) * (dx - ax)
+            d3 = (dx - cx) * (ay - cy) - (dy - cy) * (ax - cx)
+            d4 = (dx - cx) * (by - cy) - (dy - cy) * (bx - cx)
+            if d1 * d2 < 0 and d3 * d4 < 0:
+                found.append((min(j, k) + 1, max(j, k) + 1))
+        open_.append(k)
+    return min(found) if found else None
+
+
 def grow_polygon(pts: Sequence[Point], d: float, join: str = "round") -> Outline:
     """The outline ``d`` mm outside a simple polygon: edges moved out along their normals,
     convex corners joined by arcs about the corner (``round``) or by meeting edges (``miter``),

@@ -61,6 +61,8 @@ DECK_CASES = {
     "polygon point outside": (GOOD.replace("format: poker", "shape: polygon\nsize: [30, 30]\npoints: [[0, 0], [40, 0], [15, 26]]"), "cards.yaml:4:9: points: point 2 of 3, [40, 0]: x 40 is out of range", "0 to 30 mm"),
     "polygon point not a pair": (GOOD.replace("format: poker", "shape: polygon\nsize: [30, 30]\npoints: [[0, 0], [30, 0], [15]]"), "cards.yaml:4:9: points: point 3 of 3, [15], is not [x, y]", "[x, y] in mm"),
     "polygon without points": (GOOD.replace("format: poker", "shape: polygon\nsize: [30, 30]"), "cards.yaml:1:1: a polygon needs points", "points:"),
+    "polygon crossing itself": (GOOD.replace("format: poker", "shape: polygon\nsize: [40, 40]\npoints: [[20, 0], [32, 40], [0, 14], [40, 14], [8, 40]]"), "cards.yaml:4:9: points: the outline crosses itself: edge 1 (from point 1) crosses edge 3", "each edge meeting only its neighbours"),
+    "polygon of too many points": (GOOD.replace("format: poker", "shape: polygon\nsize: [30, 30]\npoints: [" + ", ".join(["[0, 0]"] * 1001) + "]"), "cards.yaml:4:9: points: points must be a list of 3 to 1000 [x, y] corners (1001 given)", "[[0, 0], [30, 0], [15, 26]]"),
     "polygon without area": (GOOD.replace("format: poker", "shape: polygon\nsize: [30, 30]\npoints: [[0, 0], [10, 10], [20, 20]]"), "cards.yaml:4:9: points: the points enclose no area", "three or more"),
     "format as a list": (GOOD.replace("format: poker", "format: [poker]"), "cards.yaml:2:9: format: unknown format ['poker']", "one of poker, bridge"),
     "unknown kind": (GOOD.replace("format: poker", "format: poker\nkind: 3"), "cards.yaml:3:7: kind: unknown kind 3", "one of card, tile"),

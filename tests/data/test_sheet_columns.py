@@ -197,3 +197,64 @@ def test_a_mapping_to_a_language_the_game_does_not_list_is_told_at_the_deck_file
     assert err.count("\n") == 1 and "data/test/decks/cards.yaml:3:50: pieces.columns.名: 'fr' is not one of the " \
         "game's languages (data/test/game.yaml:2:1: languages: [ja, en]) (expected fr added there, 'languages: " \
         "[ja, en, fr]', to translate into it; else 名: title.<one of ja, en>)" in err, err
+
+
+def test_a_long_header_is_told_in_a_message_of_a_names_length(tmp_path, capsys):
+    """A paragraph pasted into a header cell and into the mapping (1,000 characters, one short of
+    the sheet's): the message clips it, as it clips a header elsewhere (it quoted it three times
+    in full, 6 KB at 1,000 characters, 60 KB at 10,000; hostile35)."""
+    long = "長" * 1000
+    ws = _sheet_ws(tmp_path, rows=[[f"{long}x", *ROWS[0][1:]], *ROWS[1:]], columns=f"{{{long}: title}}")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and len(err) < 800 and "Traceback" not in err, err
+    assert f"pieces.columns.{'長' * 59}…: no column headed '{'長' * 59}…' in cards.xlsx's header row" in err, err
+    assert f"did you mean {'長' * 59}…? (expected the header as the sheet writes it: \"{'長' * 59}…\": title)" in err, err
+
+
+@pytest.mark.parametrize("flow", [True, False])
+def test_a_key_past_yamls_1024_characters_is_told_its_length(tmp_path, capsys, flow):
+    """YAML reads a key of at most 1,024 characters on its line: it said 'this line has no ':'
+    after its key' of a line that has one (hostile35)."""
+    long = "長" * 2000
+    deck = (f"name: 役職\nlayout: card-poker\npieces: {{file: cards.csv, columns: {{カード名: title, {long}: text}}}}\n"
+            if flow else f"name: 役職\nlayout: card-poker\npieces:\n  file: cards.csv\n  columns:\n    {long}: text\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck, game=GAME)
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    where = "cards.yaml:3:50:" if flow else "cards.yaml:6:5:"
+    assert f"{where} YAML syntax error: this key is 2,000 characters long, and YAML reads a key of at most 1,024 on " \
+        "its line (expected the key shortened" in err, err
+
+
+def test_a_header_of_two_lines_is_mapped_and_told_on_one_line(tmp_path, capsys):
+    """A header cell written on two lines (枚<Alt+Enter>数) is mapped as YAML writes a line break,
+    "枚\\n数": count; its mistakes are one line each, the break shown as \\n (they ran over two
+    lines, the header's and the hint's; hostile35)."""
+    rows = [["カード名", "枚\n数"], ["騎士", "三"]]
+    ws = _sheet_ws(tmp_path, rows=rows, fmt="csv", columns='{カード名: title, "枚\\n数": count}')
+    csv = ws / "data" / "test" / "decks" / "cards.csv"
+    csv.write_text('カード名,"枚\n数"\n騎士,三\n', encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cards.csv:2:2: 枚\\n数 (column B): count '三' is written in kanji" in err, err
+    assert "(expected 3 in the 枚\\n数 column" in err, err
+    csv.write_text('カード名,"枚\n数"\n騎士,3\n', encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "-q") == 0, capsys.readouterr().err
+    assert len(PdfReader(ws / "build" / "test" / "shop" / "cards.pdf").pages) == 6  # 枚\n数: 3 copies, front and back
+
+
+@pytest.mark.parametrize("key, said", [
+    ("~", "cards.yaml:3:61: pieces.columns.None: YAML reads this key (null, ~) as no value, not as a header (expected "
+     "the header in quotes as the sheet writes it: \"null\": …)"),
+    ("1.50", "cards.yaml:3:61: pieces.columns.1.5: YAML reads this key as the number 1.5, and no column of cards.csv is "
+     "headed so (row 1: カード名, 枚数, 1.50) (expected the header in quotes as the sheet writes it: \"1.50\": text)"),
+])
+def test_a_header_yaml_reads_as_no_value_or_another_number_is_told_to_quote_it(tmp_path, capsys, key, said):
+    """A header the mapping writes unquoted that YAML reads otherwise (1.50 as 1.5, ~ as no value):
+    told at the columns: line, 'did you mean 1.50?' offering the same 1.50 again (hostile35)."""
+    ws = _sheet_ws(tmp_path, rows=[["カード名", "枚数", key], ["騎士", 3, "剣"]], fmt="csv",
+                   columns=f"{{カード名: title, 枚数: count, {key}: text}}")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and said in err, err

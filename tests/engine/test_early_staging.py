@@ -335,7 +335,7 @@ def test_a_documents_bytes_are_let_go_of_once_its_copy_has_ended(tmp_path, monke
     assert (root / "a.pdf").read_bytes() == text
 
 
-@pytest.mark.parametrize("change", ["cut short", "written over"])
+@pytest.mark.parametrize("change", ["cut short", "written over", "written over, its time set back"])
 def test_a_staged_copy_another_program_changed_before_the_commit_is_not_published(tmp_path, monkeypatch, change):
     """A document's bytes let go of once staged (``now_in``): the staged file is all there is of it.
     Another program cutting it short or writing into it before the commit is refused (hostile32:
@@ -351,9 +351,12 @@ def test_a_staged_copy_another_program_changed_before_the_commit_is_not_publishe
         if change == "cut short":
             os.truncate(staged, 50)
         else:
+            before = os.stat(staged)
             with open(staged, "r+b") as f:
                 f.seek(20)
                 f.write(b"EVIL")
+            if change.endswith("set back"):  # (the same size and modification time: its change time tells it)
+                os.utime(staged, ns=(before.st_atime_ns, before.st_mtime_ns))
         with staging.lock(), pytest.raises(InputError, match="changed by another program before the commit"):
             commit(root, {root / "a.pdf": doc}, (), staging)
     assert (root / "a.pdf").read_bytes() == b"the last good file"

@@ -558,3 +558,18 @@ def test_the_contact_sheet_labels_each_face_by_its_pieces_title_escaped_and_cut_
     assert cut.startswith("とても長い名前の") and cut.endswith("… × 1") and len(cut) < len(long), cut
     assert fonts[cut].getlength(cut) <= contact.THUMB[0] + contact.PAD < fonts[cut].getlength(long)  # under its thumbnail
     assert "plain-001 × 1" in labels and "plain-002 × 1" in labels  # no name: the id, as before
+
+
+def test_a_long_name_is_cut_in_the_contact_sheets_note_and_the_open_values(tmp_path, capsys):
+    """A paragraph pasted as a left-out deck's name made the contact sheet 131,164 px wide (its red
+    note drawn whole), and one as a card's title each open value's line 9 KB (hostile35)."""
+    title = "塩" * 3000
+    root = _harbor(tmp_path, coins=COIN.replace("name: コイン", "name: " + "硬" * 10000))
+    deck = root / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("name: 塩,", f"name: {title},"), encoding="utf-8")
+    assert run(root, "export", "--game", "test", "--preset", "doujin", "--colour", "rgb") == 0
+    err = capsys.readouterr().err
+    with Image.open(root / "build" / "test" / "doujin" / "test-contact.png") as sheet:
+        assert sheet.width < 2000, sheet.size
+    said = next(line for line in err.splitlines() if "still prints 未定" in line)
+    assert f"still prints 未定: {'塩' * 59}….text: 未定 (pnpgen check lists them)" in said and len(said) < 400, said

@@ -44,6 +44,21 @@ def test_an_encrypted_pdf_and_one_pdfium_refuses_are_findings(tmp_path, capsys):
     assert "mine/cards.pdf: pages 1" in said.out and "preflight: 3 files, 2 errors" in said.out, said.out
 
 
+def test_a_pdf_with_a_permissions_password_only_is_an_error(tmp_path, capsys):
+    """A PDF any reader opens without a password whose owner password forbids printing passed as
+    'nothing a shop would turn away' (hostile35): PDF/X takes no encryption (Adobe's InDesign
+    manual: no security options for the PDF/X standards), and the shops' checks refuse it."""
+    folder = tmp_path / "mine"
+    pdf = _card(folder / "cards.pdf")
+    pdf.save(folder / "owned.pdf", encryption=pikepdf.Encryption(user="", owner="secret",
+                                                                 allow=pikepdf.Permissions(print_highres=False)))
+    assert main(["preflight", str(folder)]) == 1
+    said = capsys.readouterr()
+    assert ("error: mine/owned.pdf: file: it is encrypted with a permissions password, printing not allowed at full "
+            "resolution: PDF/X takes no encryption") in said.out, said.out
+    assert "mine/owned.pdf: pages 1" in said.out and "preflight: 2 files, 1 error" in said.out, said.out
+
+
 def test_a_pipe_a_device_and_a_link_to_nothing_are_findings_never_opened(tmp_path):
     folder = tmp_path / "doujin"
     _card(folder / "cards.pdf")

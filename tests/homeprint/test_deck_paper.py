@@ -139,7 +139,18 @@ def test_a_paper_smaller_than_a_piece_names_the_papers_that_hold_it(tmp_path, ca
             "margin (expected one of a3, ledger, tabloid, or kind: board (split into tiles))") in err
     # --paper a4 on the command line: the same piece, told at its size as before (not at paper:)
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--paper", "a4") == 2
-    assert "mat.yaml:2:7: size:" in capsys.readouterr().err
+    assert ("mat.yaml:2:7: size: deck 'mat': a 200×280 mm piece does not fit on A4 inside a 5 mm margin (expected "
+            "--paper a3 (one of a3, ledger, tabloid), or kind: board (split into tiles))") in capsys.readouterr().err
+
+
+def test_a_piece_too_large_for_the_games_paper_is_offered_a_paper_in_its_deck_file(tmp_path, capsys):
+    """A deck of no paper: of its own too large for the game's A4: told the deck file's paper: that
+    holds it (it said 'a larger --paper', which moves every deck, and named none; hostile35)."""
+    ws = mats_and_cards(tmp_path / "ws", mat=MAT.replace("paper: a3\n", ""))
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert ("mat.yaml:2:7: size: deck 'mat': a 200×280 mm piece does not fit on A4 inside a 5 mm margin (expected "
+            "paper: a3 in its deck file (one of a3, ledger, tabloid), or kind: board (split into tiles))") in err, err
 
 
 def test_a_piece_too_large_between_the_silhouette_marks_of_its_own_paper_is_told_a_larger_paper_there(tmp_path, capsys):

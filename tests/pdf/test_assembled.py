@@ -298,6 +298,26 @@ def test_a_source_saved_again_before_it_is_copied_is_refused(tmp_path):
         PdfFile((b"x", part)).write_to(f)
 
 
+def test_a_source_written_over_in_place_its_size_and_time_kept_is_refused(tmp_path):
+    """An art file painted over in place, the same size, its modification time set back (touch -r):
+    its change time tells it (the stamp held size, modification time and inode, and the new bytes
+    were copied under the old ones' hashes; hostile35)."""
+    import os
+
+    from pnpgen.pdf.assemble import SourceChanged, file_stamp
+
+    src = tmp_path / "art.png"
+    src.write_bytes(b"old bytes" * 100)
+    before = os.stat(src)
+    part = Stored(str(src), 900, 0, file_stamp(src))
+    with open(src, "r+b") as f:
+        f.write(b"new")
+    os.utime(src, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert os.stat(src).st_mtime_ns == before.st_mtime_ns and os.stat(src).st_size == before.st_size
+    with open(tmp_path / "out.bin", "wb") as f, pytest.raises(SourceChanged):
+        PdfFile((b"x", part)).write_to(f)
+
+
 def test_a_file_of_the_same_size_is_told_apart_by_its_drawing_before_its_pictures_are_read(tmp_path, monkeypatch):
     """The commit keeps a file that holds the new bytes already; one of the same size whose
     drawing differs (an edit of a word) is found different without reading its pictures again."""

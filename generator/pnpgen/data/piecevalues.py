@@ -12,11 +12,12 @@ from pnpgen.data import validate as v
 from pnpgen.data.art import ArtFolder, ArtNotFound
 from pnpgen.data.boxoptions import TRACK_MOST
 from pnpgen.data.markup import colour_names
-from pnpgen.data.model import Deck, FieldText, Game, Piece, is_placeholder
+from pnpgen.data.model import SAID_LABEL, Deck, FieldText, Game, Piece, is_placeholder
 from pnpgen.data.spreadsheets import SheetDoc
 from pnpgen.data.yamlhint import quoted
 from pnpgen.data.yamlsrc import Located
 from pnpgen.errors import InputError, suggest
+from pnpgen.safetext import clipped
 
 Source = Located | SheetDoc  # where values come from: a YAML file or a spreadsheet
 
@@ -171,9 +172,9 @@ def placeholder_field(piece: Piece, key: str) -> str:
     """A piece's open field as proof.txt names it: ``塔 #1.cost``, by the piece's name, but by its
     place when the name is itself a placeholder (``#1.name``: 「未定（アリス01…）.name：未定（アリス01…）」
     said the 未定 twice, and for a deck's sole piece without a name: ``依頼カード #1.vp``, not
-    the deck's name twice)."""
+    the deck's name twice); a name longer than a message says (``Piece.said``) cut with an ellipsis."""
     named = piece.own_name and not is_placeholder(piece.own_name)
-    return f"{piece.own_name if named else f'#{piece.index}'}.{key}"
+    return f"{clipped(piece.own_name, SAID_LABEL) if named else f'#{piece.index}'}.{key}"  # (a paragraph as a title: cut)
 
 
 def collect_placeholders(deck: Deck, where, key: str, value: Any, piece: Piece) -> None:

@@ -34,15 +34,22 @@ class Columns:
     doc: Located | None = None  # the deck file, where a mistake in the mapping is told
     fields: dict[str, str] = field(default_factory=dict)  # header → field, as written
     _keys: dict[str, str] = field(default_factory=dict, repr=False)  # header_key(header) → field
+    numbers: dict[str, Any] = field(default_factory=dict)  # a header YAML read as a number (1.50: 1.5) → that number
 
     def at(self, header: str, message: str, expected: str) -> InputError:
         """An error at the line of the mapping of ``header``."""
         assert self.doc is not None
-        return self.doc.error(("pieces", "columns", header), message, expected, key=True)
+        return self.doc.error(("pieces", "columns", self.numbers.get(header, header)), message, expected, key=True)
 
     def mapped(self, cell: Any) -> str | None:
         """The field a header cell of the sheet is mapped to, or None."""
         return self._keys.get(header_key(cell)) if self._keys else None
+
+
+def flow_name(header: str) -> str:
+    """A header (or a field's name) as a message's example writes it: cut to a name's length
+    (a paragraph pasted into a header cell made each message 60 KB), in flow style."""
+    return flow(clipped(header))
 
 
 def _as_mapping(items: list) -> str:
@@ -77,12 +84,17 @@ def columns_of(doc: Located, fields: Mapping[str, str]) -> Columns:
     listed = ", ".join(allowed)
     by_field: dict[str, str] = {}
     out = Columns(doc)
-    for header, target in spec.items():
-        header = str(header)  # (a header 2026 is read by YAML as a number)
-        keypath = ("pieces", "columns", header)
+    for written, target in spec.items():
+        if written is None:  # (null, ~: a key YAML reads as no value; its line is found by the key it read)
+            raise doc.error(("pieces", "columns", written), "YAML reads this key (null, ~) as no value, not as a "
+                            "header", "the header in quotes as the sheet writes it: \"null\": …", key=True)
+        header = str(written)  # (a header 2026 is read by YAML as a number)
+        keypath = ("pieces", "columns", written)
+        if isinstance(written, (int, float)):
+            out.numbers[header] = written
         if not isinstance(target, str) or not target.strip():
-            raise doc.error(keypath, f"the header {clipped(header)!r} is mapped to {target!r}, not a field's name",
-                            f"{flow(header)}: <one of {listed}>")
+            raise doc.error(keypath, f"the header {clipped(header)!r} is mapped to {clipped(repr(target))}, not a field's name",
+                            f"{flow_name(header)}: <one of {listed}>")
         target = target.strip()
         base, dot, lang = target.partition(".")
         same = [f for f in allowed if f.lower() == base.lower()]
@@ -90,16 +102,16 @@ def columns_of(doc: Located, fields: Mapping[str, str]) -> Columns:
             base = same[0]
         if base not in allowed:
             reversed_ = header_key(header) in {f.lower() for f in allowed}
-            raise doc.error(keypath, f"{target!r} is not a field of this deck"
-                            + (f"; written the other way round? (the sheet's header first: {flow(target)}: {header})"
+            raise doc.error(keypath, f"{clipped(target)!r} is not a field of this deck"
+                            + (f"; written the other way round? (the sheet's header first: {flow_name(target)}: {clipped(header)})"
                                if reversed_ else suggest(base, allowed)),
                             f"one of {listed}" + (" (or <field>.<language> for a translation: title.en)" if dot else "")
                             + "; a new field is declared first in fields:")
         if dot and (base == "count" or not _LANG.fullmatch(lang.lower())):
-            raise doc.error(keypath, f"{target!r} is no field's translation" + (
+            raise doc.error(keypath, f"{clipped(target)!r} is no field's translation" + (
                 " (a count is one number in every language)" if base == "count" else ""),
-                f"a field and a language code, e.g. {flow(header)}: {[f for f in allowed if f != 'count'][0]}.en"
-                if base != "count" else f"{flow(header)}: count")
+                f"a field and a language code, e.g. {flow_name(header)}: {[f for f in allowed if f != 'count'][0]}.en"
+                if base != "count" else f"{flow_name(header)}: count")
         target = base + (f".{lang.lower()}" if dot else "")
         if header_key(header) in {header_key(f) for f in allowed} or "." in header and header_key(
                 header.rsplit(".", 1)[0]) in {header_key(f) for f in allowed}:
@@ -108,8 +120,8 @@ def columns_of(doc: Located, fields: Mapping[str, str]) -> Columns:
                             f"sheet writes it in the designer's words, e.g. {EXAMPLE}", key=True)
         if target in by_field:
             raise doc.error(keypath, f"two headers are mapped to {target}: {by_field[target]!r} and "
-                            f"{clipped(header)!r}", f"one column per field: {flow(by_field[target])}: {target} "
-                            f"and {flow(header)} mapped to another field or left out")
+                            f"{clipped(header)!r}", f"one column per field: {flow_name(by_field[target])}: {target} "
+                            f"and {flow_name(header)} mapped to another field or left out")
         alike = next((h for h in out.fields if header_key(h) == header_key(header)), None)
         if alike is not None:  # (カード名 and ｶｰﾄﾞ名, Name and name: one header of the sheet)
             raise doc.error(keypath, f"{clipped(header)!r} and {clipped(alike)!r} are one header of the sheet (its "

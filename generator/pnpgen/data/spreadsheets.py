@@ -19,9 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pnpgen.data.sheetcolumns import Columns, columns_line, columns_of
+from pnpgen.data.sheetcolumns import Columns, columns_line, columns_of, flow_name
 from pnpgen.data.workbooks import Workbooks, column_letter, filled, read_rows, unseen
-from pnpgen.data.yamlhint import flow
 from pnpgen.data.yamlsrc import Located, load_value
 from pnpgen.errors import InputError, Where, contained, not_a_file, suggest, written_alike
 from pnpgen.patterns import later
@@ -388,10 +387,15 @@ def _mapped_found(columns: Columns, cells: list[Any], headers: list[str], header
         if not any(columns.mapped(v) == target for v in cells if filled(v)):
             near = suggest(header, found, cutoff=0.5)
             meant = near[len("; did you mean "):-1] if near else found[0] if found else header
+            near = f"; did you mean {clipped(meant)}?" if near else ""
             listed = ", ".join(clipped(h, 24) for h in found[:12]) + (", …" if len(found) > 12 else "")
+            if header in columns.numbers:  # (1.50: YAML read the number 1.5; 012: 12)
+                raise columns.at(header, f"YAML reads this key as the number {header}, and no column of {shown.name} is "
+                                 f"headed so (row {header_row}: {listed})", "the header in quotes as the sheet writes it: "
+                                 f"\"{clipped(meant if near else header)}\": {target}")
             raise columns.at(header, f"no column headed {clipped(header)!r} in {shown.name}'s header row "
                              f"(row {header_row}: {listed}){near}",
-                             f"the header as the sheet writes it: {flow(meant)}: {target}")
+                             f"the header as the sheet writes it: {flow_name(meant)}: {target}")
         direct = [i for i, (h, v) in enumerate(zip(headers, cells)) if h == target and filled(v) and not columns.mapped(v)]
         if direct:
             col = column_letter(direct[0] + 1)

@@ -25,6 +25,7 @@ from pnpgen.data.markup import MISSING_COLOUR, colour_names
 from pnpgen.errors import suggest
 from pnpgen.patterns import later
 from pnpgen.safetext import NAME_CONTROL, windows_trouble
+from pnpgen.shapes import first_crossing
 from pnpgen.units import MM_PER_UNIT
 
 SIZE_MM = (1.0, 2000.0)  # a piece's trim size (each side, or the one size of a circle/hex)
@@ -449,7 +450,8 @@ def points(value: Any, shape: str, w: float, h: float,
     if shape != "polygon":
         raise Invalid(f"a {shape} has no points", "points only with 'shape: polygon'")
     if not isinstance(value, list) or len(value) < 3 or len(value) > 1000:
-        raise Invalid("points must be a list of 3 or more [x, y] corners", "e.g. [[0, 0], [30, 0], [15, 26]]")
+        many = f" ({len(value)} given)" if isinstance(value, list) and len(value) > 1000 else ""
+        raise Invalid(f"points must be a list of 3 to 1000 [x, y] corners{many}", "e.g. [[0, 0], [30, 0], [15, 26]]")
     out = []
     for n, p in enumerate(value, 1):  # a wrong corner is named by its place in the list and its value
         if not isinstance(p, list) or len(p) != 2:
@@ -462,6 +464,10 @@ def points(value: Any, shape: str, w: float, h: float,
     area = sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in zip(out, out[1:] + out[:1])) / 2
     if abs(area) < 1.0:
         raise Invalid("the points enclose no area", "three or more corners around the piece")
+    if (cross := first_crossing(out)) is not None:
+        raise Invalid(f"the outline crosses itself: edge {cross[0]} (from point {cross[0]}) crosses edge {cross[1]} "
+                      f"(from point {cross[1]}), so its cut would cut the piece in parts",
+                      "the corners in order round the piece, each edge meeting only its neighbours")
     return out
 
 

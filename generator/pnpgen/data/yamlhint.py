@@ -248,6 +248,23 @@ def _apostrophe(line: str, column: int) -> str:
     return f"; a text starting with an apostrophe goes in quotes of the other kind: {key.group('key')}: {quoted(text)}"
 
 
+def _long_key(lines: list[str], row: int, col: int) -> int:
+    """The length of a key past YAML's 1,024 characters that starts at ``col`` of ``row`` and ends
+    in ': ' on its line (a pasted paragraph as a sheet's header), else 0."""
+    line = lines[row] if row < len(lines) else ""
+    end = line.find(": ", col + 1024)
+    end = end if end >= 0 else (len(line) - 1 if line.endswith(":") else -1)
+    return end - col if end - col > 1024 else 0
+
+
+def _flow_key(line: str, col: int) -> tuple[int, int]:
+    """A key past YAML's 1,024 characters, its ':' at ``col`` (in a ``{…}`` mapping, or a line's
+    own key): its length and column, else (0, 0)."""
+    start = max(line.rfind(",", 0, col), line.rfind("{", 0, col)) + 1
+    start += len(line[start:col]) - len(line[start:col].lstrip())
+    return (col - start, start) if col - start > 1024 else (0, 0)
+
+
 def explain(text: str, e: yaml.MarkedYAMLError) -> Hint:
     """What is wrong, where, and what to write instead, for a YAML syntax error in ``text``."""
     lines = text.split("\n")
@@ -258,6 +275,17 @@ def explain(text: str, e: yaml.MarkedYAMLError) -> Hint:
     row, col = mark.line, mark.column
     line_text = lines[row] if row < len(lines) else ""
     ctx = e.context_mark
+    long, at = 0, (row, col)  # a key past YAML's 1,024 characters (a paragraph pasted as a sheet's header)
+    if "could not find expected ':'" in problem and ctx is not None:
+        long, at = _long_key(lines, ctx.line, ctx.column), (ctx.line, ctx.column)
+    elif "but got ':'" in problem or "mapping values are not allowed" in problem:
+        long, start = _flow_key(line_text, col)
+        at = (row, start)
+    if long:
+        return Hint(f"YAML syntax error: this key is {long:,} characters long, and YAML reads a key of at most 1,024 "
+                    "on its line", at[0] + 1, at[1] + 1, None,
+                    "the key shortened (a sheet's header too, as columns: maps it), or written as a long key: "
+                    "'? <key>' on its line and ': <value>' under it")
     ime = _ime_slip(lines, "':'" in problem or "mapping" in problem or "simple key" in problem,
                     row, ctx.line if ctx is not None else row)
     if ime is not None:

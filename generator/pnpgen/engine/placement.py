@@ -23,6 +23,7 @@ from pnpgen.impose.onpaper import (
     deck_sheet,
     own_paper,
     own_paper_refused,
+    papers_holding,
 )
 from pnpgen.impose.sheets import (
     TILE_OPTIONS,
@@ -101,8 +102,11 @@ def deck_on_paper(deck: Deck, sheet: SheetOptions, nest_memo: Memo[list] | None 
             raise _box_too_big(deck, spec.tuck_box, sheet)
         if (refused := own_paper_refused(deck, sheet, spec)) is not None:  # the deck file's paper: too small
             raise refused
+        holds = papers_holding(spec, sheet, deck.kind, sheet.paper)  # (a deck file's paper: moves this deck alone)
         raise _at_size(f"{size} on {sheet.paper.upper()} inside a {sheet.margin_mm:g} mm margin", deck,
-                       "a larger --paper, or kind: board (split into tiles)")
+                       (f"{'--paper' if sheet.paper_given else 'paper:'} {holds[0]}"
+                        f"{'' if sheet.paper_given else ' in its deck file'} (one of {', '.join(holds)}), " if holds else "")
+                       + "or kind: board (split into tiles)")
     return DeckOnPaper(spec, layout, tiles)
 
 

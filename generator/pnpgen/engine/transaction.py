@@ -66,7 +66,7 @@ from pnpgen.engine.output import build_lock, current_umask, locked, make_folder,
 from pnpgen.engine.stagecopy import DocumentCopy, stage_file
 from pnpgen.engine.trash import TRASH
 from pnpgen.errors import InputError
-from pnpgen.pdf.assemble import PdfFile, SourceChanged, Stored
+from pnpgen.pdf.assemble import PdfFile, SourceChanged, Stored, stat_stamp
 from pnpgen.safetext import same_file, shown
 
 PAUSE_ENV = "PNPGEN_TEST_PAUSE_BEFORE_COMMIT"  # tests of interrupted builds: see _pause_for_tests
@@ -365,7 +365,7 @@ class Staging:
 
     def check(self) -> None:
         """Each document copied early is still the file written: its size, and where its bytes were
-        let go of its modification time and inode too (``now_in``'s stamp). Another program writing
+        let go of its modification and change times and inode too (``now_in``'s stamp). Another program writing
         into the staging folder before the commit (a file cut short or written over) would have it
         publish bytes its records' digest does not name: refused, the last good files kept."""
         for copy in self.copies.values():
@@ -373,7 +373,7 @@ class Staging:
             held = data.parts[0] if any(d is data for d in self.let_go) else None
             try:
                 st = os.stat(copy.path)
-                same = (st.st_size, st.st_mtime_ns, st.st_ino) == tuple(held.stamp) \
+                same = stat_stamp(st) == tuple(held.stamp) \
                     if isinstance(held, Stored) and held.stamp is not None else st.st_size == data.size
             except FileNotFoundError:
                 same = False

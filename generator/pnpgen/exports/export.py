@@ -42,6 +42,7 @@ from pnpgen.faces.printlint import OnFormat, lint_faces
 from pnpgen.pdf.assemble import SourceChanged
 from pnpgen.pdf.pdfx import REGISTERED_CONDITIONS, OutputCondition
 from pnpgen.pdf.raster import ImageStream, ImageStreams, make_stream
+from pnpgen.safetext import clipped, shown_name
 from pnpgen.units import MM_PER_PT
 
 
@@ -211,7 +212,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
             thumbs.extend(contact.thumbnails(style, faces))
         result.order.extend(OrderRow("", "", "", o.deck.id, "", o.deck.name, 0, f"left out: {o.why}; {o.takes_it}")
                             for o in left_out)
-        notes = [f"left out: {o.deck.name}: {o.why}" for o in left_out]
+        notes = [f"left out: {shown_name(clipped(o.deck.name))}: {o.why}" for o in left_out]  # (a paragraph as a name: cut)
         made.append((None, {}))
         for n, sheet in enumerate(contact.contact_sheets(f"{game.title} — {preset.name}", thumbs, fontreg.path_of(font),
                                                          notes), 1):

@@ -64,13 +64,18 @@ def own_paper_refused(deck: Deck, sheet: SheetOptions, spec: ShapeSpec, stock: S
                           f"({stock.paper}, {stock.paper_mm[0]:g}×{stock.paper_mm[1]:g} mm) its pieces go on",
                           path=at.path, line=at.line, column=at.column, key="paper",
                           expected=f"paper: {stock.paper}, or 'sheet: grid' in this deck file")
-    holds = [name for name in sorted(PAPER_SIZES) if name != own
-             and choose_layout(spec, 1, replace(sheet, paper=name), deck.kind) is not None]
+    holds = papers_holding(spec, sheet, deck.kind, own)
     return InputError(f"deck {deck.id!r}: a {deck.trim_mm[0]:g}×{deck.trim_mm[1]:g} mm piece does not fit on "
                       f"{own.upper()} inside a {sheet.margin_mm:g} mm margin", path=at.path, line=at.line,
                       column=at.column, key="paper",
                       expected=("one of " + ", ".join(holds) if holds else "a smaller piece (no paper pnpgen knows holds it)")
                       + ("" if deck.kind in ("board", "tile") else ", or kind: board (split into tiles)"))
+
+
+def papers_holding(spec: ShapeSpec, sheet: SheetOptions, kind: str, but: str) -> list[str]:
+    """The papers pnpgen knows, but ``but``, on which one of the pieces fits (``sheet``'s margin and bleed)."""
+    return [name for name in sorted(PAPER_SIZES) if name != but
+            and choose_layout(spec, 1, replace(sheet, paper=name), kind) is not None]
 
 
 def deck_sheet(deck: Deck, sheet: SheetOptions) -> SheetOptions:

@@ -25,13 +25,13 @@ BLOCK = 1 << 20  # bytes read at a time from a stored part
 class Stored:
     """``size`` bytes of a file on disk from ``offset`` (a cached image stream, an output kept as
     it is, or a picture's own compressed pixels inside its art file). ``stamp``: the file's size,
-    modification time and inode when the build took it; a file that no longer has them is refused
+    modification and change times and inode when the build took it (``stat_stamp``); a file that no longer has them is refused
     when written (an art file saved again meanwhile), never copied half old, half new."""
 
     path: str
     size: int
     offset: int = 0
-    stamp: tuple[int, int, int] | None = None
+    stamp: tuple[int, int, int, int] | None = None
     sha: str | None = field(default=None, compare=False)  # the SHA-256 of these bytes, when known (a cached stream's)
 
     def chunks(self) -> Iterator[bytes]:
@@ -57,8 +57,7 @@ class Stored:
         """``SourceChanged`` unless the open file is still the one the build took (``stamp``)."""
         if self.stamp is None:
             return
-        st = os.fstat(fd)
-        if (st.st_size, st.st_mtime_ns, st.st_ino) != tuple(self.stamp):
+        if stat_stamp(os.fstat(fd)) != tuple(self.stamp):
             raise SourceChanged(self.path)
 
 
@@ -100,10 +99,16 @@ class _Sources:
         self.close()
 
 
-def file_stamp(path: str | Path) -> tuple[int, int, int]:
-    """A file's size, modification time and inode (``Stored.stamp``)."""
-    st = os.stat(path)
-    return st.st_size, st.st_mtime_ns, st.st_ino
+def file_stamp(path: str | Path) -> tuple[int, int, int, int]:
+    """A file's ``stat_stamp`` (``Stored.stamp``)."""
+    return stat_stamp(os.stat(path))
+
+
+def stat_stamp(st: os.stat_result) -> tuple[int, int, int, int]:
+    """A file's size, modification time, change time and inode: a file written over in place with
+    its size kept and its modification time set back (``touch -r``, ``cp -p``) has another change
+    time, which no tool puts back (``usercache.file_stamp``'s rule)."""
+    return st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino
 
 
 Part = bytes | Stored
@@ -282,7 +287,7 @@ class PdfFile:
         if st.st_size != self.size:
             raise Stored(str(path), self.size).cut()
         self._held = tuple(p if isinstance(p, Stored) else len(p) for p in self.parts)
-        self.parts = (Stored(str(path), self.size, 0, (st.st_size, st.st_mtime_ns, st.st_ino)),)
+        self.parts = (Stored(str(path), self.size, 0, stat_stamp(st)),)
 
     def take_back(self) -> None:
         """Its parts as they were before ``now_in``, the bytes read back from its staged copy (which

@@ -31,7 +31,7 @@ from pnpgen.atomic import Stores, read_record, store
 from pnpgen.data.picturebytes import picture_hash
 from pnpgen.data.pixels import eight_bit_grey, plain_cmyk
 from pnpgen.memo import Memo
-from pnpgen.pdf.assemble import SourceChanged, Stored
+from pnpgen.pdf.assemble import SourceChanged, Stored, stat_stamp
 from pnpgen.svg.artwork import Art
 from pnpgen.usercache import seal
 
@@ -425,7 +425,7 @@ class ImageStreams:
         if own is None or len(own[1]) > MAX_PIECES:
             return None
         head, spans = own
-        stamp = (st.st_size, st.st_mtime_ns, st.st_ino)
+        stamp = stat_stamp(st)
         self._not_own.discard(key)
         shas = self.piece_hashes.get(key) if self.piece_hashes is not None else None
         # (each a SHA-256's 64 hex digits, one a piece; checked by the types and lengths mapped at

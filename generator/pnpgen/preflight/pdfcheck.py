@@ -212,6 +212,11 @@ def check_pdf(path: Path, folder: Path, shop: Shop, found: list[Finding], work: 
                          "(save it without a password)") from None
     with opened as pdf:
         report["pages"] = len(pdf.pages)
+        if pdf.is_encrypted:  # (opened with no password: a permissions password only)
+            found.append(Finding(name, 0, "file", "error", "it is encrypted with a permissions password"
+                                 + ("" if pdf.allow.print_highres else ", printing not allowed at full resolution")
+                                 + ": PDF/X takes no encryption and a shop's RIP may refuse it (save it without "
+                                 "security)"))
         if not pdf.pages:
             found.append(Finding(name, 0, "geometry", "error", "no pages"))
             return report
