@@ -149,8 +149,9 @@ LINT_FRONT = """\
 
 def test_the_lint_names_built_in_macros_and_layouts_as_the_docs_say(tmp_path, capsys):
     """data-format.md: a tag in a built-in macro is named ``pnpgen's common/macros.svg.j2:N``, a
-    deck drawn by a built-in layout ``the built-in layout of deck '<id>' (front), line N`` (not a
-    templates/ file that is not there); a 7 pt text is not smaller than ``min_text: 7pt``."""
+    deck drawn by a built-in layout at the deck file's line that sets the box's field, ``(field
+    flavour, box flavour of the front of the built-in layout card-poker)`` (not a templates/ file
+    that is not there, nor a line of the template the layout compiles to); a 7 pt text is not smaller than ``min_text: 7pt``."""
     ws = make_workspace(tmp_path / "ws", deck=_deck(DECK_YAML, 2), front=LINT_FRONT)
     game = ws / "data" / "test" / "game.yaml"
     game.write_text(game.read_text(encoding="utf-8") + "lint: {min_text: 7pt}\n", encoding="utf-8")
@@ -166,8 +167,9 @@ def test_the_lint_names_built_in_macros_and_layouts_as_the_docs_say(tmp_path, ca
     lines = [line.strip().removeprefix("warning: ") for line in capsys.readouterr().out.splitlines() if "print lint" in line]
     assert "templates/test/card-front.svg.j2:5: print lint: deck 'cards' piece 1 (札1) and 1 more: text 「札1」 7.0 pt, " \
            "smaller than 8 pt" in lines
-    assert any(line.startswith("the built-in layout of deck 'spells' (front, box flavour), line ")
-               and "「燃えよ。」 7.5 pt" in line for line in lines), lines
+    # the deck file's line that sets the box's field, not a line of a template the designer never sees
+    assert "data/test/decks/spells.yaml:4:26 (field flavour, box flavour of the front of the built-in layout " \
+           "card-poker): print lint: deck 'spells' piece 1 (火球): text 「燃えよ。」 7.5 pt, smaller than 8 pt" in lines, lines
     assert not any(line.startswith("templates/") and "card-front" not in line for line in lines), lines
     (ws / "layouts").mkdir()  # the workspace's own layout: not called built-in
     (ws / "layouts" / "spell-card.yaml").write_text("extends: card-poker\n", encoding="utf-8")

@@ -128,11 +128,12 @@ def _summary(ws: Workspace, outcomes: Sequence[Any], quiet: bool, heading: str |
 
         print_line(ws.shown(f"{o.slug}: {counted(len(result.manifest['files']), 'file')} in {o.out_dir}, {len(o.written)} written"))
 
+        hints = _hints(result.records)
         for deck in result.records:
             own = f" of {deck.paper.upper()}" if deck.paper != result.manifest["paper"] else ""  # (its paper:)
             print_line(f"  {deck.id:<16} {deck.name}  ×{deck.count}  {deck.on_paper()}, {counted(deck.sheets, 'sheet')}{own}")
-            if deck.hint():
-                print_line(f"  {'':<16} ({deck.hint()})")
+            if deck.id in hints:
+                print_line(f"  {'':<16} ({hints[deck.id]})")
         book = result.manifest.get("rulebook", {}).get("report")
         if book:  # its pages and how many proofing notes proof.txt holds (the report's summary, last)
             print_line(f"  {book[-1]}")
@@ -144,6 +145,17 @@ def _summary(ws: Workspace, outcomes: Sequence[Any], quiet: bool, heading: str |
         for folder in o.stale_exports:
             print_line(ws.shown(f"  exported before this change: {folder}{os.sep} (pnpgen export --game {o.slug} "
                           f"--preset {folder.name}{_lang_of(folder, o.slug)} makes it again)"))
+
+
+def _hints(records: Sequence[Any]) -> dict[str, str]:
+    """Deck id → the hint said under its line in the summary: a deck's own under it; one that
+    several decks share word for word (the bleed three duplex card decks of one size gave up) said
+    once, under the last of them, naming them: ``alice, strategy, tower: 9/sheet at …``."""
+    hinted: dict[str, tuple[str, ...]] = {}
+    for deck in records:
+        if deck.hint():
+            hinted[deck.hint()] = (*hinted.get(deck.hint(), ()), deck.id)
+    return {ids[-1]: (f"{', '.join(ids)}: {hint}" if len(ids) > 1 else hint) for hint, ids in hinted.items()}
 
 
 # How long the watcher waits for a save to go quiet before it builds (watchfiles' ``step``, ms):

@@ -853,6 +853,36 @@ def test_an_image_field_of_placeholder_false_leaves_a_layouts_art_room_blank(tmp
     assert ("no art yet" in capsys.readouterr().out) is framed
 
 
+def test_the_round_tokens_title_plate_holds_a_round_counters_title_at_the_lints_smallest_size(tmp_path, capsys):
+    """token-round's 12 mm title plate shrank 「第10ラウンド」 to 5.2 pt, under the print lint's
+    6 pt (a warning for a game's round counter 10); 14 mm holds its seven characters at 6 pt or
+    more, inside the safe zone of the round cut: no warning."""
+    deck = "name: ラウンド\nlayout: token-round\npieces:\n  - {title: 第10ラウンド, value: 10}\n"
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    capsys.readouterr()
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--out", str(tmp_path / "o")) == 0
+    out = capsys.readouterr()
+    assert "print lint" not in out.out + out.err, out
+    (page,) = glyphs(tmp_path / "o" / "test" / "shop" / "cards-unique.pdf")
+    title = [g for g in page if g.char in "第ラウンド"]
+    assert len(title) == 5 and min(g.size for g in title) >= 6.0, [(g.char, g.size) for g in title]
+
+
+def test_finish_resolves_an_unplaceheld_fields_image_boxes_to_placeholder_false():
+    """The deck's ``fields: {art: {type: image, placeholder: false}}`` is one of the options
+    layouts.finish resolves for each box (beside ``boxes: {art: {placeholder: false}}``), not a
+    patch on the finished layout: its image box reads it, its other boxes keep their own."""
+    raw = layouts.resolve(None, "card-poker", Located(Path("test"), None), ())
+    g = layouts.geometry(raw)
+    def held(names: frozenset[str]) -> dict[str, Any]:
+        built = layouts.finish(raw, trim_of(g), g.shape, None, None, unplaceheld=names)
+        return {b.name: dict(b.options).get("placeholder") for b in built.front.boxes if b.type in ("image", "text")}
+    before, after = held(frozenset()), held(frozenset({"art"}))
+    assert before["art"] is True and after["art"] is False, (before, after)
+    assert {k: x for k, x in after.items() if k != "art"} == {k: x for k, x in before.items() if k != "art"}
+    assert held(frozenset({"title"})) == before  # a text field of the name: its text box untouched
+
+
 @pytest.mark.parametrize("joint", ["、", "，"])
 def test_icons_joined_by_a_japanese_comma_are_told_the_list_to_write(tmp_path, capsys, joint):
     """``icons: [vp、coin]`` (an input method's comma) is one item to YAML: it was "unknown icon

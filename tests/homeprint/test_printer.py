@@ -520,6 +520,26 @@ def test_another_printer_profile_says_every_home_sheet_changed_and_why(tmp_path,
                                  "drawn again with no back offset or scale corrected")
 
 
+def test_a_hint_several_decks_share_is_said_once_naming_them(tmp_path, capsys):
+    """Three duplex card decks of one size each said the same bleed line under it (a game of many
+    decks: a screenful of one sentence); now once, under the last of them, naming them, and a deck
+    of another size keeps its own line under it."""
+    deck = DECK_YAML.replace("format: poker", "format: mini-euro") + "  - {name: カード1, text: 本文}\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    decks = ws / "data" / "test" / "decks"
+    (decks / "more.yaml").write_text(deck, encoding="utf-8")
+    (decks / "poker.yaml").write_text(deck.replace("format: mini-euro", "format: poker"), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    lines = [line.strip() for line in capsys.readouterr().out.splitlines()]
+    said = [(lines[i - 1].split()[0], line) for i, line in enumerate(lines) if "the full" in line]
+    assert said == [("more", "(cards, more: 16/sheet at 0.375 mm of bleed, 10/sheet at the full 3 mm: a back printed "
+                             "more than 0.375 mm off its front shows paper at the cut; a printer profile's "
+                             "back_offset_mm keeps the bleed its offset needs)"),
+                    ("poker", "(9/sheet at 0.833 mm of bleed, 6/sheet at the full 3 mm: a back printed more than "
+                              "0.833 mm off its front shows paper at the cut; a printer profile's back_offset_mm keeps "
+                              "the bleed its offset needs)")], lines
+
+
 def test_duplex_cards_that_gave_up_bleed_say_what_the_full_bleed_holds(tmp_path, capsys):
     """fixesG: mini-euro cards go 16 an A4 sheet at 0.375 mm of bleed (the most a sheet, as the
     grid lays cards), and nothing said the 3 mm were given up: a back more than 0.375 mm off shows

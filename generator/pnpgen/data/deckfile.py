@@ -25,7 +25,6 @@ from pnpgen.data.piecevalues import (
     rows_said,
     shown_fields,
     unplaceheld,
-    unplacehold,
 )
 from pnpgen.data.sheetlayouts import SheetStock, load_sheet
 from pnpgen.data.spreadsheets import SUFFIXES, SheetDoc, read_pieces
@@ -347,8 +346,8 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
                                   base=game.options.get("lint"))
     if layout_raw is not None:
         deck.layout = layouts.finish(layout_raw, layouts.frame(trim, options), shape, game.palette,
-                                      sorted(game.text_fonts or game.fonts), deck.size_where, game.languages, doc.path)
-        deck.layout = unplacehold(deck.layout, unplaceheld(data))  # fields: {art: {type: image, placeholder: false}}
+                                      sorted(game.text_fonts or game.fonts), deck.size_where, game.languages, doc.path,
+                                      frozenset(unplaceheld(data)))
         game.notes += layouts.over_tracks(layout_raw, deck.layout)
         deck.front = layout_template(deck.id, "front")
         deck.back = layout_template(deck.id, "back") if deck.layout.back is not None else None

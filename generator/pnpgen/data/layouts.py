@@ -427,7 +427,7 @@ def fields(raw: RawLayout) -> dict[str, str]:
 
 def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | None, str | None], None],
           font_roles: list[str] | None, languages: list[str] | None = None,
-          deck_file: Path | None = None) -> LayoutSide:
+          deck_file: Path | None = None, unplaceheld: frozenset[str] = frozenset()) -> LayoutSide:
     background = raw.background.parse(colour_spec(True), trim) if raw.background is not None else None
     if raw.background is not None:
         colours(raw.background, background)
@@ -471,6 +471,8 @@ def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | N
         if btype in ("image", "icons") and (options.get("field") is None or options["field"] in SOURCES):
             raise InputError(f"box {name} reads no piece field", path=_where(given),
                              expected="'field: art' (a field of the pieces)")
+        if btype == "image" and options["field"] in unplaceheld:  # fields: {art: {type: image, placeholder: false}}
+            options["placeholder"] = False  # empty: the room left blank, no 「画像未定」 frame
         if btype == "track":
             _track_length(name, given, options)
             if options.get("around") and options.get("rows", 1) > 1:
@@ -627,13 +629,15 @@ def _where(given: dict[str, Origin]) -> str:
 
 def finish(raw: RawLayout, trim: tuple[float, float], shape: str, palette: dict[str, str] | None,
            font_roles: list[str] | None, size_where: Where | None = None, languages: list[str] | None = None,
-           deck_file: Path | None = None) -> Layout:
+           deck_file: Path | None = None, unplaceheld: frozenset[str] = frozenset()) -> Layout:
     """The layout for one deck (written in ``deck_file``, or a layer of it): lengths resolved for its
     ``trim``, colours, fonts and a box's ``lang:`` checked against the game's palette, font roles
     and languages (None: not checked, for ``layout export``). ``size_where``: where the deck gives
-    its own size, else the layout's size is the deck's."""
+    its own size, else the layout's size is the deck's. ``unplaceheld``: the image fields the deck
+    file says ``{type: image, placeholder: false}`` of, whose image boxes resolve to
+    ``placeholder: false`` as ``boxes: {art: {placeholder: false}}`` makes them (docs/data-format.md)."""
     try:
-        return _finish(raw, trim, shape, palette, font_roles, size_where, languages, deck_file)
+        return _finish(raw, trim, shape, palette, font_roles, size_where, languages, deck_file, unplaceheld)
     except InputError as e:
         raise _sized_out(raw, trim, size_where, e) or e from None
 
@@ -684,7 +688,7 @@ def _sized_out(raw: RawLayout, trim: tuple[float, float], size_where: Where | No
 
 def _finish(raw: RawLayout, trim: tuple[float, float], shape: str, palette: dict[str, str] | None,
             font_roles: list[str] | None, size_where: Where | None, languages: list[str] | None,
-            deck_file: Path | None) -> Layout:
+            deck_file: Path | None, unplaceheld: frozenset[str]) -> Layout:
     if shape == "tuckbox" and not isinstance(trim, Frame):  # the panels of the layout's own box
         trim = frame(trim, {"box": tuck_box(raw.box).frozen()})
     own = dict(BASE_PALETTE)
@@ -705,8 +709,8 @@ def _finish(raw: RawLayout, trim: tuple[float, float], shape: str, palette: dict
             names = sorted(set(colour_names(palette)) | set(own))
             raise origin.error(f"unknown colour {value!r}{suggest(value, names)}", "a palette name (" + ", ".join(names) + ") or '#rrggbb'")
 
-    front = _side(raw.front, trim, colours, font_roles, languages, deck_file)
-    back = _side(raw.back, trim, colours, font_roles, languages, deck_file) if raw.back is not None else None
+    front = _side(raw.front, trim, colours, font_roles, languages, deck_file, unplaceheld)
+    back = _side(raw.back, trim, colours, font_roles, languages, deck_file, unplaceheld) if raw.back is not None else None
     return Layout(raw.name, (trim[0], trim[1]), shape, tuple(sorted(used.items())), tuple(fields(raw).items()), front, back,
                   tuple(sorted(name for name in used if name in raw.deck_palette)), tuple(sorted(game_colours)),
                   _stand_up(raw, front), *_die(raw, front))

@@ -24,6 +24,17 @@ SAID_LABEL = SAID  # characters of a piece's label a message names it by (Piece.
 # what a placeholder list (check, proof.txt) says of a piece's field the data leaves open
 NO_ART_YET = "no art yet"
 EMPTY_SHOWN = "(empty: the layout prints the placeholder)"  # said as msg proof.open.empty: open_value_said
+# a field's metadata: what the loaded game keeps for a command (export-sheet's headers) that no face,
+# page or export shows, which the digests of what a build shows (engine/bookkey.py, engine/export.py)
+# pass over by this mark, not by the field's name
+UNSHOWN_FIELD = {"shown": False}
+
+
+def shown_field(f: Any) -> bool:
+    """Is the dataclass field ``f`` part of what the game shows (not marked ``UNSHOWN_FIELD``)?"""
+    return f.metadata.get("shown", True)
+
+
 LATIN_GAP = 0.25  # em: JLREQ's 和欧間 between Japanese and Western characters, unless the game says
 
 
@@ -215,7 +226,8 @@ class Deck:
     stand_up: tuple[float, float, float, float] | None = None  # ``stand_up:``: a template's standee's figure box
     worksheet: tuple[Where, str, bool] | None = None  # a workbook's pieces: (pieces.file's line, worksheet read, named by sheet:)
     # a spreadsheet's columns the deck's ``columns:`` maps: field (or title.en) → the header the sheet writes
-    sheet_headers: dict[str, str] = field(default_factory=dict)
+    # (export-sheet's alone: no page shows it, UNSHOWN_FIELD)
+    sheet_headers: dict[str, str] = field(default_factory=dict, metadata=UNSHOWN_FIELD)
     bleed_mm: float | None = None  # the deck file's ``bleed:`` over the build's --bleed (None: the build's)
     # a tuck box's: the decks whose copies its figures follow (box: {deck: cards}) and that count
     follows: tuple[tuple[str, ...], int] | None = None

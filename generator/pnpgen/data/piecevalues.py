@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from pnpgen.data import validate as v
 from pnpgen.data.art import ArtFolder, ArtNotFound
 from pnpgen.data.boxoptions import TRACK_MOST
 from pnpgen.data.markup import colour_names
-from pnpgen.data.model import SAID_LABEL, Deck, FieldText, Game, Layout, LayoutSide, Piece, is_placeholder
+from pnpgen.data.model import SAID_LABEL, Deck, FieldText, Game, Piece, is_placeholder
 from pnpgen.data.spreadsheets import SheetDoc
 from pnpgen.data.yamlhint import quoted
 from pnpgen.data.yamlsrc import Located
@@ -154,19 +153,6 @@ def unplaceheld(data: dict) -> set[str]:
     """The image fields a deck file's ``fields:`` says ``{type: image, placeholder: false}`` of."""
     own: dict = data["fields"] if isinstance(data.get("fields"), dict) else {}
     return {name for name, spec in own.items() if isinstance(spec, dict) and spec.get("placeholder") is False}
-
-
-def unplacehold(layout: Layout, names: set[str]) -> Layout:
-    """``layout`` with its image boxes that read one of ``names`` (the deck's image fields of
-    ``placeholder: false``) left out when empty, as ``boxes: {art: {placeholder: false}}`` leaves
-    them: the room blank, no 「画像未定」 frame (docs/data-format.md)."""
-    def side(s: LayoutSide) -> LayoutSide:
-        return replace(s, boxes=tuple(
-            replace(b, options=tuple((k, False if k == "placeholder" else x) for k, x in b.options))
-            if b.type == "image" and b.get("field") in names and b.get("placeholder") else b for b in s.boxes))
-    if not names:
-        return layout
-    return replace(layout, front=side(layout.front), back=side(layout.back) if layout.back is not None else None)
 
 
 def refuse_track_lengths(doc: Source, keypath: tuple, deck: Deck, values: dict, written: dict, defaults: Source) -> None:

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen.data.gamefiles import figure_pictures
-from pnpgen.data.model import Game
+from pnpgen.data.model import Game, shown_field
 from pnpgen.engine.cache import Cache, GameState, document_record
 from pnpgen.engine.fingerprint import BIG_FILE, big_file_stamp, code
 from pnpgen.errors import InputError, contained
@@ -46,7 +46,7 @@ def plain(value: Any) -> Any:
         kind = type(value).__name__
         out = {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)
                if not (kind == "Piece" and f.name in ("count", "field_lines", "field_keys"))  # its own count: never printed
-               and not (kind == "Deck" and f.name == "sheet_headers")}  # a sheet's headers: never printed
+               and shown_field(f)}  # a sheet's headers: never printed
         out["__type"] = kind
         if kind == "Deck":
             out["total"] = getattr(value, "count")  # noqa: B009 - the deck's total: the components pages print it

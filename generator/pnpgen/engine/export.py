@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from pnpgen.atomic import read_record
 from pnpgen.data.draftfile import draft_for, draft_path
 from pnpgen.data.load import load_game
-from pnpgen.data.model import Game
+from pnpgen.data.model import Game, shown_field
 from pnpgen.data.spreadsheets import SUFFIXES as SPREADSHEETS
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine.cache import Cache, plain_file, safe_rel
@@ -90,7 +90,7 @@ TEXT_FILES = (".yaml", ".yml", *SPREADSHEETS)
 # the parts of a loaded game that show nowhere: where things were read from (an added line of
 # English moves the Japanese lines below it), and what loading said about them
 UNSHOWN = frozenset({"where", "source", "root", "draft_file", "sourced", "translations", "notes", "placeholders",
-                     "field_lines", "field_keys", "shows_placeholder", "worksheet", "sheet_headers"})
+                     "field_lines", "field_keys", "shows_placeholder", "worksheet"})
 
 
 def shown(ws: Workspace, slug: str, game: Game) -> dict[str, str]:
@@ -118,7 +118,7 @@ def _plain(value: Any) -> Any:
     """A loaded game's parts as JSON, without what shows nowhere (``UNSHOWN``, places read from)."""
     if is_dataclass(value) and not isinstance(value, type):
         return {f.name: _plain(getattr(value, f.name)) for f in fields(value)
-                if f.name not in UNSHOWN and not f.name.endswith("_where") and not f.name.endswith("_at")}
+                if f.name not in UNSHOWN and shown_field(f) and not f.name.endswith("_where") and not f.name.endswith("_at")}
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

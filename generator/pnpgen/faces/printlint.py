@@ -272,9 +272,11 @@ def _checks(kind: str, value: float, box: tuple, trim: tuple, s: LintSettings,
     return out
 
 
-def _where(at: str, deck: Deck, templates: Path, boxes: dict[tuple[str, str], list[str]]) -> str:
+def _where(at: str, deck: Deck, templates: Path, boxes: dict[tuple[str, str], list[str]], first: Piece) -> str:
     """The template line as a designer finds it: templates/<name>:<line>, pnpgen's own
-    common/ macros, or a built-in layout's generated template."""
+    common/ macros, a layout file's box; for a built-in layout, whose template the designer never
+    sees, the deck file's line where ``first`` (the piece quoted) sets the field the box shows,
+    else the deck's ``layout:`` line, naming the box and its field."""
     name, _, line = at.rpartition(":")
     if not name:
         return at
@@ -291,10 +293,23 @@ def _where(at: str, deck: Deck, templates: Path, boxes: dict[tuple[str, str], li
                 else deck.source
             where = _box_line(deck.source, ("layout", *inside), box, line)
             return f"the layout of deck {deck.id!r} ({side}{box}, from {source.as_posix()}{where})"
-        return f"the built-in layout of deck {deck.id!r} ({side}{box}), line {line}"
+        return _in_deck_file(deck, side, box.removeprefix(", box "), first)
     if name.startswith("common/") and not (templates / name).is_file():
         return f"pnpgen's {name}:{line}"
     return f"templates/{name}:{line}"
+
+
+def _in_deck_file(deck: Deck, side: str, name: str, first: Piece) -> str:
+    """A built-in layout's box as the deck file names it: where ``first`` sets the box's field
+    (``data/<slug>/decks/<id>.yaml:7:14 (field flavour, box flavour of the front of the built-in
+    layout card-poker)``), else the deck's ``layout:`` line, for a box of a fixed text or none."""
+    drawn = None if deck.layout is None else deck.layout.back if side == "back" else deck.layout.front
+    box = next((b for b in drawn.boxes if b.name == name), None) if drawn is not None and name else None
+    field = dict(box.options).get("field") if box is not None else None
+    where = first.where_of(field) if field is not None and field in first.field_lines else deck.where()
+    said = f"field {field}, " if field is not None else ""
+    layout = deck.layout.name if deck.layout is not None else ""
+    return f"{where} ({said}{f'box {name} of ' if name else ''}the {side} of the built-in layout {layout})"
 
 
 def _box_line(path: Path, inside: tuple[str, ...], box: str, line: str) -> str:
@@ -415,5 +430,5 @@ def _line(f: _Finding, s: LintSettings, templates: Path, boxes: dict[tuple[str, 
     else:
         what = (f"stroke thinner than {s.thin_stroke_pt:g} pt {_from_trim(f.worst)}, inside the "
                 f"{s.safe_mm:g} mm safe zone (a drifted cut shows it uneven)")
-    return (f"{_where(f.at, f.deck, templates, boxes) or first.where}: print lint: deck {f.deck.id!r} piece {first.index} "
+    return (f"{_where(f.at, f.deck, templates, boxes, first) or first.where}: print lint: deck {f.deck.id!r} piece {first.index} "
             f"({first.said}){more}: {what}")
