@@ -75,23 +75,24 @@ def test_the_games_title_holding_a_term_is_no_bare_use():
 
 
 def test_an_english_term_is_matched_as_a_whole_word():
-    """【Army】 beside “Armyman” is no bare use; “army” in lower case is another word; “Army” alone is."""
+    """【Army】 beside “Armyman” is no bare use; “army” in lower case is another word; “Army” alone is
+    (before the one 【Army】, its definition: after it, plain is house style, as in Japanese)."""
     from pnpgen.rulebook.parse import parse
     from pnpgen.rulebook.proofwords import bare_terms
 
-    text = ("■■　Test　Draft 1\n\n■　Rules\n　Play an 【Army】 of cards.\n　An Armyman is no army.\n"
-            "　Each Army scores.\n")
+    text = ("■■　Test　Draft 1\n\n■　Rules\n　Each Army scores.\n　An Armyman is no army.\n"
+            "　Play an 【Army】 of cards.\n")
     [found] = bare_terms(parse(text, "ja"), text, "draft.txt", "en")
-    # one line is "line 4", as the harbour trial's report said "(lines 26)"; two are "lines 4, 6"
-    assert found.file.startswith("draft.txt:6: 【Army】 ×1 (line 4) and “Army” without 【】 ×1 (line 6)"), found.file
-    two = text + "　An Army wins.\n"
+    # one line is "line 6", as the harbour trial's report said "(lines 26)"; two are "lines 4, 5"
+    assert found.file.startswith("draft.txt:4: 【Army】 ×1 (line 6) and “Army” without 【】 ×1 (line 4)"), found.file
+    two = text.replace("　Each Army", "　An Army wins.\n　Each Army")
     [found] = bare_terms(parse(two, "ja"), two, "draft.txt", "en")
-    assert found.file.startswith("draft.txt:6: 【Army】 ×1 (line 4) and “Army” without 【】 ×2 (lines 6, 7)"), found.file
+    assert found.file.startswith("draft.txt:4: 【Army】 ×1 (line 7) and “Army” without 【】 ×2 (lines 4, 5)"), found.file
     [found] = bare_terms(parse(two, "ja"), two, "draft.txt", "ja")
-    assert "【Army】1回（4行）と【】なしの「Army」2回（6, 7行）" in found.file, found.file
+    assert "【Army】1回（7行）と【】なしの「Army」2回（4, 5行）" in found.file, found.file
     # a game trial: the use was quoted cut mid-word, “Place one terrain tile next to y”
-    text = ("# Tiles\n\n## Playing\n\nTake a 【terrain tile】 from the stack.\n\n"
-            "Place one terrain tile next to your pawn.\n")
+    text = ("# Tiles\n\n## Playing\n\nPlace one terrain tile next to your pawn.\n\n"
+            "Take a 【terrain tile】 from the stack.\n")
     [found] = bare_terms(parse(text, "en"), text, "draft.en.txt", "en")
     assert found.file.endswith(": Place one terrain tile next to your"), found.file
 
@@ -106,9 +107,9 @@ def test_an_icon_named_as_a_term_is_no_bare_use_of_it():
 
     text = "# Reach\n\n## Playing\n\nRoll the die. On a {star}, take a 【star】.\n"
     assert bare_terms(parse(text, "en"), text, "draft.en.txt", "en") == []
-    bare = text + "\nThe most stars wins; a star breaks ties.\n"
+    bare = text.replace("Roll the die.", "The most stars wins; a star breaks ties.\n\nRoll the die.")
     [found] = bare_terms(parse(bare, "en"), bare, "draft.en.txt", "en")
-    assert found.file.startswith("draft.en.txt:7: 【star】 ×1 (line 5) and “star” without 【】 ×1 (line 7)"), found.file
+    assert found.file.startswith("draft.en.txt:5: 【star】 ×1 (line 7) and “star” without 【】 ×1 (line 5)"), found.file
     ja = "■■　テスト　草案１\n\n■　ゲームの進行\n　{星}が出たら【星】を１つ得ます。\n"
     assert bare_terms(parse(ja, "ja"), ja, "draft.txt", "ja") == []
 
@@ -184,6 +185,14 @@ def test_a_term_defined_once_and_written_plain_afterwards_is_house_style():
     early = draft.replace("　最初に出された", "　台札は大事です。\n　最初に出された")
     [found] = bare_terms(parse(early, "ja"), early, "draft.txt", "ja")
     assert found.file.startswith("draft.txt:5: 【台札】1回（6行）と【】なしの「台札」1回（5行）"), found.file
+    # fixesK: an English editor's house style is the same (a key term set apart where it is
+    # defined, plain after it: The Chicago Manual of Style, 17th ed., 7.58); an English draft's
+    # 【trick】 once, then trick plain, was queried, and a plain use before it still is
+    english = "# Tricks\n\n## Playing\n\nThe cards played in turn make a 【trick】.\n\nThe highest card wins the trick.\n"
+    assert bare_terms(parse(english, "en"), english, "draft.en.txt", "en") == []
+    early = english.replace("The cards", "Win a trick to score.\n\nThe cards")
+    [found] = bare_terms(parse(early, "en"), early, "draft.en.txt", "en")
+    assert found.file.startswith("draft.en.txt:5: 【trick】 ×1 (line 7) and “trick” without 【】 ×1 (line 5)"), found.file
     variant = draft.replace("　台札のスート", "　台ふだのスート") + "　切り札は強い。\n　切札を出す。\n"
     spelt = slips(parse(variant, "ja"), variant, "draft.txt", "ja")
     assert [(f.kind, f.subject) for f in spelt] == [("表記ゆれ", ("台ふだ",)), ("表記ゆれ", ("切札",))]

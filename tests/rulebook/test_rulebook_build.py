@@ -965,22 +965,36 @@ def test_a_face_svglib_draws_in_the_book_names_only_its_embedded_fonts(tmp_path)
 def test_a_second_book_is_a_game_of_its_own_with_no_decks(tmp_path, capsys):
     """A designer trial: a campaign's scenario book beside the rules had no documented way; the
     docs now say a game folder holding only game.yaml and its draft builds that book alone. Built
-    as docs/data-format.md says: the book and its booklet, the warning, and no deck files."""
+    as docs/data-format.md says: the book and its booklet, and no deck files. fixesK: every build of
+    it warned "the data has no decks…", even with -q; a book with no components list builds quietly,
+    and one whose draft lists components is told at the list's first line that nothing checks them."""
     ws = make_workspace(tmp_path / "ws", pieces=["カード1"])
     book = ws / "data" / "test-scenarios"
     book.mkdir()
     (book / "game.yaml").write_text("title: テストゲーム シナリオブック\ndraft: 1\n", encoding="utf-8")
     (book / "draft.txt").write_text("■■　テストゲーム シナリオブック　草案１\n\n■　シナリオ１　旅立ち\n\n"
                                     "　村の外れにゴブリンが現れました。\n", encoding="utf-8")
-    assert run(ws, "build", "--game", "test-scenarios") == 0
+    assert run(ws, "build", "--game", "test-scenarios", "-q") == 0
     said = capsys.readouterr()
-    assert "test-scenarios: the data has no decks and no sourced items" in said.err, said.err
+    assert said.err == "", said.err
     out = ws / "build" / "test-scenarios"
     assert sorted(p.name for p in out.glob("*.pdf")) == ["rulebook-booklet.pdf", "rulebook.pdf",
                                                          "test-scenarios-all.pdf"]
     assert any("村の外れにゴブリンが現れました。" in t for t in texts(out / "rulebook.pdf"))
     docs = (Path(__file__).parents[2] / "docs" / "data-format.md").read_text(encoding="utf-8")
     assert "`data/<game>-scenarios/` holding a `game.yaml`" in docs and "and no `decks/`" in docs
+    listed = (book / "draft.txt").read_text(encoding="utf-8").replace(
+        "■　シナリオ１", "■　コンポーネント\n◇シナリオカード（１２枚）\n\n■　シナリオ１")
+    (book / "draft.txt").write_text(listed, encoding="utf-8")
+    assert run(ws, "build", "--game", "test-scenarios", "-q") == 0
+    err = capsys.readouterr().err
+    assert ("data/test-scenarios/draft.txt:4: the draft lists 1 component (「シナリオカード」…), but the data has "
+            "no decks and no sourced items to check them against") in err, err
+    (ws / "data" / "test-empty").mkdir()  # neither decks nor a book: the warning says the build prints nothing
+    (ws / "data" / "test-empty" / "game.yaml").write_text("title: 空\n", encoding="utf-8")
+    assert run(ws, "build", "--game", "test-empty", "-q") == 0
+    err = capsys.readouterr().err
+    assert "no rulebook was built" in err and "holds no deck, so the build prints nothing but" in err, err
 
 
 def test_a_scenario_book_says_what_it_is_on_its_cover_and_sums_up_no_turn(tmp_path):

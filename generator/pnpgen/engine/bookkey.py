@@ -36,8 +36,10 @@ KIND = "books"  # the cache's folder of each key's warnings and report
 def no_draft(game: Game) -> str:
     """The warning of a game with no draft (a build and ``pnpgen check`` alike): no rulebook."""
     shown = f"data/{game.slug}/{game.draft_file.relative_to(game.root).as_posix()}"
+    nothing = "" if game.decks or game.sourced else (
+        f"; and data/{game.slug}/decks/ holds no deck, so the build prints nothing but an empty bill of materials")
     return (f"{shown}: no draft text, so no rulebook was built "
-            "(add the draft there, or set draft_file in game.yaml)")
+            f"(add the draft there, or set draft_file in game.yaml){nothing}")
 
 
 def plain(value: Any) -> Any:

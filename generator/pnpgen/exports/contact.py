@@ -39,8 +39,18 @@ class Thumb:
 
 def thumbnails(style: PageStyle, faces: list[UniqueFace]) -> list[Thumb]:
     """Each distinct front labelled ``name × copies``, then each distinct back of the deck once
-    (what to draw: ``contact_sheets`` draws them, a sheet at a time)."""
+    (what to draw: ``contact_sheets`` draws them, a sheet at a time). A sealed pack (``sealed:
+    true``) shows its back alone, named by the deck and counted, ``封筒③ × 8 sealed``: the sheet
+    is a picture for players and buyers (a package's cover), and the pack's faces and names are
+    the players' to find."""
     plain = replace(style, marks="none", proof=False, cmyk=False)
+    if style.deck.sealed:
+        counted: dict[str, int] = {}  # back → the copies it stands for
+        for f in faces:
+            if f.back is not None:
+                counted[f.back] = counted.get(f.back, 0) + f.copies
+        name = shown_name(clipped(style.deck.name, LABEL_CHARS))
+        return [Thumb(plain, key, name, f" × {n} sealed", back=True) for key, n in counted.items()]
     items = [Thumb(plain, f.front, _name(f), f" × {f.copies}") for f in faces]
     backs: dict[str, str] = {}  # face key → name of the first face with it
     for f in faces:

@@ -439,9 +439,12 @@ def _pieces(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, f
             if tile_type is None:
                 obj = _token(guid, name, url(front_name), x, scale, rules_text(face))
                 if back_url:  # a state of its own: its own Description, what the back says
-                    obj["States"] = {"2": _token(table.guid(deck, face.object_name, copy, "back"), back_side,
-                                                 back_url, x, scale, back_words) | HIDDEN_FACE_DOWN}
-                    obj |= HIDDEN_FACE_DOWN
+                    back = _token(table.guid(deck, face.object_name, copy, "back"), back_side, back_url, x, scale,
+                                  back_words) | HIDDEN_FACE_DOWN
+                    # a sealed pack's token arrives showing its back (a token has one image, so not by
+                    # turning it over): the back is state 1, the front state 2, a key press away
+                    front, back = (back, obj) if deck.sealed else (obj, back)
+                    obj = front | {"States": {"2": back | HIDDEN_FACE_DOWN}} | HIDDEN_FACE_DOWN
             else:
                 # Stretch false: the tile takes the image's proportions (true stretches it to a
                 # symmetrical tile, a 3:2 board to a square).
@@ -449,7 +452,8 @@ def _pieces(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, f
                          "WidthScale": 0.0, "CustomTile": {"Type": tile_type, "Thickness": 0.2, "Stackable": stackable,
                                                            "Stretch": False}}
                 obj = {"Name": "Custom_Tile", "GUID": guid, "Nickname": back_side, "Description": said,
-                       "Transform": _transform(x, 0.0, scale), "CustomImage": image,
+                       # a sealed pack's tile arrives face down, as every card does
+                       "Transform": _transform(x, 0.0, scale, face_down=deck.sealed), "CustomImage": image,
                        **(HIDDEN_FACE_DOWN if back_url else {})}
             objects.append(obj)
     return _one_or_bag(objects, deck, table, x)

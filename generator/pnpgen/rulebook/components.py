@@ -201,9 +201,12 @@ def component_rows(doc: Document, game: Game, draft_path: Path | str, aliases: d
     warnings: list[str] = []
     report: list[str] = []
     have_data = bool(items)
-    if not have_data:
-        warnings.append(f"{game.slug}: the data has no decks and no sourced items; the components list "
-                        "shows the draft's own counts")
+    if not have_data and doc.components:  # (a book of its own, a scenario book, lists none: nothing to tell)
+        first = doc.components[0]
+        warnings.append(f"{draft_path}:{first.line}: the draft lists {len(doc.components)} component"
+                        f"{'' if len(doc.components) == 1 else 's'} ({quote(first.name)}…), but the data has no decks "
+                        "and no sourced items to check them against; the components list shows the draft's own "
+                        "counts (decks in data/" + game.slug + "/decks/, or bought parts in game.yaml's sourced:)")
     for comp in doc.components:
         comp = _named_with_note(comp, items, used)
         parts = []

@@ -128,8 +128,10 @@ def bare_terms(doc: Document, text: str, draft_path: Path | str, lang: str) -> l
     marked places. Not in the components list, which names the pieces before the rules mark their
     parts, nor in headings, nor as an icon's name (``On a {star}, take a 【star】``); a bare use inside a longer word (倉庫置き場 beside 【倉庫】) is another word,
     and so is the game's title (「星詠みの決闘は…」 beside the keyword 【星詠み】). A term marked once
-    is its definition and written plain afterwards by ordinary Japanese house style (【台札】 then
-    台札): only a plain use before it is queried, the reader meeting the word before it is defined.
+    is its definition and written plain afterwards by ordinary house style, Japanese (【台札】 then
+    台札) and English alike (a key term set apart where it is defined, roman after it: The Chicago
+    Manual of Style, 17th ed., 7.58): only a plain use before it is queried, the reader meeting the
+    word before it is defined.
     Nor a use that names a heading in 「」 (「以下の「神の怒り」の処理」 before 〇神の怒り（Wrath of God）):
     the quotation marks it as the heading's name, as a rulebook cites its sections."""
     headings = {_TITLE_NOTE.sub("", t).strip("　 ") for t in _heading_titles(doc)}
@@ -157,7 +159,7 @@ def bare_terms(doc: Document, text: str, draft_path: Path | str, lang: str) -> l
                     continue  # 「神の怒り」: the heading's name cited
                 if not (_WORD_CHAR.match(before) or _WORD_CHAR.match(after)):
                     bare.append((n, _around(line, m.start(), m.end(), whole_words=term.isascii())))
-        if len(at) == 1 and not term.isascii():  # 【台札】 once, then 台札 plain: house style; not before it
+        if len(at) == 1:  # 【台札】 once, then 台札 plain (【trick】, then trick): house style; not before it
             bare = [(n, quote) for n, quote in bare if n < at[0]]
         if not bare:
             continue
