@@ -50,7 +50,7 @@ class DeckFaces:
     fronts: list[str] = field(default_factory=list)  # face key of every printed copy, in print order
     backs: list[str] | None = None
     pairs: list[FacePair] = field(default_factory=list)  # distinct pairs in first-print order
-    first: tuple[str, str | None] | None = None  # the first piece's faces, even when it prints 0 copies
+    first: tuple[str, str | None] | None = None  # the faces of the piece that pictures the deck (Deck.shown)
     piece_fronts: dict[int, str] = field(default_factory=dict)  # piece number → its (first) front
     digests: dict[int, str] = field(default_factory=dict)  # piece number → hash of all its faces
     piece_keys: dict[int, list[str]] = field(default_factory=dict)  # piece number → its faces' keys, fronts then backs
@@ -257,9 +257,10 @@ def render_deck(deck: Deck, renderer: Renderer, faces: FaceSet, read: set[str] |
     out = DeckFaces(deck, backs=[] if deck.back else None)
     counts: dict[tuple[str, str | None], int] = {}
     firsts: dict[tuple[str, str | None], Piece] = {}
+    shown = deck.shown if deck.pieces else None
     for piece in deck.pieces:
         sides = _sides(deck, piece, renderer, faces, read)
-        if out.first is None:
+        if piece is shown:
             out.first = (sides[0][0], sides[1][0] if deck.back else None)
         out.piece_fronts[piece.index] = sides[0][0]
         out.piece_keys[piece.index] = [k for side in sides for k in side]
