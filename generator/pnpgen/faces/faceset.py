@@ -24,6 +24,7 @@ from pnpgen.data.model import Deck, Game, Piece
 from pnpgen.errors import InputError
 from pnpgen.faces.compiled import CompiledTemplates
 from pnpgen.faces.face import Face
+from pnpgen.faces.images import LOW_DPI_LINE
 from pnpgen.faces.rendermemo import RenderMemo
 from pnpgen.faces.sourcelines import face_key
 from pnpgen.faces.templates import DrawnBleed, Renderer
@@ -259,7 +260,10 @@ def render_deck(deck: Deck, renderer: Renderer, faces: FaceSet, read: set[str] |
     firsts: dict[tuple[str, str | None], Piece] = {}
     shown = deck.shown if deck.pieces else None
     for piece in deck.pieces:
+        said = len(renderer.warnings)
         sides = _sides(deck, piece, renderer, faces, read)
+        if not piece.count:  # parked: its pictures print nowhere, so no resolution warning is said of them
+            renderer.warnings[said:] = [w for w in renderer.warnings[said:] if not LOW_DPI_LINE.match(w)]
         if piece is shown:
             out.first = (sides[0][0], sides[1][0] if deck.back else None)
         out.piece_fronts[piece.index] = sides[0][0]
