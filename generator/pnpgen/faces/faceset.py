@@ -262,8 +262,7 @@ def render_deck(deck: Deck, renderer: Renderer, faces: FaceSet, read: set[str] |
     for piece in deck.pieces:
         said = len(renderer.warnings)
         sides = _sides(deck, piece, renderer, faces, read)
-        if not piece.count:  # parked: its pictures print nowhere, so no resolution warning is said of them
-            renderer.warnings[said:] = [w for w in renderer.warnings[said:] if not LOW_DPI_LINE.match(w)]
+        parked_pictures_unsaid(renderer.warnings, said, piece)
         if piece is shown:
             out.first = (sides[0][0], sides[1][0] if deck.back else None)
         out.piece_fronts[piece.index] = sides[0][0]
@@ -279,6 +278,13 @@ def render_deck(deck: Deck, renderer: Renderer, faces: FaceSet, read: set[str] |
             firsts.setdefault(pair, piece)
     out.pairs = [FacePair(firsts[p], p[0], p[1], n) for p, n in counts.items()]
     return out
+
+
+def parked_pictures_unsaid(warnings: list[str], said: int, piece: Piece) -> None:
+    """Take back the resolution warnings a parked piece's (``count: 0``) faces said, those after
+    ``said``: its pictures print nowhere (the placements stay recorded, as the manifest's images)."""
+    if not piece.count:
+        warnings[said:] = [w for w in warnings[said:] if not LOW_DPI_LINE.match(w)]
 
 
 def piece_pairs(deck: Deck, piece: Piece, renderer: Renderer, faces: FaceSet) -> list[tuple[str, str | None]]:
