@@ -15,8 +15,9 @@ from pypdf import PdfReader
 
 import pnpgen
 from conftest import GAME_YAML, make_workspace, run
-from pnpgen import cli
-from pnpgen.cli import _option_values_joined, _parsers, main
+from pnpgen import commandline
+from pnpgen.cli import main
+from pnpgen.commandline import option_values_joined, parsers
 from pnpgen.data import validate
 
 MM = 25.4 / 72
@@ -60,7 +61,7 @@ def test_bare_pnpgen_and_help_print_the_help(capsys):
 
 
 def test_every_option_says_what_it_does():
-    top, commands = _parsers()
+    top, commands = parsers()
     for parser in (top, *commands.values()):
         for action in parser._actions:
             if isinstance(action, argparse._SubParsersAction) or action.dest == "max_builds":
@@ -143,7 +144,7 @@ def test_a_bad_command_line_is_one_line(tmp_path, capsys, args, said):
 
 
 def test_a_negative_value_is_joined_only_to_an_option_that_takes_one():
-    joined = _option_values_joined
+    joined = option_values_joined
     assert joined(["build", "--game", "x", "--bleed", "-1mm", "--creep", "-0.1mm"]) == [
         "build", "--game", "x", "--bleed=-1mm", "--creep=-0.1mm"]
     assert joined(["-q", "build", "--margin", "-1.5,0"]) == ["-q", "build", "--margin=-1.5,0"]
@@ -157,15 +158,15 @@ def test_a_negative_value_is_joined_only_to_an_option_that_takes_one():
 def test_a_length_option_with_a_space_before_its_unit_is_one_value():
     """--bleed 0.125 in ended in "unknown argument 'in'": a length written as game.yaml takes it
     (bleed: 0.125 in) is one value, for every option that takes a length."""
-    joined = _option_values_joined
+    joined = option_values_joined
     assert joined(["build", "--bleed", "0.125", "in", "--margin", "5", "MM", "--creep=0.1", "mm"]) == [
         "build", "--bleed=0.125in", "--margin=5MM", "--creep=0.1mm"]
     assert joined(["build", "--sleeve", "66x91", "mm", "--cricut-area", "6.75x9.25", "in"]) == [
         "build", "--sleeve=66x91mm", "--cricut-area=6.75x9.25in"]
     assert joined(["rulebook", "--creep", "0.1", "mm", "--game", "in"]) == ["rulebook", "--creep=0.1mm", "--game", "in"]
     assert joined(["build", "--game", "x", "mm"]) == ["build", "--game", "x", "mm"]  # not a length: argparse says
-    lengths = {o for name, parser in _parsers("build")[1].items() for o, a in parser._option_string_actions.items()
-               if getattr(a.type, "__name__", "") in cli._LENGTH_TYPES}
+    lengths = {o for name, parser in parsers("build")[1].items() for o, a in parser._option_string_actions.items()
+               if getattr(a.type, "__name__", "") in commandline._LENGTH_TYPES}
     assert lengths == {"--bleed", "--margin", "--creep", "--sleeve", "--cricut-area", "--silhouette-marks"}
     # one list of units for every length: WIDTHxHEIGHT takes pt and px as a single length does
     assert validate.dimensions("180x252pt", 1, 500, "sleeve size", "66x91") == pytest.approx((63.5, 88.9))

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from conftest import REPO, run, source_nodes
 from pnpgen import readme, resources
-from pnpgen.cli import _parsers
+from pnpgen.commandline import parsers
 
 PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
 SETUPTOOLS = PYPROJECT["tool"]["setuptools"]
@@ -111,7 +111,7 @@ def test_pnpgen_docs_lists_the_pages_and_prints_the_one_a_message_names(tmp_path
         assert run(tmp_path, "docs", typed) == 2
         assert f"no documentation topic {typed!r}; did you mean {meant}? (expected" in capsys.readouterr().err
     # `pnpgen docs --help` and README's command line name every page a designer may ask for
-    topic_help = next(a.help for a in _parsers()[1]["docs"]._actions if a.dest == "topic")
+    topic_help = next(a.help for a in parsers()[1]["docs"]._actions if a.dest == "topic")
     readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
     assert f"the page to print: {topics} (default" in topic_help and f"or one page printed: {topics} (a message" in readme
 

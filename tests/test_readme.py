@@ -15,7 +15,7 @@ from pypdf import PdfReader
 
 import pnpgen
 from conftest import REPO, make_workspace, run
-from pnpgen.cli import _parsers
+from pnpgen.commandline import parsers
 from pnpgen.data import layouts
 from pnpgen.data.yamlsrc import load_yaml
 
@@ -78,7 +78,7 @@ def test_readme_set_up_and_first_deck_build_as_written(tmp_path, capsys):
     assert "祝福" in pdf.pages[0].extract_text() and "エピック" in pdf.pages[1].extract_text()
 
 
-@pytest.mark.parametrize("command", sorted(_parsers()[1]))
+@pytest.mark.parametrize("command", sorted(parsers()[1]))
 def test_readme_command_line_names_every_command(command):
     assert f"pnpgen {command}" in _section("## Command line")
 
@@ -138,7 +138,7 @@ def test_readme_start_a_game_builds_as_written(tmp_path, capsys):
 def test_readme_command_line_names_every_option():
     """Every option a command takes (but -q/-v, said once for all) is in the Command line section."""
     section = _section("## Command line")
-    for name, parser in _parsers()[1].items():
+    for name, parser in parsers()[1].items():
         for action in parser._actions:
             if action.help == argparse.SUPPRESS or {"-h", "-q", "-v"} & set(action.option_strings):
                 continue
@@ -149,7 +149,7 @@ def test_readme_command_line_names_every_option():
 def test_every_command_line_in_the_docs_names_options_pnpgen_has():
     """Each `pnpgen COMMAND --option value` shown in README.md and docs/*.md (in prose or in a sh
     block) names an option of that command, and a choice it takes."""
-    commands = _parsers()[1]
+    commands = parsers()[1]
     shown = 0
     for page in [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]:
         text = page.read_text(encoding="utf-8")
@@ -178,7 +178,7 @@ def test_every_command_line_in_the_docs_names_options_pnpgen_has():
 def _command_lines():
     """Each line of README's Command line section with the command it belongs to (the last
     ``pnpgen CMD`` above it) and that command's options by their flags."""
-    commands = _parsers()[1]
+    commands = parsers()[1]
     command = None
     for line in _section("## Command line").splitlines():
         starts = re.match(r"pnpgen (?:\[[^\]]*\] )?([a-z-]+)", line)
@@ -193,7 +193,7 @@ def test_the_values_the_command_line_shows_are_the_defaults():
     --min-dpi was shown as 350 against build's 300, its default in both), but where there is
     none (--creep 0, --sleeve: an example), and --jobs's default is told as it is."""
     section = _section("## Command line")
-    commands = _parsers()[1]
+    commands = parsers()[1]
     compared = 0
     for command, options, line in _command_lines():
         for option, value in re.findall(r"\[(--[a-z-]+) ([0-9][^\]|…,]*)\]", line):
@@ -234,7 +234,7 @@ def test_every_shipped_preset_is_named_where_a_designer_looks_for_it():
     listed = re.search(r"\(PRESET: (.*?); docs/exports\.md\)", " ".join(_section("## Command line").split())).group(1)
     names = [part.strip().split(" ")[0] for part in re.sub(r"\([^)]*\)", "", listed).split(",")]
     assert sorted(n for n in names if n != "or") == shipped, listed
-    preset_help = next(a.help for a in _parsers()[1]["export"]._actions if "--preset" in a.option_strings)
+    preset_help = next(a.help for a in parsers()[1]["export"]._actions if "--preset" in a.option_strings)
     assert all(name in preset_help for name in shipped), preset_help
     exports = (REPO / "docs" / "exports.md").read_text(encoding="utf-8")
     table = exports[exports.index("### Shipped presets"):exports.index("Sources:")]

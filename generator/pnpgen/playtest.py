@@ -102,7 +102,7 @@ def _root(ws: Workspace, args: argparse.Namespace) -> Path:
     from pnpgen.data.validate import LANGUAGE_EXPECTED
     from pnpgen.engine import history
     from pnpgen.engine.fresh import finish_killed_commit
-    from pnpgen.engine.transaction import JOURNAL, STAGING
+    from pnpgen.engine.journal import JOURNAL, STAGING
     from pnpgen.errors import InputError
 
     game_file(ws, args.game)  # a misspelt game: log said "no recorded version yet", exit 0

@@ -10,9 +10,9 @@ import itertools
 from conftest import DRAFT, PICTURE_FRONT, picture_workspace, run
 from pnpgen.data.art import SVG_NESTING, ArtFolder
 from pnpgen.data.workspace import Workspace
-from pnpgen.engine import game as game_module
+from pnpgen.engine import facekeys
+from pnpgen.engine.facekeys import face_pictures_of
 from pnpgen.engine.fingerprint import content_hash
-from pnpgen.engine.game import face_pictures_of
 from pnpgen.engine.options import BuildOptions
 from pnpgen.faces.faceset import FaceSet, RenderedGame
 from pnpgen.rulebook import book
@@ -75,23 +75,23 @@ def test_a_build_scans_art_for_its_hash_only_when_a_face_asks_and_hides_no_edit(
     ws = picture_workspace(tmp_path / "ws", "  - {name: 札, art: red.png}\n", PICTURE_FRONT,
                            {"red.png": (200, 0, 0), "blue.png": (0, 0, 200)})
     made = []
-    real = game_module.art_fingerprint
+    real = facekeys.art_fingerprint
 
     def counted(*args, **kwargs):
         made.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(game_module, "art_fingerprint", counted)
+    monkeypatch.setattr(facekeys, "art_fingerprint", counted)
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     assert made == []
     options = BuildOptions(jobs=1)
-    rendered = game_module.render_game(Workspace(ws), "test", options)
+    rendered = facekeys.render_game(Workspace(ws), "test", options)
     assert made == []
     first = rendered.art_digest
     game = rendered.game
     assert made == [1] and first == real(Workspace(ws), game)
     (ws / "data" / "test" / "art" / "blue.png").write_bytes(PNG)  # a picture no face shows
-    assert game_module.render_game(Workspace(ws), "test", options).art_digest != first
+    assert facekeys.render_game(Workspace(ws), "test", options).art_digest != first
 
 
 def test_a_deck_without_backs_keys_its_book_by_the_pictures_it_shows_not_the_whole_art(tmp_path, monkeypatch):
@@ -104,8 +104,8 @@ def test_a_deck_without_backs_keys_its_book_by_the_pictures_it_shows_not_the_who
     deck.write_text(deck.read_text(encoding="utf-8").replace("back: card-back.svg.j2\n", ""), encoding="utf-8")
     (ws / "data" / "test" / "draft.txt").write_text(DRAFT, encoding="utf-8")
     made, set_ = [], []
-    real, render = game_module.art_fingerprint, book.render
-    monkeypatch.setattr(game_module, "art_fingerprint", lambda *a, **k: made.append(1) or real(*a, **k))
+    real, render = facekeys.art_fingerprint, book.render
+    monkeypatch.setattr(facekeys, "art_fingerprint", lambda *a, **k: made.append(1) or real(*a, **k))
     monkeypatch.setattr(book, "render", lambda *a, **k: set_.append(1) or render(*a, **k))
     assert run(ws, "build", "--game", "test", "--jobs", "1", "--quiet") == 0
     assert set_ == [1] and made == []

@@ -14,10 +14,11 @@ from PIL import Image
 
 from conftest import PICTURE_DECK_YAML, PICTURE_FRONT, make_workspace, run
 from pnpgen.engine import documents as documents_module
-from pnpgen.engine import history, transaction
+from pnpgen.engine import history, stagecopy, transaction
 from pnpgen.engine import run as build_run
+from pnpgen.engine.journal import JOURNAL, STAGED, STAGING
 from pnpgen.engine.output import build_lock
-from pnpgen.engine.transaction import JOURNAL, STAGED, STAGING, Staging, commit
+from pnpgen.engine.transaction import Staging, commit
 from pnpgen.errors import InputError
 from pnpgen.pdf.assemble import PdfFile, Stored, file_stamp
 
@@ -53,13 +54,13 @@ def _files(folder: Path) -> dict[str, tuple[bytes, int]]:
 def _copies_seen(monkeypatch) -> list[int]:
     """The process ids of the copies started (``_Copy``)."""
     pids: list[int] = []
-    real = transaction._Copy.__init__
+    real = stagecopy.DocumentCopy.__init__
 
     def started(self, *args):
         real(self, *args)
         pids.append(self.pid)
 
-    monkeypatch.setattr(transaction._Copy, "__init__", started)
+    monkeypatch.setattr(stagecopy.DocumentCopy, "__init__", started)
     return pids
 
 

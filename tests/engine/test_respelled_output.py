@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from pnpgen.engine import trash as trashes
-from pnpgen.engine.transaction import JOURNAL, STAGING, VERSION, commit, journal_bytes, recover
+from pnpgen.engine.journal import JOURNAL, STAGING, VERSION, journal_bytes, recover
+from pnpgen.engine.transaction import commit
 from pnpgen.safetext import same_file
 
 REAL = {name: getattr(os, name) for name in ("stat", "lstat", "open", "unlink", "remove", "rename", "replace",

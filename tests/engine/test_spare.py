@@ -20,7 +20,7 @@ from conftest import PICTURE_DECK_YAML, PICTURE_FRONT, child_env, ctrl_c_as_in_a
 from pnpgen.engine import spare, transaction
 from pnpgen.engine import trash as trashes
 from pnpgen.engine.clean import clean
-from pnpgen.engine.transaction import STAGING
+from pnpgen.engine.journal import STAGING
 from pnpgen.engine.trash import TRASH
 from pnpgen.errors import InputError
 from pnpgen.pdf import assemble

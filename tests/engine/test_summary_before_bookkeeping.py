@@ -13,14 +13,14 @@ from pnpgen.engine.fingerprint import FileHashes
 def test_the_summary_comes_before_the_prune_and_the_hashes(tmp_path, monkeypatch):
     root = make_workspace(tmp_path / "ws", pieces=["カード1", "カード2"])
     events: list[str] = []
-    say, prune, save = commands._say, Cache.prune, FileHashes.save
+    say, prune, save = commands.print_line, Cache.prune, FileHashes.save
 
     def saying(text: str) -> None:
         if text.startswith("test: "):  # the summary line: the files are in place by now
             events.append(f"summary {(root / 'build' / 'test' / 'cards.pdf').is_file()}")
         say(text)
 
-    monkeypatch.setattr(commands, "_say", saying)
+    monkeypatch.setattr(commands, "print_line", saying)
     monkeypatch.setattr(Cache, "prune", lambda self, *a, **k: events.append("prune") or prune(self, *a, **k))
     monkeypatch.setattr(FileHashes, "save", lambda self, *a, **k: events.append("hashes") or save(self, *a, **k))
     assert run(root, "build", "--game", "test", "--no-rulebook") == 0

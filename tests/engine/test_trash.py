@@ -12,7 +12,8 @@ import pytest
 
 from pnpgen.engine import trash as trashes
 from pnpgen.engine.clean import clean
-from pnpgen.engine.transaction import JOURNAL, STAGING, VERSION, commit, journal_bytes, recover
+from pnpgen.engine.journal import JOURNAL, STAGING, VERSION, journal_bytes, recover
+from pnpgen.engine.transaction import commit
 from pnpgen.engine.trash import TAKEN, TRASH
 
 

@@ -13,7 +13,7 @@ from PIL import Image
 from conftest import PICTURE_DECK_YAML, make_workspace
 from pnpgen.data.model import Deck
 from pnpgen.data.workspace import Workspace
-from pnpgen.engine.game import render_game
+from pnpgen.engine.facekeys import render_game
 from pnpgen.engine.options import BuildOptions
 from pnpgen.faces.images import ArtPlacer
 from pnpgen.faces.rendermemo import RenderMemo

@@ -27,7 +27,7 @@ def _blocks() -> dict[str, str]:
 def test_the_sticker_recipe_builds_one_sided_into_the_labels(tmp_path):
     blocks = _blocks()
     assert set(blocks) == {"sheets/labels-24.yaml", "data/<slug>/decks/stickers.yaml", "sheets/round-24.yaml",
-                           "data/<slug>/decks/seals.yaml"}, set(blocks)
+                           "data/<slug>/decks/seals.yaml", "data/<slug>/decks/dice-stickers.yaml"}, set(blocks)
     ws = make_workspace(tmp_path / "ws", pieces=["カード1"])
     (ws / "sheets").mkdir()
     (ws / "sheets" / "labels-24.yaml").write_text(blocks["sheets/labels-24.yaml"], encoding="utf-8")
@@ -82,3 +82,23 @@ def test_round_stickers_go_into_round_labels_without_a_die_line(tmp_path):
             rings += op in ("S", "s") and curved
             curved = False
     assert rings == 0
+
+
+def test_stickers_for_a_blank_die_print_one_sided_with_their_die_line_and_the_ring_uncovered(tmp_path):
+    """trial53: a designer's d6 stickers from token-square: the value box written over the round
+    token's kept its 13 mm paper circle, which on a 15 mm sticker covered the ring. The recipe's
+    twelve stickers go on one page, no backs, each 15 mm, its die line drawn, its value bare."""
+    ws = make_workspace(tmp_path / "ws", pieces=["カード1"])
+    (ws / "data" / "test" / "decks" / "dice-stickers.yaml").write_text(
+        _blocks()["data/<slug>/decks/dice-stickers.yaml"], encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    pages = placements(ws / "build" / "test" / "dice-stickers.pdf")
+    assert len(pages) == 1 and len(pages[0]) == 12, pages
+    assert all(abs(x1 - x0 - 21) < 0.05 and abs(y1 - y0 - 21) < 0.05 for x0, y0, x1, y1 in pages[0]), pages  # 15 + 2 × 3 mm bleed
+    manifest = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))
+    deck = next(d for d in manifest["decks"] if d["id"] == "dice-stickers")
+    assert deck["die_line"]["home"] == "thin black line on the trim path of every front" and not deck["double_sided"]
+    svg = (ws / "build").parent  # the face as its template made it: no circle painted behind the value
+    assert run(ws, "check", "--game", "test", "--svg", "--deck", "dice-stickers", "--piece", "1") == 0
+    face = next((svg / "build" / "test" / "svg" / "dice-stickers").glob("001-*.front.svg")).read_text(encoding="utf-8")
+    assert "<ellipse" not in face and "<circle" not in face, face

@@ -89,3 +89,45 @@ def test_a_deck_is_pictured_by_its_first_printed_piece_not_one_parked_before_it(
     capsys.readouterr()
     assert run(ws, "build", "--game", "test", "--jobs", "1") == 0
     assert "each deck's first printed piece holds a placeholder, 未定 or no art yet: cards: 彗星)" in capsys.readouterr().out
+
+
+PACK = ("name: 封筒A\nsealed: {sealed}\nlayout: {{extends: card-poker, boxes: {{art: null}}, "
+        "back: {{boxes: {{deck: {{text: 開封禁止}}}}}}}}\npieces:\n  - {{title: 秘密の扉, text: 扉が開く。}}\n")
+
+
+def test_a_sealed_packs_faces_stay_out_of_the_rulebook_its_back_shown_for_them(tmp_path, capsys):
+    """trial53: a legacy game's sealed envelope, a deck of its own as docs/data-format.md says, had
+    its first card on the rulebook's cover and on the components page: the book spoilt the secret
+    the envelope keeps. ``sealed: true`` shows the pack by its back alone and keeps it off the cover;
+    a setup figure placing one of its cards shows it face down. Taken away, the next build sets the
+    book again with the card's face (not the kept pages)."""
+    figure = "rulebook:\n  figures:\n    - {after: カードを１枚引く, size: [80, 100], pieces: [{deck: pack, piece: 1, x: 40, y: 50}]}\n"
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: 彗星, text: 本文}\n", game=GAME_YAML + figure)
+    pack = ws / "data" / "test" / "decks" / "pack.yaml"
+    pack.write_text(PACK.format(sealed="true"), encoding="utf-8")
+    (ws / "data" / "test" / "draft.txt").write_text(DRAFT.replace("◇テストカード（１１枚）", "◇テストカード（１枚）\n◇封筒A（１枚）"),
+                                                     encoding="utf-8")
+    book = ws / "build" / "test" / "rulebook.pdf"
+    assert run(ws, "build", "--game", "test", "--jobs", "1") == 0
+    pages = texts(book)
+    assert not any("秘密の扉" in p or "扉が開く" in p for p in pages), pages
+    assert "彗星" in pages[0]  # the cover shows the other deck
+    components = next(p for p in pages if "封筒A" in p and "開封禁止" in p)
+    assert "テストカード" in components
+    figure_page = next(p for p in pages if "図1" in p or "カードを１枚引く" in p and "開封禁止" in p)
+    assert "開封禁止" in figure_page, figure_page  # the figure's card, face down
+    pack.write_text(PACK.format(sealed="false"), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--jobs", "1") == 0
+    pages = texts(book)
+    assert any("秘密の扉" in p for p in pages[1:]), pages  # the components page shows the face now
+
+
+def test_a_sealed_deck_without_a_back_is_told_at_its_line(tmp_path, capsys):
+    """A sealed deck is pictured by its back: one without a back stops at ``sealed:``."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: 彗星, text: 本文}\n")
+    (ws / "data" / "test" / "decks" / "pack.yaml").write_text(
+        "name: 封筒A\nsealed: true\nlayout: {extends: card-poker, back: null}\npieces:\n  - {title: 扉, text: 本文}\n",
+        encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "data/test/decks/pack.yaml:2:9: sealed: a sealed deck is shown in the rulebook by its back alone" in err, err

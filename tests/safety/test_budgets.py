@@ -8,10 +8,10 @@ import zipfile
 from pathlib import Path
 
 import pdfprobe
-import pnpgen.engine.game as engine_game
 import pnpgen.svg as svg
 import pnpgen.svg.image as svg_image
 from conftest import DECK_YAML, FEW_CARDS, PICTURE_FRONT, make_workspace, picture_workspace, run
+from pnpgen.engine import placement
 
 
 def test_copies_of_every_deck_together_are_bounded(tmp_path, capsys):
@@ -27,7 +27,7 @@ def test_copies_of_every_deck_together_are_bounded(tmp_path, capsys):
 
 def test_pages_are_bounded_before_any_is_drawn(tmp_path, capsys, monkeypatch):
     ws = make_workspace(tmp_path / "ws")
-    monkeypatch.setattr(engine_game, "MAX_PAGES", 20)
+    monkeypatch.setattr(placement, "MAX_PAGES", 20)
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "limit for pages per game" in err and "at most 20" in err

@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pnpgen.engine.cache import GameState, safe_rel
-from pnpgen.engine.transaction import JOURNAL, STAGING, Staging, journal_bytes, recover
+from pnpgen.engine.journal import JOURNAL, STAGING, journal_bytes, recover
+from pnpgen.engine.transaction import Staging
 
 PARTS = st.sampled_from(["..", ".", "", "a", "b", "victim.txt", "/", "/etc", "\\", "x\0y", "~", "keep.txt"])
 PATHS = st.lists(PARTS, min_size=0, max_size=4).map("/".join) | st.text(max_size=20)

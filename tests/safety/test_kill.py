@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from conftest import main, make_workspace
-from pnpgen.engine.transaction import JOURNAL, PAUSE_ENV, STAGED, STAGING, commit, recover
+from pnpgen.engine.journal import JOURNAL, STAGED, STAGING, recover
+from pnpgen.engine.transaction import PAUSE_ENV, commit
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 KILLS = 20

@@ -21,7 +21,8 @@ import pytest
 
 from conftest import FEW_CARDS, make_workspace, run
 from pnpgen.engine import transaction
-from pnpgen.engine.transaction import JOURNAL, STAGING, VERSION, commit, journal_bytes, recover
+from pnpgen.engine.journal import JOURNAL, STAGING, VERSION, journal_bytes, recover
+from pnpgen.engine.transaction import commit
 from pnpgen.errors import InputError
 
 

@@ -379,13 +379,13 @@ def test_serve_lang_en_builds_and_shows_the_english_edition(tmp_path):
     --lang en it builds the English edition into build/<game>/en/, as build --lang en does, and
     shows its faces, names and title, the page in English."""
     from conftest import DECK_YAML, GAME_YAML
-    from pnpgen.cli import _parsers
+    from pnpgen.commandline import parsers
     from pnpgen.serve.app import page_title
 
     game = GAME_YAML.replace("title: テストゲーム", "title: {ja: テストゲーム, en: Test Game}") + "languages: [ja, en]\n"
     deck = DECK_YAML + "  - {name: {ja: 祝福, en: Blessing}, text: {ja: 本文, en: Rules}}\n"
     ws = make_workspace(tmp_path / "ws", deck=deck, game=game)
-    assert _parsers()[0].parse_args(["serve", "--game", "test", "--lang", "en"]).lang == "en"
+    assert parsers()[0].parse_args(["serve", "--game", "test", "--lang", "en"]).lang == "en"
     preview = Preview(Workspace(ws), "test", ws / "build", "en")
     preview.rebuild()
     assert preview.state.error == ""

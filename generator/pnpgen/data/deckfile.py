@@ -40,7 +40,7 @@ from pnpgen.shapes import bounding_size
 DECK_KEYS = (
     "name", "kind", "format", "size", "shape", "corner_radius", "orientation", "points", "front", "back", "bleed",
     "paper", "fields", "defaults", "pieces", "options", "label", "layout", "sheet", "lint", "box", "die",
-    "stand_up", "unique",
+    "stand_up", "unique", "sealed",
 )
 FIELD_TYPES = ("text", "int", "number", "colour", "bool", "list", "map", "image")
 RESERVED_FIELDS = ("count", "n", "copy")  # templates read these as piece.count, piece.n, piece.copy
@@ -352,6 +352,11 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         game.notes += layouts.over_tracks(layout_raw, deck.layout)
         deck.front = layout_template(deck.id, "front")
         deck.back = layout_template(deck.id, "back") if deck.layout.back is not None else None
+    if "sealed" in data:  # a legacy game's sealed pack: the book shows its back alone, never its faces
+        deck.sealed = parse_at(doc, ("sealed",), v.flag, data["sealed"])
+        if deck.sealed and deck.back is None:
+            raise doc.error(("sealed",), "a sealed deck is shown in the rulebook by its back alone, and this deck has "
+                            "no back", "a back: (or a layout with a back) for the sealed deck, or sealed: false")
     if deck.paper_die is not None and kind != "token":
         _not_a_token(doc, data, layout_raw, kind, "die", "paper die", "die", "as its net")
     if deck.standee is not None and kind != "token":

@@ -157,7 +157,7 @@ def picture_keys(result, pictures: dict[str, Any], inputs: str) -> dict[str, str
         front, back = df.first
         parts = [inputs, name(front), name(back) if pic.back is not None else None,
                  {str(n): name(k) for n, k in df.piece_fronts.items()}, list(pic.trim_mm), pic.bleed_mm,
-                 [list(p) for p in pic.outline], pic.window]
+                 [list(p) for p in pic.outline], pic.window, df.deck.sealed]
         out[df.deck.id] = hashlib.sha256(json.dumps(parts, sort_keys=True, default=repr).encode()).hexdigest()[:32]
     return out
 

@@ -15,20 +15,12 @@ from pnpgen.data.model import Deck, Game, Piece
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine import bookkey
 from pnpgen.engine.cache import Cache
+from pnpgen.engine.facekeys import art_fingerprint, cached_nesting, cached_rendering, face_art, face_suffix
 from pnpgen.engine.fingerprint import content_hash
 from pnpgen.engine.fresh import edition
-from pnpgen.engine.game import (
-    art_fingerprint,
-    cached_nesting,
-    cached_rendering,
-    deck_on_paper,
-    deck_stock,
-    face_art,
-    face_suffix,
-    game_printer,
-)
 from pnpgen.engine.options import BuildOptions
 from pnpgen.engine.paper import short_bleed_warnings
+from pnpgen.engine.placement import deck_on_paper, deck_stock, game_printer
 from pnpgen.errors import InputError, TemplateMistake, place
 from pnpgen.exports.bleedcheck import ShopFace, bare_bleed_warnings, pack_name
 from pnpgen.faces.builtin import icon_dirs

@@ -26,8 +26,9 @@ from pnpgen.data.workspace import Workspace
 from pnpgen.engine.cache import Cache, plain_file, safe_rel
 from pnpgen.engine.fingerprint import code, fingerprint, sha
 from pnpgen.engine.fresh import inputs_of
+from pnpgen.engine.journal import recover
 from pnpgen.engine.output import build_lock, inside, mark
-from pnpgen.engine.transaction import commit, recover
+from pnpgen.engine.transaction import commit
 from pnpgen.errors import InputError
 from pnpgen.exports.options import RECORD, ExportOptions
 from pnpgen.litter import is_litter

@@ -7,7 +7,6 @@ game of the command succeeded, so a failed build leaves the previous good output
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -16,64 +15,55 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen.atomic import Stores
-from pnpgen.boxnet import TuckBox, deepest
-from pnpgen.data.art import ArtFolder, art_files, art_folders
-from pnpgen.data.formats import PAPER_SIZES, booklet_paper_for
+from pnpgen.data.art import art_files
 from pnpgen.data.lint import LintSettings
-from pnpgen.data.load import check_bleed, load_game
-from pnpgen.data.model import Deck, Game
-from pnpgen.data.sheetlayouts import SheetStock
+from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine import inksaver
-from pnpgen.engine import prerender as parallel
 from pnpgen.engine.cache import Cache, GameState, document_record, plan_keys_of
 from pnpgen.engine.documents import write_documents
-from pnpgen.engine.fingerprint import FileHashes, code, content_hash, fingerprint, hashed, sha, staying_in
+from pnpgen.engine.facekeys import (
+    cache_uses,
+    cached_nesting,
+    cached_rendering,
+    face_keys_of,
+    face_pictures_of,
+    faces_pack,
+    lints_pack,
+    pieces_pack,
+    render_game,
+    renders_pack,
+    saved_again,
+)
+from pnpgen.engine.fingerprint import code, content_hash, hashed
 from pnpgen.engine.fresh import edition
 from pnpgen.engine.imposition import GamePlan, Impositions, impose_game, remember_digests
 from pnpgen.engine.manifest import DeckRecord
 from pnpgen.engine.options import BuildOptions
 from pnpgen.engine.output import mark_now
 from pnpgen.engine.paper import cricut_warnings, fold_duplex_warnings, short_bleed_warnings, sleeve_back_warnings
-from pnpgen.errors import InputError, Where
+from pnpgen.engine.placement import check_pages, check_tiled, game_printer, paper_layouts
 from pnpgen.exports.bleedcheck import Paper, ShopFace, bare_bleed_warnings, first_faces, pack_name, paper
 from pnpgen.exports.bleedfill import OUTSIDE_MM
 from pnpgen.exports.cutfiles import cutter_record
 from pnpgen.exports.order import BUILD_ORDER_COLUMNS, order_csv
-from pnpgen.faces import builtin, sourcelines
 from pnpgen.faces.compiled import CompiledTemplates
 from pnpgen.faces.convert import Converted, convert_faces, converts_in_workers
 from pnpgen.faces.faceset import DeckPicture, RenderedGame
-from pnpgen.faces.faceset import render_game as faces_of_game
 from pnpgen.faces.grouped import grouped_per_deck
 from pnpgen.faces.printlint import lint_faces
-from pnpgen.faces.rendermemo import RenderMemo
-from pnpgen.faces.templates import Renderer
-from pnpgen.impose.cutter import silhouette_layout
-from pnpgen.impose.grid import SheetOptions, choose_layout, margin_to_hold_whole, size_to_hold_whole
 from pnpgen.impose.onpaper import (
     DeckOnPaper,
-    back_behind,
-    deck_sheet,
-    own_paper,
-    own_paper_refused,
     silhouette_warnings,
     stock_warnings,
 )
-from pnpgen.impose.sheets import (
-    TILE_OPTIONS,
-)
-from pnpgen.impose.slots import slot_layout
-from pnpgen.impose.tiles import plan_tiles
-from pnpgen.memo import Memo, Pack, Stamps, pack_line
+from pnpgen.memo import Memo, Pack, pack_line
 from pnpgen.pdf.assemble import PdfFile, SourceChanged
 from pnpgen.pdf.patch import layout_of
 from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.settings import default_font
 from pnpgen.pdf.streams import FaceStreams
 from pnpgen.pdf.tilesig import tile_signatures
-from pnpgen.printers import Printer, check_asked, load_printer
-from pnpgen.shapes import ShapeSpec, deck_shape
 from pnpgen.svg.artwork import Art, ArtRecord
 
 
@@ -117,326 +107,6 @@ class BuildResult:
                 {n: art(self.arts[k]) for n, k in df.piece_fronts.items()})
         return out
 
-
-def _spec(deck: Deck) -> ShapeSpec:
-    try:
-        return deck_shape(deck)
-    except ValueError as e:
-        raise InputError(f"deck {deck.id!r}: {e}", path=deck.source, key="shape") from None
-
-
-def render_game(ws: Workspace, slug: str, options: BuildOptions, compiled: CompiledTemplates | None = None,
-                game: Game | None = None, memo: RenderMemo | None = None,
-                known: FileHashes | None = None) -> RenderedGame:
-    """Load the game (unless given, loaded) and render each distinct face once (``known``: files'
-    hashes kept by their stamps)."""
-    game = game or load_game(ws, slug, lang=options.lang)
-    check_bleed(game, options.bleed_mm)
-    bleed = options.bleed_mm  # every deck's faces drawn at the build's bleed, but a deck's own wider one
-    own = game.drawn_bleeds(bleed)  # (a narrower one: its pages clip the art to it)
-
-    workers = parallel.Workers()
-
-    def spread(renderer: Renderer) -> None:  # the faces over the workers, replayed in order by the face stage
-        nonlocal workers
-        if memo is not None and options.jobs > 1:
-            workers = parallel.prerender(ws, game, options, renderer, memo, bleed)
-
-    try:
-        return faces_of_game(ws.templates, game, bleed, options.min_dpi, compiled, memo,
-                             partial(art_fingerprint, ws, game, known, memo.stamps if memo is not None else None),
-                             before=spread, deck_bleeds=own)  # (the art's hash made only if a face needs it)
-    finally:
-        workers.close()
-
-
-def paper_layouts(game: Game, sheet: SheetOptions, nest_memo: Memo[list] | None = None,
-                  stock: SheetStock | None = None) -> list[DeckOnPaper]:
-    """Each deck's layout on the paper, or the error of a deck that fits nowhere: known before
-    anything is drawn, so a piece too large stops the build at once. ``stock``: --sheet."""
-    return [deck_on_paper(deck, deck_sheet(deck, sheet), nest_memo, deck_stock(game, deck, stock)) for deck in game.decks]
-
-
-def deck_stock(game: Game, deck: Deck, stock: SheetStock | None) -> tuple[SheetStock, Where, str] | None:
-    """The sheet layout a deck goes on, where it was chosen and by which key: the deck file's
-    ``sheet:`` (``grid``: none), else --sheet, else game.yaml's ``sheet:``; None: the grid."""
-    if deck.sheet_where is not None:
-        return (deck.sheet, deck.sheet_where, "sheet") if deck.sheet is not None else None
-    if stock is not None:
-        return stock, Where(deck.source), "--sheet"
-    if game.options.get("sheet") is not None:
-        return game.options["sheet"], game.options["sheet_at"], "sheet"
-    return None
-
-
-def deck_on_paper(deck: Deck, sheet: SheetOptions, nest_memo: Memo[list] | None = None,
-                  stock: tuple[SheetStock, Where, str] | None = None) -> DeckOnPaper:
-    """The deck's layout on the paper; an InputError when its pieces fit nowhere, or not the
-    slots of its sheet layout (``stock``, from ``deck_stock``). ``nest_memo``: the nesting
-    searches of earlier builds (``cached_nesting``)."""
-    spec = _spec(deck)
-    if not back_behind(deck, sheet):
-        sheet = sheet.without_backs()
-    if stock is not None:
-        if (refused := own_paper_refused(deck, sheet, spec, stock[0])) is not None:  # (--sheet, game.yaml's sheet:)
-            raise refused
-        return DeckOnPaper(spec, slot_layout(stock[0], spec, sheet, stock[1], stock[2]), None)
-    if sheet.silhouette is not None:
-        layout = silhouette_layout(spec, deck.count, sheet, sheet.silhouette, deck.kind)
-        if layout is None and deck.kind in ("board", "tile"):  # whole on the paper, cut by hand, not tiled
-            whole = choose_layout(spec, deck.count, sheet.cut_by_hand(), deck.kind, nest_memo)
-            if whole is not None:
-                return DeckOnPaper(spec, whole, None, by_hand=True)
-    else:
-        layout = choose_layout(spec, deck.count, sheet, deck.kind, nest_memo)
-    tiles = None
-    if layout is None and deck.kind in ("board", "tile") and spec.tuck_box is None:  # a net is never tiled
-        tiles = plan_tiles(spec.w, spec.h, sheet.paper_mm, sheet.margin_mm, sheet.bleed_mm, TILE_OPTIONS)
-        if sheet.silhouette is None:
-            return DeckOnPaper(spec, None, tiles, whole_with=margin_to_hold_whole(spec, deck.count, deck.kind, sheet, nest_memo),
-                               whole_at=size_to_hold_whole(spec, sheet))
-    if layout is None and tiles is None:
-        size = f"deck {deck.id!r}: a {deck.trim_mm[0]:g}×{deck.trim_mm[1]:g} mm piece does not fit"
-        if sheet.silhouette is not None:  # the paper holds it: the registration marks' area does not
-            x0, y0, x1, y1 = sheet.area
-            z, h = sheet.silhouette.reach_mm, sheet.paper_mm[1]
-            raise _at_size(f"{size} between the Silhouette registration marks on {sheet.paper.upper()} "
-                           f"(room: {x1 - z:.1f}×{y1 - y0:.1f} mm right of the bottom-left mark's keep-out "
-                           f"zone, or {x1 - x0:.1f}×{min(y1, h - z) - y0:.1f} mm above it)", deck,
-                           f"a larger {'paper: in its deck file' if own_paper(deck, sheet) else '--paper'}, a smaller "
-                           "inset or keepout (--silhouette-marks), or a build without --marks silhouette (cut by hand)")
-        if spec.tuck_box is not None:  # (on its own paper: too: the paper that holds the net, or a shallower box)
-            raise _box_too_big(deck, spec.tuck_box, sheet)
-        if (refused := own_paper_refused(deck, sheet, spec)) is not None:  # the deck file's paper: too small
-            raise refused
-        raise _at_size(f"{size} on {sheet.paper.upper()} inside a {sheet.margin_mm:g} mm margin", deck,
-                       "a larger --paper, or kind: board (split into tiles)")
-    return DeckOnPaper(spec, layout, tiles)
-
-
-def _box_too_big(deck: Deck, box: TuckBox, sheet: SheetOptions) -> InputError:
-    """A tuck box whose net the paper does not hold: which paper would, or how deep a box would
-    fit this one (a net is no board: it is never split into tiles)."""
-    m, top = sheet.margin_mm, sheet.margin_mm + sheet.slug_mm  # the room nets are placed in (SheetOptions.area)
-    w, h = box.size
-    holds = [name for name, (pw, ph) in PAPER_SIZES.items() if name != sheet.paper and any(
-        w <= across - 2 * m and h <= down - m - top for across, down in ((pw, ph), (ph, pw)))]
-    deep = deepest(box, sheet.area_mm)
-    asked = "paper:" if own_paper(deck, sheet) else "--paper"  # (the deck file's own paper: is where to say it)
-    offers = ([f"{asked} {holds[0]} (its net fits there)"] if holds else []) + (
-        [f"a box at most {deep:g} mm deep inside (fewer or thinner cards: box: {{count: …}} or {{thickness: …}})"]
-        if deep >= 3 else ["smaller cards (box: {cards: …})"])
-    where = deck.size_where or Where(deck.source)  # the deck's box:, else the deck (its layout's box)
-    return InputError(f"deck {deck.id!r}: its tuck box ({box.w:g}×{box.h:g}×{box.d:g} mm inside) has a {w:g}×{h:g} "
-                      f"mm net, which does not fit on {sheet.paper.upper()} inside a {m:g} mm margin", path=where.path,
-                      line=where.line, column=where.column, key="box" if deck.size_where else None,
-                      expected=", or ".join(offers))
-
-
-def _at_size(message: str, deck: Deck, expected: str) -> InputError:
-    """A deck too large for the paper, said at the size the deck file gives (a size written in the
-    wrong unit, 22cm for 22 mm, shows there), else at the deck file (a layout's size)."""
-    where = deck.size_where or Where(deck.source)
-    return InputError(message, path=where.path, line=where.line, column=where.column,
-                      key="size" if deck.format == "custom" else "format", expected=expected)
-
-
-def game_printer(ws: Workspace, game: Game, options: BuildOptions) -> BuildOptions:
-    """The options with game.yaml's ``paper:`` (unless --paper or --printer named one) and its
-    ``printer:`` profile applied, unless --printer named one; an unknown or bad profile is an error
-    naming game.yaml's line (or printers.yaml's)."""
-    paper = game.options.get("paper")
-    if paper and options.asked[0] is None and options.printer is None:
-        options = replace(options, sheet=replace(options.sheet, paper=paper))
-    if options.printer is not None:
-        return options
-    printer = game_profile(ws, game, options.asked)
-    if printer is None:
-        return options
-    duplex = printer.duplex or options.sheet.duplex
-    sheet = replace(options.sheet, paper=printer.paper or options.sheet.paper, duplex=duplex,
-                    **printer.sheet_fields(duplex))
-    return replace(options, sheet=sheet, printer=printer)
-
-
-def game_profile(ws: Workspace, game: Game, asked: tuple[str | None, str | None] = (None, None)) -> Printer | None:
-    """game.yaml's ``printer:`` profile (None: it names none); an unknown profile, or ``asked``
-    (--paper, --duplex) against it, is an error at game.yaml's printer: line."""
-    name = game.options.get("printer")
-    if not name:
-        return None
-    at = game.options["printer_at"]
-    try:
-        printer = load_printer(ws.root, name)
-        check_asked(printer, *asked)
-    except InputError as e:  # an unknown profile, or --paper/--duplex against it: said at game.yaml's printer: line
-        if e.key not in ("--printer", "--paper", "--duplex"):
-            raise  # (a bad profile names printers.yaml's own line)
-        raise InputError(e.message, path=at.path, line=at.line, column=at.column, key="printer",
-                         expected=e.expected) from None
-    return printer
-
-
-def booklet_paper(ws: Workspace, game: Game, given: str | None) -> str:
-    """The paper the rulebook's booklet is printed on, as the home sheets' is chosen: ``given``
-    (--paper, or --printer's profile), else game.yaml's ``printer:`` profile's paper, else its
-    ``paper:``; a US paper (Letter, Legal, Tabloid) gives the Letter booklet, every other (A4,
-    A3) the A4 one."""
-    profile = game_profile(ws, game) if given is None else None
-    paper = given or (profile.paper if profile is not None else None) or game.options.get("paper")
-    return booklet_paper_for(paper)
-
-
-MAX_PAGES = 50_000  # pages of every file of a game together (a 10,000-copy two-sided deck's shop files: 21,000)
-MAX_TILED_PAGES = 1_200  # measured (bench/limits.py): 1,200 build in under 30 s; pages of boards tiled across sheets (each holds the whole board's art, clipped)
-
-
-def check_pages(game: Game, plan: GamePlan) -> None:
-    """The game's page plans against the page limit, before any page is drawn."""
-    _within(game, sum(len(doc.pages) for doc in plan.documents.values()), "pages", MAX_PAGES)
-
-
-def check_tiled(game: Game, on_paper: list[DeckOnPaper]) -> None:
-    """Boards tiled across sheets against their limit, before a page is planned: every copy of a
-    board is its tiles' pages (and their backs)."""
-    tiled = sum(p.tiles.pages * d.count * (2 if d.back else 1)
-                for d, p in zip(game.decks, on_paper) if p.tiles is not None)
-    _within(game, tiled, "pages of tiled boards", MAX_TILED_PAGES)
-
-
-def _within(game: Game, n: int, what: str, limit: int) -> None:
-    if n > limit:
-        raise InputError(f"the build would draw {n:,} {what}", path=f"data/{game.slug}/decks",
-                         expected=f"at most {limit:,} (the limit for {what} per game): fewer copies, or "
-                         "a larger --paper for the boards")
-
-
-def render_inputs(ws: Workspace, slug: str, options: BuildOptions, known: FileHashes | None = None) -> str:
-    """What every face of a game is rendered from besides its own deck and piece: templates,
-    icons, fonts, game.yaml, pnpgen itself and the options (the art files a face looks at are
-    remembered with it: ``RenderMemo.fresh``)."""
-    path = ws.data / slug / "game.yaml"
-    game_yaml = path.read_bytes() if path.is_file() else b""  # missing: loading the game says so
-    return fingerprint(staying_in([ws.templates / slug, ws.templates / "common", builtin.FOLDER, ws.fonts], ws.fonts),
-                       (options, game_yaml), known, ws.fonts)  # the art: each face by the files it looked at (RenderMemo)
-
-
-def _uses(cache: Cache, renders: str, face_keys: dict[str, str], nest_memo: Memo[list]) -> set[Path]:
-    """The cache entries this build used: its faces, rendered faces and nest choices. (Compiled
-    templates are kept in the machine's cache, never in the workspace's: ``CompiledTemplates``.)"""
-    uses = {cache.face_path(k + digest) for k, digest in face_keys.items()}
-    uses.add(cache.pack_path(renders))  # the faces' renders, in one file
-    uses |= {cache.record_path("nest", k) for k in nest_memo.used}
-    return uses
-
-
-def art_fingerprint(ws: Workspace, game: Game, known: FileHashes | None = None, stamps: Stamps | None = None) -> str:
-    """Hash of the game's art files (and its templates, which may name art): what a face that
-    embeds an image depends on beyond its SVG. ``stamps``: the build's (``Cache.stamps``)."""
-    return fingerprint(staying_in(art_folders(ws, game), ws.fonts), None, known, stamps=stamps)
-
-
-def face_art(svg: str, folder: ArtFolder, whole: str, digest: Callable[[Path], str] = content_hash) -> str:
-    """What a face's pictures are made of: the hash of the art files its SVG shows, so editing
-    one picture converts again only the faces that show it (an SVG picture with the pictures it
-    shows); ``whole`` (``art_fingerprint``) when a file it names is not found in the art folders
-    (a link elsewhere); "" when it shows none."""
-    if "<image" not in svg:
-        return ""
-    files = folder.shown_files(svg)
-    return whole if files is None else _pictures_hash([(p, digest(p)) for p in files])
-
-
-def _pictures_hash(hashed: list[tuple[Path, str]]) -> str:
-    """The hash of a face's art files, each by its name and its content's hash."""
-    return sha(os.fsencode("\n".join(f"{p.name}:{h}" for p, h in hashed)))
-
-
-def face_pictures_of(rendered: RenderedGame, digest: Callable[[Path], str] = content_hash
-                     ) -> tuple[dict[str, str], dict[str, dict[str, str]]]:
-    """Each face that shows a picture → the hash of its pictures (``face_art``); and each face that
-    shows art files → each file as the designer names it (``art/dragon.png``) and the first 12
-    digits of its content's hash, so the change report names a picture replaced. One pass: each
-    face's SVG read for its files once."""
-    arts: dict[str, str] = {}
-    files_of: dict[str, dict[str, str]] = {}
-    folder = rendered.art_folder
-    for k, svg in rendered.faces.svgs.items():
-        if "<image" not in svg:
-            continue
-        files = folder.shown_files(svg)
-        if files is None:
-            arts[k] = rendered.art_digest
-            continue
-        hashed = [(p, digest(p)) for p in files]
-        arts[k] = _pictures_hash(hashed)
-        if hashed:
-            files_of[k] = {folder.shown_name(p): h[:12] for p, h in hashed}
-    return arts, files_of
-
-
-def face_keys_of(rendered: RenderedGame, digest: Callable[[Path], str] = content_hash,
-                 arts: dict[str, str] | None = None) -> dict[str, str]:
-    """Each face's key suffix (``face_suffix``) in the cache of converted faces; ``arts``: the
-    faces' pictures (``face_pictures_of``) when already worked out."""
-    arts = face_pictures_of(rendered, digest)[0] if arts is None else arts
-    known = rendered.faces.lines  # (each remembered face's, from its render's record)
-    return {k: face_suffix(svg, arts.get(k, ""), known.get(k)) for k, svg in rendered.faces.svgs.items()}
-
-
-def face_suffix(svg: str, art: str, lines: str | None = None) -> str:
-    """What a converted face is cached under beyond its SVG's hash: the hash of the pictures it
-    shows (``face_art``) when it embeds an image, and the template lines that drew it (the print
-    lint's marks name them; ``lines``: ``sourcelines.lines_of(svg)``, when known), hashed
-    together into one 16-digit suffix."""
-    images = art[:16] if "<image" in svg else ""
-    if lines is None:
-        lines = sourcelines.lines_of(svg)  # the template lines the print lint names are part of the art
-    if not lines:
-        return "-" + images if images else ""
-    return "-" + sha(f"{images} {lines}".encode())[:16]
-
-
-def cached_rendering(cache: Cache, ws: Workspace, slug: str, options: BuildOptions,
-                     compiled: CompiledTemplates | None = None) -> tuple[CompiledTemplates, RenderMemo]:
-    """The templates compiled and the faces rendered by earlier builds, from ``cache``;
-    ``compiled``: a long-running command's (engine/warm.py), else new."""
-    return (compiled or CompiledTemplates(),
-            RenderMemo(known=cache.pack(renders_pack(slug, options)), inputs=render_inputs(ws, slug, options, cache.hashes),
-                       digest=cache.digest, stamps=cache.stamps))
-
-
-def renders_pack(slug: str, options: BuildOptions) -> str:
-    """The pack of a game's rendered faces in the cache, one per edition (a game in a language)."""
-    return f"renders/{edition(slug, options)}"
-
-
-def saved_again(e: SourceChanged) -> InputError:
-    """An art file saved again while the build read it: build again (nothing was replaced)."""
-    return InputError(f"{Path(e.path).name} was saved again while the build read it", path=e.path,
-                      expected="build again: the last good files are kept")
-
-
-def faces_pack(slug: str, options: BuildOptions) -> str:
-    """The pack of a game's converted faces (their JSON, each picture by its SHA-256): an edit
-    reads the thousand faces it did not change in one file, not a thousand files."""
-    return f"converted/{edition(slug, options)}"
-
-
-def lints_pack(slug: str, options: BuildOptions) -> str:
-    """The pack of the print lint's findings on a game's faces (faces/printlint.py): an edit
-    measures only the faces it changed."""
-    return f"lint/{edition(slug, options)}"
-
-
-def pieces_pack(slug: str, options: BuildOptions) -> str:
-    """The pack of the hashes of the pieces of a game's pictures placed from their art files."""
-    return f"pieces/{edition(slug, options)}"
-
-
-def cached_nesting(cache: Cache | None) -> Memo[list]:
-    """The nesting searches of earlier builds, from ``cache`` (none without one)."""
-    return Memo(known=cache.records("nest") if cache is not None else {})
 
 
 def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | None = None,
@@ -642,7 +312,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     if cache is not None:
         assert memo is not None  # made from the cache above
         cache_files.update(cache.record("nest", k, v) for k, v in sorted(nest_memo.learned.items()))
-        result.uses = _uses(cache, renders_pack(slug, options), face_keys, nest_memo)
+        result.uses = cache_uses(cache, renders_pack(slug, options), face_keys, nest_memo)
         result.uses.add(cache.pack_path(faces_pack(slug, options)))
         if lint_memo is not None and (lint_memo.used or lint_memo.learned):
             result.uses.add(cache.pack_path(lints_pack(slug, options)))

@@ -27,12 +27,14 @@ from pnpgen.engine import bookkey, history
 from pnpgen.engine.cache import Cache, GameState, States, as_written, recorded
 from pnpgen.engine.changes import PRINTER_CHANGED, change_report, snapshot
 from pnpgen.engine.export import exports_made
+from pnpgen.engine.facekeys import render_inputs, saved_again
 from pnpgen.engine.fingerprint import FileHashes, fingerprint
 from pnpgen.engine.fresh import GameOutcome, edition, for_game, inputs_of, sort_games
 from pnpgen.engine.fresh import out_dir as game_out_dir
-from pnpgen.engine.game import BuildResult, booklet_paper, build_game, render_inputs, saved_again
+from pnpgen.engine.game import BuildResult, build_game
 from pnpgen.engine.options import REPRINT_FILES, RULEBOOK_FILES, BuildOptions, RulebookOptions
 from pnpgen.engine.output import inside, mark, remove_stray_temps
+from pnpgen.engine.placement import booklet_paper
 from pnpgen.engine.reprint import reprint_files
 from pnpgen.engine.transaction import Staging, commit
 from pnpgen.engine.warm import Warm, Worker

@@ -40,135 +40,41 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import hmac
 import json
 import os
-import re
-import shlex
-import signal
 import sys
-import threading
 import time
-import warnings
 from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager, nullcontext
 from pathlib import Path
-from typing import NoReturn
 
-from pnpgen import usercache
-from pnpgen.atomic import read_record, tmp_beside, write_new
+from pnpgen.atomic import tmp_beside, write_new
 from pnpgen.engine import spare, trash
-from pnpgen.engine.output import build_lock, current_umask, inside, locked, make_folder, named, unchanged, unwritable
+from pnpgen.engine.journal import (
+    JOURNAL,
+    STAGED,
+    STAGING,
+    VERSION,
+    journal_bytes,
+    recover,
+    remove_staging,
+    seal,
+    signals_deferred,
+)
+from pnpgen.engine.output import build_lock, current_umask, locked, make_folder, named, unchanged, unwritable
+from pnpgen.engine.stagecopy import DocumentCopy, stage_file
 from pnpgen.engine.trash import TRASH
 from pnpgen.errors import InputError
 from pnpgen.pdf.assemble import PdfFile, SourceChanged, Stored
-from pnpgen.safetext import same_file, shown, shown_name
+from pnpgen.safetext import same_file, shown
 
-STAGING = ".pnpgen-staging"
-JOURNAL = ".pnpgen-journal"
-STAGED = ".staged"  # <staging>/.staged: the sealed record of how many names a build staged there
-STAGED_TEMPORARY = re.compile(r"\.staged\.[0-9a-f]+-[0-9a-f]+\.pnpgen-tmp")  # its tmp_beside, a kill left
 PAUSE_ENV = "PNPGEN_TEST_PAUSE_BEFORE_COMMIT"  # tests of interrupted builds: see _pause_for_tests
-VERSION = 2  # 2: sealed (a header line holding the seal, then the body); 1, unsealed, is rolled back
 BIG_DOCUMENT = 8 << 20  # bytes: staged by a process (or a thread) of its own beside the other big ones
 BIG_ENTRY = 1 << 20  # bytes: a pack of the cache staged as it is made, by the build's own process (``early_entry``)
-# Where a big document is copied by a process forked for it (``_Copy``): where the kernel copies
+# Where a big document is copied by a process forked for it (``DocumentCopy``): where the kernel copies
 # files (Linux). Elsewhere, threads of this process.
 FORKS = hasattr(os, "fork") and hasattr(os, "copy_file_range")
-
-
-def recover(root: Path) -> str | None:
-    """Finish or undo what a killed run left in ``root``: "forward" when a journal was carried
-    out, "back" when an uncommitted staging folder was removed, "refused" when a journal this
-    machine did not seal was removed with its staging folder (said on stderr), None when there
-    was nothing."""
-    journal, staging = root / JOURNAL, root / STAGING
-    if journal.is_file() and not journal.is_symlink():
-        read = _read_journal(journal, staging)
-        if read is None:  # not this machine's commit: nothing of it is carried out
-            journal.unlink(missing_ok=True)
-            print(f"pnpgen: warning: {shown(named(journal))}: a commit journal this machine did not seal (a build "
-                  "folder from elsewhere?): rolled back, no file replaced or removed", file=sys.stderr, flush=True)
-            _remove_staging(staging)  # (what it holds that no record of this machine's names stays, and is said)
-            return "refused"
-        moves, remove, token = read
-        aside = trash.Trash(root / TRASH, token)
-        if staging.is_symlink() or not staging.is_dir():
-            moves = []  # staged files are only ever in a real folder of root's (a link would move files in from elsewhere)
-        try:
-            _carry_out(root, moves, remove, aside, journal)
-        except OSError as e:  # a folder made read-only since the commit: the journal stays for the next run
-            where = named(Path(e.filename)) if e.filename else named(root)
-            raise InputError(f"cannot finish writing the new set of files into {named(root)}: {where}: {e.strerror}",
-                             path=root, key="--out", expected="a folder you may write to; the next run finishes "
-                             "the commit (until then some files are the new set's, some the old)") from None
-        _remove_staging(staging)
-        if aside.used or (root / TRASH).is_dir():  # this commit's old files, or a killed one's
-            trash.reclaim(root)
-        return "forward"
-    if journal.is_symlink():
-        journal.unlink()
-    (root / (JOURNAL + ".new")).unlink(missing_ok=True)
-    if staging.exists() or staging.is_symlink():
-        _remove_staging(staging)
-        return "back"
-    return None
-
-
-def _carry_out(root: Path, moves: list, remove: list, aside: trash.Trash, journal: Path) -> None:
-    """The journal's moves and removals, then the journal itself (each step can be done again)."""
-    staging = root / STAGING
-    targets = {same_file(rel): (name, rel) for name, rel in moves}
-    with _signals_deferred():
-        # A stale file whose name is a new file's in other letter case or another Unicode form
-        # (deck Cards renamed cards) is that file on Windows and macOS: removed after the move,
-        # it took the new file with it. So it goes first, while the move is still to be done;
-        # once the move is done (a killed run's), only when it is another file (Linux).
-        for i, rel in enumerate(remove):
-            if same_file(rel) in targets:
-                name, moved = targets[same_file(rel)]
-                if _staged_file(staging / name) or not _one_file(inside(root, rel), inside(root, moved)):
-                    _remove(inside(root, rel), aside, i)
-        for name, rel in moves:
-            source, target = staging / name, inside(root, rel)
-            if target is None or not _staged_file(source):
-                continue  # moved before the kill (or not pnpgen's to move)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            # Moved aside first: a rename onto a free name is instant, while ext4 makes a rename
-            # over a file allocate the new file's blocks (auto_da_alloc) and free the old one's
-            # there and then. Killed in between, the next run finds the target missing and its
-            # replacement still staged: it moves that in.
-            aside.take(target, name)
-            os.replace(source, target)
-        for i, rel in enumerate(remove):
-            if same_file(rel) not in targets:
-                _remove(inside(root, rel), aside, i)
-        # a killed run of this commit may have moved some aside already: the journal names them too
-        aside.record([name for name, _ in moves] + [f"r{i:06d}" for i in range(len(remove))])
-        spare.promote(aside.folder, [(f"{aside.token}-{name}", rel) for name, rel in moves], remove, aside.token)
-        journal.unlink()
-
-
-def _staged_file(source: Path) -> bool:
-    """Is ``source`` a staged file still to be moved (a plain file of the staging folder)?"""
-    return source.is_file() and not source.is_symlink()
-
-
-def _one_file(a: Path | None, b: Path | None) -> bool:
-    """Do ``a`` and ``b`` name the very same file (two spellings of one name on a disk that
-    compares names as Windows and macOS do)?"""
-    try:
-        return a is not None and b is not None and os.path.samestat(a.lstat(), b.lstat())
-    except OSError:
-        return False
-
-
-def _remove(path: Path | None, aside: trash.Trash, i: int) -> None:
-    """The journal's removal ``i``: into the trash when big, else unlinked (done again: nothing)."""
-    if path is not None and not path.is_dir():
-        if not aside.take(path, f"r{i:06d}"):
-            path.unlink(missing_ok=True)
 
 
 def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[Path] = (),
@@ -206,14 +112,14 @@ def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[P
                and not staging.holds(path, data)}
         for name, path, data in names:
             if name in big and FORKS and isinstance(data, PdfFile):
-                staging.copies[path] = _Copy(folder / name, data, staging.mode, staging.spare_for(path, data))
+                staging.copies[path] = DocumentCopy(folder / name, data, staging.mode, staging.spare_for(path, data))
         side_by_side = not FORKS and len(big) > 1 and (os.cpu_count() or 1) > 1
         with ThreadPoolExecutor(max_workers=min(len(big), 4)) if side_by_side else nullcontext() as pool:
-            copying = [pool.submit(_stage, folder / name, data, staging.mode) for name, _, data in names
+            copying = [pool.submit(stage_file, folder / name, data, staging.mode) for name, _, data in names
                        if name in big] if pool is not None else []
             for name, path, data in names:
                 if not (staging.holds(path, data) or (pool is not None and name in big)):
-                    _stage(folder / name, data, staging.mode)
+                    stage_file(folder / name, data, staging.mode)
             for job in copying:  # a failed copy raises here, after every copy has ended
                 job.result()
         staging.wait()
@@ -240,7 +146,7 @@ def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[P
     except BaseException:
         staging.discard()
         raise
-    with _signals_deferred():
+    with signals_deferred():
         os.replace(new, root / JOURNAL)  # the commit: from here on the new set is what the folder holds
         staging.open = False
     recover(root)
@@ -253,7 +159,7 @@ def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[P
 
 class Staging:
     """The staging folder of a build under way. A big document (``BIG_DOCUMENT``) is copied into
-    it as soon as the build has made it (``early``), by a process forked for it (``_Copy``), while
+    it as soon as the build has made it (``early``), by a process forked for it (``DocumentCopy``), while
     the build goes on with the rest — the manifest, the records, the next game — and the commit
     then only waits for what is left of the copy. From the first such copy to the end of the
     commit the folder's lock is held (a build that finds it taken copies nothing early) and the
@@ -264,7 +170,7 @@ class Staging:
 
     def __init__(self, root: Path) -> None:
         self.root, self.folder = root, root / STAGING
-        self.copies: dict[Path, _Copy] = {}  # the documents being copied (or copied), by their output path
+        self.copies: dict[Path, DocumentCopy] = {}  # the documents being copied (or copied), by their output path
         self.open = False  # the staging folder is this build's, made under the lock held
         self.count = 0  # staged files so far (their names: 000000 on)
         self._sealed = 0  # how many names the staging folder's record holds
@@ -301,7 +207,7 @@ class Staging:
                 return
             name = self.name_of(path, data)
             self.seal()
-            copy = self.copies[path] = _Copy(self.folder / name, data, self.mode, self.spare_for(path, data))
+            copy = self.copies[path] = DocumentCopy(self.folder / name, data, self.mode, self.spare_for(path, data))
             if data.in_memory() and not copy.pid:  # written whole here: its bytes let go of
                 self._let_go(path, copy)
         except OSError:  # (the commit tries again, and says what stops it)
@@ -324,7 +230,7 @@ class Staging:
                 return data
             name = self.name_of(path, held)
             self.seal()
-            copy = self.copies[path] = _Copy(self.folder / name, held, self.mode)
+            copy = self.copies[path] = DocumentCopy(self.folder / name, held, self.mode)
             held.now_in(copy.path, digest=False)  # (no record names a pack by its digest)
         except OSError:  # (staged again by the commit, which says what stops it)
             self._refused = True
@@ -346,7 +252,7 @@ class Staging:
                 except OSError:  # (staged again by the commit, which says what stops it)
                     pass
 
-    def _let_go(self, path: Path, copy: _Copy) -> None:
+    def _let_go(self, path: Path, copy: DocumentCopy) -> None:
         """``copy``'s document, written whole, read from its staged copy from now (``PdfFile.now_in``)."""
         data = copy.data
         assert isinstance(data, PdfFile)
@@ -435,7 +341,7 @@ class Staging:
             return
         text = json.dumps({"version": VERSION, "staged": self.count, "staging": self.folder.lstat().st_ino}).encode()
         tmp = tmp_beside(self.folder / STAGED)
-        write_new(tmp, json.dumps({"check": _seal(text)}).encode() + b"\n" + text)
+        write_new(tmp, json.dumps({"check": seal(text)}).encode() + b"\n" + text)
         os.replace(tmp, self.folder / STAGED)
         self._sealed = self.count
 
@@ -491,125 +397,8 @@ class Staging:
         self.copies = {}
         if self.open:
             self.open = False
-            _remove_staging(self.folder)
+            remove_staging(self.folder)
 
-
-class _Copy:
-    """A document written into its staged file by a process forked for it: an interpreter of its
-    own, so the kernel's copy of each picture (a thousand cards' document: some 4,500 copies) never
-    waits for the lock of this process's interpreter, which the build holds while it goes on (a
-    thread of this one waited up to 5 ms before each). The file is opened here, so the process
-    makes no name; what it says back through a pipe is nothing, or why it failed. With a ``reuse``
-    (engine/spare.py) the file is the spare moved in, and only what follows its common bytes is written:
-    here and now when that is all in memory (no picture), by no process of its own."""
-
-    def __init__(self, path: Path, data: PdfFile, mode: int, reuse: spare.Spare | None = None) -> None:
-        self.path, self.data, self.pid = path, data, 0
-        self.failure: OSError | None = None  # what stopped the copy (``wait`` raises it)
-        opened = reuse.open_as(path, mode) if reuse is not None else None
-        if opened is not None:
-            fd, start = opened
-            data = PdfFile(data.parts[start:])
-        else:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
-        try:
-            os.fchmod(fd, mode)
-            if data.in_memory():
-                # all in memory (a document of text cards, or what follows a spare's common bytes in a
-                # text or count edit: the pictures come first), some MB: written here, where a fork of
-                # the build's process cost more (its page tables, and a copy-on-write fault for every
-                # page the build wrote after)
-                data.write_into(fd)
-                return
-            self.answer, said = os.pipe()
-            try:
-                with warnings.catch_warnings():  # (3.12 warns of forking beside threads: the process only copies)
-                    warnings.simplefilter("ignore", DeprecationWarning)
-                    pid = os.fork()
-            except OSError:  # no process to be had (memory, a limit on processes): copied here and now
-                os.close(self.answer)
-                os.close(said)
-                data.write_into(fd)
-                return
-            if pid == 0:
-                _copy_and_exit(data, fd, said)
-            self.pid = pid
-            os.close(said)
-        finally:
-            os.close(fd)
-
-    def wait(self) -> None:
-        """The copy's end: raises what stopped it."""
-        if self.pid:
-            self._ended(os.waitpid(self.pid, 0)[1])
-        if self.failure is not None:
-            raise self.failure
-
-    def ended_well(self) -> bool:
-        """Has the copy ended, and well? (Its process asked, not waited for.)"""
-        if self.pid:
-            pid, status = os.waitpid(self.pid, os.WNOHANG)
-            if not pid:
-                return False
-            self._ended(status)
-        return self.failure is None
-
-    def _ended(self, status: int) -> None:
-        """The copy's process ended with ``status``: what it said read, what stopped it kept (``failure``)."""
-        chunks = []
-        while chunk := os.read(self.answer, 4096):
-            chunks.append(chunk)
-        os.close(self.answer)
-        self.pid = 0
-        said = json.loads(b"".join(chunks) or b"{}")
-        if "changed" in said:
-            self.failure = SourceChanged(said["changed"])
-        elif said or os.waitstatus_to_exitcode(status) != 0:
-            self.failure = OSError(said.get("errno"), said.get("strerror") or "the copy of a document stopped",
-                                   said.get("filename") or str(self.path))
-
-    def cancel(self) -> None:
-        """Stop the copy (a process ended already is only waited for)."""
-        if not self.pid:
-            return
-        try:
-            os.kill(self.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        os.waitpid(self.pid, 0)
-        os.close(self.answer)
-        self.pid = 0
-
-
-def _copy_and_exit(data: PdfFile, fd: int, said: int) -> NoReturn:
-    """The forked process of a ``_Copy``: the document into ``fd``, then gone (``os._exit``: none of
-    the build's state is torn down or flushed twice). Every other descriptor is closed first: a
-    pipe's end held here would keep the other end of it waiting."""
-    code = 1
-    try:
-        low, high = sorted((fd, said))
-        os.closerange(3, low)
-        os.closerange(low + 1, high)
-        os.closerange(high + 1, os.sysconf("SC_OPEN_MAX") if hasattr(os, "sysconf") else 65536)
-        data.write_into(fd)
-        code = 0
-    except SourceChanged as e:
-        os.write(said, json.dumps({"changed": e.path}).encode())
-    except OSError as e:
-        os.write(said, json.dumps({"errno": e.errno, "strerror": e.strerror,
-                                   "filename": e.filename if isinstance(e.filename, str) else None}).encode())
-    finally:
-        os._exit(code)
-
-
-def _stage(path: Path, data: bytes | PdfFile, mode: int) -> None:
-    """One new file in the staging folder."""
-    with open(path, "wb") as f:
-        if isinstance(data, PdfFile):
-            data.write_to(f)  # streamed: its pictures come from the cache as it is written
-        else:
-            f.write(data)
-    os.chmod(path, mode)
 
 
 def _pause_for_tests() -> None:
@@ -662,118 +451,3 @@ def _check_writable(root: Path, folder: Path, checked: set[Path]) -> None:
         if place.is_dir() and not os.access(place, os.W_OK | os.X_OK, effective_ids=os.access in os.supports_effective_ids):
             raise InputError(f"cannot write into {named(place)}: it is read-only", path=root, key="--out",
                              expected="a folder you may write to (chmod u+w); nothing was replaced")
-
-
-def journal_bytes(body: dict) -> bytes:
-    """A journal's file: a header line (its version and the seal of the text), then the text."""
-    text = json.dumps(body, ensure_ascii=False).encode()
-    return json.dumps({"version": VERSION, "check": _seal(text)}).encode() + b"\n" + text
-
-
-def _seal(text: bytes) -> str:
-    """HMAC-SHA256 of a journal's text under this machine's key; its SHA-256 when there is none
-    (``PNPGEN_CACHE=off``: the journal then names its staging folder's inode as well)."""
-    return usercache.machine_seal(text)
-
-
-def _read_journal(journal: Path, staging: Path) -> tuple[list[tuple[str, str]], list[str], str] | None:
-    """The journal's moves, removals and token when this machine sealed it (beside its own
-    staging folder, without a key), else None. Foreign parts of a sealed journal are left out."""
-    try:
-        head, _, text = read_record(journal).partition(b"\n")
-        outer = json.loads(head)
-        if not isinstance(outer, dict) or outer.get("version") != VERSION \
-                or not hmac.compare_digest(str(outer.get("check")), _seal(text)):
-            return None
-        body = json.loads(text)
-        if not isinstance(body, dict) or body.get("version") != VERSION:
-            return None
-        if usercache.secret() is None and not (isinstance(body.get("staging"), int) and staging.is_dir()
-                                               and not staging.is_symlink()
-                                               and staging.lstat().st_ino == body["staging"]):
-            return None
-        moves = [(m[0], m[1]) for m in body.get("moves", [])
-                 if isinstance(m, list) and len(m) == 2 and isinstance(m[0], str) and m[0].isdigit()
-                 and m[0].isascii() and isinstance(m[1], str)]
-        remove = [r for r in body.get("remove", []) if isinstance(r, str)]
-        token = body.get("token", "")
-        return moves, remove, token if isinstance(token, str) and token.isalnum() and token.isascii() else ""
-    except (OSError, ValueError, TypeError, AttributeError, IndexError):
-        return None
-
-
-def _staged(staging: Path) -> int | None:
-    """How many names (``000000`` on) the staging folder's record says a build of this machine's
-    took there: None when there is none that holds (sealed elsewhere, beside another folder, damaged)."""
-    try:
-        head, _, text = read_record(staging / STAGED).partition(b"\n")
-        if not hmac.compare_digest(str(json.loads(head).get("check")), _seal(text)):
-            return None
-        body = json.loads(text)
-        count, ino = body.get("staged"), body.get("staging")
-        if body.get("version") != VERSION or type(count) is not int or ino != staging.lstat().st_ino:
-            return None
-        return count
-    except (OSError, ValueError, TypeError, AttributeError):
-        return None
-
-
-def _remove_staging(staging: Path) -> None:
-    """Remove the staging folder a commit made, and the files its sealed record says it staged
-    there (``_staged``): nothing else in it is pnpgen's to delete, whatever its name, so a folder
-    holding other things is kept and said (one line, exit 2) rather than emptied."""
-    if staging.is_symlink() or staging.is_file():
-        staging.unlink(missing_ok=True)
-        return
-    if not staging.is_dir():
-        return
-    count = _staged(staging)
-    others, records = [], []
-    for entry in sorted(os.scandir(staging), key=lambda e: e.name):
-        name = entry.name
-        if count is not None and len(name) == 6 and name.isascii() and name.isdigit() and int(name) < count \
-                and entry.is_file(follow_symlinks=False):
-            os.unlink(entry.path)
-        elif ((name == STAGED and count is not None) or STAGED_TEMPORARY.fullmatch(name)) \
-                and entry.is_file(follow_symlinks=False):
-            records.append(entry.path)
-        else:
-            others.append(name)
-    for record in records:  # after the files it names: a run killed in between finds them still named
-        os.unlink(record)
-    if others:
-        listed = f"{', '.join(shown_name(n) for n in others[:3])}{' …' if len(others) > 3 else ''}"
-        folder = shlex.quote(named(staging))
-        if count is None:  # no record of this machine's: an older pnpgen's (before the records), or copied here
-            raise InputError(f"holds what pnpgen did not stage there ({listed}): no record of this machine's "
-                             "names it (new files an older pnpgen staged, or a folder copied from elsewhere); none "
-                             "of it was put in place: the files beside it are the last complete set", path=staging,
-                             expected=f"the folder removed: rm -r {folder} (after moving out anything of yours), "
-                             "then build again")
-        raise InputError(f"holds what pnpgen did not stage there ({listed})", path=staging,
-                         expected=f"those moved out of {folder} (pnpgen's folder for a commit's new files, which it "
-                         "removes when done; it deletes only what it wrote), then build again")
-    try:
-        staging.rmdir()
-    except OSError:
-        pass
-
-
-@contextmanager
-def _signals_deferred():
-    """Hold back Ctrl-C and SIGTERM while files are being renamed into place, then act on them
-    (a kill -9 cannot be held back: the journal finishes its work on the next run)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught: list[int] = []
-    previous = {s: signal.signal(s, lambda n, f: caught.append(n)) for s in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
-        for s, handler in previous.items():
-            signal.signal(s, handler)
-    if signal.SIGINT in caught:
-        raise KeyboardInterrupt
-    if signal.SIGTERM in caught:
-        os.kill(os.getpid(), signal.SIGTERM)

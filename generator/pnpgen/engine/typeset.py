@@ -157,7 +157,8 @@ def setting_key(ws: Workspace, game: Game, reading: DraftReading, pictures: dict
                        "faces": [faces.get(deck, {}).get(side, "?") for side in
                                  ("front", "back", *(str(n) for n in sorted(pic.pieces)))]}
                 for deck, pic in shown.items()}
-    decks = [[d.id, d.kind, d.name, settled(d), bool(d.count)] for d in game.decks]  # the cover's choice
+    # the cover's choice, and a sealed pack's back shown for its front
+    decks = [[d.id, d.kind, d.name, settled(d), bool(d.count), d.sealed] for d in game.decks]
     d = reading.draft
     parts = [code(), repr(opts), game.slug, game.lang, str(game.title), str(game.players), str(game.date),
              str(game.draft), json.dumps(plain(game.options), sort_keys=True, ensure_ascii=False, default=repr),

@@ -353,6 +353,8 @@ class DeckPicture:
         """A deck's picture: its faces whole, or a fold-over standee's upright figure alone (its
         layout's ``stand_up`` box), as it stands on the table, not the strip it is cut from."""
         shape, trim, window = pictured(deck)
+        if deck.sealed and back is not None:  # a sealed pack's faces are its secret: the book shows its back alone
+            return DeckPicture(back, None, trim, bleed_mm, shape, {n: back for n in pieces}, window)
         return DeckPicture(front, None if window else back, trim, bleed_mm, shape, pieces, window)
 
 

@@ -369,8 +369,10 @@ def settled(deck) -> bool:
 def _cover(game: Game, pictures: Mapping[str, DeckPicture]) -> list[tuple[str, DeckPicture]]:
     """Up to three decks' fronts of one kind for the cover (cards, else tiles, else tokens);
     never a face that shows a placeholder, nor a deck that prints nothing (every piece parked: no
-    component, a card set aside was the cover's picture)."""
-    decks = sorted((d for d in game.decks if d.id in pictures and d.kind in COVER_KINDS and d.count and settled(d)),
+    component, a card set aside was the cover's picture), nor a sealed pack's (``sealed: true``: its faces are
+    the players' to find)."""
+    decks = sorted((d for d in game.decks if d.id in pictures and d.kind in COVER_KINDS and d.count and settled(d)
+                    and not d.sealed),
                    key=lambda d: COVER_KINDS.index(d.kind))
     same = [d for d in decks if d.kind == decks[0].kind] if decks else []  # one kind: pieces of one size
     return [(d.id, pictures[d.id]) for d in same[:3]]
@@ -380,7 +382,7 @@ def _bare_cover(game: Game) -> str:
     """What the build's rulebook line adds when the cover has no piece on it, as every deck it
     could show has a placeholder on its first piece (a deck-builder whose first cards have no art
     yet, a game just made by pnpgen new): the designer is not left to wonder why the cover is bare."""
-    decks = [d for d in game.decks if d.kind in COVER_KINDS and d.pieces and d.count]
+    decks = [d for d in game.decks if d.kind in COVER_KINDS and d.pieces and d.count and not d.sealed]
     if not decks or any(settled(d) for d in decks):
         return ""
     firsts = ", ".join(f"{d.id}: {d.shown.label}" for d in decks[:3]) + (" …" if len(decks) > 3 else "")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
@@ -19,6 +19,7 @@ from pnpgen.rulebook.flowables import sketching
 from pnpgen.rulebook.inline import Icon, draw_icon
 from pnpgen.rulebook.styles import INK, RULE, SOFT
 from pnpgen.rulebook.tables import cells, is_map_line, wrapping_column
+from pnpgen.rulebook.xrefs import destination, references_in
 from pnpgen.text import linebreak as lb
 
 HEADER_RULE_PT = 0.5  # a table header's rule: 0.18 mm, above the 0.1 mm a shop prints
@@ -66,8 +67,10 @@ class Diagram(Flowable):
     A table's ``header`` row has a thin rule under it, across the table's columns."""
 
     def __init__(self, lines: list[str], font: str, size: float = 9.5, leading: float = 14.0, left: float = 0.0,
-                 icons: Mapping[str, Icon] | None = None, header: bool = False, latin: str = ""):
+                 icons: Mapping[str, Icon] | None = None, header: bool = False, latin: str = "",
+                 links: Collection[str] = ()):
         super().__init__()
+        self.links = links  # the case numbers the book sets: a reference to one links to it, as in the text
         self.latin = latin  # a Latin book's face for its tables (its maps keep the grid)
         self.placed: list[list[tuple[float, str]]] | None = None  # a table set in ``latin``: each row's cells
         self.font, self.size, self.leading, self.left = font, size, leading, left
@@ -81,9 +84,10 @@ class Diagram(Flowable):
     def _set(self, lines: list[str], header: int) -> None:
         """The rows' glyphs by half cell; ``header``: the lines of the table's header row (a rule under them)."""
         self.header = header
-        rows = [self._cells(line) for line in lines]
+        self.texts = lines  # each row's text as set (a long row's wrapped lines each one)
+        rows = [self._cells(line)[0] for line in lines]
         leads = [r[0][0] for r in rows if r]  # first non-space half-cell of each row
-        strip = min(leads) if leads else 0
+        strip = self.strip = min(leads) if leads else 0
         self.rows = [[(col - strip, ch) for col, ch in r] for r in rows]
         self.cols = max((col + self._span(ch) for r in self.rows for col, ch in r), default=0)
 
@@ -91,28 +95,33 @@ class Diagram(Flowable):
     def _span(ch: str | Icon) -> int:
         return 2 if isinstance(ch, Icon) or unicodedata.east_asian_width(ch) in "WFA" else 1
 
-    def _cells(self, line: str) -> list[tuple[int, str | Icon]]:
-        """Each glyph's half-cell column. A known ``{name}`` is its icon in one full-width cell; the
+    def _cells(self, line: str) -> tuple[list[tuple[int, str | Icon]], list[int]]:
+        """Each glyph's half-cell column, and the half cell each character of ``line`` starts at
+        (then the line's end: a link's box). A known ``{name}`` is its icon in one full-width cell; the
         half cells its name took in the draft are given back at the next gap of two or more spaces,
         so a table's next column stays where the designer aligned it."""
         out: list[tuple[int, str | Icon]] = []
+        starts: list[int] = []
         col = owed = 0
         for m in re.finditer(ICON_TOKEN.pattern + r"|[ \u3000]{2,}|.", line):
             token = m.group()
             icon = self.icons.get(token[1:-1]) if token[0] == "{" and len(token) > 2 else None
             if icon is not None:
+                starts += [col] * len(token)
                 out.append((col, icon))
                 col += 2
                 owed += sum(self._span(ch) for ch in token) - 2
             elif len(token) > 1 and not token.strip(" \u3000"):  # a gap between columns
+                starts += [col] * len(token)
                 col += sum(self._span(ch) for ch in token) + owed
                 owed = 0
             else:  # a glyph (a space: its cell left empty), or a {name} no icon has, as written
                 for ch in token:
+                    starts.append(col)
                     if ch not in (" ", "\u3000"):
                         out.append((col, ch))
                     col += self._span(ch)
-        return out
+        return out, [*starts, col]
 
     def fit(self, width: float) -> None:
         """A table's row wider than its box holds in ``width`` points wraps its last column's text
@@ -167,6 +176,7 @@ class Diagram(Flowable):
             for i, cells_of_row in enumerate(self.placed):
                 for x, text in cells_of_row:
                     glyphs.draw(c, left + x, baseline(i), text, self.latin, self.size, gap_em=0.0)
+            self._link(left, baseline)
             return
         for i, row in enumerate(self.rows):
             y = baseline(i)
@@ -180,6 +190,38 @@ class Diagram(Flowable):
                 w = pdfmetrics.stringWidth(ch, font, self.size)
                 c.setFont(font, self.size)
                 c.drawString(left + col * half + (self._span(ch) * half - w) / 2, y, ch)
+        self._link(left, baseline)
+
+    def _link(self, left: float, baseline) -> None:
+        """Each cross reference to a case the book sets (「→６．４参照」's →６．４, "see 6.4") a link to
+        where that case is, as a paragraph's are (``JPara._link``): a box over its glyphs' cells
+        (a Latin table's: over its text in its cell), one reference on one row."""
+        if not self.links:
+            return
+        for i, text in enumerate(self.texts):
+            found = [(a, b, n) for a, b, n in references_in(text) if n in self.links]
+            if not found:
+                continue
+            y = baseline(i)
+            if self.placed is None:
+                starts = self._cells(text)[1]
+                spans = [(left + (starts[a] - self.strip) * self.size / 2, left + (starts[b] - self.strip) * self.size / 2, n)
+                         for a, b, n in found]
+            else:
+                spans = [span for a, b, n in found if (span := self._latin_span(i, text, a, b, n, left))]
+            for x0, x1, number in spans:
+                self.canv.linkRect("", destination(number), (x0, y - 0.2 * self.size, x1, y + 0.88 * self.size),
+                                   relative=1, thickness=0)
+
+    def _latin_span(self, row: int, text: str, a: int, b: int, number: str,
+                    left: float) -> tuple[float, float, str] | None:
+        """The x span of ``text[a:b]`` as a Latin table sets it: inside the cell that holds it."""
+        assert self.placed is not None
+        for (x, cell), m in zip(self.placed[row], _CELL.finditer(text), strict=False):
+            if m.start() <= a and b <= m.end():
+                x0, x1 = (glyphs.width(cell[:k - m.start()], self.latin, self.size, 0.0) for k in (a, b))
+                return left + x + x0, left + x + x1, number
+        return None
 
 
 _CELL = re.compile(r"[^ \u3000]+(?:[ \u3000][^ \u3000]+)*")  # a table's cell: words parted by single spaces

@@ -215,7 +215,7 @@ class RulebookDoc(BaseDocTemplate):
         glyphs.draw(canv, inner, y, head, self.fonts.gothic, MIN_SIZE, "left" if right_hand else "right")
         if self._page_mark:
             inline.draw_line(canv, outer, y, self._page_mark, self.fonts.gothic, MIN_SIZE, self.meta.icons,
-                             "right" if right_hand else "left")
+                             "right" if right_hand else "left", em_space=not self.meta.latin)
         canv.setStrokeColor(RULE)
         canv.setLineWidth(0.4)
         canv.line(MARGIN_INNER, y - 1.8 * mm, PAGE_W - MARGIN_OUTER, y - 1.8 * mm)

@@ -1,7 +1,8 @@
 """Slips of the pen in an English draft, as an editor queries them before the book is set (the
 analyser of ``grammar`` reads Japanese only): a word written twice (``the the``), one word spelt
 the British and the American way in the rules (colour / color), and ``its`` for ``it's`` (``its
-not``) or the other way round (``it's own``)."""
+not``) or the other way round (``it's own``), and a case number typed full-width (``５．１``, an IME in
+Japanese mode), which the book prints half-width."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from pnpgen.rulebook.grammar import Slip
+from pnpgen.rulebook.xrefs import case_number, wide_case
 
 _DOUBLED = re.compile(r"\b([A-Za-z]+)\s+(\1)\b", re.I)
 _MEANT_TWICE = frozenset("that had bye no ha knock very so really far more many".split())
@@ -47,6 +49,9 @@ def slips(lines: list[tuple[int, str]], rules: set[int], names: Iterable[str] = 
             # (a name said twice, Bora Bora, Walla Walla: both words capitalised, mid-sentence or not)
             if m.group(1).casefold() not in _MEANT_TWICE and not (m.group(1)[0].isupper() and m.group(2)[0].isupper()):
                 out.append(Slip("doubled", n, m.group(0), m.group(1), _context(line, m.start(), m.end()), m.start()))
+        if (wide := wide_case(line)) is not None:  # 「５．１」: read and printed as 5.1; the draft's to mend
+            at, found = wide
+            out.append(Slip("widecase", n, found, case_number(found), _context(line, at, at + len(found)), at))
         for m in _ITS.finditer(line):
             found = m.group(1) or m.group(2)
             start = m.start(1) if m.group(1) else m.start(2)

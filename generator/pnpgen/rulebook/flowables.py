@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
-from reportlab.platypus import Flowable, KeepTogether
+from reportlab.platypus import Flowable, KeepTogether, Paragraph
 
 from pnpgen import fonts as fontreg
 from pnpgen.rulebook import glyphs, inline, setlines
@@ -580,6 +580,32 @@ def grid_lines(height: float, pitch: float = BODY_LEADING) -> float:
     """``height`` rounded up to whole lines of the body's line grid (a heading, a sub-heading:
     the body text after it stays on the grid)."""
     return math.ceil(height / pitch - 0.02) * pitch
+
+
+class LinkedParagraph(Paragraph):
+    """A ReportLab Paragraph of plain ``text`` (a Latin book's figure caption) whose cross references
+    to a case ``links`` holds ("(see 6.3)") are links to it, as a JPara's are. Which cases the book
+    sets is known once the story is made, after the caption (a figure after 5.0 names 6.3): its
+    links are marked when it is first wrapped, before any page is drawn."""
+
+    def __init__(self, text, style, bulletText=None, frags=None, links: Collection[str] | None = None, **kw):
+        self.plain = text if links is not None else None  # (None: a part ReportLab split off, its links marked)
+        self.links = links if links is not None else ()
+        super().__init__(glyphs.markup(text, style.fontName) if links is not None else text, style, bulletText=bulletText,
+                         frags=frags, **kw)
+
+    def wrap(self, aw, ah):
+        if self.plain is not None:
+            font, marked, at = self.style.fontName, [], 0
+            for a, b, number in references_in(self.plain):
+                if number in self.links:
+                    marked += [glyphs.markup(self.plain[at:a], font),
+                               f'<a href="#{destination(number)}">{glyphs.markup(self.plain[a:b], font)}</a>']
+                    at = b
+            if marked:
+                Paragraph.__init__(self, "".join(marked) + glyphs.markup(self.plain[at:], font), self.style)
+            self.plain = None
+        return super().wrap(aw, ah)
 
 
 class Heading(Flowable):

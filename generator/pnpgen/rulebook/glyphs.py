@@ -150,3 +150,9 @@ def draw(canv, x: float, y: float, text: str, font: str, size: float, align: str
         canv.setFont(f, size)
         canv.drawString(x, y, piece)
         x += pdfmetrics.stringWidth(piece, f, size) + (gap_em * size if gap else 0.0)
+
+
+def actual_text(text: str) -> str:
+    """``text`` as the hex string of a marked-content ActualText (PDF 32000-1, 14.9.4): UTF-16BE
+    with its byte order mark."""
+    return "FEFF" + text.encode("utf-16-be").hex().upper()

@@ -88,7 +88,7 @@ class Slip:
     """A writing slip in the draft (a wrong particle, a mixed style, a half-width mark): the line, what was written
     and what would be right, for the proof."""
 
-    rule: str  # te | ra | particle | tsuki | hajimete | go | ippo | tatoe | quotes | style | variant | bracket | halfwidth | choon | leader | width | stop (and englishproof: doubled | its)
+    rule: str  # te | ra | particle | tsuki | hajimete | go | ippo | tatoe | quotes | style | variant | bracket | halfwidth | choon | leader | width | stop (and englishproof: doubled | its | widecase)
     line: int  # the draft's line
     found: str  # the words as written
     suggest: str  # what would be right

@@ -15,7 +15,7 @@ as a fragment)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import lru_cache
 
 from reportlab.pdfbase import pdfmetrics
@@ -26,6 +26,7 @@ from pnpgen.rulebook import glyphs
 from pnpgen.rulebook.inline import Icon, draw_icon, with_icons
 from pnpgen.rulebook.jlreq import full_width_marks, jlreq_advances
 from pnpgen.rulebook.styles import ACCENT
+from pnpgen.rulebook.xrefs import destination, references_in
 from pnpgen.text import linebreak as lb
 from pnpgen.text.linebreak import CLOSING, MIDDLE, OPENING, STOPS
 
@@ -121,28 +122,30 @@ class HeadText(Flowable):
     What the PDF's text holds (a copy, a search): the space after the mark is a gap, no character
     (「●ゲームの流れ」, as the run-in 「●雇用」 copies); in a Japanese heading an ideographic space
     the text has (the gap after a section's number, 「3　ゲームの準備」, as the PDF outline holds it)
-    is that character, drawn where the word space it prints as ends, its line a marked span whose
-    ActualText is the line's own text (PDFium and poppler read the blank glyph as an ASCII space)."""
+    is that character, set a full em of the heading's size (全角アキ between a heading's number and
+    its text, JLREQ 4.1.2 別行見出しの構成, https://www.w3.org/TR/jlreq/#elements_of_block_heading:
+    it printed as the face's word space, some 0.3 em), its line a marked span whose ActualText is
+    the line's own text (PDFium and poppler read the blank glyph as an ASCII space)."""
 
     def __init__(self, text: str, style, *, icons: Mapping[str, Icon] | None = None, latin: bool = False,
-                 lang: str = "ja", mark: str = "", centred: bool = False):
+                 lang: str = "ja", mark: str = "", centred: bool = False, links: Collection[str] = ()):
         super().__init__()
+        self.links = links  # the case numbers the book sets: a reference to one links to it (a caption's)
         self.style, self.latin, self.lang = style, latin, lang
-        # ``centred``: each line centred on the width (a figure's caption), its ideographic spaces
-        # a full em, as JLREQ sets the 全角アキ after a figure's number (「図1　3人プレイ…」: a word
-        # space read 「図1 3人」 as one number)
+        # ``centred``: each line centred on the width (a figure's caption); its ideographic spaces are
+        # a full em as a heading's are, as JLREQ sets the 全角アキ after a figure's number (「図1　3人
+        # プレイ…」: a word space read 「図1 3人」 as one number)
         self.centred = centred
         self.spaceBefore, self.spaceAfter = style.spaceBefore, style.spaceAfter
         self.source = text
         lead = f"{mark} " if mark else ""
-        # its spaces one word space each, as a ReportLab Paragraph sets them (the headings' gap
-        # after their number, a 　 or an en space, has always printed as the face's space); a
-        # Japanese heading's 　 kept in the text it copies as (_IDEO stands for it until the icons'
-        # names are replaced, which moves the offsets)
+        # its spaces one word space each, as a ReportLab Paragraph sets them, but a Japanese
+        # heading's 　 (the gap after its number): kept in the text it copies as and set an em wide
+        # (_IDEO stands for it until the icons' names are replaced, which moves the offsets)
         spaced = _WHITE.sub(lambda m: _IDEO if m.group(0) == "\u3000" and not latin else " ", lead + text)
         spaced, self.icons = with_icons(spaced, icons or {})
         self.ideographic = frozenset(k for k, ch in enumerate(spaced) if ch == _IDEO)
-        self.text = spaced.replace(_IDEO, "\u3000" if centred else " ")
+        self.text = spaced.replace(_IDEO, "\u3000")
         self.marked = len(lead.rstrip())  # characters drawn in the accent colour
         self.silent = frozenset({self.marked} if mark else ())  # the mark's space: a gap, not text
         self.lines: tuple[tuple[int, int], ...] = ()
@@ -150,8 +153,8 @@ class HeadText(Flowable):
 
     def wrap(self, aw, ah):
         st = self.style
-        # (a centred line's 　 an em, wider than the proportional face's own: room kept for it)
-        wider = (st.fontSize - measurer(st.fontName, st.fontSize)("\u3000")) * self.text.count("\u3000") if self.centred else 0
+        # (a 　 an em, wider than a proportional face's own may be: room kept for it)
+        wider = (st.fontSize - measurer(st.fontName, st.fontSize)("\u3000")) * self.text.count("\u3000")
         self.lines = heading_lines(self.text, st.fontName, st.fontSize, aw - wider, self.latin, self.lang)
         self.width, self.height = aw, len(self.lines) * st.leading
         return aw, self.height
@@ -165,8 +168,6 @@ class HeadText(Flowable):
 
     def _cells(self, line: str) -> Cells:
         cells = heading_cells(line, self.style.fontName, self.style.fontSize, self.latin)
-        if not self.centred:
-            return cells
         return tuple((self.style.fontSize, 0.0) if ch == "\u3000" else cell for ch, cell in zip(line, cells, strict=True))
 
     def baseline(self, n: int) -> float:
@@ -184,6 +185,21 @@ class HeadText(Flowable):
                        icons=self.icons[self.text.count(lb.OBJ, 0, s):],
                        silent=frozenset(k - s for k in self.silent if k >= s),
                        ideographic=frozenset(k - s for k in self.ideographic if k >= s))
+            if self.links:
+                self._link(s, line, x, self.baseline(n))
+
+    def _link(self, start: int, line: str, x: float, y: float) -> None:
+        """Each cross reference to a case the book sets on this line (a caption's 「→６．４参照」) a
+        link to where the case is, as a paragraph's (``JPara._link``): a box over its cells."""
+        size = self.style.fontSize
+        edges = [x]
+        for advance, _ in self._cells(line):
+            edges.append(edges[-1] + advance)
+        for a, b, number in references_in(self.text):
+            if number in self.links and a < start + len(line) and b > start:
+                x0, x1 = edges[max(a - start, 0)], edges[min(b - start, len(line))]
+                self.canv.linkRect("", destination(number), (x0, y - 0.2 * size, x1, y + 0.88 * size),
+                                   relative=1, thickness=0)
 
 
 def draw_cells(canv, x: float, y: float, line: str, cells: Cells, font: str, size: float, colour,
@@ -255,21 +271,15 @@ def draw_cells(canv, x: float, y: float, line: str, cells: Cells, font: str, siz
         canv.drawText(t)
         return False
     if span_after is not None:
-        canv.addLiteral(f"/Span <</ActualText <{actual_text(''.join(g[0] for g in glyph_at) + span_after)}>>> BDC")
+        canv.addLiteral(f"/Span <</ActualText <{glyphs.actual_text(''.join(g[0] for g in glyph_at) + span_after)}>>> BDC")
         canv.drawText(t)
         return True
     # the line's text as it is, for a viewer's copy and search: a viewer reads a gap between two
     # glyphs (the half em before a bracket, the quarter round a ・) as a space (pypdf follows Tc)
-    canv.addLiteral(f"/Span <</ActualText <{actual_text(''.join(g[0] for g in glyph_at))}>>> BDC")
+    canv.addLiteral(f"/Span <</ActualText <{glyphs.actual_text(''.join(g[0] for g in glyph_at))}>>> BDC")
     canv.drawText(t)
     canv.addLiteral("EMC")
     return False
-
-
-def actual_text(text: str) -> str:
-    """``text`` as the hex string of a marked-content ActualText (PDF 32000-1, 14.9.4): UTF-16BE
-    with its byte order mark."""
-    return "FEFF" + text.encode("utf-16-be").hex().upper()
 
 
 def term_cells(line: str, font: str, size: float) -> Cells:

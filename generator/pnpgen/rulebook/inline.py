@@ -122,16 +122,21 @@ def draw_icon(canv, icon: Icon, x: float, baseline: float, size: float) -> None:
     canv.restoreState()
 
 
-def _parts(text: str, known: Mapping[str, Icon]) -> list[str | Icon]:
-    """``text`` cut at each known icon's ``{name}``: its words and its icons, in order."""
-    out: list[str | Icon] = []
+def _parts(text: str, known: Mapping[str, Icon], em_space: bool = False) -> list:
+    """``text`` cut at each known icon's ``{name}``: its words and its icons, in order (with
+    ``em_space``, each 　 a part of its own, ``_EM``)."""
+    out: list = []
     pos = 0
     for m in re.finditer(ICON_TOKEN, text):
         icon = known.get(m.group()[1:-1])
         if icon is not None:
             out += [text[pos:m.start()], icon]
             pos = m.end()
-    return out + [text[pos:]]
+    out.append(text[pos:])
+    if not em_space:
+        return out
+    return [_EM if bit == "\u3000" else bit for part in out
+            for bit in (re.split("(\u3000)", part) if isinstance(part, str) else [part]) if bit != ""]
 
 
 def spelt(text: str, known: Mapping[str, Icon]) -> str:
@@ -140,20 +145,40 @@ def spelt(text: str, known: Mapping[str, Icon]) -> str:
     return "".join(part if isinstance(part, str) else names[part.form] for part in _parts(text, known))
 
 
-def width(text: str, font: str, size: float, known: Mapping[str, Icon], gap_em: float) -> float:
-    """``glyphs.width`` of a line with its icons, each an em."""
+def width(text: str, font: str, size: float, known: Mapping[str, Icon], gap_em: float, em_space: bool = False) -> float:
+    """``glyphs.width`` of a line with its icons, each an em (``em_space``: each 　 an em too)."""
     return sum(glyphs.width(part, font, size, gap_em) if isinstance(part, str) else size
-               for part in _parts(text, known))
+               for part in _parts(text, known, em_space))
 
 
 def draw_line(canv, x: float, y: float, text: str, font: str, size: float, known: Mapping[str, Icon],
-              align: str = "left", gap_em: float = LATIN_GAP) -> None:
-    """``glyphs.draw`` of a line (the running head's section) with its icons drawn, each an em."""
-    x -= {"left": 0.0, "centre": 0.5, "right": 1.0}[align] * width(text, font, size, known, gap_em)
-    for part in _parts(text, known):
+              align: str = "left", gap_em: float = LATIN_GAP, em_space: bool = False) -> None:
+    """``glyphs.draw`` of a line with its icons drawn, each an em. ``em_space``: each 　 is drawn
+    over an em (the running head's section, 「5.0　移動」, as its heading sets the gap after its
+    number), the line a marked span whose ActualText is its text (PDFium read the 　 drawn alone
+    as an ASCII space)."""
+    x -= {"left": 0.0, "centre": 0.5, "right": 1.0}[align] * width(text, font, size, known, gap_em, em_space)
+    parts = _parts(text, known, em_space)
+    spanned = _EM in parts
+    if spanned:
+        said = "".join(part if isinstance(part, str) else "\u3000" for part in parts if not isinstance(part, Icon))
+        canv.addLiteral(f"/Span <</ActualText <{glyphs.actual_text(said)}>>> BDC")
+    for part in parts:
         if isinstance(part, str):
             glyphs.draw(canv, x, y, part, font, size, "left", gap_em)
             x += glyphs.width(part, font, size, gap_em)
+        elif part is _EM:
+            glyphs.draw(canv, x, y, "\u3000", font, size, "left", 0.0)
+            x += size
         else:
             draw_icon(canv, part, x, y, size)
             x += size
+    if spanned:
+        canv.addLiteral("EMC")
+
+
+class _EmSpace:
+    """A line's 　 set an em wide (``draw_line``'s ``em_space``): a part of its own."""
+
+
+_EM = _EmSpace()

@@ -50,6 +50,7 @@ from pnpgen.rulebook.tree import (
     balanced_outer,
     mark_brainstorm,
 )
+from pnpgen.rulebook.xrefs import half_width_case
 
 # a) (a) (1), and a rule case 5.2.1 (three or four numbers), or 5.2 before a capital on a line that
 # is no title (a sentence: ``5.2 A unit may not move.``; ``5.1 Movement`` is a sub-heading, ``1.5
@@ -126,8 +127,9 @@ def _kind(title: str) -> str:
 
 
 def parse_latin(text: str) -> Document:
-    """The draft's tree (see the module's docstring for the marks it reads)."""
-    lines = text.split("\n")
+    """The draft's tree (see the module's docstring for the marks it reads). A case number typed
+    full-width (「５．１　Movement」, an IME in Japanese mode) is read, and printed, as 5.1."""
+    lines = [half_width_case(line) for line in text.split("\n")]
     cls = DraftLines(lines)
     wrapped = _wrapped(lines)
     title, label, number = "", "", None

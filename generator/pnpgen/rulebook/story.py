@@ -34,6 +34,7 @@ from pnpgen.rulebook.flowables import (
     GridKeep,
     Heading,
     JPara,
+    LinkedParagraph,
     PageNumber,
     grid_height,
     mark_indexed,
@@ -293,7 +294,7 @@ class StoryBuilder:
                     out.append(self.para(b.text, indent=left, first=-BODY_SIZE, page=page))
             elif isinstance(b, Preformatted):
                 diagram = Diagram(b.lines, self.fonts.mono, left=indent, icons=self.icons, header=b.header,
-                                  latin=self.fonts.gothic if self.marks.latin else "")
+                                  latin=self.fonts.gothic if self.marks.latin else "", links=self.cases)
                 diagram.spaceBefore, diagram.spaceAfter = 3, 4
                 diagram.draft_line = b.line  # named when no page holds it
                 diagram.fit(TEXT_W)
@@ -492,8 +493,9 @@ class StoryBuilder:
                 # bare 「図」 names nothing, and the draft's 下図 may be a page on when the figure waits
                 n = sum(1 for placed_spec in self.figures_placed if placed_spec.caption)
                 said = self.label("figure", n=n, caption=self.shown(spec.caption))
-                caption: Flowable = self.p(said, "figure_caption") if self.marks.latin else \
-                    HeadText(said, self.st["figure_caption"], icons=self.icons, lang=self.lang, centred=True)
+                caption: Flowable = LinkedParagraph(said, self.st["figure_caption"], links=self.cases) if self.marks.latin else \
+                    HeadText(said, self.st["figure_caption"], icons=self.icons, lang=self.lang, centred=True,
+                             links=self.cases)
                 part += [Spacer(1, 2), self.indexed(caption, spec.caption)]
             out.append(GridKeep(part + [Spacer(1, 4)]))
         return out

@@ -25,6 +25,27 @@ def case_number(text: str) -> str:
     return text.translate(_WIDE)
 
 
+# a case number opening an English draft's line typed full-width (an IME left in Japanese mode:
+# 「５．１　Movement」), then its space or the line's end
+_WIDE_CASE = re.compile(rf"^([ \t]*)({_CASE})([ 　\t]|$)")
+
+
+def wide_case(line: str) -> tuple[int, str] | None:
+    """Where the case number ``line`` opens with is typed full-width or part so (「５．１」, 「5．1」), and
+    the number as written; None for a line that opens with none, or with one in half-width."""
+    m = _WIDE_CASE.match(line)
+    return (m.start(2), m.group(2)) if m and not m.group(2).isascii() else None
+
+
+def half_width_case(line: str) -> str:
+    """``line`` with a full-width case number it opens with (``wide_case``) and the space after it
+    half-width, as an English draft's parser reads its cases (「５．１　Movement」: 5.1 Movement)."""
+    m = _WIDE_CASE.match(line)
+    if not m or m.group(2).isascii():
+        return line
+    return m.group(1) + case_number(m.group(2)) + m.group(3).replace("　", " ") + line[m.end():]
+
+
 def defined_case(text: str) -> str | None:
     """The case number ``text`` opens with, a sub-heading's 「５．１　攻撃」 or "5.1 Movement", in
     one spelling (5.1); None for any other text."""
