@@ -107,6 +107,19 @@ def test_bad_game_value(tmp_path, capsys, case):
     assert where in err and hint in err, err
 
 
+def test_check_names_ten_parked_pieces_of_a_deck_and_counts_the_rest(tmp_path, capsys):
+    """A TCG trial: four starter decks each read the 420-card sheet through a count column of their
+    own, parking the cards they do not take: check printed 1,612 'parked' lines, one per card."""
+    deck = DECK_YAML + "  - {name: 祝福, text: 本文, count: 2}\n" + "".join(
+        f"  - {{name: 札{i}, text: 本文, count: 0}}\n" for i in range(1, 13))
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(ws, "check") == 0
+    out = capsys.readouterr().out
+    named = [line for line in out.splitlines() if line.endswith(": parked (count: 0, prints none)")]
+    assert [line.split(": ")[2] for line in named] == [f"札{i}" for i in range(1, 11)], out
+    assert "  cards: and 2 more pieces parked" in out.splitlines(), out
+
+
 def test_count_zero_parks_a_piece(tmp_path, capsys):
     """count: 0 keeps the piece in the data, prints none, and check lists it."""
     import pypdf

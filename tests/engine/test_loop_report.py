@@ -690,3 +690,31 @@ def test_a_rebuild_with_another_bleed_says_the_bleed_changed_not_every_face_edit
     assert manifest["changes"] == ["cards: 12 → 12 (bleed 3 → 2 mm); reprint cards.pdf: sheets 1–2 (pages 1–4)"]
     page = (REPO / "docs" / "playtest.md").read_text(encoding="utf-8")
     assert "`bleed 3 → 2 mm`" in page[page.index("## Print what changed"):page.index("## Or print only the new cards")]
+
+
+def test_a_parked_card_edited_added_or_removed_is_no_change_to_print_nor_in_the_changelog(tmp_path, capsys):
+    """A TCG trial: four starter decks read one card sheet, each through its own count column, so
+    each parks the sheet's other cards (count: 0). One card's text edited was named on every
+    deck's line (``st03: 50 → 50 (陽の兵1: text); st03.pdf: no sheet to reprint (pieces to pull
+    out only)``, nothing there to pull out), twelve new cards were ``+0 … (new)`` in every deck and
+    five retired ``-0 … (removed)``, and `pnpgen diff` listed them the same."""
+    ws = make_workspace(tmp_path / "ws", NAMES[:5])
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("本文カード2}", "本文カード2, count: 0}")
+                    .replace("本文カード4}", "本文カード4, count: 0}"), encoding="utf-8")
+    _build(ws)
+    text = deck.read_text(encoding="utf-8").replace("本文カード2,", "新しい本文,")  # parked, edited
+    text = text.replace("  - {name: カード4, text: 本文カード4, count: 0}\n", "")  # parked, removed
+    deck.write_text(text + "  - {name: カード9, text: 本文カード9, count: 0}\n", encoding="utf-8")  # parked, added
+    manifest = _build(ws)
+    assert manifest["changes"] == [], manifest["changes"]
+    assert not (ws / "build" / "test" / "reprint.txt").exists()
+    deck.write_text(deck.read_text(encoding="utf-8").replace("本文カード3}", "本文三}"), encoding="utf-8")
+    manifest = _build(ws)  # a printed card edited beside them: that card alone
+    assert manifest["changes"] == ["cards: 3 → 3 (カード3: text); reprint cards.pdf: sheet 1 (pages 1–2)"], manifest["changes"]
+    capsys.readouterr()
+    assert run(ws, "diff", "--game", "test", "v1", "latest", "--format", "json") == 0
+    cards = json.loads(capsys.readouterr().out)["decks"]["cards"]
+    assert (cards["added"], cards["removed"], cards["counts"]) == ([], [], [])
+    assert [(f["piece"], f["field"]) for f in cards["fields"]] == [("カード3", "text")]
+    assert cards["faces"] == [] and cards["pictures"] == []

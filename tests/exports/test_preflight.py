@@ -79,7 +79,7 @@ def test_preflight_finds_ink_hairline_resolution_and_bare_bleed(tmp_path):
     area = float(ink.message.split(" mm²")[0])
     assert 190 <= area <= 210  # 40 pt square: 14.1 mm a side
     assert "0.200 pt" in by_check[("hairline", 2)].message
-    assert "the lowest 13 ppi (10×10 px)" in by_check[("resolution", 3)].message
+    assert by_check[("resolution", 3)].message == "1 placed picture under 350 ppi, the lowest 13 ppi (10×10 px)"  # (not "1 … pictures")
     bleed = by_check[("bleed", 4)].message
     assert all(side in bleed for side in ("top", "bottom", "left", "right"))
     white = [f.message for f in found if f.check == "text" and f.page == 5]

@@ -297,3 +297,35 @@ def test_placeholder_label_keeps_out_of_the_safe_zone(tmp_path, box):
     gx, gy, gw, gh = (float(ground.get(k)) for k in ("x", "y", "width", "height"))
     assert 3 - 1e-6 <= gx and gx + gw <= 25 - 3 + 1e-6 and 3 - 1e-6 <= gy and gy + gh <= 120 - 3 + 1e-6, (gx, gw, gy, gh)
     assert [t.text for t in root.iter("{*}text")][:1] == ["画像未定"]  # the label is still there
+
+
+def test_a_parked_pieces_picture_is_no_resolution_warning_a_printed_ones_still_is(tmp_path):
+    """A TCG trial: starter decks reading the whole card sheet park the cards they do not take, and
+    the 同人 export warned the resolution of their pictures in every deck (`deck st02, piece
+    陽の兵1: … 305 dpi …, 350 wanted`), pictures no deck prints there."""
+    from pnpgen.faces.faceset import render_game
+
+    deck = DECK.replace("{name: 竜, art: dragon.png, count: 3}",
+                        "{name: 竜, art: dragon.png, count: 0}\n  - {name: 龍, art: dragon.png, count: 2}")
+    ws = make_workspace(tmp_path / "ws", deck=deck, front=_front("image(piece.art, 10, 20, 40, 40)"))
+    (ws / "data" / "test" / "art").mkdir()
+    Image.new("RGB", (600, 300), (10, 20, 30)).save(ws / "data" / "test" / "art" / "dragon.png")
+    rendered = render_game(ws / "templates", load_game(Workspace(ws), "test"), 3.0)
+    said = [w for w in rendered.warnings if " dpi at " in w]
+    assert [w.split(": ")[1] for w in said] == ["deck cards, piece 龍"], said
+    assert said == [w for w in rendered.decks[0].warnings if " dpi at " in w]
+
+
+def test_check_says_no_resolution_warning_of_a_parked_pieces_picture(tmp_path, capsys):
+    """`pnpgen check --min-dpi 350`, whose faces are rendered apart from a build's, listed the
+    pictures of the cards the starter decks park, 61 lines a deck."""
+    from conftest import run
+
+    deck = DECK.replace("{name: 竜, art: dragon.png, count: 3}",
+                        "{name: 竜, art: dragon.png, count: 0}\n  - {name: 龍, art: dragon.png, count: 2}")
+    ws = make_workspace(tmp_path / "ws", deck=deck, front=_front("image(piece.art, 10, 20, 40, 40)"))
+    (ws / "data" / "test" / "art").mkdir()
+    Image.new("RGB", (600, 300), (10, 20, 30)).save(ws / "data" / "test" / "art" / "dragon.png")
+    assert run(ws, "check", "--game", "test") == 0
+    said = [line for line in capsys.readouterr().out.splitlines() if " dpi at " in line]
+    assert [line.split(": ")[2] for line in said] == ["deck cards, piece 龍"], said

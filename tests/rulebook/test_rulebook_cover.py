@@ -32,7 +32,7 @@ def test_a_cover_left_bare_by_placeholders_is_said_in_the_rulebook_line_naming_e
     (ws / "data" / "test" / "draft.txt").write_text(DRAFT, encoding="utf-8")
     assert run(ws, "build", "--game", "test", "--jobs", "1") == 0
     out = capsys.readouterr().out
-    assert "deck pictures (none on the cover: each deck's first piece holds a placeholder, 未定 or no art yet: " \
+    assert "deck pictures (none on the cover: each deck's first printed piece holds a placeholder, 未定 or no art yet: " \
         "cards: 彗星, more: 流星), 0 figures" in out, out
     cover = texts(ws / "build" / "test" / "rulebook.pdf")[0]
     assert "彗星" not in cover and "流星" not in cover, cover
@@ -55,7 +55,7 @@ def test_an_english_games_bare_cover_is_said_with_the_word_its_edition_prints(tm
         encoding="utf-8")
     assert run(ws, "build", "--game", "test", "--jobs", "1") == 0
     out = capsys.readouterr().out
-    assert "each deck's first piece holds a placeholder, TBD or no art yet: cards: Comet)" in out, out
+    assert "each deck's first printed piece holds a placeholder, TBD or no art yet: cards: Comet)" in out, out
 
 
 def test_a_deck_that_prints_nothing_is_never_on_the_cover(tmp_path, capsys):
@@ -69,8 +69,26 @@ def test_a_deck_that_prints_nothing_is_never_on_the_cover(tmp_path, capsys):
     (ws / "data" / "test" / "draft.txt").write_text(DRAFT, encoding="utf-8")
     assert run(ws, "build", "--game", "test", "--jobs", "1") == 0
     out = capsys.readouterr().out
-    assert "(none on the cover: each deck's first piece holds a placeholder, 未定 or no art yet: cards: 彗星)" in out, out
+    assert "(none on the cover: each deck's first printed piece holds a placeholder, 未定 or no art yet: cards: 彗星)" in out, out
     assert "流星" not in texts(ws / "build" / "test" / "rulebook.pdf")[0]
+
+
+def test_a_deck_is_pictured_by_its_first_printed_piece_not_one_parked_before_it(tmp_path, capsys):
+    """A TCG trial: four starter decks read the whole card sheet, each through its own count
+    column, so a blue starter deck's first row was the sheet's first (red) card, parked: the
+    components list and the cover pictured that card, which no copy of the deck holds. The deck's
+    first printed piece pictures it; with it open (未定), the bare cover's line names that piece."""
+    deck = DECK_YAML + "  - {name: 流星, text: 本文, count: 0}\n  - {name: 彗星, text: 本文}\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    (ws / "data" / "test" / "draft.txt").write_text(DRAFT, encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--jobs", "1") == 0
+    book = texts(ws / "build" / "test" / "rulebook.pdf")
+    assert "彗星" in book[0] and not any("流星" in page for page in book), book[0]
+    deck_file = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck_file.write_text(deck.replace("{name: 彗星, text: 本文}", "{name: 彗星, text: 未定}"), encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--jobs", "1") == 0
+    assert "each deck's first printed piece holds a placeholder, 未定 or no art yet: cards: 彗星)" in capsys.readouterr().out
 
 
 PACK = ("name: 封筒A\nsealed: {sealed}\nlayout: {{extends: card-poker, boxes: {{art: null}}, "

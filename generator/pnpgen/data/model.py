@@ -256,6 +256,13 @@ class Deck:
         return sum(p.count for p in self.pieces)
 
     @property
+    def shown(self) -> Piece:
+        """The piece that pictures the deck (the rulebook's components list and cover): its first
+        printed one, not one parked (``count: 0``) before it that no copy of the game holds (a starter
+        deck reading the whole card sheet through its own count column); the first when none prints."""
+        return next((p for p in self.pieces if p.count), self.pieces[0])
+
+    @property
     def paper_die(self) -> tuple[tuple[float, float, float, float], ...] | None:
         """A folded d6's faces 1–6: the deck file's ``die:`` (templates), else its layout's; None
         for any other piece. Every export reads it here, so a template's die is a die as a layout's is."""

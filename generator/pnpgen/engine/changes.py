@@ -389,9 +389,13 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     redrawn: list[str] = []  # pieces whose face alone changed (template, layout, art)
     replaced: dict[str, list[str]] = {}  # an art file replaced → the pieces showing it, their faces the same
     parked = {label for label in was if new_pieces[label][0] == 0}  # (count: 0 prints none: no face to reprint)
+    unprinted = parked_throughout(old_pieces, new_pieces, was)
     for label, (count, digest, *sides) in new_pieces.items():
         if label not in was:
-            details.append(f"+{count} {name_of(label)} (new)")
+            if count:  # (one added parked prints nothing)
+                details.append(f"+{count} {name_of(label)} (new)")
+            continue
+        if label in unprinted:  # parked before and now: an edit of it is nothing printed
             continue
         old_count, old_digest, *old_sides = old_pieces[was[label]]
         if count != old_count:
@@ -416,13 +420,21 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
             redrawn.append(f"{name_of(label)} edited")
     taken = set(was.values())
     details += [f"-{count} {name_of(label, told_before)} (removed)" for label, (count, *_) in in_deck_order(old_pieces).items()
-                if label not in taken]  # in the deck's order, not as the state read back sorts them
+                if label not in taken and count]  # in the deck's order, not as the state read back sorts them
     # every piece of both builds redrawn (a layout's font size): one reason, after the others
     every = len(redrawn) > 1 and len(redrawn) == len(was) - len(parked)
     kind = new.get("kind") or "piece"
     details += [f"{name} replaced: {shown[0] if len(shown) == 1 else counted(len(shown), kind)}"
                 for name, shown in replaced.items()]
     return details + ([f"every face edited ({len(redrawn)} pieces)"] if every else redrawn)
+
+
+def parked_throughout(old_pieces: dict[str, Any], new_pieces: dict[str, Any], was: dict[str, str]) -> set[str]:
+    """The pieces (new labels; ``was``: new label → old label) parked, ``count: 0``, in both builds:
+    they print nothing, so their fields edited are no change to print or to tell, as a piece added
+    or removed parked is none (four starter decks reading one card sheet, each through its own
+    count column, park the sheet's other cards: an edit of one card is not every deck's)."""
+    return {label for label, o in was.items() if new_pieces[label][0] == 0 and old_pieces[o][0] == 0}
 
 
 def followed(old: dict[str, Any], new: dict[str, Any]) -> tuple[list[str], int, int] | None:

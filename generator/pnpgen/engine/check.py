@@ -26,7 +26,7 @@ from pnpgen.exports.bleedcheck import ShopFace, bare_bleed_warnings, pack_name
 from pnpgen.faces.builtin import icon_dirs
 from pnpgen.faces.convert import convert_face
 from pnpgen.faces.face import Face
-from pnpgen.faces.faceset import FaceSet, face_renderer, unread_translations
+from pnpgen.faces.faceset import FaceSet, face_renderer, parked_pictures_unsaid, unread_translations
 from pnpgen.faces.printlint import lint_faces
 from pnpgen.impose.onpaper import DeckOnPaper, deck_sheet, stock_warnings
 from pnpgen.memo import Memo
@@ -97,6 +97,7 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
     read: dict[str, set[str]] = {}  # deck id → the piece fields its faces read
     for deck in game.decks:
         for piece in deck.pieces:
+            said = len(renderer.warnings)
             for side in ("front", "back") if deck.back else ("front",):
                 reads: set[str] = set()  # (a set of its own: a face that reads nothing is every piece's)
                 copy = 1
@@ -111,6 +112,7 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
                         break
                     copy += 1
                 read.setdefault(deck.id, set()).update(reads)
+            parked_pictures_unsaid(renderer.warnings, said, piece)
     unread_translations(game, read, renderer)
     out.drawn, out.svgs, out.art = drawn, faces.svgs, renderer.art.folder
     art = art_fingerprint(ws, game)

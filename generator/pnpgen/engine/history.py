@@ -44,6 +44,7 @@ from pnpgen.engine.changes import (
     in_deck_order,
     matched,
     numbered_name,
+    parked_throughout,
     rearranged_only,
     renamed,
     replaced_files,
@@ -541,9 +542,13 @@ def diff(a: Version, b: Version, named: dict[str, int] | None = None) -> dict[st
 
         def name_of(label: str, told: dict[str, str] = told_now, names: Counter[str] = shared) -> str:
             return told.get(label) or numbered_name(label, names)
+        unprinted = parked_throughout(old["pieces"], new["pieces"], was)  # (as the build's change line: none told)
         for label, (count, *_) in new["pieces"].items():
             if label not in was:
-                entry["added"].append({"piece": name_of(label), "count": count})
+                if count:
+                    entry["added"].append({"piece": name_of(label), "count": count})
+                continue
+            if label in unprinted:
                 continue
             if old["pieces"][was[label]][0] != count:
                 entry["counts"].append({"piece": name_of(label), "old": old["pieces"][was[label]][0], "new": count})
@@ -553,13 +558,13 @@ def diff(a: Version, b: Version, named: dict[str, int] | None = None) -> dict[st
                     entry["fields"].append({"piece": name_of(label), "field": f, "old": ov.get(f), "new": nv.get(f)})
         taken = set(was.values())
         entry["removed"] = [{"piece": name_of(label, told_before), "count": c} for label, (c, *_) in old["pieces"].items()
-                            if label not in taken]
+                            if label not in taken and c]
         recounted = copies_only(old, new, was)  # (a template numbering its copies: one fewer is no face changed)
         sides = {label: (old["pieces"][was[label]][2:4], new["pieces"][label][2:4]) for label in new["pieces"]
-                 if label in was and label not in recounted}
+                 if label in was and label not in recounted and label not in unprinted}
         # the pictures its faces show (recorded since they are known: an older version has none),
         # a repaint only where the faces are the same ones (see changes.reasons)
-        painted = {label for label, o in was.items() if len(old["pieces"][o]) > 4 and len(new["pieces"][label]) > 4
+        painted = {label for label, o in was.items() if label in sides and len(old["pieces"][o]) > 4 and len(new["pieces"][label]) > 4
                    and old["pieces"][o][4] != new["pieces"][label][4] and sides[label][0] == sides[label][1]}
         backs = [label for label, (o, n) in sides.items() if len(n) > 1 and n[1] and o[1:] != n[1:]]
         entry["back_changed"] = bool(backs) and len(backs) == len([b for b in was if new["pieces"][b][3:4] != [""]])

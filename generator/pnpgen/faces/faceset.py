@@ -24,6 +24,7 @@ from pnpgen.data.model import Deck, Game, Piece
 from pnpgen.errors import InputError
 from pnpgen.faces.compiled import CompiledTemplates
 from pnpgen.faces.face import Face
+from pnpgen.faces.images import LOW_DPI_LINE
 from pnpgen.faces.rendermemo import RenderMemo
 from pnpgen.faces.sourcelines import face_key
 from pnpgen.faces.templates import DrawnBleed, Renderer
@@ -50,7 +51,7 @@ class DeckFaces:
     fronts: list[str] = field(default_factory=list)  # face key of every printed copy, in print order
     backs: list[str] | None = None
     pairs: list[FacePair] = field(default_factory=list)  # distinct pairs in first-print order
-    first: tuple[str, str | None] | None = None  # the first piece's faces, even when it prints 0 copies
+    first: tuple[str, str | None] | None = None  # the faces of the piece that pictures the deck (Deck.shown)
     piece_fronts: dict[int, str] = field(default_factory=dict)  # piece number → its (first) front
     digests: dict[int, str] = field(default_factory=dict)  # piece number → hash of all its faces
     piece_keys: dict[int, list[str]] = field(default_factory=dict)  # piece number → its faces' keys, fronts then backs
@@ -257,9 +258,12 @@ def render_deck(deck: Deck, renderer: Renderer, faces: FaceSet, read: set[str] |
     out = DeckFaces(deck, backs=[] if deck.back else None)
     counts: dict[tuple[str, str | None], int] = {}
     firsts: dict[tuple[str, str | None], Piece] = {}
+    shown = deck.shown if deck.pieces else None
     for piece in deck.pieces:
+        said = len(renderer.warnings)
         sides = _sides(deck, piece, renderer, faces, read)
-        if out.first is None:
+        parked_pictures_unsaid(renderer.warnings, said, piece)
+        if piece is shown:
             out.first = (sides[0][0], sides[1][0] if deck.back else None)
         out.piece_fronts[piece.index] = sides[0][0]
         out.piece_keys[piece.index] = [k for side in sides for k in side]
@@ -274,6 +278,13 @@ def render_deck(deck: Deck, renderer: Renderer, faces: FaceSet, read: set[str] |
             firsts.setdefault(pair, piece)
     out.pairs = [FacePair(firsts[p], p[0], p[1], n) for p, n in counts.items()]
     return out
+
+
+def parked_pictures_unsaid(warnings: list[str], said: int, piece: Piece) -> None:
+    """Take back the resolution warnings a parked piece's (``count: 0``) faces said, those after
+    ``said``: its pictures print nowhere (the placements stay recorded, as the manifest's images)."""
+    if not piece.count:
+        warnings[said:] = [w for w in warnings[said:] if not LOW_DPI_LINE.match(w)]
 
 
 def piece_pairs(deck: Deck, piece: Piece, renderer: Renderer, faces: FaceSet) -> list[tuple[str, str | None]]:

@@ -125,10 +125,10 @@ def check_paints(name: str, pdf: pikepdf.Pdf, shop: Shop, found: list[Finding], 
     if low:
         ppi, pg, px = min(low)
         found.append(Finding(name, pg, "resolution", "error",
-                             f"{len(low)} placed pictures under {shop.min_ppi:g} ppi, the lowest {ppi:.0f} ppi "
+                             f"{counted(len(low), 'placed picture')} under {shop.min_ppi:g} ppi, the lowest {ppi:.0f} ppi "
                              f"({px[0]}×{px[1]} px)"))
     if rgb_images:
-        found.append(Finding(name, 0, "resolution", "error", f"{rgb_images} RGB pictures in a CMYK file"))
+        found.append(Finding(name, 0, "resolution", "error", f"{counted(rgb_images, 'RGB picture')} in a CMYK file"))
     return white
 
 

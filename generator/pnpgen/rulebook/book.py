@@ -361,8 +361,9 @@ def _names_in(other: Game | None) -> dict[str, str]:
 
 
 def settled(deck) -> bool:
-    """Is the deck's first piece free of placeholders (未定, no art yet)? Only such a face is on the cover."""
-    return not deck.pieces[0].shows_placeholder
+    """Is the piece that pictures the deck (its first printed) free of placeholders (未定, no art yet)?
+    Only such a face is on the cover."""
+    return not deck.shown.shows_placeholder
 
 
 def _cover(game: Game, pictures: Mapping[str, DeckPicture]) -> list[tuple[str, DeckPicture]]:
@@ -384,8 +385,8 @@ def _bare_cover(game: Game) -> str:
     decks = [d for d in game.decks if d.kind in COVER_KINDS and d.pieces and d.count and not d.sealed]
     if not decks or any(settled(d) for d in decks):
         return ""
-    firsts = ", ".join(f"{d.id}: {d.pieces[0].label}" for d in decks[:3]) + (" …" if len(decks) > 3 else "")
-    return (f" (none on the cover: each deck's first piece holds a placeholder, {placeholder_word(game.lang)} "
+    firsts = ", ".join(f"{d.id}: {d.shown.label}" for d in decks[:3]) + (" …" if len(decks) > 3 else "")
+    return (f" (none on the cover: each deck's first printed piece holds a placeholder, {placeholder_word(game.lang)} "
             f"or no art yet: {firsts})")
 
 

@@ -1,0 +1,47 @@
+"""docs/data-format.md, "Starter decks from one card sheet": a TCG designer's deck lists ("these
+counts of those cards") as a count column each in the card sheet. The section's sheet and deck file
+build as written: each starter deck prints its own cards alone, and a card's text edited is told
+only on the lines of the decks that print it."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from conftest import REPO, make_workspace, run
+from pdfprobe import texts
+
+FORMAT = (REPO / "docs" / "data-format.md").read_text(encoding="utf-8")
+START = FORMAT.index("### Starter decks from one card sheet")
+SECTION = FORMAT[START:FORMAT.index("\n## ", START + 5)]
+FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
+
+
+def test_each_starter_deck_prints_its_own_cards_and_an_edit_is_told_where_the_card_prints(tmp_path, capsys):
+    (sheet,) = [body for lang, body in FENCE.findall(SECTION) if lang == "csv"]
+    (st01,) = [body for lang, body in FENCE.findall(SECTION) if lang == "yaml"]
+    st02 = st01.replace("スターターデッキ1", "スターターデッキ2").replace("ST02: int", "ST01: int").replace("ST01: count", "ST02: count")
+    cards = st01.replace("スターターデッキ1", "全カード").replace("{枚数: int, ST02: int}", "{ST01: int, ST02: int}") \
+        .replace("ST01: count", "枚数: count")
+    assert "maps `枚数: count` and declares `fields: {ST01: int, ST02:\nint}`" in SECTION  # (as the section says)
+    ws = make_workspace(tmp_path / "ws", deck=cards)
+    decks = ws / "data" / "test" / "decks"
+    (decks / "cards.csv").write_text("\ufeff" + sheet, encoding="utf-8")
+    (decks / "st01.yaml").write_text(st01, encoding="utf-8")
+    (decks / "st02.yaml").write_text(st02, encoding="utf-8")
+    build = ("build", "--game", "test", "--no-rulebook", "--jobs", "1")
+    assert run(ws, *build) == 0
+    shop = ws / "build" / "test" / "shop"
+
+    def names(deck: str) -> list[str]:  # each front page's card (a shop file: a front, then its back)
+        return [n for page in texts(shop / f"{deck}.pdf")[::2] for n in ("陽の兵", "霧の精霊") if n in page]
+    assert (names("st01"), names("st02"), names("cards")) == (["陽の兵"] * 3, ["霧の精霊"] * 4, ["陽の兵", "霧の精霊"])
+    csv = decks / "cards.csv"
+    csv.write_text(csv.read_text(encoding="utf-8").replace("相手は手札を１枚捨てる。", "相手は手札を２枚捨てる。"), encoding="utf-8")
+    assert run(ws, *build) == 0
+    changes = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["changes"]
+    assert [line.split(" (")[0] for line in changes] == ["cards: 2 → 2", "st02: 4 → 4"], changes
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 0
+    out = capsys.readouterr().out
+    assert "st01: data/test/decks/cards.csv:3: 霧の精霊: parked (count: 0, prints none)" in out, out
