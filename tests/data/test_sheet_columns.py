@@ -237,7 +237,8 @@ def test_a_header_of_two_lines_is_mapped_and_told_on_one_line(tmp_path, capsys):
     csv.write_text('カード名,"枚\n数"\n騎士,三\n', encoding="utf-8")
     assert run(ws, "check", "--game", "test") == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "cards.csv:2:2: 枚\\n数 (column B): count '三' is written in kanji" in err, err
+    # told at the file's line 3, where the row starts (the header's cell spans lines 1-2)
+    assert err.count("\n") == 1 and "cards.csv:3:2: 枚\\n数 (column B): count '三' is written in kanji" in err, err
     assert "(expected 3 in the 枚\\n数 column" in err, err
     csv.write_text('カード名,"枚\n数"\n騎士,3\n', encoding="utf-8")
     assert run(ws, "build", "--game", "test", "--no-rulebook", "-q") == 0, capsys.readouterr().err

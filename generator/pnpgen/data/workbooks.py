@@ -121,7 +121,9 @@ def _csv_rows(path: Path, shown: Path) -> Rows:
                 raise _too_large(shown, "rows", MAX_ROWS)
             if len(row) > MAX_COLUMNS:
                 raise _too_large(shown, "columns", MAX_COLUMNS)
-            rows.append((i, [csv_text(c) for c in row]))
+            # numbered by the file's line where the row starts (an editor's line; a cell holding a
+            # line break makes a row span lines, so the row's index would point above it)
+            rows.append((read_to + 1, [csv_text(c) for c in row]))
             read_to = reader.line_num
     except csv.Error as e:  # said at the line where the row it could not read starts
         line = read_to + 1
