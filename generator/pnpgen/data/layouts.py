@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pnpgen.data import piecesize
 from pnpgen.data import validate as v
 from pnpgen.data.boxlengths import Frame, frame, length
 from pnpgen.data.boxoptions import BOX_OPTIONS, BOX_TYPES, SOURCES, TRACK_MOST, colour_spec, is_field_name, source
@@ -331,7 +332,7 @@ def geometry(raw: RawLayout) -> Geometry:
             raise top["format"].error(f"a {g.shape} takes a size, not a card format", "'size: 40mm'")
         g.format = top["format"].parse(v.card_format)
     elif "size" in top:
-        g.size = top["size"].parse(v.size, g.shape, g.shape in SINGLE_SIZE_SHAPES)
+        g.size = top["size"].parse(piecesize.size, g.shape, g.shape in SINGLE_SIZE_SHAPES)
     if g.shape == "tuckbox":  # its size is its net's, from its box: figures (a size written was passed over)
         for key in ("format", "size"):
             if key in top and not _builtin(top[key].doc):
@@ -345,7 +346,7 @@ def geometry(raw: RawLayout) -> Geometry:
             raise own[0].doc.error(own[0].keypath[:-1], f"a {g.shape} has no box",
                                    "'box:' only with 'shape: tuckbox' or 'extends: tuck-box'", key=True)
     if "orientation" in top:
-        g.options["orientation"] = top["orientation"].parse(v.orientation, g.shape)
+        g.options["orientation"] = top["orientation"].parse(piecesize.orientation, g.shape)
     if "corner_radius" in top:
         g.options["corner_radius"] = top["corner_radius"]
     if "points" in top:
@@ -368,7 +369,7 @@ def outline(g: Geometry, trim: tuple[float, float], size_where: Where | None = N
         return mm
 
     try:
-        return v.points(given.value, "polygon", trim[0], trim[1], coordinate)
+        return piecesize.points(given.value, "polygon", trim[0], trim[1], coordinate)
     except v.Invalid as e:
         if size_where is None or not _builtin(given.doc):
             raise given.error(e.message, e.expected) from None
