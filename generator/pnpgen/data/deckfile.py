@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, NoReturn
 
-from pnpgen.data import layouts, lint, optionvalues, piecesize, tuckbox
+from pnpgen.data import boxlengths, layouts, layoutsides, lint, optionvalues, piecesize, tuckbox
 from pnpgen.data import validate as v
 from pnpgen.data.art import ArtFolder, ArtNotFound, Sizes
 from pnpgen.data.formats import CARD_FORMATS, KINDS, PAPER_SIZES, SHAPES, SINGLE_SIZE_SHAPES
@@ -345,10 +345,10 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         deck.lint = lint.settings(data["lint"], lambda keypath, parse, value, key: parse_at(doc, keypath, parse, value, key),
                                   base=game.options.get("lint"))
     if layout_raw is not None:
-        deck.layout = layouts.finish(layout_raw, layouts.frame(trim, options), shape, game.palette,
+        deck.layout = layoutsides.finish(layout_raw, boxlengths.frame(trim, options), shape, game.palette,
                                       sorted(game.text_fonts or game.fonts), deck.size_where, game.languages, doc.path,
                                       frozenset(unplaceheld(data)))
-        game.notes += layouts.over_tracks(layout_raw, deck.layout)
+        game.notes += layoutsides.over_tracks(layout_raw, deck.layout)
         deck.front = layout_template(deck.id, "front")
         deck.back = layout_template(deck.id, "back") if deck.layout.back is not None else None
     if "sealed" in data:  # a legacy game's sealed pack: the book shows its back alone, never its faces

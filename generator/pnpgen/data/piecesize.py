@@ -82,7 +82,7 @@ def points(value: Any, shape: str, w: float, h: float,
 
 def die_faces(value: Any, w: float, h: float) -> tuple[tuple[float, float, float, float], ...]:
     """A template's paper d6: the six face squares of its net, faces 1 to 6, each [x, y, w, h] in
-    mm inside the trim (a layout names its boxes instead: data/layouts.py). A face is named by its
+    mm inside the trim (a layout names its boxes instead: data/layoutsides.py). A face is named by its
     number, and one past the trim or given twice is told so: a die is six different faces."""
     expected = "six [x, y, w, h] boxes in mm, the die's faces 1 to 6, e.g. [[16, 0, 16, 16], [0, 16, 16, 16], …]"
     if not isinstance(value, list) or len(value) != 6:
@@ -109,7 +109,7 @@ def die_faces(value: Any, w: float, h: float) -> tuple[tuple[float, float, float
 
 def stand_up_box(value: Any, w: float, h: float) -> tuple[float, float, float, float]:
     """A template's fold-over standee: the upright figure's box [x, y, w, h] in mm inside the trim,
-    what it stands as on a virtual table (a layout names its image box instead: data/layouts.py)."""
+    what it stands as on a virtual table (a layout names its image box instead: data/layoutsides.py)."""
     expected = f"[x, y, w, h] in mm, the upright figure's box inside the {w:g}×{h:g} mm piece, e.g. [0, 0, 40, 50]"
     if not isinstance(value, list) or len(value) != 4:
         raise Invalid(f"{show(value)} is not [x, y, w, h]", expected)
