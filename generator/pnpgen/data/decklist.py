@@ -73,7 +73,7 @@ def listed_deck(doc: Located, data: dict, path: Path, decks: DeckLookup | None,
                         f"unique: <field> in {source.source.name} (its set number, e.g. unique: number)")
     field = source.unique
     by_id: dict[str, Piece] = {}
-    for piece in source.pieces:
+    for piece in sorted(source.pieces, key=lambda p: not p.count):  # a printed piece before a parked old one
         value = piece.values.get(field)
         if value is not None and same(value):
             by_id.setdefault(same(value), piece)
