@@ -48,8 +48,8 @@ def test_a_list_prints_its_counts_of_the_source_decks_cards_and_follows_an_edit(
     listing.write_text(STARTER.replace("ST01-005: 2", "ST01-005: 4"), encoding="utf-8")
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     assert len(PdfReader(out / "shop" / "starter.pdf").pages) == 14
-    sheet.write_text(SHEET.replace("本文2", "改訂2") + "  - {id: ST01-005, name: 旧版5, text: 旧, count: 0}\n",
-                     encoding="utf-8")  # a parked old print of a number: the list takes the printed one
+    old = "pieces:\n  - {id: ST01-005, name: 旧版5, text: 旧, count: 0}\n"  # a parked old print of a number, first
+    sheet.write_text(SHEET.replace("pieces:\n", old), encoding="utf-8")  # the list takes the printed one
     assert [(p.label, p.count) for p in load_game(Workspace(ws), "test").decks[1].pieces] == [("カード2", 3), ("カード5", 4)]
 
 
