@@ -1,5 +1,6 @@
-"""docs/data-format.md, "Starter decks from one card sheet": a TCG designer's deck lists ("these
-counts of those cards") as a count column each in the card sheet. The section's sheet and deck file
+"""docs/data-format.md, "Deck lists" and "Starter decks in the card sheet itself": a TCG designer's
+deck lists ("these counts of those cards"), as deck files naming the sheet's cards, or as a count
+column each in the card sheet. The section's sheet and deck file
 build as written: each starter deck prints its own cards alone, and a card's text edited is told
 only on the lines of the decks that print it."""
 
@@ -12,9 +13,31 @@ from conftest import REPO, make_workspace, run
 from pdfprobe import texts
 
 FORMAT = (REPO / "docs" / "data-format.md").read_text(encoding="utf-8")
-START = FORMAT.index("### Starter decks from one card sheet")
+START = FORMAT.index("### Starter decks in the card sheet itself")
 SECTION = FORMAT[START:FORMAT.index("\n## ", START + 5)]
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
+LISTS = FORMAT[FORMAT.index("### Deck lists"):START]
+
+
+def test_the_deck_list_example_builds_as_written_and_says_its_errors(tmp_path, capsys):
+    """The section's card sheet and starter deck as written: the list's copies, its count on the
+    rulebook's components list, and the error the section quotes at its line."""
+    (tcg, starter) = [body for lang, body in FENCE.findall(LISTS) if lang == "yaml"]
+    ws = make_workspace(tmp_path / "ws", deck=tcg.replace("# data/<slug>/decks/tcg.yaml\n", ""), draft=True)
+    decks = ws / "data" / "test" / "decks"
+    (decks / "cards.yaml").rename(decks / "tcg.yaml")
+    (decks / "starter-a.yaml").write_text(starter, encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--jobs", "1") == 0
+    shop = ws / "build" / "test" / "shop"
+    fronts = [n for page in texts(shop / "starter-a.pdf")[::2] for n in ("陽の兵", "霧の精霊", "風の子") if n in page]
+    assert fronts == ["陽の兵"] * 3 + ["風の子"] * 2, fronts
+    book = "".join(texts(ws / "build" / "test" / "rulebook.pdf")).replace(" ", "").replace("\n", "")
+    assert "スターターA5枚" in book, book
+    said = re.search(r"`(data/<slug>/decks/starter-a\.yaml:6:3: list\.ST01-004: [^`]*)`", LISTS).group(1)
+    (decks / "starter-a.yaml").write_text(starter.replace("ST01-003", "ST01-004"), encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 2
+    assert said.replace("<slug>", "test").replace("\n", " ") in capsys.readouterr().err
 
 
 def test_each_starter_deck_prints_its_own_cards_and_an_edit_is_told_where_the_card_prints(tmp_path, capsys):

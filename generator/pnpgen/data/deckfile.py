@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, NoReturn
 
-from pnpgen.data import boxlengths, layouts, layoutsides, lint, optionvalues, piecesize, tuckbox
+from pnpgen.data import boxlengths, decklist, layouts, layoutsides, lint, optionvalues, piecesize, tuckbox
 from pnpgen.data import validate as v
 from pnpgen.data.art import ArtFolder, ArtNotFound, Sizes
 from pnpgen.data.formats import CARD_FORMATS, KINDS, PAPER_SIZES, SHAPES, SINGLE_SIZE_SHAPES
@@ -39,7 +39,7 @@ from pnpgen.shapes import bounding_size
 DECK_KEYS = (
     "name", "kind", "format", "size", "shape", "corner_radius", "orientation", "points", "front", "back", "bleed",
     "paper", "fields", "defaults", "pieces", "options", "label", "layout", "sheet", "lint", "box", "die",
-    "stand_up", "unique", "sealed",
+    "stand_up", "unique", "sealed", "from", "list",
 )
 FIELD_TYPES = ("text", "int", "number", "colour", "bool", "list", "map", "image")
 RESERVED_FIELDS = ("count", "n", "copy")  # templates read these as piece.count, piece.n, piece.copy
@@ -260,6 +260,8 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     if game.translations is not None:
         game.translations.resolve(doc)
     data = checked_keys(doc, doc.data, (), DECK_KEYS, "a deck file")
+    if decklist.is_list(data):  # these counts of another deck's pieces (data/decklist.py)
+        return decklist.listed_deck(doc, data, path, deck_named, layout_template)
     layout_raw = geo = None
     if "layout" in data:
         for key in ("front", "back"):
@@ -424,8 +426,8 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     if missing:
         raise ArtNotFound.together(missing)
     if "unique" in data:  # a field no two pieces share: 番号 on scenario cards
-        refuse_repeats(rows, doc, parse_at(doc, ("unique",), v.choice, data["unique"], list(fields), "unique field"),
-                       deck.pieces)
+        deck.unique = parse_at(doc, ("unique",), v.choice, data["unique"], list(fields), "unique field")
+        refuse_repeats(rows, doc, deck.unique, deck.pieces)
     # parked pieces print nothing: no translation of theirs is missing (a spreadsheet's: their rows)
     parked = {(rows.path, line, column if rows is doc else None) for piece in deck.pieces if piece.count == 0
               for line, column in piece.field_lines.values()}

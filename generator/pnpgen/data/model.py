@@ -234,6 +234,8 @@ class Deck:
     paper: str | None = None  # the deck file's ``paper:`` (data/formats.py PAPER_SIZES) over the game's (None: the build's)
     paper_where: Where | None = None  # where the deck file says ``paper:``
     sealed: bool = False  # ``sealed: true``: a legacy game's sealed pack, its faces kept out of the rulebook
+    unique: str | None = field(default=None, metadata=UNSHOWN_FIELD)  # ``unique:``: the field no two pieces share
+    listed: str | None = field(default=None, metadata=UNSHOWN_FIELD)  # a deck list's ``from:``: the deck it lists
 
     def where(self, side: str | None = None) -> Where:
         """Where a warning about the whole deck starts, as a piece's starts at its line: the line

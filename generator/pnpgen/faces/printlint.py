@@ -289,9 +289,9 @@ def _where(at: str, deck: Deck, templates: Path, boxes: dict[tuple[str, str], li
             path = templates.parent / "layouts" / f"{layout}.yaml"
             return f"the layout of deck {deck.id!r} ({side}{box}, from layouts/{layout}.yaml{_box_line(path, inside, box, line)})"
         if layout.endswith(" (inline)"):  # the deck's own layout: {extends: …} (data/layouts.py _layers)
-            source = deck.source.relative_to(templates.parent) if deck.source.is_relative_to(templates.parent) \
-                else deck.source
-            where = _box_line(deck.source, ("layout", *inside), box, line)
+            own = deck.layout_where.path if deck.layout_where is not None else deck.source  # (a deck list: its source's)
+            source = own.relative_to(templates.parent) if own.is_relative_to(templates.parent) else own
+            where = _box_line(own, ("layout", *inside), box, line)
             return f"the layout of deck {deck.id!r} ({side}{box}, from {source.as_posix()}{where})"
         return _in_deck_file(deck, side, box.removeprefix(", box "), first)
     if name.startswith("common/") and not (templates / name).is_file():

@@ -1,0 +1,92 @@
+"""A deck list (data/decklist.py): a deck file naming another deck's pieces by its ``unique:``
+field with counts of its own — a trading-card game's starter deck of its card sheet (trial52)."""
+
+from __future__ import annotations
+
+from pypdf import PdfReader
+
+from conftest import DECK_YAML, make_workspace, run
+from pnpgen.data.load import load_game
+from pnpgen.data.workspace import Workspace
+from pnpgen.faces.faceset import render_game
+
+SHEET = DECK_YAML.replace("  text: text\n", "  text: text\n  id: text\nunique: id\n") + "".join(
+    f"  - {{id: ST01-00{i}, name: カード{i}, text: 本文{i}}}\n" for i in range(1, 6))
+STARTER = "name: スターターA\nfrom: cards\nlist:\n  ST01-002: 3\n  ST01-005: 2\n"
+
+
+def _workspace(tmp_path, lists: dict[str, str], name: str = "ws"):
+    ws = make_workspace(tmp_path / name, deck=SHEET)
+    for deck_id, text in lists.items():
+        (ws / "data" / "test" / "decks" / f"{deck_id}.yaml").write_text(text, encoding="utf-8")
+    return ws
+
+
+def _fronts(pdf) -> list[str]:
+    """The text of each front page of a shop file (its pages front, back, front, back…)."""
+    return [page.extract_text().replace("\n", "") for page in PdfReader(pdf).pages[::2]]
+
+
+def test_a_list_prints_its_counts_of_the_source_decks_cards_and_follows_an_edit(tmp_path):
+    ws = _workspace(tmp_path, {"starter": STARTER})
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    out = ws / "build" / "test"
+    assert len(PdfReader(out / "shop" / "cards.pdf").pages) == 10  # the sheet: 5 cards, front and back
+    fronts = _fronts(out / "shop" / "starter.pdf")
+    assert len(fronts) == 5 and [f.startswith("カード2") for f in fronts].count(True) == 3, fronts
+    assert [f.startswith("カード5") for f in fronts].count(True) == 2 and not any("カード1" in f for f in fronts)
+    assert len(PdfReader(out / "shop" / "starter-unique.pdf").pages) == 4  # two distinct cards
+    game = load_game(Workspace(ws), "test")
+    assert [(d.id, d.count) for d in game.decks] == [("cards", 5), ("starter", 5)]
+    rendered = render_game(ws / "templates", game, 3.0)
+    assert len(rendered.faces.svgs) == 10  # the list's faces are the sheet's: none drawn (or converted) twice
+    sheet = ws / "data" / "test" / "decks" / "cards.yaml"
+    sheet.write_text(SHEET.replace("本文2", "改訂2"), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    assert [f for f in _fronts(out / "shop" / "starter.pdf") if f.startswith("カード2")] == ["カード2改訂2"] * 3
+    listing = ws / "data" / "test" / "decks" / "starter.yaml"
+    listing.write_text(STARTER.replace("ST01-005: 2", "ST01-005: 4"), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    assert len(PdfReader(out / "shop" / "starter.pdf").pages) == 14
+    old = "pieces:\n  - {id: ST01-005, name: 旧版5, text: 旧, count: 0}\n"  # a parked old print of a number, first
+    sheet.write_text(SHEET.replace("pieces:\n", old), encoding="utf-8")  # the list takes the printed one
+    assert [(p.label, p.count) for p in load_game(Workspace(ws), "test").decks[1].pieces] == [("カード2", 3), ("カード5", 4)]
+
+
+ERRORS = {
+    "unknown": (STARTER.replace("ST01-005", "ST01-006"), "starter.yaml:5:3: list.ST01-006: no piece of deck 'cards' "
+                "has id 'ST01-006'; nearest: ST01-005, ST01-004, ST01-003"),
+    "twice": (STARTER.replace("ST01-005", "ST01-002"), "starter.yaml:5:3: list.ST01-002: duplicate key"),
+    "alike": (STARTER.replace("ST01-005", "ＳＴ０１－００２"), "starter.yaml:5:3: list.ＳＴ０１－００２: "
+              "'ＳＴ０１－００２' is listed twice (as 'ST01-002', line 4)"),
+    "fraction": (STARTER.replace(": 2\n", ": 2.5\n"), "starter.yaml:5:13: list.ST01-005: count 2.5 is not a whole"),
+    "missing": (STARTER.replace("from: cards", "from: card"), "starter.yaml:2:7: from: no deck 'card' in this "
+                "game; did you mean cards?"),
+    "itself": (STARTER.replace("from: cards", "from: starter"), "starter.yaml:2:7: from: a deck list cannot list "
+               "its own pieces"),
+    "a list": (STARTER.replace("from: cards", "from: other"), "starter.yaml:2:7: from: deck 'other' is itself a "
+               "deck list (from: cards)"),
+    "its key": (STARTER + "back: card-back.svg.j2\n", "starter.yaml:6:1: back: a deck list takes no back"),
+}
+
+
+def test_each_mistake_of_a_list_is_told_at_its_line_with_exit_2(tmp_path, capsys):
+    for n, (text, said) in enumerate(ERRORS.values()):
+        ws = _workspace(tmp_path, {"starter": text, "other": STARTER}, f"ws{n}")
+        capsys.readouterr()
+        assert run(ws, "check", "--game", "test") == 2
+        err = capsys.readouterr().err
+        assert f"data/test/decks/{said}" in err and err.count("\n") == 1 and "Traceback" not in err, err
+
+
+def test_a_circle_and_a_source_without_a_unique_field_are_told(tmp_path, capsys):
+    circle = "name: B\nfrom: starter\nlist: {ST01-001: 1}\n"
+    ws = _workspace(tmp_path, {"starter": STARTER.replace("from: cards", "from: zz"), "zz": circle})
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 2
+    assert "zz.yaml:2:7: from: deck 'starter' takes its pieces from this deck in turn (a circle)" in \
+        capsys.readouterr().err
+    ws = _workspace(tmp_path, {"starter": STARTER}, "plain")
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(SHEET.replace("unique: id\n", ""), encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    assert "starter.yaml:2:7: from: deck 'cards' names no unique field" in capsys.readouterr().err
