@@ -158,7 +158,7 @@ def test_the_running_heads_section_keeps_its_headings_full_em_gap(tmp_path):
     assert any(line.startswith("2.0\u3000移動") for line in seen), seen[:40]
 
 
-@pytest.mark.parametrize("room", [0.5, 4.0])  # points past the line as the face measures its 　
+@pytest.mark.parametrize("room", [0.5, 4.0])  # points past the line as the face measures its U+3000
 def test_a_headings_line_holding_its_em_gap_stays_inside_the_width(room):
     """The 　 after a Japanese heading's number is drawn an em wide, wider than the face's own
     (BIZ UDPGothic's: 0.67 em): a line is broken with that em in it, so a heading that fits only as
