@@ -9,7 +9,9 @@ import dataclasses
 import inspect
 from pathlib import Path
 
-from pnpgen.data.model import Deck, Piece, shown_field
+import pytest
+
+from pnpgen.data.model import UNSHOWN_FIELD, Deck, Piece, shown_field
 from pnpgen.engine import bookkey, export
 from pnpgen.errors import Where
 
@@ -33,3 +35,11 @@ def test_a_decks_sheet_headers_change_neither_digest_and_neither_names_the_field
     assert export._plain(plain) == export._plain(dataclasses.replace(plain, unique="title", listed="sheet"))
     for module in (bookkey, export):
         assert "sheet_headers" not in inspect.getsource(module), module.__name__
+
+
+def test_the_mark_cannot_be_changed_by_whoever_holds_it():
+    """UNSHOWN_FIELD is one module's value that every marked field shares: read-only, not a module
+    global a caller could set (``["shown"] = True``) to put a field back in both digests (review38)."""
+    with pytest.raises(TypeError):
+        UNSHOWN_FIELD["shown"] = True  # type: ignore[index]
+    assert not shown_field(next(f for f in dataclasses.fields(Deck) if f.name == "sheet_headers"))

@@ -111,7 +111,7 @@ def test_a_sealed_packs_faces_stay_out_of_the_rulebook_its_back_shown_for_them(t
     assert run(ws, "build", "--game", "test", "--jobs", "1") == 0
     pages = texts(book)
     assert not any("秘密の扉" in p or "扉が開く" in p for p in pages), pages
-    assert "彗星" in pages[0]  # the cover shows the other deck
+    assert "彗星" in pages[0] and "開封禁止" not in pages[0], pages[0]  # the cover shows the other deck, not the pack's back
     components = next(p for p in pages if "封筒A" in p and "開封禁止" in p)
     assert "テストカード" in components
     figure_page = next(p for p in pages if "図1" in p or "カードを１枚引く" in p and "開封禁止" in p)
@@ -131,3 +131,17 @@ def test_a_sealed_deck_without_a_back_is_told_at_its_line(tmp_path, capsys):
     assert run(ws, "check", "--game", "test") == 2
     err = capsys.readouterr().err
     assert "data/test/decks/pack.yaml:2:9: sealed: a sealed deck is shown in the rulebook by its back alone" in err, err
+
+
+def test_a_sealed_pack_is_neither_the_covers_picture_nor_what_keeps_the_bare_cover_unsaid(tmp_path, capsys):
+    """The cover passes over a sealed pack (its back is no component to show off), so a game whose
+    other decks all start with a placeholder has a bare cover, said in the rulebook line as any bare
+    cover is: the settled pack did not count as the cover's picture (review38)."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: 彗星, text: 未定}\n")
+    (ws / "data" / "test" / "decks" / "pack.yaml").write_text(PACK.format(sealed="true"), encoding="utf-8")
+    (ws / "data" / "test" / "draft.txt").write_text(DRAFT, encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--jobs", "1") == 0
+    out = capsys.readouterr().out
+    assert "(none on the cover: each deck's first" in out and "未定 or no art yet: cards: 彗星)" in out, out
+    cover = texts(ws / "build" / "test" / "rulebook.pdf")[0]
+    assert "開封禁止" not in cover and "秘密の扉" not in cover, cover

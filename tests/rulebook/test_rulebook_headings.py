@@ -158,6 +158,26 @@ def test_the_running_heads_section_keeps_its_headings_full_em_gap(tmp_path):
     assert any(line.startswith("2.0\u3000移動") for line in seen), seen[:40]
 
 
+@pytest.mark.parametrize("room", [0.5, 4.0])  # points past the line as the face measures its U+3000
+def test_a_headings_line_holding_its_em_gap_stays_inside_the_width(room):
+    """The 　 after a Japanese heading's number is drawn an em wide, wider than the face's own
+    (BIZ UDPGothic's: 0.67 em): a line is broken with that em in it, so a heading that fits only as
+    the face measures its 　 wraps rather than running past the column (review38)."""
+    from reportlab.lib.styles import ParagraphStyle
+
+    from pnpgen.rulebook.headline import HeadText, heading_cells
+
+    bold = fontreg.register(BOLD, REPO / "fonts")
+    style = ParagraphStyle("h", fontName=bold, fontSize=14, leading=20)
+    text = "3\u3000" + "準備手順" * 6
+    as_the_face = sum(advance for advance, _ in heading_cells(text, bold, 14.0, False))
+    head = HeadText(text, style)
+    head.wrap(as_the_face + room, 1000)
+    drawn = [sum(advance for advance, _ in head._cells(head.text[a:b].rstrip())) for a, b in head.lines]
+    assert all(width <= as_the_face + room for width in drawn), (drawn, as_the_face + room)
+    assert len(head.lines) == 2, head.lines  # (the em kept in the measure: the line's last phrase on a second)
+
+
 def test_a_headings_brackets_are_set_half_an_em_with_the_bodys_aki(book):
     """「合わせ札」の取り方（基本）in the ◇ heading's 10.5 pt bold: the face's brackets are half an em
     of ink; set as the body sets them, 」 keeps its half-em aki before の, （ its half em after 方

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from pnpgen.data.markup import plain
@@ -27,7 +29,8 @@ EMPTY_SHOWN = "(empty: the layout prints the placeholder)"  # said as msg proof.
 # a field's metadata: what the loaded game keeps for a command (export-sheet's headers) that no face,
 # page or export shows, which the digests of what a build shows (engine/bookkey.py, engine/export.py)
 # pass over by this mark, not by the field's name
-UNSHOWN_FIELD = {"shown": False}
+# (read-only: a module's dict one caller changed would unmark every field it marks)
+UNSHOWN_FIELD: Mapping[str, bool] = MappingProxyType({"shown": False})
 
 
 def shown_field(f: Any) -> bool:

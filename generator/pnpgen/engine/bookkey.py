@@ -48,7 +48,7 @@ def plain(value: Any) -> Any:
         kind = type(value).__name__
         out = {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)
                if not (kind == "Piece" and f.name in ("count", "field_lines", "field_keys"))  # its own count: never printed
-               and shown_field(f)}  # a sheet's headers: never printed
+               and shown_field(f)}  # (a field marked UNSHOWN_FIELD, a sheet's headers: never printed)
         out["__type"] = kind
         if kind == "Deck":
             out["total"] = getattr(value, "count")  # noqa: B009 - the deck's total: the components pages print it

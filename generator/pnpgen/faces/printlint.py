@@ -283,17 +283,18 @@ def _where(at: str, deck: Deck, templates: Path, boxes: dict[tuple[str, str], li
     if name.startswith("@layout/"):
         side = name.rsplit("/", 1)[-1]
         layout = deck.layout.name if deck.layout is not None else ""
-        box = _layout_box(deck, side, line, boxes)
+        box_name = _layout_box(deck, side, line, boxes)
+        box = f", box {box_name}" if box_name else ""
         inside = ("back", "boxes") if side == "back" else ("boxes",)
         if layout and (templates.parent / "layouts" / f"{layout}.yaml").is_file():  # the workspace's own
             path = templates.parent / "layouts" / f"{layout}.yaml"
-            return f"the layout of deck {deck.id!r} ({side}{box}, from layouts/{layout}.yaml{_box_line(path, inside, box, line)})"
+            return f"the layout of deck {deck.id!r} ({side}{box}, from layouts/{layout}.yaml{_box_line(path, inside, box_name, line)})"
         if layout.endswith(" (inline)"):  # the deck's own layout: {extends: …} (data/layouts.py _layers)
             own = deck.layout_where.path if deck.layout_where is not None else deck.source  # (a deck list: its source's)
             source = own.relative_to(templates.parent) if own.is_relative_to(templates.parent) else own
-            where = _box_line(own, ("layout", *inside), box, line)
+            where = _box_line(own, ("layout", *inside), box_name, line)
             return f"the layout of deck {deck.id!r} ({side}{box}, from {source.as_posix()}{where})"
-        return _in_deck_file(deck, side, box.removeprefix(", box "), first)
+        return _in_deck_file(deck, side, box_name, first)
     if name.startswith("common/") and not (templates / name).is_file():
         return f"pnpgen's {name}:{line}"
     return f"templates/{name}:{line}"
@@ -312,11 +313,10 @@ def _in_deck_file(deck: Deck, side: str, name: str, first: Piece) -> str:
     return f"{where} ({said}{f'box {name} of ' if name else ''}the {side} of the built-in layout {layout})"
 
 
-def _box_line(path: Path, inside: tuple[str, ...], box: str, line: str) -> str:
-    """':<line>' of the box's own line in the layout's YAML file, where the file writes the box;
+def _box_line(path: Path, inside: tuple[str, ...], name: str, line: str) -> str:
+    """':<line>' of the box ``name``'s own line in the layout's YAML file, where the file writes the box;
     else the line of the template the layout compiles to, said as that (a deck file's line 14
     named for a box written on its line 10 sent the designer to a piece)."""
-    name = box.removeprefix(", box ")
     try:
         doc = load_yaml(path)
     except InputError:
@@ -333,14 +333,14 @@ def _in_grid(deck: Deck, at: str, boxes: dict[tuple[str, str], list[str]]) -> bo
     if deck.layout is None or not name.startswith("@layout/"):
         return False
     side = name.rsplit("/", 1)[-1]
-    box = _layout_box(deck, side, line, boxes).removeprefix(", box ")
+    box = _layout_box(deck, side, line, boxes)
     drawn = deck.layout.back if side == "back" else deck.layout.front
     return bool(box) and drawn is not None and any(b.name == box and b.type == "grid" for b in drawn.boxes)
 
 
 def _layout_box(deck: Deck, side: str, line: str, boxes: dict[tuple[str, str], list[str]]) -> str:
-    """', box <name>': the box of a layout's side that wrote ``line`` of its compiled template
-    (each box's text starts with its {# name #} line), as a designer writes boxes, not lines.
+    """The name of the box of a layout's side that wrote ``line`` of its compiled template (each
+    box's text starts with its {# name #} line), as a designer writes boxes, not lines; "" for none.
     ``boxes``: each side's box by line, compiled once per lint (a grid of 200 × 200 tick boxes
     too thin to print was one finding a box, each compiling the side again: 10 minutes)."""
     if deck.layout is None or not line.isdigit() or (side == "back" and deck.layout.back is None):
@@ -349,7 +349,7 @@ def _layout_box(deck: Deck, side: str, line: str, boxes: dict[tuple[str, str], l
         box, named = "", []
         for row in compile_side(deck.layout, side).splitlines():
             found = re.fullmatch(r"\{# (.+) #\}", row.strip())
-            box = f", box {found.group(1)}" if found else box
+            box = found.group(1) if found else box
             named.append(box)
         boxes[deck.id, side] = named
     named = boxes[deck.id, side]
