@@ -348,3 +348,37 @@ def test_faces_showing_svg_art_change_only_with_that_art(tmp_path, capsys):
     (ws / "templates" / "test" / "other.svg.j2").unlink()
     assert report() == []
     assert (ws / "build" / "test" / "cards.pdf").read_bytes() != home  # 札 and 湖 still repainted
+
+
+@pytest.mark.parametrize("printed", [True, False])
+def test_a_piece_whose_text_changed_and_whose_picture_was_repainted_is_told_both(tmp_path, capsys, printed):
+    """A card whose text was edited and whose picture was painted over between two builds was told
+    "札2: text" alone, in the change line, reprint's reasons and diff: its picture's file is named
+    too, whether the text prints on the face (the face changed) or not (the face the same)."""
+    from PIL import Image
+
+    front = PICTURE_FRONT.replace("{% endblock %}", "{{ textbox(piece.text, 5, 62, w - 10, 12, size=9) }}\n{% endblock %}")
+    ws = picture_workspace(tmp_path / "ws", "", front if printed else FRONT, COLOURS)
+
+    def cards(text_of_2: str) -> None:
+        (ws / "data/test/decks/cards.yaml").write_text(
+            PICTURE_DECK_YAML.replace("art: image}", "art: image, text: text}") + "".join(
+                f"  - {{name: 札{i}, art: {art}, text: {text_of_2 if i == 2 else '効果'}, count: 2}}\n"
+                for i, art in enumerate(("a.png", "b.png", "c.png"), 1)), encoding="utf-8")
+    cards("効果")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    cards("新しい効果")
+    Image.new("RGB", (300, 200), (250, 200, 0)).save(ws / "data/test/art/b.png")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    said = capsys.readouterr().out
+    assert "(札2: text, art/b.png replaced: 札2)" in said, said
+    manifest = json.loads((ws / "build/test/manifest.json").read_text(encoding="utf-8"))
+    assert manifest["reprint"]["cards"]["why"] == ["札2: text", "art/b.png replaced: 札2"]
+    assert run(ws, "diff", "--game", "test", "--format", "json") == 0
+    entry = json.loads(capsys.readouterr().out)["decks"]["cards"]
+    assert [f["field"] for f in entry["fields"]] == ["text"] and entry["pictures"] == [{"file": "art/b.png", "pieces": ["札2"]}]
+    assert entry["faces"] == []
+    assert run(ws, "diff", "--game", "test") == 0
+    log = capsys.readouterr().out
+    assert "- 札2：text：「効果」 → 「新しい効果」\n- art/b.pngを差し替え：札2\n" in log, log
