@@ -18,7 +18,7 @@ from conftest import GAME_YAML, make_workspace, run
 from pnpgen import commandline
 from pnpgen.cli import main
 from pnpgen.commandline import option_values_joined, parsers
-from pnpgen.data import validate
+from pnpgen.data import optionvalues, validate
 
 MM = 25.4 / 72
 FAST = ("--no-rulebook", "--jobs", "1")
@@ -169,7 +169,7 @@ def test_a_length_option_with_a_space_before_its_unit_is_one_value():
                if getattr(a.type, "__name__", "") in commandline._LENGTH_TYPES}
     assert lengths == {"--bleed", "--margin", "--creep", "--sleeve", "--cricut-area", "--silhouette-marks"}
     # one list of units for every length: WIDTHxHEIGHT takes pt and px as a single length does
-    assert validate.dimensions("180x252pt", 1, 500, "sleeve size", "66x91") == pytest.approx((63.5, 88.9))
+    assert optionvalues.dimensions("180x252pt", 1, 500, "sleeve size", "66x91") == pytest.approx((63.5, 88.9))
     assert validate.length("0.125 in", 0, 10) == pytest.approx(3.175)
 
 

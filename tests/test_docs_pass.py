@@ -16,7 +16,7 @@ from PIL import Image
 from conftest import DECK_YAML, FRONT, REPO, make_workspace, run
 from homeprint.test_printer import placements
 from pdfprobe import glyphs, reader, text_positions, texts
-from pnpgen.data import boxlengths, layouts, sheetlayouts
+from pnpgen.data import boxlengths, layouts, layoutsides, sheetlayouts
 from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlsrc import Located
 from pnpgen.exports.presets import load_preset
@@ -299,7 +299,7 @@ def test_the_card_boxes_table_is_the_card_layout():
     its x, y, w × h, the frame's inset and radius, and the sizes in points."""
     raw = layouts.resolve(None, "card-poker", Located(Path("test"), None), ())
     g = layouts.geometry(raw)
-    front = {b.name: dict(b.options) for b in layouts.finish(raw, trim_of(g), g.shape, None, None).front.boxes}
+    front = {b.name: dict(b.options) for b in layoutsides.finish(raw, trim_of(g), g.shape, None, None).front.boxes}
     table = FORMAT[FORMAT.index("| box | field | where | style |", FORMAT.index("The card boxes (63×88")):]
     table = table[:table.index("\n\n")]
     w, h = 63.0, 88.0

@@ -206,7 +206,7 @@ def unknown_options_first(argv: list[str]) -> None:
 
 _NEGATIVE = re.compile(r"-\.?\d")  # -1mm, -0.5, -.5, -1.5,0: a value, never an option's name
 _UNIT = re.compile(f"(?i:{validate.UNITS})")  # a unit written apart from its number: --bleed 0.125 in
-# the options whose value is a length (or lengths): the types validate.option names after their readers
+# the options whose value is a length (or lengths): the types optionvalues.option names after their readers
 _LENGTH_TYPES = {"bleed_option", "margin_option", "creep_option", "_sleeve", "_cricut_area", "_silhouette"}
 
 

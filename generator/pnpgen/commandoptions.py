@@ -9,7 +9,7 @@ import os
 from collections.abc import Callable
 
 from pnpgen import playtest
-from pnpgen.data import validate
+from pnpgen.data import optionvalues
 from pnpgen.data.formats import BLEED_MM, MIN_DPI, PAPER_SIZES
 
 
@@ -50,12 +50,12 @@ def _choice(text: str) -> str:
 
 
 def _game(p: argparse.ArgumentParser, required: bool = True, what: str = "game slug (see 'pnpgen list')") -> None:
-    p.add_argument("--game", type=validate.option(validate.game_option), required=required, help=what)
+    p.add_argument("--game", type=optionvalues.option(optionvalues.game_option), required=required, help=what)
 
 
 def _build_command(b: argparse.ArgumentParser) -> None:
     which = b.add_mutually_exclusive_group(required=True)
-    which.add_argument("--game", type=validate.option(validate.game_option), help="game slug (see 'pnpgen list')")
+    which.add_argument("--game", type=optionvalues.option(optionvalues.game_option), help="game slug (see 'pnpgen list')")
     which.add_argument("--all", action="store_true", help="every game in data/")
     _build_options(b)
 
@@ -63,14 +63,14 @@ def _build_command(b: argparse.ArgumentParser) -> None:
 def _watch_command(w: argparse.ArgumentParser) -> None:
     _game(w)
     w.set_defaults(all=False)
-    w.add_argument("--max-builds", type=validate.option(validate.max_builds_option), default=0, help=argparse.SUPPRESS)  # for tests and scripts
+    w.add_argument("--max-builds", type=optionvalues.option(optionvalues.max_builds_option), default=0, help=argparse.SUPPRESS)  # for tests and scripts
     _build_options(w)
 
 
 def _rulebook_command(r: argparse.ArgumentParser) -> None:
     _game(r)
-    r.add_argument("--out", type=validate.option(validate.out_option), help="output folder (default: build/ in the workspace)")
-    r.add_argument("--lang", type=validate.option(validate.language_option), help="typeset this language of the game (its draft.<lang>.txt) into build/<game>/<lang>/")
+    r.add_argument("--out", type=optionvalues.option(optionvalues.out_option), help="output folder (default: build/ in the workspace)")
+    r.add_argument("--lang", type=optionvalues.option(optionvalues.language_option), help="typeset this language of the game (its draft.<lang>.txt) into build/<game>/<lang>/")
     _rulebook_options(r)
 
 
@@ -82,38 +82,38 @@ def _calibrate_command(k: argparse.ArgumentParser) -> None:
                    help="the flip edge you will print with (default long)")
     k.add_argument("--lang", type=_choice, choices=["ja", "en"],
                    help="the language of the instructions (default: the workspace's games' language, else ja)")
-    k.add_argument("--out", type=validate.option(validate.pdf_out_option),
+    k.add_argument("--out", type=optionvalues.option(optionvalues.pdf_out_option),
                    help="the .pdf file to write (default: build/calibration-<paper>-<duplex>.pdf in the workspace)")
 
 
 def _check_command(c: argparse.ArgumentParser) -> None:
     _game(c, required=False, what="only this game (default: every game)")
-    c.add_argument("--lang", type=validate.option(validate.language_option), help="also list every text without a translation into this language")
+    c.add_argument("--lang", type=optionvalues.option(optionvalues.language_option), help="also list every text without a translation into this language")
     c.add_argument("--printer", help="a profile of printers.yaml: say which decks' home sheets cannot give the bleed its back offset needs")
-    c.add_argument("--min-dpi", type=validate.option(validate.min_dpi_option), default=None,
+    c.add_argument("--min-dpi", type=optionvalues.option(optionvalues.min_dpi_option), default=None,
                    help=f"list art printed below this resolution (default {MIN_DPI:g}; a print shop's export may want more)")
     c.add_argument("--svg", action="store_true",
                    help="also write each distinct face's SVG as its template made it into build/<game>/svg/<deck>/ "
                         "(docs/templates.md, Seeing what your template made)")
-    c.add_argument("--deck", type=validate.option(validate.deck_option), help="with --svg: only this deck's faces")
-    c.add_argument("--piece", type=validate.option(validate.piece_option),
+    c.add_argument("--deck", type=optionvalues.option(optionvalues.deck_option), help="with --svg: only this deck's faces")
+    c.add_argument("--piece", type=optionvalues.option(optionvalues.piece_option),
                    help="with --svg and --deck: only this piece's faces (its place in the deck, 1 the first)")
-    c.add_argument("--out", type=validate.option(validate.out_option),
+    c.add_argument("--out", type=optionvalues.option(optionvalues.out_option),
                    help="with --svg: the output folder (default: build/ in the workspace)")
 
 
 def _sheet_command(e: argparse.ArgumentParser) -> None:
     _game(e)
-    e.add_argument("--deck", type=validate.option(validate.deck_option), required=True, help="deck id (see 'pnpgen list')")
+    e.add_argument("--deck", type=optionvalues.option(optionvalues.deck_option), required=True, help="deck id (see 'pnpgen list')")
     e.add_argument("--format", type=_choice, choices=["csv", "xlsx"],
                    help="default: the ending of --out, else csv; must agree with --out when both are given")
-    e.add_argument("--out", type=validate.option(validate.sheet_out_option),
+    e.add_argument("--out", type=optionvalues.option(optionvalues.sheet_out_option),
                    help="a .csv or .xlsx file to write (default: data/<game>/decks/<deck>.<format>)")
 
 
 def _clean_command(c: argparse.ArgumentParser) -> None:
     _game(c, required=False, what="only this game's files (and the cache entries only it used)")
-    c.add_argument("--out", type=validate.option(validate.out_option),
+    c.add_argument("--out", type=optionvalues.option(optionvalues.out_option),
                    help="the output folder the builds wrote to (default: build/ in the workspace)")
     c.add_argument("--history", action="store_true",
                    help="also remove the recorded versions and their tags (build/.history/), kept otherwise")
@@ -127,10 +127,10 @@ def _preflight_command(f: argparse.ArgumentParser) -> None:
 
     f.add_argument("folders", nargs="*", type=Path, metavar="FOLDER",
                    help="export folders to check, build/<game>/<preset> (instead of --game)")
-    f.add_argument("--game", type=validate.option(validate.game_option), help="check this game's exports in build/")
+    f.add_argument("--game", type=optionvalues.option(optionvalues.game_option), help="check this game's exports in build/")
     f.add_argument("--preset", help="only the export of this preset (default: every export of the game)")
-    f.add_argument("--lang", type=validate.option(validate.language_option), help="the exports of this language of the game (build/<game>/<lang>/<preset>)")
-    f.add_argument("--out", type=validate.option(validate.out_option), help="the output folder the exports wrote to (default: build/ in the workspace)")
+    f.add_argument("--lang", type=optionvalues.option(optionvalues.language_option), help="the exports of this language of the game (build/<game>/<lang>/<preset>)")
+    f.add_argument("--out", type=optionvalues.option(optionvalues.out_option), help="the output folder the exports wrote to (default: build/ in the workspace)")
     f.add_argument("--ink-limit", type=figure, help="total ink in %% (default: the preset's ink_limit)")
     f.add_argument("--min-line", type=length, help="thinnest line, e.g. 0.1mm or 0.25pt (default: the preset's min_line, else 0.25pt)")
     f.add_argument("--min-ppi", type=figure, help="lowest effective resolution (default: the preset's dpi)")
@@ -151,9 +151,9 @@ def _docs_command(d: argparse.ArgumentParser) -> None:
 
 def _new_command(n: argparse.ArgumentParser) -> None:
     """``new`` (scaffold.py): runs with or without a workspace."""
-    n.add_argument("slug", type=validate.option(validate.new_game_slug), help="the game's folder name under data/, e.g. my-game")
+    n.add_argument("slug", type=optionvalues.option(optionvalues.new_game_slug), help="the game's folder name under data/, e.g. my-game")
     n.add_argument("--title", help="the game's title (default: the slug)")
-    n.add_argument("--kind", type=_choice, choices=validate.NEW_GAME_KINDS, action="append",
+    n.add_argument("--kind", type=_choice, choices=optionvalues.NEW_GAME_KINDS, action="append",
                    help="a deck to start with (repeatable; default: cards)")
     n.add_argument("--lang", type=_choice, choices=["ja", "en"], default="ja",
                    help="the language of the game it writes: ja (default) or en (an English game, deck names and draft)")
@@ -163,8 +163,8 @@ def _layout_command(la: argparse.ArgumentParser) -> None:
     """``layout`` (scaffold.py): runs with or without a workspace."""
     la.add_argument("action", type=_choice, choices=["list", "export"], help="list the layouts, or export one")
     la.add_argument("name", nargs="?", help="the layout to export (see 'pnpgen layout list')")
-    la.add_argument("--game", type=validate.option(validate.game_option), help="with --deck: export that deck's layout as it builds")
-    la.add_argument("--deck", type=validate.option(validate.deck_option), help="with --game: the deck (its overrides and size applied)")
+    la.add_argument("--game", type=optionvalues.option(optionvalues.game_option), help="with --deck: export that deck's layout as it builds")
+    la.add_argument("--deck", type=optionvalues.option(optionvalues.deck_option), help="with --game: the deck (its overrides and size applied)")
     la.add_argument("--out", help="the front template's file, ending in .svg.j2 (default: <name>-front.svg.j2 here), or a folder "
                                   "to write it in (templates/<game>/); the back is written beside it as <name>-back.svg.j2")
 
@@ -174,7 +174,7 @@ def _export_command(e: argparse.ArgumentParser) -> None:
     e.add_argument("--preset", required=True, help="thegamecrafter, makeplayingcards, drivethrucards, printerstudio, "
                                                    "doujin, doujin-pieces, doujin-book (the rulebook), tabletopsimulator, or one of "
                                                    "your presets/")
-    e.add_argument("--deck", type=validate.option(validate.deck_option), action="append", default=[],
+    e.add_argument("--deck", type=optionvalues.option(optionvalues.deck_option), action="append", default=[],
                    help="only this deck (repeatable)")
     e.add_argument("--fit", type=_choice, choices=["scale", "bleed"], help="adapt a deck to the preset's nearest format")
     e.add_argument("--colour", type=_choice, choices=["rgb", "cmyk"], help="default: the preset's")
@@ -185,26 +185,26 @@ def _export_command(e: argparse.ArgumentParser) -> None:
                    help="PDF presets: draw every glyph as a path from the embedded font, for printers that ask "
                         "(default: the preset's)")
     e.add_argument("--proof", action="store_true", help="overlay trim, bleed and safe zone on every piece")
-    e.add_argument("--base-url", type=validate.option(validate.base_url_option),
+    e.add_argument("--base-url", type=optionvalues.option(optionvalues.base_url_option),
                    help="where Tabletop Simulator finds the images: an http(s):// or file:/// URL (default: file:/// paths)")
-    e.add_argument("--deck-id-base", type=validate.option(validate.deck_id_base_option),
+    e.add_argument("--deck-id-base", type=optionvalues.option(optionvalues.deck_id_base_option),
                    help="Tabletop Simulator: the first CustomDeck id pnpgen may use (default 1000), "
                         "to keep clear of the ids of an existing mod")
-    e.add_argument("--lang", type=validate.option(validate.language_option), help="export this language of the game (game.yaml languages) into "
+    e.add_argument("--lang", type=optionvalues.option(optionvalues.language_option), help="export this language of the game (game.yaml languages) into "
                                   "build/<game>/<lang>/<preset>/")
-    e.add_argument("--out", type=validate.option(validate.out_option), help="output folder (default: build/ in the workspace)")
+    e.add_argument("--out", type=optionvalues.option(optionvalues.out_option), help="output folder (default: build/ in the workspace)")
 
 
 def _build_options(p: argparse.ArgumentParser) -> None:
     """The options of ``build`` (and ``watch``, which builds on every save)."""
-    p.add_argument("--out", type=validate.option(validate.out_option), help="output folder (default: build/ in the workspace)")
+    p.add_argument("--out", type=optionvalues.option(optionvalues.out_option), help="output folder (default: build/ in the workspace)")
     _sheet_options(p)
     p.add_argument("--no-rulebook", action="store_true", help="skip the rulebook booklets")
     p.add_argument("--ink", type=_choice, choices=["saver", "saver-grey"],
                    help="also draw the home sheets with less toner into ink-saver/ (large fills tinted, text and "
                         "frames kept dark; saver-grey: art in light grey too)")
-    p.add_argument("--lang", type=validate.option(validate.language_option), help="build this language of the game (game.yaml languages) into build/<game>/<lang>/")
-    p.add_argument("--min-dpi", type=validate.option(validate.min_dpi_option), default=None,
+    p.add_argument("--lang", type=optionvalues.option(optionvalues.language_option), help="build this language of the game (game.yaml languages) into build/<game>/<lang>/")
+    p.add_argument("--min-dpi", type=optionvalues.option(optionvalues.min_dpi_option), default=None,
                    help=f"warn about art printed below this resolution (default {MIN_DPI:g})")
     _jobs_option(p)
     _rulebook_options(p)
@@ -229,19 +229,19 @@ def _sheet_options(p: argparse.ArgumentParser) -> None:
                    help="cut marks: Japanese double トンボ, single western crop marks, or none (default jp); "
                         "silhouette: Silhouette Print & Cut registration marks and cut files (cut/*.svg, *.dxf); "
                         "cricut: Print Then Cut images and cut outlines (cut/*.png, *.svg)")
-    p.add_argument("--silhouette-marks", type=validate.option(_silhouette),
+    p.add_argument("--silhouette-marks", type=optionvalues.option(_silhouette),
                    help="registration mark figures for --marks silhouette, e.g. inset=10mm,length=0.33in "
                         "(inset, square, length, thickness, keepout)")
-    p.add_argument("--cricut-area", type=validate.option(_cricut_area),
+    p.add_argument("--cricut-area", type=optionvalues.option(_cricut_area),
                    help="the Print Then Cut image's size for --marks cricut, e.g. 6.75x9.25in (the default; "
                         "what Design Space takes on your machine and paper)")
-    p.add_argument("--margin", type=validate.option(validate.margin_option), default=5.0, help="unprintable margin of the printer (default 5mm)")
-    p.add_argument("--bleed", type=validate.option(validate.bleed_option), default=None,
+    p.add_argument("--margin", type=optionvalues.option(optionvalues.margin_option), default=5.0, help="unprintable margin of the printer (default 5mm)")
+    p.add_argument("--bleed", type=optionvalues.option(optionvalues.bleed_option), default=None,
                    help=f"bleed around each piece (default {BLEED_MM:g}mm; a deck file's own bleed: wins for its deck)")
     p.add_argument("--layout", type=_choice, choices=["grid", "fold", "sleeve"], default="grid",
                    help="fold: each two-sided piece's front and back side by side, fold and glue (no duplex); "
                         "sleeve: card fronts only, sized for a sleeve with a backer card")
-    p.add_argument("--sleeve", type=validate.option(_sleeve),
+    p.add_argument("--sleeve", type=optionvalues.option(_sleeve),
                    help="the sleeve's inside, e.g. 66x91 (--layout sleeve; default: the card's trim + 3 mm, 66x91 for "
                         "poker cards; each format's sleeves: pnpgen docs print-facts)")
     p.add_argument("--sheet", help="a sheet layout (sheets/NAME.yaml or built-in, e.g. a-one-51002): pieces go into its "
@@ -291,6 +291,6 @@ def talk_options(p: argparse.ArgumentParser) -> None:
 
 def _rulebook_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rules-only", action="store_true", help="the book to hand out: no designer notes appendix, cover playtest line or draft count marks")
-    p.add_argument("--creep", type=validate.option(validate.creep_option), default=0.0, help="creep compensation per sheet (e.g. 0.1mm)")
+    p.add_argument("--creep", type=optionvalues.option(optionvalues.creep_option), default=0.0, help="creep compensation per sheet (e.g. 0.1mm)")
     p.add_argument("--binding", type=_choice, choices=["left", "right"], default="left",
                    help="which edge the booklet is bound on: left (horizontal text) or right (縦書き) (default left)")

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pnpgen.data import validate
+from pnpgen.data import optionvalues
 from pnpgen.data.workspace import Workspace
 from pnpgen.safetext import CONTROL, shown, shown_name
 
@@ -42,9 +42,9 @@ def command_table(sheet_options: Callable[[argparse.ArgumentParser], None],
 
 
 def _common(p: argparse.ArgumentParser, lang: bool = True) -> None:
-    p.add_argument("--game", type=validate.option(validate.game_option), required=True,
+    p.add_argument("--game", type=optionvalues.option(optionvalues.game_option), required=True,
                    help="game slug (see 'pnpgen list')")
-    p.add_argument("--out", type=validate.option(validate.out_option),
+    p.add_argument("--out", type=optionvalues.option(optionvalues.out_option),
                    help="the build folder (default: build/ in the workspace)")
     if lang:
         p.add_argument("--lang", help="the history of this language's edition (build --lang)")
@@ -68,7 +68,7 @@ def _tag_options(t: argparse.ArgumentParser) -> None:
 def _serve_options(s: argparse.ArgumentParser) -> None:
     s.add_argument("--port", type=_port, default=8765, help="default 8765; the page is on 127.0.0.1 only")
     _common(s, lang=False)
-    s.add_argument("--lang", type=validate.option(validate.language_option), help="build and show this language of the game (game.yaml languages), "
+    s.add_argument("--lang", type=optionvalues.option(optionvalues.language_option), help="build and show this language of the game (game.yaml languages), "
                                   "into build/<game>/<lang>/")
 
 
@@ -99,7 +99,7 @@ def _root(ws: Workspace, args: argparse.Namespace) -> Path:
     from pnpgen.data.gamefiles import game_file
     from pnpgen.data.i18n import LANGUAGE_CODE
     from pnpgen.data.names import check_edition_twin
-    from pnpgen.data.validate import LANGUAGE_EXPECTED
+    from pnpgen.data.optionvalues import LANGUAGE_EXPECTED
     from pnpgen.engine import history
     from pnpgen.engine.fresh import finish_killed_commit
     from pnpgen.engine.journal import JOURNAL, STAGING

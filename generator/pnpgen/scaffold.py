@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pnpgen.boxnet import TuckBox
-from pnpgen.data import layouts
+from pnpgen.data import layouts, layoutsides, optionvalues
 from pnpgen.data import validate as v
 from pnpgen.data.formats import CARD_FORMATS, SINGLE_SIZE_SHAPES
 from pnpgen.data.load import load_game
@@ -26,8 +26,8 @@ from pnpgen.faces.layouts import compile_side
 from pnpgen.safetext import NAME_CONTROL
 from pnpgen.shapes import bounding_size
 
-KINDS = v.NEW_GAME_KINDS
-slug_option = v.new_game_slug  # the new game's folder name under data/
+KINDS = optionvalues.NEW_GAME_KINDS
+slug_option = optionvalues.new_game_slug  # the new game's folder name under data/
 
 
 @dataclass(frozen=True)
@@ -388,7 +388,7 @@ def layout(args: argparse.Namespace) -> int:
     else:
         raw = layouts.resolve(root, name, Located(Path("pnpgen layout export"), None), ())
         g = layouts.geometry(raw)
-        built = layouts.finish(raw, trim_of(g), g.shape, None, None)
+        built = layoutsides.finish(raw, trim_of(g), g.shape, None, None)
         size = f"format: {g.format}" if g.format else "box: {" + ", ".join(
             f"{k}: {o.value}" for k, o in raw.box.items()) + "}" if g.shape == "tuckbox" else (
             f"size: {g.size[0]:g}" if g.shape in SINGLE_SIZE_SHAPES else f"size: [{g.size[0]:g}, {g.size[1]:g}]")  # type: ignore[index]

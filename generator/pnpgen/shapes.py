@@ -694,7 +694,7 @@ def polygon_distance(p: Sequence[Point], q: Sequence[Point]) -> float:
 def ring_grid(count: int, w: float, h: float) -> tuple[int, int]:
     """Spaces along the top/bottom (cols) and the sides (rows), corners shared, for ``count``
     spaces round a w×h rectangle: no more than one space to spare, spaces as square as can be.
-    A score track's ring (faces/tracks.py) and its hole (``ring_hole``: the check of boxes over it, data/layouts.py)."""
+    A score track's ring (faces/tracks.py) and its hole (``ring_hole``: the check of boxes over it, data/layoutsides.py)."""
     if count < 4:
         raise ValueError("a ring needs at least 4 spaces")
     best = None

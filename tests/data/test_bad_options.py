@@ -1,5 +1,5 @@
-"""Issue 12: every command-line option is parsed with bounds (data/validate.py through
-``validate.option``): a bad one is argparse's own usage line and one error, exit 2, no traceback,
+"""Issue 12: every command-line option is parsed with bounds (data/optionvalues.py through
+``optionvalues.option``): a bad one is argparse's own usage line and one error, exit 2, no traceback,
 and nothing written."""
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ import pytest
 from PIL import Image
 
 from conftest import DECK_YAML, GAME_YAML, make_workspace, run
-from pnpgen.data.validate import DECK_ID_BASE_MAX
+from pnpgen.data.optionvalues import DECK_ID_BASE_MAX
 from pnpgen.exports import tts
 
 SQUARE_TOKEN_SVG = """{% extends "common/piece.svg.j2" %}

@@ -208,7 +208,7 @@ def _framed_layouts() -> list[str]:
     by their value, so they draw none)."""
     from pathlib import Path
 
-    from pnpgen.data import layouts
+    from pnpgen.data import layouts, layoutsides
     from pnpgen.data.yamlsrc import Located
     from pnpgen.scaffold import trim_of
 
@@ -216,7 +216,7 @@ def _framed_layouts() -> list[str]:
     for name in layouts.builtin_names():
         raw = layouts.resolve(None, name, Located(Path("test"), None), ())
         g = layouts.geometry(raw)
-        boxes = layouts.finish(raw, trim_of(g), g.shape, None, None).front.boxes
+        boxes = layoutsides.finish(raw, trim_of(g), g.shape, None, None).front.boxes
         if any(b.type == "image" and b.get("placeholder") for b in boxes):
             names.append(name)
     return names

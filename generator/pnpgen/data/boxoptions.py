@@ -13,7 +13,7 @@ from pnpgen.data import validate as v
 from pnpgen.data.boxlengths import dash_length, length, number, points
 from pnpgen.data.i18n import LANGUAGE_CODE, language_code_hint
 from pnpgen.data.markup import RUBY_MARK
-from pnpgen.data.validate import LANGUAGE_EXPECTED
+from pnpgen.data.optionvalues import LANGUAGE_EXPECTED
 
 BOX_TYPES = ("text", "image", "icons", "panel", "frame", "folds", "line", "grid", "track")
 DRAWN = ("text", "image", "icons", "panel", "frame", "grid", "track")  # the types that paint a fill

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, NoReturn
 
-from pnpgen.data import layouts, lint, tuckbox
+from pnpgen.data import boxlengths, layouts, layoutsides, lint, optionvalues, piecesize, tuckbox
 from pnpgen.data import validate as v
 from pnpgen.data.art import ArtFolder, ArtNotFound, Sizes
 from pnpgen.data.formats import CARD_FORMATS, KINDS, PAPER_SIZES, SHAPES, SINGLE_SIZE_SHAPES
@@ -122,7 +122,7 @@ def _size(doc: Located, data: dict, shape: str) -> tuple[tuple[float, float], st
         return CARD_FORMATS[fmt], fmt
     if "size" not in data:
         raise doc.error((), "missing size", "'format: poker' or 'size: [63, 88]'")
-    sizes = parse_at(doc, ("size",), v.size, data["size"], shape, shape in SINGLE_SIZE_SHAPES)
+    sizes = parse_at(doc, ("size",), piecesize.size, data["size"], shape, shape in SINGLE_SIZE_SHAPES)
     if shape in SINGLE_SIZE_SHAPES:  # orientation checked by the caller
         return bounding_size(shape, sizes[0], data.get("orientation", "pointy")), "custom"
     return sizes, "custom"
@@ -135,11 +135,11 @@ def _shape_options(doc: Located, data: dict, shape: str, trim: tuple[float, floa
     w, h = trim
     out: dict[str, Any] = {}
     if "orientation" in data:
-        out["orientation"] = parse_at(doc, ("orientation",), v.orientation, data["orientation"], shape)
+        out["orientation"] = parse_at(doc, ("orientation",), piecesize.orientation, data["orientation"], shape)
     if "corner_radius" in data:
-        out["corner_radius"] = parse_at(doc, ("corner_radius",), v.corner_radius, data["corner_radius"], shape, w, h)
+        out["corner_radius"] = parse_at(doc, ("corner_radius",), piecesize.corner_radius, data["corner_radius"], shape, w, h)
     if "points" in data:
-        out["points"] = parse_at(doc, ("points",), v.points, data["points"], shape, w, h)
+        out["points"] = parse_at(doc, ("points",), piecesize.points, data["points"], shape, w, h)
     elif shape == "polygon" and not outlined:
         raise doc.error((), "a polygon needs points", "'points: [[0, 0], [30, 0], [15, 26]]' in mm")
     return out
@@ -280,7 +280,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     shape = parse_at(doc, ("shape",), v.choice, data["shape"], SHAPES, "shape") if "shape" in data else \
         geo.shape if geo else "rect"
     if "orientation" in data:
-        parse_at(doc, ("orientation",), v.orientation, data["orientation"], shape)
+        parse_at(doc, ("orientation",), piecesize.orientation, data["orientation"], shape)
     box, figures = _tuck_box(doc, data, shape, layout_raw, deck_named) if shape == "tuckbox" or "box" in data \
         else (None, {})
     if box is not None:
@@ -330,25 +330,25 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     if "sheet" in data:
         deck.sheet, deck.sheet_where = sheet_layout(ws, doc, data), doc.where(("sheet",))
     if "die" in data:  # a paper d6 a template draws: its faces' boxes (a layout's: its own die:)
-        deck.die = parse_at(doc, ("die",), v.die_faces, data["die"], *trim)
+        deck.die = parse_at(doc, ("die",), piecesize.die_faces, data["die"], *trim)
     if "stand_up" in data:  # a fold-over standee a template draws: its figure's box (a layout's: its own stand_up:)
-        deck.stand_up = parse_at(doc, ("stand_up",), v.stand_up_box, data["stand_up"], *trim)
+        deck.stand_up = parse_at(doc, ("stand_up",), piecesize.stand_up_box, data["stand_up"], *trim)
     if given:
         deck.size_where = doc.where((given[0],))
     if "paper" in data:  # the deck's own paper over game.yaml's and the printer profile's (--paper wins)
         deck.paper, deck.paper_where = parse_at(doc, ("paper",), v.paper, data["paper"]), doc.where(("paper",))
         _paper_of_stock(doc, deck)
     if "bleed" in data:  # the deck's own bleed over --bleed: a punchboard's 0, a board's 5 mm
-        deck.bleed_mm = parse_at(doc, ("bleed",), v.bleed_option, data["bleed"])
-        parse_at(doc, ("bleed",), v.bleed_fits, deck.bleed_mm, *trim, "bleed:")
+        deck.bleed_mm = parse_at(doc, ("bleed",), optionvalues.bleed_option, data["bleed"])
+        parse_at(doc, ("bleed",), piecesize.bleed_fits, deck.bleed_mm, *trim, "bleed:")
     if "lint" in data:  # the deck's own figures, over the game's (a design that means to reach the edge)
         deck.lint = lint.settings(data["lint"], lambda keypath, parse, value, key: parse_at(doc, keypath, parse, value, key),
                                   base=game.options.get("lint"))
     if layout_raw is not None:
-        deck.layout = layouts.finish(layout_raw, layouts.frame(trim, options), shape, game.palette,
+        deck.layout = layoutsides.finish(layout_raw, boxlengths.frame(trim, options), shape, game.palette,
                                       sorted(game.text_fonts or game.fonts), deck.size_where, game.languages, doc.path,
                                       frozenset(unplaceheld(data)))
-        game.notes += layouts.over_tracks(layout_raw, deck.layout)
+        game.notes += layoutsides.over_tracks(layout_raw, deck.layout)
         deck.front = layout_template(deck.id, "front")
         deck.back = layout_template(deck.id, "back") if deck.layout.back is not None else None
     if "sealed" in data:  # a legacy game's sealed pack: the book shows its back alone, never its faces
@@ -472,7 +472,7 @@ def _layout_size(doc: Located, geo: layouts.Geometry, shape: str, data: dict) ->
         raise doc.error(("shape",), f"layout {geo.name} draws a tuck box's net, which a {shape} cannot be",
                         f"no 'shape:' with layout {geo.name} (it is a tuckbox), or a layout of a {shape}", key=True)
     if shape != geo.shape:
-        sizes = geo.where["size"].parse(v.size, shape, shape in SINGLE_SIZE_SHAPES)
+        sizes = geo.where["size"].parse(piecesize.size, shape, shape in SINGLE_SIZE_SHAPES)
     if shape in SINGLE_SIZE_SHAPES:
         orientation = data.get("orientation", geo.options.get("orientation", "pointy"))
         return bounding_size(shape, sizes[0], orientation), "custom"
@@ -486,6 +486,6 @@ def _layout_shape_options(geo: layouts.Geometry, shape: str, trim: tuple[float, 
     if "orientation" in geo.options and "orientation" not in options and shape in v.ORIENTED_SHAPES:
         options["orientation"] = geo.options["orientation"]
     if "corner_radius" in geo.options and "corner_radius" not in options and shape == "rounded":
-        options["corner_radius"] = geo.where["corner_radius"].parse(v.corner_radius, shape, *trim)
+        options["corner_radius"] = geo.where["corner_radius"].parse(piecesize.corner_radius, shape, *trim)
     if "points" in geo.options and "points" not in options and shape == "polygon":
         options["points"] = layouts.outline(geo, trim, size_where)

@@ -32,7 +32,7 @@ from typing import Any
 
 from pnpgen.data.markup import MISSING_COLOUR, without_icons
 from pnpgen.data.model import LATIN_GAP, PLACEHOLDER_COLOUR, placeholder_said
-from pnpgen.data.validate import LANGUAGE_EXPECTED
+from pnpgen.data.optionvalues import LANGUAGE_EXPECTED
 from pnpgen.data.yamlhint import flow
 from pnpgen.data.yamlsrc import Located, keyname, load_yaml
 from pnpgen.errors import InputError, Where

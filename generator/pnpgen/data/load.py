@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pnpgen import fonts as fontreg
-from pnpgen.data import i18n, ink, lint
+from pnpgen.data import i18n, ink, lint, piecesize
 from pnpgen.data import validate as v
 from pnpgen.data.art import Sizes
 from pnpgen.data.deckfile import load_deck, sheet_layout
@@ -214,7 +214,7 @@ def check_bleed(game: Game, bleed_mm: float) -> None:
         if deck.bleed_mm is not None:
             continue
         try:
-            v.bleed_fits(bleed_mm, *deck.trim_mm)
+            piecesize.bleed_fits(bleed_mm, *deck.trim_mm)
         except v.Invalid as e:
             where = deck.size_where or Where(deck.source)
             raise InputError(e.message, path=where.path, line=where.line, column=where.column,

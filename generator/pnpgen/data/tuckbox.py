@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from pnpgen.boxnet import TuckBox
+from pnpgen.data import piecesize
 from pnpgen.data import validate as v
 from pnpgen.data.formats import CARD_FORMATS
 from pnpgen.errors import InputError, suggest
@@ -138,7 +139,7 @@ def _cards(value: Any) -> tuple[float, float]:
     """A format's cards or ``[w, h]``; told as ``cards:`` is written (not ``size:``)."""
     try:
         if isinstance(value, list) or (isinstance(value, str) and any(ch.isdigit() for ch in value)):
-            return v.size(value, "rect", False)  # type: ignore[return-value]  # (63x88: told as [63, 88])
+            return piecesize.size(value, "rect", False)  # type: ignore[return-value]  # (63x88: told as [63, 88])
         return CARD_FORMATS[v.card_format(value)]
     except v.Invalid as e:
         raise v.Invalid(e.message.replace("size needs", "cards needs"),

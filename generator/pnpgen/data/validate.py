@@ -4,28 +4,22 @@ Each parser takes the raw value and returns it checked and converted (lengths in
 ``Invalid`` saying what is wrong and what would be right. Callers add where the value stands:
 ``data/mapkeys.py`` (``parse_at``) the YAML file:line:column and key, ``cli.py`` the option (through ``option``).
 So no out-of-range or mistyped value reaches geometry. The bounds are documented in
-docs/data-format.md ("Limits").
+docs/data-format.md ("Limits"). A piece's size and shape, read with the piece's own measures, are
+parsed in data/piecesize.py; the command line's option values in data/optionvalues.py.
 """
 
 from __future__ import annotations
 
-import argparse
 import math
-import os
 import re
-import shlex
 import unicodedata
-from collections.abc import Callable, Iterable
-from pathlib import Path
+from collections.abc import Iterable
 from typing import Any
-from urllib.parse import urlsplit
 
 from pnpgen.data.formats import CARD_FORMATS, PAPER_FORMATS, PAPER_SIZES, paper_named_by_size, size_word
 from pnpgen.data.markup import MISSING_COLOUR, colour_names
 from pnpgen.errors import suggest
 from pnpgen.patterns import later
-from pnpgen.safetext import NAME_CONTROL, windows_trouble
-from pnpgen.shapes import first_crossing
 from pnpgen.units import MM_PER_UNIT
 
 SIZE_MM = (1.0, 2000.0)  # a piece's trim size (each side, or the one size of a circle/hex)
@@ -406,247 +400,9 @@ def colour(value: Any, palette: dict[str, str]) -> str:
                   "a palette name (" + ", ".join(names) + ") or '#rrggbb'" if names else "'#rrggbb'")
 
 
-_SIZE_WITH_UNIT = re.compile(r"(\d+(?:\.\d+)?)\s*(mm|cm|in|pt)?\s*(?:[xX×＊*,、]|\s)\s*(\d+(?:\.\d+)?)\s*(mm|cm|in|pt)?")
-
-
-def size(value: Any, shape: str, single: bool) -> tuple[float, ...]:
-    """The trim size: one length for circle/hex/trihex, else [w, h]; each 1–2000 mm."""
-    if single:
-        if isinstance(value, list):
-            raise Invalid(f"a {shape} takes one size", "one length, e.g. 'size: 40mm'")
-        return (length(value, *SIZE_MM, what="size"),)
-    if not isinstance(value, list) or len(value) != 2:
-        # written as a shop writes it (420x297, 63 × 88 mm, "63mm, 88mm"): the two lengths as a list
-        parts = re.split(r"\s*(?:[xX×＊*,、]|\s)\s*", value.strip()) if isinstance(value, str) else []
-        meant = f"[{parts[0]}, {parts[1]}]" if len(parts) == 2 and all(parts) else "[63, 88]"
-        both = _SIZE_WITH_UNIT.fullmatch(value.strip()) if isinstance(value, str) else None
-        if both:  # 4.25x5.5in, 63 × 88 mm: the unit written once is both sides' (a bare 4.25 is mm)
-            w, w_unit, h, h_unit = both.groups()
-            meant = f"[{w}{w_unit or h_unit or ''}, {h}{h_unit or w_unit or ''}]"
-        paper = PAPER_FORMATS.get(typed(value).lower()) if isinstance(value, str) else None  # (Ａ５ typed full-width too)
-        if paper is not None:  # size: A5, a player aid the size of a paper: its millimetres
-            meant = "[{:g}, {:g}]".format(*paper)
-        raise Invalid(f"size needs [width, height], got {show(value)}", f"'size: {meant}' in mm or with units")
-    return tuple(length(v, *SIZE_MM, what="size") for v in value)
-
-
-def orientation(value: Any, shape: str) -> str:
-    if shape not in ORIENTED_SHAPES:
-        raise Invalid(f"a {shape} has no orientation", "orientation only on " + " or ".join(ORIENTED_SHAPES))
-    return choice(value, ORIENTATIONS, "orientation")
-
-
-def corner_radius(value: Any, shape: str, w: float, h: float) -> float:
-    if shape != "rounded":
-        raise Invalid(f"a {shape} has no corner radius", "corner_radius only with 'shape: rounded'")
-    return length(value, 0.0, min(w, h) / 2, what="corner radius")
-
-
-def points(value: Any, shape: str, w: float, h: float,
-           coordinate: Callable[[Any, float, str], float] | None = None) -> list[tuple[float, float]]:
-    """A polygon's corners in mm, each inside the trim box, enclosing an area: a deck's own, or a
-    layout's, whose ``coordinate`` reads the arithmetic its boxes' lengths take (``'h / 3'``)."""
-    read = coordinate or (lambda c, hi, what: length(c, 0.0, hi, what))
-    if shape != "polygon":
-        raise Invalid(f"a {shape} has no points", "points only with 'shape: polygon'")
-    if not isinstance(value, list) or len(value) < 3 or len(value) > 1000:
-        many = f" ({len(value)} given)" if isinstance(value, list) and len(value) > 1000 else ""
-        raise Invalid(f"points must be a list of 3 to 1000 [x, y] corners{many}", "e.g. [[0, 0], [30, 0], [15, 26]]")
-    out = []
-    for n, p in enumerate(value, 1):  # a wrong corner is named by its place in the list and its value
-        if not isinstance(p, list) or len(p) != 2:
-            raise Invalid(f"point {n} of {len(value)}, {show(p)}, is not [x, y]", "[x, y] in mm")
-        try:
-            x, y = read(p[0], w, "x"), read(p[1], h, "y")
-        except Invalid as e:
-            raise Invalid(f"point {n} of {len(value)}, {show(p)}: {e.message}", e.expected) from None
-        out.append((x, y))
-    area = sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in zip(out, out[1:] + out[:1])) / 2
-    if abs(area) < 1.0:
-        raise Invalid("the points enclose no area", "three or more corners around the piece")
-    if (cross := first_crossing(out)) is not None:
-        raise Invalid(f"the outline crosses itself: edge {cross[0]} (from point {cross[0]}) crosses edge {cross[1]} "
-                      f"(from point {cross[1]}), so its cut would cut the piece in parts",
-                      "the corners in order round the piece, each edge meeting only its neighbours")
-    return out
-
-
-def die_faces(value: Any, w: float, h: float) -> tuple[tuple[float, float, float, float], ...]:
-    """A template's paper d6: the six face squares of its net, faces 1 to 6, each [x, y, w, h] in
-    mm inside the trim (a layout names its boxes instead: data/layouts.py). A face is named by its
-    number, and one past the trim or given twice is told so: a die is six different faces."""
-    expected = "six [x, y, w, h] boxes in mm, the die's faces 1 to 6, e.g. [[16, 0, 16, 16], [0, 16, 16, 16], …]"
-    if not isinstance(value, list) or len(value) != 6:
-        raise Invalid(f"{show(value)} is not a list of 6 face boxes", expected)
-    out: list[tuple[float, float, float, float]] = []
-    for n, box in enumerate(value, 1):
-        if not isinstance(box, list) or len(box) != 4:
-            raise Invalid(f"face {n}, {show(box)}, is not [x, y, w, h]", expected)
-        what = f"face {n}'s"
-        x, y = length(box[0], 0.0, w, f"{what} x"), length(box[1], 0.0, h, f"{what} y")
-        bw, bh = length(box[2], 0.1, w, f"{what} w"), length(box[3], 0.1, h, f"{what} h")
-        if x + bw > w + 1e-6 or y + bh > h + 1e-6:
-            raise Invalid(f"face {n}, {show(box)}, runs past the piece's {w:g}×{h:g} mm trim "
-                          f"(to {x + bw:g}×{y + bh:g} mm)",
-                          f"each face inside the piece: x + w at most {w:g}, y + h at most {h:g}")
-        face = (x, y, bw, bh)
-        if face in out:
-            raise Invalid(f"face {n}, {show(box)}, is face {out.index(face) + 1} again; a die has 6 different "
-                          "faces", expected)
-        out.append(face)
-    return tuple(out)
-
-
-
-def stand_up_box(value: Any, w: float, h: float) -> tuple[float, float, float, float]:
-    """A template's fold-over standee: the upright figure's box [x, y, w, h] in mm inside the trim,
-    what it stands as on a virtual table (a layout names its image box instead: data/layouts.py)."""
-    expected = f"[x, y, w, h] in mm, the upright figure's box inside the {w:g}×{h:g} mm piece, e.g. [0, 0, 40, 50]"
-    if not isinstance(value, list) or len(value) != 4:
-        raise Invalid(f"{show(value)} is not [x, y, w, h]", expected)
-    x, y = length(value[0], 0.0, w, "x"), length(value[1], 0.0, h, "y")
-    bw, bh = length(value[2], 0.1, w, "w"), length(value[3], 0.1, h, "h")
-    if x + bw > w + 1e-6 or y + bh > h + 1e-6:
-        raise Invalid(f"{show(value)} runs past the piece's {w:g}×{h:g} mm trim (to {x + bw:g}×{y + bh:g} mm)",
-                      f"the box inside the piece: x + w at most {w:g}, y + h at most {h:g}")
-    return (x, y, bw, bh)
-
 # a key written where another file or the command line says it: named with its place, not as a slip
 ELSEWHERE = {("game.yaml", "bleed"): "; a build's bleed is --bleed (3 mm unless given), a deck's own is bleed: "
                                      "in its deck file (data/<slug>/decks/<id>.yaml)"}
-
-
-def bleed_fits(bleed_mm: float, w: float, h: float, key: str = "--bleed") -> None:
-    """Bleed grows the artwork around the trim; more than half the piece folds the outline."""
-    if bleed_mm >= min(w, h) / 2:
-        raise Invalid(f"bleed {bleed_mm:g} mm is not less than half this {w:g}×{h:g} mm piece",
-                      f"{key} below {min(w, h) / 2:g} mm, or a larger piece")
-
-
-# --------------------------------------------------------------------------- CLI options
-
-def option(parse: Callable[[str], Any]) -> Callable[[str], Any]:
-    """An argparse ``type=`` from a parser: Invalid becomes argparse's own one-line error."""
-
-    def parse_option(text: str) -> Any:
-        try:
-            return parse(text)
-        except Invalid as e:
-            hint = f" (expected {e.expected})" if e.expected else ""
-            raise argparse.ArgumentTypeError(e.message + hint) from None
-
-    parse_option.__name__ = parse.__name__  # argparse names the type in its messages
-    return parse_option
-
-
-def dimensions(text: str, lo: float, hi: float, what: str, example: str,
-               plausible: tuple[float, float] | None = None) -> tuple[float, float]:
-    """``66x91`` (mm; ``2.6x3.6in``, ``6.6cmx9.1cm`` too: a unit after the height is both sides')
-    → (width, height) in mm, each within [lo, hi]. Numbers too small for mm are told the unit
-    they were likely measured in: inches or centimetres whose sides fall in ``plausible`` (the
-    sizes such a thing has; ``6x9`` is a 6 × 9 cm card's sleeve, no 6 × 9 in one), else in range."""
-    number = rf"\s*(\d+(?:\.\d+)?)\s*({UNITS})?\s*"
-    m = re.fullmatch(number + "[xX×]" + number, text)
-    if m:
-        w, w_unit, h, h_unit = m.groups()
-        sides = (float(w) * MM_PER_UNIT[w_unit or h_unit or "mm"], float(h) * MM_PER_UNIT[h_unit or "mm"])
-    if not m or not all(lo <= v <= hi for v in sides):
-        # a unit in capitals (66x91MM): refused with the hint a single length gives (3MM: did you mean 3mm?)
-        lower = re.fullmatch(number + "[xX×]" + number, text.lower())
-        meant = "; did you mean {}{}x{}{}?".format(*(g or "" for g in lower.groups())) if lower and not m else ""
-        if m and not (w_unit or h_unit):  # a US designer's sleeve or Cricut area, the inches (or cm) left out
-            units = [u for u in ("in", "cm") if all(lo <= float(v) * MM_PER_UNIT[u] <= hi for v in (w, h))]
-            likely = [u for u in units if plausible is None or all(
-                plausible[0] <= float(v) * MM_PER_UNIT[u] <= plausible[1] for v in (w, h))] or units[:1]
-            meant = f"; did you mean {' or '.join(f'{w}x{h}{u}' for u in likely)}?" if likely else meant
-        raise Invalid(f"{text!r} is not a {what}{meant}", f"WIDTHxHEIGHT in mm from {lo:g} to {hi:g}, e.g. {example}")
-    return sides
-
-
-def bleed_option(text: str) -> float:
-    return length(text, *BLEED_MM, what="bleed")
-
-
-def margin_option(text: str) -> float:
-    return length(text, *MARGIN_MM, what="margin")
-
-
-def creep_option(text: str) -> float:
-    return length(text, *CREEP_MM, what="creep")
-
-
-# Tabletop Simulator CustomDeck ids: a deck's block of 100 sheet ids in 10,000 slots above the base,
-# and each card's id × 100 + slot a 32-bit int (exports/tts.py): 2**31 // 100 − 1,000,000.
-DECK_ID_BASE_MAX = 20_474_836
-
-
-def deck_id_base_option(text: str) -> int:
-    """The first CustomDeck id a Tabletop Simulator export may use."""
-    expected = f"a whole number from 1 to {DECK_ID_BASE_MAX:,}, e.g. 5000"
-    try:
-        n = int(text)
-    except ValueError:
-        raise Invalid(f"{show(text)} is not a whole number", expected) from None
-    if not 1 <= n <= DECK_ID_BASE_MAX:
-        raise Invalid(f"{n} is not a CustomDeck id pnpgen can start from", expected)
-    return n
-
-
-# --lang as a code is written (en, zh-Hant, es-419; eng and EN too, told the game's code by its
-# languages: line): it names build/<game>/<lang>/ and the cache's <game>.<lang>, so a path
-# (en/../../..) is refused here; serve read and showed a "last good build" from where it led.
-LANGUAGE_EXPECTED = "a two-letter ISO 639-1 code, optionally with a script or region: ja, en, zh-Hant, en-GB"
-_LANGUAGE_SHAPE = later(r"[A-Za-z0-9]{1,8}(-[A-Za-z0-9]{1,8}){0,3}")
-
-
-def language_option(text: str) -> str:
-    if not _LANGUAGE_SHAPE.fullmatch(text):
-        raise Invalid(f"{show(text)} is not a language code", LANGUAGE_EXPECTED)
-    return text
-
-
-NEW_GAME_KINDS = ("cards", "tokens", "tiles", "board", "standees", "dice", "box")  # the decks ``pnpgen new --kind`` writes
-SLUG_CHARS = 64  # a new game's slug at most (it names folders and files: data/names.py)
-_NEW_SLUG = later(r"[a-z0-9][a-z0-9_-]{0,63}")
-
-
-def new_game_slug(text: str) -> str:
-    """``pnpgen new``'s game folder name under data/ (checked here, so the CLI's parser needs
-    no import of scaffold.py)."""
-    if len(text) > SLUG_CHARS and _NEW_SLUG.fullmatch(text[:SLUG_CHARS]) and not re.search(r"[^a-z0-9_-]", text):
-        # the right characters, too many of them: it said "not a game slug" and offered the same characters
-        raise Invalid(f"{show(text)} is {len(text)} characters long, more than a game slug's {SLUG_CHARS}",
-                      f"a slug of at most {SLUG_CHARS} characters, e.g. {text[:SLUG_CHARS].rstrip('-_')}")
-    if not _NEW_SLUG.fullmatch(text):
-        # the title typed as the slug ("Harbor Lights"): the slug it would make, and --title for the title
-        meant = re.sub(r"[^a-z0-9_]+", "-", unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()).strip("-_")[:64]
-        # a Japanese title leaves only its digits ('ことば2' → '2'): no slug to offer from it
-        fit = meant and _NEW_SLUG.fullmatch(meant) and re.search("[a-z]", meant)
-        title = text.strip() and len(text) <= LABEL_CHARS and not NAME_CONTROL.search(text)  # (one new takes)
-        example = f"{meant if fit else 'my-game'}" + (f" (and --title {shlex.quote(text)} for the title)" if title else "")
-        raise Invalid(f"{show(text)} is not a game slug", f"lower-case letters, digits, - and _, e.g. {example}")
-    trouble = windows_trouble(text)
-    if trouble is not None:  # con: every command would refuse the game (data/names.py)
-        raise Invalid(f"{show(text)} {trouble}, which would name the game's output folder",
-                      f"another slug, e.g. {text}-game")
-    return text
-
-
-def game_option(text: str) -> str:
-    """A game's slug: the name of one folder under data/, nothing that leads elsewhere."""
-    return _plain_name(text, "a game name", "a folder name under data/ (see 'pnpgen list')")
-
-
-def deck_option(text: str) -> str:
-    """A deck id: the name of one file under decks/, nothing that leads elsewhere (the command
-    then checks that the game has the deck)."""
-    return _plain_name(text, "a deck id", "a deck id such as 'cards' (see 'pnpgen list')")
-
-
-def _plain_name(text: str, what: str, expected: str) -> str:
-    if not re.fullmatch(r"[^/\\\0.][^/\\\0]*", text) or len(text.encode("utf-8", "replace")) > 255:
-        raise Invalid(f"{show(text)} is not {what}", expected)  # 255 bytes: the longest file name
-    return text
 
 
 def number(value: Any, lo: float, hi: float, what: str) -> float:
@@ -658,103 +414,6 @@ def number(value: Any, lo: float, hi: float, what: str) -> float:
     if not (math.isfinite(v) and lo <= v <= hi):
         raise Invalid(f"{what} {show(value)} is out of range", f"{lo:g} to {hi:g}")
     return v
-
-
-def min_dpi_option(text: str) -> float:
-    return number(text, *MIN_DPI, what="min dpi")
-
-
-def max_builds_option(text: str) -> int:
-    """``watch --max-builds``: how many builds before watch stops (0: never)."""
-    try:
-        n = int(text)
-    except ValueError:
-        n = -1
-    if not 0 <= n <= 1_000_000:
-        raise Invalid(f"{show(text)} is not a number of builds", "0 (never stop) to 1000000")
-    return n
-
-
-def piece_option(text: str) -> int:
-    """``check --piece``: a piece's number in its deck (1 the first)."""
-    n = int(text) if re.fullmatch(r"[0-9]{1,7}", text.strip()) else 0
-    if n < 1:
-        raise Invalid(f"{show(text)} is not a piece's number", "a whole number from 1, the piece's place in its deck "
-                      "(the number its SVG file's name starts with)")
-    return n
-
-
-def base_url_option(text: str) -> str:
-    """Where Tabletop Simulator loads the exported images from: an http(s) or file URL."""
-    expected = "an http://, https:// or file:/// URL, e.g. https://example.com/pnp/"
-    try:
-        url = urlsplit(text)
-    except ValueError:
-        url = None
-    if (url is None or any(c.isspace() or ord(c) < 32 for c in text)
-            or not (url.scheme in ("http", "https") and url.hostname or url.scheme == "file" and url.path)):
-        raise Invalid(f"{show(text)} is not an address Tabletop Simulator can load from", expected)
-    if url.query or url.fragment or any(c in text for c in '"<>\\{}|^`'):  # a file name is added at its end
-        raise Invalid(f"{show(text)} has a query, a fragment or a character a URL must not hold",
-                      "a folder's address the image names are added to, e.g. https://example.com/pnp/")
-    return text
-
-
-def out_option(text: str) -> Path:
-    """An output folder: a folder or a place one can be made, not a file or below one."""
-    path = _usable_path(text, "folder name", "a folder to write the build into")
-    if path.exists() and not path.is_dir():
-        raise Invalid(f"{text} is a file", "a folder to write the build into")
-    _nearest_folder(path, text, "a folder to write the build into")
-    return path
-
-
-def sheet_out_option(text: str) -> Path:
-    """``export-sheet --out``: a new or existing .csv/.xlsx file in a folder one may write to.
-    The suffix keeps it from overwriting a deck's YAML, a template or any other input."""
-    return _file_out(text, (".csv", ".xlsx"))
-
-
-def pdf_out_option(text: str) -> Path:
-    """``calibrate --out``: a new or existing .pdf file in a folder one may write to. The suffix
-    keeps it from overwriting a deck's YAML, a font or any other input."""
-    return _file_out(text, (".pdf",))
-
-
-def _file_out(text: str, suffixes: tuple[str, ...]) -> Path:
-    kinds = " or ".join(suffixes)
-    expected = f"a file name ending in {kinds}, in a folder you may write to"
-    path = _usable_path(text, "file name", expected)
-    if path.suffix.lower() not in suffixes:
-        raise Invalid(f"{text} is not a {kinds} file", expected)
-    if path.is_dir():
-        raise Invalid(f"{text} is a folder", expected)
-    folder = _nearest_folder(path.parent, text, expected)
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise Invalid(f"cannot write in {folder}", expected)
-    return path
-
-
-def _usable_path(text: str, what: str, expected: str) -> Path:
-    """``text`` as a path, unless the system would refuse the name (empty, NUL byte, too long)."""
-    try:
-        if "\0" in text or not text.strip():
-            raise ValueError(text)
-        path = Path(text)
-        path.exists()
-        return path
-    except (OSError, ValueError):
-        raise Invalid(f"{show(text)} is not a usable {what}", expected) from None
-
-
-def _nearest_folder(path: Path, text: str, expected: str) -> Path:
-    """The nearest existing folder at or above ``path``; Invalid when a file stands in the way."""
-    probe = path
-    while not probe.exists() and probe.parent != probe:
-        probe = probe.parent
-    if not probe.is_dir():
-        raise Invalid(f"{text} is below the file {probe}", expected)
-    return probe
 
 
 def section_checks(section: str, keys: Any, hint: str) -> tuple[Any, Any]:

@@ -49,7 +49,7 @@ CARD_TYPES = {"rounded": 0, "rect": 1, "hex": 3, "circle": 4}
 DECK_ID_BASE = 1000
 DECK_ID_SLOTS = 10_000
 SHEETS_PER_DECK = 100
-MAX_CARD_ID = 2**31 - 1  # CardID = id × 100 + slot is a 32-bit int in TTS saves (data/validate.py's
+MAX_CARD_ID = 2**31 - 1  # CardID = id × 100 + slot is a 32-bit int in TTS saves (data/optionvalues.py's
 # DECK_ID_BASE_MAX, the bound of --deck-id-base, keeps the highest one under it; tests/exports/test_tts.py)
 TOKEN_BORDER = 0.03  # transparent border round a token image, of the piece's longer side in px (at least 4 px)
 MASK_SUPERSAMPLE = 16  # a token's cut sampled 16 × 16 times a pixel: edge pixels partly transparent

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from pnpgen.data.validate import dimensions
+from pnpgen.data.optionvalues import dimensions
 from pnpgen.impose.grid import SheetLayout, SheetOptions, Slot, layout_grid, layout_grid_at
 from pnpgen.impose.nest import bleed_steps
 from pnpgen.impose.plan import Box, Page, PlaceFace
