@@ -9,6 +9,7 @@ import builtins
 
 from pnpgen.commands import asked_language, print_line, print_warning
 from pnpgen.data.workspace import Workspace
+from pnpgen.safetext import one_line
 
 
 def check_options(ws: Workspace, args: argparse.Namespace):
@@ -58,20 +59,26 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
         if args.svg:
             _write_svgs(ws, args, game, faces, note)
         for w in faces.warnings:
-            print_line(ws.shown(f"  warning: {w}"))
+            print_line(one_line(ws.shown(f"  warning: {w}")))
         for line in game.translations.warnings:
-            note(ws.shown(f"  translation: {line}"))
+            note(one_line(ws.shown(f"  translation: {line}")))
             total += 1
+        # a default's placeholder: one line, every piece it reaches (one field of each: a piece's
+        # own empty fields share its line, and each is listed); a sheet's row that decks reading
+        # the one sheet each print (starter decks by their count columns): one line naming them
+        same: dict[tuple[str, str, str], tuple[dict[str, None], dict[str, None]]] = {}
         for deck in game.decks:
-            # a default's placeholder: one line, every piece it reaches (one field of each: a piece's
-            # own empty fields share its line, and each is listed)
-            same: dict[tuple[str, str, str], builtins.list[str]] = {}
             for where, field, text in deck.placeholders:
                 key = (str(where), open_value_said(text, "en", game.lang), field.rpartition(".")[2])
-                same.setdefault(key, []).append(field)
-            for (at, text, _), fields in same.items():
+                decks, fields = same.setdefault(key, ({}, {}))
+                decks[deck.id] = fields[field] = None
+        first: dict[str, builtins.list[tuple[str, str, dict[str, None], dict[str, None]]]] = {}
+        for (at, text, _), (decks, fields) in same.items():  # each said with the first deck that prints it
+            first.setdefault(next(iter(decks)), []).append((at, text, decks, fields))
+        for deck in game.decks:
+            for at, text, decks, fields in first.get(deck.id, []):
                 more = f" — and {counted(len(fields) - 1, 'more piece')} from the same line" if len(fields) > 1 else ""
-                note(ws.shown(f"  {deck.id}: {at}: {fields[0]}: {text}{more}"))
+                note(ws.shown(f"  {', '.join(decks)}: {at}: {next(iter(fields))}: {text}{more}"))
                 total += 1
             parked = [piece for piece in deck.pieces if piece.count == 0]  # each named, up to PARKED_NAMED
             for piece in parked[:PARKED_NAMED]:

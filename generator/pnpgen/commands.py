@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen.data.workspace import Workspace
-from pnpgen.safetext import shown
+from pnpgen.safetext import shown, warning_line
 from pnpgen.sheetargs import home_sheet_options
 
 
@@ -25,7 +25,7 @@ def print_line(text: str) -> None:
 
 
 def print_warning(text: str) -> None:
-    print(f"pnpgen: warning: {shown(text)}", file=sys.stderr, flush=True)
+    print(warning_line(text), file=sys.stderr, flush=True)
 
 
 def print_note(text: str) -> None:

@@ -13,7 +13,7 @@ from stat import S_ISREG
 from typing import TYPE_CHECKING
 
 from pnpgen.patterns import later
-from pnpgen.safetext import LINE_BREAKS, escaped_char, name_control_char, shown_name
+from pnpgen.safetext import name_control_char, one_line, shown_name
 
 if TYPE_CHECKING:  # (the rulebook's reader imports errors alone)
     from pnpgen.memo import Stamps
@@ -47,7 +47,7 @@ class InputError(Exception):
         where = f"{place(self.path, self.line, self.column)}: " if self.path is not None else ""
         key = f"{self.key}: " if self.key else ""
         hint = f" (expected {self.expected})" if self.expected else ""
-        return LINE_BREAKS.sub(escaped_char, f"{where}{key}{self.message}{hint}")
+        return one_line(f"{where}{key}{self.message}{hint}")
 
 
 class TemplateMistake(InputError):

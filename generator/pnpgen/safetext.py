@@ -119,6 +119,17 @@ def shown(text: str) -> str:
     return CONTROL.sub(escaped_char, text)
 
 
+def one_line(text: str) -> str:
+    """A message on one line, as an editor links it: a line break the data brings (a sheet's header
+    cell of two lines, 枚<Alt+Enter>数) shown as ``\\n``. The rule of errors and warnings alike."""
+    return LINE_BREAKS.sub(escaped_char, text)
+
+
+def warning_line(text: str) -> str:
+    """A warning as the terminal shows it: ``pnpgen: warning: …``, on one line, escaped (``one_line``, ``shown``)."""
+    return f"pnpgen: warning: {shown(one_line(text))}"
+
+
 def escaped_char(m: re.Match) -> str:
     """A matched control character as its escape (\\n, \\x1b, \\u202e)."""
     return repr(m.group())[1:-1] if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}"

@@ -324,6 +324,27 @@ def test_check_names_the_empty_art_cell_of_a_spreadsheet(tmp_path, capsys):
     assert "cards.csv:2:2: 竜.art: 未定" in out and "cards.csv:3:2: 鳥.art: no art yet" in out, out
 
 
+def test_check_names_a_shared_rows_missing_art_once_with_the_decks_printing_it(tmp_path, capsys):
+    """trial52: starter decks reading one card sheet, each by its own count column, listed a row's
+    "no art yet" once per deck that prints it (the same line up to five times): one line now,
+    naming the decks; a deck that parks the row is not named."""
+    def deck(counted: str, others: str) -> str:
+        head = ART_DECK_YAML.split("pieces:")[0].replace("art: image}", f"art: image, {others}}}")
+        return head + f"pieces: {{file: cards.csv, columns: {{{counted}: count}}}}\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck("枚数", "A: int, B: int, C: int"))
+    decks = ws / "data" / "test" / "decks"
+    (decks / "cards.csv").write_text("name,art,枚数,A,B,C\n竜,未定,1,1,0,1\n鳥,,1,2,3,0\n", encoding="utf-8")
+    for name in ("A", "B", "C"):
+        others = ", ".join(f"{c}: int" for c in ("枚数", "A", "B", "C") if c != name)
+        (decks / f"{name.lower()}.yaml").write_text(deck(name, others), encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 0
+    out = capsys.readouterr().out
+    assert out.count("鳥.art: no art yet") == 1 and out.count("竜.art: 未定") == 1, out
+    assert "  a, b, cards: data/test/decks/cards.csv:3:2: 鳥.art: no art yet\n" in out, out
+    assert "  a, c, cards: data/test/decks/cards.csv:2:2: 竜.art: 未定\n" in out, out
+    assert "2 placeholders to settle" in out, out
+
+
 def test_the_art_folder_is_checked_for_links_out_once_however_many_pictures_are_looked_up(tmp_path, monkeypatch):
     """Whether art/ leads out of the game's folder is resolved once, not once per picture (a
     thousand cards' lookups each resolved every folder of the path again)."""

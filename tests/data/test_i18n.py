@@ -681,3 +681,22 @@ def test_a_setting_given_for_another_edition_only_is_said_so_without_pnpgens_mar
     err = capsys.readouterr().err
     assert "missing-translation" not in err
     assert "format: unknown format 'bridge' (given for en only: none for this edition)" in err, err
+
+
+def test_a_warning_quoting_a_header_of_two_lines_stays_on_one_line(tmp_path, capsys):
+    """A header typed on two lines in its cell (フレー<Alt+Enter>バー) quoted in a warning ran the
+    warning over two lines, where an error shows the break as \\n (hostile35): a warning is shown
+    by the same rule, in the build's warnings and check's list."""
+    deck = DECK_YAML.replace("pieces:\n", "  flavour: text\npieces: {file: cards.csv, columns: {\"フレー\\nバー\": flavour}}\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck, game=TWO)
+    (ws / "data" / "test" / "decks" / "cards.csv").write_text(
+        'name,name.en,text,text.en,"フレー\nバー",count\n炎,Flame,本文,Text,「まだ終わらない」,1\n', encoding="utf-8")
+    said = "cards.csv:3:5: フレー\\nバー: '「まだ終わらない」': plain ja text in a sheet that translates other columns into en"
+    assert run(ws, "build", "--game", "test", "--lang", "en", "--no-rulebook", "-q") == 0
+    err = capsys.readouterr().err
+    (line,) = [line for line in err.splitlines() if "plain ja" in line]
+    assert said in line and line.endswith("mapped to flavour.en in the deck's columns:)"), err
+    assert run(ws, "check", "--game", "test", "--lang", "en") == 0
+    out = capsys.readouterr().out
+    (line,) = [line for line in out.splitlines() if "plain ja" in line]
+    assert said in line and line.endswith("mapped to flavour.en in the deck's columns:)"), out

@@ -145,3 +145,40 @@ def test_a_mistake_read_from_the_kept_rows_names_its_worksheet_row_and_column(tm
     assert len(parsed) == 1
     assert said[0] == said[1] and len(said[0].splitlines()) == 1, said
     assert "cards.xlsx:3:4: power (column D) in worksheet Spells:" in said[0], said[0]
+
+
+def _roles_and_roles() -> bytes:
+    """A workbook holding worksheets ``Roles`` and ``roles`` (names Excel takes for one, which
+    another program wrote): openpyxl reads the second as ``roles1``."""
+    import zipfile
+
+    book = openpyxl.Workbook()
+    book.active.title = "Roles"
+    second = book.create_sheet("rolesX")
+    for ws, name in ((book.active, "人狼"), (second, "村人")):
+        ws.append(["name", "number", "released", "power", "count"])
+        ws.append([name, 1, None, 2, 1])
+    buf, out = io.BytesIO(), io.BytesIO()
+    book.save(buf)
+    with zipfile.ZipFile(buf) as src, zipfile.ZipFile(out, "w") as dst:
+        for part in src.namelist():
+            data = src.read(part)
+            dst.writestr(part, data.replace(b'name="rolesX"', b'name="roles"') if part == "xl/workbook.xml" else data)
+    return out.getvalue()
+
+
+def test_worksheets_whose_names_differ_in_case_alone_are_named_as_the_workbook_writes_them(tmp_path, capsys):
+    """openpyxl renames a second worksheet ``roles`` beside ``Roles`` to ``roles1``: ``sheet:
+    roles`` was "no worksheet 'roles' (expected one of Roles, roles1)", naming a sheet the designer
+    never wrote. The worksheets are named as the workbook writes them: ``roles`` is read, and a
+    name that is none lists ``Roles, roles``."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK.format(name="役職", suffix="xlsx", sheet="roles"), front=FRONT)
+    (ws / "data" / "test" / "decks" / "cards.xlsx").write_bytes(_roles_and_roles())
+    game = load_game(Workspace(ws), "test")
+    assert [p.values["name"] for p in game.decks[0].pieces] == ["村人"]
+    assert game.decks[0].worksheet is not None and game.decks[0].worksheet[1] == "roles"
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(DECK.format(name="役職", suffix="xlsx", sheet="role"), encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "no worksheet 'role' in cards.xlsx" in err and "(expected one of Roles, roles)" in err and "roles1" not in err, err

@@ -267,21 +267,27 @@ def test_a_repainted_picture_is_reported_reprinted_and_recorded(tmp_path, capsys
     assert "- art/b.pngを差し替え：札2" in capsys.readouterr().out
 
 
+def repainted_and_built(ws: Path, capsys, *names: str) -> tuple[str, dict]:
+    """The art files ``names`` painted over under their names and the game built again: what the
+    build said, and its manifest."""
+    from PIL import Image
+
+    for name in names:
+        Image.new("RGB", (300, 200), (250, 200, 0)).save(ws / "data/test/art" / name)
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    return capsys.readouterr().out, json.loads((ws / "build/test/manifest.json").read_text(encoding="utf-8"))
+
+
 def test_pictures_replaced_are_named_by_their_files_with_the_pieces_showing_them(tmp_path, capsys):
     """A picture replaced was "札1 edited, 札4 edited": which picture, the playtest log did not say.
     Each art file replaced is named once, with the one piece showing it or how many, in the
     terminal, the manifest's changes and the history's changelog (its pieces by name)."""
-    from PIL import Image
 
     ws = workspace(tmp_path / "ws")
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
-    for name in ("a.png", "c.png"):  # a.png: cards 1 and 4; c.png: card 3
-        Image.new("RGB", (300, 200), (250, 200, 0)).save(ws / "data/test/art" / name)
-    capsys.readouterr()
-    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
-    said = capsys.readouterr().out
+    said, manifest = repainted_and_built(ws, capsys, "a.png", "c.png")  # a.png: cards 1 and 4; c.png: card 3
     assert "(art/a.png replaced: 2 cards, art/c.png replaced: 札3)" in said, said
-    manifest = json.loads((ws / "build/test/manifest.json").read_text(encoding="utf-8"))
     assert manifest["reprint"]["cards"]["why"] == ["art/a.png replaced: 2 cards", "art/c.png replaced: 札3"]
     assert run(ws, "diff", "--game", "test") == 0
     log = capsys.readouterr().out
@@ -348,3 +354,32 @@ def test_faces_showing_svg_art_change_only_with_that_art(tmp_path, capsys):
     (ws / "templates" / "test" / "other.svg.j2").unlink()
     assert report() == []
     assert (ws / "build" / "test" / "cards.pdf").read_bytes() != home  # 札 and 湖 still repainted
+
+
+@pytest.mark.parametrize("printed", [True, False])
+def test_a_piece_whose_text_changed_and_whose_picture_was_repainted_is_told_both(tmp_path, capsys, printed):
+    """A card whose text was edited and whose picture was painted over between two builds was told
+    "札2: text" alone, in the change line, reprint's reasons and diff: its picture's file is named
+    too, whether the text prints on the face (the face changed) or not (the face the same)."""
+
+    front = PICTURE_FRONT.replace("{% endblock %}", "{{ textbox(piece.text, 5, 62, w - 10, 12, size=9) }}\n{% endblock %}")
+    ws = picture_workspace(tmp_path / "ws", "", front if printed else FRONT, COLOURS)
+
+    def cards(text_of_2: str) -> None:
+        (ws / "data/test/decks/cards.yaml").write_text(
+            PICTURE_DECK_YAML.replace("art: image}", "art: image, text: text}") + "".join(
+                f"  - {{name: 札{i}, art: {art}, text: {text_of_2 if i == 2 else '効果'}, count: 2}}\n"
+                for i, art in enumerate(("a.png", "b.png", "c.png"), 1)), encoding="utf-8")
+    cards("効果")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    cards("新しい効果")
+    said, manifest = repainted_and_built(ws, capsys, "b.png")
+    assert "(札2: text, art/b.png replaced: 札2)" in said, said
+    assert manifest["reprint"]["cards"]["why"] == ["札2: text", "art/b.png replaced: 札2"]
+    assert run(ws, "diff", "--game", "test", "--format", "json") == 0
+    entry = json.loads(capsys.readouterr().out)["decks"]["cards"]
+    assert [f["field"] for f in entry["fields"]] == ["text"] and entry["pictures"] == [{"file": "art/b.png", "pieces": ["札2"]}]
+    assert entry["faces"] == []
+    assert run(ws, "diff", "--game", "test") == 0
+    log = capsys.readouterr().out
+    assert "- 札2：text：「効果」 → 「新しい効果」\n- art/b.pngを差し替え：札2\n" in log, log

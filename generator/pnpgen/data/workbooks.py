@@ -11,7 +11,7 @@ import hashlib
 import io
 import re
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -67,6 +67,7 @@ class _Opened:
     formulas: bool = False  # an .xlsx: whether a worksheet holds a formula
     written: Any = None  # an .xlsx with its formulas, once asked for
     hidden: frozenset[int] = frozenset()  # the worksheets (indexes) the office program hides
+    names: list[str] = field(default_factory=list)  # an .xlsx's worksheets as the workbook names them (``_written_names``)
 
 
 def read_rows(path: Path, shown: Path, sheet: str | None, books: Workbooks | None = None) -> Rows:
@@ -350,14 +351,35 @@ def _open_xlsx(data: bytes, shown: Path) -> _Opened:
     except InvalidFileException as e:
         raise InputError(f"cannot read the spreadsheet: {e}", path=shown, expected="an .xlsx workbook") from None
     return _Opened(data, book, formulas,
-                   hidden=frozenset(i for i, w in enumerate(book.worksheets) if w.sheet_state != "visible"))
+                   hidden=frozenset(i for i, w in enumerate(book.worksheets) if w.sheet_state != "visible"),
+                   names=_written_names(data, book.sheetnames))
+
+
+def _written_names(data: bytes, names: list[str]) -> list[str]:
+    """The worksheets' names as the workbook writes them. openpyxl gives a worksheet whose name
+    another's differs from in letter case alone (``roles`` beside ``Roles``, which Excel takes for
+    one name and another program wrote) a number, ``roles1`` (``avoid_duplicate_name``, as its
+    title is set); read-only, it sets each title as written. Asked only where a name could be so
+    numbered: one the workbook does not hold would otherwise be looked up and listed."""
+    import openpyxl
+
+    lower = [n.lower() for n in names]  # (as openpyxl compares them)
+    if not any(n[:k].lower() in lower[:i] for i, n in enumerate(names) for k in range(1, len(n))
+               if n[k:].isascii() and n[k:].isdigit()):
+        return names
+    book = openpyxl.load_workbook(io.BytesIO(data), read_only=True)
+    try:
+        written = list(book.sheetnames)
+    finally:
+        book.close()
+    return written if len(written) == len(names) else names
 
 
 def _xlsx_rows(opened: _Opened, shown: Path, sheet: str | None) -> Rows:
     import openpyxl
 
     book = opened.book
-    index = _pick(book.sheetnames, sheet, shown, opened.hidden)
+    index = _pick(opened.names or book.sheetnames, sheet, shown, opened.hidden)
     ws = book.worksheets[index]
     if ws.max_row > MAX_ROWS:
         raise _too_large(shown, "rows", MAX_ROWS)
@@ -374,7 +396,7 @@ def _xlsx_rows(opened: _Opened, shown: Path, sheet: str | None) -> Rows:
                 if value is None and written.cell(r, c).data_type == "f":
                     raise _unsaved_formula(shown, r, c)
     _fill(rows, [(m.min_row, m.min_col, m.max_row, m.max_col) for m in ws.merged_cells.ranges])
-    return list(enumerate(rows, 1)), {r for r, d in ws.row_dimensions.items() if d.hidden}, ws.title
+    return list(enumerate(rows, 1)), {r for r, d in ws.row_dimensions.items() if d.hidden}, (opened.names or book.sheetnames)[index]
 
 
 def _xlsx_value(cell: Any) -> Any:

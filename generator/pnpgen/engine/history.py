@@ -570,7 +570,9 @@ def diff(a: Version, b: Version, named: dict[str, int] | None = None) -> dict[st
         entry["back_changed"] = bool(backs) and len(backs) == len([b for b in was if new["pieces"][b][3:4] != [""]])
         edited = {f["piece"] for f in entry["fields"]}
         pictures: dict[str, list[str]] = {}  # an art file replaced → the pieces whose faces, the same, show it
-        for label in (label for label in sides if label in painted and name_of(label) not in edited):
+        # (a piece whose fields changed too, its faces then not the same: its text edited and its
+        # picture painted over, both told)
+        for label in (label for label in sides if label in painted or name_of(label) in edited):
             for file in replaced_files(old, new, label, was[label]):
                 pictures.setdefault(file, []).append(name_of(label))
         told = {name for shown in pictures.values() for name in shown}

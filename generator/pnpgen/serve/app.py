@@ -19,7 +19,7 @@ from pnpgen.data.workspace import Workspace
 from pnpgen.engine.fresh import present_inputs, profile_stamps, worth_a_build
 from pnpgen.engine.output import claim
 from pnpgen.errors import InputError
-from pnpgen.safetext import shown
+from pnpgen.safetext import shown, warning_line
 from pnpgen.serve.page import html, per_page
 from pnpgen.serve.preview import Preview
 
@@ -181,7 +181,7 @@ async def _rebuilt(preview: Preview) -> None:
     elif broken or preview.told is not None:
         again = "fixed, built again" if broken else "built again"
         for warning in state.warnings:  # (before its lines, as a build says them)
-            print(shown(f"pnpgen: warning: {warning}"), file=sys.stderr, flush=True)
+            print(warning_line(warning), file=sys.stderr, flush=True)
         print(preview.ws.shown(f"{preview.slug}: {again} ({preview.out})"), flush=True)
         for line in preview.told or []:
             print(shown(f"  changed: {line}"), flush=True)
@@ -232,7 +232,7 @@ def serve(ws: Workspace, args: argparse.Namespace) -> int:
     preview.folders()  # a link out of the workspace below them: one line, before anything is served
     preview.rebuild()
     for warning in preview.state.warnings:  # the first build's, as a build says them
-        print(shown(f"pnpgen: warning: {warning}"), file=sys.stderr, flush=True)
+        print(warning_line(warning), file=sys.stderr, flush=True)
     title, lang = page_title(ws, args.game, preview)
     if preview.state.error:
         print(shown(preview.state.error), flush=True)

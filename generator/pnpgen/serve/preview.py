@@ -28,7 +28,7 @@ from pnpgen.engine.warm import Warm
 from pnpgen.errors import InputError
 from pnpgen.faces.face import Face
 from pnpgen.faces.faceset import FaceSet, face_renderer, piece_pairs, render_deck
-from pnpgen.safetext import shown
+from pnpgen.safetext import warning_line
 from pnpgen.serve.held import OPEN_PDFS, PAGES_PER_OPEN, PICTURE_BYTES, SHEETS_PER_OPEN, Budgeted, Open
 
 # PDFium is not thread-safe: no two of its calls may run at once in one process, not even on two
@@ -375,7 +375,7 @@ def _close(opened: tuple[Any, io.BufferedReader]) -> None:
 
 def _warn(line: str) -> None:
     """A build's warning in the terminal, as a build says it (its caches' bookkeeping failed)."""
-    print(f"pnpgen: warning: {shown(line)}", file=sys.stderr, flush=True)
+    print(warning_line(line), file=sys.stderr, flush=True)
 
 
 def _title(manifest: dict[str, Any]) -> tuple[str, str]:
