@@ -182,3 +182,36 @@ def test_worksheets_whose_names_differ_in_case_alone_are_named_as_the_workbook_w
     assert run(ws, "check", "--game", "test") == 2
     err = capsys.readouterr().err
     assert "no worksheet 'role' in cards.xlsx" in err and "(expected one of Roles, roles)" in err and "roles1" not in err, err
+
+
+def _chart_first() -> bytes:
+    """A workbook whose first sheet is a chart sheet (a chart given a tab of its own, before the
+    worksheets it plots): openpyxl's ``sheetnames`` lists it, its ``worksheets`` do not."""
+    from openpyxl.chart import BarChart, Reference
+
+    book = openpyxl.Workbook()
+    units = book.active
+    units.title = "Units"
+    units.append(["name", "number", "released", "power", "count"])
+    units.append(["剣士", 1, None, 3, 2])
+    chart = BarChart()
+    chart.add_data(Reference(units, min_col=4, min_row=1, max_row=2), titles_from_data=True)
+    book.create_chartsheet("Chart", 0).add_chart(chart)
+    book.create_sheet("Notes").append(["memo"])
+    buf = io.BytesIO()
+    book.save(buf)
+    return buf.getvalue()
+
+
+def test_a_chart_sheet_before_the_worksheets_does_not_shift_which_worksheet_is_read(tmp_path, capsys):
+    """A chart sheet first made ``sheet: Units`` read Notes (indexes of the names counted the
+    chart, those of the worksheets did not) and ``sheet: Notes`` fail as "list index out of range"."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK.format(name="兵", suffix="xlsx", sheet="Units"), front=FRONT)
+    (ws / "data" / "test" / "decks" / "cards.xlsx").write_bytes(_chart_first())
+    game = load_game(Workspace(ws), "test")
+    assert [p.values["name"] for p in game.decks[0].pieces] == ["剣士"]
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(DECK.format(name="兵", suffix="xlsx", sheet="Chart"), encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "no worksheet 'Chart' in cards.xlsx" in err and "(expected one of Units, Notes)" in err, err

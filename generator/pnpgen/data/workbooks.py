@@ -352,7 +352,7 @@ def _open_xlsx(data: bytes, shown: Path) -> _Opened:
         raise InputError(f"cannot read the spreadsheet: {e}", path=shown, expected="an .xlsx workbook") from None
     return _Opened(data, book, formulas,
                    hidden=frozenset(i for i, w in enumerate(book.worksheets) if w.sheet_state != "visible"),
-                   names=_written_names(data, book.sheetnames))
+                   names=_written_names(data, [w.title for w in book.worksheets]))
 
 
 def _written_names(data: bytes, names: list[str]) -> list[str]:
@@ -369,7 +369,7 @@ def _written_names(data: bytes, names: list[str]) -> list[str]:
         return names
     book = openpyxl.load_workbook(io.BytesIO(data), read_only=True)
     try:
-        written = list(book.sheetnames)
+        written = [w.title for w in book.worksheets]  # (worksheets alone, as the caller's: no chart sheet)
     finally:
         book.close()
     return written if len(written) == len(names) else names
@@ -379,7 +379,9 @@ def _xlsx_rows(opened: _Opened, shown: Path, sheet: str | None) -> Rows:
     import openpyxl
 
     book = opened.book
-    index = _pick(opened.names or book.sheetnames, sheet, shown, opened.hidden)
+    # indexes into the worksheets: a chart sheet, which book.sheetnames also lists, holds no cells
+    names = opened.names or [w.title for w in book.worksheets]
+    index = _pick(names, sheet, shown, opened.hidden)
     ws = book.worksheets[index]
     if ws.max_row > MAX_ROWS:
         raise _too_large(shown, "rows", MAX_ROWS)
@@ -396,7 +398,7 @@ def _xlsx_rows(opened: _Opened, shown: Path, sheet: str | None) -> Rows:
                 if value is None and written.cell(r, c).data_type == "f":
                     raise _unsaved_formula(shown, r, c)
     _fill(rows, [(m.min_row, m.min_col, m.max_row, m.max_col) for m in ws.merged_cells.ranges])
-    return list(enumerate(rows, 1)), {r for r, d in ws.row_dimensions.items() if d.hidden}, (opened.names or book.sheetnames)[index]
+    return list(enumerate(rows, 1)), {r for r, d in ws.row_dimensions.items() if d.hidden}, names[index]
 
 
 def _xlsx_value(cell: Any) -> Any:
