@@ -234,11 +234,16 @@ def main(argv: list[str] | None = None, own_process: bool = False) -> int:
 
 def _run_by(command: str) -> Callable[..., int]:
     """The function that runs ``command``, named as it is (``export-sheet`` → ``export_sheet``): in
-    commands.py (the build and its loop), checkcommand.py or toolcommands.py (the commands beside it)."""
-    from pnpgen import checkcommand, commands, toolcommands
+    commands.py (the build and its loop), checkcommand.py or toolcommands.py (the commands beside it),
+    each imported only when the ones before it do not hold the command (a build imports neither)."""
+    import importlib
 
     name = command.replace("-", "_")
-    return next(getattr(module, name) for module in (commands, checkcommand, toolcommands) if hasattr(module, name))
+    for module in ("pnpgen.commands", "pnpgen.checkcommand", "pnpgen.toolcommands"):
+        run: Callable[..., int] | None = getattr(importlib.import_module(module), name, None)
+        if run is not None:
+            return run
+    raise AssertionError(f"no function runs the command {command!r}")
 
 
 def _folder_exists() -> bool:
