@@ -1,5 +1,5 @@
 """The playtest loop's commands: ``log``, ``diff``, ``tag``, ``reprint --since`` (engine/history.py,
-engine/reprint.py) and ``serve`` (serve/)."""
+engine/versionnames.py, engine/changelog.py, engine/reprint.py) and ``serve`` (serve/)."""
 
 from __future__ import annotations
 
@@ -171,34 +171,36 @@ def log(ws: Workspace, args: argparse.Namespace) -> int:
 
 
 def diff(ws: Workspace, args: argparse.Namespace) -> int:
-    from pnpgen.engine import history  # the command table above loads with the CLI: this only when run
+    from pnpgen.engine import changelog, history  # the command table above loads with the CLI: this only when run
+    from pnpgen.engine.versionnames import resolve
 
     root = _root(ws, args)
     edition = _edition(args)
-    b = history.resolve(root, edition, args.b or "latest")
+    b = resolve(root, edition, args.b or "latest")
     if args.a:
-        a = history.resolve(root, edition, args.a)
+        a = resolve(root, edition, args.a)
     else:
         older = [v for v in history.versions(root, edition) if v.number < b.number]
         a = older[-1] if older else b
     _not_written_here(ws, root, edition, [b] if a is b else [a, b])
-    d = history.diff(a, b, history.tags(root, edition))
+    d = changelog.diff(a, b, history.tags(root, edition))
     # the history may come from elsewhere (a zip): no terminal control sequence of its gets through
     sys.stdout.write(CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(d, ensure_ascii=False, indent=2)) + "\n"
-                     if args.format == "json" else shown(history.markdown(d)))
+                     if args.format == "json" else shown(changelog.markdown(d)))
     return 0
 
 
 def tag(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.engine import history  # the command table above loads with the CLI: this only when run
     from pnpgen.engine.output import atomic_write_bytes
+    from pnpgen.engine.versionnames import resolve, set_tag
 
     root = _root(ws, args)
     edition = _edition(args)
-    v = history.resolve(root, edition, args.version)
+    v = resolve(root, edition, args.version)
     _not_written_here(ws, root, edition, [v])  # named all the same: reprint --since will not rely on it
     was = history.tags(root, edition).get(args.name)
-    atomic_write_bytes(history.folder(root, edition) / "tags.json", history.set_tag(root, edition, args.name, v))
+    atomic_write_bytes(history.folder(root, edition) / "tags.json", set_tag(root, edition, args.name, v))
     moved = f", moved from v{was}" if was is not None and was != v.number else ""  # the name no longer marks what it did
     print(shown_name(f"{_edition_named(args)}: {args.name} = {v.name} ({v.body['time']}, #{v.hash[:7]}){moved}"))
     return 0
@@ -215,12 +217,13 @@ def reprint(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.engine.output import build_lock
     from pnpgen.engine.reprint import reprint_files
     from pnpgen.engine.transaction import commit
+    from pnpgen.engine.versionnames import resolve
     from pnpgen.errors import InputError
     from pnpgen.sheetargs import home_sheet_options
     from pnpgen.usercache import secret
 
     root = _root(ws, args)
-    since = history.resolve(root, _edition(args), args.since)
+    since = resolve(root, _edition(args), args.since)
     if not since.here:  # what it says was printed could be anyone's: the reprint would be of their choosing
         raise InputError(
             f"{since.name} was not written on this machine (a build folder from elsewhere, your other machine's, "

@@ -14,7 +14,7 @@ from PIL import Image
 
 from conftest import PICTURE_DECK_YAML, PICTURE_FRONT, make_workspace, run
 from pnpgen.engine import documents as documents_module
-from pnpgen.engine import history, stagecopy, transaction
+from pnpgen.engine import recording, stagecopy, transaction
 from pnpgen.engine import run as build_run
 from pnpgen.engine.journal import JOURNAL, STAGED, STAGING
 from pnpgen.engine.output import build_lock
@@ -143,7 +143,7 @@ def test_a_failure_after_the_early_copies_began_leaves_the_old_set_and_nothing_s
         staged.extend(p.name for p in (out / STAGING).iterdir() if p.name != STAGED)
         raise failure
 
-    monkeypatch.setattr(history, "record", fails)
+    monkeypatch.setattr(recording, "record", fails)
     assert run(ws, *BUILD, "--out", str(out)) == status
     assert len(staged) == 4 and len(pids) == 4  # the copies had begun
     assert _files(out / "test") == before  # every old file, same bytes, same mtime

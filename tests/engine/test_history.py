@@ -80,7 +80,7 @@ def test_diff_lists_exactly_the_edits_made_and_log_and_tag_name_the_versions(tmp
 
 
 def test_history_skips_a_damaged_entry_and_is_bounded(tmp_path, capsys, monkeypatch, built_copy):
-    from pnpgen.engine import history
+    from pnpgen.engine import history, recording
 
     ws = built_copy(tmp_path / "ws", *BUILD, pieces=NAMES)  # built once: v1
     _edit(ws, "text: 本文カード2}", "text: 本文カード2, count: 2}")
@@ -92,7 +92,7 @@ def test_history_skips_a_damaged_entry_and_is_bounded(tmp_path, capsys, monkeypa
     assert [ln.split()[0] for ln in capsys.readouterr().out.splitlines()] == ["v1"]  # the damaged v2 is not trusted
     assert run(ws, "diff", "--game", "test", "v2") == 2
     assert "no version 'v2'" in capsys.readouterr().err
-    monkeypatch.setattr(history, "KEEP", 2)
+    monkeypatch.setattr(recording, "KEEP", 2)
     _edit(ws, "count: 2}", "count: 3}")
     _build(ws)  # v3; the oldest (v1) pruned, the damaged v2 counted and kept as the newer
     assert sorted(p.name for p in _history(ws).iterdir()) == ["v00002.json", "v00003.json"]
@@ -226,9 +226,9 @@ PLAIN_BACK = """{% extends "common/piece.svg.j2" %}
 
 
 def test_diff_caps_a_decks_changelog_and_the_json_lists_every_change(tmp_path, capsys):
-    from pnpgen.engine import history
+    from pnpgen.engine.changelog import SHOWN
 
-    total = history.SHOWN + 10  # past the cap (300 cards built twice cost five times as much)
+    total = SHOWN + 10  # past the cap (300 cards built twice cost five times as much)
     many = [f"札{i}" for i in range(1, total + 1)]
     ws = make_workspace(tmp_path / "ws", many, front=SMALL_FRONT, back=PLAIN_BACK)
     _build(ws)
@@ -241,15 +241,15 @@ def test_diff_caps_a_decks_changelog_and_the_json_lists_every_change(tmp_path, c
     lines = md.splitlines()
     assert f"## テストカード (cards): {total} → {2 * total}" in lines
     changes = [ln for ln in lines if ln.startswith("- ")]
-    assert changes == [*(f"- 札{i}：×1 → ×2" for i in range(1, history.SHOWN + 1)),  # the first ones, in the deck's order
-                       f"- …ほか{total - history.SHOWN}件の変更（cards。`pnpgen diff --format json` にすべて）"]
+    assert changes == [*(f"- 札{i}：×1 → ×2" for i in range(1, SHOWN + 1)),  # the first ones, in the deck's order
+                       f"- …ほか{total - SHOWN}件の変更（cards。`pnpgen diff --format json` にすべて）"]
     assert run(ws, "diff", "--game", "test", "--format", "json") == 0
     counts = json.loads(capsys.readouterr().out)["decks"]["cards"]["counts"]
     assert counts == [{"piece": name, "old": 1, "new": 2} for name in many]  # every one, in the deck's order
 
 
 def test_the_changelog_names_every_change_up_to_the_cap():
-    from pnpgen.engine import history
+    from pnpgen.engine.changelog import SHOWN, markdown
 
     def changelog(n: int) -> list[str]:
         entry = {"name": "カード", "count": [n, 2 * n], "added": [], "removed": [], "fields": [], "faces": [],
@@ -257,11 +257,11 @@ def test_the_changelog_names_every_change_up_to_the_cap():
         about = {"version": "v1", "time": "t", "draft": "1", "hash": "h"}
         d = {"game": "test", "from": about, "to": about | {"version": "v2"}, "decks": {"cards": entry},
              "rulebook": {"changed": [], "added": [], "removed": []}}
-        return [ln for ln in history.markdown(d).splitlines() if ln.startswith("- ")]
+        return [ln for ln in markdown(d).splitlines() if ln.startswith("- ")]
 
-    assert len(changelog(history.SHOWN)) == history.SHOWN and "more" not in changelog(history.SHOWN)[-1]
-    assert changelog(history.SHOWN + 1)[-1] == "- … and 1 more change in cards (`pnpgen diff --format json` lists them all)"
-    assert len(changelog(history.SHOWN + 1)) == history.SHOWN + 1
+    assert len(changelog(SHOWN)) == SHOWN and "more" not in changelog(SHOWN)[-1]
+    assert changelog(SHOWN + 1)[-1] == "- … and 1 more change in cards (`pnpgen diff --format json` lists them all)"
+    assert len(changelog(SHOWN + 1)) == SHOWN + 1
 
 
 def test_log_first_finishes_a_commit_a_killed_build_left(tmp_path, capsys, monkeypatch, built_copy):
@@ -307,13 +307,13 @@ def test_a_tag_given_again_says_which_version_it_moved_from(tmp_path, capsys, bu
 
 def test_the_changelog_shows_entities_and_strike_marks_as_written():
     """A card named R&amp;D showed as R&D once pasted into GitHub or Discord, ~~old~~ struck through."""
-    from pnpgen.engine import history
+    from pnpgen.engine.changelog import markdown
 
     entry = {"name": "A &lt;B&gt; ~~C~~", "count": [1, 2], "added": [], "removed": [], "fields": [], "faces": [],
              "back_changed": False, "counts": [{"piece": "R&amp;D ~~old~~", "old": 1, "new": 2},
                                                {"piece": "{coin}の騎士", "old": 1, "new": 3}]}
     about = {"version": "v1", "time": "t", "draft": "1", "hash": "h"}
-    md = history.markdown({"game": "test", "from": about, "to": about | {"version": "v2"}, "decks": {"cards": entry},
+    md = markdown({"game": "test", "from": about, "to": about | {"version": "v2"}, "decks": {"cards": entry},
                            "rulebook": {"changed": [], "added": [], "removed": []}})
     assert "- R\\&amp;D \\~\\~old\\~\\~: ×1 → ×2" in md.splitlines()
     assert "## A \\&lt;B\\&gt; \\~\\~C\\~\\~ (cards): 1 → 2" in md.splitlines()
@@ -406,8 +406,8 @@ def test_diff_says_a_tuck_box_grew_with_its_decks_count(tmp_path, capsys, built_
     assert run(ws, "diff", "--game", "test", "--format", "json") == 0
     entry = json.loads(capsys.readouterr().out)["decks"]["box"]
     assert entry["follows"] == {"decks": ["cards"], "old": 5, "new": 7} and entry["faces"] == []
-    from pnpgen.engine import history
-    english = history.markdown({**json.loads(json.dumps({"decks": {"box": entry}})), "lang": "en", "game": "test",
+    from pnpgen.engine.changelog import markdown
+    english = markdown({**json.loads(json.dumps({"decks": {"box": entry}})), "lang": "en", "game": "test",
                                 "from": {"version": "v1", "time": "t", "draft": "1"},
                                 "to": {"version": "v2", "time": "t", "draft": "1"}, "rulebook": {}})
     assert "- size: 150×133 mm → 154×141 mm (following the count of cards: 5 → 7 cards)" in english, english
@@ -424,14 +424,15 @@ def test_diff_says_a_tuck_box_grew_with_its_decks_count(tmp_path, capsys, built_
 def test_the_changelog_of_a_japanese_game_names_the_lines_before_the_first_section_in_japanese():
     """Japanese trial: a new 草案 number in the draft's title line read
     「- 変更：(before the first section)」 in a changelog otherwise in Japanese."""
-    from pnpgen.engine import history
+    from pnpgen.engine.changelog import markdown
+    from pnpgen.engine.recording import PREAMBLE
 
     about = {"version": "v1", "time": "t", "draft": "1", "hash": "h"}
     d = {"game": "test", "lang": "ja", "from": about, "to": about | {"version": "v2"}, "decks": {},
-         "rulebook": {"changed": [history.PREAMBLE, "ゲームの進行"], "added": [], "removed": []}}
-    lines = history.markdown(d).splitlines()
+         "rulebook": {"changed": [PREAMBLE, "ゲームの進行"], "added": [], "removed": []}}
+    lines = markdown(d).splitlines()
     assert "- 変更：最初の節の前（表題・草案番号）" in lines and "- 変更：ゲームの進行" in lines, lines
-    assert "- changed: (before the first section)" in history.markdown(d | {"lang": "en"}).splitlines()
+    assert "- changed: (before the first section)" in markdown(d | {"lang": "en"}).splitlines()
 
 
 def test_a_forged_lang_of_an_entry_reads_no_file_and_the_draft_is_text(tmp_path):
@@ -440,22 +441,24 @@ def test_a_forged_lang_of_an_entry_reads_no_file_and_the_draft_is_text(tmp_path)
     workspace; a FIFO there hung it, a list there was a traceback). game.yaml's ``draft: <img …>``
     went into the changelog as HTML."""
     from pnpgen.engine import history
+    from pnpgen.engine.changelog import diff, markdown
     from pnpgen.messages import msg
 
     (tmp_path / "evil.yaml").write_text('diff.nothing: "FROM OUTSIDE"\n', "utf-8")
     forged = "../" * 30 + (tmp_path / "evil").as_posix().lstrip("/")
     assert msg("diff.nothing", forged) == msg("diff.nothing", "en")  # English, not the file's words
     body = {"game": "test", "time": "t", "draft": "<img src=x> [l](http://e)", "hash": "h", "decks": {}, "rulebook": {}}
-    d = history.diff(history.Version(1, body), history.Version(2, body | {"lang": forged}))
+    d = diff(history.Version(1, body), history.Version(2, body | {"lang": forged}))
     assert d["lang"] == "en"
-    assert history.diff(history.Version(1, body), history.Version(2, body | {"lang": "ja"}))["lang"] == "ja"
-    assert "draft \\<img src=x\\> \\[l\\](http://e)" in history.markdown(d).splitlines()[2]
+    assert diff(history.Version(1, body), history.Version(2, body | {"lang": "ja"}))["lang"] == "ja"
+    assert "draft \\<img src=x\\> \\[l\\](http://e)" in markdown(d).splitlines()[2]
 
 
 def test_diff_names_a_renamed_deck_file_as_the_deck_it_was():
     """An American trial: tiles.yaml renamed terrain.yaml made the changelog list every tile
     added to 'terrain' and removed from 'tiles'; it is the deck renamed, with its one change."""
     from pnpgen.engine import history
+    from pnpgen.engine.changelog import diff, markdown
 
     def deck(count: int) -> dict:
         return {"name": "Terrain tiles", "count": 6 + count, "size": [50, 57.7],
@@ -464,10 +467,10 @@ def test_diff_names_a_renamed_deck_file_as_the_deck_it_was():
                 "pairs": [["f1", "b1", 6, "1:Sea"], ["f2", "b1", count, "2:Marsh"]]}
 
     body = {"game": "tidewater", "time": "t", "draft": "1", "hash": "h", "rulebook": {}, "lang": "en"}
-    d = history.diff(history.Version(1, body | {"decks": {"tiles": deck(6)}}),
+    d = diff(history.Version(1, body | {"decks": {"tiles": deck(6)}}),
                      history.Version(2, body | {"decks": {"terrain": deck(7)}}))
     assert list(d["decks"]) == ["terrain"] and d["decks"]["terrain"]["renamed_from"] == "tiles", d["decks"]
-    said = history.markdown(d)
+    said = markdown(d)
     assert "## Terrain tiles (terrain): 12 → 13\n\n- the deck file renamed: tiles → terrain\n- Marsh: ×6 → ×7\n" in said, said
     assert "added" not in said and "removed" not in said, said
 
@@ -477,6 +480,7 @@ def test_the_changelog_tells_pieces_of_one_name_by_their_values_and_by_their_pla
     'Round #4', its place in the deck file; it is 'Round [5]' (in an English game's brackets).
     Two Sea tiles alike in every value are still told by their place: nothing else tells them."""
     from pnpgen.engine import history
+    from pnpgen.engine.changelog import diff
 
     def deck(fourth: int, sea: int) -> dict:
         values = {f"{n}:Round": {"name": "Round", "value": fourth if n == 4 else n} for n in range(1, 7)}
@@ -487,7 +491,7 @@ def test_the_changelog_tells_pieces_of_one_name_by_their_values_and_by_their_pla
                 "pairs": [[p[2], "b", p[0], label] for label, p in pieces.items()]}
 
     body = {"game": "tidewater", "time": "t", "draft": "1", "hash": "h", "rulebook": {}, "lang": "en"}
-    d = history.diff(history.Version(1, body | {"decks": {"tokens": deck(4, 1)}}),
+    d = diff(history.Version(1, body | {"decks": {"tokens": deck(4, 1)}}),
                      history.Version(2, body | {"decks": {"tokens": deck(5, 2)}}))["decks"]["tokens"]
     assert d["fields"] == [{"piece": "Round [5]", "field": "value", "old": 4, "new": 5}], d
     assert d["counts"] == [{"piece": "Sea #8", "old": 1, "new": 2}], d
@@ -498,16 +502,16 @@ def test_a_version_not_there_names_every_version_the_history_holds(tmp_path, mon
     were gone; it names the span the history holds, its tags, latest and previous."""
     import pytest
 
-    from pnpgen.engine import history
+    from pnpgen.engine import history, versionnames
     from pnpgen.errors import InputError
 
-    monkeypatch.setattr(history, "versions", lambda out, ed: [history.Version(n, {"hash": f"{n:08x}"}) for n in range(1, 10)])
-    monkeypatch.setattr(history, "tags", lambda out, ed: {"playtest-1": 3})
+    monkeypatch.setattr(versionnames, "versions", lambda out, ed: [history.Version(n, {"hash": f"{n:08x}"}) for n in range(1, 10)])
+    monkeypatch.setattr(versionnames, "tags", lambda out, ed: {"playtest-1": 3})
     with pytest.raises(InputError) as e:
-        history.resolve(tmp_path, "test", "v10")
+        versionnames.resolve(tmp_path, "test", "v10")
     assert e.value.expected == ("a version 'pnpgen log' lists (v1 to v9), a tag (playtest-1), latest, previous, "
                                 "or the start of a hash"), e.value.expected
-    assert history.resolve(tmp_path, "test", "v2").number == 2
+    assert versionnames.resolve(tmp_path, "test", "v2").number == 2
 
 
 def test_the_reprint_list_says_how_to_reprint_everything_since_the_version_printed(tmp_path, capsys, built_copy):

@@ -1,6 +1,6 @@
 """The lines of a Latin-script (English) draft told apart: headings (``#`` marks, ``Chapter 1``,
 numbered titles, ALL CAPS), steps, bullets and text. The rulebook's reader (``rulebook/latin.py``)
-builds its tree from them, and the history (``engine/history.py``) finds the sections a changelog
+builds its tree from them, and the history (``engine/recording.py``) finds the sections a changelog
 names, in the build's own process, which never loads the rulebook."""
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from pnpgen.data.art import Sizes
 from pnpgen.data.load import load_game
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace, relative_proof, workspace_relative
-from pnpgen.engine import bookkey, history
+from pnpgen.engine import bookkey, history, recording
 from pnpgen.engine.cache import Cache, GameState, States, as_written, recorded
 from pnpgen.engine.changes import PRINTER_CHANGED, change_report, snapshot
 from pnpgen.engine.export import exports_made
@@ -272,16 +272,16 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
         latest = history.last_version(out_root, ed)  # (read once: the report, the draft's sections, the new version)
         last, since = _last_report(before, latest)
         changes, reprint = change_report(last, now)
-        if last is not None and book is not None and (line := history.rulebook_change(latest, game)):
+        if last is not None and book is not None and (line := recording.rulebook_change(latest, game)):
             changes.append(line)  # a draft edit: no card to reprint, the rulebook's pages
         if since is not None and changes:
             changes.insert(0, f"compared with {since.name} in the history (the last build's record is gone: "
                               "pnpgen clean, or damaged)")
         # the copies new or changed since the last good build (none: no file)
-        reprint_out = reprint_files(result, options, last, hint=history.since_hint(out_root, ed, result.game.lang),
+        reprint_out = reprint_files(result, options, last, hint=recording.since_hint(out_root, ed, result.game.lang),
                                     since=f"{since.name} ({since.body['time']})" if since is not None else "",
                                     now=now) if last is not None else {}
-        version, pruned = history.record(out_root, ed, game, now, latest)  # a version, if content changed
+        version, pruned = recording.record(out_root, ed, game, now, latest)  # a version, if content changed
         # the faces, the art and the pictures stay in the worker: only bytes and records come back; let
         # go of here, before the caches' JSON is made (10,000 text cards: some 300 MB less at the peak);
         # the caches' packs made while the rulebook's process may still be setting the book

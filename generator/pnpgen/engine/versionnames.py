@@ -1,0 +1,73 @@
+"""A version as the designer names it (``pnpgen diff``, ``tag``, ``reprint --since``): v12, a
+tag, latest, previous, the start of its hash; and a tag given to one, the history's tags file
+written again."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from pnpgen.engine.history import Version, folder, read_tags, refuse_links, tags, versions
+from pnpgen.errors import InputError, suggest
+
+
+def resolve(out_root: Path, edition: str, spec: str) -> Version:
+    """A version by ``v12`` or ``12``, a tag, ``latest``, ``previous`` or a prefix of its hash."""
+    known = versions(out_root, edition)
+    if not known:
+        raise InputError(f"no recorded version of {edition!r} in {folder(out_root, edition)}",
+                         expected="a build first: pnpgen build --game " + edition.split(".")[0])
+    named = tags(out_root, edition)
+    by_number = {v.number: v for v in known}
+    if spec == "latest":
+        return known[-1]
+    if spec == "previous" and len(known) > 1:
+        return known[-2]
+    number = named.get(spec)
+    if number is not None and number not in by_number:
+        raise InputError(f"tag {spec!r} names v{number}, which the history does not hold (removed or damaged)",
+                         path=folder(out_root, edition) / "tags.json", key="version",
+                         expected=_which(known, named))
+    if number is None and re.fullmatch(r"v?\d+", spec):
+        number = int(spec.lstrip("v"))
+    if number in by_number:
+        return by_number[number]
+    by_hash = [v for v in known if len(spec) >= 4 and v.hash.startswith(spec.lstrip("#"))]
+    if len(by_hash) == 1:
+        return by_hash[0]
+    # the history read named: each output folder keeps its own (a tag made in build/ is not in a --out's)
+    # a tag mistyped (playtest1 for playtest-1) is offered the one meant, as a mistyped game or deck is;
+    # not one of another number (playtest-2, not made yet, is no slip of playtest-1's: the copies differ)
+    near = suggest(spec, [*named, "latest", "previous"])
+    if near and re.sub(r"\d", "", spec) == re.sub(r"\d", "", near.removeprefix("; did you mean ").removesuffix("?")):
+        near = ""
+    raise InputError(f"no version {spec!r}{near}", path=folder(out_root, edition), key="version",
+                     expected=_which(known, named))
+
+
+def _which(known: list[Version], named: dict[str, int]) -> str:
+    """The versions a designer may name: the span the history holds (it said "one of v5, v6, v7,
+    v8, v9" of nine versions, as if v1–v4 were gone), the tags, ``latest``, ``previous``."""
+    span = known[0].name if len(known) == 1 else f"{known[0].name} to {known[-1].name}"
+    shown = sorted(named)[:5] + ([f"… {len(named) - 5} more"] if len(named) > 5 else [])
+    tagged = f", a tag ({', '.join(shown)})" if named else ""
+    return f"a version 'pnpgen log' lists ({span}){tagged}, latest, previous, or the start of a hash"
+
+
+def set_tag(out_root: Path, edition: str, name: str, version: Version) -> bytes:
+    """The tags file with ``name`` given to ``version``; an InputError when the file there is
+    damaged (written again, it would lose every tag it holds) or the history is reached through
+    a link."""
+    where = folder(out_root, edition)
+    refuse_links(out_root, edition)
+    named = read_tags(out_root, edition)
+    if named is None and (where / "tags.json").is_symlink():  # (it said "damaged (not names of versions)")
+        raise InputError("the tags file is a link, which pnpgen never writes: not read, nor written through",
+                         path=where / "tags.json", expected="tags.json a file of this folder (the link removed, or the file it leads to copied in its place)")
+    if named is None:
+        raise InputError("the tags file is damaged (not names of versions): a new tag would lose the others",
+                         path=where / "tags.json",
+                         expected='{"name": version number, …} as pnpgen writes it, or the file removed')
+    named[name] = version.number
+    return (json.dumps(named, ensure_ascii=False, sort_keys=True, indent=1) + "\n").encode()
