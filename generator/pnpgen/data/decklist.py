@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ from pnpgen.data import validate as v
 from pnpgen.data.mapkeys import one_line_text, parse_at
 from pnpgen.data.model import Deck, Piece
 from pnpgen.data.tuckbox import DeckLookup
+from pnpgen.data.unique import written_alike
 from pnpgen.data.yamlsrc import Located
 
 LIST_KEYS = ("name", "from", "list")
@@ -29,11 +29,6 @@ LIST_KEYS = ("name", "from", "list")
 def is_list(data: dict) -> bool:
     """Is the deck file a deck list (``from:`` or ``list:``)?"""
     return "from" in data or "list" in data
-
-
-def same(value: Any) -> str:
-    """An id as compared: written alike is the same (``１`` and ``1``, ``ST01-001 `` and ``ST01-001``)."""
-    return unicodedata.normalize("NFKC", str(value)).strip()
 
 
 def listed_deck(doc: Located, data: dict, path: Path, decks: DeckLookup | None,
@@ -75,15 +70,15 @@ def listed_deck(doc: Located, data: dict, path: Path, decks: DeckLookup | None,
     by_id: dict[str, Piece] = {}
     for piece in sorted(source.pieces, key=lambda p: not p.count):  # a printed piece before a parked old one
         value = piece.values.get(field)
-        if value is not None and same(value):
-            by_id.setdefault(same(value), piece)
+        if value is not None and written_alike(value):
+            by_id.setdefault(written_alike(value), piece)
     listed = parse_at(doc, ("list",), v.mapping, data["list"], "list")
     if not listed:
         raise doc.error(("list",), "the list names no piece", f"'list: {{<{field}>: <count>, …}}'")
     pieces: list[Piece] = []
     seen: dict[str, Any] = {}
     for key, count in listed.items():
-        name = same(key)
+        name = written_alike(key)
         if name in seen:
             raise doc.error(("list", key), f"{key!r} is listed twice (as {seen[name]!r}, line "
                             f"{doc.where(('list', seen[name]), key=True).line})", "each piece once, its count summed",

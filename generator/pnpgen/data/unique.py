@@ -12,6 +12,12 @@ from pnpgen.data.piecevalues import Source
 from pnpgen.data.yamlsrc import Located
 
 
+def written_alike(value: Any) -> str:
+    """A unique value as compared: written alike is the same (``１`` and ``1``, ``No.3 `` and
+    ``No.3``; the deck's check and a deck list's names alike)."""
+    return unicodedata.normalize("NFKC", str(value)).strip()
+
+
 def refuse_repeats(rows: Source, doc: Located, field: str, pieces: list[Piece]) -> None:
     """Stop at the first piece whose ``field`` another piece before it has. Not compared: an
     empty or open value (未定: not given yet), a parked piece (count 0, which prints none).
@@ -21,7 +27,7 @@ def refuse_repeats(rows: Source, doc: Located, field: str, pieces: list[Piece]) 
         value = piece.values.get(field)
         if value is None or is_placeholder(value) or not piece.count or not str(value).strip():
             continue
-        same = unicodedata.normalize("NFKC", str(value)).strip()
+        same = written_alike(value)
         if same not in seen:
             seen[same] = i
             continue
