@@ -347,9 +347,10 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         deck.lint = lint.settings(data["lint"], lambda keypath, parse, value, key: parse_at(doc, keypath, parse, value, key),
                                   base=game.options.get("lint"))
     if layout_raw is not None:
-        deck.layout = layoutsides.finish(layout_raw, boxlengths.frame(trim, options), shape, game.palette,
-                                      sorted(game.text_fonts or game.fonts), deck.size_where, game.languages, doc.path,
-                                      frozenset(unplaceheld(data)))
+        deck.layout = layoutsides.finish(
+            layout_raw, boxlengths.frame(trim, options), shape,
+            game=layoutsides.GameNames(game.palette, sorted(game.text_fonts or game.fonts), game.languages),
+            deck=layoutsides.DeckFile(doc.path, deck.size_where, frozenset(unplaceheld(data))))
         game.notes += layoutsides.over_tracks(layout_raw, deck.layout)
         deck.front = layout_template(deck.id, "front")
         deck.back = layout_template(deck.id, "back") if deck.layout.back is not None else None

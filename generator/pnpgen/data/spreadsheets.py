@@ -389,7 +389,7 @@ def _mapped_found(columns: Columns, cells: list[Any], headers: list[str], header
             meant = near[len("; did you mean "):-1] if near else found[0] if found else header
             near = f"; did you mean {clipped(meant)}?" if near else ""
             listed = ", ".join(clipped(h, 24) for h in found[:12]) + (", …" if len(found) > 12 else "")
-            if header in columns.numbers:  # (1.50: YAML read the number 1.5; 012: 12)
+            if header in columns.read_as_numbers:  # (1.50: YAML read the number 1.5; 012: 12)
                 raise columns.at(header, f"YAML reads this key as the number {header}, and no column of {shown.name} is "
                                  f"headed so (row {header_row}: {listed})", "the header in quotes as the sheet writes it: "
                                  f"\"{clipped(meant if near else header)}\": {target}")
