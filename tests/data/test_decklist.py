@@ -3,6 +3,9 @@ field with counts of its own — a trading-card game's starter deck of its card 
 
 from __future__ import annotations
 
+import json
+
+import openpyxl
 from pypdf import PdfReader
 
 from conftest import DECK_YAML, make_workspace, run
@@ -90,3 +93,59 @@ def test_a_circle_and_a_source_without_a_unique_field_are_told(tmp_path, capsys)
     (ws / "data" / "test" / "decks" / "cards.yaml").write_text(SHEET.replace("unique: id\n", ""), encoding="utf-8")
     assert run(ws, "check", "--game", "test") == 2
     assert "starter.yaml:2:7: from: deck 'cards' names no unique field" in capsys.readouterr().err
+
+
+def test_a_list_kept_in_a_spreadsheet_prints_its_rows_in_order_and_its_edit_is_that_decks_alone(tmp_path):
+    """``list: {file: starter.csv}`` read as a deck's sheet is: a Google Sheets CSV (BOM, CRLF,
+    blank rows, headers in capitals) or a workbook's worksheet named by ``sheet:``."""
+    ws = _workspace(tmp_path, {"starter": "name: スターターA\nfrom: cards\nlist: {file: starter.csv}\n"})
+    csv = ws / "data" / "test" / "decks" / "starter.csv"
+    csv.write_bytes("\ufeffID,Count\r\nST01-005,2\r\n,\r\n\r\nST01-002,3\r\n".encode())
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    out = ws / "build" / "test"
+    assert [f[:4] for f in _fronts(out / "shop" / "starter.pdf")] == ["カード5"] * 2 + ["カード2"] * 3
+    csv.write_bytes("\ufeffID,Count\r\nST01-005,2\r\n,\r\n\r\nST01-002,4\r\n".encode())
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    changes = json.loads((out / "manifest.json").read_text(encoding="utf-8"))["changes"]
+    assert [line.split(":")[0] for line in changes] == ["starter"] and "+1 カード2" in changes[0], changes
+    book = openpyxl.Workbook()
+    book.active.title = "A"
+    book.active.append(["id", "count"])
+    book.active.append(["ST01-001", 1])
+    sheet_b = book.create_sheet("B")
+    for row in (["id", "count"], ["ST01-003", 2], ["ST01-004", 1]):
+        sheet_b.append(row)
+    book.save(csv.with_name("lists.xlsx"))
+    (csv.with_name("starter.yaml")).write_text("name: B\nfrom: cards\nlist: {file: lists.xlsx, sheet: B}\n",
+                                              encoding="utf-8")
+    game = load_game(Workspace(ws), "test")
+    assert [(p.label, p.count) for p in game.deck("starter").pieces] == [("カード3", 2), ("カード4", 1)]
+
+
+SHEET_ERRORS = {  # the list's CSV (its header id,count unless given) → what is said, at its cell
+    "unknown": ("ST01-002,3\nST01-006,2\n", "starter.csv:3:1: id (column A): no piece of deck 'cards' has id "
+                "'ST01-006'; nearest: ST01-005, ST01-004, ST01-003"),
+    "alike": ("ST01-002,3\nＳＴ０１－００２,2\n", "starter.csv:3:1: id (column A): 'ＳＴ０１－００２' is listed twice "
+              "(as 'ST01-002', row 2)"),
+    "fraction": ("ST01-002,3\nST01-003,2.5\n", "starter.csv:3:2: count (column B): count 2.5 is not a whole"),
+    "no count": ("ST01-002,3\nST01-003,\n", "starter.csv:3:2: count (column B): 'ST01-003' is listed without a count"),
+    "no id": ("ST01-002,3\n,2\n", "starter.csv:3:2: count (column B): a count without the id of its piece"),
+    "header": ("id,枚数\nST01-002,3\n", "starter.csv:1:2: 枚数 (column B): unknown key in the header row; did you "
+               "mean count?"),
+    "no count column": ("id\nST01-002\n", "starter.csv:1: the list has no count column"),
+}
+
+
+def test_each_mistake_of_a_list_kept_in_a_spreadsheet_is_told_at_its_cell(tmp_path, capsys):
+    for n, (rows, said) in enumerate(SHEET_ERRORS.values()):
+        ws = _workspace(tmp_path, {"starter": "name: A\nfrom: cards\nlist: {file: starter.csv}\n"}, f"ws{n}")
+        (ws / "data" / "test" / "decks" / "starter.csv").write_text(
+            rows if rows.startswith("id") else "id,count\n" + rows, encoding="utf-8")
+        capsys.readouterr()
+        assert run(ws, "check", "--game", "test") == 2
+        err = capsys.readouterr().err
+        assert f"data/test/decks/{said}" in err and err.count("\n") == 1 and "Traceback" not in err, err
+    ws = _workspace(tmp_path, {"starter": "name: A\nfrom: cards\nlist: {file: s.csv, columns: {枚数: count}}\n"}, "cols")
+    assert run(ws, "check", "--game", "test") == 2
+    assert "starter.yaml:3:21: list.columns: a deck list's spreadsheet takes no columns" in capsys.readouterr().err
+

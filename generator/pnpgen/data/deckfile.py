@@ -261,7 +261,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         game.translations.resolve(doc)
     data = checked_keys(doc, doc.data, (), DECK_KEYS, "a deck file")
     if decklist.is_list(data):  # these counts of another deck's pieces (data/decklist.py)
-        return decklist.listed_deck(doc, data, path, deck_named, layout_template)
+        return decklist.listed_deck(doc, data, path, deck_named, layout_template, game.root, books)
     layout_raw = geo = None
     if "layout" in data:
         for key in ("front", "back"):
