@@ -8,7 +8,7 @@ import json
 import openpyxl
 from pypdf import PdfReader
 
-from conftest import DECK_YAML, make_workspace, run
+from conftest import DECK_YAML, DRAFT, make_workspace, run
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.faces.faceset import render_game
@@ -149,3 +149,21 @@ def test_each_mistake_of_a_list_kept_in_a_spreadsheet_is_told_at_its_cell(tmp_pa
     assert run(ws, "check", "--game", "test") == 2
     assert "starter.yaml:3:21: list.columns: a deck list's spreadsheet takes no columns" in capsys.readouterr().err
 
+
+def test_a_parked_or_open_source_piece_a_list_prints_is_told_with_the_list(tmp_path, capsys):
+    """The sheet parks ST01-004 (an old print) and leaves ST01-004's and ST01-005's text 未定: the
+    list that prints them is named by ``check`` and by the build's proof.txt, as the sheet is."""
+    sheet = SHEET.replace("本文4}", "未定, count: 0}").replace("本文5}", "未定 強さ}")
+    ws = _workspace(tmp_path, {"starter": "name: スターターA\nfrom: cards\nlist: {ST01-004: 2, ST01-005: 1}\n"})
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(sheet, encoding="utf-8")
+    (ws / "data" / "test" / "draft.txt").write_text(DRAFT, encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 0
+    out = capsys.readouterr().out
+    assert "  cards, starter: data/test/decks/cards.yaml:15:38: カード5.text: 未定 強さ\n" in out, out
+    assert "  cards: data/test/decks/cards.yaml:14:5: カード4: parked (count: 0, prints none; starter prints it)\n" \
+        in out and "  starter: data/test/decks/cards.yaml:14:38: カード4.text: 未定\n" in out, out
+    assert "2 placeholders to settle" in out
+    assert run(ws, "build", "--game", "test") == 0
+    proof = (ws / "build" / "test" / "proof.txt").read_text(encoding="utf-8")
+    assert "data/test/decks/cards.yaml:14:38: スターターA カード4.text" in proof, proof

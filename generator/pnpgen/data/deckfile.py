@@ -413,16 +413,17 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
                       field_lines={key: _line_column(rows.where(keypath + (key,))) for key in raw},
                       field_keys={} if rows is doc else _cell_keys(rows, keypath, raw))
         deck.pieces.append(piece)
-        listed = len(deck.placeholders)
-        for key, value in values.items() if piece.count else ():  # a parked piece prints nothing: nothing open
+        for key, value in values.items():  # (a parked piece prints nothing: nothing open, but in a list that prints it)
             where = rows.where(keypath + (key,)) if key in raw else doc.where(("defaults", key))
-            collect_placeholders(deck, where, key, value, piece)
+            collect_placeholders(piece.open, where, key, value, piece)
             cell = rows.where(keypath + (key,)) if key in raw or rows is not doc else piece.where  # (an empty cell's own)
             if fields[key] == "image" and not (value or "").strip() and key not in optional:
-                deck.placeholders.append((cell, placeholder_field(piece, key), NO_ART_YET))
+                piece.open.append((cell, placeholder_field(piece, key), NO_ART_YET))
             elif key in shown and (value is None or str(value).strip() == ""):
-                deck.placeholders.append((cell, placeholder_field(piece, key), EMPTY_SHOWN))
-        piece.shows_placeholder = len(deck.placeholders) > listed
+                piece.open.append((cell, placeholder_field(piece, key), EMPTY_SHOWN))
+        if piece.count:
+            deck.placeholders += piece.open
+            piece.shows_placeholder = bool(piece.open)
     if missing:
         raise ArtNotFound.together(missing)
     if "unique" in data:  # a field no two pieces share: 番号 on scenario cards
