@@ -8,7 +8,7 @@ import json
 import openpyxl
 from pypdf import PdfReader
 
-from conftest import DECK_YAML, DRAFT, make_workspace, run
+from conftest import BACK, DECK_YAML, DRAFT, make_workspace, run
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.faces.faceset import render_game
@@ -69,7 +69,7 @@ ERRORS = {
                "its own pieces"),
     "a list": (STARTER.replace("from: cards", "from: other"), "starter.yaml:2:7: from: deck 'other' is itself a "
                "deck list (from: cards)"),
-    "its key": (STARTER + "back: card-back.svg.j2\n", "starter.yaml:6:1: back: a deck list takes no back"),
+    "its key": (STARTER + "fields: {x: text}\n", "starter.yaml:6:1: fields: a deck list takes no fields"),
 }
 
 
@@ -167,3 +167,39 @@ def test_a_parked_or_open_source_piece_a_list_prints_is_told_with_the_list(tmp_p
     assert run(ws, "build", "--game", "test") == 0
     proof = (ws / "build" / "test" / "proof.txt").read_text(encoding="utf-8")
     assert "data/test/decks/cards.yaml:14:38: スターターA カード4.text" in proof, proof
+
+
+OWN_BACK = BACK.replace("#333366", "#aa2222").replace('"B" ~ piece.name', '"帯" ~ deck.name')
+
+
+def test_a_lists_own_back_and_paper_over_a_template_deck_and_a_layout_deck(tmp_path, capsys):
+    """A starter deck's own back (its colour, its name in a band) and paper; its fronts stay the
+    sheet's, drawn once; a layout: or front: on a list is told why not."""
+    starter = STARTER + "back: starter-back.svg.j2\npaper: letter\n"
+    ws = _workspace(tmp_path, {"starter": starter})
+    (ws / "templates" / "test" / "starter-back.svg.j2").write_text(OWN_BACK, encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    shop = ws / "build" / "test" / "shop"
+    reader = PdfReader(shop / "starter.pdf")
+    backs = [page.extract_text().replace("\n", "") for page in reader.pages[1::2]]
+    assert backs == ["帯スターターA"] * 5, backs
+    assert all(p.extract_text().startswith("Bカード") for p in PdfReader(shop / "cards.pdf").pages[1::2])
+    home = PdfReader(ws / "build" / "test" / "starter.pdf").pages[0].mediabox
+    assert (round(float(home.width) / 72 * 25.4), round(float(home.height) / 72 * 25.4)) == (216, 279)
+    game = load_game(Workspace(ws), "test")
+    assert len(render_game(ws / "templates", game, 3.0).faces.svgs) == 10 + 1  # the list's one back (its name) its own
+    layout_sheet = SHEET.replace("front: card-front.svg.j2\nback: card-back.svg.j2\n", "layout: card-poker\n") \
+        .replace("  name: text\n", "  title: text\n").replace("name: カード", "title: カード")
+    ws = _workspace(tmp_path, {"starter": starter}, "layout")
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(layout_sheet, encoding="utf-8")
+    (ws / "templates" / "test" / "starter-back.svg.j2").write_text(OWN_BACK, encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    pages = PdfReader(ws / "build" / "test" / "shop" / "starter.pdf").pages
+    assert [p.extract_text().replace("\n", "") for p in pages[1::2]] == ["帯スターターA"] * 5
+    assert all("カード2" in p.extract_text() for p in pages[:6:2])  # the layout's fronts
+    for key, said in (("layout: card-poker", "starter.yaml:6:1: layout: a deck list takes no layout: its pieces' "
+                       "faces are the source deck's"), ("paper: b5", "starter.yaml:6:8: paper: ")):
+        (ws / "data" / "test" / "decks" / "starter.yaml").write_text(STARTER + key + "\n", encoding="utf-8")
+        capsys.readouterr()
+        assert run(ws, "check", "--game", "test") == 2
+        assert f"data/test/decks/{said}" in capsys.readouterr().err

@@ -7,7 +7,9 @@ field, with counts of its own (a starter deck of a trading-card game's card shee
 
 The listed deck is the source deck as drawn (its size, templates or layout, fields) with the
 listed pieces alone, in the list's order, at the list's counts: its faces are the source's, so
-a face both print is one face of the build (faces/ keys a face by its SVG)."""
+a face both print is one face of the build (faces/ keys a face by its SVG). Its own are a
+``back:`` (a template: a starter deck's colour; ``own_back``) and a ``paper:``; the list may be
+kept in a spreadsheet, ``list: {file: starter.csv}``, read as a deck's ``pieces: {file: …}``."""
 
 from __future__ import annotations
 
@@ -27,7 +29,8 @@ from pnpgen.data.workbooks import Workbooks
 from pnpgen.data.yamlsrc import Located
 from pnpgen.errors import InputError
 
-LIST_KEYS = ("name", "from", "list")
+LIST_KEYS = ("name", "from", "list", "back", "paper")  # back: and paper: its own (data/deckfile.py reads them)
+FACE_KEYS = ("layout", "front")  # what draws a face: the source deck's
 LIST_SHEET_KEYS = ("file", "sheet")  # list: {file: starter.xlsx, sheet: スターターA}
 
 
@@ -90,10 +93,15 @@ def listed_deck(doc: Located, data: dict, path: Path, decks: DeckLookup | None, 
     spreadsheet: at its cell). ``layout_template``: the name a deck id's layout side is compiled
     under (data/deckfile.py); ``books``: the workbooks the game's decks read."""
     for key in data:
+        if key in FACE_KEYS:
+            raise doc.error((key,), f"a deck list takes no {key}: its pieces' faces are the source deck's, the cards "
+                            "its numbers name (one card, one face, drawn once for every deck that prints it)",
+                            "back: <template> for a back of its own; for other faces, a deck of its own (pieces:)",
+                            key=True)
         if key not in LIST_KEYS:
             raise doc.error((key,), f"a deck list takes no {key}: it prints its pieces as the deck named by from: "
-                            "draws them", "name:, from: and list: alone (the size, templates or layout and fields "
-                            "are the source deck's)", key=True)
+                            "draws them", "name:, from: and list:, and back: and paper: of its own (the size, "
+                            "templates or layout and fields are the source deck's)", key=True)
     for required in ("name", "from", "list"):
         if required not in data:
             raise doc.error((), f"a deck list without {required}:",
@@ -173,3 +181,12 @@ def listed_deck(doc: Located, data: dict, path: Path, decks: DeckLookup | None, 
         raise doc.error(("list",), f"the deck prints {copies:,} copies",
                         f"at most {v.COUNT[1]:,} copies in one deck (split it into several decks)")
     return deck
+
+
+def own_back(deck: Deck, template: str, where: Any) -> None:
+    """A deck list's own ``back:`` (a template, as a deck's): over its source's back, of templates
+    or of a layout (whose front it keeps: the layout's back left out, so the back is looked up
+    and told as the template it is)."""
+    deck.back, deck.template_where = template, {**deck.template_where, "back": where}
+    if deck.layout is not None:
+        deck.layout = dataclasses.replace(deck.layout, back=None)
