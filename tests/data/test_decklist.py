@@ -203,3 +203,15 @@ def test_a_lists_own_back_and_paper_over_a_template_deck_and_a_layout_deck(tmp_p
         capsys.readouterr()
         assert run(ws, "check", "--game", "test") == 2
         assert f"data/test/decks/{said}" in capsys.readouterr().err
+
+
+def test_export_sheet_writes_a_lists_list_that_list_file_reads_back_to_the_same_pieces(tmp_path, capsys):
+    ws = _workspace(tmp_path, {"starter": STARTER})
+    capsys.readouterr()
+    assert run(ws, "export-sheet", "--game", "test", "--deck", "starter") == 0
+    assert "to use it, write the deck's list: as  list: {file: starter.csv}" in capsys.readouterr().out
+    decks = ws / "data" / "test" / "decks"
+    assert (decks / "starter.csv").read_bytes().decode() == "\ufeffid,count\r\nST01-002,3\r\nST01-005,2\r\n"
+    was = [(p.label, p.count, p.where) for p in load_game(Workspace(ws), "test").deck("starter").pieces]
+    (decks / "starter.yaml").write_text("name: スターターA\nfrom: cards\nlist: {file: starter.csv}\n", encoding="utf-8")
+    assert [(p.label, p.count, p.where) for p in load_game(Workspace(ws), "test").deck("starter").pieces] == was
