@@ -131,6 +131,9 @@ class Piece:
     # does this piece show a placeholder (未定, no art yet)? Set as its deck's placeholders are
     # listed; told by the piece, not by its label, which other pieces of the deck may share
     shows_placeholder: bool = field(default=False, repr=False, compare=False, metadata=EXPORTS_UNSHOWN_FIELD)
+    # the piece's own placeholders (where, field, text), listed whether or not it prints: its deck's
+    # ``placeholders`` are its printed pieces', and a deck list that prints a parked one lists its
+    open: list[tuple[Where, str, str]] = field(default_factory=list, repr=False, compare=False, metadata=UNSHOWN_FIELD)
     # how a message names each field a spreadsheet's row sets: its header and column (``text.en
     # (column G)``), where the designer looks; a YAML piece's are its field names
     field_keys: dict[str, str] = field(default_factory=dict, repr=False, compare=False, metadata=UNSHOWN_FIELD)
