@@ -33,7 +33,8 @@ def test_the_docs_range_ruler_is_three_inches_with_a_tick_at_every_inch(tmp_path
     ticks, run_ = [], [columns[0]]
     for c in columns[1:]:
         if c - run_[-1] > 1:
-            ticks.append(sum(run_) / len(run_)); run_ = []
+            ticks.append(sum(run_) / len(run_))
+            run_ = []
         run_.append(c)
     ticks.append(sum(run_) / len(run_))
     at = [(t + 0.5) * px - x0 for t in ticks]
