@@ -22,8 +22,8 @@ from pnpgen.data.artfile import print_bytes
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
-from pnpgen.exports.presets import load_preset
 from pnpgen.exports.export import open_values
+from pnpgen.exports.presets import load_preset
 from pnpgen.rulebook.proofopen import placeholders
 
 
