@@ -169,10 +169,15 @@ class Piece:
     def own_name(self) -> str:
         """The name the piece is given ('' when none: its label is then its place, ``#<index>``,
         which moves when a piece before it is deleted, so no face prints it)."""
-        for key in (self.label_field,) if self.label_field else NAMING_FIELDS:
-            if key in self.values and self.values[key] not in (None, ""):
-                return _label_text(str(self.values[key]))
-        return ""
+        key = self.name_field
+        return _label_text(str(self.values[key])) if key is not None else ""
+
+    @property
+    def name_field(self) -> str | None:
+        """The field that gives the piece its name (``own_name``): the deck's ``label:`` field, else
+        the first of NAMING_FIELDS it has; None when none does."""
+        return next((key for key in ((self.label_field,) if self.label_field else NAMING_FIELDS)
+                     if key in self.values and self.values[key] not in (None, "")), None)
 
 
 @lru_cache(maxsize=1 << 16)
