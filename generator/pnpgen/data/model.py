@@ -109,13 +109,14 @@ def open_values_once(decks: Iterable[Deck]) -> list[OpenValue]:
     line, and each is listed); a sheet's row that decks reading the one sheet each print (starter
     decks by their count columns) one entry naming them, in the order of the first deck that
     prints each."""
-    same: dict[tuple[str, str, str], tuple[Where, dict[str, Deck], dict[str, None]]] = {}
+    same: dict[tuple[str, str, str], tuple[Where, dict[str, Deck], dict[str, list[str]]]] = {}
     for deck in decks:
         for where, name, text in deck.placeholders:
             _, found, fields = same.setdefault((str(where), text, name.rpartition(".")[2]), (where, {}, {}))
             found[deck.id] = deck
-            fields[name] = None
-    return [OpenValue(where, text, tuple(found.values()), tuple(fields))
+            fields.setdefault(deck.id, []).append(name)  # (pieces of one name each counted: five リソースボード.food_max)
+    # the pieces of the first deck that prints it: each deck reading a shared row prints the same ones
+    return [OpenValue(where, text, tuple(found.values()), tuple(next(iter(fields.values()))))
             for (_, text, _), (where, found, fields) in same.items()]
 
 
