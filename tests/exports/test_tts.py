@@ -925,9 +925,9 @@ def test_a_cards_description_holds_the_fields_its_face_shows_in_its_order_labell
     front = FRONT.replace("{{ textbox(piece.text,", "{{ textbox('コスト' ~ piece.cost, 5, 20, w - 10, 8, size=9) }}\n"
                           "{{ textbox(piece.text,")
     deck = DECK_YAML.replace("  text: text\n", "  text: text\n  cost: int\n  secret: text\n") \
-        + "  - {name: 金, cost: 2, text: 金を得る。, secret: 隠し}\n  - {name: 銀, cost: 7, text: 銀を得る。}\n"
+        + "  - {name: 金, cost: 2, text: 金を得る。, secret: 隠し}\n  - {name: 銀, cost: 1000000, text: 銀を得る。}\n"
     root = make_workspace(tmp_path / "ws", deck=deck, front=front)
     (root / "data" / "test" / "decks" / "enemies.yaml").write_text(enemies, encoding="utf-8")
     out = _export(root)
     assert [c["Description"] for c in _objects(out, "enemies")] == ["弱い。\n体力 3\nreward: 4点", "謎。\n体力 1\nreward: 2点"]
-    assert [c["Description"] for c in _objects(out, "cards")] == ["cost: 2\n金を得る。", "cost: 7\n銀を得る。"]
+    assert [c["Description"] for c in _objects(out, "cards")] == ["cost: 2\n金を得る。", "cost: 1000000\n銀を得る。"]  # (not 1e+06)

@@ -90,7 +90,7 @@ def shown_fields(piece: Piece, art: Art | None, layout: Layout | None, lang: str
     for order, (key, value) in enumerate(piece.values.items()):
         if key == named or isinstance(value, bool) or not isinstance(value, (str, int, float)):
             continue
-        said = plain(value).strip() if isinstance(value, str) else f"{value:g}"
+        said = plain(value).strip() if isinstance(value, str) else str(value) if isinstance(value, int) else f"{value:g}"
         words = "".join(plain(without_icons(value)).split()) if isinstance(value, str) else said
         at = printed.find(words) if words else -1
         if at < 0 and key == rules:  # (the rules text always: last, when the face prints it otherwise or not)
