@@ -294,10 +294,7 @@ def _cards(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, fi
     dpi, url = table.dpi, table.url
     per_sheet = MAX_COLS * MAX_ROWS - 1
     first_id = table.first_ids[deck.id]
-    if len(faces) > per_sheet * SHEETS_PER_DECK:
-        raise InputError(f"deck {deck.id!r} has {len(faces)} distinct faces; a Tabletop Simulator export takes at "
-                         f"most {per_sheet * SHEETS_PER_DECK} a deck ({SHEETS_PER_DECK} sheets of {per_sheet})",
-                         key="--preset", expected="a deck with fewer distinct faces, split in two decks")
+    check_deck_faces(deck, len(faces))  # (copies that print apart, found as drawn: more faces than pieces)
     w, h = style.fitted.trim
     sideways = w > h
     card_type = CARD_TYPES.get(deck.shape, 1)
@@ -348,6 +345,28 @@ def _cards(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, fi
             "Transform": _transform(x, 0.0, scale, face_down=True), **HELD_CARD, "SidewaysCard": sideways,
             "DeckIDs": deck_ids,
             "CustomDeck": custom, "ContainedObjects": cards}
+
+
+def card_faces(deck: Deck) -> int:
+    """The distinct faces a deck of cards sends at least, known before any is drawn: one for each
+    piece it prints (the export's faces are its pieces', a file for each, ``unique_faces``;
+    copies that print apart add more). 0 for a deck that goes to the table as anything but cards."""
+    if deck.kind != "card" or deck.paper_die is not None or deck.standee is not None:
+        return 0
+    return sum(1 for piece in deck.pieces if piece.count > 0)
+
+
+def check_deck_faces(deck: Deck, faces: int) -> None:
+    """A deck's faces against the sheets its CustomDeck ids give room for (``SHEETS_PER_DECK`` of
+    69): the export checks its pieces before drawing any face (``card_faces``), and the faces
+    once drawn."""
+    per_sheet = MAX_COLS * MAX_ROWS - 1
+    if faces > per_sheet * SHEETS_PER_DECK:
+        most = per_sheet * SHEETS_PER_DECK
+        raise InputError(f"deck {deck.id!r} has {faces:,} distinct faces; a Tabletop Simulator export takes at "
+                         f"most {most:,} a deck ({SHEETS_PER_DECK} sheets of {per_sheet})", path=deck.source,
+                         key="--preset", expected=f"the deck split into decks of at most {most:,} pieces each "
+                         "(a deck list, from: and list:, can print a part of it), or --deck for the others")
 
 
 def _grid(sheet: Sheet, images: Iterable[Image.Image], hidden: Image.Image) -> Image.Image:
