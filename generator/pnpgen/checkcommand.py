@@ -9,7 +9,6 @@ import builtins
 
 from pnpgen.commands import asked_language, print_line, print_warning
 from pnpgen.data.workspace import Workspace
-from pnpgen.safetext import one_line
 
 
 def check_options(ws: Workspace, args: argparse.Namespace):
@@ -59,9 +58,9 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
         if args.svg:
             _write_svgs(ws, args, game, faces, note)
         for w in faces.warnings:
-            print_line(one_line(ws.shown(f"  warning: {w}")))
+            print_line(ws.shown(f"  warning: {w}"))
         for line in game.translations.warnings:
-            note(one_line(ws.shown(f"  translation: {line}")))
+            note(ws.shown(f"  translation: {line}"))
             total += 1
         # a default's placeholder: one line, every piece it reaches (one field of each: a piece's
         # own empty fields share its line, and each is listed); a sheet's row that decks reading
