@@ -122,3 +122,15 @@ def test_a_list_of_a_sealed_deck_is_sealed_and_takes_no_sealed_of_its_own(tmp_pa
     capsys.readouterr()
     assert run(ws, "check", "--game", "test") == 2
     assert "starter.yaml:6:1: sealed: a deck list takes no sealed" in capsys.readouterr().err
+
+
+def test_export_sheet_of_a_list_does_not_tell_it_to_read_pieces_from_the_file(tmp_path, capsys):
+    """export-sheet --deck starter wrote the list's cards and said 'to read them from this file:
+    pieces: {file: starter.csv}', a key a deck list refuses (hostile36)."""
+    ws = _workspace(tmp_path, {"starter": STARTER})
+    capsys.readouterr()
+    assert run(ws, "export-sheet", "--game", "test", "--deck", "starter") == 0
+    out = capsys.readouterr().out
+    assert "pieces: {file" not in out and "the deck lists pieces of cards (from: cards, list:)" in out, out
+    rows = (ws / "data" / "test" / "decks" / "starter.csv").read_text(encoding="utf-8-sig").splitlines()
+    assert [r.split(",")[0] for r in rows[1:]] == ["カード2", "カード5"] and rows[1].endswith(",3"), rows
