@@ -101,3 +101,13 @@ def test_links_dde_and_names_of_other_files_give_the_saved_values_and_a_very_hid
     (ws / "data" / "test" / "decks" / "cards.yaml").write_text(DECK.replace("}", ", sheet: Sheet}"), encoding="utf-8")
     pieces = load_game(Workspace(ws), "test").decks[0].pieces
     assert [(p.label, p.values["text"]) for p in pieces] == [("騎士", "剣"), ("弓兵", "linked"), ("槍兵", "=cmd|' /C calc'!A0")]
+
+
+def test_a_worksheet_part_named_outside_the_file_is_no_worksheet(tmp_path, capsys):
+    """The workbook's worksheet part named by a path out of the file (../../../etc/passwd): openpyxl
+    reads only the file's own parts and so found no worksheet, said as 'list index out of range'."""
+    rels = {"xl/_rels/workbook.xml.rels": [(b'Target="/xl/worksheets/sheet1.xml"', b'Target="/../../../etc/passwd"')]}
+    ws = _workspace(tmp_path, _patched(xlsx_bytes(ROWS), rels))
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cards.xlsx: the spreadsheet has no worksheet pnpgen can read" in err, err

@@ -413,6 +413,10 @@ def _xlsx_rows(opened: _Opened, shown: Path, sheet: str | None) -> Rows:
     book = opened.book
     # indexes into the worksheets: a chart sheet, which book.sheetnames also lists, holds no cells
     names = opened.names or [w.title for w in book.worksheets]
+    if not names:  # chart sheets alone, or its worksheets' parts missing (a part named outside the file: ../../etc/x)
+        raise InputError("the spreadsheet has no worksheet pnpgen can read (chart sheets alone, or a worksheet "
+                         "whose part the file does not hold)", path=shown,
+                         expected="a workbook with its cards on a worksheet, saved by a spreadsheet program")
     index = _pick(names, sheet, shown, opened.hidden)
     ws = book.worksheets[index]
     if ws.max_row > MAX_ROWS:
