@@ -67,6 +67,8 @@ ERRORS = {
     "a list": (STARTER.replace("from: cards", "from: other"), "starter.yaml:2:7: from: deck 'other' is itself a "
                "deck list (from: cards)"),
     "its key": (STARTER + "back: card-back.svg.j2\n", "starter.yaml:6:1: back: a deck list takes no back"),
+    "a file": (STARTER.replace("list:\n  ST01-002: 3\n  ST01-005: 2\n", "list: {file: starter.csv}\n"),
+               "starter.yaml:3:8: list.file: a list kept in a file of its own (list: {file: …}) is not read"),
     "no value": (STARTER.replace("ST01-005: 2", "~: 2"), "starter.yaml:5:3: list: YAML reads the key ~ as no value "
                  "(null), not as a name (expected the key in quotes: \"~\": …)"),  # it was 'list.None', Python's word
 }

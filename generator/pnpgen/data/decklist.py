@@ -84,6 +84,10 @@ def listed_deck(doc: Located, data: dict, path: Path, decks: DeckLookup | None,
                             f"{doc.where(('list', seen[name]), key=True).line})", "each piece once, its count summed",
                             key=True)
         seen[name] = key
+        if name == "file" and isinstance(count, str) and name not in by_id:  # (docs: not read, yet)
+            raise doc.error(("list", key), "a list kept in a file of its own (list: {file: …}) is not read",
+                            f"the list written here, each {field} and its count ('{{ST01-001: 3, …}}'), or the "
+                            "counts kept in the card sheet, a count column per deck (columns: {<header>: count})", key=True)
         if name not in by_id:
             near = difflib.get_close_matches(name, list(by_id), n=3, cutoff=0.5)
             raise doc.error(("list", key), f"no piece of deck {source_id!r} has {field} {name!r}" +
