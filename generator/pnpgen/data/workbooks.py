@@ -417,6 +417,10 @@ def _xlsx_rows(opened: _Opened, shown: Path, sheet: str | None) -> Rows:
         raise InputError("the spreadsheet has no worksheet pnpgen can read (chart sheets alone, or a worksheet "
                          "whose part the file does not hold)", path=shown,
                          expected="a workbook with its cards on a worksheet, saved by a spreadsheet program")
+    if sheet is not None and sheet not in names and sheet in [c.title for c in book.chartsheets]:
+        raise InputError(f"{sheet!r} is a chart sheet (a chart with no cells)", path=shown, key="sheet",
+                         expected="the worksheet holding the pieces, one of " + ", ".join(
+                             shown_invisible(clipped(n)) for n in names[:LISTED]))
     index = _pick(names, sheet, shown, opened.hidden)
     ws = book.worksheets[index]
     if ws.max_row > MAX_ROWS:
