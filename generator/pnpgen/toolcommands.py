@@ -53,9 +53,8 @@ def export_sheet(ws: Workspace, args: argparse.Namespace) -> int:
     if args.quiet:
         return 0
     print_line(ws.shown(f"{deck.id}: {counted(len(deck.pieces), 'row')} ({counted(deck.count, 'piece')}) in {out.resolve()}"))
-    if deck.listed is not None:  # (its pieces: the source deck's, so 'pieces: {file: …}' was told, which a list refuses)
-        print_line(f"  the deck lists pieces of {deck.listed} (from: {deck.listed}, list:), as it goes on doing; the "
-                   "sheet holds them at the list's counts")
+    if out.resolve().parent == deck.source.resolve().parent and deck.listed is not None:  # a deck list's list
+        print_line(f"  to use it, write the deck's list: as  list: {{file: {out.name}}}")
     elif out.resolve().parent == deck.source.resolve().parent:
         read = deck.pieces[0].where.path if deck.pieces else deck.source  # a deck already kept in a sheet
         spec = f"pieces: {{file: {out.name}}}" if not deck.sheet_headers else columns_line(  # its headers mapped as now
