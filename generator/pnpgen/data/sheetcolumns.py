@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from pnpgen.data.yamlhint import flow
@@ -87,10 +87,6 @@ def columns_of(doc: Located, fields: Mapping[str, str]) -> Columns:
     by_field: dict[str, str] = {}
     out = Columns(doc)
     for written, target in spec.items():
-        if written is None:  # (null, ~: a key YAML reads as no value; its line is found by the key it read)
-            raise replace(doc.error(("pieces", "columns", written), "YAML reads this key (null, ~) as no value, not "
-                                    "as a header", "the header in quotes as the sheet writes it: \"null\": …", key=True),
-                          key="pieces.columns")  # (named as a yes: key is, not by Python's None)
         header = str(written)  # (a header 2026 is read by YAML as a number)
         keypath = ("pieces", "columns", written)
         if isinstance(written, (int, float)):

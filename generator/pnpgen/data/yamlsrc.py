@@ -641,6 +641,11 @@ class _Builder:
                 raise _error(self.doc, key_node, f"YAML reads the key {key_node.value} as the yes/no value "
                              f"{str(key).lower()}, not as a name", f"the key in quotes: {quoted(key_node.value)}: …",
                              keypath)
+            if key is None:  # a deck list's `~: 3` was told as 'list.None', by Python's word (columns: said it its own way)
+                raise _error(self.doc, key_node, f"YAML reads the key {key_node.value} as no value (null), not as a name"
+                             if key_node.value else "a key with nothing written before its colon",
+                             f"the key in quotes: {quoted(key_node.value)}: …" if key_node.value else "a name: 'name: value'",
+                             keypath)
             sub = keypath + (key,)
             if i >= len(pairs) - own:  # merged keys come first and may be overridden
                 cut = _cut_number(pairs, i) if _group(pairs[i]) else None
