@@ -5,11 +5,12 @@ and … kept their horizontal forms, and 。 sat low left in its cell, as in hor
 from __future__ import annotations
 
 import ctypes
+import re
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 
-from conftest import BACK, DECK_YAML, make_workspace, run
+from conftest import BACK, DECK_YAML, REPO, make_workspace, run
 from pnpgen.faces import tate
 from pnpgen.units import MM_PER_PT
 
@@ -186,3 +187,28 @@ def test_a_box_of_vertical_text_given_a_bad_number_stops_at_the_template_line(tm
     said = capsys.readouterr().out
     assert "templates/test/card-front.svg.j2:4" in said and "tate_columns line_height=0" in said, said
     assert "a number from 0.5 to 5" in said and "Traceback" not in said
+
+
+def test_the_docs_karuta_verse_is_centred_on_its_card_and_six_columns_are_told(tmp_path, capsys):
+    """The 読み札 docs/data-format.md gives, built as written: three columns centred across the
+    53 mm card, 12 pt × 1.75 apart, each 4 mm lower; a verse of six lines is told in the docs' words."""
+    docs = " ".join((REPO / "docs" / "data-format.md").read_text(encoding="utf-8").split())
+    call = re.search(r"`(\{\{ m\.tate_box\(piece\.lines, 8, 9[^`]*\}\})`", docs)
+    lines = re.search(r"`(lines: \[いっせーの[^`]*\])`", docs)
+    told = re.search(r"\(`(6 columns need [^`]*)`, a verse of six lines", docs)
+    assert call and lines and told
+    front = VERSE_FRONT.replace(VERSE_FRONT.splitlines()[3], call.group(1))
+    deck = VERSE_DECK.replace("format: poker", "size: [53, 73]").split("pieces:")[0] + (
+        f"pieces:\n  - {{name: 句, {lines.group(1)}}}\n  - {{name: 六, lines: [あ, い, う, え, お, か]}}\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck, front=front, back=BACK)
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    said = capsys.readouterr().err
+    assert f"piece 2 (六, data/test/decks/cards.yaml:7:5) front: vertical text: {told.group(1)}" in said, said
+    assert "piece 1" not in said
+    em = 12 / 72 * 25.4
+    chars = _trimmed(ws / "build" / "test" / "shop" / "cards-unique.pdf")
+    for ch, k in (("い", 0), ("数", 1), ("札", 2)):  # each column's first kana or kanji: its centre line
+        c = next(c for c in chars if c[0] == ch)
+        assert abs((c[1] + c[3]) / 2 - (53 / 2 + em * 1.75 * (1 - k))) < 0.3, (ch, c)
+        if ch != "数":  # (the column's fifth cell)
+            assert abs((c[2] + c[4]) / 2 - (9 + 4 * k + em * 1.1 / 2)) < 0.4, (ch, c)

@@ -77,6 +77,7 @@ def _kind(ch: str) -> str:
 
 
 ALIGNS = ("right", "center", "left")
+EDGES = {"right": "left edge", "center": "edges", "left": "right edge"}  # where columns too many for the box run out
 MAX_COLUMNS = 200  # a box's columns: a verse has a handful, a card's rules a dozen
 
 
@@ -153,7 +154,7 @@ def columns(lines: Sequence[str], x: float, y: float, w: float, h: float, size: 
     across = em + advance * (len(cut) - 1) if cut else 0.0
     if across > w + 1e-6:
         problems.append(f"{len(cut)} columns need {across:.1f} mm across ({size:g} pt, line_height {line_height:g}), "
-                        f"the box is {w:.1f} mm wide: they run past its {'left' if align != 'left' else 'right'} edge")
+                        f"the box is {w:.1f} mm wide: they run past its {EDGES[align]}")
     first = {"right": x + w - em / 2, "center": x + w / 2 + advance * (len(cut) - 1) / 2,
              "left": x + em / 2 + advance * (len(cut) - 1)}[align]
     out = [Column(text, first - k * advance, y + k * step, length) for k, (text, length) in enumerate(cut)]
