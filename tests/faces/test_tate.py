@@ -212,3 +212,44 @@ def test_the_docs_karuta_verse_is_centred_on_its_card_and_six_columns_are_told(t
         assert abs((c[1] + c[3]) / 2 - (53 / 2 + em * 1.75 * (1 - k))) < 0.3, (ch, c)
         if ch != "数":  # (the column's fifth cell)
             assert abs((c[2] + c[4]) / 2 - (9 + 4 * k + em * 1.1 / 2)) < 0.4, (ch, c)
+
+
+LAYOUT_VERSE = """\
+name: 読み札
+size: [53, 73]
+layout:
+  extends: card
+  boxes: {band: null, title: null, cost: null, value: null, art: null, icons: null, text: null, flavour: null, footer: null,
+          verse: {field: lines, vertical: true, x: 8, y: 9, w: "w - 16", h: "h - 22", size: 12, font: mincho, line_height: 1.75, align: center, step: 4}}
+fields: {lines: list}
+pieces:
+  - {lines: [いっせーの, 10まで数えて, 札をとる]}
+"""
+
+
+def test_a_layouts_vertical_box_sets_a_verse_without_a_template(tmp_path, capsys):
+    """trial54: a karuta 読み札 needed a template of its own for its vertical verse. A layout's text
+    box with ``vertical: true`` sets it as m.tate_box() does: the same columns to the mm (the box
+    docs/data-format.md gives, as written)."""
+    docs = (REPO / "docs" / "data-format.md").read_text(encoding="utf-8")
+    box = re.search(r"`(verse: \{field: lines, vertical: true[^`]*\})`", docs)
+    assert box and box.group(1) in LAYOUT_VERSE, "the docs' verse box"
+    ws = make_workspace(tmp_path / "ws", deck=LAYOUT_VERSE)
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    assert "vertical text" not in capsys.readouterr().err
+    em = 12 / 72 * 25.4
+    chars = _trimmed(ws / "build" / "test" / "shop" / "cards-unique.pdf")
+    assert "".join(c[0] for c in chars) == "いっせーの10まで数えて札をとる"
+    for ch, k in (("い", 0), ("数", 1), ("札", 2)):
+        c = next(c for c in chars if c[0] == ch)
+        assert abs((c[1] + c[3]) / 2 - (53 / 2 + em * 1.75 * (1 - k))) < 0.3, (ch, c)
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    for wrong, told in [("align: center, step: 4", "a vertical box's columns are not justified"),
+                        ("vertical: true, x: 8", "step lowers the columns of vertical text, and the box is not vertical"),
+                        ("line_height: 1.75,", "a vertical box does not take valign")]:
+        fix = {"align: center, step: 4": "align: justify, step: 4", "vertical: true, x: 8": "vertical: false, x: 8",
+               "line_height: 1.75,": "line_height: 1.75, valign: middle,"}[wrong]
+        deck.write_text(LAYOUT_VERSE.replace(wrong, fix), encoding="utf-8")
+        assert run(ws, "check", "--game", "test") == 2
+        err = capsys.readouterr().err
+        assert err.startswith("pnpgen: error: data/test/decks/cards.yaml:6:") and told in err, err
