@@ -47,7 +47,7 @@ from pnpgen.text.layout import ALIGNS, SHAPES, VALIGNS, Layout, choose_size, pla
 from pnpgen.text.linebreak import break_lines
 from pnpgen.text.svg import emit
 
-__all__ = ["TextContext", "textbox", "UNTRANSLATED_LINE", "more_untranslated", "layout_text", "break_lines", "recording", "Record", "icon",
+__all__ = ["TextContext", "textbox", "warned_at", "check_numbers", "MAX_TEXT_CHARS", "UNTRANSLATED_LINE", "more_untranslated", "layout_text", "break_lines", "recording", "Record", "icon",
            "PLACEHOLDER_COLOUR", "Layout", "STATS", "clear_caches", "icons_saved"]
 
 
@@ -176,7 +176,7 @@ def _describe(ctx: TextContext, text: object) -> str:
     return f"{ctx.where}, field {name!r}" if name else ctx.where
 
 
-def _warned_at(ctx: TextContext, text: object, placed: str | None) -> str:
+def warned_at(ctx: TextContext, text: object, placed: str | None) -> str:
     """The start of a warning about ``text``: the file and line to change first, where one is
     known (``placed``: the template's line placing the box; else the piece's field in its data
     file), then the deck, piece and field, as an editor or terminal jumps to the line."""
@@ -209,11 +209,14 @@ MAX_FACE_TEXT_CHARS = 10 * MAX_TEXT_CHARS
 BOUNDS = {  # textbox's numbers: what a card can hold
     "w": (0.01, 10_000.0, "mm"), "h": (0.01, 10_000.0, "mm"), "size": (0.5, 500.0, "pt"),
     "min_size": (0.5, 500.0, "pt"), "line_height": (0.5, 5.0, "× the size"),
+    # … and the other numbers of m.tate_box()'s tate_columns() (faces/vertical.py)
+    "x": (-10_000.0, 10_000.0, "mm"), "y": (-10_000.0, 10_000.0, "mm"), "step": (-10_000.0, 10_000.0, "mm"),
+    "pitch": (0.5, 5.0, "× the size"),
 }
 
 
-def _check_numbers(ctx: TextContext, text, **values) -> None:
-    """Each of textbox's numbers a finite number within BOUNDS (a size of 1e308 would never fit)."""
+def check_numbers(ctx: TextContext, text, who: str = "textbox", **values) -> None:
+    """Each of ``who``'s numbers a finite number within BOUNDS (a size of 1e308 would never fit)."""
     for name, value in values.items():
         low, high, unit = BOUNDS[name]
         try:
@@ -221,7 +224,7 @@ def _check_numbers(ctx: TextContext, text, **values) -> None:
         except (TypeError, ValueError):
             number = math.nan
         if not low <= number <= high:  # NaN fails both
-            raise InputError(f"textbox {name}={value!r:.30} ({_describe(ctx, text)})", key=name,
+            raise InputError(f"{who} {name}={value!r:.30} ({_describe(ctx, text)})", key=name,
                              expected=f"a number from {low:g} to {high:g} {unit}")
 
 
@@ -249,7 +252,7 @@ def layout_text(ctx: TextContext, text, w, h, size=9, min_size=6, font="gothic",
     except validate.Invalid as e:
         raise InputError(f"textbox fill: {e.message} ({_describe(ctx, text)})", key="fill",
                          expected=e.expected) from None
-    _check_numbers(ctx, text, w=w, h=h, size=size, min_size=min_size, line_height=line_height)
+    check_numbers(ctx, text, w=w, h=h, size=size, min_size=min_size, line_height=line_height)
     if len(text_s) > MAX_TEXT_CHARS:
         raise ValueMistake(f"textbox: a text of {len(text_s):,} characters ({_describe(ctx, text)})",
                          key=_field_name(text) or None, expected=f"at most {MAX_TEXT_CHARS:,} characters in one box: "
@@ -386,7 +389,7 @@ def _textbox(ctx, text, x, y, w, h, size, min_size, font, align, valign, line_he
             room = "w: …, h: …" if shape == "circle" else "y: …, h: …"
             need += f"; give it room in the deck's layout: boxes: {{{field}: {{{room}}}}}"
         placed = ctx.placed_at() if ctx.placed_at is not None else None
-        msg = (f"{_warned_at(ctx, text, placed)}: text does not fit its "
+        msg = (f"{warned_at(ctx, text, placed)}: text does not fit its "
                f"{float(w):.1f}×{float(h):.1f} mm {outline} even at {lay.size:g} pt (needs {need}); set at {lay.size:g} pt, "
                + ("a number broken over two lines" if inside else "overflowing"))
         if msg not in ctx.warnings:
@@ -406,7 +409,7 @@ def _textbox(ctx, text, x, y, w, h, size, min_size, font, align, valign, line_he
                   for said, name in wide.items()]
         name = _field_name(text)  # a piece's field is mended in the data, other text where the template places it
         placed = ctx.placed_at() if ctx.placed_at is not None and not (name and "." not in name) else None
-        msg = f"{_warned_at(ctx, text, placed)}: {'; '.join(loose)}: printed as written ({'; '.join(hint)})"
+        msg = f"{warned_at(ctx, text, placed)}: {'; '.join(loose)}: printed as written ({'; '.join(hint)})"
         if msg not in ctx.warnings:
             ctx.warnings.append(msg)
     if _recorders:
