@@ -12,7 +12,6 @@ a face both print is one face of the build (faces/ keys a face by its SVG)."""
 from __future__ import annotations
 
 import dataclasses
-import difflib
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +51,8 @@ def listed_deck(doc: Located, data: dict, path: Path, decks: DeckLookup | None,
     if source_id == own:
         raise doc.error(("from",), "a deck list cannot list its own pieces", "another deck's id")
     if source_id not in ids:
+        import difflib  # (only for a mistake)
+
         near = difflib.get_close_matches(source_id, ids, n=1, cutoff=0.5)
         raise doc.error(("from",), f"no deck {source_id!r} in this game" + (f"; did you mean {near[0]}?" if near else ""),
                         "the id (file name without .yaml) of the deck whose pieces it lists: " + ", ".join(ids[:8]))
@@ -85,6 +86,8 @@ def listed_deck(doc: Located, data: dict, path: Path, decks: DeckLookup | None,
                             key=True)
         seen[name] = key
         if name not in by_id:
+            import difflib  # (only for a mistake)
+
             near = difflib.get_close_matches(name, list(by_id), n=3, cutoff=0.5)
             raise doc.error(("list", key), f"no piece of deck {source_id!r} has {field} {name!r}" +
                             (f"; nearest: {', '.join(near)}" if near else ""),

@@ -17,7 +17,6 @@ import stat
 import threading
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -380,6 +379,8 @@ def hashed(check: Callable[[Any], Any], items: list, size: Callable[[Any], int] 
     small = size is not None and sum(size(i) for i in items) < THREADED_BYTES
     if len(items) < 2 or (os.cpu_count() or 1) < 2 or small:
         return [check(i) for i in items]
+    from concurrent.futures import ThreadPoolExecutor  # (imported only by a build that hashes on threads)
+
     with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
         return list(pool.map(check, items))
 

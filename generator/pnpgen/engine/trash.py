@@ -18,10 +18,8 @@ import hmac
 import json
 import os
 import re
-import secrets
 import shlex
 import stat
-import subprocess
 import sys
 from pathlib import Path
 
@@ -134,6 +132,8 @@ def _free(path: Path, entry: Path, identity: tuple[int, int, int]) -> bool:
     instant between the check and the unlink in which another file put in its name (a synced
     folder's, a designer's) is deleted: moved to a private name first, checked there, unlinked
     only if it is the file the record names; False, when it is not, and moved back (``_give_back``)."""
+    import secrets  # (imported only by a build that frees a replaced file)
+
     private = entry.with_name(f"{entry.name}{FREEING}{os.getpid():x}-{secrets.token_hex(4)}{TMP_SUFFIX}")
     try:
         os.rename(path, private)
@@ -247,6 +247,8 @@ def reclaim(root: Path) -> None:
     env["PYTHONPATH"] = os.pathsep.join([here, *filter(None, [env.get("PYTHONPATH")])])
     # -P, and started in /: 'python -c' puts the folder it starts in first on its path, and that
     # was the workspace, whose own pnpgen/__init__.py (a stranger's game) it imported and ran
+    import subprocess  # (imported only by a build that replaced files)
+
     try:
         subprocess.Popen([sys.executable, "-P", "-c", "import sys; from pnpgen.engine.trash import empty_trash; "
                           "empty_trash(sys.argv[1], True)", os.path.abspath(folder)], cwd="/", env=env,
