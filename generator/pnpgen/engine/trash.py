@@ -27,12 +27,13 @@ from pnpgen import resources, usercache
 from pnpgen.atomic import TMP_SUFFIX, move_without_replacing, read_record, write_new
 from pnpgen.engine import spare
 from pnpgen.engine.output import named
+from pnpgen.patterns import later
 from pnpgen.safetext import shown, shown_name
 
 TRASH = ".pnpgen-trash"
 TAKEN = ".taken"  # <trash>/<token>.taken: the sealed record of a commit's entries there
 FREEING = ".freeing."  # <trash>/<entry>.freeing.<pid>-<random>.pnpgen-tmp: an entry being freed (``_free``)
-FREEING_LEFT = re.compile(r"(.+)" + re.escape(FREEING) + r"[0-9a-f]+-[0-9a-f]+" + re.escape(TMP_SUFFIX))
+FREEING_LEFT = later(r"(.+)" + re.escape(FREEING) + r"[0-9a-f]+-[0-9a-f]+" + re.escape(TMP_SUFFIX))
 RECLAIM_MIN = 4 << 20  # bytes: a smaller file is freed at once, in well under a millisecond
 VERSION = 2  # of the .taken records (the journal's version when they were made)
 
