@@ -299,7 +299,7 @@ def test_the_card_boxes_table_is_the_card_layout():
     its x, y, w × h, the frame's inset and radius, and the sizes in points."""
     raw = layouts.resolve(None, "card-poker", Located(Path("test"), None), ())
     g = layouts.geometry(raw)
-    front = {b.name: dict(b.options) for b in layoutsides.finish(raw, trim_of(g), g.shape, None, None).front.boxes}
+    front = {b.name: dict(b.options) for b in layoutsides.finish(raw, trim_of(g), g.shape).front.boxes}
     table = FORMAT[FORMAT.index("| box | field | where | style |", FORMAT.index("The card boxes (63×88")):]
     table = table[:table.index("\n\n")]
     w, h = 63.0, 88.0

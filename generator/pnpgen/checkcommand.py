@@ -75,6 +75,11 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
         first: dict[str, builtins.list[tuple[str, str, dict[str, None], dict[str, None]]]] = {}
         for (at, text, _), (decks, fields) in same.items():  # each said with the first deck that prints it
             first.setdefault(next(iter(decks)), []).append((at, text, decks, fields))
+        printed_by: dict[tuple[str | None, str], list[str]] = {}  # a source deck's piece → the deck lists that print it
+        for deck in game.decks:
+            for piece in deck.pieces if deck.listed is not None else ():
+                if piece.count:
+                    printed_by.setdefault((deck.listed, str(piece.where)), []).append(deck.id)
         for deck in game.decks:
             for at, text, decks, fields in first.get(deck.id, []):
                 more = f" — and {counted(len(fields) - 1, 'more piece')} from the same line" if len(fields) > 1 else ""
@@ -82,7 +87,9 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
                 total += 1
             parked = [piece for piece in deck.pieces if piece.count == 0]  # each named, up to PARKED_NAMED
             for piece in parked[:PARKED_NAMED]:
-                note(ws.shown(f"  {deck.id}: {piece.where}: {piece.label}: parked (count: 0, prints none)"))
+                by = printed_by.get((deck.id, str(piece.where)), [])  # deck lists (from: this deck) printing it all the same
+                note(ws.shown(f"  {deck.id}: {piece.where}: {piece.label}: parked (count: 0, prints none"
+                              + (f"; {', '.join(by)} {'prints' if len(by) == 1 else 'print'} it)" if by else ")")))
             if len(parked) > PARKED_NAMED:  # (a starter deck reading a whole card sheet parks most of it)
                 note(f"  {deck.id}: and {counted(len(parked) - PARKED_NAMED, 'more piece')} parked")
         for item in game.sourced:

@@ -388,7 +388,7 @@ def layout(args: argparse.Namespace) -> int:
     else:
         raw = layouts.resolve(root, name, Located(Path("pnpgen layout export"), None), ())
         g = layouts.geometry(raw)
-        built = layoutsides.finish(raw, trim_of(g), g.shape, None, None)
+        built = layoutsides.finish(raw, trim_of(g), g.shape)
         size = f"format: {g.format}" if g.format else "box: {" + ", ".join(
             f"{k}: {o.value}" for k, o in raw.box.items()) + "}" if g.shape == "tuckbox" else (
             f"size: {g.size[0]:g}" if g.shape in SINGLE_SIZE_SHAPES else f"size: [{g.size[0]:g}, {g.size[1]:g}]")  # type: ignore[index]

@@ -53,7 +53,9 @@ def export_sheet(ws: Workspace, args: argparse.Namespace) -> int:
     if args.quiet:
         return 0
     print_line(ws.shown(f"{deck.id}: {counted(len(deck.pieces), 'row')} ({counted(deck.count, 'piece')}) in {out.resolve()}"))
-    if out.resolve().parent == deck.source.resolve().parent:
+    if out.resolve().parent == deck.source.resolve().parent and deck.listed is not None:  # a deck list's list
+        print_line(f"  to use it, write the deck's list: as  list: {{file: {out.name}}}")
+    elif out.resolve().parent == deck.source.resolve().parent:
         read = deck.pieces[0].where.path if deck.pieces else deck.source  # a deck already kept in a sheet
         spec = f"pieces: {{file: {out.name}}}" if not deck.sheet_headers else columns_line(  # its headers mapped as now
             {"file": out.name}, {}, {header: name for name, header in deck.sheet_headers.items()})

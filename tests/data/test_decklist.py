@@ -3,9 +3,12 @@ field with counts of its own — a trading-card game's starter deck of its card 
 
 from __future__ import annotations
 
+import json
+
+import openpyxl
 from pypdf import PdfReader
 
-from conftest import DECK_YAML, make_workspace, run
+from conftest import BACK, DECK_YAML, DRAFT, make_workspace, run
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.faces.faceset import render_game
@@ -66,7 +69,7 @@ ERRORS = {
                "its own pieces"),
     "a list": (STARTER.replace("from: cards", "from: other"), "starter.yaml:2:7: from: deck 'other' is itself a "
                "deck list (from: cards)"),
-    "its key": (STARTER + "back: card-back.svg.j2\n", "starter.yaml:6:1: back: a deck list takes no back"),
+    "its key": (STARTER + "fields: {x: text}\n", "starter.yaml:6:1: fields: a deck list takes no fields"),
 }
 
 
@@ -90,3 +93,125 @@ def test_a_circle_and_a_source_without_a_unique_field_are_told(tmp_path, capsys)
     (ws / "data" / "test" / "decks" / "cards.yaml").write_text(SHEET.replace("unique: id\n", ""), encoding="utf-8")
     assert run(ws, "check", "--game", "test") == 2
     assert "starter.yaml:2:7: from: deck 'cards' names no unique field" in capsys.readouterr().err
+
+
+def test_a_list_kept_in_a_spreadsheet_prints_its_rows_in_order_and_its_edit_is_that_decks_alone(tmp_path):
+    """``list: {file: starter.csv}`` read as a deck's sheet is: a Google Sheets CSV (BOM, CRLF,
+    blank rows, headers in capitals) or a workbook's worksheet named by ``sheet:``."""
+    ws = _workspace(tmp_path, {"starter": "name: スターターA\nfrom: cards\nlist: {file: starter.csv}\n"})
+    csv = ws / "data" / "test" / "decks" / "starter.csv"
+    csv.write_bytes("\ufeffID,Count\r\nST01-005,2\r\n,\r\n\r\nST01-002,3\r\n".encode())
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    out = ws / "build" / "test"
+    assert [f[:4] for f in _fronts(out / "shop" / "starter.pdf")] == ["カード5"] * 2 + ["カード2"] * 3
+    csv.write_bytes("\ufeffID,Count\r\nST01-005,2\r\n,\r\n\r\nST01-002,4\r\n".encode())
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    changes = json.loads((out / "manifest.json").read_text(encoding="utf-8"))["changes"]
+    assert [line.split(":")[0] for line in changes] == ["starter"] and "+1 カード2" in changes[0], changes
+    book = openpyxl.Workbook()
+    book.active.title = "A"
+    book.active.append(["id", "count"])
+    book.active.append(["ST01-001", 1])
+    sheet_b = book.create_sheet("B")
+    for row in (["id", "count"], ["ST01-003", 2], ["ST01-004", 1]):
+        sheet_b.append(row)
+    book.save(csv.with_name("lists.xlsx"))
+    (csv.with_name("starter.yaml")).write_text("name: B\nfrom: cards\nlist: {file: lists.xlsx, sheet: B}\n",
+                                              encoding="utf-8")
+    game = load_game(Workspace(ws), "test")
+    assert [(p.label, p.count) for p in game.deck("starter").pieces] == [("カード3", 2), ("カード4", 1)]
+
+
+SHEET_ERRORS = {  # the list's CSV (its header id,count unless given) → what is said, at its cell
+    "unknown": ("ST01-002,3\nST01-006,2\n", "starter.csv:3:1: id (column A): no piece of deck 'cards' has id "
+                "'ST01-006'; nearest: ST01-005, ST01-004, ST01-003"),
+    "alike": ("ST01-002,3\nＳＴ０１－００２,2\n", "starter.csv:3:1: id (column A): 'ＳＴ０１－００２' is listed twice "
+              "(as 'ST01-002', row 2)"),
+    "fraction": ("ST01-002,3\nST01-003,2.5\n", "starter.csv:3:2: count (column B): count 2.5 is not a whole"),
+    "no count": ("ST01-002,3\nST01-003,\n", "starter.csv:3:2: count (column B): 'ST01-003' is listed without a count"),
+    "no id": ("ST01-002,3\n,2\n", "starter.csv:3:2: count (column B): a count without the id of its piece"),
+    "header": ("id,枚数\nST01-002,3\n", "starter.csv:1:2: 枚数 (column B): unknown key in the header row; did you "
+               "mean count?"),
+    "no count column": ("id\nST01-002\n", "starter.csv:1: the list has no count column"),
+}
+
+
+def test_each_mistake_of_a_list_kept_in_a_spreadsheet_is_told_at_its_cell(tmp_path, capsys):
+    for n, (rows, said) in enumerate(SHEET_ERRORS.values()):
+        ws = _workspace(tmp_path, {"starter": "name: A\nfrom: cards\nlist: {file: starter.csv}\n"}, f"ws{n}")
+        (ws / "data" / "test" / "decks" / "starter.csv").write_text(
+            rows if rows.startswith("id") else "id,count\n" + rows, encoding="utf-8")
+        capsys.readouterr()
+        assert run(ws, "check", "--game", "test") == 2
+        err = capsys.readouterr().err
+        assert f"data/test/decks/{said}" in err and err.count("\n") == 1 and "Traceback" not in err, err
+    ws = _workspace(tmp_path, {"starter": "name: A\nfrom: cards\nlist: {file: s.csv, columns: {枚数: count}}\n"}, "cols")
+    assert run(ws, "check", "--game", "test") == 2
+    assert "starter.yaml:3:21: list.columns: a deck list's spreadsheet takes no columns" in capsys.readouterr().err
+
+
+def test_a_parked_or_open_source_piece_a_list_prints_is_told_with_the_list(tmp_path, capsys):
+    """The sheet parks ST01-004 (an old print) and leaves ST01-004's and ST01-005's text 未定: the
+    list that prints them is named by ``check`` and by the build's proof.txt, as the sheet is."""
+    sheet = SHEET.replace("本文4}", "未定, count: 0}").replace("本文5}", "未定 強さ}")
+    ws = _workspace(tmp_path, {"starter": "name: スターターA\nfrom: cards\nlist: {ST01-004: 2, ST01-005: 1}\n"})
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(sheet, encoding="utf-8")
+    (ws / "data" / "test" / "draft.txt").write_text(DRAFT, encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 0
+    out = capsys.readouterr().out
+    assert "  cards, starter: data/test/decks/cards.yaml:15:38: カード5.text: 未定 強さ\n" in out, out
+    assert "  cards: data/test/decks/cards.yaml:14:5: カード4: parked (count: 0, prints none; starter prints it)\n" \
+        in out and "  starter: data/test/decks/cards.yaml:14:38: カード4.text: 未定\n" in out, out
+    assert "2 placeholders to settle" in out
+    assert run(ws, "build", "--game", "test") == 0
+    proof = (ws / "build" / "test" / "proof.txt").read_text(encoding="utf-8")
+    assert "data/test/decks/cards.yaml:14:38: スターターA カード4.text" in proof, proof
+
+
+OWN_BACK = BACK.replace("#333366", "#aa2222").replace('"B" ~ piece.name', '"帯" ~ deck.name')
+
+
+def test_a_lists_own_back_and_paper_over_a_template_deck_and_a_layout_deck(tmp_path, capsys):
+    """A starter deck's own back (its colour, its name in a band) and paper; its fronts stay the
+    sheet's, drawn once; a layout: or front: on a list is told why not."""
+    starter = STARTER + "back: starter-back.svg.j2\npaper: letter\n"
+    ws = _workspace(tmp_path, {"starter": starter})
+    (ws / "templates" / "test" / "starter-back.svg.j2").write_text(OWN_BACK, encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    shop = ws / "build" / "test" / "shop"
+    reader = PdfReader(shop / "starter.pdf")
+    backs = [page.extract_text().replace("\n", "") for page in reader.pages[1::2]]
+    assert backs == ["帯スターターA"] * 5, backs
+    assert all(p.extract_text().startswith("Bカード") for p in PdfReader(shop / "cards.pdf").pages[1::2])
+    home = PdfReader(ws / "build" / "test" / "starter.pdf").pages[0].mediabox
+    assert (round(float(home.width) / 72 * 25.4), round(float(home.height) / 72 * 25.4)) == (216, 279)
+    game = load_game(Workspace(ws), "test")
+    assert len(render_game(ws / "templates", game, 3.0).faces.svgs) == 10 + 1  # the list's one back (its name) its own
+    layout_sheet = SHEET.replace("front: card-front.svg.j2\nback: card-back.svg.j2\n", "layout: card-poker\n") \
+        .replace("  name: text\n", "  title: text\n").replace("name: カード", "title: カード")
+    ws = _workspace(tmp_path, {"starter": starter}, "layout")
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(layout_sheet, encoding="utf-8")
+    (ws / "templates" / "test" / "starter-back.svg.j2").write_text(OWN_BACK, encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    pages = PdfReader(ws / "build" / "test" / "shop" / "starter.pdf").pages
+    assert [p.extract_text().replace("\n", "") for p in pages[1::2]] == ["帯スターターA"] * 5
+    assert all("カード2" in p.extract_text() for p in pages[:6:2])  # the layout's fronts
+    for key, said in (("layout: card-poker", "starter.yaml:6:1: layout: a deck list takes no layout: its pieces' "
+                       "faces are the source deck's"), ("paper: b5", "starter.yaml:6:8: paper: ")):
+        (ws / "data" / "test" / "decks" / "starter.yaml").write_text(STARTER + key + "\n", encoding="utf-8")
+        capsys.readouterr()
+        assert run(ws, "check", "--game", "test") == 2
+        assert f"data/test/decks/{said}" in capsys.readouterr().err
+
+
+def test_export_sheet_writes_a_lists_list_that_list_file_reads_back_to_the_same_pieces(tmp_path, capsys):
+    ws = _workspace(tmp_path, {"starter": STARTER})
+    capsys.readouterr()
+    assert run(ws, "export-sheet", "--game", "test", "--deck", "starter") == 0
+    assert "to use it, write the deck's list: as  list: {file: starter.csv}" in capsys.readouterr().out
+    decks = ws / "data" / "test" / "decks"
+    assert (decks / "starter.csv").read_bytes().decode() == "\ufeffid,count\r\nST01-002,3\r\nST01-005,2\r\n"
+    was = [(p.label, p.count, p.where) for p in load_game(Workspace(ws), "test").deck("starter").pieces]
+    (decks / "starter.yaml").write_text("name: スターターA\nfrom: cards\nlist: {file: starter.csv}\n", encoding="utf-8")
+    assert [(p.label, p.count, p.where) for p in load_game(Workspace(ws), "test").deck("starter").pieces] == was

@@ -85,13 +85,13 @@ def test_a_build_scans_art_for_its_hash_only_when_a_face_asks_and_hides_no_edit(
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     assert made == []
     options = BuildOptions(jobs=1)
-    rendered = facekeys.render_game(Workspace(ws), "test", options)
+    rendered = facekeys.load_and_render(Workspace(ws), "test", options)
     assert made == []
     first = rendered.art_digest
     game = rendered.game
     assert made == [1] and first == real(Workspace(ws), game)
     (ws / "data" / "test" / "art" / "blue.png").write_bytes(PNG)  # a picture no face shows
-    assert facekeys.render_game(Workspace(ws), "test", options).art_digest != first
+    assert facekeys.load_and_render(Workspace(ws), "test", options).art_digest != first
 
 
 def test_a_deck_without_backs_keys_its_book_by_the_pictures_it_shows_not_the_whole_art(tmp_path, monkeypatch):

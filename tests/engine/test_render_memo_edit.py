@@ -21,7 +21,7 @@ def _named(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     it once, a message's 'where' once more), counted per build."""
     counts: list[int] = []
     said = Where.__str__
-    render_game = game_stage.render_game
+    load_and_render = game_stage.load_and_render
     rendering = [False]
 
     def counted_str(self: Where) -> str:
@@ -33,12 +33,12 @@ def _named(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         counts.append(0)
         rendering[0] = True
         try:
-            return render_game(*args, **kwargs)
+            return load_and_render(*args, **kwargs)
         finally:
             rendering[0] = False
 
     monkeypatch.setattr(Where, "__str__", counted_str)
-    monkeypatch.setattr(game_stage, "render_game", counted_render)
+    monkeypatch.setattr(game_stage, "load_and_render", counted_render)
     return counts
 
 

@@ -1,17 +1,21 @@
 """What the loaded game keeps for a command alone (export-sheet's column headers) is marked so on
 its field (data/model.py UNSHOWN_FIELD), and both digests of what a build shows pass over it by
 that mark: the rulebook's key (engine/bookkey.py) and the exports' (engine/export.py), neither
-naming the field."""
+naming the field. So are what no export shows (EXPORTS_UNSHOWN_FIELD: where a thing was read
+from, what loading said, the parts bought) and what the book does not (BOOK_UNSHOWN_FIELD: a
+piece's own count): each digest passes over fields by the marks alone, naming none by hand."""
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import inspect
 from pathlib import Path
 
 import pytest
 
-from pnpgen.data.model import UNSHOWN_FIELD, Deck, Piece, shown_field
+from pnpgen.data.model import UNSHOWN_FIELD, Deck, Game, Piece, shown_field, shown_in_book, shown_in_exports
+from pnpgen.data.sheetlayouts import SheetStock
 from pnpgen.engine import bookkey, export
 from pnpgen.errors import Where
 
@@ -43,3 +47,46 @@ def test_the_mark_cannot_be_changed_by_whoever_holds_it():
     with pytest.raises(TypeError):
         UNSHOWN_FIELD["shown"] = True  # type: ignore[index]
     assert not shown_field(next(f for f in dataclasses.fields(Deck) if f.name == "sheet_headers"))
+
+
+MODEL = (Game, Deck, Piece, SheetStock)  # what a digest walks that carries marks
+
+
+def _marked() -> set[str]:
+    return {f.name for kind in MODEL for f in dataclasses.fields(kind) if not (shown_in_book(f) and shown_in_exports(f))}
+
+
+def test_a_pieces_count_is_in_the_exports_digest_not_the_books_and_its_lines_in_neither():
+    """A piece's own count: order.csv and the virtual table print it, the book its deck's total
+    alone; where its fields are written and how a message names them, nothing prints."""
+    piece = _deck({}).pieces[0]
+    other = dataclasses.replace(piece, count=5, field_lines={"title": (4, 7)}, field_keys={"title": "カード名 (column B)"})
+    assert bookkey.plain(piece) == bookkey.plain(other)
+    assert export._plain(piece) != export._plain(other)
+    assert export._plain(piece) == export._plain(dataclasses.replace(other, count=piece.count))
+    assert bookkey.plain(_deck({}))["total"] == 2  # (the deck's total still counts)
+    assert [f.name for f in dataclasses.fields(Piece) if not shown_field(f)] == ["field_lines", "field_keys"]
+    # a piece's place and its placeholders' show in no export, and in the book's key (its proof list names lines)
+    moved = dataclasses.replace(piece, where=Where(Path("decks/cards.yaml"), 40), shows_placeholder=True)
+    assert export._plain(piece) == export._plain(moved)
+    assert bookkey.plain(piece) != bookkey.plain(moved)
+
+
+def test_a_place_read_from_is_marked_out_of_the_exports_digest():
+    """A field holding where a thing was written (a ``Where``, as a deck's ``size_where``) shows in no
+    export: a new one unmarked would make an added line of English date the Japanese exports."""
+    placed = [f"{kind.__name__}.{f.name}" for kind in MODEL for f in dataclasses.fields(kind)
+              if "Where" in str(f.type) and shown_in_exports(f)]
+    assert placed == []
+
+
+def test_neither_digest_names_a_field_it_passes_over():
+    """The digests name no marked field (``"count"``, ``"where"``) nor a kind of name
+    (``"_where"``): a field is left out of them by its mark on the model, once."""
+    marked = _marked()
+    assert {"sheet_headers", "count", "field_lines", "where", "size_where", "notes"} <= marked
+    for module in (bookkey, export):
+        said = {node.value for node in ast.walk(ast.parse(inspect.getsource(module)))
+                if isinstance(node, ast.Constant) and isinstance(node.value, str)}
+        named = sorted(w for w in said if w in marked or any(m.endswith(w) and w.startswith("_") for m in marked))
+        assert named == [], module.__name__

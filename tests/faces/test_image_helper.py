@@ -216,7 +216,7 @@ def _framed_layouts() -> list[str]:
     for name in layouts.builtin_names():
         raw = layouts.resolve(None, name, Located(Path("test"), None), ())
         g = layouts.geometry(raw)
-        boxes = layoutsides.finish(raw, trim_of(g), g.shape, None, None).front.boxes
+        boxes = layoutsides.finish(raw, trim_of(g), g.shape).front.boxes
         if any(b.type == "image" and b.get("placeholder") for b in boxes):
             names.append(name)
     return names

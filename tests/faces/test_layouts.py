@@ -64,7 +64,7 @@ def gallery(tmp_path_factory) -> Path:
 def _boxes(name: str) -> tuple[layouts.Geometry, dict[str, dict], dict[str, dict]]:
     raw = layouts.resolve(None, name, Located(Path("test"), None), ())
     g = layouts.geometry(raw)
-    built = layoutsides.finish(raw, trim_of(g), g.shape, None, None)
+    built = layoutsides.finish(raw, trim_of(g), g.shape)
     front = {b.name: dict(b.options) | {"type": b.type} for b in built.front.boxes}
     back = {b.name: dict(b.options) | {"type": b.type} for b in built.back.boxes} if built.back else {}
     return g, front, back
@@ -875,7 +875,7 @@ def test_finish_resolves_an_unplaceheld_fields_image_boxes_to_placeholder_false(
     raw = layouts.resolve(None, "card-poker", Located(Path("test"), None), ())
     g = layouts.geometry(raw)
     def held(names: frozenset[str]) -> dict[str, Any]:
-        built = layoutsides.finish(raw, trim_of(g), g.shape, None, None, unplaceheld=names)
+        built = layoutsides.finish(raw, trim_of(g), g.shape, deck=layoutsides.DeckFile(unplaceheld=names))
         return {b.name: dict(b.options).get("placeholder") for b in built.front.boxes if b.type in ("image", "text")}
     before, after = held(frozenset()), held(frozenset({"art"}))
     assert before["art"] is True and after["art"] is False, (before, after)

@@ -13,7 +13,7 @@ from PIL import Image
 from conftest import PICTURE_DECK_YAML, make_workspace
 from pnpgen.data.model import Deck
 from pnpgen.data.workspace import Workspace
-from pnpgen.engine.facekeys import render_game
+from pnpgen.engine.facekeys import load_and_render
 from pnpgen.engine.options import BuildOptions
 from pnpgen.faces.images import ArtPlacer
 from pnpgen.faces.rendermemo import RenderMemo
@@ -71,7 +71,7 @@ def ops(monkeypatch) -> dict[str, int]:
 def rendered_ops(root: Path, n: int, ops: dict[str, int]) -> dict[str, int]:
     ws = workspace(root, n)
     ops.update(placements=0, summed=0)
-    render_game(ws, "test", BuildOptions(), memo=RenderMemo(inputs="inputs"))
+    load_and_render(ws, "test", BuildOptions(), memo=RenderMemo(inputs="inputs"))
     return dict(ops)
 
 
@@ -90,10 +90,10 @@ def test_a_count_edit_renders_again_only_the_faces_that_show_it(tmp_path):
         root = tmp_path / ("counted" if front is COUNTED else "plain")
         ws = workspace(root, 20, front)
         memo = RenderMemo(inputs="inputs")
-        first = render_game(ws, "test", BuildOptions(), memo=memo)
+        first = load_and_render(ws, "test", BuildOptions(), memo=memo)
         workspace(root, 20, counted=5)
         memo = RenderMemo(inputs="inputs", known=memo.learned)
-        second = render_game(ws, "test", BuildOptions(), memo=memo)
+        second = load_and_render(ws, "test", BuildOptions(), memo=memo)
         # piece 5's front and back (its own count changed), and every front that shows the total
         assert len(memo.learned) == again
         if front is COUNTED:
@@ -106,7 +106,7 @@ def test_each_faces_memo_key_and_freshness_are_worked_out_once_per_build(tmp_pat
     before the face stage asks them again: worked out once, each art file hashed once per face."""
     ws = workspace(tmp_path / "ws", 30)
     earlier = RenderMemo(inputs="inputs")
-    render_game(ws, "test", BuildOptions(), memo=earlier)
+    load_and_render(ws, "test", BuildOptions(), memo=earlier)
     hashed: list[Path] = []
     memo = RenderMemo(known=earlier.learned, inputs="inputs", digest=lambda p: hashed.append(p) or hashlib.sha256(p.read_bytes()).hexdigest())
     keys = 0
@@ -118,7 +118,7 @@ def test_each_faces_memo_key_and_freshness_are_worked_out_once_per_build(tmp_pat
         return deck_key(self, deck)
 
     monkeypatch.setattr(RenderMemo, "_deck_key", counted)
-    again = render_game(ws, "test", BuildOptions(jobs=2), memo=memo)
+    again = load_and_render(ws, "test", BuildOptions(jobs=2), memo=memo)
     assert not memo.learned and len(again.faces.svgs) >= 30  # every face replayed from the memo
     assert len(hashed) == 30  # each front's picture, once (the prerender's check, then the face stage's)
     assert keys == 60  # each face's key (front and back), once

@@ -58,6 +58,14 @@ def _paper_of_stock(doc: Located, deck: Deck) -> None:
                     f"paper: {stock.paper}, or no paper: (the sheet layout's paper is the deck's)")
 
 
+def _own_paper(doc: Located, data: dict, deck: Deck) -> None:
+    """A deck's (or a deck list's) own ``paper:``, over game.yaml's and the printer profile's
+    (--paper wins), checked against its sheet layout's paper."""
+    if "paper" in data:
+        deck.paper, deck.paper_where = parse_at(doc, ("paper",), v.paper, data["paper"]), doc.where(("paper",))
+        _paper_of_stock(doc, deck)
+
+
 def sheet_layout(ws: Workspace, doc: Located, data: dict) -> SheetStock | None:
     """The sheet layout ``sheet:`` names (None for ``grid``); a bad name is an error at its line.
     A deck whose pieces come from a workbook that names no worksheet is told where a worksheet's
@@ -261,7 +269,11 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         game.translations.resolve(doc)
     data = checked_keys(doc, doc.data, (), DECK_KEYS, "a deck file")
     if decklist.is_list(data):  # these counts of another deck's pieces (data/decklist.py)
-        return decklist.listed_deck(doc, data, path, deck_named, layout_template)
+        listed = decklist.listed_deck(doc, data, path, deck_named, layout_template, game.root, books)
+        if data.get("back"):  # a back of its own (a starter deck's colour, its name): its faces its source's
+            decklist.own_back(listed, _template(doc, "back", data["back"]), doc.where(("back",)))
+        _own_paper(doc, data, listed)
+        return listed
     layout_raw = geo = None
     if "layout" in data:
         for key in ("front", "back"):
@@ -337,9 +349,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         deck.stand_up = parse_at(doc, ("stand_up",), piecesize.stand_up_box, data["stand_up"], *trim)
     if given:
         deck.size_where = doc.where((given[0],))
-    if "paper" in data:  # the deck's own paper over game.yaml's and the printer profile's (--paper wins)
-        deck.paper, deck.paper_where = parse_at(doc, ("paper",), v.paper, data["paper"]), doc.where(("paper",))
-        _paper_of_stock(doc, deck)
+    _own_paper(doc, data, deck)
     if "bleed" in data:  # the deck's own bleed over --bleed: a punchboard's 0, a board's 5 mm
         deck.bleed_mm = parse_at(doc, ("bleed",), optionvalues.bleed_option, data["bleed"])
         parse_at(doc, ("bleed",), piecesize.bleed_fits, deck.bleed_mm, *trim, "bleed:")
@@ -347,9 +357,10 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         deck.lint = lint.settings(data["lint"], lambda keypath, parse, value, key: parse_at(doc, keypath, parse, value, key),
                                   base=game.options.get("lint"))
     if layout_raw is not None:
-        deck.layout = layoutsides.finish(layout_raw, boxlengths.frame(trim, options), shape, game.palette,
-                                      sorted(game.text_fonts or game.fonts), deck.size_where, game.languages, doc.path,
-                                      frozenset(unplaceheld(data)))
+        deck.layout = layoutsides.finish(
+            layout_raw, boxlengths.frame(trim, options), shape,
+            game=layoutsides.GameNames(game.palette, sorted(game.text_fonts or game.fonts), game.languages),
+            deck=layoutsides.DeckFile(doc.path, deck.size_where, frozenset(unplaceheld(data))))
         game.notes += layoutsides.over_tracks(layout_raw, deck.layout)
         deck.front = layout_template(deck.id, "front")
         deck.back = layout_template(deck.id, "back") if deck.layout.back is not None else None
@@ -413,16 +424,17 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
                       field_lines={key: _line_column(rows.where(keypath + (key,))) for key in raw},
                       field_keys={} if rows is doc else _cell_keys(rows, keypath, raw))
         deck.pieces.append(piece)
-        listed = len(deck.placeholders)
-        for key, value in values.items() if piece.count else ():  # a parked piece prints nothing: nothing open
+        for key, value in values.items():  # (a parked piece prints nothing: nothing open, but in a list that prints it)
             where = rows.where(keypath + (key,)) if key in raw else doc.where(("defaults", key))
-            collect_placeholders(deck, where, key, value, piece)
+            collect_placeholders(piece.open, where, key, value, piece)
             cell = rows.where(keypath + (key,)) if key in raw or rows is not doc else piece.where  # (an empty cell's own)
             if fields[key] == "image" and not (value or "").strip() and key not in optional:
-                deck.placeholders.append((cell, placeholder_field(piece, key), NO_ART_YET))
+                piece.open.append((cell, placeholder_field(piece, key), NO_ART_YET))
             elif key in shown and (value is None or str(value).strip() == ""):
-                deck.placeholders.append((cell, placeholder_field(piece, key), EMPTY_SHOWN))
-        piece.shows_placeholder = len(deck.placeholders) > listed
+                piece.open.append((cell, placeholder_field(piece, key), EMPTY_SHOWN))
+        if piece.count:
+            deck.placeholders += piece.open
+            piece.shows_placeholder = bool(piece.open)
     if missing:
         raise ArtNotFound.together(missing)
     if "unique" in data:  # a field no two pieces share: 番号 on scenario cards

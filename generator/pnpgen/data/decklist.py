@@ -7,22 +7,78 @@ field, with counts of its own (a starter deck of a trading-card game's card shee
 
 The listed deck is the source deck as drawn (its size, templates or layout, fields) with the
 listed pieces alone, in the list's order, at the list's counts: its faces are the source's, so
-a face both print is one face of the build (faces/ keys a face by its SVG)."""
+a face both print is one face of the build (faces/ keys a face by its SVG). Its own are a
+``back:`` (a template: a starter deck's colour; ``own_back``) and a ``paper:``; the list may be
+kept in a spreadsheet, ``list: {file: starter.csv}``, read as a deck's ``pieces: {file: …}``."""
 
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pnpgen.data import validate as v
-from pnpgen.data.mapkeys import one_line_text, parse_at
+from pnpgen.data.mapkeys import checked_keys, one_line_text, parse_at
 from pnpgen.data.model import Deck, Piece
+from pnpgen.data.spreadsheets import SUFFIXES, SheetDoc, in_worksheet, read_pieces
 from pnpgen.data.tuckbox import DeckLookup
 from pnpgen.data.unique import written_alike
+from pnpgen.data.workbooks import Workbooks
 from pnpgen.data.yamlsrc import Located
+from pnpgen.errors import InputError
 
-LIST_KEYS = ("name", "from", "list")
+LIST_KEYS = ("name", "from", "list", "back", "paper")  # back: and paper: its own (data/deckfile.py reads them)
+FACE_KEYS = ("layout", "front")  # what draws a face: the source deck's
+LIST_SHEET_KEYS = ("file", "sheet")  # list: {file: starter.xlsx, sheet: スターターA}
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """One piece a list names: its unique value and count as written, and where (``key``: the
+    YAML's key is the place; a sheet's row is told at its id cell)."""
+
+    written: Any
+    count: Any
+    at: tuple
+    key: bool
+
+
+def _sheet_entries(doc: Located, path: Path, game_root: Path, books: Workbooks | None,
+                   field: str) -> tuple[SheetDoc, list[_Entry]]:
+    """A list kept in a spreadsheet, ``list: {file: starter.csv}``: read by the reader of a deck's
+    ``pieces: {file: …}`` (data/spreadsheets.py), two columns headed by the source deck's unique
+    field (or ``id``) and ``count``, its rows in order, each mistake at its cell."""
+    spec = doc.data["list"]
+    id_said = field if field == "id" else f"{field} (or id)"
+    for key in spec:
+        if key not in LIST_SHEET_KEYS:
+            raise doc.error(("list", key), f"a deck list's spreadsheet takes no {key}: its columns are headed "
+                            f"{id_said} and count", "file: starter.csv (and sheet: name for .xlsx/.ods)",
+                            key=True)
+    ids = [field] if field == "id" else [field, "id"]
+    rows, found = read_pieces(doc, path, game_root, {name: "text" for name in ids}, books, key="list")
+    rows.pieces_at = None  # (no columns: to offer: the list's two headers are its own words)
+    for i, raw in enumerate(found):  # a header not the list's first (枚数: told to be count)
+        checked_keys(rows, raw, ("list", i), [*ids, "count"], "the header row")
+    heads = [h for h in ids if h in rows.headers]
+    if len(heads) > 1:
+        raise rows.error(("list", 0, heads[1]), f"two id columns, {heads[0]} and {heads[1]}", "one column "
+                         f"headed {id_said} and one headed count", key=True)
+    for head, there in ((field, bool(heads)), ("count", "count" in rows.headers)):
+        if not there:
+            raise InputError(f"the list has no {head} column", path=rows.path, line=rows.header_row,
+                             key=in_worksheet(None, rows.sheet), expected=f"a header row of {id_said} and count, then a row per piece")
+    entries = []
+    for i, raw in enumerate(found):
+        if heads[0] not in raw:
+            raise rows.error(("list", i, "count"), f"a count without the {heads[0]} of its piece",
+                             f"the {field} of a piece of the deck it lists in column {heads[0]}, or the row deleted")
+        if "count" not in raw:
+            raise rows.error(("list", i, "count"), f"{raw[heads[0]]!r} is listed without a count",
+                             "its copies, e.g. 3 (0 parks it: none printed)")
+        entries.append(_Entry(raw[heads[0]], raw["count"], ("list", i, heads[0]), False))
+    return rows, entries
 
 
 def is_list(data: dict) -> bool:
@@ -30,15 +86,21 @@ def is_list(data: dict) -> bool:
     return "from" in data or "list" in data
 
 
-def listed_deck(doc: Located, data: dict, path: Path, decks: DeckLookup | None,
-                layout_template: Any) -> Deck:
-    """The deck a deck list file makes; every mistake told at its line. ``layout_template``: the
-    name a deck id's layout side is compiled under (data/deckfile.py)."""
+def listed_deck(doc: Located, data: dict, path: Path, decks: DeckLookup | None, layout_template: Any,
+                game_root: Path, books: Workbooks | None = None) -> Deck:
+    """The deck a deck list file makes; every mistake told at its line (a list kept in a
+    spreadsheet: at its cell). ``layout_template``: the name a deck id's layout side is compiled
+    under (data/deckfile.py); ``books``: the workbooks the game's decks read."""
     for key in data:
+        if key in FACE_KEYS:
+            raise doc.error((key,), f"a deck list takes no {key}: its pieces' faces are the source deck's, the cards "
+                            "its numbers name (one card, one face, drawn once for every deck that prints it)",
+                            "back: <template> for a back of its own; for other faces, a deck of its own (pieces:)",
+                            key=True)
         if key not in LIST_KEYS:
             raise doc.error((key,), f"a deck list takes no {key}: it prints its pieces as the deck named by from: "
-                            "draws them", "name:, from: and list: alone (the size, templates or layout and fields "
-                            "are the source deck's)", key=True)
+                            "draws them", "name:, from: and list:, and back: and paper: of its own (the size, "
+                            "templates or layout and fields are the source deck's)", key=True)
     for required in ("name", "from", "list"):
         if required not in data:
             raise doc.error((), f"a deck list without {required}:",
@@ -73,36 +135,46 @@ def listed_deck(doc: Located, data: dict, path: Path, decks: DeckLookup | None,
         value = piece.values.get(field)
         if value is not None and written_alike(value):
             by_id.setdefault(written_alike(value), piece)
+    if isinstance(data["list"], str) and Path(data["list"].strip()).suffix.lower() in SUFFIXES:
+        raise doc.error(("list",), f"list names the spreadsheet {data['list']!r} without 'file:'",
+                        f"list: {{file: {data['list'].strip()}}}")
     listed = parse_at(doc, ("list",), v.mapping, data["list"], "list")
     if not listed:
         raise doc.error(("list",), "the list names no piece", f"'list: {{<{field}>: <count>, …}}'")
+    rows, entries = _sheet_entries(doc, path, game_root, books, field) if isinstance(listed.get("file"), str) \
+        else (doc, [_Entry(key, count, ("list", key), True) for key, count in listed.items()])
+    said = "row" if rows is not doc else "line"
     pieces: list[Piece] = []
-    seen: dict[str, Any] = {}
-    for key, count in listed.items():
+    seen: dict[str, _Entry] = {}
+    for entry in entries:
+        key = entry.written
         name = written_alike(key)
         if name in seen:
-            raise doc.error(("list", key), f"{key!r} is listed twice (as {seen[name]!r}, line "
-                            f"{doc.where(('list', seen[name]), key=True).line})", "each piece once, its count summed",
-                            key=True)
-        seen[name] = key
+            first = seen[name]
+            raise rows.error(entry.at, f"{key!r} is listed twice (as {first.written!r}, {said} "
+                             f"{rows.where(first.at, key=first.key).line})", "each piece once, its count summed",
+                             key=entry.key)
+        seen[name] = entry
         if name not in by_id:
             import difflib  # (only for a mistake)
 
             near = difflib.get_close_matches(name, list(by_id), n=3, cutoff=0.5)
-            raise doc.error(("list", key), f"no piece of deck {source_id!r} has {field} {name!r}" +
-                            (f"; nearest: {', '.join(near)}" if near else ""),
-                            f"a {field} of {source.source.name}", key=True)
-        n = parse_at(doc, ("list", key), v.count, count, v.COUNT, f"'{key}: 3'")
+            raise rows.error(entry.at, f"no piece of deck {source_id!r} has {field} {name!r}" +
+                             (f"; nearest: {', '.join(near)}" if near else ""),
+                             f"the {field} of a piece of {source.source.name}", key=entry.key)
+        count_at = entry.at if rows is doc else entry.at[:2] + ("count",)
+        n = parse_at(rows, count_at, v.count, entry.count, v.COUNT,
+                     f"'{key}: 3'" if rows is doc else "3 in the count column")
         piece = by_id[name]
         pieces.append(dataclasses.replace(piece, index=len(pieces) + 1, count=n, deck_label="",
-                                          field_lines=dict(piece.field_lines), field_keys=dict(piece.field_keys)))
+                                          field_lines=dict(piece.field_lines), field_keys=dict(piece.field_keys),
+                                          shows_placeholder=bool(n and piece.open), open=list(piece.open)))
     name_text = one_line_text(doc, data["name"], ("name",), "a deck's name")
     if len(pieces) == 1:
         pieces[0].deck_label = name_text
-    lines = {piece.where.line for piece in pieces} | {line for piece in pieces for line, _ in piece.field_lines.values()}
     deck = dataclasses.replace(
         source, id=own, name=name_text, name_where=doc.where(("name",)), pieces=pieces, source=path,
-        placeholders=[p for p in source.placeholders if p[0].line in lines], worksheet=None, sheet_headers={},
+        placeholders=[p for piece in pieces if piece.count for p in piece.open], worksheet=None, sheet_headers={},
         follows=None, listed=source_id, options=dict(source.options))
     if source.layout is not None:
         deck.front = layout_template(own, "front")
@@ -112,3 +184,12 @@ def listed_deck(doc: Located, data: dict, path: Path, decks: DeckLookup | None,
         raise doc.error(("list",), f"the deck prints {copies:,} copies",
                         f"at most {v.COUNT[1]:,} copies in one deck (split it into several decks)")
     return deck
+
+
+def own_back(deck: Deck, template: str, where: Any) -> None:
+    """A deck list's own ``back:`` (a template, as a deck's): over its source's back, of templates
+    or of a layout (whose front it keeps: the layout's back left out, so the back is looked up
+    and told as the template it is)."""
+    deck.back, deck.template_where = template, {**deck.template_where, "back": where}
+    if deck.layout is not None:
+        deck.layout = dataclasses.replace(deck.layout, back=None)

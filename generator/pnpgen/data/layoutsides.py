@@ -9,6 +9,7 @@ Kept apart from layouts.py, which finds a layout's files and merges its ``extend
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -35,9 +36,37 @@ from pnpgen.errors import InputError, Where, suggest
 from pnpgen.shapes import ring_hole
 
 
+@dataclass(frozen=True)
+class GameNames:
+    """The game's names a layout's boxes are checked against: the colour names of its
+    ``palette:``, the font roles of its ``fonts:`` and its ``languages:`` (a box's ``lang:``);
+    None: not checked (``layout export`` and ``pnpgen new`` read a layout with no game)."""
+
+    palette: dict[str, str] | None = None
+    font_roles: list[str] | None = None
+    languages: list[str] | None = None
+
+
+@dataclass(frozen=True)
+class DeckFile:
+    """What the deck file naming the layout says beside it: the ``file`` (where a box's ``lang:``
+    is checked against the game's editions), where it gives its own ``size:`` or ``format:``
+    (``size_where``; None: the layout's size is the deck's), and the image fields it says
+    ``{type: image, placeholder: false}`` of (``unplaceheld``), whose image boxes resolve to
+    ``placeholder: false`` as ``boxes: {art: {placeholder: false}}`` makes them (docs/data-format.md)."""
+
+    file: Path | None = None
+    size_where: Where | None = None
+    unplaceheld: frozenset[str] = frozenset()
+
+
+UNCHECKED = GameNames()  # no game's names to check against
+NO_DECK_FILE = DeckFile()  # a layout read alone (``layout export``, ``pnpgen new``)
+
+
 def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | None, str | None], None],
-          font_roles: list[str] | None, languages: list[str] | None = None,
-          deck_file: Path | None = None, unplaceheld: frozenset[str] = frozenset()) -> LayoutSide:
+          game: GameNames, deck: DeckFile) -> LayoutSide:
+    font_roles, languages = game.font_roles, game.languages
     background = raw.background.parse(colour_spec(True), trim) if raw.background is not None else None
     if raw.background is not None:
         colours(raw.background, background)
@@ -73,7 +102,7 @@ def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | N
             if key == "font" and font_roles is not None and options[key] not in font_roles:
                 raise given[key].error(f"unknown font role {options[key]!r}", "one of " + ", ".join(font_roles))
             if key == "lang" and languages is not None and options[key] is not None:
-                editions_of_game(given[key], options[key], languages, deck_file)
+                editions_of_game(given[key], options[key], languages, deck.file)
         if btype == "text" and options.get("field") is None and options.get("text") is None:
             field = name if is_field_name(name) else "title"  # the box named after its field, as the built-in ones are
             raise InputError(f"box {name} shows nothing", path=_where(given),
@@ -81,7 +110,7 @@ def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | N
         if btype in ("image", "icons") and (options.get("field") is None or options["field"] in SOURCES):
             raise InputError(f"box {name} reads no piece field", path=_where(given),
                              expected="'field: art' (a field of the pieces)")
-        if btype == "image" and options["field"] in unplaceheld:  # fields: {art: {type: image, placeholder: false}}
+        if btype == "image" and options["field"] in deck.unplaceheld:  # fields: {art: {type: image, placeholder: false}}
             options["placeholder"] = False  # empty: the room left blank, no 「画像未定」 frame
         if btype == "track":
             _track_length(name, given, options)
@@ -237,19 +266,14 @@ def _where(given: dict[str, Origin]) -> str:
     return str(w)
 
 
-def finish(raw: RawLayout, trim: tuple[float, float], shape: str, palette: dict[str, str] | None,
-           font_roles: list[str] | None, size_where: Where | None = None, languages: list[str] | None = None,
-           deck_file: Path | None = None, unplaceheld: frozenset[str] = frozenset()) -> Layout:
-    """The layout for one deck (written in ``deck_file``, or a layer of it): lengths resolved for its
-    ``trim``, colours, fonts and a box's ``lang:`` checked against the game's palette, font roles
-    and languages (None: not checked, for ``layout export``). ``size_where``: where the deck gives
-    its own size, else the layout's size is the deck's. ``unplaceheld``: the image fields the deck
-    file says ``{type: image, placeholder: false}`` of, whose image boxes resolve to
-    ``placeholder: false`` as ``boxes: {art: {placeholder: false}}`` makes them (docs/data-format.md)."""
+def finish(raw: RawLayout, trim: tuple[float, float], shape: str, *, game: GameNames = UNCHECKED,
+           deck: DeckFile = NO_DECK_FILE) -> Layout:
+    """The layout for one deck (written in ``deck.file``, or a layer of it): lengths resolved for its
+    ``trim`` and ``shape``, colours, fonts and a box's ``lang:`` checked against the ``game``'s names."""
     try:
-        return _finish(raw, trim, shape, palette, font_roles, size_where, languages, deck_file, unplaceheld)
+        return _finish(raw, trim, shape, game, deck)
     except InputError as e:
-        raise _sized_out(raw, trim, size_where, e) or e from None
+        raise _sized_out(raw, trim, deck.size_where, e) or e from None
 
 
 def _sized_out(raw: RawLayout, trim: tuple[float, float], size_where: Where | None, e: InputError) -> InputError | None:
@@ -281,9 +305,8 @@ def _sized_out(raw: RawLayout, trim: tuple[float, float], size_where: Where | No
                          if placed.startswith("the box placed") else ""))
 
 
-def _finish(raw: RawLayout, trim: tuple[float, float], shape: str, palette: dict[str, str] | None,
-            font_roles: list[str] | None, size_where: Where | None, languages: list[str] | None,
-            deck_file: Path | None, unplaceheld: frozenset[str]) -> Layout:
+def _finish(raw: RawLayout, trim: tuple[float, float], shape: str, game: GameNames, deck: DeckFile) -> Layout:
+    palette = game.palette
     if shape == "tuckbox" and not isinstance(trim, Frame):  # the panels of the layout's own box
         trim = frame(trim, {"box": tuck_box(raw.box).frozen()})
     own = dict(BASE_PALETTE)
@@ -304,8 +327,8 @@ def _finish(raw: RawLayout, trim: tuple[float, float], shape: str, palette: dict
             names = sorted(set(colour_names(palette)) | set(own))
             raise origin.error(f"unknown colour {value!r}{suggest(value, names)}", "a palette name (" + ", ".join(names) + ") or '#rrggbb'")
 
-    front = _side(raw.front, trim, colours, font_roles, languages, deck_file, unplaceheld)
-    back = _side(raw.back, trim, colours, font_roles, languages, deck_file, unplaceheld) if raw.back is not None else None
+    front = _side(raw.front, trim, colours, game, deck)
+    back = _side(raw.back, trim, colours, game, deck) if raw.back is not None else None
     return Layout(raw.name, (trim[0], trim[1]), shape, tuple(sorted(used.items())), tuple(fields(raw).items()), front, back,
                   tuple(sorted(name for name in used if name in raw.deck_palette)), tuple(sorted(game_colours)),
                   _stand_up(raw, front), *_die(raw, front))

@@ -26,16 +26,37 @@ SAID_LABEL = SAID  # characters of a piece's label a message names it by (Piece.
 # what a placeholder list (check, proof.txt) says of a piece's field the data leaves open
 NO_ART_YET = "no art yet"
 EMPTY_SHOWN = "(empty: the layout prints the placeholder)"  # said as msg proof.open.empty: open_value_said
-# a field's metadata: what the loaded game keeps for a command (export-sheet's headers) that no face,
-# page or export shows, which the digests of what a build shows (engine/bookkey.py, engine/export.py)
-# pass over by this mark, not by the field's name
-# (read-only: a module's dict one caller changed would unmark every field it marks)
+# A field's metadata: what the digests of what a build shows — the rulebook's key (engine/bookkey.py)
+# and the exports' (engine/export.py) — pass over, each by these marks alone, never by a field's name:
+# a new field of the kind is marked once, here on the model, and every digest follows.
+# (Read-only: a module's dict one caller changed would unmark every field it marks.)
+# What the loaded game keeps for a command or a message that no face, page or export shows
+# (export-sheet's headers, how a message names a piece's field and where it is set): neither digest
 UNSHOWN_FIELD: Mapping[str, bool] = MappingProxyType({"shown": False})
+# What no export shows but the rulebook may: where a thing was read from (its proof list names the
+# lines; an added line of English moves the Japanese lines below it), what loading said of it, the
+# components bought: the exports' digest passes over it, the rulebook's key reads it
+EXPORTS_UNSHOWN_FIELD: Mapping[str, bool] = MappingProxyType({"exports": False})
+# What the rulebook does not show of a piece: its own count (the components pages print its deck's
+# total, so a count moved between two pieces of a deck sets no page again); the exports print it
+BOOK_UNSHOWN_FIELD: Mapping[str, bool] = MappingProxyType({"book": False})
 
 
 def shown_field(f: Any) -> bool:
     """Is the dataclass field ``f`` part of what the game shows (not marked ``UNSHOWN_FIELD``)?"""
     return f.metadata.get("shown", True)
+
+
+def shown_in_exports(f: Any) -> bool:
+    """Is the dataclass field ``f`` read by the exports' digest (marked neither ``UNSHOWN_FIELD``
+    nor ``EXPORTS_UNSHOWN_FIELD``)?"""
+    return shown_field(f) and f.metadata.get("exports", True)
+
+
+def shown_in_book(f: Any) -> bool:
+    """Is the dataclass field ``f`` read by the rulebook's key (marked neither ``UNSHOWN_FIELD``
+    nor ``BOOK_UNSHOWN_FIELD``)?"""
+    return shown_field(f) and f.metadata.get("book", True)
 
 
 LATIN_GAP = 0.25  # em: JLREQ's 和欧間 between Japanese and Western characters, unless the game says
@@ -96,8 +117,8 @@ class Piece:
 
     index: int  # 1-based among the deck's unique entries
     values: dict[str, Any]  # fields with defaults applied
-    count: int
-    where: Where
+    count: int = field(metadata=BOOK_UNSHOWN_FIELD)
+    where: Where = field(metadata=EXPORTS_UNSHOWN_FIELD)
     label_field: str | None = None  # the deck's ``label:``: the field that names its pieces
     # the deck's name (else its file's), for the one piece of a deck that gives it no name (a board, a
     # deck of one entry of 54 cards): what the designer calls it, where "#1" said nothing; a die of a
@@ -105,13 +126,17 @@ class Piece:
     deck_label: str = ""
     # (line, column) of each field the piece sets itself, in the file ``where`` names: a mistake in
     # one field's text is said at that field's line, not the piece's first
-    field_lines: dict[str, tuple[int | None, int | None]] = field(default_factory=dict, repr=False, compare=False)
+    field_lines: dict[str, tuple[int | None, int | None]] = field(default_factory=dict, repr=False, compare=False,
+                                                                  metadata=UNSHOWN_FIELD)
     # does this piece show a placeholder (未定, no art yet)? Set as its deck's placeholders are
     # listed; told by the piece, not by its label, which other pieces of the deck may share
-    shows_placeholder: bool = field(default=False, repr=False, compare=False)
+    shows_placeholder: bool = field(default=False, repr=False, compare=False, metadata=EXPORTS_UNSHOWN_FIELD)
+    # the piece's own placeholders (where, field, text), listed whether or not it prints: its deck's
+    # ``placeholders`` are its printed pieces', and a deck list that prints a parked one lists its
+    open: list[tuple[Where, str, str]] = field(default_factory=list, repr=False, compare=False, metadata=UNSHOWN_FIELD)
     # how a message names each field a spreadsheet's row sets: its header and column (``text.en
     # (column G)``), where the designer looks; a YAML piece's are its field names
-    field_keys: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
+    field_keys: dict[str, str] = field(default_factory=dict, repr=False, compare=False, metadata=UNSHOWN_FIELD)
 
     def where_of(self, name: str | None) -> Where:
         """Where the piece sets field ``name`` (its own line), else where the piece starts."""
@@ -214,20 +239,24 @@ class Deck:
     front: str  # template name as the deck names it (faces/templates.py finds its file)
     back: str | None
     pieces: list[Piece]
-    source: Path
+    source: Path = field(metadata=EXPORTS_UNSHOWN_FIELD)
     options: dict[str, Any] = field(default_factory=dict)  # shape options: corner_radius, points, orientation, …
-    placeholders: list[tuple[Where, str, str]] = field(default_factory=list)  # (where, field, text)
-    template_where: dict[str, Where] = field(default_factory=dict)  # "front"/"back" → where the deck names it
+    placeholders: list[tuple[Where, str, str]] = field(default_factory=list, metadata=EXPORTS_UNSHOWN_FIELD)  # (where, field, text)
+    # "front"/"back" → where the deck names it
+    template_where: dict[str, Where] = field(default_factory=dict, metadata=EXPORTS_UNSHOWN_FIELD)
     layout: Layout | None = None  # the deck's ``layout:``; front and back then name its compiled templates
-    layout_where: Where | None = None  # where the deck file says ``layout:`` (None: its templates draw it)
+    # where the deck file says ``layout:`` (None: its templates draw it)
+    layout_where: Where | None = field(default=None, metadata=EXPORTS_UNSHOWN_FIELD)
     sheet: Any = None  # the deck's ``sheet:`` (data/sheetlayouts.py SheetStock; None: grid or not said)
-    sheet_where: Where | None = None  # where the deck file says ``sheet:`` (None: it does not)
-    size_where: Where | None = None  # where the deck file gives ``size:`` or ``format:`` (None: its layout's size)
-    name_where: Where | None = None  # where the deck file gives its ``name:``
+    sheet_where: Where | None = field(default=None, metadata=EXPORTS_UNSHOWN_FIELD)  # where the deck file says ``sheet:``
+    # where the deck file gives ``size:`` or ``format:`` (None: its layout's size)
+    size_where: Where | None = field(default=None, metadata=EXPORTS_UNSHOWN_FIELD)
+    name_where: Where | None = field(default=None, metadata=EXPORTS_UNSHOWN_FIELD)  # where the deck file gives its ``name:``
     lint: Any = None  # the deck file's ``lint:`` over the game's (data/lint.py LintSettings; None: the game's)
     die: tuple[tuple[float, float, float, float], ...] | None = None  # ``die:``: a template's paper d6's faces 1–6
     stand_up: tuple[float, float, float, float] | None = None  # ``stand_up:``: a template's standee's figure box
-    worksheet: tuple[Where, str, bool] | None = None  # a workbook's pieces: (pieces.file's line, worksheet read, named by sheet:)
+    # a workbook's pieces: (pieces.file's line, worksheet read, named by sheet:)
+    worksheet: tuple[Where, str, bool] | None = field(default=None, metadata=EXPORTS_UNSHOWN_FIELD)
     # a spreadsheet's columns the deck's ``columns:`` maps: field (or title.en) → the header the sheet writes
     # (export-sheet's alone: no page shows it, UNSHOWN_FIELD)
     sheet_headers: dict[str, str] = field(default_factory=dict, metadata=UNSHOWN_FIELD)
@@ -235,7 +264,7 @@ class Deck:
     # a tuck box's: the decks whose copies its figures follow (box: {deck: cards}) and that count
     follows: tuple[tuple[str, ...], int] | None = None
     paper: str | None = None  # the deck file's ``paper:`` (data/formats.py PAPER_SIZES) over the game's (None: the build's)
-    paper_where: Where | None = None  # where the deck file says ``paper:``
+    paper_where: Where | None = field(default=None, metadata=EXPORTS_UNSHOWN_FIELD)  # where the deck file says ``paper:``
     sealed: bool = False  # ``sealed: true``: a legacy game's sealed pack, its faces kept out of the rulebook
     unique: str | None = field(default=None, metadata=UNSHOWN_FIELD)  # ``unique:``: the field no two pieces share
     listed: str | None = field(default=None, metadata=UNSHOWN_FIELD)  # a deck list's ``from:``: the deck it lists
@@ -304,18 +333,20 @@ class Game:
     fonts: dict[str, str]  # role (gothic, bold, mincho, mono) → font name (file stem in fonts/)
     fallback_fonts: list[str]
     decks: list[Deck]
-    sourced: list[Sourced]
-    root: Path  # data/<slug>
-    draft_file: Path
+    sourced: list[Sourced] = field(metadata=EXPORTS_UNSHOWN_FIELD)  # (the rulebook and the bill of materials list them)
+    root: Path = field(metadata=EXPORTS_UNSHOWN_FIELD)  # data/<slug>
+    draft_file: Path = field(metadata=EXPORTS_UNSHOWN_FIELD)
     options: dict[str, Any] = field(default_factory=dict)
     lang: str = "ja"  # the language this load was resolved in (data/i18n.py)
     languages: list[str] = field(default_factory=lambda: ["ja"])
     latin_gap: float = LATIN_GAP  # 和欧間 space between Japanese and Latin, em
-    translations: Any = None  # data.i18n.Translations: what was resolved and what is missing
+    # data.i18n.Translations: what was resolved and what is missing
+    translations: Any = field(default=None, metadata=EXPORTS_UNSHOWN_FIELD)
     text_fonts: dict[str, str] = field(default_factory=dict)  # roles for card text in ``lang`` (else fonts)
     named_fonts: frozenset[str] = frozenset()  # the roles game.yaml's fonts: names (plain or ``lang``'s own)
     text_fallback_fonts: list[str] = field(default_factory=list)  # … and its fallbacks (else fallback_fonts)
-    notes: list[str] = field(default_factory=list)  # what loading passed over (a ._ file, an editor backup)
+    # what loading passed over (a ._ file, an editor backup)
+    notes: list[str] = field(default_factory=list, metadata=EXPORTS_UNSHOWN_FIELD)
 
     def own_bleeds(self, build_bleed_mm: float) -> dict[str, tuple[float, float]]:
         """Deck id → (the bleed its faces are drawn with, the bleed it prints) of each deck with a

@@ -177,15 +177,16 @@ def placeholder_field(piece: Piece, key: str) -> str:
     return f"{clipped(piece.own_name, SAID_LABEL) if named else f'#{piece.index}'}.{key}"  # (a paragraph as a title: cut)
 
 
-def collect_placeholders(deck: Deck, where, key: str, value: Any, piece: Piece) -> None:
+def collect_placeholders(out: list, where, key: str, value: Any, piece: Piece) -> None:
+    """The placeholders (未定) of a piece's field ``key``, at ``where``, added to ``out``."""
     if is_placeholder(value):
-        deck.placeholders.append((where, placeholder_field(piece, key), str(value)))
+        out.append((where, placeholder_field(piece, key), str(value)))
     elif isinstance(value, dict):
         for k, v in value.items():
-            collect_placeholders(deck, where, f"{key}.{k}", v, piece)
+            collect_placeholders(out, where, f"{key}.{k}", v, piece)
     elif isinstance(value, list):
         for k, v in enumerate(value):
-            collect_placeholders(deck, where, f"{key}.{k + 1}", v, piece)
+            collect_placeholders(out, where, f"{key}.{k + 1}", v, piece)
 
 
 # the kinds of field a piece that leaves one out prints nothing of (an image prints 画像未定, and is listed)

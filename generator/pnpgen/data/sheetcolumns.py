@@ -34,12 +34,14 @@ class Columns:
     doc: Located | None = None  # the deck file, where a mistake in the mapping is told
     fields: dict[str, str] = field(default_factory=dict)  # header → field, as written
     _keys: dict[str, str] = field(default_factory=dict, repr=False)  # header_key(header) → field
-    numbers: dict[str, Any] = field(default_factory=dict)  # a header YAML read as a number (1.50: 1.5) → that number
+    # a header the deck file writes unquoted, which YAML read as a number (1.50: 1.5; 012: 12) → the
+    # number its key is (the mapping's line is found by it)
+    read_as_numbers: dict[str, Any] = field(default_factory=dict)
 
     def at(self, header: str, message: str, expected: str) -> InputError:
         """An error at the line of the mapping of ``header``."""
         assert self.doc is not None
-        return self.doc.error(("pieces", "columns", self.numbers.get(header, header)), message, expected, key=True)
+        return self.doc.error(("pieces", "columns", self.read_as_numbers.get(header, header)), message, expected, key=True)
 
     def mapped(self, cell: Any) -> str | None:
         """The field a header cell of the sheet is mapped to, or None."""
@@ -92,7 +94,7 @@ def columns_of(doc: Located, fields: Mapping[str, str]) -> Columns:
         header = str(written)  # (a header 2026 is read by YAML as a number)
         keypath = ("pieces", "columns", written)
         if isinstance(written, (int, float)):
-            out.numbers[header] = written
+            out.read_as_numbers[header] = written
         if not isinstance(target, str) or not target.strip():
             raise doc.error(keypath, f"the header {clipped(header)!r} is mapped to {clipped(repr(target))}, not a field's name",
                             f"{flow_name(header)}: <one of {listed}>")

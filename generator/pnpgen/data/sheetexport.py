@@ -1,5 +1,6 @@
 """A deck's pieces written out as a spreadsheet (``pnpgen export-sheet``) that a ``pieces: {file: …}``
-deck reads back (data/spreadsheets.py) to the same pieces."""
+deck reads back (data/spreadsheets.py) to the same pieces; a deck list's, its list (its source's
+unique field and count), that ``list: {file: …}`` reads back (data/decklist.py)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,9 @@ def export_sheet(deck: Deck, fmt: str, translated: Mapping[str, Deck] | None = N
     text left untranslated there, marked in ``default``, is an empty cell), then ``count``, each
     headed as the deck's ``columns:`` maps the sheet it reads (``枚数``), else by its name; CSV in
     UTF-8 with a BOM (so Excel opens Japanese text right), or XLSX."""
+    if deck.listed is not None and deck.unique is not None:  # a deck list: its list, as list: {file: …} reads it
+        return _written([deck.unique, "count"], [[_out(p.values.get(deck.unique), fmt), p.count] for p in deck.pieces],
+                        fmt, deck.id)
     fields = list(deck.pieces[0].values) if deck.pieces else []
     columns: list[tuple[str, list[Any]]] = []
     for f in fields:
@@ -34,6 +38,11 @@ def export_sheet(deck: Deck, fmt: str, translated: Mapping[str, Deck] | None = N
     # headed as the deck's own sheet heads them, where its columns: maps them (カード名 for title)
     header = [deck.sheet_headers.get(name, name) for name, _ in columns] + [deck.sheet_headers.get("count", "count")]
     table = [[_out(cells[i], fmt) for _, cells in columns] + [p.count] for i, p in enumerate(deck.pieces)]
+    return _written(header, table, fmt, deck.id)
+
+
+def _written(header: list[Any], table: list[list[Any]], fmt: str, title: str) -> bytes:
+    """A header row and its rows as a CSV (UTF-8 with a BOM) or an XLSX of one worksheet, ``title``."""
     if fmt == "csv":
         text = io.StringIO(newline="")
         writer = csv.writer(text, lineterminator="\r\n")
@@ -44,7 +53,7 @@ def export_sheet(deck: Deck, fmt: str, translated: Mapping[str, Deck] | None = N
 
     book = openpyxl.Workbook()
     ws = book.active
-    ws.title = _sheet_title(deck.id)
+    ws.title = _sheet_title(title)
     for r, values in enumerate([header] + table, 1):
         for c, value in enumerate(values, 1):
             cell = ws.cell(row=r, column=c, value=value)

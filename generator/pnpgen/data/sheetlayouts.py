@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import importlib.resources
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pnpgen.data import validate as v
 from pnpgen.data.formats import PAPER_SIZES
+from pnpgen.data.model import EXPORTS_UNSHOWN_FIELD
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError, contained, not_a_file, suggest
 from pnpgen.litter import is_litter
@@ -63,7 +64,8 @@ class SheetStock:
     """A sheet layout, every layer merged and checked."""
 
     id: str  # the file's stem, as --sheet and ``sheet:`` name it
-    source: str  # where it was read: ``sheets/<id>.yaml`` or ``pnpgen:<id>`` (never a path on disk)
+    # where it was read: ``sheets/<id>.yaml`` or ``pnpgen:<id>`` (never a path on disk)
+    source: str = field(metadata=EXPORTS_UNSHOWN_FIELD)
     paper: str  # as written: a4, letter, a3 or WxH
     paper_mm: tuple[float, float]
     slots: tuple[SheetSlot, ...]
@@ -71,7 +73,7 @@ class SheetStock:
     bleed_mm: float | None = None  # the most bleed printed round a slot (None: the build's --bleed)
     tolerance_mm: float = 0.5  # how far a piece's size may differ from its slot's, each way
     name: str = ""
-    notes: str = ""
+    notes: str = field(default="", metadata=EXPORTS_UNSHOWN_FIELD)
     reference: str = ""  # the ``source:`` key: where the figures come from
     stock: bool = True  # card stock to buy (the bill of materials lists it); false: plain paper
 

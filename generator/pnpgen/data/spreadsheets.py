@@ -144,69 +144,71 @@ def _elsewhere(game_root: Path, path: Path) -> Path | None:
 
 
 def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str, str],
-                books: Workbooks | None = None) -> tuple[SheetDoc, list[dict]]:
+                books: Workbooks | None = None, key: str = "pieces") -> tuple[SheetDoc, list[dict]]:
     """The deck's ``pieces: {file: …}`` → (where-answering sheet, one mapping per row); ``books``:
-    the workbooks the game's other decks opened (one workbook, a worksheet per deck, is read once)."""
-    spec = doc.data["pieces"]
-    for key in spec:
-        if key not in SHEET_KEYS:
-            raise doc.error(("pieces", key), "unknown key in pieces", "file: cards.csv (and sheet: name for .xlsx/.ods; "
+    the workbooks the game's other decks opened (one workbook, a worksheet per deck, is read once);
+    ``key``: the deck file's key that names the sheet (a deck list's ``list:``, data/decklist.py,
+    which checks its own keys and maps no columns)."""
+    spec = doc.data[key]
+    for name in spec:
+        if name not in SHEET_KEYS:
+            raise doc.error((key, name), "unknown key in pieces", "file: cards.csv (and sheet: name for .xlsx/.ods; "
                             "columns: {カード名: title, …} for headers in the sheet's own words)", key=True)
-    columns = columns_of(doc, fields)
+    columns = columns_of(doc, fields) if "columns" in spec else Columns()
     name = spec.get("file")
     if isinstance(name, str) and Path(name.strip()).suffix.lower() in OLD_EXCEL:  # cards.xls: Excel 97–2003's own format
-        raise doc.error(("pieces", "file"), f"{name!r} is {OLD_EXCEL[Path(name.strip()).suffix.lower()]}, which pnpgen does not read",
+        raise doc.error((key, "file"), f"{name!r} is {OLD_EXCEL[Path(name.strip()).suffix.lower()]}, which pnpgen does not read",
                         f"the workbook saved as .xlsx (Excel: File > Save As > Excel Workbook (*.xlsx); "
                         f"ファイル > 名前を付けて保存 > Excel ブック), then 'file: {Path(name.strip()).stem}.xlsx'")
     if not isinstance(name, str) or Path(name.strip()).suffix.lower() not in SUFFIXES:  # ('cards.csv ': told not found)
-        raise doc.error(("pieces", "file"), f"{name!r} is not a spreadsheet file name",
+        raise doc.error((key, "file"), f"{name!r} is not a spreadsheet file name",
                         "a .csv, .xlsx or .ods file beside the deck file, e.g. 'file: cards.csv'")
     rel = deck_file.parent.resolve().relative_to(game_root.resolve()) / name
-    path = contained(rel, game_root, "pieces.file", doc.where(("pieces", "file")))
+    path = contained(rel, game_root, f"{key}.file", doc.where((key, "file")))
     alike = None if path.is_file() else written_alike(rel.as_posix(), [game_root])
     if alike is not None:  # カード.csv in the deck, the file's name decomposed as macOS writes names
-        path = contained(alike, game_root, "pieces.file", doc.where(("pieces", "file")))
+        path = contained(alike, game_root, f"{key}.file", doc.where((key, "file")))
     if not path.is_file():
         what = not_a_file(deck_file.parent / name)
         if what is not None:  # (not "not found; did you mean cards.xlsx?": the very name)
-            raise doc.error(("pieces", "file"), f"spreadsheet {name!r} is {what}, not a file",
+            raise doc.error((key, "file"), f"spreadsheet {name!r} is {what}, not a file",
                             f"a spreadsheet file {deck_file.parent / name}")
         slashed = name.replace("\\", "/")
         if slashed != name and ".." not in Path(slashed).parts and not Path(slashed).is_absolute() \
                 and (deck_file.parent / slashed).is_file():  # sheets\cards.csv, as Windows writes a path
-            raise doc.error(("pieces", "file"), f"spreadsheet '{name}' not found: a backslash separates folders on "
+            raise doc.error((key, "file"), f"spreadsheet '{name}' not found: a backslash separates folders on "
                             "Windows only", f"file: {slashed}, with / between the folders (read on every system)")
         there = sorted(p.name for p in path.parent.iterdir()
                        if Path(p.name.strip()).suffix.lower() in SUFFIXES) if path.parent.is_dir() else []
         spaced = [n for n in there if n != name and n.strip() == name.strip()]  # a space at an end of either name
         if spaced:
-            raise doc.error(("pieces", "file"), f"spreadsheet {name!r} not found", f"{spaced[0]!r}, the name of the file "
+            raise doc.error((key, "file"), f"spreadsheet {name!r} not found", f"{spaced[0]!r}, the name of the file "
                             "that is there" + ("" if spaced[0] == spaced[0].strip() else
                                                ": a name that begins or ends with a space; rename the file without it"))
         elsewhere = _elsewhere(game_root, path)
         if elsewhere is not None:  # export-sheet --out put it in the game's folder, say: where it is, how to name it
             moved = os.path.relpath(game_root / elsewhere, deck_file.parent).replace(os.sep, "/")
-            raise doc.error(("pieces", "file"), f"spreadsheet {name!r} is not beside the deck file, but "
+            raise doc.error((key, "file"), f"spreadsheet {name!r} is not beside the deck file, but "
                             f"{(game_root / elsewhere).as_posix()} is", f"the file moved to {path}, or file: {moved}")
-        raise doc.error(("pieces", "file"), f"spreadsheet {name!r} not found{suggest(name, there)}", f"a file {path}")
+        raise doc.error((key, "file"), f"spreadsheet {name!r} not found{suggest(name, there)}", f"a file {path}")
     shown = deck_file.parent / name
     sheet = spec.get("sheet")
     if sheet is not None and (not isinstance(sheet, str) or path.suffix.lower() == ".csv"):
-        raise doc.error(("pieces", "sheet"), "sheet names a worksheet of an .xlsx or .ods file",
+        raise doc.error((key, "sheet"), "sheet names a worksheet of an .xlsx or .ods file",
                         "the worksheet's name as text (a CSV has only one)")
     hidden_char = name_invisible_char(sheet or "")  # two decks' worksheets that look one: as a deck file's name
     if hidden_char is not None and isinstance(sheet, str):
-        raise doc.error(("pieces", "sheet"), f"the worksheet's name holds {hidden_char}", unseen(sheet))
+        raise doc.error((key, "sheet"), f"the worksheet's name holds {hidden_char}", unseen(sheet))
     try:
         rows, hidden, worksheet = read_rows(path, shown, sheet, books)
     except InputError as e:
         if e.key != "sheet" or e.line is not None:
             e.key = in_worksheet(e.key, sheet) if e.path == shown else e.key
             raise
-        raise doc.error(("pieces", "sheet"), f"{e.message} in {name}", e.expected) from None  # at the deck's sheet:
+        raise doc.error((key, "sheet"), f"{e.message} in {name}", e.expected) from None  # at the deck's sheet:
     try:
         sdoc, pieces = _pieces(rows, path, shown, sheet, fields, hidden, columns)
-        sdoc.worksheet, sdoc.spec, sdoc.pieces_at = worksheet, dict(spec), doc.where(("pieces",))
+        sdoc.worksheet, sdoc.spec, sdoc.pieces_at = worksheet, dict(spec), doc.where((key,))
         return sdoc, pieces
     except InputError as e:
         if e.path == shown and sheet is not None and "worksheet" not in (e.key or ""):
@@ -389,7 +391,7 @@ def _mapped_found(columns: Columns, cells: list[Any], headers: list[str], header
             meant = near[len("; did you mean "):-1] if near else found[0] if found else header
             near = f"; did you mean {clipped(meant)}?" if near else ""
             listed = ", ".join(clipped(h, 24) for h in found[:12]) + (", …" if len(found) > 12 else "")
-            if header in columns.numbers:  # (1.50: YAML read the number 1.5; 012: 12)
+            if header in columns.read_as_numbers:  # (1.50: YAML read the number 1.5; 012: 12)
                 raise columns.at(header, f"YAML reads this key as the number {header}, and no column of {shown.name} is "
                                  f"headed so (row {header_row}: {listed})", "the header in quotes as the sheet writes it: "
                                  f"\"{clipped(meant if near else header)}\": {target}")

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen.data.gamefiles import figure_pictures
-from pnpgen.data.model import Game, shown_field
+from pnpgen.data.model import Deck, Game, shown_in_book
 from pnpgen.engine.cache import Cache, GameState, document_record
 from pnpgen.engine.fingerprint import BIG_FILE, big_file_stamp, code
 from pnpgen.errors import InputError, contained
@@ -47,11 +47,10 @@ def plain(value: Any) -> Any:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         kind = type(value).__name__
         out = {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)
-               if not (kind == "Piece" and f.name in ("count", "field_lines", "field_keys"))  # its own count: never printed
-               and shown_field(f)}  # (a field marked UNSHOWN_FIELD, a sheet's headers: never printed)
+               if shown_in_book(f)}  # (as the model marks them: data/model.py, a piece's own count never printed)
         out["__type"] = kind
-        if kind == "Deck":
-            out["total"] = getattr(value, "count")  # noqa: B009 - the deck's total: the components pages print it
+        if isinstance(value, Deck):
+            out["total"] = value.count  # the deck's total: the components pages print it
         return out
     if isinstance(value, dict):
         return {str(k): plain(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}

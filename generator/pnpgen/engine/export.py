@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from pnpgen.atomic import read_record
 from pnpgen.data.draftfile import draft_for, draft_path
 from pnpgen.data.load import load_game
-from pnpgen.data.model import Game, shown_field
+from pnpgen.data.model import Game, shown_in_exports
 from pnpgen.data.spreadsheets import SUFFIXES as SPREADSHEETS
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine.cache import Cache, plain_file, safe_rel
@@ -87,10 +87,6 @@ def up_to_date(ws: Workspace, slug: str, options: ExportOptions, out_root: Path,
 
 # what a game's texts are read from: its game.yaml, deck files and spreadsheets (``shown``)
 TEXT_FILES = (".yaml", ".yml", *SPREADSHEETS)
-# the parts of a loaded game that show nowhere: where things were read from (an added line of
-# English moves the Japanese lines below it), and what loading said about them
-UNSHOWN = frozenset({"where", "source", "root", "draft_file", "sourced", "translations", "notes", "placeholders",
-                     "field_lines", "field_keys", "shows_placeholder", "worksheet"})
 
 
 def shown(ws: Workspace, slug: str, game: Game) -> dict[str, str]:
@@ -115,10 +111,10 @@ def _others_draft(p: Path, game: Game) -> bool:
 
 
 def _plain(value: Any) -> Any:
-    """A loaded game's parts as JSON, without what shows nowhere (``UNSHOWN``, places read from)."""
+    """A loaded game's parts as JSON, without what no export shows: the fields the model marks so
+    (data/model.py ``shown_in_exports``: places read from, what loading said, the parts bought)."""
     if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)
-                if f.name not in UNSHOWN and shown_field(f) and not f.name.endswith("_where") and not f.name.endswith("_at")}
+        return {f.name: _plain(getattr(value, f.name)) for f in fields(value) if shown_in_exports(f)}
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

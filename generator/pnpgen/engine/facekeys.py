@@ -21,19 +21,19 @@ from pnpgen.engine.options import BuildOptions
 from pnpgen.errors import InputError
 from pnpgen.faces import builtin, sourcelines
 from pnpgen.faces.compiled import CompiledTemplates
-from pnpgen.faces.faceset import RenderedGame
-from pnpgen.faces.faceset import render_game as faces_of_game
+from pnpgen.faces.faceset import RenderedGame, render_game
 from pnpgen.faces.rendermemo import RenderMemo
 from pnpgen.faces.templates import Renderer
 from pnpgen.memo import Memo, Stamps
 from pnpgen.pdf.assemble import SourceChanged
 
 
-def render_game(ws: Workspace, slug: str, options: BuildOptions, compiled: CompiledTemplates | None = None,
+def load_and_render(ws: Workspace, slug: str, options: BuildOptions, compiled: CompiledTemplates | None = None,
                 game: Game | None = None, memo: RenderMemo | None = None,
                 known: FileHashes | None = None) -> RenderedGame:
-    """Load the game (unless given, loaded) and render each distinct face once (``known``: files'
-    hashes kept by their stamps)."""
+    """A build's faces: the game loaded (unless given, loaded), its bleed checked, and each
+    distinct face rendered once (faces/faceset.py ``render_game``), spread over the build's
+    workers, its art hashed only if a face needs it (``known``: files' hashes kept by their stamps)."""
     game = game or load_game(ws, slug, lang=options.lang)
     check_bleed(game, options.bleed_mm)
     bleed = options.bleed_mm  # every deck's faces drawn at the build's bleed, but a deck's own wider one
@@ -47,7 +47,7 @@ def render_game(ws: Workspace, slug: str, options: BuildOptions, compiled: Compi
             workers = parallel.prerender(ws, game, options, renderer, memo, bleed)
 
     try:
-        return faces_of_game(ws.templates, game, bleed, options.min_dpi, compiled, memo,
+        return render_game(ws.templates, game, bleed, options.min_dpi, compiled, memo,
                              partial(art_fingerprint, ws, game, known, memo.stamps if memo is not None else None),
                              before=spread, deck_bleeds=own)  # (the art's hash made only if a face needs it)
     finally:

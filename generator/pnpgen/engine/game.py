@@ -29,8 +29,8 @@ from pnpgen.engine.facekeys import (
     face_pictures_of,
     faces_pack,
     lints_pack,
+    load_and_render,
     pieces_pack,
-    render_game,
     renders_pack,
     saved_again,
 )
@@ -140,7 +140,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     nest_memo = cached_nesting(cache)
     if cache is not None:
         compiled, memo = cached_rendering(cache, ws, slug, options, compiled)
-    rendered = render_game(ws, slug, options, compiled=compiled, game=game, memo=memo,
+    rendered = load_and_render(ws, slug, options, compiled=compiled, game=game, memo=memo,
                            known=cache.hashes if cache is not None else None)
     game = rendered.game
     options = game_printer(ws, game, options)

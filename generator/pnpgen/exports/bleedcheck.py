@@ -196,6 +196,6 @@ def _memo_key(face: ShopFace, bleed_mm: float) -> str:
 
 def _template(deck: Deck, side: str) -> str:
     """What drew a deck's side, as a designer finds it."""
-    if deck.layout is not None:
+    if deck.layout is not None and (side == "front" or deck.layout.back is not None):  # (a list's own back: a file)
         return f"layout {deck.layout.name}"
     return f"template {deck.front if side == 'front' else deck.back}"

@@ -231,7 +231,7 @@ def _share(percent: float) -> str:
 
 def _template(deck, side: str) -> str:
     """What drew a deck's side: its template, or its layout."""
-    if deck.layout is not None:
+    if deck.layout is not None and (side == "front" or deck.layout.back is not None):  # (a list's own back: a file)
         return f"layout {deck.layout.name}"
     return (deck.front if side == "front" else deck.back) or ""
 

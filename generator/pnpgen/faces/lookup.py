@@ -18,7 +18,8 @@ def find_template(templates: Path, slug: str, deck: Deck, side: str) -> str:
     templates/. An InputError at the deck's line when none has it."""
     name = deck.front if side == "front" else deck.back
     assert name is not None
-    if deck.layout is not None:  # compiled from the deck's layout (faces/layouts.py), not a file
+    if deck.layout is not None and (side == "front" or deck.layout.back is not None):  # compiled from the
+        # deck's layout (faces/layouts.py), not a file; a deck list's own back: over its source's layout, a file
         return name
     where = deck.template_where.get(side, Where(deck.source))
     there = []  # a folder or a pipe of the name: no template, though "did you mean" would offer its name

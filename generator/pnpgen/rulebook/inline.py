@@ -122,10 +122,9 @@ def draw_icon(canv, icon: Icon, x: float, baseline: float, size: float) -> None:
     canv.restoreState()
 
 
-def _parts(text: str, known: Mapping[str, Icon], em_space: bool = False) -> list:
-    """``text`` cut at each known icon's ``{name}``: its words and its icons, in order (with
-    ``em_space``, each 　 a part of its own, ``_EM``)."""
-    out: list = []
+def _parts(text: str, known: Mapping[str, Icon]) -> list[str | Icon]:
+    """``text`` cut at each known icon's ``{name}``: its words and its icons, in order."""
+    out: list[str | Icon] = []
     pos = 0
     for m in re.finditer(ICON_TOKEN, text):
         icon = known.get(m.group()[1:-1])
@@ -133,6 +132,12 @@ def _parts(text: str, known: Mapping[str, Icon], em_space: bool = False) -> list
             out += [text[pos:m.start()], icon]
             pos = m.end()
     out.append(text[pos:])
+    return out
+
+
+def _line_parts(text: str, known: Mapping[str, Icon], em_space: bool) -> Sequence[str | Icon | _EmSpace]:
+    """``_parts`` of a line; with ``em_space``, each 　 a part of its own, ``_EM``."""
+    out = _parts(text, known)
     if not em_space:
         return out
     return [_EM if bit == "\u3000" else bit for part in out
@@ -148,7 +153,7 @@ def spelt(text: str, known: Mapping[str, Icon]) -> str:
 def width(text: str, font: str, size: float, known: Mapping[str, Icon], gap_em: float, em_space: bool = False) -> float:
     """``glyphs.width`` of a line with its icons, each an em (``em_space``: each 　 an em too)."""
     return sum(glyphs.width(part, font, size, gap_em) if isinstance(part, str) else size
-               for part in _parts(text, known, em_space))
+               for part in _line_parts(text, known, em_space))
 
 
 def draw_line(canv, x: float, y: float, text: str, font: str, size: float, known: Mapping[str, Icon],
@@ -158,7 +163,7 @@ def draw_line(canv, x: float, y: float, text: str, font: str, size: float, known
     number), the line a marked span whose ActualText is its text (PDFium read the 　 drawn alone
     as an ASCII space)."""
     x -= {"left": 0.0, "centre": 0.5, "right": 1.0}[align] * width(text, font, size, known, gap_em, em_space)
-    parts = _parts(text, known, em_space)
+    parts = _line_parts(text, known, em_space)
     spanned = _EM in parts
     if spanned:
         said = "".join(part if isinstance(part, str) else "\u3000" for part in parts if not isinstance(part, Icon))
@@ -167,7 +172,7 @@ def draw_line(canv, x: float, y: float, text: str, font: str, size: float, known
         if isinstance(part, str):
             glyphs.draw(canv, x, y, part, font, size, "left", gap_em)
             x += glyphs.width(part, font, size, gap_em)
-        elif part is _EM:
+        elif isinstance(part, _EmSpace):
             glyphs.draw(canv, x, y, "\u3000", font, size, "left", 0.0)
             x += size
         else:
