@@ -5,7 +5,6 @@ from commands.py because it reads a game and says what a build would meet withou
 from __future__ import annotations
 
 import argparse
-import builtins
 
 from pnpgen.commands import asked_language, print_line, print_warning
 from pnpgen.data.workspace import Workspace
@@ -32,7 +31,7 @@ def check_options(ws: Workspace, args: argparse.Namespace):
 
 def check(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.data.load import load_game
-    from pnpgen.data.model import is_placeholder, open_value_said
+    from pnpgen.data.model import is_placeholder, open_value_said, open_values_once
     from pnpgen.engine.cache import Cache
     from pnpgen.engine.check import check_faces
     from pnpgen.messages import counted
@@ -63,27 +62,18 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
         for line in game.translations.warnings:
             note(one_line(ws.shown(f"  translation: {line}")))
             total += 1
-        # a default's placeholder: one line, every piece it reaches (one field of each: a piece's
-        # own empty fields share its line, and each is listed); a sheet's row that decks reading
-        # the one sheet each print (starter decks by their count columns): one line naming them
-        same: dict[tuple[str, str, str], tuple[dict[str, None], dict[str, None]]] = {}
-        for deck in game.decks:
-            for where, field, text in deck.placeholders:
-                key = (str(where), open_value_said(text, "en", game.lang), field.rpartition(".")[2])
-                decks, fields = same.setdefault(key, ({}, {}))
-                decks[deck.id] = fields[field] = None
-        first: dict[str, builtins.list[tuple[str, str, dict[str, None], dict[str, None]]]] = {}
-        for (at, text, _), (decks, fields) in same.items():  # each said with the first deck that prints it
-            first.setdefault(next(iter(decks)), []).append((at, text, decks, fields))
+        opens = open_values_once(game.decks)  # each once, with the decks that print it (a shared sheet's row)
         printed_by: dict[tuple[str | None, str], list[str]] = {}  # a source deck's piece → the deck lists that print it
         for deck in game.decks:
             for piece in deck.pieces if deck.listed is not None else ():
                 if piece.count:
                     printed_by.setdefault((deck.listed, str(piece.where)), []).append(deck.id)
         for deck in game.decks:
-            for at, text, decks, fields in first.get(deck.id, []):
-                more = f" — and {counted(len(fields) - 1, 'more piece')} from the same line" if len(fields) > 1 else ""
-                note(ws.shown(f"  {', '.join(decks)}: {at}: {next(iter(fields))}: {text}{more}"))
+            for found in (found for found in opens if found.decks[0] is deck):  # said with the first deck that prints it
+                more = (f" — and {counted(len(found.fields) - 1, 'more piece')} from the same line"
+                        if len(found.fields) > 1 else "")
+                note(ws.shown(f"  {', '.join(d.id for d in found.decks)}: {found.where}: {found.fields[0]}: "
+                              f"{open_value_said(found.text, 'en', game.lang)}{more}"))
                 total += 1
             parked = [piece for piece in deck.pieces if piece.count == 0]  # each named, up to PARKED_NAMED
             for piece in parked[:PARKED_NAMED]:

@@ -19,7 +19,12 @@ from conftest import ART_DECK_YAML, make_workspace, run
 from pnpgen.data import art
 from pnpgen.data.art import ArtFolder
 from pnpgen.data.artfile import print_bytes
+from pnpgen.data.load import load_game
+from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
+from pnpgen.exports.export import open_values
+from pnpgen.exports.presets import load_preset
+from pnpgen.rulebook.proofopen import placeholders
 
 
 def png(im: Image.Image, **kw) -> bytes:
@@ -324,25 +329,48 @@ def test_check_names_the_empty_art_cell_of_a_spreadsheet(tmp_path, capsys):
     assert "cards.csv:2:2: 竜.art: 未定" in out and "cards.csv:3:2: 鳥.art: no art yet" in out, out
 
 
-def test_check_names_a_shared_rows_missing_art_once_with_the_decks_printing_it(tmp_path, capsys):
-    """trial52: starter decks reading one card sheet, each by its own count column, listed a row's
-    "no art yet" once per deck that prints it (the same line up to five times): one line now,
-    naming the decks; a deck that parks the row is not named."""
+def _starter_decks(root: Path) -> Path:
+    """A workspace whose card sheet cards.csv four decks read, each by its own count column (cards
+    by 枚数, a, b and c by A, B, C): 竜's art 未定, printed by a, c and cards; 鳥's empty, printed
+    by a, b and cards."""
     def deck(counted: str, others: str) -> str:
         head = ART_DECK_YAML.split("pieces:")[0].replace("art: image}", f"art: image, {others}}}")
         return head + f"pieces: {{file: cards.csv, columns: {{{counted}: count}}}}\n"
-    ws = make_workspace(tmp_path / "ws", deck=deck("枚数", "A: int, B: int, C: int"))
+    ws = make_workspace(root, deck=deck("枚数", "A: int, B: int, C: int"))
     decks = ws / "data" / "test" / "decks"
     (decks / "cards.csv").write_text("name,art,枚数,A,B,C\n竜,未定,1,1,0,1\n鳥,,1,2,3,0\n", encoding="utf-8")
     for name in ("A", "B", "C"):
         others = ", ".join(f"{c}: int" for c in ("枚数", "A", "B", "C") if c != name)
         (decks / f"{name.lower()}.yaml").write_text(deck(name, others), encoding="utf-8")
+    return ws
+
+
+def test_check_names_a_shared_rows_missing_art_once_with_the_decks_printing_it(tmp_path, capsys):
+    """trial52: starter decks reading one card sheet, each by its own count column, listed a row's
+    "no art yet" once per deck that prints it (the same line up to five times): one line now,
+    naming the decks; a deck that parks the row is not named."""
+    ws = _starter_decks(tmp_path / "ws")
     assert run(ws, "check", "--game", "test") == 0
     out = capsys.readouterr().out
     assert out.count("鳥.art: no art yet") == 1 and out.count("竜.art: 未定") == 1, out
     assert "  a, b, cards: data/test/decks/cards.csv:3:2: 鳥.art: no art yet\n" in out, out
     assert "  a, c, cards: data/test/decks/cards.csv:2:2: 竜.art: 未定\n" in out, out
     assert "2 placeholders to settle" in out, out
+
+
+def test_proof_and_the_shop_export_list_a_shared_rows_open_values_once_as_check_does(tmp_path):
+    """fixesL's limit: proof.txt listed 竜.art: 未定 three times (decks a, c and cards, each with its
+    own line) and the shop export warned once per deck (four warnings for two open cells): one
+    rule with check's now (model.open_values_once), each cell once with the decks that print it."""
+    ws = Workspace(_starter_decks(tmp_path / "ws"))
+    game = load_game(ws, "test")
+    files = [f.file.replace(f"{ws.root}/", "") for f in placeholders(game, "en")]
+    assert files == ["data/test/decks/cards.csv:2:2: テストカード 竜.art: 未定",
+                     "data/test/decks/cards.csv:3:2: テストカード 鳥.art: no art yet"], files
+    said = open_values(game.decks, load_preset(ws, "test", "doujin"), "ja")
+    assert [line.replace(f"{ws.root}/", "").split(" (pnpgen check")[0] for line in said] == [
+        "data/test/decks/cards.csv:2:2: decks 'a', 'c', 'cards' still print 未定: 竜.art: 未定",
+        "data/test/decks/cards.csv:3:2: decks 'a', 'b', 'cards' still print 未定: 鳥.art: no art yet"], said
 
 
 def test_the_art_folder_is_checked_for_links_out_once_however_many_pictures_are_looked_up(tmp_path, monkeypatch):

@@ -383,3 +383,29 @@ def test_a_piece_whose_text_changed_and_whose_picture_was_repainted_is_told_both
     assert run(ws, "diff", "--game", "test") == 0
     log = capsys.readouterr().out
     assert "- 札2：text：「効果」 → 「新しい効果」\n- art/b.pngを差し替え：札2\n" in log, log
+
+
+def test_a_face_whose_template_changed_and_whose_picture_was_repainted_is_told_both(tmp_path, capsys):
+    """fixesL's limit: a card whose face its template draws anew and whose picture was painted over
+    between two builds was told "札2 edited" alone, in the change line, reprint's reasons and diff:
+    its picture's file is named too; the cards whose picture stayed are told edited alone."""
+    from PIL import Image
+
+    ws = picture_workspace(tmp_path / "ws", "", FRONT, COLOURS)
+    deck = ws / "data/test/decks/cards.yaml"
+    deck.write_text(PICTURE_DECK_YAML + "".join(f"  - {{name: 札{i}, art: {art}}}\n"
+                                                for i, art in enumerate(("a.png", "b.png", "c.png"), 1)), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    template = ws / "templates/test/card-front.svg.j2"  # 札2's face alone gets a frame
+    template.write_text(FRONT.replace("{% endblock %}", "{% if piece.name == '札2' %}<rect x='2' y='2' width='10' "
+                                      "height='10' fill='#000'/>{% endif %}\n{% endblock %}"), encoding="utf-8")
+    Image.new("RGB", (300, 200), (250, 200, 0)).save(ws / "data/test/art/b.png")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    said = capsys.readouterr().out
+    assert "(art/b.png replaced: 札2, 札2 edited)" in said, said
+    manifest = json.loads((ws / "build/test/manifest.json").read_text(encoding="utf-8"))
+    assert manifest["reprint"]["cards"]["why"] == ["art/b.png replaced: 札2", "札2 edited"]
+    assert run(ws, "diff", "--game", "test", "--format", "json") == 0
+    entry = json.loads(capsys.readouterr().out)["decks"]["cards"]
+    assert entry["pictures"] == [{"file": "art/b.png", "pieces": ["札2"]}] and entry["faces"] == ["札2"], entry

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from conftest import DECK_YAML, GAME_YAML, make_workspace, run
+from conftest import DECK_YAML, FRONT, GAME_YAML, make_workspace, run
 from pnpgen.data.optionvalues import DECK_ID_BASE_MAX
 from pnpgen.exports import tts
 
@@ -909,3 +909,25 @@ def test_only_a_break_within_a_texts_line_is_read_on():
         ["A well-known trick: Pneumonoultramicroscopic."]
     assert _paragraphs(["を得る。さらに", "山が", "GAME OVER"], texts) == ["を得る。さらに山が", "GAME OVER"]
     assert _paragraphs(["を得る。さらに", "山が"], []) == ["を得る。さらに", "山が"]
+
+
+def test_a_cards_description_holds_the_fields_its_face_shows_in_its_order_labelled_as_its_layout_labels_them(tmp_path):
+    """A card's ``Description`` held its ``text`` alone: a player hovering an enemy on the table read
+    弱い。 but not its 体力 3 or its reward, which the card prints (docs/exports.md had it as a
+    limit). It holds each field the face shows, in the face's order, as the layout labels it (a
+    box's label: before, its unit: after), else named by its field (reward: 4点); not the name (the
+    Nickname says it) nor a field the face leaves out (note, secret); the rules text bare."""
+    enemies = ("name: 敵\nlayout:\n  extends: card-poker\n  boxes:\n    flavour: null\n"
+               "    hp: {field: hp, label: 体力, x: 4, y: 70, w: 20, h: 6, font: bold}\n"
+               "    reward: {field: reward, unit: 点, x: 40, y: 70, w: 19, h: 6, align: right}\n"
+               "fields: {note: text}\n"
+               "pieces:\n  - {title: ゴブリン, hp: 3, reward: 4, text: 弱い。, note: 裏話}\n  - {title: 影, hp: 1, reward: 2, text: 謎。}\n")
+    front = FRONT.replace("{{ textbox(piece.text,", "{{ textbox('コスト' ~ piece.cost, 5, 20, w - 10, 8, size=9) }}\n"
+                          "{{ textbox(piece.text,")
+    deck = DECK_YAML.replace("  text: text\n", "  text: text\n  cost: int\n  secret: text\n") \
+        + "  - {name: 金, cost: 2, text: 金を得る。, secret: 隠し}\n  - {name: 銀, cost: 1000000, text: 銀を得る。}\n"
+    root = make_workspace(tmp_path / "ws", deck=deck, front=front)
+    (root / "data" / "test" / "decks" / "enemies.yaml").write_text(enemies, encoding="utf-8")
+    out = _export(root)
+    assert [c["Description"] for c in _objects(out, "enemies")] == ["弱い。\n体力 3\nreward: 4点", "謎。\n体力 1\nreward: 2点"]
+    assert [c["Description"] for c in _objects(out, "cards")] == ["cost: 2\n金を得る。", "cost: 1000000\n銀を得る。"]  # (not 1e+06)

@@ -549,3 +549,29 @@ def test_two_sided_tiles_between_the_marks_keep_the_bleed_the_back_offset_needs(
     zones = [(0, 0, REACH, REACH), (215.9 - REACH, 0, 215.9, REACH), (0, 279.4 - REACH, REACH, 279.4)]
     assert not any(x0 - bleed < z[2] and z[0] < x1 + bleed and y0 - bleed < z[3] and z[1] < y1 + bleed
                    for x0, y0, x1, y1 in trims for z in zones)
+
+
+def test_two_sided_pieces_between_the_marks_say_the_bleed_they_gave_up(tmp_path, capsys):
+    """A designer's trial (trial55): 60 two-sided round tokens on Letter, --marks silhouette, went
+    63 a sheet at 0.5 mm of bleed and the summary said nothing, while the docs told a print-and-cut
+    designer that a back printed off its front shows paper at the cut. The summary says it as a
+    duplex grid of cards does, with the count the full bleed holds: the figure a profile whose
+    offset needs the full bleed lays out. A one-sided deck there says nothing."""
+    ws = make_workspace(tmp_path / "ws", pieces=ONE)
+    decks = ws / "data" / "test" / "decks"
+    (decks / "squares.yaml").write_text(SQUARE_TILES, encoding="utf-8")
+    (decks / "plain.yaml").write_text(SQUARE_TILES.replace(SQUARE_TILES.splitlines()[5], "  back: null"), encoding="utf-8")
+    (ws / "printers.yaml").write_text("far: {paper: letter, back_offset_mm: [2.5, 0]}\n", encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "silhouette", "--paper", "letter") == 0
+    said = [line.strip() for line in capsys.readouterr().out.splitlines() if "the full" in line]
+    assert said == ["(15/sheet at 0.5 mm of bleed, 12/sheet at the full 3 mm: a back printed more than 0.5 mm off "
+                    "its front shows paper at the cut; a printer profile's back_offset_mm keeps the bleed its offset "
+                    "needs)"]
+    decks_made = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"]
+    squares = next(d for d in decks_made if d["id"] == "squares")
+    assert (squares["pieces_per_sheet"], squares["sheet_bleed_mm"]) == (15, 0.5) and "full_bleed" not in squares
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "silhouette", "--printer", "far",
+               "--out", str(tmp_path / "far")) == 0
+    far = json.loads((tmp_path / "far" / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"]
+    assert [(d["pieces_per_sheet"], d["sheet_bleed_mm"]) for d in far if d["id"] == "squares"] == [(12, 3.0)]
+    assert "the full" not in capsys.readouterr().out

@@ -373,3 +373,18 @@ def test_a_bare_term_that_cites_a_heading_in_quotes_is_no_finding():
     for other in (draft.replace("〇神の怒り（Wrath of God）", "〇敗北"), draft.replace("「神の怒り」", "神の怒り")):
         found = bare_terms(parse(other, "ja"), other, "draft.txt", "ja")
         assert [f.subject for f in found] == [("神の怒り",)] and found[0].file.startswith("draft.txt:5:"), found
+
+
+def test_a_defaults_open_value_counts_each_piece_of_a_shared_name(tmp_path, capsys):
+    """A default's 未定 reaching five boards all named リソースボード (populous's resource boards):
+    proof.txt said '(and 4 more)'; grouping by field name, as check did, counted them as one."""
+    from conftest import run
+
+    deck = ("name: 盤\nformat: poker\nfront: card-front.svg.j2\nback: card-back.svg.j2\nfields: {name: text, text: text}\n"
+            "defaults: {text: 未定（後で）}\npieces:\n" + "  - {name: 同}\n" * 3)
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    game = load_game(Workspace(ws), "test")
+    [note] = [f for f in placeholders(game, "en") if "同.text" in f.file]
+    assert note.file.endswith("cards.yaml:6:18: 盤 同.text: 未定（後で） (and 2 more)"), note.file
+    assert run(ws, "check", "--game", "test") == 0
+    assert "cards.yaml:6:18: 同.text: 未定（後で） — and 2 more pieces from the same line" in capsys.readouterr().out

@@ -147,3 +147,21 @@ def test_a_wargames_sequence_of_play_is_its_turn_and_a_case_keeps_its_word_space
     # without a section on the sequence, the sub-headings, as before
     other = quick_reference(parse(WARGAME.replace("Sequence of Play", "Turns"), "en").rules, latin=True)
     assert [[line.text for line in s.lines] for s in other.steps] == [["5.2 Stacking"]] and other.setup_steps == []
+
+
+def test_numbered_setup_steps_alone_are_the_setups_not_the_turns():
+    """A designer's trial (trial55): an English draft numbering its setup's steps and writing its turn
+    as rule cases (5.1 Rounds. …) got the five setup steps under 'Turn sequence' and 'The draft does
+    not say.' under 'Setup' (the docs: a setup section's numbered steps are listed with the setup)."""
+    draft = ("# Skirmish (Draft 1)\n\n## Setup\n\n1. Lay the tiles together.\n2. Place the objectives.\n\n"
+             "## Playing the game\n\n5.1 Rounds. The game lasts 6 rounds.\n\n5.2 Activation. A unit moves, "
+             "then attacks.\n\n## End of the game\n\nThe player who holds more objectives wins.\n")
+    quick = quick_reference(parse(draft, "en").rules, latin=True)
+    assert [[line.text for line in s.lines] for s in quick.setup_steps] == [
+        ["Lay the tiles together", "Place the objectives"]]
+    assert quick.steps == []
+    sequence = draft.replace("## Playing the game", "## Sequence of play")
+    quick = quick_reference(parse(sequence, "en").rules, latin=True)
+    assert [[line.text for line in s.lines] for s in quick.steps] == [
+        ["5.1 Rounds. The game lasts 6 rounds.", "5.2 Activation. A unit moves, then attacks."]]
+    assert len(quick.setup_steps) == 1

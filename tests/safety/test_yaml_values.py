@@ -44,3 +44,20 @@ def test_aliases_adding_more_than_their_limit_are_still_refused(tmp_path, small_
     with pytest.raises(InputError) as e:
         yamlsrc.load_yaml(_deck(tmp_path, 20, head=shared, piece="{count: 1, x: *b}"))
     assert "aliases expand this to more than 200 values" in str(e.value)
+
+
+def test_a_mistake_in_an_aliased_value_is_told_where_the_alias_is_not_at_its_anchor(tmp_path):
+    """note37: ``paper: *big`` whose anchor sits on another key's value (``name: &big A2``) was
+    told at line 1, where the anchor is (the document's start, the value's marks never set), not
+    at paper:'s line: now at its ``*``; a merged key's at the mapping that merges it, as before."""
+    from pnpgen.data.mapkeys import parse_at
+    from pnpgen.data.validate import paper
+
+    path = tmp_path / "cards.yaml"
+    path.write_text("name: &big A2\nformat: poker\nbase: &b {colour: red}\npaper:   *big\n"
+                    "more: {<<: *b, x: 1}\n", encoding="utf-8")
+    doc = yamlsrc.load_yaml(path)
+    with pytest.raises(InputError) as e:
+        parse_at(doc, ("paper",), paper, doc.data["paper"])
+    assert str(e.value).startswith(f"{path}:4:10: paper: unknown paper 'a2'"), str(e.value)
+    assert doc.where(("more", "colour")).line == 5 and doc.where(("name",)).line == 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -111,6 +111,36 @@ def open_value_said(value: str, lang: str, word_lang: str) -> str:
     return value
 
 
+@dataclass(frozen=True)
+class OpenValue:
+    """One 未定 (or picture not drawn yet) where the data writes it, listed once with every deck that
+    prints it: a sheet's row that several decks read, each by its count column, is one entry naming
+    them (``open_values_once``)."""
+
+    where: Where
+    text: str  # as Deck.placeholders holds it (open_value_said says it)
+    decks: tuple[Deck, ...]  # in the game's order, the first that prints it first
+    fields: tuple[str, ...]  # ``竜.art``: each piece's field it leaves open (a default's reach many pieces)
+
+
+def open_values_once(decks: Iterable[Deck]) -> list[OpenValue]:
+    """The decks' placeholders, each place, text and field once with the decks that print it: the
+    one rule of ``pnpgen check``, proof.txt and an export's warnings. A default's placeholder is one
+    entry with every piece it reaches (one field of each: a piece's own empty fields share its
+    line, and each is listed); a sheet's row that decks reading the one sheet each print (starter
+    decks by their count columns) one entry naming them, in the order of the first deck that
+    prints each."""
+    same: dict[tuple[str, str, str], tuple[Where, dict[str, Deck], dict[str, list[str]]]] = {}
+    for deck in decks:
+        for where, name, text in deck.placeholders:
+            _, found, fields = same.setdefault((str(where), text, name.rpartition(".")[2]), (where, {}, {}))
+            found[deck.id] = deck
+            fields.setdefault(deck.id, []).append(name)  # (pieces of one name each counted: five リソースボード.food_max)
+    # the pieces of the first deck that prints it: each deck reading a shared row prints the same ones
+    return [OpenValue(where, text, tuple(found.values()), tuple(next(iter(fields.values()))))
+            for (_, text, _), (where, found, fields) in same.items()]
+
+
 @dataclass
 class Piece:
     """One unique entry of a deck, with how many copies to print."""
@@ -165,10 +195,15 @@ class Piece:
     def own_name(self) -> str:
         """The name the piece is given ('' when none: its label is then its place, ``#<index>``,
         which moves when a piece before it is deleted, so no face prints it)."""
-        for key in (self.label_field,) if self.label_field else NAMING_FIELDS:
-            if key in self.values and self.values[key] not in (None, ""):
-                return _label_text(str(self.values[key]))
-        return ""
+        key = self.name_field
+        return _label_text(str(self.values[key])) if key is not None else ""
+
+    @property
+    def name_field(self) -> str | None:
+        """The field that gives the piece its name (``own_name``): the deck's ``label:`` field, else
+        the first of NAMING_FIELDS it has; None when none does."""
+        return next((key for key in ((self.label_field,) if self.label_field else NAMING_FIELDS)
+                     if key in self.values and self.values[key] not in (None, "")), None)
 
 
 @lru_cache(maxsize=1 << 16)

@@ -556,11 +556,15 @@ class _Builder:
         self.doc = doc
         self.built: dict[int, Any] = {}
         self.lines = text.splitlines() if "#" in text else []  # (only a '#' can hide a colour)
+        self.text = text
+        self.every_line: list[str] | None = None  # (split only for an alias: most files have none)
 
-    def build(self, node: yaml.Node, keypath: Path_) -> Any:
+    def build(self, node: yaml.Node, keypath: Path_, key: yaml.Node | None = None) -> Any:
         yaml = _yaml()
         doc = self.doc
-        if id(node) in self.built:
+        if id(node) in self.built:  # an alias (*name) of a node built where its anchor is
+            if key is not None:  # (a key's: its value's mistake told where the alias is, not at the anchor)
+                doc.value_marks[keypath] = self.alias_mark(key.end_mark)
             return self.built[id(node)]
         doc.value_marks[keypath] = _mark(node)
         self.standard(node, keypath)
@@ -678,5 +682,16 @@ class _Builder:
                     raise _error(self.doc, key_node, "duplicate key", "each key once per mapping", sub)
                 own_keys.add(key)
             self.doc.key_marks[sub] = _mark(key_node)
-            out[key] = self.build(value_node, sub)
+            out[key] = self.build(value_node, sub, key_node if i >= len(pairs) - own else None)  # (a merged key's: its mapping's)
         return out
+
+    def alias_mark(self, after: yaml.Mark) -> tuple[int, int]:
+        """Where the alias written after the key that ends at ``after`` is (``paper: *big``: its
+        ``*``): a node an alias reaches holds its anchor's marks, so a mistake in the value was
+        told at the anchor's line (``name: &big A2``), not where it is used; the key's line when
+        the alias is on another."""
+        if self.every_line is None:
+            self.every_line = self.text.splitlines()
+        line = self.every_line[after.line] if after.line < len(self.every_line) else ""
+        star = line.find("*", after.column)
+        return after.line + 1, (star if star >= 0 else after.column) + 1

@@ -95,13 +95,13 @@ def diff(a: Version, b: Version, named: dict[str, int] | None = None) -> dict[st
         backs = [label for label, (o, n) in sides.items() if len(n) > 1 and n[1] and o[1:] != n[1:]]
         entry["back_changed"] = bool(backs) and len(backs) == len([b for b in was if new["pieces"][b][3:4] != [""]])
         edited = {f["piece"] for f in entry["fields"]}
-        pictures: dict[str, list[str]] = {}  # an art file replaced → the pieces whose faces, the same, show it
-        # (a piece whose fields changed too, its faces then not the same: its text edited and its
-        # picture painted over, both told)
-        for label in (label for label in sides if label in painted or name_of(label) in edited):
+        pictures: dict[str, list[str]] = {}  # an art file replaced → the pieces whose faces show it
+        # (a piece whose fields or template changed too, its faces then not the same: its text or
+        # template edited and its picture painted over, both told)
+        for label in sides:
             for file in replaced_files(old, new, label, was[label]):
                 pictures.setdefault(file, []).append(name_of(label))
-        told = {name for shown in pictures.values() for name in shown}
+        told = {name_of(label) for label in painted} & {name for shown in pictures.values() for name in shown}
         entry["pictures"] = [{"file": file, "pieces": shown} for file, shown in pictures.items()]
         entry["faces"] = [name_of(label) for label, (o, n) in sides.items()  # (a face at another size: the size says it)
                           if name_of(label) not in edited and name_of(label) not in told and "size" not in entry

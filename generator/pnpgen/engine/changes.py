@@ -410,15 +410,16 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
         what = [f for f in sorted({*now_values, *old_vals}) if now_values.get(f) != old_vals.get(f)]
         if label in backs and not back_design and not rebled and not what:  # (a field that changed says why its back did)
             what.append("back")
-        # a picture replaced on the same faces, or on a piece whose fields changed too (its text
-        # edited and its picture painted over: both told, not the text alone)
-        files = replaced_files(old, new, label, was[label]) if repainted or what else []
+        # a picture its faces show replaced, on the same faces or on faces changed otherwise too (its
+        # text or its template edited and its picture painted over: both told, not the edit alone)
+        files = replaced_files(old, new, label, was[label])
         if what:
             details.append(f"{name_of(label)}: {', '.join(what)}")
-        if files and label not in parked and not rebled:  # a picture its faces show replaced
+        if files and label not in parked and not rebled:
             for name in files:
                 replaced.setdefault(name, []).append(name_of(label))
-        elif front_changed and not what and label not in parked and not rebled and not resized:  # (the size says why)
+        if front_changed and not what and not (repainted and files) and label not in parked and not rebled \
+                and not resized:  # (the size says why; a picture replaced on the same faces, its file)
             redrawn.append(f"{name_of(label)} edited")
     taken = set(was.values())
     details += [f"-{count} {name_of(label, told_before)} (removed)" for label, (count, *_) in in_deck_order(old_pieces).items()

@@ -25,7 +25,7 @@ from pnpgen.data.formats import MIN_DPI
 from pnpgen.data.gamefiles import deck_ids_in
 from pnpgen.data.lint import LintSettings
 from pnpgen.data.load import check_bleed, load_game
-from pnpgen.data.model import Deck, Game, open_value_said, placeholder_word
+from pnpgen.data.model import Deck, Game, OpenValue, open_value_said, open_values_once, placeholder_word
 from pnpgen.data.names import NAME_MAX, check_preset_folder, same_file
 from pnpgen.data.workspace import Workspace, workspace_relative
 from pnpgen.errors import InputError, place, suggest
@@ -173,7 +173,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
         originals, through_rgb = cmyk_pictures(rendered, exported, preset)
         notices += through_rgb
     if preset.files != "tts":  # a print run is paid for: what the draft leaves open prints as it stands
-        notices += [open_values(deck, preset, game.lang) for deck in decks if deck.placeholders]
+        notices += open_values(decks, preset, game.lang)
         notices += [odd_file_name(deck, preset) for deck in decks if not PLAIN_FILE_NAME.fullmatch(deck.id)]
     if options.proof:
         notices.append("--proof: the trim, bleed and safe lines print on every page and image; these files are "
@@ -291,14 +291,22 @@ class _Hashes:
         return self._known[stamp]
 
 
-def open_values(deck: Deck, preset: Preset, lang: str) -> str:
-    """A deck sent to a shop that still prints 未定 or TBD (a text, a picture not drawn yet): how
-    many, and the first as ``pnpgen check`` lists it (``lang``: the edition's)."""
-    where, key, text = deck.placeholders[0]
-    more = len(deck.placeholders) - 1
-    return (f"{where}: deck '{deck.id}' still prints {placeholder_word(lang)}: {key}: {open_value_said(text, 'en', lang)}"
-            + (f", and {more} more" if more else "") + f" (pnpgen check lists them); {preset.name} prints "
-            "them as they are")
+def open_values(decks: list[Deck], preset: Preset, lang: str) -> list[str]:
+    """Decks sent to a shop that still print 未定 or TBD (a text, a picture not drawn yet): for the
+    decks that print the same ones, how many, and the first as ``pnpgen check`` lists it, each once
+    however many decks print it (a shared sheet's row: ``open_values_once``; ``lang``: the edition's)."""
+    by_decks: dict[tuple[str, ...], list[OpenValue]] = {}
+    for found in open_values_once(decks):
+        by_decks.setdefault(tuple(d.id for d in found.decks), []).append(found)
+    out = []
+    for ids, opens in by_decks.items():
+        first, more = opens[0], sum(len(found.fields) for found in opens) - 1
+        quoted = ", ".join(f"'{i}'" for i in ids)
+        named = f"deck {quoted} still prints" if len(ids) == 1 else f"decks {quoted} still print"
+        out.append(f"{first.where}: {named} {placeholder_word(lang)}: {first.fields[0]}: "
+                   f"{open_value_said(first.text, 'en', lang)}" + (f", and {more} more" if more else "")
+                   + f" (pnpgen check lists them); {preset.name} prints them as they are")
+    return out
 
 
 def cmyk_pictures(rendered: RenderedGame, decks: set[str], preset: Preset) -> tuple[dict[str, ImageStream], list[str]]:

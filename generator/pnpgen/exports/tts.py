@@ -32,7 +32,7 @@ from pnpgen.data.model import Deck, is_placeholder
 from pnpgen.data.telling import plain_values, telling_fields, told_by_values
 from pnpgen.errors import InputError
 from pnpgen.exports.faces import EarlierImages, PageStyle, PngFiles, UniqueFace, face_images
-from pnpgen.exports.ttswords import printed_words
+from pnpgen.exports.ttswords import printed_words, rules_text, shown_fields
 from pnpgen.messages import msg
 from pnpgen.patterns import later
 from pnpgen.shapes import outline, shape_spec
@@ -283,22 +283,9 @@ def table_names(deck: Deck, lang: str) -> dict[int, str]:
             for p in deck.pieces}
 
 
-# The fields that hold a piece's rules text, the first a piece has taken: ``text`` (the built-in
-# layouts' rules text, and what a spreadsheet's Effect, Rules Text or 効果 column is read as), then
-# the names designers give it in their own templates
-RULES_FIELDS = ("text", "effect", "effects", "rules", "ability", "skill", "action", "description",
-                "効果", "テキスト", "本文", "能力")
-
-
-def rules_text(face: UniqueFace) -> str:
-    """A piece's rules text as the table shows it under its name (``Description``): plain text,
-    its markup read as the card prints it (an icon as its name, ruby as its base, no bold or
-    colour tags); empty when the piece has none."""
-    for key in RULES_FIELDS:
-        value = face.piece.values.get(key)
-        if isinstance(value, str) and value.strip():
-            return plain(value).strip()
-    return ""
+def described(face: UniqueFace, style: PageStyle, lang: str) -> str:
+    """A piece's ``Description`` on the table: the fields its front shows (``shown_fields``)."""
+    return shown_fields(face.piece, style.arts.get(face.front), face.deck.layout, lang)
 
 
 def _cards(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, files: dict[str, bytes],
@@ -350,7 +337,8 @@ def _cards(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, fi
             for copy in range(face.copies):
                 deck_ids.append(card_id)
                 cards.append({"Name": "Card", "GUID": table.guid(deck, face.object_name, copy),
-                              "Nickname": names[face.piece.index], "Description": rules_text(face), "CardID": card_id,
+                              "Nickname": names[face.piece.index], "Description": described(face, style, table.lang),
+                              "CardID": card_id,
                               **HELD_CARD, "SidewaysCard": sideways, "CustomDeck": {str(key): entry},
                               "Transform": _transform(face_down=True)})
     scale = w / 63.5
@@ -431,13 +419,14 @@ def _pieces(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, f
         back_side = _back_name(face, name, style) if back_url else name
         texts = [v for v in face.piece.values.values() if isinstance(v, str)]  # a box's text, whole
         back_words = printed_words(style.arts.get(face.back or ""), texts) if back_url else ""
-        front_words = printed_words(style.arts.get(face.front), texts) or rules_text(face) or face.piece.own_name
+        front_words = printed_words(style.arts.get(face.front), texts) or rules_text(face.piece) or face.piece.own_name
         # a tile's one Description, whichever side is up: each side's words when its back has any
-        said = msg("tts.sides", table.lang, front=front_words, back=back_words) if back_words else rules_text(face)
+        said = msg("tts.sides", table.lang, front=front_words, back=back_words) if back_words \
+            else described(face, style, table.lang)
         for copy in range(face.copies):
             guid = table.guid(deck, face.object_name, copy)
             if tile_type is None:
-                obj = _token(guid, name, url(front_name), x, scale, rules_text(face))
+                obj = _token(guid, name, url(front_name), x, scale, described(face, style, table.lang))
                 if back_url:  # a state of its own: its own Description, what the back says
                     back = _token(table.guid(deck, face.object_name, copy, "back"), back_side, back_url, x, scale,
                                   back_words) | HIDDEN_FACE_DOWN
@@ -518,7 +507,7 @@ def _standing(style: PageStyle, box_mm: tuple[float, float, float, float], faces
             files[name] = taken[name]
         for copy in range(face.copies):
             obj = _token(table.guid(deck, face.object_name, copy), names[face.piece.index], table.url(name), x, scale,
-                         rules_text(face))
+                         described(face, style, table.lang))
             obj["CustomImage"]["CustomToken"]["StandUp"] = True
             objects.append(obj)
     return _one_or_bag(objects, deck, table, x)
@@ -610,7 +599,7 @@ def _dice(style: PageStyle, boxes: tuple[tuple[float, float, float, float], ...]
             image = {"ImageURL": table.url(name), "ImageSecondaryURL": "", "ImageScalar": 1.0, "WidthScale": 0.0,
                      "CustomDice": {"Type": D6_TYPE}}
             objects.append({"Name": "Custom_Dice", "GUID": table.guid(deck, face.object_name, copy),
-                            "Nickname": names[face.piece.index], "Description": rules_text(face),
+                            "Nickname": names[face.piece.index], "Description": described(face, style, table.lang),
                             "Transform": _transform(x, 0.0), "CustomImage": image,
                             "RotationValues": d6_rotations(die_values(deck, face.piece.values))})
     return _one_or_bag(objects, deck, table, x)

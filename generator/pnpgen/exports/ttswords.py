@@ -1,5 +1,6 @@
 """The words a side of a piece prints, read back from its converted art: what a two-sided
-tile's one Description says of each side on the Tabletop Simulator table (exports/tts.py)."""
+tile's one Description says of each side on the Tabletop Simulator table (exports/tts.py), and
+the fields a face shows, which a card's says."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Iterable
 
 from pnpgen import fonts as fontreg
 from pnpgen.data.markup import plain, without_icons
+from pnpgen.data.model import Layout, Piece
 from pnpgen.patterns import later
 from pnpgen.svg.artwork import Art
 from pnpgen.text.cells import RUBY_SCALE
@@ -44,6 +46,62 @@ def printed_words(art: Art | None, values: Iterable[str] = ()) -> str:
             last, glued = y, False
             end = x + fontreg.ttfont(item[1]).stringWidth(chars, item[2])
     return "\n".join(_paragraphs([" ".join(line.split()) for line in lines if line.strip()], values))
+
+
+# The fields that hold a piece's rules text, the first a piece has taken: ``text`` (the built-in
+# layouts' rules text, and what a spreadsheet's Effect, Rules Text or 効果 column is read as), then
+# the names designers give it in their own templates
+RULES_FIELDS = ("text", "effect", "effects", "rules", "ability", "skill", "action", "description",
+                "効果", "テキスト", "本文", "能力")
+
+
+def rules_text(piece: Piece) -> str:
+    """A piece's rules text as plain text, its markup read as the card prints it (an icon as its
+    name, ruby as its base, no bold or colour tags); empty when the piece has none."""
+    key = _rules_field(piece)
+    return plain(piece.values[key]).strip() if key else ""
+
+
+def _rules_field(piece: Piece) -> str | None:
+    return next((key for key in RULES_FIELDS if isinstance(piece.values.get(key), str) and piece.values[key].strip()),
+                None)
+
+
+def shown_fields(piece: Piece, art: Art | None, layout: Layout | None, lang: str) -> str:
+    """What a piece's face tells on the table (a card's ``Description``): each of its fields the
+    face ``art`` shows but the one naming it (its ``Nickname`` says that), in the order the face
+    prints them, a line each: a text as the card prints it (``rules_text``'s plain text), a number
+    as written; labelled as the deck's layout labels it (a text box's ``label:`` before it and
+    its ``unit:`` after, ``体力 3``, ``3枚``), else by the field's name (``vp: 3``), but the rules text,
+    which stands alone. A field shows when its words are among those the face prints
+    (``printed_words``): a template reads fields it prints nowhere (a colour, a picture's file, a
+    number it draws as a symbol), and they are left out; the rules text never is (last, when the
+    face does not print its words as written). Without the face's art, the rules text alone."""
+    if art is None:
+        return rules_text(piece)
+    texts = [v for v in piece.values.values() if isinstance(v, str)]
+    printed = "".join(printed_words(art, texts).split())
+    boxes: dict[str, dict] = {}  # a field → the options of the first text box of this edition that shows it
+    for drawn in layout.front.boxes if layout is not None else ():
+        if drawn.type == "text" and drawn.get("field") and (not drawn.get("lang") or lang in drawn.get("lang")):
+            boxes.setdefault(drawn.get("field"), dict(drawn.options))
+    rules, named = _rules_field(piece), piece.name_field
+    found = []
+    for order, (key, value) in enumerate(piece.values.items()):
+        if key == named or isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            continue
+        said = plain(value).strip() if isinstance(value, str) else str(value) if isinstance(value, int) else f"{value:g}"
+        words = "".join(plain(without_icons(value)).split()) if isinstance(value, str) else said
+        at = printed.find(words) if words else -1
+        if at < 0 and key == rules:  # (the rules text always: last, when the face prints it otherwise or not)
+            at = len(printed)
+        elif at < 0:
+            continue
+        box = boxes.get(key, {})
+        label, unit = (plain(box[k]).strip() if box.get(k) else "" for k in ("label", "unit"))
+        said += unit
+        found.append((at, order, f"{label} {said}" if label else said if key == rules else f"{key}: {said}"))
+    return "\n".join(line for _, _, line in sorted(found))
 
 
 def _paragraphs(lines: list[str], values: Iterable[str]) -> list[str]:

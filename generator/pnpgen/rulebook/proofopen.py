@@ -8,7 +8,7 @@ from collections import defaultdict
 from collections.abc import Collection
 from pathlib import Path
 
-from pnpgen.data.model import Game, is_placeholder, open_value_said
+from pnpgen.data.model import Game, OpenValue, is_placeholder, open_value_said, open_values_once
 from pnpgen.messages import msg
 from pnpgen.rulebook import grammar
 from pnpgen.rulebook.proofbase import Finding, rules_lines
@@ -16,7 +16,8 @@ from pnpgen.rulebook.tree import Document
 
 
 def placeholders(game: Game, lang: str, printed_provisional: Collection[str] = ()) -> list[Finding]:
-    """The 未定 values of game.yaml and the data, each field once with how many more; but a deck's
+    """The 未定 values of game.yaml and the data, each field of the decks that print it once with how
+    many more (a sheet's row several decks print counted once: ``open_values_once``); but a deck's
     count the book prints 「（仮）」 (``printed_provisional``: the decks' names), which
     ``provisional_counts`` lists: 種族ボード's 未定 count note and its 「5枚（仮）」 were two notes."""
     kind = msg("proof.kind.open", lang)
@@ -25,23 +26,23 @@ def placeholders(game: Game, lang: str, printed_provisional: Collection[str] = (
         out.append(Finding(kind, msg("proof.players.book", lang, players=game.players or msg("proof.players.empty", lang)),
                            msg("proof.players.file", lang, path=game.options.get("players_at") or game.root / "game.yaml",
                                players=repr(game.players))))  # (game.yaml's players: line, as the build's warning)
-    for deck in game.decks:
-        by_field: dict[str, list[tuple]] = defaultdict(list)
-        for where, fld, value in deck.placeholders:
-            by_field[re.sub(r"\[\d+\]$", "", fld.rsplit(".", 1)[-1])].append((where, fld, value))
-        for key, found in by_field.items():
-            if "count" in key and deck.name in printed_provisional:
-                continue
-            # first: the piece and field ("Fog Bank.art") proof.txt names, so the designer finds it; the
-            # book says the deck only, so a piece renamed sets no page again
-            where, first, value = found[0]
-            value = open_value_said(value, lang, game.lang)
-            more = len(found) - 1
-            out.append(Finding(
-                kind, msg("proof.open.book", lang, deck=deck.name, value=value,
-                          more=msg("proof.open.more_book", lang, n=more) if more else ""),
-                msg("proof.open.file", lang, where=where, deck=deck.name, field=first, value=value,
-                    more=msg("proof.open.more_file", lang, n=more) if more else "")))
+    # each value once with the decks that print it (a shared sheet's row), then each field of those decks once
+    by_field: dict[tuple[tuple[str, ...], str], list[OpenValue]] = defaultdict(list)
+    for found in open_values_once(game.decks):
+        by_field[tuple(d.id for d in found.decks), re.sub(r"\[\d+\]$", "", found.fields[0].rsplit(".", 1)[-1])].append(found)
+    for (_, key), opens in by_field.items():
+        names = dict.fromkeys(d.name for d in opens[0].decks)  # (two decks may share a name)
+        if "count" in key and all(name in printed_provisional for name in names):
+            continue
+        # first: the piece and field ("Fog Bank.art") proof.txt names, so the designer finds it; the
+        # book says the deck only, so a piece renamed sets no page again
+        deck, value = "、".join(names) if lang == "ja" else ", ".join(names), open_value_said(opens[0].text, lang, game.lang)
+        more = sum(len(found.fields) for found in opens) - 1
+        out.append(Finding(
+            kind, msg("proof.open.book", lang, deck=deck, value=value,
+                      more=msg("proof.open.more_book", lang, n=more) if more else ""),
+            msg("proof.open.file", lang, where=opens[0].where, deck=deck, field=opens[0].fields[0], value=value,
+                more=msg("proof.open.more_file", lang, n=more) if more else "")))
     for s in game.sourced:
         if is_placeholder(s.note):  # (kept: a bought part's note says more than its count)
             out.append(Finding(kind, msg("proof.sourced.book", lang, name=s.name, note=s.note),

@@ -226,9 +226,13 @@ def quick_reference(rules: list[Section], latin: bool) -> QuickReference:
                 scoring = [line for line in scoring if line.text != first.text or line.block is not first.block]
     steps = _steps(rules, latin)
     turn = [s for s in steps if not _SETUP_TITLE.search(s.section.title)]
-    setup_steps = [s for s in steps if s not in turn] if turn else []  # (a draft of setup steps alone: its flow)
+    setup_steps = [s for s in steps if s not in turn]
+    if not turn:  # numbered steps in the setup alone: listed with the setup, the turn read from the other
+        # rules as a draft without numbered steps gives it (trial55: an English skirmish game's five setup
+        # steps printed as its turn sequence, and its setup said 'The draft does not say.')
+        turn = _steps([s for s in rules if not _SETUP_TITLE.search(s.title)], latin)
     # a draft whose one end sentence also names the winner gives it for both
-    return QuickReference(turn or steps, _said_once(end or end_and_winner)[:2], scoring[-MAX_SCORING:], setup[:MAX_SETUP],
+    return QuickReference(turn, _said_once(end or end_and_winner)[:2], scoring[-MAX_SCORING:], setup[:MAX_SETUP],
                           setup_steps)
 
 

@@ -274,12 +274,14 @@ _KANJI_COUNT = re.compile(rf"({_KANJI})\s*({_UNITS})|^\s*({_KANJI})\s*$")
 
 # a section the draft numbers itself, as a wargame's rules are (「■　５．０　移動」, ``5.0 Movement``):
 # its major number, then the minor ones, then the title after a space
-_OWN_SECTION_NUMBER = re.compile(r"^([０-９0-9]{1,3})[.．][０-９0-9]{1,3}[ 　]+\S")
+_OWN_SECTION_NUMBER = re.compile(r"^([０-９0-9]{1,3})[.．](?:[０-９0-9]{1,3})?[ 　]+\S")
 
 
 def own_section_number(title: str) -> str | None:
     """The major number of a section title that carries its own case number (「５．０　移動」: "5"),
-    which the book prints as written instead of numbering the section itself; None for any other."""
+    or its own number and a dot (``## 5. Playing the game``, whose rule cases are 5.1, 5.2: the book
+    printed it ``4 5. Playing the game``, trial55), which the book prints as written instead of
+    numbering the section itself; None for any other."""
     m = _OWN_SECTION_NUMBER.match(title)
     return to_ascii_digits(m.group(1)) if m else None
 
