@@ -14,6 +14,7 @@ from pnpgen.data.boxlengths import dash_length, length, number, points
 from pnpgen.data.i18n import LANGUAGE_CODE, language_code_hint
 from pnpgen.data.markup import RUBY_MARK
 from pnpgen.data.optionvalues import LANGUAGE_EXPECTED
+from pnpgen.patterns import later
 
 BOX_TYPES = ("text", "image", "icons", "panel", "frame", "folds", "line", "grid", "track")
 DRAWN = ("text", "image", "icons", "panel", "frame", "grid", "track")  # the types that paint a fill
@@ -96,9 +97,9 @@ def flag(value: Any, trim: tuple[float, float]) -> bool:
 
 
 # markup that is whole in itself: an escape, an icon, a ruby, a bold or colour pair (data/markup.py)
-_WHOLE_MARKS = re.compile(r"\\[\\*\[\]{}|｜]|\{[^\W\d_][\w-]*\}|" + RUBY_MARK
+_WHOLE_MARKS = later(r"\\[\\*\[\]{}|｜]|\{[^\W\d_][\w-]*\}|" + RUBY_MARK
                           + r"|\*\*[^*]*\*\*|\[([A-Za-z][\w-]*)\][^\[\]]*\[/\1\]")
-_LOOSE = re.compile(r"[*\[\]{}|｜\\]")
+_LOOSE = later(r"[*\[\]{}|｜\\]")
 
 
 def beside(value: Any, trim: tuple[float, float]) -> str:

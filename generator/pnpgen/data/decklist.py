@@ -14,7 +14,6 @@ kept in a spreadsheet, ``list: {file: starter.csv}``, read as a deck's ``pieces:
 from __future__ import annotations
 
 import dataclasses
-import difflib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -114,6 +113,8 @@ def listed_deck(doc: Located, data: dict, path: Path, decks: DeckLookup | None, 
     if source_id == own:
         raise doc.error(("from",), "a deck list cannot list its own pieces", "another deck's id")
     if source_id not in ids:
+        import difflib  # (only for a mistake)
+
         near = difflib.get_close_matches(source_id, ids, n=1, cutoff=0.5)
         raise doc.error(("from",), f"no deck {source_id!r} in this game" + (f"; did you mean {near[0]}?" if near else ""),
                         "the id (file name without .yaml) of the deck whose pieces it lists: " + ", ".join(ids[:8]))
@@ -155,6 +156,8 @@ def listed_deck(doc: Located, data: dict, path: Path, decks: DeckLookup | None, 
                              key=entry.key)
         seen[name] = entry
         if name not in by_id:
+            import difflib  # (only for a mistake)
+
             near = difflib.get_close_matches(name, list(by_id), n=3, cutoff=0.5)
             raise rows.error(entry.at, f"no piece of deck {source_id!r} has {field} {name!r}" +
                              (f"; nearest: {', '.join(near)}" if near else ""),

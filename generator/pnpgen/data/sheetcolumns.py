@@ -6,7 +6,6 @@ says once what each means. Every mistake in the mapping is told at its line of t
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -15,9 +14,10 @@ from typing import Any
 from pnpgen.data.yamlhint import flow
 from pnpgen.data.yamlsrc import Located
 from pnpgen.errors import InputError, suggest
+from pnpgen.patterns import later
 from pnpgen.safetext import clipped
 
-_LANG = re.compile(r"[a-z]{2}(?:-[A-Za-z0-9]+)*")  # title.en, text.zh-Hant: the code i18n checks further
+_LANG = later(r"[a-z]{2}(?:-[A-Za-z0-9]+)*")  # title.en, text.zh-Hant: the code i18n checks further
 EXAMPLE = "columns: {カード名: title, 枚数: count, 効果: text}"
 
 

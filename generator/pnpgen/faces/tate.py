@@ -12,18 +12,18 @@ bracket at its foot), the breaks it cannot avoid and a box too narrow for the co
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
+from pnpgen.patterns import later
 from pnpgen.text.linebreak import NO_END, NO_START
 
 TURNED = frozenset("「」『』（）［］【】〔〕〈〉《》｛｝ー－―—…‥〜～：；＝→←")
 STOPS = frozenset("、。，．")
 SMALL_KANA = frozenset("ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿ")
 # Latin letters and digits, with the spaces and marks inside a word or phrase (Game Over, 2-3, 50%)
-_LATIN = re.compile(r"[A-Za-z0-9]+(?:[ .,'’&:/+%-]+[A-Za-z0-9]+)*[.!?%]?")
-_TWO_DIGITS = re.compile(r"[0-9]{2}")
+_LATIN = later(r"[A-Za-z0-9]+(?:[ .,'’&:/+%-]+[A-Za-z0-9]+)*[.!?%]?")
+_TWO_DIGITS = later(r"[0-9]{2}")
 LATIN_ADVANCE = 0.5  # em: a Latin letter's width in the fixed-width gothic (half of a kana's)
 LATIN_SPACE = 0.25  # em: the quarter-em JLREQ puts between Japanese and Latin text, each side
 

@@ -317,7 +317,7 @@ def _icon_with_value(ctx: TextContext, text, text_s: str) -> None:
 
 # the warning of a text set at its smallest size and still too big for its box (``_textbox``)
 # (after the file and line it names first: a template's, or the piece's in its data file)
-OVERFLOW_LINE = re.compile(r"^(?:.*?: )?deck (?P<deck>'[^']*'|\"[^\"]*\") piece .*: text does not fit its .* overflowing$")
+OVERFLOW_LINE = later(r"^(?:.*?: )?deck (?P<deck>'[^']*'|\"[^\"]*\") piece .*: text does not fit its .* overflowing$")
 
 
 def more_overflowing(deck: str, rest: list[re.Match]) -> str:
@@ -327,7 +327,7 @@ def more_overflowing(deck: str, rest: list[re.Match]) -> str:
 
 
 # the warning of a text whose markup is not paired (or an icon's braces typed full-width), printed as written (``_textbox``)
-UNPAIRED_LINE = re.compile(r"^(?:.*?: )?deck (?P<deck>'[^']*'|\"[^\"]*\") piece .*: printed as written "
+UNPAIRED_LINE = later(r"^(?:.*?: )?deck (?P<deck>'[^']*'|\"[^\"]*\") piece .*: printed as written "
                            r"\((?:markup comes in pairs: |ruby is |markup is typed |an icon is ).*\)$")
 WIDE_ICON = later(r"[｛{]([^｛｝{}\s]+)[｝}]")  # ｛star｝, ｛ｓｔａｒ｝, {star｝: typed with a Japanese input method on
 
@@ -458,7 +458,7 @@ def _japanese_runs(text: str) -> list[str]:
 
 
 # the warning of Japanese a template writes itself on a face of a Latin-script edition (``_untranslated``)
-UNTRANSLATED_LINE = re.compile(r"^(?P<file>[^:]+):\d+: .* is (?P<default>\S+) text the template writes itself, "
+UNTRANSLATED_LINE = later(r"^(?P<file>[^:]+):\d+: .* is (?P<default>\S+) text the template writes itself, "
                                r"printed as written in the (?P<lang>\S+) edition \(.*\)$")
 
 
