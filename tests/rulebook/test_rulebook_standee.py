@@ -7,10 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pypdfium2 as pdfium
 from pypdf import PdfReader
-from pypdf.generic import ContentStream
 
 from conftest import make_workspace, run
-from pdfprobe import PT
+from pdfprobe import PT, placements
 from pnpgen.rulebook.piecepics import form_name
 
 STANDEES = "name: 兵士\nlayout: standee\npieces:\n  - {title: 騎士}\n"
@@ -31,17 +30,8 @@ def test_the_book_pictures_a_standee_as_the_figure_it_stands_as(tmp_path):
 def _placed_at(reader: PdfReader, name: str) -> tuple[int, list[float]]:
     """The page and the matrix (a b c d e f) with which a page places the form ``name``."""
     for number, page in enumerate(reader.pages):
-        ctm, stack = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0], []
-        for args, op in ContentStream(page.get_contents(), reader).operations:
-            if op == b"q":
-                stack.append(ctm)
-            elif op == b"Q":
-                ctm = stack.pop()
-            elif op == b"cm":
-                a, b, c, d, e, f = (float(v) for v in args)
-                A, B, C, D, E, F = ctm
-                ctm = [a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F]
-            elif op == b"Do" and args[0] == name:
+        for placed, ctm in placements(reader, page):
+            if placed == name:
                 return number, ctm
     raise AssertionError(f"{name} is placed on no page")
 
