@@ -33,6 +33,7 @@ from pnpgen.data.telling import plain_values, telling_fields, told_by_values
 from pnpgen.errors import InputError
 from pnpgen.exports.faces import EarlierImages, PageStyle, PngFiles, UniqueFace, face_images
 from pnpgen.exports.ttswords import printed_words, rules_text, shown_fields
+from pnpgen.faces.faceset import taken_in
 from pnpgen.messages import msg
 from pnpgen.patterns import later
 from pnpgen.shapes import outline, shape_spec
@@ -56,7 +57,6 @@ MASK_SUPERSAMPLE = 16  # a token's cut sampled 16 × 16 times a pixel: edge pixe
 MASK_MAX_PX = 8192  # … fewer for a large token, at most this many samples a side
 GUID_HEX = 6  # an object's GUID: six hex digits, GAME_HEX of its game's and the rest of the object's
 GAME_HEX = 2  # the game's part: its slot among the workspace's games (``game_prefixes``), so no two games share a GUID
-STAND_UP_INSET_MM = 0.2  # a standing piece's box (a die's face) is taken this much inside: a fold line on its edge stays off
 INCH_PER_UNIT = 1.0  # a TTS unit is about an inch; a custom tile at scale 1 is about 2 units wide
 
 
@@ -509,7 +509,7 @@ def _standing(style: PageStyle, box_mm: tuple[float, float, float, float], faces
     size = (max(1, round(w * px_per_mm)), max(1, round(h * px_per_mm)))
     sx, sy = w / deck.trim_mm[0], h / deck.trim_mm[1]  # a fitted export scales the box with the piece
     bx, by, bw, bh = box_mm
-    x0, y0, x1, y1 = _taken_in(max(bx * sx, 0.0), max(by * sy, 0.0), min((bx + bw) * sx, w), min((by + bh) * sy, h))
+    x0, y0, x1, y1 = taken_in(max(bx * sx, 0.0), max(by * sy, 0.0), min((bx + bw) * sx, w), min((by + bh) * sy, h))
     crop = _pixels((x0, y0, x1, y1), px_per_mm)
     made = [table.earlier.made_from(style, [f.front], size, "stand_up", crop) for f in faces]
     taken: dict[str, bytes] = {}
@@ -600,7 +600,7 @@ def _dice(style: PageStyle, boxes: tuple[tuple[float, float, float, float], ...]
     px_per_mm = cell / side_mm
     size = (max(1, round(w * px_per_mm)), max(1, round(h * px_per_mm)))
     # (the fold lines along a face's edges stay off it, as off a standee)
-    crops = tuple(_pixels(_taken_in(bx * sx, by * sy, (bx + bw) * sx, (by + bh) * sy), px_per_mm)
+    crops = tuple(_pixels(taken_in(bx * sx, by * sy, (bx + bw) * sx, (by + bh) * sy), px_per_mm)
                   for bx, by, bw, bh in boxes)
     made = [table.earlier.made_from(style, [f.front], size, "d6", cell, crops) for f in faces]
     taken: dict[str, bytes] = {}
@@ -622,15 +622,6 @@ def _dice(style: PageStyle, boxes: tuple[tuple[float, float, float, float], ...]
                             "Transform": _transform(x, 0.0), "CustomImage": image,
                             "RotationValues": d6_rotations(die_values(deck, face.piece.values))})
     return _one_or_bag(objects, deck, table, x)
-
-
-def _taken_in(left: float, top: float, right: float, bottom: float) -> tuple[float, float, float, float]:
-    """A standing figure's or a die face's box (its edges in mm) as cut from the piece's picture:
-    ``STAND_UP_INSET_MM`` inside its edges, or a quarter of a box too small for that (a die's
-    faces of 0.1 mm, which the deck file may give, were cut right of their left edge: a
-    traceback from the picture library)."""
-    inset = max(0.0, min(STAND_UP_INSET_MM, (right - left) / 4, (bottom - top) / 4))
-    return left + inset, top + inset, right - inset, bottom - inset
 
 
 def _pixels(box: tuple[float, float, float, float], px_per_mm: float) -> tuple[int, int, int, int]:

@@ -334,7 +334,8 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
             raise
         except Exception as e:  # noqa: BLE001 - whatever a template or a helper raises is the template's error
             failure = self._failure(e, face, template_name, where, context)
-            failure.glyph = e.glyph if isinstance(e, InputError) else None  # (said once by check, for every piece)
+            failure.glyph = e.glyph if isinstance(e, InputError) else None  # (said once by check, for every piece;
+            failure.icon = e.icon if isinstance(e, InputError) else None  # an icon file's fault, too)
             raise failure from None
         found, grounded = self._well_formed(svg, template_name, where, face)
         self.art.place(deck, piece, found)

@@ -292,7 +292,7 @@ def layout_text(ctx: TextContext, text, w, h, size=9, min_size=6, font="gothic",
             else "an SVG in templates/<game>/icons/ or templates/common/icons/",
         ) from None
     except IconError as e:
-        raise InputError(f"{e} (used in {_describe(ctx, text)})", key=_field_name(text) or None) from None
+        raise InputError(f"{e} (used in {_describe(ctx, text)})", key=_field_name(text) or None, icon=str(e)) from None
     except MarkupError as e:
         raise ValueMistake(f"{e} in {_describe(ctx, text)}", key=_field_name(text) or None,
                          expected="a palette name from game.yaml") from None
@@ -507,4 +507,4 @@ def icon(ctx: TextContext, name: str, x: float, y: float, size: float, colour: s
     try:
         return Markup(_icons.place(path, float(x), float(y), float(size), colour))
     except IconError as e:
-        raise InputError(f"{e} (used in {ctx.where})") from None
+        raise InputError(f"{e} (used in {ctx.where})", icon=str(e)) from None
