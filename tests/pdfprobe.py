@@ -238,6 +238,26 @@ def placed_forms(page) -> list[tuple[float, float, object]]:
             for tx, ty, name in re.findall(r"1 0 0 1 ([-\d.]+) ([-\d.]+) cm (/[\w.]+) Do", data) if name in forms]
 
 
+def placements(reader: PdfReader, page) -> list[tuple[str, list[float]]]:
+    """(name, matrix a b c d e f) of every XObject a page's own content places (``Do``), the
+    ``cm`` matrices before it multiplied through ``q``/``Q``."""
+    out = []
+    ctm, stack = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0], []
+    for args, op in ContentStream(page.get_contents(), reader).operations:
+        if op == b"q":
+            stack.append(ctm)
+        elif op == b"Q":
+            ctm = stack.pop()
+        elif op == b"cm":
+            m = [float(a) for a in args]
+            ctm = [m[0] * ctm[0] + m[1] * ctm[2], m[0] * ctm[1] + m[1] * ctm[3], m[2] * ctm[0] + m[3] * ctm[2],
+                   m[2] * ctm[1] + m[3] * ctm[3], m[4] * ctm[0] + m[5] * ctm[2] + ctm[4],
+                   m[4] * ctm[1] + m[5] * ctm[3] + ctm[5]]
+        elif op == b"Do":
+            out.append((str(args[0]), ctm))
+    return out
+
+
 def form_texts(pdf: bytes | Path) -> list[list[tuple[str, float, float]]]:
     """Per page: (text, x in mm from the page's left edge, size in points) of each text run drawn
     inside the forms the page places, such as the A5 pages a booklet sheet shows (pdfium)."""

@@ -12,10 +12,12 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
+from pnpgen.patterns import later
+
 TMP_SUFFIX = ".pnpgen-tmp"
 # the names pnpgen gives its temporary files: ``tmp_beside``'s (<name>.<pid>-<thread>.pnpgen-tmp) and
 # a mkstemp's (.<name>.<random>.pnpgen-tmp, engine/output.py); a designer's own notes.pnpgen-tmp is neither
-TEMPORARY = re.compile(r"(?:.+\.[0-9a-f]+-[0-9a-f]+|\..+\.[A-Za-z0-9_]+)" + re.escape(TMP_SUFFIX))
+TEMPORARY = later(r"(?:.+\.[0-9a-f]+-[0-9a-f]+|\..+\.[A-Za-z0-9_]+)" + re.escape(TMP_SUFFIX))
 
 
 def tmp_beside(path: Path) -> Path:

@@ -8,7 +8,6 @@ import argparse
 
 from pnpgen.commands import asked_language, print_line, print_warning
 from pnpgen.data.workspace import Workspace
-from pnpgen.safetext import one_line
 
 
 def check_options(ws: Workspace, args: argparse.Namespace):
@@ -58,9 +57,9 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
         if args.svg:
             _write_svgs(ws, args, game, faces, note)
         for w in faces.warnings:
-            print_line(one_line(ws.shown(f"  warning: {w}")))
+            print_line(ws.shown(f"  warning: {w}"))
         for line in game.translations.warnings:
-            note(one_line(ws.shown(f"  translation: {line}")))
+            note(ws.shown(f"  translation: {line}"))
             total += 1
         opens = open_values_once(game.decks)  # each once, with the decks that print it (a shared sheet's row)
         printed_by: dict[tuple[str | None, str], list[str]] = {}  # a source deck's piece → the deck lists that print it

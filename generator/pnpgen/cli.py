@@ -63,6 +63,10 @@ def console() -> None:
         print(f"pnpgen: error: cannot write the command's output: {sys.stdout.failed.strerror} (expected room "
               "where the output goes, or the output not redirected)", file=sys.stderr)
         code = code or 2
+    listed = os.environ.get("PNPGEN_TEST_MODULES")  # a test's: the modules the command imported, one a line, written
+    if listed:  # there as it ends (tests/test_build_imports.py: a build imports nothing it does not use)
+        with open(listed, "w", encoding="utf-8") as f:
+            f.write("\n".join(sorted(sys.modules)) + "\n")
     _leave(code)
 
 

@@ -40,6 +40,7 @@ class InputError(Exception):
     key: str | None = None
     expected: str | None = None
     glyph: str | None = None  # the character no font has, when that is the mistake (check says it once)
+    icon: str | None = None  # an icon file's own fault (its file and what is wrong), when that is the mistake (check says it once)
 
     def __str__(self) -> str:
         """One line, as an editor links it: a line break the data brings (a sheet's header cell of

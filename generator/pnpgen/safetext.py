@@ -14,7 +14,7 @@ from pnpgen.patterns import later
 # (U+202A–U+202E, U+2066–U+2069), which reorder what a reader sees ("Trojan Source"), and lone
 # surrogates (U+D800–U+DFFF: half of a character, which no file can hold as UTF-8 — a YAML escape
 # "\ud800", or a file name's bytes that are not UTF-8, as Python reads them).
-CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+CONTROL = later("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 # OWASP's CSV injection rule: a cell starting with one of these is a formula to Excel, LibreOffice
 # and Google Sheets; a leading ' makes it text. Their full-width forms too (＝ ＋ － ＠, what a
 # Japanese input method types): Japanese Excel reads ＝SUM(A1) as =SUM(A1).

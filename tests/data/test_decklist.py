@@ -70,6 +70,8 @@ ERRORS = {
     "a list": (STARTER.replace("from: cards", "from: other"), "starter.yaml:2:7: from: deck 'other' is itself a "
                "deck list (from: cards)"),
     "its key": (STARTER + "fields: {x: text}\n", "starter.yaml:6:1: fields: a deck list takes no fields"),
+    "no value": (STARTER.replace("ST01-005: 2", "~: 2"), "starter.yaml:5:3: list: YAML reads the key ~ as no value "
+                 "(null), not as a name (expected the key in quotes: \"~\": …)"),  # it was 'list.None', Python's word
 }
 
 
@@ -93,6 +95,36 @@ def test_a_circle_and_a_source_without_a_unique_field_are_told(tmp_path, capsys)
     (ws / "data" / "test" / "decks" / "cards.yaml").write_text(SHEET.replace("unique: id\n", ""), encoding="utf-8")
     assert run(ws, "check", "--game", "test") == 2
     assert "starter.yaml:2:7: from: deck 'cards' names no unique field" in capsys.readouterr().err
+
+
+def test_an_id_pasted_with_a_character_that_shows_as_nothing_is_the_id(tmp_path, capsys):
+    """A card sheet's id pasted from a web page with a zero-width space (ST01-002 + U+200B), listed
+    as typed: 'no piece has id ST01-002; nearest: ST01-002' named the card it could not find. Written
+    alike is the same, for the deck list and for the sheet's own unique: check (hostile36)."""
+    pasted = SHEET.replace("id: ST01-002,", 'id: "ST01-002\\u200b",')
+    ws = _workspace(tmp_path, {"starter": STARTER})
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(pasted, encoding="utf-8")
+    game = load_game(Workspace(ws), "test")
+    assert [(p.label, p.count) for p in game.decks[1].pieces] == [("カード2", 3), ("カード5", 2)]
+    twice = pasted.replace("id: ST01-003,", 'id: "\\ufeffST01-002",')
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(twice, encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "id '\\ufeffST01-002' is piece 2's too, at line" in err and err.count("\n") == 1, err
+
+
+def test_a_list_of_a_sealed_deck_is_sealed_and_takes_no_sealed_of_its_own(tmp_path, capsys):
+    """A starter deck listing a sealed pack's cards keeps them secret as the pack does (the book
+    pictures its back alone); a list cannot seal the cards of an open sheet (sealed: is the sheet's)."""
+    ws = _workspace(tmp_path, {"starter": STARTER})
+    sheet = ws / "data" / "test" / "decks" / "cards.yaml"
+    sheet.write_text(SHEET.replace("unique: id\n", "unique: id\nsealed: true\n"), encoding="utf-8")
+    assert [(d.id, d.sealed) for d in load_game(Workspace(ws), "test").decks] == [("cards", True), ("starter", True)]
+    (ws / "data" / "test" / "decks" / "starter.yaml").write_text(STARTER + "sealed: true\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 2
+    assert "starter.yaml:6:1: sealed: a deck list takes no sealed" in capsys.readouterr().err
 
 
 def test_a_list_kept_in_a_spreadsheet_prints_its_rows_in_order_and_its_edit_is_that_decks_alone(tmp_path):

@@ -516,7 +516,7 @@ def test_a_long_broken_yaml_file_is_not_read_again_by_the_slow_loader(tmp_path, 
     def slow(self):
         raise AssertionError("the pure-Python loader read a long file")
 
-    monkeypatch.setattr(yamlsrc._Loader, "get_single_node", slow)
+    monkeypatch.setattr(yamlsrc._loaders()[0], "get_single_node", slow)
     deck = DECK_YAML + "  [" + "{name: a}, " * 30_000 + "\n"
     ws = make_workspace(tmp_path / "ws", deck=deck)
     err = fails(ws, capsys, "check")

@@ -214,4 +214,6 @@ def test_a_chart_sheet_before_the_worksheets_does_not_shift_which_worksheet_is_r
     deck.write_text(DECK.format(name="兵", suffix="xlsx", sheet="Chart"), encoding="utf-8")
     assert run(ws, "check", "--game", "test") == 2
     err = capsys.readouterr().err
-    assert "no worksheet 'Chart' in cards.xlsx" in err and "(expected one of Units, Notes)" in err, err
+    # (it said "no worksheet 'Chart'", of a sheet the workbook has: hostile36)
+    assert "'Chart' is a chart sheet (a chart with no cells) in cards.xlsx (expected the worksheet holding the " \
+        "pieces, one of Units, Notes)" in err and err.count("\n") == 1, err

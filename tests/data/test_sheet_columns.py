@@ -246,8 +246,8 @@ def test_a_header_of_two_lines_is_mapped_and_told_on_one_line(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("key, said", [
-    ("~", "cards.yaml:3:61: pieces.columns: YAML reads this key (null, ~) as no value, not as a header (expected "
-     "the header in quotes as the sheet writes it: \"null\": …)"),
+    ("~", "cards.yaml:3:61: pieces.columns: YAML reads the key ~ as no value (null), not as a name (expected "
+     "the key in quotes: \"~\": …)"),
     ("1.50", "cards.yaml:3:61: pieces.columns.1.5: YAML reads this key as the number 1.5, and no column of cards.csv is "
      "headed so (row 1: カード名, 枚数, 1.50) (expected the header in quotes as the sheet writes it: \"1.50\": text)"),
 ])

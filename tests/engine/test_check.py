@@ -3,6 +3,8 @@ without writing a file, and names each problem once, at the designer's own templ
 
 from __future__ import annotations
 
+import pytest
+
 from conftest import DECK_YAML, FEW_CARDS, FRONT, GAME_YAML, make_workspace, run
 
 MACRO_FRONT = """\
@@ -410,3 +412,32 @@ def test_a_picture_with_transparency_on_several_cards_is_one_problem(tmp_path, c
     assert len(errors) == 1, errors
     assert "veil.svg (image in deck 'cards' piece " in errors[0] and "opacity 0.6" in errors[0], errors
     assert errors[0].endswith("— and 2 more faces the same way"), errors
+
+
+BROKEN_ICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">\n<path d="M0 0 H9" stroke="#000">\n</svg>\n'
+
+
+@pytest.mark.parametrize("made_by", ["layout", "template"])
+def test_an_icon_file_that_cannot_be_drawn_is_one_problem_in_a_layouts_deck_as_in_a_templates(tmp_path, capsys, made_by):
+    """trial48: an icon with a tag left open, used on many cards, was one error a piece in a
+    layout's deck (each at its piece's line) and one error '— and 40 more faces' in a template's
+    deck (all at the template's line). It is one mistake, of the icon's file: said once in both,
+    at the first piece using it, the other faces counted."""
+    texts = [f"{{tap}}を払う{i}" for i in range(4)]
+    if made_by == "layout":
+        ws = make_workspace(tmp_path / "ws", deck="name: カード\nlayout: card-poker\npieces:\n" + "".join(
+            f"  - {{title: 題{i}, text: '{t}'}}\n" for i, t in enumerate(texts)))
+    else:
+        ws = make_workspace(tmp_path / "ws", pieces=[f"c{i}" for i in range(4)])
+        deck = ws / "data" / "test" / "decks" / "cards.yaml"
+        yaml = deck.read_text(encoding="utf-8")
+        for i, t in enumerate(texts):
+            yaml = yaml.replace(f"text: 本文c{i}", f"text: '{t}'")
+        deck.write_text(yaml, encoding="utf-8")
+    (ws / "templates" / "test" / "icons").mkdir(parents=True, exist_ok=True)
+    (ws / "templates" / "test" / "icons" / "tap.svg").write_text(BROKEN_ICON, encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    errors = [line for line in capsys.readouterr().out.splitlines() if "error:" in line]
+    assert len(errors) == 1, errors
+    assert "icon templates/test/icons/tap.svg:3:7 is not valid SVG: <path> (line 2) is never closed" in errors[0], errors
+    assert "piece 1 (" in errors[0] and errors[0].endswith("— and 3 more faces the same way"), errors

@@ -79,12 +79,14 @@ def test_a_noop_build_checks_its_files_without_a_pool_of_threads_and_a_changed_f
     before = _snapshot(out)
     pools = []
 
-    class Counted(fingerprint.ThreadPoolExecutor):
+    import concurrent.futures
+
+    class Counted(concurrent.futures.ThreadPoolExecutor):
         def __init__(self, *args, **kwargs):
             pools.append(1)
             super().__init__(*args, **kwargs)
 
-    monkeypatch.setattr(fingerprint, "ThreadPoolExecutor", Counted)
+    monkeypatch.setattr(concurrent.futures, "ThreadPoolExecutor", Counted)  # (fingerprint imports it when it hashes on threads)
     monkeypatch.setattr(fingerprint.os, "cpu_count", lambda: 4)  # (on a one-core machine none is ever started)
     capsys.readouterr()
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0

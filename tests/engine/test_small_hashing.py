@@ -3,6 +3,7 @@ on megabytes (a big deck's art and documents), and every tiny build was starting
 
 from __future__ import annotations
 
+import concurrent.futures
 from pathlib import Path
 
 import pytest
@@ -20,13 +21,13 @@ def test_a_tiny_build_hashes_without_threads(tmp_path, monkeypatch):
     root = make_workspace(tmp_path, pieces=["A", "B", "C"])
     for i in range(12):  # more files than a pool was started for (8)
         (root / "data" / "test" / f"notes{i}.txt").write_text(f"note {i}", encoding="utf-8")
-    monkeypatch.setattr(fingerprint, "ThreadPoolExecutor", NoThreads)
+    monkeypatch.setattr(concurrent.futures, "ThreadPoolExecutor", NoThreads)  # (imported where it hashes on threads)
     assert run(root, "build", "--all", "-q") == 0
     assert (root / "build" / "test").is_dir()
 
 
 def test_megabytes_to_hash_still_go_to_threads(monkeypatch):
-    monkeypatch.setattr(fingerprint, "ThreadPoolExecutor", NoThreads)
+    monkeypatch.setattr(concurrent.futures, "ThreadPoolExecutor", NoThreads)  # (imported where it hashes on threads)
     with pytest.raises(AssertionError, match="thread pool"):
         fingerprint.hashed(len, [b"x", b"y"], size=lambda item: fingerprint.THREADED_BYTES)
     assert fingerprint.hashed(len, [b"x", b"yy"], size=len) == [1, 2]

@@ -5,6 +5,7 @@ soon after, and an interruption at any step still leaves the old set or the new 
 from __future__ import annotations
 
 import os
+import subprocess
 import time
 from pathlib import Path
 
@@ -115,7 +116,7 @@ def test_the_trash_frees_only_what_its_records_name(tmp_path, small_reclaim, mon
 def test_a_look_alike_in_the_trash_is_kept_and_said(tmp_path, small_reclaim, monkeypatch, capsys):
     def cannot_start(*args, **kwargs):
         raise OSError("no")  # reclaim then frees the trash here and now
-    monkeypatch.setattr(trashes.subprocess, "Popen", cannot_start)
+    monkeypatch.setattr(subprocess, "Popen", cannot_start)  # (engine/trash.py imports it where it starts one)
     root = tmp_path / "out"
     root.mkdir()
     (root / TRASH).mkdir()

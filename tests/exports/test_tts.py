@@ -20,6 +20,7 @@ from PIL import Image
 from conftest import DECK_YAML, FRONT, GAME_YAML, make_workspace, run
 from pnpgen.data.optionvalues import DECK_ID_BASE_MAX
 from pnpgen.exports import tts
+from pnpgen.faces.faceset import STAND_UP_INSET_MM
 
 SQUARE_TOKEN_SVG = """{% extends "common/piece.svg.j2" %}
 {% block art %}<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="#3366cc"/>{% endblock %}
@@ -499,7 +500,7 @@ def test_a_fold_over_standee_stands_up_on_the_table_as_its_front_figure(tmp_path
     assert all(o["CustomImage"]["CustomToken"]["StandUp"] is True and o["Nickname"] == "騎士" for o in objects)
     with Image.open(out / "cards-001-front.png") as im:
         px = 200 / 25.4  # the export's 200 dpi
-        inset = tts.STAND_UP_INSET_MM
+        inset = STAND_UP_INSET_MM
         assert abs(im.width - (25 - 2 * inset) * px) <= 1 and abs(im.height - (50 - 2 * inset) * px) <= 1
         assert im.convert("RGB").getpixel((5, 5)) == (255, 0, 0)  # the upright front, not the far copy
         edges = [im.convert("RGB").getpixel((x, y)) for x in range(im.width // 3, im.width) for y in (0, im.height - 1)]

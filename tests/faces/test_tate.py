@@ -5,11 +5,12 @@ and … kept their horizontal forms, and 。 sat low left in its cell, as in hor
 from __future__ import annotations
 
 import ctypes
+import re
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 
-from conftest import BACK, DECK_YAML, make_workspace, run
+from conftest import BACK, DECK_YAML, REPO, make_workspace, run
 from pnpgen.faces import tate
 from pnpgen.units import MM_PER_PT
 
@@ -98,3 +99,157 @@ def test_the_column_is_cut_into_jlreqs_marks():
     latin = marks[5]
     assert latin.top == marks[4].top + marks[4].length + em / 4 and latin.length == 4 * em / 2
     assert marks[6].top == latin.top + latin.length + em / 4  # a quarter em each side of the word
+
+
+VERSE_FRONT = """\
+{% extends "common/piece.svg.j2" %}
+{% import "common/macros.svg.j2" as m with context %}
+{% block art %}
+{{ m.tate_box(piece.lines, 10, 10, 40, 36, size=10, font="mincho", step=3) }}
+{% endblock %}
+"""
+VERSE_DECK = """\
+name: 読み札
+format: poker
+front: card-front.svg.j2
+fields: {name: text, lines: list}
+pieces:
+  - {name: 句, lines: [あいうえおかきくけ、こ, GOODの字, 」で始まる]}
+"""
+
+
+def _trimmed(pdf) -> list[tuple[str, float, float, float, float]]:
+    """Each character of the first page: its text and its box (left, top, right, bottom) in mm from
+    the trim's top-left corner."""
+    page = pdfium.PdfDocument(str(pdf))[0]
+    left0, _, _, top0 = page.get_trimbox()
+    tp = page.get_textpage()
+    out = []
+    for i in range(tp.count_chars()):
+        ch = tp.get_text_range(i, 1)
+        if ch.strip():
+            left, bottom, right, top = tp.get_charbox(i)
+            out.append((ch, (left - left0) * MM_PER_PT, (top0 - top) * MM_PER_PT, (right - left0) * MM_PER_PT,
+                        (top0 - bottom) * MM_PER_PT))
+    return out
+
+
+def test_a_verse_in_a_box_is_set_in_columns_right_to_left_broken_as_jlreq_allows(tmp_path, capsys):
+    """trial54: a karuta verse of three to five columns had its columns' x worked out by hand in the
+    template, a line too long ran off the card, a column could start with 、 or 」 unsaid, and a Latin
+    word set in a proportional face (mincho) was measured as the fixed-width gothic sets it: GOOD ran
+    over the の after it. ``m.tate_box()`` places the columns from the box's right edge, a column's
+    centre size × line_height from the next, each ``step`` lower; breaks a long line before the
+    character ahead of a 、; warns of a line the data starts with 」 at the template's line."""
+    ws = make_workspace(tmp_path / "ws", deck=VERSE_DECK, front=VERSE_FRONT, back=BACK)
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    said = capsys.readouterr().err
+    assert "templates/test/card-front.svg.j2:4: deck 'cards' piece 1" in said and "data/test/decks/cards.yaml:6:5" in said
+    assert "line 3 「」で始まる」 starts a column with 「」」" in said
+    chars = _trimmed(ws / "build" / "test" / "shop" / "cards-unique.pdf")
+    em = 10 / 72 * 25.4
+    cell, advance = em * 1.1, em * 1.7
+    columns: list[list] = []
+    for c in chars:  # the characters in reading order, a new column where one moves left
+        if not columns or (c[1] + c[3]) / 2 < (columns[-1][0][1] + columns[-1][0][3]) / 2 - em:
+            columns.append([])
+        columns[-1].append(c)
+    texts = ["".join(c[0] for c in column) for column in columns]
+    assert texts == ["あいうえおかきく", "け、こ", "GOODの字", "」で始まる"], texts  # け went with 、
+    for k, column in enumerate(columns):
+        kana = next(c for c in column if c[0] in "あけの」")
+        if kana[0] != "」":  # (a turned bracket's ink sits off the centre line)
+            assert abs((kana[1] + kana[3]) / 2 - (10 + 40 - em / 2 - k * advance)) < 0.25, (k, kana)
+        first = column[0]
+        if first[0] in "あけ":  # a kana's ink fills its cell's middle: the column's top k × 3 mm lower
+            assert abs((first[2] + first[4]) / 2 - (10 + 3 * k + cell / 2)) < 0.3, (k, first)
+        assert all(c[1] > 10 - 0.3 and c[4] < 10 + 36 + 0.3 for c in column), column  # inside the box
+    good, no = columns[2][:4], columns[2][4]
+    assert no[0] == "の" and no[2] >= max(c[4] for c in good) + em * 0.1, (good, no)  # GOOD clear of の
+
+
+def test_columns_break_before_a_mark_kept_off_a_columns_top_and_say_what_the_box_cannot_hold():
+    em = 10 / 72 * 25.4
+    found = tate.columns(["あいうえ「かき」く"], 0, 0, 20, em * 1.1 * 4 + 0.01, 10)
+    assert [c.text for c in found.columns] == ["あいうえ", "「かき」", "く"] and found.problems == []
+    found = tate.columns(["あいう「かき"], 0, 0, 20, em * 1.1 * 4 + 0.01, 10)  # 「 not left at a column's foot
+    assert [c.text for c in found.columns] == ["あいう", "「かき"]
+    found = tate.columns(["あ", "い", "う", "え"], 5, 0, 15, 50, 10, line_height=2, align="left")
+    assert [round(c.x, 2) for c in found.columns] == [round(5 + em / 2 + 3 * 2 * em - k * 2 * em, 2) for k in range(4)]
+    assert found.problems == [f"4 columns need {em + 6 * em:.1f} mm across (10 pt, line_height 2), the box is 15.0 mm "
+                              "wide: they run past its right edge"]
+
+
+def test_a_box_of_vertical_text_given_a_bad_number_stops_at_the_template_line(tmp_path, capsys):
+    front = VERSE_FRONT.replace("step=3)", "step=3, line_height=0)")
+    ws = make_workspace(tmp_path / "ws", deck=VERSE_DECK, front=front, back=BACK)
+    assert run(ws, "check", "--game", "test") == 2
+    said = capsys.readouterr().out
+    assert "templates/test/card-front.svg.j2:4" in said and "tate_columns line_height=0" in said, said
+    assert "a number from 0.5 to 5" in said and "Traceback" not in said
+
+
+def test_the_docs_karuta_verse_is_centred_on_its_card_and_six_columns_are_told(tmp_path, capsys):
+    """The 読み札 docs/data-format.md gives, built as written: three columns centred across the
+    53 mm card, 12 pt × 1.75 apart, each 4 mm lower; a verse of six lines is told in the docs' words."""
+    docs = " ".join((REPO / "docs" / "data-format.md").read_text(encoding="utf-8").split())
+    call = re.search(r"`(\{\{ m\.tate_box\(piece\.lines, 8, 9[^`]*\}\})`", docs)
+    lines = re.search(r"`(lines: \[いっせーの[^`]*\])`", docs)
+    told = re.search(r"\(`(6 columns need [^`]*)`, a verse of six lines", docs)
+    assert call and lines and told
+    front = VERSE_FRONT.replace(VERSE_FRONT.splitlines()[3], call.group(1))
+    deck = VERSE_DECK.replace("format: poker", "size: [53, 73]").split("pieces:")[0] + (
+        f"pieces:\n  - {{name: 句, {lines.group(1)}}}\n  - {{name: 六, lines: [あ, い, う, え, お, か]}}\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck, front=front, back=BACK)
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    said = capsys.readouterr().err
+    assert f"piece 2 (六, data/test/decks/cards.yaml:7:5) front: vertical text: {told.group(1)}" in said, said
+    assert "piece 1" not in said
+    em = 12 / 72 * 25.4
+    chars = _trimmed(ws / "build" / "test" / "shop" / "cards-unique.pdf")
+    for ch, k in (("い", 0), ("数", 1), ("札", 2)):  # each column's first kana or kanji: its centre line
+        c = next(c for c in chars if c[0] == ch)
+        assert abs((c[1] + c[3]) / 2 - (53 / 2 + em * 1.75 * (1 - k))) < 0.3, (ch, c)
+        if ch != "数":  # (the column's fifth cell)
+            assert abs((c[2] + c[4]) / 2 - (9 + 4 * k + em * 1.1 / 2)) < 0.4, (ch, c)
+
+
+LAYOUT_VERSE = """\
+name: 読み札
+size: [53, 73]
+layout:
+  extends: card
+  boxes: {band: null, title: null, cost: null, value: null, art: null, icons: null, text: null, flavour: null, footer: null,
+          verse: {field: lines, vertical: true, x: 8, y: 9, w: "w - 16", h: "h - 22", size: 12, font: mincho, line_height: 1.75, align: center, step: 4}}
+fields: {lines: list}
+pieces:
+  - {lines: [いっせーの, 10まで数えて, 札をとる]}
+"""
+
+
+def test_a_layouts_vertical_box_sets_a_verse_without_a_template(tmp_path, capsys):
+    """trial54: a karuta 読み札 needed a template of its own for its vertical verse. A layout's text
+    box with ``vertical: true`` sets it as m.tate_box() does: the same columns to the mm (the box
+    docs/data-format.md gives, as written)."""
+    docs = (REPO / "docs" / "data-format.md").read_text(encoding="utf-8")
+    box = re.search(r"`(verse: \{field: lines, vertical: true[^`]*\})`", docs)
+    assert box and box.group(1) in LAYOUT_VERSE, "the docs' verse box"
+    ws = make_workspace(tmp_path / "ws", deck=LAYOUT_VERSE)
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    assert "vertical text" not in capsys.readouterr().err
+    em = 12 / 72 * 25.4
+    chars = _trimmed(ws / "build" / "test" / "shop" / "cards-unique.pdf")
+    assert "".join(c[0] for c in chars) == "いっせーの10まで数えて札をとる"
+    for ch, k in (("い", 0), ("数", 1), ("札", 2)):
+        c = next(c for c in chars if c[0] == ch)
+        assert abs((c[1] + c[3]) / 2 - (53 / 2 + em * 1.75 * (1 - k))) < 0.3, (ch, c)
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    for wrong, told in [("align: center, step: 4", "a vertical box's columns are not justified"),
+                        ("vertical: true, x: 8", "step lowers the columns of vertical text, and the box is not vertical"),
+                        ("line_height: 1.75,", "a vertical box does not take valign")]:
+        fix = {"align: center, step: 4": "align: justify, step: 4", "vertical: true, x: 8": "vertical: false, x: 8",
+               "line_height: 1.75,": "line_height: 1.75, valign: middle,"}[wrong]
+        deck.write_text(LAYOUT_VERSE.replace(wrong, fix), encoding="utf-8")
+        assert run(ws, "check", "--game", "test") == 2
+        err = capsys.readouterr().err
+        assert err.startswith("pnpgen: error: data/test/decks/cards.yaml:6:") and told in err, err

@@ -565,3 +565,43 @@ def test_duplex_cards_that_gave_up_bleed_say_what_the_full_bleed_holds(tmp_path,
     assert "the full" not in capsys.readouterr().out
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--duplex", "none", "--out", str(tmp_path / "none")) == 0
     assert "the full" not in capsys.readouterr().out
+
+
+ROUND_TOKENS = """\
+name: Status
+layout:
+  extends: token-round
+  back: {background: accent}
+pieces:
+  - {title: Poison, value: 1, count: 60}
+"""
+
+
+def test_duplex_tokens_that_gave_up_bleed_say_what_the_full_bleed_holds(tmp_path, capsys):
+    """fixesN (the session's trials): two-sided tokens on home sheets nest at less bleed than the
+    deck's where fewer sheets then hold them (60 round 25 mm tokens: one Letter sheet at 2 mm, two
+    at 3), and nothing said so, while duplex cards and a print-and-cut sheet's tokens say it. They
+    say it by the same rule, the count the full bleed holds being the one a printer profile whose
+    offset needs it lays out; a one-sided deck of them and --duplex none say nothing."""
+    ws = make_workspace(tmp_path / "ws", deck=ROUND_TOKENS)
+    decks = ws / "data" / "test" / "decks"
+    (decks / "plain.yaml").write_text(ROUND_TOKENS.replace("  back: {background: accent}\n", ""), encoding="utf-8")
+    (ws / "printers.yaml").write_text("far: {paper: letter, back_offset_mm: [2.5, 0]}\n", encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--paper", "letter") == 0
+    lines = [line.strip() for line in capsys.readouterr().out.splitlines()]
+    said = [(lines[i - 1].split()[0], line) for i, line in enumerate(lines) if "the full" in line]
+    made = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"]
+    (tokens,) = [d for d in made if d["id"] == "cards"]
+    per, bleed = tokens["pieces_per_sheet"], tokens["sheet_bleed_mm"]
+    assert (tokens["layout"], bleed, tokens["sheets"]) == ("nested", 2.0, 1)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--printer", "far", "--out", str(tmp_path / "far")) == 0
+    far = json.loads((tmp_path / "far" / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"]
+    full = [(d["pieces_per_sheet"], d["sheet_bleed_mm"]) for d in far if d["id"] == "cards"]
+    assert full[0][1] == 3.0 and full[0][0] < per
+    assert said == [("cards", f"({per}/sheet at 2 mm of bleed, {full[0][0]}/sheet at the full 3 mm: a back printed "
+                              "more than 2 mm off its front shows paper at the cut; a printer profile's back_offset_mm "
+                              "keeps the bleed its offset needs)")], lines
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--paper", "letter", "--duplex", "none",
+               "--out", str(tmp_path / "none")) == 0
+    assert "the full" not in capsys.readouterr().out

@@ -406,6 +406,16 @@ def test_a_box_holding_several_decks_counts_them_together(tmp_path, capsys):
     capsys.readouterr()
     assert run(root, "check", "--game", "test") == 0
     assert " says " not in capsys.readouterr().out
+    # trial54: a karuta box's 読み札48枚・取り札48枚 was warned as '48枚' against the 96 it holds
+    (decks / "box.yaml").write_text(head + "  - {title: テスト, text: \"カード60枚・追加10枚・切り札5枚\", footer: 草案3}\n",
+                                    encoding="utf-8")
+    assert run(root, "check", "--game", "test") == 0
+    assert " says " not in capsys.readouterr().out
+    (decks / "box.yaml").write_text(head + "  - {title: テスト, text: \"カード60枚・追加10枚\", footer: 草案3}\n",
+                                    encoding="utf-8")
+    assert run(root, "check", "--game", "test") == 0
+    assert "its text says '60枚', but the box holds 75 cards" in capsys.readouterr().out  # one deck left unsaid
+    (decks / "box.yaml").write_text(head + "  - {title: テスト, text: \"カード75枚。\", footer: 草案3}\n", encoding="utf-8")
     assert run(root, "layout", "export", "--game", "test", "--deck", "box", "--out", "templates/test/") == 0
     box_line = next(line.strip() for line in capsys.readouterr().out.splitlines() if line.strip().startswith("box:"))
     # poker 63 × 88 and bridge 57 × 89 (+1): the largest each way; 75 × 0.3 + 1 deep

@@ -19,6 +19,19 @@ def test_victory_points_in_the_end_trigger_do_not_make_it_a_victory_sentence():
         "最も【勝利点】の多いプレイヤーが勝利します。", "同点の場合は金貨の多いプレイヤーが勝利します。"]
 
 
+def test_a_winner_written_with_kana_motto_mo_and_its_tie_break_are_the_scoring():
+    """trial54's karuta draft wrote 「もっとも得点の多いプレイヤーが勝利します。」 in kana: the quick reference
+    listed the points sentence before it alone, without the winner or the tie-break after it."""
+    draft = ("■■　ことばかるた　草案１\n\n■　ゲームの進行\n１：読み上げ\n　読み札を読みます。\n\n"
+             "■　ゲームの終了\n\n　取り札がなくなると、ゲームが終了します。\n"
+             "　取った札１枚につき１点です。もっとも得点の多いプレイヤーが勝利します。\n"
+             "　同点の場合は、お題カードを多く答えたプレイヤーが勝利します。\n")
+    quick = quick_reference(parse(draft, "ja").rules, latin=False)
+    assert [line.text for line in quick.scoring] == [
+        "取った札１枚につき１点です。", "もっとも得点の多いプレイヤーが勝利します。",
+        "同点の場合は、お題カードを多く答えたプレイヤーが勝利します。"]
+
+
 def test_an_end_sentence_that_names_the_winner_is_the_end_trigger_and_its_tie_break_follows():
     """A game trial: 「…１０点集めたら、ゲームは終了し、そのプレイヤーが勝利します」 is the draft's one end
     sentence; the quick reference said 草案に記載なし under ゲームの終了 (the winner in the sentence kept

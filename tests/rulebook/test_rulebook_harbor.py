@@ -11,10 +11,9 @@ from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
-from pypdf.generic import ContentStream
 
 from conftest import GAME_YAML, make_workspace
-from pdfprobe import texts
+from pdfprobe import placements, texts
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.rulebook import build_rulebook, pictures_from_game
@@ -99,11 +98,6 @@ def harbor_book(tmp_path_factory):
     return book(ws)
 
 
-def _times(m, n):
-    return [m[0] * n[0] + m[1] * n[2], m[0] * n[1] + m[1] * n[3], m[2] * n[0] + m[3] * n[2],
-            m[2] * n[1] + m[3] * n[3], m[4] * n[0] + m[5] * n[2] + n[4], m[4] * n[1] + m[5] * n[3] + n[5]]
-
-
 # The faces' forms are named by a hash of the deck id (rulebook/piecepics.py form_name): read as face-<deck>-<side>
 READABLE = {form_name(d, side): f"face-{d}-{side}" for d in ("cards", "ships", "board") for side in ("front", "back")}
 
@@ -114,17 +108,10 @@ def drawn_faces(pdf: bytes) -> list[tuple[int, str, float, float]]:
     out = []
     for n, page in enumerate(reader.pages):
         xobjects = page["/Resources"].get("/XObject") or {}
-        ctm, stack = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0], []
-        for args, op in ContentStream(page.get_contents(), reader).operations:
-            if op == b"q":
-                stack.append(ctm)
-            elif op == b"Q":
-                ctm = stack.pop()
-            elif op == b"cm":
-                ctm = _times([float(a) for a in args], ctm)
-            elif op == b"Do" and str(args[0]).startswith("/FormXob.face-"):
-                x0, y0, x1, y1 = (float(v) for v in xobjects[args[0]].get_object()["/BBox"])
-                name = str(args[0]).removeprefix("/FormXob.")
+        for placed, ctm in placements(reader, page):
+            if placed.startswith("/FormXob.face-"):
+                x0, y0, x1, y1 = (float(v) for v in xobjects[placed].get_object()["/BBox"])
+                name = placed.removeprefix("/FormXob.")
                 out.append((n, READABLE.get(name, name), (x1 - x0) * math.hypot(ctm[0], ctm[1]) / PT,
                             (y1 - y0) * math.hypot(ctm[2], ctm[3]) / PT))
     return out

@@ -108,3 +108,22 @@ def test_an_english_table_and_caption_link_see_6_3_in_the_latin_face(tmp_path):
     for link in links:
         assert link["/Dest"][0].idnum == reader.pages[page].indirect_reference.idnum
         assert 0 < case[2] - (height - float(link["/Dest"][3])) * PT_MM < 8
+
+
+def test_markup_and_addresses_in_a_table_and_a_caption_are_text_and_every_link_is_internal(tmp_path):
+    """A table cell and a caption holding <a href="javascript:…">, a <link> to a file and % sequences
+    (hostile36): printed as written, and the book's only links are GoTos to its own cases, the
+    reference inside the <a> linking to 3.0 as any does; no URI, JavaScript or launch action."""
+    hostile = DRAFT.replace("→３．０参照", '<a href="javascript:app.alert(1)">→３．０参照</a>').replace(
+        "→９．９参照", '<link href="file:///etc/passwd">%s%n%0A</link>')
+    book = _book(tmp_path, hostile, "\"<a href='javascript:app.alert(2)'>例</a>（→２．１参照）%(x)s\"")
+    assert not any(k in book for k in (b"/URI", b"/JavaScript", b"/JS", b"/Launch", b"passwd"))
+    reader = PdfReader(io.BytesIO(book))
+    page = next(n for n, p in enumerate(glyphs(book)) if "休む" in "".join(g.char for g in p))
+    text = "".join(c for c, _, _ in shown(book, page + 1))
+    for written in ('<ahref="javascript:app.alert(1)">→３．０参照</a>', '<linkhref="file:///etc/passwd">%s%n%0A</link>',
+                    "<a href='javascript:app.alert(2)'>例</a>（→２．１参照）%(x)s"):  # (the grid draws no space)
+        assert written in text, text
+    annots = [a.get_object() for p in reader.pages for a in p.get("/Annots") or []]
+    assert annots and all(set(a) >= {"/Dest"} and "/A" not in a for a in annots), annots
+    assert len(_links(reader, page)) == 3  # →３．０ inside the <a>, the row's →２．１, the caption's →２．１

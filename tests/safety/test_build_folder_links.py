@@ -71,3 +71,29 @@ def test_reprint_writes_through_no_link_where_the_game_folder_was(tmp_path, caps
     elsewhere.rename(ws / "build" / "test")
     assert run(ws, "reprint", "--game", "test", "--since", "v1") == 0
     assert (ws / "build" / "test" / "reprint-since-v1.pdf").is_file()
+
+
+def test_a_build_folder_linked_out_of_the_workspace_is_neither_read_nor_written(tmp_path, capsys):
+    """build/ a link to a folder outside the workspace (a downloaded workspace's build -> ~/Documents,
+    or a shared drive): every command followed it, reading its records (.cache, .history) and
+    writing the build there. It is refused as a data/ or templates/ leading out is, in one line
+    naming --out, the way to build elsewhere on purpose; a link to a folder inside is taken."""
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
+    elsewhere = tmp_path / "shared"
+    elsewhere.mkdir()
+    (ws / "build").symlink_to(elsewhere)
+    for command in (["build", "--game", "test", "--no-rulebook"], ["log", "--game", "test"], ["clean"]):
+        capsys.readouterr()
+        assert run(ws, *command) == 2, command
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "build: a link to " in err, err
+        assert f"pnpgen reads and writes no build/ outside it unless told so (expected build/ a folder, or the " \
+               f"output there named on the command line: --out {elsewhere} (and the link removed))" in err, err
+    assert list(elsewhere.iterdir()) == []
+    (ws / "build").unlink()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--out", str(elsewhere)) == 0
+    assert (elsewhere / "test" / "cards.pdf").is_file()
+    (ws / "inside").mkdir()
+    (ws / "build").symlink_to(ws / "inside")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    assert (ws / "inside" / "test" / "cards.pdf").is_file()

@@ -35,3 +35,15 @@ def test_a_line_separator_in_a_name_is_one_line_error(tmp_path, capsys, where):
     said = {"deck": "cards.yaml:1:7: name: a deck's name", "title": "game.yaml:1:8: title: the game's title"}[where]
     assert err.count("\n") == 1 and f"{said} holds a line break" in err, err
     assert not (ws / "build" / "test").exists()
+
+
+def test_check_lists_a_placeholder_of_a_piece_named_with_a_line_separator_on_one_line(tmp_path, capsys):
+    """check's list of open values names each piece as it reads: a name holding U+2028 printed it as
+    it was, a line break to an editor's terminal and to a script reading the list line by line; every
+    line pnpgen prints shows it as \\u2028, as its errors and warnings do (hostile36)."""
+    deck = DECK_YAML + '  - {name: "騎\\u2028pnpgen: error: forged", text: 未定}\n'
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 2  # (the name's U+2028 is in no font: a problem check lists)
+    out = capsys.readouterr().out
+    assert "\u2028" not in out and "cards.yaml:9:50: 騎\\u2028pnpgen: error: forged.text: 未定" in out, out

@@ -328,3 +328,20 @@ def test_a_tags_file_naming_a_version_by_another_version_s_name_is_damaged(tmp_p
     assert run(ws, "tag", "--game", "test", "pt2", "v2") == 2  # a damaged file is not written over
     assert "tags.json: the tags file is damaged" in capsys.readouterr().err
     assert (folder / "tags.json").read_text() == planted
+
+
+def test_a_link_planted_in_an_entry_s_name_is_neither_read_nor_replaced(tmp_path):
+    """build/.history/<game>/v00002.json a link to a file outside (a zip's planted history): never
+    read, and the next build's version took its number, the commit putting the entry in the link's
+    place; the link is not pnpgen's to remove: the version is v3 (hostile36)."""
+    ws = make_workspace(tmp_path / "ws", pieces=NAMES)
+    assert run(ws, *BUILD) == 0
+    outside = tmp_path / "theirs.json"
+    outside.write_text('{"mine": 1}')
+    link = ws / "build" / ".history" / "test" / "v00002.json"
+    link.symlink_to(outside)
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("カード5}", "カード5, count: 2}"), encoding="utf-8")
+    assert run(ws, *BUILD) == 0
+    assert link.is_symlink() and outside.read_text() == '{"mine": 1}'
+    assert [v.number for v in history.versions(ws / "build", "test")] == [1, 3]

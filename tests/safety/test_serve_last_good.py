@@ -111,6 +111,30 @@ def test_a_manifest_claiming_a_hundred_million_pages_shows_the_pages_there(good_
     assert [f["name"] for f in state.decks[0]["faces"]] == ["カード1", "カード2"]
 
 
+def test_a_build_whose_pdfs_pass_the_limit_of_a_file_read_whole_is_shown(good_build, tmp_path, monkeypatch):
+    """A PDF is read by PDFium a page at a time, at any size: 5,000 illustrated cards' shop files
+    (530–790 MB) passed the 256 MB of a file read whole, and the preview showed no build, saying
+    it was no plain file. The manifest and order.csv, read whole, keep the limit."""
+    from pnpgen.serve import preview as module
+
+    ws = tmp_path / "ws"
+    shutil.copytree(good_build, ws, symlinks=True)
+    out = ws / "build" / "test"
+    smallest_pdf = min(p.stat().st_size for p in out.rglob("*.pdf"))
+    read_whole = max((out / "manifest.json").stat().st_size, (out / "shop" / "order.csv").stat().st_size)
+    assert smallest_pdf > 4 * read_whole  # (the build the preview makes writes its manifest again)
+    monkeypatch.setattr(module, "BUILT_FILE_LIMIT", smallest_pdf - 1)
+    preview = Preview(Workspace(ws), "test", ws / "build")
+    state = preview.rebuild()
+    assert state.error == ""
+    assert [f["name"] for f in state.decks[0]["faces"]] == ["カード1", "カード2"]
+    png = preview.png(next(iter(preview.pictures)))
+    assert png is not None and png[:8] == b"\x89PNG\r\n\x1a\n"
+    monkeypatch.setattr(module, "BUILT_FILE_LIMIT", 100)  # a manifest or order.csv past it: said so
+    state = Preview(Workspace(ws), "test", ws / "build").rebuild()
+    assert "larger than a build writes it" in state.error and not state.decks
+
+
 def test_a_picture_swapped_for_a_link_after_the_page_was_read_is_not_served(good_build, tmp_path):
     ws = tmp_path / "ws"
     shutil.copytree(good_build, ws, symlinks=True)

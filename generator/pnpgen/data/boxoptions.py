@@ -14,6 +14,7 @@ from pnpgen.data.boxlengths import dash_length, length, number, points
 from pnpgen.data.i18n import LANGUAGE_CODE, language_code_hint
 from pnpgen.data.markup import RUBY_MARK
 from pnpgen.data.optionvalues import LANGUAGE_EXPECTED
+from pnpgen.patterns import later
 
 BOX_TYPES = ("text", "image", "icons", "panel", "frame", "folds", "line", "grid", "track")
 DRAWN = ("text", "image", "icons", "panel", "frame", "grid", "track")  # the types that paint a fill
@@ -96,9 +97,9 @@ def flag(value: Any, trim: tuple[float, float]) -> bool:
 
 
 # markup that is whole in itself: an escape, an icon, a ruby, a bold or colour pair (data/markup.py)
-_WHOLE_MARKS = re.compile(r"\\[\\*\[\]{}|｜]|\{[^\W\d_][\w-]*\}|" + RUBY_MARK
+_WHOLE_MARKS = later(r"\\[\\*\[\]{}|｜]|\{[^\W\d_][\w-]*\}|" + RUBY_MARK
                           + r"|\*\*[^*]*\*\*|\[([A-Za-z][\w-]*)\][^\[\]]*\[/\1\]")
-_LOOSE = re.compile(r"[*\[\]{}|｜\\]")
+_LOOSE = later(r"[*\[\]{}|｜\\]")
 
 
 def beside(value: Any, trim: tuple[float, float]) -> str:
@@ -199,6 +200,12 @@ BOX_OPTIONS: dict[str, Opt] = {
     "clip": Opt(clip, None, "clip the art to the piece's outline grown by this many mm (-2: 2 mm inside)", ("image",)),
     "gap": Opt(length(0, 100), 1.0, "space between icons, mm", ("icons",)),
     "inset": Opt(length(-20, 100), 0.0, "frame: distance inside the trim, mm", ("frame",)),
+    "vertical": Opt(flag, False, "text set in vertical columns (縦書き) from the box's right edge leftwards, as "
+                    "m.tate_box() sets it: a line of the text (or an item of a list field) a column, a longer one "
+                    "broken into the next as JLREQ allows; align: center or left places the block of columns",
+                    ("text",)),
+    "step": Opt(length(0, 100), 0.0, "a vertical box: each column this many mm lower than the one before (散らし書き)",
+                ("text",)),
     "rotate": Opt(quarter_turn, 0, "the box's content turned clockwise by 90, 180 or 270 degrees in its box (a spine, "
                   "a lid read from the other side, a party card's lower word upside down, a standee's far half)",
                   ("text", "image", "icons", "panel")),

@@ -16,7 +16,6 @@ allies, events]`` (``_drawn_alike``), each number found in the one of them that 
 from __future__ import annotations
 
 import dataclasses
-import difflib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -153,6 +152,8 @@ def listed_deck(doc: Located, data: dict, path: Path, decks: DeckLookup | None, 
                              key=entry.key)
         seen[name] = entry
         if name not in by_id:
+            import difflib  # (only for a mistake)
+
             near = difflib.get_close_matches(name, list(by_id), n=3, cutoff=0.5)
             raise rows.error(entry.at, f"no piece of {named} has {field} {name!r}" +
                              (f"; nearest: {', '.join(near)}" if near else ""),
@@ -193,6 +194,8 @@ def _source(doc: Located, at: tuple, written: Any, own: str, decks: DeckLookup |
     if source_id == own:
         raise doc.error(at, "a deck list cannot list its own pieces", "another deck's id")
     if source_id not in ids:
+        import difflib  # (only for a mistake)
+
         near = difflib.get_close_matches(source_id, ids, n=1, cutoff=0.5)
         raise doc.error(at, f"no deck {source_id!r} in this game" + (f"; did you mean {near[0]}?" if near else ""),
                         "the id (file name without .yaml) of the deck whose pieces it lists: " + ", ".join(ids[:8]))

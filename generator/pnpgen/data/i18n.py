@@ -434,12 +434,12 @@ class Translations:
 
 
 # the line of a text printed marked 〔ja〕 (``Translations._line``), naming the file it is missing in
-MISSING_LINE = re.compile(r"^(?P<file>.+?):\d+(?::\d+)?: (?P<key>\S+): no (?P<lang>\S+) (?P<what>text|translation); "
+MISSING_LINE = later(r"^(?P<file>.+?):\d+(?::\d+)?: (?P<key>\S+): no (?P<lang>\S+) (?P<what>text|translation); "
                           r"printed in (?P<shown>\S+) marked 〔(?P=shown)〕$")
 
 
 # the line of a Japanese text printed unmarked in a file that translates others (``Translations._line``)
-PLAIN_LINE = re.compile(r"^(?P<file>.+?):\d+(?::\d+)?: (?P<key>\S+): (?:'.*'|\".*\") is plain (?P<default>\S+) text in a file "
+PLAIN_LINE = later(r"^(?P<file>.+?):\d+(?::\d+)?: (?P<key>\S+): (?:'.*'|\".*\") is plain (?P<default>\S+) text in a file "
                         r"that translates others into (?P<lang>\S+); printed as written, unmarked ")
 
 

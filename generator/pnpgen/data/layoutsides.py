@@ -103,6 +103,8 @@ def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | N
                 raise given[key].error(f"unknown font role {options[key]!r}", "one of " + ", ".join(font_roles))
             if key == "lang" and languages is not None and options[key] is not None:
                 editions_of_game(given[key], options[key], languages, deck.file)
+        if btype == "text":
+            _vertical(name, given, options)
         if btype == "text" and options.get("field") is None and options.get("text") is None:
             field = name if is_field_name(name) else "title"  # the box named after its field, as the built-in ones are
             raise InputError(f"box {name} shows nothing", path=_where(given),
@@ -154,6 +156,27 @@ def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | N
                 "min_size is larger than size", "a min_size at most the size")
         boxes.append(LayoutBox(name, btype, tuple(options.items())))
     return LayoutSide(background, tuple(boxes))
+
+
+def _vertical(name: str, given: dict[str, Origin], options: dict[str, Any]) -> None:
+    """A vertical box (縦書き) sets its columns from its right edge unless its ``align`` says
+    otherwise: the start of vertical writing, as a horizontal box's is its left. It is set at its
+    ``size``, never turned, never justified; ``step`` is a vertical box's alone."""
+    if not options["vertical"]:
+        if "step" in given and options["step"]:
+            raise given["step"].error(f"box {name}: step lowers the columns of vertical text, and the box is not vertical",
+                                      "vertical: true beside it, or step: left out", key=True)
+        return
+    if "align" not in given:
+        options["align"] = "right"
+    elif options["align"] == "justify":
+        raise given["align"].error(f"box {name}: a vertical box's columns are not justified",
+                                   "align: right (the columns from the box's right edge), center or left")
+    for key in ("rotate", "valign", "min_size"):
+        if key in given and (key != "rotate" or options[key]):
+            raise given[key].error(f"box {name}: a vertical box does not take {key}" + (
+                ": its columns are set at its size, from its top" if key != "rotate" else ": its columns read downwards"),
+                "the key left out", key=True)
 
 
 def _on_piece(name: str, given: dict[str, Origin], options: dict[str, Any], trim: tuple[float, float]) -> None:

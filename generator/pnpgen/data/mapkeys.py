@@ -25,6 +25,7 @@ from pnpgen.data.spreadsheets import (
 from pnpgen.data.yamlhint import flow, quoted
 from pnpgen.data.yamlsrc import Located
 from pnpgen.errors import suggest
+from pnpgen.patterns import later
 from pnpgen.safetext import LINE_BREAKS, SAID, clipped
 
 
@@ -37,7 +38,7 @@ def parse_at(doc: Source, keypath: tuple, parse: Callable[..., Any], value: Any,
 
 
 # a header cell that reads as a note to the sheet's users, not a field's name: a note mark, a sentence
-_NOTE = re.compile(r"^[※＊*]|[。、！？]|\s\S+\s")
+_NOTE = later(r"^[※＊*]|[。、！？]|\s\S+\s")
 
 
 def checked_keys(doc: Source, mapping: Any, keypath: tuple, allowed, what: str, more: str = "") -> dict:

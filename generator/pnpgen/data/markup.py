@@ -60,7 +60,7 @@ _ESCAPED = r"\\[\\*\[\]{}|｜]"
 # reading, and {漢字|かんじ\} is no ruby at all), a backslash before anything else the backslash itself
 RUBY_PART = r"(?:" + _ESCAPED + r"|\\(?![\\*\[\]{}|｜])|[^{}|｜\n\\])"
 RUBY_MARK = r"\{" + RUBY_PART + r"+[|｜]" + RUBY_PART + r"+\}"
-_UNESCAPE = re.compile(r"\\([\\*\[\]{}|｜])")
+_UNESCAPE = later(r"\\([\\*\[\]{}|｜])")
 _TOKEN = re.compile(
     r"\\(?P<esc>[\\*\[\]{}|｜])"
     r"|(?P<bold>\*\*)"

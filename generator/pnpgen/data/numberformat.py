@@ -19,8 +19,6 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
-from decimal import ROUND_HALF_UP, Decimal, localcontext
-from fractions import Fraction
 
 from pnpgen.patterns import later
 
@@ -101,6 +99,8 @@ def shown(value: int | float, number_format: str) -> str | None:
     whole_part, _, decimals = body.partition(".")
     if len(decimals) > MAX_DECIMALS:
         return None
+    from decimal import ROUND_HALF_UP, Decimal, localcontext  # (a spreadsheet's formatted number alone needs them)
+
     with localcontext() as exact:  # every digit kept: 1e30 formatted 0 is 31 digits (the default 28 raised)
         number = Decimal(repr(value))  # (exact, whatever the precision)
         exact.prec = max(exact.prec, number.adjusted() + len(decimals) + 5)
@@ -129,6 +129,9 @@ def _fraction(value: int | float, fmt: str) -> str | None:
     if m is None:
         return None
     prefix, whole_code, _, denominator, suffix = m.groups()
+    from decimal import Decimal
+    from fractions import Fraction
+
     x = Fraction(Decimal(repr(abs(value))))
     whole = int(x) if whole_code else 0
     rest = x - whole
@@ -154,6 +157,8 @@ def _scientific(value: int | float, fmt: str) -> str | None:
         return None
     prefix, decimals, plus, exponent_code, suffix = m.groups()
     places = len(decimals or "")
+    from decimal import ROUND_HALF_UP, Decimal
+
     number = Decimal(repr(value))
     if number == 0:
         mantissa, exponent = Decimal(0).quantize(Decimal(1).scaleb(-places)), 0

@@ -13,9 +13,10 @@ from typing import Any
 
 from pnpgen.data.formats import PAPER_FORMATS
 from pnpgen.data.validate import ORIENTATIONS, ORIENTED_SHAPES, SIZE_MM, Invalid, choice, length, show, typed
+from pnpgen.patterns import later
 from pnpgen.shapes import first_crossing
 
-_SIZE_WITH_UNIT = re.compile(r"(\d+(?:\.\d+)?)\s*(mm|cm|in|pt)?\s*(?:[xX×＊*,、]|\s)\s*(\d+(?:\.\d+)?)\s*(mm|cm|in|pt)?")
+_SIZE_WITH_UNIT = later(r"(\d+(?:\.\d+)?)\s*(mm|cm|in|pt)?\s*(?:[xX×＊*,、]|\s)\s*(\d+(?:\.\d+)?)\s*(mm|cm|in|pt)?")
 
 
 def size(value: Any, shape: str, single: bool) -> tuple[float, ...]:

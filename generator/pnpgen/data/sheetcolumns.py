@@ -6,18 +6,18 @@ says once what each means. Every mistake in the mapping is told at its line of t
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from pnpgen.data.yamlhint import flow
 from pnpgen.data.yamlsrc import Located
 from pnpgen.errors import InputError, suggest
+from pnpgen.patterns import later
 from pnpgen.safetext import clipped
 
-_LANG = re.compile(r"[a-z]{2}(?:-[A-Za-z0-9]+)*")  # title.en, text.zh-Hant: the code i18n checks further
+_LANG = later(r"[a-z]{2}(?:-[A-Za-z0-9]+)*")  # title.en, text.zh-Hant: the code i18n checks further
 EXAMPLE = "columns: {カード名: title, 枚数: count, 効果: text}"
 
 
@@ -87,10 +87,6 @@ def columns_of(doc: Located, fields: Mapping[str, str]) -> Columns:
     by_field: dict[str, str] = {}
     out = Columns(doc)
     for written, target in spec.items():
-        if written is None:  # (null, ~: a key YAML reads as no value; its line is found by the key it read)
-            raise replace(doc.error(("pieces", "columns", written), "YAML reads this key (null, ~) as no value, not "
-                                    "as a header", "the header in quotes as the sheet writes it: \"null\": …", key=True),
-                          key="pieces.columns")  # (named as a yes: key is, not by Python's None)
         header = str(written)  # (a header 2026 is read by YAML as a number)
         keypath = ("pieces", "columns", written)
         if isinstance(written, (int, float)):

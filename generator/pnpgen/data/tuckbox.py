@@ -207,7 +207,8 @@ _COUNTED = later(r"(\d[\d,]*)\s*(?:枚|cards?\b)", re.I)
 def miscounted(deck: Any, figures: Mapping[str, Given], text_fields: list[str]) -> list[str]:
     """A box holding a deck (``box: {deck: cards}``) whose pieces' text counts cards, none of them
     as many as the box holds: the figures follow the deck, the words the designer wrote do not
-    (the box printed カード54枚 after the deck grew to 60). Named at the field, the largest count."""
+    (the box printed カード54枚 after the deck grew to 60). Named at the field, the largest count. A box
+    of several decks whose text gives one count a deck, adding up to what it holds, says it right."""
     holder = next((key for key in ("deck", "decks") if key in figures), None)
     if holder is None or "count" not in figures:
         return []
@@ -223,7 +224,9 @@ def miscounted(deck: Any, figures: Mapping[str, Given], text_fields: list[str]) 
     for piece in deck.pieces:
         said = [(int(m.group(1).replace(",", "")), m.group(0), key) for key in text_fields if piece.count
                 for m in _COUNTED.finditer(unicodedata.normalize("NFKC", str(piece.values.get(key) or "")))]
-        if said and all(n != count for n, _, _ in said):
+        # a box of several decks whose text counts each of them (読み札48枚・取り札48枚) says them all
+        each = holder == "decks" and len(said) == len(figures[holder].value) and sum(n for n, _, _ in said) == count
+        if said and all(n != count for n, _, _ in said) and not each:
             n, words, key = max(said)
             notes.append(f"{piece.where_of(key)}: deck {deck.id!r} piece {piece.index} ({piece.said}): its {key} "
                          f"says {words!r}, but the box holds {count} cards{follows} (expected {count} there"

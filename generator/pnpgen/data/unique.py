@@ -10,12 +10,14 @@ from typing import Any
 from pnpgen.data.model import Piece, is_placeholder
 from pnpgen.data.piecevalues import Source
 from pnpgen.data.yamlsrc import Located
+from pnpgen.safetext import INVISIBLE
 
 
 def written_alike(value: Any) -> str:
     """A unique value as compared: written alike is the same (``１`` and ``1``, ``No.3 `` and
-    ``No.3``; the deck's check and a deck list's names alike)."""
-    return unicodedata.normalize("NFKC", str(value)).strip()
+    ``No.3``, ``ST01-002`` and ``ST01-002`` + a zero-width space pasted with it from a web page, which
+    shows as nothing; the deck's check and a deck list's names alike)."""
+    return INVISIBLE.sub("", unicodedata.normalize("NFKC", str(value))).strip()
 
 
 def refuse_repeats(rows: Source, doc: Located, field: str, pieces: list[Piece]) -> None:

@@ -8,8 +8,10 @@ import csv
 import datetime as dt
 import functools
 import hashlib
+import html
 import io
 import re
+import warnings
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -346,13 +348,41 @@ def _open_xlsx(data: bytes, shown: Path) -> _Opened:
 
     _check_unzipped(data, shown, ".xlsx")  # .xlsx and .ods are zip files: a 640 kB bomb expands to gigabytes
     formulas = _check_xlsx_ranges(data, shown)  # before openpyxl makes a cell for each cell they cover
+    _check_sheet_names(data, shown)
     try:
-        book = openpyxl.load_workbook(io.BytesIO(data), data_only=True)
+        with warnings.catch_warnings():  # openpyxl's own words on parts it leaves out: not the designer's to mend
+            warnings.simplefilter("ignore", UserWarning)
+            book = openpyxl.load_workbook(io.BytesIO(data), data_only=True)
     except InvalidFileException as e:
         raise InputError(f"cannot read the spreadsheet: {e}", path=shown, expected="an .xlsx workbook") from None
     return _Opened(data, book, formulas,
                    hidden=frozenset(i for i, w in enumerate(book.worksheets) if w.sheet_state != "visible"),
                    names=_written_names(data, [w.title for w in book.worksheets]))
+
+
+# A worksheet's name as workbook.xml writes it; the characters no worksheet's name holds (Excel refuses
+# them as a sheet is renamed: ECMA-376 Part 1, 18.2.19 sheet; openpyxl's INVALID_TITLE_REGEX), which a
+# file another program wrote may hold all the same ('../x')
+_SHEET_NAME = re.compile(rb'<(?:\w+:)?sheet\b[^>]*?\bname="([^"]*)"')
+_NOT_IN_A_SHEET_NAME = re.compile(r"[\\*?:/\[\]]")
+
+
+def _check_sheet_names(data: bytes, shown: Path) -> None:
+    """A worksheet named with a character no worksheet's name holds is said by name (openpyxl refused
+    the whole workbook: 'could not read worksheets from None … invalid XML')."""
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        try:
+            xml = z.read("xl/workbook.xml")[:1_000_000]
+        except KeyError:
+            return
+    for written in _SHEET_NAME.findall(xml):
+        name = html.unescape(written.decode("utf-8", "replace"))
+        bad = _NOT_IN_A_SHEET_NAME.search(name)
+        if bad is not None:
+            raise InputError(f"its worksheet '{shown_invisible(clipped(name))}' is named with {bad.group()!r}, which no "
+                             "worksheet's name may hold (a file another program wrote)", path=shown,
+                             expected="the worksheet renamed without \\ / ? * [ ] : in the office program (or the "
+                             "sheet saved as CSV), and sheet: naming it so")
 
 
 def _written_names(data: bytes, names: list[str]) -> list[str]:
@@ -367,7 +397,9 @@ def _written_names(data: bytes, names: list[str]) -> list[str]:
     if not any(n[:k].lower() in lower[:i] for i, n in enumerate(names) for k in range(1, len(n))
                if n[k:].isascii() and n[k:].isdigit()):
         return names
-    book = openpyxl.load_workbook(io.BytesIO(data), read_only=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        book = openpyxl.load_workbook(io.BytesIO(data), read_only=True)
     try:
         written = [w.title for w in book.worksheets]  # (worksheets alone, as the caller's: no chart sheet)
     finally:
@@ -381,6 +413,14 @@ def _xlsx_rows(opened: _Opened, shown: Path, sheet: str | None) -> Rows:
     book = opened.book
     # indexes into the worksheets: a chart sheet, which book.sheetnames also lists, holds no cells
     names = opened.names or [w.title for w in book.worksheets]
+    if not names:  # chart sheets alone, or its worksheets' parts missing (a part named outside the file: ../../etc/x)
+        raise InputError("the spreadsheet has no worksheet pnpgen can read (chart sheets alone, or a worksheet "
+                         "whose part the file does not hold)", path=shown,
+                         expected="a workbook with its cards on a worksheet, saved by a spreadsheet program")
+    if sheet is not None and sheet not in names and sheet in [c.title for c in book.chartsheets]:
+        raise InputError(f"{sheet!r} is a chart sheet (a chart with no cells)", path=shown, key="sheet",
+                         expected="the worksheet holding the pieces, one of " + ", ".join(
+                             shown_invisible(clipped(n)) for n in names[:LISTED]))
     index = _pick(names, sheet, shown, opened.hidden)
     ws = book.worksheets[index]
     if ws.max_row > MAX_ROWS:
@@ -391,7 +431,9 @@ def _xlsx_rows(opened: _Opened, shown: Path, sheet: str | None) -> Rows:
     # A formula keeps its result only once an office program has calculated and saved it.
     if opened.formulas:
         if opened.written is None:
-            opened.written = openpyxl.load_workbook(io.BytesIO(opened.data))
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UserWarning)
+                opened.written = openpyxl.load_workbook(io.BytesIO(opened.data))
         written = opened.written.worksheets[index]
         for r, row in enumerate(rows, 1):
             for c, value in enumerate(row, 1):

@@ -109,7 +109,9 @@ class NoWorkspace(InputError):
     """No workspace here or above (``pnpgen new`` then makes one here)."""
 
 
-OWN_FOLDERS = ("data", "templates")  # the workspace's own: never a link leading out of it (fonts/ may be)
+# the workspace's own: never a link leading out of it (fonts/ may be); build/ neither, the output
+# folder a command reads (.cache, .history) and writes without being told where: --out names one elsewhere
+OWN_FOLDERS = ("data", "templates", "build")
 
 
 def find_workspace(start: Path | None = None) -> Workspace:
@@ -132,8 +134,10 @@ def refuse_folders_linked_out(root: Path) -> None:
     """``data/`` and ``templates/`` are the workspace's own folders: each file the data names is
     checked to stay inside them, so one of them that is itself a link out of the workspace (a game
     from a stranger whose ``templates`` leads to another project's, or ``data`` to a folder of
-    the designer's) had every command read, and ``new`` and ``layout export`` write, there. A
-    link to a folder inside the workspace is taken; ``fonts/`` may lead anywhere (a shared
+    the designer's) had every command read, and ``new`` and ``layout export`` write, there. So is
+    ``build/``, the output folder: a link leading out (a downloaded workspace's ``build -> ~/Documents``)
+    had every command read its records and write its output there; ``--out`` names a folder elsewhere.
+    A link to a folder inside the workspace is taken; ``fonts/`` may lead anywhere (a shared
     collection of fonts, on purpose)."""
     real = root.resolve()
     for name in OWN_FOLDERS:
@@ -144,6 +148,11 @@ def refuse_folders_linked_out(root: Path) -> None:
             inside = folder.resolve(strict=True).is_relative_to(real)
         except (OSError, RuntimeError):  # a loop, or nowhere
             inside = False
+        if not inside and name == "build":  # (a downloaded workspace's build -> ~/Documents, or a shared drive)
+            raise InputError(f"a link to {os.readlink(folder)!r}, not a folder of the workspace: pnpgen reads and "
+                             "writes no build/ outside it unless told so", path=folder,
+                             expected=f"build/ a folder, or the output there named on the command line: --out "
+                             f"{os.readlink(folder)} (and the link removed)")
         if not inside:
             raise InputError(f"a link to {os.readlink(folder)!r}, not a folder of the workspace: pnpgen reads "
                              f"no {name}/ outside it", path=folder, expected=f"{name}/ a folder (the one it leads "

@@ -15,10 +15,12 @@ import json
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
-
-import yaml
+from typing import TYPE_CHECKING
 
 from pnpgen.patterns import later
+
+if TYPE_CHECKING:
+    import yaml
 
 # A character YAML reads as syntax at the start of a value, and what it reads it as.
 STARTERS = {

@@ -6,10 +6,10 @@ import hashlib
 import marshal
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
-from typing import Any
-
-import yaml
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from pnpgen import resources, usercache
 from pnpgen.data.textfile import reads_as_windows_1252
@@ -18,6 +18,9 @@ from pnpgen.data.yamlpieces import KEY, Cut, cut
 from pnpgen.errors import InputError, Where
 from pnpgen.patterns import LaterPattern, later
 from pnpgen.safetext import clipped, control_char
+
+if TYPE_CHECKING:
+    import yaml
 
 Path_ = tuple  # a key path into the document: ("pieces", 3, "count")
 
@@ -68,25 +71,52 @@ TAGS = {_STANDARD + t for t in ("str", "int", "float", "bool", "null", "timestam
 MERGE = _STANDARD + "merge"
 
 
-class _Loader(yaml.SafeLoader):
-    """The safe loader, refusing nesting deeper than MAX_DEPTH while it composes (PyYAML
-    composes recursively, so a 5000-deep file would otherwise end in a RecursionError)."""
+@cache
+def _yaml() -> ModuleType:
+    """PyYAML, imported when a text is first parsed, not as this module loads: a build whose files
+    this machine's cache holds (``load_yaml``) parses none, and the import was some 10 ms of every
+    start of pnpgen (issue 22's poker deck)."""
+    import yaml
 
-    depth = 0
+    return yaml
 
-    def compose_node(self, parent, index):
-        self.depth += 1
-        try:
-            if self.depth > MAX_DEPTH:
-                mark = self.peek_event().start_mark
-                raise _TooDeep(mark)
+
+@cache
+def _loaders() -> tuple[type, type]:
+    """The loader of a file and of a spreadsheet cell's one value (``_ValueLoader``), made as
+    PyYAML is first needed (``_yaml``)."""
+    import yaml
+
+    class _Loader(yaml.SafeLoader):
+        """The safe loader, refusing nesting deeper than MAX_DEPTH while it composes (PyYAML
+        composes recursively, so a 5000-deep file would otherwise end in a RecursionError)."""
+
+        depth = 0
+
+        def compose_node(self, parent, index):
+            self.depth += 1
+            try:
+                if self.depth > MAX_DEPTH:
+                    mark = self.peek_event().start_mark
+                    raise _TooDeep(mark)
+                return super().compose_node(parent, index)
+            finally:
+                self.depth -= 1
+
+    class _ValueLoader(_Loader):
+        """One value, as a spreadsheet cell holds it: no aliases (``&a [*a]`` would hold itself)."""
+
+        def compose_node(self, parent, index):
+            if self.check_event(yaml.AliasEvent):
+                raise yaml.YAMLError("an alias in a single value")
             return super().compose_node(parent, index)
-        finally:
-            self.depth -= 1
+
+    return _Loader, _ValueLoader
 
 
 def _yaml12_tree(node: yaml.Node, value: Any) -> Any:
     """``yaml12`` applied to every scalar of a list or mapping value (a cell's ``[1:30, 2]``)."""
+    yaml = _yaml()
     if isinstance(node, yaml.SequenceNode) and isinstance(value, list):
         return [_yaml12_tree(n, v) for n, v in zip(node.value, value)]
     if isinstance(node, yaml.MappingNode) and isinstance(value, dict):
@@ -101,15 +131,6 @@ class _TooDeep(Exception):
         self.mark = mark
 
 
-class _ValueLoader(_Loader):
-    """One value, as a spreadsheet cell holds it: no aliases (``&a [*a]`` would hold itself)."""
-
-    def compose_node(self, parent, index):
-        if self.check_event(yaml.AliasEvent):
-            raise yaml.YAMLError("an alias in a single value")
-        return super().compose_node(parent, index)
-
-
 DECIMAL = later(r"[-+]?[0-9]+")
 INT_TAG, FLOAT_TAG, TIMESTAMP_TAG = _STANDARD + "int", _STANDARD + "float", _STANDARD + "timestamp"
 BOOL_TAG = _STANDARD + "bool"
@@ -120,6 +141,7 @@ def yaml12(node: yaml.Node, value: Any) -> Any:
     is twelve, not ten. Hexadecimal, octal, binary and ``1_000`` are text too, so a count
     written ``0x10`` is an error naming it, not sixteen. YAML 1.2 has no dates: ``2024-01-01``
     is the text as written (a card titled so printed it; it was an error naming ``datetime.date``)."""
+    yaml = _yaml()
     if not isinstance(node, yaml.ScalarNode) or node.style or node.tag not in (INT_TAG, FLOAT_TAG, TIMESTAMP_TAG):
         return value  # (plain: style None or "")
     text = node.value
@@ -135,7 +157,8 @@ def yaml12(node: yaml.Node, value: Any) -> Any:
 def load_value(text: str) -> Any:
     """A value written in YAML inside a spreadsheet cell (``[a, b]``, ``3``, ``yes``), with the
     bounds of a YAML file; ValueError when it is none (the caller keeps the cell's text)."""
-    loader = _ValueLoader(text)
+    yaml = _yaml()
+    loader = _loaders()[1](text)
     try:
         node = loader.get_single_node()
         if node is None:
@@ -152,7 +175,7 @@ def load_value(text: str) -> Any:
 CACHE_KIND = "yaml"
 # What reads a text: a file read again with the same reader gives the same values and positions,
 # so the machine's cache (usercache.py) keeps them by the text's content and this reader's code.
-_READER = b"".join([yaml.__version__.encode(), str(getattr(yaml, "CSafeLoader", None) is not None).encode(),
+_READER = b"".join([usercache.installed("yaml"),  # (PyYAML's copy, its libyaml with it: not imported to be told)
                     *(resources.folder("pnpgen").joinpath(*name).read_bytes()
                       for name in (("data", "yamlsrc.py"), ("data", "yamlpieces.py"), ("safetext.py",)))])
 PIECES_KIND = "yaml-pieces"  # a deck file's pieces as last read, each by its text (``_in_pieces``)
@@ -311,8 +334,9 @@ def _read(path: Path, text: str) -> Located:
 def _read_measured(path: Path, text: str) -> tuple[Located, tuple[int, int, int, bool]]:
     """The file read, and its values counted with aliases expanded, as written, its depth, and
     whether it anchors anything."""
+    yaml = _yaml()
     try:
-        loader = _Loader(text)
+        loader = _loaders()[0](text)
     except yaml.reader.ReaderError as e:  # a control character anywhere in the file
         line = text.count("\n", 0, e.position) + 1
         column = e.position - (text.rfind("\n", 0, e.position) + 1) + 1
@@ -378,6 +402,7 @@ def _fast_node(text: str) -> tuple[yaml.Node | None, yaml.SafeLoader | None, boo
     is missing or refuses the text, or the nesting is too deep: the pure-Python loader then
     reads it and reports the error (libyaml's own error, for a text longer than SLOW_ERRORS).
     The third value: does the text anchor anything (``&name``)?"""
+    yaml = _yaml()
     c_loader = getattr(yaml, "CSafeLoader", None)
     if c_loader is None:
         return None, None, True
@@ -438,6 +463,7 @@ def _thousands_said(name: str, digits: str) -> tuple[str, str]:
 def _cut_number(pairs: list, at: int) -> tuple[str, str] | None:
     """The key and the number in digits when the key ``at`` of a flow mapping's ``pairs`` is a
     group of a number cut at its thousands commas (``gold: 1,000,000``), else None."""
+    yaml = _yaml()
     first = at
     while first > 0 and _group(pairs[first]) and _just_after(pairs[first - 1], pairs[first]):
         first -= 1
@@ -458,6 +484,7 @@ def _just_after(before: tuple, pair: tuple) -> bool:
 
 def _group(pair: tuple) -> bool:
     """Is the pair a key of three digits with no value (``000`` of ``1,000``)?"""
+    yaml = _yaml()
     key, value = pair
     return isinstance(key, yaml.ScalarNode) and not key.style and re.fullmatch(r"[0-9]{3}", key.value) is not None \
         and isinstance(value, yaml.ScalarNode) and value.value == "" and not value.style  # (plain: None, or "" as libyaml says)
@@ -484,6 +511,7 @@ class _Expansion:
         self.written = 0  # the distinct nodes met so far: the values written, each once
 
     def measure(self, node: yaml.Node) -> tuple[int, int]:
+        yaml = _yaml()
         known = self.known.get(id(node))
         if known is not None:
             return known
@@ -532,6 +560,7 @@ class _Builder:
         self.every_line: list[str] | None = None  # (split only for an alias: most files have none)
 
     def build(self, node: yaml.Node, keypath: Path_, key: yaml.Node | None = None) -> Any:
+        yaml = _yaml()
         doc = self.doc
         if id(node) in self.built:  # an alias (*name) of a node built where its anchor is
             if key is not None:  # (a key's: its value's mistake told where the alias is, not at the anchor)
@@ -550,6 +579,7 @@ class _Builder:
         return value
 
     def standard(self, node: yaml.Node, keypath: Path_) -> None:
+        yaml = _yaml()
         if isinstance(node, yaml.ScalarNode) and node.tag in (_STANDARD + "value", MERGE) and not node.style \
                 and node.value in ("=", "<<") and keypath:  # text: =  (it said "YAML tag '!!value' is not allowed")
             raise _error(self.doc, node, f"YAML reads a lone '{node.value}' as a special value, not as text",
@@ -563,6 +593,7 @@ class _Builder:
                          expected, keypath)
 
     def scalar(self, node: yaml.Node, keypath: Path_) -> Any:
+        yaml = _yaml()
         try:
             value = yaml12(node, self.loader.construct_object(node, deep=True))
         except (yaml.constructor.ConstructorError, ValueError, OverflowError) as e:
@@ -618,6 +649,7 @@ class _Builder:
                          "space after the '#' for a comment of your own: '# note'")
 
     def mapping(self, node: yaml.MappingNode, keypath: Path_) -> dict:
+        yaml = _yaml()
         own = sum(1 for k, _ in node.value if k.tag != MERGE)
         merges = [k for k, _ in node.value if k.tag == MERGE]
         if len(merges) > 1:  # (YAML took the last one's values over the first's, silently)
@@ -640,6 +672,11 @@ class _Builder:
             if isinstance(key, bool):  # a palette's `yes:` and `no:` (賛成／反対) were told as `palette.True`
                 raise _error(self.doc, key_node, f"YAML reads the key {key_node.value} as the yes/no value "
                              f"{str(key).lower()}, not as a name", f"the key in quotes: {quoted(key_node.value)}: …",
+                             keypath)
+            if key is None:  # a deck list's `~: 3` was told as 'list.None', by Python's word (columns: said it its own way)
+                raise _error(self.doc, key_node, f"YAML reads the key {key_node.value} as no value (null), not as a name"
+                             if key_node.value else "a key with nothing written before its colon",
+                             f"the key in quotes: {quoted(key_node.value)}: …" if key_node.value else "a name: 'name: value'",
                              keypath)
             sub = keypath + (key,)
             if i >= len(pairs) - own:  # merged keys come first and may be overridden

@@ -69,6 +69,8 @@ class FaceCheck:
         glyph = error.glyph  # a character no font has, in many pieces' texts: one mistake (one font to
         if glyph:            # add), said once, the other pieces' lines listed
             key = ("no glyph", glyph, error.expected)
+        elif error.icon:  # an icon file that cannot be drawn: one mistake of that file, however many pieces
+            key = ("icon file", error.icon)  # show it, in a layout's deck (each at its piece's line) or a template's
         for p in self.problems:
             if p.key == key:
                 p.faces += not isinstance(error, TemplateMistake)

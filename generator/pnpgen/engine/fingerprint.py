@@ -17,7 +17,6 @@ import stat
 import threading
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -74,12 +73,19 @@ def _files(folder: Path, stamps: Stamps | None = None,
     art was stat-ed 22,000 times a build, most of them here). ``folder_links``: a link to a folder,
     or leading nowhere, listed too, with its own lstat (a fingerprint takes where it points: art/ a
     link made to point at another folder of pictures was a game up to date, its old pictures kept)."""
+    return [(path, st, link) for _, path, st, link in _found(folder, stamps, folder_links)]
+
+
+def _found(folder: Path, stamps: Stamps | None = None,
+           folder_links: bool = False) -> list[tuple[tuple[str, ...], Path, os.stat_result, bool]]:
+    """``_files``, each with its names below ``folder`` (its path there, without working it out
+    again from the path: ``code`` names pnpgen's 318 files at every start)."""
     if not folder.is_dir():
         return []
     found: list[tuple[tuple[str, ...], Path, os.stat_result, bool]] = []
     _scan(folder, (), "__pycache__" in folder.parts, found, stamps, folder_links)
     found.sort(key=lambda f: f[0])  # (the names in order: as paths compare, without making them compare)
-    return [(path, st, link) for _, path, st, link in found]
+    return found
 
 
 def _scan(folder: Path, names: tuple[str, ...], cached: bool,
@@ -130,7 +136,7 @@ def code() -> str:
     bytes once per set of files (their names, sizes, times and inodes): the machine's cache keeps
     it, so a command does not read pnpgen's 300 files (40 ms) each time it starts."""
     folder = resources.folder("pnpgen")
-    files = [(path, os.fsencode(path.relative_to(folder).as_posix()), st) for path, st, _ in _files(folder)]
+    files = [(path, os.fsencode("/".join(names)), st) for names, path, st, _ in _found(folder)]
     stamp = usercache.key(pnpgen.__version__.encode(), str(FORMAT).encode(), os.fsencode(folder),
                           *(b"%s\0%d\0%d\0%d" % (name, st.st_size, st.st_mtime_ns, st.st_ino) for _, name, st in files))
     known = usercache.get("code", stamp)
@@ -380,6 +386,8 @@ def hashed(check: Callable[[Any], Any], items: list, size: Callable[[Any], int] 
     small = size is not None and sum(size(i) for i in items) < THREADED_BYTES
     if len(items) < 2 or (os.cpu_count() or 1) < 2 or small:
         return [check(i) for i in items]
+    from concurrent.futures import ThreadPoolExecutor  # (imported only by a build that hashes on threads)
+
     with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
         return list(pool.map(check, items))
 

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pnpgen.atomic import Stores
 from pnpgen.data.art import art_files
@@ -65,6 +64,9 @@ from pnpgen.pdf.settings import default_font
 from pnpgen.pdf.streams import FaceStreams
 from pnpgen.pdf.tilesig import tile_signatures
 from pnpgen.svg.artwork import Art, ArtRecord
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ThreadPoolExecutor
 
 
 @dataclass
@@ -241,7 +243,11 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     # on a thread, as this process waits for them (some two thirds of the time); else after them.
     # The thread starts once the workers are forked (a fork while a thread holds a lock, the import
     # lock say, leaves the child waiting for ever) and ends before anything else forks.
-    beside = ThreadPoolExecutor(max_workers=1) if converts_in_workers(rendered.faces, known, options.jobs) else None
+    beside: ThreadPoolExecutor | None = None
+    if converts_in_workers(rendered.faces, known, options.jobs):  # (concurrent.futures imported only then)
+        from concurrent.futures import ThreadPoolExecutor
+
+        beside = ThreadPoolExecutor(max_workers=1)
     planned: list[Future] = []
     digested: dict[int, bytes] = {}  # each page's digest and each document's plan key, made there too
     early_keys: dict[str, str] = {}

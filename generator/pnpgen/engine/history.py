@@ -206,14 +206,15 @@ def _well_formed(body: dict[str, Any]) -> bool:
     return True
 
 
-def entry_numbers(out_root: Path, edition: str) -> list[int]:
-    """Every entry's number on disk, damaged or not, oldest first."""
+def entry_numbers(out_root: Path, edition: str, links: bool = False) -> list[int]:
+    """Every entry's number on disk, damaged or not, oldest first; with ``links``, the numbers of
+    entry names that are links too (never read, never removed: a name no new entry may take)."""
     if not _own_folder(out_root, edition):
         return []
     found = []
     for p in folder(out_root, edition).glob("v*.json"):
         m = ENTRY_NAME.fullmatch(p.name)
-        if m and not p.is_symlink():
+        if m and (links or not p.is_symlink()):
             found.append(int(m.group(1)))
     return sorted(found)
 

@@ -268,26 +268,28 @@ def _double_at(deck: Deck, placed: DeckOnPaper, sheet: SheetOptions) -> tuple[fl
 
 
 def _full_bleed(deck: Deck, placed: DeckOnPaper, sheet: SheetOptions) -> tuple[int, float] | None:
-    """Two-sided pieces on a duplex grid with no printer profile's back offset, which took more a
-    sheet for less bleed than the deck's (mini-euro on A4: 16 at 0.375 mm): how many a sheet hold
-    at the deck's full bleed, and that bleed, for the summary to say what was given up (a back
-    printed further off its front than the bleed shows paper at the cut). Cards on the home
-    sheets' grid; and every two-sided deck of a print-and-cut sheet (``--marks silhouette``), cut
-    from the front, whose backs a printer's offset moves against that cut as against cut marks
-    (trial55: 60 round tokens at 0.5 mm of bleed there, and not a word)."""
+    """Two-sided pieces on a duplex grid or nesting with no printer profile's back offset, which
+    took more a sheet for less bleed than the deck's (mini-euro on A4: 16 at 0.375 mm): how many a
+    sheet hold at the deck's full bleed, and that bleed, for the summary to say what was given up
+    (a back printed further off its front than the bleed shows paper at the cut). Cards on the
+    home sheets' grid; tokens and tiles there, laid out as a profile needing the full bleed would
+    lay them (fixesN: two-sided status tokens at 2 mm of 3, and not a word); and every two-sided
+    deck of a print-and-cut sheet (``--marks silhouette``), cut from the front, whose backs a
+    printer's offset moves against that cut as against cut marks (trial55: 60 round tokens at
+    0.5 mm of bleed there, and not a word)."""
     lay, own = placed.layout, deck_sheet(deck, sheet)
-    if (getattr(lay, "kind", "") != "grid" or sheet.least_bleed_mm or sheet.duplex == "none"
+    if (getattr(lay, "kind", "") not in ("grid", "nested") or sheet.least_bleed_mm or sheet.duplex == "none"
             or not back_behind(deck, sheet) or lay.sheet_bleed_mm >= own.bleed_mm - 1e-9):
         return None
+    full_kept = replace(own, least_bleed_mm=own.bleed_mm)  # the layout a profile needing the full bleed gets
     if sheet.silhouette is not None:  # the grids clear of the marks, the deck's full bleed kept first
-        full = silhouette_layout(placed.spec, deck.count, replace(own, least_bleed_mm=own.bleed_mm),
-                                 sheet.silhouette, "")
-        if full is None or full.sheet_bleed_mm < own.bleed_mm - 1e-9:
-            return None
-    elif placed.spec.kind != "rect" or deck.kind != "card":
-        return None
+        full = silhouette_layout(placed.spec, deck.count, full_kept, sheet.silhouette, "")
+    elif placed.spec.kind != "rect" or deck.kind != "card":  # tokens and tiles: the fewest sheets at that bleed
+        full = choose_layout(placed.spec, deck.count, full_kept, deck.kind)
     else:
         full = layout_grid_at(placed.spec.w, placed.spec.h, own, own.bleed_mm)
+    if full is None or full.sheet_bleed_mm < own.bleed_mm - 1e-9:
+        return None
     return (full.per_sheet, own.bleed_mm) if full is not None and full.per_sheet < lay.per_sheet else None
 
 

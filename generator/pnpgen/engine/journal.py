@@ -9,7 +9,6 @@ from __future__ import annotations
 import hmac
 import json
 import os
-import re
 import shlex
 import signal
 import sys
@@ -23,12 +22,13 @@ from pnpgen.engine import spare, trash
 from pnpgen.engine.output import inside, named
 from pnpgen.engine.trash import TRASH
 from pnpgen.errors import InputError
+from pnpgen.patterns import later
 from pnpgen.safetext import same_file, shown, shown_name
 
 STAGING = ".pnpgen-staging"
 JOURNAL = ".pnpgen-journal"
 STAGED = ".staged"  # <staging>/.staged: the sealed record of how many names a build staged there
-STAGED_TEMPORARY = re.compile(r"\.staged\.[0-9a-f]+-[0-9a-f]+\.pnpgen-tmp")  # its tmp_beside, a kill left
+STAGED_TEMPORARY = later(r"\.staged\.[0-9a-f]+-[0-9a-f]+\.pnpgen-tmp")  # its tmp_beside, a kill left
 VERSION = 2  # 2: sealed (a header line holding the seal, then the body); 1, unsealed, is rolled back
 
 

@@ -40,7 +40,7 @@ class DeckRecord:
     placeholders: int
     pieces: dict[str, list[int | str]] = field(default_factory=dict)  # piece label → [count, face digest]
     double_at: tuple[float, float] | None = None  # the size a sheet holds twice as many of (a score pad; not in the manifest)
-    full_bleed: tuple[int, float] | None = None  # cards a sheet at the deck's full bleed, and it, when the grid took less (not in the manifest)
+    full_bleed: tuple[int, float] | None = None  # pieces a sheet at the deck's full bleed, and it, when the grid or nesting took less (not in the manifest)
 
     def to_json(self) -> dict[str, Any]:
         """``asdict``'s copy, its layout's keys last, without ``double_at`` and ``full_bleed``: made by ``_copied`` (asdict
@@ -65,7 +65,7 @@ class DeckRecord:
         the deck's line: a board tiled only for the printer's margin, the margin that holds it
         whole; a tiled board, the largest board fewer page tiles hold; fold-over sheets, the smaller
         bleed that holds more a sheet; a grid with gutters
-        for a printer profile's back offset, how many the tight grid holds; duplex cards that gave up
+        for a printer profile's back offset, how many the tight grid holds; duplex pieces that gave up
         bleed for more a sheet, how many the full bleed holds; else nothing."""
         whole = (self.layout.get("tiles") or {}).get("whole_with")
         at = (self.layout.get("tiles") or {}).get("whole_at")

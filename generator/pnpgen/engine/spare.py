@@ -38,13 +38,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pnpgen.atomic import TMP_SUFFIX, move_without_replacing, read_record, tmp_beside, write_new
+from pnpgen.patterns import later
 from pnpgen.pdf.assemble import PdfFile, Stored
 from pnpgen.usercache import machine_seal
 
 SPARES = ".spares"  # <trash>/.spares: the sealed record of the outputs' layouts and the spares
 VERSION = 1
 # <trash>/.spares.<pid>-<thread>.pnpgen-tmp: the record's tmp_beside, which a run killed as it wrote it left
-SPARES_TEMPORARY = re.compile(r"\.spares\.([0-9a-f]+)-[0-9a-f]+" + re.escape(TMP_SUFFIX))
+SPARES_TEMPORARY = later(r"\.spares\.([0-9a-f]+)-[0-9a-f]+" + re.escape(TMP_SUFFIX))
 
 
 def layout_of(data: PdfFile, places: dict[Stored, str] | None = None,

@@ -45,7 +45,6 @@ import os
 import sys
 import time
 from collections.abc import Iterable, Iterator, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager, nullcontext
 from pathlib import Path
 
@@ -114,6 +113,8 @@ def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[P
             if name in big and FORKS and isinstance(data, PdfFile):
                 staging.copies[path] = DocumentCopy(folder / name, data, staging.mode, staging.spare_for(path, data))
         side_by_side = not FORKS and len(big) > 1 and (os.cpu_count() or 1) > 1
+        if side_by_side:  # (concurrent.futures imported only then: a build imports nothing it does not use)
+            from concurrent.futures import ThreadPoolExecutor
         with ThreadPoolExecutor(max_workers=min(len(big), 4)) if side_by_side else nullcontext() as pool:
             copying = [pool.submit(stage_file, folder / name, data, staging.mode) for name, _, data in names
                        if name in big] if pool is not None else []

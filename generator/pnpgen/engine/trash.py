@@ -18,10 +18,8 @@ import hmac
 import json
 import os
 import re
-import secrets
 import shlex
 import stat
-import subprocess
 import sys
 from pathlib import Path
 
@@ -29,12 +27,13 @@ from pnpgen import resources, usercache
 from pnpgen.atomic import TMP_SUFFIX, move_without_replacing, read_record, write_new
 from pnpgen.engine import spare
 from pnpgen.engine.output import named
+from pnpgen.patterns import later
 from pnpgen.safetext import shown, shown_name
 
 TRASH = ".pnpgen-trash"
 TAKEN = ".taken"  # <trash>/<token>.taken: the sealed record of a commit's entries there
 FREEING = ".freeing."  # <trash>/<entry>.freeing.<pid>-<random>.pnpgen-tmp: an entry being freed (``_free``)
-FREEING_LEFT = re.compile(r"(.+)" + re.escape(FREEING) + r"[0-9a-f]+-[0-9a-f]+" + re.escape(TMP_SUFFIX))
+FREEING_LEFT = later(r"(.+)" + re.escape(FREEING) + r"[0-9a-f]+-[0-9a-f]+" + re.escape(TMP_SUFFIX))
 RECLAIM_MIN = 4 << 20  # bytes: a smaller file is freed at once, in well under a millisecond
 VERSION = 2  # of the .taken records (the journal's version when they were made)
 
@@ -134,6 +133,8 @@ def _free(path: Path, entry: Path, identity: tuple[int, int, int]) -> bool:
     instant between the check and the unlink in which another file put in its name (a synced
     folder's, a designer's) is deleted: moved to a private name first, checked there, unlinked
     only if it is the file the record names; False, when it is not, and moved back (``_give_back``)."""
+    import secrets  # (imported only by a build that frees a replaced file)
+
     private = entry.with_name(f"{entry.name}{FREEING}{os.getpid():x}-{secrets.token_hex(4)}{TMP_SUFFIX}")
     try:
         os.rename(path, private)
@@ -247,6 +248,8 @@ def reclaim(root: Path) -> None:
     env["PYTHONPATH"] = os.pathsep.join([here, *filter(None, [env.get("PYTHONPATH")])])
     # -P, and started in /: 'python -c' puts the folder it starts in first on its path, and that
     # was the workspace, whose own pnpgen/__init__.py (a stranger's game) it imported and ran
+    import subprocess  # (imported only by a build that replaced files)
+
     try:
         subprocess.Popen([sys.executable, "-P", "-c", "import sys; from pnpgen.engine.trash import empty_trash; "
                           "empty_trash(sys.argv[1], True)", os.path.abspath(folder)], cwd="/", env=env,

@@ -16,14 +16,16 @@ import queue
 import threading
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import Future
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pnpgen.children import end_with_parent, on_main_thread
 from pnpgen.engine.imposition import Impositions
 from pnpgen.faces.compiled import CompiledTemplates
 from pnpgen.pdf.streams import FaceStreams
 from pnpgen.svg.artwork import Art
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 T = TypeVar("T")
 
@@ -142,6 +144,8 @@ class Worker:
         threading.Thread(target=self._answers, daemon=True).start()
 
     def submit(self, fn: Callable[..., T], *args: Any) -> Future:
+        from concurrent.futures import Future  # (imported by watch and serve alone, not by every build)
+
         future: Future = Future()
         with self._lock:
             if not self._ended:

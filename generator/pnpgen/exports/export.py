@@ -124,6 +124,9 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
         return _rulebook(ws, game, preset, options, colour == "cmyk", shop.Finish(pdfx, str(game.date), outline, edition))
     decks, fitted, left_out = _fit_decks(ws, game, preset, options)
     _check_pixels(preset, decks, fitted)
+    if preset.files == "tts":  # a deck too big for its ids told before any face is drawn (10,000 cards: minutes)
+        for deck in decks:
+            tts.check_deck_faces(deck, tts.card_faces(deck))
     # One bleed for the whole game's faces: the widest any exported deck needs (the pages clip the rest).
     art_bleed = max(f.art_bleed for f in fitted.values())
     check_bleed(game, art_bleed)

@@ -33,6 +33,7 @@ from pnpgen.data.telling import plain_values, telling_fields, told_by_values
 from pnpgen.errors import InputError
 from pnpgen.exports.faces import EarlierImages, PageStyle, PngFiles, UniqueFace, face_images
 from pnpgen.exports.ttswords import printed_words, rules_text, shown_fields
+from pnpgen.faces.faceset import taken_in
 from pnpgen.messages import msg
 from pnpgen.patterns import later
 from pnpgen.shapes import outline, shape_spec
@@ -56,7 +57,6 @@ MASK_SUPERSAMPLE = 16  # a token's cut sampled 16 × 16 times a pixel: edge pixe
 MASK_MAX_PX = 8192  # … fewer for a large token, at most this many samples a side
 GUID_HEX = 6  # an object's GUID: six hex digits, GAME_HEX of its game's and the rest of the object's
 GAME_HEX = 2  # the game's part: its slot among the workspace's games (``game_prefixes``), so no two games share a GUID
-STAND_UP_INSET_MM = 0.2  # a standing piece's box (a die's face) is taken this much inside: a fold line on its edge stays off
 INCH_PER_UNIT = 1.0  # a TTS unit is about an inch; a custom tile at scale 1 is about 2 units wide
 
 
@@ -294,10 +294,7 @@ def _cards(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, fi
     dpi, url = table.dpi, table.url
     per_sheet = MAX_COLS * MAX_ROWS - 1
     first_id = table.first_ids[deck.id]
-    if len(faces) > per_sheet * SHEETS_PER_DECK:
-        raise InputError(f"deck {deck.id!r} has {len(faces)} distinct faces; a Tabletop Simulator export takes at "
-                         f"most {per_sheet * SHEETS_PER_DECK} a deck ({SHEETS_PER_DECK} sheets of {per_sheet})",
-                         key="--preset", expected="a deck with fewer distinct faces, split in two decks")
+    check_deck_faces(deck, len(faces))  # (copies that print apart, found as drawn: more faces than pieces)
     w, h = style.fitted.trim
     sideways = w > h
     card_type = CARD_TYPES.get(deck.shape, 1)
@@ -348,6 +345,28 @@ def _cards(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, fi
             "Transform": _transform(x, 0.0, scale, face_down=True), **HELD_CARD, "SidewaysCard": sideways,
             "DeckIDs": deck_ids,
             "CustomDeck": custom, "ContainedObjects": cards}
+
+
+def card_faces(deck: Deck) -> int:
+    """The distinct faces a deck of cards sends at least, known before any is drawn: one for each
+    piece it prints (the export's faces are its pieces', a file for each, ``unique_faces``;
+    copies that print apart add more). 0 for a deck that goes to the table as anything but cards."""
+    if deck.kind != "card" or deck.paper_die is not None or deck.standee is not None:
+        return 0
+    return sum(1 for piece in deck.pieces if piece.count > 0)
+
+
+def check_deck_faces(deck: Deck, faces: int) -> None:
+    """A deck's faces against the sheets its CustomDeck ids give room for (``SHEETS_PER_DECK`` of
+    69): the export checks its pieces before drawing any face (``card_faces``), and the faces
+    once drawn."""
+    per_sheet = MAX_COLS * MAX_ROWS - 1
+    if faces > per_sheet * SHEETS_PER_DECK:
+        most = per_sheet * SHEETS_PER_DECK
+        raise InputError(f"deck {deck.id!r} has {faces:,} distinct faces; a Tabletop Simulator export takes at "
+                         f"most {most:,} a deck ({SHEETS_PER_DECK} sheets of {per_sheet})", path=deck.source,
+                         key="--preset", expected=f"the deck split into decks of at most {most:,} pieces each "
+                         "(a deck list, from: and list:, can print a part of it), or --deck for the others")
 
 
 def _grid(sheet: Sheet, images: Iterable[Image.Image], hidden: Image.Image) -> Image.Image:
@@ -490,7 +509,7 @@ def _standing(style: PageStyle, box_mm: tuple[float, float, float, float], faces
     size = (max(1, round(w * px_per_mm)), max(1, round(h * px_per_mm)))
     sx, sy = w / deck.trim_mm[0], h / deck.trim_mm[1]  # a fitted export scales the box with the piece
     bx, by, bw, bh = box_mm
-    x0, y0, x1, y1 = _taken_in(max(bx * sx, 0.0), max(by * sy, 0.0), min((bx + bw) * sx, w), min((by + bh) * sy, h))
+    x0, y0, x1, y1 = taken_in(max(bx * sx, 0.0), max(by * sy, 0.0), min((bx + bw) * sx, w), min((by + bh) * sy, h))
     crop = _pixels((x0, y0, x1, y1), px_per_mm)
     made = [table.earlier.made_from(style, [f.front], size, "stand_up", crop) for f in faces]
     taken: dict[str, bytes] = {}
@@ -581,7 +600,7 @@ def _dice(style: PageStyle, boxes: tuple[tuple[float, float, float, float], ...]
     px_per_mm = cell / side_mm
     size = (max(1, round(w * px_per_mm)), max(1, round(h * px_per_mm)))
     # (the fold lines along a face's edges stay off it, as off a standee)
-    crops = tuple(_pixels(_taken_in(bx * sx, by * sy, (bx + bw) * sx, (by + bh) * sy), px_per_mm)
+    crops = tuple(_pixels(taken_in(bx * sx, by * sy, (bx + bw) * sx, (by + bh) * sy), px_per_mm)
                   for bx, by, bw, bh in boxes)
     made = [table.earlier.made_from(style, [f.front], size, "d6", cell, crops) for f in faces]
     taken: dict[str, bytes] = {}
@@ -603,15 +622,6 @@ def _dice(style: PageStyle, boxes: tuple[tuple[float, float, float, float], ...]
                             "Transform": _transform(x, 0.0), "CustomImage": image,
                             "RotationValues": d6_rotations(die_values(deck, face.piece.values))})
     return _one_or_bag(objects, deck, table, x)
-
-
-def _taken_in(left: float, top: float, right: float, bottom: float) -> tuple[float, float, float, float]:
-    """A standing figure's or a die face's box (its edges in mm) as cut from the piece's picture:
-    ``STAND_UP_INSET_MM`` inside its edges, or a quarter of a box too small for that (a die's
-    faces of 0.1 mm, which the deck file may give, were cut right of their left edge: a
-    traceback from the picture library)."""
-    inset = max(0.0, min(STAND_UP_INSET_MM, (right - left) / 4, (bottom - top) / 4))
-    return left + inset, top + inset, right - inset, bottom - inset
 
 
 def _pixels(box: tuple[float, float, float, float], px_per_mm: float) -> tuple[int, int, int, int]:

@@ -371,6 +371,19 @@ def pictured(deck: Deck) -> tuple[list[Point], tuple[float, float], tuple[float,
     return [(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)], (w, h), (x0, y0, deck.trim_mm[1])
 
 
+STAND_UP_INSET_MM = 0.2  # a standing piece's box (a die's face) is taken this much inside: a fold line on its edge stays off
+
+
+def taken_in(left: float, top: float, right: float, bottom: float) -> tuple[float, float, float, float]:
+    """A standing figure's or a die face's box (its edges in mm) as cut from the piece's picture
+    (Tabletop Simulator's image of it, the rulebook's picture of a standee):
+    ``STAND_UP_INSET_MM`` inside its edges, or a quarter of a box too small for that (a die's
+    faces of 0.1 mm, which the deck file may give, were cut right of their left edge: a
+    traceback from the picture library)."""
+    inset = max(0.0, min(STAND_UP_INSET_MM, (right - left) / 4, (bottom - top) / 4))
+    return left + inset, top + inset, right - inset, bottom - inset
+
+
 def outline(deck: Deck) -> list[Point]:
     """The deck's cut line as a polygon (circles and rounded corners flattened)."""
     return trim_path(deck_shape(deck)).points()

@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from pnpgen.data.i18n import MISSING_LINE, PLAIN_LINE, more_missing, more_plain
 from pnpgen.faces.images import LOW_DPI_LINE, more_low_dpi
+from pnpgen.patterns import LaterPattern
 from pnpgen.text import (
     OVERFLOW_LINE,
     UNPAIRED_LINE,
@@ -22,7 +23,7 @@ from pnpgen.text import (
 SHOWN = 3  # a deck's warnings of one kind named one by one; the rest counted on one line
 # each kind: its line, the group naming what its lines are grouped by (the deck, the file), which of
 # a group's are named first, the line counting the rest
-KINDS: list[tuple[re.Pattern[str], str, Callable[[re.Match[str]], float], Callable[[str, list[re.Match[str]]], str]]] = [
+KINDS: list[tuple[LaterPattern, str, Callable[[re.Match[str]], float], Callable[[str, list[re.Match[str]]], str]]] = [
     (LOW_DPI_LINE, "deck", lambda m: float(m["dpi"]), more_low_dpi),  # the lowest dpi first
     (OVERFLOW_LINE, "deck", lambda m: 0, more_overflowing),  # in the deck's order
     (UNPAIRED_LINE, "deck", lambda m: 0, more_unpaired),  # in the deck's order

@@ -36,6 +36,7 @@ from pnpgen.faces.ground import PAPER, ground_beneath
 from pnpgen.litter import is_litter
 from pnpgen.memo import Stamps
 from pnpgen.messages import msg
+from pnpgen.patterns import later
 from pnpgen.safetext import same_file
 from pnpgen.svg.image import placed_image
 from pnpgen.svg.style import SVG_NS, XLINK_HREF
@@ -56,7 +57,7 @@ SEE_THROUGH = ("{where}: deck {deck}: {name} has see-through pixels over somethi
                "the colour beneath it, or save the picture with that ground")
 CASE_TWINS = ("art files {names} differ only in letter case or in how a character is written: one file on Windows "
               "and macOS, which would print the same picture for both ({used}); rename one of them and its uses")
-LOW_DPI_LINE = re.compile(r"^(?P<where>.*): deck (?P<deck>\S+), piece (?P<piece>.*?): (?P<name>.*?): (?P<dpi>\d+(?:\.\d)?) dpi at "
+LOW_DPI_LINE = later(r"^(?P<where>.*): deck (?P<deck>\S+), piece (?P<piece>.*?): (?P<name>.*?): (?P<dpi>\d+(?:\.\d)?) dpi at "
                           r"(?P<box>\S+) mm, (?P<wanted>[\d.]+) wanted$")
 
 

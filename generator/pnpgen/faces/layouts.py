@@ -235,6 +235,11 @@ def _content(box: LayoutBox, layout: Layout, x: float, y: float, w: float, h: fl
             ink = f"readable({ink}, {ground}, {_named('ink', layout)}, {_named('paper', layout)})"
         pad = box.get("pad")
         px, py, pw, ph = x - pad, y - pad, w + 2 * pad, h + 2 * pad
+        if box.get("vertical"):  # 縦書き: columns right to left (common/macros.svg.j2, imported as m by compile_side)
+            return [f"{{% if is_placeholder(v) %}}{_pill(px, py, pw, ph)}{{% endif %}}",
+                    f"{{{{ m.tate_box({_beside(box)}, {num(x)}, {num(y)}, {num(w)}, {num(h)}, size={num(box.get('size'))}, "
+                    f"font={_s(box.get('font'))}, ink={ink}, line_height={num(box.get('line_height'))}, "
+                    f"align={_s(box.get('align'))}, step={num(box.get('step'))}) }}}}"]
         # an open value stands out on any ground: a white pill ringed in the placeholder colour
         return [f"{{% if is_placeholder(v) %}}{_pill(px, py, pw, ph)}{{% endif %}}",
                 f"{{{{ textbox({_beside(box)}, {num(x)}, {num(y)}, {num(w)}, {num(h)}, size={num(box.get('size'))}, "
@@ -328,6 +333,8 @@ def compile_side(layout: Layout, side: str) -> str:
         f"    Piece fields it reads: {fields}.",
         "    Lengths are mm from the trim's top-left corner, text sizes pt (docs/data-format.md, Layouts). -#}",
         '{% extends "common/piece.svg.j2" %}',
+        *(['{% import "common/macros.svg.j2" as m with context %}']
+          if any(box.type == "text" and box.get("vertical") for box in face.boxes) else []),
         "{% block art %}",
         *_background(face, layout),
     ]

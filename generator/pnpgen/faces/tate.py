@@ -3,19 +3,27 @@
 brackets, ー, dashes and leaders turned a quarter clockwise; 、。 and small kana moved within their
 cell (2.1.2: a small kana's face right of the cell's centre, at its middle); a two-digit number
 set across in one cell, tate-chu-yoko (3.2.5); a longer run of Latin letters or digits turned a
-quarter clockwise as one word, reading downwards (3.2.3); a single letter or digit upright."""
+quarter clockwise as one word, reading downwards (3.2.3); a single letter or digit upright.
+
+``columns`` sets several lines in a box as vertical text sets a page: columns from right to left,
+each line starting a column of its own, a line longer than the box broken into the next column
+where JLREQ allows (3.1.7, 3.1.8: no closing bracket, 、。, ー or small kana at a column's top, no opening
+bracket at its foot), the breaks it cannot avoid and a box too narrow for the columns told."""
 
 from __future__ import annotations
 
-import re
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
+
+from pnpgen.patterns import later
+from pnpgen.text.linebreak import NO_END, NO_START
 
 TURNED = frozenset("「」『』（）［］【】〔〕〈〉《》｛｝ー－―—…‥〜～：；＝→←")
 STOPS = frozenset("、。，．")
 SMALL_KANA = frozenset("ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿ")
 # Latin letters and digits, with the spaces and marks inside a word or phrase (Game Over, 2-3, 50%)
-_LATIN = re.compile(r"[A-Za-z0-9]+(?:[ .,'’&:/+%-]+[A-Za-z0-9]+)*[.!?%]?")
-_TWO_DIGITS = re.compile(r"[0-9]{2}")
+_LATIN = later(r"[A-Za-z0-9]+(?:[ .,'’&:/+%-]+[A-Za-z0-9]+)*[.!?%]?")
+_TWO_DIGITS = later(r"[0-9]{2}")
 LATIN_ADVANCE = 0.5  # em: a Latin letter's width in the fixed-width gothic (half of a kana's)
 LATIN_SPACE = 0.25  # em: the quarter-em JLREQ puts between Japanese and Latin text, each side
 
@@ -27,8 +35,10 @@ class Mark(NamedTuple):
     length: float  # mm down the column
 
 
-def marks(text: str, size: float, pitch: float = 1.1) -> list[Mark]:
-    """The column's marks for ``text`` at ``size`` pt, a kana every ``size`` × ``pitch``."""
+def marks(text: str, size: float, pitch: float = 1.1, width: Callable[[str], float] | None = None) -> list[Mark]:
+    """The column's marks for ``text`` at ``size`` pt, a kana every ``size`` × ``pitch``; a Latin
+    run as long as ``width`` measures it in the column's font (mm; none: half an em a letter, the
+    fixed-width gothic's)."""
     em = size * 25.4 / 72
     cell = em * pitch
     out: list[Mark] = []
@@ -39,7 +49,7 @@ def marks(text: str, size: float, pitch: float = 1.1) -> list[Mark]:
             word = run.group(0)
             gap = em * LATIN_SPACE
             before = gap if out else 0.0
-            length = len(word) * em * LATIN_ADVANCE
+            length = width(word) if width is not None else len(word) * em * LATIN_ADVANCE
             out.append(Mark("latin", word, top + before, length))
             top += before + length + (gap if run.end() < len(text) else 0.0)
             at = run.end()
@@ -64,3 +74,88 @@ def _kind(ch: str) -> str:
     if ch in STOPS:
         return "stop"
     return "small" if ch in SMALL_KANA else "upright"
+
+
+ALIGNS = ("right", "center", "left")
+EDGES = {"right": "left edge", "center": "edges", "left": "right edge"}  # where columns too many for the box run out
+MAX_COLUMNS = 200  # a box's columns: a verse has a handful, a card's rules a dozen
+
+
+class Column(NamedTuple):
+    text: str
+    x: float  # mm: the column's centre line
+    y: float  # mm: its top
+    length: float  # mm down the column, as m.tate() sets it
+
+
+class Columns(NamedTuple):
+    columns: list[Column]
+    problems: list[str]  # what a designer is told: a break JLREQ forbids, columns wider than the box
+
+
+def _length(cut: Sequence[Mark]) -> float:
+    return max((m.top + m.length for m in cut), default=0.0)
+
+
+def _break(cut: list[Mark], room: float) -> tuple[int, bool]:
+    """How many of the line's marks the column holds, and whether JLREQ allows the break there:
+    as many as fit in ``room``, fewer where the next would start the column with a mark JLREQ keeps
+    off a line's start (or this one end it with an opening bracket); at least one."""
+    fit = max(1, next((i for i, m in enumerate(cut) if m.top + m.length > room + 1e-6), len(cut)))
+
+    def allowed(at: int) -> bool:
+        return at >= len(cut) or not (cut[at].text[0] in NO_START or cut[at - 1].text[-1] in NO_END)
+
+    at = fit
+    while at > 1 and not allowed(at):
+        at -= 1
+    return (at, True) if allowed(at) else (fit, False)
+
+
+def columns(lines: Sequence[str], x: float, y: float, w: float, h: float, size: float, pitch: float = 1.1,
+            line_height: float = 1.7, align: str = "right", step: float = 0.0,
+            width: Callable[[str], float] | None = None) -> Columns:
+    """``lines`` set in vertical columns inside the box (x, y, w, h in mm), the first at its right
+    (``align``: the block of columns against the box's right edge, centred, or against its left),
+    a column's centre ``size`` × ``line_height`` from the next, each column ``step`` mm lower than
+    the one before it (散らし書き, a karuta verse's); a line longer than its column's room broken
+    into the next column as JLREQ allows."""
+    em = size * 25.4 / 72
+    problems: list[str] = []
+    cut: list[tuple[str, float]] = []  # (text, length)
+    for n, line in enumerate(lines, 1):
+        line = str(line)
+        if line[:1] in NO_START:
+            problems.append(f"line {n} 「{line}」 starts a column with 「{line[0]}」, which JLREQ keeps off a line's "
+                            f"start (break the line before the character ahead of it, or end line {n - 1} with it)"
+                            if n > 1 else f"line 1 「{line}」 starts with 「{line[0]}」, which JLREQ keeps off a line's start")
+        rest = line
+        while True:
+            room = h - len(cut) * step
+            these = marks(rest, size, pitch, width)
+            if len(cut) >= MAX_COLUMNS:
+                problems.append(f"more than {MAX_COLUMNS} columns: the rest is left out")
+                break
+            if _length(these) <= room + 1e-6 or not these:
+                cut.append((rest, _length(these)))
+                break
+            at, allowed = _break(these, room)
+            head = "".join(m.text for m in these[:at])
+            cut.append((head, _length(these[:at])))
+            if not allowed:
+                problems.append(f"「{head}」 is broken before 「{these[at].text}」, which JLREQ keeps off a column's top, "
+                                "for want of room")
+            if _length(these[:at]) > room + 1e-6:
+                problems.append(f"「{head}」 is longer than its column's {room:.1f} mm: it runs past the box's foot")
+            rest = "".join(m.text for m in these[at:]).lstrip(" \u3000")
+            if not rest:
+                break
+    advance = em * line_height
+    across = em + advance * (len(cut) - 1) if cut else 0.0
+    if across > w + 1e-6:
+        problems.append(f"{len(cut)} columns need {across:.1f} mm across ({size:g} pt, line_height {line_height:g}), "
+                        f"the box is {w:.1f} mm wide: they run past its {EDGES[align]}")
+    first = {"right": x + w - em / 2, "center": x + w / 2 + advance * (len(cut) - 1) / 2,
+             "left": x + em / 2 + advance * (len(cut) - 1)}[align]
+    out = [Column(text, first - k * advance, y + k * step, length) for k, (text, length) in enumerate(cut)]
+    return Columns(out, problems)

@@ -17,7 +17,7 @@ from pnpgen.data.formats import MIN_DPI, SAFE_MM
 from pnpgen.data.markup import literal
 from pnpgen.data.model import PLACEHOLDER_COLOUR, Deck, FieldText, Game, is_placeholder, placeholder_word
 from pnpgen.errors import InputError, TemplateMistake, parser_said
-from pnpgen.faces import builtin, layouts, tate
+from pnpgen.faces import builtin, layouts, vertical
 from pnpgen.faces.budget import MAX_FACE_CHARS, FaceEnvironment, LoopBudget, printed
 from pnpgen.faces.colours import FaceColours
 from pnpgen.faces.compiled import CompiledTemplates
@@ -141,7 +141,7 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
             lstrip_blocks=True,
             keep_trailing_newline=True,
         )
-        self.env.filters.update(tint=self.tint, shade=self.shade, literal=literal, tate_marks=tate.marks)
+        self.env.filters.update(tint=self.tint, shade=self.shade, literal=literal, tate_marks=vertical.tate_marks)
         del self.env.globals["lipsum"]  # lipsum(10**9) would be a face of a billion words
         loops = self.env.extensions[LoopBudget.identifier]
         assert isinstance(loops, LoopBudget)  # added above, in the Environment's extensions
@@ -309,6 +309,7 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
             fonts=self.game.text_fonts or self.game.fonts,
             textbox=traced(_bound(textbox, ctx, printed, self.text_ink)),
             icon=traced(_bound(icon, ctx)),
+            tate_columns=_bound(vertical.tate_columns, ctx),
             is_placeholder=is_placeholder,
             placeholder_colour=PLACEHOLDER_COLOUR,
             placeholder_word=placeholder_word(self.game.lang),
@@ -333,7 +334,8 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
             raise
         except Exception as e:  # noqa: BLE001 - whatever a template or a helper raises is the template's error
             failure = self._failure(e, face, template_name, where, context)
-            failure.glyph = e.glyph if isinstance(e, InputError) else None  # (said once by check, for every piece)
+            failure.glyph = e.glyph if isinstance(e, InputError) else None  # (said once by check, for every piece;
+            failure.icon = e.icon if isinstance(e, InputError) else None  # an icon file's fault, too)
             raise failure from None
         found, grounded = self._well_formed(svg, template_name, where, face)
         self.art.place(deck, piece, found)

@@ -11,15 +11,14 @@ from __future__ import annotations
 
 from functools import cache
 
-import yaml
-
 from pnpgen import usercache
 from pnpgen.resources import folder
 
 HERE = folder("pnpgen.messages")
 FALLBACK = "en"
 KIND = "messages"  # a catalogue as read, kept by its text in the machine's cache (usercache.py)
-_READER = b"pnpgen-messages 1 " + yaml.__version__.encode()
+# (PyYAML told by its installed copy, not imported: a start whose catalogue is kept never parses one)
+_READER = b"pnpgen-messages 2 " + usercache.installed("yaml")
 
 
 @cache
@@ -33,6 +32,8 @@ def catalogue(lang: str) -> dict[str, str]:
     kept = usercache.get(KIND, entry)
     if isinstance(kept, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in kept.items()):
         return kept
+    import yaml
+
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: 2 ms, not 13
     read = {str(k): str(v) for k, v in yaml.load(text.decode("utf-8"), Loader=loader).items()}
     usercache.put(KIND, entry, read)

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable
 
+from pnpgen.faces.faceset import taken_in
 from pnpgen.pdf.draw import draw_art
 from pnpgen.rulebook.figures import Placed, figure_scale, reach_mm
 from pnpgen.rulebook.flowables import sketching
@@ -40,8 +41,14 @@ def place_face(canv, name: str, art: Art, picture: DeckPicture, x: float, y: flo
             path.lineTo(px * PT, th - py * PT)
         path.close()
         canv.clipPath(path, stroke=0, fill=0)
-        if picture.window is not None:  # a part of the face: its corner at the form's
-            wx, wy, whole_h = picture.window
+        if picture.window is not None:  # a part of the face: its corner at the form's,
+            wx, wy, whole_h = picture.window  # grown about its middle so that a fold line along
+            w, h = picture.trim_mm  # its edges falls outside (a standee: the figure alone)
+            x0, y0, x1, y1 = taken_in(0.0, 0.0, w, h)
+            zoom = max(w / (x1 - x0), h / (y1 - y0))
+            canv.translate(tw / 2, th / 2)
+            canv.scale(zoom, zoom)
+            canv.translate(-tw / 2, -th / 2)
             canv.translate(-wx * PT, -(whole_h - wy - picture.trim_mm[1]) * PT)
         canv.translate(-bleed, -bleed)
         draw_art(canv, art)

@@ -24,7 +24,8 @@ _END = re.compile(r"ゲーム(?:が|は|を)?終了(?!時|する(?:まで|時))|
                   r"|\bgame ends\b|\bgame is over\b|\bends the game\b|\bgame lasts\b", re.I)
 # (勝利点 and victory points are what is counted, not who wins: 「勝利点を２０点得たらゲームが終了」 ends it)
 _WIN = re.compile(r"勝利(?!点|ポイント)|勝者|勝ち(?:ます|です|とな|にな|とす)|\bwins?\b|\bwinner\b", re.I)
-_MOST = re.compile(r"最も|一番|いちばん|最多|\bmost\b|\bhighest\b", re.I)
+# (もっとも in kana as children's rules write it; 「もっとも、」 is "however", no most)
+_MOST = re.compile(r"最も|もっとも(?!、)|一番|いちばん|最多|\bmost\b|\bhighest\b", re.I)
 _NOT_SCORING = re.compile(r"戦争|攻撃側|防御側|判定|\bbattle\b|\bfight\b", re.I)
 # (tried only on a sentence right after the one naming the winner: "In a tie, …", "Ties are broken by …")
 _TIE = re.compile(r"^(?:複数いれば|複数いる場合|それも同じ|タイの場合)|同値|同点|引き分け|\bti(?:e|es|ed)\b|\btie-?breakers?\b",

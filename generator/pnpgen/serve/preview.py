@@ -40,15 +40,18 @@ SHEET_PX = 420  # a home sheet's or rulebook page's width
 # A face shown from the last good build on disk while the data does not load: its YAML line is not known.
 UNKNOWN_WHERE = "(the last good build's face: its fields show once the data loads again)"
 # The output folder is read as found (a build copied, unpacked, or left by anything): a file its
-# manifest or order.csv names is read only when it is a plain file of at most this size inside the
-# game's output folder, reached by no link; else the page shows no last good build.
+# manifest or order.csv names is read only when it is a plain file inside the game's output folder,
+# reached by no link; else the page shows no last good build. A file read whole (the manifest,
+# order.csv, reprint.txt) is read only up to this size; a PDF is read by PDFium a page at a time,
+# at any size (5,000 illustrated cards' shop files are 530–790 MB: they were refused).
 BUILT_FILE_LIMIT = 256 * 1024 * 1024
 TALLEST = 8  # a picture at most this many times as tall as wide (a page 1 pt wide is not 30,000 px tall)
 
 
-def built_file(out: Path, name: object) -> Path:
+def built_file(out: Path, name: object, whole: bool = True) -> Path:
     """``out``/``name``, a file a build in ``out`` wrote: ValueError when the name leads out of
-    ``out`` (absolute, ``..``, through a link) or is not a plain file (a FIFO would hang the read)."""
+    ``out`` (absolute, ``..``, through a link), is not a plain file (a FIFO would hang the read) or,
+    to be read ``whole``, is larger than ``BUILT_FILE_LIMIT`` (a PDF is not: PDFium reads its pages)."""
     if not isinstance(name, str) or not name or "\\" in name or "\0" in name:
         raise ValueError(f"not a file name of a build: {name!r}")
     parts = PurePosixPath(name).parts
@@ -59,8 +62,10 @@ def built_file(out: Path, name: object) -> Path:
     if path.resolve() != real.joinpath(*parts) or out.is_symlink():
         raise ValueError(f"reached through a link: {name}")
     info = path.lstat()
-    if not stat.S_ISREG(info.st_mode) or info.st_size > BUILT_FILE_LIMIT:
+    if not stat.S_ISREG(info.st_mode):
         raise ValueError(f"not a plain file of a build: {name}")
+    if whole and info.st_size > BUILT_FILE_LIMIT:
+        raise ValueError(f"larger than a build writes it ({info.st_size:,} bytes, at most {BUILT_FILE_LIMIT:,}): {name}")
     return path
 
 
@@ -196,10 +201,13 @@ class Preview:
         pdfs: dict[str, tuple[Path, str, int]] = {}  # name in the build → (file, digest, pages)
 
         def pdf(name: object) -> tuple[Path, str, int]:
-            if not isinstance(name, str) or name not in pdfs:  # each file checked and read once
-                path = built_file(out, name)
-                data = path.read_bytes()
-                pdfs[str(name)] = (path, hashlib.sha256(data).hexdigest()[:12], page_count(data))
+            if not isinstance(name, str) or name not in pdfs:  # each file checked and read once, never whole
+                path = built_file(out, name, whole=False)
+                with _opened(path) as source:
+                    digest = hashlib.file_digest(source, "sha256").hexdigest()[:12]
+                    source.seek(0)
+                    pages = page_count(source)
+                pdfs[str(name)] = (path, digest, pages)
             return pdfs[str(name)]
 
         def picture(name: object, index: int, width: int) -> str:
@@ -348,7 +356,7 @@ class Preview:
         if kept is not None:
             return kept[0]
         try:  # (the file may have been swapped for a link since the page was read)
-            source = _opened(built_file(self.out, pdf.relative_to(self.out).as_posix()))
+            source = _opened(built_file(self.out, pdf.relative_to(self.out).as_posix(), whole=False))
         except (OSError, ValueError):
             return None
         try:  # (a file swapped since the page was read for one PDFium cannot read: no picture, not a 500)
@@ -405,8 +413,9 @@ def _opened(path: Path) -> io.BufferedReader:
     return os.fdopen(fd, "rb")
 
 
-def page_count(data: bytes) -> int:
-    """How many pages a PDF has (ValueError when PDFium cannot read it)."""
+def page_count(data: bytes | io.BufferedReader) -> int:
+    """How many pages a PDF has, its bytes or its file open (read by PDFium as it needs, not
+    whole); ValueError when PDFium cannot read it."""
     import pypdfium2 as pdfium
 
     with PDFIUM:

@@ -8,14 +8,15 @@ from __future__ import annotations
 import re
 
 from pnpgen import fonts
+from pnpgen.patterns import later
 
 # generic CSS families → the kind of font that sets them
 GENERIC = {"sans-serif": "sans", "system-ui": "sans", "ui-sans-serif": "sans", "serif": "serif",
            "ui-serif": "serif", "monospace": "mono", "ui-monospace": "mono", "cursive": "sans", "fantasy": "sans"}
 # words in a family's name that tell its kind, for a family the game has no font of
-_SERIF = re.compile(r"mincho|明朝|serif|times|georgia|garamond|minion|song|ming|palatino|book", re.I)
-_MONO = re.compile(r"mono|courier|consola|code|menlo|等幅", re.I)
-_SANS_SERIF = re.compile(r"sans[\s_-]*serif", re.I)
+_SERIF = later(r"mincho|明朝|serif|times|georgia|garamond|minion|song|ming|palatino|book", re.I)
+_MONO = later(r"mono|courier|consola|code|menlo|等幅", re.I)
+_SANS_SERIF = later(r"sans[\s_-]*serif", re.I)
 BOLD_WEIGHTS = ("bold", "bolder", "600", "700", "800", "900")
 
 

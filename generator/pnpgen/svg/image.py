@@ -7,7 +7,6 @@ import base64
 import binascii
 import io
 import math
-import re
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import unquote, unquote_to_bytes
@@ -24,6 +23,7 @@ from pnpgen.data.artfile import (
     smaller_size,
 )
 from pnpgen.errors import InputError
+from pnpgen.patterns import later
 from pnpgen.svg.style import (
     IDENTITY,
     LENGTH,
@@ -43,7 +43,7 @@ from pnpgen.svg.stylesheet import inline_style_sheets
 MAX_NESTING = SVG_NESTING  # <image> of an SVG that shows an SVG … (the art folder follows them as deep)
 # What svglib reads as data, not as a file name: a PNG or JPEG in base64 (anything else after
 # ``href`` svglib takes for a path relative to the working folder, ``..`` and all)
-SVGLIB_DATA = re.compile(r"data:image/(png|jpe?g);base64,[A-Za-z0-9+/=\s]*")
+SVGLIB_DATA = later(r"data:image/(png|jpe?g);base64,[A-Za-z0-9+/=\s]*")
 
 
 def image(conv, el, name: str, props: dict, style: dict) -> None:

@@ -6,12 +6,12 @@ Segments are tuples: ("m"/"l", x, y), ("c", x1, y1, x2, y2, x, y), ("re", x, y, 
 from __future__ import annotations
 
 import math
-import re
 
+from pnpgen.patterns import later
 from pnpgen.svg.style import pdf_num
 
-_NUMBER_OR_JUNK = re.compile(r"([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)|([^\s,])")
-_PATH_TOKEN = re.compile(r"([MmZzLlHhVvCcSsQqTtAa])|([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)|([^\s,])")
+_NUMBER_OR_JUNK = later(r"([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)|([^\s,])")
+_PATH_TOKEN = later(r"([MmZzLlHhVvCcSsQqTtAa])|([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)|([^\s,])")
 
 
 def parse_points(text: str) -> list[float]:

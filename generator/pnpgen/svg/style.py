@@ -11,6 +11,7 @@ from functools import lru_cache
 from lxml import etree
 
 from pnpgen.errors import InputError, parser_said
+from pnpgen.patterns import later
 from pnpgen.units import MM_PER_INCH, PT_PER_MM, num
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -35,7 +36,7 @@ UNSUPPORTED_PROPS = frozenset(("mask", "filter", "marker", "marker-start", "mark
                      "baseline-shift", "vector-effect"))
 HARMLESS = frozenset(("none", "normal", "auto", "0", "baseline", "horizontal-tb", "lr-tb", "lr", "fill",
                       "fill stroke", "inherit"))
-ZERO_LENGTH = re.compile(r"^[+-]?(?:0+\.?0*|\.0+)(?:px|pt|pc|em|ex|mm|cm|in|q|%)?$", re.I)
+ZERO_LENGTH = later(r"^[+-]?(?:0+\.?0*|\.0+)(?:px|pt|pc|em|ex|mm|cm|in|q|%)?$", re.I)
 
 
 def harmless(value: str) -> bool:
@@ -54,7 +55,7 @@ NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 LENGTH = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(px|pt|pc|mm|cm|in|q|em|ex|%)?\s*$",
                     re.I)
 URL = re.compile(r"^\s*url\(\s*['\"]?#([^'\")]+)['\"]?\s*\)\s*(.*)$")
-_TRANSFORM = re.compile(r"\s*(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^)]*)\)\s*,?")
+_TRANSFORM = later(r"\s*(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^)]*)\)\s*,?")
 
 
 class Fallback(Exception):

@@ -11,10 +11,11 @@ import re
 
 from lxml import etree
 
+from pnpgen.patterns import later
 from pnpgen.svg.style import SVG_NS
 
-_RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
-_SIMPLE = re.compile(r"(?:[A-Za-z][\w-]*)?(?:[.#][A-Za-z_][\w-]*)*")  # rect, .st0, rect.st0, #logo
+_RULE = later(r"([^{}]+)\{([^{}]*)\}")
+_SIMPLE = later(r"(?:[A-Za-z][\w-]*)?(?:[.#][A-Za-z_][\w-]*)*")  # rect, .st0, rect.st0, #logo
 
 
 def inline_style_sheets(root) -> None:

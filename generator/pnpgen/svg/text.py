@@ -10,6 +10,7 @@ from typing import Any
 from pnpgen import fonts
 from pnpgen.data.model import PLACEHOLDER_COLOUR
 from pnpgen.errors import InputError
+from pnpgen.patterns import later
 from pnpgen.svg.families import GENERIC, picture_font
 from pnpgen.svg.shapes import paint
 from pnpgen.svg.style import (
@@ -33,7 +34,7 @@ MARKED_CONTRAST = 7.0
 
 SODIPODI_ROLE = "{http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd}role"  # Inkscape's lines of a text
 _LIST = re.compile(r"[\s,]+")
-_RELATIVE = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+))\s*(%|em|ex)\s*$", re.I)
+_RELATIVE = later(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+))\s*(%|em|ex)\s*$", re.I)
 
 
 class _Frame:

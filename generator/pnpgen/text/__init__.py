@@ -47,7 +47,7 @@ from pnpgen.text.layout import ALIGNS, SHAPES, VALIGNS, Layout, choose_size, pla
 from pnpgen.text.linebreak import break_lines
 from pnpgen.text.svg import emit
 
-__all__ = ["TextContext", "textbox", "UNTRANSLATED_LINE", "more_untranslated", "layout_text", "break_lines", "recording", "Record", "icon",
+__all__ = ["TextContext", "textbox", "warned_at", "check_numbers", "MAX_TEXT_CHARS", "UNTRANSLATED_LINE", "more_untranslated", "layout_text", "break_lines", "recording", "Record", "icon",
            "PLACEHOLDER_COLOUR", "Layout", "STATS", "clear_caches", "icons_saved"]
 
 
@@ -176,7 +176,7 @@ def _describe(ctx: TextContext, text: object) -> str:
     return f"{ctx.where}, field {name!r}" if name else ctx.where
 
 
-def _warned_at(ctx: TextContext, text: object, placed: str | None) -> str:
+def warned_at(ctx: TextContext, text: object, placed: str | None) -> str:
     """The start of a warning about ``text``: the file and line to change first, where one is
     known (``placed``: the template's line placing the box; else the piece's field in its data
     file), then the deck, piece and field, as an editor or terminal jumps to the line."""
@@ -209,11 +209,14 @@ MAX_FACE_TEXT_CHARS = 10 * MAX_TEXT_CHARS
 BOUNDS = {  # textbox's numbers: what a card can hold
     "w": (0.01, 10_000.0, "mm"), "h": (0.01, 10_000.0, "mm"), "size": (0.5, 500.0, "pt"),
     "min_size": (0.5, 500.0, "pt"), "line_height": (0.5, 5.0, "× the size"),
+    # … and the other numbers of m.tate_box()'s tate_columns() (faces/vertical.py)
+    "x": (-10_000.0, 10_000.0, "mm"), "y": (-10_000.0, 10_000.0, "mm"), "step": (-10_000.0, 10_000.0, "mm"),
+    "pitch": (0.5, 5.0, "× the size"),
 }
 
 
-def _check_numbers(ctx: TextContext, text, **values) -> None:
-    """Each of textbox's numbers a finite number within BOUNDS (a size of 1e308 would never fit)."""
+def check_numbers(ctx: TextContext, text, who: str = "textbox", **values) -> None:
+    """Each of ``who``'s numbers a finite number within BOUNDS (a size of 1e308 would never fit)."""
     for name, value in values.items():
         low, high, unit = BOUNDS[name]
         try:
@@ -221,7 +224,7 @@ def _check_numbers(ctx: TextContext, text, **values) -> None:
         except (TypeError, ValueError):
             number = math.nan
         if not low <= number <= high:  # NaN fails both
-            raise InputError(f"textbox {name}={value!r:.30} ({_describe(ctx, text)})", key=name,
+            raise InputError(f"{who} {name}={value!r:.30} ({_describe(ctx, text)})", key=name,
                              expected=f"a number from {low:g} to {high:g} {unit}")
 
 
@@ -249,7 +252,7 @@ def layout_text(ctx: TextContext, text, w, h, size=9, min_size=6, font="gothic",
     except validate.Invalid as e:
         raise InputError(f"textbox fill: {e.message} ({_describe(ctx, text)})", key="fill",
                          expected=e.expected) from None
-    _check_numbers(ctx, text, w=w, h=h, size=size, min_size=min_size, line_height=line_height)
+    check_numbers(ctx, text, w=w, h=h, size=size, min_size=min_size, line_height=line_height)
     if len(text_s) > MAX_TEXT_CHARS:
         raise ValueMistake(f"textbox: a text of {len(text_s):,} characters ({_describe(ctx, text)})",
                          key=_field_name(text) or None, expected=f"at most {MAX_TEXT_CHARS:,} characters in one box: "
@@ -289,7 +292,7 @@ def layout_text(ctx: TextContext, text, w, h, size=9, min_size=6, font="gothic",
             else "an SVG in templates/<game>/icons/ or templates/common/icons/",
         ) from None
     except IconError as e:
-        raise InputError(f"{e} (used in {_describe(ctx, text)})", key=_field_name(text) or None) from None
+        raise InputError(f"{e} (used in {_describe(ctx, text)})", key=_field_name(text) or None, icon=str(e)) from None
     except MarkupError as e:
         raise ValueMistake(f"{e} in {_describe(ctx, text)}", key=_field_name(text) or None,
                          expected="a palette name from game.yaml") from None
@@ -314,7 +317,7 @@ def _icon_with_value(ctx: TextContext, text, text_s: str) -> None:
 
 # the warning of a text set at its smallest size and still too big for its box (``_textbox``)
 # (after the file and line it names first: a template's, or the piece's in its data file)
-OVERFLOW_LINE = re.compile(r"^(?:.*?: )?deck (?P<deck>'[^']*'|\"[^\"]*\") piece .*: text does not fit its .* overflowing$")
+OVERFLOW_LINE = later(r"^(?:.*?: )?deck (?P<deck>'[^']*'|\"[^\"]*\") piece .*: text does not fit its .* overflowing$")
 
 
 def more_overflowing(deck: str, rest: list[re.Match]) -> str:
@@ -324,7 +327,7 @@ def more_overflowing(deck: str, rest: list[re.Match]) -> str:
 
 
 # the warning of a text whose markup is not paired (or an icon's braces typed full-width), printed as written (``_textbox``)
-UNPAIRED_LINE = re.compile(r"^(?:.*?: )?deck (?P<deck>'[^']*'|\"[^\"]*\") piece .*: printed as written "
+UNPAIRED_LINE = later(r"^(?:.*?: )?deck (?P<deck>'[^']*'|\"[^\"]*\") piece .*: printed as written "
                            r"\((?:markup comes in pairs: |ruby is |markup is typed |an icon is ).*\)$")
 WIDE_ICON = later(r"[｛{]([^｛｝{}\s]+)[｝}]")  # ｛star｝, ｛ｓｔａｒ｝, {star｝: typed with a Japanese input method on
 
@@ -386,7 +389,7 @@ def _textbox(ctx, text, x, y, w, h, size, min_size, font, align, valign, line_he
             room = "w: …, h: …" if shape == "circle" else "y: …, h: …"
             need += f"; give it room in the deck's layout: boxes: {{{field}: {{{room}}}}}"
         placed = ctx.placed_at() if ctx.placed_at is not None else None
-        msg = (f"{_warned_at(ctx, text, placed)}: text does not fit its "
+        msg = (f"{warned_at(ctx, text, placed)}: text does not fit its "
                f"{float(w):.1f}×{float(h):.1f} mm {outline} even at {lay.size:g} pt (needs {need}); set at {lay.size:g} pt, "
                + ("a number broken over two lines" if inside else "overflowing"))
         if msg not in ctx.warnings:
@@ -406,7 +409,7 @@ def _textbox(ctx, text, x, y, w, h, size, min_size, font, align, valign, line_he
                   for said, name in wide.items()]
         name = _field_name(text)  # a piece's field is mended in the data, other text where the template places it
         placed = ctx.placed_at() if ctx.placed_at is not None and not (name and "." not in name) else None
-        msg = f"{_warned_at(ctx, text, placed)}: {'; '.join(loose)}: printed as written ({'; '.join(hint)})"
+        msg = f"{warned_at(ctx, text, placed)}: {'; '.join(loose)}: printed as written ({'; '.join(hint)})"
         if msg not in ctx.warnings:
             ctx.warnings.append(msg)
     if _recorders:
@@ -455,7 +458,7 @@ def _japanese_runs(text: str) -> list[str]:
 
 
 # the warning of Japanese a template writes itself on a face of a Latin-script edition (``_untranslated``)
-UNTRANSLATED_LINE = re.compile(r"^(?P<file>[^:]+):\d+: .* is (?P<default>\S+) text the template writes itself, "
+UNTRANSLATED_LINE = later(r"^(?P<file>[^:]+):\d+: .* is (?P<default>\S+) text the template writes itself, "
                                r"printed as written in the (?P<lang>\S+) edition \(.*\)$")
 
 
@@ -504,4 +507,4 @@ def icon(ctx: TextContext, name: str, x: float, y: float, size: float, colour: s
     try:
         return Markup(_icons.place(path, float(x), float(y), float(size), colour))
     except IconError as e:
-        raise InputError(f"{e} (used in {ctx.where})") from None
+        raise InputError(f"{e} (used in {ctx.where})", icon=str(e)) from None

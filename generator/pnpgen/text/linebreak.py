@@ -30,10 +30,11 @@ when nothing else fits, and so, as the last resort, is a run JLREQ keeps whole (
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from functools import cache, lru_cache, partial
 from typing import TYPE_CHECKING
+
+from pnpgen.patterns import later
 
 if TYPE_CHECKING:
     import pyphen
@@ -242,7 +243,7 @@ def _term_ends(units: Sequence[str], classes: list[int]) -> None:
 
 
 # a web address written in a text, up to the punctuation of the sentence it ends
-_ADDRESS = re.compile(r"(?:https?://|www\.)[^\s<>\"“”‘’]*[^\s<>\"“”‘’.,;:!?)\]]")
+_ADDRESS = later(r"(?:https?://|www\.)[^\s<>\"“”‘’]*[^\s<>\"“”‘’.,;:!?)\]]")
 _BEFORE_IN_ADDRESS = frozenset("/.-_?#%~=&")
 
 

@@ -1,0 +1,57 @@
+"""縦書き in templates, as ``m.tate()`` and ``m.tate_box()`` (common/macros.svg.j2) use it: the
+``tate_marks`` filter (a column's marks, its Latin runs as long as the column's font sets them)
+and the ``tate_columns()`` helper (lines set in columns inside a box, right to left, broken as
+JLREQ allows; what does not fit told at the designer's template line). faces/tate.py cuts and
+breaks; this binds the face's fonts and warnings."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import jinja2
+
+from pnpgen import fonts as fontreg
+from pnpgen.errors import InputError
+from pnpgen.faces import tate
+from pnpgen.text import MAX_TEXT_CHARS, TextContext, check_numbers, warned_at
+
+
+def measure(fonts: Mapping[str, str], font: str, size: float) -> Callable[[str], float]:
+    """A Latin run's length in mm as the column's font (a role, or a font's name) sets it."""
+    name = fonts.get(str(font), str(font))
+    try:
+        fontreg.ttfont(name)
+    except KeyError:
+        raise InputError(f"tate: font {str(font)[:40]!r} is neither a font role nor a font of fonts/",
+                         key="font", expected="a font role (" + ", ".join(fonts) + ") or a font in fonts/") from None
+    return lambda word: fontreg.string_width_mm(word, name, float(size))
+
+
+@jinja2.pass_context
+def tate_marks(context: Any, text: object, size: float, pitch: float = 1.1, font: str = "mono") -> list[tate.Mark]:
+    """The filter ``text | tate_marks(size, pitch=1.1, font="mono")``: the column m.tate() sets."""
+    return tate.marks(str(text), float(size), float(pitch), measure(context.get("fonts") or {}, font, size))
+
+
+def tate_columns(ctx: TextContext, text: object, x: float, y: float, w: float, h: float, size: float = 9,
+                 font: str = "mono", pitch: float = 1.1, line_height: float = 1.7, align: str = "right",
+                 step: float = 0) -> list[tate.Column]:
+    """``text`` (a list field: a column each; a text: a column a line) in columns inside the box,
+    each with its ``text``, centre line ``x``, top ``y`` and ``length`` (mm), for m.tate() to set."""
+    if align not in tate.ALIGNS:
+        raise InputError(f"tate_columns: unknown align {str(align)[:40]!r}", key="align",
+                         expected="align " + "|".join(tate.ALIGNS))
+    check_numbers(ctx, text, "tate_columns", x=x, y=y, w=w, h=h, size=size, pitch=pitch, line_height=line_height, step=step)
+    lines = [str(line) for line in text] if isinstance(text, (list, tuple)) else str(text).splitlines()
+    if sum(len(line) for line in lines) > MAX_TEXT_CHARS:
+        raise InputError(f"tate_columns: a text of {sum(len(line) for line in lines):,} characters ({ctx.where})",
+                         expected=f"at most {MAX_TEXT_CHARS:,} characters in one box")
+    found = tate.columns(lines, float(x), float(y), float(w), float(h), float(size), float(pitch), float(line_height),
+                         align, float(step), measure(ctx.fonts, font, size))
+    placed = ctx.placed_at() if ctx.placed_at is not None else None
+    for problem in found.problems:
+        msg = f"{warned_at(ctx, text, placed)}: vertical text: {problem}"
+        if msg not in ctx.warnings:
+            ctx.warnings.append(msg)
+    return found.columns
