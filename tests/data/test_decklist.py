@@ -201,6 +201,26 @@ def test_a_parked_or_open_source_piece_a_list_prints_is_told_with_the_list(tmp_p
     assert "data/test/decks/cards.yaml:14:38: スターターA カード4.text" in proof, proof
 
 
+
+def test_a_list_that_parks_an_open_source_piece_is_not_told_with_it(tmp_path, capsys):
+    """review39: the sheet prints ST01-005 with its text 未定 and the list parks it (0: none in
+    the starter): the placeholder is the sheet's alone, the list not named with it (a list's
+    open piece counted only where the list prints it, as a sheet's parked piece is); the piece
+    told parked in the list's file, where its 0 is, not at the sheet's row (which prints it)."""
+    sheet = SHEET.replace("本文5}", "未定 強さ}")
+    ws = _workspace(tmp_path, {"starter": "name: スターターA\nfrom: cards\nlist: {ST01-002: 3, ST01-005: 0}\n"})
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(sheet, encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 0
+    out = capsys.readouterr().out
+    assert "  cards: data/test/decks/cards.yaml:15:38: カード5.text: 未定 強さ\n" in out, out
+    assert "  starter: data/test/decks/starter.yaml: カード5: parked (count: 0, prints none)\n" in out, out
+    assert out.count("starter:") == 1 and "1 placeholder to settle" in out, out
+    game = load_game(Workspace(ws), "test")
+    assert [(p.label, p.count, p.shows_placeholder) for p in game.decks[1].pieces] == [
+        ("カード2", 3, False), ("カード5", 0, False)]
+    assert game.decks[1].placeholders == []
+
 OWN_BACK = BACK.replace("#333366", "#aa2222").replace('"B" ~ piece.name', '"帯" ~ deck.name')
 
 
