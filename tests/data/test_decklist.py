@@ -267,3 +267,16 @@ def test_export_sheet_writes_a_lists_list_that_list_file_reads_back_to_the_same_
     was = [(p.label, p.count, p.where) for p in load_game(Workspace(ws), "test").deck("starter").pieces]
     (decks / "starter.yaml").write_text("name: スターターA\nfrom: cards\nlist: {file: starter.csv}\n", encoding="utf-8")
     assert [(p.label, p.count, p.where) for p in load_game(Workspace(ws), "test").deck("starter").pieces] == was
+
+
+def test_a_list_files_header_pasted_with_an_invisible_character_is_told_what_it_has(tmp_path, capsys):
+    """review39 (hostile36 × decklist2): a list's count header pasted with a zero-width space was
+    'unknown key in the header row; did you mean count?', the two looking alike; it names the
+    character, as an id's (written alike) is taken and a file name's is told."""
+    ws = _workspace(tmp_path, {"starter": "name: A\nfrom: cards\nlist: {file: s.csv}\n"})
+    (ws / "data" / "test" / "decks" / "s.csv").write_text("id,count\u200b\nST01-002\u200b,3\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "s.csv:1:2: " in err and "unknown key in the header row: 'count\\u200b' has the invisible character U+200B " \
+        "(ZERO WIDTH SPACE), character 6, which shows as nothing (expected count, typed again without it)" in err, err
