@@ -250,7 +250,8 @@ def test_a_lists_own_back_and_paper_over_a_template_deck_and_a_layout_deck(tmp_p
     assert [p.extract_text().replace("\n", "") for p in pages[1::2]] == ["帯スターターA"] * 5
     assert all("カード2" in p.extract_text() for p in pages[:6:2])  # the layout's fronts
     for key, said in (("layout: card-poker", "starter.yaml:6:1: layout: a deck list takes no layout: its pieces' "
-                       "faces are the source deck's"), ("paper: b5", "starter.yaml:6:8: paper: ")):
+                       "faces are the source deck's"), ("front: f.svg.j2", "starter.yaml:6:1: front: a deck list takes no "
+                       "front: its pieces' faces are the source deck's"), ("paper: b5", "starter.yaml:6:8: paper: ")):
         (ws / "data" / "test" / "decks" / "starter.yaml").write_text(STARTER + key + "\n", encoding="utf-8")
         capsys.readouterr()
         assert run(ws, "check", "--game", "test") == 2
