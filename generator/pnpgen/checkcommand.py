@@ -65,8 +65,8 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
         printed_by: dict[tuple[str | None, str], list[str]] = {}  # a source deck's piece → the deck lists that print it
         for deck in game.decks:
             for piece in deck.pieces if deck.listed is not None else ():
-                if piece.count:
-                    printed_by.setdefault((deck.listed, str(piece.where)), []).append(deck.id)
+                for source in deck.listed or () if piece.count else ():  # (a row is its worksheet's: one source's)
+                    printed_by.setdefault((source, str(piece.where)), []).append(deck.id)
         for deck in game.decks:
             for found in (found for found in opens if found.decks[0] is deck):  # said with the first deck that prints it
                 more = (f" — and {counted(len(found.fields) - 1, 'more piece')} from the same line"

@@ -270,6 +270,57 @@ def test_export_sheet_writes_a_lists_list_that_list_file_reads_back_to_the_same_
     assert [(p.label, p.count, p.where) for p in load_game(Workspace(ws), "test").deck("starter").pieces] == was
 
 
+EXTRA = SHEET.replace("name: テストカード", "name: 追加カード").split("pieces:\n")[0] + "pieces:\n" + "".join(
+    f"  - {{id: EX-00{i}, name: 追加{i}, text: 追加本文{i}}}\n" for i in range(1, 4))
+MIXED = "name: 混成\nfrom: [cards, extra]\nlist: {EX-002: 2, ST01-003: 1, EX-001: 1}\n"
+
+
+def test_a_list_from_several_decks_drawn_alike_prints_each_in_its_order_and_follows_their_edits(tmp_path, capsys):
+    """A card pool kept as a worksheet per kind (heroes, allies, events): one starter deck lists
+    cards of each, ``from: [heroes, allies, events]`` (trial56)."""
+    ws = _workspace(tmp_path, {"extra": EXTRA, "starter": MIXED})
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    out = ws / "build" / "test"
+    assert [f[:3] for f in _fronts(out / "shop" / "starter.pdf")] == ["追加2", "追加2", "カード", "追加1"]
+    assert _fronts(out / "shop" / "starter.pdf")[2].startswith("カード3")
+    game = load_game(Workspace(ws), "test")
+    assert game.deck("starter").listed == ("cards", "extra")
+    assert len(render_game(ws / "templates", game, 3.0).faces.svgs) == 2 * 5 + 2 * 3  # the list's all the sheets'
+    decks = ws / "data" / "test" / "decks"
+    (decks / "extra.yaml").write_text(EXTRA.replace("追加本文2", "改訂").replace("追加本文1}", "追加本文1, count: 0}"),
+                                      encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    changes = json.loads((out / "manifest.json").read_text(encoding="utf-8"))["changes"]
+    assert [line.split(":")[0] for line in changes] == ["extra", "starter"], changes
+    assert "追加2: text" in changes[1] and "+" not in changes[1], changes
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 0
+    assert "  extra: data/test/decks/extra.yaml:11:5: 追加1: parked (count: 0, prints none; starter prints it)\n" \
+        in capsys.readouterr().out
+
+
+def test_each_mistake_of_a_list_from_several_decks_is_told_at_its_from_line(tmp_path, capsys):
+    cases = {  # (extra.yaml, the list's from:) → what is said
+        "drawn otherwise": (EXTRA.replace("front: card-front.svg.j2", "front: other.svg.j2"), "[cards, extra]",
+                            "starter.yaml:2:15: from.2: deck 'extra' is drawn otherwise than 'cards': its front "
+                            "template is 'other.svg.j2', cards's 'card-front.svg.j2'"),
+        "in both": (EXTRA.replace("EX-001", "ST01-003"), "[cards, extra]", "starter.yaml:3:19: list.ST01-003: id "
+                    "'ST01-003' is a piece of 'cards' (data/test/decks/cards.yaml:13:5) and of 'extra' "
+                    "(data/test/decks/extra.yaml:11:5)"),
+        "twice": (EXTRA, "[cards, cards]", "starter.yaml:2:15: from.2: deck 'cards' is named twice"),
+        "none": (EXTRA, "[]", "starter.yaml:2:7: from: from: names no deck"),
+        "no such": (EXTRA, "[cards, extras]", "starter.yaml:2:15: from.2: no deck 'extras' in this game; did you "
+                    "mean extra?"),
+    }
+    for n, (extra, froms, said) in enumerate(cases.values()):
+        ws = _workspace(tmp_path, {"extra": extra, "starter": MIXED.replace("[cards, extra]", froms)}, f"ws{n}")
+        (ws / "templates" / "test" / "other.svg.j2").write_text(OWN_BACK, encoding="utf-8")
+        capsys.readouterr()
+        assert run(ws, "check", "--game", "test") == 2
+        err = capsys.readouterr().err
+        assert f"data/test/decks/{said}" in err and err.count("\n") == 1, err
+
+
 def test_a_list_files_header_pasted_with_an_invisible_character_is_told_what_it_has(tmp_path, capsys):
     """review39 (hostile36 × decklist2): a list's count header pasted with a zero-width space was
     'unknown key in the header row; did you mean count?', the two looking alike; it names the

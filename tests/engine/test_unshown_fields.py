@@ -35,8 +35,8 @@ def test_a_decks_sheet_headers_change_neither_digest_and_neither_names_the_field
     # a deck's unique: field and a deck list's from: are read by the loading of a deck list alone
     # (data/decklist.py): what the list prints is its pieces, which both digests hold
     assert [f.name for f in dataclasses.fields(Deck) if not shown_field(f)] == ["sheet_headers", "unique", "listed"]
-    assert bookkey.plain(plain) == bookkey.plain(dataclasses.replace(plain, unique="title", listed="sheet"))
-    assert export._plain(plain) == export._plain(dataclasses.replace(plain, unique="title", listed="sheet"))
+    assert bookkey.plain(plain) == bookkey.plain(dataclasses.replace(plain, unique="title", listed=("sheet",)))
+    assert export._plain(plain) == export._plain(dataclasses.replace(plain, unique="title", listed=("sheet",)))
     for module in (bookkey, export):
         assert "sheet_headers" not in inspect.getsource(module), module.__name__
 

@@ -9,7 +9,9 @@ The listed deck is the source deck as drawn (its size, templates or layout, fiel
 listed pieces alone, in the list's order, at the list's counts: its faces are the source's, so
 a face both print is one face of the build (faces/ keys a face by its SVG). Its own are a
 ``back:`` (a template: a starter deck's colour; ``own_back``) and a ``paper:``; the list may be
-kept in a spreadsheet, ``list: {file: starter.csv}``, read as a deck's ``pieces: {file: …}``."""
+kept in a spreadsheet, ``list: {file: starter.csv}``, read as a deck's ``pieces: {file: …}``. A
+card pool kept as a worksheet per kind is listed from several decks drawn alike, ``from: [heroes,
+allies, events]`` (``_drawn_alike``), each number found in the one of them that has it."""
 
 from __future__ import annotations
 
@@ -108,33 +110,27 @@ def listed_deck(doc: Located, data: dict, path: Path, decks: DeckLookup | None, 
                              ".yaml) whose pieces it lists", "list": "'list: {ST01-001: 3, …}', each piece's "
                              "unique value and its count"}[required])
     own = path.stem
-    source_id = parse_at(doc, ("from",), v.name, data["from"], "a deck id")
-    ids = [i for i in (decks.ids if decks is not None else []) if i != own]
-    if source_id == own:
-        raise doc.error(("from",), "a deck list cannot list its own pieces", "another deck's id")
-    if source_id not in ids:
-        import difflib  # (only for a mistake)
-
-        near = difflib.get_close_matches(source_id, ids, n=1, cutoff=0.5)
-        raise doc.error(("from",), f"no deck {source_id!r} in this game" + (f"; did you mean {near[0]}?" if near else ""),
-                        "the id (file name without .yaml) of the deck whose pieces it lists: " + ", ".join(ids[:8]))
-    assert decks is not None
-    source = decks(source_id)
-    if source is None:  # still loading: it lists (or holds) this one
-        raise doc.error(("from",), f"deck {source_id!r} takes its pieces from this deck in turn (a circle)",
-                        "from: a deck whose pieces are its own")
-    if source.listed is not None:
-        raise doc.error(("from",), f"deck {source_id!r} is itself a deck list (from: {source.listed})",
-                        f"from: {source.listed}, the deck whose pieces it lists")
-    if source.unique is None:
-        raise doc.error(("from",), f"deck {source_id!r} names no unique field, by which a list names its pieces",
-                        f"unique: <field> in {source.source.name} (its set number, e.g. unique: number)")
+    froms = data["from"] if isinstance(data["from"], list) else None  # from: [heroes, allies, events]
+    if froms is not None and not froms:
+        raise doc.error(("from",), "from: names no deck", "from: cards, or several drawn alike: from: [heroes, allies]")
+    sources = [_source(doc, at, written, own, decks) for at, written in
+               ([(("from", i), w) for i, w in enumerate(froms)] if froms is not None else [(("from",), data["from"])])]
+    source_ids = [s.id for s in sources]
+    for i, other in enumerate(sources[1:], 1):
+        if other.id in source_ids[:i]:
+            raise doc.error(("from", i), f"deck {other.id!r} is named twice", "each deck once")
+        _drawn_alike(doc, ("from", i), sources[0], other)
+    source = sources[0]
     field = source.unique
-    by_id: dict[str, Piece] = {}
-    for piece in sorted(source.pieces, key=lambda p: not p.count):  # a printed piece before a parked old one
-        value = piece.values.get(field)
-        if value is not None and written_alike(value):
-            by_id.setdefault(written_alike(value), piece)
+    assert field is not None
+    by_id: dict[str, dict[str, Piece]] = {}  # a unique value → the piece of each source deck that has it
+    for deck in sources:
+        for piece in sorted(deck.pieces, key=lambda p: not p.count):  # a printed piece before a parked old one
+            value = piece.values.get(field)
+            if value is not None and written_alike(value):
+                by_id.setdefault(written_alike(value), {}).setdefault(deck.id, piece)
+    named = f"deck {source.id!r}" if len(sources) == 1 else "decks " + ", ".join(repr(i) for i in source_ids)
+    of_names = source.source.name if len(sources) == 1 else ", ".join(s.source.name for s in sources)
     if isinstance(data["list"], str) and Path(data["list"].strip()).suffix.lower() in SUFFIXES:
         raise doc.error(("list",), f"list names the spreadsheet {data['list']!r} without 'file:'",
                         f"list: {{file: {data['list'].strip()}}}")
@@ -159,13 +155,17 @@ def listed_deck(doc: Located, data: dict, path: Path, decks: DeckLookup | None, 
             import difflib  # (only for a mistake)
 
             near = difflib.get_close_matches(name, list(by_id), n=3, cutoff=0.5)
-            raise rows.error(entry.at, f"no piece of deck {source_id!r} has {field} {name!r}" +
+            raise rows.error(entry.at, f"no piece of {named} has {field} {name!r}" +
                              (f"; nearest: {', '.join(near)}" if near else ""),
-                             f"the {field} of a piece of {source.source.name}", key=entry.key)
+                             f"the {field} of a piece of {of_names}", key=entry.key)
+        if len(by_id[name]) > 1:
+            raise rows.error(entry.at, f"{field} {name!r} is a piece of " + " and of ".join(
+                f"{d!r} ({p.where})" for d, p in by_id[name].items()), f"a {field} one deck's piece has: "
+                "the other piece's changed, or from: naming one of the decks", key=entry.key)
         count_at = entry.at if rows is doc else entry.at[:2] + ("count",)
         n = parse_at(rows, count_at, v.count, entry.count, v.COUNT,
                      f"'{key}: 3'" if rows is doc else "3 in the count column")
-        piece = by_id[name]
+        (piece,) = by_id[name].values()
         pieces.append(dataclasses.replace(piece, index=len(pieces) + 1, count=n, deck_label="",
                                           field_lines=dict(piece.field_lines), field_keys=dict(piece.field_keys),
                                           shows_placeholder=bool(n and piece.open), open=list(piece.open)))
@@ -175,7 +175,7 @@ def listed_deck(doc: Located, data: dict, path: Path, decks: DeckLookup | None, 
     deck = dataclasses.replace(
         source, id=own, name=name_text, name_where=doc.where(("name",)), pieces=pieces, source=path,
         placeholders=[p for piece in pieces if piece.count for p in piece.open], worksheet=None, sheet_headers={},
-        follows=None, listed=source_id, options=dict(source.options))
+        follows=None, listed=tuple(source_ids), options=dict(source.options))
     if source.layout is not None:
         deck.front = layout_template(own, "front")
         deck.back = layout_template(own, "back") if source.back is not None else None
@@ -184,6 +184,59 @@ def listed_deck(doc: Located, data: dict, path: Path, decks: DeckLookup | None, 
         raise doc.error(("list",), f"the deck prints {copies:,} copies",
                         f"at most {v.COUNT[1]:,} copies in one deck (split it into several decks)")
     return deck
+
+
+def _source(doc: Located, at: tuple, written: Any, own: str, decks: DeckLookup | None) -> Deck:
+    """A deck ``from:`` names (``at``: its key path, ``("from", 1)`` in a list of several), checked:
+    another deck of the game, not a list itself, with a ``unique:`` field to name its pieces by."""
+    source_id = parse_at(doc, at, v.name, written, "a deck id")
+    ids = [i for i in (decks.ids if decks is not None else []) if i != own]
+    if source_id == own:
+        raise doc.error(at, "a deck list cannot list its own pieces", "another deck's id")
+    if source_id not in ids:
+        import difflib  # (only for a mistake)
+
+        near = difflib.get_close_matches(source_id, ids, n=1, cutoff=0.5)
+        raise doc.error(at, f"no deck {source_id!r} in this game" + (f"; did you mean {near[0]}?" if near else ""),
+                        "the id (file name without .yaml) of the deck whose pieces it lists: " + ", ".join(ids[:8]))
+    assert decks is not None
+    source = decks(source_id)
+    if source is None:  # still loading: it lists (or holds) this one
+        raise doc.error(at, f"deck {source_id!r} takes its pieces from this deck in turn (a circle)",
+                        "from: a deck whose pieces are its own")
+    if source.listed is not None:
+        raise doc.error(at, f"deck {source_id!r} is itself a deck list (from: {', '.join(source.listed)})",
+                        f"from: {', '.join(source.listed)}, the deck whose pieces it lists")
+    if source.unique is None:
+        raise doc.error(at, f"deck {source_id!r} names no unique field, by which a list names its pieces",
+                        f"unique: <field> in {source.source.name} (its set number, e.g. unique: number)")
+    return source
+
+
+# what draws a deck's pieces and lays them out: the decks of one list's from: must agree on each
+_DRAWN = (("layout", "layout"), ("front", "front template"), ("back", "back template"), ("kind", "kind"),
+          ("shape", "shape"), ("trim_mm", "size"), ("options", "shape options"), ("sheet", "sheet"),
+          ("bleed_mm", "bleed"), ("lint", "lint"), ("die", "die"), ("stand_up", "stand_up"),
+          ("sealed", "sealed"), ("unique", "unique field"))
+
+
+def _drawn_alike(doc: Located, at: tuple, first: Deck, other: Deck) -> None:
+    """A list of several decks' pieces is one deck, drawn one way: ``other`` must be drawn as
+    ``first`` is (its layout or templates, size, shape, back, sheet, unique field)."""
+    for attr, said in _DRAWN:
+        mine, theirs = getattr(first, attr), getattr(other, attr)
+        if attr in ("front", "back") and first.layout is not None:
+            continue  # (a layout deck's templates are compiled under its own id: its layout is compared)
+        if attr == "layout" and mine is not None and theirs is not None:
+            if dataclasses.replace(mine, name="") == dataclasses.replace(theirs, name=""):
+                continue  # (an inline override is named after its deck: the same boxes are the same layout)
+            mine, theirs = (mine.name, theirs.name) if mine.name != theirs.name else ("its boxes", "other boxes")
+        elif attr == "layout":
+            mine, theirs = (mine and mine.name), (theirs and theirs.name)
+        if mine != theirs:
+            raise doc.error(at, f"deck {other.id!r} is drawn otherwise than {first.id!r}: its {said} is "
+                            f"{theirs!r}, {first.id}'s {mine!r}", "decks drawn alike (one layout or the same "
+                            "templates, one size and unique field), or a deck list of each")
 
 
 def own_back(deck: Deck, template: str, where: Any) -> None:

@@ -302,7 +302,7 @@ class Deck:
     paper_where: Where | None = field(default=None, metadata=EXPORTS_UNSHOWN_FIELD)  # where the deck file says ``paper:``
     sealed: bool = False  # ``sealed: true``: a legacy game's sealed pack, its faces kept out of the rulebook
     unique: str | None = field(default=None, metadata=UNSHOWN_FIELD)  # ``unique:``: the field no two pieces share
-    listed: str | None = field(default=None, metadata=UNSHOWN_FIELD)  # a deck list's ``from:``: the deck it lists
+    listed: tuple[str, ...] | None = field(default=None, metadata=UNSHOWN_FIELD)  # a deck list's ``from:``: the decks it lists
 
     def where(self, side: str | None = None) -> Where:
         """Where a warning about the whole deck starts, as a piece's starts at its line: the line

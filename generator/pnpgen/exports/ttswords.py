@@ -70,7 +70,8 @@ def _rules_field(piece: Piece) -> str | None:
 def shown_fields(piece: Piece, art: Art | None, layout: Layout | None, lang: str) -> str:
     """What a piece's face tells on the table (a card's ``Description``): each of its fields the
     face ``art`` shows but the one naming it (its ``Nickname`` says that), in the order the face
-    prints them, a line each: a text as the card prints it (``rules_text``'s plain text), a number
+    reads, a line each (a layout's boxes top to bottom, then left to right; a template's fields in
+    the order it draws them): a text as the card prints it (``rules_text``'s plain text), a number
     as written; labelled as the deck's layout labels it (a text box's ``label:`` before it and
     its ``unit:`` after, ``体力 3``, ``3枚``), else by the field's name (``vp: 3``), but the rules text,
     which stands alone. A field shows when its words are among those the face prints
@@ -104,8 +105,12 @@ def shown_fields(piece: Piece, art: Art | None, layout: Layout | None, lang: str
         box = boxes.get(key, {})
         label, unit = (plain(box[k]).strip() if box.get(k) else "" for k in ("label", "unit"))
         said += unit
-        found.append((at, order, f"{label} {said}" if label else said if key == rules else f"{key}: {said}"))
-    return "\n".join(line for _, _, line in sorted(found))
+        # read top to bottom as the card reads: a layout's field by where its box stands (a box of your own
+        # added after the built-in ones, a keyword line over the rules text, before that text), a
+        # template's by the order it draws them; the rules text it does not print as written, last
+        stands = (box["y"], box["x"]) if box and at < len(printed) else (math.inf, math.inf) if boxes else (0, 0)
+        found.append((stands, at, order, f"{label} {said}" if label else said if key == rules else f"{key}: {said}"))
+    return "\n".join(line for *_, line in sorted(found))
 
 
 def _paragraphs(lines: list[str], values: Iterable[str]) -> list[str]:
