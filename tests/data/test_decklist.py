@@ -201,6 +201,26 @@ def test_a_parked_or_open_source_piece_a_list_prints_is_told_with_the_list(tmp_p
     assert "data/test/decks/cards.yaml:14:38: スターターA カード4.text" in proof, proof
 
 
+
+def test_a_list_that_parks_an_open_source_piece_is_not_told_with_it(tmp_path, capsys):
+    """review39: the sheet prints ST01-005 with its text 未定 and the list parks it (0: none in
+    the starter): the placeholder is the sheet's alone, the list not named with it (a list's
+    open piece counted only where the list prints it, as a sheet's parked piece is); the piece
+    told parked in the list's file, where its 0 is, not at the sheet's row (which prints it)."""
+    sheet = SHEET.replace("本文5}", "未定 強さ}")
+    ws = _workspace(tmp_path, {"starter": "name: スターターA\nfrom: cards\nlist: {ST01-002: 3, ST01-005: 0}\n"})
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(sheet, encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 0
+    out = capsys.readouterr().out
+    assert "  cards: data/test/decks/cards.yaml:15:38: カード5.text: 未定 強さ\n" in out, out
+    assert "  starter: data/test/decks/starter.yaml: カード5: parked (count: 0, prints none)\n" in out, out
+    assert out.count("starter:") == 1 and "1 placeholder to settle" in out, out
+    game = load_game(Workspace(ws), "test")
+    assert [(p.label, p.count, p.shows_placeholder) for p in game.decks[1].pieces] == [
+        ("カード2", 3, False), ("カード5", 0, False)]
+    assert game.decks[1].placeholders == []
+
 OWN_BACK = BACK.replace("#333366", "#aa2222").replace('"B" ~ piece.name', '"帯" ~ deck.name')
 
 
@@ -230,7 +250,8 @@ def test_a_lists_own_back_and_paper_over_a_template_deck_and_a_layout_deck(tmp_p
     assert [p.extract_text().replace("\n", "") for p in pages[1::2]] == ["帯スターターA"] * 5
     assert all("カード2" in p.extract_text() for p in pages[:6:2])  # the layout's fronts
     for key, said in (("layout: card-poker", "starter.yaml:6:1: layout: a deck list takes no layout: its pieces' "
-                       "faces are the source deck's"), ("paper: b5", "starter.yaml:6:8: paper: ")):
+                       "faces are the source deck's"), ("front: f.svg.j2", "starter.yaml:6:1: front: a deck list takes no "
+                       "front: its pieces' faces are the source deck's"), ("paper: b5", "starter.yaml:6:8: paper: ")):
         (ws / "data" / "test" / "decks" / "starter.yaml").write_text(STARTER + key + "\n", encoding="utf-8")
         capsys.readouterr()
         assert run(ws, "check", "--game", "test") == 2
@@ -298,3 +319,16 @@ def test_each_mistake_of_a_list_from_several_decks_is_told_at_its_from_line(tmp_
         assert run(ws, "check", "--game", "test") == 2
         err = capsys.readouterr().err
         assert f"data/test/decks/{said}" in err and err.count("\n") == 1, err
+
+
+def test_a_list_files_header_pasted_with_an_invisible_character_is_told_what_it_has(tmp_path, capsys):
+    """review39 (hostile36 × decklist2): a list's count header pasted with a zero-width space was
+    'unknown key in the header row; did you mean count?', the two looking alike; it names the
+    character, as an id's (written alike) is taken and a file name's is told."""
+    ws = _workspace(tmp_path, {"starter": "name: A\nfrom: cards\nlist: {file: s.csv}\n"})
+    (ws / "data" / "test" / "decks" / "s.csv").write_text("id,count\u200b\nST01-002\u200b,3\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "s.csv:1:2: " in err and "unknown key in the header row: 'count\\u200b' has the invisible character U+200B " \
+        "(ZERO WIDTH SPACE), character 6, which shows as nothing (expected count, typed again without it)" in err, err

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from conftest import DECK_YAML, FRONT, GAME_YAML, make_workspace, run
+from conftest import BACK, DECK_YAML, FRONT, GAME_YAML, make_workspace, run
 from pnpgen.data.optionvalues import DECK_ID_BASE_MAX
 from pnpgen.exports import tts
 from pnpgen.faces.faceset import STAND_UP_INSET_MM
@@ -942,3 +942,30 @@ def test_a_cards_description_holds_the_fields_its_face_shows_in_its_order_labell
     assert [c["Description"] for c in _objects(out, "allies")] == [
         "cost: 3\nkeywords: Guard\nRanged\n一枚引く。\nfooter: A-001", "cost: 1\n二枚引く。\nfooter: A-002"]
     assert [c["Description"] for c in _objects(out, "cards")] == ["cost: 2\n金を得る。", "cost: 1000000\n銀を得る。"]  # (not 1e+06)
+
+
+KARUTA = ("name: 読み札\nsize: [53, 73]\nfields: {id: text, title: text, lines: list}\nunique: id\nlayout:\n"
+          "  extends: card\n  boxes:\n    text: null\n    art: null\n"
+          "    verse: {field: lines, vertical: true, x: 8, y: 9, w: 'w - 16', h: 'h - 22', size: 12, font: mincho}\n"
+          "pieces:\n  - {id: Y1, title: 春, lines: [はるのよの, ゆめばかりなる]}\n"
+          "  - {id: Y3, title: 秋, lines: [あきのたの, かりほのいほの]}\n")
+
+
+def test_a_vertical_verse_is_its_cards_description_and_a_lists_own_back_its_back_on_the_table(tmp_path):
+    """review39 (trial54 × fixesN × decklist2): a karuta card's verse, a list field set in vertical
+    columns, was left out of its Description (lists were), which was empty; it is the verse's lines
+    a space apart. A starter list of the deck, with a back of its own, is a deck on the table with
+    the source's fronts and its own back image."""
+    root = make_workspace(tmp_path / "ws", deck=KARUTA)
+    (root / "data" / "test" / "decks" / "starter.yaml").write_text(
+        "name: 入門\nfrom: cards\nback: starter-back.svg.j2\nlist: {Y3: 2, Y1: 1}\n", encoding="utf-8")
+    (root / "templates" / "test" / "starter-back.svg.j2").write_text(BACK.replace("#333366", "#aa2222").replace('"B" ~ piece.name', 'deck.name'), encoding="utf-8")
+    out = _export(root)
+    verses = ["lines: はるのよの ゆめばかりなる", "lines: あきのたの かりほのいほの"]
+    assert [(c["Nickname"], c["Description"]) for c in _objects(out, "cards")] == list(zip(["春", "秋"], verses))
+    assert [(c["Nickname"], c["Description"]) for c in _objects(out, "starter")] == [
+        ("秋", verses[1]), ("秋", verses[1]), ("春", verses[0])]
+    back = Image.open(out / "starter-back.png").convert("RGB")
+    assert back.getpixel((back.width // 2, 4)) == (0xaa, 0x22, 0x22)
+    source_back = Image.open(out / "cards-back.png").convert("RGB")  # (the layout's back)
+    assert source_back.getpixel((source_back.width // 2, 4)) != (0xaa, 0x22, 0x22)

@@ -26,7 +26,7 @@ from pnpgen.data.yamlhint import flow, quoted
 from pnpgen.data.yamlsrc import Located
 from pnpgen.errors import suggest
 from pnpgen.patterns import later
-from pnpgen.safetext import LINE_BREAKS, SAID, clipped
+from pnpgen.safetext import INVISIBLE, LINE_BREAKS, SAID, clipped, name_invisible_char, shown_invisible
 
 
 def parse_at(doc: Source, keypath: tuple, parse: Callable[..., Any], value: Any, *args: Any) -> Any:
@@ -53,6 +53,10 @@ def checked_keys(doc: Source, mapping: Any, keypath: tuple, allowed, what: str, 
                 raise doc.error(keypath + (key,), f"unknown key in {what}: it starts with a full-width space "
                                 "(全角スペース), which YAML reads as part of the key, not as indentation",
                                 "half-width spaces in the indentation", key=True)
+            hidden = name_invisible_char(key) if isinstance(key, str) else None
+            if hidden and INVISIBLE.sub("", key).strip() in allowed:  # (a header pasted from a web page: 'title' + U+200B)
+                raise doc.error(keypath + (key,), f"unknown key in {what}: '{shown_invisible(key)}' has {hidden}, which "
+                                "shows as nothing", f"{INVISIBLE.sub('', key).strip()}, typed again without it", key=True)
             listed = ", ".join(str(k) for k in allowed)
             near = v.ELSEWHERE.get((what, str(key))) or suggest(str(key), [str(k) for k in allowed], cutoff=0.75)
             word = str(key).strip().lower().rstrip(".:")

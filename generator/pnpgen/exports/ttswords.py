@@ -77,7 +77,9 @@ def shown_fields(piece: Piece, art: Art | None, layout: Layout | None, lang: str
     which stands alone. A field shows when its words are among those the face prints
     (``printed_words``): a template reads fields it prints nowhere (a colour, a picture's file, a
     number it draws as a symbol), and they are left out; the rules text never is (last, when the
-    face does not print its words as written). Without the face's art, the rules text alone."""
+    face does not print its words as written). A list of texts the face prints (a karuta verse,
+    a column a line) is its lines a space apart; other lists and mappings are left out. Without
+    the face's art, the rules text alone."""
     if art is None:
         return rules_text(piece)
     texts = [v for v in piece.values.values() if isinstance(v, str)]
@@ -89,6 +91,8 @@ def shown_fields(piece: Piece, art: Art | None, layout: Layout | None, lang: str
     rules, named = _rules_field(piece), piece.name_field
     found = []
     for order, (key, value) in enumerate(piece.values.items()):
+        if isinstance(value, list) and value and all(isinstance(item, str) for item in value):
+            value = " ".join(item.strip() for item in value)  # a verse's lines (a karuta card's vertical columns)
         if key == named or isinstance(value, bool) or not isinstance(value, (str, int, float)):
             continue
         said = plain(value).strip() if isinstance(value, str) else str(value) if isinstance(value, int) else f"{value:g}"
