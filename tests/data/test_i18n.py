@@ -418,7 +418,10 @@ def _sheet_refused(tmp_path, capsys, game: str, csv: str) -> str:
                            "game.yaml to translate into en; else a column headed text.ja)"),
     (TWO, "text.eng", "cards.csv:1:4: text.eng (column D): 'eng' is not one of the game's languages; "
                       "did you mean text.en? (expected a column headed text.<one of ja, en>)"),
-], ids=["fr", "no-languages-line", "eng"])
+    (TWO, "text.FR", "cards.csv:1:4: text.FR (column D): 'FR' is not one of the game's languages "
+                     "(data/test/game.yaml:1:1: languages: [ja, en]) (expected fr added there, 'languages: [ja, en, fr]', "
+                     "to translate into it; else a column headed text.<one of ja, en>)"),
+], ids=["fr", "no-languages-line", "eng", "capitals"])
 def test_a_column_in_a_language_the_game_does_not_list_says_so(tmp_path, capsys, game, header, said):
     """``text.fr`` in a game of [ja, en] was "unknown key in the header row": the language is
     what is missing, and game.yaml's languages line is where to add it."""

@@ -315,7 +315,8 @@ class Translations:
         the languages are listed, and what to add), not as an unknown field. A header whose tail
         is no language code is left to the field check."""
         meant = language_code_meant(lang, self.languages)
-        if not (LANGUAGE_CODE.fullmatch(lang) or meant):
+        added = language_code_meant(lang) or lang  # a code written another way (FR): the one to add, fr
+        if not (LANGUAGE_CODE.fullmatch(lang) or meant or added != lang):
             return
         listed = ", ".join(self.languages)
         code = self.languages[0] if len(self.languages) == 1 else f"<one of {listed}>"
@@ -328,10 +329,10 @@ class Translations:
         elif at is None or at.line is None:  # no languages: line, the game is kept in its default language
             message = (f"{lang!r} is not one of the game's languages ({at.path if at else 'game.yaml'} "
                        f"has no languages: line, so {listed} only)")
-            expected = f"'languages: [{listed}, {lang}]' in game.yaml to translate into {lang}; else {column}"
+            expected = f"'languages: [{listed}, {added}]' in game.yaml to translate into {added}; else {column}"
         else:
             message = f"{lang!r} is not one of the game's languages ({at}: languages: [{listed}])"
-            expected = f"{lang} added there, 'languages: [{listed}, {lang}]', to translate into it; else {column}"
+            expected = f"{added} added there, 'languages: [{listed}, {added}]', to translate into it; else {column}"
         mapped = sheet.mapping_error(header, message, expected) if written is not None else None
         raise mapped or sheet.error(("pieces", 0, header), message, expected, key=True)
 
