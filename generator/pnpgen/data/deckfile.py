@@ -432,9 +432,6 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
                 piece.open.append((cell, placeholder_field(piece, key), NO_ART_YET))
             elif key in shown and (value is None or str(value).strip() == ""):
                 piece.open.append((cell, placeholder_field(piece, key), EMPTY_SHOWN))
-        if piece.count:
-            deck.placeholders += piece.open
-            piece.shows_placeholder = bool(piece.open)
     if missing:
         raise ArtNotFound.together(missing)
     if "unique" in data:  # a field no two pieces share: 番号 on scenario cards

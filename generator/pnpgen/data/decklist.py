@@ -168,13 +168,13 @@ def listed_deck(doc: Located, data: dict, path: Path, decks: DeckLookup | None, 
         (piece,) = by_id[name].values()
         pieces.append(dataclasses.replace(piece, index=len(pieces) + 1, count=n, deck_label="",
                                           field_lines=dict(piece.field_lines), field_keys=dict(piece.field_keys),
-                                          shows_placeholder=bool(n and piece.open), open=list(piece.open)))
+                                          open=list(piece.open)))
     name_text = one_line_text(doc, data["name"], ("name",), "a deck's name")
     if len(pieces) == 1:
         pieces[0].deck_label = name_text
     deck = dataclasses.replace(
         source, id=own, name=name_text, name_where=doc.where(("name",)), pieces=pieces, source=path,
-        placeholders=[p for piece in pieces if piece.count for p in piece.open], worksheet=None, sheet_headers={},
+        worksheet=None, sheet_headers={},
         follows=None, listed=tuple(source_ids), options=dict(source.options))
     if source.layout is not None:
         deck.front = layout_template(own, "front")
