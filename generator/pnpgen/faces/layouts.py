@@ -14,7 +14,7 @@ from pnpgen.data.layouts import BASE_PALETTE, TEMPLATE_PREFIX
 from pnpgen.data.model import Layout, LayoutBox, LayoutSide
 from pnpgen.units import num
 
-PREFIX = TEMPLATE_PREFIX  # template names of compiled layouts: @layout/<deck>/front (data/deckfile.py names them)
+PREFIX = TEMPLATE_PREFIX  # template names of compiled layouts: @layout/<deck>/front (data/layouts.py side_templates names them)
 PLACEHOLDER = "placeholder_word"  # the context's: 未定, TBD as the edition says it (faces/templates.py)
 _ALIGN = {"left": 0.0, "center": 0.5, "justify": 0.0, "right": 1.0}
 
