@@ -105,7 +105,8 @@ def _pictured(result) -> list[Any]:
     for df in rendered.decks:
         if df.first is None:
             continue
-        keys = [df.first[0], df.first[1], *(df.piece_fronts[n] for n in sorted(df.piece_fronts))]
+        fronts = df.piece_fronts
+        keys = [df.first[0], df.first[1], *(fronts[n] for n in sorted(fronts))]
         out.append([df.deck.id, df.deck.trim_mm, keys])
         if any(k is not None and "<image" in rendered.faces.svgs.get(k, "") for k in keys):
             out.append([_pictures_of(result, k) for k in keys])  # the pictures each shows
