@@ -203,6 +203,11 @@ def test_scale_is_compensated_about_the_page_centre(tmp_path, two_builds):
     ("home-laser: {paper: a4, back_offset_mm: -1.5, 0.8}\n", "printers.yaml:1:",
      "a value, 0.8, where a key goes: a pair written without its brackets (expected [x, y] in brackets"),
     ("home-laser: {back_offset_mm: [-1.5, 0.8], scale: 99.6%, 100%}\n", "printers.yaml:1:", "a value, '100%', where a key goes"),
+    # trial58: the pair to write was the example's, [-1.5, 0.8], whatever was written: a designer's
+    # -1.5, -0.8 copied from it lost the second minus
+    ("home-laser: {paper: a4, back_offset_mm: -1.5, -0.8, scale: [1, 1]}\n", "printers.yaml:1:",
+     "(expected [x, y] in brackets: back_offset_mm: [-1.5, -0.8])"),
+    ("home-laser: {back_offset_mm: [-1.5, 0.8], scale: 99.6%, 100%}\n", "printers.yaml:1:", "scale: [99.6%, 100%])"),
     ("home-laser: {back_offset_mm: [1/16in, 0]}\n", "printers.yaml:1:",
      "['1/16in', 0] is not a valid back_offset_mm; did you mean 0.0625in?"),
     ("home-laser: {back_offst_mm: [1, 0]}\n", "printers.yaml:1:", "unknown key 'back_offst_mm'; did you mean back_offset_mm?"),
