@@ -217,8 +217,9 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
                             for o in left_out)
         notes = [f"left out: {shown_name(clipped(o.deck.name))}: {o.why}" for o in left_out]  # (a paragraph as a name: cut)
         made.append((None, {}))
-        for n, sheet in enumerate(contact.contact_sheets(f"{game.title} — {preset.name}", thumbs, fontreg.path_of(font),
-                                                         notes), 1):
+        heading = f"{game.title} — {preset.name}"
+        labels = _contact_font(game, [heading, *notes, *(t.name + t.tail for t in thumbs)])
+        for n, sheet in enumerate(contact.contact_sheets(heading, thumbs, fontreg.path_of(labels), notes), 1):
             pngs.add(made[-1][1], f"{slug}-contact.png" if n == 1 else f"{slug}-contact-{n}.png", sheet)
         pngs.finish()
     except SourceChanged as e:
@@ -433,6 +434,18 @@ def _pdfx(preset: Preset, pdfx: str, colour: str) -> OutputCondition | None:
         raise InputError(f"{preset.name} names no printing condition for PDF/X", path=preset.source, key="output_condition",
                          expected="output_condition: {identifier: CGATS TR 001, …} in the preset, or --pdfx none")
     return preset.output_condition
+
+
+def _contact_font(game: Game, texts: list[str]) -> str:
+    """The face of the contact sheet's heading, labels and notes: the edition's card-text gothic
+    (game.yaml's ``fonts:`` for its language, Noto in an English game) when it holds every
+    character of them, as the home sheets' slug takes it; else the plain gothic (BIZ UD), which
+    holds Japanese. An English game's labels were set in BIZ UDP Gothic, whose em dash vanishes at
+    the labels' 13 px (``Player Sheet — Red`` read ``Player Sheet   Red``: trial58)."""
+    plain = game.fonts["gothic"]
+    own = (game.text_fonts or game.fonts).get("gothic", plain)
+    needed = {c for text in [*texts, "0123456789 ×…"] for c in text if not c.isspace()}
+    return own if all(fontreg.has_glyph(own, c) for c in needed) else plain
 
 
 def _unregistered(preset: Preset, pdfx: OutputCondition | None) -> list[str]:
