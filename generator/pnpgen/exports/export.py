@@ -28,7 +28,7 @@ from pnpgen.data.load import check_bleed, load_game
 from pnpgen.data.model import Deck, Game, OpenValue, open_value_said, open_values_once, placeholder_word
 from pnpgen.data.names import NAME_MAX, check_preset_folder, same_file
 from pnpgen.data.workspace import Workspace, workspace_relative
-from pnpgen.errors import InputError, place, suggest
+from pnpgen.errors import InputError, Where, place, suggest
 from pnpgen.exports import contact, shop, tts
 from pnpgen.exports.book import shop_rulebook
 from pnpgen.exports.faces import EarlierImages, PageStyle, PngFiles, unique_faces
@@ -70,12 +70,10 @@ class LeftOut:
 
     @property
     def warning(self) -> str:
-        """Started, as the build's warnings are, with the deck file's line (``Deck.where``); a
-        template deck's with its ``size:`` line, the size the preset does not take (its line 1 is
-        its name, or a comment)."""
-        deck = self.deck
-        at = deck.where_about(deck.size_where)
-        return f"{at}: left out: {self.why}; {self.takes_it}{self.resize}"
+        """Started with the deck file's ``size:`` (or ``format:``) line, the size the preset does
+        not take; a deck whose file writes none, as the build's warnings are (``Deck.where``: a
+        layout deck's ``layout:``, which sizes it)."""
+        return f"{_size_line(self.deck)}: left out: {self.why}; {self.takes_it}{self.resize}"
 
 
 @dataclass
@@ -567,6 +565,13 @@ def _sizes_at(resized: list[NotTaken]) -> str:
     return "; ".join(f"{size} in {', '.join(places)}" for size, places in at.items())
 
 
+def _size_line(deck: Deck) -> Where:
+    """Where a deck's size is written: its own ``size:``/``format:`` line, a layout deck's too (a
+    mini-euro ``card-mini`` deck's ``format:``, a roll-and-write sheet's ``size:``, was told at its
+    layout's ``extends:``: trial58); else ``Deck.where``."""
+    return deck.size_where if deck.size_where is not None else deck.where()
+
+
 def _left_out_warnings(left_out: list[LeftOut]) -> list[str]:
     """A warning for each deck left out, at its deck file's line (``LeftOut.warning``); decks left
     out for the same reason and taken by the same presets said once together, at the first one's
@@ -585,7 +590,7 @@ def _left_out_warnings(left_out: list[LeftOut]) -> list[str]:
             continue
         shop = first.takers[-1].replace(f"{first.deck.id}.pdf", " files")  # (pnpgen build's shop/<deck>.pdf)
         resize = f"; or, with no --fit, {_sizes_at([o.error for o in decks])}" if size and first.error.path else ""
-        said.append(f"{first.deck.where_about(first.deck.size_where)}: left out: decks "
+        said.append(f"{_size_line(first.deck)}: left out: decks "
                     f"{', '.join(repr(o.deck.id) for o in decks)} are each {why}; takes them: "
                     f"{', '.join((*first.takers[:-1], shop))}{resize}")
     return said
