@@ -174,6 +174,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
             pieces={f"{p.index}:{p.label}": [p.count, df.digests[p.index]] for p in deck.pieces},
             double_at=_double_at(deck, placed, on) if home and not imposed.fold_or_sleeve else None,
             full_bleed=_full_bleed(deck, placed, on) if home and not imposed.fold_or_sleeve else None,
+            by_hand=placed.by_hand and bool(home),
         ))
     if game.options.get("share_sheets") and sheet.silhouette is None:  # (the machine cuts each deck by its own files)
         sheets_of = shared_sheets(sheets_of, lambda like: _shared_drawn(like, font, options))
