@@ -570,6 +570,11 @@ def test_duplex_cards_that_gave_up_bleed_say_what_the_full_bleed_holds(tmp_path,
     assert "the full" not in capsys.readouterr().out
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--duplex", "none", "--out", str(tmp_path / "none")) == 0
     assert "the full" not in capsys.readouterr().out
+    # on Letter the grid gives up 0.012 mm (12 a sheet at 2.988 mm, the slug's "bleed 3.0 mm"): unsaid (trial58)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--paper", "letter", "--out", str(tmp_path / "us")) == 0
+    us = json.loads((tmp_path / "us" / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"][0]
+    assert (us["pieces_per_sheet"], us["sheet_bleed_mm"]) == (12, 2.988)
+    assert "the full" not in capsys.readouterr().out
 
 
 ROUND_TOKENS = """\
