@@ -310,32 +310,21 @@ def test_a_face_placed_small_is_measured_as_printed():
     and lines are measured where the pages place it smallest: 40 pt text and a 2 pt rule drawn at
     1/8 are 5 pt text and a 0.25 pt line, printed 100 % K overprinting; the same form placed only at
     full size keeps its rich black."""
-    from reportlab.pdfgen.canvas import Canvas
-
+    from pdfprobe import form_placed
     from pnpgen.preflight.content import walk
 
     rich = (0.239, 0.174, 0.0, 0.82)
 
     def page(scales: list[float]) -> bytes:
-        buffer = io.BytesIO()
-        canvas = Canvas(buffer, pagesize=(400, 400), invariant=1)
-        canvas.beginForm("face", 0, 0, 200, 200)
-        canvas.setFillColorCMYK(*rich)
-        canvas.setStrokeColorCMYK(*rich)
-        canvas.setFont("Helvetica", 40)
-        canvas.drawString(10, 100, "42")
-        canvas.setLineWidth(2)
-        canvas.line(10, 50, 190, 50)
-        canvas.endForm()
-        for n, s in enumerate(scales):
-            canvas.saveState()
-            canvas.translate(10 + 200 * n, 10)
-            canvas.scale(s, s)
-            canvas.doForm("face")
-            canvas.restoreState()
-        canvas.showPage()
-        canvas.save()
-        return buffer.getvalue()
+        def face(canvas) -> None:
+            canvas.setFillColorCMYK(*rich)
+            canvas.setStrokeColorCMYK(*rich)
+            canvas.setFont("Helvetica", 40)
+            canvas.drawString(10, 100, "42")
+            canvas.setLineWidth(2)
+            canvas.line(10, 50, 190, 50)
+
+        return form_placed(face, scales, 200)
 
     def painted(pdf: bytes) -> list[tuple[str, float, tuple, bool]]:
         with pikepdf.open(io.BytesIO(pdf)) as doc:
