@@ -946,6 +946,20 @@ def test_a_layouts_dark_text_turns_light_on_a_dark_piece_colour(tmp_path):
     assert colours[chars.index("火")] == (0xff, 0xff, 0xff) and colours[chars.index("燃")] == ink
 
 
+def test_a_text_on_a_filled_frame_is_read_on_the_frames_fill(tmp_path):
+    """A hex tile's frame filled in a night-sea colour under the title: the layout's dark ``ink``
+    title is read on the frame's fill, not on the tile's pale ground, and prints in ``paper``."""
+    from rulebook.test_rulebook_english import fill_colours
+
+    deck = ("name: 地形\nlayout:\n  extends: tile-hex\n  boxes:\n    frame: {fill: '#102040'}\n"
+            "pieces:\n  - {title: 海, text: 港}\n")
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    unique = root / "build" / "test" / "shop" / "cards-unique.pdf"
+    chars = texts(unique)[0]
+    assert fill_colours(unique.read_bytes(), 0)[chars.index("海")] == (0xfb, 0xf8, 0xf1)
+
+
 def test_an_icons_box_prints_its_icons_in_its_colour(tmp_path):
     """trial57: a terrain icon on a dark hex tile printed black, as icon() draws an icon's
     currentColor, and an icons box took no colour (an error at its line). An icons box's ``colour:``
