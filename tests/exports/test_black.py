@@ -335,7 +335,7 @@ def test_a_face_placed_small_is_measured_as_printed():
     small, mapped = k_only(page([0.125, 1.0]))
     assert painted(small) == [("stroke", 0.25, k100, True), ("stroke", 2.0, k100, True),
                               ("text", 5.0, k100, True), ("text", 40.0, k100, True)]
-    assert mapped.text[rich] >= 1 and mapped.strokes[rich] == 1  # the form, rewritten once
+    assert mapped.text[rich] == 1 and mapped.strokes[rich] == 1  # the form, rewritten once (its empty BT … ET, ReportLab's font set, left as it is)
     whole, _ = k_only(page([1.0]))
     assert painted(whole) == [("stroke", 2.0, rich, False), ("text", 40.0, rich, False)]
 

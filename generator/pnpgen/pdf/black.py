@@ -205,8 +205,8 @@ def _rewrite(doc, obj, mapped: Mapped, states: dict, rule: BlackRule, placed: fl
         operands, op = instruction.operands, instruction.operator
         name = str(op)
         if name == "BT":
-            em = shown
-        if name == "BT" and is_black_text(fill, em, rule):
+            em = shown  # None: the object shows nothing (ReportLab's BT /F1 9 Tf 10.8 TL ET), left as it is
+        if name == "BT" and em is not None and is_black_text(fill, em, rule):
             text_colour = fill
             mapped.text[_round(fill)] += 1
             out.extend(overprint("k"))
@@ -217,7 +217,7 @@ def _rewrite(doc, obj, mapped: Mapped, states: dict, rule: BlackRule, placed: fl
         if name == "BT":
             in_text = True
         if in_text and name in ("k", "g"):  # a colour set inside the text object (ReportLab sets it there)
-            if is_black_text(fill, em, rule):
+            if em is not None and is_black_text(fill, em, rule):
                 assert fill is not None
                 mapped.text[_round(fill)] += 1
                 out.extend(overprint("k"))
