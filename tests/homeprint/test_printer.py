@@ -575,6 +575,13 @@ def test_duplex_cards_that_gave_up_bleed_say_what_the_full_bleed_holds(tmp_path,
     us = json.loads((tmp_path / "us" / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"][0]
     assert (us["pieces_per_sheet"], us["sheet_bleed_mm"]) == (12, 2.988)
     assert "the full" not in capsys.readouterr().out
+    # 0.12 mm wider, the grid gives up 0.072 mm (the slug's "bleed 2.9 mm"): said (review40)
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(deck.replace("format: mini-euro", "size: [44.12, 68]"),
+                                                                encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--paper", "letter", "--out", str(tmp_path / "wide")) == 0
+    assert [line.strip() for line in capsys.readouterr().out.splitlines() if "the full" in line] == [
+        "(12/sheet at 2.928 mm of bleed, 10/sheet at the full 3 mm: a back printed more than 2.928 mm off its "
+        "front shows paper at the cut; a printer profile's back_offset_mm keeps the bleed its offset needs)"]
 
 
 ROUND_TOKENS = """\
