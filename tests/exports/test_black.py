@@ -392,6 +392,27 @@ def test_a_font_size_set_inside_q_is_undone_by_q():
     assert _shown(pdf) == [(60, (0.157, 0.333, 0.0, 0.8), False)]
 
 
+def test_a_text_object_that_shows_nothing_is_left_as_it_is_its_colour_set_inside_too():
+    """A text object that sets a font and a rich black inside it and shows no text (ReportLab
+    writes such) is no black text: the file comes back as it was, nothing counted (review40: the
+    colour set inside it was still counted and wrapped in overprint states, no test saying so)."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(400, 400), invariant=1)
+    canvas.setFont("Helvetica", 9)
+    canvas.drawString(10, 10, "")
+    canvas.showPage()
+    canvas.save()
+    with pikepdf.open(io.BytesIO(buffer.getvalue())) as doc:
+        font = next(iter(doc.pages[0].Resources.Font.keys()))
+        doc.pages[0].Contents = doc.make_stream(f"BT {font} 9 Tf 0.6 0.5 0.4 1 k 10.8 TL ET".encode())
+        out = io.BytesIO()
+        doc.save(out)
+    pdf, mapped = k_only(out.getvalue())
+    assert not mapped.text and pdf == out.getvalue()
+
+
 def test_thousands_of_touching_small_fills_are_each_looked_at_a_few_times(monkeypatch):
     """hostile10: pixel art drawn as a square per pixel on a dark panel, each square touching the
     next, was checked square against square at each step out from the panel (8,000 took 16 s per
