@@ -59,6 +59,8 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None, heading: str | Non
     placed = home_sheet_options(ws, args)
     printer = placed["printer"]
     dpi = {"min_dpi": args.min_dpi} if args.min_dpi is not None else {}  # None: --min-dpi not given
+    if getattr(args, "max_dpi", None) is not None:  # None: --max-dpi not given
+        dpi["max_dpi"] = args.max_dpi
     ink = None
     if getattr(args, "ink", None):
         from pnpgen.svg.ink import InkSaver
@@ -77,7 +79,8 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None, heading: str | Non
     # the booklet's paper as given (None: game.yaml's paper:, else A4); A3 gets the A4 booklet, so
     # another paper that leaves the booklet as it was keeps the book
     booklet = None if paper is None else booklet_paper_for(paper)
-    rulebook = None if args.no_rulebook else RulebookOptions(args.rules_only, args.creep, args.binding, booklet)
+    rulebook = None if args.no_rulebook else RulebookOptions(args.rules_only, args.creep, args.binding, booklet,
+                                                             **({"max_dpi": dpi["max_dpi"]} if "max_dpi" in dpi else {}))
     from pnpgen.progress import progress
 
     quiet = args.quiet
@@ -345,7 +348,7 @@ def export(ws: Workspace, args: argparse.Namespace) -> int:
 
     options = ExportOptions(preset=args.preset, fit=args.fit, colour=args.colour, pdfx=args.pdfx, outline_text=args.outline_text, proof=args.proof,
                             base_url=args.base_url, deck_id_base=args.deck_id_base, decks=tuple(args.deck), out=args.out,
-                            lang=args.lang)
+                            lang=args.lang, **({} if getattr(args, "max_dpi", None) is None else {"max_dpi": args.max_dpi}))
     out_root = args.out or ws.root / "build"
     claim(out_root, ws.input_folders)  # not pnpgen's folder to write: stop before anything is made
     Cache(out_root).refuse_links()  # (.cache/exports a link: its states were read through it, as a build refuses)

@@ -22,6 +22,7 @@ from pnpgen.data.validate import (
     CREEP_MM,
     LABEL_CHARS,
     MARGIN_MM,
+    MAX_DPI,
     MIN_DPI,
     UNITS,
     Invalid,
@@ -160,6 +161,17 @@ def _plain_name(text: str, what: str, expected: str) -> str:
 
 def min_dpi_option(text: str) -> float:
     return number(text, *MIN_DPI, what="min dpi")
+
+
+def max_dpi_option(text: str) -> float:
+    """``--max-dpi``: the resolution ceiling raster art placed finer than 1.5 times it is resampled
+    to, in dpi; ``none`` (0): every picture kept as it is."""
+    if text.strip().lower() == "none":
+        return 0.0
+    try:
+        return number(text, *MAX_DPI, what="max dpi")
+    except Invalid as e:
+        raise Invalid(e.message, f"{e.expected}, or none (every picture kept as it is)") from None
 
 
 def max_builds_option(text: str) -> int:

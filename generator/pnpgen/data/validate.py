@@ -31,6 +31,7 @@ MARGIN_MM = (0.0, 50.0)
 CREEP_MM = (0.0, 2.0)
 LABEL_CHARS = 200  # a title, draft number, date, players: printed on covers and sheet edges
 MIN_DPI = (1.0, 2400.0)  # art resolution below which the build warns
+MAX_DPI = (72.0, 2400.0)  # the resolution ceiling finer art is resampled to (or none)
 ORIENTATIONS = ("pointy", "flat")
 ORIENTED_SHAPES = ("hex", "trihex")
 

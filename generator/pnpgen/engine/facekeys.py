@@ -49,7 +49,7 @@ def load_and_render(ws: Workspace, slug: str, options: BuildOptions, compiled: C
     try:
         return render_game(ws.templates, game, bleed, options.min_dpi, compiled, memo,
                              partial(art_fingerprint, ws, game, known, memo.stamps if memo is not None else None),
-                             before=spread, deck_bleeds=own)  # (the art's hash made only if a face needs it)
+                             before=spread, deck_bleeds=own, max_dpi=options.max_dpi)  # (the art's hash made only if a face needs it)
     finally:
         workers.close()
 

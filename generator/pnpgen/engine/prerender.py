@@ -118,7 +118,8 @@ def _render_run(job: tuple[Workspace, Game, BuildOptions, str, float, dict[str, 
     """A worker: render the pieces of one run (both sides), return the memo entries."""
     ws, game, options, inputs, bleed_mm, deck_bleeds, run = job
     memo = RenderMemo(inputs=inputs, digest=content_hash)  # an art file hashed once per worker, not per face
-    renderer = face_renderer(ws.templates, game, bleed_mm, options.min_dpi, memo=memo, deck_bleeds=deck_bleeds)
+    renderer = face_renderer(ws.templates, game, bleed_mm, options.min_dpi, memo=memo, deck_bleeds=deck_bleeds,
+                             max_dpi=options.max_dpi)
     for d, p in run:
         deck = game.decks[d]
         for side in (["front", "back"] if deck.back else ["front"]):

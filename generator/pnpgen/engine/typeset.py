@@ -117,7 +117,7 @@ def typeset(setting: Setting, ws: Workspace, game: Game, pictures: dict, opts: R
                           binding=opts.binding, paper=opts.paper or game.options.get("paper") or "a4",
                           pictures=pictures, readings=memo, reading=reading, entries=_entries(earlier, draft),
                           icon_dirs=icon_dirs(ws.templates, game.slug), parsed=setting.parsed, lines=setting.lines,
-                          compressions=setting.compressions)
+                          compressions=setting.compressions, max_dpi=opts.max_dpi)
     return book.files, book.warnings, book.report, memo.learned, memo.used, key, {"draft": draft, "notified": book.entries}
 
 
