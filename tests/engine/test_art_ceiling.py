@@ -13,7 +13,7 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image
 
-from conftest import make_workspace, run
+from conftest import GAME_YAML, make_workspace, run
 from pdfprobe import PT, image_xobjects, reader
 from pnpgen.data import artfile
 from pnpgen.data.pixels import ceiling_size
@@ -36,8 +36,8 @@ FRONT = """\
 RED = (200, 30, 40)
 
 
-def workspace(root: Path, picture: Image.Image) -> Path:
-    ws = make_workspace(root, deck=DECK, front=FRONT)
+def workspace(root: Path, picture: Image.Image, game: str = GAME_YAML) -> Path:
+    ws = make_workspace(root, deck=DECK, front=FRONT, game=game)
     (ws / "data" / "test" / "art").mkdir()
     picture.save(ws / "data" / "test" / "art" / "art.jpg", quality=90)
     return ws
@@ -89,6 +89,19 @@ def test_none_keeps_the_original_and_its_place(capped, tmp_path):
     pdf = tmp_path / "none" / "test" / "shop" / "cards.pdf"
     assert (the_image(pdf)["/Width"], the_image(pdf)["/Height"]) == (4000, 4000)
     assert painted_box(pdf) == pytest.approx(painted_box(capped / "build" / "test" / "shop" / "cards.pdf"), abs=0.15)
+
+
+def test_game_yaml_sets_the_ceiling_and_the_command_line_wins(tmp_path, capsys):
+    ws = workspace(tmp_path / "ws", Image.new("RGB", (4000, 4000), RED), game=GAME_YAML + "max_dpi: lots\n")
+    assert build(ws) == 2
+    err = capsys.readouterr().err
+    assert "game.yaml:" in err and "max dpi 'lots' is not a number" in err and "or none" in err, err
+    assert "Traceback" not in err
+    (ws / "data" / "test" / "game.yaml").write_text(GAME_YAML + "latin_gap: 0\nmax_dpi: none\n", encoding="utf-8")
+    assert build(ws) == 0
+    assert the_image(ws / "build" / "test" / "shop" / "cards.pdf")["/Width"] == 4000  # kept as it is
+    assert build(ws, "--max-dpi", "300") == 0  # the command line wins: 300 above 450
+    assert the_image(ws / "build" / "test" / "shop" / "cards.pdf")["/Width"] == round(4000 * 300 / (4000 / (20 / 25.4)))
 
 
 def test_the_same_bytes_built_again_and_in_another_folder(capped, tmp_path):

@@ -22,11 +22,11 @@ from pnpgen.data.validate import (
     CREEP_MM,
     LABEL_CHARS,
     MARGIN_MM,
-    MAX_DPI,
     MIN_DPI,
     UNITS,
     Invalid,
     length,
+    max_dpi,
     number,
     show,
 )
@@ -166,12 +166,7 @@ def min_dpi_option(text: str) -> float:
 def max_dpi_option(text: str) -> float:
     """``--max-dpi``: the resolution ceiling raster art placed finer than 1.5 times it is resampled
     to, in dpi; ``none`` (0): every picture kept as it is."""
-    if text.strip().lower() == "none":
-        return 0.0
-    try:
-        return number(text, *MAX_DPI, what="max dpi")
-    except Invalid as e:
-        raise Invalid(e.message, f"{e.expected}, or none (every picture kept as it is)") from None
+    return max_dpi(text)
 
 
 def max_builds_option(text: str) -> int:

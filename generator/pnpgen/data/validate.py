@@ -417,6 +417,17 @@ def number(value: Any, lo: float, hi: float, what: str) -> float:
     return v
 
 
+def max_dpi(value: Any) -> float:
+    """A resolution ceiling (game.yaml ``max_dpi:``, ``--max-dpi``): a number from 72 to 2400 dpi,
+    or ``none`` (0: every picture kept as it is)."""
+    if isinstance(value, str) and value.strip().lower() == "none":
+        return 0.0
+    try:
+        return number(value, *MAX_DPI, what="max dpi")
+    except Invalid as e:
+        raise Invalid(e.message, f"{e.expected}, or none (every picture kept as it is)") from None
+
+
 def section_checks(section: str, keys: Any, hint: str) -> tuple[Any, Any]:
     """The two complaints of a game.yaml section of named settings (``ink:``, ``lint:``): a value
     that is not a mapping, and a key it does not have. Each is a parse for ``mapkeys.parse_at``'s

@@ -24,7 +24,7 @@ from pnpgen.data.artfile import orientation, print_bytes
 from pnpgen.data.formats import MIN_DPI
 from pnpgen.data.gamefiles import deck_ids_in
 from pnpgen.data.lint import LintSettings
-from pnpgen.data.load import check_bleed, load_game
+from pnpgen.data.load import check_bleed, load_game, max_dpi_of
 from pnpgen.data.model import Deck, Game, OpenValue, open_value_said, open_values_once, placeholder_word
 from pnpgen.data.names import NAME_MAX, check_preset_folder, same_file
 from pnpgen.data.workspace import Workspace, workspace_relative
@@ -137,7 +137,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     min_dpi = max(MIN_DPI, preset.dpi) if preset.files != "tts" else min(MIN_DPI, preset.dpi)
     rendered = render_game(ws.templates, game, art_bleed, min_dpi,
                            printed={deck_id: f.scale for deck_id, f in fitted.items()},  # --fit scale
-                           max_dpi=options.max_dpi, before=_kept_cmyk if colour == "cmyk" else None)
+                           max_dpi=max_dpi_of(options.max_dpi, game), before=_kept_cmyk if colour == "cmyk" else None)
     # What drawing the faces warned of is said for the decks this export writes (not one --deck or
     # the preset leaves out: they are not sent to the shop), pictures below the dpi and text that
     # overflows its box alike; the game's own warnings stay.

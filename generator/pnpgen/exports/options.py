@@ -6,8 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from pnpgen.data.formats import MAX_DPI
-
 RECORD = "export.json"  # the record of what an export wrote, in its folder
 
 
@@ -27,4 +25,4 @@ class ExportOptions:
     decks: tuple[str, ...] = ()  # only these deck ids (default: every deck)
     lang: str | None = None  # this language of the game (game.yaml languages; default: its default language)
     out: Path | None = None  # default: <workspace>/build
-    max_dpi: float = MAX_DPI  # the resolution ceiling finer raster art is resampled to (--max-dpi; 0: none)
+    max_dpi: float | None = None  # the resolution ceiling finer raster art is resampled to (--max-dpi; 0: none; None: game.yaml's)
