@@ -333,7 +333,7 @@ def print_bytes(raw: bytes, background: str = "ffffff", name: str = "image", whe
         kept = usercache.get(CONVERTED_KIND, kept_as)
         if isinstance(kept, bytes):
             return kept
-        out = converted(im, background, size, turned in (5, 6, 7, 8), as_it_is and size is not None)
+        out = converted(im, background, size, turned, as_it_is and size is not None)
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError) as e:
         raise InputError(f"cannot read the image {name}: {_unreadable(e)}", key="href",
                          expected="a PNG, JPEG or WebP file that an image viewer opens", **where_parts(where)) from None
@@ -342,9 +342,10 @@ def print_bytes(raw: bytes, background: str = "ffffff", name: str = "image", whe
     return out
 
 
-def converted(im: Image.Image, background: str, size: tuple[int, int] | None, turned: bool, plain: bool) -> bytes:
+def converted(im: Image.Image, background: str, size: tuple[int, int] | None, turned: int | None, plain: bool) -> bytes:
     """The picture decoded and made print-safe (``print_bytes``): upright, opaque RGB over
-    ``background`` (a plain sRGB or grey JPEG, ``plain``, in its own colours), resampled to
+    ``background`` (a plain sRGB or grey JPEG, ``plain``, in its own colours; ``turned``: its EXIF
+    orientation), resampled to
     ``size`` when given — a JPEG decoded at a half, a quarter or an eighth by libjpeg first when it
     is at least twice as large, then resampled in its own mode (a CMYK one in its inks) before its
     colours are converted. Written as a JPEG (quality ``JPEG_QUALITY``) when it is one and
@@ -353,10 +354,12 @@ def converted(im: Image.Image, background: str, size: tuple[int, int] | None, tu
 
     jpeg, capped = im.format in ("JPEG", "MPO"), size is not None
     if size is not None and jpeg:
-        wanted = (size[1], size[0]) if turned else size  # (the file's own way round)
+        wanted = (size[1], size[0]) if turned in (5, 6, 7, 8) else size  # (the file's own way round)
         if im.width >= 2 * wanted[0] and im.height >= 2 * wanted[1]:
             im.draft(im.mode, (2 * wanted[0], 2 * wanted[1]))
-    im = ImageOps.exif_transpose(plain_cmyk(im))
+    im = plain_cmyk(im)
+    if turned not in (None, 1):  # (an upright one is not copied: 48 MB for a 3000×4000 CMYK picture)
+        im = ImageOps.exif_transpose(im)
     if size is not None and im.mode in ("RGB", "L", "CMYK"):  # resampled before its colours are converted
         im, size = resampled(im, size), None
     if plain:
