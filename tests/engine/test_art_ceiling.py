@@ -5,6 +5,7 @@ read from the machine's cache by the next build; a rulebook figure's own picture
 
 from __future__ import annotations
 
+import io
 import shutil
 from pathlib import Path
 
@@ -195,3 +196,25 @@ def test_a_rulebook_figures_own_picture_is_capped_alike(drafted):
     w, h = _box_mm(pdf, _page_of(pdf, "卓")[0])
     assert abs(w - 20) < 0.5 and abs(h - 20) < 0.5, (w, h)  # at its size
     assert image["/Width"] == image["/Height"] == round(4000 * 600 / (4000 / (20 / 25.4)))  # 472: 600 dpi there
+
+
+def test_the_pixels_and_the_background_share_the_hrefs_fragment(tmp_path):
+    """ground() names the colour beneath a see-through picture before the pixels image() wrote;
+    resolve flattens it onto that colour and resamples it, a PNG staying one."""
+    from pnpgen.data.art import ArtFolder, with_background
+    from pnpgen.errors import InputError
+
+    assert with_background("a%20b.png#px=10x8", "102030") == "a%20b.png#bg=102030&px=10x8"
+    assert with_background("a.png", "102030") == "a.png#bg=102030"
+    (tmp_path / "art").mkdir()
+    clear = Image.new("RGBA", (100, 80), (0, 0, 0, 0))
+    clear.paste((250, 250, 250, 255), (0, 0, 50, 80))
+    clear.save(tmp_path / "art" / "a b.png")
+    folder = ArtFolder(tmp_path)
+    data = folder.resolve(with_background("a%20b.png#px=10x8", "102030"))
+    with Image.open(io.BytesIO(data)) as im:
+        assert (im.format, im.size, im.mode) == ("PNG", (10, 8), "RGB")
+        assert im.getpixel((9, 4)) == (0x10, 0x20, 0x30) and im.getpixel((0, 4)) == (250, 250, 250)
+    with pytest.raises(InputError, match="unknown fragment") as e:
+        folder.resolve("a%20b.png#px=10")
+    assert "#px=WxH" in (e.value.expected or "")
