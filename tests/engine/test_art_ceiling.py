@@ -218,3 +218,23 @@ def test_the_pixels_and_the_background_share_the_hrefs_fragment(tmp_path):
     with pytest.raises(InputError, match="unknown fragment") as e:
         folder.resolve("a%20b.png#px=10")
     assert "#px=WxH" in (e.value.expected or "")
+
+
+def test_changing_the_ceiling_converts_again_only_the_faces_it_changes(tmp_path, read_back):
+    deck = DECK + "  - {name: 小, art: small.jpg}\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck, front=FRONT)
+    (ws / "data" / "test" / "art").mkdir()
+    Image.new("RGB", (4000, 4000), RED).save(ws / "data" / "test" / "art" / "art.jpg")  # 5,080 dpi
+    Image.new("RGB", (400, 400), RED).save(ws / "data" / "test" / "art" / "small.jpg")  # 508 dpi: never resampled
+    assert build(ws) == 0 and read_back == []
+    assert build(ws, "--max-dpi", "600") == 0  # the same ceiling, said: every face as it was
+    faces = len(read_back)
+    assert faces >= 2
+    read_back.clear()
+    assert build(ws, "--max-dpi", "1200") == 0  # the big picture's face alone converted again
+    assert len(read_back) == faces - 1
+    assert the_image_widths(ws) == [400, round(4000 * 1200 / (4000 / (20 / 25.4)))]
+
+
+def the_image_widths(ws: Path) -> list[int]:
+    return sorted(int(im["/Width"]) for im in image_xobjects(reader(ws / "build" / "test" / "shop" / "cards.pdf")).values())
