@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from pnpgen import playtest
 from pnpgen.data import optionvalues
-from pnpgen.data.formats import BLEED_MM, MIN_DPI, PAPER_SIZES
+from pnpgen.data.formats import BLEED_MM, MAX_DPI, MIN_DPI, PAPER_SIZES
 
 
 # The commands: name → (what it does, its options). The name is also the function that runs it:
@@ -193,6 +193,14 @@ def _export_command(e: argparse.ArgumentParser) -> None:
     e.add_argument("--lang", type=optionvalues.option(optionvalues.language_option), help="export this language of the game (game.yaml languages) into "
                                   "build/<game>/<lang>/<preset>/")
     e.add_argument("--out", type=optionvalues.option(optionvalues.out_option), help="output folder (default: build/ in the workspace)")
+    max_dpi_argument(e)
+
+
+def max_dpi_argument(p: argparse.ArgumentParser) -> None:
+    """``--max-dpi`` of build, watch and export: the resolution ceiling (data/pixels.py ``ceiling_size``)."""
+    p.add_argument("--max-dpi", type=optionvalues.option(optionvalues.max_dpi_option), default=None,
+                   help=f"resample raster art placed finer than 1.5 times this resolution to it (default {MAX_DPI:g}; "
+                        "none keeps every picture as it is)")
 
 
 def _build_options(p: argparse.ArgumentParser) -> None:
@@ -206,6 +214,7 @@ def _build_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lang", type=optionvalues.option(optionvalues.language_option), help="build this language of the game (game.yaml languages) into build/<game>/<lang>/")
     p.add_argument("--min-dpi", type=optionvalues.option(optionvalues.min_dpi_option), default=None,
                    help=f"warn about art printed below this resolution (default {MIN_DPI:g})")
+    max_dpi_argument(p)
     _jobs_option(p)
     _rulebook_options(p)
 

@@ -69,6 +69,8 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None, heading: str | Non
     placed = home_sheet_options(ws, args)
     printer = placed["printer"]
     dpi = {"min_dpi": args.min_dpi} if args.min_dpi is not None else {}  # None: --min-dpi not given
+    if getattr(args, "max_dpi", None) is not None:  # None: --max-dpi not given
+        dpi["max_dpi"] = args.max_dpi
     ink = None
     if getattr(args, "ink", None):
         from pnpgen.svg.ink import InkSaver
@@ -87,7 +89,8 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None, heading: str | Non
     # the booklet's paper as given (None: game.yaml's paper:, else A4); A3 gets the A4 booklet, so
     # another paper that leaves the booklet as it was keeps the book
     booklet = None if paper is None else booklet_paper_for(paper)
-    rulebook = None if args.no_rulebook else RulebookOptions(args.rules_only, args.creep, args.binding, booklet)
+    rulebook = None if args.no_rulebook else RulebookOptions(args.rules_only, args.creep, args.binding, booklet,
+                                                             dpi.get("max_dpi"))
     from pnpgen.progress import progress
 
     quiet = args.quiet
@@ -308,13 +311,15 @@ def _own_language(ws: Workspace, slugs: builtins.list[str], lang: str | None) ->
 
 def _rulebook(ws: Workspace, game, args: argparse.Namespace):
     """Typeset the draft: rulebook.pdf (A5), rulebook-booklet.pdf (A4 saddle stitch), proof.txt."""
+    from pnpgen.data.load import max_dpi_of
     from pnpgen.engine.placement import booklet_paper
     from pnpgen.faces.builtin import icon_dirs
     from pnpgen.rulebook import build_rulebook, pictures_from_game
 
     return build_rulebook(game, ws.fonts, pictures=pictures_from_game(game, ws.templates),
                           rules_only=args.rules_only, creep_mm=args.creep, binding=args.binding,
-                          paper=booklet_paper(ws, game, None), icon_dirs=icon_dirs(ws.templates, game.slug))
+                          paper=booklet_paper(ws, game, None), icon_dirs=icon_dirs(ws.templates, game.slug),
+                          max_dpi=max_dpi_of(None, game))
 
 
 def rulebook(ws: Workspace, args: argparse.Namespace) -> int:
@@ -355,7 +360,7 @@ def export(ws: Workspace, args: argparse.Namespace) -> int:
 
     options = ExportOptions(preset=args.preset, fit=args.fit, colour=args.colour, pdfx=args.pdfx, outline_text=args.outline_text, proof=args.proof,
                             base_url=args.base_url, deck_id_base=args.deck_id_base, decks=tuple(args.deck), out=args.out,
-                            lang=args.lang)
+                            lang=args.lang, max_dpi=getattr(args, "max_dpi", None))
     out_root = args.out or ws.root / "build"
     claim(out_root, ws.input_folders)  # not pnpgen's folder to write: stop before anything is made
     Cache(out_root).refuse_links()  # (.cache/exports a link: its states were read through it, as a build refuses)

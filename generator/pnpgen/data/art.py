@@ -11,7 +11,13 @@ into the bytes a print file embeds.
   images converted, CMYK turned into RGB (through its ICC profile when it has one), and any
   alpha flattened onto the background named in the href's fragment (``dragon.png#bg=f4ead5``;
   the face's renderer names the plain colour beneath the picture, faces/ground.py; else white) — so no soft mask ever reaches a print file;
+* a picture resampled to the pixels ``#px=WxH`` in the fragment names (``dragon.png#bg=f4ead5&px=472x472``:
+  faces/images.py writes it for art placed finer than the resolution ceiling, ``--max-dpi``) — a
+  JPEG again as a JPEG, anything else as an opaque RGB PNG;
 * for SVG art, the SVG text (drawn as vectors, not rasterised).
+
+A picture converted or resampled is converted once on the machine (``artfile.print_bytes``: its
+bytes kept in the machine's cache by content).
 
 Paths are relative to ``art/`` (then ``templates/<slug>/`` for hrefs written in templates);
 ``..``, absolute paths and links leading out are refused.
@@ -70,6 +76,7 @@ _MEDIA_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"
                 ".svg": "image/svg+xml"}  # (the files of SUFFIXES, as a data: URI names them: ``inlined``)
 BYTES_BUDGET = 64 * 2**20  # print-ready picture bytes an ArtFolder keeps (the least recently used go first)
 _BG = later(r"^bg=([0-9a-fA-F]{6})$")
+_PX = later(r"^px=([0-9]{1,9})x([0-9]{1,9})$")
 # href= and xlink:href= in a face's SVG, as ``\bhref\s*=\s*(["'])(.*?)\1`` finds them (``_hrefs``)
 _HREF = later(r"""href\s*=\s*(["'])(.*?)\1""", re.S)
 _WORD = later(r"\w")
@@ -209,7 +216,7 @@ class ArtFolder:
         self._resolved: Path | None = None  # art/ through its links, found once
         self._real: dict[Path, Path] = {}  # art/, templates/<slug>/ → through its links, found once (shown_name)
         self._out: dict[Path, bool] = {}  # art/, templates/<slug>/ → whether it leads out of its place (leads_out)
-        self._bytes: OrderedDict[tuple[str, str], bytes] = OrderedDict()  # the most recently used last
+        self._bytes: OrderedDict[tuple[str, str, tuple[int, int] | None], bytes] = OrderedDict()  # the most recently used last
         self.trail: list[tuple[str, bool]] | None = None  # while a list: every (name, in_templates) found
         self._held = 0  # bytes in _bytes: past BYTES_BUDGET the least recently used go
 
@@ -362,7 +369,7 @@ class ArtFolder:
     def check(self, href: str, where: Where | Path | str | None = None) -> ArtInfo:
         """The file an ``<image href>`` names, found and readable (else InputError at ``where``):
         checked when a template renders, so a bad href is reported before anything is drawn."""
-        rel, _ = _href_parts(href, where)
+        rel = _href_parts(href, where)[0]
         return self.info(rel, where, "href", in_templates=True)
 
     def viewable(self, svg: str, folder: Path) -> str:
@@ -419,15 +426,15 @@ class ArtFolder:
 
     def resolve(self, href: str, where: Where | Path | str | None = None) -> bytes:
         """The bytes to embed for an ``<image href>`` (see the module docstring)."""
-        rel, background = _href_parts(href, where)
+        rel, background, size = _href_parts(href, where)
         path = self.find(rel, where, "href", in_templates=True)
         raw, is_svg = path.read_bytes(), path.suffix.lower() == ".svg"
         if is_svg:
             return raw
-        key = (picture_hash(raw), background)
+        key = (picture_hash(raw), background, size)
         out = self._bytes.pop(key, None)
         if out is None:
-            out = print_bytes(raw, background, self._named(path, rel), where)
+            out = print_bytes(raw, background, self._named(path, rel), where, size)
             self._held += len(out)
         self._bytes[key] = out  # kept while it fits: a frame every card shows is the same bytes object on every face
         while self._held > BYTES_BUDGET and len(self._bytes) > 1:
@@ -449,7 +456,7 @@ class ArtFolder:
             if not href or href.startswith(("data:", "#")):
                 continue
             try:
-                rel, _ = _href_parts(href, None)
+                rel = _href_parts(href, None)[0]
                 path: Path | None = self.find(rel, None, "href", in_templates=True)
             except InputError:
                 rel, path = href, None
@@ -535,13 +542,25 @@ def _measure(path: Path, name: str, where, key: str) -> ArtInfo:
     return opened(path, name, where, key)
 
 
-def _href_parts(href: str, where) -> tuple[str, str]:
-    """``dragon%20red.png#bg=f4ead5`` → the file's path relative to art/ and the background."""
+def _href_parts(href: str, where) -> tuple[str, str, tuple[int, int] | None]:
+    """``dragon%20red.png#bg=f4ead5&px=600x800`` → the file's path relative to art/, the
+    background and the pixels it is resampled to under the resolution ceiling (None: as it is)."""
     target, _, fragment = href.partition("#")
-    if not fragment:
-        return unquote(target), "ffffff"
-    m = _BG.match(fragment)
-    if not m:
-        raise InputError(f"unknown fragment in the image href {href!r}", key="href",
-                         expected="#bg=rrggbb (the colour alpha is flattened onto) or none", **where_parts(where))
-    return unquote(target), m.group(1).lower()
+    background, size = "ffffff", None
+    for part in fragment.split("&") if fragment else ():
+        bg, px = _BG.match(part), _PX.match(part)
+        if bg:
+            background = bg.group(1).lower()
+        elif px and 0 < int(px.group(1)) <= MAX_ART_PIXELS and 0 < int(px.group(2)) <= MAX_ART_PIXELS:
+            size = (int(px.group(1)), int(px.group(2)))
+        else:
+            raise InputError(f"unknown fragment in the image href {href!r}", key="href",
+                             expected="#bg=rrggbb (the colour alpha is flattened onto), #px=WxH (the pixels it is "
+                             "resampled to), both joined by & (#bg=rrggbb&px=WxH), or none", **where_parts(where))
+    return unquote(target), background, size
+
+
+def with_background(href: str, background: str) -> str:
+    """``href`` with ``#bg=background`` before any other part of its fragment (``#px=``)."""
+    target, _, fragment = href.partition("#")
+    return f"{target}#bg={background}" + (f"&{fragment}" if fragment else "")

@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING
 
 from lxml import etree
 
-from pnpgen.data.picturebytes import checked_whole
-from pnpgen.data.pixels import opaque_rgb, plain_cmyk, srgb_as_is
+from pnpgen import usercache
+from pnpgen.data.picturebytes import checked_whole, picture_hash
+from pnpgen.data.pixels import JPEG_QUALITY, opaque_rgb, plain_cmyk, resampled, srgb_as_is
 from pnpgen.errors import InputError, Where, parser_said
 
 if TYPE_CHECKING:  # Pillow is imported where a picture is read: a game without art never loads it
@@ -195,6 +196,18 @@ def _svg_size(path: Path, name: str, where, key: str) -> tuple[float, float]:
                      **where_parts(where))
 
 
+def upright_cmyk_jpeg(path: Path) -> bool:
+    """Whether an art file is a CMYK JPEG needing no turn (its header read): what a CMYK export
+    sends as it is."""
+    from PIL import UnidentifiedImageError
+
+    try:
+        with open_picture(path) as im:
+            return im.format == "JPEG" and im.mode == "CMYK" and orientation(im) in (None, 1)
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError):
+        return False
+
+
 def see_through(path: Path) -> bool:
     """Whether a raster art file has pixels that are not fully opaque (flattened onto a ground
     when it is placed); once per file as it is (its stamp)."""
@@ -282,30 +295,84 @@ def _unreadable(e: Exception) -> str:
     return "not a PNG, JPEG or WebP image" if isinstance(e, UnidentifiedImageError) else str(e)
 
 
-def print_bytes(raw: bytes, background: str = "ffffff", name: str = "image", where=None) -> bytes:
+CONVERTED_KIND = "print-art"  # the machine's cache (usercache.py): a picture's print bytes, by its content
+CONVERSION_GENERATION = b"1"  # bumped when the conversion changes
+CONVERTED_MOST = 64 * 2**20  # print bytes larger than this are made again, not kept
+
+
+def print_bytes(raw: bytes, background: str = "ffffff", name: str = "image", where=None,
+                size: tuple[int, int] | None = None) -> bytes:
     """A raster image as print-safe bytes: the JPEG itself when PDF can show it as it is, else an
-    opaque RGB PNG (rotation, bit depth, palette, CMYK and alpha all settled here)."""
-    from PIL import Image, ImageOps, UnidentifiedImageError
+    opaque RGB PNG (rotation, bit depth, palette, CMYK and alpha all settled here). ``size``: the
+    pixels (upright) it is resampled to under the resolution ceiling (``pixels.ceiling_size``),
+    written as a JPEG when it is one, else as a PNG. A picture converted is converted once on this
+    machine: its bytes are kept in the machine's cache by the picture's content, the background,
+    the size and Pillow's version (a CMYK photo's conversion took 15 CPU-s at every build)."""
+    from PIL import Image, UnidentifiedImageError
 
     try:
         im: Image.Image = open_picture(io.BytesIO(raw))
         if im.width * im.height > MAX_ART_PIXELS:  # never decoded: a bomb's pixels take gigabytes
             raise _too_big(name, im.width, im.height, "href", where)
-        upright = orientation(im) in (None, 1)
+        turned = orientation(im)
+        upright = turned in (None, 1)
         as_it_is = (im.format == "JPEG" and (im.mode == "L" or im.mode == "RGB" and srgb_as_is(im))) or (
             im.format == "PNG" and im.mode == "RGB" and "transparency" not in im.info and "icc_profile" not in im.info)
-        if as_it_is and upright:  # PDF shows it as it is: the file itself, not decoded here
+        if size is not None and size[0] * size[1] >= im.width * im.height:
+            size = None  # (no smaller: kept as it is)
+        if as_it_is and upright and size is None:  # PDF shows it as it is: the file itself, not decoded here
             broken = checked_whole(raw, im.format or "")  # (nor by the PDF's reader, when its data is not whole)
             if broken:
                 raise InputError(f"cannot read the image {name}: {broken}", key="href",
                                  expected="the file saved again whole, as an image viewer opens it", **where_parts(where))
             return raw
-        im = ImageOps.exif_transpose(plain_cmyk(im))
-        r, g, b = (int(background[i : i + 2], 16) for i in (0, 2, 4))
-        im = opaque_rgb(im, (r, g, b))
+        import PIL
+
+        said = f"{background} {size} {PIL.__version__}".encode()
+        kept_as = usercache.key(CONVERSION_GENERATION, bytes.fromhex(picture_hash(raw)), said)
+        kept = usercache.get(CONVERTED_KIND, kept_as)
+        if isinstance(kept, bytes):
+            return kept
+        out = converted(im, background, size, turned, as_it_is and size is not None)
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError) as e:
         raise InputError(f"cannot read the image {name}: {_unreadable(e)}", key="href",
                          expected="a PNG, JPEG or WebP file that an image viewer opens", **where_parts(where)) from None
+    if len(out) <= CONVERTED_MOST:
+        usercache.put(CONVERTED_KIND, kept_as, out)
+    return out
+
+
+def converted(im: Image.Image, background: str, size: tuple[int, int] | None, turned: int | None, plain: bool) -> bytes:
+    """The picture decoded and made print-safe (``print_bytes``): upright, opaque RGB over
+    ``background`` (a plain sRGB or grey JPEG, ``plain``, in its own colours; ``turned``: its EXIF
+    orientation), resampled to
+    ``size`` when given — a JPEG decoded at a half, a quarter or an eighth by libjpeg first when it
+    is at least twice as large, then resampled in its own mode (a CMYK one in its inks) before its
+    colours are converted. Written as a JPEG (quality ``JPEG_QUALITY``) when it is one and
+    resampled, else as a PNG."""
+    from PIL import ImageOps
+
+    jpeg, capped = im.format in ("JPEG", "MPO"), size is not None
+    if size is not None and jpeg:
+        wanted = (size[1], size[0]) if turned in (5, 6, 7, 8) else size  # (the file's own way round)
+        if im.width >= 2 * wanted[0] and im.height >= 2 * wanted[1]:
+            im.draft(im.mode, (2 * wanted[0], 2 * wanted[1]))
+    im = plain_cmyk(im)
+    if turned not in (None, 1):  # (an upright one is not copied: 48 MB for a 3000×4000 CMYK picture)
+        im = ImageOps.exif_transpose(im)
+    if size is not None and im.mode in ("RGB", "L", "CMYK"):  # resampled before its colours are converted
+        im, size = resampled(im, size), None
+    if plain:
+        im.info = {}
+    else:
+        r, g, b = (int(background[i : i + 2], 16) for i in (0, 2, 4))
+        im = opaque_rgb(im, (r, g, b))
+    if size is not None:  # (a palette, 16-bit or see-through picture: made opaque RGB first)
+        im = resampled(im, size)
+        im.info = {}
     buf = io.BytesIO()
-    im.save(buf, "PNG")
+    if capped and jpeg:
+        im.save(buf, "JPEG", quality=JPEG_QUALITY)
+    else:
+        im.save(buf, "PNG")
     return buf.getvalue()

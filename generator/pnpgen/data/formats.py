@@ -47,6 +47,10 @@ BLEED_MM = 3.0
 SAFE_MM = 3.0
 # Art printed below this resolution warns (dots per inch at its printed size); --min-dpi's one default.
 MIN_DPI = 300.0
+# The resolution ceiling: raster art placed finer than 1.5 times it (data/pixels.py CAP_ABOVE) is
+# resampled to it at the size it prints; --max-dpi's one default (0: none, originals kept). A home
+# printer or a shop's RIP gains nothing above 600.
+MAX_DPI = 600.0
 
 PAPER_SIZES: dict[str, tuple[float, float]] = {
     "a4": (210.0, 297.0),

@@ -11,6 +11,7 @@ from pnpgen.data import i18n, ink, lint, piecesize
 from pnpgen.data import validate as v
 from pnpgen.data.art import Sizes
 from pnpgen.data.deckfile import load_deck, sheet_layout
+from pnpgen.data.formats import MAX_DPI
 from pnpgen.data.gamefiles import deck_files, game_file
 from pnpgen.data.mapkeys import checked_keys, one_line_text, parse_at
 from pnpgen.data.model import Deck, Game, Sourced
@@ -36,8 +37,15 @@ GAME_KEYS = {
     "lint": "the print lint's figures: false, or {min_stroke, min_text, safe, thin_stroke} (docs/data-format.md)",
     "languages": "language codes, e.g. [ja, en]", "default_language": "one of languages",
     "latin_gap": "em between Japanese and Latin, e.g. 0.25",
+    "max_dpi": "the resolution ceiling raster art is resampled to: a dpi from 72 to 2400, or none (--max-dpi wins)",
 }
 SOURCED_KEYS = ("name", "count", "note")
+
+
+def max_dpi_of(given: float | None, game: Game) -> float:
+    """The resolution ceiling of a build or export: ``--max-dpi`` as given, else game.yaml's
+    ``max_dpi:``, else 600 (``MAX_DPI``); 0: none."""
+    return given if given is not None else float(game.options.get("max_dpi", MAX_DPI))
 
 
 def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = True, sizes: Sizes | None = None) -> Game:
@@ -103,6 +111,7 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
                  "printer_at": doc.where(("printer",)),
                  "players_at": doc.where(("players",)),  # (a warning of players: 未定 starts there)
                  "paper": parse_at(doc, ("paper",), v.paper, str(data["paper"])) if data.get("paper") else None,
+                 "max_dpi": parse_at(doc, ("max_dpi",), v.max_dpi, data["max_dpi"]) if "max_dpi" in data else MAX_DPI,
                  "sheet": sheet_layout(ws, doc, data) if "sheet" in data else None,
                  "sheet_at": doc.where(("sheet",)),
                  "ink": ink.figures(data.get("ink"), lambda keypath, parse, value, key: parse_at(doc, keypath, parse, value, key)),

@@ -26,6 +26,7 @@ from pnpgen.data.validate import (
     UNITS,
     Invalid,
     length,
+    max_dpi,
     number,
     show,
 )
@@ -160,6 +161,12 @@ def _plain_name(text: str, what: str, expected: str) -> str:
 
 def min_dpi_option(text: str) -> float:
     return number(text, *MIN_DPI, what="min dpi")
+
+
+def max_dpi_option(text: str) -> float:
+    """``--max-dpi``: the resolution ceiling raster art placed finer than 1.5 times it is resampled
+    to, in dpi; ``none`` (0): every picture kept as it is."""
+    return max_dpi(text)
 
 
 def max_builds_option(text: str) -> int:

@@ -31,6 +31,7 @@ MARGIN_MM = (0.0, 50.0)
 CREEP_MM = (0.0, 2.0)
 LABEL_CHARS = 200  # a title, draft number, date, players: printed on covers and sheet edges
 MIN_DPI = (1.0, 2400.0)  # art resolution below which the build warns
+MAX_DPI = (72.0, 2400.0)  # the resolution ceiling finer art is resampled to (or none)
 ORIENTATIONS = ("pointy", "flat")
 ORIENTED_SHAPES = ("hex", "trihex")
 
@@ -414,6 +415,17 @@ def number(value: Any, lo: float, hi: float, what: str) -> float:
     if not (math.isfinite(v) and lo <= v <= hi):
         raise Invalid(f"{what} {show(value)} is out of range", f"{lo:g} to {hi:g}")
     return v
+
+
+def max_dpi(value: Any) -> float:
+    """A resolution ceiling (game.yaml ``max_dpi:``, ``--max-dpi``): a number from 72 to 2400 dpi,
+    or ``none`` (0: every picture kept as it is)."""
+    if isinstance(value, str) and value.strip().lower() == "none":
+        return 0.0
+    try:
+        return number(value, *MAX_DPI, what="max dpi")
+    except Invalid as e:
+        raise Invalid(e.message, f"{e.expected}, or none (every picture kept as it is)") from None
 
 
 def section_checks(section: str, keys: Any, hint: str) -> tuple[Any, Any]:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from pnpgen.data.art import ArtFolder, art_files
 from pnpgen.data.lint import LintSettings
-from pnpgen.data.load import check_bleed
+from pnpgen.data.load import check_bleed, max_dpi_of
 from pnpgen.data.model import Deck, Game, Piece
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine import bookkey
@@ -93,7 +93,7 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
     compiled, memo = cached_rendering(cache, ws, game.slug, options) if cache is not None else (None, None)
     bleed = options.bleed_mm  # the faces' but a deck's own wider one (a narrower one: its pages clip the art to it)
     renderer = face_renderer(ws.templates, game, bleed, options.min_dpi, compiled, memo,
-                             deck_bleeds=game.drawn_bleeds(bleed))
+                             deck_bleeds=game.drawn_bleeds(bleed), max_dpi=max_dpi_of(options.max_dpi, game))
     faces = FaceSet()
     drawn = []  # (deck, piece, side, face key) for the print lint
     read: dict[str, set[str]] = {}  # deck id → the piece fields its faces read

@@ -10,7 +10,7 @@ from functools import partial
 from pathlib import Path
 
 from pnpgen.data.art import ArtFolder, art_folders
-from pnpgen.data.load import check_bleed, load_game
+from pnpgen.data.load import check_bleed, load_game, max_dpi_of
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine import prerender as parallel
@@ -49,7 +49,7 @@ def load_and_render(ws: Workspace, slug: str, options: BuildOptions, compiled: C
     try:
         return render_game(ws.templates, game, bleed, options.min_dpi, compiled, memo,
                              partial(art_fingerprint, ws, game, known, memo.stamps if memo is not None else None),
-                             before=spread, deck_bleeds=own)  # (the art's hash made only if a face needs it)
+                             before=spread, deck_bleeds=own, max_dpi=max_dpi_of(options.max_dpi, game))  # (the art's hash made only if a face needs it)
     finally:
         workers.close()
 

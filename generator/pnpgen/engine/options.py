@@ -22,6 +22,7 @@ class BuildOptions:
 
     sheet: SheetOptions = SheetOptions()
     min_dpi: float = MIN_DPI  # art printed below this resolution warns (--min-dpi)
+    max_dpi: float | None = None  # the resolution ceiling finer raster art is resampled to (--max-dpi; 0: none; None: game.yaml's)
     printer: Printer | None = None  # --printer: the profile every home page is corrected for
     cutter: str = ""  # --marks silhouette | cricut: cut files for a hobby cutting machine (impose/cutter.py)
     cricut_area_in: tuple[float, float] | None = None  # --cricut-area (None: impose/cutter.py CRICUT_AREA_IN)
@@ -64,3 +65,4 @@ class RulebookOptions:
     creep_mm: float = 0.0
     binding: str = "left"
     paper: str | None = None  # the booklet's paper (a4, letter) from --paper or --printer; None: game.yaml's, else a4
+    max_dpi: float | None = None  # the resolution ceiling a figure's own picture is resampled to (--max-dpi; None: game.yaml's)

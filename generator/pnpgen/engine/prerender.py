@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from pnpgen.data.load import max_dpi_of
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine.fingerprint import content_hash
@@ -116,7 +117,8 @@ def _render_run(job: tuple[Workspace, Game, BuildOptions, str, float, dict[str, 
     """A worker: render the pieces of one run (both sides), return the memo entries."""
     ws, game, options, inputs, bleed_mm, deck_bleeds, run = job
     memo = RenderMemo(inputs=inputs, digest=content_hash)  # an art file hashed once per worker, not per face
-    renderer = face_renderer(ws.templates, game, bleed_mm, options.min_dpi, memo=memo, deck_bleeds=deck_bleeds)
+    renderer = face_renderer(ws.templates, game, bleed_mm, options.min_dpi, memo=memo, deck_bleeds=deck_bleeds,
+                             max_dpi=max_dpi_of(options.max_dpi, game))
     for d, p in run:
         deck = game.decks[d]
         for side in (["front", "back"] if deck.back else ["front"]):

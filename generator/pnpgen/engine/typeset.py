@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen.data.gamefiles import figure_pictures
+from pnpgen.data.load import max_dpi_of
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine.bookkey import SET_FILES, PicturesNotHeld, icon_files, key_part, plain
@@ -117,7 +118,7 @@ def typeset(setting: Setting, ws: Workspace, game: Game, pictures: dict, opts: R
                           binding=opts.binding, paper=opts.paper or game.options.get("paper") or "a4",
                           pictures=pictures, readings=memo, reading=reading, entries=_entries(earlier, draft),
                           icon_dirs=icon_dirs(ws.templates, game.slug), parsed=setting.parsed, lines=setting.lines,
-                          compressions=setting.compressions)
+                          compressions=setting.compressions, max_dpi=max_dpi_of(opts.max_dpi, game))
     return book.files, book.warnings, book.report, memo.learned, memo.used, key, {"draft": draft, "notified": book.entries}
 
 

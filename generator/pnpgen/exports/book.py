@@ -15,6 +15,7 @@ from pathlib import Path
 
 from pnpgen.data.formats import MIN_DPI
 from pnpgen.data.lint import LintSettings
+from pnpgen.data.load import max_dpi_of
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.exports.faces import MARK_ROOM_MM, shop_marks
@@ -58,7 +59,8 @@ def shop_rulebook(ws: Workspace, game: Game, preset: Preset, cmyk: bool, finish:
     playtest line; as the preset's shop takes it (its one format the A5 page: presets.py checks it)."""
     book = build_rulebook(game, ws.fonts, rules_only=True, pictures=pictures_from_game(game, ws.templates),
                           icon_dirs=icon_dirs(ws.templates, game.slug), booklet=False,
-                          min_dpi=max(MIN_DPI, preset.dpi))  # a figure's own picture: the shop's dpi
+                          min_dpi=max(MIN_DPI, preset.dpi),  # a figure's own picture: the shop's dpi
+                          max_dpi=max_dpi_of(None, game))
     # the pieces' pictures are their faces drawn smaller: each line at least the shop's thinnest as printed
     a5, _ = widen_lines(book.files["rulebook.pdf"], min_line_pt(preset))
     pages = page_count(a5)

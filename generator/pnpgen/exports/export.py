@@ -24,7 +24,7 @@ from pnpgen.data.artfile import orientation, print_bytes
 from pnpgen.data.formats import MIN_DPI
 from pnpgen.data.gamefiles import deck_ids_in
 from pnpgen.data.lint import LintSettings
-from pnpgen.data.load import check_bleed, load_game
+from pnpgen.data.load import check_bleed, load_game, max_dpi_of
 from pnpgen.data.model import Deck, Game, OpenValue, open_value_said, open_values_once, placeholder_word
 from pnpgen.data.names import NAME_MAX, check_preset_folder, same_file
 from pnpgen.data.workspace import Workspace, workspace_relative
@@ -134,7 +134,8 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     # below the print's 300 still fills: wanted at that, not at the print's
     min_dpi = max(MIN_DPI, preset.dpi) if preset.files != "tts" else min(MIN_DPI, preset.dpi)
     rendered = render_game(ws.templates, game, art_bleed, min_dpi,
-                           printed={deck_id: f.scale for deck_id, f in fitted.items()})  # --fit scale
+                           printed={deck_id: f.scale for deck_id, f in fitted.items()},  # --fit scale
+                           max_dpi=max_dpi_of(options.max_dpi, game), before=_kept_cmyk if colour == "cmyk" else None)
     # What drawing the faces warned of is said for the decks this export writes (not one --deck or
     # the preset leaves out: they are not sent to the shop), pictures below the dpi and text that
     # overflows its box alike; the game's own warnings stay.
@@ -309,6 +310,12 @@ def open_values(decks: list[Deck], preset: Preset, lang: str) -> list[str]:
                    f"{open_value_said(first.text, 'en', lang)}" + (f", and {more} more" if more else "")
                    + f" (pnpgen check lists them); {preset.name} prints them as they are")
     return out
+
+
+def _kept_cmyk(renderer) -> None:
+    """A CMYK export's faces place each upright CMYK JPEG whole, never resampled to the resolution
+    ceiling: ``cmyk_pictures`` sends its own inks in its place, as the file holds them."""
+    renderer.art.cmyk_kept = True
 
 
 def cmyk_pictures(rendered: RenderedGame, decks: set[str], preset: Preset) -> tuple[dict[str, ImageStream], list[str]]:

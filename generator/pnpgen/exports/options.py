@@ -25,3 +25,4 @@ class ExportOptions:
     decks: tuple[str, ...] = ()  # only these deck ids (default: every deck)
     lang: str | None = None  # this language of the game (game.yaml languages; default: its default language)
     out: Path | None = None  # default: <workspace>/build
+    max_dpi: float | None = None  # the resolution ceiling finer raster art is resampled to (--max-dpi; 0: none; None: game.yaml's)

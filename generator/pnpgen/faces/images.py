@@ -11,7 +11,9 @@ plain colour drawn beneath the picture (``faces/ground.py``), else white with a 
 A value of ``未定``, an empty value or none draws a placeholder frame with the piece's name, so
 prototypes print before the art exists. Every raster placement is measured: below the minimum
 resolution (``--min-dpi``, 300 by default) the build warns, and :meth:`ArtPlacer.images` lists
-every placement with its dpi for the manifest.
+every placement with its dpi for the manifest. One placed finer than 1.5 times the resolution
+ceiling (``--max-dpi``, 600 by default) is resampled to the ceiling at the size it prints: the
+pixels it gets are written in its href (``#px=WxH``, data/pixels.py ``ceiling_size``).
 """
 
 from __future__ import annotations
@@ -26,11 +28,12 @@ from urllib.parse import quote
 
 from markupsafe import Markup, escape
 
-from pnpgen.data.art import ArtFolder
-from pnpgen.data.artfile import ArtInfo, see_through
-from pnpgen.data.formats import MIN_DPI, SAFE_MM
+from pnpgen.data.art import ArtFolder, with_background
+from pnpgen.data.artfile import ArtInfo, see_through, upright_cmyk_jpeg
+from pnpgen.data.formats import MAX_DPI, MIN_DPI, SAFE_MM
 from pnpgen.data.markup import literal
 from pnpgen.data.model import PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder, placeholder_note
+from pnpgen.data.pixels import ceiling_size
 from pnpgen.errors import InputError
 from pnpgen.faces.ground import PAPER, ground_beneath
 from pnpgen.litter import is_litter
@@ -100,9 +103,13 @@ class ArtPlacer:
     converter uses) and every placement made so far, with its dpi."""
 
     def __init__(self, game: Game, templates, min_dpi: float, warnings: list[str],
-                 printed: Mapping[str, float] | None = None, stamps: Stamps | None = None):
+                 printed: Mapping[str, float] | None = None, stamps: Stamps | None = None, max_dpi: float = MAX_DPI):
         self.folder = ArtFolder(game.root, templates / game.slug, stamps=stamps)
         self.min_dpi = float(min_dpi)
+        self.max_dpi = float(max_dpi)  # the resolution ceiling (0: none): finer art is resampled to it
+        # a CMYK export sends an upright CMYK JPEG's own inks (exports/export.py cmyk_pictures): such a
+        # picture is placed as it is there, never resampled (its RGB stand-in must be the whole picture's)
+        self.cmyk_kept = False
         # deck id → how much larger its faces print than they are drawn (an export's --fit scale):
         # a picture's dpi is its pixels over the size it prints at
         self.printed = dict(printed or {})
@@ -168,14 +175,19 @@ class ArtPlacer:
                 s = (max if fit == "cover" else min)(w / iw, h / ih)
                 dw, dh = iw * s, ih * s
             dx, dy = x + (w - dw) * fx, y + (h - dh) * fy
+            size = None  # the pixels it is resampled to under the resolution ceiling (None: as it is)
             if info.kind == "raster":
-                self._measure(deck, piece, info.name, (iw, ih), (w, h), (dw, dh))
+                dpi = self._measure(deck, piece, info.name, (iw, ih), (w, h), (dw, dh))
+                size = ceiling_size((iw, ih), dpi, self.max_dpi)
+                if size is not None and self.cmyk_kept and upright_cmyk_jpeg(info.path):
+                    size = None
             else:
                 self._vector(deck, piece, info.name, (w, h))
             # none given: the colour beneath it on the face, found once the face is drawn (ground())
             bg = None if background is None else colour(background).lstrip("#").lower()
+            fragment = "&".join(([] if bg is None else [f"bg={bg}"]) + ([] if size is None else [f"px={size[0]}x{size[1]}"]))
             # a URI reference: '%', '#', spaces and non-ASCII in file names survive resolve()'s unquoting
-            href = quote(str(path), safe="/") + ("" if bg is None else f"#bg={bg}")
+            href = quote(str(path), safe="/") + (f"#{fragment}" if fragment else "")
             svg = (f'<image {PLACED_BY_HELPER} x="{_n(dx)}" y="{_n(dy)}" width="{_n(dw)}" height="{_n(dh)}" '
                    f'preserveAspectRatio="none" href="{escape(href)}"/>')
             n = next(ids)
@@ -218,7 +230,7 @@ class ArtPlacer:
         for el in svg.iter(f"{{{SVG_NS}}}image"):
             attr = "href" if el.get("href") is not None else XLINK_HREF
             href = (el.get(attr) or "").strip()
-            if not href or href.startswith(("data:", "#")) or "#" in href:
+            if not href or href.startswith(("data:", "#")) or "bg=" in href.partition("#")[2]:
                 continue
             info = self.folder.check(href)
             if info.kind != "raster" or not see_through(info.path):
@@ -229,7 +241,7 @@ class ArtPlacer:
                     self._on_white.add((deck.id, info.name))
                     self.warnings.append(SEE_THROUGH.format(where=piece.where, deck=deck.id, name=info.name))
             elif found != PAPER:
-                el.set(attr, f"{href}#bg={found}")
+                el.set(attr, with_background(href, found))
                 changed = True
         return changed
 
@@ -254,13 +266,14 @@ class ArtPlacer:
                     return path, n
         return template, None
 
-    def _measure(self, deck: Deck, piece: Piece, name: str, pixels, box, drawn) -> None:
+    def _measure(self, deck: Deck, piece: Piece, name: str, pixels, box, drawn) -> float:
+        """The placement listed (and warned of when its dpi is low); its dpi at the size it prints."""
         scale = self.printed.get(deck.id, 1.0)
         box, drawn = (box[0] * scale, box[1] * scale), (drawn[0] * scale, drawn[1] * scale)
         dpi = min(pixels[0] / (drawn[0] / MM_PER_INCH), pixels[1] / (drawn[1] / MM_PER_INCH))
         key = (deck.id, piece.index, name, round(box[0], 2), round(box[1], 2), round(dpi, 1))
         if key in self._placements:
-            return
+            return dpi
         enough = dpi >= self.min_dpi or enough_pixels(pixels, drawn, self.min_dpi)
         self._add(key, {
             "file": name, "deck": deck.id, "piece": piece.label, "kind": "raster",
@@ -271,6 +284,7 @@ class ArtPlacer:
             self.warnings.append(LOW_DPI.format(where=piece.where, deck=deck.id, piece=piece.label, name=name,
                                                 dpi=short_of(dpi, self.min_dpi), w=f"{round(box[0], 1):g}", h=f"{round(box[1], 1):g}",
                                                 wanted=f"{self.min_dpi:g}"))
+        return dpi
 
     def case_twins(self, game: Game) -> list[str]:
         """One warning for each set of art files the faces placed whose names differ only in letter

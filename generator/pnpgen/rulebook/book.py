@@ -20,7 +20,7 @@ from reportlab.platypus.doctemplate import LayoutError
 
 from pnpgen import fonts as fontreg
 from pnpgen.data.draftfile import default_language, draft_for, draft_path
-from pnpgen.data.formats import MIN_DPI
+from pnpgen.data.formats import MAX_DPI, MIN_DPI
 from pnpgen.data.load import load_game
 from pnpgen.data.model import Game, is_placeholder, placeholder_word
 from pnpgen.data.workspace import Workspace
@@ -544,7 +544,8 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
                    readings: Memo[str] | None = None, reading: DraftReading | None = None,
                    entries: list | None = None, icon_dirs: Sequence[Path] = (), booklet: bool = True,
                    parsed: ParsedObjects | None = None, lines: dict | None = None,
-                   compressions: Compressions | None = None, min_dpi: float = MIN_DPI) -> RulebookResult:
+                   compressions: Compressions | None = None, min_dpi: float = MIN_DPI,
+                   max_dpi: float = MAX_DPI) -> RulebookResult:
     """``rulebook.pdf`` (A5), ``rulebook-booklet.pdf`` (on ``paper`` landscape: A4, or Letter with
     the pages at 94 %; saddle stitch) and
     ``proof.txt`` as bytes. ``pictures`` are the decks' faces by deck id (the build passes the
@@ -559,7 +560,8 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     ``parsed``: the objects of the last setting's pages, for the booklet (``impose_pdf``);
     ``lines``: the lines the last setting in this process used (``setlines.SetLines.recall``);
     ``compressions``: the streams the last setting in this process compressed (``document.render``);
-    ``min_dpi``: as ``read_rulebook``'s, when the draft is read here."""
+    ``min_dpi``: as ``read_rulebook``'s, when the draft is read here; ``max_dpi``: the resolution
+    ceiling a figure's own raster picture is resampled to (0: none; ``--max-dpi``)."""
     if binding not in ("left", "right"):
         raise InputError(f"unknown binding {binding!r}", key="binding", expected="left or right")
     if creep_mm < 0:
@@ -608,7 +610,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
         cover_label=settings.cover,
     )
     setting = setlines.SetLines()  # this book's lines: recalled from its last setting, kept for the next
-    builder = _story_builder(game, r, rules_only, pictures, readings, icons, setting, picture_arts(game, settings))
+    builder = _story_builder(game, r, rules_only, pictures, readings, icons, setting, picture_arts(game, settings, max_dpi))
     default_font(fonts.gothic)  # the pieces' art starts from an embedded font, never Helvetica
     setting.recall(f"{game.slug}\0{draft.lang}\0{Path(font_dir).resolve()}", fontreg.registered(), lines)
     try:

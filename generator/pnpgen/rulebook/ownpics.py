@@ -12,7 +12,9 @@ from pathlib import Path
 from urllib.parse import quote
 
 from pnpgen.data.art import ArtFolder
+from pnpgen.data.formats import MAX_DPI
 from pnpgen.data.model import Game
+from pnpgen.data.pixels import ceiling_size
 from pnpgen.errors import Where
 from pnpgen.faces.images import enough_pixels, short_of
 from pnpgen.pdf.draw import draw_art
@@ -46,10 +48,11 @@ def low_dpi(game: Game, settings: RulebookSettings, wanted: float) -> list[str]:
     return out
 
 
-def picture_arts(game: Game, settings: RulebookSettings) -> dict[int, Art]:
+def picture_arts(game: Game, settings: RulebookSettings, max_dpi: float = MAX_DPI) -> dict[int, Art]:
     """Each picture figure's art by its place in ``settings.figures``: the picture in an SVG of
-    the figure's box (mm), converted as a face is; a picture that cannot be drawn is an error at
-    its line."""
+    the figure's box (mm), converted as a face is — a raster one finer than the resolution ceiling
+    ``max_dpi`` (0: none) at the size it prints resampled to it, as a card's art is; a picture
+    that cannot be drawn is an error at its line."""
     folder = ArtFolder(Path(game.root))
     out = {}
     for i, spec in enumerate(settings.figures):
@@ -58,8 +61,13 @@ def picture_arts(game: Game, settings: RulebookSettings) -> dict[int, Art]:
             continue
         w, h = (f"{v:g}" for v in spec.size_mm)
         where = Where(Path(game.root) / "game.yaml", pic.line)
+        size = None
+        if pic.kind == "raster":
+            drawn = printed_mm(spec)
+            size = ceiling_size(pic.size, min(p / (d / MM_PER_INCH) for p, d in zip(pic.size, drawn, strict=True)), max_dpi)
+        href = quote(pic.name) + ("" if size is None else f"#px={size[0]}x{size[1]}")
         svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}mm" height="{h}mm" viewBox="0 0 {w} {h}">'
-               f'<image href="{escape(quote(pic.name), quote=True)}" x="0" y="0" width="{w}" height="{h}" '
+               f'<image href="{escape(href, quote=True)}" x="0" y="0" width="{w}" height="{h}" '
                'preserveAspectRatio="xMidYMid meet"/></svg>')
         out[i] = convert(svg, str(where), resolve=folder.resolver(where))
     return out
