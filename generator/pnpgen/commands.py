@@ -316,10 +316,11 @@ def _rulebook(ws: Workspace, game, args: argparse.Namespace):
     from pnpgen.faces.builtin import icon_dirs
     from pnpgen.rulebook import build_rulebook, pictures_from_game
 
-    return build_rulebook(game, ws.fonts, pictures=pictures_from_game(game, ws.templates),
+    ceiling = max_dpi_of(None, game)  # game.yaml's, as a build's faces have it
+    return build_rulebook(game, ws.fonts, pictures=pictures_from_game(game, ws.templates, max_dpi=ceiling),
                           rules_only=args.rules_only, creep_mm=args.creep, binding=args.binding,
                           paper=booklet_paper(ws, game, None), icon_dirs=icon_dirs(ws.templates, game.slug),
-                          max_dpi=max_dpi_of(None, game))
+                          max_dpi=ceiling)
 
 
 def rulebook(ws: Workspace, args: argparse.Namespace) -> int:

@@ -14,7 +14,7 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image
 
-from conftest import GAME_YAML, make_workspace, run
+from conftest import DRAFT, GAME_YAML, make_workspace, run
 from pdfprobe import PT, image_xobjects, reader
 from pnpgen.data import artfile
 from pnpgen.data.pixels import ceiling_size
@@ -238,3 +238,26 @@ def test_changing_the_ceiling_converts_again_only_the_faces_it_changes(tmp_path,
 
 def the_image_widths(ws: Path) -> list[int]:
     return sorted(int(im["/Width"]) for im in image_xobjects(reader(ws / "build" / "test" / "shop" / "cards.pdf")).values())
+
+
+def test_the_doujin_book_and_a_builds_rulebook_follow_the_ceiling_given(tmp_path):
+    """review40: ``export --preset doujin-book --max-dpi`` typeset its book at game.yaml's ceiling
+    whatever the command said, and drew the pieces' pictures at 600 even under game.yaml's
+    ``max_dpi: none``; a build's ``--max-dpi none`` keeps a figure's own picture whole."""
+    ws = workspace(tmp_path / "ws", Image.new("RGB", (1000, 1000), RED))  # 1,270 dpi in its 20 mm box
+    (ws / "data" / "test" / "draft.txt").write_text(DRAFT, encoding="utf-8")
+    _figures(ws, "    - after: ゲームの進行\n      caption: 卓\n      picture: big.jpg\n      size: [30, 30]\n")
+    _art(ws, "big.jpg", (1100, 1100), quality=90)  # 931 dpi in its 30 mm box
+
+    def widths(pdf: Path) -> list[int]:
+        return sorted(int(im["/Width"]) for im in image_xobjects(reader(pdf)).values())
+
+    assert run(ws, "build", "--game", "test", "--jobs", "1", "--max-dpi", "none") == 0
+    assert widths(ws / "build" / "test" / "rulebook.pdf") == [1000, 1100]
+    book = ws / "build" / "test" / "doujin-book" / "rulebook.pdf"
+    assert run(ws, "export", "--game", "test", "--preset", "doujin-book", "--max-dpi", "300") == 0
+    assert widths(book) == [round(300 * 20 / 25.4), round(300 * 30 / 25.4)]  # 236, 354: the export's 300
+    game = ws / "data" / "test" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8") + "max_dpi: none\n", encoding="utf-8")
+    assert run(ws, "export", "--game", "test", "--preset", "doujin-book") == 0
+    assert widths(book) == [1000, 1100]  # game.yaml's none: both whole

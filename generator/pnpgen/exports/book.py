@@ -53,14 +53,18 @@ class ShopBook:
     black: list[str] = field(default_factory=list)
 
 
-def shop_rulebook(ws: Workspace, game: Game, preset: Preset, cmyk: bool, finish: Finish) -> ShopBook:
+def shop_rulebook(ws: Workspace, game: Game, preset: Preset, cmyk: bool, finish: Finish,
+                  max_dpi: float | None = None) -> ShopBook:
     """The game's rulebook typeset as ``pnpgen rulebook --rules-only`` sets it (no build needed):
     the copies printed are handed out, so without the designer's appendix and the cover's
-    playtest line; as the preset's shop takes it (its one format the A5 page: presets.py checks it)."""
-    book = build_rulebook(game, ws.fonts, rules_only=True, pictures=pictures_from_game(game, ws.templates),
+    playtest line; as the preset's shop takes it (its one format the A5 page: presets.py checks it).
+    ``max_dpi``: the export's ``--max-dpi`` (None: game.yaml's), for the pieces' pictures and the
+    figures' own alike."""
+    ceiling = max_dpi_of(max_dpi, game)
+    book = build_rulebook(game, ws.fonts, rules_only=True, pictures=pictures_from_game(game, ws.templates, max_dpi=ceiling),
                           icon_dirs=icon_dirs(ws.templates, game.slug), booklet=False,
                           min_dpi=max(MIN_DPI, preset.dpi),  # a figure's own picture: the shop's dpi
-                          max_dpi=max_dpi_of(None, game))
+                          max_dpi=ceiling)
     # the pieces' pictures are their faces drawn smaller: each line at least the shop's thinnest as printed
     a5, _ = widen_lines(book.files["rulebook.pdf"], min_line_pt(preset))
     pages = page_count(a5)

@@ -240,7 +240,7 @@ def _rulebook(ws: Workspace, game: Game, preset: Preset, options: ExportOptions,
                              key=flag, expected=f"--preset {preset.slug} without {flag}, or a preset of pieces such "
                              "as doujin")
     out_root = options.out or ws.root / "build"
-    book = shop_rulebook(ws, game, preset, cmyk, finish)
+    book = shop_rulebook(ws, game, preset, cmyk, finish, options.max_dpi)
     notices = [f"{preset.name}: unverified: {preset.unverified}"] if preset.unverified else []
     notices += _unregistered(preset, finish.pdfx)
     return ExportResult(game, out_root / game.slug / (options.lang or "") / preset.slug, out_root, files=book.files,

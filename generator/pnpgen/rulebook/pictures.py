@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pnpgen.data.formats import BLEED_MM
+from pnpgen.data.formats import BLEED_MM, MAX_DPI
 from pnpgen.data.model import Deck, Game
 from pnpgen.faces.face import Face
 from pnpgen.faces.faceset import DeckPicture, face_renderer, outline
@@ -19,10 +19,12 @@ from pnpgen.svg.artwork import Art
 __all__ = ["DeckPicture", "outline", "pictures_from_game"]
 
 
-def pictures_from_game(game: Game, templates: Path, bleed_mm: float = BLEED_MM) -> dict[str, DeckPicture]:
+def pictures_from_game(game: Game, templates: Path, bleed_mm: float = BLEED_MM,
+                       max_dpi: float = MAX_DPI) -> dict[str, DeckPicture]:
     """Render each deck's first piece (front, and back when the deck has one), plus the pieces
-    the game's rulebook figures place."""
-    renderer = face_renderer(Path(templates), game, bleed_mm)
+    the game's rulebook figures place; ``max_dpi``: the resolution ceiling their pictures are
+    resampled to (0: none), the game's as its build has it (``data/load.py max_dpi_of``)."""
+    renderer = face_renderer(Path(templates), game, bleed_mm, max_dpi=max_dpi)
     pieces: dict[str, list[int]] = {}
     for spec in load_settings(game).figures:
         for p in spec.pieces:
