@@ -167,6 +167,9 @@ class Piece:
     # how a message names each field a spreadsheet's row sets: its header and column (``text.en
     # (column G)``), where the designer looks; a YAML piece's are its field names
     field_keys: dict[str, str] = field(default_factory=dict, repr=False, compare=False, metadata=UNSHOWN_FIELD)
+    # where the piece's count is written when not at ``where``: a deck list's entry (``ST01-005: 0``, a
+    # list sheet's count cell), where a piece the list parks is told; None: at ``where``
+    count_where: Where | None = field(default=None, repr=False, compare=False, metadata=UNSHOWN_FIELD)
 
     def where_of(self, name: str | None) -> Where:
         """Where the piece sets field ``name`` (its own line), else where the piece starts."""
