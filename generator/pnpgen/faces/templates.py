@@ -31,7 +31,7 @@ from pnpgen.faces.lookup import check_templates, find_template
 from pnpgen.faces.pieceview import DeckView, FaceUndefined, PieceView
 from pnpgen.faces.rendermemo import RenderMemo
 from pnpgen.faces.rootsize import give_size, root_box, root_mistake
-from pnpgen.faces.sourcelines import SourceLines, designers_line, face_key, lines_of, svg_mistake, traced
+from pnpgen.faces.sourcelines import COMMON, SourceLines, designers_line, face_key, lines_of, svg_mistake, traced
 from pnpgen.svg.style import props_of
 from pnpgen.svg.text import known_font, text_fonts, unknown_font
 from pnpgen.terms import is_latin
@@ -79,7 +79,7 @@ class _TooLong(Exception):
 
 def _designers_line() -> str | None:
     """The line of the game's template (not pnpgen's macros, not a layout) placing a text box."""
-    at = designers_line(("common/", layouts.PREFIX))
+    at = designers_line((*COMMON, layouts.PREFIX))
     return f"templates/{at}" if at else None
 
 
