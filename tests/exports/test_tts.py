@@ -929,18 +929,25 @@ def test_a_cards_description_holds_the_fields_its_face_shows_in_its_order_labell
         + "  - {name: 金, cost: 2, text: 金を得る。, secret: 隠し}\n  - {name: 銀, cost: 1000000, text: 銀を得る。}\n"
     # a keyword line of your own over the rules text, added after the built-in boxes (drawn last), is said
     # where the card shows it: before the text, as the card reads top to bottom (trial56: it came last)
+    # kept in a sheet headed in the designer's words (Mana mapped to cost): labelled by the sheet's header, on
+    # the table as in the sheet, and so in a deck list of it; two keywords a line each in one cell, one line
+    # under their label (fixesO: the second line was unlabelled)
     allies = ("name: 味方\nlayout:\n  extends: card-poker\n  boxes:\n"
               "    keywords: {field: keywords, x: 4, y: 46, w: 55, h: 7, font: bold, align: center}\n"
-              "fields: {keywords: text}\npieces:\n"
-              "  - {title: 兵, cost: 3, keywords: \"Guard\\nRanged\", text: 一枚引く。, footer: A-001}\n"
-              "  - {title: 弓兵, cost: 1, text: 二枚引く。, footer: A-002}\n")
+              "fields: {keywords: text}\nunique: footer\n"
+              "pieces: {file: allies.csv, columns: {Card: title, Mana: cost, Abilities: keywords, Card Text: text}}\n")
     root = make_workspace(tmp_path / "ws", deck=deck, front=front)
-    (root / "data" / "test" / "decks" / "enemies.yaml").write_text(enemies, encoding="utf-8")
-    (root / "data" / "test" / "decks" / "allies.yaml").write_text(allies, encoding="utf-8")
+    decks = root / "data" / "test" / "decks"
+    (decks / "enemies.yaml").write_text(enemies, encoding="utf-8")
+    (decks / "allies.yaml").write_text(allies, encoding="utf-8")
+    (decks / "allies.csv").write_text('Card,Mana,Abilities,Card Text,footer\n兵,3,"Guard\nRanged",一枚引く。,A-001\n'
+                                      "弓兵,1,,二枚引く。,A-002\n", encoding="utf-8")
+    (decks / "starter.yaml").write_text("name: 入門\nfrom: allies\nlist: {A-001: 2}\n", encoding="utf-8")
     out = _export(root)
     assert [c["Description"] for c in _objects(out, "enemies")] == ["弱い。\n体力 3\nreward: 4点", "謎。\n体力 1\nreward: 2点"]
     assert [c["Description"] for c in _objects(out, "allies")] == [
-        "cost: 3\nkeywords: Guard\nRanged\n一枚引く。\nfooter: A-001", "cost: 1\n二枚引く。\nfooter: A-002"]
+        "Mana: 3\nAbilities: Guard Ranged\n一枚引く。\nfooter: A-001", "Mana: 1\n二枚引く。\nfooter: A-002"]
+    assert [c["Description"] for c in _objects(out, "starter")] == ["Mana: 3\nAbilities: Guard Ranged\n一枚引く。\nfooter: A-001"] * 2
     assert [c["Description"] for c in _objects(out, "cards")] == ["cost: 2\n金を得る。", "cost: 1000000\n銀を得る。"]  # (not 1e+06)
 
 

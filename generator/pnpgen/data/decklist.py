@@ -175,7 +175,9 @@ def listed_deck(doc: Located, data: dict, path: Path, decks: DeckLookup | None, 
         pieces[0].deck_label = name_text
     deck = dataclasses.replace(
         source, id=own, name=name_text, name_where=doc.where(("name",)), pieces=pieces, source=path,
-        placeholders=[p for piece in pieces if piece.count for p in piece.open], worksheet=None, sheet_headers={},
+        placeholders=[p for piece in pieces if piece.count for p in piece.open], worksheet=None,
+        sheet_headers={f: h for f, h in source.sheet_headers.items()  # (the headers its source decks agree on)
+                       if all(other.sheet_headers.get(f, h) == h for other in sources)},
         follows=None, listed=tuple(source_ids), options=dict(source.options))
     if source.layout is not None:
         deck.front = layout_template(own, "front")

@@ -285,7 +285,7 @@ def table_names(deck: Deck, lang: str) -> dict[int, str]:
 
 def described(face: UniqueFace, style: PageStyle, lang: str) -> str:
     """A piece's ``Description`` on the table: the fields its front shows (``shown_fields``)."""
-    return shown_fields(face.piece, style.arts.get(face.front), face.deck.layout, lang)
+    return shown_fields(face.piece, style.arts.get(face.front), face.deck.layout, lang, face.deck.sheet_headers)
 
 
 def _cards(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, files: dict[str, bytes],
