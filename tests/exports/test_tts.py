@@ -18,7 +18,9 @@ import pytest
 from PIL import Image
 
 from conftest import BACK, DECK_YAML, FRONT, GAME_YAML, make_workspace, run
+from pnpgen.data.load import load_game
 from pnpgen.data.optionvalues import DECK_ID_BASE_MAX
+from pnpgen.data.workspace import Workspace
 from pnpgen.exports import tts
 from pnpgen.faces.faceset import STAND_UP_INSET_MM
 
@@ -976,3 +978,28 @@ def test_a_vertical_verse_is_its_cards_description_and_a_lists_own_back_its_back
     assert back.getpixel((back.width // 2, 4)) == (0xaa, 0x22, 0x22)
     source_back = Image.open(out / "cards-back.png").convert("RGB")  # (the layout's back)
     assert source_back.getpixel((source_back.width // 2, 4)) != (0xaa, 0x22, 0x22)
+
+
+def test_a_big_boards_pictures_are_warned_at_what_the_table_shows_not_the_tables_200_dpi(tmp_path, capsys):
+    """scale2: a big board's picture was warned at its own dpi below the table's 200 ("133 dpi"),
+    while the board's one image, 4096 px a side at most (Knowledge Base, Asset Creation), held 69:
+    no sharper picture would show. A 600 mm board's image holds 173 dpi: its 186 dpi map is not
+    warned (the deck told once why), its 76 dpi badge is, against 173."""
+    board = ("name: 盤\nkind: board\nsize: [600, 600]\nfront: board.svg.j2\nfields: {map: image, badge: image}\n"
+             "pieces:\n  - {map: map.png, badge: badge.png}\n")
+    template = ('{% extends "common/piece.svg.j2" %}\n{% block art %}\n'
+                "{{ image(piece.map, 0, 0, w, h) }}\n{{ image(piece.badge, 20, 20, 100, 100) }}\n{% endblock %}\n")
+    root = _token_game(tmp_path, {"board": board}, {"board": template})
+    (root / "data" / "test" / "art").mkdir(exist_ok=True)
+    Image.new("RGB", (4400, 4400), (30, 120, 60)).save(root / "data" / "test" / "art" / "map.png")  # 186 dpi
+    Image.new("RGB", (300, 300), (200, 40, 40)).save(root / "data" / "test" / "art" / "badge.png")  # 76 dpi
+    assert tts.table_dpi(load_game(Workspace(root), "test").deck("board"), (600.0, 600.0), 200) == 173
+    capsys.readouterr()
+    out = _export(root, "test", "--deck", "board")
+    assert Image.open(out / "board-001-front.png").size == (4096, 4096)  # 4096 px over 600 mm: 173.4 dpi
+    said = [line for line in capsys.readouterr().err.splitlines() if "dpi" in line]
+    assert said == ["pnpgen: warning: data/test/decks/board.yaml:7:5: deck board, piece 盤: art/badge.png: 76 dpi at "
+                    "100×100 mm, 173 wanted",
+                    "pnpgen: warning: deck board: Tabletop Simulator shows it at 173 dpi (600×600 mm): its images are at "
+                    "most 4096 px a side, the most the table takes (Knowledge Base, Asset Creation), so a picture "
+                    "sharper than 173 dpi shows no sharper there and is not warned (the print files keep it whole)"], said

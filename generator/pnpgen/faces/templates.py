@@ -120,7 +120,8 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
 
     def __init__(self, templates: Path, game: Game, bleed_mm: float, min_dpi: float = MIN_DPI,
                  compiled: CompiledTemplates | None = None, memo: RenderMemo | None = None,
-                 printed: Mapping[str, float] | None = None, deck_bleeds: Mapping[str, float] | None = None):
+                 printed: Mapping[str, float] | None = None, deck_bleeds: Mapping[str, float] | None = None,
+                 deck_dpi: Mapping[str, float] | None = None):
         self.game = game
         self.memo = memo
         self.bleed_mm = bleed_mm
@@ -154,7 +155,8 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
         default = game.translations.default if game.translations is not None else game.lang
         # another edition set in Latin script: Japanese a template writes itself is warned (text/__init__.py)
         self.translated_from = default if game.lang != default and is_latin(game.lang) else ""
-        self.art = ArtPlacer(game, templates, min_dpi, self.warnings, printed, memo.stamps if memo is not None else None)  # image(); art.folder.resolver for <image>
+        self.art = ArtPlacer(game, templates, min_dpi, self.warnings, printed, memo.stamps if memo is not None else None,
+                             deck_dpi)  # image(); art.folder.resolver for <image>
         self._checked: dict[tuple[str, tuple[float, float], float], tuple[list, str | None]] = {}  # (SVG, trim, bleed) found well-formed → (placements, grounded)
         self._printed: set[str] = set()  # templates whose art is all inside their parent's blocks (unprinted)
         self._deck_counts: dict[str, int] = {}  # deck id → its total count, summed once per deck
