@@ -201,6 +201,11 @@ def test_a_genuine_entry_is_not_marked_and_one_damaged_is_skipped(tmp_path, caps
     assert run(ws, "log", "--game", "test") == 0
     out, err = capsys.readouterr()
     assert err == "" and [ln.split()[:2] for ln in out.splitlines()][0] == ["v2", "damaged:"] and out.count("damaged") == 1
+    entry = folder / "v00001.json"
+    entry.write_bytes(json.dumps(_tampered(entry), ensure_ascii=False, sort_keys=True).encode())
+    assert run(ws, "diff", "--game", "test") == 2  # every version damaged: said so, not "no recorded version"
+    assert "build/.history/test/v00002.json: version: every recorded version of 'test' (the latest, v2, at this " \
+        "file) is damaged" in capsys.readouterr().err
 
 
 # Entries whose hash checks but that hold what pnpgen never writes: skipped as damaged (log, diff

@@ -123,8 +123,8 @@ def deck_reprints(result: BuildResult, before: dict[str, Any], now: dict[str, An
                 why = "surplus" if pair in new or label in trimmed else "old" if label in labels_now else \
                     "parked" if label in parked_now else "removed"
                 piece = told[0].get(label, numbered_name(label, shared))
-                old_count = (record.get("pieces", {}).get(label) or [gone])[0]
-                name = msg(f"reprint.pull.{why}", lang, piece=piece, why=parked_said(old_count, lang))
+                old_count = (record.get("pieces", {}).get(label) or [gone])[0]  # (the parked piece's count before)
+                name = msg(f"reprint.pull.{why}", lang, piece=piece, why=parked_said(old_count, lang) if why == "parked" else "")
                 dr.pull[name] = dr.pull.get(name, 0) + gone
         if dr.add or dr.pull:
             out.append(dr)

@@ -19,7 +19,8 @@ def resolve(out_root: Path, edition: str, spec: str) -> Version:
     if not known and damaged:  # (every entry on disk damaged)
         meant = tags(out_root, edition).get(spec) or (int(spec.lstrip("v")) if re.fullmatch(r"v?\d+", spec) else None)
         raise _damaged(out_root, edition, meant if meant in damaged else damaged[-1], known, {},
-                       f"version {spec!r}" if meant in damaged else f"every recorded version of {edition!r}, v{damaged[-1]} too,")
+                       f"version {spec!r}" if meant in damaged else
+                       f"every recorded version of {edition!r} (the latest, v{damaged[-1]}, at this file)")
     if not known:
         raise InputError(f"no recorded version of {edition!r} in {folder(out_root, edition)}",
                          expected="a build first: pnpgen build --game " + edition.split(".")[0])
