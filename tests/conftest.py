@@ -245,6 +245,17 @@ def png_in_chunks(png: bytes, chunks: int) -> bytes:
 FEW_CARDS = ["カード1", "カード2", "カード3"]
 
 
+def place_form(canvas, name: str, scales: list[float], step: float) -> None:
+    """Draw ReportLab form ``name`` once per scale, ``step`` pt apart, each scaled about its own
+    corner: a face's form placed at several sizes, as the shop's rulebook places the pieces."""
+    for n, s in enumerate(scales):
+        canvas.saveState()
+        canvas.translate(10 + step * n, 10)
+        canvas.scale(s, s)
+        canvas.doForm(name)
+        canvas.restoreState()
+
+
 def make_workspace(root: Path, pieces: list[str] | None = None, deck: str | None = None,
                    front: str = FRONT, back: str = BACK, game: str = GAME_YAML, draft: bool = False) -> Path:
     """A workspace with one game 'test' and one deck 'cards' (fonts shared), as a designer makes

@@ -14,7 +14,7 @@ import pikepdf
 import pytest
 from PIL import Image
 
-from conftest import REPO, make_workspace, run
+from conftest import REPO, make_workspace, place_form, run
 from pnpgen.pdf.black import BLACK_K, is_black, k_only
 
 INK_FRONT = """\
@@ -571,12 +571,7 @@ def _placed_face(scales: list[float]) -> bytes:
     canvas.setLineWidth(0.99)
     canvas.line(10, 30, 190, 30)
     canvas.endForm()
-    for n, s in enumerate(scales):
-        canvas.saveState()
-        canvas.translate(10 + 240 * n, 10)
-        canvas.scale(s, s)
-        canvas.doForm("face")
-        canvas.restoreState()
+    place_form(canvas, "face", scales, 240)
     canvas.showPage()
     canvas.save()
     return buffer.getvalue()

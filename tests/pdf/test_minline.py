@@ -9,6 +9,7 @@ import io
 import pikepdf
 from reportlab.pdfgen import canvas
 
+from conftest import place_form
 from pnpgen.pdf.minline import widen_lines
 from pnpgen.preflight.content import walk
 
@@ -34,12 +35,7 @@ def _book(scales: list[float]) -> bytes:
     c.setStrokeColorRGB(0, 0, 1)
     c.line(10, 50, 90, 50)
     c.endForm()
-    for i, s in enumerate(scales):
-        c.saveState()
-        c.translate(10 + 120 * i, 10)
-        c.scale(s, s)
-        c.doForm("face")
-        c.restoreState()
+    place_form(c, "face", scales, 120)
     c.setLineWidth(0.1)  # the page's own hairline
     c.line(10, 300, 300, 300)
     c.showPage()
