@@ -77,7 +77,7 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
             parked = [piece for piece in deck.pieces if piece.count == 0]  # each named, up to PARKED_NAMED
             for piece in parked[:PARKED_NAMED]:
                 by = printed_by.get((deck.id, str(piece.where)), [])  # deck lists (from: this deck) printing it all the same
-                at = piece.where if deck.listed is None else deck.source  # (a list's 0 is in the list's file, not the sheet's row)
+                at = piece.count_where or piece.where  # (a list's 0 is at its entry in the list, not the sheet's row)
                 note(ws.shown(f"  {deck.id}: {at}: {piece.label}: parked (count: 0, prints none"
                               + (f"; {', '.join(by)} {'prints' if len(by) == 1 else 'print'} it)" if by else ")")))
             if len(parked) > PARKED_NAMED:  # (a starter deck reading a whole card sheet parks most of it)

@@ -154,13 +154,19 @@ def log(ws: Workspace, args: argparse.Namespace) -> int:
     for name, n in history.tags(root, edition).items():
         named.setdefault(n, []).append(name)
     known = history.versions(root, edition)
-    if not known:
+    by_number: dict[int, history.Version | None] = {n: None for n in history.entry_numbers(root, edition)}  # None: damaged
+    by_number.update((v.number, v) for v in known)
+    if not by_number:
         print(shown_name(f"{_edition_named(args)}: no recorded version yet (each good build that changes the game "
                          "records one)"))
     elif args.lang:  # the English edition keeps a history of its own: its list says whose it is
         print(shown_name(f"{_edition_named(args)}: the {args.lang} edition's versions, newest first"))
     _not_written_here(ws, root, edition, known[::-1])
-    for v in reversed(known):
+    for number, v in sorted(by_number.items(), reverse=True):
+        if v is None:  # (diff, tag and reprint --since refuse it, saying so: engine/versionnames.py)
+            where = ws.shown(str(history.path(root, edition, number)))
+            print(shown_name(f"{f'v{number}':<6} damaged: {where} is not as pnpgen wrote it, and not read"))
+            continue
         counts = ", ".join(f"{d} {n}" for d, n in v.body["counts"].items())
         tag = f"  [{', '.join(sorted(named[v.number]))}]" if v.number in named else ""
         draft = f"  draft {v.body['draft']}" if v.body["draft"] else ""

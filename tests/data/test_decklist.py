@@ -177,9 +177,39 @@ def test_each_mistake_of_a_list_kept_in_a_spreadsheet_is_told_at_its_cell(tmp_pa
         assert run(ws, "check", "--game", "test") == 2
         err = capsys.readouterr().err
         assert f"data/test/decks/{said}" in err and err.count("\n") == 1 and "Traceback" not in err, err
-    ws = _workspace(tmp_path, {"starter": "name: A\nfrom: cards\nlist: {file: s.csv, columns: {枚数: count}}\n"}, "cols")
-    assert run(ws, "check", "--game", "test") == 2
-    assert "starter.yaml:3:21: list.columns: a deck list's spreadsheet takes no columns" in capsys.readouterr().err
+
+
+LIST_COLUMNS = {  # the list's columns: → what is said, at its line of the deck file
+    "{番号: id, 枚数: cost}": "starter.yaml:3:49: list.columns.枚数: 'cost' is not a field of this deck; did you "
+                            "mean count? (expected one of id, count (a deck list's sheet gives",
+    "{番号: id.en, 枚数: count}": "starter.yaml:3:41: list.columns.番号: 'id.en' is no field's translation (a deck "
+                               "list's id is one in every language) (expected 番号: id)",
+    "{番号: id}": "starter.csv:1:2: 枚数 (column B): unknown key in the header row; did you mean count?",
+    "[番号: id]": "starter.yaml:3:36: list.columns: columns is written as a list",
+}
+
+
+def test_a_lists_sheet_headed_in_its_own_words_is_read_through_columns_as_a_decks_is(tmp_path, capsys):
+    """trials: ``list: {file: …, columns: {番号: id, 枚数: count}}`` was refused; it is read as a
+    deck's ``columns:`` (the same parser, its mistakes at their line); a piece the list parks is
+    told at its count cell (and at its 0 in a YAML list: test above)."""
+    ws = _workspace(tmp_path, {"starter": "name: A\nfrom: cards\nlist: {file: starter.csv, columns: {番号: id, 枚数: count}}\n"})
+    (ws / "data" / "test" / "decks" / "starter.csv").write_text("番号,枚数\nST01-004,2\nＳＴ０１－００１,0\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 0
+    assert "  starter: data/test/decks/starter.csv:3:2: カード1: parked (count: 0, prints none)\n" in capsys.readouterr().out
+    assert [(p.label, p.count) for p in load_game(Workspace(ws), "test").deck("starter").pieces] == [("カード4", 2), ("カード1", 0)]
+    listing = ws / "data" / "test" / "decks" / "starter.yaml"
+    for columns, said in LIST_COLUMNS.items():
+        listing.write_text(f"name: A\nfrom: cards\nlist: {{file: starter.csv, columns: {columns}}}\n", encoding="utf-8")
+        assert run(ws, "check", "--game", "test") == 2
+        err = capsys.readouterr().err
+        assert f"data/test/decks/{said}" in err and err.count("\n") == 1, err
+    (listing.parent / "starter.csv").write_text("番号,枚数,カード名\nST01-004,2,カード4\n", encoding="utf-8")
+    listing.write_text("name: A\nfrom: cards\nlist: {file: starter.csv, columns: {番号: id, 枚数: count}}\n", encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2  # (a name column beside them: the list's fields are the source's)
+    assert "starter.csv:1:3: カード名 (column C): unknown key in the header row: a deck list's sheet holds the id and " \
+        "the count of each piece it lists" in capsys.readouterr().err
 
 
 def test_a_parked_or_open_source_piece_a_list_prints_is_told_with_the_list(tmp_path, capsys):
@@ -214,7 +244,7 @@ def test_a_list_that_parks_an_open_source_piece_is_not_told_with_it(tmp_path, ca
     assert run(ws, "check", "--game", "test") == 0
     out = capsys.readouterr().out
     assert "  cards: data/test/decks/cards.yaml:15:38: カード5.text: 未定 強さ\n" in out, out
-    assert "  starter: data/test/decks/starter.yaml: カード5: parked (count: 0, prints none)\n" in out, out
+    assert "  starter: data/test/decks/starter.yaml:3:31: カード5: parked (count: 0, prints none)\n" in out, out  # its 0
     assert out.count("starter:") == 1 and "1 placeholder to settle" in out, out
     game = load_game(Workspace(ws), "test")
     assert [(p.label, p.count, p.shows_placeholder) for p in game.decks[1].pieces] == [

@@ -89,9 +89,17 @@ def test_history_skips_a_damaged_entry_and_is_bounded(tmp_path, capsys, monkeypa
     v2.write_text(v2.read_text(encoding="utf-8").replace('"count": 6', '"count": 60'), encoding="utf-8")
     capsys.readouterr()
     assert run(ws, "log", "--game", "test") == 0
-    assert [ln.split()[0] for ln in capsys.readouterr().out.splitlines()] == ["v1"]  # the damaged v2 is not trusted
-    assert run(ws, "diff", "--game", "test", "v2") == 2
-    assert "no version 'v2'" in capsys.readouterr().err
+    lines = capsys.readouterr().out.splitlines()  # the damaged v2 is not trusted, and said so in its place
+    assert lines[0] == "v2     damaged: build/.history/test/v00002.json is not as pnpgen wrote it, and not read", lines
+    assert [ln.split()[0] for ln in lines] == ["v2", "v1"]
+    # trial: an entry edited by hand was "no version 'v2'": it is damaged, at its file, and what to do said
+    for args in (["diff", "v2"], ["reprint", "--since", "2"], ["tag", "play", "v2"]):
+        assert run(ws, *args, "--game", "test") == 2
+        err = capsys.readouterr().err
+        assert err.startswith("pnpgen: error: build/.history/test/v00002.json: version: version ") and \
+            "is damaged: its file is not as pnpgen wrote it (changed by hand or by another program: its check no " \
+            "longer matches), so it is not read (expected the file as pnpgen wrote it, restored from a backup" in err \
+            and "or another version: a version 'pnpgen log' lists (v1)" in err and err.count("\n") == 1, err
     monkeypatch.setattr(recording, "KEEP", 2)
     _edit(ws, "count: 2}", "count: 3}")
     _build(ws)  # v3; the oldest (v1) pruned, the damaged v2 counted and kept as the newer

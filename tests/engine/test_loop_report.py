@@ -130,17 +130,25 @@ def test_a_card_deleted_in_the_middle_is_the_one_change_not_every_card_after_it(
     assert "1 × カード3（削除）" in said and "加える" not in said
 
 
-def test_a_count_set_to_zero_is_pulled_out_as_removed_not_as_an_old_version(tmp_path, built_copy):
-    """A piece kept in the data with count: 0 is out of the deck: its copies are thrown away as
-    removed (削除), not as the old version (古い版) of a new one the designer would look for."""
+def test_a_count_set_to_zero_is_pulled_out_as_parked_not_as_removed_nor_as_an_old_version(tmp_path, capsys, built_copy):
+    """A piece kept in the data with count: 0 is out of the deck: its copies are thrown away, not as
+    the old version (古い版) of a new one the designer would look for, nor as removed (削除: a piece
+    gone from the data, trial56), but as what happened, one wording in the change line,
+    reprint.txt and pnpgen diff alike (engine/changes.py parked_said)."""
     ws = built_copy(tmp_path / "ws", *BUILD, pieces=NAMES[:12])
     deck = ws / "data" / "test" / "decks" / "cards.yaml"
     deck.write_text(deck.read_text(encoding="utf-8").replace("text: 本文カード3}", "text: 本文カード3, count: 0}"),
                     encoding="utf-8")
+    capsys.readouterr()
     manifest = _build(ws)
-    assert manifest["reprint"]["cards"]["why"] == ["-1 カード3"]
+    assert manifest["reprint"]["cards"]["why"] == ["カード3: count 1 → 0, prints none"]
+    assert manifest["changes"][0].startswith("cards: 12 → 11 (カード3: count 1 → 0, prints none); nothing to reprint")
     said = (ws / "build" / "test" / "reprint.txt").read_text(encoding="utf-8")
-    assert "抜いて捨てる（1枚）：\n    1 × カード3（削除）" in said and "古い版" not in said, said
+    assert "抜いて捨てる（1枚）：\n    1 × カード3（枚数 1 → 0、印刷なし）\n" in said and "古い版" not in said \
+        and "削除" not in said, said
+    assert run(ws, "diff", "--game", "test") == 0
+    diff = capsys.readouterr().out
+    assert "\n- カード3：枚数 1 → 0、印刷なし\n" in diff and "削除" not in diff and "×0" not in diff, diff
 
 
 def test_a_long_list_of_reasons_names_ten_on_the_line_and_all_in_the_manifest(tmp_path, capsys, built_copy):
@@ -465,7 +473,7 @@ def test_a_template_edit_counts_the_pieces_printed_not_one_parked_at_count_zero(
     _build(ws)
     deck = ws / "data" / "test" / "decks" / "cards.yaml"
     deck.write_text(deck.read_text(encoding="utf-8").replace("本文カード2}", "本文カード2, count: 0}"), encoding="utf-8")
-    assert _build(ws)["changes"][0].startswith("cards: 5 → 4 (-1 カード2); nothing to reprint")
+    assert _build(ws)["changes"][0].startswith("cards: 5 → 4 (カード2: count 1 → 0, prints none); nothing to reprint")
     front = ws / "templates" / "test" / "card-front.svg.j2"
     front.write_text(front.read_text(encoding="utf-8").replace("size=12", "size=11"), encoding="utf-8")
     assert _build(ws)["changes"][0].startswith("cards: 4 → 4 (every face edited (4 pieces)); reprint cards.pdf: ")

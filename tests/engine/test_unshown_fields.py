@@ -1,4 +1,4 @@
-"""What the loaded game keeps for a command alone (export-sheet's column headers) is marked so on
+"""What the loaded game keeps for a command alone (how a message names a piece's field) is marked so on
 its field (data/model.py UNSHOWN_FIELD), and both digests of what a build shows pass over it by
 that mark: the rulebook's key (engine/bookkey.py) and the exports' (engine/export.py), neither
 naming the field. So are what no export shows (EXPORTS_UNSHOWN_FIELD: where a thing was read
@@ -26,15 +26,18 @@ def _deck(headers: dict[str, str]) -> Deck:
                 Path("decks/cards.yaml"), sheet_headers=headers)
 
 
-def test_a_decks_sheet_headers_change_neither_digest_and_neither_names_the_field():
+def test_a_decks_sheet_headers_change_the_exports_digest_not_the_books_and_neither_names_the_field():
+    """A Tabletop Simulator card's Description labels a field by its sheet's header (fixesO): the
+    exports' digest reads the headers; no page of the book shows them."""
     plain, mapped = _deck({}), _deck({"title": "カード名", "count": "枚数"})
     assert bookkey.plain(plain) == bookkey.plain(mapped)
-    assert export._plain(plain) == export._plain(mapped)
+    assert export._plain(plain) != export._plain(mapped)
     assert bookkey.plain(plain) != bookkey.plain(dataclasses.replace(plain, name="札"))  # a shown field still counts
     assert export._plain(plain) != export._plain(dataclasses.replace(plain, name="札"))
     # a deck's unique: field and a deck list's from: are read by the loading of a deck list alone
     # (data/decklist.py): what the list prints is its pieces, which both digests hold
-    assert [f.name for f in dataclasses.fields(Deck) if not shown_field(f)] == ["sheet_headers", "unique", "listed"]
+    assert [f.name for f in dataclasses.fields(Deck) if not shown_field(f)] == ["unique", "listed"]
+    assert not shown_in_book(next(f for f in dataclasses.fields(Deck) if f.name == "sheet_headers"))
     assert bookkey.plain(plain) == bookkey.plain(dataclasses.replace(plain, unique="title", listed=("sheet",)))
     assert export._plain(plain) == export._plain(dataclasses.replace(plain, unique="title", listed=("sheet",)))
     for module in (bookkey, export):
@@ -46,7 +49,7 @@ def test_the_mark_cannot_be_changed_by_whoever_holds_it():
     global a caller could set (``["shown"] = True``) to put a field back in both digests (review38)."""
     with pytest.raises(TypeError):
         UNSHOWN_FIELD["shown"] = True  # type: ignore[index]
-    assert not shown_field(next(f for f in dataclasses.fields(Deck) if f.name == "sheet_headers"))
+    assert not shown_field(next(f for f in dataclasses.fields(Piece) if f.name == "field_lines"))
 
 
 MODEL = (Game, Deck, Piece, SheetStock)  # what a digest walks that carries marks
@@ -65,7 +68,7 @@ def test_a_pieces_count_is_in_the_exports_digest_not_the_books_and_its_lines_in_
     assert export._plain(piece) != export._plain(other)
     assert export._plain(piece) == export._plain(dataclasses.replace(other, count=piece.count))
     assert bookkey.plain(_deck({}))["total"] == 2  # (the deck's total still counts)
-    assert [f.name for f in dataclasses.fields(Piece) if not shown_field(f)] == ["field_lines", "open", "field_keys"]
+    assert [f.name for f in dataclasses.fields(Piece) if not shown_field(f)] == ["field_lines", "open", "field_keys", "count_where"]
     # a piece's place shows in no export, and in the book's key (its proof list names lines)
     moved = dataclasses.replace(piece, where=Where(Path("decks/cards.yaml"), 40))
     assert export._plain(piece) == export._plain(moved)

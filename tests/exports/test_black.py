@@ -609,3 +609,53 @@ def test_black_that_would_overprint_past_the_ink_limit_knocks_out_there(tmp_path
     assert run(root, "export", "--game", "test", "--preset", "doujin") == 0
     doujin = (root / "build" / "test" / "doujin" / "cards.pdf").read_bytes()
     assert _fills(doujin, 0)[-2:] == [(k100, True), (k100, True)]
+
+
+def _placed_face(scales: list[float]) -> bytes:
+    """A page placing one face's form at each of ``scales`` (a ``cm`` before ``Do``), as the shop's
+    rulebook places the pieces' faces smaller: 40 pt text in a rich near-black, a 2 pt stroke in
+    the palette's ink (0/11.6/20.9/83.1) and a 0.99 pt one (a 0.35 mm line)."""
+    from pdfprobe import form_placed
+
+    def face(canvas) -> None:
+        canvas.setFillColorCMYK(0.157, 0.333, 0.0, 0.8)
+        canvas.setFont("Helvetica", 40)
+        canvas.drawString(10, 120, "50")
+        canvas.setStrokeColorCMYK(0.0, 0.116, 0.209, 0.831)
+        canvas.setLineWidth(2)
+        canvas.line(10, 60, 190, 60)
+        canvas.setLineWidth(0.99)
+        canvas.line(10, 30, 190, 30)
+
+    return form_placed(face, scales, 240)
+
+
+def _printed(pdf: bytes) -> list[tuple[str, float, tuple, bool]]:
+    """What a shop's preflight reads on the page: (kind, text size or line width as printed, CMYK
+    colour, overprint) of every text and stroke, through the form's placement."""
+    from pnpgen.preflight.content import walk
+
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        return sorted((p.kind, round(p.width, 2), tuple(round(v, 3) for v in p.colour[1]),
+                       bool(p.overprint)) for p in walk(doc.pages[0], 1) if p.kind in ("text", "stroke"))
+
+
+def test_a_face_placed_smaller_is_black_text_and_thin_lines_as_printed():
+    """The doujin-book's pictures of the pieces draw each face's form smaller: a 40 pt numeral in a
+    rich near-black at 0.7 is 28 pt as printed (its 2 pt line, 1.4 pt there, is not thin), and the 2 pt
+    line at 0.4 a 0.8 pt one — small text and a thin line, which print 100 % K overprinting (docs/exports.md, "its em as printed"); the
+    preflight read 15.7/33.3/0/80 text at 35.2 pt on Alicematic Medallions' book cover and 117
+    strokes of 0/11.6/20.9/83.1 under 1 pt in asian-delivery's. A face placed at its size, or a
+    little larger (`--fit scale`'s 63 → 63.5 mm), keeps its 40 pt text's rich black and its 2 pt
+    line's colour, and its 0.99 pt line is thin."""
+    k100, rich, ink = (0.0, 0.0, 0.0, 1.0), (0.157, 0.333, 0.0, 0.8), (0.0, 0.116, 0.209, 0.831)
+    small, _ = k_only(_placed_face([0.7]))
+    assert _printed(small) == [("stroke", 0.69, k100, True), ("stroke", 1.4, ink, False), ("text", 28.0, k100, True)]
+    small, _ = k_only(_placed_face([0.4, 1.0]))  # placed smallest at 0.4: K there, and so wherever it is placed
+    assert _printed(small) == [("stroke", 0.4, k100, True), ("stroke", 0.8, k100, True), ("stroke", 0.99, k100, True),
+                               ("stroke", 2.0, k100, True), ("text", 16.0, k100, True), ("text", 40.0, k100, True)]
+    for scales in ([1.0], [1.008]):
+        kept, _ = k_only(_placed_face(scales))
+        s = scales[0]
+        assert _printed(kept) == [("stroke", round(0.99 * s, 2), k100, True), ("stroke", round(2 * s, 2), ink, False),
+                                  ("text", round(40 * s, 2), rich, False)]

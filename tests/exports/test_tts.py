@@ -18,7 +18,9 @@ import pytest
 from PIL import Image
 
 from conftest import BACK, DECK_YAML, FRONT, GAME_YAML, make_workspace, run
+from pnpgen.data.load import load_game
 from pnpgen.data.optionvalues import DECK_ID_BASE_MAX
+from pnpgen.data.workspace import Workspace
 from pnpgen.exports import tts
 from pnpgen.faces.faceset import STAND_UP_INSET_MM
 
@@ -929,18 +931,25 @@ def test_a_cards_description_holds_the_fields_its_face_shows_in_its_order_labell
         + "  - {name: 金, cost: 2, text: 金を得る。, secret: 隠し}\n  - {name: 銀, cost: 1000000, text: 銀を得る。}\n"
     # a keyword line of your own over the rules text, added after the built-in boxes (drawn last), is said
     # where the card shows it: before the text, as the card reads top to bottom (trial56: it came last)
+    # kept in a sheet headed in the designer's words (Mana mapped to cost): labelled by the sheet's header, on
+    # the table as in the sheet, and so in a deck list of it; two keywords a line each in one cell, one line
+    # under their label (fixesO: the second line was unlabelled)
     allies = ("name: 味方\nlayout:\n  extends: card-poker\n  boxes:\n"
               "    keywords: {field: keywords, x: 4, y: 46, w: 55, h: 7, font: bold, align: center}\n"
-              "fields: {keywords: text}\npieces:\n"
-              "  - {title: 兵, cost: 3, keywords: \"Guard\\nRanged\", text: 一枚引く。, footer: A-001}\n"
-              "  - {title: 弓兵, cost: 1, text: 二枚引く。, footer: A-002}\n")
+              "fields: {keywords: text}\nunique: footer\n"
+              "pieces: {file: allies.csv, columns: {Card: title, Mana: cost, Abilities: keywords, Card Text: text}}\n")
     root = make_workspace(tmp_path / "ws", deck=deck, front=front)
-    (root / "data" / "test" / "decks" / "enemies.yaml").write_text(enemies, encoding="utf-8")
-    (root / "data" / "test" / "decks" / "allies.yaml").write_text(allies, encoding="utf-8")
+    decks = root / "data" / "test" / "decks"
+    (decks / "enemies.yaml").write_text(enemies, encoding="utf-8")
+    (decks / "allies.yaml").write_text(allies, encoding="utf-8")
+    (decks / "allies.csv").write_text('Card,Mana,Abilities,Card Text,footer\n兵,3,"Guard\nRanged",一枚引く。,A-001\n'
+                                      "弓兵,1,,二枚引く。,A-002\n", encoding="utf-8")
+    (decks / "starter.yaml").write_text("name: 入門\nfrom: allies\nlist: {A-001: 2}\n", encoding="utf-8")
     out = _export(root)
     assert [c["Description"] for c in _objects(out, "enemies")] == ["弱い。\n体力 3\nreward: 4点", "謎。\n体力 1\nreward: 2点"]
     assert [c["Description"] for c in _objects(out, "allies")] == [
-        "cost: 3\nkeywords: Guard\nRanged\n一枚引く。\nfooter: A-001", "cost: 1\n二枚引く。\nfooter: A-002"]
+        "Mana: 3\nAbilities: Guard Ranged\n一枚引く。\nfooter: A-001", "Mana: 1\n二枚引く。\nfooter: A-002"]
+    assert [c["Description"] for c in _objects(out, "starter")] == ["Mana: 3\nAbilities: Guard Ranged\n一枚引く。\nfooter: A-001"] * 2
     assert [c["Description"] for c in _objects(out, "cards")] == ["cost: 2\n金を得る。", "cost: 1000000\n銀を得る。"]  # (not 1e+06)
 
 
@@ -969,3 +978,28 @@ def test_a_vertical_verse_is_its_cards_description_and_a_lists_own_back_its_back
     assert back.getpixel((back.width // 2, 4)) == (0xaa, 0x22, 0x22)
     source_back = Image.open(out / "cards-back.png").convert("RGB")  # (the layout's back)
     assert source_back.getpixel((source_back.width // 2, 4)) != (0xaa, 0x22, 0x22)
+
+
+def test_a_big_boards_pictures_are_warned_at_what_the_table_shows_not_the_tables_200_dpi(tmp_path, capsys):
+    """scale2: a big board's picture was warned at its own dpi below the table's 200 ("133 dpi"),
+    while the board's one image, 4096 px a side at most (Knowledge Base, Asset Creation), held 69:
+    no sharper picture would show. A 600 mm board's image holds 173 dpi: its 186 dpi map is not
+    warned (the deck told once why), its 76 dpi badge is, against 173."""
+    board = ("name: 盤\nkind: board\nsize: [600, 600]\nfront: board.svg.j2\nfields: {map: image, badge: image}\n"
+             "pieces:\n  - {map: map.png, badge: badge.png}\n")
+    template = ('{% extends "common/piece.svg.j2" %}\n{% block art %}\n'
+                "{{ image(piece.map, 0, 0, w, h) }}\n{{ image(piece.badge, 20, 20, 100, 100) }}\n{% endblock %}\n")
+    root = _token_game(tmp_path, {"board": board}, {"board": template})
+    (root / "data" / "test" / "art").mkdir(exist_ok=True)
+    Image.new("RGB", (4400, 4400), (30, 120, 60)).save(root / "data" / "test" / "art" / "map.png")  # 186 dpi
+    Image.new("RGB", (300, 300), (200, 40, 40)).save(root / "data" / "test" / "art" / "badge.png")  # 76 dpi
+    assert tts.table_dpi(load_game(Workspace(root), "test").deck("board"), (600.0, 600.0), 200) == 173
+    capsys.readouterr()
+    out = _export(root, "test", "--deck", "board")
+    assert Image.open(out / "board-001-front.png").size == (4096, 4096)  # 4096 px over 600 mm: 173.4 dpi
+    said = [line for line in capsys.readouterr().err.splitlines() if "dpi" in line]
+    assert said == ["pnpgen: warning: data/test/decks/board.yaml:7:5: deck board, piece 盤: art/badge.png: 76 dpi at "
+                    "100×100 mm, 173 wanted",
+                    "pnpgen: warning: deck board: Tabletop Simulator shows it at 173 dpi (600×600 mm): its images are at "
+                    "most 4096 px a side, the most the table takes (Knowledge Base, Asset Creation), so a picture "
+                    "sharper than 173 dpi shows no sharper there and is not warned (the print files keep it whole)"], said

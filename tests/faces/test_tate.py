@@ -253,3 +253,19 @@ def test_a_layouts_vertical_box_sets_a_verse_without_a_template(tmp_path, capsys
         assert run(ws, "check", "--game", "test") == 2
         err = capsys.readouterr().err
         assert err.startswith("pnpgen: error: data/test/decks/cards.yaml:6:") and told in err, err
+
+
+def test_a_single_columns_print_lint_names_the_designers_line_not_the_macros(tmp_path, capsys):
+    """trial: ``m.tate()``'s 5 pt column by the trim was linted at ``pnpgen's common/macros.svg.j2:59``,
+    a file the designer never opens; it is named at the template line calling ``m.tate()``, as
+    ``m.tate_box()``'s warnings are (faces/sourcelines.py ``designers_line``), and a layout's
+    vertical box at its box (tests/test_docs_pass.py: a tag the macro writes itself stays the macro's)."""
+    front = FRONT.replace("{{ m.tate(piece.text, w / 2, 10, size=10) }}",
+                          "{{ m.tate(piece.text, w / 2, 10, size=10) }}\n{{ m.tate(piece.name, 2, 10, size=5) }}")
+    ws = make_workspace(tmp_path / "ws", ["」あ"], front=front, back=BACK)
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 0
+    lint = [ln.strip() for ln in capsys.readouterr().out.splitlines() if "print lint" in ln]
+    assert lint == ["warning: templates/test/card-front.svg.j2:6: print lint: deck 'cards' piece 1 (」あ): text “」” 5.0 pt, "
+                    "smaller than 6 pt", "warning: templates/test/card-front.svg.j2:6: print lint: deck 'cards' piece 1 "
+                    "(」あ): text 「あ」 1.1 mm from the trim, inside the 3 mm safe zone (a drifted cut may take it)"], lint

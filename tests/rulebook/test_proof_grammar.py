@@ -377,8 +377,9 @@ def test_a_cross_reference_to_a_case_the_draft_numbers_nowhere_is_a_finding(tmp_
     """A wargame trial: the rules cite their cases (「→６．４参照」), and a case renumbered or deleted
     leaves a reference that sends the reader nowhere. Each such reference is a 参照 finding at its
     line; one to a case, or a section (５．０, ■　５．０　移動), the draft numbers is none, nor one to a step
-    the book numbers under such a section (■　７．０　補給's ２： printed 7.2), and a draft
-    that numbers no case is not read for them (「→２．１」 there is no case number)."""
+    the book numbers under such a section (■　７．０　補給's ２： printed 7.2); a reference in a draft that
+    numbers nothing is read against the book's own numbers (tests/rulebook/test_rulebook_book_numbers.py):
+    given none, 「→２．１」 is none."""
     from pnpgen.rulebook.xrefs import dangling_references
 
     cases = ("■■　テストゲーム　草案３\n■　５．０　移動\n５．１　移動します（→５．２参照）。\n５．２　止まります。\n"

@@ -200,7 +200,12 @@ def test_a_genuine_entry_is_not_marked_and_one_damaged_is_skipped(tmp_path, caps
     entry.write_bytes(json.dumps(_tampered(entry), ensure_ascii=False, sort_keys=True).encode())  # hash not redone
     assert run(ws, "log", "--game", "test") == 0
     out, err = capsys.readouterr()
-    assert err == "" and [ln.split()[0] for ln in out.splitlines()] == ["v1"]
+    assert err == "" and [ln.split()[:2] for ln in out.splitlines()][0] == ["v2", "damaged:"] and out.count("damaged") == 1
+    entry = folder / "v00001.json"
+    entry.write_bytes(json.dumps(_tampered(entry), ensure_ascii=False, sort_keys=True).encode())
+    assert run(ws, "diff", "--game", "test") == 2  # every version damaged: said so, not "no recorded version"
+    assert "build/.history/test/v00002.json: version: every recorded version of 'test' (the latest, v2, at this " \
+        "file) is damaged" in capsys.readouterr().err
 
 
 # Entries whose hash checks but that hold what pnpgen never writes: skipped as damaged (log, diff
@@ -224,11 +229,11 @@ def test_a_misshapen_entry_is_skipped_without_a_traceback(tmp_path, kind, capsys
     entry.write_bytes(_rehashed(outer))
     capsys.readouterr()
     assert run(ws, "log", "--game", "test") == 0
-    assert [ln.split()[0] for ln in capsys.readouterr().out.splitlines()] == ["v1"]
+    assert [ln.split()[:2] for ln in capsys.readouterr().out.splitlines()][0] == ["v2", "damaged:"]
     for args in (["diff", "v1", "v2"], ["reprint", "--since", "v2"]):
         assert run(ws, *args, "--game", "test") == 2
         err = capsys.readouterr().err
-        assert err.count("\n") == 1 and "no version 'v2'" in err and "Traceback" not in err
+        assert err.count("\n") == 1 and "version 'v2' is damaged" in err and "Traceback" not in err
 
 
 def test_without_a_machine_key_each_run_records_no_version_twice_and_says_why_it_cannot_rely(

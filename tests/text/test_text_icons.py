@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -279,3 +280,17 @@ def test_an_icon_with_a_tag_left_open_is_told_at_its_line_with_the_tag_to_write(
     said = str(e.value)
     assert f"icon {p}:3:" in said and "<path> (line 2) is never closed, and </svg> comes before its end" in said, said
     assert said.endswith("(expected <path …/>, or <path …> closed by </path>)"), said
+
+
+def test_an_icon_painted_with_a_gradient_is_refused_naming_its_file(tmp_path):
+    """docs/data-format.md: gradients in an icon are refused with the icon's path. A moon icon with
+    its gradient in <defs> and `fill="url(#g)"` (defs are skipped) stopped the build as
+    `deck 'board' … <circle> (line 8 of the SVG) has fill='url(#g)', which names no element of the
+    face`: no icon file named, and the face's SVG, not the icon's, is the one with a line 8."""
+    path = tmp_path / "moon.svg"
+    path.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">\n<defs><linearGradient id="g">'
+                    '<stop offset="0" stop-color="#fc0"/></linearGradient></defs>\n'
+                    '<circle cx="5" cy="5" r="4" style="stroke: #000; fill:url(#g)"/>\n</svg>\n', "utf-8")
+    with pytest.raises(icons.IconError, match=rf"^icon {re.escape(str(path))}:3: <circle> is filled with 'url\(#g\)', "
+                                              r"a gradient or pattern: icons may only use plain colours"):
+        icons.load(path)

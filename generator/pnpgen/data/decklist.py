@@ -33,7 +33,7 @@ from pnpgen.errors import InputError
 
 LIST_KEYS = ("name", "from", "list", "back", "paper")  # back: and paper: its own (data/deckfile.py reads them)
 FACE_KEYS = ("layout", "front")  # what draws a face: the source deck's
-LIST_SHEET_KEYS = ("file", "sheet")  # list: {file: starter.xlsx, sheet: スターターA}
+LIST_SHEET_KEYS = ("file", "sheet", "columns")  # list: {file: starter.xlsx, sheet: スターターA, columns: {番号: id}}
 
 
 @dataclass(frozen=True)
@@ -51,17 +51,17 @@ def _sheet_entries(doc: Located, path: Path, game_root: Path, books: Workbooks |
                    field: str) -> tuple[SheetDoc, list[_Entry]]:
     """A list kept in a spreadsheet, ``list: {file: starter.csv}``: read by the reader of a deck's
     ``pieces: {file: …}`` (data/spreadsheets.py), two columns headed by the source deck's unique
-    field (or ``id``) and ``count``, its rows in order, each mistake at its cell."""
+    field (or ``id``) and ``count`` (or headed in the sheet's words, mapped by ``columns:`` as a deck's
+    are: ``{番号: footer, 枚数: count}``), its rows in order, each mistake at its cell."""
     spec = doc.data["list"]
     id_said = field if field == "id" else f"{field} (or id)"
     for key in spec:
         if key not in LIST_SHEET_KEYS:
             raise doc.error(("list", key), f"a deck list's spreadsheet takes no {key}: its columns are headed "
-                            f"{id_said} and count", "file: starter.csv (and sheet: name for .xlsx/.ods)",
-                            key=True)
+                            f"{id_said} and count", "file: starter.csv (and sheet: name for .xlsx/.ods; columns: "
+                            f"{{<header>: {field}, <header>: count}} for headers in the sheet's own words)", key=True)
     ids = [field] if field == "id" else [field, "id"]
     rows, found = read_pieces(doc, path, game_root, {name: "text" for name in ids}, books, key="list")
-    rows.pieces_at = None  # (no columns: to offer: the list's two headers are its own words)
     for i, raw in enumerate(found):  # a header not the list's first (枚数: told to be count)
         checked_keys(rows, raw, ("list", i), [*ids, "count"], "the header row")
     heads = [h for h in ids if h in rows.headers]
@@ -168,13 +168,15 @@ def listed_deck(doc: Located, data: dict, path: Path, decks: DeckLookup | None,
         (piece,) = by_id[name].values()
         pieces.append(dataclasses.replace(piece, index=len(pieces) + 1, count=n, deck_label="",
                                           field_lines=dict(piece.field_lines), field_keys=dict(piece.field_keys),
-                                          open=list(piece.open)))
+                                          open=list(piece.open), count_where=rows.where(count_at)))
     name_text = one_line_text(doc, data["name"], ("name",), "a deck's name")
     if len(pieces) == 1:
         pieces[0].deck_label = name_text
     deck = dataclasses.replace(
         source, id=own, name=name_text, name_where=doc.where(("name",)), pieces=pieces, source=path,
-        worksheet=None, sheet_headers={},
+        worksheet=None,
+        sheet_headers={f: h for f, h in source.sheet_headers.items()  # (the headers its source decks agree on)
+                       if all(other.sheet_headers.get(f, h) == h for other in sources)},
         follows=None, listed=tuple(source_ids), options=dict(source.options))
     if source.layout is not None:
         deck.front, deck.back = side_templates(own, source.layout)

@@ -102,6 +102,10 @@ def _unmapped(doc: SheetDoc, keypath: tuple, key: str, free: list[str], named: b
     """A header of no known meaning in a sheet the deck's ``columns:`` maps: no rename to a field's
     name (the sheet keeps its own words), but its line in ``columns:``, or a note declared alone."""
     mapping = "columns: {" + ", ".join(f"{flow(h)}: {f}" for h, f in doc.mapped.items())
+    if doc.columns.key != "pieces":  # a deck list's sheet: its id and count columns alone
+        return doc.error(keypath, "unknown key in the header row: a deck list's sheet holds the id and the count "
+                         f"of each piece it lists, which its columns: maps ({mapping}}})", "the column deleted (the card's name and text "
+                         "are the source deck's)", key=True)
     memo = f"fields: {{{flow(key)}: text}}" if named else f"its column renamed to {box} and fields: {{{box}: text}}"
     return doc.error(keypath, "unknown key in the header row: the deck file's columns: does not map it, and a "
                      "column left out of columns: is read by its header, which names no field of this deck",

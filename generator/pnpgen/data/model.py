@@ -31,14 +31,15 @@ EMPTY_SHOWN = "(empty: the layout prints the placeholder)"  # said as msg proof.
 # a new field of the kind is marked once, here on the model, and every digest follows.
 # (Read-only: a module's dict one caller changed would unmark every field it marks.)
 # What the loaded game keeps for a command or a message that no face, page or export shows
-# (export-sheet's headers, how a message names a piece's field and where it is set): neither digest
+# (how a message names a piece's field and where it is set): neither digest
 UNSHOWN_FIELD: Mapping[str, bool] = MappingProxyType({"shown": False})
 # What no export shows but the rulebook may: where a thing was read from (its proof list names the
 # lines; an added line of English moves the Japanese lines below it), what loading said of it, the
 # components bought: the exports' digest passes over it, the rulebook's key reads it
 EXPORTS_UNSHOWN_FIELD: Mapping[str, bool] = MappingProxyType({"exports": False})
 # What the rulebook does not show of a piece: its own count (the components pages print its deck's
-# total, so a count moved between two pieces of a deck sets no page again); the exports print it
+# total, so a count moved between two pieces of a deck sets no page again); the exports print it (and
+# a deck's sheet headers, which a Tabletop Simulator card's Description labels its fields by)
 BOOK_UNSHOWN_FIELD: Mapping[str, bool] = MappingProxyType({"book": False})
 
 
@@ -164,6 +165,9 @@ class Piece:
     # how a message names each field a spreadsheet's row sets: its header and column (``text.en
     # (column G)``), where the designer looks; a YAML piece's are its field names
     field_keys: dict[str, str] = field(default_factory=dict, repr=False, compare=False, metadata=UNSHOWN_FIELD)
+    # where the piece's count is written when not at ``where``: a deck list's entry (``ST01-005: 0``, a
+    # list sheet's count cell), where a piece the list parks is told; None: at ``where``
+    count_where: Where | None = field(default=None, repr=False, compare=False, metadata=UNSHOWN_FIELD)
 
     def where_of(self, name: str | None) -> Where:
         """Where the piece sets field ``name`` (its own line), else where the piece starts."""
@@ -295,8 +299,9 @@ class Deck:
     # a workbook's pieces: (pieces.file's line, worksheet read, named by sheet:)
     worksheet: tuple[Where, str, bool] | None = field(default=None, metadata=EXPORTS_UNSHOWN_FIELD)
     # a spreadsheet's columns the deck's ``columns:`` maps: field (or title.en) → the header the sheet writes
-    # (export-sheet's alone: no page shows it, UNSHOWN_FIELD)
-    sheet_headers: dict[str, str] = field(default_factory=dict, metadata=UNSHOWN_FIELD)
+    # (export-sheet heads its columns so; a Tabletop Simulator card's Description labels a field so: no
+    # page of the book shows it)
+    sheet_headers: dict[str, str] = field(default_factory=dict, metadata=BOOK_UNSHOWN_FIELD)
     bleed_mm: float | None = None  # the deck file's ``bleed:`` over the build's --bleed (None: the build's)
     # a tuck box's: the decks whose copies its figures follow (box: {deck: cards}) and that count
     follows: tuple[tuple[str, ...], int] | None = None

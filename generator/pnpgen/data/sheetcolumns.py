@@ -32,6 +32,7 @@ class Columns:
     """The deck's ``columns:``: each of the sheet's headers (as the deck file writes it) → its field."""
 
     doc: Located | None = None  # the deck file, where a mistake in the mapping is told
+    key: str = "pieces"  # the deck file's key it is under: pieces:, or a deck list's list: (data/decklist.py)
     fields: dict[str, str] = field(default_factory=dict)  # header → field, as written
     _keys: dict[str, str] = field(default_factory=dict, repr=False)  # header_key(header) → field
     # a header the deck file writes unquoted, which YAML read as a number (1.50: 1.5; 012: 12) → the
@@ -41,7 +42,7 @@ class Columns:
     def at(self, header: str, message: str, expected: str) -> InputError:
         """An error at the line of the mapping of ``header``."""
         assert self.doc is not None
-        return self.doc.error(("pieces", "columns", self.read_as_numbers.get(header, header)), message, expected, key=True)
+        return self.doc.error((self.key, "columns", self.read_as_numbers.get(header, header)), message, expected, key=True)
 
     def mapped(self, cell: Any) -> str | None:
         """The field a header cell of the sheet is mapped to, or None."""
@@ -69,26 +70,27 @@ def _as_mapping(items: list) -> str:
     return "columns: {" + ", ".join(pairs) + "}" if pairs else EXAMPLE
 
 
-def columns_of(doc: Located, fields: Mapping[str, str]) -> Columns:
+def columns_of(doc: Located, fields: Mapping[str, str], key: str = "pieces") -> Columns:
     """The deck's ``pieces: {…, columns: …}`` checked against its ``fields`` (and count): a list,
     a field the deck does not declare, two headers mapped to one field and a header that is a
-    field's own name are told at their line."""
-    spec = doc.data["pieces"].get("columns")
+    field's own name are told at their line. ``key``: the deck file's key the sheet is named under
+    (a deck list's ``list: {file: …, columns: …}``, whose fields are its id column's)."""
+    spec = doc.data[key].get("columns")
     if spec is None:
         return Columns()
     if isinstance(spec, list):
-        raise doc.error(("pieces", "columns"), "columns is written as a list ('- ' items), which gives no header "
+        raise doc.error((key, "columns"), "columns is written as a list ('- ' items), which gives no header "
                         "its field", f"a mapping of each header as the sheet writes it to its field: {_as_mapping(spec)}")
     if not isinstance(spec, dict) or not spec:
-        raise doc.error(("pieces", "columns"), "columns maps the sheet's headers to the deck's fields",
+        raise doc.error((key, "columns"), "columns maps the sheet's headers to the deck's fields",
                         f"each header as the sheet writes it, then its field: {EXAMPLE}")
     allowed = [*fields, "count"]
     listed = ", ".join(allowed)
     by_field: dict[str, str] = {}
-    out = Columns(doc)
+    out = Columns(doc, key)
     for written, target in spec.items():
         header = str(written)  # (a header 2026 is read by YAML as a number)
-        keypath = ("pieces", "columns", written)
+        keypath = (key, "columns", written)
         if isinstance(written, (int, float)):
             out.read_as_numbers[header] = written
         if not isinstance(target, str) or not target.strip():
@@ -105,12 +107,14 @@ def columns_of(doc: Located, fields: Mapping[str, str]) -> Columns:
                             + (f"; written the other way round? (the sheet's header first: {flow_name(target)}: {clipped(header)})"
                                if reversed_ else suggest(base, allowed)),
                             f"one of {listed}" + (" (or <field>.<language> for a translation: title.en)" if dot else "")
-                            + "; a new field is declared first in fields:")
-        if dot and (base == "count" or not _LANG.fullmatch(lang.lower())):
+                            + ("; a new field is declared first in fields:" if key == "pieces" else
+                               " (a deck list's sheet gives its pieces' ids and counts; their fields are the source deck's)"))
+        if dot and (base == "count" or not _LANG.fullmatch(lang.lower()) or key != "pieces"):
             raise doc.error(keypath, f"{clipped(target)!r} is no field's translation" + (
-                " (a count is one number in every language)" if base == "count" else ""),
+                " (a count is one number in every language)" if base == "count" else
+                " (a deck list's id is one in every language)" if key != "pieces" else ""),
                 f"a field and a language code, e.g. {flow_name(header)}: {[f for f in allowed if f != 'count'][0]}.en"
-                if base != "count" else f"{flow_name(header)}: count")
+                if base != "count" and key == "pieces" else f"{flow_name(header)}: {base}")
         target = base + (f".{lang.lower()}" if dot else "")
         if header_key(header) in {header_key(f) for f in allowed} or "." in header and header_key(
                 header.rsplit(".", 1)[0]) in {header_key(f) for f in allowed}:
@@ -131,13 +135,14 @@ def columns_of(doc: Located, fields: Mapping[str, str]) -> Columns:
     return out
 
 
-def columns_line(spec: Mapping[str, Any], mapped: Mapping[str, str], said: Mapping[str, str]) -> str:
+def columns_line(spec: Mapping[str, Any], mapped: Mapping[str, str], said: Mapping[str, str], key: str = "pieces") -> str:
     """The deck file's ``pieces:`` line as it would read with the sheet's own headers mapped:
     ``pieces: {file: cards.xlsx, sheet: 役職, columns: {カード名: title, 枚数: count}}``, to paste
-    (``mapped``: the deck's ``columns:`` so far; ``said``: the headers in a sheet's own words)."""
+    (``mapped``: the deck's ``columns:`` so far; ``said``: the headers in a sheet's own words;
+    ``key``: a deck list's ``list:``)."""
     both = {**mapped, **said}
     parts = [f"file: {flow(str(spec.get('file')))}"]
     if isinstance(spec.get("sheet"), str):
         parts.append(f"sheet: {flow(spec['sheet'])}")
     parts.append("columns: {" + ", ".join(f"{flow(h)}: {f}" for h, f in both.items()) + "}")
-    return "pieces: {" + ", ".join(parts) + "}"
+    return f"{key}: {{" + ", ".join(parts) + "}"

@@ -69,7 +69,7 @@ class SheetDoc:
     labels: dict[str, str] = field(default_factory=dict)
     spec: dict = field(default_factory=dict)  # the deck's pieces: {file: …, sheet: …, columns: …}
     mapped: dict[str, str] = field(default_factory=dict)  # its columns: (header → field)
-    pieces_at: Where | None = None  # the deck file's pieces: line
+    pieces_at: Where | None = None  # the deck file's pieces: line (a deck list's list:)
     columns: Columns = field(default_factory=Columns)  # the deck's columns:, where its mistakes are told
 
     def mapping_error(self, target: str, message: str, expected: str) -> InputError | None:
@@ -80,7 +80,7 @@ class SheetDoc:
 
     def columns_where(self) -> Where | None:
         """The deck file's ``columns:`` line, None without one."""
-        return self.columns.doc.where(("pieces", "columns"), key=True) if self.columns.doc is not None else None
+        return self.columns.doc.where((self.columns.key, "columns"), key=True) if self.columns.doc is not None else None
 
     def label(self, header: str) -> str:
         """A column's header as the sheet writes it (its field's name where it is not mapped)."""
@@ -91,8 +91,8 @@ class SheetDoc:
         paste: the sheet keeps its headers (a hint beside the renames a header row is told)."""
         if not said or self.pieces_at is None:
             return ""
-        return (f"; or keep the sheet's headers and write the deck file's pieces: line ({self.pieces_at}) as "
-                f"{columns_line(self.spec, self.mapped, said)}")
+        return (f"; or keep the sheet's headers and write the deck file's {self.columns.key}: line ({self.pieces_at}) as "
+                f"{columns_line(self.spec, self.mapped, said, self.columns.key)}")
 
     def _place(self, keypath: tuple, key: bool) -> tuple[int | None, int | None, str | None]:
         if len(keypath) < 2:
@@ -148,13 +148,13 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
     """The deck's ``pieces: {file: …}`` → (where-answering sheet, one mapping per row); ``books``:
     the workbooks the game's other decks opened (one workbook, a worksheet per deck, is read once);
     ``key``: the deck file's key that names the sheet (a deck list's ``list:``, data/decklist.py,
-    which checks its own keys and maps no columns)."""
+    which checks its own keys)."""
     spec = doc.data[key]
     for name in spec:
         if name not in SHEET_KEYS:
             raise doc.error((key, name), "unknown key in pieces", "file: cards.csv (and sheet: name for .xlsx/.ods; "
                             "columns: {カード名: title, …} for headers in the sheet's own words)", key=True)
-    columns = columns_of(doc, fields) if "columns" in spec else Columns()
+    columns = columns_of(doc, fields, key) if "columns" in spec else Columns(key=key)
     name = spec.get("file")
     if isinstance(name, str) and Path(name.strip()).suffix.lower() in OLD_EXCEL:  # cards.xls: Excel 97–2003's own format
         raise doc.error((key, "file"), f"{name!r} is {OLD_EXCEL[Path(name.strip()).suffix.lower()]}, which pnpgen does not read",

@@ -18,6 +18,7 @@ from pnpgen.engine.changes import (
     in_deck_order,
     matched,
     numbered_name,
+    parked_said,
     parked_throughout,
     rearranged_only,
     renamed,
@@ -161,7 +162,8 @@ def markdown(d: dict[str, Any]) -> str:
         out += [f"## {_md(e['name'])} ({_md(deck_id)}): {e['count'][0]} → {e['count'][1]}", ""]
         out += _capped([*([say("renamed", old=_md(e["renamed_from"]), new=_md(deck_id))] if e.get("renamed_from") else []),
                         *([_resized(e, d["decks"], say)] if e.get("size") else []),
-                        *(say("count", piece=_md(c["piece"]), old=c["old"], new=c["new"]) for c in e["counts"]),
+                        *(say("count", piece=_md(c["piece"]), old=c["old"], new=c["new"]) if c["new"] or not c["old"] else
+                          say("parked", piece=_md(c["piece"]), why=parked_said(c["old"], lang)) for c in e["counts"]),
                         *(say("field", piece=_md(f["piece"]), field=_md(place), old=_md(_show(old, lang)),
                               new=_md(_show(new, lang))) for f in e["fields"] for place, old, new in _places(f)),
                         *([say("back")] if e["back_changed"] else []),

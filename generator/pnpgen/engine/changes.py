@@ -10,7 +10,7 @@ from collections import Counter, defaultdict, deque
 from typing import TYPE_CHECKING, Any
 
 from pnpgen.data.telling import plain_values, telling_fields, told_by_values
-from pnpgen.messages import counted
+from pnpgen.messages import counted, msg
 from pnpgen.printers import Printer
 
 if TYPE_CHECKING:
@@ -398,8 +398,9 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
         if label in unprinted:  # parked before and now: an edit of it is nothing printed
             continue
         old_count, old_digest, *old_sides = old_pieces[was[label]]
-        if count != old_count:
-            details.append(f"{count - old_count:+d} {name_of(label)}")
+        if count != old_count:  # (one set to 0 is parked, still in the data: not "removed")
+            details.append(f"{name_of(label)}: {parked_said(old_count)}" if count == 0 and old_count else
+                           f"{count - old_count:+d} {name_of(label)}")
         # the pictures' hash covers the faces of both sides: a repaint only where the faces are the
         # same ones (a back added to illustrated fronts is the back's change, not the fronts')
         repainted = len(sides) > 2 and len(old_sides) > 2 and sides[2] != old_sides[2] and sides[:2] == old_sides[:2]
@@ -430,6 +431,13 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     details += [f"{name} replaced: {shown[0] if len(shown) == 1 else counted(len(shown), kind)}"
                 for name, shown in replaced.items()]
     return details + ([f"every face edited ({len(redrawn)} pieces)"] if every else redrawn)
+
+
+def parked_said(old: int, lang: str = "en") -> str:
+    """A piece whose count went from ``old`` to 0 (parked: still in the data, printing none), as
+    the change line, ``reprint.txt`` and ``pnpgen diff`` alike say it: ``count 3 → 0, prints none``
+    (``removed`` is a piece gone from the data)."""
+    return msg("piece.parked_now", lang, old=old)
 
 
 def parked_throughout(old_pieces: dict[str, Any], new_pieces: dict[str, Any], was: dict[str, str]) -> set[str]:

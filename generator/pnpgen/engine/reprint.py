@@ -16,6 +16,7 @@ from pnpgen.engine.changes import (
     copies_only,
     matched,
     numbered_name,
+    parked_said,
     plain_values,
     renamed,
     told_apart,
@@ -91,12 +92,14 @@ def deck_reprints(result: BuildResult, before: dict[str, Any], now: dict[str, An
         names = {known(p.front, p.back, tag(p.front, p.back)):
                  told[1].get(label, numbered_name(label, shared))
                  for p in df.pairs for label in [f"{p.piece.index}:{p.piece.label}"]}
-        labels_now = {f"{p.index}:{p.label}" for p in df.deck.pieces if p.count > 0}  # a count set to 0: removed
+        labels_now = {f"{p.index}:{p.label}" for p in df.deck.pieces if p.count > 0}
+        parked_now = {f"{p.index}:{p.label}" for p in df.deck.pieces if p.count == 0}  # a count set to 0: parked
         trimmed: set[str] = set()  # old labels of pieces only taking copies out, their faces drawn one by one
         if any(pair not in new for pair in old):  # gone, renamed, or moved up (#4 of a nameless deck is #3 now)
             was = matched(record.get("pieces", {}), {f"{p.index}:{p.label}": [p.count] for p in df.deck.pieces},
                           record.get("values", {}), values)
             labels_now = {o for n, o in was.items() if n in labels_now}
+            parked_now = {o for n, o in was.items() if n in parked_now}
             now = {"pairs": [[p.front, p.back, p.count, f"{p.piece.index}:{p.piece.label}",
                               tag(p.front, p.back)] for p in df.pairs]}
             trimmed = {was[n] for n in copies_only(record, now, was)}
@@ -116,9 +119,12 @@ def deck_reprints(result: BuildResult, before: dict[str, Any], now: dict[str, An
             if gone > 0:
                 label = old_names[pair]
                 # the same faces, fewer copies: surplus; other faces of a piece still there: its old
-                # version; a piece no longer in the deck: removed
-                why = "surplus" if pair in new or label in trimmed else "old" if label in labels_now else "removed"
-                name = msg(f"reprint.pull.{why}", lang, piece=told[0].get(label, numbered_name(label, shared)))
+                # version; a piece its count set to 0: parked; a piece no longer in the deck: removed
+                why = "surplus" if pair in new or label in trimmed else "old" if label in labels_now else \
+                    "parked" if label in parked_now else "removed"
+                piece = told[0].get(label, numbered_name(label, shared))
+                old_count = (record.get("pieces", {}).get(label) or [gone])[0]  # (the parked piece's count before)
+                name = msg(f"reprint.pull.{why}", lang, piece=piece, why=parked_said(old_count, lang) if why == "parked" else "")
                 dr.pull[name] = dr.pull.get(name, 0) + gone
         if dr.add or dr.pull:
             out.append(dr)

@@ -8,13 +8,19 @@ import json
 import re
 from pathlib import Path
 
-from pnpgen.engine.history import Version, folder, read_tags, refuse_links, tags, versions
+from pnpgen.engine.history import Version, entry_numbers, folder, path, read_tags, refuse_links, tags, versions
 from pnpgen.errors import InputError, suggest
 
 
 def resolve(out_root: Path, edition: str, spec: str) -> Version:
     """A version by ``v12`` or ``12``, a tag, ``latest``, ``previous`` or a prefix of its hash."""
     known = versions(out_root, edition)
+    damaged = [n for n in entry_numbers(out_root, edition) if n not in {v.number for v in known}]
+    if not known and damaged:  # (every entry on disk damaged)
+        meant = tags(out_root, edition).get(spec) or (int(spec.lstrip("v")) if re.fullmatch(r"v?\d+", spec) else None)
+        raise _damaged(out_root, edition, meant if meant in damaged else damaged[-1], known, {},
+                       f"version {spec!r}" if meant in damaged else
+                       f"every recorded version of {edition!r} (the latest, v{damaged[-1]}, at this file)")
     if not known:
         raise InputError(f"no recorded version of {edition!r} in {folder(out_root, edition)}",
                          expected="a build first: pnpgen build --game " + edition.split(".")[0])
@@ -25,6 +31,8 @@ def resolve(out_root: Path, edition: str, spec: str) -> Version:
     if spec == "previous" and len(known) > 1:
         return known[-2]
     number = named.get(spec)
+    if number is not None and number in damaged:
+        raise _damaged(out_root, edition, number, known, named, f"tag {spec!r} names v{number}, which")
     if number is not None and number not in by_number:
         raise InputError(f"tag {spec!r} names v{number}, which the history does not hold (removed or damaged)",
                          path=folder(out_root, edition) / "tags.json", key="version",
@@ -33,6 +41,8 @@ def resolve(out_root: Path, edition: str, spec: str) -> Version:
         number = int(spec.lstrip("v"))
     if number in by_number:
         return by_number[number]
+    if number in damaged:
+        raise _damaged(out_root, edition, number, known, named, f"version {spec!r}")
     by_hash = [v for v in known if len(spec) >= 4 and v.hash.startswith(spec.lstrip("#"))]
     if len(by_hash) == 1:
         return by_hash[0]
@@ -44,6 +54,17 @@ def resolve(out_root: Path, edition: str, spec: str) -> Version:
         near = ""
     raise InputError(f"no version {spec!r}{near}", path=folder(out_root, edition), key="version",
                      expected=_which(known, named))
+
+
+def _damaged(out_root: Path, edition: str, number: int, known: list[Version], named: dict[str, int],
+             said: str) -> InputError:
+    """A version whose entry is on disk but damaged: changed after pnpgen wrote it (by hand, an
+    editor, a sync tool), its check no longer its text's, or not what pnpgen writes; told at its file."""
+    others = f"; or another version: {_which(known, named)}" if known else ""
+    return InputError(f"{said} is damaged: its file is not as pnpgen wrote it (changed by hand or by another "
+                      "program: its check no longer matches), so it is not read", path=path(out_root, edition, number), key="version",
+                      expected="the file as pnpgen wrote it, restored from a backup (a version's entry is never "
+                      f"edited), or the file deleted, the version then gone{others}")
 
 
 def _which(known: list[Version], named: dict[str, int]) -> str:

@@ -133,9 +133,13 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     # a shop's dpi, or more; Tabletop Simulator's cells are made at its dpi (200), which a picture
     # below the print's 300 still fills: wanted at that, not at the print's
     min_dpi = max(MIN_DPI, preset.dpi) if preset.files != "tts" else min(MIN_DPI, preset.dpi)
+    # … or at what the table shows of a deck whose images reach its 4096 px (a big board: 69 dpi)
+    held = {deck.id: tts.table_dpi(deck, fitted[deck.id].trim, preset.dpi) for deck in decks} if preset.files == "tts" else {}
+    held = {deck_id: shown for deck_id, shown in held.items() if shown < min_dpi}
     rendered = render_game(ws.templates, game, art_bleed, min_dpi,
                            printed={deck_id: f.scale for deck_id, f in fitted.items()},  # --fit scale
-                           max_dpi=max_dpi_of(options.max_dpi, game), before=_kept_cmyk if colour == "cmyk" else None)
+                           max_dpi=max_dpi_of(options.max_dpi, game), before=_kept_cmyk if colour == "cmyk" else None,
+                           deck_dpi=held)
     # What drawing the faces warned of is said for the decks this export writes (not one --deck or
     # the preset leaves out: they are not sent to the shop), pictures below the dpi and text that
     # overflows its box alike; the game's own warnings stay.
@@ -148,6 +152,11 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     missing = game.translations.warnings if game.translations is not None else []
     elsewhere |= {w for w in missing if w.split(":", 1)[0] in left_files}
     warnings = grouped_per_deck([w for w in rendered.warnings if w not in elsewhere])
+    # (said where a picture of the deck is below the table's 200 dpi but sharper than the table shows: not
+    # warned, and why; a sheet of 69 cards at 163 dpi, its pictures at 300, is no news)
+    warnings += [tts.table_dpi_said(deck, fitted[deck.id].trim, held[deck.id]) for deck in decks if deck.id in held
+                 and any(i["deck"] == deck.id and i.get("kind") == "raster" and held[deck.id] <= i["dpi"] < min_dpi
+                         for i in rendered.images)]
     by_deck = {df.deck.id: unique_faces(df) for df in rendered.decks}
     needed = sorted({key for deck in decks for f in by_deck[deck.id] for key in (f.front, f.back) if key})
     # Each face's pictures are let go of as it is converted: the pages place them from their art

@@ -285,7 +285,7 @@ def table_names(deck: Deck, lang: str) -> dict[int, str]:
 
 def described(face: UniqueFace, style: PageStyle, lang: str) -> str:
     """A piece's ``Description`` on the table: the fields its front shows (``shown_fields``)."""
-    return shown_fields(face.piece, style.arts.get(face.front), face.deck.layout, lang)
+    return shown_fields(face.piece, style.arts.get(face.front), face.deck.layout, lang, face.deck.sheet_headers)
 
 
 def _cards(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, files: dict[str, bytes],
@@ -345,6 +345,32 @@ def _cards(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, fi
             "Transform": _transform(x, 0.0, scale, face_down=True), **HELD_CARD, "SidewaysCard": sideways,
             "DeckIDs": deck_ids,
             "CustomDeck": custom, "ContainedObjects": cards}
+
+
+def table_dpi(deck: Deck, trim: tuple[float, float], dpi: int) -> int:
+    """The resolution Tabletop Simulator shows a deck's faces at, whole dots rounded down: its images'
+    pixels over the piece's size (``trim``, mm, as exported), at most ``dpi`` (the preset's 200),
+    less where an image reaches MAX_PX a side, the most the table takes: a 1,500 mm board is one
+    image of 4096 px, 69 dpi; a sheet of 69 poker cards, 409 px a cell, 163 dpi; a die's face, its
+    texture's third. A picture sharper than that shows no sharper on the table."""
+    w, h = trim
+    if deck.paper_die is not None:  # (as _dice: the largest face box, a third of the texture at most)
+        sx, sy = w / deck.trim_mm[0], h / deck.trim_mm[1]
+        side_mm = max(max(bw * sx, bh * sy) for _, _, bw, bh in deck.paper_die)
+        return min(dpi, math.floor(min(round(mm_to_px(side_mm, dpi)), MAX_PX // 3) / side_mm * MM_PER_INCH))
+    faces = card_faces(deck)
+    if faces:  # (as _cards: the fullest sheet's cells)
+        cw, ch = sheet_for(min(faces, MAX_COLS * MAX_ROWS - 1), trim, dpi).cell
+        return min(dpi, math.floor(min(cw / w, ch / h) * MM_PER_INCH))
+    return min(dpi, math.floor(MAX_PX / max(w, h) * MM_PER_INCH))  # (as _pieces and _standing: one image)
+
+
+def table_dpi_said(deck: Deck, trim: tuple[float, float], shown: int) -> str:
+    """The warning of a deck Tabletop Simulator shows at fewer dots than its preset makes (``shown``,
+    ``table_dpi``): what the table shows, and why no sharper picture helps."""
+    return (f"deck {deck.id}: Tabletop Simulator shows it at {shown} dpi ({trim[0]:g}×{trim[1]:g} mm): its images "
+            f"are at most {MAX_PX} px a side, the most the table takes (Knowledge Base, Asset Creation), so a "
+            f"picture sharper than {shown} dpi shows no sharper there and is not warned (the print files keep it whole)")
 
 
 def card_faces(deck: Deck) -> int:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from pnpgen import fonts as fontreg
 from pnpgen.data.markup import plain, without_icons
@@ -67,14 +67,17 @@ def _rules_field(piece: Piece) -> str | None:
                 None)
 
 
-def shown_fields(piece: Piece, art: Art | None, layout: Layout | None, lang: str) -> str:
+def shown_fields(piece: Piece, art: Art | None, layout: Layout | None, lang: str,
+                 headers: Mapping[str, str] | None = None) -> str:
     """What a piece's face tells on the table (a card's ``Description``): each of its fields the
     face ``art`` shows but the one naming it (its ``Nickname`` says that), in the order the face
     reads, a line each (a layout's boxes top to bottom, then left to right; a template's fields in
     the order it draws them): a text as the card prints it (``rules_text``'s plain text), a number
     as written; labelled as the deck's layout labels it (a text box's ``label:`` before it and
-    its ``unit:`` after, ``体力 3``, ``3枚``), else by the field's name (``vp: 3``), but the rules text,
-    which stands alone. A field shows when its words are among those the face prints
+    its ``unit:`` after, ``体力 3``, ``3枚``), else by the header of the sheet the deck reads, where its
+    ``columns:`` maps one to the field (``headers``: ``Victory Points: 3``), else by the field's name
+    (``vp: 3``), but the rules text, which stands alone; a labelled field's lines (two keywords a line
+    each in one cell) are one line a space apart, each line of the Description its label's. A field shows when its words are among those the face prints
     (``printed_words``): a template reads fields it prints nowhere (a colour, a picture's file, a
     number it draws as a symbol), and they are left out; the rules text never is (last, when the
     face does not print its words as written). A list of texts the face prints (a karuta verse,
@@ -93,6 +96,8 @@ def shown_fields(piece: Piece, art: Art | None, layout: Layout | None, lang: str
     for order, (key, value) in enumerate(piece.values.items()):
         if isinstance(value, list) and value and all(isinstance(item, str) for item in value):
             value = " ".join(item.strip() for item in value)  # a verse's lines (a karuta card's vertical columns)
+        if isinstance(value, str) and key != rules:  # (its lines on one line, under its label)
+            value = " ".join(line.strip() for line in value.splitlines() if line.strip())
         if key == named or isinstance(value, bool) or not isinstance(value, (str, int, float)):
             continue
         said = plain(value).strip() if isinstance(value, str) else str(value) if isinstance(value, int) else f"{value:g}"
@@ -109,7 +114,8 @@ def shown_fields(piece: Piece, art: Art | None, layout: Layout | None, lang: str
         # added after the built-in ones, a keyword line over the rules text, before that text), a
         # template's by the order it draws them; the rules text it does not print as written, last
         stands = (box["y"], box["x"]) if box and at < len(printed) else (math.inf, math.inf) if boxes else (0, 0)
-        found.append((stands, at, order, f"{label} {said}" if label else said if key == rules else f"{key}: {said}"))
+        said_as = (headers or {}).get(key, key)  # the sheet's own header, where columns: maps it
+        found.append((stands, at, order, f"{label} {said}" if label else said if key == rules else f"{said_as}: {said}"))
     return "\n".join(line for *_, line in sorted(found))
 
 

@@ -161,26 +161,28 @@ class RenderedGame(DrawnBleed):
 def face_renderer(templates: Path, game: Game, bleed_mm: float, min_dpi: float = MIN_DPI,
                   compiled: CompiledTemplates | None = None, memo: RenderMemo | None = None,
                   printed: Mapping[str, float] | None = None, deck_bleeds: Mapping[str, float] | None = None,
-                  max_dpi: float = MAX_DPI) -> Renderer:
+                  max_dpi: float = MAX_DPI, deck_dpi: Mapping[str, float] | None = None) -> Renderer:
     """The face stage's renderer for one game (the one place a ``Renderer`` is made): every
     command that renders faces — build, check, rulebook, export, the text audit — comes here.
     ``compiled`` and ``memo``: the compiled templates and the faces rendered by earlier builds;
     ``printed``: deck id → how much larger its faces print than drawn (an export's ``--fit scale``),
     for the dpi its pictures print at; ``deck_bleeds``: deck id → the bleed its faces are drawn
     with, when not ``bleed_mm`` (a deck's own bleed, ``Game.drawn_bleeds``); ``max_dpi``: the
-    resolution ceiling finer raster art is resampled to (0: none; ``--max-dpi``)."""
-    return Renderer(templates, game, bleed_mm, min_dpi, compiled, memo, printed, deck_bleeds, max_dpi)
+    resolution ceiling finer raster art is resampled to (0: none; ``--max-dpi``); ``deck_dpi``: deck id →
+    the dpi its pictures are wanted at, when not ``min_dpi`` (a virtual table's image holding less)."""
+    return Renderer(templates, game, bleed_mm, min_dpi, compiled, memo, printed, deck_bleeds, max_dpi, deck_dpi)
 
 
 def render_game(templates: Path, game: Game, bleed_mm: float, min_dpi: float = MIN_DPI,
                 compiled: CompiledTemplates | None = None, memo: RenderMemo | None = None,
                 art_digest: str | Callable[[], str] = "", before: Callable[[Renderer], None] | None = None,
                 printed: Mapping[str, float] | None = None,
-                deck_bleeds: Mapping[str, float] | None = None, max_dpi: float = MAX_DPI) -> RenderedGame:
+                deck_bleeds: Mapping[str, float] | None = None, max_dpi: float = MAX_DPI,
+                deck_dpi: Mapping[str, float] | None = None) -> RenderedGame:
     """Each distinct face of the game rendered once, deck by deck. ``before`` sees the renderer
     first (the build fills its memo over worker processes there). ``art_digest``: the hash of the
     game's art files, or what makes it when first asked (``RenderedGame.art_digest``)."""
-    renderer = face_renderer(templates, game, bleed_mm, min_dpi, compiled, memo, printed, deck_bleeds, max_dpi)
+    renderer = face_renderer(templates, game, bleed_mm, min_dpi, compiled, memo, printed, deck_bleeds, max_dpi, deck_dpi)
     if before is not None:
         before(renderer)
     faces = FaceSet()

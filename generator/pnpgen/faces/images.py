@@ -103,7 +103,8 @@ class ArtPlacer:
     converter uses) and every placement made so far, with its dpi."""
 
     def __init__(self, game: Game, templates, min_dpi: float, warnings: list[str],
-                 printed: Mapping[str, float] | None = None, stamps: Stamps | None = None, max_dpi: float = MAX_DPI):
+                 printed: Mapping[str, float] | None = None, stamps: Stamps | None = None, max_dpi: float = MAX_DPI,
+                 deck_dpi: Mapping[str, float] | None = None):
         self.folder = ArtFolder(game.root, templates / game.slug, stamps=stamps)
         self.min_dpi = float(min_dpi)
         self.max_dpi = float(max_dpi)  # the resolution ceiling (0: none): finer art is resampled to it
@@ -113,6 +114,9 @@ class ArtPlacer:
         # deck id → how much larger its faces print than they are drawn (an export's --fit scale):
         # a picture's dpi is its pixels over the size it prints at
         self.printed = dict(printed or {})
+        # deck id → the dpi its pictures are wanted at instead (a Tabletop Simulator board's image, 4096 px a
+        # side at most, holds less than the table's 200 dpi: a sharper picture shows no sharper)
+        self.deck_dpi = dict(deck_dpi or {})
         self.art_to_come = msg("art.placeholder", game.lang)  # the label of a frame where art will go
         self.warnings = warnings
         self._placements: dict[tuple, dict[str, Any]] = {}
@@ -274,16 +278,17 @@ class ArtPlacer:
         key = (deck.id, piece.index, name, round(box[0], 2), round(box[1], 2), round(dpi, 1))
         if key in self._placements:
             return dpi
-        enough = dpi >= self.min_dpi or enough_pixels(pixels, drawn, self.min_dpi)
+        wanted = self.deck_dpi.get(deck.id, self.min_dpi)
+        enough = dpi >= wanted or enough_pixels(pixels, drawn, wanted)
         self._add(key, {
             "file": name, "deck": deck.id, "piece": piece.label, "kind": "raster",
             "pixels": [int(pixels[0]), int(pixels[1])],
-            "box_mm": [round(box[0], 2), round(box[1], 2)], "dpi": _said(dpi, self.min_dpi, enough), "enough": enough,
+            "box_mm": [round(box[0], 2), round(box[1], 2)], "dpi": _said(dpi, wanted, enough), "enough": enough,
         })
         if not enough:
             self.warnings.append(LOW_DPI.format(where=piece.where, deck=deck.id, piece=piece.label, name=name,
-                                                dpi=short_of(dpi, self.min_dpi), w=f"{round(box[0], 1):g}", h=f"{round(box[1], 1):g}",
-                                                wanted=f"{self.min_dpi:g}"))
+                                                dpi=short_of(dpi, wanted), w=f"{round(box[0], 1):g}", h=f"{round(box[1], 1):g}",
+                                                wanted=f"{wanted:g}"))
         return dpi
 
     def case_twins(self, game: Game) -> list[str]:

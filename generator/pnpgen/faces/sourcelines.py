@@ -5,7 +5,9 @@ for a template whose SVG is not XML (``svg_mistake``).
   ``<text``, … in its text, not in what an expression prints) gets the attribute
   ``data-pnpgen-at="<template name>:<line>"`` as the template is compiled;
 - ``traced(helper)``: a template helper that writes elements (``textbox()``, ``icon()``) wraps
-  what it returns in ``<g data-pnpgen-at="…">`` naming the template line that called it.
+  what it returns in ``<g data-pnpgen-at="…">`` naming the template line that called it — called
+  by a ``common/`` macro (``m.tate()``, ``m.title()``), the designer's line that called the macro,
+  as the macros' own warnings name it (``designers_line``): the text is the designer's.
 
 The face converter reads the attribute (the nearest one on an element or around it) and draws
 nothing from it; ``strip`` takes the attributes out where a face is known by its SVG's hash,
@@ -71,6 +73,9 @@ def caller() -> str | None:
     return next(_template_lines(sys._getframe(2)), None)
 
 
+COMMON = ("common/",)  # the macros' templates (common/macros.svg.j2): a helper they call is named at their caller's line
+
+
 def designers_line(passed_over: tuple[str, ...]) -> str | None:
     """``name:line`` of the innermost line on the stack of a template whose name does not start
     with one of ``passed_over`` (pnpgen's ``common/`` macros, a layout's compiled template): the
@@ -98,7 +103,7 @@ def traced(helper: Callable[..., Any]) -> Callable[..., Any]:
 
     def call(*args: Any, **kwargs: Any) -> Any:
         out = helper(*args, **kwargs)
-        at = caller()
+        at = designers_line(COMMON) or caller()
         if at is None or not isinstance(out, Markup) or not str(out).strip():
             return out
         return Markup(f'<g {ATTRIBUTE}="{escape(at)}">') + out + Markup("</g>")

@@ -31,7 +31,7 @@ from pnpgen.faces.lookup import check_templates, find_template
 from pnpgen.faces.pieceview import DeckView, FaceUndefined, PieceView
 from pnpgen.faces.rendermemo import RenderMemo
 from pnpgen.faces.rootsize import give_size, root_box, root_mistake
-from pnpgen.faces.sourcelines import SourceLines, designers_line, face_key, lines_of, svg_mistake, traced
+from pnpgen.faces.sourcelines import COMMON, SourceLines, designers_line, face_key, lines_of, svg_mistake, traced
 from pnpgen.svg.style import props_of
 from pnpgen.svg.text import known_font, text_fonts, unknown_font
 from pnpgen.terms import is_latin
@@ -79,7 +79,7 @@ class _TooLong(Exception):
 
 def _designers_line() -> str | None:
     """The line of the game's template (not pnpgen's macros, not a layout) placing a text box."""
-    at = designers_line(("common/", layouts.PREFIX))
+    at = designers_line((*COMMON, layouts.PREFIX))
     return f"templates/{at}" if at else None
 
 
@@ -121,7 +121,7 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
     def __init__(self, templates: Path, game: Game, bleed_mm: float, min_dpi: float = MIN_DPI,
                  compiled: CompiledTemplates | None = None, memo: RenderMemo | None = None,
                  printed: Mapping[str, float] | None = None, deck_bleeds: Mapping[str, float] | None = None,
-                 max_dpi: float = MAX_DPI):
+                 max_dpi: float = MAX_DPI, deck_dpi: Mapping[str, float] | None = None):
         self.game = game
         self.memo = memo
         self.bleed_mm = bleed_mm
@@ -156,7 +156,7 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
         # another edition set in Latin script: Japanese a template writes itself is warned (text/__init__.py)
         self.translated_from = default if game.lang != default and is_latin(game.lang) else ""
         self.art = ArtPlacer(game, templates, min_dpi, self.warnings, printed, memo.stamps if memo is not None else None,
-                              max_dpi)  # image(); art.folder.resolver for <image>
+                              max_dpi, deck_dpi)  # image(); art.folder.resolver for <image>
         self._checked: dict[tuple[str, tuple[float, float], float], tuple[list, str | None]] = {}  # (SVG, trim, bleed) found well-formed → (placements, grounded)
         self._printed: set[str] = set()  # templates whose art is all inside their parent's blocks (unprinted)
         self._deck_counts: dict[str, int] = {}  # deck id → its total count, summed once per deck

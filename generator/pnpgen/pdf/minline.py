@@ -31,12 +31,8 @@ def widen_lines(pdf: bytes, min_pt: float) -> tuple[bytes, int]:
     import pikepdf
 
     with pikepdf.open(io.BytesIO(pdf)) as doc:
-        least: dict[tuple[int, int], float] = {}  # a form's smallest placement scale (placed_scales)
-        forms: dict[tuple[int, int], Any] = {}
-        inherited: dict[tuple[int, int], float | None] = {}  # the line width its placements give it (None: unlike)
+        least, forms, inherited = placements(doc)
         pages = [page.obj for page in doc.pages]
-        for page in pages:
-            _placements(page, 1.0, least, forms, 0, inherited, 1.0)
         widened = sum(_widen(doc, page, 1.0, min_pt, 1.0) for page in pages)
         widened += sum(_widen(doc, forms[key], least[key], min_pt, inherited[key]) for key in sorted(forms))
         if not widened:
@@ -47,14 +43,17 @@ def widen_lines(pdf: bytes, min_pt: float) -> tuple[bytes, int]:
         return out.getvalue(), widened
 
 
-def placed_scales(doc: Any) -> dict[tuple[int, int], float]:
-    """Each form the pages draw (and the forms they draw), by its object number: the smallest scale
-    any page places it at, its own /Matrix counted (pdf/black.py measures text and lines so, as
-    printed)."""
+def placements(doc: Any) -> tuple[dict[tuple[int, int], float], dict[tuple[int, int], Any],
+                                   dict[tuple[int, int], float | None]]:
+    """For each form the pages of ``doc`` draw (and the forms in them): the smallest scale any page
+    places it at, its own ``/Matrix`` counted (a face's form placed at a quarter of its size in the
+    shop's rulebook: 0.25); the form; the line width its placements give it (None: unlike)."""
     least: dict[tuple[int, int], float] = {}
+    forms: dict[tuple[int, int], Any] = {}
+    inherited: dict[tuple[int, int], float | None] = {}
     for page in doc.pages:
-        _placements(page.obj, 1.0, least, {}, 0, {}, 1.0)
-    return least
+        _placements(page.obj, 1.0, least, forms, 0, inherited, 1.0)
+    return least, forms, inherited
 
 
 def _matrix(operands: Any) -> Matrix:

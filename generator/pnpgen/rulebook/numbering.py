@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pnpgen.rulebook.tree import Bullet, Component, Document, Section, Step, Subheading, own_section_number, walk
-from pnpgen.rulebook.xrefs import CASE_NUMBER, case_number, defined_case
+from pnpgen.rulebook.xrefs import CASE_NUMBER, case_number, defined_case, references_in
 
 
 def misnumbered_steps(doc: Document) -> list[tuple[Section, list[int], Step]]:
@@ -44,6 +44,28 @@ def printed_step_cases(doc: Document) -> list[tuple[str, Step]]:
     １： is 5.1), with the step; a one-sentence step prints no number."""
     return [(f"{own}.{child.number}", child) for s in doc.rules if (own := own_section_number(s.title)) is not None
             for child in s.children if isinstance(child, Step) and not child.sentence]
+
+
+def book_numbers(doc: Document) -> list[str]:
+    """The numbers the book itself gives the rules (a draft's sections it leaves unnumbered, the
+    n-th 「■　ゲームの進行」 set as n, and their steps n.1, n.2; a one-sentence step prints none):
+    what a reference 「（→４．１）」 of a draft that numbers nothing goes to."""
+    out = []
+    for n, s in enumerate(doc.rules, start=1):
+        if own_section_number(s.title) is None:
+            out.append(str(n))
+            out += [f"{n}.{c.number}" for c in s.children if isinstance(c, Step) and not c.sentence]
+    return out
+
+
+def refers(doc: Document) -> bool:
+    """Whether the draft's rules hold a cross reference (「（→４．１）」, "see 6.3") anywhere: the book then
+    marks the places its own numbers are set, for the references to link to."""
+    for b in doc.blocks():
+        texts = [getattr(b, "text", ""), getattr(b, "body", ""), *getattr(b, "lines", [])]
+        if any(isinstance(t, str) and references_in(t) for t in texts):
+            return True
+    return any(references_in(c.title) for s in doc.rules for c in s.children if isinstance(c, Step))
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from pnpgen.messages import msg
-from pnpgen.rulebook.numbering import misnumbered_steps, printed_step_cases, section_numbering, twice_numbered_cases
+from pnpgen.rulebook.numbering import (
+    book_numbers,
+    misnumbered_steps,
+    printed_step_cases,
+    section_numbering,
+    twice_numbered_cases,
+)
 from pnpgen.rulebook.proofbase import Finding, rules_lines
 from pnpgen.rulebook.tree import Document
 from pnpgen.rulebook.xrefs import dangling_references
@@ -58,7 +64,7 @@ def _quoted(text: str) -> str:
 def references(doc: Document, text: str, draft_path: Path | str, lang: str) -> list[Finding]:
     """A cross reference of the rules (「→６．４参照」, "see 6.4") to a case the draft numbers nowhere."""
     out = []
-    printed = [number for number, _ in printed_step_cases(doc)]
+    printed = [number for number, _ in printed_step_cases(doc)] + book_numbers(doc)
     for line, ref, number in dangling_references(rules_lines(doc, text), printed):
         said = dict(ref=ref, number=number, line=line, path=draft_path)
         out.append(Finding(msg("proof.kind.reference", lang), msg("proof.reference.book", lang, **said),

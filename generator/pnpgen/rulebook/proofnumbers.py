@@ -48,7 +48,8 @@ def _heading_of(doc: Document) -> Callable[[int], str]:
 def disagreeing_numbers(doc: Document, text: str, draft_path: Path | str, lang: str) -> list[Finding]:
     """The same rule stated twice with another number: two sentences of the rules that read
     alike once their numbers are masked (examples, 「例えば…」, and two rows of one table left out), with the change-log
-    lines that mention both numbers (never two ◇ entries of the components list, whose counts
+    lines that mention both numbers (never two sentences for two player counts, 「３人の時は、…を１枚取り除きます」 over
+    「２人の時は、…を２枚取り除きます」; never two ◇ entries of the components list, whose counts
     are the data's to check: 資源トークン（小）（４０個） and 資源トークン（大）（１６個）). Two such
     sentences under headings of their own and no
     change-log line about them are a query, not a slip: the rules of two occasions may well
@@ -75,8 +76,8 @@ def disagreeing_numbers(doc: Document, text: str, draft_path: Path | str, lang: 
             nums_a = [m.group(0) for m in _NUMBER.finditer(a)]
             nums_b = [m.group(0) for m in _NUMBER.finditer(b)]
             differ = [(x, y) for x, y in zip(nums_a, nums_b) if x != y]
-            if not differ:
-                continue
+            if not differ or any(x.endswith("人") for x, _ in differ):
+                continue  # (「３人の時は…１枚取り除きます」 over 「２人の時は…２枚…」: one rule per player count)
             done.add((a, b))
             digits = {re.sub(r"\D", "", v) for pair in differ for v in pair}
             related = [(n, line) for n, line in changelog if sum(d in line for d in digits) >= 2]

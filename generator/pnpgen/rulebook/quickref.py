@@ -59,6 +59,9 @@ _ANNOUNCES = re.compile(r"以下の|次の(?:手順|とおり|通り)|\bthe foll
 # prints the sentence alone, leaves it out (「ただし、」 "However," qualify the rule: they stay)
 _TIE_ON = re.compile(r"^(?:(?:そして|それから|その後|続いて|また|さらに|最終的に)、|(?:次に|最後に)、?)(?=.)"
                      r"|^(?:next|then|finally|lastly|also|and|after that|at last),\s+(?=\w)", re.I)
+# a section of questions and answers (■　よくある質問, ## FAQ): its answers repeat rules the book states where they
+# belong, and an answer read as a rule printed 「Ａ：その時点でゲームが終了します」 as the end trigger
+_QUESTIONS_TITLE = re.compile(r"よくある質問|質問と回答|質疑応答|[QＱ][&＆]?[AＡ]\b|\bFAQs?\b|\bquestions\b", re.I)
 MAX_SETUP = 6
 MAX_SCORING = 4
 
@@ -104,12 +107,12 @@ def _texts(blocks: list, anchor: Anchor) -> Iterator[tuple[Block, str, Anchor]]:
             yield b, b.text, anchor
         elif isinstance(b, Item):
             yield b, b.text, anchor
-        elif isinstance(b, Bullet) and b.mark:  # a) （１） ① lines: read as the lines of text they were
-            yield b, marked(b), anchor
+        elif isinstance(b, Bullet):  # a) （１） ① lines: read as the lines of text they were; a ・ item
+            yield b, marked(b) if b.mark else b.text, anchor  # (read for the setup's counts alone, below)
         elif isinstance(b, Subheading):
             yield from _texts(b.children, b)
-        elif isinstance(b, Aside):  # an example's or a caution's text: under what it stands in
-            yield from _texts(b.children, anchor)
+        elif isinstance(b, Aside) and b.kind != "example":  # a caution's text, under what it stands in (an
+            yield from _texts(b.children, anchor)  # example's plays a rule out, 「アキさん…３人で遊ぶ場合」: no rule)
 
 
 def marked(b: Bullet) -> str:
@@ -171,8 +174,9 @@ def _first_action(s: Section, latin: bool) -> list[Line]:
 
 
 def quick_reference(rules: list[Section], latin: bool) -> QuickReference:
-    """The quick reference of the draft's rules sections (``Document.rules``), but a spoiler section's."""
-    rules = [s for s in rules if not s.is_spoiler]
+    """The quick reference of the draft's rules sections (``Document.rules``), but a spoiler section's and a
+    section of questions and answers (■　よくある質問); an example box's text is none of it."""
+    rules = [s for s in rules if not s.is_spoiler and not _QUESTIONS_TITLE.search(s.title)]
     end: list[Line] = []
     end_and_winner: list[Line] = []  # 「…集めたら、ゲームは終了し、そのプレイヤーが勝利します」
     scoring: list[Line] = []
@@ -184,6 +188,8 @@ def quick_reference(rules: list[Section], latin: bool) -> QuickReference:
         previous_scored = counting = False
         last: Line | None = None  # the section's sentence before this one
         for block, text, anchor in _section_texts(s):
+            if isinstance(block, Bullet) and not block.mark and not in_setup:
+                continue  # (a ・ item of the setup says its counts, 「・３人の時は、…１枚取り除きます」)
             head = block.term if isinstance(block, Item) else re.split(r"[：:]", text, maxsplit=1)[0]
             if in_setup and head and _PER_PLAYERS.match(head.strip()) and head != text:
                 if not counting and last is not None and last.anchor is anchor \
@@ -304,6 +310,8 @@ def _first_end(rules: list[Section], latin: bool) -> Line | None:
         if s.is_components or not _END_TITLE.search(s.title):
             continue
         for block, text, anchor in _section_texts(s):
+            if isinstance(block, Bullet) and not block.mark:
+                continue
             for sentence in _sentences(text, latin):
                 won = _WIN.search(sentence)
                 return None if won and (_MOST.search(sentence) or not _WHEN.search(sentence)) else \

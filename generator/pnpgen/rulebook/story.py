@@ -108,7 +108,7 @@ class StoryBuilder(StoryText):
                 begun[page] = line
         # the first page after the rules: a heading's made after them (the quick reference's, the
         # index's, the appendix's), else the colophon (the last)
-        after = min([page for key, page in self.pages.items() if int(key[1:]) > self.rules_keys], default=n_pages)
+        after = min([page for key, page in self.pages.items() if key[0] == "h" and int(key[1:]) > self.rules_keys], default=n_pages)
         out, last = [], 0
         for page in range(1, n_pages + 1):
             last = begun.get(page, last)
@@ -128,13 +128,16 @@ class StoryBuilder(StoryText):
         heading.draft_line = self.lines.get(key, 0)  # named when no page holds it (a heading of 2,000 characters)
         if own and self.indexing:  # where a reference to 5.0 (or 5) goes
             heading.anchors = self.case_anchor(number, number.split(".")[0])
+        elif number and self.refers and self.indexing:  # the book's own number, 5: where 「（→５）」 goes
+            heading.anchors = self.case_anchor(number)
         return [CondPageBreak(45 * mm), self.indexed(heading, title)]
 
     def step_heading(self, number: str, title: str, node: object = None, case: bool = False) -> Flowable:
         key = self.node_key(node) if node is not None else self.key()
         heading = Heading(number, self.shown(title), 1, self.st["h2"], key=key, bar=True, space_before=8,
                           space_after=4, gap=self.marks.gap, pages=self.pages, icons=self.icons, lang=self.text_lang)
-        if case and self.indexing:  # a step under a section the draft numbers (5.1): a case a reference goes to
+        if (case or self.refers) and self.indexing:  # a step under a section the draft numbers (5.1), or a
+            # step the book numbers 4.1 in a draft that refers to it: a case a reference goes to
             heading.anchors = self.case_anchor(number)
         heading.draft_line = self.lines.get(key, 0)  # named when no page holds it
         return self.indexed(heading, title)

@@ -39,6 +39,7 @@ from pnpgen.rulebook.keeps import (
     Indent,
     boxed,
 )
+from pnpgen.rulebook.numbering import refers
 from pnpgen.rulebook.ownpics import PictureFigure
 from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.piecepics import Faces, Figure
@@ -147,6 +148,7 @@ class StoryText:
         self.boards = set(boards)  # deck ids of the boards (their pictures may be smaller still)
         self.common, self.reductions = self.picture_scales()
         self._key = 0
+        self._items = 0  # ・ items keyed (``item_key``)
         self.figures_placed: list[FigureSpec] = []
         self.anchors: set[str] = set()  # every title a figure may follow (``after:``)
         self.indexing = True  # what is set now is the rules' text: its 【terms】 go to the index
@@ -158,6 +160,9 @@ class StoryText:
         # the rule cases set so far, each where a reference to it links (filled as the story is made,
         # complete before a page is drawn: every paragraph holds this one set)
         self.cases: set[str] = set()
+        # a draft that refers to its rules by number (「（→４．１）」): the numbers the book gives its
+        # sections and steps are places a reference goes to as well (a draft with none marks none)
+        self.refers = refers(doc)
 
     def case_anchor(self, *numbers: str) -> tuple[str, ...]:
         """The named destinations (``xrefs.destination``) of a rule case set here, under each of its
@@ -227,6 +232,8 @@ class StoryText:
             # where a paragraph or item starts: the quick reference prints the page of its sentences
             page = (self.node_key(b), self.pages) if isinstance(b, (DraftParagraph, Note, Item)) or \
                 isinstance(b, Bullet) and b.mark else None  # (a marked item: the quick reference reads it)
+            if isinstance(b, Bullet) and not b.mark:  # a ・ item: the setup's counts may be said in one
+                page = (self.item_key(b), self.pages)
             mark, rest = note_mark(b.text) if isinstance(b, (DraftParagraph, Item)) else ("", "")
             if mark:  # ※…, 注：…, ＊…: the mark where the paragraph would start, the lines under its text
                 x = indent + (BODY_SIZE if isinstance(b, DraftParagraph) and b.indent else 0)
@@ -346,6 +353,13 @@ class StoryText:
         """A new heading key, remembered for the draft's node (the quick reference prints its page)."""
         key = self.node_keys[id(node)] = self.key()
         self.lines[key] = getattr(node, "line", 0)
+        return key
+
+    def item_key(self, node: object) -> str:
+        """A key of its own (``i1``, ``i2``…, apart from the headings' ``h`` keys, which name the PDF's
+        bookmarks) for a ・ item, remembered for the draft's node: the quick reference prints its page."""
+        self._items += 1
+        key = self.node_keys[id(node)] = f"i{self._items}"
         return key
 
     def figures_after(self, title: str) -> list[Flowable]:

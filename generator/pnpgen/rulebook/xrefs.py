@@ -1,7 +1,8 @@
 """Cross references of a draft whose rules are numbered cases, as a wargame's are: 「（→６．４参照）」,
-"(see 6.4)". A reference to a case the draft does not number (a case renumbered, deleted or
-mistyped) sends the reader nowhere: the proofing report names it (rulebook/proof.py). Plain text
-in, plain tuples out; a draft that numbers no case is not read for references."""
+"(see 6.4)", and of a draft that leaves the numbering to the book, to the numbers the book prints
+(「（→４．１）」 for the step the book sets as 4.1, 「（→５）」 for its section 5). A reference to a case
+neither numbers (a case renumbered, deleted or mistyped) sends the reader nowhere: the proofing
+report names it (rulebook/proof.py). Plain text in, plain tuples out."""
 
 from __future__ import annotations
 
@@ -12,9 +13,11 @@ _N = r"[0-9０-９]{1,3}"
 _CASE = rf"{_N}(?:[.．]{_N}){{1,3}}"
 # a case the draft numbers: a line (or a ■ section title) opening with its number and a space
 _DEFINED = re.compile(rf"^[ 　]*(?:■[ 　]*|#+[ 　]*)?({_CASE})[ 　]")
-# a reference: →６．４, ６．４参照 (６．４を参照), see 6.4, cf. 6.4 (see rule 6.4, see case 6.4)
+# a reference: →６．４, ６．４参照 (６．４を参照), see 6.4, cf. 6.4 (see rule 6.4, see case 6.4), and a
+# section's number alone only in its own parentheses, 「（→５）」 (「３枚→４枚」 is a change of count)
 _REFERENCE = re.compile(rf"[→⇒][ 　]*({_CASE})|({_CASE})[ 　]*(?:を)?参照"
-                        rf"|\b(?:see|cf\.)[ ]+(?:rule[ ]+|case[ ]+|section[ ]+)?({_CASE})(?![0-9])", re.I)
+                        rf"|\b(?:see|cf\.)[ ]+(?:rule[ ]+|case[ ]+|section[ ]+)?({_CASE})(?![0-9])"
+                        rf"|(?<=[（(])[→⇒][ 　]*({_N})(?=[ 　]*(?:を?参照)?[）)])", re.I)
 # a case's own number as the parser keeps it (a list item's mark, 「５．２．１」)
 CASE_NUMBER = re.compile(_CASE)
 _WIDE = str.maketrans("０１２３４５６７８９．", "0123456789.")
@@ -58,7 +61,7 @@ def references_in(text: str) -> list[tuple[int, int, str]]:
     "see 6.4"): the span a reader clicks to go to the case (rulebook/flowables.py links it)."""
     out = []
     for m in _REFERENCE.finditer(text):
-        k = next(k for k in (1, 2, 3) if m.group(k))
+        k = next(k for k in (1, 2, 3, 4) if m.group(k))
         out.append((m.start(), m.end(), case_number(m.group(k))))
     return out
 
@@ -72,12 +75,12 @@ def destination(number: str) -> str:
 def dangling_references(lines: Iterable[tuple[int, str]], printed: Iterable[str] = ()) -> list[tuple[int, str, str]]:
     """(line, the reference as written, its case number) of each reference in ``lines`` (the rules'
     draft lines, numbered) to a case no line of them numbers, nor the book (``printed``: the steps
-    of a section the draft numbers, 「■　５．０　移動」's １： printed 5.1); none when no line numbers a case."""
+    of a section the draft numbers, 「■　５．０　移動」's １： printed 5.1, and the sections and steps
+    the book numbers itself, 4 and 4.1); none when neither numbers a case."""
     lines = list(lines)
-    defined = {case_number(m.group(1)) for _, line in lines if (m := _DEFINED.match(line))}
+    defined = {case_number(m.group(1)) for _, line in lines if (m := _DEFINED.match(line))} | set(printed)
     if not defined:
         return []
-    defined |= set(printed)
     # 5.0 is the section 5 (「■　５．０　移動」): a reference to 5 or to 5.0 finds it either way
     defined |= {n[:-2] for n in defined if n.endswith(".0")} | {n + ".0" for n in defined if "." not in n}
     out = []

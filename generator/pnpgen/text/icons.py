@@ -152,13 +152,16 @@ def _shape(el, out: list[str], path: Path) -> None:
     if tag not in SHAPES:
         raise IconError(f"icon {path} uses <{tag}>; icons may only use {', '.join(sorted(SHAPES))}")
     attrs = "".join(f' {k}="{escape(v)}"' for k, v in el.attrib.items() if k in ATTRS)
-    style = el.get("style")
-    if style:  # keep only paint properties from an inline style
-        for decl in style.split(";"):
-            if ":" in decl:
-                k, v = (s.strip() for s in decl.split(":", 1))
-                if k in ATTRS and k not in el.attrib:
-                    attrs += f' {k}="{escape(v)}"'
+    for k, v in _declarations(el.get("style", "")):  # keep only paint properties from an inline style
+        if k in ATTRS and k not in el.attrib:
+            attrs += f' {k}="{escape(v)}"'
+    painted = {**dict(_declarations(el.get("style", ""))), **el.attrib}
+    for key in ("fill", "stroke"):
+        if painted.get(key, "").strip().startswith("url("):
+            how = "filled" if key == "fill" else "stroked"
+            raise IconError(f"icon {path}:{el.sourceline}: <{tag}> is {how} with {painted[key].strip()!r}, a gradient "
+                            "or pattern: icons may only use plain colours (expected a colour such as #cc3300, or "
+                            "currentColor for the text's; a gradient needs a template's own <defs>)")
     if tag == "g":
         out.append(f"<g{attrs}>")
         for child in el:
@@ -166,6 +169,11 @@ def _shape(el, out: list[str], path: Path) -> None:
         out.append("</g>")
     else:
         out.append(f"<{tag}{attrs}/>")
+
+
+def _declarations(style: str) -> list[tuple[str, str]]:
+    """An inline style's ``property: value`` pairs."""
+    return [tuple(s.strip() for s in decl.split(":", 1)) for decl in style.split(";") if ":" in decl]  # type: ignore[misc]
 
 
 def place(path: Path, x: float, y: float, size: float, colour: str = "#000") -> str:
