@@ -104,6 +104,15 @@ def _real(folder: Path) -> Path:
     return folder.resolve()
 
 
+_WINDOWS_PATH = later(r"^(?:[A-Za-z]:[\\/]|\\\\)")  # C:\Users\…, C:/Users/…, \\server\share\…
+
+
+def windows_path_name(name: str) -> str | None:
+    """The file's own name when ``name`` is a path on a Windows computer (a drive letter's, or a
+    network share's: a file left on the designer's computer, never in the workspace), else None."""
+    return name.replace("\\", "/").rsplit("/", 1)[-1] if _WINDOWS_PATH.match(name) else None
+
+
 def not_a_file(path: Path) -> str | None:
     """What stands at ``path`` instead of a file ("a folder", "a pipe, socket or device", "a link
     to nothing"), or None: a file, or nothing there. Only its kind is read (a pipe is never opened)."""
