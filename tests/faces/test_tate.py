@@ -289,3 +289,17 @@ def test_a_layouts_text_box_refuses_a_list_it_would_print_as_python_writes_it(tm
         assert err.startswith("pnpgen: error: data/test/decks/cards.yaml" + told) and "Traceback" not in err, err
     deck.write_text(LAYOUT_VERSE.replace("10まで数えて", "10"), encoding="utf-8")  # a number is an item it sets
     assert run(ws, "check", "--game", "test") == 0
+
+
+def test_a_templates_vertical_box_given_an_item_that_is_no_text_stops_at_the_template_line(tmp_path, capsys):
+    """hostile37: ``m.tate_box(piece.lines, …)`` set an item that is a mapping, a list, true or
+    nothing as Python writes it (``{'a': 1}``, ``True``, ``None``); it stops at the template's
+    line, the piece named, as a bad number does."""
+    for item, told in [("{a: 1}", "item 2, {'a': 1}, is a mapping"), ("[x]", "item 2, ['x'], is a list"),
+                       ("true", "item 2, true, is true/false"), ("~", "item 2, (empty), is nothing")]:
+        deck = VERSE_DECK.replace("GOODの字", item)
+        ws = make_workspace(tmp_path / item.strip("{}[]~:") / "ws", deck=deck, front=VERSE_FRONT, back=BACK)
+        assert run(ws, "check", "--game", "test") == 2
+        said = capsys.readouterr().out
+        assert "templates/test/card-front.svg.j2:4" in said and f"tate_columns: {told}, not a text" in said, said
+        assert "(expected a text or a number, or a list of them (a column each))" in said and "Traceback" not in said
