@@ -13,7 +13,7 @@ from stat import S_ISREG
 from typing import TYPE_CHECKING
 
 from pnpgen.patterns import later
-from pnpgen.safetext import name_control_char, one_line, shown_name
+from pnpgen.safetext import cut_middle, name_control_char, one_line, shown_name
 
 if TYPE_CHECKING:  # (the rulebook's reader imports errors alone)
     from pnpgen.memo import Stamps
@@ -47,8 +47,8 @@ class InputError(Exception):
         two lines, 枚<Alt+Enter>数, quoted in the key, the message and the hint) shown as ``\\n``."""
         where = f"{place(self.path, self.line, self.column)}: " if self.path is not None else ""
         key = f"{self.key}: " if self.key else ""
-        hint = f" (expected {self.expected})" if self.expected else ""
-        return one_line(f"{where}{key}{self.message}{hint}")
+        hint = f" (expected {cut_middle(self.expected)})" if self.expected else ""
+        return one_line(f"{where}{key}{cut_middle(self.message)}{hint}")
 
 
 class TemplateMistake(InputError):
