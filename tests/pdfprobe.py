@@ -1,4 +1,5 @@
-"""Read back what a PDF really holds, in millimetres: page boxes, clip rectangles, text positions."""
+"""Read back what a PDF really holds, in millimetres: page boxes, clip rectangles, text positions;
+and a page placing one form at several scales, as the rulebook places a face (``form_placed``)."""
 
 from __future__ import annotations
 
@@ -401,3 +402,29 @@ def shown_sizes(pdf: bytes | Path) -> list[float]:
         for page in doc.pages:
             read(page.obj, (1.0, 0.0, 0.0, 1.0, 0.0, 0.0))
     return sizes
+
+
+def form_placed(draw, scales: list[float], step: float, after=None) -> bytes:
+    """A 400 × 400 pt page placing one form, drawn by ``draw(canvas)`` in a 200 pt box, at each of
+    ``scales``, ``step`` pt apart (a face the rulebook pictures small); ``after(canvas)`` draws on
+    the page itself."""
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(400, 400), invariant=1)
+    canvas.beginForm("face", 0, 0, 200, 200)
+    draw(canvas)
+    canvas.endForm()
+    for n, s in enumerate(scales):
+        canvas.saveState()
+        canvas.translate(10 + step * n, 10)
+        canvas.scale(s, s)
+        canvas.doForm("face")
+        canvas.restoreState()
+    if after is not None:
+        after(canvas)
+    canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()

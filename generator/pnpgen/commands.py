@@ -41,11 +41,21 @@ def _imports_set_aside() -> None:
     """What importing the build's stages made (some 150,000 objects: functions, classes, tables,
     kept for the process's life) set aside from the collector (``gc.freeze``), which otherwise
     walked every one of them at its first collection after the imports: some 10 ms of a short
-    build (the poker deck's 0.3 s). Only in pnpgen's own process (a test's or a script's would keep
-    its garbage of before, never freed), and once: a later build's (a watch save's) garbage would
-    be set aside with them."""
+    build (the poker deck's 0.3 s). The stages are imported with the collector off: on, it made a
+    young collection midway (at 50,000 new objects, ``cli.COLLECTOR_THRESHOLDS``) that walked the
+    first imports' objects only to keep them (12–17 ms, a 1,000-card edit's), and the freeze that
+    follows sets all of them aside anyway (it empties the young generation). Only in pnpgen's
+    own process (a test's or a script's would keep its garbage of before, never freed), and once:
+    a later build's (a watch save's) garbage would be set aside with them."""
     if gc.get_freeze_count() == 0:
-        gc.freeze()
+        on = gc.isenabled()
+        gc.disable()
+        try:
+            import pnpgen.engine.run  # noqa: F401  (the build's stages: what is set aside)
+        finally:
+            gc.freeze()
+            if on:
+                gc.enable()
 
 
 def build(ws: Workspace, args: argparse.Namespace, warm=None, heading: str | None = None) -> int:
@@ -96,11 +106,11 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None, heading: str | Non
         hashes = Cache(out_root).hashes  # the files' hashes by their stamps, one table for both (read on first use)
         outcomes, todo = sort_games(ws, slugs, options, out_root, rulebook, own, states, hashes)
         if todo:  # the stages load only when a game is to be built
-            from pnpgen.engine.run import run_build
-
             if getattr(args, "own_process", False) and not getattr(args, "set_aside", False):
                 _imports_set_aside()
                 args.set_aside = True  # (a watch's later saves: gc.get_freeze_count walks all 150,000 objects)
+            from pnpgen.engine.run import run_build
+
             # the summary said as soon as the files are in place, before the caches' bookkeeping
             outcomes = run_build(ws, slugs, options, out_root, rulebook, say=say, sorted_games=(outcomes, todo),
                                  warm=warm, own_language=own, states=states, hashes=hashes, committed=tell,

@@ -124,10 +124,12 @@ def _parse(doc: Located, name: str) -> Printer:
     if not isinstance(data, dict):
         raise doc.error((name,), "a printer profile must be a mapping",
                         "{paper: a4, duplex: long, back_offset_mm: [0.8, -1.2], scale: [1.0, 0.995]}")
+    before = None
     for key in data:
         if _a_value(key):  # {…, back_offset_mm: -1.5, 0.8}: YAML's key 0.8 (scale: 99.6%, 100%: '100%')
             raise doc.error((name, key), f"a value, {key!r}, where a key goes: a pair written without its brackets",
-                            "[x, y] in brackets: back_offset_mm: [-1.5, 0.8], scale: [1.0, 0.995]", key=True)
+                            "[x, y] in brackets: " + _bracketed(before, data, key), key=True)
+        before = key
         if key not in KEYS:
             raise doc.error((name, key), f"unknown key {key!r}{suggest(str(key), KEYS)}", " | ".join(KEYS), key=True)
     paper = data.get("paper")
@@ -151,6 +153,16 @@ def _parse(doc: Located, name: str) -> Printer:
                   "or as percentages from 90% to 110%, 97% or [100%, 99.5%]", written=written)
     return Printer(name, f"{doc.path}:{line}" if line else str(doc.path), str(paper).lower() if paper else None,
                    duplex, offset, scale)
+
+
+def _bracketed(before: object, data: dict, key: object) -> str:
+    """The pair written without its brackets, in them, its values as written (a designer's
+    ``back_offset_mm: -1.5, -0.8`` is told ``back_offset_mm: [-1.5, -0.8]``, never the example's
+    signs); the example where the key before holds no single value."""
+    first = data.get(before) if before in KEYS else None
+    if first is None or isinstance(first, (bool, list, dict)):
+        return "back_offset_mm: [-1.5, 0.8], scale: [1.0, 0.995]"
+    return f"{before}: [{first}, {str(key).strip()}]"
 
 
 def _a_value(key: object) -> bool:

@@ -14,6 +14,7 @@ def _as_asdict_made_it(record: DeckRecord) -> dict:
     d.update(d.pop("layout"))
     d.pop("double_at")
     d.pop("full_bleed")  # (the summary's, as double_at: not in the manifest)
+    d.pop("by_hand")  # (the same: a print-and-cut build's board cut by hand, said under its line)
     return d
 
 
@@ -27,7 +28,7 @@ def test_a_deck_record_is_the_copy_asdict_made_and_shares_nothing_with_the_recor
     assert made == expected
     assert list(made) == list(expected)  # the keys in the same order: the manifest's bytes
     assert json.dumps(made, ensure_ascii=False, indent=2) == json.dumps(expected, ensure_ascii=False, indent=2)
-    assert "double_at" not in made and "full_bleed" not in made and "layout" in made and made["tiles"]["pages"] == (1, 2)
+    assert "double_at" not in made and "full_bleed" not in made and "by_hand" not in made and "layout" in made and made["tiles"]["pages"] == (1, 2)
     made["pieces"]["1:かあの札1"].append("x")  # a copy: the record keeps its own
     made["tiles"]["grid"].append(9)
     made["trim_mm"].append(1.0)

@@ -67,3 +67,19 @@ def test_a_name_its_faces_lack_keeps_the_sheets_in_biz_ud(tmp_path, capsys):
     deck.write_text(deck.read_text(encoding="utf-8").replace("name: Cards", "name: カード"), encoding="utf-8")
     assert run(ws, "build", "--game", "party", "--no-rulebook") == 0
     assert _fonts_of_text(ws / "build" / "party" / "cards.pdf", 0, "print at 100 %") == {"BIZUDPGothic-Regular"}
+
+
+def test_an_english_games_reprints_are_set_in_its_own_faces(tmp_path, capsys):
+    """trial58: reprint.pdf and pnpgen reprint's reprint-since-*.pdf, laid out as the home sheets,
+    still set their slug in BIZ UDP Gothic beside the Noto of the sheets they stand in for."""
+    ws = _english_game(tmp_path)
+    assert run(ws, "build", "--game", "party", "--no-rulebook") == 0
+    deck = ws / "data" / "party" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("count: 2", "count: 3", 1), encoding="utf-8")
+    assert run(ws, "build", "--game", "party", "--no-rulebook") == 0
+    assert run(ws, "reprint", "--game", "party", "--since", "v1") == 0
+    out = ws / "build" / "party"
+    for name in ("reprint.pdf", "reprint-since-v1.pdf"):
+        assert _fonts_of_text(out / name, 0, "print at 100 %") == {"NotoSans-Regular"}, name
+        fonts = embedded_fonts(out / name)
+        assert not any(f.startswith("BIZUD") for f in fonts) and "NotoSans-Regular" in fonts, (name, fonts)

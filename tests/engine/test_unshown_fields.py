@@ -66,10 +66,32 @@ def test_a_pieces_count_is_in_the_exports_digest_not_the_books_and_its_lines_in_
     assert export._plain(piece) == export._plain(dataclasses.replace(other, count=piece.count))
     assert bookkey.plain(_deck({}))["total"] == 2  # (the deck's total still counts)
     assert [f.name for f in dataclasses.fields(Piece) if not shown_field(f)] == ["field_lines", "open", "field_keys"]
-    # a piece's place and its placeholders' show in no export, and in the book's key (its proof list names lines)
-    moved = dataclasses.replace(piece, where=Where(Path("decks/cards.yaml"), 40), shows_placeholder=True)
+    # a piece's place shows in no export, and in the book's key (its proof list names lines)
+    moved = dataclasses.replace(piece, where=Where(Path("decks/cards.yaml"), 40))
     assert export._plain(piece) == export._plain(moved)
     assert bookkey.plain(piece) != bookkey.plain(moved)
+
+
+def test_the_placeholders_the_model_works_out_are_in_the_books_key_not_the_exports():
+    """A piece's own 未定 (``open``, a field neither digest reads) makes what the model works out
+    from it: whether the piece shows one (the cover pictures a deck only if not) and its deck's
+    list (the proof list); the book's key holds both, the exports' neither. A parked piece's shows
+    nothing, so its deck's key is the key of a deck without it."""
+    deck = _deck({})
+    piece = deck.pieces[0]
+    unsettled = dataclasses.replace(piece, open=[(Where(Path("decks/cards.yaml"), 5), "騎士.title", "未定")])
+    assert (piece.shows_placeholder, unsettled.shows_placeholder) == (False, True)
+    assert bookkey.plain(piece) != bookkey.plain(unsettled)
+    assert export._plain(piece) == export._plain(unsettled)
+    listed = dataclasses.replace(deck, pieces=[unsettled])
+    assert listed.placeholders == unsettled.open and deck.placeholders == []
+    assert bookkey.plain(deck) != bookkey.plain(listed)
+    assert export._plain(deck) == export._plain(listed)
+    parked = dataclasses.replace(unsettled, count=0)
+    assert not parked.shows_placeholder
+    assert dataclasses.replace(deck, pieces=[parked]).placeholders == []
+    assert bookkey.plain(dataclasses.replace(deck, pieces=[parked])) == bookkey.plain(dataclasses.replace(
+        deck, pieces=[dataclasses.replace(piece, count=0)]))
 
 
 def test_a_place_read_from_is_marked_out_of_the_exports_digest():

@@ -303,6 +303,43 @@ def test_near_black_grey_text_prints_k100_and_greys_and_large_text_keep_their_co
     assert _shown(halved) == [(60, k100, True), (80, ink, False)]
 
 
+def test_a_face_placed_small_is_measured_as_printed():
+    """trial57: the rulebook's picture of a 500 × 350 mm board at 1/8 printed its 40.7 pt track
+    numbers at 5.1 pt in C, M and K (the face's form was measured at its own size, where 40 pt text
+    keeps its rich black), which a shop's preflight lists as mixed-ink text under 8 pt. A form's text
+    and lines are measured where the pages place it smallest: 40 pt text and a 2 pt rule drawn at
+    1/8 are 5 pt text and a 0.25 pt line, printed 100 % K overprinting; the same form placed only at
+    full size keeps its rich black."""
+    from pdfprobe import form_placed
+    from pnpgen.preflight.content import walk
+
+    rich = (0.239, 0.174, 0.0, 0.82)
+
+    def page(scales: list[float]) -> bytes:
+        def face(canvas) -> None:
+            canvas.setFillColorCMYK(*rich)
+            canvas.setStrokeColorCMYK(*rich)
+            canvas.setFont("Helvetica", 40)
+            canvas.drawString(10, 100, "42")
+            canvas.setLineWidth(2)
+            canvas.line(10, 50, 190, 50)
+
+        return form_placed(face, scales, 200)
+
+    def painted(pdf: bytes) -> list[tuple[str, float, tuple, bool]]:
+        with pikepdf.open(io.BytesIO(pdf)) as doc:
+            return sorted((p.kind, round(p.width, 2), tuple(round(v, 3) for v in p.colour[1]), p.overprint)
+                          for p in walk(doc.pages[0], 1) if p.kind in ("text", "stroke"))
+
+    k100 = (0.0, 0.0, 0.0, 1.0)
+    small, mapped = k_only(page([0.125, 1.0]))
+    assert painted(small) == [("stroke", 0.25, k100, True), ("stroke", 2.0, k100, True),
+                              ("text", 5.0, k100, True), ("text", 40.0, k100, True)]
+    assert mapped.text[rich] == 1 and mapped.strokes[rich] == 1  # the form, rewritten once (its empty BT … ET, ReportLab's font set, left as it is)
+    whole, _ = k_only(page([1.0]))
+    assert painted(whole) == [("stroke", 2.0, rich, False), ("text", 40.0, rich, False)]
+
+
 def test_a_small_shape_in_a_dark_colour_keeps_its_hue_and_a_neutral_mix_is_black():
     """Small fills (a 5 mm square each): a cube's shaded pine-green face (#1f4133 → 52.3/0/21.5/74.5)
     is a dark colour, not black, and keeps it; the palette's ink (0/11.6/20.9/83.1) and a Photoshop

@@ -573,3 +573,20 @@ def test_a_long_name_is_cut_in_the_contact_sheets_note_and_the_open_values(tmp_p
         assert sheet.width < 2000, sheet.size
     said = next(line for line in err.splitlines() if "still prints 未定" in line)
     assert f"still prints 未定: {'塩' * 59}….text: 未定 (pnpgen check lists them)" in said and len(said) < 400, said
+
+
+def test_a_layout_deck_of_its_own_size_is_left_out_at_its_size_line(tmp_path, capsys):
+    """A designer's trial (trial58): a mini-euro ``card-mini`` deck and a roll-and-write sheet of
+    ``layout: {extends: board}`` given their own ``format:``/``size:`` were left out at the
+    layout's ``extends:`` line, not at the size the shop does not take; the error of ``--deck``
+    named no line at all."""
+    events = "name: Events\nformat: mini-euro\nlayout: card-mini\npieces:\n  - {title: Storm, text: Rain., count: 2}\n"
+    sheet = ("name: Sheets\nkind: board\nsize: [190, 250]\nlayout:\n  extends: board\n  boxes: {art: null}\n"
+             "pieces:\n  - {title: Red, count: 2}\n")
+    root = _harbor(tmp_path, events=events, sheets=sheet)
+    assert run(root, "export", "--game", "test", "--preset", "doujin", "--colour", "rgb") == 0
+    err = capsys.readouterr().err
+    assert "data/test/decks/sheets.yaml:3:7: left out: deck 'sheets' is 190×250 mm, not a card" in err, err
+    assert "left out: deck 'events'" not in err  # doujin prints mini-euro
+    assert run(root, "export", "--game", "test", "--preset", "thegamecrafter", "--deck", "events") == 2
+    assert "data/test/decks/events.yaml:2:9: size: deck 'events' is 44×68 mm, not a card" in capsys.readouterr().err

@@ -946,6 +946,76 @@ def test_a_layouts_dark_text_turns_light_on_a_dark_piece_colour(tmp_path):
     assert colours[chars.index("火")] == (0xff, 0xff, 0xff) and colours[chars.index("燃")] == ink
 
 
+def test_a_text_on_a_filled_frame_is_read_on_the_frames_fill(tmp_path):
+    """A hex tile's frame filled in a night-sea colour under the title: the layout's dark ``ink``
+    title is read on the frame's fill, not on the tile's pale ground, and prints in ``paper``."""
+    from rulebook.test_rulebook_english import fill_colours
+
+    deck = ("name: 地形\nlayout:\n  extends: tile-hex\n  boxes:\n    frame: {fill: '#102040'}\n"
+            "pieces:\n  - {title: 海, text: 港}\n")
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    unique = root / "build" / "test" / "shop" / "cards-unique.pdf"
+    chars = texts(unique)[0]
+    assert fill_colours(unique.read_bytes(), 0)[chars.index("海")] == (0xfb, 0xf8, 0xf1)
+
+
+def test_an_icons_box_prints_its_icons_in_its_colour(tmp_path):
+    """trial57: a terrain icon on a dark hex tile printed black, as icon() draws an icon's
+    currentColor, and an icons box took no colour (an error at its line). An icons box's ``colour:``
+    is what the icons' currentColor prints in (a palette name); without it they print black as
+    before."""
+    def fills(deck: str) -> set[tuple[float, ...]]:
+        root = make_workspace(tmp_path / str(len(list(tmp_path.iterdir()))), deck=deck)
+        icons = root / "templates" / "test" / "icons"
+        icons.mkdir(parents=True, exist_ok=True)
+        (icons / "nami.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><rect x="2" y="2" '
+                                        'width="20" height="20" fill="currentColor"/></svg>', encoding="utf-8")
+        assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+        out = set()
+        with pikepdf.open(root / "build" / "test" / "shop" / "cards-unique.pdf") as doc:
+            for form in doc.pages[0].Resources.XObject.values():
+                for operands, op in pikepdf.parse_content_stream(form):
+                    if str(op) == "rg":
+                        out.add(tuple(round(float(v), 3) for v in operands))
+        return out
+
+    deck = ("name: 地形\nlayout:\n  extends: tile-hex\n  palette: {accent: '#336699'}\n  boxes:\n"
+            "    mark: {type: icons, field: icons, x: 20, y: 17, w: 10, h: 10, colour: accent}\n"
+            "pieces:\n  - {title: 海, icons: [nami], text: 港}\n")
+    accent, black = (0.2, 0.4, 0.6), (0.0, 0.0, 0.0)
+    coloured = fills(deck)
+    assert accent in coloured and black not in coloured, coloured
+    plain = fills(deck.replace(", colour: accent}", "}"))
+    assert black in plain and accent not in plain, plain
+
+
+def test_a_round_tokens_text_turns_readable_where_its_art_box_prints_nothing(tmp_path):
+    """trial57: player tokens from ``token-round`` grounded in each player's colour, the title in
+    ``paper`` over the round token's art box (the whole token, ``placeholder: false``): no token has
+    art, yet the text was taken as standing on art (colours unknown) and the white 家 on the yellow
+    token (1.9:1) printed as written, which the print lint then named. Where the piece has no art
+    the text is read on the ground under the art's room: ink on yellow, paper on red; a token with
+    art keeps its text as written."""
+    from rulebook.test_rulebook_english import fill_colours
+
+    game = "title: 遊戯\npalette: {red: '#c0392b', yellow: '#e0b000'}\n"
+    deck = ("name: 家\nlayout:\n  extends: token-round\n  background: piece.colour\n  boxes:\n    value: null\n"
+            "    title: {x: 5.5, y: 8.5, w: 14, h: 8, size: 14, min_size: 9, fill: none, colour: paper}\n"
+            "fields: {colour: colour}\npieces:\n  - {title: 赤, colour: red}\n  - {title: 黄, colour: yellow}\n"
+            "  - {title: 絵, colour: yellow, art: pic.png}\n")
+    root = make_workspace(tmp_path / "ws", game=game, deck=deck)
+    from PIL import Image
+    (root / "data" / "test" / "art").mkdir(exist_ok=True)
+    Image.new("RGB", (300, 300), (224, 176, 0)).save(root / "data" / "test" / "art" / "pic.png")
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    unique = root / "build" / "test" / "shop" / "cards-unique.pdf"
+    ink, paper = (0x23, 0x26, 0x2e), (0xfb, 0xf8, 0xf1)
+    for page, (ch, colour) in enumerate([("赤", paper), ("黄", ink), ("絵", paper)]):
+        chars = texts(unique)[page]
+        assert fill_colours(unique.read_bytes(), page)[chars.index(ch)] == colour, (ch, page)
+
+
 @pytest.mark.parametrize("pieces", ["  - {title: 森, colour: forest}\n  - {title: 海, colour: sea}\n",
                                     "  {file: tiles.csv}\n"])
 def test_a_misspelt_piece_colour_in_a_layout_is_told_at_the_layout_not_at_every_piece(tmp_path, capsys, pieces):

@@ -27,6 +27,7 @@ FRONT = """\
 {% endblock %}
 """
 COUNTED = FRONT.replace("deck.name,", "deck.name ~ ' ×' ~ deck.count,")
+PIECE_COUNTED = FRONT.replace("deck.name,", "piece.name ~ ' ×' ~ piece.count,")
 
 
 def workspace(root: Path, n: int, front: str = FRONT, counted: int | None = None) -> Workspace:
@@ -84,21 +85,27 @@ def test_rendering_twice_the_cards_costs_twice_the_operations(tmp_path, ops):
 
 
 def test_a_count_edit_renders_again_only_the_faces_that_show_it(tmp_path):
-    """The deck's total is no part of the memo's key: faces that never read deck.count are
-    remembered across a count edit; a face that reads it is drawn again with the new total."""
-    for front, again in ((FRONT, 2), (COUNTED, 21)):
-        root = tmp_path / ("counted" if front is COUNTED else "plain")
+    """The counts are no part of the memo's key: faces that read neither deck.count nor their
+    piece's count are remembered across a count edit (the piece whose count changed too); a face
+    that reads the deck's total, or its own count, is drawn again with the new one."""
+    for front, again in ((FRONT, 0), (COUNTED, 20), (PIECE_COUNTED, 1)):
+        root = tmp_path / str(again)
         ws = workspace(root, 20, front)
         memo = RenderMemo(inputs="inputs")
         first = load_and_render(ws, "test", BuildOptions(), memo=memo)
         workspace(root, 20, counted=5)
         memo = RenderMemo(inputs="inputs", known=memo.learned)
         second = load_and_render(ws, "test", BuildOptions(), memo=memo)
-        # piece 5's front and back (its own count changed), and every front that shows the total
+        # every front that shows the total; piece 5's front where it shows its own count
         assert len(memo.learned) == again
+        assert len(second.faces.svgs) == len(first.faces.svgs) > 20  # (each face there, replayed or drawn)
         if front is COUNTED:
             assert any("×21" in svg for svg in second.faces.svgs.values())
             assert not any("×21" in svg for svg in first.faces.svgs.values())
+        if front is PIECE_COUNTED:  # (the name and the count set as runs of their own)
+            assert any(">札5<" in svg and ">×2<" in svg for svg in second.faces.svgs.values())
+            assert not any(">札5<" in svg and ">×2<" in svg for svg in first.faces.svgs.values())
+            assert any(">札5<" in svg and ">×1<" in svg for svg in first.faces.svgs.values())
 
 
 def test_each_faces_memo_key_and_freshness_are_worked_out_once_per_build(tmp_path, monkeypatch):

@@ -327,13 +327,19 @@ pieces:
 """
 
 
-def test_a_board_too_large_for_the_marks_but_not_the_paper_prints_whole_cut_by_hand(tmp_path):
+def test_a_board_too_large_for_the_marks_but_not_the_paper_prints_whole_cut_by_hand(tmp_path, capsys):
     """180 × 270 mm fits A4 inside the 5 mm margin, not between the registration marks: one whole
     sheet with トンボ and the slug on top, no registration marks, no cut files (it was split into
-    two page tiles to glue, though the paper holds it)."""
+    two page tiles to glue, though the paper holds it); the build's summary says so under the
+    deck's line (a roll-and-write sheet went without a cut file unsaid: trial58)."""
     ws = make_workspace(tmp_path / "ws", pieces=ONE)
     (ws / "data" / "test" / "decks" / "board.yaml").write_text(BOARD_DECK, encoding="utf-8")
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "silhouette") == 0
+    said = capsys.readouterr().out.splitlines()
+    board_line = next(i for i, line in enumerate(said) if line.lstrip().startswith("board "))
+    assert said[board_line + 1].strip() == ("(too large for the room between the Silhouette's registration marks: "
+                                            "printed whole with crop marks and no cut file, to cut by hand)")
+    assert "registration marks" not in "".join(said[:board_line] + said[board_line + 2:])  # the cards: cut by machine
     out = ws / "build" / "test"
     decks = {d["id"]: d for d in json.loads((out / "manifest.json").read_text(encoding="utf-8"))["decks"]}
     board = decks["board"]

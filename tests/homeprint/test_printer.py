@@ -203,6 +203,11 @@ def test_scale_is_compensated_about_the_page_centre(tmp_path, two_builds):
     ("home-laser: {paper: a4, back_offset_mm: -1.5, 0.8}\n", "printers.yaml:1:",
      "a value, 0.8, where a key goes: a pair written without its brackets (expected [x, y] in brackets"),
     ("home-laser: {back_offset_mm: [-1.5, 0.8], scale: 99.6%, 100%}\n", "printers.yaml:1:", "a value, '100%', where a key goes"),
+    # trial58: the pair to write was the example's, [-1.5, 0.8], whatever was written: a designer's
+    # -1.5, -0.8 copied from it lost the second minus
+    ("home-laser: {paper: a4, back_offset_mm: -1.5, -0.8, scale: [1, 1]}\n", "printers.yaml:1:",
+     "(expected [x, y] in brackets: back_offset_mm: [-1.5, -0.8])"),
+    ("home-laser: {back_offset_mm: [-1.5, 0.8], scale: 99.6%, 100%}\n", "printers.yaml:1:", "scale: [99.6%, 100%])"),
     ("home-laser: {back_offset_mm: [1/16in, 0]}\n", "printers.yaml:1:",
      "['1/16in', 0] is not a valid back_offset_mm; did you mean 0.0625in?"),
     ("home-laser: {back_offst_mm: [1, 0]}\n", "printers.yaml:1:", "unknown key 'back_offst_mm'; did you mean back_offset_mm?"),
@@ -564,6 +569,11 @@ def test_duplex_cards_that_gave_up_bleed_say_what_the_full_bleed_holds(tmp_path,
     assert (far["pieces_per_sheet"], far["sheet_bleed_mm"]) == (10, 3.0)
     assert "the full" not in capsys.readouterr().out
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--duplex", "none", "--out", str(tmp_path / "none")) == 0
+    assert "the full" not in capsys.readouterr().out
+    # on Letter the grid gives up 0.012 mm (12 a sheet at 2.988 mm, the slug's "bleed 3.0 mm"): unsaid (trial58)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--paper", "letter", "--out", str(tmp_path / "us")) == 0
+    us = json.loads((tmp_path / "us" / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"][0]
+    assert (us["pieces_per_sheet"], us["sheet_bleed_mm"]) == (12, 2.988)
     assert "the full" not in capsys.readouterr().out
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import io
 
 import pikepdf
-from reportlab.pdfgen import canvas
 
+from pdfprobe import form_placed
 from pnpgen.pdf.minline import widen_lines
 from pnpgen.preflight.content import walk
 
@@ -24,27 +24,19 @@ def _strokes(pdf: bytes) -> list[tuple[float, tuple]]:
 
 def _book(scales: list[float]) -> bytes:
     """A page placing one face's form at each of ``scales``: a 0.6 pt red border, a 2 pt blue bar."""
-    buf = io.BytesIO()
-    c = canvas.Canvas(buf, pagesize=(400, 400), invariant=1)
-    c.beginForm("face", 0, 0, 100, 100)
-    c.setLineWidth(0.6)
-    c.setStrokeColorRGB(1, 0, 0)
-    c.rect(5, 5, 90, 90, stroke=1, fill=0)
-    c.setLineWidth(2)
-    c.setStrokeColorRGB(0, 0, 1)
-    c.line(10, 50, 90, 50)
-    c.endForm()
-    for i, s in enumerate(scales):
-        c.saveState()
-        c.translate(10 + 120 * i, 10)
-        c.scale(s, s)
-        c.doForm("face")
-        c.restoreState()
-    c.setLineWidth(0.1)  # the page's own hairline
-    c.line(10, 300, 300, 300)
-    c.showPage()
-    c.save()
-    return buf.getvalue()
+    def face(c) -> None:
+        c.setLineWidth(0.6)
+        c.setStrokeColorRGB(1, 0, 0)
+        c.rect(5, 5, 90, 90, stroke=1, fill=0)
+        c.setLineWidth(2)
+        c.setStrokeColorRGB(0, 0, 1)
+        c.line(10, 50, 90, 50)
+
+    def hairline(c) -> None:
+        c.setLineWidth(0.1)  # the page's own hairline
+        c.line(10, 300, 300, 300)
+
+    return form_placed(face, scales, 120, hairline)
 
 
 def test_a_form_placed_small_draws_its_thin_lines_at_the_shops_minimum():

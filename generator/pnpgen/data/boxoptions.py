@@ -186,7 +186,8 @@ BOX_OPTIONS: dict[str, Opt] = {
     "align": Opt(one_of("left", "center", "right", "justify"), "left", "horizontal alignment", ("text", "icons")),
     "valign": Opt(one_of("top", "middle", "bottom"), "top", "vertical alignment", ("text",)),
     "colour": Opt(colour_spec(False), "ink", "text colour (a track: its numbers', and its lines' unless stroke: "
-                  "says otherwise)", ("text", "track")),
+                  "says otherwise; icons: what their currentColor prints in, black unless given)",
+                  ("text", "track", "icons")),
     "fill": Opt(colour_spec(True), None, "panel colour behind the box (none: no panel)", DRAWN),
     "stroke": Opt(colour_spec(True), None, "panel border colour (none: no border); a line's or grid's colour (default "
                   "ink); a track's lines (default its colour)"),

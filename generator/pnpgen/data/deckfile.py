@@ -270,7 +270,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         game.translations.resolve(doc)
     data = checked_keys(doc, doc.data, (), DECK_KEYS, "a deck file")
     if decklist.is_list(data):  # these counts of another deck's pieces (data/decklist.py)
-        listed = decklist.listed_deck(doc, data, path, deck_named, layout_template, game.root, books)
+        listed = decklist.listed_deck(doc, data, path, deck_named, game.root, books)
         if data.get("back"):  # a back of its own (a starter deck's colour, its name): its faces its source's
             decklist.own_back(listed, _template(doc, "back", data["back"]), doc.where(("back",)))
         _own_paper(doc, data, listed)
@@ -363,8 +363,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
             game=layoutsides.GameNames(game.palette, sorted(game.text_fonts or game.fonts), game.languages),
             deck=layoutsides.DeckFile(doc.path, deck.size_where, frozenset(unplaceheld(data))))
         game.notes += layoutsides.over_tracks(layout_raw, deck.layout)
-        deck.front = layout_template(deck.id, "front")
-        deck.back = layout_template(deck.id, "back") if deck.layout.back is not None else None
+        deck.front, deck.back = layouts.side_templates(deck.id, deck.layout)
     if "sealed" in data:  # a legacy game's sealed pack: the book shows its back alone, never its faces
         deck.sealed = parse_at(doc, ("sealed",), v.flag, data["sealed"])
         if deck.sealed and deck.back is None:
@@ -434,9 +433,6 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
                 piece.open.append((cell, placeholder_field(piece, key), NO_ART_YET))
             elif key in shown and (value is None or str(value).strip() == ""):
                 piece.open.append((cell, placeholder_field(piece, key), EMPTY_SHOWN))
-        if piece.count:
-            deck.placeholders += piece.open
-            piece.shows_placeholder = bool(piece.open)
     if missing:
         raise ArtNotFound.together(missing)
     if "unique" in data:  # a field no two pieces share: 番号 on scenario cards
@@ -468,11 +464,6 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         raise doc.error(("pieces",), f"the deck prints {copies:,} copies",
                         f"at most {v.COUNT[1]:,} copies in one deck (split it into several decks)")
     return deck
-
-
-def layout_template(deck_id: str, side: str) -> str:
-    """The template name a deck's layout side is rendered under (faces/layouts.py compiles it)."""
-    return f"{layouts.TEMPLATE_PREFIX}/{deck_id}/{side}"
 
 
 def _layout_size(doc: Located, geo: layouts.Geometry, shape: str, data: dict) -> tuple[tuple[float, float], str]:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen.data import validate as v
+from pnpgen.data.layouts import side_templates
 from pnpgen.data.mapkeys import checked_keys, one_line_text, parse_at
 from pnpgen.data.model import Deck, Piece
 from pnpgen.data.spreadsheets import SUFFIXES, SheetDoc, in_worksheet, read_pieces
@@ -88,11 +89,10 @@ def is_list(data: dict) -> bool:
     return "from" in data or "list" in data
 
 
-def listed_deck(doc: Located, data: dict, path: Path, decks: DeckLookup | None, layout_template: Any,
+def listed_deck(doc: Located, data: dict, path: Path, decks: DeckLookup | None,
                 game_root: Path, books: Workbooks | None = None) -> Deck:
     """The deck a deck list file makes; every mistake told at its line (a list kept in a
-    spreadsheet: at its cell). ``layout_template``: the name a deck id's layout side is compiled
-    under (data/deckfile.py); ``books``: the workbooks the game's decks read."""
+    spreadsheet: at its cell). ``books``: the workbooks the game's decks read."""
     for key in data:
         if key in FACE_KEYS:
             raise doc.error((key,), f"a deck list takes no {key}: its pieces' faces are the source deck's, the cards "
@@ -168,17 +168,16 @@ def listed_deck(doc: Located, data: dict, path: Path, decks: DeckLookup | None, 
         (piece,) = by_id[name].values()
         pieces.append(dataclasses.replace(piece, index=len(pieces) + 1, count=n, deck_label="",
                                           field_lines=dict(piece.field_lines), field_keys=dict(piece.field_keys),
-                                          shows_placeholder=bool(n and piece.open), open=list(piece.open)))
+                                          open=list(piece.open)))
     name_text = one_line_text(doc, data["name"], ("name",), "a deck's name")
     if len(pieces) == 1:
         pieces[0].deck_label = name_text
     deck = dataclasses.replace(
         source, id=own, name=name_text, name_where=doc.where(("name",)), pieces=pieces, source=path,
-        placeholders=[p for piece in pieces if piece.count for p in piece.open], worksheet=None, sheet_headers={},
+        worksheet=None, sheet_headers={},
         follows=None, listed=tuple(source_ids), options=dict(source.options))
     if source.layout is not None:
-        deck.front = layout_template(own, "front")
-        deck.back = layout_template(own, "back") if source.back is not None else None
+        deck.front, deck.back = side_templates(own, source.layout)
     copies = sum(p.count for p in pieces)
     if copies > v.COUNT[1]:
         raise doc.error(("list",), f"the deck prints {copies:,} copies",

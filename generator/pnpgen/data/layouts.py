@@ -24,6 +24,7 @@ from pnpgen.data.boxlengths import length
 from pnpgen.data.boxoptions import BOX_OPTIONS, BOX_TYPES, SOURCES, source
 from pnpgen.data.formats import CARD_FORMATS, KINDS, SHAPES, SINGLE_SIZE_SHAPES, size_word
 from pnpgen.data.i18n import language_code_hint, language_code_meant
+from pnpgen.data.model import Layout
 from pnpgen.data.tuckbox import BOX_KEYS, Given, merged, tuck_box
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError, Where, contained, not_a_file, suggest
@@ -37,6 +38,13 @@ FIELD_OF = {"text": "text", "image": "image", "icons": "list", "track": "int"}  
 # Colours every layout knows, whatever its palette says; a game's palette of the same name wins.
 BASE_PALETTE = {"ink": "#23262e", "paper": "#fbf8f1", "accent": "#3b4a8c", "panel": "#efe9dc", "white": "#ffffff"}
 _NAME = later(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+
+
+def side_templates(deck_id: str, layout: Layout) -> tuple[str, str | None]:
+    """The template names a deck's layout (data/model.py Layout) is rendered under, its front and
+    its back (None: the layout draws no back); faces/layouts.py compiles them. A deck list drawn by
+    its source deck's layout names them by its own id."""
+    return f"{TEMPLATE_PREFIX}/{deck_id}/front", f"{TEMPLATE_PREFIX}/{deck_id}/back" if layout.back is not None else None
 
 
 def builtin_folder() -> Path:

@@ -92,6 +92,9 @@ def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | N
                     raise InputError(f"box {name} has no {key}", path=_where(given),
                                      expected=f"'{key}:' in mm for a new box; to change a box of the layout, "
                                               f"its name: {others}")
+                if key == "colour" and btype == "icons":
+                    options[key] = None  # the icons as drawn: their currentColor black, as icon() draws it
+                    continue
                 options[key] = opt.default
                 if key in ("colour", "fill", "stroke"):
                     colours(None, opt.default)  # a default is one of BASE_PALETTE's

@@ -158,9 +158,6 @@ class Piece:
     # one field's text is said at that field's line, not the piece's first
     field_lines: dict[str, tuple[int | None, int | None]] = field(default_factory=dict, repr=False, compare=False,
                                                                   metadata=UNSHOWN_FIELD)
-    # does this piece show a placeholder (未定, no art yet)? Set as its deck's placeholders are
-    # listed; told by the piece, not by its label, which other pieces of the deck may share
-    shows_placeholder: bool = field(default=False, repr=False, compare=False, metadata=EXPORTS_UNSHOWN_FIELD)
     # the piece's own placeholders (where, field, text), listed whether or not it prints: its deck's
     # ``placeholders`` are its printed pieces', and a deck list that prints a parked one lists its
     open: list[tuple[Where, str, str]] = field(default_factory=list, repr=False, compare=False, metadata=UNSHOWN_FIELD)
@@ -176,6 +173,12 @@ class Piece:
     def key_of(self, name: str) -> str:
         """How a message names the piece's field ``name``: its spreadsheet header and column, else the name."""
         return self.field_keys.get(name, name)
+
+    @property
+    def shows_placeholder(self) -> bool:
+        """Does this piece show a placeholder (未定, no art yet)? A printed one with one of its own
+        (``open``): told by the piece, not by its label, which other pieces of the deck may share."""
+        return bool(self.count and self.open)
 
     @property
     def label(self) -> str:
@@ -276,7 +279,6 @@ class Deck:
     pieces: list[Piece]
     source: Path = field(metadata=EXPORTS_UNSHOWN_FIELD)
     options: dict[str, Any] = field(default_factory=dict)  # shape options: corner_radius, points, orientation, …
-    placeholders: list[tuple[Where, str, str]] = field(default_factory=list, metadata=EXPORTS_UNSHOWN_FIELD)  # (where, field, text)
     # "front"/"back" → where the deck names it
     template_where: dict[str, Where] = field(default_factory=dict, metadata=EXPORTS_UNSHOWN_FIELD)
     layout: Layout | None = None  # the deck's ``layout:``; front and back then name its compiled templates
@@ -323,6 +325,12 @@ class Deck:
     @property
     def count(self) -> int:
         return sum(p.count for p in self.pieces)
+
+    @property
+    def placeholders(self) -> list[tuple[Where, str, str]]:
+        """The placeholders (where, field, text) the deck prints: its printed pieces' ``open``, in
+        their order (a parked piece, ``count: 0``, prints none)."""
+        return [p for piece in self.pieces if piece.count for p in piece.open]
 
     @property
     def shown(self) -> Piece:

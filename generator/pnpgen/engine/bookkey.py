@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen.data.gamefiles import figure_pictures
-from pnpgen.data.model import Deck, Game, shown_in_book
+from pnpgen.data.model import Deck, Game, Piece, shown_in_book
 from pnpgen.engine.cache import Cache, GameState, document_record
 from pnpgen.engine.fingerprint import BIG_FILE, big_file_stamp, code
 from pnpgen.errors import InputError, contained
@@ -49,8 +49,11 @@ def plain(value: Any) -> Any:
         out = {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)
                if shown_in_book(f)}  # (as the model marks them: data/model.py, a piece's own count never printed)
         out["__type"] = kind
-        if isinstance(value, Deck):
+        if isinstance(value, Deck):  # what the model works out from its fields that the book reads
             out["total"] = value.count  # the deck's total: the components pages print it
+            out["placeholders"] = plain(value.placeholders)  # its printed pieces' 未定: the proof list
+        elif isinstance(value, Piece):
+            out["shows_placeholder"] = value.shows_placeholder  # a deck pictured only if its piece shows none
         return out
     if isinstance(value, dict):
         return {str(k): plain(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
@@ -102,7 +105,8 @@ def _pictured(result) -> list[Any]:
     for df in rendered.decks:
         if df.first is None:
             continue
-        keys = [df.first[0], df.first[1], *(df.piece_fronts[n] for n in sorted(df.piece_fronts))]
+        fronts = df.piece_fronts
+        keys = [df.first[0], df.first[1], *(fronts[n] for n in sorted(fronts))]
         out.append([df.deck.id, df.deck.trim_mm, keys])
         if any(k is not None and "<image" in rendered.faces.svgs.get(k, "") for k in keys):
             out.append([_pictures_of(result, k) for k in keys])  # the pictures each shows

@@ -174,6 +174,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
             pieces={f"{p.index}:{p.label}": [p.count, df.digests[p.index]] for p in deck.pieces},
             double_at=_double_at(deck, placed, on) if home and not imposed.fold_or_sleeve else None,
             full_bleed=_full_bleed(deck, placed, on) if home and not imposed.fold_or_sleeve else None,
+            by_hand=placed.by_hand and bool(home),
         ))
     if game.options.get("share_sheets") and sheet.silhouette is None:  # (the machine cuts each deck by its own files)
         sheets_of = shared_sheets(sheets_of, lambda like: _shared_drawn(like, font, options))
@@ -267,6 +268,12 @@ def _double_at(deck: Deck, placed: DeckOnPaper, sheet: SheetOptions) -> tuple[fl
     return size_to_hold_whole(placed.spec, sheet, 2 * per)
 
 
+# Bleed given up that the summary leaves unsaid: less than the slug's figure, to 0.1 mm, rounds away
+# (mini-euro cards on Letter: 12 a sheet at 2.988 mm of 3, "a back printed more than 2.988 mm off"
+# said of a grid that prints bleed 3.0 mm: trial58)
+BLEED_UNSAID_MM = 0.05
+
+
 def _full_bleed(deck: Deck, placed: DeckOnPaper, sheet: SheetOptions) -> tuple[int, float] | None:
     """Two-sided pieces on a duplex grid or nesting with no printer profile's back offset, which
     took more a sheet for less bleed than the deck's (mini-euro on A4: 16 at 0.375 mm): how many a
@@ -279,7 +286,7 @@ def _full_bleed(deck: Deck, placed: DeckOnPaper, sheet: SheetOptions) -> tuple[i
     0.5 mm of bleed there, and not a word)."""
     lay, own = placed.layout, deck_sheet(deck, sheet)
     if (getattr(lay, "kind", "") not in ("grid", "nested") or sheet.least_bleed_mm or sheet.duplex == "none"
-            or not back_behind(deck, sheet) or lay.sheet_bleed_mm >= own.bleed_mm - 1e-9):
+            or not back_behind(deck, sheet) or lay.sheet_bleed_mm >= own.bleed_mm - BLEED_UNSAID_MM):
         return None
     full_kept = replace(own, least_bleed_mm=own.bleed_mm)  # the layout a profile needing the full bleed gets
     if sheet.silhouette is not None:  # the grids clear of the marks, the deck's full bleed kept first

@@ -41,11 +41,12 @@ class DeckRecord:
     pieces: dict[str, list[int | str]] = field(default_factory=dict)  # piece label → [count, face digest]
     double_at: tuple[float, float] | None = None  # the size a sheet holds twice as many of (a score pad; not in the manifest)
     full_bleed: tuple[int, float] | None = None  # pieces a sheet at the deck's full bleed, and it, when the grid or nesting took less (not in the manifest)
+    by_hand: bool = False  # --marks silhouette: a board or tile the marks' room does not hold, cut by hand (not in the manifest)
 
     def to_json(self) -> dict[str, Any]:
         """``asdict``'s copy, its layout's keys last, without ``double_at`` and ``full_bleed``: made by ``_copied`` (asdict
         deep-copied each of 3,000 pieces' [count, digest] through ``copy.deepcopy``, 0.03 CPU-s)."""
-        d = {f.name: _copied(getattr(self, f.name)) for f in fields(self) if f.name not in ("double_at", "full_bleed")}
+        d = {f.name: _copied(getattr(self, f.name)) for f in fields(self) if f.name not in ("double_at", "full_bleed", "by_hand")}
         d.update(d.pop("layout"))
         return d
 
@@ -66,7 +67,11 @@ class DeckRecord:
         whole; a tiled board, the largest board fewer page tiles hold; fold-over sheets, the smaller
         bleed that holds more a sheet; a grid with gutters
         for a printer profile's back offset, how many the tight grid holds; duplex pieces that gave up
-        bleed for more a sheet, how many the full bleed holds; else nothing."""
+        bleed for more a sheet, how many the full bleed holds; a print-and-cut build's board cut by
+        hand, that it is; else nothing."""
+        if self.by_hand:  # (the sheets are whole, with トンボ: no word of tiles or margins)
+            return ("too large for the room between the Silhouette's registration marks: printed whole with "
+                    "crop marks and no cut file, to cut by hand")
         whole = (self.layout.get("tiles") or {}).get("whole_with")
         at = (self.layout.get("tiles") or {}).get("whole_at")
         smaller = f"size: [{at['size_mm'][0]:g}, {at['size_mm'][1]:g}] prints whole on one sheet" if at else ""

@@ -109,9 +109,7 @@ def _cuts(pieces: int, n: int) -> list[int]:
 
 
 def _known(memo: RenderMemo, renderer: Renderer, face: Face) -> bool:
-    known = memo.known.get(memo.key(face, renderer.bleed_of(face.deck)))
-    return isinstance(known, dict) and known.get("deck_count", renderer.deck_count(face.deck)) \
-        == renderer.deck_count(face.deck) and memo.fresh(known, renderer.art.folder)
+    return renderer.replays(face, memo.known.get(memo.key(face, renderer.bleed_of(face.deck))))
 
 
 def _render_run(job: tuple[Workspace, Game, BuildOptions, str, float, dict[str, float], list[tuple[int, int]]]) -> dict[str, Any]:

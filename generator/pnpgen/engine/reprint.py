@@ -20,7 +20,7 @@ from pnpgen.engine.changes import (
     renamed,
     told_apart,
 )
-from pnpgen.engine.imposition import fit_to_printer, folded_or_sleeved, version_stamp
+from pnpgen.engine.imposition import fit_to_printer, folded_or_sleeved, sheet_fonts, version_stamp
 from pnpgen.engine.options import BuildOptions
 from pnpgen.impose.onpaper import deck_sheet, on_deck_paper
 from pnpgen.impose.plan import Page, PagePlan
@@ -144,7 +144,7 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
         return {}
     options = result.options or options  # the game's: game.yaml's paper: and printer: as its home sheets have them
     game = result.game
-    font = game.fonts["gothic"]
+    font, bold = sheet_fonts(game, options)  # the home sheets' faces (an English game's slug was BIZ UDP Gothic here: trial58)
     sheet = options.sheet
     sheet = sheet.cut_by_hand()  # a print-and-cut build's reprint: トンボ, no registration marks, slug on top
     rendered = result.rendered
@@ -164,7 +164,7 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
                 folded_or_sleeved(ds, deck.kind, deck_sheet(deck, sheet), font)  # --layout fold, sleeve: as the home sheets
             own = on_deck_paper(deck, sheet)  # on the deck's own paper: when it gives one, as its home sheets
             if on.tiles is not None:
-                deck_pages = board_tiles(ds, on.tiles, own, font, game.fonts.get("bold", font), fontreg.string_width_mm)
+                deck_pages = board_tiles(ds, on.tiles, own, font, bold, fontreg.string_width_mm)
                 deck_pages = _changed_tiles(deck_pages, (before.get(dr.id) or {}).get("pages"),
                                             result.home_pages.get(dr.id, []), dr.backs is not None)
             elif one_sided is not None:

@@ -28,7 +28,7 @@ from pnpgen.data.load import check_bleed, load_game
 from pnpgen.data.model import Deck, Game, OpenValue, open_value_said, open_values_once, placeholder_word
 from pnpgen.data.names import NAME_MAX, check_preset_folder, same_file
 from pnpgen.data.workspace import Workspace, workspace_relative
-from pnpgen.errors import InputError, place, suggest
+from pnpgen.errors import InputError, Where, place, suggest
 from pnpgen.exports import contact, shop, tts
 from pnpgen.exports.book import shop_rulebook
 from pnpgen.exports.faces import EarlierImages, PageStyle, PngFiles, unique_faces
@@ -70,12 +70,10 @@ class LeftOut:
 
     @property
     def warning(self) -> str:
-        """Started, as the build's warnings are, with the deck file's line (``Deck.where``); a
-        template deck's with its ``size:`` line, the size the preset does not take (its line 1 is
-        its name, or a comment)."""
-        deck = self.deck
-        at = deck.where_about(deck.size_where)
-        return f"{at}: left out: {self.why}; {self.takes_it}{self.resize}"
+        """Started with the deck file's ``size:`` (or ``format:``) line, the size the preset does
+        not take; a deck whose file writes none, as the build's warnings are (``Deck.where``: a
+        layout deck's ``layout:``, which sizes it)."""
+        return f"{_size_line(self.deck)}: left out: {self.why}; {self.takes_it}{self.resize}"
 
 
 @dataclass
@@ -217,8 +215,9 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
                             for o in left_out)
         notes = [f"left out: {shown_name(clipped(o.deck.name))}: {o.why}" for o in left_out]  # (a paragraph as a name: cut)
         made.append((None, {}))
-        for n, sheet in enumerate(contact.contact_sheets(f"{game.title} — {preset.name}", thumbs, fontreg.path_of(font),
-                                                         notes), 1):
+        heading = f"{game.title} — {preset.name}"
+        labels = _contact_font(game, [heading, *notes, *(t.name + t.tail for t in thumbs)])
+        for n, sheet in enumerate(contact.contact_sheets(heading, thumbs, fontreg.path_of(labels), notes), 1):
             pngs.add(made[-1][1], f"{slug}-contact.png" if n == 1 else f"{slug}-contact-{n}.png", sheet)
         pngs.finish()
     except SourceChanged as e:
@@ -435,6 +434,18 @@ def _pdfx(preset: Preset, pdfx: str, colour: str) -> OutputCondition | None:
     return preset.output_condition
 
 
+def _contact_font(game: Game, texts: list[str]) -> str:
+    """The face of the contact sheet's heading, labels and notes: the edition's card-text gothic
+    (game.yaml's ``fonts:`` for its language, Noto in an English game) when it holds every
+    character of them, as the home sheets' slug takes it; else the plain gothic (BIZ UD), which
+    holds Japanese. An English game's labels were set in BIZ UDP Gothic, whose em dash vanishes at
+    the labels' 13 px (``Player Sheet — Red`` read ``Player Sheet   Red``: trial58)."""
+    plain = game.fonts["gothic"]
+    own = (game.text_fonts or game.fonts).get("gothic", plain)
+    needed = {c for text in [*texts, "0123456789 ×…"] for c in text if not c.isspace()}
+    return own if all(fontreg.has_glyph(own, c) for c in needed) else plain
+
+
 def _unregistered(preset: Preset, pdfx: OutputCondition | None) -> list[str]:
     """A PDF/X-1a file names its printing condition in the ICC registry, or embeds the condition's
     profile (``DestOutputProfile``: ISO 15930-4; PDF Reference 1.7, Table 10.51), which pnpgen does
@@ -554,6 +565,13 @@ def _sizes_at(resized: list[NotTaken]) -> str:
     return "; ".join(f"{size} in {', '.join(places)}" for size, places in at.items())
 
 
+def _size_line(deck: Deck) -> Where:
+    """Where a deck's size is written: its own ``size:``/``format:`` line, a layout deck's too (a
+    mini-euro ``card-mini`` deck's ``format:``, a roll-and-write sheet's ``size:``, was told at its
+    layout's ``extends:``: trial58); else ``Deck.where``."""
+    return deck.size_where if deck.size_where is not None else deck.where()
+
+
 def _left_out_warnings(left_out: list[LeftOut]) -> list[str]:
     """A warning for each deck left out, at its deck file's line (``LeftOut.warning``); decks left
     out for the same reason and taken by the same presets said once together, at the first one's
@@ -572,7 +590,7 @@ def _left_out_warnings(left_out: list[LeftOut]) -> list[str]:
             continue
         shop = first.takers[-1].replace(f"{first.deck.id}.pdf", " files")  # (pnpgen build's shop/<deck>.pdf)
         resize = f"; or, with no --fit, {_sizes_at([o.error for o in decks])}" if size and first.error.path else ""
-        said.append(f"{first.deck.where_about(first.deck.size_where)}: left out: decks "
+        said.append(f"{_size_line(first.deck)}: left out: decks "
                     f"{', '.join(repr(o.deck.id) for o in decks)} are each {why}; takes them: "
                     f"{', '.join((*first.takers[:-1], shop))}{resize}")
     return said

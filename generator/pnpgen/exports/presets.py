@@ -466,9 +466,9 @@ def fit_deck(preset: Preset, deck: Deck, fit: str | None) -> Fitted:
     limit = FIT_LIMIT_OF_BLEED * nearest.bleed
     adapted = {mode: _adapt(nearest, size, mode, turned) for mode in FITS}
     works = [mode for mode in FITS if adapted[mode][1] <= limit + 1e-9]
+    at = deck.size_where or Where(deck.source)  # the deck's size: (else its file: the layout's size)
     if fit is None:
         if works:
-            at = deck.size_where or Where(deck.source)
             fw, fh = trims[nearest.name]
             resize = f"size: {_written_size(*((fh, fw) if turned else (fw, fh)))}"
             raise NotTaken(
@@ -479,7 +479,8 @@ def fit_deck(preset: Preset, deck: Deck, fit: str | None) -> Fitted:
         raise NotTaken(
             f"deck {deck.id!r} is {w:g}×{h:g} mm, not a card {preset.name} prints: its nearest format, "
             f"{nearest.describe()}, is {min(m for _, m in adapted.values()):.2f} mm off a side, more than "
-            f"--fit adapts ({limit:.2f} mm)", path=deck.source, key="size", expected=f"a size of one of {sizes}")
+            f"--fit adapts ({limit:.2f} mm)", path=at.path, line=at.line, column=at.column, key="size",
+            expected=f"a size of one of {sizes}")
     fitted, moved = adapted[fit]
     if moved > limit + 1e-9:
         raise NotTaken(

@@ -52,11 +52,15 @@ class DeckFaces:
     backs: list[str] | None = None
     pairs: list[FacePair] = field(default_factory=list)  # distinct pairs in first-print order
     first: tuple[str, str | None] | None = None  # the faces of the piece that pictures the deck (Deck.shown)
-    piece_fronts: dict[int, str] = field(default_factory=dict)  # piece number → its (first) front
     digests: dict[int, str] = field(default_factory=dict)  # piece number → hash of all its faces
     piece_keys: dict[int, list[str]] = field(default_factory=dict)  # piece number → its faces' keys, fronts then backs
     sides: dict[int, tuple[str, str]] = field(default_factory=dict)  # piece number → hash of its fronts, its backs
     warnings: list[str] = field(default_factory=list)  # what drawing this deck's faces warned of (the game's too)
+
+    @property
+    def piece_fronts(self) -> dict[int, str]:
+        """Piece number → its (first) front: the first of its faces' keys (``piece_keys``)."""
+        return {n: keys[0] for n, keys in self.piece_keys.items()}
 
 
 class Told(MutableMapping[str, str]):
@@ -265,7 +269,6 @@ def render_deck(deck: Deck, renderer: Renderer, faces: FaceSet, read: set[str] |
         parked_pictures_unsaid(renderer.warnings, said, piece)
         if piece is shown:
             out.first = (sides[0][0], sides[1][0] if deck.back else None)
-        out.piece_fronts[piece.index] = sides[0][0]
         out.piece_keys[piece.index] = [k for side in sides for k in side]
         out.digests[piece.index] = face_key(" ".join(out.piece_keys[piece.index]))[:12]
         out.sides[piece.index] = (face_key(" ".join(sides[0]))[:12], face_key(" ".join(sides[1]))[:12] if deck.back else "")

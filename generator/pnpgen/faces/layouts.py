@@ -14,7 +14,7 @@ from pnpgen.data.layouts import BASE_PALETTE, TEMPLATE_PREFIX
 from pnpgen.data.model import Layout, LayoutBox, LayoutSide
 from pnpgen.units import num
 
-PREFIX = TEMPLATE_PREFIX  # template names of compiled layouts: @layout/<deck>/front (data/deckfile.py names them)
+PREFIX = TEMPLATE_PREFIX  # template names of compiled layouts: @layout/<deck>/front (data/layouts.py side_templates names them)
 PLACEHOLDER = "placeholder_word"  # the context's: 未定, TBD as the edition says it (faces/templates.py)
 _ALIGN = {"left": 0.0, "center": 0.5, "justify": 0.0, "right": 1.0}
 
@@ -48,28 +48,39 @@ def _named(name: str, layout: Layout) -> str:
     return f"palette.get({_s(name)}, {_s(BASE_PALETTE[name])})"
 
 
-def _ground(box: LayoutBox, earlier: list[LayoutBox], side: LayoutSide, layout: Layout) -> str | None:
+Ground = tuple[str, "str | None"]  # a text's ground: its colour, and the test of a piece's art over it (or None)
+
+
+def _ground(box: LayoutBox, earlier: list[LayoutBox], side: LayoutSide, layout: Layout) -> Ground | None:
     """A Jinja expression for the colour a text box's letters stand on: its own panel, else the
     last panel or filled frame drawn under the whole box, else the side's background (white
-    paper where it has none); None under art, whose colours are not known."""
+    paper where it has none); None under art, whose colours are not known. Under an art box that
+    prints nothing where its field is empty (``placeholder: false``: a token's art), the ground
+    under the art's room, with the test that the piece has art (its text then left as written)."""
     if box.get("fill") is not None:
-        return _colour(box.get("fill"), layout)
+        return _colour(box.get("fill"), layout), None
     x, y, w, h = (box.get(k) for k in ("x", "y", "w", "h"))
-    for under in reversed(earlier):
+    for n in range(len(earlier) - 1, -1, -1):
+        under = earlier[n]
         if under.type in ("folds", "line"):
             continue  # fold lines and a line cover nothing
         if under.type == "frame":
             if under.get("fill") is not None:
-                return _colour(under.get("fill"), layout)
+                return _colour(under.get("fill"), layout), None
             continue
         ux, uy, uw, uh = (under.get(k) for k in ("x", "y", "w", "h"))
         if ux >= x + w or x >= ux + uw or uy >= y + h or y >= uy + uh:
             continue  # not under the box at all
         if under.type == "image":
-            return None
+            below = None if under.get("placeholder") else _ground(box, earlier[:n], side, layout)
+            if below is None:
+                return None
+            art = _value(under.get("field"))
+            has_art = f"not ({art} is none or {art} | string | trim == \"\")"  # as the art box tells it empty
+            return below[0], has_art if below[1] is None else f"({has_art} or {below[1]})"
         if under.get("fill") not in (None, "none") and ux <= x and uy <= y and x + w <= ux + uw and y + h <= uy + uh:
-            return _colour(under.get("fill"), layout)
-    return _colour(side.background, layout) if side.background is not None else _s("#ffffff")
+            return _colour(under.get("fill"), layout), None
+    return (_colour(side.background, layout) if side.background is not None else _s("#ffffff")), None
 
 
 def _value(source: str) -> str:
@@ -158,7 +169,7 @@ def _grid(box: LayoutBox, layout: Layout) -> list[str]:
             *([f'<path d="{d}" fill="none" {line}/>'] if d else [])]
 
 
-def _box(box: LayoutBox, layout: Layout, ground: str | None = None) -> list[str]:
+def _box(box: LayoutBox, layout: Layout, ground: Ground | None = None) -> list[str]:
     editions = box.get("lang")
     if editions:  # drawn only in the editions it names
         return [f"{{# {box.name} #}}", f"{{% if game.lang in {list(editions)!r} %}}",
@@ -166,7 +177,7 @@ def _box(box: LayoutBox, layout: Layout, ground: str | None = None) -> list[str]
     return _drawn(box, layout, ground)
 
 
-def _drawn(box: LayoutBox, layout: Layout, ground: str | None = None) -> list[str]:
+def _drawn(box: LayoutBox, layout: Layout, ground: Ground | None = None) -> list[str]:
     out = [f"{{# {box.name} #}}"]
     if box.type == "frame":
         return out + _frame(box, layout)
@@ -187,7 +198,7 @@ def _drawn(box: LayoutBox, layout: Layout, ground: str | None = None) -> list[st
     return out + _unturned(box, layout, ground, x, y, w, h)
 
 
-def _unturned(box: LayoutBox, layout: Layout, ground: str | None, x: float, y: float, w: float,
+def _unturned(box: LayoutBox, layout: Layout, ground: Ground | None, x: float, y: float, w: float,
               h: float) -> list[str]:
     out: list[str] = []
     pad = box.get("pad")
@@ -228,11 +239,12 @@ _CIRCLE = ', shape="circle"'  # a text box on a round panel: its text kept insid
 
 
 def _content(box: LayoutBox, layout: Layout, x: float, y: float, w: float, h: float,
-             ground: str | None = None) -> list[str]:
+             ground: Ground | None = None) -> list[str]:
     if box.type == "text":
         ink = _colour(box.get("colour"), layout)
         if ground is not None:  # dark ink on a dark ground turns light (docs/data-format.md, Layouts)
-            ink = f"readable({ink}, {ground}, {_named('ink', layout)}, {_named('paper', layout)})"
+            read = f"readable({ink}, {ground[0]}, {_named('ink', layout)}, {_named('paper', layout)})"
+            ink = read if ground[1] is None else f"({ink} if {ground[1]} else {read})"  # over a piece's art: as written
         pad = box.get("pad")
         px, py, pw, ph = x - pad, y - pad, w + 2 * pad, h + 2 * pad
         if box.get("vertical"):  # 縦書き: columns right to left (common/macros.svg.j2, imported as m by compile_side)
@@ -252,15 +264,16 @@ def _content(box: LayoutBox, layout: Layout, x: float, y: float, w: float, h: fl
         background = box.get("fill")
         bg = f", background={_colour(background, layout)}" if background is not None else ""
         return [f"{{{{ image(v, {num(x)}, {num(y)}, {num(w)}, {num(h)}, fit={_s(box.get('fit'))}{extra}{bg}) }}}}"]
-    # icons: a row of squares as tall as the box, aligned in it
+    # icons: a row of squares as tall as the box, aligned in it, in the box's colour where it gives one
     gap, a = box.get("gap"), _ALIGN[box.get("align")]
+    tint = f", colour={_colour(box.get('colour'), layout)}" if box.get("colour") is not None else ""
     return [
         f"{{% set x0 = {num(x)} + ({num(w)} - (v | length) * {num(h)} - ((v | length) - 1) * {num(gap)}) * {num(a)} %}}",
         "{% for name in v %}",
         f"{{% set ix = x0 + loop.index0 * {num(h + gap)} %}}",
         "{% if is_placeholder(name) %}"
         f"{{{{ textbox(name, ix, {num(y)}, {num(h)}, {num(h)}, size=6, min_size=4, align=\"center\", valign=\"middle\") }}}}"
-        f"{{% else %}}{{{{ icon(name, ix, {num(y)}, {num(h)}) }}}}{{% endif %}}",
+        f"{{% else %}}{{{{ icon(name, ix, {num(y)}, {num(h)}{tint}) }}}}{{% endif %}}",
         "{% endfor %}",
     ]
 

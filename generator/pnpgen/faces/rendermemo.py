@@ -20,9 +20,10 @@ from pnpgen.memo import Memo, Stamps
 class RenderMemo(Memo[dict]):
     """Faces rendered by earlier builds, by a key of everything a render reads: ``inputs`` (the
     hash of the templates, icons, fonts, art, game.yaml and pnpgen itself, made by the build)
-    and the face's own deck, piece and side. The deck's total count is not in the key: a face
-    whose template read it remembers the count it was drawn with (``deck_count``), so a count
-    edit renders again only the faces that show the total, and the piece whose count changed."""
+    and the face's own deck, piece and side. The counts are not in the key: a face whose
+    template read the deck's total remembers the total it was drawn with (``deck_count``), one
+    that read its piece's count that count (``count``), so a count edit renders again only the
+    faces that show the total or the count changed (faces/templates.py ``Renderer.replays``)."""
 
     inputs: str = ""
     # The hash of an art file's content (the build's, kept by stamps; else read here): a face
@@ -80,11 +81,11 @@ class RenderMemo(Memo[dict]):
         return key
 
     def _piece_key(self, piece: Piece) -> str:
-        """What a face's render reads of its piece, hashed once per piece: its fields written out
-        once for its front, its back and each copy, not once for each."""
+        """What a face's render reads of its piece but its count, hashed once per piece: its fields
+        written out once for its front, its back and each copy, not once for each."""
         kept = self._pieces.get(id(piece))
         if kept is None or kept[0] is not piece:
-            seen = (piece.index, piece.count, str(piece.where), sorted(piece.values.items(), key=lambda kv: str(kv[0])))
+            seen = (piece.index, str(piece.where), sorted(piece.values.items(), key=lambda kv: str(kv[0])))
             kept = self._pieces[id(piece)] = (piece, hashlib.sha256(repr(seen).encode()).hexdigest())
         return kept[1]
 

@@ -165,6 +165,15 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
         self._alike: dict[tuple[str, str], dict[str, Any]] = {}
         self._names.update(check_templates(templates, game))  # a template not there: no face renders
 
+    def replays(self, face: Face, known: Any) -> bool:
+        """Whether ``known``, the memo's record under ``face``'s key, is the face as it renders now:
+        the counts are no part of the key (rendermemo.py), so a record whose render read the
+        deck's total (``deck_count``) or its piece's count (``count``) holds the one it was drawn
+        with, and the art files it looked at are still what they were."""
+        return isinstance(known, dict) and known.get("deck_count", self.deck_count(face.deck)) == self.deck_count(face.deck) \
+            and known.get("count", face.piece.count) == face.piece.count and self.memo is not None \
+            and self.memo.fresh(known, self.art.folder)
+
     def deck_count(self, deck: Deck) -> int:
         """The deck's total count (summed over its pieces once, not for every face)."""
         count = self._deck_counts.get(deck.id)
@@ -243,9 +252,7 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
             return svg, None
         key = self.memo.key(face, self.bleed_of(face.deck))
         known = self.memo.get(key)
-        deck_count = self.deck_count(face.deck)
-        if isinstance(known, dict) and isinstance(known.get("svg"), str) \
-                and known.get("deck_count", deck_count) == deck_count and self.memo.fresh(known, self.art.folder):
+        if isinstance(known, dict) and isinstance(known.get("svg"), str) and self.replays(face, known):
             reads.update(known.get("reads", ()))
             self.warnings.extend(known.get("warnings", ()))
             self.art.replay(known.get("images", ()))
@@ -266,7 +273,9 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
                                    "images": self.art.placements_since(n_images),
                                    "art": self.memo.art_of(self.art.folder, trail), "face": face_key(svg), "lines": lines_of(svg)}
         if "count" in deck_reads:
-            learned["deck_count"] = deck_count
+            learned["deck_count"] = self.deck_count(face.deck)
+        if "count" in reads:
+            learned["count"] = face.piece.count
         if not reads and not learned["warnings"] and not learned["images"] and not learned["art"]:
             self._alike[(face.deck.id, face.side)] = learned
         self.memo.learn(key, learned)

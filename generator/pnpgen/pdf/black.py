@@ -9,8 +9,9 @@ Printers ask for small text and lines in 100 % K, overprinting. So, in every con
 
 - text (``BT … ET``, its colour set before the object or inside it, as ReportLab sets it) filled,
   at most SMALL_TEXT_PT (its largest em as printed: text over 36 pt keeps its rich black, the rule
-  below), and strokes at most THIN_PT wide (in points, as the face draws them: the stream's own ``cm``
-  counted), in a colour whose K is at least BLACK_K after conversion and that is not already K
+  below), and strokes at most THIN_PT wide (in points, as printed: the stream's own ``cm`` counted
+  and, for a form, the smallest scale the pages place it at — a face drawn small in the rulebook's
+  pictures, pdf/minline.py's placed_scales), in a colour whose K is at least BLACK_K after conversion and that is not already K
   only (a stroke's also a black mix, its C, M and Y within BLACK_HUE of each other: is_black_shape),
   are drawn in 0/0/0/100; so is text or a stroke already in 0/0/0/100. A path filled and stroked at once (``B``, ``b``: a white panel's thin dark border)
   is drawn as its fill, then as its stroke alone, so only the stroke is black and overprints;
@@ -43,6 +44,7 @@ from typing import Any
 
 from pnpgen.pdf.colour import write_content
 from pnpgen.pdf.matrix import IDENTITY, scale, times
+from pnpgen.pdf.minline import placed_scales
 
 BLACK_K = 0.70  # K after conversion at or above which a colour counts as black
 BLACK_HUE = 0.40  # C, M and Y at most this far apart: a dark colour (#1f4133, 52/0/22/75; #4a0f0a, 0/80/87/71) is not black
@@ -147,6 +149,7 @@ def k_only(pdf: bytes, overprint: bool = True, rule: BlackRule = RULE) -> tuple[
         states = {OVERPRINT: doc.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.ExtGState, OP=True, op=True, OPM=1)),
                   KNOCKOUT: doc.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.ExtGState, OP=False, op=False, OPM=0))}
         seen: set[tuple[int, int]] = set()
+        least = placed_scales(doc)  # a face's form as printed: where the book places it smallest
         for page in doc.pages:
             _rewrite(doc, page.obj, mapped, states, rule)
             todo: list[Any] = [page.obj]
@@ -158,7 +161,7 @@ def k_only(pdf: bytes, overprint: bool = True, rule: BlackRule = RULE) -> tuple[
                     if xobj.get("/Subtype") != "/Form" or xobj.objgen in seen:
                         continue
                     seen.add(xobj.objgen)
-                    _rewrite(doc, xobj, mapped, states, rule)
+                    _rewrite(doc, xobj, mapped, states, rule, least.get(xobj.objgen))
                     todo.append(xobj)
         if not (mapped.text or mapped.strokes or mapped.fills):
             return pdf, mapped
@@ -168,14 +171,21 @@ def k_only(pdf: bytes, overprint: bool = True, rule: BlackRule = RULE) -> tuple[
         return out.getvalue(), mapped
 
 
-def _rewrite(doc, obj, mapped: Mapped, states: dict, rule: BlackRule) -> None:
-    """Rewrite one content stream (a page's or a form's), adding the two ExtGStates it uses."""
+def _rewrite(doc, obj, mapped: Mapped, states: dict, rule: BlackRule, placed: float | None = None) -> None:
+    """Rewrite one content stream (a page's or a form's), adding the two ExtGStates it uses.
+    ``placed``: the smallest scale the pages place this form at (its /Matrix counted), so that its
+    text and lines are measured as printed: a face's 40 pt number in a picture of the board at 1/8
+    is 5 pt text, printed 100 % K (docs/exports.md, doujin-book)."""
     import pikepdf
     from pikepdf import Name, Operator
 
     ops = pikepdf.parse_content_stream(obj)
-    # user space → points: a form's /Matrix, then the stream's cm
-    drawn = _states(ops, _matrix(obj.get("/Matrix")) if isinstance(obj, pikepdf.Stream) else IDENTITY)
+    # user space → points: a form's /Matrix (or the smallest scale it is placed at), then the stream's cm
+    if placed is not None:
+        start: tuple[float, ...] = (placed, 0.0, 0.0, placed, 0.0, 0.0)
+    else:
+        start = _matrix(obj.get("/Matrix")) if isinstance(obj, pikepdf.Stream) else IDENTITY
+    drawn = _states(ops, start)
     parts = _parts_of_areas(drawn, ops)  # small dark fills that belong to a dark area (kept as it is)
     out: list = []
     path_start: int | None = None
@@ -195,8 +205,8 @@ def _rewrite(doc, obj, mapped: Mapped, states: dict, rule: BlackRule) -> None:
         operands, op = instruction.operands, instruction.operator
         name = str(op)
         if name == "BT":
-            em = shown
-        if name == "BT" and is_black_text(fill, em, rule):
+            em = shown  # None: the object shows nothing (ReportLab's BT /F1 9 Tf 10.8 TL ET), left as it is
+        if name == "BT" and em is not None and is_black_text(fill, em, rule):
             text_colour = fill
             mapped.text[_round(fill)] += 1
             out.extend(overprint("k"))
@@ -207,7 +217,7 @@ def _rewrite(doc, obj, mapped: Mapped, states: dict, rule: BlackRule) -> None:
         if name == "BT":
             in_text = True
         if in_text and name in ("k", "g"):  # a colour set inside the text object (ReportLab sets it there)
-            if is_black_text(fill, em, rule):
+            if em is not None and is_black_text(fill, em, rule):
                 assert fill is not None
                 mapped.text[_round(fill)] += 1
                 out.extend(overprint("k"))

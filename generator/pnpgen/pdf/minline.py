@@ -31,7 +31,7 @@ def widen_lines(pdf: bytes, min_pt: float) -> tuple[bytes, int]:
     import pikepdf
 
     with pikepdf.open(io.BytesIO(pdf)) as doc:
-        least: dict[tuple[int, int], float] = {}  # a form's smallest placement scale
+        least: dict[tuple[int, int], float] = {}  # a form's smallest placement scale (placed_scales)
         forms: dict[tuple[int, int], Any] = {}
         inherited: dict[tuple[int, int], float | None] = {}  # the line width its placements give it (None: unlike)
         pages = [page.obj for page in doc.pages]
@@ -45,6 +45,16 @@ def widen_lines(pdf: bytes, min_pt: float) -> tuple[bytes, int]:
         doc.save(out, deterministic_id=True, compress_streams=True,
                  object_stream_mode=pikepdf.ObjectStreamMode.disable)
         return out.getvalue(), widened
+
+
+def placed_scales(doc: Any) -> dict[tuple[int, int], float]:
+    """Each form the pages draw (and the forms they draw), by its object number: the smallest scale
+    any page places it at, its own /Matrix counted (pdf/black.py measures text and lines so, as
+    printed)."""
+    least: dict[tuple[int, int], float] = {}
+    for page in doc.pages:
+        _placements(page.obj, 1.0, least, {}, 0, {}, 1.0)
+    return least
 
 
 def _matrix(operands: Any) -> Matrix:
