@@ -16,14 +16,14 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen.data.workspace import Workspace
-from pnpgen.safetext import one_line, shown, warning_line
+from pnpgen.safetext import SAID_LINE, cut_middle, one_line, shown, warning_line
 from pnpgen.sheetargs import home_sheet_options
 
 
 def print_line(text: str) -> None:
     # data's text, escaped: no terminal control sequence gets through, and a line break it holds
     # (a piece's title with U+2028 in check's list of placeholders) shown as \u2028, one line a line
-    print(shown(one_line(text)), flush=True)
+    print(shown(one_line(cut_middle(text, SAID_LINE))), flush=True)
 
 
 def print_warning(text: str) -> None:
@@ -31,7 +31,7 @@ def print_warning(text: str) -> None:
 
 
 def print_note(text: str) -> None:
-    print(f"pnpgen: note: {shown(one_line(text))}", file=sys.stderr, flush=True)
+    print(f"pnpgen: note: {shown(one_line(cut_middle(text, SAID_LINE)))}", file=sys.stderr, flush=True)
 
 
 
