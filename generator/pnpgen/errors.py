@@ -13,7 +13,7 @@ from stat import S_ISREG
 from typing import TYPE_CHECKING
 
 from pnpgen.patterns import later
-from pnpgen.safetext import name_control_char, one_line, shown_name
+from pnpgen.safetext import cut_middle, name_control_char, one_line, shown_name
 
 if TYPE_CHECKING:  # (the rulebook's reader imports errors alone)
     from pnpgen.memo import Stamps
@@ -47,8 +47,8 @@ class InputError(Exception):
         two lines, 枚<Alt+Enter>数, quoted in the key, the message and the hint) shown as ``\\n``."""
         where = f"{place(self.path, self.line, self.column)}: " if self.path is not None else ""
         key = f"{self.key}: " if self.key else ""
-        hint = f" (expected {self.expected})" if self.expected else ""
-        return one_line(f"{where}{key}{self.message}{hint}")
+        hint = f" (expected {cut_middle(self.expected)})" if self.expected else ""
+        return one_line(f"{where}{key}{cut_middle(self.message)}{hint}")
 
 
 class TemplateMistake(InputError):
@@ -102,6 +102,15 @@ def _real(folder: Path) -> Path:
     """A folder through its links, found once per process (a thousand art files are checked
     against the same art/). Should the folder be relinked meanwhile, files are refused, never let out."""
     return folder.resolve()
+
+
+_WINDOWS_PATH = later(r"^(?:[A-Za-z]:[\\/]|\\\\)")  # C:\Users\…, C:/Users/…, \\server\share\…
+
+
+def windows_path_name(name: str) -> str | None:
+    """The file's own name when ``name`` is a path on a Windows computer (a drive letter's, or a
+    network share's: a file left on the designer's computer, never in the workspace), else None."""
+    return name.replace("\\", "/").rsplit("/", 1)[-1] if _WINDOWS_PATH.match(name) else None
 
 
 def not_a_file(path: Path) -> str | None:

@@ -127,7 +127,7 @@ def one_line(text: str) -> str:
 
 def warning_line(text: str) -> str:
     """A warning as the terminal shows it: ``pnpgen: warning: …``, on one line, escaped (``one_line``, ``shown``)."""
-    return f"pnpgen: warning: {shown(one_line(text))}"
+    return f"pnpgen: warning: {shown(one_line(cut_middle(text, SAID_LINE)))}"
 
 
 def escaped_char(m: re.Match) -> str:
@@ -165,6 +165,20 @@ def quoted(text: str) -> str:
 
 
 SAID = 60  # characters of a name from the data a message says it by (a piece's label, a sheet's column)
+
+
+SAID_MESSAGE = 1_500  # characters of an error's message or hint: the rest of a value it quotes left out
+SAID_LINE = 3_000  # characters of a warning or a line of check's: the same
+
+
+def cut_middle(text: str, most: int = SAID_MESSAGE) -> str:
+    """``text`` of at most about ``most`` characters: a longer one keeps its start (what is wrong,
+    where) and its end (the quote closed), the middle said as left out (an SVG's transform of
+    10,000 numbers, quoted whole, made its error one line of 20 KB)."""
+    if len(text) <= most:
+        return text
+    head, tail = most * 2 // 3, most // 6
+    return f"{text[:head]}… ({len(text) - head - tail:,} characters left out) …{text[-tail:]}"
 
 
 def clipped(text: str, most: int = SAID) -> str:

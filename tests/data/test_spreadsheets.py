@@ -685,6 +685,32 @@ def test_a_sheet_named_with_windows_backslashes_is_told_the_path_to_write(tmp_pa
         "file: sheets/Roles.csv, with / between the folders (read on every system))" in err, err
 
 
+@pytest.mark.parametrize("written", ["C:\\Users\\me\\Roles.csv", "\\\\server\\share\\Roles.csv", "C:/Users/me/Roles.csv"])
+def test_a_sheet_or_a_back_named_by_its_path_on_a_windows_computer_is_told_to_be_copied_in(tmp_path, capsys, written):
+    """hostile37: a deck's ``pieces: {file: …}``, a deck list's ``list: {file: …}`` and a list's
+    ``back:`` written as the file's place on the designer's Windows computer were 'not found; did
+    you mean Roles.csv? (expected a file data/test/decks/C:\\Users\\me\\Roles.csv)', and
+    C:/Users/… was told to be moved to data/test/decks/C:/Users/me/Roles.csv; a picture so written
+    was told what it is, and now each is."""
+    ws = make_workspace(tmp_path / "ws", deck=FIELDS_DECK + "unique: name\npieces: {file: Roles.csv}\n")
+    decks = ws / "data" / "test" / "decks"
+    (decks / "Roles.csv").write_bytes(b"name,count\r\nA,2\r\n")
+    back = written.replace("Roles.csv", "back.svg.j2")
+    for deck, key, text, told, named in [
+            ("cards.yaml", "pieces.file", FIELDS_DECK + f"pieces: {{file: '{written}'}}\n",
+             f"spreadsheet '{written}'", "file: Roles.csv"),
+            ("starter.yaml", "list.file", f"name: S\nfrom: cards\nlist: {{file: '{written}'}}\n",
+             f"spreadsheet '{written}'", "file: Roles.csv"),
+            ("starter.yaml", "back", f"name: S\nfrom: cards\nlist: {{A: 1}}\nback: '{back}'\n",
+             f"template '{back}'", "back.svg.j2")]:
+        (decks / deck).write_text(text, encoding="utf-8")
+        assert run(ws, "check", "--game", "test") == 2
+        err = capsys.readouterr().err
+        assert f"data/test/decks/{deck}:" in err and f": {key}: {told} is a path on a Windows computer" in err, err
+        assert err.rstrip().endswith(f"named there: {named})") and "Traceback" not in err, err
+        (decks / "cards.yaml").write_text(FIELDS_DECK + "unique: name\npieces: {file: Roles.csv}\n", encoding="utf-8")
+
+
 def test_a_sheet_headed_in_japanese_under_a_title_row_is_told_every_field_to_write(tmp_path, capsys):
     """Trial 17: a workbook whose sheets open with a title row (アクションカード一覧) over a header
     written in Japanese (カード名, コスト, 効果, フレーバー, イラスト, 枚数) stopped at the title row,

@@ -269,3 +269,53 @@ def test_a_single_columns_print_lint_names_the_designers_line_not_the_macros(tmp
     assert lint == ["warning: templates/test/card-front.svg.j2:6: print lint: deck 'cards' piece 1 (」あ): text “」” 5.0 pt, "
                     "smaller than 6 pt", "warning: templates/test/card-front.svg.j2:6: print lint: deck 'cards' piece 1 "
                     "(」あ): text 「あ」 1.1 mm from the trim, inside the 3 mm safe zone (a drifted cut may take it)"], lint
+
+
+def test_columns_stepped_past_the_boxs_foot_are_told_once_not_a_character_a_column():
+    """hostile37: a verse of 30 lines, each column 4 mm lower, in a 51 mm box: from column 13 no
+    character fits above the foot. Each line was broken a character a column, each told
+    ``「い」 is longer than its column's -5.0 mm`` (188 warnings for 5,000 lines); the lines keep
+    their columns, and the first column past the foot is told once, with what the box holds."""
+    found = tate.columns(["あい"] * 30, 8, 9, 37, 51, 12, step=4)
+    assert [c.text for c in found.columns[12:14]] == ["い", "あい"] and len(found.columns) == 31
+    assert found.problems[0] == ("column 13 starts 48.0 mm down the box (4 mm a column), 3.0 mm above its foot: it "
+                                 "and the columns after it run past the foot (at step 4 the box holds 12 columns)")
+    assert len(found.problems) == 2 and found.problems[1].startswith("31 columns need")
+    assert not any("longer than its column" in p for p in found.problems)
+    assert tate.columns(["あい"] * 3, 8, 9, 37, 51, 12, step=4).problems == []
+
+
+def test_a_layouts_text_box_refuses_a_list_it_would_print_as_python_writes_it(tmp_path, capsys):
+    """hostile37: a text box (not vertical) given a list field printed ``['いっせーの', '札をとる']``,
+    and a vertical box's item that is a mapping, a list, true or nothing printed ``{'a': 1}``,
+    ``True``, ``None``: each is told at the piece's value, the box named."""
+    ws = make_workspace(tmp_path / "ws", deck=LAYOUT_VERSE)
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    flat = LAYOUT_VERSE.replace("vertical: true, ", "").replace(", step: 4", "")
+    for edit, told in [((LAYOUT_VERSE, flat), ":9:13: pieces.1.lines: ['いっせーの', '10まで数えて', '札をとる'] is a "
+                         "list, and box verse prints its field as text"),
+                       (("10まで数えて", "{a: 1}"), ":9:21: pieces.1.lines.2: item 2, {'a': 1}, is a mapping: box verse "
+                        "sets the list's items a column each, as text"),
+                       (("10まで数えて", "[x]"), ":9:21: pieces.1.lines.2: item 2, ['x'], is a list"),
+                       (("10まで数えて", "true"), ":9:21: pieces.1.lines.2: item 2, true, is true/false"),
+                       (("10まで数えて", "~"), ":9:21: pieces.1.lines.2: item 2, (empty), is nothing")]:
+        deck.write_text(LAYOUT_VERSE.replace(*edit), encoding="utf-8")
+        assert run(ws, "check", "--game", "test") == 2
+        err = capsys.readouterr().err
+        assert err.startswith("pnpgen: error: data/test/decks/cards.yaml" + told) and "Traceback" not in err, err
+    deck.write_text(LAYOUT_VERSE.replace("10まで数えて", "10"), encoding="utf-8")  # a number is an item it sets
+    assert run(ws, "check", "--game", "test") == 0
+
+
+def test_a_templates_vertical_box_given_an_item_that_is_no_text_stops_at_the_template_line(tmp_path, capsys):
+    """hostile37: ``m.tate_box(piece.lines, …)`` set an item that is a mapping, a list, true or
+    nothing as Python writes it (``{'a': 1}``, ``True``, ``None``); it stops at the template's
+    line, the piece named, as a bad number does."""
+    for item, told in [("{a: 1}", "item 2, {'a': 1}, is a mapping"), ("[x]", "item 2, ['x'], is a list"),
+                       ("true", "item 2, true, is true/false"), ("~", "item 2, (empty), is nothing")]:
+        deck = VERSE_DECK.replace("GOODの字", item)
+        ws = make_workspace(tmp_path / item.strip("{}[]~:") / "ws", deck=deck, front=VERSE_FRONT, back=BACK)
+        assert run(ws, "check", "--game", "test") == 2
+        said = capsys.readouterr().out
+        assert "templates/test/card-front.svg.j2:4" in said and f"tate_columns: {told}, not a text" in said, said
+        assert "(expected a text or a number, or a list of them (a column each))" in said and "Traceback" not in said

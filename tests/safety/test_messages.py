@@ -9,7 +9,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from conftest import BACK, DECK_YAML, DRAFT, FEW_CARDS, FRONT, make_workspace, run
+from conftest import BACK, DECK_YAML, DRAFT, FEW_CARDS, FRONT, PICTURE_DECK_YAML, PICTURE_FRONT, make_workspace, run
 
 CLASS_NAME = re.compile(r"\b[A-Z][a-zA-Z]+(Error|Exception)\b")
 
@@ -89,3 +89,25 @@ def test_a_paragraph_pasted_into_a_title_is_named_by_its_first_characters(tmp_pa
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
     err = capsys.readouterr().err
     assert f"piece 1 ({'長' * 59}…" in err and max(map(len, err.splitlines())) < 1000, err[:2000]
+
+
+def test_an_svg_picture_quoting_a_value_of_20_kb_is_told_in_a_line_of_its_start_and_end(tmp_path, capsys):
+    """hostile37: an SVG picture with a transform of 10,000 numbers was one error line of 20 KB (the
+    value quoted whole), and a font-family of 20,000 letters a warning as long: the line keeps the
+    value's start and end and says how much it leaves out, the hint after it whole."""
+    ws = make_workspace(tmp_path / "ws", deck=PICTURE_DECK_YAML + "  - {name: 絵, art: wide.svg}\n", front=PICTURE_FRONT)
+    art = ws / "data" / "test" / "art"
+    art.mkdir()
+    numbers = " ".join(["1"] * 10_000)
+    (art / "wide.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="5" '
+                                  f'height="5" transform="matrix({numbers})"/></svg>', encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
+    err = _one_line(capsys)
+    assert len(err) < 1_700 and "has transform='matrix(1 1 1" in err and "characters left out) … 1 1 1" in err, err
+    assert err.rstrip().endswith("1 1)' (expected matrix(), translate(), scale(), rotate(), skewX(), skewY())"), err
+    (art / "wide.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text x="1" y="5" '
+                                  f'font-family="{"x" * 20_000}">a</text></svg>', encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    err = capsys.readouterr().err
+    assert "font-family 'xxx" in err and "characters left out) …xxx" in err, err[:3000]
+    assert max(map(len, err.splitlines())) < 3_100, err[:3000]

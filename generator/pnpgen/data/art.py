@@ -59,6 +59,7 @@ from pnpgen.errors import (
     file_right_in,
     leads_out,
     place,
+    windows_path_name,
     within,
     written_alike,
 )
@@ -304,8 +305,8 @@ class ArtFolder:
                 what = "a folder" if path.is_dir() else "a pipe, socket or device"
                 raise InputError(f"art file {rel!r} is {what}, not a file", key=key,
                                  expected=f"a picture file {rel} in {looked}", **where_parts(where))
-        if re.match(r"^(?:[A-Za-z]:[\\/]|\\\\)", rel):  # C:\Users\…\seer.png: a picture left on the designer's computer
-            name = re.split(r"[\\/]", rel)[-1]
+        name = windows_path_name(rel)
+        if name is not None:  # C:\Users\…\seer.png: a picture left on the designer's computer
             raise InputError(f"art file '{rel}' is a path on a Windows computer, not in the game", key=key,
                              expected=f"the picture copied into {looked} and named there: {name}", **where_parts(where))
         near = _near_names(rel, folders)

@@ -22,6 +22,7 @@ from pnpgen.data.piecevalues import (
     placeholder_field,
     refuse_totals_row,
     refuse_track_lengths,
+    refuse_unprintable_text,
     rows_said,
     shown_fields,
     unplaceheld,
@@ -417,6 +418,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
                 except ArtNotFound as e:
                     missing.append(e)
         refuse_track_lengths(rows, keypath, deck, values, raw, doc)
+        refuse_unprintable_text(rows, keypath, deck, values, raw, doc, game)
         piece = Piece(index=i + 1, values=values, where=rows.where(keypath),
                       count=parse_at(rows, keypath + ("count",), v.count, raw.get("count", 1), v.COUNT, count_example),
                       label_field=label_field, deck_label=f"{deck.name or deck.id} {i + 1}" if numbered else sole,

@@ -168,6 +168,36 @@ def refuse_track_lengths(doc: Source, keypath: tuple, deck: Deck, values: dict, 
                             f"a whole number from {start} to {start + TRACK_MOST - 1:,}: the track's last space's number")
 
 
+def refuse_unprintable_text(doc: Source, keypath: tuple, deck: Deck, values: dict, written: dict,
+                            defaults: Source, game: Game) -> None:
+    """A piece's value that a layout's text box prints is a text or a number: a list or a mapping
+    there printed as Python writes one (``['あ', 'い']``, ``{'a': 1}``). A ``vertical`` box sets a
+    list's items a column each, so each item is a text or a number (or one by language:
+    ``{ja: …, en: …}``), not a list, a mapping, true/false or nothing (printed ``True``, ``None``)."""
+    for box in _drawn_boxes(deck, None, ("text",)):
+        field = box.get("field")
+        value = values.get(field) if field is not None else None
+        at, said = (doc, keypath + (field,)) if field in written else (defaults, ("defaults", field))
+        if box.get("vertical") and isinstance(value, list):
+            bad = next(((n, x) for n, x in enumerate(value) if not _item_text(x, game)), None)
+            if bad is not None:
+                raise at.error(said + (bad[0],), f"item {bad[0] + 1}, {v.show(bad[1])}, is {v.type_name(bad[1])}: box "
+                               f"{box.name} sets the list's items a column each, as text",
+                               "a text or a number for each item, e.g. [いっせーの, 10まで数えて]")
+        elif isinstance(value, (list, dict)) and not box.get("vertical"):
+            raise at.error(said, f"{v.show(value)} is {v.type_name(value)}, and box {box.name} prints its field as "
+                           "text: the card would show it as Python writes one, brackets, quotes and all",
+                           "a text or a number" + (f"; a list's items a column each: 'vertical: true' on box {box.name}"
+                                                   if isinstance(value, list) else ""))
+
+
+def _item_text(item: Any, game: Game) -> bool:
+    """A vertical box's list item it can set: a text, a number, or one by language ({ja: …, en: …})."""
+    if isinstance(item, dict):
+        return bool(item) and set(item) <= set(game.languages) and all(_item_text(x, game) for x in item.values())
+    return isinstance(item, (str, int, float)) and not isinstance(item, bool)
+
+
 def placeholder_field(piece: Piece, key: str) -> str:
     """A piece's open field as proof.txt names it: ``塔 #1.cost``, by the piece's name, but by its
     place when the name is itself a placeholder (``#1.name``: 「未定（アリス01…）.name：未定（アリス01…）」

@@ -22,7 +22,7 @@ from typing import Any
 from pnpgen.data.sheetcolumns import Columns, columns_line, columns_of, flow_name
 from pnpgen.data.workbooks import Workbooks, column_letter, filled, read_rows, unseen
 from pnpgen.data.yamlsrc import Located, load_value
-from pnpgen.errors import InputError, Where, contained, not_a_file, suggest, written_alike
+from pnpgen.errors import InputError, Where, contained, not_a_file, suggest, windows_path_name, written_alike
 from pnpgen.patterns import later
 from pnpgen.safetext import clipped, control_char, name_invisible_char
 
@@ -163,6 +163,10 @@ def read_pieces(doc: Located, deck_file: Path, game_root: Path, fields: dict[str
     if not isinstance(name, str) or Path(name.strip()).suffix.lower() not in SUFFIXES:  # ('cards.csv ': told not found)
         raise doc.error((key, "file"), f"{name!r} is not a spreadsheet file name",
                         "a .csv, .xlsx or .ods file beside the deck file, e.g. 'file: cards.csv'")
+    left = windows_path_name(name.strip())
+    if left is not None:  # C:\Users\…\cards.csv: a sheet left on the designer's computer
+        raise doc.error((key, "file"), f"spreadsheet '{name}' is a path on a Windows computer, not in the game",
+                        f"the file copied beside the deck file, into {deck_file.parent}/, and named there: file: {left}")
     rel = deck_file.parent.resolve().relative_to(game_root.resolve()) / name
     path = contained(rel, game_root, f"{key}.file", doc.where((key, "file")))
     alike = None if path.is_file() else written_alike(rel.as_posix(), [game_root])

@@ -83,7 +83,7 @@ def _spelt(value: Any) -> str:
     return repr(value)
 
 
-def _type_name(value: Any) -> str:
+def type_name(value: Any) -> str:
     return {dict: "a mapping", list: "a list", str: "text", bool: "true/false", type(None): "nothing"}.get(
         type(value), "a number" if isinstance(value, (int, float)) else type(value).__name__)
 
@@ -320,7 +320,7 @@ def card_format(value: Any) -> str:
 
 def text(value: Any, what: str = "text") -> str:
     if isinstance(value, (dict, list)) or value is None:
-        raise Invalid(f"expected {what}, got {_type_name(value)}", "a string")
+        raise Invalid(f"expected {what}, got {type_name(value)}", "a string")
     return str(value)
 
 
@@ -330,7 +330,7 @@ def label(value: Any, what: str, limit: int = LABEL_CHARS) -> Any:
     if value is None:
         return ""
     if isinstance(value, (dict, list, bool)):
-        raise Invalid(f"{what} must be text, got {_type_name(value)}", "plain text or a number")
+        raise Invalid(f"{what} must be text, got {type_name(value)}", "plain text or a number")
     if len(str(value)) > limit:
         raise Invalid(f"{what} is {len(str(value)):,} characters long", f"at most {limit}")
     return value
@@ -339,7 +339,7 @@ def label(value: Any, what: str, limit: int = LABEL_CHARS) -> Any:
 def name(value: Any, what: str) -> str:
     """A plain name (a font, a file): text, not a number, a list or nothing."""
     if not isinstance(value, str) or not value.strip():
-        got = "empty text" if isinstance(value, str) else _type_name(value)  # ('' or '  ' is text, but no name)
+        got = "empty text" if isinstance(value, str) else type_name(value)  # ('' or '  ' is text, but no name)
         raise Invalid(f"{what} must be a name, got {got}", "a name in quotes or plain text")
     return value
 
@@ -349,7 +349,7 @@ def names(value: Any, what: str) -> list[str]:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise Invalid(f"{what} must be a list, got {_type_name(value)}", f"a list, e.g. [{show(value)}]"
+        raise Invalid(f"{what} must be a list, got {type_name(value)}", f"a list, e.g. [{show(value)}]"
                       if isinstance(value, str) else "a list of names [a, b]")
     return [name(v, what) for v in value]
 
@@ -358,7 +358,7 @@ def mapping(value: Any, what: str) -> dict:
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise Invalid(f"{what} must be a mapping, got {_type_name(value)}", "key: value pairs")
+        raise Invalid(f"{what} must be a mapping, got {type_name(value)}", "key: value pairs")
     return value
 
 
@@ -366,7 +366,7 @@ def sequence(value: Any, what: str) -> list:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise Invalid(f"{what} must be a list, got {_type_name(value)}", "'- …' entries")
+        raise Invalid(f"{what} must be a list, got {type_name(value)}", "'- …' entries")
     return value
 
 

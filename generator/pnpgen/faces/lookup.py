@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pnpgen.data import validate
 from pnpgen.data.model import Deck, Game
-from pnpgen.errors import InputError, Where, contained, suggest, written_alike
+from pnpgen.errors import InputError, Where, contained, suggest, windows_path_name, written_alike
 from pnpgen.faces import builtin
 
 
@@ -39,6 +39,11 @@ def find_template(templates: Path, slug: str, deck: Deck, side: str) -> str:
         candidate, what = there[0]
         raise InputError(f"template {validate.show(name)} is {what}, not a file", path=where.path, line=where.line,
                          column=where.column, key=side, expected=f"a template file templates/{candidate}")
+    left = windows_path_name(str(name))
+    if left is not None:  # C:\Users\…\back.svg.j2: a template left on the designer's computer
+        raise InputError(f"template '{name}' is a path on a Windows computer, not in the workspace", path=where.path,
+                         line=where.line, column=where.column, key=side,
+                         expected=f"the template copied into templates/{slug}/ and named there: {left}")
     folder = templates / slug
     near = suggest(str(name), sorted(p.name for p in folder.glob("*.j2"))) if folder.is_dir() else ""
     raise InputError(f"template {validate.show(name)} not found{near}", path=where.path, line=where.line,

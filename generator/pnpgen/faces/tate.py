@@ -123,6 +123,7 @@ def columns(lines: Sequence[str], x: float, y: float, w: float, h: float, size: 
     em = size * 25.4 / 72
     problems: list[str] = []
     cut: list[tuple[str, float]] = []  # (text, length)
+    below = False  # a column has started too far down the box for a character
     for n, line in enumerate(lines, 1):
         line = str(line)
         if line[:1] in NO_START:
@@ -138,6 +139,15 @@ def columns(lines: Sequence[str], x: float, y: float, w: float, h: float, size: 
                 break
             if _length(these) <= room + 1e-6 or not these:
                 cut.append((rest, _length(these)))
+                break
+            if cut and step > 0 and _length(these[:1]) > room + 1e-6:  # the steps have passed the box's foot
+                cell = _length(these[:1])
+                if not below:
+                    problems.append(f"column {len(cut) + 1} starts {len(cut) * step:.1f} mm down the box ({step:g} mm "
+                                    f"a column), {room:.1f} mm above its foot: it and the columns after it run past "
+                                    f"the foot (at step {step:g} the box holds {int((h - cell) // step) + 1} columns)")
+                below = True
+                cut.append((rest, _length(these)))  # a line a column, unbroken: broken, each character one
                 break
             at, allowed = _break(these, room)
             head = "".join(m.text for m in these[:at])

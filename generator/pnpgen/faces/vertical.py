@@ -12,6 +12,7 @@ from typing import Any
 import jinja2
 
 from pnpgen import fonts as fontreg
+from pnpgen.data.validate import show, type_name
 from pnpgen.errors import InputError
 from pnpgen.faces import tate
 from pnpgen.text import MAX_TEXT_CHARS, TextContext, check_numbers, warned_at
@@ -43,6 +44,13 @@ def tate_columns(ctx: TextContext, text: object, x: float, y: float, w: float, h
         raise InputError(f"tate_columns: unknown align {str(align)[:40]!r}", key="align",
                          expected="align " + "|".join(tate.ALIGNS))
     check_numbers(ctx, text, "tate_columns", x=x, y=y, w=w, h=h, size=size, pitch=pitch, line_height=line_height, step=step)
+    items = text if isinstance(text, (list, tuple)) else [text] if isinstance(text, dict) else []
+    odd = next((n for n, item in enumerate(items, 1) if isinstance(item, bool) or not isinstance(item, (str, int, float))
+                ), None)  # (set as Python writes one: {'a': 1}, True, None)
+    if odd is not None:
+        item = items[odd - 1] if items is text else text
+        raise InputError(f"tate_columns: {f'item {odd}, ' if items is text else ''}{show(item)}, is {type_name(item)}, "
+                         f"not a text ({ctx.where})", expected="a text or a number, or a list of them (a column each)")
     lines = [str(line) for line in text] if isinstance(text, (list, tuple)) else str(text).splitlines()
     if sum(len(line) for line in lines) > MAX_TEXT_CHARS:
         raise InputError(f"tate_columns: a text of {sum(len(line) for line in lines):,} characters ({ctx.where})",
