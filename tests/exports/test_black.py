@@ -339,6 +339,16 @@ def test_a_face_placed_small_is_measured_as_printed():
     whole, _ = k_only(page([1.0]))
     assert painted(whole) == [("stroke", 2.0, rich, False), ("text", 40.0, rich, False)]
 
+    def thirty(canvas) -> None:
+        canvas.setFillColorCMYK(*rich)
+        canvas.setFont("Helvetica", 30)
+        canvas.drawString(10, 100, "42")
+
+    # placed only larger than drawn (--fit scale's 63 → 63.5 mm): measured at its own size, where
+    # 30 pt text prints K only, as the card exports did (preflight3; review40: no test held it)
+    larger, _ = k_only(form_placed(thirty, [1.5], 200))
+    assert painted(larger) == [("text", 45.0, k100, True)]
+
 
 def test_a_small_shape_in_a_dark_colour_keeps_its_hue_and_a_neutral_mix_is_black():
     """Small fills (a 5 mm square each): a cube's shaded pine-green face (#1f4133 → 52.3/0/21.5/74.5)
