@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen import usercache
-from pnpgen.data.art import Sizes
 from pnpgen.data.load import load_game
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace, relative_proof, workspace_relative
@@ -40,7 +39,6 @@ from pnpgen.engine.transaction import Staging, commit
 from pnpgen.engine.warm import Warm, Worker
 from pnpgen.engine.written import note_written, written_before
 from pnpgen.errors import InputError
-from pnpgen.memo import Memo
 from pnpgen.pdf import drawn
 from pnpgen.pdf.assemble import PdfFile, SourceChanged
 from pnpgen.pdf.streams import FaceStreams
@@ -235,7 +233,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
     before = cache.state(ed)
     book = _Rulebook(ws, rulebook, cache, beside=options.jobs > 1, before=before, out_dir=out_dir,
                      warm=warm) if rulebook is not None else None
-    sizes = Sizes(Memo(known=cache.pack(f"art/{slug}")), cache.digest, cache.stamps)
+    sizes = cache.art_sizes(slug)
     # a big pack of the cache written into the staging folder as it is made, not held to the commit
     staged = staging.early_entry if staging is not None else (lambda path, data: data)
     try:
