@@ -38,12 +38,11 @@ from pnpgen.atomic import Stores, read_record, store
 from pnpgen.engine.fingerprint import FORMAT, FileHashes, code, content_hash, hashed, parts_digest, sha
 from pnpgen.engine.output import inside, is_output_folder
 from pnpgen.errors import InputError
-from pnpgen.memo import Memo, Pack, Stamps
+from pnpgen.memo import Pack, Stamps
 from pnpgen.pdf.assemble import PdfFile, Stored, file_digest
 from pnpgen.usercache import seal, seal_lines
 
 if TYPE_CHECKING:  # (a build that finds everything up to date loads no stage)
-    from pnpgen.data.art import Sizes
     from pnpgen.svg.artwork import ArtRecord
 
 # The names of the entries pnpgen writes below .cache/: pruning removes only files named so.
@@ -386,14 +385,6 @@ class Cache:
             return Pack()
         pack = self._packs[kind] = Pack(lines, keep)
         return pack
-
-    def art_sizes(self, slug: str) -> Sizes:
-        """The game's art files' sizes as its last build measured them (``art/<slug>``, by their
-        content's hash, each file known by its stamp): what a build loads the game with, and the
-        preview (serve/preview.py), so that neither opens every picture to measure it again."""
-        from pnpgen.data.art import Sizes
-
-        return Sizes(Memo(known=self.pack(f"art/{slug}")), self.digest, self.stamps)
 
     def let_go_of_pack(self, kind: str) -> None:
         """What ``pack`` kept of a pack's lines, let go of once its entry is made: a thousand

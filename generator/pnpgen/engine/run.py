@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen import usercache
+from pnpgen.data.art import Sizes
 from pnpgen.data.load import load_game
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace, relative_proof, workspace_relative
@@ -39,6 +40,7 @@ from pnpgen.engine.transaction import Staging, commit
 from pnpgen.engine.warm import Warm, Worker
 from pnpgen.engine.written import note_written, written_before
 from pnpgen.errors import InputError
+from pnpgen.memo import Memo
 from pnpgen.pdf import drawn
 from pnpgen.pdf.assemble import PdfFile, SourceChanged
 from pnpgen.pdf.streams import FaceStreams
@@ -134,6 +136,13 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
                 unkept(ws.shown(f"{', '.join(o.slug for o, _, _ in built)}: built, its files in place, but not "
                                 + "; not ".join(failed)))
     return outcomes
+
+
+def art_sizes(cache: Cache, slug: str) -> Sizes:
+    """The game's art files' sizes as its last build measured them (``art/<slug>``, by their
+    content's hash, each file known by its stamp): what a build loads the game with, and the
+    preview (serve/preview.py), so that neither opens every picture to measure it again."""
+    return Sizes(Memo(known=cache.pack(f"art/{slug}")), cache.digest, cache.stamps)
 
 
 def _bookkeeping(steps: list[tuple[str, str, Callable[[], object]]]) -> list[str]:
@@ -233,7 +242,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
     before = cache.state(ed)
     book = _Rulebook(ws, rulebook, cache, beside=options.jobs > 1, before=before, out_dir=out_dir,
                      warm=warm) if rulebook is not None else None
-    sizes = cache.art_sizes(slug)
+    sizes = art_sizes(cache, slug)
     # a big pack of the cache written into the staging folder as it is made, not held to the commit
     staged = staging.early_entry if staging is not None else (lambda path, data: data)
     try:

@@ -25,7 +25,7 @@ from pnpgen.engine.cache import Cache, States
 from pnpgen.engine.fingerprint import FileHashes
 from pnpgen.engine.fresh import edition, out_dir, watched
 from pnpgen.engine.options import BuildOptions, RulebookOptions
-from pnpgen.engine.run import run_build
+from pnpgen.engine.run import art_sizes, run_build
 from pnpgen.engine.warm import Warm
 from pnpgen.errors import InputError
 from pnpgen.faces.face import Face
@@ -203,7 +203,7 @@ class Preview:
         game without opening its pictures (5,000 illustrated cards: 3.6 GB hashed and 5,000
         pictures measured, 40 of the first page's 51 s)."""
         out = self.out
-        game = load_game(self.ws, self.slug, self.lang, sizes=cache.art_sizes(self.slug)) if data else None
+        game = load_game(self.ws, self.slug, self.lang, sizes=art_sizes(cache, self.slug)) if data else None
         state = cache.state(edition(self.slug, self.options))
         recorded = state.files if state is not None else {}
         manifest = json.loads(built_file(out, "manifest.json").read_text(encoding="utf-8"))
