@@ -89,6 +89,9 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
         if is_placeholder(game.players):  # an open value of game.yaml's as of the decks' (pnpgen new writes it)
             note(ws.shown(f"  game: {game.options.get('players_at', 'game.yaml')}: players: {game.players}"))
             total += 1
+        for line in faces.draft_open:  # the rules' 未定 proof.txt lists, which the book prints
+            note(ws.shown(f"  rulebook: {line}"))
+        total += len(faces.draft_open)
     note(f"{total} to settle (placeholders and missing translations)" if args.lang
          else f"{counted(total, 'placeholder')} to settle")
     if problems:

@@ -1214,3 +1214,18 @@ def test_a_rule_cases_number_is_kept_in_its_sub_heading(tmp_path):
     result = build_rulebook(game, ws / "fonts", pictures=pictures_from_game(game, ws / "templates"))
     text = "".join(texts(result)).replace("\u2002", " ")
     assert "5.1 Movement Points" in text and "5.2 Zones of Control" in text and "Moves" in text
+
+
+@pytest.mark.parametrize("binding", ["left", "right"])
+def test_an_english_letter_booklets_fold_marks_and_note_print(tmp_path, binding):
+    """The English note is the longest (Letter's sheet the narrowest; right-bound longer still, set
+    smaller): it too ends short of the fold and starts inside the printable area, and the fold marks
+    print (preflight3)."""
+    from test_rulebook_build import assert_fold_marks_print
+
+    ws = english_workspace(tmp_path)
+    game = load_game(Workspace(ws), "test", lang="en")
+    result = build_rulebook(game, ws / "fonts", pictures=pictures_from_game(game, ws / "templates"), paper="letter",
+                            binding=binding)
+    assert "print Letter double-sided" in " ".join(texts(result, "rulebook-booklet.pdf"))
+    assert_fold_marks_print(result.files["rulebook-booklet.pdf"], 279.4, 215.9)

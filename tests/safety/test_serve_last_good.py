@@ -287,3 +287,46 @@ def test_a_picture_is_rasterised_without_reading_its_whole_file(good_build, tmp_
         tracemalloc.stop()
     assert png is not None and png[:4] == b"\x89PNG"
     assert peak < 8 << 20, peak
+
+
+def _hashes_counted(monkeypatch) -> list[str]:
+    """Each PDF the preview reads to hash it, its digest (``preview._hashed``, counted)."""
+    from pnpgen.serve import preview as module
+
+    hashed: list[str] = []
+    real = module._hashed
+    monkeypatch.setattr(module, "_hashed", lambda source: hashed.append(real(source)) or hashed[-1])
+    return hashed
+
+
+def test_the_first_page_reads_no_pdf_the_build_recorded_and_catches_one_replaced_since(good_build, tmp_path, monkeypatch):
+    """The page hashed every PDF it shows, read whole (5,000 illustrated cards: 3.6 GB, 26 s of
+    the first page's 51): a file the build recorded (its hash, its stamp in the table of files'
+    hashes) is known unread. One written over behind the build's back (same size, other bytes,
+    its modification time set back: only its change time differs) is read and shown as it is."""
+    import hashlib
+
+    ws = tmp_path / "ws"
+    shutil.copytree(good_build, ws, symlinks=True)
+    out = ws / "build" / "test"
+    hashed = _hashes_counted(monkeypatch)
+    state = Preview(Workspace(ws), "test", ws / "build").rebuild()
+    assert state.error == "" and [f["name"] for f in state.decks[0]["faces"]] == ["カード1", "カード2"]
+    assert len(state.sheets) == 2
+    assert hashed == []  # cards-unique.pdf and cards.pdf: known by the build's record
+    unique = out / "shop" / "cards-unique.pdf"
+    built = unique.read_bytes()
+    front = state.decks[0]["faces"][0]["front"]
+    assert front.startswith(f"/picture/{hashlib.sha256(built).hexdigest()[:12]}-0-")  # (a plain file: its SHA-256)
+    planted = built.replace(b"/Producer", b"/Pbroduce", 1)  # same size, other bytes
+    assert planted != built and len(planted) == len(built)
+    before = unique.stat()
+    unique.write_bytes(planted)
+    os.utime(unique, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert unique.stat().st_size == before.st_size and unique.stat().st_mtime_ns == before.st_mtime_ns
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"  # broken: the last good build on disk is shown, no build
+    deck.write_text(deck.read_text(encoding="utf-8") + "  - {name: [broken\n", encoding="utf-8")
+    state = Preview(Workspace(ws), "test", ws / "build").rebuild()
+    assert state.error and [f["name"] for f in state.decks[0]["faces"]] == ["カード1", "カード2"]
+    assert hashed == [hashlib.sha256(planted).hexdigest()]  # that file alone read, as it is now
+    assert state.decks[0]["faces"][0]["front"].startswith(f"/picture/{hashed[0][:12]}-0-")

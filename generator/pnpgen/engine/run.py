@@ -138,6 +138,13 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
     return outcomes
 
 
+def art_sizes(cache: Cache, slug: str) -> Sizes:
+    """The game's art files' sizes as its last build measured them (``art/<slug>``, by their
+    content's hash, each file known by its stamp): what a build loads the game with, and the
+    preview (serve/preview.py), so that neither opens every picture to measure it again."""
+    return Sizes(Memo(known=cache.pack(f"art/{slug}")), cache.digest, cache.stamps)
+
+
 def _bookkeeping(steps: list[tuple[str, str, Callable[[], object]]]) -> list[str]:
     """The caches' bookkeeping after a commit, each step (what it does, what its failure costs,
     the step) tried alone, the failures said as ``what (error): cost``. The build's files are in
@@ -235,7 +242,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
     before = cache.state(ed)
     book = _Rulebook(ws, rulebook, cache, beside=options.jobs > 1, before=before, out_dir=out_dir,
                      warm=warm) if rulebook is not None else None
-    sizes = Sizes(Memo(known=cache.pack(f"art/{slug}")), cache.digest, cache.stamps)
+    sizes = art_sizes(cache, slug)
     # a big pack of the cache written into the staging folder as it is made, not held to the commit
     staged = staging.early_entry if staging is not None else (lambda path, data: data)
     try:

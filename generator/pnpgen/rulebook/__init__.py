@@ -24,6 +24,7 @@ if TYPE_CHECKING:
         build_rulebook,
         load_document,
         prepare,
+        rulebook_check,
         rulebook_warnings,
     )
     from pnpgen.rulebook.pictures import DeckPicture, pictures_from_game
@@ -33,13 +34,14 @@ _WHERE = {
     "build_rulebook": "book",
     "load_document": "book",
     "prepare": "book",
+    "rulebook_check": "book",
     "rulebook_warnings": "book",
     "DeckPicture": "pictures",
     "pictures_from_game": "pictures",
 }
 
 __all__ = ["DeckPicture", "RulebookResult", "build_rulebook", "load_document", "pictures_from_game", "prepare",
-           "rulebook_warnings"]
+           "rulebook_check", "rulebook_warnings"]
 
 
 def __getattr__(name: str) -> Any:

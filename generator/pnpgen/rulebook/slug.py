@@ -3,7 +3,8 @@ how to print and fold it (両面・短辺とじ, which sheet and side, nest the 
 
 The marks are drawn by ReportLab on a page of the sheet's size and laid over the sheet as it is
 imposed (``impose.booklet.impose_pdf``); they sit in the top and bottom margins of the pages,
-never on the text.
+never on the text, and inside the area a home printer prints (PRINTING.md: it leaves about 5 mm at
+each edge unprinted; marks from the edge in, as they were, never printed).
 """
 
 from __future__ import annotations
@@ -16,16 +17,25 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen import fonts as fontreg
 from pnpgen.impose.booklet import A4_LANDSCAPE, Placement, SheetSide
+from pnpgen.impose.grid import SheetOptions
 from pnpgen.messages import msg
 from pnpgen.rulebook import glyphs
-from pnpgen.rulebook.styles import RULE
+from pnpgen.rulebook.styles import LATIN_GAP, RULE
 
-FOLD_MARK = 5 * mm  # the tick at each end of the fold line
+# The room a home printer leaves unprinted at each edge: the home sheets' default margin (--margin).
+PRINTER_MARGIN = SheetOptions.margin_mm * mm
+# The tick at each end of the fold line: from 0.5 mm inside that margin to 8.5 mm from the edge,
+# short of the A5 pages' nearest ink by the fold (the running head's frame 8.8 mm from the top, the
+# cover's frame 8.6 mm from the bottom).
+FOLD_MARK = (PRINTER_MARGIN + 0.5 * mm, 8.5 * mm)
+FOLD_GAP = 3 * mm  # least room between the printing note's end and the fold line
 NOTE_SIZE = 6.0  # pt: the printing note, its baseline 5.6 mm above the sheet's bottom edge:
 # its descenders (p, g: 0.5 mm at 6 pt) clear the 5 mm a home printer leaves unprinted (the home
 # sheets' margin, impose/grid.py SheetOptions.margin_mm), its capitals (1.7 mm) stay below the A5
 # pages' lowest ink (the cover's frame, 8.6 mm up; the body's bottom margin is 17 mm). At 4 mm
-# most of each letter fell in that margin, cut off by the printer.
+# most of each letter fell in that margin, cut off by the printer. The note is centred under the
+# left-hand page (it sat across the fold, on the fold mark): moved left as far as it needs to end
+# FOLD_GAP short of the fold, never into the margin.
 NOTE_Y = 5.6 * mm
 
 
@@ -41,16 +51,30 @@ def _overlay(side: SheetSide, sheets: int, font: str, fallbacks: tuple[str, ...]
     c.setStrokeColor(RULE)
     c.setLineWidth(0.3)
     c.setDash(1.5, 1.5)
-    for y0, y1 in ((h, h - FOLD_MARK), (0, FOLD_MARK)):
+    near, far = FOLD_MARK
+    for y0, y1 in ((h - near, h - far), (near, far)):
         c.line(w / 2, y0, w / 2, y1)
     c.setFillColor(RULE)
     note = msg("rulebook.print_note", lang, sheet=side.sheet, sheets=sheets,
                side=msg(f"rulebook.print_{side.side}", lang), binding=msg(f"rulebook.print_binding_{binding}", lang),
                paper=paper)
-    glyphs.draw(c, w / 2, NOTE_Y, note, font, NOTE_SIZE, "centre")
+    x, size = note_place(note, font, w)
+    glyphs.draw(c, x, NOTE_Y, note, font, size, "left")
     c.showPage()
     c.save()
     return buf.getvalue()
+
+
+def note_place(note: str, font: str, w: float) -> tuple[float, float]:
+    """Where the printing note starts (pt) on a sheet ``w`` wide, and its size: centred under the
+    left-hand page, moved left as far as it needs to end FOLD_GAP short of the fold, never into the
+    printer's margin; a note longer than that room (English on Letter, right-bound: 136 mm of the
+    131.7 there is) is set smaller to fit."""
+    room = w / 2 - FOLD_GAP - PRINTER_MARGIN
+    width = glyphs.width(note, font, NOTE_SIZE, LATIN_GAP)
+    size = min(NOTE_SIZE, NOTE_SIZE * room / width)
+    width *= size / NOTE_SIZE
+    return max(PRINTER_MARGIN, min(w / 4 - width / 2, w / 2 - FOLD_GAP - width)), size
 
 
 def overlays(sides: list[tuple[SheetSide, list[Placement]]], font: str, lang: str, binding: str,
