@@ -6,7 +6,7 @@ name and text (faces/compiled.py: Jinja's bytecode — code the build runs, so i
 written by pnpgen alone, never in a workspace's ``build/.cache/``, which can come from
 elsewhere in a zip), an index term's reading (rulebook/termindex.py), a
 draft's slips of the pen (rulebook/grammar.py), a book's paragraphs' lines (rulebook/setlines.py),
-pnpgen's own labels (messages/).
+pnpgen's own labels (messages/), a picture's print bytes as converted or resampled (data/artfile.py).
 
 The folder is ``$PNPGEN_CACHE``, else ``$XDG_CACHE_HOME/pnpgen``, else ``~/.cache/pnpgen``;
 ``PNPGEN_CACHE=off``, or a relative path, keeps nothing. One file per content (named by the SHA-256 of the content and
