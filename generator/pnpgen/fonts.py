@@ -7,7 +7,7 @@ SVG ``font-family``, the ReportLab font name and the key for metrics, so nothing
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
 
@@ -248,3 +248,11 @@ def _cmap(name: str) -> frozenset[int]:
 
 def has_glyph(name: str, char: str) -> bool:
     return ord(char) in _cmap(name)
+
+
+def holding(chosen: tuple[str, ...], plain: tuple[str, ...], texts: Iterable[str]) -> tuple[str, ...]:
+    """``chosen`` (an edition's own faces) when every one of them holds every character ``texts``
+    print, else ``plain`` (the plain roles, which hold Japanese): the home sheets' slug, a reprint's
+    and a contact sheet's labels set in the edition's faces only where nothing would go missing."""
+    needed = {c for text in texts for c in text if not c.isspace()}
+    return chosen if all(has_glyph(face, c) for face in set(chosen) for c in needed) else plain

@@ -561,6 +561,13 @@ def _href_parts(href: str, where) -> tuple[str, str, tuple[int, int] | None]:
     return unquote(target), background, size
 
 
+def with_fragment(href: str, background: str | None, size: tuple[int, int] | None) -> str:
+    """``href`` with the fragment ``_href_parts`` reads: ``#bg=rrggbb`` (None: none named) and
+    ``px=WxH`` (None: as it is), joined by ``&``."""
+    parts = ([] if background is None else [f"bg={background}"]) + ([] if size is None else [f"px={size[0]}x{size[1]}"])
+    return href + (f"#{'&'.join(parts)}" if parts else "")
+
+
 def with_background(href: str, background: str) -> str:
     """``href`` with ``#bg=background`` before any other part of its fragment (``#px=``)."""
     target, _, fragment = href.partition("#")

@@ -343,10 +343,8 @@ def sheet_fonts(game: Game, options: BuildOptions, labels: tuple[str, ...] = SHE
         return plain
     printed = [v for k, v in catalogue_of(game.lang).items() if k.startswith(labels)] + list(more)
     printed += [d.name + d.id for d in game.decks] + [game.title, version_stamp(game), options.sheet.printer, "0123456789 /·–×…%"]
-    needed = {c for text in printed for c in text if not c.isspace()}
-    if all(fontreg.has_glyph(face, c) for face in set(chosen) for c in needed):
-        return chosen
-    return plain
+    regular, bold = fontreg.holding(chosen, plain, printed)
+    return regular, bold
 
 
 def folded_or_sleeved(ds: DeckSheets, kind: str, sheet: SheetOptions, font: str) -> tuple[list[Page], dict] | None:

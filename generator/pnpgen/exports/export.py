@@ -458,8 +458,7 @@ def _contact_font(game: Game, texts: list[str]) -> str:
     the labels' 13 px (``Player Sheet — Red`` read ``Player Sheet   Red``: trial58)."""
     plain = game.fonts["gothic"]
     own = (game.text_fonts or game.fonts).get("gothic", plain)
-    needed = {c for text in [*texts, "0123456789 ×…"] for c in text if not c.isspace()}
-    return own if all(fontreg.has_glyph(own, c) for c in needed) else plain
+    return fontreg.holding((own,), (plain,), [*texts, "0123456789 ×…"])[0]
 
 
 def _unregistered(preset: Preset, pdfx: OutputCondition | None) -> list[str]:

@@ -28,7 +28,7 @@ from urllib.parse import quote
 
 from markupsafe import Markup, escape
 
-from pnpgen.data.art import ArtFolder, with_background
+from pnpgen.data.art import ArtFolder, with_background, with_fragment
 from pnpgen.data.artfile import ArtInfo, see_through, upright_cmyk_jpeg
 from pnpgen.data.formats import MAX_DPI, MIN_DPI, SAFE_MM
 from pnpgen.data.markup import literal
@@ -189,9 +189,8 @@ class ArtPlacer:
                 self._vector(deck, piece, info.name, (w, h))
             # none given: the colour beneath it on the face, found once the face is drawn (ground())
             bg = None if background is None else colour(background).lstrip("#").lower()
-            fragment = "&".join(([] if bg is None else [f"bg={bg}"]) + ([] if size is None else [f"px={size[0]}x{size[1]}"]))
             # a URI reference: '%', '#', spaces and non-ASCII in file names survive resolve()'s unquoting
-            href = quote(str(path), safe="/") + (f"#{fragment}" if fragment else "")
+            href = with_fragment(quote(str(path), safe="/"), bg, size)
             svg = (f'<image {PLACED_BY_HELPER} x="{_n(dx)}" y="{_n(dy)}" width="{_n(dw)}" height="{_n(dh)}" '
                    f'preserveAspectRatio="none" href="{escape(href)}"/>')
             n = next(ids)
