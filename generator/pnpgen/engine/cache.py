@@ -35,12 +35,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pnpgen.atomic import Stores, read_record, store
-from pnpgen.engine.fingerprint import FORMAT, FileHashes, code, content_hash, hashed, parts_digest, sha
+from pnpgen.engine.fingerprint import FORMAT, FileHashes, code, content_hash, hashed, sha
 from pnpgen.engine.output import inside, is_output_folder
 from pnpgen.errors import InputError
 from pnpgen.memo import Pack, Stamps
 from pnpgen.pdf.assemble import PdfFile, Stored, file_digest
-from pnpgen.usercache import seal, seal_lines
+from pnpgen.usercache import parts_digest, seal, seal_lines
 
 if TYPE_CHECKING:  # (a build that finds everything up to date loads no stage)
     from pnpgen.svg.artwork import ArtRecord
