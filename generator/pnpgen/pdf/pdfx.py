@@ -41,7 +41,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 
 from pnpgen.pdf.colour import HeavyPicture, InkTally
-from pnpgen.pdf.raster import ImageStream
+from pnpgen.pdf.imagestream import ImageStream
 from pnpgen.pdf.resave import pdf_bytes
 
 X1A_VERSION = "PDF/X-1a:2003"
