@@ -1,4 +1,4 @@
-"""A workbook shared by several decks, for the loading figures of docs/speed.md: N distinct cards
+"""A workbook shared by several decks, for the loading figures of docs/speed-rounds.md (sheets1): N distinct cards
 in one ``cards.xlsx`` (or ``.ods``) of three worksheets, Units, Spells and Items, each the deck a
 deck file's ``pieces: {file: cards.xlsx, sheet: …}`` names; a merged title row above each header,
 a picture column naming small PNGs made here (no downloads).

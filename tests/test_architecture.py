@@ -429,11 +429,11 @@ LIBRARY_PRIVATE: dict[tuple[str, str], str] = {
     ("pnpgen.fonttables", "_pdfScale"): "(the same: what TTFontFace.__init__ sets from the parsed head table)",
     ("pnpgen.fonttables", "_asciiReadable"): "(the same: what TTFont.__init__ sets from rl_config)",
     # issue 22's speed: a picture's image stream made once and placed wherever it is drawn
-    ("pnpgen.pdf.raster", "_doc"): "a cached image stream placed as an XObject: canvas.drawImage would re-encode it",
-    ("pnpgen.pdf.raster", "_setXObjects"): "(the same: the page's resources name the stream)",
-    ("pnpgen.pdf.raster", "_currentPageHasImages"): "(the same: the page's /ProcSet lists /ImageC)",
-    ("pnpgen.pdf.raster", "_code"): "(the same: the '/Name Do' operator in the page's content)",
-    ("pnpgen.pdf.raster", "_formsinuse"): "(the same: the document writes the stream once)",
+    ("pnpgen.pdf.draw", "_doc"): "a cached image stream placed as an XObject: canvas.drawImage would re-encode it",
+    ("pnpgen.pdf.draw", "_setXObjects"): "(the same: the page's resources name the stream)",
+    ("pnpgen.pdf.draw", "_currentPageHasImages"): "(the same: the page's /ProcSet lists /ImageC)",
+    ("pnpgen.pdf.draw", "_code"): "(the same: the '/Name Do' operator in the page's content)",
+    ("pnpgen.pdf.draw", "_formsinuse"): "(the same: the document writes the stream once)",
     # the rulebook's line grid (行送り) and its page-numbered contents, built on ReportLab's platypus
     ("pnpgen.rulebook.document", "_add"): "GridFrame snaps a flowable to the line grid where Frame places it",
     ("pnpgen.rulebook.document", "_atTop"): "(the same: the frame's state that says the space before it)",

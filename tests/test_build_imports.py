@@ -4,7 +4,7 @@ hand-written ReportLab script, where a start of pnpgen is mostly its imports).
 A real ``python -m pnpgen build`` of a tiny game, its YAML already in this machine's cache (a
 designer's every build but the first), lists the modules it ended with (``PNPGEN_TEST_MODULES``,
 cli.py): what only a cache miss, a mistake, ``watch`` or a big build needs stays out — each is
-imported where it is used (docs/speed.md, "startN")."""
+imported where it is used (docs/speed-rounds.md, "startN")."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Every dataclass in pnpgen carries its own docstring: one without makes ``dataclasses`` build
 one from ``inspect.signature`` as the module is imported (about 90 µs a class: 3.4 ms of a short
-build's start for the 37 of the 63 without one it imported: docs/speed.md, startup2), and a
+build's start for the 37 of the 63 without one it imported: docs/speed-rounds.md, startup2), and a
 designer reading the code is told what the thing is and why it exists, not its fields again."""
 
 from __future__ import annotations

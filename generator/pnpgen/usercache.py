@@ -84,11 +84,18 @@ def folder(kind: str) -> Path | None:
 
 
 def key(*parts: bytes) -> str:
+    """An entry's name in the machine's cache: the first 40 hex digits of ``parts_digest``."""
+    return parts_digest(parts)[:40]
+
+
+def parts_digest(parts: Iterable[bytes]) -> str:
+    """SHA-256 of ``parts``, each with its length before it (no two lists of parts run together):
+    the machine cache's entry names and a build's cache keys, one rule."""
     h = hashlib.sha256()
     for p in parts:
         h.update(len(p).to_bytes(8, "little"))
         h.update(p)
-    return h.hexdigest()[:40]
+    return h.hexdigest()
 
 
 def installed(*modules: str) -> bytes:

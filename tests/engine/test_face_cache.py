@@ -14,7 +14,7 @@ import pytest
 
 from conftest import PICTURE_DECK_YAML, PICTURE_FRONT, picture_workspace, run
 from pnpgen.engine.cache import Cache
-from pnpgen.pdf import raster
+from pnpgen.pdf import imagestream
 from pnpgen.svg.artwork import Art
 from pnpgen.usercache import seal
 
@@ -138,7 +138,7 @@ def test_an_image_stream_no_document_places_any_more_is_pruned(tmp_path):
     """The pictures' PDF streams (.cache/images/) go with the last face that shows them; the
     others stay, and the documents still equal a cold build's. (Pictures in more pieces than
     are placed from their own files: each has a stream file.)"""
-    ws = workspace(tmp_path / "ws", chunks=raster.MAX_PIECES + 4)
+    ws = workspace(tmp_path / "ws", chunks=imagestream.MAX_PIECES + 4)
     build(ws, tmp_path / "b")
     images = tmp_path / "b" / ".cache" / "images"
     b_key = hashlib.sha256((ws / "data/test/art/b.png").read_bytes()).hexdigest()

@@ -1,5 +1,5 @@
 """A font file is read once a build, not once to measure and again to embed (fonttables.py, then
-pdf/writer.py: some 2.5 ms a BIZ UD font of every short build's CPU, docs/speed.md startup2); a
+pdf/writer.py: some 2.5 ms a BIZ UD font of every short build's CPU, docs/speed-rounds.md startup2); a
 font file saved over while ``watch`` runs is still read anew, its own glyphs embedded."""
 
 from __future__ import annotations

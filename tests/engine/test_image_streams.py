@@ -17,7 +17,7 @@ from conftest import PICTURE_DECK_YAML, PICTURE_FRONT, picture_workspace, run
 from pdfprobe import image_xobjects, reader
 from pnpgen.data import art as art_files
 from pnpgen.data import artfile
-from pnpgen.pdf import raster
+from pnpgen.pdf import draw, imagestream, raster
 
 DECK = PICTURE_DECK_YAML
 FRONT = PICTURE_FRONT
@@ -30,7 +30,7 @@ def pieces(edited: str = "") -> str:
                    for i, name in enumerate(COLOURS, 1))
 
 
-def workspace(root: Path, chunks: int = raster.MAX_PIECES + 4) -> Path:
+def workspace(root: Path, chunks: int = imagestream.MAX_PIECES + 4) -> Path:
     """Pictures in more pieces than are placed from their files: each gets a stream in the cache."""
     return picture_workspace(root, pieces(), FRONT, COLOURS, size=(500, 360), chunks=chunks)
 
@@ -41,7 +41,7 @@ def made(monkeypatch) -> list[bytes]:
     calls: list[bytes] = []
     real = raster.make_stream
 
-    def counted(data: bytes, key: str | None = None) -> raster.ImageStream:
+    def counted(data: bytes, key: str | None = None) -> imagestream.ImageStream:
         calls.append(data)
         return real(data, key)
 
@@ -112,7 +112,7 @@ PICTURES = {  # how the stream is made: the PNG's own pixel data, the JPEG's own
 
 def _drawn_both_ways(data: bytes) -> list[bytes]:
     """A one-page PDF showing the picture as ``canvas.drawImage`` places it, then one placing
-    pnpgen's stream of it (``raster.place_image``)."""
+    pnpgen's stream of it (``draw.place_image``)."""
     from reportlab.lib.utils import ImageReader
     from reportlab.pdfgen.canvas import Canvas
 
@@ -121,7 +121,7 @@ def _drawn_both_ways(data: bytes) -> list[bytes]:
         out = io.BytesIO()
         c = Canvas(out, pagesize=(200, 150), invariant=1)
         if ours:
-            raster.place_image(c, data, 10, 20, 128, 96, raster.ImageStreams())
+            draw.place_image(c, data, 10, 20, 128, 96, raster.ImageStreams())
         else:
             c.drawImage(ImageReader(io.BytesIO(data)), 10, 20, 128, 96)
         c.showPage()
@@ -168,7 +168,7 @@ def test_a_decoded_picture_is_flate_alone_whatever_reportlab_was_last_told(a85, 
     from reportlab import rl_config
 
     monkeypatch.setattr(rl_config, "useA85", a85)
-    stream = raster.make_stream(PICTURES["RGBA PNG"][0]())
+    stream = imagestream.make_stream(PICTURES["RGBA PNG"][0]())
     assert stream.filters == ("FlateDecode",)
     assert zlib.decompress(stream.content) == Image.open(io.BytesIO(PICTURES["RGBA PNG"][0]())).convert("RGB").tobytes()
 
@@ -256,7 +256,7 @@ def test_a_picture_is_placed_from_its_own_file_only_while_the_file_is_what_was_h
             assert not isinstance(placed.part, tuple) and streams.made == 1
         stream = b"".join(bytes(p) if isinstance(p, bytes) else b"".join(p.chunks())
                           for p in (placed.part if isinstance(placed.part, tuple) else (placed.part,)))
-        assert stream == raster.make_stream(data).content  # the same stream either way
+        assert stream == imagestream.make_stream(data).content  # the same stream either way
 
 
 def test_an_edit_measures_no_art_file_a_build_measured_before_and_a_repainted_one_again(tmp_path, monkeypatch):
@@ -308,7 +308,7 @@ def _jpeg_frame_changed(precision: int | None = None, marker: int | None = None)
 ])
 def test_only_an_8_bit_huffman_jpeg_is_placed_as_it_is(precision, marker, kept):
     data = _jpeg_frame_changed(precision, marker)
-    placed = raster.as_it_is(lambda at, n: data[at:at + n], len(data))
+    placed = imagestream.as_it_is(lambda at, n: data[at:at + n], len(data))
     assert (placed is not None) == kept, placed
     if kept:
         assert placed is not None and placed[0].filters == ("DCTDecode",) and (placed[0].width, placed[0].height) == (16, 12)

@@ -220,7 +220,7 @@ def test_workers_send_pictures_of_art_files_back_as_stand_ins(tmp_path, monkeypa
     documents cannot take from its file (in more pieces than they copy) is made from the file's
     bytes here: the files are those one process writes."""
     from conftest import png_in_chunks
-    from pnpgen.pdf import raster
+    from pnpgen.pdf import imagestream, raster
 
     pieces = "".join(f"  - {{name: 札{i}, art: a{i}.png}}\n" for i in range(1, 71))
     ws = make_workspace(tmp_path / "ws", deck=DECK + pieces, front=FRONT)
@@ -228,7 +228,7 @@ def test_workers_send_pictures_of_art_files_back_as_stand_ins(tmp_path, monkeypa
     art.mkdir()
     for i in range(1, 71):
         Image.new("RGB", (40, 30), (3 * i, 90, 200)).save(art / f"a{i}.png")
-    (art / "a7.png").write_bytes(png_in_chunks((art / "a7.png").read_bytes(), raster.MAX_PIECES + 4))
+    (art / "a7.png").write_bytes(png_in_chunks((art / "a7.png").read_bytes(), imagestream.MAX_PIECES + 4))
     placed_here: list[bytes] = []
     real = raster.ImageStreams._worker_stand_in
 

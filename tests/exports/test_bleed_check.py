@@ -160,7 +160,7 @@ def test_a_converting_worker_reads_only_the_faces_it_is_asked_to():
 
 def test_a_face_read_in_a_converting_worker_is_read_without_numpy(monkeypatch):
     """A converting worker reads a face (``paper``) with Pillow alone: numpy, imported there for
-    this only, cost each build's worker some 0.1 CPU-s (docs/speed.md, jobsK). What it sends back
+    this only, cost each build's worker some 0.1 CPU-s (docs/speed-rounds.md, jobsK). What it sends back
     reads as the face: its bare bleed white, its ink black."""
     import sys
 

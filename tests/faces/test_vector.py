@@ -780,7 +780,7 @@ def test_drawn_once_into_a_form_and_placed_twice():
 def test_a_picture_is_decoded_once_and_the_kept_ones_stay_within_their_budget(tmp_path):
     from PIL import Image
 
-    from pnpgen.pdf import raster
+    from pnpgen.pdf import imagestream, raster
 
     def png(colour: str) -> bytes:
         buf = io.BytesIO()
@@ -788,7 +788,7 @@ def test_a_picture_is_decoded_once_and_the_kept_ones_stay_within_their_budget(tm
         return buf.getvalue()
 
     a, b, c = png("red"), png("green"), png("blue")
-    sizes = sorted(len(raster.make_stream(p).content) for p in (a, b, c))
+    sizes = sorted(len(imagestream.make_stream(p).content) for p in (a, b, c))
     streams = raster.ImageStreams(budget=sizes[1] + sizes[2])  # room for two of them
     first = streams.get(a)
     assert streams.get(a) is first and streams.made == 1  # placed again: not decoded again

@@ -20,7 +20,7 @@ from conftest import PICTURE_DECK_YAML, PICTURE_FRONT, make_workspace, png_in_ch
 from pdfprobe import image_xobjects
 from pnpgen.engine import documents, transaction
 from pnpgen.impose.plan import Page, PagePlan, PlaceFace
-from pnpgen.pdf import raster
+from pnpgen.pdf import imagestream, raster
 from pnpgen.pdf.assemble import PdfFile, Stored
 from pnpgen.pdf.writer import write_document, write_pdf
 from pnpgen.shapes import translate
@@ -70,7 +70,7 @@ def test_an_assembled_file_is_byte_for_byte_the_file_written_with_its_pictures_i
         assert pdf.check_pdf_syntax() == []  # xref offsets, lengths, objects: qpdf --check finds nothing
 
 
-@pytest.mark.parametrize("chunks,side_by_side", [(1, False), (raster.MAX_PIECES + 4, False), (1, True)])
+@pytest.mark.parametrize("chunks,side_by_side", [(1, False), (imagestream.MAX_PIECES + 4, False), (1, True)])
 def test_every_document_of_a_build_checks_clean_and_carries_each_picture_once(tmp_path, monkeypatch, chunks, side_by_side):
     """A picture shown as it is in few pieces is copied from its art file, nothing of it cached;
     one in many pieces (8 kB IDAT chunks) from its stream, made once into the cache. Big
@@ -85,7 +85,7 @@ def test_every_document_of_a_build_checks_clean_and_carries_each_picture_once(tm
         (ws / "data" / "test" / "art" / f"p{i}.png").write_bytes(png_in_chunks(_png(colour), chunks))
     out = tmp_path / "out"
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--out", str(out)) == 0
-    streams = sorted(raster.make_stream(p.read_bytes()).content for p in (ws / "data" / "test" / "art").iterdir())
+    streams = sorted(imagestream.make_stream(p.read_bytes()).content for p in (ws / "data" / "test" / "art").iterdir())
     cached = sorted(p.read_bytes() for p in (out / ".cache" / "images").rglob("*.bin"))
     assert cached == ([] if chunks == 1 else streams)
     for name in PDFS:

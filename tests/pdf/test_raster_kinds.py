@@ -17,7 +17,7 @@ import pytest
 from PIL import Image
 
 from pnpgen.data.pixels import plain_cmyk
-from pnpgen.pdf import raster
+from pnpgen.pdf import draw, imagestream, raster
 
 W, H = 24, 16
 
@@ -80,7 +80,7 @@ def _rgb16() -> bytes:
     def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
-    return (raster.PNG_SIGNATURE + chunk(b"IHDR", struct.pack(">IIBBBBB", W, H, 16, 2, 0, 0, 0))
+    return (imagestream.PNG_SIGNATURE + chunk(b"IHDR", struct.pack(">IIBBBBB", W, H, 16, 2, 0, 0, 0))
             + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
 
 
@@ -101,7 +101,7 @@ def _pdf(data: bytes | None, fills: list | None = None) -> bytes:
     out = io.BytesIO()
     c = Canvas(out, pagesize=(W, H), invariant=1)
     if data is not None:
-        raster.place_image(c, data, 0, 0, W, H, raster.ImageStreams())
+        draw.place_image(c, data, 0, 0, W, H, raster.ImageStreams())
     for i, colour in enumerate(fills or []):
         c.setFillColorCMYK(*(v / 255 for v in colour))
         c.rect(i * W // len(fills), 0, W // len(fills), H, stroke=0, fill=1)
@@ -156,7 +156,7 @@ def test_a_cmyk_jpeg_under_adobes_marker_carries_the_inverting_decode_array_and_
     without the marker holds them plain (libjpeg's; pdfium and Ghostscript print a PDF's samples
     as they are), so it gets none (fixesK: it got one, and printed inverted); a PNG's own pixels
     get their predictors in DecodeParms and no Decode."""
-    assert raster.make_stream(KINDS["CMYK JPEG (Adobe)"][0]()).decode == (1, 0) * 4
-    assert raster.make_stream(KINDS["CMYK JPEG (no Adobe marker)"][0]()).decode is None
-    png = raster.make_stream(KINDS["RGB PNG"][0]())
+    assert imagestream.make_stream(KINDS["CMYK JPEG (Adobe)"][0]()).decode == (1, 0) * 4
+    assert imagestream.make_stream(KINDS["CMYK JPEG (no Adobe marker)"][0]()).decode is None
+    png = imagestream.make_stream(KINDS["RGB PNG"][0]())
     assert png.parms is not None and png.decode is None

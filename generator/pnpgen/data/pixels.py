@@ -1,6 +1,6 @@
 """A picture's pixels as print takes them: a CMYK JPEG's inks as its file holds them, a 16-bit
 grey as 8 bits, any picture as opaque sRGB over a background colour (its colour profile applied):
-what data/artfile.py's print-ready bytes and pdf/raster.py's rasters share."""
+what data/artfile.py's print-ready bytes and pdf/imagestream.py's decoded pictures share."""
 
 from __future__ import annotations
 

@@ -35,12 +35,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pnpgen.atomic import Stores, read_record, store
-from pnpgen.engine.fingerprint import FORMAT, FileHashes, code, content_hash, hashed, parts_digest, sha
+from pnpgen.engine.fingerprint import FORMAT, FileHashes, code, content_hash, hashed, sha
 from pnpgen.engine.output import inside, is_output_folder
 from pnpgen.errors import InputError
 from pnpgen.memo import Pack, Stamps
 from pnpgen.pdf.assemble import PdfFile, Stored, file_digest
-from pnpgen.usercache import seal, seal_lines
+from pnpgen.usercache import parts_digest, seal, seal_lines
 
 if TYPE_CHECKING:  # (a build that finds everything up to date loads no stage)
     from pnpgen.svg.artwork import ArtRecord
@@ -82,7 +82,7 @@ def _pack_head(check: str, whole: bool = False) -> bytes:
 # The packs an edit asks for every record of (each face's render, each picture's pieces and size,
 # each face's print lint): kept as one value, its records by key, in Python's ``marshal`` format —
 # plain values only, so reading it runs no code — read with one decode where a line per record
-# was each decoded by ``json`` (3,000 cards: 0.16 CPU-s of decoding, 0.05 so; docs/speed.md,
+# was each decoded by ``json`` (3,000 cards: 0.16 CPU-s of decoding, 0.05 so; docs/speed-rounds.md,
 # textL). Every other pack (the faces converted and the forms drawn, of which an edit asks few
 # records, or holds each only while it draws it) stays a line per record, each decoded when asked.
 WHOLE = ("renders/", "pieces/", "art/", "lint/")

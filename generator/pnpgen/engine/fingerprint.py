@@ -28,20 +28,11 @@ from pnpgen.errors import leads_out
 from pnpgen.litter import is_litter
 from pnpgen.memo import Stamps
 from pnpgen.pdf.assemble import PdfFile
-from pnpgen.usercache import seal
+from pnpgen.usercache import parts_digest, seal
 
 FORMAT = 2  # the cache's record format: part of pnpgen's stamp (``code()``) and of each state
 HASHED_WHOLE = 64 << 20  # bytes: a file hashed as read whole; a larger one, a block at a time
 BIG_FILE = 1 << 20  # files larger than this (fonts, art) are fingerprinted by size and mtime
-
-
-def parts_digest(parts: Iterable[bytes]) -> str:
-    """SHA-256 of ``parts``, each with its length before it (no two lists of parts run together)."""
-    h = hashlib.sha256()
-    for p in parts:
-        h.update(len(p).to_bytes(8, "little"))
-        h.update(p)
-    return h.hexdigest()
 
 
 def staying_in(folders: Iterable[Path], fonts: Path) -> list[Path]:

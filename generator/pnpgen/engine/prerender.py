@@ -30,7 +30,7 @@ MIN_FACES = 64  # fewer faces render faster than worker processes start
 # its own run. 1.25 until the thirty-fourth session: the build's process then rendered 0.72-0.98
 # CPU-s against the worker's 0.54-0.77 (1,000 cards, ten builds: 0.19 more, median) and ended its
 # face stage alone while the worker idled; at 1.0, 0.63-0.73 against 0.59-0.69 (six: 0.03-0.08
-# more, about the worker's own start): docs/speed.md, editG.
+# more, about the worker's own start): docs/speed-rounds.md, editG.
 OWN_SHARE = 1.0
 
 

@@ -40,8 +40,9 @@ from pnpgen.faces.faceset import RenderedGame, render_game
 from pnpgen.faces.grouped import grouped_per_deck
 from pnpgen.faces.printlint import OnFormat, lint_faces
 from pnpgen.pdf.assemble import SourceChanged
+from pnpgen.pdf.imagestream import ImageStream, make_stream
 from pnpgen.pdf.pdfx import REGISTERED_CONDITIONS, OutputCondition
-from pnpgen.pdf.raster import ImageStream, ImageStreams, make_stream
+from pnpgen.pdf.raster import ImageStreams
 from pnpgen.safetext import clipped, shown_name
 from pnpgen.units import MM_PER_PT
 
@@ -349,7 +350,7 @@ def cmyk_pictures(rendered: RenderedGame, decks: set[str], preset: Preset) -> tu
             path = rendered.art_folder.find(rel, in_templates=True)
             with Image.open(path) as picture:  # its header alone
                 cmyk, upright = picture.mode == "CMYK", orientation(picture) in (None, 1)
-                jpeg = picture.format == "JPEG"  # (its samples inverted or not as its Adobe marker says: raster.py)
+                jpeg = picture.format == "JPEG"  # (its samples inverted or not as its Adobe marker says: imagestream.py)
                 size = picture.size
             if cmyk and jpeg and upright:
                 raw = path.read_bytes()

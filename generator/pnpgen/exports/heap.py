@@ -4,7 +4,7 @@ sheets, 4090×4011 px, 66 MB each as Pillow holds them).
 glibc's malloc serves a block of at least its mmap threshold (128 KB at first) from a map of its
 own, unmapped when freed; but each such block freed raises the threshold to its size (up to 32 MB),
 so after the first sheet Pillow's 16 MB blocks come from the heap, where freed memory stays with the
-process: a 5,000-card export ended with 232 MB free in glibc's arenas (docs/speed.md, mem1). A
+process: a 5,000-card export ended with 232 MB free in glibc's arenas (docs/speed-rounds.md, mem1). A
 threshold set once (``mallopt(M_MMAP_THRESHOLD)``, what the variable ``MALLOC_MMAP_THRESHOLD_``
 sets) is fixed: every block that size or more keeps its own map. It is a setting of the whole
 process, so only the export command sets it (commands.py), in its own process, before it starts;
@@ -19,7 +19,7 @@ import sys
 
 M_MMAP_THRESHOLD = -3  # glibc's malloc.h
 # A block this size or more gets a map of its own: Pillow's image blocks (16 MB), not Python's
-# small objects. A 5,000-card Tabletop Simulator export's peak (docs/speed.md, fixesF): glibc's
+# small objects. A 5,000-card Tabletop Simulator export's peak (docs/speed-rounds.md, fixesF): glibc's
 # default 721 MB (system time 7.4 s), 128 KB 565 MB (18.6 s: a map for every block of a sheet's
 # rows), 1 MB 617 MB (10.9 s), 4 MB 614 MB (11.2 s); the same PNG bytes each way.
 MMAP_THRESHOLD = 1 << 20

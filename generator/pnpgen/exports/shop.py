@@ -22,12 +22,12 @@ from pnpgen.impose.sheets import face_label, face_labels
 from pnpgen.messages import counted
 from pnpgen.pdf.black import K100, k_only
 from pnpgen.pdf.colour import HeavyPicture, over_limit, pictures_over_limit
+from pnpgen.pdf.imagestream import ImageStream
 from pnpgen.pdf.outline import outline_text
 from pnpgen.pdf.overprint import MixedInks, Overprinted, knock_out_over, mixed_inks
 from pnpgen.pdf.overprint import over_limit as overprint_over_limit
 from pnpgen.pdf.pdfx import OutputCondition, kept_cmyk, make_x1a, pictures_to_cmyk
 from pnpgen.pdf.pixels import rendered
-from pnpgen.pdf.raster import ImageStream
 from pnpgen.units import MM_PER_PT
 
 

@@ -21,7 +21,8 @@ from pnpgen.faces.faceset import FaceSet
 from pnpgen.faces.failure import one_line
 from pnpgen.patterns import later
 from pnpgen.pdf.draw import draw_art
-from pnpgen.pdf.raster import STAND_IN, piece_hashes
+from pnpgen.pdf.imagestream import piece_hashes
+from pnpgen.pdf.raster import STAND_IN
 from pnpgen.pdf.streams import FaceStream, face_stream
 from pnpgen.svg import convert
 from pnpgen.svg.artwork import Art, ArtRecord

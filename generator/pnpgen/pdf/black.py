@@ -45,6 +45,7 @@ from typing import Any
 from pnpgen.pdf.colour import write_content
 from pnpgen.pdf.matrix import IDENTITY, scale, times
 from pnpgen.pdf.minline import placements
+from pnpgen.pdf.resave import pdf_bytes
 
 BLACK_K = 0.70  # K after conversion at or above which a colour counts as black
 BLACK_HUE = 0.40  # C, M and Y at most this far apart: a dark colour (#1f4133, 52/0/22/75; #4a0f0a, 0/80/87/71) is not black
@@ -165,10 +166,7 @@ def k_only(pdf: bytes, overprint: bool = True, rule: BlackRule = RULE) -> tuple[
                     todo.append(xobj)
         if not (mapped.text or mapped.strokes or mapped.fills):
             return pdf, mapped
-        out = io.BytesIO()
-        doc.save(out, deterministic_id=True, compress_streams=True,
-                 object_stream_mode=pikepdf.ObjectStreamMode.disable)
-        return out.getvalue(), mapped
+        return pdf_bytes(doc), mapped
 
 
 def _rewrite(doc, obj, mapped: Mapped, states: dict, rule: BlackRule, placed: float | None = None) -> None:

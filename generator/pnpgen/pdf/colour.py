@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from pnpgen.data.model import PLACEHOLDER_COLOUR
+from pnpgen.pdf.resave import pdf_bytes
 from pnpgen.svg.style import hex_colour
 
 REGISTRATION = (1.0, 1.0, 1.0, 1.0)  # all four inks: the alternate of the marks' Separation All (pdf/writer.py)
@@ -357,10 +358,7 @@ def vectors_to_cmyk(pdf: bytes) -> bytes:
                 if xobj.get("/Subtype") == "/Form" and xobj.objgen not in seen:
                     seen.add(xobj.objgen)
                     todo.append(xobj)
-        out = io.BytesIO()
-        doc.save(out, deterministic_id=True, compress_streams=True,
-                 object_stream_mode=pikepdf.ObjectStreamMode.disable)
-        return out.getvalue()
+        return pdf_bytes(doc)
 
 
 def _stream_to_cmyk(doc, obj) -> None:

@@ -17,6 +17,7 @@ from typing import Any
 
 from pnpgen.pdf.colour import write_content
 from pnpgen.pdf.matrix import IDENTITY, Matrix, scale, times
+from pnpgen.pdf.resave import pdf_bytes
 
 _PATH = frozenset(("m", "l", "c", "v", "y", "h", "re"))
 _STROKED = frozenset(("S", "s", "B", "B*", "b", "b*"))
@@ -37,10 +38,7 @@ def widen_lines(pdf: bytes, min_pt: float) -> tuple[bytes, int]:
         widened += sum(_widen(doc, forms[key], least[key], min_pt, inherited[key]) for key in sorted(forms))
         if not widened:
             return pdf, 0
-        out = io.BytesIO()
-        doc.save(out, deterministic_id=True, compress_streams=True,
-                 object_stream_mode=pikepdf.ObjectStreamMode.disable)
-        return out.getvalue(), widened
+        return pdf_bytes(doc), widened
 
 
 def placements(doc: Any) -> tuple[dict[tuple[int, int], float], dict[tuple[int, int], Any],

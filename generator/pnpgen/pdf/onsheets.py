@@ -13,6 +13,8 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 
+from pnpgen.pdf.resave import pdf_bytes
+
 
 def page_count(pdf: bytes) -> int:
     import pikepdf
@@ -43,7 +45,4 @@ def place_on_sheets(pages_pdf: bytes, sheets_pdf: bytes, at: Sequence[int]) -> b
             sheet.contents_add(sheet.calc_form_xobject_placement(form, name, box, allow_shrink=False,
                                                                  allow_expand=False), prepend=True)
             sheet.contents_coalesce()
-        buffer = io.BytesIO()
-        out.save(buffer, deterministic_id=True, compress_streams=True,
-                 object_stream_mode=pikepdf.ObjectStreamMode.disable)
-        return buffer.getvalue()
+        return pdf_bytes(out)

@@ -17,6 +17,7 @@ from fontTools.pens.basePen import BasePen
 from fontTools.ttLib import TTFont
 
 from pnpgen.pdf.matrix import times
+from pnpgen.pdf.resave import pdf_bytes
 
 _TEXT_STATE = {"Tc", "Tw", "Tz", "TL", "Tf", "Tr", "Ts"}
 
@@ -127,10 +128,7 @@ def outline_text(pdf: bytes) -> tuple[bytes, list[str]]:
                 if res is not None and "/Font" in res:
                     del res["/Font"]
         left = [w for w in left if w != "kept fonts"]
-        out = io.BytesIO()
-        doc.save(out, deterministic_id=True, compress_streams=True,
-                 object_stream_mode=pikepdf.ObjectStreamMode.disable)
-        return out.getvalue(), sorted(set(left))
+        return pdf_bytes(doc), sorted(set(left))
 
 
 def _outline(doc, obj, left: list[str]) -> None:

@@ -36,6 +36,7 @@ from typing import Any
 from pnpgen.pdf.black import KNOCKOUT, OVERPRINT
 from pnpgen.pdf.colour import write_content
 from pnpgen.pdf.paints import CMYK, Cover, Matrix, NoPictures, PageReader, Paint, Pictures, State, ink_values
+from pnpgen.pdf.resave import pdf_bytes
 
 RES_MM = 4.0  # pixels a millimetre the page is drawn at
 _SCALE = RES_MM * 25.4 / 72  # pixels a point
@@ -153,10 +154,7 @@ def knock_out_over(pdf: bytes, limit: float) -> KnockedOut:
                 left.append(Overprinted(index, *worst))
         if not counts:
             return KnockedOut(pdf, counts, left)
-        out = io.BytesIO()
-        doc.save(out, deterministic_id=True, compress_streams=True,
-                 object_stream_mode=pikepdf.ObjectStreamMode.disable)
-        return KnockedOut(out.getvalue(), counts, left)
+        return KnockedOut(pdf_bytes(doc), counts, left)
 
 
 def _page_key(page) -> tuple:

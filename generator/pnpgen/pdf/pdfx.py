@@ -41,7 +41,8 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 
 from pnpgen.pdf.colour import HeavyPicture, InkTally
-from pnpgen.pdf.raster import ImageStream
+from pnpgen.pdf.imagestream import ImageStream
+from pnpgen.pdf.resave import pdf_bytes
 
 X1A_VERSION = "PDF/X-1a:2003"
 # PDF/X-1a:2001 names the part and the conformance level apart (ISO 15930-1): version, conformance, PDF
@@ -91,10 +92,7 @@ def pictures_to_cmyk(pdf: bytes, limit: float | None = None,
         if not rgb:
             return pdf
         _to_cmyk(rgb, limit, measured)
-        out = io.BytesIO()
-        doc.save(out, deterministic_id=True, compress_streams=True,
-                 object_stream_mode=pikepdf.ObjectStreamMode.disable)
-        return out.getvalue()
+        return pdf_bytes(doc)
 
 
 def kept_cmyk(pdf: bytes, originals: Mapping[str, ImageStream]) -> bytes:
@@ -126,10 +124,7 @@ def kept_cmyk(pdf: bytes, originals: Mapping[str, ImageStream]) -> bytes:
             kept += 1
         if not kept:
             return pdf
-        out = io.BytesIO()
-        doc.save(out, deterministic_id=True, compress_streams=True,
-                 object_stream_mode=pikepdf.ObjectStreamMode.disable)
-        return out.getvalue()
+        return pdf_bytes(doc)
 
 
 def make_x1a(pdf: bytes, condition: OutputCondition, title: str, date: str, edition: str = "2003") -> bytes:
@@ -159,10 +154,7 @@ def make_x1a(pdf: bytes, condition: OutputCondition, title: str, date: str, edit
                             OutputCondition=String(condition.condition), RegistryName=String(condition.registry),
                             Info=String(condition.info or condition.condition))
         doc.Root.OutputIntents = Array([doc.make_indirect(intent)])
-        out = io.BytesIO()
-        doc.save(out, force_version=X1A_2001[2] if edition == "2001" else "1.4", object_stream_mode=pikepdf.ObjectStreamMode.disable,
-                 deterministic_id=True, compress_streams=True)
-        return out.getvalue()
+        return pdf_bytes(doc, version=X1A_2001[2] if edition == "2001" else "1.4")
 
 
 def _images(doc) -> list:

@@ -13,6 +13,8 @@ import io
 import re
 from collections.abc import Iterable, Iterator
 
+from pnpgen.pdf.resave import pdf_bytes
+
 _TAGGED = re.compile(r"[A-Z]{6}\+")
 # a subset font's name where a font dictionary or descriptor gives it, in a file ReportLab or the
 # booklet's copier wrote (their dictionaries are plain text, never in a compressed stream)
@@ -88,7 +90,4 @@ def retagged(pdf: bytes) -> bytes:
     with pikepdf.open(io.BytesIO(pdf)) as doc:
         fonts = {font.objgen: font for page in doc.pages for font in fonts_in(page.obj)}
         retag(fonts.values())
-        out = io.BytesIO()
-        doc.save(out, deterministic_id=True, compress_streams=True,
-                 object_stream_mode=pikepdf.ObjectStreamMode.disable)
-        return out.getvalue()
+        return pdf_bytes(doc)

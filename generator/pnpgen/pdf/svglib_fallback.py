@@ -14,6 +14,7 @@ from pnpgen import fonts
 from pnpgen.errors import InputError
 from pnpgen.pdf import settings
 from pnpgen.pdf.colour import to_cmyk
+from pnpgen.pdf.resave import pdf_bytes
 from pnpgen.pdf.shading import draw_paint
 from pnpgen.pdf.subsettags import fonts_in, retag
 from pnpgen.svg.artwork import Art, paint_item
@@ -251,7 +252,4 @@ def put_fallback_faces(pdf: bytes, faces: dict[str, Art], cmyk: bool, font: str)
                 xobjects = page.Resources.get("/XObject")
                 if xobjects is not None and key in xobjects:
                     xobjects[key] = form
-        out = io.BytesIO()
-        doc.save(out, deterministic_id=True, compress_streams=True,
-                 object_stream_mode=pikepdf.ObjectStreamMode.disable)
-        return out.getvalue()
+        return pdf_bytes(doc)
