@@ -313,18 +313,6 @@ def seal(data: bytes) -> str:
     return hmac.digest(secret() or PROCESS_SECRET, data, "sha256").hex()
 
 
-def seal_lines(lines: Iterable[bytes]) -> str:
-    """``seal(b"\\n".join(lines))``, made line by line as ``lines`` gives them: a pack (engine/cache.py
-    ``pack_entry``) is written once, with its header, not joined to be sealed and again to be written
-    (3,000 cards' forms: 14 MB more at the build's peak)."""
-    mac = hmac.new(secret() or PROCESS_SECRET, digestmod="sha256")
-    for i, line in enumerate(lines):
-        if i:
-            mac.update(b"\n")
-        mac.update(line)
-    return mac.hexdigest()
-
-
 def machine_seal(text: bytes) -> str:
     """The check of a record that must hold for the next run of this machine (a commit's journal,
     the trash's records): HMAC-SHA256 under ``secret``, or without a key the SHA-256 of the text
