@@ -306,7 +306,7 @@ def _secret(path: str) -> bytes | None:
             tmp.unlink(missing_ok=True)
 
 
-def seal(data: bytes) -> str:
+def seal(data: bytes | memoryview) -> str:
     """The check of a record pnpgen keeps in a build folder: HMAC-SHA256 of ``data`` under this
     machine's ``secret``, or without one under ``PROCESS_SECRET`` (a record from another run, or
     from elsewhere, then never holds: that run builds as if the folder had no cache)."""

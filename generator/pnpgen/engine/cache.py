@@ -425,8 +425,8 @@ class Cache:
             out.write(line)
         if out.tell() == len(stand_in):
             out.write(b"\n")  # (no record: the header and a line feed)
-        with out.getbuffer() as written, written[len(stand_in) + 1:] as body:  # (the lines as joined)
-            head = _pack_head(seal(body))
+        with out.getbuffer() as written, written[len(stand_in) + 1:] as joined:  # (the lines as joined)
+            head = _pack_head(seal(joined))
         assert len(head) == len(stand_in)  # (a seal is 64 hex digits)
         out.seek(0)
         out.write(head)

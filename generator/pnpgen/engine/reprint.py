@@ -75,8 +75,8 @@ def deck_reprints(result: BuildResult, before: dict[str, Any], now: dict[str, An
         shown = snapshot.get(df.deck.id) if snapshot is not None else None
         shown_pairs = shown.get("pairs") if isinstance(shown, dict) else None
         if isinstance(shown_pairs, list) and len(shown_pairs) == len(df.pairs):  # (made by ``snapshot``, pair for pair)
-            for pair, entry in zip(df.pairs, shown_pairs, strict=True):
-                tags.setdefault((pair.front, pair.back), entry[4])
+            for face_pair, entry in zip(df.pairs, shown_pairs, strict=True):
+                tags.setdefault((face_pair.front, face_pair.back), entry[4])
         named = [(p, p.label) for p in df.deck.pieces]  # (a property: its name field found, its markup taken out)
         labels = {id(p): f"{p.index}:{name}" for p, name in named}
 
