@@ -127,12 +127,21 @@ def test_a_memo_kept_from_a_pack_decodes_only_what_the_build_asked_for(tmp_path:
     assert _lines(cache.pack_entry("forms/x", kept)[1]) == [b'["k3", [3]]', b'["new", [99]]']
 
 
-def test_a_pack_is_sealed_line_by_line_as_its_joined_text_is():
-    """``seal_lines`` (a pack's seal made without joining its lines first) is the seal of the text."""
-    from pnpgen.usercache import seal_lines
-
-    for lines in ([], [b""], [b"a"], [b'["a", 1]', b'["b", "\xe6\x96\xb0"]', b""]):
-        assert seal_lines(lines) == seal(b"\n".join(lines)), lines
+def test_a_pack_is_sealed_as_its_joined_lines_are_and_read_back(tmp_path):
+    """``pack_entry`` seals the lines as joined, in one call over the entry as written (not fed a
+    line at a time): the header's check is the seal of the body after it, with no record too, and
+    the pack reads back as it was written; a body changed after it was sealed is not read."""
+    cache = Cache(tmp_path)
+    for records in ({}, {"a": 1}, {"b": ["新", 2], "a": {"x": None}, "c": ""}):
+        path, data = cache.pack_entry("forms/x", records)
+        head, _, body = data.partition(b"\n")
+        assert json.loads(head)["check"] == seal(body), records
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+        pack = cache.pack("forms/x")
+        assert {k: pack[k] for k in pack.keys()} == records
+        path.write_bytes(data.replace(b'"a"', b'"z"'))
+        assert not cache.pack("forms/x").keys() or not records
 
 
 def test_unpacked_records_are_made_into_values_when_looked_up_and_a_malformed_one_is_not_held():

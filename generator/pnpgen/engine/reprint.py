@@ -31,6 +31,7 @@ from pnpgen.messages import msg
 from pnpgen.pdf.writer import write_document
 
 if TYPE_CHECKING:
+    from pnpgen.data.model import Piece
     from pnpgen.engine.game import BuildResult
 
 
@@ -50,7 +51,9 @@ class DeckReprint:
 def deck_reprints(result: BuildResult, before: dict[str, Any], now: dict[str, Any] | None = None) -> list[DeckReprint]:
     """Per deck, what changed since ``before`` (a change-report snapshot: per deck its pairs);
     ``now``, this build's snapshot when made (engine/changes.py ``snapshot``): its pieces' values
-    taken from it, not made again."""
+    and its pairs' pictures' hashes taken from it, not made again. Each piece's label is made once
+    (a property read five times a piece before), and the name said of a pair only for the copies
+    to add (3,000 cards, one edited: one pair, not 3,000; docs/speed.md edit3k)."""
     assert result.rendered is not None
     lang = result.game.lang
     arts = result.face_arts
@@ -66,8 +69,19 @@ def deck_reprints(result: BuildResult, before: dict[str, Any], now: dict[str, An
     deleted = {d: rec for d, rec in before.items() if isinstance(rec, dict)
                and d not in {df.deck.id for df in result.rendered.decks}}
     moved = renamed(before, {df.deck.id: {"pairs": [[p.front, p.back] for p in df.pairs]} for df in result.rendered.decks})
+    snapshot = now
     for df in result.rendered.decks:
         record = before.get(df.deck.id) or deleted.get(moved.get(df.deck.id, ""), {})
+        shown = snapshot.get(df.deck.id) if snapshot is not None else None
+        shown_pairs = shown.get("pairs") if isinstance(shown, dict) else None
+        if isinstance(shown_pairs, list) and len(shown_pairs) == len(df.pairs):  # (made by ``snapshot``, pair for pair)
+            for face_pair, entry in zip(df.pairs, shown_pairs, strict=True):
+                tags.setdefault((face_pair.front, face_pair.back), entry[4])
+        named = [(p, p.label) for p in df.deck.pieces]  # (a property: its name field found, its markup taken out)
+        labels = {id(p): f"{p.index}:{name}" for p, name in named}
+
+        def label_of(piece: Piece, labels: dict[int, str] = labels) -> str:  # ``index:label``, made once a piece
+            return labels.get(id(piece)) or f"{piece.index}:{piece.label}"
         pairs_before = record.get("pairs", [])
         # a pair is known by its faces and, when the earlier build recorded them, the pictures they
         # show: a repainted picture makes its copies new (an older record compares faces alone)
@@ -83,26 +97,24 @@ def deck_reprints(result: BuildResult, before: dict[str, Any], now: dict[str, An
             old_names.setdefault(known(f, b, *art), label)
         new = {known(p.front, p.back, tag(p.front, p.back)): p.count for p in df.pairs}
         # pieces of a name, in either build: counted in each, a piece moved to another place is one
-        shared = (Counter(p.label for p in df.deck.pieces)
+        shared = (Counter(name for _p, name in named)
                   | Counter(label.split(":", 1)[-1] for label in set(old_names.values())))
-        values = (now.get(df.deck.id) or {}).get("values") if now is not None else None
+        values = shown.get("values") if isinstance(shown, dict) else None
         if values is None:
-            values = {f"{p.index}:{p.label}": plain_values(p.values) for p in df.deck.pieces}
+            values = {label_of(p): plain_values(p.values) for p in df.deck.pieces}
         told = told_apart(record.get("values", {}), values, lang)
-        names = {known(p.front, p.back, tag(p.front, p.back)):
-                 told[1].get(label, numbered_name(label, shared))
-                 for p in df.pairs for label in [f"{p.piece.index}:{p.piece.label}"]}
-        labels_now = {f"{p.index}:{p.label}" for p in df.deck.pieces if p.count > 0}
-        parked_now = {f"{p.index}:{p.label}" for p in df.deck.pieces if p.count == 0}  # a count set to 0: parked
+        pair_labels = {known(p.front, p.back, tag(p.front, p.back)): label_of(p.piece) for p in df.pairs}
+        labels_now = {label_of(p) for p in df.deck.pieces if p.count > 0}
+        parked_now = {label_of(p) for p in df.deck.pieces if p.count == 0}  # a count set to 0: parked
         trimmed: set[str] = set()  # old labels of pieces only taking copies out, their faces drawn one by one
         if any(pair not in new for pair in old):  # gone, renamed, or moved up (#4 of a nameless deck is #3 now)
-            was = matched(record.get("pieces", {}), {f"{p.index}:{p.label}": [p.count] for p in df.deck.pieces},
+            was = matched(record.get("pieces", {}), {label_of(p): [p.count] for p in df.deck.pieces},
                           record.get("values", {}), values)
             labels_now = {o for n, o in was.items() if n in labels_now}
             parked_now = {o for n, o in was.items() if n in parked_now}
-            now = {"pairs": [[p.front, p.back, p.count, f"{p.piece.index}:{p.piece.label}",
-                              tag(p.front, p.back)] for p in df.pairs]}
-            trimmed = {was[n] for n in copies_only(record, now, was)}
+            printed = {"pairs": [[p.front, p.back, p.count, label_of(p.piece), tag(p.front, p.back)]
+                                 for p in df.pairs]}
+            trimmed = {was[n] for n in copies_only(record, printed, was)}
         dr = DeckReprint(df.deck.id, df.deck.name, backs=[] if df.backs is not None else None)
         extra = {pair: n - old.get(pair, 0) for pair, n in new.items() if n > old.get(pair, 0)}
         for i, front in enumerate(df.fronts):
@@ -113,7 +125,9 @@ def deck_reprints(result: BuildResult, before: dict[str, Any], now: dict[str, An
                 dr.fronts.append(front)
                 if dr.backs is not None and back is not None:
                     dr.backs.append(back)
-                dr.add[names[pair]] = dr.add.get(names[pair], 0) + 1
+                label = pair_labels[pair]
+                name = told[1][label] if label in told[1] else numbered_name(label, shared)
+                dr.add[name] = dr.add.get(name, 0) + 1
         for pair, n in old.items():
             gone = n - new.get(pair, 0)
             if gone > 0:
