@@ -349,3 +349,17 @@ def test_a_verses_ruby_is_set_right_of_its_base_not_printed_as_written(tmp_path,
     told = tate.columns(["{朝顔|あさがお}"], 0, 0, 30, 30, 12, line_height=1.35).problems
     assert told == ["ruby needs line_height 1.5 or more (it is 1.35): a reading set right of its column would "
                     "touch the column on its right"]
+
+
+def test_a_verses_ruby_is_linted_as_ruby_not_as_small_text(tmp_path, capsys):
+    """trial61: a 9 pt verse's reading (4.5 pt, set beside its base) was named small text under
+    6 pt, where the same ruby over horizontal text passes the 4 pt ``min_ruby``; at 7 pt it is told
+    as ruby, with the size to set the text at."""
+    deck = LAYOUT_VERSE.replace("[いっせーの, 10まで数えて, 札をとる]", "['{朝顔|あさがお}の', 咲く垣根]")
+    ws = make_workspace(tmp_path / "ws", deck=deck.replace("size: 12,", "size: 9,"))
+    assert run(ws, "check", "--game", "test") == 0
+    assert "print lint" not in capsys.readouterr().out
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(deck.replace("size: 12,", "size: 7,"), encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 0
+    said = capsys.readouterr().out
+    assert "ruby 「あ」 3.5 pt, smaller than 4 pt" in said and "smaller than 6 pt" not in said, said
