@@ -957,21 +957,23 @@ KARUTA = ("name: 読み札\nsize: [53, 73]\nfields: {id: text, title: text, line
           "  extends: card\n  boxes:\n    text: null\n    art: null\n"
           "    verse: {field: lines, vertical: true, x: 8, y: 9, w: 'w - 16', h: 'h - 22', size: 12, font: mincho}\n"
           "pieces:\n  - {id: Y1, title: 春, lines: [はるのよの, ゆめばかりなる]}\n"
-          "  - {id: Y3, title: 秋, lines: [あきのたの, かりほのいほの]}\n")
+          "  - {id: Y3, title: 秋, lines: [あきのたの, かりほのいほの]}\n"
+          "  - {id: Y5, title: 朝, lines: ['{朝顔|あさがお}の', 咲く垣根]}\n")
 
 
 def test_a_vertical_verse_is_its_cards_description_and_a_lists_own_back_its_back_on_the_table(tmp_path):
     """review39 (trial54 × fixesN × decklist2): a karuta card's verse, a list field set in vertical
     columns, was left out of its Description (lists were), which was empty; it is the verse's lines
     a space apart. A starter list of the deck, with a back of its own, is a deck on the table with
-    the source's fronts and its own back image."""
+    the source's fronts and its own back image. trial61: a verse with ruby, its reading set beside
+    the column, was left out again (the printed words read 朝顔あさがおの); it is said by its base."""
     root = make_workspace(tmp_path / "ws", deck=KARUTA)
     (root / "data" / "test" / "decks" / "starter.yaml").write_text(
         "name: 入門\nfrom: cards\nback: starter-back.svg.j2\nlist: {Y3: 2, Y1: 1}\n", encoding="utf-8")
     (root / "templates" / "test" / "starter-back.svg.j2").write_text(BACK.replace("#333366", "#aa2222").replace('"B" ~ piece.name', 'deck.name'), encoding="utf-8")
     out = _export(root)
-    verses = ["lines: はるのよの ゆめばかりなる", "lines: あきのたの かりほのいほの"]
-    assert [(c["Nickname"], c["Description"]) for c in _objects(out, "cards")] == list(zip(["春", "秋"], verses))
+    verses = ["lines: はるのよの ゆめばかりなる", "lines: あきのたの かりほのいほの", "lines: 朝顔の 咲く垣根"]
+    assert [(c["Nickname"], c["Description"]) for c in _objects(out, "cards")] == list(zip(["春", "秋", "朝"], verses))
     assert [(c["Nickname"], c["Description"]) for c in _objects(out, "starter")] == [
         ("秋", verses[1]), ("秋", verses[1]), ("春", verses[0])]
     back = Image.open(out / "starter-back.png").convert("RGB")
