@@ -363,3 +363,11 @@ def test_a_verses_ruby_is_linted_as_ruby_not_as_small_text(tmp_path, capsys):
     assert run(ws, "check", "--game", "test") == 0
     said = capsys.readouterr().out
     assert "ruby 「あ」 3.5 pt, smaller than 4 pt" in said and "smaller than 6 pt" not in said, said
+
+
+def test_a_line_the_data_ends_with_an_opening_bracket_is_told_as_one_it_starts_with_a_closing_one():
+    """trial61: 「」 opening a verse's line was told, 「 closing one (a column ending with 「, which
+    JLREQ 3.1.8 keeps off a line's end) went unsaid."""
+    told = tate.columns(["かれは「", "ゆく」と"], 0, 0, 40, 40, 12, line_height=1.75).problems
+    assert told == ["line 1 「かれは「」 ends a column with 「「」, which JLREQ keeps off a line's end (begin line 2 with it)"]
+    assert tate.columns(["かれは", "「ゆく」と"], 0, 0, 40, 40, 12, line_height=1.75).problems == []

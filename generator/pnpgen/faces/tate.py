@@ -150,6 +150,9 @@ def columns(lines: Sequence[str], x: float, y: float, w: float, h: float, size: 
             problems.append(f"line {n} 「{line}」 starts a column with 「{line[0]}」, which JLREQ keeps off a line's "
                             f"start (break the line before the character ahead of it, or end line {n - 1} with it)"
                             if n > 1 else f"line 1 「{line}」 starts with 「{line[0]}」, which JLREQ keeps off a line's start")
+        if line[-1:] in NO_END:
+            problems.append(f"line {n} 「{line}」 ends a column with 「{line[-1]}」, which JLREQ keeps off a line's end "
+                            + (f"(begin line {n + 1} with it)" if n < len(lines) else "(take it out, or close it)"))
         rest = line
         while True:
             room = h - len(cut) * step
