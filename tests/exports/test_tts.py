@@ -1005,3 +1005,15 @@ def test_a_big_boards_pictures_are_warned_at_what_the_table_shows_not_the_tables
                     "pnpgen: warning: deck board: Tabletop Simulator shows it at 173 dpi (600×600 mm): its images are at "
                     "most 4096 px a side, the most the table takes (Knowledge Base, Asset Creation), so a picture "
                     "sharper than 173 dpi shows no sharper there and is not warned (the print files keep it whole)"], said
+
+
+def test_a_small_letter_beside_a_big_one_is_no_vertical_ruby():
+    """trial61: a vertical reading is a half-size character right of a column's character; a
+    cargo token's 「Ｌ」 grade beside its big letter, in no column, stays a word (its Description
+    read 'grade: Ｌ', not empty)."""
+    from pnpgen.exports.ttswords import _ruby_readings
+    alone = [("text", "gothic", 20.0, ((0.0, 30.0, "Ａ"),)), ("text", "gothic", 10.0, ((14.0, 30.0, "Ｌ"),))]
+    assert _ruby_readings(alone) == set()
+    column = [("text", "mincho", 12.0, ((0.0, 12.0, "朝"),)), ("text", "mincho", 12.0, ((0.0, 25.0, "顔"),)),
+              ("text", "mincho", 6.0, ((9.0, 10.0, "あ"),)), ("text", "mincho", 6.0, ((9.0, 16.0, "さ"),))]
+    assert _ruby_readings(column) == {(2, 0), (3, 0)}
