@@ -371,3 +371,11 @@ def test_a_line_the_data_ends_with_an_opening_bracket_is_told_as_one_it_starts_w
     told = tate.columns(["かれは「", "ゆく」と"], 0, 0, 40, 40, 12, line_height=1.75).problems
     assert told == ["line 1 「かれは「」 ends a column with 「「」, which JLREQ keeps off a line's end (begin line 2 with it)"]
     assert tate.columns(["かれは", "「ゆく」と"], 0, 0, 40, 40, 12, line_height=1.75).problems == []
+
+
+def test_the_lints_vertical_ruby_is_a_reading_beside_a_column_not_a_small_letter_beside_a_big_one():
+    from pnpgen.faces.printlint import _ruby_readings
+    big, small = ("text", "t:3", 20.0, 0.0, 100.0, 20.0, 120.0, "Ａ"), ("text", "t:3", 10.0, 22.0, 105.0, 30.0, 115.0, "Ｌ")
+    assert _ruby_readings((big, small)) == set()
+    below = ("text", "t:3", 20.0, 0.0, 78.0, 20.0, 98.0, "顔")
+    assert _ruby_readings((big, below, small)) == {2}
