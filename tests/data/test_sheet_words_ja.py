@@ -17,6 +17,7 @@ from conftest import make_workspace, run
     ("layout: card-poker\nformat: 名刺\n", "cards.yaml:3:9: format: unknown format '名刺'; did you mean meishi? "
      "(名刺, 55×91 mm) (expected format: meishi, one of poker,"),
     ("layout: card-poker\nformat: タロット\n", "did you mean tarot? (タロット, 70×120 mm)"),
+    ("layout: card-poker\nformat: かるた\n", "did you mean karuta? (かるた, 52×73 mm)"),  # trial61
 ])
 def test_a_size_written_in_japanese_is_told_the_name_to_write(tmp_path, capsys, deck, told):
     """`layout: 名刺` was told only "not a layout name (expected a name such as card-poker)", and

@@ -590,3 +590,12 @@ def test_a_layout_deck_of_its_own_size_is_left_out_at_its_size_line(tmp_path, ca
     assert "left out: deck 'events'" not in err  # doujin prints mini-euro
     assert run(root, "export", "--game", "test", "--preset", "thegamecrafter", "--deck", "events") == 2
     assert "data/test/decks/events.yaml:2:9: size: deck 'events' is 44×68 mm, not a card" in capsys.readouterr().err
+
+
+def test_doujin_takes_a_karuta_deck_at_its_52_by_73_trim(tmp_path):
+    """trial61: a かるた game's 読み札 and 取り札 (52×73 mm, 大石天狗堂's 競技用百人一首 size) were
+    left out of --preset doujin ('its nearest format, mini-euro 44×68 mm, is 4.00 mm off a side');
+    `format: karuta` names the size, and doujin prints it at its trim, 3 mm bled."""
+    taken = _fit(tmp_path, CARDS.replace("format: poker", "format: karuta"), "doujin", None)
+    assert taken.format.name == "karuta" and taken.trim == (52, 73) and taken.format.bleed == 3
+    assert _fit(tmp_path / "2", CARDS.replace("format: poker", "size: [52, 73]"), "doujin", None).format.name == "karuta"

@@ -957,21 +957,23 @@ KARUTA = ("name: 読み札\nsize: [53, 73]\nfields: {id: text, title: text, line
           "  extends: card\n  boxes:\n    text: null\n    art: null\n"
           "    verse: {field: lines, vertical: true, x: 8, y: 9, w: 'w - 16', h: 'h - 22', size: 12, font: mincho}\n"
           "pieces:\n  - {id: Y1, title: 春, lines: [はるのよの, ゆめばかりなる]}\n"
-          "  - {id: Y3, title: 秋, lines: [あきのたの, かりほのいほの]}\n")
+          "  - {id: Y3, title: 秋, lines: [あきのたの, かりほのいほの]}\n"
+          "  - {id: Y5, title: 朝, lines: ['{朝顔|あさがお}の', 咲く垣根]}\n")
 
 
 def test_a_vertical_verse_is_its_cards_description_and_a_lists_own_back_its_back_on_the_table(tmp_path):
     """review39 (trial54 × fixesN × decklist2): a karuta card's verse, a list field set in vertical
     columns, was left out of its Description (lists were), which was empty; it is the verse's lines
     a space apart. A starter list of the deck, with a back of its own, is a deck on the table with
-    the source's fronts and its own back image."""
+    the source's fronts and its own back image. trial61: a verse with ruby, its reading set beside
+    the column, was left out again (the printed words read 朝顔あさがおの); it is said by its base."""
     root = make_workspace(tmp_path / "ws", deck=KARUTA)
     (root / "data" / "test" / "decks" / "starter.yaml").write_text(
         "name: 入門\nfrom: cards\nback: starter-back.svg.j2\nlist: {Y3: 2, Y1: 1}\n", encoding="utf-8")
     (root / "templates" / "test" / "starter-back.svg.j2").write_text(BACK.replace("#333366", "#aa2222").replace('"B" ~ piece.name', 'deck.name'), encoding="utf-8")
     out = _export(root)
-    verses = ["lines: はるのよの ゆめばかりなる", "lines: あきのたの かりほのいほの"]
-    assert [(c["Nickname"], c["Description"]) for c in _objects(out, "cards")] == list(zip(["春", "秋"], verses))
+    verses = ["lines: はるのよの ゆめばかりなる", "lines: あきのたの かりほのいほの", "lines: 朝顔の 咲く垣根"]
+    assert [(c["Nickname"], c["Description"]) for c in _objects(out, "cards")] == list(zip(["春", "秋", "朝"], verses))
     assert [(c["Nickname"], c["Description"]) for c in _objects(out, "starter")] == [
         ("秋", verses[1]), ("秋", verses[1]), ("春", verses[0])]
     back = Image.open(out / "starter-back.png").convert("RGB")
@@ -1003,3 +1005,15 @@ def test_a_big_boards_pictures_are_warned_at_what_the_table_shows_not_the_tables
                     "pnpgen: warning: deck board: Tabletop Simulator shows it at 173 dpi (600×600 mm): its images are at "
                     "most 4096 px a side, the most the table takes (Knowledge Base, Asset Creation), so a picture "
                     "sharper than 173 dpi shows no sharper there and is not warned (the print files keep it whole)"], said
+
+
+def test_a_small_letter_beside_a_big_one_is_no_vertical_ruby():
+    """trial61: a vertical reading is a half-size character right of a column's character; a
+    cargo token's 「Ｌ」 grade beside its big letter, in no column, stays a word (its Description
+    read 'grade: Ｌ', not empty)."""
+    from pnpgen.exports.ttswords import _ruby_readings
+    alone = [("text", "gothic", 20.0, ((0.0, 30.0, "Ａ"),)), ("text", "gothic", 10.0, ((14.0, 30.0, "Ｌ"),))]
+    assert _ruby_readings(alone) == set()
+    column = [("text", "mincho", 12.0, ((0.0, 12.0, "朝"),)), ("text", "mincho", 12.0, ((0.0, 25.0, "顔"),)),
+              ("text", "mincho", 6.0, ((9.0, 10.0, "あ"),)), ("text", "mincho", 6.0, ((9.0, 16.0, "さ"),))]
+    assert _ruby_readings(column) == {(2, 0), (3, 0)}

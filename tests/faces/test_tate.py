@@ -191,14 +191,14 @@ def test_a_box_of_vertical_text_given_a_bad_number_stops_at_the_template_line(tm
 
 def test_the_docs_karuta_verse_is_centred_on_its_card_and_six_columns_are_told(tmp_path, capsys):
     """The 読み札 docs/data-format.md gives, built as written: three columns centred across the
-    53 mm card, 12 pt × 1.75 apart, each 4 mm lower; a verse of six lines is told in the docs' words."""
+    52 mm karuta card, 12 pt × 1.75 apart, each 4 mm lower; a verse of six lines is told in the docs' words."""
     docs = " ".join((REPO / "docs" / "data-format.md").read_text(encoding="utf-8").split())
     call = re.search(r"`(\{\{ m\.tate_box\(piece\.lines, 8, 9[^`]*\}\})`", docs)
     lines = re.search(r"`(lines: \[いっせーの[^`]*\])`", docs)
     told = re.search(r"\(`(6 columns need [^`]*)`, a verse of six lines", docs)
     assert call and lines and told
     front = VERSE_FRONT.replace(VERSE_FRONT.splitlines()[3], call.group(1))
-    deck = VERSE_DECK.replace("format: poker", "size: [53, 73]").split("pieces:")[0] + (
+    deck = VERSE_DECK.replace("format: poker", "format: karuta").split("pieces:")[0] + (
         f"pieces:\n  - {{name: 句, {lines.group(1)}}}\n  - {{name: 六, lines: [あ, い, う, え, お, か]}}\n")
     ws = make_workspace(tmp_path / "ws", deck=deck, front=front, back=BACK)
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
@@ -209,14 +209,14 @@ def test_the_docs_karuta_verse_is_centred_on_its_card_and_six_columns_are_told(t
     chars = _trimmed(ws / "build" / "test" / "shop" / "cards-unique.pdf")
     for ch, k in (("い", 0), ("数", 1), ("札", 2)):  # each column's first kana or kanji: its centre line
         c = next(c for c in chars if c[0] == ch)
-        assert abs((c[1] + c[3]) / 2 - (53 / 2 + em * 1.75 * (1 - k))) < 0.3, (ch, c)
+        assert abs((c[1] + c[3]) / 2 - (52 / 2 + em * 1.75 * (1 - k))) < 0.3, (ch, c)
         if ch != "数":  # (the column's fifth cell)
             assert abs((c[2] + c[4]) / 2 - (9 + 4 * k + em * 1.1 / 2)) < 0.4, (ch, c)
 
 
 LAYOUT_VERSE = """\
 name: 読み札
-size: [53, 73]
+format: karuta
 layout:
   extends: card
   boxes: {band: null, title: null, cost: null, value: null, art: null, icons: null, text: null, flavour: null, footer: null,
@@ -242,7 +242,7 @@ def test_a_layouts_vertical_box_sets_a_verse_without_a_template(tmp_path, capsys
     assert "".join(c[0] for c in chars) == "いっせーの10まで数えて札をとる"
     for ch, k in (("い", 0), ("数", 1), ("札", 2)):
         c = next(c for c in chars if c[0] == ch)
-        assert abs((c[1] + c[3]) / 2 - (53 / 2 + em * 1.75 * (1 - k))) < 0.3, (ch, c)
+        assert abs((c[1] + c[3]) / 2 - (52 / 2 + em * 1.75 * (1 - k))) < 0.3, (ch, c)
     deck = ws / "data" / "test" / "decks" / "cards.yaml"
     for wrong, told in [("align: center, step: 4", "a vertical box's columns are not justified"),
                         ("vertical: true, x: 8", "step lowers the columns of vertical text, and the box is not vertical"),
@@ -319,3 +319,63 @@ def test_a_templates_vertical_box_given_an_item_that_is_no_text_stops_at_the_tem
         said = capsys.readouterr().out
         assert "templates/test/card-front.svg.j2:4" in said and f"tate_columns: {told}, not a text" in said, said
         assert "(expected a text or a number, or a list of them (a column each))" in said and "Traceback" not in said
+
+
+def test_a_verses_ruby_is_set_right_of_its_base_not_printed_as_written(tmp_path, capsys):
+    """trial61: a karuta verse's ``{朝顔|あさがお}`` printed as written, braces, bar and all, down
+    the column: the card text's ruby was unknown to vertical text. The reading is set at half size
+    right of its base (JLREQ 3.3), centred on it, the block of columns keeping the reading inside
+    the box, and the line never broken inside the ruby."""
+    deck = LAYOUT_VERSE.replace("[いっせーの, 10まで数えて, 札をとる]", "['{朝顔|あさがお}の', 咲く垣根]")
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    assert "vertical text" not in capsys.readouterr().err
+    em = 12 / 72 * 25.4
+    chars = _trimmed(ws / "build" / "test" / "shop" / "cards-unique.pdf")
+    assert "".join(c[0] for c in chars) == "朝顔あさがおの咲く垣根", chars
+    at = {c[0]: c for c in chars}
+    base_x = (at["朝"][1] + at["朝"][3]) / 2
+    ruby = [at[c] for c in "あさがお"]
+    top, foot = at["朝"][2] - 0.5, at["顔"][4] + 0.5
+    for r in ruby:  # right of the base, half its size, beside the base's two cells
+        assert abs((r[1] + r[3]) / 2 - (base_x + em * 0.75)) < 0.3 and r[3] - r[1] < em * 0.6, (r, base_x)
+        assert top < r[2] and r[4] < foot, (r, top, foot)
+    assert all(a[2] < b[2] for a, b in zip(ruby, ruby[1:]))  # downwards
+    # the two columns centred across the 52 mm card with the reading's half em at the right
+    assert abs(base_x - (52 / 2 - em / 4 + em * 1.75 / 2)) < 0.3, base_x
+    # never broken inside a ruby; the rest cut again as written
+    found = tate.columns(["あ{朝顔|あさがお}の"], 0, 0, 30, em * 1.1 * 2 + 0.01, 12, line_height=1.75)
+    assert [c.text for c in found.columns] == ["あ", "{朝顔|あさがお}", "の"] and found.problems == []
+    told = tate.columns(["{朝顔|あさがお}"], 0, 0, 30, 30, 12, line_height=1.35).problems
+    assert told == ["ruby needs line_height 1.5 or more (it is 1.35): a reading set right of its column would "
+                    "touch the column on its right"]
+
+
+def test_a_verses_ruby_is_linted_as_ruby_not_as_small_text(tmp_path, capsys):
+    """trial61: a 9 pt verse's reading (4.5 pt, set beside its base) was named small text under
+    6 pt, where the same ruby over horizontal text passes the 4 pt ``min_ruby``; at 7 pt it is told
+    as ruby, with the size to set the text at."""
+    deck = LAYOUT_VERSE.replace("[いっせーの, 10まで数えて, 札をとる]", "['{朝顔|あさがお}の', 咲く垣根]")
+    ws = make_workspace(tmp_path / "ws", deck=deck.replace("size: 12,", "size: 9,"))
+    assert run(ws, "check", "--game", "test") == 0
+    assert "print lint" not in capsys.readouterr().out
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(deck.replace("size: 12,", "size: 7,"), encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 0
+    said = capsys.readouterr().out
+    assert "ruby 「あ」 3.5 pt, smaller than 4 pt" in said and "smaller than 6 pt" not in said, said
+
+
+def test_a_line_the_data_ends_with_an_opening_bracket_is_told_as_one_it_starts_with_a_closing_one():
+    """trial61: 「」 opening a verse's line was told, 「 closing one (a column ending with 「, which
+    JLREQ 3.1.8 keeps off a line's end) went unsaid."""
+    told = tate.columns(["かれは「", "ゆく」と"], 0, 0, 40, 40, 12, line_height=1.75).problems
+    assert told == ["line 1 「かれは「」 ends a column with 「「」, which JLREQ keeps off a line's end (begin line 2 with it)"]
+    assert tate.columns(["かれは", "「ゆく」と"], 0, 0, 40, 40, 12, line_height=1.75).problems == []
+
+
+def test_the_lints_vertical_ruby_is_a_reading_beside_a_column_not_a_small_letter_beside_a_big_one():
+    from pnpgen.faces.printlint import _ruby_readings
+    big, small = ("text", "t:3", 20.0, 0.0, 100.0, 20.0, 120.0, "Ａ"), ("text", "t:3", 10.0, 22.0, 105.0, 30.0, 115.0, "Ｌ")
+    assert _ruby_readings((big, small)) == set()
+    below = ("text", "t:3", 20.0, 0.0, 78.0, 20.0, 98.0, "顔")
+    assert _ruby_readings((big, below, small)) == {2}

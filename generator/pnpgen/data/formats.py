@@ -16,6 +16,7 @@ CARD_FORMATS: dict[str, tuple[float, float]] = {
     "meishi": (55.0, 91.0),
     "square": (70.0, 70.0),
     "poker-double": (126.0, 88.0),
+    "karuta": (52.0, 73.0),  # かるた: 大石天狗堂's 競技用百人一首標準 73×52 (docs/print-facts.md)
 }
 
 # A card size as a Japanese designer names it (名刺, ポーカーサイズ): the card format meant and the
@@ -29,6 +30,9 @@ SIZE_WORDS: dict[str, tuple[str, str | None]] = {
     "スモール": ("small-jp", "card-jp"),
     "日本規格": ("small-jp", "card-jp"),
     "スクエア": ("square", None),
+    "かるた": ("karuta", None),
+    "カルタ": ("karuta", None),
+    "百人一首": ("karuta", None),
 }
 
 

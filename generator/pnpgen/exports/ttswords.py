@@ -155,8 +155,21 @@ def _ruby_readings(texts: list) -> set[tuple[int, int]]:
     """The runs of ``texts`` (text items: by item and run) that are a ruby's reading, not words of
     their own: at RUBY_SCALE of a run's size, set as text/svg.py sets a reading over its base (its
     em box on the base's: the baseline ASCENT of the base's em and the rest of its own above) and
-    over it. A piece is named by the base (``plain``), as everywhere else in pnpgen."""
+    over it; or, in vertical text (the m.tate() macro: a character a run), a character beside a
+    character of the base, right of it and within a base character up or down, in a column (a
+    character of its size just above or below it: a token's small letter beside its big one is no
+    ruby). A piece is named by the base (``plain``), as everywhere else in pnpgen."""
     runs = [(k, i, item[2], x, y, chars) for k, item in enumerate(texts) for i, (x, y, chars) in enumerate(item[3])]
+    singles = [(size, x, y) for _, _, size, x, y, chars in runs if len(chars) == 1]
+
+    def in_column(size: float, x: float, y: float) -> bool:
+        return any(abs(s - size) < 1e-3 and abs(sx - x) < 0.3 * size and 0 < abs(sy - y) < 1.6 * size
+                   for s, sx, sy in singles)
+
     return {(k, i) for k, i, size, x, y, chars in runs
-            if any(abs(b_size * RUBY_SCALE - size) < 1e-3 and abs(b_y - y - ASCENT * b_size - (1 - ASCENT) * size) < 1e-2
-                   and abs(b_x - x) <= b_size * max(len(b_chars), len(chars)) for _, _, b_size, b_x, b_y, b_chars in runs)}
+            if any(abs(b_size * RUBY_SCALE - size) < 1e-3
+                   and (abs(b_y - y - ASCENT * b_size - (1 - ASCENT) * size) < 1e-2
+                        and abs(b_x - x) <= b_size * max(len(b_chars), len(chars))
+                        or len(chars) == len(b_chars) == 1 and 0.3 * b_size < x - b_x < 1.2 * b_size
+                        and abs(b_y - y) < 1.5 * b_size and in_column(b_size, b_x, b_y))
+                   for _, _, b_size, b_x, b_y, b_chars in runs)}

@@ -190,11 +190,23 @@ def _known(kept: Memo[list], name: str) -> list[tuple[str, str, float, str]] | N
 def _ruby_readings(marks: tuple) -> set[int]:
     """The text marks that are a ruby reading (``{投票|とうひょう}``): a text at RUBY_SCALE of the
     size of a text of the same template line whose top its bottom sits on, over it (text/svg.py
-    sets the reading's em box on the base's), so the small-text line can say it is ruby."""
+    sets the reading's em box on the base's), or, in vertical text, right of it, its centre within
+    a reading's em of the base's right edge (a proportional face's kana is narrower than its em) and
+    within a base character up or down (a short base spaced out along a long reading; the m.tate()
+    macro) of a base in a column (a character of its size just above or below it: a token's small
+    letter beside its big one is no ruby), so the small-text line can say it is ruby."""
     texts = [(i, m) for i, m in enumerate(marks) if m[0] == "text"]
-    return {i for i, (_, at, size, x0, y0, x1, _, _) in texts
-            if any(b[1] == at and abs(b[2] * RUBY_SCALE - size) < 0.01 and abs(b[6] - y0) < 0.1
-                   and b[3] < x1 and x0 < b[5] for j, b in texts if j != i)}
+
+    def in_column(b: tuple) -> bool:
+        return any(c[1] == b[1] and abs(c[2] - b[2]) < 0.01 and c[3] < b[5] and b[3] < c[5]
+                   and 0 < abs((c[4] + c[6]) - (b[4] + b[6])) / 2 < 1.6 * b[2] for _, c in texts)
+
+    return {i for i, (_, at, size, x0, y0, x1, y1, _) in texts
+            if any(b[1] == at and abs(b[2] * RUBY_SCALE - size) < 0.01
+                   and (abs(b[6] - y0) < 0.1 and b[3] < x1 and x0 < b[5]
+                        or 0 < (x0 + x1) / 2 - b[5] < b[2] * RUBY_SCALE and b[4] - b[2] < y1 and y0 < b[6] + b[2]
+                        and in_column(b))
+                   for j, b in texts if j != i)}
 
 
 def _cut_line(deck: Deck, side: str, trim: tuple) -> list[tuple[float, float]] | None:

@@ -3,7 +3,10 @@
 brackets, ー, dashes and leaders turned a quarter clockwise; 、。 and small kana moved within their
 cell (2.1.2: a small kana's face right of the cell's centre, at its middle); a two-digit number
 set across in one cell, tate-chu-yoko (3.2.5); a longer run of Latin letters or digits turned a
-quarter clockwise as one word, reading downwards (3.2.3); a single letter or digit upright.
+quarter clockwise as one word, reading downwards (3.2.3); a single letter or digit upright; a
+ruby, ``{漢字|かんじ}``, one mark a column never breaks inside, its reading set at half size on the
+column's right (JLREQ 3.3: vertical text's ruby stands right of its base), its base spaced out
+where the reading is the longer.
 
 ``columns`` sets several lines in a box as vertical text sets a page: columns from right to left,
 each line starting a column of its own, a line longer than the box broken into the next column
@@ -15,7 +18,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
+from pnpgen.data.markup import RUBY_PART
 from pnpgen.patterns import later
+from pnpgen.text.cells import RUBY_SCALE
 from pnpgen.text.linebreak import NO_END, NO_START
 
 TURNED = frozenset("「」『』（）［］【】〔〕〈〉《》｛｝ー－―—…‥〜～：；＝→←")
@@ -24,15 +29,22 @@ SMALL_KANA = frozenset("ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッ�
 # Latin letters and digits, with the spaces and marks inside a word or phrase (Game Over, 2-3, 50%)
 _LATIN = later(r"[A-Za-z0-9]+(?:[ .,'’&:/+%-]+[A-Za-z0-9]+)*[.!?%]?")
 _TWO_DIGITS = later(r"[0-9]{2}")
+_RUBY = later(r"\{(" + RUBY_PART + r"+)[|｜](" + RUBY_PART + r"+)\}")  # as the card text's ruby (data/markup.py)
 LATIN_ADVANCE = 0.5  # em: a Latin letter's width in the fixed-width gothic (half of a kana's)
 LATIN_SPACE = 0.25  # em: the quarter-em JLREQ puts between Japanese and Latin text, each side
 
 
 class Mark(NamedTuple):
-    kind: str  # upright | turned | stop | small | across (tate-chu-yoko) | latin (a run turned) | space
-    text: str
+    kind: str  # upright | turned | stop | small | across (tate-chu-yoko) | latin (a run turned) | space | ruby
+    text: str  # a ruby's: its base
     top: float  # mm from the column's top
     length: float  # mm down the column
+    reading: str = ""  # a ruby's reading, set at RUBY_SCALE of the size on the column's right
+
+
+def source(mark: Mark) -> str:
+    """The text a mark was cut from: a ruby as the designer wrote it, to be cut again in the next column."""
+    return "{" + mark.text + "|" + mark.reading + "}" if mark.kind == "ruby" else mark.text
 
 
 def marks(text: str, size: float, pitch: float = 1.1, width: Callable[[str], float] | None = None) -> list[Mark]:
@@ -44,6 +56,14 @@ def marks(text: str, size: float, pitch: float = 1.1, width: Callable[[str], flo
     out: list[Mark] = []
     top, at = 0.0, 0
     while at < len(text):
+        ruby = _RUBY.match(text, at)
+        if ruby:  # the base a cell a character, spaced out to the reading's length where that is longer
+            base, reading = ruby.group(1), ruby.group(2)
+            length = max(len(base) * cell, len(reading) * em * RUBY_SCALE)
+            out.append(Mark("ruby", base, top, length, reading))
+            top += length
+            at = ruby.end()
+            continue
         run = _LATIN.match(text, at)
         if run and len(run.group(0)) > 1 and not _TWO_DIGITS.fullmatch(run.group(0)):
             word = run.group(0)
@@ -130,6 +150,9 @@ def columns(lines: Sequence[str], x: float, y: float, w: float, h: float, size: 
             problems.append(f"line {n} 「{line}」 starts a column with 「{line[0]}」, which JLREQ keeps off a line's "
                             f"start (break the line before the character ahead of it, or end line {n - 1} with it)"
                             if n > 1 else f"line 1 「{line}」 starts with 「{line[0]}」, which JLREQ keeps off a line's start")
+        if line[-1:] in NO_END:
+            problems.append(f"line {n} 「{line}」 ends a column with 「{line[-1]}」, which JLREQ keeps off a line's end "
+                            + (f"(begin line {n + 1} with it)" if n < len(lines) else "(take it out, or close it)"))
         rest = line
         while True:
             room = h - len(cut) * step
@@ -150,22 +173,26 @@ def columns(lines: Sequence[str], x: float, y: float, w: float, h: float, size: 
                 cut.append((rest, _length(these)))  # a line a column, unbroken: broken, each character one
                 break
             at, allowed = _break(these, room)
-            head = "".join(m.text for m in these[:at])
+            head = "".join(source(m) for m in these[:at])
             cut.append((head, _length(these[:at])))
             if not allowed:
                 problems.append(f"「{head}」 is broken before 「{these[at].text}」, which JLREQ keeps off a column's top, "
                                 "for want of room")
             if _length(these[:at]) > room + 1e-6:
                 problems.append(f"「{head}」 is longer than its column's {room:.1f} mm: it runs past the box's foot")
-            rest = "".join(m.text for m in these[at:]).lstrip(" \u3000")
+            rest = "".join(source(m) for m in these[at:]).lstrip(" \u3000")
             if not rest:
                 break
     advance = em * line_height
-    across = em + advance * (len(cut) - 1) if cut else 0.0
+    ruby = em * RUBY_SCALE if any(_RUBY.search(str(line)) for line in lines) else 0.0  # a reading right of a column
+    if ruby and line_height < 1 + RUBY_SCALE:
+        problems.append(f"ruby needs line_height {1 + RUBY_SCALE:g} or more (it is {line_height:g}): a reading "
+                        "set right of its column would touch the column on its right")
+    across = em + ruby + advance * (len(cut) - 1) if cut else 0.0
     if across > w + 1e-6:
-        problems.append(f"{len(cut)} columns need {across:.1f} mm across ({size:g} pt, line_height {line_height:g}), "
-                        f"the box is {w:.1f} mm wide: they run past its {EDGES[align]}")
-    first = {"right": x + w - em / 2, "center": x + w / 2 + advance * (len(cut) - 1) / 2,
+        problems.append(f"{len(cut)} columns need {across:.1f} mm across ({size:g} pt, line_height {line_height:g}"
+                        f"{', ruby' if ruby else ''}), the box is {w:.1f} mm wide: they run past its {EDGES[align]}")
+    first = {"right": x + w - em / 2 - ruby, "center": x + w / 2 - ruby / 2 + advance * (len(cut) - 1) / 2,
              "left": x + em / 2 + advance * (len(cut) - 1)}[align]
     out = [Column(text, first - k * advance, y + k * step, length) for k, (text, length) in enumerate(cut)]
     return Columns(out, problems)
