@@ -101,3 +101,14 @@ def test_a_drafts_control_characters_reach_no_bookmark_and_no_line_of_proof_txt_
     proof = (ws / "build/test/proof.txt").read_text(encoding="utf-8")
     assert "\\x1b]0;pwned\\x07" in proof, proof  # (the line is quoted: the half-width 0 beside ０)
     assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e]", proof + "".join(titles)), proof
+
+
+def test_a_count_is_read_from_the_first_digit_of_its_run_only():
+    """The proofing's numbers (「３枚」) were looked for from every digit of a run: a draft line of
+    90,000 digits with no 枚 after them (under the 300 kB draft limit) read the rest of the run
+    from each, 80 CPU-s of the rulebook's. Read from a run's first digit, each run is read once;
+    the counts found are the same."""
+    from pnpgen.rulebook.proofnumbers import _NUMBER
+
+    assert [m.group(0) for m in _NUMBER.finditer("手札を１２枚、山札から3回、9999")] == ["１２枚", "3回"]
+    assert _NUMBER.search("１２３枚", 1) is None  # (inside the run: no start of a count)
