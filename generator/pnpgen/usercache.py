@@ -37,6 +37,7 @@ import hmac
 import importlib.util
 import marshal
 import os
+import stat
 import time
 from collections.abc import Iterable
 from functools import lru_cache
@@ -115,15 +116,22 @@ def installed(*modules: str) -> bytes:
     return "\n".join(parts).encode()
 
 
+# An entry or the key opened for reading: never through a link, nor waiting on a pipe put in its place
+_PLAIN_READ = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+ENTRY_MOST = 256 * 2**20  # the largest entry read (a picture's print bytes are kept up to 64 MB: artfile.CONVERTED_MOST)
+
+
 def get(kind: str, name: str) -> Any:
     """The value kept under ``name``, or None."""
     where = folder(kind)
-    if where is None or not (_private(where) and _private(where.parent)):
+    if where is None or not (_private(where) and _private(where.parent, link_ok=True)):
         return None
     try:
-        handle = os.open(where / name, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        handle = os.open(where / name, _PLAIN_READ)
         try:
             st = os.fstat(handle)
+            if not stat.S_ISREG(st.st_mode) or st.st_size > ENTRY_MOST:
+                return None  # a pipe (whose read never ends), a folder, a sparse 8 GB file: not an entry pnpgen wrote
             with os.fdopen(os.dup(handle), "rb") as f:
                 raw = f.read()
             check, body = raw[:32], raw[32:]
@@ -150,7 +158,7 @@ def put(kind: str, name: str, value: Any) -> None:
         return
     try:
         _private_folder(where.parent, where)
-        if not (_private(where) and _private(where.parent)):
+        if not (_private(where) and _private(where.parent, link_ok=True)):
             return  # never read there (get): not written
         _sweep(where)
         tmp = where / f".{name}.{os.getpid()}"
@@ -179,8 +187,8 @@ def _private_folder(*folders: Path) -> None:
         except FileExistsError:
             if given and folder_ == Path(given):
                 continue  # a folder the designer named (PNPGEN_CACHE=/tmp) is never changed: only not read
-            st = folder_.stat()
-            if st.st_mode & 0o022 and st.st_uid == _USER:
+            st = folder_.lstat()  # (a link's folder, not made here, is never changed: only not read)
+            if stat.S_ISDIR(st.st_mode) and st.st_mode & 0o022 and st.st_uid == _USER:
                 folder_.chmod(0o700)
                 _private.cache_clear()
 
@@ -189,15 +197,20 @@ _USER = os.getuid() if hasattr(os, "getuid") else None
 
 
 @lru_cache(maxsize=64)
-def _private(where: Path) -> bool:
+def _private(where: Path, link_ok: bool = False) -> bool:
     """Whether the cache folder ``where`` is this user's alone: an entry in a folder others may
-    write to (or another user's) is never read."""
-    if _USER is None:  # Windows: a user's cache is in their own profile
-        return True
+    write to (or another user's) is never read. A kind's folder is one pnpgen made: a link in its
+    place (to a folder of pictures, say) is not, and is neither read, written nor swept (through
+    one, a sweep removed that folder's files named like entries). The cache folder itself,
+    ``link_ok``, may be a link (``~/.cache`` kept on another disk)."""
     try:
-        st = where.stat()
+        st = where.stat() if link_ok else where.lstat()
     except OSError:
         return False
+    if not stat.S_ISDIR(st.st_mode):
+        return False
+    if _USER is None:  # Windows: a user's cache is in their own profile
+        return True
     return st.st_uid == _USER and not st.st_mode & 0o022
 
 
@@ -236,7 +249,8 @@ def _sweep(where: Path) -> None:
             except OSError:
                 pass  # gone already (another run swept it), or not ours to remove
         try:  # (the folder is this user's alone: put checked it)
-            handle = os.open(stamp, os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+            handle = os.open(stamp, os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0),
+                             0o600)  # (a pipe in its place: refused at once, not waited on)
             try:
                 os.utime(handle if os.utime in os.supports_fd else stamp)
             finally:
@@ -284,11 +298,11 @@ def _secret_in(*environment: str | None) -> bytes | None:
 def _secret(path: str) -> bytes | None:
     where = Path(path)
     try:
-        if where.parent.is_dir() and not _private(where.parent):  # a key others could have written seals nothing
+        if where.parent.is_dir() and not _private(where.parent, link_ok=True):  # a key others could have written seals nothing
             _private_folder(where.parent)
-            if not _private(where.parent):
+            if not _private(where.parent, link_ok=True):
                 return None
-        key = where.read_bytes()
+        key = _plain_bytes(where)
         if len(key) == SECRET_BYTES:
             return key
     except OSError:
@@ -302,15 +316,26 @@ def _secret(path: str) -> bytes | None:
         try:
             os.link(tmp, where)  # the first of two processes making it at once wins; both then read it
         except FileExistsError:
-            if where.stat().st_size != SECRET_BYTES:  # a damaged key: replaced
+            st = os.lstat(where)
+            if not stat.S_ISREG(st.st_mode) or st.st_size != SECRET_BYTES:  # a damaged key (a link, a pipe): replaced
                 os.replace(tmp, where)
-        key = where.read_bytes()
+        key = _plain_bytes(where)
         return key if len(key) == SECRET_BYTES else None
     except OSError:
         return None
     finally:
         with contextlib.suppress(OSError):  # ENOTDIR too: a cache folder below a file (it was a traceback)
             tmp.unlink(missing_ok=True)
+
+
+def _plain_bytes(path: Path) -> bytes:
+    """The key file's first bytes, read only when it is a plain file (not a link, a pipe or a
+    folder put in its place): b"" otherwise, as a damaged key is."""
+    handle = os.open(path, _PLAIN_READ)
+    try:
+        return os.read(handle, SECRET_BYTES + 1) if stat.S_ISREG(os.fstat(handle).st_mode) else b""
+    finally:
+        os.close(handle)
 
 
 def seal(data: bytes | memoryview) -> str:

@@ -455,3 +455,14 @@ def test_a_placeholder_left_in_the_drafts_rules_is_listed_at_its_line(tmp_path, 
     out = capsys.readouterr().out
     assert "  rulebook: data/test/draft.txt:20: “未定” left in the draft: イラスト：未定\n1 placeholder to settle" in out, out
     assert "人数は未定" not in out
+
+
+def test_placeholders_past_the_drafts_listed_fifty_are_counted_all(tmp_path, capsys):
+    """A draft of 60 lines each with a 未定: check lists 50 and says how many more, and its count
+    said 50 (the lines listed), not 60."""
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    draft = ws / "data" / "test" / "draft.txt"
+    draft.write_text(draft.read_text(encoding="utf-8") + "\n■　クレジット\n\n" + "　イラスト：未定\n" * 60, encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 0
+    out = capsys.readouterr().out
+    assert out.count("left in the draft") == 50 and "(and 10 more)\n60 placeholders to settle" in out, out

@@ -40,6 +40,9 @@ def test_a_reference_to_a_number_the_book_prints_links_there_and_one_to_none_is_
         "35: 「→３．９」：3.9 の項目（番号付きの条項）が草案にありません"], refs
     # 「３枚→４枚」 is a change of count, no reference; 「（→３）」 after it is the section 3
     assert [n for _, _, n in references_in("カードは３枚→４枚（→３）に増えました。")] == ["3"]
+    # a number read whole, however long: 4.100000 was told as 4.100, 1234.1 was no reference at all
+    assert [n for _, _, n in references_in("（→４．１０００００）（→１２３４．１）１２３４．５参照（→１０００００００００）")] == [
+        "4.100000", "1234.1", "1234.5", "1000000000"]
     pdf = build_rulebook(game, ws / "fonts", pictures=pictures_from_game(game, ws / "templates"),
                          rules_only=True).files["rulebook.pdf"]
     reader = PdfReader(io.BytesIO(pdf))

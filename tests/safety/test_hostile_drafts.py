@@ -84,3 +84,31 @@ def test_a_diagram_under_a_sub_headings_indent_is_checked_at_that_indent(tmp_pat
     doc.close()
     assert len(boxes) == 6 + int(room.group(1))  # every cell of the map printed, inside the text's 15–133 mm
     assert 15 + 9.5 / 72 * 25.4 < min(b[0] for b in boxes) * MM and max(b[2] for b in boxes) * MM <= 148 - 15
+
+
+def test_a_drafts_control_characters_reach_no_bookmark_and_no_line_of_proof_txt_raw(tmp_path):
+    """A heading pasted with a terminal's escape and a bidi override (``\\x1b[31m``, U+202E) went
+    into the PDF's bookmarks as it was (a reader's list showed the heading turned round), and a
+    proofing line quoting ``\\x1b]0;…\\x07`` into proof.txt raw (``cat proof.txt`` retitled the
+    terminal): each is written as the terminal's messages write it, ``\\x1b``, ``\\u202e``."""
+    from pypdf import PdfReader
+
+    ws = _drafted(tmp_path, DRAFT.replace("■　ゲームの進行", "■　ゲーム\x1b[31mの進行\u202eEVIL")
+                  .replace("１：カードを１枚引く。", "１：カードを１枚引く\x1b]0;pwned\x07。手番0回目。"))
+    assert run(ws, "rulebook", "--game", "test") == 0
+    titles = [item.title for item in PdfReader(ws / "build/test/rulebook.pdf").outline if not isinstance(item, list)]
+    assert "3\u3000ゲーム\\x1b[31mの進行\\u202eEVIL" in titles, titles
+    proof = (ws / "build/test/proof.txt").read_text(encoding="utf-8")
+    assert "\\x1b]0;pwned\\x07" in proof, proof  # (the line is quoted: the half-width 0 beside ０)
+    assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e]", proof + "".join(titles)), proof
+
+
+def test_a_count_is_read_from_the_first_digit_of_its_run_only():
+    """The proofing's numbers (「３枚」) were looked for from every digit of a run: a draft line of
+    90,000 digits with no 枚 after them (under the 300 kB draft limit) read the rest of the run
+    from each, 80 CPU-s of the rulebook's. Read from a run's first digit, each run is read once;
+    the counts found are the same."""
+    from pnpgen.rulebook.proofnumbers import _NUMBER
+
+    assert [m.group(0) for m in _NUMBER.finditer("手札を１２枚、山札から3回、9999")] == ["１２枚", "3回"]
+    assert _NUMBER.search("１２３枚", 1) is None  # (inside the run: no start of a count)

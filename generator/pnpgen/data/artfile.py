@@ -235,7 +235,7 @@ def _see_through(path: str, size: int, mtime_ns: int, inode: int) -> bool:
         return False  # unreadable: placing it says so
 
 
-MAX_ART_PIXELS = 60_000_000  # one picture (a 650 mm square at 300 dpi): decoded, its RGBA takes some 1 GB
+MAX_ART_PIXELS = 60_000_000  # one picture (a 650 mm square at 300 dpi): decoded, its RGBA takes 240 MB (a build placing it, 600 MB)
 MAX_ART_BYTES = 256_000_000  # one art file: such a picture as a compressed PNG or a JPEG is far smaller
 
 

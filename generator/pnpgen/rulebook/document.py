@@ -41,6 +41,7 @@ from pnpgen.rulebook.styles import (
     Fonts,
 )
 from pnpgen.rulebook.termindex import page_destination
+from pnpgen.safetext import shown
 from pnpgen.units import PT_PER_MM as PT  # points per millimetre
 
 
@@ -189,7 +190,8 @@ class RulebookDoc(BaseDocTemplate):
             c = self.canv
             c.bookmarkPage(f.key)
             icons = self.meta.icons
-            c.addOutlineEntry(inline.spelt(f.toc_text, icons), f.key, level=f.level, closed=f.level > 0)
+            # (a heading's control characters as escapes: U+202E turned the bookmark round in a reader's list)
+            c.addOutlineEntry(shown(inline.spelt(f.toc_text, icons)), f.key, level=f.level, closed=f.level > 0)
             self.notify("TOCEntry", (f.level, f.toc_text, self.page, f.key))  # (set by contents.ContentsEntry)
             if f.mark:
                 self._running = f.mark

@@ -56,6 +56,7 @@ from pnpgen.rulebook.proofopen import open_in_draft, placeholders
 from pnpgen.rulebook.proofslips import slips
 from pnpgen.rulebook.proofwords import bare_terms, near_duplicates
 from pnpgen.rulebook.tree import Document
+from pnpgen.safetext import shown
 from pnpgen.terms import is_latin
 
 __all__ = ["Finding", "proof", "proof_text", "report_lang"]
@@ -130,4 +131,6 @@ def proof_text(game: Game, draft_path, findings: list[Finding], lang: str, flatt
     head += [msg("proof.flattened", lang), ""] if flattened else [""]
     if not findings:
         return "\n".join(head + [msg("proof.none", lang)]) + "\n"
-    return "\n".join(head + [f"{f.kind}\t{f.file}" for f in findings]) + "\n"
+    # (a draft's control characters as escapes, as the terminal's lines show them: \x1b]0;…\x07 in a
+    # quoted line retitled the terminal that showed proof.txt, \u202e turned the line round)
+    return "\n".join(head + [f"{f.kind}\t{shown(f.file)}" for f in findings]) + "\n"

@@ -15,9 +15,13 @@ _CASE = rf"{_N}(?:[.．]{_N}){{1,3}}"
 _DEFINED = re.compile(rf"^[ 　]*(?:■[ 　]*|#+[ 　]*)?({_CASE})[ 　]")
 # a reference: →６．４, ６．４参照 (６．４を参照), see 6.4, cf. 6.4 (see rule 6.4, see case 6.4), and a
 # section's number alone only in its own parentheses, 「（→５）」 (「３枚→４枚」 is a change of count)
-_REFERENCE = re.compile(rf"[→⇒][ 　]*({_CASE})|({_CASE})[ 　]*(?:を)?参照"
-                        rf"|\b(?:see|cf\.)[ ]+(?:rule[ ]+|case[ ]+|section[ ]+)?({_CASE})(?![0-9])"
-                        rf"|(?<=[（(])[→⇒][ 　]*({_N})(?=[ 　]*(?:を?参照)?[）)])", re.I)
+# (its numbers read whole, however long: 「→４．１０００００」 was told as a reference to 4.100, and
+# 「→１２３４．１」 was no reference at all, where each sends the reader nowhere)
+_RN = r"(?<![0-9０-９])[0-9０-９]+"
+_REF_CASE = rf"{_RN}(?:[.．][0-9０-９]+){{1,3}}(?![0-9０-９])"
+_REFERENCE = re.compile(rf"[→⇒][ 　]*({_REF_CASE})|({_REF_CASE})[ 　]*(?:を)?参照"
+                        rf"|\b(?:see|cf\.)[ ]+(?:rule[ ]+|case[ ]+|section[ ]+)?({_REF_CASE})(?![0-9])"
+                        rf"|(?<=[（(])[→⇒][ 　]*({_RN})(?=[ 　]*(?:を?参照)?[）)])", re.I)
 # a case's own number as the parser keeps it (a list item's mark, 「５．２．１」)
 CASE_NUMBER = re.compile(_CASE)
 _WIDE = str.maketrans("０１２３４５６７８９．", "0123456789.")
