@@ -568,6 +568,22 @@ def test_a_components_entry_naming_a_deck_with_its_kind_after_it_is_that_deck(tm
     assert not any("no deck or sourced item" in w for w in rulebook_warnings(game, FONTS))
 
 
+@pytest.mark.parametrize("draft_name, deck_name, kind, matched", [
+    ("Unit counters", "Units", "token", True),
+    ("HQ counters", "HQ", "token", True),
+    ("Marker counters", "Markers", "token", True),
+    ("Coin tokens", "Coin", "token", True),
+    ("Unit counters", "Units", "card", False),  # a card deck's cards are no counters
+])
+def test_a_wargames_counters_are_its_token_decks(draft_name, deck_name, kind, matched):
+    """A wargame trial: '- 232 Unit counters' over the token deck “Units” was “no deck or sourced
+    item of that name” (and '- 48 Marker counters' “did you mean Markers?”): a wargame lists its
+    tokens as counters, so the word after a token deck's name may be either."""
+    from pnpgen.rulebook.components import DataItem, _match
+    deck = DataItem(deck_name, 232, "", "deck units", "", "units", kind=kind)
+    assert _match(draft_name, [deck]) == ([deck] if matched else [])
+
+
 @pytest.mark.parametrize("entry, names, counts, note", [
     ("4 Player mats (double-sided)", ["Player mats"], [4], "(double-sided)"),
     ("28 Coin tokens (20 worth 1, 8 worth 5)", ["Coin tokens"], [28], "(20 worth 1, 8 worth 5)"),
