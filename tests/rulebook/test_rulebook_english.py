@@ -599,6 +599,27 @@ def test_a_parenthesis_after_a_count_written_first_is_a_note_not_the_name(entry,
     assert [b.text for b in got.children] == ([note] if note else [])
 
 
+def test_an_english_drafts_example_of_play_and_caution_are_boxed_as_a_japanese_drafts_are():
+    """A wargame trial: 'Example: The 3/US armour unit in hex 1207 attacks…' under rule 8.2 was set as
+    a term, “Example” in bold before its text, where a Japanese draft's 【例】 is a box on a tint
+    (and out of the quick reference): ``Example:``, ``Example of play:`` and ``Caution:`` open one."""
+    from pnpgen.rulebook.tree import Aside
+    draft = ("Test Game\n\n## 8.0 Combat\n\n8.2 Odds\n\n8.2.1 Divide the attack by the defence.\n\n"
+             "Example of play: The 3/US armour in hex 1207 attacks at 2-1 odds (see 8.2).\n"
+             "- The die roll is a 4: DR.\n\nA paragraph after it.\n\n"
+             "Caution: A unit retreats only once.\n\nExample: none.\n")
+    section = parse(draft, "en").sections[0]
+    sub = section.children[0]
+    boxes = [b for b in sub.children if isinstance(b, Aside)]
+    assert [(b.kind, b.label, [type(c).__name__ for c in b.children]) for b in boxes] == [
+        ("example", "Example of play", ["DraftParagraph", "Bullet"]),
+        ("caution", "Caution", ["DraftParagraph"]),
+        ("example", "Example", ["DraftParagraph"])]
+    assert boxes[0].children[0].text.startswith("The 3/US armour")
+    assert not any(isinstance(b, Aside) for b in parse(draft.replace("Example", "Sample").replace(
+        "Caution", "Warning"), "en").sections[0].children[0].children)
+
+
 def test_a_run_of_term_lines_is_a_list_of_terms_whatever_case_their_text_starts_in():
     """A game trial: a glossary, ``Lit lighthouse: a lighthouse space with a Lamp on it.`` and two
     more such lines, was set as plain paragraphs (a term's text in lower case read as a sentence,
