@@ -1212,6 +1212,20 @@ def test_a_figure_after_a_japanese_title_in_the_english_book_says_to_give_it_per
     assert not [w for w in rulebook_warnings(load_game(Workspace(ws), "test"), FONTS) if "figure after" in w]
 
 
+def test_a_figure_may_follow_the_components_section(tmp_path):
+    """A wargame trial: a figure of the counters ``after: 2.0 Components`` was “no step, sub-heading
+    or section of that title in the draft … did you mean 6.0 Movement?”, and not shown: the
+    components section, set apart from the rules sections, never offered its title to a figure."""
+    figure = ("rulebook:\n  figures:\n    - after: {ja: 準備, en: 2.0 Components}\n      size: [100, 100]\n"
+              "      pieces:\n        - {deck: cards, piece: 1, x: 50, y: 50}\n")
+    ws = make_workspace(tmp_path / "ws", game=TWO + figure, deck=DECK)
+    (ws / "data" / "test" / "draft.en.txt").write_text(
+        "Test Game\n\n## 1.0 Overview\n\nA test.\n\n## 2.0 Components\n\n- 11 Test cards\n\n"
+        "## 3.0 Setup\n\nDeal the cards.\n", encoding="utf-8")
+    said = rulebook_warnings(load_game(Workspace(ws), "test", lang="en"), FONTS)
+    assert not [w for w in said if "figure after" in w], said
+
+
 def test_a_components_parenthesis_that_names_a_deck_is_part_of_its_name(tmp_path):
     """A wargame trial: ``- 11 Order of Battle (Red)`` and ``- 1 Order of Battle (Blue)``, two decks
     so named, were both “Order of Battle” with a note (Red) or (Blue): the first entry took both
