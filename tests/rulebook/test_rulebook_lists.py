@@ -357,6 +357,29 @@ def test_an_english_cross_reference_links_to_where_its_case_is_set(tmp_path):
     assert not any(p.get("/Annots") for p in PdfReader(io.BytesIO(result.files["rulebook-booklet.pdf"])).pages)
 
 
+@pytest.mark.parametrize("sub", ["5.2 Zones of Control", "### 5.2 Zones of Control"])
+def test_a_cross_reference_to_a_numbered_sub_heading_links_to_it(tmp_path, sub):
+    """A wargame trial: 79 references ``(see 8.2)`` to the draft's numbered sub-headings (``8.2 Odds``
+    over its cases ``8.2.1 …``) were all plain text, no link in the book: only a case line or a
+    section set its number as a place to go. A numbered sub-heading is one too."""
+    draft = ("# T (Draft 1)\n\n## 5.0 Movement\n\n5.1 Movement Points\n\n5.1.1 A unit may move up to its movement "
+             f"allowance (see 5.2).\n\n{sub}\n\n5.2.1 A unit entering an enemy's zone stops there.\n")
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    (ws / "data" / "test" / "draft.txt").write_text(draft, encoding="utf-8")
+    book = build_rulebook(load_game(Workspace(ws), "test"), ws / "fonts", rules_only=True).files["rulebook.pdf"]
+    reader = PdfReader(io.BytesIO(book))
+    page = next(n for n, p in enumerate(reader.pages) if "movement allowance" in p.extract_text())
+    links = [a.get_object() for a in reader.pages[page].get("/Annots") or []]
+    links = [a for a in links if a["/Dest"][1] == "/XYZ"]
+    assert len(links) == 1, links
+    chars = glyphs(book)[page]
+    text = "".join(g.char for g in chars)
+    heading = chars[text.index("Zones of Control")]
+    top = float(reader.pages[page].mediabox.height) - float(links[0]["/Dest"][3])
+    assert links[0]["/Dest"][0].idnum == reader.pages[page].indirect_reference.idnum
+    assert 0 < heading.y - top * PT_MM < 8  # the top of 5.2's heading, on this page
+
+
 def test_a_cross_reference_in_the_quick_reference_links_to_its_case(tmp_path):
     """hostile34: docs/data-format.md says a reference links "in the rules, the quick reference and the
     appendix alike", but the quick reference's lines (a Sequence of Play case ``4.12 Combat (see 6.3)``)
