@@ -329,6 +329,21 @@ def test_an_english_case_goes_beside_a_numbered_sub_heading_it_is_no_case_of_and
     assert [c.mark for c in combat.children[1].children] == ["6.21", "6.2.2"]
 
 
+def _links_to_cases(tmp_path, draft: str, words: str):
+    """The book of ``draft`` (rules only), its reader, the page holding ``words``, that page's one
+    link to a case (asserted one) and its glyphs."""
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    (ws / "data" / "test" / "draft.txt").write_text(draft, encoding="utf-8")
+    result = build_rulebook(load_game(Workspace(ws), "test"), ws / "fonts", rules_only=True)
+    book = result.files["rulebook.pdf"]
+    reader = PdfReader(io.BytesIO(book))
+    page = next(n for n, p in enumerate(reader.pages) if words in p.extract_text())
+    links = [a.get_object() for a in reader.pages[page].get("/Annots") or []]
+    links = [a for a in links if a["/Dest"][1] == "/XYZ"]
+    assert len(links) == 1, links
+    return result, reader, page, links, glyphs(book)[page]
+
+
 def test_an_english_cross_reference_links_to_where_its_case_is_set(tmp_path):
     """trial49: an English wargame's ``(see 6.3)`` printed as text, where a Japanese book's 「→６．４」
     links to its case: the link's box now stands over ``see 6.3`` as set, in a justified line too,
@@ -336,16 +351,7 @@ def test_an_english_cross_reference_links_to_where_its_case_is_set(tmp_path):
     draft = ("# T (Draft 1)\n\n## 5.0 Movement\n\n5.1 A unit may move up to its movement allowance, paying the "
              "terrain cost of each hex it enters (see 6.3), and never more (see 9.9).\n\n## 6.0 Combat\n\n"
              "6.1 Attack an adjacent unit.\n\n6.3 A unit that takes a step loss is flipped.\n")
-    ws = make_workspace(tmp_path / "ws", draft=True)
-    (ws / "data" / "test" / "draft.txt").write_text(draft, encoding="utf-8")
-    result = build_rulebook(load_game(Workspace(ws), "test"), ws / "fonts", rules_only=True)
-    book = result.files["rulebook.pdf"]
-    reader = PdfReader(io.BytesIO(book))
-    page = next(n for n, p in enumerate(reader.pages) if "never more" in p.extract_text())
-    links = [a.get_object() for a in reader.pages[page].get("/Annots") or []]
-    links = [a for a in links if a["/Dest"][1] == "/XYZ"]
-    assert len(links) == 1, links
-    chars = glyphs(book)[page]
+    result, reader, page, links, chars = _links_to_cases(tmp_path, draft, "never more")
     text = "".join(g.char for g in chars)
     at = text.index("see 6.3")
     x0, x1 = (float(v) * PT_MM for v in (links[0]["/Rect"][0], links[0]["/Rect"][2]))
@@ -364,15 +370,7 @@ def test_a_cross_reference_to_a_numbered_sub_heading_links_to_it(tmp_path, sub):
     section set its number as a place to go. A numbered sub-heading is one too."""
     draft = ("# T (Draft 1)\n\n## 5.0 Movement\n\n5.1 Movement Points\n\n5.1.1 A unit may move up to its movement "
              f"allowance (see 5.2).\n\n{sub}\n\n5.2.1 A unit entering an enemy's zone stops there.\n")
-    ws = make_workspace(tmp_path / "ws", draft=True)
-    (ws / "data" / "test" / "draft.txt").write_text(draft, encoding="utf-8")
-    book = build_rulebook(load_game(Workspace(ws), "test"), ws / "fonts", rules_only=True).files["rulebook.pdf"]
-    reader = PdfReader(io.BytesIO(book))
-    page = next(n for n, p in enumerate(reader.pages) if "movement allowance" in p.extract_text())
-    links = [a.get_object() for a in reader.pages[page].get("/Annots") or []]
-    links = [a for a in links if a["/Dest"][1] == "/XYZ"]
-    assert len(links) == 1, links
-    chars = glyphs(book)[page]
+    _, reader, page, links, chars = _links_to_cases(tmp_path, draft, "movement allowance")
     text = "".join(g.char for g in chars)
     heading = chars[text.index("Zones of Control")]
     top = float(reader.pages[page].mediabox.height) - float(links[0]["/Dest"][3])
