@@ -794,12 +794,21 @@ def test_a_two_sided_pieces_back_is_not_called_by_its_fronts_name(tmp_path):
     out = _export(_token_game(tmp_path, {
         "vote": "name: 投票トークン\n" + token.format(shape="circle", back="vote.svg.j2"),
         "hexvote": "name: 投票六角\n" + token.format(shape="hex", back="vote.svg.j2"),
-        "units": "name: 部隊\n" + token.format(shape="rect", back="own.svg.j2").replace("size: 20", "size: [20, 20]")},
+        "units": "name: 部隊\n" + token.format(shape="rect", back="own.svg.j2").replace("size: 20", "size: [20, 20]"),
+        "hexunits": "name: 六角部隊\n" + token.format(shape="hex", back="own.svg.j2")},
         {"sq": SQUARE_TOKEN_SVG, "vote": VOTE_BACK_SVG, "own": OWN_BACK_SVG}))
     assert [(o["Name"], o["Nickname"]) for o in _objects(out, "vote")] == [("Custom_Tile", "投票トークン")] * 2
     for obj in _objects(out, "hexvote"):  # a pointy hex: a token, its back the second state
         assert (obj["Nickname"], obj["States"]["2"]["Nickname"]) == ("賛成", "投票六角")
+        assert obj["HideWhenFaceDown"] is True and obj["States"]["2"]["HideWhenFaceDown"] is True
     assert [o["Nickname"] for o in _objects(out, "units")] == ["賛成"] * 2  # its back prints 賛成 too
+    # a wargame trial: a counter flipped to its reduced side hid its unit's name and factors, saved
+    # HideWhenFaceDown as a hidden tile is; its back names it, so face down it hides nothing
+    assert all(o["HideWhenFaceDown"] is True for o in _objects(out, "vote"))
+    assert not any("HideWhenFaceDown" in o for o in _objects(out, "units"))
+    for obj in _objects(out, "hexunits"):
+        assert obj["States"]["2"]["Nickname"] == "賛成"
+        assert "HideWhenFaceDown" not in obj and "HideWhenFaceDown" not in obj["States"]["2"]
 
 
 WORDED_FRONT_SVG = SQUARE_TOKEN_SVG.replace('fill="#3366cc"/>', 'fill="#3366cc"/><text x="3" y="8" font-family="{{ fonts.gothic }}" '

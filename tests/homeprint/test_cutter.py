@@ -581,3 +581,43 @@ def test_two_sided_pieces_between_the_marks_say_the_bleed_they_gave_up(tmp_path,
     far = json.loads((tmp_path / "far" / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"]
     assert [(d["pieces_per_sheet"], d["sheet_bleed_mm"]) for d in far if d["id"] == "squares"] == [(12, 3.0)]
     assert "the full" not in capsys.readouterr().out
+
+
+def test_counters_that_abut_are_cut_once_along_each_shared_line(tmp_path):
+    """A wargame trial: 232 ½-inch counters printed with no gap (bleed: 0, gang-cut) had a closed
+    cut path each, so the cutter cut every line between two counters twice (232 rectangles, 928
+    edges). Pieces that abut are cut along the lines they share, each once, end to end across the
+    block: every edge of every piece lies on one cut, and no cut runs through a piece."""
+    import ezdxf
+
+    from pnpgen.exports.cutfiles import cut_dxf, cut_svg
+    from pnpgen.impose.cutter import CutSheet, shared_cuts
+    from pnpgen.shapes import cut_path, shape_spec, translate
+
+    side = 12.7
+    square = cut_path(shape_spec("rect", (side, side)))
+    places = [(c, r) for r in range(2) for c in range(3)] + [(0, 2)]  # two full rows and one counter
+    paths = [square.transformed(translate(20 + c * side, 30 + r * side)) for c, r in places]
+    outlines, cuts = shared_cuts(paths)
+    assert outlines == ()
+    got = sorted((round(c.x1, 3), round(c.y1, 3), round(c.x2, 3), round(c.y2, 3)) for c in cuts)
+    assert got == sorted([(20, 30, 58.1, 30), (20, 42.7, 58.1, 42.7), (20, 55.4, 58.1, 55.4), (20, 68.1, 32.7, 68.1),
+                          (20, 30, 20, 68.1), (32.7, 30, 32.7, 68.1), (45.4, 30, 45.4, 55.4), (58.1, 30, 58.1, 55.4)])
+    for c, r in places:  # each edge of each counter on a cut
+        x, y = 20 + c * side, 30 + r * side
+        for (x1, y1, x2, y2) in ((x, y, x + side, y), (x, y + side, x + side, y + side), (x, y, x, y + side),
+                                 (x + side, y, x + side, y + side)):
+            assert any(
+                (abs(k.y1 - y1) < 1e-6 and abs(k.y2 - y2) < 1e-6 and k.x1 <= x1 + 1e-6 and x2 <= k.x2 + 1e-6) if y1 == y2
+                else (abs(k.x1 - x1) < 1e-6 and abs(k.x2 - x2) < 1e-6 and k.y1 <= y1 + 1e-6 and y2 <= k.y2 + 1e-6)
+                for k in cuts), (c, r)
+    sheet = CutSheet((215.9, 279.4), outlines, cuts)
+    svg = cut_svg(sheet).decode()
+    assert svg.count("<path ") == 8 and '<path d="M20 30 L58.1 30"/>' in svg
+    (tmp_path / "s.dxf").write_bytes(cut_dxf(sheet))
+    lines = [e for e in ezdxf.readfile(tmp_path / "s.dxf").modelspace() if e.dxftype() == "LWPOLYLINE"]
+    assert len(lines) == 8 and not any(e.closed for e in lines)
+    assert [tuple(round(v, 3) for v in p) for p in lines[0].get_points("xy")] == [(20, 249.4), (58.1, 249.4)]
+    # with a gutter between them the counters share no line: each keeps its closed outline
+    apart = [square.transformed(translate(20 + c * 15, 30)) for c in range(3)]
+    assert shared_cuts(apart) == (tuple(apart), ())

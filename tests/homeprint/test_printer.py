@@ -417,6 +417,10 @@ def test_a_bleed_below_the_back_offset_is_warned_at_the_profiles_line(tmp_path, 
                               f"1.7 mm of bleed, but deck 'cards' is drawn with {drawn}"), said
     assert ("would leave white at the cut" in said[0]) is (own != "bleed: 0\n"), said
     assert right in said[0], said
+    # the sheets give the bleed the deck asks, and their slug says no more (docs/home-printing.md,
+    # gang-cut: a wargame trial found it said to print “white edges possible” there, which it never did)
+    for page in texts(ws / "build" / "test" / "cards.pdf")[:2]:
+        assert "裏ずれ対策" not in page and "wide (back +1.2/+0 mm" in page, page  # (white edges possible)
     # the same deck as sleeve inserts (no backs behind the fronts): nothing to say
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--printer", "wide", "--layout", "sleeve", *given,
                "--out", str(tmp_path / "sleeve")) == 0

@@ -568,6 +568,22 @@ def test_a_components_entry_naming_a_deck_with_its_kind_after_it_is_that_deck(tm
     assert not any("no deck or sourced item" in w for w in rulebook_warnings(game, FONTS))
 
 
+@pytest.mark.parametrize("draft_name, deck_name, kind, matched", [
+    ("Unit counters", "Units", "token", True),
+    ("HQ counters", "HQ", "token", True),
+    ("Marker counters", "Markers", "token", True),
+    ("Coin tokens", "Coin", "token", True),
+    ("Unit counters", "Units", "card", False),  # a card deck's cards are no counters
+])
+def test_a_wargames_counters_are_its_token_decks(draft_name, deck_name, kind, matched):
+    """A wargame trial: '- 232 Unit counters' over the token deck “Units” was “no deck or sourced
+    item of that name” (and '- 48 Marker counters' “did you mean Markers?”): a wargame lists its
+    tokens as counters, so the word after a token deck's name may be either."""
+    from pnpgen.rulebook.components import DataItem, _match
+    deck = DataItem(deck_name, 232, "", "deck units", "", "units", kind=kind)
+    assert _match(draft_name, [deck]) == ([deck] if matched else [])
+
+
 @pytest.mark.parametrize("entry, names, counts, note", [
     ("4 Player mats (double-sided)", ["Player mats"], [4], "(double-sided)"),
     ("28 Coin tokens (20 worth 1, 8 worth 5)", ["Coin tokens"], [28], "(20 worth 1, 8 worth 5)"),
@@ -581,6 +597,27 @@ def test_a_parenthesis_after_a_count_written_first_is_a_note_not_the_name(entry,
     got = parse_entry(entry)
     assert (got.names, got.counts) == (names, counts)
     assert [b.text for b in got.children] == ([note] if note else [])
+
+
+def test_an_english_drafts_example_of_play_and_caution_are_boxed_as_a_japanese_drafts_are():
+    """A wargame trial: 'Example: The 3/US armour unit in hex 1207 attacks…' under rule 8.2 was set as
+    a term, “Example” in bold before its text, where a Japanese draft's 【例】 is a box on a tint
+    (and out of the quick reference): ``Example:``, ``Example of play:`` and ``Caution:`` open one."""
+    from pnpgen.rulebook.tree import Aside
+    draft = ("Test Game\n\n## 8.0 Combat\n\n8.2 Odds\n\n8.2.1 Divide the attack by the defence.\n\n"
+             "Example of play: The 3/US armour in hex 1207 attacks at 2-1 odds (see 8.2).\n"
+             "- The die roll is a 4: DR.\n\nA paragraph after it.\n\n"
+             "Caution: A unit retreats only once.\n\nExample: none.\n")
+    section = parse(draft, "en").sections[0]
+    sub = section.children[0]
+    boxes = [b for b in sub.children if isinstance(b, Aside)]
+    assert [(b.kind, b.label, [type(c).__name__ for c in b.children]) for b in boxes] == [
+        ("example", "Example of play", ["DraftParagraph", "Bullet"]),
+        ("caution", "Caution", ["DraftParagraph"]),
+        ("example", "Example", ["DraftParagraph"])]
+    assert boxes[0].children[0].text.startswith("The 3/US armour")
+    assert not any(isinstance(b, Aside) for b in parse(draft.replace("Example", "Sample").replace(
+        "Caution", "Warning"), "en").sections[0].children[0].children)
 
 
 def test_a_run_of_term_lines_is_a_list_of_terms_whatever_case_their_text_starts_in():
@@ -1173,6 +1210,20 @@ def test_a_figure_after_a_japanese_title_in_the_english_book_says_to_give_it_per
         TWO + figure.replace("after: ゲームの進行", "after: {ja: ゲームの進行, en: Setup}"), encoding="utf-8")
     assert not [w for w in rulebook_warnings(load_game(Workspace(ws), "test", lang="en"), FONTS) if "figure after" in w]
     assert not [w for w in rulebook_warnings(load_game(Workspace(ws), "test"), FONTS) if "figure after" in w]
+
+
+def test_a_figure_may_follow_the_components_section(tmp_path):
+    """A wargame trial: a figure of the counters ``after: 2.0 Components`` was “no step, sub-heading
+    or section of that title in the draft … did you mean 6.0 Movement?”, and not shown: the
+    components section, set apart from the rules sections, never offered its title to a figure."""
+    figure = ("rulebook:\n  figures:\n    - after: {ja: 準備, en: 2.0 Components}\n      size: [100, 100]\n"
+              "      pieces:\n        - {deck: cards, piece: 1, x: 50, y: 50}\n")
+    ws = make_workspace(tmp_path / "ws", game=TWO + figure, deck=DECK)
+    (ws / "data" / "test" / "draft.en.txt").write_text(
+        "Test Game\n\n## 1.0 Overview\n\nA test.\n\n## 2.0 Components\n\n- 11 Test cards\n\n"
+        "## 3.0 Setup\n\nDeal the cards.\n", encoding="utf-8")
+    said = rulebook_warnings(load_game(Workspace(ws), "test", lang="en"), FONTS)
+    assert not [w for w in said if "figure after" in w], said
 
 
 def test_a_components_parenthesis_that_names_a_deck_is_part_of_its_name(tmp_path):

@@ -329,6 +329,21 @@ def test_an_english_case_goes_beside_a_numbered_sub_heading_it_is_no_case_of_and
     assert [c.mark for c in combat.children[1].children] == ["6.21", "6.2.2"]
 
 
+def _links_to_cases(tmp_path, draft: str, words: str):
+    """The book of ``draft`` (rules only), its reader, the page holding ``words``, that page's one
+    link to a case (asserted one) and its glyphs."""
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    (ws / "data" / "test" / "draft.txt").write_text(draft, encoding="utf-8")
+    result = build_rulebook(load_game(Workspace(ws), "test"), ws / "fonts", rules_only=True)
+    book = result.files["rulebook.pdf"]
+    reader = PdfReader(io.BytesIO(book))
+    page = next(n for n, p in enumerate(reader.pages) if words in p.extract_text())
+    links = [a.get_object() for a in reader.pages[page].get("/Annots") or []]
+    links = [a for a in links if a["/Dest"][1] == "/XYZ"]
+    assert len(links) == 1, links
+    return result, reader, page, links, glyphs(book)[page]
+
+
 def test_an_english_cross_reference_links_to_where_its_case_is_set(tmp_path):
     """trial49: an English wargame's ``(see 6.3)`` printed as text, where a Japanese book's 「→６．４」
     links to its case: the link's box now stands over ``see 6.3`` as set, in a justified line too,
@@ -336,16 +351,7 @@ def test_an_english_cross_reference_links_to_where_its_case_is_set(tmp_path):
     draft = ("# T (Draft 1)\n\n## 5.0 Movement\n\n5.1 A unit may move up to its movement allowance, paying the "
              "terrain cost of each hex it enters (see 6.3), and never more (see 9.9).\n\n## 6.0 Combat\n\n"
              "6.1 Attack an adjacent unit.\n\n6.3 A unit that takes a step loss is flipped.\n")
-    ws = make_workspace(tmp_path / "ws", draft=True)
-    (ws / "data" / "test" / "draft.txt").write_text(draft, encoding="utf-8")
-    result = build_rulebook(load_game(Workspace(ws), "test"), ws / "fonts", rules_only=True)
-    book = result.files["rulebook.pdf"]
-    reader = PdfReader(io.BytesIO(book))
-    page = next(n for n, p in enumerate(reader.pages) if "never more" in p.extract_text())
-    links = [a.get_object() for a in reader.pages[page].get("/Annots") or []]
-    links = [a for a in links if a["/Dest"][1] == "/XYZ"]
-    assert len(links) == 1, links
-    chars = glyphs(book)[page]
+    result, reader, page, links, chars = _links_to_cases(tmp_path, draft, "never more")
     text = "".join(g.char for g in chars)
     at = text.index("see 6.3")
     x0, x1 = (float(v) * PT_MM for v in (links[0]["/Rect"][0], links[0]["/Rect"][2]))
@@ -355,6 +361,21 @@ def test_an_english_cross_reference_links_to_where_its_case_is_set(tmp_path):
     assert links[0]["/Dest"][0].idnum == reader.pages[page].indirect_reference.idnum
     assert 0 < case.y - top * PT_MM < 6  # the top of 6.3's line, on this page
     assert not any(p.get("/Annots") for p in PdfReader(io.BytesIO(result.files["rulebook-booklet.pdf"])).pages)
+
+
+@pytest.mark.parametrize("sub", ["5.2 Zones of Control", "### 5.2 Zones of Control"])
+def test_a_cross_reference_to_a_numbered_sub_heading_links_to_it(tmp_path, sub):
+    """A wargame trial: 79 references ``(see 8.2)`` to the draft's numbered sub-headings (``8.2 Odds``
+    over its cases ``8.2.1 …``) were all plain text, no link in the book: only a case line or a
+    section set its number as a place to go. A numbered sub-heading is one too."""
+    draft = ("# T (Draft 1)\n\n## 5.0 Movement\n\n5.1 Movement Points\n\n5.1.1 A unit may move up to its movement "
+             f"allowance (see 5.2).\n\n{sub}\n\n5.2.1 A unit entering an enemy's zone stops there.\n")
+    _, reader, page, links, chars = _links_to_cases(tmp_path, draft, "movement allowance")
+    text = "".join(g.char for g in chars)
+    heading = chars[text.index("Zones of Control")]
+    top = float(reader.pages[page].mediabox.height) - float(links[0]["/Dest"][3])
+    assert links[0]["/Dest"][0].idnum == reader.pages[page].indirect_reference.idnum
+    assert 0 < heading.y - top * PT_MM < 8  # the top of 5.2's heading, on this page
 
 
 def test_a_cross_reference_in_the_quick_reference_links_to_its_case(tmp_path):

@@ -45,6 +45,8 @@ def cut_svg(sheet: CutSheet, size_in: tuple[float, float] | None = None) -> byte
              f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" {size} viewBox="0 0 {num(w, DIGITS)} {num(h, DIGITS)}">',
              f'<g id="cut" fill="none" stroke="{CUT_STROKE}" stroke-width="0.1">']
     lines += [f'<path d="{path.svg(DIGITS)}"/>' for path in sheet.paths]
+    lines += [f'<path d="M{num(c.x1, DIGITS)} {num(c.y1, DIGITS)} L{num(c.x2, DIGITS)} {num(c.y2, DIGITS)}"/>'
+              for c in sheet.lines]  # the cuts pieces that abut share, each once
     lines += ["</g>", "</svg>", ""]
     return "\n".join(lines).encode()
 
@@ -69,7 +71,8 @@ def _vertices(path: Outline, height: float) -> list[tuple[float, float, float]]:
 
 def cut_dxf(sheet: CutSheet) -> bytes:
     """The cut paths as a DXF R2010 drawing in millimetres, one closed LWPOLYLINE per piece on
-    layer CUT, the paper's bottom-left corner at (0, 0) as on the PDF page."""
+    layer CUT (pieces that abut: an open one per shared straight cut), the paper's bottom-left
+    corner at (0, 0) as on the PDF page."""
     import ezdxf  # 2 s to import: only when a build writes a DXF
     from ezdxf import units
 
@@ -96,6 +99,8 @@ def _dxf(sheet: CutSheet, doc, mm: int) -> bytes:
     doc.layers.add("CUT", color=1)
     for path in sheet.paths:
         msp.add_lwpolyline(_vertices(path, h), format="xyb", close=True, dxfattribs={"layer": "CUT"})
+    for c in sheet.lines:  # the cuts pieces that abut share, each once: an open polyline of one segment
+        msp.add_lwpolyline([(c.x1, h - c.y1), (c.x2, h - c.y2)], format="xy", close=False, dxfattribs={"layer": "CUT"})
     # ezdxf adds the CLASS entries of the entity types in use in the order of a set, which follows
     # the process's string hashing (PYTHONHASHSEED): added here first, in name order, the
     # CLASSES section is the same in every run

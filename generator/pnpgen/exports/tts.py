@@ -213,7 +213,8 @@ def _transform(x: float = 0.0, z: float = 0.0, scale: float = 1.0, face_down: bo
 # Tabletop Simulator writes for a card it saves, never left to its loader's default.
 HELD_CARD = {"HideWhenFaceDown": True, "Hands": True}
 # A two-sided tile or token face down tells nothing of its face either: a tile's one Description
-# says what each side prints (表: … 裏: …), and a hidden tile's front words were read in its tooltip.
+# says what each side prints (表: … 裏: …), and a hidden tile's front words were read in its tooltip. Not one
+# whose back prints its own name (a wargame counter): it hides nothing face down.
 HIDDEN_FACE_DOWN = {"HideWhenFaceDown": True}
 SHOWN_FIELDS = frozenset({"SaveName", "Nickname", "Description"})  # text Tabletop Simulator shows, reading its tags
 NO_TAG = "\u200b"  # after each '[' of such a text: no tag starts there, and Tabletop Simulator's text draws it as nothing
@@ -462,6 +463,9 @@ def _pieces(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, f
             back_url = url(back_name)
         name = names[face.piece.index]
         back_side = _back_name(face, name, style) if back_url else name
+        # face down it hides something only when its back does not name it (a wargame counter flipped
+        # to its reduced side is that unit still, its name and factors the table's to read)
+        hidden = HIDDEN_FACE_DOWN if back_url and not _back_names_it(face, style) else {}
         texts = [v for v in face.piece.values.values() if isinstance(v, str)]  # a box's text, whole
         back_words = printed_words(style.arts.get(face.back or ""), texts) if back_url else ""
         front_words = printed_words(style.arts.get(face.front), texts) or rules_text(face.piece) or face.piece.own_name
@@ -474,11 +478,11 @@ def _pieces(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, f
                 obj = _token(guid, name, url(front_name), x, scale, described(face, style, table.lang))
                 if back_url:  # a state of its own: its own Description, what the back says
                     back = _token(table.guid(deck, face.object_name, copy, "back"), back_side, back_url, x, scale,
-                                  back_words) | HIDDEN_FACE_DOWN
+                                  back_words) | hidden
                     # a sealed pack's token arrives showing its back (a token has one image, so not by
                     # turning it over): the back is state 1, the front state 2, a key press away
                     front, back = (back, obj) if deck.sealed else (obj, back)
-                    obj = front | {"States": {"2": back | HIDDEN_FACE_DOWN}} | HIDDEN_FACE_DOWN
+                    obj = front | {"States": {"2": back | hidden}} | hidden
             else:
                 # Stretch false: the tile takes the image's proportions (true stretches it to a
                 # symmetrical tile, a 3:2 board to a square).
@@ -488,7 +492,7 @@ def _pieces(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, f
                 obj = {"Name": "Custom_Tile", "GUID": guid, "Nickname": back_side, "Description": said,
                        # a sealed pack's tile arrives face down, as every card does
                        "Transform": _transform(x, 0.0, scale, face_down=deck.sealed), "CustomImage": image,
-                       **(HIDDEN_FACE_DOWN if back_url else {})}
+                       **hidden}
             objects.append(obj)
     return _one_or_bag(objects, deck, table, x)
 
@@ -498,12 +502,17 @@ def _back_name(face: UniqueFace, name: str, style: PageStyle) -> str:
     token's back state): the piece's name when its back prints that name too (a counter's unit on
     both sides), else its deck's name — a vote token's back, 反対, is not called 賛成 after its
     front, nor a face-down tile after the front it hides."""
+    if not face.piece.own_name.split() or _back_names_it(face, style):
+        return name  # (a piece with no name of its own is called by its deck's already)
+    return face.deck.name
+
+
+def _back_names_it(face: UniqueFace, style: PageStyle) -> bool:
+    """Does the piece's back print the piece's own name (a counter's unit on both sides)?"""
     art = style.arts.get(face.back or "")
     shown = "".join(m[7] for m in art.marks if m[0] == "text") if art is not None else ""
     own = "".join(face.piece.own_name.split())
-    if not own or own in "".join(shown.split()):
-        return name  # (a piece with no name of its own is called by its deck's already)
-    return face.deck.name
+    return bool(own) and own in "".join(shown.split())
 
 
 def _tile_type(deck: Deck) -> int | None:

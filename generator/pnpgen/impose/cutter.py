@@ -9,6 +9,8 @@ is laid out within its Print Then Cut area. The figures and their sources: docs/
 
 Every cut path is ``shapes.cut_path`` of the deck's outline placed by the sheet layout's own
 transform: the same geometry the die lines of the home sheets and shop files are drawn from.
+Rectangles that abut (a deck with no bleed: gang-cut counters) share their edges, which are cut
+once, as straight runs across the block (``shared_cuts``), not twice by each piece's outline.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from pnpgen.impose.grid import SheetLayout, SheetOptions, Slot, layout_grid, lay
 from pnpgen.impose.nest import bleed_steps
 from pnpgen.impose.plan import Box, Page, PlaceFace
 from pnpgen.impose.registration import SilhouetteMarks
-from pnpgen.shapes import Outline, ShapeSpec, bleed_path, cut_path
+from pnpgen.shapes import Outline, ShapeSpec, Straight, bleed_path, cut_path
 from pnpgen.units import MM_PER_INCH
 
 
@@ -94,13 +96,58 @@ class CutSheet:
 
     paper_mm: tuple[float, float]
     paths: tuple[Outline, ...]
+    lines: tuple[Straight, ...] = ()  # the straight cuts of pieces that abut, each shared edge once
 
 
 def cut_sheets(spec: ShapeSpec, layout, count: int) -> list[CutSheet]:
     """The cut file of every fronts sheet of a deck laid out by ``layout`` (home_sheets' order)."""
     per = layout.per_sheet
-    return [CutSheet(layout.paper_mm, tuple(cut_paths(spec, layout, min(per, count - start))))
+    return [CutSheet(layout.paper_mm, *shared_cuts(cut_paths(spec, layout, min(per, count - start))))
             for start in range(0, count, per)]
+
+
+SAME_MM = 1e-6  # two edges this near are one cut
+
+
+def shared_cuts(paths: list[Outline]) -> tuple[tuple[Outline, ...], tuple[Straight, ...]]:
+    """(outlines, straight cuts) of a sheet's pieces: rectangles that abut (gang-cut counters,
+    one cut between two) as the straight runs their edges make, each cut once — the horizontal
+    ones top to bottom, then the vertical ones left to right, each run joined end to end across
+    the block (a cutter cut every shared edge twice, once per piece, tearing thin card and
+    doubling the time) —; the outlines as they are where no two pieces share an edge, or a piece
+    is no upright rectangle."""
+    runs: dict[tuple[str, float], list[tuple[float, float]]] = {}
+    for path in paths:
+        for seg in path.segments:
+            if not isinstance(seg, Straight):
+                return tuple(paths), ()
+            if abs(seg.y1 - seg.y2) <= SAME_MM:
+                key, a, b = ("h", round(seg.y1, 6)), seg.x1, seg.x2
+            elif abs(seg.x1 - seg.x2) <= SAME_MM:
+                key, a, b = ("v", round(seg.x1, 6)), seg.y1, seg.y2
+            else:
+                return tuple(paths), ()
+            runs.setdefault(key, []).append((min(a, b), max(a, b)))
+    merged: list[Straight] = []
+    for (axis, at), spans in sorted(runs.items()):
+        spans.sort()
+        start, end = spans[0]
+        for a, b in spans[1:] + [(math.inf, math.inf)]:
+            if a <= end + SAME_MM:
+                end = max(end, b)
+                continue
+            merged.append(Straight(start, at, end, at) if axis == "h" else Straight(at, start, at, end))
+            start, end = a, b
+    return ((), tuple(merged)) if _shared(runs) else (tuple(paths), ())
+
+
+def _shared(runs: dict[tuple[str, float], list[tuple[float, float]]]) -> bool:
+    """Do two pieces' edges on one line overlap (pieces side by side, one cut between them)?"""
+    for spans in runs.values():
+        ordered = sorted(spans)
+        if any(a < end - SAME_MM for (_, end), (a, _) in zip(ordered, ordered[1:])):
+            return True
+    return False
 
 
 def add_registration(pages: list[Page], marks: SilhouetteMarks) -> None:

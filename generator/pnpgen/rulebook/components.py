@@ -120,6 +120,11 @@ def latin_key(name: str) -> str:
     return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words)
 
 
+# the words an English components list writes after a deck's name for its kind: a wargame's tokens
+# are its counters (“Unit counters” for the token deck “Units”)
+KIND_WORDS = {"token": ("token", "counter")}
+
+
 def data_items(game: Game, aliases: dict[str, str] | None = None, latin: bool = False) -> list[DataItem]:
     """The decks and sourced items; ``aliases`` names them in the draft's language (by deck id,
     ``sourced.<n>``); a Latin book prints no 枚/個 after a count."""
@@ -141,13 +146,14 @@ def data_items(game: Game, aliases: dict[str, str] | None = None, latin: bool = 
 def _match(name: str, items: list[DataItem]) -> list[DataItem]:
     """The data items of a draft's name: by the name as written, then without a trailing
     parenthesis, then (English) without case and plural, then with the deck's kind after its
-    name (the draft's “Market cards” for the card deck named “Market”)."""
+    name (the draft's “Market cards” for the card deck named “Market”; “Unit counters” for the
+    token deck “Units”, as a wargame calls its tokens: ``KIND_WORDS``)."""
     names = lambda d: (d.name, *d.aliases)  # noqa: E731
     exact = [d for d in items if any(norm(n) == norm(name) for n in names(d))]
     return exact or [d for d in items if any(base(n) == norm(name) for n in names(d))] \
         or [d for d in items if latin_key(name) and any(latin_key(n) == latin_key(name) for n in names(d))] \
         or [d for d in items if latin_key(name) and d.kind and any(
-            latin_key(f"{n} {d.kind}") == latin_key(name) for n in names(d))]
+            latin_key(f"{n} {word}") == latin_key(name) for n in names(d) for word in KIND_WORDS.get(d.kind, (d.kind,)))]
 
 
 def _named_with_note(comp: Component, items: list[DataItem], used: set[int]) -> Component:

@@ -23,6 +23,7 @@ class Indent(Flowable):
         self.spaceBefore, self.gap_after = inner.getSpaceBefore(), inner.getSpaceAfter()
         self.spaceAfter = 0  # taken into its grid lines
         self.on_grid = True
+        self.anchors: tuple[str, ...] = ()  # named destinations it is (a numbered sub-heading's: xrefs.destination)
 
     def wrap(self, aw, ah):
         w, self._own = self.inner.wrap(aw - self.indent, ah)
@@ -32,6 +33,8 @@ class Indent(Flowable):
     def draw(self):
         if self.pages is not None:
             self.pages[self.key] = self.canv.getPageNumber()
+        for name in self.anchors:
+            self.canv.bookmarkHorizontal(name, 0, self.height)
         self.inner.drawOn(self.canv, self.indent, (self.height - self._own - self.gap_after) / 2 + self.gap_after)
 
 

@@ -47,6 +47,7 @@ from pnpgen.rulebook.tree import (
     Section,
     Step,
     Subheading,
+    asides,
     balanced_outer,
     mark_brainstorm,
 )
@@ -233,6 +234,8 @@ def parse_latin(text: str) -> Document:
     for section in sections:
         _definitions(section.children)
         _steps_alike(section)
+        if section.kind == "rules":
+            section.children = asides(section.children, latin=True)
     _definitions(preamble)
     mark_brainstorm(sections)
     parts = [p.strip() for p in re.split(r"\s+[—–]\s+|:\s+|\u3000", title) if p.strip()]

@@ -161,8 +161,8 @@ class StoryBuilder(StoryText):
         out = self.section_heading(number, s.title, self.shown(s.title), s)
         if s.is_spoiler:  # the answers on a page of their own, not under the rules read in play (the
             out[0] = PageBreakIfNotEmpty()  # book's first section: on the page the contents turn to, not after a blank one)
-        if s.is_components:
-            return out + self.components_section(s)
+        if s.is_components:  # (a figure may follow it too: a wargame's counters, front and back)
+            return out + self.components_section(s) + self.figures_after(s.title)
         for child in s.children:
             if isinstance(child, Step) and child.sentence:
                 out.append(self.step_line(child))

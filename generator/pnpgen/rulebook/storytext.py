@@ -73,7 +73,7 @@ from pnpgen.rulebook.tree import (
     note_mark,
 )
 from pnpgen.rulebook.typography import latin_typography
-from pnpgen.rulebook.xrefs import case_number, destination
+from pnpgen.rulebook.xrefs import case_number, defined_case, destination
 from pnpgen.svg.artwork import Art
 from pnpgen.terms import is_latin, unbracket
 
@@ -273,7 +273,9 @@ class StoryText:
                                 lang=self.text_lang, mark=mark)
                 head.keepWithNext = 1
                 key = self.node_key(b)
-                out.append(self.indexed(Indent(head, indent, key, self.pages), b.text))
+                sub = Indent(head, indent, key, self.pages)
+                sub.anchors = self.sub_anchor(b)
+                out.append(self.indexed(sub, b.text))
                 out += self.blocks(b.children, indent + BLOCK_INDENT, notes_as_rules=notes_as_rules)
                 out += self.figures_after(b.text)
             if getattr(b, "gap_before", False) and (start or self.marks.latin) and len(out) > start:
@@ -334,20 +336,28 @@ class StoryText:
         inner = indent + BLOCK_INDENT
         children = list(b.children)
         first = children[0] if children else None
+        anchor = next(iter(self.sub_anchor(b)), "")
         if isinstance(first, DraftParagraph):
             children.pop(0)
             self.node_keys[id(first)] = key  # its sentences are on the heading's line
             head = self.jpara(first.text, self.fonts.body, BODY_SIZE, BODY_LEADING, first_indent=indent,
-                              left=inner, prefix=lead, prefix_font=self.fonts.bold, page=(key, self.pages))
+                              left=inner, prefix=lead, prefix_font=self.fonts.bold, page=(key, self.pages),
+                              anchor=anchor)
         else:
             head = self.jpara(lead.rstrip(self.marks.gap), self.fonts.bold, BODY_SIZE, BODY_LEADING,
-                              first_indent=indent, left=inner, page=(key, self.pages))
+                              first_indent=indent, left=inner, page=(key, self.pages), anchor=anchor)
             head.keepWithNext = 1
         if getattr(b, "gap_before", False):
             head.spaceBefore = 4
         out: list[Flowable] = [head]
         out += self.blocks(children, inner, notes_as_rules=notes_as_rules)
         return out + self.figures_after(b.text)
+
+    def sub_anchor(self, b: Subheading) -> tuple[str, ...]:
+        """Where a reference to a sub-heading the draft numbers goes (``5.1 Movement``, cited as
+        "see 5.1"): its case's destination, while the rules are set."""
+        number = defined_case(b.text) if self.indexing else None
+        return self.case_anchor(number) if number else ()
 
     def node_key(self, node: object) -> str:
         """A new heading key, remembered for the draft's node (the quick reference prints its page)."""

@@ -96,11 +96,11 @@ class Subheading:
 @dataclass
 class Aside:
     """An example or a caution the draft writes as a block: a line opening ``例：``, ``【例】``,
-    ``注意：``, ``【注意】`` or ``※注意`` and the lines right under it, up to the next blank line (the
+    ``注意：``, ``【注意】`` or ``※注意`` (in English ``Example:``, ``Example of play:``, ``Caution:``) and the lines right under it, up to the next blank line (the
     label's line may hold the block's first words); set boxed, its label a small heading."""
 
     kind: str  # "example" (例) or "caution" (注意)
-    label: str  # 例, 注意
+    label: str  # 例, 注意; Example, Example of play, Caution as an English draft writes it
     children: list[Block] = field(default_factory=list)
     gap_before: bool = False
     line: int = 0
@@ -377,30 +377,34 @@ def note_mark(text: str) -> tuple[str, str]:
 # an example's or a caution's label at a line's start: 【例】 〈例〉 例： 【注意】 〈注意〉 注意： ※注意 (※注意
 # followed by text, 「※注意してください」, is a ※ note)
 _ASIDE = re.compile(r"^(?:【(例|注意)】|〈(例|注意)〉|(例|注意)[：:]|※(注意)(?=[：:　]|$)[：:]?)[ 　]*")
+# an English draft's: Example: / Examples: / Example of play: / Caution: (a wargame's example of play)
+_LATIN_ASIDE = re.compile(r"^(Examples?(?: of [Pp]lay)?|Caution)\s*:\s*")
 _IN_ASIDE = (DraftParagraph, Note, Bullet, Item, Preformatted)
 
 
-def asides(blocks: list) -> list:
+def asides(blocks: list, latin: bool = False) -> list:
     """``blocks`` with each example or caution the draft writes (``_ASIDE``'s label opening a line,
-    the lines right under it up to a blank line) gathered as an ``Aside``, in the blocks of
-    sub-headings and steps too."""
+    ``_LATIN_ASIDE``'s in an English draft, the lines right under it up to a blank line) gathered as
+    an ``Aside``, in the blocks of sub-headings and steps too."""
     out: list = []
     i = 0
+    label_at = _LATIN_ASIDE if latin else _ASIDE
     while i < len(blocks):
         b = blocks[i]
         if isinstance(b, (Subheading, Step)):
-            b.children = asides(b.children)
-        m = _ASIDE.match(b.text) if isinstance(b, (DraftParagraph, Item)) else None
+            b.children = asides(b.children, latin)
+        m = label_at.match(b.text) if isinstance(b, (DraftParagraph, Item)) else None
         if m:
             label = next(g for g in m.groups() if g)
             rest = b.text[m.end():]
-            children: list[Block] = [DraftParagraph(rest, True, False, b.line)] if rest else []
+            children: list[Block] = [DraftParagraph(rest, not latin, False, b.line)] if rest else []
             j = i + 1
             while j < len(blocks) and isinstance(blocks[j], _IN_ASIDE) and not blocks[j].gap_before:
                 children.append(blocks[j])
                 j += 1
             if children:
-                out.append(Aside("example" if label == "例" else "caution", label, children, b.gap_before, b.line))
+                kind = "example" if label == "例" or label.startswith("Example") else "caution"
+                out.append(Aside(kind, label, children, b.gap_before, b.line))
                 i = j
                 continue
         out.append(b)
