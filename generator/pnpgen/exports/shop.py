@@ -18,6 +18,7 @@ from pnpgen.exports.counters import counter_pages, counters_of
 from pnpgen.exports.faces import BLANK, PageStyle, PngFiles, UniqueFace, die_pdf, face_images, face_pdf, has_cut_line
 from pnpgen.exports.order import OrderRow
 from pnpgen.exports.presets import Preset
+from pnpgen.faces.grouped import SHOWN
 from pnpgen.impose.sheets import face_label, face_labels
 from pnpgen.messages import counted
 from pnpgen.pdf.black import K100, k_only
@@ -187,9 +188,6 @@ def knock_out_black(name: str, pdf: bytes, preset: Preset) -> tuple[bytes, list[
                       for kind, n in sorted(made.counts.items())], made.left
 
 
-HELD_NAMED = 3  # the pictures held to the ink limit a file's warnings name each, the heaviest (ink_warnings)
-
-
 def ink_warnings(name: str, pdf: bytes, preset: Preset, where: list[str], templates: list[str],
                  measured: Mapping[str, HeavyPicture | None] | None = None,
                  overprinted: list[Overprinted] | None = None, starts: list[str] | None = None) -> list[str]:
@@ -205,10 +203,11 @@ def ink_warnings(name: str, pdf: bytes, preset: Preset, where: list[str], templa
            for page, colour, ink in over_limit(pdf, preset.ink_limit)]
     heavies = pictures_over_limit(pdf, preset.ink_limit, measured)
     held = [heavy for heavy in heavies if heavy.held]
-    # held pictures print within the limit (the file passes): more than HELD_NAMED + 1 are named
-    # by their heaviest few and one line counting the rest, as the pictures below --min-dpi are
-    # (trial60: 67 lines of 240 illustrated cards buried the 24 CMYK JPEGs a shop turns away)
-    named = sorted(held, key=lambda heavy: -heavy.ink)[:HELD_NAMED] if len(held) > HELD_NAMED + 1 else held
+    # held pictures print within the limit (the file passes): more than SHOWN + 1 are named by
+    # the heaviest SHOWN and one line counting the rest, as a deck's pictures below --min-dpi are
+    # (faces/grouped.py; trial60: 67 lines of 240 illustrated cards buried the 24 CMYK JPEGs a
+    # shop turns away)
+    named = sorted(held, key=lambda heavy: -heavy.ink)[:SHOWN] if len(held) > SHOWN + 1 else held
     told = {id(heavy) for heavy in named}
     for heavy in heavies:
         if heavy.held and id(heavy) not in told:
