@@ -157,9 +157,9 @@ def _summary(ws: Workspace, outcomes: Sequence[Any], quiet: bool, heading: str |
             print_line(f"  ink: {ink['ratio'] * 100:.0f} % of full colour ({ink['mode']}, in {ink['folder']}/)")
         for line in o.changes:
             print_line(f"  changed: {line}")
-        for folder in o.stale_exports:
+        for folder, again in o.stale_exports:
             print_line(ws.shown(f"  exported before this change: {folder}{os.sep} (pnpgen export --game {o.slug} "
-                          f"--preset {folder.name}{_lang_of(folder, o.slug)} makes it again)"))
+                          f"--preset {folder.name}{_lang_of(folder, o.slug)}{again} makes it again)"))
 
 
 def _hints(records: Sequence[Any]) -> dict[str, str]:

@@ -69,8 +69,8 @@ def test_two_workers_write_what_one_writes(tmp_path, capsys, monkeypatch):
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "3", "--out", str(out)) == 0
     assert in_workers[-1].faces == 2 * (N - 13) and capsys.readouterr().err == errs[0]
     assert all((outs[0] / rel).read_bytes() == (out / "test" / rel).read_bytes() for rel in files)
-    # (a deck's pictures below the dpi: three named, the rest counted on one line)
-    assert f"deck cards: {N - 3} more pictures below 300 dpi" in errs[0] and errs[0] == errs[1]
+    # (a deck's pictures below the dpi: three named, the rest counted on one line: five files on 40 cards)
+    assert f"deck cards: {N - 3} more pieces show 5 pictures below 300 dpi" in errs[0] and errs[0] == errs[1]
 
 
 def test_too_few_faces_stay_in_one_process(tmp_path, monkeypatch):

@@ -132,3 +132,38 @@ def test_an_edit_of_one_editions_draft_leaves_the_other_editions_exports_current
     assert run(ws, *build) == 0
     out = capsys.readouterr().out
     assert "changed: rulebook" in out and _named(out) == ["build/test/tabletopsimulator/"], out
+
+
+def test_the_command_named_makes_the_export_again_with_the_options_it_was_made_with(tmp_path, capsys):
+    """trial60: a DriveThruCards export made with ``--fit scale --deck market --deck starter`` was
+    told ``pnpgen export --game harbour --preset drivethrucards makes it again``, which stops at
+    once (the decks are no DriveThruCards size without --fit). The line names the options the
+    export was made with, and running it as printed finds the export up to date (the same
+    options: nothing made again)."""
+    ws = make_workspace(tmp_path, pieces=FEW_CARDS)
+    assert run(ws, *BUILD) == 0
+    made = ("export", "--game", "test", "--preset", "tabletopsimulator", "--deck", "cards", "--deck-id-base", "300")
+    assert run(ws, *made) == 0
+    _edit(ws, "本文カード1", "本文A")
+    capsys.readouterr()
+    assert run(ws, *BUILD) == 0
+    lines = [line.strip() for line in capsys.readouterr().out.splitlines() if "exported before" in line]
+    assert lines == ["exported before this change: build/test/tabletopsimulator/ (pnpgen export --game test --preset "
+                     "tabletopsimulator --deck cards --deck-id-base 300 makes it again)"]
+    command = lines[0].split("(pnpgen ", 1)[1].removesuffix(" makes it again)").split()
+    assert run(ws, *command) == 0
+    assert run(ws, *command) == 0 and "up to date" in capsys.readouterr().out
+
+
+def test_the_options_an_export_is_made_again_with():
+    """Each option ``pnpgen export`` takes, written back as its command line takes it (quoted for a
+    shell where it must be)."""
+    from pnpgen.exports.options import ExportOptions
+
+    assert ExportOptions("doujin").again(("cards",)) == ""  # every deck: no --deck
+    assert ExportOptions("drivethrucards", fit="scale", decks=("market",)).again(("market", "starter")) == \
+        " --deck market --deck starter --fit scale"
+    assert ExportOptions("doujin", colour="rgb", pdfx="none", outline_text=False, proof=True, max_dpi=0).again() == \
+        " --colour rgb --pdfx none --max-dpi none --no-outline-text --proof"
+    assert ExportOptions("tabletopsimulator", base_url="https://example.org/my game/", max_dpi=1200.0).again() == \
+        " --base-url 'https://example.org/my game/' --max-dpi 1200"

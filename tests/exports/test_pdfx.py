@@ -525,3 +525,25 @@ def test_a_proofs_own_figures_are_not_warned_as_the_designers_small_text(tmp_pat
     assert not [w for w in warnings if "min_mixed_text" in w or "inks, CMYK" in w], warnings
     plain = json.loads((_export(root, preset, out=tmp_path / "real") / "export.json").read_text(encoding="utf-8"))
     assert not [w for w in plain["warnings"] if "min_mixed_text" in w]
+
+
+def test_many_pictures_held_to_the_ink_limit_are_named_by_the_heaviest_three_and_counted(tmp_path):
+    """trial60: 240 illustrated cards exported for DriveThruCards gave 67 lines of pictures held
+    to its 240 % (the file within it), which buried the 24 CMYK JPEGs over it that the shop turns
+    away. Held pictures past four are named by the heaviest three and one line counting the rest,
+    with their inks and pages; a picture over the limit as placed is still named each time."""
+    front = PICTURE_FRONT.replace('href="photo.png"', 'href="{{ piece.name }}.png"')
+    names = [f"p{i}" for i in range(6)]
+    root = make_workspace(tmp_path / "ws", front=front, pieces=names)
+    for i, name in enumerate(names):  # dark reds, each heavier than the one before: 0/100/100/K
+        Image.new("RGB", (16, 16), (100 - 3 * i, 0, 0)).save(root / "templates" / "test" / f"{name}.png")
+    out = _export(root, "drivethrucards", "--fit", "scale")
+    warned = [w for w in json.loads((out / "export.json").read_text(encoding="utf-8"))["warnings"]
+              if "total ink" in w]
+    named = [w.split(": ", 1)[1].split(":", 1)[0] for w in warned[:-1]]
+    assert named == ["cards.pdf page 8 (cards-004 front)", "cards.pdf page 10 (cards-005 front)",
+                     "cards.pdf page 12 (cards-006 front)"], warned  # the three heaviest, in page order
+    assert all("print held to it (their C, M and Y" in w for w in warned[:-1])
+    assert re.fullmatch(r"data/test/decks/cards\.yaml:3:8: cards\.pdf: 3 more pictures converted from RGB reached "
+                        r"[\d.]+–[\d.]+ % total ink, over DriveThruCards's 240 %, and print held to it as above "
+                        r"\(pages 2–6; the file is within the limit\)", warned[-1]), warned[-1]

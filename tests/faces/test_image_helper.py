@@ -280,6 +280,23 @@ def test_a_decks_pictures_below_the_dpi_are_three_lines_and_a_count():
                                           "pnpgen check --min-dpi 350 lists each)")
 
 
+def test_one_picture_on_many_pieces_below_the_dpi_is_named_not_counted_as_many():
+    """trial60: a card back given every piece by ``defaults: {back_art: back.png}`` (297 dpi on
+    DriveThruCards' card) was counted "238 more pictures below 300 dpi": one file, which the line
+    names; several files on more pieces are counted both ways."""
+    from pnpgen.faces.grouped import grouped_per_deck
+    from pnpgen.faces.images import LOW_DPI
+
+    def low(n: int, name: str) -> str:
+        return LOW_DPI.format(where=f"data/g/decks/cards.yaml:{n}:5", deck="cards", piece=f"札{n}", name=name,
+                              dpi=297, w="69.7", h="95", wanted="300")
+
+    assert grouped_per_deck([low(n, "art/back.png") for n in range(10)])[-1] == (
+        "deck cards: 7 more pieces show art/back.png below 300 dpi (297 dpi; pnpgen check lists each)")
+    assert grouped_per_deck([low(n, f"art/{n % 3}.png") for n in range(10)])[-1] == (
+        "deck cards: 7 more pieces show 3 pictures below 300 dpi (297 dpi; pnpgen check lists each)")
+
+
 @pytest.mark.parametrize("box", ["-bleed, -bleed, w + 2 * bleed, h + 2 * bleed", "-3, 10, 31, 50"])
 def test_placeholder_label_keeps_out_of_the_safe_zone(tmp_path, box):
     """The 「画像未定」 label of a full-bleed art box (the standee layout's figure, 31 mm wide on a

@@ -126,15 +126,17 @@ def _plain(value: Any) -> Any:
     return repr(value)
 
 
-def exports_made(out_root: Path, slug: str, ws: Workspace | None = None, built: Game | None = None) -> list[Path]:
+def exports_made(out_root: Path, slug: str, ws: Workspace | None = None,
+                 built: Game | None = None) -> list[tuple[Path, str]]:
     """The folders the exports of ``slug`` were written to, as their states in the output
-    folder's cache record them (sealed on this machine), that are still there: what a build that
-    changed the game leaves showing the cards as they were. With ``ws`` and ``built`` (the game
+    folder's cache record them (sealed on this machine), that are still there, each with the
+    options that made it (``ExportOptions.again``): what a build that changed the game leaves
+    showing the cards as they were, and the command that makes it again. With ``ws`` and ``built`` (the game
     as the build read it), an export of another edition is left out when nothing it shows
     changed (``shown``): an edit of the English texts leaves the Japanese exports current, and a
     build for another printer profile or paper every export."""
     now: dict[str, dict[str, str] | None] = {}
-    folders = set()
+    folders: dict[Path, str] = {}
     try:
         states = sorted((Cache(out_root).root / "exports" / slug).glob("*.json"))
     except OSError:
@@ -148,10 +150,11 @@ def exports_made(out_root: Path, slug: str, ws: Workspace | None = None, built: 
             folder = inside(out_root, state["folder"])
             if folder is not None and folder.is_dir() and not folder.is_symlink() \
                     and not _current(state.get("shows"), ws, slug, built, now):
-                folders.add(folder)
+                again = state.get("again", "")
+                folders[folder] = again if isinstance(again, str) and "\n" not in again else ""
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             continue
-    return sorted(folders)
+    return sorted(folders.items())
 
 
 def _current(then: Any, ws: Workspace | None, slug: str, built: Game | None,
@@ -220,12 +223,14 @@ def write_export(result: ExportResult, inputs: str | None = None, slug: str = ""
         files = _files(result, out, kept)
         if inputs is not None and options is not None:
             digests = {p.relative_to(out).as_posix(): sha(data) for p, data in files.items()}
+            owners = result.owners | {name: owner for name, (_, owner) in kept.items()}
             state = {"format": STATE_FORMAT, "inputs": inputs, "folder": out.relative_to(root).as_posix(),
                      "files": digests | {name: digest for name, (digest, _) in kept.items()},
-                     "owners": result.owners | {name: owner for name, (_, owner) in kept.items()},
+                     "owners": owners,
                      "pnpgen": code(), "made": {name: made for name, made in sorted(result.made.items())
                                                 if name in result.files},
-                     "warnings": result.warnings, "shows": shows}
+                     "warnings": result.warnings, "shows": shows,
+                     "again": options.again(tuple(sorted({owner for owner in owners.values() if owner})))}
             body = json.dumps(state, sort_keys=True).encode()
             files[state_path(root, slug, options)] = json.dumps({"check": seal(body)}).encode() + b"\n" + body
         stale = [path for name in then.get("files", {}) if name not in result.files and name not in others

@@ -34,7 +34,7 @@ class GameOutcome:
     changes: list[str] = field(default_factory=list)
     written: list[Path] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)  # a game up to date: those its last build said
-    stale_exports: list[Path] = field(default_factory=list)  # export folders made before this build's changes
+    stale_exports: list[tuple[Path, str]] = field(default_factory=list)  # export folders made before this build's changes, and their options
     # a game built: every file of its set, name → its hash and, a big document's, its segments' lengths
     wrote: dict[str, tuple[str, list[int] | None]] = field(default_factory=dict)
 
