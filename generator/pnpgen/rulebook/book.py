@@ -553,7 +553,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
                    entries: list | None = None, icon_dirs: Sequence[Path] = (), booklet: bool = True,
                    parsed: ParsedObjects | None = None, lines: dict | None = None,
                    compressions: Compressions | None = None, min_dpi: float = MIN_DPI,
-                   max_dpi: float = MAX_DPI) -> RulebookResult:
+                   max_dpi: float = MAX_DPI, margin_mm: float = slug.PRINTER_MARGIN_MM) -> RulebookResult:
     """``rulebook.pdf`` (A5), ``rulebook-booklet.pdf`` (on ``paper`` landscape: A4, or Letter with
     the pages at 94 %; saddle stitch) and
     ``proof.txt`` as bytes. ``pictures`` are the decks' faces by deck id (the build passes the
@@ -569,7 +569,8 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     ``lines``: the lines the last setting in this process used (``setlines.SetLines.recall``);
     ``compressions``: the streams the last setting in this process compressed (``document.render``);
     ``min_dpi``: as ``read_rulebook``'s, when the draft is read here; ``max_dpi``: the resolution
-    ceiling a figure's own raster picture is resampled to (0: none; ``--max-dpi``)."""
+    ceiling a figure's own raster picture is resampled to (0: none; ``--max-dpi``); ``margin_mm``: the
+    printer's unprinted margin the booklet's fold marks and printing note stand inside (``--margin``)."""
     if binding not in ("left", "right"):
         raise InputError(f"unknown binding {binding!r}", key="binding", expected="left or right")
     if creep_mm < 0:
@@ -638,7 +639,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     sheet_name = "Letter" if sheet_mm == booklets.LETTER_LANDSCAPE else "A4"
     sides = booklets.layout(n_pages, binding=binding, creep_mm=creep_mm, keep_last=True, sheet_mm=sheet_mm)
     a4 = tags_apart(impose_pdf(a5, sides, sheet_mm=sheet_mm,
-                               marks=slug.overlays(sides, fonts.gothic, lang, binding, sheet_mm, sheet_name),
+                               marks=slug.overlays(sides, fonts.gothic, lang, binding, sheet_mm, sheet_name, margin_mm),
                                parsed=parsed)) \
         if booklet else b""
     scale = booklets.book_scale(booklets.A5, sheet_mm)
