@@ -45,7 +45,7 @@ from pnpgen.rulebook.ownpics import low_dpi, picture_arts
 from pnpgen.rulebook.parse import parse
 from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.proof import Finding, proof, proof_text, report_lang
-from pnpgen.rulebook.proofopen import open_in_draft
+from pnpgen.rulebook.proofopen import draft_open_lines, open_in_draft
 from pnpgen.rulebook.reader import Draft, detect_language, read_draft
 from pnpgen.rulebook.story import StoryBuilder
 from pnpgen.rulebook.styles import INK, Fonts
@@ -458,9 +458,10 @@ def rulebook_warnings(game: Game, font_dir: Path, icon_dirs: Sequence[Path] = ()
     return rulebook_check(game, font_dir, icon_dirs)[0]
 
 
-def rulebook_check(game: Game, font_dir: Path, icon_dirs: Sequence[Path] = ()) -> tuple[list[str], list[str]]:
-    """``pnpgen check``'s: ``rulebook_warnings``, and the 未定 (要検討, TODO, TBD, ??) the draft's
-    rules still hold, each at its file:line as proof.txt lists them (``proofopen.open_in_draft``)."""
+def rulebook_check(game: Game, font_dir: Path, icon_dirs: Sequence[Path] = ()) -> tuple[list[str], list[str], int]:
+    """``pnpgen check``'s: ``rulebook_warnings``, the 未定 (要検討, TODO, TBD, ??) the draft's
+    rules still hold, each at its file:line as proof.txt lists them (``proofopen.open_in_draft``:
+    the first 50, the last saying how many more), and how many lines hold one, all of them."""
     r = read_rulebook(game, font_dir)
     icons = _drawn_icons(r, icon_dirs)  # (an icon the book cannot draw stops the build: check says so)
     builder = _story_builder(game, r, rules_only=False, pictures={}, own=picture_arts(game, r.settings))
@@ -468,7 +469,8 @@ def rulebook_check(game: Game, font_dir: Path, icon_dirs: Sequence[Path] = ()) -
     warnings = r.warnings + _icon_warnings(r, game.slug, icons, icon_dirs) + \
         [_unplaced(game, spec, builder.anchors, r.draft.lang) for spec in r.settings.figures
          if anchor(spec.after) not in {anchor(a) for a in builder.anchors}]
-    return warnings, [f.file for f in open_in_draft(r.doc, r.draft.text, r.path, "en")]
+    found = draft_open_lines(r.doc, r.draft.text)
+    return warnings, [f.file for f in open_in_draft(r.doc, r.draft.text, r.path, "en", found)], len(found)
 
 
 def _drawn_icons(r: DraftReading, icon_dirs: Sequence[Path]) -> dict[str, Icon]:
