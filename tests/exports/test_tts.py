@@ -953,6 +953,28 @@ def test_a_cards_description_holds_the_fields_its_face_shows_in_its_order_labell
     assert [c["Description"] for c in _objects(out, "cards")] == ["cost: 2\n金を得る。", "cost: 1000000\n銀を得る。"]  # (not 1e+06)
 
 
+def test_a_cards_description_leaves_out_its_open_values_and_its_picture(tmp_path):
+    """A card's Description listed ``art: 未定`` (the face prints the mark) and its open flavour and
+    rules text (fixesQ): a placeholder tells a player nothing; a picture's file, which the face does
+    not print, never showed."""
+    knights = ("name: 騎士団\nlayout: card-poker\npieces:\n"
+               "  - {title: 騎士, cost: 2, text: 未定（効果を書く）, flavour: 未定, art: 未定}\n"
+               "  - {title: 従者, cost: 1, text: Call a knight., art: knight.png}\n")
+    root = make_workspace(tmp_path / "ws", pieces=TWO)
+    (root / "data" / "test" / "decks" / "knights.yaml").write_text(knights, encoding="utf-8")
+    (root / "data" / "test" / "art").mkdir()
+    Image.new("RGB", (60, 40), (90, 90, 160)).save(root / "data" / "test" / "art" / "knight.png")
+    out = _export(root, "test", "--deck", "knights")
+    assert [c["Description"] for c in _objects(out, "knights")] == ["cost: 2", "cost: 1\nCall a knight."]
+    from pnpgen.data.model import Piece
+    from pnpgen.errors import Where
+    from pnpgen.exports.ttswords import shown_fields
+
+    def said(text: str) -> str:  # (a face whose art is not at hand: its rules text alone)
+        return shown_fields(Piece(1, {"title": "騎士", "text": text}, 1, Where(Path("x.yaml"))), None, None, "ja")
+    assert (said("未定（効果を書く）"), said("呪う。")) == ("", "呪う。")
+
+
 KARUTA = ("name: 読み札\nsize: [53, 73]\nfields: {id: text, title: text, lines: list}\nunique: id\nlayout:\n"
           "  extends: card\n  boxes:\n    text: null\n    art: null\n"
           "    verse: {field: lines, vertical: true, x: 8, y: 9, w: 'w - 16', h: 'h - 22', size: 12, font: mincho}\n"
