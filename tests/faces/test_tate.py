@@ -292,11 +292,11 @@ def test_a_layouts_text_box_refuses_a_list_it_would_print_as_python_writes_it(tm
     ws = make_workspace(tmp_path / "ws", deck=LAYOUT_VERSE)
     deck = ws / "data" / "test" / "decks" / "cards.yaml"
     flat = LAYOUT_VERSE.replace("vertical: true, ", "").replace(", step: 4", "")
-    for edit, told in [((LAYOUT_VERSE, flat), ":9:13: pieces.1.lines: ['いっせーの', '10まで数えて', '札をとる'] is a "
+    for edit, told in [((LAYOUT_VERSE, flat), ":9:13: pieces.1.lines: [いっせーの, 10まで数えて, 札をとる] is a "
                          "list, and box verse prints its field as text"),
-                       (("10まで数えて", "{a: 1}"), ":9:21: pieces.1.lines.2: item 2, {'a': 1}, is a mapping: box verse "
+                       (("10まで数えて", "{a: 1}"), ":9:21: pieces.1.lines.2: item 2, {a: 1}, is a mapping: box verse "
                         "sets the list's items a column each, as text"),
-                       (("10まで数えて", "[x]"), ":9:21: pieces.1.lines.2: item 2, ['x'], is a list"),
+                       (("10まで数えて", "[x]"), ":9:21: pieces.1.lines.2: item 2, [x], is a list"),
                        (("10まで数えて", "true"), ":9:21: pieces.1.lines.2: item 2, true, is true/false"),
                        (("10まで数えて", "~"), ":9:21: pieces.1.lines.2: item 2, (empty), is nothing")]:
         deck.write_text(LAYOUT_VERSE.replace(*edit), encoding="utf-8")
@@ -311,7 +311,7 @@ def test_a_templates_vertical_box_given_an_item_that_is_no_text_stops_at_the_tem
     """hostile37: ``m.tate_box(piece.lines, …)`` set an item that is a mapping, a list, true or
     nothing as Python writes it (``{'a': 1}``, ``True``, ``None``); it stops at the template's
     line, the piece named, as a bad number does."""
-    for item, told in [("{a: 1}", "item 2, {'a': 1}, is a mapping"), ("[x]", "item 2, ['x'], is a list"),
+    for item, told in [("{a: 1}", "item 2, {a: 1}, is a mapping"), ("[x]", "item 2, [x], is a list"),
                        ("true", "item 2, true, is true/false"), ("~", "item 2, (empty), is nothing")]:
         deck = VERSE_DECK.replace("GOODの字", item)
         ws = make_workspace(tmp_path / item.strip("{}[]~:") / "ws", deck=deck, front=VERSE_FRONT, back=BACK)

@@ -33,6 +33,7 @@ from typing import Any
 from pnpgen.data.markup import MISSING_COLOUR, without_icons
 from pnpgen.data.model import LATIN_GAP, PLACEHOLDER_COLOUR, placeholder_said
 from pnpgen.data.optionvalues import LANGUAGE_EXPECTED
+from pnpgen.data.validate import show
 from pnpgen.data.yamlhint import flow
 from pnpgen.data.yamlsrc import Located, keyname, load_yaml
 from pnpgen.errors import InputError, Where
@@ -152,7 +153,7 @@ class Translations:
         if languages is None:
             languages = [str(data.get("default_language", "ja"))]
         if not isinstance(languages, list) or not languages or not all(isinstance(code, str) for code in languages):
-            raise doc.error(("languages",), f"languages must be a list of language codes, got {languages!r}",
+            raise doc.error(("languages",), f"languages must be a list of language codes, got {show(languages)}",
                             "e.g. 'languages: [ja, en]'")
         for i, code in enumerate(languages):
             if not is_language(code):
@@ -174,7 +175,7 @@ class Translations:
                             "one of " + ", ".join(languages) + " (add it to languages: in game.yaml)")
         gap = data.get("latin_gap", LATIN_GAP)
         if isinstance(gap, bool) or not isinstance(gap, (int, float)) or not 0 <= gap <= 1:
-            raise doc.error(("latin_gap",), f"latin_gap {gap!r} is not a number of em from 0 to 1",
+            raise doc.error(("latin_gap",), f"latin_gap {show(gap)} is not a number of em from 0 to 1",
                             "e.g. 'latin_gap: 0.25' (a quarter em), 0 for none")
         tr = cls(chosen, default, list(languages), float(gap))
         tr.languages_at = doc.where(("languages",), key=True) if listed else Where(doc.path)
