@@ -39,6 +39,7 @@ from pnpgen.data.yamlsrc import Located, keyname, load_yaml
 from pnpgen.errors import InputError, Where
 from pnpgen.fonts import LATIN_FONTS, locate
 from pnpgen.patterns import later
+from pnpgen.safetext import shown_invisible
 from pnpgen.terms import is_latin
 
 # A language code as pnpgen reads one: ISO 639-1 (two letters, lower case), optionally a script
@@ -420,17 +421,18 @@ class Translations:
     def _line(self, m: Missing) -> str:
         if not m.key:  # a whole file
             return f"{m.where}: {m.shown}"
+        key = shown_invisible(m.key)  # (a key holding U+200B said with it escaped, as an error says it)
         if m.marked:  # (a cell of the default language left empty prints another language's text)
             shown = m.shown_lang or self.default
             what = "text" if self.lang == self.default else "translation"
-            return f"{m.where}: {m.key}: no {self.lang} {what}; printed in {shown} marked 〔{shown}〕"
+            return f"{m.where}: {key}: no {self.lang} {what}; printed in {shown} marked 〔{shown}〕"
         if m.cells:
             more = f" and {m.cells - 1} more cells of the column" if m.cells > 1 else ""
-            return (f"{m.where}: {m.key}: {m.shown[:40]!r}{more}: plain {self.default} text in a sheet that "
+            return (f"{m.where}: {key}: {m.shown[:40]!r}{more}: plain {self.default} text in a sheet that "
                     f"translates other columns into {self.lang}; printed as written, unmarked (a translation "
-                    + (f"forgotten? add a column {m.key}.{self.lang} beside it)" if not m.field else
+                    + (f"forgotten? add a column {key}.{self.lang} beside it)" if not m.field else
                        f"forgotten? add a column beside it, mapped to {m.field}.{self.lang} in the deck's columns:)"))
-        return (f"{m.where}: {m.key}: {m.shown[:40]!r} is plain {self.default} text in a file that translates "
+        return (f"{m.where}: {key}: {m.shown[:40]!r} is plain {self.default} text in a file that translates "
                 f"others into {self.lang}; printed as written, unmarked (a translation forgotten? write it as "
                 f"{{{self.default}: …, {self.lang}: …}})")
 
