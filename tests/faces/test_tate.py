@@ -168,6 +168,24 @@ def test_a_verse_in_a_box_is_set_in_columns_right_to_left_broken_as_jlreq_allows
     assert no[0] == "の" and no[2] >= max(c[4] for c in good) + em * 0.1, (good, no)  # GOOD clear of の
 
 
+def test_a_single_column_starting_with_a_closing_bracket_is_warned_once_and_a_boxs_not_twice(tmp_path, capsys):
+    """fixesQ: ``m.tate()`` alone set a column starting with 」 unsaid (``m.tate_box()`` warned of
+    its lines): it is warned once, at the template's line, the piece's data line with it; a
+    column m.tate_box() hands m.tate() is not warned again."""
+    front = FRONT.replace("m.tate(piece.text,", "m.tate(piece.name,")
+    ws = make_workspace(tmp_path / "ws", ["」と言った", "言った"], front=front, back=BACK)
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 0
+    said = [ln.strip() for ln in capsys.readouterr().out.splitlines() if "vertical text" in ln]
+    assert len(said) == 1 and said[0].startswith("warning: templates/test/card-front.svg.j2:5: deck 'cards' piece 1"), said
+    assert "「」と言った」 starts its column with 「」」, which JLREQ keeps off a line's start" in said[0], said
+    ws = make_workspace(tmp_path / "verse", deck=VERSE_DECK, front=VERSE_FRONT, back=BACK)
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 0
+    said = [ln for ln in capsys.readouterr().out.splitlines() if "」で始まる" in ln]
+    assert len(said) == 1 and "line 3 「」で始まる」 starts a column with 「」」" in said[0], said
+
+
 def test_columns_break_before_a_mark_kept_off_a_columns_top_and_say_what_the_box_cannot_hold():
     em = 10 / 72 * 25.4
     found = tate.columns(["あいうえ「かき」く"], 0, 0, 20, em * 1.1 * 4 + 0.01, 10)
