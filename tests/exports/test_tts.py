@@ -975,6 +975,26 @@ def test_a_cards_description_leaves_out_its_open_values_and_its_picture(tmp_path
     assert (said("未定（効果を書く）"), said("呪う。")) == ("", "呪う。")
 
 
+def test_a_sheet_header_naming_its_field_in_capitals_labels_the_description_as_written(tmp_path, capsys):
+    """fixesQ: a sheet headed ``Cost`` (read as the field cost, without columns:) labelled its cards'
+    Description ``cost: 2``, the field's name, while a header columns: maps is said as written
+    (fixesO): the header as the sheet writes it labels it, ``Cost: 2``, and names its cells in a
+    message; export-sheet still offers ``pieces: {file: …}`` alone, as capitals need no columns:."""
+    root = make_workspace(tmp_path / "ws", pieces=TWO)
+    decks = root / "data" / "test" / "decks"
+    (decks / "spells.yaml").write_text("name: 呪文\nlayout: card-poker\npieces: {file: spells.csv}\n", encoding="utf-8")
+    (decks / "spells.csv").write_text("Title,Cost,Text,Count\n火,2,燃やす。,1\n", encoding="utf-8")
+    out = _export(root, "test", "--deck", "spells")
+    assert [c["Description"] for c in _objects(out, "spells")] == ["Cost: 2\n燃やす。"]
+    assert run(root, "export-sheet", "--game", "test", "--deck", "spells", "--out", str(decks / "again.csv")) == 0
+    assert "pieces: {file: again.csv}" in capsys.readouterr().out
+    assert {"Title", "Cost", "Text", "Count"} <= set((decks / "again.csv").read_text(encoding="utf-8-sig").splitlines()[0].split(","))
+    (decks / "spells.csv").write_text("Title,Cost,Text,Count\n火,2,燃やす。,two\n", encoding="utf-8")
+    assert run(root, "check", "--game", "test") == 2
+    said = capsys.readouterr()
+    assert "spells.csv:2:4: Count (column D)" in said.out + said.err, said
+
+
 KARUTA = ("name: 読み札\nsize: [53, 73]\nfields: {id: text, title: text, lines: list}\nunique: id\nlayout:\n"
           "  extends: card\n  boxes:\n    text: null\n    art: null\n"
           "    verse: {field: lines, vertical: true, x: 8, y: 9, w: 'w - 16', h: 'h - 22', size: 12, font: mincho}\n"
