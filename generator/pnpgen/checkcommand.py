@@ -91,7 +91,7 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
             total += 1
         for line in faces.draft_open:  # the rules' 未定 proof.txt lists, which the book prints
             note(ws.shown(f"  rulebook: {line}"))
-        total += faces.draft_open_lines  # (the last line listed says how many more)
+        total += faces.draft_open_count  # every line, past the ones listed
     note(f"{total} to settle (placeholders and missing translations)" if args.lang
          else f"{counted(total, 'placeholder')} to settle")
     if problems:

@@ -90,7 +90,7 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None, heading: str | Non
     # another paper that leaves the booklet as it was keeps the book
     booklet = None if paper is None else booklet_paper_for(paper)
     rulebook = None if args.no_rulebook else RulebookOptions(args.rules_only, args.creep, args.binding, booklet,
-                                                             dpi.get("max_dpi"))
+                                                             dpi.get("max_dpi"), args.margin)
     from pnpgen.progress import progress
 
     quiet = args.quiet

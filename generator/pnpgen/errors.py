@@ -13,7 +13,7 @@ from stat import S_ISREG
 from typing import TYPE_CHECKING
 
 from pnpgen.patterns import later
-from pnpgen.safetext import cut_middle, name_control_char, one_line, shown_name
+from pnpgen.safetext import cut_middle, name_control_char, odd_char, one_line, shown_invisible, shown_name
 
 if TYPE_CHECKING:  # (the rulebook's reader imports errors alone)
     from pnpgen.memo import Stamps
@@ -46,9 +46,19 @@ class InputError(Exception):
         """One line, as an editor links it: a line break the data brings (a sheet's header cell of
         two lines, 枚<Alt+Enter>数, quoted in the key, the message and the hint) shown as ``\\n``."""
         where = f"{place(self.path, self.line, self.column)}: " if self.path is not None else ""
-        key = f"{self.key}: " if self.key else ""
+        key = f"{shown_invisible(self.key)}: " if self.key else ""
         hint = f" (expected {cut_middle(self.expected)})" if self.expected else ""
-        return one_line(f"{where}{key}{cut_middle(self.message)}{hint}")
+        return one_line(f"{where}{key}{cut_middle(self.message)}{_odd_key(self.key, self.message)}{hint}")
+
+
+def _odd_key(key: str | None, message: str) -> str:
+    """`` (the key path holds the invisible character U+200B (ZERO WIDTH SPACE), character 3)``
+    for a key path (shown with the character escaped, ``la\\u200byout``) holding a character that
+    shows as nothing or as another, unless the message names it already; else nothing."""
+    odd = odd_char(key) if key else None
+    if odd is None or odd[odd.index("U+"):].split(" ", 1)[0] in message:
+        return ""
+    return f" (the key path holds {odd})"
 
 
 class TemplateMistake(InputError):
@@ -252,7 +262,8 @@ def written_alike(rel: str, folders: Iterable[Path]) -> str | None:
 
 def suggest(word: str, choices: Iterable[str], cutoff: float = 0.6) -> str:
     """``; did you mean X?`` for a near miss of one of ``choices`` (difflib, case-insensitive, at
-    least ``cutoff`` alike), else nothing: for a mistyped command, option, game, deck or key."""
+    least ``cutoff`` alike), else nothing: for a mistyped command, option, game, deck or key; a
+    character in ``word`` that shows as nothing or as another (``safetext.odd_char``) named."""
     import difflib
 
     by_lower = {c.lower(): c for c in choices}
@@ -260,7 +271,10 @@ def suggest(word: str, choices: Iterable[str], cutoff: float = 0.6) -> str:
     if not close and len(word) >= 4:  # a word cut short (orient: for orientation:), when it starts one choice alone
         close = [c for c in by_lower if c.startswith(word.lower())][:2]
         close = close if len(close) == 1 else []
-    return f"; did you mean {by_lower[close[0]]}?" if close else ""
+    if not close:
+        return ""
+    odd = odd_char(word)  # (poker‐double for poker-double: the two look the same, the character is named)
+    return f"; did you mean {by_lower[close[0]]}?" + (f" (what is written holds {odd})" if odd else "")
 
 
 _PARSER_HINT = later(r",?\s*(?:try XML_PARSE_HUGE|use XML_PARSE_HUGE option)")

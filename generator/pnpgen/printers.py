@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pnpgen.data.formats import PAPER_SIZES, paper_named_by_size
-from pnpgen.data.validate import Invalid, length
+from pnpgen.data.validate import Invalid, length, show
 from pnpgen.data.workspace import printer_profiles
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError, contained, suggest
@@ -135,7 +135,7 @@ def _parse(doc: Located, name: str) -> Printer:
     paper = data.get("paper")
     if paper is not None and str(paper).lower() not in PAPER_SIZES:
         named = paper_named_by_size(str(paper))
-        raise doc.error((name, "paper"), f"{paper!r} is not a paper size" + (f"; did you mean {named}?" if named else ""),
+        raise doc.error((name, "paper"), f"{show(paper)} is not a paper size" + (f"; did you mean {named}?" if named else ""),
                         " | ".join(sorted(PAPER_SIZES)))
     duplex = data.get("duplex")
     duplex = str(duplex).lower() if isinstance(duplex, str) else duplex  # Long, as --duplex reads it
@@ -213,5 +213,5 @@ def _pair(doc: Located, name: str, key: str, value, lo: float, hi: float, expect
     ok = isinstance(value, list) and len(value) == 2 and all(
         isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and lo <= v <= hi for v in value)
     if not ok:
-        raise doc.error((name, key), f"{value if written is None else written!r} is not a valid {key}{meant}", expected)
+        raise doc.error((name, key), f"{show(value if written is None else written)} is not a valid {key}{meant}", expected)
     return float(value[0]), float(value[1])

@@ -80,10 +80,29 @@ def name_invisible_char(name: str) -> str | None:
     Unicode name and its place (``the invisible character U+200B (ZERO WIDTH SPACE), character
     6``), or None."""
     m = INVISIBLE.search(name)
-    if m is None:
-        return None
+    return None if m is None else _odd_said(m)
+
+
+# characters that show as another a name is typed with: a hyphen or dash a word processor or a web
+# page gave for the hyphen-minus (poker‐double: U+2010 HYPHEN, the same on the screen as poker-double)
+LOOKALIKE = {"\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2212": "-", "\ufe63": "-"}
+_ODD = re.compile("[" + "".join(LOOKALIKE) + "]|" + INVISIBLE.pattern)
+
+
+def odd_char(text: str) -> str | None:
+    """The first character of ``text`` that shows as nothing, as a plain space, or as another
+    (``LOOKALIKE``), said with its Unicode name and its place (``the invisible character U+200B
+    (ZERO WIDTH SPACE), character 3``, ``the character U+2010 (HYPHEN), character 6, which looks
+    like -``), or None: what a hint quoting a key or value names, where the quote looks right."""
+    m = _ODD.search(text)
+    return None if m is None else _odd_said(m)
+
+
+def _odd_said(m: re.Match) -> str:
     char = m.group()
-    return f"the invisible character U+{ord(char):04X} ({unicodedata.name(char, 'unnamed')}), character {m.start() + 1}"
+    said = f"U+{ord(char):04X} ({unicodedata.name(char, 'unnamed')}), character {m.start() + 1}"
+    return f"the character {said}, which looks like {LOOKALIKE[char]}" if char in LOOKALIKE \
+        else f"the invisible character {said}"
 
 
 def shown_invisible(name: str) -> str:

@@ -57,8 +57,9 @@ def export_sheet(ws: Workspace, args: argparse.Namespace) -> int:
         print_line(f"  to use it, write the deck's list: as  list: {{file: {out.name}}}")
     elif out.resolve().parent == deck.source.resolve().parent:
         read = deck.pieces[0].where.path if deck.pieces else deck.source  # a deck already kept in a sheet
-        spec = f"pieces: {{file: {out.name}}}" if not deck.sheet_headers else columns_line(  # its headers mapped as now
-            {"file": out.name}, {}, {header: name for name, header in deck.sheet_headers.items()})
+        mapped = {header: name for name, header in deck.sheet_headers.items()
+                  if header.casefold() != name.casefold()}  # (Cost is read as cost without columns:)
+        spec = f"pieces: {{file: {out.name}}}" if not mapped else columns_line({"file": out.name}, {}, mapped)  # as now
         print_line(f"  to use it, replace the deck's pieces: list with  {spec}" if read == deck.source
              else f"  the deck reads its pieces from {read.name}; to read them from this file: {spec}")
     return 0

@@ -41,7 +41,7 @@ FIGURE = """rulebook:
 
 @pytest.mark.parametrize("size, deck, x, said", [
     ("[120, 100]", "[]", "30", "game.yaml:10:65: rulebook.figures.1.pieces.1.deck: no deck [] in this game (expected one of cards)"),
-    ("[120, 100]", "{a: 1}", "30", "game.yaml:10:65: rulebook.figures.1.pieces.1.deck: no deck {'a': 1} in this game"),
+    ("[120, 100]", "{a: 1}", "30", "game.yaml:10:65: rulebook.figures.1.pieces.1.deck: no deck {a: 1} in this game"),
     ("[120, 100]", "card", "30", "game.yaml:10:65: rulebook.figures.1.pieces.1.deck: no deck 'card' in this game; "
                                  "did you mean cards? (expected one of cards)"),  # a game trial's mistyped deck
     ("[.nan, 100]", "cards", "30", "game.yaml:10:38: rulebook.figures.1.size.1: size nan is out of range (expected 1 to 2000)"),

@@ -64,7 +64,7 @@ DECK_CASES = {
     "polygon crossing itself": (GOOD.replace("format: poker", "shape: polygon\nsize: [40, 40]\npoints: [[20, 0], [32, 40], [0, 14], [40, 14], [8, 40]]"), "cards.yaml:4:9: points: the outline crosses itself: edge 1 (from point 1) crosses edge 3", "each edge meeting only its neighbours"),
     "polygon of too many points": (GOOD.replace("format: poker", "shape: polygon\nsize: [30, 30]\npoints: [" + ", ".join(["[0, 0]"] * 1001) + "]"), "cards.yaml:4:9: points: points must be a list of 3 to 1000 [x, y] corners (1001 given)", "[[0, 0], [30, 0], [15, 26]]"),
     "polygon without area": (GOOD.replace("format: poker", "shape: polygon\nsize: [30, 30]\npoints: [[0, 0], [10, 10], [20, 20]]"), "cards.yaml:4:9: points: the points enclose no area", "three or more"),
-    "format as a list": (GOOD.replace("format: poker", "format: [poker]"), "cards.yaml:2:9: format: unknown format ['poker']", "one of poker, bridge"),
+    "format as a list": (GOOD.replace("format: poker", "format: [poker]"), "cards.yaml:2:9: format: format [poker] is a list, not a name", "one of poker, bridge"),
     "unknown kind": (GOOD.replace("format: poker", "format: poker\nkind: 3"), "cards.yaml:3:7: kind: unknown kind 3", "one of card, tile"),
     "options as a list": (GOOD.replace("format: poker", "format: poker\noptions: [a, b]"), "cards.yaml:3:10: options: options must be a mapping, got a list", "key: value"),
     "shape key under options": (ROUND.replace("shape: rounded", "shape: rounded\noptions: {corner_radius: 99}"), "cards.yaml:3:11: options.corner_radius: corner_radius is a shape key", "top of the deck file"),

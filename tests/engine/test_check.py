@@ -457,12 +457,15 @@ def test_a_placeholder_left_in_the_drafts_rules_is_listed_at_its_line(tmp_path, 
     assert "人数は未定" not in out
 
 
-def test_placeholders_past_the_drafts_listed_fifty_are_counted_all(tmp_path, capsys):
-    """A draft of 60 lines each with a 未定: check lists 50 and says how many more, and its count
-    said 50 (the lines listed), not 60."""
-    ws = make_workspace(tmp_path / "ws", draft=True)
+def test_every_placeholder_left_in_the_drafts_rules_is_counted_past_the_listed_ones(tmp_path, capsys):
+    """check lists the first 50 of a draft's 未定 lines, the last saying how many more; its count
+    under the list stopped at 50 too (fixesQ): 53 lines are 53 placeholders to settle."""
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS, draft=True)
     draft = ws / "data" / "test" / "draft.txt"
-    draft.write_text(draft.read_text(encoding="utf-8") + "\n■　クレジット\n\n" + "　イラスト：未定\n" * 60, encoding="utf-8")
+    draft.write_text(draft.read_text(encoding="utf-8") + "\n■　クレジット\n\n"
+                     + "".join(f"　役割{i}：未定\n" for i in range(53)), encoding="utf-8")
     assert run(ws, "check", "--game", "test") == 0
     out = capsys.readouterr().out
-    assert out.count("left in the draft") == 50 and "(and 10 more)\n60 placeholders to settle" in out, out
+    listed = [line for line in out.splitlines() if line.startswith("  rulebook: ")]
+    assert len(listed) == 50 and listed[-1].endswith("(and 3 more)"), listed[-1]
+    assert "\n53 placeholders to settle" in out, out

@@ -67,6 +67,35 @@ def test_a_paper_written_by_its_size_is_told_its_name(tmp_path, capsys, written,
     assert "--paper" in err and f"did you mean {meant}?" in err, err
 
 
+def test_a_mapping_where_a_paper_goes_is_said_as_the_yaml_written(tmp_path, capsys):
+    """``paper: {w: 0}`` was said as Python writes a dict, ``unknown paper "{'w': 0}"`` (fixesQ):
+    it is said as written, as a mapping where a name goes, with the names that would be right;
+    so in a deck file, and a printer profile's paper and scale, and a game's latin_gap."""
+    from pnpgen.data.validate import show
+
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
+    game, deck = ws / "data" / "test" / "game.yaml", ws / "data" / "test" / "decks" / "cards.yaml"
+    text, cards = game.read_text(encoding="utf-8"), deck.read_text(encoding="utf-8")
+    expected = "is a mapping, not a name (expected one of a3, a4, ledger, legal, letter, tabloid)"
+    for where, written, said in ((game, text + "paper: {w: 0}\n", f"paper: paper {{w: 0}} {expected}"),
+                                 (deck, "paper: {w: 0}\n" + cards, f"paper: paper {{w: 0}} {expected}"),
+                                 (game, text.replace("latin_gap: 0", "latin_gap: {a: 1}"), "latin_gap {a: 1} is not a number")):
+        where.write_text(written, encoding="utf-8")
+        assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+        err = capsys.readouterr().err
+        assert said in err, err
+        assert "'" not in err.split(": ", 3)[-1].split("(expected")[0], err
+        game.write_text(text, encoding="utf-8")
+        deck.write_text(cards, encoding="utf-8")
+    for profile, said in (("{paper: {w: 0}}", "home.paper: {w: 0} is not a paper size"),
+                          ("{scale: {x: 1}}", "home.scale: {x: 1} is not a valid scale")):
+        (ws / "printers.yaml").write_text(f"home: {profile}\n", encoding="utf-8")
+        assert run(ws, "build", "--game", "test", "--printer", "home") == 2
+        assert said in capsys.readouterr().err
+    assert [show(v) for v in ({"k": "two words", "n": "3", "t": "true", "c": "a: b"}, ["a4", None, True])] == [
+        "{k: two words, n: '3', t: 'true', c: 'a: b'}", "[a4, null, true]"]
+
+
 def test_a_paper_of_no_size_pnpgen_knows_gets_no_size_hint(tmp_path, capsys):
     ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     game = ws / "data" / "test" / "game.yaml"

@@ -962,6 +962,48 @@ def test_a_cards_description_holds_the_fields_its_face_shows_in_its_order_labell
     assert [c["Description"] for c in _objects(out, "cards")] == ["cost: 2\n金を得る。", "cost: 1000000\n銀を得る。"]  # (not 1e+06)
 
 
+def test_a_cards_description_leaves_out_its_open_values_and_its_picture(tmp_path):
+    """A card's Description listed ``art: 未定`` (the face prints the mark) and its open flavour and
+    rules text (fixesQ): a placeholder tells a player nothing; a picture's file, which the face does
+    not print, never showed."""
+    knights = ("name: 騎士団\nlayout: card-poker\npieces:\n"
+               "  - {title: 騎士, cost: 2, text: 未定（効果を書く）, flavour: 未定, art: 未定}\n"
+               "  - {title: 従者, cost: 1, text: Call a knight., art: knight.png}\n")
+    root = make_workspace(tmp_path / "ws", pieces=TWO)
+    (root / "data" / "test" / "decks" / "knights.yaml").write_text(knights, encoding="utf-8")
+    (root / "data" / "test" / "art").mkdir()
+    Image.new("RGB", (60, 40), (90, 90, 160)).save(root / "data" / "test" / "art" / "knight.png")
+    out = _export(root, "test", "--deck", "knights")
+    assert [c["Description"] for c in _objects(out, "knights")] == ["cost: 2", "cost: 1\nCall a knight."]
+    from pnpgen.data.model import Piece
+    from pnpgen.errors import Where
+    from pnpgen.exports.ttswords import shown_fields
+
+    def said(text: str) -> str:  # (a face whose art is not at hand: its rules text alone)
+        return shown_fields(Piece(1, {"title": "騎士", "text": text}, 1, Where(Path("x.yaml"))), None, None, "ja")
+    assert (said("未定（効果を書く）"), said("呪う。")) == ("", "呪う。")
+
+
+def test_a_sheet_header_naming_its_field_in_capitals_labels_the_description_as_written(tmp_path, capsys):
+    """fixesQ: a sheet headed ``Cost`` (read as the field cost, without columns:) labelled its cards'
+    Description ``cost: 2``, the field's name, while a header columns: maps is said as written
+    (fixesO): the header as the sheet writes it labels it, ``Cost: 2``, and names its cells in a
+    message; export-sheet still offers ``pieces: {file: …}`` alone, as capitals need no columns:."""
+    root = make_workspace(tmp_path / "ws", pieces=TWO)
+    decks = root / "data" / "test" / "decks"
+    (decks / "spells.yaml").write_text("name: 呪文\nlayout: card-poker\npieces: {file: spells.csv}\n", encoding="utf-8")
+    (decks / "spells.csv").write_text("Title,Cost,Text,Count\n火,2,燃やす。,1\n", encoding="utf-8")
+    out = _export(root, "test", "--deck", "spells")
+    assert [c["Description"] for c in _objects(out, "spells")] == ["Cost: 2\n燃やす。"]
+    assert run(root, "export-sheet", "--game", "test", "--deck", "spells", "--out", str(decks / "again.csv")) == 0
+    assert "pieces: {file: again.csv}" in capsys.readouterr().out
+    assert {"Title", "Cost", "Text", "Count"} <= set((decks / "again.csv").read_text(encoding="utf-8-sig").splitlines()[0].split(","))
+    (decks / "spells.csv").write_text("Title,Cost,Text,Count\n火,2,燃やす。,two\n", encoding="utf-8")
+    assert run(root, "check", "--game", "test") == 2
+    said = capsys.readouterr()
+    assert "spells.csv:2:4: Count (column D)" in said.out + said.err, said
+
+
 KARUTA = ("name: 読み札\nsize: [53, 73]\nfields: {id: text, title: text, lines: list}\nunique: id\nlayout:\n"
           "  extends: card\n  boxes:\n    text: null\n    art: null\n"
           "    verse: {field: lines, vertical: true, x: 8, y: 9, w: 'w - 16', h: 'h - 22', size: 12, font: mincho}\n"

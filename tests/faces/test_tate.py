@@ -168,6 +168,24 @@ def test_a_verse_in_a_box_is_set_in_columns_right_to_left_broken_as_jlreq_allows
     assert no[0] == "の" and no[2] >= max(c[4] for c in good) + em * 0.1, (good, no)  # GOOD clear of の
 
 
+def test_a_single_column_starting_with_a_closing_bracket_is_warned_once_and_a_boxs_not_twice(tmp_path, capsys):
+    """fixesQ: ``m.tate()`` alone set a column starting with 」 unsaid (``m.tate_box()`` warned of
+    its lines): it is warned once, at the template's line, the piece's data line with it; a
+    column m.tate_box() hands m.tate() is not warned again."""
+    front = FRONT.replace("m.tate(piece.text,", "m.tate(piece.name,")
+    ws = make_workspace(tmp_path / "ws", ["」と言った", "言った"], front=front, back=BACK)
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 0
+    said = [ln.strip() for ln in capsys.readouterr().out.splitlines() if "vertical text" in ln]
+    assert len(said) == 1 and said[0].startswith("warning: templates/test/card-front.svg.j2:5: deck 'cards' piece 1"), said
+    assert "「」と言った」 starts its column with 「」」, which JLREQ keeps off a line's start" in said[0], said
+    ws = make_workspace(tmp_path / "verse", deck=VERSE_DECK, front=VERSE_FRONT, back=BACK)
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 0
+    said = [ln for ln in capsys.readouterr().out.splitlines() if "」で始まる" in ln]
+    assert len(said) == 1 and "line 3 「」で始まる」 starts a column with 「」」" in said[0], said
+
+
 def test_columns_break_before_a_mark_kept_off_a_columns_top_and_say_what_the_box_cannot_hold():
     em = 10 / 72 * 25.4
     found = tate.columns(["あいうえ「かき」く"], 0, 0, 20, em * 1.1 * 4 + 0.01, 10)
@@ -292,11 +310,11 @@ def test_a_layouts_text_box_refuses_a_list_it_would_print_as_python_writes_it(tm
     ws = make_workspace(tmp_path / "ws", deck=LAYOUT_VERSE)
     deck = ws / "data" / "test" / "decks" / "cards.yaml"
     flat = LAYOUT_VERSE.replace("vertical: true, ", "").replace(", step: 4", "")
-    for edit, told in [((LAYOUT_VERSE, flat), ":9:13: pieces.1.lines: ['いっせーの', '10まで数えて', '札をとる'] is a "
+    for edit, told in [((LAYOUT_VERSE, flat), ":9:13: pieces.1.lines: [いっせーの, 10まで数えて, 札をとる] is a "
                          "list, and box verse prints its field as text"),
-                       (("10まで数えて", "{a: 1}"), ":9:21: pieces.1.lines.2: item 2, {'a': 1}, is a mapping: box verse "
+                       (("10まで数えて", "{a: 1}"), ":9:21: pieces.1.lines.2: item 2, {a: 1}, is a mapping: box verse "
                         "sets the list's items a column each, as text"),
-                       (("10まで数えて", "[x]"), ":9:21: pieces.1.lines.2: item 2, ['x'], is a list"),
+                       (("10まで数えて", "[x]"), ":9:21: pieces.1.lines.2: item 2, [x], is a list"),
                        (("10まで数えて", "true"), ":9:21: pieces.1.lines.2: item 2, true, is true/false"),
                        (("10まで数えて", "~"), ":9:21: pieces.1.lines.2: item 2, (empty), is nothing")]:
         deck.write_text(LAYOUT_VERSE.replace(*edit), encoding="utf-8")
@@ -311,7 +329,7 @@ def test_a_templates_vertical_box_given_an_item_that_is_no_text_stops_at_the_tem
     """hostile37: ``m.tate_box(piece.lines, …)`` set an item that is a mapping, a list, true or
     nothing as Python writes it (``{'a': 1}``, ``True``, ``None``); it stops at the template's
     line, the piece named, as a bad number does."""
-    for item, told in [("{a: 1}", "item 2, {'a': 1}, is a mapping"), ("[x]", "item 2, ['x'], is a list"),
+    for item, told in [("{a: 1}", "item 2, {a: 1}, is a mapping"), ("[x]", "item 2, [x], is a list"),
                        ("true", "item 2, true, is true/false"), ("~", "item 2, (empty), is nothing")]:
         deck = VERSE_DECK.replace("GOODの字", item)
         ws = make_workspace(tmp_path / item.strip("{}[]~:") / "ws", deck=deck, front=VERSE_FRONT, back=BACK)

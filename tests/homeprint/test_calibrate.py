@@ -46,9 +46,22 @@ def test_back_rulers_read_zero_behind_each_front_cross(tmp_path, paper, duplex):
 
 
 def test_english_instructions(tmp_path):
+    """An English sheet's words are set in Noto Sans, the face of an English game's text (they were
+    in BIZ UDP Gothic, the Japanese face: trial58); its rulers' numbers, whose true minus Noto Sans
+    lacks, all in BIZ UDP Gothic. A Japanese sheet is BIZ UDP Gothic throughout."""
+    from pdfprobe import glyphs
+
     out = tmp_path / "cal.pdf"
     assert run(tmp_path, "calibrate", "--lang", "en", "--out", str(out)) == 0
     assert "Duplex calibration A4" in texts(out)[0]
+    drawn = [g for page in glyphs(out) for g in page if g.char.strip()]
+    assert {g.font for g in drawn if g.char.isalpha()} == {"NotoSans-Regular"}
+    from pnpgen.impose.calibration import LABEL_PT
+
+    numbers = [g for g in drawn if abs(g.size - LABEL_PT) < 0.01]  # the rulers' −6 … 6
+    assert {g.font for g in numbers} == {"BIZUDPGothic-Regular"} and {"\u2212", "4"} <= {g.char for g in numbers}
+    assert run(tmp_path, "calibrate", "--out", str(tmp_path / "ja.pdf")) == 0
+    assert {g.font for page in glyphs(tmp_path / "ja.pdf") for g in page if g.char.strip()} == {"BIZUDPGothic-Regular"}
 
 
 @pytest.mark.parametrize("duplex", ["long", "short"])

@@ -190,7 +190,7 @@ def test_scale_is_compensated_about_the_page_centre(tmp_path, two_builds):
 @pytest.mark.parametrize("text, where, says", [
     ("home-laser: {back_offset_mm: [0.8]}\n", "printers.yaml:1", "back_offset_mm"),
     ("home-laser: {back_offset_mm: 1.5}\n", "printers.yaml:1", "two lengths in mm"),  # not [1.5, 1.5]
-    ("home-laser: {back_offset_mm: [30mm, 0]}\n", "printers.yaml:1", "['30mm', 0] is not a valid back_offset_mm"),
+    ("home-laser: {back_offset_mm: [30mm, 0]}\n", "printers.yaml:1", "[30mm, 0] is not a valid back_offset_mm"),
     ("other: {}\nhome-laser:\n  scale: [1.0, 2.0]\n", "printers.yaml:3", "scale"),
     ("home-laser:\n  paper: b9\n", "printers.yaml:2", "paper"),
     ("home-laser:\n  colour: red\n", "printers.yaml:2", "colour"),
@@ -209,7 +209,7 @@ def test_scale_is_compensated_about_the_page_centre(tmp_path, two_builds):
      "(expected [x, y] in brackets: back_offset_mm: [-1.5, -0.8])"),
     ("home-laser: {back_offset_mm: [-1.5, 0.8], scale: 99.6%, 100%}\n", "printers.yaml:1:", "scale: [99.6%, 100%])"),
     ("home-laser: {back_offset_mm: [1/16in, 0]}\n", "printers.yaml:1:",
-     "['1/16in', 0] is not a valid back_offset_mm; did you mean 0.0625in?"),
+     "[1/16in, 0] is not a valid back_offset_mm; did you mean 0.0625in?"),
     ("home-laser: {back_offst_mm: [1, 0]}\n", "printers.yaml:1:", "unknown key 'back_offst_mm'; did you mean back_offset_mm?"),
 ])
 def test_a_bad_profile_is_one_line(tmp_path, capsys, text, where, says):

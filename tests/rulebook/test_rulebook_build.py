@@ -808,22 +808,25 @@ def test_each_booklet_sheet_has_fold_marks_and_its_printing_note(books, slug):
     assert_fold_marks_print(b.files["rulebook-booklet.pdf"])
 
 
-def assert_fold_marks_print(pdf: bytes | Path, width: float = 297.0, height: float = 210.0) -> None:
+def assert_fold_marks_print(pdf: bytes | Path, width: float = 297.0, height: float = 210.0, margin: float = 5.0) -> None:
     """The fold marks ran from the paper's edge 5 mm in: wholly in the margin a home printer leaves
     unprinted (PRINTING.md: 4–5 mm), so the 「点線の印」 the note says to fold at never printed
     (preflight3). Each side has a tick at both ends of the fold, on the fold's x, inside the
     printable area and short of the pages' ink (8.8 mm from the top, 8.6 mm from the bottom); the
-    note, which sat centred across the fold, ends short of it, inside the printable area too."""
+    note, which sat centred across the fold, ends short of it, inside the printable area too.
+    ``margin``: the printer's (--margin) the ticks and the note stand inside."""
     reader = PdfReader(io.BytesIO(pdf) if isinstance(pdf, bytes) else pdf)
     notes = glyphs(pdf)
     for i, page in enumerate(reader.pages):
         folds = [ln for ln in stroked_lines(reader, page) if abs(ln[0] - width / 2) < 0.01 and abs(ln[2] - width / 2) < 0.01]
         ends = sorted((round(min(ln[1], ln[3]), 2), round(max(ln[1], ln[3]), 2)) for ln in folds)
-        assert ends == [(5.5, 8.5), (height - 8.5, height - 5.5)], (i, ends)
-        note = [g for g in notes[i] if g.on_page and g.y > height - 8.6 and g.char.strip()]
+        near, far = margin + 0.5, max(8.5, margin + 3.5)
+        assert ends == [(near, far), (round(height - far, 2), round(height - near, 2))], (i, ends)
+        note = [g for g in notes[i] if g.on_page and g.y > height - margin - 3.6 and g.char.strip()]
         assert note, f"sheet side {i + 1}: no printing note"
+        assert min(height - g.y for g in note) == pytest.approx(margin + 0.6, abs=0.01)  # its baseline
         left, right = min(g.x for g in note), max(g.x + g.size * 25.4 / 72 for g in note)
-        assert 5.0 <= left and right <= width / 2 - 1.0, (i, left, right)  # a full em past the last origin
+        assert margin <= left and right <= width / 2 - 1.0, (i, left, right)  # a full em past the last origin
 
 
 @pytest.mark.parametrize("slug", ["populous", "alicematic-medallions"])
@@ -930,6 +933,13 @@ def test_a_letter_build_prints_its_booklet_on_letter_with_the_pages_set_to_fit(d
     note = re.sub(r"\s+", "", "".join(texts(drafted / "build" / "test" / "rulebook-booklet.pdf")))
     assert "Letter両面" in note and "A4両面" not in note
     assert_fold_marks_print(drafted / "build" / "test" / "rulebook-booklet.pdf", 279.4, 215.9)
+
+
+def test_the_booklets_marks_stand_inside_the_margin_the_home_sheets_are_given(drafted):
+    """The booklet's fold marks and printing note stood inside a 5 mm margin whatever --margin the
+    home sheets were given: a printer that leaves 8 mm unprinted cut the ticks off (fixesQ)."""
+    assert run(drafted, "build", "--game", "test", "--jobs", "1", "--margin", "8mm") == 0
+    assert_fold_marks_print(drafted / "build" / "test" / "rulebook-booklet.pdf", margin=8.0)
 
 
 def test_a_components_pictures_stand_clear_of_its_headings_rule(drafted):

@@ -306,6 +306,29 @@ def test_a_deck_file_whose_name_holds_an_invisible_character_is_refused_naming_i
     assert not (ws / "build").exists()
 
 
+@pytest.mark.parametrize("line, said", [
+    ("format: poker\u2010double", "unknown format 'poker\u2010double'; did you mean poker-double? (what is written holds "
+                                  "the character U+2010 (HYPHEN), character 6, which looks like -)"),
+    ("format: po\u200bker", "unknown format 'po\\u200bker'; did you mean poker? (what is written holds the invisible "
+                            "character U+200B (ZERO WIDTH SPACE), character 3)"),
+    ("fo\u200bo: 1", "cards.yaml:1:1: fo\\u200bo: unknown key in a deck file (the key path holds the invisible character "
+                     "U+200B (ZERO WIDTH SPACE), character 3)"),
+    ("la\u200byout: card-poker", "cards.yaml:1:1: la\\u200byout: unknown key in a deck file: 'la\\u200byout' has the "
+                                 "invisible character U+200B (ZERO WIDTH SPACE), character 3, which shows as nothing")])
+def test_a_hint_or_key_path_quoting_an_odd_character_names_it(tmp_path, capsys, line, said):
+    """fixesQ: ``format: poker‐double`` (U+2010, a word processor's hyphen) was offered poker-double,
+    which looks the same, and a key holding U+200B was printed raw in its key path (invisible): the
+    hint names the character, the key path shows it escaped and names it, once."""
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    text = deck.read_text(encoding="utf-8")
+    deck.write_text(text.replace("format: poker\n", line + "\n") if line.startswith("format") else line + "\n" + text,
+                    encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert said in err and "\u200b" not in err and err.count("U+") == 1, err
+
+
 @pytest.mark.parametrize("name", ["👩\u200d👩\u200d👧", "क्\u200dष", "カード"])
 def test_a_joiner_inside_a_word_in_a_deck_file_name_builds(tmp_path, name):
     """ZWJ and ZWNJ join an emoji or shape an Indic word: not invisible characters to refuse."""

@@ -33,11 +33,13 @@ from typing import Any
 from pnpgen.data.markup import MISSING_COLOUR, without_icons
 from pnpgen.data.model import LATIN_GAP, PLACEHOLDER_COLOUR, placeholder_said
 from pnpgen.data.optionvalues import LANGUAGE_EXPECTED
+from pnpgen.data.validate import show
 from pnpgen.data.yamlhint import flow
 from pnpgen.data.yamlsrc import Located, keyname, load_yaml
 from pnpgen.errors import InputError, Where
 from pnpgen.fonts import LATIN_FONTS, locate
 from pnpgen.patterns import later
+from pnpgen.safetext import shown_invisible
 from pnpgen.terms import is_latin
 
 # A language code as pnpgen reads one: ISO 639-1 (two letters, lower case), optionally a script
@@ -152,7 +154,7 @@ class Translations:
         if languages is None:
             languages = [str(data.get("default_language", "ja"))]
         if not isinstance(languages, list) or not languages or not all(isinstance(code, str) for code in languages):
-            raise doc.error(("languages",), f"languages must be a list of language codes, got {languages!r}",
+            raise doc.error(("languages",), f"languages must be a list of language codes, got {show(languages)}",
                             "e.g. 'languages: [ja, en]'")
         for i, code in enumerate(languages):
             if not is_language(code):
@@ -174,7 +176,7 @@ class Translations:
                             "one of " + ", ".join(languages) + " (add it to languages: in game.yaml)")
         gap = data.get("latin_gap", LATIN_GAP)
         if isinstance(gap, bool) or not isinstance(gap, (int, float)) or not 0 <= gap <= 1:
-            raise doc.error(("latin_gap",), f"latin_gap {gap!r} is not a number of em from 0 to 1",
+            raise doc.error(("latin_gap",), f"latin_gap {show(gap)} is not a number of em from 0 to 1",
                             "e.g. 'latin_gap: 0.25' (a quarter em), 0 for none")
         tr = cls(chosen, default, list(languages), float(gap))
         tr.languages_at = doc.where(("languages",), key=True) if listed else Where(doc.path)
@@ -419,17 +421,18 @@ class Translations:
     def _line(self, m: Missing) -> str:
         if not m.key:  # a whole file
             return f"{m.where}: {m.shown}"
+        key = shown_invisible(m.key)  # (a key holding U+200B said with it escaped, as an error says it)
         if m.marked:  # (a cell of the default language left empty prints another language's text)
             shown = m.shown_lang or self.default
             what = "text" if self.lang == self.default else "translation"
-            return f"{m.where}: {m.key}: no {self.lang} {what}; printed in {shown} marked 〔{shown}〕"
+            return f"{m.where}: {key}: no {self.lang} {what}; printed in {shown} marked 〔{shown}〕"
         if m.cells:
             more = f" and {m.cells - 1} more cells of the column" if m.cells > 1 else ""
-            return (f"{m.where}: {m.key}: {m.shown[:40]!r}{more}: plain {self.default} text in a sheet that "
+            return (f"{m.where}: {key}: {m.shown[:40]!r}{more}: plain {self.default} text in a sheet that "
                     f"translates other columns into {self.lang}; printed as written, unmarked (a translation "
-                    + (f"forgotten? add a column {m.key}.{self.lang} beside it)" if not m.field else
+                    + (f"forgotten? add a column {key}.{self.lang} beside it)" if not m.field else
                        f"forgotten? add a column beside it, mapped to {m.field}.{self.lang} in the deck's columns:)"))
-        return (f"{m.where}: {m.key}: {m.shown[:40]!r} is plain {self.default} text in a file that translates "
+        return (f"{m.where}: {key}: {m.shown[:40]!r} is plain {self.default} text in a file that translates "
                 f"others into {self.lang}; printed as written, unmarked (a translation forgotten? write it as "
                 f"{{{self.default}: …, {self.lang}: …}})")
 

@@ -110,7 +110,7 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
                  "printer": str(parse_at(doc, ("printer",), v.label, data["printer"], "printer")) if data.get("printer") else None,
                  "printer_at": doc.where(("printer",)),
                  "players_at": doc.where(("players",)),  # (a warning of players: 未定 starts there)
-                 "paper": parse_at(doc, ("paper",), v.paper, str(data["paper"])) if data.get("paper") else None,
+                 "paper": parse_at(doc, ("paper",), v.paper, data["paper"]) if data.get("paper") else None,
                  "max_dpi": parse_at(doc, ("max_dpi",), v.max_dpi, data["max_dpi"]) if "max_dpi" in data else MAX_DPI,
                  "sheet": sheet_layout(ws, doc, data) if "sheet" in data else None,
                  "sheet_at": doc.where(("sheet",)),

@@ -298,7 +298,8 @@ class Deck:
     stand_up: tuple[float, float, float, float] | None = None  # ``stand_up:``: a template's standee's figure box
     # a workbook's pieces: (pieces.file's line, worksheet read, named by sheet:)
     worksheet: tuple[Where, str, bool] | None = field(default=None, metadata=EXPORTS_UNSHOWN_FIELD)
-    # a spreadsheet's columns the deck's ``columns:`` maps: field (or title.en) → the header the sheet writes
+    # a spreadsheet's columns the deck's ``columns:`` maps, or headed with its field's name in other
+    # letters' case (``Cost``): field (or title.en) → the header the sheet writes
     # (export-sheet heads its columns so; a Tabletop Simulator card's Description labels a field so: no
     # page of the book shows it)
     sheet_headers: dict[str, str] = field(default_factory=dict, metadata=BOOK_UNSHOWN_FIELD)

@@ -64,8 +64,9 @@ class SheetDoc:
     # the column a translated field's value was read from, by piece and field (``text.en`` in an
     # English edition, data/i18n.py resolve_rows): its mistakes are told at that cell
     read_from: dict[tuple[int, str], str] = field(default_factory=dict)
-    # a column the deck's ``columns:`` maps: its field (or title.en) → the header the sheet writes, as
-    # every message about its cells names it (``枚数 (column C)``), and export-sheet heads it
+    # a column the deck's ``columns:`` maps, or one naming its field in other letters' case (``Cost``):
+    # its field (or title.en) → the header the sheet writes, as every message about its cells names it
+    # (``枚数 (column C)``), export-sheet heads it and a Tabletop Simulator card's Description labels it
     labels: dict[str, str] = field(default_factory=dict)
     spec: dict = field(default_factory=dict)  # the deck's pieces: {file: …, sheet: …, columns: …}
     mapped: dict[str, str] = field(default_factory=dict)  # its columns: (header → field)
@@ -327,7 +328,10 @@ def _pieces(rows: list[tuple[int, list[Any]]], path: Path, shown: Path, sheet: s
         rows = rows[titled or 0:]
     header_row, header_cells = rows[0]
     headers = [(columns.mapped(v) or _field_named(str(v).strip(), fields)) if filled(v) else "" for v in header_cells]
-    labels = {h: str(v).strip() for h, v in zip(headers, header_cells) if filled(v) and columns.mapped(v)}
+    # the headers as the sheet writes them: those columns: maps, and one that names its field in other
+    # letters' case (Cost for cost), as the designer reads it (a TTS card's Description, messages, export-sheet)
+    labels = {h: str(v).strip() for h, v in zip(headers, header_cells)
+              if filled(v) and (columns.mapped(v) or (h and str(v).strip() != h))}
     _mapped_found(columns, header_cells, headers, header_row, shown)
     separator = next((c for c in ";\t" if len(headers) == 1 and c in headers[0]), None)
     if separator is not None and path.suffix.lower() == ".csv":  # a field name never holds one

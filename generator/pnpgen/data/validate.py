@@ -70,17 +70,28 @@ def show(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _spelt(value: Any) -> str:
-    """YAML's spelling inside a value: ``true``, ``false``, ``null``, not Python's True or None."""
+def _spelt(value: Any, inside: bool = False) -> str:
+    """YAML's spelling inside a value: ``true``, ``false``, ``null``, not Python's True or None; a
+    mapping or list as YAML's flow writes it, ``{w: 0}``, ``[a4, b5]``, never Python's ``{'w': 0}``:
+    a text ``inside`` one bare where YAML reads it back as that text, else quoted."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if value is None:
         return "null"
     if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_spelt(item) for item in value) + "]"
+        return "[" + ", ".join(_spelt(item, True) for item in value) + "]"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{_spelt(k)}: {_spelt(item)}" for k, item in value.items()) + "}"
+        return "{" + ", ".join(f"{_spelt(k, True)}: {_spelt(item, True)}" for k, item in value.items()) + "}"
+    if inside and isinstance(value, str) and _BARE.fullmatch(value) and not _NOT_TEXT.fullmatch(value):
+        return value
     return repr(value)
+
+
+# a text YAML's flow reads back as itself when written bare: no quote, bracket, comma, colon or #
+# (a-one-51002, 騎士, two words), and none a bare word YAML reads as another type (true, null, 3, 1e3)
+_BARE = later(r"[^\s'\"\[\]{},:#&*!|>%@`?-][^\[\]{},:#\n]*(?<!\s)")
+_NOT_TEXT = later(r"(?i:true|false|yes|no|on|off|null|~)|[-+]?(?:\.[0-9]+|[0-9][0-9_]*(?:\.[0-9_]*)?)(?:[eE][-+]?[0-9]+)?"
+                  r"|[-+]?\.(?i:inf|nan)|0[xo][0-9a-fA-F_]+")
 
 
 def type_name(value: Any) -> str:
@@ -271,6 +282,8 @@ def field_spec(value: Any) -> Any:
 def choice(value: Any, options: Iterable[str], what: str) -> str:
     """One of ``options``; the message lists them, never the bad value among them."""
     options = list(options)
+    if isinstance(value, (dict, list)):  # (paper: {w: 0}: a mapping where a name is written)
+        raise Invalid(f"{what} {show(value)} is {type_name(value)}, not a name", "one of " + ", ".join(options))
     if not isinstance(value, str) or value not in options:
         near = suggest(value, options) if isinstance(value, str) else ""  # format: pokr, kind: tocken
         raise Invalid(f"unknown {what} {show(value)}{near}", "one of " + ", ".join(options))

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
+from dataclasses import replace
 from pathlib import Path
 
 from pnpgen import usercache
@@ -14,9 +16,9 @@ from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlsrc import load_yaml
 from pnpgen.engine.output import atomic_write_bytes
 from pnpgen.errors import InputError
-from pnpgen.fonts import BUNDLED, DEFAULT_FONTS, register
+from pnpgen.fonts import BUNDLED, DEFAULT_FONTS, LATIN_FONTS, holding, register
 from pnpgen.impose.calibration import CalibrationOptions, calibration_pages
-from pnpgen.impose.plan import PagePlan
+from pnpgen.impose.plan import PagePlan, TextOp
 from pnpgen.litter import is_litter
 from pnpgen.pdf.writer import write_document
 
@@ -25,9 +27,28 @@ WRITTEN = "calibration"  # the machine cache's kind: the sheets written, by plac
 
 
 def calibration_sheet(opts: CalibrationOptions) -> bytes:
-    """The two-page sheet's PDF."""
-    font = register(DEFAULT_FONTS["gothic"], BUNDLED)
-    return write_document(PagePlan(CALIBRATION_TITLE, calibration_pages(opts, font)), {}, font)
+    """The two-page sheet's PDF. An English sheet's texts are set in the face an English game's
+    text is (Noto Sans, ``LATIN_FONTS``), each where that face holds every character of it
+    (``fonts.holding``, as the home sheets' slug, a reprint and the contact sheet choose theirs),
+    else in BIZ UDP Gothic, a Japanese sheet's face: an English game's sheet was set in the
+    Japanese face alone (trial58). Its words and the rulers' numbers are each one face (the true
+    minus of −2, which Noto Sans lacks, keeps the numbers in BIZ UDP Gothic)."""
+    plain = register(DEFAULT_FONTS["gothic"], BUNDLED)
+    if opts.lang == "ja":
+        return write_document(PagePlan(CALIBRATION_TITLE, calibration_pages(opts, plain)), {}, plain)
+    own = register(LATIN_FONTS["gothic"], BUNDLED)
+    pages = calibration_pages(opts, own)
+    texts = [item for page in pages for item in page.items if isinstance(item, TextOp)]
+    numbers = [t for t in texts if _RULER_NUMBER.fullmatch(t.text)]  # the rulers' numbers, in one face
+    faces = {kind: holding((own,), (plain,), [t.text for t in group])[0]
+             for kind, group in ((True, numbers), (False, [t for t in texts if t not in numbers]))}
+    for page in pages:
+        page.items = [replace(item, font=faces[bool(_RULER_NUMBER.fullmatch(item.text))]) if isinstance(item, TextOp)
+                      else item for item in page.items]
+    return write_document(PagePlan(CALIBRATION_TITLE, pages), {}, own)
+
+
+_RULER_NUMBER = re.compile("[\u2212]?[0-9.]+")  # (impose/calibration.py ruler_label)
 
 
 def a_calibration_sheet(path: Path, data: bytes) -> bool:

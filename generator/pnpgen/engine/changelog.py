@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pnpgen.data.i18n import LANGUAGE_CODE
+from pnpgen.data.markup import plain
 from pnpgen.data.telling import as_text
 from pnpgen.engine.changes import (
     copies_only,
@@ -164,8 +165,8 @@ def markdown(d: dict[str, Any]) -> str:
                         *([_resized(e, d["decks"], say)] if e.get("size") else []),
                         *(say("count", piece=_md(c["piece"]), old=c["old"], new=c["new"]) if c["new"] or not c["old"] else
                           say("parked", piece=_md(c["piece"]), why=parked_said(c["old"], lang)) for c in e["counts"]),
-                        *(say("field", piece=_md(f["piece"]), field=_md(place), old=_md(_show(old, lang)),
-                              new=_md(_show(new, lang))) for f in e["fields"] for place, old, new in _places(f)),
+                        *(say("field", piece=_md(f["piece"]), field=_md(place), old=_md(shown[0]), new=_md(shown[1]))
+                          for f in e["fields"] for place, old, new in _places(f) for shown in [_shown(old, new, lang)]),
                         *([say("back")] if e["back_changed"] else []),
                         *(say("added", piece=_md(p["piece"]), count=p["count"]) for p in e["added"]),
                         *(say("removed", piece=_md(p["piece"]), count=p["count"]) for p in e["removed"]),
@@ -236,16 +237,25 @@ def _capped(lines: list[str], where: str, lang: str) -> list[str]:
     return [*lines[:SHOWN], msg("diff.more_one" if more == 1 else "diff.more", lang, n=more, where=where)]
 
 
-def _show(value: Any, lang: str) -> str:
+def _shown(old: Any, new: Any, lang: str) -> tuple[str, str]:
+    """A field's old and new values as the changelog quotes them, as a playtester reads the card
+    (``_show``); where that reads the same (only its markup changed: ``**2**`` → ``2``), as written."""
+    shown = _show(old, lang), _show(new, lang)
+    return shown if shown[0] != shown[1] else (_show(old, lang, True), _show(new, lang, True))
+
+
+def _show(value: Any, lang: str, as_written: bool = False) -> str:
     """A field's value as the changelog quotes it: a Japanese text in 「」, any other in “”
-    (an English card's text in 「」 read oddly to an English playtester)."""
+    (an English card's text in 「」 read oddly to an English playtester); its markup left out as
+    reprint.txt and the build's change line name a piece (``data.markup.plain``: ``**2{vp}**を得る``
+    reads ``2 vp を得る``), unless ``as_written``."""
     if value is None:
         return msg("diff.none", lang)
     if isinstance(value, (list, tuple)):
-        return quoted(as_text(value, lang))
-    if not isinstance(value, str):
+        value = as_text(value, lang)
+    elif not isinstance(value, str):
         return json.dumps(value, ensure_ascii=False)
-    return quoted(value)
+    return quoted(value if as_written else plain(value))
 
 
 def _md(text: Any) -> str:

@@ -58,7 +58,7 @@ class FaceCheck:
     svgs: dict[str, str] = field(default_factory=dict)  # face key → its rendered SVG (check --svg writes them)
     art: ArtFolder | None = None  # where the faces' pictures are found
     draft_open: list[str] = field(default_factory=list)  # the 未定 left in the draft's rules, each at its file:line (the first 50)
-    draft_open_lines: int = 0  # the lines of the draft's rules holding a 未定, all of them
+    draft_open_count: int = 0  # the draft's lines holding one, all of them (the list stops at 50, saying how many more)
 
     def add(self, error: InputError, where: str = "") -> None:
         """A face's error; one already said is counted as one more face it stops (a template's
@@ -155,7 +155,7 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
     book: list[str] = []
     if game.draft_file.is_file():  # the build typesets the rulebook: its draft, settings and warnings
         try:
-            book, out.draft_open, out.draft_open_lines = rulebook_check(game, ws.fonts, icon_dirs(ws.templates, game.slug))
+            book, out.draft_open, out.draft_open_count = rulebook_check(game, ws.fonts, icon_dirs(ws.templates, game.slug))
         except InputError as e:
             out.add(e)
     else:  # the build warns that it makes no rulebook: so does check

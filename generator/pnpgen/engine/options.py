@@ -58,11 +58,12 @@ REPRINT_FILES = ("reprint.pdf", "reprint.txt")
 
 @dataclass(frozen=True)
 class RulebookOptions:
-    """How the rulebook is set (rules only, the booklet's creep, binding side and paper): what its cache key depends
-    on besides the draft."""
+    """How the rulebook is set (rules only, the booklet's creep, binding side, paper and the printer's margin its
+    marks stand in): what its cache key depends on besides the draft."""
 
     rules_only: bool = False
     creep_mm: float = 0.0
     binding: str = "left"
     paper: str | None = None  # the booklet's paper (a4, letter) from --paper or --printer; None: game.yaml's, else a4
     max_dpi: float | None = None  # the resolution ceiling a figure's own picture is resampled to (--max-dpi; None: game.yaml's)
+    margin_mm: float = SheetOptions.margin_mm  # the printer's unprinted margin (--margin): the booklet's fold marks and note inside it

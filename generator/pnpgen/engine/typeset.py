@@ -116,7 +116,7 @@ def typeset(setting: Setting, ws: Workspace, game: Game, pictures: dict, opts: R
     draft = hashlib.sha256(reading.draft.text.encode()).hexdigest()[:32]
     book = build_rulebook(game, ws.fonts, rules_only=opts.rules_only, creep_mm=opts.creep_mm,
                           binding=opts.binding, paper=opts.paper or game.options.get("paper") or "a4",
-                          pictures=pictures, readings=memo, reading=reading, entries=_entries(earlier, draft),
+                          margin_mm=opts.margin_mm, pictures=pictures, readings=memo, reading=reading, entries=_entries(earlier, draft),
                           icon_dirs=icon_dirs(ws.templates, game.slug), parsed=setting.parsed, lines=setting.lines,
                           compressions=setting.compressions, max_dpi=max_dpi_of(opts.max_dpi, game))
     return book.files, book.warnings, book.report, memo.learned, memo.used, key, {"draft": draft, "notified": book.entries}

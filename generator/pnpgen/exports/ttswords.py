@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 
 from pnpgen import fonts as fontreg
 from pnpgen.data.markup import plain, without_icons
-from pnpgen.data.model import Layout, Piece
+from pnpgen.data.model import Layout, Piece, is_placeholder
 from pnpgen.patterns import later
 from pnpgen.svg.artwork import Art
 from pnpgen.text.cells import RUBY_SCALE
@@ -81,10 +81,12 @@ def shown_fields(piece: Piece, art: Art | None, layout: Layout | None, lang: str
     (``printed_words``): a template reads fields it prints nowhere (a colour, a picture's file, a
     number it draws as a symbol), and they are left out; the rules text never is (last, when the
     face does not print its words as written). A list of texts the face prints (a karuta verse,
-    a column a line) is its lines a space apart; other lists and mappings are left out. Without
-    the face's art, the rules text alone."""
+    a column a line) is its lines a space apart; other lists and mappings are left out. A value
+    still open (``未定``, ``TBD``: the face prints the mark, which tells a player nothing) is left
+    out, the rules text's too (a picture's field, ``art: 未定``, among them: its file's name is no
+    word the face prints). Without the face's art, the rules text alone."""
     if art is None:
-        return rules_text(piece)
+        return "" if is_placeholder(piece.values.get(_rules_field(piece) or "")) else rules_text(piece)
     texts = [v for v in piece.values.values() if isinstance(v, str)]
     printed = "".join(printed_words(art, texts).split())
     boxes: dict[str, dict] = {}  # a field → the options of the first text box of this edition that shows it
@@ -94,6 +96,8 @@ def shown_fields(piece: Piece, art: Art | None, layout: Layout | None, lang: str
     rules, named = _rules_field(piece), piece.name_field
     found = []
     for order, (key, value) in enumerate(piece.values.items()):
+        if is_placeholder(value):
+            continue
         if isinstance(value, list) and value and all(isinstance(item, str) for item in value):
             value = " ".join(item.strip() for item in value)  # a verse's lines (a karuta card's vertical columns)
         if isinstance(value, str) and key != rules:  # (its lines on one line, under its label)

@@ -108,6 +108,20 @@ class Column(NamedTuple):
     length: float  # mm down the column, as m.tate() sets it
 
 
+class SetColumn(str):
+    """A column's text as ``columns`` broke it (its start checked, told there once): m.tate_box()
+    hands each to m.tate(), which then says nothing of its start again."""
+
+
+def start_problem(text: str) -> str | None:
+    """What m.tate() given ``text`` alone (one column, set as given) says of its start: a mark
+    JLREQ keeps off a line's start (3.1.7: 、。」』）ー！？, a small kana) heading the column; else None."""
+    if text[:1] not in NO_START:
+        return None
+    return (f"「{text}」 starts its column with 「{text[0]}」, which JLREQ keeps off a line's start (m.tate() sets "
+            "one column as given: end the column before it with the character, or start this one with the one ahead of it)")
+
+
 class Columns(NamedTuple):
     columns: list[Column]
     problems: list[str]  # what a designer is told: a break JLREQ forbids, columns wider than the box

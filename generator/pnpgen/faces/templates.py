@@ -321,6 +321,7 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
             textbox=traced(_bound(textbox, ctx, printed, self.text_ink)),
             icon=traced(_bound(icon, ctx)),
             tate_columns=_bound(vertical.tate_columns, ctx),
+            tate_start=_bound(vertical.tate_start, ctx),
             is_placeholder=is_placeholder,
             placeholder_colour=PLACEHOLDER_COLOUR,
             placeholder_word=placeholder_word(self.game.lang),

@@ -1,7 +1,8 @@
 """縦書き in templates, as ``m.tate()`` and ``m.tate_box()`` (common/macros.svg.j2) use it: the
 ``tate_marks`` filter (a column's marks, its Latin runs as long as the column's font sets them)
 and the ``tate_columns()`` helper (lines set in columns inside a box, right to left, broken as
-JLREQ allows; what does not fit told at the designer's template line). faces/tate.py cuts and
+JLREQ allows; what does not fit told at the designer's template line), and ``tate_start()``, m.tate()'s
+check of its one column's start. faces/tate.py cuts and
 breaks; this binds the face's fonts and warnings."""
 
 from __future__ import annotations
@@ -57,9 +58,24 @@ def tate_columns(ctx: TextContext, text: object, x: float, y: float, w: float, h
                          expected=f"at most {MAX_TEXT_CHARS:,} characters in one box")
     found = tate.columns(lines, float(x), float(y), float(w), float(h), float(size), float(pitch), float(line_height),
                          align, float(step), measure(ctx.fonts, font, size))
-    placed = ctx.placed_at() if ctx.placed_at is not None else None
-    for problem in found.problems:
+    _warn(ctx, text, found.problems)
+    return [column._replace(text=tate.SetColumn(column.text)) for column in found.columns]
+
+
+def tate_start(ctx: TextContext, text: object) -> str:
+    """m.tate()'s check of the one column it sets: one that starts with a mark JLREQ keeps off a
+    line's start (」, 、) is warned at the template's line, as m.tate_box() warns of a line; a column
+    m.tate_box() set (``tate.SetColumn``), told there already, is not. Nothing to print."""
+    if not isinstance(text, tate.SetColumn):
+        problem = tate.start_problem(str(text))
+        _warn(ctx, text, [problem] if problem else [])
+    return ""
+
+
+def _warn(ctx: TextContext, text: object, problems: list[str]) -> None:
+    """Each problem of ``text``'s vertical setting, once, at the designer's template line."""
+    placed = ctx.placed_at() if ctx.placed_at is not None and problems else None
+    for problem in problems:
         msg = f"{warned_at(ctx, text, placed)}: vertical text: {problem}"
         if msg not in ctx.warnings:
             ctx.warnings.append(msg)
-    return found.columns

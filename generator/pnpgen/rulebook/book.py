@@ -45,7 +45,7 @@ from pnpgen.rulebook.ownpics import low_dpi, picture_arts
 from pnpgen.rulebook.parse import parse
 from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.proof import Finding, proof, proof_text, report_lang
-from pnpgen.rulebook.proofopen import open_in_draft, open_lines
+from pnpgen.rulebook.proofopen import draft_open_lines, open_in_draft
 from pnpgen.rulebook.reader import Draft, detect_language, read_draft
 from pnpgen.rulebook.story import StoryBuilder
 from pnpgen.rulebook.styles import INK, Fonts
@@ -461,7 +461,7 @@ def rulebook_warnings(game: Game, font_dir: Path, icon_dirs: Sequence[Path] = ()
 def rulebook_check(game: Game, font_dir: Path, icon_dirs: Sequence[Path] = ()) -> tuple[list[str], list[str], int]:
     """``pnpgen check``'s: ``rulebook_warnings``, the 未定 (要検討, TODO, TBD, ??) the draft's
     rules still hold, each at its file:line as proof.txt lists them (``proofopen.open_in_draft``:
-    the first 50), and how many lines hold one (12,000 were counted as the 50 listed)."""
+    the first 50, the last saying how many more), and how many lines hold one, all of them."""
     r = read_rulebook(game, font_dir)
     icons = _drawn_icons(r, icon_dirs)  # (an icon the book cannot draw stops the build: check says so)
     builder = _story_builder(game, r, rules_only=False, pictures={}, own=picture_arts(game, r.settings))
@@ -469,7 +469,8 @@ def rulebook_check(game: Game, font_dir: Path, icon_dirs: Sequence[Path] = ()) -
     warnings = r.warnings + _icon_warnings(r, game.slug, icons, icon_dirs) + \
         [_unplaced(game, spec, builder.anchors, r.draft.lang) for spec in r.settings.figures
          if anchor(spec.after) not in {anchor(a) for a in builder.anchors}]
-    return warnings, [f.file for f in open_in_draft(r.doc, r.draft.text, r.path, "en")], len(open_lines(r.doc, r.draft.text))
+    found = draft_open_lines(r.doc, r.draft.text)
+    return warnings, [f.file for f in open_in_draft(r.doc, r.draft.text, r.path, "en", found)], len(found)
 
 
 def _drawn_icons(r: DraftReading, icon_dirs: Sequence[Path]) -> dict[str, Icon]:
@@ -554,7 +555,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
                    entries: list | None = None, icon_dirs: Sequence[Path] = (), booklet: bool = True,
                    parsed: ParsedObjects | None = None, lines: dict | None = None,
                    compressions: Compressions | None = None, min_dpi: float = MIN_DPI,
-                   max_dpi: float = MAX_DPI) -> RulebookResult:
+                   max_dpi: float = MAX_DPI, margin_mm: float = slug.PRINTER_MARGIN_MM) -> RulebookResult:
     """``rulebook.pdf`` (A5), ``rulebook-booklet.pdf`` (on ``paper`` landscape: A4, or Letter with
     the pages at 94 %; saddle stitch) and
     ``proof.txt`` as bytes. ``pictures`` are the decks' faces by deck id (the build passes the
@@ -570,7 +571,8 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     ``lines``: the lines the last setting in this process used (``setlines.SetLines.recall``);
     ``compressions``: the streams the last setting in this process compressed (``document.render``);
     ``min_dpi``: as ``read_rulebook``'s, when the draft is read here; ``max_dpi``: the resolution
-    ceiling a figure's own raster picture is resampled to (0: none; ``--max-dpi``)."""
+    ceiling a figure's own raster picture is resampled to (0: none; ``--max-dpi``); ``margin_mm``: the
+    printer's unprinted margin the booklet's fold marks and printing note stand inside (``--margin``)."""
     if binding not in ("left", "right"):
         raise InputError(f"unknown binding {binding!r}", key="binding", expected="left or right")
     if creep_mm < 0:
@@ -639,7 +641,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     sheet_name = "Letter" if sheet_mm == booklets.LETTER_LANDSCAPE else "A4"
     sides = booklets.layout(n_pages, binding=binding, creep_mm=creep_mm, keep_last=True, sheet_mm=sheet_mm)
     a4 = tags_apart(impose_pdf(a5, sides, sheet_mm=sheet_mm,
-                               marks=slug.overlays(sides, fonts.gothic, lang, binding, sheet_mm, sheet_name),
+                               marks=slug.overlays(sides, fonts.gothic, lang, binding, sheet_mm, sheet_name, margin_mm),
                                parsed=parsed)) \
         if booklet else b""
     scale = booklets.book_scale(booklets.A5, sheet_mm)

@@ -56,9 +56,11 @@ _OPEN_IN_DRAFT = re.compile(r"未定|要検討|(?<![A-Za-z])(?:TBD|TODO)(?![A-Za
 OPEN_LISTED = 50  # draft lines with a 未定, each listed; the last says how many more
 
 
-def open_lines(doc: Document, text: str) -> list[tuple[int, str, str]]:
-    """Each line of the draft's rules holding a 未定 (要検討, TODO, TBD, ??): its number, the word and
-    the text around it; ``open_in_draft`` lists the first ``OPEN_LISTED``, ``pnpgen check`` counts them all."""
+def draft_open_lines(doc: Document, text: str) -> list[tuple[int, str, str]]:
+    """未定／要検討／TODO (TBD, ??) the rules still hold, each line with the first as (line, the
+    word, its context): the book would print them. Not the designer's notes, brainstorm or change
+    log, which are open questions by nature and never printed. All of them (``open_in_draft``
+    lists the first OPEN_LISTED; ``pnpgen check`` counts them all)."""
     found = []
     for n, line in rules_lines(doc, text):
         m = _OPEN_IN_DRAFT.search(line)
@@ -67,11 +69,12 @@ def open_lines(doc: Document, text: str) -> list[tuple[int, str, str]]:
     return found
 
 
-def open_in_draft(doc: Document, text: str, draft_path: Path | str, lang: str) -> list[Finding]:
-    """未定／要検討／TODO (TBD, ??) the rules still hold, each line with the first: the book would
-    print them. Not the designer's notes, brainstorm or change log, which are open questions by
-    nature and never printed."""
-    found = open_lines(doc, text)
+def open_in_draft(doc: Document, text: str, draft_path: Path | str, lang: str,
+                  found: list[tuple[int, str, str]] | None = None) -> list[Finding]:
+    """The findings of ``draft_open_lines`` (``found``, when read already), the first OPEN_LISTED
+    each listed, the last saying how many more."""
+    if found is None:
+        found = draft_open_lines(doc, text)
     kind, out = msg("proof.kind.open", lang), []
     for k, (n, word, context) in enumerate(found[:OPEN_LISTED]):
         more = len(found) - OPEN_LISTED if k == OPEN_LISTED - 1 else 0

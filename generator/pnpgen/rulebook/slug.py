@@ -22,28 +22,37 @@ from pnpgen.messages import msg
 from pnpgen.rulebook import glyphs
 from pnpgen.rulebook.styles import LATIN_GAP, RULE
 
-# The room a home printer leaves unprinted at each edge: the home sheets' default margin (--margin).
-PRINTER_MARGIN = SheetOptions.margin_mm * mm
+# The room a home printer leaves unprinted at each edge: the home sheets' default margin (--margin);
+# a build given another margin sets the marks and the note from that one (``overlays``' ``margin_mm``).
+PRINTER_MARGIN_MM = SheetOptions.margin_mm
 # The tick at each end of the fold line: from 0.5 mm inside that margin to 8.5 mm from the edge,
 # short of the A5 pages' nearest ink by the fold (the running head's frame 8.8 mm from the top, the
-# cover's frame 8.6 mm from the bottom).
-FOLD_MARK = (PRINTER_MARGIN + 0.5 * mm, 8.5 * mm)
+# cover's frame 8.6 mm from the bottom); inside a margin wider than 5 mm, 3 mm long all the same
+# (the pages print nothing on the fold itself).
+FOLD_MARK_END_MM = 8.5
+FOLD_MARK_LEAST_MM = 3.0
 FOLD_GAP = 3 * mm  # least room between the printing note's end and the fold line
-NOTE_SIZE = 6.0  # pt: the printing note, its baseline 5.6 mm above the sheet's bottom edge:
-# its descenders (p, g: 0.5 mm at 6 pt) clear the 5 mm a home printer leaves unprinted (the home
-# sheets' margin, impose/grid.py SheetOptions.margin_mm), its capitals (1.7 mm) stay below the A5
-# pages' lowest ink (the cover's frame, 8.6 mm up; the body's bottom margin is 17 mm). At 4 mm
+NOTE_SIZE = 6.0  # pt: the printing note, its baseline 0.6 mm above the printer's margin (5.6 mm
+# above the sheet's bottom edge at the default 5 mm): its descenders (p, g: 0.5 mm at 6 pt) clear
+# the margin a home printer leaves unprinted (the home sheets' margin, impose/grid.py
+# SheetOptions.margin_mm, --margin), its capitals (1.7 mm) stay below the A5 pages' lowest ink at
+# the default margin (the cover's frame, 8.6 mm up; the body's bottom margin is 17 mm). At 4 mm
 # most of each letter fell in that margin, cut off by the printer. The note is centred under the
 # left-hand page (it sat across the fold, on the fold mark): moved left as far as it needs to end
 # FOLD_GAP short of the fold, never into the margin.
-NOTE_Y = 5.6 * mm
+NOTE_ABOVE_MARGIN_MM = 0.6
+
+
+def fold_mark(margin_mm: float) -> tuple[float, float]:
+    """How far from the sheet's edge (pt) the fold's tick starts and ends, inside ``margin_mm``."""
+    return margin_mm * mm + 0.5 * mm, max(FOLD_MARK_END_MM, margin_mm + 0.5 + FOLD_MARK_LEAST_MM) * mm
 
 
 # The same side of the same booklet gets the same marks: a warm rulebook process (``pnpgen
 # watch``) draws each once (bounded).
 @lru_cache(maxsize=256)
 def _overlay(side: SheetSide, sheets: int, font: str, fallbacks: tuple[str, ...], lang: str, binding: str,
-             sheet_mm: tuple[float, float], paper: str) -> bytes:
+             sheet_mm: tuple[float, float], paper: str, margin_mm: float) -> bytes:
     """``fallbacks``: the font's fallback chain (``glyphs.chain``), which draws what it lacks."""
     w, h = (v * mm for v in sheet_mm)
     buf = io.BytesIO()
@@ -51,38 +60,42 @@ def _overlay(side: SheetSide, sheets: int, font: str, fallbacks: tuple[str, ...]
     c.setStrokeColor(RULE)
     c.setLineWidth(0.3)
     c.setDash(1.5, 1.5)
-    near, far = FOLD_MARK
+    near, far = fold_mark(margin_mm)
     for y0, y1 in ((h - near, h - far), (near, far)):
         c.line(w / 2, y0, w / 2, y1)
     c.setFillColor(RULE)
     note = msg("rulebook.print_note", lang, sheet=side.sheet, sheets=sheets,
                side=msg(f"rulebook.print_{side.side}", lang), binding=msg(f"rulebook.print_binding_{binding}", lang),
                paper=paper)
-    x, size = note_place(note, font, w)
-    glyphs.draw(c, x, NOTE_Y, note, font, size, "left")
+    x, size = note_place(note, font, w, margin_mm)
+    glyphs.draw(c, x, (margin_mm + NOTE_ABOVE_MARGIN_MM) * mm, note, font, size, "left")
     c.showPage()
     c.save()
     return buf.getvalue()
 
 
-def note_place(note: str, font: str, w: float) -> tuple[float, float]:
+def note_place(note: str, font: str, w: float, margin_mm: float = PRINTER_MARGIN_MM) -> tuple[float, float]:
     """Where the printing note starts (pt) on a sheet ``w`` wide, and its size: centred under the
     left-hand page, moved left as far as it needs to end FOLD_GAP short of the fold, never into the
-    printer's margin; a note longer than that room (English on Letter, right-bound: 136 mm of the
+    printer's margin (``margin_mm``); a note longer than that room (English on Letter, right-bound: 136 mm of the
     131.7 there is) is set smaller to fit."""
-    room = w / 2 - FOLD_GAP - PRINTER_MARGIN
+    margin = margin_mm * mm
+    room = w / 2 - FOLD_GAP - margin
     width = glyphs.width(note, font, NOTE_SIZE, LATIN_GAP)
     size = min(NOTE_SIZE, NOTE_SIZE * room / width)
     width *= size / NOTE_SIZE
-    return max(PRINTER_MARGIN, min(w / 4 - width / 2, w / 2 - FOLD_GAP - width)), size
+    return max(margin, min(w / 4 - width / 2, w / 2 - FOLD_GAP - width)), size
 
 
 def overlays(sides: list[tuple[SheetSide, list[Placement]]], font: str, lang: str, binding: str,
-             sheet_mm: tuple[float, float] = A4_LANDSCAPE, paper: str = "A4") -> list[bytes]:
+             sheet_mm: tuple[float, float] = A4_LANDSCAPE, paper: str = "A4",
+             margin_mm: float = PRINTER_MARGIN_MM) -> list[bytes]:
     """The fold marks and printing note of every sheet side (in print order), each a one-page PDF
-    that ``impose.booklet.impose_pdf`` lays over its side."""
+    that ``impose.booklet.impose_pdf`` lays over its side, inside the printer's ``margin_mm`` (the
+    home sheets' ``--margin``)."""
     sheets = max((s.sheet for s, _ in sides), default=0)
-    return [_overlay(side, sheets, font, glyphs.chain(font), lang, binding, sheet_mm, paper) for side, _ in sides]
+    return [_overlay(side, sheets, font, glyphs.chain(font), lang, binding, sheet_mm, paper, margin_mm)
+            for side, _ in sides]
 
 
 # a font file saved over while the book's process runs: set with its new widths (fonts.saved_since)
