@@ -19,7 +19,7 @@ def check_options(ws: Workspace, args: argparse.Namespace):
 
     dpi = {"min_dpi": args.min_dpi} if getattr(args, "min_dpi", None) is not None else {}  # None: --min-dpi not given
     options = BuildOptions(lang=args.lang, **dpi)
-    if not getattr(args, "printer", None):
+    if getattr(args, "printer", None) is None:  # (--printer "": refused by load_printer)
         return options
     printer = load_printer(ws.root, args.printer)
     duplex = printer.duplex or options.sheet.duplex
