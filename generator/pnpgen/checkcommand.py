@@ -19,7 +19,7 @@ def check_options(ws: Workspace, args: argparse.Namespace):
 
     dpi = {"min_dpi": args.min_dpi} if getattr(args, "min_dpi", None) is not None else {}  # None: --min-dpi not given
     options = BuildOptions(lang=args.lang, **dpi)
-    if not getattr(args, "printer", None):
+    if getattr(args, "printer", None) is None:  # (--printer "": refused by load_printer)
         return options
     printer = load_printer(ws.root, args.printer)
     duplex = printer.duplex or options.sheet.duplex
@@ -39,7 +39,9 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
     _svg_options(args)
     note = (lambda text: None) if args.quiet else print_line  # -q: only the problems and warnings
     total = problems = 0
-    cache = Cache(ws.root / "build")
+    # the build folder a build wrote (--out, as the build was given it): its cache spares what has not
+    # changed (check --out was refused without --svg, so a build made with --out was read from nothing)
+    cache = Cache(args.out or ws.root / "build")
     cache.refuse_links()  # (its records were read through a link in it, from outside the workspace: as a build refuses)
     for slug in slugs:
         game = load_game(ws, slug, lang=args.lang)
@@ -114,9 +116,10 @@ def deck_of(game, deck_id: str):
 
 
 def _svg_options(args: argparse.Namespace) -> None:
-    """``check``'s --deck, --piece and --out choose what --svg writes: without it, or --piece without --deck, they are told."""
+    """``check``'s --deck and --piece choose what --svg writes: without it, or --piece without --deck, they are told
+    (--out is the build folder check reads, with --svg or without)."""
     from pnpgen.errors import InputError
-    for name in ("deck", "piece", "out"):
+    for name in ("deck", "piece"):
         if getattr(args, name) is not None and not args.svg:
             raise InputError(f"--{name} chooses what --svg writes, and --svg is not given", key=f"--{name}",
                              expected=f"pnpgen check --game GAME --svg --{name} …, or no --{name}")

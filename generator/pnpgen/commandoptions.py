@@ -99,7 +99,8 @@ def _check_command(c: argparse.ArgumentParser) -> None:
     c.add_argument("--piece", type=optionvalues.option(optionvalues.piece_option),
                    help="with --svg and --deck: only this piece's faces (its place in the deck, 1 the first)")
     c.add_argument("--out", type=optionvalues.option(optionvalues.out_option),
-                   help="with --svg: the output folder (default: build/ in the workspace)")
+                   help="the output folder a build wrote, whose cache spares what has not changed; with --svg, "
+                        "where the SVGs go (default: build/ in the workspace)")
 
 
 def _sheet_command(e: argparse.ArgumentParser) -> None:

@@ -93,6 +93,9 @@ def check_asked(printer: Printer, paper: str | None, duplex: str | None) -> None
 def load_printer(root: Path, name: str) -> Printer:
     """The profile ``name``; an InputError naming file:line for a bad one, or the files looked in
     for an unknown one."""
+    if not name.strip():  # (--printer "" built as if no profile were given)
+        raise InputError(f"{name!r} names no profile", key="--printer",
+                         expected="a profile's name in printers.yaml (see pnpgen calibrate), or no --printer")
     known: list[str] = []
     for path in printer_profiles(root):
         if not path.is_file():
@@ -106,6 +109,11 @@ def load_printer(root: Path, name: str) -> Printer:
         if not isinstance(doc.data, dict):
             raise doc.error((), "printers.yaml must map profile names to profiles",
                             "home-laser: {paper: a4, duplex: long, back_offset_mm: [0.8, -1.2], scale: [1.0, 0.995]}")
+        for key in doc.data:  # ('"": {scale: 1}' was a profile `--printer ""` chose, named by nothing)
+            if key is None or not str(key).strip():
+                raise doc.error((key,), f"a printer profile named {'nothing' if key is None else repr(key)}",
+                                "a name of letters or digits, as --printer names it: home-laser: {paper: a4, ...}",
+                                key=True)
         if name in doc.data:
             return _parse(doc, name)
         known += [str(k) for k in doc.data]

@@ -188,6 +188,21 @@ def test_a_picture_just_short_of_the_dpi_is_not_said_to_have_it(tmp_path, capsys
     assert re.search(r"piece 竜: art/near\.png: 299\.5 dpi at 53×40 mm, 300 wanted", err), err
 
 
+def test_a_picture_of_one_pixel_across_is_said_under_1_dpi_not_0(tmp_path, capsys):
+    """fixesR: a 1×1 picture (and a 1×100000 one, a pixel wide) on a card was warned "0 dpi", as
+    if it had no pixels at all; it is "under 1 dpi", and the manifest records the figure, not 0."""
+    ws = workspace(tmp_path, "  - {name: 竜, art: dot.png}\n  - {name: 鳥, art: thread.png}\n")
+    Image.new("RGB", (1, 1), (200, 30, 40)).save(ws / "data" / "test" / "art" / "dot.png")
+    Image.new("RGB", (1, 100000), (30, 30, 200)).save(ws / "data" / "test" / "art" / "thread.png")
+    assert build(ws) == 0
+    err = capsys.readouterr().err
+    for name in ("dot", "thread"):
+        assert re.search(rf"art/{name}\.png: under 1 dpi at [\d.]+×[\d.]+ mm, 300 wanted", err), err
+    assert " 0 dpi" not in err
+    dpis = [im["dpi"] for im in manifest(ws)["images"]]
+    assert len(dpis) == 2 and all(0 < dpi < 1 for dpi in dpis), dpis
+
+
 # ---- missing art is never silent
 
 

@@ -97,6 +97,26 @@ def test_check_after_a_build_reuses_its_cache_and_still_finds_a_new_mistake(buil
     assert "card-front.svg.j2:4:" in capsys.readouterr().out
 
 
+def test_check_out_reads_the_cache_of_a_build_made_with_out(built_workspace, capsys, monkeypatch):
+    """fixesR: ``check --game G --out DIR`` was refused ("--out chooses what --svg writes"), so a
+    build made with ``--out`` was checked as if never built. --out names the build folder, as the
+    build was given it: its cache spares every face, and nothing is written there or in build/."""
+    from pnpgen.engine import check
+
+    converted: list[str] = []
+    real = check.convert_face
+    monkeypatch.setattr(check, "convert_face", lambda job: converted.append(job[1]) or real(job))
+    ws = built_workspace
+    (ws / "build").rename(ws / "elsewhere")
+    before = {p: p.stat().st_mtime_ns for p in (ws / "elsewhere").rglob("*") if p.is_file()}
+    assert run(ws, "check", "--game", "test", "--out", "elsewhere") == 0
+    assert converted == [] and "22 faces" in capsys.readouterr().out
+    assert {p: p.stat().st_mtime_ns for p in (ws / "elsewhere").rglob("*") if p.is_file()} == before
+    assert not (ws / "build").exists()
+    assert run(ws, "check", "--game", "test") == 0  # (without it: build/, which holds no build)
+    assert converted
+
+
 def test_a_piece_too_large_for_the_paper_is_found_as_the_build_finds_it(tmp_path, capsys):
     deck = DECK_YAML.replace("format: poker", "size: [400, 500]") + "  - {name: 巨大}\n"
     ws = make_workspace(tmp_path / "ws", deck=deck)

@@ -310,8 +310,11 @@ def test_a_cmyk_jpeg_with_or_without_adobes_marker_shows_its_own_inks_in_every_o
                       (templates / "plain.jpg").read_bytes(): ("/DeviceCMYK", [])}
     said = json.loads((folder / "export.json").read_text(encoding="utf-8"))["warnings"]
     assert not [w for w in said if "CMYK picture" in w], said
-    heavy = [w for w in said if "a picture reaches CMYK 100/100/100/100" in w]
+    heavy = [w for w in said if "reaches CMYK 100/100/100/100" in w]
     assert len(heavy) == 2, said  # the 400 % corner of each, measured as printed
+    # each named by its file and the piece showing it (fixesR: "a picture reaches" on page 410 named neither)
+    assert sorted(w.split("front): ")[1].split(" reaches")[0] for w in heavy) == [
+        f"templates/test/{file} on '刷' of deck 'cards'" for file in ("adobe.jpg", "plain.jpg")], heavy
     assert run(root, "export", "--game", "test", "--preset", "printerstudio") == 0
     [face] = sorted((root / "build" / "test" / "printerstudio").glob("*front*.png"))
     with Image.open(face) as png:

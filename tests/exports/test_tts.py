@@ -839,6 +839,26 @@ def test_a_two_sided_pieces_description_says_each_side(tmp_path):
     assert tile["Description"] == "Front: 賛成\n可決に1票\nBack: 反対"
 
 
+def _counter_side(first: tuple[str, int], second: tuple[str, int]) -> str:
+    """A counter's side drawing two texts in this order, each ``(field, y)``."""
+    texts = "".join(f'<text x="3" y="{y}" font-family="{{{{ fonts.gothic }}}}" font-size="3">{{{{ piece.{field} }}}}</text>'
+                    for field, y in (first, second))
+    return TILE_BACK_SVG.replace('fill="#335533"/>', 'fill="#335533"/>' + texts)
+
+
+def test_a_counters_two_sides_are_described_top_to_bottom_alike(tmp_path):
+    """fixesR (trial62's wargame): a counter's front template drew its factors (below) before its
+    unit (above), its back the unit first: the Description said "4-3-8 / 1/US" of the front and
+    "1/US / 2-1-8" of the back. Each side reads from its top down, whatever order it was drawn in."""
+    deck = ("name: 部隊\nkind: token\nshape: rect\nsize: [20, 20]\nfront: full.svg.j2\nback: reduced.svg.j2\n"
+            "fields: {name: text, factors: text, reduced: text}\n"
+            "pieces:\n  - {name: 1/US, factors: 4-3-8, reduced: 2-1-8}\n")
+    out = _export(_token_game(tmp_path, {"units": deck}, {"full": _counter_side(("factors", 16), ("name", 6)),
+                                                           "reduced": _counter_side(("name", 6), ("reduced", 16))}))
+    [tile] = _objects(out, "units")
+    assert tile["Description"] == "表: 1/US\n4-3-8\n裏: 1/US\n2-1-8", tile["Description"]
+
+
 RUBY_FRONT_SVG = SQUARE_TOKEN_SVG.replace('fill="#3366cc"/>', 'fill="#3366cc"/>{{ textbox(piece.text, 1, 6, 18, 10, size=6) }}')
 
 

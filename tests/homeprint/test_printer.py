@@ -211,6 +211,9 @@ def test_scale_is_compensated_about_the_page_centre(tmp_path, two_builds):
     ("home-laser: {back_offset_mm: [1/16in, 0]}\n", "printers.yaml:1:",
      "[1/16in, 0] is not a valid back_offset_mm; did you mean 0.0625in?"),
     ("home-laser: {back_offst_mm: [1, 0]}\n", "printers.yaml:1:", "unknown key 'back_offst_mm'; did you mean back_offset_mm?"),
+    # fixesR: a profile named "" was one `--printer ""` chose, and the unknown-profile list named it
+    ('home-laser: {}\n"": {scale: 1}\n', "printers.yaml:2:1:", "a printer profile named ''"),
+    ('"  ": {scale: 1}\nhome-laser: {}\n', "printers.yaml:1:1:", "a printer profile named '  '"),
 ])
 def test_a_bad_profile_is_one_line(tmp_path, capsys, text, where, says):
     ws = make_workspace(tmp_path / "ws")
@@ -220,6 +223,18 @@ def test_a_bad_profile_is_one_line(tmp_path, capsys, text, where, says):
     assert len(err.splitlines()) == 1 and says in err, err
     if where:
         assert where in err, err
+    assert not (ws / "build" / "test" / "cards.pdf").exists()
+
+
+@pytest.mark.parametrize("name", ["", " "])
+def test_a_blank_printer_option_is_refused_not_passed_over(tmp_path, capsys, name):
+    """fixesR: ``--printer ""`` built as if no profile were given, which a script's empty variable
+    did silently; it names no profile and says so, for build and check alike."""
+    ws = make_workspace(tmp_path / "ws")
+    (ws / "printers.yaml").write_text("home-laser: {}\n", encoding="utf-8")
+    for command in ("build", "check"):
+        assert run(ws, command, "--game", "test", "--no-rulebook" if command == "build" else "-q", "--printer", name) == 2
+        assert f"--printer: {name!r} names no profile" in capsys.readouterr().err
     assert not (ws / "build" / "test" / "cards.pdf").exists()
 
 

@@ -181,8 +181,9 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     notices = [f"{preset.name}: unverified: {preset.unverified}"] if preset.unverified else []
     notices += _unregistered(preset, pdfx)
     originals: dict[str, ImageStream] = {}
+    cmyk_files: dict[str, str] = {}  # each picture of originals' art file, for the ink warnings to name
     if colour == "cmyk":
-        originals, through_rgb = cmyk_pictures(rendered, exported, preset)
+        originals, through_rgb, cmyk_files = cmyk_pictures(rendered, exported, preset)
         notices += through_rgb
     if preset.files != "tts":  # a print run is paid for: what the draft leaves open prints as it stands
         notices += open_values(decks, preset, game.lang)
@@ -219,7 +220,8 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
                                                   f.copies) for f in faces)
             else:
                 result.order.extend(shop.deck_files(preset, style, faces, made[-1][1], result.warnings,
-                                                    shop.Finish(pdfx, str(game.date), outline, edition, originals),
+                                                    shop.Finish(pdfx, str(game.date), outline, edition, originals,
+                                                                cmyk_files),
                                                     result.black, pngs))
             thumbs.extend(contact.thumbnails(style, faces))
         result.order.extend(OrderRow("", "", "", o.deck.id, "", o.deck.name, 0, f"left out: {o.why}; {o.takes_it}")
@@ -328,14 +330,16 @@ def _kept_cmyk(renderer) -> None:
     renderer.art.cmyk_kept = True
 
 
-def cmyk_pictures(rendered: RenderedGame, decks: set[str], preset: Preset) -> tuple[dict[str, ImageStream], list[str]]:
+def cmyk_pictures(rendered: RenderedGame, decks: set[str],
+                  preset: Preset) -> tuple[dict[str, ImageStream], list[str], dict[str, str]]:
     """The CMYK pictures a CMYK export sends: each CMYK JPEG placed upright as it is, by the
     SHA-256 of the RGB pixels the faces place for it (pdf/pdfx.py kept_cmyk puts it back), and a
     warning for any other CMYK picture, which reaches the shop through RGB (data/artfile.py). A
     CMYK JPEG whose RGB pixels are another picture's too (a rich black and an RGB black, two CMYK
     blacks) is not kept: the PDF places those pixels once, as one picture (ReportLab names a picture
     by its pixels), which printed the JPEG's inks for both, 400 % where the RGB one is held to the
-    ink limit; both go through RGB, and it is said."""
+    ink limit; both go through RGB, and it is said. Last, each kept picture's art file by the
+    SHA-256 of its stream, so an ink warning names the file to fix, not "a picture" on page 410."""
     originals: dict[str, ImageStream] = {}
     kept: dict[str, tuple[str, str]] = {}  # the RGB pixels' SHA-256 → the CMYK JPEG kept for them, and where it is placed
     others: list[tuple[str, Path, tuple[int, int]]] = []  # every other picture: its RGB may be a kept one's
@@ -383,7 +387,8 @@ def cmyk_pictures(rendered: RenderedGame, decks: set[str], preset: Preset) -> tu
         out.append(f"{at}, {name}: a CMYK JPEG whose pixels, as the faces show them in RGB, are {other}'s too: the "
                    "file places those pixels once, as one picture, so neither keeps inks of its own; both print "
                    f"converted from RGB, held to {preset.name}'s ink limit (give one of them pixels of its own)")
-    return originals, out
+    files = {hashlib.sha256(stream.content).hexdigest(): kept[digest][0] for digest, stream in originals.items()}
+    return originals, out, files
 
 
 def _placing(rendered: RenderedGame, placed: dict) -> object:

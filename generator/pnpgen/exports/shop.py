@@ -55,6 +55,8 @@ class Finish:
     edition: str = "2003"  # PDF/X-1a:2003 (PDF 1.4), or 2001 (PDF 1.3)
     # CMYK pictures placed as they are (pdf/pdfx.py kept_cmyk): by the SHA-256 of their RGB pixels
     cmyk_originals: Mapping[str, ImageStream] = field(default_factory=dict)
+    # their art files (``art/xyz.jpg``) by the SHA-256 of their streams, for an ink warning to name
+    cmyk_files: Mapping[str, str] = field(default_factory=dict)
 
 
 def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
@@ -113,7 +115,8 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
         pdf = make_x1a(pdf, finish.pdfx, title, finish.date, finish.edition)
     if style.cmyk:  # each page's warning started, as the build's are, with the deck file's line of its side
         starts = [f"{deck.where(side)}: " for side in page_sides]
-        warnings.extend(ink_warnings(name, pdf, preset, where, templates, measured, still, starts))
+        pictured = Pictured(finish.cmyk_files, _pieces_shown(faces, keys), deck.id)
+        warnings.extend(ink_warnings(name, pdf, preset, where, templates, measured, still, starts, pictured))
         words = [_text_words(style, key) for key in keys]
         warnings.extend(_mixed_warnings(name, mixed, where, templates, preset, starts, words))
     files[name] = pdf
@@ -188,13 +191,44 @@ def knock_out_black(name: str, pdf: bytes, preset: Preset) -> tuple[bytes, list[
                       for kind, n in sorted(made.counts.items())], made.left
 
 
+@dataclass(frozen=True)
+class Pictured:
+    """What an ink warning names a CMYK JPEG placed as it is by: its art file (by the SHA-256 of its
+    stream), the piece on each page (its label; "" for a page of several or a shared back) and the deck."""
+
+    files: Mapping[str, str]
+    pieces: list[str]
+    deck: str
+
+    def said(self, heavy: HeavyPicture) -> str:
+        """``art/xyz.jpg on 'Market Stall' of deck 'market'``, or "a picture" when its file is not known."""
+        file = self.files.get(heavy.stream)
+        if file is None:
+            return "a picture"
+        piece = self.pieces[heavy.pages[0]] if heavy.pages[0] < len(self.pieces) else ""
+        return f"{file} on {f'{piece!r} of ' if piece else ''}deck {self.deck!r}"
+
+
+def _pieces_shown(faces: list[UniqueFace], keys: list[str]) -> list[str]:
+    """Per page (by its face key), the piece it shows as a message names it; "" where the key is
+    several pieces' (a shared back) or none."""
+    by_key: dict[str, set[str]] = {}
+    for face in faces:
+        for key in (face.front, face.back):
+            if key:
+                by_key.setdefault(key, set()).add(face.piece.said)
+    return [next(iter(by_key[key])) if len(by_key.get(key, ())) == 1 else "" for key in keys]
+
+
 def ink_warnings(name: str, pdf: bytes, preset: Preset, where: list[str], templates: list[str],
                  measured: Mapping[str, HeavyPicture | None] | None = None,
-                 overprinted: list[Overprinted] | None = None, starts: list[str] | None = None) -> list[str]:
+                 overprinted: list[Overprinted] | None = None, starts: list[str] | None = None,
+                 pictured: Pictured | None = None) -> list[str]:
     """A CMYK shop file's total ink over the preset's limit: its colours, its pictures, and where
     an overprinting black and the ground under it add up (the rulebook's pages as the cards').
     ``where`` and ``templates``: per page, what it shows and what drew it ("" for none);
-    ``starts``: per page, the ``file:line: `` a warning about it starts with (a deck's line)."""
+    ``starts``: per page, the ``file:line: `` a warning about it starts with (a deck's line);
+    ``pictured``: the art file and piece a CMYK JPEG over the limit is named by."""
     starts = starts or [""] * len(where)
     # to a hundredth of a per cent, as the other warnings name inks (a gradient's stop converted
     # from #000080 is 49.8039…, said 49.8)
@@ -214,7 +248,8 @@ def ink_warnings(name: str, pdf: bytes, preset: Preset, where: list[str], templa
             continue
         first = heavy.pages[0]
         more = f" and {counted(len(heavy.pages) - 1, 'more page')}" if len(heavy.pages) > 1 else ""
-        reach = (f"{starts[first]}{name} page {first + 1}{_at(where[first])}{more}: a picture "
+        picture = "a picture" if heavy.held or pictured is None else pictured.said(heavy)
+        reach = (f"{starts[first]}{name} page {first + 1}{_at(where[first])}{more}: {picture} "
                  f"{'converted from RGB reached' if heavy.held else 'reaches'} CMYK "
                  f"{'/'.join(f'{v * 100:g}' for v in heavy.colour)}, {heavy.ink:g} % total ink; "
                  f"{_share(heavy.share)} of its pixels {'were' if heavy.held else 'are'} over "

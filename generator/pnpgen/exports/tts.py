@@ -467,8 +467,10 @@ def _pieces(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, f
         # to its reduced side is that unit still, its name and factors the table's to read)
         hidden = HIDDEN_FACE_DOWN if back_url and not _back_names_it(face, style) else {}
         texts = [v for v in face.piece.values.values() if isinstance(v, str)]  # a box's text, whole
-        back_words = printed_words(style.arts.get(face.back or ""), texts) if back_url else ""
-        front_words = printed_words(style.arts.get(face.front), texts) or rules_text(face.piece) or face.piece.own_name
+        # both sides read top to bottom, whatever order each template draws its words in
+        back_words = printed_words(style.arts.get(face.back or ""), texts, top_down=True) if back_url else ""
+        front_words = printed_words(style.arts.get(face.front), texts, top_down=True) or rules_text(face.piece) \
+            or face.piece.own_name
         # a tile's one Description, whichever side is up: each side's words when its back has any
         said = msg("tts.sides", table.lang, front=front_words, back=back_words) if back_words \
             else described(face, style, table.lang)

@@ -20,12 +20,16 @@ from pnpgen.text.linebreak import HYPHEN_CHAR
 _SPACES = later(r"[^\S\n]+")  # the spaces a line's words are read without (a line break kept: a paragraph's)
 
 
-def printed_words(art: Art | None, values: Iterable[str] = ()) -> str:
+def printed_words(art: Art | None, values: Iterable[str] = (), top_down: bool = False) -> str:
     """The words a side prints, in the order its template draws them, a line each (runs set on
     one baseline are one line; a line broken only to fit its box, of one of ``values``, read on
     into the next as a sentence: ``_paragraphs``): what a two-sided piece's Description says of
-    each side, as the table shows one text whichever side is up. An icon or a picture is no word."""
+    each side, as the table shows one text whichever side is up. An icon or a picture is no word.
+    ``top_down``: each text's lines (those its first run starts) read from the highest text to the
+    lowest, level ones in the order drawn, so both sides of a piece read alike whatever order each
+    template draws them in (a counter's front "4-3-8 / 1/US", its back "1/US / 2-1-8")."""
     lines: list[str] = []
+    starts: list[tuple[int, float]] = []  # each line's text item and baseline
     last = None
     texts = [item for item in art.items if item[0] == "text"] if art is not None else []
     readings = _ruby_readings(texts)
@@ -43,9 +47,24 @@ def printed_words(art: Art | None, values: Iterable[str] = ()) -> str:
                 lines[-1] += chars if i or glued or close else " " + chars
             else:
                 lines.append(chars)
+                starts.append((k, y))
             last, glued = y, False
             end = x + fontreg.ttfont(item[1]).stringWidth(chars, item[2])
+    if top_down:
+        lines = _top_down(lines, starts)
     return "\n".join(_paragraphs([" ".join(line.split()) for line in lines if line.strip()], values))
+
+
+def _top_down(lines: list[str], starts: list[tuple[int, float]]) -> list[str]:
+    """``lines`` with each text item's run of lines moved as one, the highest first (its first
+    line's baseline, to a tenth of a unit; ties keep the order drawn)."""
+    blocks: list[tuple[float, int, list[str]]] = []  # (first baseline, text item, its lines)
+    for line, (k, y) in zip(lines, starts, strict=True):
+        if blocks and k == blocks[-1][1]:
+            blocks[-1][2].append(line)
+        else:
+            blocks.append((round(y, 1), k, [line]))
+    return [line for block in sorted(blocks, key=lambda b: b[0]) for line in block[2]]
 
 
 # The fields that hold a piece's rules text, the first a piece has taken: ``text`` (the built-in

@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 
 from pnpgen.data.i18n import MISSING_LINE, PLAIN_LINE, more_missing, more_plain
-from pnpgen.faces.images import LOW_DPI_LINE, more_low_dpi
+from pnpgen.faces.images import LOW_DPI_LINE, dpi_of, more_low_dpi
 from pnpgen.patterns import LaterPattern
 from pnpgen.text import (
     OVERFLOW_LINE,
@@ -24,7 +24,7 @@ SHOWN = 3  # a deck's warnings of one kind named one by one; the rest counted on
 # each kind: its line, the group naming what its lines are grouped by (the deck, the file), which of
 # a group's are named first, the line counting the rest
 KINDS: list[tuple[LaterPattern, str, Callable[[re.Match[str]], float], Callable[[str, list[re.Match[str]]], str]]] = [
-    (LOW_DPI_LINE, "deck", lambda m: float(m["dpi"]), more_low_dpi),  # the lowest dpi first
+    (LOW_DPI_LINE, "deck", lambda m: dpi_of(m["dpi"]), more_low_dpi),  # the lowest dpi first
     (OVERFLOW_LINE, "deck", lambda m: 0, more_overflowing),  # in the deck's order
     (UNPAIRED_LINE, "deck", lambda m: 0, more_unpaired),  # in the deck's order
     (MISSING_LINE, "file", lambda m: 0, more_missing),  # in the file's order

@@ -60,7 +60,7 @@ SEE_THROUGH = ("{where}: deck {deck}: {name} has see-through pixels over somethi
                "the colour beneath it, or save the picture with that ground")
 CASE_TWINS = ("art files {names} differ only in letter case or in how a character is written: one file on Windows "
               "and macOS, which would print the same picture for both ({used}); rename one of them and its uses")
-LOW_DPI_LINE = later(r"^(?P<where>.*): deck (?P<deck>\S+), piece (?P<piece>.*?): (?P<name>.*?): (?P<dpi>\d+(?:\.\d)?) dpi at "
+LOW_DPI_LINE = later(r"^(?P<where>.*): deck (?P<deck>\S+), piece (?P<piece>.*?): (?P<name>.*?): (?P<dpi>under 1|\d+(?:\.\d)?) dpi at "
                           r"(?P<box>\S+) mm, (?P<wanted>[\d.]+) wanted$")
 
 
@@ -72,13 +72,23 @@ def _composed(name: str) -> str:
 
 def short_of(dpi: float, wanted: float) -> str:
     """A resolution below ``wanted`` as the warning says it: whole dots, unless they would round
-    up to the figure wanted (299.7 said as 300 dpi, "300 wanted"): then to the tenth, rounded down."""
+    up to the figure wanted (299.7 said as 300 dpi, "300 wanted"): then to the tenth, rounded down;
+    below one dot, "under 1" (a 1×1 picture on a card was "0 dpi", as if it had no pixels)."""
+    if dpi < 1:
+        return "under 1"
     return f"{dpi:.0f}" if round(dpi) < wanted else f"{math.floor(dpi * 10) / 10:.1f}"
+
+
+def dpi_of(said: str) -> float:
+    """The resolution a low-dpi warning says (``short_of``), as a number to sort by: "under 1" is 0."""
+    return 0.0 if said == "under 1" else float(said)
 
 
 def _said(dpi: float, wanted: float, enough: bool) -> float:
     """The resolution the manifest records: as the warning says it, so a picture just short of the
     figure is never recorded as the figure itself (299.9, not 300, beside ``enough: false``)."""
+    if dpi < 1:  # (not "0": to the hundredth, rounded down — a 1×1 picture on a card is 0.36)
+        return math.floor(dpi * 100) / 100
     text = f"{dpi:.0f}" if enough else short_of(dpi, wanted)
     return float(text) if "." in text else int(text)
 

@@ -153,6 +153,7 @@ class HeavyPicture:
     ink: float
     share: float
     held: bool = False  # converted from RGB with those pixels held to the limit (pdf/pdfx.py): the figures are the art's
+    stream: str = ""  # the SHA-256 of its stream as stored: which art file it is, for a warning to name
 
 
 def pictures_over_limit(pdf: bytes, limit: float,
@@ -172,7 +173,9 @@ def pictures_over_limit(pdf: bytes, limit: float,
                 if image.get("/ColorSpace") != "/DeviceCMYK":
                     continue
                 if image.objgen not in found:
-                    found[image.objgen] = ([], _measured(image, limit, measured))
+                    key = hashlib.sha256(bytes(image.read_raw_bytes())).hexdigest()
+                    heavy = _measured(image, key, limit, measured)
+                    found[image.objgen] = ([], replace(heavy, stream=key) if heavy is not None else None)
                 pages = found[image.objgen][0]
                 if index not in pages:
                     pages.append(index)
@@ -196,9 +199,8 @@ def _images_drawn(page) -> list:
     return out
 
 
-def _measured(image, limit: float, measured: Mapping[str, HeavyPicture | None] | None) -> HeavyPicture | None:
+def _measured(image, key: str, limit: float, measured: Mapping[str, HeavyPicture | None] | None) -> HeavyPicture | None:
     if measured:
-        key = hashlib.sha256(bytes(image.read_raw_bytes())).hexdigest()
         if key in measured:
             return measured[key]
     pixels = _cmyk_pixels(image)
