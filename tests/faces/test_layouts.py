@@ -359,7 +359,16 @@ def test_a_decks_size_a_builtin_layout_cannot_take_is_told_at_the_decks_line(tmp
                        ("layout: {extends: token-square, size: [12, 12], boxes: {value: {size: 8}}}",
                         "cards.yaml:2:71: layout.boxes.value.size: box value: size 8 is below the min_size 9 the "
                         "layout gives the box (the smallest its text shrinks to) (expected a size of 9 or more, or a "
-                        "min_size beside it: {size: 8, min_size: 8})")):
+                        "min_size beside it: {size: 8, min_size: 8})"),
+                       # trial64: a box of one's own at 5 pt said 'min_size is larger than size' at a size
+                       # line with no min_size on it: the default's 6 pt, unwritten, is now named
+                       ("layout: {extends: tile-hex, boxes: {door: {field: door, x: 20, y: 0, w: 10, h: 3, size: 5}}}",
+                        "cards.yaml:2:89: layout.boxes.door.size: box door: size 5 is below the default min_size 6 "
+                        "(the smallest its text shrinks to) (expected a size of 6 or more, or a min_size beside it: "
+                        "{size: 5, min_size: 5})"),
+                       ("layout: {extends: tile-hex, boxes: {door: {field: door, x: 20, y: 0, w: 10, h: 3, size: 5, "
+                        "min_size: 7}}}", "box door: min_size 7 is larger than size 5 (expected a min_size at most "
+                        "the size)")):
         deck.write_text(f"name: 立ち絵\n{text}\npieces:\n  - {{title: 題}}\n", encoding="utf-8")
         capsys.readouterr()
         assert run(root, "check", "--game", "test") == 2

@@ -155,8 +155,15 @@ def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | N
                     f"gives the box (the smallest its text shrinks to)",
                     f"a size of {options['min_size']:g} or more, or a min_size beside it: "
                     f"{{size: {options['size']:g}, min_size: {options['size']:g}}}")
+            if "size" in given and "min_size" not in given:  # (trial64: a door's 5 pt label on a box of one's own)
+                raise given["size"].error(
+                    f"box {name}: size {options['size']:g} is below the default min_size {options['min_size']:g} "
+                    f"(the smallest its text shrinks to)",
+                    f"a size of {options['min_size']:g} or more, or a min_size beside it: "
+                    f"{{size: {options['size']:g}, min_size: {options['size']:g}}}")
             raise given.get("min_size", given.get("size", next(iter(given.values())))).error(
-                "min_size is larger than size", "a min_size at most the size")
+                f"box {name}: min_size {options['min_size']:g} is larger than size {options['size']:g}",
+                "a min_size at most the size")
         boxes.append(LayoutBox(name, btype, tuple(options.items())))
     return LayoutSide(background, tuple(boxes))
 

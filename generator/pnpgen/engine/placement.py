@@ -118,8 +118,11 @@ def _box_too_big(deck: Deck, box: TuckBox, sheet: SheetOptions) -> InputError:
     holds = [name for name, (pw, ph) in PAPER_SIZES.items() if name != sheet.paper and any(
         w <= across - 2 * m and h <= down - m - top for across, down in ((pw, ph), (ph, pw)))]
     deep = deepest(box, sheet.area_mm)
-    asked = "paper:" if own_paper(deck, sheet) else "--paper"  # (the deck file's own paper: is where to say it)
-    offers = ([f"{asked} {holds[0]} (its net fits there)"] if holds else []) + (
+    # the deck file's paper: moves this deck alone, where --paper moves every deck (and a printer
+    # profile measured on one paper refuses it: trial64's Letter box of sleeved tarot cards)
+    asked = "--paper {}" if sheet.paper_given and not own_paper(deck, sheet) else (
+        "paper: {}" if own_paper(deck, sheet) else "paper: {} in its deck file")
+    offers = ([f"{asked.format(holds[0])} (its net fits there)"] if holds else []) + (
         [f"a box at most {deep:g} mm deep inside (fewer or thinner cards: box: {{count: …}} or {{thickness: …}})"]
         if deep >= 3 else ["smaller cards (box: {cards: …})"])
     where = deck.size_where or Where(deck.source)  # the deck's box:, else the deck (its layout's box)
