@@ -146,7 +146,7 @@ def _help_command(h: argparse.ArgumentParser) -> None:
 def _docs_command(d: argparse.ArgumentParser) -> None:
     d.add_argument("topic", nargs="?", metavar="TOPIC",
                    help="the page to print: readme, architecture, data-format, exports, home-printing, output, "
-                        "playtest, print-facts, rebuilding, speed, speed-rounds, templates (default: list them and where they are)")
+                        "playtest, print-facts, rebuilding, rulebook, speed, speed-rounds, templates (default: list them and where they are)")
 
 
 def _new_command(n: argparse.ArgumentParser) -> None:

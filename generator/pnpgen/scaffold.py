@@ -231,7 +231,7 @@ def _draft(title: str, kinds: list[Kind]) -> str:
 
 
 def _draft_en(title: str, kinds: list[Kind]) -> str:
-    """An English draft in the marks docs/data-format.md gives Latin drafts: ``#`` headings, a
+    """An English draft in the marks docs/rulebook.md gives Latin drafts: ``#`` headings, a
     components list whose bullets name the decks with their counts; the rest notes to replace."""
     parts = [f"# {title} (Draft 1)", "", "## Overview", "", "(Write what the game is about.)", "",
              "## Components", ""]

@@ -388,3 +388,20 @@ def test_a_defaults_open_value_counts_each_piece_of_a_shared_name(tmp_path, caps
     assert note.file.endswith("cards.yaml:6:18: 盤 同.text: 未定（後で） (and 2 more)"), note.file
     assert run(ws, "check", "--game", "test") == 0
     assert "cards.yaml:6:18: 同.text: 未定（後で） — and 2 more pieces from the same line" in capsys.readouterr().out
+
+
+def test_a_finding_in_a_table_row_quotes_its_words_not_the_drafts_column_gaps():
+    """trial59: proof.txt quoted a table's row with the draft's column gaps (「３人　　　５枚　　　未定」,
+    full-width spaces that align its columns): each run of two or more spaces is one space in the
+    quote, a full-width one when the run holds one, the line still found by its words; a single
+    space typed in a sentence stays; an English row's gap of spaces is one space."""
+    from pnpgen.rulebook.grammar import context, without_column_gaps
+    from pnpgen.rulebook.parse import parse
+    from pnpgen.rulebook.proofopen import open_in_draft
+
+    ja = ("■■　テスト　草案１\n\n■　ゲームの準備\n１：配る\n　カードを配ります。\n\n"
+          "　人数　　　手札　　　備考\n　３人　　　５枚　　　未定\n　４人　 　４枚　　　なし？　次へ\n")
+    found = open_in_draft(parse(ja, "ja"), ja, "draft.txt", "ja")
+    assert [f.file for f in found] == ["draft.txt:8: 草案に「未定」が残っています：３人　５枚　未定"]
+    assert context("　４人　 　４枚　　　なし？　次へ", 12, 13) == "４人　４枚　なし？　次へ"  # ？　's own space kept
+    assert without_column_gaps("Forest      2   (see 6.3)", 12, 13) == ("Forest 2 (see 6.3)", 7, 8)

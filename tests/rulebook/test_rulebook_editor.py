@@ -103,3 +103,32 @@ def test_the_proofing_notes_last_page_holds_two_notes_at_least(built, game):
     last = pages[-2]  # (the colophon is the last page)
     notes = [t for _, t, _ in _lines(last) if t.startswith(KINDS)]
     assert len(notes) >= 2, notes
+
+
+def _faq_book(tmp_path, pairs: int) -> list[list[tuple[float, str, tuple[float, float]]]]:
+    """A book whose last section holds ``pairs`` questions and answers, answers of one to three
+    lines: each page's lines (``_lines``)."""
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    faq = "".join(f"Ｑ：質問{k}ですか？\nＡ：" + "答えの文です。" * (1 + k % 3 * 5) + "\n" for k in range(pairs))
+    draft = DRAFT + "\n■　よくある質問\n\n" + faq
+    (ws / "data" / "test" / "draft.txt").write_text(draft, encoding="utf-8")
+    book = build_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts", rules_only=True).files["rulebook.pdf"]
+    return [_lines(page) for page in glyphs(book)]
+
+
+def test_questions_and_answers_print_as_pairs_kept_on_one_page(tmp_path):
+    """trial59: a FAQ's 「Ｑ：…」 「Ａ：…」 lines printed as one run, pair after pair without a gap, and a
+    question could end a page with its answer on the next: each pair is set off by a blank line
+    above its question (none between question and answer) and kept on one page."""
+    pages = _faq_book(tmp_path, 24)
+    heads = [(n, y, text[0]) for n, lines in enumerate(pages) for y, text, _ in lines if text[:2] in ("Ｑ：", "Ａ：")]
+    assert sum(1 for *_, kind in heads if kind == "Ｑ") == 24
+    pitch = 15 * 25.4 / 72  # the body's line
+    for (n, y, kind), (n2, y2, kind2) in zip(heads, heads[1:]):
+        if kind == "Ｑ":  # its answer: on the next line of the same page
+            assert kind2 == "Ａ" and n2 == n and y2 - y == pytest.approx(pitch, abs=0.2), (n, y, n2, y2)
+    questions = [(n, y) for n, y, kind in heads if kind == "Ｑ"]
+    for (n, y), (n2, y2) in zip(questions, questions[1:]):
+        if n2 == n:  # the answer's last line, then a blank line's space: two lines or more apart
+            last = max(yy for yy, text, _ in pages[n] if y < yy < y2)
+            assert y2 - last == pytest.approx(2 * pitch, abs=0.2), (n, last, y2)

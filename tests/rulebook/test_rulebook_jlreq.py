@@ -174,3 +174,17 @@ def test_a_short_last_line_is_pushed_in_by_its_marks_aki_before_the_line_above_i
     # a line that can give too little still pushes the last one out
     assert (JPara("自分の好きな手札１枚を、他のプレイヤーに渡してもよい", body, 9.0, 15, first_indent=13.5, left=22.5,
                   prefix="嫉妬のメダリオン（３）：", prefix_font=bold).wrap(width, 100)[1] // 15) == 2
+
+
+def test_a_full_stop_inside_a_number_is_the_numbers_not_a_sentences_end():
+    """trial59: 「（→４．１）」 printed 「４．　１」, its full stop with a sentence's half-em aki after
+    it: a ． or ， between two digits is a number's mark (a case's 4.1, 1,000), its half em of ink
+    and no aki; a ． ending a sentence after a digit (「手順４．次に」) keeps its aki."""
+    from pnpgen.rulebook.jlreq import jlreq_advances
+
+    em = 9.0
+    cells = jlreq_advances("（→４．１）と１，０００点。手順４．次に", lambda ch: em, em)
+    widths = [a for a, _ in cells]
+    assert widths[3] == em / 2 and widths[8] == em / 2  # ４．１, １，０００
+    assert widths[17] == em  # ４．次: a sentence's full stop, its aki kept
+    assert widths[2] == widths[4] == em  # the digits keep their em

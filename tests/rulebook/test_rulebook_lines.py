@@ -56,3 +56,20 @@ def test_the_books_own_lines_and_text_are_printable(built, game):
     assert not thin, thin
     small = sorted({(n, round(pt, 2)) for n, pt in text if pt < SMALLEST_PT - 1e-6})
     assert not small, small
+
+
+def test_a_leader_pair_is_never_parted_and_may_open_a_line_and_an_arrow_keeps_its_number():
+    """trial59's editor's pass: 「……」 (三点リーダ twice) never splits between its two (JLREQ 3.1.10,
+    cl-08 分離禁止): a pair that would straddle a line's end goes whole to the next line, which it
+    may open (JLREQ 3.1.7's 行頭禁則 lists no cl-08; a paragraph may start with it too); a cross
+    reference's arrow stays with its case number (「（→」 ended a line, 「３．１）」 opened the next)."""
+    from pnpgen.rulebook.flowables import set_lines
+
+    def lines(text: str) -> list[str]:
+        return [text[a:b] for a, b in set_lines(text, 32 * 9.0, lambda ch: 9.0, em=9.0)]
+
+    assert lines("あ" * 31 + "……" + "い" * 10) == ["あ" * 31, "……" + "い" * 10]
+    assert lines("……" + "あ" * 40)[0] == "……" + "あ" * 30
+    for k in range(28, 33):  # wherever the line's end falls about it
+        got = lines("あ" * k + "（→３．１）を見てください。" + "い" * 10)
+        assert not any(line.endswith(("→", "→３", "３．", "→３．")) for line in got), got

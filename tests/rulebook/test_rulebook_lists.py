@@ -305,8 +305,10 @@ def test_a_cross_reference_to_a_case_links_to_where_the_case_is_set(tmp_path):
     height = float(reader.pages[page].mediabox.height)
     pt = 72 / 25.4
     to_case, to_section = sorted(links, key=lambda a: -float(a["/Rect"][1]))
-    assert to_case["/Rect"][2] - to_case["/Rect"][0] == pytest.approx(5 * 9, abs=0.5)  # →２．１１, five ems
-    assert to_section["/Rect"][2] - to_section["/Rect"][0] == pytest.approx(4 * 9, abs=0.5)  # →３．０
+    # →２．１１: four ems and the half em of its ． (a number's full stop, no sentence's aki after it:
+    # trial59 read 「２．　１１」 a full em apart, JLREQ spacing the 句点 of sentences, not a number's)
+    assert to_case["/Rect"][2] - to_case["/Rect"][0] == pytest.approx(4.5 * 9, abs=0.5)
+    assert to_section["/Rect"][2] - to_section["/Rect"][0] == pytest.approx(3.5 * 9, abs=0.5)  # →３．０
     top = height - rows["地"].y * pt  # 地図 (2.11's line): its destination a line's height above the baseline
     assert 0 < float(to_case["/Dest"][3]) - top < 15
     assert float(to_section["/Dest"][3]) > height - rows["戻"].y * pt + 15  # the heading above 3.1 and 3.2

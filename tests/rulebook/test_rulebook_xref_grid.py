@@ -127,3 +127,29 @@ def test_markup_and_addresses_in_a_table_and_a_caption_are_text_and_every_link_i
     annots = [a.get_object() for p in reader.pages for a in p.get("/Annots") or []]
     assert annots and all(set(a) >= {"/Dest"} and "/A" not in a for a in annots), annots
     assert len(_links(reader, page)) == 3  # →３．０ inside the <a>, the row's →２．１, the caption's →２．１
+
+
+def test_a_reference_a_table_row_wraps_is_linked_on_both_of_its_lines(tmp_path):
+    """trial59: a table's row too wide for the page wraps its last column, and a reference the wrap
+    parted (「（３．１を」 over 「参照）」) printed unlinked, each line read alone: it is read in its
+    row and linked on both lines, each box over that line's part of it."""
+    row = "　カス　　　" + "あ" * 17 + "カス札１０枚（３．１を参照）以降１枚ごとに＋１点\n"
+    book = _book(tmp_path, DRAFT.replace("　休む　　　→９．９参照\n", "　休む　　　→９．９参照\n" + row), "移動の例")
+    reader = PdfReader(io.BytesIO(book))
+    page, drawn = next((n, p) for n, p in enumerate(glyphs(book)) if "休む" in "".join(g.char for g in p))
+    height = float(reader.pages[page].mediabox.height)
+    text = "".join(g.char for g in drawn)
+    first, second = drawn[text.index("３．１を")], drawn[text.index("参照）以降")]
+    assert second.y - first.y == pytest.approx(14.0 * PT_MM, abs=0.1)  # (the wrap parts the reference)
+    boxes = sorted((_box_mm(a, height) for a in _links(reader, page)), key=lambda b: b[1])
+    ours = [b for b in boxes if any(b[1] < g.y < b[3] and b[0] - 0.5 < g.x < b[2] for g in (first, second))]
+    assert len(ours) == 2, boxes
+    upper, lower = ours
+    cell = 9.5 * PT_MM  # a full-width cell of the table's grid
+    end = drawn[text.index("３．１を") + 3]  # を, the line's last glyph
+    assert upper[0] == pytest.approx(first.x, abs=0.8) and upper[2] == pytest.approx(end.x + cell, abs=0.8)
+    assert lower[0] == pytest.approx(second.x, abs=0.8)  # 参, where the column starts
+    assert lower[2] == pytest.approx(drawn[text.index("参照）以降") + 2].x, abs=0.8)  # up to ）
+    assert upper[1] < first.y < upper[3] and lower[1] < second.y < lower[3]
+    links = [a for a in _links(reader, page) if _box_mm(a, height) in ours]
+    assert {a["/Dest"][0].idnum for a in links} == {reader.pages[page].indirect_reference.idnum}  # 3.1, on this page

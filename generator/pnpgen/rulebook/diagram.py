@@ -26,17 +26,24 @@ HEADER_RULE_PT = 0.5  # a table header's rule: 0.18 mm, above the 0.1 mm a shop 
 
 
 def wrap_row(s: str, room: int) -> list[str]:
+    """The lines ``wrapped_row`` prints ``s`` on."""
+    return [line for line, _, _ in wrapped_row(s, room)]
+
+
+def wrapped_row(s: str, room: int) -> list[tuple[str, int, int]]:
     """A table's row wider than ``room`` half-width cells (past its indent) as the lines it prints
     on: its last column's text wrapped inside that column (the columns before it on the first
     line, each line after it starting where the column does), by the JLREQ line-break rules
     (``text.linebreak``: no line starting with 。」 nor a Latin word split where it has a space);
     an icon's ``{name}`` one full-width cell, as it prints. A row that fits, or has no column to
-    wrap in, is one line as written."""
+    wrap in, is one line as written. Each line with where its words come from: (the line, the
+    characters of its pad, where in ``s`` the text after the pad starts) — a reference wrapped
+    across two lines is read in ``s`` and linked on both (``Diagram._link``)."""
     lead = len(s) - len(s.lstrip(" 　"))
     indent = sum(cells(ch) for ch in s[:lead])
     at = wrapping_column(s, room)
     if at is None:
-        return [s]
+        return [(s, 0, 0)]
     col, cut = 0, len(s)
     for k, ch in enumerate(s):  # the character where the wrapping column starts
         if col == at and ch not in " 　":
@@ -48,7 +55,11 @@ def wrap_row(s: str, room: int) -> list[str]:
     ranges = lb.fill(lb.break_classes(units, phrases=False, hyphenate=False), widths,
                      [u in lb.SPACES for u in units], room - (at - indent), force=True)
     pad = "　" * (at // 2) + " " * (at % 2)
-    return [(s[:cut] if n == 0 else pad) + "".join(units[a:b]).rstrip(" 　") for n, (a, b) in enumerate(ranges)]
+    offsets = [0]
+    for u in units:
+        offsets.append(offsets[-1] + len(u))
+    return [(s[:cut] + "".join(units[a:b]).rstrip(" 　"), 0, 0) if n == 0 else
+            (pad + "".join(units[a:b]).rstrip(" 　"), len(pad), cut + offsets[a]) for n, (a, b) in enumerate(ranges)]
 
 
 class DiagramTooWide(ValueError):
@@ -79,6 +90,9 @@ class Diagram(Flowable):
         self.on_grid = True  # starts on a line of the body's grid
         self.draft_line = 0  # the draft line it was set from, for a message
         self.lines = lines
+        # each printed line's row (its index in ``lines``), pad and where its text starts in the row
+        # (``wrapped_row``): one line a row until ``fit`` wraps a long one
+        self.origins = [(k, 0, 0) for k in range(len(lines))]
         self._set(lines, int(header))
 
     def _set(self, lines: list[str], header: int) -> None:
@@ -134,8 +148,9 @@ class Diagram(Flowable):
                 return
             self.placed = None  # too wide in the Latin face: on the grid, its last column wrapped
         if self.cols > room and not any(map(is_map_line, self.lines)):
-            rows = [wrap_row(line, room) for line in self.lines]
-            self._set([line for row in rows for line in row], len(rows[0]) if self.header else 0)
+            rows = [wrapped_row(line, room) for line in self.lines]
+            self.origins = [(k, pad, at) for k, row in enumerate(rows) for _, pad, at in row]
+            self._set([line for row in rows for line, _, _ in row], len(rows[0]) if self.header else 0)
         if self.cols > room:
             widths = [max((col + self._span(ch) for col, ch in r), default=0) for r in self.rows]
             widest = max(range(len(widths)), key=widths.__getitem__)
@@ -199,7 +214,13 @@ class Diagram(Flowable):
         if not self.links:
             return
         for i, text in enumerate(self.texts):
-            found = [(a, b, n) for a, b, n in references_in(text) if n in self.links]
+            row, pad, at = self.origins[i]
+            if self.placed is None:  # a reference read in its row, linked where this line shows part of it
+                shown = (at, at + len(text) - pad)
+                found = [(max(a, shown[0]) - at + pad, min(b, shown[1]) - at + pad, n)
+                         for a, b, n in references_in(self.lines[row]) if n in self.links and a < shown[1] and b > shown[0]]
+            else:
+                found = [(a, b, n) for a, b, n in references_in(text) if n in self.links]
             if not found:
                 continue
             y = baseline(i)

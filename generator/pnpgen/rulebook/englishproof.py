@@ -10,7 +10,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 
-from pnpgen.rulebook.grammar import Slip
+from pnpgen.rulebook.grammar import Slip, without_column_gaps
 from pnpgen.rulebook.xrefs import case_number, wide_case
 
 _DOUBLED = re.compile(r"\b([A-Za-z]+)\s+(\1)\b", re.I)
@@ -34,6 +34,7 @@ _FORMS = [(re.compile(rf"\b({uk}{ends})\b", re.I), re.compile(rf"\b({us}{ends})\
 
 
 def _context(line: str, start: int, end: int, width: int = 24) -> str:
+    line, start, end = without_column_gaps(line, start, end)  # a table's row quoted by its words
     a, b = max(0, start - width), min(len(line), end + width)
     return ("…" if a else "") + line[a:b].strip() + ("…" if b < len(line) else "")
 

@@ -17,7 +17,7 @@ real pieces, and the quick reference. Read here, with file:line errors, never fr
                                      # (false: no 早見表; a game with no decks has none unless true)
       proof:
         ignore: [始めて, 創生エリア]  # findings of proof.txt that quote these words are meant
-      style: jlreq                   # or proportional: the Japanese body text (docs/data-format.md)
+      style: jlreq                   # or proportional: the Japanese body text (docs/rulebook.md)
       booklet_sheets: 20             # the most sheets one saddle-stitched booklet holds: more is warned
       colophon: [発行　星の市工房, 印刷　○○印刷]   # the 奥付's own lines (a 同人 book names its maker, printer…)
       cover: シナリオブック           # the cover's top line (default ルールブック / Rulebook)

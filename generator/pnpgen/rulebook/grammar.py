@@ -49,6 +49,7 @@ import hashlib
 import os
 import re
 import unicodedata
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import astuple, dataclass
@@ -148,8 +149,32 @@ def is_action_noun(word: str) -> bool:
     return len(found) == 1 and found[0].pos == "名詞" and found[0].pos3 == "サ変可能"
 
 
+# two spaces or more, full- or half-width: a table's or a diagram's column gap (「カス　　　１点」)
+_COLUMN_GAP = re.compile(r"[ \u3000]{2,}")
+
+
+def without_column_gaps(line: str, start: int, end: int) -> tuple[str, int, int]:
+    """``line`` with each run of spaces that aligns a column (``_COLUMN_GAP``) one space, a
+    full-width one when the run holds one, and ``start:end`` where they are then: a report quotes
+    the words of a table's row, not the draft's alignment (「カス　１点　カス札１０枚」, not the
+    row's own 「　　　」 gaps, trial59)."""
+    kept: list[tuple[int, str]] = []  # (where in ``line``, the character quoted)
+    pos = 0
+    for m in _COLUMN_GAP.finditer(line):
+        kept += [(i, line[i]) for i in range(pos, m.start())]
+        kept.append((m.start(), "\u3000" if "\u3000" in m.group() else " "))
+        pos = m.end()
+    kept += [(i, line[i]) for i in range(pos, len(line))]
+    if len(kept) == len(line):
+        return line, start, end
+    at = [i for i, _ in kept]
+    return "".join(ch for _, ch in kept), bisect_left(at, start), bisect_left(at, end)
+
+
 def context(line: str, start: int, end: int, width: int = 14) -> str:
-    """The words around ``line[start:end]``, for a report (「…を配置しいる全ての…」)."""
+    """The words around ``line[start:end]``, for a report (「…を配置しいる全ての…」), its column gaps
+    one space each (``without_column_gaps``)."""
+    line, start, end = without_column_gaps(line, start, end)
     a, b = max(0, start - width), min(len(line), end + width)
     return ("…" if a else "") + line[a:b].strip("　 ") + ("…" if b < len(line) else "")
 

@@ -24,6 +24,9 @@ DIVIDING = frozenset("！？‼⁇⁈⁉")  # 区切り約物 (cl-04)
 # a closing bracket, another ！？ or a space typed after one: no space added (「実物（？）」, 「！？」)
 _NO_SPACE_AFTER_DIVIDING = CLOSING | STOPS | DIVIDING | frozenset(" \u3000\u00a0")
 NO_BREAK_SPACE = "\u00a0"  # what the book glues a name to its count with (「ウッドキューブ（赤）5個」)
+# a full stop or comma between two digits is a number's (「４．１」, 「１，０００」): no sentence's end
+NUMBER_MARKS = frozenset("．，")
+DIGITS = frozenset("0123456789０１２３４５６７８９")
 
 
 @lru_cache(maxsize=32)
@@ -42,7 +45,10 @@ def jlreq_advances(text: str, measure: Callable[[str], float], em: float, *, ope
     each side; ！？ followed by text take a full em after them (3.1.6: a space typed after them
     stays as typed, and none is added before a closing bracket or at a line's end); a Japanese
     character next to a Latin letter or digit is ``latin_gap`` em apart
-    (和欧間); a no-break space beside a Japanese character or a mark is glue, not a word space: the
+    (和欧間); a full-width ． or ， between two digits (「４．１」, a case's number; 「１，０００」) is a
+    number's mark, not a sentence's: its half em of ink alone, no aki after it (JLREQ 3.1.4 spaces
+    the 句読点 of sentences; a number's 小数点 is part of the number, as cl-25's grouped numerals
+    are: the case number printed 「４．　１」 a full em apart, trial59); a no-break space beside a Japanese character or a mark is glue, not a word space: the
     和欧間 where it stands between Japanese and Latin (「カード 24枚」), else nothing (「（赤）5個」:
     the bracket's half em is the space). ``opens``: the text starts a paragraph, whose opening bracket keeps its space
     (a wrapped line's starts flush, 天付き). The offset moves the glyph from the advance's
@@ -62,6 +68,9 @@ def jlreq_advances(text: str, measure: Callable[[str], float], em: float, *, ope
         if ch in OPENING:
             keep = half if (before is None and opens) or (before is not None and before not in PUNCT) else 0.0
             out.append((half + keep, keep - half))
+            continue
+        if ch in NUMBER_MARKS and before in DIGITS and after in DIGITS:
+            out.append((half, 0.0))  # a decimal point or thousands' comma: its half em of ink, no aki
             continue
         if ch in CLOSING or ch in STOPS:
             keep = half if after is not None and after not in _AFTER_NONE else 0.0

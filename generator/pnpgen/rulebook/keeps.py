@@ -38,6 +38,7 @@ class Indent(Flowable):
         self.inner.drawOn(self.canv, self.indent, (self.height - self._own - self.gap_after) / 2 + self.gap_after)
 
 
+FAQ_GAP = 4  # points above a question after an answer, as a blank line's (the line grid rounds it up to a line)
 LEAD_IN_ENDS = (":", "：")  # a paragraph ending so introduces what follows it ("Each player takes:")
 
 
@@ -71,6 +72,20 @@ def lists_kept_together(story: list[Flowable]) -> None:
         if len(run) >= 2:
             run[0].keepWithNext = run[-2].keepWithNext = 1
         run = []
+
+
+def questions_with_their_answers(story: list[Flowable]) -> None:
+    """A section of questions and answers (「Ｑ：…」 over 「Ａ：…」, ``tree.faq_role``) set as
+    pairs: a question keeps with its answer on one page (a pair taller than the page still
+    splits), no space between the two, a blank line's space above a question that follows an
+    answer (the pairs printed as one run of lines, trial59)."""
+    for above, below in zip(story, story[1:]):
+        roles = getattr(above, "faq", None), getattr(below, "faq", None)
+        if roles == ("Q", "A"):
+            above.keepWithNext = 1
+            below.spaceBefore = 0
+        elif roles == ("A", "Q"):
+            below.spaceBefore = max(below.getSpaceBefore(), FAQ_GAP)
 
 
 def two_lines_under_headings(story: list[Flowable], width: float) -> None:

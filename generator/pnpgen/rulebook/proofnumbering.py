@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pnpgen.messages import msg
+from pnpgen.rulebook.grammar import without_column_gaps
 from pnpgen.rulebook.numbering import (
     book_numbers,
     misnumbered_steps,
@@ -58,6 +59,7 @@ def case_numbers(doc: Document, draft_path: Path | str, lang: str) -> list[Findi
 
 
 def _quoted(text: str) -> str:
+    text = without_column_gaps(text, 0, 0)[0]
     return text if len(text) <= CASE_QUOTED else text[:CASE_QUOTED] + "…"
 
 

@@ -183,7 +183,9 @@ def _heading_titles(doc: Document) -> list[str]:
 
 def _around(line: str, start: int, end: int, whole_words: bool) -> str:
     """Ten characters of ``line`` either side of ``start:end``, as a finding quotes a use; in
-    Latin text out to whole words (a game trial quoted “Place one terrain tile next to y”)."""
+    Latin text out to whole words (a game trial quoted “Place one terrain tile next to y”); a
+    table's column gaps one space each (``grammar.without_column_gaps``)."""
+    line, start, end = grammar.without_column_gaps(line, start, end)
     a, b = max(0, start - 10), end + 10
     while whole_words and 0 < a > start - 30 and line[a - 1].isalnum():
         a -= 1

@@ -40,6 +40,7 @@ from pnpgen.rulebook.keeps import (
     headings_with_their_figures,
     lead_ins_with_their_lists,
     lists_kept_together,
+    questions_with_their_answers,
     two_lines_under_headings,
 )
 from pnpgen.rulebook.piecepics import Faces, FittedFaces
@@ -397,6 +398,7 @@ class StoryBuilder(StoryText):
         out += [NextPageTemplate("colophon"), PageBreak(), Spacer(1, 1)]
         lead_ins_with_their_lists(out)
         lists_kept_together(out)
+        questions_with_their_answers(out)
         two_lines_under_headings(out, TEXT_W)
         headings_with_their_figures(out)
         return out

@@ -70,6 +70,7 @@ from pnpgen.rulebook.tree import (
     Preformatted,
     Step,
     Subheading,
+    faq_role,
     note_mark,
 )
 from pnpgen.rulebook.typography import latin_typography
@@ -251,9 +252,11 @@ class StoryText:
             elif isinstance(b, Item):
                 left = indent + BODY_SIZE * 1.5
                 if b.term:
-                    out.append(self.jpara(b.body, self.fonts.body, BODY_SIZE, BODY_LEADING,
-                                          first_indent=left - BODY_SIZE, left=left, prefix=b.term + self.marks.colon,
-                                          prefix_font=self.fonts.bold, page=page))
+                    item = self.jpara(b.body, self.fonts.body, BODY_SIZE, BODY_LEADING,
+                                      first_indent=left - BODY_SIZE, left=left, prefix=b.term + self.marks.colon,
+                                      prefix_font=self.fonts.bold, page=page)
+                    item.faq = faq_role(b)  # type: ignore[attr-defined]  # a question or answer: keeps.questions_with_their_answers
+                    out.append(item)
                 else:
                     out.append(self.para(b.text, indent=left, first=-BODY_SIZE, page=page))
             elif isinstance(b, Preformatted):

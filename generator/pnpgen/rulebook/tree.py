@@ -65,6 +65,19 @@ class Item:
     line: int = 0
 
 
+# a question's and an answer's term in a section of questions and answers (「Ｑ：…」 over 「Ａ：…」,
+# numbered 「Ｑ１：」, an English draft's "Q: …" over "A: …")
+_FAQ_TERM = re.compile(r"([QＱ]|[AＡ])[0-9０-９]{0,3}")
+
+
+def faq_role(block: object) -> str | None:
+    """"Q" for an item that asks (its term 「Ｑ」, 「Ｑ１」, "Q"), "A" for one that answers, else None:
+    the book sets a question and its answer as one group, space between the pairs."""
+    term = getattr(block, "term", None) if isinstance(block, Item) else None
+    m = _FAQ_TERM.fullmatch(term or "")
+    return None if m is None else "Q" if m.group(1) in "QＱ" else "A"
+
+
 @dataclass
 class Preformatted:
     """Lines whose spacing carries meaning (map diagrams, aligned tables): monospace, as is."""

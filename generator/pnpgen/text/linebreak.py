@@ -61,7 +61,7 @@ NO_START = frozenset(
     "゛゜%％‰℃°′″"
 )
 # … and not allowed at the end of a line (cl-01 opening brackets, cl-17 prefixed abbreviations).
-NO_END = frozenset("（「『【〈《［｛〔〘〖〝｟‘“([{«‹¥$£€#＃￥＄№")
+NO_END = frozenset("（「『【〈《［｛〔〘〖〝｟‘“([{«‹¥$£€#＃￥＄№→⇒")
 # JLREQ's classes of 約物 by where a full-width mark's glyph sits in its em (JLREQ 3.1.2: a half-em
 # glyph and a half-em space): the rulebook's line setting spaces them (rulebook/jlreq.py), a card's
 # ruby reading reaches over their glyph half (text/cells.py)
@@ -90,7 +90,9 @@ _WORD_HYPHENS = frozenset("-‐")  # a break may follow one inside a word: Count
 _DASHES = frozenset("—―–")  # between Latin words: a break after it (double—|counter), not before
 _WORD_INNER = frozenset("'’-.,:．，：")  # inside a word or number when alnum on both sides
 _RANGE = frozenset("〜～~-−–‐×")  # between two numbers: 1〜2, 3-5, 2×3
-_PREFIX = frozenset("+-−＋－±¥$£€#＃￥＄№")  # glued to the number after it
+# glued to the number after it; an arrow too, a cross reference's 「→４．１」 (the arrow left at a
+# line's end, its case number on the next line, sent the reader nowhere: trial59)
+_PREFIX = frozenset("+-−＋－±¥$£€#＃￥＄№→⇒")
 _POSTFIX = frozenset("%％‰℃°′″")
 # Counters glued to the number before them (１つ, ３枚, ２点, ４人, ２倍 …).
 _COUNTERS = frozenset("つ枚点人個回本円倍番位周歩手度枠段種割分秒年月日時箇ヶケ")
