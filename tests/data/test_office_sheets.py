@@ -152,6 +152,21 @@ def test_a_question_mark_in_latin_text_is_text(tmp_path):
     assert _pieces(ws)[0][0]["text"] == "Really?? Yes."
 
 
+def test_a_heart_that_cp932_saved_as_one_question_mark_is_warned_at_its_cell(tmp_path):
+    """trial63: Japanese Excel's CSV (CP932) has no ♥ and saves 「好きな動物を♥で表すと？」 as
+    「好きな動物を?で…」: one "?", which no run of "??" shows, printed silently. It is warned at its
+    cell, the others counted; a "?" after Latin text, or typed ？, is not."""
+    ws = _ws(tmp_path / "ws", "pieces: {file: cards.csv}\n")
+    (ws / "data" / "test" / "decks" / "cards.csv").write_bytes(
+        "name,text,power,hot,count\r\n祝福,動物を♥で表すと？,3,true,2\r\n降臨,本当?はい。,5,false,\r\n"
+        "天罰,Why? 本文,1,true,\r\n".encode("cp932", errors="replace"))
+    game = load_game(Workspace(ws), "test")
+    assert game.deck("cards").pieces[0].values["text"] == "動物を?で表すと？"  # as Excel left it
+    lost = [n for n in game.notes if "'?' between Japanese characters" in n]
+    assert len(lost) == 1 and "cards.csv:2: cell B2" in lost[0] and "(動物を?で表すと)" in lost[0]
+    assert "and 1 more cell:" in lost[0] and "CSV UTF-8" in lost[0]
+
+
 def test_formula_without_a_saved_value_names_the_cell(tmp_path, capsys):
     book = openpyxl.Workbook()
     book.active.append(["name", "text", "power", "hot", "count"])

@@ -103,6 +103,15 @@ def test_digits_and_marks_in_both_widths_list_the_rarer_and_one_width_is_quiet()
     assert _found("Alicematic 2 と version 1.5 の山から１枚引きます。") == []  # Latin words' digits are theirs
 
 
+def test_a_steps_number_is_no_digit_of_the_rules_width():
+    """Steps written as the docs and the build's warning advise, １） and １：, in a draft whose rules
+    write 1枚 (trial63): the book numbers the steps itself, so their width is no 表記ゆれ; a line
+    that starts with a number of the text, ３枚, still counts."""
+    assert _found("１）カードを1枚引きます。", "２）手札を2枚捨てます。", "３：得点を5点得ます。",
+                  "（４）場に1枚出します。", "５．２．１　敵を1体倒します。") == []
+    assert _found("１）カードを1枚引きます。", "３枚目は捨てます。", "さらに2枚引きます。") == [("width", "３", "3")]
+
+
 def test_a_latin_word_in_both_widths_lists_the_rarer():
     """ＶＰ twice and VP once (populous' notes write VP, its rules ＶＰ): the digits' rule never
     read letters. Two different words each in one width (ＶＰ, OK) are no slip."""

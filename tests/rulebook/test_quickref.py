@@ -55,6 +55,23 @@ def test_an_end_sentence_naming_the_winner_is_not_the_end_trigger_beside_one_tha
     assert [line.text for line in quick.scoring] == ["ゲームが終了したら、最も得点の多いプレイヤーの勝ちです。"]
 
 
+def test_a_race_won_by_the_first_player_to_reach_it_is_the_end_trigger():
+    """trial63's English party game: "## End of the game" said only "The first player to collect 3 ★
+    wins.", and the quick reference's End of the game read 'The draft does not say.' (a winner named
+    without when/if was taken for a count, the most points); 先に… is the Japanese race."""
+    for draft, lang, said in [
+            ("# Stars\n\n## Playing the game\n\n1. Draw a card.\n\n## End of the game\n\n"
+             "The first player to collect 3 ★ wins.\n", "en", "The first player to collect 3 ★ wins."),
+            ("■■　星　草案１\n\n■　ゲームの進行\n１：ドロー\n　山札から引きます。\n\n■　ゲームの終了\n\n"
+             "　先に★を３つ集めた人の勝ちです。\n", "ja", "先に★を３つ集めた人の勝ちです。")]:
+        quick = quick_reference(parse(draft, lang).rules, latin=lang == "en")
+        assert [line.text for line in quick.end] == [said]
+        assert [line.text for line in quick.scoring] == [said]
+    most = ("# Stars\n\n## Playing the game\n\n1. Draw a card.\n\n## End of the game\n\n"
+            "The player with the most stars wins.\n")
+    assert quick_reference(parse(most, "en").rules, latin=True).end == []
+
+
 def test_the_first_sentence_of_a_section_on_the_games_end_is_its_end_trigger():
     """Japanese trial: ■　ゲームの終了 「{火}を５つ置いたら終わり。」 was listed under 得点と勝利 and
     the end trigger read 草案に記載なし, though the section says nothing else."""

@@ -382,6 +382,14 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
             game.notes.append(f"{rows.path}:{rows.hidden[0]}: {rows_said(rows.hidden)}, hidden in the office program, "
                               f"{'is read as a piece' if one else 'are read as pieces'} all the same (count: 0 keeps "
                               "a piece and prints none; delete a row to drop its piece)")
+        if rows.lone_questions:
+            row, col, near = rows.lone_questions[0]
+            more = len(rows.lone_questions) - 1
+            game.notes.append(f"{rows.path}:{row}: cell {col}{row} holds '?' between Japanese characters ({near})"
+                              + (f", and {more} more cell{'s' if more > 1 else ''}" if more else "")
+                              + ": a mark the file's encoding cannot hold (♥, ♡, an emoji) is saved as '?' by "
+                              "Japanese Excel's CSV; if a mark was meant, save the file as CSV UTF-8 and type it "
+                              "again (a question mark in Japanese text: ？)")
         if rows.worksheet is not None:
             deck.worksheet = (doc.where(("pieces", "file")), rows.worksheet, rows.sheet is not None)
         deck.sheet_headers = dict(rows.labels)  # export-sheet heads its columns as the sheet does

@@ -34,6 +34,9 @@ VERBATIM = ("text", "colour", "image")
 # Text an office program saved in a legacy encoding lost its Japanese: each character became "?"
 # (LibreOffice's and Excel's CSV without UTF-8) or U+FFFD (a decoder's replacement).
 _QUESTION_RUN = later(r"\?{2,}")
+# one "?" between Japanese characters (動物を?で): a mark the CSV's encoding cannot hold (♥, ♡, an emoji),
+# which Japanese Excel's "CSV" (CP932) saves as "?"; Japanese text writes its question mark ？
+_LONE_QUESTION = later(r"(?<=[\u3040-\u30ff\u3400-\u9fff])\?(?=[\u3040-\u30ff\u3400-\u9fff])")
 # What a formula that failed leaves as its saved value: Excel's error values (kept as such in an
 # .xlsx, as text in its CSV) and LibreOffice's (#REF!, or Err:502 for the errors Excel has no name for).
 _FORMULA_ERROR = later(r"#(?:REF!|DIV/0!|VALUE!|N/A|NAME\?|NUM!|NULL!|SPILL!|CALC!|FIELD!|BLOCKED!|"
@@ -59,6 +62,8 @@ class SheetDoc:
     rows: list[int] = field(default_factory=list)  # the sheet row of each piece
     header_row: int = 1
     hidden: list[int] = field(default_factory=list)  # the rows of pieces hidden in the office program
+    # a CSV's cells holding one "?" between Japanese characters, (row, column letter, the text round it)
+    lone_questions: list[tuple[int, str, str]] = field(default_factory=list)
     sheet: str | None = None  # the worksheet the deck names (one workbook may hold every deck)
     worksheet: str | None = None  # the worksheet read (named, or the first shown); None: a CSV
     # the column a translated field's value was read from, by piece and field (``text.en`` in an
@@ -385,7 +390,21 @@ def _pieces(rows: list[tuple[int, list[Any]]], path: Path, shown: Path, sheet: s
         raise InputError("no pieces below the header row", path=shown, line=header_row,
                          expected="one row per piece under the header")
     sdoc.hidden = [r for r in sdoc.rows if r in hidden]
+    if path.suffix.lower() == ".csv":
+        sdoc.lone_questions = _lone_questions(rows[1:])
     return sdoc, pieces
+
+
+def _lone_questions(rows: list[tuple[int, list[Any]]]) -> list[tuple[int, str, str]]:
+    """Each cell holding a "?" between Japanese characters: a ♥ or ♡ that Excel's CP932 CSV lost
+    (a single one, which no run of "??" shows), to be warned of, as it may be meant."""
+    out = []
+    for row, cells in rows:
+        for col, value in enumerate(cells):
+            m = _LONE_QUESTION.search(value) if isinstance(value, str) else None
+            if m:
+                out.append((row, column_letter(col + 1), value[max(m.start() - 4, 0):m.end() + 4]))
+    return out
 
 
 def _mapped_found(columns: Columns, cells: list[Any], headers: list[str], header_row: int, shown: Path) -> None:

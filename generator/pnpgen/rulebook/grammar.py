@@ -72,6 +72,9 @@ _HALFWIDTH_KANA = re.compile(r"[\uff65-\uff9f]+")
 # a dash or hyphen where ー belongs: after katakana and before katakana or a particle
 _CHOON = re.compile(r"[ァ-ヴ][－\-‐‑―—–](?=[ァ-ヴ]|[がをにはのへでとやも])")
 # digits, ! and ? in Japanese text: full-width and half-width spellings of each
+# a step's or list item's number at a line's start (１：, １）, （１）, ５．２．１　), which the book
+# numbers itself: its width is the marker's, never the rules' digits
+_STEP_NUMBER = re.compile(r"[ 　]*[（(]?[0-9０-９]+(?:[．.][0-9０-９]+)*[：:）)．.]?")
 _WIDTHS = {"digits": (re.compile(r"[０-９]+"), re.compile(r"(?<![A-Za-z0-9./:_ -])[0-9]+(?![A-Za-z0-9./:_ -])")),
            "!": (re.compile("！"), re.compile(r"(?<=[^\x00-\x7f])!")),
            "?": (re.compile("？"), re.compile(r"(?<=[^\x00-\x7f])\?"))}
@@ -289,8 +292,9 @@ def _widths(lines: list[tuple[int, str]]) -> list[Slip]:
     """Digits, ! and ? written in both widths in the rules, and a Latin word (ＶＰ／VP, ＯＫ／OK):
     each use of the rarer width."""
     out = []
-    for wide, narrow in _WIDTHS.values():
-        found = [[(n, line, m) for n, line in lines for m in pattern.finditer(line)] for pattern in (wide, narrow)]
+    for kind, (wide, narrow) in _WIDTHS.items():
+        found = [[(n, line, m) for n, line in lines for m in pattern.finditer(line)
+                  if kind != "digits" or m.start() >= _step_number_end(line)] for pattern in (wide, narrow)]
         out += _rarer_width(found)
     letters: dict[str, list[list]] = defaultdict(lambda: [[], []])
     for k, pattern in enumerate(_LATIN_WORDS):
@@ -300,6 +304,15 @@ def _widths(lines: list[tuple[int, str]]) -> list[Slip]:
     for found in letters.values():
         out += _rarer_width(found)
     return out
+
+
+def _step_number_end(line: str) -> int:
+    """Where a step's number at the line's start ends (0: none): the book sets its own number."""
+    m = _STEP_NUMBER.match(line)
+    if not m:
+        return 0
+    marker, after = m.group(0), line[m.end():m.end() + 1]
+    return m.end() if marker[-1] in "：:）)" or after in (" ", "　") else 0
 
 
 def _rarer_width(found: list[list]) -> list[Slip]:

@@ -37,7 +37,9 @@ _SCORING_TITLE = re.compile(r"得点|決算|スコア|勝利|終了|scoring|vict
 # sentence of the draft says 「ゲームが終了」 (「{火}を５つ置いたら終わり。」)
 _END_TITLE = re.compile(r"終了|終わり|\bend of the game\b|\bgame end\b", re.I)
 # what happens that decides the game, said with the winner (the wolves win when …, 全滅したら勝利)
-_WHEN = re.compile(r"たら|れば|時点で|\bwhen\b|\bas soon as\b|\bonce\b|\bif\b", re.I)
+# (a race, "The first player to collect 3 stars wins.", 「先に★を３つ集めた人の勝ちです。」, is won when it happens)
+_WHEN = re.compile(r"たら|れば|時点で|先に|\bwhen\b|\bas soon as\b|\bonce\b|\bif\b"
+                   r"|\bthe first (?:player|team|side|person|one)\b[^.]*?\bto\b", re.I)
 # a wargame's section on the turn, its phases its rule cases (## 4.0 Sequence of Play)
 _SEQUENCE_TITLE = re.compile(r"\bsequence of play\b|\bturn sequence\b|\bsequence of (?:the )?turn\b", re.I)
 _SETUP_TITLE = re.compile(r"準備|セットアップ|\bsetup\b|\bset-up\b|preparation", re.I)
