@@ -209,6 +209,9 @@ def test_grey_with_alpha_is_flattened_too():
                        "there; paths are relative to art/)"),
     ("Broken.PNG", "art file 'Broken.PNG' not found (expected 'broken.png', the name of the file that is there)"),
     ("broken.jpg", "art file 'broken.jpg' not found (expected 'broken.png', the name of the file that is there)"),
+    # typed with the input method on 全角: named, not "a file ｂｒｏｋｅｎ.png in art/"
+    ("Ｂｒｏｋｅｎ.png", "art file 'Ｂｒｏｋｅｎ.png' not found (expected 'broken.png', the name of the file that is there: "
+                     "'Ｂｒｏｋｅｎ.png' is typed in full-width letters (全角))"),
     ("broken.png", "cards.yaml:7:20: pieces.1.art: cannot read the image art/broken.png"),
     ("../game.yaml.png", "cards.yaml:7:20: pieces.1.art: '../game.yaml.png' is outside art/"),
     ("/tmp/x.png", "cards.yaml:7:20: pieces.1.art: '/tmp/x.png' is outside art/"),
