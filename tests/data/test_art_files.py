@@ -209,7 +209,15 @@ def test_grey_with_alpha_is_flattened_too():
                        "there; paths are relative to art/)"),
     ("Broken.PNG", "art file 'Broken.PNG' not found (expected 'broken.png', the name of the file that is there)"),
     ("broken.jpg", "art file 'broken.jpg' not found (expected 'broken.png', the name of the file that is there)"),
+    # typed with the input method on 全角: named, not "a file ｂｒｏｋｅｎ.png in art/"
+    ("Ｂｒｏｋｅｎ.png", "art file 'Ｂｒｏｋｅｎ.png' not found (expected 'broken.png', the name of the file that is there: "
+                     "'Ｂｒｏｋｅｎ.png' is typed in full-width letters (全角))"),
     ("broken.png", "cards.yaml:7:20: pieces.1.art: cannot read the image art/broken.png"),
+    # what designers come by under a picture's name: it said only 'not a PNG, JPEG or WebP image'
+    ("empty.png", "cannot read the image art/empty.png: the file is empty (0 bytes): a copy or a download that did "
+                  "not finish? (expected a PNG, JPEG or WebP file"),
+    ("page.png", "cannot read the image art/page.png: the file is a web page (HTML), not a picture: the page was "
+                 "saved, not the picture on it (expected"),
     ("../game.yaml.png", "cards.yaml:7:20: pieces.1.art: '../game.yaml.png' is outside art/"),
     ("/tmp/x.png", "cards.yaml:7:20: pieces.1.art: '/tmp/x.png' is outside art/"),
     ("[1, 2]", "cards.yaml:7:20: pieces.1.art: [1, 2] is not a valid image"),
@@ -229,6 +237,8 @@ def test_bad_art_field_exits_2_with_file_line(tmp_path, capsys, value, message):
     (ws / "data" / "test" / "art").mkdir()
     (ws / "data" / "test" / "art" / "broken.png").write_bytes(b"\x89PNG\r\n\x1a\n not really")
     (ws / "data" / "test" / "art" / "bomb.png").write_bytes(_png_header(40_000, 40_000))
+    (ws / "data" / "test" / "art" / "empty.png").write_bytes(b"")
+    (ws / "data" / "test" / "art" / "page.png").write_bytes(b"\n<!DOCTYPE html>\n<html><body>Drive</body></html>")
     (ws / "data" / "test" / "art" / "big.png").write_bytes(_png_header(8000, 8000))
     (ws / "data" / "test" / "art" / "wide.png").write_bytes(_png_header(12000, 6000))
     (ws / "data" / "test" / "game.yaml.png").write_bytes(png(Image.new("RGB", (2, 2))))

@@ -166,6 +166,10 @@ BAD = {
                    "commas between the values"),
     "tabs": ('name\tpower\r\n祝福\t3\r\n', "cards.csv:1: the CSV's values are separated by tabs, not commas",
              "commas between the values"),
+    # typed by hand with the input method on 全角: it said only that row 1 names no field
+    "full-width commas": ('name，power\r\n祝福，3\r\n', "cards.csv:1: the CSV's values are separated by full-width "
+                          "'，' (typed in 全角), not commas", "(expected half-width commas between the values, as in "
+                          "'name,power')"),
 }
 
 

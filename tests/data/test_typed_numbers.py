@@ -4,6 +4,9 @@ refused with the self-contradictory "count '3' is not a whole number"."""
 
 from __future__ import annotations
 
+import datetime
+
+import openpyxl
 import pytest
 
 from conftest import DECK_YAML, GAME_YAML, make_workspace, run
@@ -79,6 +82,28 @@ def test_a_count_cell_in_kanji_names_the_cell_and_the_digits(tmp_path, capsys):
     assert capsys.readouterr().err.strip() == (
         "pnpgen: error: data/test/decks/cards.csv:2:2: count (column B): count '五' is written in kanji (漢数字), "
         "which is not read as a number (expected 5 in the count column, in half- or full-width digits)")
+
+
+def test_a_count_cell_excel_took_for_a_date_is_said_to_be_one(tmp_path, capsys):
+    """1-2 typed in a count cell: Excel keeps January 2, which pnpgen reads 2026-01-02 (it was only
+    'not a whole number'); a Japanese Excel's CSV writes the date 2026/01/02."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("pieces:\n", "pieces: {file: cards.xlsx}\n"))
+    book = openpyxl.Workbook()
+    book.active.append(["name", "count"])
+    book.active.append(["祝福", datetime.datetime(2026, 1, 2)])
+    book.active["B2"].number_format = "m/d"
+    book.save(ws / "data/test/decks/cards.xlsx")
+    assert run(ws, "check") == 2
+    assert capsys.readouterr().err.strip() == (
+        "pnpgen: error: data/test/decks/cards.xlsx:2:2: count (column B): count '2026-01-02' is a date, not a number "
+        "(a spreadsheet program takes 1/2 or 1-2 typed in a cell for a date) (expected 3 in the count column, "
+        "the number alone)")
+    (ws / "data/test/decks/cards.yaml").write_text(DECK_YAML.replace("pieces:\n", "pieces: {file: cards.csv}\n"),
+                                                   encoding="utf-8")
+    (ws / "data/test/decks/cards.csv").write_text("name,count\n祝福,2026/11/30\n", encoding="utf-8")
+    assert run(ws, "check") == 2
+    assert "count '2026/11/30' is a date, not a number (a spreadsheet program takes 11/30 or 11-30" in \
+        capsys.readouterr().err
 
 
 def test_a_list_cell_in_full_width_brackets_is_told_the_list_to_write(tmp_path, capsys):

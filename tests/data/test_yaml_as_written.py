@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import DECK_YAML, make_workspace, run
+from conftest import DECK_YAML, GAME_YAML, make_workspace, run
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlsrc import load_value
+from workbooks import xlsx_bytes
 
 
 @pytest.mark.parametrize("written", ["No", "yes", "OFF", "on", "true"])
@@ -23,6 +24,25 @@ def test_a_yes_no_word_in_a_text_field_is_named_as_written(tmp_path, capsys, wri
     assert err == (f"pnpgen: error: data/test/decks/cards.yaml:9:12: pieces.1.name: YAML reads {written} as the "
                    f"yes/no value {str(written.lower() in ('yes', 'on', 'true')).lower()}, not as text "
                    f"(expected the text in quotes: name: \"{written}\")\n")
+
+
+def test_a_game_titled_no_is_named_as_written(tmp_path, capsys):
+    """game.yaml's title: NO said 'title must be text, got true/false': no word of what to write."""
+    ws = make_workspace(tmp_path / "ws", game=GAME_YAML.replace("title: テストゲーム", "title: NO\nsubtitle: on"))
+    assert run(ws, "list") == 2
+    assert capsys.readouterr().err == ("pnpgen: error: data/test/game.yaml:1:8: title: YAML reads NO as the yes/no "
+                                       "value false, not as text (expected the text in quotes: title: \"NO\")\n")
+
+
+def test_true_typed_in_a_sheets_text_cell_is_told_the_apostrophe(tmp_path, capsys):
+    """Excel keeps TRUE typed in a cell as a boolean: it said 'true is not a valid text (expected text)'."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("pieces:\n", "pieces: {file: cards.xlsx}\n"))
+    (ws / "data/test/decks/cards.xlsx").write_bytes(xlsx_bytes([["name", "text"], ["札", True]]))
+    assert run(ws, "list") == 2
+    assert capsys.readouterr().err == (
+        "pnpgen: error: data/test/decks/cards.xlsx:2:2: text (column B): the cell holds the yes/no value TRUE, not "
+        "text (the office program takes TRUE typed in a cell for one) (expected 'TRUE typed with an apostrophe before "
+        "it, which keeps it as text)\n")
 
 
 def test_a_quoted_yes_no_word_is_text(tmp_path, capsys):

@@ -56,6 +56,10 @@ CASES = {
                                             "half-width spaces instead of the full-width one"),
     "full-width space before a key": ("  - name: 魚\n　- name: 鳥\n", "cards.yaml:11:1: ",
                                       "starts with a full-width space (全角スペース)", "half-width spaces"),
+    # a key typed with the input method still in 全角: no near miss for difflib, said as such
+    "full-width letters in a key": ("  - name: 魚\n    ｃｏｕｎｔ: 2\n", "cards.yaml:11:5: pieces.1.ｃｏｕｎｔ: ",
+                                    "'ｃｏｕｎｔ' is typed in full-width letters (全角)",
+                                    "(expected count, typed in half-width letters (半角))"),
     "full-width colon after a key": ("  - name: 魚\n    count：2\n    effect: x\n", "cards.yaml:11:10: count: ",
                                      "a full-width '：' after the key", "(expected count: 2)"),
     "a paragraph's full-width indent in a block text is text": (

@@ -15,6 +15,7 @@ from watchfiles import Change
 
 from conftest import FEW_CARDS, make_workspace, run
 from pdfprobe import texts
+from pnpgen.data.gamefiles import deck_ids_in
 from pnpgen.engine.fresh import worth_a_build
 from pnpgen.litter import is_litter
 
@@ -157,6 +158,24 @@ def test_a_copy_kept_aside_is_still_noted(tmp_path, capsys):
     (ws / "data" / "test" / "decks" / "cards.yaml.bak").write_text("name: old", encoding="utf-8")
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
     assert "cards.yaml.bak: passed over (a copy kept aside, not a deck)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("copy", ["cards - コピー.yaml", "cards - Copy (2).yaml", "cards のコピー.yaml", "cards copy 2.yaml",
+                                  "cards (1).yaml"])
+def test_a_file_managers_copy_of_a_deck_is_noted_not_printed_twice(tmp_path, capsys, copy):
+    """Windows' 'cards - コピー.yaml' beside cards.yaml was a second deck: every card twice, no word
+    said. A copy whose original is gone is a deck like any other."""
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
+    decks = ws / "data" / "test" / "decks"
+    (decks / copy).write_bytes((decks / "cards.yaml").read_bytes())
+    assert run(ws, "check", "--game", "test") == 0
+    said = capsys.readouterr()
+    assert "(1 deck," in said.out, said.out
+    assert f"decks/{copy}: passed over (a copy of cards.yaml, as a file manager names one, not a deck" in said.out
+    assert deck_ids_in(decks) == ["cards"]
+    (decks / "cards.yaml").unlink()
+    assert run(ws, "check", "--game", "test") == 0
+    assert "(1 deck," in capsys.readouterr().out and deck_ids_in(decks) == [Path(copy).stem]
 
 
 def test_a_hidden_deck_file_is_noted_not_built_in_silence(tmp_path, capsys):

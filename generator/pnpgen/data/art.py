@@ -34,6 +34,7 @@ import errno
 import html
 import os
 import re
+import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -322,6 +323,8 @@ class ArtFolder:
             said = f"{near[0]!r}, the name of the file that is there" if near else f"a file {rel} in {looked}"
         if any(n != n.strip() or Path(n).name != Path(n).name.strip() for n in near):  # 'blue.png ', as a zip or a rename left it
             said += ": a name that begins or ends with a space; rename the file without it"
+        elif near and unicodedata.normalize("NFKC", rel) != rel:
+            said += f": {rel!r} is typed in full-width letters (全角)"
         raise ArtNotFound(f"art file {rel!r} not found", key=key,
                          expected=said + ("; paths are relative to art/" if near and rel.startswith("art/") else ""),
                          **where_parts(where))
@@ -503,7 +506,7 @@ def _near_names(rel: str, folders: list[Path]) -> list[str]:
     ending (``fish.jpg`` for fish.png); sorted, every one (two files whose names differ in case
     alone, one file where the designer's Windows or macOS made them)."""
     wanted = (rel[4:] if rel.startswith("art/") else rel).strip()
-    parent, stem = Path(wanted).parent, Path(wanted).stem.casefold()
+    parent, stem = Path(wanted).parent, _folded(Path(unicodedata.normalize("NFKC", wanted)).stem)
     found = set()
     for folder in folders:
         place = folder / parent
@@ -511,9 +514,15 @@ def _near_names(rel: str, folders: list[Path]) -> list[str]:
             continue
         for f in sorted(place.iterdir())[:10000]:
             name = Path(f.name.strip())  # ('blue.png ' for blue.png: a space at either end unseen)
-            if f.is_file() and name.suffix.lower() in SUFFIXES and name.stem.casefold() == stem and not is_litter(f.name):
+            if f.is_file() and name.suffix.lower() in SUFFIXES and _folded(name.stem) == stem and not is_litter(f.name):
                 found.add((parent / f.name).as_posix())
     return sorted(found)[:5]
+
+
+def _folded(stem: str) -> str:
+    """A name's stem as a near miss matches it: in any case, its full-width letters and digits
+    (``ｋｎｉｇｈｔ``, typed with the input method on 全角) as the half-width ones of the file."""
+    return unicodedata.normalize("NFKC", stem).casefold()
 
 
 def _as_resolved(rel: str, folder: Path, path: Path) -> str:

@@ -78,9 +78,25 @@ def opened(path: Path, name: str, where, key: str) -> ArtInfo:
             if orientation(im) in (5, 6, 7, 8):  # turned a quarter: width and height swap
                 w, h = h, w
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError) as e:
-        raise InputError(f"cannot read the image {name}: {_unreadable(e)}", key=key,
+        raise InputError(f"cannot read the image {name}: {_not_a_picture(path) or _unreadable(e)}", key=key,
                          expected="a PNG, JPEG or WebP file that an image viewer opens", **where_parts(where)) from None
     return ArtInfo(path, name, "raster", (float(w), float(h)))
+
+
+def _not_a_picture(path: Path) -> str | None:
+    """What a file Pillow cannot read is instead, as designers come by them: empty (a copy or a
+    download that did not finish), a web page saved under the picture's name (a shared drive's link
+    saved with 名前を付けて保存)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(512)
+    except OSError:
+        return None
+    if not head:
+        return "the file is empty (0 bytes): a copy or a download that did not finish?"
+    if head.lstrip(b"\xef\xbb\xbf \t\r\n")[:15].lower().startswith((b"<!doctype html", b"<html")):
+        return "the file is a web page (HTML), not a picture: the page was saved, not the picture on it"
+    return None
 
 
 MAX_PNG_CHUNKS = 1000  # chunks besides the pixel data's: libpng's own default limit (PNG_USER_CHUNK_CACHE_MAX)

@@ -35,6 +35,19 @@ def game_file(ws: Workspace, slug: str) -> Path:
 # Editors' and the system's own files (pnpgen/litter.py) are passed over without one.
 ASIDE = re.compile(r".*\.(bak|orig|rej)", re.IGNORECASE)
 DECK_ENDINGS = (".yaml", ".yml")
+# A copy a file manager made beside its deck (Windows: 'cards - コピー.yaml', 'cards - Copy (2).yaml';
+# macOS: 'cards のコピー.yaml', 'cards copy 2.yaml'; a browser's download again: 'cards (1).yaml'):
+# its pieces printed twice under another deck's name, unless passed over while its original is there.
+_COPY = re.compile(r"(?:コピー ?[～~] ?|Copy of )(?P<before>.+)|(?P<after>.+?)(?: - (?:コピー|Copy)(?: \(\d+\))?"
+                   r"| ?のコピー(?: \d+)?| copy(?: \d+)?| ?\(\d+\))", re.IGNORECASE)
+
+
+def copy_of(name: str, names: set[str]) -> str | None:
+    """The deck file of ``names`` that ``name`` is a file manager's copy of, else None."""
+    path = Path(name)
+    made = _COPY.fullmatch(path.stem)
+    original = (made.group("before") or made.group("after")) + path.suffix if made else None
+    return original if original in names else None
 
 
 def is_deck_name(name: str) -> bool:
@@ -48,8 +61,9 @@ def deck_ids_in(folder: Path) -> list[str]:
     any: for what must know every deck of the workspace (Tabletop Simulator's CustomDeck ids)."""
     if not folder.is_dir():
         return []
-    return sorted({p.stem for p in folder.iterdir()
-                   if not is_litter(p.name) and not ASIDE.fullmatch(p.name) and is_deck_name(p.name)})
+    names = {p.name for p in folder.iterdir()}
+    return sorted({Path(n).stem for n in names if not is_litter(n) and not ASIDE.fullmatch(n) and is_deck_name(n)
+                   and copy_of(n, names) is None})
 
 
 def deck_files(game: Game) -> list[Path]:
@@ -61,11 +75,19 @@ def deck_files(game: Game) -> list[Path]:
     if not folder.is_dir():
         raise InputError("decks is not a folder", path=folder, expected="a folder decks/ holding one YAML file per deck")
     found: dict[str, Path] = {}
-    for path in sorted(folder.iterdir()):
+    paths = sorted(folder.iterdir())
+    names = {p.name for p in paths}
+    for path in paths:
         if is_litter(path.name):
             continue
         if ASIDE.fullmatch(path.name):
             game.notes.append(f"data/{game.slug}/decks/{path.name}: passed over (a copy kept aside, not a deck)")
+            continue
+        original = copy_of(path.name, names) if is_deck_name(path.name) else None
+        if original is not None:
+            game.notes.append(f"data/{game.slug}/decks/{path.name}: passed over (a copy of {original}, as a file "
+                              "manager names one, not a deck: its pieces would print twice; give it a name of its own "
+                              "to build it as a deck)")
             continue
         if not is_deck_name(path.name):
             if path.name != path.name.rstrip() and is_deck_name(path.name.rstrip()):  # (passed over: "no deck files")

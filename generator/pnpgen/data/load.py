@@ -16,7 +16,7 @@ from pnpgen.data.gamefiles import deck_files, game_file
 from pnpgen.data.mapkeys import checked_keys, one_line_text, parse_at
 from pnpgen.data.model import Deck, Game, Sourced
 from pnpgen.data.names import check_deck_ids
-from pnpgen.data.piecevalues import Source
+from pnpgen.data.piecevalues import Source, refuse_yes_no
 from pnpgen.data.workbooks import Workbooks
 from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlsrc import load_yaml
@@ -91,6 +91,8 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
                                parse_at(doc, ("sourced", i, "count"), v.count, item.get("count", 1), v.SOURCED_COUNT),
                                str(item.get("note", "") or "")))
     draft_name = parse_at(doc, ("draft_file",), v.name, data.get("draft_file", "draft.txt"), "draft_file")
+    for key in ("title", "subtitle"):
+        refuse_yes_no(doc, (key,), data.get(key))
     game = Game(
         slug=slug,
         title=one_line_text(doc, parse_at(doc, ("title",), v.label, data["title"], "title"), ("title",), "the game's title"),

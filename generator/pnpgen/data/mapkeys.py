@@ -5,6 +5,7 @@ words or the text YAML cut at ', ' that was meant."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -53,6 +54,11 @@ def checked_keys(doc: Source, mapping: Any, keypath: tuple, allowed, what: str, 
                 raise doc.error(keypath + (key,), f"unknown key in {what}: it starts with a full-width space "
                                 "(全角スペース), which YAML reads as part of the key, not as indentation",
                                 "half-width spaces in the indentation", key=True)
+            narrow = unicodedata.normalize("NFKC", key).strip() if isinstance(key, str) else key
+            if narrow != key and narrow in allowed:  # ｃｏｕｎｔ, typed with the input method still on 全角
+                raise doc.error(keypath + (key,), f"unknown key in {what}: {key!r} is typed in full-width letters "
+                                f"(全角), which are not the key {narrow}",
+                                f"{narrow}, typed in half-width letters (半角)", key=True)
             hidden = name_invisible_char(key) if isinstance(key, str) else None
             if hidden and INVISIBLE.sub("", key).strip() in allowed:  # (a header pasted from a web page: 'title' + U+200B)
                 raise doc.error(keypath + (key,), f"unknown key in {what}: '{shown_invisible(key)}' has {hidden}, which "

@@ -34,6 +34,21 @@ _OK: dict[str, Callable[[Any, Game], bool]] = {
 }
 
 
+def refuse_yes_no(doc: Source, keypath: tuple, value: Any) -> None:
+    """A text read as yes/no — a card titled No, a text Yes!, a game titled NO in YAML; TRUE typed in
+    a sheet's cell, which the office program keeps as a yes/no value — said, with the text to write."""
+    if not isinstance(value, bool):
+        return
+    word = getattr(doc, "words", {}).get(keypath)
+    if word is not None:
+        raise doc.error(keypath, f"YAML reads {word} as the yes/no value {str(value).lower()}, not as text",
+                        f"the text in quotes: {keypath[-1]}: {quoted(word)}")
+    if isinstance(doc, SheetDoc):
+        raise doc.error(keypath, f"the cell holds the yes/no value {str(value).upper()}, not text (the office program "
+                        f"takes {str(value).upper()} typed in a cell for one)",
+                        f"'{str(value).upper()} typed with an apostrophe before it, which keeps it as text")
+
+
 def field_value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple, field: str,
                 art: ArtFolder | None) -> Any:
     """Check one field value against its declared type; text becomes FieldText. An ``image``
@@ -47,9 +62,8 @@ def field_value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple,
         read = v.whole(value) if ftype == "int" else v.decimal(value)
         value = value if read is None else read
     word = getattr(doc, "words", {}).get(keypath)
-    if ftype == "text" and isinstance(value, bool) and word is not None:  # a card titled No, a text Yes!
-        raise doc.error(keypath, f"YAML reads {word} as the yes/no value {str(value).lower()}, not as text",
-                        f"the text in quotes: {keypath[-1]}: {quoted(word)}")
+    if ftype == "text":
+        refuse_yes_no(doc, keypath, value)
     if ftype == "text" and isinstance(value, (int, float)) and word is not None:
         value = word  # +2, 007, 1.50 as written (they printed 2, 7, 1.5)
     if not ok(value, game):

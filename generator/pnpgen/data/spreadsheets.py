@@ -338,12 +338,13 @@ def _pieces(rows: list[tuple[int, list[Any]]], path: Path, shown: Path, sheet: s
     labels = {h: str(v).strip() for h, v in zip(headers, header_cells)
               if filled(v) and (columns.mapped(v) or (h and str(v).strip() != h))}
     _mapped_found(columns, header_cells, headers, header_row, shown)
-    separator = next((c for c in ";\t" if len(headers) == 1 and c in headers[0]), None)
+    separator = next((c for c in ";\t，、" if len(headers) == 1 and c in headers[0]), None)
     if separator is not None and path.suffix.lower() == ".csv":  # a field name never holds one
-        said = "tabs" if separator == "\t" else "semicolons"
+        said = {"\t": "tabs", ";": "semicolons"}.get(separator, f"full-width '{separator}' (typed in 全角)")
         raise InputError(f"the CSV's values are separated by {said}, not commas", path=shown, line=header_row,
-                         expected="a CSV saved with commas between the values (LibreOffice: field delimiter ','; "
-                         "Excel: CSV UTF-8 (comma delimited))")
+                         expected=f"half-width commas between the values, as in {headers[0].replace(separator, ',')!r}"
+                         if separator in "，、" else "a CSV saved with commas between the values (LibreOffice: "
+                         "field delimiter ','; Excel: CSV UTF-8 (comma delimited))")
     sdoc = SheetDoc(shown, headers, header_row=header_row, sheet=sheet, labels=labels, mapped=dict(columns.fields),
                     columns=columns)
     if fields and not _names_a_field(headers, fields):

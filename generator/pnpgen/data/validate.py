@@ -234,6 +234,11 @@ def kanji_number(text: str) -> int:
 _COUNTED = later(r"^(?:[x×]\s*)?([0-9]{1,6})\s*(枚|個|本|部|組|セット|体|つ|x|×|copies|pcs)?$", re.IGNORECASE)
 
 
+# a date as a sheet's cell or YAML gives one (2026-01-02, with its time when it has one), or as a
+# Japanese Excel saves it in a CSV (2026/1/2)
+_DATED = later(r"^[0-9]{4}([-/])([0-9]{1,2})\1([0-9]{1,2})(?:[ T][0-9:.]+)?$")
+
+
 def count(value: Any, bounds: tuple[int, int] = COUNT, example: str = "'count: 3'") -> int:
     """``example``: how the count is written where this one is (a YAML key, a spreadsheet column)."""
     lo, hi = bounds
@@ -247,6 +252,11 @@ def count(value: Any, bounds: tuple[int, int] = COUNT, example: str = "'count: 3
     if counted:  # ２枚: the number is there, with a word the count does not take
         raise Invalid(f"count {show(value)} holds a counter word or sign beside its number, which is not read",
                       f"{example.replace('3', counted.group(1), 1)}, the number alone")
+    dated = _DATED.match(kanji or str(value)) if n is None else None
+    if dated:  # 1-2 or 1/2 typed in a cell: the office program keeps it as a date, January 2
+        month, day = int(dated.group(2)), int(dated.group(3))
+        raise Invalid(f"count {show(value)} is a date, not a number (a spreadsheet program takes {month}/{day} or "
+                      f"{month}-{day} typed in a cell for a date)", f"{example}, the number alone")
     digits = _count_digits(kanji) if n is None and kanji else None
     if n is None and isinstance(value, float) and value.is_integer():  # 12.0, a sheet's number with its decimals
         digits = str(int(value))
