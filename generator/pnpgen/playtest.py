@@ -240,7 +240,7 @@ def reprint(ws: Workspace, args: argparse.Namespace) -> int:
             expected="a version written on this machine, one 'pnpgen log' does not mark; to see what changed "
             f"since {since.name}: pnpgen diff --game {args.game}{f' --lang {args.lang}' if args.lang else ''}"
             f"{f' --out {args.out}' if args.out else ''} {since.name} latest")
-    recorded, unknown = _since_printer(ws, since) if not args.printer else (None, "")
+    recorded, unknown = _since_printer(ws, since) if args.printer is None else (None, "")  # (--printer "": refused by load_printer)
     asked = argparse.Namespace(**{**vars(args), "printer": recorded}) if recorded else args  # the version's profile
     options = BuildOptions(jobs=args.jobs, lang=args.lang, **home_sheet_options(ws, asked))  # (as the build they go beside)
     out_dir = root / args.game / (args.lang or "")
@@ -252,7 +252,7 @@ def reprint(ws: Workspace, args: argparse.Namespace) -> int:
                               since=f"{args.since} ({since.name}, {since.body['time']})"
                               if history.tags(root, _edition(args)).get(args.since) == since.number
                               else f"{since.name} ({since.body['time']})")  # the tag the designer printed
-        if not args.printer:  # which profile the copies are laid out for, and how to pick another: one line
+        if args.printer is None:  # which profile the copies are laid out for, and how to pick another: one line
             _said_printer(ws, since, recorded, unknown, result.options or options)
         if not files:
             print(f"{args.game}: no copy changed since {since.name}")

@@ -238,6 +238,20 @@ def test_a_blank_printer_option_is_refused_not_passed_over(tmp_path, capsys, nam
     assert not (ws / "build" / "test" / "cards.pdf").exists()
 
 
+@pytest.mark.parametrize("name", ["", " "])
+def test_a_blank_printer_option_to_reprint_since_is_refused_not_the_versions_profile(tmp_path, two_builds, capsys, name):
+    """fixesS: ``reprint --since v1 --printer ""`` took the empty value for no --printer and laid the
+    copies out for the profile v1 was built for, where build and check refuse it: refused alike."""
+    ws, _ = two_builds
+    out = tmp_path / "laser"
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--printer", "steady", "--out", str(out)) == 0
+    capsys.readouterr()
+    assert run(ws, "reprint", "--game", "test", "--since", "v1", "--out", str(out), "--printer", name) == 2
+    err = capsys.readouterr().err
+    assert f"--printer: {name!r} names no profile" in err and err.count("\n") == 1, err
+    assert not list((out / "test").glob("reprint-since-*"))
+
+
 def test_one_scale_factor_is_both_axes(tmp_path, two_builds):
     """``scale: 0.995`` is [0.995, 0.995] (a uniform scale; one back offset is not both); the
     paper and the flip edge are read in any case, as --paper and --duplex are."""

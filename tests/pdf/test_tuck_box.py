@@ -229,6 +229,17 @@ def test_a_box_too_big_for_its_decks_own_paper_offers_paper_and_a_shallower_box(
     assert "expected paper: a3 (its net fits there), or a box at most " in err and "--paper" not in err
 
 
+@pytest.mark.parametrize("paper, fits", [("letter", "tabloid"), ("legal", "tabloid"), ("a4", "a3")])
+def test_a_box_too_big_offers_the_paper_of_its_own_family(tmp_path, capsys, paper, fits):
+    """fixesS: a Letter game's box too big was offered ``paper: a3``, a sheet its printer likely
+    does not take, where Tabloid holds this 265 mm wide net too: the game's own family's paper is offered."""
+    deck = BOX.replace("layout: tuck-box\n", f"layout: tuck-box\nbox: {{cards: tarot, count: 185, tuck: 60}}\npaper: {paper}\n")
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    assert _build(root) == 2
+    err = capsys.readouterr().err
+    assert f"does not fit on {paper.upper()}" in err and f"expected paper: {fits} (its net fits there)" in err, err
+
+
 def test_the_same_box_builds_the_same_bytes(box, tmp_path):
     root = make_workspace(tmp_path / "ws", deck=BOX)
     assert _build(root) == 0

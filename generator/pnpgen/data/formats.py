@@ -69,6 +69,14 @@ PAPER_SIZES: dict[str, tuple[float, float]] = {
 US_PAPERS = frozenset({"letter", "legal", "tabloid", "ledger"})
 
 
+def papers_nearest(paper: str, names: list[str]) -> list[str]:
+    """``names`` with the papers of ``paper``'s own family first (Tabloid for a Letter game, A3 for
+    an A4 one: what its printer is likely to take), each family from the smallest sheet up."""
+    order = list(PAPER_SIZES)
+    return sorted(names, key=lambda name: ((name in US_PAPERS) != (paper in US_PAPERS),
+                                           PAPER_SIZES[name][0] * PAPER_SIZES[name][1], order.index(name)))
+
+
 def booklet_paper_for(paper: str | None) -> str:
     """The booklet's paper for the home sheets' ``paper``: letter for a US paper, else a4."""
     return "letter" if paper in US_PAPERS else "a4"

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pnpgen.boxnet import TuckBox, deepest
-from pnpgen.data.formats import PAPER_SIZES, booklet_paper_for
+from pnpgen.data.formats import PAPER_SIZES, booklet_paper_for, papers_nearest
 from pnpgen.data.model import Deck, Game
 from pnpgen.data.sheetlayouts import SheetStock
 from pnpgen.data.workspace import Workspace
@@ -115,8 +115,8 @@ def _box_too_big(deck: Deck, box: TuckBox, sheet: SheetOptions) -> InputError:
     fit this one (a net is no board: it is never split into tiles)."""
     m, top = sheet.margin_mm, sheet.margin_mm + sheet.slug_mm  # the room nets are placed in (SheetOptions.area)
     w, h = box.size
-    holds = [name for name, (pw, ph) in PAPER_SIZES.items() if name != sheet.paper and any(
-        w <= across - 2 * m and h <= down - m - top for across, down in ((pw, ph), (ph, pw)))]
+    holds = papers_nearest(sheet.paper, [name for name, (pw, ph) in PAPER_SIZES.items() if name != sheet.paper and any(
+        w <= across - 2 * m and h <= down - m - top for across, down in ((pw, ph), (ph, pw)))])  # (not A3 to a Letter game)
     deep = deepest(box, sheet.area_mm)
     # the deck file's paper: moves this deck alone, where --paper moves every deck (and a printer
     # profile measured on one paper refuses it: trial64's Letter box of sleeved tarot cards)
