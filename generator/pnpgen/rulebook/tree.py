@@ -75,7 +75,7 @@ def faq_role(block: object) -> str | None:
     the book sets a question and its answer as one group, space between the pairs."""
     term = getattr(block, "term", None) if isinstance(block, Item) else None
     m = _FAQ_TERM.fullmatch(term or "")
-    return None if m is None else "Q" if m.group(1) in "Q" else "A"
+    return None if m is None else "Q" if m.group(1) in "QＱ" else "A"
 
 
 @dataclass
