@@ -869,6 +869,19 @@ def test_a_counters_two_sides_are_described_top_to_bottom_alike(tmp_path):
     assert tile["Description"] == "表: 1/US\n4-3-8\n裏: 1/US\n2-1-8", tile["Description"]
 
 
+def test_a_two_sided_counters_open_value_is_left_out_of_its_description(tmp_path):
+    """review41 (fixesQ's Description without open values met fixesR's sides read top down): a
+    counter whose factors were still 未定 was described 「表: 1/US 未定」, the mark a player learns
+    nothing from, which a one-sided piece's Description leaves out."""
+    deck = ("name: 部隊\nkind: token\nshape: rect\nsize: [20, 20]\nfront: full.svg.j2\nback: reduced.svg.j2\n"
+            "fields: {name: text, factors: text, reduced: text}\n"
+            "pieces:\n  - {name: 1/US, factors: 未定, reduced: 2-1-8}\n")
+    out = _export(_token_game(tmp_path, {"units": deck}, {"full": _counter_side(("factors", 16), ("name", 6)),
+                                                           "reduced": _counter_side(("name", 6), ("reduced", 16))}))
+    [tile] = _objects(out, "units")
+    assert tile["Description"] == "表: 1/US\n裏: 1/US\n2-1-8", tile["Description"]
+
+
 RUBY_FRONT_SVG = SQUARE_TOKEN_SVG.replace('fill="#3366cc"/>', 'fill="#3366cc"/>{{ textbox(piece.text, 1, 6, 18, 10, size=6) }}')
 
 
