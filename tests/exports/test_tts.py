@@ -795,7 +795,9 @@ def test_a_two_sided_pieces_back_is_not_called_by_its_fronts_name(tmp_path):
         "vote": "name: 投票トークン\n" + token.format(shape="circle", back="vote.svg.j2"),
         "hexvote": "name: 投票六角\n" + token.format(shape="hex", back="vote.svg.j2"),
         "units": "name: 部隊\n" + token.format(shape="rect", back="own.svg.j2").replace("size: 20", "size: [20, 20]"),
-        "hexunits": "name: 六角部隊\n" + token.format(shape="hex", back="own.svg.j2")},
+        "hexunits": "name: 六角部隊\n" + token.format(shape="hex", back="own.svg.j2"),
+        "unnamed": "name: 無名\n" + token.format(shape="rect", back="vote.svg.j2").replace("size: 20", "size: [20, 20]")
+        .replace("{name: text}", "{power: text}").replace("{name: 賛成, count: 2}", "{power: '3'}")},
         {"sq": SQUARE_TOKEN_SVG, "vote": VOTE_BACK_SVG, "own": OWN_BACK_SVG}))
     assert [(o["Name"], o["Nickname"]) for o in _objects(out, "vote")] == [("Custom_Tile", "投票トークン")] * 2
     for obj in _objects(out, "hexvote"):  # a pointy hex: a token, its back the second state
@@ -809,6 +811,9 @@ def test_a_two_sided_pieces_back_is_not_called_by_its_fronts_name(tmp_path):
     for obj in _objects(out, "hexunits"):
         assert obj["States"]["2"]["Nickname"] == "賛成"
         assert "HideWhenFaceDown" not in obj and "HideWhenFaceDown" not in obj["States"]["2"]
+    # a piece with no name of its own: no back names it, so face down its back hides its front
+    [unnamed] = _objects(out, "unnamed")
+    assert unnamed["Nickname"] == "無名" and unnamed["HideWhenFaceDown"] is True
 
 
 WORDED_FRONT_SVG = SQUARE_TOKEN_SVG.replace('fill="#3366cc"/>', 'fill="#3366cc"/><text x="3" y="8" font-family="{{ fonts.gothic }}" '
@@ -846,17 +851,35 @@ def _counter_side(first: tuple[str, int], second: tuple[str, int]) -> str:
     return TILE_BACK_SVG.replace('fill="#335533"/>', 'fill="#335533"/>' + texts)
 
 
+# a counter whose front template draws its factors (below) before its unit (above), its back the unit first
+COUNTER_DECK = ("name: 部隊\nkind: token\nshape: rect\nsize: [20, 20]\nfront: full.svg.j2\nback: reduced.svg.j2\n"
+                "fields: {{name: text, factors: text, reduced: text}}\n"
+                "pieces:\n  - {{name: 1/US, factors: {factors}, reduced: 2-1-8}}\n")
+COUNTER_SIDES = {"full": _counter_side(("factors", 16), ("name", 6)), "reduced": _counter_side(("name", 6), ("reduced", 16))}
+
+
 def test_a_counters_two_sides_are_described_top_to_bottom_alike(tmp_path):
     """fixesR (trial62's wargame): a counter's front template drew its factors (below) before its
     unit (above), its back the unit first: the Description said "4-3-8 / 1/US" of the front and
     "1/US / 2-1-8" of the back. Each side reads from its top down, whatever order it was drawn in."""
-    deck = ("name: 部隊\nkind: token\nshape: rect\nsize: [20, 20]\nfront: full.svg.j2\nback: reduced.svg.j2\n"
-            "fields: {name: text, factors: text, reduced: text}\n"
-            "pieces:\n  - {name: 1/US, factors: 4-3-8, reduced: 2-1-8}\n")
-    out = _export(_token_game(tmp_path, {"units": deck}, {"full": _counter_side(("factors", 16), ("name", 6)),
-                                                           "reduced": _counter_side(("name", 6), ("reduced", 16))}))
+    deck = COUNTER_DECK.format(factors="4-3-8")
+    out = _export(_token_game(tmp_path, {"units": deck}, COUNTER_SIDES))
     [tile] = _objects(out, "units")
     assert tile["Description"] == "表: 1/US\n4-3-8\n裏: 1/US\n2-1-8", tile["Description"]
+    # the other way round: the front drawn top first, the back its reduced factors (below) first
+    out = _export(_token_game(tmp_path / "swapped", {"units": deck}, {
+        "full": _counter_side(("name", 6), ("factors", 16)), "reduced": _counter_side(("reduced", 16), ("name", 6))}))
+    [tile] = _objects(out, "units")
+    assert tile["Description"] == "表: 1/US\n4-3-8\n裏: 1/US\n2-1-8", tile["Description"]
+
+
+def test_a_two_sided_counters_open_value_is_left_out_of_its_description(tmp_path):
+    """review41 (fixesQ's Description without open values met fixesR's sides read top down): a
+    counter whose factors were still 未定 was described 「表: 1/US 未定」, the mark a player learns
+    nothing from, which a one-sided piece's Description leaves out."""
+    out = _export(_token_game(tmp_path, {"units": COUNTER_DECK.format(factors="未定")}, COUNTER_SIDES))
+    [tile] = _objects(out, "units")
+    assert tile["Description"] == "表: 1/US\n裏: 1/US\n2-1-8", tile["Description"]
 
 
 RUBY_FRONT_SVG = SQUARE_TOKEN_SVG.replace('fill="#3366cc"/>', 'fill="#3366cc"/>{{ textbox(piece.text, 1, 6, 18, 10, size=6) }}')

@@ -376,6 +376,23 @@ def test_a_decks_size_a_builtin_layout_cannot_take_is_told_at_the_decks_line(tmp
         assert says in err and "builtin" not in err and len(err.splitlines()) == 1, err
 
 
+def test_a_vertical_box_below_the_default_min_size_is_set_at_its_size(tmp_path, capsys):
+    """review41 (trial64's min_size message met trial61's karuta verse): a vertical box at 4 pt was
+    refused as 'below the default min_size 6 … or a min_size beside it', and a min_size beside it
+    refused as what a vertical box does not take: no size under 6 pt could be written at all. A
+    vertical box never shrinks, so no min_size is compared with its size; print lint still says
+    the small text."""
+    deck = ("name: 読み札\nformat: karuta\nlayout: {extends: card, boxes: {verse: {field: lines, vertical: true, "
+            "x: 8, y: 9, w: 36, h: 50, size: 4, font: mincho, line_height: 1.75}, band: null, title: null, "
+            "text: null, cost: null, icons: null, flavour: null, art: null}}\nfields: {lines: list}\n"
+            "pieces:\n  - {lines: [あきの田の, かりほの庵の]}\n")
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    capsys.readouterr()
+    assert run(root, "check", "--game", "test") == 0
+    said = capsys.readouterr()
+    assert "min_size" not in said.out + said.err and "「あ」 4.0 pt, smaller than 6 pt" in said.out + said.err, said
+
+
 def test_a_square_tile_too_small_for_the_hex_tiles_boxes_is_told_at_its_size_and_builds_once_they_are_placed(tmp_path, capsys):
     """The English euro trial: 'layout: tile-hex, shape: rect, size: [40, 40]' built with the hex
     tile's text 39–47 mm down, off the 40 mm tile, and a lint line that read as a drifted cut's

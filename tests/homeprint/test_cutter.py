@@ -621,3 +621,7 @@ def test_counters_that_abut_are_cut_once_along_each_shared_line(tmp_path):
     # with a gutter between them the counters share no line: each keeps its closed outline
     apart = [square.transformed(translate(20 + c * 15, 30)) for c in range(3)]
     assert shared_cuts(apart) == (tuple(apart), ())
+    # rounded counters that abut keep their own outlines: an arc is cut as the piece's, not merged
+    rounded = cut_path(shape_spec("rounded", (side, side), {"corner_radius": 2}))
+    abut = [rounded.transformed(translate(20 + c * side, 30)) for c in range(3)]
+    assert shared_cuts(abut) == (tuple(abut), ())

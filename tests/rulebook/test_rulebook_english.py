@@ -7,6 +7,7 @@ import io
 import re
 from pathlib import Path
 
+import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
 from reportlab.pdfbase import pdfmetrics
@@ -1280,3 +1281,18 @@ def test_an_english_letter_booklets_fold_marks_and_note_print(tmp_path, binding)
                             binding=binding)
     assert "print Letter double-sided" in " ".join(texts(result, "rulebook-booklet.pdf"))
     assert_fold_marks_print(result.files["rulebook-booklet.pdf"], 279.4, 215.9)
+
+
+def test_an_english_answer_after_a_blank_line_keeps_to_its_question(tmp_path):
+    """review41: an English draft's blank line between 'Q:' and 'A:' (a paragraph's space in a
+    Latin book) is no gap inside a pair: the answer on the line under its question, the pairs
+    parted by a blank line's space above each question after an answer."""
+    draft = MARKDOWN.replace("## Playing the game", "## Questions\n\nQ: Can I pass?\n\nA: Yes, once.\n\n"
+                             "Q: Can I pass twice?\nA: No.\n\n## Playing the game")
+    ws = english_workspace(tmp_path, draft)
+    book = build_rulebook(load_game(Workspace(ws), "test", lang="en"), ws / "fonts", rules_only=True)
+    [page] = [p for p in pdfium.PdfDocument(book.files["rulebook.pdf"]) if "Can I pass" in p.get_textpage().get_text_range()]
+    text = page.get_textpage()
+    ys = [text.get_charbox(text.get_text_range().find(s))[1] for s in ("Can I pass?", "Yes, once", "Can I pass twice", "No.")]
+    line = ys[2] - ys[3]
+    assert ys[0] - ys[1] == pytest.approx(line, abs=0.1) and ys[1] - ys[2] > 1.5 * line, ys

@@ -188,3 +188,5 @@ def test_a_full_stop_inside_a_number_is_the_numbers_not_a_sentences_end():
     assert widths[3] == em / 2 and widths[8] == em / 2  # ４．１, １，０００
     assert widths[17] == em  # ４．次: a sentence's full stop, its aki kept
     assert widths[2] == widths[4] == em  # the digits keep their em
+    # a sentence's full stop before a digit (「終わり．２人目」): its aki kept, a number's only between two
+    assert [a for a, _ in jlreq_advances("終わり．２人目", lambda ch: em, em)][3] == em

@@ -105,3 +105,20 @@ def test_the_cache_folder_itself_may_be_a_link(tmp_path, monkeypatch):
     monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "pnpgen"))
     usercache.put("yaml", "0" * 40, 2)
     assert usercache.get("yaml", "0" * 40) == 2 and (disk / "yaml" / ("0" * 40)).is_file()
+
+
+def test_a_key_that_is_a_pipe_someone_writes_into_is_not_taken_as_the_key(cache):
+    """A pipe planted at the key with a writer holding it open gives a reader the writer's bytes:
+    the key is read only from a plain file (``_plain_bytes``), so the planted bytes never seal."""
+    cache.mkdir(parents=True, mode=0o700)
+    pipe = cache / "secret"
+    os.mkfifo(pipe, 0o600)
+    planted = b"k" * usercache.SECRET_BYTES
+    writer = os.open(pipe, os.O_RDWR | os.O_NONBLOCK)  # (Linux: a pipe's both ends at once, never waited on)
+    try:
+        os.write(writer, planted)
+        key = _returns(usercache.secret, [pipe])
+    finally:
+        os.close(writer)
+    assert key is not None and key != planted and len(key) == usercache.SECRET_BYTES
+    assert stat.S_ISREG((cache / "secret").lstat().st_mode)

@@ -147,7 +147,8 @@ def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | N
                         f"box {name}: {options[n]} {n} with {options[n] - 1} spaces of {options['spacing']:g} mm take "
                         f"{need:g} of its {length_:g} mm {gaps}, leaving no room for the cells",
                         f"a {side} over {need:g} mm, a smaller spacing, or fewer {n}")
-        if options.get("min_size", 0) > options.get("size", 1e9):
+        # (a vertical box never shrinks: its size alone, any size; review41: a 4 pt verse was told to add a min_size it refuses)
+        if options.get("min_size", 0) > options.get("size", 1e9) and not options.get("vertical"):
             if "size" in given and "min_size" in given and is_builtin(given["min_size"].doc) \
                     and not is_builtin(given["size"].doc):  # (said at the deck's size:, not at pnpgen's own file, trial43)
                 raise given["size"].error(
