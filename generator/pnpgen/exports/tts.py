@@ -469,10 +469,9 @@ def _pieces(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, f
         texts = [v for v in face.piece.values.values() if isinstance(v, str)]  # a box's text, whole
         # both sides read top to bottom, whatever order each template draws its words in
         # a value still open (未定) printed on a side tells a player nothing: left out, as ``described`` leaves it
-        back_words = _settled(printed_words(style.arts.get(face.back or ""), texts, top_down=True), texts) \
-            if back_url else ""
-        front_words = _settled(printed_words(style.arts.get(face.front), texts, top_down=True), texts) \
-            or _settled(rules_text(face.piece), texts) or face.piece.own_name
+        back_words = printed_words(style.arts.get(face.back or ""), texts, top_down=True) if back_url else ""
+        front_words = printed_words(style.arts.get(face.front), texts, top_down=True) or rules_text(face.piece) \
+            or face.piece.own_name
         # a tile's one Description, whichever side is up: each side's words when its back has any
         said = msg("tts.sides", table.lang, front=front_words, back=back_words) if back_words \
             else described(face, style, table.lang)
@@ -509,13 +508,6 @@ def _back_name(face: UniqueFace, name: str, style: PageStyle) -> str:
     if not face.piece.own_name.split() or _back_names_it(face, style):
         return name  # (a piece with no name of its own is called by its deck's already)
     return face.deck.name
-
-
-def _settled(words: str, texts: list[str]) -> str:
-    """``words`` (a line each) without the lines that are one of the piece's open values ``texts``
-    (``未定``, ``TBD``: review41, a two-sided counter's Description said 「未定」 of its front)."""
-    open_values = {" ".join(v.split()) for v in texts if is_placeholder(v)}
-    return "\n".join(line for line in words.split("\n") if line not in open_values)
 
 
 def _back_names_it(face: UniqueFace, style: PageStyle) -> bool:

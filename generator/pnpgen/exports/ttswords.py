@@ -28,6 +28,7 @@ def printed_words(art: Art | None, values: Iterable[str] = (), top_down: bool = 
     ``top_down``: each text's lines (those its first run starts) read from the highest text to the
     lowest, level ones in the order drawn, so both sides of a piece read alike whatever order each
     template draws them in (a counter's front "4-3-8 / 1/US", its back "1/US / 2-1-8")."""
+    values = tuple(values)  # (read twice: the paragraphs, the open values)
     lines: list[str] = []
     starts: list[tuple[int, float]] = []  # each line's text item and baseline
     last = None
@@ -52,7 +53,11 @@ def printed_words(art: Art | None, values: Iterable[str] = (), top_down: bool = 
             end = x + fontreg.ttfont(item[1]).stringWidth(chars, item[2])
     if top_down:
         lines = _top_down(lines, starts)
-    return "\n".join(_paragraphs([" ".join(line.split()) for line in lines if line.strip()], values))
+    words = _paragraphs([" ".join(line.split()) for line in lines if line.strip()], values)
+    # a line that is one of the piece's open values (未定, TBD) tells a player nothing: the face
+    # prints the mark (a two-sided counter's Description said 「未定」 of its front)
+    open_values = {" ".join(v.split()) for v in values if is_placeholder(v)}
+    return "\n".join(line for line in words if line not in open_values)
 
 
 def _top_down(lines: list[str], starts: list[tuple[int, float]]) -> list[str]:
@@ -76,9 +81,10 @@ RULES_FIELDS = ("text", "effect", "effects", "rules", "ability", "skill", "actio
 
 def rules_text(piece: Piece) -> str:
     """A piece's rules text as plain text, its markup read as the card prints it (an icon as its
-    name, ruby as its base, no bold or colour tags); empty when the piece has none."""
+    name, ruby as its base, no bold or colour tags); empty when the piece has none, or it is still
+    open (``未定``: the face prints the mark)."""
     key = _rules_field(piece)
-    return plain(piece.values[key]).strip() if key else ""
+    return plain(piece.values[key]).strip() if key and not is_placeholder(piece.values[key]) else ""
 
 
 def _rules_field(piece: Piece) -> str | None:
@@ -105,7 +111,7 @@ def shown_fields(piece: Piece, art: Art | None, layout: Layout | None, lang: str
     out, the rules text's too (a picture's field, ``art: 未定``, among them: its file's name is no
     word the face prints). Without the face's art, the rules text alone."""
     if art is None:
-        return "" if is_placeholder(piece.values.get(_rules_field(piece) or "")) else rules_text(piece)
+        return rules_text(piece)
     texts = [v for v in piece.values.values() if isinstance(v, str)]
     printed = "".join(printed_words(art, texts).split())
     boxes: dict[str, dict] = {}  # a field → the options of the first text box of this edition that shows it
