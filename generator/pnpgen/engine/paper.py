@@ -14,6 +14,7 @@ from pnpgen.faces.faceset import DeckFaces
 from pnpgen.impose.cutter import CRICUT_AREA_IN
 from pnpgen.impose.fold import layout_fold
 from pnpgen.impose.onpaper import DeckOnPaper, back_behind, deck_sheet, on_deck_paper, own_paper
+from pnpgen.impose.sleeve import LOOSE_MM, Sleeve, default_sleeve
 from pnpgen.impose.slots import SlotLayout
 
 
@@ -127,6 +128,31 @@ def sleeve_back_warnings(slug: str, decks: list[DeckFaces], options: BuildOption
                    "on the backs tells its cards apart (expected its sheets from a build without --layout "
                    f"sleeve, e.g. pnpgen build --game {slug} --out build-backs, or one back for "
                    "every card)")
+    return out
+
+
+def sleeve_fit_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildOptions) -> list[str]:
+    """With ``--layout sleeve --sleeve WxH``: each card deck of no ``sleeve:`` of its own that the
+    build's sleeve does not suit — smaller than the card (its inserts are reduced) or more than
+    LOOSE_MM larger either way (another format's sleeve: mini cards in poker sleeves slide about);
+    said at the deck file, with the ``sleeve:`` to write there."""
+    given = options.sheet.sleeve_mm
+    if options.sheet.layout != "sleeve" or given is None:
+        return []
+    sleeve, out = Sleeve(*given), []
+    for deck, on_paper in placed:
+        if deck.kind != "card" or deck.sleeve_mm is not None or isinstance(on_paper.layout, SlotLayout):
+            continue
+        small, loose = sleeve.scale_for(on_paper.spec) < 1.0, sleeve.loose_by(on_paper.spec) > LOOSE_MM + 1e-9
+        if not (small or loose):
+            continue
+        w, h = deck.trim_mm
+        why = (f"smaller than its {w:g}×{h:g} mm cards with {sleeve.clearance_mm:g} mm to spare, so its inserts are reduced"
+               if small else f"over {LOOSE_MM:g} mm larger than its {w:g}×{h:g} mm cards, which would slide about in it")
+        out.append(f"{deck.where()}: --sleeve {given[0]:g}x{given[1]:g} does not suit deck {deck.id!r}: the sleeve is "
+                   f"{why} (expected sleeve: {'{:g}x{:g}'.format(*default_sleeve((w, h)))} in its deck file — the "
+                   "inside of the sleeves you bought for these cards, measured — which wins over --sleeve for "
+                   "this deck)")
     return out
 
 

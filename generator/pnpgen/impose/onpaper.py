@@ -80,8 +80,10 @@ def papers_holding(spec: ShapeSpec, sheet: SheetOptions, kind: str, but: str) ->
 
 def deck_sheet(deck: Deck, sheet: SheetOptions) -> SheetOptions:
     """The sheet options a deck is laid out and drawn with: the build's, with the deck's own
-    ``paper:`` and ``bleed:`` (docs/data-format.md) when it gives them."""
+    ``paper:``, ``bleed:`` and (sleeve inserts) ``sleeve:`` (docs/data-format.md) when it gives them."""
     sheet = on_deck_paper(deck, sheet)
+    if deck.sleeve_mm is not None and sheet.layout == "sleeve":
+        sheet = replace(sheet, sleeve_mm=deck.sleeve_mm)
     return sheet if deck.bleed_mm is None else replace(sheet, bleed_mm=deck.bleed_mm)
 
 
