@@ -43,6 +43,7 @@ from pnpgen.engine.output import mark_now
 from pnpgen.engine.paper import (
     cricut_warnings,
     fold_duplex_warnings,
+    profile_paper_warnings,
     short_bleed_warnings,
     sleeve_back_warnings,
     sleeve_fit_warnings,
@@ -306,6 +307,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         cache.let_go_of_pack(lints_pack(slug, options))
     result = BuildResult(game, warnings=grouped_per_deck(list(rendered.warnings)) + lint
                          + short_bleed_warnings(list(zip(game.decks, on_paper)), options)
+                         + profile_paper_warnings(list(zip(game.decks, on_paper)), options)
                          + stock_warnings(list(zip(game.decks, on_paper)), options.sheet) + silhouette_warnings(options.sheet)
                          + cricut_warnings(list(zip(game.decks, on_paper)), options)
                          + sleeve_back_warnings(game.slug, rendered.decks, options)

@@ -43,6 +43,38 @@ def short_bleed_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildO
     return out
 
 
+def profile_paper_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildOptions) -> list[str]:
+    """With a printer profile measured on one paper (its ``paper:``): each deck whose own
+    ``paper:`` puts its sheets on another (cards on Letter, the map on Tabloid), where the profile
+    moves or scales them: its figures were measured on the profile's paper, not this one. Said
+    once per deck, at its ``paper:`` line, with the calibration and profile that would be right (a
+    profile holds one paper: docs/home-printing.md)."""
+    printer, sheet = options.printer, options.sheet
+    if printer is None or printer.paper is None:
+        return []
+    out = []
+    for deck, _ in placed:
+        own = own_paper(deck, sheet)
+        if own is None or own == printer.paper or deck.paper_where is None:
+            continue
+        moved = back_behind(deck, sheet) and sheet.duplex != "none" and any(printer.back_offset_mm)
+        scaled = printer.scale != (1.0, 1.0)
+        if not (moved or scaled):
+            continue  # (the profile changes nothing on this deck's pages: a one-sided deck, an offset alone)
+        what = " and ".join(w for w, applies in ((f"back offset ({printer.back_offset_mm[0]:+g}/"
+                                                  f"{printer.back_offset_mm[1]:+g} mm)", moved),
+                                                 (f"scale ({printer.scale[0] * 100:g}/{printer.scale[1] * 100:g} %)",
+                                                  scaled)) if applies)
+        mine, theirs = own.upper(), printer.paper.upper()  # (as every message names a paper: A3, LETTER)
+        out.append(f"{deck.paper_where}: deck {deck.id!r} prints on {mine} (its deck file's paper: {own}), but printer "
+                   f"profile {printer.name!r} ({printer.source}) was measured on {theirs}: its {what} "
+                   f"{'are' if moved and scaled else 'is'} applied to the {mine} sheets unmeasured (expected: print "
+                   f"pnpgen calibrate --paper {own} on that printer and write what it reads as a profile of its own, "
+                   f"{printer.name}-{own}: {{paper: {own}, …}} in printers.yaml, to build this deck with; or this deck "
+                   f"built without --printer)")
+    return out
+
+
 def _bleed_below_offset(deck: Deck, on_paper: DeckOnPaper, options: BuildOptions) -> str:
     """The deck's bleed (its own ``bleed:``, else ``--bleed``) below what the profile's back offset
     needs: its backs' art, moved by the offset, leaves white at the cut whatever room the paper
