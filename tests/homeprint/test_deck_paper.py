@@ -136,11 +136,11 @@ def test_a_paper_smaller_than_a_piece_names_the_papers_that_hold_it(tmp_path, ca
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
     err = capsys.readouterr().err
     assert ("data/test/decks/mat.yaml:3:8: paper: deck 'mat': a 200×280 mm piece does not fit on A4 inside a 5 mm "
-            "margin (expected one of a3, ledger, tabloid, or kind: board (split into tiles))") in err
+            "margin (expected one of a3, tabloid, ledger, or kind: board (split into tiles))") in err
     # --paper a4 on the command line: the same piece, told at its size as before (not at paper:)
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--paper", "a4") == 2
     assert ("mat.yaml:2:7: size: deck 'mat': a 200×280 mm piece does not fit on A4 inside a 5 mm margin (expected "
-            "--paper a3 (one of a3, ledger, tabloid), or kind: board (split into tiles))") in capsys.readouterr().err
+            "--paper a3 (one of a3, tabloid, ledger), or kind: board (split into tiles))") in capsys.readouterr().err
 
 
 def test_a_piece_too_large_for_the_games_paper_is_offered_a_paper_in_its_deck_file(tmp_path, capsys):
@@ -150,7 +150,18 @@ def test_a_piece_too_large_for_the_games_paper_is_offered_a_paper_in_its_deck_fi
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
     err = capsys.readouterr().err
     assert ("mat.yaml:2:7: size: deck 'mat': a 200×280 mm piece does not fit on A4 inside a 5 mm margin (expected "
-            "paper: a3 in its deck file (one of a3, ledger, tabloid), or kind: board (split into tiles))") in err, err
+            "paper: a3 in its deck file (one of a3, tabloid, ledger), or kind: board (split into tiles))") in err, err
+
+
+def test_a_piece_too_large_for_a_letter_game_is_offered_its_own_familys_paper_first(tmp_path, capsys):
+    """A Letter game's mat was offered A3 (the papers sorted by name), where a tuck box too large
+    for Letter was offered Tabloid: one order answers both, the game's own family first, each
+    family from the smallest sheet up."""
+    ws = mats_and_cards(tmp_path / "ws", mat=MAT.replace("paper: a3\n", ""), game=GAME_YAML + "paper: letter\n")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert ("mat.yaml:2:7: size: deck 'mat': a 200×280 mm piece does not fit on LETTER inside a 5 mm margin (expected "
+            "paper: tabloid in its deck file (one of tabloid, ledger, a3), or kind: board (split into tiles))") in err, err
 
 
 def test_a_piece_too_large_between_the_silhouette_marks_of_its_own_paper_is_told_a_larger_paper_there(tmp_path, capsys):
