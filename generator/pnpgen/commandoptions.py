@@ -253,7 +253,7 @@ def _sheet_options(p: argparse.ArgumentParser) -> None:
                         "sleeve: card fronts only, sized for a sleeve with a backer card")
     p.add_argument("--sleeve", type=optionvalues.option(_sleeve),
                    help="the sleeve's inside, e.g. 66x91 (--layout sleeve; default: the card's trim + 3 mm, 66x91 for "
-                        "poker cards; each format's sleeves: pnpgen docs print-facts)")
+                        "poker cards; each format's sleeves: pnpgen docs print-facts; a deck file's sleeve: wins for its deck)")
     p.add_argument("--sheet", help="a sheet layout (sheets/NAME.yaml or built-in, e.g. a-one-51002): pieces go into its "
                         "slots; a deck file's sheet: wins (sheet: grid keeps the grid)")
     p.add_argument("--printer", help="a profile of printers.yaml (see 'pnpgen calibrate'): backs moved, scale corrected; its paper and duplex")
