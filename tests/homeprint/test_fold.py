@@ -227,16 +227,23 @@ def test_the_reprint_of_a_fold_or_sleeve_build_is_laid_out_as_its_home_sheets(tm
 
 
 @pytest.mark.parametrize("layout", [["--layout", "fold"], ["--layout", "sleeve"]])
-def test_a_reprint_since_a_version_takes_the_layout_of_the_build_it_goes_beside(tmp_path, layout):
+def test_a_reprint_since_a_version_takes_the_layout_of_the_build_it_goes_beside(tmp_path, capsys, layout):
     """``pnpgen reprint --since`` built its sheets with no options: after fold-over or sleeve
     builds, its file was a duplex grid. Given the build's layout, its sheets are the build's own
-    reprint.pdf's, copy for copy; without it, the grid of fronts and backs pages as before."""
+    reprint.pdf's, copy for copy; given none, too (a flip-and-write trial: a designer whose printer
+    has no duplex, who built every version --layout fold, got duplex pages from a reprint without
+    it): the layout of the build that recorded the version, said in one line, as its printer
+    profile is; --layout grid gives the grid of fronts and backs pages."""
     ws = _one_card_changed(tmp_path, layout)
     out = ws / "build" / "test"
     assert run(ws, "reprint", "--game", "test", "--since", "v1", *layout) == 0
     assert forms(out / "reprint-since-v1.pdf") == forms(out / "reprint.pdf")
+    capsys.readouterr()
     assert run(ws, "reprint", "--game", "test", "--since", "v1") == 0
-    assert len(forms(out / "reprint-since-v1.pdf")) == 2  # no layout given: fronts, then backs
+    assert forms(out / "reprint-since-v1.pdf") == forms(out / "reprint.pdf")  # v1's build's layout
+    assert f"reprint laid out --layout {layout[1]}, as v1's build was" in capsys.readouterr().err
+    assert run(ws, "reprint", "--game", "test", "--since", "v1", "--layout", "grid") == 0
+    assert len(forms(out / "reprint-since-v1.pdf")) == 2  # the grid asked: fronts, then backs
 
 
 def test_the_all_in_one_file_of_a_fold_build_has_no_blank_pages(tmp_path):
