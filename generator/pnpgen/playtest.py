@@ -288,7 +288,9 @@ def _since_layout(since: Version, args: argparse.Namespace) -> dict[str, Any] | 
     if args.layout is not None or getattr(args, "sheet", None) is not None or args.marks in ("silhouette", "cricut"):
         return None
     recorded = since.body.get("layout")
-    layout = recorded.get("layout") if isinstance(recorded, dict) else None
+    if not isinstance(recorded, dict):
+        return None
+    layout = recorded.get("layout")
     if layout == "fold" and args.sleeve is None:
         return {"layout": "fold"}
     if layout == "sleeve":
