@@ -1444,3 +1444,20 @@ def test_the_docs_landscape_card_without_art_widens_its_text_over_the_arts_half(
     first = next(c for c in page if c.char == "あ")
     assert first.x - BLEED < 8, first  # from the left edge, where the art was
     assert max(c.x for c in page if c.y - BLEED > 14) - BLEED > 70  # and across to the right
+
+
+@pytest.mark.parametrize("valign, low, high", [(None, 32.0, 36.0), ("top", 24.0, 29.0)])
+def test_a_circle_text_box_sets_its_text_in_the_middle_unless_it_says(tmp_path, valign, low, high):
+    """A ``shape: circle`` text box took the default ``valign: top``: a badge's number sat high in
+    its circle. It is set in the middle (the 20 mm circle from 20 mm down, the page's 3 mm bleed
+    above it: its centre 33 mm down, the 10 pt figure's baseline just below), unless the box
+    gives a valign."""
+    given = f", valign: {valign}" if valign else ""
+    deck = ("name: カード\nformat: poker\nfields: {mark: text}\n"
+            "layout: {extends: card-poker, boxes: {badge: {field: mark, x: 20, y: 20, w: 20, h: 20, shape: circle, "
+            f"fill: white, stroke: ink, size: 10, align: center{given}}}}}}}\n"
+            "pieces:\n  - {title: 題名, cost: 2, text: 本文, mark: Q}\n")
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    [q] = [g for g in glyphs(root / "build" / "test" / "shop" / "cards-unique.pdf")[0] if g.char == "Q"]
+    assert low < q.y < high, q.y
