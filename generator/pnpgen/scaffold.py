@@ -380,9 +380,9 @@ def layout(args: argparse.Namespace) -> int:
             print("  ".join(v.ljust(w) for v, w in zip(row, widths)) + "  " + row[5])
         return 0
     name = args.name
-    own: list[str] = []  # a deck's own fields no box of its layout reads
+    deck_fields: list[str] = []  # a deck's fields, its own with its layout's
     if args.deck is not None or args.game is not None:
-        built, deck_lines, name, own = _deck_layout(args)
+        built, deck_lines, name, deck_fields = _deck_layout(args)
     elif name is None:
         raise InputError("layout export needs a layout name", expected="pnpgen layout export card-poker "
                          "(pnpgen layout list names them), or --game G --deck D for a deck's own")
@@ -450,7 +450,7 @@ def layout(args: argparse.Namespace) -> int:
         box.get("field") for box in boxes if box.get("placeholder")}
     fields = ", ".join(f"{k}: {{type: image, placeholder: false}}" if k in unplaceheld and t == "image" else f"{k}: {t}"
                        for k, t in built.fields)
-    unread = [field for field in own if field not in dict(built.fields)]
+    unread = [field for field in deck_fields if field not in dict(built.fields)]
     print(f"  fields: {{{fields}}}" + (f"   # the deck's own fields no box reads, which the layout does not show: "
                                        f"{', '.join(unread)} (add them here as the deck file gives them)"
                                        if unread else ""))
