@@ -182,9 +182,11 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     notices += _unregistered(preset, pdfx)
     originals: dict[str, ImageStream] = {}
     cmyk_files: dict[str, str] = {}  # each picture of originals' art file, for the ink warnings to name
+    placed: dict[tuple[str, str, int, int], frozenset[str]] = {}  # the art files a piece places, for the ink warnings
     if colour == "cmyk":
         originals, through_rgb, cmyk_files = cmyk_pictures(rendered, exported, preset)
         notices += through_rgb
+        placed = placed_pictures(rendered)
     if preset.files != "tts":  # a print run is paid for: what the draft leaves open prints as it stands
         notices += open_values(decks, preset, game.lang)
         notices += [odd_file_name(deck, preset) for deck in decks if not PLAIN_FILE_NAME.fullmatch(deck.id)]
@@ -221,7 +223,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
             else:
                 result.order.extend(shop.deck_files(preset, style, faces, made[-1][1], result.warnings,
                                                     shop.Finish(pdfx, str(game.date), outline, edition, originals,
-                                                                cmyk_files),
+                                                                cmyk_files, placed),
                                                     result.black, pngs))
             thumbs.extend(contact.thumbnails(style, faces))
         result.order.extend(OrderRow("", "", "", o.deck.id, "", o.deck.name, 0, f"left out: {o.why}; {o.takes_it}")
@@ -395,6 +397,17 @@ def _placing(rendered: RenderedGame, placed: dict) -> object:
     """Where the piece placing a picture is (a warning about it starts there, as a low-dpi one does)."""
     deck = rendered.game.deck(placed["deck"])
     return next((p.where for p in deck.pieces if p.label == placed["piece"]), None) or deck.where()
+
+
+def placed_pictures(rendered: RenderedGame) -> dict[tuple[str, str, int, int], frozenset[str]]:
+    """The art files the faces place as pictures, by deck, piece label and pixel size: what an
+    ink warning names a picture converted from RGB by (shop.py ``Pictured``), read from the
+    placements the faces listed, no picture decoded."""
+    placed: dict[tuple[str, str, int, int], set[str]] = {}
+    for image in rendered.images:
+        if image["kind"] == "raster":
+            placed.setdefault((image["deck"], image["piece"], *image["pixels"]), set()).add(image["file"])
+    return {key: frozenset(files) for key, files in placed.items()}
 
 
 def _placed_digest(raw: bytes, name: str) -> str:

@@ -154,6 +154,7 @@ class HeavyPicture:
     share: float
     held: bool = False  # converted from RGB with those pixels held to the limit (pdf/pdfx.py): the figures are the art's
     stream: str = ""  # the SHA-256 of its stream as stored: which art file it is, for a warning to name
+    pixels: tuple[int, int] = (0, 0)  # its width and height as placed: which of a piece's art files it is
 
 
 def pictures_over_limit(pdf: bytes, limit: float,
@@ -175,7 +176,8 @@ def pictures_over_limit(pdf: bytes, limit: float,
                 if image.objgen not in found:
                     key = hashlib.sha256(bytes(image.read_raw_bytes())).hexdigest()
                     heavy = _measured(image, key, limit, measured)
-                    found[image.objgen] = ([], replace(heavy, stream=key) if heavy is not None else None)
+                    size = (int(image.Width), int(image.Height))
+                    found[image.objgen] = ([], replace(heavy, stream=key, pixels=size) if heavy is not None else None)
                 pages = found[image.objgen][0]
                 if index not in pages:
                     pages.append(index)
