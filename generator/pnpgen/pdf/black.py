@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pnpgen.pdf.colour import write_content
-from pnpgen.pdf.matrix import IDENTITY, scale, times
+from pnpgen.pdf.matrix import IDENTITY, point, scale, times
 from pnpgen.pdf.minline import placements
 from pnpgen.pdf.resave import pdf_bytes
 
@@ -301,8 +301,7 @@ def _points(name: str, operands: list[float], ctm: tuple[float, ...]) -> list[tu
         pairs = [(x, y), (x + w, y), (x, y + h), (x + w, y + h)]
     else:
         pairs = list(zip(operands[0::2], operands[1::2]))
-    a, b, c, d, e, f = ctm
-    return [(a * x + c * y + e, b * x + d * y + f) for x, y in pairs]
+    return [point(ctm, x, y) for x, y in pairs]
 
 
 def _states(ops, ctm: tuple[float, ...]) -> list[tuple[Any, Any, float, Box | None, float | None]]:

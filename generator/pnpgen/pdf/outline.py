@@ -16,7 +16,7 @@ from typing import Any
 from fontTools.pens.basePen import BasePen
 from fontTools.ttLib import TTFont
 
-from pnpgen.pdf.matrix import times
+from pnpgen.pdf.matrix import point, times
 from pnpgen.pdf.resave import pdf_bytes
 
 _TEXT_STATE = {"Tc", "Tw", "Tz", "TL", "Tf", "Tr", "Ts"}
@@ -31,9 +31,8 @@ class _PathPen(BasePen):
         self.ops: list = []
 
     def _pt(self, p):
-        a, b, c, d, e, f = self.m
-        x, y = p
-        return [round(a * x + c * y + e, 4), round(b * x + d * y + f, 4)]
+        x, y = point(self.m, *p)
+        return [round(x, 4), round(y, 4)]
 
     def _moveTo(self, p):
         self.ops.append((self._pt(p), "m"))
