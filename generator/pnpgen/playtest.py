@@ -308,8 +308,8 @@ def _mm(value: float) -> str:
 def _since_printer(ws: Workspace, since: Version) -> tuple[str | None, str]:
     """The printer profile the build that recorded ``since`` drew its home sheets for (None: none,
     or not known), and why it is not used when the version names one no ``printers.yaml`` holds."""
+    from pnpgen.data.printers import load_printer
     from pnpgen.errors import InputError
-    from pnpgen.printers import load_printer
 
     recorded = since.body.get("printer")
     name = recorded.get("name") if isinstance(recorded, dict) else None

@@ -17,7 +17,7 @@ def home_sheet_options(ws: Workspace, args: argparse.Namespace) -> dict[str, Any
 
     printer = None
     if getattr(args, "printer", None) is not None:  # (--printer "" refused, not passed over; each option's stage loaded only when it is asked for)
-        from pnpgen.printers import check_asked, load_printer
+        from pnpgen.data.printers import check_asked, load_printer
 
         printer = load_printer(ws.root, args.printer)
         check_asked(printer, args.paper, args.duplex)

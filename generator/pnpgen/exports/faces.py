@@ -72,7 +72,7 @@ class UniqueFace:
 
     @property
     def object_name(self) -> str:
-        """The face's part of its Tabletop Simulator objects' GUIDs (exports/tts.py): the stem as
+        """The face's part of its Tabletop Simulator objects' GUIDs (exports/ttsids.py): the stem as
         it was before copy numbers were padded, so a saved table keeps its GUIDs."""
         return self._named(1)
 
