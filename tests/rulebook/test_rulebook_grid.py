@@ -191,3 +191,23 @@ def test_an_inch_poker_card_is_pictured_at_a_half_like_a_poker_card(tmp_path, si
     flat = re.sub(r"\s", "", "".join(texts(book.files["rulebook.pdf"])))
     assert "図は実物の1/2の大きさです" in flat and "縮尺" not in flat, flat[:2000]
 
+
+
+def test_a_blank_line_between_a_sections_paragraphs_is_one_grid_line(tmp_path):
+    """docs/rulebook.md: a blank line of the draft is one grid line. Between two paragraphs right
+    under a section (not a step) it gave none in a Japanese book — the section's blocks were set one
+    at a time, so each looked like the first under its heading. A blank line right under the heading
+    still adds nothing; one under a step written as a sentence (a numbered line, no heading) is a gap."""
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    draft = ws / "data" / "test" / "draft.txt"
+    draft.write_text(draft.read_text(encoding="utf-8").replace(
+        "　テスト用の小さなゲームです。２〜４人で遊びます。\n",
+        "　第一段落のはじめの文です。\n　第一段落のつづきの文です。\n\n　第二段落の文です。\n").replace(
+        "２：カードを１枚出す。\n", "２：カードを１枚出す。\n\n\n　手番を終えたら次の人の番です。\n"), encoding="utf-8")
+    pdf = build_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts", rules_only=True).files["rulebook.pdf"]
+    lines = {t: (p, y) for p, y, _, t in body_lines(pdf)}
+    key = {k: next(v for t, v in lines.items() if k in t) for k in ("はじめ", "つづき", "第二", "出す", "手番を終")}
+    assert key["はじめ"][0] == key["つづき"][0] == key["第二"][0]
+    assert key["つづき"][1] - key["はじめ"][1] == pytest.approx(PITCH, abs=TOLERANCE)  # no blank line: the next grid line
+    assert key["第二"][1] - key["つづき"][1] == pytest.approx(2 * PITCH, abs=TOLERANCE)  # one blank grid line between
+    assert key["手番を終"][1] - key["出す"][1] == pytest.approx(2 * PITCH, abs=TOLERANCE)

@@ -225,8 +225,11 @@ class StoryText:
                      lang=self.lang)
 
     def blocks(self, blocks: Sequence[Block | Component | Step], indent: float = 0.0, *,
-               notes_as_rules: bool = True) -> list[Flowable]:
-        """The draft's blocks as flowables; a step or a ◇ component entry among them sets nothing."""
+               notes_as_rules: bool = True, after_text: bool = False) -> list[Flowable]:
+        """The draft's blocks as flowables; a step or a ◇ component entry among them sets nothing.
+        A blank line of the draft before a block is a grid line of space, but for the first block
+        right under a heading (``after_text``: the first follows text set by another call, as a
+        section's blocks, set one by one between its steps, do)."""
         out: list[Flowable] = []
         for b in blocks:
             start = len(out)
@@ -281,7 +284,7 @@ class StoryText:
                 out.append(self.indexed(sub, b.text))
                 out += self.blocks(b.children, indent + BLOCK_INDENT, notes_as_rules=notes_as_rules)
                 out += self.figures_after(b.text)
-            if getattr(b, "gap_before", False) and (start or self.marks.latin) and len(out) > start:
+            if getattr(b, "gap_before", False) and (start or after_text or self.marks.latin) and len(out) > start:
                 # a blank line in the draft: space above (a flowable, not a Spacer, so that
                 # a heading's keep-with-next reaches the text); a Latin draft's paragraphs are
                 # set apart by it wherever they stand (they have no indent)
