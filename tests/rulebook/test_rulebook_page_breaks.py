@@ -276,7 +276,7 @@ def test_the_running_head_is_the_section_at_the_pages_first_line(tmp_path, monke
     monkeypatch.setattr(StoryBuilder, "section_heading",
                         lambda self, *a, **kw: (lambda out: [out[0], _Mark(), *out[1:]])(heading(self, *a, **kw)))
     ws = make_workspace(tmp_path / "ws", draft=True)
-    long = ("　" + "テスト用の小さなゲームです。" * 6 + "\n\n") * 13  # section 3 then opens page 5
+    long = ("　" + "テスト用の小さなゲームです。" * 6 + "\n") * 13  # section 3 then opens page 5
     (ws / "data" / "test" / "draft.txt").write_text(
         DRAFT.replace("　テスト用の小さなゲームです。２〜４人で遊びます。\n", long), encoding="utf-8")
     assert run(ws, "rulebook", "--game", "test", "--out", str(tmp_path / "out")) == 0
