@@ -240,7 +240,8 @@ class StoryBuilder(StoryText):
             n = self.reductions[d]
             pic += [Faces(d, self.pictures[d], 1 / n), Spacer(1, 2)]
             if n != self.common:
-                pic += [self.p(self.label("picture_own_scale", n=n), "caption"), Spacer(1, 2)]
+                pic += [self.p(self.label("picture_own_scale", n=n) if n > 1 else self.label("picture_own_actual"), "caption"),
+                        Spacer(1, 2)]
         widest = max((f.width for f in pic if isinstance(f, Faces)), default=0.0)
         def beside(description: list[Flowable]) -> Table:
             return on_grid(_cell_table([[pic, description or ""]], [picture_column(widest), None], [
