@@ -217,10 +217,9 @@ def test_a_small_counter_is_pictured_at_actual_size_beside_cards_at_a_half(tmp_p
     """A wargame's 12.7 mm counters were drawn at the list's 1/2, 6 mm across, their 5 pt text
     2.5 pt: unreadable. A piece no longer than 30 mm is pictured at its actual size (its 5 pt text
     5 pt), captioned 「実物大」, while the cards keep the list's 1/2."""
-    from pnpgen.rulebook import pictures_from_game
-    from pdfprobe import glyphs
-
     from conftest import DECK_YAML
+    from pdfprobe import glyphs
+    from pnpgen.rulebook import pictures_from_game
 
     ws = make_workspace(tmp_path / "ws", draft=True)
     (ws / "templates" / "test" / "counter.svg.j2").write_text(
