@@ -375,8 +375,8 @@ def _cover(game: Game, pictures: Mapping[str, DeckPicture], named: Sequence[str]
     (every piece parked: no component, a card set aside was the cover's picture), nor, unless named,
     a sealed pack's (``sealed: true``: its faces are the players' to find)."""
     if named:
-        decks = {d.id: d for d in game.decks}
-        return [(n, pictures[n]) for n in named if n in pictures and decks[n].count and settled(decks[n])]
+        by_id = {d.id: d for d in game.decks}
+        return [(n, pictures[n]) for n in named if n in pictures and by_id[n].count and settled(by_id[n])]
     decks = sorted((d for d in game.decks if d.id in pictures and d.kind in COVER_KINDS and d.count and settled(d)
                     and not d.sealed),
                    key=lambda d: (-len(d.pieces), COVER_KINDS.index(d.kind)))  # (ties: the game's order)

@@ -350,8 +350,9 @@ def load_settings(game: Game) -> RulebookSettings:
             raise doc.error(("rulebook", "cover_decks"), f"cover_decks {validate.show(raw['cover_decks'])} is no list of decks",
                             f"a deck, or a list of 1 to {COVER_DECKS} decks, whose first piece the cover shows, e.g. "
                             f"{next(iter(decks), 'counters')}")
-        at = ("rulebook", "cover_decks") if isinstance(raw["cover_decks"], str) else None
-        out.cover_decks = [deck_id(d, at or ("rulebook", "cover_decks", i)) for i, d in enumerate(named)]
+        one = isinstance(raw["cover_decks"], str)  # (its error at the key's line, a list's at its item's)
+        out.cover_decks = [deck_id(d, ("rulebook", "cover_decks") if one else ("rulebook", "cover_decks", i))
+                           for i, d in enumerate(named)]
     return out
 
 
