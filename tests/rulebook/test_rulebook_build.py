@@ -936,11 +936,30 @@ def test_a_letter_build_prints_its_booklet_on_letter_with_the_pages_set_to_fit(d
     assert_fold_marks_print(drafted / "build" / "test" / "rulebook-booklet.pdf", 279.4, 215.9)
 
 
-def test_the_booklets_marks_stand_inside_the_margin_the_home_sheets_are_given(drafted):
+@pytest.mark.parametrize("command", ["build", "rulebook"])
+def test_the_booklets_marks_stand_inside_the_margin_the_home_sheets_are_given(drafted, command):
     """The booklet's fold marks and printing note stood inside a 5 mm margin whatever --margin the
-    home sheets were given: a printer that leaves 8 mm unprinted cut the ticks off (fixesQ)."""
-    assert run(drafted, "build", "--game", "test", "--jobs", "1", "--margin", "8mm") == 0
+    home sheets were given: a printer that leaves 8 mm unprinted cut the ticks off (fixesQ).
+    `pnpgen rulebook`, which makes the same booklet, had no --margin at all: it takes build's."""
+    jobs = ["--jobs", "1"] if command == "build" else []
+    assert run(drafted, command, "--game", "test", *jobs, "--margin", "8mm") == 0
     assert_fold_marks_print(drafted / "build" / "test" / "rulebook-booklet.pdf", margin=8.0)
+
+
+def test_the_previews_booklet_stands_inside_the_margin_serve_is_given(drafted):
+    """serve built the booklet at the 5 mm default whatever the printer: `serve --margin 8mm` sets
+    its booklet's marks and note inside 8 mm, as build's (and its sheets inside it, as build's)."""
+    from pnpgen.commandline import parsers
+    from pnpgen.serve.preview import Preview
+
+    serve = parsers("serve")[1]["serve"]
+    assert serve.parse_args(["--game", "test", "--margin", "8mm"]).margin == 8.0
+    assert serve.parse_args(["--game", "test"]).margin == 5.0
+    preview = Preview(Workspace(drafted), "test", drafted / "build", margin_mm=8.0)
+    preview.rebuild()
+    assert not preview.state.error, preview.state.error
+    assert_fold_marks_print(drafted / "build" / "test" / "rulebook-booklet.pdf", margin=8.0)
+    assert preview.options.sheet.margin_mm == 8.0  # the home sheets laid out inside it too
 
 
 def test_a_components_pictures_stand_clear_of_its_headings_rule(drafted):
