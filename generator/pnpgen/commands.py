@@ -334,7 +334,7 @@ def _rulebook(ws: Workspace, game, args: argparse.Namespace):
     return build_rulebook(game, ws.fonts, pictures=pictures_from_game(game, ws.templates, max_dpi=ceiling),
                           rules_only=args.rules_only, creep_mm=args.creep, binding=args.binding,
                           paper=booklet_paper(ws, game, None), icon_dirs=icon_dirs(ws.templates, game.slug),
-                          max_dpi=ceiling)
+                          max_dpi=ceiling, margin_mm=args.margin)
 
 
 def rulebook(ws: Workspace, args: argparse.Namespace) -> int:

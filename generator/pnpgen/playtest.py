@@ -21,10 +21,19 @@ if TYPE_CHECKING:
 
 def command_table(sheet_options: Callable[[argparse.ArgumentParser], None],
                   jobs_option: Callable[[argparse.ArgumentParser], None],
+                  margin_option: Callable[[argparse.ArgumentParser], None],
                   ) -> dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]]:
     """The commands for cli.py's table: name → (what it does, its options). ``sheet_options``:
     build's options of the home sheets' layout, and ``jobs_option`` its ``--jobs``, which reprint
-    takes too (it builds the game as build does)."""
+    takes too (it builds the game as build does); ``margin_option`` build's ``--margin``, which
+    serve takes (its sheets and booklet set inside it, as build's are)."""
+
+    def _serve_options(s: argparse.ArgumentParser) -> None:
+        s.add_argument("--port", type=_port, default=8765, help="default 8765; the page is on 127.0.0.1 only")
+        _common(s, lang=False)
+        s.add_argument("--lang", type=optionvalues.option(optionvalues.language_option),
+                       help="build and show this language of the game (game.yaml languages), into build/<game>/<lang>/")
+        margin_option(s)
 
     def _reprint_options(r: argparse.ArgumentParser) -> None:
         r.add_argument("--since", required=True, help="a version (see 'pnpgen log'): v12, a tag, or a hash")
@@ -63,13 +72,6 @@ def _tag_options(t: argparse.ArgumentParser) -> None:
                    "not starting with -, nor only dots)")
     t.add_argument("version", nargs="?", default="latest", help="default: the latest version")
     _common(t)
-
-
-def _serve_options(s: argparse.ArgumentParser) -> None:
-    s.add_argument("--port", type=_port, default=8765, help="default 8765; the page is on 127.0.0.1 only")
-    _common(s, lang=False)
-    s.add_argument("--lang", type=optionvalues.option(optionvalues.language_option), help="build and show this language of the game (game.yaml languages), "
-                                  "into build/<game>/<lang>/")
 
 
 def _tag_name(text: str) -> str:
