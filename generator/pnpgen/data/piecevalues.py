@@ -153,6 +153,19 @@ def shown_fields(deck: Deck, lang: str) -> set[str]:
             if box.get("placeholder") and box.get("field")}
 
 
+def painted_fields(deck: Deck, lang: str) -> set[str]:
+    """The colour fields a deck's layout paints with (``piece.<field>`` as a box's ``fill``,
+    ``stroke`` or ``colour``, or a side's ``background``): left empty, each is the neutral grey of an
+    open colour (``OPEN_COLOUR``), a tile's edge or a player's colour still to be chosen."""
+    if deck.layout is None:
+        return set()
+    sides = [deck.layout.front] + ([deck.layout.back] if deck.layout.back is not None else [])
+    specs = [side.background for side in sides]
+    specs += [dict(box.options).get(key) for side in sides for box in side.boxes
+              if not dict(box.options).get("lang") or lang in box.get("lang") for key in ("fill", "stroke", "colour")]
+    return {spec[6:] for spec in specs if isinstance(spec, str) and spec.startswith("piece.")}
+
+
 def optional_fields(deck: Deck, data: dict, lang: str) -> set[str]:
     """Fields only a layout's ``placeholder: false`` boxes read (art a token may do without), or
     only boxes this edition does not draw, or image fields the deck says ``placeholder: false``
