@@ -80,7 +80,8 @@ def field_value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple,
         elif ftype == "list" and isinstance(value, str) and value.strip():  # "vp, lamp" as a spreadsheet cell holds it
             named = re.findall(r"[{｛]\s*([^{}｛｝\s]+)\s*[}｝]", value)  # {coin}{vp}, as a card's text writes icons
             apart = r"\s*[、，,]\s*" if re.search(r"[、，,]", value) else r"\s+"  # coin vp: two items, not one
-            items = ", ".join(named or [x for x in re.split(apart, value.strip()) if x])
+            body = re.sub(r"^\[\s*|\s*\]$", "", value.strip())  # [vp, coin: one bracket left out, not two to add
+            items = ", ".join(named or [x for x in re.split(apart, body) if x])
             expected += f" in brackets, ', ' between its items: [{items}]"
         elif ftype == "list" and isinstance(value, dict) and value and set(value) <= set(game.languages) \
                 and all(isinstance(x, list) and x for x in value.values()):  # {ja: [地形, …], en: [Terrain, …]}
