@@ -138,14 +138,14 @@ def refuse_totals_row(rows: Source, deck: Deck) -> None:
                          "one row per piece: delete the totals row, or keep it on another worksheet")
 
 
-def _drawn_boxes(deck: Deck, lang: str | None, types: tuple[str, ...]) -> list:
-    """The layout's boxes of ``types`` the ``lang`` edition draws (a box with ``lang:`` only in
-    those; ``lang`` None: every box)."""
+def _drawn_boxes(deck: Deck, lang: str | None, types: tuple[str, ...] | None = None) -> list:
+    """The layout's boxes of ``types`` (None: of every type) the ``lang`` edition draws (a box with
+    ``lang:`` only in those; ``lang`` None: every box)."""
     if deck.layout is None:
         return []
     sides = [deck.layout.front] + ([deck.layout.back] if deck.layout.back is not None else [])
     return [box for side in sides for box in side.boxes
-            if box.type in types and (lang is None or not box.get("lang") or lang in box.get("lang"))]
+            if (types is None or box.type in types) and (lang is None or not box.get("lang") or lang in box.get("lang"))]
 
 
 def shown_fields(deck: Deck, lang: str) -> set[str]:
@@ -160,10 +160,8 @@ def painted_fields(deck: Deck, lang: str) -> set[str]:
     open colour (``OPEN_COLOUR``), a tile's edge or a player's colour still to be chosen."""
     if deck.layout is None:
         return set()
-    sides = [deck.layout.front] + ([deck.layout.back] if deck.layout.back is not None else [])
-    specs = [side.background for side in sides]
-    specs += [dict(box.options).get(key) for side in sides for box in side.boxes
-              if not dict(box.options).get("lang") or lang in box.get("lang") for key in ("fill", "stroke", "colour")]
+    specs = [deck.layout.front.background, deck.layout.back.background if deck.layout.back is not None else None]
+    specs += [dict(box.options).get(key) for box in _drawn_boxes(deck, lang) for key in ("fill", "stroke", "colour")]
     return {spec[6:] for spec in specs if isinstance(spec, str) and spec.startswith("piece.")}
 
 
