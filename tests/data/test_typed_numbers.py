@@ -136,7 +136,9 @@ def test_a_list_cell_in_full_width_brackets_is_told_the_list_to_write(tmp_path, 
 @pytest.mark.parametrize("cell, written", [('"vp, star"', "[vp, star]"), ("star", "[star]"),
                                            # trial 17: two icons apart by a space were told one item,
                                            # [vp star]; icons written as a text writes them, their braces
-                                           ("vp star", "[vp, star]"), ("｛vp｝", "[vp]"), ("{vp}{star}", "[vp, star]")])
+                                           ("vp star", "[vp, star]"), ("｛vp｝", "[vp]"), ("{vp}{star}", "[vp, star]"),
+                                           # trial66: a bracket left open was told [[vp, star]
+                                           ('"[vp, star"', "[vp, star]"), ('"vp, star]"', "[vp, star]")])
 def test_a_list_cell_without_brackets_is_told_the_list_to_write(tmp_path, capsys, cell, written):
     """A game trial: an icons cell typed ``vp, star`` in a spreadsheet, as a designer lists
     things in a cell, was 'not a valid list (expected a list [..])'; the message gives the list."""
