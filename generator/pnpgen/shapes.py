@@ -102,7 +102,7 @@ def bounding_size(shape: str, size: float, orientation: str = "pointy") -> tuple
 
 # --------------------------------------------------------------------------- affine maps
 
-@plain_repr
+@kept_repr
 @dataclass(frozen=True)
 class Affine:
     """x' = a·x + c·y + e, y' = b·x + d·y + f (millimetres, y down)."""

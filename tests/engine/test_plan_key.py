@@ -162,3 +162,52 @@ def test_a_shop_files_copies_share_one_page_and_keep_the_key_of_pages_made_apart
     assert plan_key(shared, {}) != plan_key(PagePlan("shop", [*pages[:6], *pages[4:6]]), {})
     unique = shop_pages(deck, 3.0, [("f0", "b0", 3, "札A"), ("f1", "b1", 1, "札B")])
     assert [p.label for p in unique] == ["札A ×3", "札A ×3 (back)", "札B ×1", "札B ×1 (back)"]
+
+
+def test_a_shop_pages_hash_made_from_one_model_page_is_the_hash_of_its_whole_text():
+    """A deck's shop pages differ only in their face and label: impose/plan.py ``Alike`` hashes
+    each from one model page's text a side, and the hash is the one the page's whole ``repr``
+    gives — two-sided and one-sided, die-cut (the die line's layer on each page), labels with
+    quotes, a backslash, a line break, and a key or label holding the mark the model is cut at
+    (hashed whole)."""
+    from pnpgen.impose.plan import _FACE_MARK, _LABEL_MARK, page_digest
+
+    for spec, backs in ((shape_spec("rect", (63.0, 88.0)), ("b0", "b0", "b1", "b0")),
+                        (shape_spec("circle", (30.0, 30.0)), None)):
+        fronts = ("f0", "f0", "f'1", f"x{_FACE_MARK}")
+        deck = DeckSheets("cards", "札", spec, fronts, backs, 3.0)
+        for pairs in (None, [("f0", backs and "b0", 3, "札 'A'"), ("f'1", backs and "b1", 1, 'B\\ "x"\nC'),
+                             (f"x{_FACE_MARK}", backs and "b0", 2, f"L{_LABEL_MARK}")]):
+            digests: dict[int, bytes] = {}
+            pages = shop_pages(deck, 2.5, pairs, digests=digests)
+            assert {id(p) for p in pages} == set(digests)
+            assert all(digests[id(p)] == page_digest(p) == hashlib.sha256(repr(p).encode()).digest() for p in pages)
+            assert plan_key(PagePlan("shop", pages), {}, dict(digests)) == plan_key(PagePlan("shop", pages), {})
+            assert spec.die_cut == all(isinstance(p.items[-1], DieLine) for p in pages)
+
+
+def test_a_decks_shop_pages_are_hashed_without_writing_each_out(monkeypatch):
+    """Counted, not timed: imposing the shop files of a deck of 12 and of 24 distinct cards writes
+    out the same few model pages (one a side, labelled or not), never each page; their
+    documents' keys, given those hashes, write none out again."""
+    spec = shape_spec("rect", (63.0, 88.0))
+    written: list[Page] = []
+    write = Page.__repr__
+
+    def counted(page: Page) -> str:
+        written.append(page)
+        return write(page)
+
+    monkeypatch.setattr(Page, "__repr__", counted)
+    for n in (12, 24):
+        deck = DeckSheets("cards", "札", spec, tuple(f"f{i}" for i in range(n)), ("b",) * n, 3.0)
+        written.clear()
+        digests: dict[int, bytes] = {}
+        shop = shop_pages(deck, 3.0, digests=digests)
+        unique = shop_pages(deck, 3.0, [(f"f{i}", "b", 1, f"札{i}") for i in range(n)], digests=digests)
+        # every copy's fronts and the one back; each piece's front and back, labelled: four models, two a file
+        assert len(digests) == (n + 1) + 2 * n and len(written) == 4
+        written.clear()
+        plan_key(PagePlan("shop", shop), {}, digests)
+        plan_key(PagePlan("unique", unique), {}, digests)
+        assert written == []

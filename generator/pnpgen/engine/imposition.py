@@ -230,14 +230,15 @@ def impose_deck(ds: DeckSheets, df: DeckFaces, placed: DeckOnPaper, deck: Deck, 
     bleed = deck.bleed(options.bleed_mm)  # the shop pages' (the art is drawn with this or the build's, the wider)
     pairs = [(p.front, p.back, p.count, p.piece.label) for p in df.pairs]
     signed_home = [signed(p) for p in home]  # (each home page's text hashed once for both)
+    digests = {id(p): digest for p, (_, digest) in zip(home, signed_home, strict=True)}
     return DeckImposition(
         home=home, sheets=sheets,
-        shop=shop_pages(ds, bleed) if home else [],
-        unique=shop_pages(ds, bleed, pairs) if home else [],
+        shop=shop_pages(ds, bleed, digests=digests) if home else [],
+        unique=shop_pages(ds, bleed, pairs, digests=digests) if home else [],
         die=shop_die_pages(ds, bleed) if home and spec.die_cut else None,
         cuts=deck_cuts, fold_or_sleeve=fold_or_sleeve,
         signatures=[signature for signature, _ in signed_home], faces=[p.faces() for p in home],
-        digests={id(p): digest for p, (_, digest) in zip(home, signed_home, strict=True)})
+        digests=digests)
 
 
 def _shared_drawn(like: Sharing, font: str, options: BuildOptions) -> list[Page]:
@@ -251,7 +252,7 @@ def remember_digests(kept: Impositions | None, digests: dict[int, bytes]) -> Non
     """After the documents' keys are made: each kept deck's pages' hashes, for the next save."""
     if kept is None:
         return
-    for imposed in kept.used():  # (a deck imposed by this save holds its home pages' only)
+    for imposed in kept.used():  # (a deck imposed by this save holds its home and shop pages' only)
         known = imposed.digests
         known.update({id(p): digests[id(p)] for p in imposed.pages() if id(p) in digests and id(p) not in known})
 

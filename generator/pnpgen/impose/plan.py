@@ -7,6 +7,7 @@ plan can be compared, cached or concatenated without drawing anything.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pnpgen.shapes import Affine, Outline, Straight, kept_repr, plain_repr
@@ -169,3 +170,55 @@ def signed(page: Page) -> tuple[str, bytes]:
     drawn = [text for text, item in zip(texts, page.items, strict=True) if not isinstance(item, TextOp)]
     signature = hashlib.sha256(f"({page.size_mm!r}, {_Written(drawn)!r})".encode()).hexdigest()[:16]
     return signature, hashlib.sha256(repr(replace(page, items=_Written(texts))).encode()).digest()
+
+
+def page_digest(page: Page) -> bytes:
+    """The SHA-256 of a page's whole text, its ``repr``: what a document's plan key hashes of each
+    page (engine/cache.py ``plan_key``)."""
+    import hashlib
+
+    return hashlib.sha256(repr(page).encode()).digest()
+
+
+# stand-ins written where a page's face key and label go, found again in the model page's text
+_FACE_MARK = "\x00face\x00"
+_LABEL_MARK = "\x00label\x00"
+
+
+class Alike:
+    """``page_digest`` of pages alike but for their face's key and their label (a deck's shop
+    pages: one face each, the same box, clip and die line), from one model page's text written
+    once: a 3,000-card deck's 6,000 distinct shop pages were each written out whole to be hashed.
+    ``model`` makes the page of a face key and label; a page whose text is not the model's with
+    those two put in (a key or label whose text holds a mark) is written out and hashed whole."""
+
+    def __init__(self, model: Callable[[str, str | None], Page]) -> None:
+        self._model = model
+        self._parts: dict[bool, list[str] | None] = {}  # labelled or not → the text around the marks
+
+    def digest(self, page: Page, face: str, label: str | None) -> bytes:
+        import hashlib
+
+        labelled = label is not None
+        if labelled not in self._parts:
+            self._parts[labelled] = self._split(labelled)
+        parts = self._parts[labelled]
+        if parts is None or _FACE_MARK in face or (label is not None and _LABEL_MARK in label):
+            return page_digest(page)
+        text = parts[0] + repr(face) + parts[1]
+        if label is None:
+            return hashlib.sha256(text.encode()).digest()
+        return hashlib.sha256((text + repr(label) + parts[2]).encode()).digest()
+
+    def _split(self, labelled: bool) -> list[str] | None:
+        """The model page's text cut at its face key and label (None: they do not each appear once,
+        in that order)."""
+        text = repr(self._model(_FACE_MARK, _LABEL_MARK if labelled else None))
+        head, *rest = text.split(repr(_FACE_MARK))
+        if len(rest) != 1:
+            return None
+        if not labelled:
+            return [head, rest[0]]
+        middle, *tail = rest[0].split(repr(_LABEL_MARK))
+        return [head, middle, tail[0]] if len(tail) == 1 else None
+

@@ -12,13 +12,13 @@ import hashlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from pnpgen.impose.cutter import add_registration
 from pnpgen.impose.fold import FoldLayout, fold_pages
 from pnpgen.impose.grid import SheetLayout, SheetOptions, choose_layout, cut_marks, used_part
 from pnpgen.impose.nest import NestLayout
-from pnpgen.impose.plan import DieLine, Item, Page, PlaceFace, RectOp, Strokes, TextOp
+from pnpgen.impose.plan import Alike, DieLine, Item, Page, PlaceFace, RectOp, Strokes, TextOp
 from pnpgen.impose.sleeve import Sleeve, default_sleeve, scaled, sleeve_pages
 from pnpgen.impose.slots import SlotLayout
 from pnpgen.impose.tiles import TileOptions, TilePlan, assembly_map, glue_strips, tile_marks
@@ -483,15 +483,27 @@ def _shop_page(spec: ShapeSpec, bleed_mm: float, label: str | None = None) -> Pa
 
 
 def shop_pages(deck: DeckSheets, bleed_mm: float,
-               pairs: list[tuple[str, str | None, int, str]] | None = None) -> list[Page]:
+               pairs: list[tuple[str, str | None, int, str]] | None = None,
+               digests: dict[int, bytes] | None = None) -> list[Page]:
     """One piece per page, page = trim + bleed, TrimBox = trim, front then back; artwork clipped
     to the piece's bleed outline. By default every printed copy; with ``pairs`` (front, back,
-    quantity, piece name) each distinct face pair once, name and quantity as the page label."""
+    quantity, piece name) each distinct face pair once, name and quantity as the page label.
+    ``digests`` gets each distinct page's ``page_digest`` (by its id), made from one model
+    page's text a side (``Alike``)."""
     spec = deck.spec
     if pairs is None:
         backs = deck.backs or (None,) * len(deck.fronts)
         pairs = [(f, b, 0, "") for f, b in zip(deck.fronts, backs)]
     dies = dict(zip(("front", "back"), _die_paths(deck, bleed_mm))) if spec.die_cut else {}
+    at = translate(bleed_mm, bleed_mm)  # (one placement for every page of the deck: its text written once)
+
+    def page_of(side: str, key: str, label: str | None) -> Page:
+        page = shop_face_page(spec, bleed_mm, key, side, deck.art_bleed_mm, label, at)
+        if side in dies:  # the die line as a layer: shown on screen, not printed
+            page.items.append(DieLine(dies[side], spot=True, layer=CUT_LAYER))
+        return page
+
+    alike = {side: Alike(partial(page_of, side)) for side in ("front", "back")}
     pages = []
     # the pages of one face printed alike are one page object: a piece's copies, each of a thousand
     # cards' pages worked out once for the documents' plan keys (engine/cache.py) and drawn once
@@ -504,19 +516,19 @@ def shop_pages(deck: DeckSheets, bleed_mm: float,
             label = face_label(base, side) if qty else None
             page = made.get((key, side, label))
             if page is None:
-                page = made[(key, side, label)] = shop_face_page(spec, bleed_mm, key, side, deck.art_bleed_mm, label)
-                if side in dies:  # the die line as a layer: shown on screen, not printed
-                    page.items.append(DieLine(dies[side], spot=True, layer=CUT_LAYER))
+                page = made[(key, side, label)] = page_of(side, key, label)
+                if digests is not None:
+                    digests[id(page)] = alike[side].digest(page, key, label)
             pages.append(page)
     return pages
 
 
 def shop_face_page(spec: ShapeSpec, bleed_mm: float, key: str, side: str, art_bleed_mm: float,
-                   label: str | None = None) -> Page:
+                   label: str | None = None, at: Affine | None = None) -> Page:
     """One face on a shop page (trim + bleed, TrimBox = trim), its art clipped to the piece's
-    bleed outline (a back's mirrored)."""
+    bleed outline (a back's mirrored); ``at``: ``translate(bleed_mm, bleed_mm)``, when made already."""
     page = _shop_page(spec, bleed_mm, label)
-    page.items.append(PlaceFace(key, translate(bleed_mm, bleed_mm), (spec.w, spec.h), art_bleed_mm,
+    page.items.append(PlaceFace(key, at or translate(bleed_mm, bleed_mm), (spec.w, spec.h), art_bleed_mm,
                                 clip=_shop_clip(spec, bleed_mm, side)))
     return page
 
