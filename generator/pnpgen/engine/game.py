@@ -40,7 +40,13 @@ from pnpgen.engine.imposition import GamePlan, Impositions, impose_game, remembe
 from pnpgen.engine.manifest import DeckRecord
 from pnpgen.engine.options import BuildOptions
 from pnpgen.engine.output import mark_now
-from pnpgen.engine.paper import cricut_warnings, fold_duplex_warnings, short_bleed_warnings, sleeve_back_warnings
+from pnpgen.engine.paper import (
+    cricut_warnings,
+    cutter_slot_warnings,
+    fold_duplex_warnings,
+    short_bleed_warnings,
+    sleeve_back_warnings,
+)
 from pnpgen.engine.placement import check_pages, check_tiled, game_printer, paper_layouts
 from pnpgen.exports.bleedcheck import Paper, ShopFace, bare_bleed_warnings, first_faces, pack_name, paper
 from pnpgen.exports.bleedfill import OUTSIDE_MM
@@ -302,6 +308,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                          + short_bleed_warnings(list(zip(game.decks, on_paper)), options)
                          + stock_warnings(list(zip(game.decks, on_paper)), options.sheet) + silhouette_warnings(options.sheet)
                          + cricut_warnings(list(zip(game.decks, on_paper)), options)
+                         + cutter_slot_warnings(list(zip(game.decks, on_paper)), options)
                          + sleeve_back_warnings(game.slug, rendered.decks, options),
                          rendered=rendered, arts=arts, cache_files=cache_files, on_paper=on_paper, images=images,
                          face_keys=face_keys, face_arts=face_arts, face_files=face_files, options=options)
