@@ -248,12 +248,13 @@ def _sheet_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--margin", type=optionvalues.option(optionvalues.margin_option), default=5.0, help="unprintable margin of the printer (default 5mm)")
     p.add_argument("--bleed", type=optionvalues.option(optionvalues.bleed_option), default=None,
                    help=f"bleed around each piece (default {BLEED_MM:g}mm; a deck file's own bleed: wins for its deck)")
-    p.add_argument("--layout", type=_choice, choices=["grid", "fold", "sleeve"], default="grid",
+    p.add_argument("--layout", type=_choice, choices=["grid", "fold", "sleeve"], default=None,
                    help="fold: each two-sided piece's front and back side by side, fold and glue (no duplex); "
-                        "sleeve: card fronts only, sized for a sleeve with a backer card")
+                        "sleeve: card fronts only, sized for a sleeve with a backer card (default grid; reprint "
+                        "--since: the layout of the build that recorded the version)")
     p.add_argument("--sleeve", type=optionvalues.option(_sleeve),
                    help="the sleeve's inside, e.g. 66x91 (--layout sleeve; default: the card's trim + 3 mm, 66x91 for "
-                        "poker cards; each format's sleeves: pnpgen docs print-facts)")
+                        "poker cards; each format's sleeves: pnpgen docs print-facts; a deck file's sleeve: wins for its deck)")
     p.add_argument("--sheet", help="a sheet layout (sheets/NAME.yaml or built-in, e.g. a-one-51002): pieces go into its "
                         "slots; a deck file's sheet: wins (sheet: grid keeps the grid)")
     p.add_argument("--printer", help="a profile of printers.yaml (see 'pnpgen calibrate'): backs moved, scale corrected; its paper and duplex")

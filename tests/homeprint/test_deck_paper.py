@@ -136,11 +136,11 @@ def test_a_paper_smaller_than_a_piece_names_the_papers_that_hold_it(tmp_path, ca
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
     err = capsys.readouterr().err
     assert ("data/test/decks/mat.yaml:3:8: paper: deck 'mat': a 200×280 mm piece does not fit on A4 inside a 5 mm "
-            "margin (expected one of a3, ledger, tabloid, or kind: board (split into tiles))") in err
+            "margin (expected one of a3, tabloid, ledger, or kind: board (split into tiles))") in err
     # --paper a4 on the command line: the same piece, told at its size as before (not at paper:)
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--paper", "a4") == 2
     assert ("mat.yaml:2:7: size: deck 'mat': a 200×280 mm piece does not fit on A4 inside a 5 mm margin (expected "
-            "--paper a3 (one of a3, ledger, tabloid), or kind: board (split into tiles))") in capsys.readouterr().err
+            "--paper a3 (one of a3, tabloid, ledger), or kind: board (split into tiles))") in capsys.readouterr().err
 
 
 def test_a_piece_too_large_for_the_games_paper_is_offered_a_paper_in_its_deck_file(tmp_path, capsys):
@@ -150,7 +150,18 @@ def test_a_piece_too_large_for_the_games_paper_is_offered_a_paper_in_its_deck_fi
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
     err = capsys.readouterr().err
     assert ("mat.yaml:2:7: size: deck 'mat': a 200×280 mm piece does not fit on A4 inside a 5 mm margin (expected "
-            "paper: a3 in its deck file (one of a3, ledger, tabloid), or kind: board (split into tiles))") in err, err
+            "paper: a3 in its deck file (one of a3, tabloid, ledger), or kind: board (split into tiles))") in err, err
+
+
+def test_a_piece_too_large_for_a_letter_game_is_offered_its_own_familys_paper_first(tmp_path, capsys):
+    """A Letter game's mat was offered A3 (the papers sorted by name), where a tuck box too large
+    for Letter was offered Tabloid: one order answers both, the game's own family first, each
+    family from the smallest sheet up."""
+    ws = mats_and_cards(tmp_path / "ws", mat=MAT.replace("paper: a3\n", ""), game=GAME_YAML + "paper: letter\n")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert ("mat.yaml:2:7: size: deck 'mat': a 200×280 mm piece does not fit on LETTER inside a 5 mm margin (expected "
+            "paper: tabloid in its deck file (one of tabloid, ledger, a3), or kind: board (split into tiles))") in err, err
 
 
 def test_a_piece_too_large_between_the_silhouette_marks_of_its_own_paper_is_told_a_larger_paper_there(tmp_path, capsys):
@@ -190,3 +201,39 @@ def test_the_reprint_of_a_changed_mat_is_on_its_paper(tmp_path):
     assert sizes(out / "reprint.pdf") == [A3] * 2  # mat1's front and back, on A3 as mat.pdf
     (x0, _, x1, _), = placements(out / "reprint.pdf")[0]
     assert (x0 + x1) / 2 == pytest.approx(297 / 2, abs=0.01)
+
+
+def test_a_profile_measured_on_one_paper_applied_to_a_deck_on_another_is_told_once_per_deck(tmp_path, capsys):
+    """A Letter printer profile moved and scaled a deck file's Tabloid sheets without a word: its
+    figures were measured on Letter. Build and check say it once per deck, at its paper: line,
+    with the calibration and the profile to write; the build still applies it (the back moved
+    by the offset about the Tabloid page's centre), and a one-sided deck an offset alone does
+    not touch is not told."""
+    game = GAME_YAML + "paper: letter\n"
+    ws = mats_and_cards(tmp_path / "ws", mat=MAT.replace("paper: a3", "paper: tabloid"), game=game)
+    (ws / "data" / "test" / "decks" / "note.yaml").write_text(
+        MAT.replace("mat", "note").replace("paper: a3", "paper: tabloid").replace("back: card-back.svg.j2\n", "")
+        + "  - {name: n1, text: t}\n", encoding="utf-8")
+    (ws / "printers.yaml").write_text("letterjet: {paper: letter, back_offset_mm: [0.8, -1.2]}\n", encoding="utf-8")
+    out = build(ws, tmp_path / "out", "--printer", "letterjet")
+    told = ("pnpgen: warning: data/test/decks/mat.yaml:3:8: deck 'mat' prints on TABLOID (its deck file's paper: "
+            "tabloid), but printer profile 'letterjet' (printers.yaml:1) was measured on LETTER: its back offset "
+            "(+0.8/-1.2 mm) is applied to the TABLOID sheets unmeasured (expected: print pnpgen calibrate --paper "
+            "tabloid on that printer and write what it reads as a profile of its own, letterjet-tabloid: {paper: "
+            "tabloid, …} in printers.yaml, to build this deck with; or this deck built without --printer)")
+    said = [line for line in capsys.readouterr().err.splitlines() if "was measured on" in line]
+    assert said == [told], said
+    TABLOID = (279.4, 431.8)
+    assert sizes(out / "mat.pdf") == [TABLOID] * 4
+    (x0, y0, x1, y1), = placements(out / "mat.pdf")[0]
+    (bx0, by0, bx1, by1), = placements(out / "mat.pdf")[1]
+    assert (bx0, by0, bx1, by1) == pytest.approx((279.4 - x1 + 0.8, y0 - 1.2, 279.4 - x0 + 0.8, y1 - 1.2), abs=0.002)
+    # a scale too is named, and then the one-sided deck it scales is told as well; check says the same
+    (ws / "printers.yaml").write_text("letterjet: {paper: letter, back_offset_mm: [0.8, -1.2], scale: 99.5%}\n",
+                                      encoding="utf-8")
+    assert run(ws, "check", "--game", "test", "--printer", "letterjet") == 0
+    said = [line for line in capsys.readouterr().out.splitlines() if "was measured on" in line]
+    assert [line.split(": deck")[0].split()[-1] for line in said] == ["data/test/decks/mat.yaml:3:8",
+                                                                      "data/test/decks/note.yaml:3:8"], said
+    assert "its back offset (+0.8/-1.2 mm) and scale (99.5/99.5 %) are applied" in said[0]
+    assert "its scale (99.5/99.5 %) is applied" in said[1]

@@ -470,6 +470,34 @@ def test_a_bleed_below_the_back_offset_is_warned_at_the_profiles_line(tmp_path, 
     assert not [w for w in warnings if "white at the cut" in w], warnings
 
 
+def test_gang_cut_decks_short_of_the_back_offset_are_told_once_together(tmp_path, capsys):
+    """Three counter decks drawn with no bleed (gang-cut), a profile with a back offset: three
+    warnings alike, one a deck, said the same thing; now one names them all, with the bleed to
+    give in each deck file. A deck short of the offset's bleed by a bleed of its own is told apart."""
+    ws = make_workspace(tmp_path / "ws", pieces=["c1"])
+    decks = ws / "data" / "test" / "decks"
+    counter = DECK_YAML.replace("format: poker", "size: [12.7, 12.7]")
+    for name, bleed in (("units", 0), ("leaders", 0), ("markers", 0), ("chits", 1)):
+        (decks / f"{name}.yaml").write_text(f"bleed: {bleed}\n" + counter + "  - {name: a, text: t}\n", encoding="utf-8")
+    (ws / "printers.yaml").write_text("inkjet: {back_offset_mm: [-0.5, -1]}\n", encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--printer", "inkjet") == 0
+    said = [line for line in capsys.readouterr().err.splitlines() if "the back offset of printer" in line]
+    assert said == [
+        "pnpgen: warning: printers.yaml:1: the back offset of printer 'inkjet' (-0.5/-1 mm) needs 1.5 mm of bleed, but "
+        "deck 'chits' is drawn with 1 mm (its deck file's bleed: 1): its backs' art, moved by the offset, would leave "
+        "white at the cut; bleed: 1.5 in data/test/decks/chits.yaml (the larger offset + 0.5 mm), or a printer that "
+        "shifts less",
+        "pnpgen: warning: printers.yaml:1: the back offset of printer 'inkjet' (-0.5/-1 mm) needs 1.5 mm of bleed, but "
+        "decks 'leaders', 'markers', 'units' are drawn with none (their deck files' bleed: 0): their pieces abut "
+        "(gang-cut), so a back the profile leaves off its front shows the neighbour's colour at the cuts between "
+        "pieces, and paper only along the outer edges of the block; for a bleed round every piece instead (two cuts a "
+        "gap), bleed: 1.5 in data/test/decks/leaders.yaml, data/test/decks/markers.yaml, data/test/decks/units.yaml "
+        "(the larger offset + 0.5 mm), or a printer that shifts less"], said
+    warnings = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["warnings"]
+    assert [w for w in warnings if "the back offset of printer" in w] == [line.removeprefix("pnpgen: warning: ")
+                                                                         for line in said]
+
+
 def test_a_profile_with_no_back_offset_names_none_on_the_sheet(tmp_path, two_builds):
     """A profile that only corrects the scale printed 'back +0/+0 mm' on every duplex sheet."""
     ws, _ = two_builds

@@ -10,7 +10,7 @@ import pypdfium2.raw as pdfium_c
 import pytest
 from pypdf import PdfReader
 
-from conftest import make_workspace, run
+from conftest import DECK_YAML, make_workspace, run
 from pdfprobe import stroked_lines, texts
 from pnpgen.data.validate import Invalid
 from pnpgen.impose.cutter import cricut_area_option
@@ -169,3 +169,51 @@ def test_a_deck_whose_backs_tell_its_cards_apart_is_named_as_sleeve_inserts_leav
                     "behind: nothing on the backs tells its cards apart (expected its sheets from a build without "
                     "--layout sleeve, e.g. pnpgen build --game test --out build-backs, or one back for every card)"]
     assert len(_faces(ws / "build" / "test" / "cards.pdf")) == 1  # fronts only, as documented
+
+
+def test_a_deck_names_its_own_sleeve_and_a_builds_sleeve_that_does_not_suit_a_deck_is_told(tmp_path, capsys):
+    """Mini cards (44×63) beside poker cards in one ``--layout sleeve --sleeve 66x91`` build got
+    the poker sleeve without a word. A deck file's ``sleeve:`` wins over --sleeve for its deck (the
+    inserts' marks measured in mm); a deck without one that the build's sleeve does not suit is
+    told at its deck file, with the sleeve: to write there; the poker deck it suits is not."""
+    ws = make_workspace(tmp_path / "ws", pieces=["カード1", "カード2"])
+    decks = ws / "data" / "test" / "decks"
+    mini = DECK_YAML.replace("format: poker", "size: [44, 63]")
+    (decks / "minis.yaml").write_text(mini + "  - {name: m1, text: t}\n", encoding="utf-8")
+    (decks / "owned.yaml").write_text(mini.replace("size:", "sleeve: [47, 66]\nsize:") + "  - {name: o1, text: t}\n",
+                                      encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--layout", "sleeve", "--sleeve", "66x91") == 0
+    said = [line for line in capsys.readouterr().err.splitlines() if "does not suit" in line]
+    assert said == ["pnpgen: warning: data/test/decks/minis.yaml:1: --sleeve 66x91 does not suit deck 'minis': the "
+                    "sleeve is over 5 mm larger than its 44×63 mm cards, which would slide about in it (expected "
+                    "sleeve: 47x66 in its deck file — the inside of the sleeves you bought for these cards, "
+                    "measured — which wins over --sleeve for this deck)"], said
+    out = ws / "build" / "test"
+    records = {d["id"]: d for d in json.loads((out / "manifest.json").read_text(encoding="utf-8"))["decks"]}
+    assert records["owned"]["sleeve_mm"] == [47, 66] and records["minis"]["sleeve_mm"] == [66, 91]
+    assert records["cards"]["sleeve_mm"] == [66, 91]
+    reader = PdfReader(out / "owned.pdf")
+    words = "".join(texts(out / "owned.pdf")[0].split())
+    assert "47×66" in words and "原寸" in words, words
+    lines = stroked_lines(reader, reader.pages[0])
+    xs = sorted({round(x1, 3) for x1, y1, x2, y2 in lines if abs(x1 - x2) < 1e-6})
+    ys = sorted({round(y1, 3) for x1, y1, x2, y2 in lines if abs(y1 - y2) < 1e-6})
+    for across in (xs, ys):  # the insert at the card's trim (turned a quarter here): 44 and 63 mm between marks
+        assert {side for side in (44, 63) if any(abs((b - a) - side) < 0.01 for a in across for b in across)}, across
+    assert any(abs((b - a) - 44) < 0.01 for a in xs + ys for b in xs + ys)
+    # a sleeve smaller than the card is told too (its inserts reduced)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--layout", "sleeve", "--sleeve", "60x85") == 0
+    said = [line for line in capsys.readouterr().err.splitlines() if "does not suit" in line]
+    assert [line.split(": --sleeve")[0] for line in said] == ["pnpgen: warning: data/test/decks/cards.yaml:1",
+                                                              "pnpgen: warning: data/test/decks/minis.yaml:1"], said
+    assert "smaller than its 63×88 mm cards with 1 mm to spare, so its inserts are reduced" in said[0]
+    assert "sleeve: 66x91 in its deck file" in said[0]
+
+
+def test_a_bad_sleeve_in_a_deck_file_is_an_error_at_its_line(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("format: poker", "format: poker\nsleeve: 66by91")
+                        + "  - {name: a, text: t}\n")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert "data/test/decks/cards.yaml:3:9: sleeve:" in err and "'66by91' is not a sleeve size" in err, err
+    assert "66x91" in err and "Traceback" not in err

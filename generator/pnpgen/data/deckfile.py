@@ -30,6 +30,7 @@ from pnpgen.data.piecevalues import (
 from pnpgen.data.sheetlayouts import SheetStock, load_sheet
 from pnpgen.data.spreadsheets import SUFFIXES, SheetDoc, read_pieces
 from pnpgen.data.unique import refuse_repeats
+from pnpgen.data.validate import Invalid
 from pnpgen.data.workbooks import Workbooks
 from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlhint import flow
@@ -40,7 +41,7 @@ from pnpgen.shapes import bounding_size
 DECK_KEYS = (
     "name", "kind", "format", "size", "shape", "corner_radius", "orientation", "points", "front", "back", "bleed",
     "paper", "fields", "defaults", "pieces", "options", "label", "layout", "sheet", "lint", "box", "die",
-    "stand_up", "unique", "sealed", "from", "list",
+    "stand_up", "unique", "sealed", "from", "list", "sleeve",
 )
 FIELD_TYPES = ("text", "int", "number", "colour", "bool", "list", "map", "image")
 RESERVED_FIELDS = ("count", "n", "copy")  # templates read these as piece.count, piece.n, piece.copy
@@ -65,6 +66,16 @@ def _own_paper(doc: Located, data: dict, deck: Deck) -> None:
     if "paper" in data:
         deck.paper, deck.paper_where = parse_at(doc, ("paper",), v.paper, data["paper"]), doc.where(("paper",))
         _paper_of_stock(doc, deck)
+
+
+def _sleeve(value: Any) -> tuple[float, float]:
+    """A deck file's ``sleeve:``, written as ``--sleeve`` is (``66x91``, ``2.6x3.6in``) or as a
+    size is (``[66, 91]``)."""
+    if isinstance(value, list) and len(value) == 2 and all(isinstance(v, (int, float, str)) for v in value):
+        value = "{}x{}".format(*value)
+    if not isinstance(value, str):
+        raise Invalid(f"sleeve: {value!r} is not a sleeve's size", "the sleeve's inside, e.g. sleeve: 66x91 (mm) or [66, 91]")
+    return optionvalues.sleeve_size(value)
 
 
 def sheet_layout(ws: Workspace, doc: Located, data: dict) -> SheetStock | None:
@@ -354,6 +365,8 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     if "bleed" in data:  # the deck's own bleed over --bleed: a punchboard's 0, a board's 5 mm
         deck.bleed_mm = parse_at(doc, ("bleed",), optionvalues.bleed_option, data["bleed"])
         parse_at(doc, ("bleed",), piecesize.bleed_fits, deck.bleed_mm, *trim, "bleed:")
+    if "sleeve" in data:  # the sleeve its --layout sleeve inserts are made for, over --sleeve (mini cards beside poker)
+        deck.sleeve_mm = parse_at(doc, ("sleeve",), _sleeve, data["sleeve"])
     if "lint" in data:  # the deck's own figures, over the game's (a design that means to reach the edge)
         deck.lint = lint.settings(data["lint"], lambda keypath, parse, value, key: parse_at(doc, keypath, parse, value, key),
                                   base=game.options.get("lint"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 
 CARD_FORMATS: dict[str, tuple[float, float]] = {
     "poker": (63.0, 88.0),
@@ -69,12 +70,15 @@ PAPER_SIZES: dict[str, tuple[float, float]] = {
 US_PAPERS = frozenset({"letter", "legal", "tabloid", "ledger"})
 
 
-def papers_nearest(paper: str, names: list[str]) -> list[str]:
-    """``names`` with the papers of ``paper``'s own family first (Tabloid for a Letter game, A3 for
-    an A4 one: what its printer is likely to take), each family from the smallest sheet up."""
+def papers_nearest(paper: str, holds: Callable[[str], bool]) -> list[str]:
+    """The papers pnpgen knows, but ``paper``, that ``holds`` takes (a piece fits on it, a tuck
+    box's net does), ``paper``'s own family first (Tabloid for a Letter game, A3 for an A4 one:
+    what its printer is likely to take), each family from the smallest sheet up: the one order in
+    which every message offers a larger paper."""
     order = list(PAPER_SIZES)
-    return sorted(names, key=lambda name: ((name in US_PAPERS) != (paper in US_PAPERS),
-                                           PAPER_SIZES[name][0] * PAPER_SIZES[name][1], order.index(name)))
+    return sorted((name for name in PAPER_SIZES if name != paper and holds(name)),
+                  key=lambda name: ((name in US_PAPERS) != (paper in US_PAPERS),
+                                    PAPER_SIZES[name][0] * PAPER_SIZES[name][1], order.index(name)))
 
 
 def booklet_paper_for(paper: str | None) -> str:

@@ -73,6 +73,17 @@ def dimensions(text: str, lo: float, hi: float, what: str, example: str,
     return sides
 
 
+# A card sleeve's inside (--sleeve, a deck file's sleeve:): the sizes read, and the sides of the
+# sleeves sold for cards (mini 41×63 to 4×6 in), in which a size without a unit is read
+SLEEVE_RANGE_MM = (20.0, 400.0)
+SLEEVE_SIDES_MM = (35.0, 160.0)
+
+
+def sleeve_size(text: str) -> tuple[float, float]:
+    """``66x91`` (mm, a sleeve's inside; ``2.6x3.6in``, ``6.6cmx9.1cm`` too) → (width, height) in mm."""
+    return dimensions(text, *SLEEVE_RANGE_MM, "sleeve size", "66x91 (or with a unit: 2.6x3.6in)", SLEEVE_SIDES_MM)
+
+
 def bleed_option(text: str) -> float:
     return length(text, *BLEED_MM, what="bleed")
 
@@ -86,7 +97,7 @@ def creep_option(text: str) -> float:
 
 
 # Tabletop Simulator CustomDeck ids: a deck's block of 100 sheet ids in 10,000 slots above the base,
-# and each card's id × 100 + slot a 32-bit int (exports/tts.py): 2**31 // 100 − 1,000,000.
+# and each card's id × 100 + slot a 32-bit int (exports/ttsids.py): 2**31 // 100 − 1,000,000.
 DECK_ID_BASE_MAX = 20_474_836
 
 

@@ -44,8 +44,10 @@ from pnpgen.engine.paper import (
     cricut_warnings,
     cutter_slot_warnings,
     fold_duplex_warnings,
+    profile_paper_warnings,
     short_bleed_warnings,
     sleeve_back_warnings,
+    sleeve_fit_warnings,
 )
 from pnpgen.engine.placement import check_pages, check_tiled, game_printer, paper_layouts
 from pnpgen.exports.bleedcheck import Paper, ShopFace, bare_bleed_warnings, first_faces, pack_name, paper
@@ -306,10 +308,12 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         cache.let_go_of_pack(lints_pack(slug, options))
     result = BuildResult(game, warnings=grouped_per_deck(list(rendered.warnings)) + lint
                          + short_bleed_warnings(list(zip(game.decks, on_paper)), options)
+                         + profile_paper_warnings(list(zip(game.decks, on_paper)), options)
                          + stock_warnings(list(zip(game.decks, on_paper)), options.sheet) + silhouette_warnings(options.sheet)
                          + cricut_warnings(list(zip(game.decks, on_paper)), options)
                          + cutter_slot_warnings(list(zip(game.decks, on_paper)), options)
-                         + sleeve_back_warnings(game.slug, rendered.decks, options),
+                         + sleeve_back_warnings(game.slug, rendered.decks, options)
+                         + sleeve_fit_warnings(list(zip(game.decks, on_paper)), options),
                          rendered=rendered, arts=arts, cache_files=cache_files, on_paper=on_paper, images=images,
                          face_keys=face_keys, face_arts=face_arts, face_files=face_files, options=options)
     if faces_ready is not None:  # e.g. start the rulebook, which shows the faces, while the sheets

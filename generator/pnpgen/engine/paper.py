@@ -14,6 +14,7 @@ from pnpgen.faces.faceset import DeckFaces
 from pnpgen.impose.cutter import CRICUT_AREA_IN
 from pnpgen.impose.fold import layout_fold
 from pnpgen.impose.onpaper import DeckOnPaper, back_behind, deck_sheet, on_deck_paper, own_paper
+from pnpgen.impose.sleeve import LOOSE_MM, Sleeve, default_sleeve
 from pnpgen.impose.slots import SlotLayout
 
 
@@ -22,7 +23,7 @@ def short_bleed_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildO
     profile's back offset needs (its larger offset + 0.5 mm), or than the deck asks when it asks
     less (a deck's own ``bleed: 1``): its backs may show white edges. A deck that asks less
     (``bleed:``, ``--bleed``) is told at the profile's line, with the bleed that would do."""
-    out = [w for deck, on_paper in placed if (w := _bleed_below_offset(deck, on_paper, options))]
+    out = _offset_bleed_warnings(placed, options)
     for deck, on_paper in placed:
         need = min(options.sheet.least_bleed_mm, deck.bleed(options.sheet.bleed_mm))
         bleed = getattr(on_paper.layout, "sheet_bleed_mm", None)
@@ -42,31 +43,88 @@ def short_bleed_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildO
     return out
 
 
-def _bleed_below_offset(deck: Deck, on_paper: DeckOnPaper, options: BuildOptions) -> str:
+def profile_paper_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildOptions) -> list[str]:
+    """With a printer profile measured on one paper (its ``paper:``): each deck whose own
+    ``paper:`` puts its sheets on another (cards on Letter, the map on Tabloid), where the profile
+    moves or scales them: its figures were measured on the profile's paper, not this one. Said
+    once per deck, at its ``paper:`` line, with the calibration and profile that would be right (a
+    profile holds one paper: docs/home-printing.md)."""
+    printer, sheet = options.printer, options.sheet
+    if printer is None or printer.paper is None:
+        return []
+    out = []
+    for deck, _ in placed:
+        own = own_paper(deck, sheet)
+        if own is None or own == printer.paper or deck.paper_where is None:
+            continue
+        moved = back_behind(deck, sheet) and sheet.duplex != "none" and any(printer.back_offset_mm)
+        scaled = printer.scale != (1.0, 1.0)
+        if not (moved or scaled):
+            continue  # (the profile changes nothing on this deck's pages: a one-sided deck, an offset alone)
+        what = " and ".join(w for w, applies in ((f"back offset ({printer.back_offset_mm[0]:+g}/"
+                                                  f"{printer.back_offset_mm[1]:+g} mm)", moved),
+                                                 (f"scale ({printer.scale[0] * 100:g}/{printer.scale[1] * 100:g} %)",
+                                                  scaled)) if applies)
+        mine, theirs = own.upper(), printer.paper.upper()  # (as every message names a paper: A3, LETTER)
+        out.append(f"{deck.paper_where}: deck {deck.id!r} prints on {mine} (its deck file's paper: {own}), but printer "
+                   f"profile {printer.name!r} ({printer.source}) was measured on {theirs}: its {what} "
+                   f"{'are' if moved and scaled else 'is'} applied to the {mine} sheets unmeasured (expected: print "
+                   f"pnpgen calibrate --paper {own} on that printer and write what it reads as a profile of its own, "
+                   f"{printer.name}-{own}: {{paper: {own}, …}} in printers.yaml, to build this deck with; or this deck "
+                   f"built without --printer)")
+    return out
+
+
+def _bleed_below_offset(deck: Deck, on_paper: DeckOnPaper, options: BuildOptions) -> bool:
     """The deck's bleed (its own ``bleed:``, else ``--bleed``) below what the profile's back offset
     needs: its backs' art, moved by the offset, leaves white at the cut whatever room the paper
     has. Not for backs the offset does not move (one-sided, sleeve inserts, folded pieces, ``--duplex
-    none``, a profile with no offset: ``least_bleed_mm`` 0). A deck drawn with none (counters that
-    abut, gang-cut) is told that between its pieces a back off its front shows the neighbour's
-    colour, not paper (it was told its backs would leave white at the cut, and to give up the gang-cut)."""
+    none``, a profile with no offset: ``least_bleed_mm`` 0)."""
+    sheet = options.sheet
+    return options.printer is not None and deck.bleed(sheet.bleed_mm) < sheet.least_bleed_mm - 1e-9 \
+        and back_behind(deck, sheet) \
+        and not (sheet.layout == "fold" and layout_fold(on_paper.spec, deck_sheet(deck, sheet)) is not None)
+
+
+def _offset_bleed_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildOptions) -> list[str]:
+    """Each deck drawn with less bleed than the profile's back offset needs (``_bleed_below_offset``),
+    at the profile's line, with the bleed that would do. The decks drawn with none (counters that
+    abut, gang-cut) are told together, once: between their pieces a back off its front shows the
+    neighbour's colour, not paper (trial49 was told its backs would leave white at the cut, and to
+    give up the gang-cut; three counter decks got three warnings alike)."""
     printer, sheet = options.printer, options.sheet
-    need, bleed = sheet.least_bleed_mm, deck.bleed(sheet.bleed_mm)
-    if printer is None or bleed >= need - 1e-9 or not back_behind(deck, sheet) \
-            or (sheet.layout == "fold" and layout_fold(on_paper.spec, deck_sheet(deck, sheet)) is not None):
-        return ""
-    dx, dy = printer.back_offset_mm
-    asked = f"its deck file's bleed: {bleed:g}" if deck.bleed_mm is not None else f"--bleed {bleed:g}"
-    right = (f"bleed: {need:g} in {deck.source}" if deck.bleed_mm is not None else f"--bleed {need:g}") \
-        + " (the larger offset + 0.5 mm), or a printer that shifts less"
-    if bleed == 0:  # counters that abut, cut in strips (docs/home-printing.md, gang-cut): no white between them
-        return (f"{printer.source}: the back offset of printer {printer.name!r} ({dx:+g}/{dy:+g} mm) needs {need:g} mm "
-                f"of bleed, but deck {deck.id!r} is drawn with none ({asked}): its pieces abut (gang-cut), so a back "
-                f"the profile leaves off its front shows the neighbour's colour at the cuts between pieces, and paper "
-                f"only along the outer edges of the block; for a bleed round every piece instead (two cuts a gap), "
-                f"{right}")
-    return (f"{printer.source}: the back offset of printer {printer.name!r} ({dx:+g}/{dy:+g} mm) needs {need:g} mm of "
-            f"bleed, but deck {deck.id!r} is drawn with {bleed:g} mm ({asked}): its backs' art, moved by the offset, "
-            f"would leave white at the cut; {right}")
+    short = [deck for deck, on_paper in placed if _bleed_below_offset(deck, on_paper, options)]
+    if printer is None or not short:
+        return []
+    need, (dx, dy) = sheet.least_bleed_mm, printer.back_offset_mm
+    offset = f"{printer.source}: the back offset of printer {printer.name!r} ({dx:+g}/{dy:+g} mm) needs {need:g} mm of bleed"
+
+    def asked(deck: Deck) -> str:
+        bleed = deck.bleed(sheet.bleed_mm)
+        return f"its deck file's bleed: {bleed:g}" if deck.bleed_mm is not None else f"--bleed {bleed:g}"
+
+    def right(decks: list[Deck]) -> str:
+        own = [str(d.source) for d in decks if d.bleed_mm is not None]
+        ways = ([f"bleed: {need:g} in {', '.join(own)}"] if own else []) \
+            + ([f"--bleed {need:g}"] if len(own) < len(decks) else [])
+        return " or ".join(ways) + " (the larger offset + 0.5 mm), or a printer that shifts less"
+
+    out = [f"{offset}, but deck {deck.id!r} is drawn with {deck.bleed(sheet.bleed_mm):g} mm ({asked(deck)}): its "
+           f"backs' art, moved by the offset, would leave white at the cut; {right([deck])}"
+           for deck in short if deck.bleed(sheet.bleed_mm) > 0]
+    gang = [deck for deck in short if deck.bleed(sheet.bleed_mm) == 0]
+    if len(gang) == 1:
+        drawn, whose, pieces = f"deck {gang[0].id!r} is", asked(gang[0]), "its pieces abut"
+    elif gang:
+        reasons = {asked(d).replace("its deck file's", "their deck files'") for d in gang}
+        drawn = f"decks {', '.join(repr(d.id) for d in gang)} are"
+        whose = reasons.pop() if len(reasons) == 1 else "; ".join(f"{d.id!r}: {asked(d)}" for d in gang)
+        pieces = "their pieces abut"
+    if gang:  # counters cut in strips (docs/home-printing.md, gang-cut): no white between them
+        out.append(f"{offset}, but {drawn} drawn with none ({whose}): {pieces} (gang-cut), so a back the profile "
+                   "leaves off its front shows the neighbour's colour at the cuts between pieces, and paper only along "
+                   f"the outer edges of the block; for a bleed round every piece instead (two cuts a gap), {right(gang)}")
+    return out
 
 
 def fold_duplex_warnings(records: list[DeckRecord], options: BuildOptions) -> list[str]:
@@ -127,6 +185,31 @@ def sleeve_back_warnings(slug: str, decks: list[DeckFaces], options: BuildOption
                    "on the backs tells its cards apart (expected its sheets from a build without --layout "
                    f"sleeve, e.g. pnpgen build --game {slug} --out build-backs, or one back for "
                    "every card)")
+    return out
+
+
+def sleeve_fit_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildOptions) -> list[str]:
+    """With ``--layout sleeve --sleeve WxH``: each card deck of no ``sleeve:`` of its own that the
+    build's sleeve does not suit — smaller than the card (its inserts are reduced) or more than
+    LOOSE_MM larger either way (another format's sleeve: mini cards in poker sleeves slide about);
+    said at the deck file, with the ``sleeve:`` to write there."""
+    given = options.sheet.sleeve_mm
+    if options.sheet.layout != "sleeve" or given is None:
+        return []
+    sleeve, out = Sleeve(*given), []
+    for deck, on_paper in placed:
+        if deck.kind != "card" or deck.sleeve_mm is not None or isinstance(on_paper.layout, SlotLayout):
+            continue
+        small, loose = sleeve.scale_for(on_paper.spec) < 1.0, sleeve.loose_by(on_paper.spec) > LOOSE_MM + 1e-9
+        if not (small or loose):
+            continue
+        w, h = deck.trim_mm
+        why = (f"smaller than its {w:g}×{h:g} mm cards with {sleeve.clearance_mm:g} mm to spare, so its inserts are reduced"
+               if small else f"over {LOOSE_MM:g} mm larger than its {w:g}×{h:g} mm cards, which would slide about in it")
+        out.append(f"{deck.where()}: --sleeve {given[0]:g}x{given[1]:g} does not suit deck {deck.id!r}: the sleeve is "
+                   f"{why} (expected sleeve: {'{:g}x{:g}'.format(*default_sleeve((w, h)))} in its deck file — the "
+                   "inside of the sleeves you bought for these cards, measured — which wins over --sleeve for "
+                   "this deck)")
     return out
 
 

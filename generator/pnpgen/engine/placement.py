@@ -10,6 +10,7 @@ from dataclasses import replace
 from pnpgen.boxnet import TuckBox, deepest
 from pnpgen.data.formats import PAPER_SIZES, booklet_paper_for, papers_nearest
 from pnpgen.data.model import Deck, Game
+from pnpgen.data.printers import Printer, check_asked, load_printer
 from pnpgen.data.sheetlayouts import SheetStock
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine.imposition import GamePlan
@@ -31,7 +32,6 @@ from pnpgen.impose.sheets import (
 from pnpgen.impose.slots import slot_layout
 from pnpgen.impose.tiles import plan_tiles
 from pnpgen.memo import Memo
-from pnpgen.printers import Printer, check_asked, load_printer
 from pnpgen.shapes import ShapeSpec, deck_shape
 
 
@@ -115,8 +115,8 @@ def _box_too_big(deck: Deck, box: TuckBox, sheet: SheetOptions) -> InputError:
     fit this one (a net is no board: it is never split into tiles)."""
     m, top = sheet.margin_mm, sheet.margin_mm + sheet.slug_mm  # the room nets are placed in (SheetOptions.area)
     w, h = box.size
-    holds = papers_nearest(sheet.paper, [name for name, (pw, ph) in PAPER_SIZES.items() if name != sheet.paper and any(
-        w <= across - 2 * m and h <= down - m - top for across, down in ((pw, ph), (ph, pw)))])  # (not A3 to a Letter game)
+    holds = papers_nearest(sheet.paper, lambda name: any(  # (not A3 first to a Letter game)
+        w <= across - 2 * m and h <= down - m - top for across, down in (PAPER_SIZES[name], PAPER_SIZES[name][::-1])))
     deep = deepest(box, sheet.area_mm)
     # the deck file's paper: moves this deck alone, where --paper moves every deck (and a printer
     # profile measured on one paper refuses it: trial64's Letter box of sleeved tarot cards)

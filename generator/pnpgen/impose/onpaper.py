@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from pnpgen.data.formats import PAPER_SIZES
+from pnpgen.data.formats import papers_nearest
 from pnpgen.data.model import Deck
 from pnpgen.data.sheetlayouts import SheetStock, margin_warnings
 from pnpgen.errors import InputError
@@ -73,15 +73,17 @@ def own_paper_refused(deck: Deck, sheet: SheetOptions, spec: ShapeSpec, stock: S
 
 
 def papers_holding(spec: ShapeSpec, sheet: SheetOptions, kind: str, but: str) -> list[str]:
-    """The papers pnpgen knows, but ``but``, on which one of the pieces fits (``sheet``'s margin and bleed)."""
-    return [name for name in sorted(PAPER_SIZES) if name != but
-            and choose_layout(spec, 1, replace(sheet, paper=name), kind) is not None]
+    """The papers pnpgen knows, but ``but``, on which one of the pieces fits (``sheet``'s margin and
+    bleed), ``but``'s own family first (data/formats.py papers_nearest)."""
+    return papers_nearest(but, lambda name: choose_layout(spec, 1, replace(sheet, paper=name), kind) is not None)
 
 
 def deck_sheet(deck: Deck, sheet: SheetOptions) -> SheetOptions:
     """The sheet options a deck is laid out and drawn with: the build's, with the deck's own
-    ``paper:`` and ``bleed:`` (docs/data-format.md) when it gives them."""
+    ``paper:``, ``bleed:`` and (sleeve inserts) ``sleeve:`` (docs/data-format.md) when it gives them."""
     sheet = on_deck_paper(deck, sheet)
+    if deck.sleeve_mm is not None and sheet.layout == "sleeve":
+        sheet = replace(sheet, sleeve_mm=deck.sleeve_mm)
     return sheet if deck.bleed_mm is None else replace(sheet, bleed_mm=deck.bleed_mm)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from pnpgen.data.optionvalues import dimensions
+from pnpgen.data.optionvalues import sleeve_size
 from pnpgen.impose.grid import SheetLayout, SheetOptions, cut_marks, used_part
 from pnpgen.impose.nest import NestLayout
 from pnpgen.impose.plan import DieLine, Page, PlaceFace, Strokes
@@ -22,8 +22,9 @@ CLEARANCE_MM = 1.0  # the insert is at least this much narrower and shorter than
 # Without --sleeve: the card's trim + this much each way, what the sleeves sold for a format
 # leave (poker 63×88 → 66×91; docs/print-facts.md, Sleeves to buy for each card format)
 DEFAULT_ROOM_MM = 3.0
-SLEEVE_RANGE_MM = (20.0, 400.0)
-SLEEVE_SIDES_MM = (35.0, 160.0)  # the sides of the sleeves sold for cards (mini 41×63 to 4×6 in): a size without a unit read in them
+# A sleeve more than this larger than the card either way lets it slide about: another format's
+# sleeve (a build's --sleeve 66x91 beside mini cards), which the build warns of (engine/paper.py)
+LOOSE_MM = 5.0
 
 
 @dataclass(frozen=True)
@@ -37,9 +38,18 @@ class Sleeve:
 
     def scale_for(self, spec: ShapeSpec) -> float:
         """1.0 when the piece fits as it is; else the factor that makes it fit (either way up)."""
-        w, h = (spec.w, spec.h) if (spec.w <= spec.h) == (self.w <= self.h) else (spec.h, spec.w)
+        w, h = self._turned(spec)
         room_w, room_h = self.w - self.clearance_mm, self.h - self.clearance_mm
         return min(1.0, room_w / w, room_h / h)
+
+    def loose_by(self, spec: ShapeSpec) -> float:
+        """How much larger than the piece the sleeve is, on its looser side (either way up)."""
+        w, h = self._turned(spec)
+        return max(self.w - w, self.h - h)
+
+    def _turned(self, spec: ShapeSpec) -> tuple[float, float]:
+        """The piece's width and height, turned to lie as the sleeve does."""
+        return (spec.w, spec.h) if (spec.w <= spec.h) == (self.w <= self.h) else (spec.h, spec.w)
 
 
 def default_sleeve(trim: tuple[float, float]) -> tuple[float, float]:
@@ -50,8 +60,7 @@ def default_sleeve(trim: tuple[float, float]) -> tuple[float, float]:
 def sleeve_option(text: str) -> Sleeve:
     """``66x91`` (mm, the sleeve's inside; ``2.6x3.6in``, ``6.6cmx9.1cm`` too: a unit after the
     height is both sides') → Sleeve."""
-    return Sleeve(*dimensions(text, *SLEEVE_RANGE_MM, "sleeve size", "66x91 (or with a unit: 2.6x3.6in)",
-                             SLEEVE_SIDES_MM))
+    return Sleeve(*sleeve_size(text))
 
 
 def sleeve_pages(fronts: tuple[str, ...], spec: ShapeSpec, insert: ShapeSpec, scale: float,
