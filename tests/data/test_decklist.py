@@ -84,6 +84,17 @@ def test_each_mistake_of_a_list_is_told_at_its_line_with_exit_2(tmp_path, capsys
         assert f"data/test/decks/{said}" in err and err.count("\n") == 1 and "Traceback" not in err, err
 
 
+def test_a_list_from_a_copy_passed_over_says_it_is_one(tmp_path, capsys):
+    """hostile39: a list naming 'cards (1)', a browser's copy of cards.yaml beside it, was told 'no
+    deck in this game' of the file there: it says the file is passed over as a copy, and of what."""
+    ws = _workspace(tmp_path, {"starter": STARTER.replace("from: cards", 'from: "cards (1)"'), "cards (1)": SHEET})
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 2
+    assert capsys.readouterr().err == (
+        "pnpgen: error: data/test/decks/starter.yaml:2:7: from: cards (1).yaml is passed over as a file manager's "
+        "copy of cards.yaml, not built as a deck (expected from: cards, or the copy renamed to a name of its own)\n")
+
+
 def test_a_circle_and_a_source_without_a_unique_field_are_told(tmp_path, capsys):
     circle = "name: B\nfrom: starter\nlist: {ST01-001: 1}\n"
     ws = _workspace(tmp_path, {"starter": STARTER.replace("from: cards", "from: zz"), "zz": circle})

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen.data import validate as v
+from pnpgen.data.gamefiles import DECK_ENDINGS, copy_of
 from pnpgen.data.layouts import side_templates
 from pnpgen.data.mapkeys import checked_keys, one_line_text, parse_at
 from pnpgen.data.model import Deck, Piece
@@ -198,6 +199,13 @@ def _source(doc: Located, at: tuple, written: Any, own: str, decks: DeckLookup |
         import difflib  # (only for a mistake)
 
         near = difflib.get_close_matches(source_id, ids, n=1, cutoff=0.5)
+        folder = Path(doc.path).parent
+        names = {p.name for p in folder.iterdir()} if folder.is_dir() else set()
+        copied = next(((n, made) for n in (source_id + e for e in DECK_ENDINGS) if n in names
+                       and (made := copy_of(folder, n, names))), None)
+        if copied:  # (hostile39: it said 'no deck in this game' of the file there, named as a deck)
+            raise doc.error(at, f"{copied[0]} is passed over as a file manager's copy of {copied[1]}, not built as a "
+                            "deck", f"from: {Path(copied[1]).stem}, or the copy renamed to a name of its own")
         raise doc.error(at, f"no deck {source_id!r} in this game" + (f"; did you mean {near[0]}?" if near else ""),
                         "the id (file name without .yaml) of the deck whose pieces it lists: " + ", ".join(ids[:8]))
     assert decks is not None

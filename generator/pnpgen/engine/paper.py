@@ -222,3 +222,17 @@ def cricut_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildOption
     found = (too_large_for_cricut(deck, on_paper.spec, area) for deck, on_paper in placed
              if not isinstance(on_paper.layout, SlotLayout))
     return [w for w in found if w]
+
+
+def cutter_slot_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildOptions) -> list[str]:
+    """With ``--marks silhouette`` or ``cricut``: each deck on a sheet layout of plain paper
+    (``stock: false``, the gang-cut counters' ``counters-half``), which prints in its slots without
+    registration marks or cut files, so the machine cuts none of it (hostile39: said nothing). A
+    deck on card stock, cut or perforated already, takes no cutter, as documented."""
+    if not options.cutter:
+        return []
+    return [f"{deck.sheet_where or deck.where()}: deck {deck.id!r} is on sheet layout {on_paper.layout.stock.id!r} of "
+            f"plain paper (stock: false), which a --marks {options.cutter} build prints in its slots without registration "
+            "marks or cut files: the machine cuts none of it (leave out its sheet: to lay it on the grid, with bleed: 0 "
+            "for counters that abut, each line between two cut once)"
+            for deck, on_paper in placed if isinstance(on_paper.layout, SlotLayout) and not on_paper.layout.stock.stock]
