@@ -281,3 +281,22 @@ def test_a_two_sided_deck_on_card_stock_is_not_called_too_large_to_fold(tmp_path
     said = [line for line in capsys.readouterr().err.splitlines() if "--duplex short" in line]
     assert len(said) == 1 and "applies only to 'stickers' (on card stock (sheet a-one-51002)" in said[0], said
     assert "too large" not in said[0]
+
+
+@pytest.mark.parametrize("args, two_pass", [(("--layout", "fold"), True), (("--duplex", "none"), True), ((), False)])
+def test_a_build_without_duplex_tells_the_booklet_in_two_passes(tmp_path, args, two_pass):
+    """A fold-over build (or --duplex none) is printed on a printer without duplex: the booklet's
+    note on each sheet side and the bill of materials' rulebook line said 両面・短辺とじ all the same.
+    They say the two passes (odd pages, the stack turned on its short edge, even pages); a duplex
+    build's keep saying 両面."""
+    import pypdf
+
+    ws = make_workspace(tmp_path / "ws", pieces=ONE, draft=True)
+    assert run(ws, "build", "--game", "test", "--jobs", "1", *args) == 0
+    out = ws / "build" / "test"
+    notes = [page.extract_text().replace("\n", "") for page in pypdf.PdfReader(out / "rulebook-booklet.pdf").pages]
+    bom = pypdf.PdfReader(out / "test-all.pdf").pages[-1].extract_text().replace("\n", "")
+    turned = "片面で奇数ページ（表）を刷り、束を短辺で裏返して偶数ページ（裏）を刷る"
+    assert all((turned in n) is two_pass and ("両面・短辺とじで印刷" in n) is not two_pass for n in notes), notes
+    assert ("2 回に分けて印刷（奇数ページを刷り、束を短辺で裏返して偶数ページ）" in bom) is two_pass, bom
+    assert ("両面（短辺とじ）で印刷" in bom) is not two_pass, bom
