@@ -373,3 +373,20 @@ def test_a_list_files_header_pasted_with_an_invisible_character_is_told_what_it_
     err = capsys.readouterr().err
     assert "s.csv:1:2: " in err and "unknown key in the header row: 'count\\u200b' has the invisible character U+200B " \
         "(ZERO WIDTH SPACE), character 6, which shows as nothing (expected count, typed again without it)" in err, err
+
+
+def test_a_piece_only_a_file_managers_copy_holds_is_told_where_it_is(tmp_path, capsys):
+    """A list naming ST01-009, which only the passed-over copy 'cards (1).yaml' holds, was told 'no
+    piece of deck 'cards' has id' as if it were nowhere: the copy holding it is named, not built."""
+    ws = _workspace(tmp_path, {"starter": "name: スターターA\nfrom: cards\nlist:\n  ST01-002: 3\n  ST01-009: 1\n"})
+    decks = ws / "data" / "test" / "decks"
+    (decks / "cards (1).yaml").write_text(SHEET + "  - {id: ST01-009, name: カード9, text: 本文9}\n", encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "data/test/decks/starter.yaml:5:" in err, err
+    assert "no piece of deck 'cards' has id 'ST01-009' (the copy cards (1).yaml holds one, but is passed over as a " \
+        "file manager's copy of cards.yaml, not built) (expected the id of a piece of cards.yaml, or the piece " \
+        "moved from cards (1).yaml into cards.yaml)" in err, err
+    (decks / "cards (1).yaml").write_text(SHEET, encoding="utf-8")  # a copy without it: nothing more said
+    assert run(ws, "check", "--game", "test") == 2
+    assert "copy" not in capsys.readouterr().err

@@ -106,6 +106,18 @@ def test_a_count_cell_excel_took_for_a_date_is_said_to_be_one(tmp_path, capsys):
         capsys.readouterr().err
 
 
+def test_a_count_cell_a_narrow_column_showed_as_hashes_is_told_so(tmp_path, capsys):
+    """A CSV saved from a column too narrow for its numbers holds ``#####``: YAML read it as a
+    comment, and the count was 'count (empty) is not a whole number'. A text field keeps it."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("pieces:\n", "pieces: {file: cards.csv}\n"))
+    (ws / "data/test/decks/cards.csv").write_text("name,count,text\n祝福,1,###\n降臨,#####,x\n", encoding="utf-8")
+    assert run(ws, "check") == 2
+    assert capsys.readouterr().err.strip() == (
+        "pnpgen: error: data/test/decks/cards.csv:3:2: count (column B): cell B3 holds #####, what a spreadsheet "
+        "shows when its column is too narrow for the number or date in it, and the file was saved so (expected the "
+        "column widened in the office program, so the cell shows its value, and the file saved again)")
+
+
 @pytest.mark.parametrize("cell, typed", [("1月2日", "1/2 or 1-2"), ("１２月３１日", "12/31 or 12-31"),
                                          ("2-Jan", "two numbers with a - or / between them, such as 1-2,"),
                                          ("Jan-02", "two numbers"), ("02-Jan-26", "two numbers")])
