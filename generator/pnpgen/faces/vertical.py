@@ -14,8 +14,8 @@ from typing import Any
 import jinja2
 
 from pnpgen import fonts as fontreg
-from pnpgen.data.validate import show, type_name
 from pnpgen.data.markup import MarkupError
+from pnpgen.data.validate import show, type_name
 from pnpgen.errors import InputError
 from pnpgen.faces import tate
 from pnpgen.text import MAX_TEXT_CHARS, TextContext, check_numbers, read_markup, warned_at
@@ -32,7 +32,10 @@ def measure(fonts: Mapping[str, str], font: str, size: float) -> Callable[[str, 
     except KeyError:
         raise InputError(f"tate: font {str(font)[:40]!r} is neither a font role nor a font of fonts/",
                          key="font", expected="a font role (" + ", ".join(fonts) + ") or a font in fonts/") from None
-    return lambda word, heavy=False: fontreg.string_width_mm(word, bold if heavy else name, float(size))
+
+    def width(word: str, heavy: bool = False) -> float:
+        return fontreg.string_width_mm(word, bold if heavy else name, float(size))
+    return width
 
 
 @jinja2.pass_context
