@@ -15,6 +15,7 @@ import numpy as np
 import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 import pytest
+from test_tate import LAYOUT_VERSE
 
 from conftest import make_workspace, run
 from pnpgen.faces import tate
@@ -24,17 +25,8 @@ EM = 12 / 72 * 25.4  # the verse's 12 pt in mm
 CELL = EM * 1.1
 READING = 4 * EM / 2  # あらしの at half size
 
-KARUTA = """\
-name: 読み札
-format: karuta
-layout:
-  extends: card
-  boxes: {band: null, title: null, cost: null, value: null, art: null, icons: null, text: null, flavour: null, footer: null,
-          verse: {field: lines, vertical: true, x: 8, y: 9, w: "w - 16", h: "h - 22", size: 12, font: mincho, line_height: 1.75, align: center, step: 4}}
-fields: {lines: list}
-pieces:
-  - {lines: ['**いっせー**の', '[red]十{star}[/red]まで', 'あ{嵐|あらしの}が札', '山{嵐|あらしの}川']}
-"""
+KARUTA = LAYOUT_VERSE.replace("[いっせーの, 10まで数えて, 札をとる]",
+                              "['**いっせー**の', '[red]十{star}[/red]まで', 'あ{嵐|あらしの}が札', '山{嵐|あらしの}川']")
 
 
 def _glyphs(pdf) -> list[dict]:
@@ -43,24 +35,22 @@ def _glyphs(pdf) -> list[dict]:
     page = pdfium.PdfDocument(str(pdf))[0]
     left0, _, _, top0 = page.get_trimbox()
     tp = page.get_textpage()
-    out = []
-    for i in range(tp.count_chars()):
-        ch = tp.get_text_range(i, 1)
-        if not ch.strip():
-            continue
-        font = ctypes.create_string_buffer(128)
-        raw.FPDFText_GetFontInfo(tp, i, font, 128, None)
-        r, g, b, a = (ctypes.c_uint() for _ in range(4))
-        raw.FPDFText_GetFillColor(tp, i, *(ctypes.byref(v) for v in (r, g, b, a)))
-        ox, oy = ctypes.c_double(), ctypes.c_double()
-        raw.FPDFText_GetCharOrigin(tp, i, ctypes.byref(ox), ctypes.byref(oy))
-        left, bottom, right, top = tp.get_charbox(i)
-        out.append(dict(ch=ch, font=font.value.decode(), fill=(r.value, g.value, b.value),
-                        origin=((ox.value - left0) * MM_PER_PT, (top0 - oy.value) * MM_PER_PT),
-                        centre=(((left + right) / 2 - left0) * MM_PER_PT, (top0 - (top + bottom) / 2) * MM_PER_PT),
-                        box=((left - left0) * MM_PER_PT, (top0 - top) * MM_PER_PT,
-                             (right - left0) * MM_PER_PT, (top0 - bottom) * MM_PER_PT)))
-    return out
+    return [_glyph(tp, i, left0, top0) for i in range(tp.count_chars()) if tp.get_text_range(i, 1).strip()]
+
+
+def _glyph(tp, i: int, left0: float, top0: float) -> dict:
+    font = ctypes.create_string_buffer(128)
+    raw.FPDFText_GetFontInfo(tp, i, font, 128, None)
+    r, g, b, a = (ctypes.c_uint() for _ in range(4))
+    raw.FPDFText_GetFillColor(tp, i, *(ctypes.byref(v) for v in (r, g, b, a)))
+    ox, oy = ctypes.c_double(), ctypes.c_double()
+    raw.FPDFText_GetCharOrigin(tp, i, ctypes.byref(ox), ctypes.byref(oy))
+    left, bottom, right, top = tp.get_charbox(i)
+    return dict(ch=tp.get_text_range(i, 1), font=font.value.decode(), fill=(r.value, g.value, b.value),
+                origin=((ox.value - left0) * MM_PER_PT, (top0 - oy.value) * MM_PER_PT),
+                centre=(((left + right) / 2 - left0) * MM_PER_PT, (top0 - (top + bottom) / 2) * MM_PER_PT),
+                box=((left - left0) * MM_PER_PT, (top0 - top) * MM_PER_PT,
+                     (right - left0) * MM_PER_PT, (top0 - bottom) * MM_PER_PT))
 
 
 @pytest.fixture(scope="module")
