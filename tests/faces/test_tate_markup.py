@@ -213,3 +213,12 @@ def test_vertical_markups_mistakes_are_told_as_a_text_boxs_are(tmp_path, capsys)
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
     err = capsys.readouterr().err
     assert "unknown icon {stra}" in err and "star" in err and "field 'word'" in err and "Traceback" not in err, err
+
+
+def test_an_overhanging_reading_is_linted_as_ruby_not_as_small_text(tmp_path, capsys):
+    """The print lint knows a reading by its place beside its base: one starting a quarter em above
+    it, over the kana before, is ruby still (3.5 pt, under min_ruby), never 'small text'."""
+    ws = make_workspace(tmp_path / "ws", deck=KARUTA.replace("size: 12,", "size: 7,"))
+    assert run(ws, "check", "--game", "test") == 0
+    said = capsys.readouterr().out
+    assert "ruby 「あ」 3.5 pt, smaller than 4 pt" in said and "small-text" not in said and "smaller than 6 pt" not in said, said
