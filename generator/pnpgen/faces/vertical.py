@@ -24,11 +24,11 @@ from pnpgen.text.cells import font_pair
 
 def measure(fonts: Mapping[str, str], font: str, size: float) -> Callable[[str, bool], float]:
     """A Latin run's length in mm as the column's font (a role, or a font's name) sets it, bold
-    in the role's bold font as a text box sets **bold** (text/cells.py)."""
+    in the role's bold font as a text box sets **bold** (text/cells.py; read only for a bold run:
+    a CJK font is some 0.3 s to load)."""
     name, bold = font_pair(fonts, str(font))
     try:
         fontreg.ttfont(name)
-        fontreg.ttfont(bold)
     except KeyError:
         raise InputError(f"tate: font {str(font)[:40]!r} is neither a font role nor a font of fonts/",
                          key="font", expected="a font role (" + ", ".join(fonts) + ") or a font in fonts/") from None
