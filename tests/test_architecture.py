@@ -49,7 +49,7 @@ MAX_LINES = 800
 RANKS = {
     **dict.fromkeys(("errors", "units", "progress", "memo", "patterns", "safetext", "terms", "resources", "readme", "messages", "fonts", "fonttables", "usercache", "atomic", "litter", "boxnet", "children",
                      "shapes", ""), 0),
-    "data": 1, "printers": 2, "text": 2, "svg": 3, "impose": 4, "pdf": 5, "faces": 6, "rulebook": 7, "exports": 7, "preflight": 7,
+    "data": 1, "text": 2, "svg": 3, "impose": 4, "pdf": 5, "faces": 6, "rulebook": 7, "exports": 7, "preflight": 7,
     "engine": 8, "serve": 9, "playtest": 9, "sheetargs": 9, "scaffold": 9, "cli": 10, "commandline": 10, "commandoptions": 10, "commands": 10, "checkcommand": 10, "toolcommands": 10, "__main__": 10,
 }
 COMMAND_LAYER = {"pnpgen.cli", "pnpgen.commandline", "pnpgen.commandoptions", "pnpgen.commands", "pnpgen.checkcommand", "pnpgen.toolcommands", "pnpgen.__main__", "pnpgen.playtest", "pnpgen.sheetargs"}

@@ -27,6 +27,24 @@ def tmp_beside(path: Path) -> Path:
     return path.with_name(f"{path.name}.{os.getpid():x}-{threading.get_ident():x}{TMP_SUFFIX}")
 
 
+def still_running(pid: int) -> bool:
+    """Is process ``pid`` (the writer a temporary file is named for) still running on this machine?
+    Unknown where it cannot be asked (not POSIX, where ``os.kill`` would end the process), and this
+    process: yes; a number no process can have: no. The machine cache and the trash leave a running
+    writer's temporaries and remove a dead one's."""
+    if os.name != "posix" or pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (OverflowError, ValueError):
+        return False  # (no process has such a number)
+    except OSError:
+        return True  # (someone else's: it exists)
+    return True
+
+
 MAX_RECORD = 256 << 20  # bytes: the largest record pnpgen keeps (a big deck's hashes and states are a few MB)
 
 

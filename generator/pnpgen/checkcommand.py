@@ -14,8 +14,8 @@ def check_options(ws: Workspace, args: argparse.Namespace):
     """What ``check`` places the decks with: the default sheets, for ``--printer``'s profile."""
     from dataclasses import replace
 
+    from pnpgen.data.printers import load_printer
     from pnpgen.engine.options import BuildOptions
-    from pnpgen.printers import load_printer
 
     dpi = {"min_dpi": args.min_dpi} if getattr(args, "min_dpi", None) is not None else {}  # None: --min-dpi not given
     options = BuildOptions(lang=args.lang, **dpi)

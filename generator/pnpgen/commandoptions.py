@@ -37,7 +37,7 @@ def commands_table() -> dict[str, tuple[str, Callable[[argparse.ArgumentParser],
                   _clean_command),
         "help": ("show the help of pnpgen or of one command", _help_command),
         "docs": ("where pnpgen's documentation is, or one page of it printed (pnpgen docs exports)", _docs_command),
-        **playtest.command_table(_sheet_options, _jobs_option),  # serve, log, diff, tag, reprint: the playtest loop (pnpgen/playtest.py)
+        **playtest.command_table(_sheet_options, _jobs_option, margin_option),  # serve, log, diff, tag, reprint: the playtest loop (pnpgen/playtest.py)
     }
 
 
@@ -72,6 +72,7 @@ def _rulebook_command(r: argparse.ArgumentParser) -> None:
     r.add_argument("--out", type=optionvalues.option(optionvalues.out_option), help="output folder (default: build/ in the workspace)")
     r.add_argument("--lang", type=optionvalues.option(optionvalues.language_option), help="typeset this language of the game (its draft.<lang>.txt) into build/<game>/<lang>/")
     _rulebook_options(r)
+    margin_option(r)  # the booklet's fold marks and note inside it, as build sets them
 
 
 def _calibrate_command(k: argparse.ArgumentParser) -> None:
@@ -245,18 +246,26 @@ def _sheet_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--cricut-area", type=optionvalues.option(_cricut_area),
                    help="the Print Then Cut image's size for --marks cricut, e.g. 6.75x9.25in (the default; "
                         "what Design Space takes on your machine and paper)")
-    p.add_argument("--margin", type=optionvalues.option(optionvalues.margin_option), default=5.0, help="unprintable margin of the printer (default 5mm)")
+    margin_option(p)
     p.add_argument("--bleed", type=optionvalues.option(optionvalues.bleed_option), default=None,
                    help=f"bleed around each piece (default {BLEED_MM:g}mm; a deck file's own bleed: wins for its deck)")
-    p.add_argument("--layout", type=_choice, choices=["grid", "fold", "sleeve"], default="grid",
+    p.add_argument("--layout", type=_choice, choices=["grid", "fold", "sleeve"], default=None,
                    help="fold: each two-sided piece's front and back side by side, fold and glue (no duplex); "
-                        "sleeve: card fronts only, sized for a sleeve with a backer card")
+                        "sleeve: card fronts only, sized for a sleeve with a backer card (default grid; reprint "
+                        "--since: the layout of the build that recorded the version)")
     p.add_argument("--sleeve", type=optionvalues.option(_sleeve),
                    help="the sleeve's inside, e.g. 66x91 (--layout sleeve; default: the card's trim + 3 mm, 66x91 for "
                         "poker cards; each format's sleeves: pnpgen docs print-facts; a deck file's sleeve: wins for its deck)")
     p.add_argument("--sheet", help="a sheet layout (sheets/NAME.yaml or built-in, e.g. a-one-51002): pieces go into its "
                         "slots; a deck file's sheet: wins (sheet: grid keeps the grid)")
     p.add_argument("--printer", help="a profile of printers.yaml (see 'pnpgen calibrate'): backs moved, scale corrected; its paper and duplex")
+
+
+def margin_option(p: argparse.ArgumentParser) -> None:
+    """``--margin``, the printer's unprinted margin: the home sheets' (build, watch, reprint --since)
+    and the booklet's fold marks and printing note (build, rulebook, serve) stand inside it."""
+    p.add_argument("--margin", type=optionvalues.option(optionvalues.margin_option), default=5.0,
+                   help="unprintable margin of the printer (default 5mm)")
 
 
 def _silhouette(text: str):

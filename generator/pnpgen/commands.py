@@ -9,6 +9,7 @@ import argparse
 import builtins
 import gc
 import os
+import shlex
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack
@@ -159,7 +160,8 @@ def _summary(ws: Workspace, outcomes: Sequence[Any], quiet: bool, heading: str |
             print_line(f"  changed: {line}")
         for folder, again in o.stale_exports:
             print_line(ws.shown(f"  exported before this change: {folder}{os.sep} (pnpgen export --game {o.slug} "
-                          f"--preset {folder.name}{_lang_of(folder, o.slug)}{again} makes it again)"))
+                          f"--preset {folder.name}{_lang_of(folder, o.slug)}{again}{_out_of(folder, o.slug, ws)} "
+                          "makes it again)"))
 
 
 def _hints(records: Sequence[Any]) -> dict[str, str]:
@@ -186,6 +188,16 @@ WATCH_STEP_MS = 5
 def _lang_of(folder: Path, slug: str) -> str:
     """`` --lang xx`` for an export folder of a --lang edition (``<out>/<game>/<lang>/<preset>``)."""
     return f" --lang {folder.parent.name}" if folder.parent.name != slug else ""
+
+
+def _out_of(folder: Path, slug: str, ws: Workspace) -> str:
+    """`` --out <folder>`` for an export folder written below another output folder than the
+    workspace's ``build/`` (an export made with ``--out``): without it the command named wrote
+    a new export into build/ and left the stale one as it was."""
+    root = folder.parent.parent if folder.parent.name == slug else folder.parent.parent.parent
+    if root.resolve() == (ws.root / "build").resolve():
+        return ""
+    return f" --out {shlex.quote(str(root))}"
 
 
 def watch(ws: Workspace, args: argparse.Namespace) -> int:
@@ -322,7 +334,7 @@ def _rulebook(ws: Workspace, game, args: argparse.Namespace):
     return build_rulebook(game, ws.fonts, pictures=pictures_from_game(game, ws.templates, max_dpi=ceiling),
                           rules_only=args.rules_only, creep_mm=args.creep, binding=args.binding,
                           paper=booklet_paper(ws, game, None), icon_dirs=icon_dirs(ws.templates, game.slug),
-                          max_dpi=ceiling)
+                          max_dpi=ceiling, margin_mm=args.margin)
 
 
 def rulebook(ws: Workspace, args: argparse.Namespace) -> int:

@@ -9,7 +9,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pnpgen.data import optionvalues
 from pnpgen.data.workspace import Workspace
@@ -21,10 +21,19 @@ if TYPE_CHECKING:
 
 def command_table(sheet_options: Callable[[argparse.ArgumentParser], None],
                   jobs_option: Callable[[argparse.ArgumentParser], None],
+                  margin_option: Callable[[argparse.ArgumentParser], None],
                   ) -> dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]]:
     """The commands for cli.py's table: name → (what it does, its options). ``sheet_options``:
     build's options of the home sheets' layout, and ``jobs_option`` its ``--jobs``, which reprint
-    takes too (it builds the game as build does)."""
+    takes too (it builds the game as build does); ``margin_option`` build's ``--margin``, which
+    serve takes (its sheets and booklet set inside it, as build's are)."""
+
+    def _serve_options(s: argparse.ArgumentParser) -> None:
+        s.add_argument("--port", type=_port, default=8765, help="default 8765; the page is on 127.0.0.1 only")
+        _common(s, lang=False)
+        s.add_argument("--lang", type=optionvalues.option(optionvalues.language_option),
+                       help="build and show this language of the game (game.yaml languages), into build/<game>/<lang>/")
+        margin_option(s)
 
     def _reprint_options(r: argparse.ArgumentParser) -> None:
         r.add_argument("--since", required=True, help="a version (see 'pnpgen log'): v12, a tag, or a hash")
@@ -63,13 +72,6 @@ def _tag_options(t: argparse.ArgumentParser) -> None:
                    "not starting with -, nor only dots)")
     t.add_argument("version", nargs="?", default="latest", help="default: the latest version")
     _common(t)
-
-
-def _serve_options(s: argparse.ArgumentParser) -> None:
-    s.add_argument("--port", type=_port, default=8765, help="default 8765; the page is on 127.0.0.1 only")
-    _common(s, lang=False)
-    s.add_argument("--lang", type=optionvalues.option(optionvalues.language_option), help="build and show this language of the game (game.yaml languages), "
-                                  "into build/<game>/<lang>/")
 
 
 def _tag_name(text: str) -> str:
@@ -242,6 +244,13 @@ def reprint(ws: Workspace, args: argparse.Namespace) -> int:
             f"{f' --out {args.out}' if args.out else ''} {since.name} latest")
     recorded, unknown = _since_printer(ws, since) if args.printer is None else (None, "")  # (--printer "": refused by load_printer)
     asked = argparse.Namespace(**{**vars(args), "printer": recorded}) if recorded else args  # the version's profile
+    laid = _since_layout(since, args)
+    if laid is not None:  # the version's fold-over or sleeve sheets, for the printer they were printed on
+        asked = argparse.Namespace(**{**vars(asked), **laid})
+        print(f"pnpgen: reprint laid out --layout {laid['layout']}"
+              + (f" --sleeve {_mm(laid['sleeve'].w)}x{_mm(laid['sleeve'].h)}" if laid.get("sleeve") else "")
+              + f", as {since.name}'s build was; --layout grid for the grid of fronts and backs pages",
+              file=sys.stderr, flush=True)
     options = BuildOptions(jobs=args.jobs, lang=args.lang, **home_sheet_options(ws, asked))  # (as the build they go beside)
     out_dir = root / args.game / (args.lang or "")
     with build_lock(root):  # not while a build writes here; written as a build writes (never through a link)
@@ -272,11 +281,37 @@ def reprint(ws: Workspace, args: argparse.Namespace) -> int:
 
 
 
+def _since_layout(since: Version, args: argparse.Namespace) -> dict[str, Any] | None:
+    """``--layout`` (and ``--sleeve``) as the build that recorded ``since`` laid its home sheets
+    out, when the reprint is given no layout and that one was fold-over sheets or sleeve inserts (a
+    fold-over build's copies printed duplex on a printer without duplex: a trial's); None when the
+    reprint is told its layout, or its sheets go on card stock or a cutting machine's grid, which take
+    the grid, or the version records the grid (or nothing: an earlier pnpgen's)."""
+    if args.layout is not None or getattr(args, "sheet", None) is not None or args.marks in ("silhouette", "cricut"):
+        return None
+    recorded = since.body.get("layout")
+    if not isinstance(recorded, dict):
+        return None
+    layout = recorded.get("layout")
+    if layout == "fold" and args.sleeve is None:
+        return {"layout": "fold"}
+    if layout == "sleeve":
+        size = recorded.get("sleeve_mm")
+        if args.sleeve is None and isinstance(size, list) and len(size) == 2 and all(isinstance(v, int | float) for v in size):
+            return {"layout": "sleeve", "sleeve": argparse.Namespace(w=float(size[0]), h=float(size[1]))}
+        return {"layout": "sleeve"}
+    return None
+
+
+def _mm(value: float) -> str:
+    return f"{value:g}"
+
+
 def _since_printer(ws: Workspace, since: Version) -> tuple[str | None, str]:
     """The printer profile the build that recorded ``since`` drew its home sheets for (None: none,
     or not known), and why it is not used when the version names one no ``printers.yaml`` holds."""
+    from pnpgen.data.printers import load_printer
     from pnpgen.errors import InputError
-    from pnpgen.printers import load_printer
 
     recorded = since.body.get("printer")
     name = recorded.get("name") if isinstance(recorded, dict) else None

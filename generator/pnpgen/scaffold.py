@@ -380,8 +380,9 @@ def layout(args: argparse.Namespace) -> int:
             print("  ".join(v.ljust(w) for v, w in zip(row, widths)) + "  " + row[5])
         return 0
     name = args.name
+    deck_fields: list[str] = []  # a deck's fields, its own with its layout's
     if args.deck is not None or args.game is not None:
-        built, deck_lines, name = _deck_layout(args)
+        built, deck_lines, name, deck_fields = _deck_layout(args)
     elif name is None:
         raise InputError("layout export needs a layout name", expected="pnpgen layout export card-poker "
                          "(pnpgen layout list names them), or --game G --deck D for a deck's own")
@@ -449,7 +450,10 @@ def layout(args: argparse.Namespace) -> int:
         box.get("field") for box in boxes if box.get("placeholder")}
     fields = ", ".join(f"{k}: {{type: image, placeholder: false}}" if k in unplaceheld and t == "image" else f"{k}: {t}"
                        for k, t in built.fields)
-    print(f"  fields: {{{fields}}}" + ("   # and the deck's own fields:" if args.deck is not None else ""))
+    unread = [field for field in deck_fields if field not in dict(built.fields)]
+    print(f"  fields: {{{fields}}}" + (f"   # the deck's own fields no box reads, which the layout does not show: "
+                                       f"{', '.join(unread)} (add them here as the deck file gives them)"
+                                       if unread else ""))
     if built.stand_up is not None:  # a deck of templates names its standee's figure by its box in mm
         x, y, w, h = built.stand_up  # (its art may run into the bleed: the piece stands as cut, at the trim)
         (x0, y0), (x1, y1) = (max(x, 0.0), max(y, 0.0)), (min(x + w, built.trim_mm[0]), min(y + h, built.trim_mm[1]))
@@ -520,8 +524,9 @@ def _where_next(root: Path | None, front: Path, game: str | None, deck: str | No
     return "Put them in templates/<game>/ and write in the deck, instead of 'layout:':"
 
 
-def _deck_layout(args: argparse.Namespace) -> tuple[Layout, list[str], str]:
-    """A deck's layout as it builds (its overrides and size applied), for ``--game G --deck D``."""
+def _deck_layout(args: argparse.Namespace) -> tuple[Layout, list[str], str, list[str]]:
+    """A deck's layout as it builds (its overrides and size applied), for ``--game G --deck D``,
+    and the deck's fields, in the order its pieces give them (its own with the layout's)."""
     if args.game is None or args.deck is None:
         raise InputError("--game and --deck go together", expected="--game G --deck D (see 'pnpgen list')")
     game = load_game(find_workspace(), args.game)
@@ -555,7 +560,7 @@ def _deck_layout(args: argparse.Namespace) -> tuple[Layout, list[str], str]:
     lines = [f"kind: {deck.kind}", f"shape: {deck.shape}",
              *(f"{k}: {deck.options[k]}" for k in ("orientation", "corner_radius") if k in deck.options), size,
              *([_points_line(deck.options["points"])] if "points" in deck.options else [])]
-    return deck.layout, lines, deck.id
+    return deck.layout, lines, deck.id, list(dict.fromkeys(key for piece in deck.pieces for key in piece.values))
 
 
 def _points_line(points: list[tuple[float, float]]) -> str:

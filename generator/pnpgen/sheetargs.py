@@ -17,7 +17,7 @@ def home_sheet_options(ws: Workspace, args: argparse.Namespace) -> dict[str, Any
 
     printer = None
     if getattr(args, "printer", None) is not None:  # (--printer "" refused, not passed over; each option's stage loaded only when it is asked for)
-        from pnpgen.printers import check_asked, load_printer
+        from pnpgen.data.printers import check_asked, load_printer
 
         printer = load_printer(ws.root, args.printer)
         check_asked(printer, args.paper, args.duplex)
@@ -33,12 +33,17 @@ def home_sheet_options(ws: Workspace, args: argparse.Namespace) -> dict[str, Any
                          paper_given=args.paper is not None,
                          duplex=duplex,
                          marks="jp" if cutter == "cricut" else args.marks, margin_mm=args.margin,
-                         layout=getattr(args, "layout", "grid"),
+                         layout=home_layout(args),
                          silhouette=silhouette,
                          sleeve_mm=sleeve_mm(args),
                          **(printer.sheet_fields(duplex) if printer is not None else {}), **given)
     return {"sheet": sheet, "printer": printer, "cutter": cutter, "cricut_area_in": getattr(args, "cricut_area", None),
             "asked": (args.paper, args.duplex), "stock": sheet_stock(ws, getattr(args, "sheet", None), sheet.layout, cutter)}
+
+
+def home_layout(args: argparse.Namespace) -> str:
+    """``--layout``: grid, fold or sleeve; not given (None): the grid."""
+    return getattr(args, "layout", None) or "grid"
 
 
 def cutter_marks(args: argparse.Namespace) -> str:
@@ -52,7 +57,7 @@ def cutter_marks(args: argparse.Namespace) -> str:
     if getattr(args, "cricut_area", None) is not None and cutter != "cricut":
         raise InputError("--cricut-area without --marks cricut", key="--cricut-area",
                          expected="--marks cricut, or no --cricut-area")
-    layout = getattr(args, "layout", "grid")
+    layout = home_layout(args)
     if cutter and layout != "grid":
         raise InputError(f"--marks {cutter} cuts grid sheets, not --layout {layout}", key="--marks",
                          expected="--layout grid (print fronts and backs duplex, cut from the front)")
@@ -67,7 +72,7 @@ def sleeve_mm(args: argparse.Namespace) -> tuple[float, float] | None:
     sleeve = getattr(args, "sleeve", None)
     if sleeve is None:
         return None
-    layout = getattr(args, "layout", "grid")
+    layout = home_layout(args)
     if layout != "sleeve":
         raise InputError(f"--sleeve without --layout sleeve (the layout is {layout})", key="--sleeve",
                          expected="--layout sleeve --sleeve WxH, or no --sleeve")

@@ -44,6 +44,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from pnpgen.atomic import still_running
 from pnpgen.patterns import later
 
 SECRET_BYTES = 32
@@ -243,7 +244,7 @@ def _sweep(where: Path) -> None:
             _forget_unused(e for e in listed if _ENTRY.fullmatch(e.name))
         for path, pid in found:
             try:
-                if pid == os.getpid() or (_running(pid) and time.time() - os.lstat(path).st_mtime < STALE_SECONDS):
+                if pid == os.getpid() or (still_running(pid) and time.time() - os.lstat(path).st_mtime < STALE_SECONDS):
                     continue
                 os.unlink(path)
             except OSError:
@@ -270,16 +271,6 @@ def _forget_unused(entries: Iterable[os.DirEntry]) -> None:
                 os.unlink(entry.path)
         except OSError:
             pass  # gone already, or not ours to remove
-
-
-def _running(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # another user's process: running
-        pass
-    return True
 
 
 def secret() -> bytes | None:

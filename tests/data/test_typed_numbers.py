@@ -106,6 +106,21 @@ def test_a_count_cell_excel_took_for_a_date_is_said_to_be_one(tmp_path, capsys):
         capsys.readouterr().err
 
 
+def test_a_count_cell_of_a_range_is_told_a_count_is_one_number(tmp_path, capsys):
+    """"One or two" typed in a count cell (``1-2``) was 'not a whole number from 0 to 10,000', as if
+    the cell held no number at all; and in YAML ``1〜2`` (a Japanese IME's wave dash) the same."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("pieces:\n", "pieces: {file: cards.csv}\n"))
+    (ws / "data/test/decks/cards.csv").write_text("name,count\n祝福,1-2\n", encoding="utf-8")
+    assert run(ws, "check") == 2
+    assert capsys.readouterr().err.strip() == (
+        "pnpgen: error: data/test/decks/cards.csv:2:2: count (column B): count '1-2' is a range (1 to 2); a count "
+        "is one whole number, the copies printed of the piece (expected 2 in the count column, the one number "
+        "you mean)")
+    ws = make_workspace(tmp_path / "yaml", deck=DECK_YAML + "  - {name: 祝福, count: 1〜2}\n")
+    assert run(ws, "check") == 2
+    assert "pieces.1.count: count '1〜2' is a range (1 to 2); a count is one whole number" in capsys.readouterr().err
+
+
 def test_a_list_cell_in_full_width_brackets_is_told_the_list_to_write(tmp_path, capsys):
     """A game trial: an icons cell typed through a Japanese IME, ［vp、star］, was 'not a valid
     list (expected a list [..])'; the message now gives the list as YAML reads it."""
@@ -121,7 +136,9 @@ def test_a_list_cell_in_full_width_brackets_is_told_the_list_to_write(tmp_path, 
 @pytest.mark.parametrize("cell, written", [('"vp, star"', "[vp, star]"), ("star", "[star]"),
                                            # trial 17: two icons apart by a space were told one item,
                                            # [vp star]; icons written as a text writes them, their braces
-                                           ("vp star", "[vp, star]"), ("｛vp｝", "[vp]"), ("{vp}{star}", "[vp, star]")])
+                                           ("vp star", "[vp, star]"), ("｛vp｝", "[vp]"), ("{vp}{star}", "[vp, star]"),
+                                           # trial66: a bracket left open was told [[vp, star]
+                                           ('"[vp, star"', "[vp, star]"), ('"vp, star]"', "[vp, star]")])
 def test_a_list_cell_without_brackets_is_told_the_list_to_write(tmp_path, capsys, cell, written):
     """A game trial: an icons cell typed ``vp, star`` in a spreadsheet, as a designer lists
     things in a cell, was 'not a valid list (expected a list [..])'; the message gives the list."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import DECK_YAML, FEW_CARDS, FRONT, GAME_YAML, make_workspace, run
+from pnpgen.data.model import EMPTY_PAINTED, open_value_said
 
 MACRO_FRONT = """\
 {% extends "common/piece.svg.j2" %}
@@ -227,6 +228,28 @@ def test_each_empty_field_of_one_piece_is_listed_though_they_share_the_pieces_li
                      "cards: data/test/decks/cards.yaml:4:5: #1.art: no art yet",
                      "cards: data/test/decks/cards.yaml:4:5: #1.text: 未定 (empty: the layout prints 未定)"], out
     assert "3 placeholders to settle" in out, out
+
+
+def test_an_empty_colour_field_a_layout_paints_with_is_listed_as_open(tmp_path, capsys):
+    """A tile's edge colour (a panel's ``fill: piece.east`` on its back) or ground (``background:
+    piece.terrain``) left empty in the data prints the neutral grey of an open colour: ``check``
+    and proof.txt list it as they list an empty text box, else the grey edge went unsaid."""
+    deck = ("name: タイル\nfields: {terrain: colour, east: colour}\n"
+            "layout: {extends: token-square, background: piece.terrain,\n"
+            "  back: {boxes: {edge: {type: panel, x: 20, y: 8, w: 8, h: 9, fill: piece.east}}}}\n"
+            "pieces:\n"
+            '  - {title: 森, terrain: "#3a8f4b", east: "#2f6db5"}\n'
+            '  - {title: 湖, east: "#2f6db5"}\n'
+            '  - {title: 丘, terrain: "#c9b48a", east: }\n')
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(ws, "check", "--game", "test") == 0
+    out = capsys.readouterr().out
+    lines = [line.strip() for line in out.splitlines() if "grey" in line]
+    assert lines == ["cards: data/test/decks/cards.yaml:7:5: 湖.terrain: (empty: the layout paints it grey)",
+                     "cards: data/test/decks/cards.yaml:8:42: 丘.east: (empty: the layout paints it grey)"], out
+    assert "2 placeholders to settle" in out, out
+    # proof.txt says it in the edition's words, as it says an empty text box's 未定
+    assert open_value_said(EMPTY_PAINTED, "ja", "ja") == "（空欄：レイアウトは灰色で塗る）"
 
 
 def test_texts_overflowing_their_boxes_are_three_lines_and_a_count_in_a_build_and_each_in_check(tmp_path, capsys):

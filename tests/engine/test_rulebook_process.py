@@ -119,7 +119,7 @@ import sys
 from pnpgen.cli import main
 code = main(["-q", "build", "--game", "test"])
 heavy = ("yaml", "lxml", "reportlab", "PIL", "jinja2", "pnpgen.svg", "pnpgen.faces", "pnpgen.rulebook",
-         "pnpgen.printers", "pnpgen.data.sheetlayouts", "pnpgen.data.yamlsrc")
+         "pnpgen.data.printers", "pnpgen.data.sheetlayouts", "pnpgen.data.yamlsrc")
 print(code, sorted({m.split(".")[0] if not m.startswith("pnpgen") else m for m in sys.modules if m.startswith(heavy)}))
 """
 

@@ -167,3 +167,19 @@ def test_the_options_an_export_is_made_again_with():
         " --colour rgb --pdfx none --max-dpi none --no-outline-text --proof"
     assert ExportOptions("tabletopsimulator", base_url="https://example.org/my game/", max_dpi=1200.0).again() == \
         " --base-url 'https://example.org/my game/' --max-dpi 1200"
+
+
+def test_an_export_made_with_out_is_made_again_with_it(tmp_path, capsys):
+    """An export made with ``--out`` was told ``pnpgen export --game test --preset doujin makes it
+    again``, which writes a new export into build/ and leaves the stale one as it was: the command
+    names the output folder (its path inside the workspace said relative to it, as every path is)."""
+    ws = make_workspace(tmp_path, pieces=FEW_CARDS)
+    out = ["--out", str(ws / "proofs")]
+    assert run(ws, *BUILD, *out) == 0
+    assert run(ws, "export", "--game", "test", "--preset", "doujin", *out) == 0
+    capsys.readouterr()
+    _edit(ws, "本文カード1", "本文A")
+    assert run(ws, *BUILD, *out) == 0
+    assert [line.strip() for line in capsys.readouterr().out.splitlines() if "exported before" in line] == [
+        "exported before this change: proofs/test/doujin/ (pnpgen export --game test --preset doujin --out proofs "
+        "makes it again)"]

@@ -69,7 +69,7 @@ def test_only_colours_that_paint_count_against_the_ink_limit(tmp_path):
     assert [(page, ink) for page, _, ink in over_limit(pdf, 240)] == [(3, 274.9)]  # 面's front (back, front, …)
     warnings = json.loads((out / "export.json").read_text(encoding="utf-8"))["warnings"]
     ink = [w for w in warnings if "274.9 % total ink" in w]
-    assert len(ink) == 1 and ink[0].startswith("data/test/decks/cards.yaml:3:8: cards.pdf page 4 (cards-002 front)"), warnings
+    assert len(ink) == 1 and ink[0].startswith("data/test/decks/cards.yaml:3:8: cards.pdf page 4 ('面' of deck 'cards', front)"), warnings
 
 
 GRADIENT_FRONT = """\
@@ -90,7 +90,7 @@ def test_a_gradient_stop_over_the_limit_is_said_to_a_hundredth(tmp_path):
     assert run(root, "export", "--game", "test", "--preset", "drivethrucards", "--fit", "scale") == 0
     warnings = json.loads((root / "build" / "test" / "drivethrucards" / "export.json").read_text(encoding="utf-8"))["warnings"]
     [ink] = [w for w in warnings if "% total ink, over" in w]
-    assert ink == "data/test/decks/cards.yaml:3:8: cards.pdf page 2 (cards-001 front): CMYK 100/100/0/49.8 is 249.8 % total ink, over DriveThruCards's 240 %", ink
+    assert ink == "data/test/decks/cards.yaml:3:8: cards.pdf page 2 ('青' of deck 'cards', front): CMYK 100/100/0/49.8 is 249.8 % total ink, over DriveThruCards's 240 %", ink
 
 
 @pytest.mark.parametrize("kind", ["tiff", "jpeg"])

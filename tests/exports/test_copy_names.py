@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import COPY_FRONT, DECK_YAML, make_workspace, run
-from pnpgen.exports import tts
+from pnpgen.exports import ttsids
 
 
 def _workspace(tmp_path: Path, counts: tuple[int, ...]) -> Path:
@@ -55,7 +55,7 @@ def test_tabletop_simulator_guids_keep_the_unpadded_names(tmp_path):
     obj = json.loads((root / "build" / "test" / "tabletopsimulator" / "cards.json").read_text(encoding="utf-8"))
     guids = [card["GUID"] for card in obj["ObjectStates"][0]["ContainedObjects"]]
     names = [f"cards-001c{i}" for i in range(1, 11)] + ["cards-002"]
-    game = tts.game_prefixes(["test"])["test"]
+    game = ttsids.game_prefixes(["test"])["test"]
     assert guids == [game + hashlib.sha1(f"test/cards/{name}/0".encode()).hexdigest()[:4] for name in names]
 
 

@@ -96,7 +96,7 @@ def test_counters_whose_art_stops_at_the_trim_are_still_warned(tmp_path):
     assert run(root, "export", "--game", "test", "--preset", "doujin-pieces") == 0
     found = json.loads((root / "build" / "test" / "doujin-pieces" / "export.json").read_text(encoding="utf-8"))
     [line] = [w for w in found["warnings"] if "bare paper" in w]
-    assert line.startswith("data/test/decks/cards.yaml:5:8: cards.pdf (cards-001 front): the art stops at the trim "
+    assert line.startswith("data/test/decks/cards.yaml:5:8: cards.pdf ('丸' of deck 'cards', front): the art stops at the trim "
                            "round the cut line"), line
 
 
@@ -176,4 +176,4 @@ def test_a_warning_about_a_counter_sheet_names_three_of_its_faces_and_counts_the
     assert run(root, "export", "--game", "test", "--preset", "doujin-pieces") == 0
     found = json.loads((root / "build" / "test" / "doujin-pieces" / "export.json").read_text(encoding="utf-8"))
     [line] = [w for w in found["warnings"] if "knocked out" in w]
-    assert "(sheet 1 front: cards-001, cards-002, cards-003 and 5 more faces, template unit.svg.j2)" in line, line
+    assert "(sheet 1 front of deck 'cards': '隊1', '隊2', '隊3' and 5 more faces, template unit.svg.j2)" in line, line

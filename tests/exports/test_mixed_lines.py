@@ -41,12 +41,12 @@ def test_a_thin_line_and_small_text_in_three_inks_are_warned_once_per_template_a
     the 10 pt brown text and the black text (K only) are not."""
     root = _workspace(tmp_path)
     [line, text] = _mixed(root, "drivethrucards", "--fit", "scale")
-    assert line == ("data/test/decks/cards.yaml:3:8: cards.pdf page 2 (cards-001 front, template card-front.svg.j2) and 2 more pages: a line 0.229 pt "
+    assert line == ("data/test/decks/cards.yaml:3:8: cards.pdf page 2 ('線' of deck 'cards', front, template card-front.svg.j2) and 2 more pages: a line 0.229 pt "
                     "(0.08 mm) wide printed in three inks, CMYK 0/50.36/86.33/45.49: the plates of a press never "
                     "register exactly, so a line this thin in several inks prints blurred or fringed with colour; "
                     "draw it at least 0.1 mm (0.28 pt) wide, or in one ink (a dark line in K only) (min_mixed_line "
                     "of DriveThruCards: 0.1 mm, 3 inks or more)"), line
-    assert text == ("data/test/decks/cards.yaml:3:8: cards.pdf page 2 (cards-001 front, template card-front.svg.j2) and 2 more pages: text 6.1 pt "
+    assert text == ("data/test/decks/cards.yaml:3:8: cards.pdf page 2 ('線' of deck 'cards', front, template card-front.svg.j2) and 2 more pages: text 6.1 pt "
                     "printed in three inks, CMYK 0/50.36/86.33/45.49: the plates of a press never register exactly, "
                     "so text this small in several inks prints blurred or fringed with colour; set it at least 8 pt, "
                     "or in one ink (dark text in K only) (min_mixed_text of DriveThruCards: 8 pt, 3 inks or more)"), text
@@ -106,7 +106,7 @@ def test_the_mark_of_an_open_value_is_not_taken_for_text_in_mixed_inks(tmp_path)
                           front=front)
     found = _mixed(root, "doujin")
     assert [w.split(": text ")[1].split(" printed")[0] for w in found] == ["「本文」 6 pt"], found
-    assert "cards-002 front" in found[0] and "CMYK 0/50.36/86.33/45.49" in found[0], found
+    assert "('済' of deck 'cards', front" in found[0] and "CMYK 0/50.36/86.33/45.49" in found[0], found
     warnings = json.loads((root / "build" / "test" / "doujin" / "export.json").read_text(encoding="utf-8"))["warnings"]
     assert any("still prints 未定" in w for w in warnings), warnings
 
@@ -149,12 +149,12 @@ def test_small_white_text_and_thin_white_lines_knocked_out_of_a_ground_in_three_
     line, cream, text, picture = found
     assert ": near-white (CMYK 0/2.86/9.8/3.92) text 6 pt knocked out of a ground in several inks (CMYK " \
            "33.33/33.33/0/90.59, three inks)" in cream, cream  # under 10 % of every ink: as good as white
-    assert line == ("data/test/decks/cards.yaml:3:8: cards.pdf page 1 (cards-001 front, template card-front.svg.j2): a white line 0.227 pt (0.08 mm) "
+    assert line == ("data/test/decks/cards.yaml:3:8: cards.pdf page 1 ('白' of deck 'cards', front, template card-front.svg.j2): a white line 0.227 pt (0.08 mm) "
                     "wide knocked out of a ground in several inks (CMYK 33.33/33.33/0/90.59, three inks): where the "
                     "plates shift, each ink of the ground creeps into the white and fills it in; draw it at least "
                     "0.1 mm (0.28 pt) wide, or make the ground under it of fewer inks (a neutral grey or black prints "
                     "K only) (min_mixed_line of 同人印刷所（トンボ付きPDF）: 0.1 mm, a ground of 3 inks or more)"), line
-    assert text.startswith("data/test/decks/cards.yaml:3:8: cards.pdf page 1 (cards-001 front, template card-front.svg.j2): white text 6 pt knocked "
+    assert text.startswith("data/test/decks/cards.yaml:3:8: cards.pdf page 1 ('白' of deck 'cards', front, template card-front.svg.j2): white text 6 pt knocked "
                            "out of a ground in several inks (CMYK 33.33/33.33/0/90.59, three inks)"), text
     assert "set it at least 8 pt, or make the ground under it of fewer inks" in text, text
     assert "white text 6 pt knocked out of a ground in several inks (CMYK 66.67/66.67/0/52.94, three inks)" in picture, picture

@@ -177,15 +177,16 @@ def test_a_picture_over_the_ink_limit_is_held_to_it_and_said(tmp_path, preset, l
     [(_, pixel)] = _pictures(out / "cards.pdf")
     ink = round(sum(pixel) * 100 / 255, 1)
     warned = [w for w in json.loads((out / "export.json").read_text(encoding="utf-8"))["warnings"]
-              if "a picture" in w]
+              if "converted from RGB" in w]
     if limit == 300:
         assert (pixel, ink) == ((0, 255, 255, 165), 264.7)
         assert warned == []
         return
     assert pixel == (0, 222, 222, 165) and ink == 238.8  # K 64.7 % kept, C+M+Y held to 240 − 64.7 − 0.8
     [line] = warned
-    assert line.startswith("data/test/decks/cards.yaml:3:8: cards.pdf page 2 (cards-001 front) and 2 more pages: "
-                           "a picture converted from RGB reached CMYK 0/100/100/64.7, 264.7 % total ink")
+    assert line.startswith("data/test/decks/cards.yaml:3:8: cards.pdf page 2 ('カード1' of deck 'cards', front) and 2 more pages: "
+                           "templates/test/photo.png converted from RGB reached CMYK "
+                           "0/100/100/64.7, 264.7 % total ink")
     assert f"100 % of its pixels were over DriveThruCards's {limit} % and print held to it" in line
 
 
@@ -198,7 +199,7 @@ def test_a_few_pixels_over_the_ink_limit_are_not_called_none(tmp_path):
     picture.save(root / "templates" / "test" / "photo.png")
     out = _export(root, "drivethrucards", "--fit", "scale")
     [line] = [w for w in json.loads((out / "export.json").read_text(encoding="utf-8"))["warnings"]
-              if "a picture converted from RGB reached" in w]
+              if "converted from RGB reached" in w]
     assert "264.7 % total ink; under 0.1 % of its pixels were over DriveThruCards's 240 % and print held" in line, line
 
 def _tiling(doc) -> None:
@@ -386,7 +387,8 @@ def test_a_picture_in_a_face_svglib_draws_is_cmyk_and_its_ink_checked(tmp_path):
     [(space, pixel)] = _pictures(out / "cards.pdf")
     assert space == "/DeviceCMYK" and pixel == (0, 222, 222, 165)
     warnings = json.loads((out / "export.json").read_text(encoding="utf-8"))["warnings"]
-    assert any("a picture converted from RGB reached CMYK 0/100/100/64.7, 264.7 % total ink" in w for w in warnings), warnings
+    assert any("templates/test/photo.png converted from RGB reached CMYK 0/100/100/64.7, "
+               "264.7 % total ink" in w for w in warnings), warnings
 
 
 def test_pictures_converted_on_every_core_are_the_bytes_of_one_at_a_time(monkeypatch):
@@ -487,9 +489,9 @@ def test_a_picture_over_the_limit_on_two_pages_says_one_more_page(tmp_path):
     root = make_workspace(tmp_path / "ws", front=PICTURE_FRONT, pieces=["カード1", "カード2"])
     Image.new("RGB", (120, 120), (90, 0, 0)).save(root / "templates" / "test" / "photo.png")
     out = _export(root, "drivethrucards", "--fit", "scale")
-    [line] = [w for w in json.loads((out / "export.json").read_text(encoding="utf-8"))["warnings"] if "a picture" in w]
-    assert line.startswith("data/test/decks/cards.yaml:3:8: cards.pdf page 2 (cards-001 front) and 1 more page: "
-                           "a picture converted from RGB reached CMYK 0/100/100/64.7")
+    [line] = [w for w in json.loads((out / "export.json").read_text(encoding="utf-8"))["warnings"] if "converted" in w]
+    assert line.startswith("data/test/decks/cards.yaml:3:8: cards.pdf page 2 ('カード1' of deck 'cards', front) and 1 more page: "
+                           "templates/test/photo.png converted from RGB reached CMYK 0/100/100/64.7")
 
 
 @pytest.mark.parametrize("identifier", ["MyPrinter2024", "FOGRA39"])
@@ -541,9 +543,33 @@ def test_many_pictures_held_to_the_ink_limit_are_named_by_the_heaviest_three_and
     warned = [w for w in json.loads((out / "export.json").read_text(encoding="utf-8"))["warnings"]
               if "total ink" in w]
     named = [w.split(": ", 1)[1].split(":", 1)[0] for w in warned[:-1]]
-    assert named == ["cards.pdf page 8 (cards-004 front)", "cards.pdf page 10 (cards-005 front)",
-                     "cards.pdf page 12 (cards-006 front)"], warned  # the three heaviest, in page order
+    assert named == ["cards.pdf page 8 ('p3' of deck 'cards', front)", "cards.pdf page 10 ('p4' of deck 'cards', front)",
+                     "cards.pdf page 12 ('p5' of deck 'cards', front)"], warned  # the three heaviest, in page order
     assert all("print held to it (their C, M and Y" in w for w in warned[:-1])
+    # each named by its own art file and piece (pictures of one size, told apart by the piece on the page)
+    assert [w.split(": ", 2)[2].split(" converted")[0] for w in warned[:-1]] == [
+        f"templates/test/{name}.png" for name in ("p3", "p4", "p5")]
     assert re.fullmatch(r"data/test/decks/cards\.yaml:3:8: cards\.pdf: 3 more pictures converted from RGB reached "
                         r"[\d.]+–[\d.]+ % total ink, over DriveThruCards's 240 %, and print held to it as above "
                         r"\(pages 2–6; the file is within the limit\)", warned[-1]), warned[-1]
+
+
+def test_a_converted_picture_is_named_only_by_the_one_file_of_its_size_on_its_page():
+    """A picture converted from RGB is named by the art file of its pixel size that the page's
+    pieces place (either way up: a JPEG turned by its EXIF orientation); where two files of that
+    size could be it, or none (a picture resized), it stays "a picture", never a guess."""
+    from pnpgen.exports.shop import Pictured
+    from pnpgen.pdf.colour import HeavyPicture
+
+    placed = {("cards", "火山", 120, 80): frozenset({"art/volcano.png"}),
+              ("cards", "海", 64, 64): frozenset({"art/sea.png", "art/wave.png"})}
+    pictured = Pictured({}, "cards", placed, [frozenset({"火山"}), frozenset({"海"}), frozenset({"火山", "海"})])
+
+    def said(page: int, size: tuple[int, int]) -> str:
+        return pictured.said(HeavyPicture((page,), (0, 1, 1, 0.647), 264.7, 100.0, held=True, pixels=size))
+
+    assert said(0, (120, 80)) == "art/volcano.png"
+    assert said(0, (80, 120)) == "art/volcano.png"
+    assert said(2, (120, 80)) == "art/volcano.png"  # a shared back: the one file of its size there
+    assert said(1, (64, 64)) == "a picture"  # two files of its size on the piece
+    assert said(0, (60, 40)) == "a picture"  # resized: no file of its size

@@ -146,10 +146,10 @@ def test_art_that_stops_at_the_trim_is_warned_for_every_kind_of_shop_file(tmp_pa
     [doujin] = _bare(tmp_path / "doujin", TRIM_ONLY, "doujin")
     # started, as the build's warning is, at the deck file's line naming the front template (it had none)
     front = "data/test/decks/cards.yaml:3:8: "
-    assert doujin.startswith(front + "cards.pdf page 1 (cards-001 front): the art stops at the trim on the top, right, "
+    assert doujin.startswith(front + "cards.pdf page 1 ('青' of deck 'cards', front): the art stops at the trim on the top, right, "
                              "bottom, left, and the 3 mm bleed beyond it is bare paper"), doujin
     [dtc] = _bare(tmp_path / "dtc", TRIM_ONLY, "drivethrucards", "--fit", "scale")
-    assert dtc.startswith(front + "cards.pdf page 2 (cards-001 front): the art stops at the trim on the top, right, "
+    assert dtc.startswith(front + "cards.pdf page 2 ('青' of deck 'cards', front): the art stops at the trim on the top, right, "
                           "bottom, left, and the 3.175 mm bleed"), dtc
     [tgc] = _bare(tmp_path / "tgc", TRIM_ONLY, "thegamecrafter", "--fit", "bleed")
     assert tgc.startswith(front + "cards-001-front.png: the art stops at the trim on the top, right, bottom, left"), tgc
@@ -170,7 +170,7 @@ def test_a_die_cut_piece_is_read_round_its_cut_line(tmp_path):
     (doujin-pieces: the shop cuts along the hex, 3 mm inside the art's edge); a ground drawn to the
     bleed path (outline(bleed), as docs/data-format.md shows) is not warned."""
     [line] = _bare(tmp_path / "a", _trim_only("{{ outline(0) }}"), "doujin-pieces", deck=HEX)
-    assert line.startswith("data/test/decks/cards.yaml:5:8: cards.pdf page 1 (cards-001 front): the art stops at "
+    assert line.startswith("data/test/decks/cards.yaml:5:8: cards.pdf page 1 ('港' of deck 'cards', front): the art stops at "
                            "the trim round the cut line, "
                            "and the 3 mm bleed"), line
     assert _bare(tmp_path / "b", _trim_only("{{ outline(bleed) }}"), "doujin-pieces", deck=HEX) == []
@@ -228,7 +228,7 @@ def test_a_turned_landscape_card_names_the_sides_its_template_draws(tmp_path):
     deck = DECK_YAML.replace("format: poker", "size: [88, 63]") + "  - {name: 横, text: 本文}\n"
     ground = _trim_only("M{{ -bleed }},0 H{{ w + bleed }} V{{ h }} H{{ -bleed }} Z")  # bleeds left and right only
     [line] = _bare(tmp_path, ground, "drivethrucards", "--fit", "scale", deck=deck)
-    assert line.startswith("data/test/decks/cards.yaml:3:8: cards.pdf page 2 (cards-001 front): the art stops at "
+    assert line.startswith("data/test/decks/cards.yaml:3:8: cards.pdf page 2 ('横' of deck 'cards', front): the art stops at "
                            "the trim on the top, bottom, "), line
 
 
@@ -313,8 +313,9 @@ def test_a_cmyk_jpeg_with_or_without_adobes_marker_shows_its_own_inks_in_every_o
     heavy = [w for w in said if "reaches CMYK 100/100/100/100" in w]
     assert len(heavy) == 2, said  # the 400 % corner of each, measured as printed
     # each named by its file and the piece showing it (fixesR: "a picture reaches" on page 410 named neither)
-    assert sorted(w.split("front): ")[1].split(" reaches")[0] for w in heavy) == [
-        f"templates/test/{file} on '刷' of deck 'cards'" for file in ("adobe.jpg", "plain.jpg")], heavy
+    assert sorted(w.split("cards.pdf ")[1].split(" reaches")[0] for w in heavy) == [
+        f"page {page} ('刷' of deck 'cards', front): templates/test/{file}"
+        for page, file in ((1, "adobe.jpg"), (1, "plain.jpg"))], heavy
     assert run(root, "export", "--game", "test", "--preset", "printerstudio") == 0
     [face] = sorted((root / "build" / "test" / "printerstudio").glob("*front*.png"))
     with Image.open(face) as png:
@@ -359,3 +360,23 @@ def test_a_cmyk_jpeg_whose_rgb_is_another_pictures_too_keeps_neithers_inks(tmp_p
     [said] = [w for w in found if "a CMYK JPEG whose pixels" in w]
     assert said.startswith("data/test/decks/cards.yaml:10:5: deck 'cards', templates/test/rich.jpg: a CMYK JPEG whose "
                            "pixels, as the faces show them in RGB, are templates/test/black.png's too"), said
+
+
+def test_a_shop_files_page_is_named_by_its_piece_not_its_file_stem():
+    """A warning about a page of a shop PDF named it ``cards-003 front``, a stem the designer never
+    wrote: it names the piece (``'港'``), an unnamed one by its number, and which copies where
+    the deck's copies differ."""
+    from pathlib import Path
+
+    from pnpgen.data.model import Piece
+    from pnpgen.errors import Where
+    from pnpgen.exports.faces import UniqueFace
+
+    def face(values: dict, count: int = 2, first: int = 1, copies: int = 2) -> UniqueFace:
+        piece = Piece(3, values, count, Where(Path("data/test/decks/cards.yaml"), 9))
+        return UniqueFace(None, piece, first, copies, "f", None)  # type: ignore[arg-type]
+
+    assert face({"name": "港"}).said == "'港'"
+    assert face({"text": "本文"}).said == "piece 3"
+    assert face({"name": "港"}, count=4, first=3).said == "'港' copies 3–4"
+    assert face({"name": "港"}, count=4, first=2, copies=1).said == "'港' copy 2"

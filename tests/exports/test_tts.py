@@ -21,7 +21,7 @@ from conftest import BACK, DECK_YAML, FRONT, GAME_YAML, make_workspace, run
 from pnpgen.data.load import load_game
 from pnpgen.data.optionvalues import DECK_ID_BASE_MAX
 from pnpgen.data.workspace import Workspace
-from pnpgen.exports import tts
+from pnpgen.exports import tts, ttsids, ttspieces
 from pnpgen.faces.faceset import STAND_UP_INSET_MM
 
 SQUARE_TOKEN_SVG = """{% extends "common/piece.svg.j2" %}
@@ -72,7 +72,7 @@ def test_deck_ids_and_guids_differ_across_decks_and_games(tmp_path):
             ids.append(set(obj["CustomDeck"]))
             guids.append({obj["GUID"], *(c["GUID"] for c in obj["ContainedObjects"])})
             assert {c["CardID"] // 100 for c in obj["ContainedObjects"]} == {int(k) for k in obj["CustomDeck"]}
-            assert all(int(k) >= tts.DECK_ID_BASE for k in obj["CustomDeck"])
+            assert all(int(k) >= ttsids.DECK_ID_BASE for k in obj["CustomDeck"])
     for i in range(4):
         for j in range(i + 1, 4):
             assert not ids[i] & ids[j], (i, j)
@@ -82,66 +82,66 @@ def test_deck_ids_and_guids_differ_across_decks_and_games(tmp_path):
     moved = _export(root, "test", "--deck-id-base", "5000")
     shifted = json.loads((moved / "cards.json").read_text(encoding="utf-8"))["ObjectStates"][0]["CustomDeck"]
     assert {int(k) - 4000 for k in shifted} == {int(k) for k in ids[0]}
-    prefixes = tts.game_prefixes(["test", "test2"])
-    assert {g[:tts.GAME_HEX] for gs in guids[:2] for g in gs} == {prefixes["test"]}  # each game's own first digits
-    assert {g[:tts.GAME_HEX] for gs in guids[2:] for g in gs} == {prefixes["test2"]}
-    assert {len(g) for gs in guids for g in gs} == {tts.GUID_HEX}
+    prefixes = ttsids.game_prefixes(["test", "test2"])
+    assert {g[:ttsids.GAME_HEX] for gs in guids[:2] for g in gs} == {prefixes["test"]}  # each game's own first digits
+    assert {g[:ttsids.GAME_HEX] for gs in guids[2:] for g in gs} == {prefixes["test2"]}
+    assert {len(g) for gs in guids for g in gs} == {ttsids.GUID_HEX}
 
 
 def test_every_game_of_a_workspace_has_guids_of_its_own_even_when_names_hash_alike():
     """GUIDs were unique within one game only: two games' objects could share one. A GUID's first
     digits are its game's, one of its own among the workspace's games."""
     games = [f"game{i}" for i in range(200)]  # 200 games in 256 slots: many hash alike
-    got = tts.game_prefixes(games)
-    assert len(set(got.values())) == 200 and {len(p) for p in got.values()} == {tts.GAME_HEX}
-    assert tts.game_prefixes(list(reversed(games))) == got  # the order given does not matter
-    a = tts.guids([("game1", "cards", "cards-001", 0)], got["game1"])
-    b = tts.guids([("game2", "cards", "cards-001", 0)], got["game2"])
+    got = ttsids.game_prefixes(games)
+    assert len(set(got.values())) == 200 and {len(p) for p in got.values()} == {ttsids.GAME_HEX}
+    assert ttsids.game_prefixes(list(reversed(games))) == got  # the order given does not matter
+    a = ttsids.guids([("game1", "cards", "cards-001", 0)], got["game1"])
+    b = ttsids.guids([("game2", "cards", "cards-001", 0)], got["game2"])
     assert a[("game1", "cards", "cards-001", 0)] != b[("game2", "cards", "cards-001", 0)]
 
 
 def test_deck_ids_never_collide_even_when_names_hash_alike():
     decks = [(f"game{g}", f"deck{d}") for g in range(40) for d in range(40)]  # 1,600 decks in 10,000 slots
-    ids = tts.deck_ids(decks)
+    ids = ttsids.deck_ids(decks)
     firsts = sorted(ids.values())
     assert len(set(firsts)) == len(decks)
-    assert all(b - a >= tts.SHEETS_PER_DECK for a, b in zip(firsts, firsts[1:]))  # room for every sheet
-    assert tts.deck_ids(list(reversed(decks))) == ids  # the order given does not matter
-    assert DECK_ID_BASE_MAX == tts.MAX_CARD_ID // 100 - tts.DECK_ID_SLOTS * tts.SHEETS_PER_DECK
-    top = max(tts.deck_ids(decks, DECK_ID_BASE_MAX).values()) + tts.SHEETS_PER_DECK - 1
+    assert all(b - a >= ttsids.SHEETS_PER_DECK for a, b in zip(firsts, firsts[1:]))  # room for every sheet
+    assert ttsids.deck_ids(list(reversed(decks))) == ids  # the order given does not matter
+    assert DECK_ID_BASE_MAX == ttsids.MAX_CARD_ID // 100 - ttsids.DECK_ID_SLOTS * ttsids.SHEETS_PER_DECK
+    top = max(ttsids.deck_ids(decks, DECK_ID_BASE_MAX).values()) + ttsids.SHEETS_PER_DECK - 1
     assert top * 100 + 69 <= 2**31 - 1  # the highest CardID fits TTS's 32-bit int
 
 
 def _digest(key: tuple) -> str:
     """An object's GUID as first hashed (no check against the others)."""
-    return hashlib.sha1("/".join(str(p) for p in key).encode()).hexdigest()[:tts.GUID_HEX - tts.GAME_HEX]
+    return hashlib.sha1("/".join(str(p) for p in key).encode()).hexdigest()[:ttsids.GUID_HEX - ttsids.GAME_HEX]
 
 
 def test_guids_stay_distinct_when_names_hash_alike(monkeypatch):
-    monkeypatch.setattr(tts, "GUID_HEX", tts.GAME_HEX + 2)  # 256 GUIDs a game for 121 names: many hash alike
+    monkeypatch.setattr(ttsids, "GUID_HEX", ttsids.GAME_HEX + 2)  # 256 GUIDs a game for 121 names: many hash alike
     keys = [("test", "cards")] + [("test", "cards", f"cards-{i:03d}", c) for i in range(1, 61) for c in range(2)]
     plain = {k: _digest(k) for k in keys}
     shared = Counter(plain.values())
     assert len(shared) < len(keys)  # (the collisions this is about)
-    got = tts.guids(keys)
+    got = ttsids.guids(keys)
     assert len(set(got.values())) == len(keys) and {len(g) for g in got.values()} == {2}
-    assert tts.guids(list(reversed(keys))) == got  # the same whatever the order given
+    assert ttsids.guids(list(reversed(keys))) == got  # the same whatever the order given
     for guid in shared:  # the first name of those that hash alike keeps its GUID
         alike = sorted((k for k in keys if plain[k] == guid), key=lambda k: "/".join(map(str, k)))
         assert got[alike[0]] == guid
         assert all(got[k] != guid for k in alike[1:])
     assert all(got[k] == plain[k] for k in keys if shared[plain[k]] == 1)  # the others keep theirs
-    monkeypatch.setattr(tts, "GUID_HEX", 6)
-    assert tts.guids(keys, "ab") == {k: "ab" + _digest(k) for k in keys}  # four digits: none collide here
+    monkeypatch.setattr(ttsids, "GUID_HEX", 6)
+    assert ttsids.guids(keys, "ab") == {k: "ab" + _digest(k) for k in keys}  # four digits: none collide here
 
 
 def test_exported_guids_are_distinct_and_stable_even_when_names_hash_alike(tmp_path, monkeypatch):
     """Every GUID of an export differs from every other, with two hex digits (so that names do
     hash alike), and an export again, or of one deck (--deck), gives each object the same."""
-    monkeypatch.setattr(tts, "GUID_HEX", tts.GAME_HEX + 2)
+    monkeypatch.setattr(ttsids, "GUID_HEX", ttsids.GAME_HEX + 2)
     named: list[tuple] = []
-    real = tts.guids
-    monkeypatch.setattr(tts, "guids", lambda keys, prefix="": real(named.extend(keys) or named, prefix))
+    real = ttsids.guids
+    monkeypatch.setattr(ttsids, "guids", lambda keys, prefix="": real(named.extend(keys) or named, prefix))
     deck = DECK_YAML + "".join(f"  - {{name: カード{i}, text: 本文, count: 2}}\n" for i in range(1, 31))
     root = make_workspace(tmp_path / "ws", deck=deck)
     (root / "data" / "test" / "decks" / "hexes.yaml").write_text(PIECES["hexes"].replace(
@@ -252,7 +252,7 @@ def test_a_flat_hex_is_a_hex_tile_and_a_pointy_one_a_token_cut_out_along_its_out
     (root / "templates" / "test" / "sq.svg.j2").write_text(SQUARE_TOKEN_SVG, encoding="utf-8")
     out = _export(root)
     [flat] = _objects(out, "flat")
-    assert flat["Name"] == "Custom_Tile" and flat["CustomImage"]["CustomTile"]["Type"] == tts.TILE_TYPES["hex"]
+    assert flat["Name"] == "Custom_Tile" and flat["CustomImage"]["CustomTile"]["Type"] == ttspieces.TILE_TYPES["hex"]
     assert flat["CustomImage"]["ImageSecondaryURL"].endswith("/flat-001-back.png")
     with Image.open(out / "flat-001-front.png") as im:
         assert abs(im.width / im.height - 2 / 3 ** 0.5) < 0.01  # corner to corner across, flats top and bottom
@@ -267,7 +267,7 @@ def test_a_flat_hex_is_a_hex_tile_and_a_pointy_one_a_token_cut_out_along_its_out
         assert side["Transform"] == pointy["Transform"] and "States" not in pointy["States"]["2"]
     with Image.open(out / "pointy-001-front.png") as im:
         alpha = im.getchannel("A")
-        border = max(4, round(tts.TOKEN_BORDER * max(im.size) / (1 + 2 * tts.TOKEN_BORDER)))
+        border = max(4, round(ttspieces.TOKEN_BORDER * max(im.size) / (1 + 2 * ttspieces.TOKEN_BORDER)))
         w, h = im.width - 2 * border, im.height - 2 * border
         assert abs(w / h - 3 ** 0.5 / 2) < 0.01  # taller than wide: a corner up
         cx, cy = im.width // 2, im.height // 2
@@ -301,7 +301,7 @@ def test_boards_keep_their_aspect_and_tokens_keep_a_back_and_a_border(tmp_path):
     assert chit["Name"] == "Custom_Token"
     with Image.open(out / "chits-001-front.png") as im:
         alpha = im.getchannel("A")
-        border = max(4, round(tts.TOKEN_BORDER * 20 / 25.4 * 200))
+        border = max(4, round(ttspieces.TOKEN_BORDER * 20 / 25.4 * 200))
         assert im.width == im.height and alpha.getbbox() == (border, border, im.width - border, im.height - border)
         assert alpha.getpixel((im.width // 2, im.height // 2)) == 255
 
@@ -339,7 +339,7 @@ def test_a_round_tokens_cut_is_smooth_along_its_edge(tmp_path):
     with Image.open(out / "round-001-front.png") as im:
         alpha = np.asarray(im.getchannel("A"), dtype=float)
     side = round(16 / 25.4 * 200)  # 126 px, inside its border
-    border = max(4, round(tts.TOKEN_BORDER * side))
+    border = max(4, round(ttspieces.TOKEN_BORDER * side))
     assert alpha.shape == (side + 2 * border,) * 2
     r = side / 2
     centre = border + r  # pixel (i, j) spans i..i+1: its centre is at i + 0.5
@@ -380,7 +380,7 @@ def test_a_cuts_pixels_are_the_share_of_their_samples_inside_for_any_outline():
     import numpy as np
 
     rng = random.Random(7)
-    k = tts.MASK_SUPERSAMPLE
+    k = ttspieces.MASK_SUPERSAMPLE
     for n in range(60):
         w, h = rng.randint(1, 24), rng.randint(1, 24)
         if n % 3 == 0:
@@ -392,7 +392,7 @@ def test_a_cuts_pixels_are_the_share_of_their_samples_inside_for_any_outline():
         else:
             points = [(rng.randint(-2 * k, (w + 2) * k) / k, rng.randint(-2 * k, (h + 2) * k) / k)
                       for _ in range(rng.randint(3, 8))]
-        got = np.asarray(tts._coverage(points, (w, h)), dtype=np.int64)
+        got = np.asarray(ttspieces._coverage(points, (w, h)), dtype=np.int64)
         assert (got == _share_sample_by_sample(points, (w, h), k)).all(), (points, (w, h))
 
 
@@ -402,7 +402,8 @@ def test_a_sheets_grid_gives_its_cards_the_largest_cells_it_can():
     where ten columns gave them 165 dpi; 9 on 5×2, not 10×1 squeezed to 409 px."""
     import math
 
-    from pnpgen.exports.tts import MAX_COLS, MAX_PX, MAX_ROWS, Sheet, sheet_for
+    from pnpgen.exports.ttscards import MAX_COLS, MAX_ROWS, Sheet, sheet_for
+    from pnpgen.exports.ttstable import MAX_PX
 
     trim, dpi = (63.0, 88.0), 200
     assert sheet_for(24, trim, dpi) == Sheet(5, 5, (496, 693))
@@ -469,8 +470,8 @@ def test_a_deck_kept_in_a_yml_file_of_another_game_keeps_its_own_id(tmp_path):
     must give the two decks different CustomDeck ids: beta's export used to list the other games'
     decks as decks/*.yaml only, so it gave 'cards' the slot alpha's own export gives d27041 (two
     decks on one table showed each other's cards). Editors' files beside a deck are no deck."""
-    assert {tts.deck_ids([("alpha", "d27041")])[("alpha", "d27041")],
-            tts.deck_ids([("beta", "cards")])[("beta", "cards")]} == {tts.DECK_ID_BASE + 2319 * tts.SHEETS_PER_DECK}
+    assert {ttsids.deck_ids([("alpha", "d27041")])[("alpha", "d27041")],
+            ttsids.deck_ids([("beta", "cards")])[("beta", "cards")]} == {ttsids.DECK_ID_BASE + 2319 * ttsids.SHEETS_PER_DECK}
     root = make_workspace(tmp_path / "ws", pieces=TWO)
     shutil.copytree(root / "data" / "test", root / "data" / "beta")
     shutil.copytree(root / "templates" / "test", root / "templates" / "beta")

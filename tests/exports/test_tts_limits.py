@@ -5,11 +5,11 @@ after 150 s of drawing and converting every face)."""
 from __future__ import annotations
 
 from conftest import make_workspace, run
-from pnpgen.exports import export, tts
+from pnpgen.exports import export, ttsids
 
 
 def test_a_deck_past_its_sheets_is_told_before_any_face_is_drawn(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(tts, "SHEETS_PER_DECK", 1)  # room for 69 faces: 70 cards are one too many
+    monkeypatch.setattr(ttsids, "SHEETS_PER_DECK", 1)  # room for 69 faces: 70 cards are one too many
     root = make_workspace(tmp_path / "ws", pieces=[f"カード{i}" for i in range(70)])
 
     def drawn(*args, **kwargs):
@@ -24,7 +24,7 @@ def test_a_deck_past_its_sheets_is_told_before_any_face_is_drawn(tmp_path, monke
 
 
 def test_a_deck_at_its_sheets_room_exports_every_card(tmp_path, monkeypatch):
-    monkeypatch.setattr(tts, "SHEETS_PER_DECK", 1)
+    monkeypatch.setattr(ttsids, "SHEETS_PER_DECK", 1)
     root = make_workspace(tmp_path / "ws", pieces=[f"カード{i}" for i in range(69)])
     assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator") == 0
     out = root / "build" / "test" / "tabletopsimulator"
@@ -34,7 +34,7 @@ def test_a_deck_at_its_sheets_room_exports_every_card(tmp_path, monkeypatch):
 def test_copies_that_print_apart_count_as_the_faces_they_draw(tmp_path, monkeypatch, capsys):
     """A piece whose copies print apart (its template reads ``copy``) is more faces than pieces:
     the pieces pass the first check, the faces drawn are told."""
-    monkeypatch.setattr(tts, "SHEETS_PER_DECK", 1)
+    monkeypatch.setattr(ttsids, "SHEETS_PER_DECK", 1)
     root = make_workspace(tmp_path / "ws", pieces=[f"カード{i}" for i in range(60)])
     deck = root / "data" / "test" / "decks" / "cards.yaml"
     deck.write_text(deck.read_text(encoding="utf-8") + "  - {name: 番号札, text: 本文, count: 12}\n", encoding="utf-8")

@@ -812,6 +812,7 @@ def test_a_decks_own_layout_exports_with_its_overrides_and_size(tmp_path, capsys
     assert "They are in templates/test/: write in data/test/decks/cards.yaml, instead of 'layout:':" in told
     fields = next(line for line in told if line.startswith("fields:")).split("   #")[0]
     assert "flavour" not in fields
+    assert not [line for line in told if "own fields" in line]  # every field of the deck a box reads: no comment
     (root / "data" / "test" / "decks" / "cards.yaml").write_text(
         "name: カード\nformat: bridge\nfront: cards-front.svg.j2\nback: cards-back.svg.j2\n"
         f"{fields}\npieces:\n  - {{title: 題名, cost: 2, text: 本文}}\n", encoding="utf-8")
@@ -824,6 +825,18 @@ def test_a_decks_own_layout_exports_with_its_overrides_and_size(tmp_path, capsys
     capsys.readouterr()
     assert run(root, "layout", "export", "--game", "test", "--deck", "card") == 2
     assert "game test has no deck 'card'; did you mean cards?" in capsys.readouterr().err
+
+
+def test_a_decks_own_fields_no_box_reads_are_named_in_its_exported_layout(tmp_path, capsys):
+    """``layout export --deck`` ended its fields line with a bare "# and the deck's own fields:":
+    it names them, so the designer knows what the layout does not show and what to keep."""
+    deck = ("name: カード\nformat: bridge\nlayout: card-poker\nfields: {note: text, power: int}\n"
+            "pieces:\n  - {title: 題名, cost: 2, text: 本文, note: メモ, power: 3}\n")
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(root, "layout", "export", "--game", "test", "--deck", "cards", "--out", str(tmp_path / "x.svg.j2")) == 0
+    [line] = [line.strip() for line in capsys.readouterr().out.splitlines() if line.strip().startswith("fields:")]
+    assert line.endswith("   # the deck's own fields no box reads, which the layout does not show: note, power "
+                         "(add them here as the deck file gives them)"), line
 
 
 def test_a_tokens_art_of_placeholder_false_is_no_art_to_come_once_exported_as_templates(tmp_path, capsys):
@@ -1431,3 +1444,20 @@ def test_the_docs_landscape_card_without_art_widens_its_text_over_the_arts_half(
     first = next(c for c in page if c.char == "あ")
     assert first.x - BLEED < 8, first  # from the left edge, where the art was
     assert max(c.x for c in page if c.y - BLEED > 14) - BLEED > 70  # and across to the right
+
+
+@pytest.mark.parametrize("valign, low, high", [(None, 32.0, 36.0), ("top", 24.0, 29.0)])
+def test_a_circle_text_box_sets_its_text_in_the_middle_unless_it_says(tmp_path, valign, low, high):
+    """A ``shape: circle`` text box took the default ``valign: top``: a badge's number sat high in
+    its circle. It is set in the middle (the 20 mm circle from 20 mm down, the page's 3 mm bleed
+    above it: its centre 33 mm down, the 10 pt figure's baseline just below), unless the box
+    gives a valign."""
+    given = f", valign: {valign}" if valign else ""
+    deck = ("name: カード\nformat: poker\nfields: {mark: text}\n"
+            "layout: {extends: card-poker, boxes: {badge: {field: mark, x: 20, y: 20, w: 20, h: 20, shape: circle, "
+            f"fill: white, stroke: ink, size: 10, align: center{given}}}}}}}\n"
+            "pieces:\n  - {title: 題名, cost: 2, text: 本文, mark: Q}\n")
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    [q] = [g for g in glyphs(root / "build" / "test" / "shop" / "cards-unique.pdf")[0] if g.char == "Q"]
+    assert low < q.y < high, q.y

@@ -12,8 +12,9 @@ import pytest
 
 from conftest import DECK_YAML, make_workspace, run
 from pdfprobe import texts
-from pnpgen.impose.fold import layout_fold
+from pnpgen.impose.fold import fold_page_items, layout_fold
 from pnpgen.impose.grid import SheetOptions
+from pnpgen.impose.plan import Strokes
 from pnpgen.messages import msg
 from pnpgen.shapes import Affine, mirror_x, shape_spec
 from pnpgen.units import MM_PER_PT
@@ -88,6 +89,40 @@ def test_the_fold_maps_each_back_onto_its_front_exactly(w, h):
         # the fronts stay on their side of the fold line, with their bleed
         x0, y0, x1, y1 = lay.block()
         assert (x1 + lay.bleed_mm <= lay.fold_at + 1e-9) if lay.vertical else (y1 + lay.bleed_mm <= lay.fold_at + 1e-9)
+
+
+@pytest.mark.parametrize("w, h", [(63, 88), (41, 63), (120, 70)])
+def test_a_last_fold_over_sheet_marks_only_the_pieces_it_holds(w, h):
+    """A trial's 4 objective cards folded 3 a sheet: the second sheet's one card had the marks of
+    all three slots, two empty ones marked to be cut out blank. A sheet's marks are those of the
+    pieces on it, as a grid's last sheet's are (``used_part``)."""
+    spec = shape_spec("rect", (w, h))
+    sheet = SheetOptions()
+    lay = layout_fold(spec, sheet)
+    assert lay is not None and lay.per_sheet > 1
+    for n in range(1, lay.per_sheet + 1):
+        items = fold_page_items(lay, spec, ["f"] * n, ["b"] * n, 0.0, sheet)
+        lines = [ln for it in items if isinstance(it, Strokes) for ln in it.lines]
+        trims = []
+        for i in range(n):
+            for m in (lay.front(i), lay.back(i)):
+                xs, ys = zip(*(m(p) for p in ((0, 0), (w, 0), (0, h), (w, h))))
+                trims.append((min(xs), min(ys), max(xs), max(ys)))
+        edges_x = {round(v, 6) for t in trims for v in (t[0], t[2])}
+        edges_y = {round(v, 6) for t in trims for v in (t[1], t[3])}
+        reach = lay.bleed_mm + sheet.mark_gap_mm + sheet.mark_len_mm + 1e-6
+        x0, y0 = min(t[0] for t in trims) - reach, min(t[1] for t in trims) - reach
+        x1, y1 = max(t[2] for t in trims) + reach, max(t[3] for t in trims) + reach
+        assert lines
+        for ln in lines:  # each mark on a trim line of a piece the sheet holds, and beside them
+            if ln.x1 == ln.x2:
+                assert round(ln.x1, 6) in edges_x, (n, ln)
+            else:
+                assert round(ln.y1, 6) in edges_y, (n, ln)
+            assert x0 <= min(ln.x1, ln.x2) and max(ln.x1, ln.x2) <= x1 and y0 <= min(ln.y1, ln.y2) and max(ln.y1, ln.y2) <= y1, (n, ln)
+        marked_x = {round(ln.x1, 6) for ln in lines if ln.x1 == ln.x2}
+        marked_y = {round(ln.y1, 6) for ln in lines if ln.y1 == ln.y2}
+        assert marked_x == edges_x and marked_y == edges_y  # and every trim line of theirs marked
 
 
 @pytest.mark.parametrize("board", [False, True])
@@ -192,16 +227,23 @@ def test_the_reprint_of_a_fold_or_sleeve_build_is_laid_out_as_its_home_sheets(tm
 
 
 @pytest.mark.parametrize("layout", [["--layout", "fold"], ["--layout", "sleeve"]])
-def test_a_reprint_since_a_version_takes_the_layout_of_the_build_it_goes_beside(tmp_path, layout):
+def test_a_reprint_since_a_version_takes_the_layout_of_the_build_it_goes_beside(tmp_path, capsys, layout):
     """``pnpgen reprint --since`` built its sheets with no options: after fold-over or sleeve
     builds, its file was a duplex grid. Given the build's layout, its sheets are the build's own
-    reprint.pdf's, copy for copy; without it, the grid of fronts and backs pages as before."""
+    reprint.pdf's, copy for copy; given none, too (a flip-and-write trial: a designer whose printer
+    has no duplex, who built every version --layout fold, got duplex pages from a reprint without
+    it): the layout of the build that recorded the version, said in one line, as its printer
+    profile is; --layout grid gives the grid of fronts and backs pages."""
     ws = _one_card_changed(tmp_path, layout)
     out = ws / "build" / "test"
     assert run(ws, "reprint", "--game", "test", "--since", "v1", *layout) == 0
     assert forms(out / "reprint-since-v1.pdf") == forms(out / "reprint.pdf")
+    capsys.readouterr()
     assert run(ws, "reprint", "--game", "test", "--since", "v1") == 0
-    assert len(forms(out / "reprint-since-v1.pdf")) == 2  # no layout given: fronts, then backs
+    assert forms(out / "reprint-since-v1.pdf") == forms(out / "reprint.pdf")  # v1's build's layout
+    assert f"reprint laid out --layout {layout[1]}, as v1's build was" in capsys.readouterr().err
+    assert run(ws, "reprint", "--game", "test", "--since", "v1", "--layout", "grid") == 0
+    assert len(forms(out / "reprint-since-v1.pdf")) == 2  # the grid asked: fronts, then backs
 
 
 def test_the_all_in_one_file_of_a_fold_build_has_no_blank_pages(tmp_path):

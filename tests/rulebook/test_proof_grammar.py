@@ -404,3 +404,17 @@ def test_a_cross_reference_to_a_case_the_draft_numbers_nowhere_is_a_finding(tmp_
     english = [(1, "5.1 A unit may move (see 5.2)."), (2, "5.2 It stops; see rule 5.3, cf. 5.1.")]
     assert dangling_references(english) == [(2, "see rule 5.3", "5.3")]
     assert dangling_references([(1, "　カードを引きます（→２．１参照）。")]) == []
+
+
+def test_a_table_cell_is_no_sentence_missing_its_full_stop(tmp_path):
+    """A designer's table of actions, 「引く　　山札から１枚引いてください」: each row was a 句点の抜け
+    note, read as a paragraph without its 。 — a table's cell (or a map's row) is no sentence. A
+    paragraph without its 。 is still one, above and below the table."""
+    table = ("　操作　　説明\n　引く　　山札から１枚引いてください\n　渡す　　手札を１枚渡します\n"
+             "\n　表のとおりに行ってください\n")
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    (ws / "data" / "test" / "draft.txt").write_text(MESSY.replace("　配置は図１を参照してください。\n", table),
+                                                   encoding="utf-8")
+    findings = read_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts").findings
+    stops = sorted(int(f.file.split("draft.txt:")[1].split(":")[0]) for f in findings if "句点の抜け" in f.file)
+    assert stops == [8, 15, 22], [f.file for f in findings]  # (22: 「（ただし、自分には渡せません」)

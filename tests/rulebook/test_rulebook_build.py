@@ -735,7 +735,7 @@ def test_quick_reference_is_one_page_of_steps_with_their_pages_end_and_scoring(b
     # its ● a mark with its gap, no space in the text (「● ゲームの流れ」 copied with one)
     assert {"●ゲームの流れ", "●ゲームの終了", "●得点と勝利", "●準備（人数と枚数）", "●内容物"} <= lines
     assert "草案に記載なし" not in flat  # each shipped draft gives all four parts
-    expected = {"populous": ["１２ラウンド目が終わるとゲーム終了となります。P.8", "ＶＰの最も高いプレイヤーがゲームに勝利", "５枚ずつ引いて手札",
+    expected = {"populous": ["１２ラウンド目が終わるとゲーム終了となります。P.9", "ＶＰの最も高いプレイヤーがゲームに勝利", "５枚ずつ引いて手札",
                              "種族ボード5枚（仮）", "地形トークン15個（仮）", "キューブ（神の怒り）30個（仮）"],
                 "alicematic-medallions": ["ホールド後の処理P.5", "３人：２４枚", "１０ラウンドが終わるとゲームが終了",
                                           "最もＶＰの多いプレイヤーがゲームに勝利"],
@@ -862,13 +862,13 @@ def test_index_lists_a_rare_variant_under_the_books_spelling(books):
 
 
 def test_a_terms_pages_stand_on_its_line_of_the_index(books):
-    """索引: 【創世エリア】's five pages on the line of the term, not wrapped under it."""
+    """索引: 【創世エリア】's six pages on the line of the term, not wrapped under it."""
     page = next(p for p in books["populous"].glyphs if "".join(g.char for g in p if g.on_page).startswith("索引"))
     drawn = [g for g in page if g.on_page and g.char.strip()]
     text = "".join(g.char for g in drawn)
     term = drawn[text.index("【創世エリア】")]
     line = "".join(g.char for g in drawn if abs(g.y - term.y) < 0.5)
-    assert "【創世エリア】" in line and line.endswith("13、14"), line
+    assert "【創世エリア】" in line and line.endswith("14、15"), line
 
 
 def _starts(b: Built, *keys: str) -> dict[str, float]:
@@ -885,12 +885,13 @@ def _starts(b: Built, *keys: str) -> dict[str, float]:
 
 
 def test_a_small_pictures_description_starts_just_right_of_it(books):
-    """populous' ワーカーポーン (one token at 1/2) had its description half a page to the right, in a
-    picture column as wide as two cards; now the column is as wide as the pictures and a gap, so
-    the one-token row's text starts left of the two-token row's (タウントークン)."""
+    """populous' ワーカーポーン (one token, 12 mm at actual size) had its description half a page to
+    the right, in a picture column as wide as two cards; now the column is as wide as the pictures
+    and a gap, so the one-token row's text starts left of the two-token row's (タウントークン)."""
     x = _starts(books["populous"], "ワーカーポーン", "各色毎に１２個", "各色毎に６個")
     assert x["各色毎に１２個"] - x["ワーカーポーン"] < 20  # the picture, 4 mm, a one-em indent (it was 57 mm)
-    assert x["各色毎に１２個"] < x["各色毎に６個"] < x["ワーカーポーン"] + 35
+    # two 15 mm tokens at actual size and the 3 mm between them, 4 mm, an em
+    assert x["各色毎に１２個"] < x["各色毎に６個"] < x["ワーカーポーン"] + 33 + 4 + 5
 
 
 def test_the_books_proofing_notes_say_when_their_line_numbers_are_of_recovered_lines(books):
@@ -935,11 +936,30 @@ def test_a_letter_build_prints_its_booklet_on_letter_with_the_pages_set_to_fit(d
     assert_fold_marks_print(drafted / "build" / "test" / "rulebook-booklet.pdf", 279.4, 215.9)
 
 
-def test_the_booklets_marks_stand_inside_the_margin_the_home_sheets_are_given(drafted):
+@pytest.mark.parametrize("command", ["build", "rulebook"])
+def test_the_booklets_marks_stand_inside_the_margin_the_home_sheets_are_given(drafted, command):
     """The booklet's fold marks and printing note stood inside a 5 mm margin whatever --margin the
-    home sheets were given: a printer that leaves 8 mm unprinted cut the ticks off (fixesQ)."""
-    assert run(drafted, "build", "--game", "test", "--jobs", "1", "--margin", "8mm") == 0
+    home sheets were given: a printer that leaves 8 mm unprinted cut the ticks off (fixesQ).
+    `pnpgen rulebook`, which makes the same booklet, had no --margin at all: it takes build's."""
+    jobs = ["--jobs", "1"] if command == "build" else []
+    assert run(drafted, command, "--game", "test", *jobs, "--margin", "8mm") == 0
     assert_fold_marks_print(drafted / "build" / "test" / "rulebook-booklet.pdf", margin=8.0)
+
+
+def test_the_previews_booklet_stands_inside_the_margin_serve_is_given(drafted):
+    """serve built the booklet at the 5 mm default whatever the printer: `serve --margin 8mm` sets
+    its booklet's marks and note inside 8 mm, as build's (and its sheets inside it, as build's)."""
+    from pnpgen.commandline import parsers
+    from pnpgen.serve.preview import Preview
+
+    serve = parsers("serve")[1]["serve"]
+    assert serve.parse_args(["--game", "test", "--margin", "8mm"]).margin == 8.0
+    assert serve.parse_args(["--game", "test"]).margin == 5.0
+    preview = Preview(Workspace(drafted), "test", drafted / "build", margin_mm=8.0)
+    preview.rebuild()
+    assert not preview.state.error, preview.state.error
+    assert_fold_marks_print(drafted / "build" / "test" / "rulebook-booklet.pdf", margin=8.0)
+    assert preview.options.sheet.margin_mm == 8.0  # the home sheets laid out inside it too
 
 
 def test_a_components_pictures_stand_clear_of_its_headings_rule(drafted):

@@ -3,6 +3,8 @@ piece itself, not by its name, which a later piece of the deck may share."""
 
 from __future__ import annotations
 
+import pytest
+
 from conftest import DECK_YAML, DRAFT, GAME_YAML, make_workspace, run
 from pdfprobe import texts
 from pnpgen.data.load import load_game
@@ -145,3 +147,37 @@ def test_a_sealed_pack_is_neither_the_covers_picture_nor_what_keeps_the_bare_cov
     assert "(none on the cover: each deck's first" in out and "未定 or no art yet: cards: 彗星)" in out, out
     cover = texts(ws / "build" / "test" / "rulebook.pdf")[0]
     assert "開封禁止" not in cover and "秘密の扉" not in cover, cover
+
+
+def test_the_cover_shows_the_games_main_pieces_or_the_deck_game_yaml_names(tmp_path):
+    """A wargame's cover showed its one aid card (the first card deck) over its counters: without a
+    word from game.yaml the cover pictures the deck with the most distinct pieces (here the four
+    counters, tokens); `rulebook: cover_decks: cards` puts the aid card there instead; a deck the
+    game has not is an error at its line, naming the game's decks."""
+    from conftest import REPO
+    from pnpgen.errors import InputError
+    from pnpgen.rulebook import build_rulebook, pictures_from_game
+    from pnpgen.rulebook.figures import load_settings
+
+    ws = make_workspace(tmp_path / "ws", pieces=["早見表"], draft=True)
+    (ws / "data" / "test" / "decks" / "counters.yaml").write_text(
+        "name: 駒\nlayout: token-round\npieces:\n" + "".join(f"  - {{title: {t}, value: {v}}}\n" for t, v in
+                                                           [("歩兵", 1), ("騎兵", 2), ("砲兵", 3), ("将軍", 4)]),
+        encoding="utf-8")
+
+    def cover() -> str:
+        game = load_game(Workspace(ws), "test")
+        book = build_rulebook(game, REPO / "fonts", pictures=pictures_from_game(game, Workspace(ws).templates))
+        return texts(book.files["rulebook.pdf"])[0]
+
+    shown = cover()
+    assert "歩兵" in shown and "早見表" not in shown, shown
+    (ws / "data" / "test" / "game.yaml").write_text(GAME_YAML + "\nlatin_gap: 0\nrulebook:\n  cover_decks: cards\n",
+                                                    encoding="utf-8")
+    shown = cover()
+    assert "早見表" in shown and "歩兵" not in shown, shown
+    (ws / "data" / "test" / "game.yaml").write_text(GAME_YAML + "\nrulebook:\n  cover_decks: [counters, card]\n",
+                                                    encoding="utf-8")
+    with pytest.raises(InputError) as e:
+        load_settings(load_game(Workspace(ws), "test"))
+    assert "no deck 'card' in this game" in str(e.value) and "cover_decks" in str(e.value), str(e.value)

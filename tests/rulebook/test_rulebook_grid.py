@@ -191,3 +191,51 @@ def test_an_inch_poker_card_is_pictured_at_a_half_like_a_poker_card(tmp_path, si
     flat = re.sub(r"\s", "", "".join(texts(book.files["rulebook.pdf"])))
     assert "図は実物の1/2の大きさです" in flat and "縮尺" not in flat, flat[:2000]
 
+
+
+def test_a_blank_line_between_a_sections_paragraphs_is_one_grid_line(tmp_path):
+    """docs/rulebook.md: a blank line of the draft is one grid line. Between two paragraphs right
+    under a section (not a step) it gave none in a Japanese book — the section's blocks were set one
+    at a time, so each looked like the first under its heading. A blank line right under the heading
+    still adds nothing; one under a step written as a sentence (a numbered line, no heading) is a gap."""
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    draft = ws / "data" / "test" / "draft.txt"
+    draft.write_text(draft.read_text(encoding="utf-8").replace(
+        "　テスト用の小さなゲームです。２〜４人で遊びます。\n",
+        "　第一段落のはじめの文です。\n　第一段落のつづきの文です。\n\n　第二段落の文です。\n").replace(
+        "２：カードを１枚出す。\n", "２：カードを１枚出す。\n\n\n　手番を終えたら次の人の番です。\n"), encoding="utf-8")
+    pdf = build_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts", rules_only=True).files["rulebook.pdf"]
+    lines = {t: (p, y) for p, y, _, t in body_lines(pdf)}
+    key = {k: next(v for t, v in lines.items() if k in t) for k in ("はじめ", "つづき", "第二", "出す", "手番を終")}
+    assert key["はじめ"][0] == key["つづき"][0] == key["第二"][0]
+    assert key["つづき"][1] - key["はじめ"][1] == pytest.approx(PITCH, abs=TOLERANCE)  # no blank line: the next grid line
+    assert key["第二"][1] - key["つづき"][1] == pytest.approx(2 * PITCH, abs=TOLERANCE)  # one blank grid line between
+    assert key["手番を終"][1] - key["出す"][1] == pytest.approx(2 * PITCH, abs=TOLERANCE)
+
+
+def test_a_small_counter_is_pictured_at_actual_size_beside_cards_at_a_half(tmp_path):
+    """A wargame's 12.7 mm counters were drawn at the list's 1/2, 6 mm across, their 5 pt text
+    2.5 pt: unreadable. A piece no longer than 30 mm is pictured at its actual size (its 5 pt text
+    5 pt), captioned 「実物大」, while the cards keep the list's 1/2."""
+    from conftest import DECK_YAML
+    from pdfprobe import glyphs
+    from pnpgen.rulebook import pictures_from_game
+
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    (ws / "templates" / "test" / "counter.svg.j2").write_text(
+        '{% extends "common/piece.svg.j2" %}\n{% block art %}\n'
+        '{{ textbox(piece.name, 1, 4, w - 2, 5, size=5, align="center") }}\n{% endblock %}\n', encoding="utf-8")
+    (ws / "data" / "test" / "decks" / "counters.yaml").write_text(
+        DECK_YAML.replace("name: テストカード", "name: 歩兵駒").replace("format: poker", "size: [12.7, 12.7]")
+        .replace("front: card-front.svg.j2\nback: card-back.svg.j2", "front: counter.svg.j2")
+        + "  - {name: 歩兵, text: x}\n", encoding="utf-8")
+    draft = ws / "data" / "test" / "draft.txt"
+    draft.write_text(draft.read_text(encoding="utf-8").replace(
+        "◇テストカード（１１枚）", "◇歩兵駒（１個）\n　歩兵の駒です。\n◇テストカード（１１枚）"), encoding="utf-8")
+    game = load_game(Workspace(ws), "test")
+    pdf = build_rulebook(game, REPO / "fonts", pictures=pictures_from_game(game, Workspace(ws).templates)).files["rulebook.pdf"]
+    flat = re.sub(r"\s", "", "".join(texts(pdf)))
+    assert "図は実物の1/2の大きさです" in flat and "実物大" in flat.split("歩兵駒", 1)[1][:40], flat[:2000]
+    page = next(i for i, text in enumerate(texts(pdf)) if "歩兵の駒です" in text)  # the components list's
+    drawn = [g.size for g in glyphs(pdf)[page] if not g.on_page and g.char == "歩"]
+    assert drawn and all(abs(size - 5) < 0.3 for size in drawn), drawn  # 2.5 at the list's 1/2

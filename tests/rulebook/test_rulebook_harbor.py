@@ -130,12 +130,15 @@ def test_components_pictures_share_one_scale_never_above_actual_size(harbor_book
     faces = components_faces(result.files["rulebook.pdf"])
     trims = {d.id: d.trim_mm for d in game.decks}
     scales = {name: w / trims[name.split("-")[1]][0] for name, (_, w, _) in faces.items()}
-    pieces = {s for name, s in scales.items() if not name.startswith("face-board")}
+    pieces = {s for name, s in scales.items() if name.startswith("face-cards")}
     assert set(faces) == {"face-cards-front", "face-cards-back", "face-ships-front", "face-board-front"}
-    (common,) = {round(s, 4) for s in pieces}  # one scale for the cards and the token
+    (common,) = {round(s, 4) for s in pieces}  # one scale for the cards' two sides
     n = round(1 / common)
-    assert common <= 1 and math.isclose(common, 1 / n, rel_tol=1e-3)
-    # a 25 mm token is drawn smaller than a 63 mm card, as on the table
+    assert common < 1 and math.isclose(common, 1 / n, rel_tol=1e-3)
+    # a 25 mm token is drawn at its actual size, so that its text reads, captioned so; still
+    # smaller than the 63 mm card at 1/2
+    assert math.isclose(scales["face-ships-front"], 1, rel_tol=1e-3)
+    assert "実物大" in texts(result.files["rulebook.pdf"])[faces["face-ships-front"][0]]
     assert faces["face-ships-front"][1] < faces["face-cards-front"][1]
     # the board is smaller still, and says so under its picture; the section states the scale
     board = scales["face-board-front"]

@@ -18,12 +18,12 @@ from hypothesis import strategies as st
 from conftest import DECK_YAML, make_workspace
 from fuzzing import mutate
 from pnpgen.data.load import load_game
+from pnpgen.data.printers import load_printer
 from pnpgen.data.sheetlayouts import load_sheet
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError, Where
 from pnpgen.impose.grid import SheetOptions
 from pnpgen.impose.slots import slot_layout
-from pnpgen.printers import load_printer
 from pnpgen.shapes import ShapeSpec
 from workbooks import ods_bytes, xlsx_bytes
 

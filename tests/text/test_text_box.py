@@ -63,7 +63,7 @@ def test_fit_is_a_bisection(monkeypatch):
         return real(*a, **k)
 
     monkeypatch.setattr(layout_mod, "_trial", counting)
-    from pnpgen.text import _layout
+    from pnpgen.text.box import _layout
     _layout.cache_clear()
     lay = layout_text(make_ctx(), LONG + "（二回目）", w=40, h=22, size=20, min_size=4)
     n_sizes = len(layout_mod.candidates(20, 4))

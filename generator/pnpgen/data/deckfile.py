@@ -12,13 +12,14 @@ from pnpgen.data import validate as v
 from pnpgen.data.art import ArtFolder, ArtNotFound, Sizes
 from pnpgen.data.formats import CARD_FORMATS, KINDS, PAPER_SIZES, SHAPES, SINGLE_SIZE_SHAPES
 from pnpgen.data.mapkeys import checked_keys, one_line_text, parse_at
-from pnpgen.data.model import EMPTY_SHOWN, NAMING_FIELDS, NO_ART_YET, Deck, Game, Layout, Piece
+from pnpgen.data.model import EMPTY_PAINTED, EMPTY_SHOWN, NAMING_FIELDS, NO_ART_YET, Deck, Game, Layout, Piece
 from pnpgen.data.piecevalues import (
     Source,
     collect_placeholders,
     field_value,
     left_out_fields,
     optional_fields,
+    painted_fields,
     placeholder_field,
     refuse_totals_row,
     refuse_track_lengths,
@@ -419,6 +420,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     label_field = parse_at(doc, ("label",), v.choice, data["label"], list(fields), "label field") \
         if "label" in data else _title_box_field(deck.layout)
     shown = shown_fields(deck, game.lang)
+    painted = painted_fields(deck, game.lang) - shown
     optional = optional_fields(deck, data, game.lang)
     count_example = "'count: 3'" if not isinstance(rows, SheetDoc) else \
         f"3 in the {rows.label('count')} column"  # the row and column lead the message (枚数, mapped by columns:)
@@ -454,6 +456,8 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
                 piece.open.append((cell, placeholder_field(piece, key), NO_ART_YET))
             elif key in shown and (value is None or str(value).strip() == ""):
                 piece.open.append((cell, placeholder_field(piece, key), EMPTY_SHOWN))
+            elif key in painted and (value is None or str(value).strip() == ""):
+                piece.open.append((cell, placeholder_field(piece, key), EMPTY_PAINTED))
     if missing:
         raise ArtNotFound.together(missing)
     if "unique" in data:  # a field no two pieces share: 番号 on scenario cards

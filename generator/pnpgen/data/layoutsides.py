@@ -108,6 +108,8 @@ def _side(raw: RawSide, trim: tuple[float, float], colours: Callable[[Origin | N
                 editions_of_game(given[key], options[key], languages, deck.file)
         if btype == "text":
             _vertical(name, given, options)
+            if options["shape"] == "circle" and "valign" not in given and not options["vertical"]:
+                options["valign"] = "middle"  # a round panel's text in its middle, where the circle is widest
         if btype == "text" and options.get("field") is None and options.get("text") is None:
             field = name if is_field_name(name) else "title"  # the box named after its field, as the built-in ones are
             raise InputError(f"box {name} shows nothing", path=_where(given),

@@ -183,7 +183,7 @@ ICON_TOKEN = re.compile(r"(?<!\{)\{" + _ICON_NAME + r"\}(?!\})")
 
 
 # an icon written with a value after a colon, as other card tools write one (``{mana:2}``):
-# pnpgen's icons take none, so it would print as text, braces and all (text/__init__.py says so)
+# pnpgen's icons take none, so it would print as text, braces and all (text/box.py says so)
 ICON_WITH_VALUE = later(r"(?<![\\{])\{(?P<name>" + _ICON_NAME + r")[ \t]*[:：][ \t]*(?P<value>[^{}|｜\n]{1,40})\}(?!\})")
 
 

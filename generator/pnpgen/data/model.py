@@ -26,6 +26,7 @@ SAID_LABEL = SAID  # characters of a piece's label a message names it by (Piece.
 # what a placeholder list (check, proof.txt) says of a piece's field the data leaves open
 NO_ART_YET = "no art yet"
 EMPTY_SHOWN = "(empty: the layout prints the placeholder)"  # said as msg proof.open.empty: open_value_said
+EMPTY_PAINTED = "(empty: the layout paints it grey)"  # a colour field a layout paints with: msg proof.open.grey
 # A field's metadata: what the digests of what a build shows — the rulebook's key (engine/bookkey.py)
 # and the exports' (engine/export.py) — pass over, each by these marks alone, never by a field's name:
 # a new field of the kind is marked once, here on the model, and every digest follows.
@@ -109,6 +110,8 @@ def open_value_said(value: str, lang: str, word_lang: str) -> str:
         return msg("proof.open.no_art", lang)
     if value == EMPTY_SHOWN:
         return msg("proof.open.empty", lang, word=placeholder_word(word_lang))
+    if value == EMPTY_PAINTED:
+        return msg("proof.open.grey", lang)
     return value
 
 

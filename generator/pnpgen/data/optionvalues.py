@@ -97,7 +97,7 @@ def creep_option(text: str) -> float:
 
 
 # Tabletop Simulator CustomDeck ids: a deck's block of 100 sheet ids in 10,000 slots above the base,
-# and each card's id × 100 + slot a 32-bit int (exports/tts.py): 2**31 // 100 − 1,000,000.
+# and each card's id × 100 + slot a 32-bit int (exports/ttsids.py): 2**31 // 100 − 1,000,000.
 DECK_ID_BASE_MAX = 20_474_836
 
 

@@ -80,7 +80,8 @@ def field_value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple,
         elif ftype == "list" and isinstance(value, str) and value.strip():  # "vp, lamp" as a spreadsheet cell holds it
             named = re.findall(r"[{｛]\s*([^{}｛｝\s]+)\s*[}｝]", value)  # {coin}{vp}, as a card's text writes icons
             apart = r"\s*[、，,]\s*" if re.search(r"[、，,]", value) else r"\s+"  # coin vp: two items, not one
-            items = ", ".join(named or [x for x in re.split(apart, value.strip()) if x])
+            body = re.sub(r"^\[\s*|\s*\]$", "", value.strip())  # [vp, coin: one bracket left out, not two to add
+            items = ", ".join(named or [x for x in re.split(apart, body) if x])
             expected += f" in brackets, ', ' between its items: [{items}]"
         elif ftype == "list" and isinstance(value, dict) and value and set(value) <= set(game.languages) \
                 and all(isinstance(x, list) and x for x in value.values()):  # {ja: [地形, …], en: [Terrain, …]}
@@ -137,20 +138,31 @@ def refuse_totals_row(rows: Source, deck: Deck) -> None:
                          "one row per piece: delete the totals row, or keep it on another worksheet")
 
 
-def _drawn_boxes(deck: Deck, lang: str | None, types: tuple[str, ...]) -> list:
-    """The layout's boxes of ``types`` the ``lang`` edition draws (a box with ``lang:`` only in
-    those; ``lang`` None: every box)."""
+def _drawn_boxes(deck: Deck, lang: str | None, types: tuple[str, ...] | None = None) -> list:
+    """The layout's boxes of ``types`` (None: of every type) the ``lang`` edition draws (a box with
+    ``lang:`` only in those; ``lang`` None: every box)."""
     if deck.layout is None:
         return []
     sides = [deck.layout.front] + ([deck.layout.back] if deck.layout.back is not None else [])
     return [box for side in sides for box in side.boxes
-            if box.type in types and (lang is None or not box.get("lang") or lang in box.get("lang"))]
+            if (types is None or box.type in types) and (lang is None or not box.get("lang") or lang in box.get("lang"))]
 
 
 def shown_fields(deck: Deck, lang: str) -> set[str]:
     """The piece fields a deck's layout prints 未定 for when they are empty."""
     return {box.get("field") for box in _drawn_boxes(deck, lang, ("text", "icons", "track"))
             if box.get("placeholder") and box.get("field")}
+
+
+def painted_fields(deck: Deck, lang: str) -> set[str]:
+    """The colour fields a deck's layout paints with (``piece.<field>`` as a box's ``fill``,
+    ``stroke`` or ``colour``, or a side's ``background``): left empty, each is the neutral grey of an
+    open colour (``OPEN_COLOUR``), a tile's edge or a player's colour still to be chosen."""
+    if deck.layout is None:
+        return set()
+    specs = [deck.layout.front.background, deck.layout.back.background if deck.layout.back is not None else None]
+    specs += [dict(box.options).get(key) for box in _drawn_boxes(deck, lang) for key in ("fill", "stroke", "colour")]
+    return {spec[6:] for spec in specs if isinstance(spec, str) and spec.startswith("piece.")}
 
 
 def optional_fields(deck: Deck, data: dict, lang: str) -> set[str]:

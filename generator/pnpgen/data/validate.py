@@ -234,6 +234,10 @@ def kanji_number(text: str) -> int:
 _COUNTED = later(r"^(?:[x×]\s*)?([0-9]{1,6})\s*(枚|個|本|部|組|セット|体|つ|x|×|copies|pcs)?$", re.IGNORECASE)
 
 
+# a range typed for a count, "one or two" (1-2, 1〜2, 1~2 as NFKC writes ～, 1–2, 1 to 2)
+_RANGE = later(r"^([0-9]{1,6})\s*(?:-|~|〜|–|—|−|to|or|から)\s*([0-9]{1,6})$", re.IGNORECASE)
+
+
 # a date as a sheet's cell or YAML gives one (2026-01-02, with its time when it has one), or as a
 # Japanese Excel saves it in a CSV (2026/1/2)
 _DATED = later(r"^[0-9]{4}([-/])([0-9]{1,2})\1([0-9]{1,2})(?:[ T][0-9:.]+)?$")
@@ -257,6 +261,11 @@ def count(value: Any, bounds: tuple[int, int] = COUNT, example: str = "'count: 3
         month, day = int(dated.group(2)), int(dated.group(3))
         raise Invalid(f"count {show(value)} is a date, not a number (a spreadsheet program takes {month}/{day} or "
                       f"{month}-{day} typed in a cell for a date)", f"{example}, the number alone")
+    ranged = _RANGE.match(kanji) if n is None and kanji else None
+    if ranged:  # "one or two" copies: the sheet prints one number of them
+        low, high = ranged.group(1), ranged.group(2)
+        raise Invalid(f"count {show(value)} is a range ({low} to {high}); a count is one whole number, the copies "
+                      "printed of the piece", f"{example.replace('3', high, 1)}, the one number you mean")
     digits = _count_digits(kanji) if n is None and kanji else None
     if n is None and isinstance(value, float) and value.is_integer():  # 12.0, a sheet's number with its decimals
         digits = str(int(value))

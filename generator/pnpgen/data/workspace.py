@@ -17,7 +17,7 @@ PRINTERS_FILE = "printers.yaml"
 
 
 def printer_profiles(root: Path) -> list[Path]:
-    """Where printer profiles (pnpgen/printers.py) are looked for, first wins: the workspace, then
+    """Where printer profiles (data/printers.py) are looked for, first wins: the workspace, then
     the user's config folder. Here, with the workspace's other paths: a build that finds
     everything up to date fingerprints these files without loading the profiles' reader."""
     xdg = os.environ.get("XDG_CONFIG_HOME")  # relative: no folder (the XDG spec), not one of the workspace's

@@ -9,9 +9,9 @@ import json
 from collections import Counter, defaultdict, deque
 from typing import TYPE_CHECKING, Any
 
+from pnpgen.data.printers import Printer
 from pnpgen.data.telling import plain_values, telling_fields, told_by_values
 from pnpgen.messages import counted, msg
-from pnpgen.printers import Printer
 
 if TYPE_CHECKING:
     from pnpgen.engine.game import BuildResult

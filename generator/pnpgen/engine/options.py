@@ -10,8 +10,8 @@ from pnpgen.data.formats import MIN_DPI
 from pnpgen.impose.grid import SheetOptions
 
 if TYPE_CHECKING:  # (fields that default to None: a build that finds everything up to date loads none of them)
+    from pnpgen.data.printers import Printer
     from pnpgen.data.sheetlayouts import SheetStock
-    from pnpgen.printers import Printer
     from pnpgen.svg.ink import InkSaver
 
 

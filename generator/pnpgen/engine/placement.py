@@ -10,6 +10,7 @@ from dataclasses import replace
 from pnpgen.boxnet import TuckBox, deepest
 from pnpgen.data.formats import PAPER_SIZES, booklet_paper_for, papers_nearest
 from pnpgen.data.model import Deck, Game
+from pnpgen.data.printers import Printer, check_asked, load_printer
 from pnpgen.data.sheetlayouts import SheetStock
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine.imposition import GamePlan
@@ -31,7 +32,6 @@ from pnpgen.impose.sheets import (
 from pnpgen.impose.slots import slot_layout
 from pnpgen.impose.tiles import plan_tiles
 from pnpgen.memo import Memo
-from pnpgen.printers import Printer, check_asked, load_printer
 from pnpgen.shapes import ShapeSpec, deck_shape
 
 

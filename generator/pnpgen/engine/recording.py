@@ -132,11 +132,22 @@ def rulebook_change(last: Version | None, game) -> str:
     return f"rulebook: {drafts} ({', '.join(said)})"
 
 
+def home_layout(sheet) -> dict[str, Any]:
+    """The home sheets' layout as a version records it (not in the hash): ``{"layout": "fold"}``,
+    ``{"layout": "sleeve", "sleeve_mm": [66, 91]}`` (None: the card's trim + 3 mm), or the grid;
+    a reprint since that version is laid out so unless told otherwise, its copies printed on the
+    printer that version's sheets were laid out for (a fold-over build's for one without duplex)."""
+    if sheet.layout == "sleeve":
+        return {"layout": "sleeve", "sleeve_mm": list(sheet.sleeve_mm) if sheet.sleeve_mm else None}
+    return {"layout": sheet.layout}
+
+
 def record(out_root: Path, edition: str, game, snapshot: dict[str, Any], last: Version | None,
-           now: datetime | None = None) -> tuple[dict[Path, bytes], list[Path]]:
+           now: datetime | None = None, layout: dict[str, Any] | None = None) -> tuple[dict[Path, bytes], list[Path]]:
     """The entry to write for a good build (none when its content is that of the last version,
     ``last``: the build's ``last_version``, read once), and the entries to remove so that at most
-    ``KEEP`` remain (oldest first, tagged ones kept)."""
+    ``KEEP`` remain (oldest first, tagged ones kept). ``layout``: how the build laid its home sheets
+    out (``home_layout``), which ``reprint --since`` takes when not told another."""
     rulebook = sections(_draft_text(_draft_of(game)))
     decks = {d: {**{k: v[k] for k in ("name", "count", "pieces", "values", "pairs", "size", "follows", "art")
                     if k in v},
@@ -151,7 +162,8 @@ def record(out_root: Path, edition: str, game, snapshot: dict[str, Any], last: V
     body = {"format": FORMAT, "number": number, "time": when, "game": game.slug, "lang": game.lang, "draft": str(game.draft),
             "hash": digest, "counts": {d: v["count"] for d, v in decks.items()}, "decks": decks, "rulebook": rulebook,
             # the printer profile its home sheets were drawn for (not in the hash): reprint --since's default
-            "printer": next((v.get("printer") for v in snapshot.values()), None)}
+            "printer": next((v.get("printer") for v in snapshot.values()), None),
+            **({"layout": layout} if layout is not None else {})}
     kept = set(tags(out_root, edition).values())
     old = [n for n in entry_numbers(out_root, edition) if n not in kept]
     gone = old[:max(0, len(old) + 1 - KEEP)]

@@ -288,7 +288,8 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
         reprint_out = reprint_files(result, options, last, hint=recording.since_hint(out_root, ed, result.game.lang),
                                     since=f"{since.name} ({since.body['time']})" if since is not None else "",
                                     now=now) if last is not None else {}
-        version, pruned = recording.record(out_root, ed, game, now, latest)  # a version, if content changed
+        version, pruned = recording.record(out_root, ed, game, now, latest,  # a version, if content changed
+                                           layout=recording.home_layout(options.sheet))
         # the faces, the art and the pictures stay in the worker: only bytes and records come back; let
         # go of here, before the caches' JSON is made (10,000 text cards: some 300 MB less at the peak);
         # the caches' packs made while the rulebook's process may still be setting the book

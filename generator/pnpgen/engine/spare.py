@@ -37,7 +37,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pnpgen.atomic import TMP_SUFFIX, move_without_replacing, read_record, tmp_beside, write_new
+from pnpgen.atomic import TMP_SUFFIX, move_without_replacing, read_record, still_running, tmp_beside, write_new
 from pnpgen.patterns import later
 from pnpgen.pdf.assemble import PdfFile, Stored
 from pnpgen.usercache import machine_seal
@@ -436,22 +436,7 @@ def left_temporaries(trash: Path, while_building: bool) -> list[Path]:
     except OSError:
         return []
     return [Path(e.path) for e in entries if (m := SPARES_TEMPORARY.fullmatch(e.name))
-            and e.is_file(follow_symlinks=False) and not (while_building and _running(int(m.group(1), 16)))]
-
-
-def _running(pid: int) -> bool:
-    """Is process ``pid`` still running on this machine (unknown where it cannot be asked: yes)?"""
-    if os.name != "posix" or pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (OverflowError, ValueError):
-        return False  # (no process has such a number)
-    except OSError:
-        return True  # (someone else's: it exists)
-    return True
+            and e.is_file(follow_symlinks=False) and not (while_building and still_running(int(m.group(1), 16)))]
 
 
 def kept(trash: Path) -> set[str]:

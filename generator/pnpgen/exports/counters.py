@@ -107,9 +107,9 @@ def counter_pages(style: PageStyle, grid: CounterSheets, faces: Sequence[UniqueF
             pages.append(page)
             die_pages.append(die)
             shown = sorted({i for i, _ in chunk})
-            named = ", ".join(faces[i].stem for i in shown[:SHEET_FACES_NAMED])
+            named = ", ".join(faces[i].said for i in shown[:SHEET_FACES_NAMED])
             more = len(shown) - SHEET_FACES_NAMED
-            where.append(f"sheet {number} {side}: {named}" + (f" and {counted(more, 'more face')}" if more > 0 else ""))
+            where.append(f"sheet {number} {side} of deck {style.deck.id!r}: {named}" + (f" and {counted(more, 'more face')}" if more > 0 else ""))
             sides.append(side)
             for i in shown:
                 face_pages[i][0 if side == "front" else 1].append(len(pages))

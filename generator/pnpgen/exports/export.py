@@ -29,7 +29,7 @@ from pnpgen.data.model import Deck, Game, OpenValue, open_value_said, open_value
 from pnpgen.data.names import NAME_MAX, check_preset_folder, same_file
 from pnpgen.data.workspace import Workspace, workspace_relative
 from pnpgen.errors import InputError, Where, place, suggest
-from pnpgen.exports import contact, shop, tts
+from pnpgen.exports import contact, shop, tts, ttscards, ttsids, ttstable
 from pnpgen.exports.book import shop_rulebook
 from pnpgen.exports.faces import EarlierImages, PageStyle, PngFiles, unique_faces
 from pnpgen.exports.options import ExportOptions
@@ -125,7 +125,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     _check_pixels(preset, decks, fitted)
     if preset.files == "tts":  # a deck too big for its ids told before any face is drawn (10,000 cards: minutes)
         for deck in decks:
-            tts.check_deck_faces(deck, tts.card_faces(deck))
+            ttscards.check_deck_faces(deck, ttscards.card_faces(deck))
     # One bleed for the whole game's faces: the widest any exported deck needs (the pages clip the rest).
     art_bleed = max(f.art_bleed for f in fitted.values())
     check_bleed(game, art_bleed)
@@ -182,9 +182,11 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     notices += _unregistered(preset, pdfx)
     originals: dict[str, ImageStream] = {}
     cmyk_files: dict[str, str] = {}  # each picture of originals' art file, for the ink warnings to name
+    placed: dict[tuple[str, str, int, int], frozenset[str]] = {}  # the art files a piece places, for the ink warnings
     if colour == "cmyk":
         originals, through_rgb, cmyk_files = cmyk_pictures(rendered, exported, preset)
         notices += through_rgb
+        placed = placed_pictures(rendered)
     if preset.files != "tts":  # a print run is paid for: what the draft leaves open prints as it stands
         notices += open_values(decks, preset, game.lang)
         notices += [odd_file_name(deck, preset) for deck in decks if not PLAIN_FILE_NAME.fullmatch(deck.id)]
@@ -197,10 +199,10 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     images = EarlierImages(earlier) if earlier is not None else EarlierImages()
     # GUIDs among every deck of the game, exported or not: a deck's stay the same with --deck; the
     # game's first digits its own among the workspace's games, so no two games share one
-    prefix = tts.game_prefixes({*ws.slugs(), slug})[slug]
-    guids = tts.guids((key for df in rendered.decks for key in tts.object_keys(slug, df.deck, by_deck[df.deck.id])),
+    prefix = ttsids.game_prefixes({*ws.slugs(), slug})[slug]
+    guids = ttsids.guids((key for df in rendered.decks for key in ttsids.object_keys(slug, df.deck, by_deck[df.deck.id])),
                       prefix)
-    table = tts.Table(slug, _tts_deck_ids(ws, slug, game, options.deck_id_base), tts.urls(out_dir, options.base_url),
+    table = ttstable.Table(slug, _tts_deck_ids(ws, slug, game, options.deck_id_base), ttstable.urls(out_dir, options.base_url),
                       preset.dpi, images, guids, game.lang)
     result.made = images.made
     thumbs = []
@@ -221,7 +223,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
             else:
                 result.order.extend(shop.deck_files(preset, style, faces, made[-1][1], result.warnings,
                                                     shop.Finish(pdfx, str(game.date), outline, edition, originals,
-                                                                cmyk_files),
+                                                                cmyk_files, placed),
                                                     result.black, pngs))
             thumbs.extend(contact.thumbnails(style, faces))
         result.order.extend(OrderRow("", "", "", o.deck.id, "", o.deck.name, 0, f"left out: {o.why}; {o.takes_it}")
@@ -397,6 +399,17 @@ def _placing(rendered: RenderedGame, placed: dict) -> object:
     return next((p.where for p in deck.pieces if p.label == placed["piece"]), None) or deck.where()
 
 
+def placed_pictures(rendered: RenderedGame) -> dict[tuple[str, str, int, int], frozenset[str]]:
+    """The art files the faces place as pictures, by deck, piece label and pixel size: what an
+    ink warning names a picture converted from RGB by (shop.py ``Pictured``), read from the
+    placements the faces listed, no picture decoded."""
+    placed: dict[tuple[str, str, int, int], set[str]] = {}
+    for image in rendered.images:
+        if image["kind"] == "raster":
+            placed.setdefault((image["deck"], image["piece"], *image["pixels"]), set()).add(image["file"])
+    return {key: frozenset(files) for key, files in placed.items()}
+
+
 def _placed_digest(raw: bytes, name: str) -> str:
     """The SHA-256 of the RGB pixels the faces place for a picture's file ``raw``."""
     with Image.open(io.BytesIO(print_bytes(raw, name=name))) as rgb:
@@ -483,7 +496,7 @@ def _tts_deck_ids(ws: Workspace, slug: str, game: Game, base: int | None) -> dic
     """This game's decks' first CustomDeck ids, unique among every deck of the workspace."""
     everyone = {(g, deck) for g in ws.slugs() for deck in deck_ids_in(ws.game_dir(g) / "decks")}
     everyone |= {(slug, d.id) for d in game.decks}
-    ids = tts.deck_ids(sorted(everyone), tts.DECK_ID_BASE if base is None else base)
+    ids = ttsids.deck_ids(sorted(everyone), ttsids.DECK_ID_BASE if base is None else base)
     return {d.id: ids[(slug, d.id)] for d in game.decks}
 
 

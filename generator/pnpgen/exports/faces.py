@@ -59,8 +59,20 @@ class UniqueFace:
         return self._named(self.copy_digits)
 
     @property
+    def said(self) -> str:
+        """The face as a warning about a page of a shop file names it: its piece by name
+        (``'Market Stall'``; an unnamed piece by its number, ``piece 3``) and, where the deck's
+        copies differ, which copies (``copies 3–4``), not the file stem a designer never wrote."""
+        piece = self.piece
+        named = repr(piece.said) if piece.own_name or piece.deck_label else f"piece {piece.index}"
+        if self.copies >= piece.count:
+            return named
+        last = self.first_copy + self.copies - 1
+        return f"{named} copy {self.first_copy}" if self.copies == 1 else f"{named} copies {self.first_copy}–{last}"
+
+    @property
     def object_name(self) -> str:
-        """The face's part of its Tabletop Simulator objects' GUIDs (exports/tts.py): the stem as
+        """The face's part of its Tabletop Simulator objects' GUIDs (exports/ttsids.py): the stem as
         it was before copy numbers were padded, so a saved table keeps its GUIDs."""
         return self._named(1)
 

@@ -22,7 +22,7 @@ class ExportOptions:
     outline_text: bool | None = None  # glyphs as paths; default: the preset's
     proof: bool = False
     base_url: str | None = None
-    deck_id_base: int | None = None  # Tabletop Simulator: the first CustomDeck id (default tts.DECK_ID_BASE)
+    deck_id_base: int | None = None  # Tabletop Simulator: the first CustomDeck id (default ttsids.DECK_ID_BASE)
     decks: tuple[str, ...] = ()  # only these deck ids (default: every deck)
     lang: str | None = None  # this language of the game (game.yaml languages; default: its default language)
     out: Path | None = None  # default: <workspace>/build

@@ -57,6 +57,9 @@ class Finish:
     cmyk_originals: Mapping[str, ImageStream] = field(default_factory=dict)
     # their art files (``art/xyz.jpg``) by the SHA-256 of their streams, for an ink warning to name
     cmyk_files: Mapping[str, str] = field(default_factory=dict)
+    # the art files each piece places as pictures, by deck, piece label and pixel size: a picture
+    # converted from RGB is named by the one file of its size its page's piece places
+    placed: Mapping[tuple[str, str, int, int], frozenset[str]] = field(default_factory=dict)
 
 
 def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
@@ -83,12 +86,17 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
         pdf, where, page_sides = sheets.pdf, sheets.where, sheets.sides
         templates = [_template(deck, side) for side in page_sides]
         keys = [""] * len(page_sides)
+        on_sheet: list[set[str]] = [set() for _ in page_sides]  # page → the labels of the pieces on it
+        for face, (fronts, backs) in zip(faces, sheets.face_pages):
+            for page in fronts + backs:
+                on_sheet[page - 1].add(face.piece.label)
+        labels = [frozenset(found) for found in on_sheet]
         note = f"on counter sheets ({grid.per_sheet} a sheet): every copy is on the pages, print each page once"
         rows = [OrderRow(name, page_numbers(fronts), page_numbers(backs) if backs else "", deck.id, face.piece.index,
                          face.piece.label, face.copies, note, die_name)
                 for face, (fronts, backs) in zip(faces, sheets.face_pages)]
         # the bleed read as a shop reads it, each distinct face on a page of its own (not on the sheet)
-        shown = list({key: (f"{name} ({face.stem} {side})", side) for face in faces
+        shown = list({key: (f"{name} ({face.said} of deck {deck.id!r}, {side})", side) for face in faces
                       for side, key in (("front", face.front), ("back", face.back)) if key}.items())
         alone = face_pdf([key for key, _ in shown], style, title)
         warnings.extend(_bare(style, [(at, side, image, READ_PX_PER_MM) for (_, (at, side)), image
@@ -98,6 +106,7 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
                                        finish.edition) if finish.pdfx else sheets.die
     else:
         pdf = _face_pages(preset, style, faces, files, warnings, finish, title, rows, page_sides, where, templates, keys)
+        labels = _labels_shown(faces, keys)
     measured: dict[str, HeavyPicture | None] = {}  # the pictures converted to CMYK, measured as they were made
     still: list[Overprinted] | None = None  # what overprints past the limit, read as the black was knocked out
     if style.cmyk:
@@ -115,7 +124,7 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
         pdf = make_x1a(pdf, finish.pdfx, title, finish.date, finish.edition)
     if style.cmyk:  # each page's warning started, as the build's are, with the deck file's line of its side
         starts = [f"{deck.where(side)}: " for side in page_sides]
-        pictured = Pictured(finish.cmyk_files, _pieces_shown(faces, keys), deck.id)
+        pictured = Pictured(finish.cmyk_files, deck.id, finish.placed, labels)
         warnings.extend(ink_warnings(name, pdf, preset, where, templates, measured, still, starts, pictured))
         words = [_text_words(style, key) for key in keys]
         warnings.extend(_mixed_warnings(name, mixed, where, templates, preset, starts, words))
@@ -155,7 +164,7 @@ def _face_pages(preset: Preset, style: PageStyle, faces: list[UniqueFace], files
                 pages.append(key)
                 page_sides.append(side)
                 labels.append(face_label(base, side) if preset.files == "pdf-faces" else None)
-                where.append(f"{face.stem} {side}")
+                where.append(f"{face.said} of deck {deck.id!r}, {side}")
                 templates.append(_template(deck, side) if key != BLANK else "")
                 keys.append(key if key != BLANK else "")
                 if side == "back":
@@ -193,31 +202,41 @@ def knock_out_black(name: str, pdf: bytes, preset: Preset) -> tuple[bytes, list[
 
 @dataclass(frozen=True)
 class Pictured:
-    """What an ink warning names a CMYK JPEG placed as it is by: its art file (by the SHA-256 of its
-    stream), the piece on each page (its label; "" for a page of several or a shared back) and the deck."""
+    """What an ink warning names a picture by, the page's label having named its piece and deck:
+    its art file — a CMYK JPEG placed as it is by the SHA-256 of its stream, one converted from
+    RGB by its pixel size among the files its page's pieces place (``placed``, by deck, piece
+    label and size; ``labels``: per page, its pieces' labels)."""
 
     files: Mapping[str, str]
-    pieces: list[str]
     deck: str
+    placed: Mapping[tuple[str, str, int, int], frozenset[str]] = field(default_factory=dict)
+    labels: list[frozenset[str]] = field(default_factory=list)
 
     def said(self, heavy: HeavyPicture) -> str:
-        """``art/xyz.jpg on 'Market Stall' of deck 'market'``, or "a picture" when its file is not known."""
-        file = self.files.get(heavy.stream)
-        if file is None:
-            return "a picture"
-        piece = self.pieces[heavy.pages[0]] if heavy.pages[0] < len(self.pieces) else ""
-        return f"{file} on {f'{piece!r} of ' if piece else ''}deck {self.deck!r}"
+        """``art/xyz.jpg``, or "a picture" when its file is not known for certain (two files of
+        its size on the page's pieces, or the faces resized it)."""
+        file = self.files.get(heavy.stream) if not heavy.held else self._converted(heavy)
+        return "a picture" if file is None else file
+
+    def _converted(self, heavy: HeavyPicture) -> str | None:
+        """The one art file of the picture's size (either way up: a JPEG turned by its EXIF
+        orientation) that the pieces on its first page place, else None."""
+        page = heavy.pages[0]
+        width, height = heavy.pixels
+        found = {file for label in (self.labels[page] if page < len(self.labels) else ())
+                 for size in {(width, height), (height, width)}
+                 for file in self.placed.get((self.deck, label, *size), ())}
+        return next(iter(found)) if len(found) == 1 else None
 
 
-def _pieces_shown(faces: list[UniqueFace], keys: list[str]) -> list[str]:
-    """Per page (by its face key), the piece it shows as a message names it; "" where the key is
-    several pieces' (a shared back) or none."""
+def _labels_shown(faces: list[UniqueFace], keys: list[str]) -> list[frozenset[str]]:
+    """Per page (by its face key), the labels of the pieces it shows (a shared back: all of theirs)."""
     by_key: dict[str, set[str]] = {}
     for face in faces:
         for key in (face.front, face.back):
             if key:
-                by_key.setdefault(key, set()).add(face.piece.said)
-    return [next(iter(by_key[key])) if len(by_key.get(key, ())) == 1 else "" for key in keys]
+                by_key.setdefault(key, set()).add(face.piece.label)
+    return [frozenset(by_key.get(key, ())) for key in keys]
 
 
 def ink_warnings(name: str, pdf: bytes, preset: Preset, where: list[str], templates: list[str],
@@ -248,7 +267,7 @@ def ink_warnings(name: str, pdf: bytes, preset: Preset, where: list[str], templa
             continue
         first = heavy.pages[0]
         more = f" and {counted(len(heavy.pages) - 1, 'more page')}" if len(heavy.pages) > 1 else ""
-        picture = "a picture" if heavy.held or pictured is None else pictured.said(heavy)
+        picture = "a picture" if pictured is None else pictured.said(heavy)
         reach = (f"{starts[first]}{name} page {first + 1}{_at(where[first])}{more}: {picture} "
                  f"{'converted from RGB reached' if heavy.held else 'reaches'} CMYK "
                  f"{'/'.join(f'{v * 100:g}' for v in heavy.colour)}, {heavy.ink:g} % total ink; "

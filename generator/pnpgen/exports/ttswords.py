@@ -1,16 +1,19 @@
 """The words a side of a piece prints, read back from its converted art: what a two-sided
 tile's one Description says of each side on the Tabletop Simulator table (exports/tts.py), and
-the fields a face shows, which a card's says."""
+the fields a face shows, which a card's says; the name each piece, and a back, goes by there."""
 
 from __future__ import annotations
 
 import math
 import unicodedata
+from collections import Counter
 from collections.abc import Iterable, Mapping
 
 from pnpgen import fonts as fontreg
 from pnpgen.data.markup import plain, without_icons
-from pnpgen.data.model import Layout, Piece, is_placeholder
+from pnpgen.data.model import Deck, Layout, Piece, is_placeholder
+from pnpgen.data.telling import plain_values, telling_fields, told_by_values
+from pnpgen.exports.faces import PageStyle, UniqueFace
 from pnpgen.patterns import later
 from pnpgen.svg.artwork import Art
 from pnpgen.text.cells import RUBY_SCALE
@@ -202,3 +205,50 @@ def _ruby_readings(texts: list) -> set[tuple[int, int]]:
                         or len(chars) == len(b_chars) == 1 and 0.3 * b_size < x - b_x < 1.2 * b_size
                         and abs(b_y - y) < 1.5 * b_size and in_column(b_size, b_x, b_y))
                    for _, _, b_size, b_x, b_y, b_chars in runs)}
+
+
+def table_names(deck: Deck, lang: str) -> dict[int, str]:
+    """Each piece's name on the table, by its number: its name as order.csv and the build call it;
+    a name several pieces share with the values that tell it from the others of its name, as the
+    change report and reprint.txt call it (``コイン［5］``, ``Coin [5]``: a place in the deck file,
+    ``#2``, is nothing the printed piece shows), with its number only where no value tells them
+    apart (``得点 #2``). A piece with no naming field is its deck's name (on the table nothing else
+    says which deck it came from), with its number (``#2``) when the deck has other pieces. The
+    copies of one piece share its name, as a card's copies do: a die's two copies are not ``#1``."""
+    named = {p.index: p.label for p in deck.pieces if p.label != f"#{p.index}"}
+    shared = Counter(named.values())
+    values = {p.index: plain_values(p.values) for p in deck.pieces}
+    telling = {name: telling_fields([values[i] for i, n in named.items() if n == name])
+               for name, many in shared.items() if many > 1}
+
+    def name_of(index: int) -> str:
+        name = named[index]
+        if shared[name] == 1:
+            return name
+        return told_by_values(name, values[index], telling[name], lang) or f"{name} #{index}"
+    alone = len(deck.pieces) == 1
+    return {p.index: name_of(p.index) if p.index in named else deck.name if alone else f"{deck.name} #{p.index}"
+            for p in deck.pieces}
+
+
+def described(face: UniqueFace, style: PageStyle, lang: str) -> str:
+    """A piece's ``Description`` on the table: the fields its front shows (``shown_fields``)."""
+    return shown_fields(face.piece, style.arts.get(face.front), face.deck.layout, lang, face.deck.sheet_headers)
+
+
+def name_of_back(face: UniqueFace, name: str, style: PageStyle) -> str:
+    """What a piece's back goes by on the table (a tile's one name, whichever side is up; a
+    token's back state): the piece's name when its back prints that name too (a counter's unit on
+    both sides), else its deck's name — a vote token's back, 反対, is not called 賛成 after its
+    front, nor a face-down tile after the front it hides."""
+    if not face.piece.own_name.split() or back_names_it(face, style):
+        return name  # (a piece with no name of its own is called by its deck's already)
+    return face.deck.name
+
+
+def back_names_it(face: UniqueFace, style: PageStyle) -> bool:
+    """Does the piece's back print the piece's own name (a counter's unit on both sides)?"""
+    art = style.arts.get(face.back or "")
+    shown = "".join(m[7] for m in art.marks if m[0] == "text") if art is not None else ""
+    own = "".join(face.piece.own_name.split())
+    return bool(own) and own in "".join(shown.split())

@@ -153,7 +153,7 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
         self.warnings: list[str] = []
         self._sources: dict[str, str] = {}  # template name → its text (template_source)
         default = game.translations.default if game.translations is not None else game.lang
-        # another edition set in Latin script: Japanese a template writes itself is warned (text/__init__.py)
+        # another edition set in Latin script: Japanese a template writes itself is warned (text/box.py)
         self.translated_from = default if game.lang != default and is_latin(game.lang) else ""
         self.art = ArtPlacer(game, templates, min_dpi, self.warnings, printed, memo.stamps if memo is not None else None,
                               max_dpi, deck_dpi)  # image(); art.folder.resolver for <image>

@@ -70,6 +70,14 @@ class FoldLayout:
         """Piece frame → page for the back of slot ``index``: the mirror image across the fold."""
         return back_transform(self.front(index), self.piece_mm[0], self.duplex, self.paper_mm)
 
+    def used(self, n: int) -> FoldLayout:
+        """The part of the sheet ``n`` pieces fill (slots in reading order, from the outer edge):
+        whole rows, or part of the first row, as a grid's ``used_part``; its marks leave the empty
+        slots of a last sheet unmarked, so that no one cuts out blank cards."""
+        n = max(1, min(n, self.per_sheet))
+        rows = -(-n // self.cols)
+        return replace(self, cols=self.cols if rows > 1 else n, rows=rows)
+
     def block(self) -> tuple[float, float, float, float]:
         """The fronts' trim block (x0, y0, x1, y1)."""
         tw, th = self.turned_mm
@@ -133,7 +141,8 @@ def _fit(length: float, piece: float, step: float) -> int:
 
 
 def fold_marks(lay: FoldLayout, sheet: SheetOptions) -> list[Straight]:
-    """Cut marks on every trim line, outside the outer edges of the folded block only."""
+    """Cut marks on every trim line, outside the outer edges of the folded block only (``lay``
+    the part of the sheet its pieces fill: ``FoldLayout.used``)."""
     if sheet.marks == "none":
         return []
     x0, y0, x1, y1 = lay.block()
@@ -185,7 +194,7 @@ def fold_page_items(lay: FoldLayout, spec: ShapeSpec, fronts: list[str], backs: 
     if spec.die_cut:  # cut through both layers after gluing: the die line on the fronts' side
         items.extend(DieLine(cut_path(spec).transformed(lay.front(i))) for i in range(len(fronts)))
     elif spec.kind in ("rect", "rounded"):
-        marks = fold_marks(lay, sheet)
+        marks = fold_marks(lay.used(len(fronts)), sheet)
         if marks:
             items.append(Strokes(tuple(marks)))
     return items

@@ -43,7 +43,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from pnpgen.pdf.colour import write_content
-from pnpgen.pdf.matrix import IDENTITY, scale, times
+from pnpgen.pdf.forms import with_forms
+from pnpgen.pdf.matrix import IDENTITY, point, scale, times
 from pnpgen.pdf.minline import placements
 from pnpgen.pdf.resave import pdf_bytes
 
@@ -151,19 +152,9 @@ def k_only(pdf: bytes, overprint: bool = True, rule: BlackRule = RULE) -> tuple[
                   KNOCKOUT: doc.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.ExtGState, OP=False, op=False, OPM=0))}
         seen: set[tuple[int, int]] = set()
         least, _, _ = placements(doc)  # where a form is placed smallest: its text and lines as printed there
-        for page in doc.pages:
-            _rewrite(doc, page.obj, mapped, states, rule)
-            todo: list[Any] = [page.obj]
-            while todo:
-                obj = todo.pop()
-                res = obj.get("/Resources")
-                xobjects = res.get("/XObject") if res is not None else None
-                for xobj in (xobjects.values() if xobjects is not None else ()):
-                    if xobj.get("/Subtype") != "/Form" or xobj.objgen in seen:
-                        continue
-                    seen.add(xobj.objgen)
-                    _rewrite(doc, xobj, mapped, states, rule, least.get(xobj.objgen))
-                    todo.append(xobj)
+        for page in doc.pages:  # (a page is placed by no page: least has none of its)
+            for obj in with_forms([page.obj], seen):
+                _rewrite(doc, obj, mapped, states, rule, least.get(obj.objgen))
         if not (mapped.text or mapped.strokes or mapped.fills):
             return pdf, mapped
         return pdf_bytes(doc), mapped
@@ -301,8 +292,7 @@ def _points(name: str, operands: list[float], ctm: tuple[float, ...]) -> list[tu
         pairs = [(x, y), (x + w, y), (x, y + h), (x + w, y + h)]
     else:
         pairs = list(zip(operands[0::2], operands[1::2]))
-    a, b, c, d, e, f = ctm
-    return [(a * x + c * y + e, b * x + d * y + f) for x, y in pairs]
+    return [point(ctm, x, y) for x, y in pairs]
 
 
 def _states(ops, ctm: tuple[float, ...]) -> list[tuple[Any, Any, float, Box | None, float | None]]:

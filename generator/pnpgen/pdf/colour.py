@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from pnpgen.data.model import PLACEHOLDER_COLOUR
+from pnpgen.pdf.forms import with_forms
 from pnpgen.pdf.resave import pdf_bytes
 from pnpgen.svg.style import hex_colour
 
@@ -154,6 +155,7 @@ class HeavyPicture:
     share: float
     held: bool = False  # converted from RGB with those pixels held to the limit (pdf/pdfx.py): the figures are the art's
     stream: str = ""  # the SHA-256 of its stream as stored: which art file it is, for a warning to name
+    pixels: tuple[int, int] = (0, 0)  # its width and height as placed: which of a piece's art files it is
 
 
 def pictures_over_limit(pdf: bytes, limit: float,
@@ -175,7 +177,8 @@ def pictures_over_limit(pdf: bytes, limit: float,
                 if image.objgen not in found:
                     key = hashlib.sha256(bytes(image.read_raw_bytes())).hexdigest()
                     heavy = _measured(image, key, limit, measured)
-                    found[image.objgen] = ([], replace(heavy, stream=key) if heavy is not None else None)
+                    size = (int(image.Width), int(image.Height))
+                    found[image.objgen] = ([], replace(heavy, stream=key, pixels=size) if heavy is not None else None)
                 pages = found[image.objgen][0]
                 if index not in pages:
                     pages.append(index)
@@ -184,18 +187,11 @@ def pictures_over_limit(pdf: bytes, limit: float,
 
 def _images_drawn(page) -> list:
     """The image XObjects of a page and of the forms it draws (each form once)."""
-    out, todo, seen = [], [page], set()
-    while todo:
-        obj = todo.pop()
+    out: list = []
+    for obj in with_forms([page]):
         res = obj.get("/Resources")
         xobjects = res.get("/XObject") if res is not None else None
-        for xobj in (xobjects.values() if xobjects is not None else ()):
-            kind = xobj.get("/Subtype")
-            if kind == "/Image":
-                out.append(xobj)
-            elif kind == "/Form" and xobj.objgen not in seen:
-                seen.add(xobj.objgen)
-                todo.append(xobj)
+        out.extend(x for x in (xobjects.values() if xobjects is not None else ()) if x.get("/Subtype") == "/Image")
     return out
 
 
@@ -338,28 +334,17 @@ def vectors_to_cmyk(pdf: bytes) -> bytes:
     import pikepdf
 
     with pikepdf.open(io.BytesIO(pdf)) as doc:
-        seen: set[tuple[int, int]] = set()
-        todo: list = [page.obj for page in doc.pages]
-        while todo:  # each page, and each form and tiling pattern it draws, once
-            obj = todo.pop()
+        # each page, and each form and tiling pattern it draws, once
+        for obj in with_forms([page.obj for page in doc.pages], tiling_patterns=True):
             _stream_to_cmyk(doc, obj)
             res = obj.get("/Resources")
             if res is None:
                 continue
             shadings = list(res.get("/Shading", {}).values())
-            for pattern in res.get("/Pattern", {}).values():
-                if "/Shading" in pattern:
-                    shadings.append(pattern.Shading)
-                elif pattern.get("/PatternType") == 1 and pattern.objgen not in seen:
-                    seen.add(pattern.objgen)
-                    todo.append(pattern)
+            shadings += [pattern.Shading for pattern in res.get("/Pattern", {}).values() if "/Shading" in pattern]
             for shading in shadings:
                 if shading.get("/ColorSpace") == pikepdf.Name.DeviceRGB:
                     _shading_to_cmyk(shading)
-            for xobj in res.get("/XObject", {}).values():
-                if xobj.get("/Subtype") == "/Form" and xobj.objgen not in seen:
-                    seen.add(xobj.objgen)
-                    todo.append(xobj)
         return pdf_bytes(doc)
 
 

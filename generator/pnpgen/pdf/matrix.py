@@ -1,5 +1,6 @@
 """PDF transformation matrices (a, b, c, d, e, f), as the content-stream readers and rewriters
-of pdf/ apply them (black, minline, outline, paints): one product, one line-width scale."""
+of pdf/ apply them (black, minline, outline, paints, overprint): one product, one point through a
+matrix, one line-width scale."""
 
 from __future__ import annotations
 
@@ -12,6 +13,12 @@ def times(m, n) -> Matrix:
     a, b, c, d, e, f = m
     p, q, r, s, t, u = n
     return (a * p + b * r, a * q + b * s, c * p + d * r, c * q + d * s, e * p + f * r + t, e * q + f * s + u)
+
+
+def point(m, x, y):
+    """The point (x, y) through matrix ``m`` (PDF 32000-1 8.3.3); x and y numbers or numpy arrays of them."""
+    a, b, c, d, e, f = m
+    return a * x + c * y + e, b * x + d * y + f
 
 
 def scale(m) -> float:

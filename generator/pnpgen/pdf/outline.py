@@ -16,7 +16,8 @@ from typing import Any
 from fontTools.pens.basePen import BasePen
 from fontTools.ttLib import TTFont
 
-from pnpgen.pdf.matrix import times
+from pnpgen.pdf.forms import with_forms
+from pnpgen.pdf.matrix import point, times
 from pnpgen.pdf.resave import pdf_bytes
 
 _TEXT_STATE = {"Tc", "Tw", "Tz", "TL", "Tf", "Tr", "Ts"}
@@ -31,9 +32,8 @@ class _PathPen(BasePen):
         self.ops: list = []
 
     def _pt(self, p):
-        a, b, c, d, e, f = self.m
-        x, y = p
-        return [round(a * x + c * y + e, 4), round(b * x + d * y + f, 4)]
+        x, y = point(self.m, *p)
+        return [round(x, 4), round(y, 4)]
 
     def _moveTo(self, p):
         self.ops.append((self._pt(p), "m"))
@@ -113,14 +113,7 @@ def outline_text(pdf: bytes) -> tuple[bytes, list[str]]:
     left: list[str] = []
     with pikepdf.open(io.BytesIO(pdf)) as doc:
         seen: set = set()
-        todo: list[Any] = [page.obj for page in doc.pages]
-        while todo:
-            obj = todo.pop()
-            res = obj.get("/Resources")
-            for xobj in (res.get("/XObject") or {}).values() if res is not None else ():
-                if xobj.get("/Subtype") == "/Form" and xobj.objgen not in seen:
-                    seen.add(xobj.objgen)
-                    todo.append(xobj)
+        for obj in with_forms([page.obj for page in doc.pages], seen):
             _outline(doc, obj, left)
         if "kept fonts" not in left:  # no text left: no font is named any more
             for obj in [page.obj for page in doc.pages] + [doc.get_object(og) for og in seen]:

@@ -35,6 +35,7 @@ from typing import Any
 
 from pnpgen.pdf.black import KNOCKOUT, OVERPRINT
 from pnpgen.pdf.colour import write_content
+from pnpgen.pdf.matrix import point
 from pnpgen.pdf.paints import CMYK, Cover, Matrix, NoPictures, PageReader, Paint, Pictures, State, ink_values
 from pnpgen.pdf.resave import pdf_bytes
 
@@ -432,8 +433,7 @@ def _sample(picture, mask, origin: tuple[int, int]):
     pixels, inverse = picture
     rows, cols = np.nonzero(mask)
     x, y = cols + origin[0] + 0.5, rows + origin[1] + 0.5
-    a, b, c, d, e, f = inverse
-    u, v = a * x + c * y + e, b * x + d * y + f
+    u, v = point(inverse, x, y)
     ph, pw = pixels.shape[:2]
     px = np.clip((u * pw).astype(np.int64), 0, pw - 1)
     py = np.clip(((1.0 - v) * ph).astype(np.int64), 0, ph - 1)

@@ -14,7 +14,7 @@ from functools import partial
 from typing import Any
 
 from pnpgen.pdf.colour import gradient_stops, samples_inverted, to_cmyk
-from pnpgen.pdf.matrix import IDENTITY, Matrix, times
+from pnpgen.pdf.matrix import IDENTITY, Matrix, point, times
 from pnpgen.pdf.outline import cid_widths
 
 CURVE_STEPS = 8  # line segments a Bézier curve is drawn with
@@ -89,10 +89,6 @@ class State:
     tl: float = 0.0
     ts: float = 0.0
     tr: int = 0
-
-
-def _at(m: Matrix, x: float, y: float) -> tuple[float, float]:
-    return m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]
 
 
 def _ccw(poly: list[tuple[float, float]]) -> list[tuple[float, float]]:
@@ -280,7 +276,7 @@ class PageReader:
         descent, ascent = metrics[2] * state.size + state.ts, metrics[3] * state.size + state.ts
         if state.tr not in (3, 7) and state.size and advance:
             m = times(start, state.ctm)
-            box = _ccw([_at(m, *p) for p in ((0.0, descent), (advance, descent), (advance, ascent), (0.0, ascent))])
+            box = _ccw([point(m, *p) for p in ((0.0, descent), (advance, descent), (advance, ascent), (0.0, ascent))])
             colour, overprint = (state.fill, state.fill_op) if state.tr in (0, 2, 4, 6) else (state.stroke, state.stroke_op)
             if colour is not None:
                 self._add("text", Cover(lambda: [box]), colour, state, overprint,
@@ -298,13 +294,13 @@ class PageReader:
             bbox = [float(v) for v in xobj.get("/BBox", ())]
             if len(bbox) == 4:
                 x0, y0, x1, y1 = bbox
-                corners = [_at(inner.ctm, x, y) for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))]
+                corners = [point(inner.ctm, x, y) for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))]
                 inner.clip = inner.clip + (Cover(lambda: [corners]),)
             self.run(xobj, inner, active | {xobj.objgen})
             return
         if subtype != "/Image":
             return
-        corners = [_at(state.ctm, x, y) for x, y in ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))]
+        corners = [point(state.ctm, x, y) for x, y in ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))]
         if xobj.get("/ImageMask", False):
             if state.fill is not None:
                 self._add("areas", Cover(lambda: [corners]), state.fill, state, state.fill_op)
@@ -335,7 +331,7 @@ def _once(make: Callable[[], Any]) -> Callable[[], Any]:
 
 
 def _placed(flat: Callable[[], list], ctm: Matrix) -> Callable[[], list]:
-    return lambda: [[_at(ctm, *p) for p in sp] for sp in flat()]
+    return lambda: [[point(ctm, *p) for p in sp] for sp in flat()]
 
 
 def _flatten(path: list[tuple[str, Any]]) -> list[list[tuple[float, float]]]:
@@ -382,7 +378,7 @@ def _bands(subpaths: list, close: bool, ctm: Matrix, width: float) -> list[list[
     half = max(width * math.sqrt(abs(a * d - b * c)), MIN_STROKE_PX) / 2
     out = []
     for sp in subpaths:
-        points = [_at(ctm, *p) for p in sp]
+        points = [point(ctm, *p) for p in sp]
         if close and len(points) > 1 and points[0] != points[-1]:
             points.append(points[0])
         for (x0, y0), (x1, y1) in zip(points, points[1:]):  # a lone point paints nothing

@@ -13,6 +13,7 @@ import io
 import re
 from collections.abc import Iterable, Iterator
 
+from pnpgen.pdf.forms import with_forms
 from pnpgen.pdf.resave import pdf_bytes
 
 _TAGGED = re.compile(r"[A-Z]{6}\+")
@@ -70,17 +71,10 @@ def tags_apart(pdf: bytes) -> bytes:
 
 def fonts_in(form) -> Iterator:
     """The font dictionaries ``form`` (a page or a Form XObject) and the forms it draws use."""
-    todo, seen = [form], set()
-    while todo:
-        obj = todo.pop()
+    for obj in with_forms([form]):
         res = obj.get("/Resources")
-        if res is None:
-            continue
-        yield from (res.get("/Font") or {}).values()
-        for xobj in (res.get("/XObject") or {}).values():
-            if xobj.get("/Subtype") == "/Form" and xobj.objgen not in seen:
-                seen.add(xobj.objgen)
-                todo.append(xobj)
+        if res is not None:
+            yield from (res.get("/Font") or {}).values()
 
 
 def retagged(pdf: bytes) -> bytes:

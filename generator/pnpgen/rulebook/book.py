@@ -367,14 +367,19 @@ def settled(deck) -> bool:
     return not deck.shown.shows_placeholder
 
 
-def _cover(game: Game, pictures: Mapping[str, DeckPicture]) -> list[tuple[str, DeckPicture]]:
-    """Up to three decks' fronts of one kind for the cover (cards, else tiles, else tokens);
-    never a face that shows a placeholder, nor a deck that prints nothing (every piece parked: no
-    component, a card set aside was the cover's picture), nor a sealed pack's (``sealed: true``: its faces are
-    the players' to find)."""
+def _cover(game: Game, pictures: Mapping[str, DeckPicture], named: Sequence[str] = ()) -> list[tuple[str, DeckPicture]]:
+    """The decks whose fronts the cover shows: those game.yaml's ``rulebook: cover_decks:`` names,
+    else up to three of one kind (cards, tiles, tokens), the game's main pieces first — the deck
+    with the most distinct pieces (a wargame's 40 counters, not its one aid card), then its kind's
+    others by the same count; never a face that shows a placeholder, nor a deck that prints nothing
+    (every piece parked: no component, a card set aside was the cover's picture), nor, unless named,
+    a sealed pack's (``sealed: true``: its faces are the players' to find)."""
+    if named:
+        by_id = {d.id: d for d in game.decks}
+        return [(n, pictures[n]) for n in named if n in pictures and by_id[n].count and settled(by_id[n])]
     decks = sorted((d for d in game.decks if d.id in pictures and d.kind in COVER_KINDS and d.count and settled(d)
                     and not d.sealed),
-                   key=lambda d: COVER_KINDS.index(d.kind))
+                   key=lambda d: (-len(d.pieces), COVER_KINDS.index(d.kind)))  # (ties: the game's order)
     same = [d for d in decks if d.kind == decks[0].kind] if decks else []  # one kind: pieces of one size
     return [(d.id, pictures[d.id]) for d in same[:3]]
 
@@ -613,7 +618,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
         date=_date(game.date, lang),
         colophon=colophon,
         binding=binding,
-        cover=_cover(game, pictures),
+        cover=_cover(game, pictures, settings.cover_decks),
         lang=lang,
         latin=is_latin(draft.lang),
         icons=icons,

@@ -45,7 +45,8 @@ from pnpgen.rulebook.styles import FIGURE_H, TEXT_W
 from pnpgen.safetext import quoted, written_in_cjk
 from pnpgen.terms import is_latin
 
-KEYS = ("figures", "quick_reference", "proof", "style", "booklet_sheets", "colophon", "edition", "cover")
+KEYS = ("figures", "quick_reference", "proof", "style", "booklet_sheets", "colophon", "edition", "cover", "cover_decks")
+COVER_DECKS = 3  # the cover fans up to three pieces in a row
 # A saddle stitch through more sheets than this (folded A4, 80 g/m²) is beyond a long-reach
 # stapler (rated for some 20 sheets) and most shops' saddle stitching (64–80 pages)
 BOOKLET_SHEETS = 20
@@ -139,6 +140,7 @@ class RulebookSettings:
     colophon: list[str] = field(default_factory=list)  # the designer's lines of the 奥付 (発行, 印刷, 連絡先)
     edition: str = ""  # the book to hand out prints it where the designer's copy prints 草案N (初版, 第2版)
     cover: str = ""  # the cover's top line: what the book is (シナリオブック); empty: pnpgen's ルールブック
+    cover_decks: list[str] = field(default_factory=list)  # the decks the cover pictures; empty: the game's main pieces
 
 
 def reach_mm(outline: Sequence[tuple[float, float]], trim_mm: tuple[float, float], piece: Placed,
@@ -341,6 +343,16 @@ def load_settings(game: Game) -> RulebookSettings:
         out.edition = _short_line(doc, raw, "edition", game, "初版 or 第2版 ({ja: 初版, en: First edition})")
     if raw.get("cover") is not None:
         out.cover = _short_line(doc, raw, "cover", game, "シナリオブック ({ja: シナリオブック, en: Scenario book})")
+    if raw.get("cover_decks") is not None:
+        named = raw["cover_decks"]
+        named = [named] if isinstance(named, str) else named
+        if not isinstance(named, list) or not 1 <= len(named) <= COVER_DECKS:
+            raise doc.error(("rulebook", "cover_decks"), f"cover_decks {validate.show(raw['cover_decks'])} is no list of decks",
+                            f"a deck, or a list of 1 to {COVER_DECKS} decks, whose first piece the cover shows, e.g. "
+                            f"{next(iter(decks), 'counters')}")
+        one = isinstance(raw["cover_decks"], str)  # (its error at the key's line, a list's at its item's)
+        out.cover_decks = [deck_id(d, ("rulebook", "cover_decks") if one else ("rulebook", "cover_decks", i))
+                           for i, d in enumerate(named)]
     return out
 
 

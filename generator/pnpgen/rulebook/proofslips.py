@@ -12,7 +12,7 @@ from pnpgen.rulebook import englishproof, grammar
 from pnpgen.rulebook.grammar import Slip
 from pnpgen.rulebook.parse import is_changelog_mark
 from pnpgen.rulebook.proofbase import Finding, numbered_lines, rules_lines, section_end
-from pnpgen.rulebook.tree import Document
+from pnpgen.rulebook.tree import Document, Preformatted
 
 _SLIP_KIND = {"style": "proof.kind.style", "variant": "proof.kind.spelling", "width": "proof.kind.spelling",
               "halfwidth": "proof.kind.spelling", "widecase": "proof.kind.spelling"}
@@ -28,7 +28,9 @@ def slips(doc: Document, text: str, draft_path: Path | str, lang: str, names: Co
     lines = [(n, line) for n, line in numbered_lines(text) if not any(a <= n < b for a, b in skip) and not is_changelog_mark(line)]
     out = []
     read = englishproof.slips if latin else grammar.slips
-    found = read(lines, {n for n, _ in rules_lines(doc, text)}, names)
+    cells = {b.line + k for b in doc.blocks() if isinstance(b, Preformatted) for k in range(len(b.lines))}  # a table's or a map's rows
+    found = [s for s in read(lines, {n for n, _ in rules_lines(doc, text)}, names)
+             if not (s.rule == "stop" and s.line in cells)]  # a cell is no sentence wanting its 。
     for s, more in _bounded(found):
         said = dict(found=s.found, suggest=s.suggest, why=msg(f"proof.slip.{s.rule}", lang), line=s.line,
                     context=s.context, path=draft_path)

@@ -164,22 +164,26 @@ class StoryBuilder(StoryText):
             out[0] = PageBreakIfNotEmpty()  # book's first section: on the page the contents turn to, not after a blank one)
         if s.is_components:  # (a figure may follow it too: a wargame's counters, front and back)
             return out + self.components_section(s) + self.figures_after(s.title)
+        under_heading = True  # what comes next stands right under a heading (a blank line there adds no space)
         for child in s.children:
             if isinstance(child, Step) and child.sentence:
                 out.append(self.step_line(child))
-                out += self.blocks(child.children, STEP_INDENT)
+                out += self.blocks(child.children, STEP_INDENT, after_text=True)
                 out += self.figures_after(child.title)
+                under_heading = False
             elif isinstance(child, Step):
                 out.append(CondPageBreak(30 * mm))
                 out.append(self.step_heading(f"{under}.{child.number}", child.title, child, case=not number))
                 if len(out) == 4:  # right under the section's heading: no blank grid line between them
                     out[-1].spaceBefore = 0
-                out += self.blocks(child.children)
-                out += self.figures_after(child.title)
+                text = self.blocks(child.children) + self.figures_after(child.title)
+                out += text
+                under_heading = not text
             elif isinstance(child, Component):  # a ◇ entry outside a components section cannot occur
                 out += self.blocks(child.children)
             else:
-                out += self.blocks([child])
+                out += self.blocks([child], after_text=not under_heading)
+                under_heading = False
         return out + self.figures_after(s.title)
 
     def components_section(self, s: Section) -> list[Flowable]:
@@ -203,7 +207,7 @@ class StoryBuilder(StoryText):
             head = HeadText(self.label("other_components"), self.st["h3"], latin=self.marks.latin, lang=self.lang,
                             mark=self.marks.other)
             out.append(EntryRun([self.component(extra[0], [head]), *map(self.component, extra[1:])]))
-        return out + (self.blocks(after) if after else [])
+        return out + (self.blocks(after, after_text=True) if after else [])
 
     def component(self, row: ComponentRow, lead: Sequence[Flowable] = ()) -> EntryKeep:
         """A component's entry after ``lead``: its heading, pictures and description (which runs
@@ -236,7 +240,8 @@ class StoryBuilder(StoryText):
             n = self.reductions[d]
             pic += [Faces(d, self.pictures[d], 1 / n), Spacer(1, 2)]
             if n != self.common:
-                pic += [self.p(self.label("picture_own_scale", n=n), "caption"), Spacer(1, 2)]
+                pic += [self.p(self.label("picture_own_scale", n=n) if n > 1 else self.label("picture_own_actual"), "caption"),
+                        Spacer(1, 2)]
         widest = max((f.width for f in pic if isinstance(f, Faces)), default=0.0)
         def beside(description: list[Flowable]) -> Table:
             return on_grid(_cell_table([[pic, description or ""]], [picture_column(widest), None], [

@@ -114,6 +114,9 @@ class Marks:
 # shops' poker card (3.5 in, 88.9 mm) and a bridge card (89 mm) at 1/2
 PICTURE_H = 44.5 * mm
 COMMON_MAX = 2  # the components' shared scale is 1/2 at most when some pieces fit it (the rest: their own)
+# a piece no longer than this (a counter, a token, a marker) is pictured at actual size when it fits: at
+# the list's 1/2 a 12.7 mm counter was 6 mm across, its 5 pt text 2.5 pt, too small to read
+SMALL_PIECE_MM = 30.0
 LIST_INDENT = BODY_SIZE * 1.1  # a nested list item's mark, under its parent's text
 
 
@@ -225,8 +228,11 @@ class StoryText:
                      lang=self.lang)
 
     def blocks(self, blocks: Sequence[Block | Component | Step], indent: float = 0.0, *,
-               notes_as_rules: bool = True) -> list[Flowable]:
-        """The draft's blocks as flowables; a step or a ◇ component entry among them sets nothing."""
+               notes_as_rules: bool = True, after_text: bool = False) -> list[Flowable]:
+        """The draft's blocks as flowables; a step or a ◇ component entry among them sets nothing.
+        A blank line of the draft before a block is a grid line of space, but for the first block
+        right under a heading (``after_text``: the first follows text set by another call, as a
+        section's blocks, set one by one between its steps, do)."""
         out: list[Flowable] = []
         for b in blocks:
             start = len(out)
@@ -281,7 +287,7 @@ class StoryText:
                 out.append(self.indexed(sub, b.text))
                 out += self.blocks(b.children, indent + BLOCK_INDENT, notes_as_rules=notes_as_rules)
                 out += self.figures_after(b.text)
-            if getattr(b, "gap_before", False) and (start or self.marks.latin) and len(out) > start:
+            if getattr(b, "gap_before", False) and (start or after_text or self.marks.latin) and len(out) > start:
                 # a blank line in the draft: space above (a flowable, not a Spacer, so that
                 # a heading's keep-with-next reaches the text); a Latin draft's paragraphs are
                 # set apart by it wherever they stand (they have no indent)
@@ -409,8 +415,10 @@ class StoryText:
     def picture_scales(self) -> tuple[int | None, dict[str, int]]:
         """One scale 1/n for every picture of the components list: the largest at which each
         piece but the boards fits its slot, never above actual size, and never below 1/2 while
-        some piece fits at 1/2; a board, or a piece, too big for it is drawn at its own smaller 1/n. Returns the common n (None when only boards are shown)
-        and the n per deck id."""
+        some piece fits at 1/2; a board, or a piece, too big for it is drawn at its own smaller 1/n,
+        a small piece (``SMALL_PIECE_MM``) at its own larger one, actual size where it fits, so
+        that its text reads. Returns the common n (None when only boards are shown) and the n per
+        deck id."""
         need = {d: reduction(Faces.fit(self.pictures[d], PICTURE_H, TEXT_W))
                 for row in self.rows for d in self.pictured(row)}
         pieces = [n for d, n in need.items() if d not in self.boards]
@@ -419,4 +427,5 @@ class StoryText:
             # one big card (名刺 91 mm) drew every token at 1/3, 8 mm across: the pieces that fit at
             # 1/2 share it, the few that do not get their own scale, captioned, as a board does
             common = COMMON_MAX
-        return common, {d: max(n, common or 1) for d, n in need.items()}
+        return common, {d: n if d not in self.boards and max(self.pictures[d].trim_mm) <= SMALL_PIECE_MM
+                        else max(n, common or 1) for d, n in need.items()}

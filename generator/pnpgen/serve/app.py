@@ -232,7 +232,7 @@ def serve(ws: Workspace, args: argparse.Namespace) -> int:
 
     port_free(args.port)
     claim(args.out or ws.root / "build", ws.input_folders)  # an --out no save can make right: exit 2 now
-    preview = Preview(ws, args.game, args.out or ws.root / "build", args.lang)
+    preview = Preview(ws, args.game, args.out or ws.root / "build", args.lang, margin_mm=args.margin)
     preview.folders()  # a link out of the workspace below them: one line, before anything is served
     preview.rebuild()
     for warning in preview.state.warnings:  # the first build's, as a build says them

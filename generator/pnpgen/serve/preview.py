@@ -30,6 +30,7 @@ from pnpgen.engine.warm import Warm
 from pnpgen.errors import InputError
 from pnpgen.faces.face import Face
 from pnpgen.faces.faceset import FaceSet, face_renderer, piece_pairs, render_deck
+from pnpgen.impose.grid import SheetOptions
 from pnpgen.safetext import warning_line
 from pnpgen.serve.held import OPEN_PDFS, PAGES_PER_OPEN, PICTURE_BYTES, SHEETS_PER_OPEN, Budgeted, Open
 
@@ -97,9 +98,12 @@ class Preview:
 
     def __init__(self, ws: Workspace, slug: str, out_root: Path, lang: str | None = None,
                  picture_bytes: int = PICTURE_BYTES, open_pdfs: int = OPEN_PDFS, pages_per_open: int = PAGES_PER_OPEN,
-                 sheets_per_open: int = SHEETS_PER_OPEN):
+                 sheets_per_open: int = SHEETS_PER_OPEN, margin_mm: float = SheetOptions.margin_mm):
         self.ws, self.slug, self.out_root, self.lang = ws, slug, out_root, lang
-        self.options = BuildOptions(jobs=1, lang=lang)  # --lang en: the English edition, built into build/<game>/en/
+        # --lang en: the English edition, built into build/<game>/en/; --margin: the sheets and the
+        # booklet's fold marks and note inside the printer's margin, as build sets them
+        self.options = BuildOptions(jobs=1, lang=lang, sheet=SheetOptions(margin_mm=margin_mm))
+        self.book = RulebookOptions(margin_mm=margin_mm)
         self.out = out_dir(out_root, slug, self.options)
         self.state = State()
         self.lock = threading.Lock()
@@ -129,7 +133,7 @@ class Preview:
                 # the build's table of files' hashes and the game's state as it read them: the page
                 # reads its files by them (``_read``), as a build knows the files it wrote
                 hashes, states = FileHashes(self.out_root / ".cache"), States()
-                outcome = run_build(self.ws, [self.slug], self.options, self.out_root, RulebookOptions(),
+                outcome = run_build(self.ws, [self.slug], self.options, self.out_root, self.book,
                                     warm=self.warm, unkept=_warn, states=states, hashes=hashes)[0]
                 try:
                     decks, sheets, pictures, manifest, svgs = self._read(Cache(self.out_root, states, hashes))
