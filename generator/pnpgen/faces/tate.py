@@ -5,8 +5,11 @@ cell (2.1.2: a small kana's face right of the cell's centre, at its middle); a t
 set across in one cell, tate-chu-yoko (3.2.5); a longer run of Latin letters or digits turned a
 quarter clockwise as one word, reading downwards (3.2.3); a single letter or digit upright; a
 ruby, ``{漢字|かんじ}``, one mark a column never breaks inside, its reading set at half size on the
-column's right (JLREQ 3.3: vertical text's ruby stands right of its base), its base spaced out
-where the reading is the longer.
+column's right (JLREQ 3.3: vertical text's ruby stands right of its base), overhanging an adjacent
+kana by up to half a ruby character where the reading is the longer (3.3.8; never a kanji, nor past
+the column's start or end), its base spaced out for the rest. The card text's markup read as
+horizontal text reads it (data/markup.py ``parse``, the one reader): a mark keeps its span's bold
+and colour, an icon a cell of its own.
 
 ``columns`` sets several lines in a box as vertical text sets a page: columns from right to left,
 each line starting a column of its own, a line longer than the box broken into the next column
@@ -15,10 +18,10 @@ bracket at its foot), the breaks it cannot avoid and a box too narrow for the co
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import NamedTuple
 
-from pnpgen.data.markup import RUBY_PART
+from pnpgen.data.markup import ICON, RUBY, TEXT, Span, parse
 from pnpgen.patterns import later
 from pnpgen.text.cells import RUBY_SCALE
 from pnpgen.text.linebreak import NO_END, NO_START
@@ -29,60 +32,141 @@ SMALL_KANA = frozenset("ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッ�
 # Latin letters and digits, with the spaces and marks inside a word or phrase (Game Over, 2-3, 50%)
 _LATIN = later(r"[A-Za-z0-9]+(?:[ .,'’&:/+%-]+[A-Za-z0-9]+)*[.!?%]?")
 _TWO_DIGITS = later(r"[0-9]{2}")
-_RUBY = later(r"\{(" + RUBY_PART + r"+)[|｜](" + RUBY_PART + r"+)\}")  # as the card text's ruby (data/markup.py)
 LATIN_ADVANCE = 0.5  # em: a Latin letter's width in the fixed-width gothic (half of a kana's)
 LATIN_SPACE = 0.25  # em: the quarter-em JLREQ puts between Japanese and Latin text, each side
 
 
 class Mark(NamedTuple):
-    kind: str  # upright | turned | stop | small | across (tate-chu-yoko) | latin (a run turned) | space | ruby
-    text: str  # a ruby's: its base
+    kind: str  # upright | turned | stop | small | across (tate-chu-yoko) | latin (a run turned) | space | ruby | icon
+    text: str  # a ruby's: its base; an icon's: its name
     top: float  # mm from the column's top
     length: float  # mm down the column
     reading: str = ""  # a ruby's reading, set at RUBY_SCALE of the size on the column's right
+    bold: bool = False  # the card text's **bold**
+    colour: str = ""  # the card text's [name]…[/name]: a palette name
+    reading_top: float = 0.0  # a ruby's: mm from the column's top where its reading starts
+
+    def styled(self, text: str) -> str:
+        """``text`` (the mark's, or a ruby's base or reading) as card-text markup in the mark's
+        bold and colour, its markup characters escaped: what textbox() and m.tate() are handed to
+        set it as horizontal text sets it (read and checked already: m.tate() tells nothing of it again)."""
+        said = _escaped(text)
+        said = f"**{said}**" if self.bold else said
+        return SetColumn(f"[{self.colour}]{said}[/{self.colour}]" if self.colour else said)
+
+
+_MARKUP_CHARACTERS = later(r"([\\*\[\]{}|｜])")
+
+
+def _escaped(text: str) -> str:
+    """``text`` with the characters card-text markup reads escaped (a ruby's bar too), to be read back as written."""
+    return _MARKUP_CHARACTERS.sub(r"\\\1", text)
 
 
 def source(mark: Mark) -> str:
-    """The text a mark was cut from: a ruby as the designer wrote it, to be cut again in the next column."""
-    return "{" + mark.text + "|" + mark.reading + "}" if mark.kind == "ruby" else mark.text
+    """The card text a mark was cut from, as markup that reads back to it (its bold, colour, an
+    icon's or a ruby's braces): to be cut again in the next column."""
+    if mark.kind == ICON:
+        said = "{" + mark.text + "}"
+    elif mark.kind == RUBY:
+        said = "{" + _escaped(mark.text) + "|" + _escaped(mark.reading) + "}"
+    else:
+        return mark.styled(mark.text)
+    said = f"**{said}**" if mark.bold else said
+    return f"[{mark.colour}]{said}[/{mark.colour}]" if mark.colour else said
 
 
-def marks(text: str, size: float, pitch: float = 1.1, width: Callable[[str], float] | None = None) -> list[Mark]:
-    """The column's marks for ``text`` at ``size`` pt, a kana every ``size`` × ``pitch``; a Latin
-    run as long as ``width`` measures it in the column's font (mm; none: half an em a letter, the
+RUBY_OVERHANG = RUBY_SCALE / 2  # em: JLREQ 3.3.8's most a reading overhangs a kana beside its base (half a ruby character)
+
+
+def _kana(mark: Mark) -> bool:
+    """A mark a ruby's reading may overhang (JLREQ 3.3.8): a hiragana or katakana set upright, not a kanji or a mark."""
+    return mark.kind in ("upright", "small") and len(mark.text) == 1 and (
+        "\u3041" <= mark.text <= "\u309f" or "\u30a1" <= mark.text <= "\u30fa")
+
+
+def _overhung(cut: list[Mark], em: float, cell: float) -> list[Mark]:
+    """``cut`` with each ruby whose reading is longer than its base overhanging the kana before
+    and after it by up to half a ruby character each (JLREQ 3.3.8), the reading centred on the
+    base as far as the overhangs allow; its base spaced out for what they do not take, the marks
+    after it moved down by as much. A ruby at the column's start or end overhangs nothing there."""
+    out: list[Mark] = []
+    shift = 0.0
+    most = em * RUBY_OVERHANG
+    for k, mark in enumerate(cut):
+        mark = mark._replace(top=mark.top + shift)
+        if mark.kind == RUBY:
+            base, reading = len(mark.text) * cell, len(mark.reading) * em * RUBY_SCALE
+            over = max(0.0, reading - base)
+            room_before = most if k and _kana(cut[k - 1]) else 0.0
+            room_after = most if k + 1 < len(cut) and _kana(cut[k + 1]) else 0.0
+            before, after = min(room_before, over / 2), min(room_after, over / 2)
+            before += min(room_before - before, over - before - after)  # one side short: the other takes more
+            after += min(room_after - after, over - before - after)
+            length = max(base, reading - before - after)
+            top = mark.top - before if over else mark.top + (length - reading) / 2
+            shift += length - mark.length
+            mark = mark._replace(length=length, reading_top=top)
+        out.append(mark)
+    return out
+
+
+def marks(text: str, size: float, pitch: float = 1.1, width: Callable[[str, bool], float] | None = None,
+          palette: Mapping[str, str] | None = None) -> list[Mark]:
+    """The column's marks for ``text`` (card text: its markup read with ``palette``, as a text
+    box reads it) at ``size`` pt, a kana every ``size`` × ``pitch``; a Latin run as long as
+    ``width`` measures it in the column's font, bold or not (mm; none: half an em a letter, the
     fixed-width gothic's)."""
     em = size * 25.4 / 72
     cell = em * pitch
     out: list[Mark] = []
-    top, at = 0.0, 0
-    while at < len(text):
-        ruby = _RUBY.match(text, at)
-        if ruby:  # the base a cell a character, spaced out to the reading's length where that is longer
-            base, reading = ruby.group(1), ruby.group(2)
-            length = max(len(base) * cell, len(reading) * em * RUBY_SCALE)
-            out.append(Mark("ruby", base, top, length, reading))
+    top = 0.0
+    spans = [span for n, para in enumerate(parse(str(text), palette or {}))
+             for span in ([Span(TEXT, "\n")] if n else []) + para]
+    for n, span in enumerate(spans):
+        colour = span.colour or ""
+        if span.kind == RUBY:  # the base a cell a character, spaced out to the reading's length where that is longer
+            length = max(len(span.text) * cell, len(span.reading) * em * RUBY_SCALE)
+            out.append(Mark(RUBY, span.text, top, length, span.reading, span.bold, colour))
             top += length
-            at = ruby.end()
             continue
-        run = _LATIN.match(text, at)
-        if run and len(run.group(0)) > 1 and not _TWO_DIGITS.fullmatch(run.group(0)):
-            word = run.group(0)
-            gap = em * LATIN_SPACE
-            before = gap if out else 0.0
-            length = width(word) if width is not None else len(word) * em * LATIN_ADVANCE
-            out.append(Mark("latin", word, top + before, length))
-            top += before + length + (gap if run.end() < len(text) else 0.0)
-            at = run.end()
-            continue
-        if run and _TWO_DIGITS.fullmatch(run.group(0)):
-            out.append(Mark("across", run.group(0), top, cell))
+        if span.kind == ICON:  # upright in a cell of its own
+            out.append(Mark(ICON, span.text, top, cell, "", span.bold, colour))
             top += cell
-            at = run.end()
             continue
-        ch = text[at]
-        out.append(Mark(_kind(ch), ch, top, cell))
-        top += cell
-        at += 1
+        chunk, at, last = span.text, 0, n == len(spans) - 1
+        while at < len(chunk):
+            run = _LATIN.match(chunk, at)
+            if run and len(run.group(0)) > 1 and not _TWO_DIGITS.fullmatch(run.group(0)):
+                word = run.group(0)
+                gap = em * LATIN_SPACE
+                before = gap if out else 0.0
+                length = width(word, span.bold) if width is not None else len(word) * em * LATIN_ADVANCE
+                out.append(Mark("latin", word, top + before, length, "", span.bold, colour))
+                top += before + length + (gap if run.end() < len(chunk) or not last else 0.0)
+                at = run.end()
+                continue
+            if run and _TWO_DIGITS.fullmatch(run.group(0)):
+                out.append(Mark("across", run.group(0), top, cell, "", span.bold, colour))
+                top += cell
+                at = run.end()
+                continue
+            ch = chunk[at]
+            out.append(Mark(_kind(ch), ch, top, cell, "", span.bold, colour))
+            top += cell
+            at += 1
+    return _overhung(out, em, cell)
+
+
+def lines(text: str, palette: Mapping[str, str] | None = None) -> list[str]:
+    """``text``'s lines, a column's each, as markup that reads back to what each holds: **bold**
+    or a colour going on past a line break (as a text box reads it) closed and opened again."""
+    out = [""]
+    for mark in marks(text, 9, palette=palette):
+        if mark.text == "\n":
+            out.append("")
+        else:
+            out[-1] += source(mark)
     return out
 
 
@@ -113,12 +197,23 @@ class SetColumn(str):
     hands each to m.tate(), which then says nothing of its start again."""
 
 
-def start_problem(text: str) -> str | None:
-    """What m.tate() given ``text`` alone (one column, set as given) says of its start: a mark
-    JLREQ keeps off a line's start (3.1.7: 、。」』）ー！？, a small kana) heading the column; else None."""
-    if text[:1] not in NO_START:
+def _first(cut: Sequence[Mark]) -> str:
+    """The character a column of ``cut`` starts with (none for an icon)."""
+    return cut[0].text[:1] if cut and cut[0].kind != ICON else ""
+
+
+def _last(cut: Sequence[Mark]) -> str:
+    """The character a column of ``cut`` ends with (none for an icon)."""
+    return cut[-1].text[-1:] if cut and cut[-1].kind != ICON else ""
+
+
+def start_problem(cut: Sequence[Mark], text: str) -> str | None:
+    """What m.tate() given ``text`` alone (one column, set as given: its marks ``cut``) says of its
+    start: a mark JLREQ keeps off a line's start (3.1.7: 、。」』）ー！？, a small kana) heading the
+    column; else None."""
+    if _first(cut) not in NO_START or not _first(cut):
         return None
-    return (f"「{text}」 starts its column with 「{text[0]}」, which JLREQ keeps off a line's start (m.tate() sets "
+    return (f"「{text}」 starts its column with 「{_first(cut)}」, which JLREQ keeps off a line's start (m.tate() sets "
             "one column as given: end the column before it with the character, or start this one with the one ahead of it)")
 
 
@@ -148,29 +243,33 @@ def _break(cut: list[Mark], room: float) -> tuple[int, bool]:
 
 def columns(lines: Sequence[str], x: float, y: float, w: float, h: float, size: float, pitch: float = 1.1,
             line_height: float = 1.7, align: str = "right", step: float = 0.0,
-            width: Callable[[str], float] | None = None) -> Columns:
+            width: Callable[[str, bool], float] | None = None, palette: Mapping[str, str] | None = None) -> Columns:
     """``lines`` set in vertical columns inside the box (x, y, w, h in mm), the first at its right
     (``align``: the block of columns against the box's right edge, centred, or against its left),
     a column's centre ``size`` × ``line_height`` from the next, each column ``step`` mm lower than
     the one before it (散らし書き, a karuta verse's); a line longer than its column's room broken
-    into the next column as JLREQ allows."""
+    into the next column as JLREQ allows (each line card text, its markup read with ``palette``;
+    a column's text handed back as markup that reads back to what it holds)."""
     em = size * 25.4 / 72
     problems: list[str] = []
     cut: list[tuple[str, float]] = []  # (text, length)
     below = False  # a column has started too far down the box for a character
+    ruby = 0.0  # a reading's half em right of a column, where a line holds ruby
     for n, line in enumerate(lines, 1):
         line = str(line)
-        if line[:1] in NO_START:
-            problems.append(f"line {n} 「{line}」 starts a column with 「{line[0]}」, which JLREQ keeps off a line's "
+        these = marks(line, size, pitch, width, palette)
+        ruby = em * RUBY_SCALE if any(m.kind == RUBY for m in these) else ruby
+        if _first(these) in NO_START and _first(these):
+            problems.append(f"line {n} 「{line}」 starts a column with 「{_first(these)}」, which JLREQ keeps off a line's "
                             f"start (break the line before the character ahead of it, or end line {n - 1} with it)"
-                            if n > 1 else f"line 1 「{line}」 starts with 「{line[0]}」, which JLREQ keeps off a line's start")
-        if line[-1:] in NO_END:
-            problems.append(f"line {n} 「{line}」 ends a column with 「{line[-1]}」, which JLREQ keeps off a line's end "
+                            if n > 1 else f"line 1 「{line}」 starts with 「{_first(these)}」, which JLREQ keeps off a line's start")
+        if _last(these) in NO_END and _last(these):
+            problems.append(f"line {n} 「{line}」 ends a column with 「{_last(these)}」, which JLREQ keeps off a line's end "
                             + (f"(begin line {n + 1} with it)" if n < len(lines) else "(take it out, or close it)"))
         rest = line
         while True:
             room = h - len(cut) * step
-            these = marks(rest, size, pitch, width)
+            these = marks(rest, size, pitch, width, palette) if rest is not line else these
             if len(cut) >= MAX_COLUMNS:
                 problems.append(f"more than {MAX_COLUMNS} columns: the rest is left out")
                 break
@@ -188,17 +287,21 @@ def columns(lines: Sequence[str], x: float, y: float, w: float, h: float, size: 
                 break
             at, allowed = _break(these, room)
             head = "".join(source(m) for m in these[:at])
-            cut.append((head, _length(these[:at])))
+            length = _length(marks(head, size, pitch, width, palette))
+            if length > room + 1e-6 and _length(these[:at]) <= room + 1e-6 and at > 1:
+                at -= 1  # a ruby ending it overhung the kana after it, now the next column's: longer, it fits no more
+                head = "".join(source(m) for m in these[:at])
+                length = _length(marks(head, size, pitch, width, palette))
+            cut.append((head, length))
             if not allowed:
                 problems.append(f"「{head}」 is broken before 「{these[at].text}」, which JLREQ keeps off a column's top, "
                                 "for want of room")
-            if _length(these[:at]) > room + 1e-6:
+            if length > room + 1e-6:
                 problems.append(f"「{head}」 is longer than its column's {room:.1f} mm: it runs past the box's foot")
             rest = "".join(source(m) for m in these[at:]).lstrip(" \u3000")
             if not rest:
                 break
     advance = em * line_height
-    ruby = em * RUBY_SCALE if any(_RUBY.search(str(line)) for line in lines) else 0.0  # a reading right of a column
     if ruby and line_height < 1 + RUBY_SCALE:
         problems.append(f"ruby needs line_height {1 + RUBY_SCALE:g} or more (it is {line_height:g}): a reading "
                         "set right of its column would touch the column on its right")

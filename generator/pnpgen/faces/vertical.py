@@ -3,7 +3,8 @@
 and the ``tate_columns()`` helper (lines set in columns inside a box, right to left, broken as
 JLREQ allows; what does not fit told at the designer's template line), and ``tate_start()``, m.tate()'s
 check of its one column's start. faces/tate.py cuts and
-breaks; this binds the face's fonts and warnings."""
+breaks; this binds the face's fonts, palette and warnings, and tells the card-text markup's mistakes
+as a text box tells them (text.read_markup)."""
 
 from __future__ import annotations
 
@@ -13,28 +14,39 @@ from typing import Any
 import jinja2
 
 from pnpgen import fonts as fontreg
-from pnpgen.data.markup import loose_marks
+from pnpgen.data.markup import MarkupError
 from pnpgen.data.validate import show, type_name
 from pnpgen.errors import InputError
 from pnpgen.faces import tate
-from pnpgen.text import MAX_TEXT_CHARS, TextContext, check_numbers, warned_at
+from pnpgen.text import MAX_TEXT_CHARS, TextContext, check_numbers, read_markup, warned_at
+from pnpgen.text.cells import font_pair
 
 
-def measure(fonts: Mapping[str, str], font: str, size: float) -> Callable[[str], float]:
-    """A Latin run's length in mm as the column's font (a role, or a font's name) sets it."""
-    name = fonts.get(str(font), str(font))
+def measure(fonts: Mapping[str, str], font: str, size: float) -> Callable[[str, bool], float]:
+    """A Latin run's length in mm as the column's font (a role, or a font's name) sets it, bold
+    in the role's bold font as a text box sets **bold** (text/cells.py; read only for a bold run:
+    a CJK font is some 0.3 s to load)."""
+    name, bold = font_pair(fonts, str(font))
     try:
         fontreg.ttfont(name)
     except KeyError:
         raise InputError(f"tate: font {str(font)[:40]!r} is neither a font role nor a font of fonts/",
                          key="font", expected="a font role (" + ", ".join(fonts) + ") or a font in fonts/") from None
-    return lambda word: fontreg.string_width_mm(word, name, float(size))
+
+    def width(word: str, heavy: bool = False) -> float:
+        return fontreg.string_width_mm(word, bold if heavy else name, float(size))
+    return width
 
 
 @jinja2.pass_context
 def tate_marks(context: Any, text: object, size: float, pitch: float = 1.1, font: str = "mono") -> list[tate.Mark]:
-    """The filter ``text | tate_marks(size, pitch=1.1, font="mono")``: the column m.tate() sets."""
-    return tate.marks(str(text), float(size), float(pitch), measure(context.get("fonts") or {}, font, size))
+    """The filter ``text | tate_marks(size, pitch=1.1, font="mono")``: the column m.tate() sets,
+    its markup read with the game's palette (m.tate() has told its mistakes first: tate_start)."""
+    try:
+        return tate.marks(str(text), float(size), float(pitch), measure(context.get("fonts") or {}, font, size),
+                          context.get("palette") or {})
+    except MarkupError as e:
+        raise InputError(f"tate_marks: {e}", expected="a palette name from game.yaml") from None
 
 
 def tate_columns(ctx: TextContext, text: object, x: float, y: float, w: float, h: float, size: float = 9,
@@ -57,9 +69,13 @@ def tate_columns(ctx: TextContext, text: object, x: float, y: float, w: float, h
     if sum(len(line) for line in lines) > MAX_TEXT_CHARS:
         raise InputError(f"tate_columns: a text of {sum(len(line) for line in lines):,} characters ({ctx.where})",
                          expected=f"at most {MAX_TEXT_CHARS:,} characters in one box")
+    for said in text if isinstance(text, (list, tuple)) else [text]:  # (a list's items each its own card text)
+        read_markup(ctx, said)
+    if not isinstance(text, (list, tuple)) and len(lines) > 1:  # **bold** and colours go on across a line break
+        lines = tate.lines(str(text), ctx.palette)
     found = tate.columns(lines, float(x), float(y), float(w), float(h), float(size), float(pitch), float(line_height),
-                         align, float(step), measure(ctx.fonts, font, size))
-    _warn(ctx, text, found.problems + _loose_rubies(ctx, lines))
+                         align, float(step), measure(ctx.fonts, font, size), ctx.palette)
+    _warn(ctx, text, found.problems)
     return [column._replace(text=tate.SetColumn(column.text)) for column in found.columns]
 
 
@@ -68,17 +84,11 @@ def tate_start(ctx: TextContext, text: object) -> str:
     line's start (」, 、) is warned at the template's line, as m.tate_box() warns of a line; a column
     m.tate_box() set (``tate.SetColumn``), told there already, is not. Nothing to print."""
     if not isinstance(text, tate.SetColumn):
-        problem = tate.start_problem(str(text))
-        _warn(ctx, text, ([problem] if problem else []) + _loose_rubies(ctx, [str(text)]))
+        read_markup(ctx, text)
+        problem = tate.start_problem(tate.marks(str(text), 9, palette=ctx.palette), str(text))
+        _warn(ctx, text, [problem] if problem else [])
     return ""
 
-
-def _loose_rubies(ctx: TextContext, lines: list[str]) -> list[str]:
-    """A ruby with a side left empty (``{朝顔|}``, ``{|あさ}``) in the columns, printed as written:
-    told as a text box tells it (hostile39: a vertical verse's said nothing)."""
-    found = list(dict.fromkeys(said for line in lines for said in loose_marks(line, ctx.palette)
-                               if said.startswith("a ruby ")))
-    return [f"{'; '.join(found)}: printed as written (ruby is {{漢字|かんじ}}, the base and its reading)"] if found else []
 
 
 def _warn(ctx: TextContext, text: object, problems: list[str]) -> None:

@@ -23,7 +23,7 @@ from markupsafe import Markup
 from pnpgen import fonts as fontreg
 from pnpgen.data import validate
 from pnpgen.data.i18n import japanese
-from pnpgen.data.markup import ICON_WITH_VALUE, MarkupError, loose_marks, parse, without_icons
+from pnpgen.data.markup import ICON, ICON_WITH_VALUE, MarkupError, loose_marks, parse, without_icons
 from pnpgen.data.model import PLACEHOLDER_COLOUR, is_placeholder
 from pnpgen.errors import InputError, ValueMistake, suggest
 from pnpgen.patterns import later
@@ -270,19 +270,45 @@ def layout_text(ctx: TextContext, text, w, h, size=9, min_size=6, font="gothic",
             glyph=ch,
         ) from None
     except UnknownIcon as e:
-        known = _icons.names(ctx.icon_dirs)
-        raise ValueMistake(
-            f"unknown icon {{{e.name}}}{_listed_together(e.name, known) or suggest(e.name, known)} in "
-            f"{_describe(ctx, text)}{new_icon(ctx.icon_dirs, e.name)}",
-            key=_field_name(text) or None,
-            expected=("one of " + ", ".join("{" + n + "}" for n in known)) if known
-            else "an SVG in templates/<game>/icons/ or templates/common/icons/",
-        ) from None
+        raise _unknown_icon(ctx, text, e.name) from None
     except IconError as e:
         raise InputError(f"{e} (used in {_describe(ctx, text)})", key=_field_name(text) or None, icon=str(e)) from None
     except MarkupError as e:
-        raise ValueMistake(f"{e} in {_describe(ctx, text)}", key=_field_name(text) or None,
-                         expected="a palette name from game.yaml") from None
+        raise _unknown_colour(ctx, text, e) from None
+
+
+def _unknown_icon(ctx: TextContext, text, name: str) -> ValueMistake:
+    known = _icons.names(ctx.icon_dirs)
+    return ValueMistake(
+        f"unknown icon {{{name}}}{_listed_together(name, known) or suggest(name, known)} in "
+        f"{_describe(ctx, text)}{new_icon(ctx.icon_dirs, name)}",
+        key=_field_name(text) or None,
+        expected=("one of " + ", ".join("{" + n + "}" for n in known)) if known
+        else "an SVG in templates/<game>/icons/ or templates/common/icons/",
+    )
+
+
+def _unknown_colour(ctx: TextContext, text, e: MarkupError) -> ValueMistake:
+    return ValueMistake(f"{e} in {_describe(ctx, text)}", key=_field_name(text) or None,
+                        expected="a palette name from game.yaml")
+
+
+def read_markup(ctx: TextContext, text) -> None:
+    """What a text box says of ``text``'s markup, for a typesetter of its own (m.tate()'s vertical
+    text, faces/vertical.py): an unknown colour or icon, or an icon given a value, stops as a text
+    box stops; markup without its partner is warned as printed as written."""
+    text_s = "" if text is None else str(text)
+    if ("{" in text_s) and (":" in text_s or "：" in text_s):
+        _icon_with_value(ctx, text, text_s)
+    try:
+        paragraphs = parse(text_s, ctx.palette)
+    except MarkupError as e:
+        raise _unknown_colour(ctx, text, e) from None
+    dirs = tuple(d if isinstance(d, Path) else Path(d) for d in ctx.icon_dirs)
+    for span in (span for para in paragraphs for span in para if span.kind == ICON):
+        if _icons.find(span.text, dirs) is None:
+            raise _unknown_icon(ctx, text, span.text)
+    _loose(ctx, text)
 
 
 def _icon_with_value(ctx: TextContext, text, text_s: str) -> None:
@@ -383,6 +409,21 @@ def _textbox(ctx, text, x, y, w, h, size, min_size, font, align, valign, line_he
             ctx.warnings.append(msg)
     if ctx.translated_from and not ctx.in_layout and text is not None and not _field_name(text):
         _untranslated(ctx, str(text))
+    _loose(ctx, text)
+    if _recorders:
+        frozen = TextContext(dict(ctx.fonts), list(ctx.fallback_fonts), dict(ctx.palette), list(ctx.icon_dirs),
+                             ctx.where, lang=ctx.lang, latin_gap=ctx.latin_gap)
+        rec = Record(ctx.where, _field_name(text), "" if text is None else str(text), float(w), float(h),
+                     lay.size, float(min_size), ctx.fonts.get(font, font), lay, frozen,
+                     (w, h, size, min_size, font, align, valign, line_height, fill, shape))
+        for r in _recorders:
+            r.append(rec)
+    return emit(lay, float(x), float(y), tuple(ctx.fallback_fonts))
+
+
+def _loose(ctx: TextContext, text) -> None:
+    """Markup in ``text`` without its partner (or typed full-width), printed as written: warned
+    once, where it is mended (a piece's field in its data, other text at the template's line)."""
     loose = loose_marks(str(text), ctx.palette) if text is not None else []
     wide = wide_icons(str(text), ctx.icon_dirs) if text is not None else {}
     if loose or wide:
@@ -399,15 +440,6 @@ def _textbox(ctx, text, x, y, w, h, size, min_size, font, align, valign, line_he
         msg = f"{warned_at(ctx, text, placed)}: {'; '.join(loose)}: printed as written ({'; '.join(hint)})"
         if msg not in ctx.warnings:
             ctx.warnings.append(msg)
-    if _recorders:
-        frozen = TextContext(dict(ctx.fonts), list(ctx.fallback_fonts), dict(ctx.palette), list(ctx.icon_dirs),
-                             ctx.where, lang=ctx.lang, latin_gap=ctx.latin_gap)
-        rec = Record(ctx.where, _field_name(text), "" if text is None else str(text), float(w), float(h),
-                     lay.size, float(min_size), ctx.fonts.get(font, font), lay, frozen,
-                     (w, h, size, min_size, font, align, valign, line_height, fill, shape))
-        for r in _recorders:
-            r.append(rec)
-    return emit(lay, float(x), float(y), tuple(ctx.fallback_fonts))
 
 
 def _untranslated(ctx: TextContext, text: str) -> None:

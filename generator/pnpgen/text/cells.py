@@ -220,14 +220,20 @@ def with_gaps(cells: list[Cell], classes: list[int], gap_em: float) -> tuple[lis
     return out_cells, out_classes
 
 
+def font_pair(fonts: Mapping[str, str], role: str) -> tuple[str, str]:
+    """The fonts a text in ``role`` (a role, or a font's name) is set in: regular, and **bold**
+    (the role's own bold, else the game's, else the regular)."""
+    regular = fonts.get(role, role)
+    return regular, fonts.get(f"{role}-bold", fonts.get("bold", regular))
+
+
 def build(paragraphs: list[list[Span]], fonts: Mapping[str, str], role: str, fallbacks: tuple[str, ...],
           palette: Mapping[str, str], fill: str, icon_dirs: tuple[Path, ...],
           override_colour: str | None = None, lang: str = "ja",
           latin_gap: float = LATIN_GAP) -> list[CellParagraph]:
     """Cells for each paragraph, with break classes computed once for every size. ``lang`` picks
     the hyphenation dictionary; ``latin_gap`` is the 和欧間 space in em (0: none)."""
-    regular = fonts.get(role, role)
-    bold = fonts.get(f"{role}-bold", fonts.get("bold", regular))
+    regular, bold = font_pair(fonts, role)
     out = []
     for spans in paragraphs:
         cells: list[Cell] = []

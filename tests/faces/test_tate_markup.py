@@ -1,0 +1,224 @@
+"""Vertical text (``m.tate()``, ``m.tate_box()``, a layout's ``vertical: true`` box) and the card
+text's markup. trial-tateR: a karuta designer's ``**いっせー**の`` printed its asterisks down the
+column, ``[red]十[/red]`` its tags, ``{star}`` its braces: vertical text read ruby and nothing else
+of the markup (the docs said "prints as written"). It reads all of it now, with horizontal text's one
+reader (data/markup.parse), and tells its mistakes as a text box does. And a ruby's reading longer
+than its base spaced the base out even beside kana, where JLREQ 3.3.8 lets it overhang the kana by
+up to half a ruby character."""
+
+from __future__ import annotations
+
+import ctypes
+import json
+
+import numpy as np
+import pypdfium2 as pdfium
+import pypdfium2.raw as raw
+import pytest
+from test_tate import LAYOUT_VERSE
+
+from conftest import make_workspace, run
+from pnpgen.faces import tate
+from pnpgen.units import MM_PER_PT
+
+EM = 12 / 72 * 25.4  # the verse's 12 pt in mm
+CELL = EM * 1.1
+READING = 4 * EM / 2  # あらしの at half size
+
+KARUTA = LAYOUT_VERSE.replace("[いっせーの, 10まで数えて, 札をとる]",
+                              "['**いっせー**の', '[red]十{star}[/red]まで', 'あ{嵐|あらしの}が札', '山{嵐|あらしの}川']")
+
+
+def _glyphs(pdf) -> list[dict]:
+    """Each character of the first page: its text, font, fill colour, baseline origin and box
+    centre (mm from the trim's top-left)."""
+    page = pdfium.PdfDocument(str(pdf))[0]
+    left0, _, _, top0 = page.get_trimbox()
+    tp = page.get_textpage()
+    return [_glyph(tp, i, left0, top0) for i in range(tp.count_chars()) if tp.get_text_range(i, 1).strip()]
+
+
+def _glyph(tp, i: int, left0: float, top0: float) -> dict:
+    font = ctypes.create_string_buffer(128)
+    raw.FPDFText_GetFontInfo(tp, i, font, 128, None)
+    r, g, b, a = (ctypes.c_uint() for _ in range(4))
+    raw.FPDFText_GetFillColor(tp, i, *(ctypes.byref(v) for v in (r, g, b, a)))
+    ox, oy = ctypes.c_double(), ctypes.c_double()
+    raw.FPDFText_GetCharOrigin(tp, i, ctypes.byref(ox), ctypes.byref(oy))
+    left, bottom, right, top = tp.get_charbox(i)
+    return dict(ch=tp.get_text_range(i, 1), font=font.value.decode(), fill=(r.value, g.value, b.value),
+                origin=((ox.value - left0) * MM_PER_PT, (top0 - oy.value) * MM_PER_PT),
+                centre=(((left + right) / 2 - left0) * MM_PER_PT, (top0 - (top + bottom) / 2) * MM_PER_PT),
+                box=((left - left0) * MM_PER_PT, (top0 - top) * MM_PER_PT,
+                     (right - left0) * MM_PER_PT, (top0 - bottom) * MM_PER_PT))
+
+
+@pytest.fixture(scope="module")
+def karuta(tmp_path_factory):
+    """The karuta card built once: its workspace, its build's stderr."""
+    import contextlib
+    import io
+
+    ws = make_workspace(tmp_path_factory.mktemp("karuta") / "ws", deck=KARUTA)
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    return ws, err.getvalue()
+
+
+def test_a_karuta_verses_bold_colour_and_icon_are_set_as_horizontal_text_sets_them(karuta):
+    ws, err = karuta
+    assert "vertical text" not in err and "printed as written" not in err, err
+    glyphs = _glyphs(ws / "build" / "test" / "shop" / "cards-unique.pdf")
+    words = "".join(g["ch"] for g in glyphs)
+    assert words == "いっせーの十まであ嵐あらしのが札山嵐あらしの川", words  # no **, [red], {star} or {|}
+    at = {g["ch"]: g for g in glyphs}
+    # **いっせー** in the bold font, as a text box's **bold**; の after it regular
+    assert all(at[c]["font"].endswith("-Bold") for c in "いっせー"), [at[c]["font"] for c in "いっせー"]
+    assert not at["の"]["font"].endswith("-Bold")
+    # [red]十…[/red] in the palette's red (#cc3333), まで in the box's ink
+    assert at["十"]["fill"] == (0xCC, 0x33, 0x33) and at["ま"]["fill"] != (0xCC, 0x33, 0x33)
+    # {star} upright in a cell of its own between 十 and ま: a square the column's width, centred
+    x0 = at["十"]["centre"][0]
+    assert at["ま"]["origin"][1] - at["十"]["origin"][1] == pytest.approx(2 * CELL, abs=0.01)
+    page = pdfium.PdfDocument(str(ws / "build" / "test" / "shop" / "cards-unique.pdf"))[0]
+    left0, _, _, top0 = page.get_trimbox()
+    px = 10  # pixels a mm
+    image = np.asarray(page.render(scale=px * 25.4 / 72).to_pil().convert("RGB")).astype(int)
+    off = (left0 * MM_PER_PT * px, (page.get_height() - top0) * MM_PER_PT * px)
+    paper = image[int(off[1] + 5 * px), int(off[0] + 5 * px)]
+    rows = slice(int(off[1] + at["十"]["box"][3] * px) + 2, int(off[1] + at["ま"]["box"][1] * px) - 2)
+    cols = slice(int(off[0] + (x0 - 0.7 * EM) * px), int(off[0] + (x0 + 0.7 * EM) * px))
+    ink = np.argwhere(np.abs(image[rows, cols] - paper).sum(axis=2) > 60)
+    assert len(ink), "no icon drawn between 十 and ま"
+    (y_lo, x_lo), (y_hi, x_hi) = ink.min(axis=0), ink.max(axis=0)
+    width, height = (x_hi - x_lo + 1) / px, (y_hi - y_lo + 1) / px
+    centre = (cols.start + (x_lo + x_hi) / 2) / px - off[0] / px, (rows.start + (y_lo + y_hi) / 2) / px - off[1] / px
+    assert 0.7 * EM < width <= EM + 0.2 and 0.7 * EM < height <= EM + 0.2, (width, height, EM)
+    assert centre[0] == pytest.approx(x0, abs=0.3)
+    assert centre[1] == pytest.approx((at["十"]["centre"][1] + at["ま"]["centre"][1]) / 2, abs=0.3)
+
+
+def test_a_readings_overhang_of_a_kana_is_measured_in_the_pdf(karuta):
+    """あ{嵐|あらしの}が: the reading (two em at half size, 8.5 mm) overhangs あ and が by a quarter
+    em each, the base spaced out to the rest; 山{嵐|あらしの}川: kanji each side, nothing
+    overhung, the base spaced out to the whole reading."""
+    ws, _ = karuta
+    glyphs = _glyphs(ws / "build" / "test" / "shop" / "cards-unique.pdf")
+    assert "".join(g["ch"] for g in glyphs[8:]) == "あ嵐あらしのが札山嵐あらしの川"
+    a, storm, reading, ga = glyphs[8], glyphs[9], glyphs[10:14], glyphs[14]
+    hill, storm2, reading2, river = glyphs[16], glyphs[17], glyphs[18:22], glyphs[22]
+    assert ga["origin"][1] - a["origin"][1] == pytest.approx(CELL + READING - EM / 2, abs=0.01)
+    assert river["origin"][1] - hill["origin"][1] == pytest.approx(CELL + READING, abs=0.01)
+    # the reading starts a quarter em above its base beside a kana, level with it beside a kanji
+    over = (reading[0]["origin"][1] - a["origin"][1]) - (reading2[0]["origin"][1] - hill["origin"][1])
+    assert over == pytest.approx(-EM / 4, abs=0.01)
+    assert [g["origin"][1] - reading[0]["origin"][1] for g in reading] == pytest.approx([0, EM / 2, EM, EM * 1.5], abs=0.01)
+    # beside the base's column, at half size; the base's one character in the middle of its room
+    assert reading[0]["centre"][0] - storm["centre"][0] == pytest.approx(EM * 0.75, abs=0.3)
+    assert storm["origin"][1] - a["origin"][1] == pytest.approx(CELL / 2 + (READING - EM / 2) / 2, abs=0.01)
+    assert storm2["origin"][1] - hill["origin"][1] == pytest.approx(CELL / 2 + READING / 2, abs=0.01)
+
+
+def test_the_verses_description_on_the_table_is_its_plain_words(karuta):
+    ws, _ = karuta
+    assert run(ws, "export", "--game", "test", "--preset", "tabletopsimulator") == 0
+    card = json.loads((ws / "build" / "test" / "tabletopsimulator" / "cards.json").read_text(encoding="utf-8"))
+    assert card["ObjectStates"][0]["Description"] == "lines: いっせーの 十 star まで あ嵐が札 山嵐川"
+
+
+def test_an_overhang_only_where_jlreq_allows_it():
+    """In mm: a quarter em each side onto kana; onto one kana only, the reading starts level with
+    the base and the base is spaced out by the rest; none at a column's start or end, onto a kanji,
+    a bracket or another ruby; a reading no longer than its base centred on it."""
+    def ruby(text):
+        marks = tate.marks(text, 12)
+        return next(m for m in marks if m.kind == "ruby"), marks
+
+    both, marks = ruby("あ{嵐|あらしの}が")
+    assert both.length == pytest.approx(READING - EM / 2) and both.reading_top == pytest.approx(both.top - EM / 4)
+    assert marks[2].top == pytest.approx(both.top + both.length)
+    after, _ = ruby("山{嵐|あらしの}が")
+    assert after.length == pytest.approx(READING - EM / 4) and after.reading_top == pytest.approx(after.top)
+    before, _ = ruby("ア{嵐|あらしの}」")
+    assert before.length == pytest.approx(READING - EM / 4) and before.reading_top == pytest.approx(before.top - EM / 4)
+    for alone in ("{嵐|あらしの}", "山{嵐|あらしの}川", "{雨|あめ}{嵐|あらしの}"):
+        [spaced] = [m for m in tate.marks(alone, 12) if m.text == "嵐"]
+        assert spaced.length == pytest.approx(READING) and spaced.reading_top == pytest.approx(spaced.top), alone
+    short, _ = ruby("あ{朝顔|あさ}が")
+    assert short.length == pytest.approx(2 * CELL) and short.reading_top == pytest.approx(short.top + CELL - EM / 2)
+    # the reading overhangs a quarter em at most: a longer one spaces its base out for the rest
+    long, _ = ruby("あ{嵐|あらしのあら}が")
+    assert long.length == pytest.approx(6 * EM / 2 - EM / 2) and long.reading_top == pytest.approx(long.top - EM / 4)
+
+
+def test_a_column_never_ends_with_a_reading_overhanging_the_next_columns_kana():
+    """Cut at a ruby that overhung the kana after it, the column would set it longer (its end is
+    the column's): the break goes before it when the longer ruby no longer fits."""
+    room = CELL + (READING - EM / 2) + 0.01  # あ and the ruby overhanging both kana: fits the line's measure
+    found = tate.columns(["あ{嵐|あらしの}がいい"], 0, 0, 60, room + CELL * 3, 12, line_height=1.75)
+    assert found.columns[0].text == "あ{嵐|あらしの}がいい"
+    found = tate.columns(["あ{嵐|あらしの}がいい"], 0, 0, 60, room, 12, line_height=1.75)
+    for column in found.columns:
+        assert column.length == pytest.approx(max(m.top + m.length for m in tate.marks(column.text, 12)))
+        assert column.length <= room + 1e-6, found
+    assert found.columns[0].text == "あ"
+
+
+def test_the_markup_is_read_once_and_goes_on_across_a_columns_break():
+    palette = {"red": "#cc3333"}
+    marks = tate.marks(r"**強**[red]火{star}[/red]\*", 12, palette=palette)
+    assert [(m.kind, m.text, m.bold, m.colour) for m in marks] == [
+        ("upright", "強", True, ""), ("upright", "火", False, "red"), ("icon", "star", False, "red"),
+        ("upright", "*", False, "")]
+    assert marks[2].length == pytest.approx(CELL)  # an icon a cell of its own
+    # a bold line broken into two columns is bold in both; a text's bold goes on past its line break
+    found = tate.columns(["**あいうえおか**"], 0, 0, 60, CELL * 3 + 0.01, 12, line_height=1.75)
+    assert [[m.bold for m in tate.marks(c.text, 12)] for c in found.columns] == [[True] * 3, [True] * 3]
+    assert [[(m.text, m.bold) for m in tate.marks(line, 12)] for line in tate.lines("**あ\nい**う")] == [
+        [("あ", True)], [("い", True), ("う", False)]]
+
+
+LOOSE = """\
+name: 読み札
+format: karuta
+front: verse.svg.j2
+fields: {lines: list, word: text}
+pieces:
+  - {lines: ['**いっせー', 'の'], word: 'ことば'}
+"""
+VERSE_FRONT = """\
+{% extends "common/piece.svg.j2" %}
+{% import "common/macros.svg.j2" as m with context %}
+{% block art %}
+{{ m.tate_box(piece.lines, 8, 9, w - 16, h - 22, size=12) }}
+{{ m.tate(piece.word, 5, 5, size=9) }}
+{% endblock %}
+"""
+
+
+def test_vertical_markups_mistakes_are_told_as_a_text_boxs_are(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", deck=LOOSE, front=VERSE_FRONT)
+    (ws / "templates" / "test" / "verse.svg.j2").write_text(VERSE_FRONT, encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    err = capsys.readouterr().err
+    assert "a '**' without its partner: printed as written" in err and "cards.yaml:6" in err, err
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(LOOSE.replace("'**いっせー'", "'[red]い[/rd]'").replace("'ことば'", "'こと[rd]ば[/rd]'"),
+                    encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert "unknown colour [rd]" in err and "cards.yaml:6" in err and "Traceback" not in err, err
+    deck.write_text(LOOSE.replace("'ことば'", "'こと{stra}'"), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert "unknown icon {stra}" in err and "star" in err and "field 'word'" in err and "Traceback" not in err, err
+
+
+def test_an_overhanging_reading_is_linted_as_ruby_not_as_small_text(tmp_path, capsys):
+    """The print lint knows a reading by its place beside its base: one starting a quarter em above
+    it, over the kana before, is ruby still (3.5 pt, under min_ruby), never 'small text'."""
+    ws = make_workspace(tmp_path / "ws", deck=KARUTA.replace("size: 12,", "size: 7,"))
+    assert run(ws, "check", "--game", "test") == 0
+    said = capsys.readouterr().out
+    assert "ruby 「あ」 3.5 pt, smaller than 4 pt" in said and "small-text" not in said and "smaller than 6 pt" not in said, said
