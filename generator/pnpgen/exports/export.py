@@ -123,9 +123,10 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
         return _rulebook(ws, game, preset, options, colour == "cmyk", shop.Finish(pdfx, str(game.date), outline, edition))
     decks, fitted, left_out = _fit_decks(ws, game, preset, options)
     _check_pixels(preset, decks, fitted)
+    id_base = ttsids.DECK_ID_BASE if options.deck_id_base is None else options.deck_id_base
     if preset.files == "tts":  # a deck too big for its ids told before any face is drawn (10,000 cards: minutes)
         for deck in decks:
-            ttscards.check_deck_faces(deck, ttscards.card_faces(deck))
+            ttscards.check_deck_faces(deck, ttscards.card_faces(deck), id_base)
     # One bleed for the whole game's faces: the widest any exported deck needs (the pages clip the rest).
     art_bleed = max(f.art_bleed for f in fitted.values())
     check_bleed(game, art_bleed)
@@ -200,24 +201,27 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     # GUIDs among every deck of the game, exported or not: a deck's stay the same with --deck; the
     # game's first digits its own among the workspace's games, so no two games share one
     prefix = ttsids.game_prefixes({*ws.slugs(), slug})[slug]
-    guids = ttsids.guids((key for df in rendered.decks for key in ttsids.object_keys(slug, df.deck, by_deck[df.deck.id])),
-                      prefix)
-    table = ttstable.Table(slug, _tts_deck_ids(ws, slug, game, options.deck_id_base), ttstable.urls(out_dir, options.base_url),
-                      preset.dpi, images, guids, game.lang)
+    guids = ttsids.guids((key for df in rendered.decks for key in ttsids.object_keys(
+        slug, df.deck, by_deck[df.deck.id], len(ttscards.sheet_parts(len(by_deck[df.deck.id])))
+        if ttscards.card_faces(df.deck) else 1)), prefix)
+    table = ttstable.Table(slug, _tts_deck_ids(ws, slug, game, id_base), ttstable.urls(out_dir, options.base_url),
+                      preset.dpi, images, guids, id_base, game.lang)
     result.made = images.made
     thumbs = []
     pngs = PngFiles()  # the images encoded on threads beside the rasterising, each in its place
     marks = preset.marks if preset.files.startswith("pdf") else "none"
     made: list[tuple[Deck | None, dict[str, bytes]]] = []  # each deck's files (then the contact sheets'), apart
+    x = 0.0  # where the next deck's objects lie on the table
     try:  # a picture is read from its art file as the pages are written
-        for i, deck in enumerate(decks):
+        for deck in decks:
             faces = by_deck[deck.id]
             style = PageStyle(deck, fitted[deck.id], font, arts, rendered.bleed_mm, marks=marks, cmyk=colour == "cmyk",
                               proof=options.proof, images=pictures)
             made.append((deck, {}))
             if preset.files == "tts":
-                obj = tts.deck_object(style, faces, table, 3.0 * i, made[-1][1], pngs)
-                made[-1][1][f"{deck.id}.json"] = tts.saved_object(f"{game.title} — {deck.name}", obj).encode("utf-8")
+                objects = tts.deck_objects(style, faces, table, x, made[-1][1], pngs)
+                x += ttscards.PART_STEP * len(objects)
+                made[-1][1][f"{deck.id}.json"] = tts.saved_object(f"{game.title} — {deck.name}", objects).encode("utf-8")
                 result.order.extend(OrderRow(f"{deck.id}.json", "", "", deck.id, f.piece.index, f.piece.label,
                                                   f.copies) for f in faces)
             else:
@@ -492,11 +496,11 @@ def _unregistered(preset: Preset, pdfx: OutputCondition | None) -> list[str]:
             "registered condition the shop prints to, or --pdfx none)"]
 
 
-def _tts_deck_ids(ws: Workspace, slug: str, game: Game, base: int | None) -> dict[str, int]:
+def _tts_deck_ids(ws: Workspace, slug: str, game: Game, base: int) -> dict[str, int]:
     """This game's decks' first CustomDeck ids, unique among every deck of the workspace."""
     everyone = {(g, deck) for g in ws.slugs() for deck in deck_ids_in(ws.game_dir(g) / "decks")}
     everyone |= {(slug, d.id) for d in game.decks}
-    ids = ttsids.deck_ids(sorted(everyone), ttsids.DECK_ID_BASE if base is None else base)
+    ids = ttsids.deck_ids(sorted(everyone), base)
     return {d.id: ids[(slug, d.id)] for d in game.decks}
 
 
