@@ -14,6 +14,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from pnpgen.exports.faces import PageStyle, UniqueFace, face_images
+from pnpgen.messages import msg
 from pnpgen.safetext import clipped, shown_name
 from pnpgen.shapes import deck_shape, trim_path
 
@@ -37,12 +38,14 @@ class Thumb:
     back: bool = False  # a back: a die-cut outline that is not symmetric is mirrored
 
 
-def thumbnails(style: PageStyle, faces: list[UniqueFace]) -> list[Thumb]:
-    """Each distinct front labelled ``name × copies``, then each distinct back of the deck once
-    (what to draw: ``contact_sheets`` draws them, a sheet at a time). A sealed pack (``sealed:
-    true``) shows its back alone, named by the deck and counted, ``封筒③ × 8 sealed``: the sheet
-    is a picture for players and buyers (a package's cover), and the pack's faces and names are
-    the players' to find."""
+def thumbnails(style: PageStyle, faces: list[UniqueFace], lang: str) -> list[Thumb]:
+    """Each distinct front labelled ``name × copies``, then each distinct back of the deck once,
+    named by the deck when the deck has one back (``依頼カード（裏）``), else by the first piece
+    that has it, in the game's language ``lang`` as pnpgen's other labels (messages/; a deck's
+    id was no name a designer reads on the sheet). A sealed pack (``sealed: true``) shows its back
+    alone, named by the deck and counted, ``封筒③ × 8（封入）``: the sheet is a picture for players
+    and buyers (a package's cover), and the pack's faces and names are the players' to find
+    (what to draw: ``contact_sheets`` draws them, a sheet at a time)."""
     plain = replace(style, marks="none", proof=False, cmyk=False)
     if style.deck.sealed:
         counted: dict[str, int] = {}  # back → the copies it stands for
@@ -50,14 +53,15 @@ def thumbnails(style: PageStyle, faces: list[UniqueFace]) -> list[Thumb]:
             if f.back is not None:
                 counted[f.back] = counted.get(f.back, 0) + f.copies
         name = shown_name(clipped(style.deck.name, LABEL_CHARS))
-        return [Thumb(plain, key, name, f" × {n} sealed", back=True) for key, n in counted.items()]
+        return [Thumb(plain, key, name, msg("contact.sealed", lang, count=n), back=True) for key, n in counted.items()]
     items = [Thumb(plain, f.front, _name(f), f" × {f.copies}") for f in faces]
     backs: dict[str, str] = {}  # face key → name of the first face with it
     for f in faces:
         if f.back is not None:
             backs.setdefault(f.back, _name(f))
+    deck_name = shown_name(clipped(style.deck.name, LABEL_CHARS))
     for key, name in backs.items():
-        items.append(Thumb(plain, key, style.deck.id if len(backs) == 1 else name, " back", back=True))
+        items.append(Thumb(plain, key, deck_name if len(backs) == 1 else name, msg("contact.back", lang), back=True))
     return items
 
 

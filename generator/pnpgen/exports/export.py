@@ -39,6 +39,7 @@ from pnpgen.faces.convert import convert_faces
 from pnpgen.faces.faceset import RenderedGame, render_game
 from pnpgen.faces.grouped import grouped_per_deck
 from pnpgen.faces.printlint import OnFormat, lint_faces
+from pnpgen.messages import msg
 from pnpgen.pdf.assemble import SourceChanged
 from pnpgen.pdf.imagestream import ImageStream, make_stream
 from pnpgen.pdf.pdfx import REGISTERED_CONDITIONS, OutputCondition
@@ -229,10 +230,11 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
                                                     shop.Finish(pdfx, str(game.date), outline, edition, originals,
                                                                 cmyk_files, placed),
                                                     result.black, pngs))
-            thumbs.extend(contact.thumbnails(style, faces))
+            thumbs.extend(contact.thumbnails(style, faces, game.lang))
         result.order.extend(OrderRow("", "", "", o.deck.id, "", o.deck.name, 0, f"left out: {o.why}; {o.takes_it}")
                             for o in left_out)
-        notes = [f"left out: {shown_name(clipped(o.deck.name))}: {o.why}" for o in left_out]  # (a paragraph as a name: cut)
+        notes = [msg("contact.left_out", game.lang, deck=shown_name(clipped(o.deck.name)), why=o.why)  # (a paragraph as a name: cut)
+                 for o in left_out]
         made.append((None, {}))
         heading = f"{game.title} — {preset.name}"
         labels = _contact_font(game, [heading, *notes, *(t.name + t.tail for t in thumbs)])
