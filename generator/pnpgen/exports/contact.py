@@ -7,7 +7,7 @@ every thumbnail and the whole sheet at once (3 GB)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -85,9 +85,9 @@ def fitted(font: ImageFont.FreeTypeFont, name: str, tail: str, room: float) -> s
     return name + "…" + tail
 
 
-def _drawn(thumbs: list[Thumb]) -> list[tuple[Image.Image, str, str]]:
-    """The thumbnails rasterised, trimmed, each deck's run of them in one document."""
-    out: list[tuple[Image.Image, str, str]] = []
+def _drawn(thumbs: list[Thumb]) -> Iterator[tuple[Image.Image, str, str]]:
+    """The thumbnails rasterised, trimmed, each deck's run of them in one document, one at a
+    time: a sheet's 400 were held at once beside it."""
     start = 0
     while start < len(thumbs):
         style = thumbs[start].style
@@ -101,9 +101,9 @@ def _drawn(thumbs: list[Thumb]) -> list[tuple[Image.Image, str, str]]:
         run = thumbs[start:end]
         images = face_images([t.key for t in run], style, (max(1, round(pw * k)), max(1, round(ph * k))))
         box = (round(b * k), round(b * k), round((b + W) * k), round((b + H) * k))
-        out.extend((_cut_out(image.crop(box), t), t.name, t.tail) for image, t in zip(images, run))
+        for image, t in zip(images, run):
+            yield _cut_out(image.crop(box), t), t.name, t.tail
         start = end
-    return out
 
 
 def _cut_out(image: Image.Image, thumb: Thumb) -> Image.Image:
@@ -131,15 +131,19 @@ def contact_sheets(title: str, thumbs: list[Thumb], font_file: Path,
     chunks = [thumbs[i:i + per] for i in range(0, len(thumbs), per)] or [[]]
     for n, chunk in enumerate(chunks, 1):
         named = title if len(chunks) == 1 else f"{title} ({n}/{len(chunks)})"
-        yield contact_sheet(named, _drawn(chunk), font_file, notes if n == len(chunks) else [])
+        yield contact_sheet(named, _drawn(chunk), font_file, notes if n == len(chunks) else [], len(chunk))
 
 
-def contact_sheet(title: str, thumbs: list[tuple[Image.Image, str, str]], font_file: Path,
-                  notes: list[str] | None = None) -> Image.Image:
-    """The thumbnails in a grid under ``title``, then ``notes`` (the decks left out), a line each."""
+def contact_sheet(title: str, thumbs: Iterable[tuple[Image.Image, str, str]], font_file: Path,
+                  notes: list[str] | None = None, count: int | None = None) -> Image.Image:
+    """The thumbnails in a grid under ``title``, each pasted as it comes (``count`` of them: the
+    sheet is sized before the first), then ``notes`` (the decks left out), a line each."""
     notes = notes or []
-    cols = max(1, min(COLS, len(thumbs)))
-    rows = -(-len(thumbs) // cols)
+    if count is None:
+        thumbs = list(thumbs)
+        count = len(thumbs)
+    cols = max(1, min(COLS, count))
+    rows = -(-count // cols)
     cw, ch = THUMB[0] + 2 * PAD, THUMB[1] + LABEL_PX + 2 * PAD
     head = 44
     font = ImageFont.truetype(str(font_file), 13)
