@@ -183,3 +183,19 @@ def test_an_export_made_with_out_is_made_again_with_it(tmp_path, capsys):
     assert [line.strip() for line in capsys.readouterr().out.splitlines() if "exported before" in line] == [
         "exported before this change: proofs/test/doujin/ (pnpgen export --game test --preset doujin --out proofs "
         "makes it again)"]
+
+
+def test_a_build_into_build_names_an_export_made_with_out_in_the_workspace(tmp_path, capsys):
+    """An export made with ``--out proofs`` went unmentioned by a build into build/, which read its
+    own folder's records alone: every output folder directly in the workspace is looked in (none
+    outside it); a link is not followed."""
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
+    assert run(ws, *BUILD) == 0
+    assert run(ws, "export", "--game", "test", "--preset", "tabletopsimulator", "--out", str(ws / "proofs")) == 0
+    (ws / "linked").symlink_to(ws / "proofs")
+    capsys.readouterr()
+    _edit(ws, "本文カード1", "本文A")
+    assert run(ws, *BUILD) == 0
+    assert [line.strip() for line in capsys.readouterr().out.splitlines() if "exported before" in line] == [
+        "exported before this change: proofs/test/tabletopsimulator/ (pnpgen export --game test --preset "
+        "tabletopsimulator --out proofs makes it again)"]

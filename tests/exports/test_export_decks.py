@@ -599,3 +599,30 @@ def test_doujin_takes_a_karuta_deck_at_its_52_by_73_trim(tmp_path):
     taken = _fit(tmp_path, CARDS.replace("format: poker", "format: karuta"), "doujin", None)
     assert taken.format.name == "karuta" and taken.trim == (52, 73) and taken.format.bleed == 3
     assert _fit(tmp_path / "2", CARDS.replace("format: poker", "size: [52, 73]"), "doujin", None).format.name == "karuta"
+
+
+def test_the_contact_sheet_names_a_decks_one_back_by_the_deck_in_the_games_language(tmp_path, monkeypatch):
+    """A deck's one back was labelled by its id in English (``cards back``), a deck left out
+    ``left out: …`` in a Japanese game: the deck's name and the game's language, as pnpgen's
+    other labels (messages/ja.yaml, en.yaml)."""
+    from PIL import ImageDraw
+
+    root = _harbor(tmp_path, board=BOARD)
+    back = root / "templates" / "test" / "card-back.svg.j2"  # one back for every card
+    back.write_text("\n".join(line for line in back.read_text(encoding="utf-8").splitlines() if "textbox" not in line),
+                    encoding="utf-8")
+    drawn: list[str] = []
+    original = ImageDraw.ImageDraw.text
+
+    def spy(self, xy, text, *args, **kwargs):
+        drawn.append(text)
+        return original(self, xy, text, *args, **kwargs)
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", spy)
+    assert run(root, "export", "--game", "test", "--preset", "doujin", "--colour", "rgb") == 0
+    assert "テストカード（裏）" in drawn and not [t for t in drawn if "cards" in t or t.endswith(" back")], drawn
+    assert any(t.startswith("除外: 得点ボード: ") for t in drawn), drawn
+    game = root / "data" / "test" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8") + "languages: [en]\n", encoding="utf-8")
+    drawn.clear()
+    assert run(root, "export", "--game", "test", "--preset", "doujin", "--colour", "rgb") == 0
+    assert "テストカード back" in drawn and any(t.startswith("left out: 得点ボード: ") for t in drawn), drawn

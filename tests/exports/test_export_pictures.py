@@ -48,13 +48,13 @@ def test_the_faces_an_export_draws_hold_no_picture_and_its_images_show_them(tmp_
 
 def test_an_art_file_saved_again_while_the_export_writes_stops_it_in_one_line(tmp_path, monkeypatch, capsys):
     ws = workspace(tmp_path / "ws")
-    real = tts.deck_object
+    real = tts.deck_objects
 
     def saved_meanwhile(*args, **kwargs):  # the designer saves a.png again once its face is converted
         Image.new("RGB", (300, 200), (0, 200, 0)).save(ws / "data" / "test" / "art" / "a.png")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(tts, "deck_object", saved_meanwhile)
+    monkeypatch.setattr(tts, "deck_objects", saved_meanwhile)
     assert run(ws, "export", "--game", "test", "--preset", "tabletopsimulator") == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "a.png was saved again while the export drew the faces that show it" in err[0], err

@@ -166,7 +166,23 @@ def _told(outcomes: list[GameOutcome], written: set[Path], out_root: Path, ws: W
     for o in outcomes:
         o.written = sorted(p for p in written if o.out_dir in p.parents)
         if o.changes:  # the game's exports show the cards as they were until exported again
-            o.stale_exports = exports_made(out_root, o.slug, ws, getattr(o.result, "game", None))
+            game = getattr(o.result, "game", None)
+            o.stale_exports = sorted(made for root in [out_root, *other_output_folders(ws, out_root, o.slug)]
+                                     for made in exports_made(root, o.slug, ws, game))
+
+
+def other_output_folders(ws: Workspace, out_root: Path, slug: str) -> list[Path]:
+    """The workspace's other output folders holding records of the game's exports: each folder
+    directly in the workspace (``--out proofs``) whose cache has them, but ``out_root`` and links
+    (a build reads nothing outside the workspace; an export written elsewhere, or deeper, is told
+    by a build with its ``--out``)."""
+    try:
+        with os.scandir(ws.root) as entries:
+            children = sorted(Path(e.path) for e in entries if e.is_dir(follow_symlinks=False))
+    except OSError:
+        return []
+    own = out_root.resolve()
+    return [child for child in children if child.resolve() != own and (child / ".cache" / "exports" / slug).is_dir()]
 
 
 class Collector:

@@ -7,13 +7,14 @@ every thumbnail and the whole sheet at once (3 GB)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
 from pnpgen.exports.faces import PageStyle, UniqueFace, face_images
+from pnpgen.messages import msg
 from pnpgen.safetext import clipped, shown_name
 from pnpgen.shapes import deck_shape, trim_path
 
@@ -37,12 +38,14 @@ class Thumb:
     back: bool = False  # a back: a die-cut outline that is not symmetric is mirrored
 
 
-def thumbnails(style: PageStyle, faces: list[UniqueFace]) -> list[Thumb]:
-    """Each distinct front labelled ``name × copies``, then each distinct back of the deck once
-    (what to draw: ``contact_sheets`` draws them, a sheet at a time). A sealed pack (``sealed:
-    true``) shows its back alone, named by the deck and counted, ``封筒③ × 8 sealed``: the sheet
-    is a picture for players and buyers (a package's cover), and the pack's faces and names are
-    the players' to find."""
+def thumbnails(style: PageStyle, faces: list[UniqueFace], lang: str) -> list[Thumb]:
+    """Each distinct front labelled ``name × copies``, then each distinct back of the deck once,
+    named by the deck when the deck has one back (``依頼カード（裏）``), else by the first piece
+    that has it, in the game's language ``lang`` as pnpgen's other labels (messages/; a deck's
+    id was no name a designer reads on the sheet). A sealed pack (``sealed: true``) shows its back
+    alone, named by the deck and counted, ``封筒③ × 8（封入）``: the sheet is a picture for players
+    and buyers (a package's cover), and the pack's faces and names are the players' to find
+    (what to draw: ``contact_sheets`` draws them, a sheet at a time)."""
     plain = replace(style, marks="none", proof=False, cmyk=False)
     if style.deck.sealed:
         counted: dict[str, int] = {}  # back → the copies it stands for
@@ -50,14 +53,15 @@ def thumbnails(style: PageStyle, faces: list[UniqueFace]) -> list[Thumb]:
             if f.back is not None:
                 counted[f.back] = counted.get(f.back, 0) + f.copies
         name = shown_name(clipped(style.deck.name, LABEL_CHARS))
-        return [Thumb(plain, key, name, f" × {n} sealed", back=True) for key, n in counted.items()]
+        return [Thumb(plain, key, name, msg("contact.sealed", lang, count=n), back=True) for key, n in counted.items()]
     items = [Thumb(plain, f.front, _name(f), f" × {f.copies}") for f in faces]
     backs: dict[str, str] = {}  # face key → name of the first face with it
     for f in faces:
         if f.back is not None:
             backs.setdefault(f.back, _name(f))
+    deck_name = shown_name(clipped(style.deck.name, LABEL_CHARS))
     for key, name in backs.items():
-        items.append(Thumb(plain, key, style.deck.id if len(backs) == 1 else name, " back", back=True))
+        items.append(Thumb(plain, key, deck_name if len(backs) == 1 else name, msg("contact.back", lang), back=True))
     return items
 
 
@@ -81,9 +85,9 @@ def fitted(font: ImageFont.FreeTypeFont, name: str, tail: str, room: float) -> s
     return name + "…" + tail
 
 
-def _drawn(thumbs: list[Thumb]) -> list[tuple[Image.Image, str, str]]:
-    """The thumbnails rasterised, trimmed, each deck's run of them in one document."""
-    out: list[tuple[Image.Image, str, str]] = []
+def _drawn(thumbs: list[Thumb]) -> Iterator[tuple[Image.Image, str, str]]:
+    """The thumbnails rasterised, trimmed, each deck's run of them in one document, one at a
+    time: a sheet's 400 were held at once beside it."""
     start = 0
     while start < len(thumbs):
         style = thumbs[start].style
@@ -97,9 +101,9 @@ def _drawn(thumbs: list[Thumb]) -> list[tuple[Image.Image, str, str]]:
         run = thumbs[start:end]
         images = face_images([t.key for t in run], style, (max(1, round(pw * k)), max(1, round(ph * k))))
         box = (round(b * k), round(b * k), round((b + W) * k), round((b + H) * k))
-        out.extend((_cut_out(image.crop(box), t), t.name, t.tail) for image, t in zip(images, run))
+        for image, t in zip(images, run):
+            yield _cut_out(image.crop(box), t), t.name, t.tail
         start = end
-    return out
 
 
 def _cut_out(image: Image.Image, thumb: Thumb) -> Image.Image:
@@ -127,15 +131,19 @@ def contact_sheets(title: str, thumbs: list[Thumb], font_file: Path,
     chunks = [thumbs[i:i + per] for i in range(0, len(thumbs), per)] or [[]]
     for n, chunk in enumerate(chunks, 1):
         named = title if len(chunks) == 1 else f"{title} ({n}/{len(chunks)})"
-        yield contact_sheet(named, _drawn(chunk), font_file, notes if n == len(chunks) else [])
+        yield contact_sheet(named, _drawn(chunk), font_file, notes if n == len(chunks) else [], len(chunk))
 
 
-def contact_sheet(title: str, thumbs: list[tuple[Image.Image, str, str]], font_file: Path,
-                  notes: list[str] | None = None) -> Image.Image:
-    """The thumbnails in a grid under ``title``, then ``notes`` (the decks left out), a line each."""
+def contact_sheet(title: str, thumbs: Iterable[tuple[Image.Image, str, str]], font_file: Path,
+                  notes: list[str] | None = None, count: int | None = None) -> Image.Image:
+    """The thumbnails in a grid under ``title``, each pasted as it comes (``count`` of them: the
+    sheet is sized before the first), then ``notes`` (the decks left out), a line each."""
     notes = notes or []
-    cols = max(1, min(COLS, len(thumbs)))
-    rows = -(-len(thumbs) // cols)
+    if count is None:
+        thumbs = list(thumbs)
+        count = len(thumbs)
+    cols = max(1, min(COLS, count))
+    rows = -(-count // cols)
     cw, ch = THUMB[0] + 2 * PAD, THUMB[1] + LABEL_PX + 2 * PAD
     head = 44
     font = ImageFont.truetype(str(font_file), 13)

@@ -39,6 +39,7 @@ from pnpgen.faces.convert import convert_faces
 from pnpgen.faces.faceset import RenderedGame, render_game
 from pnpgen.faces.grouped import grouped_per_deck
 from pnpgen.faces.printlint import OnFormat, lint_faces
+from pnpgen.messages import msg
 from pnpgen.pdf.assemble import SourceChanged
 from pnpgen.pdf.imagestream import ImageStream, make_stream
 from pnpgen.pdf.pdfx import REGISTERED_CONDITIONS, OutputCondition
@@ -123,9 +124,10 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
         return _rulebook(ws, game, preset, options, colour == "cmyk", shop.Finish(pdfx, str(game.date), outline, edition))
     decks, fitted, left_out = _fit_decks(ws, game, preset, options)
     _check_pixels(preset, decks, fitted)
+    id_base = ttsids.DECK_ID_BASE if options.deck_id_base is None else options.deck_id_base
     if preset.files == "tts":  # a deck too big for its ids told before any face is drawn (10,000 cards: minutes)
         for deck in decks:
-            ttscards.check_deck_faces(deck, ttscards.card_faces(deck))
+            ttscards.check_deck_faces(deck, ttscards.card_faces(deck), id_base)
     # One bleed for the whole game's faces: the widest any exported deck needs (the pages clip the rest).
     art_bleed = max(f.art_bleed for f in fitted.values())
     check_bleed(game, art_bleed)
@@ -200,24 +202,27 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     # GUIDs among every deck of the game, exported or not: a deck's stay the same with --deck; the
     # game's first digits its own among the workspace's games, so no two games share one
     prefix = ttsids.game_prefixes({*ws.slugs(), slug})[slug]
-    guids = ttsids.guids((key for df in rendered.decks for key in ttsids.object_keys(slug, df.deck, by_deck[df.deck.id])),
-                      prefix)
-    table = ttstable.Table(slug, _tts_deck_ids(ws, slug, game, options.deck_id_base), ttstable.urls(out_dir, options.base_url),
-                      preset.dpi, images, guids, game.lang)
+    guids = ttsids.guids((key for df in rendered.decks for key in ttsids.object_keys(
+        slug, df.deck, by_deck[df.deck.id], len(ttscards.sheet_parts(len(by_deck[df.deck.id])))
+        if ttscards.card_faces(df.deck) else 1)), prefix)
+    table = ttstable.Table(slug, _tts_deck_ids(ws, slug, game, id_base), ttstable.urls(out_dir, options.base_url),
+                      preset.dpi, images, guids, id_base, game.lang)
     result.made = images.made
     thumbs = []
     pngs = PngFiles()  # the images encoded on threads beside the rasterising, each in its place
     marks = preset.marks if preset.files.startswith("pdf") else "none"
     made: list[tuple[Deck | None, dict[str, bytes]]] = []  # each deck's files (then the contact sheets'), apart
+    x = 0.0  # where the next deck's objects lie on the table
     try:  # a picture is read from its art file as the pages are written
-        for i, deck in enumerate(decks):
+        for deck in decks:
             faces = by_deck[deck.id]
             style = PageStyle(deck, fitted[deck.id], font, arts, rendered.bleed_mm, marks=marks, cmyk=colour == "cmyk",
                               proof=options.proof, images=pictures)
             made.append((deck, {}))
             if preset.files == "tts":
-                obj = tts.deck_object(style, faces, table, 3.0 * i, made[-1][1], pngs)
-                made[-1][1][f"{deck.id}.json"] = tts.saved_object(f"{game.title} — {deck.name}", obj).encode("utf-8")
+                objects = tts.deck_objects(style, faces, table, x, made[-1][1], pngs)
+                x += ttscards.PART_STEP * len(objects)
+                made[-1][1][f"{deck.id}.json"] = tts.saved_object(f"{game.title} — {deck.name}", objects).encode("utf-8")
                 result.order.extend(OrderRow(f"{deck.id}.json", "", "", deck.id, f.piece.index, f.piece.label,
                                                   f.copies) for f in faces)
             else:
@@ -225,10 +230,11 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
                                                     shop.Finish(pdfx, str(game.date), outline, edition, originals,
                                                                 cmyk_files, placed),
                                                     result.black, pngs))
-            thumbs.extend(contact.thumbnails(style, faces))
+            thumbs.extend(contact.thumbnails(style, faces, game.lang))
         result.order.extend(OrderRow("", "", "", o.deck.id, "", o.deck.name, 0, f"left out: {o.why}; {o.takes_it}")
                             for o in left_out)
-        notes = [f"left out: {shown_name(clipped(o.deck.name))}: {o.why}" for o in left_out]  # (a paragraph as a name: cut)
+        notes = [msg("contact.left_out", game.lang, deck=shown_name(clipped(o.deck.name)), why=o.why)  # (a paragraph as a name: cut)
+                 for o in left_out]
         made.append((None, {}))
         heading = f"{game.title} — {preset.name}"
         labels = _contact_font(game, [heading, *notes, *(t.name + t.tail for t in thumbs)])
@@ -492,11 +498,11 @@ def _unregistered(preset: Preset, pdfx: OutputCondition | None) -> list[str]:
             "registered condition the shop prints to, or --pdfx none)"]
 
 
-def _tts_deck_ids(ws: Workspace, slug: str, game: Game, base: int | None) -> dict[str, int]:
+def _tts_deck_ids(ws: Workspace, slug: str, game: Game, base: int) -> dict[str, int]:
     """This game's decks' first CustomDeck ids, unique among every deck of the workspace."""
     everyone = {(g, deck) for g in ws.slugs() for deck in deck_ids_in(ws.game_dir(g) / "decks")}
     everyone |= {(slug, d.id) for d in game.decks}
-    ids = ttsids.deck_ids(sorted(everyone), ttsids.DECK_ID_BASE if base is None else base)
+    ids = ttsids.deck_ids(sorted(everyone), base)
     return {d.id: ids[(slug, d.id)] for d in game.decks}
 
 

@@ -320,10 +320,12 @@ class PngFiles:
     interpreter's lock while it compresses), each file put in its place in ``files`` when done:
     the same bytes, in the same order, as encoding them one by one. At most ``workers`` + 1
     images wait at a time, and never more than ``WAITING_BYTES`` of pixels beyond the one being
-    encoded (a Tabletop Simulator sheet is some 75–150 MB of pixels: five waiting on a 4-core
-    machine took a 3,000-card export to 738 MB)."""
+    encoded: one Tabletop Simulator sheet (some 50 MB of pixels at 4096 px) is encoded while the
+    next is drawn, never two waiting (five waiting on a 4-core machine took a 3,000-card export
+    to 738 MB; three on two cores, a 5,000-card one to 589 MB), while a shop's cards, 1–3 MB each,
+    still wait several to a core."""
 
-    WAITING_BYTES = 160_000_000
+    WAITING_BYTES = 60_000_000
 
     def __init__(self, workers: int = min(os.cpu_count() or 1, 4)):
         self.workers = max(1, workers)
@@ -379,7 +381,7 @@ def png_bytes(image: Image.Image, dpi: int | None = None) -> bytes:
     carrying more, such as a palette or an ICC profile, is encoded each time)."""
     if image.mode not in ("RGB", "RGBA", "L", "LA") or image.info:
         return encode_png(image, dpi)
-    key = (image.mode, image.size, dpi, hashlib.sha256(image.tobytes()).digest())
+    key = (image.mode, image.size, dpi, pixels_digest(image))
     with _encoded_lock:
         data = _encoded.get(key)
         if data is not None:
@@ -393,6 +395,19 @@ def png_bytes(image: Image.Image, dpi: int | None = None) -> bytes:
         while _encoded_size[0] > ENCODED_KEPT_BYTES and len(_encoded) > 1:
             _encoded_size[0] -= len(_encoded.popitem(last=False)[1])
     return data
+
+
+HASHED_ROWS = 256  # rows of an image hashed at a time (``pixels_digest``)
+
+
+def pixels_digest(image: Image.Image) -> bytes:
+    """The SHA-256 of an image's pixels, read a band of HASHED_ROWS rows at a time: a Tabletop
+    Simulator sheet's 50 MB of pixels were copied whole to be hashed, beside the sheet itself,
+    on each encoder's thread."""
+    digest = hashlib.sha256()
+    for top in range(0, image.height, HASHED_ROWS):
+        digest.update(image.crop((0, top, image.width, min(image.height, top + HASHED_ROWS))).tobytes())
+    return digest.digest()
 
 
 def encode_png(image: Image.Image, dpi: int | None = None) -> bytes:

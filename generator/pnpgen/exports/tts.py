@@ -1,6 +1,6 @@
 """Tabletop Simulator: a saved object per deck, with the images it names.
 
-Cards become a ``DeckCustom``: face sheets of at most 10×7 cards and 4096 px a side whose last
+Cards become a ``DeckCustom`` (several side by side, a deck past one's ids: ``ttscards.sheet_parts``): face sheets of at most 10×7 cards and 4096 px a side whose last
 slot is the hidden card (the back), one back image (or a back sheet when backs differ), and one
 ``DeckIDs`` entry per printed copy. Each deck's CustomDeck ids are its own in the whole workspace
 (``deck_ids``), so decks of different games on one table never show each other's cards. Tokens
@@ -52,26 +52,27 @@ def _shown_as_written(value: object) -> object:
     return value
 
 
-def saved_object(name: str, obj: dict) -> str:
-    """A Saved Objects file (Saves/Saved Objects/*.json) holding one object; the names it shows
-    as written (``as_written``)."""
+def saved_object(name: str, objects: list[dict]) -> str:
+    """A Saved Objects file (Saves/Saved Objects/*.json) holding a deck's objects (one, or a split
+    deck's parts side by side); the names it shows as written (``as_written``)."""
     doc = {"SaveName": name, "GameMode": "", "Date": "", "VersionNumber": "", "Gravity": 0.5, "PlayArea": 0.5,
            "Table": "", "Sky": "", "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
-           "TabStates": {}, "ObjectStates": [obj]}
+           "TabStates": {}, "ObjectStates": objects}
     return json.dumps(_shown_as_written(doc), ensure_ascii=False, indent=2) + "\n"
 
 
-def deck_object(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, files: dict[str, bytes],
-                pngs: PngFiles) -> dict:
-    """Add the deck's images to ``files`` (encoded by ``pngs``) and return its TTS object."""
+def deck_objects(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, files: dict[str, bytes],
+                 pngs: PngFiles) -> list[dict]:
+    """Add the deck's images to ``files`` (encoded by ``pngs``) and return its TTS objects: one, or
+    a deck of cards too big for one's CustomDeck ids in parts (``ttscards.sheet_parts``)."""
     die = style.deck.paper_die
     if die is not None:  # a paper d6, its layout's or its template's (the deck file's die:)
-        return dice(style, die, faces, table, x, files, pngs)
+        return [dice(style, die, faces, table, x, files, pngs)]
     if style.deck.standee is not None:  # a fold-over standee, its layout's or its template's (stand_up:)
-        return standees(style, style.deck.standee, faces, table, x, files, pngs)
+        return [standees(style, style.deck.standee, faces, table, x, files, pngs)]
     if style.deck.kind == "card":
         return card_deck(style, faces, table, x, files, pngs)
-    return tokens_and_tiles(style, faces, table, x, files, pngs)
+    return [tokens_and_tiles(style, faces, table, x, files, pngs)]
 
 
 def table_dpi(deck: Deck, trim: tuple[float, float], dpi: int) -> int:

@@ -66,62 +66,94 @@ def sheet_for(n: int, trim: tuple[float, float], dpi: int) -> Sheet:
 
 
 def card_deck(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, files: dict[str, bytes],
-           pngs: PngFiles) -> dict:
+              pngs: PngFiles) -> list[dict]:
+    """The deck's ``DeckCustom`` (a lone card's ``Card``), or, for a deck of more faces than one's
+    CustomDeck ids hold, one for each part (``sheet_parts``) laid side by side from ``x``, named
+    ``<deck> 1/3`` …; its sheets added to ``files``, numbered through the whole deck."""
     deck = style.deck
-    dpi, url = table.dpi, table.url
     per_sheet = MAX_COLS * MAX_ROWS - 1
-    first_id = table.first_ids[deck.id]
-    check_deck_faces(deck, len(faces))  # (copies that print apart, found as drawn: more faces than pieces)
+    check_deck_faces(deck, len(faces), table.id_base)  # (copies that print apart, found as drawn: more faces than pieces)
     w, h = style.fitted.trim
-    sideways = w > h
-    card_type = CARD_TYPES.get(deck.shape, 1)
     backs = [f.back for f in faces if f.back is not None]
     unique_back = len(set(backs)) > 1
-    custom: dict[str, dict] = {}
-    deck_ids: list[int] = []
-    cards: list[dict] = []
     names = table_names(deck, table.lang)
-    for start in range(0, len(faces), per_sheet):
-        chunk = faces[start:start + per_sheet]
-        number = start // per_sheet + 1
-        sheet = sheet_for(len(chunk), style.fitted.trim, dpi)
-        back_keys = [f.back for f in chunk if f.back is not None] if unique_back else backs[:1]
-        hidden_key = back_keys[0] if backs else None
-        face_name = f"{deck.id}-faces-{number}.png"
-        back_name = f"{deck.id}-backs-{number}.png" if unique_back else f"{deck.id}-back.png"
-        grid = (sheet.cols, sheet.rows, *sheet.cell)
-        need_faces = not table.earlier.take(
-            files, face_name, table.earlier.made_from(style, [f.front for f in chunk] + [hidden_key], grid, "faces"))
-        need_back = not table.earlier.take(
-            files, back_name, table.earlier.made_from(style, back_keys + [hidden_key] if unique_back else [hidden_key],
-                                                      grid if unique_back else sheet.cell, "back"))
-        if need_faces or need_back:  # (an image taken from the earlier export keeps its place in files)
-            back_images = list(face_images(back_keys, style, sheet.cell)) if backs else []
-            hidden = back_images[0] if back_images else Image.new("RGB", sheet.cell, NO_BACK)
-            if need_faces:
-                pngs.add(files, face_name, _grid(sheet, face_images([f.front for f in chunk], style, sheet.cell), hidden))
-            if need_back:
-                pngs.add(files, back_name, _grid(sheet, back_images, hidden) if unique_back else hidden)
-        entry = {"FaceURL": url(face_name), "BackURL": url(back_name), "NumWidth": sheet.cols,
-                 "NumHeight": sheet.rows, "BackIsHidden": True, "UniqueBack": unique_back, "Type": card_type}
-        key = first_id + number - 1
-        custom[str(key)] = entry
-        for slot, face in enumerate(chunk):
-            card_id = key * 100 + slot
-            for copy in range(face.copies):
-                deck_ids.append(card_id)
-                cards.append({"Name": "Card", "GUID": table.guid(deck, face.object_name, copy),
-                              "Nickname": names[face.piece.index], "Description": described(face, style, table.lang),
-                              "CardID": card_id,
-                              **HELD_CARD, "SidewaysCard": sideways, "CustomDeck": {str(key): entry},
-                              "Transform": transform(face_down=True)})
-    scale = w / 63.5
-    if len(cards) == 1:
-        return dict(cards[0], Transform=transform(x, 0.0, scale, face_down=True))
-    return {"Name": "DeckCustom", "GUID": table.guid(deck), "Nickname": deck.name, "Description": "",
-            "Transform": transform(x, 0.0, scale, face_down=True), **HELD_CARD, "SidewaysCard": sideways,
-            "DeckIDs": deck_ids,
-            "CustomDeck": custom, "ContainedObjects": cards}
+    parts = sheet_parts(len(faces))
+    out = []
+    for k, sheets in enumerate(parts):
+        first_id = table.first_ids[deck.id] + k * ttsids.id_layer()
+        custom: dict[str, dict] = {}
+        deck_ids: list[int] = []
+        cards: list[dict] = []
+        for n, number in enumerate(sheets):
+            chunk = faces[number * per_sheet:(number + 1) * per_sheet]
+            key = first_id + n
+            entry = _sheet(style, chunk, number + 1, table, files, pngs, backs, unique_back)
+            custom[str(key)] = entry
+            for slot, face in enumerate(chunk):
+                card_id = key * 100 + slot
+                for copy in range(face.copies):
+                    deck_ids.append(card_id)
+                    cards.append({"Name": "Card", "GUID": table.guid(deck, face.object_name, copy),
+                                  "Nickname": names[face.piece.index], "Description": described(face, style, table.lang),
+                                  "CardID": card_id,
+                                  **HELD_CARD, "SidewaysCard": w > h, "CustomDeck": {str(key): entry},
+                                  "Transform": transform(face_down=True)})
+        at = transform(x + PART_STEP * k, 0.0, w / 63.5, face_down=True)
+        if len(cards) == 1:
+            out.append(dict(cards[0], Transform=at))
+            continue
+        guid = table.guid(deck) if k == 0 else table.guid(deck, k + 1)
+        name = deck.name if len(parts) == 1 else f"{deck.name} {k + 1}/{len(parts)}"
+        out.append({"Name": "DeckCustom", "GUID": guid, "Nickname": name, "Description": "",
+                    "Transform": at, **HELD_CARD, "SidewaysCard": w > h, "DeckIDs": deck_ids,
+                    "CustomDeck": custom, "ContainedObjects": cards})
+    return out
+
+
+PART_STEP = 3.0  # how far apart (TTS units) a split deck's parts lie, as the export's decks do (export.py)
+
+
+def _sheet(style: PageStyle, chunk: list[UniqueFace], number: int, table: Table, files: dict[str, bytes],
+           pngs: PngFiles, backs: list[str], unique_back: bool) -> dict:
+    """A sheet's CustomDeck entry, its face sheet and back image (or back sheet) added to ``files``
+    unless the earlier export made them from the same."""
+    deck = style.deck
+    sheet = sheet_for(len(chunk), style.fitted.trim, table.dpi)
+    back_keys = [f.back for f in chunk if f.back is not None] if unique_back else backs[:1]
+    hidden_key = back_keys[0] if backs else None
+    face_name = f"{deck.id}-faces-{number}.png"
+    back_name = f"{deck.id}-backs-{number}.png" if unique_back else f"{deck.id}-back.png"
+    grid = (sheet.cols, sheet.rows, *sheet.cell)
+    need_faces = not table.earlier.take(
+        files, face_name, table.earlier.made_from(style, [f.front for f in chunk] + [hidden_key], grid, "faces"))
+    need_back = not table.earlier.take(
+        files, back_name, table.earlier.made_from(style, back_keys + [hidden_key] if unique_back else [hidden_key],
+                                                  grid if unique_back else sheet.cell, "back"))
+    if need_faces or need_back:  # (an image taken from the earlier export keeps its place in files)
+        back_images = list(face_images(back_keys, style, sheet.cell)) if backs else []
+        hidden = back_images[0] if back_images else Image.new("RGB", sheet.cell, NO_BACK)
+        if need_faces:
+            pngs.add(files, face_name, _grid(sheet, face_images([f.front for f in chunk], style, sheet.cell), hidden))
+        if need_back:
+            pngs.add(files, back_name, _grid(sheet, back_images, hidden) if unique_back else hidden)
+    return {"FaceURL": table.url(face_name), "BackURL": table.url(back_name), "NumWidth": sheet.cols,
+            "NumHeight": sheet.rows, "BackIsHidden": True, "UniqueBack": unique_back,
+            "Type": CARD_TYPES.get(deck.shape, 1)}
+
+
+def sheet_parts(faces: int) -> list[range]:
+    """The sheets (numbered from 0) of each Tabletop Simulator deck a deck of ``faces`` distinct
+    faces goes to the table as: one deck while its CustomDeck ids hold every sheet
+    (``SHEETS_PER_DECK`` of 69 faces), else the fewest that do, the sheets shared as evenly as they
+    go (the first parts one more): 7,000 faces are 102 sheets, two decks of 51."""
+    sheets = math.ceil(faces / (MAX_COLS * MAX_ROWS - 1))
+    parts = max(1, math.ceil(sheets / ttsids.SHEETS_PER_DECK))
+    each, more = divmod(sheets, parts)
+    out, start = [], 0
+    for k in range(parts):
+        out.append(range(start, start + each + (k < more)))
+        start = out[-1].stop
+    return out
 
 
 def card_faces(deck: Deck) -> int:
@@ -133,18 +165,21 @@ def card_faces(deck: Deck) -> int:
     return sum(1 for piece in deck.pieces if piece.count > 0)
 
 
-def check_deck_faces(deck: Deck, faces: int) -> None:
-    """A deck's faces against the sheets its CustomDeck ids give room for (``SHEETS_PER_DECK`` of
-    69): the export checks its pieces before drawing any face (``card_faces``), and the faces
-    once drawn."""
+def check_deck_faces(deck: Deck, faces: int, base: int = ttsids.DECK_ID_BASE) -> None:
+    """A deck's faces against the Tabletop Simulator decks its CustomDeck ids give room for
+    (``most_parts`` from ``base``, each ``SHEETS_PER_DECK`` sheets of 69): the export checks its
+    pieces before drawing any face (``card_faces``), and the faces once drawn."""
     per_sheet = MAX_COLS * MAX_ROWS - 1
     sheets = ttsids.SHEETS_PER_DECK  # (read from ttsids whenever it checks: the ids and this room are one figure)
-    if faces > per_sheet * sheets:
-        most = per_sheet * sheets
+    parts = ttsids.most_parts(base)
+    most = per_sheet * sheets * parts
+    if faces > most:
         raise InputError(f"deck {deck.id!r} has {faces:,} distinct faces; a Tabletop Simulator export takes at "
-                         f"most {most:,} a deck ({sheets} sheets of {per_sheet})", path=deck.source,
+                         f"most {most:,} a deck ({parts} {'decks' if parts > 1 else 'deck'} on the table of {sheets} "
+                         f"sheets of {per_sheet}, CustomDeck ids from {base:,})", path=deck.source,
                          key="--preset", expected=f"the deck split into decks of at most {most:,} pieces each "
-                         "(a deck list, from: and list:, can print a part of it), or --deck for the others")
+                         "(a deck list, from: and list:, can print a part of it), --deck for the others, or a "
+                         "lower --deck-id-base")
 
 
 def _grid(sheet: Sheet, images: Iterable[Image.Image], hidden: Image.Image) -> Image.Image:

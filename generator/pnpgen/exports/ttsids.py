@@ -23,6 +23,20 @@ GUID_HEX = 6  # an object's GUID: six hex digits, GAME_HEX of its game's and the
 GAME_HEX = 2  # the game's part: its slot among the workspace's games (``game_prefixes``), so no two games share a GUID
 
 
+def id_layer() -> int:
+    """How far apart the ids of a split deck's parts are: every slot's room of ids (SHEETS_PER_DECK
+    × DECK_ID_SLOTS), so part k of the deck in slot s takes slot s of the k-th copy of the ids above
+    the first, which no other deck of the workspace takes (read whenever asked: tests make it small)."""
+    return SHEETS_PER_DECK * DECK_ID_SLOTS
+
+
+def most_parts(base: int = DECK_ID_BASE) -> int:
+    """How many Tabletop Simulator decks one deck may go to the table as, its ids from ``base``
+    (``--deck-id-base``) up: as many layers of ``id_layer`` ids as keep every CardID (id × 100 + slot)
+    a 32-bit number — 21 from 1000, one from the highest base."""
+    return max(1, (MAX_CARD_ID // 100 - base) // id_layer())
+
+
 def deck_ids(decks: list[tuple[str, str]], base: int = DECK_ID_BASE) -> dict[tuple[str, str], int]:
     """(game, deck) → the deck's first CustomDeck id; its sheets take the next ids, up to
     SHEETS_PER_DECK. Derived from the names, so stable from export to export; ``decks`` is every
@@ -41,11 +55,12 @@ def deck_ids(decks: list[tuple[str, str]], base: int = DECK_ID_BASE) -> dict[tup
     return out
 
 
-def object_keys(game: str, deck: Deck, faces: list[UniqueFace]) -> list[tuple]:
-    """The names of a deck's objects, each its GUID's parts: the deck (its DeckCustom or Bag),
-    every copy, and every copy's back when pieces have backs (a token's second state; a tile,
+def object_keys(game: str, deck: Deck, faces: list[UniqueFace], parts: int = 1) -> list[tuple]:
+    """The names of a deck's objects, each its GUID's parts: the deck (its DeckCustom or Bag; a
+    deck split into ``parts`` Tabletop Simulator decks, its first, and the others by their number,
+    2 …), every copy, and every copy's back when pieces have backs (a token's second state; a tile,
     whose back is an image, leaves its name unused)."""
-    keys: list[tuple] = [(game, deck.id)]
+    keys: list[tuple] = [(game, deck.id), *((game, deck.id, part) for part in range(2, parts + 1))]
     for face in faces:
         for copy in range(face.copies):
             keys.append((game, deck.id, face.object_name, copy))

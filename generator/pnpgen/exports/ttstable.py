@@ -11,6 +11,7 @@ from urllib.parse import quote
 
 from pnpgen.data.model import Deck
 from pnpgen.exports.faces import EarlierImages
+from pnpgen.exports.ttsids import DECK_ID_BASE
 
 MAX_PX = 4096  # the most pixels a side of an image the table loads (Knowledge Base, Asset Creation)
 INCH_PER_UNIT = 1.0  # a TTS unit is about an inch; a custom tile at scale 1 is about 2 units wide
@@ -34,6 +35,7 @@ class Table:
     dpi: int
     earlier: EarlierImages = field(default_factory=EarlierImages)  # images an earlier export made
     guids: dict[tuple, str] = field(default_factory=dict)  # every object of the game's: ``guids``
+    id_base: int = DECK_ID_BASE  # the workspace's first CustomDeck id (--deck-id-base): how many parts a deck may split into
     lang: str = "ja"  # the edition's language: the names that tell pieces apart, and the words pnpgen adds to a Description (表, Front)
 
     def guid(self, deck: Deck, *parts: object) -> str:
