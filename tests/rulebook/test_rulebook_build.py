@@ -1047,10 +1047,13 @@ def test_a_scenario_book_says_what_it_is_on_its_cover_and_sums_up_no_turn(tmp_pa
     pages, outline = built("test-scenarios", "title: テストゲーム シナリオブック\ndraft: 1\nrulebook:\n  cover: シナリオブック\n")
     assert "シナリオブック" in pages[0].splitlines()[0] and "ルールブック" not in pages[0], pages[0]
     assert "早見表" not in outline and not any("草案に記載なし" in p for p in pages), outline
+    # trial67: its back page said 「コンポーネントの数　ゲームデータより」 of a game with no data to count
+    assert "草案ファイル" in pages[-1] and "ゲームデータ" not in pages[-1], pages[-1]
     pages, outline = built("test-scenarios", "title: テストゲーム シナリオブック\ndraft: 1\nrulebook:\n  quick_reference: true\n")
     assert "ルールブック" in pages[0] and "早見表" in outline  # (asked for: made)
     game_yaml = (ws / "data" / "test" / "game.yaml").read_text(encoding="utf-8")
-    assert "早見表" in built("test", game_yaml)[1]  # a game with decks: its 早見表
+    pages, outline = built("test", game_yaml)
+    assert "早見表" in outline and "ゲームデータより" in pages[-1]  # a game with decks: its 早見表, its counts' source
     assert "早見表" not in built("test", game_yaml + "rulebook:\n  quick_reference: false\n")[1]
 
 
