@@ -1067,11 +1067,40 @@ def test_a_scenario_book_says_what_it_is_on_its_cover_and_sums_up_no_turn(tmp_pa
     pages, outline = built("test-scenarios", "title: テストゲーム シナリオブック\ndraft: 1\nrulebook:\n  cover: シナリオブック\n")
     assert "シナリオブック" in pages[0].splitlines()[0] and "ルールブック" not in pages[0], pages[0]
     assert "早見表" not in outline and not any("草案に記載なし" in p for p in pages), outline
+    # trial67: its back page said 「コンポーネントの数　ゲームデータより」 of a game with no data to count
+    assert "草案ファイル" in pages[-1] and "ゲームデータ" not in pages[-1], pages[-1]
     pages, outline = built("test-scenarios", "title: テストゲーム シナリオブック\ndraft: 1\nrulebook:\n  quick_reference: true\n")
     assert "ルールブック" in pages[0] and "早見表" in outline  # (asked for: made)
     game_yaml = (ws / "data" / "test" / "game.yaml").read_text(encoding="utf-8")
-    assert "早見表" in built("test", game_yaml)[1]  # a game with decks: its 早見表
+    pages, outline = built("test", game_yaml)
+    assert "早見表" in outline and "ゲームデータより" in pages[-1]  # a game with decks: its 早見表, its counts' source
     assert "早見表" not in built("test", game_yaml + "rulebook:\n  quick_reference: false\n")[1]
+
+
+def test_a_handout_leaves_the_contents_out_and_is_four_pages(tmp_path, capsys):
+    """trial67: a murder mystery's character handout (a game of no decks beside the rules, as
+    docs/data-format.md says) of two pages of text was a book of five (cover, contents, text, back
+    page), its booklet two sheets with three blank pages. ``rulebook: contents: false`` leaves the
+    contents page out: four pages, one sheet, in order; a value not true/false is told at its line."""
+    ws = make_workspace(tmp_path / "ws", pieces=["カード1"])
+    book = ws / "data" / "test-h1"
+    book.mkdir()
+    (book / "draft.txt").write_text("■■　テスト　ハンドアウト１　草案１\n\n■　あなたの人物\n\n　あなたは執事です。\n\n"
+                                    "■　あなたの秘密（ネタバレ）\n\n　あなたは手紙を隠しています。\n", encoding="utf-8")
+    (book / "game.yaml").write_text("title: テスト　ハンドアウト１\ndraft: 1\nplayers: 5\nrulebook: {cover: ハンドアウト, contents: false}\n",
+                                    encoding="utf-8")
+    assert run(ws, "build", "--game", "test-h1", "-q") == 0
+    pages = [p.extract_text() for p in PdfReader(ws / "build" / "test-h1" / "rulebook.pdf").pages]
+    assert len(pages) == 4 and not any("目次" in p for p in pages), pages
+    assert "ハンドアウト" in pages[0] and "あなたは執事です。" in pages[1] and "あなたは手紙を隠しています。" in pages[2], pages
+    assert "草案ファイル" in pages[3], pages[3]
+    assert len(PdfReader(ws / "build" / "test-h1" / "rulebook-booklet.pdf").pages) == 2  # one sheet, both sides
+    (book / "game.yaml").write_text("title: テスト　ハンドアウト１\ndraft: 1\nplayers: 5\nrulebook: {contents: no-thanks}\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test-h1", "-q") == 2
+    err = capsys.readouterr().err
+    assert "game.yaml:4" in err and "'no-thanks' is no setting of it" in err and "false (none" in err, err
+    assert "Traceback" not in err
 
 
 def test_a_scenario_book_naming_a_deck_is_told_it_has_none(tmp_path, capsys):

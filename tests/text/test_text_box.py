@@ -422,3 +422,19 @@ def test_an_icon_named_decomposed_as_macos_writes_names_is_found(tmp_path):
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10" fill="#00ff00"/></svg>',
         encoding="utf-8")
     assert 'fill="#00ff00"' in textbox(make_ctx(icon_dirs=[folder]), "{が}を得る", 0, 0, 40, 10)
+
+
+def test_a_title_is_set_smaller_on_one_line_before_its_last_character_is_left_alone():
+    """trial67: a tarot card's back (title box 58 × 20 mm, bold 24 pt, min 12) printed the game's
+    title 「霧ヶ館殺人事件」 as 「霧ヶ館殺人事」 over 「件」 at 24 pt, though it fits whole on one line at a
+    smaller size. A size that strands a phrase's last character on a line of its own gives way to
+    the largest smaller one that keeps it; a text that ends a line at a phrase's end is left as it was."""
+    bold = fonts.DEFAULT_FONTS["bold"]
+    title = "霧ヶ館殺人事件"
+    lay = layout_text(make_ctx(), title, 58.0, 20.0, size=24, min_size=12, font="bold")
+    assert [ln.text for ln in lay.lines] == [title], [ln.text for ln in lay.lines]
+    width = sum(c.width for c in lay.lines[0].cells) * lay.size
+    assert 23 <= lay.size < 24 and width <= 58.0 + 1e-6, (lay.size, width)
+    assert lay.size + 0.25 > 24 or sum(c.width for c in lay.lines[0].cells) * (lay.size + 0.25) > 58.0  # the largest
+    two = layout_text(make_ctx(), "霧の館　殺人事件", 40.0, 20.0, size=24, min_size=12, font=bold)  # a phrase's break
+    assert [ln.text for ln in two.lines] == ["霧の館", "殺人事件"] and two.size == 24, ([ln.text for ln in two.lines], two.size)

@@ -603,8 +603,10 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
         msg("rulebook.colophon_sep", lang).join(p for p in (draft_label if rules_only else doc.draft_label,
                                                             _date(game.date, lang)) if p),
         *settings.colophon,
-        *([] if rules_only else [msg("rulebook.colophon_draft", lang, file=path.name, encoding=draft.encoding, repairs=repairs),
-                                 msg("rulebook.colophon_counts", lang)]),
+        *([] if rules_only else [msg("rulebook.colophon_draft", lang, file=path.name, encoding=draft.encoding, repairs=repairs)]),
+        # the counts come from the decks and sourced parts: a book of a game with neither (a scenario
+        # book, a player's handout) prints the draft's own, and says nothing of the data's
+        *([] if rules_only or not (game.decks or game.sourced) else [msg("rulebook.colophon_counts", lang)]),
         msg("rulebook.colophon_typeset" if rules_only else "rulebook.colophon_setting", lang),
     ]
     icons = _drawn_icons(r, icon_dirs)

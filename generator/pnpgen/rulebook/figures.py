@@ -45,7 +45,8 @@ from pnpgen.rulebook.styles import FIGURE_H, TEXT_W
 from pnpgen.safetext import quoted, written_in_cjk
 from pnpgen.terms import is_latin
 
-KEYS = ("figures", "quick_reference", "proof", "style", "booklet_sheets", "colophon", "edition", "cover", "cover_decks")
+KEYS = ("figures", "quick_reference", "contents", "proof", "style", "booklet_sheets", "colophon", "edition", "cover",
+        "cover_decks")
 COVER_DECKS = 3  # the cover fans up to three pieces in a row
 # A saddle stitch through more sheets than this (folded A4, 80 g/m²) is beyond a long-reach
 # stapler (rated for some 20 sheets) and most shops' saddle stitching (64–80 pages)
@@ -133,6 +134,7 @@ class RulebookSettings:
     quick_reference_deck: str | None = None
     quick_reference: bool = True  # the 早見表 is made (a book with no decks, a scenario book, has none: no turn)
     parked_summary: str = ""  # the warning for a quick_reference deck that prints nothing (shown on no 早見表)
+    contents: bool = True  # the contents page is made (a handout of two pages has no use for one)
     proof_ignore: list[str] = field(default_factory=list)
     style: str = "jlreq"
     booklet_sheets: int = BOOKLET_SHEETS
@@ -295,6 +297,11 @@ def load_settings(game: Game) -> RulebookSettings:
                             f"at least {MIN_PRINTED_MM:g} mm a side as printed: a picture of the shape the figure should "
                             f"have (at most the text's width, {TEXT_W / mm:.0f} mm, and {FIGURE_H / mm:g} mm tall), or a "
                             "larger size:")
+    contents = raw.get("contents")
+    if contents is not None and not isinstance(contents, bool):
+        raise doc.error(("rulebook", "contents"), f"{validate.show(contents)} is no setting of it",
+                        "true (a contents page after the cover, the default) or false (none: a short book, a handout)")
+    out.contents = contents is not False
     quick = raw.get("quick_reference")
     if isinstance(quick, bool):
         out.quick_reference = quick

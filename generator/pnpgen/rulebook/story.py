@@ -382,14 +382,14 @@ class StoryBuilder(StoryText):
     def story(self) -> list[Flowable]:
         st = self.st
         out: list[Flowable] = [Spacer(1, 1)]
-        if self.doc.rules or (not self.rules_only and self._has_appendix()):
+        if self.settings.contents and (self.doc.rules or (not self.rules_only and self._has_appendix())):
             toc = Contents(levelStyles=[st["toc0"], st["toc1"]], dotsMinLevel=0, tableStyle=TableStyle([
                 ("FONT", (0, 0), (-1, -1), self.fonts.gothic, 10),  # else its Table sets Helvetica
                 ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
                 ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
             ]), icons=self.icons, lang=self.text_lang)
             out += [NextPageTemplate("front"), PageBreak(), self.p(self.label("contents"), "toc_title"), toc]
-        out += [NextPageTemplate("body"), PageBreak()]  # no headings at all: no contents page
+        out += [NextPageTemplate("body"), PageBreak()]  # no headings at all (or contents: false): no contents page
         if self.doc.preamble:
             out += self.blocks(self.doc.preamble)
         for n, s in enumerate(self.doc.rules, start=1):

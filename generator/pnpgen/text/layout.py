@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from pnpgen.text.cells import PT, RUBY_SCALE, Cell, CellParagraph, hyphen_cell
-from pnpgen.text.linebreak import CLUSTER, TRAILING_SPACES, fill, hyphenated
+from pnpgen.text.linebreak import CHAR, CLUSTER, TRAILING_SPACES, fill, hyphenated
 
 ASCENT = 0.88  # baseline below the em box top, in em
 STEP = 0.25  # pt
@@ -143,18 +143,23 @@ def choose_size(paras: list[CellParagraph], w: float, h: float, size: float, min
     """The largest candidate size that fits (bisection); the minimum, marked unfit, if none does.
     A size that fits only by hyphenating a word longer than the line gives way to the largest
     smaller one, down to the minimum, that fits with every word whole (a card title
-    ``Incomprehensibilities`` set smaller on one line, not broken in two at 13 pt). In a
+    ``Incomprehensibilities`` set smaller on one line, not broken in two at 13 pt); so does a size
+    that leaves the last character of a phrase alone on a paragraph's last line (a card back's
+    「霧ヶ館殺人事 / 件」 at 24 pt: 「霧ヶ館殺人事件」 on one line at 23). In a
     ``circle`` the block's corners stay inside the ellipse inscribed in the box (a cost of
     ``1,000`` in a round badge: as wide as the box, it stood out past the circle's sides)."""
     sizes = candidates(size, min_size)
     fits: Callable[[_Trial], bool] = _in_ellipse if shape == "circle" else (lambda t: t.fits)
     best = _largest(paras, sizes, w, h, line_height, fits)
-    if fits(best) and (_breaks_a_word(paras, best) or _splits_a_cluster(paras, best)):
+    if fits(best) and (_breaks_a_word(paras, best) or _splits_a_cluster(paras, best)
+                       or _strands_a_character(paras, best)):
         below = [s for s in sizes if s < best.size]
         if below:
-            whole = _largest(paras, below, w, h, line_height,
-                             lambda t: fits(t) and not _breaks_a_word(paras, t) and not _splits_a_cluster(paras, t))
-            if fits(whole) and not _breaks_a_word(paras, whole) and not _splits_a_cluster(paras, whole):
+            def good(t: _Trial) -> bool:
+                return (fits(t) and not _breaks_a_word(paras, t) and not _splits_a_cluster(paras, t)
+                        and not _strands_a_character(paras, t))
+            whole = _largest(paras, below, w, h, line_height, good)
+            if good(whole):
                 return whole
         if _splits_a_cluster(paras, best):  # a number (1,000, 1VP, 1〜2) only a wider box keeps whole: said
             return replace(_trial(paras, sizes[-1], w, h, line_height), fits=False)
@@ -198,6 +203,21 @@ def _splits_a_cluster(paras: list[CellParagraph], trial: _Trial) -> bool:
     which the line breaker splits only when nothing else fits the line?"""
     return any(e < len(paras[pi].cells) and paras[pi].classes[e] == CLUSTER
                for pi, ranges in trial.breaks for _, e in ranges)
+
+
+def _strands_a_character(paras: list[CellParagraph], trial: _Trial) -> bool:
+    """Does a paragraph of ``trial`` end with a line of one character cut off inside its phrase
+    (「霧ヶ館殺人事」 over 「件」), where a break at a phrase's end would have kept the word whole?"""
+    for pi, ranges in trial.breaks:
+        if len(ranges) < 2:
+            continue
+        s, e = ranges[-1]
+        p = paras[pi]
+        while e > s and p.spaces[e - 1]:
+            e -= 1
+        if e - s == 1 and p.classes[s] == CHAR:
+            return True
+    return False
 
 
 def _breaks_a_word(paras: list[CellParagraph], trial: _Trial) -> bool:
