@@ -512,3 +512,22 @@ def test_every_placeholder_left_in_the_drafts_rules_is_counted_past_the_listed_o
     listed = [line for line in out.splitlines() if line.startswith("  rulebook: ")]
     assert len(listed) == 50 and listed[-1].endswith("(and 3 more)"), listed[-1]
     assert "\n53 placeholders to settle" in out, out
+
+
+def test_an_empty_colour_field_a_box_strokes_or_writes_in_is_listed_as_open(tmp_path, capsys):
+    """As a panel's ``fill:``, a box's ``stroke: piece.<field>`` (a tile's rim) and a text box's
+    ``colour: piece.<field>`` (a faction's ink) paint with the field: left empty, each is listed;
+    so is a text field a panel fills with, written as an empty string (``band: ""``)."""
+    deck = ("name: タイル\nfields: {rim: colour, ink: colour, band: text}\n"
+            "layout: {extends: token-square, boxes: {rim: {type: panel, x: 2, y: 2, w: 10, h: 10, stroke: piece.rim},\n"
+            "  band: {type: panel, x: 2, y: 20, w: 10, h: 4, fill: piece.band}, title: {colour: piece.ink}}}\n"
+            "pieces:\n"
+            '  - {title: 森, rim: "#3a8f4b", ink: "#2f6db5", band: "#c9b48a"}\n'
+            '  - {title: 湖, ink: "#2f6db5", band: "#c9b48a"}\n'
+            '  - {title: 丘, rim: "#c9b48a", band: ""}\n')
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(ws, "check", "--game", "test") == 0
+    out = capsys.readouterr().out
+    lines = [line.strip().split(": ", 2)[-1] for line in out.splitlines() if "grey" in line]
+    assert lines == ["湖.rim: (empty: the layout paints it grey)", "丘.ink: (empty: the layout paints it grey)",
+                     "丘.band: (empty: the layout paints it grey)"], out
