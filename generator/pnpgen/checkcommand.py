@@ -33,6 +33,7 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.data.model import is_placeholder, open_value_said, open_values_once
     from pnpgen.engine.cache import Cache
     from pnpgen.engine.check import check_faces
+    from pnpgen.engine.output import claim
     from pnpgen.messages import counted
 
     slugs = [args.game] if args.game else ws.slugs()
@@ -41,6 +42,8 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
     total = problems = 0
     # the build folder a build wrote (--out, as the build was given it): its cache spares what has not
     # changed (check --out was refused without --svg, so a build made with --out was read from nothing)
+    if args.out is not None:  # (an --out a build refuses, / or ~ …: refused with the build's words, not read "ok")
+        claim(args.out, ws.input_folders)
     cache = Cache(args.out or ws.root / "build")
     cache.refuse_links()  # (its records were read through a link in it, from outside the workspace: as a build refuses)
     for slug in slugs:

@@ -267,14 +267,18 @@ def suggest(word: str, choices: Iterable[str], cutoff: float = 0.6) -> str:
     import difflib
 
     by_lower = {c.lower(): c for c in choices}
-    close = difflib.get_close_matches(word.lower(), list(by_lower), n=1, cutoff=cutoff)
+    # (ｐｏｋｅｒ, typed with the input method on 全角: read as its half-width letters, hostile39)
+    wide = any("\uff01" <= ch <= "\uff5e" for ch in word)
+    narrow = "".join(chr(ord(ch) - 0xFEE0) if "\uff01" <= ch <= "\uff5e" else ch for ch in word).lower()
+    close = difflib.get_close_matches(narrow, list(by_lower), n=1, cutoff=cutoff)
     if not close and len(word) >= 4:  # a word cut short (orient: for orientation:), when it starts one choice alone
-        close = [c for c in by_lower if c.startswith(word.lower())][:2]
+        close = [c for c in by_lower if c.startswith(narrow)][:2]
         close = close if len(close) == 1 else []
     if not close:
         return ""
     odd = odd_char(word)  # (poker‐double for poker-double: the two look the same, the character is named)
-    return f"; did you mean {by_lower[close[0]]}?" + (f" (what is written holds {odd})" if odd else "")
+    return f"; did you mean {by_lower[close[0]]}?" + (f" (what is written holds {odd})" if odd else "") \
+        + (" (what is written is typed in full-width letters (全角))" if wide and not odd else "")
 
 
 _PARSER_HINT = later(r",?\s*(?:try XML_PARSE_HUGE|use XML_PARSE_HUGE option)")

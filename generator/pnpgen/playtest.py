@@ -251,6 +251,10 @@ def reprint(ws: Workspace, args: argparse.Namespace) -> int:
               + (f" --sleeve {_mm(laid['sleeve'].w)}x{_mm(laid['sleeve'].h)}" if laid.get("sleeve") else "")
               + f", as {since.name}'s build was; --layout grid for the grid of fronts and backs pages",
               file=sys.stderr, flush=True)
+    elif not _layout_given(args) and not isinstance(since.body.get("layout"), dict):
+        print(f"pnpgen: reprint laid out as the grid of fronts and backs pages: {since.name} was recorded by an "
+              "earlier pnpgen, which did not record its build's layout; --layout fold (or --layout sleeve) lays the "
+              "copies out as a fold-over (or sleeve) build", file=sys.stderr, flush=True)
     options = BuildOptions(jobs=args.jobs, lang=args.lang, **home_sheet_options(ws, asked))  # (as the build they go beside)
     out_dir = root / args.game / (args.lang or "")
     with build_lock(root):  # not while a build writes here; written as a build writes (never through a link)
@@ -281,13 +285,19 @@ def reprint(ws: Workspace, args: argparse.Namespace) -> int:
 
 
 
+def _layout_given(args: argparse.Namespace) -> bool:
+    """Does the reprint say how its sheets are laid out: --layout, or --sheet or a cutting machine's
+    --marks, which take the grid?"""
+    return args.layout is not None or getattr(args, "sheet", None) is not None or args.marks in ("silhouette", "cricut")
+
+
 def _since_layout(since: Version, args: argparse.Namespace) -> dict[str, Any] | None:
     """``--layout`` (and ``--sleeve``) as the build that recorded ``since`` laid its home sheets
     out, when the reprint is given no layout and that one was fold-over sheets or sleeve inserts (a
     fold-over build's copies printed duplex on a printer without duplex: a trial's); None when the
     reprint is told its layout, or its sheets go on card stock or a cutting machine's grid, which take
     the grid, or the version records the grid (or nothing: an earlier pnpgen's)."""
-    if args.layout is not None or getattr(args, "sheet", None) is not None or args.marks in ("silhouette", "cricut"):
+    if _layout_given(args):
         return None
     recorded = since.body.get("layout")
     if not isinstance(recorded, dict):

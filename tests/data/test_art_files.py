@@ -212,6 +212,13 @@ def test_grey_with_alpha_is_flattened_too():
     # typed with the input method on 全角: named, not "a file ｂｒｏｋｅｎ.png in art/"
     ("Ｂｒｏｋｅｎ.png", "art file 'Ｂｒｏｋｅｎ.png' not found (expected 'broken.png', the name of the file that is there: "
                      "'Ｂｒｏｋｅｎ.png' is typed in full-width letters (全角))"),
+    # hostile39: its ending typed so too was 'not a PNG, JPEG, WebP or SVG file'; a folder's ／ so too
+    # found a file of that name in art/ itself; a full-width ．．／ looks in no folder outside art/
+    ("ｂｒｏｋｅｎ．ｐｎｇ", "art file 'ｂｒｏｋｅｎ．ｐｎｇ' not found (expected 'broken.png', the name of the file that is "
+                     "there: 'ｂｒｏｋｅｎ．ｐｎｇ' is typed in full-width letters (全角))"),
+    ("sub／broken.png", "art file 'sub／broken.png' not found (expected 'sub/broken.png', the name of the file that is "
+                       "there: 'sub／broken.png' is typed in full-width letters (全角))"),
+    ("．．／game.yaml.png", "art file '．．／game.yaml.png' not found (expected a file ．．／game.yaml.png in data/test/art/)"),
     ("broken.png", "cards.yaml:7:20: pieces.1.art: cannot read the image art/broken.png"),
     # what designers come by under a picture's name: it said only 'not a PNG, JPEG or WebP image'
     ("empty.png", "cannot read the image art/empty.png: the file is empty (0 bytes): a copy or a download that did "
@@ -242,6 +249,8 @@ def test_bad_art_field_exits_2_with_file_line(tmp_path, capsys, value, message):
     (ws / "data" / "test" / "art" / "big.png").write_bytes(_png_header(8000, 8000))
     (ws / "data" / "test" / "art" / "wide.png").write_bytes(_png_header(12000, 6000))
     (ws / "data" / "test" / "game.yaml.png").write_bytes(png(Image.new("RGB", (2, 2))))
+    (ws / "data" / "test" / "art" / "sub").mkdir()
+    (ws / "data" / "test" / "art" / "sub" / "broken.png").write_bytes(png(Image.new("RGB", (2, 2))))
     assert run(ws, "check", "--game", "test") == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1 and "Traceback" not in err, err

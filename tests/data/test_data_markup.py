@@ -66,6 +66,8 @@ def test_ruby_takes_the_full_width_bar_a_japanese_input_method_types():
     assert loose_marks("{鏡|}を見る {｜かがみ}", PALETTE) == ["a ruby {鏡|} without its reading",
                                                       "a ruby {｜かがみ} without its base"]
     assert loose_marks("{鏡|かがみ} \\{a|} {{x|}}", PALETTE) == []
+    # hostile39: '{|}' 300 times was named 300 times in one warning, thousands of characters long
+    assert loose_marks("{|}" * 300 + "{鏡|}" * 2, PALETTE) == ["a ruby {|} without its base", "a ruby {鏡|} without its reading"]
 
 
 def test_escapes_are_read_inside_a_ruby_as_outside():

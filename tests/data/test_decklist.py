@@ -84,6 +84,17 @@ def test_each_mistake_of_a_list_is_told_at_its_line_with_exit_2(tmp_path, capsys
         assert f"data/test/decks/{said}" in err and err.count("\n") == 1 and "Traceback" not in err, err
 
 
+def test_a_list_from_a_copy_passed_over_says_it_is_one(tmp_path, capsys):
+    """hostile39: a list naming 'cards (1)', a browser's copy of cards.yaml beside it, was told 'no
+    deck in this game' of the file there: it says the file is passed over as a copy, and of what."""
+    ws = _workspace(tmp_path, {"starter": STARTER.replace("from: cards", 'from: "cards (1)"'), "cards (1)": SHEET})
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 2
+    assert capsys.readouterr().err == (
+        "pnpgen: error: data/test/decks/starter.yaml:2:7: from: cards (1).yaml is passed over as a file manager's "
+        "copy of cards.yaml, not built as a deck (expected from: cards, or the copy renamed to a name of its own)\n")
+
+
 def test_a_circle_and_a_source_without_a_unique_field_are_told(tmp_path, capsys):
     circle = "name: B\nfrom: starter\nlist: {ST01-001: 1}\n"
     ws = _workspace(tmp_path, {"starter": STARTER.replace("from: cards", "from: zz"), "zz": circle})
@@ -362,3 +373,20 @@ def test_a_list_files_header_pasted_with_an_invisible_character_is_told_what_it_
     err = capsys.readouterr().err
     assert "s.csv:1:2: " in err and "unknown key in the header row: 'count\\u200b' has the invisible character U+200B " \
         "(ZERO WIDTH SPACE), character 6, which shows as nothing (expected count, typed again without it)" in err, err
+
+
+def test_a_piece_only_a_file_managers_copy_holds_is_told_where_it_is(tmp_path, capsys):
+    """A list naming ST01-009, which only the passed-over copy 'cards (1).yaml' holds, was told 'no
+    piece of deck 'cards' has id' as if it were nowhere: the copy holding it is named, not built."""
+    ws = _workspace(tmp_path, {"starter": "name: スターターA\nfrom: cards\nlist:\n  ST01-002: 3\n  ST01-009: 1\n"})
+    decks = ws / "data" / "test" / "decks"
+    (decks / "cards (1).yaml").write_text(SHEET + "  - {id: ST01-009, name: カード9, text: 本文9}\n", encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "data/test/decks/starter.yaml:5:" in err, err
+    assert "no piece of deck 'cards' has id 'ST01-009' (the copy cards (1).yaml holds one, but is passed over as a " \
+        "file manager's copy of cards.yaml, not built) (expected the id of a piece of cards.yaml, or the piece " \
+        "moved from cards (1).yaml into cards.yaml)" in err, err
+    (decks / "cards (1).yaml").write_text(SHEET, encoding="utf-8")  # a copy without it: nothing more said
+    assert run(ws, "check", "--game", "test") == 2
+    assert "copy" not in capsys.readouterr().err

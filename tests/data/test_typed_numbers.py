@@ -106,6 +106,38 @@ def test_a_count_cell_excel_took_for_a_date_is_said_to_be_one(tmp_path, capsys):
         capsys.readouterr().err
 
 
+def test_a_count_cell_a_narrow_column_showed_as_hashes_is_told_so(tmp_path, capsys):
+    """A CSV saved from a column too narrow for its numbers holds ``#####``: YAML read it as a
+    comment, and the count was 'count (empty) is not a whole number'. A text field keeps it."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("pieces:\n", "pieces: {file: cards.csv}\n"))
+    (ws / "data/test/decks/cards.csv").write_text("name,count,text\n祝福,1,###\n降臨,#####,x\n", encoding="utf-8")
+    assert run(ws, "check") == 2
+    assert capsys.readouterr().err.strip() == (
+        "pnpgen: error: data/test/decks/cards.csv:3:2: count (column B): cell B3 holds #####, what a spreadsheet "
+        "shows when its column is too narrow for the number or date in it, and the file was saved so (expected the "
+        "column widened in the office program, so the cell shows its value, and the file saved again)")
+
+
+@pytest.mark.parametrize("cell, typed", [("1月2日", "1/2 or 1-2"), ("１２月３１日", "12/31 or 12-31"),
+                                         ("2-Jan", "two numbers with a - or / between them, such as 1-2,"),
+                                         ("Jan-02", "two numbers"), ("02-Jan-26", "two numbers")])
+def test_a_count_as_the_spreadsheet_shows_a_date_is_said_to_be_one(cell, typed):
+    """hostile39: the CSV a Japanese Excel saves holds the date as it shows it, 1月2日, an English
+    one 2-Jan: each was 'not a whole number', not the date 2026/1/2 is said to be."""
+    from pnpgen.data.validate import Invalid, count
+
+    with pytest.raises(Invalid) as said:
+        count(cell, example="3 in the count column")
+    told = said.value.message
+    assert told.startswith(f"count {cell!r} is a date, not a number (a spreadsheet program takes {typed}"), told
+    assert told.endswith(" typed in a cell for a date, and shows it so)") and said.value.expected == \
+        "3 in the count column, the number alone", told
+    for not_a_date in ("12月", "Jan", "1-2"):  # (a month alone, a range: not what a date cell shows)
+        with pytest.raises(Invalid) as said:
+            count(not_a_date)
+        assert "is a date" not in said.value.message
+
+
 def test_a_count_cell_of_a_range_is_told_a_count_is_one_number(tmp_path, capsys):
     """"One or two" typed in a count cell (``1-2``) was 'not a whole number from 0 to 10,000', as if
     the cell held no number at all; and in YAML ``1〜2`` (a Japanese IME's wave dash) the same."""

@@ -60,6 +60,12 @@ CASES = {
     "full-width letters in a key": ("  - name: 魚\n    ｃｏｕｎｔ: 2\n", "cards.yaml:11:5: pieces.1.ｃｏｕｎｔ: ",
                                     "'ｃｏｕｎｔ' is typed in full-width letters (全角)",
                                     "(expected count, typed in half-width letters (半角))"),
+    # hostile39: a space at a key's end, in quotes or a 全角スペース, was said to be typed in full-width letters
+    "a space at a quoted key's end": ('  - name: 魚\n    "count ": 2\n', 'cards.yaml:11:5: pieces.1.count : ',
+                                      "'count ' has a space at its end, which is kept as part of the key",
+                                      "(expected count, without the space)"),
+    "a full-width space at a key's end": ("  - name: 魚\n    count\u3000: 2\n", "cards.yaml:11:5: ",
+                                          "has a full-width space (全角スペース) at its end", "(expected count, without"),
     "full-width colon after a key": ("  - name: 魚\n    count：2\n    effect: x\n", "cards.yaml:11:10: count: ",
                                      "a full-width '：' after the key", "(expected count: 2)"),
     "a paragraph's full-width indent in a block text is text": (

@@ -514,6 +514,23 @@ def test_every_placeholder_left_in_the_drafts_rules_is_counted_past_the_listed_o
     assert "\n53 placeholders to settle" in out, out
 
 
+def test_check_warns_of_a_pad_tiled_that_a_sheet_holds_at_the_size_the_build_offers(tmp_path, capsys):
+    """A roll-and-write pad of A4 sheets (210 × 297 mm, 80 copies) on A4 paper: the build tiles
+    each copy (160 pages) and its summary offers ``size: [193, 274]``; check said ``ok`` and
+    nothing. It warns at the deck file with that size, and not once the deck takes it."""
+    deck = ("name: 記録\nkind: board\nsize: [210, 297]\nlayout:\n  extends: board\n  boxes:\n    art: null\n"
+            "pieces:\n  - {title: 記録, text: 本文, count: 80}\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(ws, "check", "--game", "test") == 0
+    out = capsys.readouterr().out
+    assert ("warning: data/test/decks/cards.yaml:5:3: deck 'cards': a 210×297 mm board prints as 2 page tiles (2×1) "
+            "a copy, 160 pages for 80: tiled, as the sheet's printable area is smaller than the board: "
+            "size: [193, 274] prints whole on one sheet") in out, out
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(deck.replace("[210, 297]", "[193, 274]"), encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 0
+    assert "page tiles" not in capsys.readouterr().out
+
+
 def test_an_empty_colour_field_a_box_strokes_or_writes_in_is_listed_as_open(tmp_path, capsys):
     """As a panel's ``fill:``, a box's ``stroke: piece.<field>`` (a tile's rim) and a text box's
     ``colour: piece.<field>`` (a faction's ink) paint with the field: left empty, each is listed;

@@ -178,6 +178,39 @@ def test_a_file_managers_copy_of_a_deck_is_noted_not_printed_twice(tmp_path, cap
     assert "(1 deck," in capsys.readouterr().out and deck_ids_in(decks) == [Path(copy).stem]
 
 
+@pytest.mark.parametrize("copy", ["cards - Copie.yaml", "cards - Kopie.yaml", "cards Kopie.yaml", "cards copie.yaml",
+                                  "cards - copia.yaml", "cards - 副本.yaml", "cards - 複製.yaml", "cards 복사본.yaml",
+                                  "cards - Копия.yaml", "Copy of cards.yaml", "cards - コピー - コピー.yaml", "cards 2.yaml"])
+def test_a_copy_named_by_a_file_manager_in_another_language_is_a_copy(tmp_path, copy):
+    """hostile39: a French or German Windows' copy, 'cards - Copie.yaml', a copy's copy, and macOS's
+    'cards 2.yaml' were built as second decks, every card printed twice. A name that is only a
+    number after the deck's ('season 2.yaml') is a copy while it holds the deck's bytes, and a deck
+    of its own once it holds others; 'Copy of the King.yaml' with no 'the King.yaml' is a deck."""
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    (decks / "cards.yaml").write_text("name: x\n", encoding="utf-8")
+    (decks / copy).write_text("name: x\n", encoding="utf-8")
+    (decks / "Copy of the King.yaml").write_text("name: y\n", encoding="utf-8")
+    assert deck_ids_in(decks) == ["Copy of the King", "cards"]
+    (decks / copy).write_text("name: z\n", encoding="utf-8")
+    assert deck_ids_in(decks) == (["Copy of the King", "cards", "cards 2"] if copy == "cards 2.yaml"
+                                  else ["Copy of the King", "cards"])
+
+
+def test_a_copy_edited_apart_from_its_deck_says_its_edits_are_not_built(tmp_path, capsys):
+    """hostile39: a copy that differs from its deck was said to 'print twice', which it would not:
+    what it adds or changes is what the build leaves out."""
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
+    decks = ws / "data" / "test" / "decks"
+    (decks / "cards - Copie.yaml").write_text((decks / "cards.yaml").read_text(encoding="utf-8") + "  - {name: 新}\n",
+                                              encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 0
+    said = capsys.readouterr().out
+    assert "(1 deck, 3 pieces" in said and ("decks/cards - Copie.yaml: passed over (a copy of cards.yaml, as a file "
+                                            "manager names one, not a deck: it differs from that file: what it adds or "
+                                            "changes is not built; give it a name") in said, said
+
+
 def test_a_hidden_deck_file_is_noted_not_built_in_silence(tmp_path, capsys):
     """``..cards.yaml`` or ``.cards.yaml`` is hidden, so no deck — but no editor makes it: the build
     says it passed it over and the name that would build it."""

@@ -407,3 +407,23 @@ def test_the_lints_vertical_ruby_is_a_reading_beside_a_column_not_a_small_letter
     assert _ruby_readings((big, small)) == set()
     below = ("text", "t:3", 20.0, 0.0, 78.0, 20.0, 98.0, "顔")
     assert _ruby_readings((big, below, small)) == {2}
+
+
+def test_a_verses_ruby_with_a_side_left_empty_is_warned_as_a_text_boxs_is(tmp_path, capsys):
+    """hostile39: a text box warns of ``{朝顔|}`` printed as written; a vertical verse set it in
+    silence, in a layout's vertical box and in m.tate() alike. Told once, at the piece's data line."""
+    deck = LAYOUT_VERSE.replace("[いっせーの, 10まで数えて, 札をとる]", '["{朝顔|}に", "{|あさ}の", "{朝顔|あさがお}"]')
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(ws, "check", "--game", "test") == 0
+    said = [ln.strip() for ln in capsys.readouterr().out.splitlines() if "a ruby" in ln]
+    assert said == ["warning: data/test/decks/cards.yaml:9:5: deck 'cards' piece 1 (読み札) front: vertical text: a ruby {朝顔|} "
+                    "without its reading; a ruby {|あさ} without its base: printed as written (ruby is {漢字|かんじ}, the "
+                    "base and its reading)"], said
+    ws = make_workspace(tmp_path / "one", deck=DECK_YAML + '  - {name: x, text: "{朝顔|}に"}\n  - {name: y, text: "{朝顔|あさがお}に"}\n',
+                        front=FRONT, back=BACK)
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 0
+    said = [ln.strip() for ln in capsys.readouterr().out.splitlines() if "a ruby" in ln]
+    assert len(said) == 1 and said[0].startswith("warning: templates/test/card-front.svg.j2:5: deck 'cards' piece 1")
+    assert said[0].endswith("vertical text: a ruby {朝顔|} without its reading: printed as written (ruby is {漢字|かんじ}, "
+                            "the base and its reading)"), said

@@ -625,3 +625,27 @@ def test_counters_that_abut_are_cut_once_along_each_shared_line(tmp_path):
     rounded = cut_path(shape_spec("rounded", (side, side), {"corner_radius": 2}))
     abut = [rounded.transformed(translate(20 + c * side, 30)) for c in range(3)]
     assert shared_cuts(abut) == (tuple(abut), ())
+
+
+def test_a_deck_on_a_sheet_layout_of_plain_paper_is_told_it_gets_no_cut_files(tmp_path, capsys):
+    """hostile39: the docs' gang-cut counters on a sheet layout of plain paper (``stock: false``)
+    in a ``--marks silhouette`` build printed in their slots without marks or cut files, and the
+    build said nothing: the machine had nothing to cut. It is warned at the deck's ``sheet:``
+    line; a deck on card stock, cut already, is not."""
+    deck = DECK_YAML.replace("format: poker", "kind: token\nsize: [0.5in, 0.5in]\nsheet: counters") + \
+        "  - {name: A, text: a, count: 4}\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    (ws / "sheets").mkdir()
+    layout = "paper: a4\ngrid: {cols: 14, rows: 20, left: 16.1, top: 21.5, width: 0.5in, height: 0.5in}\n"
+    for plain in (True, False):
+        (ws / "sheets" / "counters.yaml").write_text(layout + ("stock: false\n" if plain else ""), encoding="utf-8")
+        capsys.readouterr()
+        out = tmp_path / f"out{plain}"
+        assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "silhouette", "--out", str(out)) == 0
+        said = [ln for ln in capsys.readouterr().err.splitlines() if "cut files" in ln]
+        assert not (out / "test" / "cut").exists()
+        assert said == ([
+            "pnpgen: warning: data/test/decks/cards.yaml:4:8: deck 'cards' is on sheet layout 'counters' of plain paper "
+            "(stock: false), which a --marks silhouette build prints in its slots without registration marks or cut "
+            "files: the machine cuts none of it (leave out its sheet: to lay it on the grid, with bleed: 0 for counters "
+            "that abut, each line between two cut once)"] if plain else []), said

@@ -282,3 +282,42 @@ def test_a_two_sided_deck_on_card_stock_is_not_called_too_large_to_fold(tmp_path
     said = [line for line in capsys.readouterr().err.splitlines() if "--duplex short" in line]
     assert len(said) == 1 and "applies only to 'stickers' (on card stock (sheet a-one-51002)" in said[0], said
     assert "too large" not in said[0]
+
+
+@pytest.mark.parametrize("args, two_pass", [(("--layout", "fold"), True), (("--duplex", "none"), True), ((), False)])
+def test_a_build_without_duplex_tells_the_booklet_in_two_passes(tmp_path, args, two_pass):
+    """A fold-over build (or --duplex none) is printed on a printer without duplex: the booklet's
+    note on each sheet side and the bill of materials' rulebook line said 両面・短辺とじ all the same.
+    They say the two passes (odd pages, the stack turned on its short edge, even pages); a duplex
+    build's keep saying 両面."""
+    import pypdf
+
+    ws = make_workspace(tmp_path / "ws", pieces=ONE, draft=True)
+    assert run(ws, "build", "--game", "test", "--jobs", "1", *args) == 0
+    out = ws / "build" / "test"
+    notes = [page.extract_text().replace("\n", "") for page in pypdf.PdfReader(out / "rulebook-booklet.pdf").pages]
+    bom = pypdf.PdfReader(out / "test-all.pdf").pages[-1].extract_text().replace("\n", "")
+    turned = "片面で奇数ページ（表）を刷り、束を短辺で裏返して偶数ページ（裏）を刷る"
+    assert all((turned in n) is two_pass and ("両面・短辺とじで印刷" in n) is not two_pass for n in notes), notes
+    assert ("2 回に分けて印刷（奇数ページを刷り、束を短辺で裏返して偶数ページ）" in bom) is two_pass, bom
+    assert ("両面（短辺とじ）で印刷" in bom) is not two_pass, bom
+
+
+def test_a_reprint_since_a_version_that_did_not_record_its_layout_says_so(tmp_path, capsys, monkeypatch):
+    """A version an earlier pnpgen recorded has no layout: ``reprint --since`` it gave the grid of
+    fronts and backs pages without a word, to a designer whose fold-over build went beside it. It
+    says so in its line, and that --layout fold (or sleeve) lays the copies out as that build did;
+    given --layout, it says nothing of it."""
+    from pnpgen.engine import recording
+
+    monkeypatch.setattr(recording, "home_layout", lambda sheet: None)  # (as a version before trial65's)
+    ws = _one_card_changed(tmp_path, ["--layout", "fold"])
+    capsys.readouterr()
+    assert run(ws, "reprint", "--game", "test", "--since", "v1") == 0
+    err = capsys.readouterr().err
+    assert ("pnpgen: reprint laid out as the grid of fronts and backs pages: v1 was recorded by an earlier pnpgen, "
+            "which did not record its build's layout; --layout fold (or --layout sleeve) lays the copies out as a "
+            "fold-over (or sleeve) build") in err, err
+    assert len(forms(ws / "build" / "test" / "reprint-since-v1.pdf")) == 2  # the grid: fronts, then backs
+    assert run(ws, "reprint", "--game", "test", "--since", "v1", "--layout", "fold") == 0
+    assert "did not record" not in capsys.readouterr().err

@@ -214,6 +214,9 @@ def test_scale_is_compensated_about_the_page_centre(tmp_path, two_builds):
     # fixesR: a profile named "" was one `--printer ""` chose, and the unknown-profile list named it
     ('home-laser: {}\n"": {scale: 1}\n', "printers.yaml:2:1:", "a printer profile named ''"),
     ('"  ": {scale: 1}\nhome-laser: {}\n', "printers.yaml:1:1:", "a printer profile named '  '"),
+    # hostile39: a profile `12:` is YAML's number 12, and --printer 12 was 'unknown; did you mean 12?'
+    ("home-laser: {}\n12: {scale: 1}\n", "printers.yaml:2:1:",
+     '12: a profile\'s name YAML reads as a number, not as text (expected the name in quotes, as --printer names it: "12":'),
 ])
 def test_a_bad_profile_is_one_line(tmp_path, capsys, text, where, says):
     ws = make_workspace(tmp_path / "ws")
@@ -224,6 +227,16 @@ def test_a_bad_profile_is_one_line(tmp_path, capsys, text, where, says):
     if where:
         assert where in err, err
     assert not (ws / "build" / "test" / "cards.pdf").exists()
+
+
+@pytest.mark.parametrize("name, written", [("!!python/object", "'!!python/object': {paper: a4}"),
+                                           ("{a: 1}", "'{a: 1}': {paper: a4}"), ("home-laser", "home-laser: {paper: a4}")])
+def test_an_unknown_profile_is_shown_as_yaml_reads_it_back(tmp_path, capsys, name, written):
+    """hostile39: with no profiles at all the name was offered as ``'!!python/object:'``, which YAML
+    reads as a tag, not a key: the profile to write is spelt as YAML reads it back."""
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, "check", "--game", "test", "-q", "--printer", name) == 2
+    assert f"(expected a profile {written}, ... in printers.yaml or " in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("name", ["", " "])

@@ -78,3 +78,13 @@ def test_two_sentences_for_two_player_counts_are_no_rule_stated_twice(tmp_path):
     (ws / "data" / "test" / "draft.txt").write_text(twice, encoding="utf-8")
     findings = read_rulebook(load_game(Workspace(ws), "test"), ws / "fonts").findings
     assert [f for f in findings if f.kind == "数の不一致"], findings
+
+
+def test_a_reference_deeper_than_four_levels_is_quoted_as_written():
+    """proof.txt quoted "(see 4.1.1.1.1.1.1)" as "see 4.1.1.1": the reference is read whole, at any depth."""
+    from pnpgen.rulebook.xrefs import dangling_references
+
+    lines = [(1, "4.1 Moving"), (2, "Move (see 4.1.1.1.1.1.1), then (→４．１．１．１．１) and 4.1.1.1.1.1参照.")]
+    assert dangling_references(lines) == [(2, "see 4.1.1.1.1.1.1", "4.1.1.1.1.1.1"),
+                                          (2, "→４．１．１．１．１", "4.1.1.1.1"), (2, "4.1.1.1.1.1参照", "4.1.1.1.1.1")]
+    assert [n for _, _, n in references_in("(see 4.1). (see 4.1.2.3.4.5.6.7.8.9.10)")] == ["4.1", "4.1.2.3.4.5.6.7.8.9.10"]

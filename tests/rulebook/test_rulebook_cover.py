@@ -188,3 +188,25 @@ def test_the_cover_shows_the_games_main_pieces_or_the_deck_game_yaml_names(tmp_p
     with pytest.raises(InputError) as e:
         load_settings(load_game(Workspace(ws), "test"))
     assert "no deck 'card' in this game" in str(e.value) and "cover_decks" in str(e.value), str(e.value)
+
+
+def test_a_named_cover_deck_the_cover_leaves_out_is_said_at_its_line(tmp_path, capsys):
+    """`rulebook: cover_decks:` naming a deck whose first printed piece shows 未定, or one that
+    prints nothing (every piece parked), left it off the cover without a word. Each is a warning
+    at its line of game.yaml, naming the deck and why; a settled deck named beside them is not."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: 彗星, text: 未定}\n", draft=True)
+    decks = ws / "data" / "test" / "decks"
+    (decks / "parked.yaml").write_text("name: 保留\nlayout: card-poker\npieces:\n  - {title: 流星, text: 本文, count: 0}\n",
+                                       encoding="utf-8")
+    (decks / "more.yaml").write_text(DECK_YAML + "  - {name: 流星, text: 本文}\n", encoding="utf-8")
+    (ws / "data" / "test" / "game.yaml").write_text(
+        GAME_YAML + "\nrulebook:\n  cover_decks:\n    - cards\n    - parked\n    - more\n", encoding="utf-8")
+    lines = GAME_YAML.count("\n") + 4  # the list's first item
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 0
+    out = capsys.readouterr().out
+    assert (f"game.yaml:{lines}:7: cover_decks: deck 'cards': its first printed piece, 彗星, shows a placeholder "
+            "(未定 or no art yet, at data/test/decks/cards.yaml:") in out, out
+    assert (f"game.yaml:{lines + 1}:7: cover_decks: deck 'parked' prints nothing (every piece parked, count: 0), so "
+            "the cover leaves it out") in out, out
+    assert "'more'" not in out, out

@@ -304,3 +304,22 @@ def test_the_running_head_is_the_section_at_the_pages_first_line(tmp_path, monke
     assert opened, [(_lines(p)[:2]) for p in pages]
     head = _lines(pages[opened[0]])[0][1]  # the running head's line, 12 mm from the top
     assert "ゲームの進行" in head and "コンポーネント" not in head and "概要" not in head, head
+
+
+def test_the_entries_filling_a_page_an_entry_leaves_keep_the_contents_lists_order():
+    """The components' entries that fill the room an entry waiting for the next page leaves are the
+    ones straight after it, in order: a smaller entry past one that does not fit either never jumps
+    two places (readers check the pages against the box's contents list, in its order; docs/rulebook.md),
+    so such a page may end short."""
+    from reportlab.platypus import Spacer
+
+    from pnpgen.rulebook.keeps import EntryKeep, EntryRun
+
+    def entry(height: float) -> EntryKeep:
+        return EntryKeep([Spacer(1, height)], whole=1)
+
+    board, tall, small = entry(300), entry(150), entry(20)
+    assert EntryRun([board, tall, small]).placed(300, 100)[0] is board  # nothing passes the tall entry
+    board, medium, small = entry(300), entry(50), entry(20)
+    placed = EntryRun([board, medium, small]).placed(300, 100)
+    assert placed[:2] == [medium, small] and placed[2]._content == [board]  # those straight after it, in order

@@ -48,6 +48,9 @@ def test_out_at_the_root_or_the_home_folder_is_refused(tmp_path, capsys, monkeyp
     monkeypatch.setenv("HOME", str(home))
     assert "home folder" in _fails(ws, capsys, "build", "--game", "test", "--out", str(home))
     assert list(home.iterdir()) == []
+    # check reads the build folder it is given: one a build refuses is refused, not told "ok"
+    assert "root of the disk" in _fails(ws, capsys, "check", "--game", "test", "--out", "/")
+    assert "home folder" in _fails(ws, capsys, "check", "--game", "test", "--out", str(home))
 
 
 def test_an_empty_folder_becomes_an_output_folder_and_builds_again(tmp_path):

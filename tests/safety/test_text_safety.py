@@ -329,6 +329,17 @@ def test_a_hint_or_key_path_quoting_an_odd_character_names_it(tmp_path, capsys, 
     assert said in err and "\u200b" not in err and err.count("U+") == 1, err
 
 
+def test_a_name_typed_in_full_width_letters_is_offered_its_half_width_one():
+    """hostile39: ``format: ｐｏｋｅｒ``, ``--game ｔｅｓｔ`` or the command ``ｃｈｅｃｋ``, typed with the
+    input method on 全角, were offered no near miss: difflib finds none among half-width names."""
+    from pnpgen.errors import suggest
+
+    assert suggest("ｐｏｋｅｒ", ["bridge", "poker", "poker-double"]) == \
+        "; did you mean poker? (what is written is typed in full-width letters (全角))"
+    assert suggest("ｃｈｅｃｋ", ["build", "check"]) == "; did you mean check? (what is written is typed in full-width letters (全角))"
+    assert suggest("pokr", ["poker"]) == "; did you mean poker?"  # (no note where none is full-width)
+
+
 @pytest.mark.parametrize("name", ["👩\u200d👩\u200d👧", "क्\u200dष", "カード"])
 def test_a_joiner_inside_a_word_in_a_deck_file_name_builds(tmp_path, name):
     """ZWJ and ZWNJ join an emoji or shape an Indic word: not invisible characters to refuse."""

@@ -254,7 +254,9 @@ class ArtFolder:
         # (a name whose text ends in a picture's suffix has it as its path's: a thousand cards' names
         # not each made a Path for it; any other asked of pathlib, which says what the suffix is)
         if os.path.splitext(rel.strip())[1].lower() not in SUFFIXES \
-                and Path(rel.strip()).suffix.lower() not in SUFFIXES:  # ('red.png ' in quotes: told as not found, the file named)
+                and Path(rel.strip()).suffix.lower() not in SUFFIXES \
+                and Path(unicodedata.normalize("NFKC", rel.strip())).suffix.lower() not in SUFFIXES:
+            # ('red.png ' in quotes: told as not found, the file named; ｋｎｉｇｈｔ．ｐｎｇ typed full-width: its near miss)
             saved = _SAVE_AS.get(Path(rel).suffix.lower())
             raise InputError(f"{rel!r} is not a PNG, JPEG, WebP or SVG file", key=key,
                              expected="a file ending .png, .jpg, .jpeg, .webp or .svg" + (f": {saved}" if saved else ""),
@@ -506,7 +508,10 @@ def _near_names(rel: str, folders: list[Path]) -> list[str]:
     ending (``fish.jpg`` for fish.png); sorted, every one (two files whose names differ in case
     alone, one file where the designer's Windows or macOS made them)."""
     wanted = (rel[4:] if rel.startswith("art/") else rel).strip()
-    parent, stem = Path(wanted).parent, _folded(Path(unicodedata.normalize("NFKC", wanted)).stem)
+    typed = Path(unicodedata.normalize("NFKC", wanted))  # (sub／knight.png: the folder sub/, typed full-width)
+    if typed.is_absolute() or ".." in typed.parts:  # (．．／etc／x.png: no folder looked in outside art/)
+        typed = Path(Path(wanted).parent, unicodedata.normalize("NFKC", Path(wanted).name).replace("/", "_"))
+    parent, stem = typed.parent, _folded(typed.stem)
     found = set()
     for folder in folders:
         place = folder / parent

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen.data import validate as v
+from pnpgen.data.gamefiles import DECK_ENDINGS, copy_of
 from pnpgen.data.layouts import side_templates
 from pnpgen.data.mapkeys import checked_keys, one_line_text, parse_at
 from pnpgen.data.model import Deck, Piece
@@ -155,9 +156,13 @@ def listed_deck(doc: Located, data: dict, path: Path, decks: DeckLookup | None,
             import difflib  # (only for a mistake)
 
             near = difflib.get_close_matches(name, list(by_id), n=3, cutoff=0.5)
+            copy = next(((c, s.source.name) for s in sources if (c := _copy_holding(s.source, field, name))), None)
             raise rows.error(entry.at, f"no piece of {named} has {field} {name!r}" +
-                             (f"; nearest: {', '.join(near)}" if near else ""),
-                             f"the {field} of a piece of {of_names}", key=entry.key)
+                             (f"; nearest: {', '.join(near)}" if near and not copy else "") +
+                             (f" (the copy {copy[0]} holds one, but is passed over as a file manager's copy of "
+                              f"{copy[1]}, not built)" if copy else ""),
+                             f"the {field} of a piece of {of_names}" +
+                             (f", or the piece moved from {copy[0]} into {copy[1]}" if copy else ""), key=entry.key)
         if len(by_id[name]) > 1:
             raise rows.error(entry.at, f"{field} {name!r} is a piece of " + " and of ".join(
                 f"{d!r} ({p.where})" for d, p in by_id[name].items()), f"a {field} one deck's piece has: "
@@ -187,6 +192,29 @@ def listed_deck(doc: Located, data: dict, path: Path, decks: DeckLookup | None,
     return deck
 
 
+def _copy_holding(deck_file: Path, field: str, name: str) -> str | None:
+    """The file manager's copy beside ``deck_file`` (``cards (1).yaml``, passed over, not built) whose
+    pieces hold one of ``field`` ``name``: where the piece a list names was kept. YAML copies only."""
+    from pnpgen.data.yamlsrc import load_yaml
+
+    folder = deck_file.parent
+    try:
+        names = {p.name for p in folder.iterdir()}
+    except OSError:
+        return None
+    for other in sorted(names):
+        if Path(other).suffix.lower() not in (".yaml", ".yml") or copy_of(folder, other, names) != deck_file.name:
+            continue
+        try:
+            pieces = load_yaml(folder / other).data.get("pieces")
+        except (InputError, OSError, AttributeError):
+            continue  # (a copy that does not read: not the place to tell it)
+        if isinstance(pieces, list) and any(isinstance(p, dict) and p.get(field) is not None
+                                            and written_alike(p[field]) == name for p in pieces):
+            return other
+    return None
+
+
 def _source(doc: Located, at: tuple, written: Any, own: str, decks: DeckLookup | None) -> Deck:
     """A deck ``from:`` names (``at``: its key path, ``("from", 1)`` in a list of several), checked:
     another deck of the game, not a list itself, with a ``unique:`` field to name its pieces by."""
@@ -198,6 +226,13 @@ def _source(doc: Located, at: tuple, written: Any, own: str, decks: DeckLookup |
         import difflib  # (only for a mistake)
 
         near = difflib.get_close_matches(source_id, ids, n=1, cutoff=0.5)
+        folder = Path(doc.path).parent
+        names = {p.name for p in folder.iterdir()} if folder.is_dir() else set()
+        copied = next(((n, made) for n in (source_id + e for e in DECK_ENDINGS) if n in names
+                       and (made := copy_of(folder, n, names))), None)
+        if copied:  # (hostile39: it said 'no deck in this game' of the file there, named as a deck)
+            raise doc.error(at, f"{copied[0]} is passed over as a file manager's copy of {copied[1]}, not built as a "
+                            "deck", f"from: {Path(copied[1]).stem}, or the copy renamed to a name of its own")
         raise doc.error(at, f"no deck {source_id!r} in this game" + (f"; did you mean {near[0]}?" if near else ""),
                         "the id (file name without .yaml) of the deck whose pieces it lists: " + ", ".join(ids[:8]))
     assert decks is not None

@@ -35,19 +35,52 @@ def game_file(ws: Workspace, slug: str) -> Path:
 # Editors' and the system's own files (pnpgen/litter.py) are passed over without one.
 ASIDE = re.compile(r".*\.(bak|orig|rej)", re.IGNORECASE)
 DECK_ENDINGS = (".yaml", ".yml")
-# A copy a file manager made beside its deck (Windows: 'cards - コピー.yaml', 'cards - Copy (2).yaml';
-# macOS: 'cards のコピー.yaml', 'cards copy 2.yaml'; a browser's download again: 'cards (1).yaml'):
-# its pieces printed twice under another deck's name, unless passed over while its original is there.
-_COPY = re.compile(r"(?:コピー ?[～~] ?|Copy of )(?P<before>.+)|(?P<after>.+?)(?: - (?:コピー|Copy)(?: \(\d+\))?"
-                   r"| ?のコピー(?: \d+)?| copy(?: \d+)?| ?\(\d+\))", re.IGNORECASE)
+# A copy a file manager made beside its deck (Windows: 'cards - コピー.yaml', 'cards - Copy (2).yaml', and in
+# its other languages 'cards - Copie.yaml', 'cards - Kopie.yaml', 'cards - 副本.yaml'…; macOS: 'cards のコピー.yaml',
+# 'cards copy 2.yaml', 'cards Kopie.yaml'; a browser's download again: 'cards (1).yaml'; Google Drive's 'Copy of
+# cards.yaml'; a copy's copy, 'cards - コピー - コピー.yaml'): its pieces printed twice under another deck's name,
+# unless passed over while its original is there. macOS's newer 'cards 2.yaml' could as well be a deck of its
+# own ('season 2.yaml' beside 'season.yaml'): it is a copy only while it holds its original's bytes.
+_COPY_WORD = r"(?:コピー|Copy|Copie|Kopie|Copia|Cópia|Kopia|Kopio|Kopi|Копия|副本|复制|複製|복사본)"
+_COPY = re.compile(r"(?:コピー ?[～~] ?|Copy of )(?P<before>.+)|(?P<after>.+?)(?: - " + _COPY_WORD + r"(?: \(\d+\))?"
+                   r"| ?のコピー(?: \d+)?| " + _COPY_WORD + r"(?: \d+)?| ?\(\d+\))", re.IGNORECASE)
+_NUMBERED = re.compile(r"(?P<after>.+?) \d{1,3}")
+_COPY_MOST = 1_000_000  # bytes of a numbered copy compared with its original (a deck's YAML is far smaller)
 
 
-def copy_of(name: str, names: set[str]) -> str | None:
-    """The deck file of ``names`` that ``name`` is a file manager's copy of, else None."""
+def copy_of(folder: Path, name: str, names: set[str]) -> str | None:
+    """The deck file of ``folder`` (its files' ``names``) that ``name`` is a file manager's copy
+    of, else None."""
     path = Path(name)
-    made = _COPY.fullmatch(path.stem)
-    original = (made.group("before") or made.group("after")) + path.suffix if made else None
-    return original if original in names else None
+    stem = path.stem
+    for _ in range(8):  # (a copy's copy's copy: each file manager's mark taken off in turn)
+        made = _COPY.fullmatch(stem)
+        if made is None:
+            break
+        stem = made.group("before") or made.group("after")
+        if stem + path.suffix in names:
+            return stem + path.suffix
+    numbered = _NUMBERED.fullmatch(path.stem)
+    original = numbered.group("after") + path.suffix if numbered else None
+    return original if original in names and _same_bytes(folder / name, folder / original) else None
+
+
+def _same_bytes(copy: Path, original: Path) -> bool:
+    """Do two plain files of decks/ hold the same bytes? A link or an outsize file is not compared
+    (pnpgen reads nothing outside the workspace; the link is the load's to refuse)."""
+    try:
+        if copy.is_symlink() or original.is_symlink() or not (copy.is_file() and original.is_file()):
+            return False
+        size = copy.stat().st_size
+        return size == original.stat().st_size and size <= _COPY_MOST and copy.read_bytes() == original.read_bytes()
+    except OSError:
+        return False
+
+
+def differs(folder: Path, copy: str, original: str) -> bool:
+    """Does the copy ``copy`` of ``original`` hold other bytes than it (an edited copy, or the
+    original edited since)?"""
+    return not _same_bytes(folder / copy, folder / original)
 
 
 def is_deck_name(name: str) -> bool:
@@ -63,7 +96,7 @@ def deck_ids_in(folder: Path) -> list[str]:
         return []
     names = {p.name for p in folder.iterdir()}
     return sorted({Path(n).stem for n in names if not is_litter(n) and not ASIDE.fullmatch(n) and is_deck_name(n)
-                   and copy_of(n, names) is None})
+                   and copy_of(folder, n, names) is None})
 
 
 def deck_files(game: Game) -> list[Path]:
@@ -83,11 +116,12 @@ def deck_files(game: Game) -> list[Path]:
         if ASIDE.fullmatch(path.name):
             game.notes.append(f"data/{game.slug}/decks/{path.name}: passed over (a copy kept aside, not a deck)")
             continue
-        original = copy_of(path.name, names) if is_deck_name(path.name) else None
+        original = copy_of(folder, path.name, names) if is_deck_name(path.name) else None
         if original is not None:
+            said = ("it differs from that file: what it adds or changes is not built" if differs(folder, path.name, original)
+                    else "its pieces would print twice")
             game.notes.append(f"data/{game.slug}/decks/{path.name}: passed over (a copy of {original}, as a file "
-                              "manager names one, not a deck: its pieces would print twice; give it a name of its own "
-                              "to build it as a deck)")
+                              f"manager names one, not a deck: {said}; give it a name of its own to build it as a deck)")
             continue
         if not is_deck_name(path.name):
             if path.name != path.name.rstrip() and is_deck_name(path.name.rstrip()):  # (passed over: "no deck files")

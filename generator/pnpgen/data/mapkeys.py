@@ -55,6 +55,13 @@ def checked_keys(doc: Source, mapping: Any, keypath: tuple, allowed, what: str, 
                                 "(全角スペース), which YAML reads as part of the key, not as indentation",
                                 "half-width spaces in the indentation", key=True)
             narrow = unicodedata.normalize("NFKC", key).strip() if isinstance(key, str) else key
+            if narrow != key and narrow in allowed and key.strip() == narrow:
+                # ("count " in quotes, 能力 and a 全角スペース: no full-width letter in it, hostile39; it was told
+                # to be typed in full-width letters)
+                space = "a full-width space (全角スペース)" if "\u3000" in key else "a space"
+                end = "start" if key[:1].isspace() else "end"
+                raise doc.error(keypath + (key,), f"unknown key in {what}: {key!r} has {space} at its {end}, which is "
+                                "kept as part of the key", f"{narrow}, without the space", key=True)
             if narrow != key and narrow in allowed:  # ｃｏｕｎｔ, typed with the input method still on 全角
                 raise doc.error(keypath + (key,), f"unknown key in {what}: {key!r} is typed in full-width letters "
                                 f"(全角), which are not the key {narrow}",

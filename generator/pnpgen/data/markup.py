@@ -134,8 +134,9 @@ def loose_marks(text: str, palette: Mapping[str, str]) -> list[str]:
                               + [f"［{m.group(1)}{m.group(2)}］ in full-width brackets" for m in _WIDE_COLOUR.finditer(text)
                                  if m.group(2) in palette]))
     tokens = list(_TOKEN.finditer(text))
-    found: list[str] = [f"a ruby {m.group(0)} without its {'reading' if m.group('base').strip() else 'base'}"
-                        for m in _HALF_RUBY.finditer(text) if not (m.group("base").strip() and m.group("reading").strip())]
+    found: list[str] = list(dict.fromkeys(  # (each once: '{|}' 300 times was said 300 times, hostile39)
+        f"a ruby {m.group(0)} without its {'reading' if m.group('base').strip() else 'base'}"
+        for m in _HALF_RUBY.finditer(text) if not (m.group("base").strip() and m.group("reading").strip())))
     for i in sorted(_unmatched(tokens, palette)):
         m = tokens[i]
         name = m.group("colour")

@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pnpgen.data.formats import PAPER_SIZES, paper_named_by_size
-from pnpgen.data.validate import Invalid, length, show
+from pnpgen.data.validate import Invalid, length, show, type_name
 from pnpgen.data.workspace import printer_profiles
+from pnpgen.data.yamlhint import quoted
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError, contained, suggest
 from pnpgen.shapes import Affine
@@ -114,6 +115,9 @@ def load_printer(root: Path, name: str) -> Printer:
                 raise doc.error((key,), f"a printer profile named {'nothing' if key is None else repr(key)}",
                                 "a name of letters or digits, as --printer names it: home-laser: {paper: a4, ...}",
                                 key=True)
+            if not isinstance(key, str):  # (`12:` is YAML's number 12: --printer 12 said 'unknown, did you mean 12?')
+                raise doc.error((key,), f"a profile's name YAML reads as {type_name(key)}, not as text", f"the name in quotes, as --printer names it: {quoted(str(key))}: "
+                                "{paper: a4, ...}", key=True)
         if name in doc.data:
             return _parse(doc, name)
         known += [str(k) for k in doc.data]
@@ -122,7 +126,8 @@ def load_printer(root: Path, name: str) -> Printer:
 
 
 def _unknown(name: str, where: str, known: list[str]) -> Printer:
-    expected = ("one of " + ", ".join(sorted(known))) if known else f"a profile '{name}:' in {where} (see pnpgen calibrate)"
+    expected = ("one of " + ", ".join(sorted(known))) if known else \
+        f"a profile {show({name: {'paper': 'a4'}})[1:-1]}, ... in {where} (see pnpgen calibrate)"  # (as YAML reads it back)
     raise InputError(f"unknown printer profile {name!r}{suggest(name, known)}", key="--printer", expected=expected)
 
 

@@ -41,6 +41,9 @@ _LONE_QUESTION = later(r"(?<=[\u3040-\u30ff\u3400-\u9fff])\?(?=[\u3040-\u30ff\u3
 # .xlsx, as text in its CSV) and LibreOffice's (#REF!, or Err:502 for the errors Excel has no name for).
 _FORMULA_ERROR = later(r"#(?:REF!|DIV/0!|VALUE!|N/A|NAME\?|NUM!|NULL!|SPILL!|CALC!|FIELD!|BLOCKED!|"
                             r"CONNECT!|BUSY!|UNKNOWN!|GETTING_DATA)|Err:\d{3}")
+# what a spreadsheet shows for a number or date its column is too narrow to show, and Excel saves so in a
+# CSV (read as YAML, "#" starts a comment: the cell was told empty)
+_NARROW = later(r"#+")
 # why each of Excel's commonest errors comes about, for the message
 _ERROR_CAUSE = {"#REF!": "a reference to a cell, row or sheet that was deleted",
                 "#DIV/0!": "a division by zero or by an empty cell", "#VALUE!": "text where a number is wanted",
@@ -372,6 +375,9 @@ def _pieces(rows: list[tuple[int, list[Any]]], path: Path, shown: Path, sheet: s
             header = headers[col - 1] if col <= len(headers) else ""
             if isinstance(value, str) and _FORMULA_ERROR.fullmatch(value.strip()):
                 raise _formula_error(shown, row, col, sdoc.label(header), value.strip())
+            if isinstance(value, str) and _NARROW.fullmatch(value.strip()) and \
+                    fields.get(header, fields.get(header.rsplit(".", 1)[0])) not in VERBATIM:
+                raise _narrow_column(shown, row, col, sdoc.label(header), value.strip())
             if isinstance(value, str):
                 value = value.replace("\r\n", "\n")
                 bad = control_char(value)
@@ -510,6 +516,14 @@ def _cell(value: Any, ftype: str | None) -> Any:
         return load_value(value)
     except ValueError:
         return value.strip()  # the field check says what the cell should hold
+
+
+def _narrow_column(shown: Path, row: int, col: int, header: str, value: str) -> InputError:
+    return InputError(f"cell {column_letter(col)}{row} holds {value}, what a spreadsheet shows when its column is "
+                      "too narrow for the number or date in it, and the file was saved so",
+                      path=shown, line=row, column=col, key=f"{header} (column {column_letter(col)})" if header else None,
+                      expected="the column widened in the office program, so the cell shows its value, and the file "
+                               "saved again")
 
 
 def _formula_error(shown: Path, row: int, col: int, header: str, value: str) -> InputError:

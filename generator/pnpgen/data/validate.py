@@ -241,6 +241,11 @@ _RANGE = later(r"^([0-9]{1,6})\s*(?:-|~|〜|–|—|−|to|or|から)\s*([0-9]{1
 # a date as a sheet's cell or YAML gives one (2026-01-02, with its time when it has one), or as a
 # Japanese Excel saves it in a CSV (2026/1/2)
 _DATED = later(r"^[0-9]{4}([-/])([0-9]{1,2})\1([0-9]{1,2})(?:[ T][0-9:.]+)?$")
+# the same date as a spreadsheet shows it and saves it in a CSV: a Japanese Excel's 1月2日, an
+# English one's 2-Jan, Jan-02 or 02-Jan-26 (its day and month in the order of the computer's settings)
+_MONTHS = "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
+_SHOWN_DATE = later(r"^(?:(?P<month>[0-9]{1,2})月(?P<day>[0-9]{1,2})日|[0-9]{1,2}-(?:" + _MONTHS + r")(?:-[0-9]{2,4})?"
+                    r"|(?:" + _MONTHS + r")-[0-9]{1,4})$", re.IGNORECASE)
 
 
 def count(value: Any, bounds: tuple[int, int] = COUNT, example: str = "'count: 3'") -> int:
@@ -261,6 +266,12 @@ def count(value: Any, bounds: tuple[int, int] = COUNT, example: str = "'count: 3
         month, day = int(dated.group(2)), int(dated.group(3))
         raise Invalid(f"count {show(value)} is a date, not a number (a spreadsheet program takes {month}/{day} or "
                       f"{month}-{day} typed in a cell for a date)", f"{example}, the number alone")
+    shown = _SHOWN_DATE.match(kanji) if n is None and kanji else None
+    if shown:  # the same, as the program shows it (hostile39: 1月2日 and 2-Jan were 'not a whole number')
+        typed_as = f"{shown.group('month')}/{shown.group('day')} or {shown.group('month')}-{shown.group('day')}" \
+            if shown.group("month") else "two numbers with a - or / between them, such as 1-2,"
+        raise Invalid(f"count {show(value)} is a date, not a number (a spreadsheet program takes {typed_as} typed in "
+                      "a cell for a date, and shows it so)", f"{example}, the number alone")
     ranged = _RANGE.match(kanji) if n is None and kanji else None
     if ranged:  # "one or two" copies: the sheet prints one number of them
         low, high = ranged.group(1), ranged.group(2)

@@ -12,11 +12,11 @@ from pnpgen.engine.manifest import DeckRecord
 
 
 def bill_of_materials(game: Game, decks: list[DeckRecord], paper: str = "a4", rulebook: bool = True,
-                      shared: list[dict] | None = None) -> dict:
+                      shared: list[dict] | None = None, two_pass: bool = False) -> dict:
     """The manifest's ``bill_of_materials``: printed decks (from the build's deck records), the
     rulebook when the game has a draft and the build makes it (a prototype's box holds one; its
     booklet is on ``paper``, the home sheets' paper: Letter, else A4; a ``--no-rulebook`` build
-    lists none, as it makes none) and sourced components (from game.yaml ``sourced:``); with
+    lists none, as it makes none; ``two_pass``: a build without duplex prints it in two passes) and sourced components (from game.yaml ``sourced:``); with
     game.yaml ``share_sheets: true``, ``shared``: the decks that share sheets in <game>-all.pdf,
     its pages and how many sheets they take there and each in its own file."""
     printed = []
@@ -40,7 +40,7 @@ def bill_of_materials(game: Game, decks: list[DeckRecord], paper: str = "a4", ru
     sourced = [{"name": s.name, "count": s.count, "note": s.note, "placeholder": is_placeholder(s.note)}
                for s in game.sourced]
     book = {"files": ["rulebook-booklet.pdf", "rulebook.pdf"], "copies": 1,
-            "booklet_paper": booklet_paper_for(paper)} if rulebook and game.draft_file.is_file() else None
+            "booklet_paper": booklet_paper_for(paper), **({"two_pass": True} if two_pass else {})} if rulebook and game.draft_file.is_file() else None
     return {
         "printed": printed,
         **({"rulebook": book} if book else {}),

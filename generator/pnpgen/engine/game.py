@@ -42,6 +42,7 @@ from pnpgen.engine.options import BuildOptions
 from pnpgen.engine.output import mark_now
 from pnpgen.engine.paper import (
     cricut_warnings,
+    cutter_slot_warnings,
     fold_duplex_warnings,
     profile_paper_warnings,
     short_bleed_warnings,
@@ -310,6 +311,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                          + profile_paper_warnings(list(zip(game.decks, on_paper)), options)
                          + stock_warnings(list(zip(game.decks, on_paper)), options.sheet) + silhouette_warnings(options.sheet)
                          + cricut_warnings(list(zip(game.decks, on_paper)), options)
+                         + cutter_slot_warnings(list(zip(game.decks, on_paper)), options)
                          + sleeve_back_warnings(game.slug, rendered.decks, options)
                          + sleeve_fit_warnings(list(zip(game.decks, on_paper)), options),
                          rendered=rendered, arts=arts, cache_files=cache_files, on_paper=on_paper, images=images,

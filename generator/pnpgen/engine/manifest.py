@@ -72,26 +72,9 @@ class DeckRecord:
         if self.by_hand:  # (the sheets are whole, with トンボ: no word of tiles or margins)
             return ("too large for the room between the Silhouette's registration marks: printed whole with "
                     "crop marks and no cut file, to cut by hand")
-        whole = (self.layout.get("tiles") or {}).get("whole_with")
-        at = (self.layout.get("tiles") or {}).get("whole_at")
-        smaller = f"size: [{at['size_mm'][0]:g}, {at['size_mm'][1]:g}] prints whole on one sheet" if at else ""
-        if whole:
-            return (f"tiled only for the printer's margin: whole on one sheet with --margin {whole['margin_mm']:g}mm "
-                    f"(bleed {whole['sheet_bleed_mm']:g} mm there), if the printer prints that near the edge"
-                    + (f"; or {smaller}" if smaller else ""))
-        if smaller:
-            return f"tiled, as the sheet's printable area is smaller than the board: {smaller}"
-        fewer = (self.layout.get("tiles") or {}).get("fewer")
-        if fewer:
-            (cols, rows), (w, h) = fewer["grid"], fewer["board_mm"]
-            if fewer["pages_per_piece"] == 1 and fewer.get("between_marks"):  # (a smaller size than without the cutter)
-                return (f"size: [{w:g}, {h:g}] prints whole on one sheet between the Silhouette's registration marks, "
-                        "the largest board of the same proportions the room inside them holds")
-            if fewer["pages_per_piece"] == 1:
-                return (f"size: [{w:g}, {h:g}] prints whole on one sheet, the largest board of the same proportions "
-                        "one sheet holds")
-            return (f"{fewer['pages_per_piece']} page tiles ({cols}×{rows}) hold a board of up to {w:g}×{h:g} mm, "
-                    "the same proportions")
+        tiled = tiled_hint(self.layout.get("tiles") or {})
+        if tiled:
+            return tiled
         more = self.layout.get("more_with")
         if more and self.layout.get("layout") in ("grid", "nested"):
             return (f"{more['pieces_per_sheet']}/sheet at {more['bleed_mm']:g} mm of bleed: the "
@@ -113,6 +96,33 @@ class DeckRecord:
                         "whole sheet, edge to edge, where the printer's margin prints nothing")
             return f"{2 * per}/sheet at size: [{w:g}, {h:g}], {-(-self.count // (2 * per))} sheets"
         return ""
+
+
+def tiled_hint(tiles: dict[str, Any], whole_only: bool = False) -> str:
+    """What a tiled board's record (the manifest's ``tiles``) tells the designer: the --margin or
+    the size that would print it whole on one sheet, else the largest board fewer page tiles hold
+    (not with ``whole_only``: check warns only of a board one sheet would hold); else nothing."""
+    whole = tiles.get("whole_with")
+    at = tiles.get("whole_at")
+    smaller = f"size: [{at['size_mm'][0]:g}, {at['size_mm'][1]:g}] prints whole on one sheet" if at else ""
+    if whole:
+        return (f"tiled only for the printer's margin: whole on one sheet with --margin {whole['margin_mm']:g}mm "
+                f"(bleed {whole['sheet_bleed_mm']:g} mm there), if the printer prints that near the edge"
+                + (f"; or {smaller}" if smaller else ""))
+    if smaller:
+        return f"tiled, as the sheet's printable area is smaller than the board: {smaller}"
+    fewer = tiles.get("fewer")
+    if not fewer or whole_only and fewer["pages_per_piece"] != 1:
+        return ""
+    (cols, rows), (w, h) = fewer["grid"], fewer["board_mm"]
+    if fewer["pages_per_piece"] == 1 and fewer.get("between_marks"):  # (a smaller size than without the cutter)
+        return (f"size: [{w:g}, {h:g}] prints whole on one sheet between the Silhouette's registration marks, "
+                "the largest board of the same proportions the room inside them holds")
+    if fewer["pages_per_piece"] == 1:
+        return (f"size: [{w:g}, {h:g}] prints whole on one sheet, the largest board of the same proportions "
+                "one sheet holds")
+    return (f"{fewer['pages_per_piece']} page tiles ({cols}×{rows}) hold a board of up to {w:g}×{h:g} mm, "
+            "the same proportions")
 
 
 def layout_record(spec: ShapeSpec, layout, tiles: TilePlan | None, sheet: SheetOptions,

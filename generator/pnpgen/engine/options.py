@@ -67,3 +67,4 @@ class RulebookOptions:
     paper: str | None = None  # the booklet's paper (a4, letter) from --paper or --printer; None: game.yaml's, else a4
     max_dpi: float | None = None  # the resolution ceiling a figure's own picture is resampled to (--max-dpi; None: game.yaml's)
     margin_mm: float = SheetOptions.margin_mm  # the printer's unprinted margin (--margin): the booklet's fold marks and note inside it
+    two_pass: bool = False  # a build without duplex (``SheetOptions.without_duplex``): the booklet's note says two passes

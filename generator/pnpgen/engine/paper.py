@@ -1,18 +1,20 @@
 """What the build's options say about the decks on the paper: the warnings of a build whose
 sheets print but may print badly — backs with too little bleed for the printer's offset,
 ``--duplex`` beside fold-over sheets, sleeve inserts that leave out backs telling cards apart,
-pieces too large for a cutting machine's image. (How a deck goes on the paper, and what the sheet
+pieces too large for a cutting machine's image; for `check`, a board tiled that one sheet would hold
+at a size or margin near its own. (How a deck goes on the paper, and what the sheet
 alone says of it: impose/onpaper.py.)"""
 
 from __future__ import annotations
 
 from pnpgen.data.model import Deck
-from pnpgen.engine.manifest import DeckRecord
+from pnpgen.engine.manifest import DeckRecord, layout_record, tiled_hint
 from pnpgen.engine.options import BuildOptions
 from pnpgen.exports.cutfiles import too_large_for_cricut
 from pnpgen.faces.faceset import DeckFaces
 from pnpgen.impose.cutter import CRICUT_AREA_IN
 from pnpgen.impose.fold import layout_fold
+from pnpgen.impose.grid import SheetOptions
 from pnpgen.impose.onpaper import DeckOnPaper, back_behind, deck_sheet, on_deck_paper, own_paper
 from pnpgen.impose.sleeve import LOOSE_MM, Sleeve, default_sleeve
 from pnpgen.impose.slots import SlotLayout
@@ -222,3 +224,37 @@ def cricut_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildOption
     found = (too_large_for_cricut(deck, on_paper.spec, area) for deck, on_paper in placed
              if not isinstance(on_paper.layout, SlotLayout))
     return [w for w in found if w]
+
+
+def cutter_slot_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildOptions) -> list[str]:
+    """With ``--marks silhouette`` or ``cricut``: each deck on a sheet layout of plain paper
+    (``stock: false``, the gang-cut counters' ``counters-half``), which prints in its slots without
+    registration marks or cut files, so the machine cuts none of it (hostile39: said nothing). A
+    deck on card stock, cut or perforated already, takes no cutter, as documented."""
+    if not options.cutter:
+        return []
+    return [f"{deck.sheet_where or deck.where()}: deck {deck.id!r} is on sheet layout {on_paper.layout.stock.id!r} of "
+            f"plain paper (stock: false), which a --marks {options.cutter} build prints in its slots without registration "
+            "marks or cut files: the machine cuts none of it (leave out its sheet: to lay it on the grid, with bleed: 0 "
+            "for counters that abut, each line between two cut once)"
+            for deck, on_paper in placed if isinstance(on_paper.layout, SlotLayout) and not on_paper.layout.stock.stock]
+
+
+def whole_sheet_warnings(placed: list[tuple[Deck, DeckOnPaper]], sheet: SheetOptions) -> list[str]:
+    """For ``pnpgen check``: each deck tiled that a sheet would hold whole at a margin or a size near
+    its own (an A4 pad of 210 × 297 mm on A4: 80 copies, 160 page tiles), at its ``size:`` line,
+    with the figure the build's summary gives under the deck's line (``DeckRecord.hint``)."""
+    out = []
+    for deck, on_paper in placed:
+        if on_paper.tiles is None:
+            continue
+        tiles = on_paper.tiles
+        record = layout_record(on_paper.spec, None, tiles, on_deck_paper(deck, sheet), on_paper.whole_with,
+                               on_paper.whole_at)["tiles"]
+        hint = tiled_hint(record, whole_only=True)
+        if hint:
+            w, h = deck.trim_mm
+            out.append(f"{deck.where_about(deck.size_where)}: deck {deck.id!r}: a {w:g}×{h:g} mm {deck.kind} prints as "
+                       f"{tiles.pages} page tiles ({tiles.cols}×{tiles.rows}) a copy, {deck.count * tiles.pages} pages "
+                       f"for {deck.count}: {hint}")
+    return out

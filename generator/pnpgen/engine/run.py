@@ -34,7 +34,7 @@ from pnpgen.engine.fresh import out_dir as game_out_dir
 from pnpgen.engine.game import BuildResult, build_game
 from pnpgen.engine.options import REPRINT_FILES, RULEBOOK_FILES, BuildOptions, RulebookOptions
 from pnpgen.engine.output import inside, mark, remove_stray_temps
-from pnpgen.engine.placement import booklet_paper
+from pnpgen.engine.placement import booklet_paper, game_printer
 from pnpgen.engine.reprint import reprint_files
 from pnpgen.engine.transaction import Staging, commit
 from pnpgen.engine.warm import Warm, Worker
@@ -241,7 +241,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
     ed = edition(slug, options)  # the game in its language: the cache's name for this build
     before = cache.state(ed)
     book = _Rulebook(ws, rulebook, cache, beside=options.jobs > 1, before=before, out_dir=out_dir,
-                     warm=warm) if rulebook is not None else None
+                     warm=warm, build=options) if rulebook is not None else None
     sizes = art_sizes(cache, slug)
     # a big pack of the cache written into the staging folder as it is made, not held to the commit
     staged = staging.early_entry if staging is not None else (lambda path, data: data)
@@ -458,8 +458,10 @@ class _Rulebook:
     libraries and fonts while the faces are drawn."""
 
     def __init__(self, ws: Workspace, opts: RulebookOptions, cache: Cache, beside: bool,
-                 before: GameState | None = None, out_dir: Path | None = None, warm: Warm | None = None):
+                 before: GameState | None = None, out_dir: Path | None = None, warm: Warm | None = None,
+                 build: BuildOptions | None = None):
         self.ws, self.opts, self.cache, self.beside = ws, opts, cache, beside
+        self.build = build  # the build's options: the game's printer profile may print without duplex
         self.before, self.out_dir, self.warm = before, out_dir, warm if beside else None
         self.pool: Any = None
         self.future: Any = None
@@ -483,8 +485,10 @@ class _Rulebook:
     def options(self, game: Game) -> RulebookOptions:
         """The options with the booklet's paper this game's book is set on (``booklet_paper``: the
         one given, else game.yaml's printer profile's, else its ``paper:``; A3 and A4 both give
-        the A4 booklet), so the book's key changes only when its sheets do."""
-        return replace(self.opts, paper=booklet_paper(self.ws, game, self.opts.paper))
+        the A4 booklet), so the book's key changes only when its sheets do; printed in two passes
+        when the game's sheets are printed without duplex (--layout fold, --duplex none, a printer profile's)."""
+        two_pass = game_printer(self.ws, game, self.build).sheet.without_duplex if self.build is not None else self.opts.two_pass
+        return replace(self.opts, paper=booklet_paper(self.ws, game, self.opts.paper), two_pass=two_pass)
 
     def start_early(self, slug: str) -> None:
         """A one-off build's rulebook process, started before the game is read when the game has

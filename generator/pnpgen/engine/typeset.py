@@ -118,7 +118,7 @@ def typeset(setting: Setting, ws: Workspace, game: Game, pictures: dict, opts: R
                           binding=opts.binding, paper=opts.paper or game.options.get("paper") or "a4",
                           margin_mm=opts.margin_mm, pictures=pictures, readings=memo, reading=reading, entries=_entries(earlier, draft),
                           icon_dirs=icon_dirs(ws.templates, game.slug), parsed=setting.parsed, lines=setting.lines,
-                          compressions=setting.compressions, max_dpi=max_dpi_of(opts.max_dpi, game))
+                          compressions=setting.compressions, max_dpi=max_dpi_of(opts.max_dpi, game), two_pass=opts.two_pass)
     return book.files, book.warnings, book.report, memo.learned, memo.used, key, {"draft": draft, "notified": book.entries}
 
 

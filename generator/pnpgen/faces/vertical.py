@@ -13,6 +13,7 @@ from typing import Any
 import jinja2
 
 from pnpgen import fonts as fontreg
+from pnpgen.data.markup import loose_marks
 from pnpgen.data.validate import show, type_name
 from pnpgen.errors import InputError
 from pnpgen.faces import tate
@@ -58,7 +59,7 @@ def tate_columns(ctx: TextContext, text: object, x: float, y: float, w: float, h
                          expected=f"at most {MAX_TEXT_CHARS:,} characters in one box")
     found = tate.columns(lines, float(x), float(y), float(w), float(h), float(size), float(pitch), float(line_height),
                          align, float(step), measure(ctx.fonts, font, size))
-    _warn(ctx, text, found.problems)
+    _warn(ctx, text, found.problems + _loose_rubies(ctx, lines))
     return [column._replace(text=tate.SetColumn(column.text)) for column in found.columns]
 
 
@@ -68,8 +69,16 @@ def tate_start(ctx: TextContext, text: object) -> str:
     m.tate_box() set (``tate.SetColumn``), told there already, is not. Nothing to print."""
     if not isinstance(text, tate.SetColumn):
         problem = tate.start_problem(str(text))
-        _warn(ctx, text, [problem] if problem else [])
+        _warn(ctx, text, ([problem] if problem else []) + _loose_rubies(ctx, [str(text)]))
     return ""
+
+
+def _loose_rubies(ctx: TextContext, lines: list[str]) -> list[str]:
+    """A ruby with a side left empty (``{朝顔|}``, ``{|あさ}``) in the columns, printed as written:
+    told as a text box tells it (hostile39: a vertical verse's said nothing)."""
+    found = list(dict.fromkeys(said for line in lines for said in loose_marks(line, ctx.palette)
+                               if said.startswith("a ruby ")))
+    return [f"{'; '.join(found)}: printed as written (ruby is {{漢字|かんじ}}, the base and its reading)"] if found else []
 
 
 def _warn(ctx: TextContext, text: object, problems: list[str]) -> None:

@@ -51,6 +51,12 @@ class SheetOptions:
         the registration marks' area, the reprint): トンボ, no registration marks, slug on top."""
         return replace(self, marks="jp", silhouette=None) if self.silhouette is not None else self
 
+    @property
+    def without_duplex(self) -> bool:
+        """Is the build printed without the printer's duplex (``--layout fold``: one-sided sheets, or
+        ``--duplex none``, a printer profile's too)? Then the booklet is printed in two passes."""
+        return self.layout == "fold" or self.duplex == "none"
+
     def without_backs(self) -> SheetOptions:
         """These options for pieces with no back printed behind them (a one-sided deck, sleeve
         inserts): no gutters for a printer's back offset, which moves only backs."""

@@ -445,6 +445,7 @@ def read_rulebook(game: Game, font_dir: Path, min_dpi: float = MIN_DPI) -> Draft
     warnings += _past_the_box(game, settings)
     warnings += [spec.untranslated for spec in settings.figures if spec.untranslated]
     warnings += [settings.parked_summary] if settings.parked_summary else []
+    warnings += settings.cover_left_out
     warnings += low_dpi(game, settings, min_dpi)
     report += comp_report
     proof_lang = report_lang(game.lang, draft.lang)
@@ -560,7 +561,8 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
                    entries: list | None = None, icon_dirs: Sequence[Path] = (), booklet: bool = True,
                    parsed: ParsedObjects | None = None, lines: dict | None = None,
                    compressions: Compressions | None = None, min_dpi: float = MIN_DPI,
-                   max_dpi: float = MAX_DPI, margin_mm: float = slug.PRINTER_MARGIN_MM) -> RulebookResult:
+                   max_dpi: float = MAX_DPI, margin_mm: float = slug.PRINTER_MARGIN_MM,
+                   two_pass: bool = False) -> RulebookResult:
     """``rulebook.pdf`` (A5), ``rulebook-booklet.pdf`` (on ``paper`` landscape: A4, or Letter with
     the pages at 94 %; saddle stitch) and
     ``proof.txt`` as bytes. ``pictures`` are the decks' faces by deck id (the build passes the
@@ -646,7 +648,8 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     sheet_name = "Letter" if sheet_mm == booklets.LETTER_LANDSCAPE else "A4"
     sides = booklets.layout(n_pages, binding=binding, creep_mm=creep_mm, keep_last=True, sheet_mm=sheet_mm)
     a4 = tags_apart(impose_pdf(a5, sides, sheet_mm=sheet_mm,
-                               marks=slug.overlays(sides, fonts.gothic, lang, binding, sheet_mm, sheet_name, margin_mm),
+                               marks=slug.overlays(sides, fonts.gothic, lang, binding, sheet_mm, sheet_name, margin_mm,
+                                                   two_pass),
                                parsed=parsed)) \
         if booklet else b""
     scale = booklets.book_scale(booklets.A5, sheet_mm)

@@ -141,6 +141,7 @@ class RulebookSettings:
     edition: str = ""  # the book to hand out prints it where the designer's copy prints 草案N (初版, 第2版)
     cover: str = ""  # the cover's top line: what the book is (シナリオブック); empty: pnpgen's ルールブック
     cover_decks: list[str] = field(default_factory=list)  # the decks the cover pictures; empty: the game's main pieces
+    cover_left_out: list[str] = field(default_factory=list)  # the warnings for named cover decks the cover cannot show
 
 
 def reach_mm(outline: Sequence[tuple[float, float]], trim_mm: tuple[float, float], piece: Placed,
@@ -353,7 +354,25 @@ def load_settings(game: Game) -> RulebookSettings:
         one = isinstance(raw["cover_decks"], str)  # (its error at the key's line, a list's at its item's)
         out.cover_decks = [deck_id(d, ("rulebook", "cover_decks") if one else ("rulebook", "cover_decks", i))
                            for i, d in enumerate(named)]
+        out.cover_left_out = [_left_off_cover(doc.where(("rulebook", "cover_decks") if one else ("rulebook", "cover_decks", i)),
+                                              decks[d]) for i, d in enumerate(out.cover_decks)]
+        out.cover_left_out = [w for w in out.cover_left_out if w]
     return out
+
+
+def _left_off_cover(at: Any, deck: Any) -> str:
+    """Why the cover leaves out a deck ``cover_decks:`` names, said at its line (it went silently): it
+    prints nothing, or its first printed piece shows a placeholder (未定, no art yet), which the cover
+    never shows (book.py ``_cover``); else nothing."""
+    if not deck.count:
+        return (f"{at}: cover_decks: deck {deck.id!r} prints nothing (every piece parked, count: 0), so the cover "
+                "leaves it out (a count of 1 on its first piece prints it, or name another deck)")
+    shown = deck.shown
+    if not shown.shows_placeholder:
+        return ""
+    return (f"{at}: cover_decks: deck {deck.id!r}: its first printed piece, {shown.label}, shows a placeholder "
+            f"(未定 or no art yet, at {shown.open[0][0]}), so the cover leaves it out (settle that value, or name "
+            "another deck)")
 
 
 def _own_picture(doc: Located, value: Any, keypath: tuple, game: Game) -> OwnPicture:

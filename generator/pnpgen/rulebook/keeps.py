@@ -156,7 +156,8 @@ class EntryRun(GridKeep):
     as a figure does (JLREQ: a figure follows its text, never splits), and the entries after it
     that fit whole fill the space it leaves (asian-delivery's VPボード left 56 mm empty, with two
     small markers' entries waiting behind it). Only whole entries pass it, in their order, and
-    none passes an entry with a heading of its group above it."""
+    none passes an entry with a heading of its group above it, nor one that does not fit either:
+    readers check the pages against the box's contents list in its order (docs/rulebook.md)."""
 
     def wrap(self, aW, aH):
         return aW, 0xffffff  # always split: the entries are placed one by one

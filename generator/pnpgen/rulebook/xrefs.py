@@ -16,9 +16,10 @@ _DEFINED = re.compile(rf"^[ 　]*(?:■[ 　]*|#+[ 　]*)?({_CASE})[ 　]")
 # a reference: →６．４, ６．４参照 (６．４を参照), see 6.4, cf. 6.4 (see rule 6.4, see case 6.4), and a
 # section's number alone only in its own parentheses, 「（→５）」 (「３枚→４枚」 is a change of count)
 # (its numbers read whole, however long: 「→４．１０００００」 was told as a reference to 4.100, and
-# 「→１２３４．１」 was no reference at all, where each sends the reader nowhere)
+# 「→１２３４．１」 was no reference at all, where each sends the reader nowhere; and of any depth:
+# "(see 4.1.1.1.1.1.1)" was quoted "see 4.1.1.1")
 _RN = r"(?<![0-9０-９])[0-9０-９]+"
-_REF_CASE = rf"{_RN}(?:[.．][0-9０-９]+){{1,3}}(?![0-9０-９])"
+_REF_CASE = rf"{_RN}(?:[.．][0-9０-９]+)+(?![0-9０-９])"
 _REFERENCE = re.compile(rf"[→⇒][ 　]*({_REF_CASE})|({_REF_CASE})[ 　]*(?:を)?参照"
                         rf"|\b(?:see|cf\.)[ ]+(?:rule[ ]+|case[ ]+|section[ ]+)?({_REF_CASE})(?![0-9])"
                         rf"|(?<=[（(])[→⇒][ 　]*({_RN})(?=[ 　]*(?:を?参照)?[）)])", re.I)
