@@ -529,3 +529,22 @@ def test_check_warns_of_a_pad_tiled_that_a_sheet_holds_at_the_size_the_build_off
     (ws / "data" / "test" / "decks" / "cards.yaml").write_text(deck.replace("[210, 297]", "[193, 274]"), encoding="utf-8")
     assert run(ws, "check", "--game", "test") == 0
     assert "page tiles" not in capsys.readouterr().out
+
+
+def test_an_empty_colour_field_a_box_strokes_or_writes_in_is_listed_as_open(tmp_path, capsys):
+    """As a panel's ``fill:``, a box's ``stroke: piece.<field>`` (a tile's rim) and a text box's
+    ``colour: piece.<field>`` (a faction's ink) paint with the field: left empty, each is listed;
+    so is a text field a panel fills with, written as an empty string (``band: ""``)."""
+    deck = ("name: タイル\nfields: {rim: colour, ink: colour, band: text}\n"
+            "layout: {extends: token-square, boxes: {rim: {type: panel, x: 2, y: 2, w: 10, h: 10, stroke: piece.rim},\n"
+            "  band: {type: panel, x: 2, y: 20, w: 10, h: 4, fill: piece.band}, title: {colour: piece.ink}}}\n"
+            "pieces:\n"
+            '  - {title: 森, rim: "#3a8f4b", ink: "#2f6db5", band: "#c9b48a"}\n'
+            '  - {title: 湖, ink: "#2f6db5", band: "#c9b48a"}\n'
+            '  - {title: 丘, rim: "#c9b48a", band: ""}\n')
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(ws, "check", "--game", "test") == 0
+    out = capsys.readouterr().out
+    lines = [line.strip().split(": ", 2)[-1] for line in out.splitlines() if "grey" in line]
+    assert lines == ["湖.rim: (empty: the layout paints it grey)", "丘.ink: (empty: the layout paints it grey)",
+                     "丘.band: (empty: the layout paints it grey)"], out

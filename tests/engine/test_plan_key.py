@@ -211,3 +211,23 @@ def test_a_decks_shop_pages_are_hashed_without_writing_each_out(monkeypatch):
         plan_key(PagePlan("shop", shop), {}, digests)
         plan_key(PagePlan("unique", unique), {}, digests)
         assert written == []
+
+
+def test_a_model_page_holding_its_face_or_label_twice_is_hashed_whole():
+    """``Alike`` cuts the model page's text at its face key and its label, each once: a page that
+    holds either twice (its label as the text of a mark too) is hashed from its whole text, so its
+    hash is still the one its ``repr`` gives, for every key and label."""
+    from pnpgen.impose.plan import Alike, page_digest
+
+    def face_twice(face: str, label: str | None) -> Page:
+        return Page((100.0, 100.0), [PlaceFace(face, Affine(1, 0, 0, 1, 0.0, 0.0), (63.0, 88.0), 3.0),
+                                     PlaceFace(face, Affine(1, 0, 0, 1, 5.0, 0.0), (63.0, 88.0), 3.0)], label=label)
+
+    def label_twice(face: str, label: str | None) -> Page:
+        page = face_twice(face, label)
+        return replace(page, items=[page.items[0], TextOp(1.0, 1.0, label or "", "Helvetica", 6.0)])
+
+    for model in (face_twice, label_twice):
+        alike = Alike(model)
+        for face, label in (("f0", "札A"), ("f1", "札B"), ("f2", None)):
+            assert alike.digest(model(face, label), face, label) == page_digest(model(face, label)), (model, face)

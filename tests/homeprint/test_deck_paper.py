@@ -231,6 +231,10 @@ def test_a_profile_measured_on_one_paper_applied_to_a_deck_on_another_is_told_on
     # a scale too is named, and then the one-sided deck it scales is told as well; check says the same
     (ws / "printers.yaml").write_text("letterjet: {paper: letter, back_offset_mm: [0.8, -1.2], scale: 99.5%}\n",
                                       encoding="utf-8")
+    # a deck whose own paper: is the profile's (Letter) is what the profile was measured on: not told
+    (ws / "data" / "test" / "decks" / "flat.yaml").write_text(
+        MAT.replace("mat", "flat").replace("size: [200, 280]\npaper: a3", "size: [100, 140]\npaper: letter")
+        + "  - {name: f1, text: t}\n", encoding="utf-8")
     assert run(ws, "check", "--game", "test", "--printer", "letterjet") == 0
     said = [line for line in capsys.readouterr().out.splitlines() if "was measured on" in line]
     assert [line.split(": deck")[0].split()[-1] for line in said] == ["data/test/decks/mat.yaml:3:8",

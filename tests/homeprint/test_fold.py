@@ -226,7 +226,8 @@ def test_the_reprint_of_a_fold_or_sleeve_build_is_laid_out_as_its_home_sheets(tm
         assert len(reprint[0]) == 1, reprint  # the front only: a backer card goes behind it
 
 
-@pytest.mark.parametrize("layout", [["--layout", "fold"], ["--layout", "sleeve"]])
+@pytest.mark.parametrize("layout", [["--layout", "fold"], ["--layout", "sleeve"],
+                                    ["--layout", "sleeve", "--sleeve", "60x85"]])  # (inserts reduced to fit)
 def test_a_reprint_since_a_version_takes_the_layout_of_the_build_it_goes_beside(tmp_path, capsys, layout):
     """``pnpgen reprint --since`` built its sheets with no options: after fold-over or sleeve
     builds, its file was a duplex grid. Given the build's layout, its sheets are the build's own
@@ -241,7 +242,7 @@ def test_a_reprint_since_a_version_takes_the_layout_of_the_build_it_goes_beside(
     capsys.readouterr()
     assert run(ws, "reprint", "--game", "test", "--since", "v1") == 0
     assert forms(out / "reprint-since-v1.pdf") == forms(out / "reprint.pdf")  # v1's build's layout
-    assert f"reprint laid out --layout {layout[1]}, as v1's build was" in capsys.readouterr().err
+    assert f"reprint laid out {' '.join(layout)}, as v1's build was" in capsys.readouterr().err  # its --sleeve too
     assert run(ws, "reprint", "--game", "test", "--since", "v1", "--layout", "grid") == 0
     assert len(forms(out / "reprint-since-v1.pdf")) == 2  # the grid asked: fronts, then backs
 

@@ -176,6 +176,13 @@ def test_the_cover_shows_the_games_main_pieces_or_the_deck_game_yaml_names(tmp_p
                                                     encoding="utf-8")
     shown = cover()
     assert "早見表" in shown and "歩兵" not in shown, shown
+    # a named deck whose first piece is still open (未定) is left off the cover, as an unnamed one is
+    counters = ws / "data" / "test" / "decks" / "counters.yaml"
+    counters.write_text(counters.read_text(encoding="utf-8").replace("title: 歩兵", "title: 未定"), encoding="utf-8")
+    (ws / "data" / "test" / "game.yaml").write_text(GAME_YAML + "\nrulebook:\n  cover_decks: [counters, cards]\n",
+                                                    encoding="utf-8")
+    shown = cover()
+    assert "早見表" in shown and "未定" not in shown and "騎兵" not in shown, shown
     (ws / "data" / "test" / "game.yaml").write_text(GAME_YAML + "\nrulebook:\n  cover_decks: [counters, card]\n",
                                                     encoding="utf-8")
     with pytest.raises(InputError) as e:

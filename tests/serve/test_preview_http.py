@@ -610,3 +610,23 @@ def test_a_saves_warnings_are_said_in_the_terminal_and_on_the_page(tmp_path, mon
     draft.write_text(DRAFT.replace("（１１枚）", "（５枚）"), encoding="utf-8")
     preview.rebuild()
     assert preview.state.warnings == []
+
+
+def test_serve_margin_sets_its_sheets_inside_the_printers_margin_as_build_does(tmp_path, monkeypatch):
+    """``pnpgen serve --margin 15`` (bookR: --margin once for build, rulebook and serve): the
+    preview's build lays the sheets out inside a 15 mm margin — four poker cards a sheet, not the
+    nine of the default 5 mm — as ``build --margin 15`` does (the server itself not started)."""
+    import socket
+
+    import uvicorn
+
+    from conftest import run
+
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)  # no server: the first build only
+    ws = make_workspace(tmp_path / "ws", NAMES)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    assert run(ws, "serve", "--game", "test", "--port", str(port), "--margin", "15") == 3  # (never started)
+    manifest = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))
+    assert [d["pieces_per_sheet"] for d in manifest["decks"]] == [4], manifest["decks"]

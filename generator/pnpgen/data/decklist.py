@@ -29,7 +29,7 @@ from pnpgen.data.spreadsheets import SUFFIXES, SheetDoc, in_worksheet, read_piec
 from pnpgen.data.tuckbox import DeckLookup
 from pnpgen.data.unique import written_alike
 from pnpgen.data.workbooks import Workbooks
-from pnpgen.data.yamlsrc import Located
+from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError
 
 LIST_KEYS = ("name", "from", "list", "back", "paper")  # back: and paper: its own (data/deckfile.py reads them)
@@ -195,8 +195,6 @@ def listed_deck(doc: Located, data: dict, path: Path, decks: DeckLookup | None,
 def _copy_holding(deck_file: Path, field: str, name: str) -> str | None:
     """The file manager's copy beside ``deck_file`` (``cards (1).yaml``, passed over, not built) whose
     pieces hold one of ``field`` ``name``: where the piece a list names was kept. YAML copies only."""
-    from pnpgen.data.yamlsrc import load_yaml
-
     folder = deck_file.parent
     try:
         names = {p.name for p in folder.iterdir()}
