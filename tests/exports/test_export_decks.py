@@ -626,3 +626,25 @@ def test_the_contact_sheet_names_a_decks_one_back_by_the_deck_in_the_games_langu
     drawn.clear()
     assert run(root, "export", "--game", "test", "--preset", "doujin", "--colour", "rgb") == 0
     assert "テストカード back" in drawn and any(t.startswith("left out: 得点ボード: ") for t in drawn), drawn
+
+
+def test_a_colour_left_empty_is_told_as_a_colour_left_open_not_as_a_printed_placeholder(monkeypatch):
+    """review42: a tile whose painted edge colour is empty prints grey, yet the shop export said
+    the deck 'still prints 未定'; a deck whose open values are all such colours says so, and one
+    with a 未定 among them still says it prints 未定."""
+    from types import SimpleNamespace
+
+    from pnpgen.data.model import EMPTY_PAINTED, OpenValue
+    from pnpgen.exports import export
+
+    tiles = SimpleNamespace(id="tiles")
+    grey = OpenValue(where="data/g/decks/tiles.yaml:4:5", text=EMPTY_PAINTED, decks=(tiles,), fields=("市街.east",))
+    open_text = OpenValue(where="data/g/decks/tiles.yaml:9:5", text="未定", decks=(tiles,), fields=("森.text",))
+    preset = SimpleNamespace(name="doujin-pieces")
+    monkeypatch.setattr(export, "open_values_once", lambda decks: [grey])
+    said = export.open_values([], preset, "ja")
+    assert said == ["data/g/decks/tiles.yaml:4:5: deck 'tiles' still leaves colours open: 市街.east: (empty: the layout "
+                    "paints it grey) (pnpgen check lists them); doujin-pieces prints them as they are"], said
+    monkeypatch.setattr(export, "open_values_once", lambda decks: [grey, open_text])
+    said = export.open_values([], preset, "ja")
+    assert len(said) == 1 and "deck 'tiles' still prints 未定: 市街.east" in said[0] and ", and 1 more" in said[0], said

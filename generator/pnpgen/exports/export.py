@@ -25,7 +25,7 @@ from pnpgen.data.formats import MIN_DPI
 from pnpgen.data.gamefiles import deck_ids_in
 from pnpgen.data.lint import LintSettings
 from pnpgen.data.load import check_bleed, load_game, max_dpi_of
-from pnpgen.data.model import Deck, Game, OpenValue, open_value_said, open_values_once, placeholder_word
+from pnpgen.data.model import EMPTY_PAINTED, Deck, Game, OpenValue, open_value_said, open_values_once, placeholder_word
 from pnpgen.data.names import NAME_MAX, check_preset_folder, same_file
 from pnpgen.data.workspace import Workspace, workspace_relative
 from pnpgen.errors import InputError, Where, place, suggest
@@ -325,8 +325,13 @@ def open_values(decks: list[Deck], preset: Preset, lang: str) -> list[str]:
     for ids, opens in by_decks.items():
         first, more = opens[0], sum(len(found.fields) for found in opens) - 1
         quoted = ", ".join(f"'{i}'" for i in ids)
-        named = f"deck {quoted} still prints" if len(ids) == 1 else f"decks {quoted} still print"
-        out.append(f"{first.where}: {named} {placeholder_word(lang)}: {first.fields[0]}: "
+        if all(found.text == EMPTY_PAINTED for found in opens):  # (a colour left empty prints grey, not 未定)
+            named = f"deck {quoted} still leaves" if len(ids) == 1 else f"decks {quoted} still leave"
+            word = "colours open"
+        else:
+            named = f"deck {quoted} still prints" if len(ids) == 1 else f"decks {quoted} still print"
+            word = placeholder_word(lang)
+        out.append(f"{first.where}: {named} {word}: {first.fields[0]}: "
                    f"{open_value_said(first.text, 'en', lang)}" + (f", and {more} more" if more else "")
                    + f" (pnpgen check lists them); {preset.name} prints them as they are")
     return out
