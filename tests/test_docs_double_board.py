@@ -15,7 +15,7 @@ from pdfprobe import texts
 
 FORMAT = (REPO / "docs" / "data-format.md").read_text(encoding="utf-8")
 START = FORMAT.index('<a id="double-sided-board"></a>')
-(DECK,) = re.findall(r"```yaml\n(# data/<slug>/decks/map\.yaml\n.*?)```", FORMAT[START:], re.S)[:1]
+(DECK,) = re.findall(r"```yaml\n(# data/<slug>/decks/sea-map\.yaml\n.*?)```", FORMAT[START:], re.S)[:1]
 
 
 def _centre(image: Image.Image, colour: tuple[int, int, int]) -> tuple[float, float]:
@@ -27,7 +27,7 @@ def _centre(image: Image.Image, colour: tuple[int, int, int]) -> tuple[float, fl
 
 
 def test_the_double_sided_board_prints_its_back_behind_its_front_on_one_a3_sheet(tmp_path):
-    ws = docs_deck_workspace(tmp_path / "ws", GAME_YAML, "map", DECK, {})
+    ws = docs_deck_workspace(tmp_path / "ws", GAME_YAML, "sea-map", DECK, {})
     art = ws / "data" / "test" / "art"
     art.mkdir()
     for name, top in (("map-summer.png", (220, 0, 0)), ("map-winter.png", (0, 0, 220))):
@@ -35,9 +35,9 @@ def test_the_double_sided_board_prints_its_back_behind_its_front_on_one_a3_sheet
         ImageDraw.Draw(picture).rectangle([0, 0, 800, 60], fill=top)  # each side's top edge
         picture.save(art / name)
     assert run(ws, "build", "--game", "test", "--no-rulebook", "-q") == 0
-    sheet = pdfium.PdfDocument(str(ws / "build" / "test" / "map.pdf"))
+    sheet = pdfium.PdfDocument(str(ws / "build" / "test" / "sea-map.pdf"))
     assert len(sheet) == 2 and round(sheet[0].get_width() / 72 * 25.4) == 297  # A3, portrait: the board turned
-    assert "両面・長辺とじ" in texts(ws / "build" / "test" / "map.pdf")[0]
+    assert "両面・長辺とじ" in texts(ws / "build" / "test" / "sea-map.pdf")[0]
     front = sheet[0].render(scale=0.15).to_pil().convert("RGB")
     back = sheet[1].render(scale=0.15).to_pil().convert("RGB")
     (fx, fy), (bx, by) = _centre(front, (220, 0, 0)), _centre(back, (0, 0, 220))
