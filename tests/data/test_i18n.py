@@ -605,16 +605,18 @@ def test_japanese_left_plain_in_a_list_field_is_warned_in_the_english_edition(tm
 NOTE_ONLY_IN_EN = "{{ textbox(piece.note, 5, 75, w - 10, 8, size=8) }}\n{% endblock %}"
 
 
-def _only_memo_told_missing(ws, capsys) -> None:
+def _only_memo_told_missing(ws, capsys, memo_told: bool = True) -> None:
     """The Japanese build and ``check`` tell memo's missing Japanese text, never note's (a field
-    only the English edition reads)."""
+    only the English edition reads); in a deck drawn by a layout, no box of which shows memo, not
+    memo's either (``memo_told``: a memo no edition prints, trial68)."""
     capsys.readouterr()
     build(ws)
     err = capsys.readouterr().err
-    assert "pieces.1.note" not in err and "pieces.1.memo: no ja text; printed in en marked 〔en〕" in err, err
+    assert "pieces.1.note" not in err
+    assert ("pieces.1.memo: no ja text; printed in en marked 〔en〕" in err) == memo_told, err
     assert run(ws, "check", "--game", "test") == 0
     out = capsys.readouterr()
-    assert "pieces.1.note" not in out.out + out.err and "pieces.1.memo" in out.out + out.err
+    assert "pieces.1.note" not in out.out + out.err and ("pieces.1.memo" in out.out + out.err) == memo_told
 
 
 @pytest.mark.parametrize("way", ["if", "front"])
@@ -666,7 +668,7 @@ def test_a_field_only_the_english_edition_reads_anywhere_the_build_looks_is_no_m
         ws = make_workspace(tmp_path / "ws", deck=deck, game=TWO, front=front, back=BACK)
         (ws / "templates" / name).parent.mkdir(parents=True, exist_ok=True)
         (ws / "templates" / name).write_text(NOTE_ONLY_IN_EN.replace("\n{% endblock %}", "\n"), encoding="utf-8")
-    _only_memo_told_missing(ws, capsys)
+    _only_memo_told_missing(ws, capsys, memo_told=way != "layout")
     build(ws, "--lang", "en")
     assert "Note" in " ".join(pages_text(ws / "build" / "test" / "en" / "cards.pdf"))
 
@@ -703,3 +705,26 @@ def test_a_warning_quoting_a_header_of_two_lines_stays_on_one_line(tmp_path, cap
     out = capsys.readouterr().out
     (line,) = [line for line in out.splitlines() if "plain ja" in line]
     assert said in line and line.endswith("mapped to flavour.en in the deck's columns:)"), out
+
+
+def test_a_memo_column_no_box_of_the_layout_shows_is_no_translation_to_make(tmp_path, capsys):
+    """A designer's trial (trial68): an event deck drawn by card-poker from a sheet headed in
+    Japanese, its メモ column declared ``fields: {メモ: text}`` as the docs say a memo never printed is
+    kept: ``check --lang en`` and the English build told it "plain ja text …; printed as written,
+    unmarked (a translation forgotten? add a column メモ.en beside it)", of a column no edition
+    prints. Its 種類 column, which the footer box prints, is still told (mapped to footer.en)."""
+    deck = ("name: {ja: イベント, en: Events}\nlayout: card-poker\nfields: {メモ: text}\n"
+            "pieces: {file: events.csv, columns: {カード名: title, カード名（英語）: title.en, 種類: footer, 枚数: count}}\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck, game=TWO)
+    (ws / "data" / "test" / "decks" / "cards.yaml").rename(ws / "data" / "test" / "decks" / "events.yaml")
+    (ws / "data" / "test" / "decks" / "events.csv").write_text(
+        "カード名,カード名（英語）,種類,枚数,メモ\n大波,Great Waves,嵐,2,要調整\n霧笛,Foghorn,来訪,1,強すぎる\n", encoding="utf-8")
+    assert run(ws, "check", "--game", "test", "--lang", "en") == 0
+    out = capsys.readouterr().out
+    told = [line for line in out.splitlines() if "plain ja" in line]
+    assert len(told) == 1 and "events.csv:2:3: 種類: '嵐' and 1 more cells of the column" in told[0], out
+    assert "メモ" not in out, out
+    assert run(ws, "build", "--game", "test", "--lang", "en", "--no-rulebook", "-q") == 0
+    err = capsys.readouterr().err
+    assert "メモ" not in err and "種類: '嵐'" in err, err
+    assert "強すぎる" not in " ".join(pages_text(ws / "build" / "test" / "en" / "events.pdf"))

@@ -765,6 +765,34 @@ def test_a_translated_column_in_the_sheets_own_words_is_told_its_field_and_langu
     assert run(ws, "check", "--game", "test") == 0, capsys.readouterr().err
 
 
+def test_a_translated_column_headed_with_its_language_in_brackets_is_told_its_field_and_language(tmp_path, capsys):
+    """A designer's trial (trial68): a sheet headed 番号, カード名, カード名（英語）, 効果, 効果（英語）, 枚数 was told
+    every rename but the translations, and once its columns: mapped カード名 and 効果, カード名（英語） was
+    offered `<one of cost, value, icons, flavour>` or a memo — never title.en, which the docs'
+    columns: example maps it to. Both lines say title.en and text.en (also 効果(English), Name (EN))."""
+    ws = make_workspace(tmp_path / "ws", game="title: {ja: テスト, en: Test}\nlanguages: [ja, en]\n",
+                        deck="name: {ja: カード, en: Cards}\nlayout: card-poker\nfields: {番号: text}\n"
+                             "pieces: {file: cards.csv}\n")
+    sheet = ws / "data" / "test" / "decks" / "cards.csv"
+    sheet.write_text("番号,カード名,カード名（英語）,効果,効果(English),枚数\nE1,隊商,Caravan,引く。,Draw.,2\n", encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "rename the others too: カード名（英語） → title.en, 効果 → text, 効果(English) → text.en, 枚数 → count (" \
+        in err and '"カード名（英語）": title.en' in err and '"効果(English)": text.en' in err, err
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace(
+        "pieces: {file: cards.csv}", "pieces: {file: cards.csv, columns: {カード名: title, 効果: text, 枚数: count}}"),
+        encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "cards.csv:1:3: カード名（英語） (column C): unknown key in the header row; did you mean title.en?" in err, err
+    assert 'columns: {カード名: title, 効果: text, 枚数: count, "カード名（英語）": title.en, "効果(English)": text.en}' in err, err
+    assert "<one of" not in err, err
+    deck.write_text(deck.read_text(encoding="utf-8").replace(
+        "枚数: count}}", "枚数: count, カード名（英語）: title.en, 効果(English): text.en}}"), encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 0, capsys.readouterr().err
+
+
 def test_a_header_of_the_sheets_own_that_names_no_field_tells_the_others_renames_too(tmp_path, capsys):
     """Japanese trial (森の小径): tiles headed 種類, 枚数, 効果 stopped at 種類 (no field's word in any
     language) naming only the fields there are; 枚数 and 効果 were told on the next run, one at a time.

@@ -292,13 +292,29 @@ def said_kind(header: str, fields: Mapping[str, Any] | list[str], headers: Itera
 _TRANSLATED_HEADER = later(r"(?P<base>.+)\.(?P<lang>[A-Za-z]{2}(?:-[A-Za-z0-9]+)*)")  # カード名.en, Effect.EN
 
 
+# a translation column headed as a Japanese sheet often heads it, its language in brackets after the
+# header it translates: カード名（英語）, 効果(English), Card name (EN) — by a code or the language's name
+_BRACKETED_HEADER = later(r"(?P<base>.+?)\s*[(（\[［]\s*(?P<lang>[^()（）\[\]［］]+?)\s*[)）\]］]")
+LANGUAGE_NAMES = {"英語": "en", "英文": "en", "english": "en", "日本語": "ja", "japanese": "ja", "中国語": "zh",
+                  "chinese": "zh", "韓国語": "ko", "korean": "ko", "フランス語": "fr", "french": "fr",
+                  "ドイツ語": "de", "german": "de", "スペイン語": "es", "spanish": "es", "イタリア語": "it",
+                  "italian": "it"}
+
+
 def said_translated(header: str, fields: Mapping[str, Any] | list[str],
                     headers: Iterable[Any] = ()) -> tuple[str, str] | None:
     """The field and language of a translation column headed in a sheet's own words (カード名.en is
-    title in en), as said_for tells the column it translates."""
+    title in en, and so is カード名（英語）), as said_for tells the column it translates."""
     m = _TRANSLATED_HEADER.fullmatch(header.strip())
-    field = said_for(m["base"], fields, [str(h).rsplit(".", 1)[0] for h in headers]) if m else None
-    return (field, m["lang"].lower()) if m and field and field != "count" else None
+    if m:
+        base, lang = m["base"], m["lang"].lower()
+    else:
+        b = _BRACKETED_HEADER.fullmatch(header.strip())
+        word = b["lang"].strip().lower() if b else ""
+        lang = LANGUAGE_NAMES.get(word) or (word if re.fullmatch(r"[a-z]{2}", word) else "")
+        base = b["base"] if b and lang else ""
+    field = said_for(base, fields, [str(h).rsplit(".", 1)[0] for h in headers]) if base else None
+    return (field, lang) if field and field != "count" else None
 
 
 def said_columns(allowed, given) -> dict[str, str]:

@@ -201,7 +201,9 @@ def render_game(templates: Path, game: Game, bleed_mm: float, min_dpi: float = M
 
 def unread_translations(game: Game, read: Mapping[str, set[str]], renderer: Renderer) -> None:
     """Forget the missing translations of fields this edition's faces never read (``read``: deck
-    id → the piece fields its faces read) that another edition's template reads."""
+    id → the piece fields its faces read) that another edition's template reads, or that no box of
+    a layout deck reads at all: a memo of the designer's (``fields: {メモ: text}``, a sheet's
+    column), which no edition prints (it was told "printed as written", trial68)."""
     if game.translations is not None and game.translations.missing:
         texts: list[str] | None = None
         kept = []
@@ -211,7 +213,7 @@ def unread_translations(game: Game, read: Mapping[str, set[str]], renderer: Rend
                 texts = _template_texts(game, renderer) if texts is None else texts
                 mention = re.compile(rf"\bpiece\s*(?:\.\s*{re.escape(name)}\b|\[\s*['\"]{re.escape(name)}['\"]\s*\]"
                                      rf"|\.\s*get\s*\(\s*['\"]{re.escape(name)}['\"])")
-                if any(mention.search(text) for text in texts):
+                if any(mention.search(text) for text in texts) or _layout_memo(m, game):
                     continue
             kept.append(m)
         game.translations.missing = kept
@@ -222,14 +224,27 @@ def _unread_field(missing: Missing, game: Game, read: Mapping[str, set[str]]) ->
     ''). A translation missing from a field nothing here prints, which a template
     of the game's reads in another edition (``{% if game.lang == "en" %}{{ piece.flavour }}``, the
     English edition's own ``front:``, a layout box's ``lang: [en]``), says nothing of this edition:
-    no line says it is "printed … marked 〔en〕". A field no template reads at all is still told."""
+    no line says it is "printed … marked 〔en〕". A field no template reads at all is still told
+    (but a layout deck's: ``_layout_memo``)."""
     parts = missing.key.split(".")
     name = parts[2] if parts[0] == "pieces" and len(parts) > 2 else parts[1] if parts[0] == "defaults" \
-        and len(parts) > 1 else parts[0] if missing.cells else ""
-    decks = [d for d in game.decks if missing.where.path in {d.source, *(p.where.path for p in d.pieces)}]
+        and len(parts) > 1 else (missing.field or missing.key) if missing.cells else ""  # (a column by its field)
+    decks = _decks_of(missing, game)
     if not name or not decks or any(name in read.get(d.id, ()) for d in decks):
         return ""
     return name
+
+
+def _decks_of(missing: Missing, game: Game) -> list[Deck]:
+    """The decks whose file (or spreadsheet) a missing translation is in."""
+    return [d for d in game.decks if missing.where.path in {d.source, *(p.where.path for p in d.pieces)}]
+
+
+def _layout_memo(missing: Missing, game: Game) -> bool:
+    """The missing translation is of decks drawn by layouts alone, whose boxes (every edition's:
+    ``_template_texts`` holds their compiled templates) never name the field: kept, never printed."""
+    decks = _decks_of(missing, game)
+    return bool(decks) and all(d.layout is not None for d in decks)
 
 
 def _template_texts(game: Game, renderer: Renderer) -> list[str]:
