@@ -119,6 +119,10 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
                     for slug, _ in todo:
                         fingerprint(inputs_of(ws, slug), None, cache.hashes, ws.fonts)
 
+            def free() -> None:  # the old files the commit moved aside (``later``)
+                for folder in later:
+                    empty_trash(folder, keep_spares=True)
+
             def save() -> None:
                 for path, data in files.items():  # the next run knows these files by their stamps, unread
                     if any(d in path.parents for d in built_dirs):
@@ -127,8 +131,7 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
 
             steps: list[tuple[str, str, Callable[[], object]]] = [
                 # (some 4 ms of ext4 a file: 40 ms of a watch save's 16, said done before them)
-                ("the replaced files freed", "the next build frees them",
-                 lambda: [empty_trash(folder, keep_spares=True) for folder in later]),
+                ("the replaced files freed", "the next build frees them", free),
                 # a killed build's (an older pnpgen's): a walk of the cache, some 2 ms, said done before it
                 ("the temporaries a killed build left removed", "the next build removes them",
                  lambda: remove_stray_temps([cache.root, *(out_root / slug for slug in slugs)], out_root)),

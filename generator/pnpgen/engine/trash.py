@@ -88,6 +88,7 @@ class Trash:
         if not self.token or self.folder.is_symlink() or not self.folder.is_dir():
             return
         entries = []
+        big = False  # (a killed run's big ones too: the reclaim's process frees them)
         for name in names:
             try:
                 st = (self.folder / f"{self.token}-{name}").lstat()
@@ -95,6 +96,7 @@ class Trash:
                 continue
             if stat.S_ISREG(st.st_mode):
                 entries.append([f"{self.token}-{name}", st.st_dev, st.st_ino, st.st_size])
+                big = big or st.st_size >= RECLAIM_MIN
         if entries:
             text = json.dumps({"version": VERSION, "entries": entries}).encode()
             try:
@@ -104,7 +106,7 @@ class Trash:
                     (self.folder / str(entry[0])).unlink(missing_ok=True)
                 self.small_taken = False
                 return
-            if any(int(entry[3]) >= RECLAIM_MIN for entry in entries):  # (a killed run's big ones too)
+            if big:
                 self.used = True
             else:
                 self.small_taken = True
