@@ -270,7 +270,7 @@ ENGINE = {
     "transaction": "one transaction over an output folder",
     "journal": "the commit's sealed journal, and recover: a killed commit rolled forward or back",
     "stagecopy": "a document written into the staging folder, a big one by a process forked for it",
-    "trash": "the big files a commit replaced, freed by a process of their own",
+    "trash": "the files a commit replaced, the big ones freed by a process of their own, a build's small ones after its summary",
     "spare": "the big document a commit replaced, kept to be rewritten",
     "clean": "pnpgen clean: what pnpgen wrote, removed",
     "manifest": "what a build says about itself: its deck records and manifest.json",

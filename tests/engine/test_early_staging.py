@@ -73,10 +73,10 @@ def test_the_documents_copied_early_are_the_bytes_a_commit_writes(tmp_path, monk
     real = build_run.commit
     seen = {}
 
-    def at_the_commit(root, files, remove, staging):
+    def at_the_commit(root, files, remove, staging, *later):
         seen["staged"] = sorted(p.name for p in (root / STAGING).iterdir() if p.name != STAGED)
         seen["copying"] = sorted(p.relative_to(root).as_posix() for p in staging.copies)
-        return real(root, files, remove, staging)
+        return real(root, files, remove, staging, *later)
 
     monkeypatch.setattr(build_run, "commit", at_the_commit)
     assert run(ws, *BUILD, "--out", str(early)) == 0
@@ -295,11 +295,11 @@ def test_a_text_game_s_documents_let_go_of_are_recorded_as_written(tmp_path, mon
     real = build_run.commit
     seen = {}
 
-    def at_the_commit(root, files, remove, staging):
+    def at_the_commit(root, files, remove, staging, *later):
         seen["let go"] = sorted(p.relative_to(root).as_posix() for p, d in files.items()
                                 if isinstance(d, PdfFile) and len(d.parts) == 1 and isinstance(d.parts[0], Stored)
                                 and Path(d.parts[0].path).parent == root / STAGING)
-        return real(root, files, remove, staging)
+        return real(root, files, remove, staging, *later)
 
     monkeypatch.setattr(build_run, "commit", at_the_commit)
     assert run(ws, *BUILD, "--out", str(early)) == 0
@@ -384,9 +384,9 @@ def test_a_big_pack_of_the_cache_is_staged_as_it_is_made_and_let_go_of(tmp_path,
     real = build_run.commit
     seen = {}
 
-    def at_the_commit(root, files, remove, staging):
+    def at_the_commit(root, files, remove, staging, *later):
         seen["packs"] = {p: d for p, d in files.items() if p.name.endswith(".pack.json")}
-        return real(root, files, remove, staging)
+        return real(root, files, remove, staging, *later)
 
     monkeypatch.setattr(build_run, "commit", at_the_commit)
     assert run(ws, *BUILD, "--out", str(out)) == 0

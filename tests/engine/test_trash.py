@@ -294,3 +294,59 @@ def test_killed_as_it_freed_an_entry_the_next_reclaim_frees_it(tmp_path, small_r
     assert len(left) == 1 and trashes.strangers(trash) == []  # (pnpgen's, under its private name)
     trashes.empty_trash(trash, keep_spares=True)
     assert not trash.exists()
+
+
+def test_a_builds_commit_leaves_its_small_old_files_to_be_freed_after_its_summary(tmp_path, monkeypatch):
+    """``later`` (a build's commit): the small files it replaces or removes are moved into the
+    trash, not freed on the way (some 4 ms of ext4 each, a watch save's 40 ms), no process is
+    started for them, and the caller empties the trash once it has said the build is done."""
+    started = []
+    monkeypatch.setattr(trashes, "reclaim", lambda root: started.append(root))
+    root = tmp_path / "out"
+    root.mkdir()
+    (root / "a.txt").write_bytes(b"old a")
+    (root / "stale.txt").write_bytes(b"old stale")
+    old = {(root / name).stat().st_ino for name in ("a.txt", "stale.txt")}
+    later: list[Path] = []
+    commit(root, {root / "a.txt": b"new a"}, remove=[root / "stale.txt"], later=later)
+    assert (root / "a.txt").read_bytes() == b"new a" and not (root / "stale.txt").exists()
+    assert started == [] and later == [root / TRASH]
+    waiting = [p for p in (root / TRASH).iterdir() if p.suffix != TAKEN]
+    assert {p.stat().st_ino for p in waiting} == old, "an old file was freed before the build said it was done"
+    assert sorted(p.read_bytes() for p in waiting) == [b"old a", b"old stale"]
+    trashes.empty_trash(later[0], keep_spares=True)
+    assert not (root / TRASH).exists()
+    assert sorted(p.name for p in root.iterdir()) == ["a.txt"]
+
+
+def test_small_old_files_left_in_the_trash_are_freed_by_the_next_commits_reclaim(tmp_path, monkeypatch):
+    started = []
+    monkeypatch.setattr(trashes, "reclaim", lambda root: started.append(root))
+    root = tmp_path / "out"
+    root.mkdir()
+    (root / "a.txt").write_bytes(b"old a")
+    commit(root, {root / "a.txt": b"new a"}, later=[])  # killed before its caller freed them
+    assert (root / TRASH).is_dir() and started == []
+    commit(root, {root / "b.txt": b"b"}, later=[])  # the next build's
+    assert started == [root]  # the reclaim's process, which frees what the sealed record names
+    trashes.empty_trash(root / TRASH, keep_spares=True)
+    assert not (root / TRASH).exists()
+
+
+def test_a_build_says_it_is_done_before_it_frees_the_files_it_replaced(workspace):
+    """The summary (``committed``) is told while the replaced files wait in the trash; the build
+    has freed them, and removed the trash, by the time it returns."""
+    from pnpgen.data.workspace import find_workspace
+    from pnpgen.engine.options import BuildOptions
+    from pnpgen.engine.run import run_build
+
+    ws = find_workspace(workspace)
+    out = workspace / "build"
+    run_build(ws, ["test"], BuildOptions(jobs=1), out, None)
+    deck = workspace / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("本文カード1", "本文カード1改"), encoding="utf-8")
+    waiting: list[int] = []
+    run_build(ws, ["test"], BuildOptions(jobs=1), out, None,
+              committed=lambda outcomes: waiting.append(sum(1 for p in (out / TRASH).iterdir() if p.suffix != TAKEN)))
+    assert waiting and waiting[0] >= 3  # the deck's documents, the manifest, the cache's records at least
+    assert not (out / TRASH).exists()

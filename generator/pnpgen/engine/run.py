@@ -37,6 +37,7 @@ from pnpgen.engine.output import inside, mark, remove_stray_temps
 from pnpgen.engine.placement import booklet_paper, game_printer
 from pnpgen.engine.reprint import reprint_files
 from pnpgen.engine.transaction import Staging, commit
+from pnpgen.engine.trash import empty_trash
 from pnpgen.engine.warm import Warm, Worker
 from pnpgen.engine.written import note_written, written_before
 from pnpgen.errors import InputError
@@ -102,8 +103,9 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
             stale.extend(gone)
         outcomes.sort(key=lambda o: slugs.index(o.slug))
         with staging.lock():  # built in memory first: a failed build leaves no trace
-            remove_stray_temps([cache.root, *(out_root / slug for slug in slugs)], out_root)  # an older pnpgen's
-            written = set(commit(out_root, files, stale, staging))  # one transaction: the old set or the new one
+            # one transaction: the old set or the new one; the old small files it replaced freed after the summary
+            later: list[Path] = []
+            written = set(commit(out_root, files, stale, staging, later))
             _told(outcomes, written, out_root, ws)
             if committed is not None:
                 committed(outcomes)
@@ -117,6 +119,10 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
                     for slug, _ in todo:
                         fingerprint(inputs_of(ws, slug), None, cache.hashes, ws.fonts)
 
+            def free() -> None:  # the old files the commit moved aside (``later``)
+                for folder in later:
+                    empty_trash(folder, keep_spares=True)
+
             def save() -> None:
                 for path, data in files.items():  # the next run knows these files by their stamps, unread
                     if any(d in path.parents for d in built_dirs):
@@ -124,6 +130,11 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
                 cache.hashes.save()
 
             steps: list[tuple[str, str, Callable[[], object]]] = [
+                # (some 4 ms of ext4 a file: 40 ms of a watch save's 16, said done before them)
+                ("the replaced files freed", "the next build frees them", free),
+                # a killed build's (an older pnpgen's): a walk of the cache, some 2 ms, said done before it
+                ("the temporaries a killed build left removed", "the next build removes them",
+                 lambda: remove_stray_temps([cache.root, *(out_root / slug for slug in slugs)], out_root)),
                 ("the cache's unused entries removed", "the next build removes them", cache.prune),
                 ("the inputs' hashes learned", "the next build reads them again", learn),
                 ("the files' hashes saved", "the next build reads them again", save)]

@@ -77,10 +77,12 @@ FORKS = hasattr(os, "fork") and hasattr(os, "copy_file_range")
 
 
 def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[Path] = (),
-           staging: Staging | None = None) -> list[Path]:
+           staging: Staging | None = None, later: list[Path] | None = None) -> list[Path]:
     """Replace the files of ``root`` by ``files`` and remove ``remove``, all or nothing (see the
     module's note); returns the paths whose content changed. Run under the folder's lock.
-    ``staging``: the build's, holding the big documents it began to copy while it went on."""
+    ``staging``: the build's, holding the big documents it began to copy while it went on.
+    ``later``: the old small files go into the trash too, for the caller to free after its
+    summary (``journal.recover``'s ``later``)."""
     staging = staging if staging is not None else Staging(root)
     if not staging.open:
         recover(root)
@@ -142,7 +144,7 @@ def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[P
                 staging.take_back()  # the documents it let go of, read before their staged copies go
         staging.discard()
         if spare.freed_for_room(root / TRASH, e):  # (the room it lacked was held by pnpgen's own spares)
-            return commit(root, files, remove, Staging(root))
+            return commit(root, files, remove, Staging(root), later)
         raise unwritable(root, e) from None
     except BaseException:
         staging.discard()
@@ -150,7 +152,7 @@ def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[P
     with signals_deferred():
         os.replace(new, root / JOURNAL)  # the commit: from here on the new set is what the folder holds
         staging.open = False
-    recover(root)
+    recover(root, later)
     if FORKS:  # (the documents a spare can be made of: engine/spare.py)
         spare.note_outputs(root, root / TRASH, {p: d for p, d in todo.items() if isinstance(d, PdfFile)
                                                 and d.size >= BIG_DOCUMENT and p not in staging.entries},
