@@ -684,7 +684,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     if sheet is not None and booklet:  # (a shop's book, exports/book.py, is the book alone)
         files[SHEET_FILE] = sheet.data
         warnings += sheet.warnings
-        report.append(sheet.report)
+        report.insert(len(report) - 1, sheet.report)  # (the book's summary stays the report's last line)
     return RulebookResult(files, warnings, report, settled_entries, path, builder.page_lines(n_pages))
 
 

@@ -173,7 +173,7 @@ def set_sheet(builder: Callable[[float, float], StoryBuilder], meta: Meta, fonts
     if sides > SIDES:
         over = sum(doc.fill[SIDES:])
         warnings.append(f"{draft}: the rule sheet ({FILE}, {name}) takes {sides} sides, more than the two of one sheet: "
-                        f"{over:.1f} columns of text past the back ({over / spec.columns:.0%} of a side); all of it is "
+                        f"{over:.1f} columns of text past the back ({over / spec.columns:.1f} sides); all of it is "
                         "printed, nothing cut off (shorten the draft, give the sheet more columns, a larger paper or a "
                         "smaller margin in game.yaml's rulebook: sheet:, or hand out the booklet, rulebook-booklet.pdf)")
     return SheetResult(tags_apart(buf.getvalue()), sides, report, warnings)
