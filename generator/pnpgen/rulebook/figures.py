@@ -431,7 +431,8 @@ def _sheet(doc: Located, value: Any, game: Game) -> SheetSpec:
     if "paper" in value:
         spec.paper = parsed("paper", validate.paper)
     if "orientation" in value:
-        spec.landscape = parsed("orientation", lambda v: validate.choice(v, ORIENTATIONS, "orientation")) == "landscape"
+        spec.landscape = parsed("orientation", lambda v: validate.choice(v.strip().lower() if isinstance(v, str) else v,
+                                                                              ORIENTATIONS, "orientation")) == "landscape"
     if "columns" in value:
         columns = value["columns"]
         if not isinstance(columns, int) or isinstance(columns, bool) or not 1 <= columns <= SHEET_COLUMNS_MAX:

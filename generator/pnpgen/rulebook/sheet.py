@@ -110,7 +110,8 @@ class SheetDoc(RulebookDoc):
         m = self.meta
         sep = " · " if m.latin else "　"
         players = msg("rulebook.players", m.lang, players=m.players) if m.players else ""
-        return sep.join(part for part in (players, self.time, m.draft_label, m.date) if part)
+        time = msg("rulebook.sheet_time", m.lang, time=self.time) if self.time else ""
+        return sep.join(part for part in (players, time, m.draft_label, m.date) if part)
 
     def _later(self, canv, doc) -> None:
         """A later side's head: the title and the side's number, over a rule."""
@@ -172,8 +173,9 @@ def set_sheet(builder: Callable[[float, float], StoryBuilder], meta: Meta, fonts
     warnings = []
     if sides > SIDES:
         over = sum(doc.fill[SIDES:])
+        lines = round(over * (page.height - 2 * page.margin - BAND_H) / BODY_LEADING)  # (a later side's columns)
         warnings.append(f"{draft}: the rule sheet ({FILE}, {name}) takes {sides} sides, more than the two of one sheet: "
-                        f"{over:.1f} columns of text past the back ({over / spec.columns:.1f} sides); all of it is "
+                        f"{over:.1f} columns of text past the back, some {lines:,} lines of the body; all of it is "
                         "printed, nothing cut off (shorten the draft, give the sheet more columns, a larger paper or a "
                         "smaller margin in game.yaml's rulebook: sheet:, or hand out the booklet, rulebook-booklet.pdf)")
     return SheetResult(tags_apart(buf.getvalue()), sides, report, warnings)
