@@ -185,3 +185,12 @@ def test_a_sheets_orientation_and_paper_are_read_in_any_case(tmp_path):
     assert sheet is not None and not sheet.landscape and sheet.paper == "letter"
     assert (sheet.margin_mm, sheet.gap_mm) == (12.7, 6.0) and sheet.page_mm("a4") == (215.9, 279.4)
     assert round(sheet.column_mm("a4"), 2) == round((215.9 - 25.4 - 6) / 2, 2)
+
+
+def test_the_answers_of_a_spoiler_section_start_a_side_of_their_own(tmp_path):
+    """As the book starts a page for them (rulebook/story.py ``rules_section``): turned over, not read in play."""
+    ws = _tiny(tmp_path, "{quick_reference: false}", DRAFT + "\n■　解答編（ネタバレ注意）\n\n　答えは３です。\n")
+    assert run(ws, "rulebook", "--game", "test", "-q") == 0
+    pages = [t.replace(" ", "") for t in texts((ws / "build" / "test" / "rule-sheet.pdf").read_bytes())]
+    assert len(pages) == 2 and "解答編" not in pages[0] and "ゲームの進行" in pages[0]
+    assert "4　解答編（ネタバレ注意）" in pages[1] and "答えは３です。" in pages[1]

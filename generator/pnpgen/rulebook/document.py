@@ -113,6 +113,11 @@ class GridFrame(Frame):
 
     add = _add  # as Frame has it (the document calls ``add``)
 
+    def y_now(self) -> float:
+        """Where the next flowable would go, points from the page's foot (a rule sheet measures how
+        full its columns are by it: rulebook/sheet.py)."""
+        return float(self.__dict__["_y"])  # (ReportLab sets it untyped)
+
     def split(self, flowable, canv):
         self._snap(flowable)
         return super().split(flowable, canv)

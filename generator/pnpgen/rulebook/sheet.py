@@ -78,15 +78,15 @@ class SheetDoc(RulebookDoc):
 
     def page_templates(self) -> list[PageTemplate]:
         p = self.page_plan
-        return [PageTemplate("first", p.frames(HEAD_H, "first"), onPage=self._first, onPageEnd=self._columns,
+        return [PageTemplate("first", p.frames(HEAD_H, "first"), onPage=self.first_side, onPageEnd=self.side_end,
                              autoNextPageTemplate="later"),
-                PageTemplate("later", p.frames(BAND_H, "later"), onPage=self._later, onPageEnd=self._columns)]
+                PageTemplate("later", p.frames(BAND_H, "later"), onPage=self.later_side, onPageEnd=self.side_end)]
 
     def handle_documentBegin(self):
         self.fill = []
         super().handle_documentBegin()
 
-    def _first(self, canv, doc) -> None:
+    def first_side(self, canv, doc) -> None:
         """The first side's head: the title, then the players, time, draft and date, over a rule."""
         self._page_start(canv, doc)
         m, f, p = self.meta, self.fonts, self.page_plan
@@ -99,21 +99,21 @@ class SheetDoc(RulebookDoc):
         canv.setFillColor(ACCENT)
         glyphs.draw(canv, p.margin, top - 0.88 * TITLE_SIZE, m.one_line_title, f.bold, size)
         canv.setFillColor(NOTE_INK)
-        glyphs.draw(canv, p.margin, top - 0.88 * TITLE_SIZE - 6.5 * mm, self._info(), f.gothic, INFO_SIZE)
+        glyphs.draw(canv, p.margin, top - 0.88 * TITLE_SIZE - 6.5 * mm, self.head_line(), f.gothic, INFO_SIZE)
         canv.setStrokeColor(RULE)
         canv.setLineWidth(0.6)
         y = top - 0.88 * TITLE_SIZE - 9 * mm
         canv.line(p.margin, y, p.width - p.margin, y)
         canv.restoreState()
 
-    def _info(self) -> str:
+    def head_line(self) -> str:
         m = self.meta
         sep = " · " if m.latin else "　"
         players = msg("rulebook.players", m.lang, players=m.players) if m.players else ""
         time = msg("rulebook.sheet_time", m.lang, time=self.time) if self.time else ""
         return sep.join(part for part in (players, time, m.draft_label, m.date) if part)
 
-    def _later(self, canv, doc) -> None:
+    def later_side(self, canv, doc) -> None:
         """A later side's head: the title and the side's number, over a rule."""
         self._page_start(canv, doc)
         m, f, p = self.meta, self.fonts, self.page_plan
@@ -128,19 +128,19 @@ class SheetDoc(RulebookDoc):
         canv.line(p.margin, y, p.width - p.margin, y)
         canv.restoreState()
 
-    def _columns(self, canv, doc) -> None:
+    def side_end(self, canv, doc) -> None:
         """A thin rule down each gap between two columns this side filled, and how full they are."""
+        p = self.page_plan
         frames = self.pageTemplate.frames
         last = frames.index(self.frame) if self.frame in frames else len(frames) - 1
-        used = self.frame._y2 - float(self.frame.__dict__["_y"])  # (ReportLab sets it untyped)
-        self.fill.append(last + min(1.0, max(0.0, used / self.frame._height)))
-        p = self.page_plan
+        top = p.height - p.margin - (HEAD_H if doc.page == 1 else BAND_H)
+        self.fill.append(last + min(1.0, max(0.0, (top - self.frame.y_now()) / (top - p.margin))))
         canv.saveState()
         canv.setStrokeColor(RULE)
         canv.setLineWidth(0.4)
-        for f in frames[:last]:
-            x = f._x1 + f._width + p.gap / 2
-            canv.line(x, f._y1, x, f._y2)
+        for i in range(last):
+            x = p.margin + (i + 1) * p.column + i * p.gap + p.gap / 2
+            canv.line(x, p.margin, x, top)
         canv.restoreState()
 
 
