@@ -194,3 +194,14 @@ def test_the_answers_of_a_spoiler_section_start_a_side_of_their_own(tmp_path):
     pages = [t.replace(" ", "") for t in texts((ws / "build" / "test" / "rule-sheet.pdf").read_bytes())]
     assert len(pages) == 2 and "解答編" not in pages[0] and "ゲームの進行" in pages[0]
     assert "4　解答編（ネタバレ注意）" in pages[1] and "答えは３です。" in pages[1]
+
+
+def test_a_letter_games_sheet_is_letter_landscape_without_a_word_of_paper_in_the_sheet(tmp_path, capsys):
+    """The game's own paper: game.yaml's ``paper: letter`` (the booklet's Letter) gives the sheet's."""
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS, game=GAME_YAML + "paper: letter\n", draft=True)
+    assert run(ws, "rulebook", "--game", "test", "--rule-sheet") == 0
+    pdf = (ws / "build" / "test" / "rule-sheet.pdf").read_bytes()
+    assert _page_mm(pdf) == [(279.4, 215.9)]
+    head = texts(pdf)[0].replace(" ", "").splitlines()
+    assert head[:2] == ["テストゲーム", "プレイ人数　2〜4人　草案３　2026年11月30日"]
+    assert "rule-sheet.pdf" in capsys.readouterr().out
