@@ -205,3 +205,15 @@ def test_a_letter_games_sheet_is_letter_landscape_without_a_word_of_paper_in_the
     head = texts(pdf)[0].replace(" ", "").splitlines()
     assert head[:2] == ["テストゲーム", "プレイ人数　2〜4人　草案３　2026年11月30日"]
     assert "rule-sheet.pdf" in capsys.readouterr().out
+
+
+def test_a_map_the_book_holds_but_a_sheets_column_does_not_is_told_at_its_line(tmp_path, capsys):
+    """A row of 28 □ fits the A5 page's 33 but not a column of three on A4 landscape (24): an error at
+    its draft line saying what would fit, not a map printed past its column."""
+    ws = _tiny(tmp_path, "{columns: 3}", DRAFT + "\n■　地図\n\n　" + "□" * 28 + "\n　" + "□" * 28 + "\n")
+    assert run(ws, "rulebook", "--game", "test", "-q") == 2
+    assert capsys.readouterr().err == (
+        "pnpgen: error: data/test/draft.txt:19: a diagram's row 1 is 28 full-width characters wide, wider than the rule "
+        "sheet's column (24) (expected rows of at most 24 full-width characters (49 half-width): a wider map split in "
+        "two, or given fewer cells; or the sheet's columns wider (fewer columns, landscape))\n")
+    assert not (ws / "build" / "test" / "rulebook.pdf").exists()  # all or nothing: the book is not written alone

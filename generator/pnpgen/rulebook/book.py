@@ -638,7 +638,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     builder = _story_builder(game, r, rules_only, pictures, readings, icons, setting, own)
     default_font(fonts.gothic)  # the pieces' art starts from an embedded font, never Helvetica
     setting.recall(f"{game.slug}\0{draft.lang}\0{Path(font_dir).resolve()}", fontreg.registered(), lines)
-    sheet_spec = settings.sheet or (SheetSpec() if rule_sheet else None)
+    sheet_spec = (settings.sheet or (SheetSpec() if rule_sheet else None)) if booklet else None  # (a shop's book: none)
     sheet, where = None, "an A5 page"
     try:
         a5, n_pages, settled_entries = render(_story(builder, path), meta, fonts, entries=entries,
@@ -647,9 +647,10 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
         setting.keep(lines)  # the lines this setting used, for the next build's (in a new process)
         if sheet_spec is not None:  # the same rules in the sheet's columns, by a builder of their own
             where = "a column of the rule sheet"
-            sheet = set_sheet(lambda w, h: _story_builder(game, r, rules_only, pictures, None, icons, None, own,
-                                                          text_w=w, body_h=h),
-                              meta, fonts, sheet_spec, booklet_paper_for(paper), path)
+            spec = sheet_spec
+            sheet = set_sheet(lambda w, h: _story(_story_builder(game, r, rules_only, pictures, None, icons, None, own,
+                                                                 text_w=w, body_h=h), path, spec),
+                              meta, fonts, spec, booklet_paper_for(paper), path)
     except LayoutError as e:  # one block no page holds: platypus cannot split it
         block = _block(e)
         raise InputError(f"the rulebook has a block taller than {where} ({block})", path=path,
@@ -681,7 +682,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     )
     files = {"rulebook.pdf": a5, "rulebook-booklet.pdf": a4, "proof.txt": proof_file(game, r)} if booklet \
         else {"rulebook.pdf": a5, "proof.txt": proof_file(game, r)}
-    if sheet is not None and booklet:  # (a shop's book, exports/book.py, is the book alone)
+    if sheet is not None:  # (a shop's book, exports/book.py, is the book alone: no booklet, no sheet)
         files[SHEET_FILE] = sheet.data
         warnings += sheet.warnings
         report.insert(len(report) - 1, sheet.report)  # (the book's summary stays the report's last line)
@@ -701,16 +702,19 @@ def _provisional_printed(r: DraftReading, lang: str) -> list[str]:
             f"draft's components list to print it without the mark)"]
 
 
-def _story(builder: StoryBuilder, path: Path) -> list[Flowable]:
-    """The book's flowables; a diagram wider than the page's text is an error at its draft line
-    (for check and the build alike)."""
+def _story(builder: StoryBuilder, path: Path, sheet: SheetSpec | None = None) -> list[Flowable]:
+    """The book's flowables (``sheet``: a rule sheet's, ``StoryBuilder.sheet_story``); a diagram wider
+    than the page's text (or the sheet's column) is an error at its draft line (for check and the build alike)."""
     try:
-        return builder.story()
+        return builder.story() if sheet is None else builder.sheet_story(sheet.quick_reference)
     except DiagramTooWide as e:
+        room = "page's text" if sheet is None else "rule sheet's column"
         raise InputError(f"a diagram's row {e.row} is {e.cells / 2:,g} full-width characters wide, wider than the "
-                         f"page's text ({e.room // 2})", path=path, line=e.draft_line or None,
+                         f"{room} ({e.room // 2})", path=path, line=e.draft_line or None,
                          expected=f"rows of at most {e.room // 2} full-width characters ({e.room} half-width): "
-                                  "a wider map split in two, or given fewer cells") from None
+                                  "a wider map split in two, or given fewer cells" +
+                                  ("" if sheet is None else "; or the sheet's columns wider (fewer columns, "
+                                   "landscape)")) from None
 
 
 def _block(e: LayoutError) -> str:

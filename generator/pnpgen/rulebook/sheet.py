@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from reportlab.lib.units import mm
-from reportlab.platypus import PageTemplate
+from reportlab.platypus import Flowable, PageTemplate
 
 from pnpgen.messages import msg
 from pnpgen.pdf import settings
@@ -26,7 +26,6 @@ from pnpgen.pdf.subsettags import tags_apart
 from pnpgen.rulebook import glyphs
 from pnpgen.rulebook.document import GridFrame, Meta, RulebookDoc
 from pnpgen.rulebook.figures import SheetSpec
-from pnpgen.rulebook.story import StoryBuilder
 from pnpgen.rulebook.styles import ACCENT, BODY_LEADING, LATIN_GAP, MIN_SIZE, NOTE_INK, RULE, Fonts
 
 FILE = "rule-sheet.pdf"
@@ -154,12 +153,12 @@ class SheetResult:
     warnings: list[str] = field(default_factory=list)
 
 
-def set_sheet(builder: Callable[[float, float], StoryBuilder], meta: Meta, fonts: Fonts, spec: SheetSpec,
+def set_sheet(story_for: Callable[[float, float], list[Flowable]], meta: Meta, fonts: Fonts, spec: SheetSpec,
               paper: str, draft: Path) -> SheetResult:
     """The rule sheet of the draft ``draft`` on ``paper`` (the booklet's, when ``spec`` names none):
-    ``builder`` makes the story's builder for a column's width and height (pt)."""
+    ``story_for`` sets the rules' story (``StoryBuilder.sheet_story``) for a column's width and height (pt)."""
     page = SheetPage.of(spec, paper)
-    story = builder(page.column, page.height - 2 * page.margin - HEAD_H).sheet_story(spec.quick_reference)
+    story = story_for(page.column, page.height - 2 * page.margin - HEAD_H)
     buf = io.BytesIO()
     with settings.dated_as_pnpgen_dates():
         doc = SheetDoc(buf, meta, fonts, page, spec.time)
