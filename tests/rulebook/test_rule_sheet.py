@@ -217,3 +217,6 @@ def test_a_map_the_book_holds_but_a_sheets_column_does_not_is_told_at_its_line(t
         "sheet's column (24) (expected rows of at most 24 full-width characters (49 half-width): a wider map split in "
         "two, or given fewer cells; or the sheet's columns wider (fewer columns, landscape))\n")
     assert not (ws / "build" / "test" / "rulebook.pdf").exists()  # all or nothing: the book is not written alone
+    assert run(ws, "check", "--game", "test") == 2  # check says what the build would stop at
+    assert "draft.txt:19: a diagram's row 1 is 28 full-width characters wide, wider than the rule sheet's column (24)" \
+        in capsys.readouterr().out

@@ -48,7 +48,7 @@ from pnpgen.rulebook.proof import Finding, proof, proof_text, report_lang
 from pnpgen.rulebook.proofopen import draft_open_lines, open_in_draft
 from pnpgen.rulebook.reader import Draft, detect_language, read_draft
 from pnpgen.rulebook.sheet import FILE as SHEET_FILE
-from pnpgen.rulebook.sheet import set_sheet
+from pnpgen.rulebook.sheet import column_measures, set_sheet
 from pnpgen.rulebook.story import StoryBuilder
 from pnpgen.rulebook.styles import INK, Fonts
 from pnpgen.rulebook.tree import Document, Item, Step, to_ascii_digits
@@ -474,6 +474,10 @@ def rulebook_check(game: Game, font_dir: Path, icon_dirs: Sequence[Path] = ()) -
     icons = _drawn_icons(r, icon_dirs)  # (an icon the book cannot draw stops the build: check says so)
     builder = _story_builder(game, r, rules_only=False, pictures={}, own=picture_arts(game, r.settings))
     _story(builder, r.path)
+    if r.settings.sheet is not None:  # its columns hold the book's diagrams too (a build stops at one that does not)
+        w, h = column_measures(r.settings.sheet, booklet_paper_for(game.options.get("paper")))
+        _story(_story_builder(game, r, rules_only=False, pictures={}, own=picture_arts(game, r.settings), text_w=w,
+                              body_h=h), r.path, r.settings.sheet)
     warnings = r.warnings + _icon_warnings(r, game.slug, icons, icon_dirs) + \
         [_unplaced(game, spec, builder.anchors, r.draft.lang) for spec in r.settings.figures
          if anchor(spec.after) not in {anchor(a) for a in builder.anchors}]

@@ -143,6 +143,12 @@ class SheetDoc(RulebookDoc):
         canv.restoreState()
 
 
+def column_measures(spec: SheetSpec, paper: str) -> tuple[float, float]:
+    """A column's width and the first side's column height (pt): what the story is set to."""
+    page = SheetPage.of(spec, paper)
+    return page.column, page.height - 2 * page.margin - HEAD_H
+
+
 @dataclass
 class SheetResult:
     """The rule sheet as set: its PDF, its sides, the report line and the warning when it is more than one sheet."""
@@ -158,7 +164,7 @@ def set_sheet(story_for: Callable[[float, float], list[Flowable]], meta: Meta, f
     """The rule sheet of the draft ``draft`` on ``paper`` (the booklet's, when ``spec`` names none):
     ``story_for`` sets the rules' story (``StoryBuilder.sheet_story``) for a column's width and height (pt)."""
     page = SheetPage.of(spec, paper)
-    story = story_for(page.column, page.height - 2 * page.margin - HEAD_H)
+    story = story_for(*column_measures(spec, paper))
     buf = io.BytesIO()
     with settings.dated_as_pnpgen_dates():
         doc = SheetDoc(buf, meta, fonts, page, spec.time)
