@@ -73,6 +73,9 @@ def _rulebook_command(r: argparse.ArgumentParser) -> None:
     r.add_argument("--lang", type=optionvalues.option(optionvalues.language_option), help="typeset this language of the game (its draft.<lang>.txt) into build/<game>/<lang>/")
     _rulebook_options(r)
     margin_option(r)  # the booklet's fold marks and note inside it, as build sets them
+    r.add_argument("--rule-sheet", action="store_true",
+                   help="also rule-sheet.pdf: the rules on one sheet of paper, as game.yaml's rulebook: sheet: asks "
+                        "(default: the booklet's paper, landscape, two columns; docs/rulebook.md, The rule sheet)")
 
 
 def _calibrate_command(k: argparse.ArgumentParser) -> None:

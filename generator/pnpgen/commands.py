@@ -153,6 +153,9 @@ def _summary(ws: Workspace, outcomes: Sequence[Any], quiet: bool, heading: str |
         book = result.manifest.get("rulebook", {}).get("report")
         if book:  # its pages and how many proofing notes proof.txt holds (the report's summary, last)
             print_line(f"  {book[-1]}")
+            for line in book[:-1]:  # the rule sheet's paper and sides (rulebook/sheet.py)
+                if line.startswith("rule sheet:"):
+                    print_line(f"  {line}")
         if "ink" in result.manifest:
             ink = result.manifest["ink"]
             print_line(f"  ink: {ink['ratio'] * 100:.0f} % of full colour ({ink['mode']}, in {ink['folder']}/)")
@@ -324,7 +327,8 @@ def _own_language(ws: Workspace, slugs: builtins.list[str], lang: str | None) ->
 
 
 def _rulebook(ws: Workspace, game, args: argparse.Namespace):
-    """Typeset the draft: rulebook.pdf (A5), rulebook-booklet.pdf (A4 saddle stitch), proof.txt."""
+    """Typeset the draft: rulebook.pdf (A5), rulebook-booklet.pdf (A4 saddle stitch), proof.txt, and
+    rule-sheet.pdf when game.yaml asks for it or ``--rule-sheet`` is given."""
     from pnpgen.data.load import max_dpi_of
     from pnpgen.engine.placement import booklet_paper
     from pnpgen.faces.builtin import icon_dirs
@@ -334,7 +338,7 @@ def _rulebook(ws: Workspace, game, args: argparse.Namespace):
     return build_rulebook(game, ws.fonts, pictures=pictures_from_game(game, ws.templates, max_dpi=ceiling),
                           rules_only=args.rules_only, creep_mm=args.creep, binding=args.binding,
                           paper=booklet_paper(ws, game, None), icon_dirs=icon_dirs(ws.templates, game.slug),
-                          max_dpi=ceiling, margin_mm=args.margin)
+                          max_dpi=ceiling, margin_mm=args.margin, rule_sheet=args.rule_sheet)
 
 
 def rulebook(ws: Workspace, args: argparse.Namespace) -> int:

@@ -225,7 +225,7 @@ def test_a_one_line_paragraph_under_a_heading_keeps_with_the_next():
 
     from pnpgen.rulebook.flowables import JPara
     from pnpgen.rulebook.keeps import two_lines_under_headings
-    from pnpgen.rulebook.story import TEXT_W
+    from pnpgen.rulebook.styles import TEXT_W
 
     font = fontreg.register("BIZUDMincho-Regular", ROOT / "fonts")
     head = Paragraph("見出し")

@@ -1,6 +1,6 @@
 """One namespace for a game's outputs: the files each deck makes (``<deck>.pdf``,
 ``shop/<deck>.pdf``, ``shop/<deck>-unique.pdf``, ``shop/<deck>-die.pdf``, an export's
-``<deck>.json`` and PNGs) must not be the game-level files (``<game>-all.pdf``, ``rulebook.pdf``,
+``<deck>.json`` and PNGs) must not be the game-level files (``<game>-all.pdf``, ``rulebook.pdf``, ``rule-sheet.pdf``,
 ``manifest.json``, ``shop/order.csv``, ``proof.txt``, ``reprint.pdf``, ``reprint-since-*.pdf``, an export's ``export.json``, ``order.csv``
 and ``<game>-contact.png``) or another deck's; an export's preset folder must not be a folder the
 build makes (``shop/``, ``cut/``, a language's ``<lang>/``). A deck id or game folder that
@@ -31,6 +31,7 @@ def game_level(slug: str) -> dict[str, str]:
     return {
         f"{slug}-all": f"{slug}-all.pdf (every home sheet of the game)",
         "rulebook": "rulebook.pdf", "rulebook-booklet": "rulebook-booklet.pdf", "manifest": "manifest.json",
+        "rule-sheet": "rule-sheet.pdf (the rules on one sheet)",
         "order": "shop/order.csv and an export's order.csv", "proof": "proof.txt", "export": "export.json (an export's record)",
         "reprint": "reprint.pdf (the copies to reprint after a build that changed pieces, with reprint.txt)",
         f"{slug}-contact": f"{slug}-contact.png (an export's contact sheet)",

@@ -30,6 +30,7 @@ from pnpgen.litter import is_litter
 
 FILES = ("rulebook.pdf", "rulebook-booklet.pdf", "proof.txt")  # what the rulebook writes
 SET_FILES = FILES[:2]  # what setting its pages makes (proof.txt is made on every reading)
+RULE_SHEET = "rule-sheet.pdf"  # what setting them makes too when game.yaml asks for a rule sheet (rulebook/sheet.py)
 KIND = "books"  # the cache's folder of each key's warnings and report
 
 
@@ -234,7 +235,7 @@ def kept(cache: Cache, before: GameState | None, key: str, out_dir: Path) -> tup
 
 def earlier(record: dict[str, Any] | None, before: GameState | None, out_dir: Path | None) -> dict[str, Any] | None:
     """The last build's setting of the pages (``record``: ``last_record``), for the rulebook's
-    process (engine/typeset.py): its key, where its two PDFs are with the hashes they were written
+    process (engine/typeset.py): its key, where its PDFs are with the hashes they were written
     with, its warnings, report and readings used, the contents' and index's entries its pages
     settled on. None when the last build made no rulebook or its record is gone."""
     if record is None or before is None or out_dir is None:
@@ -242,7 +243,7 @@ def earlier(record: dict[str, Any] | None, before: GameState | None, out_dir: Pa
     if not isinstance(record.get("setting"), str) or not record["setting"]:
         return None
     files = {}
-    for name in SET_FILES:
+    for name in SET_FILES + ((RULE_SHEET,) if RULE_SHEET in record.get("files", []) else ()):
         document = before.documents.get(name)
         if name not in record.get("files", []) or not isinstance(document, dict) or not isinstance(document.get("sha"), str):
             return None

@@ -50,7 +50,7 @@ class BuildOptions:
 
 # The files a game's rulebook step writes (rulebook.book.build_rulebook): a build told to leave
 # the rulebook out (--no-rulebook) keeps the last ones instead of deleting them.
-RULEBOOK_FILES = ("rulebook.pdf", "rulebook-booklet.pdf", "proof.txt")
+RULEBOOK_FILES = ("rulebook.pdf", "rulebook-booklet.pdf", "proof.txt", "rule-sheet.pdf")
 # The reprint files (engine/reprint.py): a build that changes no piece keeps the last ones (the
 # designer may not have printed them yet); only a build with new changes replaces them.
 REPRINT_FILES = ("reprint.pdf", "reprint.txt")

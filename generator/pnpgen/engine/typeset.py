@@ -4,7 +4,7 @@ and loads this module there by name, so the build's process never imports the ru
 The draft is read and proofed on every build that reaches here; its pages are set only when what
 they are set from changed (``setting_key``): the draft's reading (text, components list, proofing
 notes, warnings), the game's cover facts, the faces the book can show and how. A card's text
-edited on a piece the book never shows changes proof.txt at most; the two PDFs of the last build
+edited on a piece the book never shows changes proof.txt at most; the PDFs of the last build
 are kept (``earlier``), read back only when their bytes are still the ones that build wrote.
 """
 
@@ -21,7 +21,7 @@ from pnpgen.data.gamefiles import figure_pictures
 from pnpgen.data.load import max_dpi_of
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
-from pnpgen.engine.bookkey import SET_FILES, PicturesNotHeld, icon_files, key_part, plain
+from pnpgen.engine.bookkey import PicturesNotHeld, icon_files, key_part, plain
 from pnpgen.engine.fingerprint import big_file_stamp, code, sha
 from pnpgen.engine.options import RulebookOptions
 from pnpgen.faces.builtin import icon_dirs
@@ -184,11 +184,12 @@ def setting_key(ws: Workspace, game: Game, reading: DraftReading, pictures: dict
 
 
 def _kept(earlier: dict[str, Any] | None, key: str) -> dict[str, bytes] | None:
-    """The last build's two PDFs when they were set with ``key`` and are on disk as it wrote them."""
+    """The last build's PDFs (the book, the booklet, a rule sheet) when they were set with ``key`` and are
+    on disk as it wrote them."""
     if not key or not isinstance(earlier, dict) or earlier.get("key") != key:
         return None
     files = {}
-    for name in SET_FILES:
+    for name in earlier["files"]:  # (SET_FILES, and the rule sheet when the same settings asked for it)
         path, digest = earlier["files"][name]
         try:
             data = Path(path).read_bytes()

@@ -6,8 +6,8 @@ The package re-exports what the rest of pnpgen calls; the work is in its modules
 drafts into that tree), ``components``, ``proof``, ``figures``, ``pictures``, ``story``
 (what it keeps on one page: ``keeps``; an English draft's quotes and dashes: ``typography``),
 ``flowables``, ``termindex`` (the index of terms), ``piecepics``, ``ownpics`` (a figure's
-picture of the designer's own), ``styles``, ``glyphs`` and
-``document`` (the typesetting).
+picture of the designer's own), ``styles``, ``glyphs``,
+``document`` (the typesetting) and ``sheet`` (the rules on one sheet of paper, in columns).
 
 The names load on first use (PEP 562), so ``import pnpgen.rulebook.reader`` (the spreadsheet
 reader decodes text with it) does not load the typesetter and ReportLab's platypus.

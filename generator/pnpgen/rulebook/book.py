@@ -20,7 +20,7 @@ from reportlab.platypus.doctemplate import LayoutError
 
 from pnpgen import fonts as fontreg
 from pnpgen.data.draftfile import default_language, draft_for, draft_path
-from pnpgen.data.formats import MAX_DPI, MIN_DPI
+from pnpgen.data.formats import MAX_DPI, MIN_DPI, booklet_paper_for
 from pnpgen.data.load import load_game
 from pnpgen.data.model import Game, is_placeholder, placeholder_word
 from pnpgen.data.workspace import Workspace
@@ -36,7 +36,7 @@ from pnpgen.rulebook import glyphs, setlines, slug
 from pnpgen.rulebook.components import ComponentRow, component_rows
 from pnpgen.rulebook.diagram import DiagramTooWide
 from pnpgen.rulebook.document import Meta, render
-from pnpgen.rulebook.figures import FigureSpec, RulebookSettings, anchor, load_settings, reach_mm
+from pnpgen.rulebook.figures import FigureSpec, RulebookSettings, SheetSpec, anchor, load_settings, reach_mm
 from pnpgen.rulebook.flowables import terms
 from pnpgen.rulebook.inline import DraftIconError, Icon, draft_icons, has_icon
 from pnpgen.rulebook.inline import unknown as unknown_icons
@@ -47,6 +47,8 @@ from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.proof import Finding, proof, proof_text, report_lang
 from pnpgen.rulebook.proofopen import draft_open_lines, open_in_draft
 from pnpgen.rulebook.reader import Draft, detect_language, read_draft
+from pnpgen.rulebook.sheet import FILE as SHEET_FILE
+from pnpgen.rulebook.sheet import column_measures, set_sheet
 from pnpgen.rulebook.story import StoryBuilder
 from pnpgen.rulebook.styles import INK, Fonts
 from pnpgen.rulebook.tree import Document, Item, Step, to_ascii_digits
@@ -472,6 +474,10 @@ def rulebook_check(game: Game, font_dir: Path, icon_dirs: Sequence[Path] = ()) -
     icons = _drawn_icons(r, icon_dirs)  # (an icon the book cannot draw stops the build: check says so)
     builder = _story_builder(game, r, rules_only=False, pictures={}, own=picture_arts(game, r.settings))
     _story(builder, r.path)
+    if r.settings.sheet is not None:  # its columns hold the book's diagrams too (a build stops at one that does not)
+        w, h = column_measures(r.settings.sheet, booklet_paper_for(game.options.get("paper")))
+        _story(_story_builder(game, r, rules_only=False, pictures={}, own=picture_arts(game, r.settings), text_w=w,
+                              body_h=h), r.path, r.settings.sheet)
     warnings = r.warnings + _icon_warnings(r, game.slug, icons, icon_dirs) + \
         [_unplaced(game, spec, builder.anchors, r.draft.lang) for spec in r.settings.figures
          if anchor(spec.after) not in {anchor(a) for a in builder.anchors}]
@@ -562,7 +568,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
                    parsed: ParsedObjects | None = None, lines: dict | None = None,
                    compressions: Compressions | None = None, min_dpi: float = MIN_DPI,
                    max_dpi: float = MAX_DPI, margin_mm: float = slug.PRINTER_MARGIN_MM,
-                   two_pass: bool = False) -> RulebookResult:
+                   two_pass: bool = False, rule_sheet: bool = False) -> RulebookResult:
     """``rulebook.pdf`` (A5), ``rulebook-booklet.pdf`` (on ``paper`` landscape: A4, or Letter with
     the pages at 94 %; saddle stitch) and
     ``proof.txt`` as bytes. ``pictures`` are the decks' faces by deck id (the build passes the
@@ -579,7 +585,9 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     ``compressions``: the streams the last setting in this process compressed (``document.render``);
     ``min_dpi``: as ``read_rulebook``'s, when the draft is read here; ``max_dpi``: the resolution
     ceiling a figure's own raster picture is resampled to (0: none; ``--max-dpi``); ``margin_mm``: the
-    printer's unprinted margin the booklet's fold marks and printing note stand inside (``--margin``)."""
+    printer's unprinted margin the booklet's fold marks and printing note stand inside (``--margin``);
+    ``rule_sheet``: ``rule-sheet.pdf`` too, game.yaml's ``sheet:`` or the default one (``--rule-sheet``:
+    rulebook/sheet.py), as it is when game.yaml asks for one."""
     if binding not in ("left", "right"):
         raise InputError(f"unknown binding {binding!r}", key="binding", expected="left or right")
     if creep_mm < 0:
@@ -630,17 +638,26 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
         cover_label=settings.cover,
     )
     setting = setlines.SetLines()  # this book's lines: recalled from its last setting, kept for the next
-    builder = _story_builder(game, r, rules_only, pictures, readings, icons, setting, picture_arts(game, settings, max_dpi))
+    own = picture_arts(game, settings, max_dpi)
+    builder = _story_builder(game, r, rules_only, pictures, readings, icons, setting, own)
     default_font(fonts.gothic)  # the pieces' art starts from an embedded font, never Helvetica
     setting.recall(f"{game.slug}\0{draft.lang}\0{Path(font_dir).resolve()}", fontreg.registered(), lines)
+    sheet_spec = (settings.sheet or (SheetSpec() if rule_sheet else None)) if booklet else None  # (a shop's book: none)
+    sheet, where = None, "an A5 page"
     try:
         a5, n_pages, settled_entries = render(_story(builder, path), meta, fonts, entries=entries,
                                               compressions=compressions)
         a5 = tags_apart(a5)  # ReportLab tags each font's first subset AAAAAA+: one tag a subset (ISO 32000-1 §9.6.4)
         setting.keep(lines)  # the lines this setting used, for the next build's (in a new process)
+        if sheet_spec is not None:  # the same rules in the sheet's columns, by a builder of their own
+            where = "a column of the rule sheet"
+            spec = sheet_spec
+            sheet = set_sheet(lambda w, h: _story(_story_builder(game, r, rules_only, pictures, None, icons, None, own,
+                                                                 text_w=w, body_h=h), path, spec),
+                              meta, fonts, spec, booklet_paper_for(paper), path)
     except LayoutError as e:  # one block no page holds: platypus cannot split it
         block = _block(e)
-        raise InputError(f"the rulebook has a block taller than an A5 page ({block})", path=path,
+        raise InputError(f"the rulebook has a block taller than {where} ({block})", path=path,
                          line=getattr(e, "draft_line", None) or None,
                          expected="a heading of a line or two, its details in the text under it" if block == "a heading"
                          else "diagrams of at most 30 lines; names and words short enough to wrap") from None
@@ -669,6 +686,10 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     )
     files = {"rulebook.pdf": a5, "rulebook-booklet.pdf": a4, "proof.txt": proof_file(game, r)} if booklet \
         else {"rulebook.pdf": a5, "proof.txt": proof_file(game, r)}
+    if sheet is not None:  # (a shop's book, exports/book.py, is the book alone: no booklet, no sheet)
+        files[SHEET_FILE] = sheet.data
+        warnings += sheet.warnings
+        report.insert(len(report) - 1, sheet.report)  # (the book's summary stays the report's last line)
     return RulebookResult(files, warnings, report, settled_entries, path, builder.page_lines(n_pages))
 
 
@@ -685,16 +706,19 @@ def _provisional_printed(r: DraftReading, lang: str) -> list[str]:
             f"draft's components list to print it without the mark)"]
 
 
-def _story(builder: StoryBuilder, path: Path) -> list[Flowable]:
-    """The book's flowables; a diagram wider than the page's text is an error at its draft line
-    (for check and the build alike)."""
+def _story(builder: StoryBuilder, path: Path, sheet: SheetSpec | None = None) -> list[Flowable]:
+    """The book's flowables (``sheet``: a rule sheet's, ``StoryBuilder.sheet_story``); a diagram wider
+    than the page's text (or the sheet's column) is an error at its draft line (for check and the build alike)."""
     try:
-        return builder.story()
+        return builder.story() if sheet is None else builder.sheet_story(sheet.quick_reference)
     except DiagramTooWide as e:
+        room = "page's text" if sheet is None else "rule sheet's column"
         raise InputError(f"a diagram's row {e.row} is {e.cells / 2:,g} full-width characters wide, wider than the "
-                         f"page's text ({e.room // 2})", path=path, line=e.draft_line or None,
+                         f"{room} ({e.room // 2})", path=path, line=e.draft_line or None,
                          expected=f"rows of at most {e.room // 2} full-width characters ({e.room} half-width): "
-                                  "a wider map split in two, or given fewer cells") from None
+                                  "a wider map split in two, or given fewer cells" +
+                                  ("" if sheet is None else "; or the sheet's columns wider (fewer columns, "
+                                   "landscape)")) from None
 
 
 def _block(e: LayoutError) -> str:
@@ -710,9 +734,11 @@ def _block(e: LayoutError) -> str:
 
 def _story_builder(game: Game, r: DraftReading, rules_only: bool, pictures: Mapping[str, DeckPicture],
                    readings: Memo[str] | None = None, icons: Mapping[str, Icon] | None = None,
-                   setting: setlines.SetLines | None = None, own: Mapping[int, Art] | None = None) -> StoryBuilder:
+                   setting: setlines.SetLines | None = None, own: Mapping[int, Art] | None = None,
+                   **measures: float) -> StoryBuilder:
+    """The story's builder; ``measures``: a rule sheet's column (``text_w``, ``body_h``), else the A5 page's."""
     return StoryBuilder(r.doc, r.fonts, r.rows, rules_only=rules_only, pictures=pictures, settings=r.settings,
                         proof=[(f.kind, f.book) for f in r.findings], lines_recovered=r.draft.flattened,
                         lang=game.lang, text_lang=r.draft.lang,
                         boards=[d.id for d in game.decks if d.kind == "board"], readings=readings, icons=icons,
-                        setting=setting, own=own)
+                        setting=setting, own=own, **measures)

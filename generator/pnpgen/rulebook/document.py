@@ -113,6 +113,11 @@ class GridFrame(Frame):
 
     add = _add  # as Frame has it (the document calls ``add``)
 
+    def y_now(self) -> float:
+        """Where the next flowable would go, points from the page's foot (a rule sheet measures how
+        full its columns are by it: rulebook/sheet.py)."""
+        return float(self.__dict__["_y"])  # (ReportLab sets it untyped)
+
     def split(self, flowable, canv):
         self._snap(flowable)
         return super().split(flowable, canv)
@@ -120,10 +125,11 @@ class GridFrame(Frame):
 
 class RulebookDoc(BaseDocTemplate):
     def __init__(self, buf, meta: Meta, fonts: Fonts, sketch_first: bool = True, **kw):
+        # the A5 page; another page (rulebook/sheet.py's rule sheet) gives its own size, margins and subject
+        kw = {"pagesize": (PAGE_W, PAGE_H), "leftMargin": MARGIN_INNER, "rightMargin": MARGIN_OUTER,
+              "topMargin": MARGIN_TOP, "bottomMargin": MARGIN_BOTTOM, "subject": "rulebook"} | kw
         super().__init__(
-            buf, pagesize=(PAGE_W, PAGE_H), leftMargin=MARGIN_INNER, rightMargin=MARGIN_OUTER,
-            topMargin=MARGIN_TOP, bottomMargin=MARGIN_BOTTOM, invariant=1,
-            initialFontName=fonts.body, title=meta.title, author="", subject="rulebook",
+            buf, invariant=1, initialFontName=fonts.body, title=meta.title, author="",
             creator="pnpgen", lang="ja-JP" if meta.lang == "ja" else meta.lang,
             keepTogetherClass=GridKeep,  # a heading and its text kept together as the line grid places them
             **kw,
@@ -131,17 +137,21 @@ class RulebookDoc(BaseDocTemplate):
         settings.flate_only()  # how ReportLab writes the book's streams
         self.meta, self.fonts = meta, fonts
         self.sketch_first = sketch_first
+        self.addPageTemplates(self.page_templates())
+
+    def page_templates(self) -> list[PageTemplate]:
+        """The book's pages: the cover, the front matter, the body on its line grid, the colophon."""
         frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body",
                       leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
         # the body pages' line grid: the body's 行送り from the top margin (JLREQ 4.2.2 版面)
         grid = GridFrame(self.leftMargin, self.bottomMargin, self.width, self.height, id="grid",
                          leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, pitch=BODY_LEADING)
-        self.addPageTemplates([
+        return [
             PageTemplate("cover", [frame], onPage=self._cover),
             PageTemplate("front", [frame], onPageEnd=self._footer),
             PageTemplate("body", [grid], onPage=self._page_start, onPageEnd=self._decorate),
             PageTemplate("colophon", [frame], onPage=self._colophon),
-        ])
+        ]
 
     def handle_flowable(self, flowables):
         """Place the next flowable; one that no page holds carries the draft line it was set

@@ -23,6 +23,7 @@ real pieces, and the quick reference. Read here, with file:line errors, never fr
       cover: シナリオブック           # the cover's top line (default ルールブック / Rulebook)
       edition: 初版                  # what the book to hand out (--rules-only, doujin-book) prints where
                                      # the designer's copy prints the draft number (default: nothing)
+      sheet: true                    # also rule-sheet.pdf: the rules on one sheet of paper (SHEET_KEYS)
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from reportlab.lib.units import mm
 
 from pnpgen.data import validate
 from pnpgen.data.art import ArtFolder
+from pnpgen.data.formats import PAPER_SIZES
 from pnpgen.data.model import Game
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import suggest
@@ -46,7 +48,7 @@ from pnpgen.safetext import quoted, written_in_cjk
 from pnpgen.terms import is_latin
 
 KEYS = ("figures", "quick_reference", "contents", "proof", "style", "booklet_sheets", "colophon", "edition", "cover",
-        "cover_decks")
+        "cover_decks", "sheet")
 COVER_DECKS = 3  # the cover fans up to three pieces in a row
 # A saddle stitch through more sheets than this (folded A4, 80 g/m²) is beyond a long-reach
 # stapler (rated for some 20 sheets) and most shops' saddle stitching (64–80 pages)
@@ -57,6 +59,19 @@ STYLES = ("jlreq", "proportional")  # the Japanese body: fixed-width ベタ組 w
 FIGURE_KEYS = ("after", "caption", "size", "pieces", "picture")
 MIN_PRINTED_MM = 1.0  # a figure's picture thinner than this as printed is a mistake (a strip of pixels)
 PIECE_KEYS = ("deck", "piece", "x", "y", "rotate")
+# The rule sheet's figures (``sheet:``, rulebook/sheet.py sets it), each with its default. The margin
+# stands well inside the 4–5 mm a home printer leaves unprinted at each edge (PRINTING.md); a column
+# is never narrower than ``SHEET_COLUMN_MM``, some 25 characters of the 9 pt body, or the book's
+# diagrams, tables and pictures (made for the A5 page's 118 mm) would not hold in it.
+SHEET_KEYS = ("paper", "orientation", "columns", "margin", "gap", "quick_reference", "time")
+SHEET_MARGIN_MM = 10.0  # each edge of the paper to the text
+SHEET_MARGIN_BOUNDS = (5.0, 40.0)
+SHEET_GAP_MM = 8.0  # between two columns (a thin rule down its middle)
+SHEET_GAP_BOUNDS = (3.0, 30.0)
+SHEET_COLUMNS = 2
+SHEET_COLUMNS_MAX = 4
+SHEET_COLUMN_MM = 80.0
+ORIENTATIONS = ("landscape", "portrait")
 
 
 @dataclass
@@ -126,6 +141,31 @@ def anchor(title: str) -> str:
 
 
 @dataclass
+class SheetSpec:
+    """The rule sheet game.yaml asks for (``rulebook: sheet:``): the rules on one sheet of paper, one
+    side or both, in columns; ``paper`` None is the booklet's paper (the game's: A4, or Letter)."""
+
+    paper: str | None = None
+    landscape: bool = True
+    columns: int = SHEET_COLUMNS
+    margin_mm: float = SHEET_MARGIN_MM
+    gap_mm: float = SHEET_GAP_MM
+    quick_reference: bool = False  # the 早見表 after the rules, in their columns
+    time: str = ""  # the playing time, printed after the players at the head (30分, 30 min)
+    line: int = 0  # game.yaml's line of ``sheet:`` (a sheet too small for its columns is said there)
+
+    def page_mm(self, booklet_paper: str) -> tuple[float, float]:
+        """The sheet's width and height in mm, on ``booklet_paper`` when it names no paper of its own."""
+        w, h = PAPER_SIZES[self.paper or booklet_paper]
+        return (max(w, h), min(w, h)) if self.landscape else (min(w, h), max(w, h))
+
+    def column_mm(self, booklet_paper: str) -> float:
+        """A column's width in mm."""
+        w = self.page_mm(booklet_paper)[0]
+        return (w - 2 * self.margin_mm - (self.columns - 1) * self.gap_mm) / self.columns
+
+
+@dataclass
 class RulebookSettings:
     """game.yaml's ``rulebook:`` settings: figures, the quick reference's deck, the proof's ignores, the style, the
     booklet's size, the colophon and edition."""
@@ -144,6 +184,7 @@ class RulebookSettings:
     cover: str = ""  # the cover's top line: what the book is (シナリオブック); empty: pnpgen's ルールブック
     cover_decks: list[str] = field(default_factory=list)  # the decks the cover pictures; empty: the game's main pieces
     cover_left_out: list[str] = field(default_factory=list)  # the warnings for named cover decks the cover cannot show
+    sheet: SheetSpec | None = None  # the rule sheet (``sheet:``); None: the game asks for none
 
 
 def reach_mm(outline: Sequence[tuple[float, float]], trim_mm: tuple[float, float], piece: Placed,
@@ -364,7 +405,57 @@ def load_settings(game: Game) -> RulebookSettings:
         out.cover_left_out = [_left_off_cover(doc.where(("rulebook", "cover_decks") if one else ("rulebook", "cover_decks", i)),
                                               decks[d]) for i, d in enumerate(out.cover_decks)]
         out.cover_left_out = [w for w in out.cover_left_out if w]
+    if raw.get("sheet") not in (None, False):
+        out.sheet = _sheet(doc, raw["sheet"], game)
     return out
+
+
+def _sheet(doc: Located, value: Any, game: Game) -> SheetSpec:
+    """``rulebook: sheet:``: true (every figure its default) or a mapping of ``SHEET_KEYS``, each
+    checked at its line; columns narrower than ``SHEET_COLUMN_MM`` on the paper are refused."""
+    at = ("rulebook", "sheet")
+    spec = SheetSpec(line=doc.where(at).line or 0)
+    if value is True:
+        return spec
+    if not isinstance(value, dict):
+        raise doc.error(at, f"{validate.show(value)} is no setting of the rule sheet",
+                        "true (A4 or Letter landscape, two columns) or a mapping of " + ", ".join(SHEET_KEYS))
+    value = _mapping(doc, value, at, SHEET_KEYS, "sheet")
+
+    def parsed(key: str, parse: Any) -> Any:
+        try:
+            return parse(value[key])
+        except validate.Invalid as e:
+            raise doc.error(at + (key,), e.message, e.expected) from None
+
+    if "paper" in value:
+        spec.paper = parsed("paper", validate.paper)
+    if "orientation" in value:
+        spec.landscape = parsed("orientation", lambda v: validate.choice(v.strip().lower() if isinstance(v, str) else v,
+                                                                              ORIENTATIONS, "orientation")) == "landscape"
+    if "columns" in value:
+        columns = value["columns"]
+        if not isinstance(columns, int) or isinstance(columns, bool) or not 1 <= columns <= SHEET_COLUMNS_MAX:
+            raise doc.error(at + ("columns",), f"columns {validate.show(columns)} is not a number of columns",
+                            f"a whole number from 1 to {SHEET_COLUMNS_MAX} (default {SHEET_COLUMNS})")
+        spec.columns = columns
+    if "margin" in value:
+        spec.margin_mm = parsed("margin", lambda v: validate.length(v, *SHEET_MARGIN_BOUNDS, what="margin"))
+    if "gap" in value:
+        spec.gap_mm = parsed("gap", lambda v: validate.length(v, *SHEET_GAP_BOUNDS, what="gap"))
+    if "quick_reference" in value:
+        spec.quick_reference = parsed("quick_reference", validate.flag)
+    if value.get("time") is not None:
+        spec.time = _short_line(doc, value, "time", game, "30分 or 20-40分 ({ja: 30分, en: 30 min})", at)
+    for paper in [spec.paper] if spec.paper else ["a4", "letter"]:  # (the booklet's paper, whichever the build's is)
+        if (column := spec.column_mm(paper)) < SHEET_COLUMN_MM:
+            w, h = spec.page_mm(paper)
+            raise doc.error(at, f"{spec.columns} columns on {paper} {'landscape' if spec.landscape else 'portrait'} "
+                            f"({w:g} × {h:g} mm, margin {spec.margin_mm:g} mm, gap {spec.gap_mm:g} mm) are "
+                            f"{column:.1f} mm wide, too narrow for the book's text",
+                            f"columns of at least {SHEET_COLUMN_MM:g} mm: fewer columns, the paper landscape, or a "
+                            "smaller margin or gap")
+    return spec
 
 
 def _left_off_cover(at: Any, deck: Any) -> str:
@@ -394,11 +485,12 @@ def _own_picture(doc: Located, value: Any, keypath: tuple, game: Game) -> OwnPic
     return OwnPicture(name, info.name, info.path, info.kind, info.size, where.line or 0)
 
 
-def _short_line(doc: Located, raw: dict, key: str, game: Game, example: str) -> str:
-    """``rulebook: <key>:`` in this edition's language: one line of 1 to ``EDITION_CHARS``
-    characters (the cover's top line, the edition on the back page)."""
-    line = _in_language(doc, raw[key], ("rulebook", key), game).strip()
+def _short_line(doc: Located, raw: dict, key: str, game: Game, example: str, under: tuple = ("rulebook",)) -> str:
+    """``rulebook: <key>:`` (``under`` another mapping: the sheet's ``time:``) in this edition's
+    language: one line of 1 to ``EDITION_CHARS`` characters (the cover's top line, the edition on
+    the back page, the sheet's playing time)."""
+    line = _in_language(doc, raw[key], under + (key,), game).strip()
     if not line or len(line) > EDITION_CHARS or "\n" in line:
-        raise doc.error(("rulebook", key), f"{key} {validate.show(raw[key])} is not a short line of text",
+        raise doc.error(under + (key,), f"{key} {validate.show(raw[key])} is not a short line of text",
                         f"1 to {EDITION_CHARS} characters on one line, e.g. {example}")
     return line

@@ -51,15 +51,11 @@ from pnpgen.rulebook.styles import (
     BODY_LEADING,
     BODY_SIZE,
     INK,
-    MARGIN_BOTTOM,
-    MARGIN_TOP,
     NOTE_INK,
     NOTE_LEADING,
     NOTE_SIZE,
-    PAGE_H,
     RULE,
     SOFT,
-    TEXT_W,
 )
 from pnpgen.rulebook.termindex import TermIndex
 from pnpgen.rulebook.tree import (
@@ -78,7 +74,6 @@ PART_RULE_PT = 0.3
 PICTURE_W = 50 * mm  # pictures at most this wide stand beside the description, wider ones above it
 RULE_GAP = 3  # pt between a component's heading rule and its pictures (the card's edge touched the rule)
 PICTURE_GAP = 4 * mm  # between the pictures and the description beside them
-BODY_H = PAGE_H - MARGIN_TOP - MARGIN_BOTTOM  # the body pages' frame
 STEP_INDENT = BODY_SIZE * 2  # a one-sentence step's text, right of its hanging number (``10.`` fits)
 QR_INDENT = 4 * mm  # the quick reference's lines under their part's title
 
@@ -254,7 +249,7 @@ class StoryBuilder(StoryText):
         # rules text of its own) goes under them, where it runs on, as a wide picture's does
         # (measured on a copy: a paragraph keeps the lines of the measure it is first set to)
         if pic and widest <= PICTURE_W and \
-                grid_height([*out, beside(copy.deepcopy([*text, *listed]))], TEXT_W, BODY_H) <= BODY_H:
+                grid_height([*out, beside(copy.deepcopy([*text, *listed]))], self.text_w, self.body_h) <= self.body_h:
             out.append(self.indexed(beside([*text, *listed]), parts=[*text, *listed]))  # the table draws the description: the index sees it so
             return EntryKeep(out, len(out), len(lead))
         return EntryKeep(out + pic + text + listed, len(out) + len(pic), len(lead))  # a wide picture stands above its description
@@ -313,8 +308,8 @@ class StoryBuilder(StoryText):
             # as large as the page leaves room for, up to the text's width (a summary card on a page of
             # its own printed 70 mm high, its text at 3 pt); smaller, down to a third of that, to stay
             # on the page of the lines above
-            widest = min(Faces.fit(picture, float("inf"), TEXT_W), 1.0)
-            card = FittedFaces(deck, picture, widest, min(Faces.fit(picture, 70 * mm, TEXT_W), 1.0) / 3)
+            widest = min(Faces.fit(picture, float("inf"), self.text_w), 1.0)
+            card = FittedFaces(deck, picture, widest, min(Faces.fit(picture, 70 * mm, self.text_w), 1.0) / 3)
             card.hAlign = "CENTER"  # the page's centre, under the lines above (left-aligned, it looked misplaced)
             out += [Spacer(1, 4), card]
         title = self.label("quick_reference")
@@ -401,10 +396,29 @@ class StoryBuilder(StoryText):
         if not self.rules_only:
             out += self.appendix()
         out += [NextPageTemplate("colophon"), PageBreak(), Spacer(1, 1)]
+        return self.kept_together(out)
+
+    def sheet_story(self, quick_reference: bool) -> list[Flowable]:
+        """The rules alone, as the book sets them, for a rule sheet's columns (rulebook/sheet.py):
+        no cover, contents, index, appendix or colophon; the 早見表 after them when asked for,
+        in the columns (a column of its own when less than a third of one is left), not on a page
+        of its own."""
+        out: list[Flowable] = self.blocks(self.doc.preamble) if self.doc.preamble else []
+        for n, s in enumerate(self.doc.rules, start=1):
+            out += self.rules_section(n, s)
+        self.indexing = False
+        self.rules_keys = self._key
+        summary = self.quick_reference() if quick_reference else []
+        if summary:
+            summary[0] = CondPageBreak(self.body_h / 3)  # (the book's PageBreak: a column break on the sheet)
+        return self.kept_together(out + summary)
+
+    def kept_together(self, out: list[Flowable]) -> list[Flowable]:
+        """``out`` with what stays on one page kept so (rulebook/keeps.py)."""
         lead_ins_with_their_lists(out)
         lists_kept_together(out)
         questions_with_their_answers(out)
-        two_lines_under_headings(out, TEXT_W)
+        two_lines_under_headings(out, self.text_w)
         headings_with_their_figures(out)
         return out
 

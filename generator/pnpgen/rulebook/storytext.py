@@ -47,6 +47,7 @@ from pnpgen.rulebook.setlines import SetLines
 from pnpgen.rulebook.styles import (
     ACCENT,
     BLOCK_INDENT,
+    BODY_H,
     BODY_LEADING,
     BODY_SIZE,
     INK,
@@ -137,8 +138,11 @@ class StoryText:
                  lines_recovered: bool = False,
                  lang: str = "ja", text_lang: str = "ja", boards: Collection[str] = (),
                  readings: Memo[str] | None = None, icons: Mapping[str, Icon] | None = None,
-                 setting: SetLines | None = None, own: Mapping[int, Art] | None = None):
+                 setting: SetLines | None = None, own: Mapping[int, Art] | None = None,
+                 text_w: float = TEXT_W, body_h: float = BODY_H):
         self.doc, self.fonts, self.rows = doc, fonts, rows
+        # the column the text is set in (pt): the A5 page's, or a rule sheet's column (rulebook/sheet.py)
+        self.text_w, self.body_h = text_w, body_h
         self.own = own or {}  # the figures' pictures of the designer's own, by their place in settings.figures
         self.setting = setting  # the book's setting, which recalls and keeps its lines (setlines.py)
         self.icons = icons or {}  # the draft's {name} icons that exist, by name (inline.draft_icons)
@@ -270,7 +274,7 @@ class StoryText:
                                   latin=self.fonts.gothic if self.marks.latin else "", links=self.cases)
                 diagram.spaceBefore, diagram.spaceAfter = 3, 4
                 diagram.draft_line = b.line  # named when no page holds it
-                diagram.fit(TEXT_W)
+                diagram.fit(self.text_w)
                 out.append(self.indexed(diagram, "\n".join(b.lines)))
             elif isinstance(b, Aside):
                 out.append(self.aside(b, indent, notes_as_rules))
@@ -419,7 +423,7 @@ class StoryText:
         a small piece (``SMALL_PIECE_MM``) at its own larger one, actual size where it fits, so
         that its text reads. Returns the common n (None when only boards are shown) and the n per
         deck id."""
-        need = {d: reduction(Faces.fit(self.pictures[d], PICTURE_H, TEXT_W))
+        need = {d: reduction(Faces.fit(self.pictures[d], PICTURE_H, self.text_w))
                 for row in self.rows for d in self.pictured(row)}
         pieces = [n for d, n in need.items() if d not in self.boards]
         common = max(pieces) if pieces else None

@@ -16,6 +16,7 @@ MARGIN_BOTTOM = 17 * mm
 MARGIN_INNER = 15 * mm
 MARGIN_OUTER = 15 * mm
 TEXT_W = PAGE_W - MARGIN_INNER - MARGIN_OUTER  # the text's width: a figure's, a picture's at the most
+BODY_H = PAGE_H - MARGIN_TOP - MARGIN_BOTTOM  # the body pages' frame
 FIGURE_H = 90 * mm  # the tallest a setup figure is drawn (a taller one is drawn smaller)
 
 INK = colors.HexColor("#222222")

@@ -1,0 +1,186 @@
+"""The rule sheet (``rule-sheet.pdf``): the draft's rules on one sheet of paper, for the table at a
+playtest, beside the A5 book. game.yaml's ``rulebook: sheet:`` asks for it (figures.py ``SheetSpec``),
+``pnpgen rulebook --rule-sheet`` too.
+
+The rules are the book's: the same story (rulebook/story.py ``sheet_story``), set in columns of
+the sheet's paper (A4 or Letter landscape, two columns, by default) on the book's line grid, each
+column a ``GridFrame``; the first side opens with the title and a line of the players, the playing
+time, the draft and its date; no cover, contents, index, appendix or colophon. What the first side
+does not hold goes on the back; what the back does not hold is set on further sides all the same
+(nothing is cut off) and warned, with how much is over.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable, PageTemplate
+
+from pnpgen.messages import msg
+from pnpgen.pdf import settings
+from pnpgen.pdf.subsettags import tags_apart
+from pnpgen.rulebook import glyphs
+from pnpgen.rulebook.document import GridFrame, Meta, RulebookDoc
+from pnpgen.rulebook.figures import SheetSpec
+from pnpgen.rulebook.styles import ACCENT, BODY_LEADING, LATIN_GAP, MIN_SIZE, NOTE_INK, RULE, Fonts
+
+FILE = "rule-sheet.pdf"
+SIDES = 2  # a sheet of paper: the front, then the back
+TITLE_SIZE, TITLE_LEAST = 16.0, 10.0  # the title at the head of the first side (smaller when it is long)
+INFO_SIZE = 8.5  # its line of players, time, draft and date
+HEAD_H = 17 * mm  # the first side's head, from the top margin to its columns
+BAND_H = 7 * mm  # a later side's head (the title and the side's number), to its columns
+
+
+@dataclass
+class SheetPage:
+    """The rule sheet's page in points: its size, margin, columns and the gap between them."""
+
+    width: float
+    height: float
+    margin: float
+    columns: int
+    gap: float
+
+    @classmethod
+    def of(cls, spec: SheetSpec, paper: str) -> SheetPage:
+        w, h = spec.page_mm(paper)
+        return cls(w * mm, h * mm, spec.margin_mm * mm, spec.columns, spec.gap_mm * mm)
+
+    @property
+    def column(self) -> float:
+        return (self.width - 2 * self.margin - (self.columns - 1) * self.gap) / self.columns
+
+    def frames(self, head: float, page: str) -> list[GridFrame]:
+        """The columns below a head ``head`` points tall, left to right, on the book's line grid."""
+        top = self.height - self.margin - head
+        return [GridFrame(self.margin + i * (self.column + self.gap), self.margin, self.column, top - self.margin,
+                          id=f"{page}{i + 1}", leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0,
+                          pitch=BODY_LEADING) for i in range(self.columns)]
+
+
+class SheetDoc(RulebookDoc):
+    """The rule sheet's document: the book's (its headings' bookmarks and outline, its contents'
+    entries for the quick reference's page numbers), on the sheet's page, its columns filled left
+    to right and side after side. Records how full each side's columns are (``fill``)."""
+
+    def __init__(self, buf, meta: Meta, fonts: Fonts, page: SheetPage, time: str):
+        self.page_plan, self.time = page, time
+        self.fill: list[float] = []  # per side, the columns it holds: full ones and the last's part
+        super().__init__(buf, meta, fonts, sketch_first=False, pagesize=(page.width, page.height),
+                         leftMargin=page.margin, rightMargin=page.margin, topMargin=page.margin,
+                         bottomMargin=page.margin, subject="rule sheet")
+
+    def page_templates(self) -> list[PageTemplate]:
+        p = self.page_plan
+        return [PageTemplate("first", p.frames(HEAD_H, "first"), onPage=self.first_side, onPageEnd=self.side_end,
+                             autoNextPageTemplate="later"),
+                PageTemplate("later", p.frames(BAND_H, "later"), onPage=self.later_side, onPageEnd=self.side_end)]
+
+    def handle_documentBegin(self):
+        self.fill = []
+        super().handle_documentBegin()
+
+    def first_side(self, canv, doc) -> None:
+        """The first side's head: the title, then the players, time, draft and date, over a rule."""
+        self._page_start(canv, doc)
+        m, f, p = self.meta, self.fonts, self.page_plan
+        room = p.width - 2 * p.margin
+        size = TITLE_SIZE
+        while size > TITLE_LEAST and glyphs.width(m.one_line_title, f.bold, size, LATIN_GAP) > room:
+            size -= 0.5
+        top = p.height - p.margin
+        canv.saveState()
+        canv.setFillColor(ACCENT)
+        glyphs.draw(canv, p.margin, top - 0.88 * TITLE_SIZE, m.one_line_title, f.bold, size)
+        canv.setFillColor(NOTE_INK)
+        glyphs.draw(canv, p.margin, top - 0.88 * TITLE_SIZE - 6.5 * mm, self.head_line(), f.gothic, INFO_SIZE)
+        canv.setStrokeColor(RULE)
+        canv.setLineWidth(0.6)
+        y = top - 0.88 * TITLE_SIZE - 9 * mm
+        canv.line(p.margin, y, p.width - p.margin, y)
+        canv.restoreState()
+
+    def head_line(self) -> str:
+        m = self.meta
+        sep = " · " if m.latin else "　"
+        players = msg("rulebook.players", m.lang, players=m.players) if m.players else ""
+        time = msg("rulebook.sheet_time", m.lang, time=self.time) if self.time else ""
+        return sep.join(part for part in (players, time, m.draft_label, m.date) if part)
+
+    def later_side(self, canv, doc) -> None:
+        """A later side's head: the title and the side's number, over a rule."""
+        self._page_start(canv, doc)
+        m, f, p = self.meta, self.fonts, self.page_plan
+        top = p.height - p.margin
+        canv.saveState()
+        canv.setFillColor(NOTE_INK)
+        glyphs.draw(canv, p.margin, top - 0.88 * MIN_SIZE, m.one_line_title, f.gothic, MIN_SIZE)
+        glyphs.draw(canv, p.width - p.margin, top - 0.88 * MIN_SIZE, str(doc.page), f.gothic, MIN_SIZE, "right")
+        canv.setStrokeColor(RULE)
+        canv.setLineWidth(0.4)
+        y = top - 0.88 * MIN_SIZE - 2 * mm
+        canv.line(p.margin, y, p.width - p.margin, y)
+        canv.restoreState()
+
+    def side_end(self, canv, doc) -> None:
+        """A thin rule down each gap between two columns this side filled, and how full they are."""
+        p = self.page_plan
+        frames = self.pageTemplate.frames
+        last = frames.index(self.frame) if self.frame in frames else len(frames) - 1
+        top = p.height - p.margin - (HEAD_H if doc.page == 1 else BAND_H)
+        self.fill.append(last + min(1.0, max(0.0, (top - self.frame.y_now()) / (top - p.margin))))
+        canv.saveState()
+        canv.setStrokeColor(RULE)
+        canv.setLineWidth(0.4)
+        for i in range(last):
+            x = p.margin + (i + 1) * p.column + i * p.gap + p.gap / 2
+            canv.line(x, p.margin, x, top)
+        canv.restoreState()
+
+
+def column_measures(spec: SheetSpec, paper: str) -> tuple[float, float]:
+    """A column's width and the first side's column height (pt): what the story is set to."""
+    page = SheetPage.of(spec, paper)
+    return page.column, page.height - 2 * page.margin - HEAD_H
+
+
+@dataclass
+class SheetResult:
+    """The rule sheet as set: its PDF, its sides, the report line and the warning when it is more than one sheet."""
+
+    data: bytes
+    sides: int
+    report: str
+    warnings: list[str] = field(default_factory=list)
+
+
+def set_sheet(story_for: Callable[[float, float], list[Flowable]], meta: Meta, fonts: Fonts, spec: SheetSpec,
+              paper: str, draft: Path) -> SheetResult:
+    """The rule sheet of the draft ``draft`` on ``paper`` (the booklet's, when ``spec`` names none):
+    ``story_for`` sets the rules' story (``StoryBuilder.sheet_story``) for a column's width and height (pt)."""
+    page = SheetPage.of(spec, paper)
+    story = story_for(*column_measures(spec, paper))
+    buf = io.BytesIO()
+    with settings.dated_as_pnpgen_dates():
+        doc = SheetDoc(buf, meta, fonts, page, spec.time)
+        doc.multiBuild(story)
+    sides = doc.page
+    name = f"{'Letter' if (spec.paper or paper) == 'letter' else (spec.paper or paper).capitalize()} " \
+        f"{'landscape' if spec.landscape else 'portrait'}, {spec.columns} column{'s' if spec.columns > 1 else ''}"
+    flip = "flip on the short edge" if spec.landscape else "flip on the long edge"
+    how = "one side" if sides == 1 else f"2 sides (print both sides, {flip})" if sides == SIDES else f"{sides} sides"
+    report = f"rule sheet: {FILE}, {name}, {how}"
+    warnings = []
+    if sides > SIDES:
+        over = sum(doc.fill[SIDES:])
+        lines = round(over * (page.height - 2 * page.margin - BAND_H) / BODY_LEADING)  # (a later side's columns)
+        warnings.append(f"{draft}: the rule sheet ({FILE}, {name}) takes {sides} sides, more than the two of one sheet: "
+                        f"{over:.1f} columns of text past the back, some {lines:,} lines of the body; all of it is "
+                        "printed, nothing cut off (shorten the draft, give the sheet more columns, a larger paper or a "
+                        "smaller margin in game.yaml's rulebook: sheet:, or hand out the booklet, rulebook-booklet.pdf)")
+    return SheetResult(tags_apart(buf.getvalue()), sides, report, warnings)

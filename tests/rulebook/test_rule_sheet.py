@@ -1,0 +1,222 @@
+"""The rule sheet (rule-sheet.pdf, rulebook/sheet.py): the rules on one sheet of paper, in columns,
+for the table at a playtest (trial63: a five-section draft was always a 6-page A5 book; trial67: a
+handout could not be a cover-less single sheet). Read back as a designer would check it: its pages
+and their size in mm, where its columns stand, each heading once, nothing past the margins, what
+does not fit warned and still printed."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import DRAFT, FEW_CARDS, GAME_YAML, REPO, make_workspace, run
+from pdfprobe import glyphs, texts
+from pnpgen.data.load import load_game
+from pnpgen.data.workspace import Workspace
+from pnpgen.rulebook import build_rulebook, pictures_from_game
+from pnpgen.rulebook.figures import load_settings
+
+SLUG = "alicematic-medallions"  # the shortest of the four drafts (../shared/drafts/README.md), with draft.en.txt
+PT = 25.4 / 72
+
+
+def _page_mm(pdf: bytes) -> list[tuple[float, float]]:
+    import io
+
+    from pypdf import PdfReader
+
+    return [(round(float(p.mediabox.width) * PT, 1), round(float(p.mediabox.height) * PT, 1))
+            for p in PdfReader(io.BytesIO(pdf)).pages]
+
+
+def _on_page(pdf: bytes) -> list[list]:
+    """Each page's characters the page itself draws (not a piece's picture), spaces left out."""
+    return [[g for g in page if g.on_page and g.char.strip()] for page in glyphs(pdf)]
+
+
+@pytest.fixture(scope="module")
+def medallions(tmp_path_factory) -> Path:
+    ws = tmp_path_factory.mktemp("sheet")
+    shutil.copytree(REPO / "data" / SLUG, ws / "data" / SLUG)
+    shutil.copytree(REPO / "templates" / SLUG, ws / "templates" / SLUG)
+    (ws / "fonts").symlink_to(REPO / "fonts")
+    return ws
+
+
+@pytest.fixture(scope="module")
+def japanese(medallions: Path):
+    """The real game's Japanese draft set with ``--rule-sheet``'s default sheet (the game asks for none)."""
+    game = load_game(Workspace(medallions), SLUG)
+    return build_rulebook(game, REPO / "fonts", pictures=pictures_from_game(game, medallions / "templates"),
+                          rule_sheet=True)
+
+
+def test_the_shortest_draft_is_one_a4_sheet_both_sides_in_two_columns(japanese):
+    pdf = japanese.files["rule-sheet.pdf"]
+    assert _page_mm(pdf) == [(297.0, 210.0)] * 2  # the game's paper (A4), landscape: a sheet's two sides
+    assert "rule sheet: rule-sheet.pdf, A4 landscape, 2 columns, 2 sides (print both sides, flip on the short edge)" \
+        in japanese.report
+    assert japanese.report[-1].startswith("rulebook: 11 A5 pages")  # (the build's summary stays the book's line)
+    assert not [w for w in japanese.warnings if "rule sheet" in w]
+    pages = _on_page(pdf)
+    # the two columns: 10 mm margins, an 8 mm gap, each (297 − 20 − 8) / 2 = 134.5 mm wide
+    numbers = {g.char: round(g.x, 1) for g in pages[0] if abs(g.size - 14) < 0.1 and g.char in "1234"}
+    assert numbers == {"1": 10.0, "2": 10.0, "3": 152.5, "4": 152.5}, numbers  # the sections' numbers: 1, 2 left, 3, 4 right
+    for page in pages:  # nothing past the margins a home printer needs
+        assert min(g.x for g in page) >= 10 - 0.01 and max(g.x for g in page) <= 287
+        assert min(g.y for g in page) >= 10 and max(g.y for g in page) <= 200
+    text = "".join(texts(pdf)).replace("\r\n", "")
+    for heading in ("1　概要", "2　コンポーネント", "3　ゲームの準備", "4　ゲームの進行"):
+        assert text.count(heading) == 1, heading  # every section once: no contents page repeating them
+    for book_only in ("目次", "索引", "付録", "早見表", "プレイテスト用"):
+        assert book_only not in text  # the booklet's cover, contents, index, appendix; no 早見表 unless asked
+    head = texts(pdf)[0].splitlines()
+    assert head[0] == "Alicematic 刻印抄　アリスと７つのメダリオン" and head[1].replace(" ", "") == "プレイ人数　3〜5人　草案１　2026年11月30日"
+    # read in order: the head, then the first column, then the second; the back goes on with the text
+    assert text.index("概要") < text.index("アリスカード") < text.index("メダリオンカード") < text.index("ゲームの進行")
+    assert "引き分けとしてください" in texts(pdf)[1]  # the draft's last words, on the back: nothing cut off
+
+
+def test_the_english_draft_in_three_columns_is_one_sheet_and_in_two_is_warned_as_three_sides(medallions):
+    """An English edition: the same sheet, set in Latin faces; two columns of it take a third side,
+    said with how much is over, and printed whole; three columns keep it to one sheet."""
+    game_yaml = medallions / "data" / SLUG / "game.yaml"
+    plain = game_yaml.read_text(encoding="utf-8")
+    try:
+        game = load_game(Workspace(medallions), SLUG, lang="en")
+        two = build_rulebook(game, REPO / "fonts", pictures=pictures_from_game(game, medallions / "templates"),
+                             rule_sheet=True)
+        game_yaml.write_text(plain + "rulebook:\n  sheet: {columns: 3, time: {ja: 30分, en: 30 min}}\n", encoding="utf-8")
+        game = load_game(Workspace(medallions), SLUG, lang="en")
+        three = build_rulebook(game, REPO / "fonts", pictures=pictures_from_game(game, medallions / "templates"))
+    finally:
+        game_yaml.write_text(plain, encoding="utf-8")
+    over = [w for w in two.warnings if "rule sheet" in w]
+    assert len(over) == 1 and "draft.en.txt: the rule sheet (rule-sheet.pdf, A4 landscape, 2 columns) takes 3 sides, " \
+        "more than the two of one sheet: 0.1 columns of text past the back, some 2 lines of the body; all of it is printed" in over[0], over
+    pdf = two.files["rule-sheet.pdf"]
+    assert len(_page_mm(pdf)) == 3 and "equal too, the game is" in texts(pdf)[2]  # the over-long text is on the third side
+    pdf = three.files["rule-sheet.pdf"]
+    assert _page_mm(pdf) == [(297.0, 210.0)] * 2 and not [w for w in three.warnings if "rule sheet" in w]
+    head = texts(pdf)[0].splitlines()
+    assert head[1].startswith("Players: 3–5 · Time: 30 min · Draft 1 · 30 November 2026"), head[:2]
+    columns = {round(g.x, 1) for g in _on_page(pdf)[0] if abs(g.size - 14) < 0.1 and g.char in "1234"}
+    # three columns of (297 − 20 − 16) / 3 = 87 mm: the sections' numbers at 10, 105 and 200 mm
+    assert columns == {10.0, 105.0, 200.0}, columns
+    assert "Game setup" in texts(pdf)[0] and "".join(texts(pdf)).count("Game setup") == 1
+
+
+def _tiny(tmp_path: Path, sheet: str, draft: str = DRAFT) -> Path:
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS, game=GAME_YAML + f"rulebook:\n  sheet: {sheet}\n")
+    (ws / "data" / "test" / "draft.txt").write_text(draft, encoding="utf-8")
+    return ws
+
+
+def test_a_build_of_a_game_asking_for_a_sheet_writes_it_names_it_and_takes_it_back_when_no_longer_asked(tmp_path, capsys):
+    ws = _tiny(tmp_path, "{paper: letter, orientation: portrait, quick_reference: true}")
+    assert run(ws, "build", "--game", "test", "--jobs", "1") == 0
+    out = capsys.readouterr().out
+    assert "  rule sheet: rule-sheet.pdf, Letter portrait, 2 columns, one side\n" in out, out
+    folder = ws / "build" / "test"
+    pdf = (folder / "rule-sheet.pdf").read_bytes()
+    assert _page_mm(pdf) == [(215.9, 279.4)]
+    text = texts(pdf)[0]
+    assert "早見表" in text and text.count("カードを１枚出す。") == 2  # the rules' step, and its line in the 早見表
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    assert "rule-sheet.pdf" in manifest["files"] and "rule-sheet.pdf" in manifest["rulebook"]["files"]
+    assert manifest["bill_of_materials"]["rulebook"]["rule_sheet"] == "rule-sheet.pdf"
+    # the same inputs in another folder: the same bytes
+    other = Path(shutil.copytree(ws, tmp_path / "elsewhere", symlinks=True))
+    shutil.rmtree(other / "build")
+    assert run(other, "build", "--game", "test", "--jobs", "1", "-q") == 0
+    assert (other / "build" / "test" / "rule-sheet.pdf").read_bytes() == pdf
+    game_yaml = ws / "data" / "test" / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text(encoding="utf-8").replace("rulebook:\n  sheet: ", "x: ").split("x: ")[0],
+                         encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--jobs", "1", "-q") == 0
+    assert not (folder / "rule-sheet.pdf").exists() and (folder / "rulebook.pdf").exists()
+
+
+def test_a_draft_longer_than_two_sides_is_warned_with_how_much_and_printed_whole(tmp_path, capsys):
+    long = DRAFT + "".join(f"\n■　規則{n}\n\n" + "".join(f"　規則{n}の第{k}段落です。" + "文章が続きます。" * 12 + "\n"
+                                                         for k in range(1, 9)) for n in range(1, 9))
+    ws = _tiny(tmp_path, "true", long)
+    assert run(ws, "rulebook", "--game", "test") == 0
+    err = capsys.readouterr().err
+    said = re.search(r"data/test/draft\.txt: the rule sheet \(rule-sheet\.pdf, A4 landscape, 2 columns\) takes (\d) sides, "
+                     r"more than the two of one sheet: ([\d.]+) columns of text past the back, some (\d+) lines of the "
+                     r"body; all of it is printed, nothing cut off \(.*hand out the booklet, rulebook-booklet\.pdf\)\n", err)
+    assert said, err
+    sides, columns, lines = int(said[1]), float(said[2]), int(said[3])
+    pdf = (ws / "build" / "test" / "rule-sheet.pdf").read_bytes()
+    assert len(_page_mm(pdf)) == sides == 4 and "規則8の第8段落です。" in texts(pdf)[-1].replace(" ", "")  # the last words on the last side
+    assert 3 < columns <= 4 and lines == round(columns * 34.6)  # a later side's column: 183 mm of 15 pt lines
+
+
+@pytest.mark.parametrize(("sheet", "said"), [
+    ("{columns: 5}", "data/test/game.yaml:9:20: rulebook.sheet.columns: columns 5 is not a number of columns (expected a "
+                     "whole number from 1 to 4 (default 2))"),
+    ("{orientation: portrait, columns: 3}", "data/test/game.yaml:9:10: rulebook.sheet: 3 columns on a4 portrait (210 × 297 mm, "
+                                            "margin 10 mm, gap 8 mm) are 58.0 mm wide, too narrow for the book's text "
+                                            "(expected columns of at least 80 mm: fewer columns, the paper landscape, or a "
+                                            "smaller margin or gap)"),
+    ("{margin: 2mm}", "data/test/game.yaml:9:19: rulebook.sheet.margin: margin '2mm' is out of range (expected 5 to 40 mm)"),
+    ("{orientation: sideways}", "rulebook.sheet.orientation: unknown orientation 'sideways' (expected one of landscape, portrait)"),
+    ("{colums: 3}", "data/test/game.yaml:9:11: rulebook.sheet.colums: unknown key in sheet (expected one of paper, "
+                    "orientation, columns, margin, gap, quick_reference, time)"),
+    ("yes please", "rulebook.sheet: 'yes please' is no setting of the rule sheet (expected true (A4 or Letter landscape, "
+                   "two columns) or a mapping of paper, orientation, columns, margin, gap, quick_reference, time)"),
+])
+def test_a_sheet_setting_that_cannot_be_is_told_at_its_line(tmp_path, capsys, sheet, said):
+    ws = _tiny(tmp_path, sheet)
+    assert run(ws, "rulebook", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err == f"pnpgen: error: {said}\n" if said.startswith("data/") else said in err, err
+    assert not (ws / "build" / "test" / "rulebook.pdf").exists()
+
+
+def test_a_sheets_orientation_and_paper_are_read_in_any_case(tmp_path):
+    ws = _tiny(tmp_path, "{orientation: Portrait, paper: Letter, margin: 0.5in, gap: 6mm, columns: 2}")
+    sheet = load_settings(load_game(Workspace(ws), "test")).sheet
+    assert sheet is not None and not sheet.landscape and sheet.paper == "letter"
+    assert (sheet.margin_mm, sheet.gap_mm) == (12.7, 6.0) and sheet.page_mm("a4") == (215.9, 279.4)
+    assert round(sheet.column_mm("a4"), 2) == round((215.9 - 25.4 - 6) / 2, 2)
+
+
+def test_the_answers_of_a_spoiler_section_start_a_side_of_their_own(tmp_path):
+    """As the book starts a page for them (rulebook/story.py ``rules_section``): turned over, not read in play."""
+    ws = _tiny(tmp_path, "{quick_reference: false}", DRAFT + "\n■　解答編（ネタバレ注意）\n\n　答えは３です。\n")
+    assert run(ws, "rulebook", "--game", "test", "-q") == 0
+    pages = [t.replace(" ", "") for t in texts((ws / "build" / "test" / "rule-sheet.pdf").read_bytes())]
+    assert len(pages) == 2 and "解答編" not in pages[0] and "ゲームの進行" in pages[0]
+    assert "4　解答編（ネタバレ注意）" in pages[1] and "答えは３です。" in pages[1]
+
+
+def test_a_letter_games_sheet_is_letter_landscape_without_a_word_of_paper_in_the_sheet(tmp_path, capsys):
+    """The game's own paper: game.yaml's ``paper: letter`` (the booklet's Letter) gives the sheet's."""
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS, game=GAME_YAML + "paper: letter\n", draft=True)
+    assert run(ws, "rulebook", "--game", "test", "--rule-sheet") == 0
+    pdf = (ws / "build" / "test" / "rule-sheet.pdf").read_bytes()
+    assert _page_mm(pdf) == [(279.4, 215.9)]
+    head = texts(pdf)[0].replace(" ", "").splitlines()
+    assert head[:2] == ["テストゲーム", "プレイ人数　2〜4人　草案３　2026年11月30日"]
+    assert "rule-sheet.pdf" in capsys.readouterr().out
+
+
+def test_a_map_the_book_holds_but_a_sheets_column_does_not_is_told_at_its_line(tmp_path, capsys):
+    """A row of 28 □ fits the A5 page's 33 but not a column of three on A4 landscape (24): an error at
+    its draft line saying what would fit, not a map printed past its column."""
+    ws = _tiny(tmp_path, "{columns: 3}", DRAFT + "\n■　地図\n\n　" + "□" * 28 + "\n　" + "□" * 28 + "\n")
+    assert run(ws, "rulebook", "--game", "test", "-q") == 2
+    assert capsys.readouterr().err == (
+        "pnpgen: error: data/test/draft.txt:19: a diagram's row 1 is 28 full-width characters wide, wider than the rule "
+        "sheet's column (24) (expected rows of at most 24 full-width characters (49 half-width): a wider map split in "
+        "two, or given fewer cells; or the sheet's columns wider (fewer columns, landscape))\n")
+    assert not (ws / "build" / "test" / "rulebook.pdf").exists()  # all or nothing: the book is not written alone
+    assert run(ws, "check", "--game", "test") == 2  # check says what the build would stop at
+    assert "draft.txt:19: a diagram's row 1 is 28 full-width characters wide, wider than the rule sheet's column (24)" \
+        in capsys.readouterr().out
