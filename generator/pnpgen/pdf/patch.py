@@ -35,6 +35,7 @@ import hashlib
 import os
 import re
 import stat
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -569,7 +570,61 @@ def patched(w: Any, pages: Sequence, last: Layout, found: Plan, pages_ref: Ref) 
             f.fill_run(a, part[cut[a - base]:cut[b - base]], last.lengths[a - base:b - base])
             pending.clear()
 
+    # the positions of the last file's faces' forms by the page first showing them (``copy_run``)
+    order = sorted(range(len(last.form_pages)), key=last.form_pages.__getitem__)
+    order_pages = [last.form_pages[p] for p in order]
+    n_old = len(last.starts)
+
+    def copy_run(i: int) -> int:
+        """The pages from ``i`` on that stand where they stood, everything before them numbered
+        as before, and number nothing but their own objects and their faces' forms, copied as
+        one run of the last file (as the loop below copies each such page): where the run ends
+        (``i``: no such page). A text edit of 3,000 cards leaves some 13,000 such pages."""
+        nonlocal met
+        if not (same and src[i] == i and i not in by_page and f.next == last.starts[i]):
+            return i
+        while met < len(last.named) and last.named[met][2] in tables[last.named[met][1]]:
+            met += 1
+        if before[i] > met:
+            return i
+        k = i + 1
+        while k < len(pages) and k < n_old and src[k] == k and k not in by_page:
+            k += 1
+        start, end = last.starts[i], last.starts[k] if k < n_old else last.end
+        if any(start <= n < end for n in fonts):
+            return i
+        uses[i:k] = [u + 1 for u in uses[i:k]]
+        rec.starts.extend(last.starts[i:k])
+        if pending and pending[1] == start:
+            pending[1] = end
+        else:
+            fill()
+            pending[:] = [start, end]
+        f.hold(end - start)
+        for t in range(i, k) if last.page_glyphs else ():
+            text = last.page_glyphs.get(str(t))
+            if text is not None:
+                rec.page_glyphs[str(t)] = text
+        shown = order[bisect_left(order_pages, i):bisect_left(order_pages, k)]
+        for p in shown:
+            n = last.forms[p]
+            w.forms[by_hash[last.faces[p]]] = Ref(n)
+            number[n] = n
+        rec.faces += [last.faces[p] for p in shown]
+        rec.forms += [last.forms[p] for p in shown]
+        rec.form_pages += [last.form_pages[p] for p in shown]
+        rec.face_glyphs += [last.face_glyphs[p] for p in shown]
+        rec.face_pictures += [last.face_pictures[p] for p in shown] if last.face_pictures else [None] * len(shown)
+        kids.extend([Ref(n - 1) for n in (*last.starts[i + 1:k], end)])
+        return k
+
+    run_end = 0
     for i, page in enumerate(pages):
+        if i < run_end:
+            continue
+        run_end = copy_run(i)
+        if run_end > i:
+            continue
         j = src[i]
         if j is not None:
             while met < len(last.named) and last.named[met][2] in tables[last.named[met][1]]:
