@@ -254,8 +254,8 @@ class Recorder:
         numbers = {font: [n for n in counted.values() if n > 0] for font, counted in counts.items()}
         offsets = f.offsets[self.first - 1:end - 1] + [f.offsets[self.first - 1] + len(part)]
         shows = self.shows if len(self.shows) == len(self.starts) and keys_all(self.shows) else []
-        face_pictures = list(self.face_pictures) if len(self.face_pictures) == len(self.faces) \
-            and keys_all(self.face_pictures) else []
+        face_pictures = [keys for keys in self.face_pictures if keys is not None] \
+            if len(self.face_pictures) == len(self.faces) and keys_all(self.face_pictures) else []
         return Layout(w.cmyk, pictures_hash(w.pictures), self.first, end, offsets[0],
                       [b - a for a, b in zip(offsets, offsets[1:])], hashlib.sha256(part).hexdigest(),
                       "".join(d.hex()[:32] for d in digests if d is not None), self.starts, self.faces, self.forms,
