@@ -616,8 +616,9 @@ def resources(content: Content) -> dict:
 
 def page_labels(labels: list[tuple[int, str]]) -> Raw:
     """The page labels' number tree (ISO 32000-1 §12.4.2: each labelled page's index, then
-    ``<< /P label >>``) as ``pdf`` writes the array, written at once: a shop file labels every page
-    (9,000 at 3,000 cards, written again at every edit), each a dictionary ``pdf`` took value by value."""
+    ``<< /P label >>``) as ``pdf`` writes the array, written at once: a shop's unique-faces file
+    labels every page (6,000 at 3,000 cards, written again at every edit), each a dictionary ``pdf``
+    took value by value."""
     return Raw(b"[" + b" ".join([b"%d << /P %s >>" % (n, text_string(label)) for n, label in labels]) + b"]")
 
 
