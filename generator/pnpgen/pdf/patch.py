@@ -579,6 +579,14 @@ def patched(w: Any, pages: Sequence, last: Layout, found: Plan, pages_ref: Ref) 
             f.fill_run(a, part[cut[a - base]:cut[b - base]], last.lengths[a - base:b - base])
             pending.clear()
 
+    def held(start: int, end: int) -> None:  # (the last file's objects start to end, where they stood)
+        if pending and pending[1] == start:  # (on from the run held before them, or a run of their own)
+            pending[1] = end
+        else:
+            fill()
+            pending[:] = [start, end]
+        f.hold(end - start)
+
     # the positions of the last file's faces' forms by the page first showing them (``copy_run``)
     order = sorted(range(len(last.form_pages)), key=last.form_pages.__getitem__)
     order_pages = [last.form_pages[p] for p in order]
@@ -604,12 +612,7 @@ def patched(w: Any, pages: Sequence, last: Layout, found: Plan, pages_ref: Ref) 
             return i
         uses[i:k] = [u + 1 for u in uses[i:k]]
         rec.starts.extend(last.starts[i:k])
-        if pending and pending[1] == start:
-            pending[1] = end
-        else:
-            fill()
-            pending[:] = [start, end]
-        f.hold(end - start)
+        held(start, end)
         for t in range(i, k) if last.page_glyphs else ():
             text = last.page_glyphs.get(str(t))
             if text is not None:
@@ -676,13 +679,8 @@ def patched(w: Any, pages: Sequence, last: Layout, found: Plan, pages_ref: Ref) 
             continue
         uses[j] += 1
         rec.starts.append(f.next)
-        if in_place:  # (on from the run held before it, or a run of its own)
-            if pending and pending[1] == start:
-                pending[1] = end
-            else:
-                fill()
-                pending[:] = [start, end]
-            f.hold(end - start)
+        if in_place:
+            held(start, end)
         else:
             fill()
             assert copies is not None
