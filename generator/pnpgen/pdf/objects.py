@@ -68,8 +68,8 @@ class Raw:
 
 def text_string(s: str) -> bytes:
     """A text string (§7.9.2.2): PDFDocEncoding-compatible ASCII as a literal, else UTF-16BE
-    with its byte order mark, in hex."""
-    if all(32 <= ord(c) < 127 for c in s):
+    with its byte order mark, in hex (a shop's unique-faces file labels thousands of pages)."""
+    if s.isascii() and s.isprintable():  # (every character 32–126: the printable ones of ASCII)
         return b"(" + s.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)").encode("ascii") + b")"
     return b"<FEFF" + s.encode("utf-16-be").hex().upper().encode("ascii") + b">"
 
