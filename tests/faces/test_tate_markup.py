@@ -18,7 +18,8 @@ import pypdfium2.raw as raw
 import pytest
 from test_tate import LAYOUT_VERSE
 
-from conftest import make_workspace, run
+from conftest import DECK_YAML, REPO, make_workspace, run
+from pnpgen import fonts
 from pnpgen.faces import tate
 from pnpgen.units import MM_PER_PT
 
@@ -237,3 +238,35 @@ def test_an_overhanging_reading_is_linted_as_ruby_not_as_small_text(tmp_path, ca
     assert run(ws, "check", "--game", "test") == 0
     said = capsys.readouterr().out
     assert "ruby 「あ」 3.5 pt, smaller than 4 pt" in said and "small-text" not in said and "smaller than 6 pt" not in said, said
+
+
+def test_bold_inside_a_latin_run_keeps_the_run_one_turned_word(tmp_path):
+    """trial67: ``m.tate("**Game** Over")`` set **Game** turned, then a full cell for the space and
+    Over turned again, 6.8 mm below at 12 pt: the markup's edge cut the run. It is one run now,
+    turned as one word (3.2.3), Game in the bold font and Over in the regular one, a space apart
+    as in ``Game Over``; two digits either side of the edge stay one 縦中横 cell."""
+    from test_tate import FRONT
+
+    deck = DECK_YAML + '  - {name: 甲, text: "あ**Game** Overい"}\n  - {name: 乙, text: "あGame Overい"}\n' \
+        '  - {name: 丙, text: "あ**1**2い"}\n'
+    ws = make_workspace(tmp_path / "ws", front=FRONT, deck=deck)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    glyphs = [g for g in _glyphs(ws / "build" / "test" / "cards.pdf") if g["ch"] in "あいGameOver12"]
+    bold, plain, digits = glyphs[:10], glyphs[10:20], glyphs[20:]
+    assert "".join(g["ch"] for g in bold) == "".join(g["ch"] for g in plain) == "あGameOverい"
+    em = 10 * MM_PER_PT
+    for name in {g["font"].split("+")[-1] for g in glyphs}:
+        fonts.register(name, REPO / "fonts")
+    for card in (bold, plain):
+        word = card[1:9]
+        assert max(g["origin"][0] for g in word) - min(g["origin"][0] for g in word) < 0.05  # one baseline, turned
+        e, o = word[3], word[4]  # O follows e by e's advance and a space's, within the word (was 6.8 mm at 12 pt)
+        space = fonts.string_width_mm("e", e["font"].split("+")[-1], 10) + fonts.string_width_mm(" ", o["font"].split("+")[-1], 10)
+        assert o["origin"][1] - e["origin"][1] == pytest.approx(space, abs=0.05)
+    assert all("Bold" in g["font"] for g in bold[1:5]) and not any("Bold" in g["font"] for g in bold[5:9])
+    # Over and the quarter em after it set alike: the run ends where its pieces' lengths say, い a gap below
+    assert [g["origin"][1] - bold[5]["origin"][1] for g in bold[5:]] == pytest.approx(
+        [g["origin"][1] - plain[5]["origin"][1] for g in plain[5:]], abs=0.01)
+    one, two = digits[1], digits[2]  # 「12」 across in one cell: level, side by side
+    assert abs(one["origin"][1] - two["origin"][1]) < 0.05 and 0 < two["origin"][0] - one["origin"][0] < em
+    assert "Bold" in one["font"] and "Bold" not in two["font"]

@@ -20,6 +20,7 @@ bracket at its foot), the breaks it cannot avoid and a box too narrow for the co
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from itertools import groupby
 from typing import NamedTuple
 
 from pnpgen.data.markup import ICON, RUBY, TEXT, Span, parse
@@ -47,14 +48,23 @@ class Mark(NamedTuple):
     colour: str = ""  # the card text's [name]…[/name]: a palette name
     reading_top: float = 0.0  # a ruby's: mm from the column's top where its reading starts
     base_top: float = 0.0  # a ruby's: mm from the column's top where its base starts, a cell a character
+    markup: str = ""  # a Latin run (or 縦中横 pair) whose pieces differ in bold or colour: the run as card text
 
     def styled(self, text: str) -> str:
         """``text`` (the mark's, or a ruby's base or reading) as card-text markup in the mark's
         bold and colour, its markup characters escaped: what textbox() and m.tate() are handed to
-        set it as horizontal text sets it (read and checked already: m.tate() tells nothing of it again)."""
-        said = _escaped(text)
-        said = f"**{said}**" if self.bold else said
-        return SetColumn(f"[{self.colour}]{said}[/{self.colour}]" if self.colour else said)
+        set it as horizontal text sets it (read and checked already: m.tate() tells nothing of it
+        again); a run of pieces in different styles (``**Game** Over``) each piece in its own."""
+        if self.markup and text == self.text:
+            return SetColumn(self.markup)
+        return SetColumn(_styled(text, self.bold, self.colour))
+
+
+def _styled(text: str, bold: bool, colour: str) -> str:
+    """``text`` as card-text markup in ``bold`` and ``colour``, its markup characters escaped."""
+    said = _escaped(text)
+    said = f"**{said}**" if bold else said
+    return f"[{colour}]{said}[/{colour}]" if colour else said
 
 
 _MARKUP_CHARACTERS = later(r"([\\*\[\]{}|｜])")
@@ -128,7 +138,15 @@ def marks(text: str, size: float, pitch: float = 1.1, width: Callable[[str, bool
     top = 0.0
     spans = [span for n, para in enumerate(parse(str(text), palette or {}))
              for span in ([Span(TEXT, "\n")] if n else []) + para]
+    stretch: list[tuple[str, bool, str]] = []  # the text spans since the last ruby or icon: each character's style
     for n, span in enumerate(spans):
+        if span.kind == TEXT:
+            stretch += [(ch, span.bold, span.colour or "") for ch in span.text]
+            if n + 1 < len(spans) and spans[n + 1].kind == TEXT:
+                continue  # a run goes on across **bold** or a colour's edge: set with the next span's text
+            top = _set_text(out, stretch, top, em, cell, width, last=n == len(spans) - 1)
+            stretch = []
+            continue
         colour = span.colour or ""
         if span.kind == RUBY:  # the base a cell a character, spaced out to the reading's length where that is longer
             length = max(len(span.text) * cell, len(span.reading) * em * RUBY_SCALE)
@@ -138,29 +156,41 @@ def marks(text: str, size: float, pitch: float = 1.1, width: Callable[[str, bool
         if span.kind == ICON:  # upright in a cell of its own
             out.append(Mark(ICON, span.text, top, cell, "", span.bold, colour))
             top += cell
-            continue
-        chunk, at, last = span.text, 0, n == len(spans) - 1
-        while at < len(chunk):
-            run = _LATIN.match(chunk, at)
-            if run and len(run.group(0)) > 1 and not _TWO_DIGITS.fullmatch(run.group(0)):
-                word = run.group(0)
+    return _overhung(out, em, cell)
+
+
+def _set_text(out: list[Mark], stretch: list[tuple[str, bool, str]], top: float, em: float, cell: float,
+              width: Callable[[str, bool], float] | None, last: bool) -> float:
+    """The marks of a stretch of card text (each character with its bold and colour) appended to
+    ``out`` from ``top``; where the column goes on below them. A Latin run (or a 縦中横 pair of
+    digits) is one mark however its pieces are styled (``**Game** Over``), each piece measured and
+    set in its own style."""
+    chunk = "".join(ch for ch, _, _ in stretch)
+    at = 0
+    while at < len(chunk):
+        run = _LATIN.match(chunk, at)
+        if run and len(run.group(0)) > 1:
+            word = run.group(0)
+            pieces = [(k, list(g)) for k, g in groupby(stretch[run.start():run.end()], key=lambda c: c[1:])]
+            bold, colour = pieces[0][0]
+            markup = "".join(_styled("".join(ch for ch, _, _ in g), *k) for k, g in pieces) if len(pieces) > 1 else ""
+            if _TWO_DIGITS.fullmatch(word):
+                out.append(Mark("across", word, top, cell, "", bold, colour, markup=markup))
+                top += cell
+            else:
                 gap = em * LATIN_SPACE
                 before = gap if out else 0.0
-                length = width(word, span.bold) if width is not None else len(word) * em * LATIN_ADVANCE
-                out.append(Mark("latin", word, top + before, length, "", span.bold, colour))
+                length = sum(width("".join(ch for ch, _, _ in g), k[0]) if width is not None
+                             else len(g) * em * LATIN_ADVANCE for k, g in pieces)
+                out.append(Mark("latin", word, top + before, length, "", bold, colour, markup=markup))
                 top += before + length + (gap if run.end() < len(chunk) or not last else 0.0)
-                at = run.end()
-                continue
-            if run and _TWO_DIGITS.fullmatch(run.group(0)):
-                out.append(Mark("across", run.group(0), top, cell, "", span.bold, colour))
-                top += cell
-                at = run.end()
-                continue
-            ch = chunk[at]
-            out.append(Mark(_kind(ch), ch, top, cell, "", span.bold, colour))
-            top += cell
-            at += 1
-    return _overhung(out, em, cell)
+            at = run.end()
+            continue
+        ch, bold, colour = stretch[at]
+        out.append(Mark(_kind(ch), ch, top, cell, "", bold, colour))
+        top += cell
+        at += 1
+    return top
 
 
 def lines(text: str, palette: Mapping[str, str] | None = None) -> list[str]:
