@@ -231,6 +231,30 @@ def test_vertical_markups_mistakes_are_told_as_a_text_boxs_are(tmp_path, capsys)
     assert "unknown icon {stra}" in err and "star" in err and "field 'word'" in err and "Traceback" not in err, err
 
 
+def test_a_character_no_font_draws_in_vertical_text_is_told_as_a_text_boxs_is(tmp_path, capsys):
+    """trial67: 😀 in m.tate()'s column stopped the build at the template's line, inside the macro,
+    naming no field (each mark is set by a text box of its own, given the character alone). It is
+    told as a text box tells it now, by the same reporter: the piece's data line, the deck, piece
+    and field, and the fallback font that would draw it; m.tate_box()'s list items and a layout's
+    vertical box too."""
+    ws = make_workspace(tmp_path / "ws", deck=LOOSE.replace("'ことば'", "'こと😀'"), front=VERSE_FRONT)
+    (ws / "templates" / "test" / "verse.svg.j2").write_text(VERSE_FRONT, encoding="utf-8")
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    said = "character U+1F600 '😀' is in no font"
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert f"cards.yaml:6:36: word: {said}" in err and "field 'word'" in err and "fallback_fonts" in err, err
+    assert "macros.svg.j2" not in err and "Traceback" not in err, err
+    deck.write_text(LOOSE.replace("'**いっせー'", "'いっ😀'"), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert "cards.yaml:6:" in err and said in err and "field 'lines'" in err and "macros.svg.j2" not in err, err
+    deck.write_text(LAYOUT_VERSE.replace("札をとる", "札を😀"), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert "cards.yaml:9:13: lines: " + said in err and "field 'lines'" in err and "macros.svg.j2" not in err, err
+
+
 def test_an_overhanging_reading_is_linted_as_ruby_not_as_small_text(tmp_path, capsys):
     """The print lint knows a reading by its place beside its base: one starting a quarter em above
     it, over the kana before, is ruby still (3.5 pt, under min_ruby), never 'small text'."""

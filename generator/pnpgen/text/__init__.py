@@ -35,6 +35,7 @@ from pnpgen.text.box import (
     more_overflowing,
     more_unpaired,
     more_untranslated,
+    read_glyphs,
     read_markup,
     recording,
     textbox,
@@ -44,6 +45,6 @@ from pnpgen.text.box import (
 from pnpgen.text.layout import Layout
 from pnpgen.text.linebreak import break_lines
 
-__all__ = ["TextContext", "textbox", "read_markup", "warned_at", "check_numbers", "MAX_TEXT_CHARS", "UNTRANSLATED_LINE", "more_untranslated", "layout_text", "break_lines", "recording", "Record", "icon",
+__all__ = ["TextContext", "textbox", "read_markup", "read_glyphs", "warned_at", "check_numbers", "MAX_TEXT_CHARS", "UNTRANSLATED_LINE", "more_untranslated", "layout_text", "break_lines", "recording", "Record", "icon",
            "PLACEHOLDER_COLOUR", "Layout", "STATS", "clear_caches", "icons_saved", "OVERFLOW_LINE", "UNPAIRED_LINE",
            "more_overflowing", "more_unpaired", "wide_icon_names"]
