@@ -8,7 +8,8 @@ glyph check with fallback fonts. It returns an SVG fragment.
 
 Modules, one job each: ``box`` (``textbox``: its checks, its warnings, the public entry this
 package offers), ``cells`` (spans → measured cells, glyph check), ``linebreak`` (JLREQ + BudouX,
-pure), ``layout`` (fit and align), ``svg`` (emit), ``icons`` (load icon files), ``linecheck`` (an
+pure), ``layout`` (fit and align), ``svg`` (emit), ``icons`` (load icon files), ``ruby`` (how far a
+reading reaches over its neighbours: one rule, vertical text's too), ``linecheck`` (an
 independent JLREQ/phrase checker of set lines; the checker over every game's texts is
 faces/textaudit.py, scripts/check_text.py prints it). The markup is data/markup.py's.
 

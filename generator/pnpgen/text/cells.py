@@ -29,7 +29,6 @@ from pnpgen.text.linebreak import HYPHEN_CHAR, KINSOKU, OBJ, SPACES, break_class
 from pnpgen.text.ruby import RUBY_SCALE, reaches
 from pnpgen.units import MM_PER_PT as PT  # mm per point
 
-__all__ = ["RUBY_SCALE"]  # (a reading's size, text/ruby.py's: imported from here by the faces and exports)
 GAP = "gap"  # 和欧間 space between Japanese and Latin
 
 
