@@ -369,14 +369,18 @@ def test_a_verses_ruby_is_set_right_of_its_base_not_printed_as_written(tmp_path,
     assert told == ["ruby needs line_height 1.5 or more (it is 1.35): a reading set right of its column would "
                     "touch the column on its right"]
     # set against the box's right edge, the reading's half em inside it; a box as wide as the column and
-    # not its reading is told; a reading longer than its base spaces the base out (嵐 1.1 em, あらし 1.5 em)
+    # not its reading is told; a reading longer than its base by more than a ruby character spaces the base
+    # from the kana after it (嵐 1.1 em, あらしのあ 2.5 em: 0.5 em over の at the column's top, 0.9 em of space);
+    # あらし's 0.4 em more takes no room at all (0.4 em over の)
     [right] = tate.columns(["{朝顔|あさがお}"], 0, 0, 30, 30, 12, line_height=1.75).columns
     assert right.x == pytest.approx(30 - em / 2 - em / 2)
     assert tate.columns(["{朝顔|あさがお}"], 0, 0, em * 1.2, 30, 12, line_height=1.75).problems == [
         f"1 columns need {em * 1.5:.1f} mm across (12 pt, line_height 1.75, ruby), the box is {em * 1.2:.1f} mm wide: "
         "they run past its left edge"]
-    spaced = tate.columns(["{嵐|あらし}の"], 0, 0, 30, em * 1.1 * 2 + 0.01, 12, line_height=1.75)
-    assert [c.text for c in spaced.columns] == ["{嵐|あらし}", "の"]
+    spaced = tate.columns(["{嵐|あらしのあ}の"], 0, 0, 30, em * 1.1 * 2 + 0.01, 12, line_height=1.75)
+    assert [c.text for c in spaced.columns] == ["{嵐|あらしのあ}", "の"]
+    over = tate.columns(["{嵐|あらし}の"], 0, 0, 30, em * 1.1 * 2 + 0.01, 12, line_height=1.75)
+    assert [c.text for c in over.columns] == ["{嵐|あらし}の"]
 
 
 def test_a_verses_ruby_is_linted_as_ruby_not_as_small_text(tmp_path, capsys):

@@ -3,8 +3,9 @@ text's markup. trial-tateR: a karuta designer's ``**いっせー**の`` printed 
 column, ``[red]十[/red]`` its tags, ``{star}`` its braces: vertical text read ruby and nothing else
 of the markup (the docs said "prints as written"). It reads all of it now, with horizontal text's one
 reader (data/markup.parse), and tells its mistakes as a text box does. And a ruby's reading longer
-than its base spaced the base out even beside kana, where JLREQ 3.3.8 lets it overhang the kana by
-up to half a ruby character."""
+than its base spaced the base out even beside kana, where JLREQ 3.3.8 lets it overhang the kana;
+it now reaches over its neighbours by horizontal text's one rule (text/ruby.py: up to one ruby
+character, onto a kana or a bracket's glyph; the base at the column's top or foot keeps the edge)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ import pypdfium2.raw as raw
 import pytest
 from test_tate import LAYOUT_VERSE
 
-from conftest import make_workspace, run
+from conftest import DECK_YAML, REPO, make_workspace, run
+from pnpgen import fonts
 from pnpgen.faces import tate
 from pnpgen.units import MM_PER_PT
 
@@ -100,23 +102,23 @@ def test_a_karuta_verses_bold_colour_and_icon_are_set_as_horizontal_text_sets_th
 
 
 def test_a_readings_overhang_of_a_kana_is_measured_in_the_pdf(karuta):
-    """あ{嵐|あらしの}が: the reading (two em at half size, 8.5 mm) overhangs あ and が by a quarter
-    em each, the base spaced out to the rest; 山{嵐|あらしの}川: kanji each side, nothing
-    overhung, the base spaced out to the whole reading."""
+    """あ{嵐|あらしの}が: the reading (two em at half size, 8.5 mm) overhangs あ and が by half its
+    excess over the base's cell each (0.45 em, under one ruby character), 嵐 in a cell of its own;
+    山{嵐|あらしの}川: kanji each side, nothing overhung, the base centred in the whole reading."""
     ws, _ = karuta
     glyphs = _glyphs(ws / "build" / "test" / "shop" / "cards-unique.pdf")
     assert "".join(g["ch"] for g in glyphs[8:]) == "あ嵐あらしのが札山嵐あらしの川"
     a, storm, reading, ga = glyphs[8], glyphs[9], glyphs[10:14], glyphs[14]
     hill, storm2, reading2, river = glyphs[16], glyphs[17], glyphs[18:22], glyphs[22]
-    assert ga["origin"][1] - a["origin"][1] == pytest.approx(CELL + READING - EM / 2, abs=0.01)
+    assert ga["origin"][1] - a["origin"][1] == pytest.approx(2 * CELL, abs=0.01)  # was CELL + READING - EM / 2
     assert river["origin"][1] - hill["origin"][1] == pytest.approx(CELL + READING, abs=0.01)
-    # the reading starts a quarter em above its base beside a kana, level with it beside a kanji
+    # the reading starts 0.45 em above its base's cell beside a kana, level with the base's room beside a kanji
     over = (reading[0]["origin"][1] - a["origin"][1]) - (reading2[0]["origin"][1] - hill["origin"][1])
-    assert over == pytest.approx(-EM / 4, abs=0.01)
+    assert over == pytest.approx(-(READING - CELL) / 2, abs=0.01)
     assert [g["origin"][1] - reading[0]["origin"][1] for g in reading] == pytest.approx([0, EM / 2, EM, EM * 1.5], abs=0.01)
     # beside the base's column, at half size; the base's one character in the middle of its room
     assert reading[0]["centre"][0] - storm["centre"][0] == pytest.approx(EM * 0.75, abs=0.3)
-    assert storm["origin"][1] - a["origin"][1] == pytest.approx(CELL / 2 + (READING - EM / 2) / 2, abs=0.01)
+    assert storm["origin"][1] - a["origin"][1] == pytest.approx(CELL, abs=0.01)
     assert storm2["origin"][1] - hill["origin"][1] == pytest.approx(CELL / 2 + READING / 2, abs=0.01)
 
 
@@ -128,34 +130,48 @@ def test_the_verses_description_on_the_table_is_its_plain_words(karuta):
 
 
 def test_an_overhang_only_where_jlreq_allows_it():
-    """In mm: a quarter em each side onto kana; onto one kana only, the reading starts level with
-    the base and the base is spaced out by the rest; none at a column's start or end, onto a kanji,
-    a bracket or another ruby; a reading no longer than its base centred on it."""
+    """In mm, horizontal text's rule (text/ruby.py): half the reading's excess a side, up to one
+    ruby character, onto a kana and onto the glyph of a closing bracket after the base or an opening
+    one before it; none onto a kanji, 、 before the base or another ruby, the base spaced from it;
+    at the column's top the base and its reading start there, at its foot they end there, the whole
+    excess reaching the other way; a reading no longer than its base centred on it."""
     def ruby(text):
         marks = tate.marks(text, 12)
         return next(m for m in marks if m.kind == "ruby"), marks
 
+    half = (READING - CELL) / 2  # 0.45 em: half of あらしの's excess over 嵐's cell
     both, marks = ruby("あ{嵐|あらしの}が")
-    assert both.length == pytest.approx(READING - EM / 2) and both.reading_top == pytest.approx(both.top - EM / 4)
-    assert marks[2].top == pytest.approx(both.top + both.length)
+    assert both.length == pytest.approx(CELL) and both.reading_top == pytest.approx(both.top - half)
+    assert both.base_top == pytest.approx(both.top) and marks[2].top == pytest.approx(both.top + both.length)
     after, _ = ruby("山{嵐|あらしの}が")
-    assert after.length == pytest.approx(READING - EM / 4) and after.reading_top == pytest.approx(after.top)
-    before, _ = ruby("ア{嵐|あらしの}」")
-    assert before.length == pytest.approx(READING - EM / 4) and before.reading_top == pytest.approx(before.top - EM / 4)
+    assert after.length == pytest.approx(READING - half) and after.reading_top == pytest.approx(after.top)
+    assert after.base_top == pytest.approx(after.top + half)  # spaced from 山 by the half 山 cannot take
+    for bracket in ("ア{嵐|あらしの}」", "「{嵐|あらしの}が"):  # a bracket's glyph takes it: was spaced out
+        marked, _ = ruby(bracket)
+        assert marked.length == pytest.approx(CELL) and marked.reading_top == pytest.approx(marked.top - half), bracket
+    stop, _ = ruby("、{嵐|あらしの}が")  # 、 before the base: its glyph is on its far side
+    assert stop.length == pytest.approx(READING - half) and stop.reading_top == pytest.approx(stop.top)
     for alone in ("{嵐|あらしの}", "山{嵐|あらしの}川", "{雨|あめ}{嵐|あらしの}"):
         [spaced] = [m for m in tate.marks(alone, 12) if m.text == "嵐"]
         assert spaced.length == pytest.approx(READING) and spaced.reading_top == pytest.approx(spaced.top), alone
     short, _ = ruby("あ{朝顔|あさ}が")
     assert short.length == pytest.approx(2 * CELL) and short.reading_top == pytest.approx(short.top + CELL - EM / 2)
-    # the reading overhangs a quarter em at most: a longer one spaces its base out for the rest
+    # one ruby character at most: a longer reading spaces its base from its neighbours for the rest
     long, _ = ruby("あ{嵐|あらしのあら}が")
-    assert long.length == pytest.approx(6 * EM / 2 - EM / 2) and long.reading_top == pytest.approx(long.top - EM / 4)
+    assert long.length == pytest.approx(6 * EM / 2 - EM) and long.reading_top == pytest.approx(long.top - EM / 2)
+    # at the column's top: base and reading start there, the excess over が up to one ruby character
+    top, _ = ruby("{嵐|あらしの}が")
+    assert (top.top, top.reading_top, top.base_top) == (0, 0, 0) and top.length == pytest.approx(READING - EM / 2)
+    foot, _ = ruby("あ{嵐|あらしの}")  # at its foot: they end there, over あ by one ruby character
+    assert foot.length == pytest.approx(READING - EM / 2) and foot.reading_top == pytest.approx(foot.top - EM / 2)
+    assert foot.base_top + CELL == pytest.approx(foot.top + foot.length)
 
 
 def test_a_column_never_ends_with_a_reading_overhanging_the_next_columns_kana():
     """Cut at a ruby that overhung the kana after it, the column would set it longer (its end is
     the column's): the break goes before it when the longer ruby no longer fits."""
-    room = CELL + (READING - EM / 2) + 0.01  # あ and the ruby overhanging both kana: fits the line's measure
+    room = 2 * CELL + 0.01  # あ and the ruby overhanging both kana (a cell): fits the line's measure; at the
+    # column's foot the ruby is 1.5 em long (its reading's end there, 0.5 em over あ): it fits no more
     found = tate.columns(["あ{嵐|あらしの}がいい"], 0, 0, 60, room + CELL * 3, 12, line_height=1.75)
     assert found.columns[0].text == "あ{嵐|あらしの}がいい"
     found = tate.columns(["あ{嵐|あらしの}がいい"], 0, 0, 60, room, 12, line_height=1.75)
@@ -215,6 +231,30 @@ def test_vertical_markups_mistakes_are_told_as_a_text_boxs_are(tmp_path, capsys)
     assert "unknown icon {stra}" in err and "star" in err and "field 'word'" in err and "Traceback" not in err, err
 
 
+def test_a_character_no_font_draws_in_vertical_text_is_told_as_a_text_boxs_is(tmp_path, capsys):
+    """trial67: 😀 in m.tate()'s column stopped the build at the template's line, inside the macro,
+    naming no field (each mark is set by a text box of its own, given the character alone). It is
+    told as a text box tells it now, by the same reporter: the piece's data line, the deck, piece
+    and field, and the fallback font that would draw it; m.tate_box()'s list items and a layout's
+    vertical box too."""
+    ws = make_workspace(tmp_path / "ws", deck=LOOSE.replace("'ことば'", "'こと😀'"), front=VERSE_FRONT)
+    (ws / "templates" / "test" / "verse.svg.j2").write_text(VERSE_FRONT, encoding="utf-8")
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    said = "character U+1F600 '😀' is in no font"
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert f"cards.yaml:6:36: word: {said}" in err and "field 'word'" in err and "fallback_fonts" in err, err
+    assert "macros.svg.j2" not in err and "Traceback" not in err, err
+    deck.write_text(LOOSE.replace("'**いっせー'", "'いっ😀'"), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert "cards.yaml:6:" in err and said in err and "field 'lines'" in err and "macros.svg.j2" not in err, err
+    deck.write_text(LAYOUT_VERSE.replace("札をとる", "札を😀"), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert "cards.yaml:9:13: lines: " + said in err and "field 'lines'" in err and "macros.svg.j2" not in err, err
+
+
 def test_an_overhanging_reading_is_linted_as_ruby_not_as_small_text(tmp_path, capsys):
     """The print lint knows a reading by its place beside its base: one starting a quarter em above
     it, over the kana before, is ruby still (3.5 pt, under min_ruby), never 'small text'."""
@@ -222,3 +262,35 @@ def test_an_overhanging_reading_is_linted_as_ruby_not_as_small_text(tmp_path, ca
     assert run(ws, "check", "--game", "test") == 0
     said = capsys.readouterr().out
     assert "ruby 「あ」 3.5 pt, smaller than 4 pt" in said and "small-text" not in said and "smaller than 6 pt" not in said, said
+
+
+def test_bold_inside_a_latin_run_keeps_the_run_one_turned_word(tmp_path):
+    """trial67: ``m.tate("**Game** Over")`` set **Game** turned, then a full cell for the space and
+    Over turned again, 6.8 mm below at 12 pt: the markup's edge cut the run. It is one run now,
+    turned as one word (3.2.3), Game in the bold font and Over in the regular one, a space apart
+    as in ``Game Over``; two digits either side of the edge stay one 縦中横 cell."""
+    from test_tate import FRONT
+
+    deck = DECK_YAML + '  - {name: 甲, text: "あ**Game** Overい"}\n  - {name: 乙, text: "あGame Overい"}\n' \
+        '  - {name: 丙, text: "あ**1**2い"}\n'
+    ws = make_workspace(tmp_path / "ws", front=FRONT, deck=deck)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    glyphs = [g for g in _glyphs(ws / "build" / "test" / "cards.pdf") if g["ch"] in "あいGameOver12"]
+    bold, plain, digits = glyphs[:10], glyphs[10:20], glyphs[20:]
+    assert "".join(g["ch"] for g in bold) == "".join(g["ch"] for g in plain) == "あGameOverい"
+    em = 10 * MM_PER_PT
+    for name in {g["font"].split("+")[-1] for g in glyphs}:
+        fonts.register(name, REPO / "fonts")
+    for card in (bold, plain):
+        word = card[1:9]
+        assert max(g["origin"][0] for g in word) - min(g["origin"][0] for g in word) < 0.05  # one baseline, turned
+        e, o = word[3], word[4]  # O follows e by e's advance and a space's, within the word (was 6.8 mm at 12 pt)
+        space = fonts.string_width_mm("e", e["font"].split("+")[-1], 10) + fonts.string_width_mm(" ", o["font"].split("+")[-1], 10)
+        assert o["origin"][1] - e["origin"][1] == pytest.approx(space, abs=0.05)
+    assert all("Bold" in g["font"] for g in bold[1:5]) and not any("Bold" in g["font"] for g in bold[5:9])
+    # Over and the quarter em after it set alike: the run ends where its pieces' lengths say, い a gap below
+    assert [g["origin"][1] - bold[5]["origin"][1] for g in bold[5:]] == pytest.approx(
+        [g["origin"][1] - plain[5]["origin"][1] for g in plain[5:]], abs=0.01)
+    one, two = digits[1], digits[2]  # 「12」 across in one cell: level, side by side
+    assert abs(one["origin"][1] - two["origin"][1]) < 0.05 and 0 < two["origin"][0] - one["origin"][0] < em
+    assert "Bold" in one["font"] and "Bold" not in two["font"]

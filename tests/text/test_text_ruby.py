@@ -23,9 +23,9 @@ FRONT = """\
 {{ textbox(piece.text, 5, 20, 14.5, 50, size=10, min_size=10) }}
 {% endblock %}
 """
-# five paragraphs in a 14.5 mm box at 10 pt: 湖 between kana, between kanji, starting a line
-# after the kana before it (「とても」「大きな」「湖の」「そば」), between brackets, and before 、
-TEXT = r"あ{湖|みずうみ}の\n漢{湖|みずうみ}字\nとても{大|おお}きな{湖|みずうみ}のそば\n「{湖|みずうみ}」\n{湖|みずうみ}、"
+# six paragraphs in a 14.5 mm box at 10 pt: 湖 between kana, between kanji, starting a line
+# after the kana before it (「とても」「大きな」「湖の」「そば」), between brackets, before 、, and ending one
+TEXT = r"あ{湖|みずうみ}の\n漢{湖|みずうみ}字\nとても{大|おお}きな{湖|みずうみ}のそば\n「{湖|みずうみ}」\n{湖|みずうみ}、\nあ{湖|みずうみ}"
 EM = 10 * PT  # mm
 
 
@@ -72,14 +72,19 @@ def test_beside_kanji_the_base_is_spaced_out_and_the_reading_touches_no_kanji(li
     assert reading[-1].x + _w("み", reading[-1], 5) == pytest.approx(ji.x, abs=0.01)
 
 
-def test_a_ruby_starting_a_line_keeps_its_reading_inside_the_line(lines):
+def test_a_ruby_starting_a_line_keeps_its_base_at_the_lines_start_and_reaches_only_forwards(lines):
+    """JLREQ 3.3.8 (the variation of figures 2.3.35 and 2.3.36, JIS X 4051's): at a line's start
+    the base stays at the line's start, its reading's head aligned with it; the reading's excess
+    goes after the base, over の by up to one ruby character. (It pushed 湖 in by half the excess,
+    1.63 mm, the reading at the line's start.)"""
     left = lines[0][0].x  # the box's left edge: あ starts the first line
     assert ["".join(g.char for g in ln) for ln in lines[2:6]] == ["とても", "大きなおお", "湖のみずうみ", "そば"]
     (lake, no), reading = _parts(lines[4])
-    over = (_w("みずうみ", reading[0], 5) - _w("湖", lake)) / 2
-    assert reading[0].x == pytest.approx(left, abs=0.01)  # な, which it would reach over, ends the line above
-    assert lake.x == pytest.approx(left + over, abs=0.01)
-    assert no.x - lake.x == pytest.approx(_w("湖", lake), abs=0.01)  # still over の after it
+    assert lake.x == pytest.approx(left, abs=0.01)  # な, which it would reach over, ends the line above
+    assert reading[0].x == pytest.approx(left, abs=0.01)
+    end = reading[-1].x + _w("み", reading[-1], 5)
+    assert end - (lake.x + _w("湖", lake)) == pytest.approx(_w("みずうみ", reading[0], 5) - _w("湖", lake), abs=0.01)
+    assert end - no.x == pytest.approx(EM / 2, abs=0.01)  # one ruby character over の
 
 
 def test_a_reading_reaches_over_the_glyph_of_the_brackets_beside_it_never_their_space(lines):
@@ -101,11 +106,19 @@ def test_a_reading_reaches_over_the_glyph_of_the_brackets_beside_it_never_their_
 def test_a_reading_reaches_over_the_comma_after_it(lines):
     left = lines[0][0].x
     (lake, comma), reading = _parts(lines[7])
-    over = (_w("みずうみ", reading[0], 5) - _w("湖", lake)) / 2
-    assert reading[0].x == pytest.approx(left, abs=0.01)  # nothing before it: the base moves right
-    assert lake.x == pytest.approx(left + over, abs=0.01)
-    assert comma.x - lake.x == pytest.approx(_w("湖", lake), abs=0.01)  # 3.53 mm, was 5.16
-    assert reading[-1].x + _w("み", reading[-1], 5) == pytest.approx(comma.x + over, abs=0.01)
+    assert lake.x == pytest.approx(left, abs=0.01)  # nothing before it: the base keeps the line's start
+    assert reading[0].x == pytest.approx(left, abs=0.01)  # and the reading's head with it (was: base 1.63 mm in)
+    end = reading[-1].x + _w("み", reading[-1], 5)
+    assert end - comma.x == pytest.approx(min(EM / 2, _w("、", comma)), abs=0.01)  # over 、's glyph half
+
+
+def test_a_ruby_ending_a_line_keeps_its_base_at_the_lines_end_and_reaches_only_backwards(lines):
+    """The line's end as its start: 湖 ends the paragraph, its reading's end level with the base's,
+    reaching back over あ by one ruby character."""
+    (a, lake), reading = _parts(lines[8])
+    end = reading[-1].x + _w("み", reading[-1], 5)
+    assert end == pytest.approx(lake.x + _w("湖", lake), abs=0.01)
+    assert a.x + _w("あ", a) - reading[0].x == pytest.approx(EM / 2, abs=0.01)
 
 
 def test_a_line_is_never_ended_by_a_reading_that_would_pass_its_edge():

@@ -5,9 +5,10 @@ cell (2.1.2: a small kana's face right of the cell's centre, at its middle); a t
 set across in one cell, tate-chu-yoko (3.2.5); a longer run of Latin letters or digits turned a
 quarter clockwise as one word, reading downwards (3.2.3); a single letter or digit upright; a
 ruby, ``{漢字|かんじ}``, one mark a column never breaks inside, its reading set at half size on the
-column's right (JLREQ 3.3: vertical text's ruby stands right of its base), overhanging an adjacent
-kana by up to half a ruby character where the reading is the longer (3.3.8; never a kanji, nor past
-the column's start or end), its base spaced out for the rest. The card text's markup read as
+column's right (JLREQ 3.3: vertical text's ruby stands right of its base), a reading longer than
+its base reaching over the characters above and below it as horizontal text's does, by one rule
+(text/ruby.py, JLREQ 3.3.8: up to one ruby character onto a kana, onto the glyph of a bracket or
+、。; at the column's top or foot the base keeps the column's edge, the reading aligned with it). The card text's markup read as
 horizontal text reads it (data/markup.py ``parse``, the one reader): a mark keeps its span's bold
 and colour, an icon a cell of its own.
 
@@ -19,12 +20,13 @@ bracket at its foot), the breaks it cannot avoid and a box too narrow for the co
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from itertools import groupby
 from typing import NamedTuple
 
 from pnpgen.data.markup import ICON, RUBY, TEXT, Span, parse
 from pnpgen.patterns import later
-from pnpgen.text.cells import RUBY_SCALE
 from pnpgen.text.linebreak import NO_END, NO_START
+from pnpgen.text.ruby import RUBY_SCALE, reaches
 
 TURNED = frozenset("「」『』（）［］【】〔〕〈〉《》｛｝ー－―—…‥〜～：；＝→←")
 STOPS = frozenset("、。，．")
@@ -45,14 +47,24 @@ class Mark(NamedTuple):
     bold: bool = False  # the card text's **bold**
     colour: str = ""  # the card text's [name]…[/name]: a palette name
     reading_top: float = 0.0  # a ruby's: mm from the column's top where its reading starts
+    base_top: float = 0.0  # a ruby's: mm from the column's top where its base starts, a cell a character
+    markup: str = ""  # a Latin run (or 縦中横 pair) whose pieces differ in bold or colour: the run as card text
 
     def styled(self, text: str) -> str:
         """``text`` (the mark's, or a ruby's base or reading) as card-text markup in the mark's
         bold and colour, its markup characters escaped: what textbox() and m.tate() are handed to
-        set it as horizontal text sets it (read and checked already: m.tate() tells nothing of it again)."""
-        said = _escaped(text)
-        said = f"**{said}**" if self.bold else said
-        return SetColumn(f"[{self.colour}]{said}[/{self.colour}]" if self.colour else said)
+        set it as horizontal text sets it (read and checked already: m.tate() tells nothing of it
+        again); a run of pieces in different styles (``**Game** Over``) each piece in its own."""
+        if self.markup and text == self.text:
+            return SetColumn(self.markup)
+        return SetColumn(_styled(text, self.bold, self.colour))
+
+
+def _styled(text: str, bold: bool, colour: str) -> str:
+    """``text`` as card-text markup in ``bold`` and ``colour``, its markup characters escaped."""
+    said = _escaped(text)
+    said = f"**{said}**" if bold else said
+    return f"[{colour}]{said}[/{colour}]" if colour else said
 
 
 _MARKUP_CHARACTERS = later(r"([\\*\[\]{}|｜])")
@@ -76,37 +88,40 @@ def source(mark: Mark) -> str:
     return f"[{mark.colour}]{said}[/{mark.colour}]" if mark.colour else said
 
 
-RUBY_OVERHANG = RUBY_SCALE / 2  # em: JLREQ 3.3.8's most a reading overhangs a kana beside its base (half a ruby character)
-
-
-def _kana(mark: Mark) -> bool:
-    """A mark a ruby's reading may overhang (JLREQ 3.3.8): a hiragana or katakana set upright, not a kanji or a mark."""
-    return mark.kind in ("upright", "small") and len(mark.text) == 1 and (
-        "\u3041" <= mark.text <= "\u309f" or "\u30a1" <= mark.text <= "\u30fa")
+_CHARACTERS = ("upright", "turned", "stop", "small")  # a mark that is one character (a reading may reach over some)
 
 
 def _overhung(cut: list[Mark], em: float, cell: float) -> list[Mark]:
-    """``cut`` with each ruby whose reading is longer than its base overhanging the kana before
-    and after it by up to half a ruby character each (JLREQ 3.3.8), the reading centred on the
-    base as far as the overhangs allow; its base spaced out for what they do not take, the marks
-    after it moved down by as much. A ruby at the column's start or end overhangs nothing there."""
+    """``cut`` with each ruby whose reading is longer than its base reaching over the marks before
+    and after it as text/ruby.py's one rule says (horizontal text's: up to one ruby character a
+    side, the reading centred on its base, the base set a cell a character, the rest of the
+    reading's length spacing it from a neighbour that cannot take it); at the column's top its
+    base and reading start there, at its foot they end there; the marks after it moved by as much."""
+    units = [(m.text if m.kind in _CHARACTERS else "", m.length) for m in cut]
+    excess = {k: m.length - len(m.text) * cell for k, m in enumerate(cut)
+              if m.kind == RUBY and m.length > len(m.text) * cell + 1e-9}
+    found = reaches(units, excess, em)
     out: list[Mark] = []
     shift = 0.0
-    most = em * RUBY_OVERHANG
     for k, mark in enumerate(cut):
         mark = mark._replace(top=mark.top + shift)
         if mark.kind == RUBY:
             base, reading = len(mark.text) * cell, len(mark.reading) * em * RUBY_SCALE
-            over = max(0.0, reading - base)
-            room_before = most if k and _kana(cut[k - 1]) else 0.0
-            room_after = most if k + 1 < len(cut) and _kana(cut[k + 1]) else 0.0
-            before, after = min(room_before, over / 2), min(room_after, over / 2)
-            before += min(room_before - before, over - before - after)  # one side short: the other takes more
-            after += min(room_after - after, over - before - after)
-            length = max(base, reading - before - after)
-            top = mark.top - before if over else mark.top + (length - reading) / 2
+            r = found.get(k)
+            if r is None:  # a reading no longer than its base, centred on it
+                length, start, base_top = base, mark.top + (base - reading) / 2, mark.top
+            elif len(cut) == 1:  # alone in its column: centred
+                length, start, base_top = reading, mark.top, mark.top + (reading - base) / 2
+            elif k == 0:  # at the column's top: the base and its reading start there
+                length, start, base_top = reading - r.head_tail, mark.top, mark.top
+            elif k == len(cut) - 1:  # at its foot: they end there
+                length, start = reading - r.foot_lead, mark.top - r.foot_lead
+                base_top = start + reading - base
+            else:
+                length, start = reading - r.lead - r.tail, mark.top - r.lead
+                base_top = start + (reading - base) / 2
             shift += length - mark.length
-            mark = mark._replace(length=length, reading_top=top)
+            mark = mark._replace(length=length, reading_top=start, base_top=base_top)
         out.append(mark)
     return out
 
@@ -123,7 +138,15 @@ def marks(text: str, size: float, pitch: float = 1.1, width: Callable[[str, bool
     top = 0.0
     spans = [span for n, para in enumerate(parse(str(text), palette or {}))
              for span in ([Span(TEXT, "\n")] if n else []) + para]
+    stretch: list[tuple[str, bool, str]] = []  # the text spans since the last ruby or icon: each character's style
     for n, span in enumerate(spans):
+        if span.kind == TEXT:
+            stretch += [(ch, span.bold, span.colour or "") for ch in span.text]
+            if n + 1 < len(spans) and spans[n + 1].kind == TEXT:
+                continue  # a run goes on across **bold** or a colour's edge: set with the next span's text
+            top = _set_text(out, stretch, top, em, cell, width, last=n == len(spans) - 1)
+            stretch = []
+            continue
         colour = span.colour or ""
         if span.kind == RUBY:  # the base a cell a character, spaced out to the reading's length where that is longer
             length = max(len(span.text) * cell, len(span.reading) * em * RUBY_SCALE)
@@ -133,29 +156,41 @@ def marks(text: str, size: float, pitch: float = 1.1, width: Callable[[str, bool
         if span.kind == ICON:  # upright in a cell of its own
             out.append(Mark(ICON, span.text, top, cell, "", span.bold, colour))
             top += cell
-            continue
-        chunk, at, last = span.text, 0, n == len(spans) - 1
-        while at < len(chunk):
-            run = _LATIN.match(chunk, at)
-            if run and len(run.group(0)) > 1 and not _TWO_DIGITS.fullmatch(run.group(0)):
-                word = run.group(0)
+    return _overhung(out, em, cell)
+
+
+def _set_text(out: list[Mark], stretch: list[tuple[str, bool, str]], top: float, em: float, cell: float,
+              width: Callable[[str, bool], float] | None, last: bool) -> float:
+    """The marks of a stretch of card text (each character with its bold and colour) appended to
+    ``out`` from ``top``; where the column goes on below them. A Latin run (or a 縦中横 pair of
+    digits) is one mark however its pieces are styled (``**Game** Over``), each piece measured and
+    set in its own style."""
+    chunk = "".join(ch for ch, _, _ in stretch)
+    at = 0
+    while at < len(chunk):
+        run = _LATIN.match(chunk, at)
+        if run and len(run.group(0)) > 1:
+            word = run.group(0)
+            pieces = [(k, list(g)) for k, g in groupby(stretch[run.start():run.end()], key=lambda c: c[1:])]
+            bold, colour = pieces[0][0]
+            markup = "".join(_styled("".join(ch for ch, _, _ in g), *k) for k, g in pieces) if len(pieces) > 1 else ""
+            if _TWO_DIGITS.fullmatch(word):
+                out.append(Mark("across", word, top, cell, "", bold, colour, markup=markup))
+                top += cell
+            else:
                 gap = em * LATIN_SPACE
                 before = gap if out else 0.0
-                length = width(word, span.bold) if width is not None else len(word) * em * LATIN_ADVANCE
-                out.append(Mark("latin", word, top + before, length, "", span.bold, colour))
+                length = sum(width("".join(ch for ch, _, _ in g), k[0]) if width is not None
+                             else len(g) * em * LATIN_ADVANCE for k, g in pieces)
+                out.append(Mark("latin", word, top + before, length, "", bold, colour, markup=markup))
                 top += before + length + (gap if run.end() < len(chunk) or not last else 0.0)
-                at = run.end()
-                continue
-            if run and _TWO_DIGITS.fullmatch(run.group(0)):
-                out.append(Mark("across", run.group(0), top, cell, "", span.bold, colour))
-                top += cell
-                at = run.end()
-                continue
-            ch = chunk[at]
-            out.append(Mark(_kind(ch), ch, top, cell, "", span.bold, colour))
-            top += cell
-            at += 1
-    return _overhung(out, em, cell)
+            at = run.end()
+            continue
+        ch, bold, colour = stretch[at]
+        out.append(Mark(_kind(ch), ch, top, cell, "", bold, colour))
+        top += cell
+        at += 1
+    return top
 
 
 def lines(text: str, palette: Mapping[str, str] | None = None) -> list[str]:

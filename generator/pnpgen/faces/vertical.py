@@ -18,7 +18,7 @@ from pnpgen.data.markup import MarkupError
 from pnpgen.data.validate import show, type_name
 from pnpgen.errors import InputError
 from pnpgen.faces import tate
-from pnpgen.text import MAX_TEXT_CHARS, TextContext, check_numbers, read_markup, warned_at
+from pnpgen.text import MAX_TEXT_CHARS, TextContext, check_numbers, read_glyphs, read_markup, warned_at
 from pnpgen.text.cells import font_pair
 
 
@@ -71,6 +71,7 @@ def tate_columns(ctx: TextContext, text: object, x: float, y: float, w: float, h
                          expected=f"at most {MAX_TEXT_CHARS:,} characters in one box")
     for said in text if isinstance(text, (list, tuple)) else [text]:  # (a list's items each its own card text)
         read_markup(ctx, said)
+        read_glyphs(ctx, said, font)
     if not isinstance(text, (list, tuple)) and len(lines) > 1:  # **bold** and colours go on across a line break
         lines = tate.lines(str(text), ctx.palette)
     found = tate.columns(lines, float(x), float(y), float(w), float(h), float(size), float(pitch), float(line_height),
@@ -79,12 +80,15 @@ def tate_columns(ctx: TextContext, text: object, x: float, y: float, w: float, h
     return [column._replace(text=tate.SetColumn(column.text)) for column in found.columns]
 
 
-def tate_start(ctx: TextContext, text: object) -> str:
-    """m.tate()'s check of the one column it sets: one that starts with a mark JLREQ keeps off a
-    line's start (」, 、) is warned at the template's line, as m.tate_box() warns of a line; a column
-    m.tate_box() set (``tate.SetColumn``), told there already, is not. Nothing to print."""
+def tate_start(ctx: TextContext, text: object, font: str = "mono") -> str:
+    """m.tate()'s check of the one column it sets: its markup and its characters told as a text
+    box tells them, naming the piece's field (a character no font draws too: ``font`` the
+    column's); one that starts with a mark JLREQ keeps off a line's start (」, 、) is warned at the
+    template's line, as m.tate_box() warns of a line; a column m.tate_box() set
+    (``tate.SetColumn``), told there already, is not. Nothing to print."""
     if not isinstance(text, tate.SetColumn):
         read_markup(ctx, text)
+        read_glyphs(ctx, text, font)
         problem = tate.start_problem(tate.marks(str(text), 9, palette=ctx.palette), str(text))
         _warn(ctx, text, [problem] if problem else [])
     return ""

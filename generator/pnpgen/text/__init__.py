@@ -8,7 +8,8 @@ glyph check with fallback fonts. It returns an SVG fragment.
 
 Modules, one job each: ``box`` (``textbox``: its checks, its warnings, the public entry this
 package offers), ``cells`` (spans → measured cells, glyph check), ``linebreak`` (JLREQ + BudouX,
-pure), ``layout`` (fit and align), ``svg`` (emit), ``icons`` (load icon files), ``linecheck`` (an
+pure), ``layout`` (fit and align), ``svg`` (emit), ``icons`` (load icon files), ``ruby`` (how far a
+reading reaches over its neighbours: one rule, vertical text's too), ``linecheck`` (an
 independent JLREQ/phrase checker of set lines; the checker over every game's texts is
 faces/textaudit.py, scripts/check_text.py prints it). The markup is data/markup.py's.
 
@@ -35,6 +36,7 @@ from pnpgen.text.box import (
     more_overflowing,
     more_unpaired,
     more_untranslated,
+    read_glyphs,
     read_markup,
     recording,
     textbox,
@@ -44,6 +46,6 @@ from pnpgen.text.box import (
 from pnpgen.text.layout import Layout
 from pnpgen.text.linebreak import break_lines
 
-__all__ = ["TextContext", "textbox", "read_markup", "warned_at", "check_numbers", "MAX_TEXT_CHARS", "UNTRANSLATED_LINE", "more_untranslated", "layout_text", "break_lines", "recording", "Record", "icon",
+__all__ = ["TextContext", "textbox", "read_markup", "read_glyphs", "warned_at", "check_numbers", "MAX_TEXT_CHARS", "UNTRANSLATED_LINE", "more_untranslated", "layout_text", "break_lines", "recording", "Record", "icon",
            "PLACEHOLDER_COLOUR", "Layout", "STATS", "clear_caches", "icons_saved", "OVERFLOW_LINE", "UNPAIRED_LINE",
            "more_overflowing", "more_unpaired", "wide_icon_names"]

@@ -262,19 +262,39 @@ def layout_text(ctx: TextContext, text, w, h, size=9, min_size=6, font="gothic",
                                  expected="a font role (" + ", ".join(ctx.fonts) + ") or a font in fonts/") from None
         raise
     except GlyphMissing as e:
-        ch = e.char
-        raise ValueMistake(
-            f"character U+{ord(ch):04X} {ch!r} is in no font ({', '.join(e.fonts)}) in {_describe(ctx, text)}",
-            key=_field_name(text) or None,
-            expected="a character the font has, or a font that has it in game.yaml fallback_fonts" + _emoji_way(ch),
-            glyph=ch,
-        ) from None
+        raise _glyph_missing(ctx, text, e) from None
     except UnknownIcon as e:
         raise _unknown_icon(ctx, text, e.name) from None
     except IconError as e:
         raise InputError(f"{e} (used in {_describe(ctx, text)})", key=_field_name(text) or None, icon=str(e)) from None
     except MarkupError as e:
         raise _unknown_colour(ctx, text, e) from None
+
+
+def _glyph_missing(ctx: TextContext, text, e: GlyphMissing) -> ValueMistake:
+    """A character no font draws, told of ``text`` (its deck, piece and field) as every typesetter
+    tells it: a text box, and vertical text (``read_glyphs``)."""
+    ch = e.char
+    return ValueMistake(
+        f"character U+{ord(ch):04X} {ch!r} is in no font ({', '.join(e.fonts)}) in {_describe(ctx, text)}",
+        key=_field_name(text) or None,
+        expected="a character the font has, or a font that has it in game.yaml fallback_fonts" + _emoji_way(ch),
+        glyph=ch,
+    )
+
+
+def read_glyphs(ctx: TextContext, text, font: str) -> None:
+    """What a text box says of a character of ``text`` no font draws (``font`` a role or a font's
+    name, **bold** in its bold), for a typesetter of its own (m.tate()'s vertical text, which sets
+    its text a character or a run at a time and would name no field): the same error, naming the
+    deck, piece and field. A font never registered is told where the text is set."""
+    try:
+        build(parse("" if text is None else str(text), ctx.palette), ctx.fonts, font, tuple(ctx.fallback_fonts),
+              ctx.palette, "#000000", tuple(d if isinstance(d, Path) else Path(d) for d in ctx.icon_dirs))
+    except GlyphMissing as e:
+        raise _glyph_missing(ctx, text, e) from None
+    except (KeyError, UnknownIcon, IconError):  # (a font or an icon file told where it is drawn)
+        return
 
 
 def _unknown_icon(ctx: TextContext, text, name: str) -> ValueMistake:

@@ -6,19 +6,11 @@ holds the 和欧間 space JLREQ gives there (a quarter em unless the game says o
 not a character: it never changes where a line may break, and it counts for nothing at a line's
 end, like a space.
 
-A ruby reading longer than its base reaches over a kana neighbour by up to one ruby character
-(half a base character) on each side rather than widening its base (JLREQ 3.3.8 "Adjustments of
-ruby with length longer than that of the base characters"; JIS X 4051 the same), and over the
-glyph of a 約物 beside it that JLREQ names there — an opening bracket before it (cl-01), a closing
-bracket (cl-02), 、 or 。 (cl-07, cl-06) after it — never into the mark's space: over the half em
-its glyph takes (the whole of a proportional font's half-em bracket), up to one ruby character;
-and over a middle dot (cl-05: ・：；) on either side, its quarter-em space on the ruby's side and
-half a ruby character more (a full-width dot: one ruby character; a proportional font's half-em
-dot, its spaces already taken away: half a ruby character). Never over a kanji, a Latin letter,
-ー, a mark on its other side (「、」 before the ruby, 「」」 before it, 「「」 after it) or another
-ruby: the cell is only as wide as the rest needs,
-and ``lead`` and ``tail`` say how far its reading reaches past its left and right edges. The
-reading stays centred on its base; what its neighbours cannot take widens the base on that side."""
+A ruby reading longer than its base reaches over the characters beside it as text/ruby.py's one
+rule says (JLREQ 3.3.8, for vertical text as for horizontal): a ruby cell is only as wide as the
+rest needs, ``lead`` and ``tail`` say how far its reading reaches past its left and right edges
+mid-line, and ``head``/``foot`` how it reaches at a line's start and end (its base then at the
+line's edge, the reading's head or end aligned with it)."""
 
 from __future__ import annotations
 
@@ -33,23 +25,10 @@ from pnpgen import fonts as fontreg
 from pnpgen.data.markup import ICON, RUBY, TEXT, Span
 from pnpgen.data.model import LATIN_GAP
 from pnpgen.text import icons
-from pnpgen.text.linebreak import (
-    CLOSING,
-    HYPHEN_CHAR,
-    KINSOKU,
-    MIDDLE,
-    OBJ,
-    OPENING,
-    SPACES,
-    STOPS,
-    break_classes,
-    latin_letter,
-)
+from pnpgen.text.linebreak import HYPHEN_CHAR, KINSOKU, OBJ, SPACES, break_classes, latin_letter
+from pnpgen.text.ruby import RUBY_SCALE, reaches
 from pnpgen.units import MM_PER_PT as PT  # mm per point
 
-RUBY_SCALE = 0.5
-OVERHANG = RUBY_SCALE * PT  # mm at 1 pt: the most a reading reaches over a neighbour, one ruby character
-MARK_GLYPH = 0.5 * PT  # mm at 1 pt: the half em a full-width 約物's glyph takes (JLREQ 3.1.2), the rest its space
 GAP = "gap"  # 和欧間 space between Japanese and Latin
 
 
@@ -74,6 +53,17 @@ class Cell:
     path: Path | None = None  # icon file
     lead: float = 0.0  # mm at 1 pt: a ruby reading's reach past the cell's left edge, over the kana before it
     tail: float = 0.0  # … and past its right edge, over the kana after it
+    head: float = 0.0  # mm at 1 pt: a ruby heading a line: its reading's reach past its right edge (none past its left)
+    foot: float = 0.0  # … ending a line: past its left edge (none past its right)
+    edge: str = ""  # "head" | "foot": the ruby as set at a line's start or end, its base at the line's edge
+
+    def at_edge(self, edge: str) -> Cell:
+        """This ruby as a line starting (``head``) or ending (``foot``) with it sets it: its base
+        at the line's edge and its reading aligned with it there, reaching only the other way."""
+        group = self.width + self.lead + self.tail
+        if edge == "head":
+            return replace(self, width=group - self.head, lead=0.0, tail=self.head, edge=edge)
+        return replace(self, width=group - self.foot, lead=self.foot, tail=0.0, edge=edge)
 
     @property
     def unit(self) -> str:
@@ -148,45 +138,16 @@ def _japanese(c: str) -> bool:
         or "\uf900" <= c <= "\ufaff" or c in "々〆〇"
 
 
-def _kana(cell: Cell) -> bool:
-    """A neighbour a ruby reading may reach over: a hiragana or katakana letter (JLREQ cl-15,
-    cl-16, and the small kana of cl-11), not ー, ・, an iteration mark, a kanji or punctuation."""
-    return cell.kind == TEXT and ("\u3041" <= cell.text <= "\u3096" or "\u30a1" <= cell.text <= "\u30fa")
-
-
-def _room(cell: Cell, before: bool) -> float:
-    """How far a ruby reading may reach over ``cell`` (mm at 1 pt), the cell standing before the
-    ruby or after it: a kana its width; an opening bracket before the ruby, a closing bracket, 、
-    or 。 after it, its glyph's half em and never its space; a middle dot either side, its quarter-em
-    space on the ruby's side (none in a proportional half-em dot) and half a ruby character (JLREQ
-    3.3.8); anything else nothing."""
-    if _kana(cell):
-        return cell.width
-    if cell.kind != TEXT:
-        return 0.0
-    if cell.text in (OPENING if before else CLOSING | STOPS):
-        return min(cell.width, MARK_GLYPH)
-    if cell.text in MIDDLE:
-        return min(cell.width, max(0.0, (cell.width - MARK_GLYPH) / 2) + OVERHANG / 2)
-    return 0.0
-
-
 def overhung(cells: list[Cell], excess: Mapping[int, float]) -> list[Cell]:
     """``cells`` with each ruby of ``excess`` (index → how much wider its reading is than its base,
-    mm at 1 pt) narrowed by what its neighbours take of the reading (``_room``): up to ``OVERHANG`` and
-    half the excess on each side, so the reading stays centred on its base. A kana or a middle dot
-    between two rubies gives the second only what the first left of its width: their readings
-    never overlap (a proportional font's く is 0.85 em, less than two half-em overhangs)."""
+    mm at 1 pt) narrowed by what its neighbours take of the reading, mid-line and at a line's edge
+    (text/ruby.py ``reaches``: the one rule vertical text keeps too)."""
     out = list(cells)
-    taken: dict[int, float] = {}  # cell → how much of it the ruby before it reaches over
-    for i in sorted(excess):
-        extra = excess[i]
-        lead = max(0.0, min(extra / 2, OVERHANG, _room(cells[i - 1], True),
-                            cells[i - 1].width - taken.get(i - 1, 0.0))) if i else 0.0
-        tail = min(extra / 2, OVERHANG, _room(cells[i + 1], False)) if i + 1 < len(cells) else 0.0
-        taken[i + 1] = tail
-        if lead or tail:
-            out[i] = replace(cells[i], width=cells[i].width - lead - tail, lead=lead, tail=tail)
+    units = [(c.text if c.kind == TEXT else "", c.width) for c in cells]
+    for i, r in reaches(units, excess, PT).items():
+        if r.lead or r.tail or r.head_tail or r.foot_lead:
+            out[i] = replace(cells[i], width=cells[i].width - r.lead - r.tail, lead=r.lead, tail=r.tail,
+                             head=r.head_tail, foot=r.foot_lead)
     return out
 
 
@@ -275,10 +236,11 @@ def build(paragraphs: list[list[Span]], fonts: Mapping[str, str], role: str, fal
 
 
 def _edges(cells: Sequence[Cell]) -> tuple[tuple[float, ...], tuple[float, ...]] | None:
-    """Each cell's lead and tail (what a line starting or ending at it adds), None if all are 0."""
-    if not any(c.lead or c.tail for c in cells):
+    """What each cell adds to a line it starts, and to a line it ends (a ruby set at the line's
+    edge: ``Cell.at_edge``), None if nothing anywhere."""
+    if not any(c.lead or c.tail or c.head or c.foot for c in cells):
         return None
-    return tuple(c.lead for c in cells), tuple(c.tail for c in cells)
+    return (tuple(c.lead + c.tail - c.head for c in cells), tuple(c.lead + c.tail - c.foot for c in cells))
 
 
 def hyphen_cell(before: Cell, width: float) -> Cell:

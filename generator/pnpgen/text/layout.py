@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from pnpgen.data.markup import RUBY
 from pnpgen.text.cells import PT, RUBY_SCALE, Cell, CellParagraph, hyphen_cell
 from pnpgen.text.linebreak import CHAR, CLUSTER, TRAILING_SPACES, fill, hyphenated
 
@@ -112,17 +113,35 @@ def _hang(p: CellParagraph, max_units: float) -> float:
 
 def _width(p: CellParagraph, s: int, e: int) -> float:
     """Set width at 1 pt of cells [s, e), less trailing spaces, plus the hyphen a break there adds
-    and the reach of a ruby reading at either end whose kana neighbour is on another line."""
+    and what a ruby starting or ending the line adds, set at the line's edge (``Cell.at_edge``);
+    a ruby alone on its line is as wide as its reading, or its base."""
     hyphen = p.hyphens[e] if hyphenated(p.classes, e, len(p.cells)) else 0.0
     while e > s and p.spaces[e - 1]:
         e -= 1
-    return sum(p.widths[s:e]) + hyphen + (_lead(p, s) + p.edges[1][e - 1] if p.edges and e > s else 0.0)
+    if not p.edges or e <= s:
+        return sum(p.widths[s:e]) + hyphen
+    if e - s == 1:
+        cell = p.cells[s]
+        return cell.width + cell.lead + cell.tail + hyphen
+    return sum(p.widths[s:e]) + hyphen + p.edges[0][s] + p.edges[1][e - 1]
 
 
-def _lead(p: CellParagraph, s: int) -> float:
-    """How far a line starting at cell ``s`` sets it in: the reach of its reading over the kana
-    before it, now on the line above (a reading never passes the line's edge)."""
-    return p.edges[0][s] if p.edges and s < len(p.cells) else 0.0
+def _at_edges(cells: tuple[Cell, ...]) -> tuple[Cell, ...]:
+    """A line's cells with a ruby starting it or ending it set at the line's edge (its base at the
+    edge, its reading aligned with it there: text/ruby.py); a ruby alone on its line as it is,
+    its reading centred on its base, as wide as the wider of them."""
+    ink = len(cells)
+    while ink and cells[ink - 1].space:
+        ink -= 1
+    if ink == 1 and cells[0].kind == RUBY:
+        return (replace(cells[0], width=cells[0].width + cells[0].lead + cells[0].tail, lead=0.0, tail=0.0),
+                *cells[1:])
+    out = list(cells)
+    if ink and cells[0].kind == RUBY:
+        out[0] = cells[0].at_edge("head")
+    if ink > 1 and cells[ink - 1].kind == RUBY:
+        out[ink - 1] = cells[ink - 1].at_edge("foot")
+    return tuple(out)
 
 
 def candidates(size: float, min_size: float) -> list[float]:
@@ -250,8 +269,8 @@ def place(paras: list[CellParagraph], trial: _Trial, w: float, h: float, align: 
             width = _width(p, s, e) * size
             last = li == len(ranges) - 1
             at = indent if li else 0.0
+            cells = _at_edges(cells)
             xs, gap = _xs(cells, size, width, w - at, align, last, em)
-            at += _lead(p, s) * size
             if at:
                 xs = tuple(x + at for x in xs)
             lines.append(SetLine(cells, xs, top + ASCENT * em, width, last, gap, hyphen))

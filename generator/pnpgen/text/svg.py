@@ -96,7 +96,9 @@ def _runs(text: str, font: str, fallbacks: tuple[str, ...]) -> list[tuple[str, s
 
 def _ruby(cell: Cell, left: float, base: float, size: float, fallbacks: tuple[str, ...]) -> list[str]:
     """The reading centred above the base at half size; a reading longer than its base starts
-    ``lead`` before the group (over the kana before it) and the base sits centred under it."""
+    ``lead`` before the group (over the kana before it) and the base sits centred under it, or,
+    the ruby at a line's start or end (``cell.edge``), at the line's edge, the reading's head or
+    end aligned with it (text/ruby.py)."""
     em = size * PT
     out = []
     base_runs = _runs(cell.text, cell.font, fallbacks)
@@ -105,8 +107,13 @@ def _ruby(cell: Cell, left: float, base: float, size: float, fallbacks: tuple[st
     read_runs = _runs(cell.reading, cell.font, fallbacks)
     read_w = sum(char_width(f, ch) for s, f in read_runs for ch in s) * rsize
     group = (cell.width + cell.lead + cell.tail) * size  # the base's width, or the reading's if wider
-    bx = left + (group - base_w) / 2 - cell.lead * size
-    rx = left + (group - read_w) / 2 - cell.lead * size
+    start = left - cell.lead * size
+    if cell.edge == "head" and read_w > base_w:  # the base at the line's start, its reading's head with it
+        bx = rx = start
+    elif cell.edge == "foot" and read_w > base_w:  # … at its end, the reading's end with it
+        bx, rx = start + group - base_w, start + group - read_w
+    else:
+        bx, rx = start + (group - base_w) / 2, start + (group - read_w) / 2
     for s, f in base_runs:
         out.append(_text(s, [bx], base, f, em, cell.colour))
         bx += sum(char_width(f, ch) for ch in s) * size
