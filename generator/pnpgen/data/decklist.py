@@ -232,9 +232,10 @@ def _sheet_copy_holding(deck: Deck, field: str, name: str, game_root: Path) -> _
         doc = load_yaml(deck.source)
     except (InputError, OSError):
         return None
-    spec = doc.data.get("pieces") if isinstance(doc.data, dict) else None
+    data = doc.data if isinstance(doc.data, dict) else {}
+    spec = data.get("pieces")
     written = spec.get("file") if isinstance(spec, dict) else None
-    if not isinstance(written, str) or Path(written.strip()).suffix.lower() not in SUFFIXES:
+    if not isinstance(spec, dict) or not isinstance(written, str) or Path(written.strip()).suffix.lower() not in SUFFIXES:
         return None
     sheet = Path(written.strip())
     try:
@@ -247,7 +248,7 @@ def _sheet_copy_holding(deck: Deck, field: str, name: str, game_root: Path) -> _
     for other in sorted(names):
         if Path(other).suffix.lower() != sheet.suffix.lower() or copy_of(folder, other, names) != sheet.name:
             continue
-        copy_doc = dataclasses.replace(doc, data={**doc.data, "pieces": {**spec, "file": (sheet.parent / other).as_posix()}})
+        copy_doc = dataclasses.replace(doc, data={**data, "pieces": {**spec, "file": (sheet.parent / other).as_posix()}})
         try:
             _, found = read_pieces(copy_doc, deck.source, game_root, fields)
         except (InputError, OSError):
