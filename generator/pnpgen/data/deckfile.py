@@ -72,10 +72,15 @@ def _own_paper(doc: Located, data: dict, deck: Deck) -> None:
 def _sleeve(value: Any) -> tuple[float, float]:
     """A deck file's ``sleeve:``, written as ``--sleeve`` is (``66x91``, ``2.6x3.6in``) or as a
     size is (``[66, 91]``)."""
-    if isinstance(value, list) and len(value) == 2 and all(isinstance(v, (int, float, str)) for v in value):
-        value = "{}x{}".format(*value)
+    expected = "the sleeve's inside, e.g. sleeve: 66x91 (mm) or [66, 91]"
+    if isinstance(value, list) and len(value) == 2 and all(isinstance(n, (int, float, str)) and not isinstance(n, bool)
+                                                            for n in value):
+        try:
+            return optionvalues.sleeve_size("{}x{}".format(*value))
+        except Invalid as e:  # (told as written, [-1, 66], not as the text it was read as)
+            raise Invalid(f"{v.show(value)} is not a sleeve's size", e.expected) from None
     if not isinstance(value, str):
-        raise Invalid(f"sleeve: {value!r} is not a sleeve's size", "the sleeve's inside, e.g. sleeve: 66x91 (mm) or [66, 91]")
+        raise Invalid(f"{v.show(value)} is not a sleeve's size", expected)
     return optionvalues.sleeve_size(value)
 
 
