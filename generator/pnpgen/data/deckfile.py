@@ -37,6 +37,7 @@ from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlhint import flow
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError, Where, suggest
+from pnpgen.safetext import INVISIBLE, name_invisible_char, shown_invisible
 from pnpgen.shapes import bounding_size
 
 DECK_KEYS = (
@@ -266,6 +267,10 @@ def _fields(doc: Located, data: dict) -> dict[str, str]:
     types = {}
     for name, ftype in fields.items():
         parse_at(doc, ("fields", name), v.name, name, "a field name")
+        hidden = name_invisible_char(name)  # (the template's piece.text 'no field text; did you mean text?', alike)
+        if hidden:
+            raise doc.error(("fields", name), f"the field name {shown_invisible(name)} holds {hidden}",
+                            f"{INVISIBLE.sub('', name)}, typed again without it, as the templates and pieces name it", key=True)
         if name in RESERVED_FIELDS:
             raise doc.error(("fields", name), f"{name!r} is set by pnpgen for every piece",
                             "another field name (" + ", ".join(RESERVED_FIELDS) + " are reserved)", key=True)
