@@ -132,7 +132,12 @@ def test_a_template_of_too_many_tokens_is_refused_before_jinja_compiles_it(tmp_p
 
 @pytest.mark.parametrize("markup", ["{{ " + "(" * 300 + "1" + ")" * 300 + " }}",
                                     "{% if x %}" * 1000 + "{% endif %}" * 1000,
-                                    "{{ 1" + " + 1" * 5000 + " }}"])
+                                    "{{ 1" + " + 1" * 5000 + " }}",
+                                    # hostile40: Python's own limits on the code Jinja writes (SyntaxError: 'too many
+                                    # levels of indentation', 'too many statically nested blocks') said at the deck's
+                                    # front: line, with the line of the compiled code
+                                    "{% if true %}" * 100 + "x" + "{% endif %}" * 100,
+                                    "{% for a in range(2) %}" * 40 + "x" + "{% endfor %}" * 40])
 def test_a_template_nested_too_deep_for_jinja_is_told_so_not_that_it_calls_itself(tmp_path, capsys, markup):
     """Jinja's parser and compiler recurse for each level of brackets, blocks or a chain of + ;
     past Python's limit that was said as "the template calls itself without end", at the deck."""
