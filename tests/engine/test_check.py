@@ -230,6 +230,12 @@ def test_each_empty_field_of_one_piece_is_listed_though_they_share_the_pieces_li
     assert "3 placeholders to settle" in out, out
 
 
+def _painted_grey(ws, capsys) -> list[str]:
+    """The lines of ``pnpgen check`` (which passes) listing an empty colour painted grey."""
+    assert run(ws, "check", "--game", "test") == 0
+    return [line.strip() for line in capsys.readouterr().out.splitlines() if "grey" in line]
+
+
 def test_an_empty_colour_field_a_layout_paints_with_is_listed_as_open(tmp_path, capsys):
     """A tile's edge colour (a panel's ``fill: piece.east`` on its back) or ground (``background:
     piece.terrain``) left empty in the data prints the neutral grey of an open colour: ``check``
@@ -242,12 +248,10 @@ def test_an_empty_colour_field_a_layout_paints_with_is_listed_as_open(tmp_path, 
             '  - {title: 湖, east: "#2f6db5"}\n'
             '  - {title: 丘, terrain: "#c9b48a", east: }\n')
     ws = make_workspace(tmp_path / "ws", deck=deck)
+    assert _painted_grey(ws, capsys) == ["cards: data/test/decks/cards.yaml:7:5: 湖.terrain: (empty: the layout paints it grey)",
+                                         "cards: data/test/decks/cards.yaml:8:42: 丘.east: (empty: the layout paints it grey)"]
     assert run(ws, "check", "--game", "test") == 0
-    out = capsys.readouterr().out
-    lines = [line.strip() for line in out.splitlines() if "grey" in line]
-    assert lines == ["cards: data/test/decks/cards.yaml:7:5: 湖.terrain: (empty: the layout paints it grey)",
-                     "cards: data/test/decks/cards.yaml:8:42: 丘.east: (empty: the layout paints it grey)"], out
-    assert "2 placeholders to settle" in out, out
+    assert "2 placeholders to settle" in capsys.readouterr().out
     # proof.txt says it in the edition's words, as it says an empty text box's 未定
     assert open_value_said(EMPTY_PAINTED, "ja", "ja") == "（空欄：レイアウトは灰色で塗る）"
 
@@ -559,11 +563,8 @@ def test_an_empty_colour_field_a_tracks_first_space_paints_with_is_listed_as_ope
             "first: piece.player}}}\npieces:\n"
             '  - {title: 赤, hp: 10, player: "#cc0000", text: 本文, art: 未定}\n'
             "  - {title: 青, hp: 10, text: 本文}\n")
-    ws = make_workspace(tmp_path / "ws", deck=deck)
-    assert run(ws, "check", "--game", "test") == 0
-    out = capsys.readouterr().out
-    assert [line.strip() for line in out.splitlines() if "grey" in line] == [
-        "cards: data/test/decks/cards.yaml:6:5: 青.player: (empty: the layout paints it grey)"], out
+    assert _painted_grey(make_workspace(tmp_path / "ws", deck=deck), capsys) == [
+        "cards: data/test/decks/cards.yaml:6:5: 青.player: (empty: the layout paints it grey)"]
 
 
 def test_an_empty_field_a_templates_colour_paints_grey_is_warned_at_both_lines(tmp_path, capsys):
