@@ -33,7 +33,7 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.data.model import is_placeholder, open_value_said, open_values_once
     from pnpgen.engine.cache import Cache
     from pnpgen.engine.check import check_faces
-    from pnpgen.engine.output import claim
+    from pnpgen.engine.output import claim, no_folder
     from pnpgen.messages import counted
 
     slugs = [args.game] if args.game else ws.slugs()
@@ -44,6 +44,9 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
     # changed (check --out was refused without --svg, so a build made with --out was read from nothing)
     if args.out is not None:  # (an --out a build refuses, / or ~ …: refused with the build's words, not read "ok")
         claim(args.out, ws.input_folders)
+    stands = no_folder(args.out or ws.root / "build", "--out" if args.out is not None else None)
+    if stands is not None:  # (a file named build: check said ok, the build stopped at it)
+        raise stands
     cache = Cache(args.out or ws.root / "build")
     cache.refuse_links()  # (its records were read through a link in it, from outside the workspace: as a build refuses)
     for slug in slugs:

@@ -161,10 +161,10 @@ def _summary(ws: Workspace, outcomes: Sequence[Any], quiet: bool, heading: str |
             print_line(f"  ink: {ink['ratio'] * 100:.0f} % of full colour ({ink['mode']}, in {ink['folder']}/)")
         for line in o.changes:
             print_line(f"  changed: {line}")
-        for folder, again in o.stale_exports:
-            print_line(ws.shown(f"  exported before this change: {folder}{os.sep} (pnpgen export --game {o.slug} "
-                          f"--preset {folder.name}{_lang_of(folder, o.slug)}{again}{_out_of(folder, o.slug, ws)} "
-                          "makes it again)"))
+        for made in o.stale_exports:
+            lang = f" --lang {made.lang}" if made.lang else ""
+            print_line(ws.shown(f"  exported before this change: {made.folder}{os.sep} (pnpgen export --game {o.slug} "
+                                f"--preset {made.folder.name}{lang}{made.again}{_out_of(made.root, ws)} makes it again)"))
 
 
 def _hints(records: Sequence[Any]) -> dict[str, str]:
@@ -188,16 +188,10 @@ def _hints(records: Sequence[Any]) -> dict[str, str]:
 WATCH_STEP_MS = 5
 
 
-def _lang_of(folder: Path, slug: str) -> str:
-    """`` --lang xx`` for an export folder of a --lang edition (``<out>/<game>/<lang>/<preset>``)."""
-    return f" --lang {folder.parent.name}" if folder.parent.name != slug else ""
-
-
-def _out_of(folder: Path, slug: str, ws: Workspace) -> str:
-    """`` --out <folder>`` for an export folder written below another output folder than the
-    workspace's ``build/`` (an export made with ``--out``): without it the command named wrote
-    a new export into build/ and left the stale one as it was."""
-    root = folder.parent.parent if folder.parent.name == slug else folder.parent.parent.parent
+def _out_of(root: Path, ws: Workspace) -> str:
+    """`` --out <folder>`` for an export written below another output folder than the workspace's
+    ``build/`` (an export made with ``--out``): without it the command named wrote a new export
+    into build/ and left the stale one as it was."""
     if root.resolve() == (ws.root / "build").resolve():
         return ""
     return f" --out {shlex.quote(str(root))}"

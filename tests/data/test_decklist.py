@@ -390,3 +390,39 @@ def test_a_piece_only_a_file_managers_copy_holds_is_told_where_it_is(tmp_path, c
     (decks / "cards (1).yaml").write_text(SHEET, encoding="utf-8")  # a copy without it: nothing more said
     assert run(ws, "check", "--game", "test") == 2
     assert "copy" not in capsys.readouterr().err
+
+
+def test_a_piece_only_a_spreadsheets_file_manager_copy_holds_is_told_where_it_is(tmp_path, capsys):
+    """hostile40: a source deck of 'pieces: {file: cards.csv}' whose piece ST01-009 only 'cards (1).csv'
+    (a browser's copy beside it) holds was told 'no piece … nearest', as the YAML copy was before
+    fixesV; a workbook's copy 'cards - Copy.xlsx' alike, read at the deck's own worksheet."""
+    sheet_deck = SHEET.split("pieces:\n")[0] + "pieces: {file: cards.csv}\n"
+    rows = [("id", "name", "text")] + [(f"ST01-00{i}", f"カード{i}", f"本文{i}") for i in range(1, 6)]
+    ws = _workspace(tmp_path, {"starter": "name: スターターA\nfrom: cards\nlist:\n  ST01-002: 3\n  ST01-009: 1\n"})
+    decks = ws / "data" / "test" / "decks"
+    (decks / "cards.yaml").write_text(sheet_deck, encoding="utf-8")
+    (decks / "cards.csv").write_text("".join(",".join(r) + "\n" for r in rows), encoding="utf-8")
+    (decks / "cards (1).csv").write_text("".join(",".join(r) + "\n" for r in rows) + "ST01-009,カード9,本文9\n",
+                                         encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err == ("pnpgen: error: data/test/decks/starter.yaml:5:3: list.ST01-009: no piece of deck 'cards' has id "
+                   "'ST01-009' (the copy cards (1).csv holds one, but deck 'cards' reads cards.csv (pieces: file:), not "
+                   "its file manager's copy) (expected the id of a piece of cards.yaml, or the piece moved from "
+                   "cards (1).csv into cards.csv)\n"), err
+    for name, extra in (("cards.xlsx", []), ("cards - Copy.xlsx", [("ST01-009", "カード9", "本文9")])):
+        book = openpyxl.Workbook()
+        book.active.title = "表紙"
+        own = book.create_sheet("カード")
+        for row in rows + extra:
+            own.append(row)
+        book.save(decks / name)
+    (decks / "cards.yaml").write_text(sheet_deck.replace("{file: cards.csv}", "{file: cards.xlsx, sheet: カード}"),
+                                      encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "data/test/decks/starter.yaml:5:3: " in err, err
+    assert "(the copy cards - Copy.xlsx holds one, but deck 'cards' reads cards.xlsx (pieces: file:), not its file " \
+        "manager's copy) (expected the id of a piece of cards.yaml, or the piece moved from cards - Copy.xlsx into " \
+        "cards.xlsx)" in err, err

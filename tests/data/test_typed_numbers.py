@@ -209,3 +209,28 @@ def test_a_number_that_is_no_number_is_refused_at_its_line(tmp_path, capsys, fie
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err, err
     assert "cards.yaml:13:" in err and f"pieces.1.{field}: " in err and f"it holds {holds} (YAML reads .nan" in err, err
+
+
+@pytest.mark.parametrize("written, meant", [("1/2", 1), ("½", 1), ("１／２", 1), ("1.5", 2), (1.5, 2), (0.5, 1),
+                                            ("2 / 3", 1), ("¾", 1)])
+def test_a_count_written_as_a_fraction_is_said_to_be_one(written, meant):
+    """hostile40: 1/2, ½ and 1.5 were 'not a whole number from 0 to 10,000 (… e.g. count: 3)': a
+    fraction is named, with the whole copies it rounds up to."""
+    from pnpgen.data.validate import Invalid, count
+
+    with pytest.raises(Invalid) as said:
+        count(written)
+    assert said.value.message == (f"count {written!r} is not a whole number but a fraction; a count is the copies "
+                                  "printed of the piece, each whole"), said.value.message
+    assert said.value.expected == f"'count: {meant}', a whole number of copies"
+    assert [count(w) for w in ("２", "①", " 3 ", "+2")] == [2, 1, 3, 2]  # (read as meant: NFKC's digits)
+
+
+def test_a_count_cell_written_as_a_fraction_is_told_at_its_cell(tmp_path, capsys):
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("pieces:\n", "pieces: {file: cards.csv}\n"))
+    (ws / "data/test/decks/cards.csv").write_text("name,count\n祝福,2\n降臨,½\n", encoding="utf-8")
+    assert run(ws, "check") == 2
+    assert capsys.readouterr().err.strip() == (
+        "pnpgen: error: data/test/decks/cards.csv:3:2: count (column B): count '½' is not a whole number but a "
+        "fraction; a count is the copies printed of the piece, each whole (expected 1 in the count column, a whole "
+        "number of copies)")

@@ -230,6 +230,12 @@ def test_each_empty_field_of_one_piece_is_listed_though_they_share_the_pieces_li
     assert "3 placeholders to settle" in out, out
 
 
+def _painted_grey(ws, capsys) -> list[str]:
+    """The lines of ``pnpgen check`` (which passes) listing an empty colour painted grey."""
+    assert run(ws, "check", "--game", "test") == 0
+    return [line.strip() for line in capsys.readouterr().out.splitlines() if "grey" in line]
+
+
 def test_an_empty_colour_field_a_layout_paints_with_is_listed_as_open(tmp_path, capsys):
     """A tile's edge colour (a panel's ``fill: piece.east`` on its back) or ground (``background:
     piece.terrain``) left empty in the data prints the neutral grey of an open colour: ``check``
@@ -242,12 +248,10 @@ def test_an_empty_colour_field_a_layout_paints_with_is_listed_as_open(tmp_path, 
             '  - {title: 湖, east: "#2f6db5"}\n'
             '  - {title: 丘, terrain: "#c9b48a", east: }\n')
     ws = make_workspace(tmp_path / "ws", deck=deck)
+    assert _painted_grey(ws, capsys) == ["cards: data/test/decks/cards.yaml:7:5: 湖.terrain: (empty: the layout paints it grey)",
+                                         "cards: data/test/decks/cards.yaml:8:42: 丘.east: (empty: the layout paints it grey)"]
     assert run(ws, "check", "--game", "test") == 0
-    out = capsys.readouterr().out
-    lines = [line.strip() for line in out.splitlines() if "grey" in line]
-    assert lines == ["cards: data/test/decks/cards.yaml:7:5: 湖.terrain: (empty: the layout paints it grey)",
-                     "cards: data/test/decks/cards.yaml:8:42: 丘.east: (empty: the layout paints it grey)"], out
-    assert "2 placeholders to settle" in out, out
+    assert "2 placeholders to settle" in capsys.readouterr().out
     # proof.txt says it in the edition's words, as it says an empty text box's 未定
     assert open_value_said(EMPTY_PAINTED, "ja", "ja") == "（空欄：レイアウトは灰色で塗る）"
 
@@ -548,3 +552,44 @@ def test_an_empty_colour_field_a_box_strokes_or_writes_in_is_listed_as_open(tmp_
     lines = [line.strip().split(": ", 2)[-1] for line in out.splitlines() if "grey" in line]
     assert lines == ["湖.rim: (empty: the layout paints it grey)", "丘.ink: (empty: the layout paints it grey)",
                      "丘.band: (empty: the layout paints it grey)"], out
+
+
+def test_an_empty_colour_field_a_tracks_first_space_paints_with_is_listed_as_open(tmp_path, capsys):
+    """hostile40: a track's ``first: piece.<field>`` (the start space in a player's colour) paints
+    with the field as a ``fill:`` does, grey while empty; it was not listed (only fill, stroke and
+    colour were read)."""
+    deck = ("name: マット\nfields: {hp: int, player: colour}\n"
+            "layout: {extends: card-poker, boxes: {hp: {type: track, field: hp, x: 4, y: 60, w: 55, h: 8, "
+            "first: piece.player}}}\npieces:\n"
+            '  - {title: 赤, hp: 10, player: "#cc0000", text: 本文, art: 未定}\n'
+            "  - {title: 青, hp: 10, text: 本文}\n")
+    assert _painted_grey(make_workspace(tmp_path / "ws", deck=deck), capsys) == [
+        "cards: data/test/decks/cards.yaml:6:5: 青.player: (empty: the layout paints it grey)"]
+
+
+def test_an_empty_field_a_templates_colour_paints_grey_is_warned_at_both_lines(tmp_path, capsys):
+    """hostile40: ``colour(piece.edge)`` (or ``piece.band | tint(…)``) of a piece whose edge is left
+    empty paints the grey of an open colour, unsaid: a template deck's fields are the template's to
+    read, so the render warns at the piece's line and the template's (a build replays it from the
+    cache); 未定 is listed as open, and a colour given or a default (colour(piece.edge, 'ink')) is
+    not warned of."""
+    front = ('{% extends "common/piece.svg.j2" %}{% block art %}\n'
+             '<rect x="0" y="0" width="10" height="10" fill="{{ colour(piece.edge) }}"/>\n'
+             '<rect x="0" y="20" width="10" height="10" fill="{{ piece.band | tint(0.5) }}"/>\n'
+             '<rect x="0" y="30" width="10" height="10" fill="{{ colour(piece.rim, \'ink\') }}"/>\n'
+             '{{ textbox(piece.name, 5, 40, 50, 10) }}{% endblock %}')
+    deck = DECK_YAML.replace("  text: text\n", "  text: text\n  edge: colour\n  band: colour\n  rim: colour\n") + \
+        '  - {name: 森, edge: "#3a8f4b", band: "#112233"}\n  - {name: 湖, band: "#112233"}\n' \
+        '  - {name: 丘, edge: 未定, band: }\n'
+    ws = make_workspace(tmp_path / "ws", deck=deck, front=front)
+    said = ["warning: data/test/decks/cards.yaml:13:5: deck 'cards', piece 湖: edge is empty, so "
+            "templates/test/card-front.svg.j2:2 paints it the grey of a colour still open (expected its colour, or 未定, "
+            "which check and proof.txt list as open)",
+            "warning: data/test/decks/cards.yaml:14:31: deck 'cards', piece 丘: band is empty, so "
+            "templates/test/card-front.svg.j2:3 paints it the grey of a colour still open (expected its colour, or 未定, "
+            "which check and proof.txt list as open)"]
+    for command in (["check"], ["build", "--no-rulebook"], ["build", "--no-rulebook", "--out", "again"]):
+        assert run(ws, *command, "--game", "test") == 0  # (the last: its faces from the cache, warnings replayed)
+        out = "".join(capsys.readouterr())
+        assert [line.strip().removeprefix("pnpgen: ") for line in out.splitlines() if "grey" in line] == said, out
+        assert "cards: data/test/decks/cards.yaml:14:21: 丘.edge: 未定" in out or command[0] == "build", out

@@ -199,3 +199,26 @@ def test_a_build_into_build_names_an_export_made_with_out_in_the_workspace(tmp_p
     assert [line.strip() for line in capsys.readouterr().out.splitlines() if "exported before" in line] == [
         "exported before this change: proofs/test/tabletopsimulator/ (pnpgen export --game test --preset "
         "tabletopsimulator --out proofs makes it again)"]
+
+
+def test_a_game_named_as_its_editions_language_is_told_its_export_again(tmp_path, capsys):
+    """hostile40: the command was read from the export folder's shape: a game named ``en`` whose
+    English edition's export is ``build/en/en/doujin`` was told ``--out build/en`` and no ``--lang
+    en`` (the command wrote a new export, elsewhere); the edition is read from the export's record,
+    the output folder is the one it was found in (nested ``--out a/b`` too)."""
+    ws = make_workspace(tmp_path, pieces=FEW_CARDS, game=GAME_YAML + "\nlanguages: [ja, en]\n")
+    (ws / "data" / "test").rename(ws / "data" / "en")
+    (ws / "templates" / "test").rename(ws / "templates" / "en")
+    build = ("build", "--game", "en", "--no-rulebook", "--jobs", "1")
+    for out in ([], ["--out", "a/b"]):
+        assert run(ws, *build, *out) == 0
+        assert run(ws, "export", "--game", "en", "--preset", "doujin", "--lang", "en", *out) == 0
+        capsys.readouterr()
+        deck = ws / "data" / "en" / "decks" / "cards.yaml"
+        deck.write_text(deck.read_text(encoding="utf-8").replace("本文", "本文改", 1), encoding="utf-8")
+        assert run(ws, *build, *out) == 0
+        said = [line.strip() for line in capsys.readouterr().out.splitlines() if "exported before" in line]
+        assert sorted(said) == (["exported before this change: a/b/en/en/doujin/ (pnpgen export --game en --preset doujin "
+                         "--lang en --out a/b makes it again)"] if out else []) + [
+            "exported before this change: build/en/en/doujin/ (pnpgen export --game en --preset doujin --lang en "
+            "makes it again)"], said  # (the second build's: build/'s export shows the first edit, not the second)

@@ -431,3 +431,25 @@ def test_a_verses_ruby_with_a_side_left_empty_is_warned_as_a_text_boxs_is(tmp_pa
     said = [ln.strip() for ln in capsys.readouterr().out.splitlines() if "a ruby" in ln]
     assert said == ["warning: data/test/decks/cards.yaml:9:21: deck 'cards' piece 1 (x) front, field 'text': a ruby {朝顔|} "
                     "without its reading: printed as written (ruby is {漢字|かんじ}, the base and its reading)"], said
+
+
+def test_a_built_in_text_box_made_vertical_by_the_deck_takes_its_own_options_left(tmp_path, capsys):
+    """hostile40: ``layout: {extends: card-poker, boxes: {text: {vertical: true}}}`` stopped at pnpgen's own
+    layout file, 'card.yaml:28:43: boxes.text.min_size: a vertical box does not take min_size (expected the
+    key left out)', a key the designer never wrote and cannot leave out: the built-in box's min_size and
+    valign (for its horizontal text) are passed over; the deck's own still refused."""
+    deck = ("name: 縦\nlayout: {extends: card-poker, boxes: {text: {vertical: true}}}\npieces:\n"
+            "  - {title: 札, text: あいう, art: 未定}\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    assert "min_size" not in capsys.readouterr().err
+    chars = [c for c in _trimmed(ws / "build" / "test" / "shop" / "cards-unique.pdf") if c[0] in "あいう"]
+    assert [c[0] for c in chars] == ["あ", "い", "う"]
+    centres = [(c[1] + c[3]) / 2 for c in chars]
+    assert max(centres) - min(centres) < 0.5 and chars[0][2] < chars[1][2] < chars[2][2], chars  # one column, downwards
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(deck.replace("vertical: true", "vertical: true, min_size: 6"),
+                                                               encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err.startswith("pnpgen: error: data/test/decks/cards.yaml:2:") and "a vertical box does not take min_size" in err, err

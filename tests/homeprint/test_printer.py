@@ -217,6 +217,11 @@ def test_scale_is_compensated_about_the_page_centre(tmp_path, two_builds):
     # hostile39: a profile `12:` is YAML's number 12, and --printer 12 was 'unknown; did you mean 12?'
     ("home-laser: {}\n12: {scale: 1}\n", "printers.yaml:2:1:",
      '12: a profile\'s name YAML reads as a number, not as text (expected the name in quotes, as --printer names it: "12":'),
+    # hostile40: 'duplex: yes' was 'True is not a flip edge' (Python's word); a name with a zero-width space
+    # pasted in was 'unknown printer profile 'home-laser'; did you mean home-laser?', the two alike on screen
+    ("home-laser: {duplex: yes}\n", "printers.yaml:1:", "home-laser.duplex: 'yes' is not a flip edge (expected long"),
+    ("home-laser\u200b: {paper: a4}\n", "printers.yaml:1:1:", "a profile's name holds the invisible character U+200B "
+     "(ZERO WIDTH SPACE), character 11 (expected the name typed again without it, as --printer names it: home-laser:"),
 ])
 def test_a_bad_profile_is_one_line(tmp_path, capsys, text, where, says):
     ws = make_workspace(tmp_path / "ws")

@@ -217,3 +217,20 @@ def test_a_bad_sleeve_in_a_deck_file_is_an_error_at_its_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "data/test/decks/cards.yaml:3:9: sleeve:" in err and "'66by91' is not a sleeve size" in err, err
     assert "66x91" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("written, said", [
+    ("true", "true is not a sleeve's size (expected the sleeve's inside, e.g. sleeve: 66x91 (mm) or [66, 91])"),
+    ("{w: 47}", "{w: 47} is not a sleeve's size"), ("[47]", "[47] is not a sleeve's size"),
+    ("[-1, 66]", "[-1, 66] is not a sleeve's size (expected WIDTHxHEIGHT in mm from 20 to 400")])
+def test_a_sleeve_of_another_shape_is_told_as_written(written, said):
+    """hostile40: 'sleeve: sleeve: True is not a sleeve's size', 'sleeve: {'w': 47}' (Python's words,
+    the key said twice), and [-1, 66] told as '-1x66', a text the designer never wrote."""
+    from pnpgen.data.deckfile import _sleeve
+    from pnpgen.data.validate import Invalid
+    from pnpgen.data.yamlsrc import load_value
+
+    with pytest.raises(Invalid) as e:
+        _sleeve(load_value(written))
+    assert f"{e.value.message} (expected {e.value.expected})".startswith(said), e.value.message
+    assert _sleeve(load_value("[66, ９１]")) == (66.0, 91.0)

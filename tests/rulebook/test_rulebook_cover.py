@@ -188,6 +188,13 @@ def test_the_cover_shows_the_games_main_pieces_or_the_deck_game_yaml_names(tmp_p
     with pytest.raises(InputError) as e:
         load_settings(load_game(Workspace(ws), "test"))
     assert "no deck 'card' in this game" in str(e.value) and "cover_decks" in str(e.value), str(e.value)
+    # hostile40: a deck named twice pictured its first piece twice on the cover
+    (ws / "data" / "test" / "game.yaml").write_text(GAME_YAML + "\nrulebook:\n  cover_decks: [cards, counters, cards]\n",
+                                                    encoding="utf-8")
+    with pytest.raises(InputError) as e:
+        load_settings(load_game(Workspace(ws), "test"))
+    assert "rulebook.cover_decks.3: cover_decks names deck 'cards' twice (expected each deck once" in str(e.value), \
+        str(e.value)
 
 
 def test_a_named_cover_deck_the_cover_leaves_out_is_said_at_its_line(tmp_path, capsys):

@@ -102,21 +102,26 @@ def test_an_error_said_where_it_cannot_be_written_still_exits_2(tmp_path):
     assert done.returncode == 2 and done.stdout == b""
 
 
-@pytest.mark.parametrize("stands", ["dangling link", "pipe"])
+@pytest.mark.parametrize("stands", ["dangling link", "pipe", "file"])
 def test_an_output_folder_that_is_a_dangling_link_or_a_pipe_is_said_so(tmp_path, capsys, stands):
     """It said 'cannot write to build: File exists', naming nothing that stood there; the link's
-    target is not made."""
+    target is not made. ``pnpgen check`` says it too (hostile40: a file named build was 'ok', and
+    the build stopped at it)."""
     ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
     if stands == "pipe":
         os.mkfifo(ws / "build")
+    elif stands == "file":
+        (ws / "build").write_text("notes\n", encoding="utf-8")
     else:
         (ws / "build").symlink_to(tmp_path / "gone")
-    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
-    err = capsys.readouterr().err
     said = ("not a folder of the workspace: pnpgen reads and writes no build/ outside it" if stands == "dangling link"
             else "it is no folder (a file, a pipe or a device)")
-    assert err.count("\n") == 1 and said in err and "File exists" not in err, err
+    for command in (["build", "--no-rulebook"], ["check"]):
+        assert run(ws, *command, "--game", "test") == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and said in err and "File exists" not in err, err
     assert not (tmp_path / "gone").exists()
+    assert stands != "file" or (ws / "build").read_text(encoding="utf-8") == "notes\n"
 
 
 def test_without_a_home_folder_a_build_runs_and_its_output_folder_is_still_checked(tmp_path, monkeypatch, capsys):

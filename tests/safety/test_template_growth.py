@@ -132,7 +132,12 @@ def test_a_template_of_too_many_tokens_is_refused_before_jinja_compiles_it(tmp_p
 
 @pytest.mark.parametrize("markup", ["{{ " + "(" * 300 + "1" + ")" * 300 + " }}",
                                     "{% if x %}" * 1000 + "{% endif %}" * 1000,
-                                    "{{ 1" + " + 1" * 5000 + " }}"])
+                                    "{{ 1" + " + 1" * 5000 + " }}",
+                                    # hostile40: Python's own limits on the code Jinja writes (SyntaxError: 'too many
+                                    # levels of indentation', 'too many statically nested blocks') said at the deck's
+                                    # front: line, with the line of the compiled code
+                                    "{% if true %}" * 100 + "x" + "{% endif %}" * 100,
+                                    "{% for a in range(2) %}" * 40 + "x" + "{% endfor %}" * 40])
 def test_a_template_nested_too_deep_for_jinja_is_told_so_not_that_it_calls_itself(tmp_path, capsys, markup):
     """Jinja's parser and compiler recurse for each level of brackets, blocks or a chain of + ;
     past Python's limit that was said as "the template calls itself without end", at the deck."""
@@ -149,3 +154,12 @@ def test_the_largest_shipped_template_is_far_within_the_tokens():
     largest = max(sum(1 for _ in env.lexer.tokeniter(p.read_text(encoding="utf-8"), p.name))
                   for p in (REPO / "templates").rglob("*.j2"))
     assert largest * 10 < budget.MAX_TEMPLATE_TOKENS, largest
+
+
+def test_a_range_past_the_sandboxs_bound_is_told_in_the_designers_words(tmp_path, capsys):
+    """hostile40: ``range(10**9)`` stopped with Jinja's 'Range too big. The sandbox blocks ranges larger
+    than MAX_RANGE (100000).', a Python name and nothing to write instead."""
+    err = _fails(tmp_path, capsys, "{% for i in range(10**9) %}{% endfor %}")
+    assert "card-front.svg.j2:" in err and "range() of more than 100,000 numbers (rendering deck 'cards' piece 1" in err, err
+    assert err.endswith("(expected a range of at most 100,000 (a track's spaces or a grid's cells are a few hundred at "
+                        "most))\n") and "MAX_RANGE" not in err, err

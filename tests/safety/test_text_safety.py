@@ -306,6 +306,30 @@ def test_a_deck_file_whose_name_holds_an_invisible_character_is_refused_naming_i
     assert not (ws / "build").exists()
 
 
+@pytest.mark.parametrize("char, named", [("\u200b", "U+200B (ZERO WIDTH SPACE)"), ("\u200f", "U+200F (RIGHT-TO-LEFT MARK)")])
+def test_a_game_folder_or_a_field_whose_name_holds_an_invisible_character_is_refused_naming_it(tmp_path, capsys, char,
+                                                                                              named):
+    """hostile40: a game folder te + U+200B + st built as a game whose outputs look like test's; a
+    deck's field te + U+200B + xt was told by its template, 'no field text; did you mean text?'."""
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
+    escaped = f"\\u{ord(char):04x}"
+    (ws / "data" / "test").rename(ws / "data" / f"te{char}st")
+    capsys.readouterr()
+    assert run(ws, "build", "--all", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert err == (f"pnpgen: error: data: a game folder's name holds the invisible character {named}, character 3 "
+                   f"(expected a folder name without invisible characters: rename te{escaped}st to test)\n"), err
+    assert not (ws / "build").exists()
+    (ws / "data" / f"te{char}st").rename(ws / "data" / "test")
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("  text: text\n", f"  te{char}xt: text\n"), encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err == (f"pnpgen: error: data/test/decks/cards.yaml:7:3: fields.te{escaped}xt: the field name te{escaped}xt "
+                   f"holds the invisible character {named}, character 3 (expected text, typed again without it, as the "
+                   "templates and pieces name it)\n"), err
+
+
 @pytest.mark.parametrize("line, said", [
     ("format: poker\u2010double", "unknown format 'poker\u2010double'; did you mean poker-double? (what is written holds "
                                   "the character U+2010 (HYPHEN), character 6, which looks like -)"),

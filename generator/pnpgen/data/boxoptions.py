@@ -228,3 +228,5 @@ BOX_OPTIONS: dict[str, Opt] = {
     "lang": Opt(editions, None, "the editions that draw the box: a language code or a list (lang: en: only the "
                 "English edition; none: every edition)"),
 }
+# the options that paint with a colour (each may name ``piece.<field>``: a colour field, grey while empty)
+COLOUR_OPTIONS = tuple(name for name, opt in BOX_OPTIONS.items() if opt.parse.__qualname__.startswith("colour_spec"))

@@ -37,6 +37,7 @@ from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlhint import flow
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError, Where, suggest
+from pnpgen.safetext import INVISIBLE, name_invisible_char, shown_invisible
 from pnpgen.shapes import bounding_size
 
 DECK_KEYS = (
@@ -72,10 +73,15 @@ def _own_paper(doc: Located, data: dict, deck: Deck) -> None:
 def _sleeve(value: Any) -> tuple[float, float]:
     """A deck file's ``sleeve:``, written as ``--sleeve`` is (``66x91``, ``2.6x3.6in``) or as a
     size is (``[66, 91]``)."""
-    if isinstance(value, list) and len(value) == 2 and all(isinstance(v, (int, float, str)) for v in value):
-        value = "{}x{}".format(*value)
+    expected = "the sleeve's inside, e.g. sleeve: 66x91 (mm) or [66, 91]"
+    if isinstance(value, list) and len(value) == 2 and all(isinstance(n, (int, float, str)) and not isinstance(n, bool)
+                                                            for n in value):
+        try:
+            return optionvalues.sleeve_size("{}x{}".format(*value))
+        except Invalid as e:  # (told as written, [-1, 66], not as the text it was read as)
+            raise Invalid(f"{v.show(value)} is not a sleeve's size", e.expected) from None
     if not isinstance(value, str):
-        raise Invalid(f"sleeve: {value!r} is not a sleeve's size", "the sleeve's inside, e.g. sleeve: 66x91 (mm) or [66, 91]")
+        raise Invalid(f"{v.show(value)} is not a sleeve's size", expected)
     return optionvalues.sleeve_size(value)
 
 
@@ -261,6 +267,10 @@ def _fields(doc: Located, data: dict) -> dict[str, str]:
     types = {}
     for name, ftype in fields.items():
         parse_at(doc, ("fields", name), v.name, name, "a field name")
+        hidden = name_invisible_char(name)  # (the template's piece.text 'no field text; did you mean text?', alike)
+        if hidden:
+            raise doc.error(("fields", name), f"the field name {shown_invisible(name)} holds {hidden}",
+                            f"{INVISIBLE.sub('', name)}, typed again without it, as the templates and pieces name it", key=True)
         if name in RESERVED_FIELDS:
             raise doc.error(("fields", name), f"{name!r} is set by pnpgen for every piece",
                             "another field name (" + ", ".join(RESERVED_FIELDS) + " are reserved)", key=True)

@@ -30,7 +30,7 @@ from pnpgen.data.tuckbox import DeckLookup
 from pnpgen.data.unique import written_alike
 from pnpgen.data.workbooks import Workbooks
 from pnpgen.data.yamlsrc import Located, load_yaml
-from pnpgen.errors import InputError
+from pnpgen.errors import InputError, contained
 
 LIST_KEYS = ("name", "from", "list", "back", "paper")  # back: and paper: its own (data/deckfile.py reads them)
 FACE_KEYS = ("layout", "front")  # what draws a face: the source deck's
@@ -156,13 +156,12 @@ def listed_deck(doc: Located, data: dict, path: Path, decks: DeckLookup | None,
             import difflib  # (only for a mistake)
 
             near = difflib.get_close_matches(name, list(by_id), n=3, cutoff=0.5)
-            copy = next(((c, s.source.name) for s in sources if (c := _copy_holding(s.source, field, name))), None)
+            copy = next((c for s in sources if (c := _copy_holding(s, field, name, game_root))), None)
             raise rows.error(entry.at, f"no piece of {named} has {field} {name!r}" +
                              (f"; nearest: {', '.join(near)}" if near and not copy else "") +
-                             (f" (the copy {copy[0]} holds one, but is passed over as a file manager's copy of "
-                              f"{copy[1]}, not built)" if copy else ""),
+                             (f" ({copy.said})" if copy else ""),
                              f"the {field} of a piece of {of_names}" +
-                             (f", or the piece moved from {copy[0]} into {copy[1]}" if copy else ""), key=entry.key)
+                             (f", or the piece moved from {copy.copy} into {copy.original}" if copy else ""), key=entry.key)
         if len(by_id[name]) > 1:
             raise rows.error(entry.at, f"{field} {name!r} is a piece of " + " and of ".join(
                 f"{d!r} ({p.where})" for d, p in by_id[name].items()), f"a {field} one deck's piece has: "
@@ -192,16 +191,28 @@ def listed_deck(doc: Located, data: dict, path: Path, decks: DeckLookup | None,
     return deck
 
 
-def _copy_holding(deck_file: Path, field: str, name: str) -> str | None:
-    """The file manager's copy beside ``deck_file`` (``cards (1).yaml``, passed over, not built) whose
-    pieces hold one of ``field`` ``name``: where the piece a list names was kept. YAML copies only."""
-    folder = deck_file.parent
+@dataclass(frozen=True)
+class _Copy:
+    """A file manager's copy holding the piece a list names: the copy, the file it is a copy of, and
+    why the copy's pieces are not the deck's (how the message says it)."""
+
+    copy: str
+    original: str
+    said: str
+
+
+def _copy_holding(deck: Deck, field: str, name: str, game_root: Path) -> _Copy | None:
+    """The file manager's copy whose pieces hold one of ``field`` ``name`` where ``deck`` holds none:
+    beside its deck file (``cards (1).yaml``, passed over, not built), or, for a deck whose pieces
+    are a spreadsheet's, beside that file (``cards (1).csv``, ``cards - Copy.xlsx``: a file no deck
+    reads). Where the piece a list names was kept."""
+    folder = deck.source.parent
     try:
         names = {p.name for p in folder.iterdir()}
     except OSError:
         return None
     for other in sorted(names):
-        if Path(other).suffix.lower() not in (".yaml", ".yml") or copy_of(folder, other, names) != deck_file.name:
+        if Path(other).suffix.lower() not in DECK_ENDINGS or copy_of(folder, other, names) != deck.source.name:
             continue
         try:
             pieces = load_yaml(folder / other).data.get("pieces")
@@ -209,7 +220,42 @@ def _copy_holding(deck_file: Path, field: str, name: str) -> str | None:
             continue  # (a copy that does not read: not the place to tell it)
         if isinstance(pieces, list) and any(isinstance(p, dict) and p.get(field) is not None
                                             and written_alike(p[field]) == name for p in pieces):
-            return other
+            return _Copy(other, deck.source.name, f"the copy {other} holds one, but is passed over as a file "
+                         f"manager's copy of {deck.source.name}, not built")
+    return _sheet_copy_holding(deck, field, name, game_root)
+
+
+def _sheet_copy_holding(deck: Deck, field: str, name: str, game_root: Path) -> _Copy | None:
+    """``_copy_holding`` for a deck whose ``pieces: {file: cards.csv}`` names a spreadsheet: a copy
+    beside that file, read as the deck reads its own (its worksheet, its ``columns:``)."""
+    try:
+        doc = load_yaml(deck.source)
+    except (InputError, OSError):
+        return None
+    data = doc.data if isinstance(doc.data, dict) else {}
+    spec = data.get("pieces")
+    written = spec.get("file") if isinstance(spec, dict) else None
+    if not isinstance(spec, dict) or not isinstance(written, str) or Path(written.strip()).suffix.lower() not in SUFFIXES:
+        return None
+    sheet = Path(written.strip())
+    try:
+        folder = contained(deck.source.parent.resolve().relative_to(game_root.resolve()) / sheet.parent, game_root,
+                           "pieces.file")
+        names = {p.name for p in folder.iterdir()}
+    except (InputError, OSError):
+        return None
+    fields = {f: "text" for piece in deck.pieces for f in piece.values} | {field: "text"}
+    for other in sorted(names):
+        if Path(other).suffix.lower() != sheet.suffix.lower() or copy_of(folder, other, names) != sheet.name:
+            continue
+        copy_doc = dataclasses.replace(doc, data={**data, "pieces": {**spec, "file": (sheet.parent / other).as_posix()}})
+        try:
+            _, found = read_pieces(copy_doc, deck.source, game_root, fields)
+        except (InputError, OSError):
+            continue  # (a copy that does not read: not the place to tell it)
+        if any(row.get(field) is not None and written_alike(row[field]) == name for row in found):
+            return _Copy(other, sheet.name, f"the copy {other} holds one, but deck {deck.id!r} reads {sheet.name} "
+                         "(pieces: file:), not its file manager's copy")
     return None
 
 

@@ -186,6 +186,8 @@ def _vertical(name: str, given: dict[str, Origin], options: dict[str, Any]) -> N
         raise given["align"].error(f"box {name}: a vertical box's columns are not justified",
                                    "align: right (the columns from the box's right edge), center or left")
     for key in ("rotate", "valign", "min_size"):
+        if key in given and key != "rotate" and is_builtin(given[key].doc):
+            continue  # (a built-in box's, for its horizontal text, made vertical by the deck: told at pnpgen's own file)
         if key in given and (key != "rotate" or options[key]):
             raise given[key].error(f"box {name}: a vertical box does not take {key}" + (
                 ": its columns are set at its size, from its top" if key != "rotate" else ": its columns read downwards"),

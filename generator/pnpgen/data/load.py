@@ -21,7 +21,7 @@ from pnpgen.data.workbooks import Workbooks
 from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlsrc import load_yaml
 from pnpgen.errors import InputError, Where, contained, suggest
-from pnpgen.safetext import name_control_char, shown_name
+from pnpgen.safetext import INVISIBLE, name_control_char, name_invisible_char, shown_invisible, shown_name
 
 GAME_KEYS = {
     "title": "text", "draft": "the 草案 number", "players": "e.g. 3-5", "date": "YYYY-MM-DD",
@@ -57,6 +57,11 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
     if bad and folder.exists():  # the slug names the game's output folder and every message about it (typed: unknown)
         raise InputError(f"a game folder's name holds {bad}", path=ws.data,
                          expected=f"a folder name of letters, digits, - and _: rename {shown_name(slug)}")
+    hidden = name_invisible_char(slug)
+    if hidden and folder.exists():  # (two games, or a game and its typed name, alike on the screen; its outputs too)
+        raise InputError(f"a game folder's name holds {hidden}", path=ws.data,
+                         expected=f"a folder name without invisible characters: rename {shown_invisible(slug)} to "
+                                  f"{INVISIBLE.sub('', slug) or 'a name of letters'}")
     game_yaml = game_file(ws, slug)
     contained(game_yaml, ws.data, "game", game_yaml)
     doc = load_yaml(game_yaml)

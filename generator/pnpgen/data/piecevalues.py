@@ -10,7 +10,7 @@ from typing import Any
 
 from pnpgen.data import validate as v
 from pnpgen.data.art import ArtFolder, ArtNotFound
-from pnpgen.data.boxoptions import TRACK_MOST
+from pnpgen.data.boxoptions import COLOUR_OPTIONS, TRACK_MOST
 from pnpgen.data.markup import colour_names
 from pnpgen.data.model import SAID_LABEL, Deck, FieldText, Game, Piece, is_placeholder
 from pnpgen.data.spreadsheets import SheetDoc
@@ -156,12 +156,13 @@ def shown_fields(deck: Deck, lang: str) -> set[str]:
 
 def painted_fields(deck: Deck, lang: str) -> set[str]:
     """The colour fields a deck's layout paints with (``piece.<field>`` as a box's ``fill``,
-    ``stroke`` or ``colour``, or a side's ``background``): left empty, each is the neutral grey of an
-    open colour (``OPEN_COLOUR``), a tile's edge or a player's colour still to be chosen."""
+    ``stroke``, ``colour`` or a track's ``first``: every colour option, ``COLOUR_OPTIONS``; or a
+    side's ``background``): left empty, each is the neutral grey of an open colour (``OPEN_COLOUR``),
+    a tile's edge or a player's colour still to be chosen."""
     if deck.layout is None:
         return set()
     specs = [deck.layout.front.background, deck.layout.back.background if deck.layout.back is not None else None]
-    specs += [dict(box.options).get(key) for box in _drawn_boxes(deck, lang) for key in ("fill", "stroke", "colour")]
+    specs += [dict(box.options).get(key) for box in _drawn_boxes(deck, lang) for key in COLOUR_OPTIONS]
     return {spec[6:] for spec in specs if isinstance(spec, str) and spec.startswith("piece.")}
 
 

@@ -23,6 +23,7 @@ from pnpgen.data.workspace import printer_profiles
 from pnpgen.data.yamlhint import quoted
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError, contained, suggest
+from pnpgen.safetext import INVISIBLE, name_invisible_char
 from pnpgen.shapes import Affine
 
 KEYS = ("paper", "duplex", "back_offset_mm", "scale")
@@ -118,6 +119,10 @@ def load_printer(root: Path, name: str) -> Printer:
             if not isinstance(key, str):  # (`12:` is YAML's number 12: --printer 12 said 'unknown, did you mean 12?')
                 raise doc.error((key,), f"a profile's name YAML reads as {type_name(key)}, not as text", f"the name in quotes, as --printer names it: {quoted(str(key))}: "
                                 "{paper: a4, ...}", key=True)
+            hidden = name_invisible_char(key)  # ('unknown printer profile 'p'; did you mean p?', the two alike on screen)
+            if hidden:
+                raise doc.error((key,), f"a profile's name holds {hidden}", "the name typed again without it, as "
+                                f"--printer names it: {INVISIBLE.sub('', key) or 'home-laser'}: {{paper: a4, ...}}", key=True)
         if name in doc.data:
             return _parse(doc, name)
         known += [str(k) for k in doc.data]
@@ -153,7 +158,8 @@ def _parse(doc: Located, name: str) -> Printer:
     duplex = data.get("duplex")
     duplex = str(duplex).lower() if isinstance(duplex, str) else duplex  # Long, as --duplex reads it
     if duplex is not None and duplex not in ("long", "short", "none"):
-        raise doc.error((name, "duplex"), f"{duplex!r} is not a flip edge", "long | short | none")
+        raise doc.error((name, "duplex"), f"{show(doc.words.get((name, 'duplex'), duplex))} is not a flip edge",
+                        "long | short | none")
     written = data.get("back_offset_mm", [0, 0])
     lengths, meant = _lengths(written)
     offset = _pair(doc, name, "back_offset_mm", lengths, -MAX_OFFSET_MM,

@@ -238,6 +238,10 @@ _COUNTED = later(r"^(?:[x×]\s*)?([0-9]{1,6})\s*(枚|個|本|部|組|セット|�
 _RANGE = later(r"^([0-9]{1,6})\s*(?:-|~|〜|–|—|−|to|or|から)\s*([0-9]{1,6})$", re.IGNORECASE)
 
 
+# a fraction typed for a count: 1/2, ½ (NFKC writes it 1⁄2), 1.5, 0.5
+_FRACTION = later(r"^(?:[0-9]{1,6}\s*[/⁄]\s*[1-9][0-9]{0,5}|[0-9]{0,6}\.[0-9]*[1-9][0-9]*)$")
+
+
 # a date as a sheet's cell or YAML gives one (2026-01-02, with its time when it has one), or as a
 # Japanese Excel saves it in a CSV (2026/1/2)
 _DATED = later(r"^[0-9]{4}([-/])([0-9]{1,2})\1([0-9]{1,2})(?:[ T][0-9:.]+)?$")
@@ -277,6 +281,12 @@ def count(value: Any, bounds: tuple[int, int] = COUNT, example: str = "'count: 3
         low, high = ranged.group(1), ranged.group(2)
         raise Invalid(f"count {show(value)} is a range ({low} to {high}); a count is one whole number, the copies "
                       "printed of the piece", f"{example.replace('3', high, 1)}, the one number you mean")
+    if n is None and (_FRACTION.match(kanji) if kanji else isinstance(value, float) and math.isfinite(value)
+                      and not value.is_integer() and value > 0):  # 1/2, ½, 1.5: no piece prints in part
+        top, _, under = (kanji or str(value)).replace("⁄", "/").partition("/")
+        meant = max(1, math.ceil(float(top) / float(under or 1)))
+        raise Invalid(f"count {show(value)} is not a whole number but a fraction; a count is the copies printed of the "
+                      "piece, each whole", f"{example.replace('3', str(meant), 1)}, a whole number of copies")
     digits = _count_digits(kanji) if n is None and kanji else None
     if n is None and isinstance(value, float) and value.is_integer():  # 12.0, a sheet's number with its decimals
         digits = str(int(value))

@@ -25,7 +25,7 @@ from pnpgen.data.spreadsheets import SUFFIXES as SPREADSHEETS
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine.cache import Cache, plain_file, safe_rel
 from pnpgen.engine.fingerprint import code, fingerprint, sha
-from pnpgen.engine.fresh import inputs_of
+from pnpgen.engine.fresh import StaleExport, inputs_of
 from pnpgen.engine.journal import recover
 from pnpgen.engine.output import build_lock, inside, mark
 from pnpgen.engine.transaction import commit
@@ -127,16 +127,16 @@ def _plain(value: Any) -> Any:
 
 
 def exports_made(out_root: Path, slug: str, ws: Workspace | None = None,
-                 built: Game | None = None) -> list[tuple[Path, str]]:
+                 built: Game | None = None) -> list[StaleExport]:
     """The folders the exports of ``slug`` were written to, as their states in the output
     folder's cache record them (sealed on this machine), that are still there, each with the
-    options that made it (``ExportOptions.again``): what a build that changed the game leaves
+    edition and options that made it (``ExportOptions.again``): what a build that changed the game leaves
     showing the cards as they were, and the command that makes it again. With ``ws`` and ``built`` (the game
     as the build read it), an export of another edition is left out when nothing it shows
     changed (``shown``): an edit of the English texts leaves the Japanese exports current, and a
     build for another printer profile or paper every export."""
     now: dict[str, dict[str, str] | None] = {}
-    folders: dict[Path, str] = {}
+    folders: dict[Path, StaleExport] = {}
     try:
         states = sorted((Cache(out_root).root / "exports" / slug).glob("*.json"))
     except OSError:
@@ -151,10 +151,12 @@ def exports_made(out_root: Path, slug: str, ws: Workspace | None = None,
             if folder is not None and folder.is_dir() and not folder.is_symlink() \
                     and not _current(state.get("shows"), ws, slug, built, now):
                 again = state.get("again", "")
-                folders[folder] = again if isinstance(again, str) and "\n" not in again else ""
+                parts = state["folder"].split("/")  # <game>/<preset>, or <game>/<lang>/<preset> (exports/export.py)
+                folders[folder] = StaleExport(folder, out_root, parts[1] if len(parts) == 3 else "",
+                                              again if isinstance(again, str) and "\n" not in again else "")
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             continue
-    return sorted(folders.items())
+    return sorted(folders.values())
 
 
 def _current(then: Any, ws: Workspace | None, slug: str, built: Game | None,

@@ -22,6 +22,18 @@ from pnpgen.litter import is_litter
 from pnpgen.safetext import not_utf8
 
 
+@dataclass(frozen=True, order=True)
+class StaleExport:
+    """An export folder made before a build's change (engine/export.py ``exports_made``), and what
+    makes it again, read from its record, not from the folder's shape (a game named ``en`` beside
+    an ``en`` edition's folder, an output folder nested deeper)."""
+
+    folder: Path
+    root: Path  # the output folder it is below: the workspace's build/, or an --out
+    lang: str  # the edition it is of (``--lang``); "" for the game's own
+    again: str  # ExportOptions.again: the options past --game, --preset and --lang
+
+
 @dataclass
 class GameOutcome:
     """One game of a build: built or already up to date, what changed since the last build and what was written, for
@@ -34,7 +46,7 @@ class GameOutcome:
     changes: list[str] = field(default_factory=list)
     written: list[Path] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)  # a game up to date: those its last build said
-    stale_exports: list[tuple[Path, str]] = field(default_factory=list)  # export folders made before this build's changes, and their options
+    stale_exports: list[StaleExport] = field(default_factory=list)  # export folders made before this build's changes
     # a game built: every file of its set, name → its hash and, a big document's, its segments' lengths
     wrote: dict[str, tuple[str, list[int] | None]] = field(default_factory=dict)
 

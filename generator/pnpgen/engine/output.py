@@ -102,6 +102,18 @@ def make_folder(folder: Path) -> None:
         raise unwritable(folder, e) from None
 
 
+def no_folder(folder: Path, key: str | None = "--out") -> InputError | None:
+    """The error a build meets writing into ``folder`` where a file, a pipe or a device stands
+    (``unwritable``'s words), for ``pnpgen check`` to say before a build does; None otherwise."""
+    try:
+        if folder.is_symlink() or not folder.exists() or folder.is_dir():
+            return None
+    except OSError:
+        return None
+    return InputError(f"cannot write to {folder}: it is no folder (a file, a pipe or a device)", key=key,
+                      expected="a folder path (or remove what stands there); nothing was replaced")
+
+
 def unwritable(folder: Path, e: OSError) -> InputError:
     there = Path(e.filename) if isinstance(e.filename, str) else folder
     if e.errno == errno.EEXIST and (there.is_symlink() or (there.exists() and not there.is_dir())):

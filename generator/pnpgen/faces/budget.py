@@ -252,13 +252,14 @@ class FaceEnvironment(SandboxedEnvironment):
     def compile(self, source: Any, name: str | None = None, filename: str | None = None,
                 raw: bool = False, defer_init: bool = False) -> Any:
         """Jinja's, with the template's tokens counted first and a nesting deeper than Jinja's
-        parser and compiler recurse said as that (not as a template that calls itself)."""
+        parser and compiler recurse, or than Python compiles the code it makes of it (20 loops, 100
+        ifs one inside another), said as that (not as a template that calls itself, nor at the deck)."""
         if isinstance(source, str):
             _check_tokens(self, source, name)
         try:
             return super().compile(source, name, filename, raw, defer_init)  # type: ignore[call-overload]
-        except RecursionError:
-            raise _too_deep(name) from None
+        except (RecursionError, SyntaxError):  # SyntaxError: Python's, of the code Jinja wrote ('too many statically
+            raise _too_deep(name) from None  # nested blocks', 'too many levels of indentation'), not the template's
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         """The sandbox's, but ``piece.items`` (``values``, ``keys``, ``get``) is the piece's field

@@ -23,12 +23,17 @@ class FaceColours:
         none) gives ``default`` or a neutral grey. The caller's template line is added on failure."""
         if name is None or (isinstance(name, str) and not name.strip()) or is_placeholder(name):
             if default is None:
+                self.painted_open()
                 return OPEN_COLOUR
             name = default
         try:
             return validate.colour(name, self.game.palette)
         except validate.Invalid as e:
             raise InputError(e.message, key="colour", expected=e.expected) from None
+
+    def painted_open(self) -> None:
+        """Called when ``colour()`` paints an open colour grey: the renderer warns of a piece's empty
+        field painted so (faces/templates.py)."""
 
     def paint(self, name: Any, text: bool = False) -> str:
         """The common macros' fill or stroke: a palette name's colour, any other SVG paint as

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import jinja2.sandbox
 
 from pnpgen.data.model import Game
 from pnpgen.data.yamlsrc import load_yaml
@@ -100,6 +101,10 @@ class RenderFailure:
             message, key = "the template calls itself without end (an include, extends or macro that leads back to it)", None
             expected = ("an include or extends naming another template, and a macro that calls itself only "
                         "while a count runs down")
+        elif isinstance(e, OverflowError) and "MAX_RANGE" in str(e):  # Jinja's sandbox's words, in Python's name
+            message, key = f"range() of more than {jinja2.sandbox.MAX_RANGE:,} numbers", None
+            expected = (f"a range of at most {jinja2.sandbox.MAX_RANGE:,} (a track's spaces or a grid's cells are a few "
+                        "hundred at most)")
         elif isinstance(e, jinja2.TemplateNotFound):
             name = str(e.message or e.name)  # quoted when it holds a line break or space that hides in print
             message, key = name if name.isprintable() and name == name.strip() else repr(name), "template"

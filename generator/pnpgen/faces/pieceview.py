@@ -20,9 +20,11 @@ class PieceView(Mapping):
     def __init__(self, values: dict[str, Any], reads: set[str] | None = None):
         self._values = values
         self._reads = reads if reads is not None else set()
+        self._last: str | None = None  # the field read last: what ``colour(piece.edge)`` was handed
 
     def __getitem__(self, key: str) -> Any:
         self._reads.add(key)
+        self._last = key
         return self._values[key]
 
     def __getattr__(self, key: str) -> Any:
@@ -39,6 +41,13 @@ class PieceView(Mapping):
 
     def __len__(self) -> int:
         return len(self._values)
+
+
+def last_empty_read(view: PieceView) -> str | None:
+    """The field the template read last when its value is empty (not given, or blank): the one an
+    open colour's grey was asked for by (``colour(piece.edge)`` reads ``edge`` just before the call)."""
+    value = view._values.get(view._last) if view._last is not None else 0
+    return view._last if value is None or (isinstance(value, str) and not value.strip()) else None
 
 
 def has_field(view: PieceView, name: str) -> bool:

@@ -28,7 +28,7 @@ from pnpgen.faces.images import ArtPlacer
 from pnpgen.faces.jinjahints import syntax_mistake, unprinted
 from pnpgen.faces.loaders import NamedPrefixLoader, WorkspaceLoader
 from pnpgen.faces.lookup import check_templates, find_template
-from pnpgen.faces.pieceview import DeckView, FaceUndefined, PieceView
+from pnpgen.faces.pieceview import DeckView, FaceUndefined, PieceView, last_empty_read
 from pnpgen.faces.rendermemo import RenderMemo
 from pnpgen.faces.rootsize import give_size, root_box, root_mistake
 from pnpgen.faces.sourcelines import COMMON, SourceLines, designers_line, face_key, lines_of, svg_mistake, traced
@@ -165,6 +165,7 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
         # (deck id, side) → the SVG of a face whose template read nothing of its piece or deck and
         # placed no picture and warned of nothing: every piece's face on that side (a deck's back)
         self._alike: dict[tuple[str, str], dict[str, Any]] = {}
+        self._reading: tuple[Face, PieceView] | None = None  # the face being rendered and its piece as read
         self._names.update(check_templates(templates, game))  # a template not there: no face renders
 
     def replays(self, face: Face, known: Any) -> bool:
@@ -330,6 +331,7 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
         context.update(shape_tools(deck, face.side, self.game.text_fonts or self.game.fonts, self.colour))
         context.update(self.art.tools(deck, piece, template_name, context["textbox"], self.colour))
         self.loops.reset()
+        self._reading = (face, context["piece"])
         try:
             template = self.env.get_template(template_name)
             if template_name not in self._printed:
@@ -349,11 +351,30 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
             failure.glyph = e.glyph if isinstance(e, InputError) else None  # (said once by check, for every piece;
             failure.icon = e.icon if isinstance(e, InputError) else None  # an icon file's fault, too)
             raise failure from None
+        finally:
+            self._reading = None
         found, grounded = self._well_formed(svg, template_name, where, face)
         self.art.place(deck, piece, found)
         svg = grounded or svg
         self.warnings.extend(ctx.warnings)
         return svg
+
+    def painted_open(self) -> None:
+        """A template's ``colour(piece.edge)`` of a piece whose ``edge`` is empty paints it grey:
+        warned at the piece's line, with the template's (a layout's empty colour fields are listed
+        as open by check and proof.txt instead: data/piecevalues.py ``painted_fields``)."""
+        if self._reading is None or self._reading[0].deck.layout is not None:
+            return
+        face, view = self._reading
+        field = last_empty_read(view)
+        if field is None:
+            return
+        placed = _designers_line()
+        msg = (f"{face.piece.where_of(field)}: deck {face.deck.id!r}, piece {face.piece.said}: {field} is empty, so "
+               f"{placed or 'the template'} paints it the grey of a colour still open (expected its colour, or "
+               f"{placeholder_word(self.game.lang)}, which check and proof.txt list as open)")
+        if msg not in self.warnings:
+            self.warnings.append(msg)
 
     def _all_printed(self, template_name: str, filename: str | None) -> None:
         """Stop at art a template writes where its parent prints nothing (outside {% block art %})."""

@@ -402,6 +402,10 @@ def load_settings(game: Game) -> RulebookSettings:
         one = isinstance(raw["cover_decks"], str)  # (its error at the key's line, a list's at its item's)
         out.cover_decks = [deck_id(d, ("rulebook", "cover_decks") if one else ("rulebook", "cover_decks", i))
                            for i, d in enumerate(named)]
+        for i, d in enumerate(out.cover_decks):  # (the cover pictured the deck's first piece twice)
+            if d in out.cover_decks[:i]:
+                raise doc.error(("rulebook", "cover_decks", i), f"cover_decks names deck {d!r} twice",
+                                "each deck once (the cover shows each deck's first piece)")
         out.cover_left_out = [_left_off_cover(doc.where(("rulebook", "cover_decks") if one else ("rulebook", "cover_decks", i)),
                                               decks[d]) for i, d in enumerate(out.cover_decks)]
         out.cover_left_out = [w for w in out.cover_left_out if w]
