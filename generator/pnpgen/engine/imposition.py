@@ -180,7 +180,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
         sheets_of = shared_sheets(sheets_of, lambda like: _shared_drawn(like, font, options))
     everything, bookmarks, shared = all_in_one_sheets(sheets_of, sheet, font, game.lang)
     bom = bill_of_materials(game, records, sheet.paper, rulebook=options.rulebook, shared=shared,
-                            two_pass=sheet.without_duplex)
+                            two_pass=sheet.without_duplex, duplex=sheet.duplex)
     bookmarks.append((len(everything), msg("all.bookmark.bom", game.lang)))
     # (its pieces' names too: every text of the record, with its keys and JSON's marks, all ASCII)
     regular, bold = sheet_fonts(game, options, ("bom.",), [json.dumps(bom, ensure_ascii=False)])
