@@ -39,8 +39,8 @@ def bill_of_materials(game: Game, decks: list[DeckRecord], paper: str = "a4", ru
             "file": d.files[0] if d.files else None,  # none for a deck whose pieces are all parked (count: 0)
         })
     by_paper: dict[str, int] = {}  # the sheets of each paper, when decks give papers of their own (paper:)
-    for p in printed:
-        by_paper[p["paper"]] = by_paper.get(p["paper"], 0) + p["sheets"]
+    for d, p in zip(decks, printed):
+        by_paper[d.paper] = by_paper.get(d.paper, 0) + int(p["sheets"])  # (sheets of paper: ``print`` above)
     sourced = [{"name": s.name, "count": s.count, "note": s.note, "placeholder": is_placeholder(s.note)}
                for s in game.sourced]
     book = {"files": ["rulebook-booklet.pdf", "rulebook.pdf"], "copies": 1,
