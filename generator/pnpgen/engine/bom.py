@@ -22,8 +22,11 @@ def bill_of_materials(game: Game, decks: list[DeckRecord], paper: str = "a4", ru
     ``print`` says how its file is printed (``printed_as``, the build's ``duplex``); its ``sheets``
     are sheets of paper: with its backs on paper of their own (``--duplex none``), its pages."""
     printed = []
+    by_paper: dict[str, int] = {}  # the sheets of each paper, when decks give papers of their own (paper:)
     for d in decks:
         how = printed_as(d, duplex)
+        sheets = d.pages if how == "backs-apart" else d.sheets
+        by_paper[d.paper] = by_paper.get(d.paper, 0) + sheets
         printed.append({
             "deck": d.id,
             "name": d.name,
@@ -33,14 +36,11 @@ def bill_of_materials(game: Game, decks: list[DeckRecord], paper: str = "a4", ru
             "count": d.count,
             "double_sided": d.double_sided,
             "print": how,
-            "sheets": d.pages if how == "backs-apart" else d.sheets,
+            "sheets": sheets,
             "pages": d.pages,
             "paper": d.paper,
             "file": d.files[0] if d.files else None,  # none for a deck whose pieces are all parked (count: 0)
         })
-    by_paper: dict[str, int] = {}  # the sheets of each paper, when decks give papers of their own (paper:)
-    for d, p in zip(decks, printed):
-        by_paper[d.paper] = by_paper.get(d.paper, 0) + int(p["sheets"])  # (sheets of paper: ``print`` above)
     sourced = [{"name": s.name, "count": s.count, "note": s.note, "placeholder": is_placeholder(s.note)}
                for s in game.sourced]
     book = {"files": ["rulebook-booklet.pdf", "rulebook.pdf"], "copies": 1,
