@@ -329,3 +329,32 @@ def test_a_reprint_since_a_version_that_did_not_record_its_layout_says_so(tmp_pa
     assert len(forms(ws / "build" / "test" / "reprint-since-v1.pdf")) == 2  # the grid: fronts, then backs
     assert run(ws, "reprint", "--game", "test", "--since", "v1", "--layout", "fold") == 0
     assert "did not record" not in capsys.readouterr().err
+
+
+def test_small_decks_share_fold_over_sheets(tmp_path):
+    """note42: fold-over sheets were never shared, so 4 cards and 2 role cards (3 poker cards a
+    fold-over sheet on A4) took 2 + 1 sheets of ``<game>-all.pdf``. With ``share_sheets: true``
+    the copies of their last sheets share one, the decks' names on its slug, each back its own
+    front's mirror image across the fold line; ``<deck>.pdf`` stays one deck a file."""
+    import pypdf
+
+    from conftest import GAME_YAML
+
+    ws = make_workspace(tmp_path / "ws", pieces=["カード1", "カード2", "カード3", "カード4"],
+                        game=GAME_YAML + "share_sheets: true\n")
+    (ws / "data" / "test" / "decks" / "roles.yaml").write_text(
+        DECK_YAML.replace("テストカード", "役割") + "  - {name: 役1, text: t}\n  - {name: 役2, text: t}\n", encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--layout", "fold") == 0
+    out = ws / "build" / "test"
+    everything = out / "test-all.pdf"
+    assert len(pypdf.PdfReader(everything).pages) == 2 + 1  # two fold-over sheets (not three), the bill of materials
+    assert len(pypdf.PdfReader(out / "roles.pdf").pages) == 1
+    words = texts(everything)
+    assert "テストカード + 役割 (cards+roles)" in words[1] and "共有 1/1" in words[1], words[1]
+    assert "1–2 ページ：テストカード、役割が 2 枚のシートを共有（デッキごとのファイルでは 3 枚）" in words[2], words[2]
+    shared = forms(everything)[1]
+    fronts = [box for box, det in shared if box[2] <= W / 2 + 0.01]
+    backs = [box for box, det in shared if box[0] >= W / 2 - 0.01]
+    assert len(fronts) == len(backs) == 3  # カード4, 役1, 役2
+    mirrored = sorted((round(W - x1, 2), round(y0, 2)) for x0, y0, x1, _ in fronts)
+    assert sorted((round(x0, 2), round(y0, 2)) for x0, y0, *_ in backs) == pytest.approx(mirrored, abs=0.05)
