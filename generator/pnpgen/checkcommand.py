@@ -11,7 +11,8 @@ from pnpgen.data.workspace import Workspace
 
 
 def check_options(ws: Workspace, args: argparse.Namespace):
-    """What ``check`` places the decks with: the default sheets, for ``--printer``'s profile."""
+    """What ``check`` places the decks with: the default sheets, for ``--printer``'s profile, as
+    a sleeve build's for ``--sleeve``."""
     from dataclasses import replace
 
     from pnpgen.data.printers import load_printer
@@ -19,6 +20,9 @@ def check_options(ws: Workspace, args: argparse.Namespace):
 
     dpi = {"min_dpi": args.min_dpi} if getattr(args, "min_dpi", None) is not None else {}  # None: --min-dpi not given
     options = BuildOptions(lang=args.lang, **dpi)
+    sleeve = getattr(args, "sleeve", None)
+    if sleeve is not None:  # the decks as a sleeve build places them: its cards fronts only
+        options = replace(options, sheet=replace(options.sheet, layout="sleeve", sleeve_mm=(sleeve.w, sleeve.h)))
     if getattr(args, "printer", None) is None:  # (--printer "": refused by load_printer)
         return options
     printer = load_printer(ws.root, args.printer)

@@ -94,6 +94,9 @@ def _check_command(c: argparse.ArgumentParser) -> None:
     _game(c, required=False, what="only this game (default: every game)")
     c.add_argument("--lang", type=optionvalues.option(optionvalues.language_option), help="also list every text without a translation into this language")
     c.add_argument("--printer", help="a profile of printers.yaml: say which decks' home sheets cannot give the bleed its back offset needs")
+    c.add_argument("--sleeve", type=optionvalues.option(_sleeve),
+                   help="a sleeve's inside, e.g. 66x91: say which card decks of no sleeve: of their own it does not suit, "
+                        "as build --layout sleeve --sleeve does (a deck's own sleeve: is checked always)")
     c.add_argument("--min-dpi", type=optionvalues.option(optionvalues.min_dpi_option), default=None,
                    help=f"list art printed below this resolution (default {MIN_DPI:g}; a print shop's export may want more)")
     c.add_argument("--svg", action="store_true",

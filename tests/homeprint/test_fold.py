@@ -284,12 +284,18 @@ def test_a_two_sided_deck_on_card_stock_is_not_called_too_large_to_fold(tmp_path
     assert "too large" not in said[0]
 
 
-@pytest.mark.parametrize("args, two_pass", [(("--layout", "fold"), True), (("--duplex", "none"), True), ((), False)])
-def test_a_build_without_duplex_tells_the_booklet_in_two_passes(tmp_path, args, two_pass):
+@pytest.mark.parametrize("args, two_pass, row", [(("--layout", "fold"), True, "二つ折り 1 枚 / 1 p"),
+                                                (("--layout", "sleeve"), True, "表のみ 1 枚 / 1 p"),
+                                                (("--duplex", "none"), True, "裏は別紙 2 枚 / 2 p"),
+                                                ((), False, "両面 1 枚 / 2 p")])
+def test_a_build_without_duplex_tells_the_booklet_in_two_passes(tmp_path, args, two_pass, row):
     """A fold-over build (or --duplex none) is printed on a printer without duplex: the booklet's
     note on each sheet side and the bill of materials' rulebook line said 両面・短辺とじ all the same.
     They say the two passes (odd pages, the stack turned on its short edge, even pages); a duplex
-    build's keep saying 両面."""
+    build's keep saying 両面. So does a sleeve build (fronts only, before a backer card: no duplex
+    asked), whose booklet note said 両面. Each deck's row says how its file is printed, in the
+    column 刷り方: it said 両面 of the two-sided cards a fold-over or sleeve build prints on one side,
+    beside the two passes, and --duplex none's sheets of paper are its pages (its backs on their own)."""
     import pypdf
 
     ws = make_workspace(tmp_path / "ws", pieces=ONE, draft=True)
@@ -301,6 +307,8 @@ def test_a_build_without_duplex_tells_the_booklet_in_two_passes(tmp_path, args, 
     assert all((turned in n) is two_pass and ("両面・短辺とじで印刷" in n) is not two_pass for n in notes), notes
     assert ("2 回に分けて印刷（奇数ページを刷り、束を短辺で裏返して偶数ページ）" in bom) is two_pass, bom
     assert ("両面（短辺とじ）で印刷" in bom) is not two_pass, bom
+    assert "刷り方" in bom and f"テストカード (cards) カード・長方形 63×88 1 {row}" in bom, bom
+    assert ("両面 1 枚" in bom) is not two_pass, bom  # no row says 両面 beside the two passes
 
 
 def test_a_reprint_since_a_version_that_did_not_record_its_layout_says_so(tmp_path, capsys, monkeypatch):
@@ -321,3 +329,32 @@ def test_a_reprint_since_a_version_that_did_not_record_its_layout_says_so(tmp_pa
     assert len(forms(ws / "build" / "test" / "reprint-since-v1.pdf")) == 2  # the grid: fronts, then backs
     assert run(ws, "reprint", "--game", "test", "--since", "v1", "--layout", "fold") == 0
     assert "did not record" not in capsys.readouterr().err
+
+
+def test_small_decks_share_fold_over_sheets(tmp_path):
+    """note42: fold-over sheets were never shared, so 4 cards and 2 role cards (3 poker cards a
+    fold-over sheet on A4) took 2 + 1 sheets of ``<game>-all.pdf``. With ``share_sheets: true``
+    the copies of their last sheets share one, the decks' names on its slug, each back its own
+    front's mirror image across the fold line; ``<deck>.pdf`` stays one deck a file."""
+    import pypdf
+
+    from conftest import GAME_YAML
+
+    ws = make_workspace(tmp_path / "ws", pieces=["カード1", "カード2", "カード3", "カード4"],
+                        game=GAME_YAML + "share_sheets: true\n")
+    (ws / "data" / "test" / "decks" / "roles.yaml").write_text(
+        DECK_YAML.replace("テストカード", "役割") + "  - {name: 役1, text: t}\n  - {name: 役2, text: t}\n", encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--layout", "fold") == 0
+    out = ws / "build" / "test"
+    everything = out / "test-all.pdf"
+    assert len(pypdf.PdfReader(everything).pages) == 2 + 1  # two fold-over sheets (not three), the bill of materials
+    assert len(pypdf.PdfReader(out / "roles.pdf").pages) == 1
+    words = texts(everything)
+    assert "テストカード + 役割 (cards+roles)" in words[1] and "共有 1/1" in words[1], words[1]
+    assert "1–2 ページ：テストカード、役割が 2 枚のシートを共有（デッキごとのファイルでは 3 枚）" in words[2], words[2]
+    shared = forms(everything)[1]
+    fronts = [box for box, det in shared if box[2] <= W / 2 + 0.01]
+    backs = [box for box, det in shared if box[0] >= W / 2 - 0.01]
+    assert len(fronts) == len(backs) == 3  # カード4, 役1, 役2
+    mirrored = sorted((round(W - x1, 2), round(y0, 2)) for x0, y0, x1, _ in fronts)
+    assert sorted((round(x0, 2), round(y0, 2)) for x0, y0, *_ in backs) == pytest.approx(mirrored, abs=0.05)

@@ -348,3 +348,24 @@ def test_a_decks_sheet_that_could_be_no_worksheet_is_offered_as_none(tmp_path, c
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "cards.yaml:3:8: sheet: " in err, err
     assert (f"(expected pieces: {offered} for the worksheet" in err) if offered else "pieces:" not in err, err
+
+
+def test_square_tiles_gang_cut_as_counters_do_on_the_grid_and_the_cutters_file(tmp_path):
+    """trial66 routed tiles to be ganged through ``kind: token`` (the shop's counter sheets take
+    tokens alone): on the home sheets the gang-cut is the deck's, whatever its kind. A tile-laying
+    game's 40 mm square tiles with their deck file's ``bleed: 0`` abut on the grid (pitch 40 mm),
+    their backs mirrored behind them, and a print-and-cut build's cut file holds each line between
+    two rows or columns once, end to end (4 × 6 tiles: 5 + 7 straight cuts, no closed path)."""
+    tiles = DECK_YAML.replace("format: poker", "kind: tile\nsize: [40, 40]\nbleed: 0") \
+        + "  - {name: 草原, text: 本文, count: 24}\n"  # (one face, drawn once: the layout is what is read)
+    ws = make_workspace(tmp_path / "ws", deck=tiles)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--marks", "silhouette") == 0
+    out = ws / "build" / "test"
+    fronts, backs = placements(out / "cards.pdf")[:2]
+    lefts, tops = sorted({round(x0, 2) for x0, *_ in fronts}), sorted({round(y0, 2) for _, y0, *_ in fronts})
+    assert (len(lefts), len(tops)) == (4, 6) and len(fronts) == 24
+    assert {round(b - a, 2) for a, b in zip(lefts, lefts[1:])} == {40.0}  # abutting: one cut between two
+    assert sorted(round(W - x1, 2) for x0, _, x1, _ in fronts) == pytest.approx(sorted(round(x0, 2) for x0, *_ in backs),
+                                                                                 abs=0.002)
+    svg = (out / "cut" / "cards-p01.svg").read_text(encoding="utf-8")
+    assert svg.count("<path ") == 5 + 7 and " Z" not in svg and "z\"" not in svg

@@ -70,6 +70,14 @@ def _own_paper(doc: Located, data: dict, deck: Deck) -> None:
         _paper_of_stock(doc, deck)
 
 
+def _own_sleeve(doc: Located, data: dict, deck: Deck) -> None:
+    """A deck's (or a deck list's) own ``sleeve:``: the sleeve its ``--layout sleeve`` inserts are
+    made for, over --sleeve (mini cards beside poker; a starter deck sleeved otherwise than its card
+    pool: a list's own, else its source deck's)."""
+    if "sleeve" in data:
+        deck.sleeve_mm, deck.sleeve_where = parse_at(doc, ("sleeve",), _sleeve, data["sleeve"]), doc.where(("sleeve",))
+
+
 def _sleeve(value: Any) -> tuple[float, float]:
     """A deck file's ``sleeve:``, written as ``--sleeve`` is (``66x91``, ``2.6x3.6in``) or as a
     size is (``[66, 91]``)."""
@@ -296,6 +304,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         if data.get("back"):  # a back of its own (a starter deck's colour, its name): its faces its source's
             decklist.own_back(listed, _template(doc, "back", data["back"]), doc.where(("back",)))
         _own_paper(doc, data, listed)
+        _own_sleeve(doc, data, listed)
         return listed
     layout_raw = geo = None
     if "layout" in data:
@@ -376,8 +385,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     if "bleed" in data:  # the deck's own bleed over --bleed: a punchboard's 0, a board's 5 mm
         deck.bleed_mm = parse_at(doc, ("bleed",), optionvalues.bleed_option, data["bleed"])
         parse_at(doc, ("bleed",), piecesize.bleed_fits, deck.bleed_mm, *trim, "bleed:")
-    if "sleeve" in data:  # the sleeve its --layout sleeve inserts are made for, over --sleeve (mini cards beside poker)
-        deck.sleeve_mm = parse_at(doc, ("sleeve",), _sleeve, data["sleeve"])
+    _own_sleeve(doc, data, deck)
     if "lint" in data:  # the deck's own figures, over the game's (a design that means to reach the edge)
         deck.lint = lint.settings(data["lint"], lambda keypath, parse, value, key: parse_at(doc, keypath, parse, value, key),
                                   base=game.options.get("lint"))

@@ -8,7 +8,7 @@ field, with counts of its own (a starter deck of a trading-card game's card shee
 The listed deck is the source deck as drawn (its size, templates or layout, fields) with the
 listed pieces alone, in the list's order, at the list's counts: its faces are the source's, so
 a face both print is one face of the build (faces/ keys a face by its SVG). Its own are a
-``back:`` (a template: a starter deck's colour; ``own_back``) and a ``paper:``; the list may be
+``back:`` (a template: a starter deck's colour; ``own_back``), a ``paper:`` and a ``sleeve:``; the list may be
 kept in a spreadsheet, ``list: {file: starter.csv}``, read as a deck's ``pieces: {file: …}``. A
 card pool kept as a worksheet per kind is listed from several decks drawn alike, ``from: [heroes,
 allies, events]`` (``_drawn_alike``), each number found in the one of them that has it."""
@@ -32,7 +32,7 @@ from pnpgen.data.workbooks import Workbooks
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError, contained
 
-LIST_KEYS = ("name", "from", "list", "back", "paper")  # back: and paper: its own (data/deckfile.py reads them)
+LIST_KEYS = ("name", "from", "list", "back", "paper", "sleeve")  # back:, paper: and sleeve: its own (data/deckfile.py reads them)
 FACE_KEYS = ("layout", "front")  # what draws a face: the source deck's
 LIST_SHEET_KEYS = ("file", "sheet", "columns")  # list: {file: starter.xlsx, sheet: スターターA, columns: {番号: id}}
 
@@ -102,7 +102,7 @@ def listed_deck(doc: Located, data: dict, path: Path, decks: DeckLookup | None,
                             key=True)
         if key not in LIST_KEYS:
             raise doc.error((key,), f"a deck list takes no {key}: it prints its pieces as the deck named by from: "
-                            "draws them", "name:, from: and list:, and back: and paper: of its own (the size, "
+                            "draws them", "name:, from: and list:, and back:, paper: and sleeve: of its own (the size, "
                             "templates or layout and fields are the source deck's)", key=True)
     for required in ("name", "from", "list"):
         if required not in data:

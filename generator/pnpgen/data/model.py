@@ -313,6 +313,7 @@ class Deck:
     paper_where: Where | None = field(default=None, metadata=EXPORTS_UNSHOWN_FIELD)  # where the deck file says ``paper:``
     # the deck file's ``sleeve:``, the inside in mm its ``--layout sleeve`` inserts are made for, over --sleeve (None: the build's)
     sleeve_mm: tuple[float, float] | None = None
+    sleeve_where: Where | None = field(default=None, metadata=EXPORTS_UNSHOWN_FIELD)  # where the deck file says ``sleeve:``
     sealed: bool = False  # ``sealed: true``: a legacy game's sealed pack, its faces kept out of the rulebook
     unique: str | None = field(default=None, metadata=UNSHOWN_FIELD)  # ``unique:``: the field no two pieces share
     listed: tuple[str, ...] | None = field(default=None, metadata=UNSHOWN_FIELD)  # a deck list's ``from:``: the decks it lists

@@ -12,15 +12,21 @@ from pnpgen.engine.manifest import DeckRecord
 
 
 def bill_of_materials(game: Game, decks: list[DeckRecord], paper: str = "a4", rulebook: bool = True,
-                      shared: list[dict] | None = None, two_pass: bool = False) -> dict:
+                      shared: list[dict] | None = None, two_pass: bool = False, duplex: str = "long") -> dict:
     """The manifest's ``bill_of_materials``: printed decks (from the build's deck records), the
     rulebook when the game has a draft and the build makes it (a prototype's box holds one; its
     booklet is on ``paper``, the home sheets' paper: Letter, else A4; a ``--no-rulebook`` build
     lists none, as it makes none; ``two_pass``: a build without duplex prints it in two passes) and sourced components (from game.yaml ``sourced:``); with
     game.yaml ``share_sheets: true``, ``shared``: the decks that share sheets in <game>-all.pdf,
-    its pages and how many sheets they take there and each in its own file."""
+    its pages and how many sheets they take there and each in its own file. Each printed deck's
+    ``print`` says how its file is printed (``printed_as``, the build's ``duplex``); its ``sheets``
+    are sheets of paper: with its backs on paper of their own (``--duplex none``), its pages."""
     printed = []
+    by_paper: dict[str, int] = {}  # the sheets of each paper, when decks give papers of their own (paper:)
     for d in decks:
+        how = printed_as(d, duplex)
+        sheets = d.pages if how == "backs-apart" else d.sheets
+        by_paper[d.paper] = by_paper.get(d.paper, 0) + sheets
         printed.append({
             "deck": d.id,
             "name": d.name,
@@ -29,14 +35,12 @@ def bill_of_materials(game: Game, decks: list[DeckRecord], paper: str = "a4", ru
             "trim_mm": d.trim_mm,
             "count": d.count,
             "double_sided": d.double_sided,
-            "sheets": d.sheets,
+            "print": how,
+            "sheets": sheets,
             "pages": d.pages,
             "paper": d.paper,
             "file": d.files[0] if d.files else None,  # none for a deck whose pieces are all parked (count: 0)
         })
-    by_paper: dict[str, int] = {}  # the sheets of each paper, when decks give papers of their own (paper:)
-    for d in decks:
-        by_paper[d.paper] = by_paper.get(d.paper, 0) + d.sheets
     sourced = [{"name": s.name, "count": s.count, "note": s.note, "placeholder": is_placeholder(s.note)}
                for s in game.sourced]
     book = {"files": ["rulebook-booklet.pdf", "rulebook.pdf"], "copies": 1,
@@ -55,6 +59,22 @@ def bill_of_materials(game: Game, decks: list[DeckRecord], paper: str = "a4", ru
             "sourced_items": sum(s["count"] for s in sourced),
         },
     }
+
+
+def printed_as(d: DeckRecord, duplex: str) -> str:
+    """How a deck's file is printed, for its line of the bill of materials: ``duplex-long`` or
+    ``duplex-short`` (each back behind its front), ``one-sided`` (no backs), ``fold-over`` (front and
+    back side by side on one side, folded: --layout fold), ``fronts-only`` (sleeve inserts before a
+    backer card: --layout sleeve), ``backs-apart`` (``--duplex none``: the backs on paper of their
+    own). A two-sided deck a fold-over build prints as usual (too large to fold) is duplex."""
+    if not d.double_sided:
+        return "one-sided"
+    layout = d.layout.get("layout")
+    if layout == "fold":
+        return "fold-over"
+    if layout == "sleeve":
+        return "fronts-only"
+    return "backs-apart" if duplex == "none" else f"duplex-{duplex}"
 
 
 def card_stock(decks: list[DeckRecord]) -> list[dict]:

@@ -19,7 +19,7 @@ from pnpgen.engine.facekeys import art_fingerprint, cached_nesting, cached_rende
 from pnpgen.engine.fingerprint import content_hash
 from pnpgen.engine.fresh import edition
 from pnpgen.engine.options import BuildOptions
-from pnpgen.engine.paper import profile_paper_warnings, short_bleed_warnings, whole_sheet_warnings
+from pnpgen.engine.paper import profile_paper_warnings, short_bleed_warnings, sleeve_fit_warnings, whole_sheet_warnings
 from pnpgen.engine.placement import deck_on_paper, deck_stock, game_printer
 from pnpgen.errors import InputError, TemplateMistake, place
 from pnpgen.exports.bleedcheck import ShopFace, bare_bleed_warnings, pack_name
@@ -152,7 +152,7 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
         except InputError as e:
             out.add(e)
     short = (short_bleed_warnings(placed, options) + profile_paper_warnings(placed, options)
-             + whole_sheet_warnings(placed, options.sheet))
+             + whole_sheet_warnings(placed, options.sheet) + sleeve_fit_warnings(placed, options, every_own=True))
     book: list[str] = []
     if game.draft_file.is_file():  # the build typesets the rulebook: its draft, settings and warnings
         try:

@@ -149,9 +149,10 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
             if imposed.die is not None:
                 files.append(f"shop/{deck.id}-die.pdf")
                 documents[files[-1]] = PagePlan(f"{game.title} — {deck.name} (die line)", imposed.die)
-            if home:
-                shares = isinstance(placed.layout, SlotLayout) or (placed.tiles is None and not imposed.fold_or_sleeve)
-                like = Sharing(ds, placed.layout, placed.by_hand, deck.kind, deck_sheet(deck, sheet)) if shares else None
+            if home:  # (fold-over decks share fold-over sheets: their layout; sleeve inserts share none)
+                fold = _fold_layout(ds, deck_sheet(deck, sheet)) if (imposed.fold_or_sleeve or {}).get("layout") == "fold" else None
+                shares = fold is not None or isinstance(placed.layout, SlotLayout) or (placed.tiles is None and not imposed.fold_or_sleeve)
+                like = Sharing(ds, fold or placed.layout, placed.by_hand, deck.kind, deck_sheet(deck, sheet)) if shares else None
                 sheets_of.append(OnAll(home, ds.backs is not None and not imposed.fold_or_sleeve, [(0, deck.name)], like))
         on = on_deck_paper(deck, sheet)  # the build's sheet options on the deck's own paper:
         die_line = die_line_record(deck.id, placed.spec.die_cut, deck.back is not None)
@@ -180,7 +181,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
         sheets_of = shared_sheets(sheets_of, lambda like: _shared_drawn(like, font, options))
     everything, bookmarks, shared = all_in_one_sheets(sheets_of, sheet, font, game.lang)
     bom = bill_of_materials(game, records, sheet.paper, rulebook=options.rulebook, shared=shared,
-                            two_pass=sheet.without_duplex)
+                            two_pass=sheet.without_duplex, duplex=sheet.duplex)
     bookmarks.append((len(everything), msg("all.bookmark.bom", game.lang)))
     # (its pieces' names too: every text of the record, with its keys and JSON's marks, all ASCII)
     regular, bold = sheet_fonts(game, options, ("bom.",), [json.dumps(bom, ensure_ascii=False)])
@@ -243,8 +244,11 @@ def impose_deck(ds: DeckSheets, df: DeckFaces, placed: DeckOnPaper, deck: Deck, 
 
 
 def _shared_drawn(like: Sharing, font: str, options: BuildOptions) -> list[Page]:
-    """The home sheets decks share, drawn as a deck's own (``plain_sheets``, ``fit_to_printer``)."""
-    pages = plain_sheets(like.deck, like.layout, like.by_hand, like.sheet, font, fontreg.string_width_mm)
+    """The home sheets decks share, drawn as a deck's own (``plain_sheets``, ``fold_sheets``, ``fit_to_printer``)."""
+    if isinstance(like.layout, FoldLayout):
+        pages = fold_sheets(like.deck, like.layout, like.sheet, font, fontreg.string_width_mm)
+    else:
+        pages = plain_sheets(like.deck, like.layout, like.by_hand, like.sheet, font, fontreg.string_width_mm)
     fit_to_printer(pages, options)
     return pages
 

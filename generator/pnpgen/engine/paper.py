@@ -190,28 +190,40 @@ def sleeve_back_warnings(slug: str, decks: list[DeckFaces], options: BuildOption
     return out
 
 
-def sleeve_fit_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildOptions) -> list[str]:
-    """With ``--layout sleeve --sleeve WxH``: each card deck of no ``sleeve:`` of its own that the
-    build's sleeve does not suit — smaller than the card (its inserts are reduced) or more than
-    LOOSE_MM larger either way (another format's sleeve: mini cards in poker sleeves slide about);
-    said at the deck file, with the ``sleeve:`` to write there."""
-    given = options.sheet.sleeve_mm
-    if options.sheet.layout != "sleeve" or given is None:
+def sleeve_fit_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildOptions, every_own: bool = False) -> list[str]:
+    """Each card deck whose sleeve does not suit its cards — smaller than the card with
+    CLEARANCE_MM to spare (its inserts are reduced) or more than LOOSE_MM larger either way
+    (another format's sleeve: mini cards in poker sleeves slide about): the build's ``--sleeve``
+    for a deck of no ``sleeve:`` of its own, said at the deck file with the ``sleeve:`` to write
+    there; a deck's own ``sleeve:`` (a deck list's, else its source deck's), at that line. In a
+    ``--layout sleeve`` build; ``pnpgen check`` (``every_own``) tells every deck's own whatever the
+    layout, as its deck file says what sleeves its cards go in, and ``--sleeve``'s when given."""
+    sheet = options.sheet
+    if sheet.layout != "sleeve" and not every_own:
         return []
-    sleeve, out = Sleeve(*given), []
+    out = []
     for deck, on_paper in placed:
-        if deck.kind != "card" or deck.sleeve_mm is not None or isinstance(on_paper.layout, SlotLayout):
+        if deck.kind != "card" or isinstance(on_paper.layout, SlotLayout):
             continue
+        given = deck.sleeve_mm or (sheet.sleeve_mm if sheet.layout == "sleeve" else None)
+        if given is None:
+            continue
+        sleeve = Sleeve(*given)
         small, loose = sleeve.scale_for(on_paper.spec) < 1.0, sleeve.loose_by(on_paper.spec) > LOOSE_MM + 1e-9
         if not (small or loose):
             continue
         w, h = deck.trim_mm
         why = (f"smaller than its {w:g}×{h:g} mm cards with {sleeve.clearance_mm:g} mm to spare, so its inserts are reduced"
                if small else f"over {LOOSE_MM:g} mm larger than its {w:g}×{h:g} mm cards, which would slide about in it")
-        out.append(f"{deck.where()}: --sleeve {given[0]:g}x{given[1]:g} does not suit deck {deck.id!r}: the sleeve is "
-                   f"{why} (expected sleeve: {'{:g}x{:g}'.format(*default_sleeve((w, h)))} in its deck file — the "
-                   "inside of the sleeves you bought for these cards, measured — which wins over --sleeve for "
-                   "this deck)")
+        right = "{:g}x{:g}".format(*default_sleeve((w, h)))
+        if deck.sleeve_mm is not None:
+            out.append(f"{deck.sleeve_where or deck.where()}: sleeve: {given[0]:g}x{given[1]:g} does not suit deck "
+                       f"{deck.id!r}: the sleeve is {why} (expected sleeve: {right}, or the inside of the sleeves you "
+                       "bought for these cards, measured)")
+        else:
+            out.append(f"{deck.where()}: --sleeve {given[0]:g}x{given[1]:g} does not suit deck {deck.id!r}: the sleeve is "
+                       f"{why} (expected sleeve: {right} in its deck file — the inside of the sleeves you bought for "
+                       "these cards, measured — which wins over --sleeve for this deck)")
     return out
 
 

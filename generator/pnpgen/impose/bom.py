@@ -130,7 +130,7 @@ def bom_pages(game: Game, bom: dict, paper: tuple[float, float], margin: float, 
         kind = msg("bom.kind_shape", lang, kind=_term("kind", p["kind"], lang), shape=_term("shape", p["shape"], lang))
         size = "×".join(f"{round(v, 1):g}" for v in p["trim_mm"])
         rows.append([f"{p['name']} ({p['deck']})", kind, size, str(p["count"]),
-                     msg("bom.double" if p["double_sided"] else "bom.single", lang),
+                     msg(f"bom.print.{p.get('print') or ('duplex-long' if p['double_sided'] else 'one-sided')}", lang),
                      mixed + msg("bom.sheets_pages", lang, sheets=p["sheets"], pages=p["pages"])])
     table(head, rows, after=row_h)
     t = bom["totals"]

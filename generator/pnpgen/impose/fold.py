@@ -44,6 +44,11 @@ class FoldLayout:
         return self.cols * self.rows
 
     @property
+    def sheet_bleed_mm(self) -> float:
+        """The bleed printed round each piece, as the grid's and the nesting's say it (sheets decks share)."""
+        return self.bleed_mm
+
+    @property
     def duplex(self) -> str:
         """The duplex flip with the same geometry as this fold."""
         return "long" if self.vertical else "short"

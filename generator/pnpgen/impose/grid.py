@@ -53,9 +53,11 @@ class SheetOptions:
 
     @property
     def without_duplex(self) -> bool:
-        """Is the build printed without the printer's duplex (``--layout fold``: one-sided sheets, or
-        ``--duplex none``, a printer profile's too)? Then the booklet is printed in two passes."""
-        return self.layout == "fold" or self.duplex == "none"
+        """Is the build printed without the printer's duplex (``--layout fold`` or ``sleeve``: its cards
+        on one side, folded or before a backer card; or ``--duplex none``, a printer profile's too)?
+        Then the booklet is printed in two passes, which any printer does (a sleeve build's two-sided
+        tokens printed duplex say the printer has it: two passes still print the booklet right)."""
+        return self.layout in ("fold", "sleeve") or self.duplex == "none"
 
     def without_backs(self) -> SheetOptions:
         """These options for pieces with no back printed behind them (a one-sided deck, sleeve

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from pnpgen.impose.fold import FoldLayout
 from pnpgen.impose.grid import SheetLayout, SheetOptions, layout_grid_at
 from pnpgen.impose.nest import NestLayout
 from pnpgen.impose.plan import Page
@@ -27,7 +28,7 @@ class Sharing:
     kind (card, tile, …) and the sheet options it is laid out with (its own ``bleed:``)."""
 
     deck: DeckSheets
-    layout: SheetLayout | NestLayout | SlotLayout
+    layout: SheetLayout | NestLayout | SlotLayout | FoldLayout
     by_hand: bool
     kind: str
     sheet: SheetOptions
@@ -56,7 +57,7 @@ def any_outline(like: Sharing) -> bool:
     return like.deck.spec.kind in OUTLINES and isinstance(like.layout, (SheetLayout, NestLayout))
 
 
-def common_layout(run: list[Sharing]) -> SheetLayout | NestLayout | SlotLayout | None:
+def common_layout(run: list[Sharing]) -> SheetLayout | NestLayout | SlotLayout | FoldLayout | None:
     """The layout decks sharing sheets print on: their own, when all are of one shape and layout;
     else a grid of slots the size of the largest piece (the widest by the tallest), at their
     sheet bleed, each piece centred in its slot (impose/sheets.py ``_centred``). None when that
@@ -77,7 +78,7 @@ class OnAll:
     home: list[Page]
     backs: bool
     bookmarks: list[tuple[int, str]]
-    shares: Sharing | None  # what sharing needs; None: never shares (tiles, fold, sleeve)
+    shares: Sharing | None  # what sharing needs; None: never shares (tiles, sleeve inserts)
     alone: int = 0  # shared: the sheets the decks take each on its own
 
     @property
@@ -92,7 +93,8 @@ def shared_sheets(decks: list[OnAll], draw: Draw) -> list[OnAll]:
     """The decks that go on the paper alike (``Sharing.alike``) printed as one run where the first
     of them stands: each deck's full sheets as in its own file, then the copies of their last
     sheets together (``_one_run``). Decks whose last sheets together would take as many sheets
-    stay where they are, as do tiled boards, fold-over sheets and sleeve inserts (no ``Sharing``).
+    stay where they are, as do tiled boards and sleeve inserts (no ``Sharing``); fold-over decks
+    share fold-over sheets with those that fold alike (their ``FoldLayout``).
     (A ``--marks silhouette`` build shares none: the machine cuts each deck's sheets by its own
     cut files, engine/imposition.py.)"""
     runs: dict[tuple, list[OnAll]] = {}
@@ -126,7 +128,7 @@ def _left_over(on: OnAll) -> int:
     return len(on.shares.deck.fronts) % on.shares.layout.per_sheet
 
 
-def _one_run(run: list[OnAll], layout: SheetLayout | NestLayout | SlotLayout, draw: Draw) -> OnAll:
+def _one_run(run: list[OnAll], layout: SheetLayout | NestLayout | SlotLayout | FoldLayout, draw: Draw) -> OnAll:
     """Decks' home sheets as one run: each deck's full sheets (its own file's pages), then the
     copies of their last sheets on sheets they share (on ``layout``), in deck order, each naming
     the decks on it; each deck's bookmark at the sheet of its first copy."""

@@ -223,15 +223,17 @@ def _marks(layout: SheetLayout | NestLayout | SlotLayout, n: int, sheet: SheetOp
 
 
 def fold_sheets(deck: DeckSheets, lay: FoldLayout, sheet: SheetOptions, font: str, measure: Measure) -> list[Page]:
-    """A two-sided deck as fold-over sheets (impose/fold.py), each with its slug."""
+    """A two-sided deck as fold-over sheets (impose/fold.py), each with its slug (or the sheets
+    decks share, impose/share.py)."""
     assert deck.backs is not None
     pages = fold_pages(lay, deck.spec, deck.fronts, deck.backs, deck.art_bleed_mm, sheet, font, deck.lang)
     how = f"{lay.cols}×{lay.rows}"
     # (round and hex pieces have no cut marks: their die line is on the fronts' half)
     instruction = msg("sheet.fold_die" if deck.spec.die_cut else "sheet.fold", deck.lang) + made_for(sheet, deck.lang)
-    for n, page in enumerate(pages, 1):
-        note = msg("sheet.note", deck.lang, deck=deck.name, id=deck.id, side=msg("sheet.fold_sides", deck.lang),
-                   sheet=n, sheets=len(pages), how=how, bleed=f"{lay.bleed_mm:.1f}")
+    for n, page in enumerate(pages, 1):  # (decks sharing fold-over sheets: those with a copy on it named)
+        name, id_ = deck.named((n - 1) * lay.per_sheet, n * lay.per_sheet)
+        note = msg("sheet.note_shared" if deck.parts else "sheet.note", deck.lang, deck=name, id=id_,
+                   side=msg("sheet.fold_sides", deck.lang), sheet=n, sheets=len(pages), how=how, bleed=f"{lay.bleed_mm:.1f}")
         page.items.extend(slug(instruction, note, deck.stamp_of(_chunk_faces(deck, lay.per_sheet, n)), lay.paper_mm, sheet, font, measure, deck.lang))
     return pages
 
