@@ -12,7 +12,17 @@ from pnpgen.data import validate as v
 from pnpgen.data.art import ArtFolder, ArtNotFound, Sizes
 from pnpgen.data.formats import CARD_FORMATS, KINDS, PAPER_SIZES, SHAPES, SINGLE_SIZE_SHAPES
 from pnpgen.data.mapkeys import checked_keys, one_line_text, parse_at
-from pnpgen.data.model import EMPTY_PAINTED, EMPTY_SHOWN, NAMING_FIELDS, NO_ART_YET, Deck, Game, Layout, Piece
+from pnpgen.data.model import (
+    EMPTY_PAINTED,
+    EMPTY_SHOWN,
+    NAMING_FIELDS,
+    NO_ART_YET,
+    Deck,
+    Game,
+    Layout,
+    Piece,
+    is_placeholder,
+)
 from pnpgen.data.piecevalues import (
     Source,
     collect_placeholders,
@@ -250,8 +260,12 @@ def _cell_keys(rows: Source, keypath: tuple, raw: dict) -> dict[str, str]:
     return {key: name for key, name in keys.items() if name}
 
 
-def _line_column(where: Where) -> tuple[int | None, int | None]:
-    return where.line, where.column
+def _field_lines(rows: Source, keypath: tuple, raw: dict) -> dict[str, tuple[int | None, int | None]]:
+    """(line, column) of each field a piece sets: a YAML file's from its marks (no Where made for
+    each of a thousand pieces' fields), a spreadsheet's from its cells."""
+    if isinstance(rows, Located):
+        return {key: rows.mark(keypath + (key,)) for key in raw}
+    return {key: (at.line, at.column) for key in raw for at in (rows.where(keypath + (key,)),)}
 
 
 def _fields(doc: Located, data: dict) -> dict[str, str]:
@@ -445,19 +459,25 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         piece = Piece(index=i + 1, values=values, where=rows.where(keypath),
                       count=parse_at(rows, keypath + ("count",), v.count, raw.get("count", 1), v.COUNT, count_example),
                       label_field=label_field, deck_label=f"{deck.name or deck.id} {i + 1}" if numbered else sole,
-                      field_lines={key: _line_column(rows.where(keypath + (key,))) for key in raw},
+                      field_lines=_field_lines(rows, keypath, raw),
                       field_keys={} if rows is doc else _cell_keys(rows, keypath, raw))
         deck.pieces.append(piece)
         for key, value in values.items():  # (a parked piece prints nothing: nothing open, but in a list that prints it)
-            where = rows.where(keypath + (key,)) if key in raw else doc.where(("defaults", key))
-            collect_placeholders(piece.open, where, key, value, piece)
-            cell = rows.where(keypath + (key,)) if key in raw or rows is not doc else piece.where  # (an empty cell's own)
+            # (where a value is, looked up only for a value that is open: a thousand cards' values
+            # were each looked up twice, some 12 µs a card, for the few that are)
+            if isinstance(value, (dict, list)) or is_placeholder(value):
+                where = rows.where(keypath + (key,)) if key in raw else doc.where(("defaults", key))
+                collect_placeholders(piece.open, where, key, value, piece)
             if fields[key] == "image" and not (value or "").strip() and key not in optional:
-                piece.open.append((cell, placeholder_field(piece, key), NO_ART_YET))
+                kind = NO_ART_YET
             elif key in shown and (value is None or str(value).strip() == ""):
-                piece.open.append((cell, placeholder_field(piece, key), EMPTY_SHOWN))
+                kind = EMPTY_SHOWN
             elif key in painted and (value is None or str(value).strip() == ""):
-                piece.open.append((cell, placeholder_field(piece, key), EMPTY_PAINTED))
+                kind = EMPTY_PAINTED
+            else:
+                continue
+            cell = rows.where(keypath + (key,)) if key in raw or rows is not doc else piece.where  # (an empty cell's own)
+            piece.open.append((cell, placeholder_field(piece, key), kind))
     if missing:
         raise ArtNotFound.together(missing)
     if "unique" in data:  # a field no two pieces share: 番号 on scenario cards

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -382,14 +383,16 @@ class Translations:
         self.missing.append(Missing(doc.where(keypath), keyname(keypath, lists) or "", shown, shown_lang=shown_lang))
         return marker(shown_lang) + shown
 
-    def shared_picture(self, value: str, where: Where) -> str:
+    def shared_picture(self, value: str, where: Callable[[], Where]) -> str:
         """An image field's value without the 〔ja〕 marker a mapping that lacks this language gave
         it (``art: {ja: king.png}``): a picture is the same picture in every edition, its file name
-        no text to mark (the marked name was "not found"), so it is no missing translation either."""
+        no text to mark (the marked name was "not found"), so it is no missing translation either.
+        ``where``: where the value is, asked only of a marked one (a thousand cards' pictures)."""
         marked = MARKED.match(value)
         if marked is None:
             return value
-        self.missing = [m for m in self.missing if m.where != where]
+        at = where()
+        self.missing = [m for m in self.missing if m.where != at]
         return value[marked.end():]
 
     def plain_texts(self, path, texts) -> None:
