@@ -346,6 +346,8 @@ class Translations:
     def _walk(self, doc: Located, value: Any, keypath: tuple, found: list[int]) -> Any:
         if keypath == ("rulebook",) and doc.path.name == "game.yaml":
             return value  # its figures' texts per language are the rulebook's to pick and warn of (rulebook/figures.py)
+        if not isinstance(value, (dict, list)):  # a text or a number (a thousand cards' values): no translation in it
+            return placeholder_said(value, self.lang) if isinstance(value, str) else value
         if self._is_translation(value):
             if keypath in EDITION_SETTINGS and doc.path.name == "game.yaml" and self.lang not in value:
                 return None  # a setting given for other editions only (printer: {en: us-inkjet}): not set here
@@ -354,9 +356,7 @@ class Translations:
         self._other_language_key(doc, value, keypath)
         if isinstance(value, dict):
             return {k: self._walk(doc, v, keypath + (k,), found) for k, v in value.items()}
-        if isinstance(value, list):
-            return [self._walk(doc, v, keypath + (i,), found) for i, v in enumerate(value)]
-        return placeholder_said(value, self.lang) if isinstance(value, str) else value
+        return [self._walk(doc, v, keypath + (i,), found) for i, v in enumerate(value)]
 
     def _other_language_key(self, doc: Located, value: Any, keypath: tuple) -> None:
         """A text given in one of the game's languages and in another it does not list
