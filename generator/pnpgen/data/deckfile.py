@@ -4,6 +4,7 @@ file:line:column."""
 
 from __future__ import annotations
 
+from itertools import chain
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -490,15 +491,17 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         game.translations.missing = [m for m in game.translations.missing if (
             m.where.path, m.where.line, m.where.column if rows is doc else None) not in parked]
     if game.translations is not None and rows is doc:  # Japanese left plain among translated texts
-        texts = [(doc.where(("name",)), "name", deck.name)]
-        texts += [(doc.where(("defaults", k)), f"defaults.{k}", x) for k, x in defaults.items() if fields[k] == "text"]
-        texts += [(doc.where(("pieces", i, k)), f"pieces.{i + 1}.{k}", piece.values[k])
-                  for i, (raw, piece) in enumerate(zip(pieces, deck.pieces)) if isinstance(raw, dict) and piece.count
-                  for k in raw if k != "count" and fields.get(k) == "text"]
-        texts += [(doc.where(("pieces", i, k, *at)), f"pieces.{i + 1}.{k}" + "".join(f".{n + 1}" for n in at), x)
-                  for i, (raw, piece) in enumerate(zip(pieces, deck.pieces)) if isinstance(raw, dict) and piece.count
-                  for k in raw if fields.get(k) == "list" for at, x in game.translations.list_texts(piece.values[k])]
-        game.translations.plain_texts(path, texts)
+        translations = game.translations
+        texts = chain(  # (walked only by a build in a Latin-script edition: a thousand pieces' places not made for nothing)
+            [(doc.where(("name",)), "name", deck.name)],
+            ((doc.where(("defaults", k)), f"defaults.{k}", x) for k, x in defaults.items() if fields[k] == "text"),
+            ((doc.where(("pieces", i, k)), f"pieces.{i + 1}.{k}", piece.values[k])
+             for i, (raw, piece) in enumerate(zip(pieces, deck.pieces)) if isinstance(raw, dict) and piece.count
+             for k in raw if k != "count" and fields.get(k) == "text"),
+            ((doc.where(("pieces", i, k, *at)), f"pieces.{i + 1}.{k}" + "".join(f".{n + 1}" for n in at), x)
+             for i, (raw, piece) in enumerate(zip(pieces, deck.pieces)) if isinstance(raw, dict) and piece.count
+             for k in raw if fields.get(k) == "list" for at, x in translations.list_texts(piece.values[k])))
+        translations.plain_texts(path, texts)
     if rows is not doc:
         refuse_totals_row(rows, deck)
     elif layout_raw is None:  # a template's deck: a field one piece forgot prints nothing there, unasked
