@@ -348,7 +348,7 @@ class Translations:
             return value  # its figures' texts per language are the rulebook's to pick and warn of (rulebook/figures.py)
         if not isinstance(value, (dict, list)):  # a text or a number (a thousand cards' values): no translation in it
             return placeholder_said(value, self.lang) if isinstance(value, str) else value
-        if self._is_translation(value):
+        if isinstance(value, dict) and self._is_translation(value):
             if keypath in EDITION_SETTINGS and doc.path.name == "game.yaml" and self.lang not in value:
                 return None  # a setting given for other editions only (printer: {en: us-inkjet}): not set here
             found[0] += 1
