@@ -53,8 +53,10 @@ def test_a_deck_of_2n_pieces_makes_one_place_a_piece_more_than_one_of_n(tmp_path
         game = load_game(ws, "test")
         assert [p.values["name"] for p in game.decks[0].pieces] == [f"札{i}" for i in range(1, n + 1)]
         counts[n] = dict(ops)
-    # a piece's own place (Piece.where), nothing for each of its values (were 2 a value, and one more
-    # for its picture: 8 a piece of two fields); one translation check a piece, none a value
+    # a piece's own place (Piece.where), nothing for each of its values (the forty-second session's
+    # tree: 9 a piece of two fields — 2 a value for the open list, 1 a field line, 1 for its text's
+    # plain-Japanese check, 1 for its picture's translation marker); one translation check a piece,
+    # none a value (was 3 a piece)
     assert counts[24]["where"] - counts[12]["where"] == 12
     assert counts[24]["translation"] - counts[12]["translation"] == 12
 
