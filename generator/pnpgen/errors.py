@@ -94,6 +94,8 @@ PATH_BYTES = 4096  # the longest path (PATH_MAX)
 def too_long(name: str) -> bool:
     """Is ``name`` a path the system would refuse as too long? (Looking it up raises, not 'no
     such file': ENAMETOOLONG, which every is_file() after would meet.)"""
+    if len(name) * 4 <= NAME_BYTES:  # (UTF-8 takes at most 4 bytes a character: a thousand cards' picture names)
+        return False
     def size(text: str) -> int:
         return len(text.encode("utf-8", "surrogatepass"))
     return size(name) > PATH_BYTES or any(size(part) > NAME_BYTES for part in name.split("/"))

@@ -178,9 +178,10 @@ class Sizes:
             v = self.memo.get(self.digest(path))
         except OSError:  # unreadable: measuring it says so
             return None
-        if isinstance(v, list) and len(v) == 3 and v[0] in ("raster", "svg") \
-                and all(isinstance(n, (int, float)) and not isinstance(n, bool) and n > 0 for n in v[1:]):
-            return str(v[0]), (float(v[1]), float(v[2]))
+        if type(v) is list and len(v) == 3 and v[0] in ("raster", "svg"):
+            kind, w, h = v  # (a number, not true or false: the cache's values are plain, bool no int here)
+            if type(w) in (int, float) and type(h) in (int, float) and w > 0 and h > 0:
+                return str(kind), (float(w), float(h))
         return None
 
     def learn(self, path: Path, info: ArtInfo) -> None:

@@ -4,6 +4,7 @@ file:line:column."""
 
 from __future__ import annotations
 
+from itertools import chain
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -12,7 +13,17 @@ from pnpgen.data import validate as v
 from pnpgen.data.art import ArtFolder, ArtNotFound, Sizes
 from pnpgen.data.formats import CARD_FORMATS, KINDS, PAPER_SIZES, SHAPES, SINGLE_SIZE_SHAPES
 from pnpgen.data.mapkeys import checked_keys, one_line_text, parse_at
-from pnpgen.data.model import EMPTY_PAINTED, EMPTY_SHOWN, NAMING_FIELDS, NO_ART_YET, Deck, Game, Layout, Piece
+from pnpgen.data.model import (
+    EMPTY_PAINTED,
+    EMPTY_SHOWN,
+    NAMING_FIELDS,
+    NO_ART_YET,
+    Deck,
+    Game,
+    Layout,
+    Piece,
+    is_placeholder,
+)
 from pnpgen.data.piecevalues import (
     Source,
     collect_placeholders,
@@ -264,8 +275,12 @@ def _cell_keys(rows: Source, keypath: tuple, raw: dict) -> dict[str, str]:
     return {key: name for key, name in keys.items() if name}
 
 
-def _line_column(where: Where) -> tuple[int | None, int | None]:
-    return where.line, where.column
+def _field_lines(rows: Source, keypath: tuple, raw: dict) -> dict[str, tuple[int | None, int | None]]:
+    """(line, column) of each field a piece sets: a YAML file's from its marks (no Where made for
+    each of a thousand pieces' fields), a spreadsheet's from its cells."""
+    if isinstance(rows, Located):
+        return {key: rows.mark(keypath + (key,)) for key in raw}
+    return {key: (at.line, at.column) for key in raw for at in (rows.where(keypath + (key,)),)}
 
 
 def _fields(doc: Located, data: dict) -> dict[str, str]:
@@ -463,19 +478,25 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         piece = Piece(index=i + 1, values=values, where=rows.where(keypath),
                       count=parse_at(rows, keypath + ("count",), v.count, raw.get("count", 1), v.COUNT, count_example),
                       label_field=label_field, deck_label=f"{deck.name or deck.id} {i + 1}" if numbered else sole,
-                      field_lines={key: _line_column(rows.where(keypath + (key,))) for key in raw},
+                      field_lines=_field_lines(rows, keypath, raw),
                       field_keys={} if rows is doc else _cell_keys(rows, keypath, raw))
         deck.pieces.append(piece)
         for key, value in values.items():  # (a parked piece prints nothing: nothing open, but in a list that prints it)
-            where = rows.where(keypath + (key,)) if key in raw else doc.where(("defaults", key))
-            collect_placeholders(piece.open, where, key, value, piece)
-            cell = rows.where(keypath + (key,)) if key in raw or rows is not doc else piece.where  # (an empty cell's own)
+            # (where a value is, looked up only for a value that is open: a thousand cards' values
+            # were each looked up twice, some 12 µs a card, for the few that are)
+            if isinstance(value, (dict, list)) or is_placeholder(value):
+                where = rows.where(keypath + (key,)) if key in raw else doc.where(("defaults", key))
+                collect_placeholders(piece.open, where, key, value, piece)
             if fields[key] == "image" and not (value or "").strip() and key not in optional:
-                piece.open.append((cell, placeholder_field(piece, key), NO_ART_YET))
+                kind = NO_ART_YET
             elif key in shown and (value is None or str(value).strip() == ""):
-                piece.open.append((cell, placeholder_field(piece, key), EMPTY_SHOWN))
+                kind = EMPTY_SHOWN
             elif key in painted and (value is None or str(value).strip() == ""):
-                piece.open.append((cell, placeholder_field(piece, key), EMPTY_PAINTED))
+                kind = EMPTY_PAINTED
+            else:
+                continue
+            cell = rows.where(keypath + (key,)) if key in raw or rows is not doc else piece.where  # (an empty cell's own)
+            piece.open.append((cell, placeholder_field(piece, key), kind))
     if missing:
         raise ArtNotFound.together(missing)
     if "unique" in data:  # a field no two pieces share: 番号 on scenario cards
@@ -488,15 +509,17 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         game.translations.missing = [m for m in game.translations.missing if (
             m.where.path, m.where.line, m.where.column if rows is doc else None) not in parked]
     if game.translations is not None and rows is doc:  # Japanese left plain among translated texts
-        texts = [(doc.where(("name",)), "name", deck.name)]
-        texts += [(doc.where(("defaults", k)), f"defaults.{k}", x) for k, x in defaults.items() if fields[k] == "text"]
-        texts += [(doc.where(("pieces", i, k)), f"pieces.{i + 1}.{k}", piece.values[k])
-                  for i, (raw, piece) in enumerate(zip(pieces, deck.pieces)) if isinstance(raw, dict) and piece.count
-                  for k in raw if k != "count" and fields.get(k) == "text"]
-        texts += [(doc.where(("pieces", i, k, *at)), f"pieces.{i + 1}.{k}" + "".join(f".{n + 1}" for n in at), x)
-                  for i, (raw, piece) in enumerate(zip(pieces, deck.pieces)) if isinstance(raw, dict) and piece.count
-                  for k in raw if fields.get(k) == "list" for at, x in game.translations.list_texts(piece.values[k])]
-        game.translations.plain_texts(path, texts)
+        translations = game.translations
+        texts = chain(  # (walked only by a build in a Latin-script edition: a thousand pieces' places not made for nothing)
+            [(doc.where(("name",)), "name", deck.name)],
+            ((doc.where(("defaults", k)), f"defaults.{k}", x) for k, x in defaults.items() if fields[k] == "text"),
+            ((doc.where(("pieces", i, k)), f"pieces.{i + 1}.{k}", piece.values[k])
+             for i, (raw, piece) in enumerate(zip(pieces, deck.pieces)) if isinstance(raw, dict) and piece.count
+             for k in raw if k != "count" and fields.get(k) == "text"),
+            ((doc.where(("pieces", i, k, *at)), f"pieces.{i + 1}.{k}" + "".join(f".{n + 1}" for n in at), x)
+             for i, (raw, piece) in enumerate(zip(pieces, deck.pieces)) if isinstance(raw, dict) and piece.count
+             for k in raw if fields.get(k) == "list" for at, x in translations.list_texts(piece.values[k])))
+        translations.plain_texts(path, texts)
     if rows is not doc:
         refuse_totals_row(rows, deck)
     elif layout_raw is None:  # a template's deck: a field one piece forgot prints nothing there, unasked

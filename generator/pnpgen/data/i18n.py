@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -345,7 +346,9 @@ class Translations:
     def _walk(self, doc: Located, value: Any, keypath: tuple, found: list[int]) -> Any:
         if keypath == ("rulebook",) and doc.path.name == "game.yaml":
             return value  # its figures' texts per language are the rulebook's to pick and warn of (rulebook/figures.py)
-        if self._is_translation(value):
+        if not isinstance(value, (dict, list)):  # a text or a number (a thousand cards' values): no translation in it
+            return placeholder_said(value, self.lang) if isinstance(value, str) else value
+        if isinstance(value, dict) and self._is_translation(value):
             if keypath in EDITION_SETTINGS and doc.path.name == "game.yaml" and self.lang not in value:
                 return None  # a setting given for other editions only (printer: {en: us-inkjet}): not set here
             found[0] += 1
@@ -353,9 +356,7 @@ class Translations:
         self._other_language_key(doc, value, keypath)
         if isinstance(value, dict):
             return {k: self._walk(doc, v, keypath + (k,), found) for k, v in value.items()}
-        if isinstance(value, list):
-            return [self._walk(doc, v, keypath + (i,), found) for i, v in enumerate(value)]
-        return placeholder_said(value, self.lang) if isinstance(value, str) else value
+        return [self._walk(doc, v, keypath + (i,), found) for i, v in enumerate(value)]
 
     def _other_language_key(self, doc: Located, value: Any, keypath: tuple) -> None:
         """A text given in one of the game's languages and in another it does not list
@@ -382,14 +383,16 @@ class Translations:
         self.missing.append(Missing(doc.where(keypath), keyname(keypath, lists) or "", shown, shown_lang=shown_lang))
         return marker(shown_lang) + shown
 
-    def shared_picture(self, value: str, where: Where) -> str:
+    def shared_picture(self, value: str, where: Callable[[], Where]) -> str:
         """An image field's value without the 〔ja〕 marker a mapping that lacks this language gave
         it (``art: {ja: king.png}``): a picture is the same picture in every edition, its file name
-        no text to mark (the marked name was "not found"), so it is no missing translation either."""
+        no text to mark (the marked name was "not found"), so it is no missing translation either.
+        ``where``: where the value is, asked only of a marked one (a thousand cards' pictures)."""
         marked = MARKED.match(value)
         if marked is None:
             return value
-        self.missing = [m for m in self.missing if m.where != where]
+        at = where()
+        self.missing = [m for m in self.missing if m.where != at]
         return value[marked.end():]
 
     def plain_texts(self, path, texts) -> None:

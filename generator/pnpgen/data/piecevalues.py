@@ -55,7 +55,7 @@ def field_value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple,
     value's file is found and measured in ``art`` (None: not opened, for ``pnpgen list``)."""
     ok = _OK[ftype]
     if ftype == "image" and isinstance(value, str) and game.translations is not None:
-        value = game.translations.shared_picture(value, doc.where(keypath))
+        value = game.translations.shared_picture(value, lambda: doc.where(keypath))
     if value is None or (is_placeholder(value) and ftype != "colour"):
         return FieldText(value, field) if isinstance(value, str) else value
     if ftype in ("int", "number"):  # "3" and ３ are numbers as typed (quoted, Japanese input)

@@ -41,12 +41,17 @@ class Located:
     words: dict[Path_, str] = field(default_factory=dict)
 
     def where(self, keypath: Path_, key: bool = False) -> Where:
+        line, col = self.mark(keypath, key)
+        return Where(self.path, line, col)
+
+    def mark(self, keypath: Path_, key: bool = False) -> tuple[int | None, int | None]:
+        """The (line, column) ``where`` says, without making the Where (a thousand pieces' fields)."""
         marks = self.key_marks if key else self.value_marks
         probe = tuple(keypath)
         while probe not in marks and probe:
             probe = probe[:-1]
         line, col = marks.get(probe, (None, None))
-        return Where(self.path, line, col)
+        return line, col
 
     def error(self, keypath: Path_, message: str, expected: str | None = None, key: bool = False) -> InputError:
         w = self.where(keypath, key=key)
