@@ -562,7 +562,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
                    parsed: ParsedObjects | None = None, lines: dict | None = None,
                    compressions: Compressions | None = None, min_dpi: float = MIN_DPI,
                    max_dpi: float = MAX_DPI, margin_mm: float = slug.PRINTER_MARGIN_MM,
-                   two_pass: bool = False) -> RulebookResult:
+                   two_pass: bool | None = False) -> RulebookResult:
     """``rulebook.pdf`` (A5), ``rulebook-booklet.pdf`` (on ``paper`` landscape: A4, or Letter with
     the pages at 94 %; saddle stitch) and
     ``proof.txt`` as bytes. ``pictures`` are the decks' faces by deck id (the build passes the
@@ -579,7 +579,9 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     ``compressions``: the streams the last setting in this process compressed (``document.render``);
     ``min_dpi``: as ``read_rulebook``'s, when the draft is read here; ``max_dpi``: the resolution
     ceiling a figure's own raster picture is resampled to (0: none; ``--max-dpi``); ``margin_mm``: the
-    printer's unprinted margin the booklet's fold marks and printing note stand inside (``--margin``)."""
+    printer's unprinted margin the booklet's fold marks and printing note stand inside (``--margin``);
+    ``two_pass``: the booklet printed without duplex (True), with it (False) or either (None:
+    ``pnpgen rulebook`` alone), which its printing note says (``slug``)."""
     if binding not in ("left", "right"):
         raise InputError(f"unknown binding {binding!r}", key="binding", expected="left or right")
     if creep_mm < 0:
