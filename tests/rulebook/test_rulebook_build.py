@@ -1103,6 +1103,25 @@ def test_a_handout_leaves_the_contents_out_and_is_four_pages(tmp_path, capsys):
     assert "Traceback" not in err
 
 
+@pytest.mark.parametrize("players, told", [("", False), ("players: 未定\n", True)])
+def test_a_handout_without_players_gets_no_proofing_page_for_it(tmp_path, players, told):
+    """trial67: a handout (a book of no decks, as docs/data-format.md says) without ``players:`` was
+    told on an appendix proofing page that its player count is open; it plays none of its own. Cover,
+    text and back page, as with ``players: 5``; ``players: 未定`` written is still an open value, named."""
+    ws = make_workspace(tmp_path / "ws", pieces=["カード1"])
+    book = ws / "data" / "test-h1"
+    book.mkdir()
+    (book / "draft.txt").write_text("■■　テスト　ハンドアウト１　草案１\n\n■　あなたの人物\n\n　あなたは執事です。\n",
+                                    encoding="utf-8")
+    (book / "game.yaml").write_text(f"title: テスト　ハンドアウト１\ndraft: 1\n{players}rulebook: {{cover: ハンドアウト, contents: false}}\n",
+                                    encoding="utf-8")
+    assert run(ws, "build", "--game", "test-h1", "-q") == 0
+    pages = [p.extract_text() for p in PdfReader(ws / "build" / "test-h1" / "rulebook.pdf").pages]
+    proof = (ws / "build" / "test-h1" / "proof.txt").read_text(encoding="utf-8")
+    assert any("プレイ人数" in p for p in pages) is told and ("プレイ人数" in proof) is told, (pages, proof)
+    assert told or len(pages) == 3, pages
+
+
 def test_a_scenario_book_naming_a_deck_is_told_it_has_none(tmp_path, capsys):
     """hostile20: a second book (a game of no decks) whose quick reference or figure named the
     first game's deck was told 'expected one of ' and nothing after it."""
