@@ -318,11 +318,23 @@ def test_pdffonts_shows_no_helvetica(books, tmp_path):
 
 def test_pnpgen_rulebook_gives_the_bytes_the_build_gave(books, tmp_path):
     """`pnpgen rulebook` renders its own pictures of the pieces; the book is the build's, byte
-    for byte (and so the same on a second run)."""
+    for byte (and so the same on a second run), but for the booklet's printing note: told no
+    --duplex, it says both duplex and the two passes (the build's sheets are printed duplex)."""
     b = books["alicematic-medallions"]
-    assert run(ROOT, "rulebook", "--game", b.slug, "--out", str(tmp_path)) == 0
+    for out in (tmp_path / "one", tmp_path / "two"):
+        assert run(ROOT, "rulebook", "--game", b.slug, "--out", str(out)) == 0
     for name, data in b.files.items():
-        assert (tmp_path / b.slug / name).read_bytes() == data, name
+        alone = (tmp_path / "one" / b.slug / name).read_bytes()
+        assert alone == (tmp_path / "two" / b.slug / name).read_bytes(), name
+        if name != "rulebook-booklet.pdf":
+            assert alone == data, name
+    built, alone = (PdfReader(io.BytesIO(data)).pages for data in
+                    (b.files["rulebook-booklet.pdf"], (tmp_path / "one" / b.slug / "rulebook-booklet.pdf").read_bytes()))
+    assert len(built) == len(alone)
+    for page_built, page_alone in zip(built, alone, strict=True):
+        said, told = (page.extract_text().replace("\n", "") for page in (page_built, page_alone))
+        assert "両面・短辺とじで印刷し" in said and "束を短辺で裏返して偶数ページ" not in said, said
+        assert "両面・短辺とじで印刷（" in told and "束を短辺で裏返して偶数ページ" in told, told
 
 
 # ---------------------------------------------------------------- text
