@@ -324,15 +324,20 @@ def _rulebook(ws: Workspace, game, args: argparse.Namespace):
     """Typeset the draft: rulebook.pdf (A5), rulebook-booklet.pdf (A4 saddle stitch), proof.txt, and
     rule-sheet.pdf when game.yaml asks for it or ``--rule-sheet`` is given."""
     from pnpgen.data.load import max_dpi_of
-    from pnpgen.engine.placement import booklet_paper
+    from pnpgen.engine.placement import booklet_paper, game_profile
     from pnpgen.faces.builtin import icon_dirs
     from pnpgen.rulebook import build_rulebook, pictures_from_game
 
     ceiling = max_dpi_of(None, game)  # game.yaml's, as a build's faces have it
+    # printed duplex or in two passes as game.yaml's printer profile says; without one, not known:
+    # the booklet's note tells both
+    profile = game_profile(ws, game)
+    two_pass = None if profile is None or profile.duplex is None else profile.duplex == "none"
     return build_rulebook(game, ws.fonts, pictures=pictures_from_game(game, ws.templates, max_dpi=ceiling),
                           rules_only=args.rules_only, creep_mm=args.creep, binding=args.binding,
                           paper=booklet_paper(ws, game, None), icon_dirs=icon_dirs(ws.templates, game.slug),
-                          max_dpi=ceiling, margin_mm=args.margin, rule_sheet=args.rule_sheet)
+                          max_dpi=ceiling, margin_mm=args.margin, two_pass=two_pass,
+                          rule_sheet=args.rule_sheet)
 
 
 def rulebook(ws: Workspace, args: argparse.Namespace) -> int:

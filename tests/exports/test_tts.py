@@ -237,6 +237,36 @@ def test_a_back_every_tile_shares_is_one_image(tmp_path):
     assert sorted(p.name for p in again.glob("terrain-*back*")) == ["terrain-back.png"]
 
 
+MARKED_SVG = """{% extends "common/piece.svg.j2" %}
+{% block art %}<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="#ffffff"/><rect width="10" height="10" fill="#ff0000"/>{% endblock %}
+"""
+
+
+def test_a_two_sided_tiles_back_goes_to_the_table_upright_as_drawn_and_printed(tmp_path):
+    """A tile with a back of its own (trial66: its orientation when flipped unchecked): the back
+    image is the back as its template draws it, upright, neither turned 180° nor mirrored, as the
+    printed tile's back is drawn (the sheets place it mirrored behind its front, the long-edge flip);
+    the tile lies face up (rotZ 0), Tabletop Simulator's flip turning it 180° about its up-down axis
+    as a printed tile is turned over left to right. A portrait tile (40 × 60 mm): both images portrait."""
+    root = make_workspace(tmp_path / "ws", pieces=TWO)
+    (root / "templates" / "test" / "front.svg.j2").write_text(MARKED_SVG, encoding="utf-8")
+    (root / "templates" / "test" / "back.svg.j2").write_text(MARKED_SVG.replace("#ff0000", "#0000ff"), encoding="utf-8")
+    (root / "data" / "test" / "decks" / "tiles.yaml").write_text(
+        "name: 地形\nkind: tile\nshape: rect\nsize: [40, 60]\nfront: front.svg.j2\nback: back.svg.j2\n"
+        "fields: {name: text}\npieces:\n  - {name: 森}\n", encoding="utf-8")
+    out = _export(root)
+    (tile,) = _objects(out, "tiles")
+    assert tile["Name"] == "Custom_Tile" and tile["Transform"]["rotZ"] == 0.0
+    assert tile["CustomImage"]["ImageSecondaryURL"].endswith("/tiles-001-back.png")
+    for name, mark in (("tiles-001-front.png", (255, 0, 0)), ("tiles-001-back.png", (0, 0, 255))):
+        with Image.open(out / name) as im:
+            rgb, (w, h) = im.convert("RGB"), im.size
+            assert h > w  # portrait, as drawn (not turned a quarter)
+            corners = [rgb.getpixel((x, y)) for x, y in ((w // 10, h // 14), (w - w // 10, h // 14),
+                                                          (w // 10, h - h // 14), (w - w // 10, h - h // 14))]
+            assert corners == [mark] + [(255, 255, 255)] * 3, (name, corners)  # its mark top-left, as drawn
+
+
 def test_a_flat_hex_is_a_hex_tile_and_a_pointy_one_a_token_cut_out_along_its_outline(tmp_path):
     """Tabletop Simulator's hex tile is flat-topped (a corner left and right: the knowledge base's
     Custom Tile picture) and takes the image's proportions: a pointy hex tile (pnpgen's default,

@@ -311,6 +311,25 @@ def test_a_build_without_duplex_tells_the_booklet_in_two_passes(tmp_path, args, 
     assert ("両面 1 枚" in bom) is not two_pass, bom  # no row says 両面 beside the two passes
 
 
+@pytest.mark.parametrize("profile, duplex, two_pass", [(None, True, True), ("none", False, True), ("long", True, False)])
+def test_pnpgen_rulebook_alone_tells_duplex_and_the_two_passes_unless_the_printer_profile_says_which(
+        tmp_path, profile, duplex, two_pass):
+    """``pnpgen rulebook`` is told no --layout or --duplex: a designer may print its booklet on a
+    printer without duplex, yet each sheet side's note said 両面・短辺とじ alone. Not knowing, it says
+    both; game.yaml's printer profile says which (``duplex: none``: the two passes only)."""
+    import pypdf
+
+    ws = make_workspace(tmp_path / "ws", pieces=ONE, draft=True)
+    if profile:
+        (ws / "printers.yaml").write_text(f"mine: {{duplex: {profile}}}\n", encoding="utf-8")
+        game_yaml = ws / "data" / "test" / "game.yaml"
+        game_yaml.write_text(game_yaml.read_text(encoding="utf-8") + "printer: mine\n", encoding="utf-8")
+    assert run(ws, "rulebook", "--game", "test") == 0
+    notes = [page.extract_text().replace("\n", "") for page in pypdf.PdfReader(ws / "build" / "test" / "rulebook-booklet.pdf").pages]
+    assert notes and all(("両面・短辺とじで印刷" in n) is duplex for n in notes), notes
+    assert all((("束を短辺で裏返して偶数ページ" in n) is two_pass) for n in notes), notes
+
+
 def test_a_reprint_since_a_version_that_did_not_record_its_layout_says_so(tmp_path, capsys, monkeypatch):
     """A version an earlier pnpgen recorded has no layout: ``reprint --since`` it gave the grid of
     fronts and backs pages without a word, to a designer whose fold-over build went beside it. It

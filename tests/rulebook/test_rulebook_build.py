@@ -318,11 +318,23 @@ def test_pdffonts_shows_no_helvetica(books, tmp_path):
 
 def test_pnpgen_rulebook_gives_the_bytes_the_build_gave(books, tmp_path):
     """`pnpgen rulebook` renders its own pictures of the pieces; the book is the build's, byte
-    for byte (and so the same on a second run)."""
+    for byte (and so the same on a second run), but for the booklet's printing note: told no
+    --duplex, it says both duplex and the two passes (the build's sheets are printed duplex)."""
     b = books["alicematic-medallions"]
-    assert run(ROOT, "rulebook", "--game", b.slug, "--out", str(tmp_path)) == 0
+    for out in (tmp_path / "one", tmp_path / "two"):
+        assert run(ROOT, "rulebook", "--game", b.slug, "--out", str(out)) == 0
     for name, data in b.files.items():
-        assert (tmp_path / b.slug / name).read_bytes() == data, name
+        alone = (tmp_path / "one" / b.slug / name).read_bytes()
+        assert alone == (tmp_path / "two" / b.slug / name).read_bytes(), name
+        if name != "rulebook-booklet.pdf":
+            assert alone == data, name
+    built, alone = (PdfReader(io.BytesIO(data)).pages for data in
+                    (b.files["rulebook-booklet.pdf"], (tmp_path / "one" / b.slug / "rulebook-booklet.pdf").read_bytes()))
+    assert len(built) == len(alone)
+    for page_built, page_alone in zip(built, alone, strict=True):
+        said, told = (page.extract_text().replace("\n", "") for page in (page_built, page_alone))
+        assert "両面・短辺とじで印刷し" in said and "束を短辺で裏返して偶数ページ" not in said, said
+        assert "両面・短辺とじで印刷（" in told and "束を短辺で裏返して偶数ページ" in told, told
 
 
 # ---------------------------------------------------------------- text
@@ -1101,6 +1113,25 @@ def test_a_handout_leaves_the_contents_out_and_is_four_pages(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "game.yaml:4" in err and "'no-thanks' is no setting of it" in err and "false (none" in err, err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("players, told", [("", False), ("players: 未定\n", True)])
+def test_a_handout_without_players_gets_no_proofing_page_for_it(tmp_path, players, told):
+    """trial67: a handout (a book of no decks, as docs/data-format.md says) without ``players:`` was
+    told on an appendix proofing page that its player count is open; it plays none of its own. Cover,
+    text and back page, as with ``players: 5``; ``players: 未定`` written is still an open value, named."""
+    ws = make_workspace(tmp_path / "ws", pieces=["カード1"])
+    book = ws / "data" / "test-h1"
+    book.mkdir()
+    (book / "draft.txt").write_text("■■　テスト　ハンドアウト１　草案１\n\n■　あなたの人物\n\n　あなたは執事です。\n",
+                                    encoding="utf-8")
+    (book / "game.yaml").write_text(f"title: テスト　ハンドアウト１\ndraft: 1\n{players}rulebook: {{cover: ハンドアウト, contents: false}}\n",
+                                    encoding="utf-8")
+    assert run(ws, "build", "--game", "test-h1", "-q") == 0
+    pages = [p.extract_text() for p in PdfReader(ws / "build" / "test-h1" / "rulebook.pdf").pages]
+    proof = (ws / "build" / "test-h1" / "proof.txt").read_text(encoding="utf-8")
+    assert any("プレイ人数" in p for p in pages) is told and ("プレイ人数" in proof) is told, (pages, proof)
+    assert told or len(pages) == 3, pages
 
 
 def test_a_scenario_book_naming_a_deck_is_told_it_has_none(tmp_path, capsys):

@@ -25,6 +25,7 @@ from pnpgen.engine.changes import (
     renamed,
     replaced_files,
     told_apart,
+    translation_unrecorded,
 )
 from pnpgen.engine.history import Version, is_tag_name
 from pnpgen.engine.recording import PREAMBLE
@@ -70,6 +71,7 @@ def diff(a: Version, b: Version, named: dict[str, int] | None = None) -> dict[st
 
         def name_of(label: str, told: dict[str, str] = told_now, names: Counter[str] = shared) -> str:
             return told.get(label) or numbered_name(label, names)
+        unrecorded = translation_unrecorded(old, new)
         unprinted = parked_throughout(old["pieces"], new["pieces"], was)  # (as the build's change line: none told)
         for label, (count, *_) in new["pieces"].items():
             if label not in was:
@@ -82,7 +84,7 @@ def diff(a: Version, b: Version, named: dict[str, int] | None = None) -> dict[st
                 entry["counts"].append({"piece": name_of(label), "old": old["pieces"][was[label]][0], "new": count})
             ov, nv = old["values"].get(was[label], {}), new["values"].get(label, {})
             for f in [*nv, *(k for k in ov if k not in nv)]:
-                if ov.get(f) != nv.get(f):
+                if ov.get(f) != nv.get(f) and not unrecorded(f):
                     entry["fields"].append({"piece": name_of(label), "field": f, "old": ov.get(f), "new": nv.get(f)})
         taken = set(was.values())
         entry["removed"] = [{"piece": name_of(label, told_before), "count": c} for label, (c, *_) in old["pieces"].items()

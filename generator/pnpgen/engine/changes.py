@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter, defaultdict, deque
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from pnpgen.data.printers import Printer
@@ -14,20 +15,66 @@ from pnpgen.data.telling import plain_values, telling_fields, told_by_values
 from pnpgen.messages import counted, msg
 
 if TYPE_CHECKING:
+    from pnpgen.data.model import Game
+    from pnpgen.data.workspace import Workspace
     from pnpgen.engine.game import BuildResult
 
 
 NEAREST_AMONG = 200  # pieces without names left over, above which they pair in order (each compared with each)
 
 
-def snapshot(result: BuildResult) -> dict[str, Any]:
+def translated_values(ws: Workspace, game: Game) -> tuple[list[str], dict[str, dict[int, dict[str, Any]]]]:
+    """The languages of a default-language build's game besides its own, and deck id → piece
+    index → each field's text in them where it differs (``{"title.en": "Fire"}``): a translation's
+    change is a change of the card, which ``pnpgen diff``, ``log`` and the build's change line name
+    in the default edition too (trial68). A text not translated (printed 〔ja〕 marked) or a value
+    still open is none; an edition that does not load (its own error) is left out. None for an
+    edition of another language: its own texts are its fields."""
+    from pnpgen.data.i18n import MARKED
+    from pnpgen.data.load import load_game
+    from pnpgen.data.model import is_placeholder
+    from pnpgen.errors import InputError
+
+    default = game.translations.default if game.translations is not None else game.lang
+    if game.lang != default:
+        return [], {}
+    ours = {d.id: {p.index: plain_values(p.values) for p in d.pieces} for d in game.decks}
+    langs: list[str] = []
+    out: dict[str, dict[int, dict[str, Any]]] = {}
+    for lang in (code for code in game.languages if code != default):
+        try:
+            other = load_game(ws, game.slug, lang=lang, art=False)
+        except InputError:
+            continue
+        langs.append(lang)
+        for deck in other.decks:
+            for piece in deck.pieces:
+                base = ours.get(deck.id, {}).get(piece.index, {})
+                for f, v in plain_values(piece.values).items():
+                    if v != base.get(f) and not (isinstance(v, str) and (MARKED.match(v) or is_placeholder(v))):
+                        out.setdefault(deck.id, {}).setdefault(piece.index, {})[f"{f}.{lang}"] = v
+    return langs, out
+
+
+def translation_unrecorded(old: dict[str, Any], new: dict[str, Any]) -> Callable[[str], bool]:
+    """Whether a field (``title.en``) is a translation's text that only one of two records of a
+    deck holds (one recorded before translations were: every card's title.en would read as added);
+    compared only where both recorded its language."""
+    both = set(old.get("translated") or ()) & set(new.get("translated") or ())
+    others = {*(old.get("translated") or ()), *(new.get("translated") or ())}
+    return lambda f: "." in f and f.rsplit(".", 1)[1] in others and f.rsplit(".", 1)[1] not in both
+
+
+def snapshot(result: BuildResult, translated: tuple[list[str], dict[str, dict[int, dict[str, Any]]]] = ([], {})) -> dict[str, Any]:
     """What the next build (and the history) compares against, per deck: its count, sheets, home
     file and the signature of each of its pages, and per piece its count, face hashes (fronts,
     backs), the hash of the pictures its faces show and field values; the distinct front/back
     pairs printed and how many copies of each (with their pictures' hash). A face is known by its
     SVG, which names an art file, not its pixels: the pictures' hashes (``art_tag``) are what
-    tell a repainted picture from the same one, on a piece, a pair and a home page."""
+    tell a repainted picture from the same one, on a piece, a pair and a home page. ``translated``:
+    the other languages' texts of a default-language build (``translated_values``), among its values."""
     assert result.rendered is not None
+    langs, texts = translated
     arts = result.face_arts
     printer = printed_for(result.manifest.get("printer"))
     out: dict[str, Any] = {}
@@ -37,7 +84,7 @@ def snapshot(result: BuildResult) -> dict[str, Any]:
             label = f"{p.index}:{p.label}"
             pieces[label] = [p.count, df.digests[p.index], *df.sides[p.index],
                              art_tag(arts, df.piece_keys.get(p.index, ()))]
-            values[label] = plain_values(p.values)
+            values[label] = plain_values(p.values) | texts.get(df.deck.id, {}).get(p.index, {})
             shown = {name: h for k in df.piece_keys.get(p.index, ()) for name, h in result.face_files.get(k, {}).items()}
             if shown:  # the art files its faces show: a repainted piece told by the file replaced
                 files[label] = shown
@@ -49,6 +96,7 @@ def snapshot(result: BuildResult) -> dict[str, Any]:
             "pages": result.home_pages.get(record.id, []),
             "page_art": [art_tag(arts, faces) for faces in result.home_faces.get(record.id, [])],
             "pieces": pieces, "values": values, "printer": printer, "art": files, "kind": df.deck.kind,
+            **({"translated": langs} if langs else {}),  # (a version recorded before holds none of their texts)
             **({"follows": [list(df.deck.follows[0]), df.deck.follows[1]]} if df.deck.follows else {}),
             "pairs": [[pair.front, pair.back, pair.count, f"{pair.piece.index}:{pair.piece.label}",
                        art_tag(arts, [pair.front, pair.back])] for pair in df.pairs],
@@ -373,6 +421,7 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
         return told.get(label) or numbered_name(label, names)
     was = matched(old_pieces, new_pieces, old_values, new_values)  # new label → old label
     recounted = copies_only(old, new, was)
+    unrecorded = translation_unrecorded(old, new)
     backs = [label for label, o in was.items() if len(new_pieces[label]) > 3 and len(old_pieces[o]) > 3
              and new_pieces[label][3] and new_pieces[label][3] != old_pieces[o][3] and label not in recounted]
     back_design = bool(backs) and len(backs) == len([b for b in was if new_pieces[b][3:4] != [""]])
@@ -408,7 +457,7 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
             continue
         front_changed = not sides or not old_sides or sides[0] != old_sides[0] or repainted
         now_values, old_vals = new_values.get(label, {}), old_values.get(was[label], {})
-        what = [f for f in sorted({*now_values, *old_vals}) if now_values.get(f) != old_vals.get(f)]
+        what = [f for f in sorted({*now_values, *old_vals}) if now_values.get(f) != old_vals.get(f) and not unrecorded(f)]
         if label in backs and not back_design and not rebled and not what:  # (a field that changed says why its back did)
             what.append("back")
         # a picture its faces show replaced, on the same faces or on faces changed otherwise too (its

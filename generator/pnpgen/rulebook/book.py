@@ -568,7 +568,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
                    parsed: ParsedObjects | None = None, lines: dict | None = None,
                    compressions: Compressions | None = None, min_dpi: float = MIN_DPI,
                    max_dpi: float = MAX_DPI, margin_mm: float = slug.PRINTER_MARGIN_MM,
-                   two_pass: bool = False, rule_sheet: bool = False) -> RulebookResult:
+                   two_pass: bool | None = False, rule_sheet: bool = False) -> RulebookResult:
     """``rulebook.pdf`` (A5), ``rulebook-booklet.pdf`` (on ``paper`` landscape: A4, or Letter with
     the pages at 94 %; saddle stitch) and
     ``proof.txt`` as bytes. ``pictures`` are the decks' faces by deck id (the build passes the
@@ -586,6 +586,8 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     ``min_dpi``: as ``read_rulebook``'s, when the draft is read here; ``max_dpi``: the resolution
     ceiling a figure's own raster picture is resampled to (0: none; ``--max-dpi``); ``margin_mm``: the
     printer's unprinted margin the booklet's fold marks and printing note stand inside (``--margin``);
+    ``two_pass``: the booklet printed without duplex (True), with it (False) or either (None:
+    ``pnpgen rulebook`` alone), which its printing note says (``slug``);
     ``rule_sheet``: ``rule-sheet.pdf`` too, game.yaml's ``sheet:`` or the default one (``--rule-sheet``:
     rulebook/sheet.py), as it is when game.yaml asks for one."""
     if binding not in ("left", "right"):

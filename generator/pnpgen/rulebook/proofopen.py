@@ -22,7 +22,9 @@ def placeholders(game: Game, lang: str, printed_provisional: Collection[str] = (
     ``provisional_counts`` lists: 種族ボード's 未定 count note and its 「5枚（仮）」 were two notes."""
     kind = msg("proof.kind.open", lang)
     out = []
-    if is_placeholder(game.players) or not str(game.players).strip():
+    # a player count left empty is open in a game of pieces; a book of no decks (a scenario book, a
+    # handout, one player's) plays no count of its own, its game's rules say it (``players: 未定`` is still open)
+    if is_placeholder(game.players) or (not str(game.players).strip() and game.decks):
         out.append(Finding(kind, msg("proof.players.book", lang, players=game.players or msg("proof.players.empty", lang)),
                            msg("proof.players.file", lang, path=game.options.get("players_at") or game.root / "game.yaml",
                                players=repr(game.players))))  # (game.yaml's players: line, as the build's warning)

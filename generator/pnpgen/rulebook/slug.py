@@ -1,6 +1,7 @@
 """The booklet's slug: on each A4 sheet side, fold marks at the fold's ends and one line telling
 how to print and fold it (両面・短辺とじ, or for a build without duplex the two passes: odd pages, the
-stack turned on its short edge, even pages; which sheet and side, nest the sheets and fold them in half).
+stack turned on its short edge, even pages; both where it is not known how it is printed, ``pnpgen
+rulebook`` alone; which sheet and side, nest the sheets and fold them in half).
 
 The marks are drawn by ReportLab on a page of the sheet's size and laid over the sheet as it is
 imposed (``impose.booklet.impose_pdf``); they sit in the top and bottom margins of the pages,
@@ -53,7 +54,7 @@ def fold_mark(margin_mm: float) -> tuple[float, float]:
 # watch``) draws each once (bounded).
 @lru_cache(maxsize=256)
 def _overlay(side: SheetSide, sheets: int, font: str, fallbacks: tuple[str, ...], lang: str, binding: str,
-             sheet_mm: tuple[float, float], paper: str, margin_mm: float, two_pass: bool = False) -> bytes:
+             sheet_mm: tuple[float, float], paper: str, margin_mm: float, two_pass: bool | None = False) -> bytes:
     """``fallbacks``: the font's fallback chain (``glyphs.chain``), which draws what it lacks."""
     w, h = (v * mm for v in sheet_mm)
     buf = io.BytesIO()
@@ -65,7 +66,8 @@ def _overlay(side: SheetSide, sheets: int, font: str, fallbacks: tuple[str, ...]
     for y0, y1 in ((h - near, h - far), (near, far)):
         c.line(w / 2, y0, w / 2, y1)
     c.setFillColor(RULE)
-    note = msg("rulebook.print_note_two_pass" if two_pass else "rulebook.print_note", lang, sheet=side.sheet, sheets=sheets,
+    key = "rulebook.print_note_either" if two_pass is None else "rulebook.print_note_two_pass" if two_pass else "rulebook.print_note"
+    note = msg(key, lang, sheet=side.sheet, sheets=sheets,
                side=msg(f"rulebook.print_{side.side}", lang), binding=msg(f"rulebook.print_binding_{binding}", lang),
                paper=paper)
     x, size = note_place(note, font, w, margin_mm)
@@ -90,10 +92,11 @@ def note_place(note: str, font: str, w: float, margin_mm: float = PRINTER_MARGIN
 
 def overlays(sides: list[tuple[SheetSide, list[Placement]]], font: str, lang: str, binding: str,
              sheet_mm: tuple[float, float] = A4_LANDSCAPE, paper: str = "A4",
-             margin_mm: float = PRINTER_MARGIN_MM, two_pass: bool = False) -> list[bytes]:
+             margin_mm: float = PRINTER_MARGIN_MM, two_pass: bool | None = False) -> list[bytes]:
     """The fold marks and printing note of every sheet side (in print order), each a one-page PDF
     that ``impose.booklet.impose_pdf`` lays over its side, inside the printer's ``margin_mm`` (the
-    home sheets' ``--margin``); ``two_pass``: a build printed without duplex, whose note tells the two passes."""
+    home sheets' ``--margin``); ``two_pass``: a build printed without duplex, whose note tells the two passes;
+    None: not known how it is printed (``pnpgen rulebook`` alone), the note tells duplex and the two passes."""
     sheets = max((s.sheet for s, _ in sides), default=0)
     return [_overlay(side, sheets, font, glyphs.chain(font), lang, binding, sheet_mm, paper, margin_mm, two_pass)
             for side, _ in sides]

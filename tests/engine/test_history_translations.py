@@ -1,0 +1,72 @@
+"""A translation's change is a change of the card (trial68): in a game of ja and en whose deck is a
+spreadsheet with title and title.en columns, an edit of both cells of one card showed ``title`` in
+the Japanese edition's ``pnpgen diff`` and not ``title.en``; an edit of title.en alone made no
+version at all. The default edition's diff, log and change line name the translation's field with
+its language; a version recorded before translations were (no ``translated`` in it) reads no
+title.en as added."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import make_workspace, run
+from pnpgen.engine.history import encode
+
+GAME = "title: {ja: テスト, en: Test}\nlanguages: [ja, en]\n"
+SHEET = "title,title.en,text,text.en,count\r\n炎,Flame,燃える,Burns,2\r\n水,Water,流れる,Flows,1\r\n"
+
+
+def _workspace(tmp_path):
+    ws = make_workspace(tmp_path / "ws", deck="name: {ja: カード, en: Cards}\nlayout: card-poker\npieces: {file: cards.csv}\n",
+                        game=GAME)
+    (ws / "data" / "test" / "decks" / "cards.csv").write_text(SHEET, encoding="utf-8")
+    return ws
+
+
+def _edit(ws, old: str, new: str) -> None:
+    sheet = ws / "data" / "test" / "decks" / "cards.csv"
+    sheet.write_text(sheet.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+
+
+def _diff(ws, capsys) -> dict:
+    capsys.readouterr()
+    assert run(ws, "diff", "--game", "test", "--format", "json") == 0
+    return json.loads(capsys.readouterr().out)["decks"]["cards"]
+
+
+def test_the_default_editions_diff_log_and_change_line_name_a_translations_change(tmp_path, capsys):
+    ws = _workspace(tmp_path)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "-q") == 0  # v1
+    _edit(ws, "燃える,Burns", "よく燃える,Burns well")  # both cells of one card, as trial68 did
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0  # v2
+    said = capsys.readouterr().out
+    assert "炎: text, text.en" in said, said  # the change line: both fields of the card
+    fields = _diff(ws, capsys)["fields"]
+    assert {(f["field"], f["old"], f["new"]) for f in fields} == {("text", "燃える", "よく燃える"), ("text.en", "Burns", "Burns well")}, fields
+    capsys.readouterr()
+    assert run(ws, "diff", "--game", "test") == 0
+    md = capsys.readouterr().out
+    assert "text.en：“Burns” → “Burns well”" in md, md
+    _edit(ws, "Flows", "Runs")  # the translation alone: a change of the card, a version of the default edition
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "-q") == 0  # v3
+    fields = _diff(ws, capsys)["fields"]
+    assert [(f["piece"], f["field"], f["new"]) for f in fields] == [("水", "text.en", "Runs")], fields
+    capsys.readouterr()
+    assert run(ws, "log", "--game", "test") == 0
+    assert "v3" in capsys.readouterr().out
+
+
+def test_a_version_recorded_before_translations_were_reads_no_translation_as_added(tmp_path, capsys):
+    ws = _workspace(tmp_path)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "-q") == 0
+    entry = ws / "build" / ".history" / "test" / "v00001.json"
+    body = json.loads(entry.read_text(encoding="utf-8"))["body"]  # as a pnpgen before this one recorded it
+    deck = body["decks"]["cards"]
+    deck.pop("translated")
+    deck["values"] = {label: {f: v for f, v in values.items() if "." not in f} for label, values in deck["values"].items()}
+    entry.write_bytes(encode(body, "test"))  # (sealed on this machine, as it was)
+    _edit(ws, "燃える", "よく燃える")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "-q") == 0
+    fields = _diff(ws, capsys)["fields"]
+    assert [(f["field"], f["new"]) for f in fields] == [("text", "よく燃える")], fields
