@@ -10,8 +10,12 @@ from collections import Counter, defaultdict, deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from pnpgen.data.i18n import MARKED
+from pnpgen.data.load import load_game
+from pnpgen.data.model import is_placeholder
 from pnpgen.data.printers import Printer
 from pnpgen.data.telling import plain_values, telling_fields, told_by_values
+from pnpgen.errors import InputError
 from pnpgen.messages import counted, msg
 
 if TYPE_CHECKING:
@@ -30,11 +34,6 @@ def translated_values(ws: Workspace, game: Game) -> tuple[list[str], dict[str, d
     in the default edition too (trial68). A text not translated (printed 〔ja〕 marked) or a value
     still open is none; an edition that does not load (its own error) is left out. None for an
     edition of another language: its own texts are its fields."""
-    from pnpgen.data.i18n import MARKED
-    from pnpgen.data.load import load_game
-    from pnpgen.data.model import is_placeholder
-    from pnpgen.errors import InputError
-
     default = game.translations.default if game.translations is not None else game.lang
     if game.lang != default:
         return [], {}
