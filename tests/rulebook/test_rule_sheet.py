@@ -81,6 +81,19 @@ def test_the_shortest_draft_is_one_a4_sheet_both_sides_in_two_columns(japanese):
     assert "引き分けとしてください" in texts(pdf)[1]  # the draft's last words, on the back: nothing cut off
 
 
+@pytest.mark.parametrize("two_pass, said", [
+    (True, "2 sides (in two passes: side 1, the sheet turned over on the short edge, side 2)"),
+    (None, "2 sides (print both sides, flip on the short edge; no duplex: side 1, the sheet turned over on the short "
+           "edge, side 2)")])
+def test_a_sheet_printed_without_duplex_is_told_the_two_passes_as_the_booklet_is(medallions, two_pass, said):
+    """A sleeve or fold-over build (``--duplex none`` too) is told as a build without duplex: the
+    booklet's note says two passes, and so does the sheet's line; ``pnpgen rulebook`` alone says both."""
+    game = load_game(Workspace(medallions), SLUG)
+    book = build_rulebook(game, REPO / "fonts", pictures=pictures_from_game(game, medallions / "templates"),
+                          rule_sheet=True, two_pass=two_pass, rules_only=True)
+    assert f"rule sheet: rule-sheet.pdf, A4 landscape, 2 columns, {said}" in book.report
+
+
 def test_the_english_draft_in_three_columns_is_one_sheet_and_in_two_is_warned_as_three_sides(medallions):
     """An English edition: the same sheet, set in Latin faces; two columns of it take a third side,
     said with how much is over, and printed whole; three columns keep it to one sheet."""
