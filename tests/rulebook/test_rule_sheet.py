@@ -17,6 +17,7 @@ from conftest import DRAFT, FEW_CARDS, GAME_YAML, REPO, make_workspace, run
 from pdfprobe import glyphs, texts
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
+from pnpgen.errors import InputError
 from pnpgen.rulebook import build_rulebook, pictures_from_game
 from pnpgen.rulebook.figures import load_settings
 
@@ -190,6 +191,17 @@ def test_a_sheet_setting_that_cannot_be_is_told_at_its_line(tmp_path, capsys, sh
     err = capsys.readouterr().err
     assert err == f"pnpgen: error: {said}\n" if said.startswith("data/") else said in err, err
     assert not (ws / "build" / "test" / "rulebook.pdf").exists()
+
+
+def test_a_column_of_80_mm_is_taken_and_one_a_millimetre_narrower_refused(tmp_path):
+    """The edge of ``SHEET_COLUMN_MM``: A4 portrait in two columns with an 8 mm gap, margins of 21
+    mm give (210 − 42 − 8) / 2 = 80 mm columns, taken; of 22 mm, 79 mm, refused."""
+    ws = _tiny(tmp_path / "a", "{orientation: portrait, margin: 21mm}")
+    sheet = load_settings(load_game(Workspace(ws), "test")).sheet
+    assert sheet is not None and sheet.column_mm("a4") == 80.0
+    ws = _tiny(tmp_path / "b", "{orientation: portrait, margin: 22mm}")
+    with pytest.raises(InputError, match=r"are 79\.0 mm wide, too narrow"):
+        load_settings(load_game(Workspace(ws), "test"))
 
 
 def test_a_sheets_orientation_and_paper_are_read_in_any_case(tmp_path):
