@@ -889,3 +889,16 @@ def test_a_paragraph_pasted_into_a_header_cell_or_a_key_is_named_by_its_first_60
     err = capsys.readouterr().err
     line = FIELDS_DECK.count("\n") + 3
     assert f"cards.yaml:{line}:7: pieces.1.{key[:59]}…: unknown key in piece 1" in err and len(err.encode()) < 2_000, err
+
+
+def test_a_count_column_headed_with_a_language_is_never_told_as_a_translation(tmp_path, capsys):
+    """A count has no translation (spreadsheets.py ``said_translated``): 枚数（英語） is an unknown
+    column told as such, never 'did you mean count.en'."""
+    ws = make_workspace(tmp_path / "ws", deck="name: カード\nlayout: card-poker\npieces: {file: cards.csv}\n",
+                        game="title: {ja: テスト, en: Test}\nlanguages: [ja, en]\n")
+    (ws / "data" / "test" / "decks" / "cards.csv").write_text("title,title.en,count,枚数（英語）\r\n炎,Fire,2,3\r\n",
+                                                              encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "cards.csv:1:4: 枚数（英語） (column D): unknown key in the header row" in err and "count.en" not in err, err

@@ -27,6 +27,8 @@ def test_manifest_has_the_bill_of_materials(built, slug):
         d = decks[p["deck"]]
         assert (p["count"], p["sheets"], p["pages"]) == (d["count"], d["sheets"], d["pages"])
         assert p["sheets"] >= 1
+        # how its file is printed (engine/bom.py ``printed_as``): a deck without backs one-sided, as its pages say
+        assert p["print"] == ("duplex-long" if d["double_sided"] else "one-sided"), p
     game = load_game(Workspace(REPO), slug)
     assert [(s["name"], s["count"], s["note"]) for s in bom["sourced"]] == \
         [(s.name, s.count, s.note) for s in game.sourced]

@@ -70,3 +70,17 @@ def test_a_version_recorded_before_translations_were_reads_no_translation_as_add
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "-q") == 0
     fields = _diff(ws, capsys)["fields"]
     assert [(f["field"], f["new"]) for f in fields] == [("text", "よく燃える")], fields
+
+
+def test_a_text_not_translated_yet_is_no_translation_and_its_edit_changes_the_default_field_alone(tmp_path, capsys):
+    """An empty text.en cell prints the Japanese text marked 〔ja〕 in the English edition: not a
+    translation, so an edit of the Japanese text is ``text`` alone, never ``text.en`` too."""
+    ws = _workspace(tmp_path)
+    _edit(ws, "流れる,Flows", "流れる,")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "-q") == 0
+    _edit(ws, "流れる,", "よく流れる,")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert "水: text)" in capsys.readouterr().out
+    fields = _diff(ws, capsys)["fields"]
+    assert [(f["piece"], f["field"], f["new"]) for f in fields] == [("水", "text", "よく流れる")], fields

@@ -61,3 +61,17 @@ def test_a_deck_list_has_a_sleeve_of_its_own_as_a_deck_file_has(tmp_path, capsys
     assert run(ws, "check", "--game", "test") == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1].startswith("pnpgen: error: data/test/decks/starter.yaml:4:9: sleeve") and "66x91" in err[-1], err
+
+
+def test_a_sleeve_is_loose_only_when_more_than_5_mm_larger(tmp_path, capsys):
+    """The edge of ``LOOSE_MM`` (impose/sleeve.py): a poker card (63×88) in a 68×93 sleeve, 5 mm
+    larger each way, is not told; in a 69×94 one, 6 mm larger, it is told it would slide about."""
+    ws = make_workspace(tmp_path / "ws", pieces=["カード1"])
+    decks = ws / "data" / "test" / "decks"
+    for sleeve, said in (("68x93", []), ("69x94", ["sleeve: 69x94 does not suit deck 'owned'"])):
+        (decks / "owned.yaml").write_text(DECK_YAML.replace("format: poker", f"format: poker\nsleeve: {sleeve}")
+                                          + "  - {name: o1, text: t}\n", encoding="utf-8")
+        assert run(ws, "check", "--game", "test") == 0
+        told = _said(capsys)
+        assert [s.split(": ", 1)[1].split(": the", 1)[0] for s in told] == said, told
+        assert all("over 5 mm larger than its 63×88 mm cards" in s for s in told)

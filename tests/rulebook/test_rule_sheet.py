@@ -17,6 +17,7 @@ from conftest import DRAFT, FEW_CARDS, GAME_YAML, REPO, make_workspace, run
 from pdfprobe import glyphs, texts
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
+from pnpgen.errors import InputError
 from pnpgen.rulebook import build_rulebook, pictures_from_game
 from pnpgen.rulebook.figures import load_settings
 
@@ -79,6 +80,19 @@ def test_the_shortest_draft_is_one_a4_sheet_both_sides_in_two_columns(japanese):
     # read in order: the head, then the first column, then the second; the back goes on with the text
     assert text.index("概要") < text.index("アリスカード") < text.index("メダリオンカード") < text.index("ゲームの進行")
     assert "引き分けとしてください" in texts(pdf)[1]  # the draft's last words, on the back: nothing cut off
+
+
+@pytest.mark.parametrize("two_pass, said", [
+    (True, "2 sides (in two passes: side 1, the sheet turned over on the short edge, side 2)"),
+    (None, "2 sides (print both sides, flip on the short edge; no duplex: side 1, the sheet turned over on the short "
+           "edge, side 2)")])
+def test_a_sheet_printed_without_duplex_is_told_the_two_passes_as_the_booklet_is(medallions, two_pass, said):
+    """A sleeve or fold-over build (``--duplex none`` too) is told as a build without duplex: the
+    booklet's note says two passes, and so does the sheet's line; ``pnpgen rulebook`` alone says both."""
+    game = load_game(Workspace(medallions), SLUG)
+    book = build_rulebook(game, REPO / "fonts", pictures=pictures_from_game(game, medallions / "templates"),
+                          rule_sheet=True, two_pass=two_pass, rules_only=True)
+    assert f"rule sheet: rule-sheet.pdf, A4 landscape, 2 columns, {said}" in book.report
 
 
 def test_the_english_draft_in_three_columns_is_one_sheet_and_in_two_is_warned_as_three_sides(medallions):
@@ -177,6 +191,17 @@ def test_a_sheet_setting_that_cannot_be_is_told_at_its_line(tmp_path, capsys, sh
     err = capsys.readouterr().err
     assert err == f"pnpgen: error: {said}\n" if said.startswith("data/") else said in err, err
     assert not (ws / "build" / "test" / "rulebook.pdf").exists()
+
+
+def test_a_column_of_80_mm_is_taken_and_one_a_millimetre_narrower_refused(tmp_path):
+    """The edge of ``SHEET_COLUMN_MM``: A4 portrait in two columns with an 8 mm gap, margins of 21
+    mm give (210 − 42 − 8) / 2 = 80 mm columns, taken; of 22 mm, 79 mm, refused."""
+    ws = _tiny(tmp_path / "a", "{orientation: portrait, margin: 21mm}")
+    sheet = load_settings(load_game(Workspace(ws), "test")).sheet
+    assert sheet is not None and sheet.column_mm("a4") == 80.0
+    ws = _tiny(tmp_path / "b", "{orientation: portrait, margin: 22mm}")
+    with pytest.raises(InputError, match=r"are 79\.0 mm wide, too narrow"):
+        load_settings(load_game(Workspace(ws), "test"))
 
 
 def test_a_sheets_orientation_and_paper_are_read_in_any_case(tmp_path):

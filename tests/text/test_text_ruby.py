@@ -16,6 +16,7 @@ from pnpgen import fonts
 from pnpgen.text import TextContext, layout_text
 from pnpgen.text.cells import PT
 from pnpgen.text.linebreak import CHAR, KINSOKU, fill
+from pnpgen.text.ruby import reaches, room
 
 FRONT = """\
 {% extends "common/piece.svg.j2" %}
@@ -188,3 +189,23 @@ def test_two_readings_reaching_over_one_narrow_kana_never_overlap(ctx):
     (a, ku, b), (xa, _, xb) = line.cells, line.xs
     assert a.tail > 0 and 0 < b.lead < a.tail and a.tail + b.lead == pytest.approx(ku.width)
     assert xa + (a.width + a.tail) * 10 == pytest.approx(xb - b.lead * 10)  # 1st reading's end, 2nd's start
+
+
+def test_a_kana_shared_by_two_readings_gives_each_its_mid_line_share_at_a_line_edge():
+    """Between two rubies, a kana the first reads over gives the second only what is left; at a
+    line's head or foot neither takes the whole kana (text/ruby.py ``reaches``). The short second
+    reading (0.4 em over) reaches 0.2 mid-line, and at the line's foot no further over the kana."""
+    got = reaches([("", 1.0), ("く", 0.85), ("", 1.0)], {0: 1.0, 2: 0.4}, 1.0)
+    assert got[0].tail == pytest.approx(0.5) and got[0].head_tail == pytest.approx(0.5)
+    assert got[2].lead == pytest.approx(0.2) and got[2].foot_lead == pytest.approx(0.2)
+    alone = reaches([("く", 0.85), ("", 1.0)], {1: 0.4}, 1.0)[1]  # no ruby before the kana: all of the excess
+    assert alone.lead == pytest.approx(0.2) and alone.foot_lead == pytest.approx(0.4)
+
+
+def test_a_reading_may_reach_over_a_brackets_glyph_only_never_its_space():
+    """``room``: a kana its advance; a closing bracket or 。 after the ruby, an opening one before
+    it, the half em of its glyph; a bracket on its far side nothing (JLREQ 3.3.8)."""
+    assert room("の", 1.0, True, 1.0) == 1.0
+    assert room("」", 1.0, False, 1.0) == 0.5 and room("。", 1.0, False, 1.0) == 0.5
+    assert room("「", 1.0, True, 1.0) == 0.5 and room("「", 1.0, False, 1.0) == 0.0
+    assert room("」", 1.0, True, 1.0) == 0.0 and room("漢", 1.0, True, 1.0) == 0.0

@@ -656,7 +656,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
             spec = sheet_spec
             sheet = set_sheet(lambda w, h: _story(_story_builder(game, r, rules_only, pictures, None, icons, None, own,
                                                                  text_w=w, body_h=h), path, spec),
-                              meta, fonts, spec, booklet_paper_for(paper), path)
+                              meta, fonts, spec, booklet_paper_for(paper), path, two_pass)
     except LayoutError as e:  # one block no page holds: platypus cannot split it
         block = _block(e)
         raise InputError(f"the rulebook has a block taller than {where} ({block})", path=path,

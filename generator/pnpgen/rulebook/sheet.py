@@ -160,9 +160,12 @@ class SheetResult:
 
 
 def set_sheet(story_for: Callable[[float, float], list[Flowable]], meta: Meta, fonts: Fonts, spec: SheetSpec,
-              paper: str, draft: Path) -> SheetResult:
+              paper: str, draft: Path, two_pass: bool | None = False) -> SheetResult:
     """The rule sheet of the draft ``draft`` on ``paper`` (the booklet's, when ``spec`` names none):
-    ``story_for`` sets the rules' story (``StoryBuilder.sheet_story``) for a column's width and height (pt)."""
+    ``story_for`` sets the rules' story (``StoryBuilder.sheet_story``) for a column's width and height (pt).
+    ``two_pass``: as the booklet's note (rulebook/slug.py) — a build without duplex (a sleeve or
+    fold-over build, ``--duplex none``) prints both sides in two passes, ``pnpgen rulebook`` alone
+    (None) is told both ways."""
     page = SheetPage.of(spec, paper)
     story = story_for(*column_measures(spec, paper))
     buf = io.BytesIO()
@@ -172,8 +175,11 @@ def set_sheet(story_for: Callable[[float, float], list[Flowable]], meta: Meta, f
     sides = doc.page
     name = f"{'Letter' if (spec.paper or paper) == 'letter' else (spec.paper or paper).capitalize()} " \
         f"{'landscape' if spec.landscape else 'portrait'}, {spec.columns} column{'s' if spec.columns > 1 else ''}"
-    flip = "flip on the short edge" if spec.landscape else "flip on the long edge"
-    how = "one side" if sides == 1 else f"2 sides (print both sides, {flip})" if sides == SIDES else f"{sides} sides"
+    edge = "short" if spec.landscape else "long"
+    passes = f"side 1, the sheet turned over on the {edge} edge, side 2"
+    both = (f"in two passes: {passes}" if two_pass else f"print both sides, flip on the {edge} edge"
+            + (f"; no duplex: {passes}" if two_pass is None else ""))
+    how = "one side" if sides == 1 else f"2 sides ({both})" if sides == SIDES else f"{sides} sides"
     report = f"rule sheet: {FILE}, {name}, {how}"
     warnings = []
     if sides > SIDES:
