@@ -81,6 +81,11 @@ def papers_nearest(paper: str, holds: Callable[[str], bool]) -> list[str]:
                                     PAPER_SIZES[name][0] * PAPER_SIZES[name][1], order.index(name)))
 
 
+def paper_title(paper: str) -> str:
+    """A paper's name as a designer reads it in a summary or on a page: ``A4``, ``Letter``, ``Tabloid``."""
+    return paper.capitalize()
+
+
 def booklet_paper_for(paper: str | None) -> str:
     """The booklet's paper for the home sheets' ``paper``: letter for a US paper, else a4."""
     return "letter" if paper in US_PAPERS else "a4"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from pnpgen.data.formats import paper_title
 from pnpgen.data.model import PLACEHOLDER_COLOUR, Game, is_placeholder
 from pnpgen.impose.plan import RGB, LineOp, RectOp, TextOp
 from pnpgen.messages import msg
@@ -156,7 +157,7 @@ def bom_pages(game: Game, bom: dict, paper: tuple[float, float], margin: float, 
     if by_paper:
         say(msg("bom.papers", lang, papers=", ".join(f"{k.upper()} {n}" for k, n in by_paper.items())))
     if bom.get("rulebook"):  # not a piece, so not in the total: the book the box holds beside them
-        say(msg("bom.rulebook_two_pass" if bom["rulebook"].get("two_pass") else "bom.rulebook", lang, paper="Letter" if bom["rulebook"]["booklet_paper"] == "letter" else "A4"))
+        say(msg("bom.rulebook_two_pass" if bom["rulebook"].get("two_pass") else "bom.rulebook", lang, paper=paper_title(bom["rulebook"]["booklet_paper"])))
     for s in bom.get("shared_sheets", []):  # which sheets of <game>-all.pdf hold which decks
         span = f"{s['pages'][0]}–{s['pages'][1]}" if s["pages"][1] > s["pages"][0] else str(s["pages"][0])
         say(msg("bom.shared", lang, file=f"{game.slug}-all.pdf", pages=span, sheets=s["sheets"],

@@ -20,6 +20,7 @@ from pathlib import Path
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, PageTemplate
 
+from pnpgen.data.formats import paper_title
 from pnpgen.messages import msg
 from pnpgen.pdf import settings
 from pnpgen.pdf.subsettags import tags_apart
@@ -173,8 +174,8 @@ def set_sheet(story_for: Callable[[float, float], list[Flowable]], meta: Meta, f
         doc = SheetDoc(buf, meta, fonts, page, spec.time)
         doc.multiBuild(story)
     sides = doc.page
-    name = f"{'Letter' if (spec.paper or paper) == 'letter' else (spec.paper or paper).capitalize()} " \
-        f"{'landscape' if spec.landscape else 'portrait'}, {spec.columns} column{'s' if spec.columns > 1 else ''}"
+    name = f"{paper_title(spec.paper or paper)} {'landscape' if spec.landscape else 'portrait'}, " \
+        f"{spec.columns} column{'s' if spec.columns > 1 else ''}"
     edge = "short" if spec.landscape else "long"
     passes = f"side 1, the sheet turned over on the {edge} edge, side 2"
     both = (f"in two passes: {passes}" if two_pass else f"print both sides, flip on the {edge} edge"
