@@ -47,6 +47,19 @@ from pnpgen.cli import COLLECTOR_THRESHOLDS, main  # noqa: E402
 from pnpgen.engine.cache import Cache  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
+TEST_PROCESS = os.getpid()  # this test worker's own process (a process forked from it has another)
+
+
+def kill_this_forked_process(code: int | None = None) -> None:
+    """End the calling process as a kill would (SIGKILL; ``code``: ``os._exit(code)``): a test's
+    stand-in for a build's forked worker that dies. Called in the test's own process (the build did
+    the work there, not in a worker), it raises instead: it would take the pytest worker down with
+    it, and the whole run would wait for that worker."""
+    if os.getpid() == TEST_PROCESS:
+        raise AssertionError("a worker's death was asked of the test's own process: the build did not fork for it")
+    if code is not None:
+        os._exit(code)
+    os.kill(os.getpid(), signal.SIGKILL)
 
 
 def child_env(base: dict[str, str] | None = None, **extra: str) -> dict[str, str]:
@@ -536,29 +549,18 @@ def built(_build_the_games_beside_the_tests, tmp_path_factory, worker_id) -> Pat
     return root / "built"
 
 
-# The suite makes and deletes some ten thousand small files: workspaces, builds, caches. On the
-# 2-core machine's disk (ext4 without a journal) each new file's inode is sought past the ones
-# deleted in the last minutes; with the run's folders on its RAM disk instead, the suite spent
-# 2.4 s less in the kernel and finished 1.5-2 s sooner. Machines without one (or with a small
-# one, as in a default Docker container) keep the system's temporary folder.
-MEMORY_DISK = Path("/dev/shm")
-MEMORY_DISK_ROOM = 2 * 1024**3
-
-
 def pytest_configure(config) -> None:
     """A test worker runs hundreds of builds in one process: the collector works as in the
-    ``pnpgen`` command. The run's temporary folders go on the RAM disk where there is one (the
-    controller chooses, the workers are given their folders in it)."""
+    ``pnpgen`` command.
+
+    The run's temporary folders stay in the system's temporary folder, on disk. They were put on
+    the RAM disk (/dev/shm: the suite 1.5-2 s sooner), where each run left some 1 GB of memory
+    taken until the next boot; runs that were killed or failed left theirs too (pytest keeps a
+    run's folders while its lock file looks alive, three days). After a month of sessions the
+    RAM disk held 19 GB of the machine's 24, and CI's run on that machine had its two test
+    workers ended by the out-of-memory killer (the kernel's log, 04:05 on 7 December 2026). A run
+    that passes now removes its folders (pyproject.toml: ``tmp_path_retention_policy``)."""
     gc.set_threshold(*COLLECTOR_THRESHOLDS)
-    if not hasattr(config, "workerinput") and config.option.basetemp is None and _roomy(MEMORY_DISK):
-        tempfile.tempdir = str(MEMORY_DISK)
-
-
-def _roomy(folder: Path) -> bool:
-    try:
-        return folder.is_dir() and os.access(folder, os.W_OK) and shutil.disk_usage(folder).free > MEMORY_DISK_ROOM
-    except OSError:
-        return False
 
 
 def pytest_collection_modifyitems(items) -> None:
@@ -579,16 +581,12 @@ SHARED_SCOPES = dict.fromkeys(("tests/test_architecture.py", "tests/test_packagi
 
 def pytest_xdist_make_scheduler(config, log):
     """``--dist loadscope`` (each module on one worker) with the modules of ``SHARED_SCOPES`` as
-    one unit."""
+    one unit, and a worker's death reported once rather than waited on (tests/scheduling.py)."""
     if config.getvalue("dist") != "loadscope":
         return None
-    from xdist.scheduler import LoadScopeScheduling
+    from scheduling import scheduling_for
 
-    class Scheduling(LoadScopeScheduling):
-        def _split_scope(self, nodeid: str) -> str:
-            return SHARED_SCOPES.get(nodeid.split("::", 1)[0]) or super()._split_scope(nodeid)
-
-    return Scheduling(config, log)
+    return scheduling_for(SHARED_SCOPES)(config, log)
 
 
 def pytest_collection_finish(session) -> None:

@@ -58,3 +58,35 @@ def test_no_test_module_shadows_a_fixture_of_the_suites_conftest():
     shadowing = sorted(f"{path.relative_to(here)}: {name}" for path in here.rglob("test_*.py")
                        for name in _fixtures(path) & shared)
     assert shadowing == []
+
+
+CRASHING_RUN = {
+    "pytest.ini": "[pytest]\naddopts = --disable-plugin-autoload -p xdist.plugin -p no:cacheprovider\n",
+    "conftest.py": "from scheduling import scheduling_for\n\n\n"
+                   "def pytest_xdist_make_scheduler(config, log):\n    return scheduling_for({})(config, log)\n",
+    "test_a.py": "".join(f"def test_a{i}():\n    pass\n\n\n" for i in range(12)),
+    "test_b.py": "import os\n\n\ndef test_before():\n    pass\n\n\ndef test_dies():\n    os._exit(3)\n\n\n"
+                 "def test_after():\n    pass\n",
+    "test_c.py": "".join(f"def test_c{i}():\n    pass\n\n\n" for i in range(4)),
+    "test_d.py": "def test_d():\n    pass\n",
+}
+
+
+def test_a_worker_that_dies_is_reported_once_and_the_run_ends(tmp_path):
+    """tests/scheduling.py: a test that kills its pytest-xdist worker is one failure, run once; the
+    rest of its module runs on another worker, and the run ends (pytest-xdist's loadscope ran it
+    again on the next worker, which died too, and then waited for ever: CI's limit)."""
+    import os
+    import subprocess
+    import sys
+
+    for name, text in CRASHING_RUN.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
+    env["PYTHONPATH"] = str(Path(__file__).parent)
+    done = subprocess.run([sys.executable, "-m", "pytest", "-n", "2", "--dist", "loadscope", "-q", "-rf"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    out = done.stdout + done.stderr
+    assert done.returncode == 1, out
+    assert "1 failed, 19 passed" in out, out
+    assert out.count("died running test_b.py::test_dies") == 1 and "memory available" in out, out

@@ -7,7 +7,7 @@ import json
 
 from PIL import Image
 
-from conftest import PICTURE_DECK_YAML, make_workspace, run
+from conftest import PICTURE_DECK_YAML, kill_this_forked_process, make_workspace, run
 from pnpgen.engine import prerender
 from pnpgen.faces import templates
 from pnpgen.pdf.raster import ImageStreams
@@ -125,8 +125,6 @@ def test_forked_converting_workers_find_their_faces_in_memory_and_a_killed_ones_
     build's memory: none is pickled to it (an art folder no pickle takes converts). A worker killed
     while the build waits leaves its chunks to the build's own process: every face comes, in key
     order, equal to the face one process converts."""
-    import os
-    import signal
     from types import SimpleNamespace
 
     import pytest
@@ -146,7 +144,7 @@ def test_forked_converting_workers_find_their_faces_in_memory_and_a_killed_ones_
 
     def killed_at_f040(jobs, **kwargs):  # chunk 5 (f040-f047)
         if any(where == "deck f040" for _, where, _, _ in jobs):
-            os.kill(os.getpid(), signal.SIGKILL)
+            kill_this_forked_process()
         return real(jobs, **kwargs)
 
     monkeypatch.setattr(convert, "convert_chunk", killed_at_f040)
@@ -291,13 +289,12 @@ def test_with_the_faces_drawn_a_forked_process_writes_half_the_documents(tmp_pat
 
 
 def test_documents_of_a_forked_process_that_ends_unanswered_are_written_here(tmp_path, monkeypatch):
-    import os
 
     from pnpgen.engine import documents
 
     ws = _drawn_deck(tmp_path)
     monkeypatch.setattr(documents, "MIN_PAGES", 0)
-    monkeypatch.setattr(documents, "_write_forked", lambda *a: os._exit(9))  # (killed, say)
+    monkeypatch.setattr(documents, "_write_forked", lambda *a: kill_this_forked_process(9))  # (killed, say)
     for jobs in ("1", "2"):
         assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", jobs, "--out", str(tmp_path / jobs)) == 0
     one, two = tmp_path / "1" / "test", tmp_path / "2" / "test"

@@ -6,12 +6,11 @@ build cannot do without ends it in one line, exit status 2, the last good output
 from __future__ import annotations
 
 import os
-import signal
 from pathlib import Path
 
 import pytest
 
-from conftest import make_workspace, run
+from conftest import kill_this_forked_process, make_workspace, run
 from pnpgen.engine import prerender
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork (the workers inherit the patched run)")
@@ -19,7 +18,7 @@ PIECES = [f"カード{i}" for i in range(1, 7)]
 
 
 def _killed(*args, **kwargs):
-    os.kill(os.getpid(), signal.SIGKILL)
+    kill_this_forked_process()
 
 
 def _tree(folder: Path) -> dict[str, bytes]:
