@@ -56,10 +56,12 @@ from pnpgen.engine.journal import (
     STAGING,
     VERSION,
     journal_bytes,
+    make_staging,
     recover,
     remove_staging,
     seal,
     signals_deferred,
+    staging_mark,
 )
 from pnpgen.engine.output import build_lock, current_umask, locked, make_folder, named, unchanged, unwritable
 from pnpgen.engine.stagecopy import DocumentCopy, stage_file
@@ -131,7 +133,7 @@ def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[P
         _pause_for_tests()
         body = {"version": VERSION, "moves": moves, "remove": [p.relative_to(root).as_posix() for p in gone],
                 "token": f"{time.time_ns():x}",  # names this commit's trash entries apart from an earlier one's
-                "staging": folder.lstat().st_ino}
+                "staging": staging_mark(folder)}
         new = root / (JOURNAL + ".new")
         write_new(new, journal_bytes(body))
     except SourceChanged as e:
@@ -291,7 +293,7 @@ class Staging:
         try:
             lock.enter_context(build_lock(self.root, wait=False))
             recover(self.root)
-            self.folder.mkdir()
+            make_staging(self.folder)
         except (InputError, OSError):
             lock.close()
             self._refused = True
@@ -305,7 +307,7 @@ class Staging:
             return
         make_folder(self.root)
         try:
-            self.folder.mkdir()
+            make_staging(self.folder)
         except OSError as e:
             raise unwritable(self.root, e) from None
         self.open = True
@@ -342,7 +344,10 @@ class Staging:
         the files are made: a run killed at any instant leaves each file of its own named there."""
         if self.count == self._sealed:
             return
-        text = json.dumps({"version": VERSION, "staged": self.count, "staging": self.folder.lstat().st_ino}).encode()
+        mark = staging_mark(self.folder)
+        if mark is None:  # (removed by another program: no record could name this folder)
+            raise FileNotFoundError(errno.ENOENT, "the staging folder's mark is gone", str(self.folder / ".made"))
+        text = json.dumps({"version": VERSION, "staged": self.count, "staging": mark}).encode()
         tmp = tmp_beside(self.folder / STAGED)
         write_new(tmp, json.dumps({"check": seal(text)}).encode() + b"\n" + text)
         os.replace(tmp, self.folder / STAGED)
