@@ -139,7 +139,8 @@ def _carry_out(root: Path, moves: list, remove: list, aside: trash.Trash, journa
                 _remove(inside(root, rel), aside, i)
         # a killed run of this commit may have moved some aside already: the journal names them too
         aside.record([name for name, _ in moves] + [f"r{i:06d}" for i in range(len(remove))])
-        spare.promote(aside.folder, [(f"{aside.token}-{name}", rel) for name, rel in moves], remove, aside.token)
+        spare.promote(aside.folder, [(f"{aside.token}-{name}", rel) for name, rel in moves], remove, aside.token,
+                      aside.taken)
         journal.unlink()
 
 
