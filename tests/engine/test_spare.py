@@ -547,6 +547,23 @@ def test_a_spare_put_back_never_replaces_a_file_that_took_its_trash_name_meanwhi
     assert not staged.exists()  # pnpgen's own spare freed, not left in the staging folder
 
 
+def test_a_spare_put_back_goes_under_a_record_of_its_own_and_is_freed(tmp_path, monkeypatch):
+    """A spare taken into staging and found open elsewhere (so not rewritten) goes back into the
+    trash: its move set its change time anew, so the record it was taken under no longer names
+    it; it goes under a new entry's name and sealed record, pnpgen's to free, never a stranger."""
+    entry, st, taken, staged = _spare_to_take(tmp_path)
+    trash = entry.parent
+    taken.give_back = lambda spare_file, still: trashes.take_back(trash, spare_file, still)
+    monkeypatch.setattr(spare, "_open_nowhere_else", lambda fd: False)
+    assert taken.open_as(staged, 0o644) is None
+    back = [p for p in trash.iterdir() if p.name.endswith("-spare")]
+    assert not staged.exists() and not entry.exists() and len(back) == 1
+    assert back[0].stat().st_ino == st.st_ino and back[0].read_bytes() == b"pnpgen's old document" * 100
+    assert trashes.strangers(trash) == []
+    trashes.empty_trash(trash)
+    assert not trash.exists()
+
+
 def test_a_spare_whose_bytes_differ_from_its_record_is_used_only_before_them(tmp_path):
     """A spare whose bytes were changed behind its record (its stamp put back) is trusted only up
     to the part in memory that differs: its layout names the pictures, never the drawing's bytes."""

@@ -35,8 +35,7 @@ import json
 import os
 import re
 import stat
-import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -255,6 +254,9 @@ class Spare:
     identity: list
     size: int
     parts: int
+    # what puts a spare not rewritten back into the trash under a sealed record of its own
+    # (``trash.take_back``, given by the build's staging): its file, and what tells it is still that file
+    give_back: Callable[[Path, Callable[[Path], bool]], bool] | None = None
 
     def open_as(self, staged: Path, mode: int) -> tuple[int, int] | None:
         """Move the spare to ``staged`` (a name the staging folder's record holds already), cut
@@ -304,18 +306,8 @@ class Spare:
         staging folder under a name its record does not hold — kept and said when the folder is
         removed, never deleted."""
         if held is not None and _is_held(staged, held):
-            from pnpgen.engine.trash import Trash  # (it imports this module)
-
-            back = Trash(self.entry.parent, f"{time.time_ns():x}")
-            for _ in range(2):
-                if move_without_replacing(staged, self.entry.parent / f"{back.token}-spare"):
-                    if _is_held(self.entry.parent / f"{back.token}-spare", held):  # (else a stranger there, said)
-                        back.record(["spare"])
-                    return
-                try:
-                    self.entry.parent.mkdir(exist_ok=True)
-                except OSError:
-                    pass
+            if self.give_back is not None and self.give_back(staged, lambda path: _is_held(path, held)):
+                return
             if not _freed(staged, held):
                 os.rename(staged, staged.with_name(f"{staged.name}.not-written-by-pnpgen"))
             return
@@ -379,7 +371,8 @@ def _open_nowhere_else(fd: int) -> bool:
 
 
 def find(trash: Path, record: Record, rel: str, data: PdfFile, minimum: int,
-         layouts: Layouts | None = None) -> Spare | None:
+         layouts: Layouts | None = None,
+         give_back: Callable[[Path, Callable[[Path], bool]], bool] | None = None) -> Spare | None:
     """The spare of output ``rel`` when it is still the file its record names and holds at least
     ``minimum`` of the new document's first bytes (read only where they are bytes in memory: a
     picture is known by its layout). ``layouts``: the build's (``Layouts``): the new document's
@@ -407,7 +400,7 @@ def find(trash: Path, record: Record, rel: str, data: PdfFile, minimum: int,
         os.close(fd)
     if at < minimum or at > identity[2]:
         return None
-    return Spare(entry, identity, at, parts)
+    return Spare(entry, identity, at, parts, give_back)
 
 
 def _same_text(a: list[str], b: list[str], step: int = 256) -> int:

@@ -29,8 +29,10 @@ whose seal holds is rolled forward; any other (unsealed, sealed elsewhere or und
 key, damaged, an earlier pnpgen's) is rolled back — its staging folder and itself removed, no
 file of the folder touched — and ``recover`` says so in one line on stderr. Without a machine key
 (``PNPGEN_CACHE=off``, or a machine cache that cannot be written) the seal is the SHA-256 of the
-journal's text, and the journal must also name the inode of the staging folder it sits beside
-(a folder unpacked from a zip or a clone gets inodes no one could know when it was packed).
+journal's text, and the journal must also name the staging folder it sits beside by the mark it
+was made with (``journal.staging_mark``: its empty file's inode and change time; a folder unpacked
+from a zip or a clone, or copied in place of the real one, gets numbers no one could know when it
+was packed — its inode number may be the real one's, given back by ext4, never its change time).
 Even a sealed journal is not trusted blindly: only plain relative paths below the folder,
 staged files from a real staging folder of its own (a link would bring in files from elsewhere),
 staged names pnpgen gives, and no folder on the way that is a link.
@@ -318,7 +320,7 @@ class Staging:
             self._spares = spare.read(self.root / TRASH)
             self._spares.outputs.clear()  # (the layouts of the files in place: not what a spare is found by)
         return spare.find(self.root / TRASH, self._spares, path.relative_to(self.root).as_posix(), data, trash.RECLAIM_MIN,
-                          self.layouts)
+                          self.layouts, give_back=lambda spare_file, still: trash.take_back(self.root / TRASH, spare_file, still))
 
     def staged_early(self) -> None:
         """A game's big documents are all in ``early``'s hands: the names of their stored parts

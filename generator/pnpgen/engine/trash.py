@@ -4,7 +4,8 @@ ext4 allocate the new file's blocks and free the old one's there and then: secon
 265 MB files of a big illustrated deck. So a replaced or removed file of ``RECLAIM_MIN`` bytes or
 more is first moved into ``<root>/.pnpgen-trash/``, and a detached process empties that folder
 (``reclaim``). Before the commit's journal goes, a sealed record ``<token>.taken`` beside them
-names each one with its inode: the trash frees only the files a record names (a file a designer
+names each one with its device, inode, size and change time (ext4 gives a freed inode's number to
+the next new file; never its change time): the trash frees only the files a record names (a file a designer
 or a synced folder put there, whatever its name, stays, and is said), each moved to a private
 name and checked there before it is unlinked, so a file put in an entry's name after its check
 is never the one unlinked. The latest replaced file of
@@ -29,6 +30,8 @@ import re
 import shlex
 import stat
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from pnpgen import resources, usercache
@@ -122,6 +125,26 @@ class Trash:
                 self.used = True
             else:
                 self.small_taken = True
+
+
+def take_back(folder: Path, spare_file: Path, still: Callable[[Path], bool]) -> bool:
+    """pnpgen's spare ``spare_file``, taken out of the trash ``folder`` and not rewritten (engine/spare.py),
+    moved back in under a new entry's name and a sealed record of its own (its move out set its
+    change time anew: the record it was taken under names it no more), never over a file that took
+    a name meanwhile; False when it cannot go back. ``still``: is the file moved in still pnpgen's
+    spare (else it stays unrecorded: a stranger, said)."""
+    back = Trash(folder, f"{time.time_ns():x}")
+    entry = folder / f"{back.token}-spare"
+    for _ in range(2):
+        if move_without_replacing(spare_file, entry):
+            if still(entry):
+                back.record(["spare"])
+            return True
+        try:
+            folder.mkdir(exist_ok=True)
+        except OSError:
+            pass
+    return False
 
 
 def _taken(folder: str | Path) -> tuple[list[Path], list[tuple[str, Identity]]]:
