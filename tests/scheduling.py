@@ -43,11 +43,15 @@ def scheduling_for(shared: dict[str, str]) -> type[LoadScopeScheduling]:
             return crashed
 
         def _reschedule(self, node) -> None:  # type: ignore[no-untyped-def]
-            """As loadscope's, and a worker given the last unit is told so at once: a worker runs a
-            test only once it knows the next one or that none follows (a replacement worker given
-            a unit of one test waited for ever)."""
+            """As loadscope's, but a worker is always given two tests or told none follow: a worker
+            runs a test only once it knows the next one or that none follows (a replacement worker
+            given a unit of one test waited for ever, pytest-xdist #1327)."""
             super()._reschedule(node)
-            if not self.workqueue and not node.shutting_down and node in self.assigned_work:
+            if node.shutting_down or node not in self.assigned_work:
+                return
+            while self.workqueue and self._pending_of(self.assigned_work[node]) < 2:
+                self._assign_work_unit(node)  # (a unit of one test alone is never run)
+            if not self.workqueue:
                 node.shutdown()
 
     return Scheduling
