@@ -245,3 +245,37 @@ def test_a_map_the_book_holds_but_a_sheets_column_does_not_is_told_at_its_line(t
     assert run(ws, "check", "--game", "test") == 2  # check says what the build would stop at
     assert "draft.txt:19: a diagram's row 1 is 28 full-width characters wide, wider than the rule sheet's column (24)" \
         in capsys.readouterr().out
+
+
+STEPS_AND_END = """
+■　ゲームの準備
+
+１：山札を作る
+　カードをよく混ぜて山札にします。
+
+２：手札を配る
+　各プレイヤーに手札を５枚ずつ配ります。
+
+■　ゲームの終了
+
+　山札が尽きたらゲームが終了します。最も多くカードを出した人が勝利します。
+"""
+
+
+def test_the_sheets_quick_reference_points_to_the_heading_a_line_is_under_not_a_page(tmp_path):
+    """A sheet has sides, not pages: its 早見表 printed 「P.1」 beside every line (the book's page
+    numbers). Each line names the heading it is explained under, as the sheet prints it: a
+    one-sentence step's section (3), a step set as a heading (4.1, 4.2), the end's section (5);
+    the booklet keeps its pages."""
+    ws = _tiny(tmp_path, "{quick_reference: true}", DRAFT + STEPS_AND_END)
+    assert run(ws, "rulebook", "--game", "test", "-q") == 0
+    folder = ws / "build" / "test"
+    lines = [re.sub(r"\s+", " ", line).strip() for page in texts((folder / "rule-sheet.pdf").read_bytes())
+             for line in page.splitlines()]
+    said = {line.rsplit(" ", 1)[0]: line.rsplit(" ", 1)[1] for line in lines if re.search(r" →[\d.]+$", line)}
+    assert said == {"1. カードを１枚引く。": "→3", "2. カードを１枚出す。": "→3", "4.1 山札を作る": "→4.1",
+                    "4.2 手札を配る": "→4.2", "各プレイヤーに手札を５枚ずつ配ります。": "→4.2",
+                    "山札が尽きたらゲームが終了します。": "→5", "最も多くカードを出した人が勝利します。": "→5"}, lines
+    assert not [line for line in lines if "P." in line]
+    book = "".join(texts((folder / "rulebook.pdf").read_bytes()))
+    assert "早見表" in book and re.search(r"カードを１枚引く。\s*P\.\d", book)  # the booklet's own: pages
