@@ -143,6 +143,9 @@ def test_a_build_of_a_game_asking_for_a_sheet_writes_it_names_it_and_takes_it_ba
     manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
     assert "rule-sheet.pdf" in manifest["files"] and "rule-sheet.pdf" in manifest["rulebook"]["files"]
     assert manifest["bill_of_materials"]["rulebook"]["rule_sheet"] == "rule-sheet.pdf"
+    # the printed bill of materials (drawn before the rulebook's process reports the sheet) says so too
+    bom = "".join(texts((folder / "test-all.pdf").read_bytes())[-1].split())
+    assert "ルールシート1部：rule-sheet.pdf" in bom and "ルールブック1部" in bom, bom
     # the same inputs in another folder: the same bytes
     other = Path(shutil.copytree(ws, tmp_path / "elsewhere", symlinks=True))
     shutil.rmtree(other / "build")
@@ -153,6 +156,8 @@ def test_a_build_of_a_game_asking_for_a_sheet_writes_it_names_it_and_takes_it_ba
                          encoding="utf-8")
     assert run(ws, "build", "--game", "test", "--jobs", "1", "-q") == 0
     assert not (folder / "rule-sheet.pdf").exists() and (folder / "rulebook.pdf").exists()
+    assert "rule_sheet" not in json.loads((folder / "manifest.json").read_text(encoding="utf-8"))["bill_of_materials"]["rulebook"]
+    assert "rule-sheet.pdf" not in "".join(texts((folder / "test-all.pdf").read_bytes())[-1].split())
 
 
 def test_a_draft_longer_than_two_sides_is_warned_with_how_much_and_printed_whole(tmp_path, capsys):
