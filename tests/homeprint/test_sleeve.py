@@ -234,3 +234,26 @@ def test_a_sleeve_of_another_shape_is_told_as_written(written, said):
         _sleeve(load_value(written))
     assert f"{e.value.message} (expected {e.value.expected})".startswith(said), e.value.message
     assert _sleeve(load_value("[66, ９１]")) == (66.0, 91.0)
+
+
+def test_cards_on_card_stock_keep_their_backs_in_a_sleeve_build_and_are_warned_as_printed(tmp_path, capsys):
+    """A deck on card stock (``sheet: poker-3x3-a4``) prints fronts and backs in its slots whatever
+    --layout says; with --layout sleeve it was modelled as fronts only: a deck of numbered backs was
+    told sleeve inserts leave them out (they were printed), and the printer profile's warning that
+    the stock's slots leave its backs too little bleed for the offset was skipped. Both now follow
+    what is printed: the backs page behind the fronts, the bleed warned, no word of left-out backs."""
+    deck = DECK_YAML.replace("format: poker", "format: poker\nsheet: poker-3x3-a4") \
+        + "".join(f"  - {{name: カード{n}, text: 本文{n}}}\n" for n in (1, 2))
+    ws = make_workspace(tmp_path / "ws", back=NUMBERED_BACK, deck=deck)
+    (ws / "printers.yaml").write_text("steady: {back_offset_mm: [0.3, -0.2]}\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--layout", "sleeve", "--printer", "steady") == 0
+    err = capsys.readouterr().err
+    assert "sleeve inserts print fronts only" not in err, err
+    assert "deck 'cards': its home sheets give 0.0 mm of bleed, below the 0.8 mm the back offset of printer 'steady' " \
+        "needs (the larger offset + 0.5 mm): the slots of sheet layout 'poker-3x3-a4' leave no room for more" in err, err
+    pdf = ws / "build" / "test" / "cards.pdf"
+    assert [len(page) for page in _faces(pdf)] == [2, 2]  # its fronts, then its backs behind them
+    assert "2" in texts(pdf)[1] and "1" in texts(pdf)[1]  # the numbered backs, printed
+    record = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"][0]
+    assert record["layout"] == "sheet poker-3x3-a4" and record["double_sided"]

@@ -292,7 +292,7 @@ def _full_bleed(deck: Deck, placed: DeckOnPaper, sheet: SheetOptions) -> tuple[i
     0.5 mm of bleed there, and not a word)."""
     lay, own = placed.layout, deck_sheet(deck, sheet)
     if (getattr(lay, "kind", "") not in ("grid", "nested") or sheet.least_bleed_mm or sheet.duplex == "none"
-            or not back_behind(deck, sheet) or lay.sheet_bleed_mm >= own.bleed_mm - BLEED_UNSAID_MM):
+            or not back_behind(deck, sheet, placed.on_stock) or lay.sheet_bleed_mm >= own.bleed_mm - BLEED_UNSAID_MM):
         return None
     full_kept = replace(own, least_bleed_mm=own.bleed_mm)  # the layout a profile needing the full bleed gets
     if sheet.silhouette is not None:  # the grids clear of the marks, the deck's full bleed kept first
@@ -309,7 +309,8 @@ def _full_bleed(deck: Deck, placed: DeckOnPaper, sheet: SheetOptions) -> tuple[i
 def _offset_cost(deck: Deck, spec: ShapeSpec, layout, sheet: SheetOptions) -> dict[str, Any]:
     """A two-sided deck's grid (or nesting) that took gutters for a printer profile's back offset:
     how many the tight one holds, and its bleed (``more_with``, said under the deck's line)."""
-    if not (sheet.least_bleed_mm and back_behind(deck, sheet) and getattr(layout, "kind", "") in ("grid", "nested")):
+    if not (sheet.least_bleed_mm and back_behind(deck, sheet, isinstance(layout, SlotLayout))
+            and getattr(layout, "kind", "") in ("grid", "nested")):
         return {}
     card = spec.kind == "rect" and deck.kind == "card"
     if sheet.silhouette is not None:
