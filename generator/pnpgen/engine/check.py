@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pnpgen.data.art import ArtFolder, art_files
+from pnpgen.data.formats import booklet_paper_for
 from pnpgen.data.gamefiles import asks_for_rule_sheet
 from pnpgen.data.lint import LintSettings
 from pnpgen.data.load import check_bleed, max_dpi_of
@@ -160,7 +161,7 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
         try:
             book, out.draft_open, out.draft_open_count, out.rule_sheet = rulebook_check(
                 game, ws.fonts, icon_dirs(ws.templates, game.slug), _sheet_pictures(ws, game, options),
-                booklet_paper(ws, game, options.printer.paper if options.printer is not None else None),
+                _book_paper(ws, game, options),
                 options.sheet.without_duplex)
         except InputError as e:
             out.add(e)
@@ -169,6 +170,16 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
     out.warnings = list(dict.fromkeys(game.notes + renderer.warnings + renderer.art.case_twins(game) + book + lint + short
                                       + stock_warnings(placed, options.sheet)))
     return out
+
+
+def _book_paper(ws: Workspace, game: Game, options: BuildOptions) -> str:
+    """The booklet's paper the build sets the book (and a rule sheet naming none) on: the printer
+    profile's (--printer's, game.yaml's), else game.yaml's ``paper:`` (a broken profile: said
+    already, where check reads it)."""
+    try:
+        return booklet_paper(ws, game, options.printer.paper if options.printer is not None else None)
+    except InputError:
+        return booklet_paper_for(game.options.get("paper"))
 
 
 def _sheet_pictures(ws: Workspace, game: Game, options: BuildOptions) -> dict | None:
