@@ -70,6 +70,8 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
             _write_svgs(ws, args, game, faces, note)
         for w in faces.warnings:
             print_line(ws.shown(f"  warning: {w}"))
+        if faces.rule_sheet:  # its sides, as the build's summary will say them (more than two: warned above)
+            note(f"  {faces.rule_sheet}")
         for line in game.translations.warnings:
             note(ws.shown(f"  translation: {line}"))
             total += 1

@@ -234,3 +234,60 @@ def test_a_sleeve_of_another_shape_is_told_as_written(written, said):
         _sleeve(load_value(written))
     assert f"{e.value.message} (expected {e.value.expected})".startswith(said), e.value.message
     assert _sleeve(load_value("[66, ９１]")) == (66.0, 91.0)
+
+
+def test_cards_on_card_stock_keep_their_backs_in_a_sleeve_build_and_are_warned_as_printed(tmp_path, capsys):
+    """A deck on card stock (``sheet: poker-3x3-a4``) prints fronts and backs in its slots whatever
+    --layout says; with --layout sleeve it was modelled as fronts only: a deck of numbered backs was
+    told sleeve inserts leave them out (they were printed), and the printer profile's warning that
+    the stock's slots leave its backs too little bleed for the offset was skipped. Both now follow
+    what is printed: the backs page behind the fronts, the bleed warned, no word of left-out backs."""
+    deck = DECK_YAML.replace("format: poker", "format: poker\nsheet: poker-3x3-a4") \
+        + "".join(f"  - {{name: カード{n}, text: 本文{n}}}\n" for n in (1, 2))
+    ws = make_workspace(tmp_path / "ws", back=NUMBERED_BACK, deck=deck)
+    (ws / "printers.yaml").write_text("steady: {back_offset_mm: [0.3, -0.2]}\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--layout", "sleeve", "--printer", "steady") == 0
+    err = capsys.readouterr().err
+    assert "sleeve inserts print fronts only" not in err, err
+    assert "deck 'cards': its home sheets give 0.0 mm of bleed, below the 0.8 mm the back offset of printer 'steady' " \
+        "needs (the larger offset + 0.5 mm): the slots of sheet layout 'poker-3x3-a4' leave no room for more" in err, err
+    pdf = ws / "build" / "test" / "cards.pdf"
+    assert [len(page) for page in _faces(pdf)] == [2, 2]  # its fronts, then its backs behind them
+    assert "2" in texts(pdf)[1] and "1" in texts(pdf)[1]  # the numbered backs, printed
+    record = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"][0]
+    assert record["layout"] == "sheet poker-3x3-a4" and record["double_sided"]
+
+
+def test_small_decks_share_the_sheets_of_sleeve_inserts(tmp_path):
+    """Sleeve inserts never shared sheets: 10 cards and 4 one-sided role cards (9 inserts a sheet of
+    A4) took 2 + 1 sheets of ``<game>-all.pdf``. With ``share_sheets: true`` the copies of their
+    last sheets share one (an insert is a front alone: a two-sided deck's and a one-sided one's
+    alike), the decks' names on its slug, every insert at the sleeve's size; ``<deck>.pdf`` stays
+    one deck a file; without it, nothing moves."""
+    from pypdf import PdfReader
+
+    from conftest import GAME_YAML
+
+    ws = make_workspace(tmp_path / "ws", pieces=[f"カード{n}" for n in range(1, 11)], game=GAME_YAML + "share_sheets: true\n")
+    roles = DECK_YAML.replace("テストカード", "役割").replace("back: card-back.svg.j2\n", "")
+    (ws / "data" / "test" / "decks" / "roles.yaml").write_text(
+        roles + "".join(f"  - {{name: 役{n}, text: t}}\n" for n in range(1, 5)), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--layout", "sleeve") == 0
+    out = ws / "build" / "test"
+    everything = out / "test-all.pdf"
+    assert len(PdfReader(everything).pages) == 2 + 1  # two sheets of inserts (not three), the bill of materials
+    assert [len(page) for page in _faces(everything)[:2]] == [9, 5]  # カード1–9; カード10, 役1–4
+    assert all(s == pytest.approx(1.0, abs=1e-6) for page in _faces(everything)[:2] for s in page)  # 63×88 in 66×91
+    words = texts(everything)
+    assert "テストカード + 役割 (cards+roles)" in words[1] and "共有 1/1" in words[1] and "スリーブ用" in words[1], words[1]
+    assert "テストカード (cards)" in words[0] and "1/2" in words[0]  # the first deck's full sheet, as in cards.pdf
+    assert "1–2 ページ：テストカード、役割が 2 枚のシートを共有（デッキごとのファイルでは 3 枚）" in words[2], words[2]
+    assert [len(page) for page in _faces(out / "roles.pdf")] == [4] and [len(p) for p in _faces(out / "cards.pdf")] == [9, 1]
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["bill_of_materials"]["shared_sheets"] == [
+        {"decks": ["テストカード", "役割"], "sheets": 2, "alone": 3, "pages": [1, 2]}]
+    game_yaml = ws / "data" / "test" / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text(encoding="utf-8").replace("share_sheets: true\n", ""), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--layout", "sleeve") == 0
+    assert [len(page) for page in _faces(everything)[:3]] == [9, 1, 4]  # off: each deck starts a sheet

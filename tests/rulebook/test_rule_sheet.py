@@ -143,6 +143,9 @@ def test_a_build_of_a_game_asking_for_a_sheet_writes_it_names_it_and_takes_it_ba
     manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
     assert "rule-sheet.pdf" in manifest["files"] and "rule-sheet.pdf" in manifest["rulebook"]["files"]
     assert manifest["bill_of_materials"]["rulebook"]["rule_sheet"] == "rule-sheet.pdf"
+    # the printed bill of materials (drawn before the rulebook's process reports the sheet) says so too
+    bom = "".join(texts((folder / "test-all.pdf").read_bytes())[-1].split())
+    assert "ルールシート1部：rule-sheet.pdf" in bom and "ルールブック1部" in bom, bom
     # the same inputs in another folder: the same bytes
     other = Path(shutil.copytree(ws, tmp_path / "elsewhere", symlinks=True))
     shutil.rmtree(other / "build")
@@ -153,6 +156,8 @@ def test_a_build_of_a_game_asking_for_a_sheet_writes_it_names_it_and_takes_it_ba
                          encoding="utf-8")
     assert run(ws, "build", "--game", "test", "--jobs", "1", "-q") == 0
     assert not (folder / "rule-sheet.pdf").exists() and (folder / "rulebook.pdf").exists()
+    assert "rule_sheet" not in json.loads((folder / "manifest.json").read_text(encoding="utf-8"))["bill_of_materials"]["rulebook"]
+    assert "rule-sheet.pdf" not in "".join(texts((folder / "test-all.pdf").read_bytes())[-1].split())
 
 
 def test_a_draft_longer_than_two_sides_is_warned_with_how_much_and_printed_whole(tmp_path, capsys):
@@ -169,6 +174,13 @@ def test_a_draft_longer_than_two_sides_is_warned_with_how_much_and_printed_whole
     pdf = (ws / "build" / "test" / "rule-sheet.pdf").read_bytes()
     assert len(_page_mm(pdf)) == sides == 4 and "規則8の第8段落です。" in texts(pdf)[-1].replace(" ", "")  # the last words on the last side
     assert 3 < columns <= 4 and lines == round(columns * 34.6)  # a later side's column: 183 mm of 15 pt lines
+    # pnpgen check made the sheet's story and set no page: this draft passed it without a word. It sets
+    # the sheet as the build does (the decks' pictures in its components list): its line of the
+    # summary, and the same warning, word for word
+    assert run(ws, "check", "--game", "test") == 0
+    checked = capsys.readouterr().out
+    assert "  rule sheet: rule-sheet.pdf, A4 landscape, 2 columns, 4 sides\n" in checked, checked
+    assert f"  warning: {said[0].rstrip()}\n" in checked, checked
 
 
 @pytest.mark.parametrize(("sheet", "said"), [
@@ -245,3 +257,38 @@ def test_a_map_the_book_holds_but_a_sheets_column_does_not_is_told_at_its_line(t
     assert run(ws, "check", "--game", "test") == 2  # check says what the build would stop at
     assert "draft.txt:19: a diagram's row 1 is 28 full-width characters wide, wider than the rule sheet's column (24)" \
         in capsys.readouterr().out
+
+
+STEPS_AND_END = """
+■　ゲームの準備
+
+１：山札を作る
+　カードをよく混ぜて山札にします。
+
+２：手札を配る
+　各プレイヤーに手札を５枚ずつ配ります。
+
+■　ゲームの終了
+
+　山札が尽きたらゲームが終了します。最も多くカードを出した人が勝利します。
+"""
+
+
+def test_the_sheets_quick_reference_points_to_the_heading_a_line_is_under_not_a_page(tmp_path):
+    """A sheet has sides, not pages: its 早見表 printed 「P.1」 beside every line (the book's page
+    numbers). Each line names the heading it is explained under, as the sheet prints it: a
+    one-sentence step's section (3), a step set as a heading (4.1, 4.2), the end's section (5);
+    the booklet keeps its pages."""
+    ws = _tiny(tmp_path, "{quick_reference: true}", DRAFT + STEPS_AND_END)
+    assert run(ws, "rulebook", "--game", "test", "-q") == 0
+    folder = ws / "build" / "test"
+    lines = [re.sub(r"\s+", " ", line).strip() for page in texts((folder / "rule-sheet.pdf").read_bytes())
+             for line in page.splitlines()]
+    said = {line.rsplit(" ", 1)[0]: line.rsplit(" ", 1)[1] for line in lines if re.search(r" →[\d.]+$", line)}
+    assert said == {"1. カードを１枚引く。": "→3", "2. カードを１枚出す。": "→3", "4.1 山札を作る": "→4.1",
+                    "4.2 手札を配る": "→4.2", "各プレイヤーに手札を５枚ずつ配ります。": "→4.2",
+                    "山札が尽きたらゲームが終了します。": "→5", "最も多くカードを出した人が勝利します。": "→5"}, lines
+    assert not [line for line in lines if "P." in line]
+    book = "".join(texts((folder / "rulebook.pdf").read_bytes()))
+    assert "早見表" in book and re.search(r"カードを１枚引く。\s*P\.\d", book)  # the booklet's own: pages
+

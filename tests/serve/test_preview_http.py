@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import html
+import io
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -630,3 +631,30 @@ def test_serve_margin_sets_its_sheets_inside_the_printers_margin_as_build_does(t
     assert run(ws, "serve", "--game", "test", "--port", str(port), "--margin", "15") == 3  # (never started)
     manifest = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))
     assert [d["pieces_per_sheet"] for d in manifest["decks"]] == [4], manifest["decks"]
+
+
+def test_the_rule_sheet_a_game_asks_for_is_shown_side_by_side_after_the_book(tmp_path):
+    """A game whose game.yaml asks for a rule sheet (``rulebook: sheet:``): the preview showed the
+    booklet's pages and not the sheet. Its sides follow the book's pages, each a picture of the
+    PDF's page; a game that asks for none shows none."""
+    from starlette.testclient import TestClient  # (httpx, anyio: 0.2 s) not at collection
+
+    from conftest import GAME_YAML
+
+    ws = make_workspace(tmp_path / "ws", NAMES, game=GAME_YAML + "rulebook:\n  sheet: {quick_reference: true}\n")
+    (ws / "data" / "test" / "draft.txt").write_text(DRAFT, encoding="utf-8")
+    preview = Preview(Workspace(ws), "test", ws / "build")
+    preview.rebuild()
+    assert preview.state.error == ""
+    with TestClient(make_app(preview, "テストゲーム", watch=False), base_url="http://127.0.0.1:8765") as client:
+        sheets = client.get("/state.json").json()["sheets"]
+        titles = [s["title"] for s in sheets]
+        assert titles[-1] == "rule-sheet.pdf side 1" and titles[-2].startswith("rulebook.pdf p. "), titles
+        png = client.get(sheets[-1]["src"])
+        assert png.headers["content-type"] == "image/png"
+        picture = Image.open(io.BytesIO(png.content))
+        assert picture.width > picture.height  # A4 landscape, as the sheet is
+    game_yaml = ws / "data" / "test" / "game.yaml"
+    game_yaml.write_text(GAME_YAML, encoding="utf-8")
+    preview.rebuild()
+    assert preview.state.error == "" and not [s for s in preview.state.sheets if "rule-sheet" in s["title"]]

@@ -147,6 +147,23 @@ def deck_files(game: Game) -> list[Path]:
     return [found[k] for k in sorted(found)]
 
 
+def sheet_asked(value: object) -> bool:
+    """Is game.yaml's ``rulebook: sheet:`` ``value`` a rule sheet asked for (anything but absent or false)?"""
+    return value not in (None, False)
+
+
+def asks_for_rule_sheet(game: Game) -> bool:
+    """Does game.yaml ask for the rule sheet (``rulebook: sheet:``)? The bill of materials lists it
+    before the rulebook's process sets it (a bad setting stops that build); rulebook/figures.py
+    reads the sheet's settings."""
+    try:
+        data = load_yaml(game.root / "game.yaml").data
+    except InputError:
+        return False
+    book = data.get("rulebook") if isinstance(data, dict) else None
+    return isinstance(book, dict) and sheet_asked(book.get("sheet"))
+
+
 def figure_pictures(game: Game) -> list[Path]:
     """The files of the game's art/ that game.yaml's rulebook figures show as pictures of their
     own (``picture: setup.jpg``, or one per language), those that are files inside art/, and the

@@ -7,7 +7,9 @@ impose/bom.py lays it out as pages of the all-in-one file.
 from __future__ import annotations
 
 from pnpgen.data.formats import booklet_paper_for
+from pnpgen.data.gamefiles import asks_for_rule_sheet
 from pnpgen.data.model import Game, is_placeholder
+from pnpgen.engine.bookkey import RULE_SHEET
 from pnpgen.engine.manifest import DeckRecord
 
 
@@ -16,7 +18,8 @@ def bill_of_materials(game: Game, decks: list[DeckRecord], paper: str = "a4", ru
     """The manifest's ``bill_of_materials``: printed decks (from the build's deck records), the
     rulebook when the game has a draft and the build makes it (a prototype's box holds one; its
     booklet is on ``paper``, the home sheets' paper: Letter, else A4; a ``--no-rulebook`` build
-    lists none, as it makes none; ``two_pass``: a build without duplex prints it in two passes) and sourced components (from game.yaml ``sourced:``); with
+    lists none, as it makes none; ``two_pass``: a build without duplex prints it in two passes; ``rule_sheet``:
+    rule-sheet.pdf too, when game.yaml asks for it) and sourced components (from game.yaml ``sourced:``); with
     game.yaml ``share_sheets: true``, ``shared``: the decks that share sheets in <game>-all.pdf,
     its pages and how many sheets they take there and each in its own file. Each printed deck's
     ``print`` says how its file is printed (``printed_as``, the build's ``duplex``); its ``sheets``
@@ -44,7 +47,11 @@ def bill_of_materials(game: Game, decks: list[DeckRecord], paper: str = "a4", ru
     sourced = [{"name": s.name, "count": s.count, "note": s.note, "placeholder": is_placeholder(s.note)}
                for s in game.sourced]
     book = {"files": ["rulebook-booklet.pdf", "rulebook.pdf"], "copies": 1,
-            "booklet_paper": booklet_paper_for(paper), **({"two_pass": True} if two_pass else {})} if rulebook and game.draft_file.is_file() else None
+            "booklet_paper": booklet_paper_for(paper), **({"two_pass": True} if two_pass else {}),
+            # the rules on one sheet, beside the book: known from game.yaml before the rulebook's
+            # process sets it, so the printed page and the manifest say the same
+            **({"rule_sheet": RULE_SHEET} if asks_for_rule_sheet(game) else {})} \
+        if rulebook and game.draft_file.is_file() else None
     return {
         "printed": printed,
         **({"rulebook": book} if book else {}),

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pnpgen.data.art import ArtFolder, art_files
+from pnpgen.data.formats import booklet_paper_for
+from pnpgen.data.gamefiles import asks_for_rule_sheet
 from pnpgen.data.lint import LintSettings
 from pnpgen.data.load import check_bleed, max_dpi_of
 from pnpgen.data.model import Deck, Game, Piece
@@ -20,7 +22,7 @@ from pnpgen.engine.fingerprint import content_hash
 from pnpgen.engine.fresh import edition
 from pnpgen.engine.options import BuildOptions
 from pnpgen.engine.paper import profile_paper_warnings, short_bleed_warnings, sleeve_fit_warnings, whole_sheet_warnings
-from pnpgen.engine.placement import deck_on_paper, deck_stock, game_printer
+from pnpgen.engine.placement import booklet_paper, deck_on_paper, deck_stock, game_printer
 from pnpgen.errors import InputError, TemplateMistake, place
 from pnpgen.exports.bleedcheck import ShopFace, bare_bleed_warnings, pack_name
 from pnpgen.faces.builtin import icon_dirs
@@ -30,7 +32,7 @@ from pnpgen.faces.faceset import FaceSet, face_renderer, parked_pictures_unsaid,
 from pnpgen.faces.printlint import lint_faces
 from pnpgen.impose.onpaper import DeckOnPaper, deck_sheet, stock_warnings
 from pnpgen.memo import Memo
-from pnpgen.rulebook import rulebook_check
+from pnpgen.rulebook import pictures_from_game, rulebook_check
 from pnpgen.svg.artwork import Art
 
 
@@ -59,6 +61,7 @@ class FaceCheck:
     art: ArtFolder | None = None  # where the faces' pictures are found
     draft_open: list[str] = field(default_factory=list)  # the 未定 left in the draft's rules, each at its file:line (the first 50)
     draft_open_count: int = 0  # the draft's lines holding one, all of them (the list stops at 50, saying how many more)
+    rule_sheet: str = ""  # the rule sheet's line of the build's summary, its sides counted (none asked: empty)
 
     def add(self, error: InputError, where: str = "") -> None:
         """A face's error; one already said is counted as one more face it stops (a template's
@@ -156,7 +159,10 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
     book: list[str] = []
     if game.draft_file.is_file():  # the build typesets the rulebook: its draft, settings and warnings
         try:
-            book, out.draft_open, out.draft_open_count = rulebook_check(game, ws.fonts, icon_dirs(ws.templates, game.slug))
+            book, out.draft_open, out.draft_open_count, out.rule_sheet = rulebook_check(
+                game, ws.fonts, icon_dirs(ws.templates, game.slug), _sheet_pictures(ws, game, options),
+                _book_paper(ws, game, options),
+                options.sheet.without_duplex)
         except InputError as e:
             out.add(e)
     else:  # the build warns that it makes no rulebook: so does check
@@ -164,3 +170,25 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
     out.warnings = list(dict.fromkeys(game.notes + renderer.warnings + renderer.art.case_twins(game) + book + lint + short
                                       + stock_warnings(placed, options.sheet)))
     return out
+
+
+def _book_paper(ws: Workspace, game: Game, options: BuildOptions) -> str:
+    """The booklet's paper the build sets the book (and a rule sheet naming none) on: the printer
+    profile's (--printer's, game.yaml's), else game.yaml's ``paper:`` (a broken profile: said
+    already, where check reads it)."""
+    try:
+        return booklet_paper(ws, game, options.printer.paper if options.printer is not None else None)
+    except InputError:
+        return booklet_paper_for(game.options.get("paper"))
+
+
+def _sheet_pictures(ws: Workspace, game: Game, options: BuildOptions) -> dict | None:
+    """The decks' pictures the rule sheet shows, as ``pnpgen rulebook`` makes them, when game.yaml asks
+    for a sheet: check sets it as the build does, to say its sides (None: no sheet, or a face that
+    does not render, a problem check says already)."""
+    if not asks_for_rule_sheet(game):
+        return None
+    try:
+        return pictures_from_game(game, ws.templates, max_dpi=max_dpi_of(options.max_dpi, game))
+    except InputError:
+        return None

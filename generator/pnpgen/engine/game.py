@@ -312,7 +312,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                          + stock_warnings(list(zip(game.decks, on_paper)), options.sheet) + silhouette_warnings(options.sheet)
                          + cricut_warnings(list(zip(game.decks, on_paper)), options)
                          + cutter_slot_warnings(list(zip(game.decks, on_paper)), options)
-                         + sleeve_back_warnings(game.slug, rendered.decks, options)
+                         + sleeve_back_warnings(game.slug, list(zip(rendered.decks, on_paper, strict=True)), options)
                          + sleeve_fit_warnings(list(zip(game.decks, on_paper)), options),
                          rendered=rendered, arts=arts, cache_files=cache_files, on_paper=on_paper, images=images,
                          face_keys=face_keys, face_arts=face_arts, face_files=face_files, options=options)

@@ -35,8 +35,10 @@ from pnpgen.impose.sheets import (
     plain_sheets,
     shop_die_pages,
     shop_pages,
+    sleeve_drawn,
     sleeve_sheets,
 )
+from pnpgen.impose.sleeve import SleeveLayout, layout_sleeve
 from pnpgen.impose.slots import SlotLayout
 from pnpgen.messages import catalogue as catalogue_of
 from pnpgen.messages import msg
@@ -149,10 +151,13 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
             if imposed.die is not None:
                 files.append(f"shop/{deck.id}-die.pdf")
                 documents[files[-1]] = PagePlan(f"{game.title} — {deck.name} (die line)", imposed.die)
-            if home:  # (fold-over decks share fold-over sheets: their layout; sleeve inserts share none)
-                fold = _fold_layout(ds, deck_sheet(deck, sheet)) if (imposed.fold_or_sleeve or {}).get("layout") == "fold" else None
-                shares = fold is not None or isinstance(placed.layout, SlotLayout) or (placed.tiles is None and not imposed.fold_or_sleeve)
-                like = Sharing(ds, fold or placed.layout, placed.by_hand, deck.kind, deck_sheet(deck, sheet)) if shares else None
+            if home:  # (fold-over decks share fold-over sheets, sleeve inserts inserts' sheets: their layouts)
+                laid = (imposed.fold_or_sleeve or {}).get("layout")
+                own = _fold_layout(ds, deck_sheet(deck, sheet)) if laid == "fold" else \
+                    layout_sleeve(ds.spec, len(ds.fronts), deck_sheet(deck, sheet), deck.kind) if laid == "sleeve" else None
+                shares = own is not None or isinstance(placed.layout, SlotLayout) or (placed.tiles is None and not imposed.fold_or_sleeve)
+                like = Sharing(replace(ds, backs=None) if laid == "sleeve" else ds,  # (an insert is a front alone)
+                               own or placed.layout, placed.by_hand, deck.kind, deck_sheet(deck, sheet)) if shares else None
                 sheets_of.append(OnAll(home, ds.backs is not None and not imposed.fold_or_sleeve, [(0, deck.name)], like))
         on = on_deck_paper(deck, sheet)  # the build's sheet options on the deck's own paper:
         die_line = die_line_record(deck.id, placed.spec.die_cut, deck.back is not None)
@@ -244,9 +249,12 @@ def impose_deck(ds: DeckSheets, df: DeckFaces, placed: DeckOnPaper, deck: Deck, 
 
 
 def _shared_drawn(like: Sharing, font: str, options: BuildOptions) -> list[Page]:
-    """The home sheets decks share, drawn as a deck's own (``plain_sheets``, ``fold_sheets``, ``fit_to_printer``)."""
+    """The home sheets decks share, drawn as a deck's own (``plain_sheets``, ``fold_sheets``,
+    ``sleeve_drawn``, ``fit_to_printer``)."""
     if isinstance(like.layout, FoldLayout):
         pages = fold_sheets(like.deck, like.layout, like.sheet, font, fontreg.string_width_mm)
+    elif isinstance(like.layout, SleeveLayout):
+        pages = sleeve_drawn(like.deck, like.layout, like.sheet, font, fontreg.string_width_mm)
     else:
         pages = plain_sheets(like.deck, like.layout, like.by_hand, like.sheet, font, fontreg.string_width_mm)
     fit_to_printer(pages, options)
@@ -292,7 +300,7 @@ def _full_bleed(deck: Deck, placed: DeckOnPaper, sheet: SheetOptions) -> tuple[i
     0.5 mm of bleed there, and not a word)."""
     lay, own = placed.layout, deck_sheet(deck, sheet)
     if (getattr(lay, "kind", "") not in ("grid", "nested") or sheet.least_bleed_mm or sheet.duplex == "none"
-            or not back_behind(deck, sheet) or lay.sheet_bleed_mm >= own.bleed_mm - BLEED_UNSAID_MM):
+            or not back_behind(deck, sheet, placed.on_stock) or lay.sheet_bleed_mm >= own.bleed_mm - BLEED_UNSAID_MM):
         return None
     full_kept = replace(own, least_bleed_mm=own.bleed_mm)  # the layout a profile needing the full bleed gets
     if sheet.silhouette is not None:  # the grids clear of the marks, the deck's full bleed kept first
@@ -309,7 +317,8 @@ def _full_bleed(deck: Deck, placed: DeckOnPaper, sheet: SheetOptions) -> tuple[i
 def _offset_cost(deck: Deck, spec: ShapeSpec, layout, sheet: SheetOptions) -> dict[str, Any]:
     """A two-sided deck's grid (or nesting) that took gutters for a printer profile's back offset:
     how many the tight one holds, and its bleed (``more_with``, said under the deck's line)."""
-    if not (sheet.least_bleed_mm and back_behind(deck, sheet) and getattr(layout, "kind", "") in ("grid", "nested")):
+    if not (sheet.least_bleed_mm and back_behind(deck, sheet, isinstance(layout, SlotLayout))
+            and getattr(layout, "kind", "") in ("grid", "nested")):
         return {}
     card = spec.kind == "rect" and deck.kind == "card"
     if sheet.silhouette is not None:

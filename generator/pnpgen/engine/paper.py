@@ -29,7 +29,8 @@ def short_bleed_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildO
     for deck, on_paper in placed:
         need = min(options.sheet.least_bleed_mm, deck.bleed(options.sheet.bleed_mm))
         bleed = getattr(on_paper.layout, "sheet_bleed_mm", None)
-        if not back_behind(deck, options.sheet) or options.printer is None or bleed is None or bleed >= need - 1e-9:
+        if not back_behind(deck, options.sheet, on_paper.on_stock) or options.printer is None or bleed is None \
+                or bleed >= need - 1e-9:
             continue
         if getattr(on_paper.layout, "kind", "") == "slots":  # card stock: its slots fix the bleed, not the paper
             why = (f"the slots of sheet layout {on_paper.layout.name!r} leave no room for more, so backs may "
@@ -55,11 +56,11 @@ def profile_paper_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: Buil
     if printer is None or printer.paper is None:
         return []
     out = []
-    for deck, _ in placed:
+    for deck, on_paper in placed:
         own = own_paper(deck, sheet)
         if own is None or own == printer.paper or deck.paper_where is None:
             continue
-        moved = back_behind(deck, sheet) and sheet.duplex != "none" and any(printer.back_offset_mm)
+        moved = back_behind(deck, sheet, on_paper.on_stock) and sheet.duplex != "none" and any(printer.back_offset_mm)
         scaled = printer.scale != (1.0, 1.0)
         if not (moved or scaled):
             continue  # (the profile changes nothing on this deck's pages: a one-sided deck, an offset alone)
@@ -84,7 +85,7 @@ def _bleed_below_offset(deck: Deck, on_paper: DeckOnPaper, options: BuildOptions
     none``, a profile with no offset: ``least_bleed_mm`` 0)."""
     sheet = options.sheet
     return options.printer is not None and deck.bleed(sheet.bleed_mm) < sheet.least_bleed_mm - 1e-9 \
-        and back_behind(deck, sheet) \
+        and back_behind(deck, sheet, on_paper.on_stock) \
         and not (sheet.layout == "fold" and layout_fold(on_paper.spec, deck_sheet(deck, sheet)) is not None)
 
 
@@ -169,18 +170,18 @@ def _not_folded(usual: list[DeckRecord], big: str, named: bool = True) -> str:
     return "; ".join(said)
 
 
-def sleeve_back_warnings(slug: str, decks: list[DeckFaces], options: BuildOptions) -> list[str]:
+def sleeve_back_warnings(slug: str, decks: list[tuple[DeckFaces, DeckOnPaper]], options: BuildOptions) -> list[str]:
     """With ``--layout sleeve``: each card deck whose backs tell its cards apart (a back template
     reading the piece: a scenario card's number on its back, to be found face down), which sleeve
     inserts leave out, printing fronts only. Said once per deck; a deck of one back says nothing,
-    the backer card standing in for it."""
+    the backer card standing in for it; nor does a deck on card stock, whose slots print its backs."""
     if options.sheet.layout != "sleeve":
         return []
     out = []
-    for faces in decks:
+    for faces, on_paper in decks:
         deck = faces.deck
         backs = {pair.back for pair in faces.pairs if pair.back is not None}
-        if deck.back is None or back_behind(deck, options.sheet) or len(backs) < 2:
+        if deck.back is None or back_behind(deck, options.sheet, on_paper.on_stock) or len(backs) < 2:
             continue
         out.append(f"{deck.where('back')}: --layout sleeve: deck {deck.id!r} has {len(backs)} different backs (its back "
                    "reads the piece), and sleeve inserts print fronts only, with a backer card behind: nothing "

@@ -68,7 +68,7 @@ def deck_on_paper(deck: Deck, sheet: SheetOptions, nest_memo: Memo[list] | None 
     slots of its sheet layout (``stock``, from ``deck_stock``). ``nest_memo``: the nesting
     searches of earlier builds (``cached_nesting``)."""
     spec = _spec(deck)
-    if not back_behind(deck, sheet):
+    if not back_behind(deck, sheet, on_stock=stock is not None):
         sheet = sheet.without_backs()
     if stock is not None:
         if (refused := own_paper_refused(deck, sheet, spec, stock[0])) is not None:  # (--sheet, game.yaml's sheet:)

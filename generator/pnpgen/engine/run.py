@@ -616,9 +616,6 @@ class _Rulebook:
         result.files.update(files)
         result.manifest["rulebook"] = {"files": sorted(files), "report": report}
         result.manifest["files"] = sorted(set(result.manifest["files"]) | set(files))
-        listed = result.manifest.get("bill_of_materials", {}).get("rulebook")
-        if bookkey.RULE_SHEET in files and isinstance(listed, dict):  # the rules on one sheet, beside the book
-            listed["rule_sheet"] = bookkey.RULE_SHEET
         result.warnings.extend(warnings)
 
 

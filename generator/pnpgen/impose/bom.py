@@ -158,6 +158,8 @@ def bom_pages(game: Game, bom: dict, paper: tuple[float, float], margin: float, 
         say(msg("bom.papers", lang, papers=", ".join(f"{k.upper()} {n}" for k, n in by_paper.items())))
     if bom.get("rulebook"):  # not a piece, so not in the total: the book the box holds beside them
         say(msg("bom.rulebook_two_pass" if bom["rulebook"].get("two_pass") else "bom.rulebook", lang, paper=paper_title(bom["rulebook"]["booklet_paper"])))
+        if bom["rulebook"].get("rule_sheet"):  # the rules on one sheet for the table, beside the book
+            say(msg("bom.rule_sheet", lang, file=bom["rulebook"]["rule_sheet"]))
     for s in bom.get("shared_sheets", []):  # which sheets of <game>-all.pdf hold which decks
         span = f"{s['pages'][0]}–{s['pages'][1]}" if s["pages"][1] > s["pages"][0] else str(s["pages"][0])
         say(msg("bom.shared", lang, file=f"{game.slug}-all.pdf", pages=span, sheets=s["sheets"],

@@ -30,11 +30,17 @@ class DeckOnPaper:
     whole_with: tuple[float, float] | None = None  # a tiled board: (--margin, bleed) that hold it whole on one sheet
     whole_at: tuple[float, float] | None = None  # a tiled board: the size (w, h) of its proportions one sheet holds
 
+    @property
+    def on_stock(self) -> bool:
+        """Does the deck go on card stock (a sheet layout's slots: ``sheet:``, --sheet)?"""
+        return isinstance(self.layout, SlotLayout)
 
-def back_behind(deck: Deck, sheet: SheetOptions) -> bool:
+
+def back_behind(deck: Deck, sheet: SheetOptions, on_stock: bool) -> bool:
     """Are the deck's backs printed behind its fronts on the home sheets? Not for a one-sided
-    deck, nor for cards as sleeve inserts (fronts only, a backer card behind them)."""
-    return deck.back is not None and not (sheet.layout == "sleeve" and deck.kind == "card")
+    deck, nor for cards as sleeve inserts (fronts only, a backer card behind them) — but cards
+    ``on_stock`` (``DeckOnPaper.on_stock``) print fronts and backs in its slots whatever --layout says."""
+    return deck.back is not None and (on_stock or not (sheet.layout == "sleeve" and deck.kind == "card"))
 
 
 def on_deck_paper(deck: Deck, sheet: SheetOptions) -> SheetOptions:

@@ -18,6 +18,7 @@ from pnpgen.impose.grid import SheetLayout, SheetOptions, layout_grid_at
 from pnpgen.impose.nest import NestLayout
 from pnpgen.impose.plan import Page
 from pnpgen.impose.sheets import DeckSheets, duplex_ready
+from pnpgen.impose.sleeve import SleeveLayout
 from pnpgen.impose.slots import SlotLayout
 
 
@@ -28,7 +29,7 @@ class Sharing:
     kind (card, tile, …) and the sheet options it is laid out with (its own ``bleed:``)."""
 
     deck: DeckSheets
-    layout: SheetLayout | NestLayout | SlotLayout | FoldLayout
+    layout: SheetLayout | NestLayout | SlotLayout | FoldLayout | SleeveLayout
     by_hand: bool
     kind: str
     sheet: SheetOptions
@@ -57,7 +58,7 @@ def any_outline(like: Sharing) -> bool:
     return like.deck.spec.kind in OUTLINES and isinstance(like.layout, (SheetLayout, NestLayout))
 
 
-def common_layout(run: list[Sharing]) -> SheetLayout | NestLayout | SlotLayout | FoldLayout | None:
+def common_layout(run: list[Sharing]) -> SheetLayout | NestLayout | SlotLayout | FoldLayout | SleeveLayout | None:
     """The layout decks sharing sheets print on: their own, when all are of one shape and layout;
     else a grid of slots the size of the largest piece (the widest by the tallest), at their
     sheet bleed, each piece centred in its slot (impose/sheets.py ``_centred``). None when that
@@ -78,7 +79,7 @@ class OnAll:
     home: list[Page]
     backs: bool
     bookmarks: list[tuple[int, str]]
-    shares: Sharing | None  # what sharing needs; None: never shares (tiles, sleeve inserts)
+    shares: Sharing | None  # what sharing needs; None: never shares (tiles)
     alone: int = 0  # shared: the sheets the decks take each on its own
 
     @property
@@ -93,8 +94,10 @@ def shared_sheets(decks: list[OnAll], draw: Draw) -> list[OnAll]:
     """The decks that go on the paper alike (``Sharing.alike``) printed as one run where the first
     of them stands: each deck's full sheets as in its own file, then the copies of their last
     sheets together (``_one_run``). Decks whose last sheets together would take as many sheets
-    stay where they are, as do tiled boards and sleeve inserts (no ``Sharing``); fold-over decks
-    share fold-over sheets with those that fold alike (their ``FoldLayout``).
+    stay where they are, as do tiled boards (no ``Sharing``); fold-over decks share fold-over
+    sheets with those that fold alike (their ``FoldLayout``), sleeve inserts inserts' sheets with
+    those of the same card and sleeve (their ``SleeveLayout``), one-sided and two-sided alike (an
+    insert is a front alone).
     (A ``--marks silhouette`` build shares none: the machine cuts each deck's sheets by its own
     cut files, engine/imposition.py.)"""
     runs: dict[tuple, list[OnAll]] = {}
@@ -128,7 +131,8 @@ def _left_over(on: OnAll) -> int:
     return len(on.shares.deck.fronts) % on.shares.layout.per_sheet
 
 
-def _one_run(run: list[OnAll], layout: SheetLayout | NestLayout | SlotLayout | FoldLayout, draw: Draw) -> OnAll:
+def _one_run(run: list[OnAll], layout: SheetLayout | NestLayout | SlotLayout | FoldLayout | SleeveLayout,
+             draw: Draw) -> OnAll:
     """Decks' home sheets as one run: each deck's full sheets (its own file's pages), then the
     copies of their last sheets on sheets they share (on ``layout``), in deck order, each naming
     the decks on it; each deck's bookmark at the sheet of its first copy."""

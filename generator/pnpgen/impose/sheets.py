@@ -16,10 +16,10 @@ from functools import lru_cache, partial
 
 from pnpgen.impose.cutter import add_registration
 from pnpgen.impose.fold import FoldLayout, fold_pages
-from pnpgen.impose.grid import SheetLayout, SheetOptions, choose_layout, cut_marks, used_part
+from pnpgen.impose.grid import SheetLayout, SheetOptions, cut_marks, used_part
 from pnpgen.impose.nest import NestLayout
 from pnpgen.impose.plan import Alike, DieLine, Item, Page, PlaceFace, RectOp, Strokes, TextOp
-from pnpgen.impose.sleeve import Sleeve, default_sleeve, scaled, sleeve_pages
+from pnpgen.impose.sleeve import SleeveLayout, layout_sleeve, sleeve_pages
 from pnpgen.impose.slots import SlotLayout
 from pnpgen.impose.tiles import TileOptions, TilePlan, assembly_map, glue_strips, tile_marks
 from pnpgen.messages import msg
@@ -241,30 +241,34 @@ def fold_sheets(deck: DeckSheets, lay: FoldLayout, sheet: SheetOptions, font: st
 def sleeve_sheets(deck: DeckSheets, kind: str, sheet: SheetOptions, font: str, measure: Measure) -> tuple[list[Page], dict] | None:
     """A deck of cards as sleeve inserts (impose/sleeve.py): fronts only, kept at trim or scaled
     down to fit the sleeve; with what the manifest records. None for pieces that are not cards."""
-    if kind != "card":
+    lay = layout_sleeve(deck.spec, len(deck.fronts), sheet, kind)
+    if lay is None:
         return None
-    spec = deck.spec
-    w, h = sheet.sleeve_mm or default_sleeve((spec.w, spec.h))
-    s = Sleeve(w, h).scale_for(spec)
-    insert = scaled(spec, s)
-    layout = choose_layout(insert, len(deck.fronts), sheet.without_backs(), kind)
-    if layout is None:
-        return None
-    pages = sleeve_pages(deck.fronts, spec, insert, s, layout, deck.art_bleed_mm, sheet)
-    lang = deck.lang
+    (w, h), insert, s = lay.sleeve_mm, lay.insert, lay.scale
+    record = {"layout": "sleeve", "sleeve_mm": [round(w, 3), round(h, 3)], "insert_mm": [round(insert.w, 3), round(insert.h, 3)],
+              "scale": round(s, 5), "reduced": s < 1.0, "pieces_per_sheet": lay.per_sheet,
+              "sheet_bleed_mm": round(lay.sheet_bleed_mm, 3)}
+    return sleeve_drawn(deck, lay, sheet, font, measure), record
+
+
+def sleeve_drawn(deck: DeckSheets, lay: SleeveLayout, sheet: SheetOptions, font: str, measure: Measure) -> list[Page]:
+    """A deck's inserts on ``lay``, each sheet with its slug (or the sheets decks share, impose/share.py:
+    those with a copy on it named)."""
+    layout, s, insert, lang = lay.inserts, lay.scale, lay.insert, deck.lang
+    pages = sleeve_pages(deck.fronts, deck.spec, insert, s, layout, deck.art_bleed_mm, sheet)
     size = f"{insert.w:.1f}×{insert.h:.1f} mm"
     fit = msg("sheet.sleeve_kept", lang) if s == 1.0 else msg("sheet.sleeve_reduced", lang, percent=f"{s * 100:.1f}")
-    instruction = msg("sheet.sleeve", lang, sleeve=f"{w:g}×{h:g}", size=size, fit=fit) + made_for(sheet, lang)
+    instruction = msg("sheet.sleeve", lang, sleeve=f"{lay.sleeve_mm[0]:g}×{lay.sleeve_mm[1]:g}", size=size, fit=fit) \
+        + made_for(sheet, lang)
     how = f"{layout.cols}×{layout.rows}" if isinstance(layout, SheetLayout) else msg("sheet.nested", lang, per=layout.per_sheet)
+    per = layout.per_sheet
     for n, page in enumerate(pages, 1):
-        note = msg("sheet.note", lang, deck=deck.name, id=deck.id, side=msg("sheet.front", lang), sheet=n,
-                   sheets=len(pages), how=how, bleed=f"{layout.sheet_bleed_mm:.1f}")
-        page.items.extend(slug(instruction, note, deck.stamp_of(deck.fronts[(n - 1) * layout.per_sheet:n * layout.per_sheet]),
+        name, id_ = deck.named((n - 1) * per, n * per)
+        note = msg("sheet.note_shared" if deck.parts else "sheet.note", lang, deck=name, id=id_,
+                   side=msg("sheet.front", lang), sheet=n, sheets=len(pages), how=how, bleed=f"{layout.sheet_bleed_mm:.1f}")
+        page.items.extend(slug(instruction, note, deck.stamp_of(deck.fronts[(n - 1) * per:n * per]),
                                layout.paper_mm, sheet, font, measure, lang))
-    record = {"layout": "sleeve", "sleeve_mm": [round(w, 3), round(h, 3)], "insert_mm": [round(insert.w, 3), round(insert.h, 3)],
-              "scale": round(s, 5), "reduced": s < 1.0, "pieces_per_sheet": layout.per_sheet,
-              "sheet_bleed_mm": round(layout.sheet_bleed_mm, 3)}
-    return pages, record
+    return pages
 
 
 def _chunk_faces(deck: DeckSheets, per: int, n: int) -> list[str]:

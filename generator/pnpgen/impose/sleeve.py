@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from pnpgen.data.optionvalues import sleeve_size
-from pnpgen.impose.grid import SheetLayout, SheetOptions, cut_marks, used_part
+from pnpgen.impose.grid import SheetLayout, SheetOptions, choose_layout, cut_marks, used_part
 from pnpgen.impose.nest import NestLayout
 from pnpgen.impose.plan import DieLine, Page, PlaceFace, Strokes
 from pnpgen.shapes import Affine, ShapeSpec, bleed_path, cut_path
@@ -55,6 +55,42 @@ class Sleeve:
 def default_sleeve(trim: tuple[float, float]) -> tuple[float, float]:
     """The sleeve inserts are made for when ``--sleeve`` is not given: the trim + DEFAULT_ROOM_MM."""
     return (trim[0] + DEFAULT_ROOM_MM, trim[1] + DEFAULT_ROOM_MM)
+
+
+@dataclass(frozen=True)
+class SleeveLayout:
+    """A card deck's inserts on the paper: the sleeve's inside (mm), the insert (the card at
+    ``scale``) and the grid or nesting of inserts. Decks of one such layout may share sheets
+    (impose/share.py)."""
+
+    sleeve_mm: tuple[float, float]
+    insert: ShapeSpec
+    scale: float
+    inserts: SheetLayout | NestLayout
+
+    @property
+    def per_sheet(self) -> int:
+        return self.inserts.per_sheet
+
+    @property
+    def sheet_bleed_mm(self) -> float:
+        return self.inserts.sheet_bleed_mm
+
+    @property
+    def paper_mm(self) -> tuple[float, float]:
+        return self.inserts.paper_mm
+
+
+def layout_sleeve(spec: ShapeSpec, count: int, sheet: SheetOptions, kind: str) -> SleeveLayout | None:
+    """``count`` cards of ``spec`` as inserts for the build's sleeve (``sheet.sleeve_mm``, else the
+    trim + DEFAULT_ROOM_MM); None for pieces that are not cards, or inserts no sheet holds."""
+    if kind != "card":
+        return None
+    w, h = sheet.sleeve_mm or default_sleeve((spec.w, spec.h))
+    s = Sleeve(w, h).scale_for(spec)
+    insert = scaled(spec, s)
+    inserts = choose_layout(insert, count, sheet.without_backs(), kind)
+    return None if inserts is None else SleeveLayout((w, h), insert, s, inserts)
 
 
 def sleeve_option(text: str) -> Sleeve:

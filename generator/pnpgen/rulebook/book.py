@@ -48,7 +48,7 @@ from pnpgen.rulebook.proof import Finding, proof, proof_text, report_lang
 from pnpgen.rulebook.proofopen import draft_open_lines, open_in_draft
 from pnpgen.rulebook.reader import Draft, detect_language, read_draft
 from pnpgen.rulebook.sheet import FILE as SHEET_FILE
-from pnpgen.rulebook.sheet import column_measures, set_sheet
+from pnpgen.rulebook.sheet import SheetResult, column_measures, set_sheet
 from pnpgen.rulebook.story import StoryBuilder
 from pnpgen.rulebook.styles import INK, Fonts
 from pnpgen.rulebook.tree import Document, Item, Step, to_ascii_digits
@@ -466,23 +466,39 @@ def rulebook_warnings(game: Game, font_dir: Path, icon_dirs: Sequence[Path] = ()
     return rulebook_check(game, font_dir, icon_dirs)[0]
 
 
-def rulebook_check(game: Game, font_dir: Path, icon_dirs: Sequence[Path] = ()) -> tuple[list[str], list[str], int]:
+def rulebook_check(game: Game, font_dir: Path, icon_dirs: Sequence[Path] = (),
+                   pictures: Mapping[str, DeckPicture] | None = None, paper: str | None = None,
+                   two_pass: bool = False) -> tuple[list[str], list[str], int, str]:
     """``pnpgen check``'s: ``rulebook_warnings``, the 未定 (要検討, TODO, TBD, ??) the draft's
     rules still hold, each at its file:line as proof.txt lists them (``proofopen.open_in_draft``:
-    the first 50, the last saying how many more), and how many lines hold one, all of them."""
+    the first 50, the last saying how many more), how many lines hold one, all of them, and the rule
+    sheet's line of the build's summary (empty when game.yaml asks for none). The sheet is set as the
+    build sets it, with the decks' ``pictures`` (``pictures_from_game``) on the booklet's ``paper``
+    (``two_pass``: printed without duplex), so check says its sides and warns past two as the build
+    does; without ``pictures``, its columns are only made (a diagram too wide for one still said)."""
     r = read_rulebook(game, font_dir)
     icons = _drawn_icons(r, icon_dirs)  # (an icon the book cannot draw stops the build: check says so)
-    builder = _story_builder(game, r, rules_only=False, pictures={}, own=picture_arts(game, r.settings))
+    own = picture_arts(game, r.settings)
+    builder = _story_builder(game, r, rules_only=False, pictures={}, own=own)
     _story(builder, r.path)
-    if r.settings.sheet is not None:  # its columns hold the book's diagrams too (a build stops at one that does not)
-        w, h = column_measures(r.settings.sheet, booklet_paper_for(game.options.get("paper")))
-        _story(_story_builder(game, r, rules_only=False, pictures={}, own=picture_arts(game, r.settings), text_w=w,
-                              body_h=h), r.path, r.settings.sheet)
+    said, sheet_warnings = "", []
+    wanted = r.settings.sheet
+    if wanted is not None and pictures is not None:  # its sides counted as the build counts them
+        shown = shown_pictures(pictures, r.settings)
+        try:
+            sheet = _rule_sheet(game, r, _meta(game, r, False, shown, "left", icons), wanted, shown, icons, own,
+                                paper or booklet_paper_for(game.options.get("paper")), two_pass)
+        except LayoutError as e:
+            raise _too_tall(e, SHEET_COLUMN, r.path) from None
+        said, sheet_warnings = sheet.report, sheet.warnings
+    elif wanted is not None:  # its columns hold the book's diagrams too (a build stops at one that does not)
+        w, h = column_measures(wanted, booklet_paper_for(paper or game.options.get("paper")))
+        _story(_story_builder(game, r, rules_only=False, pictures={}, own=own, text_w=w, body_h=h), r.path, wanted)
     warnings = r.warnings + _icon_warnings(r, game.slug, icons, icon_dirs) + \
         [_unplaced(game, spec, builder.anchors, r.draft.lang) for spec in r.settings.figures
-         if anchor(spec.after) not in {anchor(a) for a in builder.anchors}]
+         if anchor(spec.after) not in {anchor(a) for a in builder.anchors}] + sheet_warnings
     found = draft_open_lines(r.doc, r.draft.text)
-    return warnings, [f.file for f in open_in_draft(r.doc, r.draft.text, r.path, "en", found)], len(found)
+    return warnings, [f.file for f in open_in_draft(r.doc, r.draft.text, r.path, "en", found)], len(found), said
 
 
 def _drawn_icons(r: DraftReading, icon_dirs: Sequence[Path]) -> dict[str, Icon]:
@@ -598,47 +614,14 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     pictures = shown_pictures(pictures or {}, r.settings)
     for name in {*game.fonts.values(), *game.text_fonts.values(), *game.fallback_fonts, *game.text_fallback_fonts}:
         fontreg.locate(name, font_dir)  # the faces the book shows draw with them (a card's own fonts: display)
-    path, draft, doc, settings, fonts = r.path, r.draft, r.doc, r.settings, r.fonts
+    path, draft, settings, fonts = r.path, r.draft, r.settings, r.fonts
     warnings, report, findings = r.warnings, r.report, r.findings
     lang = game.lang  # pnpgen's own labels; the draft's text is in draft.lang
-    if rules_only:  # a book to hand out or print names no draft: game.yaml's edition (初版), else nothing
-        draft_label = settings.edition
-    elif doc.draft_number is not None and is_latin(draft.lang) != is_latin(lang):
-        draft_label = msg("rulebook.draft", lang, draft=doc.draft_number)  # 草案１ on an English cover: Draft 1
-    else:
-        draft_label = doc.draft_label or (msg("rulebook.draft", lang, draft=game.draft) if str(game.draft).strip() else "")
-    repairs = (msg("rulebook.colophon_digits", lang, n=draft.repaired_digits) if draft.repaired_digits else "") \
-        + (msg("rulebook.colophon_lines", lang) if draft.flattened else "")
-    colophon = [  # the designer's own lines; what the book was set from is for the designer's copy only
-        msg("rulebook.colophon_sep", lang).join(p for p in (draft_label if rules_only else doc.draft_label,
-                                                            _date(game.date, lang)) if p),
-        *settings.colophon,
-        *([] if rules_only else [msg("rulebook.colophon_draft", lang, file=path.name, encoding=draft.encoding, repairs=repairs)]),
-        # the counts come from the decks and sourced parts: a book of a game with neither (a scenario
-        # book, a player's handout) prints the draft's own, and says nothing of the data's
-        *([] if rules_only or not (game.decks or game.sourced) else [msg("rulebook.colophon_counts", lang)]),
-        msg("rulebook.colophon_typeset" if rules_only else "rulebook.colophon_setting", lang),
-    ]
     icons = _drawn_icons(r, icon_dirs)
     warnings += _icon_warnings(r, game.slug, icons, icon_dirs)
     if rules_only:
         warnings += _provisional_printed(r, lang)
-    meta = Meta(
-        title=game.title or doc.title,
-        title_parts=[p for p in str(game.title).split("　") if p] or doc.title_parts,
-        subtitle=str((game.options or {}).get("subtitle", "") or ""),
-        draft_label=draft_label,
-        players=_players(game.players, lang),
-        date=_date(game.date, lang),
-        colophon=colophon,
-        binding=binding,
-        cover=_cover(game, pictures, settings.cover_decks),
-        lang=lang,
-        latin=is_latin(draft.lang),
-        icons=icons,
-        playtest=not rules_only,
-        cover_label=settings.cover,
-    )
+    meta = _meta(game, r, rules_only, pictures, binding, icons)
     setting = setlines.SetLines()  # this book's lines: recalled from its last setting, kept for the next
     own = picture_arts(game, settings, max_dpi)
     builder = _story_builder(game, r, rules_only, pictures, readings, icons, setting, own)
@@ -652,17 +635,10 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
         a5 = tags_apart(a5)  # ReportLab tags each font's first subset AAAAAA+: one tag a subset (ISO 32000-1 §9.6.4)
         setting.keep(lines)  # the lines this setting used, for the next build's (in a new process)
         if sheet_spec is not None:  # the same rules in the sheet's columns, by a builder of their own
-            where = "a column of the rule sheet"
-            spec = sheet_spec
-            sheet = set_sheet(lambda w, h: _story(_story_builder(game, r, rules_only, pictures, None, icons, None, own,
-                                                                 text_w=w, body_h=h), path, spec),
-                              meta, fonts, spec, booklet_paper_for(paper), path, two_pass)
+            where = SHEET_COLUMN
+            sheet = _rule_sheet(game, r, meta, sheet_spec, pictures, icons, own, paper, two_pass, rules_only)
     except LayoutError as e:  # one block no page holds: platypus cannot split it
-        block = _block(e)
-        raise InputError(f"the rulebook has a block taller than {where} ({block})", path=path,
-                         line=getattr(e, "draft_line", None) or None,
-                         expected="a heading of a line or two, its details in the text under it" if block == "a heading"
-                         else "diagrams of at most 30 lines; names and words short enough to wrap") from None
+        raise _too_tall(e, where, path) from None
     warnings += [_unplaced(game, spec, builder.anchors, draft.lang) for spec in settings.figures
                  if spec not in builder.figures_placed]
     sheet_mm = booklets.BOOKLET_SHEETS[paper]
@@ -693,6 +669,70 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
         warnings += sheet.warnings
         report.insert(len(report) - 1, sheet.report)  # (the book's summary stays the report's last line)
     return RulebookResult(files, warnings, report, settled_entries, path, builder.page_lines(n_pages))
+
+
+SHEET_COLUMN = "a column of the rule sheet"  # where a block too tall for the sheet stood
+
+
+def _rule_sheet(game: Game, r: DraftReading, meta: Meta, spec: SheetSpec, pictures: Mapping[str, DeckPicture],
+                icons: Mapping[str, Icon], own: Mapping[int, Art], paper: str, two_pass: bool | None,
+                rules_only: bool = False) -> SheetResult:
+    """The rule sheet ``spec`` asks for, on the booklet's ``paper`` when it names none: the rules' story
+    set again in its columns by a builder of its own (the build's and ``pnpgen check``'s alike)."""
+    return set_sheet(lambda w, h: _story(_story_builder(game, r, rules_only, pictures, None, icons, None, own,
+                                                        text_w=w, body_h=h), r.path, spec),
+                     meta, r.fonts, spec, booklet_paper_for(paper), r.path, two_pass)
+
+
+def _too_tall(e: LayoutError, where: str, path: Path) -> InputError:
+    """One block ``where`` (an A5 page, a column of the rule sheet) cannot hold: platypus cannot split it."""
+    block = _block(e)
+    return InputError(f"the rulebook has a block taller than {where} ({block})", path=path,
+                      line=getattr(e, "draft_line", None) or None,
+                      expected="a heading of a line or two, its details in the text under it" if block == "a heading"
+                      else "diagrams of at most 30 lines; names and words short enough to wrap")
+
+
+def _meta(game: Game, r: DraftReading, rules_only: bool, pictures: Mapping[str, DeckPicture], binding: str,
+          icons: Mapping[str, Icon]) -> Meta:
+    """What the book (and the rule sheet's head) prints of the game: its title, players, draft and
+    date, the colophon's lines, the cover."""
+    path, draft, doc, settings = r.path, r.draft, r.doc, r.settings
+    lang = game.lang  # pnpgen's own labels; the draft's text is in draft.lang
+    if rules_only:  # a book to hand out or print names no draft: game.yaml's edition (初版), else nothing
+        draft_label = settings.edition
+    elif doc.draft_number is not None and is_latin(draft.lang) != is_latin(lang):
+        draft_label = msg("rulebook.draft", lang, draft=doc.draft_number)  # 草案１ on an English cover: Draft 1
+    else:
+        draft_label = doc.draft_label or (msg("rulebook.draft", lang, draft=game.draft) if str(game.draft).strip() else "")
+    repairs = (msg("rulebook.colophon_digits", lang, n=draft.repaired_digits) if draft.repaired_digits else "") \
+        + (msg("rulebook.colophon_lines", lang) if draft.flattened else "")
+    colophon = [  # the designer's own lines; what the book was set from is for the designer's copy only
+        msg("rulebook.colophon_sep", lang).join(p for p in (draft_label if rules_only else doc.draft_label,
+                                                            _date(game.date, lang)) if p),
+        *settings.colophon,
+        *([] if rules_only else [msg("rulebook.colophon_draft", lang, file=path.name, encoding=draft.encoding, repairs=repairs)]),
+        # the counts come from the decks and sourced parts: a book of a game with neither (a scenario
+        # book, a player's handout) prints the draft's own, and says nothing of the data's
+        *([] if rules_only or not (game.decks or game.sourced) else [msg("rulebook.colophon_counts", lang)]),
+        msg("rulebook.colophon_typeset" if rules_only else "rulebook.colophon_setting", lang),
+    ]
+    return Meta(
+        title=game.title or doc.title,
+        title_parts=[p for p in str(game.title).split("　") if p] or doc.title_parts,
+        subtitle=str((game.options or {}).get("subtitle", "") or ""),
+        draft_label=draft_label,
+        players=_players(game.players, lang),
+        date=_date(game.date, lang),
+        colophon=colophon,
+        binding=binding,
+        cover=_cover(game, pictures, settings.cover_decks),
+        lang=lang,
+        latin=is_latin(draft.lang),
+        icons=icons,
+        playtest=not rules_only,
+        cover_label=settings.cover,
+    )
 
 
 def _provisional_printed(r: DraftReading, lang: str) -> list[str]:

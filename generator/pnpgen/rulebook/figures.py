@@ -40,6 +40,7 @@ from reportlab.lib.units import mm
 from pnpgen.data import validate
 from pnpgen.data.art import ArtFolder
 from pnpgen.data.formats import PAPER_SIZES
+from pnpgen.data.gamefiles import sheet_asked
 from pnpgen.data.model import Game
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import suggest
@@ -409,7 +410,7 @@ def load_settings(game: Game) -> RulebookSettings:
         out.cover_left_out = [_left_off_cover(doc.where(("rulebook", "cover_decks") if one else ("rulebook", "cover_decks", i)),
                                               decks[d]) for i, d in enumerate(out.cover_decks)]
         out.cover_left_out = [w for w in out.cover_left_out if w]
-    if raw.get("sheet") not in (None, False):
+    if sheet_asked(raw.get("sheet")):
         out.sheet = _sheet(doc, raw["sheet"], game)
     return out
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from reportlab.lib.units import mm
 from reportlab.platypus import (
@@ -266,9 +266,10 @@ class StoryBuilder(StoryText):
         ]))
 
     # -- back matter
-    def quick_reference(self) -> list[Flowable]:
+    def quick_reference(self, sheet: bool = False) -> list[Flowable]:
         """One page of the rules at a glance, from the parsed draft (``quickref``): the turn
-        sequence with the page of each step, the end trigger, scoring and victory, the setup's
+        sequence with the page of each step (``sheet``: on a rule sheet, which has sides, not pages,
+        the number of the heading it is under, as the sheet prints it), the end trigger, scoring and victory, the setup's
         counts, the components' counts (stand-ins marked 「（仮）」); a part the draft is silent on
         says so. The game's own summary deck follows when game.yaml names one. A draft with a
         早見表 of its own (■　早見表) keeps it where it stands, and gets no second one."""
@@ -276,6 +277,7 @@ class StoryBuilder(StoryText):
             return []  # (game.yaml's quick_reference: false; a game with no decks, a scenario book: no turn)
         q = quick_reference(self.doc.rules, self.marks.latin)
         numbers = {id(s): self.section_number(n, s)[1] for n, s in enumerate(self.doc.rules, start=1)}
+        headings = self.numbered_headings() if sheet else None
         out: list[Flowable] = []
 
         def numbered(lists: list) -> list[tuple[str, Line]]:
@@ -285,13 +287,13 @@ class StoryBuilder(StoryText):
                      if isinstance(line.anchor, Step) else f"{self.marks.bullet_lead}{line.text}", line)
                     for steps in lists for line in steps.lines]
 
-        out += self.qr_part("qr_flow", numbered(q.steps))
+        out += self.qr_part("qr_flow", numbered(q.steps), headings)
         def alone(lines: list[Line]) -> list[tuple[str, Line]]:
             return list(zip(printed(lines), lines))
 
-        out += self.qr_part("qr_setup", numbered(q.setup_steps) + alone(q.setup))
-        out += self.qr_part("qr_end", alone(q.end))
-        out += self.qr_part("qr_scoring", alone(q.scoring))
+        out += self.qr_part("qr_setup", numbered(q.setup_steps) + alone(q.setup), headings)
+        out += self.qr_part("qr_end", alone(q.end), headings)
+        out += self.qr_part("qr_scoring", alone(q.scoring), headings)
         counted = [r for r in self.rows if r.count_text()]
         if counted:
             sep, tie = ("; ", ":\u00a0") if self.marks.latin else ("、", "\u00a0")
@@ -316,13 +318,31 @@ class StoryBuilder(StoryText):
         return [PageBreak(), Heading("", title, 0, self.st["h1"], mark=title, key=self.key(), rule=True,
                                      space_after=4, pages=self.pages, lang=self.lang)] + out
 
+    def numbered_headings(self) -> dict[int, str]:
+        """Each section, step and sub-heading of the rules (by id) → the number of the heading a reader
+        finds it under, as the rules print it: its section's (3), a step set as a heading's (3.2); a
+        sub-heading's and a one-sentence step's, the heading above them."""
+        out: dict[int, str] = {}
+
+        def under(nodes: Sequence[object], number: str) -> None:
+            for node in nodes:
+                own = f"{number}.{node.number}" if isinstance(node, Step) and not node.sentence else number
+                out[id(node)] = own
+                under(getattr(node, "children", ()), own)
+
+        for n, s in enumerate(self.doc.rules, start=1):
+            out[id(s)] = self.section_number(n, s)[1]
+            under(s.children, out[id(s)])
+        return out
+
     def qr_title(self, key: str) -> HeadText:
         head = HeadText(self.label(key), self.st["h5"], latin=self.marks.latin, lang=self.lang, mark=self.marks.other)
         head.keepWithNext = 1
         return head
 
-    def qr_part(self, key: str, lines: list[tuple[str, Line]]) -> list[Flowable]:
-        """A titled part of the quick reference: each line with the page that explains it, or
+    def qr_part(self, key: str, lines: list[tuple[str, Line]], headings: dict[int, str] | None = None) -> list[Flowable]:
+        """A titled part of the quick reference: each line with the page that explains it (a rule
+        sheet's: the number of the heading it is under, ``headings``, from ``numbered_headings``), or
         「草案に記載なし」 (the designer's copy; a book to hand out leaves the part out: its reader
         has no draft)."""
         if not lines and self.rules_only:
@@ -330,9 +350,16 @@ class StoryBuilder(StoryText):
         if not lines:
             return [self.qr_title(key), self.paragraph(self.label("qr_silent"), self.fonts.notes, 8, 12, color=NOTE_INK,
                                               left=QR_INDENT, first_indent=QR_INDENT, lang=self.lang)]
-        page = lambda n: self.label("qr_page", page=n)  # noqa: E731
+        def where(line: Line) -> Callable[[int], str]:
+            """What the line's reference prints: the book's page, the sheet's heading number."""
+            heading = headings.get(id(line.anchor)) if headings is not None else None
+            if heading is None:
+                return lambda n: self.label("qr_page", page=n)
+            return lambda _side: self.label("qr_section", section=heading)
+
         rows = [[self.qr_line(text),
-                 PageNumber(self.node_keys.get(id(line.block), self.node_keys.get(id(line.anchor), "")), self.pages, page, self.fonts.gothic, 7.5)]
+                 PageNumber(self.node_keys.get(id(line.block), self.node_keys.get(id(line.anchor), "")), self.pages,
+                            where(line), self.fonts.gothic, 7.5)]
                 for text, line in lines]
         return [self.qr_title(key), _cell_table(rows, [None, 14 * mm], [
             ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
@@ -408,7 +435,7 @@ class StoryBuilder(StoryText):
             out += self.rules_section(n, s)
         self.indexing = False
         self.rules_keys = self._key
-        summary = self.quick_reference() if quick_reference else []
+        summary = self.quick_reference(sheet=True) if quick_reference else []
         if summary:
             summary[0] = CondPageBreak(self.body_h / 3)  # (the book's PageBreak: a column break on the sheet)
         return self.kept_together(out + summary)

@@ -1,6 +1,6 @@
 """What the preview page shows, read from a good build's own files: each deck's distinct faces
 from ``shop/<deck>-unique.pdf`` (each face once, its name and quantity in shop/order.csv), the
-home sheets, the rulebook pages and the last reprint list; pictures are those PDF pages
+home sheets, the rulebook pages, the rule sheet's sides and the last reprint list; pictures are those PDF pages
 rasterised by pypdfium2, so the page never differs from print. Builds with the engine and
 keeps the last good state when a save is broken."""
 
@@ -21,6 +21,7 @@ from typing import Any
 from pnpgen.data.load import load_game
 from pnpgen.data.telling import plain_values
 from pnpgen.data.workspace import Workspace
+from pnpgen.engine.bookkey import RULE_SHEET
 from pnpgen.engine.cache import Cache, States
 from pnpgen.engine.fingerprint import FileHashes
 from pnpgen.engine.fresh import edition, out_dir, watched
@@ -284,6 +285,11 @@ class Preview:
         if (out / "rulebook.pdf").exists() or (out / "rulebook.pdf").is_symlink():
             sheets += [{"title": f"rulebook.pdf p. {n + 1}", "src": picture("rulebook.pdf", n, SHEET_PX)}
                        for n in range(pdf("rulebook.pdf")[2])]
+        book = manifest.get("rulebook")
+        if isinstance(book, dict) and isinstance(book.get("files"), list) and RULE_SHEET in book["files"]:
+            # the rules on one sheet (game.yaml's rulebook: sheet:): its sides, after the book's pages
+            sheets += [{"title": f"{RULE_SHEET} side {n + 1}", "src": picture(RULE_SHEET, n, SHEET_PX)}
+                       for n in range(pdf(RULE_SHEET)[2])]
         return decks, sheets, pictures, manifest, svgs
 
     def face_svg(self, sid: str) -> str | None:
