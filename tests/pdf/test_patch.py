@@ -376,5 +376,5 @@ def test_a_face_whose_pictures_are_not_known_leaves_the_layouts_pictures_unrecor
     """``Recorder.layout`` keeps its faces' pictures only when every face's are known: a copied
     run of a layout that kept none gives each face None, and ``keys_all`` (the one filter) refuses
     the whole list, rather than the layout pairing the known ones with the wrong faces."""
-    key = "0" * 64
+    key = "0a" * 32
     assert patch.keys_all([[key], []]) and not patch.keys_all([[key], None]) and not patch.keys_all([[key.upper()]])
