@@ -48,7 +48,7 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
     # changed (check --out was refused without --svg, so a build made with --out was read from nothing)
     if args.out is not None:  # (an --out a build refuses, / or ~ …: refused with the build's words, not read "ok")
         claim(args.out, ws.input_folders)
-    stands = no_folder(args.out or ws.root / "build", "--out" if args.out is not None else None)
+    stands = no_folder(args.out or ws.root / "build")
     if stands is not None:  # (a file named build: check said ok, the build stopped at it)
         raise stands
     cache = Cache(args.out or ws.root / "build")

@@ -154,6 +154,8 @@ def test_templates_folder_is_second(folder):
     ("/etc/outside.png", "is outside art/"),
     ("nothing.png", "art file 'nothing.png' not found"),
     ("https://example.com/x.png", "not fetched from the network"),
+    ("file:///etc/outside.png", "a file address reads a file outside the workspace, which pnpgen does not read "
+                                r"\(expected a file in data/<slug>/art/, named relative to it: outside.png\)"),
     ("notes.txt", "not a PNG, JPEG, WebP or SVG"),
     ("broken.png", "cannot read the image"),
     ("link.png", "is outside art/"),

@@ -508,6 +508,22 @@ def test_a_deck_of_more_than_ten_thousand_copies_is_refused_before_it_is_drawn(t
     assert "cards.yaml:9:3: pieces: the deck prints 100,000 copies" in err and "at most 10,000" in err, err
 
 
+def test_a_deck_of_too_many_pieces_is_refused_before_its_pieces_are_read(tmp_path, capsys, monkeypatch):
+    """150,000 one-copy pieces on one line were each read and checked (7 CPU-s) before the deck
+    was refused for their copies: counted first, the refusal reads no piece. A count written
+    otherwise than as a whole number in bounds (``"2"``, ``三``) is left to its piece."""
+    from pnpgen.data import deckfile
+
+    def read(*args):
+        raise AssertionError("a piece was read before the deck's copies were counted")
+
+    monkeypatch.setattr(deckfile, "refuse_track_lengths", read)
+    deck = DECK_YAML + "  [" + "{name: a}, " * 12_000 + "{name: b, count: 三}, {name: c, count: true}]\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    err = fails(ws, capsys, "check", "--game", "test")
+    assert "cards.yaml:9:3: pieces: the deck prints 12,000 copies" in err and "at most 10,000" in err, err
+
+
 def test_a_long_broken_yaml_file_is_not_read_again_by_the_slow_loader(tmp_path, capsys, monkeypatch):
     """PyYAML's pure-Python reader took 20 s over 3 MB to word an error libyaml had found: past
     SLOW_ERRORS characters libyaml's own words are given."""

@@ -234,3 +234,31 @@ def test_a_count_cell_written_as_a_fraction_is_told_at_its_cell(tmp_path, capsys
         "pnpgen: error: data/test/decks/cards.csv:3:2: count (column B): count '½' is not a whole number but a "
         "fraction; a count is the copies printed of the piece, each whole (expected 1 in the count column, a whole "
         "number of copies)")
+
+
+@pytest.mark.parametrize("written, said", [
+    ("1.5", "count 1.5 is not a whole number but a fraction; a count is the cards the box holds, each whole "
+            "(expected 'count: 2', a whole number of cards)"),
+    ("1-2", "count '1-2' is a range (1 to 2); a count is one whole number, the cards the box holds (expected "
+            "'count: 2', the one number you mean)"),
+    ("三", "count '三' is written in kanji (漢数字), which is not read as a number (expected 'count: 3', in half- "
+          "or full-width digits)"),
+])
+def test_a_tuck_boxs_count_written_amiss_is_told_as_the_cards_it_holds(tmp_path, capsys, written, said):
+    """hostile40: a box's fraction was 'the copies printed of the piece', and its number to write
+    'count: 60' whatever was meant (the example's 3 replaced, a box's example has none)."""
+    ws = make_workspace(tmp_path / "ws", pieces=["{name: 祝福, text: 本文}"])
+    (ws / "data/test/decks/box.yaml").write_text(
+        f"name: 箱\nlayout: tuck-box\nbox: {{cards: poker, count: {written}}}\npieces:\n  - {{title: 箱}}\n",
+        encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    assert capsys.readouterr().err.strip() == f"pnpgen: error: data/test/decks/box.yaml:3:28: box.count: {said}"
+
+
+def test_a_sourced_components_fractional_count_is_told_as_parts_bought():
+    from pnpgen.data.validate import SOURCED_COUNT, Invalid, count
+
+    with pytest.raises(Invalid) as told:
+        count("2.5", SOURCED_COUNT, "'count: 3'", ("the parts bought, not printed", "parts"))
+    assert "a count is the parts bought, not printed, each whole" in told.value.message
+    assert told.value.expected == "'count: 3', a whole number of parts"

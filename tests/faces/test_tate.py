@@ -453,3 +453,20 @@ def test_a_built_in_text_box_made_vertical_by_the_deck_takes_its_own_options_lef
     assert run(ws, "check", "--game", "test") == 2
     err = capsys.readouterr().err
     assert err.startswith("pnpgen: error: data/test/decks/cards.yaml:2:") and "a vertical box does not take min_size" in err, err
+
+
+def test_a_vertical_warning_shows_the_designers_text_not_the_escapes_that_read_it_back():
+    """hostile40: a literal ``[red`` or ``{{x`` (no markup to the reader) was told as 「\\[red」,
+    「\\{\\{x」, the escapes the next column's text is cut with; markup written (bold, ruby) stays."""
+    em = 10 / 72 * 25.4
+    room = em * 1.1 * 4 + 0.01
+    told = tate.columns(["[red」」」」」」」」"], 0, 0, 40, room, 10).problems
+    assert told[0].startswith("「[red」」 is broken before 「」」"), told
+    told = tate.columns(["{{x」」」」」」」」"], 0, 0, 40, room, 10).problems
+    assert told[0].startswith("「{{x」」 is broken before 「」」"), told
+    told = tate.columns(["**あ**」」」」」」」」"], 0, 0, 40, room, 10).problems
+    assert told[0].startswith("「**あ**」」」」 is broken before"), told
+    told = tate.columns(tate.lines("あ[red\n」{{x|y"), 0, 0, 40, 40, 10).problems  # a text's lines: markup read back
+    assert told == ["line 2 「」{{x|y」 starts a column with 「」」, which JLREQ keeps off a line's start (break the "
+                    "line before the character ahead of it, or end line 1 with it)"], told
+    assert not any("\\" in t for t in told)

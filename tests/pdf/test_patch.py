@@ -370,3 +370,11 @@ def test_count_edits_copy_the_forms_of_the_faces_the_rewritten_home_pages_show_f
         fronts = " ".join(page.extract_text() for page in home.pages[::2])
         assert ("新札" in fronts) is (n == 3) and ("札31" in fronts) is (n < 2), n
         _qpdf_clean(ws)
+
+
+def test_a_face_whose_pictures_are_not_known_leaves_the_layouts_pictures_unrecorded():
+    """``Recorder.layout`` keeps its faces' pictures only when every face's are known: a copied
+    run of a layout that kept none gives each face None, and ``keys_all`` (the one filter) refuses
+    the whole list, rather than the layout pairing the known ones with the wrong faces."""
+    key = "0a" * 32
+    assert patch.keys_all([[key], []]) and not patch.keys_all([[key], None]) and not patch.keys_all([[key.upper()]])

@@ -120,6 +120,8 @@ def test_an_output_folder_that_is_a_dangling_link_or_a_pipe_is_said_so(tmp_path,
         assert run(ws, *command, "--game", "test") == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and said in err and "File exists" not in err, err
+        assert "--out:" not in err, err  # (hostile40: "build: --out: …", an option never typed)
+        assert stands == "dangling link" or "the default output folder (no --out given): cannot write to build" in err, err
     assert not (tmp_path / "gone").exists()
     assert stands != "file" or (ws / "build").read_text(encoding="utf-8") == "notes\n"
 

@@ -192,9 +192,9 @@ def test_a_lock_file_that_is_not_a_plain_file_is_refused_and_nothing_outside_is_
         assert run(ws, *command) == 2
         err = capsys.readouterr().err
         kind = {"pipe": "not a plain file (a pipe or a device)", "folder": "a folder"}.get(planted, "a link")
-        assert err == (f"pnpgen: error: build: --out: build/.pnpgen.lock is {kind}, where pnpgen keeps the "
-                       "folder's lock file (expected remove .pnpgen.lock (pnpgen makes it again as a plain file); "
-                       "nothing was replaced)\n"), err
+        assert err == ("pnpgen: error: build: the default output folder (no --out given): build/.pnpgen.lock is "
+                       f"{kind}, where pnpgen keeps the folder's lock file (expected remove .pnpgen.lock (pnpgen makes "
+                       "it again as a plain file); nothing was replaced)\n"), err
     assert {p: p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()} == before
     assert elsewhere.read_bytes() == b"mine" if planted == "link to a file" else not elsewhere.exists()
 

@@ -52,8 +52,8 @@ def test_a_read_only_output_folder_stops_the_build_before_anything_is_replaced(b
     finally:
         folder.chmod(0o755)
     assert proc.returncode == 2, proc.stderr
-    assert proc.stderr == (f"pnpgen: error: build: --out: cannot write into {read_only}: it is read-only "
-                           "(expected a folder you may write to (chmod u+w); nothing was replaced)\n")
+    assert proc.stderr == ("pnpgen: error: build: the default output folder (no --out given): cannot write into "
+                           f"{read_only}: it is read-only (expected a folder you may write to (chmod u+w); nothing was replaced)\n")
     assert _files(out) == before
     assert not (ws / "build" / transaction.JOURNAL).exists() and not (ws / "build" / transaction.STAGING).exists()
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0  # writable again: built
@@ -110,8 +110,8 @@ def test_a_locked_output_file_stops_the_build_before_anything_is_replaced(built_
     finally:
         subprocess.run(["chattr", "-i", str(mine)], check=True)
     assert proc.returncode == 2, proc.stderr
-    assert proc.stderr == ("pnpgen: error: build: --out: test/test-all.pdf: the file there is locked (immutable or "
-                           "append-only), so it cannot be replaced (expected the file unlocked (macOS: Get Info, "
+    assert proc.stderr == ("pnpgen: error: build: the default output folder (no --out given): test/test-all.pdf: the "
+                           "file there is locked (immutable or append-only), so it cannot be replaced (expected the file unlocked (macOS: Get Info, "
                            "Locked off, or chflags nouchg; Linux: chattr -i -a), or moved away; nothing was replaced)\n")
     assert after == before
     assert not (ws / "build" / transaction.JOURNAL).exists() and not (ws / "build" / transaction.STAGING).exists()

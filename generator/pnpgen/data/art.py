@@ -38,7 +38,7 @@ import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from stat import S_ISREG
 from typing import TYPE_CHECKING
 from urllib.parse import quote, unquote
@@ -250,8 +250,12 @@ class ArtFolder:
             raise InputError("an image needs a file name", key=key, expected="a path relative to art/, e.g. dragon.png",
                              **where_parts(where))
         if "://" in rel and re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://", rel):
-            raise InputError(f"{rel!r}: images are not fetched from the network", key=key,
-                             expected="a file in data/<slug>/art/", **where_parts(where))
+            local = rel[:7].lower() == "file://"  # (a file address is no network's: a file read from anywhere on the disk)
+            raise InputError(f"{rel!r}: " + ("a file address reads a file outside the workspace, which pnpgen does "
+                                             "not read" if local else "images are not fetched from the network"),
+                             key=key, expected="a file in data/<slug>/art/" + (
+                                 f", named relative to it: {PurePosixPath(rel).name}" if local else ""),
+                             **where_parts(where))
         # (a name whose text ends in a picture's suffix has it as its path's: a thousand cards' names
         # not each made a Path for it; any other asked of pathlib, which says what the suffix is)
         if os.path.splitext(rel.strip())[1].lower() not in SUFFIXES \

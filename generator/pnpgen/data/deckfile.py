@@ -448,6 +448,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     if not isinstance(pieces, list) or not pieces:
         raise doc.error(("pieces",), "pieces must be a non-empty list",
                         "'- name: …' entries or {file: cards.csv}" + PIECES_HINT)
+    _refuse_too_many_copies(doc, pieces)
     if layout_raw is not None and isinstance(pieces, list):
         _misspelt_reads(layout_raw, pieces, defaults, allowed)
     label_field = parse_at(doc, ("label",), v.choice, data["label"], list(fields), "label field") \
@@ -525,11 +526,32 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     elif layout_raw is None:  # a template's deck: a field one piece forgot prints nothing there, unasked
         game.notes += left_out_fields(deck, pieces, fields, defaults)
     game.notes += tuckbox.miscounted(deck, figures, [k for k, kind in fields.items() if kind == "text"])
-    copies = sum(p.count for p in deck.pieces)
-    if copies > v.COUNT[1]:  # each copy is a page of the shop file: a hundred thousand took minutes
+    _refuse_copies(doc, sum(p.count for p in deck.pieces))
+    return deck
+
+
+def _refuse_copies(doc: Located, copies: int) -> None:
+    """More copies than one deck prints: each copy is a page of the shop file (a hundred
+    thousand took minutes)."""
+    if copies > v.COUNT[1]:
         raise doc.error(("pieces",), f"the deck prints {copies:,} copies",
                         f"at most {v.COUNT[1]:,} copies in one deck (split it into several decks)")
-    return deck
+
+
+def _refuse_too_many_copies(doc: Located, pieces: list) -> None:
+    """The copies the pieces surely print, counted before any piece is read: a piece without a
+    count is one copy, a count written as a whole number in bounds is its copies, any other is
+    read with its piece (and told there). 150,000 pieces on one line were each read and checked
+    (7 CPU-s) before the deck was refused for their copies."""
+    if not isinstance(pieces, list) or len(pieces) <= v.COUNT[1]:
+        return
+    copies = 0
+    for raw in pieces:
+        if isinstance(raw, dict):
+            count = raw.get("count", 1)
+            if isinstance(count, int) and not isinstance(count, bool) and v.COUNT[0] <= count <= v.COUNT[1]:
+                copies += count
+    _refuse_copies(doc, copies)
 
 
 def _layout_size(doc: Located, geo: layouts.Geometry, shape: str, data: dict) -> tuple[tuple[float, float], str]:

@@ -93,7 +93,8 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
     for i, item in enumerate(parse_at(doc, ("sourced",), v.sequence, data.get("sourced"), "sourced")):
         item = checked_keys(doc, item, ("sourced", i), SOURCED_KEYS, "a sourced component")
         sourced.append(Sourced(one_line_text(doc, item.get("name"), ("sourced", i, "name"), "a component's name"),
-                               parse_at(doc, ("sourced", i, "count"), v.count, item.get("count", 1), v.SOURCED_COUNT),
+                               parse_at(doc, ("sourced", i, "count"), v.count, item.get("count", 1), v.SOURCED_COUNT,
+                                        "'count: 3'", ("the parts bought, not printed", "parts")),
                                str(item.get("note", "") or "")))
     draft_name = parse_at(doc, ("draft_file",), v.name, data.get("draft_file", "draft.txt"), "draft_file")
     for key in ("title", "subtitle"):

@@ -36,6 +36,7 @@ BOX_KEYS = {
     "chamfer": "the flaps' 45° corners, mm",
     "notch": "the thumb notch's radius, mm (0: none)",
 }
+BOX_COUNTS = ("the cards the box holds", "cards")  # what its count counts, as a fraction or a range is told
 DEFAULTS: dict[str, Any] = {"cards": "poker", "count": 60, "card_thickness": 0.3, "allowance": 1.0, "glue": 10.0,
                             "chamfer": 3.0, "notch": 8.0}
 TUCK_PAST_DEPTH = 10.0  # mm: the tuck flap's default depth past the box's
@@ -161,7 +162,7 @@ def tuck_box(given: Mapping[str, Given]) -> TuckBox:
     allowance = DEFAULTS["allowance"] if allowance is None else allowance
     thickness = length("thickness", 0.5, 500)
     if thickness is None:
-        count = given["count"].parse(v.count, (1, MAX_COUNT), "'count: 60'") if "count" in given else DEFAULTS["count"]
+        count = given["count"].parse(v.count, (1, MAX_COUNT), "'count: 60'", BOX_COUNTS) if "count" in given else DEFAULTS["count"]
         card = length("card_thickness", 0.05, 5)
         thickness = count * (DEFAULTS["card_thickness"] if card is None else card)
     elif "count" in given or "card_thickness" in given:
@@ -212,7 +213,7 @@ def miscounted(deck: Any, figures: Mapping[str, Given], text_fields: list[str]) 
     holder = next((key for key in ("deck", "decks") if key in figures), None)
     if holder is None or "count" not in figures:
         return []
-    count = figures["count"].parse(v.count, (1, MAX_COUNT), "'count: 60'")
+    count = figures["count"].parse(v.count, (1, MAX_COUNT), "'count: 60'", BOX_COUNTS)
     held = figures[holder].value
     if holder == "decks":  # box: {decks: [a, b]}: their count together
         follows = f" (decks {', '.join(map(repr, held))} print {count})"

@@ -252,19 +252,22 @@ _SHOWN_DATE = later(r"^(?:(?P<month>[0-9]{1,2})月(?P<day>[0-9]{1,2})日|[0-9]{1
                     r"|(?:" + _MONTHS + r")-[0-9]{1,4})$", re.IGNORECASE)
 
 
-def count(value: Any, bounds: tuple[int, int] = COUNT, example: str = "'count: 3'") -> int:
-    """``example``: how the count is written where this one is (a YAML key, a spreadsheet column)."""
+def count(value: Any, bounds: tuple[int, int] = COUNT, example: str = "'count: 3'",
+          counts: tuple[str, str] = ("the copies printed of the piece", "copies")) -> int:
+    """``example``: how the count is written where this one is (a YAML key, a spreadsheet column);
+    ``counts``: what it counts and their name, as a range or a fraction is told (a piece's copies,
+    a tuck box's cards, a bought component's parts)."""
     lo, hi = bounds
     n = whole(value)
     kanji = typed(value) if isinstance(value, str) else ""
     if n is None and kanji and all(ch in KANJI_DIGITS or ch in KANJI_UNITS for ch in kanji):
         meant = kanji_number(kanji)  # 三 typed for 3: digits are what a count is read from
         raise Invalid(f"count {show(value)} is written in kanji (漢数字), which is not read as a number",
-                      f"{example.replace('3', str(meant), 1)}, in half- or full-width digits")
+                      f"{_with(example, str(meant))}, in half- or full-width digits")
     counted = _COUNTED.match(kanji) if n is None and kanji else None
     if counted:  # ２枚: the number is there, with a word the count does not take
         raise Invalid(f"count {show(value)} holds a counter word or sign beside its number, which is not read",
-                      f"{example.replace('3', counted.group(1), 1)}, the number alone")
+                      f"{_with(example, counted.group(1))}, the number alone")
     dated = _DATED.match(kanji or str(value)) if n is None else None
     if dated:  # 1-2 or 1/2 typed in a cell: the office program keeps it as a date, January 2
         month, day = int(dated.group(2)), int(dated.group(3))
@@ -279,24 +282,29 @@ def count(value: Any, bounds: tuple[int, int] = COUNT, example: str = "'count: 3
     ranged = _RANGE.match(kanji) if n is None and kanji else None
     if ranged:  # "one or two" copies: the sheet prints one number of them
         low, high = ranged.group(1), ranged.group(2)
-        raise Invalid(f"count {show(value)} is a range ({low} to {high}); a count is one whole number, the copies "
-                      "printed of the piece", f"{example.replace('3', high, 1)}, the one number you mean")
+        raise Invalid(f"count {show(value)} is a range ({low} to {high}); a count is one whole number, {counts[0]}",
+                      f"{_with(example, high)}, the one number you mean")
     if n is None and (_FRACTION.match(kanji) if kanji else isinstance(value, float) and math.isfinite(value)
                       and not value.is_integer() and value > 0):  # 1/2, ½, 1.5: no piece prints in part
         top, _, under = (kanji or str(value)).replace("⁄", "/").partition("/")
         meant = max(1, math.ceil(float(top) / float(under or 1)))
-        raise Invalid(f"count {show(value)} is not a whole number but a fraction; a count is the copies printed of the "
-                      "piece, each whole", f"{example.replace('3', str(meant), 1)}, a whole number of copies")
+        raise Invalid(f"count {show(value)} is not a whole number but a fraction; a count is {counts[0]}, each whole",
+                      f"{_with(example, str(meant))}, a whole number of {counts[1]}")
     digits = _count_digits(kanji) if n is None and kanji else None
     if n is None and isinstance(value, float) and value.is_integer():  # 12.0, a sheet's number with its decimals
         digits = str(int(value))
     if digits is not None and lo <= int(digits) <= hi:  # 1,000 or 1e3 from a spreadsheet
         raise Invalid(f"count {show(value)} is not written in plain digits",
-                      f"{example.replace('3', digits, 1)}, the digits alone")
+                      f"{_with(example, digits)}, the digits alone")
     if n is None or not lo <= n <= hi:
         raise Invalid(f"count {show(value)} is not a whole number from {lo} to {hi:,}",
                       f"an integer {lo}..{hi}, e.g. {example}")
     return n
+
+
+def _with(example: str, number: str) -> str:
+    """``example`` (``'count: 3'``, a box's ``'count: 60'``, ``3 in the 枚数 column``) with its number ``number``."""
+    return re.sub(r"[0-9]+", number, example, count=1)
 
 
 def _count_digits(text: str) -> str | None:

@@ -88,6 +88,16 @@ def source(mark: Mark) -> str:
     return f"[{mark.colour}]{said}[/{mark.colour}]" if mark.colour else said
 
 
+_ESCAPE = later(r"\\([\\*\[\]{}|｜])")
+
+
+def written(cut: Sequence[Mark]) -> str:
+    """The card text of ``cut`` as a warning shows it: its markup (bold, colour, a ruby's or an
+    icon's braces) as the designer writes it, without the escapes ``source`` adds to read it
+    back (a literal ``[red`` or ``{{x`` was told as ``\\[red``, ``\\{\\{x``)."""
+    return _ESCAPE.sub(r"\1", "".join(source(m) for m in cut))
+
+
 _CHARACTERS = ("upright", "turned", "stop", "small")  # a mark that is one character (a reading may reach over some)
 
 
@@ -295,11 +305,11 @@ def columns(lines: Sequence[str], x: float, y: float, w: float, h: float, size: 
         these = marks(line, size, pitch, width, palette)
         ruby = em * RUBY_SCALE if any(m.kind == RUBY for m in these) else ruby
         if _first(these) in NO_START and _first(these):
-            problems.append(f"line {n} 「{line}」 starts a column with 「{_first(these)}」, which JLREQ keeps off a line's "
+            problems.append(f"line {n} 「{written(these)}」 starts a column with 「{_first(these)}」, which JLREQ keeps off a line's "
                             f"start (break the line before the character ahead of it, or end line {n - 1} with it)"
-                            if n > 1 else f"line 1 「{line}」 starts with 「{_first(these)}」, which JLREQ keeps off a line's start")
+                            if n > 1 else f"line 1 「{written(these)}」 starts with 「{_first(these)}」, which JLREQ keeps off a line's start")
         if _last(these) in NO_END and _last(these):
-            problems.append(f"line {n} 「{line}」 ends a column with 「{_last(these)}」, which JLREQ keeps off a line's end "
+            problems.append(f"line {n} 「{written(these)}」 ends a column with 「{_last(these)}」, which JLREQ keeps off a line's end "
                             + (f"(begin line {n + 1} with it)" if n < len(lines) else "(take it out, or close it)"))
         rest = line
         while True:
@@ -329,10 +339,10 @@ def columns(lines: Sequence[str], x: float, y: float, w: float, h: float, size: 
                 length = _length(marks(head, size, pitch, width, palette))
             cut.append((head, length))
             if not allowed:
-                problems.append(f"「{head}」 is broken before 「{these[at].text}」, which JLREQ keeps off a column's top, "
+                problems.append(f"「{written(these[:at])}」 is broken before 「{these[at].text}」, which JLREQ keeps off a column's top, "
                                 "for want of room")
             if length > room + 1e-6:
-                problems.append(f"「{head}」 is longer than its column's {room:.1f} mm: it runs past the box's foot")
+                problems.append(f"「{written(these[:at])}」 is longer than its column's {room:.1f} mm: it runs past the box's foot")
             rest = "".join(source(m) for m in these[at:]).lstrip(" \u3000")
             if not rest:
                 break

@@ -40,7 +40,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Any
+from typing import Any, TypeGuard
 
 from pnpgen.pdf.objects import Ref
 
@@ -157,7 +157,7 @@ def layout_of(value: object) -> Layout | None:
     return layout
 
 
-def keys_all(lists: list) -> bool:
+def keys_all(lists: list) -> TypeGuard[list[list[str]]]:
     """Whether each of ``lists`` is a list of pictures' keys (64 lowercase hex digits each),
     checked at once rather than a key at a time: 3,000 cards' documents record some 6,000 keys
     each, checked when a layout is made and when it is read, every build."""
@@ -254,8 +254,9 @@ class Recorder:
         numbers = {font: [n for n in counted.values() if n > 0] for font, counted in counts.items()}
         offsets = f.offsets[self.first - 1:end - 1] + [f.offsets[self.first - 1] + len(part)]
         shows = self.shows if len(self.shows) == len(self.starts) and keys_all(self.shows) else []
-        face_pictures = [keys for keys in self.face_pictures if keys is not None] \
-            if len(self.face_pictures) == len(self.faces) and keys_all(self.face_pictures) else []
+        # (a face whose pictures are not known, None, fails keys_all: then none are recorded)
+        face_pictures = list(self.face_pictures) if len(self.face_pictures) == len(self.faces) \
+            and keys_all(self.face_pictures) else []
         return Layout(w.cmyk, pictures_hash(w.pictures), self.first, end, offsets[0],
                       [b - a for a, b in zip(offsets, offsets[1:])], hashlib.sha256(part).hexdigest(),
                       "".join(d.hex()[:32] for d in digests if d is not None), self.starts, self.faces, self.forms,
