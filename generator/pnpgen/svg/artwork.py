@@ -197,7 +197,7 @@ def _items_as_recorded(items: list, pictures: Callable[[str], bytes] | None) -> 
     before it is looked up (it names a file), and the rarer kinds (a gradient paint, an inline
     picture) go through ``_item_from_json``; a malformed item raises as there (IndexError,
     TypeError or ValueError: the face is converted again)."""
-    out = []
+    out: list[tuple] = []
     for it in items:
         kind = it[0]
         if kind == "ops" and len(it) == 2:
