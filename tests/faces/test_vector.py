@@ -22,7 +22,7 @@ from pnpgen.errors import InputError
 from pnpgen.pdf.colour import to_cmyk
 from pnpgen.pdf.draw import draw_art
 from pnpgen.svg import convert
-from pnpgen.svg.artwork import Art
+from pnpgen.svg.artwork import Art, digest
 
 REPO = Path(__file__).resolve().parents[2]
 K = 72 / 25.4  # points per mm
@@ -550,19 +550,30 @@ def test_a_tampered_or_foreign_cache_object_is_rejected():
 
 
 def test_a_cache_object_with_a_number_that_is_not_finite_is_rejected():
-    """Numbers read back are checked (finite floats taken as they are, the quick way, ints made
-    floats); a NaN, an infinity or a boolean in place of one refuses the object."""
+    """A standalone art's numbers read back are checked (finite floats taken as they are, the
+    quick way, ints made floats); a NaN or an infinity cannot be sealed, and a boolean or a string
+    in place of a number refuses the object. A store's record (``sealed=False``: the build cache's,
+    sealed under this machine's key, so pnpgen's own) is taken as written, its ints made floats
+    alike (tests/engine/test_face_record_ops.py)."""
     obj = convert(svg('<rect width="5" height="5" fill="#e4007f"/>'), "f").to_json()
     body = {k: v for k, v in json.loads(json.dumps(obj)).items() if k != "digest"}
     fill = next(i for i, it in enumerate(body["items"]) if it[0] == "fill")
-    for bad in (float("nan"), float("inf"), float("-inf"), True, "1"):
+    for bad in (float("nan"), float("inf"), float("-inf")):
+        wrong = json.loads(json.dumps(body))
+        wrong["items"][fill][1] = bad
+        with pytest.raises(ValueError):
+            digest(wrong)  # (the seal refuses what is not finite)
+        with pytest.raises(ValueError, match="digest does not match"):
+            Art.from_json({**wrong, "digest": obj["digest"]})
+    for bad in (True, "1"):
         wrong = json.loads(json.dumps(body))
         wrong["items"][fill][1] = bad
         with pytest.raises(ValueError, match="not a number"):
-            Art.from_json(wrong, sealed=False)
+            Art.from_json({**wrong, "digest": digest(wrong)})
     ints = json.loads(json.dumps(body))
     ints["items"][fill][1:] = [1, 0, 0.5]
     assert Art.from_json(ints, sealed=False).items[fill] == ("fill", 1.0, 0.0, 0.5)
+    assert Art.from_json({**ints, "digest": digest(ints)}).items[fill] == ("fill", 1.0, 0.0, 0.5)
 
 
 # ------------------------------------------------------------------------------- outside the subset

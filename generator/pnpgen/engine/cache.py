@@ -482,7 +482,7 @@ class Cache:
                         return None
                     obj = json.loads(text)
                 art = from_json(obj, pictures=pictures or self.picture, sealed=False)
-            except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            except (OSError, ValueError, KeyError, IndexError, TypeError, AttributeError):
                 continue
             if read is not None:
                 read[key] = look.line(key) if look is not None else obj
