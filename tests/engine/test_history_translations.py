@@ -130,3 +130,24 @@ def test_a_yaml_decks_translations_in_defaults_and_lists_are_the_cards_texts(tmp
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "-q") == 0
     fields = _diff(ws, capsys)["fields"]
     assert [(f["piece"], f["field"], f["new"]) for f in fields] == [("炎", "text.en", "Usual")], fields
+
+
+def test_a_card_renamed_in_both_languages_in_its_place_is_that_card_renamed(tmp_path, capsys):
+    """A card whose title and title.en change, in its row, with its other fields and its count the
+    same, is that card renamed — not one card new and another removed, as it was when its name
+    in two languages read as two fields changed (a typo fixed in one language only always was)."""
+    ws = _workspace(tmp_path)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "-q") == 0
+    _edit(ws, "水,Water", "雪,Snow")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    said = capsys.readouterr().out
+    assert "(雪: title, title.en)" in said and "(new)" not in said, said
+    fields = _diff(ws, capsys)["fields"]
+    assert {(f["piece"], f["field"], f["old"], f["new"]) for f in fields} == {
+        ("雪", "title", "水", "雪"), ("雪", "title.en", "Water", "Snow")}, fields
+    _edit(ws, "雪,Snow,流れる,Flows", "霧,Mist,漂う,Drifts")  # its text too: another card in its place
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    said = capsys.readouterr().out
+    assert "+1 霧 (new), -1 雪 (removed)" in said, said

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen.data.markup import MISSING_COLOUR, without_icons
-from pnpgen.data.model import LATIN_GAP, PLACEHOLDER_COLOUR, placeholder_said
+from pnpgen.data.model import LATIN_GAP, PLACEHOLDER_COLOUR, UNSHOWN_FIELD, placeholder_said
 from pnpgen.data.optionvalues import LANGUAGE_EXPECTED
 from pnpgen.data.validate import show
 from pnpgen.data.yamlhint import flow
@@ -147,7 +147,7 @@ class Translations:
     languages_at: Where | None = None  # game.yaml's languages: line (no line number: game.yaml has none)
     # the other editions a value of which does not read (a number translated into a word): their
     # texts not kept on the pieces (``Piece.editions``), as that edition's own build stops at it
-    unread: set[str] = field(default_factory=set)
+    unread: set[str] = field(default_factory=set, metadata=UNSHOWN_FIELD)  # (no edition's text the rulebook shows)
 
     @classmethod
     def from_game(cls, doc: Located, lang: str | None) -> Translations:

@@ -10,7 +10,7 @@ from collections import Counter, defaultdict, deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from pnpgen.data.i18n import MARKED
+from pnpgen.data.i18n import MARKED, is_language
 from pnpgen.data.model import is_placeholder
 from pnpgen.data.printers import Printer
 from pnpgen.data.telling import plain_values, telling_fields, told_by_values
@@ -119,8 +119,9 @@ def matched(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any]
     the next old piece of its name left over, so a piece deleted or added in the middle of a deck
     does not make every piece after it "new" and "removed" (its number moved, not the piece);
     else, given the pieces' field values, the old piece left over at its number when its name is
-    all that changed (a typo fixed in a title is that piece edited, not one piece removed and
-    another added; a new piece in a removed one's place, other text and count, stays new). The
+    all that changed, in any of its languages (a typo fixed in a title, or in title and title.en, is
+    that piece edited, not one piece removed and another added; a new piece in a removed one's
+    place, other text and count, stays new). The
     pieces without names, and those of a name several share, pair by their values (``_nearest``)."""
     old, new = in_deck_order(old), in_deck_order(new)  # a state read back holds them as JSON sorts them
     # a piece named by its place alone (``#6``: no name field), or by a name others share (six
@@ -178,12 +179,22 @@ def matched(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any]
         if label in out or was is None:
             continue
         ov, nv = old_values.get(was, {}), new_values.get(label, {})
-        differ = len([f for f in {*ov, *nv} if ov.get(f) != nv.get(f)])
-        if (differ == 1 and old[was][:1] == new[label][:1]) or (differ == 0 and (nameless(was) or nameless(label))):
-            # the name's field alone (at the same count); or no field at all: a deck's sole piece
-            # without a name, named after its deck, is the #1 it was (and is #1 once another is added)
+        differ = [f for f in {*ov, *nv} if ov.get(f) != nv.get(f)]
+        if (one_field(differ) and old[was][:1] == new[label][:1]) or (not differ and (nameless(was) or nameless(label))):
+            # the name's field alone (at the same count), in any of the game's languages; or no
+            # field at all: a deck's sole piece without a name, named after its deck, is the #1 it
+            # was (and is #1 once another is added)
             out[label] = at.pop(_number(label))
     return out
+
+
+def one_field(fields: list[str]) -> bool:
+    """Are ``fields`` one field, with its texts in the game's other languages (``title`` and
+    ``title.en``: a card renamed in both languages of its game is that card renamed)?"""
+    if not fields:
+        return False
+    field = min(fields, key=len)
+    return all(f == field or (f.startswith(field + ".") and is_language(f[len(field) + 1:])) for f in fields)
 
 
 def _told_by_values(old: dict[str, Any], new: dict[str, Any], kind_of: dict[str, str]) -> set[str]:
