@@ -84,3 +84,70 @@ def test_a_text_not_translated_yet_is_no_translation_and_its_edit_changes_the_de
     assert "水: text)" in capsys.readouterr().out
     fields = _diff(ws, capsys)["fields"]
     assert [(f["piece"], f["field"], f["new"]) for f in fields] == [("水", "text", "よく流れる")], fields
+
+
+def test_a_build_of_the_default_edition_reads_the_game_once(tmp_path, capsys, monkeypatch):
+    """The other editions' texts come from the one read of the data (``Piece.editions``), never
+    from a second load of the game for each other language (it cost ~0.3 CPU-s a build at 3,000
+    bilingual cards): every load of a game reads its languages from game.yaml, so that is counted."""
+    from pnpgen.data import i18n
+
+    ws = _workspace(tmp_path)
+    reads = []
+    real = i18n.Translations.from_game.__func__
+
+    def counted(cls, doc, lang):
+        reads.append(lang)
+        return real(cls, doc, lang)
+
+    monkeypatch.setattr(i18n.Translations, "from_game", classmethod(counted))
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "-q") == 0
+    assert reads == [None], reads
+    _edit(ws, "Flows", "Runs")  # a translation's edit: still one read, and the change recorded
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "-q") == 0
+    assert reads == [None, None], reads
+    fields = _diff(ws, capsys)["fields"]
+    assert [(f["piece"], f["field"], f["new"]) for f in fields] == [("水", "text.en", "Runs")], fields
+
+
+def test_a_yaml_decks_translations_in_defaults_and_lists_are_the_cards_texts(tmp_path, capsys):
+    """A YAML deck's texts by language — a piece's own, its deck's ``defaults:``, an item of a
+    list — recorded in the default edition's version as the English edition reads them: an
+    edit of a default's English text is a change of every card it reaches."""
+    deck = ("name: {ja: カード, en: Cards}\nlayout: card-poker\nfields: {tags: list}\n"
+            "defaults: {text: {ja: 既定, en: Default}}\npieces:\n"
+            "  - {title: {ja: 炎, en: Flame}, tags: [{ja: 火, en: fire}, x]}\n"
+            "  - {title: 水, text: {ja: 流れる}}\n")  # (no English text: printed 〔ja〕 marked, no translation)
+    ws = make_workspace(tmp_path / "ws", deck=deck, game=GAME)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "-q") == 0
+    entry = ws / "build" / ".history" / "test" / "v00001.json"
+    values = json.loads(entry.read_text(encoding="utf-8"))["body"]["decks"]["cards"]["values"]
+    assert values["1:炎"]["title.en"] == "Flame" and values["1:炎"]["tags.en"] == ["fire", "x"], values
+    assert values["1:炎"]["text.en"] == "Default", values
+    assert not any(f.endswith(".en") for f in values["2:水"]), values
+    deck_file = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck_file.write_text(deck.replace("en: Default", "en: Usual"), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "-q") == 0
+    fields = _diff(ws, capsys)["fields"]
+    assert [(f["piece"], f["field"], f["new"]) for f in fields] == [("炎", "text.en", "Usual")], fields
+
+
+def test_a_card_renamed_in_both_languages_in_its_place_is_that_card_renamed(tmp_path, capsys):
+    """A card whose title and title.en change, in its row, with its other fields and its count the
+    same, is that card renamed — not one card new and another removed, as it was when its name
+    in two languages read as two fields changed (a typo fixed in one language only always was)."""
+    ws = _workspace(tmp_path)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "-q") == 0
+    _edit(ws, "水,Water", "雪,Snow")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    said = capsys.readouterr().out
+    assert "(雪: title, title.en)" in said and "(new)" not in said, said
+    fields = _diff(ws, capsys)["fields"]
+    assert {(f["piece"], f["field"], f["old"], f["new"]) for f in fields} == {
+        ("雪", "title", "水", "雪"), ("雪", "title.en", "Water", "Snow")}, fields
+    _edit(ws, "雪,Snow,流れる,Flows", "霧,Mist,漂う,Drifts")  # its text too: another card in its place
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    said = capsys.readouterr().out
+    assert "+1 霧 (new), -1 雪 (removed)" in said, said

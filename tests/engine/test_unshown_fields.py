@@ -68,7 +68,11 @@ def test_a_pieces_count_is_in_the_exports_digest_not_the_books_and_its_lines_in_
     assert export._plain(piece) != export._plain(other)
     assert export._plain(piece) == export._plain(dataclasses.replace(other, count=piece.count))
     assert bookkey.plain(_deck({}))["total"] == 2  # (the deck's total still counts)
-    assert [f.name for f in dataclasses.fields(Piece) if not shown_field(f)] == ["field_lines", "open", "field_keys", "count_where"]
+    assert [f.name for f in dataclasses.fields(Piece) if not shown_field(f)] == ["field_lines", "open", "field_keys", "count_where",
+                                                                            "editions"]
+    # the other editions' texts, kept for the change report: neither the book nor an export shows them
+    translated = dataclasses.replace(piece, editions={"en": {"title": "Fire"}})
+    assert bookkey.plain(piece) == bookkey.plain(translated) and export._plain(piece) == export._plain(translated)
     # a piece's place shows in no export, and in the book's key (its proof list names lines)
     moved = dataclasses.replace(piece, where=Where(Path("decks/cards.yaml"), 40))
     assert export._plain(piece) == export._plain(moved)

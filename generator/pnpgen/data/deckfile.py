@@ -32,12 +32,15 @@ from pnpgen.data.piecevalues import (
     optional_fields,
     painted_fields,
     placeholder_field,
+    read_elsewhere,
+    read_otherwise,
     refuse_totals_row,
     refuse_track_lengths,
     refuse_unprintable_text,
     rows_said,
     shown_fields,
     unplaceheld,
+    written_elsewhere,
 )
 from pnpgen.data.sheetlayouts import SheetStock, load_sheet
 from pnpgen.data.spreadsheets import SUFFIXES, SheetDoc, read_pieces
@@ -311,8 +314,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     workbook read once, however many of its worksheets are decks)."""
     pictures = ArtFolder(game.root, sizes=sizes) if art else None  # one for the deck: its folder resolved once
     doc = load_yaml(path)
-    if game.translations is not None:
-        game.translations.resolve(doc)
+    written = game.translations.resolve(doc) if game.translations is not None else None  # (the other editions' texts)
     data = checked_keys(doc, doc.data, (), DECK_KEYS, "a deck file")
     if decklist.is_list(data):  # these counts of another deck's pieces (data/decklist.py)
         listed = decklist.listed_deck(doc, data, path, deck_named, game.root, books)
@@ -354,6 +356,11 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     allowed = list(fields) + ["count"]
     defaults = checked_keys(doc, data.get("defaults") or {}, ("defaults",), list(fields), "defaults")
     defaults = {k: field_value(doc, game, fields[k], x, ("defaults", k), k, pictures) for k, x in defaults.items()}
+    # the texts of the game's other editions, read with this one's (a build of the default language
+    # keeps them on its pieces: the change report tells a translation's edit, engine/changes.py)
+    defaults_elsewhere = read_elsewhere(doc, game, fields, ("defaults",), written_elsewhere(
+        game, written.get("defaults") if isinstance(written, dict) else None))
+    elsewhere: list[dict[str, dict[str, Any]]] = []  # each piece's, as written
     options = _shape_options(doc, data, shape, trim, geo is not None and "points" in geo.options)
     if box is not None:
         options["box"] = box.frozen()
@@ -441,7 +448,9 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
             deck.worksheet = (doc.where(("pieces", "file")), rows.worksheet, rows.sheet is not None)
         deck.sheet_headers = dict(rows.labels)  # export-sheet heads its columns as the sheet does
         if game.translations is not None:
-            pieces = game.translations.resolve_rows(rows, pieces, fields)
+            pieces, elsewhere = game.translations.resolve_rows(rows, pieces, fields)
+    elif isinstance(written, dict) and isinstance(written.get("pieces"), list):
+        elsewhere = [written_elsewhere(game, piece) for piece in written["pieces"]]
     if isinstance(pieces, str) and Path(pieces).suffix.lower() in SUFFIXES:  # pieces: units.csv
         raise doc.error(("pieces",), f"pieces names the spreadsheet {pieces!r} without 'file:'",
                         f"pieces: {{file: {pieces}}}")
@@ -474,13 +483,15 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
                     values[key] = field_value(rows, game, fields[key], value, keypath + (key,), key, pictures)
                 except ArtNotFound as e:
                     missing.append(e)
+        read = read_elsewhere(rows, game, fields, keypath, elsewhere[i]) if i < len(elsewhere) else {}
+        piece_elsewhere = read_otherwise(values, raw, read, defaults_elsewhere) if read or defaults_elsewhere else {}
         refuse_track_lengths(rows, keypath, deck, values, raw, doc)
         refuse_unprintable_text(rows, keypath, deck, values, raw, doc, game)
         piece = Piece(index=i + 1, values=values, where=rows.where(keypath),
                       count=parse_at(rows, keypath + ("count",), v.count, raw.get("count", 1), v.COUNT, count_example),
                       label_field=label_field, deck_label=f"{deck.name or deck.id} {i + 1}" if numbered else sole,
                       field_lines=_field_lines(rows, keypath, raw),
-                      field_keys={} if rows is doc else _cell_keys(rows, keypath, raw))
+                      field_keys={} if rows is doc else _cell_keys(rows, keypath, raw), editions=piece_elsewhere)
         deck.pieces.append(piece)
         for key, value in values.items():  # (a parked piece prints nothing: nothing open, but in a list that prints it)
             # (where a value is, looked up only for a value that is open: a thousand cards' values

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen.data.markup import MISSING_COLOUR, without_icons
-from pnpgen.data.model import LATIN_GAP, PLACEHOLDER_COLOUR, placeholder_said
+from pnpgen.data.model import LATIN_GAP, PLACEHOLDER_COLOUR, UNSHOWN_FIELD, placeholder_said
 from pnpgen.data.optionvalues import LANGUAGE_EXPECTED
 from pnpgen.data.validate import show
 from pnpgen.data.yamlhint import flow
@@ -145,6 +145,9 @@ class Translations:
     other_fonts: dict[str, dict[str, str]] = field(default_factory=dict)  # the other languages' (checked, unused)
     translated: set = field(default_factory=set)  # the files (paths) with a translation mapping in them
     languages_at: Where | None = None  # game.yaml's languages: line (no line number: game.yaml has none)
+    # the other editions a value of which does not read (a number translated into a word): their
+    # texts not kept on the pieces (``Piece.editions``), as that edition's own build stops at it
+    unread: set[str] = field(default_factory=set, metadata=UNSHOWN_FIELD)  # (no edition's text the rulebook shows)
 
     @classmethod
     def from_game(cls, doc: Located, lang: str | None) -> Translations:
@@ -227,9 +230,20 @@ class Translations:
             text_roles[role] = name
         return text_roles, text_fallbacks
 
-    def resolve(self, doc: Located) -> None:
-        """Replace every translation mapping in ``doc`` by the selected language's text."""
+    @property
+    def other_editions(self) -> list[str]:
+        """The game's other languages whose texts a build of its default language keeps on each
+        piece (``Piece.editions``), read with its own: the change report, ``pnpgen diff`` and
+        ``log`` tell a translation's edit as an edit of the card (trial68). None in another
+        language's build: its own texts are its fields."""
+        return [code for code in self.languages if code != self.default] if self.lang == self.default else []
+
+    def resolve(self, doc: Located) -> Any:
+        """Replace every translation mapping in ``doc`` by the selected language's text. Returns
+        the document as written, every language's texts in it, where the build keeps the other
+        editions' (``other_editions``, ``in_edition``); else None."""
         found = [0]
+        written = doc.data if self.other_editions else None
         doc.data = self._walk(doc, doc.data, (), found)
         if found[0]:
             self.translated.add(doc.path)
@@ -237,11 +251,28 @@ class Translations:
         if not found[0] and self.lang != self.default and doc.path.name != "game.yaml" and not from_sheet:
             self.missing.append(Missing(Where(doc.path), "", f"nothing in this file is translated into "
                                                             f"{self.lang}; printed in {self.default} as written"))
+        return written
 
-    def resolve_rows(self, sheet: Any, pieces: list[dict], fields: Any = ()) -> list[dict]:
-        """Spreadsheet rows with ``<field>.<lang>`` columns folded into the chosen language's text.
-        ``sheet`` answers ``where(keypath)`` (data/spreadsheets.py SheetDoc); ``fields``: the
-        deck's, a column headed by one of them (a name with a dot in it) is no translation."""
+    def in_edition(self, written: Any, lang: str) -> Any:
+        """A value as written (translation mappings in it) as the ``lang`` edition's build reads
+        it (``resolve`` in that build): each mapping's ``lang`` text, else the default's marked
+        〔ja〕; each placeholder in its word. Nothing recorded: that edition's build warns of its own."""
+        if isinstance(written, str):
+            return placeholder_said(written, lang)
+        if not isinstance(written, (dict, list)):
+            return written
+        if isinstance(written, dict) and self._is_translation(written):
+            return placeholder_said(self._text_in(written, lang)[0], lang)
+        if isinstance(written, dict):
+            return {k: self.in_edition(v, lang) for k, v in written.items()}
+        return [self.in_edition(v, lang) for v in written]
+
+    def resolve_rows(self, sheet: Any, pieces: list[dict], fields: Any = ()) -> tuple[list[dict], list[dict[str, dict[str, Any]]]]:
+        """Spreadsheet rows with ``<field>.<lang>`` columns folded into the chosen language's text,
+        and each row's translated fields as the other editions read them (language → field →
+        text; ``other_editions``: none kept, none). ``sheet`` answers ``where(keypath)``
+        (data/spreadsheets.py SheetDoc); ``fields``: the deck's, a column headed by one of them (a
+        name with a dot in it) is no translation."""
         for h in getattr(sheet, "headers", []):
             self._undotted_column(sheet, h, fields)
         columns = {h: h.rsplit(".", 1) for h in getattr(sheet, "headers", []) if "." in h}
@@ -253,18 +284,25 @@ class Translations:
             if self.lang != self.default:
                 self.missing.append(Missing(Where(sheet.path), "", f"no {self.lang} column in this sheet; "
                                                                    f"printed in {self.default} as written"))
-            return [self._said(raw) if isinstance(raw, dict) else raw for raw in pieces]
+            return [self._said(raw) if isinstance(raw, dict) else raw for raw in pieces], []
         translated = {f for f, _ in columns.values()}
         self._plain_columns(sheet, pieces, [h for h in getattr(sheet, "headers", []) if h and h not in columns
                                             and h not in translated and dict(fields or {}).get(h) == "text"])
         out = []
+        others = self.other_editions
+        in_others: list[dict[str, dict[str, Any]]] = []
         for i, raw in enumerate(pieces):
             row = {k: v for k, v in raw.items() if k not in columns}
+            elsewhere: dict[str, dict[str, Any]] = {lang: {} for lang in others}
             for f in sorted(translated):
                 texts = {lang: raw[h] for h, (g, lang) in columns.items() if g == f and h in raw}
                 if f in raw:
                     texts.setdefault(self.default, raw[f])
-                if texts and self.lang not in texts and self.default in texts and dict(fields or {}).get(f) == "image":
+                picture = dict(fields or {}).get(f) == "image"
+                for lang in others if texts else ():  # (as that edition's build reads the row: ``_said`` its word)
+                    text = texts[self.default] if self._same_picture(texts, lang, picture) else self._text_in(texts, lang)[0]
+                    elsewhere[lang][f] = placeholder_said(text, lang) if isinstance(text, str) else text
+                if self._same_picture(texts, self.lang, picture):
                     row[f] = texts[self.default]  # a picture not translated is the same picture, its file name unmarked
                 elif texts:  # a missing translation is told at the cell to fill: its <field>.<lang> column's
                     at = f"{f}.{self.lang}" if f"{f}.{self.lang}" in columns else f
@@ -273,7 +311,12 @@ class Translations:
                     shown = self.lang if self.lang in texts else self.default if self.default in texts else next(iter(texts))
                     sheet.read_from[(i, f)] = next((h for h, (g, lang) in columns.items() if g == f and lang == shown), f)
             out.append(self._said(row))
-        return out
+            in_others.append(elsewhere)
+        return out, in_others
+
+    def _same_picture(self, texts: dict, lang: str, picture: bool) -> bool:
+        """A picture's cell not translated into ``lang``: the same picture in that edition, its file name unmarked."""
+        return picture and lang not in texts and self.default in texts
 
     def _plain_columns(self, sheet: Any, pieces: list[dict], headers: list[str]) -> None:
         """Text columns with no ``<field>.<lang>`` column beside them, in a sheet that translates
@@ -376,12 +419,19 @@ class Translations:
                         f"else the {other} text left out", key=True)
 
     def _pick(self, doc: Located, value: dict, keypath: tuple, lists: set[tuple]) -> str:
-        if self.lang in value:
-            return str(value[self.lang])
+        text, shown_lang = self._text_in(value, self.lang)
+        if shown_lang:
+            self.missing.append(Missing(doc.where(keypath), keyname(keypath, lists) or "", str(value[shown_lang]),
+                                        shown_lang=shown_lang))
+        return text
+
+    def _text_in(self, value: dict, lang: str) -> tuple[str, str]:
+        """A translation's text in ``lang``; without one, the default language's (else the first
+        given) after its 〔ja〕 marker, and that language ("" when ``lang``'s own is there)."""
+        if lang in value:
+            return str(value[lang]), ""
         shown_lang = self.default if self.default in value else next(iter(value))
-        shown = str(value[shown_lang])
-        self.missing.append(Missing(doc.where(keypath), keyname(keypath, lists) or "", shown, shown_lang=shown_lang))
-        return marker(shown_lang) + shown
+        return marker(shown_lang) + str(value[shown_lang]), shown_lang
 
     def shared_picture(self, value: str, where: Callable[[], Where]) -> str:
         """An image field's value without the 〔ja〕 marker a mapping that lacks this language gave

@@ -171,6 +171,10 @@ class Piece:
     # where the piece's count is written when not at ``where``: a deck list's entry (``ST01-005: 0``, a
     # list sheet's count cell), where a piece the list parks is told; None: at ``where``
     count_where: Where | None = field(default=None, repr=False, compare=False, metadata=UNSHOWN_FIELD)
+    # the fields the game's other editions read otherwise, as each reads them (language → field →
+    # value: ``{"en": {"title": "Fire"}}``), kept by a build of the default language from the one
+    # read of the data (Translations.other_editions): the change report tells a translation's edit
+    editions: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False, compare=False, metadata=UNSHOWN_FIELD)
 
     def where_of(self, name: str | None) -> Where:
         """Where the piece sets field ``name`` (its own line), else where the piece starts."""

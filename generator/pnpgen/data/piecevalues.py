@@ -104,6 +104,48 @@ def field_value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple,
     return FieldText(str(value), field) if ftype == "text" else value
 
 
+def written_elsewhere(game: Game, written: Any) -> dict[str, dict[str, Any]]:
+    """A YAML piece's fields (or a deck's ``defaults:``) as written, as each of the game's other
+    editions reads them before checking them (language → field → value; none kept, none): only
+    those holding a translation or a list, every other reads the same there (but for a
+    placeholder's word, which no change report tells)."""
+    held = {k: x for k, x in written.items() if isinstance(x, (dict, list))} if isinstance(written, dict) else {}
+    if not held or game.translations is None:
+        return {}
+    return {lang: {k: game.translations.in_edition(x, lang) for k, x in held.items()}
+            for lang in game.translations.other_editions}
+
+
+def read_elsewhere(doc: Source, game: Game, fields: dict[str, str], keypath: tuple,
+                   written: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """``written`` (language → field → value) checked as each edition's load checks it
+    (``field_value``, no art file opened). An edition a value of which does not read (a number
+    translated into a word) is left out, named in ``Translations.unread``: its own build stops there."""
+    out: dict[str, dict[str, Any]] = {}
+    for lang, texts in written.items():
+        try:
+            out[lang] = {k: field_value(doc, game, fields[k], x, keypath + (k,), k, None)
+                         for k, x in texts.items() if k in fields}
+        except InputError:
+            if game.translations is not None:
+                game.translations.unread.add(lang)
+    return out
+
+
+def read_otherwise(values: dict[str, Any], own: dict[str, Any], read: dict[str, dict[str, Any]],
+                   defaults: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The piece's fields each other edition reads otherwise than this one (``Piece.editions``),
+    in the order of its fields: its own (``read``), else its deck's defaults' where it sets
+    none (``own``: the fields it sets)."""
+    out: dict[str, dict[str, Any]] = {}
+    for lang in dict.fromkeys([*read, *defaults]):
+        there = {k: x for k, x in defaults.get(lang, {}).items() if k not in own} | read.get(lang, {})
+        differ = {k: there[k] for k in values if k in there and there[k] != values[k]}
+        if differ:
+            out[lang] = differ
+    return out
+
+
 def rows_said(rows: list[int]) -> str:
     """``row 3``, ``rows 3, 7–9``: sheet rows, runs of neighbours joined."""
     runs: list[list[int]] = []

@@ -10,49 +10,41 @@ from collections import Counter, defaultdict, deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from pnpgen.data.i18n import MARKED
-from pnpgen.data.load import load_game
+from pnpgen.data.i18n import MARKED, is_language
 from pnpgen.data.model import is_placeholder
 from pnpgen.data.printers import Printer
 from pnpgen.data.telling import plain_values, telling_fields, told_by_values
-from pnpgen.errors import InputError
 from pnpgen.messages import counted, msg
 
 if TYPE_CHECKING:
-    from pnpgen.data.model import Game
-    from pnpgen.data.workspace import Workspace
+    from pnpgen.data.model import Game, Piece
     from pnpgen.engine.game import BuildResult
 
 
 NEAREST_AMONG = 200  # pieces without names left over, above which they pair in order (each compared with each)
 
 
-def translated_values(ws: Workspace, game: Game) -> tuple[list[str], dict[str, dict[int, dict[str, Any]]]]:
-    """The languages of a default-language build's game besides its own, and deck id → piece
-    index → each field's text in them where it differs (``{"title.en": "Fire"}``): a translation's
-    change is a change of the card, which ``pnpgen diff``, ``log`` and the build's change line name
-    in the default edition too (trial68). A text not translated (printed 〔ja〕 marked) or a value
-    still open is none; an edition that does not load (its own error) is left out. None for an
-    edition of another language: its own texts are its fields."""
-    default = game.translations.default if game.translations is not None else game.lang
-    if game.lang != default:
-        return [], {}
-    ours = {d.id: {p.index: plain_values(p.values) for p in d.pieces} for d in game.decks}
-    langs: list[str] = []
-    out: dict[str, dict[int, dict[str, Any]]] = {}
-    for lang in (code for code in game.languages if code != default):
-        try:
-            other = load_game(ws, game.slug, lang=lang, art=False)
-        except InputError:
-            continue
-        langs.append(lang)
-        for deck in other.decks:
-            for piece in deck.pieces:
-                base = ours.get(deck.id, {}).get(piece.index, {})
-                for f, v in plain_values(piece.values).items():
-                    if v != base.get(f) and not (isinstance(v, str) and (MARKED.match(v) or is_placeholder(v))):
-                        out.setdefault(deck.id, {}).setdefault(piece.index, {})[f"{f}.{lang}"] = v
-    return langs, out
+def translated_texts(piece: Piece, langs: list[str], base: dict[str, Any]) -> dict[str, Any]:
+    """A piece's texts in the game's other editions (``langs``) where they differ from its own
+    (``base``: its values, ``plain_values``), each field named with its language
+    (``{"title.en": "Fire"}``): a translation's change is a change of the card, which ``pnpgen
+    diff``, ``log`` and the build's change line name in the default edition too (trial68). The
+    data stage read them with the default edition's (``Piece.editions``). A text not translated
+    (printed 〔ja〕 marked) or a value still open is none."""
+    out: dict[str, Any] = {}
+    for lang in langs:
+        for f, v in plain_values(piece.editions.get(lang, {})).items():
+            if v != base.get(f) and not (isinstance(v, str) and (MARKED.match(v) or is_placeholder(v))):
+                out[f"{f}.{lang}"] = v
+    return out
+
+
+def translated_languages(game: Game) -> list[str]:
+    """The other editions whose texts a build of the game's default language keeps (none in
+    another language's build: its own texts are its fields); one whose value does not read is
+    left out (its own build says what is wrong)."""
+    tr = game.translations
+    return [lang for lang in tr.other_editions if lang not in tr.unread] if tr is not None else []
 
 
 def translation_unrecorded(old: dict[str, Any], new: dict[str, Any]) -> Callable[[str], bool]:
@@ -64,16 +56,16 @@ def translation_unrecorded(old: dict[str, Any], new: dict[str, Any]) -> Callable
     return lambda f: "." in f and f.rsplit(".", 1)[1] in others and f.rsplit(".", 1)[1] not in both
 
 
-def snapshot(result: BuildResult, translated: tuple[list[str], dict[str, dict[int, dict[str, Any]]]] = ([], {})) -> dict[str, Any]:
+def snapshot(result: BuildResult) -> dict[str, Any]:
     """What the next build (and the history) compares against, per deck: its count, sheets, home
     file and the signature of each of its pages, and per piece its count, face hashes (fronts,
     backs), the hash of the pictures its faces show and field values; the distinct front/back
     pairs printed and how many copies of each (with their pictures' hash). A face is known by its
     SVG, which names an art file, not its pixels: the pictures' hashes (``art_tag``) are what
-    tell a repainted picture from the same one, on a piece, a pair and a home page. ``translated``:
-    the other languages' texts of a default-language build (``translated_values``), among its values."""
+    tell a repainted picture from the same one, on a piece, a pair and a home page. A default-language
+    build's values hold the other languages' texts (``translated_texts``)."""
     assert result.rendered is not None
-    langs, texts = translated
+    langs = translated_languages(result.game)
     arts = result.face_arts
     printer = printed_for(result.manifest.get("printer"))
     out: dict[str, Any] = {}
@@ -83,7 +75,9 @@ def snapshot(result: BuildResult, translated: tuple[list[str], dict[str, dict[in
             label = f"{p.index}:{p.label}"
             pieces[label] = [p.count, df.digests[p.index], *df.sides[p.index],
                              art_tag(arts, df.piece_keys.get(p.index, ()))]
-            values[label] = plain_values(p.values) | texts.get(df.deck.id, {}).get(p.index, {})
+            values[label] = plain_values(p.values)
+            if p.editions and langs:
+                values[label] |= translated_texts(p, langs, values[label])
             shown = {name: h for k in df.piece_keys.get(p.index, ()) for name, h in result.face_files.get(k, {}).items()}
             if shown:  # the art files its faces show: a repainted piece told by the file replaced
                 files[label] = shown
@@ -125,8 +119,9 @@ def matched(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any]
     the next old piece of its name left over, so a piece deleted or added in the middle of a deck
     does not make every piece after it "new" and "removed" (its number moved, not the piece);
     else, given the pieces' field values, the old piece left over at its number when its name is
-    all that changed (a typo fixed in a title is that piece edited, not one piece removed and
-    another added; a new piece in a removed one's place, other text and count, stays new). The
+    all that changed, in any of its languages (a typo fixed in a title, or in title and title.en, is
+    that piece edited, not one piece removed and another added; a new piece in a removed one's
+    place, other text and count, stays new). The
     pieces without names, and those of a name several share, pair by their values (``_nearest``)."""
     old, new = in_deck_order(old), in_deck_order(new)  # a state read back holds them as JSON sorts them
     # a piece named by its place alone (``#6``: no name field), or by a name others share (six
@@ -184,12 +179,22 @@ def matched(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any]
         if label in out or was is None:
             continue
         ov, nv = old_values.get(was, {}), new_values.get(label, {})
-        differ = len([f for f in {*ov, *nv} if ov.get(f) != nv.get(f)])
-        if (differ == 1 and old[was][:1] == new[label][:1]) or (differ == 0 and (nameless(was) or nameless(label))):
-            # the name's field alone (at the same count); or no field at all: a deck's sole piece
-            # without a name, named after its deck, is the #1 it was (and is #1 once another is added)
+        differ = [f for f in {*ov, *nv} if ov.get(f) != nv.get(f)]
+        if (one_field(differ) and old[was][:1] == new[label][:1]) or (not differ and (nameless(was) or nameless(label))):
+            # the name's field alone (at the same count), in any of the game's languages; or no
+            # field at all: a deck's sole piece without a name, named after its deck, is the #1 it
+            # was (and is #1 once another is added)
             out[label] = at.pop(_number(label))
     return out
+
+
+def one_field(fields: list[str]) -> bool:
+    """Are ``fields`` one field, with its texts in the game's other languages (``title`` and
+    ``title.en``: a card renamed in both languages of its game is that card renamed)?"""
+    if not fields:
+        return False
+    field = min(fields, key=len)
+    return all(f == field or (f.startswith(field + ".") and is_language(f[len(field) + 1:])) for f in fields)
 
 
 def _told_by_values(old: dict[str, Any], new: dict[str, Any], kind_of: dict[str, str]) -> set[str]:

@@ -25,7 +25,7 @@ from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace, relative_proof, workspace_relative
 from pnpgen.engine import bookkey, history, recording
 from pnpgen.engine.cache import Cache, GameState, States, as_written, recorded
-from pnpgen.engine.changes import PRINTER_CHANGED, change_report, snapshot, translated_values
+from pnpgen.engine.changes import PRINTER_CHANGED, change_report, snapshot
 from pnpgen.engine.export import exports_made
 from pnpgen.engine.facekeys import render_inputs, saved_again
 from pnpgen.engine.fingerprint import FileHashes, fingerprint
@@ -302,7 +302,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
         if staging is not None:
             _stage_early(staging, {out_dir / rel: data for rel, data in result.files.items()})
         # what the sheets alone decide, worked out while the rulebook's process may still be setting the book
-        now = snapshot(result, translated_values(ws, game))
+        now = snapshot(result)
         latest = history.last_version(out_root, ed)  # (read once: the report, the draft's sections, the new version)
         last, since = _last_report(before, latest)
         changes, reprint = change_report(last, now)
