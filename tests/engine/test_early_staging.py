@@ -16,7 +16,7 @@ from conftest import PICTURE_DECK_YAML, PICTURE_FRONT, make_workspace, run
 from pnpgen.engine import documents as documents_module
 from pnpgen.engine import recording, stagecopy, transaction
 from pnpgen.engine import run as build_run
-from pnpgen.engine.journal import JOURNAL, STAGED, STAGING
+from pnpgen.engine.journal import JOURNAL, MADE, STAGED, STAGING
 from pnpgen.engine.output import build_lock
 from pnpgen.engine.transaction import Staging, commit
 from pnpgen.errors import InputError
@@ -76,7 +76,7 @@ def test_the_documents_copied_early_are_the_bytes_a_commit_writes(tmp_path, monk
     seen = {}
 
     def at_the_commit(root, files, remove, staging, *later):
-        seen["staged"] = sorted(p.name for p in (root / STAGING).iterdir() if p.name != STAGED)
+        seen["staged"] = sorted(p.name for p in (root / STAGING).iterdir() if p.name not in (STAGED, MADE))
         seen["copying"] = sorted(p.relative_to(root).as_posix() for p in staging.copies)
         return real(root, files, remove, staging, *later)
 
@@ -142,7 +142,7 @@ def test_a_failure_after_the_early_copies_began_leaves_the_old_set_and_nothing_s
     staged: list[str] = []
 
     def fails(*args, **kwargs):  # the history's record comes after the documents are made
-        staged.extend(p.name for p in (out / STAGING).iterdir() if p.name != STAGED)
+        staged.extend(p.name for p in (out / STAGING).iterdir() if p.name not in (STAGED, MADE))
         raise failure
 
     monkeypatch.setattr(recording, "record", fails)

@@ -374,8 +374,9 @@ def _swapped_spare(tmp_path: Path, monkeypatch, failures: int, swapped: bool = T
     entry.write_bytes(b"a designer's file" * 100)
     if not swapped:
         os.link(entry, tmp_path / "linked.pdf")
-    st = entry.lstat()
-    taken = spare.Spare(entry, [st.st_dev, st.st_ino + swapped, st.st_size, st.st_mtime_ns], 100, 1)
+    identity = spare.file_identity(entry.lstat())
+    taken = spare.Spare(entry, [identity[0], identity[1] + swapped, *identity[2:]], 100, 1)
+    monkeypatch.setattr(spare, "_still", lambda path, identity: True)  # (swapped, or linked, after open_as's check)
     staging = transaction.Staging(root)
     staging.begin()
     staged = staging.folder / staging.name_of(root / "deck.pdf", b"new")
@@ -383,13 +384,13 @@ def _swapped_spare(tmp_path: Path, monkeypatch, failures: int, swapped: bool = T
     real, real_link, left = os.rename, os.link, [failures]
 
     def no_way_back(src, dst):
-        if Path(dst) == entry and Path(src) == staged and left[0]:
+        if Path(dst).parent == entry.parent and Path(src) == staged and left[0]:  # (any name in the trash)
             left[0] -= 1
             raise OSError(errno.EACCES, "Permission denied", str(dst))
         real(src, dst)
 
     def no_link_back(src, dst, **kwargs):
-        if Path(dst) == entry and Path(src) == staged and left[0]:
+        if Path(dst).parent == entry.parent and Path(src) == staged and left[0]:
             raise OSError(errno.EACCES, "Permission denied", str(dst))  # (then the rename is tried)
         real_link(src, dst, **kwargs)
     monkeypatch.setattr(spare.os, "rename", no_way_back)
@@ -457,7 +458,7 @@ def test_each_stored_parts_place_is_hashed_once_for_every_document_of_the_build(
     _text_edit(ws, 2)
     assert run(ws, *BUILD) == 0
     layouts = spare.read(root / TRASH).outputs
-    places = {item.split("/", 1)[1] for v in layouts.values() for item in v[4].split(";") if "/" in item}
+    places = {item.split("/", 1)[1] for v in layouts.values() for item in v[-1].split(";") if "/" in item}
     places.discard("")
     assert len(layouts) >= 3 and places  # the deck's documents, their pictures placed from the art files
     assert len(hashed) == len(set(hashed)) == len(places)
@@ -503,7 +504,7 @@ def _spare_to_take(tmp_path: Path):
     entry = root / TRASH / "abc-000000"
     entry.write_bytes(b"pnpgen's old document" * 100)
     st = entry.lstat()
-    taken = spare.Spare(entry, [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns], 100, 1)
+    taken = spare.Spare(entry, spare.file_identity(st), 100, 1)
     staging = transaction.Staging(root)
     staging.begin()
     staged = staging.folder / staging.name_of(root / "deck.pdf", b"new")
@@ -546,6 +547,23 @@ def test_a_spare_put_back_never_replaces_a_file_that_took_its_trash_name_meanwhi
     assert not staged.exists()  # pnpgen's own spare freed, not left in the staging folder
 
 
+def test_a_spare_put_back_goes_under_a_record_of_its_own_and_is_freed(tmp_path, monkeypatch):
+    """A spare taken into staging and found open elsewhere (so not rewritten) goes back into the
+    trash: its move set its change time anew, so the record it was taken under no longer names
+    it; it goes under a new entry's name and sealed record, pnpgen's to free, never a stranger."""
+    entry, st, taken, staged = _spare_to_take(tmp_path)
+    trash = entry.parent
+    taken.give_back = lambda spare_file, still: trashes.take_back(trash, spare_file, still)
+    monkeypatch.setattr(spare, "_open_nowhere_else", lambda fd: False)
+    assert taken.open_as(staged, 0o644) is None
+    back = [p for p in trash.iterdir() if p.name.endswith("-spare")]
+    assert not staged.exists() and not entry.exists() and len(back) == 1
+    assert back[0].stat().st_ino == st.st_ino and back[0].read_bytes() == b"pnpgen's old document" * 100
+    assert trashes.strangers(trash) == []
+    trashes.empty_trash(trash)
+    assert not trash.exists()
+
+
 def test_a_spare_whose_bytes_differ_from_its_record_is_used_only_before_them(tmp_path):
     """A spare whose bytes were changed behind its record (its stamp put back) is trusted only up
     to the part in memory that differs: its layout names the pictures, never the drawing's bytes."""
@@ -563,7 +581,7 @@ def test_a_spare_whose_bytes_differ_from_its_record_is_used_only_before_them(tmp
 
     def record() -> spare.Record:
         st = entry.stat()
-        return spare.Record(spares={DOC: ["0001", st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns,
+        return spare.Record(spares={DOC: ["0001", *spare.file_identity(st),
                                           spare.layout_of(old)]})
 
     found = spare.find(trash, record(), DOC, new, 0)

@@ -38,7 +38,7 @@ def _spare_of(tmp_path, old: assemble.PdfFile) -> tuple:
     entry = trash / "0001"
     entry.write_bytes(bytes(old))
     st = entry.stat()
-    return trash, spare.Record(spares={"doc.pdf": ["0001", st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns,
+    return trash, spare.Record(spares={"doc.pdf": ["0001", *spare.file_identity(st),
                                                     spare.layout_of(old)]})
 
 

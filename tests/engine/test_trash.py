@@ -195,10 +195,10 @@ def test_the_record_of_spares_left_half_written_is_freed_and_no_designers_file(t
     assert (tmp_path / "elsewhere").read_bytes() == b"keep"
 
 
-def test_an_entry_swapped_out_as_the_reclaim_looks_is_freed_by_a_later_reclaim(tmp_path, small_reclaim, monkeypatch):
+def test_an_entry_swapped_out_as_the_reclaim_looks_is_never_freed(tmp_path, small_reclaim, monkeypatch):
     """The entry's file moved aside and another put in its name just as the reclaim checks it:
-    neither is freed then, and the record naming the entry stays, so that once pnpgen's file is
-    back in its name the next reclaim frees it (and the trash folder with it)."""
+    neither is freed then, and the record naming the entry stays. pnpgen's file moved back into
+    its name is kept too: the move set its change time anew, as a file made there has its own."""
     root = tmp_path / "out"
     first, second = _old_files_in_the_trash(root, monkeypatch)
     trash, aside = root / TRASH, tmp_path / "aside.pdf"
@@ -218,10 +218,10 @@ def test_an_entry_swapped_out_as_the_reclaim_looks_is_freed_by_a_later_reclaim(t
     assert trashes.strangers(trash) == [second.name]
     trashes.empty_trash(trash)
     assert second.read_bytes() == b"a synced folder's copy"  # (not pnpgen's: kept)
-    os.replace(aside, second)  # pnpgen's file back in its name
-    assert trashes.strangers(trash) == []
+    os.replace(aside, second)  # pnpgen's file back in its name: its move set its change time anew,
+    assert trashes.strangers(trash) == [second.name]  # so it cannot be told from a file made there
     trashes.empty_trash(trash, keep_spares=True)
-    assert not trash.exists()
+    assert second.read_bytes() == b"new" * 1000
 
 
 def test_a_file_swapped_into_an_entry_after_its_check_is_never_freed(tmp_path, small_reclaim, monkeypatch):
@@ -245,31 +245,36 @@ def test_a_file_swapped_into_an_entry_after_its_check_is_never_freed(tmp_path, s
     assert not first.exists() and second.read_bytes() == b"a synced folder's copy"
     assert aside.read_bytes() == b"new" * 1000
     assert trashes.strangers(trash) == [second.name]  # (its record stays, naming pnpgen's file)
-    os.replace(aside, second)
+    os.replace(aside, second)  # (moved back, it is a stranger too: its change time is the move's)
     trashes.empty_trash(trash, keep_spares=True)
-    assert not trash.exists()
+    assert second.read_bytes() == b"new" * 1000 and trashes.strangers(trash) == [second.name]
 
 
 def test_a_file_that_took_the_entrys_name_while_it_was_checked_is_not_replaced(tmp_path, small_reclaim, monkeypatch):
-    """Not pnpgen's file moved aside to be checked, and a third put in the entry's name meanwhile:
-    the one moved aside goes back under a name that says it is not pnpgen's, the third stays."""
+    """pnpgen's entry checked and held open, then swapped for another file just before its move to a
+    private name, and a third put in the entry's name meanwhile: the one moved aside is not the
+    file held, so it goes back under a name that says it is not pnpgen's; the third stays, and
+    pnpgen's file (moved elsewhere) is untouched."""
     root = tmp_path / "out"
     first, second = _old_files_in_the_trash(root, monkeypatch)
-    trash = root / TRASH
-    second.unlink()
-    second.write_bytes(b"new" * 1000)  # (the same size, another file: not the entry)
-    real = trashes._is_entry
+    trash, aside = root / TRASH, tmp_path / "aside.pdf"
+    real = os.rename
 
-    def taken_meanwhile(path, *identity):
-        if path.name.startswith(second.name + trashes.FREEING):
+    def swapped_as_it_moves(src, dst):
+        if Path(src) == second and trashes.FREEING in os.fspath(dst):
+            real(second, aside)
+            second.write_bytes(b"not pnpgen's")
+            real(src, dst)
             second.write_bytes(b"a third file")
-        return real(path, *identity) or path == second  # (the first look sees the entry's name alike)
+            return
+        real(src, dst)
 
-    monkeypatch.setattr(trashes, "_is_entry", taken_meanwhile)
+    monkeypatch.setattr(os, "rename", swapped_as_it_moves)
     trashes.empty_trash(trash, keep_spares=True)
     monkeypatch.undo()
     assert not first.exists() and second.read_bytes() == b"a third file"
-    assert second.with_name(f"{second.name}.not-written-by-pnpgen").read_bytes() == b"new" * 1000
+    assert second.with_name(f"{second.name}.not-written-by-pnpgen").read_bytes() == b"not pnpgen's"
+    assert aside.read_bytes() == b"new" * 1000
 
 
 def test_killed_as_it_freed_an_entry_the_next_reclaim_frees_it(tmp_path, small_reclaim, monkeypatch):

@@ -11,6 +11,7 @@ import json
 import os
 import shlex
 import signal
+import stat
 import sys
 import threading
 from contextlib import contextmanager
@@ -29,7 +30,39 @@ STAGING = ".pnpgen-staging"
 JOURNAL = ".pnpgen-journal"
 STAGED = ".staged"  # <staging>/.staged: the sealed record of how many names a build staged there
 STAGED_TEMPORARY = later(r"\.staged\.[0-9a-f]+-[0-9a-f]+\.pnpgen-tmp")  # its tmp_beside, a kill left
-VERSION = 2  # 2: sealed (a header line holding the seal, then the body); 1, unsealed, is rolled back
+MADE = ".made"  # <staging>/.made: the empty file the staging folder is made with (``staging_mark``)
+# 3: the staging folder named by its mark (``staging_mark``); 2: by the folder's inode, which a
+# folder made again in its place gets back on ext4 (still read as before); 1, unsealed, is rolled back
+VERSION = 3
+READ_VERSIONS = (2, 3)
+
+
+def make_staging(staging: Path) -> None:
+    """The staging folder, made with its mark: an empty file whose inode and change time name this
+    very folder in its records (``staging_mark``)."""
+    staging.mkdir()
+    os.close(os.open(staging / MADE, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+                     | getattr(os, "O_CLOEXEC", 0), 0o666))
+
+
+def staging_mark(staging: Path) -> list[int] | None:
+    """The inode and change time (ns) of the file the staging folder was made with: what a folder
+    made again in its place, or a copy of it put there, cannot have — a new folder or file may get a
+    freed inode's number back at once (ext4 does), but the kernel sets a file's change time as it is
+    made, and no call sets it back. None when there is no such file."""
+    try:
+        st = (staging / MADE).lstat()
+    except OSError:
+        return None
+    return [st.st_ino, st.st_ctime_ns] if stat.S_ISREG(st.st_mode) else None
+
+
+def _names_staging(body: dict, version: int, staging: Path) -> bool:
+    """Does a record of ``version`` name ``staging`` (its mark; version 2: its inode)?"""
+    if version == 2:
+        return isinstance(body.get("staging"), int) and staging.lstat().st_ino == body["staging"]
+    mark = staging_mark(staging)
+    return mark is not None and body.get("staging") == mark
 
 
 def recover(root: Path, later: list[Path] | None = None) -> str | None:
@@ -106,7 +139,8 @@ def _carry_out(root: Path, moves: list, remove: list, aside: trash.Trash, journa
                 _remove(inside(root, rel), aside, i)
         # a killed run of this commit may have moved some aside already: the journal names them too
         aside.record([name for name, _ in moves] + [f"r{i:06d}" for i in range(len(remove))])
-        spare.promote(aside.folder, [(f"{aside.token}-{name}", rel) for name, rel in moves], remove, aside.token)
+        spare.promote(aside.folder, [(f"{aside.token}-{name}", rel) for name, rel in moves], remove, aside.token,
+                      aside.taken)
         journal.unlink()
 
 
@@ -150,15 +184,14 @@ def _read_journal(journal: Path, staging: Path) -> tuple[list[tuple[str, str]], 
     try:
         head, _, text = read_record(journal).partition(b"\n")
         outer = json.loads(head)
-        if not isinstance(outer, dict) or outer.get("version") != VERSION \
+        if not isinstance(outer, dict) or outer.get("version") not in READ_VERSIONS \
                 or not hmac.compare_digest(str(outer.get("check")), seal(text)):
             return None
         body = json.loads(text)
-        if not isinstance(body, dict) or body.get("version") != VERSION:
+        if not isinstance(body, dict) or body.get("version") != outer["version"]:
             return None
-        if usercache.secret() is None and not (isinstance(body.get("staging"), int) and staging.is_dir()
-                                               and not staging.is_symlink()
-                                               and staging.lstat().st_ino == body["staging"]):
+        if usercache.secret() is None and not (staging.is_dir() and not staging.is_symlink()
+                                               and _names_staging(body, body["version"], staging)):
             return None
         moves = [(m[0], m[1]) for m in body.get("moves", [])
                  if isinstance(m, list) and len(m) == 2 and isinstance(m[0], str) and m[0].isdigit()
@@ -178,8 +211,8 @@ def _staged(staging: Path) -> int | None:
         if not hmac.compare_digest(str(json.loads(head).get("check")), seal(text)):
             return None
         body = json.loads(text)
-        count, ino = body.get("staged"), body.get("staging")
-        if body.get("version") != VERSION or type(count) is not int or ino != staging.lstat().st_ino:
+        count, version = body.get("staged"), body.get("version")
+        if version not in READ_VERSIONS or type(count) is not int or not _names_staging(body, version, staging):
             return None
         return count
     except (OSError, ValueError, TypeError, AttributeError):
@@ -196,7 +229,7 @@ def remove_staging(staging: Path) -> None:
     if not staging.is_dir():
         return
     count = _staged(staging)
-    others, records = [], []
+    others, records, mark = [], [], None
     for entry in sorted(os.scandir(staging), key=lambda e: e.name):
         name = entry.name
         if count is not None and len(name) == 6 and name.isascii() and name.isdigit() and int(name) < count \
@@ -205,8 +238,12 @@ def remove_staging(staging: Path) -> None:
         elif ((name == STAGED and count is not None) or STAGED_TEMPORARY.fullmatch(name)) \
                 and entry.is_file(follow_symlinks=False):
             records.append(entry.path)
+        elif name == MADE and entry.is_file(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_size == 0:
+            mark = entry.path  # (the folder's mark: with the records, or alone, left by a run killed before them)
         else:
             others.append(name)
+    if mark is not None and (count is not None or not others):
+        records.append(mark)
     for record in records:  # after the files it names: a run killed in between finds them still named
         os.unlink(record)
     if others:

@@ -11,10 +11,12 @@ The trash folder's sealed record ``.spares`` (HMAC-SHA256 under this machine's k
 journal's; naming the trash folder's inode too) holds, by output path:
 
 - ``outputs``: each big document the last commits wrote, with its file's identity (device,
-  inode, size, modification time) and its layout — each part of the ``PdfFile`` it was written
+  inode, size, modification and change times: ``file_identity``) and its layout — each part of the ``PdfFile`` it was written
   from as (length, what it is: a stored part's content hash or file and stamp; ``""`` for bytes
   in memory, compared with the file's own bytes when reused);
-- ``spares``: the trash entry each such document became when a commit replaced it.
+- ``spares``: the trash entry each such document became when a commit replaced it (its identity
+  there: the commit's move into the trash set its change time anew, so the commit checks the
+  output's identity just before the move, ``Trash.take``, and records the entry's just after).
 
 A spare is reused only while it is still exactly the file the record names (a regular file,
 the same identity, a single name, open in no other program): a file someone hard-linked,
@@ -33,7 +35,7 @@ import json
 import os
 import re
 import stat
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -43,7 +45,7 @@ from pnpgen.pdf.assemble import PdfFile, Stored
 from pnpgen.usercache import machine_seal
 
 SPARES = ".spares"  # <trash>/.spares: the sealed record of the outputs' layouts and the spares
-VERSION = 1
+VERSION = 2  # 2: identities with the change time; a record of 1 (without) is not read: no spare, once
 # <trash>/.spares.<pid>-<thread>.pnpgen-tmp: the record's tmp_beside, which a run killed as it wrote it left
 SPARES_TEMPORARY = later(r"\.spares\.([0-9a-f]+)-[0-9a-f]+" + re.escape(TMP_SUFFIX))
 
@@ -128,16 +130,23 @@ def _same(recorded: str, part: Stored, places: dict[Stored, str]) -> bool:
     return bool(where) and where == _where(part, places)
 
 
-def _file_identity(st: os.stat_result) -> list[int]:
-    return [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns]
+def file_identity(st: os.stat_result) -> list[int]:
+    """Device, inode, size, modification and change times: the change time is what a file made
+    since in the place of one freed lacks, though it may get the freed inode's number back at
+    once (ext4 does) and its modification time from a copy (``cp -p``); the kernel sets it as a
+    file is made, written, renamed or its mode changed, and no call sets it back."""
+    return [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
+
+
+IDENTITY = 5  # the numbers of ``file_identity``
 
 
 @dataclass
 class Record:
     """The ``.spares`` record of a trash folder (empty when there is none that holds)."""
 
-    outputs: dict[str, list] = field(default_factory=dict)  # rel → [dev, ino, size, mtime_ns, layout]
-    spares: dict[str, list] = field(default_factory=dict)  # rel → [entry, dev, ino, size, mtime_ns, layout]
+    outputs: dict[str, list] = field(default_factory=dict)  # rel → [*file_identity, layout]
+    spares: dict[str, list] = field(default_factory=dict)  # rel → [entry, *file_identity, layout]
 
     def write(self, trash: Path) -> None:
         """Written anew (atomically); removed when it holds nothing."""
@@ -152,7 +161,7 @@ class Record:
 
     def spare_names(self, trash: Path) -> set[str]:
         """The trash entries that are live spares: still the very files the record names."""
-        return {str(s[0]) for s in self.spares.values() if _still(trash / str(s[0]), s[1:5])}
+        return {str(s[0]) for s in self.spares.values() if _still(trash / str(s[0]), s[1:1 + IDENTITY])}
 
 
 def read(trash: Path) -> Record:
@@ -164,9 +173,9 @@ def read(trash: Path) -> Record:
         body = json.loads(text)
         if body.get("version") != VERSION or body.get("trash") != trash.lstat().st_ino:
             return Record()
-        outputs = {str(k): v for k, v in body.get("outputs", {}).items() if _sound(v, 4)}
+        outputs = {str(k): v for k, v in body.get("outputs", {}).items() if _sound(v, IDENTITY)}
         spares = {str(k): v for k, v in body.get("spares", {}).items()
-                  if _sound(v[1:], 4) and isinstance(v[0], str) and "/" not in v[0] and v[0].isascii()}
+                  if _sound(v[1:], IDENTITY) and isinstance(v[0], str) and "/" not in v[0] and v[0].isascii()}
         return Record(outputs, spares)
     except (OSError, ValueError, TypeError, AttributeError, IndexError, KeyError):
         return Record()
@@ -183,23 +192,26 @@ def _still(path: Path, identity: list) -> bool:
         st = path.lstat()
     except OSError:
         return False
-    return stat.S_ISREG(st.st_mode) and st.st_nlink == 1 and _file_identity(st) == list(identity)
+    return stat.S_ISREG(st.st_mode) and st.st_nlink == 1 and file_identity(st) == list(identity)
 
 
-def promote(trash: Path, moved: Iterable[tuple[str, str]], removed: Iterable[str], token: str) -> None:
+def promote(trash: Path, moved: Iterable[tuple[str, str]], removed: Iterable[str], token: str,
+            taken: Mapping[str, tuple[list[int], list[int]]]) -> None:
     """After a commit moved the files it replaced into the trash (``moved``: entry name, output
-    path): each that is the document the record knows becomes that output's spare, in place of
-    the one before (freed then, by the reclaim); what the commit removed keeps none. Done again
-    by a recovery it gives the same record."""
+    path; ``taken``: by entry name, the file's identity just before this run moved it and just
+    after, ``Trash.take``): each that was the document the record knows becomes that output's
+    spare, in place of the one before (freed then, by the reclaim); what the commit removed keeps
+    none. A file a killed run of the commit moved keeps none (its identity before the move is
+    not known). Done again by a recovery it gives the same record."""
     if trash.is_symlink() or not trash.is_dir():
         return
     record = read(trash)
     if not record.outputs and not record.spares:
         return
     for entry, rel in moved:
-        known = record.outputs.pop(rel, None)
-        if known is not None and _still(trash / entry, known[:4]):
-            record.spares[rel] = [entry, *known]
+        known, moves = record.outputs.pop(rel, None), taken.get(entry)
+        if known is not None and moves is not None and moves[0] == known[:IDENTITY] and _still(trash / entry, moves[1]):
+            record.spares[rel] = [entry, *moves[1], known[IDENTITY]]
         elif rel in record.spares and not str(record.spares[rel][0]).startswith(f"{token}-"):
             del record.spares[rel]  # (this commit's own, when a killed run of it got this far)
     for rel in removed:
@@ -226,7 +238,7 @@ def note_outputs(root: Path, trash: Path, written: Mapping[Path, PdfFile], layou
                 rel = path.relative_to(root).as_posix()
                 st = path.lstat()
                 if stat.S_ISREG(st.st_mode):
-                    record.outputs[rel] = [*_file_identity(st), layouts.of(data)]
+                    record.outputs[rel] = [*file_identity(st), layouts.of(data)]
             record.write(trash)
             return
         except OSError:
@@ -242,44 +254,63 @@ class Spare:
     identity: list
     size: int
     parts: int
+    # what puts a spare not rewritten back into the trash under a sealed record of its own
+    # (``trash.take_back``, given by the build's staging): its file, and what tells it is still that file
+    give_back: Callable[[Path, Callable[[Path], bool]], bool] | None = None
 
     def open_as(self, staged: Path, mode: int) -> tuple[int, int] | None:
         """Move the spare to ``staged`` (a name the staging folder's record holds already), cut
         after the common bytes: its descriptor, positioned there, and the first part still to
         write. None when it cannot be rewritten: moved out of ``staged`` again (``_put_back``), or
         freed when it was cut already (its trash record no longer names it), and ``staged`` is
-        then free for a new file."""
+        then free for a new file. Checked before the move (all of its identity) and after it,
+        held open (the move sets its change time anew: the rest of it)."""
+        if not _still(self.entry, self.identity):
+            return None
         try:
             os.rename(self.entry, staged)
         except OSError:
             return None
         flags = os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-        fd, known = -1, False
         try:
             fd = os.open(staged, flags)
+        except OSError:
+            self._put_back(staged, None)
+            return None
+        held: os.stat_result | None = None  # (pnpgen's spare, once its identity is seen)
+        try:
             st = os.fstat(fd)
-            known = stat.S_ISREG(st.st_mode) and _file_identity(st) == list(self.identity)
-            if known and st.st_nlink == 1 and _open_nowhere_else(fd):
+            if stat.S_ISREG(st.st_mode) and file_identity(st)[:4] == list(self.identity[:4]):
+                held = st
+            if held is not None and st.st_nlink == 1 and _open_nowhere_else(fd):
                 os.ftruncate(fd, self.size)
                 os.lseek(fd, self.size, os.SEEK_SET)
                 os.fchmod(fd, mode)
                 return fd, self.parts
         except OSError:
             pass
-        if fd >= 0:
-            cut = known and _cut(fd, self.identity)
+        try:
+            if not (held is not None and _cut(fd, self.identity) and _freed(staged, held)):
+                self._put_back(staged, held)
+        finally:
             os.close(fd)
-            if cut and _freed(staged, self.identity):
-                return None
-        self._put_back(staged, known)
         return None
 
-    def _put_back(self, staged: Path, known: bool) -> None:
+    def _put_back(self, staged: Path, held: os.stat_result | None) -> None:
         """Move what ``open_as`` took out of the staging folder's names, which are deleted with it:
         back into the trash (made again, if a reclaim removed it once it was empty), never over a
-        file that took the entry's name meanwhile; where it cannot go back, pnpgen's own spare
-        (``known``) loses this name of it, and any other file stays in the staging folder under a
-        name its record does not hold — kept and said when the folder is removed, never deleted."""
+        file that took the entry's name meanwhile. pnpgen's own spare (``held``: the file held
+        open) goes there under a new entry's name and sealed record (engine/trash.py): its move
+        set its change time anew, so the record it was taken under names it no more. Where it
+        cannot go back, pnpgen's own spare loses this name of it, and any other file stays in the
+        staging folder under a name its record does not hold — kept and said when the folder is
+        removed, never deleted."""
+        if held is not None and _is_held(staged, held):
+            if self.give_back is not None and self.give_back(staged, lambda path: _is_held(path, held)):
+                return
+            if not _freed(staged, held):
+                os.rename(staged, staged.with_name(f"{staged.name}.not-written-by-pnpgen"))
+            return
         if move_without_replacing(staged, self.entry):
             return
         try:
@@ -288,8 +319,15 @@ class Spare:
             pass
         if move_without_replacing(staged, self.entry):
             return
-        if not (known and _freed(staged, self.identity)):
-            os.rename(staged, staged.with_name(f"{staged.name}.not-written-by-pnpgen"))
+        os.rename(staged, staged.with_name(f"{staged.name}.not-written-by-pnpgen"))
+
+
+def _is_held(path: Path, held: os.stat_result) -> bool:
+    """Is ``path`` the very file ``held`` open (its inode no other file's while it is open)?"""
+    try:
+        return os.path.samestat(path.lstat(), held)
+    except OSError:
+        return False
 
 
 def _cut(fd: int, identity: list) -> bool:
@@ -301,12 +339,11 @@ def _cut(fd: int, identity: list) -> bool:
         return True
 
 
-def _freed(staged: Path, identity: list) -> bool:
-    """Free ``staged`` when it is still the very file of ``identity`` (device and inode: pnpgen's
-    spare, proven by the record it was taken under); False, touching nothing, for any other."""
+def _freed(staged: Path, held: os.stat_result) -> bool:
+    """Free ``staged`` when it is still the very file ``held`` open (pnpgen's spare, proven by the
+    record it was taken under; open, its inode is no other file's); False, touching nothing, for any other."""
     try:
-        st = staged.lstat()
-        if not stat.S_ISREG(st.st_mode) or [st.st_dev, st.st_ino] != list(identity[:2]):
+        if not _is_held(staged, held):
             return False
         staged.unlink()
     except OSError:
@@ -334,7 +371,8 @@ def _open_nowhere_else(fd: int) -> bool:
 
 
 def find(trash: Path, record: Record, rel: str, data: PdfFile, minimum: int,
-         layouts: Layouts | None = None) -> Spare | None:
+         layouts: Layouts | None = None,
+         give_back: Callable[[Path, Callable[[Path], bool]], bool] | None = None) -> Spare | None:
     """The spare of output ``rel`` when it is still the file its record names and holds at least
     ``minimum`` of the new document's first bytes (read only where they are bytes in memory: a
     picture is known by its layout). ``layouts``: the build's (``Layouts``): the new document's
@@ -343,7 +381,7 @@ def find(trash: Path, record: Record, rel: str, data: PdfFile, minimum: int,
     known = record.spares.get(rel)
     if known is None or trash.is_symlink() or not trash.is_dir():
         return None
-    entry, identity, layout = trash / str(known[0]), known[1:5], known[5]
+    entry, identity, layout = trash / str(known[0]), known[1:1 + IDENTITY], known[1 + IDENTITY]
     if not _still(entry, identity):
         return None
     try:
@@ -351,7 +389,7 @@ def find(trash: Path, record: Record, rel: str, data: PdfFile, minimum: int,
     except OSError:
         return None
     try:
-        if _file_identity(os.fstat(fd)) != list(identity):
+        if file_identity(os.fstat(fd)) != list(identity):
             return None
         items = layout.split(";")
         same = _same_text(items, layouts.of(data).split(";"))
@@ -362,7 +400,7 @@ def find(trash: Path, record: Record, rel: str, data: PdfFile, minimum: int,
         os.close(fd)
     if at < minimum or at > identity[2]:
         return None
-    return Spare(entry, identity, at, parts)
+    return Spare(entry, identity, at, parts, give_back)
 
 
 def _same_text(a: list[str], b: list[str], step: int = 256) -> int:

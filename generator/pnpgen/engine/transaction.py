@@ -29,8 +29,10 @@ whose seal holds is rolled forward; any other (unsealed, sealed elsewhere or und
 key, damaged, an earlier pnpgen's) is rolled back — its staging folder and itself removed, no
 file of the folder touched — and ``recover`` says so in one line on stderr. Without a machine key
 (``PNPGEN_CACHE=off``, or a machine cache that cannot be written) the seal is the SHA-256 of the
-journal's text, and the journal must also name the inode of the staging folder it sits beside
-(a folder unpacked from a zip or a clone gets inodes no one could know when it was packed).
+journal's text, and the journal must also name the staging folder it sits beside by the mark it
+was made with (``journal.staging_mark``: its empty file's inode and change time; a folder unpacked
+from a zip or a clone, or copied in place of the real one, gets numbers no one could know when it
+was packed — its inode number may be the real one's, given back by ext4, never its change time).
 Even a sealed journal is not trusted blindly: only plain relative paths below the folder,
 staged files from a real staging folder of its own (a link would bring in files from elsewhere),
 staged names pnpgen gives, and no folder on the way that is a link.
@@ -56,10 +58,12 @@ from pnpgen.engine.journal import (
     STAGING,
     VERSION,
     journal_bytes,
+    make_staging,
     recover,
     remove_staging,
     seal,
     signals_deferred,
+    staging_mark,
 )
 from pnpgen.engine.output import build_lock, current_umask, locked, make_folder, named, unchanged, unwritable
 from pnpgen.engine.stagecopy import DocumentCopy, stage_file
@@ -132,7 +136,7 @@ def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[P
         _pause_for_tests()
         body = {"version": VERSION, "moves": moves, "remove": [p.relative_to(root).as_posix() for p in gone],
                 "token": f"{time.time_ns():x}",  # names this commit's trash entries apart from an earlier one's
-                "staging": folder.lstat().st_ino}
+                "staging": staging_mark(folder)}
         new = root / (JOURNAL + ".new")
         write_new(new, journal_bytes(body))
     except SourceChanged as e:
@@ -296,7 +300,7 @@ class Staging:
         try:
             lock.enter_context(build_lock(self.root, wait=False))
             recover(self.root)
-            self.folder.mkdir()
+            make_staging(self.folder)
         except (InputError, OSError):
             lock.close()
             self._refused = True
@@ -310,7 +314,7 @@ class Staging:
             return
         make_folder(self.root)
         try:
-            self.folder.mkdir()
+            make_staging(self.folder)
         except OSError as e:
             raise unwritable(self.root, e) from None
         self.open = True
@@ -321,7 +325,7 @@ class Staging:
             self._spares = spare.read(self.root / TRASH)
             self._spares.outputs.clear()  # (the layouts of the files in place: not what a spare is found by)
         return spare.find(self.root / TRASH, self._spares, path.relative_to(self.root).as_posix(), data, trash.RECLAIM_MIN,
-                          self.layouts)
+                          self.layouts, give_back=lambda spare_file, still: trash.take_back(self.root / TRASH, spare_file, still))
 
     def staged_early(self) -> None:
         """A game's big documents are all in ``early``'s hands: the names of their stored parts
@@ -347,7 +351,10 @@ class Staging:
         the files are made: a run killed at any instant leaves each file of its own named there."""
         if self.count == self._sealed:
             return
-        text = json.dumps({"version": VERSION, "staged": self.count, "staging": self.folder.lstat().st_ino}).encode()
+        mark = staging_mark(self.folder)
+        if mark is None:  # (removed by another program: no record could name this folder)
+            raise FileNotFoundError(errno.ENOENT, "the staging folder's mark is gone", str(self.folder / ".made"))
+        text = json.dumps({"version": VERSION, "staged": self.count, "staging": mark}).encode()
         tmp = tmp_beside(self.folder / STAGED)
         write_new(tmp, json.dumps({"check": seal(text)}).encode() + b"\n" + text)
         os.replace(tmp, self.folder / STAGED)

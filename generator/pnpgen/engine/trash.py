@@ -4,7 +4,8 @@ ext4 allocate the new file's blocks and free the old one's there and then: secon
 265 MB files of a big illustrated deck. So a replaced or removed file of ``RECLAIM_MIN`` bytes or
 more is first moved into ``<root>/.pnpgen-trash/``, and a detached process empties that folder
 (``reclaim``). Before the commit's journal goes, a sealed record ``<token>.taken`` beside them
-names each one with its inode: the trash frees only the files a record names (a file a designer
+names each one with its device, inode, size and change time (ext4 gives a freed inode's number to
+the next new file; never its change time): the trash frees only the files a record names (a file a designer
 or a synced folder put there, whatever its name, stays, and is said), each moved to a private
 name and checked there before it is unlinked, so a file put in an entry's name after its check
 is never the one unlinked. The latest replaced file of
@@ -29,6 +30,8 @@ import re
 import shlex
 import stat
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from pnpgen import resources, usercache
@@ -43,7 +46,11 @@ TAKEN = ".taken"  # <trash>/<token>.taken: the sealed record of a commit's entri
 FREEING = ".freeing."  # <trash>/<entry>.freeing.<pid>-<random>.pnpgen-tmp: an entry being freed (``_free``)
 FREEING_LEFT = later(r"(.+)" + re.escape(FREEING) + r"[0-9a-f]+-[0-9a-f]+" + re.escape(TMP_SUFFIX))
 RECLAIM_MIN = 4 << 20  # bytes: a smaller file is freed at once, in well under a millisecond
-VERSION = 2  # of the .taken records (the journal's version when they were made)
+# of the .taken records: 3 names each entry by device, inode, size and change time; 2 (read as
+# before) without the change time, which a file made in an entry's name after it was freed lacks
+# even where it gets its inode number back (ext4 gives a freed inode's number to the next new file)
+VERSION = 3
+Identity = tuple[int, int, int, "int | None"]  # device, inode, size, change time in ns (None: a version 2 record's)
 
 
 class Trash:
@@ -56,6 +63,9 @@ class Trash:
         self.used, self.held_before = False, folder.is_dir()
         # ``small``: the small plain files too, freed by the caller after its summary (``empty_trash``)
         self.small, self.small_taken = small, False
+        # by entry name: the identity of each file this run moved in, just before and just after
+        # the move (which sets its change time anew): what makes a replaced document a spare
+        self.taken: dict[str, tuple[list[int], list[int]]] = {}
 
     def take(self, path: Path, name: str) -> bool:
         """Move ``path`` into the trash when it is a big plain file (or, ``small``, any plain
@@ -69,11 +79,16 @@ class Trash:
             return False
         if self.folder.is_symlink() or (self.folder.exists() and not self.folder.is_dir()):
             return False  # not pnpgen's folder: the file is freed the usual way
+        entry = self.folder / f"{self.token}-{name}"
         try:
             self.folder.mkdir(exist_ok=True)
-            os.replace(path, self.folder / f"{self.token}-{name}")
+            os.replace(path, entry)
         except OSError:
             return False
+        try:
+            self.taken[entry.name] = (spare.file_identity(st), spare.file_identity(entry.lstat()))
+        except OSError:
+            pass  # (no spare made of it)
         if big:
             self.used = True
         else:
@@ -95,7 +110,7 @@ class Trash:
             except OSError:
                 continue
             if stat.S_ISREG(st.st_mode):
-                entries.append([f"{self.token}-{name}", st.st_dev, st.st_ino, st.st_size])
+                entries.append([f"{self.token}-{name}", st.st_dev, st.st_ino, st.st_size, st.st_ctime_ns])
                 big = big or st.st_size >= RECLAIM_MIN
         if entries:
             text = json.dumps({"version": VERSION, "entries": entries}).encode()
@@ -112,11 +127,31 @@ class Trash:
                 self.small_taken = True
 
 
-def _taken(folder: str | Path) -> tuple[list[Path], list[tuple[str, int, int, int]]]:
-    """The trash's records this machine sealed, and the entries they name (name, device, inode,
-    size); a record that does not hold names nothing."""
+def take_back(folder: Path, spare_file: Path, still: Callable[[Path], bool]) -> bool:
+    """pnpgen's spare ``spare_file``, taken out of the trash ``folder`` and not rewritten (engine/spare.py),
+    moved back in under a new entry's name and a sealed record of its own (its move out set its
+    change time anew: the record it was taken under names it no more), never over a file that took
+    a name meanwhile; False when it cannot go back. ``still``: is the file moved in still pnpgen's
+    spare (else it stays unrecorded: a stranger, said)."""
+    back = Trash(folder, f"{time.time_ns():x}")
+    entry = folder / f"{back.token}-spare"
+    for _ in range(2):
+        if move_without_replacing(spare_file, entry):
+            if still(entry):
+                back.record(["spare"])
+            return True
+        try:
+            folder.mkdir(exist_ok=True)
+        except OSError:
+            pass
+    return False
+
+
+def _taken(folder: str | Path) -> tuple[list[Path], list[tuple[str, Identity]]]:
+    """The trash's records this machine sealed, and the entries they name (name, and the file's
+    ``Identity``); a record that does not hold names nothing."""
     records: list[Path] = []
-    entries: list[tuple[str, int, int, int]] = []
+    entries: list[tuple[str, Identity]] = []
     try:
         listed = sorted(os.scandir(folder), key=lambda e: e.name)
     except OSError:
@@ -129,7 +164,10 @@ def _taken(folder: str | Path) -> tuple[list[Path], list[tuple[str, int, int, in
             head, _, text = read_record(Path(entry.path)).partition(b"\n")
             if not hmac.compare_digest(str(json.loads(head).get("check")), usercache.machine_seal(text)):
                 continue
-            named = [(str(e[0]), int(e[1]), int(e[2]), int(e[3])) for e in json.loads(text)["entries"]]
+            body = json.loads(text)
+            fields = {2: 4, VERSION: 5}[body["version"]]
+            named = [(str(e[0]), (int(e[1]), int(e[2]), int(e[3]), int(e[4]) if fields == 5 else None))
+                     for e in body["entries"] if len(e) == fields]
         except (OSError, ValueError, TypeError, KeyError, AttributeError, IndexError):
             continue
         records.append(Path(entry.path))
@@ -137,40 +175,63 @@ def _taken(folder: str | Path) -> tuple[list[Path], list[tuple[str, int, int, in
     return records, entries
 
 
-def _taken_by(record: Path, entries: list[tuple[str, int, int, int]]) -> list[tuple[str, int, int, int]]:
+def _taken_by(record: Path, entries: list[tuple[str, Identity]]) -> list[tuple[str, Identity]]:
     """The entries a ``.taken`` record names (its token's)."""
     return [e for e in entries if e[0].startswith(record.name.removesuffix(TAKEN) + "-")]
 
 
-def _is_entry(path: Path, dev: int, ino: int, size: int) -> bool:
-    """Whether ``path`` is still the very file a record says pnpgen moved there."""
+def _holds(st: os.stat_result, identity: Identity, renamed: bool = False) -> bool:
+    """Is ``st`` the file of ``identity``: a regular file of the same device, inode, size and change
+    time? ``renamed``: a killed ``_free``'s private name of it, whose rename set the change time
+    anew (no earlier than the record's)."""
+    dev, ino, size, ctime = identity
+    if not stat.S_ISREG(st.st_mode) or (st.st_dev, st.st_ino, st.st_size) != (dev, ino, size):
+        return False
+    return ctime is None or (st.st_ctime_ns >= ctime if renamed else st.st_ctime_ns == ctime)
+
+
+def _is_entry(path: Path, identity: Identity, renamed: bool = False) -> bool:
+    """Whether ``path`` is still the very file a record says pnpgen moved there (``_holds``)."""
     try:
-        st = path.lstat()
+        return _holds(path.lstat(), identity, renamed)
     except OSError:
         return False
-    return stat.S_ISREG(st.st_mode) and (st.st_dev, st.st_ino, st.st_size) == (dev, ino, size)
 
 
-def _free(path: Path, entry: Path, identity: tuple[int, int, int]) -> bool:
-    """Unlink ``path``, the trash entry ``entry`` (or a killed run's private name of it), with no
-    instant between the check and the unlink in which another file put in its name (a synced
-    folder's, a designer's) is deleted: moved to a private name first, checked there, unlinked
-    only if it is the file the record names; False, when it is not, and moved back (``_give_back``)."""
+def _free(path: Path, entry: Path, identity: Identity, renamed: bool = False) -> bool:
+    """Unlink ``path``, the trash entry ``entry`` (or, ``renamed``, a killed run's private name of
+    it), with no instant between the check and the unlink in which another file put in its name (a
+    synced folder's, a designer's) is deleted: held open and checked, moved to a private name,
+    unlinked only if that name is still the file held (open, its inode cannot be another file's);
+    False, when it is not, and moved back (``_give_back``)."""
     import secrets  # (imported only by a build that frees a replaced file)
 
-    private = entry.with_name(f"{entry.name}{FREEING}{os.getpid():x}-{secrets.token_hex(4)}{TMP_SUFFIX}")
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        os.rename(path, private)
-    except OSError:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
         return True  # (gone: freed by a reclaim beside this one, or taken back for a spare)
-    if _is_entry(private, *identity):
+    except OSError:
+        return False
+    try:
+        held = os.fstat(fd)
+        if not _holds(held, identity, renamed):
+            return not os.path.lexists(path)  # (another file in its name since it was looked at: kept)
+        private = entry.with_name(f"{entry.name}{FREEING}{os.getpid():x}-{secrets.token_hex(4)}{TMP_SUFFIX}")
         try:
-            os.unlink(private)
+            os.rename(path, private)
         except OSError:
-            pass
-        return True
-    _give_back(private, entry)
-    return False
+            return True  # (gone: freed by a reclaim beside this one, or taken back for a spare)
+        try:
+            if os.path.samestat(private.lstat(), held):
+                os.unlink(private)
+                return True
+        except OSError:
+            return True
+        _give_back(private, entry)
+        return False
+    finally:
+        os.close(fd)
 
 
 def _give_back(private: Path, entry: Path) -> None:
@@ -209,11 +270,12 @@ def empty_trash(folder: str | Path, keep_spares: bool = False) -> None:
     records = [r for r in records if not any(name in keep for name, *_ in _taken_by(r, entries))]
     left = _freeing_left(Path(folder))
     not_freed: set[str] = set()
-    for name, dev, ino, size in entries:
+    for name, identity in entries:
         if name in keep:
             continue
         for path in [Path(folder) / name, *left.get(name, [])]:
-            if _is_entry(path, dev, ino, size) and not _free(path, Path(folder) / name, (dev, ino, size)):
+            renamed = path.name != name
+            if _is_entry(path, identity, renamed) and not _free(path, Path(folder) / name, identity, renamed):
                 not_freed.add(name)
     # a record goes once none of its names holds anything: one whose entry was swapped out (or
     # could not be freed) as it was looked at stays, to free that entry when it is pnpgen's again
@@ -242,7 +304,8 @@ def strangers(folder: Path) -> list[str]:
     records, entries = _taken(folder)
     left = _freeing_left(folder)  # (a killed reclaim's, freed by the next)
     own = {p.name for p in records} | {spare.SPARES} | {p.name for p in spare.left_temporaries(folder, False)} \
-        | {p.name for name, *identity in entries for p in [folder / name, *left.get(name, [])] if _is_entry(p, *identity)}
+        | {p.name for name, identity in entries for p in [folder / name, *left.get(name, [])]
+           if _is_entry(p, identity, p.name != name)}
     # (gone since the listing: a reclaim still running freed it)
     return [n for n in names if n not in own and os.path.lexists(folder / n)]
 
