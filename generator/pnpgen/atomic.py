@@ -137,10 +137,11 @@ class Stores:
     creating a file costs a journal commit (about 0.8 ms on the 2-core machine's ext4), so a
     thousand illustrated cards' four thousand entries cost seconds written one by one in line.
     At most ``budget`` bytes wait at a time. ``join`` waits for them all and returns the entries
-    that could not be written (the build then writes them with its own files, all or nothing)."""
+    that could not be written (the build then writes them with its own files, all or nothing).
+    With ``beside`` False (``--jobs 1``: one core) each entry is written as it is given."""
 
-    def __init__(self, budget: int = 64 * 2**20) -> None:
-        self.budget = budget
+    def __init__(self, budget: int = 64 * 2**20, beside: bool = True) -> None:
+        self.budget, self.beside = budget, beside  # (beside: False writes each entry as it is given, no thread)
         self.pending: set[Path] = set()  # entries given and not yet written
         self._failed: dict[Path, bytes] = {}
         self._jobs: queue.Queue = queue.Queue()
@@ -151,6 +152,9 @@ class Stores:
     def put(self, path: Path, data: bytes, then: Callable[[], tuple[Path, bytes]] | None = None) -> None:
         """Write ``data`` at ``path`` (``store``); once written, ``then()`` names a second entry
         to write (e.g. a header that records the first file's size, time and inode)."""
+        if not self.beside:
+            self._write(path, data, then)
+            return
         with self._room:
             while self._held > self.budget:
                 self._room.wait()
@@ -176,12 +180,7 @@ class Stores:
                 return
             path, data, then = job
             try:
-                if not store(path, data):
-                    self._failed[path] = data
-                elif then is not None:
-                    second, body = then()
-                    if not store(second, body):
-                        self._failed[second] = body
+                self._write(path, data, then)
             except BaseException:  # noqa: BLE001 - the build writes the entry itself then, and says what is wrong
                 self._failed[path] = data
             finally:
@@ -189,3 +188,15 @@ class Stores:
                     self._held -= len(data)
                     self.pending.discard(path)
                     self._room.notify_all()
+
+    def _write(self, path: Path, data: bytes, then: Callable[[], tuple[Path, bytes]] | None) -> None:
+        """One entry (and the one ``then`` names) written now; what could not be, kept for ``join``."""
+        try:
+            if not store(path, data):
+                self._failed[path] = data
+            elif then is not None:
+                second, body = then()
+                if not store(second, body):
+                    self._failed[second] = body
+        except Exception:  # noqa: BLE001 - the build writes the entry itself then, and says what is wrong
+            self._failed[path] = data

@@ -230,7 +230,7 @@ def _build_options(p: argparse.ArgumentParser) -> None:
 def _jobs_option(p: argparse.ArgumentParser) -> None:
     """``--jobs``: build's, and ``reprint --since``'s, which builds the game as build does."""
     p.add_argument("--jobs", type=_jobs, default=min(os.cpu_count() or 1, 8),
-                   help="worker processes (default: the number of cores, at most 8)")
+                   help="worker processes (default: the number of cores, at most 8; 1: one core, nothing beside the build)")
 
 
 def _sheet_options(p: argparse.ArgumentParser) -> None:

@@ -77,7 +77,7 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None, heading: str | Non
         from pnpgen.svg.ink import InkSaver
 
         ink = InkSaver(args.ink)
-    options = BuildOptions(jobs=args.jobs, **dpi, lang=args.lang, ink=ink, rulebook=not args.no_rulebook, **placed)
+    options = BuildOptions(jobs=args.jobs, one_core=args.jobs == 1, **dpi, lang=args.lang, ink=ink, rulebook=not args.no_rulebook, **placed)
     slugs = ws.slugs() if args.all else [args.game]
     if not slugs:  # it said nothing and built nothing, exit 0 (a game folder named .game is passed by)
         from pnpgen.errors import InputError
@@ -108,6 +108,7 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None, heading: str | Non
         say = bar.enter_context(progress(slugs, quiet, args.verbose))
         states: dict = {}  # the games' states, read once for the check and the build (engine/cache.py)
         hashes = Cache(out_root).hashes  # the files' hashes by their stamps, one table for both (read on first use)
+        hashes.threads = not options.one_core
         outcomes, todo = sort_games(ws, slugs, options, out_root, rulebook, own, states, hashes)
         if todo:  # the stages load only when a game is to be built
             if getattr(args, "own_process", False) and not getattr(args, "set_aside", False):

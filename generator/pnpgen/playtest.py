@@ -255,10 +255,11 @@ def reprint(ws: Workspace, args: argparse.Namespace) -> int:
         print(f"pnpgen: reprint laid out as the grid of fronts and backs pages: {since.name} was recorded by an "
               "earlier pnpgen, which did not record its build's layout; --layout fold (or --layout sleeve) lays the "
               "copies out as a fold-over (or sleeve) build", file=sys.stderr, flush=True)
-    options = BuildOptions(jobs=args.jobs, lang=args.lang, **home_sheet_options(ws, asked))  # (as the build they go beside)
+    options = BuildOptions(jobs=args.jobs, one_core=args.jobs == 1, lang=args.lang, **home_sheet_options(ws, asked))  # (as the build they go beside)
     out_dir = root / args.game / (args.lang or "")
     with build_lock(root):  # not while a build writes here; written as a build writes (never through a link)
         cache = Cache(root)
+        cache.hashes.threads = not options.one_core
         cache.refuse_links()  # (the last build's records read through none, as a build refuses)
         result = build_game(ws, args.game, options, cache=cache)
         files = reprint_files(result, options, since.body["decks"], name=f"{REPRINT_SINCE}{since.name}",

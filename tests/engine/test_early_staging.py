@@ -23,7 +23,9 @@ from pnpgen.errors import InputError
 from pnpgen.pdf.assemble import PdfFile, Stored, file_stamp
 
 pytestmark = pytest.mark.skipif(not transaction.FORKS, reason="copies in forked processes where the kernel copies")
-BUILD = ("build", "--game", "test", "--no-rulebook", "--jobs", "1")
+# --jobs 2: documents copied by forked processes (--jobs 1 copies them on the build's own thread);
+# a game this small starts no worker either way
+BUILD = ("build", "--game", "test", "--no-rulebook", "--jobs", "2")
 
 
 def _picture_game(root: Path) -> Path:
@@ -56,8 +58,8 @@ def _copies_seen(monkeypatch) -> list[int]:
     pids: list[int] = []
     real = stagecopy.DocumentCopy.__init__
 
-    def started(self, *args):
-        real(self, *args)
+    def started(self, *args, **kwargs):
+        real(self, *args, **kwargs)
         pids.append(self.pid)
 
     monkeypatch.setattr(stagecopy.DocumentCopy, "__init__", started)

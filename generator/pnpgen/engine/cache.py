@@ -287,7 +287,7 @@ class Cache:
             if not _known(there, digest, known):
                 found.append((there, digest, layout_of(state.documents.get(rel))))
         return state if all(hashed(lambda f: _hashed_to(f[0], f[1], f[2], known), found,
-                                   size=lambda f: f[0][1].st_size)) else None
+                                   size=lambda f: f[0][1].st_size, threads=known is None or known.threads)) else None
 
     def reuse(self, state: GameState | None, rel: str, plan_key: str, out_dir: Path,
               known: FileHashes | None = None) -> PdfFile | None:

@@ -201,7 +201,8 @@ def _parts(folder: Path, known: FileHashes | None, fonts: bool = False,
     read = {i: (path, st) for i, (path, st, _) in enumerate(out) if st is not None}
     found = {i: known.get(path, st) if known is not None else None for i, (path, st) in read.items()}
     unknown = [item for i, item in read.items() if found[i] is None]
-    digests = iter(hashed(lambda item: content_hash(item[0], known, item[1]), unknown, size=lambda item: item[1].st_size))
+    digests = iter(hashed(lambda item: content_hash(item[0], known, item[1]), unknown, size=lambda item: item[1].st_size,
+                          threads=known is None or known.threads))
     return [(path, st, (found[i] or next(digests)).encode() if st is not None else part)
             for i, (path, st, part) in enumerate(out)]
 
@@ -244,6 +245,7 @@ class FileHashes:
         self._dirty = False
         self._learned: set[str] = set()  # the paths whose hash this run learned by reading their content
         self.born = time.time_ns()  # the run's start: what the process read in a change's instant before it is read again
+        self.threads = True  # files not known by their stamp hashed on threads (``hashed``; False: --jobs 1)
 
     @property
     def _known(self) -> dict[str, list]:
@@ -369,14 +371,15 @@ def _read_hash(path: Path, size: int) -> str:
 THREADED_BYTES = 4 << 20  # less than this to hash is hashed on the calling thread
 
 
-def hashed(check: Callable[[Any], Any], items: list, size: Callable[[Any], int] | None = None) -> list:
+def hashed(check: Callable[[Any], Any], items: list, size: Callable[[Any], int] | None = None,
+           threads: bool = True) -> list:
     """``check`` of each item, on threads (SHA-256 lets go of the interpreter while it hashes, so a
     big deck's four documents, a gigabyte, hash on every core at once), in the items' order.
     ``size``: the bytes an item has to hash; items that hold less than ``THREADED_BYTES`` in all
     are checked on this thread (a small game's few files hash faster than threads start: every
-    tiny build was starting a pool of two)."""
+    tiny build was starting a pool of two). ``threads``: False keeps them all on this thread (``--jobs 1``)."""
     small = size is not None and sum(size(i) for i in items) < THREADED_BYTES
-    if len(items) < 2 or (os.cpu_count() or 1) < 2 or small:
+    if not threads or len(items) < 2 or (os.cpu_count() or 1) < 2 or small:
         return [check(i) for i in items]
     from concurrent.futures import ThreadPoolExecutor  # (imported only by a build that hashes on threads)
 

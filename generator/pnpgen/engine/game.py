@@ -170,7 +170,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         # so the cache entries made from now on are written as they are made, never held all at once
         # (an input error before this point leaves no folder behind).
         mark_now(cache.root.parent)
-    stores = Stores()  # the cache entries of the faces converted now, written beside the conversion
+    # the cache entries of the faces converted now, written beside the conversion (--jobs 1: as each is made)
+    stores = Stores(beside=not options.one_core)
     images = ImageStreams(cache.root / "images" if cache is not None else None, code(),
                           store_now=cache is not None and cache.marked(), stores=stores)
     known: dict[str, Art] = {}
@@ -392,7 +393,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         files = [(path, kept.get(path) or written[path], plan_keys[path]) for path in documents]
         try:
             records = hashed(lambda f: document_record(f[2], f[1], hashed_parts), files,
-                             size=lambda f: f[1].size if isinstance(f[1], PdfFile) else len(f[1]))
+                             size=lambda f: f[1].size if isinstance(f[1], PdfFile) else len(f[1]), threads=not options.one_core)
         except SourceChanged as e:  # an art file a document copies pictures from
             raise saved_again(e) from None
         for (path, data, _), record in zip(files, records):

@@ -32,6 +32,9 @@ class BuildOptions:
     # How many worker processes: changes the speed, never the bytes, so it is not part of the
     # options' repr (the cache's fingerprint of what the output depends on).
     jobs: int = field(default=1, compare=False, repr=False)
+    # --jobs 1: the build keeps to one core — no worker, no forked copy of a document, no thread
+    # hashing files or writing the cache beside its own work (False: those where they save time)
+    one_core: bool = field(default=False, compare=False, repr=False)
     # (--paper, --duplex) as given (None: not given), checked against game.yaml's printer profile;
     # the sheet's paper and duplex above are what the build uses, unless game.yaml's paper: replaces
     # a paper not given: so what was given is part of the fingerprint (--paper a4 ≠ no --paper)

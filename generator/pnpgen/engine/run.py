@@ -66,6 +66,8 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
     pruned, the files' hashes saved): a watch save's summary line waits for the last file, not
     for that. ``unkept``: told the one line of that bookkeeping's failures (``_bookkeeping``)."""
     cache = Cache(out_root, states, hashes)
+    if options.one_core:  # (--jobs 1: no thread hashes files beside the build)
+        cache.hashes.threads = False
     # one table of files' hashes for the check and the build (given with sorted_games, else made here)
     shared = hashes is not None or sorted_games is None
     fresh, todo = sorted_games or sort_games(ws, slugs, options, out_root, rulebook, own_language, cache.states,
@@ -76,7 +78,7 @@ def run_build(ws: Workspace, slugs: list[str], options: BuildOptions, out_root: 
     jobs = [(ws, slug, inputs, for_game(slug, options, own_language), rulebook, out_root) for slug, inputs in todo]
     # the big documents are copied into the staging folder as each game has them, while the build goes on;
     # the collector, paused as each game's sheets are made, stays paused until the files are committed
-    with collector_paused() as collector, Staging(out_root) as staging:
+    with collector_paused() as collector, Staging(out_root, beside=not options.one_core) as staging:
         if options.jobs > 1 and len(todo) > 1:
             from concurrent.futures import ProcessPoolExecutor, as_completed
 
@@ -264,6 +266,8 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
         collector.resume()
     out_dir = game_out_dir(out_root, slug, options)
     cache = Cache(out_root, states, hashes)
+    if options.one_core:  # (--jobs 1: no thread hashes files beside the build)
+        cache.hashes.threads = False
     say(f"{slug}: building")
     ed = edition(slug, options)  # the game in its language: the cache's name for this build
     before = cache.state(ed)

@@ -23,9 +23,11 @@ class DocumentCopy:
     thread of this one waited up to 5 ms before each). The file is opened here, so the process
     makes no name; what it says back through a pipe is nothing, or why it failed. With a ``reuse``
     (engine/spare.py) the file is the spare moved in, and only what follows its common bytes is written:
-    here and now when that is all in memory (no picture), by no process of its own."""
+    here and now when that is all in memory (no picture), by no process of its own; here and now
+    too when ``fork`` is False (``--jobs 1``: the build keeps to one core)."""
 
-    def __init__(self, path: Path, data: PdfFile, mode: int, reuse: spare.Spare | None = None) -> None:
+    def __init__(self, path: Path, data: PdfFile, mode: int, reuse: spare.Spare | None = None,
+                 fork: bool = True) -> None:
         self.path, self.data, self.pid = path, data, 0
         self.failure: OSError | None = None  # what stopped the copy (``wait`` raises it)
         opened = reuse.open_as(path, mode) if reuse is not None else None
@@ -36,7 +38,7 @@ class DocumentCopy:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
         try:
             os.fchmod(fd, mode)
-            if data.in_memory():
+            if data.in_memory() or not fork:
                 # all in memory (a document of text cards, or what follows a spare's common bytes in a
                 # text or count edit: the pictures come first), some MB: written here, where a fork of
                 # the build's process cost more (its page tables, and a copy-on-write fault for every

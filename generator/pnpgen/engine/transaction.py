@@ -117,8 +117,9 @@ def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[P
                and not staging.holds(path, data)}
         for name, path, data in names:
             if name in big and FORKS and isinstance(data, PdfFile):
-                staging.copies[path] = DocumentCopy(folder / name, data, staging.mode, staging.spare_for(path, data))
-        side_by_side = not FORKS and len(big) > 1 and (os.cpu_count() or 1) > 1
+                staging.copies[path] = DocumentCopy(folder / name, data, staging.mode, staging.spare_for(path, data),
+                                                    fork=staging.beside)
+        side_by_side = not FORKS and staging.beside and len(big) > 1 and (os.cpu_count() or 1) > 1
         if side_by_side:  # (concurrent.futures imported only then: a build imports nothing it does not use)
             from concurrent.futures import ThreadPoolExecutor
         with ThreadPoolExecutor(max_workers=min(len(big), 4)) if side_by_side else nullcontext() as pool:
@@ -148,7 +149,7 @@ def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[P
                 staging.take_back()  # the documents it let go of, read before their staged copies go
         staging.discard()
         if spare.freed_for_room(root / TRASH, e):  # (the room it lacked was held by pnpgen's own spares)
-            return commit(root, files, remove, Staging(root), later)
+            return commit(root, files, remove, Staging(root, staging.beside), later)
         raise unwritable(root, e) from None
     except BaseException:
         staging.discard()
@@ -175,8 +176,11 @@ class Staging:
     folder with what it holds, as a commit that fails does. A kill -9 leaves a staging folder and
     no journal: the next run rolls it back."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, beside: bool = True) -> None:
         self.root, self.folder = root, root / STAGING
+        # big documents copied beside the build's own work: by processes forked for them, or threads
+        # where processes do not fork (False: by the build's own thread, --jobs 1)
+        self.beside = beside
         self.copies: dict[Path, DocumentCopy] = {}  # the documents being copied (or copied), by their output path
         self.open = False  # the staging folder is this build's, made under the lock held
         self.count = 0  # staged files so far (their names: 000000 on)
@@ -214,7 +218,8 @@ class Staging:
                 return
             name = self.name_of(path, data)
             self.seal()
-            copy = self.copies[path] = DocumentCopy(self.folder / name, data, self.mode, self.spare_for(path, data))
+            copy = self.copies[path] = DocumentCopy(self.folder / name, data, self.mode, self.spare_for(path, data),
+                                                    fork=self.beside)
             if data.in_memory() and not copy.pid:  # written whole here: its bytes let go of
                 self._let_go(path, copy)
         except OSError:  # (the commit tries again, and says what stops it)
