@@ -653,6 +653,8 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
             drawn.begin()
         a5, n_pages, settled_entries = render(_story(builder, path), meta, fonts, entries=entries,
                                               compressions=compressions, drawn=drawn)
+        if drawn is not None:
+            drawn.end()
         a5 = tags_apart(a5)  # ReportLab tags each font's first subset AAAAAA+: one tag a subset (ISO 32000-1 §9.6.4)
         setting.keep(lines)  # the lines this setting used, for the next build's (in a new process)
         if sheet_spec is not None:  # the same rules in the sheet's columns, by a builder of their own

@@ -36,13 +36,23 @@ class DrawnParagraphs:
 
     def begin(self) -> None:
         """A setting starts: it may take what the last one drew; only what it uses is kept after it.
-        A font registered anew (its file saved over: ``fonts.saved_since``) forgets them all."""
-        fonts = tuple(pdfmetrics._fonts.values())
-        if fonts != self.fonts:
-            self.last, self.now, self.fonts = {}, {}, fonts
+        A font registered since the last setting ended (another font, or one whose file was saved
+        over: ``fonts.saved_since``) forgets them all."""
+        if _registered() != self.fonts:
+            self.last, self.now = {}, {}
         elif self.now:
             self.last, self.now = self.now, {}
         self.drawn = self.taken = 0
+
+    def end(self) -> None:
+        """A setting has ended: the fonts registered now (some while it drew: the faces' own) are
+        the ones its drawings were made with."""
+        self.fonts = _registered()
+
+
+def _registered() -> tuple:
+    """The fonts ReportLab has registered, by identity (its registry: ``fonts.py`` reads it too)."""
+    return tuple(pdfmetrics._fonts.values())
 
 
 class Drawn:
@@ -66,7 +76,9 @@ class Drawing:
         """``draw()`` the paragraph (or a page's running head: anything drawn with text objects on
         the canvas alone) whose drawing ``key`` names, or take it as it was drawn (True)."""
         kept, canv = self.kept, self.canv
-        key = (key, canv._fontname, canv._fontsize, canv._leading)
+        # what a text object starts from; and a sketch's pass (the first of a book's passes, which
+        # draws its headings alone: their characters come first there) apart from the others
+        key = (key, canv._fontname, canv._fontsize, canv._leading, bool(getattr(canv, "sketch", False)))
         drawn = kept.now.get(key) or kept.last.get(key)
         if drawn is not None and self._taken(drawn):
             self.canv._code.extend(drawn.code)
