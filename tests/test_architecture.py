@@ -434,6 +434,15 @@ LIBRARY_PRIVATE: dict[tuple[str, str], str] = {
     ("pnpgen.pdf.draw", "_currentPageHasImages"): "(the same: the page's /ProcSet lists /ImageC)",
     ("pnpgen.pdf.draw", "_code"): "(the same: the '/Name Do' operator in the page's content)",
     ("pnpgen.pdf.draw", "_formsinuse"): "(the same: the document writes the stream once)",
+    # issue 22's speed: a warm process's book takes the paragraphs its last setting drew (rulebook/drawnparas.py)
+    ("pnpgen.rulebook.drawnparas", "_code"): "a paragraph's page operators, kept and written again as drawn: "
+                                             "ReportLab has no public way to read or add a page's content",
+    ("pnpgen.rulebook.drawnparas", "_doc"): "(the same: the document whose subsets the paragraph's characters are in)",
+    ("pnpgen.rulebook.drawnparas", "_dynamicFont"): "(the same: a subsetted font, named the way a kept drawing is)",
+    ("pnpgen.rulebook.drawnparas", "_formatText"): "(the same: each text a text object shows, and its font, told)",
+    ("pnpgen.rulebook.drawnparas", "_fontname"): "(the same: what a text object starts from, part of the key)",
+    ("pnpgen.rulebook.drawnparas", "_fontsize"): "(the same)",
+    ("pnpgen.rulebook.drawnparas", "_leading"): "(the same)",
     # the rulebook's line grid (行送り) and its page-numbered contents, built on ReportLab's platypus
     ("pnpgen.rulebook.document", "_add"): "GridFrame snaps a flowable to the line grid where Frame places it",
     ("pnpgen.rulebook.document", "_atTop"): "(the same: the frame's state that says the space before it)",

@@ -212,10 +212,17 @@ def test_entries_read_back_from_the_cache_are_offered_only_as_render_writes_them
         assert well_formed_entries(bad) is None
 
 
+def _paragraphs_drawn(setting) -> tuple[int, int]:
+    """(In the warm rulebook process) the paragraphs, headings and running heads its last setting
+    drew and took as drawn before (rulebook/drawnparas.py)."""
+    return setting.drawn.drawn, setting.drawn.taken
+
+
 def test_count_edits_saved_in_a_warm_process_write_the_bytes_of_a_cold_build(tmp_path):
     """A card added and taken away and added again, each a save in one warm process (the book's
-    components page changes; its other pages' lines come from what the process kept): every PDF
-    is the one a cold build without any cache writes."""
+    components page changes; its other pages' lines come from what the process kept, and the
+    paragraphs that did not change are taken as the last setting drew them): every PDF is the one
+    a cold build without any cache writes."""
     root = make_workspace(tmp_path / "ws", draft=True)
     ws = Workspace(root)
     deck = root / "data" / "test" / "decks" / "cards.yaml"
@@ -225,6 +232,8 @@ def test_count_edits_saved_in_a_warm_process_write_the_bytes_of_a_cold_build(tmp
         for text in (original, more, original, more):
             deck.write_text(text, encoding="utf-8")
             build_run.run_build(ws, ["test"], BuildOptions(jobs=2), root / "build", RulebookOptions(), warm=warm)
+        drawn, taken = warm.pool(dict).submit(_paragraphs_drawn).result()
+    assert 1 <= drawn <= 6 and taken >= 4 * drawn, (drawn, taken)  # the last save drew the components page's changed ones, took the others
     fresh = make_workspace(tmp_path / "fresh", draft=True)
     (fresh / "data" / "test" / "decks" / "cards.yaml").write_text(more, encoding="utf-8")
     done = subprocess.run([sys.executable, "-m", "pnpgen", "build", "--game", "test", "-q"], cwd=fresh,

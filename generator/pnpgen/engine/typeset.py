@@ -38,6 +38,7 @@ from pnpgen.rulebook.book import (
     shown_pictures,
 )
 from pnpgen.rulebook.document import well_formed_entries
+from pnpgen.rulebook.drawnparas import DrawnParagraphs
 
 
 class Setting:
@@ -67,6 +68,9 @@ class Setting:
         # In a warm process: the decks' pictures of the last job, by their keys (engine/bookkey.py
         # ``picture_keys``): the next job is sent only the ones these do not hold.
         self.pictures: dict[str, Any] = {}
+        # The book's paragraphs as the last setting drew them (rulebook/drawnparas.py): the next
+        # setting takes those drawn alike where the fonts' subsets stand alike.
+        self.drawn = DrawnParagraphs()
 
 
 def prepare_rulebook(setting: Setting, ws: Workspace, game: Game, model: str = "", warm: bool = False) -> None:
@@ -118,7 +122,8 @@ def typeset(setting: Setting, ws: Workspace, game: Game, pictures: dict, opts: R
                           binding=opts.binding, paper=opts.paper or game.options.get("paper") or "a4",
                           margin_mm=opts.margin_mm, pictures=pictures, readings=memo, reading=reading, entries=_entries(earlier, draft),
                           icon_dirs=icon_dirs(ws.templates, game.slug), parsed=setting.parsed, lines=setting.lines,
-                          compressions=setting.compressions, max_dpi=max_dpi_of(opts.max_dpi, game), two_pass=opts.two_pass)
+                          compressions=setting.compressions, max_dpi=max_dpi_of(opts.max_dpi, game), two_pass=opts.two_pass,
+                          drawn=setting.drawn)
     return book.files, book.warnings, book.report, memo.learned, memo.used, key, {"draft": draft, "notified": book.entries}
 
 

@@ -36,6 +36,7 @@ from pnpgen.rulebook import glyphs, setlines, slug
 from pnpgen.rulebook.components import ComponentRow, component_rows
 from pnpgen.rulebook.diagram import DiagramTooWide
 from pnpgen.rulebook.document import Meta, render
+from pnpgen.rulebook.drawnparas import DrawnParagraphs
 from pnpgen.rulebook.figures import FigureSpec, RulebookSettings, SheetSpec, anchor, load_settings, reach_mm
 from pnpgen.rulebook.flowables import terms
 from pnpgen.rulebook.inline import DraftIconError, Icon, draft_icons, has_icon
@@ -584,7 +585,8 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
                    parsed: ParsedObjects | None = None, lines: dict | None = None,
                    compressions: Compressions | None = None, min_dpi: float = MIN_DPI,
                    max_dpi: float = MAX_DPI, margin_mm: float = slug.PRINTER_MARGIN_MM,
-                   two_pass: bool | None = False, rule_sheet: bool = False) -> RulebookResult:
+                   two_pass: bool | None = False, rule_sheet: bool = False,
+                   drawn: DrawnParagraphs | None = None) -> RulebookResult:
     """``rulebook.pdf`` (A5), ``rulebook-booklet.pdf`` (on ``paper`` landscape: A4, or Letter with
     the pages at 94 %; saddle stitch) and
     ``proof.txt`` as bytes. ``pictures`` are the decks' faces by deck id (the build passes the
@@ -630,8 +632,12 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     sheet_spec = (settings.sheet or (SheetSpec() if rule_sheet else None)) if booklet else None  # (a shop's book: none)
     sheet, where = None, "an A5 page"
     try:
+        if drawn is not None:
+            drawn.begin()
         a5, n_pages, settled_entries = render(_story(builder, path), meta, fonts, entries=entries,
-                                              compressions=compressions)
+                                              compressions=compressions, drawn=drawn)
+        if drawn is not None:
+            drawn.end()
         a5 = tags_apart(a5)  # ReportLab tags each font's first subset AAAAAA+: one tag a subset (ISO 32000-1 §9.6.4)
         setting.keep(lines)  # the lines this setting used, for the next build's (in a new process)
         if sheet_spec is not None:  # the same rules in the sheet's columns, by a builder of their own

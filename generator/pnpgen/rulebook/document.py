@@ -20,6 +20,7 @@ from pnpgen.messages import msg
 from pnpgen.pdf import settings
 from pnpgen.pdf.svglib_fallback import give_font
 from pnpgen.rulebook import glyphs, inline
+from pnpgen.rulebook.drawnparas import Drawing, DrawnParagraphs
 from pnpgen.rulebook.flowables import GridKeep, Heading, index_terms, sketching
 from pnpgen.rulebook.inline import Icon
 from pnpgen.rulebook.pictures import DeckPicture
@@ -124,7 +125,8 @@ class GridFrame(Frame):
 
 
 class RulebookDoc(BaseDocTemplate):
-    def __init__(self, buf, meta: Meta, fonts: Fonts, sketch_first: bool = True, **kw):
+    def __init__(self, buf, meta: Meta, fonts: Fonts, sketch_first: bool = True,
+                 drawn: DrawnParagraphs | None = None, **kw):
         # the A5 page; another page (rulebook/sheet.py's rule sheet) gives its own size, margins and subject
         kw = {"pagesize": (PAGE_W, PAGE_H), "leftMargin": MARGIN_INNER, "rightMargin": MARGIN_OUTER,
               "topMargin": MARGIN_TOP, "bottomMargin": MARGIN_BOTTOM, "subject": "rulebook"} | kw
@@ -137,6 +139,7 @@ class RulebookDoc(BaseDocTemplate):
         settings.flate_only()  # how ReportLab writes the book's streams
         self.meta, self.fonts = meta, fonts
         self.sketch_first = sketch_first
+        self.drawn = drawn  # a warm process's paragraphs as its last setting drew them (drawnparas.py)
         self.addPageTemplates(self.page_templates())
 
     def page_templates(self) -> list[PageTemplate]:
@@ -173,6 +176,7 @@ class RulebookDoc(BaseDocTemplate):
         self.passes = getattr(self, "passes", 0) + 1
         self.notified: list[tuple[str, tuple]] = []  # this pass's entries (``render``)
         self.canv.sketch = self.passes == 1 and self.sketch_first  # type: ignore[attr-defined]
+        self.canv.drawing = Drawing(self.drawn, self.canv) if self.drawn is not None else None  # type: ignore[attr-defined]
         give_font(self.canv, self.fonts.body)  # (the font it was made with) for faces svglib draws
         self._running = ""
         self._page_mark: str | None = None
@@ -215,6 +219,16 @@ class RulebookDoc(BaseDocTemplate):
     def _decorate(self, canv, doc):
         if sketching(canv):
             return
+        drawing = getattr(canv, "drawing", None)  # a warm process's running heads as its last setting drew them
+        if drawing is None or (self.meta.icons and "{" in (self._page_mark or "")):
+            self._running_head(canv, doc)
+            return
+        m = self.meta
+        drawing.draw(("running head", doc.page, self._page_mark, m.one_line_title, m.draft_label, m.binding, m.latin,
+                      self.fonts.gothic), lambda: self._running_head(canv, doc))
+
+    def _running_head(self, canv, doc):
+        """The running head (柱) and the page number."""
         canv.saveState()
         y = PAGE_H - 12 * mm
         canv.setFillColor(NOTE_INK)
@@ -332,7 +346,8 @@ def well_formed_entries(value: object) -> list | None:
 
 
 def render(story: list, meta: Meta, fonts: Fonts, sketch_first: bool = True,
-           entries: list | None = None, compressions: settings.Compressions | None = None) -> tuple[bytes, int, list]:
+           entries: list | None = None, compressions: settings.Compressions | None = None,
+           drawn: DrawnParagraphs | None = None) -> tuple[bytes, int, list]:
     """The A5 rulebook as PDF bytes, its page count, and the contents' and index's entries it
     settled on (the notifications of its last pass, JSON-able). ``sketch_first``: the first of
     multiBuild's passes only places the flowables (the same bytes, sooner). ``entries``: the ones
@@ -340,7 +355,8 @@ def render(story: list, meta: Meta, fonts: Fonts, sketch_first: bool = True,
     them, and when it finds them again (a count or a card edited: no page turns) it is the last,
     one pass instead of two. Entries that no longer hold only cost passes: multiBuild goes on
     until they settle, as it does after a sketch. ``compressions``: the streams the last setting
-    in this process compressed (``settings.compressed_by``)."""
+    in this process compressed (``settings.compressed_by``); ``drawn``: the paragraphs the last
+    setting in this process drew (``drawnparas``)."""
     buf = io.BytesIO()
     if entries:
         for f in story:
@@ -349,6 +365,6 @@ def render(story: list, meta: Meta, fonts: Fonts, sketch_first: bool = True,
                     f.notify(kind, tuple(stuff))
         sketch_first = False
     with settings.dated_as_pnpgen_dates(), settings.compressed_by(compressions):
-        pdf = RulebookDoc(buf, meta, fonts, sketch_first)
+        pdf = RulebookDoc(buf, meta, fonts, sketch_first, drawn)
         pdf.multiBuild(story)
     return buf.getvalue(), pdf.page, [[kind, list(stuff)] for kind, stuff in pdf.notified]

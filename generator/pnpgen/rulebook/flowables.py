@@ -346,13 +346,42 @@ class JPara(Flowable):
             self.page[1][self.page[0]] = c.getPageNumber()
         if sketching(c):
             return
-        if self.anchor and self.first:
-            c.bookmarkHorizontal(self.anchor, 0, self.height)
-        mask = self._accent_mask()
+        drawing = getattr(c, "drawing", None)  # a warm process's paragraphs as its last setting drew them
+        key = self._drawing_key() if drawing is not None else None
+        if key is None:
+            self._draw_in_full()
+        elif drawing.draw(key, self._draw_in_full):  # taken as drawn: its lines' cells are this setting's too
+            for line, _, first_line in self._lines():
+                if self.jlreq and not self.latin:
+                    line_cells(line, self.font, glyphs.chain(self.font), self.size, first_line and not self.prefix,
+                               self.setting)
+
+    def _drawing_key(self) -> tuple | None:
+        """What the paragraph's drawing is made from (``drawnparas``), when drawing it writes page
+        operators and subset characters alone: None with a named destination, a link, an icon or
+        a spot colour."""
+        if (self.anchor and self.first) or lb.OBJ in self.text or getattr(self.color, "spotName", None) \
+                or (self.prefix_icons and "{" in self.prefix) \
+                or (self.links and any(n in self.links for _, _, n in references_in(self.text))):
+            return None
+        return (type(self), self.text, tuple(self.lines or ()), self.font, self.size, self.leading, repr(self.color),
+                self.first_indent, self.left, self.prefix, self.prefix_font, self.prefix_x, self.first, self.last,
+                self.jlreq, self.latin, self.ragged, self.width, self.height, tuple(self.spans or ()), self.lang)
+
+    def _lines(self):
+        """Each line as drawn: its text, its baseline (points from the paragraph's foot), and
+        whether it is the paragraph's first."""
         for i, (s, e) in enumerate(self.lines):
             line = self.text[s:e].rstrip(lb.TRAILING_SPACES) + (lb.HYPHEN_CHAR if hyphenated(self.text, e) else "")
             y = self.height - (i + 1) * self.leading + (self.leading - self.size) / 2 + self.size * 0.12
-            first_line = i == 0 and self.first
+            yield line, y, i == 0 and self.first
+
+    def _draw_in_full(self):
+        c = self.canv
+        if self.anchor and self.first:
+            c.bookmarkHorizontal(self.anchor, 0, self.height)
+        mask = self._accent_mask()
+        for i, ((s, _), (line, y, first_line)) in enumerate(zip(self.lines, self._lines())):
             x = self.first_indent + self._bracket_pad() if first_line else self.left
             avail = self.width - x
             # a term and the line it runs into: one marked span, read as one text (headline.draw_cells)

@@ -177,6 +177,16 @@ class HeadText(Flowable):
         return self.height - st.fontSize - n * st.leading
 
     def draw(self):
+        drawing = getattr(self.canv, "drawing", None)  # a warm process's headings as its last setting drew them
+        if drawing is None or self.icons or (self.links and any(n in self.links for _, _, n in references_in(self.text))):
+            self._draw_in_full()
+            return
+        st = self.style
+        drawing.draw((type(self), self.text, tuple(self.lines), st.fontName, st.fontSize, st.leading, repr(st.textColor),
+                      self.marked, self.silent, self.ideographic, self.width, self.height, self.centred, self.latin),
+                     self._draw_in_full)
+
+    def _draw_in_full(self) -> None:
         st = self.style
         for n, ((s, _), line) in enumerate(zip(self.lines, self._texts(), strict=True)):
             x = (self.width - sum(a for a, _ in self._cells(line))) / 2 if self.centred else 0.0
