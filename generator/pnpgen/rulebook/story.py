@@ -43,6 +43,7 @@ from pnpgen.rulebook.keeps import (
     questions_with_their_answers,
     two_lines_under_headings,
 )
+from pnpgen.rulebook.numbering import unnumbered_summary
 from pnpgen.rulebook.piecepics import Faces, FittedFaces
 from pnpgen.rulebook.quickref import Line, printed, quick_reference
 from pnpgen.rulebook.storytext import StoryText, on_grid
@@ -57,7 +58,6 @@ from pnpgen.rulebook.styles import (
     RULE,
     SOFT,
 )
-from pnpgen.rulebook.numbering import unnumbered_summary
 from pnpgen.rulebook.termindex import TermIndex
 from pnpgen.rulebook.tree import (
     Component,
