@@ -135,6 +135,12 @@ def test_the_docs_examples_build_as_written(tmp_path, capsys):
     assert "sheet layout map-a3 is 420x297 paper" in said  # the map's A3 pages warned of, not its numbers by the joins
     assert not [line for line in said.splitlines() if "deck 'sections'" in line and "safe zone" in line], said
     game = load_game(Workspace(ws), "demo")
+    # (the map's sections named by their letter, as the change report and reprint.txt call them: #1［A・0・0］ without label:)
+    assert [p.label for p in next(d for d in game.decks if d.id == "sections").pieces] == ["A", "B", "C", "D"]
+    # the terrain of the deck's options: 森's colour on section A (0305) and on both sides of the join (2912)
+    assert run(ws, "check", "--game", "demo", "--svg", "--deck", "sections", "--out", str(out)) == 0
+    faces = {p.name.split("-")[1].split(".")[0]: p.read_text(encoding="utf-8") for p in (out / "demo" / "svg" / "sections").iterdir()}
+    assert faces["A"].count('fill="#8fbf7f"') == 3 and faces["B"].count('fill="#8fbf7f"') == 1, faces.keys()
     for deck in (d for d in game.decks if d.count):  # (a deck that prints nothing, a picture for the book: none)
         pdf = out / "demo" / f"{deck.id}.pdf"
         assert pdf.is_file(), pdf

@@ -714,3 +714,24 @@ def test_a_version_not_found_names_the_output_folders_history_it_looked_in(tmp_p
     err = capsys.readouterr().err
     assert "build-cut/.history/test: version: no version 'playtest-1'" in err, err
     assert "Traceback" not in err
+
+
+def test_diff_and_the_change_line_name_a_field_by_the_sheets_own_header(tmp_path, capsys):
+    """Wargame trial (trial69): a counter sheet headed in Japanese (`columns: {攻撃: atk}`) had a unit's
+    strength edited; the changelog for the playtesters said 「徳川歩兵：atk：6 → 7」 and the build's
+    change line `徳川歩兵: atk`, a field name they never see. Both say the sheet's header (here 能力
+    for the card's text), the JSON keeping the field beside it."""
+    deck = DECK_YAML.replace("pieces:\n", "pieces: {file: cards.csv, columns: {部隊名: name, 能力: text, 枚数: count}}\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    sheet = ws / "data" / "test" / "decks" / "cards.csv"
+    sheet.write_text("部隊名,能力,枚数\n徳川歩兵,6-4-4,1\n石田歩兵,5-4-4,1\n", encoding="utf-8")
+    _build(ws)
+    sheet.write_text("部隊名,能力,枚数\n徳川歩兵,7-4-4,1\n石田歩兵,5-4-4,1\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert "(徳川歩兵: 能力)" in capsys.readouterr().out
+    assert run(ws, "diff", "--game", "test") == 0
+    assert [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("- ")] == ["- 徳川歩兵：能力：“6-4-4” → “7-4-4”"]
+    assert run(ws, "diff", "--game", "test", "--format", "json") == 0
+    assert json.loads(capsys.readouterr().out)["decks"]["cards"]["fields"] == [
+        {"piece": "徳川歩兵", "field": "text", "old": "6-4-4", "new": "7-4-4", "header": "能力"}]

@@ -227,3 +227,21 @@ def test_a_units_own_name_and_a_prefixed_word_are_no_findings(tmp_path):
     assert len(named) == 1 and "「騎馬駒」" in named[0], named
     variants = [f.subject for f in findings if f.kind == "表記ゆれ"]
     assert ("事務所", "事業所") in variants and not any("部隊" in s[0] for s in variants), variants
+
+
+def test_two_words_differing_in_the_two_sides_of_a_contrast_are_no_variant(tmp_path):
+    """Wargame trial (trial69): the turn's phases 「東軍移動フェイズ」 and 「西軍移動フェイズ」 were a
+    表記ゆれ query (東軍移動 / 西軍移動, one kanji apart). Words differing in the two sides of a contrast
+    alone (東/西, 表/裏, 上/下) are two words; 事務所／事業所 is still a variant."""
+    from pnpgen.rulebook.book import read_rulebook
+
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + "".join(f"  - {{name: カード{i}, text: 本文}}\n" for i in range(1, 6)),
+                        draft=True)
+    (ws / "data" / "test" / "draft.txt").write_text(DRAFT + (
+        "\n■　手順\n\n　東軍移動フェイズに東軍が動きます。\n　西軍移動フェイズに西軍が動きます。\n"
+        "　表面積を数えます。\n　裏面積は数えません。\n"
+        "　事務所に置きます。事務所を使います。\n　事業所に置きます。\n"), encoding="utf-8")
+    variants = [f.subject for f in read_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts").findings
+                if f.kind == "表記ゆれ"]
+    assert ("事務所", "事業所") in variants, variants
+    assert not [s for s in variants if "東軍移動" in s or "表面積" in s], variants

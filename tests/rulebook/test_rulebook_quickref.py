@@ -280,3 +280,23 @@ def test_an_english_quick_reference_line_is_set_ragged_right_not_opened_to_the_m
     gaps = [(text.get_charbox(i + 1)[0] - text.get_charbox(i - 1)[2]) * 25.4 / 72
             for i in line[1:-1] if chars[i] == " " and chars[i - 1] != " " and chars[i + 1] != " "]
     assert len(gaps) >= 6 and max(gaps) < 1.15, [round(g, 2) for g in gaps]
+
+
+def test_a_wargames_own_quick_reference_prints_without_a_number(tmp_path):
+    """Wargame trial (trial69): a draft that numbers its sections 「■　１．０　序論」… and ends with its
+    own 「■　早見表」 was warned 'some sections carry their own number … and 1 does not: 「早見表」'
+    and printed 「8 早見表」 after 「7.0」, the book's count; the book's own 早見表 has no number, nor
+    has the draft's now, and the numbering rule asks none of it."""
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    draft = ws / "data" / "test" / "draft.txt"
+    draft.write_text("■■　テスト　草案１\n\n■　１．０　序論\n\n１．１　二人用のゲームです。\n\n"
+                     "■　２．０　移動\n\n２．１　部隊は移動力まで動けます。\n\n"
+                     "■　早見表\n\n・移動：移動力まで（→２．１）\n", encoding="utf-8")
+    result = build_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts")
+    assert not [w for w in result.warnings if "carry their own number" in w], result.warnings
+    pages = texts(result.files["rulebook.pdf"])
+    contents = [line.strip() for line in next(p for p in pages if p.lstrip().startswith("目次")).splitlines()]
+    assert any(line.startswith("2.0") for line in contents), contents
+    assert [line for line in contents if "早見表" in line][0].startswith("早見表"), contents  # not 「3 早見表」
+    page = [line.strip() for line in next(p for p in pages if "移動：移動力まで" in p).splitlines()]
+    assert "早見表" in page, page  # its heading, unnumbered

@@ -106,8 +106,8 @@ def _pictured(result) -> list[Any]:
     for df in rendered.decks:
         if df.first is None:
             continue
-        fronts = df.piece_fronts
-        keys = [df.first[0], df.first[1], *(fronts[n] for n in sorted(fronts))]
+        fronts, backs = df.piece_fronts, df.piece_backs(df.piece_keys)
+        keys = [df.first[0], df.first[1], *(fronts[n] for n in sorted(fronts)), *(backs[n] for n in sorted(backs))]
         out.append([df.deck.id, df.deck.trim_mm, keys])
         if any(k is not None and "<image" in rendered.faces.svgs.get(k, "") for k in keys):
             out.append([_pictures_of(result, k) for k in keys])  # the pictures each shows
@@ -127,7 +127,7 @@ def _pictures_of(result, k: str | None) -> str:
 
 def shown_faces(result) -> dict[str, dict[str, str]]:
     """What each deck's faces the book may show are made from, by deck id: "front" and "back"
-    (the first piece's) and each piece's front by its number; a face's key (its SVG's hash), with
+    (the first piece's), each piece's front by its number and its back by ``b`` and its number; a face's key (its SVG's hash), with
     the hashes of the pictures it embeds. The rulebook's process keys its setting by the ones it
     shows (engine/typeset.py)."""
     rendered = result.rendered
@@ -139,7 +139,8 @@ def shown_faces(result) -> dict[str, dict[str, str]]:
     for df in rendered.decks:
         if df.first is not None:
             out[df.deck.id] = {"front": made_from(df.first[0]), "back": made_from(df.first[1]),
-                               **{str(n): made_from(k) for n, k in df.piece_fronts.items()}}
+                               **{str(n): made_from(k) for n, k in df.piece_fronts.items()},
+                               **{f"b{n}": made_from(k) for n, k in df.piece_backs(df.piece_keys).items()}}
     return out
 
 
@@ -162,7 +163,8 @@ def picture_keys(result, pictures: dict[str, Any], inputs: str) -> dict[str, str
             continue
         front, back = df.first
         parts = [inputs, name(front), name(back) if pic.back is not None else None,
-                 {str(n): name(k) for n, k in df.piece_fronts.items()}, list(pic.trim_mm), pic.bleed_mm,
+                 {str(n): name(k) for n, k in df.piece_fronts.items()},
+                 {str(n): name(k) for n, k in df.piece_backs(df.piece_keys).items()}, list(pic.trim_mm), pic.bleed_mm,
                  [list(p) for p in pic.outline], pic.window, df.deck.sealed]
         out[df.deck.id] = hashlib.sha256(json.dumps(parts, sort_keys=True, default=repr).encode()).hexdigest()[:32]
     return out

@@ -53,6 +53,8 @@ def diff(a: Version, b: Version, named: dict[str, int] | None = None) -> dict[st
         order = [*new.get("field_order", []), *old.get("field_order", [])]  # (none in an entry recorded before)
         old, new = {**old, "values": _in_field_order(old["values"], order)}, \
             {**new, "values": _in_field_order(new.get("values", {}), order)}
+        # a field by the sheet's own header (攻撃 for atk), the newer version's, else the older's
+        headers = {**(a.body.get("headers") or {}).get(deck_id, {}), **(b.body.get("headers") or {}).get(deck_id, {})}
         entry: dict[str, Any] = {"name": new.get("name") or old.get("name"), "count": [old["count"], new["count"]],
                                  "added": [], "removed": [], "counts": [], "fields": []}
         if deck_id in was_deck:
@@ -85,7 +87,8 @@ def diff(a: Version, b: Version, named: dict[str, int] | None = None) -> dict[st
             ov, nv = old["values"].get(was[label], {}), new["values"].get(label, {})
             for f in [*nv, *(k for k in ov if k not in nv)]:
                 if ov.get(f) != nv.get(f) and not unrecorded(f):
-                    entry["fields"].append({"piece": name_of(label), "field": f, "old": ov.get(f), "new": nv.get(f)})
+                    entry["fields"].append({"piece": name_of(label), "field": f, "old": ov.get(f), "new": nv.get(f),
+                                            **({"header": headers[f]} if f in headers else {})})
         taken = set(was.values())
         entry["removed"] = [{"piece": name_of(label, told_before), "count": c} for label, (c, *_) in old["pieces"].items()
                             if label not in taken and c]
@@ -168,7 +171,8 @@ def markdown(d: dict[str, Any]) -> str:
                         *(say("count", piece=_md(c["piece"]), old=c["old"], new=c["new"]) if c["new"] or not c["old"] else
                           say("parked", piece=_md(c["piece"]), why=parked_said(c["old"], lang)) for c in e["counts"]),
                         *(say("field", piece=_md(f["piece"]), field=_md(place), old=_md(shown[0]), new=_md(shown[1]))
-                          for f in e["fields"] for place, old, new in _places(f) for shown in [_shown(old, new, lang)]),
+                          for f in e["fields"] for place, old, new in _places({**f, "field": f.get("header") or f["field"]})
+                          for shown in [_shown(old, new, lang)]),
                         *([say("back")] if e["back_changed"] else []),
                         *(say("added", piece=_md(p["piece"]), count=p["count"]) for p in e["added"]),
                         *(say("removed", piece=_md(p["piece"]), count=p["count"]) for p in e["removed"]),

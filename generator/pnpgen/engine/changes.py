@@ -90,6 +90,8 @@ def snapshot(result: BuildResult) -> dict[str, Any]:
             "page_art": [art_tag(arts, faces) for faces in result.home_faces.get(record.id, [])],
             "pieces": pieces, "values": values, "printer": printer, "art": files, "kind": df.deck.kind,
             **({"translated": langs} if langs else {}),  # (a version recorded before holds none of their texts)
+            # the sheet's own headers of its fields (columns: 攻撃: atk), as the changelog names them
+            **({"headers": dict(df.deck.sheet_headers)} if df.deck.sheet_headers else {}),
             **({"follows": [list(df.deck.follows[0]), df.deck.follows[1]]} if df.deck.follows else {}),
             "pairs": [[pair.front, pair.back, pair.count, f"{pair.piece.index}:{pair.piece.label}",
                        art_tag(arts, [pair.front, pair.back])] for pair in df.pairs],
@@ -415,6 +417,7 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     rebled = old.get("bleed") is not None and new.get("bleed") is not None and old["bleed"] != new["bleed"]
     old_pieces, new_pieces = old.get("pieces", {}), new["pieces"]
     old_values, new_values = old.get("values", {}), new.get("values", {})
+    headers = new.get("headers") or {}  # a spreadsheet's fields by its own headers (columns: 攻撃: atk)
     names = Counter(map(_name, old_pieces)) | Counter(map(_name, new_pieces))  # pieces of a name, in either build
     # a piece whose name others share told by its values, as reprint.txt tells it (one of a deck
     # without names keeps its number here: ``#4: text``, the line kept short)
@@ -461,7 +464,8 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
             continue
         front_changed = not sides or not old_sides or sides[0] != old_sides[0] or repainted
         now_values, old_vals = new_values.get(label, {}), old_values.get(was[label], {})
-        what = [f for f in sorted({*now_values, *old_vals}) if now_values.get(f) != old_vals.get(f) and not unrecorded(f)]
+        what = [headers.get(f, f) for f in sorted({*now_values, *old_vals})  # (by the sheet's header: 攻撃, not atk)
+                if now_values.get(f) != old_vals.get(f) and not unrecorded(f)]
         if label in backs and not back_design and not rebled and not what:  # (a field that changed says why its back did)
             what.append("back")
         # a picture its faces show replaced, on the same faces or on faces changed otherwise too (its

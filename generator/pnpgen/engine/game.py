@@ -114,7 +114,8 @@ class BuildResult:
             front, back = df.first
             out[df.deck.id] = DeckPicture.of(
                 df.deck, art(self.arts[front]), art(self.arts[back]) if back else None, self.rendered.bleed_of(df.deck),
-                {n: art(self.arts[k]) for n, k in df.piece_fronts.items()})
+                {n: art(self.arts[k]) for n, k in df.piece_fronts.items()},
+                {n: art(self.arts[k]) for n, k in df.piece_backs(df.piece_keys).items()})  # (a figure's side: back)
         return out
 
 

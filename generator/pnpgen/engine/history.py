@@ -177,6 +177,13 @@ def _follows(value: Any) -> bool:
         and all(isinstance(d, str) for d in value[0]) and _count(value[1])
 
 
+def _headers(headers: Any) -> bool:
+    """A version's sheet headers as recorded: deck id → {field: the sheet's header}."""
+    return isinstance(headers, dict) and all(
+        isinstance(d, str) and isinstance(h, dict) and all(isinstance(f, str) and isinstance(t, str) for f, t in h.items())
+        for d, h in headers.items())
+
+
 def _well_formed(body: dict[str, Any]) -> bool:
     """The shape pnpgen writes, which log, diff and reprint read without a further check: an entry
     from elsewhere can hold anything its hash was computed for."""
@@ -185,7 +192,8 @@ def _well_formed(body: dict[str, Any]) -> bool:
             and isinstance(body.get("rulebook", {}), dict)):
         return False
     if not all(isinstance(k, str) and _count(n) for k, n in body["counts"].items()) \
-            or not all(isinstance(k, str) and isinstance(v, str) for k, v in body.get("rulebook", {}).items()):
+            or not all(isinstance(k, str) and isinstance(v, str) for k, v in body.get("rulebook", {}).items()) \
+            or not _headers(body.get("headers", {})):
         return False
     for deck in body["decks"].values():
         if not (isinstance(deck, dict) and _count(deck["count"]) and isinstance(deck.get("name"), str | None)

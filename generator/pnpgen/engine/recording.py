@@ -163,6 +163,9 @@ def record(out_root: Path, edition: str, game, snapshot: dict[str, Any], last: V
             "hash": digest, "counts": {d: v["count"] for d, v in decks.items()}, "decks": decks, "rulebook": rulebook,
             # the printer profile its home sheets were drawn for (not in the hash): reprint --since's default
             "printer": next((v.get("printer") for v in snapshot.values()), None),
+            # each spreadsheet deck's headers in the sheet's own words (not in the hash: a header renamed
+            # changes no piece): pnpgen diff names a changed field by its column, 攻撃, not atk
+            **({"headers": headers} if (headers := {d: v["headers"] for d, v in snapshot.items() if v.get("headers")}) else {}),
             **({"layout": layout} if layout is not None else {})}
     kept = set(tags(out_root, edition).values())
     old = [n for n in entry_numbers(out_root, edition) if n not in kept]

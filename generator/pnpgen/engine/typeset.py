@@ -161,7 +161,8 @@ def setting_key(ws: Workspace, game: Game, reading: DraftReading, pictures: dict
     pictured = {deck: {"trim": pic.trim_mm, "bleed": pic.bleed_mm, "outline": [list(p) for p in pic.outline],
                        "window": pic.window,
                        "faces": [faces.get(deck, {}).get(side, "?") for side in
-                                 ("front", "back", *(str(n) for n in sorted(pic.pieces)))]}
+                                 ("front", "back", *(str(n) for n in sorted(pic.pieces)),
+                                  *(f"b{n}" for n in sorted(pic.backs)))]}
                 for deck, pic in shown.items()}
     # the cover's choice, and a sealed pack's back shown for its front
     decks = [[d.id, d.kind, d.name, settled(d), bool(d.count), d.sealed] for d in game.decks]

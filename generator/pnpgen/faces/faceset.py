@@ -9,7 +9,7 @@ when asked, and its result is kept in the on-disk cache for later builds.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping, MutableMapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -61,6 +61,13 @@ class DeckFaces:
     def piece_fronts(self) -> dict[int, str]:
         """Piece number → its (first) front: the first of its faces' keys (``piece_keys``)."""
         return {n: keys[0] for n, keys in self.piece_keys.items()}
+
+    def piece_backs(self, numbers: Iterable[int]) -> dict[int, str]:
+        """Piece number → its (first) back, of the pieces ``numbers`` (a figure's pieces shown turned
+        over): the first key after its fronts (``piece_keys``); none for a deck without backs."""
+        if self.backs is None:
+            return {}
+        return {n: keys[len(keys) // 2] for n in numbers if (keys := self.piece_keys.get(n))}
 
 
 class Told(MutableMapping[str, str]):
@@ -366,18 +373,25 @@ class DeckPicture:
     # the part of the face shown, when not all of it: its top-left corner in mm from the face's
     # trim corner and the face's whole trim height (``trim_mm`` is then the part's size)
     window: tuple[float, float, float] | None = None
+    # the backs of the pieces a figure shows turned over (``side: back``), by piece number
+    backs: Mapping[int, Art] = field(default_factory=dict)
 
-    def piece(self, number: int) -> Art | None:
+    def piece(self, number: int, side: str = "front") -> Art | None:
+        if side == "back":
+            return self.back if number == 1 and self.back is not None else self.backs.get(number)
         return self.front if number == 1 else self.pieces.get(number)
 
     @staticmethod
-    def of(deck: Deck, front: Art, back: Art | None, bleed_mm: float, pieces: Mapping[int, Art]) -> DeckPicture:
+    def of(deck: Deck, front: Art, back: Art | None, bleed_mm: float, pieces: Mapping[int, Art],
+           backs: Mapping[int, Art] | None = None) -> DeckPicture:
         """A deck's picture: its faces whole, or a fold-over standee's upright figure alone (its
         layout's ``stand_up`` box), as it stands on the table, not the strip it is cut from."""
         shape, trim, window = pictured(deck)
         if deck.sealed and back is not None:  # a sealed pack's faces are its secret: the book shows its back alone
-            return DeckPicture(back, None, trim, bleed_mm, shape, {n: back for n in pieces}, window)
-        return DeckPicture(front, None if window else back, trim, bleed_mm, shape, pieces, window)
+            return DeckPicture(back, None, trim, bleed_mm, shape, {n: back for n in pieces}, window,
+                               {n: back for n in backs or {}})
+        return DeckPicture(front, None if window else back, trim, bleed_mm, shape, pieces, window,
+                           {} if window else dict(backs or {}))
 
 
 def pictured(deck: Deck) -> tuple[list[Point], tuple[float, float], tuple[float, float, float] | None]:

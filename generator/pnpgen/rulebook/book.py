@@ -567,8 +567,10 @@ def shown_pictures(pictures: Mapping[str, DeckPicture], settings: RulebookSettin
     the components pages, the quick reference) and the other pieces a figure of game.yaml names,
     no other piece. What the book shows is then known before a page is set (engine/typeset.py
     keys a setting by it: a card's text edited on a piece the book never shows sets nothing)."""
-    named = {(p.deck, p.piece) for spec in settings.figures for p in spec.pieces}
-    return {deck: replace(pic, pieces={n: art for n, art in pic.pieces.items() if (deck, n) in named})
+    named = {(p.deck, p.piece) for spec in settings.figures for p in spec.pieces if p.side == "front"}
+    turned = {(p.deck, p.piece) for spec in settings.figures for p in spec.pieces if p.side == "back"}
+    return {deck: replace(pic, pieces={n: art for n, art in pic.pieces.items() if (deck, n) in named},
+                          backs={n: art for n, art in pic.backs.items() if (deck, n) in turned})
             for deck, pic in pictures.items()}
 
 

@@ -8,6 +8,7 @@ real pieces, and the quick reference. Read here, with file:line errors, never fr
           size: [120, 100]           # the arrangement's box at printed size, mm
           pieces:                    # each piece's centre in mm from the box's top-left, y down
             - {deck: area, piece: 2, x: 20, y: 23, rotate: 0}
+            - {deck: units, piece: 1, x: 60, y: 23, side: back}   # its back (a counter's reduced side)
         - after: 準備
           caption: 準備の済んだ卓
           picture: setup.jpg         # a picture of data/<slug>/art/ in place of pieces (or one per language)
@@ -59,7 +60,8 @@ EDITION_CHARS = 20  # the edition is one line of the cover and of every running 
 STYLES = ("jlreq", "proportional")  # the Japanese body: fixed-width ベタ組 with JLREQ 約物, or BIZ UDP明朝
 FIGURE_KEYS = ("after", "caption", "size", "pieces", "picture")
 MIN_PRINTED_MM = 1.0  # a figure's picture thinner than this as printed is a mistake (a strip of pixels)
-PIECE_KEYS = ("deck", "piece", "x", "y", "rotate")
+PIECE_KEYS = ("deck", "piece", "x", "y", "rotate", "side")
+SIDES = ("front", "back")  # a placed piece's side up
 # The rule sheet's figures (``sheet:``, rulebook/sheet.py sets it), each with its default. The margin
 # stands well inside the 4–5 mm a home printer leaves unprinted at each edge (PRINTING.md); a column
 # is never narrower than ``SHEET_COLUMN_MM``, some 25 characters of the 9 pt body, or the book's
@@ -84,6 +86,7 @@ class Placed:
     x: float
     y: float
     rotate: float = 0.0
+    side: str = "front"  # or "back": the piece turned over (a wargame counter's reduced side)
 
 
 @dataclass
@@ -323,9 +326,16 @@ def load_settings(game: Game) -> RulebookSettings:
             if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= len(decks[did].pieces):
                 raise doc.error(pk + ("piece",), f"piece {validate.show(number)} is not in deck {did!r}",
                                 f"1 to {len(decks[did].pieces)} (the order of its pieces:)")
+            side = p.get("side", "front")
+            if side not in SIDES:
+                raise doc.error(pk + ("side",), f"side {validate.show(side)} is not a side of a piece",
+                                "front (the default) or back")
+            if side == "back" and not decks[did].back:
+                raise doc.error(pk + ("side",), f"deck {did!r} is single-sided: its pieces have no back to show",
+                                "side: front, or a back: in the deck file")
             placed.append(Placed(did, number, _number(doc, p.get("x"), pk + ("x",), "x"),
                                  _number(doc, p.get("y"), pk + ("y",), "y"),
-                                 _number(doc, p.get("rotate", 0), pk + ("rotate",), "rotate", (-360.0, 360.0))))
+                                 _number(doc, p.get("rotate", 0), pk + ("rotate",), "rotate", (-360.0, 360.0)), side))
         caption = fig.get("caption", "") or ""
         out.figures.append(FigureSpec(_in_language(doc, fig["after"], kp + ("after",), game),
                                       _in_language(doc, caption, kp + ("caption",), game),

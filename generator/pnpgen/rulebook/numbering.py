@@ -29,7 +29,7 @@ def section_numbering(doc: Document) -> tuple[list[tuple[str, list[Section]]], l
     two sections or more carry ((number, the sections), the book printing both as 2), and, when
     some sections are numbered and some are not, the unnumbered ones (they keep the book's count,
     which need not be the number the numbered ones imply: number all or none)."""
-    own = [(s, own_section_number(s.title)) for s in doc.rules]
+    own = [(s, own_section_number(s.title)) for s in doc.rules if not unnumbered_summary(doc, s)]
     by_number: dict[str, list[Section]] = {}
     for s, number in own:
         if number is not None:
@@ -37,6 +37,14 @@ def section_numbering(doc: Document) -> tuple[list[tuple[str, list[Section]]], l
     twice = [(number, sections) for number, sections in by_number.items() if len(sections) > 1]
     plain = [s for s, number in own if number is None] if by_number else []
     return twice, plain
+
+
+def unnumbered_summary(doc: Document, s: Section) -> bool:
+    """The draft's own 早見表 (■　早見表) in a draft that numbers its sections itself (■　１．０　序論): it
+    prints with no number, as the book's own 早見表 page does, and is no section the numbering
+    rule asks a number of (the book's count printed it 「8 早見表」 after 「7.0 勝利条件」)."""
+    return s.is_quick_reference and own_section_number(s.title) is None \
+        and any(own_section_number(other.title) is not None for other in doc.rules)
 
 
 def printed_step_cases(doc: Document) -> list[tuple[str, Step]]:
@@ -52,7 +60,7 @@ def book_numbers(doc: Document) -> list[str]:
     what a reference 「（→４．１）」 of a draft that numbers nothing goes to."""
     out = []
     for n, s in enumerate(doc.rules, start=1):
-        if own_section_number(s.title) is None:
+        if own_section_number(s.title) is None and not unnumbered_summary(doc, s):
             out.append(str(n))
             out += [f"{n}.{c.number}" for c in s.children if isinstance(c, Step) and not c.sentence]
     return out

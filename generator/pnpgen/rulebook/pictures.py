@@ -26,9 +26,10 @@ def pictures_from_game(game: Game, templates: Path, bleed_mm: float = BLEED_MM,
     resampled to (0: none), the game's as its build has it (``data/load.py max_dpi_of``)."""
     renderer = face_renderer(Path(templates), game, bleed_mm, max_dpi=max_dpi)
     pieces: dict[str, list[int]] = {}
+    turned: dict[str, list[int]] = {}  # the pieces a figure shows turned over (side: back)
     for spec in load_settings(game).figures:
         for p in spec.pieces:
-            pieces.setdefault(p.deck, []).append(p.piece)
+            (turned if p.side == "back" else pieces).setdefault(p.deck, []).append(p.piece)
 
     def art(deck: Deck, index: int, side: str) -> Art:
         piece = deck.pieces[index - 1]
@@ -39,6 +40,7 @@ def pictures_from_game(game: Game, templates: Path, bleed_mm: float = BLEED_MM,
     out = {}
     for deck in game.decks:
         extra = {n: art(deck, n, "front") for n in sorted(set(pieces.get(deck.id, []))) if 1 < n <= len(deck.pieces)}
+        backs = {n: art(deck, n, "back") for n in sorted(set(turned.get(deck.id, []))) if deck.back and 1 < n <= len(deck.pieces)}
         out[deck.id] = DeckPicture.of(deck, art(deck, 1, "front"), art(deck, 1, "back") if deck.back else None,
-                                      bleed_mm, extra)
+                                      bleed_mm, extra, backs)
     return out

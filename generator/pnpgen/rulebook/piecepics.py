@@ -118,10 +118,10 @@ class Figure(Flowable):
     """A setup figure: real pieces placed as the game's YAML arranges them (mm, y down),
     scaled to fit the column. Never split."""
 
-    def __init__(self, placed: Sequence[tuple[str, DeckPicture, int, float, float, float]],
+    def __init__(self, placed: Sequence[tuple[str, DeckPicture, int, float, float, float, str]],
                  width_mm: float, height_mm: float, max_height: float = FIGURE_H):
         super().__init__()
-        self.placed = placed  # (deck id, picture, piece number, x, y of the piece's centre, rotation)
+        self.placed = placed  # (deck id, picture, piece number, x, y of the piece's centre, rotation, side up)
         self.w_mm, self.h_mm = width_mm, height_mm
         self.max_height = max_height
 
@@ -136,17 +136,18 @@ class Figure(Flowable):
             return
         x0 = (self.width - self.w_mm * PT * self.scale) / 2
         past = any(reach_mm(picture.outline, picture.trim_mm, Placed(d, n, x, y, rot), (self.w_mm, self.h_mm)) > 0
-                   for d, picture, n, x, y, rot in self.placed)
+                   for d, picture, n, x, y, rot, _ in self.placed)
         if past:  # a piece past the box is cut at it, never drawn over the page (the build warns)
             self.canv.saveState()
             box = self.canv.beginPath()
             box.rect(x0, 0, self.w_mm * PT * self.scale, self.height)
             self.canv.clipPath(box, stroke=0, fill=0)
-        for deck_id, picture, number, x, y, rot in self.placed:
+        for deck_id, picture, number, x, y, rot, side in self.placed:
             tw, th = picture.trim_mm
             left = x0 + (x - tw / 2) * PT * self.scale
             bottom = self.height - (y + th / 2) * PT * self.scale
-            place_face(self.canv, form_name(deck_id, "front" if number == 1 else str(number)),
-                       picture.piece(number), picture, left, bottom, self.scale, rot)
+            name = side if number == 1 else f"{number}" if side == "front" else f"{number}-{side}"
+            place_face(self.canv, form_name(deck_id, name), picture.piece(number, side), picture, left, bottom,
+                       self.scale, rot)
         if past:
             self.canv.restoreState()

@@ -27,6 +27,16 @@ _KANJI_RUN = re.compile(r"[\u4e00-\u9fff々]{3,}")
 _COUNTERS = set("個枚回人点番本")
 # kanji that say whose or which before a noun (敵部隊, 各部隊, 自部隊, 全部隊): two such words are two words
 _PREFIX = set("敵自各全他両同別次前後毎諸初最当該旧新隣味我彼")
+# two kanji that name the two sides of a contrast: words differing in them alone are two words, not one
+# spelt twice (東軍移動／西軍移動, a wargame's two players' phases; 表面／裏面; 上段／下段)
+_OPPOSITES = {frozenset(pair) for pair in ("東西", "南北", "左右", "上下", "表裏", "内外", "昼夜", "攻守", "天地",
+                                           "大小", "前後", "先後", "新旧", "勝敗", "敵味", "自他", "陰陽", "明暗")}
+
+
+def _contrasted(a: str, b: str) -> bool:
+    """Whether two words of one length differ in one character only, the two sides of a contrast."""
+    unlike = [frozenset((x, y)) for x, y in zip(a, b, strict=False) if x != y]
+    return len(a) == len(b) and len(unlike) == 1 and unlike[0] in _OPPOSITES
 
 
 def near_duplicates(doc: Document, text: str, draft_path: Path | str, lang: str,
@@ -67,6 +77,8 @@ def near_duplicates(doc: Document, text: str, draft_path: Path | str, lang: str,
                 continue  # 一番上 / 一番多(い): a verb stem or another word after a shared prefix
             if kinds[a] != "【】" and a[1:] == b[1:] and {a[0], b[0]} <= _PREFIX:
                 continue  # 敵部隊 / 各部隊 / 自部隊: a word after a prefix that says whose or which
+            if _contrasted(a, b):
+                continue  # 東軍戦闘 / 西軍戦闘: the two sides of a contrast (trial69)
             if set(seen[a]) & set(seen[b]) or not rules & set(seen[a] + seen[b]) or {a, b} <= named:
                 continue
             pairs.append((a, b, seen[a], seen[b]))

@@ -43,6 +43,7 @@ from pnpgen.rulebook.keeps import (
     questions_with_their_answers,
     two_lines_under_headings,
 )
+from pnpgen.rulebook.numbering import unnumbered_summary
 from pnpgen.rulebook.piecepics import Faces, FittedFaces
 from pnpgen.rulebook.quickref import Line, printed, quick_reference
 from pnpgen.rulebook.storytext import StoryText, on_grid
@@ -145,11 +146,13 @@ class StoryBuilder(StoryText):
                           left=STEP_INDENT, prefix=f"{step.number}.", prefix_font=self.fonts.bold,
                           prefix_x=BODY_SIZE * 0.2, page=(self.node_key(step), self.pages))
 
-    @staticmethod
-    def section_number(n: int, s: Section) -> tuple[str, str]:
+    def section_number(self, n: int, s: Section) -> tuple[str, str]:
         """(the number printed before the section's heading, the one its steps are numbered under):
-        the ``n``-th section's n, n; a section the draft numbers itself (「５．０　移動」) none and 5."""
+        the ``n``-th section's n, n; a section the draft numbers itself (「５．０　移動」) none and 5;
+        the draft's own 早見表 among sections it numbers itself none and n (``unnumbered_summary``)."""
         own = own_section_number(s.title)
+        if own is None and unnumbered_summary(self.doc, s):
+            return "", str(n)
         return ("", own) if own is not None else (str(n), str(n))
 
     def rules_section(self, n: int, s: Section) -> list[Flowable]:

@@ -391,8 +391,8 @@ class StoryText:
         for i, spec in enumerate(self.settings.figures):
             if anchor(spec.after) != anchor(title) or spec in self.figures_placed:
                 continue
-            placed = [(p.deck, self.pictures[p.deck], p.piece, p.x, p.y, p.rotate) for p in spec.pieces
-                      if p.deck in self.pictures and self.pictures[p.deck].piece(p.piece)]
+            placed = [(p.deck, self.pictures[p.deck], p.piece, p.x, p.y, p.rotate, p.side) for p in spec.pieces
+                      if p.deck in self.pictures and self.pictures[p.deck].piece(p.piece, p.side)]
             if spec.picture is not None and i in self.own:  # the designer's own picture
                 figure: Flowable = PictureFigure(self.own[i], f"{spec.picture.name}\0{spec.size_mm}", *spec.size_mm)
             elif placed:
