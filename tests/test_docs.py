@@ -132,7 +132,7 @@ def test_the_docs_examples_build_as_written(tmp_path, capsys):
     capsys.readouterr()
     assert run(ws, "build", "--game", "demo", "--no-rulebook", "--out", str(out)) == 0
     said = capsys.readouterr().err
-    assert "sheet layout map-a3 is 420x297 paper" in said  # the map's A3 pages warned of, not its numbers by the joins
+    assert "sheet layout map-a3 is A3 paper (420×297 mm)" in said  # the map's A3 pages warned of, not its numbers by the joins
     assert not [line for line in said.splitlines() if "deck 'sections'" in line and "safe zone" in line], said
     game = load_game(Workspace(ws), "demo")
     # (the map's sections named by their letter, as the change report and reprint.txt call them: #1［A・0・0］ without label:)

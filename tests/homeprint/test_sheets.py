@@ -219,7 +219,7 @@ def test_a_card_stock_of_another_paper_than_the_builds_is_warned_of(tmp_path, ca
     capsys.readouterr()
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--sheet", "a-one-51002", "--paper", "letter") == 0
     said = [line for line in capsys.readouterr().err.splitlines() if "a-one-51002 is" in line]
-    assert len(said) == 1 and "not letter (--paper)" in said[0] and "are a4; print them on it" in said[0], said
+    assert len(said) == 1 and "not letter (--paper)" in said[0] and "is A4 paper (210×297 mm)" in said[0] and "are A4; print them on it" in said[0], said
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--sheet", "a-one-51002") == 0
     assert "a-one-51002 is" not in capsys.readouterr().err
 

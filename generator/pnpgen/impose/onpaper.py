@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from pnpgen.data.formats import papers_nearest
+from pnpgen.data.formats import PAPER_SIZES, paper_named_by_size, paper_title, papers_nearest
 from pnpgen.data.model import Deck
 from pnpgen.data.sheetlayouts import SheetStock, margin_warnings
 from pnpgen.errors import InputError
@@ -119,7 +119,14 @@ def stock_warnings(placed: list[tuple[Deck, DeckOnPaper]], sheet: SheetOptions) 
             "top slots" for lay in layouts.values() if not lay.slug_room(sheet)]
     other = {p.layout.stock.id: (p.layout, on.paper) for deck, p in placed if isinstance(p.layout, SlotLayout)
              and sorted(p.layout.stock.paper_mm) != sorted((on := on_deck_paper(deck, sheet)).paper_mm)}
-    return out + [f"{lay.stock.source}: sheet layout {lay.stock.id} is {lay.stock.paper} paper "
+    return out + [f"{lay.stock.source}: sheet layout {lay.stock.id} is {_said(lay.stock.paper)} paper "
                   f"({lay.stock.paper_mm[0]:g}×{lay.stock.paper_mm[1]:g} mm), not {paper} (--paper): its decks' "
-                  f"home sheets, and their pages in the all-in-one file, are {lay.stock.paper}; print them on it"
+                  f"home sheets, and their pages in the all-in-one file, are {_said(lay.stock.paper)}; print them on it"
                   for lay, paper in other.values()]
+
+
+def _said(paper: str) -> str:
+    """A sheet layout's paper as a designer names it: ``A4`` for ``a4``, ``A3`` for a layout written
+    ``420x297`` (trial69: "is 420x297 paper"); the size as written for a paper pnpgen has no name for."""
+    named = paper if paper in PAPER_SIZES else paper_named_by_size(paper)
+    return paper_title(named) if named else paper
