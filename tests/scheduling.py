@@ -46,13 +46,16 @@ def scheduling_for(shared: dict[str, str]) -> type[LoadScopeScheduling]:
             """As loadscope's, but a worker is always given two tests or told none follow: a worker
             runs a test only once it knows the next one or that none follows (a replacement worker
             given a unit of one test waited for ever, pytest-xdist #1327)."""
-            super()._reschedule(node)
-            if node.shutting_down or node not in self.assigned_work:
-                return
-            while self.workqueue and self._pending_of(self.assigned_work[node]) < 2:
-                self._assign_work_unit(node)  # (a unit of one test alone is never run)
-            if not self.workqueue:
-                node.shutdown()
+            try:
+                super()._reschedule(node)
+                if node.shutting_down or node not in self.assigned_work:
+                    return
+                while self.workqueue and self._pending_of(self.assigned_work[node]) < 2:
+                    self._assign_work_unit(node)  # (a unit of one test alone is never run)
+                if not self.workqueue:
+                    node.shutdown()
+            except OSError:  # its channel closed: the worker died after its last report (CI saw it:
+                pass         # "cannot send (already closed?)"); its going down hands its units back
 
     return Scheduling
 

@@ -145,11 +145,15 @@ def _leave(code: int) -> None:
     except (OSError, ValueError):  # a closed pipe: Python's own ending says nothing more either
         sys.exit(code)
     workers = sys.modules.get("multiprocessing")
-    if threading.active_count() == 1 and (workers is None or not workers.active_children()):
+    if code == INTERRUPTED_STATUS or (threading.active_count() == 1 and (workers is None or not workers.active_children())):
+        # (interrupted: its work rolled back, its workers ended by the same Ctrl-C or with it; Python's
+        # own exit would wake a broken worker pool's thread through a pipe closed beside it — CPython
+        # 3.11's race, "Exception ignored … Bad file descriptor" under the one line, seen once in CI)
         os._exit(code)
     sys.exit(code)
 
 
+INTERRUPTED_STATUS = 130  # a command stopped by Ctrl-C (128 + SIGINT), as a shell reports it
 # a --jobs worker process (a document's, a game's, the rulebook's) killed while the build waited for it
 WORKER_KILLED = ("a worker process of this command ended abruptly (killed, or by the system short of memory): "
                  "nothing of it was written, the last good output is as it was (expected the command run again; "
@@ -226,7 +230,7 @@ def main(argv: list[str] | None = None, own_process: bool = False) -> int:
         return 2
     except KeyboardInterrupt:
         print(pnpgen.INTERRUPTED, file=sys.stderr)
-        return 130
+        return INTERRUPTED_STATUS
     except BrokenPipeError:  # output piped into head or less that closed early
         sys.stderr.close()
         return 0
