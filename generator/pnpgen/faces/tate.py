@@ -7,8 +7,9 @@ quarter clockwise as one word, reading downwards (3.2.3); a single letter or dig
 ruby, ``{漢字|かんじ}``, one mark a column never breaks inside, its reading set at half size on the
 column's right (JLREQ 3.3: vertical text's ruby stands right of its base), a reading longer than
 its base reaching over the characters above and below it as horizontal text's does, by one rule
-(text/ruby.py, JLREQ 3.3.8: up to one ruby character onto a kana, onto the glyph of a bracket or
-、。; at the column's top or foot the base keeps the column's edge, the reading aligned with it). The card text's markup read as
+(text/ruby.py, JLREQ 3.3.8: up to one ruby character onto a kana, ー or a dash, onto the glyph of a bracket or
+、。; at the column's top or foot the base keeps the column's edge, the reading aligned with it), a
+group ruby's shorter side spread 1:2:1 along the longer (JLREQ 3.3.6). The card text's markup read as
 horizontal text reads it (data/markup.py ``parse``, the one reader): a mark keeps its span's bold
 and colour, an icon a cell of its own.
 
