@@ -251,28 +251,31 @@ GROUP_FRONT = """\
 {% extends "common/piece.svg.j2" %}
 {% import "common/macros.svg.j2" as m with context %}
 {% block art %}
-{{ textbox(piece.text, 3, 20, 40, 40, size=10, min_size=10) }}
-{{ m.tate(piece.verse, 52, 8, size=10) }}
+{{ textbox(piece.text, 3, 20, 33, 40, size=10, min_size=10) }}
+{{ m.tate(piece.verse, 54, 8, size=10) }}
+{{ m.tate(piece.verse2, 44, 8, size=10) }}
 {% endblock %}
 """
-# three paragraphs: a group ruby's long reading between kanji, its short reading between kana, and a
-# long one starting a line; the column the first again, set vertically
-GROUP_TEXT = r"漢{光速|ライトスピード}字\nあ{聖母像|ピエタ}の\n{光速|ライトスピード}字"
+# five paragraphs: a group ruby's long reading between kanji, its short reading between kana, a long one
+# starting a line, a base with a double dash, a base with ー under a short reading; the column the first again
+GROUP_TEXT = r"漢{光速|ライトスピード}字\nあ{聖母像|ピエタ}の\n{光速|ライトスピード}字\n漢{光――|ひかりのだっしゅ}字\n漢{ラーメン|拉麺}字"
 
 
 @pytest.fixture(scope="module")
 def group(tmp_path_factory) -> dict[str, list]:
     """The group rubies' glyphs by character: horizontal ones by line, the column's apart."""
     ws = make_workspace(tmp_path_factory.mktemp("group") / "ws", front=GROUP_FRONT,
-                        deck=DECK_YAML.replace("fields:\n", "fields:\n  verse: text\n")
-                        + f'  - {{name: 甲, text: "{GROUP_TEXT}", verse: "漢{{光速|ライトスピード}}字"}}\n')
+                        deck=DECK_YAML.replace("fields:\n", "fields:\n  verse: text\n  verse2: text\n")
+                        + f'  - {{name: 甲, text: "{GROUP_TEXT}", verse: "漢{{光速|ライトスピード}}字", '
+                        + 'verse2: "あ{湖|みずうみ}ー{湖|みずうみ}あ"}\n')
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
-    page = [g for g in glyphs(ws / "build" / "test" / "cards.pdf")[0] if g.char and g.char in GROUP_TEXT + "ピエタ"]
-    column = [g for g in page if g.x > 40]
-    rows = sorted({round(g.y, 1) for g in page if g.x <= 40 and abs(g.size - 10) < 0.01})
-    lines = [[g for g in page if g.x <= 40 and (abs(g.y - y) < 0.1 or (g.size < 6 and 0 < y - g.y < EM))]
+    page = [g for g in glyphs(ws / "build" / "test" / "cards.pdf")[0] if g.char and g.char in GROUP_TEXT + "ピエタ湖みずう"]
+    box = min(g.x for g in page if g.char == "漢") - 3  # the card's left edge on the sheet: the text box starts 3 mm in
+    rows = sorted({round(g.y, 1) for g in page if g.x <= box + 37 and abs(g.size - 10) < 0.01})
+    lines = [[g for g in page if g.x <= box + 37 and (abs(g.y - y) < 0.1 or (g.size < 6 and 0 < y - g.y < EM))]
              for y in rows]
-    return {"lines": lines, "column": column}
+    return {"lines": lines, "column": [g for g in page if g.x > box + 50],
+            "bar": [g for g in page if box + 40 < g.x <= box + 50]}
 
 
 def _at(line, chars: str) -> list:
@@ -332,3 +335,39 @@ def test_a_group_rubys_base_is_spread_one_two_one_down_a_column(group):
     assert hikari.y - kan.y == pytest.approx(cell + unit, abs=0.02)
     assert haya.y - hikari.y == pytest.approx(cell + 2 * unit, abs=0.02)
     assert ji.y - haya.y == pytest.approx(cell + unit, abs=0.02)
+
+
+def test_a_bases_double_dash_stays_whole_and_its_long_vowel_mark_is_spread_as_a_letter(group):
+    """JLREQ 3.1.10-3.1.11: no space is added inside ―― — spreading 光―― along its reading (3.3.6)
+    moves the pair as one piece, 1:2:1 around 光 and ――; ー in ラーメン is a letter (cl-10) under the
+    short reading 拉麺, whose ends stop one ruby character (1.76 mm) in from the base's, the rest
+    between 拉 and 麺 (figure 2.3.21: 1:2:1 would set them 2.4 mm in)."""
+    kan, hikari, ji = _at(group["lines"][3], "漢光字")
+    dashes = [g for g in group["lines"][3] if g.char == "―"]
+    assert len(dashes) == 2
+    d1, d2 = sorted(dashes, key=lambda g: g.x)
+    assert d2.x - d1.x == pytest.approx(_w("―", d1), abs=0.01)  # the pair unopened
+    unit = hikari.x - (kan.x + _w("漢", kan))
+    assert unit > 0.5
+    assert d1.x - (hikari.x + _w("光", hikari)) == pytest.approx(2 * unit, abs=0.01)
+    assert ji.x - (d2.x + _w("―", d2)) == pytest.approx(unit, abs=0.01)
+    ra, bar, me, n = _at(group["lines"][4], "ラーメン")
+    assert bar.x - ra.x == pytest.approx(_w("ラ", ra), abs=0.01) and n.x - me.x == pytest.approx(_w("メ", me), abs=0.01)
+    la, men = _at(group["lines"][4], "拉麺")
+    assert la.x - ra.x == pytest.approx(EM / 2, abs=0.01)
+    assert n.x + _w("ン", n) - (men.x + _w("麺", men, 5)) == pytest.approx(EM / 2, abs=0.01)
+
+
+def test_down_a_column_a_reading_reaches_over_ー_and_the_next_keeps_a_ruby_character_clear(group):
+    """m.tate() keeps the one rule (JLREQ 3.3.8): あ{湖|みずうみ}ー{湖|みずうみ}あ at 10 pt, a cell
+    1.1 em: the first reading reaches 1.59 mm down over ー, the second only 0.53 mm up over it, so
+    1.76 mm (one ruby character) stays between them — the last み of the first and the first み of
+    the second one em apart, baseline to baseline. Before, ー took no reading: 5.64 mm."""
+    reading = sorted((g for g in group["bar"] if g.size < 6), key=lambda g: g.y)
+    assert "".join(g.char for g in reading) == "みずうみみずうみ"
+    assert reading[4].y - reading[3].y == pytest.approx(EM, abs=0.02)
+    assert reading[1].y - reading[0].y == pytest.approx(EM / 2, abs=0.02)  # set solid within a reading
+    a, lake, bar, lake2, a2 = sorted((g for g in group["bar"] if g.size > 6), key=lambda g: g.y)
+    assert reading[0].y < lake.y and reading[-1].y > lake2.y
+    cell = EM * 1.1
+    assert lake.y - a.y == pytest.approx(cell, abs=0.02)  # the first reaches over あ and ー: 湖 keeps its cell
