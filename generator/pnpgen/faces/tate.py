@@ -7,8 +7,9 @@ quarter clockwise as one word, reading downwards (3.2.3); a single letter or dig
 ruby, ``{漢字|かんじ}``, one mark a column never breaks inside, its reading set at half size on the
 column's right (JLREQ 3.3: vertical text's ruby stands right of its base), a reading longer than
 its base reaching over the characters above and below it as horizontal text's does, by one rule
-(text/ruby.py, JLREQ 3.3.8: up to one ruby character onto a kana, onto the glyph of a bracket or
-、。; at the column's top or foot the base keeps the column's edge, the reading aligned with it). The card text's markup read as
+(text/ruby.py, JLREQ 3.3.8: up to one ruby character onto a kana, ー or a dash, onto the glyph of a bracket or
+、。; at the column's top or foot the base keeps the column's edge, the reading aligned with it), a
+group ruby's shorter side spread 1:2:1 along the longer (JLREQ 3.3.6). The card text's markup read as
 horizontal text reads it (data/markup.py ``parse``, the one reader): a mark keeps its span's bold
 and colour, an icon a cell of its own.
 
@@ -26,7 +27,7 @@ from typing import NamedTuple
 from pnpgen.data.markup import ICON, RUBY, TEXT, Span, parse
 from pnpgen.patterns import later
 from pnpgen.text.linebreak import NO_END, NO_START
-from pnpgen.text.ruby import RUBY_SCALE, reaches
+from pnpgen.text.ruby import RUBY_SCALE, parts, reaches, spread
 
 TURNED = frozenset("「」『』（）［］【】〔〕〈〉《》｛｝ー－―—…‥〜～：；＝→←")
 STOPS = frozenset("、。，．")
@@ -49,6 +50,8 @@ class Mark(NamedTuple):
     reading_top: float = 0.0  # a ruby's: mm from the column's top where its reading starts
     base_top: float = 0.0  # a ruby's: mm from the column's top where its base starts, a cell a character
     markup: str = ""  # a Latin run (or 縦中横 pair) whose pieces differ in bold or colour: the run as card text
+    base_parts: tuple[tuple[str, float], ...] = ()  # a ruby's base as set: each piece and its top (mm)
+    reading_parts: tuple[tuple[str, float], ...] = ()  # … its reading's (a group ruby's shorter side spread)
 
     def styled(self, text: str) -> str:
         """``text`` (the mark's, or a ruby's base or reading) as card-text markup in the mark's
@@ -131,9 +134,33 @@ def _overhung(cut: list[Mark], em: float, cell: float) -> list[Mark]:
                 length, start = reading - r.lead - r.tail, mark.top - r.lead
                 base_top = start + (reading - base) / 2
             shift += length - mark.length
-            mark = mark._replace(length=length, reading_top=start, base_top=base_top)
+            pieces = _spread_ruby(mark, r is None, k, len(cut), base_top, start, length, em, cell)
+            mark = mark._replace(length=length, reading_top=start, base_top=base_top,
+                                 base_parts=pieces[0], reading_parts=pieces[1])
         out.append(mark)
     return out
+
+
+def _spread_ruby(mark: Mark, short: bool, k: int, n: int, base_top: float, reading_top: float, length: float,
+                 em: float, cell: float) -> tuple[tuple[tuple[str, float], ...], tuple[tuple[str, float], ...]]:
+    """A ruby's base and reading as pieces with their tops: each side whole where it is set solid
+    (a mono ruby, sides of one length), a group ruby's shorter side spread 1:2:1 along the longer
+    (text/ruby.py ``spread``): a longer reading's base along what the marks beside it leave of the
+    reading (at the column's top each piece followed by an equal part, at its foot preceded), a
+    shorter reading along its base, its ends no more than one ruby character in."""
+    base = (mark.text, base_top)
+    reading = (mark.reading, reading_top)
+    rem = em * RUBY_SCALE
+    bases, reads = parts(mark.text), parts(mark.reading)
+    room = len(mark.text) * cell
+    if short and len(bases) > 1 and len(reads) > 1 and len(mark.reading) * rem < room - 1e-9:
+        tops = spread([len(p) * rem for p in reads], room, "", rem)
+        return (base,), tuple((p, mark.top + t) for p, t in zip(reads, tops))
+    if not short and len(bases) > 1:
+        edge = "" if n == 1 else "head" if k == 0 else "foot" if k == n - 1 else ""
+        tops = spread([len(p) * cell for p in bases], length, edge)
+        return tuple((p, mark.top + t) for p, t in zip(bases, tops)), (reading,)
+    return (base,), (reading,)
 
 
 def marks(text: str, size: float, pitch: float = 1.1, width: Callable[[str, bool], float] | None = None,

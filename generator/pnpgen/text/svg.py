@@ -13,6 +13,7 @@ from pnpgen.data.markup import ICON, RUBY, TEXT
 from pnpgen.text import icons
 from pnpgen.text.cells import PT, RUBY_SCALE, Cell, char_width, font_for
 from pnpgen.text.layout import ASCENT, Layout
+from pnpgen.text.ruby import parts, spread
 from pnpgen.units import num
 
 _emitted: dict[tuple, tuple[Layout, Markup]] = {}  # (id(layout), x, y, fallbacks) → (layout, svg)
@@ -95,17 +96,19 @@ def _runs(text: str, font: str, fallbacks: tuple[str, ...]) -> list[tuple[str, s
 
 
 def _ruby(cell: Cell, left: float, base: float, size: float, fallbacks: tuple[str, ...]) -> list[str]:
-    """The reading centred above the base at half size; a reading longer than its base starts
-    ``lead`` before the group (over the kana before it) and the base sits centred under it, or,
-    the ruby at a line's start or end (``cell.edge``), at the line's edge, the reading's head or
-    end aligned with it (text/ruby.py)."""
+    """The reading above the base at half size; a reading longer than its base starts ``lead``
+    before the group (over the kana before it), a mono ruby's base centred under it and a group
+    ruby's spread 1:2:1 along what its neighbours leave of it, or, the ruby at a line's start or
+    end (``cell.edge``), at the line's edge, the reading's head or end aligned with it; a reading
+    shorter than a group ruby's base spread 1:2:1 along the base (text/ruby.py)."""
     em = size * PT
-    out = []
-    base_runs = _runs(cell.text, cell.font, fallbacks)
-    base_w = sum(char_width(f, ch) for s, f in base_runs for ch in s) * size
     rsize = size * RUBY_SCALE
+    base_runs = _runs(cell.text, cell.font, fallbacks)
+    base_ws = [char_width(f, ch) for s, f in base_runs for ch in s]
+    base_w = sum(base_ws) * size
     read_runs = _runs(cell.reading, cell.font, fallbacks)
-    read_w = sum(char_width(f, ch) for s, f in read_runs for ch in s) * rsize
+    read_ws = [char_width(f, ch) for s, f in read_runs for ch in s]
+    read_w = sum(read_ws) * rsize
     group = (cell.width + cell.lead + cell.tail) * size  # the base's width, or the reading's if wider
     start = left - cell.lead * size
     if cell.edge == "head" and read_w > base_w:  # the base at the line's start, its reading's head with it
@@ -114,11 +117,47 @@ def _ruby(cell: Cell, left: float, base: float, size: float, fallbacks: tuple[st
         bx, rx = start + group - base_w, start + group - read_w
     else:
         bx, rx = start + (group - base_w) / 2, start + (group - read_w) / 2
-    for s, f in base_runs:
-        out.append(_text(s, [bx], base, f, em, cell.colour))
-        bx += sum(char_width(f, ch) for ch in s) * size
+    base_at: list[float] | None = None  # each character's x where a group ruby's side is spread
+    read_at: list[float] | None = None
+    if read_w > base_w and len(parts(cell.text)) > 1:  # the base along what its neighbours leave of the reading
+        base_at = _spread(cell.text, [w * size for w in base_ws], left, cell.width * size, cell.edge)
+    elif read_w < base_w and len(parts(cell.text)) > 1 and len(parts(cell.reading)) > 1:  # the reading along the base
+        read_at = _spread(cell.reading, [w * rsize for w in read_ws], bx, base_w, "", rsize * PT)
     rbase = base - ASCENT * em - (1 - ASCENT) * rsize * PT  # the reading's em box sits on the base's
-    for s, f in read_runs:
-        out.append(_text(s, [rx], rbase, f, rsize * PT, cell.colour))
-        rx += sum(char_width(f, ch) for ch in s) * rsize
+    return _drawn(base_runs, bx, base_at, base, em, cell.colour, size) + \
+        _drawn(read_runs, rx, read_at, rbase, rsize * PT, cell.colour, rsize)
+
+
+def _spread(text: str, widths: list[float], origin: float, length: float, edge: str,
+            end: float | None = None) -> list[float]:
+    """Each character's x of ``text`` (its advances ``widths``, mm) spread along ``length`` from
+    ``origin`` as text/ruby.py's ``spread`` sets a group ruby's side, a run of dashes kept whole."""
+    pieces = parts(text)
+    sizes, at = [], 0
+    for piece in pieces:
+        sizes.append(sum(widths[at:at + len(piece)]))
+        at += len(piece)
+    xs: list[float] = []
+    at = 0
+    for piece, x in zip(pieces, spread(sizes, length, edge, end)):
+        for w in widths[at:at + len(piece)]:
+            xs.append(origin + x)
+            x += w
+        at += len(piece)
+    return xs
+
+
+def _drawn(runs: list[tuple[str, str]], x: float, xs: list[float] | None, y: float, size_mm: float,
+           colour: str, size: float) -> list[str]:
+    """``runs`` (text, font) as ``<text>`` elements on baseline ``y``: set solid from ``x``, or
+    each character at its own x of ``xs``."""
+    out = []
+    at = 0
+    for s, f in runs:
+        if xs is None:
+            out.append(_text(s, [x], y, f, size_mm, colour))
+            x += sum(char_width(f, ch) for ch in s) * size
+        else:
+            out.append(_text(s, xs[at:at + len(s)], y, f, size_mm, colour))
+            at += len(s)
     return out
