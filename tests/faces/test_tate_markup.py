@@ -264,6 +264,36 @@ def test_an_overhanging_reading_is_linted_as_ruby_not_as_small_text(tmp_path, ca
     assert "ruby 「あ」 3.5 pt, smaller than 4 pt" in said and "small-text" not in said and "smaller than 6 pt" not in said, said
 
 
+SPREAD = """\
+name: 札
+format: karuta
+front: verse.svg.j2
+fields: {word: text}
+pieces:
+  - {word: '漢{湖|みずうみ}'}
+  - {word: '{湖|みずうみ}'}
+  - {word: '{光速|ライトスピード}字'}
+"""
+SPREAD_FRONT = VERSE_FRONT.replace("{{ m.tate_box(piece.lines, 8, 9, w - 16, h - 22, size=12) }}\n", "").replace(
+    "m.tate(piece.word, 5, 5, size=9)", "m.tate(piece.word, 20, 10, size=10)")
+
+
+def test_a_long_reading_that_spaces_its_base_apart_is_linted_as_ruby_not_as_small_text(tmp_path, capsys):
+    """ruby45: a four-kana reading beside a one-kanji base (漢{湖|みずうみ}, or 湖 alone) spaces the
+    base away from any column neighbour, and the print lint took the 5 pt reading for small text
+    ('text 「み」 5.0 pt, smaller than 6 pt'): a reading is known by its own column of readings too."""
+    ws = make_workspace(tmp_path / "ws", deck=SPREAD, front=SPREAD_FRONT)
+    (ws / "templates" / "test" / "verse.svg.j2").write_text(SPREAD_FRONT, encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 0
+    said = capsys.readouterr().out
+    assert "print lint" not in said, said
+    small = make_workspace(tmp_path / "small", deck=SPREAD, front=SPREAD_FRONT.replace("size=10", "size=7"))
+    (small / "templates" / "test" / "verse.svg.j2").write_text(SPREAD_FRONT.replace("size=10", "size=7"), encoding="utf-8")
+    assert run(small, "check", "--game", "test") == 0
+    said = capsys.readouterr().out
+    assert "ruby 「" in said and "3.5 pt, smaller than 4 pt" in said and "smaller than 6 pt" not in said, said
+
+
 def test_bold_inside_a_latin_run_keeps_the_run_one_turned_word(tmp_path):
     """trial67: ``m.tate("**Game** Over")`` set **Game** turned, then a full cell for the space and
     Over turned again, 6.8 mm below at 12 pt: the markup's edge cut the run. It is one run now,
