@@ -315,26 +315,36 @@ _KINDS = {"text": "text", "lines": "a line", "areas": "an area"}
 
 def _overprint_warnings(name: str, found: list[Overprinted], where: list[str], templates: list[str],
                         preset: Preset, starts: list[str]) -> list[str]:
-    """One line per template and finding (what overprints, on what, the total): the first page
-    and face showing it and how many more pages do, the total, the limit, and how much ground the
-    object leaves room for."""
-    pages: dict[tuple, list[Overprinted]] = {}
+    """One line per template and finding (what overprints, in which colour): the first page and face
+    showing it and how many more pages do, the ground and total, the limit, and how much ground the
+    object leaves room for. Several grounds (black text over each clan's colour) are one line naming
+    each ground with its total, its first page and face and how many more pages show it."""
+    groups: dict[tuple, dict[tuple, list[Overprinted]]] = {}
     for hit in found:
-        pages.setdefault((templates[hit.page], hit.kind, hit.colour, hit.under, hit.ink), []).append(hit)
+        groups.setdefault((templates[hit.page], hit.kind, hit.colour), {}).setdefault((hit.under, hit.ink), []).append(hit)
     out = []
-    for hits in pages.values():
+    for by_ground in groups.values():
+        hits = [hit for ground_hits in by_ground.values() for hit in ground_hits]
         hit = hits[0]
-        more = f" and {counted(len(hits) - 1, 'more page')}" if len(hits) > 1 else ""
+        pages = sorted({h.page for h in hits})
+        more = f" and {counted(len(pages) - 1, 'more page')}" if len(pages) > 1 else ""
         template = f"{', ' if where[hit.page] else ''}template {templates[hit.page]}" if templates[hit.page] else ""
         c, m, y, k = hit.colour
         colour = f"{k * 100:g} % K" if max(c, m, y) <= 0 else "CMYK " + "/".join(f"{v * 100:g}" for v in hit.colour)
         ground = "+".join(ink for ink, v in zip("CMYK", hit.colour) if v <= 0)
         room = preset.ink_limit - 100 * sum(hit.colour)
+        if len(by_ground) == 1:
+            lies = f"lies on CMYK {'/'.join(f'{v * 100:g}' for v in hit.under)}: {hit.ink:g} % total ink where they meet"
+        else:  # each ground, its total and where it is first
+            lies = f"lies on {len(by_ground)} grounds (" + "; ".join(
+                f"CMYK {'/'.join(f'{v * 100:g}' for v in under)}, {ink:g} % total ink where they meet: page "
+                f"{ground_hits[0].page + 1}{_at(where[ground_hits[0].page])}"
+                + (f" and {counted(len(ground_hits) - 1, 'more page')}" if len(ground_hits) > 1 else "")
+                for (under, ink), ground_hits in by_ground.items()) + ")"
         out.append(f"{starts[hit.page]}{name} page {hit.page + 1}{_at(where[hit.page], template)}{more}: "
-                   f"{_KINDS[hit.kind]} printed "
-                   f"{colour} with overprint lies on CMYK {'/'.join(f'{v * 100:g}' for v in hit.under)}: "
-                   f"{hit.ink:g} % total ink where they meet, over {preset.name}'s {preset.ink_limit:g} %; "
-                   f"lighten the ground under it to at most {room:g} % {ground}"
+                   f"{_KINDS[hit.kind]} printed {colour} with overprint {lies}, over {preset.name}'s "
+                   f"{preset.ink_limit:g} %; lighten the ground{'s' if len(by_ground) > 1 else ''} under it to at most "
+                   f"{room:g} % {ground}"
                    + (", or knock the black out of it (overprint_black: false in the preset; where the plates "
                       "shift, a hairline of paper may then show round it)" if hit.colour == K100 else ""))
     return out
