@@ -62,10 +62,12 @@ def test_the_shops_own_figures_and_off(tmp_path):
     (root / "presets").mkdir()
     (root / "presets" / "strict.yaml").write_text(shipped.read_text(encoding="utf-8")
                                                  + "min_mixed_line: 0.25mm\nmixed_inks: 2\n", encoding="utf-8")
-    found = [w for w in _mixed(root, "strict") if ": a line " in w]
-    assert len(found) == 2, found  # brown (both widths: one colour, its thinnest named) and red
-    assert [w.split(": a line ")[1].split(" wide")[0] for w in found] == ["0.227 pt (0.08 mm)"] * 2, found
-    assert all("min_mixed_line of 同人印刷所（トンボ付きPDF）: 0.25 mm, 2 inks or more" in w for w in found)
+    [found] = [w for w in _mixed(root, "strict") if ": a line " in w]  # brown (both widths: its thinnest) and red, one line
+    assert found.split(": a line ")[1].split(" wide")[0] == "0.227 pt (0.08 mm)", found
+    assert ("printed in several inks, 2 colours (CMYK 0/50.36/86.33/45.49, three inks: page 1 ('線' of deck 'cards', "
+            "front) and 1 more page; CMYK 0/100/100/0, two inks: page 1 ('線' of deck 'cards', front) and 1 more page)"
+            ) in found, found
+    assert "min_mixed_line of 同人印刷所（トンボ付きPDF）: 0.25 mm, 2 inks or more" in found
     (root / "presets" / "strict.yaml").write_text(shipped.read_text(encoding="utf-8")
                                                  + "min_mixed_line: off\nmin_mixed_text: 12\n", encoding="utf-8")
     [found] = _mixed(root, "strict")  # a bare number is points; one colour, its smallest text named
@@ -144,9 +146,10 @@ def test_small_white_text_and_thin_white_lines_knocked_out_of_a_ground_in_three_
     Image.new("RGB", (630, 240), (40, 40, 120)).save(root / "templates" / "test" / "navy.png")
     assert run(root, "export", "--game", "test", "--preset", "doujin") == 0
     warnings = json.loads((root / "build" / "test" / "doujin" / "export.json").read_text(encoding="utf-8"))["warnings"]
-    found = sorted(w for w in warnings if "knocked out of a ground" in w)
-    assert len(found) == 4, found
-    line, cream, text, picture = found
+    found = sorted(w for w in warnings if "knocked out of" in w)
+    assert len(found) == 3, found  # the white text on the ground and on the picture: one line naming both grounds
+    line, cream, text = found
+    picture = text.split("; CMYK ")[1]
     assert ": near-white (CMYK 0/2.86/9.8/3.92) text 6 pt knocked out of a ground in several inks (CMYK " \
            "33.33/33.33/0/90.59, three inks)" in cream, cream  # under 10 % of every ink: as good as white
     assert line == ("data/test/decks/cards.yaml:3:8: cards.pdf page 1 ('白' of deck 'cards', front, template card-front.svg.j2): a white line 0.227 pt (0.08 mm) "
@@ -155,9 +158,11 @@ def test_small_white_text_and_thin_white_lines_knocked_out_of_a_ground_in_three_
                     "0.1 mm (0.28 pt) wide, or make the ground under it of fewer inks (a neutral grey or black prints "
                     "K only) (min_mixed_line of 同人印刷所（トンボ付きPDF）: 0.1 mm, a ground of 3 inks or more)"), line
     assert text.startswith("data/test/decks/cards.yaml:3:8: cards.pdf page 1 ('白' of deck 'cards', front, template card-front.svg.j2): white text 6 pt knocked "
-                           "out of a ground in several inks (CMYK 33.33/33.33/0/90.59, three inks)"), text
+                           "out of grounds in several inks (2 grounds: CMYK 33.33/33.33/0/90.59, three inks: page 1 "
+                           "('白' of deck 'cards', front); CMYK 66.67/66.67/0/52.94, three inks: page 1 ('白' of deck "
+                           "'cards', front))"), text
     assert "set it at least 8 pt, or make the ground under it of fewer inks" in text, text
-    assert "white text 6 pt knocked out of a ground in several inks (CMYK 66.67/66.67/0/52.94, three inks)" in picture, picture
+    assert picture.startswith("66.67/66.67/0/52.94, three inks"), picture
     # a shop that wants none of it says so with the same figures as for mixed lines and text
     (root / "presets").mkdir()
     (root / "presets" / "lax.yaml").write_text((SHIPPED / "doujin.yaml").read_text(encoding="utf-8")
@@ -179,3 +184,37 @@ def test_small_knocked_out_text_names_its_words_when_the_face_prints_them_alone_
     warnings = json.loads((root / "build" / "test" / "doujin" / "export.json").read_text(encoding="utf-8"))["warnings"]
     found = [w for w in warnings if "knocked out of a ground" in w]
     assert len(found) == 1 and "white text 「ひょうりゅう」 6.5 pt knocked out" in found[0], found
+
+
+# each clan's colour a ground of three inks, the clan's name in white 5 pt on it (trial69's wargame counters)
+CLANS = ('{% extends "common/piece.svg.j2" %}\n{% block art %}\n'
+         '<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="{{ piece.text }}"/>\n'
+         '{{ textbox(piece.name, 8, 8, 40, 8, size=5, fill="#ffffff") }}\n'
+         '{{ textbox("兵", 8, 20, 40, 8, size=5, fill="#805020") }}\n'
+         '{% endblock %}\n')
+
+
+def test_white_text_on_each_clans_colour_is_one_warning_naming_every_ground_and_where_it_is(tmp_path):
+    """trial69: a wargame's counters print each clan's name in white 5 pt on the clan's colour, and
+    the 同人 export gave one near-identical line per colour. Now one line names each ground, the
+    first page and piece showing it and how many more pages do; the small brown text on them, in
+    three inks, is one line too (its single colour as before)."""
+    clans = ["#802020", "#204080", "#206030", "#802020"]  # (the first clan's colour twice)
+    deck = DECK_YAML + "".join(f"  - {{name: 家{i}, text: \"{c}\", count: {i + 1}}}\n" for i, c in enumerate(clans))
+    root = make_workspace(tmp_path, deck=deck, front=CLANS)
+    assert run(root, "export", "--game", "test", "--preset", "doujin") == 0
+    warnings = json.loads((root / "build" / "test" / "doujin" / "export.json").read_text(encoding="utf-8"))["warnings"]
+    knocked = [w for w in warnings if "knocked out of" in w]
+    assert len(knocked) == 1, knocked
+    line = knocked[0]
+    assert "white text 5 pt knocked out of grounds in several inks (3 grounds: CMYK " in line, line
+    grounds = line.split("(3 grounds: ")[1].split("): where the plates shift")[0].split("; ")
+    assert len(grounds) == 3 and all(", three inks: page " in g for g in grounds), grounds
+    # each ground's first piece named (the doujin file: each face once, its back after it), and the
+    # pages past its first counted: the first clan's colour on 家0 and 家3
+    assert [g.split("('")[1].split("'")[0] for g in grounds] == ["家0", "家1", "家2"], grounds
+    assert grounds[0].endswith("page 1 ('家0' of deck 'cards', front) and 1 more page"), grounds
+    assert grounds[1].startswith("CMYK 75/50/0/49.8, three inks: page 3 ('家1'") and "more" not in grounds[1], grounds
+    assert "page 1 ('家0' of deck 'cards', front, template card-front.svg.j2) and 3 more pages: white text" in line, line
+    brown = [w for w in warnings if "printed in" in w and "register" in w]
+    assert len(brown) == 1 and "text 5 pt printed in three inks, CMYK" in brown[0], brown

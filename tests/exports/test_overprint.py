@@ -275,21 +275,22 @@ def test_a_preset_may_knock_the_black_out(tmp_path):
     assert run(root, "export", "--game", "test", "--preset", "dtc-knockout", "--fit", "scale") == 2
 
 
-def _red_page_with_black_text() -> bytes:
+def _red_page_with_black_text(grounds: tuple[tuple[float, float, float, float], ...] = ((0.0, 1.0, 1.0, 0.2),)) -> bytes:
     """A page of #cc0000 (0/100/100/20) with 12 pt text in 100 % K over it, mapped by pdf/black.py
-    (100 % K overprinting: 300 % where the letters are)."""
+    (100 % K overprinting: 300 % where the letters are); a page each of several ``grounds``."""
     from reportlab.pdfgen.canvas import Canvas
 
     from pnpgen.pdf.black import k_only
 
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=(200, 200), invariant=1)
-    canvas.setFillColorCMYK(0.0, 1.0, 1.0, 0.2)
-    canvas.rect(0, 0, 200, 200, stroke=0, fill=1)
-    canvas.setFillColorCMYK(0.0, 0.0, 0.0, 1.0)
-    canvas.setFont("Helvetica", 12)
-    canvas.drawString(20, 100, "Black")
-    canvas.showPage()
+    for ground in grounds:
+        canvas.setFillColorCMYK(*ground)
+        canvas.rect(0, 0, 200, 200, stroke=0, fill=1)
+        canvas.setFillColorCMYK(0.0, 0.0, 0.0, 1.0)
+        canvas.setFont("Helvetica", 12)
+        canvas.drawString(20, 100, "Black")
+        canvas.showPage()
     canvas.save()
     return k_only(buffer.getvalue())[0]
 
@@ -331,3 +332,22 @@ def test_an_overprint_past_the_limit_is_warned_at_the_deck_files_line_of_the_pag
                            ["card-front.svg.j2"], starts=["data/test/decks/cards.yaml:3:8: "])
     assert line.startswith("data/test/decks/cards.yaml:3:8: cards.pdf page 1 (cards-001 front, template "
                            "card-front.svg.j2): text printed 100 % K with overprint lies on CMYK 0/100/100/20"), line
+
+
+def test_an_overprint_past_the_limit_on_several_grounds_is_one_line_naming_each(tmp_path):
+    """The same black text over each clan's colour (trial69's near-identical lines per colour): one
+    line naming each ground, its total ink, its first page and face and how many more pages show it."""
+    from pnpgen.data.workspace import Workspace
+    from pnpgen.exports.presets import load_preset
+    from pnpgen.exports.shop import ink_warnings
+
+    preset = load_preset(Workspace(make_workspace(tmp_path / "ws")), "test", "drivethrucards")
+    red, blue = (0.0, 1.0, 1.0, 0.2), (1.0, 0.8, 0.0, 0.1)
+    pdf = _red_page_with_black_text((red, blue, red))
+    (line,) = ink_warnings("cards.pdf", pdf, preset, ["'赤' front", "'青' front", "'赤2' front"],
+                           ["card-front.svg.j2"] * 3, starts=["data/test/decks/cards.yaml:3:8: "] * 3)
+    assert line.startswith("data/test/decks/cards.yaml:3:8: cards.pdf page 1 ('赤' front, template card-front.svg.j2) "
+                           "and 2 more pages: text printed 100 % K with overprint lies on 2 grounds (CMYK 0/100/100/20, "
+                           "300 % total ink where they meet: page 1 ('赤' front) and 1 more page; CMYK 100/80/0/10, "
+                           "280 % total ink where they meet: page 2 ('青' front)), over DriveThruCards's 240 %; lighten "
+                           "the grounds under it to at most 140 % C+M+Y"), line

@@ -90,6 +90,20 @@ def test_preflight_finds_ink_hairline_resolution_and_bare_bleed(tmp_path):
     assert reports[0]["pages"] == 5 and reports[0]["trim_mm"] == [63.0, 88.0]
 
 
+def test_text_of_one_size_in_several_colours_is_one_finding_naming_each_colour(tmp_path):
+    """trial69: a wargame's counters, 5 pt text in each clan's colour (three inks each), gave one
+    line per colour; now one names the three colours, each with its count and pages, and the total."""
+    clans = [b"0 0.75 0.75 0.5", b"0.75 0.5 0 0.5", b"0.67 0 0.5 0.62"]
+    folder = tmp_path / "doujin"
+    _write(folder, [(FULL + b"".join(b"BT /F1 5 Tf " + c + b" k 40 %d Td (clan) Tj ET " % (60 + 20 * i)
+                                     for i, c in enumerate(clans[:n])) + b"\n", False) for n in (1, 2, 3)])
+    _, found, _ = _run(folder)
+    mixed = [f for f in found if f.message.startswith("mixed-ink text under 8 pt")]
+    assert len(mixed) == 1 and mixed[0].page == 1, [f.message for f in mixed]
+    assert mixed[0].message == ("mixed-ink text under 8 pt: 5.0 pt in 3 colours (CMYK 0/75/75/50 ×3 on 3 pages; "
+                                "CMYK 67/0/50/62 ×1 on 1 pages; CMYK 75/50/0/50 ×2 on 2 pages), ×6 on 3 pages"), mixed[0].message
+
+
 def test_preflight_clean_page_and_page_count(tmp_path):
     folder = tmp_path / "doujin"
     _write(folder, [(FULL + b"0 0 0 1 K 0.5 w 40 100 m 140 100 l S\n", False)])

@@ -1142,3 +1142,74 @@ def test_a_small_letter_beside_a_big_one_is_no_vertical_ruby():
     column = [("text", "mincho", 12.0, ((0.0, 12.0, "朝"),)), ("text", "mincho", 12.0, ((0.0, 25.0, "顔"),)),
               ("text", "mincho", 6.0, ((9.0, 10.0, "あ"),)), ("text", "mincho", 6.0, ((9.0, 16.0, "さ"),))]
     assert _ruby_readings(column) == {(2, 0), (3, 0)}
+
+
+SECTION_SVG = """{% extends "common/piece.svg.j2" %}
+{% block art %}<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="#f4efe1"/>
+<rect x="{{ w / 2 - 10 }}" y="{{ h / 2 - 10 }}" width="20" height="20" fill="{{ ['#cc0000', '#00aa00', '#0000cc', '#000000'][piece.col0 + 2 * piece.row0] }}"/>{% endblock %}
+"""
+
+
+def test_a_map_in_sections_goes_to_the_table_joined_where_its_sections_meet(tmp_path):
+    """trial69: a wargame's 2 × 2 map of 400 × 270 mm sections (docs/data-format.md, a map in
+    sections) went to the table as four tiles in one bag at one place. With the deck's
+    ``sections: {column: col0, row: row0}`` each section is a board of its own, laid where its
+    edges meet its neighbours': the section's width and height apart in the units every tile is
+    scaled in (a tile's longer side in inches ÷ 2 is its scale, so 400 mm is 2 × 7.874 units), the
+    map's left edge where the deck's objects start; column 0 the map's left (−X), row 0 its top (+Z,
+    the side away from the first seat, as every tile lies turned to face it). A deck without it keeps its bag."""
+    root = make_workspace(tmp_path / "ws", pieces=TWO)
+    (root / "templates" / "test" / "section.svg.j2").write_text(SECTION_SVG, encoding="utf-8")
+    sections = ("name: 地図\nkind: board\nsize: [400, 270]\nfront: section.svg.j2\n"
+                "fields: {section: text, col0: int, row0: int}\nlabel: section\nsections: {column: col0, row: row0}\n"
+                "pieces:\n  - {section: D, col0: 1, row0: 1}\n  - {section: A, col0: 0, row0: 0}\n"
+                "  - {section: B, col0: 1, row0: 0}\n  - {section: C, col0: 0, row0: 1}\n")
+    decks = root / "data" / "test" / "decks"
+    (decks / "map.yaml").write_text(sections, encoding="utf-8")
+    out = _export(root)
+    saved = json.loads((out / "map.json").read_text(encoding="utf-8"))
+    objects = saved["ObjectStates"]
+    assert len(objects) == 4 and {o["Name"] for o in objects} == {"Custom_Tile"}, objects  # no Bag
+    at = {o["Nickname"]: o["Transform"] for o in objects}
+    assert set(at) == {"A", "B", "C", "D"}
+    scale = 400 / 25.4 / 2  # 7.874: the tile's longer side, 400 mm, is 2 × scale units
+    w, h = 400 / 25.4, 270 / 25.4  # a section's width and height in those units
+    for t in at.values():
+        assert (t["scaleX"], t["scaleZ"], t["rotY"], t["rotZ"]) == (round(scale, 4), round(scale, 4), 180.0, 0.0)
+    assert at["B"]["posX"] - at["A"]["posX"] == pytest.approx(w, abs=0.002)  # B right of A, edge to edge
+    assert at["D"]["posX"] - at["C"]["posX"] == pytest.approx(w, abs=0.002)
+    assert at["A"]["posZ"] - at["C"]["posZ"] == pytest.approx(h, abs=0.002)  # C below A (toward the first seat)
+    assert at["A"]["posX"] == at["C"]["posX"] and at["A"]["posZ"] == at["B"]["posZ"]
+    centre = (sum(t["posX"] for t in at.values()) / 4, sum(t["posZ"] for t in at.values()) / 4)
+    # the map's left edge where the deck's objects start (past the cards' deck: one object, 3 units
+    # on), its middle at Z 0
+    assert centre == (pytest.approx(3.0 + w, abs=0.002), pytest.approx(0, abs=0.002)), centre
+    assert at["A"]["posX"] == pytest.approx(3.0 + w / 2, abs=0.001) and at["A"]["posZ"] == pytest.approx(h / 2, abs=0.001)
+    # each section's own image, its own colour in the middle: the place is the section's, not the order's
+    colours = {"A": (0xcc, 0, 0), "B": (0, 0xaa, 0), "C": (0, 0, 0xcc), "D": (0, 0, 0)}
+    for o in objects:
+        with Image.open(out / o["CustomImage"]["ImageURL"].rsplit("/", 1)[1]) as im:
+            assert im.convert("RGB").getpixel((im.width // 2, im.height // 2)) == colours[o["Nickname"]]
+    assert saved["SaveName"].endswith("地図") and all(len(o["GUID"]) == 6 for o in objects)
+    # without sections: the same four in a bag, as before
+    (decks / "map.yaml").write_text(sections.replace("sections: {column: col0, row: row0}\n", ""), encoding="utf-8")
+    (bag,) = json.loads((_export(root) / "map.json").read_text(encoding="utf-8"))["ObjectStates"]
+    assert bag["Name"] == "Bag" and len(bag["ContainedObjects"]) == 4
+
+
+@pytest.mark.parametrize(("sections", "pieces", "said"), [
+    ("{column: col0}", "  - {col0: 0, row0: 0}\n", "does not name a column field and a row field"),
+    ("{column: name, row: row0}", "  - {col0: 0, row0: 0}\n", "column 'name' is not an int field of the deck"),
+    ("{column: col0, row: row0}", "  - {col0: 0, row0: 0}\n  - {col0: 0, row0: 0}\n", "col0 0, row0 0 is piece 1's place too"),
+    ("{column: col0, row: row0}", "  - {col0: -1, row0: 0}\n", "col0 -1 is no place in the map"),
+    ("{column: col0, row: row0}", "  - {col0: 0, row0: 0, count: 2}\n", "a map's section is one piece"),
+])
+def test_a_map_in_sections_said_wrong_is_an_error_at_its_line(tmp_path, capsys, sections, pieces, said):
+    root = make_workspace(tmp_path / "ws", pieces=TWO)
+    (root / "templates" / "test" / "section.svg.j2").write_text(SECTION_SVG, encoding="utf-8")
+    (root / "data" / "test" / "decks" / "map.yaml").write_text(
+        "name: 地図\nkind: board\nsize: [400, 270]\nfront: section.svg.j2\nfields: {name: text, col0: int, row0: int}\n"
+        f"sections: {sections}\npieces:\n{pieces}", encoding="utf-8")
+    assert run(root, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "data/test/decks/map.yaml:" in err and said in err and "Traceback" not in err, err

@@ -249,3 +249,18 @@ def test_decks_on_another_paper_are_told_how_to_calibrate_it(tmp_path, capsys):
     (decks / "map.yaml").unlink()
     assert run(ws, "calibrate") == 0
     assert capsys.readouterr().err == ""  # one paper: nothing to say
+    # trial69: a wargame's map sections on an A3 sheet layout (sheet: map-a3, docs/data-format.md's
+    # map in sections) in an A4 game: the A3 paper is the layout's, named with the deck that names it
+    (ws / "sheets").mkdir()
+    (ws / "sheets" / "map-a3.yaml").write_text("name: 地図 A3\npaper: [420, 297]\nstock: false\n"
+                                               "grid: {left: 10, top: 16, width: 400, height: 270}\n", encoding="utf-8")
+    (decks / "sections.yaml").write_text("name: 地図\nkind: board\nsize: [400, 270]\nsheet: map-a3\n"
+                                         "front: card-front.svg.j2\nfields: {name: text, text: text}\npieces:\n  - {name: A, text: 地図}\n",
+                                         encoding="utf-8")
+    assert run(ws, "calibrate") == 0
+    assert capsys.readouterr().err == (
+        "pnpgen: note: data/test/decks/sections.yaml (sheet layout map-a3) prints on A3, not A4: a printer profile "
+        "holds one paper, so calibrate that one too: pnpgen calibrate --paper a3 (docs/home-printing.md, A profile "
+        "and decks on papers of their own)\n")
+    assert run(ws, "build", "--game", "test", "-q") == 0  # (the deck as the build reads it: on A3)
+    assert [round(float(v) * PT) for v in PdfReader(ws / "build" / "test" / "sections.pdf").pages[0].mediabox[2:]] == [420, 297]

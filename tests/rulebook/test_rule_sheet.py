@@ -142,10 +142,15 @@ def test_a_build_of_a_game_asking_for_a_sheet_writes_it_names_it_and_takes_it_ba
     assert "早見表" in text and text.count("カードを１枚出す。") == 2  # the rules' step, and its line in the 早見表
     manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
     assert "rule-sheet.pdf" in manifest["files"] and "rule-sheet.pdf" in manifest["rulebook"]["files"]
-    assert manifest["bill_of_materials"]["rulebook"]["rule_sheet"] == "rule-sheet.pdf"
-    # the printed bill of materials (drawn before the rulebook's process reports the sheet) says so too
+    book = manifest["bill_of_materials"]["rulebook"]
+    assert (book["rule_sheet"], book["rule_sheet_paper"], book["rule_sheet_orientation"]) == \
+        ("rule-sheet.pdf", "letter", "portrait")
+    # the printed bill of materials (drawn before the rulebook's process reports the sheet) says so
+    # too, with the paper and orientation game.yaml gives (sheet44: it sent a reader of paper to the
+    # terminal's summary), its sides not yet known
     bom = "".join(texts((folder / "test-all.pdf").read_bytes())[-1].split())
-    assert "ルールシート1部：rule-sheet.pdf" in bom and "ルールブック1部" in bom, bom
+    assert "ルールシート1部：rule-sheet.pdfをLetter縦の片面または両面に印刷（2ページあれば両面・長辺とじ）" in bom, bom
+    assert "ルールブック1部" in bom and "ビルドの要約" not in bom, bom
     # the same inputs in another folder: the same bytes
     other = Path(shutil.copytree(ws, tmp_path / "elsewhere", symlinks=True))
     shutil.rmtree(other / "build")

@@ -134,7 +134,13 @@ def test_the_picked_face_shows_the_fields_of_the_latest_save(tmp_path):
         _wait(driver, "return document.querySelectorAll('#deck-0 .face').length === 2", 5)
         assert driver.execute_script(faces) == "カード1 × 1|カード2 × 1"
         assert driver.find_element("css selector", "#deck-0 .pager").text.startswith("‹ previous")
-        driver.find_element("css selector", "#deck-0 .pager .next").click()
+        # each page named by the first and last face on it; a pager under the faces too (sheet44:
+        # the next page was at the top of a long one): its next turns the page as the top one's
+        assert driver.execute_script("return [...document.querySelectorAll('#deck-0 .pager:last-child option')]"
+                                     ".map(o => o.textContent).join('|')") == "1–2 (カード1 – カード2)|3 (カード3)"
+        bottom = driver.find_elements("css selector", "#deck-0 .pager")
+        assert len(bottom) == 2 and driver.execute_script("return document.querySelector('#deck-0').lastChild.className") == "pager"
+        bottom[1].find_element("css selector", ".next").click()
         assert driver.execute_script(faces) == "カード3 × 1"
         driver.find_elements("css selector", "#deck-0 .face")[0].click()
         assert "本文カード3" in driver.find_element("id", "details").text

@@ -202,7 +202,14 @@ def test_a_pane_shows_its_faces_a_page_at_a_time(tmp_path):
         assert whole.count('class="face"') == 3 and 'class="pager"' not in whole and f"PER = {PER_PAGE};" in whole
         paged = client.get("/?per_page=2").text
         assert paged.count('class="face"') == 2 and "PER = 2;" in paged
-        assert re.findall(r"<option[^>]*>([^<]*)</option>", paged)[:2] == ["1–2", "3–3"] and "</select> of 3 " in paged
+        # each page offered by the first and last face on it, the data's text escaped (sheet44: a big
+        # game's last deck or rule sheet, pages away, was found by guessing); the pager above the
+        # faces and under them, the next page a click away at the end of this one
+        assert re.findall(r"<option[^>]*>([^<]*)</option>", paged)[:2] == \
+            ["1–2 (カード1 – &lt;script&gt;alert(1)&lt;/script&gt;)", "3 (カード3)"], paged
+        assert paged.count("</select> of 3 ") == 2 and "<script>alert" not in paged
+        pane = paged.split('id="deck-0"')[1].split("</section>")[0]
+        assert pane.startswith(' data-id="cards"><nav class="pager">') and pane.endswith("</nav>"), pane
         assert "カード1 × 1" in paged and "カード3 × 1" not in paged
         for wrong in ("0", "abc", "-1", "99999", "１", "9" * 5000, "0" * 5000):  # (int() takes no 5,000 digits)
             assert f"PER = {PER_PAGE};" in client.get("/", params={"per_page": wrong}).text, wrong

@@ -13,6 +13,7 @@ from pnpgen.data import validate as v
 from pnpgen.data.art import ArtFolder, ArtNotFound, Sizes
 from pnpgen.data.formats import CARD_FORMATS, KINDS, PAPER_SIZES, SHAPES, SINGLE_SIZE_SHAPES
 from pnpgen.data.mapkeys import checked_keys, one_line_text, parse_at
+from pnpgen.data.mapsections import read_sections
 from pnpgen.data.model import (
     EMPTY_PAINTED,
     EMPTY_SHOWN,
@@ -57,7 +58,7 @@ from pnpgen.shapes import bounding_size
 DECK_KEYS = (
     "name", "kind", "format", "size", "shape", "corner_radius", "orientation", "points", "front", "back", "bleed",
     "paper", "fields", "defaults", "pieces", "options", "label", "layout", "sheet", "lint", "box", "die",
-    "stand_up", "unique", "sealed", "from", "list", "sleeve",
+    "stand_up", "unique", "sealed", "from", "list", "sleeve", "sections",
 )
 FIELD_TYPES = ("text", "int", "number", "colour", "bool", "list", "map", "image")
 RESERVED_FIELDS = ("count", "n", "copy")  # templates read these as piece.count, piece.n, piece.copy
@@ -514,6 +515,8 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     if "unique" in data:  # a field no two pieces share: 番号 on scenario cards
         deck.unique = parse_at(doc, ("unique",), v.choice, data["unique"], list(fields), "unique field")
         refuse_repeats(rows, doc, deck.unique, deck.pieces)
+    if "sections" in data:  # the sections of one map: each's column and row (Tabletop Simulator joins them)
+        deck.sections = read_sections(doc, rows, data["sections"], deck.kind, fields, deck.pieces)
     # parked pieces print nothing: no translation of theirs is missing (a spreadsheet's: their rows)
     parked = {(rows.path, line, column if rows is doc else None) for piece in deck.pieces if piece.count == 0
               for line, column in piece.field_lines.values()}

@@ -156,12 +156,29 @@ def asks_for_rule_sheet(game: Game) -> bool:
     """Does game.yaml ask for the rule sheet (``rulebook: sheet:``)? The bill of materials lists it
     before the rulebook's process sets it (a bad setting stops that build); rulebook/figures.py
     reads the sheet's settings."""
+    return rule_sheet_paper(game) is not None
+
+
+def rule_sheet_paper(game: Game) -> tuple[str | None, bool] | None:
+    """The paper game.yaml's rule sheet is asked on (``rulebook: sheet:``), as the bill of materials
+    prints it before the rulebook's process sets the sheet: its ``paper:`` (None: the booklet's) and
+    whether it lies landscape (the default); None when no sheet is asked. A setting that is no paper
+    or orientation is read as the default here: rulebook/figures.py refuses it at its line, and that
+    build writes no bill of materials."""
     try:
         data = load_yaml(game.root / "game.yaml").data
     except InputError:
-        return False
+        return None
     book = data.get("rulebook") if isinstance(data, dict) else None
-    return isinstance(book, dict) and sheet_asked(book.get("sheet"))
+    if not isinstance(book, dict) or not sheet_asked(book.get("sheet")):
+        return None
+    sheet = book["sheet"] if isinstance(book["sheet"], dict) else {}
+    try:
+        paper: str | None = v.paper(sheet["paper"]) if "paper" in sheet else None
+    except v.Invalid:
+        paper = None
+    orientation = sheet.get("orientation")
+    return paper, not (isinstance(orientation, str) and orientation.strip().lower() == "portrait")
 
 
 def figure_pictures(game: Game) -> list[Path]:

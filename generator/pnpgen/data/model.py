@@ -321,6 +321,9 @@ class Deck:
     sealed: bool = False  # ``sealed: true``: a legacy game's sealed pack, its faces kept out of the rulebook
     unique: str | None = field(default=None, metadata=UNSHOWN_FIELD)  # ``unique:``: the field no two pieces share
     listed: tuple[str, ...] | None = field(default=None, metadata=UNSHOWN_FIELD)  # a deck list's ``from:``: the decks it lists
+    # ``sections:``: its pieces the sections of one map, each's column and row these fields (the
+    # Tabletop Simulator export lays them out joined: data/mapsections.py); None: pieces apart
+    sections: tuple[str, str] | None = field(default=None, metadata=BOOK_UNSHOWN_FIELD)
 
     def where(self, side: str | None = None) -> Where:
         """Where a warning about the whole deck starts, as a piece's starts at its line: the line

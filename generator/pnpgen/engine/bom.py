@@ -7,7 +7,7 @@ impose/bom.py lays it out as pages of the all-in-one file.
 from __future__ import annotations
 
 from pnpgen.data.formats import booklet_paper_for
-from pnpgen.data.gamefiles import asks_for_rule_sheet
+from pnpgen.data.gamefiles import rule_sheet_paper
 from pnpgen.data.model import Game, is_placeholder
 from pnpgen.engine.bookkey import RULE_SHEET
 from pnpgen.engine.manifest import DeckRecord
@@ -46,11 +46,14 @@ def bill_of_materials(game: Game, decks: list[DeckRecord], paper: str = "a4", ru
         })
     sourced = [{"name": s.name, "count": s.count, "note": s.note, "placeholder": is_placeholder(s.note)}
                for s in game.sourced]
+    sheet = rule_sheet_paper(game)
     book = {"files": ["rulebook-booklet.pdf", "rulebook.pdf"], "copies": 1,
             "booklet_paper": booklet_paper_for(paper), **({"two_pass": True} if two_pass else {}),
             # the rules on one sheet, beside the book: known from game.yaml before the rulebook's
-            # process sets it, so the printed page and the manifest say the same
-            **({"rule_sheet": RULE_SHEET} if asks_for_rule_sheet(game) else {})} \
+            # process sets it (its paper and orientation, not yet its sides), so the printed page
+            # and the manifest say the same
+            **({"rule_sheet": RULE_SHEET, "rule_sheet_paper": sheet[0] or booklet_paper_for(paper),
+                "rule_sheet_orientation": "landscape" if sheet[1] else "portrait"} if sheet else {})} \
         if rulebook and game.draft_file.is_file() else None
     return {
         "printed": printed,

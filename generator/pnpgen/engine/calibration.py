@@ -10,7 +10,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from pnpgen import usercache
+from pnpgen.data.formats import paper_named_by_size
 from pnpgen.data.gamefiles import is_deck_name
+from pnpgen.data.sheetlayouts import load_sheet
 from pnpgen.data.validate import Invalid, paper
 from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlsrc import load_yaml
@@ -111,7 +113,8 @@ def _games(ws: Workspace) -> list[tuple[str, dict, str]]:
 
 def other_papers(ws: Workspace, sheet: str, lang: str | None = None) -> dict[str, list[str]]:
     """The papers the workspace's home sheets print on besides the sheet's, ``sheet``: each with
-    the files that say it (a game's game.yaml, a deck file's own ``paper:``), as the workspace
+    the files that say it (a game's game.yaml, a deck file's own ``paper:``, a sheet layout's paper
+    that game.yaml or a deck file names by ``sheet:``), as the workspace
     names them. A printer profile holds one paper (docs/home-printing.md), so each needs a sheet
     of its own. A file that does not read is passed over, as above."""
     found: dict[str, list[str]] = {}
@@ -119,6 +122,9 @@ def other_papers(ws: Workspace, sheet: str, lang: str | None = None) -> dict[str
         game_paper = _paper(data.get("paper"), lang or default)
         if game_paper is not None:
             found.setdefault(game_paper, []).append(f"data/{slug}/game.yaml")
+        laid = _sheet_paper(ws, data["sheet"]) if data.get("sheet") is not None else None  # every deck's sheet layout
+        if laid is not None:
+            found.setdefault(laid, []).append(f"data/{slug}/game.yaml (sheet layout {data['sheet']})")
         decks = ws.game_dir(slug) / "decks"
         for path in sorted(decks.iterdir()) if decks.is_dir() else []:
             if is_litter(path.name) or not is_deck_name(path.name) or path.name.startswith("."):
@@ -131,7 +137,26 @@ def other_papers(ws: Workspace, sheet: str, lang: str | None = None) -> dict[str
                 own = _paper(deck["paper"], lang or default)
                 if own is not None:
                     found.setdefault(own, []).append(f"data/{slug}/decks/{path.name}")
+            if isinstance(deck, dict) and deck.get("sheet") is not None:  # a map's A3 sections: sheet: map-a3
+                laid = _sheet_paper(ws, deck["sheet"])
+                if laid is not None:
+                    found.setdefault(laid, []).append(f"data/{slug}/decks/{path.name} (sheet layout {deck['sheet']})")
     return {p: files for p, files in sorted(found.items()) if p != sheet}
+
+
+def _sheet_paper(ws: Workspace, name: object) -> str | None:
+    """The paper a deck's sheet layout (``sheet: map-a3``) prints on, by the name calibrate takes
+    (a3 for ``paper: [420, 297]``, either way round); None for pnpgen's grid, a paper of no such
+    name (a calibration sheet is of a paper pnpgen knows) or a layout that does not read (the
+    build says why)."""
+    try:
+        stock = load_sheet(ws.root, name, lambda message, expected: InputError(message, expected=expected))
+    except InputError:
+        return None
+    if stock is None:
+        return None
+    w, h = stock.paper_mm
+    return paper_named_by_size(f"{w:g}x{h:g}mm")
 
 
 def _paper(value: object, lang: str) -> str | None:

@@ -29,7 +29,7 @@ from pnpgen.data.model import EMPTY_PAINTED, Deck, Game, OpenValue, open_value_s
 from pnpgen.data.names import NAME_MAX, check_preset_folder, same_file
 from pnpgen.data.workspace import Workspace, workspace_relative
 from pnpgen.errors import InputError, Where, place, suggest
-from pnpgen.exports import contact, shop, tts, ttscards, ttsids, ttstable
+from pnpgen.exports import contact, shop, tts, ttscards, ttsids, ttspieces, ttstable
 from pnpgen.exports.book import shop_rulebook
 from pnpgen.exports.faces import EarlierImages, PageStyle, PngFiles, unique_faces
 from pnpgen.exports.options import ExportOptions
@@ -221,7 +221,9 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
             made.append((deck, {}))
             if preset.files == "tts":
                 objects = tts.deck_objects(style, faces, table, x, made[-1][1], pngs)
-                x += ttscards.PART_STEP * len(objects)
+                # (a map's sections lie joined, as wide as the map: the next deck past it)
+                x += ttscards.PART_STEP * len(objects) if deck.sections is None else \
+                    ttspieces.map_width(deck, style.fitted.trim) + ttscards.PART_STEP
                 made[-1][1][f"{deck.id}.json"] = tts.saved_object(f"{game.title} — {deck.name}", objects).encode("utf-8")
                 result.order.extend(OrderRow(f"{deck.id}.json", "", "", deck.id, f.piece.index, f.piece.label,
                                                   f.copies) for f in faces)

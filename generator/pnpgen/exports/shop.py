@@ -315,26 +315,36 @@ _KINDS = {"text": "text", "lines": "a line", "areas": "an area"}
 
 def _overprint_warnings(name: str, found: list[Overprinted], where: list[str], templates: list[str],
                         preset: Preset, starts: list[str]) -> list[str]:
-    """One line per template and finding (what overprints, on what, the total): the first page
-    and face showing it and how many more pages do, the total, the limit, and how much ground the
-    object leaves room for."""
-    pages: dict[tuple, list[Overprinted]] = {}
+    """One line per template and finding (what overprints, in which colour): the first page and face
+    showing it and how many more pages do, the ground and total, the limit, and how much ground the
+    object leaves room for. Several grounds (black text over each clan's colour) are one line naming
+    each ground with its total, its first page and face and how many more pages show it."""
+    groups: dict[tuple, dict[tuple, list[Overprinted]]] = {}
     for hit in found:
-        pages.setdefault((templates[hit.page], hit.kind, hit.colour, hit.under, hit.ink), []).append(hit)
+        groups.setdefault((templates[hit.page], hit.kind, hit.colour), {}).setdefault((hit.under, hit.ink), []).append(hit)
     out = []
-    for hits in pages.values():
+    for by_ground in groups.values():
+        hits = [hit for ground_hits in by_ground.values() for hit in ground_hits]
         hit = hits[0]
-        more = f" and {counted(len(hits) - 1, 'more page')}" if len(hits) > 1 else ""
+        pages = sorted({h.page for h in hits})
+        more = f" and {counted(len(pages) - 1, 'more page')}" if len(pages) > 1 else ""
         template = f"{', ' if where[hit.page] else ''}template {templates[hit.page]}" if templates[hit.page] else ""
         c, m, y, k = hit.colour
         colour = f"{k * 100:g} % K" if max(c, m, y) <= 0 else "CMYK " + "/".join(f"{v * 100:g}" for v in hit.colour)
         ground = "+".join(ink for ink, v in zip("CMYK", hit.colour) if v <= 0)
         room = preset.ink_limit - 100 * sum(hit.colour)
+        if len(by_ground) == 1:
+            lies = f"lies on CMYK {'/'.join(f'{v * 100:g}' for v in hit.under)}: {hit.ink:g} % total ink where they meet"
+        else:  # each ground, its total and where it is first
+            lies = f"lies on {len(by_ground)} grounds (" + "; ".join(
+                f"CMYK {'/'.join(f'{v * 100:g}' for v in under)}, {ink:g} % total ink where they meet: page "
+                f"{ground_hits[0].page + 1}{_at(where[ground_hits[0].page])}"
+                + (f" and {counted(len(ground_hits) - 1, 'more page')}" if len(ground_hits) > 1 else "")
+                for (under, ink), ground_hits in by_ground.items()) + ")"
         out.append(f"{starts[hit.page]}{name} page {hit.page + 1}{_at(where[hit.page], template)}{more}: "
-                   f"{_KINDS[hit.kind]} printed "
-                   f"{colour} with overprint lies on CMYK {'/'.join(f'{v * 100:g}' for v in hit.under)}: "
-                   f"{hit.ink:g} % total ink where they meet, over {preset.name}'s {preset.ink_limit:g} %; "
-                   f"lighten the ground under it to at most {room:g} % {ground}"
+                   f"{_KINDS[hit.kind]} printed {colour} with overprint {lies}, over {preset.name}'s "
+                   f"{preset.ink_limit:g} %; lighten the ground{'s' if len(by_ground) > 1 else ''} under it to at most "
+                   f"{room:g} % {ground}"
                    + (", or knock the black out of it (overprint_black: false in the preset; where the plates "
                       "shift, a hairline of paper may then show round it)" if hit.colour == K100 else ""))
     return out
@@ -365,26 +375,40 @@ def _sized(words: list[tuple[float, str]], size_pt: float) -> list[str]:
 
 def _mixed_warnings(name: str, found: list[MixedInks], where: list[str], templates: list[str],
                     preset: Preset, starts: list[str], words: list[list[tuple[float, str]]] | None = None) -> list[str]:
-    """One line per template, kind (a line, text) and colour: the first page and face showing it,
-    how many more pages do, its thinnest width or smallest size (text: its words, as the face
-    prints them at that size), and the fixes."""
-    pages: dict[tuple, list[MixedInks]] = {}
+    """One line per template and kind (a line, text), and for white knocked out of a ground, per its
+    colour: the first page and face showing it, how many more pages do, its thinnest width or
+    smallest size (text: its words, as the face prints them at that size), and the fixes. What
+    repeats per colour or ground (a wargame's 5 pt white text on each clan's colour: trial69's
+    twelve near-identical lines) is one line naming each colour or ground, with the first page and
+    face showing it and how many more pages do."""
+    groups: dict[tuple, dict[tuple, list[MixedInks]]] = {}
     for hit in found:
-        pages.setdefault((templates[hit.page], hit.kind, hit.colour, hit.ground), []).append(hit)
+        knocked = hit.ground is not None
+        by = groups.setdefault((templates[hit.page], hit.kind, hit.colour if knocked else None, knocked), {})
+        by.setdefault(hit.ground if hit.ground is not None else hit.colour, []).append(hit)
     out = []
-    for hits in pages.values():
+    for by_value in groups.values():
+        hits = [hit for value_hits in by_value.values() for hit in value_hits]
         first = hits[0]
         least = min(hit.size_pt for hit in hits)
-        more = f" and {counted(len(hits) - 1, 'more page')}" if len(hits) > 1 else ""
+        pages = sorted({hit.page for hit in hits})
+        more = f" and {counted(len(pages) - 1, 'more page')}" if len(pages) > 1 else ""
         template = f", template {templates[first.page]}" if templates[first.page] else ""
         said = _sized((words or [[]] * len(where))[first.page], first.size_pt) if first.kind == "text" else []
         # which text, when the face prints one alone at that size (a title's ruby: no box of its own names it)
         quoted = f" 「{said[0]}」" if len(said) == 1 else ""
+        head = f"{starts[first.page]}{name} page {first.page + 1} ({where[first.page]}{template}){more}: "
+        # each colour (or ground) it is found in, when more than one: where first, how many more pages, its least
+        each = None if len(by_value) == 1 else "; ".join(
+            f"{_colour_said(value_hits[0])}: page {value_hits[0].page + 1} ({where[value_hits[0].page]})"
+            + (f" and {counted(len(value_hits) - 1, 'more page')}" if len(value_hits) > 1 else "")
+            + _size_said(min(h.size_pt for h in value_hits), least, first.kind)
+            for value_hits in by_value.values())
         if first.ground is not None:
-            out.append(f"{starts[first.page]}{name} page {first.page + 1} ({where[first.page]}{template}){more}: "
-                       + _knocked_out(first, least, preset, quoted))
+            out.append(head + _knocked_out(first, least, preset, quoted, each, len(by_value)))
             continue
-        colour = f"in {_INKS[first.inks]} inks, CMYK {'/'.join(f'{v * 100:g}' for v in first.colour)}"
+        colour = f"in {_INKS[first.inks]} inks, CMYK {'/'.join(f'{v * 100:g}' for v in first.colour)}" \
+            if each is None else f"in several inks, {len(by_value)} colours ({each})"
         if first.kind == "lines":
             assert preset.min_mixed_line_mm is not None
             wanted = preset.min_mixed_line_mm
@@ -398,20 +422,38 @@ def _mixed_warnings(name: str, found: list[MixedInks], where: list[str], templat
             fix = f"set it at least {wanted:g} pt, or in one ink (dark text in K only)"
             figure = f"min_mixed_text of {preset.name}: {wanted:g} pt"
         such = "a line this thin" if first.kind == "lines" else "text this small"
-        out.append(f"{starts[first.page]}{name} page {first.page + 1} ({where[first.page]}{template}){more}: {what}: "
-                   "the plates of a "
+        out.append(f"{head}{what}: the plates of a "
                    f"press never register exactly, so {such} in several inks prints blurred or fringed with colour; "
                    f"{fix} ({figure}, {preset.mixed_inks} inks or more)")
     return out
 
 
+def _size_said(size: float, least: float, kind: str) -> str:
+    """A colour's own smallest size or thinnest width in a grouped warning, when it is not the
+    group's (which the warning gives); else nothing."""
+    if size == least:
+        return ""
+    return f", {round(size, 1):g} pt" if kind == "text" else f", {size:g} pt"
+
+
+def _colour_said(hit: MixedInks) -> str:
+    """A finding's colour as a grouped warning lists it: the ground a white one is knocked out of,
+    else its own colour, with its inks."""
+    if hit.ground is not None:
+        return f"CMYK {'/'.join(f'{round(v * 100, 2):g}' for v in hit.ground)}, {_INKS[hit.inks]} inks"
+    return f"CMYK {'/'.join(f'{v * 100:g}' for v in hit.colour)}, {_INKS[hit.inks]} inks"
+
+
 _INKS = {2: "two", 3: "three", 4: "four"}
 
 
-def _knocked_out(hit: MixedInks, least: float, preset: Preset, quoted: str = "") -> str:
-    """White text or a white line reversed out of a ground of several inks: what, on what, the fix."""
+def _knocked_out(hit: MixedInks, least: float, preset: Preset, quoted: str = "", grounds: str | None = None,
+                 count: int = 1) -> str:
+    """White text or a white line reversed out of a ground of several inks: what, on what (``grounds``:
+    ``count`` grounds, each said with where it is first), the fix."""
     assert hit.ground is not None
-    ground = f"CMYK {'/'.join(f'{round(v * 100, 2):g}' for v in hit.ground)}, {_INKS[hit.inks]} inks"
+    ground = _colour_said(hit) if grounds is None else f"{count} grounds: {grounds}"
+    of = "a ground" if grounds is None else "grounds"
     # a paper colour (a cream under 10 % of every ink) prints as good as white: named with its inks
     white = "white" if max(hit.colour) <= 0 else f"near-white (CMYK {'/'.join(f'{round(v * 100, 2):g}' for v in hit.colour)})"
     if hit.kind == "lines":
@@ -425,7 +467,7 @@ def _knocked_out(hit: MixedInks, least: float, preset: Preset, quoted: str = "")
         wanted = f"{preset.min_mixed_text_pt:g} pt"
         what, fix = f"{white} text{quoted} {round(least, 1):g} pt", f"set it at least {wanted}"
         figure = f"min_mixed_text of {preset.name}: {wanted}"
-    return (f"{what} knocked out of a ground in several inks ({ground}): where the plates shift, each ink "
+    return (f"{what} knocked out of {of} in several inks ({ground}): where the plates shift, each ink "
             f"of the ground creeps into the white and fills it in; {fix}, or make the ground under it of "
             f"fewer inks (a neutral grey or black prints K only) ({figure}, a ground of {preset.mixed_inks} "
             f"inks or more)")

@@ -72,7 +72,7 @@ def deck_objects(style: PageStyle, faces: list[UniqueFace], table: Table, x: flo
         return [standees(style, style.deck.standee, faces, table, x, files, pngs)]
     if style.deck.kind == "card":
         return card_deck(style, faces, table, x, files, pngs)
-    return [tokens_and_tiles(style, faces, table, x, files, pngs)]
+    return tokens_and_tiles(style, faces, table, x, files, pngs)
 
 
 def table_dpi(deck: Deck, trim: tuple[float, float], dpi: int) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from PIL import Image
 
-from pnpgen.data.model import Deck
+from pnpgen.data.model import Deck, Piece
 from pnpgen.exports.faces import PageStyle, PngFiles, UniqueFace, face_images
 from pnpgen.exports.ttstable import INCH_PER_UNIT, MAX_PX, Table, one_or_bag, pixels, transform
 from pnpgen.exports.ttswords import back_names_it, described, name_of_back, printed_words, rules_text, table_names
@@ -30,9 +30,10 @@ HIDDEN_FACE_DOWN = {"HideWhenFaceDown": True}
 
 
 def tokens_and_tiles(style: PageStyle, faces: list[UniqueFace], table: Table, x: float, files: dict[str, bytes],
-            pngs: PngFiles) -> dict:
+            pngs: PngFiles) -> list[dict]:
     """Tokens cut out along their outline (``Custom_Token``, a back as the second state);
-    tiles, boards and double-sided tokens of a tile's shape as ``Custom_Tile`` with both sides."""
+    tiles, boards and double-sided tokens of a tile's shape as ``Custom_Tile`` with both sides: one
+    object, or a bag of them; a map's sections (``sections:``) each on its own, laid out joined."""
     deck = style.deck
     url = table.url
     w, h = style.fitted.trim
@@ -67,6 +68,7 @@ def tokens_and_tiles(style: PageStyle, faces: list[UniqueFace], table: Table, x:
     fronts = dict(zip(new_fronts, face_images([faces[i].front for i in new_fronts], style, size)))
     backs = dict(zip(new_backs, face_images([faces[i].back for i in new_backs], style, size)))  # type: ignore[misc]
     objects = []
+    places: list[Piece] = []  # each object's piece (a map's section: its place)
     names = table_names(deck, table.lang)
     for i, face in enumerate(faces):
         front_name = f"{face.stem}-front.png"
@@ -118,7 +120,35 @@ def tokens_and_tiles(style: PageStyle, faces: list[UniqueFace], table: Table, x:
                        "Transform": transform(x, 0.0, scale, face_down=deck.sealed), "CustomImage": image,
                        **hidden}
             objects.append(obj)
-    return one_or_bag(objects, deck, table, x)
+            places.append(face.piece)
+    if deck.sections is not None:  # the sections of one map, laid out where they meet
+        return [obj | {"Transform": transform(px, pz, scale, face_down=deck.sealed)}
+                for obj, (px, pz) in zip(objects, section_places(deck.sections, places, (w, h), x))]
+    return [one_or_bag(objects, deck, table, x)]
+
+
+def section_places(fields: tuple[str, str], pieces: list[Piece], trim: tuple[float, float],
+                   x: float) -> list[tuple[float, float]]:
+    """Where each section of a map lies on the table (posX, posZ, TTS units), the map's left edge at
+    ``x`` (where the deck's objects start) and its middle at Z 0: its ``fields`` (column, row) times
+    the section's ``trim`` (mm, as exported) in units of the scale every tile of the export is given
+    (``INCH_PER_UNIT``), so that the sections' edges meet as the printed ones are butted. Column 0
+    is the map's left, row 0 its top, the side away from the first seat (+Z), as every tile lies,
+    turned to face it (``rotY`` 180)."""
+    w, h = (side / MM_PER_INCH / INCH_PER_UNIT for side in trim)
+    columns = [p.values[fields[0]] for p in pieces]
+    rows = [p.values[fields[1]] for p in pieces]
+    left, top = min(columns), min(rows)  # (a map may number its sections from 1)
+    down = max(rows) - top + 1
+    return [(x + (c - left + 0.5) * w, (down / 2 - (r - top + 0.5)) * h) for c, r in zip(columns, rows)]
+
+
+def map_width(deck: Deck, trim: tuple[float, float]) -> float:
+    """How wide a map in sections lies on the table (TTS units): its columns times a section's
+    width, as ``section_places`` lays them; the next deck's objects start past it."""
+    assert deck.sections is not None
+    columns = [p.values[deck.sections[0]] for p in deck.pieces if p.count]
+    return (max(columns) - min(columns) + 1) * trim[0] / MM_PER_INCH / INCH_PER_UNIT
 
 
 def _tile_type(deck: Deck) -> int | None:

@@ -159,7 +159,12 @@ def bom_pages(game: Game, bom: dict, paper: tuple[float, float], margin: float, 
     if bom.get("rulebook"):  # not a piece, so not in the total: the book the box holds beside them
         say(msg("bom.rulebook_two_pass" if bom["rulebook"].get("two_pass") else "bom.rulebook", lang, paper=paper_title(bom["rulebook"]["booklet_paper"])))
         if bom["rulebook"].get("rule_sheet"):  # the rules on one sheet for the table, beside the book
-            say(msg("bom.rule_sheet", lang, file=bom["rulebook"]["rule_sheet"]))
+            book = bom["rulebook"]
+            landscape = book.get("rule_sheet_orientation", "landscape") == "landscape"
+            say(msg("bom.rule_sheet", lang, file=book["rule_sheet"],
+                    paper=paper_title(book.get("rule_sheet_paper", book["booklet_paper"])),
+                    orientation=msg("bom.landscape" if landscape else "bom.portrait", lang),
+                    edge=msg("bom.edge_short" if landscape else "bom.edge_long", lang)))
     for s in bom.get("shared_sheets", []):  # which sheets of <game>-all.pdf hold which decks
         span = f"{s['pages'][0]}–{s['pages'][1]}" if s["pages"][1] > s["pages"][0] else str(s["pages"][0])
         say(msg("bom.shared", lang, file=f"{game.slug}-all.pdf", pages=span, sheets=s["sheets"],

@@ -286,6 +286,22 @@ def inks(colour: tuple) -> tuple[float, float, float, float] | None:
     return None
 
 
+def by_colour(found: dict[tuple, list[int]]) -> list[tuple[tuple, str, list[int]]]:
+    """Findings keyed by what they are and, last, their colour, grouped by what they are: each
+    group's key without the colour, its colours said (one: as it is; several: how many, each with
+    its count and pages, trial69's clan colours in one line, not one each), and every page. The
+    findings' order is their keys'."""
+    groups: dict[tuple, list[tuple[str, list[int]]]] = {}
+    for key, pages in sorted(found.items()):
+        groups.setdefault(key[:-1], []).append((key[-1], pages))
+    out = []
+    for key, colours in groups.items():
+        said = colours[0][0] if len(colours) == 1 else f"{len(colours)} colours (" + "; ".join(
+            f"{colour} ×{len(pages)} on {len(set(pages))} pages" for colour, pages in colours) + ")"
+        out.append((key, said, sorted(page for _, pages in colours for page in pages)))
+    return out
+
+
 def describe(colour: tuple) -> str:
     if colour and colour[0] == "cmyk":
         return "CMYK " + "/".join(f"{v * 100:.4g}" for v in colour[1])

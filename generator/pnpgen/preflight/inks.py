@@ -12,7 +12,7 @@ import numpy as np
 import pikepdf
 from PIL import Image
 
-from pnpgen.preflight.content import INK_PRESENT, Paint, boxes, describe
+from pnpgen.preflight.content import INK_PRESENT, Paint, boxes, by_colour, describe
 from pnpgen.preflight.shop import MM, Finding, Shop
 
 PX_MM = 4  # separations drawn at 4 px/mm (101.6 dpi)
@@ -96,7 +96,7 @@ def check_ink_and_bleed(gs: str, name: str, path: Path, pdf: pikepdf.Pdf, shop: 
             found.append(Finding(name, i, "bleed", "error",
                                  "inked at the trim but bare in the bleed's outer millimetre: " + ", ".join(bare)))
     report["peak_ink"] = {"percent": round(worst[0], 1), "page": worst[1]}
-    for (size, colour), pages in sorted(knocked.items()):
+    for (size,), colour, pages in by_colour(knocked):  # (each white of a size in one line)
         found.append(Finding(name, pages[0], "text", "note",
                              f"white text {size} pt ({colour}) knocked out of a ground of 3 or 4 inks, "
                              f"×{len(pages)} on {len(set(pages))} pages"))

@@ -10,7 +10,7 @@ from pathlib import Path
 import pikepdf
 
 from pnpgen.messages import counted
-from pnpgen.preflight.content import INK_PRESENT, Paint, boxes, describe, inks, size_mm, walk
+from pnpgen.preflight.content import INK_PRESENT, Paint, boxes, by_colour, describe, inks, size_mm, walk
 from pnpgen.preflight.inks import check_ink_and_bleed
 from pnpgen.preflight.shop import MM, Finding, Shop, Unreadable, length_pt
 
@@ -110,12 +110,12 @@ def check_paints(name: str, pdf: pikepdf.Pdf, shop: Shop, found: list[Finding], 
     report["thinnest_line_pt"] = round(min(widths), 3) if widths else None
     report["smallest_text_pt"] = round(min(sizes), 2) if sizes else None
     report["lowest_ppi"] = round(min(ppis)[0]) if ppis else None
-    for (w, colour), pages in sorted(thin.items()):
+    for (w,), colour, pages in by_colour(thin):  # (each colour of a width in one line)
         what = "a 0-width line (the device's thinnest)" if w == 0 else f"a {w:.3f} pt ({w / MM:.3f} mm) line"
         found.append(Finding(name, pages[0], "hairline", "error" if w < 0.25 or w == 0 else "note",
                              f"{what} in {colour}, under {shop.min_line_pt:.3f} pt ({shop.min_line_pt / MM:.2f} mm)"
                              f", ×{len(pages)} on {len(set(pages))} pages"))
-    for (kind, size, colour), pages in sorted(small_text.items()):
+    for (kind, size), colour, pages in by_colour(small_text):
         found.append(Finding(name, pages[0], "text", "note",
                              f"{kind}: {size} pt in {colour}, ×{len(pages)} on {len(set(pages))} pages"))
     if marks_in:

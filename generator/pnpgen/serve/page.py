@@ -36,15 +36,25 @@ def _sheet(sheet: dict[str, Any]) -> str:
     return f'<figure class="sheet"><img alt="" src="{escape(sheet["src"])}" loading="lazy"><figcaption>{escape(sheet["title"])}</figcaption></figure>'
 
 
-def _pager(total: int, per: int) -> str:
+def _pager(names: list[str], per: int) -> str:
     """A pane's first page's pager (the script draws the others' as it turns them), or nothing
-    when all of it shows at once."""
+    when all of it shows at once; each page offered by its numbers and the first and last thing
+    on it (``121–156 (cards.pdf p. 121 – rule-sheet.pdf side 2)``), so a big game's rule sheet or
+    last deck is found by name, not by guessing its page."""
+    total = len(names)
     if total <= per:
         return ""
-    options = "".join(f'<option value="{k}">{k * per + 1}–{min(total, (k + 1) * per)}</option>'
+    options = "".join(f'<option value="{k}">{escape(_page_label(names, k, per))}</option>'
                       for k in range(-(-total // per)))
     return (f'<nav class="pager"><button class="prev" disabled>‹ previous</button> <select>{options}</select> '
             f'of {total:,} <button class="next">next ›</button></nav>')
+
+
+def _page_label(names: list[str], k: int, per: int) -> str:
+    """Page ``k``'s option in a pager: its numbers and the first and last thing it shows (as the
+    script's ``label``)."""
+    first, last = k * per, min(len(names), (k + 1) * per) - 1
+    return f"{first + 1}–{last + 1} ({names[first]} – {names[last]})" if last > first else f"{first + 1} ({names[first]})"
 
 
 def html(state: State, title: str, lang: str = "ja", per: int = PER_PAGE) -> str:
@@ -55,11 +65,13 @@ def html(state: State, title: str, lang: str = "ja", per: int = PER_PAGE) -> str
     for i, deck in enumerate(state.decks):
         tabs.append(f'<button class="tab" data-pane="deck-{i}">{escape(deck["name"])} ({escape(deck["id"])}) ×{deck["count"]}</button>')
         faces = "".join(_face(i, n, f) for n, f in enumerate(deck["faces"][:per]))
+        pager = _pager([f["name"] for f in deck["faces"]], per)  # above the faces and under them
         panes.append(f'<section class="pane deck" id="deck-{i}" data-id="{escape(deck["id"])}">'
-                     f'{_pager(len(deck["faces"]), per)}{faces}</section>')
+                     f'{pager}{faces}{pager}</section>')
     tabs.append('<button class="tab" data-pane="sheets">Sheets &amp; rulebook</button>')
     sheets = "".join(_sheet(s) for s in state.sheets[:per])
-    panes.append(f'<section class="pane" id="sheets">{_pager(len(state.sheets), per)}{sheets}</section>')
+    pager = _pager([s["title"] for s in state.sheets], per)
+    panes.append(f'<section class="pane" id="sheets">{pager}{sheets}{pager}</section>')
     changes = "".join(f"<li>{escape(c)}</li>" for c in state.changes)
     warnings = "".join(f"<li>{escape(w)}</li>" for w in state.warnings)
     error = escape(state.error)
@@ -144,13 +156,19 @@ function fill(id) {
   const deck = id === 'sheets' ? -1 : +id.slice(5), items = deck < 0 ? state.sheets : state.decks[deck].faces;
   const pages = Math.max(1, Math.ceil(items.length / PER)); at[id] = Math.min(at[id] || 0, pages - 1);
   const from = at[id] * PER, figs = items.slice(from, from + PER).map((x, k) => deck < 0 ? sheet(x) : face(deck, from + k, x));
-  const parts = [];
-  if (pages > 1) { const nav = el('nav', 'pager'), prev = el('button', 'prev', '‹ previous'), next = el('button', 'next', 'next ›');
-    const pick = el('select'); for (let k = 0; k < pages; k++) { const o = el('option', '', (k * PER + 1) + '–' + Math.min(items.length, (k + 1) * PER));
+  const pager = () => { const nav = el('nav', 'pager'), prev = el('button', 'prev', '‹ previous'), next = el('button', 'next', 'next ›');
+    const pick = el('select'); for (let k = 0; k < pages; k++) { const o = el('option', '', label(items, k, deck < 0));
       o.value = k; pick.append(o); }
     pick.value = at[id]; prev.disabled = at[id] === 0; next.disabled = at[id] === pages - 1;
-    nav.append(prev, ' ', pick, ' of ' + items.length.toLocaleString('en') + ' ', next); parts.push(nav); }
-  pane.replaceChildren(...parts, ...figs); mark(); }
+    nav.append(prev, ' ', pick, ' of ' + items.length.toLocaleString('en') + ' ', next); return nav; };
+  // the pager above the page and under it: the next page a click away at the end of the last one's
+  if (pages > 1) pane.replaceChildren(pager(), ...figs, pager()); else pane.replaceChildren(...figs);
+  mark(); }
+// a pager's option: its numbers and the first and last face or sheet it shows (as page.py's _page_label)
+function label(items, k, sheets) { const first = k * PER, last = Math.min(items.length, (k + 1) * PER) - 1;
+  const name = x => sheets ? x.title : x.name;
+  return last > first ? (first + 1) + '–' + (last + 1) + ' (' + name(items[first]) + ' – ' + name(items[last]) + ')'
+    : (first + 1) + ' (' + name(items[first]) + ')'; }
 function turn(id, page) { at[id] = page; fill(id); document.getElementById(id).scrollIntoView(); }
 function draw(s) {
   const err = document.getElementById('error'); err.textContent = s.error; err.classList.toggle('shown', !!s.error);
