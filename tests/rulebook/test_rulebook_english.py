@@ -1247,6 +1247,26 @@ def test_a_components_parenthesis_that_names_a_deck_is_part_of_its_name(tmp_path
     assert "Other contents" not in text
 
 
+def test_a_components_entry_whose_deck_name_holds_and_is_that_deck(tmp_path):
+    """A euro trial (Harbour Guilds): ``- 24 Fish and spice``, the draft naming the deck “Fish and
+    spice” as written, was split at “and” into “Fish” and “spice”: “component “Fish, spice” of the
+    draft has no deck … did you mean Fish and spice?”, and the deck listed under Other contents.
+    A name that, unsplit, is a deck's (or a sourced item's, ``Pen & paper``) is that one entry;
+    ``1 Board and 4 Markers`` still lists two."""
+    deck = DECK.replace("en: Test cards", "en: Fish and spice")
+    game = TWO + "sourced:\n  - {name: {ja: 筆記用具, en: Pen & paper}, count: 4}\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck, game=game, draft=True)
+    draft = ("Test Game\n\n## Components\n\n- 11 Fish and spice\n- Pen & paper (4)\n"
+             "- 1 Board and 4 Markers\n\n## Setup\n\n1. Shuffle the deck.\n")
+    (ws / "data" / "test" / "draft.en.txt").write_text(draft, encoding="utf-8")
+    said = rulebook_warnings(load_game(Workspace(ws), "test", lang="en"), FONTS)
+    assert not any("Fish" in w or "Pen" in w for w in said), said
+    assert any("“Board, Markers” of the draft has no deck" in w for w in said), said
+    assert parse_entry("24 Fish and spice").whole == "Fish and spice"
+    assert parse_entry("Pen & paper (4)").whole == "Pen & paper"
+    assert parse_entry("1 Board and 4 Markers").whole == ""
+
+
 def test_a_rule_cases_number_is_kept_in_its_sub_heading(tmp_path):
     """A wargame trial: ``5.1 Movement Points`` was set as the sub-heading “Movement Points”, its
     number gone, while the cases under it kept theirs (``5.1.1 A unit may…``) and the text cites

@@ -403,8 +403,10 @@ def parse_entry(text: str, line: int = 0) -> Component:
     if last and (last.group(3) or last.group(4) or re.search(r"\d", last.group(2) or "")):
         count_text = last.group(2) or last.group(3) or last.group(4)
         counts = [int(n) for n in re.findall(r"\d+", count_text)]
-        names = _names(last.group(1))
+        name_text = last.group(1)
+        names = _names(name_text)
     else:
+        name_text = head
         for part in _names(head):
             first = _COUNT_FIRST.match(part)
             word = None if first else _WORD_FIRST.match(part)
@@ -417,6 +419,11 @@ def parse_entry(text: str, line: int = 0) -> Component:
             else:
                 names.append(part)
         count_text = " / ".join(str(n) for n in counts) if counts else None
+        counted_first = _COUNT_FIRST.match(head.strip()) or _WORD_FIRST.match(head.strip())
+        if counted_first:  # "24 Fish and spice": the name after the count
+            name_text = counted_first.group(2)
+    # "24 Fish and spice" may be one deck's name: the components list tries it unsplit before its parts
+    whole = name_text.strip() if len(names) >= 2 and len(counts) <= 1 else ""
     listed: list[int] = []
     if description and len(counts) == 1:
         parts = parse_entry(description, line)  # "60 cards: 24 Starter cards and 36 Market cards"
@@ -425,7 +432,7 @@ def parse_entry(text: str, line: int = 0) -> Component:
                 return replace(parts, total=names[0][:1].upper() + names[0][1:])  # a total, then its parts: under its name
             listed = parts.counts  # told: a total mistyped reads as one component that matches no deck
     comp = Component(names, count_text, counts, [""] * len(counts), head.strip(), line=line, parts_off=listed,
-                     note=note)
+                     note=note, whole=whole)
     if note:
         comp.children.append(DraftParagraph(f"({note})", False, False, line))
     if description:
