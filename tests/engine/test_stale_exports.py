@@ -222,3 +222,27 @@ def test_a_game_named_as_its_editions_language_is_told_its_export_again(tmp_path
                          "--lang en --out a/b makes it again)"] if out else []) + [
             "exported before this change: build/en/en/doujin/ (pnpgen export --game en --preset doujin --lang en "
             "makes it again)"], said  # (the second build's: build/'s export shows the first edit, not the second)
+
+
+def test_an_export_of_some_decks_is_not_named_by_an_edit_of_another_deck(tmp_path, capsys):
+    """trial70 (a euro's board and cards): an export of the card decks alone (DriveThruCards takes
+    no board) was named 'exported before this change' by a build that edited the board alone, and
+    the designer made it again for nothing. An export is named when a deck it holds files of
+    changed, or anything but decks did."""
+    ws = make_workspace(tmp_path, pieces=FEW_CARDS)
+    decks = ws / "data" / "test" / "decks"
+    (decks / "more.yaml").write_text((decks / "cards.yaml").read_text(encoding="utf-8").replace(
+        "テストカード", "別のカード", 1), encoding="utf-8")
+    assert run(ws, *BUILD) == 0
+    assert run(ws, "export", "--game", "test", "--preset", "tabletopsimulator", "--deck", "cards") == 0
+    more = (decks / "more.yaml").read_text(encoding="utf-8")
+    (decks / "more.yaml").write_text(more.replace("本文カード1", "本文A", 1), encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, *BUILD) == 0
+    out = capsys.readouterr().out
+    assert "changed: more:" in out and "exported before" not in out, out
+    _edit(ws, "本文カード1", "本文A")
+    assert run(ws, *BUILD) == 0
+    assert [line.strip() for line in capsys.readouterr().out.splitlines() if "exported before" in line] == [
+        "exported before this change: build/test/tabletopsimulator/ (pnpgen export --game test --preset "
+        "tabletopsimulator --deck cards makes it again)"]

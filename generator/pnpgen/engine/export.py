@@ -127,14 +127,16 @@ def _plain(value: Any) -> Any:
 
 
 def exports_made(out_root: Path, slug: str, ws: Workspace | None = None,
-                 built: Game | None = None) -> list[StaleExport]:
+                 built: Game | None = None, decks_changed: frozenset[str] | None = None) -> list[StaleExport]:
     """The folders the exports of ``slug`` were written to, as their states in the output
     folder's cache record them (sealed on this machine), that are still there, each with the
     edition and options that made it (``ExportOptions.again``): what a build that changed the game leaves
     showing the cards as they were, and the command that makes it again. With ``ws`` and ``built`` (the game
     as the build read it), an export of another edition is left out when nothing it shows
     changed (``shown``): an edit of the English texts leaves the Japanese exports current, and a
-    build for another printer profile or paper every export."""
+    build for another printer profile or paper every export. With ``decks_changed`` (a build that
+    changed those decks' pieces and nothing else), an export whose files are of other decks alone
+    is left out: a DriveThruCards export of the cards stays current when the board is edited."""
     now: dict[str, dict[str, str] | None] = {}
     folders: dict[Path, StaleExport] = {}
     try:
@@ -149,6 +151,7 @@ def exports_made(out_root: Path, slug: str, ws: Workspace | None = None,
                 continue
             folder = inside(out_root, state["folder"])
             if folder is not None and folder.is_dir() and not folder.is_symlink() \
+                    and not _of_other_decks(state.get("owners"), decks_changed) \
                     and not _current(state.get("shows"), ws, slug, built, now):
                 again = state.get("again", "")
                 parts = state["folder"].split("/")  # <game>/<preset>, or <game>/<lang>/<preset> (exports/export.py)
@@ -157,6 +160,17 @@ def exports_made(out_root: Path, slug: str, ws: Workspace | None = None,
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             continue
     return sorted(folders.values())
+
+
+def _of_other_decks(owners: Any, decks_changed: frozenset[str] | None) -> bool:
+    """Whether an export's files (``owners``: file → the deck it is of, "" for the export's own
+    files, its contact sheet and order.csv, which show its decks alone) are of decks none of which
+    ``decks_changed`` names (trial70: a board edit named the DriveThruCards export of the cards as
+    made before the change)."""
+    if decks_changed is None or not isinstance(owners, dict):
+        return False
+    decks = {deck for deck in owners.values() if isinstance(deck, str) and deck}
+    return bool(decks) and not decks & decks_changed
 
 
 def _current(then: Any, ws: Workspace | None, slug: str, built: Game | None,

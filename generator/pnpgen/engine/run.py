@@ -181,7 +181,7 @@ def _told(outcomes: list[GameOutcome], written: set[Path], out_root: Path, ws: W
         if o.changes:  # the game's exports show the cards as they were until exported again
             game = getattr(o.result, "game", None)
             o.stale_exports = sorted(made for root in [out_root, *other_output_folders(ws, out_root, o.slug)]
-                                     for made in exports_made(root, o.slug, ws, game))
+                                     for made in exports_made(root, o.slug, ws, game, o.decks_changed))
 
 
 def other_output_folders(ws: Workspace, out_root: Path, slug: str) -> list[Path]:
@@ -387,7 +387,10 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
     gone += pruned
     layouts: dict[str, Any] = {rel: doc.get("layout") for rel, doc in state.documents.items()}  # a big document's
     wrote = {rel: (digest, layouts.get(rel)) for rel, digest in state.files.items()}
-    return GameOutcome(slug, out_dir, False, result, changes, wrote=wrote), files, gone
+    # each change a deck's, with sheets to reprint or copies to pull out, and nothing else (no printer, draft,
+    # deck added or removed): the decks an export must show for it to be made before this change
+    decks_changed = frozenset(reprint) if len(changes) == len(reprint) else None
+    return GameOutcome(slug, out_dir, False, result, changes, wrote=wrote, decks_changed=decks_changed), files, gone
 
 
 def _as_it_wrote(before: GameState, out_dir: Path, rel: str, digest: str, cache: Cache) -> bool:
