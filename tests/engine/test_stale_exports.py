@@ -112,7 +112,8 @@ def test_an_edit_of_one_editions_draft_leaves_the_other_editions_exports_current
     """trial46: an edit of draft.en.txt alone (the English rulebook) named the Japanese doujin and
     Tabletop Simulator exports as made before the change, though no Japanese file shows that draft.
     An edition's exports follow its own draft only: draft.en.txt the English ones, draft.txt the
-    Japanese ones."""
+    Japanese ones; and of those only the rulebook's (doujin-book): trial70's rule rewritten named
+    the Tabletop Simulator and DriveThruCards exports, which show no page of the book."""
     ws = make_workspace(tmp_path, pieces=FEW_CARDS, game=GAME_YAML + "\nlanguages: [ja, en]\n", draft=True)
     en = ws / "data" / "test" / "draft.en.txt"
     en.write_text("# Test\n\n## Overview\n\nA test game.\n", encoding="utf-8")
@@ -120,18 +121,22 @@ def test_an_edit_of_one_editions_draft_leaves_the_other_editions_exports_current
     assert run(ws, *build) == 0 and run(ws, *build, "--lang", "en") == 0
     assert run(ws, "export", "--game", "test", "--preset", "tabletopsimulator") == 0
     assert run(ws, "export", "--game", "test", "--preset", "doujin", "--lang", "en") == 0
+    assert run(ws, "export", "--game", "test", "--preset", "doujin-book") == 0
     capsys.readouterr()
     en.write_text("# Test\n\n## Overview\n\nA game to test.\n", encoding="utf-8")
     assert run(ws, *build, "--lang", "en") == 0
     out = capsys.readouterr().out
-    assert "changed: rulebook" in out and _named(out) == ["build/test/en/doujin/"], out
-    assert run(ws, "export", "--game", "test", "--preset", "doujin", "--lang", "en") == 0
+    assert "changed: rulebook" in out and _named(out) == [], out  # (the English cards' export shows no book)
     ja = ws / "data" / "test" / "draft.txt"
     ja.write_text(ja.read_text(encoding="utf-8") + "\n■　補足\n　追記です。\n", encoding="utf-8")
     capsys.readouterr()
     assert run(ws, *build) == 0
     out = capsys.readouterr().out
-    assert "changed: rulebook" in out and _named(out) == ["build/test/tabletopsimulator/"], out
+    assert "changed: rulebook" in out and _named(out) == ["build/test/doujin-book/"], out
+    _edit(ws, "本文カード1", "本文A")  # a card's text: the exports of pieces too (the book pictures the cards)
+    assert run(ws, *build) == 0
+    assert _named(capsys.readouterr().out) == ["build/test/doujin-book/", "build/test/en/doujin/",
+                                               "build/test/tabletopsimulator/"]
 
 
 def test_the_command_named_makes_the_export_again_with_the_options_it_was_made_with(tmp_path, capsys):
