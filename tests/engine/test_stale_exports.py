@@ -234,7 +234,7 @@ def test_an_export_of_some_decks_is_not_named_by_an_edit_of_another_deck(tmp_pat
     no board) was named 'exported before this change' by a build that edited the board alone, and
     the designer made it again for nothing. An export is named when a deck it holds files of
     changed, or anything but decks did."""
-    ws = make_workspace(tmp_path, pieces=FEW_CARDS)
+    ws = make_workspace(tmp_path, pieces=FEW_CARDS, draft=True)
     decks = ws / "data" / "test" / "decks"
     (decks / "more.yaml").write_text((decks / "cards.yaml").read_text(encoding="utf-8").replace(
         "テストカード", "別のカード", 1), encoding="utf-8")
@@ -246,6 +246,12 @@ def test_an_export_of_some_decks_is_not_named_by_an_edit_of_another_deck(tmp_pat
     assert run(ws, *BUILD) == 0
     out = capsys.readouterr().out
     assert "changed: more:" in out and "exported before" not in out, out
+    draft = ws / "data" / "test" / "draft.txt"  # the other deck and the draft at once (a player count changed)
+    draft.write_text(draft.read_text(encoding="utf-8") + "\n■　補足\n　追記です。\n", encoding="utf-8")
+    (decks / "more.yaml").write_text(more.replace("本文カード1", "本文B", 1), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--jobs", "1") == 0
+    out = capsys.readouterr().out
+    assert "changed: more:" in out and "changed: rulebook" in out and "exported before" not in out, out
     _edit(ws, "本文カード1", "本文A")
     assert run(ws, *BUILD) == 0
     assert [line.strip() for line in capsys.readouterr().out.splitlines() if "exported before" in line] == [

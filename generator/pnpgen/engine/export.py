@@ -139,8 +139,8 @@ def exports_made(out_root: Path, slug: str, ws: Workspace | None = None,
     as the build read it), an export of another edition is left out when nothing it shows
     changed (``shown``): an edit of the English texts leaves the Japanese exports current, and a
     build for another printer profile or paper every export. With ``decks_changed`` (a build that
-    changed those decks' pieces and nothing else), an export whose files are of other decks alone
-    is left out: a DriveThruCards export of the cards stays current when the board is edited."""
+    changed those decks' pieces and nothing else but the draft), an export whose files are of other
+    decks alone is left out: a DriveThruCards export of the cards stays current when the board is edited."""
     now: dict[str, dict[str, Any] | None] = {}
     folders: dict[Path, StaleExport] = {}
     try:

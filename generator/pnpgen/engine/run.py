@@ -310,6 +310,9 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
         latest = history.last_version(out_root, ed)  # (read once: the report, the draft's sections, the new version)
         last, since = _last_report(before, latest)
         changes, reprint = change_report(last, now)
+        # each change a deck's, with sheets to reprint or copies to pull out (no printer, deck added or removed):
+        # an export of other decks, which shows no draft either, was not made before this change (engine/export.py)
+        decks_only = len(changes) == len(reprint) and since is None
         if last is not None and book is not None and (line := recording.rulebook_change(latest, game)):
             changes.append(line)  # a draft edit: no card to reprint, the rulebook's pages
         if since is not None and changes:
@@ -387,9 +390,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
     gone += pruned
     layouts: dict[str, Any] = {rel: doc.get("layout") for rel, doc in state.documents.items()}  # a big document's
     wrote = {rel: (digest, layouts.get(rel)) for rel, digest in state.files.items()}
-    # each change a deck's, with sheets to reprint or copies to pull out, and nothing else (no printer, draft,
-    # deck added or removed): the decks an export must show for it to be made before this change
-    decks_changed = frozenset(reprint) if len(changes) == len(reprint) else None
+    decks_changed = frozenset(reprint) if decks_only and RELAID not in changes else None
     return GameOutcome(slug, out_dir, False, result, changes, wrote=wrote, decks_changed=decks_changed), files, gone
 
 
