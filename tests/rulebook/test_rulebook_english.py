@@ -440,6 +440,25 @@ def test_a_step_of_two_sentences_among_one_sentence_steps_is_no_heading_of_its_o
     assert [(s.title, s.sentence) for s in alone.steps] == [("Place the map", ""), ("Draw a tile", "")]
 
 
+def test_the_last_step_of_two_sentences_keeps_the_paragraph_after_it_out_of_its_step():
+    """A euro's setup (trial70): five one-sentence steps, then ``6. Each player takes 5 coins. The
+    youngest player is the first player.`` and, after a blank line, ``With five players, lay out 7
+    buildings.``: step 6 was a heading 3.6 (in the contents and the quick reference as 3.6) over
+    both. It is a numbered line as its section's other steps are, and the paragraph after the
+    blank line the section's text; without the blank line it is still the step's body."""
+    steps = ("1. Spread out the map.\n2. Each player takes 5 coins. The youngest player is the first player.\n\n"
+             "With five players, lay out 7 buildings.")
+    doc = parse(STEPS_DRAFT.format(steps=steps), "en")
+    assert [(s.sentence, s.children) for s in doc.steps] == [
+        ("Spread out the map.", []),
+        ("Each player takes 5 coins. The youngest player is the first player.", [])]
+    (section,) = [s for s in doc.sections if doc.steps[1] in s.children]
+    after = section.children[section.children.index(doc.steps[1]) + 1:]
+    assert [p.text for p in after if isinstance(p, DraftParagraph)] == ["With five players, lay out 7 buildings."]
+    joined = parse(STEPS_DRAFT.format(steps=steps.replace("\n\nWith", "\nWith")), "en")
+    assert joined.steps[1].sentence == "" and len(joined.steps[1].children) == 2, joined.steps[1]
+
+
 @pytest.mark.parametrize("indent", ["   ", ""])
 def test_a_step_titled_on_its_line_takes_the_lines_under_it_as_its_body(indent):
     """``1. Place the board`` with its text under it (indented or not): the heading is the

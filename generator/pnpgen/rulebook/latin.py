@@ -282,12 +282,18 @@ def _tables(lines: list[str], cls: DraftLines) -> dict[int, int]:
 
 def _steps_alike(section: Section) -> None:
     """In a section of one-sentence steps (numbered lines), a step of several sentences with
-    nothing under them is one too: a heading 3.2 under a numbered line 1. reads as two kinds of step."""
+    nothing under them is one too: a heading 3.2 under a numbered line 1. reads as two kinds of step.
+    What follows such a step after a blank line is the section's text, as after any numbered line
+    (trial70: ``6. Take 5 coins. The youngest goes first.`` and a paragraph after it, ``With five
+    players, …``, was set as a heading 3.6 over both)."""
     steps = [c for c in section.children if isinstance(c, Step)]
     if any(step.sentence for step in steps):
         for step in steps:
-            if step.whole and len(step.children) == 1:
+            after = step.children[1:]
+            if step.whole and step.children and (not after or isinstance(after[0], DraftParagraph) and after[0].gap_before):
                 step.sentence, step.children = step.whole, []
+                at = section.children.index(step) + 1
+                section.children[at:at] = after
 
 
 def _bare_instruction(block: object) -> bool:
