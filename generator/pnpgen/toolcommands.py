@@ -108,6 +108,7 @@ def clean(ws: Workspace, args: argparse.Namespace) -> int:
 
 def calibrate(args: argparse.Namespace) -> int:
     """The duplex calibration sheet (impose/calibration.py) as a two-page PDF."""
+    from pnpgen.data.formats import paper_title
     from pnpgen.data.workspace import find_workspace
     from pnpgen.engine.calibration import (
         a_calibration_sheet,
@@ -144,9 +145,9 @@ def calibrate(args: argparse.Namespace) -> int:
         print_line(f"calibration sheet: {shown} (print it duplex, then see docs/home-printing.md: 'pnpgen docs home-printing'{said})")
     for other, files in (other_papers(ws, opts.paper, args.lang or lang) if ws is not None else {}).items():
         listed = ", ".join(files[:3]) + (f" and {len(files) - 3} more" if len(files) > 3 else "")
-        print_note(f"{listed} {'print' if len(files) > 1 else 'prints'} on {other.upper()}, not {opts.paper.upper()}: "
-              f"a printer profile holds one paper, so calibrate that one too: pnpgen calibrate --paper {other} "
-              f"(docs/home-printing.md, A profile and decks on papers of their own)")
+        print_note(f"{listed} {'print' if len(files) > 1 else 'prints'} on {paper_title(other)}, "
+                   f"not {paper_title(opts.paper)}: a printer profile holds one paper, so calibrate that one too: "
+                   f"pnpgen calibrate --paper {other} (docs/home-printing.md, A profile and decks on papers of their own)")
     return 0
 
 

@@ -403,7 +403,7 @@ def test_a_template_edit_that_redraws_every_face_is_one_line_after_the_added_and
     assert run(ws, "diff", "--game", "test") == 0
     lines = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("- ")]
     assert lines == ["- 追加：新札 ×1", "- 削除：カード5 ×1",  # (the game's language: Japanese)
-                     "- すべての絵柄が変わった（全4枚：テンプレート・レイアウト・画像）"], lines
+                     "- すべての絵柄が変わった（全4枚：テンプレート・レイアウト・画像・アイコン）"], lines
     assert run(ws, "diff", "--game", "test", "--format", "json") == 0
     cards = json.loads(capsys.readouterr().out)["decks"]["cards"]
     assert cards["every_face_changed"] is True and len(cards["faces"]) == 4  # the JSON names each

@@ -112,7 +112,8 @@ def test_an_edit_of_one_editions_draft_leaves_the_other_editions_exports_current
     """trial46: an edit of draft.en.txt alone (the English rulebook) named the Japanese doujin and
     Tabletop Simulator exports as made before the change, though no Japanese file shows that draft.
     An edition's exports follow its own draft only: draft.en.txt the English ones, draft.txt the
-    Japanese ones."""
+    Japanese ones; and of those only the rulebook's (doujin-book): trial70's rule rewritten named
+    the Tabletop Simulator and DriveThruCards exports, which show no page of the book."""
     ws = make_workspace(tmp_path, pieces=FEW_CARDS, game=GAME_YAML + "\nlanguages: [ja, en]\n", draft=True)
     en = ws / "data" / "test" / "draft.en.txt"
     en.write_text("# Test\n\n## Overview\n\nA test game.\n", encoding="utf-8")
@@ -120,18 +121,22 @@ def test_an_edit_of_one_editions_draft_leaves_the_other_editions_exports_current
     assert run(ws, *build) == 0 and run(ws, *build, "--lang", "en") == 0
     assert run(ws, "export", "--game", "test", "--preset", "tabletopsimulator") == 0
     assert run(ws, "export", "--game", "test", "--preset", "doujin", "--lang", "en") == 0
+    assert run(ws, "export", "--game", "test", "--preset", "doujin-book") == 0
     capsys.readouterr()
     en.write_text("# Test\n\n## Overview\n\nA game to test.\n", encoding="utf-8")
     assert run(ws, *build, "--lang", "en") == 0
     out = capsys.readouterr().out
-    assert "changed: rulebook" in out and _named(out) == ["build/test/en/doujin/"], out
-    assert run(ws, "export", "--game", "test", "--preset", "doujin", "--lang", "en") == 0
+    assert "changed: rulebook" in out and _named(out) == [], out  # (the English cards' export shows no book)
     ja = ws / "data" / "test" / "draft.txt"
     ja.write_text(ja.read_text(encoding="utf-8") + "\n■　補足\n　追記です。\n", encoding="utf-8")
     capsys.readouterr()
     assert run(ws, *build) == 0
     out = capsys.readouterr().out
-    assert "changed: rulebook" in out and _named(out) == ["build/test/tabletopsimulator/"], out
+    assert "changed: rulebook" in out and _named(out) == ["build/test/doujin-book/"], out
+    _edit(ws, "本文カード1", "本文A")  # a card's text: the exports of pieces too (the book pictures the cards)
+    assert run(ws, *build) == 0
+    assert _named(capsys.readouterr().out) == ["build/test/doujin-book/", "build/test/en/doujin/",
+                                               "build/test/tabletopsimulator/"]
 
 
 def test_the_command_named_makes_the_export_again_with_the_options_it_was_made_with(tmp_path, capsys):
@@ -222,3 +227,33 @@ def test_a_game_named_as_its_editions_language_is_told_its_export_again(tmp_path
                          "--lang en --out a/b makes it again)"] if out else []) + [
             "exported before this change: build/en/en/doujin/ (pnpgen export --game en --preset doujin --lang en "
             "makes it again)"], said  # (the second build's: build/'s export shows the first edit, not the second)
+
+
+def test_an_export_of_some_decks_is_not_named_by_an_edit_of_another_deck(tmp_path, capsys):
+    """trial70 (a euro's board and cards): an export of the card decks alone (DriveThruCards takes
+    no board) was named 'exported before this change' by a build that edited the board alone, and
+    the designer made it again for nothing. An export is named when a deck it holds files of
+    changed, or anything but decks did."""
+    ws = make_workspace(tmp_path, pieces=FEW_CARDS, draft=True)
+    decks = ws / "data" / "test" / "decks"
+    (decks / "more.yaml").write_text((decks / "cards.yaml").read_text(encoding="utf-8").replace(
+        "テストカード", "別のカード", 1), encoding="utf-8")
+    assert run(ws, *BUILD) == 0
+    assert run(ws, "export", "--game", "test", "--preset", "tabletopsimulator", "--deck", "cards") == 0
+    more = (decks / "more.yaml").read_text(encoding="utf-8")
+    (decks / "more.yaml").write_text(more.replace("本文カード1", "本文A", 1), encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, *BUILD) == 0
+    out = capsys.readouterr().out
+    assert "changed: more:" in out and "exported before" not in out, out
+    draft = ws / "data" / "test" / "draft.txt"  # the other deck and the draft at once (a player count changed)
+    draft.write_text(draft.read_text(encoding="utf-8") + "\n■　補足\n　追記です。\n", encoding="utf-8")
+    (decks / "more.yaml").write_text(more.replace("本文カード1", "本文B", 1), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--jobs", "1") == 0
+    out = capsys.readouterr().out
+    assert "changed: more:" in out and "changed: rulebook" in out and "exported before" not in out, out
+    _edit(ws, "本文カード1", "本文A")
+    assert run(ws, *BUILD) == 0
+    assert [line.strip() for line in capsys.readouterr().out.splitlines() if "exported before" in line] == [
+        "exported before this change: build/test/tabletopsimulator/ (pnpgen export --game test --preset "
+        "tabletopsimulator --deck cards makes it again)"]

@@ -242,6 +242,8 @@ def test_decks_on_another_paper_are_told_how_to_calibrate_it(tmp_path, capsys):
                    "printer profile holds one paper, so calibrate that one too: pnpgen calibrate --paper a3 "
                    "(docs/home-printing.md, A profile and decks on papers of their own)\n"), err
     assert (ws / "build" / "calibration-a4-long.pdf").is_file()
+    assert run(ws, "calibrate", "--paper", "letter") == 0  # trial70: a US friend's sheet, "not LETTER" before
+    assert "data/test/game.yaml prints on A4, not Letter: " in capsys.readouterr().err
     assert run(ws, "calibrate", "--paper", "a3") == 0  # the A3 sheet: now the game's A4 is the other paper
     assert "data/test/game.yaml prints on A4, not A3: " in capsys.readouterr().err
     assert "両面位置合わせ用紙 A3" in texts(ws / "build" / "calibration-a3-long.pdf")[0]

@@ -195,3 +195,17 @@ def test_numbered_setup_steps_alone_are_the_setups_not_the_turns():
     assert [[line.text for line in s.lines] for s in quick.steps] == [
         ["5.1 Rounds. The game lasts 6 rounds.", "5.2 Activation. A unit moves, then attacks."]]
     assert len(quick.setup_steps) == 1
+
+
+def test_a_player_count_spelt_out_is_a_setup_count():
+    """A euro trial (trial70): "With five players, lay out 7 buildings …" — a player count spelt out
+    as English style spells small numbers — was left out of the quick reference's setup, which read
+    only digits ("With 5 players"); "Five players: 7 buildings" and "a three-player game" alike."""
+    en = ("# Harbour\n\n## Setup\n\n1. Lay out 6 buildings.\n2. Take 5 coins.\n\n"
+          "With five players, lay out 7 buildings instead.\n\nFive players: 7 buildings\n\n"
+          "In a three-player game, remove the purple workers.\n\nThe players sit down.\n\n"
+          "## Playing\n1) Move\nMove your workers.\n")
+    quick = quick_reference(parse(en, "en").rules, latin=True)
+    assert [line.text for line in quick.setup] == [
+        "With five players, lay out 7 buildings instead.", "Five players: 7 buildings",
+        "In a three-player game, remove the purple workers."], quick.setup

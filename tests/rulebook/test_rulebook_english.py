@@ -440,6 +440,25 @@ def test_a_step_of_two_sentences_among_one_sentence_steps_is_no_heading_of_its_o
     assert [(s.title, s.sentence) for s in alone.steps] == [("Place the map", ""), ("Draw a tile", "")]
 
 
+def test_the_last_step_of_two_sentences_keeps_the_paragraph_after_it_out_of_its_step():
+    """A euro's setup (trial70): five one-sentence steps, then ``6. Each player takes 5 coins. The
+    youngest player is the first player.`` and, after a blank line, ``With five players, lay out 7
+    buildings.``: step 6 was a heading 3.6 (in the contents and the quick reference as 3.6) over
+    both. It is a numbered line as its section's other steps are, and the paragraph after the
+    blank line the section's text; without the blank line it is still the step's body."""
+    steps = ("1. Spread out the map.\n2. Each player takes 5 coins. The youngest player is the first player.\n\n"
+             "With five players, lay out 7 buildings.")
+    doc = parse(STEPS_DRAFT.format(steps=steps), "en")
+    assert [(s.sentence, s.children) for s in doc.steps] == [
+        ("Spread out the map.", []),
+        ("Each player takes 5 coins. The youngest player is the first player.", [])]
+    (section,) = [s for s in doc.sections if doc.steps[1] in s.children]
+    after = section.children[section.children.index(doc.steps[1]) + 1:]
+    assert [p.text for p in after if isinstance(p, DraftParagraph)] == ["With five players, lay out 7 buildings."]
+    joined = parse(STEPS_DRAFT.format(steps=steps.replace("\n\nWith", "\nWith")), "en")
+    assert joined.steps[1].sentence == "" and len(joined.steps[1].children) == 2, joined.steps[1]
+
+
 @pytest.mark.parametrize("indent", ["   ", ""])
 def test_a_step_titled_on_its_line_takes_the_lines_under_it_as_its_body(indent):
     """``1. Place the board`` with its text under it (indented or not): the heading is the
@@ -1245,6 +1264,26 @@ def test_a_components_parenthesis_that_names_a_deck_is_part_of_its_name(tmp_path
     text = "".join(texts(build_rulebook(game_, ws / "fonts")))
     assert "Order of Battle (Red)" in text and "Order of Battle (Blue)" in text
     assert "Other contents" not in text
+
+
+def test_a_components_entry_whose_deck_name_holds_and_is_that_deck(tmp_path):
+    """A euro trial (Harbour Guilds): ``- 24 Fish and spice``, the draft naming the deck “Fish and
+    spice” as written, was split at “and” into “Fish” and “spice”: “component “Fish, spice” of the
+    draft has no deck … did you mean Fish and spice?”, and the deck listed under Other contents.
+    A name that, unsplit, is a deck's (or a sourced item's, ``Pen & paper``) is that one entry;
+    ``1 Board and 4 Markers`` still lists two."""
+    deck = DECK.replace("en: Test cards", "en: Fish and spice")
+    game = TWO + "sourced:\n  - {name: {ja: 筆記用具, en: Pen & paper}, count: 4}\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck, game=game, draft=True)
+    draft = ("Test Game\n\n## Components\n\n- 11 Fish and spice\n- Pen & paper (4)\n"
+             "- 1 Board and 4 Markers\n\n## Setup\n\n1. Shuffle the deck.\n")
+    (ws / "data" / "test" / "draft.en.txt").write_text(draft, encoding="utf-8")
+    said = rulebook_warnings(load_game(Workspace(ws), "test", lang="en"), FONTS)
+    assert not any("Fish" in w or "Pen" in w for w in said), said
+    assert any("“Board, Markers” of the draft has no deck" in w for w in said), said
+    assert parse_entry("24 Fish and spice").whole == "Fish and spice"
+    assert parse_entry("Pen & paper (4)").whole == "Pen & paper"
+    assert parse_entry("1 Board and 4 Markers").whole == ""
 
 
 def test_a_rule_cases_number_is_kept_in_its_sub_heading(tmp_path):

@@ -42,14 +42,14 @@ STATE_FORMAT = 2  # 2: each file's deck (owners), so an export of some decks kee
 
 def export_inputs(ws: Workspace, slug: str, options: ExportOptions) -> str:
     """The fingerprint of everything an export of ``slug`` reads: not another edition's rulebook
-    draft (``_others_draft``; the game's game.yaml read, without its art, to know which is whose).
+    draft (``_a_draft``; the game's game.yaml read, without its art, to know which is whose).
     An edit of draft.en.txt made the Japanese doujin export again, the same bytes (fixesG)."""
     decks = sorted(p.relative_to(ws.data).as_posix() for p in ws.data.glob("*/decks/*")
                    if p.is_file() and not is_litter(p.name))
     game = load_game(ws, slug, lang=options.lang, art=False)
     # every game's name too: Tabletop Simulator's GUIDs start with the game's slot among them
     return fingerprint([*inputs_of(ws, slug), ws.root / "presets"], (options, decks, ws.slugs(), STATE_FORMAT),
-                       fonts=ws.fonts, skip=lambda p: _others_draft(p, game))
+                       fonts=ws.fonts, skip=lambda p: _a_draft(p, game))
 
 
 def state_path(out_root: Path, slug: str, options: ExportOptions) -> Path:
@@ -89,24 +89,28 @@ def up_to_date(ws: Workspace, slug: str, options: ExportOptions, out_root: Path,
 TEXT_FILES = (".yaml", ".yml", *SPREADSHEETS)
 
 
-def shown(ws: Workspace, slug: str, game: Game) -> dict[str, str]:
+def shown(ws: Workspace, slug: str, game: Game, book: bool = True) -> dict[str, Any]:
     """What an export of ``game`` (loaded in its edition's language) shows, in two parts: every
     file it reads but the game's texts (templates, art, fonts, layouts, the rulebook draft,
     pnpgen), and the game's data as that edition reads it — an edit of one language's text
-    changes the second part of that language's exports only (``exports_made``)."""
+    changes the second part of that language's exports only (``exports_made``). ``book``: the
+    export holds the rulebook (``files: rulebook``); any other shows no draft (trial70: a rule
+    rewritten named the Tabletop Simulator and DriveThruCards exports as made before the change)."""
     data = ws.data / slug
     rest = fingerprint(inputs_of(ws, slug), None, fonts=ws.fonts,
-                       skip=lambda p: (p.suffix.lower() in TEXT_FILES and p.is_relative_to(data)) or _others_draft(p, game))
+                       skip=lambda p: (p.suffix.lower() in TEXT_FILES and p.is_relative_to(data))
+                       or _a_draft(p, game, own=book))
     text = json.dumps(_plain(game), sort_keys=True, ensure_ascii=False, default=repr)
-    return {"lang": game.lang, "rest": rest, "texts": sha(text.encode())}
+    return {"lang": game.lang, "rest": rest, "texts": sha(text.encode()), **({} if book else {"book": False})}
 
 
-def _others_draft(p: Path, game: Game) -> bool:
+def _a_draft(p: Path, game: Game, own: bool = True) -> bool:
     """``p`` is another edition's rulebook draft (``draft.en.txt`` to the Japanese edition, whose
-    book sets ``draft.txt``), which nothing this edition prints shows: trial46's edit of the English
-    draft named the Japanese card exports as made before the change."""
-    default, own = draft_path(game), draft_for(game)[0]
-    return p != own and p.parent == default.parent and p.suffix == default.suffix \
+    book sets ``draft.txt``), which nothing this edition prints shows (trial46's edit of the English
+    draft named the Japanese card exports as made before the change); with ``own`` False, or any
+    edition's, its own too (an export of pieces, which shows no book)."""
+    default, own_draft = draft_path(game), draft_for(game)[0]
+    return (p != own_draft or not own) and p.parent == default.parent and p.suffix == default.suffix \
         and (p == default or p.name.startswith(f"{default.stem}."))
 
 
@@ -127,15 +131,17 @@ def _plain(value: Any) -> Any:
 
 
 def exports_made(out_root: Path, slug: str, ws: Workspace | None = None,
-                 built: Game | None = None) -> list[StaleExport]:
+                 built: Game | None = None, decks_changed: frozenset[str] | None = None) -> list[StaleExport]:
     """The folders the exports of ``slug`` were written to, as their states in the output
     folder's cache record them (sealed on this machine), that are still there, each with the
     edition and options that made it (``ExportOptions.again``): what a build that changed the game leaves
     showing the cards as they were, and the command that makes it again. With ``ws`` and ``built`` (the game
     as the build read it), an export of another edition is left out when nothing it shows
     changed (``shown``): an edit of the English texts leaves the Japanese exports current, and a
-    build for another printer profile or paper every export."""
-    now: dict[str, dict[str, str] | None] = {}
+    build for another printer profile or paper every export. With ``decks_changed`` (a build that
+    changed those decks' pieces and nothing else but the draft), an export whose files are of other
+    decks alone is left out: a DriveThruCards export of the cards stays current when the board is edited."""
+    now: dict[str, dict[str, Any] | None] = {}
     folders: dict[Path, StaleExport] = {}
     try:
         states = sorted((Cache(out_root).root / "exports" / slug).glob("*.json"))
@@ -149,6 +155,7 @@ def exports_made(out_root: Path, slug: str, ws: Workspace | None = None,
                 continue
             folder = inside(out_root, state["folder"])
             if folder is not None and folder.is_dir() and not folder.is_symlink() \
+                    and not _of_other_decks(state.get("owners"), decks_changed) \
                     and not _current(state.get("shows"), ws, slug, built, now):
                 again = state.get("again", "")
                 parts = state["folder"].split("/")  # <game>/<preset>, or <game>/<lang>/<preset> (exports/export.py)
@@ -159,22 +166,34 @@ def exports_made(out_root: Path, slug: str, ws: Workspace | None = None,
     return sorted(folders.values())
 
 
+def _of_other_decks(owners: Any, decks_changed: frozenset[str] | None) -> bool:
+    """Whether an export's files (``owners``: file → the deck it is of, "" for the export's own
+    files, its contact sheet and order.csv, which show its decks alone) are of decks none of which
+    ``decks_changed`` names (trial70: a board edit named the DriveThruCards export of the cards as
+    made before the change)."""
+    if decks_changed is None or not isinstance(owners, dict):
+        return False
+    decks = {deck for deck in owners.values() if isinstance(deck, str) and deck}
+    return bool(decks) and not decks & decks_changed
+
+
 def _current(then: Any, ws: Workspace | None, slug: str, built: Game | None,
-             now: dict[str, dict[str, str] | None]) -> bool:
+             now: dict[str, dict[str, Any] | None]) -> bool:
     """Whether an export still shows what it was made from (``then``: its state's ``shows``; ``now``:
     each edition's, found once): an edit of another edition's texts, or a build for another printer
     or paper (home sheets only), leaves it current."""
     if ws is None or built is None or not isinstance(then, dict) or then.get("lang") is None:
         return False
-    lang = str(then["lang"])
-    if lang == built.lang and lang not in now:
-        now[lang] = shown(ws, slug, built)
-    if lang not in now:
+    lang, book = str(then["lang"]), then.get("book", True) is not False  # (an export of pieces shows no draft)
+    key = f"{lang}/{'book' if book else 'pieces'}"
+    if lang == built.lang and key not in now:
+        now[key] = shown(ws, slug, built, book)
+    if key not in now:
         try:
-            now[lang] = shown(ws, slug, load_game(ws, slug, lang=lang))
+            now[key] = shown(ws, slug, load_game(ws, slug, lang=lang), book)
         except InputError:  # (that edition does not load: its export is told)
-            now[lang] = None
-    return now[lang] == then
+            now[key] = None
+    return now[key] == then
 
 
 def earlier_images(slug: str, options: ExportOptions, out_root: Path) -> Callable[[str], bytes | None]:

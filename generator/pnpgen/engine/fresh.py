@@ -47,6 +47,8 @@ class GameOutcome:
     written: list[Path] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)  # a game up to date: those its last build said
     stale_exports: list[StaleExport] = field(default_factory=list)  # export folders made before this build's changes
+    # the decks whose pieces this build changed, when nothing but decks did (None: something else too, or unknown)
+    decks_changed: frozenset[str] | None = None
     # a game built: every file of its set, name → its hash and, a big document's, its segments' lengths
     wrote: dict[str, tuple[str, list[int] | None]] = field(default_factory=dict)
 

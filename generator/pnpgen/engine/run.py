@@ -181,7 +181,7 @@ def _told(outcomes: list[GameOutcome], written: set[Path], out_root: Path, ws: W
         if o.changes:  # the game's exports show the cards as they were until exported again
             game = getattr(o.result, "game", None)
             o.stale_exports = sorted(made for root in [out_root, *other_output_folders(ws, out_root, o.slug)]
-                                     for made in exports_made(root, o.slug, ws, game))
+                                     for made in exports_made(root, o.slug, ws, game, o.decks_changed))
 
 
 def other_output_folders(ws: Workspace, out_root: Path, slug: str) -> list[Path]:
@@ -310,6 +310,9 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
         latest = history.last_version(out_root, ed)  # (read once: the report, the draft's sections, the new version)
         last, since = _last_report(before, latest)
         changes, reprint = change_report(last, now)
+        # each change a deck's, with sheets to reprint or copies to pull out (no printer, deck added or removed):
+        # an export of other decks, which shows no draft either, was not made before this change (engine/export.py)
+        decks_only = len(changes) == len(reprint) and since is None
         if last is not None and book is not None and (line := recording.rulebook_change(latest, game)):
             changes.append(line)  # a draft edit: no card to reprint, the rulebook's pages
         if since is not None and changes:
@@ -387,7 +390,8 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
     gone += pruned
     layouts: dict[str, Any] = {rel: doc.get("layout") for rel, doc in state.documents.items()}  # a big document's
     wrote = {rel: (digest, layouts.get(rel)) for rel, digest in state.files.items()}
-    return GameOutcome(slug, out_dir, False, result, changes, wrote=wrote), files, gone
+    decks_changed = frozenset(reprint) if decks_only and RELAID not in changes else None
+    return GameOutcome(slug, out_dir, False, result, changes, wrote=wrote, decks_changed=decks_changed), files, gone
 
 
 def _as_it_wrote(before: GameState, out_dir: Path, rel: str, digest: str, cache: Cache) -> bool:

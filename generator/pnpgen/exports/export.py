@@ -93,6 +93,7 @@ class ExportResult:
     black: list[str] = field(default_factory=list)  # CMYK: what was made 100 % K with overprint
     made: dict[str, str] = field(default_factory=dict)  # image file → what it was made from (EarlierImages)
     owners: dict[str, str] = field(default_factory=dict)  # file → the deck it is of ("": the contact sheets, order)
+    book: bool = False  # the rulebook's pages (files: rulebook): the one export that shows the draft
 
 
 def export_game(ws: Workspace, slug: str, options: ExportOptions,
@@ -266,7 +267,7 @@ def _rulebook(ws: Workspace, game: Game, preset: Preset, options: ExportOptions,
     notices = [f"{preset.name}: unverified: {preset.unverified}"] if preset.unverified else []
     notices += _unregistered(preset, finish.pdfx)
     return ExportResult(game, out_root / game.slug / (options.lang or "") / preset.slug, out_root, files=book.files,
-                        warnings=workspace_relative(book.warnings + notices, ws.root), black=book.black)
+                        warnings=workspace_relative(book.warnings + notices, ws.root), black=book.black, book=True)
 
 
 def _gather(made: list[tuple[Deck | None, dict[str, bytes]]], files: dict[str, bytes]) -> None:

@@ -168,6 +168,17 @@ def _named_with_note(comp: Component, items: list[DataItem], used: set[int]) -> 
     return replace(comp, names=[named], heading=f"{comp.heading} ({comp.note})", children=comp.children[1:], note="")
 
 
+def _named_whole(comp: Component, items: list[DataItem], used: set[int]) -> Component:
+    """``24 Fish and spice``: an English entry is split at "and", "&" and commas into the decks it
+    lists (``1 Board and 4 Markers``), unless the name unsplit is the name of a deck or sourced item
+    not yet listed: then it is that one entry (else a deck named "Fish and spice" matched nothing)."""
+    if not comp.whole or len(comp.names) < 2:
+        return comp
+    if not any(norm(n) == norm(comp.whole) for d in items if id(d) not in used for n in (d.name, *d.aliases)):
+        return comp
+    return replace(comp, names=[comp.whole], units=comp.units[:1] or [""] * len(comp.counts))
+
+
 def _units(comp: Component, parts: list[tuple[str, list[DataItem]]]) -> list[str]:
     """The unit to print per part: the draft's (枚, 個) when it gives one per part, else the data's."""
     draft = [u for u in comp.units if u in COMPARABLE_UNITS and u]
@@ -214,7 +225,7 @@ def component_rows(doc: Document, game: Game, draft_path: Path | str, aliases: d
                         "and no sourced items to check them against; the components list shows the draft's own "
                         "counts (decks in data/" + game.slug + "/decks/, or bought parts in game.yaml's sourced:)")
     for comp in doc.components:
-        comp = _named_with_note(comp, items, used)
+        comp = _named_whole(_named_with_note(comp, items, used), items, used)
         parts = []
         for name in comp.names:
             found = [d for d in _match(name, items) if id(d) not in used]

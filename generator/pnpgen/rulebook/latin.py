@@ -282,12 +282,18 @@ def _tables(lines: list[str], cls: DraftLines) -> dict[int, int]:
 
 def _steps_alike(section: Section) -> None:
     """In a section of one-sentence steps (numbered lines), a step of several sentences with
-    nothing under them is one too: a heading 3.2 under a numbered line 1. reads as two kinds of step."""
+    nothing under them is one too: a heading 3.2 under a numbered line 1. reads as two kinds of step.
+    What follows such a step after a blank line is the section's text, as after any numbered line
+    (trial70: ``6. Take 5 coins. The youngest goes first.`` and a paragraph after it, ``With five
+    players, …``, was set as a heading 3.6 over both)."""
     steps = [c for c in section.children if isinstance(c, Step)]
     if any(step.sentence for step in steps):
         for step in steps:
-            if step.whole and len(step.children) == 1:
+            after = step.children[1:]
+            if step.whole and step.children and (not after or isinstance(after[0], DraftParagraph) and after[0].gap_before):
                 step.sentence, step.children = step.whole, []
+                at = section.children.index(step) + 1
+                section.children[at:at] = after
 
 
 def _bare_instruction(block: object) -> bool:
@@ -403,8 +409,10 @@ def parse_entry(text: str, line: int = 0) -> Component:
     if last and (last.group(3) or last.group(4) or re.search(r"\d", last.group(2) or "")):
         count_text = last.group(2) or last.group(3) or last.group(4)
         counts = [int(n) for n in re.findall(r"\d+", count_text)]
-        names = _names(last.group(1))
+        name_text = last.group(1)
+        names = _names(name_text)
     else:
+        name_text = head
         for part in _names(head):
             first = _COUNT_FIRST.match(part)
             word = None if first else _WORD_FIRST.match(part)
@@ -417,6 +425,11 @@ def parse_entry(text: str, line: int = 0) -> Component:
             else:
                 names.append(part)
         count_text = " / ".join(str(n) for n in counts) if counts else None
+        counted_first = _COUNT_FIRST.match(head.strip()) or _WORD_FIRST.match(head.strip())
+        if counted_first:  # "24 Fish and spice": the name after the count
+            name_text = counted_first.group(2)
+    # "24 Fish and spice" may be one deck's name: the components list tries it unsplit before its parts
+    whole = name_text.strip() if len(names) >= 2 and len(counts) <= 1 else ""
     listed: list[int] = []
     if description and len(counts) == 1:
         parts = parse_entry(description, line)  # "60 cards: 24 Starter cards and 36 Market cards"
@@ -425,7 +438,7 @@ def parse_entry(text: str, line: int = 0) -> Component:
                 return replace(parts, total=names[0][:1].upper() + names[0][1:])  # a total, then its parts: under its name
             listed = parts.counts  # told: a total mistyped reads as one component that matches no deck
     comp = Component(names, count_text, counts, [""] * len(counts), head.strip(), line=line, parts_off=listed,
-                     note=note)
+                     note=note, whole=whole)
     if note:
         comp.children.append(DraftParagraph(f"({note})", False, False, line))
     if description:

@@ -43,8 +43,11 @@ _WHEN = re.compile(r"たら|れば|時点で|先に|\bwhen\b|\bas soon as\b|\bon
 # a wargame's section on the turn, its phases its rule cases (## 4.0 Sequence of Play)
 _SEQUENCE_TITLE = re.compile(r"\bsequence of play\b|\bturn sequence\b|\bsequence of (?:the )?turn\b", re.I)
 _SETUP_TITLE = re.compile(r"準備|セットアップ|\bsetup\b|\bset-up\b|preparation", re.I)
-_PER_PLAYERS = re.compile(r"^[０-９0-9]{1,2}人(?:プレイ)?$|^\d{1,2} players?$", re.I)
-_PLAYERS_IN = re.compile(r"[０-９0-9]{1,2}人(?:プレイ|の時|の場合|なら)|人数(?:[×xX✕＊*]|に応じ|分)|\b\d{1,2}[- ]player\b|\bwith \d{1,2} players\b", re.I)
+# a player count in English, in digits or spelt out as English style spells small numbers ("With five players")
+_COUNT = r"(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)"
+_PER_PLAYERS = re.compile(r"^[０-９0-9]{1,2}人(?:プレイ)?$|^" + _COUNT + r" players?$", re.I)
+_PLAYERS_IN = re.compile(r"[０-９0-9]{1,2}人(?:プレイ|の時|の場合|なら)|人数(?:[×xX✕＊*]|に応じ|分)|\b" + _COUNT
+                         + r"[- ]player\b|\bwith " + _COUNT + r" players\b", re.I)
 # the starting hand: 手札 (hand) with a number, or cards dealt out so many each (５枚ずつ配ります, deal 5 cards to
 # each, deal each player 5 Starter cards, deal five random cards): up to two words that say which cards, none of
 # them a word that makes the number something else's (deal 2 damage to cards, deal 3 of the cards)

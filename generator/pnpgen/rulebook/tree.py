@@ -137,6 +137,7 @@ class Component:
     parts_off: list[int] = field(default_factory=list)  # "54 cards: 40 X and 10 Y": the parts' counts, not the total's
     note: str = ""  # "4 Player mats (double-sided)": the parenthesis after the name, set as a note (its first child)
     total: str = ""  # "36 Tiles: 20 Square tiles and 16 L tiles": the total's name, the entry's heading over its parts
+    whole: str = ""  # "24 Fish and spice": the name before "and", "&" or "," split it, for a deck named so
 
     @property
     def name(self) -> str:
