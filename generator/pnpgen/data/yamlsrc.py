@@ -17,7 +17,7 @@ from pnpgen.data.yamlhint import explain, quoted
 from pnpgen.data.yamlpieces import KEY, Cut, cut
 from pnpgen.errors import InputError, Where
 from pnpgen.patterns import LaterPattern, later
-from pnpgen.safetext import clipped, control_char
+from pnpgen.safetext import LOST_TEXT, REPLACEMENT, clipped, control_char
 
 if TYPE_CHECKING:
     import yaml
@@ -619,6 +619,9 @@ class _Builder:
             if bad is not None:  # written as an escape ("\e", "\x1b", "\u202e") or raw (a bidi override)
                 raise _error(self.doc, node, f"{bad} in the text",
                              "printable text; control characters removed", keypath)
+            if REPLACEMENT in value:  # (in any edition's text: a build of another only would print it, or an empty box)
+                raise _error(self.doc, node, LOST_TEXT, "the text as written, typed or copied again from its source, "
+                             "e.g. 祝福", keypath)
         return value
 
     def _comment_at(self, mark: yaml.Mark, pattern: LaterPattern, keypath: Path_) -> tuple[re.Match[str] | None, str]:

@@ -17,10 +17,9 @@ from pathlib import Path
 from pnpgen.data.textfile import MAX_DRAFT_BYTES, decode
 from pnpgen.errors import InputError
 from pnpgen.rulebook.tables import cells
-from pnpgen.safetext import written_in_cjk
+from pnpgen.safetext import REPLACEMENT, written_in_cjk
 from pnpgen.terms import is_latin
 
-REPLACEMENT = "\ufffd"
 GETA = "〓"  # the Japanese typesetter's mark for a character that cannot be set
 
 # CP932 row 0x87: 0x8740..0x8753 are ①..⑳; the trail byte read alone is '@', 'A', … 'S'.
