@@ -16,6 +16,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+from pnpgen.commandline import default_out_said
 from pnpgen.data.workspace import Workspace
 from pnpgen.safetext import SAID_LINE, cut_middle, one_line, shown, warning_line
 from pnpgen.sheetargs import home_sheet_options
@@ -231,7 +232,7 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
             build(ws, args, warm, heading=fixed)
         except InputError as e:
             ws.still_there(root)  # ("unknown game" when the workspace itself is gone: said as that, the watch ended)
-            print(f"pnpgen: error: {shown(ws.shown(str(e)))}", file=sys.stderr, flush=True)
+            print(f"pnpgen: error: {shown(ws.shown(str(default_out_said(e, args))))}", file=sys.stderr, flush=True)
             broken[0] = True
             return
         broken[0] = False
