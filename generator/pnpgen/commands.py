@@ -252,10 +252,11 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
             ready = moved = False
             for changes in _stopped_said(watch_files(*folders, debounce=200, step=WATCH_STEP_MS, rust_timeout=200,
                                                      yield_on_timeout=True)):
-                ws.still_there(root)  # (every 200 ms: a batch, or an empty one)
+                root = ws.still_there(root)  # (every 200 ms: a batch, or an empty one; what changed since, one at a time)
                 if not ready:
                     ready = True
                     once()  # whatever was saved before this is in this build
+                    root = ws.still_there(root)  # (the build's own build/ made: the workspace as it left it)
                     builds += 1
                     shown_folders = dict.fromkeys("fonts/*.ttf" if f.parent == ws.fonts else str(f.relative_to(ws.root))
                                                   for f in folders)  # (a fonts/ leading out: its font files)
@@ -274,6 +275,7 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
                         continue  # nothing, an editor's own files, or our own output (an --out inside a watched folder)
                     profiles = now
                     once()
+                    root = ws.still_there(root)
                     builds += 1
                 if args.max_builds and builds >= args.max_builds:
                     break
