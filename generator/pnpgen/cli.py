@@ -22,6 +22,7 @@ import pnpgen
 from pnpgen.children import forked_end_with_parent
 from pnpgen.commandline import (
     command_running,
+    default_out_said,
     enter_directory,
     option_values_joined,
     parsers,
@@ -216,7 +217,7 @@ def main(argv: list[str] | None = None, own_process: bool = False) -> int:
                     args.lang = commands.asked_language(ws, args.game, args.lang)
             return _run_by(args.command)(ws, args)
         except InputError as e:
-            text = str(_default_out_said(e, args))
+            text = str(default_out_said(e, args))
             print(f"pnpgen: error: {shown(ws.shown(text) if ws is not None else text)}", file=sys.stderr)
             return 2
         except Exception as e:  # a BrokenProcessPool (a traceback; the transaction kept the last good output)
@@ -238,18 +239,6 @@ def main(argv: list[str] | None = None, own_process: bool = False) -> int:
         if here is not None:
             with contextlib.suppress(OSError):  # (the folder deleted or renamed while the command ran: watch)
                 os.chdir(here)
-
-
-DEFAULT_OUT = "the default output folder (no --out given)"
-
-
-def _default_out_said(e: InputError, args: Any) -> InputError:
-    """``e`` as the designer typed the command: an output folder's mistake is told as --out's,
-    but a command given no --out writes to the workspace's build/, which "build: --out: …" named
-    as an option never typed."""
-    if e.key == "--out" and getattr(args, "out", "") is None:
-        e.key = DEFAULT_OUT
-    return e
 
 
 def _run_by(command: str) -> Callable[..., int]:

@@ -282,3 +282,15 @@ def show_help(topic: str | None) -> int:
                                   + ", ".join(f"'{c}'" for c in command_parsers()) + ")")
     command.print_help()
     return 0
+
+
+DEFAULT_OUT = "the default output folder (no --out given)"
+
+
+def default_out_said(e: InputError, args: Any) -> InputError:
+    """``e`` as the designer typed the command: an output folder's mistake is told as --out's,
+    but a command given no --out writes to the workspace's build/, which "build: --out: …" named
+    as an option never typed (build, check, export, and each of watch's saves)."""
+    if e.key == "--out" and getattr(args, "out", "") is None:
+        e.key = DEFAULT_OUT
+    return e

@@ -16,6 +16,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+from pnpgen.commandline import default_out_said
 from pnpgen.data.workspace import Workspace
 from pnpgen.safetext import SAID_LINE, cut_middle, one_line, shown, warning_line
 from pnpgen.sheetargs import home_sheet_options
@@ -231,7 +232,7 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
             build(ws, args, warm, heading=fixed)
         except InputError as e:
             ws.still_there(root)  # ("unknown game" when the workspace itself is gone: said as that, the watch ended)
-            print(f"pnpgen: error: {shown(ws.shown(str(e)))}", file=sys.stderr, flush=True)
+            print(f"pnpgen: error: {shown(ws.shown(str(default_out_said(e, args))))}", file=sys.stderr, flush=True)
             broken[0] = True
             return
         broken[0] = False
@@ -251,10 +252,11 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
             ready = moved = False
             for changes in _stopped_said(watch_files(*folders, debounce=200, step=WATCH_STEP_MS, rust_timeout=200,
                                                      yield_on_timeout=True)):
-                ws.still_there(root)  # (every 200 ms: a batch, or an empty one)
+                root = ws.still_there(root)  # (every 200 ms: a batch, or an empty one; what changed since, one at a time)
                 if not ready:
                     ready = True
                     once()  # whatever was saved before this is in this build
+                    root = ws.still_there(root)  # (the build's own build/ made: the workspace as it left it)
                     builds += 1
                     shown_folders = dict.fromkeys("fonts/*.ttf" if f.parent == ws.fonts else str(f.relative_to(ws.root))
                                                   for f in folders)  # (a fonts/ leading out: its font files)
@@ -273,6 +275,7 @@ def watch(ws: Workspace, args: argparse.Namespace) -> int:
                         continue  # nothing, an editor's own files, or our own output (an --out inside a watched folder)
                     profiles = now
                     once()
+                    root = ws.still_there(root)
                     builds += 1
                 if args.max_builds and builds >= args.max_builds:
                     break

@@ -15,6 +15,11 @@ from pnpgen.patterns import later
 # surrogates (U+D800–U+DFFF: half of a character, which no file can hold as UTF-8 — a YAML escape
 # "\ud800", or a file name's bytes that are not UTF-8, as Python reads them).
 CONTROL = later("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+# What a decoder puts for the characters it could not read: a text holding it lost them on the way
+# (pasted from a file read in the wrong encoding); printed, it is a box or a question mark.
+REPLACEMENT = "\ufffd"
+LOST_TEXT = ("U+FFFD (\ufffd, the mark a program leaves for a character it could not read) in the text: its "
+             "characters were lost, probably copied from a file saved or read without UTF-8")
 # OWASP's CSV injection rule: a cell starting with one of these is a formula to Excel, LibreOffice
 # and Google Sheets; a leading ' makes it text. Their full-width forms too (＝ ＋ － ＠, what a
 # Japanese input method types): Japanese Excel reads ＝SUM(A1) as =SUM(A1).

@@ -29,8 +29,8 @@ SHEET = ("export-sheet", "--game", "test", "--deck", "cards")
 CASES = [
     (BUILD + ("--min-dpi", "0"), "argument --min-dpi: min dpi '0' is out of range (expected 1 to 2400)"),
     (BUILD + ("--min-dpi", "-300"), "argument --min-dpi: min dpi '-300' is out of range"),
-    (BUILD + ("--min-dpi", "1e999"), "argument --min-dpi: min dpi '1e999' is out of range"),
-    (BUILD + ("--min-dpi", "nan"), "argument --min-dpi: min dpi 'nan' is out of range"),
+    (BUILD + ("--min-dpi", "1e999"), "argument --min-dpi: min dpi '1e999' is infinite (or too large for any number) (expected a number from 1 to 2400)"),
+    (BUILD + ("--min-dpi", "nan"), "argument --min-dpi: min dpi 'nan' is not a number (expected a number from 1 to 2400)"),
     (BUILD + ("--min-dpi", "lots"), "argument --min-dpi: min dpi 'lots' is not a number (expected a number from 1 to 2400)"),
     (WATCH + ("--min-dpi", "9999"), "argument --min-dpi: min dpi '9999' is out of range"),
     (WATCH + ("--bleed", "-1"), "argument --bleed: bleed '-1' is out of range"),

@@ -44,9 +44,9 @@ FIGURE = """rulebook:
     ("[120, 100]", "{a: 1}", "30", "game.yaml:10:65: rulebook.figures.1.pieces.1.deck: no deck {a: 1} in this game"),
     ("[120, 100]", "card", "30", "game.yaml:10:65: rulebook.figures.1.pieces.1.deck: no deck 'card' in this game; "
                                  "did you mean cards? (expected one of cards)"),  # a game trial's mistyped deck
-    ("[.nan, 100]", "cards", "30", "game.yaml:10:38: rulebook.figures.1.size.1: size nan is out of range (expected 1 to 2000)"),
+    ("[.nan, 100]", "cards", "30", "game.yaml:10:38: rulebook.figures.1.size.1: size nan is not a number (expected a number from 1 to 2000)"),
     ("[1.0e+300, 100]", "cards", "30", "game.yaml:10:38: rulebook.figures.1.size.1: size 1e+300 is out of range"),
-    ("[120, 100]", "cards", ".inf", "game.yaml:10:85: rulebook.figures.1.pieces.1.x: x inf is out of range (expected -2000 to 2000)"),
+    ("[120, 100]", "cards", ".inf", "game.yaml:10:85: rulebook.figures.1.pieces.1.x: x inf is infinite (or too large for any number) (expected a number from -2000 to 2000)"),
     ("[120, 100]", "cards", "'30'", "game.yaml:10:85: rulebook.figures.1.pieces.1.x: x '30' is not a number"),
 ])
 def test_rulebook_figure_values_are_bounded(tmp_path, capsys, size, deck, x, said):

@@ -49,7 +49,7 @@ DECK_CASES = {
     "negative size": (GOOD.replace("format: poker", "size: [-63, 88]"), "cards.yaml:2:7: size: size -63 is out of range", "1 to 2000 mm"),
     "huge board": (GOOD.replace("format: poker", "kind: board\nsize: [100000, 100000]"), "cards.yaml:3:7: size: size 100000", "1 to 2000 mm"),
     "size in unknown unit": (GOOD.replace("format: poker", "size: [63furlong, 88]"), "cards.yaml:2:7: size: size '63furlong' is not a length", "'63mm'"),
-    "size not finite": (GOOD.replace("format: poker", "size: [.inf, 88]"), "cards.yaml:2:7: size: size inf is out of range", "1 to 2000"),
+    "size not finite": (GOOD.replace("format: poker", "size: [.inf, 88]"), "cards.yaml:2:7: size: size inf is infinite", "a number from 1 to 2000 mm"),
     "circle of size 0": (CIRCLE.replace("size: 30", "size: 0"), "cards.yaml:3:7: size: size 0 is out of range", "1 to 2000 mm"),
     "circle given two sizes": (CIRCLE.replace("size: 30", "size: [30, 30]"), "cards.yaml:3:7: size: a circle takes one size", "one length"),
     "circle given a format": (GOOD.replace("format: poker", "shape: circle\nformat: poker"), "cards.yaml:3:9: format: a circle takes a size", "size: 40mm"),
@@ -147,7 +147,7 @@ def test_bleed_not_less_than_half_the_piece(tmp_path, capsys):
 @pytest.mark.parametrize("args, said", [
     (("--bleed", "-1"), "argument --bleed: bleed '-1' is out of range (expected 0 to 10 mm)"),
     (("--bleed", "1km"), "argument --bleed: bleed '1km' is not a length"),
-    (("--bleed", "nan"), "argument --bleed: bleed 'nan' is not a length"),
+    (("--bleed", "nan"), "argument --bleed: bleed 'nan' is not a number (expected a number from 0 to 10 mm)"),
     (("--margin", "60"), "argument --margin: margin '60' is out of range (expected 0 to 50 mm)"),
     (("--creep=-0.1mm",), "argument --creep: creep '-0.1mm' is out of range"),
     (("--game", "../../etc"), "argument --game: '../../etc' is not a game name"),

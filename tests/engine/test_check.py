@@ -153,7 +153,7 @@ def test_the_rulebooks_settings_in_game_yaml_are_checked_when_there_is_a_draft(t
     ws = make_workspace(tmp_path / "ws", game=GAME_YAML + figure, draft=True)
     assert run(ws, "check", "--game", "test") == 2
     out = capsys.readouterr().out
-    assert "game.yaml:10:38: rulebook.figures.1.size.1: size nan is out of range" in out, out
+    assert "game.yaml:10:38: rulebook.figures.1.size.1: size nan is not a number" in out, out
     (ws / "data" / "test" / "draft.txt").unlink()  # no draft, no rulebook: the build leaves them unread
     assert run(ws, "check", "--game", "test") == 0
 

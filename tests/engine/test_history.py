@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import DECK_YAML, GAME_YAML, make_workspace, run
+from conftest import DECK_YAML, FRONT, GAME_YAML, make_workspace, run
 from rulebook.test_rulebook_english import english_workspace
 
 NAMES = [f"カード{i}" for i in range(1, 6)]
@@ -222,6 +222,33 @@ def test_diff_says_back_changed_for_a_new_back_design(tmp_path, capsys, built_co
     assert run(ws, "diff", "--game", "test") == 0
     md = capsys.readouterr().out
     assert "- 裏面が変わった（新しい裏のデザイン）" in md and "絵柄が変わった" not in md and "カード1" not in md
+
+
+def test_an_edit_of_a_decks_options_is_named_option_by_option_in_the_change_line_and_diff(tmp_path, capsys):
+    """A deck's ``options:`` edited (a banner's colour, a hex added to a terrain) redrew every face
+    and was told "every face edited" and 絵柄が変わった（テンプレート・レイアウト・画像）: the
+    build's change line and ``pnpgen diff`` name each option, old → new, as they do a field."""
+    deck = DECK_YAML.replace("pieces:\n", "options: {banner: 赤, terrain: {forest: ['0305']}}\npieces:\n") \
+        + "".join(f"  - {{name: {n}, text: 本文{n}}}\n" for n in NAMES[:3])
+    front = FRONT.replace("{{ textbox(piece.text,", "{{ textbox(piece.text ~ deck.options.banner ~ "
+                          "deck.options.terrain.forest|join,")
+    ws = make_workspace(tmp_path / "ws", deck=deck, front=front)
+    _build(ws)
+    _edit(ws, "options: {banner: 赤, terrain: {forest: ['0305']}}", "options: {banner: 青, terrain: {forest: ['0305', '0306']}}")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    out = capsys.readouterr().out
+    assert 'changed: cards: 3 → 3 (options: banner 赤 → 青, terrain.forest ["0305"] → ["0305", "0306"]); reprint ' \
+        "cards.pdf: sheet 1" in out and "edited" not in out, out
+    assert run(ws, "diff", "--game", "test") == 0
+    md = capsys.readouterr().out
+    assert "- オプション banner：「赤」 → 「青」\n- オプション terrain.forest：“0305” → “0305／0306”\n" in md, md
+    assert "絵柄" not in md, md
+    assert run(ws, "diff", "--game", "test", "--format", "json") == 0
+    cards = json.loads(capsys.readouterr().out)["decks"]["cards"]
+    assert cards["options"] == [{"option": "banner", "old": "赤", "new": "青"},
+                                {"option": "terrain.forest", "old": ["0305"], "new": ["0305", "0306"]}]
+    assert cards["faces"] == [] and cards["every_face_changed"] is False
 
 
 # A deck of a few hundred pieces, faces kept small: the name on the front, one back for all.

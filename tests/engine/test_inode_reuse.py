@@ -150,3 +150,52 @@ def test_a_staging_folder_of_the_earlier_version_is_still_removed(tmp_path):
     remove_staging(staging)
     assert not staging.exists()
     assert not os.path.lexists(staging)
+
+
+def test_a_workspace_deleted_and_made_again_with_its_inodes_is_gone_to_watch(tmp_path):
+    """``watch`` and ``serve`` knew the workspace folder by (device, inode) alone: deleted and copied
+    again while they ran, its folders given their inode numbers back (ext4), it passed for the one
+    they watch, whose watched folders are gone. Its change times are new, all at once: gone."""
+    from pnpgen.data.workspace import Workspace
+
+    root = tmp_path / "ws"
+    folders = ("", "data", "templates")
+    for p in folders:
+        (root / p).mkdir()
+    ws = Workspace(root)
+    seen = ws.still_there(None)
+    inodes = [(root / p).stat().st_ino for p in folders]
+    for _ in range(TRIES):
+        for p in reversed(folders):  # (deleted, and copied again: its folders made in the same order)
+            (root / p).rmdir()
+        for p in folders:
+            (root / p).mkdir()
+        if [(root / p).stat().st_ino for p in folders] == inodes:
+            break
+    else:
+        pytest.skip("this file system never gave the folders' inodes back (tmpfs numbers new folders afresh)")
+    with pytest.raises(InputError, match="is gone while watching"):
+        ws.still_there(seen)
+
+
+def test_a_workspace_changed_one_folder_at_a_time_is_still_the_one_watched(tmp_path):
+    """The same workspace changes its folders' change times too (a game added under data/, build/
+    made beside it, templates/ made by ``pnpgen layout export``): one at a time between two looks,
+    each taken as the workspace's new state, never as a copy."""
+    from pnpgen.data.workspace import Workspace
+
+    root = tmp_path / "ws"
+    (root / "data" / "g").mkdir(parents=True)
+    ws = Workspace(root)
+    seen = ws.still_there(None)
+    (root / "data" / "g2").mkdir()  # data/'s change time
+    seen = ws.still_there(seen)
+    (root / "build").mkdir()  # the workspace folder's
+    seen = ws.still_there(seen)
+    (root / "templates").mkdir()  # templates/ made (the workspace's change time again)
+    seen = ws.still_there(seen)
+    (root / "templates" / "g").mkdir()
+    assert ws.still_there(seen) is not None
+    os.rename(root, tmp_path / "moved")
+    with pytest.raises(InputError, match="is gone while watching"):
+        ws.still_there(seen)

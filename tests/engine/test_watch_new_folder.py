@@ -115,3 +115,29 @@ def test_watch_says_what_it_waits_for_when_the_games_folders_are_gone_and_builds
     watcher.join(30)
     assert done == [0], capsys.readouterr()
     assert "test: fixed, built again" in said + capsys.readouterr().out  # (back, built)
+
+
+def test_a_saves_output_folder_error_in_watch_names_the_default_output_folder(tmp_path, capsys):
+    """A save's build stopped by the output folder (a folder made where cards.pdf goes) printed
+    'build: --out: …' in ``watch``, naming an option never typed, where build, check and export
+    say 'the default output folder (no --out given)' (commandline.default_out_said)."""
+    ws = make_workspace(tmp_path / "ws", ["カード1"])
+    done: list[int] = []
+    watcher = threading.Thread(target=lambda: done.append(run(
+        ws, "watch", "--game", "test", "--no-rulebook", "--max-builds", "2", "--jobs", "1")), daemon=True)
+    watcher.start()
+    cards = ws / "build" / "test" / "cards.pdf"
+    for _ in range(300):  # the first build
+        if "watching data/test" in capsys.readouterr().out:
+            break
+        time.sleep(0.05)
+    assert cards.is_file()
+    cards.unlink()
+    (cards / "in-the-way").mkdir(parents=True)  # a folder where the save's build writes its file
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("本文カード1", "書き直した"), encoding="utf-8")
+    watcher.join(30)
+    err = capsys.readouterr().err
+    assert done == [0] and "pnpgen: error: build: the default output folder (no --out given): test/cards.pdf: " \
+        "a folder stands where this output file goes" in err, err
+    assert "--out" not in err.replace("no --out given", ""), err

@@ -151,7 +151,7 @@ def test_a_converting_worker_reads_only_the_faces_it_is_asked_to():
     from pnpgen.faces.convert import convert_chunk
 
     svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10mm" height="10mm" viewBox="0 0 10 10"><rect width="10" height="10" fill="#{}"/></svg>'
-    no_art = SimpleNamespace(resolve=lambda *args, **kwargs: None)  # (these faces name no art file)
+    no_art = SimpleNamespace(resolver=lambda where: None)  # (these faces name no art file: none looked up)
     jobs = [(svg.format(c), "", "", no_art) for c in ("ff0000", "00ff00", "0000ff")]
     for draw in (False, True):
         found = convert_chunk(jobs, draw, frozenset(), _width, (False, True, False))

@@ -758,7 +758,7 @@ def test_a_picture_a_layout_deck_cannot_draw_is_told_without_a_template_file(tmp
     assert run(root, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "<template>" not in err, err
-    assert err.startswith("pnpgen: error: a.svg (image in deck 'cards' piece 1 (題, data/test/decks/cards.yaml:4:5) "
+    assert err.startswith("pnpgen: error: data/test/art/a.svg (image in deck 'cards' piece 1 (題, data/test/decks/cards.yaml:4:5) "
                           "front): <text> (line 1 of the SVG) has writing-mode='tb'"), err
 
 

@@ -82,3 +82,24 @@ def test_an_absolute_path_is_refused_even_inside_art(game: Path):
         with pytest.raises(InputError) as e:
             folder.find(rel, "cards.yaml")
         assert e.value.message == f"{rel!r} is an absolute path" and "'plain.png'" in e.value.expected
+
+
+@pytest.mark.parametrize("href, said", [
+    ("file:///etc/passwd", "shows 'file:///etc/passwd': a file address reads a file outside the workspace"),
+    ("http://example.com/a.png", "shows 'http://example.com/a.png': images are not fetched from the network"),
+    ("nothere.png", "shows 'nothere.png': art file 'nothere.png' not found"),
+])
+def test_a_picture_inside_an_svg_art_file_is_told_at_that_file_and_its_line(tmp_path, capsys, href, said):
+    """``<image href="file:///etc/…">`` inside art/x.svg was told at the deck's front only, the SVG
+    file not named: it names data/<game>/art/x.svg, the line of the <image> in it, and the href."""
+    from conftest import PICTURE_DECK_YAML, PICTURE_FRONT, make_workspace, run
+
+    ws = make_workspace(tmp_path / "ws", deck=PICTURE_DECK_YAML + "  - {name: 絵1, art: x.svg}\n", front=PICTURE_FRONT)
+    (ws / "data/test/art").mkdir()
+    (ws / "data/test/art/x.svg").write_text(
+        "<svg xmlns='http://www.w3.org/2000/svg' width='10' height='10' viewBox='0 0 10 10'>\n"
+        f"<rect width='10' height='10' fill='red'/>\n<image href='{href}' width='5' height='5'/></svg>\n", encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "data/test/art/x.svg (image in deck 'cards' piece 1 (絵1, " in err, err
+    assert f"<image> (line 3 of the SVG) {said}" in err and "Traceback" not in err, err

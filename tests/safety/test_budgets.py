@@ -124,7 +124,7 @@ def test_svg_pictures_showing_pictures_that_multiply_are_refused_before_drawing(
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err, err
-    assert "(image in a.svg (image in deck 'cards' piece 1" in err and "more than 100000 elements" in err, err
+    assert "(image in data/test/art/a.svg (image in deck 'cards' piece 1" in err and "more than 100000 elements" in err, err
     assert "SVG picture counted" in err, err
     assert not [conv for conv, *_ in drawn if conv.depth] and len(parsed) <= 8, len(parsed)  # none of a picture drawn
     assert not (ws / "build/test").exists()

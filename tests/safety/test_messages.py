@@ -7,6 +7,7 @@ import re
 import shutil
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from conftest import BACK, DECK_YAML, DRAFT, FEW_CARDS, FRONT, PICTURE_DECK_YAML, PICTURE_FRONT, make_workspace, run
@@ -20,13 +21,40 @@ def _one_line(capsys) -> str:
     return err
 
 
-def test_a_shift_jis_template_names_the_template(tmp_path, capsys):
-    ws = make_workspace(tmp_path / "ws", back=BACK.replace('"B"', '"裏面"'))
+@pytest.mark.parametrize("codec, said", [
+    ("shift_jis", "4: template 'test/card-back.svg.j2' is not UTF-8 text (byte 179 is 0x97): it reads as Shift_JIS (CP932)"),
+    ("utf-16", "1: template 'test/card-back.svg.j2' is not UTF-8 text (byte 1 is 0xff): it is UTF-16"),
+    ("utf-16-le", "4: template 'test/card-back.svg.j2' is not UTF-8 text (byte 360 is 0x97): it is UTF-16"),
+    ("ascii utf-16-le", "1: template 'test/card-back.svg.j2' is not UTF-8 text: it is UTF-16"),  # (no mark: ASCII, NULs)
+    ("euc_jp", "4: template 'test/card-back.svg.j2' is not UTF-8 text (byte 181 is 0xcc): it reads as EUC-JP"),
+])
+def test_a_template_in_another_encoding_names_the_template_its_line_and_the_encoding(tmp_path, capsys, codec, said):
+    """A template saved as Shift_JIS or UTF-16 said "not UTF-8 text (byte 1 is 0xff)", no line, no
+    guess, where a YAML file names the encoding: the same guess (data/textfile.not_utf8) for both."""
+    ascii_only = codec.startswith("ascii ")
+    codec = codec.removeprefix("ascii ")
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS, back=BACK if ascii_only else BACK.replace('"B"', '"裏面のカード"'))
     back = ws / "templates/test/card-back.svg.j2"
-    back.write_bytes(back.read_text(encoding="utf-8").encode("shift_jis"))
+    back.write_bytes(back.read_text(encoding="utf-8").encode(codec))
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 2
     err = _one_line(capsys)
-    assert err.startswith("pnpgen: error: templates/test/card-back.svg.j2: ") and "not UTF-8" in err
+    assert err.startswith("pnpgen: error: templates/test/card-back.svg.j2:" + said), err
+    assert "(expected the file saved as UTF-8 (メモ帳: 名前を付けて保存 → 文字コード UTF-8" in err, err
+
+
+@pytest.mark.parametrize("name", ["draft.txt", "decks/more.csv"])
+def test_a_draft_or_sheet_in_euc_jp_is_told_so_not_read_as_half_width_kana(tmp_path, capsys, name):
+    """EUC-JP (an older Unix editor's Japanese) read as the CP932 pnpgen takes: あか printed ､｢､ｫ,
+    silently. Told as the template and YAML files are, naming the encoding."""
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS, draft=True)
+    text = DRAFT if name == "draft.txt" else "name,text\nあかいカード,本文\n"
+    (ws / "data/test" / name).write_bytes(text.encode("euc_jp"))
+    if name.endswith(".csv"):
+        (ws / "data/test/decks/more.yaml").write_text(DECK_YAML.replace("pieces:\n", "pieces: {file: more.csv}\n"),
+                                                      encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--jobs", "1") == 2
+    err = _one_line(capsys)
+    assert f"data/test/{name}:{1 if name == 'draft.txt' else 2}: not readable text: it reads as EUC-JP" in err, err
 
 
 def test_a_deck_id_too_long_for_a_file_name_names_the_deck(tmp_path, capsys):

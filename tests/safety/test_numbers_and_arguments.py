@@ -87,13 +87,19 @@ def test_a_length_in_another_notation_is_told_its_decimal_digits_not_a_unit(tmp_
     assert err.count("\n") == 1 and "cards.yaml:" in err and f"did you mean {meant}?" in err  # not 1mm, 0mm
 
 
-@pytest.mark.parametrize("written", ["1e9", "1e-9"])
-def test_a_length_in_exponent_form_beyond_any_size_is_offered_no_length(tmp_path, capsys, written):
+@pytest.mark.parametrize("written, said", [("1e9", "size '1e9' is out of range (expected 1 to 2000 mm)"),
+                                           ("1e-9", "size '1e-9' is out of range (expected 1 to 2000 mm)"),
+                                           (".nan", "size nan is not a number (expected a number from 1 to 2000 mm)"),
+                                           ("-.inf", "size -inf is infinite (or too large for any number) (expected a "
+                                                     "number from 1 to 2000 mm)")])
+def test_a_length_in_exponent_form_beyond_any_size_is_told_the_range(tmp_path, capsys, written, said):
+    """``size: [1e9, 5]`` (a number YAML reads as text) said "is not a length", and ``.nan`` "size
+    nan is out of range": a number past the range is told the range, NaN and infinity what they are."""
     ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("format: poker", f"size: [{written}, 60]")
                         + "  - {name: A, text: 本文}\n")
     assert run(ws, "list") == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "is not a length" in err and "did you mean" not in err
+    assert err.count("\n") == 1 and f"cards.yaml:2:7: size: {said}" in err and "did you mean" not in err, err
 
 
 @pytest.mark.parametrize(("written", "says"), [
@@ -183,3 +189,24 @@ def test_a_count_with_thousands_commas_at_a_line_end_in_braces_is_told_the_digit
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cards.yaml:10:" in err, err
     assert "thousands separator ended the number of 'count'" in err and "count: 1000)" in err, err
+
+
+@pytest.mark.parametrize("file, written, said", [
+    ("count", "1e9", "cards.yaml:9:32: pieces.1.count: count '1e9' is out of range (expected a whole number from 0 to 10,000"),
+    ("count", ".nan", "cards.yaml:9:32: pieces.1.count: count nan is not a number (expected a whole number from 0 to 10,000"),
+    ("printers", "back_offset_mm: [.nan, 0]", "printers.yaml:2:19: home.back_offset_mm: back_offset_mm nan is not a number "
+                                              "(expected two lengths in mm within ±20"),
+    ("printers", "scale: [1, .inf]", "printers.yaml:2:10: home.scale: scale inf is infinite (or too large for any number) "
+                                     "(expected two factors from 0.9 to 1.1"),
+])
+def test_a_count_or_a_printer_profiles_number_that_is_no_number_is_told_so(tmp_path, capsys, file, written, said):
+    """A count of 1e9 (text to YAML) or NaN said "is not a whole number", a printer profile's
+    [.nan, 0] "is not a valid back_offset_mm": the same words as a size's (validate.beyond)."""
+    deck = DECK_YAML + (f"  - {{name: A, text: 本文, count: {written}}}\n" if file == "count" else "  - {name: A, text: 本文}\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    if file == "printers":
+        (ws / "printers.yaml").write_text(f"home:\n  {written}\n", encoding="utf-8")
+    assert run(ws, "check", "--game", "test", *(["--printer", "home"] if file == "printers" else [])) == 2
+    said_ = capsys.readouterr()
+    err = said_.out + said_.err
+    assert said in err and "Traceback" not in err, err

@@ -141,6 +141,30 @@ def test_a_control_character_in_the_data_is_an_error_naming_the_field(tmp_path, 
     assert "\x1b" not in err and "\u202e" not in err and "\ud800" not in err
 
 
+@pytest.mark.parametrize("where, expected", [
+    ("piece", "cards.yaml:10:25: pieces.2.name.en: U+FFFD"),
+    ("game", "game.yaml:1:25: title.en: U+FFFD"),
+    ("sheet", "cards.csv:3:2: name.en (column B): cell B3 holds"),
+])
+def test_another_editions_text_that_lost_its_characters_is_an_error_in_every_edition(tmp_path, capsys, where, expected):
+    """A translation holding U+FFFD (a paste from a file read in the wrong encoding) printed in its
+    edition as a box or a question mark, and a build of the default language never looked at it:
+    refused at its line as a spreadsheet's cell is, whichever edition is built."""
+    game = "title: {ja: テストゲーム, en: Test}\nlanguages: [ja, en]\n"
+    deck = DECK_YAML + "  - {name: 普通, text: 本文}\n  - {name: {ja: 名前, en: Na\ufffde}, text: 本文}\n"
+    if where == "game":
+        game = game.replace("en: Test", "en: Te\ufffdst")
+        deck = DECK_YAML + "  - {name: 普通, text: 本文}\n"
+    elif where == "sheet":
+        deck = DECK_YAML.replace("pieces:\n", "pieces: {file: cards.csv}\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck, game=game)
+    (ws / "data/test/decks/cards.csv").write_text("name,name.en,text\n普通,Plain,本文\n名前,Na\ufffde,本文\n", encoding="utf-8")
+    for lang in ([], ["--lang", "en"]):
+        assert run(ws, "check", "--game", "test", *lang) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and expected in err, err
+
+
 def test_a_control_character_in_a_spreadsheet_is_an_error_at_its_cell(tmp_path, capsys):
     ws = make_workspace(tmp_path / "ws", deck=DECK_YAML.replace("pieces:\n", "pieces: {file: cards.csv}\n"))
     (ws / "data/test/decks/cards.csv").write_text("name,text\nok,本文\nbad\x1b[31m,本文\n", encoding="utf-8")

@@ -491,9 +491,37 @@ class ArtFolder:
                     return False
         return True
 
-    def resolver(self, where: Where | Path | str | None) -> Callable[[str], bytes]:
+    def resolver(self, where: Where | Path | str | None) -> Resolver:
         """``resolve`` bound to the template and piece being drawn, for error messages."""
-        return lambda href: self.resolve(href, where)
+        return Resolver(self, where)
+
+    def shown(self, href: str) -> str:
+        """The file an ``href`` already read was found as, from the workspace (``data/g/art/x.svg``):
+        what a message about a picture inside an SVG picture names; the href as written when none."""
+        target = unquote(href.partition("#")[0])
+        found = self._found.get((target, True)) or self._found.get((target, False))
+        if found is None:
+            return target
+        try:
+            return found.relative_to(self.root.parents[2]).as_posix()
+        except ValueError:
+            return target
+
+
+@dataclass(frozen=True)
+class Resolver:
+    """An art folder's ``resolve`` bound to the template and piece being drawn (``where``, for its
+    messages), and ``shown``: the file an SVG picture was read from, which a message about a
+    picture inside it names (svg/image.py)."""
+
+    folder: ArtFolder
+    where: Where | Path | str | None
+
+    def __call__(self, href: str) -> bytes:
+        return self.folder.resolve(href, self.where)
+
+    def shown(self, href: str) -> str:
+        return self.folder.shown(href)
 
 
 # How the pictures designers have in other formats are saved as one pnpgen reads

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pnpgen.data.formats import PAPER_SIZES, paper_named_by_size
-from pnpgen.data.validate import Invalid, length, show, type_name
+from pnpgen.data.validate import Invalid, beyond, length, show, type_name
 from pnpgen.data.workspace import printer_profiles
 from pnpgen.data.yamlhint import quoted
 from pnpgen.data.yamlsrc import Located, load_yaml
@@ -231,6 +231,9 @@ def _pair(doc: Located, name: str, key: str, value, lo: float, hi: float, expect
         value = [value, value]
     ok = isinstance(value, list) and len(value) == 2 and all(
         isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and lo <= v <= hi for v in value)
+    odd = next((v for v in value if isinstance(v, float) and not math.isfinite(v)), None) if isinstance(value, list) else None
+    if odd is not None:  # .nan, .inf: what it is, not "[nan, 0] is not a valid back_offset_mm"
+        raise doc.error((name, key), beyond(key, odd, odd, lo, hi).message, expected)
     if not ok:
         raise doc.error((name, key), f"{show(value if written is None else written)} is not a valid {key}{meant}", expected)
     return float(value[0]), float(value[1])

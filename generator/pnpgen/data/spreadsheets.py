@@ -24,7 +24,7 @@ from pnpgen.data.workbooks import Workbooks, column_letter, filled, read_rows, u
 from pnpgen.data.yamlsrc import Located, load_value
 from pnpgen.errors import InputError, Where, contained, not_a_file, suggest, windows_path_name, written_alike
 from pnpgen.patterns import later
-from pnpgen.safetext import clipped, control_char, name_invisible_char
+from pnpgen.safetext import REPLACEMENT, clipped, control_char, name_invisible_char
 
 SUFFIXES = (".csv", ".xlsx", ".ods")
 OLD_EXCEL = {".xls": "an Excel 97-2003 workbook (.xls)", ".xlsb": "an Excel binary workbook (.xlsb)"}  # told to save as .xlsx
@@ -490,7 +490,7 @@ def _check_encoding(rows: list[tuple[int, list[Any]]], headers: list[str], shown
         for col, value in enumerate(cells):
             if not isinstance(value, str):
                 continue
-            lost = "\ufffd" in value
+            lost = REPLACEMENT in value
             if not lost and _QUESTION_RUN.search(value) and not _cjk().search(value):
                 others = sum(1 for c in value if not c.isspace())
                 lost = col in cjk_columns or value.count("?") * 2 >= others

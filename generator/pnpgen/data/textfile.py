@@ -45,6 +45,8 @@ def decode(data: bytes, path: Path | str | None = None) -> tuple[str, str]:
             raise _undecodable(path, "UTF-8 or CP932 (Shift_JIS)", data, utf8_error) from None
         if _western(data, text):
             raise _windows_1252(path, data) from None
+        if _euc_jp(data):  # (read as CP932 it printed half-width kana: ､｢､ｫ for あか)
+            raise _undecodable(path, "UTF-8 or CP932 (Shift_JIS)", data, utf8_error) from None
         return text, "CP932 (Shift_JIS)"
 
 
@@ -108,9 +110,64 @@ def _utf16_without_bom(data: bytes) -> tuple[str, str] | None:
 
 def _undecodable(path, tried: str, data: bytes, e: UnicodeDecodeError) -> InputError:
     line = data.count(b"\n", 0, e.start) + 1
+    if _euc_jp(data):
+        return InputError("not readable text: it reads as EUC-JP, as older Unix editors save, which pnpgen does "
+                          "not read (read as the CP932 it also takes, its Japanese would print as half-width kana)",
+                          path=path, line=line, expected=SAVE_AS_UTF8)
     return InputError(
-        f"not readable text: byte 0x{data[e.start]:02x} at offset {e.start} is invalid as {tried}",
+        f"not readable text: byte 0x{data[e.start]:02x} at offset {e.start} is invalid as {tried}{saved_as(data)}",
         path=path,
         line=line,
         expected="a text file in UTF-8 (with or without BOM) or CP932/Shift_JIS",
     )
+
+
+SAVE_AS_UTF8 = ("the file saved as UTF-8 (メモ帳: 名前を付けて保存 → 文字コード UTF-8; "
+                "VS Code: エンコード付きで保存 → UTF-8)")
+
+
+def saved_as(data: bytes) -> str:
+    """The encoding a file that does not read as it should looks saved in, said for its message
+    (``: it is UTF-16``, ``: it reads as Shift_JIS (CP932), …``, EUC-JP), or "" when none fits:
+    one guess for every file a designer writes, a YAML file, a template, a draft, a sheet."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")) or _utf16_without_bom(data) is not None:
+        return ": it is UTF-16"
+    if _euc_jp(data):
+        return ": it reads as EUC-JP, as older Unix editors save"
+    try:
+        data.decode("cp932")
+    except UnicodeDecodeError:
+        return ""
+    return ": it reads as Shift_JIS (CP932), as older Japanese editors and Excel save"
+
+
+_KANA = later(r"[\u3041-\u30fe]")  # (full-width: EUC-JP's bytes read as CP932 are half-width kana and odd kanji)
+
+
+def _euc_jp(data: bytes) -> bool:
+    """Is this EUC-JP text: it reads so, with more kana than read as CP932 (which reads most of
+    EUC-JP's bytes, as half-width kana and odd kanji; CP932's own kana are no EUC-JP, and its
+    half-width kana read as EUC-JP are kanji)."""
+    try:
+        euc = data.decode("euc_jp")
+    except UnicodeDecodeError:
+        return False
+    try:
+        cp932 = len(_KANA.findall(data.decode("cp932")))
+    except UnicodeDecodeError:
+        cp932 = 0
+    return len(_KANA.findall(euc)) > cp932
+
+
+def not_utf8(path: Path | str, data: bytes, e: UnicodeDecodeError, what: str = "", key: str | None = None) -> InputError:
+    """A file that must be UTF-8 (a YAML file, a template: ``what`` names it) and is not: the
+    line of its first stray byte, the encoding it looks saved in, how to save it as UTF-8."""
+    line = data.count(b"\n", 0, e.start) + 1
+    said = f"{what} is not UTF-8 text" if what else "not UTF-8 text"
+    if reads_as_windows_1252(data) and not saved_as(data).endswith("UTF-16"):
+        return InputError(f"{said} (byte {e.start + 1} is 0x{data[e.start]:02x}): it reads as Windows-1252 (Western "
+                          "European), as Notepad's \"ANSI\" and other Western Windows editors save", path=path, line=line, key=key,
+                          expected="the file saved as UTF-8 (Notepad: Save As, Encoding UTF-8; VS Code: Save with "
+                          "Encoding, UTF-8)")
+    return InputError(f"{said} (byte {e.start + 1} is 0x{data[e.start]:02x}){saved_as(data)}", path=path, line=line,
+                      key=key, expected=SAVE_AS_UTF8)

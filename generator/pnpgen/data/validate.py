@@ -112,10 +112,33 @@ def length(value: Any, lo: float, hi: float, what: str = "length") -> float:
         if m:
             mm = float(m.group(1)) * MM_PER_UNIT[m.group(2) or "mm"]
     if mm is None:
+        n = _as_number(value)  # (1e9, nan: a number, YAML's text, not a length's digits)
+        if n is not None and not (math.isfinite(n) and lo <= n <= hi):
+            raise beyond(what, value, n, lo, hi, " mm")
         raise Invalid(f"{what} {show(value)} is not a length{_meant_length(value)}", _UNITS)
     if not math.isfinite(mm) or not lo <= mm <= hi:
-        raise Invalid(f"{what} {show(value)} is out of range", f"{lo:g} to {hi:g} mm")
+        raise beyond(what, value, mm, lo, hi, " mm")
     return mm
+
+
+def _as_number(value: Any) -> float | None:
+    """A text that Python reads as a number, in any notation (``1e9``, ``nan``, ``-inf``), or None."""
+    try:
+        return float(typed(value)) if isinstance(value, str) else None
+    except ValueError:
+        return None
+
+
+def beyond(what: str, value: Any, n: float, lo: float, hi: float, unit: str = "", allowed: str = "") -> Invalid:
+    """Why the number ``n`` read from ``value`` is not taken: not a number (YAML's ``.nan``),
+    infinite (``.inf``, ``1e400``), or out of the setting's range, with what it takes: one wording
+    for every length and number of the data and the command line (a size, a bleed, a dpi, a count)."""
+    if math.isnan(n):
+        return Invalid(f"{what} {show(value)} is not a number", allowed or f"a number from {lo:g} to {hi:g}{unit}")
+    if math.isinf(n):
+        return Invalid(f"{what} {show(value)} is infinite (or too large for any number)",
+                       allowed or f"a number from {lo:g} to {hi:g}{unit}")
+    return Invalid(f"{what} {show(value)} is out of range", allowed or f"{lo:g} to {hi:g}{unit}")
 
 
 # units as a designer may spell them, and the one pnpgen reads
@@ -296,6 +319,9 @@ def count(value: Any, bounds: tuple[int, int] = COUNT, example: str = "'count: 3
     if digits is not None and lo <= int(digits) <= hi:  # 1,000 or 1e3 from a spreadsheet
         raise Invalid(f"count {show(value)} is not written in plain digits",
                       f"{_with(example, digits)}, the digits alone")
+    wide = None if n is not None else value if isinstance(value, float) else _as_number(value)
+    if wide is not None and not (math.isfinite(wide) and lo <= wide <= hi):  # 1e9, .nan: a number, past the range
+        raise beyond("count", value, wide, lo, hi, allowed=f"a whole number from {lo} to {hi:,}, e.g. {example}")
     if n is None or not lo <= n <= hi:
         raise Invalid(f"count {show(value)} is not a whole number from {lo} to {hi:,}",
                       f"an integer {lo}..{hi}, e.g. {example}")
@@ -474,7 +500,7 @@ def number(value: Any, lo: float, hi: float, what: str) -> float:
     except (TypeError, ValueError, OverflowError):
         raise Invalid(f"{what} {show(value)} is not a number", f"a number from {lo:g} to {hi:g}") from None
     if not (math.isfinite(v) and lo <= v <= hi):
-        raise Invalid(f"{what} {show(value)} is out of range", f"{lo:g} to {hi:g}")
+        raise beyond(what, value, v, lo, hi)
     return v
 
 

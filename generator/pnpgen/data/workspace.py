@@ -28,6 +28,11 @@ def printer_profiles(root: Path) -> list[Path]:
     return [root / PRINTERS_FILE, config / PRINTERS_FILE]
 
 
+# a workspace folder as watch and serve know it (Workspace.still_there): (device, inode, change
+# time) of the folder, of its data/ and of its templates/ (None: not there)
+Identity = tuple[tuple[int, int, int], tuple[int, int, int], "tuple[int, int, int] | None"]
+
+
 @dataclass(frozen=True)
 class Workspace:
     """The designer's folder (data/, templates/, fonts/, sheets/, layouts/): where pnpgen reads a game from, and
@@ -80,22 +85,39 @@ class Workspace:
         text = re.sub(re.escape(root + os.sep) + r"(?=$|[\s,;:)\]'\"])", "the workspace's own folder", text)
         return text.replace(root + os.sep, "")
 
-    def still_there(self, seen: tuple[int, int] | None, command: str = "watch") -> tuple[int, int]:
-        """The workspace folder's identity (device, inode); InputError when it is no longer the
-        folder ``seen`` was (deleted, renamed or moved, or its name given to a link or another
-        folder while ``pnpgen watch`` or ``serve`` (``command``) ran: watch printed "unknown game"
-        and ended in a traceback, serve showed "unknown game" for ever)."""
-        try:
-            st = os.stat(self.root)
-            now = (st.st_dev, st.st_ino)
-        except OSError:
-            now = None
-        if now is None or (seen is not None and now != seen):
+    def still_there(self, seen: Identity | None, command: str = "watch") -> Identity:
+        """The workspace folder's identity as last seen; InputError when it is no longer the folder
+        ``seen`` was (deleted, renamed or moved, or its name given to a link or another folder while
+        ``pnpgen watch`` or ``serve`` (``command``) ran: watch printed "unknown game" and ended in a
+        traceback, serve showed "unknown game" for ever). A folder is known as pnpgen knows its own
+        files (docs/output.md): by its device and inode and its change time — the workspace's and
+        its data/'s (templates/'s too while it is there), which a file system gives back to a copy
+        made just after they were deleted (ext4) — and the copy, whose folders all have a new change
+        time, is told apart: the same workspace changes one of them at a time (a game added in
+        data/, build/ made beside it), so all of them changed between two looks is a copy."""
+        now = self._identity()
+        if now is not None and seen is not None:
+            pairs = [(a, b) for a, b in zip(now, seen) if a is not None and b is not None]
+            copied = len(pairs) < 2 or any(a[:2] != b[:2] for a, b in pairs) or all(a[2] != b[2] for a, b in pairs)
+            now = None if copied else now
+        if now is None:
             doing = {"watch": "watching", "serve": "serving"}.get(command, command)
             raise InputError(f"the workspace {self.root} is gone while {doing}: deleted, renamed, moved, or its name "
                              "given to a link or another folder", expected=f"pnpgen {command} started again in the "
                              "workspace where it is now; the files built so far stay in its build/")
         return now
+
+    def _identity(self) -> Identity | None:
+        """(device, inode, change time) of the workspace's folder, its data/ and its templates/
+        (None for a templates/ not there); None when the folder or its data/ is not there."""
+        def stat(path: Path) -> tuple[int, int, int] | None:
+            try:
+                st = os.stat(path)
+            except OSError:
+                return None
+            return (st.st_dev, st.st_ino, st.st_ctime_ns)
+        root, data = stat(self.root), stat(self.data)
+        return None if root is None or data is None else (root, data, stat(self.templates))
 
     def slugs(self) -> list[str]:
         """Every game: a folder under data/ with a game.yaml. Not a hidden one (``.cache``,

@@ -12,12 +12,12 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from pnpgen import resources, usercache
-from pnpgen.data.textfile import reads_as_windows_1252
+from pnpgen.data.textfile import not_utf8
 from pnpgen.data.yamlhint import explain, quoted
 from pnpgen.data.yamlpieces import KEY, Cut, cut
 from pnpgen.errors import InputError, Where
 from pnpgen.patterns import LaterPattern, later
-from pnpgen.safetext import clipped, control_char
+from pnpgen.safetext import LOST_TEXT, REPLACEMENT, clipped, control_char
 
 if TYPE_CHECKING:
     import yaml
@@ -207,7 +207,7 @@ def load_yaml(path: Path) -> Located:
     except FileNotFoundError:
         raise InputError("file not found", path=path) from None
     except UnicodeDecodeError as e:
-        raise _not_utf8(path, data, e) from None
+        raise not_utf8(path, data, e) from None
     except OSError as e:
         raise InputError(f"cannot read: {e.strerror}", path=path, expected="a readable YAML file") from None
     entry = usercache.key(_READER, text.encode("utf-8"))
@@ -375,29 +375,6 @@ def _read_measured(path: Path, text: str) -> tuple[Located, tuple[int, int, int,
         return doc, (total, expansion.written, depth, anchors)
     doc.data = {}
     return doc, (1, 1, 1, anchors)
-
-
-def _not_utf8(path: Path, data: bytes, e: UnicodeDecodeError) -> InputError:
-    """A YAML file that is not UTF-8, with the line of its first stray byte and, when it reads as
-    one, the encoding it was saved in (Japanese Windows editors and Excel save Shift_JIS)."""
-    line = data.count(b"\n", 0, e.start) + 1
-    saved = ""
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        saved = ": it is UTF-16"
-    elif reads_as_windows_1252(data):
-        return InputError(f"not UTF-8 text (byte {e.start}): it reads as Windows-1252 (Western European), as "
-                          "Notepad's \"ANSI\" and other Western Windows editors save", path=path, line=line,
-                          expected="the file saved as UTF-8 (Notepad: Save As, Encoding UTF-8; VS Code: Save with "
-                          "Encoding, UTF-8)")
-    else:
-        try:
-            data.decode("cp932")
-            saved = ": it reads as Shift_JIS (CP932), as older Japanese editors save"
-        except UnicodeDecodeError:
-            pass
-    return InputError(f"not UTF-8 text (byte {e.start}){saved}", path=path, line=line,
-                      expected="the file saved as UTF-8 (メモ帳: 名前を付けて保存 → 文字コード UTF-8; "
-                               "VS Code: エンコード付きで保存 → UTF-8)")
 
 
 def _fast_node(text: str) -> tuple[yaml.Node | None, yaml.SafeLoader | None, bool]:
@@ -619,6 +596,9 @@ class _Builder:
             if bad is not None:  # written as an escape ("\e", "\x1b", "\u202e") or raw (a bidi override)
                 raise _error(self.doc, node, f"{bad} in the text",
                              "printable text; control characters removed", keypath)
+            if REPLACEMENT in value:  # (in any edition's text: a build of another only would print it, or an empty box)
+                raise _error(self.doc, node, LOST_TEXT, "the text as written, typed or copied again from its source, "
+                             "e.g. 祝福", keypath)
         return value
 
     def _comment_at(self, mark: yaml.Mark, pattern: LaterPattern, keypath: Path_) -> tuple[re.Match[str] | None, str]:

@@ -19,6 +19,7 @@ from pnpgen.engine.changes import (
     in_deck_order,
     matched,
     numbered_name,
+    option_changes,
     parked_said,
     parked_throughout,
     rearranged_only,
@@ -57,6 +58,9 @@ def diff(a: Version, b: Version, named: dict[str, int] | None = None) -> dict[st
         headers = {**(a.body.get("headers") or {}).get(deck_id, {}), **(b.body.get("headers") or {}).get(deck_id, {})}
         entry: dict[str, Any] = {"name": new.get("name") or old.get("name"), "count": [old["count"], new["count"]],
                                  "added": [], "removed": [], "counts": [], "fields": []}
+        # the deck's options: edited (recorded since they are: none told against a version before)
+        entry["options"] = [{"option": place, "old": was_, "new": now} for place, was_, now in option_changes(
+            (a.body.get("options") or {}).get(was_deck.get(deck_id, deck_id)), (b.body.get("options") or {}).get(deck_id))]
         if deck_id in was_deck:
             entry["renamed_from"] = was_deck[deck_id]
         # the pieces' size, recorded since it is (a tuck box resized by its deck's count, a new format)
@@ -112,6 +116,7 @@ def diff(a: Version, b: Version, named: dict[str, int] | None = None) -> dict[st
         entry["pictures"] = [{"file": file, "pieces": shown} for file, shown in pictures.items()]
         entry["faces"] = [name_of(label) for label, (o, n) in sides.items()  # (a face at another size: the size says it)
                           if name_of(label) not in edited and name_of(label) not in told and "size" not in entry
+                          and not entry["options"]
                           and (o[:1] != n[:1] or label in painted or (label in backs and not entry["back_changed"]))]
         # every piece of both versions redrawn (a font size of the layout): one line, not one a piece
         entry["every_face_changed"] = len(entry["faces"]) > 1 and len(entry["faces"]) == len(sides)
@@ -119,7 +124,7 @@ def diff(a: Version, b: Version, named: dict[str, int] | None = None) -> dict[st
         # changed; nothing to reprint", and so does the changelog (engine/changes.py)
         entry["order_changed"] = rearranged_only(old, new)
         if any(entry.get(k) for k in ("added", "removed", "counts", "fields", "faces", "pictures", "back_changed", "size",
-                                      "renamed_from", "order_changed")) \
+                                      "renamed_from", "order_changed", "options")) \
                 or old["count"] != new["count"]:
             decks[deck_id] = entry
     ra, rb = a.body.get("rulebook", {}), b.body.get("rulebook", {})
@@ -173,6 +178,8 @@ def markdown(d: dict[str, Any]) -> str:
                         *(say("field", piece=_md(f["piece"]), field=_md(place), old=_md(shown[0]), new=_md(shown[1]))
                           for f in e["fields"] for place, old, new in _places({**f, "field": f.get("header") or f["field"]})
                           for shown in [_shown(old, new, lang)]),
+                        *(say("option", option=_md(o["option"]), old=_md(shown[0]), new=_md(shown[1]))
+                          for o in e.get("options", []) for shown in [_shown(o["old"], o["new"], lang)]),
                         *([say("back")] if e["back_changed"] else []),
                         *(say("added", piece=_md(p["piece"]), count=p["count"]) for p in e["added"]),
                         *(say("removed", piece=_md(p["piece"]), count=p["count"]) for p in e["removed"]),

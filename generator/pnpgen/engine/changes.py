@@ -10,17 +10,20 @@ from collections import Counter, defaultdict, deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from pnpgen.data.deckfile import SHAPE_KEYS
 from pnpgen.data.i18n import MARKED, is_language
 from pnpgen.data.model import is_placeholder
 from pnpgen.data.printers import Printer
 from pnpgen.data.telling import plain_values, telling_fields, told_by_values
 from pnpgen.messages import counted, msg
+from pnpgen.safetext import clipped
 
 if TYPE_CHECKING:
     from pnpgen.data.model import Game, Piece
     from pnpgen.engine.game import BuildResult
 
 
+SAID_VALUE = 40  # characters of an option's value the change line quotes
 NEAREST_AMONG = 200  # pieces without names left over, above which they pair in order (each compared with each)
 
 
@@ -89,6 +92,8 @@ def snapshot(result: BuildResult) -> dict[str, Any]:
             "pages": result.home_pages.get(record.id, []),
             "page_art": [art_tag(arts, faces) for faces in result.home_faces.get(record.id, [])],
             "pieces": pieces, "values": values, "printer": printer, "art": files, "kind": df.deck.kind,
+            # the deck file's options: (not its shape keys, which the size or faces tell): an edit told by name
+            "options": plain_values({k: x for k, x in df.deck.options.items() if k not in SHAPE_KEYS}),
             **({"translated": langs} if langs else {}),  # (a version recorded before holds none of their texts)
             # the sheet's own headers of its fields (columns: 攻撃: atk), as the changelog names them
             **({"headers": dict(df.deck.sheet_headers)} if df.deck.sheet_headers else {}),
@@ -97,6 +102,26 @@ def snapshot(result: BuildResult) -> dict[str, Any]:
                        art_tag(arts, [pair.front, pair.back])] for pair in df.pairs],
         }
     return out
+
+
+def option_changes(old: Any, new: Any) -> list[tuple[str, Any, Any]]:
+    """A deck's ``options:`` edited, option by option, as ``pnpgen diff`` tells a field: each
+    (place, old, new), a mapping inside one by its keys (``terrain.forest``), a list whole; none
+    where either build recorded no options (a version recorded before they were)."""
+    if not isinstance(old, dict) or not isinstance(new, dict):
+        return []
+
+    def walk(place: str, was: Any, now: Any) -> list[tuple[str, Any, Any]]:
+        if isinstance(was, dict) and isinstance(now, dict):
+            return [change for key in [*now, *(k for k in was if k not in now)] if was.get(key) != now.get(key)
+                    for change in walk(f"{place}.{key}" if place else str(key), was.get(key), now.get(key))]
+        return [(place, was, now)]
+    return walk("", old, new) if old != new else []
+
+
+def option_said(value: Any) -> str:
+    """An option's value as the change line quotes it: a text as written, anything else as JSON, cut short."""
+    return clipped(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False), SAID_VALUE)
 
 
 def printed_for(record: Any) -> dict[str, Any] | None:
@@ -442,6 +467,10 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
         details.append("size {} → {} mm".format(*("×".join(f"{v:g}" for v in s) for s in (old["size"], new["size"])))
                        + (", following {} {}' count {} → {}".format(
                            "deck" if len(held[0]) == 1 else "decks", ", ".join(held[0]), *held[1:]) if held else ""))
+    options = option_changes(old.get("options"), new.get("options"))
+    if options:  # every face an option draws redrawn: the options say why (a field or count changed is still told)
+        details.append("options: " + ", ".join(f"{place} {option_said(was)} → {option_said(now)}"
+                                               for place, was, now in options))
     redrawn: list[str] = []  # pieces whose face alone changed (template, layout, art)
     replaced: dict[str, list[str]] = {}  # an art file replaced → the pieces showing it, their faces the same
     parked = {label for label in was if new_pieces[label][0] == 0}  # (count: 0 prints none: no face to reprint)
@@ -477,7 +506,7 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
             for name in files:
                 replaced.setdefault(name, []).append(name_of(label))
         if front_changed and not what and not (repainted and files) and label not in parked and not rebled \
-                and not resized:  # (the size says why; a picture replaced on the same faces, its file)
+                and not resized and not options:  # (the size or options say why; a picture replaced on the same faces, its file)
             redrawn.append(f"{name_of(label)} edited")
     taken = set(was.values())
     details += [f"-{count} {name_of(label, told_before)} (removed)" for label, (count, *_) in in_deck_order(old_pieces).items()

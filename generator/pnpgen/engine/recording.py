@@ -166,6 +166,9 @@ def record(out_root: Path, edition: str, game, snapshot: dict[str, Any], last: V
             # each spreadsheet deck's headers in the sheet's own words (not in the hash: a header renamed
             # changes no piece): pnpgen diff names a changed field by its column, 攻撃, not atk
             **({"headers": headers} if (headers := {d: v["headers"] for d, v in snapshot.items() if v.get("headers")}) else {}),
+            # each deck's options: (not in the hash: an edit of them that changes no piece is no version):
+            # pnpgen diff names an option edited, old → new, not its faces as redrawn
+            "options": {d: v.get("options", {}) for d, v in snapshot.items()},
             **({"layout": layout} if layout is not None else {})}
     kept = set(tags(out_root, edition).values())
     old = [n for n in entry_numbers(out_root, edition) if n not in kept]

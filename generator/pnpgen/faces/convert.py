@@ -36,7 +36,7 @@ def convert_face(job: tuple[str, str, str, Any]) -> Art:
     svglib draws is drawn once here, so its errors surface now, not while a document is written."""
     svg, where, template, art_folder = job
     try:
-        art = convert(svg, where, resolve=partial(art_folder.resolve, where=where))
+        art = convert(svg, where, resolve=art_folder.resolver(where))
         if art.fallback is not None:
             from reportlab.pdfgen.canvas import Canvas
 

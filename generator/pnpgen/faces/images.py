@@ -282,7 +282,7 @@ class ArtPlacer:
         others = sorted(p for p in self.folder.templates.rglob("*.j2")  # (an editor's lock link: no file)
                         if p.is_file() and not is_litter(p.name)) if self.folder.templates else []
         for path in [template, *(p for p in others if p != template)]:
-            for n, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for n, text in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):  # (another not UTF-8: its own error)
                 if written in text:
                     return path, n
         return template, None

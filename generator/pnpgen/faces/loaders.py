@@ -7,6 +7,7 @@ from pathlib import Path
 
 import jinja2
 
+from pnpgen.data.textfile import SAVE_AS_UTF8, not_utf8, saved_as
 from pnpgen.errors import InputError, too_long
 
 
@@ -47,8 +48,9 @@ class WorkspaceLoader(jinja2.FileSystemLoader):
             break
         try:
             source, filename, uptodate = super().get_source(environment, template)
-        except UnicodeDecodeError as e:  # Shift-JIS, UTF-16…: the template is wrong, not the deck
-            raise InputError(f"template {template!r} is not UTF-8 text (byte {e.start + 1} is {e.object[e.start]:#04x})",
-                             path=f"templates/{template}", key="template",
-                             expected="the template saved as UTF-8 (in the editor's save-as encoding)") from None
+        except UnicodeDecodeError as e:  # Shift-JIS, UTF-16…: the template is wrong, not the deck (said as a YAML file's is)
+            raise not_utf8(f"templates/{template}", e.object, e, f"template {template!r}", key="template") from None
+        if "\x00" in source and saved_as(Path(filename).read_bytes()):  # UTF-16 without its mark: ASCII and NULs
+            raise InputError(f"template {template!r} is not UTF-8 text: it is UTF-16 (its NUL bytes read as characters)",
+                             path=f"templates/{template}", line=1, key="template", expected=SAVE_AS_UTF8)
         return source, filename, uptodate

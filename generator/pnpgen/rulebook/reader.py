@@ -17,10 +17,9 @@ from pathlib import Path
 from pnpgen.data.textfile import MAX_DRAFT_BYTES, decode
 from pnpgen.errors import InputError
 from pnpgen.rulebook.tables import cells
-from pnpgen.safetext import written_in_cjk
+from pnpgen.safetext import CONTROL, REPLACEMENT, control_char, written_in_cjk
 from pnpgen.terms import is_latin
 
-REPLACEMENT = "\ufffd"
 GETA = "〓"  # the Japanese typesetter's mark for a character that cannot be set
 
 # CP932 row 0x87: 0x8740..0x8753 are ①..⑳; the trail byte read alone is '@', 'A', … 'S'.
@@ -167,6 +166,12 @@ def read_text(data: bytes, path: Path) -> Draft:
                          "renamed as the draft (a word processor's document, a picture)?", path=path,
                          line=text.count("\n", 0, text.index("\x00")) + 1,
                          expected="the draft saved as plain text, UTF-8 or Shift_JIS (Word: Save As, Plain Text)")
+    bad = CONTROL.search(text)
+    if bad is not None:  # (as in the data's texts: an escape pasted from a terminal printed an empty box, warned as a glyph)
+        line = text.count("\n", 0, bad.start()) + 1
+        raise InputError(f"{control_char(bad.group())} in the draft: no character a book prints (pasted from a terminal "
+                         "or a program's output?)", path=path, line=line, column=bad.start() - text.rfind("\n", 0, bad.start()),
+                         expected="the character deleted: an editor that shows control characters shows it at this column")
     report = [f"draft {path.name}: encoding {encoding}"]
     warnings: list[str] = []
     text, repaired = repair_circled_digits(text)

@@ -144,7 +144,7 @@ async def _watch(preview: Preview, end: Callable[[], None] | None = None) -> Non
             moved = False
             async for changes in awatch(*folders, debounce=200, step=50, rust_timeout=500, yield_on_timeout=True):
                 try:
-                    preview.ws.still_there(root, "serve")  # (every 0.5 s: a batch, or an empty one)
+                    root = preview.ws.still_there(root, "serve")  # (every 0.5 s: a batch, or an empty one)
                 except InputError as e:
                     preview.workspace_gone(str(e))
                     print(shown(preview.state.error), file=sys.stderr, flush=True)

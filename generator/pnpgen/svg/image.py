@@ -123,7 +123,9 @@ def picture_elements(conv, el) -> tuple[int, int]:
 
 def _picture(conv, href: str, data: bytes):
     """The converter of the SVG picture ``data`` one level below ``conv``."""
-    name = href[:60] if href.startswith("data:") else unquote(href.partition("#")[0])  # as written: no %20
+    shown = getattr(conv.resolve, "shown", None)  # (an art folder's: the file it was found as, data/g/art/x.svg)
+    name = href[:60] if href.startswith("data:") else shown(href) if shown is not None \
+        else unquote(href.partition("#")[0])  # as written: no %20
     where = f"{name} (image in {conv.where})"
     root = parse_svg(data, where)
     inline_style_sheets(root)  # Illustrator's default export: a sheet of .st0 {fill: …} rules
@@ -168,7 +170,15 @@ def _image_bytes(conv, el, href: str) -> bytes:
     known = conv.fetched.get(href)
     if known is not None:
         return known
-    data = conv.resolve(href)
+    try:
+        data = conv.resolve(href)
+    except InputError as e:
+        if not conv.depth:  # (a face's own <image>: its template's href, told there)
+            raise
+        # a picture an SVG art file shows: that file and its line named, not only the face's front
+        said = e.message.removeprefix(f"{href!r}: ").removeprefix(f"{href!r} ")
+        raise conv.error(el, f"shows {href!r}" + (f", which {said}" if said.startswith("is ") else f": {said}"),
+                         e.expected) from None
     if not isinstance(data, (bytes, bytearray)):
         raise TypeError(f"resolve({href!r}) must return bytes")
     conv.fetched[href] = bytes(data)
