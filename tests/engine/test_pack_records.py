@@ -249,3 +249,23 @@ def test_a_whole_pack_that_is_not_what_pnpgen_writes_is_not_read(tmp_path: Path)
     path = cache.pack_path("pieces/x")
     path.write_bytes(path.read_bytes().replace(marshal.dumps(1, 2), marshal.dumps(2, 2)))  # 1 → 2: its seal fails
     assert cache.pack("pieces/x") == {}
+
+
+def test_a_packs_text_is_read_where_it_lies_in_the_files_bytes(tmp_path: Path, monkeypatch):
+    """``Cache.pack`` seals and cuts the records' text inside the bytes read (a 3,000-card forms
+    pack: 13 MB not copied out first); what it reads is as before: a header alone (no record), a
+    header with no line after it, a header line with nothing after its newline, and lines."""
+    import pnpgen.engine.cache as cache_module
+
+    cache = Cache(tmp_path)
+    _plant(cache, "forms/x", [b'["a", 1]', b'["b", [2, "\\u672d"]]'])
+    sealed: list = []
+    real = cache_module.seal
+    monkeypatch.setattr(cache_module, "seal", lambda text: sealed.append(type(text)) or real(text))
+    assert dict(cache.pack("forms/x")) == {"a": 1, "b": [2, "札"]}
+    assert sealed == [memoryview]  # (the text after the header, not a copy of it)
+    path = cache.pack_path("forms/x")
+    head = json.dumps({"pnpgen": code(), "check": seal(b"")}, sort_keys=True).encode()
+    for data in (head, head + b"\n"):
+        path.write_bytes(data)
+        assert cache.pack("forms/x") == {} and cache.pack("forms/x").lines == {}, data
