@@ -58,33 +58,28 @@ HINT = "false, or {" + ", ".join(f"{k}: …{u}" for k, (_, u, *_r) in SETTINGS.i
 _NOT_A_MAPPING, _KNOWN = v.section_checks("lint", SETTINGS, HINT)
 
 
+# the settings that are no length, by unit: what the number is, and how it is written
+_NO_LENGTH = {":1": ("a contrast ratio", "3 or '3:1'"), "ΔE": ("a colour distance", "16, say")}
+
+
 def setting(value: Any, key: str) -> float | None:
     """One setting in its unit (None: ``off``); ``v.Invalid`` naming what would be right."""
     _, unit, lo, hi, what = SETTINGS[key]
     if value is False or (isinstance(value, str) and value.strip().lower() in ("off", "none", "false")):
         return None
-    if unit == ":1":  # a ratio, not a length: 3 or "3:1"
+    if unit in _NO_LENGTH:  # a ratio, 3 or "3:1", or a distance in CIELAB, 16: no length
+        said, example = _NO_LENGTH[unit]
         text = v.typed(value) if isinstance(value, str) else value
-        if isinstance(text, str) and text.strip().endswith(":1"):
+        if isinstance(text, str) and unit == ":1" and text.strip().endswith(":1"):
             text = text.strip()[:-2]
         try:
-            ratio = float(text)
+            number = float(text)
         except (TypeError, ValueError):
-            ratio = float("nan")
-        if not lo <= ratio <= hi or isinstance(value, bool):
-            raise v.Invalid(f"lint {key} {value!r} is not a contrast ratio from {lo:g} to {hi:g}",
-                            f"{lo:g} to {hi:g} ({what}; 3 or '3:1'), or off")
-        return ratio
-    if unit == "ΔE":  # a distance in CIELAB, not a length: 16
-        text = v.typed(value) if isinstance(value, str) else value
-        try:
-            distance = float(text)
-        except (TypeError, ValueError):
-            distance = float("nan")
-        if not lo <= distance <= hi or isinstance(value, bool):
-            raise v.Invalid(f"lint {key} {value!r} is not a colour distance from {lo:g} to {hi:g}",
-                            f"{lo:g} to {hi:g} ({what}; 16, say), or off")
-        return distance
+            number = float("nan")
+        if not lo <= number <= hi or isinstance(value, bool):
+            raise v.Invalid(f"lint {key} {value!r} is not {said} from {lo:g} to {hi:g}",
+                            f"{lo:g} to {hi:g} ({what}; {example}), or off")
+        return number
     written = value
     if isinstance(value, str) and v.typed(value) and v.typed(value)[-1].isdigit():
         value = f"{value}{unit}"  # a bare number in text: the setting's own unit
