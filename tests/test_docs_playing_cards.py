@@ -87,3 +87,19 @@ def test_colour_blind_off_in_the_deck_file_quiets_the_warning(tmp_path, capsys):
     assert run(ws, "check", "--game", "test") == 2
     out = capsys.readouterr()
     assert "cards.yaml:3:" in out.out + out.err and "1 to 100" in out.out + out.err, out
+
+
+def test_a_colour_written_short_is_read_as_svg_reads_it():
+    """``#b33`` is ``#bb3333``: compared as the red it paints, not passed over."""
+    from types import SimpleNamespace
+
+    from pnpgen.data.colourvision import lookalikes
+
+    def piece(colour: str, n: int) -> SimpleNamespace:
+        return SimpleNamespace(values={"colour": colour}, count=1, said=f"札{n}", key_of=lambda f: f,
+                               where_of=lambda f: f"cards.yaml:{n}")
+
+    deck = SimpleNamespace(id="cards", pieces=[piece("#b33", 1), piece("#3d7a3a", 2)])
+    (line,) = lookalikes(deck, ["colour"], {}, 16)
+    assert line.startswith("cards.yaml:2: deck 'cards' colour: ") and "#bb3333 (札1) and #3d7a3a (札2)" in line, line
+    assert lookalikes(deck, ["colour"], {}, None) == []

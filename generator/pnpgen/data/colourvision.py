@@ -70,7 +70,9 @@ def lookalikes(deck: Any, fields: Iterable[str], palette: dict[str, str], least:
                 colour = v.colour(piece.values.get(name), palette).lower()
             except v.Invalid:  # (empty or 未定: grey, an open colour the check lists)
                 continue
-            if piece.count and len(colour) == 7:
+            if len(colour) == 4:  # #c33 as SVG reads it: #cc3333
+                colour = "#" + "".join(c * 2 for c in colour[1:])
+            if piece.count:
                 first.setdefault(colour, piece)
         found = []
         colours = list(first)
