@@ -123,7 +123,7 @@ def test_the_docs_examples_build_as_written(tmp_path, capsys):
             target.write_text(text, encoding="utf-8")
     (ws / "data" / "demo" / "draft.txt").write_text(DRAFT, encoding="utf-8")
     (ws / "templates" / "demo" / "icons").mkdir()
-    for name in ("sword", "shield"):  # the paper die's own icons (templates/<slug>/icons/, as the docs say)
+    for name in ("sword", "shield", "dango", "usagi", "tanuki"):  # the paper die's and the playing cards' suits' own icons (templates/<slug>/icons/, as the docs say)
         (ws / "templates" / "demo" / "icons" / f"{name}.svg").write_text(
             '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10"/></svg>')
     assert sorted(p.name for p in ws.iterdir()) == ["data", "layouts", "sheets", "templates"]  # no fonts/: pnpgen's own
@@ -147,7 +147,7 @@ def test_the_docs_examples_build_as_written(tmp_path, capsys):
         assert len(PdfReader(pdf).pages) >= 1
     screen = PdfReader(out / "demo" / "screen.pdf").pages[0].mediabox  # a deck's own paper: A3, the game's A4
     assert (round(float(screen.width) * 25.4 / 72), round(float(screen.height) * 25.4 / 72)) == (297, 420)
-    assert {d.id: d.count for d in game.decks} == {"blessings": 20, "board": 1, "box": 1, "dice": 1, "enemies": 4, "env-a": 2, "epic": 20, "events": 1, "items": 1, "land": 5,
+    assert {d.id: d.count for d in game.decks} == {"blessings": 20, "board": 1, "box": 1, "cards": 5, "dice": 1, "enemies": 4, "env-a": 2, "epic": 20, "events": 1, "items": 1, "land": 5,
                                                   "log": 20, "map": 1, "market": 11, "mats": 2, "monsters": 5, "mydice": 3, "pad": 20,
                                                   "night-mats": 1, "roles": 5, "scene": 0, "screen": 1, "sea-map": 1, "sections": 4, "spells": 5, "st01": 3, "starter-a": 5, "starter-b": 4, "starter-c": 2, "tcg": 3, "town": 1,
                                                   "units": 10}

@@ -728,3 +728,23 @@ def test_a_memo_column_no_box_of_the_layout_shows_is_no_translation_to_make(tmp_
     err = capsys.readouterr().err
     assert "メモ" not in err and "種類: '嵐'" in err, err
     assert "強すぎる" not in " ".join(pages_text(ws / "build" / "test" / "en" / "events.pdf"))
+
+
+def test_a_number_beside_an_empty_translation_cell_is_the_same_in_every_edition(tmp_path, capsys):
+    """A designer's trial (trial71, a trick-taking deck): the rank column was translated only where
+    it held words (月 → M), its cells 1 to 13 left empty in rank.en; the English edition printed
+    〔ja〕1 … 〔ja〕13 in magenta on 52 cards and warned of each. A value with no word in it (a
+    number, signs, an icon alone) needs no translation; a word still does (1VP, 月)."""
+    deck = DECK_YAML.replace("pieces:\n", "pieces: {file: cards.csv}\n")
+    ws = make_workspace(tmp_path / "ws", deck=deck, game=TWO)
+    (ws / "data" / "test" / "decks" / "cards.csv").write_text(
+        "name,name.en,text,text.en\n7,,本文,Text\n月,M,本文,Text\n−2{vp},,本文,Text\n1VP,,本文,Text\n", encoding="utf-8")
+    en = load_game(Workspace(ws), "test", lang="en")
+    names = [p.values["name"] for p in en.decks[0].pieces]
+    assert names[:3] == ["7", "M", "−2{vp}"], names
+    assert names[3].endswith("〔ja〕[/missing-translation]1VP"), names
+    (warning,) = en.translations.warnings
+    assert warning.endswith("cards.csv:5:2: pieces.4.name.en: no en translation; printed in ja marked 〔ja〕"), warning
+    assert run(ws, "check", "--game", "test", "--lang", "en") == 0
+    out = capsys.readouterr().out
+    assert "pieces.1.name.en" not in out and "pieces.4.name.en" in out, out

@@ -358,6 +358,21 @@ def test_a_changed_piece_whose_name_others_share_is_told_by_its_values_in_reprin
     assert json.loads(capsys.readouterr().out)["decks"]["cards"]["fields"][0]["piece"] == "ラウンド［5］"
 
 
+def test_a_field_changed_alike_on_every_piece_of_a_name_does_not_name_them(tmp_path, capsys):
+    """A designer's trial (trial71): thirteen 兎 cards, told apart by their rank, recoloured alike
+    for colour-blind players; the change line named each by the colour too, ``兎 [#2f9e6e, 1]: 色``
+    (the two builds' values read together, where the colour told them apart): it is ``兎 [1]``."""
+    deck_yaml = DECK_YAML.replace("  text: text\n", "  text: text\n  suit: text\n") + "".join(
+        f"  - {{name: 兎, text: '{i}', suit: 緑}}\n" for i in range(1, 4))
+    ws = make_workspace(tmp_path / "ws", deck=deck_yaml, front=FRONT.replace("piece.text,", "piece.text ~ piece.suit,"))
+    _build(ws)
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(deck_yaml.replace("suit: 緑", "suit: 青"), encoding="utf-8")
+    assert _build(ws)["changes"][0].startswith("cards: 3 → 3 (兎 [1]: suit, 兎 [2]: suit, 兎 [3]: suit)")
+    capsys.readouterr()
+    assert run(ws, "diff", "--game", "test") == 0
+    assert "- 兎［1］：suit：「緑」 → 「青」" in capsys.readouterr().out
+
+
 def test_a_deck_renamed_reprints_nothing_and_a_deck_deleted_is_pulled_out(tmp_path):
     """An American trial: tiles.yaml renamed terrain.yaml put all 39 unchanged tiles in
     reprint.pdf, and a deck file deleted was not in reprint.txt at all (its copies stayed in the

@@ -10,9 +10,9 @@ import json
 
 import pytest
 
-from conftest import DECK_YAML, make_workspace, run
+from conftest import DECK_YAML, REPO, make_workspace, run
 from homeprint.test_printer import placements
-from pdfprobe import reader, stroked_lines, texts
+from pdfprobe import boxes_mm, reader, stroked_lines, texts
 
 W, H = 210.0, 297.0
 # A-one マルチカード 名刺 10面: 2 × 5 slots of 91 × 55 mm, 14 mm from the sides, 11 mm from top and bottom
@@ -369,3 +369,19 @@ def test_square_tiles_gang_cut_as_counters_do_on_the_grid_and_the_cutters_file(t
                                                                                  abs=0.002)
     svg = (out / "cut" / "cards-p01.svg").read_text(encoding="utf-8")
     assert svg.count("<path ") == 5 + 7 and " Z" not in svg and "z\"" not in svg
+
+
+def test_poker_cards_for_a_paper_cutter_abut_with_their_deck_files_bleed_0(tmp_path):
+    """docs/home-printing.md, Cards cut with a paper cutter (trial71, a trick-taking deck cut at home):
+    nine poker cards of a layout's deck abut 3 × 3 on A4 at a pitch of 63 and 88 mm with ``bleed: 0``
+    (the default grid parts them by two bleeds, 0.83 mm each); the build's shop file takes the deck's bleed, none."""
+    said = " ".join((REPO / "docs" / "home-printing.md").read_text(encoding="utf-8").split())
+    assert "`bleed: 0` abuts them, 3 × 3 at a pitch of 63 and 88 mm" in said
+    deck = "name: 月見札\nlayout: card-poker\nbleed: 0\npieces:\n  - {title: 団子, text: 本文, count: 9}\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    fronts = placements(ws / "build" / "test" / "cards.pdf")[0]
+    lefts, tops = sorted({round(x0, 2) for x0, *_ in fronts}), sorted({round(y0, 2) for _, y0, *_ in fronts})
+    assert len(fronts) == 9 and {round(b - a, 2) for a, b in zip(lefts, lefts[1:])} == {63.0}
+    assert {round(b - a, 2) for a, b in zip(tops, tops[1:])} == {88.0}
+    assert boxes_mm(reader(ws / "build" / "test" / "shop" / "cards.pdf").pages[0])["bleedbox"][2] == pytest.approx(63.0, abs=0.01)

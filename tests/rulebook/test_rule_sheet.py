@@ -229,6 +229,20 @@ def test_a_sheets_orientation_and_paper_are_read_in_any_case(tmp_path):
     assert round(sheet.column_mm("a4"), 2) == round((215.9 - 25.4 - 6) / 2, 2)
 
 
+def test_a_sheet_on_jis_b5_is_b5_and_a_paper_it_does_not_take_names_b5_and_b4(tmp_path, capsys):
+    """A designer's trial (trial71): a 同人 game's 説明書 on B5 (182 × 257 mm, JIS), the size a
+    Japanese copier or print shop takes beside A4, was 'unknown paper'. The rule sheet takes JIS B5
+    and B4; the home sheets do not (no card is laid out on them)."""
+    ws = _tiny(tmp_path / "b5", "{paper: B5}")
+    assert run(ws, "rulebook", "--game", "test", "--rule-sheet", "-q") == 0
+    assert _page_mm((ws / "build" / "test" / "rule-sheet.pdf").read_bytes()) == [(257.0, 182.0)]
+    ws = _tiny(tmp_path / "b6", "{paper: b6}")
+    capsys.readouterr()
+    assert run(ws, "rulebook", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "game.yaml:9:18: rulebook.sheet.paper: unknown paper 'b6'" in err and "or b5 or b4 (JIS B5" in err, err
+
+
 def test_the_answers_of_a_spoiler_section_start_a_side_of_their_own(tmp_path):
     """As the book starts a page for them (rulebook/story.py ``rules_section``): turned over, not read in play."""
     ws = _tiny(tmp_path, "{quick_reference: false}", DRAFT + "\n■　解答編（ネタバレ注意）\n\n　答えは３です。\n")

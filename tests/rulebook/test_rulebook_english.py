@@ -1063,6 +1063,19 @@ def test_draft_n_on_the_line_under_the_title_is_the_draft_number():
     assert parse("# Ships (Draft 4)\n\nDraft 2\n\n## Overview\n\nA.\n", "en").draft_number == 4
 
 
+def test_a_first_heading_saying_its_draft_is_the_title_when_every_heading_is_marked_alike():
+    """A designer's trial (trial71): ``# Moon-Viewing Feast — draft 1`` over ``# Overview``,
+    ``# Setup``… (every heading one ``#``, as Markdown marks them) printed a section 1 named
+    "Moon-Viewing Feast — draft 1" on the rule sheet and in the book, and the draft's number was
+    not read. A first heading that says its draft is the title; a first one that does not stays a
+    section (``# Overview`` over ``# Setup``)."""
+    doc = parse("# Moon-Viewing Feast — draft 1\n\n# Overview\n\nWin tricks.\n\n# Setup\n\n1. Deal.\n", "en")
+    assert (doc.title, doc.draft_number) == ("Moon-Viewing Feast", 1)
+    assert [s.title for s in doc.sections] == ["Overview", "Setup"]
+    plain = parse("# Overview\n\nWin tricks.\n\n# Setup\n\n1. Deal.\n", "en")
+    assert plain.title == "" and [s.title for s in plain.sections] == ["Overview", "Setup"]
+
+
 
 _WORDS = ("a of the is to self-explanatory decision-making hand-management well-established "
           "counter-intelligence round-by-round end-of-game resource-collecting").split()

@@ -8,7 +8,7 @@ from itertools import chain
 from pathlib import Path
 from typing import Any, NoReturn
 
-from pnpgen.data import boxlengths, decklist, layouts, layoutsides, lint, optionvalues, piecesize, tuckbox
+from pnpgen.data import boxlengths, colourvision, decklist, layouts, layoutsides, lint, optionvalues, piecesize, tuckbox
 from pnpgen.data import validate as v
 from pnpgen.data.art import ArtFolder, ArtNotFound, Sizes
 from pnpgen.data.formats import CARD_FORMATS, KINDS, PAPER_SIZES, SHAPES, SINGLE_SIZE_SHAPES
@@ -540,6 +540,10 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     elif layout_raw is None:  # a template's deck: a field one piece forgot prints nothing there, unasked
         game.notes += left_out_fields(deck, pieces, fields, defaults)
     game.notes += tuckbox.miscounted(deck, figures, [k for k, kind in fields.items() if kind == "text"])
+    lints = deck.lint if deck.lint is not None else game.options.get("lint", lint.LintSettings())
+    if lints.on:  # a suit's colours a red-green colour-blind player cannot tell apart
+        game.notes += colourvision.lookalikes(deck, [k for k, kind in fields.items() if kind == "colour"],
+                                              game.palette, lints.colour_blind)
     _refuse_copies(doc, sum(p.count for p in deck.pieces))
     return deck
 

@@ -65,6 +65,10 @@ PAPER_SIZES: dict[str, tuple[float, float]] = {
     "tabloid": (279.4, 431.8),  # 11 × 17 in (Ledger is the same sheet lying)
     "ledger": (279.4, 431.8),
 }
+# Papers the rule sheet alone may also be printed on (``rulebook: sheet: {paper: b5}``): JIS B5 and
+# B4 (JIS P 0138), the sizes Japanese copiers and 同人 printers take a 説明書 on beside A4 and A3;
+# no home sheet or booklet is laid out on them (trial71).
+RULE_SHEET_PAPERS: dict[str, tuple[float, float]] = {**PAPER_SIZES, "b5": (182.0, 257.0), "b4": (257.0, 364.0)}
 # The papers whose rulebook booklet is set on US Letter; every other paper gets the A4 booklet
 # (a printer loaded with A3 or Tabloid has the smaller sheet of its system too).
 US_PAPERS = frozenset({"letter", "legal", "tabloid", "ledger"})

@@ -431,6 +431,8 @@ class Translations:
         if lang in value:
             return str(value[lang]), ""
         shown_lang = self.default if self.default in value else next(iter(value))
+        if nothing_to_translate(value[shown_lang]):  # (a card's rank, 7, beside an empty rank.en cell)
+            return str(value[shown_lang]), ""
         return marker(shown_lang) + str(value[shown_lang]), shown_lang
 
     def shared_picture(self, value: str, where: Callable[[], Where]) -> str:
@@ -512,6 +514,22 @@ def more_missing(file: str, rest: list[re.Match]) -> str:
     m = rest[0]
     return (f"{file}: {len(rest)} more texts with no {m['lang']} {m['what']}, printed in {m['shown']} marked "
             f"〔{m['shown']}〕 (pnpgen check --lang {m['lang']} lists each)")
+
+
+# a colour's tags, [red] and [/red]: markup, no word of the text
+_COLOUR_TAG = later(r"\[/?[A-Za-z_][\w-]*\]")
+
+
+def nothing_to_translate(value: Any) -> bool:
+    """A value with no word in it — a number (a playing card's rank, 7, written in a translated
+    column whose other cells are words: 月 → M), signs, an icon alone (``2{vp}``): the same in
+    every edition, so an empty translation beside it is none missing and is printed unmarked (the
+    rank 1 of 52 suit cards printed 〔ja〕1 in the English edition, each warned: trial71)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return True
+    if not isinstance(value, str) or not value.strip():
+        return False
+    return not any(ch.isalpha() for ch in _COLOUR_TAG.sub("", without_icons(value)))
 
 
 def marker(lang: str) -> str:

@@ -10,6 +10,8 @@ lint:
   thin_stroke: 0.5pt   # a stroke thinner than this inside the safe zone is named (a thicker one
                        # reads as a border, and a drifted cut shows it uneven, not lost)
   min_contrast: 2      # text reading at less than this contrast ratio on the colour under it
+  colour_blind: 16     # two colours of a field the pieces are painted by (suits) closer than this
+                       # (CIE ΔE 1976) to a red-green colour-blind eye: data/colourvision.py (default off)
 ```
 
 ``lint: false`` turns the lint off; a setting given as ``off`` turns that one check off. A bare
@@ -38,6 +40,7 @@ class LintSettings:
     safe_mm: float | None = 3.0
     thin_stroke_pt: float | None = 0.5
     min_contrast: float | None = 2.0
+    colour_blind: float | None = None  # off unless asked (colour_blind: 16): decks whose colours a title tells apart too
 
 
 # key in game.yaml → (field, unit, lowest, highest, what it is)
@@ -48,9 +51,15 @@ SETTINGS: dict[str, tuple[str, str, float, float, str]] = {
     "safe": ("safe_mm", "mm", 0.0, 20.0, "the safe zone, from the trim edge inward"),
     "thin_stroke": ("thin_stroke_pt", "pt", 0.0, 20.0, "strokes thinner than this are named inside the safe zone"),
     "min_contrast": ("min_contrast", ":1", 1.0, 7.0, "the lowest contrast ratio of text on its ground not named"),
+    "colour_blind": ("colour_blind", "ΔE", 1.0, 100.0, "the least distance (CIE ΔE 1976) of two colours the "
+                     "pieces are painted by, to a red-green colour-blind eye, not named"),
 }
 HINT = "false, or {" + ", ".join(f"{k}: …{u}" for k, (_, u, *_r) in SETTINGS.items()) + "}"
 _NOT_A_MAPPING, _KNOWN = v.section_checks("lint", SETTINGS, HINT)
+
+
+# the settings that are no length, by unit: what the number is, and how it is written
+_NO_LENGTH = {":1": ("a contrast ratio", "3 or '3:1'"), "ΔE": ("a colour distance", "16, say")}
 
 
 def setting(value: Any, key: str) -> float | None:
@@ -58,18 +67,19 @@ def setting(value: Any, key: str) -> float | None:
     _, unit, lo, hi, what = SETTINGS[key]
     if value is False or (isinstance(value, str) and value.strip().lower() in ("off", "none", "false")):
         return None
-    if unit == ":1":  # a ratio, not a length: 3 or "3:1"
+    if unit in _NO_LENGTH:  # a ratio, 3 or "3:1", or a distance in CIELAB, 16: no length
+        said, example = _NO_LENGTH[unit]
         text = v.typed(value) if isinstance(value, str) else value
-        if isinstance(text, str) and text.strip().endswith(":1"):
+        if isinstance(text, str) and unit == ":1" and text.strip().endswith(":1"):
             text = text.strip()[:-2]
         try:
-            ratio = float(text)
+            number = float(text)
         except (TypeError, ValueError):
-            ratio = float("nan")
-        if not lo <= ratio <= hi or isinstance(value, bool):
-            raise v.Invalid(f"lint {key} {value!r} is not a contrast ratio from {lo:g} to {hi:g}",
-                            f"{lo:g} to {hi:g} ({what}; 3 or '3:1'), or off")
-        return ratio
+            number = float("nan")
+        if not lo <= number <= hi or isinstance(value, bool):
+            raise v.Invalid(f"lint {key} {value!r} is not {said} from {lo:g} to {hi:g}",
+                            f"{lo:g} to {hi:g} ({what}; {example}), or off")
+        return number
     written = value
     if isinstance(value, str) and v.typed(value) and v.typed(value)[-1].isdigit():
         value = f"{value}{unit}"  # a bare number in text: the setting's own unit

@@ -14,7 +14,7 @@ from pnpgen.data.deckfile import SHAPE_KEYS
 from pnpgen.data.i18n import MARKED, is_language
 from pnpgen.data.model import is_placeholder
 from pnpgen.data.printers import Printer
-from pnpgen.data.telling import plain_values, telling_fields, told_by_values
+from pnpgen.data.telling import TELLING_FIELDS, plain_values, telling_fields, told_by_values
 from pnpgen.messages import counted, msg
 from pnpgen.safetext import clipped
 
@@ -569,12 +569,18 @@ def told_apart(before: dict[str, Any], now: dict[str, Any], lang: str) -> tuple[
             found = kinds_of[label] = "#" if nameless(label) else _name(label) if names[_name(label)] > 1 else ""
         return found
 
-    kinds: defaultdict[str, list[dict[str, Any]]] = defaultdict(list)
+    # each build's pieces of a kind apart: a field that tells none of them apart in either build
+    # (a suit's colour, changed for all thirteen 兎 alike) is no field to name them by, where the
+    # two builds' values together named each 兎 [#2f9e6e, 7] (trial71)
+    sides: list[defaultdict[str, list[dict[str, Any]]]] = []
     for side in (now, before):
+        kinds: defaultdict[str, list[dict[str, Any]]] = defaultdict(list)
         for label, v in side.items():
             if kind(label) and isinstance(v, dict):
                 kinds[kind(label)].append(v)
-    fields = {k: telling_fields(vs) for k, vs in kinds.items()}
+        sides.append(kinds)
+    fields = {k: list(dict.fromkeys(f for kinds in sides for f in telling_fields(kinds.get(k, []))))[:TELLING_FIELDS]
+              for k in {*sides[0], *sides[1]}}
 
     def said(label: str, v: dict[str, Any]) -> str:
         return told_by_values(_name(label), v, fields[kind(label)], lang) or numbered_name(label, names)

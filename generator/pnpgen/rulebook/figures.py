@@ -40,7 +40,7 @@ from reportlab.lib.units import mm
 
 from pnpgen.data import validate
 from pnpgen.data.art import ArtFolder
-from pnpgen.data.formats import PAPER_SIZES
+from pnpgen.data.formats import PAPER_SIZES, RULE_SHEET_PAPERS
 from pnpgen.data.gamefiles import sheet_asked
 from pnpgen.data.model import Game
 from pnpgen.data.yamlsrc import Located, load_yaml
@@ -160,7 +160,7 @@ class SheetSpec:
 
     def page_mm(self, booklet_paper: str) -> tuple[float, float]:
         """The sheet's width and height in mm, on ``booklet_paper`` when it names no paper of its own."""
-        w, h = PAPER_SIZES[self.paper or booklet_paper]
+        w, h = RULE_SHEET_PAPERS[self.paper or booklet_paper]
         return (max(w, h), min(w, h)) if self.landscape else (min(w, h), max(w, h))
 
     def column_mm(self, booklet_paper: str) -> float:
@@ -425,6 +425,18 @@ def load_settings(game: Game) -> RulebookSettings:
     return out
 
 
+def _sheet_paper(value: Any) -> str:
+    """The rule sheet's paper: one the home sheets take, or JIS B5 or B4 (``RULE_SHEET_PAPERS``)."""
+    name = validate.typed(value).lower() if isinstance(value, str) else value
+    if name in RULE_SHEET_PAPERS and name not in PAPER_SIZES:
+        return name
+    try:
+        return validate.paper(value)
+    except validate.Invalid as e:
+        raise validate.Invalid(e.message, f"{e.expected}, or b5 or b4 (JIS B5 182 × 257, B4 257 × 364 mm: "
+                               "papers of the rule sheet alone)") from None
+
+
 def _sheet(doc: Located, value: Any, game: Game) -> SheetSpec:
     """``rulebook: sheet:``: true (every figure its default) or a mapping of ``SHEET_KEYS``, each
     checked at its line; columns narrower than ``SHEET_COLUMN_MM`` on the paper are refused."""
@@ -444,7 +456,7 @@ def _sheet(doc: Located, value: Any, game: Game) -> SheetSpec:
             raise doc.error(at + (key,), e.message, e.expected) from None
 
     if "paper" in value:
-        spec.paper = parsed("paper", validate.paper)
+        spec.paper = parsed("paper", _sheet_paper)
     if "orientation" in value:
         spec.landscape = parsed("orientation", lambda v: validate.choice(v.strip().lower() if isinstance(v, str) else v,
                                                                               ORIENTATIONS, "orientation")) == "landscape"
