@@ -46,12 +46,14 @@ class FontFile:
     gone), and its bytes as read for its metrics, which the writer cuts its subsets from: the file
     is read once a build, and what is measured is what is embedded. What is kept of a font by its
     file is kept by this, by place and stamp (never by hashing the megabytes), so a file saved
-    over in place is another key, never the old glyphs and widths under the same name."""
+    over in place is another key, never the old glyphs and widths under the same name. ``content``
+    names the bytes' content in the machine's cache (fonttables.py's entry of its tables), under
+    which what is cut from them is kept across runs (pdf/embed.py's subsets)."""
 
-    __slots__ = ("data", "path", "stamp")
+    __slots__ = ("content", "data", "path", "stamp")
 
-    def __init__(self, path: Path, stamp: tuple[int, ...] | None, data: bytes) -> None:
-        self.path, self.stamp, self.data = path, stamp, data
+    def __init__(self, path: Path, stamp: tuple[int, ...] | None, data: bytes, content: str = "") -> None:
+        self.path, self.stamp, self.data, self.content = path, stamp, data, content
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, FontFile) and (self.path, self.stamp) == (other.path, other.stamp)
@@ -148,14 +150,14 @@ def _load(name: str, key: str = "fonts") -> None:
                          expected=f"a TrueType .ttf file of at most {MAX_FONT_BYTES:,} bytes (the largest "
                          "Japanese fonts are some 50 MB)")
     try:
-        font, data = fonttables.parse(name, path)
+        font, data, content = fonttables.parse_keyed(name, path)
     except Exception as e:  # noqa: BLE001 - ReportLab raises plain exceptions for a file that is no TrueType font
         raise InputError(f"font file {path.name} cannot be read: {e}", path=w_path, line=line, column=column,
                          key=key, expected="a TrueType .ttf file") from None
     pdfmetrics.registerFont(font)
     if pdfmetrics.getFont(name) is not font:  # ReportLab keeps the first TrueType font of a name (or of its face's
         pdfmetrics._fonts[name] = font  # PostScript name): a font saved over kept its old glyphs and widths
-    _registered[name] = FontFile(path, stamp, data)
+    _registered[name] = FontFile(path, stamp, data, content)
     _cmap.cache_clear()  # (a name now naming another file)
 
 

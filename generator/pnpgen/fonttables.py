@@ -40,6 +40,14 @@ def parse(name: str, path: Path) -> tuple[Any, bytes]:
     """ReportLab's TTFont for ``path``, registered as ``name``, from the cache when it holds the
     tables of this very file content; and the file's bytes it was made from, read once (the
     writer cuts its subsets from them: ``fonts.FontFile``)."""
+    font, data, _ = parse_keyed(name, path)
+    return font, data
+
+
+def parse_keyed(name: str, path: Path) -> tuple[Any, bytes, str]:
+    """``parse``'s font and bytes, and the name of their content in the machine's cache (the
+    tables' entry: found by the file's stamp, never by hashing the bytes again), under which what
+    else is cut from the same bytes is kept (pdf/embed.py: a document's font subsets)."""
     import reportlab
     from reportlab.pdfbase.ttfonts import TTFont
 
@@ -47,7 +55,7 @@ def parse(name: str, path: Path) -> tuple[Any, bytes]:
     entry = _content_key(data, stamp, reportlab.Version.encode())
     state = usercache.get(KIND, entry)
     if isinstance(state, dict) and "unitsPerEm" in state and "charWidths" in state:
-        return _restore(name, path, data, state, entry), data
+        return _restore(name, path, data, state, entry), data, entry
     glyph_offsets(data, directory(data))  # what the subsets are cut from, whole (else DamagedFont)
     read = io.BytesIO(data)  # (a file object ReportLab reads, named as the file: the same font as from its path)
     read.name = str(path)
@@ -59,7 +67,7 @@ def parse(name: str, path: Path) -> tuple[Any, bytes]:
     if usercache.folder(KIND) is not None:  # (the arrays take some 4 ms a BIZ UD font to make: not for nothing)
         usercache.put(KIND, entry, {k: v for k, v in tables.items() if k not in LATER})
         usercache.put(KIND, _later_key(entry), _flat(tables))
-    return font, data
+    return font, data, entry
 
 
 def _read(path: Path) -> tuple[bytes, bytes | None]:

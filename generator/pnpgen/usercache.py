@@ -1,5 +1,6 @@
 """pnpgen's cache on this machine, shared by every workspace: what costs time to work out again
-from a file's content and depends on nothing else — a font's parsed tables (fonttables.py), a
+from a file's content and depends on nothing else — a font's parsed tables (fonttables.py) and the
+subsets of it the documents embed (pdf/embed.py), a
 YAML file read with the position of every value (data/yamlsrc.py), a workbook's worksheet as its
 rows (data/workbooks.py), a template as compiled, by its
 name and text (faces/compiled.py: Jinja's bytecode — code the build runs, so it is kept here,

@@ -141,3 +141,51 @@ def test_a_subset_is_kept_by_its_fonts_file_not_by_hashing_the_fonts_bytes(tmp_p
         embed._font_file.cache_clear()  # (no font of this test's bytes kept for the next)
         embed._subset_stream.cache_clear()
     assert _type0_fonts(tmp_path / "after" / "test" / "cards.pdf") == _type0_fonts(tmp_path / "before" / "test" / "cards.pdf")
+
+
+def test_a_later_runs_subsets_are_read_from_the_machines_cache_not_cut_again(tmp_path, monkeypatch):
+    """An edit's build embeds the subsets the last build cut (pdf/embed.py ``_subset_stream``:
+    the machine's cache, by the font's content and the glyphs): counted, no subset is cut by a
+    second run of a new process's caches, and its documents are the same bytes; a subset cut by
+    other code (pdf/sfnt.py's text in the key) or of other glyphs is cut anew."""
+    from pnpgen.pdf import embed
+
+    monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "cache"))
+    cut: list[frozenset[int]] = []
+    subset = sfnt.subset
+    monkeypatch.setattr(sfnt, "subset", lambda font, gids: cut.append(frozenset(gids)) or subset(font, gids))
+    ws = make_workspace(tmp_path / "ws", pieces=["火の竜", "水の鳥"])
+
+    def build(out: str) -> int:
+        """The subsets cut by a build as a new process makes it (the process's own kept ones let go of)."""
+        embed._font_file.cache_clear()
+        embed._subset_stream.cache_clear()
+        before = len(cut)
+        try:
+            assert run(ws, "build", "--game", "test", "--no-rulebook", "--out", str(tmp_path / out)) == 0
+        finally:
+            embed._font_file.cache_clear()
+            embed._subset_stream.cache_clear()
+        return len(cut) - before
+
+    assert build("first") >= 1
+    assert build("again") == 0
+    for doc in DOCS:
+        assert (tmp_path / "again" / "test" / doc).read_bytes() == (tmp_path / "first" / "test" / doc).read_bytes()
+    entry = embed._subset_entry("font", frozenset(cut[0]))
+    monkeypatch.setattr(embed, "_cutter", lambda: b"another pdf/sfnt.py")
+    assert embed._subset_entry("font", frozenset(cut[0])) != entry  # (cut by other code: not taken)
+    monkeypatch.undo()
+    monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(sfnt, "subset", lambda font, gids: cut.append(frozenset(gids)) or subset(font, gids))
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(
+        (ws / "data" / "test" / "decks" / "cards.yaml").read_text(encoding="utf-8").replace("火の竜", "風の狼"), encoding="utf-8")
+    new = len(cut)
+    assert build("edited") >= 1
+    assert any(gids not in cut[:new] for gids in cut[new:])  # (the new glyphs' subset)
+    outlined = set()  # (the edited document's subsets hold the new glyphs' outlines)
+    for _, program, chars, _ in _type0_fonts(tmp_path / "edited" / "test" / "cards.pdf"):
+        subset_font = TTFont(io.BytesIO(program))
+        order = subset_font.getGlyphOrder()
+        outlined |= {ch for gid, ch in chars.items() if subset_font["glyf"][order[gid]].numberOfContours != 0}
+    assert {"風", "狼"} <= outlined
