@@ -601,3 +601,17 @@ def pytest_unconfigure(config) -> None:
     so the interpreter's last garbage collection does not walk it: that walk kept each worker
     alive most of a second after its last test."""
     gc.freeze()
+
+
+def remove_tree(folder: Path) -> None:
+    """Remove a folder a build wrote into, which the reclaim a finished commit started (a process
+    of its own, engine/trash.reclaim) may still be emptying: an entry it frees as rmtree walks is
+    no error (a fresh clone's CI run failed on '.pnpgen-trash' so)."""
+    for _ in range(100):
+        try:
+            shutil.rmtree(folder)
+            return
+        except FileNotFoundError:
+            if not folder.exists():
+                return
+    raise AssertionError(f"{folder}: could not be removed")

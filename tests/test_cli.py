@@ -14,7 +14,7 @@ import pytest
 from pypdf import PdfReader
 
 import pnpgen
-from conftest import GAME_YAML, make_workspace, run
+from conftest import GAME_YAML, make_workspace, remove_tree, run
 from pnpgen import commandline
 from pnpgen.cli import main
 from pnpgen.commandline import option_values_joined, parsers
@@ -286,7 +286,7 @@ def test_clean_removes_the_records_of_a_game_folder_deleted_by_hand(tmp_path, ca
     assert run(ws, "export", "--game", "test", "--preset", "tabletopsimulator") == 0
     build = ws / "build"
     assert {p.parent.parent.name for p in (build / ".cache").rglob("*.json")} >= {"exports", "rulebooks"}
-    shutil.rmtree(build / "test")
+    remove_tree(build / "test")
     assert run(ws, "clean") == 0
     assert not build.exists(), sorted(p.relative_to(build).as_posix() for p in build.rglob("*"))
 

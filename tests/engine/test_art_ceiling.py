@@ -14,7 +14,7 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image
 
-from conftest import DRAFT, GAME_YAML, make_workspace, run
+from conftest import DRAFT, GAME_YAML, make_workspace, remove_tree, run
 from pdfprobe import PT, image_xobjects, reader
 from pnpgen.data import artfile
 from pnpgen.data.pixels import ceiling_size
@@ -154,7 +154,7 @@ def test_a_cmyk_jpeg_is_converted_once_its_print_bytes_then_read_from_the_cache(
     assert build(ws) == 0
     assert conversions == [("CMYK", (64, 64), None)]
     first = (ws / "build" / "test" / "shop" / "cards.pdf").read_bytes()
-    shutil.rmtree(ws / "build")  # a cold build: every face converted again
+    remove_tree(ws / "build")  # a cold build: every face converted again
     assert build(ws) == 0
     assert len(conversions) == 1  # read from the machine's cache
     assert (ws / "build" / "test" / "shop" / "cards.pdf").read_bytes() == first
@@ -164,7 +164,7 @@ def test_without_a_machine_cache_every_build_converts(conversions, tmp_path, mon
     monkeypatch.setenv("PNPGEN_CACHE", "off")
     ws = workspace(tmp_path / "ws", cyan_cmyk((64, 64)))
     assert build(ws) == 0
-    shutil.rmtree(ws / "build")
+    remove_tree(ws / "build")
     assert build(ws) == 0
     assert len(conversions) == 2
 

@@ -4,11 +4,9 @@ copied workspace, a new build folder or a later process come from memory or the 
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
-from conftest import FRONT, make_workspace, run
+from conftest import FRONT, make_workspace, remove_tree, run
 
 # The front with a line that fails while the face is drawn (an unknown palette colour), line 3.
 BROKEN = FRONT.replace("{% block art %}", '{% block art %}\n<rect width="3" height="3" fill="{{ colour(\'nosuch\') }}"/>')
@@ -58,7 +56,7 @@ def test_a_template_from_another_folder_names_its_own_file_and_line(tmp_path, co
     assert run(first, "build", "--game", "test", "--no-rulebook") == 2
     said = capsys.readouterr().err
     assert said.startswith("pnpgen: error: templates/test/card-front.svg.j2:3: "), said
-    shutil.rmtree(first)  # its files gone: a message that named them would fall back on the deck
+    remove_tree(first)  # its files gone: a message that named them would fall back on the deck
     compiled.clear()
     second = make_workspace(tmp_path / "second", front=BROKEN)
     assert run(second, "build", "--game", "test", "--no-rulebook") == 2

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DRAFT, FEW_CARDS, GAME_YAML, REPO, make_workspace, run
+from conftest import DRAFT, FEW_CARDS, GAME_YAML, REPO, make_workspace, remove_tree, run
 from pdfprobe import glyphs, texts
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
@@ -153,7 +153,7 @@ def test_a_build_of_a_game_asking_for_a_sheet_writes_it_names_it_and_takes_it_ba
     assert "ルールブック1部" in bom and "ビルドの要約" not in bom, bom
     # the same inputs in another folder: the same bytes
     other = Path(shutil.copytree(ws, tmp_path / "elsewhere", symlinks=True))
-    shutil.rmtree(other / "build")
+    remove_tree(other / "build")
     assert run(other, "build", "--game", "test", "--jobs", "1", "-q") == 0
     assert (other / "build" / "test" / "rule-sheet.pdf").read_bytes() == pdf
     game_yaml = ws / "data" / "test" / "game.yaml"

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import main, make_workspace
+from conftest import main, make_workspace, remove_tree
 from pnpgen.engine.journal import JOURNAL, STAGED, STAGING, recover
 from pnpgen.engine.transaction import PAUSE_ENV, commit
 
@@ -50,19 +50,6 @@ def _edit(ws: Path) -> None:
     (ws / "data/test/decks/more.yaml").unlink()
 
 
-def _remove(folder: Path) -> None:
-    """Remove a trial's folder, which the reclaim a finished commit started (a process of its own,
-    engine/trash.reclaim) may still be emptying: an entry it frees as rmtree walks is no error."""
-    for _ in range(100):
-        try:
-            shutil.rmtree(folder)
-            return
-        except FileNotFoundError:
-            if not folder.exists():
-                return
-    raise AssertionError(f"{folder}: could not be removed")
-
-
 def _kill_loop(tmp_path: Path, args: list[str], part: str) -> None:
     ws = make_workspace(tmp_path / "ws", pieces=["カード1", "カード5"])
     (ws / "data/test/decks/more.yaml").write_text(
@@ -93,7 +80,7 @@ def _kill_loop(tmp_path: Path, args: list[str], part: str) -> None:
         assert got in (old, new), f"kill {i}: a mixed set"
         seen["old" if got == old else "new"] += 1
         assert not (trial / JOURNAL).exists() and not (trial / STAGING).exists()
-        _remove(trial)
+        remove_tree(trial)
         if i >= KILLS // 4 and not seen["old"]:
             window /= 2  # (the machine faster than at the timed run, every kill too late: see _window)
     assert seen["old"] > 0  # the instants did reach into the build
