@@ -25,7 +25,7 @@ from pnpgen.impose.bom import bom_pages
 from pnpgen.impose.cutter import CRICUT_AREA_IN, silhouette_layout
 from pnpgen.impose.fold import FoldLayout, layout_fold, more_with_less_bleed
 from pnpgen.impose.grid import SheetOptions, choose_layout, layout_grid, layout_grid_at, size_to_hold_whole
-from pnpgen.impose.onpaper import DeckOnPaper, back_behind, deck_sheet, on_deck_paper
+from pnpgen.impose.onpaper import DeckOnPaper, back_behind, deck_sheet, on_deck_paper, paper_printed_on
 from pnpgen.impose.plan import Page, PagePlan, signed
 from pnpgen.impose.share import OnAll, Sharing, all_in_one_sheets, shared_sheets
 from pnpgen.impose.sheets import (
@@ -170,7 +170,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
             id=deck.id, name=deck.name, kind=deck.kind, shape=deck.shape, format=deck.format,
             trim_mm=[round(v, 3) for v in deck.trim_mm], bleed_mm=deck.bleed(sheet.bleed_mm), count=deck.count,
             unique=len(deck.pieces), faces=len({*df.fronts, *(df.backs or ())}),
-            double_sided=deck.back is not None, paper=on.paper,
+            double_sided=deck.back is not None, paper=paper_printed_on(placed, on),  # (an A3 sheet layout's A3)
             layout=imposed.fold_or_sleeve or layout_record(placed.spec, placed.layout, placed.tiles, on,
                                                            placed.whole_with, placed.whole_at)
             | _offset_cost(deck, placed.spec, placed.layout, on),
