@@ -16,6 +16,7 @@ from typing import Any
 
 from pnpgen import fonts as fontreg
 from pnpgen.data.model import Deck, Game
+from pnpgen.data.telling import names_told_apart
 from pnpgen.engine.bom import bill_of_materials
 from pnpgen.engine.manifest import DeckRecord, die_line_record, layout_record
 from pnpgen.engine.options import BuildOptions
@@ -145,8 +146,9 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
             cuts.update(imposed.cuts)
             documents[files[0]] = PagePlan(f"{game.title} — {deck.name}", home)
             documents[files[1]] = PagePlan(f"{game.title} — {deck.name} (print shop)", imposed.shop)
-            orders.extend([files[2], n * (2 if p.back else 1) + 1, deck.id, p.piece.index, p.piece.label, p.count]
-                          for n, p in enumerate(df.pairs))
+            names = names_told_apart(deck.pieces, game.lang)  # (団子［1］ … 団子［13］, as the change report names them)
+            orders.extend([files[2], n * (2 if p.back else 1) + 1, deck.id, p.piece.index,
+                           names.get(p.piece.index, p.piece.label), p.count] for n, p in enumerate(df.pairs))
             documents[files[2]] = PagePlan(f"{game.title} — {deck.name} (print shop, each face once)", imposed.unique)
             if imposed.die is not None:
                 files.append(f"shop/{deck.id}-die.pdf")

@@ -161,7 +161,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     warnings += [tts.table_dpi_said(deck, fitted[deck.id].trim, held[deck.id]) for deck in decks if deck.id in held
                  and any(i["deck"] == deck.id and i.get("kind") == "raster" and held[deck.id] <= i["dpi"] < min_dpi
                          for i in rendered.images)]
-    by_deck = {df.deck.id: unique_faces(df) for df in rendered.decks}
+    by_deck = {df.deck.id: unique_faces(df, game.lang) for df in rendered.decks}
     needed = sorted({key for deck in decks for f in by_deck[deck.id] for key in (f.front, f.back) if key})
     # Each face's pictures are let go of as it is converted: the pages place them from their art
     # files when written (a thousand illustrated cards' pictures are not all held at once).
@@ -226,7 +226,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
                 x += ttscards.PART_STEP * len(objects) if deck.sections is None else \
                     ttspieces.map_width(deck, style.fitted.trim) + ttscards.PART_STEP
                 made[-1][1][f"{deck.id}.json"] = tts.saved_object(f"{game.title} — {deck.name}", objects).encode("utf-8")
-                result.order.extend(OrderRow(f"{deck.id}.json", "", "", deck.id, f.piece.index, f.piece.label,
+                result.order.extend(OrderRow(f"{deck.id}.json", "", "", deck.id, f.piece.index, f.name,
                                                   f.copies) for f in faces)
             else:
                 result.order.extend(shop.deck_files(preset, style, faces, made[-1][1], result.warnings,
