@@ -230,6 +230,29 @@ def test_the_reprint_of_a_changed_mat_is_on_its_paper(tmp_path):
     assert sizes(out / "reprint.pdf") == [A3] * 2  # mat1's front and back, on A3 as mat.pdf
     (x0, _, x1, _), = placements(out / "reprint.pdf")[0]
     assert (x0 + x1) / 2 == pytest.approx(297 / 2, abs=0.01)
+    assert "reprint.pdf は A3（ゲームの用紙 A4 ではない）：A3 に印刷する" in (out / "reprint.txt").read_text(encoding="utf-8")
+
+
+def test_a_reprint_of_a4_and_a3_pages_names_the_a3_pages(tmp_path, capsys):
+    """fixes45b: a card and a mat changed: reprint.pdf holds the card's A4 sheet and the mat's A3
+    one, which many printer drivers print all on one paper, and nothing said so. reprint.txt says
+    it under its head and the build's summary as a warning, naming the A3 pages."""
+    ws = mats_and_cards(tmp_path / "ws")
+    build(ws, tmp_path / "out")
+    decks = ws / "data" / "test" / "decks"
+    for deck, piece in (("mat", "mat1"), ("bid", "bid3")):
+        path = decks / f"{deck}.yaml"
+        path.write_text(path.read_text(encoding="utf-8").replace(f"{{name: {piece}, text: t}}", f"{{name: {piece}, text: new}}"),
+                        encoding="utf-8")
+    capsys.readouterr()
+    out = build(ws, tmp_path / "out")
+    assert sizes(out / "reprint.pdf") == [A4] * 2 + [A3] * 2  # bid3's sheet, then mat1's
+    said = [line for line in capsys.readouterr().err.splitlines() if "reprint.pdf" in line]
+    assert said == ["pnpgen: warning: reprint.pdf pages 3–4 are A3, the others A4: print each paper's pages apart "
+                    "(many printer drivers print a job of mixed papers all on one)"], said
+    txt = (out / "reprint.txt").read_text(encoding="utf-8").splitlines()
+    assert txt[2] == ("reprint.pdf の 3–4 ページは A3、ほかは A4：用紙ごとにページを分けて印刷する"
+                      "（多くのプリンタードライバーは用紙の混じったジョブを 1 種類の用紙に印刷する）"), txt
 
 
 def test_a_profile_measured_on_one_paper_applied_to_a_deck_on_another_is_told_once_per_deck(tmp_path, capsys):
