@@ -20,7 +20,7 @@ from pnpgen.data.telling import names_told_apart
 from pnpgen.engine.bom import bill_of_materials
 from pnpgen.engine.manifest import DeckRecord, die_line_record, layout_record
 from pnpgen.engine.options import BuildOptions
-from pnpgen.exports.cutfiles import CutFile, cut_files
+from pnpgen.exports.cutfiles import CutFile, alike_sheets, cut_files
 from pnpgen.faces.faceset import DeckFaces, RenderedGame
 from pnpgen.impose.bom import bom_pages
 from pnpgen.impose.cutter import CRICUT_AREA_IN, silhouette_layout
@@ -165,6 +165,9 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
         die_line = die_line_record(deck.id, placed.spec.die_cut, deck.back is not None)
         if imposed.cuts:
             die_line["home"] = f"the cutting machine: cut/{deck.id}-pNN.{'svg, .dxf' if sheet.silhouette else 'png, .svg'}"
+            alike = alike_sheets(imposed.cuts)
+            if alike:  # (a score pad's twenty pages: one file for the sheets that cut alike, cut/pad-p01-p10.svg)
+                die_line["cut_alike"] = alike
         elif isinstance(placed.layout, SlotLayout) and not placed.layout.marks:
             # perforated cards or kiss-cut labels: no crop marks to cut at (a sticker deck's manifest said so)
             die_line["home"] = f"none: the stock's own cuts (sheet {placed.layout.stock.id}, no cut marks)"
