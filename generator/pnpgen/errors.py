@@ -41,12 +41,21 @@ class InputError(Exception):
     expected: str | None = None
     glyph: str | None = None  # the character no font has, when that is the mistake (check says it once)
     icon: str | None = None  # an icon file's own fault (its file and what is wrong), when that is the mistake (check says it once)
+    details: tuple[str, ...] = ()  # facts said a line each under the message (an export's decks left out, a reason a line)
 
     def __str__(self) -> str:
         """One line, as an editor links it: a line break the data brings (a sheet's header cell of
-        two lines, 枚<Alt+Enter>数, quoted in the key, the message and the hint) shown as ``\\n``."""
+        two lines, 枚<Alt+Enter>数, quoted in the key, the message and the hint) shown as ``\\n``.
+        With ``details``, each of them on a line of its own under it, indented, then the hint, its
+        alternatives a line each (``expected`` parted by line breaks: the export's "takes none of
+        the decks", every fact kept, was one line of 1,800 characters)."""
         where = f"{place(self.path, self.line, self.column)}: " if self.path is not None else ""
         key = f"{shown_invisible(self.key)}: " if self.key else ""
+        if self.details:
+            hint = "\n   ".join(one_line(cut_middle(part)) for part in (self.expected or "").split("\n") if part)
+            return "\n  ".join([one_line(f"{where}{key}{cut_middle(self.message)}{_odd_key(self.key, self.message)}"),
+                                *(one_line(cut_middle(d)) for d in self.details),
+                                *([f"(expected {hint})"] if hint else [])])
         hint = f" (expected {cut_middle(self.expected)})" if self.expected else ""
         return one_line(f"{where}{key}{cut_middle(self.message)}{_odd_key(self.key, self.message)}{hint}")
 

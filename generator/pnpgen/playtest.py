@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from pnpgen.data import optionvalues
 from pnpgen.data.workspace import Workspace
-from pnpgen.safetext import CONTROL, shown, shown_name
+from pnpgen.safetext import CONTROL, shown, shown_name, warning_line
 
 if TYPE_CHECKING:
     from pnpgen.engine.history import Version
@@ -262,10 +262,11 @@ def reprint(ws: Workspace, args: argparse.Namespace) -> int:
         cache.hashes.threads = not options.one_core
         cache.refuse_links()  # (the last build's records read through none, as a build refuses)
         result = build_game(ws, args.game, options, cache=cache)
+        papers_apart: list[str] = []  # its pages on a paper not the game's (a deck's A3), said as the build says them
         files = reprint_files(result, options, since.body["decks"], name=f"{REPRINT_SINCE}{since.name}",
                               since=f"{args.since} ({since.name}, {since.body['time']})"
                               if history.tags(root, _edition(args)).get(args.since) == since.number
-                              else f"{since.name} ({since.body['time']})")  # the tag the designer printed
+                              else f"{since.name} ({since.body['time']})", said=papers_apart)  # the tag the designer printed
         if args.printer is None:  # which profile the copies are laid out for, and how to pick another: one line
             _said_printer(ws, since, recorded, unknown, result.options or options)
         if not files:
@@ -281,6 +282,8 @@ def reprint(ws: Workspace, args: argparse.Namespace) -> int:
                              f"{f' --out {args.out}' if args.out else ''} "
                              f"--since {args.since} again: it writes {' and '.join(sorted(files))} anew")
         commit(root, {out_dir / rel: data for rel, data in files.items()} | reprint_record(root, out_dir, files))
+    for line in papers_apart:
+        print(warning_line(ws.shown(line)), file=sys.stderr)
     print(ws.shown(f"{args.game}: " + ", ".join(str(out_dir / rel) for rel in sorted(files))))
     return 0
 

@@ -224,8 +224,8 @@ def test_the_decks_this_preset_takes_with_fit_are_named_when_others_it_never_tak
     assert run(root, "export", "--game", "test", "--preset", "thegamecrafter") == 2
     err = capsys.readouterr().err
     expected = err[err.index("(expected "):]
-    assert expected.startswith("(expected --preset thegamecrafter --fit scale --deck cards (takes 'cards'); "
-                               "for every deck: --preset doujin-pieces, --preset tabletopsimulator"), expected
+    assert expected.startswith("(expected --preset thegamecrafter --fit scale --deck cards (takes 'cards');\n"
+                               "   for every deck: --preset doujin-pieces, --preset tabletopsimulator"), expected
 
 
 def test_the_advice_names_a_deck_with_a_space_as_the_shell_takes_it(tmp_path, capsys):
@@ -238,7 +238,7 @@ def test_the_advice_names_a_deck_with_a_space_as_the_shell_takes_it(tmp_path, ca
     (decks / "cards.yaml").rename(decks / "Day Cards.yaml")
     assert run(root, "export", "--game", "test", "--preset", "thegamecrafter") == 2
     err = capsys.readouterr().err
-    assert "(expected --preset thegamecrafter --fit scale --deck 'Day Cards' (takes 'Day Cards'); " in err, err
+    assert "(expected --preset thegamecrafter --fit scale --deck 'Day Cards' (takes 'Day Cards');\n" in err, err
 
 
 def test_a_big_export_s_contact_sheet_is_several_sheets_the_notes_under_the_last(tmp_path, monkeypatch):
@@ -340,8 +340,8 @@ def test_advice_per_deck_keeps_the_shops_size_for_the_deck_file():
                     ("--preset thegamecrafter --fit scale", "pnpgen build's shop/ files"))
     board = LeftOut(SimpleNamespace(id="board"), NotTaken("600×600 mm"), ("pnpgen build's shop/ files",))
     said = _takes_all(SimpleNamespace(slug="thegamecrafter"), [cards, board])
-    assert said == ("cards: takes it: --preset thegamecrafter --fit scale, pnpgen build's shop/ files; or, with no "
-                    "--fit, size: [2.5in, 3.5in] in data/t/decks/cards.yaml:3; board: takes it: pnpgen build's shop/ files")
+    assert said == ["cards: takes it: --preset thegamecrafter --fit scale, pnpgen build's shop/ files; or, with no "
+                    "--fit, size: [2.5in, 3.5in] in data/t/decks/cards.yaml:3", "board: takes it: pnpgen build's shop/ files"]
 
 
 def test_the_first_deck_export_after_an_older_pnpgens_state_exports_every_deck_once(tmp_path, capsys):

@@ -391,8 +391,26 @@ def test_with_a_small_keep_out_the_grid_may_go_up_between_the_top_marks(tmp_path
     zones = [Rect(0, 0, reach, reach), Rect(w - reach, 0, w, reach), Rect(0, h - reach, reach, h)]
     assert len(pieces) == 8 and min(p.y0 for p in pieces) < reach  # up between the top marks
     assert not any(p.overlaps(z) for p in pieces for z in zones)
-    svg = _svg_paths((tmp_path / "0" / "test" / "cut" / "cards-p01.svg").read_bytes())
+    svg = _svg_paths((tmp_path / "0" / "test" / "cut" / "cards-p01-p02.svg").read_bytes())
     assert len(svg) == 8  # (16 cards: 2 sheets instead of 3)
+
+
+def test_sheets_that_cut_alike_share_one_cut_file_and_the_summary_says_how_many(tmp_path, capsys):
+    """fixes45b: a score pad's 20 pages, 2 a sheet, wrote ten cut files of the same bytes,
+    cards-p01 … p10. Sheets in a row that cut alike are one file named by the run, the sheet that
+    differs (the last, partly filled) its own; the summary and the manifest say how many sheets
+    each run's file cuts."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: カード1, text: 本文, count: 20}\n")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--paper", "letter", "--marks", "silhouette",
+               "--silhouette-marks", "keepout=0", "--out", str(tmp_path / "out")) == 0  # 8 a sheet: 8, 8, 4
+    said = capsys.readouterr().out
+    out = tmp_path / "out" / "test"
+    assert sorted(p.name for p in (out / "cut").iterdir()) == ["cards-p01-p02.dxf", "cards-p01-p02.svg",
+                                                              "cards-p03.dxf", "cards-p03.svg"]
+    assert [len(_svg_paths((out / "cut" / f"cards-{run}.svg").read_bytes())) for run in ("p01-p02", "p03")] == [8, 4]
+    deck = json.loads((out / "manifest.json").read_text(encoding="utf-8"))["decks"][0]
+    assert deck["die_line"]["cut_alike"] == {"cut/cards-p01-p02": 2}
+    assert "cut/cards-p01-p02: one cut file for 2 sheets that cut alike, each cut with it" in said, said
 
 
 def test_silhouette_figures_are_options(tmp_path):

@@ -80,6 +80,35 @@ def test_one_paper_says_nothing_of_papers(tmp_path):
     assert "用紙ごと" not in texts(out / "test-all.pdf")[-1]
 
 
+def test_an_a4_games_only_deck_on_a3_is_named_a3_in_the_bill(tmp_path):
+    """fixes45b: an A4 game whose one deck prints on A3 (its paper:, or an A3 sheet layout as the
+    docs' map in sections) said 用紙 A4 and "2 枚 / 4 p": one paper, so no paper was named. A
+    designer printing from the bill must see the A3 wherever it is not the game's paper."""
+    ws = mats_and_cards(tmp_path / "ws")
+    (ws / "data" / "test" / "decks" / "bid.yaml").unlink()
+    out = build(ws, tmp_path / "out")
+    assert sizes(out / "test-all.pdf") == [A3] * 4 + [A4]  # the bill itself on the game's A4
+    bom = json.loads((out / "manifest.json").read_text(encoding="utf-8"))["bill_of_materials"]
+    assert bom["totals"]["sheets_by_paper"] == {"a3": 2}
+    page = texts(out / "test-all.pdf")[-1]
+    assert "用紙 A3" in page and "用紙 A4" not in page and "A3 2 枚 / 4 p" in page
+    assert "用紙ごとのシート枚数：A3 2" in page
+    # the map's sections on an A3 sheet layout alone (its record said the build's A4 before)
+    (ws / "data" / "test" / "decks" / "mat.yaml").unlink()
+    (ws / "sheets").mkdir()
+    (ws / "sheets" / "map-a3.yaml").write_text("name: 地図 A3\npaper: [420, 297]\nstock: false\n"
+                                               "grid: {left: 10, top: 16, width: 400, height: 270}\n", encoding="utf-8")
+    (ws / "data" / "test" / "decks" / "sections.yaml").write_text(
+        "name: 地図\nkind: board\nsize: [400, 270]\nsheet: map-a3\nfront: card-front.svg.j2\n"
+        "fields: {name: text, text: text}\npieces:\n  - {name: A, text: 地図}\n", encoding="utf-8")
+    out = build(ws, tmp_path / "out")
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert [(d["id"], d["paper"]) for d in manifest["decks"]] == [("sections", "a3")]
+    assert manifest["bill_of_materials"]["totals"]["sheets_by_paper"] == {"a3": 1}
+    page = texts(out / "test-all.pdf")[-1]
+    assert "用紙 A3" in page and "A3 1 枚 / 1 p" in page
+
+
 def test_paper_on_the_command_line_wins_over_the_decks(tmp_path):
     """--paper a3: every deck on A3, the cards too (9 poker cards on A4 → 16 on A3: one sheet)."""
     out = build(mats_and_cards(tmp_path / "ws"), tmp_path / "out", "--paper", "a3")
@@ -201,6 +230,29 @@ def test_the_reprint_of_a_changed_mat_is_on_its_paper(tmp_path):
     assert sizes(out / "reprint.pdf") == [A3] * 2  # mat1's front and back, on A3 as mat.pdf
     (x0, _, x1, _), = placements(out / "reprint.pdf")[0]
     assert (x0 + x1) / 2 == pytest.approx(297 / 2, abs=0.01)
+    assert "reprint.pdf は A3（ゲームの用紙 A4 ではない）：A3 に印刷する" in (out / "reprint.txt").read_text(encoding="utf-8")
+
+
+def test_a_reprint_of_a4_and_a3_pages_names_the_a3_pages(tmp_path, capsys):
+    """fixes45b: a card and a mat changed: reprint.pdf holds the card's A4 sheet and the mat's A3
+    one, which many printer drivers print all on one paper, and nothing said so. reprint.txt says
+    it under its head and the build's summary as a warning, naming the A3 pages."""
+    ws = mats_and_cards(tmp_path / "ws")
+    build(ws, tmp_path / "out")
+    decks = ws / "data" / "test" / "decks"
+    for deck, piece in (("mat", "mat1"), ("bid", "bid3")):
+        path = decks / f"{deck}.yaml"
+        path.write_text(path.read_text(encoding="utf-8").replace(f"{{name: {piece}, text: t}}", f"{{name: {piece}, text: new}}"),
+                        encoding="utf-8")
+    capsys.readouterr()
+    out = build(ws, tmp_path / "out")
+    assert sizes(out / "reprint.pdf") == [A4] * 2 + [A3] * 2  # bid3's sheet, then mat1's
+    said = [line for line in capsys.readouterr().err.splitlines() if "reprint.pdf" in line]
+    assert said == ["pnpgen: warning: reprint.pdf pages 3–4 are A3, the others A4: print each paper's pages apart "
+                    "(many printer drivers print a job of mixed papers all on one)"], said
+    txt = (out / "reprint.txt").read_text(encoding="utf-8").splitlines()
+    assert txt[2] == ("reprint.pdf の 3–4 ページは A3、ほかは A4：用紙ごとにページを分けて印刷する"
+                      "（多くのプリンタードライバーは用紙の混じったジョブを 1 種類の用紙に印刷する）"), txt
 
 
 def test_a_profile_measured_on_one_paper_applied_to_a_deck_on_another_is_told_once_per_deck(tmp_path, capsys):

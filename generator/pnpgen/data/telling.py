@@ -6,10 +6,15 @@ is nothing a printed piece shows."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections import Counter
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from pnpgen.data.markup import plain
 from pnpgen.messages import msg
+
+if TYPE_CHECKING:
+    from pnpgen.data.model import Piece
 
 LABEL_VALUE = 24  # characters of a value that tells a piece apart, then …
 TELLING_FIELDS = 5  # fields at most that tell a piece apart
@@ -58,6 +63,25 @@ def told_by_values(name: str, values: dict[str, Any], fields: list[str], lang: s
              for f in fields if values.get(f) not in (None, "")]
     return msg("reprint.nameless", lang, piece=name, values=msg("reprint.nameless.sep", lang).join(shown)) \
         if shown else None
+
+
+def names_told_apart(pieces: Iterable[Piece], lang: str) -> dict[int, str]:
+    """Each named piece's name, by its number: a name several pieces of the deck share with the
+    values that tell it apart from the others of its name, as the change report calls it
+    (``団子［1］`` … ``団子［13］``, a suit's ranks), with its number where no value does
+    (``得点 #2``). Pieces without a name of their own (``#2``) are left out: each caller names
+    them its way. For the shop's order.csv, the contact sheet and Tabletop Simulator's table."""
+    named = {p.index: p.label for p in pieces if p.label != f"#{p.index}"}
+    if not named:
+        return {}
+    shared = Counter(named.values())
+    if max(shared.values()) == 1:
+        return named
+    values = {p.index: plain_values(p.values) for p in pieces if shared.get(named.get(p.index, ""), 0) > 1}
+    telling = {name: telling_fields([values[i] for i, n in named.items() if n == name])
+               for name, many in shared.items() if many > 1}
+    return {i: name if shared[name] == 1 else told_by_values(name, values[i], telling[name], lang) or f"{name} #{i}"
+            for i, name in named.items()}
 
 
 def as_text(value: Any, lang: str) -> str:

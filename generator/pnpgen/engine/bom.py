@@ -25,7 +25,7 @@ def bill_of_materials(game: Game, decks: list[DeckRecord], paper: str = "a4", ru
     ``print`` says how its file is printed (``printed_as``, the build's ``duplex``); its ``sheets``
     are sheets of paper: with its backs on paper of their own (``--duplex none``), its pages."""
     printed = []
-    by_paper: dict[str, int] = {}  # the sheets of each paper, when decks give papers of their own (paper:)
+    by_paper: dict[str, int] = {}  # the sheets of each paper, when decks give papers of their own (paper:, sheet:)
     for d in decks:
         how = printed_as(d, duplex)
         sheets = d.pages if how == "backs-apart" else d.sheets
@@ -64,7 +64,8 @@ def bill_of_materials(game: Game, decks: list[DeckRecord], paper: str = "a4", ru
         "totals": {
             "printed_pieces": sum(p["count"] for p in printed),
             "sheets": sum(p["sheets"] for p in printed),
-            **({"sheets_by_paper": by_paper} if len(by_paper) > 1 else {}),
+            # each deck's paper named when it is not the game's alone (an A4 game's only deck on A3 too)
+            **({"sheets_by_paper": by_paper} if set(by_paper) - {paper} else {}),
             "pages": sum(p["pages"] for p in printed),
             "sourced_items": sum(s["count"] for s in sourced),
         },

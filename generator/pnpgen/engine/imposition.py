@@ -16,16 +16,17 @@ from typing import Any
 
 from pnpgen import fonts as fontreg
 from pnpgen.data.model import Deck, Game
+from pnpgen.data.telling import names_told_apart
 from pnpgen.engine.bom import bill_of_materials
 from pnpgen.engine.manifest import DeckRecord, die_line_record, layout_record
 from pnpgen.engine.options import BuildOptions
-from pnpgen.exports.cutfiles import CutFile, cut_files
+from pnpgen.exports.cutfiles import CutFile, alike_sheets, cut_files
 from pnpgen.faces.faceset import DeckFaces, RenderedGame
 from pnpgen.impose.bom import bom_pages
 from pnpgen.impose.cutter import CRICUT_AREA_IN, silhouette_layout
 from pnpgen.impose.fold import FoldLayout, layout_fold, more_with_less_bleed
 from pnpgen.impose.grid import SheetOptions, choose_layout, layout_grid, layout_grid_at, size_to_hold_whole
-from pnpgen.impose.onpaper import DeckOnPaper, back_behind, deck_sheet, on_deck_paper
+from pnpgen.impose.onpaper import DeckOnPaper, back_behind, deck_sheet, on_deck_paper, paper_printed_on
 from pnpgen.impose.plan import Page, PagePlan, signed
 from pnpgen.impose.share import OnAll, Sharing, all_in_one_sheets, shared_sheets
 from pnpgen.impose.sheets import (
@@ -145,8 +146,9 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
             cuts.update(imposed.cuts)
             documents[files[0]] = PagePlan(f"{game.title} — {deck.name}", home)
             documents[files[1]] = PagePlan(f"{game.title} — {deck.name} (print shop)", imposed.shop)
-            orders.extend([files[2], n * (2 if p.back else 1) + 1, deck.id, p.piece.index, p.piece.label, p.count]
-                          for n, p in enumerate(df.pairs))
+            names = names_told_apart(deck.pieces, game.lang)  # (団子［1］ … 団子［13］, as the change report names them)
+            orders.extend([files[2], n * (2 if p.back else 1) + 1, deck.id, p.piece.index,
+                           names.get(p.piece.index, p.piece.label), p.count] for n, p in enumerate(df.pairs))
             documents[files[2]] = PagePlan(f"{game.title} — {deck.name} (print shop, each face once)", imposed.unique)
             if imposed.die is not None:
                 files.append(f"shop/{deck.id}-die.pdf")
@@ -163,6 +165,9 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
         die_line = die_line_record(deck.id, placed.spec.die_cut, deck.back is not None)
         if imposed.cuts:
             die_line["home"] = f"the cutting machine: cut/{deck.id}-pNN.{'svg, .dxf' if sheet.silhouette else 'png, .svg'}"
+            alike = alike_sheets(imposed.cuts)
+            if alike:  # (a score pad's twenty pages: one file for the sheets that cut alike, cut/pad-p01-p10.svg)
+                die_line["cut_alike"] = alike
         elif isinstance(placed.layout, SlotLayout) and not placed.layout.marks:
             # perforated cards or kiss-cut labels: no crop marks to cut at (a sticker deck's manifest said so)
             die_line["home"] = f"none: the stock's own cuts (sheet {placed.layout.stock.id}, no cut marks)"
@@ -170,7 +175,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
             id=deck.id, name=deck.name, kind=deck.kind, shape=deck.shape, format=deck.format,
             trim_mm=[round(v, 3) for v in deck.trim_mm], bleed_mm=deck.bleed(sheet.bleed_mm), count=deck.count,
             unique=len(deck.pieces), faces=len({*df.fronts, *(df.backs or ())}),
-            double_sided=deck.back is not None, paper=on.paper,
+            double_sided=deck.back is not None, paper=paper_printed_on(placed, on),  # (an A3 sheet layout's A3)
             layout=imposed.fold_or_sleeve or layout_record(placed.spec, placed.layout, placed.tiles, on,
                                                            placed.whole_with, placed.whole_at)
             | _offset_cost(deck, placed.spec, placed.layout, on),

@@ -35,7 +35,7 @@ class DeckRecord:
     sheets: int
     pages: int
     shop_pages: int
-    die_line: dict[str, str]
+    die_line: dict[str, Any]
     files: list[str]
     placeholders: int
     pieces: dict[str, list[int | str]] = field(default_factory=dict)  # piece label → [count, face digest]
@@ -62,6 +62,13 @@ class DeckRecord:
 
 
     def hint(self) -> str:
+        """What the summary says under the deck's line: ``_layout_hint``, and a cut file for a run
+        of sheets that cut alike, how many it cuts (a score pad's twenty pages: one file, not ten)."""
+        alike = "; ".join(f"{stem}: one cut file for {n} sheets that cut alike, each cut with it"
+                          for stem, n in self.die_line.get("cut_alike", {}).items())
+        return "; ".join(part for part in (self._layout_hint(), alike) if part)
+
+    def _layout_hint(self) -> str:
         """What a figure would change that the build did not choose, for the summary to say under
         the deck's line: a board tiled only for the printer's margin, the margin that holds it
         whole; a tiled board, the largest board fewer page tiles hold; fold-over sheets, the smaller
@@ -192,7 +199,7 @@ def layout_record(spec: ShapeSpec, layout, tiles: TilePlan | None, sheet: SheetO
     return rec
 
 
-def die_line_record(deck_id: str, die_cut: bool, double_sided: bool) -> dict[str, str]:
+def die_line_record(deck_id: str, die_cut: bool, double_sided: bool) -> dict[str, Any]:
     if not die_cut:
         return {"home": "none: cut at the crop marks", "shop": "none: the TrimBox is the cut"}
     return {

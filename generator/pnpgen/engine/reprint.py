@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pnpgen import fonts as fontreg
+from pnpgen.data.formats import paper_title
 from pnpgen.engine.changes import (
     art_tag,
     changed_pages,
@@ -23,7 +24,7 @@ from pnpgen.engine.changes import (
 )
 from pnpgen.engine.imposition import fit_to_printer, folded_or_sleeved, sheet_fonts, version_stamp
 from pnpgen.engine.options import BuildOptions
-from pnpgen.impose.onpaper import deck_sheet, on_deck_paper
+from pnpgen.impose.onpaper import deck_sheet, on_deck_paper, paper_printed_on
 from pnpgen.impose.plan import Page, PagePlan
 from pnpgen.impose.sheets import DeckSheets, board_tiles, duplex_ready, home_sheets
 from pnpgen.impose.slots import SlotLayout
@@ -155,10 +156,13 @@ def deck_reprints(result: BuildResult, before: dict[str, Any], now: dict[str, An
 
 
 def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, Any], name: str = "reprint",
-                  since: str = "", hint: str = "", now: dict[str, Any] | None = None) -> dict[str, bytes]:
+                  since: str = "", hint: str = "", now: dict[str, Any] | None = None,
+                  said: list[str] | None = None) -> dict[str, bytes]:
     """``<name>.pdf`` (when there are copies to add) and ``<name>.txt``, ``hint`` its last line;
     empty when no copy was added, changed or removed since ``before`` (``now``: this build's
-    snapshot, when made)."""
+    snapshot, when made). Pages on a paper other than the game's (a deck's A3 ``paper:`` or sheet
+    layout) are named under reprint.txt's head and in ``said`` (the build's summary): one file of
+    mixed papers, which many printer drivers print all on one."""
     decks = deck_reprints(result, before, now)
     if not decks:
         return {}
@@ -171,6 +175,7 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
     placed = {deck.id: (deck, p) for deck, p in zip(game.decks, result.on_paper, strict=True)}  # as the home sheets
     lang = game.lang
     printed: list[tuple[DeckReprint, list[Page], bool]] = []  # a deck, its pages, whether they have backs pages
+    papers: dict[str, str] = {}  # deck id → the paper its pages are on
     for dr in decks:
         deck_pages: list[Page] = []
         backs_pages = dr.backs is not None
@@ -183,6 +188,7 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
             one_sided = None if isinstance(on.layout, SlotLayout) or on.tiles is not None else \
                 folded_or_sleeved(ds, deck.kind, deck_sheet(deck, sheet), font)  # --layout fold, sleeve: as the home sheets
             own = on_deck_paper(deck, sheet)  # on the deck's own paper: when it gives one, as its home sheets
+            papers[dr.id] = paper_printed_on(on, own)
             if on.tiles is not None:
                 deck_pages = board_tiles(ds, on.tiles, own, font, bold, fontreg.string_width_mm)
                 deck_pages = _changed_tiles(deck_pages, (before.get(dr.id) or {}).get("pages"),
@@ -202,11 +208,15 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
     def kind_of(dr: DeckReprint) -> str:  # (a deck whose file was deleted: counted as cards)
         return placed[dr.id][0].kind if dr.id in placed else "card"
 
+    apart: dict[str, list[tuple[int, int]]] = {}  # a paper not the game's → the page ranges on it
     for dr, deck_pages, backs_pages in printed:
         first, sheets = len(pages) + 1, len(deck_pages)
         if two_sided and not backs_pages:
             deck_pages = duplex_ready(deck_pages, False, sheet, font, lang)
         pages += deck_pages
+        if deck_pages and papers.get(dr.id, sheet.paper) != sheet.paper:
+            ranges = apart.setdefault(papers[dr.id], [])
+            ranges[-1:] = [(ranges[-1][0], len(pages))] if ranges and ranges[-1][1] == first - 1 else [*ranges[-1:], (first, len(pages))]
         last = len(pages) - (1 if len(deck_pages) > sheets else 0)  # its last sheet, not the blank after it
         lines.append(f"{dr.id} ({dr.name})")
         if dr.fronts:
@@ -219,6 +229,10 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
             lines.append("  " + msg("reprint.pull", lang, copies=_copies(sum(dr.pull.values()), kind_of(dr), lang)))
             lines += [f"    {n} × {piece}" for piece, n in dr.pull.items()]
         lines.append("")
+    if apart:  # under the head, and in the build's summary (in English, as its other lines)
+        lines[2:2] = [*_papers_said(apart, len(pages), sheet.paper, f"{name}.pdf", lang), ""]
+        if said is not None:
+            said += _papers_said(apart, len(pages), sheet.paper, f"{name}.pdf", "en")
     if hint:
         lines += [hint, ""]
     files = {f"{name}.txt": "\n".join(lines).encode()}
@@ -226,6 +240,16 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
         files[f"{name}.pdf"] = write_document(PagePlan(f"{game.title} — reprint", pages), result.arts, font,
                                                   images=result.images)
     return files
+
+
+def _papers_said(apart: dict[str, list[tuple[int, int]]], pages: int, paper: str, file: str, lang: str) -> list[str]:
+    """The pages of the reprint on papers other than the game's ``paper``, a line a paper
+    (``reprint.pdf pages 3–4 are A3, the others A4: …``); none when every page is on the game's."""
+    on_apart = sum(b - a + 1 for ranges in apart.values() for a, b in ranges)
+    if on_apart == pages and len(apart) == 1:
+        return [msg("reprint.papers.all", lang, file=file, paper=paper_title(next(iter(apart))), other=paper_title(paper))]
+    return [msg("reprint.papers", lang, file=file, paper=paper_title(on), other=paper_title(paper),
+                pages=", ".join(f"{a}–{b}" if b > a else str(a) for a, b in ranges)) for on, ranges in apart.items()]
 
 
 def _changed_tiles(pages: list[Page], old: list[str] | None, new: list[str], backs: bool) -> list[Page]:

@@ -319,9 +319,11 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
             changes.insert(0, f"compared with {since.name} in the history (the last build's record is gone: "
                               "pnpgen clean, or damaged)")
         # the copies new or changed since the last good build (none: no file)
+        papers_apart: list[str] = []  # reprint.pdf's pages on a paper not the game's (a deck's A3): said in the summary
         reprint_out = reprint_files(result, options, last, hint=recording.since_hint(out_root, ed, result.game.lang),
                                     since=f"{since.name} ({since.body['time']})" if since is not None else "",
-                                    now=now) if last is not None else {}
+                                    now=now, said=papers_apart) if last is not None else {}
+        result.warnings.extend(papers_apart)
         version, pruned = recording.record(out_root, ed, game, now, latest,  # a version, if content changed
                                            layout=recording.home_layout(options.sheet))
         # the faces, the art and the pictures stay in the worker: only bytes and records come back; let

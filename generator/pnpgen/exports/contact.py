@@ -66,11 +66,12 @@ def thumbnails(style: PageStyle, faces: list[UniqueFace], lang: str) -> list[Thu
 
 
 def _name(face: UniqueFace) -> str:
-    """The piece's title (its name as the change report says it, each control character shown
+    """The piece's title (its name as the change report says it, a name several pieces share with
+    the values that tell it apart, ``団子［1］`` (``UniqueFace.name``), each control character shown
     escaped: a right-to-left override in a title turned the label round; a deck's one piece: the
     deck's name), and its copy where its
     copies differ (``市民 c2``); its id (``cards-001``) when it has no name."""
-    name = face.piece.own_name or face.piece.deck_label  # (a deck's one piece, a board: the deck's name)
+    name = face.name if face.piece.own_name or face.piece.deck_label else ""  # (a deck's one piece, a board: the deck's name)
     if not name:
         return face.stem
     return shown_name(clipped(name, LABEL_CHARS)) + (f" c{face.first_copy}" if face.copies < face.piece.count else "")

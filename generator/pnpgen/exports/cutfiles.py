@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from pnpgen.data.model import Deck
 from pnpgen.impose.cutter import (
@@ -21,7 +22,6 @@ from pnpgen.impose.cutter import (
     cricut_layout,
     cricut_pages,
     cut_sheets,
-    sheet_names,
 )
 from pnpgen.impose.grid import SheetLayout
 from pnpgen.impose.plan import Page, PagePlan
@@ -141,6 +141,7 @@ class CutFile:
     sheet: CutSheet | None = None
     page: Page | None = None
     size_in: tuple[float, float] | None = None
+    sheets: int = 1  # the sheets it cuts, alike (a run: cut/pad-p01-p10.svg)
 
     def data(self, arts, font: str, images=None) -> bytes:
         if self.kind == "png":
@@ -171,9 +172,9 @@ def cut_files(cutter: str, deck: DeckSheets, layout, area_in: tuple[float, float
     out: dict[str, CutFile] = {}
     if cutter == "silhouette" and isinstance(layout, SheetLayout):
         sheets = cut_sheets(spec, layout, len(deck.fronts))
-        for names, sheet in zip(sheet_names(deck.id, len(sheets), ".svg", ".dxf"), sheets, strict=True):
-            out[names[0]] = CutFile("svg", sheet)
-            out[names[1]] = CutFile("dxf", sheet)
+        for names, sheet, n in alike_runs(deck.id, sheets, ".svg", ".dxf"):
+            out[names[0]] = CutFile("svg", sheet, sheets=n)
+            out[names[1]] = CutFile("dxf", sheet, sheets=n)
         return out
     if cutter != "cricut":
         return out
@@ -182,10 +183,33 @@ def cut_files(cutter: str, deck: DeckSheets, layout, area_in: tuple[float, float
         return {}
     pages = cricut_pages(deck.fronts, spec, image, deck.art_bleed_mm)
     sheets = cut_sheets(spec, image, len(deck.fronts))
-    for names, page, sheet in zip(sheet_names(deck.id, len(pages), ".png", ".svg"), pages, sheets, strict=True):
-        out[names[0]] = CutFile("png", page=page)
-        out[names[1]] = CutFile("svg", sheet, size_in=area_in)
+    for names, (page, sheet), n in alike_runs(deck.id, list(zip(pages, sheets, strict=True)), ".png", ".svg"):
+        out[names[0]] = CutFile("png", page=page, sheets=n)
+        out[names[1]] = CutFile("svg", sheet, size_in=area_in, sheets=n)
     return out
+
+
+def alike_runs(deck_id: str, sheets: list[Any], *suffixes: str) -> list[tuple[list[str], Any, int]]:
+    """Each run of sheets in a row that cut alike (a score pad's twenty pages, every full sheet of
+    a deck on the Silhouette: the same paths) as one file, named by the run, ``cut/pad-p01-p10.svg``,
+    with that sheet; a sheet unlike its neighbours by its own number, ``cut/cards-p06.svg`` (numbers
+    at least two digits, as many as the last sheet needs). Ten files of the same bytes told nothing
+    the name of one does not."""
+    runs: list[tuple[int, int, Any]] = []  # (first sheet, last sheet, what they cut)
+    for n, sheet in enumerate(sheets, 1):
+        if runs and runs[-1][2] == sheet:
+            runs[-1] = (runs[-1][0], n, sheet)
+        else:
+            runs.append((n, n, sheet))
+    digits = max(2, len(str(len(sheets))))
+    return [([f"cut/{deck_id}-p{a:0{digits}d}{f'-p{b:0{digits}d}' if b > a else ''}{suffix}" for suffix in suffixes],
+             sheet, b - a + 1) for a, b, sheet in runs]
+
+
+def alike_sheets(cuts: dict[str, CutFile]) -> dict[str, int]:
+    """The files of ``cut_files`` that cut a run of sheets alike (``cut/pad-p01-p10``, without its
+    suffix), each with how many sheets it cuts: for the manifest and the build's summary."""
+    return {name.rsplit(".", 1)[0]: f.sheets for name, f in cuts.items() if f.sheets > 1}
 
 
 def cutter_record(options) -> dict:

@@ -44,7 +44,7 @@ from pnpgen.pdf.assemble import SourceChanged
 from pnpgen.pdf.imagestream import ImageStream, make_stream
 from pnpgen.pdf.pdfx import REGISTERED_CONDITIONS, OutputCondition
 from pnpgen.pdf.raster import ImageStreams
-from pnpgen.safetext import clipped, shown_name
+from pnpgen.safetext import clipped, one_line, shown_name
 from pnpgen.units import MM_PER_PT
 
 
@@ -161,7 +161,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     warnings += [tts.table_dpi_said(deck, fitted[deck.id].trim, held[deck.id]) for deck in decks if deck.id in held
                  and any(i["deck"] == deck.id and i.get("kind") == "raster" and held[deck.id] <= i["dpi"] < min_dpi
                          for i in rendered.images)]
-    by_deck = {df.deck.id: unique_faces(df) for df in rendered.decks}
+    by_deck = {df.deck.id: unique_faces(df, game.lang) for df in rendered.decks}
     needed = sorted({key for deck in decks for f in by_deck[deck.id] for key in (f.front, f.back) if key})
     # Each face's pictures are let go of as it is converted: the pages place them from their art
     # files when written (a thousand illustrated cards' pictures are not all held at once).
@@ -226,7 +226,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
                 x += ttscards.PART_STEP * len(objects) if deck.sections is None else \
                     ttspieces.map_width(deck, style.fitted.trim) + ttscards.PART_STEP
                 made[-1][1][f"{deck.id}.json"] = tts.saved_object(f"{game.title} — {deck.name}", objects).encode("utf-8")
-                result.order.extend(OrderRow(f"{deck.id}.json", "", "", deck.id, f.piece.index, f.piece.label,
+                result.order.extend(OrderRow(f"{deck.id}.json", "", "", deck.id, f.piece.index, f.name,
                                                   f.copies) for f in faces)
             else:
                 result.order.extend(shop.deck_files(preset, style, faces, made[-1][1], result.warnings,
@@ -561,13 +561,13 @@ def _fit_decks(ws: Workspace, game: Game, preset: Preset,
         o = left_out[0]
         raise replace(o.error, expected=f"{o.error.expected}; {o.takes_it}")
     if not fitted:
-        raise InputError(f"{preset.name} takes none of the decks of {game.slug!r}: " + _why_each(left_out),
-                         key="--preset", expected=_takes_all(preset, left_out))
+        raise InputError(f"{preset.name} takes none of the decks of {game.slug!r}:", details=tuple(_why_each(left_out)),
+                         key="--preset", expected="\n".join(map(one_line, _takes_all(preset, left_out))))
     return [d for d in decks if d.id in fitted], fitted, left_out
 
 
-def _why_each(left_out: list[LeftOut]) -> str:
-    """Why each deck is left out, decks left out for the same reason said once together
+def _why_each(left_out: list[LeftOut]) -> list[str]:
+    """Why each deck is left out, a reason a line, decks left out for the same reason said once together
     ("decks 'a', 'b' are each 63×88 mm; …"): twenty decks of one size said one sentence twenty times."""
     alike: dict[str, list[str]] = {}  # the reason after "deck 'x' is " → its decks
     said: list[str | tuple[str, list[str]]] = []  # in the decks' order: a reason as is, or (reason, decks)
@@ -579,27 +579,28 @@ def _why_each(left_out: list[LeftOut]) -> str:
             alike[rest].append(o.deck.id)
         else:
             said.append((rest, alike.setdefault(rest, [o.deck.id])))
-    return "; ".join(s if isinstance(s, str) else f"deck {s[1][0]!r} is {s[0]}" if len(s[1]) == 1 else
-                     f"decks {', '.join(map(repr, s[1]))} are each {s[0]}" for s in said)
+    return [s if isinstance(s, str) else f"deck {s[1][0]!r} is {s[0]}" if len(s[1]) == 1 else
+            f"decks {', '.join(map(repr, s[1]))} are each {s[0]}" for s in said]
 
 
-def _takes_all(preset: Preset, left_out: list[LeftOut]) -> str:
+def _takes_all(preset: Preset, left_out: list[LeftOut]) -> list[str]:
     """What would take every deck at once, said once (the same --fit, the presets that take them
     all), after the decks this very preset takes with --fit; per deck only when no one way takes
-    them all."""
+    them all: the hint's alternatives, a line each."""
     common = [t for t in left_out[0].takers if t.startswith("--") and all(t in o.takers for o in left_out[1:])]
     if not common:
-        return "; ".join(f"{o.deck.id}: {o.takes_it}{o.resize}" for o in left_out)
+        return [f"{o.deck.id}: {o.takes_it}{o.resize}" for o in left_out]
     refits: dict[str, list[str]] = {}  # "--preset thegamecrafter --fit scale" → the decks it takes
     for o in left_out:
         if o.takers[0].startswith(f"--preset {preset.slug} --fit") and o.takers[0] not in common:
             refits.setdefault(o.takers[0], []).append(o.deck.id)
-    own = "".join(f"{way} {' '.join('--deck ' + shlex.quote(d) for d in ids)} (takes {', '.join(map(repr, ids))}); "
-                  for way, ids in refits.items())
+    own = [f"{way} {' '.join('--deck ' + shlex.quote(d) for d in ids)} (takes {', '.join(map(repr, ids))});"
+           for way, ids in refits.items()]
     resized = [o.error for o in left_out if o.error.resize]
-    resize = f"; or, with no --fit, the shop's size in the deck file{'s' if len(resized) > 1 else ''}: " \
-        + _sizes_at(resized) if resized else ""  # the shop's own size, written once in each deck file, prints them with no --fit
-    return own + "for every deck: " + ", ".join(common) + ", or pnpgen build's shop/ files (any size, RGB)" + resize
+    resize = [f"or, with no --fit, the shop's size in the deck file{'s' if len(resized) > 1 else ''}: "
+              + _sizes_at(resized)] if resized else []  # the shop's own size, written once in each deck file, prints them with no --fit
+    return [*own, "for every deck: " + ", ".join(common) + ", or pnpgen build's shop/ files (any size, RGB)" + (";" if resize else ""),
+            *resize]
 
 
 def _sizes_at(resized: list[NotTaken]) -> str:

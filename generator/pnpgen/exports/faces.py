@@ -18,6 +18,7 @@ import pypdfium2
 from PIL import Image
 
 from pnpgen.data.model import PLACEHOLDER_COLOUR, Deck, Piece
+from pnpgen.data.telling import names_told_apart
 from pnpgen.exports.presets import Fitted
 from pnpgen.faces.faceset import DeckFaces
 from pnpgen.impose.grid import SheetLayout, SheetOptions, Slot, cut_marks
@@ -51,6 +52,7 @@ class UniqueFace:
     front: str
     back: str | None
     copy_digits: int = 1  # digits of the deck's largest count: copy numbers padded to it
+    name: str = ""  # the piece's name as order.csv and the contact sheet say it (団子［1］: names_told_apart)
 
     @property
     def stem(self) -> str:
@@ -81,13 +83,15 @@ class UniqueFace:
         return f"{self.deck.id}-{self.piece.index:03d}{variant}"
 
 
-def unique_faces(faces: DeckFaces) -> list[UniqueFace]:
+def unique_faces(faces: DeckFaces, lang: str) -> list[UniqueFace]:
     """Each piece's distinct (front, back) in print order: a file per piece, even when two pieces
-    print the same, so every file and order row names its piece."""
+    print the same, so every file and order row names its piece (a name several share told apart
+    by its values, as the change report does, in the game's language ``lang``)."""
     backs: list[str | None] = list(faces.backs) if faces.backs else [None] * len(faces.fronts)
     copies = iter(zip(faces.fronts, backs))
     digits = len(str(max((piece.count for piece in faces.deck.pieces), default=1)))
     out: list[UniqueFace] = []
+    names = names_told_apart(faces.deck.pieces, lang)
     for piece in faces.deck.pieces:
         seen: dict[tuple[str, str | None], int] = {}  # (front, back) → index in out
         for copy in range(1, piece.count + 1):
@@ -97,7 +101,8 @@ def unique_faces(faces: DeckFaces) -> list[UniqueFace]:
                 out[seen[pair]] = replace(f, copies=f.copies + 1)
             else:
                 seen[pair] = len(out)
-                out.append(UniqueFace(faces.deck, piece, copy, 1, *pair, copy_digits=digits))
+                out.append(UniqueFace(faces.deck, piece, copy, 1, *pair, copy_digits=digits,
+                                      name=names.get(piece.index, piece.label)))
     return out
 
 

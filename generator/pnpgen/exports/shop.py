@@ -93,7 +93,7 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
         labels = [frozenset(found) for found in on_sheet]
         note = f"on counter sheets ({grid.per_sheet} a sheet): every copy is on the pages, print each page once"
         rows = [OrderRow(name, page_numbers(fronts), page_numbers(backs) if backs else "", deck.id, face.piece.index,
-                         face.piece.label, face.copies, note, die_name)
+                         face.name, face.copies, note, die_name)
                 for face, (fronts, backs) in zip(faces, sheets.face_pages)]
         # the bleed read as a shop reads it, each distinct face on a page of its own (not on the sheet)
         shown = list({key: (f"{name} ({face.said} of deck {deck.id!r}, {side})", side) for face in faces
@@ -170,7 +170,7 @@ def _face_pages(preset: Preset, style: PageStyle, faces: list[UniqueFace], files
                 if side == "back":
                     backs.append(len(pages))
         rows.append(OrderRow(name, page_numbers(list(range(first, len(pages) + 1))),
-                             page_numbers(backs) if backs else "", deck.id, face.piece.index, face.piece.label,
+                             page_numbers(backs) if backs else "", deck.id, face.piece.index, face.name,
                              face.copies, die=die_name))
     pdf = face_pdf(pages, style, title, labels, page_sides if on_page else None)
     firsts = {key: i for i, key in reversed(list(enumerate(pages))) if key != BLANK}  # each face's first page
@@ -492,7 +492,7 @@ def _png_faces(preset: Preset, style: PageStyle, faces: list[UniqueFace], files:
                 pages.append(face.back)
                 names.append(back)
                 sides.append("back")
-        rows.append(OrderRow(front, "", back, deck.id, face.piece.index, face.piece.label, face.copies))
+        rows.append(OrderRow(front, "", back, deck.id, face.piece.index, face.name, face.copies))
     if shared:
         pages.append(backs[0])
         names.append(f"{deck.id}-back.png")

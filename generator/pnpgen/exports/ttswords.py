@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from collections import Counter
 from collections.abc import Iterable, Mapping
 
 from pnpgen import fonts as fontreg
 from pnpgen.data.markup import plain, without_icons
 from pnpgen.data.model import Deck, Layout, Piece, is_placeholder
-from pnpgen.data.telling import plain_values, telling_fields, told_by_values
+from pnpgen.data.telling import names_told_apart
 from pnpgen.exports.faces import PageStyle, UniqueFace
 from pnpgen.patterns import later
 from pnpgen.svg.artwork import Art
@@ -215,20 +214,9 @@ def table_names(deck: Deck, lang: str) -> dict[int, str]:
     apart (``得点 #2``). A piece with no naming field is its deck's name (on the table nothing else
     says which deck it came from), with its number (``#2``) when the deck has other pieces. The
     copies of one piece share its name, as a card's copies do: a die's two copies are not ``#1``."""
-    named = {p.index: p.label for p in deck.pieces if p.label != f"#{p.index}"}
-    shared = Counter(named.values())
-    values = {p.index: plain_values(p.values) for p in deck.pieces}
-    telling = {name: telling_fields([values[i] for i, n in named.items() if n == name])
-               for name, many in shared.items() if many > 1}
-
-    def name_of(index: int) -> str:
-        name = named[index]
-        if shared[name] == 1:
-            return name
-        return told_by_values(name, values[index], telling[name], lang) or f"{name} #{index}"
+    named = names_told_apart(deck.pieces, lang)
     alone = len(deck.pieces) == 1
-    return {p.index: name_of(p.index) if p.index in named else deck.name if alone else f"{deck.name} #{p.index}"
-            for p in deck.pieces}
+    return {p.index: named.get(p.index) or (deck.name if alone else f"{deck.name} #{p.index}") for p in deck.pieces}
 
 
 def described(face: UniqueFace, style: PageStyle, lang: str) -> str:

@@ -211,10 +211,3 @@ def cricut_pages(fronts: tuple[str, ...], spec: ShapeSpec, layout: SheetLayout, 
             page.items.append(PlaceFace(key, m, (spec.w, spec.h), art_bleed_mm, clip=clip.transformed(m)))
         pages.append(page)
     return pages
-
-
-def sheet_names(deck_id: str, n: int, *suffixes: str) -> list[list[str]]:
-    """``cut/<deck>-p01.svg`` … for each of ``n`` sheets, with each suffix (numbers at least two
-    digits, as many as the last sheet needs)."""
-    digits = max(2, len(str(n)))
-    return [[f"cut/{deck_id}-p{k:0{digits}d}{suffix}" for suffix in suffixes] for k in range(1, n + 1)]

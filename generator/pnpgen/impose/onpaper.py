@@ -117,12 +117,30 @@ def stock_warnings(placed: list[tuple[Deck, DeckOnPaper]], sheet: SheetOptions) 
     out += [f"{lay.stock.source}: sheet layout {lay.stock.id}: its slots leave no {sheet.slug_mm:g} mm band "
             "above or below them for the slug (how to print, scale bars, version stamp); it prints over the "
             "top slots" for lay in layouts.values() if not lay.slug_room(sheet)]
-    other = {p.layout.stock.id: (p.layout, on.paper) for deck, p in placed if isinstance(p.layout, SlotLayout)
-             and sorted(p.layout.stock.paper_mm) != sorted((on := on_deck_paper(deck, sheet)).paper_mm)}
+    other = {p.layout.stock.id: (p.layout, on.paper) for deck, p in placed
+             if stock_paper_apart(p, on := on_deck_paper(deck, sheet)) is not None}
     return out + [f"{lay.stock.source}: sheet layout {lay.stock.id} is {_said(lay.stock.paper)} paper "
                   f"({lay.stock.paper_mm[0]:g}×{lay.stock.paper_mm[1]:g} mm), not {paper} (--paper): its decks' "
                   f"home sheets, and their pages in the all-in-one file, are {_said(lay.stock.paper)}; print them on it"
                   for lay, paper in other.values()]
+
+
+def stock_paper_apart(placed: DeckOnPaper, on: SheetOptions) -> SheetStock | None:
+    """The sheet layout a deck goes on when its paper is not ``on``'s (the deck's sheet options):
+    an A3 map section's layout in an A4 game (``sheet: map-a3``); else None."""
+    stock = placed.layout.stock if isinstance(placed.layout, SlotLayout) else None
+    return stock if stock is not None and sorted(stock.paper_mm) != sorted(on.paper_mm) else None
+
+
+def paper_printed_on(placed: DeckOnPaper, on: SheetOptions) -> str:
+    """The paper a deck's home sheets are, by the name a designer buys it by: its sheet layout's
+    when that is another (``a3`` for ``paper: [420, 297]``, the size as written for one of no
+    name), else ``on``'s (the build's, or the deck's own ``paper:``)."""
+    stock = stock_paper_apart(placed, on)
+    if stock is None:
+        return on.paper
+    w, h = stock.paper_mm
+    return paper_named_by_size(f"{w:g}x{h:g}mm") or stock.paper
 
 
 def _said(paper: str) -> str:
