@@ -307,6 +307,14 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
         # last save's (watch, serve), else the last build's from the cache
         read: drawn.Read = {}  # the faces and pages read from the cache as written, by their records
         sheets = warm.sheets(ed, drawn_with) if warm is not None else drawn_sheets(cache, ed, drawn_with, read)
+        forms = cache.pack_path(f"forms/{ed}")  # the faces and pages drawn: written when they changed
+
+        def drawn_ready() -> None:  # every face and page drawn: the forms pack made beside the build's last steps
+            nonlocal forms_pack  # (by a process forked for it when there is much to encode and a core for it)
+            if sheets.let_go_of_unused() or not forms.is_file():
+                forms_pack = Beside(partial(_forms_pack, cache, ed, drawn_with, sheets, read),
+                                    fork=not options.one_core and _new_forms(sheets, read) >= BESIDE_FORMS)
+
         with collector_paused() if collector is None else nullcontext(collector) as paused:
             def faces_ready(result: BuildResult) -> None:  # the rulebook (set here without a core for it), then the sheets
                 if book is not None:
@@ -321,7 +329,8 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
                                 faces_ready=faces_ready, inputs=drawn_with,
                                 compiled=warm.compiled if warm is not None else None,
                                 document_ready=(lambda rel, pdf: staging.early(out_dir / rel, pdf))
-                                if staging is not None else (lambda rel, pdf: None), entry_ready=staged)
+                                if staging is not None else (lambda rel, pdf: None), drawn_ready=drawn_ready,
+                                entry_ready=staged)
         if staging is not None:
             _stage_early(staging, {out_dir / rel: data for rel, data in result.files.items()})
         # what the sheets alone decide, worked out while the rulebook's process may still be setting the book
@@ -348,12 +357,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
         result.images = None
         if staging is not None:  # (the documents copied by now: their bytes let go of before the packs are made)
             staging.let_go_of_copied()
-        forms = cache.pack_path(f"forms/{ed}")  # the faces and pages drawn: written when they changed
-        if sheets.let_go_of_unused() or not forms.is_file():
-            # made beside the rest of this game's work when there is much to encode and a core for it
-            forms_pack = Beside(partial(_forms_pack, cache, ed, drawn_with, sheets, read),
-                                fork=not options.one_core and _new_forms(sheets, read) >= BESIDE_FORMS)
-        else:
+        if forms_pack is None:
             read.clear()  # (the lines read, let go of with their pack)
         result.uses.add(forms)
         if sizes.memo.used:  # the art files' sizes, by their content: one file, written when it changed
