@@ -12,10 +12,11 @@ in full (killed, short of memory) the function runs here instead.
 from __future__ import annotations
 
 import os
-import signal
 import warnings
 from collections.abc import Callable
 from typing import NoReturn
+
+from pnpgen.children import end_forked, only_these_open
 
 
 class Beside:
@@ -64,26 +65,18 @@ class Beside:
     def cancel(self) -> None:
         """The forked process ended and its bytes not read (nothing once ``result`` is taken)."""
         self._make = None
-        if not self.pid:
-            return
-        try:
-            os.kill(self.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        os.waitpid(self.pid, 0)
-        os.close(self._answer)
-        self.pid = 0
+        if self.pid:
+            end_forked(self.pid, self._answer)
+            self.pid = 0
 
 
 def _make_and_exit(make: Callable[[], bytes], said: int) -> NoReturn:
     """The forked process: ``make()``'s bytes into ``said``, then gone (``os._exit``: none of the
-    build's state torn down or flushed twice; status 0 only once every byte is written). Every
-    other descriptor is closed first: a pipe's end held here would keep the other end of it
-    waiting (pnpgen/children.py)."""
+    build's state torn down or flushed twice; status 0 only once every byte is written), every
+    other descriptor closed first."""
     code = 1
     try:
-        os.closerange(3, said)
-        os.closerange(said + 1, os.sysconf("SC_OPEN_MAX") if hasattr(os, "sysconf") else 65536)
+        only_these_open(said)
         data = memoryview(make())
         while data:
             data = data[os.write(said, data):]
