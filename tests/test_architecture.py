@@ -270,6 +270,7 @@ ENGINE = {
     "transaction": "one transaction over an output folder",
     "journal": "the commit's sealed journal, and recover: a killed commit rolled forward or back",
     "stagecopy": "a document written into the staging folder, a big one by a process forked for it",
+    "beside": "bytes a process forked from the build makes while the build goes on (a big deck's forms pack)",
     "trash": "the files a commit replaced, the big ones freed by a process of their own, a build's small ones after its summary",
     "spare": "the big document a commit replaced, kept to be rewritten",
     "clean": "pnpgen clean: what pnpgen wrote, removed",
@@ -419,6 +420,8 @@ LIBRARY_PRIVATE: dict[tuple[str, str], str] = {
     ("pnpgen.pdf.pdfx", "_exit"): "os._exit, documented: a Ghostscript run's child ends at once on a signal",
     ("pnpgen.engine.stagecopy", "_exit"): "os._exit, documented: the forked process that copies a document ends "
                                           "without tearing down the build's state",
+    ("pnpgen.engine.beside", "_exit"): "os._exit, documented: the forked process that makes a pack's bytes ends "
+                                       "without tearing down the build's state",
     ("pnpgen.faces.sourcelines", "_getframe"): "sys._getframe, documented: the template line a face's error names",
     ("pnpgen.faces.pieceview", "_fail_with_undefined_error"):
         "documented in Jinja's API for custom Undefined types (its 'Undefined Types' section)",

@@ -56,3 +56,24 @@ def on_main_thread() -> bool:
     """Whether a process forked now may end with this one (``end_with_parent``): forked on the main
     thread, which lives as long as the process."""
     return threading.current_thread() is threading.main_thread()
+
+
+def only_these_open(*fds: int) -> None:
+    """(In a forked process that only writes its answer) every descriptor but ``fds`` closed: a
+    pipe's end held here would keep the other end of it waiting."""
+    low = 3
+    for fd in sorted(fds):
+        os.closerange(low, fd)
+        low = fd + 1
+    os.closerange(low, os.sysconf("SC_OPEN_MAX") if hasattr(os, "sysconf") else 65536)
+
+
+def end_forked(pid: int, answer: int) -> None:
+    """A forked process whose answer is no longer wanted: killed (one ended already is only
+    waited for), and the pipe it answers through closed."""
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    os.waitpid(pid, 0)
+    os.close(answer)

@@ -178,3 +178,31 @@ def test_a_face_read_in_a_converting_worker_is_read_without_numpy(monkeypatch):
     assert image.mode == "L" and image.getextrema() == (0, 255)
     at = lambda x_mm, y_mm: image.getpixel((int(x_mm * READ_PX_PER_MM), int(y_mm * READ_PX_PER_MM)))  # noqa: E731
     assert [at(1, 1), at(1.5, 15), at(18.5, 15), at(10, 29), at(10, 15), at(4, 4), at(16, 26)] == [255] * 4 + [0] * 3
+
+
+def test_the_build_judges_a_read_face_without_numpy(monkeypatch):
+    """The build's own process judges the face a worker read (``bare_sides`` on its ``Paper``)
+    with no numpy either: imported for that read alone, it cost the build's process some 0.05–0.1
+    CPU-s while the other core drew its half of the documents (docs/speed.md, jobs2b). The sides
+    named are those the art leaves bare: all four, then all but the left once the art reaches
+    the bleed's left edge, none when it fills the bleed."""
+    import sys
+
+    from pnpgen.exports.bleedfill import READ_PX_PER_MM, bare_sides
+    from pnpgen.svg import convert
+
+    def sides(x: float, width: float, y: float = 3, height: float = 24) -> list[str]:
+        svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="20mm" height="30mm" viewBox="0 0 20 30">'
+               f'<rect x="{x}" y="{y}" width="{width}" height="{height}" fill="#2060c0"/></svg>')
+        found = bleedcheck.paper(convert(svg, "a face"), 3.0, "Helvetica")
+        assert found is not None
+        image = found.image()
+        monkeypatch.setitem(sys.modules, "numpy", None)  # (importing it fails)
+        try:
+            return bare_sides(image, READ_PX_PER_MM, (3.0, 3.0), (14.0, 24.0), 3.0, "rect", {}, "front")
+        finally:
+            monkeypatch.undo()
+
+    assert sides(3, 14) == ["top", "right", "bottom", "left"]
+    assert sides(0, 17) == ["top", "right", "bottom"]
+    assert sides(0, 20, 0, 30) == []

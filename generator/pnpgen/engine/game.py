@@ -128,6 +128,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                tiles: dict[str, str] | None = None,
                impositions: Impositions | None = None,
                document_ready: Callable[[str, PdfFile], None] = lambda path, pdf: None,
+               drawn_ready: Callable[[], None] = lambda: None,
                entry_ready: Callable[[Path, bytes], bytes | PdfFile] = lambda path, data: data,
                inputs: str | None = None, compiled: CompiledTemplates | None = None) -> BuildResult:
     """The game's files as bytes, its deck records and its manifest (rulebook not included).
@@ -141,7 +142,9 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     ``lints``, likewise, the print lint's findings on each face (faces/printlint.py); ``tiles``,
     what each tile of a tiled board printed (pdf/tilesig.py); ``impositions``, each deck's pages (engine/imposition.py). ``document_ready``: told of each
     document written in this process as it is made (its path in ``out_dir``): the caller may
-    begin copying it into the staging folder while the rest is made; ``entry_ready``, of each pack of
+    begin copying it into the staging folder while the rest is made; ``drawn_ready``, once every
+    document is drawn (``sheets`` holds every face and page this build draws): the caller may make
+    what needs only them beside the build's last steps (the forms pack: engine/beside.py); ``entry_ready``, of each pack of
     the cache as it is made, what stands for it in the new set (a big one written into the staging
     folder and let go of: engine/transaction.py ``Staging.early_entry``). ``compiled``: the templates'
     code a long-running command keeps (engine/warm.py)."""
@@ -404,6 +407,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                 layouts[path] = last_layouts[path]
             elif isinstance(data, PdfFile) and data.layout is not None:
                 layouts[path] = data.layout.to_json()
+    drawn_ready()
     if laying and cache is not None:
         if layouts.keys() != last_layouts.keys() or any(layouts[k] is not last_layouts[k] for k in layouts if k != "inputs"):
             add_pack(layouts_pack, layouts)

@@ -14,7 +14,7 @@ import os
 from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager, nullcontext
 from dataclasses import replace
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +24,7 @@ from pnpgen.data.load import load_game
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace, relative_proof, workspace_relative
 from pnpgen.engine import bookkey, history, recording
+from pnpgen.engine.beside import Beside
 from pnpgen.engine.cache import Cache, GameState, States, as_written, recorded
 from pnpgen.engine.changes import PRINTER_CHANGED, change_report, snapshot
 from pnpgen.engine.export import exports_made
@@ -240,6 +241,23 @@ def drawn_sheets(cache: Cache, edition: str, inputs: str, read: drawn.Read) -> F
     return drawn.from_json(kept, kept.lines, read) if kept.get("inputs") == inputs else FaceStreams()
 
 
+# The forms pack is made by a process forked for it, beside the game's manifest, state and the rest
+# of its end, when it has this many faces and pages to encode anew (1,000 cards' cold build: 4,449,
+# some 0.1 CPU-s; a fork costs some 10 ms; an edit writes most lines back as read): docs/speed.md, jobs45.
+BESIDE_FORMS = 1000
+
+
+def _forms_pack(cache: Cache, ed: str, drawn_with: str, sheets: FaceStreams, read: drawn.Read) -> bytes:
+    """The forms pack's bytes: every face and page drawn, as the next build reads them (``drawn.to_json``)."""
+    return cache.pack_entry(f"forms/{ed}", {"inputs": drawn_with, **drawn.to_json(sheets, read)})[1]
+
+
+def _new_forms(sheets: FaceStreams, read: drawn.Read) -> int:
+    """About how many faces and pages the forms pack encodes anew: those drawn or decoded, less
+    those read as written (their lines go back as they are)."""
+    return len(sheets.made.unpacked) + len(sheets.kept.unpacked) - len(read)
+
+
 def _size(folder: Path) -> int:
     """Bytes of a game's data: how long its build takes, roughly."""
     return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
@@ -276,6 +294,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
     sizes = art_sizes(cache, slug)
     # a big pack of the cache written into the staging folder as it is made, not held to the commit
     staged = staging.early_entry if staging is not None else (lambda path, data: data)
+    forms_pack: Beside | None = None  # the forms pack, when made (by a process forked for it, if big)
     try:
         if book is not None:
             book.start_early(slug)
@@ -288,6 +307,14 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
         # last save's (watch, serve), else the last build's from the cache
         read: drawn.Read = {}  # the faces and pages read from the cache as written, by their records
         sheets = warm.sheets(ed, drawn_with) if warm is not None else drawn_sheets(cache, ed, drawn_with, read)
+        forms = cache.pack_path(f"forms/{ed}")  # the faces and pages drawn: written when they changed
+
+        def drawn_ready() -> None:  # every face and page drawn: the forms pack made beside the build's last steps
+            nonlocal forms_pack  # (by a process forked for it when there is much to encode and a core for it)
+            if sheets.let_go_of_unused() or not forms.is_file():
+                forms_pack = Beside(partial(_forms_pack, cache, ed, drawn_with, sheets, read),
+                                    fork=not options.one_core and _new_forms(sheets, read) >= BESIDE_FORMS)
+
         with collector_paused() if collector is None else nullcontext(collector) as paused:
             def faces_ready(result: BuildResult) -> None:  # the rulebook (set here without a core for it), then the sheets
                 if book is not None:
@@ -302,7 +329,8 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
                                 faces_ready=faces_ready, inputs=drawn_with,
                                 compiled=warm.compiled if warm is not None else None,
                                 document_ready=(lambda rel, pdf: staging.early(out_dir / rel, pdf))
-                                if staging is not None else (lambda rel, pdf: None), entry_ready=staged)
+                                if staging is not None else (lambda rel, pdf: None), drawn_ready=drawn_ready,
+                                entry_ready=staged)
         if staging is not None:
             _stage_early(staging, {out_dir / rel: data for rel, data in result.files.items()})
         # what the sheets alone decide, worked out while the rulebook's process may still be setting the book
@@ -334,11 +362,8 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
         result.images = None
         if staging is not None:  # (the documents copied by now: their bytes let go of before the packs are made)
             staging.let_go_of_copied()
-        forms = cache.pack_path(f"forms/{ed}")  # the faces and pages drawn: written when they changed
-        if sheets.let_go_of_unused() or not forms.is_file():
-            pack, packed = cache.pack_entry(f"forms/{ed}", {"inputs": drawn_with, **drawn.to_json(sheets, read)})
-            result.cache_files[pack] = staged(pack, packed)
-        read.clear()  # (the lines read, let go of with their pack)
+        if forms_pack is None:
+            read.clear()  # (the lines read, let go of with their pack)
         result.uses.add(forms)
         if sizes.memo.used:  # the art files' sizes, by their content: one file, written when it changed
             result.uses.add(cache.pack_path(f"art/{slug}"))
@@ -348,52 +373,64 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
                 result.cache_files[pack] = staged(pack, packed)
         if book is not None:
             book.finish(result)
-    except SourceChanged as e:  # an art file saved again since build_game took it (the reprint reads the pictures)
-        raise saved_again(e) from None
+    except BaseException as e:
+        if forms_pack is not None:  # (its bytes no longer wanted)
+            forms_pack.cancel()
+        if isinstance(e, SourceChanged):  # an art file saved again since build_game took it (the reprint reads the pictures)
+            raise saved_again(e) from None
+        raise
     finally:
         if book is not None:
             book.close()
-    reprints_kept = _reprint_kept(before, reprint_out, out_dir, cache)  # no piece changed: they stay, maybe not printed yet
-    if "reprint.pdf" in reprints_kept and (any(r["why"] == ["sheets changed"] for r in reprint.values())
-                                           or any(line.startswith(PRINTER_CHANGED) for line in changes)):
-        changes.append(RELAID)  # (the sheets laid out anew, no piece changed: another paper, printer or layout)
-    result.manifest["changes"] = changes
-    result.manifest["reprint"] = reprint
-    if reprint_out:
-        result.files.update(reprint_out)
-        result.manifest["files"] += sorted(reprint_out)
-    kept = _rulebook_kept(before, rulebook is not None)
-    if kept:  # left out on purpose (--no-rulebook): the last rulebook stays, and the manifest says so
-        result.manifest["rulebook"] = {"kept": sorted(kept)}
-    kept |= reprints_kept
-    last_files = before.files if before else _keyless_before(out_root, out_dir, game)
-    # (manifest.json too, made below: one the designer changed was told 'no output of this build any
-    # more … kept, it is yours now', and written over)
-    stale, changed = _no_longer_made(before, last_files, result.files.keys() | {"manifest.json"}, kept, reprint_out,
-                                     out_dir, cache)
-    result.warnings.extend(f"{rel}: no output of this build any more, but not the file pnpgen wrote there (changed "
-                           "since, or put in its place): kept, it is yours now" for rel in changed)
-    if kept:
-        result.manifest["files"] = sorted(set(result.manifest["files"]) | set(kept))
-    manifest = workspace_relative(result.manifest, ws.root)  # the same bytes in any folder
-    result.files["manifest.json"] = (json.dumps(manifest, ensure_ascii=False, indent=2) + "\n").encode()
-    state = GameState(inputs, documents=result.documents,
-                      files={**kept, **{rel: recorded(data) for rel, data in result.files.items()}},
-                      report=now, uses=sorted(cache.entry(p) for p in result.uses),
-                      # said from the workspace: a copy of it (cp -r, its build/ too) said them, up to date, naming the first one's files
-                      warnings=workspace_relative(list(result.warnings), ws.root))
-    files = {out_dir / rel: data for rel, data in result.files.items()}
-    state_path, data = cache.state_file(ed, state)
-    files[state_path] = data
-    files.update(result.cache_files)
-    below = out_dir.relative_to(out_root).as_posix()
-    gone = [path for rel in stale if (path := inside(out_root, f"{below}/{rel}")) is not None]
-    files.update(version)
-    gone += pruned
-    layouts: dict[str, Any] = {rel: doc.get("layout") for rel, doc in state.documents.items()}  # a big document's
-    wrote = {rel: (digest, layouts.get(rel)) for rel, digest in state.files.items()}
-    decks_changed = frozenset(reprint) if decks_only and RELAID not in changes else None
-    return GameOutcome(slug, out_dir, False, result, changes, wrote=wrote, decks_changed=decks_changed), files, gone
+    try:
+        reprints_kept = _reprint_kept(before, reprint_out, out_dir, cache)  # no piece changed: they stay, maybe not printed yet
+        if "reprint.pdf" in reprints_kept and (any(r["why"] == ["sheets changed"] for r in reprint.values())
+                                               or any(line.startswith(PRINTER_CHANGED) for line in changes)):
+            changes.append(RELAID)  # (the sheets laid out anew, no piece changed: another paper, printer or layout)
+        result.manifest["changes"] = changes
+        result.manifest["reprint"] = reprint
+        if reprint_out:
+            result.files.update(reprint_out)
+            result.manifest["files"] += sorted(reprint_out)
+        kept = _rulebook_kept(before, rulebook is not None)
+        if kept:  # left out on purpose (--no-rulebook): the last rulebook stays, and the manifest says so
+            result.manifest["rulebook"] = {"kept": sorted(kept)}
+        kept |= reprints_kept
+        last_files = before.files if before else _keyless_before(out_root, out_dir, game)
+        # (manifest.json too, made below: one the designer changed was told 'no output of this build any
+        # more … kept, it is yours now', and written over)
+        stale, changed = _no_longer_made(before, last_files, result.files.keys() | {"manifest.json"}, kept, reprint_out,
+                                         out_dir, cache)
+        result.warnings.extend(f"{rel}: no output of this build any more, but not the file pnpgen wrote there (changed "
+                               "since, or put in its place): kept, it is yours now" for rel in changed)
+        if kept:
+            result.manifest["files"] = sorted(set(result.manifest["files"]) | set(kept))
+        manifest = workspace_relative(result.manifest, ws.root)  # the same bytes in any folder
+        result.files["manifest.json"] = (json.dumps(manifest, ensure_ascii=False, indent=2) + "\n").encode()
+        state = GameState(inputs, documents=result.documents,
+                          files={**kept, **{rel: recorded(data) for rel, data in result.files.items()}},
+                          report=now, uses=sorted(cache.entry(p) for p in result.uses),
+                          # said from the workspace: a copy of it (cp -r, its build/ too) said them, up to date, naming the first one's files
+                          warnings=workspace_relative(list(result.warnings), ws.root))
+        files = {out_dir / rel: data for rel, data in result.files.items()}
+        state_path, data = cache.state_file(ed, state)
+        files[state_path] = data
+        if forms_pack is not None:  # (last: made meanwhile on the other core)
+            result.cache_files[forms] = staged(forms, forms_pack.result())
+            read.clear()  # (the lines read, let go of with their pack)
+            cache.let_go_of_pack(f"forms/{ed}")
+        files.update(result.cache_files)
+        below = out_dir.relative_to(out_root).as_posix()
+        gone = [path for rel in stale if (path := inside(out_root, f"{below}/{rel}")) is not None]
+        files.update(version)
+        gone += pruned
+        layouts: dict[str, Any] = {rel: doc.get("layout") for rel, doc in state.documents.items()}  # a big document's
+        wrote = {rel: (digest, layouts.get(rel)) for rel, digest in state.files.items()}
+        decks_changed = frozenset(reprint) if decks_only and RELAID not in changes else None
+        return GameOutcome(slug, out_dir, False, result, changes, wrote=wrote, decks_changed=decks_changed), files, gone
+    finally:
+        if forms_pack is not None:
+            forms_pack.cancel()  # (the build failed before its bytes were taken: nothing once they are)
 
 
 def _as_it_wrote(before: GameState, out_dir: Path, rel: str, digest: str, cache: Cache) -> bool:

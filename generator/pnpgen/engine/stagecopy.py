@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import warnings
 from pathlib import Path
 from typing import NoReturn
 
+from pnpgen.children import end_forked, only_these_open
 from pnpgen.engine import spare
 from pnpgen.pdf.assemble import PdfFile, SourceChanged
 
@@ -94,15 +94,9 @@ class DocumentCopy:
 
     def cancel(self) -> None:
         """Stop the copy (a process ended already is only waited for)."""
-        if not self.pid:
-            return
-        try:
-            os.kill(self.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        os.waitpid(self.pid, 0)
-        os.close(self.answer)
-        self.pid = 0
+        if self.pid:
+            end_forked(self.pid, self.answer)
+            self.pid = 0
 
 
 def _copy_and_exit(data: PdfFile, fd: int, said: int) -> NoReturn:
@@ -111,10 +105,7 @@ def _copy_and_exit(data: PdfFile, fd: int, said: int) -> NoReturn:
     pipe's end held here would keep the other end of it waiting."""
     code = 1
     try:
-        low, high = sorted((fd, said))
-        os.closerange(3, low)
-        os.closerange(low + 1, high)
-        os.closerange(high + 1, os.sysconf("SC_OPEN_MAX") if hasattr(os, "sysconf") else 65536)
+        only_these_open(fd, said)
         data.write_into(fd)
         code = 0
     except SourceChanged as e:
