@@ -203,18 +203,11 @@ def _ruby_readings(marks: tuple) -> set[int]:
         return any(c[1] == b[1] and abs(c[2] - b[2]) < 0.01 and c[3] < b[5] and b[3] < c[5]
                    and 0 < abs((c[4] + c[6]) - (b[4] + b[6])) / 2 < 1.6 * b[2] for _, c in texts)
 
-    def in_reading(r: tuple) -> bool:
-        """A reading's character with another of the reading just above or below it: a long
-        reading spaces its one-character base away from any neighbour (漢{湖|みずうみ})."""
-        return any(c is not r and c[1] == r[1] and abs(c[2] - r[2]) < 0.01
-                   and abs((c[3] + c[5]) - (r[3] + r[5])) / 2 < 0.25 * r[2]
-                   and 0 < abs((c[4] + c[6]) - (r[4] + r[6])) / 2 < 1.6 * r[2] for _, c in texts)
-
     return {i for i, (_, at, size, x0, y0, x1, y1, _) in texts
             if any(b[1] == at and abs(b[2] * RUBY_SCALE - size) < 0.01
                    and (abs(b[6] - y0) < 0.1 and b[3] < x1 and x0 < b[5]
                         or 0 < (x0 + x1) / 2 - b[5] < b[2] * RUBY_SCALE and b[4] - b[2] < y1 and y0 < b[6] + b[2]
-                        and (in_column(b) or in_reading(marks[i])))
+                        and (in_column(b) or in_column(marks[i])))
                    for j, b in texts if j != i)}
 
 
