@@ -28,10 +28,23 @@ _SEEN_BY = {
 _PAIRS_SAID = 3  # pairs named on a deck's line; the rest counted
 
 
-def _linear(hex_colour: str) -> tuple[float, float, float]:
+def channels(hex_colour: str) -> tuple[int, int, int]:
+    """A hex colour's red, green and blue, 0–255 (``#c33`` as SVG reads it, ``#cc3333``)."""
     h = hex_colour.lstrip("#")
-    channels = [int(h[i:i + 2], 16) / 255 for i in (0, 2, 4)]
-    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    if len(h) == 3:
+        h = "".join(ch * 2 for ch in h)
+    r, g, b = (int(h[i:i + 2], 16) for i in (0, 2, 4))
+    return r, g, b
+
+
+def linear(value: float) -> float:
+    """An sRGB channel (0–1) as light (IEC 61966-2-1; WCAG 2.1's 0.03928 knee gives the same for
+    every 8-bit channel): the contrast lint's luminance and the colour-blind check's CIELAB."""
+    return value / 12.92 if value <= 0.04045 else ((value + 0.055) / 1.055) ** 2.4
+
+
+def _linear(hex_colour: str) -> tuple[float, float, float]:
+    r, g, b = (linear(c / 255) for c in channels(hex_colour))
     return r, g, b
 
 
@@ -70,8 +83,7 @@ def lookalikes(deck: Any, fields: Iterable[str], palette: dict[str, str], least:
                 colour = v.colour(piece.values.get(name), palette).lower()
             except v.Invalid:  # (empty or 未定: grey, an open colour the check lists)
                 continue
-            if len(colour) == 4:  # #c33 as SVG reads it: #cc3333
-                colour = "#" + "".join(c * 2 for c in colour[1:])
+            colour = "#" + "".join(f"{c:02x}" for c in channels(colour))  # #c33 and #cc3333 one colour
             if piece.count:
                 first.setdefault(colour, piece)
         found = []

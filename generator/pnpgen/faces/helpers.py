@@ -25,6 +25,7 @@ from typing import Any
 from markupsafe import Markup
 
 from pnpgen import fonts as fontreg
+from pnpgen.data.colourvision import channels, linear
 from pnpgen.data.model import is_placeholder
 from pnpgen.faces.tracks import XY, track_svg
 from pnpgen.shapes import back_outline, deck_shape, hex_corners, mirror_x, trihex_centres
@@ -43,24 +44,17 @@ def mix(a: str, b: str, t: float) -> str:
     """Hex colour ``a`` moved toward hex colour ``b`` by ``t`` (0 = a, 1 = b): lighter or darker
     tints as solid colours, since print files carry no transparency."""
     t = float(t)
-    return "#" + "".join(f"{round(x * (1 - t) + y * t):02x}" for x, y in zip(_channels(a), _channels(b)))
+    return "#" + "".join(f"{round(x * (1 - t) + y * t):02x}" for x, y in zip(channels(a), channels(b)))
 
 
 READABLE = 3.0  # contrast ratio (WCAG 2.1, 1.4.3's large-text minimum) below which text is unreadable
-
-
-def _channels(c: str) -> list[int]:
-    h = c.lstrip("#")
-    if len(h) == 3:
-        h = "".join(ch * 2 for ch in h)
-    return [int(h[i:i + 2], 16) for i in (0, 2, 4)]
 
 
 def contrast(a: str, b: str) -> float:
     """The contrast ratio of two hex colours, 1 (the same) to 21 (black on white): WCAG 2.1's
     relative luminance, (L1 + 0.05) / (L2 + 0.05)."""
     def lum(c: str) -> float:
-        lin = [x / 255 / 12.92 if x <= 10 else ((x / 255 + 0.055) / 1.055) ** 2.4 for x in _channels(c)]
+        lin = [linear(x / 255) for x in channels(c)]
         return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
     hi, lo = sorted((lum(a), lum(b)), reverse=True)
     return (hi + 0.05) / (lo + 0.05)

@@ -10,6 +10,7 @@ from functools import lru_cache
 
 from lxml import etree
 
+from pnpgen.data.colourvision import linear
 from pnpgen.errors import InputError, parser_said
 from pnpgen.patterns import later
 from pnpgen.units import MM_PER_INCH, PT_PER_MM, num
@@ -127,7 +128,7 @@ def contrast(a: tuple[float, float, float], b: tuple[float, float, float]) -> fl
     """The contrast ratio of two (r, g, b) colours in 0–1: 1 (the same) to 21 (black on white),
     WCAG 2.1's relative luminance, (L1 + 0.05) / (L2 + 0.05)."""
     def lum(c: tuple[float, float, float]) -> float:
-        r, g, b_ = (x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4 for x in c)
+        r, g, b_ = (linear(x) for x in c)
         return 0.2126 * r + 0.7152 * g + 0.0722 * b_
     hi, lo = sorted((lum(a), lum(b)), reverse=True)
     return (hi + 0.05) / (lo + 0.05)
