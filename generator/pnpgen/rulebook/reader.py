@@ -82,11 +82,12 @@ def repair_circled_digits(text: str) -> tuple[str, int]:
 
 
 # Ruby as a draft writes it: Aozora Bunko's ``｜鏡《かがみ》`` (or ``|``), ``魔法陣《まほうじん》`` (the
-# kanji right before the reading in kana), the cards' ``{騎士|きし}`` (either bar), and a 【term】's
+# kanji right before the reading in kana), the cards' ``{騎士|きし}`` (either bar; a jukugo ruby's
+# readings, ``{東京|とう|きょう}``, run together), and a 【term】's
 # reading after its bracket, ``【台札】《だいふだ》`` (the term kept whole for the index)
 _RUBY = re.compile(r"[｜|]([^｜|《》\n]+)《([^《》\n]+)》(?!》)"
                    r"|(?<!《)([\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆ヶ]+)《([\u3041-\u309f\u30a1-\u30ffー]+)》(?!》)"
-                   r"|\{([^{}|｜\n]+)[|｜]([^{}|｜\n]+)\}"
+                   r"|\{([^{}|｜\n]+)[|｜]([^{}|｜\n]+(?:[|｜][^{}|｜\n]+)*)\}"
                    r"|(【[^【】《》\n]+】)《([\u3041-\u309f\u30a1-\u30ffー]+)》(?!》)")
 
 
@@ -109,7 +110,7 @@ def ruby_in_parentheses(text: str) -> tuple[str, int, str]:
             continue
         found.append(m.group())
         base, reading = next((m.group(k), m.group(k + 1)) for k in (1, 3, 5, 7) if m.group(k))
-        shown = f"{base}（{reading}）"
+        shown = f"{base}（{re.sub('[|｜]', '', reading)}）"
         out += [text[at:m.start()], shown]
         at = m.end()
         gap = _GAP_AFTER.match(text, at)
