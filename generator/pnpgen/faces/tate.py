@@ -9,7 +9,8 @@ column's right (JLREQ 3.3: vertical text's ruby stands right of its base), a rea
 its base reaching over the characters above and below it as horizontal text's does, by one rule
 (text/ruby.py, JLREQ 3.3.8: up to one ruby character onto a kana, ー or a dash, onto the glyph of a bracket or
 、。; at the column's top or foot the base keeps the column's edge, the reading aligned with it), a
-group ruby's shorter side spread 1:2:1 along the longer (JLREQ 3.3.6). The card text's markup read as
+group ruby's shorter side spread 1:2:1 along the longer (JLREQ 3.3.6), a base of Latin letters or
+digits set as such a run is outside a ruby (turned as one word, a 縦中横 pair). The card text's markup read as
 horizontal text reads it (data/markup.py ``parse``, the one reader): a mark keeps its span's bold
 and colour, an icon a cell of its own.
 
