@@ -97,8 +97,8 @@ _GAP_AFTER = re.compile(r"[ 　]{2,}(?=[^ 　\n])")
 
 def ruby_in_parentheses(text: str) -> tuple[str, int, str]:
     """``text`` with each ruby reading set in parentheses after its word, 鏡（かがみ）, as a book
-    without ruby prints one (the rulebook sets no ruby: a reading above the line would break its
-    line grid); how many, and the first as written. A ruby followed by an aligned table's column
+    without ruby prints one (the rulebook sets no ruby yet: docs/rulebook.md says why); how many,
+    and the first as written. A ruby followed by an aligned table's column
     gap keeps the next column where the draft put it: the gap takes up what the parentheses take
     more or less than the marks (``｜五光《ごこう》`` is a cell wider than 五光（ごこう）, ``{五光|ごこう}`` one
     narrower), so a table aligned as written stays one table (trial43's 役 table broke into pieces)."""
