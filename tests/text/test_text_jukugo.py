@@ -7,28 +7,19 @@ the built PDF."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from test_text_ruby import GROUP_FRONT
+from test_text_ruby import ctx as text_context  # noqa: F401 (test_text_ruby's fixture, by this name here)
 
-from conftest import DECK_YAML, REPO, make_workspace, run
+from conftest import DECK_YAML, make_workspace, run
 from pdfprobe import glyphs
 from pnpgen import fonts
 from pnpgen.data.markup import RUBY, loose_marks, parse, plain
 from pnpgen.rulebook.reader import ruby_in_parentheses
-from pnpgen.text import TextContext, layout_text
+from pnpgen.text import layout_text
 from pnpgen.text.cells import PT
 
 EM = 10 * PT  # mm
-FRONT = """\
-{% extends "common/piece.svg.j2" %}
-{% import "common/macros.svg.j2" as m with context %}
-{% block art %}
-{{ textbox(piece.text, 3, 20, 33, 30, size=10, min_size=10) }}
-{{ m.tate(piece.verse, 54, 8, size=10) }}
-{{ m.tate(piece.verse2, 44, 8, size=10) }}
-{% endblock %}
-"""
 TEXT = r"漢{日本|に|ほん}字\nあ{東京|とう|きょう}へ"
 VERSE = "漢{東京|とう|きょう}字"
 VERSE2 = "あ{CPU|シーピーユー}が"
@@ -54,24 +45,18 @@ def test_the_rulebook_prints_a_jukugo_rubys_readings_run_together():
     assert ruby_in_parentheses("{東京|とう|きょう}へ")[0] == "東京（とうきょう）へ"
 
 
-@pytest.fixture(scope="module")
-def ctx() -> TextContext:
-    for name in fonts.DEFAULT_FONTS.values():
-        fonts.register(name, Path(REPO) / "fonts")
-    return TextContext(fonts=dict(fonts.DEFAULT_FONTS), fallback_fonts=[], palette={}, icon_dirs=[], where="test")
-
-
-def test_a_line_may_break_between_a_fitting_jukugos_characters_not_inside_a_group(ctx):
+def test_a_line_may_break_between_a_fitting_jukugos_characters_not_inside_a_group(request):
     """JLREQ 3.3.7: jukugo ruby set on each character breaks between them as mono ruby does; one
     set as a group ruby is one unit (pnpgen keeps it whole where JLREQ would split it)."""
-    assert [ln.text for ln in layout_text(ctx, "{魔法陣|ま|ほう|じん}", 8, 20, 10, 10).lines] == ["魔法", "陣"]
-    group = layout_text(ctx, "{東京都|とう|きょう|と}", 8, 20, 10, 10)
+    context = request.getfixturevalue("text_context")
+    assert [ln.text for ln in layout_text(context, "{魔法陣|ま|ほう|じん}", 8, 20, 10, 10).lines] == ["魔法", "陣"]
+    group = layout_text(context, "{東京都|とう|きょう|と}", 8, 20, 10, 10)
     assert [ln.text for ln in group.lines] == ["東京都"] and not group.fits
 
 
 @pytest.fixture(scope="module")
 def page(tmp_path_factory) -> list:
-    ws = make_workspace(tmp_path_factory.mktemp("jukugo") / "ws", front=FRONT,
+    ws = make_workspace(tmp_path_factory.mktemp("jukugo") / "ws", front=GROUP_FRONT,
                         deck=DECK_YAML.replace("fields:\n", "fields:\n  verse: text\n  verse2: text\n")
                         + f'  - {{name: 甲, text: "{TEXT}", verse: "{VERSE}", verse2: "{VERSE2}"}}\n')
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
@@ -117,12 +102,9 @@ def test_a_jukugo_group_down_a_column_spreads_its_base_along_the_reading_between
     reading, so 東京 is spread 1:2:1 along its 8.82 mm (JLREQ 3.3.6), as a group ruby is."""
     column = sorted((g for g in page if g.size > 6 and g.char in "漢東京字" and g.x > min(h.x for h in page) + 45),
                     key=lambda g: g.y)
-    kan, to, kyo, ji = column[-4:]
-    cell = EM * 1.1
-    unit = (5 * EM / 2 - 2 * cell) / 4
-    assert to.y - kan.y == pytest.approx(cell + unit, abs=0.02)
-    assert kyo.y - to.y == pytest.approx(cell + 2 * unit, abs=0.02)
-    assert ji.y - kyo.y == pytest.approx(cell + unit, abs=0.02)
+    unit = (5 * EM / 2 - 2 * EM * 1.1) / 4  # a fourth of what the reading is longer than two cells
+    steps = [b.y - a.y - EM * 1.1 for a, b in zip(column[-4:], column[-3:])]  # 漢→東, 東→京, 京→字, less a cell
+    assert steps == pytest.approx([unit, 2 * unit, unit], abs=0.02)
 
 
 def test_a_latin_base_down_a_column_is_turned_as_one_word(page):
