@@ -193,9 +193,10 @@ def test_flattening_an_ordinary_draft_recovers_the_same_structure(slug):
 def test_a_terms_reading_after_its_brackets_is_printed_in_parentheses_and_the_index_keeps_the_term(tmp_path):
     """A trick-taking draft gave its 【term】 a reading as a book gives one, after the term:
     「【台札】《だいふだ》と呼びます」 printed its 《だいふだ》 as typed (the kanji-before-the-reading
-    rule saw 】, no kanji). It prints 【台札】（だいふだ）, and the index lists 台札, not its reading."""
+    rule saw 】, no kanji). It prints 【台札】 with だいふだ above 台札 (bookruby.py: in parentheses
+    before), and the index lists 台札, not its reading."""
     from conftest import DRAFT, make_workspace
-    from pdfprobe import texts
+    from pdfprobe import glyphs, texts
     from pnpgen.data.load import load_game
     from pnpgen.data.workspace import Workspace
     from pnpgen.rulebook import build_rulebook
@@ -206,17 +207,22 @@ def test_a_terms_reading_after_its_brackets_is_printed_in_parentheses_and_the_in
         encoding="utf-8")
     result = build_rulebook(load_game(Workspace(ws), "test"), ws / "fonts", rules_only=True)
     pages = [t.replace("\r\n", "").replace("\n", "") for t in texts(result.files["rulebook.pdf"])]
-    assert any("【台札】（だいふだ）と呼びます。" in t for t in pages), pages
+    assert any("【台札】と呼びます。" in t and "だいふだ" in t.replace(" ", "") for t in pages), pages
+    body = next(p for p in glyphs(result.files["rulebook.pdf"]) if any(g.char == "台" for g in p))
+    tai, fuda = (next(g for g in body if g.char == c) for c in "台札")
+    reading = sorted((g for g in body if g.char in "だいふ" and g.size < 6), key=lambda g: g.x)
+    assert tai.x - 0.01 <= reading[0].x and reading[-1].x < fuda.x + 3.2 and reading[0].y < tai.y  # over 台札 alone
     assert not any("《" in t for t in pages), pages
     index = next(t for t in pages if t.lstrip().startswith("索引") or "索引" in t and "目次" not in t)
     assert "台札" in index and "だいふだ" not in index, index
 
 
-def test_ruby_in_the_draft_is_printed_as_its_reading_in_parentheses(tmp_path):
+def test_ruby_in_the_draft_is_set_above_its_word_in_the_text_and_in_parentheses_in_headings(tmp_path):
     """Aozora ruby, ``｜鏡《かがみ》`` and ``魔法陣《まほうじん》`` (the kanji before the reading), and the
-    cards' ``{騎士|きし}`` printed as typed, marks and all; the book sets no ruby, so each reading
-    is printed in parentheses after its word (鏡（かがみ）), in the text and in a step's heading, and
-    the reading is said in the report. 《》 that hold no reading after kanji (「カードの《効果》」) stay."""
+    cards' ``{騎士|きし}`` printed as typed, marks and all: in the body text each reading is set
+    above its word (bookruby.py; its place is measured in test_rulebook_ruby.py), in a step's
+    heading and the contents in parentheses after it (鏡（かがみ）), and the readings are said in the
+    report. 《》 that hold no reading after kanji (「カードの《効果》」) stay."""
     from conftest import DRAFT, make_workspace
     from pdfprobe import texts
     from pnpgen.data.load import load_game
@@ -231,7 +237,9 @@ def test_ruby_in_the_draft_is_printed_as_its_reading_in_parentheses(tmp_path):
     result = build_rulebook(load_game(Workspace(ws), "test"), ws / "fonts", rules_only=True)
     pages = [t.replace("\r\n", "") for t in texts(result.files["rulebook.pdf"])]
     rules = next(t for t in pages if "受けない" in t and "3.1" in t)
-    assert "3.1\u3000鏡（かがみ）を見る" in rules and "魔法陣（まほうじん）の騎士（きし）は、カードの《効果》を受けない。" in rules
+    assert "3.1\u3000鏡（かがみ）を見る" in rules and "魔法陣の騎士は、カードの《効果》を受けない。" in rules
+    assert "まほうじん" in rules.replace(" ", "") and "（まほうじん）" not in rules and "（きし）" not in rules
     assert not any(mark in "".join(pages) for mark in "｜|{}"), pages
     assert "鏡（かがみ）を見る" in pages[1]  # the contents
-    assert any("3 ruby readings (｜鏡《かがみ》…) set in parentheses" in line for line in result.report), result.report
+    assert any("3 ruby readings (｜鏡《かがみ》…) set above their words in the text, in parentheses" in line
+               for line in result.report), result.report

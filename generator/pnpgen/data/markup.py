@@ -8,7 +8,8 @@ Markup (everything else is literal text, never SVG/HTML):
 - ``{food}``, ``{火}`` — an icon token (resolved later, by name): a name starting with a letter of
   any script (a Japanese designer's icons are 火.svg, 水.svg), never a digit or a space
 - ``{漢字|かんじ}`` — ruby: the reading is set above the base at half size (the bar half- or
-  full-width, ``{漢字｜かんじ}``, as a Japanese input method types it)
+  full-width, ``{漢字｜かんじ}``, as a Japanese input method types it); ``{東京|とう|きょう}``, a
+  reading a base character, is jukugo ruby (``ruby_spans``)
 - a newline — an explicit line break (a new paragraph for line breaking)
 - ``\\*``, ``\\[``, ``\\]``, ``\\{``, ``\\}``, ``\\\\``, ``\\|``, ``\\｜`` — the character itself, literally
   (a ruby's bar escaped: a layout's ``label:`` or ``unit:`` may print one, data/boxoptions.py)
@@ -59,13 +60,13 @@ _ESCAPED = r"\\[\\*\[\]{}|｜]"
 # a ruby's base or reading: its escapes read as outside one ({漢字|かんじ\}} has a brace in its
 # reading, and {漢字|かんじ\} is no ruby at all), a backslash before anything else the backslash itself
 RUBY_PART = r"(?:" + _ESCAPED + r"|\\(?![\\*\[\]{}|｜])|[^{}|｜\n\\])"
-RUBY_MARK = r"\{" + RUBY_PART + r"+[|｜]" + RUBY_PART + r"+\}"
+RUBY_MARK = r"\{" + RUBY_PART + r"+(?:[|｜]" + RUBY_PART + r"+)+\}"
 _UNESCAPE = later(r"\\([\\*\[\]{}|｜])")
 _TOKEN = re.compile(
     r"\\(?P<esc>[\\*\[\]{}|｜])"
     r"|(?P<bold>\*\*)"
     r"|\[(?P<close>/?)(?P<colour>[A-Za-z][\w-]*)\]"
-    r"|(?<!\{)\{(?P<base>" + RUBY_PART + r"+)[|｜](?P<reading>" + RUBY_PART + r"+)\}(?!\})"
+    r"|(?<!\{)\{(?P<base>" + RUBY_PART + r"+)[|｜](?P<reading>" + RUBY_PART + r"+(?:[|｜]" + RUBY_PART + r"+)*)\}(?!\})"
     r"|(?<!\{)\{(?P<icon>" + _ICON_NAME + r")\}(?!\})"
     r"|(?P<nl>\n)"
 )
@@ -108,9 +109,13 @@ def parse(text: str, palette: Mapping[str, str]) -> list[list[Span]]:
             else:
                 colours.append(m.group("colour"))
         elif m.group("base"):
+            rubies = ruby_spans(m, bold, colours[-1] if colours else None)
+            if rubies is None:  # a reading a character, not as many as its characters: as written (loose_marks)
+                buf.append(m.group(0))
+                continue
             flush()
-            _append(paragraphs[-1], Span(RUBY, _UNESCAPE.sub(r"\1", m.group("base")), bold,
-                                         colours[-1] if colours else None, _UNESCAPE.sub(r"\1", m.group("reading"))))
+            for ruby in rubies:
+                _append(paragraphs[-1], ruby)
         elif m.group("icon"):
             flush()
             _append(paragraphs[-1], Span(ICON, m.group("icon"), bold, colours[-1] if colours else None))
@@ -120,6 +125,40 @@ def parse(text: str, palette: Mapping[str, str]) -> list[list[Span]]:
     buf.append(text[pos:])
     flush()
     return paragraphs
+
+
+JUKUGO_FITS = 2  # ruby characters a base character's reading may hold to be set on it alone (JLREQ F.1)
+_READING_UNIT = later(RUBY_PART + r"|[|｜]")
+
+
+def readings(said: str) -> list[str]:
+    """A ruby's reading as written after its base's bar (``とう|きょう``): each piece between
+    unescaped bars, unescaped (``\\|`` is a bar inside a reading)."""
+    pieces = [""]
+    for unit in _READING_UNIT.findall(said):
+        if unit in ("|", "｜"):
+            pieces.append("")
+        else:
+            pieces[-1] += unit
+    return [_UNESCAPE.sub(r"\1", piece) for piece in pieces]
+
+
+def ruby_spans(m: re.Match, bold: bool, colour: str | None) -> list[Span] | None:
+    """The ruby spans a ``{base|reading}`` token sets. A reading for each base character,
+    ``{東京|とう|きょう}``, is jukugo ruby (JLREQ 3.3.7, Appendix F): where each reading fits its
+    character, two ruby characters or fewer (F.1), a mono ruby each, so a line may break between
+    the characters; where one does not, the word is one group ruby of the readings run together
+    (W3C "Rules for Simple Placement of Japanese Ruby" 3.4), reaching over the kana beside it as
+    any group ruby does. None: not one reading a character (printed as written, ``loose_marks``)."""
+    base = _UNESCAPE.sub(r"\1", m.group("base"))
+    pieces = readings(m.group("reading"))
+    if len(pieces) == 1:
+        return [Span(RUBY, base, bold, colour, pieces[0])]
+    if len(pieces) != len(base):
+        return None
+    if all(len(piece) <= JUKUGO_FITS for piece in pieces):
+        return [Span(RUBY, ch, bold, colour, piece) for ch, piece in zip(base, pieces)]
+    return [Span(RUBY, base, bold, colour, "".join(pieces))]
 
 
 def loose_marks(text: str, palette: Mapping[str, str]) -> list[str]:
@@ -136,7 +175,9 @@ def loose_marks(text: str, palette: Mapping[str, str]) -> list[str]:
     tokens = list(_TOKEN.finditer(text))
     found: list[str] = list(dict.fromkeys(  # (each once: '{|}' 300 times was said 300 times, hostile39)
         f"a ruby {m.group(0)} without its {'reading' if m.group('base').strip() else 'base'}"
-        for m in _HALF_RUBY.finditer(text) if not (m.group("base").strip() and m.group("reading").strip())))
+        for m in _HALF_RUBY.finditer(text) if not (m.group("base").strip()
+                                                   and all(piece.strip() for piece in readings(m.group("reading"))))))
+    found += [_jukugo_count(m) for m in tokens if m.group("base") and ruby_spans(m, False, None) is None]
     for i in sorted(_unmatched(tokens, palette)):
         m = tokens[i]
         name = m.group("colour")
@@ -153,10 +194,19 @@ def loose_marks(text: str, palette: Mapping[str, str]) -> list[str]:
     return found + wide
 
 
+def _jukugo_count(m: re.Match) -> str:
+    """What is wrong with a jukugo ruby whose readings are not one a base character, and what
+    would be right."""
+    base, pieces = _UNESCAPE.sub(r"\1", m.group("base")), readings(m.group("reading"))
+    return (f"a ruby {m.group(0)} gives {len(pieces)} readings to the {len(base)} characters of {base}: "
+            f"a compound word's ruby gives one to each character ({{{base}|{'|'.join(['…'] * len(base))}}}), "
+            f"or one to the whole word ({{{base}|{''.join(pieces)}}})")
+
+
 # bold and a colour typed with the input method on (＊＊強＊＊, ［red］…［/red］): printed as written
 _WIDE_BOLD = later(r"＊＊([^＊\n]+)＊＊")
 _WIDE_COLOUR = later(r"［(/?)([A-Za-z][\w-]*)］")
-_HALF_RUBY = later(r"(?<![\\{])\{(?P<base>" + RUBY_PART + r"*)[|｜](?P<reading>" + RUBY_PART + r"*)\}(?!\})")  # {鏡|}, {|かがみ}
+_HALF_RUBY = later(r"(?<![\\{])\{(?P<base>" + RUBY_PART + r"*)[|｜](?P<reading>" + RUBY_PART + r"*(?:[|｜]" + RUBY_PART + r"*)*)\}(?!\})")  # {鏡|}, {|かがみ}
 
 
 class _EveryColour(dict):

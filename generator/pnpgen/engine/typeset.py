@@ -170,6 +170,7 @@ def setting_key(ws: Workspace, game: Game, reading: DraftReading, pictures: dict
     parts = [code(), repr(opts), game.slug, game.lang, str(game.title), str(game.players), str(game.date),
              str(game.draft), json.dumps(plain(game.options), sort_keys=True, ensure_ascii=False, default=repr),
              reading.path.name, d.text, d.lang, d.encoding, str(d.repaired_digits), str(d.flattened),
+             *([repr(d.rubies)] if d.rubies else []),
              json.dumps([plain(reading.settings), plain(reading.fonts), plain(reading.rows),
                          [[f.kind, f.book] for f in reading.findings], reading.warnings, reading.report,
                          reading.proof_lang, decks, pictured], sort_keys=True, ensure_ascii=False, default=repr)]

@@ -9,7 +9,8 @@ column's right (JLREQ 3.3: vertical text's ruby stands right of its base), a rea
 its base reaching over the characters above and below it as horizontal text's does, by one rule
 (text/ruby.py, JLREQ 3.3.8: up to one ruby character onto a kana, ー or a dash, onto the glyph of a bracket or
 、。; at the column's top or foot the base keeps the column's edge, the reading aligned with it), a
-group ruby's shorter side spread 1:2:1 along the longer (JLREQ 3.3.6). The card text's markup read as
+group ruby's shorter side spread 1:2:1 along the longer (JLREQ 3.3.6), a base of Latin letters or
+digits set as such a run is outside a ruby (turned as one word, a 縦中横 pair). The card text's markup read as
 horizontal text reads it (data/markup.py ``parse``, the one reader): a mark keeps its span's bold
 and colour, an icon a cell of its own.
 
@@ -104,22 +105,22 @@ def written(cut: Sequence[Mark]) -> str:
 _CHARACTERS = ("upright", "turned", "stop", "small")  # a mark that is one character (a reading may reach over some)
 
 
-def _overhung(cut: list[Mark], em: float, cell: float) -> list[Mark]:
+def _overhung(cut: list[Mark], em: float, cell: float, bases: Sequence[float]) -> list[Mark]:
     """``cut`` with each ruby whose reading is longer than its base reaching over the marks before
     and after it as text/ruby.py's one rule says (horizontal text's: up to one ruby character a
     side, the reading centred on its base, the base set a cell a character, the rest of the
     reading's length spacing it from a neighbour that cannot take it); at the column's top its
-    base and reading start there, at its foot they end there; the marks after it moved by as much."""
+    base and reading start there, at its foot they end there; the marks after it moved by as much.
+    ``bases``: each mark's base length down the column (a ruby's: ``_base_length``)."""
     units = [(m.text if m.kind in _CHARACTERS else "", m.length) for m in cut]
-    excess = {k: m.length - len(m.text) * cell for k, m in enumerate(cut)
-              if m.kind == RUBY and m.length > len(m.text) * cell + 1e-9}
+    excess = {k: m.length - bases[k] for k, m in enumerate(cut) if m.kind == RUBY and m.length > bases[k] + 1e-9}
     found = reaches(units, excess, em)
     out: list[Mark] = []
     shift = 0.0
     for k, mark in enumerate(cut):
         mark = mark._replace(top=mark.top + shift)
         if mark.kind == RUBY:
-            base, reading = len(mark.text) * cell, len(mark.reading) * em * RUBY_SCALE
+            base, reading = bases[k], len(mark.reading) * em * RUBY_SCALE
             r = found.get(k)
             if r is None:  # a reading no longer than its base, centred on it
                 length, start, base_top = base, mark.top + (base - reading) / 2, mark.top
@@ -134,7 +135,7 @@ def _overhung(cut: list[Mark], em: float, cell: float) -> list[Mark]:
                 length, start = reading - r.lead - r.tail, mark.top - r.lead
                 base_top = start + (reading - base) / 2
             shift += length - mark.length
-            pieces = _spread_ruby(mark, r is None, k, len(cut), base_top, start, length, em, cell)
+            pieces = _spread_ruby(mark, r is None, k, len(cut), base_top, start, length, em, cell, base)
             mark = mark._replace(length=length, reading_top=start, base_top=base_top,
                                  base_parts=pieces[0], reading_parts=pieces[1])
         out.append(mark)
@@ -142,17 +143,17 @@ def _overhung(cut: list[Mark], em: float, cell: float) -> list[Mark]:
 
 
 def _spread_ruby(mark: Mark, short: bool, k: int, n: int, base_top: float, reading_top: float, length: float,
-                 em: float, cell: float) -> tuple[tuple[tuple[str, float], ...], tuple[tuple[str, float], ...]]:
+                 em: float, cell: float, room: float) -> tuple[tuple[tuple[str, float], ...], tuple[tuple[str, float], ...]]:
     """A ruby's base and reading as pieces with their tops: each side whole where it is set solid
     (a mono ruby, sides of one length), a group ruby's shorter side spread 1:2:1 along the longer
     (text/ruby.py ``spread``): a longer reading's base along what the marks beside it leave of the
     reading (at the column's top each piece followed by an equal part, at its foot preceded), a
-    shorter reading along its base, its ends no more than one ruby character in."""
+    shorter reading along its base, its ends no more than one ruby character in; ``room`` the
+    base's length. A Latin base (``latin_base``) is one piece, a word never spread."""
     base = (mark.text, base_top)
     reading = (mark.reading, reading_top)
     rem = em * RUBY_SCALE
-    bases, reads = parts(mark.text), parts(mark.reading)
-    room = len(mark.text) * cell
+    bases, reads = [mark.text] if latin_base(mark.text) else parts(mark.text), parts(mark.reading)
     if short and len(bases) > 1 and len(reads) > 1 and len(mark.reading) * rem < room - 1e-9:
         tops = spread([len(p) * rem for p in reads], room, "", rem)
         return (base,), tuple((p, mark.top + t) for p, t in zip(reads, tops))
@@ -176,6 +177,7 @@ def marks(text: str, size: float, pitch: float = 1.1, width: Callable[[str, bool
     spans = [span for n, para in enumerate(parse(str(text), palette or {}))
              for span in ([Span(TEXT, "\n")] if n else []) + para]
     stretch: list[tuple[str, bool, str]] = []  # the text spans since the last ruby or icon: each character's style
+    bases: dict[int, float] = {}  # a ruby mark's base length down the column
     for n, span in enumerate(spans):
         if span.kind == TEXT:
             stretch += [(ch, span.bold, span.colour or "") for ch in span.text]
@@ -186,14 +188,33 @@ def marks(text: str, size: float, pitch: float = 1.1, width: Callable[[str, bool
             continue
         colour = span.colour or ""
         if span.kind == RUBY:  # the base a cell a character, spaced out to the reading's length where that is longer
-            length = max(len(span.text) * cell, len(span.reading) * em * RUBY_SCALE)
+            bases[len(out)] = _base_length(span.text, span.bold, em, cell, width)
+            length = max(bases[len(out)], len(span.reading) * em * RUBY_SCALE)
             out.append(Mark(RUBY, span.text, top, length, span.reading, span.bold, colour))
             top += length
             continue
         if span.kind == ICON:  # upright in a cell of its own
             out.append(Mark(ICON, span.text, top, cell, "", span.bold, colour))
             top += cell
-    return _overhung(out, em, cell)
+    return _overhung(out, em, cell, [bases.get(k, 0.0) for k in range(len(out))])
+
+
+def latin_base(text: str) -> bool:
+    """A ruby's base a column sets as it sets a Latin run outside a ruby (``_set_text``): letters
+    or digits, more than one, turned a quarter clockwise as one word (JLREQ 3.2.3), or a 縦中横
+    pair of digits across one cell (3.2.5) — not a cell a letter."""
+    return len(text) > 1 and _LATIN.fullmatch(text) is not None
+
+
+def _base_length(text: str, bold: bool, em: float, cell: float,
+                 width: Callable[[str, bool], float] | None) -> float:
+    """How long a ruby's base is down the column: a cell a character; a Latin run as long as the
+    column's font sets it (half an em a letter without ``width``), a 縦中横 pair one cell."""
+    if not latin_base(text):
+        return len(text) * cell
+    if _TWO_DIGITS.fullmatch(text):
+        return cell
+    return width(text, bold) if width is not None else len(text) * em * LATIN_ADVANCE
 
 
 def _set_text(out: list[Mark], stretch: list[tuple[str, bool, str]], top: float, em: float, cell: float,

@@ -791,4 +791,4 @@ def _story_builder(game: Game, r: DraftReading, rules_only: bool, pictures: Mapp
                         proof=[(f.kind, f.book) for f in r.findings], lines_recovered=r.draft.flattened,
                         lang=game.lang, text_lang=r.draft.lang,
                         boards=[d.id for d in game.decks if d.kind == "board"], readings=readings, icons=icons,
-                        setting=setting, own=own, **measures)
+                        setting=setting, own=own, rubies=r.draft.rubies, **measures)

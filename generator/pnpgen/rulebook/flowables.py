@@ -15,7 +15,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import Flowable, KeepTogether, Paragraph
 
 from pnpgen import fonts as fontreg
-from pnpgen.rulebook import glyphs, inline, setlines
+from pnpgen.rulebook import bookruby, glyphs, inline, setlines
 from pnpgen.rulebook.headline import HeadText, draw_term, term_width, two_words_down
 from pnpgen.rulebook.inline import Icon, draw_icon
 from pnpgen.rulebook.jlreq import full_width_marks, jlreq_advances, squeezable, squeezed
@@ -33,6 +33,8 @@ from pnpgen.rulebook.termindex import page_destination
 from pnpgen.rulebook.xrefs import destination, references_in
 from pnpgen.terms import is_latin, unbracket
 from pnpgen.text import linebreak as lb
+from pnpgen.text.layout import ASCENT
+from pnpgen.text.ruby import RUBY_SCALE
 
 PREFIX = "〘"  # stands for the first-line indent or term in the line breaker (a no-line-end bracket)
 
@@ -53,7 +55,7 @@ def _visible(text: str) -> int:
 
 def set_lines(text: str, width: float, measure: Callable[[str], float], lead: float = 0.0,
               em: float = 9.0, lang: str = "ja", advances: Sequence[float] | None = None,
-              squeeze: Sequence[float] | None = None) -> list[tuple[int, int]]:
+              squeeze: Sequence[float] | None = None, glue: Sequence[int] = ()) -> list[tuple[int, int]]:
     """Lines of ``text`` as (start, end) offsets; the first line starts ``lead`` points in.
 
     Japanese is set as a book is: character by character within the JLREQ rules
@@ -68,7 +70,8 @@ def set_lines(text: str, width: float, measure: Callable[[str], float], lead: fl
     within ``MAX_WORD_SPACE`` (``headline.two_words_down``). Either way
     a Latin word breaks at a hyphenation point with a hyphen (``hyphenated``); a run wider than
     the line with none that fits (an address's long part) breaks at the edge, not run off it.
-    ``advances``: widths as set beside neighbours (``jlreq_advances``), else measured alone."""
+    ``advances``: widths as set beside neighbours (``jlreq_advances``), else measured alone;
+    ``glue``: the characters no line starts with (a ruby's base after its first, bookruby.glued)."""
     if not text:
         return []
     units = [PREFIX, *text]
@@ -83,9 +86,13 @@ def set_lines(text: str, width: float, measure: Callable[[str], float], lead: fl
                                 width, MAX_WORD_SPACE * em)
     else:
         # every allowed gap is as good as another (after 、 too): lines are filled to the edge
-        classes, ranges = lb.fill_hyphenating_late(
-            lambda h: [lb.CHAR if c == lb.PHRASE else c for c in lb.break_classes(units, False, lang, h)],
-            widths, spaces, width, hyphens, force=True)
+        def classes_of(h):
+            out = [lb.CHAR if c == lb.PHRASE else c for c in lb.break_classes(units, False, lang, h)]
+            for k in glue:
+                out[k + 1] = lb.KINSOKU
+            return out
+
+        classes, ranges = lb.fill_hyphenating_late(classes_of, widths, spaces, width, hyphens, force=True)
         ranges = _keep_last_line(ranges, units, classes, widths, width, em, [0.0, *(squeeze or [0.0] * len(text))])
     return [(max(s - 1, 0), e - 1) for s, e in ranges]
 
@@ -225,8 +232,9 @@ class JPara(Flowable):
                  last: bool = True, indexed: bool = False, lang: str = "ja", page: tuple[str, dict] | None = None,
                  icons: tuple = (), prefix_icons: Mapping[str, Icon] | None = None,
                  setting: setlines.SetLines | None = None, anchor: str = "", links: Collection[str] = (),
-                 ragged: bool = False):
+                 ragged: bool = False, ruby: tuple[bookruby.Ruby, ...] = ()):
         super().__init__()
+        self.ruby = ruby  # each base's place in the text and its reading, set above it (bookruby.py)
         # a Latin paragraph set flush left, ragged right (the quick reference's narrow lines: a
         # short one justified opened its two word spaces to an em each, trial49), its spaces never opened
         self.ragged = ragged
@@ -295,7 +303,8 @@ class JPara(Flowable):
                 lead += self._prefix_width()
             opens = not self.prefix  # after a term, bullet or number the text starts flush
             self.lines = list(paragraph_lines(self.text, self.font, glyphs.chain(self.font), self.size,
-                                              aw - self.left, lead, self.lang, self.jlreq, opens, self.setting))
+                                              aw - self.left, lead, self.lang, self.jlreq, opens, self.setting,
+                                              self.ruby))
         self.width = aw
         self.height = len(self.lines) * self.leading
         return aw, self.height
@@ -312,7 +321,7 @@ class JPara(Flowable):
         kw = dict(color=self.color, first_indent=self.first_indent, left=self.left, prefix=self.prefix_source,
                   prefix_font=self.prefix_font, prefix_x=self.prefix_x, indexed=self.indexed, lang=self.lang,
                   icons=self.icons, prefix_icons=self.prefix_icons, setting=self.setting, links=self.links,
-                  ragged=self.ragged)
+                  ragged=self.ragged, ruby=self.ruby)
         return [JPara(self.source, self.font, self.size, self.leading, lines=self.lines[:fit], first=self.first,
                       last=False, page=self.page, anchor=self.anchor, **kw),
                 JPara(self.source, self.font, self.size, self.leading, lines=self.lines[fit:], first=False,
@@ -351,10 +360,10 @@ class JPara(Flowable):
         if key is None:
             self._draw_in_full()
         elif drawing.draw(key, self._draw_in_full):  # taken as drawn: its lines' cells are this setting's too
-            for line, _, first_line in self._lines():
+            for (s, _), (line, _, first_line) in zip(self.lines, self._lines()):
                 if self.jlreq and not self.latin:
                     line_cells(line, self.font, glyphs.chain(self.font), self.size, first_line and not self.prefix,
-                               self.setting)
+                               self.setting, bookruby.in_line(self.ruby, s, s + len(line)))
 
     def _drawing_key(self) -> tuple | None:
         """What the paragraph's drawing is made from (``drawnparas``), when drawing it writes page
@@ -366,7 +375,8 @@ class JPara(Flowable):
             return None
         return (type(self), self.text, tuple(self.lines or ()), self.font, self.size, self.leading, repr(self.color),
                 self.first_indent, self.left, self.prefix, self.prefix_font, self.prefix_x, self.first, self.last,
-                self.jlreq, self.latin, self.ragged, self.width, self.height, tuple(self.spans or ()), self.lang)
+                self.jlreq, self.latin, self.ragged, self.width, self.height, tuple(self.spans or ()), self.lang,
+                self.ruby)
 
     def _lines(self):
         """Each line as drawn: its text, its baseline (points from the paragraph's foot), and
@@ -438,7 +448,9 @@ class JPara(Flowable):
         """One Japanese line at JLREQ's widths (``jlreq_advances``), justified by spacing every
         character alike (at most ``MAX_LETTER_SPACING``); runs whose glyphs fall where the text
         cursor is are drawn in one go."""
-        cells, fonts, inked = line_cells(line, self.font, glyphs.chain(self.font), self.size, opens, self.setting)
+        rubies = bookruby.in_line(self.ruby, start, start + len(line)) if self.ruby else ()
+        cells, fonts, inked = line_cells(line, self.font, glyphs.chain(self.font), self.size, opens, self.setting,
+                                         rubies)
         gaps = len(line) - 1
         slack = avail - sum(a for a, _ in cells)
         if slack < -1e-6:  # a line pushed in (追い込み): its marks' aki give up what it lacks
@@ -487,8 +499,28 @@ class JPara(Flowable):
         if run:
             t.textOut(run)
         self.canv.drawText(t)
+        if rubies:
+            self._readings(rubies, starts, spacing, start, mask, y)
         if self.links:
             self._link(start, line, starts, y)
+
+    def _readings(self, rubies: Sequence[bookruby.Ruby], starts: Sequence[float], spacing: float, start: int,
+                  mask: list[bool], y: float) -> None:
+        """The line's ruby readings at half size above their bases (``starts``: where each
+        character's cell starts as drawn, then the line's end), their em box on the base's, in the
+        line gap (bookruby.py), each in its base's colour."""
+        size = self.size * RUBY_SCALE
+        t = self.canv.beginText(0, 0)
+        for s, e, reading in rubies:
+            right = starts[e] - spacing if e < len(starts) - 1 else starts[e]
+            fonts = [glyphs.font_for(ch, self.font) for ch in reading]
+            widths = [pdfmetrics.stringWidth(ch, f, size) for ch, f in zip(reading, fonts)]
+            t.setFillColor(ACCENT if mask[min(start + s, len(mask) - 1)] and self.color != ACCENT else self.color)
+            for ch, f, x in zip(reading, fonts, bookruby.reading_xs(reading, widths, starts[s], right, size, e - s > 1)):
+                t.setFont(f, size)
+                t.setTextOrigin(x, y + ASCENT * self.size + (1 - ASCENT) * size)
+                t.textOut(ch)
+        self.canv.drawText(t)
 
     def _link(self, start: int, line: str, starts: Sequence[float], y: float) -> None:
         """Each cross reference to a case the book sets on this line (「→６．４参照」: →６．４) a link
@@ -550,12 +582,13 @@ def _measurer(font: str, size: float) -> Callable[[str], float]:
 
 
 def paragraph_lines(text: str, font: str, fallbacks: tuple[str, ...], size: float, width: float, lead: float,
-                    lang: str, jlreq: bool, opens: bool,
-                    setting: setlines.SetLines | None = None) -> tuple[tuple[int, int], ...]:
+                    lang: str, jlreq: bool, opens: bool, setting: setlines.SetLines | None = None,
+                    ruby: tuple[bookruby.Ruby, ...] = ()) -> tuple[tuple[int, int], ...]:
     """``set_lines`` of a JPara's text (``jlreq``: at ``jlreq_advances``' widths, ``opens`` as
     there) in ``font`` with its fallback chain ``fallbacks``; as the book's last ``setting``
-    worked them out when it did (setlines.py)."""
-    args = (text, font, fallbacks, size, width, lead, lang, jlreq, opens)
+    worked them out when it did (setlines.py); ``ruby``: its bases, each one unit, spread along a
+    longer reading (bookruby.py)."""
+    args = (text, font, fallbacks, size, width, lead, lang, jlreq, opens, *((ruby,) if ruby else ()))
     if setting is None:
         return _paragraph_lines(*args)
     return setting.get(("p", *args), lambda: _paragraph_lines(*args))
@@ -563,21 +596,25 @@ def paragraph_lines(text: str, font: str, fallbacks: tuple[str, ...], size: floa
 
 @lru_cache(maxsize=8192)
 def _paragraph_lines(text: str, font: str, fallbacks: tuple[str, ...], size: float, width: float, lead: float,
-                     lang: str, jlreq: bool, opens: bool) -> tuple[tuple[int, int], ...]:
+                     lang: str, jlreq: bool, opens: bool, ruby: tuple[bookruby.Ruby, ...] = ()) -> tuple[tuple[int, int], ...]:
     measure = _measurer(font, size)
     if not jlreq:
         return tuple(set_lines(text, width, measure, lead, size, lang))
     cells = jlreq_advances(text, measure, size, opens=opens)
-    return tuple(set_lines(text, width, measure, lead, size, lang, [a for a, _ in cells], squeezable(text, cells, size)))
+    if ruby:
+        cells = bookruby.widened(cells, ruby, lambda reading: glyphs.width(reading, font, size * RUBY_SCALE))
+    return tuple(set_lines(text, width, measure, lead, size, lang, [a for a, _ in cells], squeezable(text, cells, size),
+                           bookruby.glued(ruby)))
 
 
 def line_cells(line: str, font: str, fallbacks: tuple[str, ...], size: float,
-               opens: bool, setting: setlines.SetLines | None = None
+               opens: bool, setting: setlines.SetLines | None = None, ruby: tuple[bookruby.Ruby, ...] = ()
                ) -> tuple[tuple[tuple[float, float], ...], tuple[str, ...], tuple[float, ...]]:
     """A JLREQ line's (advance, offset) cells, the font that draws each character and the
     width it has in that font (where the text cursor goes after drawing it); as the book's last
-    ``setting`` worked them out when it did (setlines.py)."""
-    args = (line, font, fallbacks, size, opens)
+    ``setting`` worked them out when it did (setlines.py); ``ruby``: the line's bases, spread
+    along a longer reading (bookruby.py)."""
+    args = (line, font, fallbacks, size, opens, *((ruby,) if ruby else ()))
     if setting is None:
         return _line_cells(*args)
     return setting.get(("c", *args), lambda: _line_cells(*args))
@@ -585,9 +622,13 @@ def line_cells(line: str, font: str, fallbacks: tuple[str, ...], size: float,
 
 @lru_cache(maxsize=4096)
 def _line_cells(line: str, font: str, fallbacks: tuple[str, ...], size: float,
-                opens: bool) -> tuple[tuple[tuple[float, float], ...], tuple[str, ...], tuple[float, ...]]:
+                opens: bool, ruby: tuple[bookruby.Ruby, ...] = ()
+                ) -> tuple[tuple[tuple[float, float], ...], tuple[str, ...], tuple[float, ...]]:
     fonts = tuple(font if ch == lb.OBJ else glyphs.font_for(ch, font) for ch in line)
-    return (tuple(jlreq_advances(line, _measurer(font, size), size, opens=opens)), fonts,
+    cells = jlreq_advances(line, _measurer(font, size), size, opens=opens)
+    if ruby:
+        cells = bookruby.widened(cells, ruby, lambda reading: glyphs.width(reading, font, size * RUBY_SCALE))
+    return (tuple(cells), fonts,
             tuple(size if ch == lb.OBJ else pdfmetrics.stringWidth(ch, f, size) for ch, f in zip(line, fonts)))
 
 

@@ -63,6 +63,9 @@ class Draft:
     flattened: bool = False
     report: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # the readings set in parentheses (``ruby_in_parentheses``): each as printed, 騎士（きし）, its
+    # base and its reading, for the body text to set above its word (rulebook/bookruby.py)
+    rubies: tuple[tuple[str, str, str], ...] = ()
 
     @property
     def lines(self) -> list[str]:
@@ -82,11 +85,12 @@ def repair_circled_digits(text: str) -> tuple[str, int]:
 
 
 # Ruby as a draft writes it: Aozora Bunko's ``｜鏡《かがみ》`` (or ``|``), ``魔法陣《まほうじん》`` (the
-# kanji right before the reading in kana), the cards' ``{騎士|きし}`` (either bar), and a 【term】's
+# kanji right before the reading in kana), the cards' ``{騎士|きし}`` (either bar; a jukugo ruby's
+# readings, ``{東京|とう|きょう}``, run together), and a 【term】's
 # reading after its bracket, ``【台札】《だいふだ》`` (the term kept whole for the index)
 _RUBY = re.compile(r"[｜|]([^｜|《》\n]+)《([^《》\n]+)》(?!》)"
                    r"|(?<!《)([\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆ヶ]+)《([\u3041-\u309f\u30a1-\u30ffー]+)》(?!》)"
-                   r"|\{([^{}|｜\n]+)[|｜]([^{}|｜\n]+)\}"
+                   r"|\{([^{}|｜\n]+)[|｜]([^{}|｜\n]+(?:[|｜][^{}|｜\n]+)*)\}"
                    r"|(【[^【】《》\n]+】)《([\u3041-\u309f\u30a1-\u30ffー]+)》(?!》)")
 
 
@@ -95,13 +99,22 @@ _GAP_AFTER = re.compile(r"[ 　]{2,}(?=[^ 　\n])")
 
 
 def ruby_in_parentheses(text: str) -> tuple[str, int, str]:
+    """``text`` with each ruby reading set in parentheses after its word (``readings_in_parentheses``);
+    how many, and the first as written."""
+    said, found, _ = readings_in_parentheses(text)
+    return said, len(found), found[0] if found else ""
+
+
+def readings_in_parentheses(text: str) -> tuple[str, list[str], tuple[tuple[str, str, str], ...]]:
     """``text`` with each ruby reading set in parentheses after its word, 鏡（かがみ）, as a book
-    without ruby prints one (the rulebook sets no ruby: a reading above the line would break its
-    line grid); how many, and the first as written. A ruby followed by an aligned table's column
+    without ruby prints one (the book's body sets them above their words again, rulebook/bookruby.py;
+    the rest of the book keeps them so); each ruby as written, and each as printed with its base and
+    reading. A ruby followed by an aligned table's column
     gap keeps the next column where the draft put it: the gap takes up what the parentheses take
     more or less than the marks (``｜五光《ごこう》`` is a cell wider than 五光（ごこう）, ``{五光|ごこう}`` one
     narrower), so a table aligned as written stays one table (trial43's 役 table broke into pieces)."""
     found: list[str] = []
+    shown_as: dict[str, tuple[str, str, str]] = {}
     out: list[str] = []
     at = 0
     for m in _RUBY.finditer(text):
@@ -109,7 +122,9 @@ def ruby_in_parentheses(text: str) -> tuple[str, int, str]:
             continue
         found.append(m.group())
         base, reading = next((m.group(k), m.group(k + 1)) for k in (1, 3, 5, 7) if m.group(k))
+        reading = re.sub("[|｜]", "", reading)
         shown = f"{base}（{reading}）"
+        shown_as.setdefault(shown, (shown, base, reading))
         out += [text[at:m.start()], shown]
         at = m.end()
         gap = _GAP_AFTER.match(text, at)
@@ -117,7 +132,7 @@ def ruby_in_parentheses(text: str) -> tuple[str, int, str]:
             out.append(_gap_of(sum(map(cells, gap.group())) + sum(map(cells, m.group())) - sum(map(cells, shown))))
             at = gap.end()
     out.append(text[at:])
-    return "".join(out), len(found), found[0] if found else ""
+    return "".join(out), found, tuple(shown_as.values())
 
 
 def _gap_of(width: int) -> str:
@@ -186,15 +201,15 @@ def read_text(data: bytes, path: Path) -> Draft:
             f"digit; printed as {GETA}"
         )
         text = text.replace(REPLACEMENT, GETA)
-    text, ruby, first_ruby = ruby_in_parentheses(text)
-    if ruby:
-        report.append(f"draft {path.name}: {ruby} ruby reading{'s' * (ruby != 1)} ({first_ruby}…) set in parentheses after "
-                      "their words (the rulebook sets no ruby)")
+    text, found, rubies = readings_in_parentheses(text)
+    if found:
+        report.append(f"draft {path.name}: {len(found)} ruby reading{'s' * (len(found) != 1)} ({found[0]}…) set above their "
+                      "words in the text, in parentheses after them in headings, tables and the index")
     flattened = is_flattened(text)
     if flattened:
         text = unflatten(text.strip("\n"))
         report.append(f"draft {path.name}: newlines were flattened into spaces; recovered {text.count(chr(10)) + 1} lines")
-    return Draft(path, text, encoding, "ja", repaired, unrepaired, flattened, report, warnings)
+    return Draft(path, text, encoding, "ja", repaired, unrepaired, flattened, report, warnings, rubies)
 
 
 def read_draft(path: Path) -> Draft:

@@ -23,6 +23,7 @@ from reportlab.platypus import (
 from pnpgen.memo import Memo
 from pnpgen.messages import msg
 from pnpgen.rulebook import glyphs
+from pnpgen.rulebook.bookruby import Ruby, placed
 from pnpgen.rulebook.components import ComponentRow
 from pnpgen.rulebook.diagram import Diagram
 from pnpgen.rulebook.figures import FigureSpec, RulebookSettings, anchor
@@ -35,6 +36,7 @@ from pnpgen.rulebook.flowables import (
 )
 from pnpgen.rulebook.headline import HeadText
 from pnpgen.rulebook.inline import Icon, with_icons
+from pnpgen.rulebook.jlreq import full_width_marks
 from pnpgen.rulebook.keeps import (
     Indent,
     boxed,
@@ -78,6 +80,7 @@ from pnpgen.rulebook.typography import latin_typography
 from pnpgen.rulebook.xrefs import case_number, defined_case, destination
 from pnpgen.svg.artwork import Art
 from pnpgen.terms import is_latin, unbracket
+from pnpgen.text.ruby import RUBY_SCALE
 
 SUB_STYLE = {1: ("h3", "◆"), 2: ("h4", "◎"), 3: ("h5", "●")}
 _CASE_MARK = re.compile(r"[0-9０-９]{1,2}(?:[.．][0-9０-９]{1,2}){1,3}")  # a rule case's number (「５．２．１」)
@@ -139,7 +142,7 @@ class StoryText:
                  lang: str = "ja", text_lang: str = "ja", boards: Collection[str] = (),
                  readings: Memo[str] | None = None, icons: Mapping[str, Icon] | None = None,
                  setting: SetLines | None = None, own: Mapping[int, Art] | None = None,
-                 text_w: float = TEXT_W, body_h: float = BODY_H):
+                 text_w: float = TEXT_W, body_h: float = BODY_H, rubies: Sequence[tuple[str, str, str]] = ()):
         self.doc, self.fonts, self.rows = doc, fonts, rows
         # the column the text is set in (pt): the A5 page's, or a rule sheet's column (rulebook/sheet.py)
         self.text_w, self.body_h = text_w, body_h
@@ -147,6 +150,7 @@ class StoryText:
         self.setting = setting  # the book's setting, which recalls and keeps its lines (setlines.py)
         self.icons = icons or {}  # the draft's {name} icons that exist, by name (inline.draft_icons)
         self.readings = readings  # the index terms' readings (``termindex.reading``)
+        self.rubies = tuple(rubies)  # the draft's ruby as the reader printed it (reader.Draft.rubies)
         self.lang, self.text_lang = lang, text_lang  # pnpgen's labels; the draft's text
         self.marks = Marks(is_latin(text_lang))
         self.st = heading_styles(fonts)
@@ -196,8 +200,11 @@ class StoryText:
         if "prefix" in kw:
             kw["prefix"], kw["prefix_icons"] = self.typo(kw["prefix"]), self.icons  # (a run-in heading's, a term's icons)
         text, icons = with_icons(self.typo(text), self.icons)
+        ruby: tuple[Ruby, ...] = ()
+        if self.rubies and not is_latin(self.text_lang) and full_width_marks(font) and leading - size >= size * RUBY_SCALE:
+            text, ruby = placed(text, self.rubies)  # above their words, in the line gap (bookruby.py)
         return self.paragraph(text, font, size, leading, indexed=self.indexing, lang=self.text_lang, icons=icons,
-                              links=self.cases, **kw)
+                              links=self.cases, ruby=ruby, **kw)
 
     def typo(self, text: str) -> str:
         """The draft's words as a Latin book prints them: ``latin_typography``'s quotes and dashes."""

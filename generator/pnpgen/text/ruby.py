@@ -148,3 +148,23 @@ def spread(widths: Sequence[float], length: float, edge: str = "", end: float | 
         out.append(at)
         at += w + gap
     return out
+
+
+def character_xs(text: str, widths: Sequence[float], origin: float, length: float, edge: str = "",
+                 end: float | None = None) -> list[float]:
+    """Each character's place along the line of ``text`` (its advances ``widths``) spread along
+    ``length`` from ``origin`` as ``spread`` sets a group ruby's side, a run of dashes kept whole:
+    card text's (text/svg.py) and the book's (rulebook/bookruby.py)."""
+    pieces = parts(text)
+    sizes, at = [], 0
+    for piece in pieces:
+        sizes.append(sum(widths[at:at + len(piece)]))
+        at += len(piece)
+    xs: list[float] = []
+    at = 0
+    for piece, x in zip(pieces, spread(sizes, length, edge, end)):
+        for w in widths[at:at + len(piece)]:
+            xs.append(origin + x)
+            x += w
+        at += len(piece)
+    return xs

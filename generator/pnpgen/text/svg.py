@@ -13,7 +13,7 @@ from pnpgen.data.markup import ICON, RUBY, TEXT
 from pnpgen.text import icons
 from pnpgen.text.cells import PT, RUBY_SCALE, Cell, char_width, font_for
 from pnpgen.text.layout import ASCENT, Layout
-from pnpgen.text.ruby import parts, spread
+from pnpgen.text.ruby import character_xs, parts
 from pnpgen.units import num
 
 _emitted: dict[tuple, tuple[Layout, Markup]] = {}  # (id(layout), x, y, fallbacks) → (layout, svg)
@@ -120,31 +120,12 @@ def _ruby(cell: Cell, left: float, base: float, size: float, fallbacks: tuple[st
     base_at: list[float] | None = None  # each character's x where a group ruby's side is spread
     read_at: list[float] | None = None
     if read_w > base_w and len(parts(cell.text)) > 1:  # the base along what its neighbours leave of the reading
-        base_at = _spread(cell.text, [w * size for w in base_ws], left, cell.width * size, cell.edge)
+        base_at = character_xs(cell.text, [w * size for w in base_ws], left, cell.width * size, cell.edge)
     elif read_w < base_w and len(parts(cell.text)) > 1 and len(parts(cell.reading)) > 1:  # the reading along the base
-        read_at = _spread(cell.reading, [w * rsize for w in read_ws], bx, base_w, "", rsize * PT)
+        read_at = character_xs(cell.reading, [w * rsize for w in read_ws], bx, base_w, "", rsize * PT)
     rbase = base - ASCENT * em - (1 - ASCENT) * rsize * PT  # the reading's em box sits on the base's
     return _drawn(base_runs, bx, base_at, base, em, cell.colour, size) + \
         _drawn(read_runs, rx, read_at, rbase, rsize * PT, cell.colour, rsize)
-
-
-def _spread(text: str, widths: list[float], origin: float, length: float, edge: str,
-            end: float | None = None) -> list[float]:
-    """Each character's x of ``text`` (its advances ``widths``, mm) spread along ``length`` from
-    ``origin`` as text/ruby.py's ``spread`` sets a group ruby's side, a run of dashes kept whole."""
-    pieces = parts(text)
-    sizes, at = [], 0
-    for piece in pieces:
-        sizes.append(sum(widths[at:at + len(piece)]))
-        at += len(piece)
-    xs: list[float] = []
-    at = 0
-    for piece, x in zip(pieces, spread(sizes, length, edge, end)):
-        for w in widths[at:at + len(piece)]:
-            xs.append(origin + x)
-            x += w
-        at += len(piece)
-    return xs
 
 
 def _drawn(runs: list[tuple[str, str]], x: float, xs: list[float] | None, y: float, size_mm: float,

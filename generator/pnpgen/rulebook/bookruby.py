@@ -1,0 +1,85 @@
+"""Ruby in the book's body text: the draft's readings (``{騎士|きし}``, ``｜鏡《かがみ》``; the reader
+prints them in parentheses, rulebook/reader.py) set above their words in a paragraph of the rules,
+at half the text's size in the line gap, as JLREQ 3.3.2 sets ruby where the gap holds it (the 9 pt
+body's 15 pt grid leaves 6 pt, a 4.5 pt reading fits: no line leaves the grid). The base is one
+unit no line breaks inside (3.3.5-3.3.6); a reading longer than its base spreads the base along
+it 1:2:1 (3.3.6, JIS X 4051; a mono ruby's base centred), taking no room of the characters
+beside it; a reading shorter than a group ruby's base is spread along the base 1:2:1, its ends no
+more than one ruby character in (``text.ruby.spread``, the cards' rule). Headings, tables, the
+contents and the index keep the parentheses; so does a book whose face is proportional."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from pnpgen.text.ruby import RUBY_SCALE, character_xs, parts
+
+Ruby = tuple[int, int, str]  # a base's start and end in its paragraph's text, and its reading
+
+
+def placed(text: str, rubies: Sequence[tuple[str, str, str]]) -> tuple[str, tuple[Ruby, ...]]:
+    """``text`` with each ruby the reader set in parentheses (``rubies``: as printed, 騎士（きし）,
+    its base and reading) back to its base, and where each base stands (a 【term】's inside its
+    brackets)."""
+    if not rubies or "（" not in text:
+        return text, ()
+    shown = {said: (base, reading) for said, base, reading in rubies}
+    out: list[str] = []
+    found: list[Ruby] = []
+    at = length = 0
+    while at < len(text):
+        hit = next((said for said in shown if text.startswith(said, at)), None)
+        if hit is None:
+            out.append(text[at])
+            at += 1
+            length += 1
+            continue
+        base, reading = shown[hit]
+        out.append(base)
+        term = base[:1] == "【" and base[-1:] == "】" and len(base) > 2  # a 【term】's reading over the term, not its brackets
+        found.append((length + term, length + len(base) - term, reading))
+        length += len(base)
+        at += len(hit)
+    return "".join(out), tuple(found)
+
+
+def in_line(rubies: Sequence[Ruby], start: int, end: int) -> tuple[Ruby, ...]:
+    """The rubies of a line of the paragraph (``start``-``end``), their places from the line's start."""
+    return tuple((s - start, e - start, r) for s, e, r in rubies if start <= s and e <= end)
+
+
+def widened(cells: Sequence[tuple[float, float]], rubies: Sequence[Ruby],
+            reading_width: Callable[[str], float]) -> list[tuple[float, float]]:
+    """The (advance, offset) ``cells`` with each base shorter than its reading spread along it
+    1:2:1: one part of the excess before the first character and after the last for two between
+    each pair (a mono ruby's base centred)."""
+    out = list(cells)
+    for s, e, reading in rubies:
+        extra = reading_width(reading) - sum(a for a, _ in cells[s:e])
+        if extra <= 1e-9:
+            continue
+        unit = extra / (2 * (e - s))
+        for k in range(s, e):
+            advance, offset = out[k]
+            out[k] = (advance + 2 * unit, offset + unit)
+    return out
+
+
+def glued(rubies: Sequence[Ruby]) -> tuple[int, ...]:
+    """The places in the text no line may break before: each base character after its first."""
+    return tuple(k for s, e, _ in rubies for k in range(s + 1, e))
+
+
+def reading_xs(reading: str, widths: Sequence[float], left: float, right: float, size: float,
+               group: bool) -> list[float]:
+    """Each character's x of ``reading`` (its advances ``widths``) over a base from ``left`` to
+    ``right``: solid and centred, or, shorter than a ``group`` ruby's base, spread along it 1:2:1,
+    its ends one ruby character in at most (JLREQ 3.3.6, figure 2.3.21)."""
+    total = sum(widths)
+    if group and len(parts(reading)) > 1 and total < right - left - 1e-9:
+        return character_xs(reading, widths, left, right - left, "", size * RUBY_SCALE)
+    out, x = [], left + (right - left - total) / 2
+    for w in widths:
+        out.append(x)
+        x += w
+    return out

@@ -1,0 +1,70 @@
+"""Ruby in the book's body text (rulebook/bookruby.py): a reading the draft gives is set above its
+word at half the text's size, in the line gap, so the line stays on the book's 15 pt grid (JLREQ
+3.3.2); a reading longer than its base spreads the base 1:2:1, a shorter one over a group base is
+spread along it. It was printed in parentheses after its word. Measured in millimetres with PDFium."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import DRAFT, make_workspace
+from pdfprobe import glyphs
+from pnpgen import fonts
+from pnpgen.data.load import load_game
+from pnpgen.data.workspace import Workspace
+from pnpgen.rulebook import build_rulebook
+
+PT = 25.4 / 72
+SIZE = 9.0  # the body's size, pt
+LINE = "漢{湖|みずうみ}字の{騎士|きし}と{東京|とう|きょう}。"
+
+
+def _book(tmp_path, line: str) -> list:
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    (ws / "data" / "test" / "draft.txt").write_text(DRAFT.replace("１：カードを１枚引く。", "１：カードを引く\n　" + line),
+                                                    encoding="utf-8")
+    result = build_rulebook(load_game(Workspace(ws), "test"), ws / "fonts", rules_only=True)
+    page = next(p for p in glyphs(result.files["rulebook.pdf"]) if any(g.char == "湖" for g in p))
+    base_y = next(g.y for g in page if g.char == "湖")
+    return [g for g in page if abs(g.y - base_y) < 4 and g.char.strip()]
+
+
+@pytest.fixture(scope="module")
+def line(tmp_path_factory) -> list:
+    return _book(tmp_path_factory.mktemp("ruby"), LINE)
+
+
+def _at(line, chars: str, small: bool = False) -> list:
+    return [next(g for g in line if g.char == c and (g.size < SIZE * 0.75) == small) for c in chars]
+
+
+def _w(text: str, g) -> float:
+    return fonts.string_width_mm(text, g.font, g.size)
+
+
+def test_a_reading_sits_in_the_line_gap_at_half_size_and_the_line_keeps_the_grid(line, tmp_path):
+    lake, = _at(line, "湖")
+    mi = _at(line, "み", small=True)[0]
+    assert mi.size == pytest.approx(SIZE / 2, abs=0.01)
+    # its em box on the base's: 0.88 em of the base above the baseline, 0.12 em of its own
+    assert lake.y - mi.y == pytest.approx((0.88 * SIZE + 0.12 * SIZE / 2) * PT, abs=0.02)
+    # and below the line above's em box (15 pt grid, 9 pt text: the gap holds 6 pt)
+    assert (15 - 0.12 * SIZE) * PT - (lake.y - mi.y + 0.88 * SIZE / 2 * PT) > 0.4
+    plain = _book(tmp_path, "漢湖（みずうみ）字の騎士（きし）と東京（とうきょう）。")  # the same line in parentheses
+    assert next(g.y for g in plain if g.char == "湖") == pytest.approx(lake.y, abs=0.01)  # on the same grid line
+
+
+def test_a_longer_reading_spreads_its_base_and_a_shorter_one_spreads_along_its_base(line):
+    kan, lake, ji = _at(line, "漢湖字")
+    reading = sorted(_at(line, "みずう", small=True), key=lambda g: g.x)
+    length = _w("みずうみ", reading[0])
+    assert lake.x - kan.x == pytest.approx(_w("漢", kan) + (length - _w("湖", lake)) / 2, abs=0.02)  # 湖 centred
+    assert reading[0].x == pytest.approx(kan.x + _w("漢", kan), abs=0.02)  # the reading over 湖 alone
+    assert ji.x == pytest.approx(reading[0].x + length, abs=0.02)
+    ki, shi = _at(line, "きし", small=True)
+    kishi = _at(line, "騎士")
+    unit = (_w("騎士", kishi[0]) - _w("きし", ki)) / 4  # 1:2:1 along 騎士 (JLREQ 3.3.6)
+    assert ki.x - kishi[0].x == pytest.approx(unit, abs=0.02)
+    assert shi.x - (ki.x + _w("き", ki)) == pytest.approx(2 * unit, abs=0.02)
+    to, kyo = _at(line, "東京")
+    assert kyo.x - to.x > _w("東", to) + 0.5  # a jukugo too long for 京: one group, its base spread
