@@ -378,3 +378,62 @@ def test_a_face_whose_pictures_are_not_known_leaves_the_layouts_pictures_unrecor
     the whole list, rather than the layout pairing the known ones with the wrong faces."""
     key = "0a" * 32
     assert patch.keys_all([[key], []]) and not patch.keys_all([[key], None]) and not patch.keys_all([[key.upper()]])
+
+
+def test_the_all_in_one_file_after_an_edit_counts_only_its_own_pages_glyphs(tmp_path, patches, monkeypatch):
+    """test-all.pdf goes on from the home sheets' writer, whose glyph counts an edit knows
+    (``patched``): only the pages it writes after them are counted in, never every face again by
+    ``Recorder.layout``; its recorded counts are a cold build's, and its bytes too."""
+    ws = make_workspace(tmp_path / "ws")
+    assert run(ws, *BUILD) == 0
+    cold = tmp_path / "cold-ws"
+    shutil.copytree(ws, cold, symlinks=True, ignore=shutil.ignore_patterns("build"))
+    counted: dict[str, int] = {"layout": 0, "pages": 0}
+    where = ["pages"]
+    count, lay_out = patch.count_glyphs, patch.Recorder.layout
+
+    def counting(counts, text, by=1):
+        counted[where[0]] += 1
+        count(counts, text, by)
+
+    def laying_out(self, w, end, digests):
+        where[0] = "layout"
+        try:
+            return lay_out(self, w, end, digests)
+        finally:
+            where[0] = "pages"
+
+    monkeypatch.setattr(patch, "count_glyphs", counting)
+    monkeypatch.setattr(patch.Recorder, "layout", laying_out)
+    _edit(_deck(ws), "本文カード5}", "本文カード5を書き直した}")
+    _edit(_deck(cold), "本文カード5}", "本文カード5を書き直した}")
+    assert run(ws, *BUILD) == 0
+    assert patches == PATCHED
+    assert counted["layout"] == 0 and counted["pages"] > 0, counted
+    _same_as_cold(tmp_path, ws, "cold", monkeypatch)
+    assert run(cold, *BUILD) == 0  # (a first build: every document's glyphs counted by its layout)
+    assert counted["layout"] > 0
+    for doc in DOCS:
+        edited, first = _layout(ws, doc), _layout(cold, doc)
+        assert {f: dict(zip(zip(u[0::2], u[1::2]), edited.counts[f])) for f, u in edited.union.items()} \
+            == {f: dict(zip(zip(u[0::2], u[1::2]), first.counts[f])) for f, u in first.union.items()}, doc
+
+
+def test_a_page_written_after_known_counts_counts_in_its_own_glyphs_and_its_new_forms():
+    """``Recorder.page_done`` with the counts known: the page's glyphs and those of the forms it
+    numbered first are counted in, those of forms numbered before it are not counted twice."""
+    from collections import Counter
+    from types import SimpleNamespace
+
+    from pnpgen.pdf.objects import Ref
+    w = SimpleNamespace(f=SimpleNamespace(next=10), font_refs={}, standard={}, paints={}, layers={}, pictures={},
+                        fallbacks=[], faces=SimpleNamespace(glyph_texts={}))
+    rec = patch.Recorder()
+    rec.form("old face", Ref(3), {"F": {5: "あ"}}, [])  # (numbered before: in the counts already)
+    rec.counts = {"F": Counter({(chr(patch.GLYPH + 5), "あ"): 1})}
+    rec.page_begun(w)
+    rec.form("new face", Ref(11), {"F": {5: "あ", 6: "い"}}, [])
+    rec.page_done(w, {"F": {7: "う"}})
+    assert patch.document_glyphs(rec.counts) == {"F": {5: "あ", 6: "い", 7: "う"}}
+    assert rec.counts["F"][(chr(patch.GLYPH + 5), "あ")] == 2
+    assert rec.copy().counts == rec.counts

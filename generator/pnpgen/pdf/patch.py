@@ -187,29 +187,38 @@ class Recorder:
         self.named: list[list] = []
         self.page_glyphs: dict[str, Mapping[str, Any]] = {}  # ``Layout``'s, as streams' glyphs or their text
         self.face_glyphs: list[Mapping[str, Any]] = []
-        self.counts: dict[str, Counter] | None = None  # the glyphs' counts, when known (``patched``)
+        # the glyphs' counts, when known (``patched``; a page written after them counted in: ``page_done``)
+        self.counts: dict[str, Counter] | None = None
         self.shows: list[list[str]] = []  # ``Layout``'s, set with the pictures
         self.face_pictures: list[list[str] | None] = []  # ``Layout``'s (None: not known)
         self._before: tuple[int, ...] = ()
+        self._forms_before = 0  # the forms numbered before the page last begun
 
     def copy(self) -> Recorder:
         out = Recorder()
         out.ok, out.first, out.starts, out.faces, out.forms, out.form_pages, out.named = \
             self.ok, self.first, list(self.starts), list(self.faces), list(self.forms), list(self.form_pages), list(self.named)
         out.page_glyphs, out.face_glyphs, out.shows = dict(self.page_glyphs), list(self.face_glyphs), list(self.shows)
-        out.face_pictures = list(self.face_pictures)
+        out.face_pictures, out._forms_before = list(self.face_pictures), self._forms_before
         out.counts = {font: Counter(c) for font, c in self.counts.items()} if self.counts is not None else None
         return out
 
     def page_begun(self, w: Any) -> None:
         self.starts.append(w.f.next)
-        self.counts = None  # (a page written: its glyphs counted from the streams' by ``layout``)
         self._before = _counts(w)
+        self._forms_before = len(self.face_glyphs)
 
     def page_done(self, w: Any, glyphs: Mapping[str, Mapping[int, str]]) -> None:
-        """After a page written: what it numbered besides its forms (``form`` noted those)."""
+        """After a page written: what it numbered besides its forms (``form`` noted those). Its
+        glyphs and its new forms' counted into the counts when they are known (the all-in-one file
+        going on from the home sheets' writer: 3,000 cards' faces not counted again by ``layout``)."""
         if glyphs:
             self.page_glyphs[str(len(self.starts) - 1)] = glyphs  # (made text by ``layout``)
+        if self.counts is not None:
+            memo = w.faces.glyph_texts
+            for shown in (glyphs, *self.face_glyphs[self._forms_before:]):
+                if shown:
+                    count_glyphs(self.counts, _text(shown, memo))
         after = _counts(w)
         if after == self._before:
             return
