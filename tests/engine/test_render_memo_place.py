@@ -1,0 +1,83 @@
+"""A face's render is remembered by what it reads, not by where its piece is written
+(faces/rendermemo.py ``RenderMemo.place``): a line added above a card — a comment, a rule written
+over two lines — moves every card below it, and each of their faces was drawn again by Jinja. A
+render that warned names that place, so it is replayed only where its piece still is: its warning
+names the line and column a build without the cache names."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import make_workspace, run
+from pnpgen.faces.templates import Renderer
+
+N = 12
+LONG = "長い本文。" * 60  # more than the front's text box holds at its smallest size: a warning
+
+
+def _rendered(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The faces Jinja draws (not replayed from the memo), by the piece's name and side."""
+    drawn: list[str] = []
+    render = Renderer._render
+
+    def counted(self, face, reads, deck_reads=None):
+        drawn.append(f"{face.piece.values.get('name')} {face.side}")
+        return render(self, face, reads, deck_reads)
+
+    monkeypatch.setattr(Renderer, "_render", counted)
+    return drawn
+
+
+def _deck(root: Path) -> Path:
+    return root / "data" / "test" / "decks" / "cards.yaml"
+
+
+def _warnings(root: Path) -> list[str]:
+    return json.loads((root / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["warnings"]
+
+
+def _cold_warnings(root: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The warnings of a build of the same data without the cache (every face drawn afresh)."""
+    monkeypatch.setenv("PNPGEN_CACHE", "off")
+    try:
+        assert run(root, "build", "--game", "test", "-q", "--out", "cold") == 0
+    finally:
+        monkeypatch.delenv("PNPGEN_CACHE")
+    return json.loads((root / "cold" / "test" / "manifest.json").read_text(encoding="utf-8"))["warnings"]
+
+
+def test_a_line_added_above_a_card_draws_no_face_again(tmp_path: Path, monkeypatch):
+    root = make_workspace(tmp_path, [f"カード{i}" for i in range(1, N + 1)])
+    assert run(root, "build", "--game", "test", "-q") == 0
+    before = (root / "build" / "test" / "cards.pdf").read_bytes()
+    deck = _deck(root)
+    deck.write_text(deck.read_text(encoding="utf-8").replace("  - {name: カード3,", "  # 調整中\n  - {name: カード3,"),
+                    encoding="utf-8")
+    drawn = _rendered(monkeypatch)
+    assert run(root, "build", "--game", "test", "-q") == 0
+    assert drawn == []  # (with the place in the key: the fronts of カード3 … カード12 drawn again)
+    assert (root / "build" / "test" / "cards.pdf").read_bytes() == before
+
+
+def test_a_warning_moved_with_its_card_names_its_new_line_and_column(tmp_path: Path, monkeypatch):
+    names = [f"カード{i}" for i in range(1, 7)]
+    root = make_workspace(tmp_path, names)
+    deck = _deck(root)
+    deck.write_text(deck.read_text(encoding="utf-8").replace("本文カード4}", LONG + "}"), encoding="utf-8")
+    assert run(root, "build", "--game", "test", "-q") == 0
+    first = [w for w in _warnings(root) if "does not fit" in w]
+    assert len(first) == 1 and "cards.yaml:12:" in first[0], first
+    # a line above it (the card now on line 13), then spaces before its text (the field's column moved)
+    for old, new in (("  - {name: カード2,", "  # 調整中\n  - {name: カード2,"),
+                     ("{name: カード4, text:", "{name: カード4,   text:")):
+        deck.write_text(deck.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+        drawn = _rendered(monkeypatch)
+        assert run(root, "build", "--game", "test", "-q") == 0
+        assert drawn == ["カード4 front"]  # (its warning's place changed: drawn again; the others replayed)
+        assert _warnings(root) == _cold_warnings(root, monkeypatch)
+        monkeypatch.undo()
+    said = [w for w in _warnings(root) if "does not fit" in w]
+    assert len(said) == 1 and "cards.yaml:13:" in said[0] and said[0] != first[0], said
