@@ -24,7 +24,7 @@ def _rendered(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     render = Renderer._render
 
     def counted(self, face, reads, deck_reads=None):
-        drawn.append(f"{face.piece.values.get('name')} {face.side}")
+        drawn.append(f"{face.piece.values.get('name') or face.piece.values.get('title')} {face.side}")
         return render(self, face, reads, deck_reads)
 
     monkeypatch.setattr(Renderer, "_render", counted)
@@ -63,21 +63,23 @@ def test_a_line_added_above_a_card_draws_no_face_again(tmp_path: Path, monkeypat
 
 
 def test_a_warning_moved_with_its_card_names_its_new_line_and_column(tmp_path: Path, monkeypatch):
-    names = [f"カード{i}" for i in range(1, 7)]
-    root = make_workspace(tmp_path, names)
+    # a built-in layout's box: its warning starts at the field's line and column in the deck file
+    root = make_workspace(tmp_path, deck="name: テストカード\nlayout: card-poker\npieces:\n"
+                          + "".join(f"  - {{title: カード{i}, text: 本文{i}}}\n" for i in range(1, 7)))
     deck = _deck(root)
-    deck.write_text(deck.read_text(encoding="utf-8").replace("本文カード4}", LONG + "}"), encoding="utf-8")
+    deck.write_text(deck.read_text(encoding="utf-8").replace("本文4}", LONG + "}"), encoding="utf-8")
     assert run(root, "build", "--game", "test", "-q") == 0
     first = [w for w in _warnings(root) if "does not fit" in w]
-    assert len(first) == 1 and "cards.yaml:12:" in first[0], first
-    # a line above it (the card now on line 13), then spaces before its text (the field's column moved)
-    for old, new in (("  - {name: カード2,", "  # 調整中\n  - {name: カード2,"),
-                     ("{name: カード4, text:", "{name: カード4,   text:")):
+    assert len(first) == 1 and first[0].startswith("data/test/decks/cards.yaml:7:25: "), first
+    # a line above it (the card now on line 8), then spaces before its text (the field at column 28)
+    for old, new in (("  - {title: カード2,", "  # 調整中\n  - {title: カード2,"),
+                     ("{title: カード4, text:", "{title: カード4,    text:")):
         deck.write_text(deck.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
         drawn = _rendered(monkeypatch)
         assert run(root, "build", "--game", "test", "-q") == 0
-        assert drawn == ["カード4 front"]  # (its warning's place changed: drawn again; the others replayed)
+        drawn = list(drawn)  # (before the cold build draws every face)
         assert _warnings(root) == _cold_warnings(root, monkeypatch)
+        assert drawn == ["カード4 front"]  # (its warning's place changed: drawn again; the others replayed)
         monkeypatch.undo()
     said = [w for w in _warnings(root) if "does not fit" in w]
-    assert len(said) == 1 and "cards.yaml:13:" in said[0] and said[0] != first[0], said
+    assert len(said) == 1 and said[0].startswith("data/test/decks/cards.yaml:8:28: "), said
