@@ -172,9 +172,11 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
         """Whether ``known``, the memo's record under ``face``'s key, is the face as it renders now:
         the counts are no part of the key (rendermemo.py), so a record whose render read the
         deck's total (``deck_count``) or its piece's count (``count``) holds the one it was drawn
-        with, and the art files it looked at are still what they were."""
+        with, one that warned where its piece was written (``at``: its warnings name it), and the
+        art files it looked at are still what they were."""
         return isinstance(known, dict) and known.get("deck_count", self.deck_count(face.deck)) == self.deck_count(face.deck) \
             and known.get("count", face.piece.count) == face.piece.count and self.memo is not None \
+            and (known.get("at") is None or known["at"] == self.memo.place(face.piece)) \
             and self.memo.fresh(known, self.art.folder)
 
     def deck_count(self, deck: Deck) -> int:
@@ -279,6 +281,8 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
             learned["deck_count"] = self.deck_count(face.deck)
         if "count" in reads:
             learned["count"] = face.piece.count
+        if learned["warnings"]:  # (they name where the piece is written: replayed only there)
+            learned["at"] = self.memo.place(face.piece)
         if not reads and not learned["warnings"] and not learned["images"] and not learned["art"]:
             self._alike[(face.deck.id, face.side)] = learned
         self.memo.learn(key, learned)
