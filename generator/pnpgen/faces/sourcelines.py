@@ -28,11 +28,12 @@ from jinja2.lexer import Token, TokenStream
 from markupsafe import Markup, escape
 
 from pnpgen.patterns import later
+from pnpgen.text.icons import ATTRIBUTE as ICON
 
 ATTRIBUTE = "data-pnpgen-at"
 _TAG = re.compile(r"<([A-Za-z][\w.-]*(?::[\w.-]+)?)(?=[\s/>])")
 _TAG_OR_COMMENT = re.compile(rf"<!--|-->|{_TAG.pattern}")
-_ANY = re.compile(rf' {ATTRIBUTE}="[^"]*"')
+_ANY = re.compile(rf' (?:{ATTRIBUTE}|{ICON})="[^"]*"')  # (an icon's file, drawn nothing: text/icons.py)
 
 
 class SourceLines(Extension):
@@ -115,8 +116,8 @@ def traced(helper: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def strip(svg: str) -> str:
-    """The SVG without the source-line attributes (what a face is known by)."""
-    return _ANY.sub("", svg) if ATTRIBUTE in svg else svg
+    """The SVG without the source-line attributes and icons' names (what a face is known by)."""
+    return _ANY.sub("", svg) if ATTRIBUTE in svg or ICON in svg else svg
 
 
 # libxml2's words for a tag it could not close, naming the tag and the line it opened on
