@@ -17,6 +17,7 @@ so moving a template's lines does not make every face new.
 from __future__ import annotations
 
 import hashlib
+import html
 import re
 import sys
 import weakref
@@ -173,6 +174,16 @@ def face_key(svg: str) -> str:
     """A face is known by the hash of its SVG without the template lines that drew it
     (``strip``), so moving a template's lines makes no face new."""
     return hashlib.sha256(strip(svg).encode("utf-8")).hexdigest()[:32]
+
+
+def icons_drawn(svg: str) -> list[tuple[str, str]]:
+    """Each icon a face's SVG draws (text/icons.py ``place``): its file's name and its shapes' hash."""
+    if ICON not in svg:
+        return []
+    return [(name, h) for said in _ICON_SAID.findall(svg) for name, _, h in [html.unescape(said).rpartition(" ")]]
+
+
+_ICON_SAID = later(f' {ICON}="([^"]*)"')
 
 
 def lines_of(svg: str) -> str:
