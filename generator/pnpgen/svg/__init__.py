@@ -297,7 +297,7 @@ class Converter:
         found = self.fill_under(box)
         return (1.0, 1.0, 1.0) if found == () else found[1] if found else None
 
-    def fill_under(self, box: tuple) -> tuple:
+    def fill_under(self, box: tuple) -> tuple | None:
         """The last fill painted over ``box`` (points) when it surely covers the whole of it:
         (its box, its colour); () where nothing is painted (the paper); None where what is under
         it is not known (a picture, a path's fill, a gradient, a fill covering part of it)."""
