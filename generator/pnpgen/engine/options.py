@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from pnpgen.data.formats import MIN_DPI
-from pnpgen.data.names import REPRINT_SINCE
 from pnpgen.impose.grid import SheetOptions
 
 if TYPE_CHECKING:  # (fields that default to None: a build that finds everything up to date loads none of them)
@@ -59,12 +58,6 @@ RULEBOOK_FILES = ("rulebook.pdf", "rulebook-booklet.pdf", "proof.txt", "rule-she
 # designer may not have printed them yet); only a build with new changes replaces them.
 REPRINT_FILES = ("reprint.pdf", "reprint.txt")
 
-
-def is_reprint_file(rel: str) -> bool:
-    """One of the reprint's files: ``REPRINT_FILES``, or the pages on a paper not the game's,
-    ``reprint-a3.pdf`` (engine/reprint.py reprint_file_name; not pnpgen reprint's reprint-since-V)."""
-    return rel in REPRINT_FILES or (rel.startswith("reprint-") and rel.endswith(".pdf") and "/" not in rel
-                                    and not rel.startswith(REPRINT_SINCE))
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from pnpgen import fonts as fontreg
 from pnpgen.data.formats import paper_title
+from pnpgen.data.names import REPRINT_SINCE
 from pnpgen.engine.changes import (
     art_tag,
     changed_pages,
@@ -23,7 +24,7 @@ from pnpgen.engine.changes import (
     told_apart,
 )
 from pnpgen.engine.imposition import fit_to_printer, folded_or_sleeved, sheet_fonts, version_stamp
-from pnpgen.engine.options import BuildOptions
+from pnpgen.engine.options import REPRINT_FILES, BuildOptions
 from pnpgen.impose.onpaper import deck_sheet, on_deck_paper, paper_printed_on
 from pnpgen.impose.plan import Page, PagePlan
 from pnpgen.impose.sheets import DeckSheets, board_tiles, duplex_ready, home_sheets
@@ -247,6 +248,13 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
     if hint:
         lines += [hint, ""]
     return {f"{name}.txt": "\n".join(lines).encode(), **files}
+
+
+def is_reprint_file(rel: str) -> bool:
+    """One of the reprint's files: ``REPRINT_FILES``, or the pages on a paper not the game's,
+    ``reprint-a3.pdf`` (``reprint_file_name``; not pnpgen reprint's reprint-since-V)."""
+    return rel in REPRINT_FILES or (rel.startswith("reprint-") and rel.endswith(".pdf") and "/" not in rel
+                                    and not rel.startswith(REPRINT_SINCE))
 
 
 def reprint_file_name(name: str, paper: str, game_paper: str) -> str:

@@ -33,10 +33,10 @@ from pnpgen.engine.fingerprint import FileHashes, fingerprint
 from pnpgen.engine.fresh import GameOutcome, edition, for_game, inputs_of, sort_games
 from pnpgen.engine.fresh import out_dir as game_out_dir
 from pnpgen.engine.game import BuildResult, build_game
-from pnpgen.engine.options import RULEBOOK_FILES, BuildOptions, RulebookOptions, is_reprint_file
+from pnpgen.engine.options import RULEBOOK_FILES, BuildOptions, RulebookOptions
 from pnpgen.engine.output import inside, mark, remove_stray_temps
 from pnpgen.engine.placement import booklet_paper, game_printer
-from pnpgen.engine.reprint import reprint_files
+from pnpgen.engine.reprint import is_reprint_file, reprint_files
 from pnpgen.engine.transaction import Staging, commit
 from pnpgen.engine.trash import empty_trash
 from pnpgen.engine.warm import Warm, Worker
