@@ -541,9 +541,13 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         game.notes += left_out_fields(deck, pieces, fields, defaults)
     game.notes += tuckbox.miscounted(deck, figures, [k for k, kind in fields.items() if kind == "text"])
     lints = deck.lint if deck.lint is not None else game.options.get("lint", lint.LintSettings())
-    if lints.on:  # a suit's colours a red-green colour-blind player cannot tell apart
-        game.notes += colourvision.lookalikes(deck, [k for k, kind in fields.items() if kind == "colour"],
-                                              game.palette, lints.colour_blind)
+    colour_fields = [k for k, kind in fields.items() if kind == "colour"]
+    if lints.on and colour_fields:  # a suit's colours a red-green colour-blind player cannot tell apart
+        if lints.colour_blind_said:  # (the build's and check's alike)
+            game.notes += colourvision.lookalikes(deck, colour_fields, game.palette, lints.colour_blind)
+        else:  # said by check only, at its own distance
+            game.check_notes += colourvision.lookalikes(deck, colour_fields, game.palette, lint.CHECK_COLOUR_BLIND,
+                                                        unasked=True)
     _refuse_copies(doc, sum(p.count for p in deck.pieces))
     return deck
 

@@ -17,6 +17,7 @@ from pnpgen.engine.changes import (
     copies_only,
     followed,
     in_deck_order,
+    is_icon,
     matched,
     numbered_name,
     option_changes,
@@ -112,7 +113,8 @@ def diff(a: Version, b: Version, named: dict[str, int] | None = None) -> dict[st
         for label in sides:
             for file in replaced_files(old, new, label, was[label]):
                 pictures.setdefault(file, []).append(name_of(label))
-        told = {name_of(label) for label in painted} & {name for shown in pictures.values() for name in shown}
+        told = ({name_of(label) for label in painted} & {name for shown in pictures.values() for name in shown}
+                | {name for file, shown in pictures.items() if is_icon(file) for name in shown})  # (its icon redrawn says why)
         entry["pictures"] = [{"file": file, "pieces": shown} for file, shown in pictures.items()]
         entry["faces"] = [name_of(label) for label, (o, n) in sides.items()  # (a face at another size: the size says it)
                           if name_of(label) not in edited and name_of(label) not in told and "size" not in entry
@@ -183,8 +185,8 @@ def markdown(d: dict[str, Any]) -> str:
                         *([say("back")] if e["back_changed"] else []),
                         *(say("added", piece=_md(p["piece"]), count=p["count"]) for p in e["added"]),
                         *(say("removed", piece=_md(p["piece"]), count=p["count"]) for p in e["removed"]),
-                        *(say("picture", file=_md(p["file"]), pieces=", ".join(map(_md, p["pieces"])))
-                          for p in e.get("pictures", [])),
+                        *(say("icon" if is_icon(p["file"]) else "picture", file=_md(p["file"].removeprefix("icons/")),
+                              pieces=", ".join(map(_md, p["pieces"]))) for p in e.get("pictures", [])),
                         *([say("every_face", n=len(e["faces"]))] if e.get("every_face_changed") else
                           (say("face", piece=_md(name)) for name in e["faces"])),
                         *([say("order")] if e.get("order_changed") else [])],

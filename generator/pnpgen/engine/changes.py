@@ -505,8 +505,9 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
         if files and label not in parked and not rebled:
             for name in files:
                 replaced.setdefault(name, []).append(name_of(label))
-        if front_changed and not what and not (repainted and files) and label not in parked and not rebled \
-                and not resized and not options:  # (the size or options say why; a picture replaced on the same faces, its file)
+        if front_changed and not what and not (repainted and files) and not any(map(is_icon, files)) \
+                and label not in parked and not rebled and not resized and not options:
+            # (the size or options say why; a picture replaced on the same faces, its file; an icon redrawn, its file)
             redrawn.append(f"{name_of(label)} edited")
     taken = set(was.values())
     details += [f"-{count} {name_of(label, told_before)} (removed)" for label, (count, *_) in in_deck_order(old_pieces).items()
@@ -514,7 +515,7 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     # every piece of both builds redrawn (a layout's font size): one reason, after the others
     every = len(redrawn) > 1 and len(redrawn) == len(was) - len(parked)
     kind = new.get("kind") or "piece"
-    details += [f"{name} replaced: {shown[0] if len(shown) == 1 else counted(len(shown), kind)}"
+    details += [f"{file_said(name)}: {shown[0] if len(shown) == 1 else counted(len(shown), kind)}"
                 for name, shown in replaced.items()]
     return details + ([f"every face edited ({len(redrawn)} pieces)"] if every else redrawn)
 
@@ -541,6 +542,16 @@ def followed(old: dict[str, Any], new: dict[str, Any]) -> tuple[list[str], int, 
     if not (was and now) or was[0] != now[0] or was[1] == now[1]:
         return None
     return list(now[0]), was[1], now[1]
+
+
+def is_icon(name: str) -> bool:
+    """Whether a file a face shows, as the snapshot names it, is an icon it draws (``icons/fish.svg``)."""
+    return name.startswith("icons/")
+
+
+def file_said(name: str) -> str:
+    """A file a face shows saved anew: ``icon fish.svg redrawn``, ``art/dragon.png replaced``."""
+    return f"icon {name.removeprefix('icons/')} redrawn" if is_icon(name) else f"{name} replaced"
 
 
 def replaced_files(old: dict[str, Any], new: dict[str, Any], label: str, old_label: str) -> list[str]:

@@ -17,6 +17,7 @@ so moving a template's lines does not make every face new.
 from __future__ import annotations
 
 import hashlib
+import html
 import re
 import sys
 import weakref
@@ -28,11 +29,12 @@ from jinja2.lexer import Token, TokenStream
 from markupsafe import Markup, escape
 
 from pnpgen.patterns import later
+from pnpgen.text.icons import ATTRIBUTE as ICON
 
 ATTRIBUTE = "data-pnpgen-at"
 _TAG = re.compile(r"<([A-Za-z][\w.-]*(?::[\w.-]+)?)(?=[\s/>])")
 _TAG_OR_COMMENT = re.compile(rf"<!--|-->|{_TAG.pattern}")
-_ANY = re.compile(rf' {ATTRIBUTE}="[^"]*"')
+_ANY = re.compile(rf' (?:{ATTRIBUTE}|{ICON})="[^"]*"')  # (an icon's file, drawn nothing: text/icons.py)
 
 
 class SourceLines(Extension):
@@ -115,8 +117,8 @@ def traced(helper: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def strip(svg: str) -> str:
-    """The SVG without the source-line attributes (what a face is known by)."""
-    return _ANY.sub("", svg) if ATTRIBUTE in svg else svg
+    """The SVG without the source-line attributes and icons' names (what a face is known by)."""
+    return _ANY.sub("", svg) if ATTRIBUTE in svg or ICON in svg else svg
 
 
 # libxml2's words for a tag it could not close, naming the tag and the line it opened on
@@ -172,6 +174,16 @@ def face_key(svg: str) -> str:
     """A face is known by the hash of its SVG without the template lines that drew it
     (``strip``), so moving a template's lines makes no face new."""
     return hashlib.sha256(strip(svg).encode("utf-8")).hexdigest()[:32]
+
+
+def icons_drawn(svg: str) -> list[tuple[str, str]]:
+    """Each icon a face's SVG draws (text/icons.py ``place``): its file's name and its shapes' hash."""
+    if ICON not in svg:
+        return []
+    return [(name, h) for said in _ICON_SAID.findall(svg) for name, _, h in [html.unescape(said).rpartition(" ")]]
+
+
+_ICON_SAID = later(f' {ICON}="([^"]*)"')
 
 
 def lines_of(svg: str) -> str:
