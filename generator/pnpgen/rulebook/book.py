@@ -447,6 +447,7 @@ def read_rulebook(game: Game, font_dir: Path, min_dpi: float = MIN_DPI) -> Draft
     warnings += comp_warnings
     warnings += _past_the_box(game, settings)
     warnings += [spec.untranslated for spec in settings.figures if spec.untranslated]
+    warnings += settings.untranslated
     warnings += [settings.parked_summary] if settings.parked_summary else []
     warnings += settings.cover_left_out
     warnings += low_dpi(game, settings, min_dpi)
