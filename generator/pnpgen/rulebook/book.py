@@ -46,7 +46,7 @@ from pnpgen.rulebook.ownpics import low_dpi, picture_arts
 from pnpgen.rulebook.parse import parse
 from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.proof import Finding, proof, proof_text, report_lang
-from pnpgen.rulebook.proofopen import draft_open_lines, open_in_draft
+from pnpgen.rulebook.proofopen import draft_open_lines, open_in_draft, open_printed
 from pnpgen.rulebook.reader import Draft, detect_language, read_draft
 from pnpgen.rulebook.sheet import FILE as SHEET_FILE
 from pnpgen.rulebook.sheet import SheetResult, column_measures, set_sheet
@@ -625,7 +625,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     icons = _drawn_icons(r, icon_dirs)
     warnings += _icon_warnings(r, game.slug, icons, icon_dirs)
     if rules_only:
-        warnings += _provisional_printed(r, lang) + _open_printed(r)
+        warnings += _provisional_printed(r, lang) + open_printed(r.doc, r.draft.text, r.path)
     meta = _meta(game, r, rules_only, pictures, binding, icons)
     setting = setlines.SetLines()  # this book's lines: recalled from its last setting, kept for the next
     own = picture_arts(game, settings, max_dpi)
@@ -755,19 +755,6 @@ def _provisional_printed(r: DraftReading, lang: str) -> list[str]:
     return [f"{r.path}: the book to hand out prints {counted(len(shown), 'count')} marked {mark.strip()}, stand-ins "
             f"the draft gives no count for: {', '.join(shown)} (the build's proof.txt lists them; give each its count in the "
             f"draft's components list to print it without the mark)"]
-
-
-def _open_printed(r: DraftReading) -> list[str]:
-    """The book to hand out still prints a 未定 (要検討, TODO) left in the draft's rules: said once,
-    at the first one's line, with how many lines more, as a print-shop export warns of a deck that
-    still prints 未定 (trial72: 「イラスト：未定」 went to the 同人印刷所's file unwarned)."""
-    found = draft_open_lines(r.doc, r.draft.text)
-    if not found:
-        return []
-    n, word, context = found[0]
-    more = f", and {counted(len(found) - 1, 'more line')}" if len(found) > 1 else ""
-    return [f"{r.path}:{n}: the book to hand out still prints “{word}” left in the draft's rules: {context}{more} "
-            f"(pnpgen check lists them; settle them in the draft before the book goes to print)"]
 
 
 def _story(builder: StoryBuilder, path: Path, sheet: SheetSpec | None = None) -> list[Flowable]:
