@@ -30,7 +30,7 @@ from pnpgen.engine.changes import (
     translation_unrecorded,
 )
 from pnpgen.engine.history import Version, is_tag_name
-from pnpgen.engine.recording import PREAMBLE
+from pnpgen.engine.recording import PREAMBLE, SETTINGS, compared
 from pnpgen.messages import FALLBACK, msg
 from pnpgen.safetext import quoted
 
@@ -132,8 +132,7 @@ def diff(a: Version, b: Version, named: dict[str, int] | None = None) -> dict[st
     ra, rb = a.body.get("rulebook", {}), b.body.get("rulebook", {})
     return {"game": b.body["game"], "lang": lang, "from": _about(a, named),
             "to": _about(b, named), "decks": decks,
-            "rulebook": {"changed": [s for s in rb if s in ra and ra[s] != rb[s]],
-                         "added": [s for s in rb if s not in ra], "removed": [s for s in ra if s not in rb]}}
+            "rulebook": dict(zip(("changed", "added", "removed"), compared(ra, rb), strict=True))}
 
 
 def _in_field_order(values: dict[str, Any], order: list[str]) -> dict[str, Any]:
@@ -196,7 +195,7 @@ def markdown(d: dict[str, Any]) -> str:
     if any(book.values()):
         out += [say("rulebook"), ""]
         def section(s: str) -> str:
-            return say("preamble") if s == PREAMBLE else _md(s)
+            return say("preamble") if s == PREAMBLE else say("settings") if s == SETTINGS else _md(s)
 
         out += _capped([*(say("section_changed", section=section(s)) for s in book["changed"]),
                         *(say("section_added", section=section(s)) for s in book["added"]),
