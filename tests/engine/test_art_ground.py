@@ -125,5 +125,5 @@ def test_a_picture_running_past_the_face_is_measured_as_the_face_shows_it():
     assert face("0,0,60,60", f'<g transform="translate(1 1)">{bleeding}</g>') is None  # (moved: not worked out)
     assert face("0 0 sixty 60", bleeding) is None  # a viewBox not read cuts nothing
     page = " ".join((REPO / "docs" / "data-format.md").read_text(encoding="utf-8").split())
-    assert "covering the whole picture as its box clips it and as the face shows it (a layout's art box written 3 mm " \
-        "out, `x: -3`, on a face Tabletop Simulator's export draws without bleed: the part on the face)" in page
+    assert "covering the whole picture as its box clips it and as the face shows it (of a layout's art box written 3 mm " \
+        "out, `x: -3`, on a face Tabletop Simulator's export draws without bleed, the part on the face; a full-bleed" in page
