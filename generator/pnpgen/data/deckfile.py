@@ -10,7 +10,7 @@ from typing import Any, NoReturn
 
 from pnpgen.data import boxlengths, colourvision, decklist, layouts, layoutsides, lint, optionvalues, piecesize, tuckbox
 from pnpgen.data import validate as v
-from pnpgen.data.art import ArtFolder, ArtFileRefused, Sizes
+from pnpgen.data.art import ArtFileRefused, ArtFolder, Sizes
 from pnpgen.data.formats import CARD_FORMATS, KINDS, PAPER_SIZES, SHAPES, SINGLE_SIZE_SHAPES
 from pnpgen.data.mapkeys import checked_keys, one_line_text, parse_at
 from pnpgen.data.mapsections import read_sections

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pnpgen.data import validate as v
-from pnpgen.data.art import ArtFolder, ArtFileRefused
+from pnpgen.data.art import ArtFileRefused, ArtFolder
 from pnpgen.data.boxoptions import COLOUR_OPTIONS, TRACK_MOST
 from pnpgen.data.markup import colour_names
 from pnpgen.data.model import SAID_LABEL, Deck, FieldText, Game, Piece, is_placeholder
