@@ -524,19 +524,22 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     return details + ([f"every face edited ({len(redrawn)} pieces)"] if every else redrawn)
 
 
+ALIKE_FROM = 4  # pieces edited alike told as one edit from this many (three are named as briefly)
+
+
 def edited_alike(was: dict[str, str], old_values: dict[str, Any], new_values: dict[str, Any],
                  unrecorded: Callable[[str], bool]) -> list[tuple[str, Any, Any]]:
     """The field edits, each (field, old value, new value), that every piece of both builds made
-    alike (``was``: new label → old label, the pieces compared), when they are two or more: a
-    deck's ``defaults:`` edited is one edit, told once, ``all 37 pieces: back_art`` (trial73: a new
-    back picture for a memory game's 37 pairs was told ``Frog: back_art, Duck: back_art, …`` on the
-    change line and as 37 lines of ``pnpgen diff``)."""
+    alike (``was``: new label → old label, the pieces compared), when they are ``ALIKE_FROM`` or
+    more: a deck's ``defaults:`` edited is one edit, told once, ``all 37 pieces: back_art``
+    (trial73: a new back picture for a memory game's 37 pairs was told ``Frog: back_art, Duck:
+    back_art, …`` on the change line and as 37 lines of ``pnpgen diff``)."""
     edits = []
     for label, old_label in was.items():
         ov, nv = old_values.get(old_label) or {}, new_values.get(label) or {}
         edits.append([(f, ov.get(f), nv.get(f)) for f in dict.fromkeys([*nv, *ov])
                       if ov.get(f) != nv.get(f) and not unrecorded(f)])
-    if len(edits) < 2:
+    if len(edits) < ALIKE_FROM:
         return []
     first, *rest = edits
     return [edit for edit in first if all(edit in other for other in rest)]
