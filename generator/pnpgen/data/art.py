@@ -130,27 +130,40 @@ def art_files(ws: Workspace, game: Game, content_hash: Callable[[Path], str],
     return out
 
 
-class ArtNotFound(InputError):
-    """An art file a piece names that is not there: a deck's are told together (a card list with
-    four pictures not drawn yet took four runs of check, one file each)."""
+class ArtFileRefused(InputError):
+    """An art file a piece names that is not there, or not in a format pnpgen reads (a .tif): a
+    deck's are told together (a card list with four pictures not drawn yet took four runs of
+    check, one file each; trial73: three TIFFs in a memory game's art folder, three runs)."""
 
     @staticmethod
-    def like(e: InputError) -> ArtNotFound:
-        return ArtNotFound(e.message, e.path, e.line, e.column, e.key, e.expected)
+    def like(e: InputError) -> ArtFileRefused:
+        return ArtFileRefused(e.message, e.path, e.line, e.column, e.key, e.expected)
 
     @staticmethod
-    def together(missing: list[ArtNotFound]) -> ArtNotFound:
+    def together(missing: list[ArtFileRefused]) -> ArtFileRefused:
         """The first art file not there, with the deck's others named after it (the first five)."""
         first = missing[0]
         if len(missing) == 1:
             return first
-        said = ", ".join(f"{place(Path(str(e.path)).name, e.line, e.column)} "
-                         f"{e.message.split(' not found')[0].removeprefix('art file ')}" for e in missing[1:6])
+        said = ", ".join(f"{place(Path(str(e.path)).name, e.line, e.column)} {_file_named(e.message, first.message)}"
+                         for e in missing[1:6])
         more = ", …" if len(missing) > 6 else ""
         others = len(missing) - 1
-        return ArtNotFound(f"{first.message}; nor {'is' if others == 1 else 'are'} "
+        return ArtFileRefused(f"{first.message}; nor {'is' if others == 1 else 'are'} "
                            f"{counted(others, 'more art file')} of this deck: {said}{more}",
                            first.path, first.line, first.column, first.key, first.expected)
+
+
+def _file_named(message: str, first: str) -> str:
+    """The file a refusal names, in its quotes (``art file 'b.png' not found``, ``'b.tif' is not a
+    PNG, …``: ``'b.png'``, ``'b.tif'``), for the line telling a deck's others; with what is wrong
+    with it when the ``first`` refusal's is another (``'b.tif' (not a PNG, …)`` after a file not found)."""
+    m = re.search(r"'[^']*'|\"[^\"]*\"", message)
+    if m is None:
+        return message
+    if ("not found" in message) == ("not found" in first):
+        return m.group(0)
+    return f"{m.group(0)} ({message[m.end():].strip(' :').removeprefix('is ')})"
 
 
 def _below(path: Path, folder: Path) -> str:
@@ -263,7 +276,7 @@ class ArtFolder:
                 and Path(unicodedata.normalize("NFKC", rel.strip())).suffix.lower() not in SUFFIXES:
             # ('red.png ' in quotes: told as not found, the file named; ｋｎｉｇｈｔ．ｐｎｇ typed full-width: its near miss)
             saved = _SAVE_AS.get(Path(rel).suffix.lower())
-            raise InputError(f"{rel!r} is not a PNG, JPEG, WebP or SVG file", key=key,
+            raise ArtFileRefused(f"{rel!r} is not a PNG, JPEG, WebP or SVG file", key=key,
                              expected="a file ending .png, .jpg, .jpeg, .webp or .svg" + (f": {saved}" if saved else ""),
                              **where_parts(where))
         folders = [self.root] + ([self.templates] if in_templates and self.templates is not None else [])
@@ -321,7 +334,7 @@ class ArtFolder:
         if "\\" in rel and not near:  # Roles\Wolf.png, as Windows writes a path: found there, not on Linux or macOS
             near = _near_names(rel.replace("\\", "/"), folders)
             if near:
-                raise ArtNotFound(f"art file '{rel}' not found: a backslash separates folders on Windows only",
+                raise ArtFileRefused(f"art file '{rel}' not found: a backslash separates folders on Windows only",
                                  key=key, expected=" or ".join(repr(n) for n in near) + ", with / between the folders "
                                  "(read on every system)", **where_parts(where))
         if len(near) > 1:  # Card 01.PNG and card 01.png: one file to Windows and macOS, two to Linux
@@ -332,7 +345,7 @@ class ArtFolder:
             said += ": a name that begins or ends with a space; rename the file without it"
         elif near and unicodedata.normalize("NFKC", rel) != rel:
             said += f": {rel!r} is typed in full-width letters (全角)"
-        raise ArtNotFound(f"art file {rel!r} not found", key=key,
+        raise ArtFileRefused(f"art file {rel!r} not found", key=key,
                          expected=said + ("; paths are relative to art/" if near and rel.startswith("art/") else ""),
                          **where_parts(where))
 

@@ -15,6 +15,7 @@ from pnpgen.data.markup import plain
 from pnpgen.data.telling import as_text
 from pnpgen.engine.changes import (
     copies_only,
+    edited_alike,
     followed,
     in_deck_order,
     is_icon,
@@ -94,6 +95,11 @@ def diff(a: Version, b: Version, named: dict[str, int] | None = None) -> dict[st
                 if ov.get(f) != nv.get(f) and not unrecorded(f):
                     entry["fields"].append({"piece": name_of(label), "field": f, "old": ov.get(f), "new": nv.get(f),
                                             **({"header": headers[f]} if f in headers else {})})
+        # a field every piece edited alike (the deck's defaults: edited): one line (the fields list each)
+        compared = {label: o for label, o in was.items() if label not in unprinted}
+        entry["every_piece"] = [{"field": f, "old": o, "new": n, "pieces": len(compared),
+                                 **({"header": headers[f]} if f in headers else {})}
+                                for f, o, n in edited_alike(compared, old["values"], new.get("values", {}), unrecorded)]
         taken = set(was.values())
         entry["removed"] = [{"piece": name_of(label, told_before), "count": c} for label, (c, *_) in old["pieces"].items()
                             if label not in taken and c]
@@ -176,8 +182,13 @@ def markdown(d: dict[str, Any]) -> str:
                         *([_resized(e, d["decks"], say)] if e.get("size") else []),
                         *(say("count", piece=_md(c["piece"]), old=c["old"], new=c["new"]) if c["new"] or not c["old"] else
                           say("parked", piece=_md(c["piece"]), why=parked_said(c["old"], lang)) for c in e["counts"]),
+                        *(say("every_piece", n=f["pieces"], field=_md(place), old=_md(shown[0]), new=_md(shown[1]))
+                          for f in e.get("every_piece", [])
+                          for place, old, new in _places({**f, "field": f.get("header") or f["field"]})
+                          for shown in [_shown(old, new, lang)]),
                         *(say("field", piece=_md(f["piece"]), field=_md(place), old=_md(shown[0]), new=_md(shown[1]))
-                          for f in e["fields"] for place, old, new in _places({**f, "field": f.get("header") or f["field"]})
+                          for f in e["fields"] if not _alike(f, e.get("every_piece", []))
+                          for place, old, new in _places({**f, "field": f.get("header") or f["field"]})
                           for shown in [_shown(old, new, lang)]),
                         *(say("option", option=_md(o["option"]), old=_md(shown[0]), new=_md(shown[1]))
                           for o in e.get("options", []) for shown in [_shown(o["old"], o["new"], lang)]),
@@ -203,6 +214,11 @@ def markdown(d: dict[str, Any]) -> str:
                        say("the_rulebook"), lang)
         out.append("")
     return "\n".join(out).rstrip() + "\n"
+
+
+def _alike(change: dict[str, Any], every_piece: list[dict[str, Any]]) -> bool:
+    """Whether a piece's field change is one every piece made alike (told once, on its own line)."""
+    return any((change["field"], change["old"], change["new"]) == (a["field"], a["old"], a["new"]) for a in every_piece)
 
 
 def _resized(e: dict[str, Any], decks: dict[str, Any], say: Callable[..., str]) -> str:

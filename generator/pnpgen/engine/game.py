@@ -48,6 +48,7 @@ from pnpgen.engine.paper import (
     short_bleed_warnings,
     sleeve_back_warnings,
     sleeve_fit_warnings,
+    sleeve_no_cards_warnings,
 )
 from pnpgen.engine.placement import check_pages, check_tiled, game_printer, paper_layouts
 from pnpgen.exports.bleedcheck import Paper, ShopFace, bare_bleed_warnings, first_faces, pack_name, paper
@@ -318,7 +319,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                          + cricut_warnings(list(zip(game.decks, on_paper)), options)
                          + cutter_slot_warnings(list(zip(game.decks, on_paper)), options)
                          + sleeve_back_warnings(game.slug, list(zip(rendered.decks, on_paper, strict=True)), options)
-                         + sleeve_fit_warnings(list(zip(game.decks, on_paper)), options),
+                         + sleeve_fit_warnings(list(zip(game.decks, on_paper)), options)
+                         + sleeve_no_cards_warnings(game.slug, game.decks, options),
                          rendered=rendered, arts=arts, cache_files=cache_files, on_paper=on_paper, images=images,
                          face_keys=face_keys, face_arts=face_arts, face_files=face_files, options=options)
     if faces_ready is not None:  # e.g. start the rulebook, which shows the faces, while the sheets
