@@ -96,10 +96,10 @@ def diff(a: Version, b: Version, named: dict[str, int] | None = None) -> dict[st
                     entry["fields"].append({"piece": name_of(label), "field": f, "old": ov.get(f), "new": nv.get(f),
                                             **({"header": headers[f]} if f in headers else {})})
         # a field every piece edited alike (the deck's defaults: edited): one line (the fields list each)
-        compared = {label: o for label, o in was.items() if label not in unprinted}
-        entry["every_piece"] = [{"field": f, "old": o, "new": n, "pieces": len(compared),
+        printed = {label: o for label, o in was.items() if label not in unprinted}
+        entry["every_piece"] = [{"field": f, "old": o, "new": n, "pieces": len(printed),
                                  **({"header": headers[f]} if f in headers else {})}
-                                for f, o, n in edited_alike(compared, old["values"], new.get("values", {}), unrecorded)]
+                                for f, o, n in edited_alike(printed, old["values"], new.get("values", {}), unrecorded)]
         taken = set(was.values())
         entry["removed"] = [{"piece": name_of(label, told_before), "count": c} for label, (c, *_) in old["pieces"].items()
                             if label not in taken and c]
