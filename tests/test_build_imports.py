@@ -24,6 +24,11 @@ NOT_IMPORTED = {
     "difflib": "data/decklist.py, errors.py: a name mistyped",
     "decimal": "data/numberformat.py: a spreadsheet's formatted number",
     "fractions": "data/numberformat.py",
+    "reportlab.pdfbase.ttfonts": "fonts.py ttfont: ReportLab's font made where a ReportLab canvas draws with it "
+                                 "(svglib's faces, the rulebook); widths and glyph ids from the kept tables",
+    "reportlab.rl_config": "pdf/settings.py: ReportLab's settings changed where it draws",
+    "reportlab.pdfbase.pdfdoc": "pdf/shading.py, pdf/settings.py: ReportLab's objects where it draws",
+    "PIL": "reportlab.lib.utils (ReportLab's modules above); data/artfile.py, data/pixels.py: a picture read",
     "pnpgen.checkcommand": "cli.py: pnpgen check",
     "pnpgen.toolcommands": "cli.py: export-sheet, clean, calibrate, docs, preflight",
 }
