@@ -34,12 +34,12 @@ NOT_IMPORTED = {
 }
 
 
-def _modules(ws: Path, cache: Path, listed: Path) -> set[str]:
+def _modules(ws: Path, cache: Path, listed: Path, out: Path | None = None) -> set[str]:
     """The modules a ``python -m pnpgen build`` process in ``ws`` ended with, building into a new
-    folder (as the bench's poker deck: every document written)."""
+    folder (as the bench's poker deck: every document written), or into ``out``."""
     env = child_env(PNPGEN_CACHE=str(cache), PNPGEN_TEST_MODULES=str(listed))
     proc = subprocess.run([sys.executable, "-m", "pnpgen", "build", "--game", "test", "--no-rulebook", "-q",
-                           "--out", str(ws / listed.stem)], cwd=ws, env=env, capture_output=True, text=True, timeout=120)
+                           "--out", str(out or ws / listed.stem)], cwd=ws, env=env, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     return set(listed.read_text(encoding="utf-8").split())
 
@@ -53,6 +53,55 @@ def test_a_build_of_cached_files_imports_only_what_it_uses(tmp_path):
     assert "pnpgen.data.yamlsrc" in modules and (ws / "modules" / "test" / "cards.pdf").stat().st_size > 0
     imported = {name: why for name, why in NOT_IMPORTED.items() if name in modules}
     assert imported == {}
+
+
+PICTURED_DECK = """\
+name: 絵札
+format: poker
+front: card-front.svg.j2
+back: card-back.svg.j2
+fields: {name: text, art: image}
+pieces:
+  - {name: 一番, art: a.png}
+  - {name: 二番%s, art: b.png}
+  - {name: 三番, art: c.png}
+"""
+PICTURED_FRONT = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="#fbf8f0"/>
+{{ image(piece.art, 4, 4, w - 8, 60, fit="cover") }}
+{{ textbox(piece.name, 4, 66, w - 8, 8, size=12, align="center") }}
+{% endblock %}
+"""
+# what only drawing with ReportLab or reading a picture's pixels needs: a text edit of a pictured
+# card renders and converts its face again, measures its text, places its picture, and needs none
+# (not the deck's first card: its face is read back as pixels for bare bleed, pdf/pixels.py, with Pillow)
+DRAWN_OR_DECODED = {"PIL.Image", "reportlab.pdfbase.ttfonts", "reportlab.rl_config", "reportlab.pdfbase.pdfdoc"}
+
+
+def test_a_text_edit_of_a_pictured_card_opens_no_picture_and_draws_nothing_with_reportlab(tmp_path):
+    """The edited card's face is rendered and converted again: its picture's size and whether it is
+    see-through come from the sizes its build kept (data/art.py ``Sizes``), its print bytes from the
+    machine's cache (``artfile.print_bytes``: shown as it is), its pixels' size from the PNG's
+    header (``picturebytes.opaque_png_size``); its text is measured from the fonts' kept tables
+    (``fonts.string_width``) — neither Pillow's image modules nor ReportLab's font modules are
+    imported (some 17 and 30 ms of a 1,000-card edit: docs/speed.md, "imports46")."""
+    from PIL import Image
+
+    ws = make_workspace(tmp_path / "ws", deck=PICTURED_DECK % "", front=PICTURED_FRONT)
+    art = ws / "data" / "test" / "art"
+    art.mkdir()
+    for i, name in enumerate("abc"):
+        Image.new("RGB", (120, 168), (60 * i, 90, 160)).save(art / f"{name}.png")
+    cache, out = tmp_path / "cache", tmp_path / "out"
+    cold = _modules(ws, cache, tmp_path / "cold.txt", out)
+    assert DRAWN_OR_DECODED <= cold  # (not blind: the fonts parsed, the pictures measured)
+    before = (out / "test" / "cards.pdf").read_bytes()
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(PICTURED_DECK % "改", encoding="utf-8")
+    edited = _modules(ws, cache, tmp_path / "edited.txt", out)
+    assert (out / "test" / "cards.pdf").read_bytes() != before  # (the face rendered and drawn again)
+    assert DRAWN_OR_DECODED & edited == set()
 
 
 # A build into ``sys.argv[1]`` in pnpgen's own process (``cli.main(own_process=True)``), the
