@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import FEW_CARDS, child_env, make_workspace
+from conftest import FEW_CARDS, PICTURE_DECK_YAML, PICTURE_FRONT, child_env, make_workspace
 
 # imported only by the command, the case or the build that uses it (its place named)
 NOT_IMPORTED = {
@@ -55,24 +55,10 @@ def test_a_build_of_cached_files_imports_only_what_it_uses(tmp_path):
     assert imported == {}
 
 
-PICTURED_DECK = """\
-name: 絵札
-format: poker
-front: card-front.svg.j2
-back: card-back.svg.j2
-fields: {name: text, art: image}
-pieces:
+PICTURED_PIECES = """\
   - {name: 一番, art: a.png}
   - {name: 二番%s, art: b.png}
   - {name: 三番, art: c.png}
-"""
-PICTURED_FRONT = """\
-{% extends "common/piece.svg.j2" %}
-{% block art %}
-<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ h + 2 * bleed }}" fill="#fbf8f0"/>
-{{ image(piece.art, 4, 4, w - 8, 60, fit="cover") }}
-{{ textbox(piece.name, 4, 66, w - 8, 8, size=12, align="center") }}
-{% endblock %}
 """
 # what only drawing with ReportLab or reading a picture's pixels needs: a text edit of a pictured
 # card renders and converts its face again, measures its text, places its picture, and needs none
@@ -89,7 +75,7 @@ def test_a_text_edit_of_a_pictured_card_opens_no_picture_and_draws_nothing_with_
     imported (some 17 and 30 ms of a 1,000-card edit: docs/speed.md, "imports46")."""
     from PIL import Image
 
-    ws = make_workspace(tmp_path / "ws", deck=PICTURED_DECK % "", front=PICTURED_FRONT)
+    ws = make_workspace(tmp_path / "ws", deck=PICTURE_DECK_YAML + PICTURED_PIECES % "", front=PICTURE_FRONT)
     art = ws / "data" / "test" / "art"
     art.mkdir()
     for i, name in enumerate("abc"):
@@ -98,7 +84,7 @@ def test_a_text_edit_of_a_pictured_card_opens_no_picture_and_draws_nothing_with_
     cold = _modules(ws, cache, tmp_path / "cold.txt", out)
     assert DRAWN_OR_DECODED <= cold  # (not blind: the fonts parsed, the pictures measured)
     before = (out / "test" / "cards.pdf").read_bytes()
-    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(PICTURED_DECK % "改", encoding="utf-8")
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(PICTURE_DECK_YAML + PICTURED_PIECES % "改", encoding="utf-8")
     edited = _modules(ws, cache, tmp_path / "edited.txt", out)
     assert (out / "test" / "cards.pdf").read_bytes() != before  # (the face rendered and drawn again)
     assert DRAWN_OR_DECODED & edited == set()
