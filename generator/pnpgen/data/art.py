@@ -175,6 +175,7 @@ class Sizes:
     memo: Memo[list]
     digest: Callable[[Path], str]
     stamps: Stamps | None = None  # the build's stats of files (its digest's): the deck's art found by them
+    learning: bool = False  # a --jobs worker's, for a build that learned sizes: its findings kept too
 
     def get(self, path: Path) -> tuple[str, tuple[float, float]] | None:
         try:
@@ -189,7 +190,9 @@ class Sizes:
 
     def see_through(self, path: Path) -> bool:
         """``artfile.see_through`` of the file, as an earlier build found it for this content, else
-        found now and kept beside its size (a file whose size is not known is not kept)."""
+        found now — and kept beside its size by a build that writes the sizes anyway (one that
+        measured a file: ``learning``, or ``memo.learned``), so that an edit rewrites no cache
+        entry for it: an interrupted build leaves the cache as it was."""
         try:
             key = self.digest(path)
         except OSError:
@@ -198,7 +201,7 @@ class Sizes:
         if type(v) is list and len(v) == 4 and type(v[3]) is bool:
             return v[3]
         found = see_through(path)
-        if type(v) is list and len(v) == 3 and self.get(path) is not None:
+        if type(v) is list and len(v) == 3 and (self.learning or self.memo.learned) and self.get(path) is not None:
             self.memo.learn(key, [*v, found])
         return found
 

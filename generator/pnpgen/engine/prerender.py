@@ -75,7 +75,7 @@ def prerender(ws: Workspace, game: Game, options: BuildOptions, renderer: Render
     n = min(options.jobs, len(todo))
     cuts = _cuts(len(todo), n)
     workers = Workers(sum(map(len, keys[cuts[1]:])), ProcessPoolExecutor(max_workers=n - 1))
-    sizes = {**memo.sizes.memo.known, **memo.sizes.memo.learned} if memo.sizes is not None else None
+    sizes = {**memo.sizes.memo.known, **memo.sizes.memo.learned} if memo.sizes is not None and memo.sizes.memo.learned else None
     futures = [workers.pool.submit(_render_run, (ws, game, options, memo.inputs, bleed_mm, renderer.deck_bleeds,
                                                  todo[cuts[i]:cuts[i + 1]], sizes)) for i in range(1, n)]
 
@@ -124,7 +124,7 @@ def _render_run(job: tuple[Workspace, Game, BuildOptions, str, float, dict[str, 
     """A worker: render the pieces of one run (both sides), return the memo entries, and the art
     sizes' entries it learned (``sizes``: the build's, by content hash)."""
     ws, game, options, inputs, bleed_mm, deck_bleeds, run, known_sizes = job
-    sizes = Sizes(Memo(known=known_sizes), content_hash) if known_sizes is not None else None
+    sizes = Sizes(Memo(known=known_sizes), content_hash, learning=True) if known_sizes is not None else None
     memo = RenderMemo(inputs=inputs, digest=content_hash, sizes=sizes)  # an art file hashed once per worker, not per face
     renderer = face_renderer(ws.templates, game, bleed_mm, options.min_dpi, memo=memo, deck_bleeds=deck_bleeds,
                              max_dpi=max_dpi_of(options.max_dpi, game))
