@@ -50,6 +50,7 @@ from pnpgen.data.artfile import (
     measured,
     opened,
     print_bytes,
+    see_through,
     where_parts,
 )
 from pnpgen.data.picturebytes import picture_hash
@@ -180,22 +181,42 @@ def _below(path: Path, folder: Path) -> str:
 class Sizes:
     """Art files' sizes by the hash of their content, found by earlier builds (the engine keeps
     them in its cache): a thousand cards' art is not opened again to be measured on every edit.
-    ``memo``: [kind, width, height] by content hash; ``digest``: a file's hash."""
+    ``memo``: [kind, width, height] by content hash, and whether its pixels are see-through once a
+    face placing it was rendered ([kind, width, height, see-through]: an edited card's face is
+    rendered without opening its picture, or importing Pillow); ``digest``: a file's hash."""
 
     memo: Memo[list]
     digest: Callable[[Path], str]
     stamps: Stamps | None = None  # the build's stats of files (its digest's): the deck's art found by them
+    learning: bool = False  # a --jobs worker's, for a build that learned sizes: its findings kept too
 
     def get(self, path: Path) -> tuple[str, tuple[float, float]] | None:
         try:
             v = self.memo.get(self.digest(path))
         except OSError:  # unreadable: measuring it says so
             return None
-        if type(v) is list and len(v) == 3 and v[0] in ("raster", "svg"):
-            kind, w, h = v  # (a number, not true or false: the cache's values are plain, bool no int here)
+        if type(v) is list and len(v) in (3, 4) and v[0] in ("raster", "svg"):
+            kind, w, h = v[:3]  # (a number, not true or false: the cache's values are plain, bool no int here)
             if type(w) in (int, float) and type(h) in (int, float) and w > 0 and h > 0:
                 return str(kind), (float(w), float(h))
         return None
+
+    def see_through(self, path: Path) -> bool:
+        """``artfile.see_through`` of the file, as an earlier build found it for this content, else
+        found now — and kept beside its size by a build that writes the sizes anyway (one that
+        measured a file: ``learning``, or ``memo.learned``), so that an edit rewrites no cache
+        entry for it: an interrupted build leaves the cache as it was."""
+        try:
+            key = self.digest(path)
+        except OSError:
+            return see_through(path)
+        v = self.memo.get(key)
+        if type(v) is list and len(v) == 4 and type(v[3]) is bool:
+            return v[3]
+        found = see_through(path)
+        if type(v) is list and len(v) == 3 and (self.learning or self.memo.learned) and self.get(path) is not None:
+            self.memo.learn(key, [*v, found])
+        return found
 
     def learn(self, path: Path, info: ArtInfo) -> None:
         try:
@@ -389,6 +410,11 @@ class ArtFolder:
                 if within(path, base):
                     return f"{said}/{_below(path, base)}"
         return path.name
+
+    def see_through(self, path: Path) -> bool:
+        """Whether the raster file's pixels are not all opaque (``artfile.see_through``), by the
+        sizes earlier builds kept when the folder has them."""
+        return self.sizes.see_through(path) if self.sizes is not None else see_through(path)
 
     def check(self, href: str, where: Where | Path | str | None = None) -> ArtInfo:
         """The file an ``<image href>`` names, found and readable (else InputError at ``where``):

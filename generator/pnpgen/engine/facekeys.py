@@ -9,7 +9,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-from pnpgen.data.art import ArtFolder, art_folders
+from pnpgen.data.art import ArtFolder, Sizes, art_folders
 from pnpgen.data.load import check_bleed, load_game, max_dpi_of
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
@@ -147,12 +147,14 @@ def face_suffix(svg: str, art: str, lines: str | None = None) -> str:
 
 
 def cached_rendering(cache: Cache, ws: Workspace, slug: str, options: BuildOptions,
-                     compiled: CompiledTemplates | None = None) -> tuple[CompiledTemplates, RenderMemo]:
+                     compiled: CompiledTemplates | None = None,
+                     sizes: Sizes | None = None) -> tuple[CompiledTemplates, RenderMemo]:
     """The templates compiled and the faces rendered by earlier builds, from ``cache``;
-    ``compiled``: a long-running command's (engine/warm.py), else new."""
+    ``compiled``: a long-running command's (engine/warm.py), else new; ``sizes``: the art files'
+    sizes the game's loading used (a face's image() measures its picture by them)."""
     return (compiled or CompiledTemplates(),
             RenderMemo(known=cache.pack(renders_pack(slug, options)), inputs=render_inputs(ws, slug, options, cache.hashes),
-                       digest=cache.digest, stamps=cache.stamps))
+                       digest=cache.digest, stamps=cache.stamps, sizes=sizes))
 
 
 def renders_pack(slug: str, options: BuildOptions) -> str:

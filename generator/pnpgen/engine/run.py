@@ -321,7 +321,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
                     book.start(result, drawn_with)
                 paused.pause()
 
-            result = build_game(ws, slug, options, game=game, cache=cache, state=before, out_dir=out_dir, say=say,
+            result = build_game(ws, slug, options, game=game, cache=cache, state=before, out_dir=out_dir, say=say, sizes=sizes,
                                 sheets=sheets, arts=warm.arts(ed, drawn_with) if warm is not None else None,
                                 lints=warm.lints(ed, drawn_with) if warm is not None else None,
                                 tiles=warm.tiles(ed, drawn_with) if warm is not None else None,

@@ -28,7 +28,7 @@ def measure(fonts: Mapping[str, str], font: str, size: float) -> Callable[[str, 
     a CJK font is some 0.3 s to load)."""
     name, bold = font_pair(fonts, str(font))
     try:
-        fontreg.ttfont(name)
+        fontreg.face(name)
     except KeyError:
         raise InputError(f"tate: font {str(font)[:40]!r} is neither a font role nor a font of fonts/",
                          key="font", expected="a font role (" + ", ".join(fonts) + ") or a font in fonts/") from None

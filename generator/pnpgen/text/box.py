@@ -256,7 +256,7 @@ def layout_text(ctx: TextContext, text, w, h, size=9, min_size=6, font="gothic",
     except KeyError:  # a font that was never registered (checked only when the cache misses)
         for name in (ctx.fonts.get(font, font), *ctx.fonts.values(), *ctx.fallback_fonts):
             try:
-                fontreg.ttfont(name)
+                fontreg.face(name)
             except KeyError:
                 raise InputError(f"textbox: font {name!r} is not registered ({_describe(ctx, text)})",
                                  expected="a font role (" + ", ".join(ctx.fonts) + ") or a font in fonts/") from None
