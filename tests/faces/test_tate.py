@@ -397,6 +397,27 @@ def test_a_verses_ruby_is_linted_as_ruby_not_as_small_text(tmp_path, capsys):
     assert "ruby 「あ」 3.5 pt, smaller than 4 pt" in said and "smaller than 6 pt" not in said, said
 
 
+def test_a_column_is_drawn_a_run_of_upright_characters_a_text_and_its_one_character_reading_still_linted_as_ruby(
+        tmp_path, capsys):
+    """tate46: m.tate() drew every character as a text box of its own (two SVG elements each for
+    the converter, a macro call each); a run of upright characters in one font, size and ink is
+    now one ``<text>`` placing each at its own x and y. The glyphs stay where they were (the tests
+    above measure them), and a one-character reading beside a base drawn in such a run is still
+    told as ruby, not as small text (printlint.py: a text taller than its size and narrow is a column)."""
+    deck = LAYOUT_VERSE.replace("size: 12,", "size: 7,").replace("[いっせーの, 10まで数えて, 札をとる]",
+                                                                   "['さき{吹|ふ}くかぜ']")
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(ws, "check", "--game", "test", "--svg") == 0
+    said = capsys.readouterr().out
+    assert "ruby 「ふ」 3.5 pt, smaller than 4 pt" in said and "smaller than 6 pt" not in said, said
+    svg = (ws / "build" / "test" / "svg" / "cards" / "001-読み札.front.svg").read_text(encoding="utf-8")
+    texts = re.findall(r"<text ([^>]*)>([^<]*)</text>", svg)
+    assert [t for _, t in texts] == ["さき吹", "ふ", "くかぜ"], texts  # (in the order they were drawn)
+    xs = re.search(r'x="([^"]*)"', texts[0][0]).group(1).split()
+    ys = [float(v) for v in re.search(r'y="([^"]*)"', texts[0][0]).group(1).split()]
+    assert len(xs) == len(ys) == 3 and all(b > a for a, b in zip(ys, ys[1:])), texts[0]
+
+
 def test_a_line_the_data_ends_with_an_opening_bracket_is_told_as_one_it_starts_with_a_closing_one():
     """trial61: 「」 opening a verse's line was told, 「 closing one (a column ending with 「, which
     JLREQ 3.1.8 keeps off a line's end) went unsaid."""

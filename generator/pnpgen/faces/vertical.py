@@ -8,6 +8,7 @@ as a text box tells them (text.read_markup)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -65,7 +66,45 @@ def tate_column(ctx: TextContext, text: object, x: float, y: float, size: float 
     Each piece in its ``<g data-pnpgen-at>`` of the designer's line, as a traced textbox() is."""
     out: list[str] = []
     _column(ctx, out, placing_line(), text, x, y, size, font, fill, pitch)
-    return Markup("".join(out))
+    return Markup("".join(_merged(out)))
+
+
+# a character textbox() set alone, upright in its cell, in its group of the designer's line
+_UPRIGHT = re.compile(r'<g data-pnpgen-at="([^"]*)"><text x="([-0-9.]+)" y="([-0-9.]+)" ([^>]*)>([^<&])</text></g>')
+
+
+class _Alone(str):
+    """A ruby's reading piece, left an element of its own: the print lint judges a reading
+    character by character beside its base (printlint.py ``_ruby_readings``) and names the one."""
+
+
+def _merged(out: list[str]) -> list[str]:
+    """``out`` with each run of characters set upright one after another in the same font, size
+    and ink (a ruby's base among them, not its reading) made one ``<text>`` placing each at its own x and y, as textbox() placed it: the
+    same glyphs at the same points, in the same order, the converter's work an element a run,
+    not two a character (the PDF's text grouped so; round tate46)."""
+    done: list[str] = []
+    run: list[re.Match[str]] = []
+
+    def flush() -> None:
+        if len(run) == 1:
+            done.append(run[0].group(0))
+        elif run:
+            at, style = run[0].group(1), run[0].group(4)
+            xs, ys = " ".join(m.group(2) for m in run), " ".join(m.group(3) for m in run)
+            done.append(f'<g data-pnpgen-at="{at}"><text x="{xs}" y="{ys}" {style}>{"".join(m.group(5) for m in run)}</text></g>')
+        run.clear()
+
+    for item in out:
+        m = None if isinstance(item, _Alone) else _UPRIGHT.fullmatch(item)
+        if m is None or (run and (m.group(1), m.group(4)) != (run[0].group(1), run[0].group(4))):
+            flush()
+        if m is None:
+            done.append(item)
+        else:
+            run.append(m)
+    flush()
+    return done
 
 
 def _column(ctx: TextContext, out: list[str], at: str | None, text: object, x: float, y: float, size: float,
@@ -84,8 +123,10 @@ def _column(ctx: TextContext, out: list[str], at: str | None, text: object, x: f
         elif mark.kind == tate.RUBY:
             for part, part_at in mark.base_parts:
                 _column(ctx, out, at, mark.styled(part), x, y + part_at, size, font, fill, pitch)
+            reading: list[str] = []
             for part, part_at in mark.reading_parts:
-                _column(ctx, out, at, mark.styled(part), x + em * 0.75, y + part_at, size / 2, font, fill, 1.0)
+                _column(ctx, reading, at, mark.styled(part), x + em * 0.75, y + part_at, size / 2, font, fill, 1.0)
+            out.extend(_Alone(piece) for piece in reading)
         elif mark.kind == tate.ICON:
             out.append(grouped(icon(ctx, mark.text, x - em / 2, middle - em / 2, em, mark.colour or fill), at))
         else:
