@@ -208,6 +208,17 @@ def test_a_box_of_vertical_text_given_a_bad_number_stops_at_the_template_line(tm
     assert "a number from 0.5 to 5" in said and "Traceback" not in said
 
 
+def test_a_single_column_given_a_bad_number_stops_at_the_template_line_as_a_box_does(tmp_path, capsys):
+    """tate46: m.tate(text, "ten", 10) stopped at Python's words (unsupported operand type(s) for
+    -: 'str' and 'float'); it is told as tate_columns() tells a bad number."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: 宣言, text: 取る}\n",
+                        front=FRONT.replace("w / 2, 10", '"ten", 10'), back=BACK)
+    assert run(ws, "check", "--game", "test") == 2
+    said = capsys.readouterr().out
+    assert "templates/test/card-front.svg.j2:5" in said and "m.tate x='ten'" in said, said
+    assert "a number from" in said and "Traceback" not in said and "operand" not in said
+
+
 def test_the_docs_karuta_verse_is_centred_on_its_card_and_six_columns_are_told(tmp_path, capsys):
     """The 読み札 docs/data-format.md gives, built as written: three columns centred across the
     52 mm karuta card, 12 pt × 1.75 apart, each 4 mm lower; a verse of six lines is told in the docs' words."""
