@@ -378,7 +378,7 @@ def wide_icons(text: str, icon_dirs: Sequence[Path]) -> dict[str, str]:
     """The icons ``text`` names in full-width braces (``｛star｝``, typed with the input method on),
     which print as written: as written → the name, of icons that exist, so a ｛note｝ of text is left alone."""
     typed = wide_icon_names(text)
-    if not typed:  # (most texts: the folders are not made paths for them, a text box's third of its time in a verse)
+    if not typed:  # (most texts: the folders are not made paths for them, half a verse's one-character box)
         return {}
     dirs = tuple(Path(d) for d in icon_dirs)
     return {said: name for said, name in typed.items() if _icons.find(name, dirs) is not None}
