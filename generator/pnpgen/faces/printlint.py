@@ -197,13 +197,16 @@ def _ruby_readings(marks: tuple) -> set[int]:
     sets the reading's em box on the base's), or, in vertical text, right of it, its centre within
     a reading's em of the base's right edge (a proportional face's kana is narrower than its em) and
     within a base character up or down (a short base spaced out along a long reading; the m.tate()
-    macro) of a base in a column (a character of its size just above or below it: a token's small
+    macro) of a base in a column (a character of its size just above or below it, or characters
+    set as one text down a column, m.tate()'s run of upright ones: a token's small
     letter beside its big one is no ruby) or of a reading in a column of its own (a long reading
     spaces a one-character base away from its neighbours), so the small-text line can say it is
     ruby."""
     texts = [(i, m) for i, m in enumerate(marks) if m[0] == "text"]
 
     def in_column(b: tuple) -> bool:
+        if b[6] - b[4] > 1.6 * b[2] and b[5] - b[3] < 1.6 * b[2]:  # a text taller than its size and narrow: a column
+            return True
         return any(c[1] == b[1] and abs(c[2] - b[2]) < 0.01 and c[3] < b[5] and b[3] < c[5]
                    and 0 < abs((c[4] + c[6]) - (b[4] + b[6])) / 2 < 1.6 * b[2] for _, c in texts)
 

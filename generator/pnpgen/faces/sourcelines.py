@@ -63,16 +63,11 @@ class SourceLines(Extension):
             yield Token(token.lineno, "data", "".join(parts))
 
 
-# Each compiled template's answers of ``caller``, by the line of its generated code: Jinja's
+# Each compiled template's answers of ``_template_lines``, by the line of its generated code: Jinja's
 # ``get_corresponding_lineno`` parses the template's whole line table on every call (2.4 % of a
 # build of the shipped games, whose faces call textbox() some 2,000 times). Kept as long as the
 # template is.
 _CALLERS: weakref.WeakKeyDictionary[Any, dict[int, str]] = weakref.WeakKeyDictionary()
-
-
-def caller() -> str | None:
-    """``name:line`` of the innermost template line on the stack (the one calling a helper)."""
-    return next(_template_lines(sys._getframe(2)), None)
 
 
 COMMON = ("common/",)  # the macros' templates (common/macros.svg.j2): a helper they call is named at their caller's line
@@ -100,15 +95,24 @@ def _template_lines(frame: Any) -> Iterator[str]:
         frame = frame.f_back
 
 
+def placing_line() -> str | None:
+    """The template line a helper's SVG is grouped under: the designer's line on the stack (a
+    ``common/`` macro's caller), else the innermost template line (a macro called by none)."""
+    return designers_line(COMMON) or next(_template_lines(sys._getframe(1)), None)
+
+
+def grouped(out: Any, at: str | None) -> Any:
+    """``out``, a helper's SVG, in ``<g data-pnpgen-at="at">`` (as it is: no line, or no SVG)."""
+    if at is None or not isinstance(out, Markup) or not str(out).strip():
+        return out
+    return Markup(f'<g {ATTRIBUTE}="{escape(at)}">') + out + Markup("</g>")
+
+
 def traced(helper: Callable[..., Any]) -> Callable[..., Any]:
     """``helper`` whose SVG output is grouped under the template line that called it."""
 
     def call(*args: Any, **kwargs: Any) -> Any:
-        out = helper(*args, **kwargs)
-        at = designers_line(COMMON) or caller()
-        if at is None or not isinstance(out, Markup) or not str(out).strip():
-            return out
-        return Markup(f'<g {ATTRIBUTE}="{escape(at)}">') + out + Markup("</g>")
+        return grouped(helper(*args, **kwargs), placing_line())
 
     for attr in ("__name__", "__signature__", "__doc__"):
         if hasattr(helper, attr):

@@ -327,6 +327,7 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
             icon=traced(_bound(icon, ctx)),
             tate_columns=_bound(vertical.tate_columns, ctx),
             tate_start=_bound(vertical.tate_start, ctx),
+            tate_column=_bound(vertical.tate_column, ctx),
             is_placeholder=is_placeholder,
             placeholder_colour=PLACEHOLDER_COLOUR,
             placeholder_word=placeholder_word(self.game.lang),

@@ -377,8 +377,11 @@ def wide_icon_names(text: str) -> dict[str, str]:
 def wide_icons(text: str, icon_dirs: Sequence[Path]) -> dict[str, str]:
     """The icons ``text`` names in full-width braces (``｛star｝``, typed with the input method on),
     which print as written: as written → the name, of icons that exist, so a ｛note｝ of text is left alone."""
+    typed = wide_icon_names(text)
+    if not typed:  # (most texts: the folders are not made paths for them, half a verse's one-character box)
+        return {}
     dirs = tuple(Path(d) for d in icon_dirs)
-    return {said: name for said, name in wide_icon_names(text).items() if _icons.find(name, dirs) is not None}
+    return {said: name for said, name in typed.items() if _icons.find(name, dirs) is not None}
 
 
 def more_unpaired(deck: str, rest: list[re.Match]) -> str:
