@@ -118,6 +118,7 @@ def test_a_copier_gone_says_its_copy_stopped_and_the_next_is_forked_for(tmp_path
         os.kill(staging.copier.pid, 9)
         with pytest.raises(OSError, match="the copy of a document stopped"):
             copy.wait()
+        os.waitpid(staging.copier.pid, 0)  # (gone for good: its end of the socket closed too)
         staging.early(root / "b.pdf", doc)
         assert staging.copies[root / "b.pdf"].pid and not staging.copies[root / "b.pdf"].job
         staging.copies[root / "b.pdf"].wait()

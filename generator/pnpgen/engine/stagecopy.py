@@ -6,6 +6,7 @@ wait for the build's interpreter. engine/transaction.py's Staging and commit dec
 
 from __future__ import annotations
 
+import array
 import json
 import marshal
 import os
@@ -152,8 +153,16 @@ class Copier:
     def fork(cls) -> Copier | None:
         """The copier, forked now; None where no process is to be had."""
         copier = cls()
-        mine, theirs = socket.socketpair()
-        answer, said = os.pipe()
+        try:
+            mine, theirs = socket.socketpair()
+        except OSError:  # (no descriptor to be had: each document copied by a process forked for it)
+            return None
+        try:
+            answer, said = os.pipe()
+        except OSError:
+            mine.close()
+            theirs.close()
+            return None
         try:
             with warnings.catch_warnings():  # (3.12 warns of forking beside threads: the copier imports nothing)
                 warnings.simplefilter("ignore", DeprecationWarning)
@@ -178,8 +187,10 @@ class Copier:
         self._jobs += 1
         body = marshal.dumps([p if isinstance(p, bytes) else (p.path, p.size, p.offset, p.stamp) for p in data.parts])
         flags = getattr(socket, "MSG_NOSIGNAL", 0)  # (the copier gone: an OSError here, not a SIGPIPE)
-        socket.send_fds(self._sock, [self._jobs.to_bytes(8, "little") + len(body).to_bytes(8, "little")], [fd], flags)
-        self._sock.sendall(body, flags)
+        header = self._jobs.to_bytes(8, "little") + len(body).to_bytes(8, "little")
+        # (socket.send_fds, but with the flags: it drops them)
+        sent = self._sock.sendmsg([header], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [fd]))], flags)
+        self._sock.sendall(header[sent:] + body, flags)
         return self._jobs
 
     def said(self, job: int, wait: bool) -> dict | None:
@@ -226,9 +237,9 @@ class Copier:
         if self.pid:
             try:
                 os.kill(self.pid, 9)
-            except ProcessLookupError:
+                os.waitpid(self.pid, 0)
+            except (ProcessLookupError, ChildProcessError):  # (ended and waited for already)
                 pass
-            os.waitpid(self.pid, 0)
             self.pid = 0
         if self._sock is not None:
             self._sock.close()
