@@ -6,11 +6,19 @@ end is what a process forked for it said."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
 
 import pytest
+from test_early_staging import BUILD, _an_output_folder_and_a_big_document, _document, _files, _picture_game
 
-from conftest import run
+from conftest import child_env, run
 from pnpgen.engine import game as game_module
 from pnpgen.engine import stagecopy, transaction
 from pnpgen.engine.journal import JOURNAL, STAGING
@@ -18,7 +26,6 @@ from pnpgen.engine.transaction import Staging, commit
 from pnpgen.errors import InputError
 from pnpgen.faces import convert
 from pnpgen.pdf.assemble import PdfFile, Stored
-from test_early_staging import BUILD, _document, _files, _picture_game
 
 pytestmark = pytest.mark.skipif(not transaction.FORKS, reason="copies in forked processes where the kernel copies")
 
@@ -80,10 +87,7 @@ def _staging_with_a_copier(root):
 def test_the_copier_stages_a_document_and_says_a_changed_art_file(tmp_path, monkeypatch):
     """A job's bytes are the document's; an art file saved again after the build took it is
     refused at the commit in the words a process forked for the copy gave, nothing staged left."""
-    monkeypatch.setattr(transaction, "BIG_DOCUMENT", 1)
-    root = tmp_path / "out"
-    root.mkdir()
-    doc, _ = _document(tmp_path)
+    root, doc = _an_output_folder_and_a_big_document(tmp_path, monkeypatch)
     changed, art = _document(tmp_path, "other.bin")
     with _staging_with_a_copier(root) as staging:
         staging.early(root / "a.pdf", doc)
@@ -104,12 +108,9 @@ def test_the_copier_stages_a_document_and_says_a_changed_art_file(tmp_path, monk
 def test_a_copier_gone_says_its_copy_stopped_and_the_next_is_forked_for(tmp_path, monkeypatch):
     """The copier killed (the out-of-memory killer) while it copies: the copy says it stopped, as a
     process forked for it would; a document staged after that gets a process of its own."""
-    monkeypatch.setattr(transaction, "BIG_DOCUMENT", 1)
-    root = tmp_path / "out"
-    root.mkdir()
+    root, doc = _an_output_folder_and_a_big_document(tmp_path, monkeypatch)
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)  # a part whose file never opens: the copier's job waits there until killed
-    doc, _ = _document(tmp_path)
     with _staging_with_a_copier(root) as staging:
         assert staging.copier is not None
         staging.early(root / "a.pdf", PdfFile((b"%PDF head\n", Stored(str(fifo), 10))))
@@ -125,3 +126,50 @@ def test_a_copier_gone_says_its_copy_stopped_and_the_next_is_forked_for(tmp_path
         assert (staging.copies[root / "b.pdf"].path).read_bytes() == bytes(doc)
         assert staging.copier.pid == 0  # (its end seen, waited for)
     assert not (root / STAGING).exists()
+
+
+KILLED = textwrap.dedent("""\
+    import os, signal, sys
+    from pnpgen.children import forked_end_with_parent
+    from pnpgen.engine.stagecopy import Copier
+    from pnpgen.pdf.assemble import PdfFile, Stored
+
+    forked_end_with_parent()  # as the command does at its start (cli.console)
+    copier = Copier.fork()
+    fd = os.open(sys.argv[2], os.O_WRONLY | os.O_CREAT, 0o600)
+    copier.copy(fd, PdfFile((b"%PDF head", Stored(sys.argv[1], 10))))  # (its part never opens)
+    print(copier.pid, flush=True)
+    os.kill(os.getpid(), signal.SIGKILL)
+""")
+
+
+def test_the_copier_ends_with_the_build_killed_alone(tmp_path):
+    """The build killed alone (SIGKILL, the out-of-memory killer) while the copier copies: the
+    copier ends too, not left copying (or waiting on a file) with the caller's output pipe held."""
+    script, fifo = tmp_path / "killed.py", tmp_path / "fifo"
+    script.write_text(KILLED, encoding="utf-8")
+    os.mkfifo(fifo)
+    proc = subprocess.Popen([sys.executable, str(script), str(fifo), str(tmp_path / "staged")], env=child_env(),
+                            stdout=subprocess.PIPE, text=True)
+    copier = 0
+    try:
+        assert proc.stdout is not None
+        copier = int(proc.stdout.readline())
+        assert proc.wait(timeout=60) == -signal.SIGKILL
+        end = time.monotonic() + 30
+        while Path(f"/proc/{copier}").exists() and "Z" not in _state(copier) and time.monotonic() < end:
+            time.sleep(0.02)
+        assert not Path(f"/proc/{copier}").exists() or "Z" in _state(copier)
+        assert proc.stdout.read() == ""  # nothing holds the output pipe any more
+    finally:
+        if copier:
+            with contextlib.suppress(OSError):
+                os.kill(copier, signal.SIGKILL)
+
+
+def _state(pid: int) -> str:
+    """A process's state letter (``Z``: a zombie), "" once it is gone."""
+    try:
+        return Path(f"/proc/{pid}/status").read_text().split("State:")[1].split()[0]
+    except (OSError, IndexError):
+        return ""
