@@ -269,7 +269,7 @@ ENGINE = {
     "output": "all-or-nothing writes, the output folder's lock and marker",
     "transaction": "one transaction over an output folder",
     "journal": "the commit's sealed journal, and recover: a killed commit rolled forward or back",
-    "stagecopy": "a document written into the staging folder, a big one by a process forked for it",
+    "stagecopy": "a document written into the staging folder, a big one by another process (the build's copier, or one forked for it)",
     "beside": "bytes a process forked from the build makes while the build goes on (a big deck's forms pack)",
     "trash": "the files a commit replaced, the big ones freed by a process of their own, a build's small ones after its summary",
     "spare": "the big document a commit replaced, kept to be rewritten",

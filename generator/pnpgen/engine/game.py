@@ -131,6 +131,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                document_ready: Callable[[str, PdfFile], None] = lambda path, pdf: None,
                drawn_ready: Callable[[], None] = lambda: None,
                entry_ready: Callable[[Path, bytes], bytes | PdfFile] = lambda path, data: data,
+               workers_forked: Callable[[], None] = lambda: None,
                inputs: str | None = None, compiled: CompiledTemplates | None = None,
                sizes: Sizes | None = None) -> BuildResult:
     """The game's files as bytes, its deck records and its manifest (rulebook not included).
@@ -148,9 +149,11 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     document is drawn (``sheets`` holds every face and page this build draws): the caller may make
     what needs only them beside the build's last steps (the forms pack: engine/beside.py); ``entry_ready``, of each pack of
     the cache as it is made, what stands for it in the new set (a big one written into the staging
-    folder and let go of: engine/transaction.py ``Staging.early_entry``). ``compiled``: the templates'
-    code a long-running command keeps (engine/warm.py); ``sizes``: the art files' sizes the game
-    was loaded with (engine/run.py ``art_sizes``), for its faces' image() too."""
+    folder and let go of: engine/transaction.py ``Staging.early_entry``); ``workers_forked``, once the
+    faces' converting workers are forked, before any thread starts (the caller may fork then too:
+    ``Staging.fork_copier``). ``compiled``: the templates' code a long-running command keeps
+    (engine/warm.py); ``sizes``: the art files' sizes the game was loaded with (engine/run.py
+    ``art_sizes``), for its faces' image() too."""
     memo = None
     nest_memo = cached_nesting(cache)
     if cache is not None:
@@ -277,8 +280,7 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     try:
         try:
             arts = convert_faces(rendered.faces, rendered.art_folder, jobs=options.jobs, known=known, settle=settle,
-                                 forked=(lambda: planned.append(beside.submit(imposed)))
-                                 if beside is not None else None,
+                                 forked=partial(_workers_forked, workers_forked, beside, imposed, planned),
                                  own=frozenset(cache.art_files) if cache is not None else frozenset(),
                                  read=partial(paper, bleed_mm=rendered.bleed_mm, font=game.fonts["gothic"])
                                  if rendered.bleed_mm > OUTSIDE_MM else None,
@@ -462,3 +464,12 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
         home_files = {p: bytes(data) for p, data in result.files.items() if p in wanted}  # rasterised, so whole
         result.manifest["ink"] = inksaver.coverage_record(home_files, homes[:-1], options.ink)  # not -all: it repeats them
     return result
+
+
+def _workers_forked(told: Callable[[], None], beside: ThreadPoolExecutor | None, imposed: Callable[[], GamePlan],
+                    planned: list[Future]) -> None:
+    """The faces' converting workers are forked: the caller told (it may fork too), then the sheets
+    planned on a thread (``beside``), if one is to plan them — a thread started only after every fork."""
+    told()
+    if beside is not None:
+        planned.append(beside.submit(imposed))

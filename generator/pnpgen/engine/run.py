@@ -330,7 +330,8 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
                                 compiled=warm.compiled if warm is not None else None,
                                 document_ready=(lambda rel, pdf: staging.early(out_dir / rel, pdf))
                                 if staging is not None else (lambda rel, pdf: None), drawn_ready=drawn_ready,
-                                entry_ready=staged)
+                                entry_ready=staged,
+                                workers_forked=staging.fork_copier if staging is not None else (lambda: None))
         if staging is not None:
             _stage_early(staging, {out_dir / rel: data for rel, data in result.files.items()})
         # what the sheets alone decide, worked out while the rulebook's process may still be setting the book

@@ -66,7 +66,7 @@ from pnpgen.engine.journal import (
     staging_mark,
 )
 from pnpgen.engine.output import build_lock, current_umask, locked, make_folder, named, unchanged, unwritable
-from pnpgen.engine.stagecopy import DocumentCopy, stage_file
+from pnpgen.engine.stagecopy import Copier, DocumentCopy, stage_file
 from pnpgen.engine.trash import TRASH
 from pnpgen.errors import InputError
 from pnpgen.pdf.assemble import PdfFile, SourceChanged, Stored, stat_stamp
@@ -118,7 +118,7 @@ def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[P
         for name, path, data in names:
             if name in big and FORKS and isinstance(data, PdfFile):
                 staging.copies[path] = DocumentCopy(folder / name, data, staging.mode, staging.spare_for(path, data),
-                                                    fork=staging.beside)
+                                                    fork=staging.beside, copier=staging.copier)
         side_by_side = not FORKS and staging.beside and len(big) > 1 and (os.cpu_count() or 1) > 1
         if side_by_side:  # (concurrent.futures imported only then: a build imports nothing it does not use)
             from concurrent.futures import ThreadPoolExecutor
@@ -182,6 +182,7 @@ class Staging:
         # where processes do not fork (False: by the build's own thread, --jobs 1)
         self.beside = beside
         self.copies: dict[Path, DocumentCopy] = {}  # the documents being copied (or copied), by their output path
+        self.copier: Copier | None = None  # the process that copies them, when forked early (``fork_copier``)
         self.open = False  # the staging folder is this build's, made under the lock held
         self.count = 0  # staged files so far (their names: 000000 on)
         self._sealed = 0  # how many names the staging folder's record holds
@@ -219,11 +220,18 @@ class Staging:
             name = self.name_of(path, data)
             self.seal()
             copy = self.copies[path] = DocumentCopy(self.folder / name, data, self.mode, self.spare_for(path, data),
-                                                    fork=self.beside)
+                                                    fork=self.beside, copier=self.copier)
             if data.in_memory() and not copy.pid:  # written whole here: its bytes let go of
                 self._let_go(path, copy)
         except OSError:  # (the commit tries again, and says what stops it)
             self._refused = True
+
+    def fork_copier(self) -> None:
+        """The process that will copy the big documents (``Copier``), forked now: once the
+        converting workers are, while the build's heap is write-protected for them anyway. Where
+        documents are copied beside the build (not ``--jobs 1``) by processes (``FORKS``); once."""
+        if self.beside and FORKS and self.copier is None:
+            self.copier = Copier.fork()
 
     def early_entry(self, path: Path, data: bytes) -> bytes | PdfFile:
         """A big entry of the build cache (a pack: the converted faces, the renders, the forms, some
@@ -410,6 +418,9 @@ class Staging:
         for copy in self.copies.values():
             copy.cancel()
         self.copies = {}
+        if self.copier is not None:  # (every copy waited for or dropped: what it still does is not wanted)
+            self.copier.end()
+            self.copier = None
         if self.open:
             self.open = False
             remove_staging(self.folder)
