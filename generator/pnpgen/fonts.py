@@ -154,11 +154,31 @@ def _load(name: str, key: str = "fonts") -> None:
     except Exception as e:  # noqa: BLE001 - ReportLab raises plain exceptions for a file that is no TrueType font
         raise InputError(f"font file {path.name} cannot be read: {e}", path=w_path, line=line, column=column,
                          key=key, expected="a TrueType .ttf file") from None
+    _named_as_its_file(font, name)
     pdfmetrics.registerFont(font)
     if pdfmetrics.getFont(name) is not font:  # ReportLab keeps the first TrueType font of a name (or of its face's
         pdfmetrics._fonts[name] = font  # PostScript name): a font saved over kept its old glyphs and widths
     _registered[name] = FontFile(path, stamp, data, content)
     _cmap.cache_clear()  # (a name now naming another file)
+
+
+def _named_as_its_file(font, name: str) -> None:
+    """A font file named otherwise than its face (fonts/Title.ttf, a copy of NotoSerif-Regular) is
+    embedded as its face's name and its file's, ``NotoSerif-Regular-Title``: two files of one face,
+    a bundled font and a copy beside it, were two fonts of one PostScript name in one PDF, which
+    ReportLab's rulebook refused with a traceback (``redefining named object``). A file name that
+    is no PostScript name (not ASCII letters, digits, ``-``, ``_`` and ``.``: fonts/ゴシック.ttf) keeps
+    what it can and a short hash of the whole name."""
+    import hashlib
+
+    from reportlab.pdfbase.ttfonts import TTFNameBytes
+
+    if font.face.name == name.encode("latin-1", "replace"):
+        return
+    own = "".join(c for c in name if c.isascii() and (c.isalnum() or c in "-_."))
+    if own != name or not own:
+        own = "-".join(filter(None, (own, hashlib.sha256(name.encode()).hexdigest()[:8])))
+    font.face.name = TTFNameBytes(bytes(font.face.name) + b"-" + own.encode("ascii"))
 
 
 def _stamp(path: Path) -> tuple[int, ...] | None:
