@@ -158,6 +158,7 @@ def _load(name: str, key: str = "fonts") -> None:
     except Exception as e:  # noqa: BLE001 - ReportLab raises plain exceptions for a file that is no TrueType font
         raise InputError(f"font file {path.name} cannot be read: {e}", path=w_path, line=line, column=column,
                          key=key, expected="a TrueType .ttf file") from None
+    _named_as_its_file(font, name)
     _fonts[name] = font if isinstance(font, fonttables.Kept) else _registered_with_reportlab(name, font)
     _registered[name] = FontFile(path, stamp, data, content)
     _cmap.cache_clear()  # (a name now naming another file)
@@ -166,10 +167,38 @@ def _load(name: str, key: str = "fonts") -> None:
 def _registered_with_reportlab(name: str, font):
     from reportlab.pdfbase import pdfmetrics
 
+    _named_as_its_file(font, name)  # (a font restored from its kept tables: named as when it was read)
     pdfmetrics.registerFont(font)
     if pdfmetrics.getFont(name) is not font:  # ReportLab keeps the first TrueType font of a name (or of its face's
         pdfmetrics._fonts[name] = font  # PostScript name): a font saved over kept its old glyphs and widths
     return font
+
+
+def _named_as_its_file(font, name: str) -> None:
+    """A font file named otherwise than its face (fonts/Title.ttf, a copy of NotoSerif-Regular) is
+    embedded as its face's name and its file's, ``NotoSerif-Regular-Title``: two files of one face,
+    a bundled font and a copy beside it, were two fonts of one PostScript name in one PDF, which
+    ReportLab's rulebook refused with a traceback (``redefining named object``). A file name that
+    is no PostScript name (not ASCII letters, digits, ``-``, ``_`` and ``.``: fonts/ゴシック.ttf) keeps
+    what it can and a short hash of the whole name. Named once: a font named so already is left
+    (ReportLab's font restored from the kept tables is named again as it is made)."""
+    face = font.face
+    if bytes(face.name) == name.encode("latin-1", "replace"):
+        return
+    own = "".join(c for c in name if c.isascii() and (c.isalnum() or c in "-_."))
+    if own != name or not own:
+        import hashlib
+
+        own = "-".join(filter(None, (own, hashlib.sha256(name.encode()).hexdigest()[:8])))
+    suffix = b"-" + own.encode("ascii")
+    if bytes(face.name).endswith(suffix):
+        return
+    if isinstance(font, fonttables.Kept):
+        face.name = bytes(face.name) + suffix  # (the kept tables' name bytes are plain)
+    else:
+        from reportlab.pdfbase.ttfonts import TTFNameBytes
+
+        face.name = TTFNameBytes(bytes(face.name) + suffix)
 
 
 def _stamp(path: Path) -> tuple[int, ...] | None:

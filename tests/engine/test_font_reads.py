@@ -57,7 +57,7 @@ def test_a_build_reads_each_font_file_once_and_again_when_it_is_saved_over(tmp_p
     assert run(root, "build", "--game", "test", "--no-rulebook", "-q", "--out", str(tmp_path / "b")) == 0
     assert len(opened) == 1, opened  # read anew, once
     assert (tmp_path / "a" / "test" / "cards.pdf").read_bytes() == (tmp_path / "b" / "test" / "cards.pdf").read_bytes()
-    assert "BIZUDPGothic-Regular" in page_fonts(reader(tmp_path / "b" / "test" / "cards.pdf").pages[0])
+    assert "BIZUDPGothic-Regular-Own" in page_fonts(reader(tmp_path / "b" / "test" / "cards.pdf").pages[0])
 
 
 def test_a_font_saved_over_is_let_go_of_by_the_caches_of_metrics_and_subsets(tmp_path, monkeypatch):

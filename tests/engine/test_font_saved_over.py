@@ -51,15 +51,15 @@ def test_a_font_saved_over_between_two_builds_of_one_process_is_embedded_and_mea
     assert run(root, "build", "--game", "test", "-q") == 0
     pdf = root / "build" / "test" / "cards.pdf"
     before = _name_advances(pdf)
-    assert before[0] == "BIZUDPGothic-Regular"
+    assert before[0] == "BIZUDPGothic-Regular-Swap"  # its face, and the file it is in (fonts._named_as_its_file)
 
     font.write_bytes(_cut("BIZUDGothic-Regular", chars))  # saved over in place: every kana a full em
     assert run(root, "build", "--game", "test", "-q") == 0
     shown, steps = _name_advances(pdf)
-    assert shown == "BIZUDGothic-Regular"  # its glyphs embedded, not the old font's
+    assert shown == "BIZUDGothic-Regular-Swap"  # its glyphs embedded, not the old font's
     assert steps[:2] == [round(12 * 25.4 / 72, 2)] * 2  # カ, ー set a full em of 12 pt apart: its widths
     assert steps != before[1]
-    embedded = page_fonts(reader(pdf).pages[0])["BIZUDGothic-Regular"]
+    embedded = page_fonts(reader(pdf).pages[0])["BIZUDGothic-Regular-Swap"]
     assert 500 in embedded["/DescendantFonts"][0].get_object()["/W"][1]  # the digit's half em, as the font says
 
 
@@ -72,15 +72,30 @@ def test_a_book_set_after_its_font_is_saved_over_is_set_in_the_new_font(tmp_path
     shutil.copyfile(REPO / "fonts" / "BIZUDMincho-Regular.ttf", font)
     ws = Workspace(root)
     first = build_rulebook(load_game(ws, "test"), ws.fonts)
-    assert "BIZUDMincho-Regular" in _book_fonts(first.files["rulebook.pdf"])
+    assert "BIZUDMincho-Regular-Body" in _book_fonts(first.files["rulebook.pdf"])
 
     shutil.copyfile(REPO / "fonts" / "BIZUDPMincho-Regular.ttf", font)
     again = build_rulebook(load_game(ws, "test"), ws.fonts)
     shown = _book_fonts(again.files["rulebook.pdf"])
-    assert "BIZUDPMincho-Regular" in shown and "BIZUDMincho-Regular" not in shown
+    assert "BIZUDPMincho-Regular-Body" in shown and "BIZUDMincho-Regular-Body" not in shown
 
 
 def _book_fonts(pdf: bytes) -> set[str]:
     from pypdf import PdfReader
 
     return {name for page in PdfReader(io.BytesIO(pdf)).pages for name in page_fonts(page)}
+
+
+def test_a_copy_of_a_bundled_font_under_a_name_of_its_own_sets_the_book_beside_it(tmp_path):
+    """fonts/Body.ttf, a copy of the bundled BIZUDMincho-Regular, as the gothic role beside the
+    bundled mincho: two fonts of one PostScript name in one book were ReportLab's traceback,
+    `redefining named object: 'toUnicodeCMap:AAAAAA+BIZUDMincho-Regular'` (an installed pnpgen's
+    trial: a designer's title font copied in). Each is embedded, the copy by its face and file."""
+    root = make_workspace(tmp_path / "ws", draft=True, game=GAME.replace("{gothic: Swap}", "{gothic: Body}"))
+    (root / "fonts").unlink()
+    (root / "fonts").mkdir()
+    shutil.copyfile(REPO / "fonts" / "BIZUDMincho-Regular.ttf", root / "fonts" / "Body.ttf")
+    ws = Workspace(root)
+    book = build_rulebook(load_game(ws, "test"), ws.fonts)
+    shown = _book_fonts(book.files["rulebook.pdf"])
+    assert {"BIZUDMincho-Regular", "BIZUDMincho-Regular-Body"} <= shown, sorted(shown)

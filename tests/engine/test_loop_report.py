@@ -159,8 +159,12 @@ def test_a_long_list_of_reasons_names_ten_on_the_line_and_all_in_the_manifest(tm
     manifest = _build(ws)
     assert len(manifest["reprint"]["cards"]["why"]) == 12
     line = manifest["changes"][0]
-    assert "カード10: text, and 2 more: manifest.json, reprint)" in line and "カード11" not in line
+    assert "カード10: text, and 2 more: pnpgen diff lists them all)" in line and "カード11" not in line
     assert line in capsys.readouterr().out
+    # and pnpgen diff does list them all, as the line says
+    assert run(ws, "diff", "--game", "test") == 0
+    diff = capsys.readouterr().out
+    assert "カード11" in diff and "カード12" in diff, diff
 
 
 def test_a_card_deleted_that_leaves_one_sheet_fewer_reprints_no_sheet_whose_cards_stayed(tmp_path):

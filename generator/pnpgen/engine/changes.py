@@ -297,7 +297,7 @@ def change_report(before: dict[str, Any] | None, now: dict[str, Any]) -> tuple[l
             continue
         if not details:
             details = ["order changed" if moved_only else "sheets changed"]
-        shown = details if len(details) <= SHOWN else [*details[:SHOWN], f"and {len(details) - SHOWN} more: manifest.json, reprint"]
+        shown = details if len(details) <= SHOWN else [*details[:SHOWN], f"and {len(details) - SHOWN} more: pnpgen diff lists them all"]
         line = f"{deck_id}{f' (was {was[deck_id]})' if deck_id in was else ''}: {old['count']} → {new['count']} ({', '.join(shown)})"
         if new["sheets"] != old.get("sheets", new["sheets"]):
             line += f", sheets {old['sheets']} → {new['sheets']}"
