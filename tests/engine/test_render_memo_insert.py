@@ -16,24 +16,10 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from conftest import DECK_YAML, FRONT, make_workspace, run
-from pnpgen.faces.templates import Renderer
+from conftest import DECK_YAML, FRONT, PICTURE_DECK_YAML, PICTURE_FRONT, faces_drawn, make_workspace, run
 
 N = 40
 BUILT = ("cards.pdf", "shop/cards.pdf", "shop/cards-unique.pdf", "shop/order.csv", "test-all.pdf")
-
-
-def _counting(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The faces Jinja draws (not replayed from the memo), by the piece's text and side."""
-    drawn: list[str] = []
-    render = Renderer._render
-
-    def counted(self, face, reads, deck_reads=None):
-        drawn.append(f"{face.piece.values.get('text')} {face.side}")
-        return render(self, face, reads, deck_reads)
-
-    monkeypatch.setattr(Renderer, "_render", counted)
-    return drawn
 
 
 def _built(root: Path) -> dict[str, object]:
@@ -65,7 +51,7 @@ def _edit(root: Path, edit, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     head, _, rows = deck.read_text(encoding="utf-8").partition("pieces:\n")
     deck.write_text(head + "pieces:\n" + "".join(edit(rows.splitlines(keepends=True))), encoding="utf-8")
     with monkeypatch.context() as m:
-        drawn = _counting(m)
+        drawn = faces_drawn(m, "text")
         assert run(root, "build", "--game", "test", "-q") == 0
         drawn = list(drawn)
     assert _built(root) == _cold(root, monkeypatch)
@@ -113,21 +99,9 @@ def test_a_template_reading_the_index_draws_each_moved_card_again(tmp_path: Path
     assert sorted(drawn) == sorted(["新 front", *(f"本文{i} front" for i in (*range(1, 20), *range(21, 31)))])
 
 
-UNNAMED = """\
-name: 絵札
-format: poker
-front: card-front.svg.j2
-back: card-back.svg.j2
-fields: {text: text, art: image}
-pieces:
-"""
-PICTURE_FRONT = """\
-{% extends "common/piece.svg.j2" %}
-{% block art %}
-{{ image(piece.art, 5, 20, w - 10, 40) }}
-{{ textbox(piece.text, 5, 5, w - 10, 12, size=12, align="center") }}
-{% endblock %}
-"""
+# unnamed cards: each one's label is its place, #<index>, which the manifest's pictures name
+UNNAMED = PICTURE_DECK_YAML.replace("{name: text,", "{text: text,")
+UNNAMED_FRONT = PICTURE_FRONT.replace("piece.name", "piece.text")
 PLAIN_BACK = """\
 {% extends "common/piece.svg.j2" %}
 {% block art %}
@@ -137,9 +111,8 @@ PLAIN_BACK = """\
 
 
 def test_a_moved_cards_picture_is_listed_under_its_new_label(tmp_path: Path, monkeypatch):
-    # unnamed cards: each one's label is its place, #<index>, which the manifest's pictures name
     deck = UNNAMED + "".join(f"  - {{text: 本文{i}, art: a.png}}\n" for i in range(1, 9))
-    root = make_workspace(tmp_path / "ws", deck=deck, front=PICTURE_FRONT, back=PLAIN_BACK)
+    root = make_workspace(tmp_path / "ws", deck=deck, front=UNNAMED_FRONT, back=PLAIN_BACK)
     (root / "data" / "test" / "art").mkdir()
     Image.new("RGB", (800, 1100), (200, 120, 40)).save(root / "data" / "test" / "art" / "a.png")
     assert run(root, "build", "--game", "test", "-q") == 0
