@@ -120,3 +120,24 @@ def test_a_moved_cards_picture_is_listed_under_its_new_label(tmp_path: Path, mon
     pictures = json.loads((root / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["images"]
     assert sorted(p["piece"] for p in pictures) == sorted(f"#{i}" for i in range(1, 10))
     assert _edit(root, lambda rows: rows[2:], monkeypatch) == []
+
+
+def test_identical_entries_that_warn_keep_a_render_each(tmp_path: Path, monkeypatch):
+    # two entries alike, each warned of at its own line (its text does not fit the layout's box):
+    # one render for both would be drawn again for each, at every build, its warning's line the
+    # other's
+    long = "長い本文。" * 60
+    rows = [f"  - {{title: カード{i}, text: 本文{i}}}\n" for i in range(1, 5)]
+    rows[1:1] = [f"  - {{title: 同じ札, text: {long}}}\n"] * 2
+    root = make_workspace(tmp_path / "ws", deck="name: テストカード\nlayout: card-poker\npieces:\n" + "".join(rows))
+    assert run(root, "build", "--game", "test", "-q") == 0
+    deck = root / "data" / "test" / "decks" / "cards.yaml"
+    # (the layout's back, alike for every card, is drawn for the deck's first card when it is new)
+    for old, new, expected in (("本文4}", "本文4 改}", ["カード4 front"]),
+                               ("本文1}", "本文1 改}", ["カード1 front", "カード1 back"])):
+        deck.write_text(deck.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+        with monkeypatch.context() as m:
+            drawn = faces_drawn(m, "title")
+            assert run(root, "build", "--game", "test", "-q") == 0
+        assert drawn == expected
+        assert _built(root) == _cold(root, monkeypatch)
