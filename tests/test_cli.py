@@ -14,7 +14,7 @@ import pytest
 from pypdf import PdfReader
 
 import pnpgen
-from conftest import GAME_YAML, make_workspace, remove_tree, run
+from conftest import GAME_YAML, REPO, make_workspace, remove_tree, run
 from pnpgen import commandline
 from pnpgen.cli import main
 from pnpgen.commandline import option_values_joined, parsers
@@ -460,3 +460,16 @@ def test_build_all_with_no_game_says_so(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "pnpgen: error: data: --all: no game to build" in err and "pnpgen new" in err
     assert not (ws / "build").exists()
+
+
+def test_serve_takes_no_build_option_and_the_playtest_page_says_what_to_do_instead(tmp_path, capsys):
+    """trial73: a designer who built with --printer home-inkjet ran the preview, whose rebuild drew
+    build/<game>/'s home sheets again without the profile. serve takes no build option (told so,
+    naming the commands that do), and docs/playtest.md says where the profile goes instead."""
+    ws = make_workspace(tmp_path / "ws")
+    err = one_line_error(capsys, "serve", "--game", "test", "--printer", "home-inkjet", ws=ws)
+    assert "unknown argument '--printer': an option of build, watch, check, reprint, not of serve" in err, err
+    page = " ".join((REPO / "docs" / "playtest.md").read_text(encoding="utf-8").split())
+    assert "`pnpgen serve --printer home-inkjet` is told `an option of build, watch, check, reprint, not of serve`" in page
+    assert "`every home sheet changed: printer profile home-inkjet (back -1.5/+0.75 mm, 100/100 %) → none: …`" in page
+    assert "(`printer: home-inkjet`, `paper: letter`: the preview then builds with them" in page

@@ -74,12 +74,22 @@ def test_the_playing_cards_print_their_indices_in_both_corners_and_warn_of_looka
 
 
 def test_colour_blind_off_in_the_deck_file_quiets_the_warning(tmp_path, capsys):
-    """``off`` (the default) names nothing; a distance out of range stops at its line."""
+    """Not said: check names the lookalikes at its own 16 and a build nothing; ``off`` quiets check
+    too; a distance out of range stops at its line."""
     (deck,) = [body for _, body in FENCE.findall(SECTION) if body.startswith("# data/<slug>/decks/cards.yaml")]
-    assert "`off`, the default, in a deck file for a deck whose suits a shape tells apart as well" in SAID
+    assert "`off` in a deck file for a deck whose suits a shape tells apart as well, quieting check too" in SAID
     assert "lint: {colour_blind: 16}" in deck
-    ws = _workspace(tmp_path, deck.replace("lint: {colour_blind: 16}", "lint: {colour_blind: off}"))
+    ws = _workspace(tmp_path, deck.replace("lint: {colour_blind: 16}", ""))
     capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 0
+    out = " ".join(capsys.readouterr().out.split())
+    tail = re.search(r"the line then ends `(.*?)`", " ".join(SAID.split())).group(1)
+    assert "#b8322c (団子) and #3d7a3a (兎)" in out and out.count("colour-blind") == 1 and tail in out, out
+    assert run(ws, "build", "--game", "test", "--jobs", "1", "--no-rulebook") == 0
+    said = capsys.readouterr()
+    assert "colour-blind" not in said.out + said.err
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(
+        deck.replace("lint: {colour_blind: 16}", "lint: {colour_blind: off}"), encoding="utf-8")
     assert run(ws, "check", "--game", "test") == 0
     assert "colour-blind" not in capsys.readouterr().out
     (ws / "data" / "test" / "decks" / "cards.yaml").write_text(

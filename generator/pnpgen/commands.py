@@ -392,7 +392,7 @@ def export(ws: Workspace, args: argparse.Namespace) -> int:
               "file is removed and none of the named decks' is left stale; --deck touches only those decks "
               "from the next export on", file=sys.stderr, flush=True)
         options = replace(options, decks=())
-    inputs = export_inputs(ws, args.game, options)
+    inputs = export_inputs(ws, args.game, options, book=_shows_book(ws, args.game, args.preset))
     kept = up_to_date(ws, args.game, options, out_root, inputs)
     if kept is not None:  # nothing it reads changed, every file it wrote is there
         folder, warnings = kept
@@ -415,6 +415,19 @@ def export(ws: Workspace, args: argparse.Namespace) -> int:
             print_line(ws.shown(f"  {line}"))
         print_line(ws.shown(f"{args.game}: {counted(len(result.files) + 1, 'file')} in {result.out_dir}"))  # and export.json
     return 0
+
+
+def _shows_book(ws: Workspace, slug: str, preset: str) -> bool:
+    """Whether the preset prints the rulebook (``files: rulebook``), the one export its game's draft
+    shows: an export of pieces (cards for a shop, Tabletop Simulator) stays up to date when only the
+    rules were edited. A preset that does not load: read as one (the export says what is wrong)."""
+    from pnpgen.errors import InputError
+    from pnpgen.exports.presets import load_preset
+
+    try:
+        return load_preset(ws, slug, preset).files == "rulebook"
+    except InputError:
+        return True
 
 
 def list(ws: Workspace, args: argparse.Namespace) -> int:

@@ -65,7 +65,10 @@ class FontFile:
         return f"FontFile({self.path!r}, {self.stamp!r})"
 
 
-_registered: dict[str, FontFile] = {}  # parsed and registered with ReportLab
+_registered: dict[str, FontFile] = {}  # parsed (its tables read back, or parsed by ReportLab)
+# name → its tables as the machine's cache keeps them (fonttables.Kept), or ReportLab's font once
+# made (a cache miss parses one; ``ttfont`` makes one from the kept tables and registers it)
+_fonts: dict[str, object] = {}
 _forgetters: list[Callable[[], None]] = []  # caches kept by font name (``when_saved``)
 
 
@@ -134,14 +137,15 @@ def register(name: str, font_dir: Path, where: Where | Path | str | None = None,
     """Locate fonts/<name>.ttf and register it with ReportLab now; return the name to draw with."""
     locate(name, font_dir, where, key)
     _load(name, key)
+    ttfont(name)
     return name
 
 
 def _load(name: str, key: str = "fonts") -> None:
+    """Read the font's tables (from the machine's cache, else parsed by ReportLab); ReportLab's
+    font is made and registered when something draws with it (``ttfont``)."""
     if name in _registered and _registered[name].path == _located[name][0]:
         return
-    from reportlab.pdfbase import pdfmetrics
-
     path, w_path, line, column = _located[name]
     stamp = _stamp(path)  # taken before it is read: a save while it is read is seen by the next look
     size = path.stat().st_size
@@ -150,15 +154,22 @@ def _load(name: str, key: str = "fonts") -> None:
                          expected=f"a TrueType .ttf file of at most {MAX_FONT_BYTES:,} bytes (the largest "
                          "Japanese fonts are some 50 MB)")
     try:
-        font, data, content = fonttables.parse_keyed(name, path)
+        font, data, content = fonttables.read_keyed(name, path)
     except Exception as e:  # noqa: BLE001 - ReportLab raises plain exceptions for a file that is no TrueType font
         raise InputError(f"font file {path.name} cannot be read: {e}", path=w_path, line=line, column=column,
                          key=key, expected="a TrueType .ttf file") from None
+    _fonts[name] = font if isinstance(font, fonttables.Kept) else _registered_with_reportlab(name, font)
+    _registered[name] = FontFile(path, stamp, data, content)
+    _cmap.cache_clear()  # (a name now naming another file)
+
+
+def _registered_with_reportlab(name: str, font):
+    from reportlab.pdfbase import pdfmetrics
+
     pdfmetrics.registerFont(font)
     if pdfmetrics.getFont(name) is not font:  # ReportLab keeps the first TrueType font of a name (or of its face's
         pdfmetrics._fonts[name] = font  # PostScript name): a font saved over kept its old glyphs and widths
-    _registered[name] = FontFile(path, stamp, data, content)
-    _cmap.cache_clear()  # (a name now naming another file)
+    return font
 
 
 def _stamp(path: Path) -> tuple[int, ...] | None:
@@ -211,6 +222,12 @@ def ensure(name: str) -> None:
         _load(name)
 
 
+def drawable(name: str) -> None:
+    """``ensure``, and the font registered with ReportLab, for a ReportLab canvas that draws with it."""
+    if name in _located:
+        ttfont(name)
+
+
 def path_of(name: str) -> Path:
     """The file of a located font (for converters that register fonts their own way)."""
     return _located[name][0]
@@ -229,23 +246,51 @@ def registered() -> list[str]:
 
 
 def ttfont(name: str):
-    """The ReportLab font (registered on first use), for widths and the cmap."""
+    """The ReportLab font (made and registered on first use), for a ReportLab canvas to draw with."""
     if name not in _located:
         raise KeyError(f"font {name!r} is not registered")
     _load(name)
-    from reportlab.pdfbase import pdfmetrics
+    font = _fonts[name]
+    if isinstance(font, fonttables.Kept):
+        font = _fonts[name] = _registered_with_reportlab(name, fonttables.restored(name, font))
+    return font
 
-    return pdfmetrics.getFont(name)
+
+def face(name: str):
+    """The font's metrics and cmap (``charWidths``, ``defaultWidth``, ``charToGlyph``, ``ascent``,
+    ``descent``, ``capHeight``, …: the attributes of ReportLab's face), read on first use, without
+    ReportLab when the machine's cache holds them; KeyError for a name no data located."""
+    if name not in _located:
+        raise KeyError(f"font {name!r} is not registered")
+    _load(name)
+    return _fonts[name].face  # type: ignore[attr-defined]
+
+
+def string_width(text: str, name: str, size_pt: float) -> float:
+    """Advance width of ``text`` in points at ``size_pt``: the same number ReportLab's
+    ``stringWidth`` gives (its accelerator's sum of the characters' widths in thousandths of an em,
+    in their order, then ``× 0.001 × size``; tests/text/test_font_widths.py compares them)."""
+    return width_in(face(name), text, size_pt)
+
+
+def width_in(font_face, text: str, size_pt: float) -> float:
+    """``string_width`` in a face (``face``'s or ReportLab's own): the sum in the characters'
+    order, one float at a time, as ReportLab's accelerator adds them."""
+    widths, missing = font_face.charWidths, font_face.defaultWidth
+    total = 0.0
+    for char in text:
+        total += widths.get(ord(char), missing)
+    return total * 0.001 * size_pt
 
 
 def string_width_mm(text: str, name: str, size_pt: float) -> float:
     """Advance width of ``text`` in millimetres at ``size_pt``."""
-    return pt_to_mm(ttfont(name).stringWidth(text, size_pt))
+    return pt_to_mm(string_width(text, name, size_pt))
 
 
 @cache
 def _cmap(name: str) -> frozenset[int]:
-    return frozenset(ttfont(name).face.charToGlyph.keys())
+    return frozenset(face(name).charToGlyph.keys())
 
 
 def has_glyph(name: str, char: str) -> bool:

@@ -48,14 +48,45 @@ def parse_keyed(name: str, path: Path) -> tuple[Any, bytes, str]:
     """``parse``'s font and bytes, and the name of their content in the machine's cache (the
     tables' entry: found by the file's stamp, never by hashing the bytes again), under which what
     else is cut from the same bytes is kept (pdf/embed.py: a document's font subsets)."""
-    import reportlab
-    from reportlab.pdfbase.ttfonts import TTFont
+    font, data, entry = read_keyed(name, path)
+    return (restored(name, font) if isinstance(font, Kept) else font), data, entry
+
+
+class Kept:
+    """A font's tables as the machine's cache keeps them, read back without ReportLab: its face's
+    metrics and cmap (``face``: the attributes of ReportLab's face of the same name, its name bytes
+    plain) for widths, glyph ids and the writer's font descriptor. ReportLab's own font is made
+    from it only for a canvas that draws with it (``restored``): a build whose faces and pages all
+    come from the cache, or that draws them with pnpgen's writer, never imports ReportLab's font
+    modules (some 30 ms: docs/speed.md, "imports46")."""
+
+    __slots__ = ("data", "entry", "face", "path", "state")
+
+    def __init__(self, path: Path, data: bytes, state: dict[str, Any], entry: str) -> None:
+        self.path, self.data, self.state, self.entry = path, data, state, entry
+        self.face = _KeptFace(state)
+
+
+class _KeptFace:
+    """The kept tables as a face's attributes (``charWidths``, ``charToGlyph``, ``defaultWidth``,
+    ``ascent``, …)."""
+
+    def __init__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
+
+def read_keyed(name: str, path: Path) -> tuple[Any, bytes, str]:
+    """``parse_keyed``'s, but where the machine's cache holds the font's tables, those tables as
+    they are kept (``Kept``), ReportLab not imported; else ReportLab's font, parsed."""
+    import reportlab  # (its version is in the key: the package's own module, not its font modules)
 
     data, stamp = _read(path)
     entry = _content_key(data, stamp, reportlab.Version.encode())
     state = usercache.get(KIND, entry)
     if isinstance(state, dict) and "unitsPerEm" in state and "charWidths" in state:
-        return _restore(name, path, data, state, entry), data, entry
+        return Kept(path, data, state, entry), data, entry
+    from reportlab.pdfbase.ttfonts import TTFont
+
     glyph_offsets(data, directory(data))  # what the subsets are cut from, whole (else DamagedFont)
     read = io.BytesIO(data)  # (a file object ReportLab reads, named as the file: the same font as from its path)
     read.name = str(path)
@@ -109,6 +140,11 @@ def _tables(face) -> dict[str, Any]:
 
 def _later_key(entry: str) -> str:
     return usercache.key(LATER_FORMAT, entry.encode())
+
+
+def restored(name: str, kept: Kept):
+    """ReportLab's font, registered as ``name``, made from the kept tables (``Kept``)."""
+    return _restore(name, kept.path, kept.data, kept.state, kept.entry)
 
 
 def _restore(name: str, path: Path, data: bytes, state: dict[str, Any], entry: str):

@@ -15,7 +15,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from conftest import ART_DECK_YAML, make_workspace, run
+from conftest import ART_DECK_YAML, REPO, make_workspace, run
 from pnpgen.data import art
 from pnpgen.data.art import ArtFolder
 from pnpgen.data.artfile import print_bytes
@@ -519,3 +519,28 @@ def test_a_name_is_a_picture_by_its_paths_suffix_as_pathlib_says_it(tmp_path, na
     except InputError as e:
         said = e.message
     assert ("is not a PNG, JPEG, WebP or SVG file" in said) == refused_so, said
+
+
+def test_every_art_file_in_a_format_pnpgen_does_not_read_is_told_in_one_line_with_those_not_there(tmp_path, capsys):
+    """trial73: three TIFFs in a memory game's art folder stopped check at the first, one file a run,
+    as four pictures not drawn yet once did: a deck's files not read are told together, each one's
+    fault after its name where it is not the first one's."""
+    pieces = "".join(f"  - {{name: 札{i}, art: {name}}}\n" for i, name in enumerate(["a.tif", "ok.png", "b.tif"]))
+    ws = make_workspace(tmp_path / "ws", deck=ART_DECK_YAML + pieces)
+    (ws / "data" / "test" / "art").mkdir()
+    for name in ("ok.png", "a.tif", "b.tif"):
+        Image.new("RGB", (2, 2)).save(ws / "data" / "test" / "art" / name)
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err == ("pnpgen: error: data/test/decks/cards.yaml:7:21: pieces.1.art: 'a.tif' is not a PNG, JPEG, WebP or "
+                   "SVG file; nor is 1 more art file of this deck: cards.yaml:9:21 'b.tif' (expected a file ending .png, "
+                   ".jpg, .jpeg, .webp or .svg: the TIFF saved as PNG)\n"), err
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("art: ok.png", "art: gone.png"), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert "pieces.1.art: 'a.tif' is not a PNG, JPEG, WebP or SVG file; nor are 2 more art files of this deck: " \
+        "cards.yaml:8:21 'gone.png' (not found), cards.yaml:9:21 'b.tif' (expected" in err, err
+    page = " ".join((REPO / "docs" / "data-format.md").read_text(encoding="utf-8").split())  # the page's example
+    assert "`'p10.tif' is not a PNG, JPEG, WebP or SVG file; nor are 2 more art files of this deck: tiles.yaml:29:25 " \
+        "'p22.tif', tiles.yaml:41:25 'gone.png' (not found) (expected … the TIFF saved as PNG)`" in page

@@ -3,7 +3,7 @@ printed an empty medallion, and check said ok): check and the build warn at the 
 
 from __future__ import annotations
 
-from conftest import DECK_YAML, make_workspace, run
+from conftest import DECK_YAML, REPO, make_workspace, run
 
 DECK = DECK_YAML.replace("  text: text\n", "  text: text\n  attack: int\n")
 
@@ -37,3 +37,18 @@ def test_a_field_many_pieces_leave_out_or_a_default_gives_is_not_warned(tmp_path
         assert run(root, "check", "--game", "test") == 0
         said = capsys.readouterr()
         assert "sets no attack" not in said.out + said.err, deck
+
+
+def test_a_count_in_defaults_is_told_to_go_on_each_piece(tmp_path, capsys):
+    """trial73: a memory game's 36 pairs, ``defaults: {count: 2}``, was told "unknown key in defaults
+    (expected one of title, art, text, back_art)", as if a count were no key at all: it is each
+    piece's own, and the message says where it goes (exit 2, no traceback)."""
+    deck = DECK_YAML.replace("pieces:\n", "defaults: {count: 2}\npieces:\n") + "  - {name: 兵1, text: 本文1}\n"
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(root, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err == ("pnpgen: error: data/test/decks/cards.yaml:8:12: defaults.count: a count is each piece's own, never "
+                   "a default (a piece without one prints 1 copy) (expected 'count: 2' on each piece, as "
+                   "'- {…, count: 2}', and no count in defaults:)\n"), err
+    page = (REPO / "docs" / "data-format.md").read_text(encoding="utf-8")
+    assert "# values for pieces that do not set them (a count too is each piece's own: no default)" in page

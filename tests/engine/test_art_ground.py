@@ -9,7 +9,7 @@ from pathlib import Path
 from lxml import etree
 from test_art_build import DECK, close, half_clear, out, pixel
 
-from conftest import make_workspace, run
+from conftest import REPO, make_workspace, run
 from pdfprobe import image_xobjects, reader, soft_masks
 from pnpgen.faces.ground import ground_beneath
 
@@ -108,3 +108,22 @@ def test_no_built_in_layout_warns_of_see_through_art(tmp_path, capsys):
     half_clear((200, 30, 40)).save(ws / "data" / "test" / "art" / "half.png")
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     assert "see-through" not in capsys.readouterr().err
+
+
+def test_a_picture_running_past_the_face_is_measured_as_the_face_shows_it():
+    """trial73: a square tile's layout art box written 3 mm out (``x: -3``) on a face drawn without
+    bleed (Tabletop Simulator's images) ran past the face's ground rectangle: warned "see-through
+    pixels … print on white" in the export, never in the build. The face shows only its root's
+    viewBox: the picture is measured as cut to it."""
+    def face(view: str, pic: str) -> str | None:
+        root = etree.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{view}">'
+                                f'<rect x="0" y="0" width="60" height="60" fill="#fbf8f1"/>{pic}</svg>')
+        return ground_beneath(root.find(".//{http://www.w3.org/2000/svg}image"))
+    bleeding = '<image x="-3" y="-3" width="66" height="66" href="a.png"/>'
+    assert face("0 0 60 60", bleeding) == "fbf8f1"  # no bleed: the face is the trim, which the ground covers
+    assert face("-3 -3 66 66", bleeding) is None  # with 3 mm of bleed the picture's edge has no ground beneath
+    assert face("0,0,60,60", f'<g transform="translate(1 1)">{bleeding}</g>') is None  # (moved: not worked out)
+    assert face("0 0 sixty 60", bleeding) is None  # a viewBox not read cuts nothing
+    page = " ".join((REPO / "docs" / "data-format.md").read_text(encoding="utf-8").split())
+    assert "covering the whole picture as its box clips it and as the face shows it (of a layout's art box written 3 mm " \
+        "out, `x: -3`, on a face Tabletop Simulator's export draws without bleed, the part on the face; a full-bleed" in page

@@ -409,3 +409,31 @@ def test_a_face_whose_template_changed_and_whose_picture_was_repainted_is_told_b
     assert run(ws, "diff", "--game", "test", "--format", "json") == 0
     entry = json.loads(capsys.readouterr().out)["decks"]["cards"]
     assert entry["pictures"] == [{"file": "art/b.png", "pieces": ["札2"]}] and entry["faces"] == ["札2"], entry
+
+
+def test_a_redrawn_icon_is_named_by_its_file_not_as_every_piece_edited(tmp_path, capsys):
+    """icons/fish.svg redrawn was "札1 edited" for each card drawing it: the change line, the
+    manifest's reprint reasons and ``pnpgen diff`` name the icon file instead (a face records the
+    icons it draws, as it does its art files); a card drawing another icon is not named."""
+    from conftest import FRONT, make_workspace
+
+    front = FRONT.replace("{% endblock %}", '{{ icon(piece.name[-1] | int % 2 and "fish" or "crab", 4, 60, 10) }}\n'
+                          "{% endblock %}")
+    ws = make_workspace(tmp_path / "ws", pieces=["札1", "札2", "札3"], front=front)
+    icons = ws / "templates" / "test" / "icons"
+    icons.mkdir()
+    for name in ("fish", "crab"):
+        (icons / f"{name}.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">'
+                                           '<circle cx="12" cy="12" r="9" fill="currentColor"/></svg>\n', encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    (icons / "fish.svg").write_text((icons / "fish.svg").read_text(encoding="utf-8").replace('r="9"', 'r="7"'),
+                                    encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    said = capsys.readouterr().out
+    assert "changed: cards: 3 → 3 (icon fish.svg redrawn: 2 cards); reprint" in said and "edited" not in said, said
+    manifest = json.loads((ws / "build/test/manifest.json").read_text(encoding="utf-8"))
+    assert manifest["reprint"]["cards"]["why"] == ["icon fish.svg redrawn: 2 cards"]
+    assert run(ws, "diff", "--game", "test") == 0
+    log = capsys.readouterr().out
+    assert "- アイコンfish.svgを描き直し：札1, 札3" in log and "札2" not in log and "絵柄が変わった" not in log, log

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import DECK_YAML, FRONT, GAME_YAML, make_workspace, run
+from conftest import BACK, DECK_YAML, FRONT, GAME_YAML, REPO, make_workspace, run
 from rulebook.test_rulebook_english import english_workspace
 
 NAMES = [f"カード{i}" for i in range(1, 6)]
@@ -762,3 +762,45 @@ def test_diff_and_the_change_line_name_a_field_by_the_sheets_own_header(tmp_path
     assert run(ws, "diff", "--game", "test", "--format", "json") == 0
     assert json.loads(capsys.readouterr().out)["decks"]["cards"]["fields"] == [
         {"piece": "徳川歩兵", "field": "text", "old": "6-4-4", "new": "7-4-4", "header": "能力"}]
+
+
+def test_a_field_every_piece_edited_alike_is_told_once_in_the_change_line_and_the_changelog(tmp_path, capsys):
+    """trial73: a memory game's new back picture, its deck's ``defaults: {back_art: …}`` edited, was
+    told ``Frog: back_art, Duck: back_art, …`` on the build's change line and as a line a piece
+    (37) in ``pnpgen diff``: a field every piece of both builds edited alike (the same old value,
+    the same new one) is one reason, ``all 4 pieces: mark``, and one changelog line; the JSON's
+    ``fields`` still lists each piece. Three pieces or fewer are named, as briefly."""
+    deck = DECK_YAML.replace("  text: text\n", "  text: text\n  mark: text\ndefaults: {mark: 春}\n") \
+        + "".join(f"  - {{name: {n}, text: 本文{n}}}\n" for n in NAMES[:4])
+    ws = make_workspace(tmp_path / "ws", deck=deck, back=BACK.replace('"B" ~ piece.name', "piece.mark"))
+    _build(ws)
+    _edit(ws, "defaults: {mark: 春}", "defaults: {mark: 夏}")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    out = capsys.readouterr().out
+    assert "changed: cards: 4 → 4 (back changed, all 4 pieces: mark); reprint cards.pdf: sheet 1 (pages 1–2)" in out, out
+    assert run(ws, "diff", "--game", "test") == 0
+    md = capsys.readouterr().out
+    assert "- 全4種すべて：mark：「春」 → 「夏」\n" in md and "カード1" not in md, md
+    assert run(ws, "diff", "--game", "test", "--format", "json") == 0
+    cards = json.loads(capsys.readouterr().out)["decks"]["cards"]
+    assert cards["every_piece"] == [{"field": "mark", "old": "春", "new": "夏", "pieces": 4}]
+    assert [f["piece"] for f in cards["fields"]] == NAMES[:4]
+    page = (REPO / "docs" / "playtest.md").read_text(encoding="utf-8")  # the page's examples, in these words
+    assert "`all 37 pieces: back_art`" in page and "`- all 37 pieces: back_art: “back.png” → “back2.webp”`" in page
+    assert "`- 全37種すべて：back_art：…`" in page and "`every_piece`" in page
+
+
+def test_edits_made_alike_are_only_those_every_compared_piece_made_from_the_same_value():
+    """Not collapsed: a field edited on some pieces only, or from different values (a piece's own
+    value replaced by the deck's new default), or on three pieces or fewer (named as briefly)."""
+    from pnpgen.engine.changes import edited_alike
+
+    def alike(old: dict, new: dict) -> list:
+        return edited_alike({k: k for k in new}, old, new, lambda f: False)
+    four = "abcd"
+    assert alike({k: {"m": 1, "t": k} for k in four}, {k: {"m": 2, "t": k * 2} for k in four}) == [("m", 1, 2)]
+    assert alike({k: {"m": 1} for k in four}, {k: {"m": 2 if k != "d" else 1} for k in four}) == []
+    assert alike({k: {"m": 1 if k != "d" else 3} for k in four}, {k: {"m": 2} for k in four}) == []
+    assert alike({k: {"m": 1} for k in "abc"}, {k: {"m": 2} for k in "abc"}) == []
+    assert alike({k: {} for k in four}, {k: {"m": [1, 2]} for k in four}) == [("m", None, [1, 2])]

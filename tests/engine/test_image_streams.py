@@ -261,8 +261,9 @@ def test_a_picture_is_placed_from_its_own_file_only_while_the_file_is_what_was_h
 
 def test_an_edit_measures_no_art_file_a_build_measured_before_and_a_repainted_one_again(tmp_path, monkeypatch):
     """The art files' sizes are kept by their content hash (.cache/art/<game>.pack.json): a text
-    edit opens only the picture of the face it renders again (its template places it), not the
-    deck's; a repainted picture (another size) is measured again."""
+    edit opens no picture, not the deck's, nor that of the face it renders again (its template's
+    image() measures it by the same kept sizes: imports46); a repainted picture (another size) is
+    measured again."""
     measured: list[str] = []
     real = art_files._measure
 
@@ -278,7 +279,7 @@ def test_an_edit_measures_no_art_file_a_build_measured_before_and_a_repainted_on
     measured.clear()
     (ws / "data" / "test" / "decks" / "cards.yaml").write_text(DECK + pieces("改"), encoding="utf-8")
     build(ws, tmp_path / "b")
-    assert measured == ["a.png"]  # card 1's face, rendered again; not b.png, c.png (nor a.png by the deck)
+    assert measured == []  # card 1's face rendered again, a.png's size kept; not b.png, c.png by the deck
     measured.clear()
     Image.new("RGB", (250, 180), (9, 9, 9)).save(ws / "data" / "test" / "art" / "b.png")
     build(ws, tmp_path / "b")

@@ -597,6 +597,38 @@ def test_a_draft_edit_is_a_change_line_naming_its_sections_and_a_rebuild_says_no
         "cards: 1 → 1 (カード1: text); reprint cards.pdf: sheet 1 (pages 1–2)"]
 
 
+def test_a_figure_replaced_in_game_yaml_is_a_change_line_a_version_and_a_line_of_the_changelog(tmp_path, capsys):
+    """trial72: a designer's figure replaced (its caption, its picture repainted) set the book again,
+    but the build said no change, the history recorded no version and pnpgen diff was silent; the
+    doujin-book export made before was not called stale. A rebuild after it says nothing."""
+    ws = make_workspace(tmp_path / "ws", ["カード1"], draft=True)
+    art = ws / "data" / "test" / "art"
+    art.mkdir()
+    Image.new("RGB", (300, 200), "#888888").save(art / "garden.png")
+    game = ws / "data" / "test" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8") + "rulebook:\n  figures:\n"
+                    "    - {after: ゲームの進行, caption: 庭の例, picture: garden.png}\n", encoding="utf-8")
+    build = ("build", "--game", "test", "--jobs", "1")
+    manifest = ws / "build" / "test" / "manifest.json"
+    assert run(ws, *build) == 0
+    game.write_text(game.read_text(encoding="utf-8").replace("庭の例", "枯山水の例"), encoding="utf-8")
+    assert run(ws, *build) == 0
+    line = "rulebook: draft 3 (game.yaml's rulebook: changed)"
+    assert json.loads(manifest.read_text(encoding="utf-8"))["changes"] == [line]
+    capsys.readouterr()
+    assert run(ws, "diff", "--game", "test", "v1", "v2") == 0
+    assert "- 変更：game.yaml の rulebook:（図・図の説明・表紙・奥付）" in capsys.readouterr().out
+    assert run(ws, *build) == 0
+    said = capsys.readouterr().out
+    assert "up to date" in said and "changed" not in said, said
+    Image.new("RGB", (300, 200), "#446644").save(art / "garden.png")  # the picture repainted
+    assert run(ws, *build) == 0
+    assert json.loads(manifest.read_text(encoding="utf-8"))["changes"] == [line]
+    capsys.readouterr()
+    assert run(ws, "log", "--game", "test") == 0
+    assert capsys.readouterr().out.count("\nv") + 1 == 3  # v1, v2, v3
+
+
 def test_a_piece_deleted_in_a_run_of_pieces_sharing_its_name_is_that_piece_removed(tmp_path, capsys):
     """Round tokens all named ラウンド (values 1–6): the third deleted was said as ラウンド [4] … [6]
     edited and ラウンド [6] removed (the pieces paired by number and name, whatever their values),

@@ -187,11 +187,37 @@ def test_an_edit_of_another_editions_draft_leaves_an_export_up_to_date(tmp_path,
     assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator") == 0
     assert counted == ["test", "test"] and "test: up to date" in capsys.readouterr().out
     assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator", "--lang", "en") == 0
-    assert counted == ["test"] * 3  # the English export reads the English draft
+    assert counted == ["test"] * 2  # (an export of pieces shows no draft, its own edition's neither: below)
     ja.write_text(ja.read_text(encoding="utf-8") + "\n■　補足\n　追記です。\n", encoding="utf-8")
     capsys.readouterr()
     assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator", "--lang", "en") == 0
-    assert counted == ["test"] * 3 and "test: up to date" in capsys.readouterr().out
+    assert counted == ["test"] * 2 and "test: up to date" in capsys.readouterr().out
+
+
+def test_an_edit_of_the_rules_alone_leaves_an_export_of_pieces_up_to_date(tmp_path, counted, capsys):
+    """fixes46: a rule text edited made the card and Tabletop Simulator exports again (the same
+    bytes): an export of pieces shows no draft, its own edition's neither; the rulebook's export
+    (``files: rulebook``) is made again, and a card's edit still makes the pieces' again."""
+    from conftest import GAME_YAML
+
+    root = make_workspace(tmp_path / "ws", pieces=THREE, game=GAME_YAML + "\nlanguages: [ja, en]\n", draft=True)
+    en, ja = root / "data" / "test" / "draft.en.txt", root / "data" / "test" / "draft.txt"
+    en.write_text("# Test\n\n## Overview\n\nA test game.\n", encoding="utf-8")
+    for preset in ("tabletopsimulator", "doujin-book"):
+        assert run(root, "export", "--game", "test", "--preset", preset) == 0
+    assert counted == ["test"] * 2
+    en.write_text("# Test\n\n## Overview\n\nA game to test.\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run(root, "export", "--game", "test", "--preset", "doujin-book") == 0  # (the Japanese book's)
+    assert counted == ["test"] * 2 and "test: up to date" in capsys.readouterr().out
+    ja.write_text(ja.read_text(encoding="utf-8") + "\n■　補足\n　追記です。\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator") == 0
+    assert counted == ["test"] * 2 and "test: up to date" in capsys.readouterr().out
+    assert run(root, "export", "--game", "test", "--preset", "doujin-book") == 0
+    assert counted == ["test"] * 3
+    deck = root / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("本文カード3", "本文カード三"), encoding="utf-8")
     assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator") == 0
     assert counted == ["test"] * 4
 

@@ -91,6 +91,11 @@ def test_a_deck_named_with_deck_that_the_preset_cannot_take_exits_2(tmp_path, ca
     # without --deck does)
     assert "takes it: --preset doujin-pieces" in err and "shop/seas.pdf" in err, err
     assert not (root / "build" / "test" / "doujin").exists()
+    # one reason a line, as "takes none of the decks" says it (it was one line of 400 characters)
+    lines = err.strip().splitlines()
+    assert len(lines) == 4 and lines[0].endswith("does not take deck 'seas':"), lines
+    assert "seas.yaml:" in lines[0] and lines[1].startswith("  deck 'seas' is a hex tile"), lines
+    assert lines[2].startswith("  (expected ") and lines[3].startswith("   takes it: --preset doujin-pieces"), lines
 
 
 def test_a_game_of_only_decks_the_preset_cannot_take_exits_2(tmp_path, capsys):
@@ -589,7 +594,9 @@ def test_a_layout_deck_of_its_own_size_is_left_out_at_its_size_line(tmp_path, ca
     assert "data/test/decks/sheets.yaml:3:7: left out: deck 'sheets' is 190×250 mm, not a card" in err, err
     assert "left out: deck 'events'" not in err  # doujin prints mini-euro
     assert run(root, "export", "--game", "test", "--preset", "thegamecrafter", "--deck", "events") == 2
-    assert "data/test/decks/events.yaml:2:9: size: deck 'events' is 44×68 mm, not a card" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "data/test/decks/events.yaml:2:9: size: The Game Crafter does not take deck 'events':\n  deck 'events' is " \
+        "44×68 mm, not a card" in err, err
 
 
 def test_doujin_takes_a_karuta_deck_at_its_52_by_73_trim(tmp_path):

@@ -14,7 +14,7 @@ from preflight import problems
 from pypdf import PdfReader
 from reportlab.pdfgen import canvas
 
-from conftest import GAME_YAML, make_workspace, run
+from conftest import DRAFT, GAME_YAML, make_workspace, run
 from pdfprobe import boxes_mm, glyphs, stroked_lines, texts
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
@@ -363,6 +363,25 @@ def test_a_stand_in_count_the_printed_book_carries_is_warned(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "draft.txt: the book to hand out prints 1 count marked （仮）" in err and "ウッドキューブ 12個（仮）" in err
     assert "ウッドキューブ" in " ".join(texts(root / "build" / "test" / "doujin-book" / "rulebook.pdf"))
+
+
+def test_a_placeholder_left_in_the_drafts_rules_the_printed_book_carries_is_warned(tmp_path, capsys):
+    """trial72: 「イラスト：未定」 in a credits section went into the 同人印刷所's book unsaid, where a
+    deck still printing 未定 is warned. The book to hand out says it at the first one's line, with
+    how many lines more; the designer's own copy, a proof, leaves it to proof.txt and check."""
+    root = make_workspace(tmp_path / "ws", draft=True)
+    draft = DRAFT + "\n■　クレジット\n\n　デザイン：石庭工房\n　イラスト：未定\n　協力：TODO\n"
+    (root / "data" / "test" / "draft.txt").write_text(draft, encoding="utf-8")
+    line = draft.splitlines().index("　イラスト：未定") + 1
+    capsys.readouterr()
+    assert run(root, "rulebook", "--game", "test") == 0
+    assert "book to hand out" not in capsys.readouterr().err
+    assert run(root, "export", "--game", "test", "--preset", "doujin-book") == 0
+    said = [w for w in capsys.readouterr().err.splitlines() if "still prints" in w]
+    assert said == [f"pnpgen: warning: data/test/draft.txt:{line}: the book to hand out still prints “未定” left in the "
+                    "draft's rules: イラスト：未定, and 1 more line (pnpgen check lists them; settle them in the draft "
+                    "before the book goes to print)"], said
+    assert "イラスト：未定" in " ".join(texts(root / "build" / "test" / "doujin-book" / "rulebook.pdf"))
 
 
 def _book_export(tmp_path, front, probe):

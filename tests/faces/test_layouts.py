@@ -390,7 +390,8 @@ def test_a_vertical_box_below_the_default_min_size_is_set_at_its_size(tmp_path, 
     capsys.readouterr()
     assert run(root, "check", "--game", "test") == 0
     said = capsys.readouterr()
-    assert "min_size" not in said.out + said.err and "「あ」 4.0 pt, smaller than 6 pt" in said.out + said.err, said
+    # (the column's upright run one text since tate46, named whole as a text box's text is)
+    assert "min_size" not in said.out + said.err and "「あきの田の」 4.0 pt, smaller than 6 pt" in said.out + said.err, said
 
 
 def test_a_square_tile_too_small_for_the_hex_tiles_boxes_is_told_at_its_size_and_builds_once_they_are_placed(tmp_path, capsys):

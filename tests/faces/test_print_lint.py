@@ -419,3 +419,40 @@ def test_a_thin_stroke_reaching_the_trim_is_said_at_or_past_it(tmp_path, capsys)
     tail = ", inside the 3 mm safe zone (a drifted cut shows it uneven)"
     assert lines == [f"{AT}:4: print lint: deck 'cards' piece 1 (定規): stroke thinner than 0.5 pt at the trim{tail}",
                      f"{AT}:5: print lint: deck 'cards' piece 1 (定規): stroke thinner than 0.5 pt 1.0 mm from the trim{tail}"], lines
+
+
+ICON_ON_BAND = """\
+{% extends "common/piece.svg.j2" %}
+{% block art %}
+<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="20" fill="#2f6f2f"/>
+{{ icon("fish", 4, 4, 10, "#2f6f2f") }}
+{{ icon("fish", 16, 4, 10, "#307030") }}
+{{ icon("fish", 28, 4, 10, "#ffffff") }}
+{{ icon("fish", 4, 40, 10, "#ffffff") }}
+{% endblock %}
+"""
+
+
+def test_an_icon_the_colour_of_its_ground_is_named_once_per_line_and_colours(tmp_path, capsys):
+    """A fish icon drawn in its band's green (and in a green ΔE 0.4 from it) prints invisible:
+    named at its template line with both colours and the icon's file, each pair once however
+    many cards; a white fish on the band, and a white one on the white paper (the paper is
+    nobody's ground to lose an icon on), are not; ``min_contrast: off`` ends it."""
+    ws = make_workspace(tmp_path / "ws", pieces=TWO, front=ICON_ON_BAND)
+    (ws / "templates" / "test" / "icons").mkdir()
+    (ws / "templates" / "test" / "icons" / "fish.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><path d="M2 12 L12 4 L22 12 L12 20 Z" '
+        'fill="currentColor"/></svg>\n', encoding="utf-8")
+    code, lines = _lint(capsys, ws)
+    unseen = [line for line in lines if "invisible" in line]
+    assert code == 0 and unseen == [
+        f"{AT}:4: print lint: deck 'cards' piece 1 (カード1) and 1 more: icon fish.svg drawn in the colour of the "
+        "#2f6f2f under it: it prints invisible (expected an icon colour apart from its ground's, ΔE 5 or more)",
+        f"{AT}:5: print lint: deck 'cards' piece 1 (カード1) and 1 more: icon fish.svg drawn in nearly the colour "
+        "(#307030, CIE ΔE 0.4) of the #2f6f2f under it: it prints invisible (expected an icon colour apart from "
+        "its ground's, ΔE 5 or more)"], lines
+    off = make_workspace(tmp_path / "off", pieces=TWO, front=ICON_ON_BAND, game=GAME_YAML + "lint: {min_contrast: off}\n")
+    (off / "templates" / "test" / "icons").mkdir()
+    (off / "templates" / "test" / "icons" / "fish.svg").write_text(
+        (ws / "templates" / "test" / "icons" / "fish.svg").read_text(encoding="utf-8"), encoding="utf-8")
+    assert not [line for line in _lint(capsys, off)[1] if "invisible" in line]

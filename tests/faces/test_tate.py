@@ -208,6 +208,17 @@ def test_a_box_of_vertical_text_given_a_bad_number_stops_at_the_template_line(tm
     assert "a number from 0.5 to 5" in said and "Traceback" not in said
 
 
+def test_a_single_column_given_a_bad_number_stops_at_the_template_line_as_a_box_does(tmp_path, capsys):
+    """tate46: m.tate(text, "ten", 10) stopped at Python's words (unsupported operand type(s) for
+    -: 'str' and 'float'); it is told as tate_columns() tells a bad number."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: 宣言, text: 取る}\n",
+                        front=FRONT.replace("w / 2, 10", '"ten", 10'), back=BACK)
+    assert run(ws, "check", "--game", "test") == 2
+    said = capsys.readouterr().out
+    assert "templates/test/card-front.svg.j2:5" in said and "m.tate x='ten'" in said, said
+    assert "a number from" in said and "Traceback" not in said and "operand" not in said
+
+
 def test_the_docs_karuta_verse_is_centred_on_its_card_and_six_columns_are_told(tmp_path, capsys):
     """The 読み札 docs/data-format.md gives, built as written: three columns centred across the
     52 mm karuta card, 12 pt × 1.75 apart, each 4 mm lower; a verse of six lines is told in the docs' words."""
@@ -395,6 +406,27 @@ def test_a_verses_ruby_is_linted_as_ruby_not_as_small_text(tmp_path, capsys):
     assert run(ws, "check", "--game", "test") == 0
     said = capsys.readouterr().out
     assert "ruby 「あ」 3.5 pt, smaller than 4 pt" in said and "smaller than 6 pt" not in said, said
+
+
+def test_a_column_is_drawn_a_run_of_upright_characters_a_text_and_its_one_character_reading_still_linted_as_ruby(
+        tmp_path, capsys):
+    """tate46: m.tate() drew every character as a text box of its own (two SVG elements each for
+    the converter, a macro call each); a run of upright characters in one font, size and ink is
+    now one ``<text>`` placing each at its own x and y. The glyphs stay where they were (the tests
+    above measure them), and a one-character reading beside a base drawn in such a run is still
+    told as ruby, not as small text (printlint.py: a text taller than its size and narrow is a column)."""
+    deck = LAYOUT_VERSE.replace("size: 12,", "size: 7,").replace("[いっせーの, 10まで数えて, 札をとる]",
+                                                                   "['さき{吹|ふ}くかぜ']")
+    ws = make_workspace(tmp_path / "ws", deck=deck)
+    assert run(ws, "check", "--game", "test", "--svg") == 0
+    said = capsys.readouterr().out
+    assert "ruby 「ふ」 3.5 pt, smaller than 4 pt" in said and "smaller than 6 pt" not in said, said
+    svg = (ws / "build" / "test" / "svg" / "cards" / "001-読み札.front.svg").read_text(encoding="utf-8")
+    texts = re.findall(r"<text ([^>]*)>([^<]*)</text>", svg)
+    assert [t for _, t in texts] == ["さき吹", "ふ", "くかぜ"], texts  # (in the order they were drawn)
+    xs = re.search(r'x="([^"]*)"', texts[0][0]).group(1).split()
+    ys = [float(v) for v in re.search(r'y="([^"]*)"', texts[0][0]).group(1).split()]
+    assert len(xs) == len(ys) == 3 and all(b > a for a, b in zip(ys, ys[1:])), texts[0]
 
 
 def test_a_line_the_data_ends_with_an_opening_bracket_is_told_as_one_it_starts_with_a_closing_one():

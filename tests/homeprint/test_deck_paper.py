@@ -227,32 +227,45 @@ def test_the_reprint_of_a_changed_mat_is_on_its_paper(tmp_path):
     mat.write_text(mat.read_text(encoding="utf-8").replace("{name: mat1, text: t}", "{name: mat1, text: new}"),
                    encoding="utf-8")
     out = build(ws, tmp_path / "out")
-    assert sizes(out / "reprint.pdf") == [A3] * 2  # mat1's front and back, on A3 as mat.pdf
-    (x0, _, x1, _), = placements(out / "reprint.pdf")[0]
+    assert sizes(out / "reprint-a3.pdf") == [A3] * 2  # mat1's front and back, on A3 as mat.pdf
+    assert not (out / "reprint.pdf").exists()  # (no page on the game's A4)
+    (x0, _, x1, _), = placements(out / "reprint-a3.pdf")[0]
     assert (x0 + x1) / 2 == pytest.approx(297 / 2, abs=0.01)
-    assert "reprint.pdf は A3（ゲームの用紙 A4 ではない）：A3 に印刷する" in (out / "reprint.txt").read_text(encoding="utf-8")
+    assert "reprint-a3.pdf は A3（ゲームの用紙 A4 ではない）：A3 に印刷する" in (out / "reprint.txt").read_text(encoding="utf-8")
 
 
-def test_a_reprint_of_a4_and_a3_pages_names_the_a3_pages(tmp_path, capsys):
-    """fixes45b: a card and a mat changed: reprint.pdf holds the card's A4 sheet and the mat's A3
-    one, which many printer drivers print all on one paper, and nothing said so. reprint.txt says
-    it under its head and the build's summary as a warning, naming the A3 pages."""
+def test_a_reprint_of_a4_and_a3_pages_is_a_file_a_paper(tmp_path, capsys):
+    """fixes45b, fixes46: a card and a mat changed: reprint.pdf held the card's A4 sheet and the
+    mat's A3 one, which many printer drivers print all on one paper. Each paper is a file of its
+    own, reprint.pdf the game's A4 and reprint-a3.pdf the mat's, both named in reprint.txt (under
+    its head, and at each deck's copies), the build's summary and the manifest; a later build that
+    changes the card alone leaves no A3 file of the last one."""
     ws = mats_and_cards(tmp_path / "ws")
     build(ws, tmp_path / "out")
     decks = ws / "data" / "test" / "decks"
-    for deck, piece in (("mat", "mat1"), ("bid", "bid3")):
+
+    def edit(deck: str, piece: str, old: str, new: str) -> None:
         path = decks / f"{deck}.yaml"
-        path.write_text(path.read_text(encoding="utf-8").replace(f"{{name: {piece}, text: t}}", f"{{name: {piece}, text: new}}"),
-                        encoding="utf-8")
+        path.write_text(path.read_text(encoding="utf-8").replace(f"{{name: {piece}, text: {old}}}",
+                                                                 f"{{name: {piece}, text: {new}}}"), encoding="utf-8")
+
+    edit("mat", "mat1", "t", "new")
+    edit("bid", "bid3", "t", "new")
     capsys.readouterr()
     out = build(ws, tmp_path / "out")
-    assert sizes(out / "reprint.pdf") == [A4] * 2 + [A3] * 2  # bid3's sheet, then mat1's
-    said = [line for line in capsys.readouterr().err.splitlines() if "reprint.pdf" in line]
-    assert said == ["pnpgen: warning: reprint.pdf pages 3–4 are A3, the others A4: print each paper's pages apart "
-                    "(many printer drivers print a job of mixed papers all on one)"], said
-    txt = (out / "reprint.txt").read_text(encoding="utf-8").splitlines()
-    assert txt[2] == ("reprint.pdf の 3–4 ページは A3、ほかは A4：用紙ごとにページを分けて印刷する"
-                      "（多くのプリンタードライバーは用紙の混じったジョブを 1 種類の用紙に印刷する）"), txt
+    assert sizes(out / "reprint.pdf") == [A4] * 2  # bid3's sheet and its back
+    assert sizes(out / "reprint-a3.pdf") == [A3] * 2  # mat1's
+    said = [line for line in capsys.readouterr().err.splitlines() if "reprint" in line]
+    assert said == ["pnpgen: warning: reprint-a3.pdf holds the pages on A3, reprint.pdf those on A4: print each on "
+                    "its paper"], said
+    txt = (out / "reprint.txt").read_text(encoding="utf-8")
+    assert txt.splitlines()[2] == "reprint-a3.pdf は A3 のページ、reprint.pdf は A4 のページ：それぞれの用紙に印刷する", txt
+    assert "reprint-a3.pdfの1–2ページ" in txt and "reprint.pdfの1–2ページ" in txt, txt
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert {"reprint.pdf", "reprint-a3.pdf", "reprint.txt"} <= set(manifest["files"])
+    edit("bid", "bid3", "new", "newer")
+    out = build(ws, tmp_path / "out")
+    assert sizes(out / "reprint.pdf") == [A4] * 2 and not (out / "reprint-a3.pdf").exists()
 
 
 def test_a_profile_measured_on_one_paper_applied_to_a_deck_on_another_is_told_once_per_deck(tmp_path, capsys):

@@ -190,7 +190,7 @@ def test_scale_is_compensated_about_the_page_centre(tmp_path, two_builds):
 @pytest.mark.parametrize("text, where, says", [
     ("home-laser: {back_offset_mm: [0.8]}\n", "printers.yaml:1", "back_offset_mm"),
     ("home-laser: {back_offset_mm: 1.5}\n", "printers.yaml:1", "two lengths in mm"),  # not [1.5, 1.5]
-    ("home-laser: {back_offset_mm: [30mm, 0]}\n", "printers.yaml:1", "[30mm, 0] is not a valid back_offset_mm"),
+    ("home-laser: {back_offset_mm: [30mm, 0]}\n", "printers.yaml:1", "back_offset_mm '30mm' is out of range"),
     ("other: {}\nhome-laser:\n  scale: [1.0, 2.0]\n", "printers.yaml:3", "scale"),
     ("home-laser:\n  paper: b9\n", "printers.yaml:2", "paper"),
     ("home-laser:\n  colour: red\n", "printers.yaml:2", "colour"),
@@ -408,7 +408,7 @@ def test_a_scale_in_percent_out_of_range_is_told_the_range_in_percent(tmp_path, 
     capsys.readouterr()
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--printer", "inkjet", "--out", str(tmp_path / "o")) == 2
     err = capsys.readouterr().err
-    assert "printers.yaml:1:17: inkjet.scale: '80%'" in err and "from 90% to 110%" in err, err
+    assert "printers.yaml:1:17: inkjet.scale: scale '80%' is out of range" in err and "from 90% to 110%" in err, err
 
 
 @pytest.mark.parametrize("offset, mm", [("[-1.5mm, 0]", [-1.5, 0.0]), ("[-0.06in, 0.1cm]", [-1.524, 1.0])])
@@ -701,3 +701,21 @@ def test_duplex_tokens_that_gave_up_bleed_say_what_the_full_bleed_holds(tmp_path
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--paper", "letter", "--duplex", "none",
                "--out", str(tmp_path / "none")) == 0
     assert "the full" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("scale, said", [
+    ("[1e9, 1]", "inkjet.scale: scale '1e9' is out of range"),
+    ("[1, .nan]", "inkjet.scale: scale nan is not a number"),
+    ("[1, 1e400]", "inkjet.scale: scale '1e400' is infinite"),
+    ("[100%, 200%]", "inkjet.scale: scale '200%' is out of range"),
+    ("1e9", "inkjet.scale: scale '1e9' is out of range"),
+])
+def test_an_absurd_scale_is_told_as_every_number_is(tmp_path, two_builds, capsys, scale, said):
+    """scale: [1e9, 1] was "['1e9', 1] is not a valid scale": the number that is out of range (or
+    no number, or infinite) said as validate.beyond says every number, with the range."""
+    ws, _ = two_builds
+    (ws / "printers.yaml").write_text(f"inkjet: {{scale: {scale}}}\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test", "--printer", "inkjet") == 2
+    err = capsys.readouterr().err
+    assert f"printers.yaml:1:17: {said}" in err and "from 0.9 to 1.1" in err and "Traceback" not in err, err

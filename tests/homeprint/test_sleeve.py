@@ -10,7 +10,7 @@ import pypdfium2.raw as pdfium_c
 import pytest
 from pypdf import PdfReader
 
-from conftest import DECK_YAML, make_workspace, run
+from conftest import DECK_YAML, REPO, make_workspace, run
 from pdfprobe import stroked_lines, texts
 from pnpgen.data.validate import Invalid
 from pnpgen.impose.cutter import cricut_area_option
@@ -291,3 +291,22 @@ def test_small_decks_share_the_sheets_of_sleeve_inserts(tmp_path):
     game_yaml.write_text(game_yaml.read_text(encoding="utf-8").replace("share_sheets: true\n", ""), encoding="utf-8")
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--layout", "sleeve") == 0
     assert [len(page) for page in _faces(everything)[:3]] == [9, 1, 4]  # off: each deck starts a sheet
+
+
+def test_a_sleeve_build_of_a_game_with_no_card_deck_says_it_changes_nothing(tmp_path, capsys):
+    """trial73: a memory game of square tiles built with --layout sleeve printed its usual duplex
+    sheets without a word. A game with no card deck is told so, once; one with a card deck is not."""
+    ws = make_workspace(tmp_path / "ws", deck="name: タイル\nlayout: {extends: tile-hex, shape: rect, size: [60, 60]}\n"
+                        "pieces:\n  - {title: 蛙, text: ケロ}\n")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--layout", "sleeve", "--jobs", "1") == 0
+    err = capsys.readouterr().err
+    assert "pnpgen: warning: --layout sleeve changes nothing in 'test': sleeve inserts are made of card decks (kind: " \
+        "card) and it has none; its tile decks print as usual, two-sided ones duplex (expected --layout fold for " \
+        "two-sided pieces without duplex, or a deck of kind: card)\n" in err, err
+    (ws / "data" / "test" / "decks" / "poker.yaml").write_text("name: カード\nlayout: card-poker\npieces:\n"
+                                                             "  - {title: 蛙, text: ケロ}\n", encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--layout", "sleeve", "--jobs", "1") == 0
+    assert "changes nothing" not in capsys.readouterr().err
+    page = " ".join((REPO / "docs" / "home-printing.md").read_text(encoding="utf-8").split())
+    assert "`--layout sleeve changes nothing in 'pond': sleeve inserts are made of card decks (kind: card) and it has " \
+        "none; …`" in page

@@ -137,6 +137,15 @@ def test_a_verb_in_kana_beside_its_kanji_and_yo_beside_sama_are_variants():
         [("variant", "様", "よう（2回）")]
 
 
+def test_the_quotative_toiu_in_kana_is_no_variant_of_the_verb_said_in_kanji():
+    """「…という言葉」 and 「Ｘっていうのは」 are the quotative, in kana by every house style (公用文作成の
+    考え方, 2022: 「…という」); a draft's 「庭師たちは言います」 is the verb. trial72's draft got
+    「いう」→「言う（1回）」. A verb いう that is no quotative, beside 言う, is still a variant."""
+    assert _found("庭師たちは言います。", "エンスという言葉は不要です。", "それっていうのは石です。") == []
+    assert _found("庭師たちは言います。", "石と石は言います。", "だれかがいいます。") == \
+        [("variant", "いい", "言い（2回）")]
+
+
 SHIPPED = {  # the slips each draft contains, read by an editor: all must be found
     "populous": {"しいる", "始めて", "につい", "１方", "”このパイルの枚数”", "”【パストパイル】の枚数”"},
     "alicematic-eiketsuden": {"しください", "例え"},

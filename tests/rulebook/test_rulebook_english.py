@@ -767,6 +767,30 @@ def test_a_caption_the_english_book_prints_in_japanese_is_warned_at_its_line(tmp
         rulebook_warnings(load_game(Workspace(ws), "test", lang="en"), FONTS)
 
 
+def test_a_cover_line_or_edition_the_english_book_prints_in_japanese_is_warned_at_its_line(tmp_path):
+    """trial72: ``cover: ルールブック`` printed 「ルールブック」 over “Stone Garden” on the English
+    cover, unwarned, where a plain Japanese caption is warned; ``edition: 初版`` likewise in the
+    book to hand out. Given per language, or built in Japanese, neither is warned."""
+    book = "rulebook:\n  edition: 初版\n  cover: ルールブック\n"
+    ws = make_workspace(tmp_path / "ws", game=TWO + book, deck=DECK)
+    (ws / "data" / "test" / "draft.en.txt").write_text("Test Game\n\n# Setup\n\nDeal the cards.\n", encoding="utf-8")
+    (ws / "data" / "test" / "draft.txt").write_text(DRAFT, encoding="utf-8")
+    lines = (TWO + book).splitlines()
+    said = [w[w.index("data/test/"):] for w in rulebook_warnings(load_game(Workspace(ws), "test", lang="en"), FONTS)
+            if "rulebook cover" in w or "rulebook edition" in w]
+    assert sorted(said) == sorted([
+        f"data/test/game.yaml:{lines.index('  cover: ルールブック') + 1}:10: rulebook cover 「ルールブック」 is plain ja "
+        "text; the en rulebook prints it as written (a translation forgotten? write it as cover: {ja: …, en: …})",
+        f"data/test/game.yaml:{lines.index('  edition: 初版') + 1}:12: rulebook edition 「初版」 is plain ja text; the en "
+        "rulebook prints it as written (a translation forgotten? write it as edition: {ja: …, en: …})"]), said
+    assert not [w for w in rulebook_warnings(load_game(Workspace(ws), "test"), FONTS) if "rulebook cover" in w]
+    (ws / "data" / "test" / "game.yaml").write_text(
+        TWO + "rulebook:\n  edition: {ja: 初版, en: First edition}\n  cover: {ja: ルールブック, en: Rulebook}\n",
+        encoding="utf-8")
+    assert not [w for w in rulebook_warnings(load_game(Workspace(ws), "test", lang="en"), FONTS)
+                if "rulebook cover" in w or "rulebook edition" in w]
+
+
 def test_the_quick_reference_gives_the_tie_break_after_the_winner_and_the_end_once():
     """"In a tie, …" after the sentence naming the winner is its tie-break (the English book left it
     out, the Japanese one had 同点の場合は…); a section titled "End of the game" gives its ending

@@ -307,3 +307,30 @@ def test_a_term_and_the_line_it_runs_into_read_as_one_text_in_pdfium():
     assert PdfReader(out).pages[0].extract_text().split("\n") == want
     poppler = subprocess.run(["pdftotext", "-", "-"], input=out.getvalue(), capture_output=True, check=True).stdout
     assert [line for line in poppler.decode().split("\n") if line.strip()] == want
+
+
+def test_a_long_sections_title_in_the_running_head_is_cut_short_of_the_books_title(tmp_path):
+    """trial72: a section titled in 50 characters printed them whole in the running head, over the
+    book's title and draft at the inner edge and on past the page's outer margin. The head keeps
+    two ems of its 7 pt between them and cuts the section's title with …; a short one stays whole."""
+    long = "ゲームの終了――どちらかの庭師が最後の石を置き終え、静けさが庭のすみずみまで満ちて、鳥の声も風の音も遠のいたとき"
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    (ws / "data" / "test" / "draft.txt").write_text(
+        "■■　テストゲーム　草案３\n\n■　概要\n\n　テスト用のゲームです。\n\n"
+        f"■　{long}\n\n" + "　石を１つ置き、苔を育て、庭を整えます。\n" * 90, encoding="utf-8")
+    book = build_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts", rules_only=True).files["rulebook.pdf"]
+    heads = [sorted((g for g in page if g.on_page and g.y < 14), key=lambda g: g.x) for page in glyphs(book)[2:]]
+    cut = [h for h in heads if any(g.char == "…" for g in h) and any(g.char == "ゲ" for g in h)]
+    assert len(cut) >= 2, ["".join(g.char for g in h) for h in heads]  # pages going on with the long section
+    for head in cut:
+        said = "".join(g.char for g in head)
+        ends = [g.x + _width(g.char, g.font, g.size) for g in head]
+        assert 15 - 0.01 <= head[0].x and max(ends) <= 148 - 15 + 0.01, said  # inside the text's width
+        at = said.index("テスト")
+        if at:  # a left-hand page: the section at its outer (left) edge, cut two ems short of the title
+            gap = head[at].x - ends[at - 1]
+        else:  # a right-hand page: the title (no draft: the book to hand out) at the left
+            gap = head[6].x - ends[5]
+        assert gap >= 2 * 7 * PT - 0.3, (said, gap)
+    short = [h for h in heads if "".join(g.char for g in h).startswith("概要")]
+    assert all("…" not in "".join(g.char for g in h) for h in short)

@@ -221,7 +221,7 @@ def test_unknown_colour_pair_is_an_error_but_lone_brackets_are_text():
 def test_icon_is_an_inline_group_one_em_square():
     svg = str(textbox(make_ctx(), "{vp}を得る", 2, 3, 40, 10, size=9))
     assert "<svg" not in svg and "<use" not in svg
-    m = re.search(r'<g transform="translate\(([\d.]+),([\d.]+)\) scale\(([\d.]+)\)">', svg)
+    m = re.search(r'<g data-pnpgen-icon="[^"]*" transform="translate\(([\d.]+),([\d.]+)\) scale\(([\d.]+)\)">', svg)
     assert m
     em = 9 * PT
     assert float(m.group(1)) == pytest.approx(2, abs=1e-3)

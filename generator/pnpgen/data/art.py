@@ -50,6 +50,7 @@ from pnpgen.data.artfile import (
     measured,
     opened,
     print_bytes,
+    see_through,
     where_parts,
 )
 from pnpgen.data.picturebytes import picture_hash
@@ -130,27 +131,40 @@ def art_files(ws: Workspace, game: Game, content_hash: Callable[[Path], str],
     return out
 
 
-class ArtNotFound(InputError):
-    """An art file a piece names that is not there: a deck's are told together (a card list with
-    four pictures not drawn yet took four runs of check, one file each)."""
+class ArtFileRefused(InputError):
+    """An art file a piece names that is not there, or not in a format pnpgen reads (a .tif): a
+    deck's are told together (a card list with four pictures not drawn yet took four runs of
+    check, one file each; trial73: three TIFFs in a memory game's art folder, three runs)."""
 
     @staticmethod
-    def like(e: InputError) -> ArtNotFound:
-        return ArtNotFound(e.message, e.path, e.line, e.column, e.key, e.expected)
+    def like(e: InputError) -> ArtFileRefused:
+        return ArtFileRefused(e.message, e.path, e.line, e.column, e.key, e.expected)
 
     @staticmethod
-    def together(missing: list[ArtNotFound]) -> ArtNotFound:
+    def together(missing: list[ArtFileRefused]) -> ArtFileRefused:
         """The first art file not there, with the deck's others named after it (the first five)."""
         first = missing[0]
         if len(missing) == 1:
             return first
-        said = ", ".join(f"{place(Path(str(e.path)).name, e.line, e.column)} "
-                         f"{e.message.split(' not found')[0].removeprefix('art file ')}" for e in missing[1:6])
+        said = ", ".join(f"{place(Path(str(e.path)).name, e.line, e.column)} {_file_named(e.message, first.message)}"
+                         for e in missing[1:6])
         more = ", …" if len(missing) > 6 else ""
         others = len(missing) - 1
-        return ArtNotFound(f"{first.message}; nor {'is' if others == 1 else 'are'} "
+        return ArtFileRefused(f"{first.message}; nor {'is' if others == 1 else 'are'} "
                            f"{counted(others, 'more art file')} of this deck: {said}{more}",
                            first.path, first.line, first.column, first.key, first.expected)
+
+
+def _file_named(message: str, first: str) -> str:
+    """The file a refusal names, in its quotes (``art file 'b.png' not found``, ``'b.tif' is not a
+    PNG, …``: ``'b.png'``, ``'b.tif'``), for the line telling a deck's others; with what is wrong
+    with it when the ``first`` refusal's is another (``'b.tif' (not a PNG, …)`` after a file not found)."""
+    m = re.search(r"'[^']*'|\"[^\"]*\"", message)
+    if m is None:
+        return message
+    if ("not found" in message) == ("not found" in first):
+        return m.group(0)
+    return f"{m.group(0)} ({message[m.end():].strip(' :').removeprefix('is ')})"
 
 
 def _below(path: Path, folder: Path) -> str:
@@ -167,22 +181,42 @@ def _below(path: Path, folder: Path) -> str:
 class Sizes:
     """Art files' sizes by the hash of their content, found by earlier builds (the engine keeps
     them in its cache): a thousand cards' art is not opened again to be measured on every edit.
-    ``memo``: [kind, width, height] by content hash; ``digest``: a file's hash."""
+    ``memo``: [kind, width, height] by content hash, and whether its pixels are see-through once a
+    face placing it was rendered ([kind, width, height, see-through]: an edited card's face is
+    rendered without opening its picture, or importing Pillow); ``digest``: a file's hash."""
 
     memo: Memo[list]
     digest: Callable[[Path], str]
     stamps: Stamps | None = None  # the build's stats of files (its digest's): the deck's art found by them
+    learning: bool = False  # a --jobs worker's, for a build that learned sizes: its findings kept too
 
     def get(self, path: Path) -> tuple[str, tuple[float, float]] | None:
         try:
             v = self.memo.get(self.digest(path))
         except OSError:  # unreadable: measuring it says so
             return None
-        if type(v) is list and len(v) == 3 and v[0] in ("raster", "svg"):
-            kind, w, h = v  # (a number, not true or false: the cache's values are plain, bool no int here)
+        if type(v) is list and len(v) in (3, 4) and v[0] in ("raster", "svg"):
+            kind, w, h = v[:3]  # (a number, not true or false: the cache's values are plain, bool no int here)
             if type(w) in (int, float) and type(h) in (int, float) and w > 0 and h > 0:
                 return str(kind), (float(w), float(h))
         return None
+
+    def see_through(self, path: Path) -> bool:
+        """``artfile.see_through`` of the file, as an earlier build found it for this content, else
+        found now — and kept beside its size by a build that writes the sizes anyway (one that
+        measured a file: ``learning``, or ``memo.learned``), so that an edit rewrites no cache
+        entry for it: an interrupted build leaves the cache as it was."""
+        try:
+            key = self.digest(path)
+        except OSError:
+            return see_through(path)
+        v = self.memo.get(key)
+        if type(v) is list and len(v) == 4 and type(v[3]) is bool:
+            return v[3]
+        found = see_through(path)
+        if type(v) is list and len(v) == 3 and (self.learning or self.memo.learned) and self.get(path) is not None:
+            self.memo.learn(key, [*v, found])
+        return found
 
     def learn(self, path: Path, info: ArtInfo) -> None:
         try:
@@ -263,7 +297,7 @@ class ArtFolder:
                 and Path(unicodedata.normalize("NFKC", rel.strip())).suffix.lower() not in SUFFIXES:
             # ('red.png ' in quotes: told as not found, the file named; ｋｎｉｇｈｔ．ｐｎｇ typed full-width: its near miss)
             saved = _SAVE_AS.get(Path(rel).suffix.lower())
-            raise InputError(f"{rel!r} is not a PNG, JPEG, WebP or SVG file", key=key,
+            raise ArtFileRefused(f"{rel!r} is not a PNG, JPEG, WebP or SVG file", key=key,
                              expected="a file ending .png, .jpg, .jpeg, .webp or .svg" + (f": {saved}" if saved else ""),
                              **where_parts(where))
         folders = [self.root] + ([self.templates] if in_templates and self.templates is not None else [])
@@ -321,7 +355,7 @@ class ArtFolder:
         if "\\" in rel and not near:  # Roles\Wolf.png, as Windows writes a path: found there, not on Linux or macOS
             near = _near_names(rel.replace("\\", "/"), folders)
             if near:
-                raise ArtNotFound(f"art file '{rel}' not found: a backslash separates folders on Windows only",
+                raise ArtFileRefused(f"art file '{rel}' not found: a backslash separates folders on Windows only",
                                  key=key, expected=" or ".join(repr(n) for n in near) + ", with / between the folders "
                                  "(read on every system)", **where_parts(where))
         if len(near) > 1:  # Card 01.PNG and card 01.png: one file to Windows and macOS, two to Linux
@@ -332,7 +366,7 @@ class ArtFolder:
             said += ": a name that begins or ends with a space; rename the file without it"
         elif near and unicodedata.normalize("NFKC", rel) != rel:
             said += f": {rel!r} is typed in full-width letters (全角)"
-        raise ArtNotFound(f"art file {rel!r} not found", key=key,
+        raise ArtFileRefused(f"art file {rel!r} not found", key=key,
                          expected=said + ("; paths are relative to art/" if near and rel.startswith("art/") else ""),
                          **where_parts(where))
 
@@ -376,6 +410,11 @@ class ArtFolder:
                 if within(path, base):
                     return f"{said}/{_below(path, base)}"
         return path.name
+
+    def see_through(self, path: Path) -> bool:
+        """Whether the raster file's pixels are not all opaque (``artfile.see_through``), by the
+        sizes earlier builds kept when the folder has them."""
+        return self.sizes.see_through(path) if self.sizes is not None else see_through(path)
 
     def check(self, href: str, where: Where | Path | str | None = None) -> ArtInfo:
         """The file an ``<image href>`` names, found and readable (else InputError at ``where``):

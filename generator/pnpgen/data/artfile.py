@@ -323,7 +323,17 @@ def print_bytes(raw: bytes, background: str = "ffffff", name: str = "image", whe
     pixels (upright) it is resampled to under the resolution ceiling (``pixels.ceiling_size``),
     written as a JPEG when it is one, else as a PNG. A picture converted is converted once on this
     machine: its bytes are kept in the machine's cache by the picture's content, the background,
-    the size and Pillow's version (a CMYK photo's conversion took 15 CPU-s at every build)."""
+    the size and Pillow's version (a CMYK photo's conversion took 15 CPU-s at every build); one
+    shown as it is, so is that (an empty entry): an edited card's face is converted again without
+    its picture opened, or Pillow imported (some 17 ms of a 1,000-card text edit: docs/speed.md,
+    "imports46")."""
+    import PIL  # (the package, for its version: not its image modules)
+
+    said = f"{background} {size} {PIL.__version__}".encode()
+    kept_as = usercache.key(CONVERSION_GENERATION, bytes.fromhex(picture_hash(raw)), said)
+    kept = usercache.get(CONVERTED_KIND, kept_as)
+    if isinstance(kept, bytes):
+        return kept or raw
     from PIL import Image, UnidentifiedImageError
 
     try:
@@ -341,14 +351,8 @@ def print_bytes(raw: bytes, background: str = "ffffff", name: str = "image", whe
             if broken:
                 raise InputError(f"cannot read the image {name}: {broken}", key="href",
                                  expected="the file saved again whole, as an image viewer opens it", **where_parts(where))
+            usercache.put(CONVERTED_KIND, kept_as, b"")  # (shown as it is: nothing to keep but that)
             return raw
-        import PIL
-
-        said = f"{background} {size} {PIL.__version__}".encode()
-        kept_as = usercache.key(CONVERSION_GENERATION, bytes.fromhex(picture_hash(raw)), said)
-        kept = usercache.get(CONVERTED_KIND, kept_as)
-        if isinstance(kept, bytes):
-            return kept
         out = converted(im, background, size, turned, as_it_is and size is not None)
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError) as e:
         raise InputError(f"cannot read the image {name}: {_unreadable(e)}", key="href",

@@ -8,8 +8,9 @@ colour blindness, some 8 % of men): the designer's red and green suits of a tric
 that eye sees it by the matrices of Machado, Oliveira and Fernandes, "A Physiologically-based
 Model for Simulation of Color Vision Deficiency" (IEEE TVCG 15(6), 2009), severity 1.0, applied
 in linear sRGB; two colours are compared by their distance in CIELAB (CIE ΔE 1976, D65). The
-lint's ``colour_blind`` (16, say; off unless game.yaml or the deck file asks) is the distance under
-which two are named (``data/lint.py``).
+lint's ``colour_blind`` (16, say) is the distance under which two are named (``data/lint.py``):
+``pnpgen check`` names them at 16 where neither game.yaml nor the deck file says it, a build only
+where one does.
 """
 
 from __future__ import annotations
@@ -69,10 +70,12 @@ def apart(a: str, b: str, eye: str | None = None) -> float:
     return math.dist(_lab(la), _lab(lb))
 
 
-def lookalikes(deck: Any, fields: Iterable[str], palette: dict[str, str], least: float | None) -> list[str]:
+def lookalikes(deck: Any, fields: Iterable[str], palette: dict[str, str], least: float | None,
+               unasked: bool = False) -> list[str]:
     """One warning line for each painted colour field of ``deck`` two of whose colours, apart to
     typical vision, come closer than ``least`` for a protan or deutan eye (or to every eye), with
-    the first printed piece of each colour; [] when ``least`` is None (``colour_blind: off``)."""
+    the first printed piece of each colour; [] when ``least`` is None (``colour_blind: off``).
+    ``unasked``: check's own distance, the lint saying none: the line says how to quiet it."""
     if least is None:
         return []
     notes = []
@@ -103,5 +106,7 @@ def lookalikes(deck: Any, fields: Iterable[str], palette: dict[str, str], least:
                          + (f"; and {more} more pair{'s' if more > 1 else ''}" if more > 0 else "")
                          + f" (CIE ΔE 1976 under {least:g}) (expected colours apart in lightness too, one of each "
                          "pair darker or lighter; or a shape or word telling those pieces apart as well, and "
-                         "lint: {colour_blind: off} in the deck file)")
+                         "lint: {colour_blind: off} in the deck file)"
+                         + (" (check's own, at its default; a build names it only where lint: sets colour_blind)"
+                            if unasked else ""))
     return notes

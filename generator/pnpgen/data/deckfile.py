@@ -10,7 +10,7 @@ from typing import Any, NoReturn
 
 from pnpgen.data import boxlengths, colourvision, decklist, layouts, layoutsides, lint, optionvalues, piecesize, tuckbox
 from pnpgen.data import validate as v
-from pnpgen.data.art import ArtFolder, ArtNotFound, Sizes
+from pnpgen.data.art import ArtFileRefused, ArtFolder, Sizes
 from pnpgen.data.formats import CARD_FORMATS, KINDS, PAPER_SIZES, SHAPES, SINGLE_SIZE_SHAPES
 from pnpgen.data.mapkeys import checked_keys, one_line_text, parse_at
 from pnpgen.data.mapsections import read_sections
@@ -52,7 +52,7 @@ from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlhint import flow
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError, Where, suggest
-from pnpgen.safetext import INVISIBLE, name_invisible_char, shown_invisible
+from pnpgen.safetext import INVISIBLE, clipped, name_invisible_char, shown_invisible
 from pnpgen.shapes import bounding_size
 
 DECK_KEYS = (
@@ -355,7 +355,12 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         trim, fmt = _size(doc, data, shape)
     fields = (layout_raw and layouts.fields(layout_raw) or {}) | _fields(doc, data)
     allowed = list(fields) + ["count"]
-    defaults = checked_keys(doc, data.get("defaults") or {}, ("defaults",), list(fields), "defaults")
+    given = data.get("defaults")
+    if isinstance(given, dict) and "count" in given and "count" not in fields:  # (trial73: a memory game's pairs)
+        raise doc.error(("defaults", "count"), "a count is each piece's own, never a default (a piece without one "
+                        "prints 1 copy)", f"'count: {clipped(str(given['count']))}' on each piece, as "
+                        f"'- {{…, count: {clipped(str(given['count']))}}}', and no count in defaults:", key=True)
+    defaults = checked_keys(doc, given or {}, ("defaults",), list(fields), "defaults")
     defaults = {k: field_value(doc, game, fields[k], x, ("defaults", k), k, pictures) for k, x in defaults.items()}
     # the texts of the game's other editions, read with this one's (a build of the default language
     # keeps them on its pieces: the change report tells a translation's edit, engine/changes.py)
@@ -468,7 +473,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     optional = optional_fields(deck, data, game.lang)
     count_example = "'count: 3'" if not isinstance(rows, SheetDoc) else \
         f"3 in the {rows.label('count')} column"  # the row and column lead the message (枚数, mapped by columns:)
-    missing: list[ArtNotFound] = []  # art files the pieces name that are not there: told together
+    missing: list[ArtFileRefused] = []  # art files the pieces name that are not there: told together
     sole = (deck.name or deck.id) if len(pieces) == 1 else ""  # a sole piece without a name: named as its deck
     # a die of several without a name: its deck's name and its number (order.csv's "#2" named nothing the dice show)
     numbered = deck.paper_die is not None and len(pieces) > 1
@@ -482,7 +487,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
             if key != "count":
                 try:
                     values[key] = field_value(rows, game, fields[key], value, keypath + (key,), key, pictures)
-                except ArtNotFound as e:
+                except ArtFileRefused as e:
                     missing.append(e)
         read = read_elsewhere(rows, game, fields, keypath, elsewhere[i]) if i < len(elsewhere) else {}
         piece_elsewhere = read_otherwise(values, raw, read, defaults_elsewhere) if read or defaults_elsewhere else {}
@@ -511,7 +516,7 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
             cell = rows.where(keypath + (key,)) if key in raw or rows is not doc else piece.where  # (an empty cell's own)
             piece.open.append((cell, placeholder_field(piece, key), kind))
     if missing:
-        raise ArtNotFound.together(missing)
+        raise ArtFileRefused.together(missing)
     if "unique" in data:  # a field no two pieces share: 番号 on scenario cards
         deck.unique = parse_at(doc, ("unique",), v.choice, data["unique"], list(fields), "unique field")
         refuse_repeats(rows, doc, deck.unique, deck.pieces)
@@ -541,9 +546,13 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
         game.notes += left_out_fields(deck, pieces, fields, defaults)
     game.notes += tuckbox.miscounted(deck, figures, [k for k, kind in fields.items() if kind == "text"])
     lints = deck.lint if deck.lint is not None else game.options.get("lint", lint.LintSettings())
-    if lints.on:  # a suit's colours a red-green colour-blind player cannot tell apart
-        game.notes += colourvision.lookalikes(deck, [k for k, kind in fields.items() if kind == "colour"],
-                                              game.palette, lints.colour_blind)
+    colour_fields = [k for k, kind in fields.items() if kind == "colour"]
+    if lints.on and colour_fields:  # a suit's colours a red-green colour-blind player cannot tell apart
+        if lints.colour_blind_said:  # (the build's and check's alike)
+            game.notes += colourvision.lookalikes(deck, colour_fields, game.palette, lints.colour_blind)
+        else:  # said by check only, at its own distance
+            game.check_notes += colourvision.lookalikes(deck, colour_fields, game.palette, lint.CHECK_COLOUR_BLIND,
+                                                        unasked=True)
     _refuse_copies(doc, sum(p.count for p in deck.pieces))
     return deck
 

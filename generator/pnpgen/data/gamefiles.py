@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 import re
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from pnpgen.data import validate as v
@@ -159,17 +160,24 @@ def asks_for_rule_sheet(game: Game) -> bool:
     return rule_sheet_paper(game) is not None
 
 
+def rulebook_raw(game: Game) -> Any:
+    """game.yaml's ``rulebook:`` value as written (None without one, or when game.yaml does not
+    read): what rulebook/figures.py checks at its lines, read here by what needs it before or
+    beside the book (the rule sheet's paper, the figures' pictures, a version's record)."""
+    try:
+        data = load_yaml(game.root / "game.yaml").data
+    except InputError:
+        return None
+    return data.get("rulebook") if isinstance(data, dict) else None
+
+
 def rule_sheet_paper(game: Game) -> tuple[str | None, bool] | None:
     """The paper game.yaml's rule sheet is asked on (``rulebook: sheet:``), as the bill of materials
     prints it before the rulebook's process sets the sheet: its ``paper:`` (None: the booklet's) and
     whether it lies landscape (the default); None when no sheet is asked. A setting that is no paper
     or orientation is read as the default here: rulebook/figures.py refuses it at its line, and that
     build writes no bill of materials."""
-    try:
-        data = load_yaml(game.root / "game.yaml").data
-    except InputError:
-        return None
-    book = data.get("rulebook") if isinstance(data, dict) else None
+    book = rulebook_raw(game)
     if not isinstance(book, dict) or not sheet_asked(book.get("sheet")):
         return None
     sheet = book["sheet"] if isinstance(book["sheet"], dict) else {}
@@ -188,11 +196,7 @@ def figure_pictures(game: Game) -> list[Path]:
     the rulebook reads of art/ besides the faces it pictures (engine/bookkey.py and
     engine/typeset.py key the book by them). A name that is no such file is left to the
     rulebook, which says why at its line."""
-    try:
-        data = load_yaml(game.root / "game.yaml").data
-    except InputError:
-        return []
-    book = data.get("rulebook") if isinstance(data, dict) else None
+    book = rulebook_raw(game)
     figures = book.get("figures") if isinstance(book, dict) else None
     names = [n for fig in figures if isinstance(fig, dict)
              for n in ((fig.get("picture") or {}).values() if isinstance(fig.get("picture"), dict)

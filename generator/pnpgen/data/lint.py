@@ -11,7 +11,8 @@ lint:
                        # reads as a border, and a drifted cut shows it uneven, not lost)
   min_contrast: 2      # text reading at less than this contrast ratio on the colour under it
   colour_blind: 16     # two colours of a field the pieces are painted by (suits) closer than this
-                       # (CIE ΔE 1976) to a red-green colour-blind eye: data/colourvision.py (default off)
+                       # (CIE ΔE 1976) to a red-green colour-blind eye: data/colourvision.py (check: 16 unless
+                       # said; a build: off unless said)
 ```
 
 ``lint: false`` turns the lint off; a setting given as ``off`` turns that one check off. A bare
@@ -40,7 +41,13 @@ class LintSettings:
     safe_mm: float | None = 3.0
     thin_stroke_pt: float | None = 0.5
     min_contrast: float | None = 2.0
-    colour_blind: float | None = None  # off unless asked (colour_blind: 16): decks whose colours a title tells apart too
+    colour_blind: float | None = None  # a build's: off unless asked (colour_blind: 16): decks whose colours a title tells apart too
+    colour_blind_said: bool = False  # game.yaml or the deck file wrote colour_blind (a number or off): check then holds to it
+
+
+# the distance ``pnpgen check`` names two colours under where neither game.yaml nor the deck file says
+# colour_blind: a designer with red and green suits learns it from the checker, while builds stay quiet
+CHECK_COLOUR_BLIND = 16.0
 
 
 # key in game.yaml → (field, unit, lowest, highest, what it is)
@@ -110,4 +117,6 @@ def settings(data: Any, place: Callable[[tuple, Callable[..., Any], Any, str], A
     for key, value in data.items():
         place(("lint", key), _KNOWN, key, "")
         out = replace(out, **{SETTINGS[key][0]: place(("lint", key), setting, value, key)})
+        if key == "colour_blind":
+            out = replace(out, colour_blind_said=True)
     return out

@@ -409,6 +409,9 @@ class Game:
     text_fallback_fonts: list[str] = field(default_factory=list)  # … and its fallbacks (else fallback_fonts)
     # what loading passed over (a ._ file, an editor backup)
     notes: list[str] = field(default_factory=list, metadata=EXPORTS_UNSHOWN_FIELD)
+    # what only ``pnpgen check`` says: colours a colour-blind player cannot tell apart, at check's
+    # distance, in decks whose lint says no colour_blind of its own (a build stays quiet of them)
+    check_notes: list[str] = field(default_factory=list, metadata=UNSHOWN_FIELD)
 
     def own_bleeds(self, build_bleed_mm: float) -> dict[str, tuple[float, float]]:
         """Deck id → (the bleed its faces are drawn with, the bleed it prints) of each deck with a

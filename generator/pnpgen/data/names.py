@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from pnpgen.data.formats import PAPER_SIZES
 from pnpgen.data.i18n import LANGUAGE_CODE
 from pnpgen.data.model import Deck, Game
 from pnpgen.errors import InputError
@@ -35,6 +36,7 @@ def game_level(slug: str) -> dict[str, str]:
         "order": "shop/order.csv and an export's order.csv", "proof": "proof.txt", "export": "export.json (an export's record)",
         "reprint": "reprint.pdf (the copies to reprint after a build that changed pieces, with reprint.txt)",
         f"{slug}-contact": f"{slug}-contact.png (an export's contact sheet)",
+        **{f"reprint-{paper}": f"reprint-{paper}.pdf (the reprint's pages on {paper.capitalize()})" for paper in PAPER_SIZES},
     }
 
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pnpgen.data import validate as v
-from pnpgen.data.art import ArtFolder, ArtNotFound
+from pnpgen.data.art import ArtFileRefused, ArtFolder
 from pnpgen.data.boxoptions import COLOUR_OPTIONS, TRACK_MOST
 from pnpgen.data.markup import colour_names
 from pnpgen.data.model import SAID_LABEL, Deck, FieldText, Game, Piece, is_placeholder
@@ -98,7 +98,7 @@ def field_value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple,
             art.info(value)
         except InputError as e:  # say it at the piece's file:line (YAML or spreadsheet)
             said = doc.error(keypath, e.message, e.expected)  # (a picture not there: the deck's others told with it)
-            raise (ArtNotFound.like(said) if isinstance(e, ArtNotFound) else said) from None
+            raise (ArtFileRefused.like(said) if isinstance(e, ArtFileRefused) else said) from None
     if ftype == "list":  # an icon name in a list (icons: [star]) names its field when it is wrong
         return [FieldText(x, field) if isinstance(x, str) else x for x in value]
     return FieldText(str(value), field) if ftype == "text" else value

@@ -222,18 +222,38 @@ def _factors(value):
     return out if isinstance(value, list) else out[0]
 
 
+def _number(v) -> float | None:
+    """An item of a pair as a number: a number, or text YAML left a string that reads as one
+    (``1e9``, which YAML 1.1 takes for text); None for anything else (said as not a valid pair)."""
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, (int, float)):
+        return float(v)
+    try:
+        return float(v) if isinstance(v, str) and v.strip() else None
+    except ValueError:
+        return None
+
+
 def _pair(doc: Located, name: str, key: str, value, lo: float, hi: float, expected: str,
           one_for_both: bool = True, written=None, meant: str = "") -> tuple[float, float]:
     """``[x, y]``; one number stands for both only where ``one_for_both`` (a uniform scale): one
     offset read off the x ruler is no y offset, so ``back_offset_mm: 1.5`` is refused. ``written``:
     the value as the file gives it, for the message."""
+    if one_for_both and not isinstance(value, list):  # scale: 1e9, 80%, .nan: what it is and the range
+        n = _number(value)
+        if n is not None and not (math.isfinite(n) and lo <= n <= hi):
+            raise doc.error((name, key), beyond(key, value if written is None else written, n, lo, hi).message, expected)
     if one_for_both and isinstance(value, (int, float)) and not isinstance(value, bool):
         value = [value, value]
     ok = isinstance(value, list) and len(value) == 2 and all(
         isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and lo <= v <= hi for v in value)
-    odd = next((v for v in value if isinstance(v, float) and not math.isfinite(v)), None) if isinstance(value, list) else None
-    if odd is not None:  # .nan, .inf: what it is, not "[nan, 0] is not a valid back_offset_mm"
-        raise doc.error((name, key), beyond(key, odd, odd, lo, hi).message, expected)
+    if not ok and isinstance(value, list) and len(value) == 2:  # a number out of range, .nan, .inf, 1e9:
+        said = written if isinstance(written, list) and len(written) == 2 else value  # (200%, as written)
+        for v, as_written in zip(value, said):  # what it is and the range, as every number is told
+            n = _number(v)                                  # (validate.beyond)
+            if n is not None and not (math.isfinite(n) and lo <= n <= hi):
+                raise doc.error((name, key), beyond(key, as_written, n, lo, hi).message, expected)
     if not ok:
         raise doc.error((name, key), f"{show(value if written is None else written)} is not a valid {key}{meant}", expected)
     return float(value[0]), float(value[1])

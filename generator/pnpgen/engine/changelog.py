@@ -15,8 +15,10 @@ from pnpgen.data.markup import plain
 from pnpgen.data.telling import as_text
 from pnpgen.engine.changes import (
     copies_only,
+    edited_alike,
     followed,
     in_deck_order,
+    is_icon,
     matched,
     numbered_name,
     option_changes,
@@ -29,7 +31,7 @@ from pnpgen.engine.changes import (
     translation_unrecorded,
 )
 from pnpgen.engine.history import Version, is_tag_name
-from pnpgen.engine.recording import PREAMBLE
+from pnpgen.engine.recording import PREAMBLE, SETTINGS, compared
 from pnpgen.messages import FALLBACK, msg
 from pnpgen.safetext import quoted
 
@@ -93,6 +95,11 @@ def diff(a: Version, b: Version, named: dict[str, int] | None = None) -> dict[st
                 if ov.get(f) != nv.get(f) and not unrecorded(f):
                     entry["fields"].append({"piece": name_of(label), "field": f, "old": ov.get(f), "new": nv.get(f),
                                             **({"header": headers[f]} if f in headers else {})})
+        # a field every piece edited alike (the deck's defaults: edited): one line (the fields list each)
+        printed = {label: o for label, o in was.items() if label not in unprinted}
+        entry["every_piece"] = [{"field": f, "old": o, "new": n, "pieces": len(printed),
+                                 **({"header": headers[f]} if f in headers else {})}
+                                for f, o, n in edited_alike(printed, old["values"], new.get("values", {}), unrecorded)]
         taken = set(was.values())
         entry["removed"] = [{"piece": name_of(label, told_before), "count": c} for label, (c, *_) in old["pieces"].items()
                             if label not in taken and c]
@@ -112,7 +119,8 @@ def diff(a: Version, b: Version, named: dict[str, int] | None = None) -> dict[st
         for label in sides:
             for file in replaced_files(old, new, label, was[label]):
                 pictures.setdefault(file, []).append(name_of(label))
-        told = {name_of(label) for label in painted} & {name for shown in pictures.values() for name in shown}
+        told = ({name_of(label) for label in painted} & {name for shown in pictures.values() for name in shown}
+                | {name for file, shown in pictures.items() if is_icon(file) for name in shown})  # (its icon redrawn says why)
         entry["pictures"] = [{"file": file, "pieces": shown} for file, shown in pictures.items()]
         entry["faces"] = [name_of(label) for label, (o, n) in sides.items()  # (a face at another size: the size says it)
                           if name_of(label) not in edited and name_of(label) not in told and "size" not in entry
@@ -130,8 +138,7 @@ def diff(a: Version, b: Version, named: dict[str, int] | None = None) -> dict[st
     ra, rb = a.body.get("rulebook", {}), b.body.get("rulebook", {})
     return {"game": b.body["game"], "lang": lang, "from": _about(a, named),
             "to": _about(b, named), "decks": decks,
-            "rulebook": {"changed": [s for s in rb if s in ra and ra[s] != rb[s]],
-                         "added": [s for s in rb if s not in ra], "removed": [s for s in ra if s not in rb]}}
+            "rulebook": dict(zip(("changed", "added", "removed"), compared(ra, rb), strict=True))}
 
 
 def _in_field_order(values: dict[str, Any], order: list[str]) -> dict[str, Any]:
@@ -175,16 +182,21 @@ def markdown(d: dict[str, Any]) -> str:
                         *([_resized(e, d["decks"], say)] if e.get("size") else []),
                         *(say("count", piece=_md(c["piece"]), old=c["old"], new=c["new"]) if c["new"] or not c["old"] else
                           say("parked", piece=_md(c["piece"]), why=parked_said(c["old"], lang)) for c in e["counts"]),
+                        *(say("every_piece", n=f["pieces"], field=_md(place), old=_md(shown[0]), new=_md(shown[1]))
+                          for f in e.get("every_piece", [])
+                          for place, old, new in _places({**f, "field": f.get("header") or f["field"]})
+                          for shown in [_shown(old, new, lang)]),
                         *(say("field", piece=_md(f["piece"]), field=_md(place), old=_md(shown[0]), new=_md(shown[1]))
-                          for f in e["fields"] for place, old, new in _places({**f, "field": f.get("header") or f["field"]})
+                          for f in e["fields"] if not _alike(f, e.get("every_piece", []))
+                          for place, old, new in _places({**f, "field": f.get("header") or f["field"]})
                           for shown in [_shown(old, new, lang)]),
                         *(say("option", option=_md(o["option"]), old=_md(shown[0]), new=_md(shown[1]))
                           for o in e.get("options", []) for shown in [_shown(o["old"], o["new"], lang)]),
                         *([say("back")] if e["back_changed"] else []),
                         *(say("added", piece=_md(p["piece"]), count=p["count"]) for p in e["added"]),
                         *(say("removed", piece=_md(p["piece"]), count=p["count"]) for p in e["removed"]),
-                        *(say("picture", file=_md(p["file"]), pieces=", ".join(map(_md, p["pieces"])))
-                          for p in e.get("pictures", [])),
+                        *(say("icon" if is_icon(p["file"]) else "picture", file=_md(p["file"].removeprefix("icons/")),
+                              pieces=", ".join(map(_md, p["pieces"]))) for p in e.get("pictures", [])),
                         *([say("every_face", n=len(e["faces"]))] if e.get("every_face_changed") else
                           (say("face", piece=_md(name)) for name in e["faces"])),
                         *([say("order")] if e.get("order_changed") else [])],
@@ -194,7 +206,7 @@ def markdown(d: dict[str, Any]) -> str:
     if any(book.values()):
         out += [say("rulebook"), ""]
         def section(s: str) -> str:
-            return say("preamble") if s == PREAMBLE else _md(s)
+            return say("preamble") if s == PREAMBLE else say("settings") if s == SETTINGS else _md(s)
 
         out += _capped([*(say("section_changed", section=section(s)) for s in book["changed"]),
                         *(say("section_added", section=section(s)) for s in book["added"]),
@@ -202,6 +214,11 @@ def markdown(d: dict[str, Any]) -> str:
                        say("the_rulebook"), lang)
         out.append("")
     return "\n".join(out).rstrip() + "\n"
+
+
+def _alike(change: dict[str, Any], every_piece: list[dict[str, Any]]) -> bool:
+    """Whether a piece's field change is one every piece made alike (told once, on its own line)."""
+    return any((change["field"], change["old"], change["new"]) == (a["field"], a["old"], a["new"]) for a in every_piece)
 
 
 def _resized(e: dict[str, Any], decks: dict[str, Any], say: Callable[..., str]) -> str:

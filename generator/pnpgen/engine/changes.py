@@ -475,6 +475,10 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     replaced: dict[str, list[str]] = {}  # an art file replaced → the pieces showing it, their faces the same
     parked = {label for label in was if new_pieces[label][0] == 0}  # (count: 0 prints none: no face to reprint)
     unprinted = parked_throughout(old_pieces, new_pieces, was)
+    # a field every piece edited alike (the deck's defaults: edited): one reason, not one a piece
+    alike = edited_alike({k: o for k, o in was.items() if k not in unprinted}, old_values, new_values, unrecorded)
+    if alike:
+        details.append(f"all {len(was) - len(unprinted)} pieces: " + ", ".join(headers.get(f, f) for f, *_ in alike))
     for label, (count, digest, *sides) in new_pieces.items():
         if label not in was:
             if count:  # (one added parked prints nothing)
@@ -494,7 +498,8 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
         front_changed = not sides or not old_sides or sides[0] != old_sides[0] or repainted
         now_values, old_vals = new_values.get(label, {}), old_values.get(was[label], {})
         what = [headers.get(f, f) for f in sorted({*now_values, *old_vals})  # (by the sheet's header: 攻撃, not atk)
-                if now_values.get(f) != old_vals.get(f) and not unrecorded(f)]
+                if now_values.get(f) != old_vals.get(f) and not unrecorded(f)
+                and (f, old_vals.get(f), now_values.get(f)) not in alike]
         if label in backs and not back_design and not rebled and not what:  # (a field that changed says why its back did)
             what.append("back")
         # a picture its faces show replaced, on the same faces or on faces changed otherwise too (its
@@ -505,8 +510,10 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
         if files and label not in parked and not rebled:
             for name in files:
                 replaced.setdefault(name, []).append(name_of(label))
-        if front_changed and not what and not (repainted and files) and label not in parked and not rebled \
-                and not resized and not options:  # (the size or options say why; a picture replaced on the same faces, its file)
+        if front_changed and not what and not (repainted and files) and not any(map(is_icon, files)) \
+                and label not in parked and not rebled and not resized and not options and not alike:
+            # (the size or options say why; a picture replaced on the same faces, its file; an icon redrawn, its file;
+            # a field every piece edited alike, told once)
             redrawn.append(f"{name_of(label)} edited")
     taken = set(was.values())
     details += [f"-{count} {name_of(label, told_before)} (removed)" for label, (count, *_) in in_deck_order(old_pieces).items()
@@ -514,9 +521,30 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     # every piece of both builds redrawn (a layout's font size): one reason, after the others
     every = len(redrawn) > 1 and len(redrawn) == len(was) - len(parked)
     kind = new.get("kind") or "piece"
-    details += [f"{name} replaced: {shown[0] if len(shown) == 1 else counted(len(shown), kind)}"
+    details += [f"{file_said(name)}: {shown[0] if len(shown) == 1 else counted(len(shown), kind)}"
                 for name, shown in replaced.items()]
     return details + ([f"every face edited ({len(redrawn)} pieces)"] if every else redrawn)
+
+
+ALIKE_FROM = 4  # pieces edited alike told as one edit from this many (three are named as briefly)
+
+
+def edited_alike(was: dict[str, str], old_values: dict[str, Any], new_values: dict[str, Any],
+                 unrecorded: Callable[[str], bool]) -> list[tuple[str, Any, Any]]:
+    """The field edits, each (field, old value, new value), that every piece of both builds made
+    alike (``was``: new label → old label, the pieces compared), when they are ``ALIKE_FROM`` or
+    more: a deck's ``defaults:`` edited is one edit, told once, ``all 37 pieces: back_art``
+    (trial73: a new back picture for a memory game's 37 pairs was told ``Frog: back_art, Duck:
+    back_art, …`` on the change line and as 37 lines of ``pnpgen diff``)."""
+    edits = []
+    for label, old_label in was.items():
+        ov, nv = old_values.get(old_label) or {}, new_values.get(label) or {}
+        edits.append([(f, ov.get(f), nv.get(f)) for f in dict.fromkeys([*nv, *ov])
+                      if ov.get(f) != nv.get(f) and not unrecorded(f)])
+    if len(edits) < ALIKE_FROM:
+        return []
+    first, *rest = edits
+    return [edit for edit in first if all(edit in other for other in rest)]
 
 
 def parked_said(old: int, lang: str = "en") -> str:
@@ -541,6 +569,16 @@ def followed(old: dict[str, Any], new: dict[str, Any]) -> tuple[list[str], int, 
     if not (was and now) or was[0] != now[0] or was[1] == now[1]:
         return None
     return list(now[0]), was[1], now[1]
+
+
+def is_icon(name: str) -> bool:
+    """Whether a file a face shows, as the snapshot names it, is an icon it draws (``icons/fish.svg``)."""
+    return name.startswith("icons/")
+
+
+def file_said(name: str) -> str:
+    """A file a face shows saved anew: ``icon fish.svg redrawn``, ``art/dragon.png replaced``."""
+    return f"icon {name.removeprefix('icons/')} redrawn" if is_icon(name) else f"{name} replaced"
 
 
 def replaced_files(old: dict[str, Any], new: dict[str, Any], label: str, old_label: str) -> list[str]:

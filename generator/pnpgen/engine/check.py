@@ -167,7 +167,7 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
             out.add(e)
     else:  # the build warns that it makes no rulebook: so does check
         book = [bookkey.no_draft(game)]
-    out.warnings = list(dict.fromkeys(game.notes + renderer.warnings + renderer.art.case_twins(game) + book + lint + short
+    out.warnings = list(dict.fromkeys(game.notes + game.check_notes + renderer.warnings + renderer.art.case_twins(game) + book + lint + short
                                       + stock_warnings(placed, options.sheet)))
     return out
 

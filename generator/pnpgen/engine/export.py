@@ -40,16 +40,18 @@ if TYPE_CHECKING:
 STATE_FORMAT = 2  # 2: each file's deck (owners), so an export of some decks keeps the others'
 
 
-def export_inputs(ws: Workspace, slug: str, options: ExportOptions) -> str:
+def export_inputs(ws: Workspace, slug: str, options: ExportOptions, book: bool = True) -> str:
     """The fingerprint of everything an export of ``slug`` reads: not another edition's rulebook
-    draft (``_a_draft``; the game's game.yaml read, without its art, to know which is whose).
-    An edit of draft.en.txt made the Japanese doujin export again, the same bytes (fixesG)."""
+    draft (``_a_draft``; the game's game.yaml read, without its art, to know which is whose), nor,
+    for a preset of pieces (``book`` False: no ``files: rulebook``), its own. An edit of draft.en.txt made the Japanese
+    doujin export again, the same bytes (fixesG); an edit of the rules, the card exports (fixes46)."""
     decks = sorted(p.relative_to(ws.data).as_posix() for p in ws.data.glob("*/decks/*")
                    if p.is_file() and not is_litter(p.name))
     game = load_game(ws, slug, lang=options.lang, art=False)
     # every game's name too: Tabletop Simulator's GUIDs start with the game's slot among them
     return fingerprint([*inputs_of(ws, slug), ws.root / "presets"], (options, decks, ws.slugs(), STATE_FORMAT),
-                       fonts=ws.fonts, skip=lambda p: _a_draft(p, game))
+                       fonts=ws.fonts, skip=lambda p: _a_draft(p, game, own=book))
+
 
 
 def state_path(out_root: Path, slug: str, options: ExportOptions) -> Path:

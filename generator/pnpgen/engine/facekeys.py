@@ -9,7 +9,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-from pnpgen.data.art import ArtFolder, art_folders
+from pnpgen.data.art import ArtFolder, Sizes, art_folders
 from pnpgen.data.load import check_bleed, load_game, max_dpi_of
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
@@ -100,12 +100,16 @@ def face_pictures_of(rendered: RenderedGame, digest: Callable[[Path], str] = con
                      ) -> tuple[dict[str, str], dict[str, dict[str, str]]]:
     """Each face that shows a picture → the hash of its pictures (``face_art``); and each face that
     shows art files → each file as the designer names it (``art/dragon.png``) and the first 12
-    digits of its content's hash, so the change report names a picture replaced. One pass: each
+    digits of its content's hash, so the change report names a picture replaced (and each icon it
+    draws, ``icons/fish.svg``, by its shapes' hash: an icon redrawn). One pass: each
     face's SVG read for its files once."""
     arts: dict[str, str] = {}
     files_of: dict[str, dict[str, str]] = {}
     folder = rendered.art_folder
     for k, svg in rendered.faces.svgs.items():
+        icons = sourcelines.icons_drawn(svg)  # each by its file and its shapes' hash: a redrawn icon told by its file
+        if icons:
+            files_of[k] = {f"icons/{name}": h for name, h in icons}
         if "<image" not in svg:
             continue
         files = folder.shown_files(svg)
@@ -115,8 +119,9 @@ def face_pictures_of(rendered: RenderedGame, digest: Callable[[Path], str] = con
         hashed = [(p, digest(p)) for p in files]
         arts[k] = _pictures_hash(hashed)
         if hashed:
-            files_of[k] = {folder.shown_name(p): h[:12] for p, h in hashed}
+            files_of[k] = {folder.shown_name(p): h[:12] for p, h in hashed} | files_of.get(k, {})
     return arts, files_of
+
 
 
 def face_keys_of(rendered: RenderedGame, digest: Callable[[Path], str] = content_hash,
@@ -142,12 +147,14 @@ def face_suffix(svg: str, art: str, lines: str | None = None) -> str:
 
 
 def cached_rendering(cache: Cache, ws: Workspace, slug: str, options: BuildOptions,
-                     compiled: CompiledTemplates | None = None) -> tuple[CompiledTemplates, RenderMemo]:
+                     compiled: CompiledTemplates | None = None,
+                     sizes: Sizes | None = None) -> tuple[CompiledTemplates, RenderMemo]:
     """The templates compiled and the faces rendered by earlier builds, from ``cache``;
-    ``compiled``: a long-running command's (engine/warm.py), else new."""
+    ``compiled``: a long-running command's (engine/warm.py), else new; ``sizes``: the art files'
+    sizes the game's loading used (a face's image() measures its picture by them)."""
     return (compiled or CompiledTemplates(),
             RenderMemo(known=cache.pack(renders_pack(slug, options)), inputs=render_inputs(ws, slug, options, cache.hashes),
-                       digest=cache.digest, stamps=cache.stamps))
+                       digest=cache.digest, stamps=cache.stamps, sizes=sizes))
 
 
 def renders_pack(slug: str, options: BuildOptions) -> str:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pnpgen.atomic import Stores
-from pnpgen.data.art import art_files
+from pnpgen.data.art import Sizes, art_files
 from pnpgen.data.lint import LintSettings
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
@@ -48,6 +48,7 @@ from pnpgen.engine.paper import (
     short_bleed_warnings,
     sleeve_back_warnings,
     sleeve_fit_warnings,
+    sleeve_no_cards_warnings,
 )
 from pnpgen.engine.placement import check_pages, check_tiled, game_printer, paper_layouts
 from pnpgen.exports.bleedcheck import Paper, ShopFace, bare_bleed_warnings, first_faces, pack_name, paper
@@ -130,7 +131,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                document_ready: Callable[[str, PdfFile], None] = lambda path, pdf: None,
                drawn_ready: Callable[[], None] = lambda: None,
                entry_ready: Callable[[Path, bytes], bytes | PdfFile] = lambda path, data: data,
-               inputs: str | None = None, compiled: CompiledTemplates | None = None) -> BuildResult:
+               inputs: str | None = None, compiled: CompiledTemplates | None = None,
+               sizes: Sizes | None = None) -> BuildResult:
     """The game's files as bytes, its deck records and its manifest (rulebook not included).
     With a ``cache``, faces converted by earlier builds are reused, and a document whose plan is
     unchanged since ``state`` keeps the bytes of its file in ``out_dir``. ``game``: the game
@@ -147,11 +149,12 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
     what needs only them beside the build's last steps (the forms pack: engine/beside.py); ``entry_ready``, of each pack of
     the cache as it is made, what stands for it in the new set (a big one written into the staging
     folder and let go of: engine/transaction.py ``Staging.early_entry``). ``compiled``: the templates'
-    code a long-running command keeps (engine/warm.py)."""
+    code a long-running command keeps (engine/warm.py); ``sizes``: the art files' sizes the game
+    was loaded with (engine/run.py ``art_sizes``), for its faces' image() too."""
     memo = None
     nest_memo = cached_nesting(cache)
     if cache is not None:
-        compiled, memo = cached_rendering(cache, ws, slug, options, compiled)
+        compiled, memo = cached_rendering(cache, ws, slug, options, compiled, sizes)
     rendered = load_and_render(ws, slug, options, compiled=compiled, game=game, memo=memo,
                            known=cache.hashes if cache is not None else None)
     game = rendered.game
@@ -318,7 +321,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                          + cricut_warnings(list(zip(game.decks, on_paper)), options)
                          + cutter_slot_warnings(list(zip(game.decks, on_paper)), options)
                          + sleeve_back_warnings(game.slug, list(zip(rendered.decks, on_paper, strict=True)), options)
-                         + sleeve_fit_warnings(list(zip(game.decks, on_paper)), options),
+                         + sleeve_fit_warnings(list(zip(game.decks, on_paper)), options)
+                         + sleeve_no_cards_warnings(game.slug, game.decks, options),
                          rendered=rendered, arts=arts, cache_files=cache_files, on_paper=on_paper, images=images,
                          face_keys=face_keys, face_arts=face_arts, face_files=face_files, options=options)
     if faces_ready is not None:  # e.g. start the rulebook, which shows the faces, while the sheets

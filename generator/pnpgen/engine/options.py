@@ -59,6 +59,7 @@ RULEBOOK_FILES = ("rulebook.pdf", "rulebook-booklet.pdf", "proof.txt", "rule-she
 REPRINT_FILES = ("reprint.pdf", "reprint.txt")
 
 
+
 @dataclass(frozen=True)
 class RulebookOptions:
     """How the rulebook is set (rules only, the booklet's creep, binding side, paper and the printer's margin its

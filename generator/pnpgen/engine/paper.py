@@ -191,6 +191,18 @@ def sleeve_back_warnings(slug: str, decks: list[tuple[DeckFaces, DeckOnPaper]], 
     return out
 
 
+def sleeve_no_cards_warnings(slug: str, decks: list[Deck], options: BuildOptions) -> list[str]:
+    """``--layout sleeve`` for a game with no card deck: inserts are made of cards only (tokens,
+    tiles and boards print as usual), so the build made none of what it was asked; said once
+    (trial73: a memory game's square tiles came out as the usual duplex sheets without a word)."""
+    if options.sheet.layout != "sleeve" or any(deck.kind == "card" for deck in decks):
+        return []
+    kinds = sorted({deck.kind for deck in decks})
+    return [f"--layout sleeve changes nothing in {slug!r}: sleeve inserts are made of card decks (kind: card) "
+            f"and it has none; its {', '.join(kinds)} decks print as usual, two-sided ones duplex (expected "
+            "--layout fold for two-sided pieces without duplex, or a deck of kind: card)"]
+
+
 def sleeve_fit_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildOptions, every_own: bool = False) -> list[str]:
     """Each card deck whose sleeve does not suit its cards — smaller than the card with
     CLEARANCE_MM to spare (its inserts are reduced) or more than LOOSE_MM larger either way

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from pnpgen.data.art import Sizes
 from pnpgen.data.load import max_dpi_of
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
@@ -23,6 +24,7 @@ from pnpgen.faces.face import Face
 from pnpgen.faces.faceset import face_renderer
 from pnpgen.faces.rendermemo import RenderMemo
 from pnpgen.faces.templates import Renderer
+from pnpgen.memo import Memo
 
 MIN_FACES = 64  # fewer faces render faster than worker processes start
 # The build's own run is this much longer than a worker's: a worker starts later (forked, the game
@@ -73,8 +75,9 @@ def prerender(ws: Workspace, game: Game, options: BuildOptions, renderer: Render
     n = min(options.jobs, len(todo))
     cuts = _cuts(len(todo), n)
     workers = Workers(sum(map(len, keys[cuts[1]:])), ProcessPoolExecutor(max_workers=n - 1))
+    sizes = {**memo.sizes.memo.known, **memo.sizes.memo.learned} if memo.sizes is not None and memo.sizes.memo.learned else None
     futures = [workers.pool.submit(_render_run, (ws, game, options, memo.inputs, bleed_mm, renderer.deck_bleeds,
-                                                 todo[cuts[i]:cuts[i + 1]])) for i in range(1, n)]
+                                                 todo[cuts[i]:cuts[i + 1]], sizes)) for i in range(1, n)]
 
     from concurrent.futures.process import BrokenProcessPool
 
@@ -82,13 +85,16 @@ def prerender(ws: Workspace, game: Game, options: BuildOptions, renderer: Render
         def wait() -> None:  # the runs up to this one, in order: the first failing face is the one reported
             while futures and len(futures) >= n - upto:
                 try:
-                    learned = futures.pop(0).result()
+                    learned, sizes_learned = futures.pop(0).result()
                 except BrokenProcessPool:  # a worker killed (a kill, the system short of memory): the faces not
                     futures.clear()        # learned yet are rendered here, as without workers (it ended in a traceback)
                     memo.arriving.clear()
                     workers.close()
                     return
                 memo.learned.update(learned)
+                if memo.sizes is not None:  # (what the worker found of its pictures: see-through, kept beside their sizes)
+                    for key, value in sizes_learned.items():
+                        memo.sizes.memo.learn(key, value)
                 for key in learned:
                     memo.arriving.pop(key, None)
             if not futures:  # every run came: nothing more is arriving (a key a worker did not learn is rendered here)
@@ -113,14 +119,17 @@ def _known(memo: RenderMemo, renderer: Renderer, face: Face) -> bool:
     return renderer.replays(face, memo.known.get(memo.key(face, renderer.bleed_of(face.deck))))
 
 
-def _render_run(job: tuple[Workspace, Game, BuildOptions, str, float, dict[str, float], list[tuple[int, int]]]) -> dict[str, Any]:
-    """A worker: render the pieces of one run (both sides), return the memo entries."""
-    ws, game, options, inputs, bleed_mm, deck_bleeds, run = job
-    memo = RenderMemo(inputs=inputs, digest=content_hash)  # an art file hashed once per worker, not per face
+def _render_run(job: tuple[Workspace, Game, BuildOptions, str, float, dict[str, float], list[tuple[int, int]],
+                            dict[str, list] | None]) -> tuple[dict[str, Any], dict[str, list]]:
+    """A worker: render the pieces of one run (both sides), return the memo entries, and the art
+    sizes' entries it learned (``sizes``: the build's, by content hash)."""
+    ws, game, options, inputs, bleed_mm, deck_bleeds, run, known_sizes = job
+    sizes = Sizes(Memo(known=known_sizes), content_hash, learning=True) if known_sizes is not None else None
+    memo = RenderMemo(inputs=inputs, digest=content_hash, sizes=sizes)  # an art file hashed once per worker, not per face
     renderer = face_renderer(ws.templates, game, bleed_mm, options.min_dpi, memo=memo, deck_bleeds=deck_bleeds,
                              max_dpi=max_dpi_of(options.max_dpi, game))
     for d, p in run:
         deck = game.decks[d]
         for side in (["front", "back"] if deck.back else ["front"]):
             renderer.render(Face(deck, deck.pieces[p], side))
-    return memo.learned
+    return memo.learned, sizes.memo.learned if sizes is not None else {}

@@ -4,6 +4,7 @@ history before it records one: the draft's change line, the reprint file's last 
 
 from __future__ import annotations
 
+import hashlib
 import json
 from datetime import UTC, datetime
 from pathlib import Path
@@ -11,6 +12,7 @@ from typing import Any
 
 from pnpgen.data.draftfile import draft_for
 from pnpgen.data.draftlines import DraftLines
+from pnpgen.data.gamefiles import figure_pictures, rulebook_raw
 from pnpgen.data.textfile import MAX_DRAFT_BYTES
 from pnpgen.data.textfile import decode as decode_text
 from pnpgen.engine.history import FORMAT, Version, encode, entry_numbers, is_tag_name, path, sha, tags
@@ -77,6 +79,31 @@ def sections(draft: str) -> dict[str, str]:
     return out
 
 
+# the key, beside the draft's sections, of what else in game.yaml the book is set from: its
+# rulebook: settings (figures and captions, cover, edition, colophon) and the pictures its figures
+# show. A figure replaced is a change of the book, said and recorded as a section's edit is
+# (trial72: the build wrote the book anew, said no change, recorded no version; diff was silent).
+SETTINGS = "(game.yaml rulebook:)"
+SETTINGS_SAID = "game.yaml's rulebook:"  # as the build's change line names it
+
+
+def book_sections(game) -> dict[str, str]:
+    """What a version records of the rulebook: the draft's sections (``sections``) and ``SETTINGS``."""
+    out = sections(_draft_text(_draft_of(game)))
+    digest = hashlib.sha256(json.dumps(rulebook_raw(game), ensure_ascii=False, sort_keys=True, default=str).encode())
+    for picture in figure_pictures(game):
+        digest.update(b"\0" + hashlib.sha256(picture.read_bytes()).digest())
+    out[SETTINGS] = digest.hexdigest()[:12]
+    return out
+
+
+def compared(before: dict[str, str], now: dict[str, str]) -> tuple[list[str], list[str], list[str]]:
+    """The rulebook's sections changed, added and removed between two versions' records. A version
+    recorded before ``SETTINGS`` was (its key absent) says nothing of it: not "added"."""
+    return ([s for s in now if s in before and before[s] != now[s]],
+            [s for s in now if s not in before and s != SETTINGS], [s for s in before if s not in now])
+
+
 def content_hash(decks: dict[str, Any], rulebook: dict[str, str], draft: str) -> str:
     """What the version's printed pieces and rulebook are made of: the same hash, the same game."""
     faces = {d: {"pieces": v["pieces"], "values": v["values"]} for d, v in decks.items()}
@@ -118,11 +145,12 @@ def rulebook_change(last: Version | None, game) -> str:
     ``last``: the build's ``last_version``."""
     if last is None:
         return ""
-    before, now = last.body.get("rulebook") or {}, sections(_draft_text(_draft_of(game)))
+    before, now = last.body.get("rulebook") or {}, book_sections(game)
     if not isinstance(before, dict):
         return ""
-    said = [*(f"{s} changed" for s in now if s in before and before[s] != now[s]),
-            *(f"{s} added" for s in now if s not in before), *(f"{s} removed" for s in before if s not in now)]
+    changed, added, removed = compared(before, now)
+    said = [f"{SETTINGS_SAID if s == SETTINGS else s} {how}"
+            for found, how in ((changed, "changed"), (added, "added"), (removed, "removed")) for s in found]
     if not said:
         return ""
     if len(said) > 4:
@@ -148,7 +176,7 @@ def record(out_root: Path, edition: str, game, snapshot: dict[str, Any], last: V
     ``last``: the build's ``last_version``, read once), and the entries to remove so that at most
     ``KEEP`` remain (oldest first, tagged ones kept). ``layout``: how the build laid its home sheets
     out (``home_layout``), which ``reprint --since`` takes when not told another."""
-    rulebook = sections(_draft_text(_draft_of(game)))
+    rulebook = book_sections(game)
     decks = {d: {**{k: v[k] for k in ("name", "count", "pieces", "values", "pairs", "size", "follows", "art", "translated")
                     if k in v},
                  "field_order": list(dict.fromkeys(f for values in v["values"].values() for f in values))}

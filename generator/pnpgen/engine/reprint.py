@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from pnpgen import fonts as fontreg
 from pnpgen.data.formats import paper_title
+from pnpgen.data.names import REPRINT_SINCE
 from pnpgen.engine.changes import (
     art_tag,
     changed_pages,
@@ -23,7 +24,7 @@ from pnpgen.engine.changes import (
     told_apart,
 )
 from pnpgen.engine.imposition import fit_to_printer, folded_or_sleeved, sheet_fonts, version_stamp
-from pnpgen.engine.options import BuildOptions
+from pnpgen.engine.options import REPRINT_FILES, BuildOptions
 from pnpgen.impose.onpaper import deck_sheet, on_deck_paper, paper_printed_on
 from pnpgen.impose.plan import Page, PagePlan
 from pnpgen.impose.sheets import DeckSheets, board_tiles, duplex_ready, home_sheets
@@ -161,8 +162,8 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
     """``<name>.pdf`` (when there are copies to add) and ``<name>.txt``, ``hint`` its last line;
     empty when no copy was added, changed or removed since ``before`` (``now``: this build's
     snapshot, when made). Pages on a paper other than the game's (a deck's A3 ``paper:`` or sheet
-    layout) are named under reprint.txt's head and in ``said`` (the build's summary): one file of
-    mixed papers, which many printer drivers print all on one."""
+    layout) are a file of their own, ``<name>-a3.pdf`` (many printer drivers print a file of mixed
+    papers all on one), named under reprint.txt's head and in ``said`` (the build's summary)."""
     decks = deck_reprints(result, before, now)
     if not decks:
         return {}
@@ -199,57 +200,83 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
                 deck_pages = home_sheets(ds, on.layout, own, font, fontreg.string_width_mm)
             fit_to_printer(deck_pages, options)  # as the home sheets: the slug names the profile
         printed.append((dr, deck_pages, backs_pages))
-    # one file printed duplex: with two-sided sheets in it, a one-sided deck's sheets each get a
-    # blank back, as in <game>-all.pdf, or the next deck's backs would land behind the wrong fronts
-    two_sided = any(backs_pages and deck_pages for _dr, deck_pages, backs_pages in printed)
-    pages: list[Page] = []
+    # one file a paper: the game's paper's pages in <name>.pdf, a deck's own (A3) in <name>-a3.pdf
+    # (one file of mixed papers, many printer drivers print all on one)
+    by_paper: dict[str, list[tuple[DeckReprint, list[Page], bool]]] = {sheet.paper: []}
+    for entry in printed:
+        by_paper.setdefault(papers.get(entry[0].id, sheet.paper) if entry[1] else sheet.paper, []).append(entry)
     lines = [msg("reprint.head", lang, title=game.title, since=since or msg("reprint.since_last", lang)), ""]
 
     def kind_of(dr: DeckReprint) -> str:  # (a deck whose file was deleted: counted as cards)
         return placed[dr.id][0].kind if dr.id in placed else "card"
 
-    apart: dict[str, list[tuple[int, int]]] = {}  # a paper not the game's → the page ranges on it
-    for dr, deck_pages, backs_pages in printed:
-        first, sheets = len(pages) + 1, len(deck_pages)
-        if two_sided and not backs_pages:
-            deck_pages = duplex_ready(deck_pages, False, sheet, font, lang)
-        pages += deck_pages
-        if deck_pages and papers.get(dr.id, sheet.paper) != sheet.paper:
-            ranges = apart.setdefault(papers[dr.id], [])
-            ranges[-1:] = [(ranges[-1][0], len(pages))] if ranges and ranges[-1][1] == first - 1 else [*ranges[-1:], (first, len(pages))]
-        last = len(pages) - (1 if len(deck_pages) > sheets else 0)  # its last sheet, not the blank after it
-        lines.append(f"{dr.id} ({dr.name})")
-        if dr.fronts:
-            pages_shown = f"{first}" + (f"–{last}" if last > first else "")
-            key = "reprint.add.pages" if last > first else "reprint.add"  # "pages 1–10", "page 3"
-            lines.append("  " + msg(key, lang, copies=_copies(len(dr.fronts), kind_of(dr), lang), file=f"{name}.pdf",
-                                    pages=pages_shown))
-            lines += [f"    {n} × {piece}" for piece, n in dr.add.items()]
-        if dr.pull:
-            lines.append("  " + msg("reprint.pull", lang, copies=_copies(sum(dr.pull.values()), kind_of(dr), lang)))
-            lines += [f"    {n} × {piece}" for piece, n in dr.pull.items()]
-        lines.append("")
+    files: dict[str, bytes] = {}
+    apart: list[str] = []  # the files of a paper not the game's
+    for paper, entries in by_paper.items():
+        file = reprint_file_name(name, paper, sheet.paper)
+        # printed duplex: with two-sided sheets in it, a one-sided deck's sheets each get a blank
+        # back, as in <game>-all.pdf, or the next deck's backs would land behind the wrong fronts
+        two_sided = any(backs_pages and deck_pages for _dr, deck_pages, backs_pages in entries)
+        pages: list[Page] = []
+        for dr, deck_pages, backs_pages in entries:
+            first, sheets = len(pages) + 1, len(deck_pages)
+            if two_sided and not backs_pages:
+                deck_pages = duplex_ready(deck_pages, False, sheet, font, lang)
+            pages += deck_pages
+            last = len(pages) - (1 if len(deck_pages) > sheets else 0)  # its last sheet, not the blank after it
+            lines.append(f"{dr.id} ({dr.name})")
+            if dr.fronts:
+                pages_shown = f"{first}" + (f"–{last}" if last > first else "")
+                key = "reprint.add.pages" if last > first else "reprint.add"  # "pages 1–10", "page 3"
+                lines.append("  " + msg(key, lang, copies=_copies(len(dr.fronts), kind_of(dr), lang), file=file,
+                                        pages=pages_shown))
+                lines += [f"    {n} × {piece}" for piece, n in dr.add.items()]
+            if dr.pull:
+                lines.append("  " + msg("reprint.pull", lang, copies=_copies(sum(dr.pull.values()), kind_of(dr), lang)))
+                lines += [f"    {n} × {piece}" for piece, n in dr.pull.items()]
+            lines.append("")
+        if pages:
+            files[file] = write_document(PagePlan(f"{game.title} — reprint", pages), result.arts, font,
+                                         images=result.images)
+            if paper != sheet.paper:
+                apart.append(file)
     if apart:  # under the head, and in the build's summary (in English, as its other lines)
-        lines[2:2] = [*_papers_said(apart, len(pages), sheet.paper, f"{name}.pdf", lang), ""]
+        main = reprint_file_name(name, sheet.paper, sheet.paper)
+        lines[2:2] = [*_papers_said(apart, by_paper, main if main in files else "", sheet.paper, name, lang), ""]
         if said is not None:
-            said += _papers_said(apart, len(pages), sheet.paper, f"{name}.pdf", "en")
+            said += _papers_said(apart, by_paper, main if main in files else "", sheet.paper, name, "en")
     if hint:
         lines += [hint, ""]
-    files = {f"{name}.txt": "\n".join(lines).encode()}
-    if pages:
-        files[f"{name}.pdf"] = write_document(PagePlan(f"{game.title} — reprint", pages), result.arts, font,
-                                                  images=result.images)
-    return files
+    return {f"{name}.txt": "\n".join(lines).encode(), **files}
 
 
-def _papers_said(apart: dict[str, list[tuple[int, int]]], pages: int, paper: str, file: str, lang: str) -> list[str]:
-    """The pages of the reprint on papers other than the game's ``paper``, a line a paper
-    (``reprint.pdf pages 3–4 are A3, the others A4: …``); none when every page is on the game's."""
-    on_apart = sum(b - a + 1 for ranges in apart.values() for a, b in ranges)
-    if on_apart == pages and len(apart) == 1:
-        return [msg("reprint.papers.all", lang, file=file, paper=paper_title(next(iter(apart))), other=paper_title(paper))]
-    return [msg("reprint.papers", lang, file=file, paper=paper_title(on), other=paper_title(paper),
-                pages=", ".join(f"{a}–{b}" if b > a else str(a) for a, b in ranges)) for on, ranges in apart.items()]
+def is_reprint_file(rel: str) -> bool:
+    """One of the reprint's files: ``REPRINT_FILES``, or the pages on a paper not the game's,
+    ``reprint-a3.pdf`` (``reprint_file_name``; not pnpgen reprint's reprint-since-V)."""
+    return rel in REPRINT_FILES or (rel.startswith("reprint-") and rel.endswith(".pdf") and "/" not in rel
+                                    and not rel.startswith(REPRINT_SINCE))
+
+
+def reprint_file_name(name: str, paper: str, game_paper: str) -> str:
+    """The reprint's file of one paper: ``reprint.pdf`` for the game's paper, ``reprint-a3.pdf`` for
+    a deck's own A3 (``name``: ``reprint``, or pnpgen reprint's ``reprint-since-v3``)."""
+    return f"{name}.pdf" if paper == game_paper else f"{name}-{paper.lower()}.pdf"
+
+
+def _papers_said(apart: list[str], by_paper: dict[str, list], main: str, paper: str, name: str,
+                 lang: str) -> list[str]:
+    """The reprint's files on papers other than the game's ``paper``, a line a file
+    (``reprint-a3.pdf is A3, reprint.pdf A4: …``); ``main``: the game's paper's file ("" for none)."""
+    out = []
+    for on in by_paper:
+        file = reprint_file_name(name, on, paper)
+        if file not in apart:
+            continue
+        if main:
+            out.append(msg("reprint.papers", lang, file=file, paper=paper_title(on), main=main, other=paper_title(paper)))
+        else:
+            out.append(msg("reprint.papers.all", lang, file=file, paper=paper_title(on), other=paper_title(paper)))
+    return out
 
 
 def _changed_tiles(pages: list[Page], old: list[str] | None, new: list[str], backs: bool) -> list[Page]:

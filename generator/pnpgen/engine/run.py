@@ -33,10 +33,10 @@ from pnpgen.engine.fingerprint import FileHashes, fingerprint
 from pnpgen.engine.fresh import GameOutcome, edition, for_game, inputs_of, sort_games
 from pnpgen.engine.fresh import out_dir as game_out_dir
 from pnpgen.engine.game import BuildResult, build_game
-from pnpgen.engine.options import REPRINT_FILES, RULEBOOK_FILES, BuildOptions, RulebookOptions
+from pnpgen.engine.options import RULEBOOK_FILES, BuildOptions, RulebookOptions
 from pnpgen.engine.output import inside, mark, remove_stray_temps
 from pnpgen.engine.placement import booklet_paper, game_printer
-from pnpgen.engine.reprint import reprint_files
+from pnpgen.engine.reprint import is_reprint_file, reprint_files
 from pnpgen.engine.transaction import Staging, commit
 from pnpgen.engine.trash import empty_trash
 from pnpgen.engine.warm import Warm, Worker
@@ -321,7 +321,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
                     book.start(result, drawn_with)
                 paused.pause()
 
-            result = build_game(ws, slug, options, game=game, cache=cache, state=before, out_dir=out_dir, say=say,
+            result = build_game(ws, slug, options, game=game, cache=cache, state=before, out_dir=out_dir, say=say, sizes=sizes,
                                 sheets=sheets, arts=warm.arts(ed, drawn_with) if warm is not None else None,
                                 lints=warm.lints(ed, drawn_with) if warm is not None else None,
                                 tiles=warm.tiles(ed, drawn_with) if warm is not None else None,
@@ -384,7 +384,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
             book.close()
     try:
         reprints_kept = _reprint_kept(before, reprint_out, out_dir, cache)  # no piece changed: they stay, maybe not printed yet
-        if "reprint.pdf" in reprints_kept and (any(r["why"] == ["sheets changed"] for r in reprint.values())
+        if any(rel.endswith(".pdf") for rel in reprints_kept) and (any(r["why"] == ["sheets changed"] for r in reprint.values())
                                                or any(line.startswith(PRINTER_CHANGED) for line in changes)):
             changes.append(RELAID)  # (the sheets laid out anew, no piece changed: another paper, printer or layout)
         result.manifest["changes"] = changes
@@ -449,7 +449,7 @@ def _keyless_before(out_root: Path, out_dir: Path, game: Game) -> dict[str, str]
     if usercache.secret() is not None or not game.decks:
         return {}
     return {rel: digest for rel, digest in written_before(out_root, out_dir).items()
-            if rel not in RULEBOOK_FILES and rel not in REPRINT_FILES}
+            if rel not in RULEBOOK_FILES and not is_reprint_file(rel)}
 
 
 # said when a kept reprint.pdf is laid out as the sheets were: its copies are still the ones to
@@ -480,7 +480,7 @@ def _no_longer_made(before: GameState | None, last: Mapping[str, str], made: Col
     stale: list[str] = []
     changed: list[str] = []
     for rel, digest in last.items():
-        if rel in made or rel in kept or (rel in REPRINT_FILES and not reprint_out):
+        if rel in made or rel in kept or (is_reprint_file(rel) and not reprint_out):
             continue  # (a reprint file not replaced stays: kept as it was, or edited since and the designer's)
         if before is None or _as_it_wrote(before, out_dir, rel, digest, cache):  # (keyless: checked so)
             stale.append(rel)
@@ -505,7 +505,7 @@ def _reprint_kept(before: GameState | None, made: dict[str, bytes], out_dir: Pat
     if made or before is None:
         return {}
     return {rel: digest for rel, digest in before.files.items()
-            if rel in REPRINT_FILES and as_written(out_dir, rel, digest, cache.hashes)}
+            if is_reprint_file(rel) and as_written(out_dir, rel, digest, cache.hashes)}
 
 
 def _nothing_went_missing(game: Game, before: GameState | None, rulebook: bool) -> None:

@@ -555,15 +555,22 @@ def _fit_decks(ws: Workspace, game: Game, preset: Preset,
         except NotTaken as e:
             out = LeftOut(deck, e, _takes_it(ws, game, preset, deck, options.fit, options.lang))
             if options.decks:  # named with --deck: it stops the export, saying what takes it
-                raise replace(e, expected=f"{e.expected}; {out.takes_it}") from None
+                raise _not_taken(preset, out) from None
             left_out.append(out)
     if len(left_out) == 1 and not fitted:
-        o = left_out[0]
-        raise replace(o.error, expected=f"{o.error.expected}; {o.takes_it}")
+        raise _not_taken(preset, left_out[0])
     if not fitted:
         raise InputError(f"{preset.name} takes none of the decks of {game.slug!r}:", details=tuple(_why_each(left_out)),
                          key="--preset", expected="\n".join(map(one_line, _takes_all(preset, left_out))))
     return [d for d in decks if d.id in fitted], fitted, left_out
+
+
+def _not_taken(preset: Preset, o: LeftOut) -> InputError:
+    """The one deck an export would make, which the preset cannot take, said as "takes none of the
+    decks" is: at its deck file's line, the reason on a line of its own, then what would be right
+    and what takes it, a line each (it was one line of some 400 characters)."""
+    return replace(o.error, message=f"{preset.name} does not take deck {o.deck.id!r}:", details=(o.error.message,),
+                   expected="\n".join(part for part in (o.error.expected, o.takes_it) if part))
 
 
 def _why_each(left_out: list[LeftOut]) -> list[str]:

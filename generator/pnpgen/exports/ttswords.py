@@ -52,7 +52,7 @@ def printed_words(art: Art | None, values: Iterable[str] = (), top_down: bool = 
                 lines.append(chars)
                 starts.append((k, y))
             last, glued = y, False
-            end = x + fontreg.ttfont(item[1]).stringWidth(chars, item[2])
+            end = x + fontreg.string_width(chars, item[1], item[2])
     if top_down:
         lines = _top_down(lines, starts)
     words = _paragraphs([" ".join(line.split()) for line in lines if line.strip()], values)

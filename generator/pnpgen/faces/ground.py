@@ -111,7 +111,9 @@ def _apart(box: tuple[float, float, float, float], pic: tuple[float, float, floa
 
 def _clipped(img, pic: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
     """The picture's box cut to the rectangles it is clipped to (``image()``'s box, a cover fit
-    overflowing it), where those are in its own coordinates."""
+    overflowing it), where those are in its own coordinates, and to the face itself (its root's
+    ``viewBox``: the bleed a face is drawn with; trial73: a layout's art box written 3 mm out,
+    ``x: -3``, ran past a face drawn without bleed for Tabletop Simulator, its ground not found)."""
     root = img.getroottree().getroot()
     el = img
     while (el := el.getparent()) is not None and not el.get("transform") and local_name(el) != "svg":
@@ -120,13 +122,25 @@ def _clipped(img, pic: tuple[float, float, float, float]) -> tuple[float, float,
         shapes = [c for c in found[0] if isinstance(c.tag, str)] if found and local_name(found[0]) == "clipPath" else []
         if len(shapes) == 1 and local_name(shapes[0]) == "rect" and not shapes[0].get("transform") \
                 and found[0].get("clipPathUnits", "userSpaceOnUse") == "userSpaceOnUse":
-            box = _box(shapes[0])
-            if box is not None:
-                x0, y0 = max(pic[0], box[0]), max(pic[1], box[1])
-                x1, y1 = min(pic[0] + pic[2], box[0] + box[2]), min(pic[1] + pic[3], box[1] + box[3])
-                if x1 > x0 and y1 > y0:
-                    pic = (x0, y0, x1 - x0, y1 - y0)
+            pic = _cut(pic, _box(shapes[0]))
+    if el is root and el.getparent() is None and not el.get("transform"):
+        numbers = re.split(r"[\s,]+", (el.get("viewBox") or "").strip())
+        try:
+            view = tuple(float(v) for v in numbers) if len(numbers) == 4 else None
+        except ValueError:
+            view = None
+        pic = _cut(pic, view)  # type: ignore[arg-type]
     return pic
+
+
+def _cut(pic: tuple[float, float, float, float], box: tuple[float, float, float, float] | None
+         ) -> tuple[float, float, float, float]:
+    """The part of ``pic`` inside ``box`` (x, y, w, h), or ``pic`` where they do not meet."""
+    if box is None:
+        return pic
+    x0, y0 = max(pic[0], box[0]), max(pic[1], box[1])
+    x1, y1 = min(pic[0] + pic[2], box[0] + box[2]), min(pic[1] + pic[3], box[1] + box[3])
+    return (x0, y0, x1 - x0, y1 - y0) if x1 > x0 and y1 > y0 else pic
 
 
 def ground_beneath(img) -> str | None:

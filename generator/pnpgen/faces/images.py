@@ -28,8 +28,8 @@ from urllib.parse import quote
 
 from markupsafe import Markup, escape
 
-from pnpgen.data.art import ArtFolder, with_background, with_fragment
-from pnpgen.data.artfile import ArtInfo, see_through, upright_cmyk_jpeg
+from pnpgen.data.art import ArtFolder, Sizes, with_background, with_fragment
+from pnpgen.data.artfile import ArtInfo, upright_cmyk_jpeg
 from pnpgen.data.formats import MAX_DPI, MIN_DPI, SAFE_MM
 from pnpgen.data.markup import literal
 from pnpgen.data.model import PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder, placeholder_note
@@ -122,8 +122,8 @@ class ArtPlacer:
 
     def __init__(self, game: Game, templates, min_dpi: float, warnings: list[str],
                  printed: Mapping[str, float] | None = None, stamps: Stamps | None = None, max_dpi: float = MAX_DPI,
-                 deck_dpi: Mapping[str, float] | None = None):
-        self.folder = ArtFolder(game.root, templates / game.slug, stamps=stamps)
+                 deck_dpi: Mapping[str, float] | None = None, sizes: Sizes | None = None):
+        self.folder = ArtFolder(game.root, templates / game.slug, sizes=sizes, stamps=stamps)
         self.min_dpi = float(min_dpi)
         self.max_dpi = float(max_dpi)  # the resolution ceiling (0: none): finer art is resampled to it
         # a CMYK export sends an upright CMYK JPEG's own inks (exports/export.py cmyk_pictures): such a
@@ -258,7 +258,7 @@ class ArtPlacer:
             if not href or href.startswith(("data:", "#")) or "bg=" in href.partition("#")[2]:
                 continue
             info = self.folder.check(href)
-            if info.kind != "raster" or not see_through(info.path):
+            if info.kind != "raster" or not self.folder.see_through(info.path):
                 continue
             found = ground_beneath(el)
             if found is None:

@@ -8,7 +8,8 @@ template line that drew it), against game.yaml ``lint:`` (``pnpgen.data.lint``):
   sizes, Graphic Mate's 「ルビ（ふりがな）のサイズと振り方」 2021, sets 10/9/8 pt text's ruby at
   5/4.5/4 pt and gives text under 8 pt no ruby);
 - text reading at less than ``min_contrast`` (2:1) on the one colour under it (a dark text on a
-  dark tile; text over art or a gradient is not measured);
+  dark tile; text over art or a gradient is not measured), and an icon's shape filled in the
+  colour of the one painted fill under it, or within CIE ΔE 5 of it (``min_contrast: off`` quiets both);
 - text, a layout's ``grid`` box (however thick its lines), or a stroke thinner than
   ``thin_stroke`` (0.5 pt), inside the ``safe`` zone (3 mm from
   the trim edge inward), measured on the trim's bounding rectangle: text by its box (the glyph
@@ -147,7 +148,10 @@ def lint_faces(faces: Iterable[tuple[Deck, Piece, str, str]], arts: dict[str, Ar
                     kept.learn(name, [list(finding) for finding in seen[face]])
         for at, what, measure, text in seen[face]:
             # a picture's font is told once a deck, wherever its faces show it (a standee's figure twice)
-            told_as = (deck.id, "", what, text) if what == "font-substituted" else (deck.id, at or f"{side} template", what, "")
+            # a shape on a ground of its colour: once per template line and pair of colours
+            told_as = ((deck.id, "", what, text) if what == "font-substituted" else
+                       (deck.id, at or f"{side} template", what, " ".join(text.split()[:2])) if what == "unseen-shape"
+                       else (deck.id, at or f"{side} template", what, ""))
             f = found.setdefault(told_as,
                                  _Finding(deck, at, what, worst=measure, text=text, settings=own, shown=piece,
                                           deck_safe=deck_safe))
@@ -193,13 +197,16 @@ def _ruby_readings(marks: tuple) -> set[int]:
     sets the reading's em box on the base's), or, in vertical text, right of it, its centre within
     a reading's em of the base's right edge (a proportional face's kana is narrower than its em) and
     within a base character up or down (a short base spaced out along a long reading; the m.tate()
-    macro) of a base in a column (a character of its size just above or below it: a token's small
+    macro) of a base in a column (a character of its size just above or below it, or characters
+    set as one text down a column, m.tate()'s run of upright ones: a token's small
     letter beside its big one is no ruby) or of a reading in a column of its own (a long reading
     spaces a one-character base away from its neighbours), so the small-text line can say it is
     ruby."""
     texts = [(i, m) for i, m in enumerate(marks) if m[0] == "text"]
 
     def in_column(b: tuple) -> bool:
+        if b[6] - b[4] > 1.6 * b[2] and b[5] - b[3] < 1.6 * b[2]:  # a text taller than its size and narrow: a column
+            return True
         return any(c[1] == b[1] and abs(c[2] - b[2]) < 0.01 and c[3] < b[5] and b[3] < c[5]
                    and 0 < abs((c[4] + c[6]) - (b[4] + b[6])) / 2 < 1.6 * b[2] for _, c in texts)
 
@@ -261,6 +268,8 @@ def _checks(kind: str, value: float, box: tuple, trim: tuple, s: LintSettings,
         return [("no-viewbox", value)]
     if kind == "contrast":  # a text's contrast ratio on the one colour under it
         return [("low-contrast", value)] if s.min_contrast is not None and value < s.min_contrast - EPS else []
+    if kind == "unseen":  # a shape (an icon) filled in the colour of the ground under it, or nearly
+        return [("unseen-shape", value)] if s.min_contrast is not None else []
     value *= scale
     if kind == "dash":  # the shortest dash or gap of a dashed stroke: as short as a line is thin
         return [("short-dash", value)] if s.min_stroke_pt is not None and \
@@ -401,6 +410,11 @@ def _line(f: _Finding, s: LintSettings, templates: Path, boxes: dict[tuple[str, 
         ink, ground, chars = (f.text.split(" ", 2) + ["", ""])[:3]
         what = (f"text {quoted(chars)} in {ink} on {ground}, contrast {f.worst:.1f}:1, less than "
                 f"{s.min_contrast:g}:1 (hard to read: a lighter or darker text colour)")
+    elif f.kind == "unseen-shape":
+        ink, ground, icon = (f.text.split(" ", 2) + ["", ""])[:3]
+        same = "in the colour" if ink == ground else f"in nearly the colour ({ink}, CIE ΔE {f.worst:.1f})"
+        what = (f"icon {icon} drawn {same} of the {ground} under it: it prints invisible (expected an icon "
+                f"colour apart from its ground's, ΔE 5 or more)")
     elif f.kind == "font-substituted":
         picture, family, font = (f.text.split("\n") + ["", ""])[:3]
         said = f"font-family {family!r}, which is" if family else "no font-family, and names"

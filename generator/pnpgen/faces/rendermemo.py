@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pnpgen.data.art import ArtFolder
+from pnpgen.data.art import ArtFolder, Sizes
 from pnpgen.data.model import Deck, Piece
 from pnpgen.errors import InputError
 from pnpgen.faces.face import Face
@@ -35,6 +35,9 @@ class RenderMemo(Memo[dict]):
     # repainted picture renders again only the faces that looked at it.
     digest: Callable[[Path], str] | None = None
     stamps: Stamps | None = None  # the build's stats of files (the digest's): its templates' art found by them
+    # the art files' sizes by their content as the deck's loading found them (engine/run.py
+    # ``art_sizes``): a face's image() measures its picture without opening it (nor importing Pillow)
+    sizes: Sizes | None = None
     _decks: dict[int, tuple[Deck, str]] = field(default_factory=dict, repr=False)  # _deck_key's, by deck
     _pieces: dict[int, tuple[Piece, str]] = field(default_factory=dict, repr=False)  # _piece_key's, by piece
     _places: dict[int, tuple[Piece, str]] = field(default_factory=dict, repr=False)  # place's, by piece

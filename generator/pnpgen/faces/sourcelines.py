@@ -17,6 +17,7 @@ so moving a template's lines does not make every face new.
 from __future__ import annotations
 
 import hashlib
+import html
 import re
 import sys
 import weakref
@@ -28,11 +29,12 @@ from jinja2.lexer import Token, TokenStream
 from markupsafe import Markup, escape
 
 from pnpgen.patterns import later
+from pnpgen.text.icons import ATTRIBUTE as ICON
 
 ATTRIBUTE = "data-pnpgen-at"
 _TAG = re.compile(r"<([A-Za-z][\w.-]*(?::[\w.-]+)?)(?=[\s/>])")
 _TAG_OR_COMMENT = re.compile(rf"<!--|-->|{_TAG.pattern}")
-_ANY = re.compile(rf' {ATTRIBUTE}="[^"]*"')
+_ANY = re.compile(rf' (?:{ATTRIBUTE}|{ICON})="[^"]*"')  # (an icon's file, drawn nothing: text/icons.py)
 
 
 class SourceLines(Extension):
@@ -61,16 +63,11 @@ class SourceLines(Extension):
             yield Token(token.lineno, "data", "".join(parts))
 
 
-# Each compiled template's answers of ``caller``, by the line of its generated code: Jinja's
+# Each compiled template's answers of ``_template_lines``, by the line of its generated code: Jinja's
 # ``get_corresponding_lineno`` parses the template's whole line table on every call (2.4 % of a
 # build of the shipped games, whose faces call textbox() some 2,000 times). Kept as long as the
 # template is.
 _CALLERS: weakref.WeakKeyDictionary[Any, dict[int, str]] = weakref.WeakKeyDictionary()
-
-
-def caller() -> str | None:
-    """``name:line`` of the innermost template line on the stack (the one calling a helper)."""
-    return next(_template_lines(sys._getframe(2)), None)
 
 
 COMMON = ("common/",)  # the macros' templates (common/macros.svg.j2): a helper they call is named at their caller's line
@@ -98,15 +95,24 @@ def _template_lines(frame: Any) -> Iterator[str]:
         frame = frame.f_back
 
 
+def placing_line() -> str | None:
+    """The template line a helper's SVG is grouped under: the designer's line on the stack (a
+    ``common/`` macro's caller), else the innermost template line (a macro called by none)."""
+    return designers_line(COMMON) or next(_template_lines(sys._getframe(1)), None)
+
+
+def grouped(out: Any, at: str | None) -> Any:
+    """``out``, a helper's SVG, in ``<g data-pnpgen-at="at">`` (as it is: no line, or no SVG)."""
+    if at is None or not isinstance(out, Markup) or not str(out).strip():
+        return out
+    return Markup(f'<g {ATTRIBUTE}="{escape(at)}">') + out + Markup("</g>")
+
+
 def traced(helper: Callable[..., Any]) -> Callable[..., Any]:
     """``helper`` whose SVG output is grouped under the template line that called it."""
 
     def call(*args: Any, **kwargs: Any) -> Any:
-        out = helper(*args, **kwargs)
-        at = designers_line(COMMON) or caller()
-        if at is None or not isinstance(out, Markup) or not str(out).strip():
-            return out
-        return Markup(f'<g {ATTRIBUTE}="{escape(at)}">') + out + Markup("</g>")
+        return grouped(helper(*args, **kwargs), placing_line())
 
     for attr in ("__name__", "__signature__", "__doc__"):
         if hasattr(helper, attr):
@@ -115,8 +121,8 @@ def traced(helper: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def strip(svg: str) -> str:
-    """The SVG without the source-line attributes (what a face is known by)."""
-    return _ANY.sub("", svg) if ATTRIBUTE in svg else svg
+    """The SVG without the source-line attributes and icons' names (what a face is known by)."""
+    return _ANY.sub("", svg) if ATTRIBUTE in svg or ICON in svg else svg
 
 
 # libxml2's words for a tag it could not close, naming the tag and the line it opened on
@@ -172,6 +178,16 @@ def face_key(svg: str) -> str:
     """A face is known by the hash of its SVG without the template lines that drew it
     (``strip``), so moving a template's lines makes no face new."""
     return hashlib.sha256(strip(svg).encode("utf-8")).hexdigest()[:32]
+
+
+def icons_drawn(svg: str) -> list[tuple[str, str]]:
+    """Each icon a face's SVG draws (text/icons.py ``place``): its file's name and its shapes' hash."""
+    if ICON not in svg:
+        return []
+    return [(name, h) for said in _ICON_SAID.findall(svg) for name, _, h in [html.unescape(said).rpartition(" ")]]
+
+
+_ICON_SAID = later(f' {ICON}="([^"]*)"')
 
 
 def lines_of(svg: str) -> str:

@@ -156,7 +156,7 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
         # another edition set in Latin script: Japanese a template writes itself is warned (text/box.py)
         self.translated_from = default if game.lang != default and is_latin(game.lang) else ""
         self.art = ArtPlacer(game, templates, min_dpi, self.warnings, printed, memo.stamps if memo is not None else None,
-                              max_dpi, deck_dpi)  # image(); art.folder.resolver for <image>
+                              max_dpi, deck_dpi, memo.sizes if memo is not None else None)  # image(); art.folder.resolver for <image>
         self._checked: dict[tuple[str, tuple[float, float], float], tuple[list, str | None]] = {}  # (SVG, trim, bleed) found well-formed → (placements, grounded)
         self._printed: set[str] = set()  # templates whose art is all inside their parent's blocks (unprinted)
         self._deck_counts: dict[str, int] = {}  # deck id → its total count, summed once per deck
@@ -331,6 +331,7 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
             icon=traced(_bound(icon, ctx)),
             tate_columns=_bound(vertical.tate_columns, ctx),
             tate_start=_bound(vertical.tate_start, ctx),
+            tate_column=_bound(vertical.tate_column, ctx),
             is_placeholder=is_placeholder,
             placeholder_colour=PLACEHOLDER_COLOUR,
             placeholder_word=placeholder_word(self.game.lang),

@@ -1,24 +1,27 @@
 """縦書き in templates, as ``m.tate()`` and ``m.tate_box()`` (common/macros.svg.j2) use it: the
 ``tate_marks`` filter (a column's marks, its Latin runs as long as the column's font sets them)
 and the ``tate_columns()`` helper (lines set in columns inside a box, right to left, broken as
-JLREQ allows; what does not fit told at the designer's template line), and ``tate_start()``, m.tate()'s
-check of its one column's start. faces/tate.py cuts and
+JLREQ allows; what does not fit told at the designer's template line), ``tate_start()``, m.tate()'s
+check of its one column's start, and ``tate_column()``, the column m.tate() draws. faces/tate.py cuts and
 breaks; this binds the face's fonts, palette and warnings, and tells the card-text markup's mistakes
 as a text box tells them (text.read_markup)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import jinja2
+from markupsafe import Markup
 
 from pnpgen import fonts as fontreg
 from pnpgen.data.markup import MarkupError
 from pnpgen.data.validate import show, type_name
 from pnpgen.errors import InputError
 from pnpgen.faces import tate
-from pnpgen.text import MAX_TEXT_CHARS, TextContext, check_numbers, read_glyphs, read_markup, warned_at
+from pnpgen.faces.sourcelines import grouped, placing_line
+from pnpgen.text import MAX_TEXT_CHARS, TextContext, check_numbers, icon, read_glyphs, read_markup, textbox, warned_at
 from pnpgen.text.cells import font_pair
 
 
@@ -28,7 +31,7 @@ def measure(fonts: Mapping[str, str], font: str, size: float) -> Callable[[str, 
     a CJK font is some 0.3 s to load)."""
     name, bold = font_pair(fonts, str(font))
     try:
-        fontreg.ttfont(name)
+        fontreg.face(name)
     except KeyError:
         raise InputError(f"tate: font {str(font)[:40]!r} is neither a font role nor a font of fonts/",
                          key="font", expected="a font role (" + ", ".join(fonts) + ") or a font in fonts/") from None
@@ -42,11 +45,104 @@ def measure(fonts: Mapping[str, str], font: str, size: float) -> Callable[[str, 
 def tate_marks(context: Any, text: object, size: float, pitch: float = 1.1, font: str = "mono") -> list[tate.Mark]:
     """The filter ``text | tate_marks(size, pitch=1.1, font="mono")``: the column m.tate() sets,
     its markup read with the game's palette (m.tate() has told its mistakes first: tate_start)."""
+    return _marks(context.get("fonts") or {}, context.get("palette") or {}, text, size, pitch, font)
+
+
+def _marks(fonts: Mapping[str, str], palette: Mapping[str, str], text: object, size: float, pitch: float,
+           font: str) -> list[tate.Mark]:
     try:
-        return tate.marks(str(text), float(size), float(pitch), measure(context.get("fonts") or {}, font, size),
-                          context.get("palette") or {})
+        return tate.marks(str(text), float(size), float(pitch), measure(fonts, font, size), palette)
     except MarkupError as e:
         raise InputError(f"tate_marks: {e}", expected="a palette name from game.yaml") from None
+
+
+def tate_column(ctx: TextContext, text: object, x: float, y: float, size: float = 9, font: str = "mono",
+                fill: str = "#000000", pitch: float = 1.1) -> Markup:
+    """m.tate()'s column (``fill`` its ink as ``paint(ink, text=True)`` gives it, hex): each mark
+    placed as the macro placed it piece by piece — a character a ``textbox()`` of its cell, turned
+    or moved within it, a Latin run's box turned, a ruby's base and reading pieces set as columns
+    of their own, an icon a square — in one call, not a macro call and a Jinja loop a piece (a
+    ruby-heavy verse's faces took half their build in those calls: docs/speed.md, round tate46).
+    Each piece in its ``<g data-pnpgen-at>`` of the designer's line, as a traced textbox() is; a
+    number that is none told as tate_columns() tells one (it stopped at Python's words)."""
+    check_numbers(ctx, text, "m.tate", x=x, y=y, size=size, pitch=pitch)
+    out: list[str] = []
+    _column(ctx, out, placing_line(), text, x, y, size, font, fill, pitch)
+    return Markup("".join(_merged(out)))
+
+
+# a character textbox() set alone, upright in its cell, in its group of the designer's line
+_UPRIGHT = re.compile(r'<g data-pnpgen-at="([^"]*)"><text x="([-0-9.]+)" y="([-0-9.]+)" ([^>]*)>([^<&])</text></g>')
+
+
+class _Alone(str):
+    """A ruby's reading piece, left an element of its own: the print lint judges a reading
+    character by character beside its base (printlint.py ``_ruby_readings``) and names the one."""
+
+
+def _merged(out: list[str]) -> list[str]:
+    """``out`` with each run of characters set upright one after another in the same font, size
+    and ink (a ruby's base among them, not its reading) made one ``<text>`` placing each at its own x and y, as textbox() placed it: the
+    same glyphs at the same points, in the same order, the converter's work an element a run,
+    not two a character (the PDF's text grouped so; round tate46)."""
+    done: list[str] = []
+    run: list[re.Match[str]] = []
+
+    def flush() -> None:
+        if len(run) == 1:
+            done.append(run[0].group(0))
+        elif run:
+            at, style = run[0].group(1), run[0].group(4)
+            xs, ys = " ".join(m.group(2) for m in run), " ".join(m.group(3) for m in run)
+            done.append(f'<g data-pnpgen-at="{at}"><text x="{xs}" y="{ys}" {style}>{"".join(m.group(5) for m in run)}</text></g>')
+        run.clear()
+
+    for item in out:
+        m = None if isinstance(item, _Alone) else _UPRIGHT.fullmatch(item)
+        if m is None or (run and (m.group(1), m.group(4)) != (run[0].group(1), run[0].group(4))):
+            flush()
+        if m is None:
+            done.append(item)
+        else:
+            run.append(m)
+    flush()
+    return done
+
+
+def _column(ctx: TextContext, out: list[str], at: str | None, text: object, x: float, y: float, size: float,
+            font: str, fill: str, pitch: float) -> None:
+    em = size * 25.4 / 72
+    for mark in _marks(ctx.fonts, ctx.palette, text, size, pitch, font):
+        if mark.kind == "space":
+            continue
+        top = y + mark.top
+        middle = top + mark.length / 2
+        if mark.kind == "latin":
+            box = textbox(ctx, mark.styled(mark.text), x - mark.length / 2 - em * 0.2, middle - em * 0.7,
+                          mark.length + em * 0.4, em * 1.4, size=size, min_size=size, font=font, align="center",
+                          valign="middle", line_height=1.0, fill=fill)
+            out.append(f'<g transform="rotate(90 {x} {middle})">{grouped(box, at)}</g>')
+        elif mark.kind == tate.RUBY:
+            for part, part_at in mark.base_parts:
+                _column(ctx, out, at, mark.styled(part), x, y + part_at, size, font, fill, pitch)
+            reading: list[str] = []
+            for part, part_at in mark.reading_parts:
+                _column(ctx, reading, at, mark.styled(part), x + em * 0.75, y + part_at, size / 2, font, fill, 1.0)
+            out.extend(_Alone(piece) for piece in reading)
+        elif mark.kind == tate.ICON:
+            out.append(grouped(icon(ctx, mark.text, x - em / 2, middle - em / 2, em, mark.colour or fill), at))
+        else:
+            box = grouped(textbox(ctx, mark.styled(mark.text), x - em * 0.7, middle - em * 0.7, em * 1.4, em * 1.4,
+                                  size=size, min_size=size, font=font, align="center", valign="middle",
+                                  line_height=1.0, fill=fill), at)
+            if mark.kind == "turned":
+                out.append(f'<g transform="rotate(90 {x} {middle})">{box}</g>')
+            elif mark.kind == "stop":
+                out.append(f'<g transform="translate({em * 0.6} {-em * 0.6})">{box}</g>')
+            elif mark.kind == "small":
+                out.append(f'<g transform="translate({em * 0.1} {-em * 0.1})">{box}</g>')
+            else:
+                out.append(box)
 
 
 def tate_columns(ctx: TextContext, text: object, x: float, y: float, w: float, h: float, size: float = 9,

@@ -65,7 +65,7 @@ def metrics(name: str) -> FontMetrics | None:
 
 @lru_cache(maxsize=64)
 def _metrics(name: str, file: fonts.FontFile) -> FontMetrics:
-    face = fonts.ttfont(name).face
+    face = fonts.face(name)
     ps = face.name.decode("latin-1") if isinstance(face.name, bytes) else str(face.name)
     return FontMetrics(name, ps, dict(face.charToGlyph), dict(face.charWidths), float(face.defaultWidth),
                        float(face.ascent), float(face.descent), float(face.capHeight),

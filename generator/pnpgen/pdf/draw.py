@@ -41,7 +41,7 @@ def draw_art(canvas, art: Art, cmyk: bool = False, images: ImageStreams | None =
             if pending:
                 canvas.addLiteral(" ".join(pending))
                 pending = []
-            fonts.ensure(it[1])  # (an art from the cache may be drawn by a process that converted nothing)
+            fonts.drawable(it[1])  # (an art from the cache may be drawn by a process that converted nothing)
             t = canvas.beginText()
             t.setFont(it[1], it[2])
             for x, y, chars in it[3]:

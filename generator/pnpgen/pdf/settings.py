@@ -27,10 +27,9 @@ import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from reportlab import rl_config
-
-# reportlab.graphics.shapes (STATE_DEFAULTS) loads platypus, a third of a second: it is imported
-# by the functions that change its settings, which only run where ReportLab's graphics are drawn.
+# ReportLab is imported by the functions that change its settings, which only run where ReportLab
+# draws: reportlab.graphics.shapes (STATE_DEFAULTS) loads platypus, a third of a second, and even
+# rl_config loads Pillow (some 30 ms with the font modules a build of cached faces never needs).
 
 
 @contextmanager
@@ -50,6 +49,8 @@ def dated_as_pnpgen_dates() -> Iterator[None]:
 
 def flate_only() -> None:
     """Write every stream with Flate alone (no ASCII85): call before a document is saved."""
+    from reportlab import rl_config
+
     rl_config.useA85 = 0
 
 
@@ -62,6 +63,8 @@ def default_font(name: str) -> None:
 
 def canvas_font() -> str:
     """The font a canvas made without ``initialFontName`` starts with (ReportLab's default)."""
+    from reportlab import rl_config
+
     return str(rl_config.canvas_basefontname)
 
 
@@ -69,6 +72,8 @@ def canvas_font() -> str:
 def ascii85_streams() -> Iterator[None]:
     """ASCII85 on while the block runs: ReportLab writes inline image data as text only in
     ASCII85; with Flate-only streams it would put bytes among the page's text and fail."""
+    from reportlab import rl_config
+
     before, rl_config.useA85 = rl_config.useA85, 1
     try:
         yield

@@ -14,8 +14,6 @@ opaque, deterministic, and its colours are CMYK in a CMYK document.
 
 from __future__ import annotations
 
-from reportlab.pdfbase.pdfdoc import PDFArrayCompact, PDFDictionary, PDFName, PDFResourceDictionary
-
 from pnpgen.pdf.content import paint_form
 from pnpgen.pdf.objects import Name
 
@@ -33,6 +31,8 @@ def draw_paint(canvas, item: tuple, cmyk: bool) -> None:
 def _form(canvas, name: str, area: tuple, content: str, patterns: dict) -> None:
     """A form XObject over ``area`` whose /Resources hold ``patterns`` (and the document's
     fonts, which ReportLab's form preamble names)."""
+    from reportlab.pdfbase.pdfdoc import PDFResourceDictionary  # (where ReportLab draws: imports46)
+
     x0, y0, x1, y1 = area
     canvas.beginForm(name, x0, y0, x1, y1)
     canvas.addLiteral(content)
@@ -43,6 +43,8 @@ def _form(canvas, name: str, area: tuple, content: str, patterns: dict) -> None:
 
 def _reportlab(value):
     """A value for pdf/objects.py as ReportLab's PDF object (booleans as their keywords)."""
+    from reportlab.pdfbase.pdfdoc import PDFArrayCompact, PDFDictionary, PDFName
+
     if isinstance(value, dict):
         return PDFDictionary({k: _reportlab(v) for k, v in value.items()})
     if isinstance(value, (list, tuple)):

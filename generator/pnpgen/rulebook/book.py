@@ -46,7 +46,7 @@ from pnpgen.rulebook.ownpics import low_dpi, picture_arts
 from pnpgen.rulebook.parse import parse
 from pnpgen.rulebook.pictures import DeckPicture
 from pnpgen.rulebook.proof import Finding, proof, proof_text, report_lang
-from pnpgen.rulebook.proofopen import draft_open_lines, open_in_draft
+from pnpgen.rulebook.proofopen import draft_open_lines, open_in_draft, open_printed
 from pnpgen.rulebook.reader import Draft, detect_language, read_draft
 from pnpgen.rulebook.sheet import FILE as SHEET_FILE
 from pnpgen.rulebook.sheet import SheetResult, column_measures, set_sheet
@@ -447,6 +447,7 @@ def read_rulebook(game: Game, font_dir: Path, min_dpi: float = MIN_DPI) -> Draft
     warnings += comp_warnings
     warnings += _past_the_box(game, settings)
     warnings += [spec.untranslated for spec in settings.figures if spec.untranslated]
+    warnings += settings.untranslated
     warnings += [settings.parked_summary] if settings.parked_summary else []
     warnings += settings.cover_left_out
     warnings += low_dpi(game, settings, min_dpi)
@@ -624,7 +625,7 @@ def build_rulebook(game: Game, font_dir: Path, *, pictures: Mapping[str, DeckPic
     icons = _drawn_icons(r, icon_dirs)
     warnings += _icon_warnings(r, game.slug, icons, icon_dirs)
     if rules_only:
-        warnings += _provisional_printed(r, lang)
+        warnings += _provisional_printed(r, lang) + open_printed(r.doc, r.draft.text, r.path)
     meta = _meta(game, r, rules_only, pictures, binding, icons)
     setting = setlines.SetLines()  # this book's lines: recalled from its last setting, kept for the next
     own = picture_arts(game, settings, max_dpi)

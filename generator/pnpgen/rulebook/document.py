@@ -239,8 +239,12 @@ class RulebookDoc(BaseDocTemplate):
         right_hand = (doc.page % 2 == 1) == (self.meta.binding != "right")
         inner, outer = (MARGIN_INNER, PAGE_W - MARGIN_OUTER) if right_hand else (PAGE_W - MARGIN_INNER, MARGIN_OUTER)
         glyphs.draw(canv, inner, y, head, self.fonts.gothic, MIN_SIZE, "left" if right_hand else "right")
-        if self._page_mark:
-            inline.draw_line(canv, outer, y, self._page_mark, self.fonts.gothic, MIN_SIZE, self.meta.icons,
+        if self._page_mark:  # (cut with … where it would reach the title: two ems kept between them)
+            room = PAGE_W - MARGIN_INNER - MARGIN_OUTER - glyphs.width(head, self.fonts.gothic, MIN_SIZE, LATIN_GAP) \
+                - 2 * MIN_SIZE
+            mark = inline.fitted(self._page_mark, self.fonts.gothic, MIN_SIZE, self.meta.icons, room,
+                                 em_space=not self.meta.latin)
+            inline.draw_line(canv, outer, y, mark, self.fonts.gothic, MIN_SIZE, self.meta.icons,
                              "right" if right_hand else "left", em_space=not self.meta.latin)
         canv.setStrokeColor(RULE)
         canv.setLineWidth(0.4)

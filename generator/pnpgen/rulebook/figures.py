@@ -188,6 +188,7 @@ class RulebookSettings:
     cover: str = ""  # the cover's top line: what the book is (シナリオブック); empty: pnpgen's ルールブック
     cover_decks: list[str] = field(default_factory=list)  # the decks the cover pictures; empty: the game's main pieces
     cover_left_out: list[str] = field(default_factory=list)  # the warnings for named cover decks the cover cannot show
+    untranslated: list[str] = field(default_factory=list)  # the warnings for a cover line or edition in another language
     sheet: SheetSpec | None = None  # the rule sheet (``sheet:``); None: the game asks for none
 
 
@@ -251,11 +252,12 @@ def _in_language(doc: Located, value: Any, keypath: tuple, game: Game) -> str:
     raise doc.error(keypath, f"no text in {' or '.join(wanted)}", "{" + ", ".join(f"{k}: …" for k in wanted) + "}")
 
 
-def _untranslated(doc: Located, value: Any, keypath: tuple, game: Game) -> str:
-    """The warning for a caption the edition prints in another language (a game trial: the English
-    book printed 「Figure: 開始時の配置例」 unwarned, or warned as "marked 〔ja〕", which the book
-    never marks): one given per language without the edition's, or a plain Japanese text in a
-    Latin-script edition."""
+def _untranslated(doc: Located, value: Any, keypath: tuple, game: Game, what: str = "rulebook figure caption") -> str:
+    """The warning for a caption (``what``: the cover's line, the edition) the edition prints in
+    another language (a game trial: the English book printed 「Figure: 開始時の配置例」 unwarned, or
+    warned as "marked 〔ja〕", which the book never marks; trial72's English cover, 「ルールブック」
+    over Stone Garden): one given per language without the edition's, or a plain Japanese text in
+    a Latin-script edition."""
     default = game.translations.default if game.translations is not None else game.lang
     if game.lang == default or not value:
         return ""
@@ -267,8 +269,8 @@ def _untranslated(doc: Located, value: Any, keypath: tuple, game: Game) -> str:
         said = f"{quoted(str(value))} is plain {default} text"
     else:
         return ""
-    return (f"{doc.where(keypath)}: rulebook figure caption {said}; the {game.lang} rulebook prints it as "
-            f"written (a translation forgotten? write it as caption: {{{default}: …, {game.lang}: …}})")
+    return (f"{doc.where(keypath)}: {what} {said}; the {game.lang} rulebook prints it as "
+            f"written (a translation forgotten? write it as {keypath[-1]}: {{{default}: …, {game.lang}: …}})")
 
 
 def load_settings(game: Game) -> RulebookSettings:
@@ -403,6 +405,8 @@ def load_settings(game: Game) -> RulebookSettings:
         out.edition = _short_line(doc, raw, "edition", game, "初版 or 第2版 ({ja: 初版, en: First edition})")
     if raw.get("cover") is not None:
         out.cover = _short_line(doc, raw, "cover", game, "シナリオブック ({ja: シナリオブック, en: Scenario book})")
+    out.untranslated = [said for key in ("cover", "edition") if raw.get(key) is not None and
+                        (said := _untranslated(doc, raw[key], ("rulebook", key), game, f"rulebook {key}"))]
     if raw.get("cover_decks") is not None:
         named = raw["cover_decks"]
         named = [named] if isinstance(named, str) else named

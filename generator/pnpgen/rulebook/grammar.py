@@ -433,11 +433,16 @@ def _part_kana(lines: list[tuple[int, str, list[Word]]]) -> list[Slip]:
 def _kana_verbs(lines: list[tuple[int, str, list[Word]]]) -> list[Slip]:
     """A verb written in kana (おいて) where the rules write the same verb in kanji (置いて), or the
     other way round, whichever is rarer (a tie: the kana): each such spelling. A verb after the
-    て／で of a て-form is a helping verb (除けておく, 引いてください), in kana by rule: left out."""
+    て／で of a て-form is a helping verb (除けておく, 引いてください), in kana by rule: left out; so is
+    the quotative いう after と or って (「…という言葉」, 「…っていうのは」: 公用文作成の考え方, 2022,
+    writes 「という」 in kana), no spelling of the verb 言う a draft says in kanji (「言います」)."""
     spelt: dict[str, dict[bool, list[tuple[int, str, Word]]]] = defaultdict(lambda: defaultdict(list))
     for n, line, ws in lines:
         for i, w in enumerate(ws):
             if w.pos != "動詞" or not _KANJI.search(w.lemma) or (i and ws[i - 1].pos2 == "接続助詞"):
+                continue
+            if w.lemma == "言う" and i and ws[i - 1].surface in ("と", "って") and ws[i - 1].pos == "助詞" and \
+                    not _KANJI.search(w.surface):
                 continue
             in_kanji = bool(_KANJI.search(w.base))
             if in_kanji or all(_HIRAGANA.fullmatch(c) for c in w.base):

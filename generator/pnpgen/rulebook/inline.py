@@ -156,6 +156,18 @@ def width(text: str, font: str, size: float, known: Mapping[str, Icon], gap_em: 
                for part in _line_parts(text, known, em_space))
 
 
+def fitted(text: str, font: str, size: float, known: Mapping[str, Icon], room: float, gap_em: float = LATIN_GAP,
+           em_space: bool = False) -> str:
+    """``text`` whole when its ``width`` fits ``room`` points, else cut at its end with … to fit,
+    an icon's ``{name}`` kept whole or left out (a running head's long section, trial72)."""
+    if width(text, font, size, known, gap_em, em_space) <= room:
+        return text
+    units = re.findall(ICON_TOKEN.pattern + "|.", text, re.S)
+    while units and width("".join(units).rstrip() + "…", font, size, known, gap_em, em_space) > room:
+        units.pop()
+    return "".join(units).rstrip("\u3000 ") + "…"
+
+
 def draw_line(canv, x: float, y: float, text: str, font: str, size: float, known: Mapping[str, Icon],
               align: str = "left", gap_em: float = LATIN_GAP, em_space: bool = False) -> None:
     """``glyphs.draw`` of a line with its icons drawn, each an em. ``em_space``: each 　 is drawn

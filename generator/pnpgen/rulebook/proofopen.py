@@ -9,7 +9,7 @@ from collections.abc import Collection
 from pathlib import Path
 
 from pnpgen.data.model import Game, OpenValue, is_placeholder, open_value_said, open_values_once
-from pnpgen.messages import msg
+from pnpgen.messages import counted, msg
 from pnpgen.rulebook import grammar
 from pnpgen.rulebook.proofbase import Finding, rules_lines
 from pnpgen.rulebook.tree import Document
@@ -86,3 +86,17 @@ def open_in_draft(doc: Document, text: str, draft_path: Path | str, lang: str,
                            msg("proof.draft_open.file", lang, **said)
                            + (msg("proof.open.more_file", lang, n=more) if more > 0 else ""), (word,)))
     return out
+
+
+def open_printed(doc: Document, text: str, draft_path: Path | str) -> list[str]:
+    """The book to hand out (``--rules-only``, the doujin-book export) still prints a 未定 (要検討,
+    TODO) left in the draft's rules: said once, at the first one's line, with how many lines more,
+    as a print-shop export warns of a deck that still prints 未定 (trial72: 「イラスト：未定」 went
+    into the 同人印刷所's file unsaid)."""
+    found = draft_open_lines(doc, text)
+    if not found:
+        return []
+    n, word, context = found[0]
+    more = f", and {counted(len(found) - 1, 'more line')}" if len(found) > 1 else ""
+    return [f"{draft_path}:{n}: the book to hand out still prints “{word}” left in the draft's rules: {context}{more} "
+            f"(pnpgen check lists them; settle them in the draft before the book goes to print)"]

@@ -69,6 +69,7 @@ from pnpgen.svg.style import (
     similarity,
 )
 from pnpgen.svg.unprinted import WITH_ID, refuse_for_svglib, refuse_not_drawn, refuse_unknown_element
+from pnpgen.text.icons import ATTRIBUTE as ICON
 from pnpgen.units import PT_PER_MM
 
 MAX_ELEMENTS = 100_000  # elements one face draws, each <use> expansion counted: a bound on time and size
@@ -226,6 +227,7 @@ class Converter:
         self.grounds: list[tuple[tuple, tuple | None, tuple | None]] = []
         self.substituted: set[tuple[str, str]] = set()  # a picture's font families set in the nearest font (told once)
         self.at = ""  # the template line that drew the element being drawn (SOURCE attribute)
+        self.icon = ""  # the icon file (and its hash) an element being drawn is a shape of ("": none)
         props = props_of(root)
         vb = viewbox(props, where)
         w, h = root_length(props.get("width"), where), root_length(props.get("height"), where)
@@ -292,16 +294,24 @@ class Converter:
     def ground_under(self, box: tuple) -> tuple | None:
         """The colour under the whole of ``box`` (points): the last fill painted over it, white
         paper where nothing is; None where what is under it is not known."""
+        found = self.fill_under(box)
+        return (1.0, 1.0, 1.0) if found == () else found[1] if found else None
+
+    def fill_under(self, box: tuple) -> tuple | None:
+        """The last fill painted over ``box`` (points) when it surely covers the whole of it:
+        (its box, its colour); () where nothing is painted (the paper); None where what is under
+        it is not known (a picture, a path's fill, a gradient, a fill covering part of it)."""
         x0, y0, x1, y1 = box
-        for n, ((g0, h0, g1, h1), sure, rgb) in enumerate(reversed(self.grounds)):
+        for n, (ground, sure, rgb) in enumerate(reversed(self.grounds)):
+            g0, h0, g1, h1 = ground
             if n >= GROUND_SCAN:  # a face of thousands of shapes: not known, rather than slow
                 return None
             if g0 >= x1 or x0 >= g1 or h0 >= y1 or y0 >= h1:
                 continue
             if rgb is None or sure is None or not (sure[0] <= x0 and sure[1] <= y0 and x1 <= sure[2] and y1 <= sure[3]):
                 return None
-            return rgb
-        return (1.0, 1.0, 1.0)
+            return ground, rgb
+        return ()
 
     def mark_unit(self, written: str, units: float) -> None:
         """A length written with a unit of print (``stroke-width="0.6mm"``) where the face's user
@@ -564,15 +574,16 @@ class Converter:
         if props.get("opacity", "").strip() in ("0", "0.0", "0%"):
             return
         style = self.inherit(parent_style, props)
-        at = self.at
+        at, icon = self.at, self.icon
         self.at = props.get(SOURCE) or at
+        self.icon = props.get(ICON) or icon
         try:
             self._element(el, name, props, style)
         except BeyondPdf as e:  # the innermost element drawing it named (said so, it is no BeyondPdf any more)
             raise self.error(el, e.message.replace("the face has", "has", 1),
                              e.expected) from None
         finally:
-            self.at = at
+            self.at, self.icon = at, icon
 
     def _element(self, el, name: str, props: dict, style: dict) -> None:
         matrix = None

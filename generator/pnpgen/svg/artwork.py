@@ -53,7 +53,9 @@ class Art:
     the face's bottom-left corner (y up), ``at`` the template line that drew it ("" unknown); and
     ``contrast`` for a text on a known ground (one solid fill under the whole of it, or the white
     paper) reading at less than 7:1, ``value`` the ratio, ``text`` its colour, the ground's and
-    the characters (``#23262e #1f3b1f 深い森``)."""
+    the characters (``#23262e #1f3b1f 深い森``); ``unseen`` for an icon's filled shape on a painted
+    ground of (nearly) its colour, ``value`` their distance (CIE ΔE 1976), ``text`` the two colours
+    and the icon's file (``#2f6f2f #2f6f2f fish.svg``)."""
 
     width_pt: float
     height_pt: float
@@ -174,7 +176,7 @@ def _listed(v: Any) -> list:
 
 
 def _mark_from_json(m: Any) -> tuple:
-    if not (isinstance(m, list) and len(m) == 8 and m[0] in ("stroke", "dash", "text", "contrast", "font", "unit", "viewbox") and isinstance(m[1], str)
+    if not (isinstance(m, list) and len(m) == 8 and m[0] in ("stroke", "dash", "text", "contrast", "unseen", "font", "unit", "viewbox") and isinstance(m[1], str)
             and isinstance(m[7], str)):
         raise ValueError("vector art object: a malformed mark")
     return (m[0], m[1], _number(m[2]), _number(m[3]), _number(m[4]), _number(m[5]), _number(m[6]), m[7])

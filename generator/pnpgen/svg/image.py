@@ -22,6 +22,7 @@ from pnpgen.data.artfile import (
     open_picture,
     smaller_size,
 )
+from pnpgen.data.picturebytes import opaque_png_size
 from pnpgen.errors import InputError
 from pnpgen.patterns import later
 from pnpgen.svg.style import (
@@ -187,6 +188,9 @@ def _image_bytes(conv, el, href: str) -> bytes:
 
 def _raster_size(conv, el, data: bytes) -> tuple[int, int]:
     """The picture's size in pixels; an error for one with transparent pixels or none readable."""
+    plain = opaque_png_size(data)
+    if plain is not None and plain[0] * plain[1] <= MAX_ART_PIXELS:
+        return plain
     from PIL import Image
 
     try:

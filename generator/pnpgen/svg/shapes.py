@@ -8,10 +8,12 @@ import math
 import re
 from typing import Any
 
+from pnpgen.data.colourvision import apart
+from pnpgen.data.model import PLACEHOLDER_COLOUR
 from pnpgen.svg import gradient
 from pnpgen.svg.artwork import paint_item
 from pnpgen.svg.path import parse_path, parse_points, segments_ops
-from pnpgen.svg.style import URL, parse_colour, pdf_num
+from pnpgen.svg.style import URL, hex_colour, parse_colour, pdf_num
 
 NAMES = ("rect", "circle", "ellipse", "line", "polyline", "polygon", "path")
 CAPS = {"butt": "0", "round": "1", "square": "2"}
@@ -62,6 +64,8 @@ def shape(conv, el, name: str, props: dict, style: dict, matrix: tuple | None = 
         short = shortest_dash(dash_pattern(conv, el, style, scale)[0], width * scale, style["stroke-linecap"])
         if short is not None:
             conv.mark("dash", short[0], box, short[1])
+    if conv.icon and isinstance(fill, tuple) and (stroke is None or stroke == fill):
+        _mark_unseen(conv, fill, box)
     if fill is not None:
         conv.paint_ground(box, _covered(conv, name, props, box, matrix), fill if isinstance(fill, tuple) else None)
     if not isinstance(fill, (tuple, type(None))) or not isinstance(stroke, (tuple, type(None))):
@@ -75,6 +79,30 @@ def shape(conv, el, name: str, props: dict, style: dict, matrix: tuple | None = 
         stroke_state(conv, el, style, width, scale)
     conv.ops.append(ops + " " + paint_op(fill is not None, stroke is not None, style))
 
+
+
+# an icon's shape filled this close (CIE ΔE 1976) to the one painted fill under the whole of it is marked
+# for the print lint: it prints as good as invisible (ISO 12647-2 lets a press's solid ink drift 5)
+UNSEEN_DISTANCE = 5.0
+
+
+def _mark_unseen(conv, fill: tuple, box: tuple | None) -> None:
+    """Mark an icon's shape whose fill is, or nearly is, the colour painted under the whole of it
+    (a fill, not the paper) and that covers less than half of that fill: an icon in the colour of
+    its band prints invisible. The contrast lint's ground (``fill_under``), as a text's."""
+    if box is None:
+        return
+    under = conv.device_box(box)[0]
+    found = conv.fill_under(under)
+    if not found or hex_colour(fill) == PLACEHOLDER_COLOUR:
+        return
+    (g0, h0, g1, h1), ground = found
+    if (under[2] - under[0]) * (under[3] - under[1]) > (g1 - g0) * (h1 - h0) / 2:
+        return  # (an icon's own ground painted again under its shapes: nothing drawn on it is lost)
+    distance = apart(hex_colour(fill), hex_colour(ground))
+    if distance < UNSEEN_DISTANCE:
+        conv.marks.append(("unseen", conv.at, round(distance, 2), *(round(c, 3) for c in under),
+                           f"{hex_colour(fill)} {hex_colour(ground)} {conv.icon.rsplit(' ', 1)[0]}"))
 
 
 def _covered(conv, name: str, props: dict, box: tuple | None, matrix: tuple | None) -> tuple | None:

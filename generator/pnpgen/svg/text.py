@@ -186,7 +186,7 @@ def _line_height(conv, style: dict, size: float) -> float:
 
 
 def _width(s: str, font: str, size: float) -> float:
-    return fonts.ttfont(font).stringWidth(s, size)
+    return fonts.string_width(s, font, size)
 
 
 def _set_in(conv, el, st: dict) -> tuple[str, float, Any, float, float]:
@@ -279,7 +279,7 @@ def baseline_drop(value: str, font: str) -> float | None:
     rule = BASELINES.get(value.strip().lower())
     if rule is None:
         return None
-    face = fonts.ttfont(font).face
+    face = fonts.face(font)
     return rule(face.ascent / 1000, face.descent / 1000, face.capHeight / 1000)
 
 
@@ -311,7 +311,7 @@ def known_font(family: str) -> str | None:
     """The first font of a ``font-family`` list that the game uses (a name in fonts/), else None."""
     for name in (f.strip().strip("'\"") for f in family.split(",") if f.strip()):
         try:
-            fonts.ttfont(name)
+            fonts.face(name)
             return name
         except KeyError:
             continue

@@ -256,7 +256,7 @@ def layout_text(ctx: TextContext, text, w, h, size=9, min_size=6, font="gothic",
     except KeyError:  # a font that was never registered (checked only when the cache misses)
         for name in (ctx.fonts.get(font, font), *ctx.fonts.values(), *ctx.fallback_fonts):
             try:
-                fontreg.ttfont(name)
+                fontreg.face(name)
             except KeyError:
                 raise InputError(f"textbox: font {name!r} is not registered ({_describe(ctx, text)})",
                                  expected="a font role (" + ", ".join(ctx.fonts) + ") or a font in fonts/") from None
@@ -377,8 +377,11 @@ def wide_icon_names(text: str) -> dict[str, str]:
 def wide_icons(text: str, icon_dirs: Sequence[Path]) -> dict[str, str]:
     """The icons ``text`` names in full-width braces (``｛star｝``, typed with the input method on),
     which print as written: as written → the name, of icons that exist, so a ｛note｝ of text is left alone."""
+    typed = wide_icon_names(text)
+    if not typed:  # (most texts: the folders are not made paths for them, half a verse's one-character box)
+        return {}
     dirs = tuple(Path(d) for d in icon_dirs)
-    return {said: name for said, name in wide_icon_names(text).items() if _icons.find(name, dirs) is not None}
+    return {said: name for said, name in typed.items() if _icons.find(name, dirs) is not None}
 
 
 def more_unpaired(deck: str, rest: list[re.Match]) -> str:

@@ -7,6 +7,7 @@ geometry and paint attributes, so an icon inlines as a ``<g>`` that svglib draws
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
 import re
@@ -21,6 +22,8 @@ from pnpgen.errors import contained, leads_out, parser_said, written_alike
 from pnpgen.litter import is_litter
 from pnpgen.usercache import file_stamp
 
+# an icon's <g> names its file and the first 12 digits of its shapes' hash: "fish.svg 3a9c…"
+ATTRIBUTE = "data-pnpgen-icon"
 SHAPES = {"g", "path", "circle", "rect", "ellipse", "line", "polyline", "polygon"}
 IGNORED = {"title", "desc", "metadata", "defs"}
 # An icon is drawn anew wherever it is used (each face, each text naming it): a 3.3 MB traced
@@ -177,14 +180,18 @@ def _declarations(style: str) -> list[tuple[str, str]]:
 
 
 def place(path: Path, x: float, y: float, size: float, colour: str = "#000") -> str:
-    """The icon scaled into a size×size square with its top-left at (x, y), as a ``<g>``."""
+    """The icon scaled into a size×size square with its top-left at (x, y), as a ``<g>`` naming
+    its file and the hash of its shapes (``ATTRIBUTE``: the change report's icon redrawn, the print
+    lint's icon on a ground of its colour; drawn nothing, and no part of the face's key)."""
     inner, (vx, vy, vw, vh) = load(path)
     scale = size / max(vw, vh)
     dx = x + (size - vw * scale) / 2 - vx * scale
     dy = y + (size - vh * scale) / 2 - vy * scale
+    said = f"{path.name} {hashlib.sha256(inner.encode('utf-8')).hexdigest()[:12]}"  # (before its colour is set)
     if "currentColor" in inner:
         inner = inner.replace("currentColor", str(escape(colour)))
-    return f'<g transform="translate({dx:.3f},{dy:.3f}) scale({scale:.5f})">{inner}</g>'
+    return (f'<g {ATTRIBUTE}="{escape(said)}" transform="translate({dx:.3f},{dy:.3f}) scale({scale:.5f})">'
+            f'{inner}</g>')
 
 
 def _not_svg(path: Path, e: etree.XMLSyntaxError) -> str:
