@@ -105,9 +105,9 @@ class RenderMemo(Memo[dict]):
 
     def twin(self, deck: Deck, piece: Piece) -> int:
         """How many pieces before ``piece`` in its deck have the same values (0 for most): the
-        key's stand-in for the index, so that a deck's identical entries keep a render each (a
-        warning said once a deck, at the first that shows a file, stays with that one), while a
-        card inserted or deleted elsewhere changes none of theirs. Worked out once per deck."""
+        key's stand-in for the index, so that a deck's identical entries keep a render each (each
+        warned at its own line: one render for both was drawn again for each, at every build),
+        while a card inserted or deleted elsewhere changes none of theirs. Worked out once per deck."""
         kept = self._twins.get(id(deck))
         if kept is None or kept[0] is not deck:
             seen: dict[str, int] = {}
@@ -121,10 +121,10 @@ class RenderMemo(Memo[dict]):
 
     def place(self, piece: Piece) -> str:
         """Where the piece is written — its index in its deck, its file:line, each field's line and
-        column, how a message names its fields, its count and itself — hashed once per piece. No part of the key: a line added
-        above a card (a comment, a rule written over two lines) moved every card below it, and each
-        of their faces was drawn again by Jinja (3,000 cards: 2.5 CPU-s → 6.5). Only a render's
-        warnings name it, so a render that warned remembers it (``at``) and is replayed only where
+        column, how a message names its fields, its count and itself — hashed once per piece. No
+        part of the key: a line added above a card (a comment, a rule written over two lines)
+        moved every card below it, and each of their faces was drawn again by Jinja (3,000 cards:
+        2.5 CPU-s → 6.5). Only a render's warnings name it, so a render that warned remembers it (``at``) and is replayed only where
         its piece still is (faces/templates.py ``Renderer.replays``)."""
         kept = self._places.get(id(piece))
         if kept is None or kept[0] is not piece:
