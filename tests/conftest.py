@@ -282,6 +282,22 @@ def make_workspace(root: Path, pieces: list[str] | None = None, deck: str | None
 
 
 
+def faces_drawn(monkeypatch, field: str) -> list[str]:
+    """The faces Jinja draws from now on (not replayed from the render memo), each as "<its
+    piece's ``field``> <side>": what an edit renders again, counted."""
+    from pnpgen.faces.templates import Renderer
+
+    drawn: list[str] = []
+    render = Renderer._render
+
+    def counted(self, face, reads, deck_reads=None):
+        drawn.append(f"{face.piece.values.get(field)} {face.side}")
+        return render(self, face, reads, deck_reads)
+
+    monkeypatch.setattr(Renderer, "_render", counted)
+    return drawn
+
+
 def docs_deck_workspace(root: Path, game: str, deck_id: str, deck: str, templates: dict[str, str]) -> Path:
     """A workspace whose one deck is a docs page's example as written: ``deck`` as
     ``data/test/decks/<deck_id>.yaml`` and each of ``templates`` (file name → text) in ``templates/test/``."""

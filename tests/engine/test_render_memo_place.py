@@ -13,24 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import make_workspace, run
-from pnpgen.faces.templates import Renderer
+from conftest import faces_drawn, make_workspace, run
 
 N = 12
 LONG = "長い本文。" * 60  # more than the front's text box holds at its smallest size: a warning
-
-
-def _rendered(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The faces Jinja draws (not replayed from the memo), by the piece's name and side."""
-    drawn: list[str] = []
-    render = Renderer._render
-
-    def counted(self, face, reads, deck_reads=None):
-        drawn.append(f"{face.piece.values.get('name') or face.piece.values.get('title')} {face.side}")
-        return render(self, face, reads, deck_reads)
-
-    monkeypatch.setattr(Renderer, "_render", counted)
-    return drawn
 
 
 def _deck(root: Path) -> Path:
@@ -70,7 +56,7 @@ def test_a_card_moved_is_not_drawn_again_but_a_warned_one_names_its_new_place(tm
     for old, new in (("  - {title: カード2,", "  # 調整中\n  - {title: カード2,"),
                      ("{title: カード4, text:", "{title: カード4,    text:")):
         deck.write_text(deck.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
-        drawn = _rendered(monkeypatch)
+        drawn = faces_drawn(monkeypatch, "title")
         assert run(root, "build", "--game", "test", "-q") == 0
         drawn = list(drawn)  # (before the cold build draws every face)
         assert _warnings(root) == _cold_warnings(root, monkeypatch)

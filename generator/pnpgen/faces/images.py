@@ -158,9 +158,13 @@ class ArtPlacer:
         only those are visited, so remembering every face of a deck costs its placements once."""
         return [[list(k), self._placements[k]] for k in self._order[n:]]
 
-    def replay(self, placements: list[list]) -> None:
-        """Placements a remembered render made, as if it had just run."""
+    def replay(self, placements: list[list], piece: Piece) -> None:
+        """Placements a remembered render made, as if it had just run for ``piece``: the memo keeps
+        a render by what it reads, not by the piece's index, so one drawn for a piece that has
+        since moved in its deck is listed under the index and label the piece has now."""
         for key, value in placements:
+            if key[1] != piece.index or value.get("piece") != piece.label:
+                key, value = [key[0], piece.index, *key[2:]], {**value, "piece": piece.label}
             self._add(tuple(key), value)
 
     def _add(self, key: tuple, value: dict[str, Any]) -> None:

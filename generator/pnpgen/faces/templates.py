@@ -172,10 +172,12 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
         """Whether ``known``, the memo's record under ``face``'s key, is the face as it renders now:
         the counts are no part of the key (rendermemo.py), so a record whose render read the
         deck's total (``deck_count``) or its piece's count (``count``) holds the one it was drawn
-        with, one that warned where its piece was written (``at``: its warnings name it), and the
-        art files it looked at are still what they were."""
+        with, one that read its index (``piece.n``: ``n``) that index, one that warned where its
+        piece was written and which it is (``at``: its warnings name them), and the art files it
+        looked at are still what they were."""
         return isinstance(known, dict) and known.get("deck_count", self.deck_count(face.deck)) == self.deck_count(face.deck) \
-            and known.get("count", face.piece.count) == face.piece.count and self.memo is not None \
+            and known.get("count", face.piece.count) == face.piece.count and known.get("n", face.piece.index) == face.piece.index \
+            and self.memo is not None \
             and (known.get("at") is None or known["at"] == self.memo.place(face.piece)) \
             and self.memo.fresh(known, self.art.folder)
 
@@ -260,7 +262,7 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
         if isinstance(known, dict) and isinstance(known.get("svg"), str) and self.replays(face, known):
             reads.update(known.get("reads", ()))
             self.warnings.extend(known.get("warnings", ()))
-            self.art.replay(known.get("images", ()))
+            self.art.replay(known.get("images", ()), face.piece)
             if not any(known.get(k) for k in ("reads", "warnings", "images", "art")):
                 self._alike[(face.deck.id, face.side)] = known
             return known["svg"], known
@@ -281,6 +283,8 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
             learned["deck_count"] = self.deck_count(face.deck)
         if "count" in reads:
             learned["count"] = face.piece.count
+        if "n" in reads:  # (the index is no part of the key: rendermemo.py)
+            learned["n"] = face.piece.index
         if learned["warnings"]:  # (they name where the piece is written: replayed only there)
             learned["at"] = self.memo.place(face.piece)
         if not reads and not learned["warnings"] and not learned["images"] and not learned["art"]:
