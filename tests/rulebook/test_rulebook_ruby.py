@@ -86,3 +86,17 @@ def test_a_reading_longer_than_the_line_keeps_its_parentheses_on_the_page(tmp_pa
     assert "（" + "か" * 20 in "".join(g.char for g in page)
     ki = next(g for g in page if g.char == "き" and g.size < SIZE * 0.75)  # 騎士's reading still ruby
     assert ki.size == pytest.approx(SIZE / 2, abs=0.01)
+
+
+def test_a_paragraph_looks_at_its_own_rubies_only():
+    """hostile46: every paragraph tried each of the draft's rubies at each of its characters (8,000
+    rubies in a 240 kB draft: 24 CPU-s to set the book, 3 now); a paragraph's rubies are those its
+    text holds, and only their readings are measured against the line."""
+    from pnpgen.rulebook.bookruby import placed
+
+    others = [(f"騎士（{'かきくけこ'[i % 5] * (i % 7 + 1)}{i}）", "騎士", f"x{i}") for i in range(1000)]
+    asked: list[str] = []
+    text, ruby = placed("漢湖（みずうみ）字の騎士（きし）。", [*others, ("湖（みずうみ）", "湖", "みずうみ"),
+                        ("騎士（きし）", "騎士", "きし")], lambda reading: asked.append(reading) or True)
+    assert text == "漢湖字の騎士。" and ruby == ((1, 2, "みずうみ"), (4, 6, "きし"))
+    assert asked == ["みずうみ", "きし"]

@@ -25,7 +25,8 @@ def placed(text: str, rubies: Sequence[tuple[str, str, str]],
     spread past the page's edge) keeps its parentheses, which break across lines."""
     if not rubies or "（" not in text:
         return text, ()
-    shown = {said: (base, reading) for said, base, reading in rubies if fits(reading)}
+    # (the paragraph's own: a draft's thousands of rubies were each tried at every character of every paragraph)
+    shown = {said: (base, reading) for said, base, reading in rubies if said in text and fits(reading)}
     out: list[str] = []
     found: list[Ruby] = []
     at = length = 0
