@@ -357,8 +357,8 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     allowed = list(fields) + ["count"]
     given = data.get("defaults")
     if isinstance(given, dict) and "count" in given and "count" not in fields:  # (trial73: a memory game's pairs)
-        count = given["count"]  # (as written when it is a count; 'count: None' for `count:` told nothing)
-        shown = count if isinstance(count, int) and not isinstance(count, bool) and 0 <= count <= 999 else 2
+        copies = given["count"]  # (as written when it is a count; 'count: None' for `count:` told nothing)
+        shown = copies if isinstance(copies, int) and not isinstance(copies, bool) and 0 <= copies <= 999 else 2
         raise doc.error(("defaults", "count"), "a count is each piece's own, never a default (a piece without one "
                         "prints 1 copy)", f"'count: {shown}' on each piece, as '- {{…, count: {shown}}}', and no "
                         "count in defaults:", key=True)
