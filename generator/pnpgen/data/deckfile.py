@@ -358,9 +358,9 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     given = data.get("defaults")
     if isinstance(given, dict) and "count" in given and "count" not in fields:  # (trial73: a memory game's pairs)
         copies = given["count"]  # (as written when it is a count; 'count: None' for `count:` told nothing)
-        shown = copies if isinstance(copies, int) and not isinstance(copies, bool) and 0 <= copies <= 999 else 2
+        example = copies if isinstance(copies, int) and not isinstance(copies, bool) and 0 <= copies <= 999 else 2
         raise doc.error(("defaults", "count"), "a count is each piece's own, never a default (a piece without one "
-                        "prints 1 copy)", f"'count: {shown}' on each piece, as '- {{…, count: {shown}}}', and no "
+                        "prints 1 copy)", f"'count: {example}' on each piece, as '- {{…, count: {example}}}', and no "
                         "count in defaults:", key=True)
     defaults = checked_keys(doc, given or {}, ("defaults",), list(fields), "defaults")
     defaults = {k: field_value(doc, game, fields[k], x, ("defaults", k), k, pictures) for k, x in defaults.items()}
