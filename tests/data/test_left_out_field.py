@@ -50,5 +50,10 @@ def test_a_count_in_defaults_is_told_to_go_on_each_piece(tmp_path, capsys):
     assert err == ("pnpgen: error: data/test/decks/cards.yaml:8:12: defaults.count: a count is each piece's own, never "
                    "a default (a piece without one prints 1 copy) (expected 'count: 2' on each piece, as "
                    "'- {…, count: 2}', and no count in defaults:)\n"), err
+    for written in ("", "[1]", '"<&>"', "-3", "true"):  # (hostile46: `count:` was told 'count: None' to write)
+        (root / "data/test/decks/cards.yaml").write_text(deck.replace("{count: 2}", f"{{count: {written}}}"), encoding="utf-8")
+        assert run(root, "check", "--game", "test") == 2
+        err = capsys.readouterr().err
+        assert "(expected 'count: 2' on each piece, as '- {…, count: 2}', and no count in defaults:)" in err, err
     page = (REPO / "docs" / "data-format.md").read_text(encoding="utf-8")
     assert "# values for pieces that do not set them (a count too is each piece's own: no default)" in page

@@ -8,6 +8,7 @@ at the deck file's line naming the papers that work."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from conftest import DECK_YAML, GAME_YAML, run
 from homeprint.test_printer import placements
 from homeprint.test_share_sheets import small_decks
 from pdfprobe import boxes_mm, texts
+from pnpgen import usercache
 
 A4, A3 = (210.0, 297.0), (297.0, 420.0)
 # 200 × 280 mm player mats: on A4 they fit nowhere (297 − 2 × 5 margin − 6 slug < 280 + bleed)
@@ -306,3 +308,34 @@ def test_a_profile_measured_on_one_paper_applied_to_a_deck_on_another_is_told_on
                                                                       "data/test/decks/note.yaml:3:8"], said
     assert "its back offset (+0.8/-1.2 mm) and scale (99.5/99.5 %) are applied" in said[0]
     assert "its scale (99.5/99.5 %) is applied" in said[1]
+
+
+def test_without_a_machine_key_the_last_reprints_paper_file_goes_with_the_rest(tmp_path, monkeypatch):
+    """hostile46: with PNPGEN_CACHE=off (no build record to read), a build whose copies to reprint
+    were all on A4 wrote reprint.pdf and left the last build's reprint-a3.pdf beside it, a set of
+    two rounds (reprint.txt naming one); the build that changes nothing keeps both, and a file the
+    designer put in the folder under a reprint's name stays."""
+    monkeypatch.setenv("PNPGEN_CACHE", "off")
+    ws = mats_and_cards(tmp_path / "ws")
+    decks = ws / "data" / "test" / "decks"
+
+    def edit(deck: str, piece: str, old: str, new: str) -> None:
+        path = decks / f"{deck}.yaml"
+        path.write_text(path.read_text(encoding="utf-8").replace(f"{{name: {piece}, text: {old}}}",
+                                                                 f"{{name: {piece}, text: {new}}}"), encoding="utf-8")
+
+    def build_anew() -> Path:  # each build a run of its own, as a designer's: the last one's state unread
+        monkeypatch.setattr(usercache, "PROCESS_SECRET", os.urandom(32))
+        return build(ws, tmp_path / "out")
+
+    build_anew()
+    (tmp_path / "out" / "test" / "reprint-old.pdf").write_bytes(b"mine")
+    edit("mat", "mat1", "t", "new")
+    out = build_anew()
+    assert sizes(out / "reprint-a3.pdf") == [A3] * 2 and not (out / "reprint.pdf").exists()
+    out = build_anew()  # nothing changed: the copies still to print stay
+    assert (out / "reprint-a3.pdf").exists() and (out / "reprint.txt").exists()
+    edit("bid", "bid3", "t", "new")
+    out = build_anew()
+    assert sizes(out / "reprint.pdf") == [A4] * 2 and not (out / "reprint-a3.pdf").exists()
+    assert (out / "reprint-old.pdf").read_bytes() == b"mine"

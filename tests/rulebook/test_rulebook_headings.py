@@ -334,3 +334,28 @@ def test_a_long_sections_title_in_the_running_head_is_cut_short_of_the_books_tit
         assert gap >= 2 * 7 * PT - 0.3, (said, gap)
     short = [h for h in heads if "".join(g.char for g in h).startswith("概要")]
     assert all("…" not in "".join(g.char for g in h) for h in short)
+
+
+def test_a_long_books_title_in_the_running_head_is_cut_and_leaves_the_section_room(tmp_path):
+    """hostile46: game.yaml's title may be 200 characters; the running head printed it whole, past
+    the rule and the page's outer margin, and the section's title was cut to nothing over it. The
+    title is cut with … where it would leave the section less than half the line, two ems apart."""
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    game = ws / "data" / "test" / "game.yaml"
+    game.write_text(re.sub(r"(?m)^title: .*$", "title: " + "王" * 150, game.read_text(encoding="utf-8")), encoding="utf-8")
+    (ws / "data" / "test" / "draft.txt").write_text(
+        "■■　" + "王" * 150 + "　草案３\n\n■　概要\n\n" + "　石を１つ置き、苔を育て、庭を整えます。\n" * 60, encoding="utf-8")
+    book = build_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts", rules_only=True).files["rulebook.pdf"]
+    heads = [sorted((g for g in page if g.on_page and g.y < 14), key=lambda g: g.x) for page in glyphs(book)[2:]]
+    heads = [h for h in heads if any(g.char == "概" for g in h)]
+    assert len(heads) >= 2
+    for head in heads:
+        said = "".join(g.char for g in head)
+        ends = [g.x + _width(g.char, g.font, g.size) for g in head]
+        assert 15 - 0.01 <= head[0].x and max(ends) <= 148 - 15 + 0.01, said  # inside the text's width
+        assert "王…" in said and "概要" in said, said
+        titles = [g for g in head if g.char in "王…"]
+        section = [g for g in head if g.char in "概要"]
+        gap = section[0].x - ends[head.index(titles[-1])] if section[0].x > titles[0].x \
+            else titles[0].x - ends[head.index(section[-1])]
+        assert gap >= 2 * 7 * PT - 0.3, (said, gap)

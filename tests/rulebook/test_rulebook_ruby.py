@@ -68,3 +68,35 @@ def test_a_longer_reading_spreads_its_base_and_a_shorter_one_spreads_along_its_b
     assert shi.x - (ki.x + _w("き", ki)) == pytest.approx(2 * unit, abs=0.02)
     to, kyo = _at(line, "東京")
     assert kyo.x - to.x > _w("東", to) + 0.5  # a jukugo too long for 京: one group, its base spread
+
+
+def test_a_reading_longer_than_the_line_keeps_its_parentheses_on_the_page(tmp_path):
+    """A reading wider than the text column (hostile46: ｜鏡《か…》 of 10,000 characters spread its
+    base, one unit, past the page's edge: a line of readings off the A5 page, the words after it
+    gone) is printed in parentheses after its word, which break across lines as text does."""
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    reading = "か" * 400
+    (ws / "data" / "test" / "draft.txt").write_text(
+        DRAFT.replace("１：カードを１枚引く。", "１：カードを引く\n　漢｜湖《" + reading + "》字の{騎士|きし}。"), encoding="utf-8")
+    result = build_rulebook(load_game(Workspace(ws), "test"), ws / "fonts", rules_only=True)
+    page = next(p for p in glyphs(result.files["rulebook.pdf"]) if any(g.char == "湖" for g in p))
+    assert all(0 <= g.x <= 148 - 10 for g in page if g.char.strip())  # nothing past the A5 page's margin
+    kana = [g for g in page if g.char == "か"]
+    assert len(kana) >= 300 and all(g.size == pytest.approx(SIZE) for g in kana)  # set as text, not ruby
+    assert "（" + "か" * 20 in "".join(g.char for g in page)
+    ki = next(g for g in page if g.char == "き" and g.size < SIZE * 0.75)  # 騎士's reading still ruby
+    assert ki.size == pytest.approx(SIZE / 2, abs=0.01)
+
+
+def test_a_paragraph_looks_at_its_own_rubies_only():
+    """hostile46: every paragraph tried each of the draft's rubies at each of its characters (8,000
+    rubies in a 240 kB draft: 24 CPU-s to set the book, 3 now); a paragraph's rubies are those its
+    text holds, and only their readings are measured against the line."""
+    from pnpgen.rulebook.bookruby import placed
+
+    others = [(f"騎士（{'かきくけこ'[i % 5] * (i % 7 + 1)}{i}）", "騎士", f"x{i}") for i in range(1000)]
+    asked: list[str] = []
+    text, ruby = placed("漢湖（みずうみ）字の騎士（きし）。", [*others, ("湖（みずうみ）", "湖", "みずうみ"),
+                        ("騎士（きし）", "騎士", "きし")], lambda reading: asked.append(reading) or True)
+    assert text == "漢湖字の騎士。" and ruby == ((1, 2, "みずうみ"), (4, 6, "きし"))
+    assert asked == ["みずうみ", "きし"]

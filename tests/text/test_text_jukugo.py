@@ -41,6 +41,15 @@ def test_readings_not_one_a_character_print_as_written_and_are_told(said):
         assert "{東京|…|…}" in told and "{東京|とうきょう}" in told
 
 
+@pytest.mark.parametrize("said", ["{東京|" + "|".join(["あ"] * 1000) + "}", "{東京|" + "あ" * 5000 + "|}"])
+def test_a_ruby_of_a_thousand_readings_is_told_in_a_line_not_pages(said):
+    """hostile46: 1,000 readings were told in a warning of 2,546 characters, the ruby written out
+    twice; the ruby and the whole word's reading are named cut with … as other values are."""
+    (told,) = loose_marks(said, {})
+    assert len(told) < 400, len(told)
+    assert told.startswith("a ruby {東京|あ") and "…" in told
+
+
 def test_the_rulebook_prints_a_jukugo_rubys_readings_run_together():
     assert ruby_in_parentheses("{東京|とう|きょう}へ")[0] == "東京（とうきょう）へ"
 

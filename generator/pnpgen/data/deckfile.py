@@ -52,7 +52,7 @@ from pnpgen.data.workspace import Workspace
 from pnpgen.data.yamlhint import flow
 from pnpgen.data.yamlsrc import Located, load_yaml
 from pnpgen.errors import InputError, Where, suggest
-from pnpgen.safetext import INVISIBLE, clipped, name_invisible_char, shown_invisible
+from pnpgen.safetext import INVISIBLE, name_invisible_char, shown_invisible
 from pnpgen.shapes import bounding_size
 
 DECK_KEYS = (
@@ -357,9 +357,11 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
     allowed = list(fields) + ["count"]
     given = data.get("defaults")
     if isinstance(given, dict) and "count" in given and "count" not in fields:  # (trial73: a memory game's pairs)
+        copies = given["count"]  # (as written when it is a count; 'count: None' for `count:` told nothing)
+        example = copies if isinstance(copies, int) and not isinstance(copies, bool) and 0 <= copies <= 999 else 2
         raise doc.error(("defaults", "count"), "a count is each piece's own, never a default (a piece without one "
-                        "prints 1 copy)", f"'count: {clipped(str(given['count']))}' on each piece, as "
-                        f"'- {{…, count: {clipped(str(given['count']))}}}', and no count in defaults:", key=True)
+                        "prints 1 copy)", f"'count: {example}' on each piece, as '- {{…, count: {example}}}', and no "
+                        "count in defaults:", key=True)
     defaults = checked_keys(doc, given or {}, ("defaults",), list(fields), "defaults")
     defaults = {k: field_value(doc, game, fields[k], x, ("defaults", k), k, pictures) for k, x in defaults.items()}
     # the texts of the game's other editions, read with this one's (a build of the default language

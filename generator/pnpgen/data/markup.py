@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from pnpgen.errors import suggest
 from pnpgen.patterns import later
+from pnpgen.safetext import clipped
 
 MISSING_COLOUR = "missing-translation"  # palette name pnpgen adds for its 〔ja〕 marker (data/i18n.py)
 
@@ -174,7 +175,7 @@ def loose_marks(text: str, palette: Mapping[str, str]) -> list[str]:
                                  if m.group(2) in palette]))
     tokens = list(_TOKEN.finditer(text))
     found: list[str] = list(dict.fromkeys(  # (each once: '{|}' 300 times was said 300 times, hostile39)
-        f"a ruby {m.group(0)} without its {'reading' if m.group('base').strip() else 'base'}"
+        f"a ruby {clipped(m.group(0))} without its {'reading' if m.group('base').strip() else 'base'}"
         for m in _HALF_RUBY.finditer(text) if not (m.group("base").strip()
                                                    and all(piece.strip() for piece in readings(m.group("reading"))))))
     found += [_jukugo_count(m) for m in tokens if m.group("base") and ruby_spans(m, False, None) is None]
@@ -198,9 +199,9 @@ def _jukugo_count(m: re.Match) -> str:
     """What is wrong with a jukugo ruby whose readings are not one a base character, and what
     would be right."""
     base, pieces = _UNESCAPE.sub(r"\1", m.group("base")), readings(m.group("reading"))
-    return (f"a ruby {m.group(0)} gives {len(pieces)} readings to the {len(base)} characters of {base}: "
+    return (f"a ruby {clipped(m.group(0))} gives {len(pieces)} readings to the {len(base)} characters of {base}: "
             f"a compound word's ruby gives one to each character ({{{base}|{'|'.join(['…'] * len(base))}}}), "
-            f"or one to the whole word ({{{base}|{''.join(pieces)}}})")
+            f"or one to the whole word ({clipped('{' + base + '|' + ''.join(pieces)) + '}'})")  # (1,000 readings: a 2.5 kB line)
 
 
 # bold and a colour typed with the input method on (＊＊強＊＊, ［red］…［/red］): printed as written

@@ -384,7 +384,8 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
         if book is not None:
             book.close()
     try:
-        reprints_kept = _reprint_kept(before, reprint_out, out_dir, cache)  # no piece changed: they stay, maybe not printed yet
+        last_files = before.files if before else _keyless_before(out_root, out_dir, game)
+        reprints_kept = _reprint_kept(before, last_files, reprint_out, out_dir, cache)  # no piece changed: they stay, maybe not printed yet
         if any(rel.endswith(".pdf") for rel in reprints_kept) and (any(r["why"] == ["sheets changed"] for r in reprint.values())
                                                or any(line.startswith(PRINTER_CHANGED) for line in changes)):
             changes.append(RELAID)  # (the sheets laid out anew, no piece changed: another paper, printer or layout)
@@ -397,7 +398,6 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
         if kept:  # left out on purpose (--no-rulebook): the last rulebook stays, and the manifest says so
             result.manifest["rulebook"] = {"kept": sorted(kept)}
         kept |= reprints_kept
-        last_files = before.files if before else _keyless_before(out_root, out_dir, game)
         # (manifest.json too, made below: one the designer changed was told 'no output of this build any
         # more … kept, it is yours now', and written over)
         stale, changed = _no_longer_made(before, last_files, result.files.keys() | {"manifest.json"}, kept, reprint_out,
@@ -446,11 +446,13 @@ def _keyless_before(out_root: Path, out_dir: Path, game: Game) -> dict[str, str]
     files it wrote that are still as it wrote them (engine/written.py), so that those this build
     no longer makes (a deck renamed) go. Not its rulebook, which a build that typesets none, or
     whose draft is missing, keeps; none when the game has no deck files (a mistake, not a reason
-    to delete the sheets: what ``_nothing_went_missing`` says when the state can be read)."""
+    to delete the sheets: what ``_nothing_went_missing`` says when the state can be read). Its
+    reprint files are among them: a build with copies to reprint replaces them all (the last
+    one's reprint-a3.pdf left beside this one's reprint.pdf was a mixed set, hostile46), one
+    without keeps them (``_no_longer_made``)."""
     if usercache.secret() is not None or not game.decks:
         return {}
-    return {rel: digest for rel, digest in written_before(out_root, out_dir).items()
-            if rel not in RULEBOOK_FILES and not is_reprint_file(rel)}
+    return {rel: digest for rel, digest in written_before(out_root, out_dir).items() if rel not in RULEBOOK_FILES}
 
 
 # said when a kept reprint.pdf is laid out as the sheets were: its copies are still the ones to
@@ -498,13 +500,17 @@ def _rulebook_kept(before: GameState | None, typeset: bool) -> dict[str, str]:
     return {rel: digest for rel, digest in before.files.items() if rel in RULEBOOK_FILES}
 
 
-def _reprint_kept(before: GameState | None, made: dict[str, bytes], out_dir: Path, cache: Cache) -> dict[str, str]:
+def _reprint_kept(before: GameState | None, last: Mapping[str, str], made: dict[str, bytes], out_dir: Path,
+                  cache: Cache) -> dict[str, str]:
     """The last build's reprint files (name → hash) when this build changed no piece and they are
     still as pnpgen wrote them: the copies to print stay until a build with new changes replaces
     them (a designer who has not printed them yet keeps them; one who deleted them is not given
-    them back)."""
-    if made or before is None:
+    them back). Without a machine key, ``last`` (``_keyless_before``: checked as written
+    already): recorded as this build's, or the next one would not know them to replace."""
+    if made:
         return {}
+    if before is None:
+        return {rel: digest for rel, digest in last.items() if is_reprint_file(rel)}
     return {rel: digest for rel, digest in before.files.items()
             if is_reprint_file(rel) and as_written(out_dir, rel, digest, cache.hashes)}
 

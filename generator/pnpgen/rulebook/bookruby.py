@@ -17,13 +17,16 @@ from pnpgen.text.ruby import RUBY_SCALE, character_xs, parts
 Ruby = tuple[int, int, str]  # a base's start and end in its paragraph's text, and its reading
 
 
-def placed(text: str, rubies: Sequence[tuple[str, str, str]]) -> tuple[str, tuple[Ruby, ...]]:
+def placed(text: str, rubies: Sequence[tuple[str, str, str]],
+           fits: Callable[[str], bool] = lambda reading: True) -> tuple[str, tuple[Ruby, ...]]:
     """``text`` with each ruby the reader set in parentheses (``rubies``: as printed, 騎士（きし）,
     its base and reading) back to its base, and where each base stands (a 【term】's inside its
-    brackets)."""
+    brackets). A reading that ``fits`` not (longer than the line: its base, one unit, would be
+    spread past the page's edge) keeps its parentheses, which break across lines."""
     if not rubies or "（" not in text:
         return text, ()
-    shown = {said: (base, reading) for said, base, reading in rubies}
+    # (the paragraph's own: a draft's thousands of rubies were each tried at every character of every paragraph)
+    shown = {said: (base, reading) for said, base, reading in rubies if said in text and fits(reading)}
     out: list[str] = []
     found: list[Ruby] = []
     at = length = 0

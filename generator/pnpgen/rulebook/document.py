@@ -233,7 +233,15 @@ class RulebookDoc(BaseDocTemplate):
         y = PAGE_H - 12 * mm
         canv.setFillColor(NOTE_INK)
         gap = "\u2002" if self.meta.latin else "　"
-        head = f"{self.meta.one_line_title}{gap}{self.meta.draft_label}".strip()
+        label = f"{gap}{self.meta.draft_label}" if self.meta.draft_label else ""
+        # the book's title cut with … where it would leave the section less than half the line
+        # (hostile46: a title of 200 characters ran past the rule and the page's outer margin)
+        measure = PAGE_W - MARGIN_INNER - MARGIN_OUTER
+        section = min(inline.width(self._page_mark, self.fonts.gothic, MIN_SIZE, self.meta.icons, LATIN_GAP,
+                                   not self.meta.latin), measure / 2) + 2 * MIN_SIZE if self._page_mark else 0.0
+        title = inline.fitted(self.meta.one_line_title, self.fonts.gothic, MIN_SIZE, {},
+                              measure - section - glyphs.width(label, self.fonts.gothic, MIN_SIZE, LATIN_GAP))
+        head = f"{title}{label}".strip()
         # mirrored on facing pages: the section at the outer edge, the title at the inner one (a
         # left-bound book's odd pages are right-hand pages; a right-bound one's are left-hand)
         right_hand = (doc.page % 2 == 1) == (self.meta.binding != "right")

@@ -202,7 +202,9 @@ class StoryText:
         text, icons = with_icons(self.typo(text), self.icons)
         ruby: tuple[Ruby, ...] = ()
         if self.rubies and not is_latin(self.text_lang) and full_width_marks(font) and leading - size >= size * RUBY_SCALE:
-            text, ruby = placed(text, self.rubies)  # above their words, in the line gap (bookruby.py)
+            width = self.text_w - kw.get("left", 0.0)  # a reading longer than the line keeps its parentheses
+            text, ruby = placed(text, self.rubies,
+                                lambda reading: glyphs.width(reading, font, size * RUBY_SCALE) <= width)
         return self.paragraph(text, font, size, leading, indexed=self.indexing, lang=self.text_lang, icons=icons,
                               links=self.cases, ruby=ruby, **kw)
 
