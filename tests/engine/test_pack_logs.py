@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import main, make_workspace, run
+from conftest import forked_main, make_workspace, run
 from pnpgen.engine import cache as cache_module
 from pnpgen.engine.cache import Cache
 from pnpgen.engine.journal import recover
@@ -154,18 +154,6 @@ def _packs(out: Path) -> dict[str, bytes]:
     return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted((out / ".cache").glob("*/*.pack.*"))}
 
 
-def _forked(ws: Path, args: list[str]) -> int:
-    pid = os.fork()
-    if pid == 0:  # the child: never back into pytest
-        code = 1
-        try:
-            os.chdir(ws)
-            code = main(args)
-        finally:
-            os._exit(code)
-    return pid
-
-
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 @pytest.mark.parametrize("share", [0.9, 0.0], ids=["log-written", "pack-written-whole"])
 def test_a_build_killed_while_it_writes_a_log_or_the_pack_leaves_the_old_records_or_the_new(tmp_path, logged,
@@ -181,7 +169,7 @@ def test_a_build_killed_while_it_writes_a_log_or_the_pack_leaves_the_old_records
     newest = tmp_path / "new"
     shutil.copytree(base, newest)
     start = time.perf_counter()
-    pid = _forked(ws, ["build", "--game", "test", "--out", str(newest)])
+    pid = forked_main(ws, ["build", "--game", "test", "--out", str(newest)])
     assert os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0
     whole = time.perf_counter() - start
     new = _packs(newest)
@@ -190,7 +178,7 @@ def test_a_build_killed_while_it_writes_a_log_or_the_pack_leaves_the_old_records
     for i in range(6):
         trial = tmp_path / f"trial{i}"
         shutil.copytree(base, trial)
-        pid = _forked(ws, ["build", "--game", "test", "--out", str(trial)])
+        pid = forked_main(ws, ["build", "--game", "test", "--out", str(trial)])
         time.sleep(rng.uniform(0, whole * 1.1))
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
