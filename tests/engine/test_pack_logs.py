@@ -1,4 +1,4 @@
-"""A big pack of the build cache grows by what changed (engine/cache.py ``LOG_FROM``): an edit
+"""A big pack of the build cache grows by what changed (engine/packlog.py ``LOG_FROM``): an edit
 writes the records it made into a log beside the pack (``<kind>.pack.log``), not the pack again;
 the next build reads the pack and its log as one. A torn or tampered log refuses the pack (made
 again); a log of another pack is passed over; past ``LOG_SHARE`` of the pack the pack is written
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from conftest import forked_main, make_workspace, run
-from pnpgen.engine import cache as cache_module
+from pnpgen.engine import packlog
 from pnpgen.engine.cache import Cache
 from pnpgen.engine.journal import recover
 
@@ -28,8 +28,8 @@ KINDS = ("renders/test", "converted/test", "forms/test", "lint/test", "bleed/tes
 @pytest.fixture
 def logged(monkeypatch):
     """Every pack big enough for a log, and a log up to nine tenths of its pack."""
-    monkeypatch.setattr(cache_module, "LOG_FROM", 0)
-    monkeypatch.setattr(cache_module, "LOG_SHARE", 0.9)
+    monkeypatch.setattr(packlog, "LOG_FROM", 0)
+    monkeypatch.setattr(packlog, "LOG_SHARE", 0.9)
 
 
 def _edit(ws: Path, old: str, new: str) -> None:
@@ -137,7 +137,7 @@ def test_a_log_past_its_share_writes_the_pack_whole_and_removes_the_log(tmp_path
     ws, before = _built_and_edited(tmp_path)
     out = ws / "build"
     assert (out / ".cache" / "renders" / "test.pack.log").is_file()
-    monkeypatch.setattr(cache_module, "LOG_SHARE", 0.0)
+    monkeypatch.setattr(packlog, "LOG_SHARE", 0.0)
     _edit(ws, "改訂された本文", "二度目の本文")
     assert run(ws, "build", "--game", "test") == 0
     after = _written(out)
@@ -164,7 +164,7 @@ def test_a_build_killed_while_it_writes_a_log_or_the_pack_leaves_the_old_records
     base = ws / "build"
     old = _packs(base)
     assert any(k.endswith(".pack.log") for k in old)
-    monkeypatch.setattr(cache_module, "LOG_SHARE", share)
+    monkeypatch.setattr(packlog, "LOG_SHARE", share)
     _edit(ws, "改訂された本文", "二度目の本文")
     newest = tmp_path / "new"
     shutil.copytree(base, newest)

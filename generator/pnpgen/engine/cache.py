@@ -35,8 +35,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pnpgen.atomic import Stores, read_record, store
+from pnpgen.engine import packlog
 from pnpgen.engine.fingerprint import FORMAT, FileHashes, code, content_hash, hashed, sha
 from pnpgen.engine.output import inside, is_output_folder
+from pnpgen.engine.packlog import record_key
 from pnpgen.errors import InputError
 from pnpgen.memo import Pack, Stamps
 from pnpgen.pdf.assemble import PdfFile, Stored, file_digest
@@ -93,20 +95,6 @@ WHOLE_FORMAT = "marshal"
 WHOLE_VERSION = 2
 
 
-# A big pack grows by what changed: an edit writes a *log* beside it (``<kind>.pack.log``: the
-# records made or changed since the pack, and the keys gone), not the pack again — a one-card edit
-# of 3,000 cards wrote some 31 MB of packs whole (docs/speed.md, records46). The log is sealed as a
-# pack is, and names the pack it goes with by the pack's seal: a log of another pack (one written
-# before the pack was made again) is passed over, a torn or tampered one refuses the pack (its
-# records are made again). When the log would pass ``LOG_SHARE`` of the pack's size, the pack is
-# written again whole, with the log's records in it (and the log removed in the same commit).
-# Packs under ``LOG_FROM`` bytes are always written whole: a small file is cheaper written than
-# merged.
-LOG_FROM = 1 << 20
-LOG_SHARE = 1 / 16
-LOG_FORMAT = "log"
-
-
 def _whole(kind: str) -> bool:
     return kind.startswith(WHOLE)
 
@@ -116,16 +104,6 @@ def _as_read_next(value: Any) -> Any:
     (lists for tuples, text keys, each dict's keys in order), so the records are the same values
     whichever way a pack keeps them."""
     return json.loads(json.dumps(value, sort_keys=True, ensure_ascii=False))
-
-
-_ABSENT = object()  # (a record the pack does not hold)
-
-
-def _log_head(check: str, base: str, gone: list[str]) -> bytes:
-    """A log's first line: the code it was made by, the seal of its records, the seal of the pack
-    it goes with, and the keys of the pack's records gone since."""
-    return json.dumps({"pnpgen": code(), "check": check, "base": base, "format": LOG_FORMAT, "gone": gone},
-                      sort_keys=True, ensure_ascii=False).encode()
 
 
 def layout_of(doc: Any) -> tuple[int, ...] | None:
@@ -193,20 +171,6 @@ class GameState:
             return state
         except (ValueError, KeyError, TypeError, AttributeError):
             return None
-
-
-def _record_key(line: bytes) -> str | None:
-    """The key of a pack's line (``["key", value]``), read without decoding its value: the text
-    between its first two quotes when that holds no escape (pnpgen writes ``", `` after it), else
-    the whole line decoded; None for a line that is no ``[key, value]`` of a text key."""
-    end = line.find(b'", ', 2) if line.startswith(b'["') else -1
-    if end > 0 and b"\\" not in line[2:end] and b'"' not in line[2:end]:
-        return line[2:end].decode()
-    try:
-        pair = json.loads(line)
-    except ValueError:
-        return None
-    return pair[0] if isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str) else None
 
 
 def _layout_ok(layout: Any) -> bool:
@@ -429,63 +393,35 @@ class Cache:
                 values = marshal.loads(text)
                 if type(values) is not dict or not all(type(k) is str for k in values):
                     return Pack()
-                merged = self._logged(kind, outer["check"], values)
+                merged = packlog.merged(self._log(kind), outer["check"], values, whole=True)
                 if merged is None:
                     return Pack()
                 pack, base = Pack(values=merged), values
             else:
                 lines: dict[str, bytes] = {}
                 for line in data.split(b"\n")[1:] if len(text) else []:
-                    key = _record_key(line)
+                    key = record_key(line)
                     if key is None or key in lines:  # (a line is never empty, a key never twice)
                         return Pack()
                     lines[key] = line
-                merged = self._logged(kind, outer["check"], lines)
+                merged = packlog.merged(self._log(kind), outer["check"], lines, whole=False)
                 if merged is None:
                     return Pack()
                 pack, base = Pack(merged, keep), lines
         except (OSError, ValueError, EOFError, KeyError, TypeError, AttributeError):
             return Pack()
         pack.base = (outer["check"], len(data), base)
-        if len(data) >= LOG_FROM:
+        if len(data) >= packlog.LOG_FROM:
             self._big.add(self.log_path(kind))
         self._packs[kind] = pack
         return pack
 
-    def _logged(self, kind: str, base: str, records: dict[str, Any]) -> dict[str, Any] | None:
-        """The pack's records (``records``, as its file holds them) with its log's put in: the
-        records themselves when there is no log, or a log of another pack (passed over); None when
-        the log is torn, tampered with or another pnpgen's (the pack is refused: made again)."""
+    def _log(self, kind: str) -> bytes | None:
+        """The bytes of the log beside a pack (engine/packlog.py), None when there is none."""
         try:
-            data = read_record(self.log_path(kind))
+            return read_record(self.log_path(kind))
         except OSError:
-            return records  # (no log)
-        cut = data.find(b"\n")
-        text = memoryview(data)[cut + 1:] if cut >= 0 else memoryview(b"")
-        outer = json.loads(data[:cut] if cut >= 0 else data)
-        if type(outer) is not dict or outer.get("base") != base:
-            return records  # a log of the pack this one replaced: passed over (the next commit writes or removes it)
-        gone = outer.get("gone")
-        if outer.get("pnpgen") != code() or outer.get("check") != seal(text) or outer.get("format") != LOG_FORMAT \
-                or type(gone) is not list or not all(type(k) is str for k in gone):
             return None
-        merged = dict(records)
-        for key in gone:
-            merged.pop(key, None)
-        if _whole(kind):
-            made = marshal.loads(text)
-            if type(made) is not dict or not all(type(k) is str for k in made):
-                return None
-            merged.update(made)
-            return merged
-        seen: set[str] = set()
-        for line in data.split(b"\n")[1:] if len(text) else []:
-            key = _record_key(line)
-            if key is None or key in seen:
-                return None
-            seen.add(key)
-            merged[key] = line
-        return dict(sorted(merged.items()))  # (by key, as a pack's lines are)
 
     def let_go_of_pack(self, kind: str) -> None:
         """What ``pack`` kept of a pack's lines, let go of once its entry is made: a thousand
@@ -500,7 +436,7 @@ class Cache:
         return self.root / f"{kind}.pack.log"
 
     def with_logs(self, uses: set[Path]) -> set[Path]:
-        """A build's cache entries with the log of each big pack it read (``LOG_FROM``: one it
+        """A build's cache entries with the log of each big pack it read (``packlog.LOG_FROM``: one it
         may have, or be given), kept by the prune while the pack is (one absent is nothing)."""
         return uses | {log for path in uses if path.name.endswith(".pack.json")
                        and (log := path.with_name(path.name.removesuffix(".json") + ".log")) in self._big}
@@ -533,20 +469,14 @@ class Cache:
         if _whole(kind):  # one value: the records read kept as they are, the others as the next build reads them
             values = {key: json.loads(value)[1] if isinstance(value, bytes) else value if read.is_read(key, value)
                       else _as_read_next(value) for key, value in sorted(records.items())}
-            if read.base is not None and read.base[1] >= LOG_FROM:
-                base = read.base[2]
-                made = {key: value for key, value in values.items()
-                        if (was := base.get(key, _ABSENT)) is not value and was != value}
-                log = marshal.dumps(made, WHOLE_VERSION)
-                gone = [key for key in base if key not in values]
-                if len(log) + 40 * len(gone) <= read.base[1] * LOG_SHARE:
-                    return self.log_path(kind), _log_head(seal(log), read.base[0], gone) + b"\n" + log
-            body = marshal.dumps(values, WHOLE_VERSION)
-            return self.pack_path(kind), _pack_head(seal(body), whole=True) + b"\n" + body
-        if read.base is not None and read.base[1] >= LOG_FROM:
-            logged = self._log_entry(kind, records, read)
+            logged = packlog.of_values(values, read.base, WHOLE_VERSION)
             if logged is not None:
                 return self.log_path(kind), logged
+            body = marshal.dumps(values, WHOLE_VERSION)
+            return self.pack_path(kind), _pack_head(seal(body), whole=True) + b"\n" + body
+        logged = packlog.of_lines(records, read)
+        if logged is not None:
+            return self.log_path(kind), logged
         out = io.BytesIO()
         stand_in = _pack_head("0" * 64)
         out.write(stand_in)
@@ -566,32 +496,6 @@ class Cache:
         out.seek(0)
         out.write(head)
         return self.pack_path(kind), out.getvalue()
-
-    def _log_entry(self, kind: str, records: Mapping[str, Any], read: Pack) -> bytes | None:
-        """The log of a pack of lines holding ``records`` (its lines not those of the pack as
-        written, and the pack's keys gone), or None when it would pass ``LOG_SHARE`` of the pack."""
-        assert read.base is not None
-        seal_of, size, base = read.base
-        limit = size * LOG_SHARE
-        made: list[bytes] = []
-        length = 0
-        for key in sorted(records):
-            value = records[key]
-            line = value if isinstance(value, bytes) else read.as_read(key, value) if key in read else None
-            if line is None:
-                line = json.dumps([key, value], sort_keys=True, ensure_ascii=False).encode()
-            was = base.get(key)
-            if was is line or was == line:
-                continue
-            made.append(line)
-            length += len(line) + 1
-            if length > limit:
-                return None
-        gone = [key for key in base if key not in records]
-        if length + 40 * len(gone) > limit:
-            return None
-        body = b"\n".join(made)
-        return _log_head(seal(body), seal_of, gone) + b"\n" + body
 
     # -------------------------------------------------------------- faces
 
