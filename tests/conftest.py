@@ -309,6 +309,20 @@ def docs_deck_workspace(root: Path, game: str, deck_id: str, deck: str, template
         (ws / "templates" / "test" / name).write_text(text, encoding="utf-8")
     return ws
 
+def forked_main(ws: Path, args: list[str]) -> int:
+    """Run ``pnpgen args`` in a child forked from this process inside ``ws`` (no interpreter
+    start: a test kills it at an instant of its own); its pid."""
+    pid = os.fork()
+    if pid == 0:  # the child: never back into pytest
+        code = 1
+        try:
+            os.chdir(ws)
+            code = main(args)
+        finally:
+            os._exit(code)
+    return pid
+
+
 def run(root: Path, *args: str, monkeypatch=None) -> int:
     """Run the CLI inside ``root`` as a designer would."""
     import os

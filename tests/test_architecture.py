@@ -265,6 +265,7 @@ ENGINE = {
     "fresh": "which games are up to date, loading none",
     "fingerprint": "what a build read, hashed",
     "cache": "the build cache's records",
+    "packlog": "a big cache pack's log of the records an edit changed, merged when read",
     "written": "what the last build wrote, without a machine key",
     "output": "all-or-nothing writes, the output folder's lock and marker",
     "transaction": "one transaction over an output folder",

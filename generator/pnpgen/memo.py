@@ -77,6 +77,9 @@ class Pack(Mapping[str, Any]):
         # ``values``: a pack read whole with one decode (engine/cache.py ``WHOLE``): every record
         # already a value, no line kept; asking for one decodes nothing
         self.whole = values is not None
+        # the pack as its file holds it, when read from one with a log beside it or none: its seal,
+        # its size and its records (lines, or values) — what an edit's log is made against
+        self.base: tuple[str, int, Mapping[str, Any]] | None = None
         if values is not None:
             self._values = values
             self.lines = values  # type: ignore[assignment]  # (its keys: iterated, counted, looked in)

@@ -311,9 +311,9 @@ def test_log_first_finishes_a_commit_a_killed_build_left(tmp_path, capsys, monke
     old = home.read_bytes()
     real, calls = transaction.recover, []
 
-    def killed_after_the_commit(root, later=None):  # the commit's own recover runs first; the one after it never
+    def killed_after_the_commit(root, later=None, spares=None):  # the commit's own recover runs first; the one after it never
         calls.append(root)
-        return real(root, later) if len(calls) == 1 else None
+        return real(root, later, spares) if len(calls) == 1 else None
 
     monkeypatch.setattr(transaction, "recover", killed_after_the_commit)
     _edit(ws, "text: 本文カード2}", "text: 書き直した}")

@@ -124,6 +124,36 @@ def test_an_edit_rewrites_the_replaced_file_and_writes_the_bytes_of_a_cold_build
     assert trashes.strangers(root / TRASH) == []
 
 
+def test_a_commit_reads_the_record_of_spares_twice_and_the_next_edit_still_finds_its_spares(tmp_path, small,
+                                                                                            monkeypatch):
+    """The record of spares (4.5 MB at 3,000 cards) is read by the build that looks for its spares
+    and by the commit's ``promote``, whose record the commit notes its new documents in as it
+    wrote it (not read a third time); what it writes is what a fresh read finds, and the next
+    edit rewrites every spare in place."""
+    ws = _game(tmp_path / "ws")
+    root = ws / "build"
+    assert run(ws, *BUILD) == 0
+    _text_edit(ws, 1)
+    assert run(ws, *BUILD) == 0  # (spares from here on)
+    reads, writes = [], []
+    real_read, real_write = spare.read, spare.Record.write
+    monkeypatch.setattr(spare, "read", lambda trash: reads.append(trash) or real_read(trash))
+    monkeypatch.setattr(spare.Record, "write", lambda self, trash: writes.append(self) or real_write(self, trash))
+    _text_edit(ws, 2)
+    assert run(ws, *BUILD) == 0
+    assert len(reads) == 2 and len(writes) == 2  # (three reads before: the commit's second was of its own write)
+    record = real_read(root / TRASH)
+    assert (record.outputs, record.spares) == (writes[-1].outputs, writes[-1].spares)
+    assert DOC in record.outputs and DOC in record.spares
+    inodes = {rel: p.stat().st_ino for rel in record.spares if (p := _spare_of(root, rel)) is not None}
+    monkeypatch.setattr(spare, "read", real_read)
+    _text_edit(ws, 3)
+    assert run(ws, *BUILD) == 0
+    assert inodes and all((root / rel).stat().st_ino == ino for rel, ino in inodes.items())  # (rewritten in place)
+    cold = _cold(tmp_path, ws, "cold")
+    assert all((root / rel).read_bytes() == (cold / rel).read_bytes() for rel in inodes)
+
+
 def test_the_pictures_come_first_and_keep_their_offsets_through_a_text_edit(tmp_path, small):
     ws = _game(tmp_path / "ws")
     assert run(ws, *BUILD) == 0

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import main, make_workspace, remove_tree
+from conftest import forked_main, main, make_workspace, remove_tree
 from pnpgen.engine.journal import JOURNAL, STAGED, STAGING, recover
 from pnpgen.engine.transaction import PAUSE_ENV, commit
 
@@ -26,17 +26,7 @@ def _tree(folder: Path) -> dict[str, bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-def _forked(ws: Path, args: list[str]) -> int:
-    """Run ``pnpgen args`` in a forked child inside ``ws``; its pid."""
-    pid = os.fork()
-    if pid == 0:  # the child: never back into pytest
-        code = 1
-        try:
-            os.chdir(ws)
-            code = main(args)
-        finally:
-            os._exit(code)
-    return pid
+_forked = forked_main
 
 
 def _finish(pid: int) -> int:

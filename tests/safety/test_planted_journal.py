@@ -156,7 +156,7 @@ def test_a_commit_killed_after_its_journal_is_carried_out_by_the_next_run(tmp_pa
     for i in range(3):
         (root / "d" / f"f{i}").write_bytes(b"old %d" % i)
     with monkeypatch.context() as m:
-        m.setattr(transaction, "recover", lambda root, later=None: None)
+        m.setattr(transaction, "recover", lambda root, later=None, spares=None: None)
         commit(root, {root / "d" / "f0": b"new 0", root / "d" / "f1": b"new 1"}, [root / "d" / "f2"])
     assert (root / JOURNAL).is_file() and (root / "d" / "f0").read_bytes() == b"old 0"  # killed there
     assert recover(root) == "forward"

@@ -35,8 +35,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pnpgen.atomic import Stores, read_record, store
+from pnpgen.engine import packlog
 from pnpgen.engine.fingerprint import FORMAT, FileHashes, code, content_hash, hashed, sha
 from pnpgen.engine.output import inside, is_output_folder
+from pnpgen.engine.packlog import record_key
 from pnpgen.errors import InputError
 from pnpgen.memo import Pack, Stamps
 from pnpgen.pdf.assemble import PdfFile, Stored, file_digest
@@ -49,7 +51,7 @@ if TYPE_CHECKING:  # (a build that finds everything up to date loads no stage)
 ENTRY = re.compile(r"faces/[0-9a-f]{2}/[0-9a-f]{32,64}(-[0-9a-f]{16}){0,2}\.json|jinja/[0-9a-f]{40,64}\.jbc"
                    r"|pictures/[0-9a-f]{2}/[0-9a-f]{64}\.bin|images/[0-9a-f]{2}/[0-9a-f]{64}\.(bin|json)"
                    r"|(nest|readings|books|renders/[^/\x00]{1,255})/[0-9a-f]{32}\.json"
-                   r"|(renders|art|forms|pieces|bleed|converted|layouts|lint)/[^/\x00]{1,200}\.pack\.json")
+                   r"|(renders|art|forms|pieces|bleed|converted|layouts|lint)/[^/\x00]{1,200}\.pack\.(json|log)")
 KINDS = ("faces", "pictures", "images", "jinja", "nest", "readings", "books", "renders", "art", "forms", "pieces", "bleed", "converted", "layouts", "lint")  # the cache's folders
 
 
@@ -171,20 +173,6 @@ class GameState:
             return None
 
 
-def _record_key(line: bytes) -> str | None:
-    """The key of a pack's line (``["key", value]``), read without decoding its value: the text
-    between its first two quotes when that holds no escape (pnpgen writes ``", `` after it), else
-    the whole line decoded; None for a line that is no ``[key, value]`` of a text key."""
-    end = line.find(b'", ', 2) if line.startswith(b'["') else -1
-    if end > 0 and b"\\" not in line[2:end] and b'"' not in line[2:end]:
-        return line[2:end].decode()
-    try:
-        pair = json.loads(line)
-    except ValueError:
-        return None
-    return pair[0] if isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str) else None
-
-
 def _layout_ok(layout: Any) -> bool:
     return isinstance(layout, list) and all(type(n) is int and n >= 0 for n in layout)
 
@@ -247,6 +235,7 @@ class Cache:
         # each pack read (its records' lines, the values decoded), so writing the pack again
         # encodes only the records made since (``pack_entry``)
         self._packs: dict[str, Pack] = {}
+        self._big: set[Path] = set()  # the logs the big packs read may have (``with_logs``)
 
     @property
     def hashes(self) -> FileHashes:
@@ -404,18 +393,35 @@ class Cache:
                 values = marshal.loads(text)
                 if type(values) is not dict or not all(type(k) is str for k in values):
                     return Pack()
-                pack = self._packs[kind] = Pack(values=values)
-                return pack
-            lines: dict[str, bytes] = {}
-            for line in data.split(b"\n")[1:] if len(text) else []:
-                key = _record_key(line)
-                if key is None or key in lines:  # (a line is never empty, a key never twice)
+                merged = packlog.merged(self._log(kind), outer["check"], values, whole=True)
+                if merged is None:
                     return Pack()
-                lines[key] = line
+                pack, base = Pack(values=merged), values
+            else:
+                lines: dict[str, bytes] = {}
+                for line in data.split(b"\n")[1:] if len(text) else []:
+                    key = record_key(line)
+                    if key is None or key in lines:  # (a line is never empty, a key never twice)
+                        return Pack()
+                    lines[key] = line
+                merged = packlog.merged(self._log(kind), outer["check"], lines, whole=False)
+                if merged is None:
+                    return Pack()
+                pack, base = Pack(merged, keep), lines
         except (OSError, ValueError, EOFError, KeyError, TypeError, AttributeError):
             return Pack()
-        pack = self._packs[kind] = Pack(lines, keep)
+        pack.base = (outer["check"], len(data), base)
+        if len(data) >= packlog.LOG_FROM:
+            self._big.add(self.log_path(kind))
+        self._packs[kind] = pack
         return pack
+
+    def _log(self, kind: str) -> bytes | None:
+        """The bytes of the log beside a pack (engine/packlog.py), None when there is none."""
+        try:
+            return read_record(self.log_path(kind))
+        except OSError:
+            return None
 
     def let_go_of_pack(self, kind: str) -> None:
         """What ``pack`` kept of a pack's lines, let go of once its entry is made: a thousand
@@ -424,6 +430,28 @@ class Cache:
 
     def pack_path(self, kind: str) -> Path:
         return self.root / f"{kind}.pack.json"
+
+    def log_path(self, kind: str) -> Path:
+        """The log beside a big pack: the records an edit made since the pack was written whole."""
+        return self.root / f"{kind}.pack.log"
+
+    def with_logs(self, uses: set[Path]) -> set[Path]:
+        """A build's cache entries with the log of each big pack it read (``packlog.LOG_FROM``: one it
+        may have, or be given), kept by the prune while the pack is (one absent is nothing)."""
+        return uses | {log for path in uses if path.name.endswith(".pack.json")
+                       and (log := path.with_name(path.name.removesuffix(".json") + ".log")) in self._big}
+
+    @staticmethod
+    def stale_logs(files: Mapping[Path, Any]) -> list[Path]:
+        """The logs of the packs written whole among ``files`` (each pack's log now holds records
+        the pack holds: removed in the same commit, when there)."""
+        return [log for path in files if path.name.endswith(".pack.json")
+                and (log := path.with_name(path.name.removesuffix(".json") + ".log")) not in files]
+
+    def entry_path(self, kind: str, data: bytes) -> Path:
+        """Where the bytes ``pack_entry`` made for ``kind`` go: the pack, or its log."""
+        head = data[:data.find(b"\n")] if b"\n" in data else data
+        return self.log_path(kind) if b'"base": ' in head else self.pack_path(kind)
 
     def pack_entry(self, kind: str, records: Mapping[str, Any]) -> tuple[Path, bytes]:
         """The file of a pack holding ``records``, and its bytes. A record given as bytes is its
@@ -441,8 +469,14 @@ class Cache:
         if _whole(kind):  # one value: the records read kept as they are, the others as the next build reads them
             values = {key: json.loads(value)[1] if isinstance(value, bytes) else value if read.is_read(key, value)
                       else _as_read_next(value) for key, value in sorted(records.items())}
+            logged = packlog.of_values(values, read.base, WHOLE_VERSION)
+            if logged is not None:
+                return self.log_path(kind), logged
             body = marshal.dumps(values, WHOLE_VERSION)
             return self.pack_path(kind), _pack_head(seal(body), whole=True) + b"\n" + body
+        logged = packlog.of_lines(records, read)
+        if logged is not None:
+            return self.log_path(kind), logged
         out = io.BytesIO()
         stand_in = _pack_head("0" * 64)
         out.write(stand_in)

@@ -65,14 +65,16 @@ def _names_staging(body: dict, version: int, staging: Path) -> bool:
     return mark is not None and body.get("staging") == mark
 
 
-def recover(root: Path, later: list[Path] | None = None) -> str | None:
+def recover(root: Path, later: list[Path] | None = None, spares: list[spare.Record] | None = None) -> str | None:
     """Finish or undo what a killed run left in ``root``: "forward" when a journal was carried
     out, "back" when an uncommitted staging folder was removed, "refused" when a journal this
     machine did not seal was removed with its staging folder (said on stderr), None when there
     was nothing. ``later`` (a build's own commit): the small files the journal replaces or
     removes are moved into the trash too, not freed on the way (some 4 ms of ext4 each), and
     the trash folder is appended to ``later`` for the caller to empty once it has said the build
-    is done (``trash.empty_trash``) — unless the reclaim's process frees it anyway."""
+    is done (``trash.empty_trash``) — unless the reclaim's process frees it anyway. ``spares``
+    (a build's own commit) gets the trash's record of spares as the journal left it written
+    (``spare.promote``), for the commit to note its new documents in without reading it again."""
     journal, staging = root / JOURNAL, root / STAGING
     if journal.is_file() and not journal.is_symlink():
         read = _read_journal(journal, staging)
@@ -87,7 +89,9 @@ def recover(root: Path, later: list[Path] | None = None) -> str | None:
         if staging.is_symlink() or not staging.is_dir():
             moves = []  # staged files are only ever in a real folder of root's (a link would move files in from elsewhere)
         try:
-            _carry_out(root, moves, remove, aside, journal)
+            record = _carry_out(root, moves, remove, aside, journal)
+            if spares is not None and record is not None:
+                spares.append(record)
         except OSError as e:  # a folder made read-only since the commit: the journal stays for the next run
             where = named(Path(e.filename)) if e.filename else named(root)
             raise InputError(f"cannot finish writing the new set of files into {named(root)}: {where}: {e.strerror}",
@@ -109,7 +113,7 @@ def recover(root: Path, later: list[Path] | None = None) -> str | None:
     return None
 
 
-def _carry_out(root: Path, moves: list, remove: list, aside: trash.Trash, journal: Path) -> None:
+def _carry_out(root: Path, moves: list, remove: list, aside: trash.Trash, journal: Path) -> spare.Record | None:
     """The journal's moves and removals, then the journal itself (each step can be done again)."""
     staging = root / STAGING
     targets = {same_file(rel): (name, rel) for name, rel in moves}
@@ -139,9 +143,10 @@ def _carry_out(root: Path, moves: list, remove: list, aside: trash.Trash, journa
                 _remove(inside(root, rel), aside, i)
         # a killed run of this commit may have moved some aside already: the journal names them too
         aside.record([name for name, _ in moves] + [f"r{i:06d}" for i in range(len(remove))])
-        spare.promote(aside.folder, [(f"{aside.token}-{name}", rel) for name, rel in moves], remove, aside.token,
-                      aside.taken)
+        record = spare.promote(aside.folder, [(f"{aside.token}-{name}", rel) for name, rel in moves], remove,
+                               aside.token, aside.taken)
         journal.unlink()
+        return record
 
 
 def _staged_file(source: Path) -> bool:

@@ -410,14 +410,16 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
         result.files["manifest.json"] = (json.dumps(manifest, ensure_ascii=False, indent=2) + "\n").encode()
         state = GameState(inputs, documents=result.documents,
                           files={**kept, **{rel: recorded(data) for rel, data in result.files.items()}},
-                          report=now, uses=sorted(cache.entry(p) for p in result.uses),
+                          report=now, uses=sorted(cache.entry(p) for p in cache.with_logs(result.uses)),
                           # said from the workspace: a copy of it (cp -r, its build/ too) said them, up to date, naming the first one's files
                           warnings=workspace_relative(list(result.warnings), ws.root))
         files = {out_dir / rel: data for rel, data in result.files.items()}
         state_path, data = cache.state_file(ed, state)
         files[state_path] = data
         if forms_pack is not None:  # (last: made meanwhile on the other core)
-            result.cache_files[forms] = staged(forms, forms_pack.result())
+            packed = forms_pack.result()  # (the pack written whole, or its log)
+            written = cache.entry_path(f"forms/{ed}", packed)
+            result.cache_files[written] = staged(written, packed)
             read.clear()  # (the lines read, let go of with their pack)
             cache.let_go_of_pack(f"forms/{ed}")
         files.update(result.cache_files)
@@ -425,6 +427,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
         gone = [path for rel in stale if (path := inside(out_root, f"{below}/{rel}")) is not None]
         files.update(version)
         gone += pruned
+        gone += cache.stale_logs(result.cache_files)  # (a pack written whole: its log's records are in it)
         layouts: dict[str, Any] = {rel: doc.get("layout") for rel, doc in state.documents.items()}  # a big document's
         wrote = {rel: (digest, layouts.get(rel)) for rel, digest in state.files.items()}
         decks_changed = frozenset(reprint) if decks_only and RELAID not in changes else None

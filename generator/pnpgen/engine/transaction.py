@@ -157,11 +157,12 @@ def commit(root: Path, files: Mapping[Path, bytes | PdfFile], remove: Iterable[P
     with signals_deferred():
         os.replace(new, root / JOURNAL)  # the commit: from here on the new set is what the folder holds
         staging.open = False
-    recover(root, later)
+    promoted: list[spare.Record] = []  # (the trash's record of spares as the journal's last step wrote it)
+    recover(root, later, promoted)
     if FORKS:  # (the documents a spare can be made of: engine/spare.py)
         spare.note_outputs(root, root / TRASH, {p: d for p, d in todo.items() if isinstance(d, PdfFile)
                                                 and d.size >= BIG_DOCUMENT and p not in staging.entries},
-                           staging.layouts)
+                           staging.layouts, promoted[0] if promoted else None)
     return list(todo)
 
 
