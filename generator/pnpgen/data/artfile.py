@@ -227,28 +227,48 @@ def upright_cmyk_jpeg(path: Path) -> bool:
 def see_through(path: Path) -> bool:
     """Whether a raster art file has pixels that are not fully opaque (flattened onto a ground
     when it is placed); once per file as it is (its stamp)."""
+    return _pixels_of(path)[0]
+
+
+DIM_BELOW = 1 / 64  # a 16-bit picture whose brightest value is under this of full scale prints near black
+
+
+def dim_sixteen_bit(path: Path) -> int | None:
+    """The brightest value (of 65535) of a 16-bit grey picture whose values all lie under
+    ``DIM_BELOW`` of full scale — 8-bit values written into 16 bits unscaled, as Pillow's
+    ``convert("I;16")`` writes them, which print near black (a printer reads the top 8 bits:
+    ``pixels.eight_bit_grey``); else None. Measured with ``see_through``, once per file as it is."""
+    return _pixels_of(path)[1]
+
+
+def _pixels_of(path: Path) -> tuple[bool, int | None]:
     try:
         st = path.stat()
     except OSError:
-        return False
-    return _see_through(str(path), st.st_size, st.st_mtime_ns, st.st_ino)
+        return False, None
+    return _pixels(str(path), st.st_size, st.st_mtime_ns, st.st_ino)
 
 
 @lru_cache(maxsize=1024)
-def _see_through(path: str, size: int, mtime_ns: int, inode: int) -> bool:
+def _pixels(path: str, size: int, mtime_ns: int, inode: int) -> tuple[bool, int | None]:
+    """(see-through, dim 16-bit brightest): only a picture with an alpha channel, or a 16-bit
+    grey one, is decoded; the rest read from the header."""
     from PIL import Image, UnidentifiedImageError
 
     try:
         with open_picture(path) as im:
+            if im.width * im.height > MAX_ART_PIXELS:
+                return False, None  # refused where it is placed
+            if im.mode in ("I;16", "I;16B", "I;16L", "I"):  # (no alpha: a 16-bit grey PNG is I;16 or I)
+                brightest = im.getextrema()[1]
+                return False, int(brightest) if brightest < 65535 * DIM_BELOW else None
             if im.format == "JPEG" or (im.mode not in ("RGBA", "LA", "PA", "La", "RGBa", "P")
                                       and "transparency" not in im.info):
-                return False  # no alpha channel: nothing decoded
-            if im.width * im.height > MAX_ART_PIXELS:
-                return False  # refused where it is placed
+                return False, None  # no alpha channel: nothing decoded
             alpha = im.convert("RGBA").getchannel("A")
-            return alpha.getextrema()[0] < 255
+            return alpha.getextrema()[0] < 255, None
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError):
-        return False  # unreadable: placing it says so
+        return False, None  # unreadable: placing it says so
 
 
 MAX_ART_PIXELS = 60_000_000  # one picture (a 650 mm square at 300 dpi): decoded, its RGBA takes 240 MB (a build placing it, 600 MB)
