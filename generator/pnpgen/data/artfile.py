@@ -224,24 +224,16 @@ def upright_cmyk_jpeg(path: Path) -> bool:
         return False
 
 
-def see_through(path: Path) -> bool:
-    """Whether a raster art file has pixels that are not fully opaque (flattened onto a ground
-    when it is placed); once per file as it is (its stamp)."""
-    return _pixels_of(path)[0]
-
-
 DIM_BELOW = 1 / 64  # a 16-bit picture whose brightest value is under this of full scale prints near black
 
 
-def dim_sixteen_bit(path: Path) -> int | None:
-    """The brightest value (of 65535) of a 16-bit grey picture whose values all lie under
-    ``DIM_BELOW`` of full scale — 8-bit values written into 16 bits unscaled, as Pillow's
-    ``convert("I;16")`` writes them, which print near black (a printer reads the top 8 bits:
-    ``pixels.eight_bit_grey``); else None. Measured with ``see_through``, once per file as it is."""
-    return _pixels_of(path)[1]
-
-
-def _pixels_of(path: Path) -> tuple[bool, int | None]:
+def pixels_of(path: Path) -> tuple[bool, int | None]:
+    """(whether a raster art file has pixels not fully opaque — flattened onto a ground where it is
+    placed —, and the brightest value, of 65535, of a 16-bit grey picture whose values
+    all lie under ``DIM_BELOW`` of full scale, else None): 8-bit values
+    written into 16 bits unscaled, as Pillow's ``convert("I;16")`` writes them, print near black
+    (a printer reads the top 8 bits: ``pixels.eight_bit_grey``). Once per file as it is (one
+    stat, one reading for both)."""
     try:
         st = path.stat()
     except OSError:

@@ -29,7 +29,7 @@ from urllib.parse import quote
 from markupsafe import Markup, escape
 
 from pnpgen.data.art import ArtFolder, with_background, with_fragment
-from pnpgen.data.artfile import ArtInfo, dim_sixteen_bit, see_through, upright_cmyk_jpeg
+from pnpgen.data.artfile import ArtInfo, pixels_of, upright_cmyk_jpeg
 from pnpgen.data.formats import MAX_DPI, MIN_DPI, SAFE_MM
 from pnpgen.data.markup import literal
 from pnpgen.data.model import PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder, placeholder_note
@@ -251,7 +251,7 @@ class ArtPlacer:
         """Give each picture of a face with see-through pixels and no background of its own the
         colour beneath it (``ground_beneath``) to be flattened onto, or warn, once a deck and
         file, that they print on white; and warn, once a deck and file, of a 16-bit picture whose
-        values all lie near black (``dim_sixteen_bit``). Returns whether an ``href`` changed."""
+        values all lie near black (``pixels_of``). Returns whether an ``href`` changed."""
         changed = False
         for el in svg.iter(f"{{{SVG_NS}}}image"):
             attr = "href" if el.get("href") is not None else XLINK_HREF
@@ -261,11 +261,11 @@ class ArtPlacer:
             info = self.folder.check(href)
             if info.kind != "raster":
                 continue
-            brightest = dim_sixteen_bit(info.path)
+            clear, brightest = pixels_of(info.path)
             if brightest is not None and (deck.id, info.name) not in self._dim:  # once a deck and file
                 self._dim.add((deck.id, info.name))
                 self.warnings.append(DIM_16_BIT.format(where=piece.where, deck=deck.id, name=info.name, brightest=brightest))
-            if not see_through(info.path):
+            if not clear:
                 continue
             found = ground_beneath(el)
             if found is None:
