@@ -473,3 +473,27 @@ def test_serve_takes_no_build_option_and_the_playtest_page_says_what_to_do_inste
     assert "`pnpgen serve --printer home-inkjet` is told `an option of build, watch, check, reprint, not of serve`" in page
     assert "`every home sheet changed: printer profile home-inkjet (back -1.5/+0.75 mm, 100/100 %) → none: …`" in page
     assert "(`printer: home-inkjet`, `paper: letter`: the preview then builds with them" in page
+
+
+def test_a_deck_pnpgen_new_wrote_renamed_is_told_at_the_drafts_line_with_the_deck_to_write(tmp_path, capsys, monkeypatch):
+    """trial: renaming the deck ``pnpgen new`` wrote left its draft.txt naming the old one; the
+    warning names the draft's line and entry, the deck on no line of the draft (a name near it
+    asked as "did you mean", one not near offered as the deck renamed), and that the draft is the
+    designer's own to edit."""
+    monkeypatch.setenv("PNPGEN_CACHE", "off")
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    assert run(ws, "new", "g7", "-q") == 0
+    deck = ws / "data" / "g7" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("name: カード\n", "name: 呪文カード\n", 1), encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "g7") == 0
+    said = [line for line in capsys.readouterr().out.splitlines() if "draft.txt" in line]
+    assert said == ["  warning: data/g7/draft.txt:9: component 「カード」 of the draft has no deck or sourced item of that "
+                    "name in the data; did you mean 呪文カード? (the draft is yours to edit: pnpgen never changes it)"], said
+    deck.write_text(deck.read_text(encoding="utf-8").replace("name: 呪文カード\n", "name: Spells\n", 1), encoding="utf-8")
+    assert run(ws, "check", "--game", "g7") == 0
+    said = [line for line in capsys.readouterr().out.splitlines() if "draft.txt" in line]
+    assert len(said) == 1 and said[0].endswith(
+        "; or, if it is the data's deck 「Spells」 (cards), on no line of the draft, write its name on this line "
+        "(the draft is yours to edit: pnpgen never changes it)"), said

@@ -62,9 +62,13 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
             print_line(ws.shown(f"{slug}: {'ok' if not faces.problems else 'would not build'} ({pieces})"))
         for p in faces.problems:
             more = f" — and {counted(p.faces - 1, 'more face')} the same way" if p.faces > 1 else ""
+            said = str(p.error)
+            if p.every:  # one template's mistake in every face it draws: its file named once, no piece
+                said = said.replace(f" (rendering {p.first})", "", 1)
+                more = f" — in every face drawn by {ws.shown(p.every)} ({counted(p.faces, 'face')})"
             if p.also:  # the same character in other pieces' texts: where, the first few
                 more += " (" + ", ".join(dict.fromkeys(p.also[:5])) + (", …" if len(p.also) > 5 else "") + ")"
-            print_line(ws.shown(f"  error: {p.error}{more}"))
+            print_line(ws.shown(f"  error: {said}{more}"))
         problems += len(faces.problems)
         if args.svg:
             _write_svgs(ws, args, game, faces, note)

@@ -127,3 +127,24 @@ def test_a_picture_running_past_the_face_is_measured_as_the_face_shows_it():
     page = " ".join((REPO / "docs" / "data-format.md").read_text(encoding="utf-8").split())
     assert "covering the whole picture as its box clips it and as the face shows it (of a layout's art box written 3 mm " \
         "out, `x: -3`, on a face Tabletop Simulator's export draws without bleed, the part on the face; a full-bleed" in page
+
+
+def test_a_16_bit_picture_of_8_bit_values_is_warned_at_its_file_once(tmp_path, capsys):
+    """trial: a 16-bit grey PNG whose values use 0–255 of 65535 (Pillow's convert("I;16") of an
+    8-bit picture) printed near black, unwarned. The build names the file and its brightest value
+    once a deck (three faces); the same picture scaled to full 16 bits is not named."""
+    from PIL import Image
+
+    ws = game(tmp_path, FULL_BLEED)
+    grey = Image.linear_gradient("L").resize((700, 500))
+    grey.convert("I").convert("I;16").save(ws / "data" / "test" / "art" / "dragon.png")
+    assert Image.open(ws / "data" / "test" / "art" / "dragon.png").mode == "I;16"
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    said = [line for line in capsys.readouterr().err.splitlines() if "16-bit" in line]
+    assert len(said) == 1, said
+    assert "art/dragon.png is a 16-bit picture whose brightest value is 255 of 65535: it prints near black" in said[0]
+    x, y, w, h = BOX  # as the warning says: the brightest part of the picture printed near black
+    assert all(c < 8 for f in (0.1, 0.5, 0.9) for c in pixel(out(ws, "shop/cards-unique.pdf"), 0, 3 + x + w * 0.5, 3 + y + h * f))
+    grey.convert("I").point(lambda v: v * 257).convert("I;16").save(ws / "data" / "test" / "art" / "dragon.png")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    assert "16-bit" not in capsys.readouterr().err

@@ -33,10 +33,24 @@ def test_a_template_mistake_is_one_problem_at_the_designers_line(tmp_path, capsy
     assert len(errors) == 1, out
     assert "templates/test/card-front.svg.j2:4:" in errors[0]  # the designer's line, not the macro's
     assert "'nme'" in errors[0] and "common/macros.svg.j2" in errors[0]
-    assert "and 10 more faces" in errors[0]
+    # every face the template draws stopped at its line: one mistake of the file, no piece named
+    # (was "(rendering deck 'cards' piece 1 (…) front) — and 10 more faces the same way")
+    assert errors[0].endswith(" — in every face drawn by templates/test/card-front.svg.j2 (11 faces)"), errors
+    assert "rendering" not in errors[0] and "piece 1" not in errors[0] and "more faces" not in errors[0]
     assert "would not build" in out and not (ws / "build").exists()
     assert run(ws, "build", "--game", "test") == 2  # the build stops at the same line
     assert "card-front.svg.j2:4:" in capsys.readouterr().err
+
+
+def test_a_template_line_failing_some_faces_names_the_first_and_counts_the_others(tmp_path, capsys):
+    """A template line that stops some of its faces, not all: the first piece named and the
+    others counted, as before (only a mistake of every face is said once for the file)."""
+    front = MACRO_FRONT.replace("{{ m.title(piece.nme, 8, size=14) }}",
+                                "{{ m.title(piece.name if piece.name.endswith('1') else piece.nme, 8, size=14) }}")  # カード1, 11 draw
+    ws = make_workspace(tmp_path / "ws", front=front)
+    assert run(ws, "check", "--game", "test") == 2
+    errors = [line for line in capsys.readouterr().out.splitlines() if "error:" in line]
+    assert len(errors) == 1 and "piece 2 (" in errors[0] and errors[0].endswith("— and 8 more faces the same way"), errors
 
 
 def test_a_template_syntax_error_is_said_once_at_the_templates_line_not_per_face(tmp_path, capsys):

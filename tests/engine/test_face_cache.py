@@ -437,3 +437,27 @@ def test_a_redrawn_icon_is_named_by_its_file_not_as_every_piece_edited(tmp_path,
     assert run(ws, "diff", "--game", "test") == 0
     log = capsys.readouterr().out
     assert "- アイコンfish.svgを描き直し：札1, 札3" in log and "札2" not in log and "絵柄が変わった" not in log, log
+
+
+def test_a_picture_resaved_with_see_through_pixels_is_one_reason_its_file(tmp_path, capsys):
+    """trial: a picture saved again with transparency was told "art/b.png replaced: 札2, 札2
+    edited" — the face gains the colour beneath it to be flattened onto (``#bg=``), so its face
+    changed too; the picture replaced is the one reason, on the change line, the manifest's
+    reprint and ``pnpgen diff``."""
+    from PIL import Image
+
+    grounded = FRONT.replace("{{ image(", '<rect width="{{ w }}" height="{{ h }}" fill="#203040"/>\n{{ image(', 1)
+    ws = picture_workspace(tmp_path / "ws", pieces(), grounded, COLOURS)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    see_through = Image.new("RGBA", (300, 200), (250, 200, 0, 255))
+    see_through.paste((0, 0, 0, 0), (0, 0, 150, 200))
+    see_through.save(ws / "data/test/art/b.png")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    said = capsys.readouterr().out
+    manifest = json.loads((ws / "build/test/manifest.json").read_text(encoding="utf-8"))
+    assert manifest["reprint"]["cards"]["why"] == ["art/b.png replaced: 札2"], manifest["reprint"]["cards"]["why"]
+    assert "(art/b.png replaced: 札2)" in said, said
+    assert run(ws, "diff", "--game", "test") == 0
+    log = capsys.readouterr().out
+    assert "- art/b.pngを差し替え：札2" in log and "絵柄が変わった" not in log, log

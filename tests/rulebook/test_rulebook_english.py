@@ -832,7 +832,8 @@ def test_a_misspelt_component_of_an_english_draft_is_quoted_in_english_with_the_
     game = load_game(Workspace(ws), "test", lang="en")
     result = build_rulebook(game, ws / "fonts", pictures=pictures_from_game(game, ws / "templates"))
     said = [w for w in result.warnings if "has no deck or sourced item" in w and (name[:-2] + name[-1]) in w]
-    assert said and said[0].endswith(f"in the data; did you mean {name}?"), result.warnings
+    assert said and said[0].endswith(f"in the data; did you mean {name}? (the draft is yours to edit: pnpgen never changes it)"), \
+        result.warnings
     assert f"“{name[:-2] + name[-1]}”" in said[0] and "「" not in said[0]
 
 

@@ -31,12 +31,15 @@ RULES = ("■　準備・手順：基本\n\n　山札を作ります。\n\n"
          "傲慢のメダリオン（３）：手札を好きなだけ捨て札にできる\n"
          "憤怒のメダリオン（５）：同時にプレイした軍勢の数字を２倍にする\n\n"
          "■　ゲームの進行")
+# headings of two lines (after the draft's last section)
+LONG = ("\n■　ゲームの進行と手札と山札と捨て札の扱いと勝利の条件\n\n"
+        "◇とても長い見出しの例として手札と山札と捨て札と場札の扱いをまとめて説明する\n　本文です。\n")
 
 
 @pytest.fixture(scope="module")
 def book(tmp_path_factory) -> bytes:
     ws = make_workspace(tmp_path_factory.mktemp("headings") / "ws", draft=True)
-    (ws / "data" / "test" / "draft.txt").write_text(DRAFT.replace("■　ゲームの進行", RULES), encoding="utf-8")
+    (ws / "data" / "test" / "draft.txt").write_text(DRAFT.replace("■　ゲームの進行", RULES) + LONG, encoding="utf-8")
     return build_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts").files["rulebook.pdf"]
 
 
@@ -59,6 +62,23 @@ def _width(ch: str, font: str, size: float) -> float:
 
 
 BOLD = "BIZUDPGothic-Bold"
+
+
+def test_a_wrapped_headings_second_line_hangs_after_its_number_or_mark(book):
+    """A section's heading of two lines: its second line starts where its title does, after the
+    number and the em after it, not under the number (as the text's numbered steps hang); a ◇
+    sub-heading's second line after its ◆ and the space (docs/rulebook.md)."""
+    # (the contents list it first, on one line; a line the heading draws in one run reads as its
+    # first character)
+    _, (number, gap, first, *_) = _drawn(book, "5\u3000ゲームの進行と", skip=1)
+    _, (*_, second) = _drawn(book, "扱いと勝", skip=1)
+    assert second[2] > first[2] + 3  # a line below
+    assert number[1] < first[1] - 5  # the number stands left of the title's start …
+    assert second[1] == pytest.approx(first[1], abs=0.05)  # … and the second line starts with the title
+    _, (mark, title, *_) = _drawn(book, "◆とても長い")
+    _, (*_, under) = _drawn(book, "扱いをま")
+    assert under[2] > mark[2] + 3
+    assert under[1] == pytest.approx(title[1], abs=0.05) and under[1] > mark[1] + 2
 
 
 def test_a_headings_text_is_its_own_in_the_page_the_contents_and_the_outline(book):

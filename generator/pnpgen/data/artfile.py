@@ -224,31 +224,62 @@ def upright_cmyk_jpeg(path: Path) -> bool:
         return False
 
 
-def see_through(path: Path) -> bool:
-    """Whether a raster art file has pixels that are not fully opaque (flattened onto a ground
-    when it is placed); once per file as it is (its stamp)."""
+DIM_BELOW = 1 / 64  # a 16-bit picture whose brightest value is under this of full scale prints near black
+
+
+def pixels_of(path: Path) -> tuple[bool, int | None]:
+    """(whether a raster art file has pixels not fully opaque — flattened onto a ground where it is
+    placed —, and the brightest value, of 65535, of a 16-bit grey picture whose values
+    all lie under ``DIM_BELOW`` of full scale, else None): 8-bit values
+    written into 16 bits unscaled, as Pillow's ``convert("I;16")`` writes them, print near black
+    (a printer reads the top 8 bits: ``pixels.eight_bit_grey``). Once per file as it is (one
+    stat, one reading for both)."""
     try:
         st = path.stat()
     except OSError:
+        return False, None
+    return _pixels(str(path), st.st_size, st.st_mtime_ns, st.st_ino)
+
+
+def see_through(path: Path) -> bool:
+    """Whether a raster art file has pixels not fully opaque (``pixels_of``'s first answer):
+    flattened onto a ground where it is placed."""
+    return pixels_of(path)[0]
+
+
+def may_be_dim(path: Path) -> bool:
+    """Whether the file could be a 16-bit grey picture (a PNG of colour type 0, depth 16), the
+    only kind ``pixels_of`` finds a brightest value for: told from its header's 26 bytes, so that
+    an edited face's pictures are not opened with Pillow for it (docs/speed.md, "imports46")."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(26)
+    except OSError:
         return False
-    return _see_through(str(path), st.st_size, st.st_mtime_ns, st.st_ino)
+    return len(head) == 26 and head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR" and head[24] == 16 \
+        and head[25] == 0
 
 
 @lru_cache(maxsize=1024)
-def _see_through(path: str, size: int, mtime_ns: int, inode: int) -> bool:
+def _pixels(path: str, size: int, mtime_ns: int, inode: int) -> tuple[bool, int | None]:
+    """(see-through, dim 16-bit brightest): only a picture with an alpha channel, or a 16-bit
+    grey one, is decoded; the rest read from the header."""
     from PIL import Image, UnidentifiedImageError
 
     try:
         with open_picture(path) as im:
+            if im.width * im.height > MAX_ART_PIXELS:
+                return False, None  # refused where it is placed
+            if im.mode in ("I;16", "I;16B", "I;16L", "I"):  # (no alpha: a 16-bit grey PNG is I;16 or I)
+                brightest = im.getextrema()[1]
+                return False, int(brightest) if brightest < 65535 * DIM_BELOW else None
             if im.format == "JPEG" or (im.mode not in ("RGBA", "LA", "PA", "La", "RGBa", "P")
                                       and "transparency" not in im.info):
-                return False  # no alpha channel: nothing decoded
-            if im.width * im.height > MAX_ART_PIXELS:
-                return False  # refused where it is placed
+                return False, None  # no alpha channel: nothing decoded
             alpha = im.convert("RGBA").getchannel("A")
-            return alpha.getextrema()[0] < 255
+            return alpha.getextrema()[0] < 255, None
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError):
-        return False  # unreadable: placing it says so
+        return False, None  # unreadable: placing it says so
 
 
 MAX_ART_PIXELS = 60_000_000  # one picture (a 650 mm square at 300 dpi): decoded, its RGBA takes 240 MB (a build placing it, 600 MB)

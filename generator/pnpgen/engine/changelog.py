@@ -25,6 +25,7 @@ from pnpgen.engine.changes import (
     parked_said,
     parked_throughout,
     rearranged_only,
+    regrounded,
     renamed,
     replaced_files,
     told_apart,
@@ -119,7 +120,8 @@ def diff(a: Version, b: Version, named: dict[str, int] | None = None) -> dict[st
         for label in sides:
             for file in replaced_files(old, new, label, was[label]):
                 pictures.setdefault(file, []).append(name_of(label))
-        told = ({name_of(label) for label in painted} & {name for shown in pictures.values() for name in shown}
+        told = ({name_of(label) for label in painted | {label for label in sides if regrounded(old, new, label, was[label])}}
+                & {name for shown in pictures.values() for name in shown}
                 | {name for file, shown in pictures.items() if is_icon(file) for name in shown})  # (its icon redrawn says why)
         entry["pictures"] = [{"file": file, "pieces": shown} for file, shown in pictures.items()]
         entry["faces"] = [name_of(label) for label, (o, n) in sides.items()  # (a face at another size: the size says it)

@@ -73,7 +73,7 @@ def snapshot(result: BuildResult) -> dict[str, Any]:
     printer = printed_for(result.manifest.get("printer"))
     out: dict[str, Any] = {}
     for record, df in zip(result.records, result.rendered.decks, strict=True):
-        pieces, values, files = {}, {}, {}
+        pieces, values, files, grounds = {}, {}, {}, {}
         for p in df.deck.pieces:
             label = f"{p.index}:{p.label}"
             pieces[label] = [p.count, df.digests[p.index], *df.sides[p.index],
@@ -84,6 +84,9 @@ def snapshot(result: BuildResult) -> dict[str, Any]:
             shown = {name: h for k in df.piece_keys.get(p.index, ()) for name, h in result.face_files.get(k, {}).items()}
             if shown:  # the art files its faces show: a repainted piece told by the file replaced
                 files[label] = shown
+            grounded = sorted({h for k in df.piece_keys.get(p.index, ()) for h in result.face_grounds.get(k, ())})
+            if grounded:  # its see-through pictures flattened onto the colour beneath (``regrounded``)
+                grounds[label] = grounded
         out[record.id] = {
             "name": record.name, "count": record.count, "sheets": record.sheets,
             "size": [round(v, 2) for v in df.deck.trim_mm],  # (a tuck box's net follows its deck's count)
@@ -92,6 +95,7 @@ def snapshot(result: BuildResult) -> dict[str, Any]:
             "pages": result.home_pages.get(record.id, []),
             "page_art": [art_tag(arts, faces) for faces in result.home_faces.get(record.id, [])],
             "pieces": pieces, "values": values, "printer": printer, "art": files, "kind": df.deck.kind,
+            **({"grounds": grounds} if grounds else {}),  # (none: a record as before grounds were kept)
             # the deck file's options: (not its shape keys, which the size or faces tell): an edit told by name
             "options": plain_values({k: x for k, x in df.deck.options.items() if k not in SHAPE_KEYS}),
             **({"translated": langs} if langs else {}),  # (a version recorded before holds none of their texts)
@@ -511,7 +515,7 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
             for name in files:
                 replaced.setdefault(name, []).append(name_of(label))
         if front_changed and not what and not (repainted and files) and not any(map(is_icon, files)) \
-                and label not in parked and not rebled and not resized and not options and not alike:
+                and not (files and regrounded(old, new, label, was[label])) and label not in parked and not rebled and not resized and not options and not alike:
             # (the size or options say why; a picture replaced on the same faces, its file; an icon redrawn, its file;
             # a field every piece edited alike, told once)
             redrawn.append(f"{name_of(label)} edited")
@@ -579,6 +583,15 @@ def is_icon(name: str) -> bool:
 def file_said(name: str) -> str:
     """A file a face shows saved anew: ``icon fish.svg redrawn``, ``art/dragon.png replaced``."""
     return f"icon {name.removeprefix('icons/')} redrawn" if is_icon(name) else f"{name} replaced"
+
+
+def regrounded(old: dict[str, Any], new: dict[str, Any], label: str, old_label: str) -> bool:
+    """Whether piece ``label``'s faces flatten other pictures onto their ground than before (a
+    picture saved again with see-through pixels, or without: its face changed by that alone, so
+    the file replaced is the one reason, not "Crab edited" beside it). A deck that grounds none
+    records none (a version recorded before grounds were reads as grounding none)."""
+    was, now = old.get("grounds"), new.get("grounds")
+    return (was.get(old_label) if isinstance(was, dict) else None) != (now.get(label) if isinstance(now, dict) else None)
 
 
 def replaced_files(old: dict[str, Any], new: dict[str, Any], label: str, old_label: str) -> list[str]:

@@ -44,6 +44,8 @@ class Problem:
     faces: int = 1
     key: tuple = ()  # what tells it apart from another problem (FaceCheck.add)
     also: list[str] = field(default_factory=list)  # the other lines of a character no font has
+    first: str = ""  # the first face it stops, as its message says it ("deck 'cards' piece 1 (…) front")
+    every: str = ""  # the template file it stops every face of (more than one), the same way at the same line
 
 
 
@@ -63,7 +65,7 @@ class FaceCheck:
     draft_open_count: int = 0  # the draft's lines holding one, all of them (the list stops at 50, saying how many more)
     rule_sheet: str = ""  # the rule sheet's line of the build's summary, its sides counted (none asked: empty)
 
-    def add(self, error: InputError, where: str = "") -> None:
+    def add(self, error: InputError, where: str = "", face: str = "") -> None:
         """A face's error; one already said is counted as one more face it stops (a template's
         syntax is one mistake of its file, however many faces it draws: said once). A face's
         conversion error names the face (``where``) in its message and no file: what it says
@@ -82,7 +84,18 @@ class FaceCheck:
                 if glyph and error.path is not None:
                     p.also.append(place(error.path, error.line))
                 return
-        self.problems.append(Problem(error, key=key))
+        self.problems.append(Problem(error, key=key, first=face))
+
+    def every_face(self, tried: dict[str, int]) -> None:
+        """Mark each problem of a template file that stopped every face drawn by it (``tried``: the
+        faces each template file was asked for), more than one: one template's mistake, told once
+        for its file, not as its first piece's and "10 more faces the same way"."""
+        for p in self.problems:
+            file = str(p.error.path) if p.error.path is not None else ""
+            # (a character no font has, an icon file that cannot be drawn: the data's or the icon's
+            # mistake, its pieces named)
+            if p.faces > 1 and p.first and tried.get(file) == p.faces and p.key[:1] not in (("no glyph",), ("icon file",)):
+                p.every = file
 
 
 def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache | None = None) -> FaceCheck:
@@ -102,6 +115,7 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
     faces = FaceSet()
     drawn = []  # (deck, piece, side, face key) for the print lint
     read: dict[str, set[str]] = {}  # deck id → the piece fields its faces read
+    tried: dict[str, int] = {}  # template file → the faces asked of it
     for deck in game.decks:
         for piece in deck.pieces:
             said = len(renderer.warnings)
@@ -110,17 +124,20 @@ def check_faces(ws: Workspace, game: Game, options: BuildOptions, cache: Cache |
                 copy = 1
                 while copy == 1 or "copy" in reads and copy <= piece.count:
                     face = Face(deck, piece, side, copy)
+                    template = renderer.template_file(face)
+                    tried[template] = tried.get(template, 0) + 1
                     try:
                         drawn.append((deck, piece, side, faces.add(renderer.render(face, reads), renderer.where(face),
                                                                    renderer.template_file(face))))
                         out.copies.append(copy)
                     except InputError as e:
-                        out.add(e)
+                        out.add(e, face=renderer.where(face))
                         break
                     copy += 1
                 read.setdefault(deck.id, set()).update(reads)
             parked_pictures_unsaid(renderer.warnings, said, piece)
     unread_translations(game, read, renderer)
+    out.every_face(tried)
     out.drawn, out.svgs, out.art = drawn, faces.svgs, renderer.art.folder
     art = art_fingerprint(ws, game)
     if cache is not None:  # pictures that are art files as they are: read from there

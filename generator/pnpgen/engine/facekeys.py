@@ -5,6 +5,7 @@ game.py: the keys are asked before anything is built (engine/run.py, engine/chec
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -122,6 +123,17 @@ def face_pictures_of(rendered: RenderedGame, digest: Callable[[Path], str] = con
             files_of[k] = {folder.shown_name(p): h[:12] for p, h in hashed} | files_of.get(k, {})
     return arts, files_of
 
+
+
+_GROUNDED = re.compile(r'href="([^"#]*)#[^"]*\bbg=')
+
+
+def face_grounds(rendered: RenderedGame) -> dict[str, list[str]]:
+    """Each face that flattens a see-through picture onto the colour beneath it (``#bg=``, faces/
+    images.py) → those pictures' hrefs: a picture saved again with see-through pixels changes its
+    face by that alone, which the change report tells as the picture replaced, not the face edited."""
+    return {k: sorted(set(_GROUNDED.findall(svg))) for k, svg in rendered.faces.svgs.items() if "bg=" in svg
+            and _GROUNDED.search(svg)}
 
 
 def face_keys_of(rendered: RenderedGame, digest: Callable[[Path], str] = content_hash,

@@ -25,6 +25,7 @@ from pnpgen.engine.facekeys import (
     cache_uses,
     cached_nesting,
     cached_rendering,
+    face_grounds,
     face_keys_of,
     face_pictures_of,
     faces_pack,
@@ -99,6 +100,7 @@ class BuildResult:
     face_keys: dict[str, str] = field(default_factory=dict)  # face → its key suffix: the pictures it shows (face_art)
     face_arts: dict[str, str] = field(default_factory=dict)  # face showing a picture → the hash of its pictures (face_art)
     face_files: dict[str, dict[str, str]] = field(default_factory=dict)  # face → its art files' names and hashes (face_pictures_of)
+    face_grounds: dict[str, list[str]] = field(default_factory=dict)  # face → its see-through pictures grounded (face_grounds)
     home_faces: dict[str, list[list[str]]] = field(default_factory=dict)  # deck → the faces of each home page
     on_paper: list[DeckOnPaper] = field(default_factory=list)  # each deck's layout on the paper (a reprint file reuses it)
     options: BuildOptions | None = None  # the game's own: game.yaml's paper and printer applied (a reprint file's too)
@@ -326,7 +328,8 @@ def build_game(ws: Workspace, slug: str, options: BuildOptions, cache: Cache | N
                          + sleeve_fit_warnings(list(zip(game.decks, on_paper)), options)
                          + sleeve_no_cards_warnings(game.slug, game.decks, options),
                          rendered=rendered, arts=arts, cache_files=cache_files, on_paper=on_paper, images=images,
-                         face_keys=face_keys, face_arts=face_arts, face_files=face_files, options=options)
+                         face_keys=face_keys, face_arts=face_arts, face_files=face_files,
+                         face_grounds=face_grounds(rendered), options=options)
     if faces_ready is not None:  # e.g. start the rulebook, which shows the faces, while the sheets
         faces_ready(result)      # are imposed (unless they were beside the converting workers) and drawn
     if plan is None:

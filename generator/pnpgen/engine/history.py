@@ -202,6 +202,8 @@ def _well_formed(body: dict[str, Any]) -> bool:
                 and isinstance(deck.get("field_order", []), list)
                 and all(isinstance(f, str) for f in deck.get("field_order", []))
                 and isinstance(deck.get("art", {}), dict) and _follows(deck.get("follows", [[], 0]))
+                and isinstance(deck.get("grounds", {}), dict)
+                and all(isinstance(g, list) and all(isinstance(h, str) for h in g) for g in deck.get("grounds", {}).values())
                 and all(isinstance(files, dict) and all(isinstance(k, str) and isinstance(h, str) for k, h in files.items())
                         for files in deck.get("art", {}).values())):
             return False

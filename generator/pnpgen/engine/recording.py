@@ -177,7 +177,8 @@ def record(out_root: Path, edition: str, game, snapshot: dict[str, Any], last: V
     ``KEEP`` remain (oldest first, tagged ones kept). ``layout``: how the build laid its home sheets
     out (``home_layout``), which ``reprint --since`` takes when not told another."""
     rulebook = book_sections(game)
-    decks = {d: {**{k: v[k] for k in ("name", "count", "pieces", "values", "pairs", "size", "follows", "art", "translated")
+    decks = {d: {**{k: v[k] for k in ("name", "count", "pieces", "values", "pairs", "size", "follows", "art", "grounds",
+                                         "translated")
                     if k in v},
                  "field_order": list(dict.fromkeys(f for values in v["values"].values() for f in values))}
              for d, v in snapshot.items()}  # (the entry's keys are sorted: the deck's order of its fields kept apart)

@@ -29,7 +29,7 @@ from urllib.parse import quote
 from markupsafe import Markup, escape
 
 from pnpgen.data.art import ArtFolder, Sizes, with_background, with_fragment
-from pnpgen.data.artfile import ArtInfo, upright_cmyk_jpeg
+from pnpgen.data.artfile import ArtInfo, may_be_dim, pixels_of, upright_cmyk_jpeg
 from pnpgen.data.formats import MAX_DPI, MIN_DPI, SAFE_MM
 from pnpgen.data.markup import literal
 from pnpgen.data.model import PLACEHOLDER_COLOUR, Deck, Game, Piece, is_placeholder, placeholder_note
@@ -58,6 +58,9 @@ LOW_DPI = "{where}: deck {deck}, piece {piece}: {name}: {dpi} dpi at {w}×{h} mm
 SEE_THROUGH = ("{where}: deck {deck}: {name} has see-through pixels over something other than one plain colour: "
                "they print on white (print files carry no transparency); image(…, background=\"#rrggbb\") names "
                "the colour beneath it, or save the picture with that ground")
+DIM_16_BIT = ("{where}: deck {deck}: {name} is a 16-bit picture whose brightest value is {brightest} of 65535: it prints "
+              "near black (a print file keeps the top 8 bits of each value); 8-bit values written into 16 bits unscaled "
+              "(Pillow's convert(\"I;16\") writes them so) — save the picture as 8-bit, or scale its values to 0–65535")
 CASE_TWINS = ("art files {names} differ only in letter case or in how a character is written: one file on Windows "
               "and macOS, which would print the same picture for both ({used}); rename one of them and its uses")
 LOW_DPI_LINE = later(r"^(?P<where>.*): deck (?P<deck>\S+), piece (?P<piece>.*?): (?P<name>.*?): (?P<dpi>under 1|\d+(?:\.\d)?) dpi at "
@@ -140,6 +143,7 @@ class ArtPlacer:
         self._placements: dict[tuple, dict[str, Any]] = {}
         self._order: list[tuple] = []  # the placements' keys in the order they were made
         self._on_white: set[tuple[str, str]] = set()  # (deck, art file) warned of printing on white
+        self._dim: set[tuple[str, str]] = set()  # (deck, art file) warned of a 16-bit picture printing near black
 
     def count(self) -> int:
         """How many placements were made so far (for ``placements_since``)."""
@@ -250,7 +254,8 @@ class ArtPlacer:
     def ground(self, svg, deck: Deck, piece: Piece) -> bool:
         """Give each picture of a face with see-through pixels and no background of its own the
         colour beneath it (``ground_beneath``) to be flattened onto, or warn, once a deck and
-        file, that they print on white. Returns whether an ``href`` changed."""
+        file, that they print on white; and warn, once a deck and file, of a 16-bit picture whose
+        values all lie near black (``pixels_of``). Returns whether an ``href`` changed."""
         changed = False
         for el in svg.iter(f"{{{SVG_NS}}}image"):
             attr = "href" if el.get("href") is not None else XLINK_HREF
@@ -258,7 +263,15 @@ class ArtPlacer:
             if not href or href.startswith(("data:", "#")) or "bg=" in href.partition("#")[2]:
                 continue
             info = self.folder.check(href)
-            if info.kind != "raster" or not self.folder.see_through(info.path):
+            if info.kind != "raster":
+                continue
+            if may_be_dim(info.path):  # (a 16-bit grey PNG by its header: only such a picture is decoded for it)
+                brightest = pixels_of(info.path)[1]
+                if brightest is not None and (deck.id, info.name) not in self._dim:  # once a deck and file
+                    self._dim.add((deck.id, info.name))
+                    self.warnings.append(DIM_16_BIT.format(where=piece.where, deck=deck.id, name=info.name,
+                                                           brightest=brightest))
+            if not self.folder.see_through(info.path):
                 continue
             found = ground_beneath(el)
             if found is None:

@@ -295,6 +295,25 @@ def _checks(kind: str, value: float, box: tuple, trim: tuple, s: LintSettings,
     return out
 
 
+def _small_ruby_cause(f: _Finding, s: LintSettings, boxes: dict[tuple[str, str], list[str]]) -> str:
+    """Why a reading is small and what to do: a layout's box (a built-in one's, which the designer
+    never gave a size: card-mini's 7 pt text) named with the size it sets and the deck file's
+    lines that give it more; else the text's size to set."""
+    least = (s.min_ruby_pt or 0) / RUBY_SCALE
+    name, _, line = f.at.rpartition(":")
+    side = name.rsplit("/", 1)[-1]
+    box = _layout_box(f.deck, side, line, boxes) if name.startswith("@layout/") else ""
+    if not box or f.deck.layout is None:
+        return (f"a reading is set at half its text's size, so set the text at {least:g} pt or more, or lower the "
+                f"deck's lint: {{min_ruby: …}} (docs/data-format.md, ruby)")
+    layout = f.deck.layout.name.removesuffix(" (inline)")
+    sized = f"boxes: {{{box}: {{size: {least:g}}}}}"
+    own = sized if side != "back" else f"back: {{{sized}}}"
+    return (f"the {layout} layout sets the box {box} at {f.worst / RUBY_SCALE:.1f} pt, and a reading at half its "
+            f"text's size; give the box {least:g} pt in the deck file (layout: {{extends: {layout}, {own}}}), or accept "
+            f"{f.worst:.1f} pt ruby with lint: {{min_ruby: {f.worst:.1f}pt}} (docs/data-format.md, ruby)")
+
+
 def _where(at: str, deck: Deck, templates: Path, boxes: dict[tuple[str, str], list[str]], first: Piece) -> str:
     """The template line as a designer finds it: templates/<name>:<line>, pnpgen's own
     common/ macros, a layout file's box; for a built-in layout, whose template the designer never
@@ -443,9 +462,7 @@ def _line(f: _Finding, s: LintSettings, templates: Path, boxes: dict[tuple[str, 
     elif f.kind == "small-text":
         what = f"text{text} {f.worst:.1f} pt, smaller than {s.min_text_pt:g} pt"
     elif f.kind == "small-ruby":
-        what = (f"ruby{text} {f.worst:.1f} pt, smaller than {s.min_ruby_pt:g} pt: a reading is set at half its "
-                f"text's size, so set the text at {(s.min_ruby_pt or 0) / RUBY_SCALE:g} pt or more, or lower the deck's "
-                f"lint: {{min_ruby: …}} (docs/data-format.md, ruby)")
+        what = f"ruby{text} {f.worst:.1f} pt, smaller than {s.min_ruby_pt:g} pt: " + _small_ruby_cause(f, s, boxes)
     elif f.kind == "text-in-safe-zone":
         zone = f"the {s.safe_mm:g} mm safe zone" + (" the deck's lint: gives" if f.deck_safe else f" {shop} asks for" if shop
                                                     else "")

@@ -105,6 +105,10 @@ class ComponentRow:
         return sum(d.count for d in items) if items else None
 
 
+# the draft is the designer's own text (pnpgen new wrote its first lines from the decks it made;
+# a deck renamed since leaves them naming the old one): pnpgen never edits it
+EDIT_DRAFT = " (the draft is yours to edit: pnpgen never changes it)"
+
 def norm(name: str) -> str:
     return re.sub(r"\s+", "", unicodedata.normalize("NFKC", name))
 
@@ -224,6 +228,7 @@ def component_rows(doc: Document, game: Game, draft_path: Path | str, aliases: d
                         f"{'' if len(doc.components) == 1 else 's'} ({quote(first.name)}…), but the data has no decks "
                         "and no sourced items to check them against; the components list shows the draft's own "
                         "counts (decks in data/" + game.slug + "/decks/, or bought parts in game.yaml's sourced:)")
+    unnamed: list[int] = []  # the warnings of draft entries matching no item, nothing near
     for comp in doc.components:
         comp = _named_whole(_named_with_note(comp, items, used), items, used)
         parts = []
@@ -239,12 +244,14 @@ def component_rows(doc: Document, game: Game, draft_path: Path | str, aliases: d
         missing = [name for name, ds in parts if not ds]
         if missing and have_data:
             near = "".join(suggest(name, [d.draft_name for d in items]) for name in missing)
+            near += EDIT_DRAFT if near else ""
             if comp.parts_off:  # "54 cards: 40 Market cards and 10 Starter cards"
                 near += (f"; the parts its text lists add up to {sum(comp.parts_off)} "
                          f"({' + '.join(map(str, comp.parts_off))}), not {comp.counts[0]}: with the total "
                          "their sum, the parts are the entries")
             if not near:  # a part bought rather than printed: where the data names one (trial: a rules sheet, cubes)
                 near = f"; a part bought, not printed, goes in game.yaml's sourced: list ({{name: {missing[0]}, count: …}})"
+                unnamed.append(len(warnings))  # (or a deck renamed since: told once every entry is matched)
             warnings.append(f"{where}: component {quote(', '.join(missing) if latin else '、'.join(missing))} of "
                             f"the draft has no deck or sourced item of that name in the data{near}")
         for label, draft_n, data in _compare(comp, parts):
@@ -269,6 +276,11 @@ def component_rows(doc: Document, game: Game, draft_path: Path | str, aliases: d
             report.append(f"components: sourced 「{d.name}」 is the bought twin of 「{host.name}」")
     rest = [d for d in items if id(d) not in used and not d.packaging  # (a deck's box is not a game piece,
             and not (d.deck_id is not None and d.count == 0)]  # nor a deck that prints nothing: a figure's picture)
+    renamed = [d for d in rest if d.deck_id is not None]
+    for k in unnamed if renamed else ():  # a deck renamed since the draft's line was written (pnpgen new wrote it)
+        names = ", ".join(f"{quote(d.draft_name)} ({d.deck_id})" for d in renamed[:3]) + (", …" if len(renamed) > 3 else "")
+        warnings[k] += (f"; or, if it is the data's {'deck' if len(renamed) == 1 else 'decks'} {names}, on no line "
+                        f"of the draft, write {'its' if len(renamed) == 1 else 'that'} name on this line{EDIT_DRAFT}")
     for d in rest:  # only in the data: the draft gives no count
         rows.append(ComponentRow(d.name, [(d.name, [d])], [], None, [d.unit], sep=sep, provisional=d.stand_in_count,
                                  unlisted=True))

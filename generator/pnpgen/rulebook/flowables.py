@@ -691,7 +691,8 @@ class Heading(Flowable):
         self.style, self.mark, self.key = style, mark, key
         self.bar, self.rule = bar, rule
         self.toc_text = f"{number}{gap}{text}" if number else text  # gap: an en space in Latin faces
-        self._para = HeadText(self.toc_text, style, icons=icons, latin=is_latin(lang), lang=lang)
+        self._para = HeadText(self.toc_text, style, icons=icons, latin=is_latin(lang), lang=lang,
+                              hang=len(f"{number}{gap}") if number else 0)
         self.spaceBefore, self.gap_after = space_before, space_after
         self.spaceAfter = 0  # taken into its grid lines (``grid_lines``)
         self.keepWithNext = 1

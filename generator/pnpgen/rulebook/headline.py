@@ -74,10 +74,12 @@ def placed(text: str, cells: Sequence[tuple[float, float]], measure: Callable[[s
 
 
 @lru_cache(maxsize=1024)
-def heading_lines(text: str, font: str, size: float, width: float, latin: bool, lang: str) -> tuple[tuple[int, int], ...]:
+def heading_lines(text: str, font: str, size: float, width: float, latin: bool, lang: str,
+                  hang: float = 0.0) -> tuple[tuple[int, int], ...]:
     """The lines of ``text`` set ``width`` points wide, as (start, end) offsets (their trailing
     spaces included): JLREQ's breaks, a phrase's end first; a Latin text at its spaces, its last
-    line never one word when the line above can give it a second (``two_words_down``). Kept by
+    line never one word when the line above can give it a second (``two_words_down``); the lines
+    after the first ``hang`` points narrower (they hang after a heading's number or mark). Kept by
     its arguments: the contents set each entry again on every pass of the book."""
     if not text:
         return ()
@@ -85,8 +87,8 @@ def heading_lines(text: str, font: str, size: float, width: float, latin: bool, 
     widths = [a for a, _ in heading_cells(text, font, size, latin)]
     spaces = [u in lb.SPACES for u in units]
     classes = lb.break_classes(units, phrases=not latin, lang=lang, hyphenate=False)
-    lines = lb.fill(classes, widths, spaces, width, force=True)
-    return tuple(two_words_down(lines, units, classes, widths, width) if latin else lines)
+    lines = lb.fill(classes, widths, spaces, width, hang=hang, force=True)
+    return tuple(two_words_down(lines, units, classes, widths, width - hang) if latin else lines)
 
 
 def two_words_down(lines: list[tuple[int, int]], units: Sequence[str], classes: Sequence[int],
@@ -117,7 +119,10 @@ class HeadText(Flowable):
     """A heading's text in its ParagraphStyle's font, size, leading and colour, ``mark`` (◆, the
     contents' nothing) before it in the accent colour and a space; known ``{icons}`` an em square
     each. Lines as ``heading_lines`` sets them, the first baseline an ascent below the top (as a
-    ReportLab Paragraph sets it).
+    ReportLab Paragraph sets it). A wrapped heading's later lines hang after its mark and the space
+    after it, or (``hang``: that many characters of ``text``) after its number and the gap after
+    that, as a book sets a numbered heading and as the text's numbered steps hang after their
+    number: a second line under the number hid where the title starts.
 
     What the PDF's text holds (a copy, a search): the space after the mark is a gap, no character
     (「●ゲームの流れ」, as the run-in 「●雇用」 copies); in a Japanese heading an ideographic space
@@ -128,7 +133,8 @@ class HeadText(Flowable):
     the line's own text (PDFium and poppler read the blank glyph as an ASCII space)."""
 
     def __init__(self, text: str, style, *, icons: Mapping[str, Icon] | None = None, latin: bool = False,
-                 lang: str = "ja", mark: str = "", centred: bool = False, links: Collection[str] = ()):
+                 lang: str = "ja", mark: str = "", centred: bool = False, links: Collection[str] = (),
+                 hang: int = 0):
         super().__init__()
         self.links = links  # the case numbers the book sets: a reference to one links to it (a caption's)
         self.style, self.latin, self.lang = style, latin, lang
@@ -148,6 +154,10 @@ class HeadText(Flowable):
         self.text = spaced.replace(_IDEO, "\u3000")
         self.marked = len(lead.rstrip())  # characters drawn in the accent colour
         self.silent = frozenset({self.marked} if mark else ())  # the mark's space: a gap, not text
+        # the characters the lines after the first hang after: the mark and its space, or the number
+        # and its gap (a centred caption's lines are centred)
+        self.hang = 0 if centred else len(lead) + hang
+        self.hang_width = 0.0
         self.lines: tuple[tuple[int, int], ...] = ()
         self.width = self.height = 0.0
 
@@ -155,7 +165,11 @@ class HeadText(Flowable):
         st = self.style
         # (a 　 an em, wider than a proportional face's own may be: room kept for it)
         wider = (st.fontSize - measurer(st.fontName, st.fontSize)("\u3000")) * self.text.count("\u3000")
-        self.lines = heading_lines(self.text, st.fontName, st.fontSize, aw - wider, self.latin, self.lang)
+        self.hang_width = sum(a for a, _ in self._cells(self.text[:self.hang])) if self.hang else 0.0
+        if self.hang_width > (aw - wider) / 2:  # a number or mark half the line wide: no room to hang
+            self.hang_width = 0.0
+        self.lines = heading_lines(self.text, st.fontName, st.fontSize, aw - wider, self.latin, self.lang,
+                                   self.hang_width)
         self.width, self.height = aw, len(self.lines) * st.leading
         return aw, self.height
 
@@ -183,13 +197,14 @@ class HeadText(Flowable):
             return
         st = self.style
         drawing.draw((type(self), self.text, tuple(self.lines), st.fontName, st.fontSize, st.leading, repr(st.textColor),
-                      self.marked, self.silent, self.ideographic, self.width, self.height, self.centred, self.latin),
+                      self.marked, self.silent, self.ideographic, self.width, self.height, self.centred, self.latin,
+                      self.hang_width),
                      self._draw_in_full)
 
     def _draw_in_full(self) -> None:
         st = self.style
         for n, ((s, _), line) in enumerate(zip(self.lines, self._texts(), strict=True)):
-            x = (self.width - sum(a for a, _ in self._cells(line))) / 2 if self.centred else 0.0
+            x = (self.width - sum(a for a, _ in self._cells(line))) / 2 if self.centred else self.hang_width if n else 0.0
             draw_cells(self.canv, x, self.baseline(n), line, self._cells(line), st.fontName, st.fontSize,
                        st.textColor, accent=max(self.marked - s, 0),
                        icons=self.icons[self.text.count(lb.OBJ, 0, s):],
