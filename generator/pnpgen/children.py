@@ -44,12 +44,19 @@ def forked_end_with_parent() -> None:
     preview's server builds on pool threads that end when idle (its rulebook process would be
     killed ten seconds after a save); such a process ends when its pipe closes instead."""
     main = threading.main_thread().ident
+    forking = [0]  # the process that forks, as it forks
+
+    def before() -> None:
+        _prctl()
+        forking[0] = os.getpid()
 
     def forked() -> None:
         if threading.get_ident() == main:  # (in the child: the ident of the thread that forked it)
             end_with_parent()
+            if os.getppid() != forking[0]:  # (it ended before the child asked: no signal will come — a build
+                os.kill(os.getpid(), signal.SIGTERM)  # killed at once after forking its copier left it copying)
 
-    os.register_at_fork(before=_prctl, after_in_child=forked)
+    os.register_at_fork(before=before, after_in_child=forked)
 
 
 def on_main_thread() -> bool:
