@@ -84,7 +84,8 @@ def setting(value: Any, key: str) -> float | None:
         except (TypeError, ValueError):
             number = float("nan")
         if not lo <= number <= hi or isinstance(value, bool):
-            raise v.Invalid(f"lint {key} {value!r} is not {said} from {lo:g} to {hi:g}",
+            shown = repr(value) if isinstance(value, str) else v.show(value)  # (true, {a: 1}: YAML's spelling, not Python's)
+            raise v.Invalid(f"lint {key} {shown} is not {said} from {lo:g} to {hi:g}",
                             f"{lo:g} to {hi:g} ({what}; {example}), or off")
         return number
     written = value
