@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from lxml import etree
 
 from pnpgen import usercache
-from pnpgen.data.picturebytes import checked_whole, picture_hash
+from pnpgen.data.picturebytes import PNG_SIGNATURE, checked_whole, picture_hash
 from pnpgen.data.pixels import JPEG_QUALITY, opaque_rgb, plain_cmyk, resampled, srgb_as_is
 from pnpgen.errors import InputError, Where, parser_said
 
@@ -107,7 +107,7 @@ def _crowded_png(path: Path) -> str | None:
     editor writes — each is read one by one, by Pillow and here, for seconds a hundred thousand —,
     else None (not a PNG, or a plain one). Only the chunks' headers are read."""
     with open(path, "rb") as f:
-        if f.read(8) != b"\x89PNG\r\n\x1a\n":
+        if f.read(8) != PNG_SIGNATURE:
             return None
         others = 0
         while len(head := f.read(8)) == 8:
@@ -256,7 +256,7 @@ def may_be_dim(path: Path) -> bool:
             head = f.read(26)
     except OSError:
         return False
-    return len(head) == 26 and head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR" and head[24] == 16 \
+    return len(head) == 26 and head[:8] == PNG_SIGNATURE and head[12:16] == b"IHDR" and head[24] == 16 \
         and head[25] == 0
 
 

@@ -46,6 +46,8 @@ class _Hashed:
         return digest
 
 
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"  # a PNG file's first eight bytes
+
 _HASHED = _Hashed()
 os.register_at_fork(after_in_child=_HASHED.forked)
 
@@ -149,7 +151,7 @@ def opaque_png_size(data: bytes) -> tuple[int, int] | None:
     from its header without Pillow; None for any other picture (then Pillow opens it, and says
     what is wrong). A face's picture is most often such a PNG (the print bytes of ``artfile.print_bytes``):
     converting an edited card's face needs no import of Pillow (some 17 ms: docs/speed.md, "imports46")."""
-    if data[:8] != b"\x89PNG\r\n\x1a\n":
+    if data[:8] != PNG_SIGNATURE:
         return None
     at, size = 8, None
     while at + 12 <= len(data):

@@ -16,6 +16,7 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from pnpgen.data.picturebytes import PNG_SIGNATURE
 from pnpgen.data.pixels import eight_bit_grey, plain_cmyk
 
 # A picture whose stream lies in more pieces of its file (a PNG written in 8 kB IDAT chunks) is
@@ -95,7 +96,6 @@ def piece_hashes(data: bytes) -> list[str] | None:
         return None
     return [hashlib.sha256(data[at:at + n]).hexdigest() for at, n in found[1]]
 
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 COMPONENTS = {1: "DeviceGray", 3: "DeviceRGB", 4: "DeviceCMYK"}
 
 def _name(data: bytes) -> str:

@@ -22,7 +22,7 @@ from pnpgen.data.artfile import (
     open_picture,
     smaller_size,
 )
-from pnpgen.data.picturebytes import opaque_png_size
+from pnpgen.data.picturebytes import PNG_SIGNATURE, opaque_png_size
 from pnpgen.errors import InputError
 from pnpgen.patterns import later
 from pnpgen.svg.style import (
@@ -216,7 +216,7 @@ def _raster_size(conv, el, data: bytes) -> tuple[int, int]:
 
 def raster_kind(data: bytes) -> str | None:
     """"png" or "jpeg" by the file's signature; None for anything else (SVG text)."""
-    if data[:8] == b"\x89PNG\r\n\x1a\n":
+    if data[:8] == PNG_SIGNATURE:
         return "png"
     if data[:3] == b"\xff\xd8\xff":
         return "jpeg"
