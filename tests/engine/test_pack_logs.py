@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import forked_main, make_workspace, run
+from conftest import forked_main, make_workspace, remove_tree, run
 from pnpgen.engine import packlog
 from pnpgen.engine.cache import Cache
 from pnpgen.engine.journal import recover
@@ -125,7 +125,7 @@ def test_a_log_of_another_pack_is_passed_over(tmp_path, logged):
     log = out / ".cache" / "renders" / "test.pack.log"
     kept = log.read_bytes()  # (the first edit's renders)
     _edit(ws, "改訂された本文", "二度目の本文")
-    shutil.rmtree(out)
+    remove_tree(out)
     assert run(ws, "build", "--game", "test") == 0  # (a pack written whole, of the second edit: no log)
     assert not log.exists()
     alone = dict(Cache(out).pack("renders/test"))
@@ -184,4 +184,4 @@ def test_a_build_killed_while_it_writes_a_log_or_the_pack_leaves_the_old_records
         os.waitpid(pid, 0)
         recover(trial)
         assert _packs(trial) in (old, new), f"kill {i}: a mixed set"
-        shutil.rmtree(trial)
+        remove_tree(trial)
