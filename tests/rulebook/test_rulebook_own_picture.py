@@ -188,7 +188,7 @@ def test_doujin_book_prints_the_picture_in_cmyk_with_an_english_warning_and_a_ja
     RGB); the export's lines are English (README: pnpgen's own terminal lines), its title is the
     book's: 「テストゲーム　ルールブック（…）」, no English word in a Japanese book's metadata."""
     _figures(drafted, "    - after: ゲームの進行\n      caption: 準備の済んだ卓\n      picture: setup.png\n      size: [60, 40]\n")
-    _art(drafted, "setup.png", (360, 240))  # 152 dpi at 60 mm: under the preset's 300
+    _art(drafted, "setup.png", (360, 240))  # 152 dpi at 60 mm: under the preset's 350
     assert run(drafted, "export", "--game", "test", "--preset", "doujin-book") == 0
     folder = drafted / "build" / "test" / "doujin-book"
     reader = PdfReader(folder / "rulebook.pdf")
@@ -200,7 +200,24 @@ def test_doujin_book_prints_the_picture_in_cmyk_with_an_english_warning_and_a_ja
     title = str(reader.metadata["/Title"])
     assert title.startswith("テストゲーム　ルールブック（") and "rulebook" not in title, title
     warnings = json.loads((folder / "export.json").read_text(encoding="utf-8"))["warnings"]
-    assert any("art/setup.png: 152 dpi at 60×40 mm, 300 wanted" in w for w in warnings), warnings
+    assert any("art/setup.png: 152 dpi at 60×40 mm, 350 wanted" in w for w in warnings), warnings
+
+
+def test_doujin_book_holds_a_picture_of_your_own_to_350_dpi_as_the_preflight_does(drafted, capsys):
+    """The 同人印刷所 ask 350 dpi of a book's pages as of its cards (docs/exports.md, doujin-book):
+    a picture at 336 dpi (794 × 529 px at 60 × 40 mm), which the home book's 300 takes, is warned by
+    the doujin-book export with the pixels that would do, and is an error of ``pnpgen preflight``,
+    which reads the preset's figure (trial75: the preset said none, 300, and both passed it)."""
+    _figures(drafted, "    - after: ゲームの進行\n      caption: 準備の済んだ卓\n      picture: setup.png\n      size: [60, 40]\n")
+    _art(drafted, "setup.png", (794, 529))
+    assert run(drafted, "export", "--game", "test", "--preset", "doujin-book") == 0
+    folder = drafted / "build" / "test" / "doujin-book"
+    warnings = json.loads((folder / "export.json").read_text(encoding="utf-8"))["warnings"]
+    assert any("art/setup.png: 336 dpi at 60×40 mm, 350 wanted (827 × 551 px would do" in w for w in warnings), warnings
+    capsys.readouterr()
+    assert run(drafted, "preflight", "--game", "test", "--preset", "doujin-book") == 1
+    out = capsys.readouterr().out
+    assert "pictures ≥ 350 ppi" in out and "resolution: 1 placed picture under 350 ppi, the lowest 336 ppi" in out, out
 
 
 def _images(page) -> list:

@@ -216,7 +216,56 @@ def matched(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any]
             # field at all: a deck's sole piece without a name, named after its deck, is the #1 it
             # was (and is #1 once another is added)
             out[label] = at.pop(_number(label))
+    out.update(_renamed_elsewhere(old, new, old_values, new_values, out))
     return out
+
+
+def _renamed_elsewhere(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any],
+                       new_values: dict[str, Any], out: dict[str, str]) -> dict[str, str]:
+    """The named pieces left over that are one piece renamed at another number: a card renamed in
+    one version and a card added above it in a later one (``pnpgen diff`` and ``reprint --since``
+    across both: trial75's suit 油揚 renamed 稲荷, then 雨の十 inserted, told nine 稲荷 cards added and
+    nine 油揚 cards removed). An old and a new piece pair when each is the other's only one holding
+    all its other values, at least one, alike (one field differing, its languages with it, at the
+    same count): a deck of names alone, or of cards alike but for their names, pairs none."""
+    taken = set(out.values())
+    left_old = [o for o in old if o not in taken and not nameless(o)]
+    left_new = [n for n in new if n not in out and not nameless(n)]
+    if not left_old or not left_new:
+        return {}
+    holding: defaultdict[tuple[str, str], list[str]] = defaultdict(list)
+    for o in left_old:
+        for key in _all_but_one(old_values.get(o) or {}):
+            holding[key].append(o)
+    claims: dict[str, set[str]] = {}
+    claimed: Counter[str] = Counter()
+    for label in left_new:
+        found = {o for key in _all_but_one(new_values.get(label) or {}) for o in holding.get(key, ())}
+        claims[label] = found
+        claimed.update(found)
+    paired: dict[str, str] = {}
+    for label, found in claims.items():
+        if len(found) != 1:
+            continue
+        (was,) = found
+        ov, nv = old_values.get(was) or {}, new_values.get(label) or {}
+        differ = [f for f in {*ov, *nv} if ov.get(f) != nv.get(f)]
+        if claimed[was] == 1 and one_field(differ) and old[was][:1] == new[label][:1]:
+            paired[label] = was
+    return paired
+
+
+def _all_but_one(values: dict[str, Any]) -> list[tuple[str, str]]:
+    """A piece's values with one field left out (and its texts in other languages), for each of its
+    fields: what two pieces that differ in that field alone share; none left, no key."""
+    keys = []
+    for field in values:
+        if "." in field and is_language(field.rsplit(".", 1)[1]):
+            continue
+        rest = {f: v for f, v in values.items() if f != field and not (f.startswith(field + ".") and is_language(f[len(field) + 1:]))}
+        if any(v not in (None, "", [], {}) for v in rest.values()):
+            keys.append((field, _values_key(rest)))
+    return keys
 
 
 def one_field(fields: list[str]) -> bool:
