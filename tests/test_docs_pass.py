@@ -489,6 +489,30 @@ def test_the_two_sided_counter_of_data_format_prints_its_reduced_values_on_its_b
         assert abs(f[1] - b[1]) < 0.01 and abs(f[0] + b[0] - (width - 16 + 2 * (x - bleed))) < 0.05, (f, b)
 
 
+def test_a_counters_boxes_written_from_w_and_h_follow_its_new_size(tmp_path):
+    """The wargame trial (trial76): ½-inch counters resized to ⅝ inch kept their boxes' millimetres,
+    crowded into the top-left corner. data-format.md's note under the two-sided counter says to write
+    them from ``w`` and ``h``; its ``move`` box so written stands at the foot's right corner of a
+    16 mm counter and of a 20 mm one alike, where the plain millimetres stay put."""
+    said = " ".join(FORMAT.split())
+    assert 'move: {x: "w - 3.9", y: "h - 3.3", w: 3.2, h: 2.8, …}' in said
+    deck = _block(FORMAT, "# data/<slug>/decks/units.yaml")
+    plain = "move: {field: move, x: 10, y: 10, w: 4.5, h: 4.5, font: bold, size: 9, align: center, valign: middle}"
+    assert deck.count(plain) == 2
+    deck = deck.replace(plain, 'move: {field: move, x: "w - 3.9", y: "h - 3.3", w: 3.2, h: 2.8, font: bold, size: 9, '
+                        'min_size: 6, align: center, valign: middle}')
+    found = {}
+    for size in (16, 20):
+        ws = make_workspace(tmp_path / f"ws{size}", deck=deck.replace("size: [16, 16]", f"size: [{size}, {size}]"))
+        decks = ws / "data" / "test" / "decks"
+        (decks / "cards.yaml").rename(decks / "units.yaml")
+        (decks / "units.csv").write_text(_block(FORMAT, "title,value,reduced,move,count"), encoding="utf-8")
+        assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "-q") == 0
+        front = text_positions(reader(ws / "build" / "test" / "shop" / "units.pdf").pages[0])
+        found[size] = next((x - 3, y - 3) for t, x, y in front if t == "4")  # the shop page's 3 mm bleed
+    assert abs(found[20][0] - found[16][0] - 4) < 0.01 and abs(found[20][1] - found[16][1] - 4) < 0.01, found
+
+
 def _hex_map(root: Path, s: int = 20, size: str = "[190, 180]") -> Path:
     """data-format.md's hex map, deck and template copied as written (hexes ``s`` mm across and
     the board ``size``, as its last sentence says for a larger map)."""

@@ -541,7 +541,7 @@ def test_check_warns_of_a_pad_tiled_that_a_sheet_holds_at_the_size_the_build_off
     ws = make_workspace(tmp_path / "ws", deck=deck)
     assert run(ws, "check", "--game", "test") == 0
     out = capsys.readouterr().out
-    assert ("warning: data/test/decks/cards.yaml:5:3: deck 'cards': a 210×297 mm board prints as 2 page tiles (2×1) "
+    assert ("warning: data/test/decks/cards.yaml:5:3: deck 'cards': a 210×297 mm board prints as 2 page tiles (2×1, the board turned 90°) "
             "a copy, 160 pages for 80: tiled, as the sheet's printable area is smaller than the board: "
             "size: [193, 274] prints whole on one sheet") in out, out
     (ws / "data" / "test" / "decks" / "cards.yaml").write_text(deck.replace("[210, 297]", "[193, 274]"), encoding="utf-8")

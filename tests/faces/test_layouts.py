@@ -1120,6 +1120,21 @@ ROLE = ("あなたは、このラウンドの語り部です。自分のこと�
         "伝え直してください。チームが正解したら、あなたとチーム全員が１点を得ます。")
 
 
+def test_a_text_too_long_is_given_room_in_the_box_that_shows_it_not_one_named_after_its_field(tmp_path, capsys):
+    """The wargame trial (trial76): a counter's unit name in a box of its own, `unit: {field: title}`
+    (the token's own `title: null`), was told "give it room …: boxes: {title: {y: …, h: …}}", a box
+    the deck had removed; the warning names the box showing the field, on the front and the back."""
+    deck = ("name: Units\nlayout:\n  extends: token-square\n  size: [12.7, 12.7]\n  boxes:\n    title: null\n"
+            "    value: null\n    art: null\n    unit: {field: title, x: 3, y: 7, w: 6.7, h: 2.2, size: 5, min_size: 5}\n"
+            "  back:\n    boxes:\n      unit: {field: title, x: 3, y: 7, w: 6.7, h: 2.2, size: 5, min_size: 5}\n"
+            "pieces:\n  - {title: 10/Mech Recon}\n")
+    root = make_workspace(tmp_path / "ws", deck=deck)
+    capsys.readouterr()
+    assert run(root, "check", "--game", "test") == 0
+    told = [line for line in capsys.readouterr().out.splitlines() if "does not fit" in line]
+    assert len(told) == 2 and all("field 'title'" in line and "boxes: {unit: {y: …, h: …}}" in line for line in told), told
+
+
 def test_the_docs_role_card_without_art_gives_its_long_text_the_arts_room(tmp_path, capsys):
     """A role card's long text overflowed its 13 mm box; `art: null` alone left the art's room
     empty. The override docs/data-format.md gives moves the text up and fits it."""

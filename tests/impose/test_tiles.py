@@ -362,6 +362,29 @@ def test_a_tiled_board_is_told_the_largest_board_fewer_page_tiles_hold(tmp_path,
     assert tiles["fewer"] == {"grid": [2, 2], "pages_per_piece": 4, "board_mm": [360, 360]}
 
 
+def test_a_tiled_board_turned_on_its_pages_says_so_beside_its_grid(tmp_path, capsys):
+    """The wargame trial: a tall 11 × 17 in map panel on A4 was told "(3 page tiles (3×1) hold a
+    board of up to 248×383 mm …)", and the 22 × 34 in map "15 page tiles each (5×3, …)": three
+    across a panel 248 mm wide, five across a map narrower than it is tall. Both grids are the board
+    turned 90° on the pages; the summary and the manifest say so."""
+    plan = plan_tiles(279.4, 431.8, A4, MARGIN, 3.0)
+    assert (plan.rot, plan.cols, plan.rows, plan.fewer, plan.fewer_turned) == (0, 2, 2, (3, 1, 248, 383), True)
+    whole = plan_tiles(558.8, 863.6, A4, MARGIN, 3.0)
+    assert (whole.rot, whole.cols, whole.rows, whole.fewer_turned) == (90, 5, 3, False)
+    assert plan_tiles(400, 400, A4, MARGIN, 3.0).fewer_turned is False
+    ws = make_workspace(tmp_path / "ws", deck=BOARD_DECK.replace("size: [400, 300]", "size: [279.4, 431.8]"),
+                        front=BOARD_FRONT)
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert " " * 19 + "(3 page tiles (3×1, the board turned 90°) hold a board of up to 248×383 mm, the same proportions)" in lines
+    tiles = json.loads((ws / "build" / "test" / "manifest.json").read_text(encoding="utf-8"))["decks"][0]["tiles"]
+    assert tiles["fewer"] == {"grid": [3, 1], "pages_per_piece": 3, "board_mm": [248, 383], "turned": True}
+    ws2 = make_workspace(tmp_path / "ws2", deck=BOARD_DECK.replace("size: [400, 300]", "size: [558.8, 863.6]"),
+                         front=BOARD_FRONT)
+    assert run(ws2, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert "15 page tiles each (5×3, the board turned 90°, 10 mm overlap)" in capsys.readouterr().out
+
+
 EDITED_BOARD = BOARD_DECK.replace("  name: text\n", "  name: text\n  note: text\n").replace("{name: 盤}", "{name: 盤, note: 初版}")
 EDITED_FRONT = BOARD_FRONT.replace("{% endblock %}", '<text x="20" y="20" font-family="{{ fonts.gothic }}" '
                                    'font-size="6">{{ piece.note }}</text>\n{% endblock %}')

@@ -1252,6 +1252,36 @@ def test_an_aligned_table_in_an_english_draft_is_a_table_not_one_paragraph(tmp_p
     assert rows == [["Terrain", "Points"], ["Forest", "1", "per", "connected", "tile"], ["Lake", "2", "per", "tile"]], page
 
 
+CRT_DRAFT = """# Test Game
+
+## Combat
+
+Roll one die and read the table.
+
+Roll  1:2  1:1  2:1
+1     AE   AR   DR
+2     NE   EX   DE
+
+A unit that takes a step loss is flipped.
+
+## END OF THE GAME
+
+The game ends after turn 12.
+"""
+
+
+def test_a_results_table_in_capitals_is_a_table_not_sections():
+    """A wargame's combat results table, its results in capitals (AE, DR) under a die roll: each
+    row, short and all in capitals, was read as an ALL CAPS section heading, and the book printed
+    "5 1 AE AR DR" … as sections, the table gone (trial76). A row of cells parted by column gaps
+    is a table's row; an ALL CAPS heading of words still heads a section."""
+    doc = parse(CRT_DRAFT, "en")
+    assert [s.title for s in doc.sections] == ["Combat", "END OF THE GAME"]
+    table = next(b for b in doc.sections[0].children if isinstance(b, Preformatted))
+    assert table.lines == ["Roll  1:2  1:1  2:1", "1     AE   AR   DR", "2     NE   EX   DE"]
+    assert table.header
+
+
 def test_a_figure_after_a_japanese_title_in_the_english_book_says_to_give_it_per_language(tmp_path):
     """A tile game's figure ``after: 手番`` in a ja + en game with draft.en.txt: the English book's
     check said only that no title 「手番」 is in the draft; it now says how to place the figure in

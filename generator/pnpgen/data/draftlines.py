@@ -16,6 +16,8 @@ _NUMBERED = re.compile(r"^(\d+)\.\s+(\S.*)$")
 _STEP = later(r"^(?:(\d+)\)|step\s+(\d+)\s*[:.)—–-])\s*(\S.*)$", re.I)
 _BULLET = later(r"^([-*•])\s+(\S.*)$")
 _SENTENCE_END = (".", "!", "?", ":", ";", ",")
+# two or more spaces inside a line: where an aligned table's columns part
+_COLUMN_GAP = re.compile(r"\S[ \u3000]{2,}(?=\S)")
 # words: a numbered line longer than this that goes on on the next line is a rule case's sentence
 # (``5.3 A unit that ends its move beside an enemy unit must`` …), not a title (``5.3 Zones of Control``)
 TITLE_WORDS = 6
@@ -31,10 +33,12 @@ def title_like(text: str, limit: int = 60) -> bool:
 
 
 def all_caps(text: str) -> bool:
-    """A short line in capitals (``SETUP``): a section heading."""
+    """A short line in capitals (``SETUP``): a section heading — not a row of an aligned table,
+    whose cells are parted by column gaps (a combat results table's ``1     AE   AR   DR`` was set
+    as six numbered sections and its rows lost, trial76)."""
     letters = [c for c in text if c.isalpha()]
     return len(letters) >= 2 and all(c.isupper() for c in letters) and title_like(text, 50) \
-        and not _BULLET.match(text)
+        and not _BULLET.match(text) and len(_COLUMN_GAP.findall(text)) < 2
 
 
 def _goes_on(text: str, following: str) -> bool:

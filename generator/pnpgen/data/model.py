@@ -274,6 +274,14 @@ class Layout:
     die_boxes: tuple[LayoutBox, ...] | None = None
 
 
+def text_box_of(layout: Layout, side: str, field: str) -> str | None:
+    """The name of the one text box of ``layout``'s ``side`` showing ``field`` (``unit: {field: title}``),
+    for a warning to name the box the deck file writes; None when no box, or several, show it."""
+    boxes = (layout.back if side == "back" else layout.front) or layout.front
+    names = [box.name for box in boxes.boxes if box.type == "text" and box.get("field") == field]
+    return names[0] if len(names) == 1 else None
+
+
 @dataclass
 class Deck:
     """One deck file of a game (cards, tiles, tokens or a board): the pieces, their shape and size, the templates or

@@ -55,7 +55,8 @@ class DeckRecord:
         tiles = self.layout.get("tiles")
         if tiles:
             cols, rows = tiles["grid"]
-            return f"{tiles['pages_per_piece']} page tiles each ({cols}×{rows}, {tiles['overlap_mm']:g} mm overlap)"
+            turned = ", the board turned 90°" if tiles["turned"] else ""
+            return f"{tiles['pages_per_piece']} page tiles each ({cols}×{rows}{turned}, {tiles['overlap_mm']:g} mm overlap)"
         if self.layout.get("reduced"):  # sleeve inserts scaled down: said here, not only on the sheets' slug
             return f"{self.layout['pieces_per_sheet']}/sheet (sleeve, reduced to {self.layout['scale'] * 100:.1f} %)"
         return f"{self.layout['pieces_per_sheet']}/sheet ({self.layout['layout']})"
@@ -128,7 +129,8 @@ def tiled_hint(tiles: dict[str, Any], whole_only: bool = False) -> str:
     if fewer["pages_per_piece"] == 1:
         return (f"size: [{w:g}, {h:g}] prints whole on one sheet, the largest board of the same proportions "
                 "one sheet holds")
-    return (f"{fewer['pages_per_piece']} page tiles ({cols}×{rows}) hold a board of up to {w:g}×{h:g} mm, "
+    turned = ", the board turned 90°" if fewer.get("turned") else ""
+    return (f"{fewer['pages_per_piece']} page tiles ({cols}×{rows}{turned}) hold a board of up to {w:g}×{h:g} mm, "
             "the same proportions")
 
 
@@ -163,6 +165,8 @@ def layout_record(spec: ShapeSpec, layout, tiles: TilePlan | None, sheet: SheetO
                 **whole,
                 **({"fewer": {"grid": list(tiles.fewer[:2]), "pages_per_piece": tiles.fewer[0] * tiles.fewer[1],
                               "board_mm": list(tiles.fewer[2:]),
+                              # (a grid of several pages the board lies turned on: its cols × rows as they lie)
+                              **({"turned": True} if tiles.fewer_turned and tiles.fewer[0] * tiles.fewer[1] > 1 else {}),
                               # (--marks silhouette: the room between its registration marks, not the printer's)
                               **({"between_marks": True} if sheet.marks == "silhouette" else {})}}
                    if tiles.fewer else {}),

@@ -280,6 +280,6 @@ def whole_sheet_warnings(placed: list[tuple[Deck, DeckOnPaper]], sheet: SheetOpt
         if hint:
             w, h = deck.trim_mm
             out.append(f"{deck.where_about(deck.size_where)}: deck {deck.id!r}: a {w:g}×{h:g} mm {deck.kind} prints as "
-                       f"{tiles.pages} page tiles ({tiles.cols}×{tiles.rows}) a copy, {deck.count * tiles.pages} pages "
+                       f"{tiles.pages} page tiles ({tiles.cols}×{tiles.rows}{', the board turned 90°' if tiles.rot == 90 else ''}) a copy, {deck.count * tiles.pages} pages "
                        f"for {deck.count}: {hint}")
     return out

@@ -15,7 +15,7 @@ from lxml import etree
 
 from pnpgen.data.formats import MAX_DPI, MIN_DPI, SAFE_MM
 from pnpgen.data.markup import literal
-from pnpgen.data.model import PLACEHOLDER_COLOUR, Deck, FieldText, Game, is_placeholder, placeholder_word
+from pnpgen.data.model import PLACEHOLDER_COLOUR, Deck, FieldText, Game, is_placeholder, placeholder_word, text_box_of
 from pnpgen.errors import InputError, TemplateMistake, parser_said
 from pnpgen.faces import builtin, layouts, vertical
 from pnpgen.faces.budget import MAX_FACE_CHARS, FaceEnvironment, LoopBudget, printed
@@ -305,6 +305,7 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
             lang=self.game.lang,
             latin_gap=self.game.latin_gap,
             in_layout=deck.layout is not None,
+            box_of=None if deck.layout is None else partial(text_box_of, deck.layout, face.side),
             placed_at=_designers_line,
             piece_at=lambda name: str(piece.where_of(name)),
             piece_words=self.piece_words(face),

@@ -83,6 +83,7 @@ class TilePlan:
     # the next fewer pages a tile grid gives, and the largest board it holds (as designed, mm):
     # (cols, rows, width, height), for the summary to say; None when one page or nothing fewer
     fewer: tuple[int, int, float, float] | None = None
+    fewer_turned: bool = False  # that grid is the board turned 90° on the pages (its cols × rows as they lie)
 
     @property
     def turn(self) -> Affine:
@@ -128,10 +129,11 @@ NEAR_FEWER = 0.03
 
 
 def _fewer(board: tuple[float, float], pages: int, aw: float, ah: float, ov: float,
-           bleed: float) -> tuple[int, int, float, float] | None:
+           bleed: float) -> tuple[tuple[int, int, float, float], bool] | None:
     """The grid of fewer pages that holds the largest board of the same proportions, or one of
     still fewer pages holding one at most ``NEAR_FEWER`` smaller (on a tie, the fewest pages),
-    with that board's size."""
+    with that board's size; and whether the grid is the board turned 90° (a tall 279 × 432 mm map
+    panel's ``3×1`` of A4 pages is three across the panel lying on its side, trial76)."""
     grids = []
     for rot in (0, 90):
         tw_, th_ = (board[1], board[0]) if rot == 90 else board
@@ -141,12 +143,12 @@ def _fewer(board: tuple[float, float], pages: int, aw: float, ah: float, ov: flo
                     continue
                 fit = min(_most(cols, aw, ov, bleed) / tw_, _most(rows, ah, ov, bleed) / th_, 1.0)
                 if fit > 0:
-                    grids.append((fit, cols, rows))
+                    grids.append((fit, cols, rows, rot))
     if not grids:
         return None
-    largest = max(fit for fit, _, _ in grids)
-    fit, cols, rows = min((g for g in grids if g[0] >= largest * (1 - NEAR_FEWER)), key=lambda g: (g[1] * g[2], -g[0]))
-    return cols, rows, math.floor(board[0] * fit), math.floor(board[1] * fit)
+    largest = max(g[0] for g in grids)
+    fit, cols, rows, rot = min((g for g in grids if g[0] >= largest * (1 - NEAR_FEWER)), key=lambda g: (g[1] * g[2], -g[0]))
+    return (cols, rows, math.floor(board[0] * fit), math.floor(board[1] * fit)), rot == 90
 
 
 def plan_tiles(board_w: float, board_h: float, paper: tuple[float, float], margin: float, bleed: float,
@@ -185,8 +187,10 @@ def plan_tiles(board_w: float, board_h: float, paper: tuple[float, float], margi
             dx = content[0] + (aw - vw) / 2 - visible[0]
             dy = content[1] + (ah - vh) / 2 - visible[1]
             tiles.append(Tile(r * cols + c + 1, c, r, region, visible, turn.then(translate(dx, dy))))
-    fewer = _fewer((board_w, board_h), cols * rows, aw, ah, ov, bleed) if cols * rows > 1 else None
-    return TilePlan(paper, (board_w, board_h), rot, cols, rows, ov, bleed, (tw, th), content, band, tiles, fewer)
+    found = _fewer((board_w, board_h), cols * rows, aw, ah, ov, bleed) if cols * rows > 1 else None
+    fewer, fewer_turned = found if found is not None else (None, False)
+    return TilePlan(paper, (board_w, board_h), rot, cols, rows, ov, bleed, (tw, th), content, band, tiles, fewer,
+                    fewer_turned)
 
 
 def tile_at(plan: TilePlan, col: int, row: int) -> Tile:

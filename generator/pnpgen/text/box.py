@@ -65,6 +65,9 @@ class TextContext:
     translated_from: str = ""
     # the text of a game template by its name (``harbor/board.svg.j2``): what it writes itself
     template_source: Callable[[str], str] | None = None
+    # a layout's face: the name of the text box showing a field (``unit`` for ``{field: title}``),
+    # which a text too long is told to give room to; None: the box is named after its field
+    box_of: Callable[[str], str | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -421,9 +424,10 @@ def _textbox(ctx, text, x, y, w, h, size, min_size, font, align, valign, line_he
             inside = grow <= 1 + 1e-6
             need = f"a circle {(grow - 1) * float(w):.1f} mm wider" if not inside else "a wider circle"
         field = _field_name(text)
-        if ctx.in_layout and field and "." not in field:  # (a piece's field, its box named after it, not game.title)
+        if ctx.in_layout and field and "." not in field:  # (a piece's field, not game.title)
             room = "w: …, h: …" if shape == "circle" else "y: …, h: …"
-            need += f"; give it room in the deck's layout: boxes: {{{field}: {{{room}}}}}"
+            box = (ctx.box_of(field) if ctx.box_of is not None else None) or field  # the box showing it
+            need += f"; give it room in the deck's layout: boxes: {{{box}: {{{room}}}}}"
         placed = ctx.placed_at() if ctx.placed_at is not None else None
         msg = (f"{warned_at(ctx, text, placed)}: text does not fit its "
                f"{float(w):.1f}×{float(h):.1f} mm {outline} even at {lay.size:g} pt (needs {need}); set at {lay.size:g} pt, "
