@@ -1,6 +1,6 @@
 """The timeline of one cold build of a big illustrated deck: where a core idles, stage by stage.
 
-    python bench/timeline.py [--tree DIR] [--jobs 2] [--cards 1000] [--work DIR] [--keep]
+    python bench/timeline.py [--tree DIR] [--jobs 2] [--cards 1000] [--work DIR] [--keep] [--no-warm]
 
 Builds ``bench/big_deck.py``'s deck cold (a new ``--out``, the machine's cache warmed by an untimed
 build first) while it samples every thread of the build's tree of processes every 10 ms
@@ -71,16 +71,19 @@ def stamp(event: str, name: str) -> None:
 
 
 def child() -> None:
-    """The stamped command line (``--child`` and pnpgen's arguments): its stages wrapped, then run."""
+    """The stamped command line (``--child`` and pnpgen's arguments): each stage wrapped as its module
+    is first imported (an import hook: the modules are imported when and where pnpgen imports them,
+    and a module importing a stage by name after takes the wrapped one), then run."""
     import functools
-    import importlib
+    import importlib.abc
+    import importlib.machinery
 
     stamp("mark", "python-up")
-    import pnpgen.cli
-
-    for module in {m for m, *_ in FUNCTIONS + METHODS}:
-        importlib.import_module(module)
-    stamp("mark", "imports-done")
+    wanted: dict[str, list[tuple[str | None, str]]] = collections.defaultdict(list)
+    for module, name in FUNCTIONS:
+        wanted[module].append((None, name))
+    for module, cls_name, name in METHODS:
+        wanted[module].append((cls_name, name))
 
     def wrapped(name, f):
         @functools.wraps(f)
@@ -92,17 +95,30 @@ def child() -> None:
                 stamp("out", name)
         return stamped
 
-    for module, name in FUNCTIONS:
-        f = getattr(sys.modules[module], name, None)
-        if f is None:  # (a stage renamed since: left out of the table, not an error)
-            continue
-        for m in list(sys.modules.values()):
-            if m is not None and getattr(m, name, None) is f:
-                setattr(m, name, wrapped(name, f))
-    for module, cls_name, name in METHODS:
-        cls = getattr(sys.modules[module], cls_name, None)
-        if cls is not None and name in cls.__dict__:
-            setattr(cls, name, wrapped(f"{cls_name}.{name}", cls.__dict__[name]))
+    def patch(module) -> None:
+        for cls_name, name in wanted[module.__name__]:
+            owner = module if cls_name is None else getattr(module, cls_name, None)
+            f = getattr(owner, name, None) if cls_name is None else vars(owner).get(name) if owner else None
+            if f is not None:  # (a stage renamed since: left out of the table, not an error)
+                setattr(owner, name, wrapped(name if cls_name is None else f"{cls_name}.{name}", f))
+
+    class Stamping(importlib.abc.MetaPathFinder):
+        def find_spec(self, fullname, path, target=None):
+            if fullname not in wanted:
+                return None
+            spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+            if spec is not None and spec.loader is not None:
+                run = spec.loader.exec_module
+
+                def exec_module(module, run=run):
+                    run(module)
+                    patch(module)
+                spec.loader.exec_module = exec_module  # type: ignore[method-assign]
+            return spec
+
+    sys.meta_path.insert(0, Stamping())
+    import pnpgen.cli
+
     sys.argv = ["pnpgen", *sys.argv[2:]]
     pnpgen.cli.console()
 
@@ -203,6 +219,8 @@ def main() -> None:
     ap.add_argument("--cards", type=int, default=1000)
     ap.add_argument("--work", type=Path, help="where the workspace goes (kept between runs: the art made once)")
     ap.add_argument("--keep", action="store_true", help="keep the samples and stamps (printed where)")
+    ap.add_argument("--no-warm", action="store_true", help="no untimed build first (the tree's byte-code and the "
+                    "machine's cache already warm: a run of --work before)")
     args = ap.parse_args()
     work = args.work or Path(tempfile.mkdtemp(prefix="pnpgen-timeline-"))
     ws = work / "ws"
@@ -212,9 +230,10 @@ def main() -> None:
     env.update(PYTHONPATH=str(args.tree.resolve() / "generator"), PYTHONPYCACHEPREFIX=str(work / "pycache"),
                **{STAMPS: str(work / "stamps.txt")})
     build = ["build", "--game", big_deck.SLUG, "-q"]
-    subprocess.run([sys.executable, "-m", "pnpgen", *build, "--out", str(work / "warm")], cwd=ws, env=env,
-                   check=True, stderr=subprocess.DEVNULL)  # (the machine's cache warmed, the byte-code compiled)
-    shutil.rmtree(work / "warm")
+    if not args.no_warm:  # (the machine's cache warmed, the byte-code compiled)
+        subprocess.run([sys.executable, "-m", "pnpgen", *build, "--out", str(work / "warm")], cwd=ws, env=env,
+                       check=True, stderr=subprocess.DEVNULL)
+        shutil.rmtree(work / "warm")
     Path(env[STAMPS]).unlink(missing_ok=True)
     run = sampled([sys.executable, __file__, "--child", *build, "--jobs", args.jobs, "--out", str(work / "out")],
                   ws, env)
