@@ -202,7 +202,7 @@ def _parts(folder: Path, known: FileHashes | None, fonts: bool = False,
     found = {i: known.get(path, st) if known is not None else None for i, (path, st) in read.items()}
     unknown = [item for i, item in read.items() if found[i] is None]
     digests = iter(hashed(lambda item: content_hash(item[0], known, item[1]), unknown, size=lambda item: item[1].st_size,
-                          threads=known is None or known.threads))
+                          threads=known is None or known.threads, beside=known.take_beside if known is not None else None))
     return [(path, st, (found[i] or next(digests)).encode() if st is not None else part)
             for i, (path, st, part) in enumerate(out)]
 
@@ -246,6 +246,8 @@ class FileHashes:
         self._learned: set[str] = set()  # the paths whose hash this run learned by reading their content
         self.born = time.time_ns()  # the run's start: what the process read in a change's instant before it is read again
         self.threads = True  # files not known by their stamp hashed on threads (``hashed``; False: --jobs 1)
+        # what the calling thread does, once, while its threads hash (the build's stages imported: commands.py)
+        self.beside: Callable[[], object] | None = None
 
     @property
     def _known(self) -> dict[str, list]:
@@ -289,6 +291,12 @@ class FileHashes:
         if not wrote:
             self._learned.add(str(path))
         self._dirty = True
+
+    def take_beside(self) -> None:
+        """``beside`` done (once: then let go of), by ``hashed`` while its threads hash."""
+        beside, self.beside = self.beside, None
+        if beside is not None:
+            beside()
 
     def learn_again(self) -> None:
         """Each hash this run learned too soon after its file's last change to be trusted
@@ -372,19 +380,23 @@ THREADED_BYTES = 4 << 20  # less than this to hash is hashed on the calling thre
 
 
 def hashed(check: Callable[[Any], Any], items: list, size: Callable[[Any], int] | None = None,
-           threads: bool = True) -> list:
+           threads: bool = True, beside: Callable[[], object] | None = None) -> list:
     """``check`` of each item, on threads (SHA-256 lets go of the interpreter while it hashes, so a
     big deck's four documents, a gigabyte, hash on every core at once), in the items' order.
     ``size``: the bytes an item has to hash; items that hold less than ``THREADED_BYTES`` in all
     are checked on this thread (a small game's few files hash faster than threads start: every
-    tiny build was starting a pool of two). ``threads``: False keeps them all on this thread (``--jobs 1``)."""
+    tiny build was starting a pool of two). ``threads``: False keeps them all on this thread (``--jobs 1``).
+    ``beside``: what this thread does while the threads check the items (only when they do)."""
     small = size is not None and sum(size(i) for i in items) < THREADED_BYTES
     if not threads or len(items) < 2 or (os.cpu_count() or 1) < 2 or small:
         return [check(i) for i in items]
     from concurrent.futures import ThreadPoolExecutor  # (imported only by a build that hashes on threads)
 
     with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
-        return list(pool.map(check, items))
+        checked = pool.map(check, items)  # (every item handed to the threads now)
+        if beside is not None:
+            beside()
+        return list(checked)
 
 
 def sha(data: bytes | PdfFile) -> str:
