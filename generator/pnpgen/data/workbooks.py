@@ -113,7 +113,9 @@ def read_rows(path: Path, shown: Path, sheet: str | None, books: Workbooks | Non
 
 
 def _csv_rows(path: Path, shown: Path) -> Rows:
-    text, _ = decode(path.read_bytes(), shown)
+    data = path.read_bytes()
+    _refuse_workbook_as_text(data, shown)
+    text, _ = decode(data, shown)
     # strict: an unterminated quote is an error, not every later row swallowed into one cell
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     rows = []
@@ -242,6 +244,67 @@ def _a_zip(data: bytes, shown: Path, suffix: str) -> None:
                      path=shown, expected=f"a {suffix} file saved by a spreadsheet program, or a CSV named .csv")
 
 
+# The zipped office files a workbook is mistaken for, by the parts they hold: ECMA-376's main parts
+# (xl/workbook.xml, word/document.xml, ppt/presentation.xml) and OpenDocument's mimetype part (ODF 1.2
+# Part 3, 3.3: its first part, the document's media type, uncompressed)
+_OOXML_MAIN = {"xl/workbook.xml": ".xlsx", "word/document.xml": ".docx", "ppt/presentation.xml": ".pptx"}
+_ODF_TYPES = {b"application/vnd.oasis.opendocument.spreadsheet": ".ods", b"application/vnd.oasis.opendocument.text": ".odt",
+              b"application/vnd.oasis.opendocument.presentation": ".odp",
+              b"application/vnd.oasis.opendocument.graphics": ".odg"}
+_KIND_WORDS = {".xlsx": "an Excel workbook (.xlsx)", ".ods": "an ODF spreadsheet (.ods)",
+               ".docx": "a Word document (.docx)", ".pptx": "a PowerPoint presentation (.pptx)",
+               ".odt": "a LibreOffice Writer document (.odt)", ".odp": "a LibreOffice Impress presentation (.odp)",
+               ".odg": "a LibreOffice Draw drawing (.odg)"}
+
+
+def _zipped_kind(z: zipfile.ZipFile) -> str | None:
+    """The ending a zipped office file's parts say it has (.xlsx, .ods, .docx, .odt…), or None when
+    they say none pnpgen knows."""
+    names = set(z.namelist())
+    found = next((kind for part, kind in _OOXML_MAIN.items() if part in names), None)
+    if found is None and "mimetype" in names and z.getinfo("mimetype").file_size < 200:
+        found = _ODF_TYPES.get(z.read("mimetype").strip())
+    return found
+
+
+def _refuse_another_kind(z: zipfile.ZipFile, shown: Path, suffix: str) -> None:
+    """A zipped office file that is not the kind its name says (an .ods renamed .xlsx, a Writer
+    document named .ods), said as what it is, and one kept encrypted (a password to open it) said
+    so: openpyxl said "There is no item named '[Content_Types].xml' in the archive", odfpy stopped
+    with a traceback ('NoneType' object has no attribute 'getElementsByType') or read encrypted
+    bytes as UTF-8."""
+    kind = _zipped_kind(z)
+    if kind is not None and kind != suffix:
+        readable = kind in (".xlsx", ".ods")
+        raise InputError(f"{shown.name} is {_KIND_WORDS[kind]} with a {suffix} name", path=shown,
+                         expected=f"the file renamed to {shown.stem}{kind} and the deck's file: named so" if readable
+                         else f"the pieces' table saved from a spreadsheet program as a {suffix} file (or CSV UTF-8)")
+    if "META-INF/manifest.xml" in z.namelist() and b"encryption-data" in z.read("META-INF/manifest.xml")[:1_000_000]:
+        raise InputError(f"{shown.name} is a spreadsheet saved with a password (it is kept encrypted)", path=shown,
+                         expected="the spreadsheet saved without a password (LibreOffice: File ▸ Save As, "
+                         "Save with password unticked), or its sheet saved as CSV UTF-8")
+
+
+def _refuse_workbook_as_text(data: bytes, shown: Path) -> None:
+    """A workbook named .csv (an .xlsx renamed, not saved as CSV) said as what it is: it read as
+    text whose byte 0xef at offset 10 was "invalid as UTF-8 or CP932", naming no workbook."""
+    kind = None
+    if data.startswith(b"PK\x03\x04"):
+        try:
+            with zipfile.ZipFile(io.BytesIO(data)) as z:
+                kind = _zipped_kind(z)
+        except (zipfile.BadZipFile, OSError, KeyError, ValueError):
+            kind = None
+    elif data.startswith(b"\xd0\xcf\x11\xe0"):  # OLE2: .xls, the format before 2007
+        kind = ".xls"
+    if kind is None:
+        return
+    what = _KIND_WORDS.get(kind, "an Excel 97–2003 workbook (.xls)")
+    raise InputError(f"{shown.name} is {what} with a .csv name, not comma-separated text", path=shown,
+                     expected=f"the file renamed to {shown.stem}{kind} and the deck's file: named so" if kind in (".xlsx", ".ods")
+                     else "the sheet saved from the office program as CSV UTF-8 (File ▸ Save As)")
+
+
 def _check_unzipped(data: bytes, shown: Path, suffix: str) -> None:
     """The sizes a zipped spreadsheet declares for its parts, before any is unpacked (Python's
     zipfile never unpacks more than a part declares)."""
@@ -261,6 +324,7 @@ def _check_unzipped(data: bytes, shown: Path, suffix: str) -> None:
                 raise InputError(f"its part {part.filename} declares XML entities (a DOCTYPE), which no spreadsheet "
                                  "program writes", path=shown, expected="the file saved again by a spreadsheet "
                                  "program (entities are how a crafted file reads other files or expands to gigabytes)")
+        _refuse_another_kind(z, shown, suffix)
 
 
 def _elements(xml: bytes) -> int:  # every tag but an end tag, a declaration or a comment
@@ -494,9 +558,11 @@ def _open_ods(data: bytes, shown: Path) -> _Opened:
                          expected=f"at most {MAX_ODS_ELEMENTS:,} in an .ods (the limit for spreadsheets): the rows and "
                          "columns beyond the last piece and field deleted, or the sheet saved as .xlsx or CSV")
     doc = load(io.BytesIO(data))
-    tables = doc.spreadsheet.getElementsByType(Table)
+    body = getattr(doc, "spreadsheet", None)  # (none: a file with no content.xml)
+    tables = body.getElementsByType(Table) if body is not None else []
     if not tables:
-        raise InputError("the spreadsheet has no worksheet", path=shown)
+        raise InputError("the spreadsheet has no worksheet", path=shown,
+                         expected="a spreadsheet with its pieces on a worksheet, saved by a spreadsheet program")
     hidden_styles = {style.getAttribute("name") for style in doc.automaticstyles.getElementsByType(Style)
                      if any(p.getAttribute("display") == "false" for p in style.getElementsByType(TableProperties))}
     return _Opened(data, tables, hidden=frozenset(i for i, t in enumerate(tables)
