@@ -177,7 +177,7 @@ def _svg_size(path: Path, name: str, where, key: str) -> tuple[float, float]:
     tree of them is built (24 MB of <rect/> took 40 s and a gigabyte, within the art file's bytes)."""
     root, n = None, 0
     try:
-        for event, element in etree.iterparse(str(path), events=("start", "end"), resolve_entities=False,
+        for event, element in etree.iterparse(str(path), events=("start", "end"), resolve_entities="internal",
                                               no_network=True, huge_tree=False):
             if event == "start":
                 root = element if root is None else root
@@ -191,8 +191,10 @@ def _svg_size(path: Path, name: str, where, key: str) -> tuple[float, float]:
                 while element.getprevious() is not None:
                     del element.getparent()[0]
     except etree.XMLSyntaxError as e:
-        raise InputError(f"cannot read the SVG {name}: {parser_said(e.msg)}", key=key, expected="a well-formed SVG file",
-                         **where_parts(where)) from None
+        entity = e.msg.startswith("Entity '") and "not defined" in e.msg  # (as svg/style.py parses it: one naming a file)
+        raise InputError(f"cannot read the SVG {name}: {parser_said(e.msg)}", key=key, expected="the entity declared in the "
+                         "SVG with its text (one naming a file, <!ENTITY x SYSTEM …>, is not read: its text written out "
+                         "instead)" if entity else "a well-formed SVG file", **where_parts(where)) from None
     except OSError as e:
         raise InputError(f"cannot read the SVG {name}: {e.strerror}", key=key, expected="a readable SVG file",
                          **where_parts(where)) from None
