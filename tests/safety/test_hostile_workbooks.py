@@ -106,6 +106,24 @@ def test_links_dde_and_names_of_other_files_give_the_saved_values_and_a_very_hid
     assert [(p.label, p.values["text"]) for p in pieces] == [("騎士", "剣"), ("弓兵", "linked"), ("槍兵", "=cmd|' /C calc'!A0")]
 
 
+def test_a_cell_left_empty_with_its_hyperlink_is_empty_and_a_linked_text_is_its_text(tmp_path):
+    """hostile47: Excel's Delete key empties a cell and keeps its hyperlink; openpyxl gives such a
+    cell its link's address for a value, so the card printed https://… where its text was left
+    empty, and a link over a range of rows left blank under the pieces made each a piece of that
+    address. A cell empty in the file is empty; a text linked to its own address (Excel links a URL
+    typed in a cell) is that text."""
+    rows = [["title", "count", "text"], ["騎士", 2, "剣"], ["弓兵", 1, None], ["槍兵", 1, "https://example.com/r"]]
+    data = _patched(xlsx_bytes(rows), {"xl/worksheets/sheet1.xml": [(b"</sheetData>", (
+        f'</sheetData><hyperlinks><hyperlink xmlns:r="{RELS}" ref="C3" r:id="rId7"/><hyperlink xmlns:r="{RELS}" '
+        f'ref="C4" r:id="rId7"/><hyperlink xmlns:r="{RELS}" ref="A6:C7" r:id="rId7"/></hyperlinks>').encode())]},
+        {"xl/worksheets/_rels/sheet1.xml.rels": (
+            '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship '
+            f'Id="rId7" Type="{RELS}/hyperlink" Target="https://example.com/r" TargetMode="External"/></Relationships>').encode()})
+    pieces = load_game(Workspace(_workspace(tmp_path, data)), "test").decks[0].pieces
+    assert [(p.label, p.values["text"]) for p in pieces] == [("騎士", "剣"), ("弓兵", None), ("槍兵", "https://example.com/r")], \
+        [(p.label, p.values["text"]) for p in pieces]
+
+
 def test_a_worksheet_part_named_outside_the_file_is_no_worksheet(tmp_path, capsys):
     """The workbook's worksheet part named by a path out of the file (../../../etc/passwd): openpyxl
     reads only the file's own parts and so found no worksheet, said as 'list index out of range'."""

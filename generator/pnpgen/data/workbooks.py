@@ -491,7 +491,13 @@ def _xlsx_rows(opened: _Opened, shown: Path, sheet: str | None) -> Rows:
         raise _too_large(shown, "rows", MAX_ROWS)
     if ws.max_column > MAX_COLUMNS:
         raise _too_large(shown, "columns", MAX_COLUMNS)
-    rows = [[_xlsx_value(cell) for cell in row] for row in ws.iter_rows(min_row=1, min_col=1)]
+    rows: list[list[Any]] = []
+    linked: list[tuple[int, int]] = []  # the cells with a value and a hyperlink
+    for r, row in enumerate(ws.iter_rows(min_row=1, min_col=1), 1):
+        rows.append([_xlsx_value(cell) for cell in row])
+        linked.extend((r, c) for c, cell in enumerate(row, 1) if cell.hyperlink is not None and rows[-1][c - 1] is not None)
+    if linked:
+        _unlink_empty_cells(opened, index, rows, linked)
     # A formula keeps its result only once an office program has calculated and saved it.
     if opened.formulas:
         if opened.written is None:
@@ -505,6 +511,27 @@ def _xlsx_rows(opened: _Opened, shown: Path, sheet: str | None) -> Rows:
                     raise _unsaved_formula(shown, r, c)
     _fill(rows, [(m.min_row, m.min_col, m.max_row, m.max_col) for m in ws.merged_cells.ranges])
     return list(enumerate(rows, 1)), {r for r, d in ws.row_dimensions.items() if d.hidden}, names[index]
+
+
+def _unlink_empty_cells(opened: _Opened, index: int, rows: list[list[Any]], linked: list[tuple[int, int]]) -> None:
+    """A cell holding no value but a hyperlink (Excel's Delete key empties a cell and keeps its
+    link; a link over a range reaches cells left empty) is empty: openpyxl gives such a cell its
+    link's address for a value (its Cell.hyperlink setter, 3.1), which printed on the card
+    (https://… in a text left empty) and made a blank row under a linked range a piece. Its own
+    value is read from the workbook loaded without links, and only when a cell with a link has one."""
+    import openpyxl
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        plain = openpyxl.load_workbook(io.BytesIO(opened.data), read_only=True, data_only=True)
+    try:
+        values = [list(row) for row in plain.worksheets[index].iter_rows(min_row=1, max_row=max(r for r, _ in linked),
+                                                                           values_only=True)]
+    finally:
+        plain.close()
+    for r, c in linked:
+        if r > len(values) or c > len(values[r - 1]) or values[r - 1][c - 1] is None:
+            rows[r - 1][c - 1] = None
 
 
 def _xlsx_value(cell: Any) -> Any:
