@@ -205,3 +205,17 @@ def test_an_svg_pictures_own_entities_print_and_one_naming_a_file_is_refused_at_
         "Entity 'word' not defined" in err and "(expected the entity declared in the SVG with its text (one naming a " \
         "file, <!ENTITY x SYSTEM …>, is not read" in err, err
     assert "QIsleQ" in PdfReader(ws / "build" / "test" / "cards.pdf").pages[0].extract_text()  # the last good build kept
+
+
+def test_an_svg_picture_past_the_parsers_limits_is_told_to_be_made_smaller_not_well_formed(tmp_path, capsys):
+    """hostile47: a well-formed SVG picture with one attribute past libxml2's 10,000,000 characters
+    (a 10 MB path, a big picture embedded as a data: address) was told "expected a well-formed SVG
+    file", which it was; it is told the limit and how to stay under it."""
+    ws = picture_workspace(tmp_path / "ws", "  - {name: A, art: a.svg}\n", PICTURE_FRONT, {})
+    (ws / "data" / "test" / "art" / "a.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 40"><path d="M0 0' + " L1 1" * 2_000_001 + '"/></svg>',
+        encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "cards.yaml:7:20: pieces.1.art: cannot read the SVG art/a.svg: " in err and "(more than pnpgen reads)" in err \
+        and "(expected an SVG within the limits pnpgen reads (at most 10,000,000 characters in one attribute" in err, err
