@@ -568,6 +568,25 @@ def test_a_version_not_there_names_every_version_the_history_holds(tmp_path, mon
     assert versionnames.resolve(tmp_path, "test", "v2").number == 2
 
 
+def test_a_version_number_of_thousands_of_digits_is_no_version_not_a_traceback(tmp_path, monkeypatch):
+    """hostile47: reprint --since (diff, tag) v followed by 5,000 digits stopped with Python's
+    ValueError past int()'s 4,300-digit limit, a traceback; it is no version the history holds,
+    said in one line of a few hundred characters. v000002 is still v2."""
+    import pytest
+
+    from pnpgen.engine import history, versionnames
+    from pnpgen.errors import InputError
+
+    monkeypatch.setattr(versionnames, "versions", lambda out, ed: [history.Version(n, {"hash": f"{n:08x}"}) for n in range(1, 4)])
+    monkeypatch.setattr(versionnames, "tags", lambda out, ed: {})
+    for spec in ("v" + "9" * 5000, "9" * 5000, "v" + "1" * 13):
+        with pytest.raises(InputError) as e:
+            versionnames.resolve(tmp_path, "test", spec)
+        assert "no version" in str(e.value) and len(str(e.value)) < 400, str(e.value)[:500]
+    assert versionnames.resolve(tmp_path, "test", "v000002").number == 2
+    assert versionnames.resolve(tmp_path, "test", "3").number == 3
+
+
 def test_the_reprint_list_says_how_to_reprint_everything_since_the_version_printed(tmp_path, capsys, built_copy):
     """In watch and serve each save is a build, and reprint.txt holds the last one's changes only:
     a text edited two saves ago was in no reprint the designer saw. Its last line gives the command

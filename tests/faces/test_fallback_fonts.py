@@ -72,3 +72,25 @@ def test_an_unknown_font_says_how_a_font_of_fonts_becomes_one_a_template_may_nam
     err = _error(tmp_path, "own", text, False, capsys)
     assert "another .ttf of fonts/ once game.yaml names it under a role of your own" in err, err
     assert "fonts: {quote: DejaVuSerif-Italic}, written fonts.quote" in err, err
+
+
+def test_a_face_svglib_draws_without_text_builds_in_a_process_whose_text_was_measured_from_kept_tables(tmp_path):
+    """hostile47: a build with the machine cache warm measures text from the fonts' kept tables and
+    never registers a font with ReportLab; a face svglib draws that holds no text of its own (a
+    <switch> of shapes) named the page's starting font in its ReportLab page all the same, which
+    stopped the build with ReportLab's KeyError "no afm found for faceName='BIZUDPGothic-Regular'",
+    a traceback. The second build, in a fresh process of a warm cache, writes the first's bytes."""
+    import subprocess
+    import sys
+
+    from conftest import child_env
+
+    front = ('{% extends "common/piece.svg.j2" %}\n{% block art %}\n<switch><rect x="-3" y="-3" width="69" height="94" '
+             'fill="#123456"/></switch>\n{% endblock %}\n')
+    ws = make_workspace(tmp_path / "ws", front=front, pieces=["A"])
+    env = child_env(PNPGEN_CACHE=str(tmp_path / "cache"))
+    for out in ("cold", "warm"):
+        done = subprocess.run([sys.executable, "-m", "pnpgen", "build", "--game", "test", "-q", "--no-rulebook",
+                               "--out", out], cwd=ws, env=env, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    assert (ws / "warm" / "test" / "cards.pdf").read_bytes() == (ws / "cold" / "test" / "cards.pdf").read_bytes()

@@ -165,3 +165,57 @@ def test_an_interlaced_png_is_placed_and_one_cut_short_refused(tmp_path, capsys)
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "a.png" in err and "cut short" in err, err
+
+
+# An SVG picture as Illustrator's SVG export (before CC) writes it: its namespaces as entities of the
+# DOCTYPE, used in attributes; one more, a word of the text's
+ILLUSTRATOR_SVG = """<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd" [
+\t<!ENTITY ns_svg "http://www.w3.org/2000/svg">
+\t<!ENTITY ns_xlink "http://www.w3.org/1999/xlink">
+\t<!ENTITY word "Isle">
+]>
+<svg version="1.1" xmlns="&ns_svg;" xmlns:xlink="&ns_xlink;" width="40px" height="40px" viewBox="0 0 40 40">
+<rect width="40" height="40" fill="#8B1E1E"/>
+<text x="2" y="20" font-family="sans-serif" font-size="6">Q&word;Q</text>
+</svg>
+"""
+
+
+def test_an_svg_pictures_own_entities_print_and_one_naming_a_file_is_refused_at_its_line(tmp_path, capsys):
+    """hostile47: an entity an SVG picture declares with its text was parsed unexpanded, so a text
+    using it printed without it, unsaid (Q&word;Q printed QQ); one naming a file (an XXE,
+    <!ENTITY x SYSTEM "file:///…">) was passed over just as silently. The first prints, as a
+    browser draws it; the second is an error at the piece's art line, the file never read."""
+    from pypdf import PdfReader
+
+    ws = picture_workspace(tmp_path / "ws", "  - {name: A, art: a.svg}\n", PICTURE_FRONT, {})
+    art = ws / "data" / "test" / "art" / "a.svg"
+    art.write_text(ILLUSTRATOR_SVG, encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    text = PdfReader(ws / "build" / "test" / "cards.pdf").pages[0].extract_text()
+    assert "QIsleQ" in text, text
+    (tmp_path / "secret.txt").write_text("SECRET", encoding="utf-8")
+    art.write_text(ILLUSTRATOR_SVG.replace('<!ENTITY word "Isle">', f'<!ENTITY word SYSTEM "file://{tmp_path}/secret.txt">'),
+                   encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "data/test/decks/cards.yaml:7:20: pieces.1.art: cannot read the SVG art/a.svg: " \
+        "Entity 'word' not defined" in err and "(expected the entity declared in the SVG with its text (one naming a " \
+        "file, <!ENTITY x SYSTEM …>, is not read" in err, err
+    assert "QIsleQ" in PdfReader(ws / "build" / "test" / "cards.pdf").pages[0].extract_text()  # the last good build kept
+
+
+def test_an_svg_picture_past_the_parsers_limits_is_told_to_be_made_smaller_not_well_formed(tmp_path, capsys):
+    """hostile47: a well-formed SVG picture with one attribute past libxml2's 10,000,000 characters
+    (a 10 MB path, a big picture embedded as a data: address) was told "expected a well-formed SVG
+    file", which it was; it is told the limit and how to stay under it."""
+    ws = picture_workspace(tmp_path / "ws", "  - {name: A, art: a.svg}\n", PICTURE_FRONT, {})
+    (ws / "data" / "test" / "art" / "a.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 40"><path d="M0 0' + " L1 1" * 2_000_001 + '"/></svg>',
+        encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert "cards.yaml:7:20: pieces.1.art: cannot read the SVG art/a.svg: " in err and "(more than pnpgen reads)" in err \
+        and "(expected an SVG within the limits pnpgen reads (at most 10,000,000 characters in one attribute" in err, err

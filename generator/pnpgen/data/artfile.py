@@ -171,13 +171,21 @@ def _png_late_exif(fp) -> bytes | None:
 MAX_SVG_ELEMENTS = 200_000
 
 
+# An SVG past the XML parser's own limits is well formed, but too large to read: a picture of 50 MB
+# embedded as a data: address, or a path of millions of points, in one attribute (hostile47: told
+# "expected a well-formed SVG file", which it was)
+_WITHIN_LIMITS = ("an SVG within the limits pnpgen reads (at most 10,000,000 characters in one attribute or text, "
+                  "groups nested at most 256 deep): a picture it embeds saved beside it as a file, and shown by its "
+                  "name, the drawing simplified, or the picture saved as a PNG")
+
+
 def _svg_size(path: Path, name: str, where, key: str) -> tuple[float, float]:
     """The SVG's aspect, from its viewBox or else its width and height. Its elements are counted
     as they are read, none kept: a picture of more than a face may draw is refused here, before a
     tree of them is built (24 MB of <rect/> took 40 s and a gigabyte, within the art file's bytes)."""
     root, n = None, 0
     try:
-        for event, element in etree.iterparse(str(path), events=("start", "end"), resolve_entities=False,
+        for event, element in etree.iterparse(str(path), events=("start", "end"), resolve_entities="internal",
                                               no_network=True, huge_tree=False):
             if event == "start":
                 root = element if root is None else root
@@ -191,8 +199,12 @@ def _svg_size(path: Path, name: str, where, key: str) -> tuple[float, float]:
                 while element.getprevious() is not None:
                     del element.getparent()[0]
     except etree.XMLSyntaxError as e:
-        raise InputError(f"cannot read the SVG {name}: {parser_said(e.msg)}", key=key, expected="a well-formed SVG file",
-                         **where_parts(where)) from None
+        said = parser_said(e.msg)
+        entity = e.msg.startswith("Entity '") and "not defined" in e.msg  # (as svg/style.py parses it: one naming a file)
+        raise InputError(f"cannot read the SVG {name}: {said}", key=key, expected="the entity declared in the "
+                         "SVG with its text (one naming a file, <!ENTITY x SYSTEM …>, is not read: its text written out "
+                         "instead)" if entity else _WITHIN_LIMITS if "more than pnpgen reads" in said
+                         else "a well-formed SVG file", **where_parts(where)) from None
     except OSError as e:
         raise InputError(f"cannot read the SVG {name}: {e.strerror}", key=key, expected="a readable SVG file",
                          **where_parts(where)) from None

@@ -113,7 +113,9 @@ def read_rows(path: Path, shown: Path, sheet: str | None, books: Workbooks | Non
 
 
 def _csv_rows(path: Path, shown: Path) -> Rows:
-    text, _ = decode(path.read_bytes(), shown)
+    data = path.read_bytes()
+    _refuse_workbook_as_text(data, shown)
+    text, _ = decode(data, shown)
     # strict: an unterminated quote is an error, not every later row swallowed into one cell
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     rows = []
@@ -242,6 +244,67 @@ def _a_zip(data: bytes, shown: Path, suffix: str) -> None:
                      path=shown, expected=f"a {suffix} file saved by a spreadsheet program, or a CSV named .csv")
 
 
+# The zipped office files a workbook is mistaken for, by the parts they hold: ECMA-376's main parts
+# (xl/workbook.xml, word/document.xml, ppt/presentation.xml) and OpenDocument's mimetype part (ODF 1.2
+# Part 3, 3.3: its first part, the document's media type, uncompressed)
+_OOXML_MAIN = {"xl/workbook.xml": ".xlsx", "word/document.xml": ".docx", "ppt/presentation.xml": ".pptx"}
+_ODF_TYPES = {b"application/vnd.oasis.opendocument.spreadsheet": ".ods", b"application/vnd.oasis.opendocument.text": ".odt",
+              b"application/vnd.oasis.opendocument.presentation": ".odp",
+              b"application/vnd.oasis.opendocument.graphics": ".odg"}
+_KIND_WORDS = {".xlsx": "an Excel workbook (.xlsx)", ".ods": "an ODF spreadsheet (.ods)",
+               ".docx": "a Word document (.docx)", ".pptx": "a PowerPoint presentation (.pptx)",
+               ".odt": "a LibreOffice Writer document (.odt)", ".odp": "a LibreOffice Impress presentation (.odp)",
+               ".odg": "a LibreOffice Draw drawing (.odg)"}
+
+
+def _zipped_kind(z: zipfile.ZipFile) -> str | None:
+    """The ending a zipped office file's parts say it has (.xlsx, .ods, .docx, .odt…), or None when
+    they say none pnpgen knows."""
+    names = set(z.namelist())
+    found = next((kind for part, kind in _OOXML_MAIN.items() if part in names), None)
+    if found is None and "mimetype" in names and z.getinfo("mimetype").file_size < 200:
+        found = _ODF_TYPES.get(z.read("mimetype").strip())
+    return found
+
+
+def _refuse_another_kind(z: zipfile.ZipFile, shown: Path, suffix: str) -> None:
+    """A zipped office file that is not the kind its name says (an .ods renamed .xlsx, a Writer
+    document named .ods), said as what it is, and one kept encrypted (a password to open it) said
+    so: openpyxl said "There is no item named '[Content_Types].xml' in the archive", odfpy stopped
+    with a traceback ('NoneType' object has no attribute 'getElementsByType') or read encrypted
+    bytes as UTF-8."""
+    kind = _zipped_kind(z)
+    if kind is not None and kind != suffix:
+        readable = kind in (".xlsx", ".ods")
+        raise InputError(f"{shown.name} is {_KIND_WORDS[kind]} with a {suffix} name", path=shown,
+                         expected=f"the file renamed to {shown.stem}{kind} and the deck's file: named so" if readable
+                         else f"the pieces' table saved from a spreadsheet program as a {suffix} file (or CSV UTF-8)")
+    if "META-INF/manifest.xml" in z.namelist() and b"encryption-data" in z.read("META-INF/manifest.xml")[:1_000_000]:
+        raise InputError(f"{shown.name} is a spreadsheet saved with a password (it is kept encrypted)", path=shown,
+                         expected="the spreadsheet saved without a password (LibreOffice: File ▸ Save As, "
+                         "Save with password unticked), or its sheet saved as CSV UTF-8")
+
+
+def _refuse_workbook_as_text(data: bytes, shown: Path) -> None:
+    """A workbook named .csv (an .xlsx renamed, not saved as CSV) said as what it is: it read as
+    text whose byte 0xef at offset 10 was "invalid as UTF-8 or CP932", naming no workbook."""
+    kind = None
+    if data.startswith(b"PK\x03\x04"):
+        try:
+            with zipfile.ZipFile(io.BytesIO(data)) as z:
+                kind = _zipped_kind(z)
+        except (zipfile.BadZipFile, OSError, KeyError, ValueError):
+            kind = None
+    elif data.startswith(b"\xd0\xcf\x11\xe0"):  # OLE2: .xls, the format before 2007
+        kind = ".xls"
+    if kind is None:
+        return
+    what = _KIND_WORDS.get(kind, "an Excel 97–2003 workbook (.xls)")
+    raise InputError(f"{shown.name} is {what} with a .csv name, not comma-separated text", path=shown,
+                     expected=f"the file renamed to {shown.stem}{kind} and the deck's file: named so" if kind in (".xlsx", ".ods")
+                     else "the sheet saved from the office program as CSV UTF-8 (File ▸ Save As)")
+
+
 def _check_unzipped(data: bytes, shown: Path, suffix: str) -> None:
     """The sizes a zipped spreadsheet declares for its parts, before any is unpacked (Python's
     zipfile never unpacks more than a part declares)."""
@@ -261,6 +324,7 @@ def _check_unzipped(data: bytes, shown: Path, suffix: str) -> None:
                 raise InputError(f"its part {part.filename} declares XML entities (a DOCTYPE), which no spreadsheet "
                                  "program writes", path=shown, expected="the file saved again by a spreadsheet "
                                  "program (entities are how a crafted file reads other files or expands to gigabytes)")
+        _refuse_another_kind(z, shown, suffix)
 
 
 def _elements(xml: bytes) -> int:  # every tag but an end tag, a declaration or a comment
@@ -427,7 +491,13 @@ def _xlsx_rows(opened: _Opened, shown: Path, sheet: str | None) -> Rows:
         raise _too_large(shown, "rows", MAX_ROWS)
     if ws.max_column > MAX_COLUMNS:
         raise _too_large(shown, "columns", MAX_COLUMNS)
-    rows = [[_xlsx_value(cell) for cell in row] for row in ws.iter_rows(min_row=1, min_col=1)]
+    rows: list[list[Any]] = []
+    linked: list[tuple[int, int]] = []  # the cells with a value and a hyperlink
+    for r, row in enumerate(ws.iter_rows(min_row=1, min_col=1), 1):
+        rows.append([_xlsx_value(cell) for cell in row])
+        linked.extend((r, c) for c, cell in enumerate(row, 1) if cell.hyperlink is not None and rows[-1][c - 1] is not None)
+    if linked:
+        _unlink_empty_cells(opened, index, rows, linked)
     # A formula keeps its result only once an office program has calculated and saved it.
     if opened.formulas:
         if opened.written is None:
@@ -441,6 +511,27 @@ def _xlsx_rows(opened: _Opened, shown: Path, sheet: str | None) -> Rows:
                     raise _unsaved_formula(shown, r, c)
     _fill(rows, [(m.min_row, m.min_col, m.max_row, m.max_col) for m in ws.merged_cells.ranges])
     return list(enumerate(rows, 1)), {r for r, d in ws.row_dimensions.items() if d.hidden}, names[index]
+
+
+def _unlink_empty_cells(opened: _Opened, index: int, rows: list[list[Any]], linked: list[tuple[int, int]]) -> None:
+    """A cell holding no value but a hyperlink (Excel's Delete key empties a cell and keeps its
+    link; a link over a range reaches cells left empty) is empty: openpyxl gives such a cell its
+    link's address for a value (its Cell.hyperlink setter, 3.1), which printed on the card
+    (https://… in a text left empty) and made a blank row under a linked range a piece. Its own
+    value is read from the workbook loaded without links, and only when a cell with a link has one."""
+    import openpyxl
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        plain = openpyxl.load_workbook(io.BytesIO(opened.data), read_only=True, data_only=True)
+    try:
+        values = [list(row) for row in plain.worksheets[index].iter_rows(min_row=1, max_row=max(r for r, _ in linked),
+                                                                           values_only=True)]
+    finally:
+        plain.close()
+    for r, c in linked:
+        if r > len(values) or c > len(values[r - 1]) or values[r - 1][c - 1] is None:
+            rows[r - 1][c - 1] = None
 
 
 def _xlsx_value(cell: Any) -> Any:
@@ -494,9 +585,11 @@ def _open_ods(data: bytes, shown: Path) -> _Opened:
                          expected=f"at most {MAX_ODS_ELEMENTS:,} in an .ods (the limit for spreadsheets): the rows and "
                          "columns beyond the last piece and field deleted, or the sheet saved as .xlsx or CSV")
     doc = load(io.BytesIO(data))
-    tables = doc.spreadsheet.getElementsByType(Table)
+    body = getattr(doc, "spreadsheet", None)  # (none: a file with no content.xml)
+    tables = body.getElementsByType(Table) if body is not None else []
     if not tables:
-        raise InputError("the spreadsheet has no worksheet", path=shown)
+        raise InputError("the spreadsheet has no worksheet", path=shown,
+                         expected="a spreadsheet with its pieces on a worksheet, saved by a spreadsheet program")
     hidden_styles = {style.getAttribute("name") for style in doc.automaticstyles.getElementsByType(Style)
                      if any(p.getAttribute("display") == "false" for p in style.getElementsByType(TableProperties))}
     return _Opened(data, tables, hidden=frozenset(i for i, t in enumerate(tables)

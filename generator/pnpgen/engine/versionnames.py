@@ -10,6 +10,7 @@ from pathlib import Path
 
 from pnpgen.engine.history import Version, entry_numbers, folder, path, read_tags, refuse_links, tags, versions
 from pnpgen.errors import InputError, suggest
+from pnpgen.safetext import clipped
 
 
 def resolve(out_root: Path, edition: str, spec: str) -> Version:
@@ -17,7 +18,7 @@ def resolve(out_root: Path, edition: str, spec: str) -> Version:
     known = versions(out_root, edition)
     damaged = [n for n in entry_numbers(out_root, edition) if n not in {v.number for v in known}]
     if not known and damaged:  # (every entry on disk damaged)
-        meant = tags(out_root, edition).get(spec) or (int(spec.lstrip("v")) if re.fullmatch(r"v?\d+", spec) else None)
+        meant = tags(out_root, edition).get(spec) or _number(spec)
         raise _damaged(out_root, edition, meant if meant in damaged else damaged[-1], known, {},
                        f"version {spec!r}" if meant in damaged else
                        f"every recorded version of {edition!r} (the latest, v{damaged[-1]}, at this file)")
@@ -37,8 +38,8 @@ def resolve(out_root: Path, edition: str, spec: str) -> Version:
         raise InputError(f"tag {spec!r} names v{number}, which the history does not hold (removed or damaged)",
                          path=folder(out_root, edition) / "tags.json", key="version",
                          expected=_which(known, named))
-    if number is None and re.fullmatch(r"v?\d+", spec):
-        number = int(spec.lstrip("v"))
+    if number is None:
+        number = _number(spec)
     if number in by_number:
         return by_number[number]
     if number in damaged:
@@ -52,8 +53,20 @@ def resolve(out_root: Path, edition: str, spec: str) -> Version:
     near = suggest(spec, [*named, "latest", "previous"])
     if near and re.sub(r"\d", "", spec) == re.sub(r"\d", "", near.removeprefix("; did you mean ").removesuffix("?")):
         near = ""
-    raise InputError(f"no version {spec!r}{near}", path=folder(out_root, edition), key="version",
+    raise InputError(f"no version {clipped(spec)!r}{near}", path=folder(out_root, edition), key="version",
                      expected=_which(known, named))
+
+
+# A version's number as a designer types it, v12 or 12: at most as many digits as a history could
+# hold versions (v00012 is how its files are named); a longer run of digits is no version of it (5,000
+# digits stopped Python's int() with a ValueError, a traceback, past its 4,300-digit limit)
+_VERSION_NUMBER = re.compile(r"v?0*(\d{1,12})")
+
+
+def _number(spec: str) -> int | None:
+    """The number ``v12`` or ``12`` names, or None for any other name (a tag, latest, a hash)."""
+    m = _VERSION_NUMBER.fullmatch(spec)
+    return int(m.group(1)) if m else None
 
 
 def _damaged(out_root: Path, edition: str, number: int, known: list[Version], named: dict[str, int],

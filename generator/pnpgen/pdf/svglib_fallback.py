@@ -235,6 +235,11 @@ def put_fallback_faces(pdf: bytes, faces: dict[str, Art], cmyk: bool, font: str)
     from reportlab.pdfgen import canvas as rl_canvas
 
     settings.flate_only()
+    # The page's starting font registered with ReportLab, which names it in the page's preamble: a
+    # build whose text was measured from the fonts' kept tables (imports46) never registered it,
+    # and a face of no text of its own (a back of shapes and a <switch>) stopped with ReportLab's
+    # KeyError "no afm found for faceName='BIZUDPGothic-Regular'", a traceback (hostile47)
+    fonts.drawable(font)
     with pikepdf.open(io.BytesIO(pdf)) as doc:
         for name, art in sorted(faces.items()):
             drawn = io.BytesIO()

@@ -65,7 +65,11 @@ class Fallback(Exception):
 
 # ------------------------------------------------------------------------------------ XML
 
-_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
+# An entity the SVG declares with its text (<!ENTITY ns_svg "http://…">, as Illustrator's SVG export
+# writes them) is expanded, as a browser expands it: kept unexpanded, a text using one printed without
+# it, unsaid. One naming a file (<!ENTITY x SYSTEM "file:///…">) is never read: an error, "not
+# defined". libxml2 refuses an expansion to more than its amplification limit (a billion laughs).
+_PARSER = etree.XMLParser(resolve_entities="internal", no_network=True, huge_tree=False)
 
 
 def parse_svg(svg: str | bytes, where: str):
@@ -73,8 +77,11 @@ def parse_svg(svg: str | bytes, where: str):
     try:
         return etree.fromstring(svg.encode("utf-8") if isinstance(svg, str) else svg, _PARSER)
     except etree.XMLSyntaxError as e:
+        entity = e.msg.startswith("Entity '") and "not defined" in e.msg
         raise InputError(f"the template produced invalid SVG: {parser_said(e.msg)} (line {e.lineno} of the SVG, {where})",
-                         expected="well-formed SVG; check unclosed tags in the template") from None
+                         expected="the entity declared in the SVG with its text (one naming a file, <!ENTITY x SYSTEM "
+                         "…>, is not read: its text written out instead)" if entity else
+                         "well-formed SVG; check unclosed tags in the template") from None
 
 
 def local_name(el) -> str:

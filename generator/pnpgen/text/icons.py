@@ -127,7 +127,7 @@ def load(path: Path) -> tuple[str, tuple[float, float, float, float]]:
     if size > MAX_ICON_BYTES:
         raise IconError(f"icon {path} is {size:,} bytes, more than an icon may be ({_SIMPLER})")
     try:
-        root = etree.parse(str(path), etree.XMLParser(resolve_entities=False, no_network=True)).getroot()
+        root = etree.parse(str(path), etree.XMLParser(resolve_entities="internal", no_network=True)).getroot()  # (as svg/style.py)
     except etree.XMLSyntaxError as e:
         raise IconError(_not_svg(path, e)) from None
     elements = sum(1 for _ in root.iter())
