@@ -62,6 +62,12 @@ def written_before(out_root: Path, out_dir: Path) -> dict[str, str]:
     return out
 
 
+def has_record(out_root: Path, out_dir: Path) -> bool:
+    """Does the record name what a last build of ``out_dir`` wrote (then a file there it does not
+    name as its own, as written, is not pnpgen's)?"""
+    return isinstance(_read(out_root).get(out_dir.relative_to(out_root).as_posix()), dict)
+
+
 def note_written(out_root: Path, games: Iterable[tuple[Path, Mapping[str, tuple[str, list[int] | None]]]]) -> None:
     """After the commit: each built game folder's files (name → hash, and a big document's
     segments: ``GameOutcome.wrote``) with their device, inode and change time, replacing that folder's entry of
