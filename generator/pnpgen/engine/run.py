@@ -40,7 +40,7 @@ from pnpgen.engine.reprint import is_reprint_file, reprint_files
 from pnpgen.engine.transaction import Staging, commit
 from pnpgen.engine.trash import empty_trash
 from pnpgen.engine.warm import Warm, Worker
-from pnpgen.engine.written import has_record, note_written, written_before
+from pnpgen.engine.written import note_written, written_before, written_names
 from pnpgen.errors import InputError
 from pnpgen.memo import Memo
 from pnpgen.pdf import drawn
@@ -408,7 +408,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
             result.manifest["files"] = sorted(set(result.manifest["files"]) | set(kept))
         manifest = workspace_relative(result.manifest, ws.root)  # the same bytes in any folder
         result.files["manifest.json"] = (json.dumps(manifest, ensure_ascii=False, indent=2) + "\n").encode()
-        _no_strangers_replaced(before, last_files, result.files, out_root, out_dir, cache)
+        _no_strangers_replaced(before, result.files, out_root, out_dir)
         state = GameState(inputs, documents=result.documents,
                           files={**kept, **{rel: recorded(data) for rel, data in result.files.items()}},
                           report=now, uses=sorted(cache.entry(p) for p in cache.with_logs(result.uses)),
@@ -496,30 +496,28 @@ def _no_longer_made(before: GameState | None, last: Mapping[str, str], made: Col
     return stale, changed
 
 
-def _no_strangers_replaced(before: GameState | None, last: Mapping[str, str], files: Mapping[str, bytes | PdfFile],
-                           out_root: Path, out_dir: Path, cache: Cache) -> None:
-    """Stop the build (exit 2, nothing written) when a file stands where it writes one that is not
-    pnpgen's: not the file the last build wrote there as it wrote it (``last``: its state's, or
-    without a machine key the checked record of ``.cache/written``), nor already the bytes this one
-    writes — a designer's own ``reprint.pdf`` or ``order.csv``, a deck's PDF saved again from a
-    viewer, a link. pnpgen replaces only what it wrote, whatever the name. With no record of a
-    last build (``build/.cache`` deleted, a build folder from elsewhere) the folder's files are
-    its outputs, made again."""
-    if before is None and not has_record(out_root, out_dir):
+def _no_strangers_replaced(before: GameState | None, files: Mapping[str, bytes | PdfFile],
+                           out_root: Path, out_dir: Path) -> None:
+    """Stop the build (exit 2, nothing written) when a file stands where it writes one under a name
+    the last build did not write (its state's files, or without a machine key ``.cache/written``'s
+    names), holding other bytes: a designer's own ``reprint.pdf`` or ``reprint-a3.pdf`` beside a
+    build that wrote none, a new deck's ``<deck>.pdf``, a link. pnpgen replaces only what it wrote,
+    whatever the name; a name it wrote is its own to write again (an output damaged or edited since
+    is made again, as it was). With no record of a last build (``build/.cache`` deleted, a build
+    folder from elsewhere) the folder's files are its outputs, made again."""
+    if before is not None:
+        wrote = before.files.keys()
+    elif (recorded := written_names(out_root, out_dir)) is not None:
+        wrote = recorded
+    else:
         return
-    theirs = []
-    for rel, data in sorted(files.items()):
-        path = out_dir / rel
-        if path.is_symlink() or path.is_file() and not (
-                rel in last and (before is None or _as_it_wrote(before, out_dir, rel, last[rel], cache))) \
-                and not unchanged(path, data):
-            theirs.append(rel)
+    theirs = [rel for rel, data in sorted(files.items()) if rel not in wrote and (
+        (path := out_dir / rel).is_symlink() or path.is_file() and not unchanged(path, data))]
     if theirs:
         others = f" (and {len(theirs) - 1} more: {', '.join(theirs[1:4])}{'…' if len(theirs) > 4 else ''})" \
             if len(theirs) > 1 else ""
-        raise InputError(f"not a file pnpgen wrote ({'a link' if (out_dir / theirs[0]).is_symlink() else 'yours'}, "
-                         f"or changed since it wrote it), where this build writes one{others}: kept as it is, "
-                         "nothing written", path=out_dir / theirs[0],
+        raise InputError(f"not a file pnpgen wrote ({'a link' if (out_dir / theirs[0]).is_symlink() else 'yours'}), "
+                         f"where this build writes one{others}: kept as it is, nothing written", path=out_dir / theirs[0],
                          expected=f"{theirs[0]} renamed or moved out of {out_dir}/ (or removed, if it can go), then "
                          "the same build again; or the build written elsewhere, --out DIR")
 
