@@ -165,6 +165,7 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
         # (deck id, side) → the SVG of a face whose template read nothing of its piece or deck and
         # placed no picture and warned of nothing: every piece's face on that side (a deck's back)
         self._alike: dict[tuple[str, str], dict[str, Any]] = {}
+        self._printed_by: dict[str, list[str]] | None = None  # a data line → the decks printing it (``where``)
         self._reading: tuple[Face, PieceView] | None = None  # the face being rendered and its piece as read
         self._names.update(check_templates(templates, game))  # a template not there: no face renders
 
@@ -197,11 +198,23 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
                 return layouts.compile_side(deck.layout, side), None, lambda: True
         return None
 
-    @staticmethod
-    def where(face: Face) -> str:
-        """The deck, piece (with its YAML file:line) and side, for error messages."""
+    def where(self, face: Face) -> str:
+        """The deck, piece (with its YAML file:line) and side, for error messages; a piece the deck
+        parks (``count: 0``) said so, with the decks that print its line (starter decks reading one
+        card sheet by their count columns): the first deck's error named one that prints none."""
         piece = face.piece
-        return f"deck {face.deck.id!r} piece {piece.index} ({piece.said}, {piece.where}) {face.side}"
+        parked = ""
+        if piece.count == 0:
+            if self._printed_by is None:  # (once: a starter deck reading a whole card sheet parks most of it)
+                self._printed_by = {}
+                for deck in self.game.decks:
+                    for printed in deck.pieces:
+                        if printed.count and deck.id not in (by := self._printed_by.setdefault(str(printed.where), [])):
+                            by.append(deck.id)
+            by = self._printed_by.get(str(piece.where), [])
+            parked = "; parked here (count: 0)" + (f", {', '.join(by)} {'prints' if len(by) == 1 else 'print'} it"
+                                                    if by else "")
+        return f"deck {face.deck.id!r} piece {piece.index} ({piece.said}, {piece.where}{parked}) {face.side}"
 
     @staticmethod
     def piece_words(face: Face) -> str:
