@@ -278,16 +278,16 @@ def _shown(old: Any, new: Any, lang: str) -> tuple[str, str]:
 
 def _show(value: Any, lang: str, as_written: bool = False) -> str:
     """A field's value as the changelog quotes it: a Japanese text in 「」, any other in “”
-    (an English card's text in 「」 read oddly to an English playtester); its markup left out as
-    reprint.txt and the build's change line name a piece (``data.markup.plain``: ``**2{vp}**を得る``
-    reads ``2 vp を得る``), unless ``as_written``."""
+    (an English card's text in 「」 read oddly to an English playtester); its markup left out
+    (``data.markup.plain``: ``**2{vp}**を得る`` reads ``2{vp}を得る``, an icon kept as written: ``vp``
+    alone read as a word of the text, ``surge :``), unless ``as_written``."""
     if value is None:
         return msg("diff.none", lang)
     if isinstance(value, (list, tuple)):
         value = as_text(value, lang)
     elif not isinstance(value, str):
         return json.dumps(value, ensure_ascii=False)
-    return quoted(value if as_written else plain(value))
+    return quoted(value if as_written else plain(value, icons=True))
 
 
 def _md(text: Any) -> str:
