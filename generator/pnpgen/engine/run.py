@@ -44,7 +44,7 @@ from pnpgen.engine.written import note_written, written_before, written_names
 from pnpgen.errors import InputError
 from pnpgen.memo import Memo
 from pnpgen.pdf import drawn
-from pnpgen.pdf.assemble import PdfFile, SourceChanged
+from pnpgen.pdf.assemble import PdfFile, SourceChanged, file_digest
 from pnpgen.pdf.streams import FaceStreams
 
 
@@ -385,7 +385,8 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
             book.close()
     try:
         last_files = before.files if before else _keyless_before(out_root, out_dir, game)
-        reprints_kept = _reprint_kept(before, last_files, reprint_out, out_dir, cache)  # no piece changed: they stay, maybe not printed yet
+        reprints_kept = _reprint_kept(before, last_files, reprint_out, out_dir, cache) \
+            or _reprints_found(before, reprint_out, out_root, out_dir)  # no piece changed: they stay, maybe not printed yet
         if any(rel.endswith(".pdf") for rel in reprints_kept) and (any(r["why"] == ["sheets changed"] for r in reprint.values())
                                                or any(line.startswith(PRINTER_CHANGED) for line in changes)):
             changes.append(RELAID)  # (the sheets laid out anew, no piece changed: another paper, printer or layout)
@@ -494,6 +495,17 @@ def _no_longer_made(before: GameState | None, last: Mapping[str, str], made: Col
         elif os.path.lexists(out_dir / rel):
             changed.append(rel)
     return stale, changed
+
+
+def _reprints_found(before: GameState | None, made: Mapping[str, Any], out_root: Path, out_dir: Path) -> dict[str, str]:
+    """The reprint files in ``out_dir`` when no record of a last build can be read (a build folder
+    from elsewhere, ``build/.cache`` deleted) and this build writes none: the folder's files are
+    its outputs (as it makes the others again), recorded as kept, so that the next build with
+    copies to reprint replaces them rather than stopping at them as not pnpgen's."""
+    if before is not None or made or written_names(out_root, out_dir) is not None or not out_dir.is_dir():
+        return {}
+    return {path.name: file_digest(path, None) for path in sorted(out_dir.iterdir())
+            if is_reprint_file(path.name) and path.is_file() and not path.is_symlink()}
 
 
 def _no_strangers_replaced(before: GameState | None, files: Mapping[str, bytes | PdfFile],
