@@ -8,6 +8,7 @@ its own to write again (test_engine: an output changed since is written again as
 from __future__ import annotations
 
 import pytest
+
 from conftest import DECK_YAML, make_workspace, remove_tree, run
 
 MINE = b"%PDF-1.4 the designer's own\n"
