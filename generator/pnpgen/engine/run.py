@@ -517,6 +517,7 @@ def _no_strangers_replaced(before: GameState | None, files: Mapping[str, bytes |
     whatever the name; a name it wrote is its own to write again (an output damaged or edited since
     is made again, as it was). With no record of a last build (``build/.cache`` deleted, a build
     folder from elsewhere) the folder's files are its outputs, made again."""
+    wrote: Collection[str]
     if before is not None:
         wrote = before.files.keys()
     elif (recorded := written_names(out_root, out_dir)) is not None:

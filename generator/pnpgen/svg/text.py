@@ -248,9 +248,9 @@ def _draw(conv, chunks: list[list[list]], fonts_of: dict) -> None:
         box = conv.device_box((x0, y0, x1, y1))[0]
         ground = conv.ground_under(box)
         grounds = [(box, ground, chars)] if ground is not None else _grounds_of_runs(conv, placed, size, fill)
-        for box, ground, chars in grounds:
+        for part, ground, chars in grounds:
             if (ratio := contrast(fill, ground)) < MARKED_CONTRAST:
-                conv.marks.append(("contrast", conv.at, round(ratio, 2), *(round(c, 3) for c in box),
+                conv.marks.append(("contrast", conv.at, round(ratio, 2), *(round(c, 3) for c in part),
                                    f"{hex_colour(fill)} {hex_colour(ground)} {chars[:24]}"))
     n = 0
     while n < len(placed):
