@@ -107,7 +107,8 @@ def locate(name: str, font_dir: Path, where: Where | Path | str | None = None, k
         path = contained(alike, font_dir, key, where)  # ゴシック in the data, the file's name decomposed, as macOS writes names
     if not path.is_file() and BUNDLED.is_dir() and BUNDLED != font_dir.resolve():
         path = contained(f"{name}.ttf", BUNDLED, key, where)
-    if not path.is_file() and isinstance(name, str) and name.endswith(".ttf") and name[:-4].strip():
+    if not path.is_file() and isinstance(name, str) and name.endswith(".ttf") and name[:-4].strip() \
+            and not name[:-4].endswith(".ttf"):
         # the font written as its file, ``gothic: KiwiMaru-Medium.ttf``, as docs/data-format.md says
         # fonts are found: the font of that file (its name without .ttf, returned for the role)
         try:

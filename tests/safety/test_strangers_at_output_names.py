@@ -79,3 +79,17 @@ def test_a_folder_without_records_is_built(tmp_path):
     _count(ws, 3)
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     assert (out / "reprint.pdf").read_bytes() != MINE
+
+
+def test_a_pipe_at_an_output_name_is_kept_and_never_read(tmp_path, capsys):
+    """A FIFO where reprint.pdf goes was replaced without a word (reading it to compare would hang)."""
+    import os
+
+    ws = make_workspace(tmp_path / "ws", pieces=["カード1"])
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    os.mkfifo(ws / "build" / "test" / "reprint.pdf")
+    _count(ws, 2)
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    assert "build/test/reprint.pdf: not a file pnpgen wrote (a pipe or a device)" in capsys.readouterr().err
+    assert not (ws / "build" / "test" / "reprint.pdf").is_file()

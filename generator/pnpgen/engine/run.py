@@ -11,6 +11,7 @@ import gc
 import importlib
 import json
 import os
+import stat
 from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager, nullcontext
 from dataclasses import replace
@@ -524,15 +525,31 @@ def _no_strangers_replaced(before: GameState | None, files: Mapping[str, bytes |
         wrote = recorded
     else:
         return
-    theirs = [rel for rel, data in sorted(files.items()) if rel not in wrote and (
-        (path := out_dir / rel).is_symlink() or path.is_file() and not unchanged(path, data))]
+    theirs = [rel for rel, data in sorted(files.items()) if rel not in wrote and _stands_apart(out_dir / rel, data)]
     if theirs:
         others = f" (and {len(theirs) - 1} more: {', '.join(theirs[1:4])}{'…' if len(theirs) > 4 else ''})" \
             if len(theirs) > 1 else ""
-        raise InputError(f"not a file pnpgen wrote ({'a link' if (out_dir / theirs[0]).is_symlink() else 'yours'}), "
+        raise InputError(f"not a file pnpgen wrote ({_what_stands(out_dir / theirs[0])}), "
                          f"where this build writes one{others}: kept as it is, nothing written", path=out_dir / theirs[0],
                          expected=f"{theirs[0]} renamed or moved out of {out_dir}/ (or removed, if it can go), then "
                          "the same build again; or the build written elsewhere, --out DIR")
+
+
+def _what_stands(path: Path) -> str:
+    return "a link" if path.is_symlink() else "yours" if path.is_file() else "a pipe or a device"
+
+
+def _stands_apart(path: Path, data: bytes | PdfFile) -> bool:
+    """Something stands at ``path`` that is not the bytes to write there: a link, a pipe or a
+    device (never read: a FIFO would hang the read), or a file of other bytes; a folder is the
+    commit's to refuse, in its own words."""
+    try:
+        st = path.lstat()
+    except OSError:
+        return False
+    if stat.S_ISDIR(st.st_mode):
+        return False
+    return not stat.S_ISREG(st.st_mode) or not unchanged(path, data)
 
 
 def _rulebook_kept(before: GameState | None, typeset: bool) -> dict[str, str]:
