@@ -33,12 +33,15 @@ def check_options(ws: Workspace, args: argparse.Namespace):
 
 
 def check(ws: Workspace, args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
     from pnpgen.data.load import load_game
     from pnpgen.data.model import is_placeholder, open_value_said, open_values_once
     from pnpgen.engine.cache import Cache
     from pnpgen.engine.check import check_faces
     from pnpgen.engine.output import claim, no_folder
     from pnpgen.messages import counted
+    from pnpgen.text.box import known_icons
 
     slugs = [args.game] if args.game else ws.slugs()
     _svg_options(args)
@@ -60,15 +63,21 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
                   f"{counted(faces.faces, 'face')}")
         if faces.problems or faces.warnings or not args.quiet:
             print_line(ws.shown(f"{slug}: {'ok' if not faces.problems else 'would not build'} ({pieces})"))
+        # the icons known, said once under the problems when two or more are unknown icons (each
+        # line repeated the whole list)
+        icons = [known for p in faces.problems if (known := known_icons(p.error))]
         for p in faces.problems:
             more = f" — and {counted(p.faces - 1, 'more face')} the same way" if p.faces > 1 else ""
-            said = str(p.error)
+            said = str(replace(p.error, expected="an icon listed below") if len(icons) > 1 and known_icons(p.error)
+                       else p.error)
             if p.every:  # one template's mistake in every face it draws: its file named once, no piece
                 said = said.replace(f" (rendering {p.first})", "", 1)
                 more = f" — in every face drawn by {ws.shown(p.every)} ({counted(p.faces, 'face')})"
             if p.also:  # the same character in other pieces' texts: where, the first few
                 more += " (" + ", ".join(dict.fromkeys(p.also[:5])) + (", …" if len(p.also) > 5 else "") + ")"
             print_line(ws.shown(f"  error: {said}{more}"))
+        if len(icons) > 1:
+            print_line(f"  icons known: {icons[0]}")
         problems += len(faces.problems)
         if args.svg:
             _write_svgs(ws, args, game, faces, note)

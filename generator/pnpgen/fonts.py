@@ -91,7 +91,8 @@ def _other_format(name: str, font_dir: Path) -> Path | None:
 def locate(name: str, font_dir: Path, where: Where | Path | str | None = None, key: str = "fonts") -> str:
     """Check that fonts/<name>.ttf exists (inside the workspace's fonts/, else among the fonts
     pnpgen comes with); it is parsed only when first drawn or measured, so commands that draw
-    nothing (list, check) never pay for it."""
+    nothing (list, check) never pay for it. Returns the font's name: ``name``, or for a font
+    written as its file (``X.ttf``) the file's name without .ttf, which the role is to use."""
     w_path, line, column = (where.path, where.line, where.column) if isinstance(where, Where) else (where, None, None)
     if isinstance(name, str) and ("/" in name or "\\" in name):  # it said "'/usr/…/X.ttf.ttf' is outside fonts/"
         stem = name.replace("\\", "/").rsplit("/", 1)[-1].removesuffix(".ttf")
@@ -106,6 +107,14 @@ def locate(name: str, font_dir: Path, where: Where | Path | str | None = None, k
         path = contained(alike, font_dir, key, where)  # ゴシック in the data, the file's name decomposed, as macOS writes names
     if not path.is_file() and BUNDLED.is_dir() and BUNDLED != font_dir.resolve():
         path = contained(f"{name}.ttf", BUNDLED, key, where)
+    if not path.is_file() and isinstance(name, str) and name.endswith(".ttf") and name[:-4].strip() \
+            and not name[:-4].endswith(".ttf"):
+        # the font written as its file, ``gothic: KiwiMaru-Medium.ttf``, as docs/data-format.md says
+        # fonts are found: the font of that file (its name without .ttf, returned for the role)
+        try:
+            return locate(name[:-4], font_dir, where, key)
+        except InputError:
+            pass  # (told as written: 'X.ttf' not found, the names known)
     if not path.is_file():
         known = sorted(set(available(font_dir)) | set(available(BUNDLED)))
         stem = str(name)  # written as its file (Kiwi.otf): the file of that name is the one to tell of

@@ -155,3 +155,22 @@ def test_an_empty_game_yaml_is_said_empty_not_missing_its_title(tmp_path, capsys
     assert run(ws, "build", "--game", "test") == 2
     err = capsys.readouterr().err
     assert "game.yaml: game.yaml is empty" in err and "'title:'" in err and err.count("\n") == 1, err
+
+
+def test_a_font_written_as_its_file_is_that_font(tmp_path, capsys):
+    """`fonts: {gothic: x.ttf}` was 'not found' though docs/data-format.md says a font is its file in
+    fonts/: the file's name, .ttf and all, is the font (a role and a fallback alike); a name no
+    file has is still told at its line with the fonts known (fixes47, hostile46)."""
+    from pdfprobe import page_fonts, reader
+
+    game = GAME_YAML + "fonts:\n  gothic: BIZUDMincho-Regular.ttf\nfallback_fonts: [NotoSans-Regular.ttf]\n"
+    ws = make_workspace(tmp_path / "ws", pieces=["カード1"], game=game)
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    fonts = {str(font["/BaseFont"]).split("+")[-1] for page in reader(ws / "build" / "test" / "cards.pdf").pages
+             for font in page_fonts(page).values()}
+    assert "BIZUDMincho-Regular" in fonts and "BIZUDPGothic-Regular" not in fonts, fonts
+    (ws / "data" / "test" / "game.yaml").write_text(GAME_YAML + "fonts:\n  gothic: x.ttf\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    err = capsys.readouterr().err
+    assert "game.yaml:9:11: fonts.gothic: font 'x.ttf' not found in fonts (expected one of BIZUDGothic-Regular," in err, err

@@ -148,3 +148,33 @@ def test_a_16_bit_picture_of_8_bit_values_is_warned_at_its_file_once(tmp_path, c
     grey.convert("I").point(lambda v: v * 257).convert("I;16").save(ws / "data" / "test" / "art" / "dragon.png")
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
     assert "16-bit" not in capsys.readouterr().err
+
+
+def _warnings(ws: Path, capsys) -> list[str]:
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 0
+    return [line for line in capsys.readouterr().err.splitlines() if "see-through" in line or "16-bit" in line]
+
+
+def test_a_see_through_warning_comes_out_as_a_cold_builds_after_the_card_that_warned_goes(tmp_path, capsys, monkeypatch):
+    """Warned once a deck and file, at the first card showing it: the render memo replayed the
+    other cards' faces, which had warned of nothing, so deleting or editing the card that warned
+    lost the warning (insert46). Each edit's warnings are a cold build's of the edited data."""
+    import shutil
+
+    ws = game(tmp_path, '<path d="M -3 -3 H 66 V 92 H -3 Z" fill="#203040"/>')
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8") + "  - {name: 魚, art: dragon.png}\n", encoding="utf-8")
+    first = _warnings(ws, capsys)
+    assert len(first) == 1 and "cards.yaml:" in first[0], first
+    for old, new in (("  - {name: 竜, art: dragon.png, count: 2}\n", ""),  # the card that warned, deleted
+                     ("{name: 鳥, art: dragon.png}", "{name: 鳥 改, art: dragon.png}")):  # the one that warns now, edited
+        deck.write_text(deck.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+        warm = _warnings(ws, capsys)
+        cold = tmp_path / f"cold{len(list(tmp_path.glob('cold*')))}"
+        for folder in ("data", "templates"):
+            shutil.copytree(ws / folder, cold / folder)
+        (cold / "fonts").symlink_to((ws / "fonts").resolve())
+        with monkeypatch.context() as m:
+            m.setenv("PNPGEN_CACHE", "off")
+            assert warm == _warnings(cold, capsys) and len(warm) == 1, (warm, old)

@@ -369,9 +369,9 @@ def test_the_changelog_quotes_a_text_as_the_card_reads_without_its_markup():
     about = {"version": "v1", "time": "t", "draft": "1", "hash": "h"}
     lines = markdown({"game": "test", "lang": "ja", "from": about, "to": about | {"version": "v2"},
                       "decks": {"cards": entry}, "rulebook": {"changed": [], "added": [], "removed": []}}).splitlines()
-    assert "- 騎士：text：「2 vp を得る。」 → 「3 vp を得る。捨てる」" in lines, lines
+    assert "- 騎士：text：「2{vp}を得る。」 → 「3{vp}を得る。捨てる」" in lines, lines
     assert "- 魔女：text：「\\*\\*2\\*\\*枚引く」 → 「2枚引く」" in lines, lines
-    assert "- 竜：lines：「火／水」 → 「火／ ice」" in lines, lines  # (data.markup.plain sets an icon apart)
+    assert "- 竜：lines：「火／水」 → 「火／{ice}」" in lines, lines
 
 
 ENGLISH_DRAFT = """# Test (Draft 1)

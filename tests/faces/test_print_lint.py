@@ -451,6 +451,15 @@ def test_an_icon_the_colour_of_its_ground_is_named_once_per_line_and_colours(tmp
         f"{AT}:5: print lint: deck 'cards' piece 1 (カード1) and 1 more: icon fish.svg drawn in nearly the colour "
         "(#307030, CIE ΔE 0.4) of the #2f6f2f under it: it prints invisible (expected an icon colour apart from "
         "its ground's, ΔE 5 or more)"], lines
+    # two icons on one line in one pair of colours: each named, not the first one alone (fixes46, fixes47)
+    two = ICON_ON_BAND.replace('{{ icon("fish", 4, 4, 10, "#2f6f2f") }}',
+                               '{{ icon("fish", 4, 4, 10, "#2f6f2f") }}{{ icon("crab", 40, 4, 10, "#2f6f2f") }}')
+    (ws / "templates" / "test" / "icons" / "crab.svg").write_bytes((ws / "templates" / "test" / "icons" / "fish.svg").read_bytes())
+    (ws / "templates" / "test" / "card-front.svg.j2").write_text(two, encoding="utf-8")
+    code, lines = _lint(capsys, ws)
+    assert code == 0 and [line for line in lines if "invisible" in line][0] == (
+        f"{AT}:4: print lint: deck 'cards' piece 1 (カード1) and 1 more: icons fish.svg, crab.svg drawn in the colour of "
+        "the #2f6f2f under them: they print invisible (expected an icon colour apart from its ground's, ΔE 5 or more)"), lines
     off = make_workspace(tmp_path / "off", pieces=TWO, front=ICON_ON_BAND, game=GAME_YAML + "lint: {min_contrast: off}\n")
     (off / "templates" / "test" / "icons").mkdir()
     (off / "templates" / "test" / "icons" / "fish.svg").write_text(

@@ -502,3 +502,35 @@ def test_a_vertical_warning_shows_the_designers_text_not_the_escapes_that_read_i
     assert told == ["line 2 「」{{x|y」 starts a column with 「」」, which JLREQ keeps off a line's start (break the "
                     "line before the character ahead of it, or end line 1 with it)"], told
     assert not any("\\" in t for t in told)
+
+
+TWO_GROUNDS = """\
+{% extends "common/piece.svg.j2" %}
+{% import "common/macros.svg.j2" as m with context %}
+{% block art %}
+<rect x="{{ -bleed }}" y="{{ -bleed }}" width="{{ w + 2 * bleed }}" height="{{ 40 + bleed }}" fill="#2a2a2a"/>
+<rect x="{{ -bleed }}" y="40" width="{{ w + 2 * bleed }}" height="{{ h - 40 + bleed }}" fill="#f0f0f0"/>
+{{ m.tate(piece.text, w / 2, 10, size=10, ink=piece.ink) }}
+{% endblock %}
+"""
+
+
+@pytest.mark.parametrize("ink, said", [("#333333", "「あいうえおかき」 in #333333 on #2a2a2a, contrast 1.1:1"),
+                                       ("#e0e0e0", "「けこさしすせそ」 in #e0e0e0 on #f0f0f0, contrast 1.2:1"),
+                                       ("#c03030", None)])
+def test_a_column_down_two_grounds_is_measured_on_each(tmp_path, capsys, ink, said):
+    """A column set as one <text> (tate46) down two filled boxes lay on no one ground: its contrast
+    was never measured ("ground not known"), where each character set alone had been. Each run is
+    measured on its own ground now, the characters on a ground too near their ink named (く, across
+    the edge, on neither)."""
+    deck = DECK_YAML.replace("  name: text\n", "  name: text\n  ink: text\n") + \
+        f"  - {{name: 札, text: あいうえおかきくけこさしすせそ, ink: '{ink}'}}\n"
+    ws = make_workspace(tmp_path / "ws", deck=deck, front=TWO_GROUNDS)
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 0
+    out = capsys.readouterr()
+    lint = [line for line in (out.out + out.err).splitlines() if "print lint" in line and "contrast" in line]
+    if said is None:  # (a red readable on both)
+        assert lint == [], lint
+    else:
+        assert len(lint) == 1 and said in lint[0] and "card-front.svg.j2:6" in lint[0], lint

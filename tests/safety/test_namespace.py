@@ -134,6 +134,16 @@ def test_a_deck_named_as_reprints_files_stops_before_reprint_writes_over_it(tmp_
     assert not (ws / "build" / "test").exists()
 
 
+def test_a_reserved_deck_id_is_said_at_its_files_line(tmp_path, capsys):
+    """A deck file named as a game-level file was said with no line, unlike the other deck-id
+    errors' file:line (fixes46's leftover): the deck's name: line, where an editor opens the file."""
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
+    _copy_deck(ws, "manifest")
+    assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
+    assert capsys.readouterr().err == ("pnpgen: error: data/test/decks/manifest.yaml:1: deck id 'manifest' is the name "
+                                       "of the game's manifest.json (expected another file name for the deck)\n")
+
+
 @pytest.mark.parametrize("deck_id, trouble, meant", [
     ("aux", "is the name of a Windows device (AUX)", "aux-cards.yaml"),
     ("CON", "is the name of a Windows device (CON)", "CON-cards.yaml"),
@@ -150,7 +160,7 @@ def test_a_deck_id_windows_cannot_hold_stops_before_anything_is_written(tmp_path
     _copy_deck(ws, deck_id)
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
     err = capsys.readouterr().err
-    assert err == (f"pnpgen: error: data/test/decks/{deck_id}.yaml: deck id {deck_id!r} {trouble}, and it names "
+    assert err == (f"pnpgen: error: data/test/decks/{deck_id}.yaml:1: deck id {deck_id!r} {trouble}, and it names "
                    f"the deck's files ({deck_id}.pdf…) (expected another file name for the deck, e.g. {meant})\n")
     assert not (ws / "build" / "test").exists()
 

@@ -223,7 +223,9 @@ class Translations:
             own.update({role: name for role, name in LATIN_FONTS.items() if role not in named and role not in own})
         for role, name in own.items():
             where = doc.where(("fonts", self.lang, role)) if role in self.fonts else Where(doc.path)
-            locate(name, font_dir, where=where, key=f"fonts.{self.lang}.{role}" if role in self.fonts else "fonts")
+            name = locate(name, font_dir, where=where, key=f"fonts.{self.lang}.{role}" if role in self.fonts else "fonts")
+            if role in self.fonts:  # (written as its file, X.ttf: the font's name)
+                self.fonts[role] = name
             replaced = text_roles.get(role)
             if replaced and replaced != name and replaced not in text_fallbacks:
                 text_fallbacks.append(replaced)

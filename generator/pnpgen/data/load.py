@@ -85,9 +85,9 @@ def load_game(ws: Workspace, slug: str, lang: str | None = None, art: bool = Tru
     fallback = parse_at(doc, ("fallback_fonts",), v.names, data.get("fallback_fonts"), "fallback_fonts")
     for role, name in font_roles.items():
         where = doc.where(("fonts", role)) if role in fonts_in else Where(doc.path)
-        fontreg.locate(name, ws.fonts, where=where, key=f"fonts.{role}" if role in fonts_in else "fonts")
+        font_roles[role] = fontreg.locate(name, ws.fonts, where=where, key=f"fonts.{role}" if role in fonts_in else "fonts")
     for i, name in enumerate(fallback):
-        fontreg.locate(name, ws.fonts, where=doc.where(("fallback_fonts", i)), key=f"fallback_fonts.{i + 1}")
+        fallback[i] = fontreg.locate(name, ws.fonts, where=doc.where(("fallback_fonts", i)), key=f"fallback_fonts.{i + 1}")
     text_fonts, text_fallbacks = translations.text_fonts(doc, font_roles, fallback, ws.fonts, frozenset(fonts_in))
     sourced = []
     for i, item in enumerate(parse_at(doc, ("sourced",), v.sequence, data.get("sourced"), "sourced")):

@@ -250,10 +250,12 @@ def without_icons(text: str) -> str:
 _MAY_HOLD_MARKUP = later(r"[\\*\[{\n\r]")
 
 
-def plain(text: str, palette: Mapping[str, str] | None = None) -> str:
+def plain(text: str, palette: Mapping[str, str] | None = None, icons: bool = False) -> str:
     """The text with markup removed, as a list of names reads it (order.csv, reprint.txt, the
     change report): an icon as its name, a word set apart by spaces (``{star}の騎士`` → ``star
-    の騎士``), ruby as its base; without a palette every ``[name]…[/name]`` pair counts as a colour."""
+    の騎士``), ruby as its base; without a palette every ``[name]…[/name]`` pair counts as a colour.
+    ``icons``: an icon kept as its token, as written (``{star}の騎士``: ``pnpgen diff``, where ``star
+    の騎士`` read as a word of the text)."""
     if not _MAY_HOLD_MARKUP.search(text):  # (no token can begin: the text is its one span, as parse reads it;
         return str(text)                   # a piece's FieldText as the plain str the spans' join makes)
     out = []
@@ -262,6 +264,9 @@ def plain(text: str, palette: Mapping[str, str] | None = None) -> str:
         for i, span in enumerate(para):
             if span.kind != ICON:
                 line += span.text
+                continue
+            if icons:
+                line += "{" + span.text + "}"
                 continue
             before = " " if line and not line[-1].isspace() else ""
             after = " " if i + 1 < len(para) and not para[i + 1].text[:1].isspace() else ""

@@ -97,7 +97,7 @@ def check_deck_ids(game: Game, games: Iterable[str] = ()) -> None:
         trouble = windows_trouble(deck.id) or _shell_trouble(deck.id)
         if trouble is not None:
             raise InputError(f"deck id {deck.id!r} {trouble}, and it names the deck's files ({deck.id}.pdf…)",
-                             path=_shown(game, deck), expected=f"another file name for the deck, e.g. "
+                             path=_shown(game, deck), line=_line(deck), expected=f"another file name for the deck, e.g. "
                              f"{_windows_safe(deck.id, '-cards')}{deck.source.suffix}")
     reserved = {same_file(k): v for k, v in game_level(game.slug).items()}
     ids: dict[str, Deck] = {}
@@ -106,7 +106,7 @@ def check_deck_ids(game: Game, games: Iterable[str] = ()) -> None:
         if other is not deck:
             raise InputError(f"deck ids {other.id!r} and {deck.id!r} name the same files on Windows and macOS "
                              "(they differ only in letter case or in how a character is written)",
-                             path=_shown(game, deck), expected=f"another file name for one of decks/{other.source.name} "
+                             path=_shown(game, deck), line=_line(deck), expected=f"another file name for one of decks/{other.source.name} "
                              f"and decks/{deck.source.name}")
     for deck in game.decks:
         key = same_file(deck.id)
@@ -116,17 +116,17 @@ def check_deck_ids(game: Game, games: Iterable[str] = ()) -> None:
                              path=_shown(game, deck)[:80] + "…", expected=f"a deck file name of at most "
                              f"{NAME_MAX - len(b'-unique.pdf')} bytes (UTF-8; a Japanese character takes 3)")
         if key in reserved:
-            raise InputError(f"deck id {deck.id!r} is the name of the game's {reserved[key]}", path=_shown(game, deck),
+            raise InputError(f"deck id {deck.id!r} is the name of the game's {reserved[key]}", path=_shown(game, deck), line=_line(deck),
                              expected="another file name for the deck")
         if key.startswith(REPRINT_SINCE):  # pnpgen reprint --since V writes reprint-since-V.pdf over it
             raise InputError(f"deck id {deck.id!r} is a name pnpgen reprint gives its files "
-                             f"({REPRINT_SINCE}<version>.pdf and .txt)", path=_shown(game, deck),
+                             f"({REPRINT_SINCE}<version>.pdf and .txt)", path=_shown(game, deck), line=_line(deck),
                              expected="another file name for the deck")
         for suffix, made in DECK_SUFFIXES.items():
             if key.endswith(suffix) and key[:-len(suffix)] in ids:
                 other = ids[key[:-len(suffix)]]
                 raise InputError(f"deck id {deck.id!r} is the name of deck {other.id!r}'s "
-                                 f"{made.format(id=other.id)}", path=_shown(game, deck),
+                                 f"{made.format(id=other.id)}", path=_shown(game, deck), line=_line(deck),
                                  expected=f"another file name for one of decks/{deck.source.name} and "
                                  f"decks/{other.source.name}")
 
@@ -169,3 +169,9 @@ def _windows_safe(name: str, more: str) -> str:
 
 def _shown(game: Game, deck) -> str:
     return f"data/{game.slug}/decks/{deck.source.name}"
+
+
+def _line(deck) -> int:
+    """The line a deck file's own name (its id) is said at, as an editor opens the file: its
+    ``name:`` line, else the first (a reserved deck id was said with no line, unlike the others)."""
+    return deck.name_where.line if deck.name_where is not None and deck.name_where.line else 1

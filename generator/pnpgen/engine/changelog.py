@@ -17,6 +17,7 @@ from pnpgen.engine.changes import (
     copies_only,
     edited_alike,
     followed,
+    font_changes,
     in_deck_order,
     is_icon,
     matched,
@@ -66,6 +67,7 @@ def diff(a: Version, b: Version, named: dict[str, int] | None = None) -> dict[st
             (a.body.get("options") or {}).get(was_deck.get(deck_id, deck_id)), (b.body.get("options") or {}).get(deck_id))]
         if deck_id in was_deck:
             entry["renamed_from"] = was_deck[deck_id]
+        fonts = font_changes(a.body.get("fonts"), b.body.get("fonts"))  # (told where the deck's faces changed, below)
         # the pieces' size, recorded since it is (a tuck box resized by its deck's count, a new format)
         if old.get("size") and new.get("size") and old["size"] != new["size"] and old["pieces"] and new["pieces"]:
             entry["size"] = [old["size"], new["size"]]
@@ -113,6 +115,10 @@ def diff(a: Version, b: Version, named: dict[str, int] | None = None) -> dict[st
                    and old["pieces"][o][4] != new["pieces"][label][4] and sides[label][0] == sides[label][1]}
         backs = [label for label, (o, n) in sides.items() if len(n) > 1 and n[1] and o[1:] != n[1:]]
         entry["back_changed"] = bool(backs) and len(backs) == len([b for b in was if new["pieces"][b][3:4] != [""]])
+        redrawn = any(o != n for o, n in sides.values())
+        entry["fonts"] = fonts if redrawn else []  # the fonts say why its faces and backs changed
+        if entry["fonts"]:
+            entry["back_changed"] = False
         edited = {f["piece"] for f in entry["fields"]}
         pictures: dict[str, list[str]] = {}  # an art file replaced → the pieces whose faces show it
         # (a piece whose fields or template changed too, its faces then not the same: its text or
@@ -126,7 +132,7 @@ def diff(a: Version, b: Version, named: dict[str, int] | None = None) -> dict[st
         entry["pictures"] = [{"file": file, "pieces": shown} for file, shown in pictures.items()]
         entry["faces"] = [name_of(label) for label, (o, n) in sides.items()  # (a face at another size: the size says it)
                           if name_of(label) not in edited and name_of(label) not in told and "size" not in entry
-                          and not entry["options"]
+                          and not entry["options"] and not entry["fonts"]
                           and (o[:1] != n[:1] or label in painted or (label in backs and not entry["back_changed"]))]
         # every piece of both versions redrawn (a font size of the layout): one line, not one a piece
         entry["every_face_changed"] = len(entry["faces"]) > 1 and len(entry["faces"]) == len(sides)
@@ -134,7 +140,7 @@ def diff(a: Version, b: Version, named: dict[str, int] | None = None) -> dict[st
         # changed; nothing to reprint", and so does the changelog (engine/changes.py)
         entry["order_changed"] = rearranged_only(old, new)
         if any(entry.get(k) for k in ("added", "removed", "counts", "fields", "faces", "pictures", "back_changed", "size",
-                                      "renamed_from", "order_changed", "options")) \
+                                      "renamed_from", "order_changed", "options", "fonts")) \
                 or old["count"] != new["count"]:
             decks[deck_id] = entry
     ra, rb = a.body.get("rulebook", {}), b.body.get("rulebook", {})
@@ -194,6 +200,7 @@ def markdown(d: dict[str, Any]) -> str:
                           for shown in [_shown(old, new, lang)]),
                         *(say("option", option=_md(o["option"]), old=_md(shown[0]), new=_md(shown[1]))
                           for o in e.get("options", []) for shown in [_shown(o["old"], o["new"], lang)]),
+                        *([say("fonts", fonts=_md(", ".join(e["fonts"])))] if e.get("fonts") else []),
                         *([say("back")] if e["back_changed"] else []),
                         *(say("added", piece=_md(p["piece"]), count=p["count"]) for p in e["added"]),
                         *(say("removed", piece=_md(p["piece"]), count=p["count"]) for p in e["removed"]),
@@ -278,16 +285,16 @@ def _shown(old: Any, new: Any, lang: str) -> tuple[str, str]:
 
 def _show(value: Any, lang: str, as_written: bool = False) -> str:
     """A field's value as the changelog quotes it: a Japanese text in 「」, any other in “”
-    (an English card's text in 「」 read oddly to an English playtester); its markup left out as
-    reprint.txt and the build's change line name a piece (``data.markup.plain``: ``**2{vp}**を得る``
-    reads ``2 vp を得る``), unless ``as_written``."""
+    (an English card's text in 「」 read oddly to an English playtester); its markup left out
+    (``data.markup.plain``: ``**2{vp}**を得る`` reads ``2{vp}を得る``, an icon kept as written: ``vp``
+    alone read as a word of the text, ``surge :``), unless ``as_written``."""
     if value is None:
         return msg("diff.none", lang)
     if isinstance(value, (list, tuple)):
         value = as_text(value, lang)
     elif not isinstance(value, str):
         return json.dumps(value, ensure_ascii=False)
-    return quoted(value if as_written else plain(value))
+    return quoted(value if as_written else plain(value, icons=True))
 
 
 def _md(text: Any) -> str:

@@ -72,6 +72,7 @@ def snapshot(result: BuildResult) -> dict[str, Any]:
     arts = result.face_arts
     printer = printed_for(result.manifest.get("printer"))
     out: dict[str, Any] = {}
+    fonts = game_fonts(result.game)
     for record, df in zip(result.records, result.rendered.decks, strict=True):
         pieces, values, files, grounds = {}, {}, {}, {}
         for p in df.deck.pieces:
@@ -98,6 +99,7 @@ def snapshot(result: BuildResult) -> dict[str, Any]:
             **({"grounds": grounds} if grounds else {}),  # (none: a record as before grounds were kept)
             # the deck file's options: (not its shape keys, which the size or faces tell): an edit told by name
             "options": plain_values({k: x for k, x in df.deck.options.items() if k not in SHAPE_KEYS}),
+            "fonts": fonts,  # the card text's fonts (game.yaml fonts:): a font changed told by name, not as faces edited
             **({"translated": langs} if langs else {}),  # (a version recorded before holds none of their texts)
             # the sheet's own headers of its fields (columns: 攻撃: atk), as the changelog names them
             **({"headers": dict(df.deck.sheet_headers)} if df.deck.sheet_headers else {}),
@@ -106,6 +108,25 @@ def snapshot(result: BuildResult) -> dict[str, Any]:
                        art_tag(arts, [pair.front, pair.back])] for pair in df.pairs],
         }
     return out
+
+
+def game_fonts(game) -> dict[str, Any]:
+    """The fonts a game's card text is set in, as the snapshot records them: each role's font and
+    the fallbacks (``fallback_fonts``)."""
+    return {**(game.text_fonts or game.fonts), "fallback_fonts": list(game.text_fallback_fonts or game.fallback_fonts)}
+
+
+def font_changes(old: Any, new: Any) -> list[str]:
+    """game.yaml's ``fonts:`` (or ``fallback_fonts:``) changed, role by role, ``gothic
+    BIZUDPGothic-Regular → KiwiMaru-Medium``; none where either build recorded none (a version
+    recorded before they were)."""
+    if not isinstance(old, dict) or not isinstance(new, dict):
+        return []
+
+    def said(value: Any) -> str:
+        return "／".join(map(str, value)) if isinstance(value, list) else "none" if value is None else str(value)
+    return [f"{role} {said(old.get(role))} → {said(new.get(role))}"
+            for role in [*new, *(r for r in old if r not in new)] if old.get(role) != new.get(role)]
 
 
 def option_changes(old: Any, new: Any) -> list[tuple[str, Any, Any]]:
@@ -510,8 +531,14 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     backs = [label for label, o in was.items() if len(new_pieces[label]) > 3 and len(old_pieces[o]) > 3
              and new_pieces[label][3] and new_pieces[label][3] != old_pieces[o][3] and label not in recounted]
     back_design = bool(backs) and len(backs) == len([b for b in was if new_pieces[b][3:4] != [""]])
+    # the game's fonts changed, where the deck's faces changed: the fonts say why, not "back changed",
+    # "every face edited" ("its template, layout, art or an icon" in pnpgen diff)
+    fonts = font_changes(old.get("fonts"), new.get("fonts")) if any(
+        new_pieces[label][1:] != old_pieces[o][1:] for label, o in was.items()) else []
     if rebled:  # every face and back redrawn: the bleed says why (a field or count changed is still told)
         details.append(f"bleed {old['bleed']:g} → {new['bleed']:g} mm")
+    elif fonts:
+        details.append("fonts: " + ", ".join(fonts))
     elif back_design:
         details.append("back changed")
     resized = bool(old.get("size") and new.get("size") and old["size"] != new["size"])
@@ -564,7 +591,8 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
             for name in files:
                 replaced.setdefault(name, []).append(name_of(label))
         if front_changed and not what and not (repainted and files) and not any(map(is_icon, files)) \
-                and not (files and regrounded(old, new, label, was[label])) and label not in parked and not rebled and not resized and not options and not alike:
+                and not (files and regrounded(old, new, label, was[label])) and label not in parked and not rebled and not resized and not options and not alike \
+                and not fonts:
             # (the size or options say why; a picture replaced on the same faces, its file; an icon redrawn, its file;
             # a field every piece edited alike, told once)
             redrawn.append(f"{name_of(label)} edited")

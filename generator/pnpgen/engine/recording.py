@@ -198,6 +198,8 @@ def record(out_root: Path, edition: str, game, snapshot: dict[str, Any], last: V
             # each deck's options: (not in the hash: an edit of them that changes no piece is no version):
             # pnpgen diff names an option edited, old → new, not its faces as redrawn
             "options": {d: v.get("options", {}) for d, v in snapshot.items()},
+            # the card text's fonts (not in the hash): pnpgen diff names a font changed, not faces as redrawn
+            **({"fonts": fonts} if (fonts := next((v.get("fonts") for v in snapshot.values()), None)) else {}),
             **({"layout": layout} if layout is not None else {})}
     kept = set(tags(out_root, edition).values())
     old = [n for n in entry_numbers(out_root, edition) if n not in kept]

@@ -11,6 +11,7 @@ import gc
 import importlib
 import json
 import os
+import stat
 from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager, nullcontext
 from dataclasses import replace
@@ -34,17 +35,17 @@ from pnpgen.engine.fresh import GameOutcome, edition, for_game, inputs_of, sort_
 from pnpgen.engine.fresh import out_dir as game_out_dir
 from pnpgen.engine.game import BuildResult, build_game
 from pnpgen.engine.options import RULEBOOK_FILES, BuildOptions, RulebookOptions
-from pnpgen.engine.output import inside, mark, remove_stray_temps
+from pnpgen.engine.output import inside, mark, remove_stray_temps, unchanged
 from pnpgen.engine.placement import booklet_paper, game_printer
 from pnpgen.engine.reprint import is_reprint_file, reprint_files
 from pnpgen.engine.transaction import Staging, commit
 from pnpgen.engine.trash import empty_trash
 from pnpgen.engine.warm import Warm, Worker
-from pnpgen.engine.written import note_written, written_before
+from pnpgen.engine.written import note_written, written_before, written_names
 from pnpgen.errors import InputError
 from pnpgen.memo import Memo
 from pnpgen.pdf import drawn
-from pnpgen.pdf.assemble import PdfFile, SourceChanged
+from pnpgen.pdf.assemble import PdfFile, SourceChanged, file_digest
 from pnpgen.pdf.streams import FaceStreams
 
 
@@ -385,7 +386,8 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
             book.close()
     try:
         last_files = before.files if before else _keyless_before(out_root, out_dir, game)
-        reprints_kept = _reprint_kept(before, last_files, reprint_out, out_dir, cache)  # no piece changed: they stay, maybe not printed yet
+        reprints_kept = _reprint_kept(before, last_files, reprint_out, out_dir, cache) \
+            or _reprints_found(before, reprint_out, out_root, out_dir)  # no piece changed: they stay, maybe not printed yet
         if any(rel.endswith(".pdf") for rel in reprints_kept) and (any(r["why"] == ["sheets changed"] for r in reprint.values())
                                                or any(line.startswith(PRINTER_CHANGED) for line in changes)):
             changes.append(RELAID)  # (the sheets laid out anew, no piece changed: another paper, printer or layout)
@@ -408,6 +410,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
             result.manifest["files"] = sorted(set(result.manifest["files"]) | set(kept))
         manifest = workspace_relative(result.manifest, ws.root)  # the same bytes in any folder
         result.files["manifest.json"] = (json.dumps(manifest, ensure_ascii=False, indent=2) + "\n").encode()
+        _no_strangers_replaced(before, result.files, out_root, out_dir)
         state = GameState(inputs, documents=result.documents,
                           files={**kept, **{rel: recorded(data) for rel, data in result.files.items()}},
                           report=now, uses=sorted(cache.entry(p) for p in cache.with_logs(result.uses)),
@@ -493,6 +496,60 @@ def _no_longer_made(before: GameState | None, last: Mapping[str, str], made: Col
         elif os.path.lexists(out_dir / rel):
             changed.append(rel)
     return stale, changed
+
+
+def _reprints_found(before: GameState | None, made: Mapping[str, Any], out_root: Path, out_dir: Path) -> dict[str, str]:
+    """The reprint files in ``out_dir`` when no record of a last build can be read (a build folder
+    from elsewhere, ``build/.cache`` deleted) and this build writes none: the folder's files are
+    its outputs (as it makes the others again), recorded as kept, so that the next build with
+    copies to reprint replaces them rather than stopping at them as not pnpgen's."""
+    if before is not None or made or written_names(out_root, out_dir) is not None or not out_dir.is_dir():
+        return {}
+    return {path.name: file_digest(path, None) for path in sorted(out_dir.iterdir())
+            if is_reprint_file(path.name) and path.is_file() and not path.is_symlink()}
+
+
+def _no_strangers_replaced(before: GameState | None, files: Mapping[str, bytes | PdfFile],
+                           out_root: Path, out_dir: Path) -> None:
+    """Stop the build (exit 2, nothing written) when a file stands where it writes one under a name
+    the last build did not write (its state's files, or without a machine key ``.cache/written``'s
+    names), holding other bytes: a designer's own ``reprint.pdf`` or ``reprint-a3.pdf`` beside a
+    build that wrote none, a new deck's ``<deck>.pdf``, a link. pnpgen replaces only what it wrote,
+    whatever the name; a name it wrote is its own to write again (an output damaged or edited since
+    is made again, as it was). With no record of a last build (``build/.cache`` deleted, a build
+    folder from elsewhere) the folder's files are its outputs, made again."""
+    wrote: Collection[str]
+    if before is not None:
+        wrote = before.files.keys()
+    elif (recorded := written_names(out_root, out_dir)) is not None:
+        wrote = recorded
+    else:
+        return
+    theirs = [rel for rel, data in sorted(files.items()) if rel not in wrote and _stands_apart(out_dir / rel, data)]
+    if theirs:
+        others = f" (and {len(theirs) - 1} more: {', '.join(theirs[1:4])}{'…' if len(theirs) > 4 else ''})" \
+            if len(theirs) > 1 else ""
+        raise InputError(f"not a file pnpgen wrote ({_what_stands(out_dir / theirs[0])}), "
+                         f"where this build writes one{others}: kept as it is, nothing written", path=out_dir / theirs[0],
+                         expected=f"{theirs[0]} renamed or moved out of {out_dir}/ (or removed, if it can go), then "
+                         "the same build again; or the build written elsewhere, --out DIR")
+
+
+def _what_stands(path: Path) -> str:
+    return "a link" if path.is_symlink() else "yours" if path.is_file() else "a pipe or a device"
+
+
+def _stands_apart(path: Path, data: bytes | PdfFile) -> bool:
+    """Something stands at ``path`` that is not the bytes to write there: a link, a pipe or a
+    device (never read: a FIFO would hang the read), or a file of other bytes; a folder is the
+    commit's to refuse, in its own words."""
+    try:
+        st = path.lstat()
+    except OSError:
+        return False
+    if stat.S_ISDIR(st.st_mode):
+        return False
+    return not stat.S_ISREG(st.st_mode) or not unchanged(path, data)
 
 
 def _rulebook_kept(before: GameState | None, typeset: bool) -> dict[str, str]:

@@ -62,6 +62,13 @@ def written_before(out_root: Path, out_dir: Path) -> dict[str, str]:
     return out
 
 
+def written_names(out_root: Path, out_dir: Path) -> set[str] | None:
+    """The names the record says the last build of ``out_dir`` wrote (None: no record of one), as
+    they are now or not: a file at another name there is not pnpgen's (engine/run.py)."""
+    entries = _read(out_root).get(out_dir.relative_to(out_root).as_posix())
+    return {rel for rel in entries if safe_rel(rel)} if isinstance(entries, dict) else None
+
+
 def note_written(out_root: Path, games: Iterable[tuple[Path, Mapping[str, tuple[str, list[int] | None]]]]) -> None:
     """After the commit: each built game folder's files (name → hash, and a big document's
     segments: ``GameOutcome.wrote``) with their device, inode and change time, replacing that folder's entry of

@@ -142,8 +142,13 @@ class ArtPlacer:
         self.warnings = warnings
         self._placements: dict[tuple, dict[str, Any]] = {}
         self._order: list[tuple] = []  # the placements' keys in the order they were made
-        self._on_white: set[tuple[str, str]] = set()  # (deck, art file) warned of printing on white
-        self._dim: set[tuple[str, str]] = set()  # (deck, art file) warned of a 16-bit picture printing near black
+        # (kind, deck, art file) warned of once a deck and file: a see-through picture printing on
+        # white ("on_white"), a 16-bit one printing near black ("dim"); ``once_asked``: every such warning a
+        # face drawn asked for, said or not, which a render remembered replays (``replay_once``);
+        # ``once_said``: the lines said so
+        self._once: set[tuple[str, str, str]] = set()
+        self.once_asked: list[list[str]] = []
+        self.once_said: list[str] = []
 
     def count(self) -> int:
         """How many placements were made so far (for ``placements_since``)."""
@@ -267,21 +272,39 @@ class ArtPlacer:
                 continue
             if may_be_dim(info.path):  # (a 16-bit grey PNG by its header: only such a picture is decoded for it)
                 brightest = pixels_of(info.path)[1]
-                if brightest is not None and (deck.id, info.name) not in self._dim:  # once a deck and file
-                    self._dim.add((deck.id, info.name))
-                    self.warnings.append(DIM_16_BIT.format(where=piece.where, deck=deck.id, name=info.name,
-                                                           brightest=brightest))
+                if brightest is not None:
+                    self.warn_once(["dim", deck.id, info.name, str(brightest)], piece)
             if not self.folder.see_through(info.path):
                 continue
             found = ground_beneath(el)
             if found is None:
-                if (deck.id, info.name) not in self._on_white:  # once a deck and file: the first piece named
-                    self._on_white.add((deck.id, info.name))
-                    self.warnings.append(SEE_THROUGH.format(where=piece.where, deck=deck.id, name=info.name))
+                self.warn_once(["on_white", deck.id, info.name, ""], piece)
             elif found != PAPER:
                 el.set(attr, with_background(href, found))
                 changed = True
         return changed
+
+    def warn_once(self, asked: list[str], piece: Piece) -> None:
+        """Warn of ``asked`` (kind, deck, art file, the figure it says) once a deck and file, at
+        the first piece whose face shows it — in a build that replays remembered faces as in a
+        cold one: the faces replayed ask again (``replay_once``), so the card that warned edited
+        or deleted leaves the warning to the next card showing the file (insert46)."""
+        self.once_asked.append(asked)
+        kind, deck, name, figure = asked
+        if (kind, deck, name) in self._once:
+            return
+        self._once.add((kind, deck, name))
+        said = (DIM_16_BIT.format(where=piece.where, deck=deck, name=name, brightest=figure) if kind == "dim"
+                else SEE_THROUGH.format(where=piece.where, deck=deck, name=name))
+        self.warnings.append(said)
+        self.once_said.append(said)
+
+    def replay_once(self, asked: Any, piece: Piece) -> None:
+        """The once-a-deck-and-file warnings a remembered face asked for, asked again for ``piece``."""
+        for entry in asked if isinstance(asked, list) else ():
+            if isinstance(entry, list) and len(entry) == 4 and all(isinstance(v, str) for v in entry) \
+                    and entry[0] in ("dim", "on_white"):
+                self.warn_once(list(entry), piece)
 
     def place(self, deck: Deck, piece: Piece, found: list[tuple[ArtInfo, tuple, tuple]]) -> None:
         """List a face's plain ``<image>`` placements (from :meth:`check_hrefs`) for ``piece``,

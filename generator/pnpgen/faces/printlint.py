@@ -84,6 +84,7 @@ class _Finding:
     settings: LintSettings = field(default_factory=LintSettings)  # the figures it was found by (the deck's)
     shown: Piece | None = None  # the piece of the worst case (``text``): the one the line names
     deck_safe: bool = False  # found against the deck's own safe zone, not the shop's (OnFormat.any_size)
+    icons: list[str] = field(default_factory=list)  # an unseen shape's icons, each (two on one line alike: both named)
 
 
 def lint_faces(faces: Iterable[tuple[Deck, Piece, str, str]], arts: dict[str, Art], bleed_mm: float,
@@ -158,6 +159,8 @@ def lint_faces(faces: Iterable[tuple[Deck, Piece, str, str]], arts: dict[str, Ar
             if id(piece) not in f.ids:
                 f.ids.add(id(piece))
                 f.pieces.append(piece)
+            if what == "unseen-shape" and (icon := (text.split(" ", 2) + [""])[2]) not in f.icons:
+                f.icons.append(icon)
             if measure < f.worst:
                 f.worst, f.text, f.shown = measure, text, piece
     for gone in set(seen) - used:
@@ -431,9 +434,11 @@ def _line(f: _Finding, s: LintSettings, templates: Path, boxes: dict[tuple[str, 
                 f"{s.min_contrast:g}:1 (hard to read: a lighter or darker text colour)")
     elif f.kind == "unseen-shape":
         ink, ground, icon = (f.text.split(" ", 2) + ["", ""])[:3]
+        icons = f.icons or [icon]  # (every icon of the line in these colours, not the first one's alone)
         same = "in the colour" if ink == ground else f"in nearly the colour ({ink}, CIE ΔE {f.worst:.1f})"
-        what = (f"icon {icon} drawn {same} of the {ground} under it: it prints invisible (expected an icon "
-                f"colour apart from its ground's, ΔE 5 or more)")
+        what = (f"{'icon' if len(icons) == 1 else 'icons'} {', '.join(icons)} drawn {same} of the {ground} under "
+                f"{'it' if len(icons) == 1 else 'them'}: {'it prints' if len(icons) == 1 else 'they print'} invisible "
+                f"(expected an icon colour apart from its ground's, ΔE 5 or more)")
     elif f.kind == "font-substituted":
         picture, family, font = (f.text.split("\n") + ["", ""])[:3]
         said = f"font-family {family!r}, which is" if family else "no font-family, and names"

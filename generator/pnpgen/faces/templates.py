@@ -157,7 +157,8 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
         self.translated_from = default if game.lang != default and is_latin(game.lang) else ""
         self.art = ArtPlacer(game, templates, min_dpi, self.warnings, printed, memo.stamps if memo is not None else None,
                               max_dpi, deck_dpi, memo.sizes if memo is not None else None)  # image(); art.folder.resolver for <image>
-        self._checked: dict[tuple[str, tuple[float, float], float], tuple[list, str | None]] = {}  # (SVG, trim, bleed) found well-formed → (placements, grounded)
+        # (SVG, trim, bleed) found well-formed → (placements, grounded, the warnings once a deck and file it asked for)
+        self._checked: dict[tuple[str, tuple[float, float], float], tuple[list, str | None, list[list[str]]]] = {}
         self._printed: set[str] = set()  # templates whose art is all inside their parent's blocks (unprinted)
         self._deck_counts: dict[str, int] = {}  # deck id → its total count, summed once per deck
         self._names: dict[tuple[str, str], str] = {}  # (deck id, side) → the template's name for Jinja
@@ -165,6 +166,7 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
         # (deck id, side) → the SVG of a face whose template read nothing of its piece or deck and
         # placed no picture and warned of nothing: every piece's face on that side (a deck's back)
         self._alike: dict[tuple[str, str], dict[str, Any]] = {}
+        self._printed_by: dict[str, list[str]] | None = None  # a data line → the decks printing it (``where``)
         self._reading: tuple[Face, PieceView] | None = None  # the face being rendered and its piece as read
         self._names.update(check_templates(templates, game))  # a template not there: no face renders
 
@@ -197,11 +199,23 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
                 return layouts.compile_side(deck.layout, side), None, lambda: True
         return None
 
-    @staticmethod
-    def where(face: Face) -> str:
-        """The deck, piece (with its YAML file:line) and side, for error messages."""
+    def where(self, face: Face) -> str:
+        """The deck, piece (with its YAML file:line) and side, for error messages; a piece the deck
+        parks (``count: 0``) said so, with the decks that print its line (starter decks reading one
+        card sheet by their count columns): the first deck's error named one that prints none."""
         piece = face.piece
-        return f"deck {face.deck.id!r} piece {piece.index} ({piece.said}, {piece.where}) {face.side}"
+        parked = ""
+        if piece.count == 0:
+            if self._printed_by is None:  # (once: a starter deck reading a whole card sheet parks most of it)
+                self._printed_by = {}
+                for deck in self.game.decks:
+                    for printed in deck.pieces:
+                        if printed.count and deck.id not in (by := self._printed_by.setdefault(str(printed.where), [])):
+                            by.append(deck.id)
+            by = self._printed_by.get(str(piece.where), [])
+            parked = "; parked here (count: 0)" + (f", {', '.join(by)} {'prints' if len(by) == 1 else 'print'} it"
+                                                    if by else "")
+        return f"deck {face.deck.id!r} piece {piece.index} ({piece.said}, {piece.where}{parked}) {face.side}"
 
     @staticmethod
     def piece_words(face: Face) -> str:
@@ -262,21 +276,26 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
         if isinstance(known, dict) and isinstance(known.get("svg"), str) and self.replays(face, known):
             reads.update(known.get("reads", ()))
             self.warnings.extend(known.get("warnings", ()))
+            self.art.replay_once(known.get("once"), face.piece)  # (said here if no face before said it)
             self.art.replay(known.get("images", ()), face.piece)
-            if not any(known.get(k) for k in ("reads", "warnings", "images", "art")):
+            if not any(known.get(k) for k in ("reads", "warnings", "images", "art", "once")):
                 self._alike[(face.deck.id, face.side)] = known
             return known["svg"], known
         if alike is not None:  # the same for every piece: drawn once, remembered for each
             self.memo.learn(key, alike)
             return alike["svg"], alike
         n_warnings, n_images = len(self.warnings), self.art.count()
+        n_asked, n_said = len(self.art.once_asked), len(self.art.once_said)
         deck_reads: set[str] = set()
         trail = self.art.folder.trail = []
         try:
             svg = self._render(face, reads, deck_reads)
         finally:
             self.art.folder.trail = None
-        learned: dict[str, Any] = {"svg": svg, "reads": sorted(reads), "warnings": self.warnings[n_warnings:],
+        said_once = self.art.once_said[n_said:]  # (remembered as asked, not as said: replayed where a cold build says them)
+        learned: dict[str, Any] = {"svg": svg, "reads": sorted(reads),
+                                   "warnings": [w for w in self.warnings[n_warnings:] if w not in said_once],
+                                   "once": self.art.once_asked[n_asked:],
                                    "images": self.art.placements_since(n_images),
                                    "art": self.memo.art_of(self.art.folder, trail), "face": face_key(svg), "lines": lines_of(svg)}
         if "count" in deck_reads:
@@ -287,7 +306,7 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
             learned["n"] = face.piece.index
         if learned["warnings"]:  # (they name where the piece is written: replayed only there)
             learned["at"] = self.memo.place(face.piece)
-        if not reads and not learned["warnings"] and not learned["images"] and not learned["art"]:
+        if not reads and not learned["warnings"] and not learned["images"] and not learned["art"] and not learned["once"]:
             self._alike[(face.deck.id, face.side)] = learned
         self.memo.learn(key, learned)
         return svg, learned
@@ -401,7 +420,10 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
         unchanged)."""
         trim, bleed = face.deck.trim_mm, self.bleed_of(face.deck)
         if (svg, trim, bleed) in self._checked:
-            return self._checked[(svg, trim, bleed)]
+            found, grounded, asked = self._checked[(svg, trim, bleed)]
+            for once in asked:  # (another piece's face alike: its warnings once a deck and file asked for again)
+                self.art.warn_once(once, face.piece)
+            return found, grounded
         try:
             root = etree.fromstring(svg.encode("utf-8"), etree.XMLParser(resolve_entities=False, no_network=True))
         except etree.XMLSyntaxError as e:
@@ -416,9 +438,10 @@ class Renderer(DrawnBleed, FaceColours, RenderFailure):
         sized = self._check_root(root, template, where, trim, bleed)
         self._check_fonts(root, template, where)
         found = self.art.check_hrefs(root, template, where)
+        n_asked = len(self.art.once_asked)
         grounded = etree.tostring(root, encoding="unicode") \
             if self.art.ground(root, face.deck, face.piece) or sized else None
-        self._checked[(svg, trim, bleed)] = found, grounded
+        self._checked[(svg, trim, bleed)] = found, grounded, self.art.once_asked[n_asked:]
         return found, grounded
 
     def _check_root(self, root, template: Path, where: str, trim: tuple[float, float], bleed: float) -> bool:

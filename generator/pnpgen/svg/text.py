@@ -243,11 +243,15 @@ def _draw(conv, chunks: list[list[list]], fonts_of: dict) -> None:
         box[4] += s
     for (size, fill), (x0, y0, x1, y1, chars) in boxes.items():
         conv.mark("text", size, (x0, y0, x1, y1), chars)
+        if hex_colour(fill) == PLACEHOLDER_COLOUR:  # pnpgen's own 未定 mark
+            continue
         box = conv.device_box((x0, y0, x1, y1))[0]
-        ground = conv.ground_under(box) if hex_colour(fill) != PLACEHOLDER_COLOUR else None  # pnpgen's own 未定 mark
-        if ground is not None and (ratio := contrast(fill, ground)) < MARKED_CONTRAST:
-            conv.marks.append(("contrast", conv.at, round(ratio, 2), *(round(c, 3) for c in box),
-                               f"{hex_colour(fill)} {hex_colour(ground)} {chars[:24]}"))
+        ground = conv.ground_under(box)
+        grounds = [(box, ground, chars)] if ground is not None else _grounds_of_runs(conv, placed, size, fill)
+        for part, ground, chars in grounds:
+            if (ratio := contrast(fill, ground)) < MARKED_CONTRAST:
+                conv.marks.append(("contrast", conv.at, round(ratio, 2), *(round(c, 3) for c in part),
+                                   f"{hex_colour(fill)} {hex_colour(ground)} {chars[:24]}"))
     n = 0
     while n < len(placed):
         font, size, fill = placed[n][:3]
@@ -258,6 +262,25 @@ def _draw(conv, chunks: list[list[list]], fonts_of: dict) -> None:
         conv.colour("fill", fill)
         conv.flush()
         conv.items.append(("text", font, size, tuple(group)))
+
+
+def _grounds_of_runs(conv, placed: list[tuple[str, float, Any, float, float, str]], size: float,
+                     fill: Any) -> list[tuple[tuple, Any, str]]:
+    """Where one text's runs of ``size`` and ``fill`` lie on no one ground together (a vertical
+    column set as one ``<text>`` down two filled boxes: its ground was "not known", and its
+    contrast never measured, tate46): each run's own ground, the runs on one ground joined —
+    (device box, ground, characters) for each ground known."""
+    parts: dict[Any, list] = {}
+    for font, s_size, s_fill, x, y, s in placed:
+        if (s_size, s_fill) != (size, fill):
+            continue
+        box = conv.device_box((x, y - ASCENT * size, x + _width(s, font, size), y + DESCENT * size))[0]
+        ground = conv.ground_under(box)
+        if ground is None:
+            continue
+        part = parts.setdefault(hex_colour(ground), [math.inf, math.inf, -math.inf, -math.inf, "", ground])
+        part[:5] = min(part[0], box[0]), min(part[1], box[1]), max(part[2], box[2]), max(part[3], box[3]), part[4] + s
+    return [((x0, y0, x1, y1), ground, chars) for x0, y0, x1, y1, chars, ground in parts.values()]
 
 
 # How far below ``y`` a text's baseline is, per ``dominant-baseline`` (CSS Inline 3, as browsers

@@ -306,9 +306,24 @@ def _unknown_icon(ctx: TextContext, text, name: str) -> ValueMistake:
         f"unknown icon {{{name}}}{_listed_together(name, known) or suggest(name, known)} in "
         f"{_describe(ctx, text)}{new_icon(ctx.icon_dirs, name)}",
         key=_field_name(text) or None,
-        expected=("one of " + ", ".join("{" + n + "}" for n in known)) if known
-        else "an SVG in templates/<game>/icons/ or templates/common/icons/",
+        expected=_icons_expected(known) or "an SVG in templates/<game>/icons/ or templates/common/icons/",
     )
+
+
+ICONS_LISTED = "one of "  # an unknown icon's hint: the icons known, as ``{name}`` (``known_icons``)
+
+
+def _icons_expected(known: Sequence[str]) -> str:
+    return ICONS_LISTED + ", ".join("{" + n + "}" for n in known) if known else ""
+
+
+def known_icons(error: InputError) -> str:
+    """The icons an unknown-icon error lists as the ones known ("" for another error): ``pnpgen
+    check`` says them once under its problems, not on each line."""
+    if isinstance(error, InputError) and error.message.startswith("unknown icon {") \
+            and (error.expected or "").startswith(ICONS_LISTED + "{"):
+        return (error.expected or "")[len(ICONS_LISTED):]
+    return ""
 
 
 def _unknown_colour(ctx: TextContext, text, e: MarkupError) -> ValueMistake:
@@ -549,7 +564,7 @@ def icon(ctx: TextContext, name: str, x: float, y: float, size: float, colour: s
         raise ValueMistake(f"unknown icon {{{name}}}{_listed_together(str(name), known) or suggest(str(name), known)} "
                            f"in {ctx.where}{new_icon(ctx.icon_dirs, str(name))}",
                            key=_field_name(name) or None,
-                         expected="one of " + ", ".join(known) if known else "an SVG in templates/<game>/icons/")
+                         expected=_icons_expected(known) or "an SVG in templates/<game>/icons/")
     try:
         return Markup(_icons.place(path, float(x), float(y), float(size), colour))
     except IconError as e:
