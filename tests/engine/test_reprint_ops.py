@@ -64,3 +64,29 @@ def test_an_edit_reads_each_label_once_and_names_only_the_copies_it_reprints(tmp
     assert (small["labels"], large["labels"]) == (12, 24)  # each piece's label once (five times a piece before)
     assert small["art_tag"] == large["art_tag"] == 0  # each pair's pictures' hash read from the snapshot
     assert small["named"] == large["named"] <= 2  # the copy added and the one pulled out, whatever the deck's size
+
+
+def test_the_reprint_takes_the_change_reports_match_of_the_pieces(tmp_path, monkeypatch):
+    """An edit matches each deck's pieces once (``matched``, ``copies_only``), for the change
+    report and the reprint files both (each matched them again: docs/speed.md runs47); the
+    reprint the same as when it matches them itself."""
+    from pnpgen.engine import changes
+
+    before = snapshot(_built(tmp_path / "12", 12))
+    result = _built(tmp_path / "12", 12, edited=3)
+    now = snapshot(result)
+    alone = [(d.id, d.fronts, d.add, d.pull) for d in reprint.deck_reprints(result, before, now)]
+    calls = {"matched": 0, "copies_only": 0}
+    for name in calls:
+        counted = getattr(changes, name)
+
+        def count(*a, name=name, counted=counted):
+            calls[name] += 1
+            return counted(*a)
+        monkeypatch.setattr(changes, name, count)
+        monkeypatch.setattr(reprint, name, count)
+    matches: dict = {}
+    lines, _ = changes.change_report(before, now, matches)
+    shared = [(d.id, d.fronts, d.add, d.pull) for d in reprint.deck_reprints(result, before, now, matches)]
+    assert calls == {"matched": 1, "copies_only": 1}, calls  # (2 each with the reprint matching again)
+    assert lines and shared == alone and alone[0][2] == {"カード3": 1}

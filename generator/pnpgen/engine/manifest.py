@@ -4,7 +4,10 @@ and the change report) and the game's manifest.json."""
 from __future__ import annotations
 
 import copy
+import json
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields, is_dataclass
+from json.encoder import encode_basestring
 from typing import Any
 
 from pnpgen.impose.grid import SheetOptions, layout_grid_at
@@ -231,3 +234,75 @@ def _copied(value: Any) -> Any:
     if is_dataclass(value) and not isinstance(value, type):
         return asdict(value)
     return copy.deepcopy(value)
+
+
+def manifest_text(manifest: Any) -> str:
+    """``json.dumps(manifest, ensure_ascii=False, indent=2)``, the same text, made faster: Python's
+    encoder takes its pure-Python path whenever ``indent`` is set, a generator a container and a
+    chunk a value (a 3,000-card deck's 1.0 MB manifest, its 3,000 pictures' and pieces' records:
+    0.034 CPU-s, this 0.021, runs47). Here each container is one join of its items' texts, each
+    string written by the C escaper json uses. Anything not plain JSON (another type, a subclass of
+    a value's type) is left to ``json.dumps``, so its text, or its error, is json's own."""
+    try:
+        return _text(manifest, "\n")
+    except (_NotPlain, RecursionError):  # (a loop of containers: json's own error)
+        return json.dumps(manifest, ensure_ascii=False, indent=2)
+
+
+class _NotPlain(Exception):
+    """A value ``manifest_text`` leaves to ``json.dumps``."""
+
+
+def _number(value: float) -> str:
+    """A float as json writes it (``allow_nan``: NaN and the infinities as JavaScript names them)."""
+    if value != value:
+        return "NaN"
+    if value == _INFINITY:
+        return "Infinity"
+    if value == -_INFINITY:
+        return "-Infinity"
+    return float.__repr__(value)
+
+
+_INFINITY = float("inf")
+# a plain value's text by its exact type (bool before int in json's own checks: here by type, not isinstance)
+_PLAIN: dict[type, Callable[[Any], str]] = {
+    str: encode_basestring,
+    int: int.__repr__,
+    float: _number,
+    bool: lambda value: "true" if value else "false",
+    type(None): lambda value: "null",
+}
+_plain = _PLAIN.get
+
+
+def _key(key: Any) -> str:
+    """An object's key as json writes it: a string as it is, a number or true/false/null as its text."""
+    kind = type(key)
+    if kind is str:
+        return encode_basestring(key)
+    if kind in _PLAIN:
+        return encode_basestring(_PLAIN[kind](key))
+    raise _NotPlain
+
+
+def _text(value: Any, newline: str) -> str:
+    """``value``'s text, ``newline`` the line break and indent of its own level."""
+    plain = _plain(type(value))
+    if plain is not None:
+        return plain(value)
+    inner = newline + "  "
+    kind = type(value)
+    if kind is list or kind is tuple:
+        if not value:
+            return "[]"
+        return ("[" + inner + ("," + inner).join([text(item) if (text := _plain(type(item))) else _text(item, inner)
+                                                 for item in value]) + newline + "]")
+    if kind is dict:
+        if not value:
+            return "{}"
+        return ("{" + inner + ("," + inner).join([
+            (encode_basestring(key) if type(key) is str else _key(key)) + ": "
+            + (text(item) if (text := _plain(type(item))) else _text(item, inner)) for key, item in value.items()])
+                + newline + "}")
+    raise _NotPlain

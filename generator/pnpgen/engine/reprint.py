@@ -13,6 +13,7 @@ from pnpgen import fonts as fontreg
 from pnpgen.data.formats import paper_title
 from pnpgen.data.names import REPRINT_SINCE
 from pnpgen.engine.changes import (
+    DeckMatch,
     art_tag,
     changed_pages,
     copies_only,
@@ -50,12 +51,15 @@ class DeckReprint:
     pull: dict[str, int] = field(default_factory=dict)  # piece name (and why) → copies to throw away
 
 
-def deck_reprints(result: BuildResult, before: dict[str, Any], now: dict[str, Any] | None = None) -> list[DeckReprint]:
+def deck_reprints(result: BuildResult, before: dict[str, Any], now: dict[str, Any] | None = None,
+                  matches: dict[str, DeckMatch] | None = None) -> list[DeckReprint]:
     """Per deck, what changed since ``before`` (a change-report snapshot: per deck its pairs);
     ``now``, this build's snapshot when made (engine/changes.py ``snapshot``): its pieces' values
     and its pairs' pictures' hashes taken from it, not made again. Each piece's label is made once
     (a property read five times a piece before), and the name said of a pair only for the copies
-    to add (3,000 cards, one edited: one pair, not 3,000; docs/speed.md edit3k)."""
+    to add (3,000 cards, one edited: one pair, not 3,000; docs/speed.md edit3k). ``matches``: the
+    change report's match of each deck's pieces (``change_report``), taken where it matched these
+    very records (``before``'s and ``now``'s), not made again."""
     assert result.rendered is not None
     lang = result.game.lang
     arts = result.face_arts
@@ -76,7 +80,8 @@ def deck_reprints(result: BuildResult, before: dict[str, Any], now: dict[str, An
         record = before.get(df.deck.id) or deleted.get(moved.get(df.deck.id, ""), {})
         shown = snapshot.get(df.deck.id) if snapshot is not None else None
         shown_pairs = shown.get("pairs") if isinstance(shown, dict) else None
-        if isinstance(shown_pairs, list) and len(shown_pairs) == len(df.pairs):  # (made by ``snapshot``, pair for pair)
+        from_snapshot = isinstance(shown_pairs, list) and len(shown_pairs) == len(df.pairs)
+        if from_snapshot and isinstance(shown_pairs, list):  # (made by ``snapshot``, pair for pair)
             for face_pair, entry in zip(df.pairs, shown_pairs, strict=True):
                 tags.setdefault((face_pair.front, face_pair.back), entry[4])
         named = [(p, p.label) for p in df.deck.pieces]  # (a property: its name field found, its markup taken out)
@@ -110,13 +115,20 @@ def deck_reprints(result: BuildResult, before: dict[str, Any], now: dict[str, An
         parked_now = {label_of(p) for p in df.deck.pieces if p.count == 0}  # a count set to 0: parked
         trimmed: set[str] = set()  # old labels of pieces only taking copies out, their faces drawn one by one
         if any(pair not in new for pair in old):  # gone, renamed, or moved up (#4 of a nameless deck is #3 now)
-            was = matched(record.get("pieces", {}), {label_of(p): [p.count] for p in df.deck.pieces},
-                          record.get("values", {}), values)
+            match = (matches or {}).get(df.deck.id)
+            if match is not None and match.old is record and match.new is shown and from_snapshot \
+                    and values is shown.get("values"):
+                # (the same two records: the snapshot's pieces are these, its pairs the ones printed)
+                was, recounted = match.was, match.recounted
+            else:
+                was = matched(record.get("pieces", {}), {label_of(p): [p.count] for p in df.deck.pieces},
+                              record.get("values", {}), values)
+                printed = {"pairs": [[p.front, p.back, p.count, label_of(p.piece), tag(p.front, p.back)]
+                                     for p in df.pairs]}
+                recounted = copies_only(record, printed, was)
             labels_now = {o for n, o in was.items() if n in labels_now}
             parked_now = {o for n, o in was.items() if n in parked_now}
-            printed = {"pairs": [[p.front, p.back, p.count, label_of(p.piece), tag(p.front, p.back)]
-                                 for p in df.pairs]}
-            trimmed = {was[n] for n in copies_only(record, printed, was)}
+            trimmed = {was[n] for n in recounted}
         dr = DeckReprint(df.deck.id, df.deck.name, backs=[] if df.backs is not None else None)
         extra = {pair: n - old.get(pair, 0) for pair, n in new.items() if n > old.get(pair, 0)}
         for i, front in enumerate(df.fronts):
@@ -158,13 +170,13 @@ def deck_reprints(result: BuildResult, before: dict[str, Any], now: dict[str, An
 
 def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, Any], name: str = "reprint",
                   since: str = "", hint: str = "", now: dict[str, Any] | None = None,
-                  said: list[str] | None = None) -> dict[str, bytes]:
+                  said: list[str] | None = None, matches: dict[str, DeckMatch] | None = None) -> dict[str, bytes]:
     """``<name>.pdf`` (when there are copies to add) and ``<name>.txt``, ``hint`` its last line;
     empty when no copy was added, changed or removed since ``before`` (``now``: this build's
     snapshot, when made). Pages on a paper other than the game's (a deck's A3 ``paper:`` or sheet
     layout) are a file of their own, ``<name>-a3.pdf`` (many printer drivers print a file of mixed
     papers all on one), named under reprint.txt's head and in ``said`` (the build's summary)."""
-    decks = deck_reprints(result, before, now)
+    decks = deck_reprints(result, before, now, matches)
     if not decks:
         return {}
     options = result.options or options  # the game's: game.yaml's paper: and printer: as its home sheets have them

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import gc
 import importlib
-import json
 import os
 import stat
 from collections.abc import Callable, Collection, Iterator, Mapping
@@ -27,13 +26,14 @@ from pnpgen.data.workspace import Workspace, relative_proof, workspace_relative
 from pnpgen.engine import bookkey, history, recording
 from pnpgen.engine.beside import Beside
 from pnpgen.engine.cache import Cache, GameState, States, as_written, recorded
-from pnpgen.engine.changes import PRINTER_CHANGED, change_report, snapshot
+from pnpgen.engine.changes import PRINTER_CHANGED, DeckMatch, change_report, snapshot
 from pnpgen.engine.export import exports_made
 from pnpgen.engine.facekeys import render_inputs, saved_again
 from pnpgen.engine.fingerprint import FileHashes, fingerprint
 from pnpgen.engine.fresh import GameOutcome, edition, for_game, inputs_of, sort_games
 from pnpgen.engine.fresh import out_dir as game_out_dir
 from pnpgen.engine.game import BuildResult, build_game
+from pnpgen.engine.manifest import manifest_text
 from pnpgen.engine.options import RULEBOOK_FILES, BuildOptions, RulebookOptions
 from pnpgen.engine.output import inside, mark, remove_stray_temps, unchanged
 from pnpgen.engine.placement import booklet_paper, game_printer
@@ -339,7 +339,8 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
         now = snapshot(result)
         latest = history.last_version(out_root, ed)  # (read once: the report, the draft's sections, the new version)
         last, since = _last_report(before, latest)
-        changes, reprint = change_report(last, now)
+        matches: dict[str, DeckMatch] = {}  # (each deck's pieces matched once, for the report and the reprint)
+        changes, reprint = change_report(last, now, matches)
         # each change a deck's, with sheets to reprint or copies to pull out (no printer, deck added or removed):
         # an export of other decks, which shows no draft either, was not made before this change (engine/export.py)
         decks_only = len(changes) == len(reprint) and since is None
@@ -352,7 +353,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
         papers_apart: list[str] = []  # reprint.pdf's pages on a paper not the game's (a deck's A3): said in the summary
         reprint_out = reprint_files(result, options, last, hint=recording.since_hint(out_root, ed, result.game.lang),
                                     since=f"{since.name} ({since.body['time']})" if since is not None else "",
-                                    now=now, said=papers_apart) if last is not None else {}
+                                    now=now, said=papers_apart, matches=matches) if last is not None else {}
         result.warnings.extend(papers_apart)
         version, pruned = recording.record(out_root, ed, game, now, latest,  # a version, if content changed
                                            layout=recording.home_layout(options.sheet))
@@ -409,7 +410,7 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
         if kept:
             result.manifest["files"] = sorted(set(result.manifest["files"]) | set(kept))
         manifest = workspace_relative(result.manifest, ws.root)  # the same bytes in any folder
-        result.files["manifest.json"] = (json.dumps(manifest, ensure_ascii=False, indent=2) + "\n").encode()
+        result.files["manifest.json"] = (manifest_text(manifest) + "\n").encode()  # (json.dumps indent=2's text)
         _no_strangers_replaced(before, result.files, out_root, out_dir)
         state = GameState(inputs, documents=result.documents,
                           files={**kept, **{rel: recorded(data) for rel, data in result.files.items()}},
