@@ -100,3 +100,29 @@ def test_a_paragraph_looks_at_its_own_rubies_only():
                         ("騎士（きし）", "騎士", "きし")], lambda reading: asked.append(reading) or True)
     assert text == "漢湖字の騎士。" and ruby == ((1, 2, "みずうみ"), (4, 6, "きし"))
     assert asked == ["みずうみ", "きし"]
+
+
+def test_a_ruby_parted_by_a_line_end_or_without_a_reading_is_warned_at_its_line(tmp_path):
+    """``{東⏎京|とうきょう}`` and Aozora's ``｜大⏎阪《おおさか》`` (a word broken across two lines of the draft)
+    and ``{騎士|}`` (no reading) printed their braces and bars in the book, unwarned (book47): each is
+    warned at its draft line with the ruby written whole; the book still prints what the draft says."""
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    draft = ws / "data" / "test" / "draft.txt"
+    draft.write_text(DRAFT.replace("１：カードを１枚引く。", "１：カードを引く\n　{東\n京|とうきょう}へ行く。｜大\n阪《おおさか》へ行く。"
+                                   "\n　{騎士|}は強い。{騎士|きし}は強い。"), encoding="utf-8")
+    result = build_rulebook(load_game(Workspace(ws), "test"), ws / "fonts", rules_only=True)
+    line = DRAFT.split("\n").index("１：カードを１枚引く。") + 2
+    said = [w.split(str(draft) + ":", 1)[1] for w in result.warnings if "ruby" in w]
+    assert said == [
+        f"{line}: a ruby the rulebook cannot set, 「{{東⏎京|とうきょう}}」: its word is parted by the end of the line, so its "
+        "marks print as written (expected {東京|とうきょう} on one line, or the word alone)",
+        f"{line + 1}: a ruby the rulebook cannot set, 「｜大⏎阪《おおさか》」: its word is parted by the end of the line, so "
+        "its marks print as written (expected ｜大阪《おおさか》 on one line, or the word alone)",
+        f"{line + 3}: a ruby the rulebook cannot set, 「{{騎士|}}」: it gives no reading, so its marks print as written "
+        "(expected {騎士|よみがな}, the reading after the bar, or the word alone)"]
+    page = "".join(g.char for p in glyphs(result.files["rulebook.pdf"]) for g in p)
+    assert "{東" in page and "{騎士|}は強い" in page  # (what the warnings say the book prints)
+    written = draft.read_text(encoding="utf-8").replace("{東\n京|", "{東京|").replace("｜大\n阪", "｜大阪").replace("{騎士|}", "騎士")
+    draft.write_text(written, encoding="utf-8")
+    assert not [w for w in build_rulebook(load_game(Workspace(ws), "test"), ws / "fonts", rules_only=True).warnings
+                if "ruby" in w]
