@@ -10,9 +10,11 @@ from pathlib import Path
 import pytest
 
 from conftest import DECK_YAML, DRAFT, GAME_YAML, REPO, make_workspace
+from pdfprobe import texts
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
+from pnpgen.rulebook import build_rulebook
 from pnpgen.rulebook.book import read_rulebook
 from pnpgen.rulebook.grammar import slips
 from pnpgen.rulebook.parse import parse
@@ -135,6 +137,26 @@ def test_a_verb_in_kana_beside_its_kanji_and_yo_beside_sama_are_variants():
     assert _found("カードを置いてください。", "脇に除けておきます。", "３個まで置けます。") == []
     assert _found("同じように行う。", "収まるよう戻す。", "通常と同じ様に建築する。") == \
         [("variant", "様", "よう（2回）")]
+
+
+def test_a_one_kanji_noun_in_kana_is_a_variant_and_an_intervals_oku_is_none(tmp_path):
+    """book47, the editor's pass: 「よこ」 beside 横 twice went unflagged (a noun of one kanji was never
+    counted), while 「ひと呼吸おいて」 beside 置いて was flagged 「おい」→「置い」 — おく of an interval, in
+    kana by house style, no spelling of putting a piece down. 時／とき (a noun of time) and 事／こと
+    (a 形式名詞) are written either way by sense: no finding. The book's 校正メモ says the same."""
+    assert _found("カードを横に並べます。", "山札の横に置きます。", "カードをよこに並べます。") == \
+        [("variant", "よこ", "横（2回）")]
+    assert _found("カードを置いてください。", "コマを置きます。", "ひと呼吸おいてから次に移ります。", "間をおいて引く。") == []
+    assert _found("カードを置いてください。", "コマを置きます。", "コマを１個おいてください。") == \
+        [("variant", "おい", "置い（2回）")]  # (a piece put down in kana is still one)
+    assert _found("手番の時に引く。", "手番のときに引く。", "引くことができる。", "その事は言えない。") == []
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    (ws / "data" / "test" / "draft.txt").write_text(DRAFT.replace(
+        "１：カードを１枚引く。", "１：カードを引く\n　カードを横に並べます。山札の横に置きます。\n"
+        "　カードをよこに並べます。ひと呼吸おいてから次に移ります。"), encoding="utf-8")
+    book = build_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts").files["rulebook.pdf"]
+    appendix = "".join(re.sub(r"\s", "", page) for page in texts(book) if "校正メモ" in page)
+    assert "「よこ」→「横（2回）」" in appendix and "「おい」" not in appendix
 
 
 def test_the_quotative_toiu_in_kana_is_no_variant_of_the_verb_said_in_kanji():
