@@ -228,6 +228,33 @@ def test_card_terms_spelt_otherwise_or_missing_from_the_book_are_findings(tmp_pa
 
 
 
+def test_a_card_the_draft_quotes_as_it_no_longer_reads_is_a_query_at_both_lines(tmp_path):
+    """book47: medallions' draft lists its cards as 「傲慢のメダリオン（３）：手札を好きなだけ捨て札に
+    できる」; a card edited since (its text, its number) left the book quoting what no card prints,
+    unwarned. A quote that differs at the draft's line is a 要確認 naming the card's text and its
+    file:line, in proof.txt and the book's 校正メモ; one the card prints (but for width, quotation
+    marks and an icon said as a word: 「ＶＰを得る」 of 「{vp}を得る」) is none."""
+    deck = "fields:\n  name: text\n  text: text\n  number: int\n".join(DECK_YAML.split("fields:\n  name: text\n  text: text\n"))
+    deck += "".join(f"  - {{name: {n}, text: '{t}', number: {k}}}\n" for n, t, k in [
+        ("暴食の札", "手札を２枚まで捨て札にできる", 3), ("色欲の札", "終了時、“軍勢の数”分の{vp}を得る", 3),
+        ("嫉妬の札", "好きな手札１枚を他のプレイヤーに渡す", 4)])
+    ws = make_workspace(tmp_path / "ws", draft=True, deck=deck)
+    lines = ["暴食の札（３）：手札を好きなだけ捨て札にできる", "色欲の札（３）：終了時、”軍勢の数”分のＶＰを得る。",
+             "嫉妬の札（３）：好きな手札１枚を他のプレイヤーに渡す", "他の札（３）：ほかの札のことです"]
+    (ws / "data" / "test" / "draft.txt").write_text(DRAFT + "\n".join(lines) + "\n", encoding="utf-8")
+    first = DRAFT.count("\n") + 1
+    findings = [f for f in read_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts").findings if "の引用「" in f.file]
+    assert [f.file.replace(str(ws) + "/", "") for f in findings] == [
+        f"data/test/draft.txt:{first}: テストカード「暴食の札」の引用「手札を好きなだけ捨て札にできる」がカードと違います："
+        f"カードは「手札を２枚まで捨て札にできる」（data/test/decks/cards.yaml:10:5）",
+        f"data/test/draft.txt:{first + 2}: テストカード「嫉妬の札」の引用「好きな手札１枚を他のプレイヤーに渡す」がカードと違います："
+        f"カードは「好きな手札１枚を他のプレイヤーに渡す（4）」（data/test/decks/cards.yaml:12:5）"]
+    assert all(f.kind == "要確認" for f in findings)
+    book = build_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts").files["rulebook.pdf"]
+    appendix = "".join(re.sub(r"\s", "", page) for page in texts(book) if "校正メモ" in page)
+    assert f"{first}行のテストカード「暴食の札」の引用「手札を好きなだけ捨て札にできる」：カードは「手札を２枚まで捨て札にできる」" in appendix
+
+
 def test_a_card_term_the_book_writes_without_brackets_is_said_so(tmp_path):
     """A tile's 【森】 where the book writes 森 unbracketed (「森・草原・山の３種類です」): the book
     does use the word, so the finding says it is not marked there, not that it never appears."""

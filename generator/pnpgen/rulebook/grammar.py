@@ -390,11 +390,11 @@ def _variants(lines: list[tuple[int, str, list[Word]]], names: tuple[str, ...] =
     forms: dict[str, dict[str, list[tuple[int, str, int, int]]]] = defaultdict(lambda: defaultdict(list))
     for n, line, ws in lines:
         named = _named_spans(line, names)
-        for w in ws:
+        for i, w in enumerate(ws):
             if any(a <= w.start and w.start + len(w.surface) <= b for a, b in named):
                 continue
             if w.pos in _VARIANT_POS and w.pos2 not in ("数詞", "固有名詞", "非自立可能") and \
-                    (len(w.base) >= 2 or w.pos2 == "助動詞語幹" or _one_kanji_noun(w)):  # (様／よう: one kanji)
+                    (len(w.base) >= 2 or w.pos2 == "助動詞語幹" or _one_kanji_noun(ws, i)):  # (様／よう: one kanji)
                 forms[w.lemma][w.base].append((n, line, w.start, w.start + len(w.surface)))
     out = []
     for spelt in forms.values():
@@ -420,12 +420,18 @@ _HIRAGANA = re.compile(r"[\u3041-\u3096]")
 _FORMAL_NOUNS = frozenset("事物方為所訳筈内度旨")
 
 
-def _one_kanji_noun(w: Word) -> bool:
-    """A noun of one kanji, spelt in kana elsewhere (横／よこ, 隣／となり: one word two ways, trial46's
-    miss): counted as the longer nouns are; not 時／とき, 上／うえ, 後／あと (the analyser's
-    副詞可能, nouns of time and place that house styles write either way) nor a 形式名詞."""
-    return w.pos == "名詞" and w.pos3 == "一般" and len(w.base) == 1 and bool(_KANJI.fullmatch(w.base)) \
-        and w.lemma not in _FORMAL_NOUNS
+def _one_kanji_noun(ws: list[Word], i: int) -> bool:
+    """A noun of one kanji standing alone, spelt in kana elsewhere (横／よこ, 隣／となり: one word
+    two ways, trial46's miss): counted as the longer nouns are; not 時／とき, 上／うえ, 後／あと (the
+    analyser's 副詞可能, nouns of time and place that house styles write either way), nor a 形式名詞,
+    nor one part of a compound (札 of 台札, ふだ of 台ふだ: ``_part_kana`` reads those whole)."""
+    w = ws[i]
+    if not (w.pos == "名詞" and w.pos3 == "一般" and len(w.base) == 1 and _KANJI.fullmatch(w.base)
+            and w.lemma not in _FORMAL_NOUNS):
+        return False
+    joined = [n for n in (ws[i - 1] if i else None, ws[i + 1] if i + 1 < len(ws) else None)
+              if n is not None and n.pos == "名詞" and (n.start + len(n.surface) == w.start or w.start + len(w.surface) == n.start)]
+    return not joined
 
 
 def _part_kana(lines: list[tuple[int, str, list[Word]]]) -> list[Slip]:
