@@ -67,7 +67,27 @@ def test_a_longer_reading_spreads_its_base_and_a_shorter_one_spreads_along_its_b
     assert ki.x - kishi[0].x == pytest.approx(unit, abs=0.02)
     assert shi.x - (ki.x + _w("き", ki)) == pytest.approx(2 * unit, abs=0.02)
     to, kyo = _at(line, "東京")
-    assert kyo.x - to.x > _w("東", to) + 0.5  # a jukugo too long for 京: one group, its base spread
+    # a jukugo's reading half an em longer than 東京, between と and 。: it reaches a quarter em over
+    # each (JLREQ 3.3.8), the base set solid
+    assert kyo.x - to.x == pytest.approx(_w("東", to), abs=0.02)
+    tou, = _at(line, "と", small=True)
+    assert tou.x == pytest.approx(to.x - SIZE * PT / 4, abs=0.02)
+
+
+@pytest.mark.parametrize("before, after, lead, tail", [("の", "へ", 0.5, 0.5), ("漢", "へ", 0.0, 0.5),
+                                                       ("の", "字", 0.5, 0.0), ("漢", "字", 0.0, 0.0)])
+def test_a_longer_reading_reaches_over_a_kana_beside_its_base_by_one_ruby_character(tmp_path, before, after, lead, tail):
+    """JLREQ 3.3.8 (book47): みずうみ over 湖, an em longer than its base, reaches half an em (one ruby
+    character) over a kana on either side of it and none over a kanji; what its neighbours do not
+    take spreads the base (the book spread it always, setting 湖 an em wide in its own gap)."""
+    line = _book(tmp_path, f"あいう{before}{{湖|みずうみ}}{after}えお。")
+    first, lake, last = _at(line, before + "湖" + after)
+    mi = min(_at(line, "み", small=True), key=lambda g: g.x)
+    em = SIZE * PT
+    spread = em - (lead + tail) * em  # the base's share of the reading's excess
+    assert lake.x - first.x == pytest.approx(_w(before, first) + spread / 2, abs=0.02)
+    assert last.x - lake.x == pytest.approx(_w("湖", lake) + spread / 2, abs=0.02)
+    assert mi.x == pytest.approx(lake.x - spread / 2 - lead * em, abs=0.02)  # over the kana before, as far as it may
 
 
 def test_a_reading_longer_than_the_line_keeps_its_parentheses_on_the_page(tmp_path):
