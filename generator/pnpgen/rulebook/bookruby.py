@@ -2,9 +2,9 @@
 prints them in parentheses, rulebook/reader.py) set above their words in a paragraph of the rules,
 at half the text's size in the line gap, as JLREQ 3.3.2 sets ruby where the gap holds it (the 9 pt
 body's 15 pt grid leaves 6 pt, a 4.5 pt reading fits: no line leaves the grid). The base is one
-unit no line breaks inside (3.3.5-3.3.6); a reading longer than its base spreads the base along
-it 1:2:1 (3.3.6, JIS X 4051; a mono ruby's base centred), taking no room of the characters
-beside it; a reading shorter than a group ruby's base is spread along the base 1:2:1, its ends no
+unit no line breaks inside (3.3.5-3.3.6); a reading longer than its base reaches over a kana
+beside it by up to one ruby character (3.3.8, as card text does: ``text.ruby.reaches``) and
+spreads the base along the rest 1:2:1 (3.3.6, JIS X 4051; a mono ruby's base centred); a reading shorter than a group ruby's base is spread along the base 1:2:1, its ends no
 more than one ruby character in (``text.ruby.spread``, the cards' rule). Headings, tables, the
 contents and the index keep the parentheses; so does a book whose face is proportional."""
 
