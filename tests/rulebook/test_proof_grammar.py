@@ -10,9 +10,11 @@ from pathlib import Path
 import pytest
 
 from conftest import DECK_YAML, DRAFT, GAME_YAML, REPO, make_workspace
+from pdfprobe import texts
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
+from pnpgen.rulebook import build_rulebook
 from pnpgen.rulebook.book import read_rulebook
 from pnpgen.rulebook.grammar import slips
 from pnpgen.rulebook.parse import parse
@@ -137,6 +139,26 @@ def test_a_verb_in_kana_beside_its_kanji_and_yo_beside_sama_are_variants():
         [("variant", "様", "よう（2回）")]
 
 
+def test_a_one_kanji_noun_in_kana_is_a_variant_and_an_intervals_oku_is_none(tmp_path):
+    """book47, the editor's pass: 「よこ」 beside 横 twice went unflagged (a noun of one kanji was never
+    counted), while 「ひと呼吸おいて」 beside 置いて was flagged 「おい」→「置い」 — おく of an interval, in
+    kana by house style, no spelling of putting a piece down. 時／とき (a noun of time) and 事／こと
+    (a 形式名詞) are written either way by sense: no finding. The book's 校正メモ says the same."""
+    assert _found("カードを横に並べます。", "山札の横に置きます。", "カードをよこに並べます。") == \
+        [("variant", "よこ", "横（2回）")]
+    assert _found("カードを置いてください。", "コマを置きます。", "ひと呼吸おいてから次に移ります。", "間をおいて引く。") == []
+    assert _found("カードを置いてください。", "コマを置きます。", "コマを１個おいてください。") == \
+        [("variant", "おい", "置い（2回）")]  # (a piece put down in kana is still one)
+    assert _found("手番の時に引く。", "手番のときに引く。", "引くことができる。", "その事は言えない。") == []
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    (ws / "data" / "test" / "draft.txt").write_text(DRAFT.replace(
+        "１：カードを１枚引く。", "１：カードを引く\n　カードを横に並べます。山札の横に置きます。\n"
+        "　カードをよこに並べます。ひと呼吸おいてから次に移ります。"), encoding="utf-8")
+    book = build_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts").files["rulebook.pdf"]
+    appendix = "".join(re.sub(r"\s", "", page) for page in texts(book) if "校正メモ" in page)
+    assert "「よこ」→「横（2回）」" in appendix and "「おい」" not in appendix
+
+
 def test_the_quotative_toiu_in_kana_is_no_variant_of_the_verb_said_in_kanji():
     """「…という言葉」 and 「Ｘっていうのは」 are the quotative, in kana by every house style (公用文作成の
     考え方, 2022: 「…という」); a draft's 「庭師たちは言います」 is the verb. trial72's draft got
@@ -204,6 +226,33 @@ def test_card_terms_spelt_otherwise_or_missing_from_the_book_are_findings(tmp_pa
     assert cards["謎の場"].kind == "用語" and "ルールブックに出てこない用語" in cards["謎の場"].file
     assert "cards.yaml:" in cards["謎の場"].file and "札3" in cards["謎の場"].book
 
+
+
+def test_a_card_the_draft_quotes_as_it_no_longer_reads_is_a_query_at_both_lines(tmp_path):
+    """book47: medallions' draft lists its cards as 「傲慢のメダリオン（３）：手札を好きなだけ捨て札に
+    できる」; a card edited since (its text, its number) left the book quoting what no card prints,
+    unwarned. A quote that differs at the draft's line is a 要確認 naming the card's text and its
+    file:line, in proof.txt and the book's 校正メモ; one the card prints (but for width, quotation
+    marks and an icon said as a word: 「ＶＰを得る」 of 「{vp}を得る」) is none."""
+    deck = "fields:\n  name: text\n  text: text\n  number: int\n".join(DECK_YAML.split("fields:\n  name: text\n  text: text\n"))
+    deck += "".join(f"  - {{name: {n}, text: '{t}', number: {k}}}\n" for n, t, k in [
+        ("暴食の札", "手札を２枚まで捨て札にできる", 3), ("色欲の札", "終了時、“軍勢の数”分の{vp}を得る", 3),
+        ("嫉妬の札", "好きな手札１枚を他のプレイヤーに渡す", 4)])
+    ws = make_workspace(tmp_path / "ws", draft=True, deck=deck)
+    lines = ["暴食の札（３）：手札を好きなだけ捨て札にできる", "色欲の札（３）：終了時、”軍勢の数”分のＶＰを得る。",
+             "嫉妬の札（３）：好きな手札１枚を他のプレイヤーに渡す", "他の札（３）：ほかの札のことです"]
+    (ws / "data" / "test" / "draft.txt").write_text(DRAFT + "\n".join(lines) + "\n", encoding="utf-8")
+    first = DRAFT.count("\n") + 1
+    findings = [f for f in read_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts").findings if "の引用「" in f.file]
+    assert [f.file.replace(str(ws) + "/", "") for f in findings] == [
+        f"data/test/draft.txt:{first}: テストカード「暴食の札」の引用「手札を好きなだけ捨て札にできる」がカードと違います："
+        f"カードは「手札を２枚まで捨て札にできる」（data/test/decks/cards.yaml:10:5）",
+        f"data/test/draft.txt:{first + 2}: テストカード「嫉妬の札」の引用「好きな手札１枚を他のプレイヤーに渡す」がカードと違います："
+        f"カードは「好きな手札１枚を他のプレイヤーに渡す（4）」（data/test/decks/cards.yaml:12:5）"]
+    assert all(f.kind == "要確認" for f in findings)
+    book = build_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts").files["rulebook.pdf"]
+    appendix = "".join(re.sub(r"\s", "", page) for page in texts(book) if "校正メモ" in page)
+    assert f"{first}行のテストカード「暴食の札」の引用「手札を好きなだけ捨て札にできる」：カードは「手札を２枚まで捨て札にできる」" in appendix
 
 
 def test_a_card_term_the_book_writes_without_brackets_is_said_so(tmp_path):

@@ -61,8 +61,13 @@ def english(medallions):
 def test_an_english_build_words_proof_txt_in_english(english):
     lines = english.files["proof.txt"].decode("utf-8").splitlines()
     findings = [line.split("\t", 1) for line in lines[2:]]
-    assert {kind for kind, _ in findings} == {"Spelling", "Count", "Open"}, lines
+    # (Query: the English draft quotes Medallion of Wrath as "…played with it.", the card reads "…played
+    # together with this medallion.": book47's stale-quote check, rulebook/proofcards.quoted_cards)
+    assert {kind for kind, _ in findings} == {"Spelling", "Count", "Open", "Query"}, lines
     said = dict((kind, text) for kind, text in findings)
+    assert re.match(r".*draft\.en\.txt:\d+: the draft quotes Medallion cards “Medallion of Wrath” as “Double the number "
+                    r"of the army played with it\.”; the card reads “Double the number of the army played together with "
+                    r"this medallion\.” \(.*medallion\.yaml:40:5\)$", said["Query"]), said["Query"]
     assert re.match(r".*draft\.en\.txt:\d+: “Crest Zone” ×2 \(line \d+\) vs", said["Spelling"]), said["Spelling"]
     assert "vs “Crest Zane” ×1 (line " in said["Spelling"]
     assert re.fullmatch(r".*draft\.en\.txt:\d+: Alice cards: the draft says 50, the data has 53", said["Count"]), said["Count"]

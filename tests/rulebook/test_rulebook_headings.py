@@ -33,7 +33,9 @@ RULES = ("■　準備・手順：基本\n\n　山札を作ります。\n\n"
          "■　ゲームの進行")
 # headings of two lines (after the draft's last section)
 LONG = ("\n■　ゲームの進行と手札と山札と捨て札の扱いと勝利の条件\n\n"
-        "◇とても長い見出しの例として手札と山札と捨て札と場札の扱いをまとめて説明する\n　本文です。\n")
+        "◇とても長い見出しの例として手札と山札と捨て札と場札の扱いをまとめて説明する\n　本文です。\n"
+        # (one that wraps in the contents too, its smaller type on the page's full width)
+        "\n■　ラウンドの終わりと山札の作り直しと手札の上限と捨て札の扱いと得点の数え方のまとめ\n\n　本文です。\n")
 
 
 @pytest.fixture(scope="module")
@@ -79,6 +81,22 @@ def test_a_wrapped_headings_second_line_hangs_after_its_number_or_mark(book):
     _, (*_, under) = _drawn(book, "扱いをま")
     assert under[2] > mark[2] + 3
     assert under[1] == pytest.approx(title[1], abs=0.05) and under[1] > mark[1] + 2
+
+
+def test_a_wrapped_contents_entry_hangs_after_its_number(book):
+    """The contents' line of a section's heading too long for one line: its second line starts
+    under the entry's text, after its number and gap, as the wrapped heading's own does (book47: it
+    started under the number, the section's number lost among the titles)."""
+    rows: dict[float, list] = {}
+    for g in glyphs(book)[1]:  # the contents page, its characters by line
+        rows.setdefault(round(g.y, 1), []).append(g)
+    lines = [sorted(gs, key=lambda g: g.x) for _, gs in sorted(rows.items())]
+    at = next(k for k, line in enumerate(lines) if "".join(g.char for g in line).startswith("6\u3000ラウンド"))
+    number, second = lines[at][0], lines[at + 1][0]
+    assert second.char == "得" and second.y > number.y + 3  # a line below
+    # (the line is one marked run, its glyphs read at its start: the title's is the number's and the em after it)
+    title = number.x + _width("6", number.font, number.size) + number.size * PT
+    assert second.x == pytest.approx(title, abs=0.05) and second.x > number.x + 5
 
 
 def test_a_headings_text_is_its_own_in_the_page_the_contents_and_the_outline(book):

@@ -394,3 +394,29 @@ def test_a_cross_reference_in_the_quick_reference_links_to_its_case(tmp_path):
     to_cases = [a for a in links if a["/Dest"][1] == "/XYZ"]
     case_page = next(p for p in reader.pages if "step loss" in p.extract_text())
     assert len(to_cases) == 1 and to_cases[0]["/Dest"][0].idnum == case_page.indirect_reference.idnum, to_cases
+
+
+QUICK_NUMBERED = ("\n■　早見表\n\n"
+                  "　１．カードを引く：山札から１枚引きます。山札がなくなったら捨て札を混ぜて新しい山札を作り、そこから引きます。\n"
+                  "　２．カードを出す\n\n　（１）手札を見る\n　（２）１枚を選ぶ\n")
+
+
+def test_an_indented_list_numbered_with_full_stops_hangs_as_a_list(tmp_path):
+    """A draft's own 早見表 of indented 「　１．カードを引く」 lines (book47): printed as paragraphs, the
+    number 「１．」 as text and a wrapped line back under it, unwarned; now a numbered list, its number
+    half-width (1.) as the book's are and its lines aligned after it. An indented run of （１）（２）
+    stopped the parse (IndexError in ``indented_lists``); it is a list too. A lone 「　１．５倍」 stays text."""
+    doc = parse(DRAFT + QUICK_NUMBERED)
+    quick = doc.sections[-1].children
+    assert [(type(b).__name__, getattr(b, "mark", ""), b.text[:5]) for b in quick] == [
+        ("Bullet", "１．", "カードを引"), ("Bullet", "２．", "カードを出"),
+        ("Bullet", "（１）", "手札を見る"), ("Bullet", "（２）", "１枚を選ぶ")]
+    assert isinstance(parse(DRAFT + "\n■　早見表\n\n　１．カードを引く\n　３．カードを出す\n").sections[-1].children[0],
+                      DraftParagraph)  # (numbers out of order: text, as the draft wrote it)
+    pages = glyphs(_book(tmp_path / "ws", DRAFT + QUICK_NUMBERED))
+    lines = [line for page in pages[2:] for line in _lines(page)]
+    first = next(i for i, (_, _, text) in enumerate(lines) if text.startswith("1.カードを引く"))
+    row = next(sorted((g for g in page if abs(g.y - lines[first][0]) < 0.05), key=lambda g: g.x)
+               for page in pages[2:] if any(g.char == "山" for g in page))
+    assert lines[first + 1][1] == pytest.approx(next(g.x for g in row if g.char == "カ"), abs=0.05)  # hangs after 1.
+    assert lines[first + 1][1] > lines[first][1] + 2

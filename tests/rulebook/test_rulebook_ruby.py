@@ -67,7 +67,27 @@ def test_a_longer_reading_spreads_its_base_and_a_shorter_one_spreads_along_its_b
     assert ki.x - kishi[0].x == pytest.approx(unit, abs=0.02)
     assert shi.x - (ki.x + _w("き", ki)) == pytest.approx(2 * unit, abs=0.02)
     to, kyo = _at(line, "東京")
-    assert kyo.x - to.x > _w("東", to) + 0.5  # a jukugo too long for 京: one group, its base spread
+    # a jukugo's reading half an em longer than 東京, between と and 。: it reaches a quarter em over
+    # each (JLREQ 3.3.8), the base set solid
+    assert kyo.x - to.x == pytest.approx(_w("東", to), abs=0.02)
+    tou, = _at(line, "と", small=True)
+    assert tou.x == pytest.approx(to.x - SIZE * PT / 4, abs=0.02)
+
+
+@pytest.mark.parametrize("before, after, lead, tail", [("の", "へ", 0.5, 0.5), ("漢", "へ", 0.0, 0.5),
+                                                       ("の", "字", 0.5, 0.0), ("漢", "字", 0.0, 0.0)])
+def test_a_longer_reading_reaches_over_a_kana_beside_its_base_by_one_ruby_character(tmp_path, before, after, lead, tail):
+    """JLREQ 3.3.8 (book47): みずうみ over 湖, an em longer than its base, reaches half an em (one ruby
+    character) over a kana on either side of it and none over a kanji; what its neighbours do not
+    take spreads the base (the book spread it always, setting 湖 an em wide in its own gap)."""
+    line = _book(tmp_path, f"あいう{before}{{湖|みずうみ}}{after}えお。")
+    first, lake, last = _at(line, before + "湖" + after)
+    mi = min(_at(line, "み", small=True), key=lambda g: g.x)
+    em = SIZE * PT
+    spread = em - (lead + tail) * em  # the base's share of the reading's excess
+    assert lake.x - first.x == pytest.approx(_w(before, first) + spread / 2, abs=0.02)
+    assert last.x - lake.x == pytest.approx(_w("湖", lake) + spread / 2, abs=0.02)
+    assert mi.x == pytest.approx(lake.x - spread / 2 - lead * em, abs=0.02)  # over the kana before, as far as it may
 
 
 def test_a_reading_longer_than_the_line_keeps_its_parentheses_on_the_page(tmp_path):
@@ -100,3 +120,29 @@ def test_a_paragraph_looks_at_its_own_rubies_only():
                         ("騎士（きし）", "騎士", "きし")], lambda reading: asked.append(reading) or True)
     assert text == "漢湖字の騎士。" and ruby == ((1, 2, "みずうみ"), (4, 6, "きし"))
     assert asked == ["みずうみ", "きし"]
+
+
+def test_a_ruby_parted_by_a_line_end_or_without_a_reading_is_warned_at_its_line(tmp_path):
+    """``{東⏎京|とうきょう}`` and Aozora's ``｜大⏎阪《おおさか》`` (a word broken across two lines of the draft)
+    and ``{騎士|}`` (no reading) printed their braces and bars in the book, unwarned (book47): each is
+    warned at its draft line with the ruby written whole; the book still prints what the draft says."""
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    draft = ws / "data" / "test" / "draft.txt"
+    draft.write_text(DRAFT.replace("１：カードを１枚引く。", "１：カードを引く\n　{東\n京|とうきょう}へ行く。｜大\n阪《おおさか》へ行く。"
+                                   "\n　{騎士|}は強い。{騎士|きし}は強い。"), encoding="utf-8")
+    result = build_rulebook(load_game(Workspace(ws), "test"), ws / "fonts", rules_only=True)
+    line = DRAFT.split("\n").index("１：カードを１枚引く。") + 2
+    said = [w.split(str(draft) + ":", 1)[1] for w in result.warnings if "ruby" in w]
+    assert said == [
+        f"{line}: a ruby the rulebook cannot set, 「{{東⏎京|とうきょう}}」: its word is parted by the end of the line, so its "
+        "marks print as written (expected {東京|とうきょう} on one line, or the word alone)",
+        f"{line + 1}: a ruby the rulebook cannot set, 「｜大⏎阪《おおさか》」: its word is parted by the end of the line, so "
+        "its marks print as written (expected ｜大阪《おおさか》 on one line, or the word alone)",
+        f"{line + 3}: a ruby the rulebook cannot set, 「{{騎士|}}」: it gives no reading, so its marks print as written "
+        "(expected {騎士|よみがな}, the reading after the bar, or the word alone)"]
+    page = "".join(g.char for p in glyphs(result.files["rulebook.pdf"]) for g in p)
+    assert "{東" in page and "{騎士|}は強い" in page  # (what the warnings say the book prints)
+    written = draft.read_text(encoding="utf-8").replace("{東\n京|", "{東京|").replace("｜大\n阪", "｜大阪").replace("{騎士|}", "騎士")
+    draft.write_text(written, encoding="utf-8")
+    assert not [w for w in build_rulebook(load_game(Workspace(ws), "test"), ws / "fonts", rules_only=True).warnings
+                if "ruby" in w]

@@ -2,9 +2,9 @@
 prints them in parentheses, rulebook/reader.py) set above their words in a paragraph of the rules,
 at half the text's size in the line gap, as JLREQ 3.3.2 sets ruby where the gap holds it (the 9 pt
 body's 15 pt grid leaves 6 pt, a 4.5 pt reading fits: no line leaves the grid). The base is one
-unit no line breaks inside (3.3.5-3.3.6); a reading longer than its base spreads the base along
-it 1:2:1 (3.3.6, JIS X 4051; a mono ruby's base centred), taking no room of the characters
-beside it; a reading shorter than a group ruby's base is spread along the base 1:2:1, its ends no
+unit no line breaks inside (3.3.5-3.3.6); a reading longer than its base reaches over a kana
+beside it by up to one ruby character (3.3.8, as card text does: ``text.ruby.reaches``) and
+spreads the base along the rest 1:2:1 (3.3.6, JIS X 4051; a mono ruby's base centred); a reading shorter than a group ruby's base is spread along the base 1:2:1, its ends no
 more than one ruby character in (``text.ruby.spread``, the cards' rule). Headings, tables, the
 contents and the index keep the parentheses; so does a book whose face is proportional."""
 
@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from pnpgen.text.ruby import RUBY_SCALE, character_xs, parts
+from pnpgen.text.ruby import RUBY_SCALE, character_xs, parts, reaches
 
 Ruby = tuple[int, int, str]  # a base's start and end in its paragraph's text, and its reading
+Reach = tuple[float, float]  # how far a reading reaches over the characters before and after its base
 
 
 def placed(text: str, rubies: Sequence[tuple[str, str, str]],
@@ -51,14 +52,60 @@ def in_line(rubies: Sequence[Ruby], start: int, end: int) -> tuple[Ruby, ...]:
     return tuple((s - start, e - start, r) for s, e, r in rubies if start <= s and e <= end)
 
 
+def reach(text: str, cells: Sequence[tuple[float, float]], rubies: Sequence[Ruby],
+          reading_width: Callable[[str], float], em: float, line: bool) -> list[Reach]:
+    """Each ruby's reach (before, after) over the characters beside its base, as card text sets it
+    (``text.ruby.reaches``, JLREQ 3.3.8): a reading longer than its base reaches over a kana (ー, a
+    dash) beside it by up to one ruby character, over a bracket or 、。 by its glyph's half em at most,
+    never over a kanji, a Latin letter or another ruby. ``cells``: ``text``'s (advance, offset)
+    unspread. ``line``: ``text`` is one line of the page, so a base heading it reaches past its end
+    alone (the reading's head on the base's, JIS X 4051) and a base ending it past its start alone;
+    else a paragraph to break into lines, where each ruby is given the least reach it may have at
+    either edge of a line, so that no line set is longer than its break allowed."""
+    units: list[tuple[str, float]] = []
+    unit_of: dict[int, int] = {}
+    starts = {s: (i, e) for i, (s, e, _) in enumerate(rubies)}
+    k = 0
+    while k < len(text):
+        if k in starts:
+            i, e = starts[k]
+            unit_of[i] = len(units)
+            units.append(("", sum(a for a, _ in cells[k:e])))
+            k = e
+        else:
+            units.append((text[k], cells[k][0]))
+            k += 1
+    excess = {unit_of[i]: reading_width(r) - units[unit_of[i]][1] for i, (_, _, r) in enumerate(rubies) if i in unit_of}
+    found = reaches(units, {u: x for u, x in excess.items() if x > 1e-9}, em)
+    out: list[Reach] = []
+    for i, (s, e, _) in enumerate(rubies):
+        r = found.get(unit_of.get(i, -1))
+        if r is None:
+            out.append((0.0, 0.0))
+        elif not line:
+            least = min(r.lead + r.tail, r.head_tail, r.foot_lead)
+            out.append((least / 2, least / 2))
+        elif s == 0 and e < len(text):
+            out.append((0.0, r.head_tail))
+        elif e == len(text) and s > 0:
+            out.append((r.foot_lead, 0.0))
+        elif s == 0:
+            out.append((0.0, 0.0))  # (alone on its line: centred on its base)
+        else:
+            out.append((r.lead, r.tail))
+    return out
+
+
 def widened(cells: Sequence[tuple[float, float]], rubies: Sequence[Ruby],
-            reading_width: Callable[[str], float]) -> list[tuple[float, float]]:
-    """The (advance, offset) ``cells`` with each base shorter than its reading spread along it
-    1:2:1: one part of the excess before the first character and after the last for two between
-    each pair (a mono ruby's base centred)."""
+            reading_width: Callable[[str], float], reached: Sequence[Reach] = ()) -> list[tuple[float, float]]:
+    """The (advance, offset) ``cells`` with each base shorter than its reading spread along what
+    the reading does not reach over its neighbours (``reached``, from ``reach``): one part of it
+    before the first character and after the last for two between each pair (a mono ruby's base
+    centred)."""
     out = list(cells)
-    for s, e, reading in rubies:
-        extra = reading_width(reading) - sum(a for a, _ in cells[s:e])
+    for n, (s, e, reading) in enumerate(rubies):
+        lead, tail = reached[n] if n < len(reached) else (0.0, 0.0)
+        extra = reading_width(reading) - sum(a for a, _ in cells[s:e]) - lead - tail
         if extra <= 1e-9:
             continue
         unit = extra / (2 * (e - s))

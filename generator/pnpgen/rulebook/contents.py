@@ -4,6 +4,7 @@ heading's own), then a dot leader and its page number, which keep their size."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -15,6 +16,9 @@ from pnpgen.rulebook.inline import Icon
 from pnpgen.terms import is_latin
 
 DOT = " . "  # what an entry's line is filled with up to its page number
+# the number a heading's entry opens with and the gap after it (``flowables.Heading.toc_text``: 「3.1　」,
+# 「5.0　」, 「付録　」, "A\u2002"): a wrapped entry's later lines hang after it, as the heading's own do
+_NUMBER = re.compile(r"^(?:[0-9]{1,3}(?:\.[0-9]{1,3})*|[A-Z]|付録|Appendix:)[　\u2002]")
 
 
 class Contents(TableOfContents):
@@ -39,7 +43,8 @@ class Contents(TableOfContents):
 
 class ContentsEntry(Flowable):
     """A heading's line of the contents: its text from the style's left indent, linking to the
-    heading, then dots up to its page number at the right. When the text's last line leaves no
+    heading, then dots up to its page number at the right; a wrapped entry's later lines start under
+    its text, after its number (as the wrapped heading's do). When the text's last line leaves no
     room for a dot and the number, they go on a line of their own (ReportLab set the number
     smaller, a tenth at a time, until it fitted, down to 1 pt: a long heading's 「7」 printed at
     4.3 pt, text a print shop's preflight lists as below its smallest size — preflight7)."""
@@ -47,7 +52,9 @@ class ContentsEntry(Flowable):
     def __init__(self, text: str, style, page: int, key: str | None, icons: Mapping[str, Icon], lang: str):
         super().__init__()
         self.style, self.page, self.key = style, page, key
-        self.head = HeadText(text, style, icons=icons, latin=is_latin(lang), lang=lang)
+        number = _NUMBER.match(text)
+        self.head = HeadText(text, style, icons=icons, latin=is_latin(lang), lang=lang,
+                             hang=number.end() if number else 0)
 
     def wrap(self, aw, ah):
         st = self.style

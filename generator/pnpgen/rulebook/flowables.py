@@ -500,23 +500,27 @@ class JPara(Flowable):
             t.textOut(run)
         self.canv.drawText(t)
         if rubies:
-            self._readings(rubies, starts, spacing, start, mask, y)
+            raw = jlreq_advances(line, _measurer(self.font, self.size), self.size, opens=opens)
+            reached = bookruby.reach(line, raw, rubies, lambda r: glyphs.width(r, self.font, self.size * RUBY_SCALE),
+                                     self.size, line=True)
+            self._readings(rubies, reached, starts, spacing, start, mask, y)
         if self.links:
             self._link(start, line, starts, y)
 
-    def _readings(self, rubies: Sequence[bookruby.Ruby], starts: Sequence[float], spacing: float, start: int,
-                  mask: list[bool], y: float) -> None:
+    def _readings(self, rubies: Sequence[bookruby.Ruby], reached: Sequence[bookruby.Reach], starts: Sequence[float],
+                  spacing: float, start: int, mask: list[bool], y: float) -> None:
         """The line's ruby readings at half size above their bases (``starts``: where each
         character's cell starts as drawn, then the line's end), their em box on the base's, in the
-        line gap (bookruby.py), each in its base's colour."""
+        line gap (bookruby.py), each in its base's colour, reaching over the kana beside its base
+        as far as ``reached`` says (``bookruby.reach``)."""
         size = self.size * RUBY_SCALE
         t = self.canv.beginText(0, 0)
-        for s, e, reading in rubies:
-            right = starts[e] - spacing if e < len(starts) - 1 else starts[e]
+        for (s, e, reading), (lead, tail) in zip(rubies, reached, strict=True):
+            right = (starts[e] - spacing if e < len(starts) - 1 else starts[e]) + tail
             fonts = [glyphs.font_for(ch, self.font) for ch in reading]
             widths = [pdfmetrics.stringWidth(ch, f, size) for ch, f in zip(reading, fonts)]
             t.setFillColor(ACCENT if mask[min(start + s, len(mask) - 1)] and self.color != ACCENT else self.color)
-            for ch, f, x in zip(reading, fonts, bookruby.reading_xs(reading, widths, starts[s], right, size, e - s > 1)):
+            for ch, f, x in zip(reading, fonts, bookruby.reading_xs(reading, widths, starts[s] - lead, right, size, e - s > 1)):
                 t.setFont(f, size)
                 t.setTextOrigin(x, y + ASCENT * self.size + (1 - ASCENT) * size)
                 t.textOut(ch)
@@ -602,7 +606,7 @@ def _paragraph_lines(text: str, font: str, fallbacks: tuple[str, ...], size: flo
         return tuple(set_lines(text, width, measure, lead, size, lang))
     cells = jlreq_advances(text, measure, size, opens=opens)
     if ruby:
-        cells = bookruby.widened(cells, ruby, lambda reading: glyphs.width(reading, font, size * RUBY_SCALE))
+        cells = _ruby_widened(text, cells, ruby, font, size, line=False)
     return tuple(set_lines(text, width, measure, lead, size, lang, [a for a, _ in cells], squeezable(text, cells, size),
                            bookruby.glued(ruby)))
 
@@ -627,9 +631,17 @@ def _line_cells(line: str, font: str, fallbacks: tuple[str, ...], size: float,
     fonts = tuple(font if ch == lb.OBJ else glyphs.font_for(ch, font) for ch in line)
     cells = jlreq_advances(line, _measurer(font, size), size, opens=opens)
     if ruby:
-        cells = bookruby.widened(cells, ruby, lambda reading: glyphs.width(reading, font, size * RUBY_SCALE))
+        cells = _ruby_widened(line, cells, ruby, font, size, line=True)
     return (tuple(cells), fonts,
             tuple(size if ch == lb.OBJ else pdfmetrics.stringWidth(ch, f, size) for ch, f in zip(line, fonts)))
+
+
+def _ruby_widened(text: str, cells: list[tuple[float, float]], ruby: tuple[bookruby.Ruby, ...], font: str, size: float,
+                  line: bool) -> list[tuple[float, float]]:
+    """``cells`` with each base spread along what its reading does not reach over the kana beside it."""
+    def reading_width(reading: str) -> float:
+        return glyphs.width(reading, font, size * RUBY_SCALE)
+    return bookruby.widened(cells, ruby, reading_width, bookruby.reach(text, cells, ruby, reading_width, size, line))
 
 
 def _runs(text: str, flags: list[bool]) -> list[tuple[str, bool]]:

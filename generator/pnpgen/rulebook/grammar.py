@@ -21,7 +21,8 @@ not the raw characters, so 「建築してください」 is never taken for 「
   by the dictionary's lemma (同じ様に／同じように too); the rarer spelling is listed; a word written
   part in kana (手ふだ, read as 手＋札) where the rules spell the whole word in kanji (手札) too; a
   verb written in kana where the rules write it in kanji (縦置きでおいて beside 置いて; never a
-  helping verb after て, 除けておく).
+  helping verb after て, 除けておく, nor おく of an interval, ひと呼吸おいて); a noun of one kanji
+  written in kana (よこ beside 横; not a noun of time or place, 時／とき, nor a 形式名詞, 事／こと).
 
 And rules on the characters alone (no analyser):
 
@@ -389,11 +390,11 @@ def _variants(lines: list[tuple[int, str, list[Word]]], names: tuple[str, ...] =
     forms: dict[str, dict[str, list[tuple[int, str, int, int]]]] = defaultdict(lambda: defaultdict(list))
     for n, line, ws in lines:
         named = _named_spans(line, names)
-        for w in ws:
+        for i, w in enumerate(ws):
             if any(a <= w.start and w.start + len(w.surface) <= b for a, b in named):
                 continue
             if w.pos in _VARIANT_POS and w.pos2 not in ("数詞", "固有名詞", "非自立可能") and \
-                    (len(w.base) >= 2 or w.pos2 == "助動詞語幹"):  # (様／よう: one kanji)
+                    (len(w.base) >= 2 or w.pos2 == "助動詞語幹" or _one_kanji_noun(ws, i)):  # (様／よう: one kanji)
                 forms[w.lemma][w.base].append((n, line, w.start, w.start + len(w.surface)))
     out = []
     for spelt in forms.values():
@@ -412,6 +413,25 @@ _KANJI = re.compile(r"[\u4e00-\u9fff々]+")
 # ({月見酒|つきみざけ}): the word's own reading, no second spelling of it (つきみ beside 月見, trial43)
 _GLOSS = re.compile(r"(?<=[\u4e00-\u9fff々〆ヶ】])（[\u3041-\u3096\u30a1-\u30faー]+）")
 _HIRAGANA = re.compile(r"[\u3041-\u3096]")
+
+
+# the nouns a sentence uses for its grammar (形式名詞: 事／こと, 物／もの, 方／ほう …), written either way
+# in one draft by the sense (「引くことができる」, 「その事」): no word spelt two ways
+_FORMAL_NOUNS = frozenset("事物方為所訳筈内度旨")
+
+
+def _one_kanji_noun(ws: list[Word], i: int) -> bool:
+    """A noun of one kanji standing alone, spelt in kana elsewhere (横／よこ, 隣／となり: one word
+    two ways, trial46's miss): counted as the longer nouns are; not 時／とき, 上／うえ, 後／あと (the
+    analyser's 副詞可能, nouns of time and place that house styles write either way), nor a 形式名詞,
+    nor one part of a compound (札 of 台札, ふだ of 台ふだ: ``_part_kana`` reads those whole)."""
+    w = ws[i]
+    if not (w.pos == "名詞" and w.pos3 == "一般" and len(w.base) == 1 and _KANJI.fullmatch(w.base)
+            and w.lemma not in _FORMAL_NOUNS):
+        return False
+    joined = [n for n in (ws[i - 1] if i else None, ws[i + 1] if i + 1 < len(ws) else None)
+              if n is not None and n.pos == "名詞" and (n.start + len(n.surface) == w.start or w.start + len(w.surface) == n.start)]
+    return not joined
 
 
 def _part_kana(lines: list[tuple[int, str, list[Word]]]) -> list[Slip]:
@@ -444,6 +464,8 @@ def _kana_verbs(lines: list[tuple[int, str, list[Word]]]) -> list[Slip]:
             if w.lemma == "言う" and i and ws[i - 1].surface in ("と", "って") and ws[i - 1].pos == "助詞" and \
                     not _KANJI.search(w.surface):
                 continue
+            if w.lemma == "置く" and _after_an_interval(ws, i) and not _KANJI.search(w.surface):
+                continue
             in_kanji = bool(_KANJI.search(w.base))
             if in_kanji or all(_HIRAGANA.fullmatch(c) for c in w.base):
                 spelt[w.lemma][in_kanji].append((n, line, w))
@@ -457,6 +479,18 @@ def _kana_verbs(lines: list[tuple[int, str, list[Word]]]) -> list[Slip]:
         out += [_slip("variant", n, line, w.start, w.start + len(w.surface), f"{_respelt(w, base)}（{len(usual)}回）")
                 for n, line, w in rare]
     return out
+
+
+# what 「おく」 leaves between two things when it places nothing: ひと呼吸おいて, 間をおく, 一日おいて
+_INTERVALS = frozenset({"呼吸", "間", "拍", "一拍", "時間", "日", "晩", "息", "一息", "距離"})
+
+
+def _after_an_interval(ws: list[Word], i: int) -> bool:
+    """Whether the verb ``ws[i]`` (おく) follows a span of time or distance, with or without を
+    (「ひと呼吸おいて」): おく of an interval, which house styles write in kana beside 置く of a
+    piece put down (「カードを置いて」) — no spelling of the same word (book47)."""
+    j = i - 1 if i and ws[i - 1].surface == "を" else i
+    return bool(j) and ws[j - 1].lemma in _INTERVALS
 
 
 def _respelt(word: Word, base: str) -> str:

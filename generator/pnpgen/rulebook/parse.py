@@ -21,6 +21,7 @@ when the draft has more than one, is brainstorm, not rules.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from pnpgen.rulebook.latin import parse_latin
 from pnpgen.rulebook.tables import MAP_GLYPHS, heads_a_table, is_map_line, table_row
@@ -101,6 +102,37 @@ def _list_mark(t: str) -> re.Match | None:
     return m if m and any(ch not in MAP_GLYPHS and not ch.isspace() for ch in t[m.end():]) else None
 
 
+# a number and its full stop opening an item of a list indented as its text is (「　１．カードを引く」,
+# 「　2. 出す」): a mark only in a run of two or more numbered in order (``indented_lists``); a lone
+# line, or one unindented, is a line of text (the build warns of the second: book._dot_numbered)
+_DOT_MARK = re.compile(r"^([0-9０-９]{1,2}[.．])(?![0-9０-９])[ 　]*(?=\S)")
+
+
+def _ordinal(t: str) -> tuple[str, int] | None:
+    """The kind and number of the mark ``t`` opens with (① → ("circled", 1), （２） → ("paren", 2),
+    b) → ("letter", 2), ３． → ("dot", 3)); None for ・ and text."""
+    m = _list_mark(t) or _DOT_MARK.match(t)
+    if m is None or t[:1] == "・":
+        return None
+    if "①" <= t[0] <= "⑳":
+        return "circled", ord(t[0]) - ord("①") + 1
+    mark = unicodedata.normalize("NFKC", m.group(1))
+    digits = re.sub(r"\D", "", mark)
+    kind = "paren" if mark[0] == "(" else "dot" if mark[-1] == "." else "close"
+    if digits and not re.search(r"\d\.\d", mark):
+        return kind, int(digits)
+    letter = re.sub(r"[^A-Za-z]", "", mark)
+    return (f"letter-{kind}", ord(letter.lower()) - ord("a") + 1) if len(letter) == 1 else None
+
+
+def _in_order(heads: list[str]) -> bool:
+    """Items whose marks are of one kind and numbered one after another (①②③, （１）（２）, １．２．)."""
+    numbers = [_ordinal(h) for h in heads]
+    kinds = {n[0] for n in numbers if n is not None}
+    counted = [n[1] for n in numbers if n is not None]
+    return len(counted) == len(heads) and len(kinds) == 1 and counted == list(range(counted[0], counted[0] + len(heads)))
+
+
 def _case_item(t: str) -> bool:
     """``t`` opens with a rule case's number and its space (「１．１　…」, ``1.1 …``), as a wargame's
     rules number their cases."""
@@ -132,7 +164,7 @@ def indented_lists(lines: list[str]) -> dict[int, int]:
     i, n = 0, len(lines)
     while i < n:
         j = i
-        while j < n and lines[j].startswith("　") and _opens_item(lines[j].lstrip("　")):
+        while j < n and lines[j].startswith("　") and (_opens_item(t := lines[j].lstrip("　")) or _DOT_MARK.match(t)):
             j += 1
         if j == i:
             i += 1
@@ -141,9 +173,8 @@ def indented_lists(lines: list[str]) -> dict[int, int]:
             i = j
             continue
         base = min(indent(lines[k]) for k in range(i, j))
-        heads = [lines[k].lstrip("　")[:1] for k in range(i, j) if indent(lines[k]) == base]
-        circled = [ord(h) - ord("①") for h in heads if "①" <= h <= "⑳"]
-        if len(heads) >= 2 and (all(h == "・" for h in heads) or circled == list(range(circled[0], circled[0] + len(heads)))):
+        heads = [lines[k].lstrip("　") for k in range(i, j) if indent(lines[k]) == base]
+        if len(heads) >= 2 and (all(h[:1] == "・" for h in heads) or _in_order(heads)):
             out.update({k: base for k in range(i, j)})
         i = j
     return out
@@ -332,8 +363,8 @@ def parse(text: str, lang: str = "ja") -> Document:
             # section's rule, not the entry's description
             out.reset(section.children)
         above = out.last if isinstance(out.last, Bullet) and not gap else None  # (a list's item right above)
-        mark = _list_mark(item) if item[:1] != "・" else None
         base = indented.get(i - 1)  # (i: the next line's index already)
+        mark = None if item[:1] == "・" else _list_mark(item) or (_DOT_MARK.match(item) if base is not None else None)
         if (item[:1] == "・" or mark) and (s == item or above or base is not None):
             # ・ and a) （１） ① items; an indented one under a list's item is nested in it, a level a
             # full-width space of indent, one deeper than the item above at most (an indented

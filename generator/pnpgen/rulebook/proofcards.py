@@ -4,13 +4,16 @@ against the book's."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from difflib import SequenceMatcher
+from pathlib import Path
 
 from pnpgen.data.model import Game
 from pnpgen.messages import msg
 from pnpgen.rulebook.components import ComponentRow
 from pnpgen.rulebook.flowables import terms
 from pnpgen.rulebook.proofbase import Finding, one_apart
+from pnpgen.rulebook.tree import Document, Item
 from pnpgen.safetext import written_in_cjk
 from pnpgen.terms import is_latin
 
@@ -119,4 +122,58 @@ def card_names(game: Game, rows: list[ComponentRow], lang: str) -> list[Finding]
                 abs(len(n) - len(name)) <= 1 and SequenceMatcher(None, n, name).ratio() >= 0.85)))
             out.append(_card_finding("proof.card_name", "spelt" if near else "missing", name, lang, deck=deck.name, piece=piece.label,
                                      name=name, where=piece.where, listed=near[0] if near else ""))
+    return out
+
+
+# a card's name and its number in parentheses, as a draft lists the cards it quotes: 「傲慢のメダリオン（３）」
+_QUOTED_NAME = re.compile(r"^(.+?)(?:[（(]([0-9０-９]{1,3})[）)])?$")
+_QUOTES = str.maketrans({c: '"' for c in "“”〝〟＂″"})
+
+
+def _same_words(quote: str, card: str) -> bool:
+    """A draft's quote of a card's text alike but for width, quotation marks, spaces and a closing
+    full stop (a draft's ”…” the data has set right as “…” is the same text), each ``{icon}`` of
+    the card's text said in a word or two (「ＶＰを得る」 of 「{vp}を得る」)."""
+    def plain(t: str) -> str:
+        return re.sub(r"\s|[。.]$", "", unicodedata.normalize("NFKC", t).translate(_QUOTES))
+    pattern = ".{1,6}?".join(re.escape(part) for part in re.split(r"\{[A-Za-z0-9_-]+\}", plain(card)))
+    return re.fullmatch(pattern, plain(quote), re.S) is not None
+
+
+def quoted_cards(doc: Document, game: Game, draft_path: Path | str, lang: str) -> list[Finding]:
+    """A card the rules quote as a ``Term: Text`` line named for it, 「傲慢のメダリオン（３）：手札を…」
+    (medallions' draft lists its seven medallions so), whose text or number the card no longer
+    prints: the quote went stale when the card was edited (book47). Said at the draft's line, with
+    the card's text and its file and line; a quote the card prints (any of its texts, alike but for
+    width and quotation marks) is none, nor a line naming no piece."""
+    by_name = {piece.label: (deck, piece) for deck in game.decks for piece in deck.pieces if piece.label}
+    out = []
+    for section in doc.rules:
+        for b in _items(section):
+            m = _QUOTED_NAME.match((b.term or "").strip())
+            found = by_name.get(m.group(1).strip()) if m else None
+            if found is None or m is None:
+                continue
+            deck, piece = found
+            texts = [v for k, v in piece.values.items() if isinstance(v, str) and v != piece.label and len(v) >= 4]
+            numbers = [v for v in piece.values.values() if type(v) is int]
+            body = b.body.strip()
+            said_number = int(unicodedata.normalize("NFKC", m.group(2))) if m.group(2) else None
+            stale_number = said_number is not None and numbers and said_number not in numbers
+            if not texts or (any(_same_words(body, t) for t in texts) and not stale_number):
+                continue
+            card = max(texts, key=lambda t: SequenceMatcher(None, body, t).ratio())
+            if not stale_number and SequenceMatcher(None, body, card).ratio() < 0.4:
+                continue  # (words of its own about the card, no quote of its text)
+            said = dict(draft=str(draft_path), line=str(b.line), deck=deck.name, piece=piece.label, quote=body,
+                        text=card if not stale_number else f"{card}（{'/'.join(map(str, numbers))}）", where=piece.where)
+            out.append(Finding(msg("proof.kind.query", lang), msg("proof.card_quote_book", lang, **said),
+                               msg("proof.card_quote_file", lang, **said), (piece.label,)))
+    return out
+
+
+def _items(node) -> list[Item]:
+    out: list[Item] = []
+    for c in getattr(node, "children", []):
+        out += [c] if isinstance(c, Item) else _items(c)
     return out

@@ -94,6 +94,33 @@ _RUBY = re.compile(r"[｜|]([^｜|《》\n]+)《([^《》\n]+)》(?!》)"
                    r"|(【[^【】《》\n]+】)《([\u3041-\u309f\u30a1-\u30ffー]+)》(?!》)")
 
 
+# ruby marks no reading comes of, printed as written: a base parted by the end of its line
+# (``{東\n京|とうきょう}``, ``｜東\n京《とうきょう》``: an editor's wrap, or a line broken by hand) and a
+# reading left empty (``{騎士|}``, ``｜騎士《》``)
+_BROKEN_RUBY = (
+    (re.compile(r"\{([^{}|｜\n]+)\n([^{}|｜\n]*)[|｜]([^{}\n]*)\}"),
+     "its word is parted by the end of the line", "{{{0}{1}|{2}}} on one line"),
+    (re.compile(r"[｜|]([^｜|《》\n]+)\n([^｜|《》\n]*)《([^《》\n]*)》"),
+     "its word is parted by the end of the line", "｜{0}{1}《{2}》 on one line"),
+    (re.compile(r"\{([^{}|｜\n]+)[|｜]\}"), "it gives no reading", "{{{0}|よみがな}}, the reading after the bar"),
+    (re.compile(r"[｜|]([^｜|《》\n]+)《》"), "it gives no reading", "｜{0}《よみがな》, the reading in 《》"),
+)
+
+
+def broken_rubies(text: str, path: Path) -> list[str]:
+    """The ruby marks of the draft that set no reading (``_BROKEN_RUBY``), each at its line with the
+    ruby written whole: the book printed their braces and bars as text, unwarned (book47)."""
+    out = []
+    for pattern, why, expected in _BROKEN_RUBY:
+        for m in pattern.finditer(text):
+            line = text.count("\n", 0, m.start()) + 1
+            written = m.group(0).replace("\n", "⏎")
+            out.append((line, f"{path}:{line}: a ruby the rulebook cannot set, 「{written}」: {why}, so its "
+                        f"marks print as written (expected {expected.format(*m.groups())}, "
+                        f"or the word alone)"))
+    return [said for _, said in sorted(out)]
+
+
 # a column gap of an aligned table after a ruby: two or more spaces, then the next column
 _GAP_AFTER = re.compile(r"[ 　]{2,}(?=[^ 　\n])")
 
@@ -201,6 +228,7 @@ def read_text(data: bytes, path: Path) -> Draft:
             f"digit; printed as {GETA}"
         )
         text = text.replace(REPLACEMENT, GETA)
+    warnings += broken_rubies(text, path)  # (before the readings are read: 阪《おおさか》 of 「｜大⏎阪《おおさか》」 is one)
     text, found, rubies = readings_in_parentheses(text)
     if found:
         report.append(f"draft {path.name}: {len(found)} ruby reading{'s' * (len(found) != 1)} ({found[0]}…) set above their "

@@ -83,6 +83,7 @@ from pnpgen.terms import is_latin, unbracket
 from pnpgen.text.ruby import RUBY_SCALE
 
 SUB_STYLE = {1: ("h3", "◆"), 2: ("h4", "◎"), 3: ("h5", "●")}
+_DOT_MARK = re.compile(r"[0-9０-９]{1,2}[.．]")  # an indented list's number (「１．」)
 _CASE_MARK = re.compile(r"[0-9０-９]{1,2}(?:[.．][0-9０-９]{1,2}){1,3}")  # a rule case's number (「５．２．１」)
 SUB_STYLE_LATIN = {1: ("h3", ""), 2: ("h4", ""), 3: ("h5", "•")}  # Latin faces have no ◆ ◎ ●
 # The book has three heading levels (section, step, ◆ sub-heading); a draft's deeper levels (◎, ●)
@@ -340,6 +341,8 @@ class StoryText:
         if _CASE_MARK.fullmatch(mark):  # a rule case's number, 「１．１１」: half-width, as the book's numbers are
             mark = case_number(mark)
             anchor = next(iter(self.case_anchor(mark)), "") if self.indexing else ""
+        elif _DOT_MARK.fullmatch(mark):  # an indented list numbered 「１．」: 1., as the book's numbered lines are
+            mark = case_number(mark)
         # ・ and ① are an em wide; a full-width bracket closes with its own half-em of space
         gap = 0.1 if mark[-1] in "）" or mark == self.marks.bullet or "①" <= mark <= "⑳" else 0.4
         left = x + glyphs.width(mark, self.fonts.body, BODY_SIZE) + gap * BODY_SIZE if b.mark else x + BODY_SIZE * 1.1
