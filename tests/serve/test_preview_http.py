@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from conftest import DECK_YAML, DRAFT, ODD_EVEN_FRONT, PICTURE_DECK_YAML, PICTURE_FRONT, make_workspace
+from conftest import DECK_YAML, DRAFT, ODD_EVEN_FRONT, PICTURE_DECK_YAML, PICTURE_FRONT, REPO, make_workspace
 
 pytest.importorskip("starlette", reason="the preview's HTTP stack (pip install starlette uvicorn sse-starlette httpx2)")
 
@@ -667,3 +667,32 @@ def test_the_rule_sheet_a_game_asks_for_is_shown_side_by_side_after_the_book(tmp
     game_yaml.write_text(GAME_YAML, encoding="utf-8")
     preview.rebuild()
     assert preview.state.error == "" and not [s for s in preview.state.sheets if "rule-sheet" in s["title"]]
+
+
+def test_a_rule_edit_says_the_reprint_list_shown_is_an_earlier_builds(tmp_path):
+    """A card edited, then a rule paragraph: the rule edit prints nothing new and the build keeps
+    reprint.txt as it was, so the page, showing it under "rulebook: … changed", says it is an
+    earlier build's — shown bare, its cards read as that edit's (a designer's trial, trial77)."""
+    from starlette.testclient import TestClient  # (httpx, anyio: 0.2 s) not at collection
+
+    from pnpgen.serve.preview import KEPT_REPRINT
+
+    ws = make_workspace(tmp_path / "ws", NAMES, draft=True)
+    preview = Preview(Workspace(ws), "test", ws / "build")
+    preview.rebuild()
+    deck, draft = ws / "data" / "test" / "decks" / "cards.yaml", ws / "data" / "test" / "draft.txt"
+    with TestClient(make_app(preview, "テストゲーム", watch=False), base_url="http://127.0.0.1:8765") as client:
+        deck.write_text(deck.read_text(encoding="utf-8").replace("text: 本文カード3", "text: 新しい本文"), encoding="utf-8")
+        preview.rebuild()
+        state = client.get("/state.json").json()
+        assert state["changes"] == ["cards: 3 → 3 (カード3: text); reprint cards.pdf: sheet 1 (pages 1–2)"]
+        assert KEPT_REPRINT not in state["reprint"] and "1 × カード3" in state["reprint"]
+        draft.write_text(draft.read_text(encoding="utf-8").replace("２〜４人で遊びます。", "２〜５人で遊びます。"),
+                         encoding="utf-8")
+        preview.rebuild()
+        state = client.get("/state.json").json()
+        assert state["changes"][0].startswith("rulebook: draft 3 (概要 changed)"), state["changes"]
+        assert state["reprint"].startswith(KEPT_REPRINT + "\n\n") and "1 × カード3" in state["reprint"]
+        assert html.escape(KEPT_REPRINT) in client.get("/").text
+        assert (ws / "build" / "test" / "reprint.txt").read_text(encoding="utf-8") in state["reprint"]
+    assert f"`{KEPT_REPRINT}`" in (REPO / "docs" / "playtest.md").read_text(encoding="utf-8")  # the docs quote it

@@ -77,7 +77,8 @@ def html(state: State, title: str, lang: str = "ja", per: int = PER_PAGE) -> str
     error = escape(state.error)
     note = escape(banner_note(state.error, bool(state.decks or state.sheets), state.ended))
     return f"""<!doctype html>
-<html lang="{escape(lang)}"><head><meta charset="utf-8"><title>{escape(title)} — pnpgen preview</title>
+<html lang="{escape(lang)}"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>{escape(title)} — pnpgen preview</title>
 <style>{CSS}</style></head>
 <body data-generation="{state.generation}">
 <div id="banner" class="{'shown' if error else ''}"><div id="error" class="{'shown' if error else ''}">{error}</div>
@@ -125,6 +126,12 @@ aside { padding: 1em; border-left: 1px solid #ccc; font-size: .9em; } pre { whit
   background: #b00; color: #fff; } #banner.shown { display: block; }
 #warned { display: none; } #warned.shown { display: block; } #warnings { color: #8a5a00; font-size: .85em; }
 #error { font-family: monospace; font-size: 1.05em; white-space: pre-wrap; } #note { margin-top: .4em; font-size: .9em; }
+#error, aside { overflow-wrap: anywhere; }
+@media (max-width: 700px) {  /* a phone: one column, the panel under the faces, nothing wider than the screen */
+  body { grid-template-columns: 100%; } header, #banner { grid-column: 1; }
+  aside { border-left: none; border-top: 1px solid #ccc; } main { padding: .5em; }
+  .face img { width: calc(50vw - 1.5em); } .sheet img { width: calc(100vw - 2em); }
+}
 """
 
 SCRIPT = """
@@ -140,7 +147,7 @@ function details(d, n) { const f = state.decks[d].faces[n]; const box = document
     for (const side of ['front', 'back']) if (f.svg[side]) { const a = el('a', '', side); a.href = f.svg[side];
       a.target = '_blank'; a.rel = 'noopener'; links.append(a, ' '); }
     box.append(links); }
-  const dl = el('dl'); for (const [k, v] of Object.entries(f.fields)) { dl.append(el('dt', '', k), el('dd', '', typeof v === 'string' ? v : JSON.stringify(v))); }
+  const dl = el('dl'); for (const [k, v] of Object.entries(f.fields)) { dl.append(el('dt', '', k), el('dd', '', typeof v === 'string' ? v : v === null ? '(not set)' : JSON.stringify(v))); }
   box.append(dl); picked = [d, n]; mark(); }
 function mark() { document.querySelectorAll('.face').forEach(x => x.classList.toggle('picked',
   !!picked && +x.dataset.deck === picked[0] && +x.dataset.face === picked[1])); }

@@ -138,7 +138,7 @@ class Preview:
                                     warm=self.warm, unkept=_warn, states=states, hashes=hashes)[0]
                 try:
                     decks, sheets, pictures, manifest, svgs = self._read(Cache(self.out_root, states, hashes))
-                    reprint = _reprint_list(self.out)
+                    reprint = reprint_shown(manifest, _reprint_list(self.out))
                 except ValueError as e:  # a file there the build did not write (rulebook.pdf, a link left in build/)
                     raise InputError(f"{e}: the preview shows only plain files inside the game's output folder",
                                      path=self.out,
@@ -415,6 +415,20 @@ def _title(manifest: dict[str, Any]) -> tuple[str, str]:
     game.yaml from save to save (it kept the title the server started with, even on a reload)."""
     title, lang = manifest.get("title"), manifest.get("lang")
     return (title if isinstance(title, str) else "", lang if isinstance(lang, str) and lang.isalpha() else "")
+
+
+KEPT_REPRINT = ("This change prints no new copies (reprint.pdf and reprint.txt are kept as they were): "
+                "the list below is an earlier build's.")
+
+
+def reprint_shown(manifest: dict[str, Any], listed: str) -> str:
+    """reprint.txt as the page shows it: under a change that printed nothing new (a rule paragraph
+    edited, game.yaml's rulebook:), the build keeps the files an earlier build wrote, and the page
+    says so above them — shown bare under "Last change: rulebook: … changed", its cards read as
+    that edit's (a designer's trial, trial77)."""
+    if listed and manifest.get("changes") and not manifest.get("reprint"):
+        return f"{KEPT_REPRINT}\n\n{listed}"
+    return listed
 
 
 def _reprint_list(out: Path) -> str:
