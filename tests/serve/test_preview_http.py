@@ -687,6 +687,11 @@ def test_a_rule_edit_says_the_reprint_list_shown_is_an_earlier_builds(tmp_path):
         state = client.get("/state.json").json()
         assert state["changes"] == ["cards: 3 → 3 (カード3: text); reprint cards.pdf: sheet 1 (pages 1–2)"]
         assert KEPT_REPRINT not in state["reprint"] and "1 × カード3" in state["reprint"]
+        # the copies to print now shown first in the sheets' tab: reprint.pdf's two pages (fronts, backs)
+        titles = [s["title"] for s in state["sheets"]]
+        assert titles[:3] == ["reprint.pdf p. 1", "reprint.pdf p. 2", "cards.pdf p. 1"], titles
+        png = client.get(state["sheets"][0]["src"])
+        assert png.headers["content-type"] == "image/png" and png.content[:4] == b"\x89PNG"
         draft.write_text(draft.read_text(encoding="utf-8").replace("２〜４人で遊びます。", "２〜５人で遊びます。"),
                          encoding="utf-8")
         preview.rebuild()
