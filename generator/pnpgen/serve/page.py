@@ -87,7 +87,8 @@ def html(state: State, title: str, lang: str = "ja", per: int = PER_PAGE) -> str
 <main id="panes">{''.join(panes)}</main>
 <aside><h2>Selected face</h2><div id="details">{escape(PICK)}</div>
 <h2 id="warned" class="{'shown' if warnings else ''}">Warnings</h2><ul id="warnings">{warnings}</ul>
-<h2>Last change</h2><ul id="changes">{changes}</ul><pre id="reprint">{escape(state.reprint)}</pre></aside>
+<h2>Last change</h2><ul id="changes">{changes}</ul><pre id="reprint">{escape(state.reprint)}</pre>
+<h2>Since the tagged version</h2><pre id="since">{escape(state.since)}</pre></aside>
 <script>const STALE = {json.dumps(STALE)}, NOTHING = {json.dumps(NOTHING)}, ENDED = {json.dumps(ENDED)},
 PICK = {json.dumps(PICK)}, PER = {per};{SCRIPT}</script>
 </body></html>
@@ -202,6 +203,7 @@ function draw(s) {
   document.getElementById('warnings').replaceChildren(...s.warnings.map(w => el('li', '', w)));
   document.getElementById('warned').className = s.warnings.length ? 'shown' : '';
   document.getElementById('reprint').textContent = s.reprint;
+  document.getElementById('since').textContent = s.since;
   show(document.getElementById(open) ? open : (s.decks.length ? 'deck-0' : 'sheets'));
   repick(pick);
 }

@@ -22,6 +22,7 @@ from typing import Any
 from pnpgen.data.load import load_game
 from pnpgen.data.telling import plain_values
 from pnpgen.data.workspace import Workspace
+from pnpgen.engine import changelog, history
 from pnpgen.engine.bookkey import RULE_SHEET
 from pnpgen.engine.cache import Cache, States
 from pnpgen.engine.fingerprint import FileHashes
@@ -85,13 +86,14 @@ class State:
     changes: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)  # the build's warnings, workspace-relative, as a build says them
     reprint: str = ""
+    since: str = ""  # what changed since the version tagged last, as ``pnpgen diff`` writes it (``since_tagged``)
     title: str = ""  # the game's title and language as the build shown has them ("": not known)
     lang: str = ""
     ended: bool = False  # the preview has ended (the workspace gone): no save updates the page
 
     def to_json(self) -> dict[str, Any]:
         return {"generation": self.generation, "error": self.error, "decks": self.decks, "sheets": self.sheets,
-                "changes": self.changes, "warnings": self.warnings, "reprint": self.reprint, "title": self.title, "lang": self.lang,
+                "changes": self.changes, "warnings": self.warnings, "reprint": self.reprint, "since": self.since, "title": self.title, "lang": self.lang,
                 "ended": self.ended}
 
 
@@ -161,7 +163,8 @@ class Preview:
             self._close_documents({pid.split("-", 1)[0] for pid in pictures})
             warned = outcome.warnings if outcome.up_to_date else outcome.result.warnings
             self.state = State(self.state.generation + 1, "", decks, sheets, list(manifest.get("changes", [])),
-                               [self.ws.shown(w) for w in warned], reprint, *_title(manifest))
+                               [self.ws.shown(w) for w in warned], reprint,
+                               since_tagged(self.out_root, edition(self.slug, self.options), self.slug), *_title(manifest))
             return self.state
 
     def workspace_gone(self, why: str) -> None:
@@ -437,6 +440,30 @@ def reprint_shown(manifest: dict[str, Any], listed: str) -> str:
     if listed and manifest.get("changes") and not manifest.get("reprint"):
         return f"{KEPT_REPRINT}\n\n{listed}"
     return listed
+
+
+def since_tagged(out_root: Path, edition_name: str, slug: str) -> str:
+    """What changed since the version tagged last (the set the playtesters hold), as ``pnpgen diff
+    TAG latest`` writes it, for the page's panel; or how to tag one. The history's own lines: a
+    designer's trial (trial77) found the page showing the last save's change and no version to
+    compare with."""
+    latest = history.last_version(out_root, edition_name)
+    if latest is None:
+        return ""
+    named = history.tags(out_root, edition_name)
+    tagged = sorted((n, tag) for tag, n in named.items() if n <= latest.number)
+    if not tagged:
+        return (f"{latest.name} is the latest version; tag the one you print to see here what changed since: "
+                f"pnpgen tag --game {slug} playtest-1")
+    number, tag = max(tagged, key=lambda t: t[0])
+    if number == latest.number:
+        return f"{latest.name} is {tag}: nothing changed since."
+    old = history.version(out_root, edition_name, number)
+    if old is None:
+        return ""
+    told = changelog.markdown(changelog.diff(old, latest, named))
+    return (f"Since {tag} ({old.name}), as pnpgen diff --game {slug} {tag} latest writes it; every copy to print: "
+            f"pnpgen reprint --game {slug} --since {tag}\n\n{told}")
 
 
 def _reprint_list(out: Path) -> str:
