@@ -83,6 +83,13 @@ CASES = {
                       "no ':' after its key", "'key: value'"),
     "unclosed piece": ("  - {name: 魚, effect: x\n  - {name: 鳥}\n", "cards.yaml:10:5: ",
                        "the {…} opened here is not closed", "a '}' at the end of line 10"),
+    # trial77: a piece's quote left open was told its '}' was missing, the '}' there at its end
+    "unclosed quote in a piece": ('  - {name: "魚, effect: x}\n  - {name: "鳥"}\n', "cards.yaml:10:12: ",
+                                  "the quote opened here is not closed on its line, so the '}' after it is read as",
+                                  "the same quote mark, \", at the end of the text, before the ',' or '}'"),
+    "unclosed quote in a piece's list": ("  - {name: 魚, icons: [a, 'b, c]}\n  - {name: '鳥'}\n", "cards.yaml:10:26: ",
+                                         "the quote opened here is not closed on its line, so the ']' after it",
+                                         "the same quote mark, ', at the end"),
     "unclosed quote": ('  - name: "魚\n  - name: 鳥\n', "cards.yaml:10:11: ",
                        "the quote opened here is never closed", "quote mark"),
     "dash without space": ("  -name: 魚\n  - name: 鳥\n", "cards.yaml:10:3: ",

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, child_env, make_workspace
+from conftest import DECK_YAML, REPO, child_env, make_workspace
 
 selenium = pytest.importorskip("selenium", reason="selenium not installed (pip install '.[test]')")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -53,12 +53,17 @@ def _answering(proc, port: int) -> str:
     raise AssertionError("pnpgen serve did not answer")
 
 
-def _browser(width: int = 1280, height: int = 800):
+def _browser(width: int = 1280, height: int = 800, phone: bool = False):
+    """Headless Chromium; ``phone``: as a phone shows a page (a page without a viewport line is
+    laid out 980 px wide there and shrunk)."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
+    if phone:
+        options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": width, "height": height,
+                                                                              "pixelRatio": 1, "touch": True}})
     for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", f"--window-size={width},{height}"):
         options.add_argument(arg)
     return webdriver.Chrome(service=Service(DRIVER), options=options)
@@ -167,6 +172,35 @@ def test_the_picked_face_shows_the_fields_of_the_latest_save(tmp_path):
         game.write_text(game.read_text(encoding="utf-8").replace("title: テストゲーム", "title: 新しい題"), encoding="utf-8")
         _wait(driver, "return document.querySelector('header h1').textContent === '新しい題'", 5)
         assert driver.title == "新しい題 — pnpgen preview"
+    finally:
+        driver.quit()
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_a_phone_shows_the_page_at_its_width_the_panel_under_the_faces(tmp_path):
+    """A phone 390 px wide (a designer's trial, trial77): the page was laid out 980 px wide and
+    shrunk, the faces and the panel side by side with the panel cut off at the right. Now it is
+    one column the phone's width, the panel under the faces, the error and the warnings wrapped
+    inside it; a field the piece leaves empty reads "(not set)", not null."""
+    ws = make_workspace(tmp_path / "ws", deck=DECK_YAML + "  - {name: カード1, text: 本文}\n  - {name: 本文のないカード}\n")
+    proc, port = _serve(ws, "test", tmp_path / "out")
+    driver = _browser(390, 844, phone=True)
+    try:
+        driver.get(_answering(proc, port))
+        _wait(driver, "return document.querySelectorAll('#deck-0 .face').length === 2", 5)
+        assert driver.execute_script("return [window.innerWidth, document.documentElement.scrollWidth]") == [390, 390]
+        main, aside = (driver.execute_script(f"return document.querySelector('{e}').getBoundingClientRect().toJSON()")
+                       for e in ("main", "aside"))
+        assert aside["top"] >= main["bottom"] and aside["right"] <= 390 and main["right"] <= 390
+        driver.execute_script("document.querySelectorAll('#deck-0 .face')[1].click()")
+        assert "text\n(not set)" in driver.find_element("id", "details").text
+        time.sleep(0.5)  # the watcher is running
+        deck = ws / "data" / "test" / "decks" / "cards.yaml"
+        deck.write_text(deck.read_text(encoding="utf-8") + "  - {name: [broken\n", encoding="utf-8")
+        _wait(driver, "return document.getElementById('error').classList.contains('shown')", 5)
+        assert driver.execute_script("return document.documentElement.scrollWidth") == 390
+        assert driver.execute_script("return document.getElementById('banner').getBoundingClientRect().right") <= 390
     finally:
         driver.quit()
         proc.terminate()

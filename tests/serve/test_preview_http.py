@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from conftest import DECK_YAML, DRAFT, ODD_EVEN_FRONT, PICTURE_DECK_YAML, PICTURE_FRONT, make_workspace
+from conftest import DECK_YAML, DRAFT, ODD_EVEN_FRONT, PICTURE_DECK_YAML, PICTURE_FRONT, REPO, make_workspace, run
 
 pytest.importorskip("starlette", reason="the preview's HTTP stack (pip install starlette uvicorn sse-starlette httpx2)")
 
@@ -667,3 +667,66 @@ def test_the_rule_sheet_a_game_asks_for_is_shown_side_by_side_after_the_book(tmp
     game_yaml.write_text(GAME_YAML, encoding="utf-8")
     preview.rebuild()
     assert preview.state.error == "" and not [s for s in preview.state.sheets if "rule-sheet" in s["title"]]
+
+
+def test_a_rule_edit_says_the_reprint_list_shown_is_an_earlier_builds(tmp_path):
+    """A card edited, then a rule paragraph: the rule edit prints nothing new and the build keeps
+    reprint.txt as it was, so the page, showing it under "rulebook: … changed", says it is an
+    earlier build's — shown bare, its cards read as that edit's (a designer's trial, trial77)."""
+    from starlette.testclient import TestClient  # (httpx, anyio: 0.2 s) not at collection
+
+    from pnpgen.serve.preview import KEPT_REPRINT
+
+    ws = make_workspace(tmp_path / "ws", NAMES, draft=True)
+    preview = Preview(Workspace(ws), "test", ws / "build")
+    preview.rebuild()
+    deck, draft = ws / "data" / "test" / "decks" / "cards.yaml", ws / "data" / "test" / "draft.txt"
+    with TestClient(make_app(preview, "テストゲーム", watch=False), base_url="http://127.0.0.1:8765") as client:
+        deck.write_text(deck.read_text(encoding="utf-8").replace("text: 本文カード3", "text: 新しい本文"), encoding="utf-8")
+        preview.rebuild()
+        state = client.get("/state.json").json()
+        assert state["changes"] == ["cards: 3 → 3 (カード3: text); reprint cards.pdf: sheet 1 (pages 1–2)"]
+        assert KEPT_REPRINT not in state["reprint"] and "1 × カード3" in state["reprint"]
+        # the copies to print now shown first in the sheets' tab: reprint.pdf's two pages (fronts, backs)
+        titles = [s["title"] for s in state["sheets"]]
+        assert titles[:3] == ["reprint.pdf p. 1", "reprint.pdf p. 2", "cards.pdf p. 1"], titles
+        png = client.get(state["sheets"][0]["src"])
+        assert png.headers["content-type"] == "image/png" and png.content[:4] == b"\x89PNG"
+        draft.write_text(draft.read_text(encoding="utf-8").replace("２〜４人で遊びます。", "２〜５人で遊びます。"),
+                         encoding="utf-8")
+        preview.rebuild()
+        state = client.get("/state.json").json()
+        assert state["changes"][0].startswith("rulebook: draft 3 (概要 changed)"), state["changes"]
+        assert state["reprint"].startswith(KEPT_REPRINT + "\n\n") and "1 × カード3" in state["reprint"]
+        assert html.escape(KEPT_REPRINT) in client.get("/").text
+        assert (ws / "build" / "test" / "reprint.txt").read_text(encoding="utf-8") in state["reprint"]
+    assert f"`{KEPT_REPRINT}`" in (REPO / "docs" / "playtest.md").read_text(encoding="utf-8")  # the docs quote it
+
+
+def test_the_panel_says_what_changed_since_the_version_tagged_last(tmp_path):
+    """The page compares with the set the playtesters hold (trial77: it showed the last save's
+    change alone): no tag yet, it says how to tag one; tagged, each save shows the changelog since
+    that version, as ``pnpgen diff TAG latest`` writes it, with the reprint --since command."""
+    from starlette.testclient import TestClient  # (httpx, anyio: 0.2 s) not at collection
+
+    ws, preview = _preview(tmp_path)
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    with TestClient(make_app(preview, "テストゲーム", watch=False), base_url="http://127.0.0.1:8765") as client:
+        assert client.get("/state.json").json()["since"] == (
+            "v1 is the latest version; tag the one you print to see here what changed since: "
+            "pnpgen tag --game test playtest-1")
+        assert run(ws, "tag", "--game", "test", "playtest-1") == 0
+        preview.rebuild()  # nothing changed: the tagged version is the latest
+        assert client.get("/state.json").json()["since"] == "v1 is playtest-1: nothing changed since."
+        deck.write_text(deck.read_text(encoding="utf-8").replace("text: 本文カード3", "text: 新しい本文"), encoding="utf-8")
+        preview.rebuild()
+        deck.write_text(deck.read_text(encoding="utf-8").replace("  - {name: カード1, text: 本文カード1}\n", ""),
+                        encoding="utf-8")
+        preview.rebuild()
+        since = client.get("/state.json").json()["since"]
+        assert since.startswith("Since playtest-1 (v1), as pnpgen diff --game test playtest-1 latest writes it; "
+                                "every copy to print: pnpgen reprint --game test --since playtest-1\n\n"
+                                "# test: playtest-1 (v1) → v3\n"), since
+        # both saves since the tag, not the last one alone
+        assert "- カード3：text：「本文カード3」 → 「新しい本文」" in since and "- 削除：カード1 ×1" in since
+        assert html.escape("- 削除：カード1 ×1") in client.get("/").text

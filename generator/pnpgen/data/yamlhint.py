@@ -195,6 +195,32 @@ def _unclosed(lines: list[str], row: int, col: int) -> tuple[int, int, str] | No
 _COMMENTED = later(r"(?P<key>[^\s,:{}\[\]#\"'][^,:{}\[\]#]*?)[ ]*:[ ]+(?P<value>#[^,}]*)")
 
 
+def _open_quote(line: str, start: int) -> int | None:
+    """The column of a quote opening a value in the flow piece that starts at ``start`` of
+    ``line`` and not closed on the line (``text: "…, art: x}``: a designer's trial, trial77,
+    was told the '}' at its end was missing), or None."""
+    quote, opened, prev = "", 0, "x"
+    i = start
+    while i < len(line):
+        ch = line[i]
+        if quote == '"' and ch == "\\":
+            i += 2
+            continue
+        if quote and ch == quote:
+            if quote == "'" and line[i + 1:i + 2] == "'":  # '' inside single quotes: one apostrophe
+                i += 2
+                continue
+            quote, prev = "", ch
+        elif not quote and ch in "\"'" and prev in ":,{[":
+            quote, opened = ch, i
+        elif not quote and ch == "#" and line[i - 1:i] in (" ", "\t"):
+            break  # a comment: no quote opens in it
+        elif not quote and not ch.isspace():
+            prev = ch
+        i += 1
+    return opened if quote else None
+
+
 def _comment_hint(line: str, row: int) -> Hint | None:
     """A value starting with '#' (``mood: #777777``) inside a {…} piece: YAML reads it and the rest
     of the line as a comment, so the piece is never closed and PyYAML stops on a later line."""
@@ -324,6 +350,13 @@ def explain(text: str, e: yaml.MarkedYAMLError) -> Hint:
                                      "holding {, }, [, ] or ', ' in quotes")
     if ctx is not None and ctx.line != row and re.match(r"expected ',' or '[}\]]'", problem):
         pair_shown = "{…}" if "mapping" in (e.context or "") else "[…]"
+        quote = _open_quote(lines[ctx.line], ctx.column)
+        if quote is not None:  # its closing bracket read as more of the text in quotes
+            quote_mark = lines[ctx.line][quote]
+            return Hint("YAML syntax error: the quote opened here is not closed on its line, so the "
+                        f"'{pair_shown[-1]}' after it is read as more of the text", ctx.line + 1, quote + 1, None,
+                        f"the same quote mark, {quote_mark}, at the end of the text, before the ',' or "
+                        f"'{pair_shown[-1]}' that follows it")
         return Hint(f"YAML syntax error: the {pair_shown} opened here is not closed on its line", ctx.line + 1,
                     ctx.column + 1, None, f"a '{pair_shown[-1]}' at the end of line {ctx.line + 1}, and text holding "
                                           "{, }, [, ] or ', ' in quotes")

@@ -241,6 +241,12 @@ def _version(out_root: Path, edition: str, n: int) -> Version | None:
     return Version(n, read[0], read[1]) if read is not None and read[0]["number"] == n else None
 
 
+def version(out_root: Path, edition: str, n: int) -> Version | None:
+    """Version ``n`` alone (None when it is not there or damaged): the preview compares the latest
+    with the tagged one on each save without reading the 50 entries between."""
+    return _version(out_root, edition, n) if _link(out_root, edition) is None else None
+
+
 def _latest(out_root: Path, edition: str) -> Version | None:
     """The newest undamaged version this machine sealed (any, when it has no key to seal with:
     ``PNPGEN_CACHE=off``), reading no more entries than it takes (a watch session records one

@@ -77,7 +77,8 @@ def html(state: State, title: str, lang: str = "ja", per: int = PER_PAGE) -> str
     error = escape(state.error)
     note = escape(banner_note(state.error, bool(state.decks or state.sheets), state.ended))
     return f"""<!doctype html>
-<html lang="{escape(lang)}"><head><meta charset="utf-8"><title>{escape(title)} — pnpgen preview</title>
+<html lang="{escape(lang)}"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>{escape(title)} — pnpgen preview</title>
 <style>{CSS}</style></head>
 <body data-generation="{state.generation}">
 <div id="banner" class="{'shown' if error else ''}"><div id="error" class="{'shown' if error else ''}">{error}</div>
@@ -86,7 +87,8 @@ def html(state: State, title: str, lang: str = "ja", per: int = PER_PAGE) -> str
 <main id="panes">{''.join(panes)}</main>
 <aside><h2>Selected face</h2><div id="details">{escape(PICK)}</div>
 <h2 id="warned" class="{'shown' if warnings else ''}">Warnings</h2><ul id="warnings">{warnings}</ul>
-<h2>Last change</h2><ul id="changes">{changes}</ul><pre id="reprint">{escape(state.reprint)}</pre></aside>
+<h2>Last change</h2><ul id="changes">{changes}</ul><pre id="reprint">{escape(state.reprint)}</pre>
+<h2>Since the tagged version</h2><pre id="since">{escape(state.since)}</pre></aside>
 <script>const STALE = {json.dumps(STALE)}, NOTHING = {json.dumps(NOTHING)}, ENDED = {json.dumps(ENDED)},
 PICK = {json.dumps(PICK)}, PER = {per};{SCRIPT}</script>
 </body></html>
@@ -125,6 +127,12 @@ aside { padding: 1em; border-left: 1px solid #ccc; font-size: .9em; } pre { whit
   background: #b00; color: #fff; } #banner.shown { display: block; }
 #warned { display: none; } #warned.shown { display: block; } #warnings { color: #8a5a00; font-size: .85em; }
 #error { font-family: monospace; font-size: 1.05em; white-space: pre-wrap; } #note { margin-top: .4em; font-size: .9em; }
+#error, aside { overflow-wrap: anywhere; }
+@media (max-width: 700px) {  /* a phone: one column, the panel under the faces, nothing wider than the screen */
+  body { grid-template-columns: 100%; } header, #banner { grid-column: 1; }
+  aside { border-left: none; border-top: 1px solid #ccc; } main { padding: .5em; }
+  .face img { width: calc(50vw - 1.5em); } .sheet img { width: calc(100vw - 2em); }
+}
 """
 
 SCRIPT = """
@@ -140,7 +148,7 @@ function details(d, n) { const f = state.decks[d].faces[n]; const box = document
     for (const side of ['front', 'back']) if (f.svg[side]) { const a = el('a', '', side); a.href = f.svg[side];
       a.target = '_blank'; a.rel = 'noopener'; links.append(a, ' '); }
     box.append(links); }
-  const dl = el('dl'); for (const [k, v] of Object.entries(f.fields)) { dl.append(el('dt', '', k), el('dd', '', typeof v === 'string' ? v : JSON.stringify(v))); }
+  const dl = el('dl'); for (const [k, v] of Object.entries(f.fields)) { dl.append(el('dt', '', k), el('dd', '', typeof v === 'string' ? v : v === null ? '(not set)' : JSON.stringify(v))); }
   box.append(dl); picked = [d, n]; mark(); }
 function mark() { document.querySelectorAll('.face').forEach(x => x.classList.toggle('picked',
   !!picked && +x.dataset.deck === picked[0] && +x.dataset.face === picked[1])); }
@@ -195,6 +203,7 @@ function draw(s) {
   document.getElementById('warnings').replaceChildren(...s.warnings.map(w => el('li', '', w)));
   document.getElementById('warned').className = s.warnings.length ? 'shown' : '';
   document.getElementById('reprint').textContent = s.reprint;
+  document.getElementById('since').textContent = s.since;
   show(document.getElementById(open) ? open : (s.decks.length ? 'deck-0' : 'sheets'));
   repick(pick);
 }

@@ -11,6 +11,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import stat
 import sys
 import threading
@@ -21,6 +22,7 @@ from typing import Any
 from pnpgen.data.load import load_game
 from pnpgen.data.telling import plain_values
 from pnpgen.data.workspace import Workspace
+from pnpgen.engine import changelog, history
 from pnpgen.engine.bookkey import RULE_SHEET
 from pnpgen.engine.cache import Cache, States
 from pnpgen.engine.fingerprint import FileHashes
@@ -84,13 +86,14 @@ class State:
     changes: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)  # the build's warnings, workspace-relative, as a build says them
     reprint: str = ""
+    since: str = ""  # what changed since the version tagged last, as ``pnpgen diff`` writes it (``since_tagged``)
     title: str = ""  # the game's title and language as the build shown has them ("": not known)
     lang: str = ""
     ended: bool = False  # the preview has ended (the workspace gone): no save updates the page
 
     def to_json(self) -> dict[str, Any]:
         return {"generation": self.generation, "error": self.error, "decks": self.decks, "sheets": self.sheets,
-                "changes": self.changes, "warnings": self.warnings, "reprint": self.reprint, "title": self.title, "lang": self.lang,
+                "changes": self.changes, "warnings": self.warnings, "reprint": self.reprint, "since": self.since, "title": self.title, "lang": self.lang,
                 "ended": self.ended}
 
 
@@ -138,7 +141,7 @@ class Preview:
                                     warm=self.warm, unkept=_warn, states=states, hashes=hashes)[0]
                 try:
                     decks, sheets, pictures, manifest, svgs = self._read(Cache(self.out_root, states, hashes))
-                    reprint = _reprint_list(self.out)
+                    reprint = reprint_shown(manifest, _reprint_list(self.out))
                 except ValueError as e:  # a file there the build did not write (rulebook.pdf, a link left in build/)
                     raise InputError(f"{e}: the preview shows only plain files inside the game's output folder",
                                      path=self.out,
@@ -160,7 +163,8 @@ class Preview:
             self._close_documents({pid.split("-", 1)[0] for pid in pictures})
             warned = outcome.warnings if outcome.up_to_date else outcome.result.warnings
             self.state = State(self.state.generation + 1, "", decks, sheets, list(manifest.get("changes", [])),
-                               [self.ws.shown(w) for w in warned], reprint, *_title(manifest))
+                               [self.ws.shown(w) for w in warned], reprint,
+                               since_tagged(self.out_root, edition(self.slug, self.options), self.slug), *_title(manifest))
             return self.state
 
     def workspace_gone(self, why: str) -> None:
@@ -274,6 +278,12 @@ class Preview:
             decks.append({"id": record["id"], "name": deck.name if deck is not None else str(record["name"]),
                           "count": deck.count if deck is not None else int(record["count"]), "faces": faces})
         sheets = []
+        files = manifest.get("files")
+        for name in files if isinstance(files, list) else []:
+            # the copies to print now (reprint.pdf, and reprint-a3.pdf of a deck on a paper of its own),
+            # first: a designer's trial (trial77) found them named on the page but nowhere shown
+            if isinstance(name, str) and _REPRINT_PDF.fullmatch(name) and ((out / name).exists() or (out / name).is_symlink()):
+                sheets += [{"title": f"{name} p. {n + 1}", "src": picture(name, n, SHEET_PX)} for n in range(pdf(name)[2])]
         for record in manifest["decks"]:
             if record["files"]:
                 name = record["files"][0]
@@ -415,6 +425,45 @@ def _title(manifest: dict[str, Any]) -> tuple[str, str]:
     game.yaml from save to save (it kept the title the server started with, even on a reload)."""
     title, lang = manifest.get("title"), manifest.get("lang")
     return (title if isinstance(title, str) else "", lang if isinstance(lang, str) and lang.isalpha() else "")
+
+
+_REPRINT_PDF = re.compile(r"reprint(-[a-z0-9]+)?\.pdf")  # a build's reprint.pdf, reprint-a3.pdf (not reprint-since-*)
+KEPT_REPRINT = ("This change prints no new copies (reprint.pdf and reprint.txt are kept as they were): "
+                "the list below is an earlier build's.")
+
+
+def reprint_shown(manifest: dict[str, Any], listed: str) -> str:
+    """reprint.txt as the page shows it: under a change that printed nothing new (a rule paragraph
+    edited, game.yaml's rulebook:), the build keeps the files an earlier build wrote, and the page
+    says so above them — shown bare under "Last change: rulebook: … changed", its cards read as
+    that edit's (a designer's trial, trial77)."""
+    if listed and manifest.get("changes") and not manifest.get("reprint"):
+        return f"{KEPT_REPRINT}\n\n{listed}"
+    return listed
+
+
+def since_tagged(out_root: Path, edition_name: str, slug: str) -> str:
+    """What changed since the version tagged last (the set the playtesters hold), as ``pnpgen diff
+    TAG latest`` writes it, for the page's panel; or how to tag one. The history's own lines: a
+    designer's trial (trial77) found the page showing the last save's change and no version to
+    compare with."""
+    latest = history.last_version(out_root, edition_name)
+    if latest is None:
+        return ""
+    named = history.tags(out_root, edition_name)
+    tagged = sorted((n, tag) for tag, n in named.items() if n <= latest.number)
+    if not tagged:
+        return (f"{latest.name} is the latest version; tag the one you print to see here what changed since: "
+                f"pnpgen tag --game {slug} playtest-1")
+    number, tag = max(tagged, key=lambda t: t[0])
+    if number == latest.number:
+        return f"{latest.name} is {tag}: nothing changed since."
+    old = history.version(out_root, edition_name, number)
+    if old is None:
+        return ""
+    told = changelog.markdown(changelog.diff(old, latest, named))
+    return (f"Since {tag} ({old.name}), as pnpgen diff --game {slug} {tag} latest writes it; every copy to print: "
+            f"pnpgen reprint --game {slug} --since {tag}\n\n{told}")
 
 
 def _reprint_list(out: Path) -> str:
