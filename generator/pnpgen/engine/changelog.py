@@ -76,7 +76,7 @@ def diff(a: Version, b: Version, named: dict[str, int] | None = None) -> dict[st
         shared = Counter(map(_name, old["pieces"])) | Counter(map(_name, new["pieces"]))  # pieces of a name, in either
         # two pieces of one name told apart: 彗星 #1, 彗星 #111; one of a deck without names by its
         # values (#11［green・2・6］), as reprint.txt names it
-        told_before, told_now = told_apart(old["values"], new.get("values", {}), lang)
+        told_before, told_now = told_apart(old["values"], new.get("values", {}), lang, was)
 
         def name_of(label: str, told: dict[str, str] = told_now, names: Counter[str] = shared) -> str:
             return told.get(label) or numbered_name(label, names)

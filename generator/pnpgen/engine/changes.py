@@ -14,7 +14,7 @@ from pnpgen.data.deckfile import SHAPE_KEYS
 from pnpgen.data.i18n import MARKED, is_language
 from pnpgen.data.model import is_placeholder
 from pnpgen.data.printers import Printer
-from pnpgen.data.telling import TELLING_FIELDS, plain_values, telling_fields, told_by_values
+from pnpgen.data.telling import plain_values, shortest_telling_fields, told_by_values
 from pnpgen.messages import counted, msg
 from pnpgen.safetext import clipped
 
@@ -499,12 +499,12 @@ def reasons(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     names = Counter(map(_name, old_pieces)) | Counter(map(_name, new_pieces))  # pieces of a name, in either build
     # a piece whose name others share told by its values, as reprint.txt tells it (one of a deck
     # without names keeps its number here: ``#4: text``, the line kept short)
+    was = matched(old_pieces, new_pieces, old_values, new_values)  # new label → old label
     told_before, told_now = ({label: said for label, said in told.items() if not nameless(label)}
-                             for told in told_apart(old_values, new_values, "en"))
+                             for told in told_apart(old_values, new_values, "en", was))
 
     def name_of(label: str, told: dict[str, str] = told_now) -> str:
         return told.get(label) or numbered_name(label, names)
-    was = matched(old_pieces, new_pieces, old_values, new_values)  # new label → old label
     recounted = copies_only(old, new, was)
     unrecorded = translation_unrecorded(old, new)
     backs = [label for label, o in was.items() if len(new_pieces[label]) > 3 and len(old_pieces[o]) > 3
@@ -653,13 +653,15 @@ def replaced_files(old: dict[str, Any], new: dict[str, Any], label: str, old_lab
     return [name for name, h in now.items() if name in was and was[name] != h]
 
 
-def told_apart(before: dict[str, Any], now: dict[str, Any], lang: str) -> tuple[dict[str, str], dict[str, str]]:
+def told_apart(before: dict[str, Any], now: dict[str, Any], lang: str,
+               was: dict[str, str] | None = None) -> tuple[dict[str, str], dict[str, str]]:
     """The pieces no name of their own tells apart, before and now, each with the values that tell
     it from the others of its kind at the table (their numbers are places in the deck file, which
     no printed piece shows): one of a deck without names among those, ``#11［green・2・6］``; one
     whose name others share among those of its name, ``Round［5］`` (``Round #4`` when no value
-    tells it apart): the fields whose values differ among them, in the deck's order (its old
-    copies with their old values)."""
+    tells it apart): the fewest fields whose values tell them apart and did not change between the
+    builds (``was``: new label → old label, the pieces compared; else those of one label in
+    both), readable words first (``shortest_telling_fields``; its old copies with their old values)."""
     names = Counter(map(_name, before)) | Counter(map(_name, now))  # pieces of a name, in either build
     kinds_of: dict[str, str] = {}  # (each label's kind worked out once: asked twice a side, 3,000 pieces a side)
 
@@ -679,7 +681,10 @@ def told_apart(before: dict[str, Any], now: dict[str, Any], lang: str) -> tuple[
             if kind(label) and isinstance(v, dict):
                 kinds[kind(label)].append(v)
         sides.append(kinds)
-    fields = {k: list(dict.fromkeys(f for kinds in sides for f in telling_fields(kinds.get(k, []))))[:TELLING_FIELDS]
+    compared = was.items() if was is not None else ((label, label) for label in now if label in before)
+    changed = {f for n, o in compared if isinstance(now.get(n), dict) and isinstance(before.get(o), dict)
+               for f in {*now[n], *before[o]} if now[n].get(f) != before[o].get(f)}
+    fields = {k: shortest_telling_fields([sides[0].get(k, []), sides[1].get(k, [])], changed)
               for k in {*sides[0], *sides[1]}}
 
     def said(label: str, v: dict[str, Any]) -> str:

@@ -104,14 +104,15 @@ def deck_reprints(result: BuildResult, before: dict[str, Any], now: dict[str, An
         values = shown.get("values") if isinstance(shown, dict) else None
         if values is None:
             values = {label_of(p): plain_values(p.values) for p in df.deck.pieces}
-        told = told_apart(record.get("values", {}), values, lang)
+        pieces_now = {label_of(p): [p.count] for p in df.deck.pieces}
+        was = matched(record.get("pieces", {}), pieces_now, record.get("values", {}), values)  # new label → old
+        # (pieces told apart by values that did not change, as the change line and ``pnpgen diff`` tell them)
+        told = told_apart(record.get("values", {}), values, lang, was)
         pair_labels = {known(p.front, p.back, tag(p.front, p.back)): label_of(p.piece) for p in df.pairs}
         labels_now = {label_of(p) for p in df.deck.pieces if p.count > 0}
         parked_now = {label_of(p) for p in df.deck.pieces if p.count == 0}  # a count set to 0: parked
         trimmed: set[str] = set()  # old labels of pieces only taking copies out, their faces drawn one by one
         if any(pair not in new for pair in old):  # gone, renamed, or moved up (#4 of a nameless deck is #3 now)
-            was = matched(record.get("pieces", {}), {label_of(p): [p.count] for p in df.deck.pieces},
-                          record.get("values", {}), values)
             labels_now = {o for n, o in was.items() if n in labels_now}
             parked_now = {o for n, o in was.items() if n in parked_now}
             printed = {"pairs": [[p.front, p.back, p.count, label_of(p.piece), tag(p.front, p.back)]
