@@ -72,6 +72,7 @@ def snapshot(result: BuildResult) -> dict[str, Any]:
     arts = result.face_arts
     printer = printed_for(result.manifest.get("printer"))
     out: dict[str, Any] = {}
+    tiled = {deck.id for deck, on in zip(result.game.decks, result.on_paper, strict=False) if on.tiles is not None}
     for record, df in zip(result.records, result.rendered.decks, strict=True):
         pieces, values, files, grounds = {}, {}, {}, {}
         for p in df.deck.pieces:
@@ -96,6 +97,7 @@ def snapshot(result: BuildResult) -> dict[str, Any]:
             "page_art": [art_tag(arts, faces) for faces in result.home_faces.get(record.id, [])],
             "pieces": pieces, "values": values, "printer": printer, "art": files, "kind": df.deck.kind,
             **({"grounds": grounds} if grounds else {}),  # (none: a record as before grounds were kept)
+            **({"tiled": True} if df.deck.id in tiled else {}),  # (its pages kept in the history: reprint --since's tiles)
             # the deck file's options: (not its shape keys, which the size or faces tell): an edit told by name
             "options": plain_values({k: x for k, x in df.deck.options.items() if k not in SHAPE_KEYS}),
             **({"translated": langs} if langs else {}),  # (a version recorded before holds none of their texts)

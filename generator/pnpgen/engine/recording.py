@@ -198,6 +198,10 @@ def record(out_root: Path, edition: str, game, snapshot: dict[str, Any], last: V
             # each deck's options: (not in the hash: an edit of them that changes no piece is no version):
             # pnpgen diff names an option edited, old → new, not its faces as redrawn
             "options": {d: v.get("options", {}) for d, v in snapshot.items()},
+            # a tiled board's pages' signatures (not in the hash: they follow its faces): reprint --since
+            # reprints the tiles whose part of the board changed, as the build's change report does
+            **({"tile_pages": tile_pages} if (tile_pages := {d: v["pages"] for d, v in snapshot.items()
+                                                            if v.get("tiled") and v.get("pages")}) else {}),
             **({"layout": layout} if layout is not None else {})}
     kept = set(tags(out_root, edition).values())
     old = [n for n in entry_numbers(out_root, edition) if n not in kept]

@@ -280,6 +280,19 @@ def _papers_said(apart: list[str], by_paper: dict[str, list], main: str, paper: 
     return out
 
 
+def since_decks(body: dict[str, Any]) -> dict[str, Any]:
+    """A history version's decks as ``reprint --since`` compares against them: a tiled board's with
+    the pages it recorded (``tile_pages``), so only the tiles whose part of the board changed are
+    reprinted, as the build's change report names them (a trial of session 47: a 15-tile map
+    edited on tiles 1, 4 and 7 reprinted all 15); a version recorded before holds none (every tile)."""
+    pages = body.get("tile_pages")
+    decks = body["decks"]
+    if not isinstance(pages, dict):
+        return decks
+    return {d: {**v, "pages": pages[d]} if isinstance(v, dict) and isinstance(pages.get(d), list)
+            and all(isinstance(p, str) for p in pages[d]) else v for d, v in decks.items()}
+
+
 def _changed_tiles(pages: list[Page], old: list[str] | None, new: list[str], backs: bool) -> list[Page]:
     """A tiled board's tiles to print again: those whose part of the board changed
     (pdf/tilesig.py), when ``pages`` are the home sheets' own (every copy reprinted) and the
