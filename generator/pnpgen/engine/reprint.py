@@ -237,7 +237,7 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
                 lines += [f"    {n} × {piece}" for piece, n in dr.pull.items()]
             lines.append("")
         if pages:
-            files[file] = write_document(PagePlan(f"{game.title} — reprint", pages), result.arts, font,
+            files[file] = write_document(PagePlan(msg("doc.reprint", lang, title=game.title), pages), result.arts, font,
                                          images=result.images)
             if paper != sheet.paper:
                 apart.append(file)
