@@ -219,7 +219,40 @@ def matched(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any]
             # was (and is #1 once another is added)
             out[label] = at.pop(_number(label))
     out.update(_renamed_elsewhere(old, new, old_values, new_values, out))
+    out.update(_renamed_and_edited(old, new, old_values, new_values, out))
     return out
+
+
+EDITED_FIELDS = 2  # fields besides each other, at most, a piece renamed and edited at once differs in
+
+
+def _renamed_and_edited(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any],
+                        new_values: dict[str, Any], out: dict[str, str]) -> dict[str, str]:
+    """The one named piece left over of each build, one piece renamed and edited in one version (a
+    trial of session 47: a card renamed and its cost changed read as one card added and another
+    removed): paired when they are at the same place in the deck and count, differ in at most
+    ``EDITED_FIELDS`` fields (a field and its other languages one) and agree in at least as many,
+    two or more. Two pieces left on either side, or a deck of names and texts alone (a card
+    deleted and another added in its place, both fields new), pair none: merely alike."""
+    taken = set(out.values())
+    left_old = [o for o in old if o not in taken and not nameless(o)]
+    left_new = [n for n in new if n not in out and not nameless(n)]
+    if len(left_old) != 1 or len(left_new) != 1:
+        return {}
+    (was,), (label,) = left_old, left_new
+    if _number(was) != _number(label) or old[was][:1] != new[label][:1]:
+        return {}
+    ov, nv = old_values.get(was) or {}, new_values.get(label) or {}
+    fields = {_base_field(f) for f in {*ov, *nv}}
+    differ = {_base_field(f) for f in {*ov, *nv} if ov.get(f) != nv.get(f)}
+    same = {f for f in fields - differ if ov.get(f) not in (None, "", [], {})}
+    return {label: was} if differ and len(differ) <= EDITED_FIELDS and len(same) >= max(2, len(differ)) else {}
+
+
+def _base_field(field: str) -> str:
+    """``title.en`` → ``title``: a field's text in another language is that field."""
+    base, _, lang = field.rpartition(".")
+    return base if base and is_language(lang) else field
 
 
 def _renamed_elsewhere(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any],
