@@ -211,7 +211,7 @@ def matched(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any]
         was = at.get(_number(label))
         if label in out or was is None:
             continue
-        ov, nv = old_values.get(was, {}), new_values.get(label, {})
+        ov, nv = old_values.get(was) or {}, new_values.get(label) or {}
         differ = [f for f in {*ov, *nv} if ov.get(f) != nv.get(f)]
         if (one_field(differ) and old[was][:1] == new[label][:1]) or (not differ and (nameless(was) or nameless(label))):
             # the name's field alone (at the same count), in any of the game's languages; or no
