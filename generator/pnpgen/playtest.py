@@ -223,7 +223,7 @@ def reprint(ws: Workspace, args: argparse.Namespace) -> int:
     from pnpgen.engine.game import build_game
     from pnpgen.engine.options import BuildOptions
     from pnpgen.engine.output import build_lock
-    from pnpgen.engine.reprint import reprint_files
+    from pnpgen.engine.reprint import reprint_files, since_decks
     from pnpgen.engine.transaction import commit
     from pnpgen.engine.versionnames import resolve
     from pnpgen.errors import InputError
@@ -263,7 +263,7 @@ def reprint(ws: Workspace, args: argparse.Namespace) -> int:
         cache.refuse_links()  # (the last build's records read through none, as a build refuses)
         result = build_game(ws, args.game, options, cache=cache)
         papers_apart: list[str] = []  # its pages on a paper not the game's (a deck's A3), said as the build says them
-        files = reprint_files(result, options, since.body["decks"], name=f"{REPRINT_SINCE}{since.name}",
+        files = reprint_files(result, options, since_decks(since.body), name=f"{REPRINT_SINCE}{since.name}",
                               since=f"{args.since} ({since.name}, {since.body['time']})"
                               if history.tags(root, _edition(args)).get(args.since) == since.number
                               else f"{since.name} ({since.body['time']})", said=papers_apart)  # the tag the designer printed

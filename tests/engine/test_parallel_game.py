@@ -277,7 +277,7 @@ def test_with_the_faces_drawn_a_forked_process_writes_half_the_documents(tmp_pat
         outs.append((out / "test", list(written_here)))
     (one, by_one), (two, by_two) = outs
     assert len(by_one) == 4 and 1 <= len(by_two) <= 3, by_two
-    assert ("テストゲーム — 絵札" in by_two) == ("テストゲーム — all sheets" in by_two), by_two
+    assert ("テストゲーム — 絵札" in by_two) == ("テストゲーム — 全シート" in by_two), by_two
     files = sorted(p.relative_to(one) for p in one.rglob("*") if p.is_file())
     assert len(files) >= 5 and all((one / rel).read_bytes() == (two / rel).read_bytes() for rel in files)
     # an edit: a few pages to draw, the rest kept; no fork, every document written here

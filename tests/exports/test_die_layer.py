@@ -74,3 +74,15 @@ def test_the_die_line_overprints_so_a_rip_that_draws_it_leaves_the_art_whole(bui
                         stroked += 1
                         assert states.get("/OP") is True and int(states.get("/OPM", 0)) == 1, (name, states)
                 assert stroked >= 1, name
+
+
+def test_a_cut_line_file_is_titled_in_the_games_language(built):
+    """A Japanese game's die-line file was titled 「箱 — cut line (…)」 in its document information (a
+    trial of session 47), its shop files (print shop): titled in the game's language, as its book is."""
+    titles = {}
+    for name in ("town-die.pdf", "town.pdf", "town-unique.pdf", "../populous-all.pdf"):
+        with pikepdf.open(built / "populous" / "shop" / name) as doc:
+            titles[name] = str(doc.docinfo.Title)
+    assert titles == {"town-die.pdf": "ポピュラス — タウントークン（カットライン）", "town.pdf": "ポピュラス — タウントークン（入稿用）",
+                      "town-unique.pdf": "ポピュラス — タウントークン（入稿用・各面1回）",
+                      "../populous-all.pdf": "ポピュラス — 全シート"}, titles

@@ -121,6 +121,8 @@ def test_a_die_cut_piece_s_cut_path_is_a_file_beside_its_print_pages(pieces_expo
             paths = _cut_paths(die)
             assert len(paths) == sides and all(len(p) == 1 and _fits_trim(page, p[0]) for p, page in zip(paths, die.pages))
             assert all(_strokes(p, "/All") for p in die.pages)  # the トンボ, to register it with the print pages
+            # titled in the game's language (a Japanese game's was 「… — cut line (…)」: a trial of session 47)
+            assert " — カットライン (" in str(die.docinfo.Title) and "cut" not in str(die.docinfo.Title), die.docinfo.Title
         assert problems((out / f"{deck}-die.pdf").read_bytes()) == [], deck
     assert not (out / "cards-die.pdf").exists() and not (out / "board-die.pdf").exists()
     # order.csv tells the print shop which die file goes with which print file

@@ -4,6 +4,7 @@ board within 0.1 mm, and one full-size page for the shop."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from pypdf import PdfReader
@@ -412,6 +413,27 @@ def test_a_tiled_board_edited_in_one_corner_reprints_only_the_tiles_showing_it(t
                                    f"{', '.join(map(str, owners))} (page{'s' * (len(owners) > 1)} "
                                    f"{', '.join(map(str, owners))})"]
     assert len(PdfReader(out / "reprint.pdf").pages) == len(owners)
+
+
+def test_reprint_since_a_version_reprints_only_the_tiles_the_build_named(tmp_path):
+    """A trial of session 47: ``reprint --since`` a tagged version of a 15-tile map reprinted every
+    tile, where the build's own change report named tiles 1, 4 and 7: a history version recorded no
+    pages. It keeps a tiled board's now, and the reprint holds the tiles the build named."""
+    ws = make_workspace(tmp_path / "ws", deck=EDITED_BOARD, front=EDITED_FRONT)
+    build = ("build", "--game", "test", "--no-rulebook", "--jobs", "1", "-q")
+    assert run(ws, *build) == 0
+    assert run(ws, "tag", "--game", "test", "t1") == 0
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("初版", "第二版"), encoding="utf-8")
+    assert run(ws, *build) == 0
+    out = ws / "build" / "test"
+    named = json.loads((out / "manifest.json").read_text(encoding="utf-8"))["reprint"]["cards"]["sheets"]
+    assert 0 < len(named) < 4, named
+    assert run(ws, "reprint", "--game", "test", "--since", "t1", "-q") == 0
+    since = PdfReader(out / "reprint-since-v1.pdf")
+    assert len(since.pages) == len(named)
+    tiles = [int(m.group(1)) for page in since.pages for m in [re.search(r"タイル (\d+)/4", page.extract_text())] if m]
+    assert tiles == named, tiles
 
 
 def test_a_board_nearly_as_large_on_fewer_tiles_is_the_one_named(tmp_path, capsys):

@@ -6,6 +6,7 @@ is nothing a printed piece shows."""
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
@@ -54,6 +55,51 @@ def telling_fields(values: list[dict[str, Any]]) -> list[str]:
     TELLING_FIELDS)."""
     return [f for f in dict.fromkeys(f for v in values for f in v)
             if len({str(v.get(f)) for v in values}) > 1][:TELLING_FIELDS]
+
+
+COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3}){1,2}")
+
+
+def shortest_telling_fields(sides: list[list[dict[str, Any]]], changed: set[str]) -> list[str]:
+    """The fewest fields that tell apart the pieces of one kind in each build (``sides``: each
+    build's pieces' values), for the change report: those that did not change in this comparison
+    first (a piece told by the very field edited, ``Art [3, #9fb2cf, Axis]: defense: 2 → 3``, a
+    trial of session 47; one that changed only where nothing else tells them apart, ``Round [5]``),
+    the designer's readable words (a faction, a type) before numbers and colours; a field added
+    only where it tells more pieces apart, none once each is told."""
+    order = list(dict.fromkeys(f for side in sides for v in side for f in v))
+
+    def rank(f: str) -> int:
+        said = [v.get(f) for side in sides for v in side if v.get(f) not in (None, "")]
+        if said and all(isinstance(x, str) and COLOUR.fullmatch(x.strip()) for x in said):
+            return 2
+        if said and all(isinstance(x, (int, float)) or (isinstance(x, str) and _number_like(x)) for x in said):
+            return 1
+        return 0
+
+    def groups(fields: list[str]) -> int:  # (as the tag shows them: a long text cut short tells nothing past its cut)
+        return sum(len({tuple(_shown(v.get(f)) for f in fields) for v in side}) for side in sides)
+
+    whole = sum(len(side) for side in sides)
+    chosen: list[str] = []
+    for f in sorted(order, key=lambda f: (f in changed, rank(f))):
+        if groups(chosen) == whole or len(chosen) == TELLING_FIELDS:
+            break
+        if groups([*chosen, f]) > groups(chosen):
+            chosen.append(f)
+    return chosen  # (the readable first, each rank in the deck's order of its fields)
+
+
+def _shown(value: Any) -> str:
+    return "" if value in (None, "") else _clipped(plain(as_text(value, "en")).replace("\n", " "))
+
+
+def _number_like(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def told_by_values(name: str, values: dict[str, Any], fields: list[str], lang: str) -> str | None:

@@ -78,7 +78,7 @@ def diff(a: Version, b: Version, named: dict[str, int] | None = None) -> dict[st
         shared = Counter(map(_name, old["pieces"])) | Counter(map(_name, new["pieces"]))  # pieces of a name, in either
         # two pieces of one name told apart: 彗星 #1, 彗星 #111; one of a deck without names by its
         # values (#11［green・2・6］), as reprint.txt names it
-        told_before, told_now = told_apart(old["values"], new.get("values", {}), lang)
+        told_before, told_now = told_apart(old["values"], new.get("values", {}), lang, was)
 
         def name_of(label: str, told: dict[str, str] = told_now, names: Counter[str] = shared) -> str:
             return told.get(label) or numbered_name(label, names)
@@ -190,14 +190,16 @@ def markdown(d: dict[str, Any]) -> str:
                         *([_resized(e, d["decks"], say)] if e.get("size") else []),
                         *(say("count", piece=_md(c["piece"]), old=c["old"], new=c["new"]) if c["new"] or not c["old"] else
                           say("parked", piece=_md(c["piece"]), why=parked_said(c["old"], lang)) for c in e["counts"]),
-                        *(say("every_piece", n=f["pieces"], field=_md(place), old=_md(shown[0]), new=_md(shown[1]))
+                        *(say("every_piece_list", n=f["pieces"], field=_md(place), edit=edit) if edit else
+                          say("every_piece", n=f["pieces"], field=_md(place), old=_md(shown[0]), new=_md(shown[1]))
                           for f in e.get("every_piece", [])
                           for place, old, new in _places({**f, "field": f.get("header") or f["field"]})
-                          for shown in [_shown(old, new, lang)]),
-                        *(say("field", piece=_md(f["piece"]), field=_md(place), old=_md(shown[0]), new=_md(shown[1]))
+                          for edit in [_list_edit(old, new, lang)] for shown in [_shown(old, new, lang)]),
+                        *(say("field_list", piece=_md(f["piece"]), field=_md(place), edit=edit) if edit else
+                          say("field", piece=_md(f["piece"]), field=_md(place), old=_md(shown[0]), new=_md(shown[1]))
                           for f in e["fields"] if not _alike(f, e.get("every_piece", []))
                           for place, old, new in _places({**f, "field": f.get("header") or f["field"]})
-                          for shown in [_shown(old, new, lang)]),
+                          for edit in [_list_edit(old, new, lang)] for shown in [_shown(old, new, lang)]),
                         *(say("option", option=_md(o["option"]), old=_md(shown[0]), new=_md(shown[1]))
                           for o in e.get("options", []) for shown in [_shown(o["old"], o["new"], lang)]),
                         *([say("fonts", fonts=_md(", ".join(e["fonts"])))] if e.get("fonts") else []),
@@ -274,6 +276,37 @@ def _capped(lines: list[str], where: str, lang: str) -> list[str]:
         return lines
     more = len(lines) - SHOWN
     return [*lines[:SHOWN], msg("diff.more_one" if more == 1 else "diff.more", lang, n=more, where=where)]
+
+
+WHOLE_LIST = 60  # characters of a list's items, above which its change is told as items added and removed
+
+
+def _list_edit(old: Any, new: Any, lang: str) -> str:
+    """A list's change as its items added and removed, ``+0101 forest, −0102 clear`` (a trial of
+    session 47: a map's terrain list of 36 hexes, one hex edited, was quoted whole before and
+    after); "" where the whole reads as well: a short list, or one keeping no item of the other."""
+    if not (isinstance(old, list) and isinstance(new, list)) or not (set(map(_key, old)) & set(map(_key, new))) \
+            or max(len(as_text(old, lang)), len(as_text(new, lang))) <= WHOLE_LIST:
+        return ""
+    was, now = Counter(map(_key, old)), Counter(map(_key, new))
+    added, removed = now - was, was - now
+    if not added and not removed:
+        return ""  # (the same items in another order: the whole says it)
+
+    def items(values: list[Any], which: Counter[str], sign: str) -> list[str]:
+        left = Counter(which)
+        out = []
+        for v in values:
+            if left[_key(v)] > 0:
+                left[_key(v)] -= 1
+                out.append(sign + _md(plain(as_text(v, lang)) if isinstance(v, (str, list)) else _key(v)))
+        return out
+    return msg("diff.list.sep", lang).join([*items(new, added, "+"), *items(old, removed, "−")])
+
+
+def _key(item: Any) -> str:
+    """A list's item as the list edit compares and quotes it: a text as written, anything else as JSON."""
+    return item if isinstance(item, str) else json.dumps(item, ensure_ascii=False, sort_keys=True)
 
 
 def _shown(old: Any, new: Any, lang: str) -> tuple[str, str]:

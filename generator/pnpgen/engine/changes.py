@@ -15,7 +15,7 @@ from pnpgen.data.deckfile import SHAPE_KEYS
 from pnpgen.data.i18n import MARKED, is_language
 from pnpgen.data.model import is_placeholder
 from pnpgen.data.printers import Printer
-from pnpgen.data.telling import TELLING_FIELDS, plain_values, telling_fields, told_by_values
+from pnpgen.data.telling import plain_values, shortest_telling_fields, told_by_values
 from pnpgen.messages import counted, msg
 from pnpgen.safetext import clipped
 
@@ -74,6 +74,7 @@ def snapshot(result: BuildResult) -> dict[str, Any]:
     printer = printed_for(result.manifest.get("printer"))
     out: dict[str, Any] = {}
     fonts = game_fonts(result.game)
+    tiled = {deck.id for deck, on in zip(result.game.decks, result.on_paper, strict=False) if on.tiles is not None}
     for record, df in zip(result.records, result.rendered.decks, strict=True):
         pieces, values, files, grounds = {}, {}, {}, {}
         for p in df.deck.pieces:
@@ -98,6 +99,7 @@ def snapshot(result: BuildResult) -> dict[str, Any]:
             "page_art": [art_tag(arts, faces) for faces in result.home_faces.get(record.id, [])],
             "pieces": pieces, "values": values, "printer": printer, "art": files, "kind": df.deck.kind,
             **({"grounds": grounds} if grounds else {}),  # (none: a record as before grounds were kept)
+            **({"tiled": True} if df.deck.id in tiled else {}),  # (its pages kept in the history: reprint --since's tiles)
             # the deck file's options: (not its shape keys, which the size or faces tell): an edit told by name
             "options": plain_values({k: x for k, x in df.deck.options.items() if k not in SHAPE_KEYS}),
             "fonts": fonts,  # the card text's fonts (game.yaml fonts:): a font changed told by name, not as faces edited
@@ -231,7 +233,7 @@ def matched(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any]
         was = at.get(_number(label))
         if label in out or was is None:
             continue
-        ov, nv = old_values.get(was, {}), new_values.get(label, {})
+        ov, nv = old_values.get(was) or {}, new_values.get(label) or {}
         differ = [f for f in {*ov, *nv} if ov.get(f) != nv.get(f)]
         if (one_field(differ) and old[was][:1] == new[label][:1]) or (not differ and (nameless(was) or nameless(label))):
             # the name's field alone (at the same count), in any of the game's languages; or no
@@ -239,7 +241,40 @@ def matched(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any]
             # was (and is #1 once another is added)
             out[label] = at.pop(_number(label))
     out.update(_renamed_elsewhere(old, new, old_values, new_values, out))
+    out.update(_renamed_and_edited(old, new, old_values, new_values, out))
     return out
+
+
+EDITED_FIELDS = 2  # fields besides each other, at most, a piece renamed and edited at once differs in
+
+
+def _renamed_and_edited(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any],
+                        new_values: dict[str, Any], out: dict[str, str]) -> dict[str, str]:
+    """The one named piece left over of each build, one piece renamed and edited in one version (a
+    trial of session 47: a card renamed and its cost changed read as one card added and another
+    removed): paired when they are at the same place in the deck and count, differ in at most
+    ``EDITED_FIELDS`` fields (a field and its other languages one) and agree in at least as many,
+    two or more. Two pieces left on either side, or a deck of names and texts alone (a card
+    deleted and another added in its place, both fields new), pair none: merely alike."""
+    taken = set(out.values())
+    left_old = [o for o in old if o not in taken and not nameless(o)]
+    left_new = [n for n in new if n not in out and not nameless(n)]
+    if len(left_old) != 1 or len(left_new) != 1:
+        return {}
+    (was,), (label,) = left_old, left_new
+    if _number(was) != _number(label) or old[was][:1] != new[label][:1]:
+        return {}
+    ov, nv = old_values.get(was) or {}, new_values.get(label) or {}
+    fields = {_base_field(f) for f in {*ov, *nv}}
+    differ = {_base_field(f) for f in {*ov, *nv} if ov.get(f) != nv.get(f)}
+    same = {f for f in fields - differ if ov.get(f) not in (None, "", [], {})}
+    return {label: was} if differ and len(differ) <= EDITED_FIELDS and len(same) >= max(2, len(differ)) else {}
+
+
+def _base_field(field: str) -> str:
+    """``title.en`` → ``title``: a field's text in another language is that field."""
+    base, _, lang = field.rpartition(".")
+    return base if base and is_language(lang) else field
 
 
 def _renamed_elsewhere(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any],
@@ -546,13 +581,13 @@ def reasons(old: dict[str, Any], new: dict[str, Any], match: DeckMatch | None = 
     names = Counter(map(_name, old_pieces)) | Counter(map(_name, new_pieces))  # pieces of a name, in either build
     # a piece whose name others share told by its values, as reprint.txt tells it (one of a deck
     # without names keeps its number here: ``#4: text``, the line kept short)
+    match = match if match is not None and match.old is old and match.new is new else match_pieces(old, new)
+    was, recounted = match.was, match.recounted  # new label → old label; the pieces only recounted
     told_before, told_now = ({label: said for label, said in told.items() if not nameless(label)}
-                             for told in told_apart(old_values, new_values, "en"))
+                             for told in told_apart(old_values, new_values, "en", was))
 
     def name_of(label: str, told: dict[str, str] = told_now) -> str:
         return told.get(label) or numbered_name(label, names)
-    match = match if match is not None and match.old is old and match.new is new else match_pieces(old, new)
-    was, recounted = match.was, match.recounted  # new label → old label; the pieces only recounted
     unrecorded = translation_unrecorded(old, new)
     backs = [label for label, o in was.items() if len(new_pieces[label]) > 3 and len(old_pieces[o]) > 3
              and new_pieces[label][3] and new_pieces[label][3] != old_pieces[o][3] and label not in recounted]
@@ -707,13 +742,15 @@ def replaced_files(old: dict[str, Any], new: dict[str, Any], label: str, old_lab
     return [name for name, h in now.items() if name in was and was[name] != h]
 
 
-def told_apart(before: dict[str, Any], now: dict[str, Any], lang: str) -> tuple[dict[str, str], dict[str, str]]:
+def told_apart(before: dict[str, Any], now: dict[str, Any], lang: str,
+               was: dict[str, str] | None = None) -> tuple[dict[str, str], dict[str, str]]:
     """The pieces no name of their own tells apart, before and now, each with the values that tell
     it from the others of its kind at the table (their numbers are places in the deck file, which
     no printed piece shows): one of a deck without names among those, ``#11［green・2・6］``; one
     whose name others share among those of its name, ``Round［5］`` (``Round #4`` when no value
-    tells it apart): the fields whose values differ among them, in the deck's order (its old
-    copies with their old values)."""
+    tells it apart): the fewest fields whose values tell them apart and did not change between the
+    builds (``was``: new label → old label, the pieces compared; else those of one label in
+    both), readable words first (``shortest_telling_fields``; its old copies with their old values)."""
     names = Counter(map(_name, before)) | Counter(map(_name, now))  # pieces of a name, in either build
     kinds_of: dict[str, str] = {}  # (each label's kind worked out once: asked twice a side, 3,000 pieces a side)
 
@@ -733,7 +770,10 @@ def told_apart(before: dict[str, Any], now: dict[str, Any], lang: str) -> tuple[
             if kind(label) and isinstance(v, dict):
                 kinds[kind(label)].append(v)
         sides.append(kinds)
-    fields = {k: list(dict.fromkeys(f for kinds in sides for f in telling_fields(kinds.get(k, []))))[:TELLING_FIELDS]
+    compared = was.items() if was is not None else ((label, label) for label in now if label in before)
+    changed = {f for n, o in compared if isinstance(now.get(n), dict) and isinstance(before.get(o), dict)
+               for f in {*now[n], *before[o]} if now[n].get(f) != before[o].get(f)}
+    fields = {k: shortest_telling_fields([sides[0].get(k, []), sides[1].get(k, [])], changed)
               for k in {*sides[0], *sides[1]}}
 
     def said(label: str, v: dict[str, Any]) -> str:

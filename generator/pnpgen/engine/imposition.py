@@ -145,14 +145,15 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
             files += list(imposed.cuts)
             cuts.update(imposed.cuts)
             documents[files[0]] = PagePlan(f"{game.title} — {deck.name}", home)
-            documents[files[1]] = PagePlan(f"{game.title} — {deck.name} (print shop)", imposed.shop)
+            documents[files[1]] = PagePlan(msg("doc.shop", game.lang, title=f"{game.title} — {deck.name}"), imposed.shop)
             names = names_told_apart(deck.pieces, game.lang)  # (団子［1］ … 団子［13］, as the change report names them)
             orders.extend([files[2], n * (2 if p.back else 1) + 1, deck.id, p.piece.index,
                            names.get(p.piece.index, p.piece.label), p.count] for n, p in enumerate(df.pairs))
-            documents[files[2]] = PagePlan(f"{game.title} — {deck.name} (print shop, each face once)", imposed.unique)
+            documents[files[2]] = PagePlan(msg("doc.shop_unique", game.lang, title=f"{game.title} — {deck.name}"),
+                                           imposed.unique)
             if imposed.die is not None:
                 files.append(f"shop/{deck.id}-die.pdf")
-                documents[files[-1]] = PagePlan(f"{game.title} — {deck.name} (die line)", imposed.die)
+                documents[files[-1]] = PagePlan(msg("doc.die_line", game.lang, title=f"{game.title} — {deck.name}"), imposed.die)
             if home:  # (fold-over decks share fold-over sheets, sleeve inserts inserts' sheets: their layouts)
                 laid = (imposed.fold_or_sleeve or {}).get("layout")
                 own = _fold_layout(ds, deck_sheet(deck, sheet)) if laid == "fold" else \
@@ -198,7 +199,7 @@ def impose_game(rendered: RenderedGame, options: BuildOptions, on_paper: list[De
     faces = {**game.fonts, "gothic": regular, "bold": bold}
     for ops in bom_pages(game, bom, sheet.paper_mm, sheet.margin_mm, faces, fontreg.string_width_mm, game.lang):
         everything.append(Page(sheet.paper_mm, list(ops)))
-    documents[f"{game.slug}-all.pdf"] = PagePlan(f"{game.title} — all sheets", everything, bookmarks)
+    documents[f"{game.slug}-all.pdf"] = PagePlan(msg("doc.all_sheets", game.lang, title=game.title), everything, bookmarks)
     return GamePlan(documents, records, bom, orders, home_pages, home_faces, cuts, digests)
 
 

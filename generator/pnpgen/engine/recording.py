@@ -200,6 +200,10 @@ def record(out_root: Path, edition: str, game, snapshot: dict[str, Any], last: V
             "options": {d: v.get("options", {}) for d, v in snapshot.items()},
             # the card text's fonts (not in the hash): pnpgen diff names a font changed, not faces as redrawn
             **({"fonts": fonts} if (fonts := next((v.get("fonts") for v in snapshot.values()), None)) else {}),
+            # a tiled board's pages' signatures (not in the hash: they follow its faces): reprint --since
+            # reprints the tiles whose part of the board changed, as the build's change report does
+            **({"tile_pages": tile_pages} if (tile_pages := {d: v["pages"] for d, v in snapshot.items()
+                                                            if v.get("tiled") and v.get("pages")}) else {}),
             **({"layout": layout} if layout is not None else {})}
     kept = set(tags(out_root, edition).values())
     old = [n for n in entry_numbers(out_root, edition) if n not in kept]

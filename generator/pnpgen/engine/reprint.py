@@ -109,20 +109,22 @@ def deck_reprints(result: BuildResult, before: dict[str, Any], now: dict[str, An
         values = shown.get("values") if isinstance(shown, dict) else None
         if values is None:
             values = {label_of(p): plain_values(p.values) for p in df.deck.pieces}
-        told = told_apart(record.get("values", {}), values, lang)
+        match = (matches or {}).get(df.deck.id)
+        if match is not None and not (match.old is record and match.new is shown and from_snapshot
+                                      and values is shown.get("values")):
+            match = None  # (the same two records only: the snapshot's pieces are these, its pairs the ones printed)
+        was = match.was if match is not None else matched(  # new label → old
+            record.get("pieces", {}), {label_of(p): [p.count] for p in df.deck.pieces}, record.get("values", {}), values)
+        # (pieces told apart by values that did not change, as the change line and ``pnpgen diff`` tell them)
+        told = told_apart(record.get("values", {}), values, lang, was)
         pair_labels = {known(p.front, p.back, tag(p.front, p.back)): label_of(p.piece) for p in df.pairs}
         labels_now = {label_of(p) for p in df.deck.pieces if p.count > 0}
         parked_now = {label_of(p) for p in df.deck.pieces if p.count == 0}  # a count set to 0: parked
         trimmed: set[str] = set()  # old labels of pieces only taking copies out, their faces drawn one by one
         if any(pair not in new for pair in old):  # gone, renamed, or moved up (#4 of a nameless deck is #3 now)
-            match = (matches or {}).get(df.deck.id)
-            if match is not None and match.old is record and match.new is shown and from_snapshot \
-                    and values is shown.get("values"):
-                # (the same two records: the snapshot's pieces are these, its pairs the ones printed)
-                was, recounted = match.was, match.recounted
+            if match is not None:
+                recounted = match.recounted
             else:
-                was = matched(record.get("pieces", {}), {label_of(p): [p.count] for p in df.deck.pieces},
-                              record.get("values", {}), values)
                 printed = {"pairs": [[p.front, p.back, p.count, label_of(p.piece), tag(p.front, p.back)]
                                      for p in df.pairs]}
                 recounted = copies_only(record, printed, was)
@@ -248,7 +250,7 @@ def reprint_files(result: BuildResult, options: BuildOptions, before: dict[str, 
                 lines += [f"    {n} × {piece}" for piece, n in dr.pull.items()]
             lines.append("")
         if pages:
-            files[file] = write_document(PagePlan(f"{game.title} — reprint", pages), result.arts, font,
+            files[file] = write_document(PagePlan(msg("doc.reprint", lang, title=game.title), pages), result.arts, font,
                                          images=result.images)
             if paper != sheet.paper:
                 apart.append(file)
@@ -289,6 +291,19 @@ def _papers_said(apart: list[str], by_paper: dict[str, list], main: str, paper: 
         else:
             out.append(msg("reprint.papers.all", lang, file=file, paper=paper_title(on), other=paper_title(paper)))
     return out
+
+
+def since_decks(body: dict[str, Any]) -> dict[str, Any]:
+    """A history version's decks as ``reprint --since`` compares against them: a tiled board's with
+    the pages it recorded (``tile_pages``), so only the tiles whose part of the board changed are
+    reprinted, as the build's change report names them (a trial of session 47: a 15-tile map
+    edited on tiles 1, 4 and 7 reprinted all 15); a version recorded before holds none (every tile)."""
+    pages = body.get("tile_pages")
+    decks = body["decks"]
+    if not isinstance(pages, dict):
+        return decks
+    return {d: {**v, "pages": pages[d]} if isinstance(v, dict) and isinstance(pages.get(d), list)
+            and all(isinstance(p, str) for p in pages[d]) else v for d, v in decks.items()}
 
 
 def _changed_tiles(pages: list[Page], old: list[str] | None, new: list[str], backs: bool) -> list[Page]:

@@ -86,7 +86,7 @@ class CounterPages:
 
 
 def counter_pages(style: PageStyle, grid: CounterSheets, faces: Sequence[UniqueFace], title: str,
-                  die_on_page: bool) -> CounterPages:
+                  die_on_page: bool, cut_title: str = "") -> CounterPages:
     """Every copy of every face on sheets of ``grid``, in print order; each sheet's front page,
     then its back page (a deck with backs). The cut lines on the pages with ``die_on_page``,
     else in a file of their own whose pages register with the print pages."""
@@ -114,7 +114,7 @@ def counter_pages(style: PageStyle, grid: CounterSheets, faces: Sequence[UniqueF
             for i in shown:
                 face_pages[i][0 if side == "front" else 1].append(len(pages))
     pdf = write_document(PagePlan(title, pages), style.arts, style.font, cmyk=style.cmyk, images=style.images)
-    cut = b"" if die_on_page else write_document(PagePlan(f"{title} — cut line", die_pages), style.arts, style.font,
+    cut = b"" if die_on_page else write_document(PagePlan(cut_title or f"{title} — cut line", die_pages), style.arts, style.font,
                                                  cmyk=style.cmyk, images=style.images)
     return CounterPages(pdf, cut, where, sides, face_pages)
 

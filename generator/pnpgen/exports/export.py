@@ -231,7 +231,7 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
             else:
                 result.order.extend(shop.deck_files(preset, style, faces, made[-1][1], result.warnings,
                                                     shop.Finish(pdfx, str(game.date), outline, edition, originals,
-                                                                cmyk_files, placed),
+                                                                cmyk_files, placed, game.lang),
                                                     result.black, pngs))
             thumbs.extend(contact.thumbnails(style, faces, game.lang))
         result.order.extend(OrderRow("", "", "", o.deck.id, "", o.deck.name, 0, f"left out: {o.why}; {o.takes_it}")

@@ -20,7 +20,7 @@ from pnpgen.exports.order import OrderRow
 from pnpgen.exports.presets import Preset
 from pnpgen.faces.grouped import SHOWN
 from pnpgen.impose.sheets import face_label, face_labels
-from pnpgen.messages import counted
+from pnpgen.messages import counted, msg
 from pnpgen.pdf.black import K100, k_only
 from pnpgen.pdf.colour import HeavyPicture, over_limit, pictures_over_limit
 from pnpgen.pdf.imagestream import ImageStream
@@ -60,6 +60,9 @@ class Finish:
     # the art files each piece places as pictures, by deck, piece label and pixel size: a picture
     # converted from RGB is named by the one file of its size its page's piece places
     placed: Mapping[tuple[str, str, int, int], frozenset[str]] = field(default_factory=dict)
+    # the game's language: a cut-line file's title in it, as the book's title is (「箱 — カットライン」, not
+    # 「箱 — cut line」 in a Japanese game's box-die.pdf: a trial of session 47)
+    lang: str = "en"
 
 
 def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
@@ -82,7 +85,8 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
     if grid is not None:  # tokens ganged on counter sheets, every copy once, each cut along its path
         on_page = preset.cut_line == "page"
         die_name = "" if on_page else f"{deck.id}-die.pdf"
-        sheets = counter_pages(style, grid, faces, title, on_page)
+        cut_title = msg("shop.cut_line", finish.lang, title=title)
+        sheets = counter_pages(style, grid, faces, title, on_page, cut_title)
         pdf, where, page_sides = sheets.pdf, sheets.where, sheets.sides
         templates = [_template(deck, side) for side in page_sides]
         keys = [""] * len(page_sides)
@@ -102,7 +106,7 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
         warnings.extend(_bare(style, [(at, side, image, READ_PX_PER_MM) for (_, (at, side)), image
                                       in zip(shown, rendered(alone, list(range(len(shown))), READ_PX_PER_MM))]))
         if die_name:
-            files[die_name] = make_x1a(sheets.die, finish.pdfx, f"{title} — cut line", finish.date,
+            files[die_name] = make_x1a(sheets.die, finish.pdfx, cut_title, finish.date,
                                        finish.edition) if finish.pdfx else sheets.die
     else:
         pdf = _face_pages(preset, style, faces, files, warnings, finish, title, rows, page_sides, where, templates, keys)
@@ -179,7 +183,7 @@ def _face_pages(preset: Preset, style: PageStyle, faces: list[UniqueFace], files
                                   for i, image in zip(shown, rendered(pdf, shown, READ_PX_PER_MM))]))
     if die_name:
         # the cut line beside the print pages, which a printer that prints every spot colour never prints
-        die_title = f"{deck.name} — cut line ({preset.name})"
+        die_title = msg("shop.cut_line", finish.lang, title=deck.name) + f" ({preset.name})"
         die = die_pdf(style, die_title, ["front", "back"] if any(face.back is not None for face in faces) else ["front"])
         files[die_name] = make_x1a(die, finish.pdfx, die_title, finish.date, finish.edition) if finish.pdfx else die
     return pdf
