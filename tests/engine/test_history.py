@@ -374,6 +374,21 @@ def test_the_changelog_quotes_a_text_as_the_card_reads_without_its_markup():
     assert "- 竜：lines：「火／水」 → 「火／{ice}」" in lines, lines
 
 
+def test_the_changelog_keeps_an_escaped_icon_escaped():
+    """\\{vp\\} (the characters {vp} printed) was quoted as the icon {vp}: 「{vp}と{vp}」 for a text
+    of one of each; the escaped one stays escaped, as written ({1}, never an icon, as it is)."""
+    from pnpgen.engine.changelog import markdown
+
+    fields = [{"piece": "騎士", "field": "text", "old": "\\{vp\\}と{vp}", "new": "\\{vp\\}と{vp}を得る{1}"}]
+    entry = {"name": "カード", "count": [3, 3], "added": [], "removed": [], "fields": fields, "faces": [],
+             "back_changed": False, "counts": []}
+    about = {"version": "v1", "time": "t", "draft": "1", "hash": "h"}
+    lines = markdown({"game": "test", "lang": "ja", "from": about, "to": about | {"version": "v2"},
+                      "decks": {"cards": entry}, "rulebook": {"changed": [], "added": [], "removed": []}}).splitlines()
+    # (Markdown's own escape before each backslash: the page shows \{vp\}と{vp})
+    assert "- 騎士：text：「\\\\{vp\\\\}と{vp}」 → 「\\\\{vp\\\\}と{vp}を得る{1}」" in lines, lines
+
+
 ENGLISH_DRAFT = """# Test (Draft 1)
 
 ## Components
