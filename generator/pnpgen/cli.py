@@ -16,6 +16,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pnpgen
@@ -209,6 +210,7 @@ def main(argv: list[str] | None = None, own_process: bool = False) -> int:
         ws = None
         try:
             ws = find_workspace()
+            _cache_kept_apart(ws.root, args)
             if isinstance(getattr(args, "game", None), str):
                 args.game = ws.game_named(args.game)
                 # --lang naming the game's default language: the edition a plain build makes (a
@@ -253,6 +255,17 @@ def _run_by(command: str) -> Callable[..., int]:
         if run is not None:
             return run
     raise AssertionError(f"no function runs the command {command!r}")
+
+
+def _cache_kept_apart(root: Path, args: Any) -> None:
+    """The machine cache is never one of the workspace's or the output folder's folders (usercache)."""
+    from pnpgen import usercache
+
+    out = getattr(args, "out", None) if args.command in OUT_FOLDER_COMMANDS else None
+    usercache.refuse_inside([(root, "the workspace"), *([(Path(out), "the output folder")] if out else [])])
+
+
+OUT_FOLDER_COMMANDS = frozenset({"build", "watch", "rulebook", "check", "clean", "export"})  # --out: a folder
 
 
 def _folder_exists() -> bool:

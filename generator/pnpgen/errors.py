@@ -295,6 +295,21 @@ def suggest(word: str, choices: Iterable[str], cutoff: float = 0.6) -> str:
 _PARSER_HINT = later(r",?\s*(?:try XML_PARSE_HUGE|use XML_PARSE_HUGE option)")
 
 
+GZIP_MAGIC = b"\x1f\x8b"
+COMPRESSED_SVG = "it is a compressed SVG (an .svgz, gzip) named .svg, which pnpgen does not unpack"
+SAVE_UNCOMPRESSED = "the SVG saved uncompressed (Inkscape: Save As… Inkscape SVG or Plain SVG, not Compressed)"
+
+
+def compressed_svg(path: Path | str) -> bool:
+    """Whether an SVG the XML parser could not read starts as gzip does: an ``.svgz`` renamed
+    ``.svg`` is told so, not as "Start tag expected, '<' not found"."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(2) == GZIP_MAGIC
+    except OSError:
+        return False
+
+
 def parser_said(message: str) -> str:
     """An XML parser's message on one line, as a designer reads it: libxml2's own limits (a value
     over 10 MB, nesting past 256) end in advice to the programmer ('try XML_PARSE_HUGE') and a

@@ -10,7 +10,8 @@ draft's slips of the pen (rulebook/grammar.py), a book's paragraphs' lines (rule
 pnpgen's own labels (messages/), a picture's print bytes as converted or resampled (data/artfile.py).
 
 The folder is ``$PNPGEN_CACHE``, else ``$XDG_CACHE_HOME/pnpgen``, else ``~/.cache/pnpgen``;
-``PNPGEN_CACHE=off``, or a relative path, keeps nothing. One file per content (named by the SHA-256 of the content and
+``PNPGEN_CACHE=off``, or a relative path, keeps nothing; an absolute one inside the workspace or
+the output folder is refused (``refuse_inside``). One file per content (named by the SHA-256 of the content and
 of what reads it), in Python's ``marshal`` format — plain values only, so reading an entry runs
 no code — behind the SHA-256 of its bytes. A damaged or foreign entry is ignored and made again;
 a folder that cannot be written means every run works it out again. Outputs are the same bytes
@@ -46,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen.atomic import still_running
+from pnpgen.errors import InputError
 from pnpgen.patterns import later
 
 SECRET_BYTES = 32
@@ -72,18 +74,48 @@ def file_stamp(st: os.stat_result) -> tuple[int, int, int, int]:
 
 def folder(kind: str) -> Path | None:
     """Where entries of ``kind`` live (None: nowhere to keep them)."""
+    base = machine_folder()[0]
+    return base / kind if base is not None else None
+
+
+def machine_folder() -> tuple[Path | None, str]:
+    """The machine cache's folder (None: nowhere to keep anything) and the variable that named it."""
     given = os.environ.get("PNPGEN_CACHE")
     if given == "off":
-        return None
+        return None, "PNPGEN_CACHE"
     xdg = os.environ.get("XDG_CACHE_HOME")
+    xdg_used = bool(xdg and os.path.isabs(xdg))
     try:  # a relative XDG_CACHE_HOME is no folder (the XDG spec: ignored)
-        base = Path(given) if given else Path(xdg if xdg and os.path.isabs(xdg) else Path.home() / ".cache") / "pnpgen"
+        base = Path(given) if given else Path(xdg if xdg and xdg_used else Path.home() / ".cache") / "pnpgen"
     except (RuntimeError, KeyError):  # no home folder
-        return None
+        return None, "HOME"
     # A relative folder (PNPGEN_CACHE=cache, HOME=.) is one in the folder pnpgen runs in, the
     # workspace, maybe a stranger's: its key would seal that workspace's planted records, its
     # compiled templates run as code. None: nothing kept.
-    return base / kind if base.is_absolute() else None
+    named_by = "PNPGEN_CACHE" if given else "XDG_CACHE_HOME" if xdg_used else "HOME"
+    return (base if base.is_absolute() else None), named_by
+
+
+def refuse_inside(folders: Iterable[tuple[Path, str]]) -> None:
+    """An absolute machine cache inside the workspace or the output folder (``PNPGEN_CACHE=$PWD``)
+    would be written among the game's files, its folders made the user's alone, and its key and
+    compiled templates go wherever the workspace is shared or committed, as a relative one would
+    (which is no cache at all): refused, saying where to put it instead."""
+    base, named_by = machine_folder()
+    if base is None or named_by == "HOME":  # (a workspace may be the home folder itself: its ~/.cache is not the game's)
+        return
+    try:
+        real = base.resolve()
+    except (OSError, RuntimeError):
+        return
+    for where, what in folders:
+        with contextlib.suppress(OSError, RuntimeError):
+            if real.is_relative_to(where.resolve()):
+                raise InputError(
+                    f"{named_by} puts pnpgen's machine cache ({base}) inside {what} ({where}): its key, "
+                    f"compiled templates and folders would be written among the game's files",
+                    expected=f"{named_by} naming a folder outside the workspace and the output folder "
+                             "(as the default ~/.cache/pnpgen), or PNPGEN_CACHE=off to keep nothing")
 
 
 def key(*parts: bytes) -> str:

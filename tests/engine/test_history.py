@@ -355,23 +355,37 @@ def test_the_changelog_shows_entities_and_strike_marks_as_written():
     assert "- {coin}の騎士: ×1 → ×3" in md.splitlines()  # braces are no Markdown: it read \\{coin\\}
 
 
+def _changelog_lines(fields: list[dict]) -> list[str]:
+    """The Markdown changelog's lines for one deck, カード, whose fields changed as ``fields`` say."""
+    from pnpgen.engine.changelog import markdown
+
+    entry = {"name": "カード", "count": [3, 3], "added": [], "removed": [], "fields": fields, "faces": [],
+             "back_changed": False, "counts": []}
+    about = {"version": "v1", "time": "t", "draft": "1", "hash": "h"}
+    return markdown({"game": "test", "lang": "ja", "from": about, "to": about | {"version": "v2"},
+                     "decks": {"cards": entry}, "rulebook": {"changed": [], "added": [], "removed": []}}).splitlines()
+
+
 def test_the_changelog_quotes_a_text_as_the_card_reads_without_its_markup():
     """A text's change quoted its markup raw, \\*\\*2{vp}\\*\\*, noise to a playtester (fixesQ): it reads
     as reprint.txt and the change line name a piece (an icon by its name, bold and colour left
     out); a change of nothing but the markup is quoted as written, or it read 「2」 → 「2」."""
-    from pnpgen.engine.changelog import markdown
-
     fields = [{"piece": "騎士", "field": "text", "old": "**2{vp}**を得る。", "new": "**3{vp}**を得る。[accent]捨てる[/accent]"},
               {"piece": "魔女", "field": "text", "old": "**2**枚引く", "new": "2枚引く"},
               {"piece": "竜", "field": "lines", "old": ["**火**", "水"], "new": ["火", "{ice}"]}]
-    entry = {"name": "カード", "count": [3, 3], "added": [], "removed": [], "fields": fields, "faces": [],
-             "back_changed": False, "counts": []}
-    about = {"version": "v1", "time": "t", "draft": "1", "hash": "h"}
-    lines = markdown({"game": "test", "lang": "ja", "from": about, "to": about | {"version": "v2"},
-                      "decks": {"cards": entry}, "rulebook": {"changed": [], "added": [], "removed": []}}).splitlines()
+    lines = _changelog_lines(fields)
     assert "- 騎士：text：「2{vp}を得る。」 → 「3{vp}を得る。捨てる」" in lines, lines
     assert "- 魔女：text：「\\*\\*2\\*\\*枚引く」 → 「2枚引く」" in lines, lines
     assert "- 竜：lines：「火／水」 → 「火／{ice}」" in lines, lines
+
+
+def test_the_changelog_keeps_an_escaped_icon_escaped():
+    """\\{vp\\} (the characters {vp} printed) was quoted as the icon {vp}: 「{vp}と{vp}」 for a text
+    of one of each; the escaped one stays escaped, as written ({1}, never an icon, as it is)."""
+    fields = [{"piece": "騎士", "field": "text", "old": "\\{vp\\}と{vp}", "new": "\\{vp\\}と{vp}を得る{1}"}]
+    lines = _changelog_lines(fields)
+    # (Markdown's own escape before each backslash: the page shows \{vp\}と{vp})
+    assert "- 騎士：text：「\\\\{vp\\\\}と{vp}」 → 「\\\\{vp\\\\}と{vp}を得る{1}」" in lines, lines
 
 
 ENGLISH_DRAFT = """# Test (Draft 1)

@@ -222,6 +222,20 @@ def test_a_hidden_deck_file_is_noted_not_built_in_silence(tmp_path, capsys):
         in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(("name", "fix"), [("..yaml", "give it a name before .yaml (the deck's id, say cards.yaml)"),
+                                            ("...yml", "give it a name before .yml (the deck's id, say cards.yml)"),
+                                            (".yaml", "give it a name before .yaml (the deck's id, say cards.yaml)"),
+                                            (".monsters.yml", "name it monsters.yml")])
+def test_a_hidden_deck_file_with_no_name_is_told_to_get_one(tmp_path, capsys, name, fix):
+    """``..yaml`` stripped of its dots is ``yaml``: "name it yaml" named no deck file."""
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
+    decks = ws / "data" / "test" / "decks"
+    (decks / name).write_text((decks / "cards.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 0
+    said = capsys.readouterr()
+    assert f"decks/{name}: passed over (a hidden file, not a deck: {fix} to build it)" in said.out + said.err
+
+
 @pytest.mark.parametrize("name", [".cards.yaml.swp", ".cards.yaml.swo", ".cards.yaml.swx", "4913", "5036", "cards.yaml~",
                                   ".#cards.yaml", "#cards.yaml#", ".~lock.deck.ods#", "~$deck.xlsx", "._cards.yaml",
                                   ".DS_Store", "cards.yaml.tmp.1234", "cards.yaml___jb_tmp___", "cards.yaml___jb_old___"])

@@ -219,3 +219,16 @@ def test_an_svg_picture_past_the_parsers_limits_is_told_to_be_made_smaller_not_w
     err = capsys.readouterr().err
     assert "cards.yaml:7:20: pieces.1.art: cannot read the SVG art/a.svg: " in err and "(more than pnpgen reads)" in err \
         and "(expected an SVG within the limits pnpgen reads (at most 10,000,000 characters in one attribute" in err, err
+
+
+def test_a_compressed_svg_picture_named_svg_is_told_to_be_saved_uncompressed(tmp_path, capsys):
+    """An .svgz renamed .svg was told "Start tag expected, '<' not found": it is told what it is."""
+    import gzip
+
+    ws = picture_workspace(tmp_path / "ws", "  - {name: A, art: a.svg}\n", PICTURE_FRONT, {})
+    (ws / "data" / "test" / "art" / "a.svg").write_bytes(
+        gzip.compress(b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 40"><rect width="40" height="40"/></svg>'))
+    assert run(ws, "check", "--game", "test") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cards.yaml:7:20: pieces.1.art: cannot read the SVG art/a.svg: it is a compressed " \
+        "SVG (an .svgz, gzip) named .svg" in err and "(expected the SVG saved uncompressed" in err, err

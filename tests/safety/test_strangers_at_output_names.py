@@ -93,3 +93,29 @@ def test_a_pipe_at_an_output_name_is_kept_and_never_read(tmp_path, capsys):
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 2
     assert "build/test/reprint.pdf: not a file pnpgen wrote (a pipe or a device)" in capsys.readouterr().err
     assert not (ws / "build" / "test" / "reprint.pdf").is_file()
+
+
+def test_an_export_keeps_a_designers_own_file_at_its_output_names(tmp_path, capsys):
+    """``pnpgen export`` wrote over a file of the designer's at a name its last export did not write
+    (a new deck's ``extra.pdf``), and removed one put in place of a file it had written when that
+    deck went: the build's rule, for exports too (left47)."""
+    ws = make_workspace(tmp_path / "ws", pieces=["カード1"])
+    out = ws / "build" / "test" / "doujin"
+    assert run(ws, "export", "--game", "test", "--preset", "doujin", "-q") == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    (out / "extra.pdf").write_bytes(MINE)
+    _new_deck(ws, 1)
+    capsys.readouterr()
+    assert run(ws, "export", "--game", "test", "--preset", "doujin", "-q") == 2
+    err = capsys.readouterr().err
+    assert "build/test/doujin/extra.pdf: not a file pnpgen wrote (yours), where this export writes one: kept as it " \
+        "is, nothing written" in err and "the same export again; or the export written elsewhere, --out DIR" in err, err
+    assert (out / "extra.pdf").read_bytes() == MINE
+    assert {p.name: p.read_bytes() for p in out.iterdir() if p.name != "extra.pdf"} == before
+    (out / "extra.pdf").unlink()
+    assert run(ws, "export", "--game", "test", "--preset", "doujin", "-q") == 0
+    assert (out / "extra.pdf").read_bytes().startswith(b"%PDF-")
+    (out / "extra.pdf").write_bytes(MINE)  # put in the place of the file the export wrote
+    (ws / "data" / "test" / "decks" / "extra.yaml").unlink()
+    assert run(ws, "export", "--game", "test", "--preset", "doujin", "-q") == 0
+    assert (out / "extra.pdf").read_bytes() == MINE  # not the export's any more: kept, though its deck went

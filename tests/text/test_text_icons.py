@@ -296,3 +296,23 @@ def test_an_icon_painted_with_a_gradient_is_refused_naming_its_file(tmp_path):
     with pytest.raises(icons.IconError, match=rf"^icon {re.escape(str(path))}:3: <circle> is filled with 'url\(#g\)', "
                                               r"a gradient or pattern: icons may only use plain colours"):
         icons.load(path)
+
+
+def test_a_compressed_icon_is_read_unpacked_to_at_most_an_icons_size(tmp_path):
+    """An .svgz named .svg (libxml2 unpacked it whole from the file: 200 KB of gzip could unpack
+    to gigabytes of elements) is read, unpacked no further than an icon may be."""
+    import gzip
+
+    small = tmp_path / "small.svg"
+    small.write_bytes(gzip.compress(b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><rect width="8" height="8"/></svg>'))
+    assert icons.load(small)[1] == (0.0, 0.0, 8.0, 8.0)
+    bomb = tmp_path / "bomb.svg"
+    bomb.write_bytes(gzip.compress(b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8">'
+                                   + b"<g/>" * 1_000_000 + b"</svg>"))
+    assert bomb.stat().st_size < icons.MAX_ICON_BYTES
+    with pytest.raises(icons.IconError, match=r"bomb\.svg unpacks to more than 200,000 bytes"):
+        icons.load(bomb)
+    broken = tmp_path / "broken.svg"
+    broken.write_bytes(gzip.compress(b"<svg/>")[:12])
+    with pytest.raises(icons.IconError, match=r"broken\.svg is not valid SVG: it is a compressed SVG .*, and damaged"):
+        icons.load(broken)

@@ -21,7 +21,7 @@ from lxml import etree
 from pnpgen import usercache
 from pnpgen.data.picturebytes import PNG_SIGNATURE, checked_whole, picture_hash
 from pnpgen.data.pixels import JPEG_QUALITY, opaque_rgb, plain_cmyk, resampled, srgb_as_is
-from pnpgen.errors import InputError, Where, parser_said
+from pnpgen.errors import COMPRESSED_SVG, SAVE_UNCOMPRESSED, InputError, Where, compressed_svg, parser_said
 
 if TYPE_CHECKING:  # Pillow is imported where a picture is read: a game without art never loads it
     from PIL import Image
@@ -199,6 +199,9 @@ def _svg_size(path: Path, name: str, where, key: str) -> tuple[float, float]:
                 while element.getprevious() is not None:
                     del element.getparent()[0]
     except etree.XMLSyntaxError as e:
+        if compressed_svg(path):
+            raise InputError(f"cannot read the SVG {name}: {COMPRESSED_SVG}", key=key, expected=SAVE_UNCOMPRESSED,
+                             **where_parts(where)) from None
         said = parser_said(e.msg)
         entity = e.msg.startswith("Entity '") and "not defined" in e.msg  # (as svg/style.py parses it: one naming a file)
         raise InputError(f"cannot read the SVG {name}: {said}", key=key, expected="the entity declared in the "

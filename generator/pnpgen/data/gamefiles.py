@@ -128,9 +128,14 @@ def deck_files(game: Game) -> list[Path]:
             if path.name != path.name.rstrip() and is_deck_name(path.name.rstrip()):  # (passed over: "no deck files")
                 raise InputError(f"a deck file's name ends in a space after its ending: {path.name!r}", path=folder,
                                  expected=f"the file renamed {path.name.rstrip()}")
-            if path.name.startswith(".") and Path(path.name).suffix.lower() in DECK_ENDINGS:
+            shown = path.name.lstrip(".")
+            if path.name.startswith(".") and (Path(path.name).suffix.lower() in DECK_ENDINGS
+                                              or f".{shown.lower()}" in DECK_ENDINGS):
+                # ``..yaml`` has no name before its ending: "name it yaml" built nothing
+                fix = (f"name it {shown}" if Path(shown).suffix.lower() in DECK_ENDINGS and Path(shown).stem
+                       else f"give it a name before .{shown} (the deck's id, say cards.{shown})")
                 game.notes.append(f"data/{game.slug}/decks/{path.name}: passed over (a hidden file, not a deck: "
-                                  f"name it {path.name.lstrip('.')} to build it)")
+                                  f"{fix} to build it)")
             continue
         bad = name_control_char(path.name)
         if bad:  # the deck id names its files, its objects in exports, and every message about it

@@ -62,6 +62,7 @@ _ESCAPED = r"\\[\\*\[\]{}|｜]"
 # reading, and {漢字|かんじ\} is no ruby at all), a backslash before anything else the backslash itself
 RUBY_PART = r"(?:" + _ESCAPED + r"|\\(?![\\*\[\]{}|｜])|[^{}|｜\n\\])"
 RUBY_MARK = r"\{" + RUBY_PART + r"+(?:[|｜]" + RUBY_PART + r"+)+\}"
+_AS_ICON = re.compile(r"(?<!\{)\{(" + _ICON_NAME + r")\}(?!\})")  # text that would read as an icon token
 _UNESCAPE = later(r"\\([\\*\[\]{}|｜])")
 _TOKEN = re.compile(
     r"\\(?P<esc>[\\*\[\]{}|｜])"
@@ -255,15 +256,15 @@ def plain(text: str, palette: Mapping[str, str] | None = None, icons: bool = Fal
     change report): an icon as its name, a word set apart by spaces (``{star}の騎士`` → ``star
     の騎士``), ruby as its base; without a palette every ``[name]…[/name]`` pair counts as a colour.
     ``icons``: an icon kept as its token, as written (``{star}の騎士``: ``pnpgen diff``, where ``star
-    の騎士`` read as a word of the text)."""
+    の騎士`` read as a word of the text), and text that would read as one escaped as written (``\\{star\\}``)."""
     if not _MAY_HOLD_MARKUP.search(text):  # (no token can begin: the text is its one span, as parse reads it;
         return str(text)                   # a piece's FieldText as the plain str the spans' join makes)
     out = []
     for para in parse(text, _EveryColour() if palette is None else palette):
         line = ""
         for i, span in enumerate(para):
-            if span.kind != ICON:
-                line += span.text
+            if span.kind != ICON:  # (icons kept: a text's escaped \{vp\} stays escaped, told from the icon {vp})
+                line += _AS_ICON.sub(r"\\{\1\\}", span.text) if icons else span.text
                 continue
             if icons:
                 line += "{" + span.text + "}"

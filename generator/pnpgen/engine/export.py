@@ -23,11 +23,11 @@ from pnpgen.data.load import load_game
 from pnpgen.data.model import Game, shown_in_exports
 from pnpgen.data.spreadsheets import SUFFIXES as SPREADSHEETS
 from pnpgen.data.workspace import Workspace
-from pnpgen.engine.cache import Cache, plain_file, safe_rel
+from pnpgen.engine.cache import Cache, as_written, plain_file, safe_rel
 from pnpgen.engine.fingerprint import code, fingerprint, sha
 from pnpgen.engine.fresh import StaleExport, inputs_of
 from pnpgen.engine.journal import recover
-from pnpgen.engine.output import build_lock, inside, mark
+from pnpgen.engine.output import build_lock, inside, mark, refuse_strangers
 from pnpgen.engine.transaction import commit
 from pnpgen.errors import InputError
 from pnpgen.exports.options import RECORD, ExportOptions
@@ -244,6 +244,13 @@ def write_export(result: ExportResult, inputs: str | None = None, slug: str = ""
         then = _last(root, slug, options, out) if options is not None else {}
         kept, others = _kept(then, result, out, set(options.decks) if options is not None else set())
         files = _files(result, out, kept)
+        # names an export wrote here and may write again: another deck's file edited since a --deck export
+        # (not kept, so not in its files) is still one, made again by the next export of every deck
+        left = sorted({name for name in others if name not in kept}
+                      | {name for name in then.get("left", ()) if name not in result.files})
+        if "files" in then:  # (a last export recorded: a name it did not write is not its own to replace, as a build's)
+            refuse_strangers({*then["files"], *then.get("left", ()), RECORD},
+                             {p.relative_to(out).as_posix(): data for p, data in files.items()}, out, "export")
         if inputs is not None and options is not None:
             digests = {p.relative_to(out).as_posix(): sha(data) for p, data in files.items()}
             owners = result.owners | {name: owner for name, (_, owner) in kept.items()}
@@ -254,10 +261,14 @@ def write_export(result: ExportResult, inputs: str | None = None, slug: str = ""
                                                 if name in result.files},
                      "warnings": result.warnings, "shows": shows,
                      "again": options.again(tuple(sorted({owner for owner in owners.values() if owner})))}
+            if left:
+                state["left"] = left
             body = json.dumps(state, sort_keys=True).encode()
             files[state_path(root, slug, options)] = json.dumps({"check": seal(body)}).encode() + b"\n" + body
-        stale = [path for name in then.get("files", {}) if name not in result.files and name not in others
-                 and "/" not in name and name != RECORD and (path := inside(out, name)) is not None]
+        # a file the last export wrote goes while it holds the bytes written: one put in its place stays
+        stale = [path for name, digest in then.get("files", {}).items() if name not in result.files
+                 and name not in others and "/" not in name and name != RECORD and (path := inside(out, name)) is not None
+                 and isinstance(digest, str) and as_written(out, name, digest)]
         commit(root, files | mark(root), stale)
     return sorted(files)
 
@@ -323,7 +334,9 @@ def _last(out_root: Path, slug: str, options: ExportOptions, out: Path) -> dict[
         if state is None or not safe_rel(state["folder"]) \
                 or inside(out_root, state["folder"]) != out or not isinstance(state["files"], dict):
             return {}
+        left = state.get("left", [])
         return {"files": {name: digest for name, digest in state["files"].items() if isinstance(name, str)},
-                "owners": state.get("owners")}
+                "owners": state.get("owners"),
+                "left": [name for name in left if isinstance(name, str)] if isinstance(left, list) else []}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return {}

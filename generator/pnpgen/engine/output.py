@@ -18,7 +18,7 @@ import stat
 import sys
 import tempfile
 import threading
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -45,6 +45,37 @@ def unchanged(path: Path, data: bytes | PdfFile) -> bool:
         return path.stat().st_size == len(data) and path.read_bytes() == data
     except OSError:
         return False
+
+
+def refuse_strangers(wrote: Collection[str], files: Mapping[str, bytes | PdfFile], out_dir: Path, run: str) -> None:
+    """Stop a ``run`` (``build``, ``export``: exit 2, nothing written) when a file stands where it
+    writes one (``files``, by their names in ``out_dir``) under a name the last run did not write
+    (``wrote``), holding other bytes: pnpgen replaces only what it wrote, whatever the name."""
+    theirs = [rel for rel, data in sorted(files.items()) if rel not in wrote and _stands_apart(out_dir / rel, data)]
+    if theirs:
+        others = f" (and {len(theirs) - 1} more: {', '.join(theirs[1:4])}{'…' if len(theirs) > 4 else ''})" \
+            if len(theirs) > 1 else ""
+        raise InputError(f"not a file pnpgen wrote ({_what_stands(out_dir / theirs[0])}), "
+                         f"where this {run} writes one{others}: kept as it is, nothing written", path=out_dir / theirs[0],
+                         expected=f"{theirs[0]} renamed or moved out of {out_dir}/ (or removed, if it can go), then "
+                         f"the same {run} again; or the {run} written elsewhere, --out DIR")
+
+
+def _what_stands(path: Path) -> str:
+    return "a link" if path.is_symlink() else "yours" if path.is_file() else "a pipe or a device"
+
+
+def _stands_apart(path: Path, data: bytes | PdfFile) -> bool:
+    """Something stands at ``path`` that is not the bytes to write there: a link, a pipe or a
+    device (never read: a FIFO would hang the read), or a file of other bytes; a folder is the
+    commit's to refuse, in its own words."""
+    try:
+        st = path.lstat()
+    except OSError:
+        return False
+    if stat.S_ISDIR(st.st_mode):
+        return False
+    return not stat.S_ISREG(st.st_mode) or not unchanged(path, data)
 
 
 def write_all(files: dict[Path, bytes]) -> list[Path]:

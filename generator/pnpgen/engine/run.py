@@ -10,7 +10,6 @@ from __future__ import annotations
 import gc
 import importlib
 import os
-import stat
 from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager, nullcontext
 from dataclasses import replace
@@ -35,7 +34,7 @@ from pnpgen.engine.fresh import out_dir as game_out_dir
 from pnpgen.engine.game import BuildResult, build_game
 from pnpgen.engine.manifest import manifest_text
 from pnpgen.engine.options import RULEBOOK_FILES, BuildOptions, RulebookOptions
-from pnpgen.engine.output import inside, mark, remove_stray_temps, unchanged
+from pnpgen.engine.output import inside, mark, refuse_strangers, remove_stray_temps
 from pnpgen.engine.placement import booklet_paper, game_printer
 from pnpgen.engine.reprint import is_reprint_file, reprint_files
 from pnpgen.engine.transaction import Staging, commit
@@ -526,31 +525,7 @@ def _no_strangers_replaced(before: GameState | None, files: Mapping[str, bytes |
         wrote = recorded
     else:
         return
-    theirs = [rel for rel, data in sorted(files.items()) if rel not in wrote and _stands_apart(out_dir / rel, data)]
-    if theirs:
-        others = f" (and {len(theirs) - 1} more: {', '.join(theirs[1:4])}{'…' if len(theirs) > 4 else ''})" \
-            if len(theirs) > 1 else ""
-        raise InputError(f"not a file pnpgen wrote ({_what_stands(out_dir / theirs[0])}), "
-                         f"where this build writes one{others}: kept as it is, nothing written", path=out_dir / theirs[0],
-                         expected=f"{theirs[0]} renamed or moved out of {out_dir}/ (or removed, if it can go), then "
-                         "the same build again; or the build written elsewhere, --out DIR")
-
-
-def _what_stands(path: Path) -> str:
-    return "a link" if path.is_symlink() else "yours" if path.is_file() else "a pipe or a device"
-
-
-def _stands_apart(path: Path, data: bytes | PdfFile) -> bool:
-    """Something stands at ``path`` that is not the bytes to write there: a link, a pipe or a
-    device (never read: a FIFO would hang the read), or a file of other bytes; a folder is the
-    commit's to refuse, in its own words."""
-    try:
-        st = path.lstat()
-    except OSError:
-        return False
-    if stat.S_ISDIR(st.st_mode):
-        return False
-    return not stat.S_ISREG(st.st_mode) or not unchanged(path, data)
+    refuse_strangers(wrote, files, out_dir, "build")
 
 
 def _rulebook_kept(before: GameState | None, typeset: bool) -> dict[str, str]:

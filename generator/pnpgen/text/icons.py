@@ -11,6 +11,7 @@ import hashlib
 import math
 import os
 import re
+import zlib
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -18,7 +19,15 @@ from pathlib import Path
 from lxml import etree
 from markupsafe import escape
 
-from pnpgen.errors import contained, leads_out, parser_said, written_alike
+from pnpgen.errors import (
+    COMPRESSED_SVG,
+    GZIP_MAGIC,
+    SAVE_UNCOMPRESSED,
+    contained,
+    leads_out,
+    parser_said,
+    written_alike,
+)
 from pnpgen.litter import is_litter
 from pnpgen.usercache import file_stamp
 
@@ -126,8 +135,10 @@ def load(path: Path) -> tuple[str, tuple[float, float, float, float]]:
     size = path.stat().st_size
     if size > MAX_ICON_BYTES:
         raise IconError(f"icon {path} is {size:,} bytes, more than an icon may be ({_SIMPLER})")
+    data = _unpacked(path, path.read_bytes())
     try:
-        root = etree.parse(str(path), etree.XMLParser(resolve_entities="internal", no_network=True)).getroot()  # (as svg/style.py)
+        root = etree.fromstring(data, etree.XMLParser(resolve_entities="internal", no_network=True),  # (as svg/style.py)
+                                base_url=str(path))
     except etree.XMLSyntaxError as e:
         raise IconError(_not_svg(path, e)) from None
     elements = sum(1 for _ in root.iter())
@@ -192,6 +203,24 @@ def place(path: Path, x: float, y: float, size: float, colour: str = "#000") -> 
         inner = inner.replace("currentColor", str(escape(colour)))
     return (f'<g {ATTRIBUTE}="{escape(said)}" transform="translate({dx:.3f},{dy:.3f}) scale({scale:.5f})">'
             f'{inner}</g>')
+
+
+def _unpacked(path: Path, data: bytes) -> bytes:
+    """An icon's SVG text: one saved compressed (an ``.svgz`` named ``.svg``), which libxml2
+    reading the file had unpacked whole, unpacked to at most ``MAX_ICON_BYTES`` (200 KB of gzip
+    can unpack to gigabytes of elements, built into a tree before they were counted)."""
+    if data[:2] != GZIP_MAGIC:
+        return data
+    unpack = zlib.decompressobj(wbits=31)
+    try:
+        text = unpack.decompress(data, MAX_ICON_BYTES + 1)
+    except zlib.error:
+        text = b""
+    if len(text) > MAX_ICON_BYTES:
+        raise IconError(f"icon {path} unpacks to more than {MAX_ICON_BYTES:,} bytes, more than an icon may be ({_SIMPLER})")
+    if not unpack.eof:  # (cut short, or not gzip after all)
+        raise IconError(f"icon {path} is not valid SVG: {COMPRESSED_SVG}, and damaged (expected {SAVE_UNCOMPRESSED})")
+    return text
 
 
 def _not_svg(path: Path, e: etree.XMLSyntaxError) -> str:
