@@ -143,7 +143,7 @@ def test_a_failed_build_prunes_nothing(built_workspace, monkeypatch):
     monkeypatch.setattr(output.os, "replace", real)
     after = _entries(out)
     assert set(before) <= set(after)  # nothing removed (a rename before the stop may have added one)
-    assert all(after[k] == v for k, v in before.items())
+    assert [k for k, v in before.items() if after[k] != v] == []  # (named, if one changed: a fault seen once under load)
     assert run(ws, "build", "--game", "test", "--no-rulebook") == 0  # the next good build prunes
     assert set(_entries(out)) == set(_uses(out, "test")) and len(set(before) - set(_entries(out))) > 0
 
