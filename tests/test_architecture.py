@@ -278,6 +278,7 @@ ENGINE = {
     "manifest": "what a build says about itself: its deck records and manifest.json",
     "bom": "the bill of materials' entry in the manifest, from the build's deck records",
     "changes": "the change report against the last good build",
+    "piecematch": "which piece of the last build each piece is: renamed, moved, edited or only recounted",
     "history": "build/.history: the game's versions, their entries written, read, sealed, tagged and removed",
     "recording": "a good build's version recorded: its content, its draft's sections, the versions pruned",
     "versionnames": "a version as the designer names it (v12, a tag, latest, previous), and a tag given",

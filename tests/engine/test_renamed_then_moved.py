@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 from conftest import DECK_YAML, make_workspace, run
-from pnpgen.engine.changes import matched
+from pnpgen.engine.piecematch import matched
 
 BUILD = ("build", "--game", "test", "--no-rulebook", "--jobs", "1", "-q")
 

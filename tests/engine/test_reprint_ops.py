@@ -70,7 +70,7 @@ def test_the_reprint_takes_the_change_reports_match_of_the_pieces(tmp_path, monk
     """An edit matches each deck's pieces once (``matched``, ``copies_only``), for the change
     report and the reprint files both (each matched them again: docs/speed.md runs47); the
     reprint the same as when it matches them itself."""
-    from pnpgen.engine import changes
+    from pnpgen.engine import changes, piecematch
 
     before = snapshot(_built(tmp_path / "12", 12))
     result = _built(tmp_path / "12", 12, edited=3)
@@ -78,12 +78,12 @@ def test_the_reprint_takes_the_change_reports_match_of_the_pieces(tmp_path, monk
     alone = [(d.id, d.fronts, d.add, d.pull) for d in reprint.deck_reprints(result, before, now)]
     calls = {"matched": 0, "copies_only": 0}
     for name in calls:
-        counted = getattr(changes, name)
+        counted = getattr(piecematch, name)
 
         def count(*a, name=name, counted=counted):
             calls[name] += 1
             return counted(*a)
-        monkeypatch.setattr(changes, name, count)
+        monkeypatch.setattr(piecematch, name, count)
         monkeypatch.setattr(reprint, name, count)
     matches: dict = {}
     lines, _ = changes.change_report(before, now, matches)

@@ -12,7 +12,7 @@ from pathlib import Path
 from pypdf import PdfReader
 
 from conftest import BACK, FRONT, make_workspace, run
-from pnpgen.engine.changes import matched
+from pnpgen.engine.piecematch import matched
 
 DECK = ("name: 得点ボード\nformat: poker\nfront: card-front.svg.j2\nback: card-back.svg.j2\n"
         "fields: {suit: text, text: text}\npieces:\n")

@@ -14,13 +14,10 @@ from pnpgen.data.i18n import LANGUAGE_CODE
 from pnpgen.data.markup import plain
 from pnpgen.data.telling import as_text
 from pnpgen.engine.changes import (
-    copies_only,
     edited_alike,
     followed,
     font_changes,
-    in_deck_order,
     is_icon,
-    matched,
     numbered_name,
     option_changes,
     parked_said,
@@ -33,6 +30,7 @@ from pnpgen.engine.changes import (
     translation_unrecorded,
 )
 from pnpgen.engine.history import Version, is_tag_name
+from pnpgen.engine.piecematch import copies_only, in_deck_order, matched
 from pnpgen.engine.recording import PREAMBLE, SETTINGS, compared
 from pnpgen.messages import FALLBACK, msg
 from pnpgen.safetext import quoted

@@ -6,16 +6,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections import Counter, defaultdict, deque
+from collections import Counter, defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pnpgen.data.deckfile import SHAPE_KEYS
-from pnpgen.data.i18n import MARKED, is_language
+from pnpgen.data.i18n import MARKED
 from pnpgen.data.model import is_placeholder
 from pnpgen.data.printers import Printer
 from pnpgen.data.telling import plain_values, shortest_telling_fields, told_by_values
+from pnpgen.engine.piecematch import DeckMatch, in_deck_order, label_name, match_pieces, nameless
 from pnpgen.messages import counted, msg
 from pnpgen.safetext import clipped
 
@@ -25,7 +25,6 @@ if TYPE_CHECKING:
 
 
 SAID_VALUE = 40  # characters of an option's value the change line quotes
-NEAREST_AMONG = 200  # pieces without names left over, above which they pair in order (each compared with each)
 
 
 def translated_texts(piece: Piece, langs: list[str], base: dict[str, Any]) -> dict[str, Any]:
@@ -166,215 +165,6 @@ def art_tag(arts: dict[str, str], faces: Any) -> str:
     if not any(shown):
         return ""
     return hashlib.sha256(" ".join(shown).encode()).hexdigest()[:12]
-
-
-def matched(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any] | None = None,
-            new_values: dict[str, Any] | None = None) -> dict[str, str]:
-    """Each new piece's label → the label of the old piece it is: the same number and name, else
-    the next old piece of its name left over, so a piece deleted or added in the middle of a deck
-    does not make every piece after it "new" and "removed" (its number moved, not the piece);
-    else, given the pieces' field values, the old piece left over at its number when its name is
-    all that changed, in any of its languages (a typo fixed in a title, or in title and title.en, is
-    that piece edited, not one piece removed and another added; a new piece in a removed one's
-    place, other text and count, stays new). The
-    pieces without names, and those of a name several share, pair by their values (``_nearest``)."""
-    old, new = in_deck_order(old), in_deck_order(new)  # a state read back holds them as JSON sorts them
-    # a piece named by its place alone (``#6``: no name field), or by a name others share (six
-    # ラウンド tokens), is that piece only while it holds its values: the one after a deleted one
-    # takes its number, not its place in the deck
-    kind_of = {label: _kind(label) for label in (*old, *new)}
-    by_values = _told_by_values(old, new, kind_of)
-    moved = {label for label in new if kind_of[label] in by_values and old_values is not None and new_values is not None
-             and old_values.get(label) != new_values.get(label)}
-    out = {label: label for label in new if label in old and label not in moved}
-    left: defaultdict[str, deque[str]] = defaultdict(deque)
-    paired = set(out.values())
-    for label in old:
-        if label not in paired:
-            left[kind_of[label]].append(label)
-    if old_values is not None and new_values is not None:
-        # of the old pieces of its name left over, the one holding its values, if one does (the
-        # second 月 of a word deck whose first was deleted is that one, not the first, edited);
-        # found by the values' text, not each compared with each (3,000 cards without names)
-        holding: defaultdict[tuple[str, str], deque[str]] = defaultdict(deque)
-        for kind, labels in left.items():
-            for o in labels:
-                holding[kind, _values_key(old_values.get(o))].append(o)
-        for label in new:
-            same = holding.get((kind_of[label], _values_key(new_values.get(label)))) if label not in out else None
-            if same:
-                out[label] = same.popleft()
-        paired = set(out.values())
-        for kind in left:
-            left[kind] = deque(o for o in left[kind] if o not in paired)
-    nearest: set[str] = set()
-    unpaired: defaultdict[str, list[str]] = defaultdict(list)  # the new pieces left, by kind
-    for label in new:
-        if label not in out:
-            unpaired[kind_of[label]].append(label)
-    for kind in by_values if old_values is not None and new_values is not None else ():
-        if not 0 < len(left[kind]) <= NEAREST_AMONG:
-            continue
-        # the pieces without names (or of a shared name) left over pair by their values, the
-        # nearest first (a card deleted and a later one edited in one save: that one edited, not
-        # the deleted one in its place); one with no value in common with any is new
-        nearest.add(kind)
-        paired_now = _nearest(unpaired[kind], list(left[kind]), old_values or {}, new_values or {})
-        out.update(paired_now)
-        left[kind] = deque(o for o in left[kind] if o not in set(paired_now.values()))
-    for label in new:
-        if label not in out and left[kind_of[label]] and kind_of[label] not in nearest:
-            out[label] = left[kind_of[label]].popleft()
-    if old_values is None or new_values is None:
-        return out
-    taken = set(out.values())
-    at = {_number(label): label for label in old if label not in taken}
-    for label in new:
-        was = at.get(_number(label))
-        if label in out or was is None:
-            continue
-        ov, nv = old_values.get(was) or {}, new_values.get(label) or {}
-        differ = [f for f in {*ov, *nv} if ov.get(f) != nv.get(f)]
-        if (one_field(differ) and old[was][:1] == new[label][:1]) or (not differ and (nameless(was) or nameless(label))):
-            # the name's field alone (at the same count), in any of the game's languages; or no
-            # field at all: a deck's sole piece without a name, named after its deck, is the #1 it
-            # was (and is #1 once another is added)
-            out[label] = at.pop(_number(label))
-    out.update(_renamed_elsewhere(old, new, old_values, new_values, out))
-    out.update(_renamed_and_edited(old, new, old_values, new_values, out))
-    return out
-
-
-EDITED_FIELDS = 2  # fields besides each other, at most, a piece renamed and edited at once differs in
-
-
-def _renamed_and_edited(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any],
-                        new_values: dict[str, Any], out: dict[str, str]) -> dict[str, str]:
-    """The one named piece left over of each build, one piece renamed and edited in one version (a
-    trial of session 47: a card renamed and its cost changed read as one card added and another
-    removed): paired when they are at the same place in the deck and count, differ in at most
-    ``EDITED_FIELDS`` fields (a field and its other languages one) and agree in at least as many,
-    two or more. Two pieces left on either side, or a deck of names and texts alone (a card
-    deleted and another added in its place, both fields new), pair none: merely alike."""
-    taken = set(out.values())
-    left_old = [o for o in old if o not in taken and not nameless(o)]
-    left_new = [n for n in new if n not in out and not nameless(n)]
-    if len(left_old) != 1 or len(left_new) != 1:
-        return {}
-    (was,), (label,) = left_old, left_new
-    if _number(was) != _number(label) or old[was][:1] != new[label][:1]:
-        return {}
-    ov, nv = old_values.get(was) or {}, new_values.get(label) or {}
-    fields = {_base_field(f) for f in {*ov, *nv}}
-    differ = {_base_field(f) for f in {*ov, *nv} if ov.get(f) != nv.get(f)}
-    same = {f for f in fields - differ if ov.get(f) not in (None, "", [], {})}
-    return {label: was} if differ and len(differ) <= EDITED_FIELDS and len(same) >= max(2, len(differ)) else {}
-
-
-def _base_field(field: str) -> str:
-    """``title.en`` → ``title``: a field's text in another language is that field."""
-    base, _, lang = field.rpartition(".")
-    return base if base and is_language(lang) else field
-
-
-def _renamed_elsewhere(old: dict[str, Any], new: dict[str, Any], old_values: dict[str, Any],
-                       new_values: dict[str, Any], out: dict[str, str]) -> dict[str, str]:
-    """The named pieces left over that are one piece renamed at another number: a card renamed in
-    one version and a card added above it in a later one (``pnpgen diff`` and ``reprint --since``
-    across both: trial75's suit 油揚 renamed 稲荷, then 雨の十 inserted, told nine 稲荷 cards added and
-    nine 油揚 cards removed). An old and a new piece pair when each is the other's only one holding
-    all its other values, at least one, alike (one field differing, its languages with it, at the
-    same count): a deck of names alone, or of cards alike but for their names, pairs none."""
-    taken = set(out.values())
-    left_old = [o for o in old if o not in taken and not nameless(o)]
-    left_new = [n for n in new if n not in out and not nameless(n)]
-    if not left_old or not left_new:
-        return {}
-    holding: defaultdict[tuple[str, str], list[str]] = defaultdict(list)
-    for o in left_old:
-        for key in _all_but_one(old_values.get(o) or {}):
-            holding[key].append(o)
-    claims: dict[str, set[str]] = {}
-    claimed: Counter[str] = Counter()
-    for label in left_new:
-        found = {o for key in _all_but_one(new_values.get(label) or {}) for o in holding.get(key, ())}
-        claims[label] = found
-        claimed.update(found)
-    paired: dict[str, str] = {}
-    for label, found in claims.items():
-        if len(found) != 1:
-            continue
-        (was,) = found
-        ov, nv = old_values.get(was) or {}, new_values.get(label) or {}
-        differ = [f for f in {*ov, *nv} if ov.get(f) != nv.get(f)]
-        if claimed[was] == 1 and one_field(differ) and old[was][:1] == new[label][:1]:
-            paired[label] = was
-    return paired
-
-
-def _all_but_one(values: dict[str, Any]) -> list[tuple[str, str]]:
-    """A piece's values with one field left out (and its texts in other languages), for each of its
-    fields: what two pieces that differ in that field alone share; none left, no key."""
-    keys = []
-    for field in values:
-        if "." in field and is_language(field.rsplit(".", 1)[1]):
-            continue
-        rest = {f: v for f, v in values.items() if f != field and not (f.startswith(field + ".") and is_language(f[len(field) + 1:]))}
-        if any(v not in (None, "", [], {}) for v in rest.values()):
-            keys.append((field, _values_key(rest)))
-    return keys
-
-
-def one_field(fields: list[str]) -> bool:
-    """Are ``fields`` one field, with its texts in the game's other languages (``title`` and
-    ``title.en``: a card renamed in both languages of its game is that card renamed)?"""
-    if not fields:
-        return False
-    field = min(fields, key=len)
-    return all(f == field or (f.startswith(field + ".") and is_language(f[len(field) + 1:])) for f in fields)
-
-
-def _told_by_values(old: dict[str, Any], new: dict[str, Any], kind_of: dict[str, str]) -> set[str]:
-    """The kinds of piece whose number and name do not tell one piece: the nameless ("#") and
-    each name more than one piece holds, in either build (``kind_of``: each label's ``_kind``)."""
-    shared = Counter(kind_of[label] for label in old) | Counter(kind_of[label] for label in new)
-    return {"#"} | {kind for kind, n in shared.items() if n > 1}
-
-
-def _nearest(new: list[str], old: list[str], old_values: dict[str, Any], new_values: dict[str, Any]) -> dict[str, str]:
-    """Each of ``new`` → the one of ``old`` its values are nearest, the nearest pairs first (of
-    equals, the nearest in the deck); none for one with no value in common with any left."""
-    near = sorted((unlike, abs(int(_number(label)) - int(_number(o))), i, j)
-                  for i, label in enumerate(new) for j, o in enumerate(old)
-                  for unlike, fields in [_unlike(old_values.get(o, {}), new_values.get(label, {}))] if unlike < fields)
-    out: dict[str, str] = {}
-    taken: set[str] = set()
-    for _unlike_count, _apart, i, j in near:
-        if new[i] not in out and old[j] not in taken:
-            out[new[i]] = old[j]
-            taken.add(old[j])
-    return out
-
-
-def _values_key(values: Any) -> str:
-    """A piece's values as one text, to find the pieces holding the same ones."""
-    return json.dumps(values, sort_keys=True, ensure_ascii=False, default=str)
-
-
-def _unlike(was: dict[str, Any], now: dict[str, Any]) -> tuple[int, int]:
-    """How many of two pieces' fields differ, of how many."""
-    fields = {*was, *now}
-    return sum(was.get(f) != now.get(f) for f in fields), len(fields)
-
-
-def in_deck_order(pieces: dict[str, Any]) -> dict[str, Any]:
-    """A deck's pieces by their number in the deck (a label is ``<number>:<name>``), not as a
-    state or history entry read back keeps its keys (1, 10, 100, 101, …, 2)."""
-    def number(label: str) -> tuple[int, str]:
-        head = label.split(":", 1)[0]
-        return (int(head) if head.isdigit() and len(head) < 10 else 1 << 40, label)
-
-    return dict(sorted(pieces.items(), key=lambda item: number(item[0])))
 
 
 def change_report(before: dict[str, Any] | None, now: dict[str, Any],
@@ -549,26 +339,6 @@ def spans(numbers: list[int]) -> str:
     return ", ".join(out)
 
 
-@dataclass
-class DeckMatch:
-    """A deck's pieces matched between two records (``old``, ``new``: the objects matched): each new
-    label's old one (``was``, ``matched``) and the pieces whose copies were only added or taken out
-    (``recounted``, new labels, ``copies_only``). Made once for the change report and kept for the
-    reprint files, which match the same two records (each matched them again: 0.04 CPU-s of a
-    3,000-card edit, docs3k)."""
-
-    old: dict[str, Any]
-    new: dict[str, Any]
-    was: dict[str, str]
-    recounted: set[str]
-
-
-def match_pieces(old: dict[str, Any], new: dict[str, Any]) -> DeckMatch:
-    """``old`` and ``new`` (a deck's change-report records) matched piece by piece."""
-    was = matched(old.get("pieces", {}), new["pieces"], old.get("values", {}), new.get("values", {}))  # new label → old label
-    return DeckMatch(old, new, was, copies_only(old, new, was))
-
-
 def reasons(old: dict[str, Any], new: dict[str, Any], match: DeckMatch | None = None) -> list[str]:
     """Why a deck's sheets changed, in a designer's words: ``+2 祝福``, ``降臨: text``,
     ``back changed`` (once, when every piece's back changed: a new back design), ``bleed 3 → 2 mm``
@@ -578,7 +348,7 @@ def reasons(old: dict[str, Any], new: dict[str, Any], match: DeckMatch | None = 
     old_pieces, new_pieces = old.get("pieces", {}), new["pieces"]
     old_values, new_values = old.get("values", {}), new.get("values", {})
     headers = new.get("headers") or {}  # a spreadsheet's fields by its own headers (columns: 攻撃: atk)
-    names = Counter(map(_name, old_pieces)) | Counter(map(_name, new_pieces))  # pieces of a name, in either build
+    names = Counter(map(label_name, old_pieces)) | Counter(map(label_name, new_pieces))  # pieces of a name, in either build
     # a piece whose name others share told by its values, as reprint.txt tells it (one of a deck
     # without names keeps its number here: ``#4: text``, the line kept short)
     match = match if match is not None and match.old is old and match.new is new else match_pieces(old, new)
@@ -751,13 +521,13 @@ def told_apart(before: dict[str, Any], now: dict[str, Any], lang: str,
     tells it apart): the fewest fields whose values tell them apart and did not change between the
     builds (``was``: new label → old label, the pieces compared; else those of one label in
     both), readable words first (``shortest_telling_fields``; its old copies with their old values)."""
-    names = Counter(map(_name, before)) | Counter(map(_name, now))  # pieces of a name, in either build
+    names = Counter(map(label_name, before)) | Counter(map(label_name, now))  # pieces of a name, in either build
     kinds_of: dict[str, str] = {}  # (each label's kind worked out once: asked twice a side, 3,000 pieces a side)
 
     def kind(label: str) -> str:
         found = kinds_of.get(label)
         if found is None:
-            found = kinds_of[label] = "#" if nameless(label) else _name(label) if names[_name(label)] > 1 else ""
+            found = kinds_of[label] = "#" if nameless(label) else label_name(label) if names[label_name(label)] > 1 else ""
         return found
 
     # each build's pieces of a kind apart: a field that tells none of them apart in either build
@@ -777,7 +547,7 @@ def told_apart(before: dict[str, Any], now: dict[str, Any], lang: str,
               for k in {*sides[0], *sides[1]}}
 
     def said(label: str, v: dict[str, Any]) -> str:
-        return told_by_values(_name(label), v, fields[kind(label)], lang) or numbered_name(label, names)
+        return told_by_values(label_name(label), v, fields[kind(label)], lang) or numbered_name(label, names)
 
     def each(side: dict[str, Any]) -> dict[str, str]:
         return {label: said(label, v) for label, v in side.items() if kind(label) and isinstance(v, dict)}
@@ -785,50 +555,11 @@ def told_apart(before: dict[str, Any], now: dict[str, Any], lang: str,
     return each(before), each(now)
 
 
-def copies_only(old: dict[str, Any], new: dict[str, Any], was: dict[str, str]) -> set[str]:
-    """The pieces (new labels; ``was``: new label → old) whose copies were only added or taken
-    out, each other copy's faces as they were: a template that numbers its copies draws each
-    apart, and one fewer is no face edited. A piece whose copies are all as they were is not one
-    (the changelog's 'every face changed' counts it among the pieces whose faces stayed)."""
-    old_copies, new_copies = _copies(old), _copies(new)
-    return {label for label, o in was.items() if old_copies.get(o) and new_copies.get(label)
-            and old_copies[o] != new_copies[label]
-            and (not new_copies[label] - old_copies[o] or not old_copies[o] - new_copies[label])}
-
-
-def _copies(deck: dict[str, Any]) -> dict[str, Counter[tuple]]:
-    """Per piece, its copies by the faces (and pictures) they print."""
-    out: defaultdict[str, Counter[tuple]] = defaultdict(Counter)
-    for front, back, n, label, *art in deck.get("pairs", []):
-        out[label][(front, back, *art)] += n
-    return out
-
-
 def numbered_name(label: str, names: Counter[str]) -> str:
     """A name several pieces share gets its piece number: ``タウン #3`` (``label`` is ``3:タウン``,
     ``names`` counts the pieces of each name), so the change line, reprint.txt and the changelog
     tell apart two cards the designer gave one name."""
-    name = _name(label)
+    name = label_name(label)
     return f"{name} #{label.split(':', 1)[0]}" if names[name] > 1 else name
 
 
-def _number(label: str) -> str:
-    """``3:祝福`` → ``3``: the piece's place in its deck."""
-    return label.split(":", 1)[0]
-
-
-def nameless(label: str) -> bool:
-    """``6:#6``: a piece of a deck without a name field, named by its place in the deck."""
-    number, _, name = label.partition(":")
-    return number.isdigit() and len(number) < 10 and name == f"#{number}"
-
-
-def _kind(label: str) -> str:
-    """What pairs an old piece with a new one before their values do: its name; the pieces named
-    by their place alone are one kind (``#6`` of the last build may be ``#5`` now)."""
-    return "#" if nameless(label) else _name(label)
-
-
-def _name(label: str) -> str:
-    """``3:祝福`` → ``祝福``: the piece's number keeps labels unique, the name is what the designer reads."""
-    return label.split(":", 1)[1] if ":" in label else label

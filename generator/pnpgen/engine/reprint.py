@@ -12,20 +12,10 @@ from typing import TYPE_CHECKING, Any
 from pnpgen import fonts as fontreg
 from pnpgen.data.formats import paper_title
 from pnpgen.data.names import REPRINT_SINCE
-from pnpgen.engine.changes import (
-    DeckMatch,
-    art_tag,
-    changed_pages,
-    copies_only,
-    matched,
-    numbered_name,
-    parked_said,
-    plain_values,
-    renamed,
-    told_apart,
-)
+from pnpgen.engine.changes import art_tag, changed_pages, numbered_name, parked_said, plain_values, renamed, told_apart
 from pnpgen.engine.imposition import fit_to_printer, folded_or_sleeved, sheet_fonts, version_stamp
 from pnpgen.engine.options import REPRINT_FILES, BuildOptions
+from pnpgen.engine.piecematch import DeckMatch, copies_only, matched
 from pnpgen.impose.onpaper import deck_sheet, on_deck_paper, paper_printed_on
 from pnpgen.impose.plan import Page, PagePlan
 from pnpgen.impose.sheets import DeckSheets, board_tiles, duplex_ready, home_sheets

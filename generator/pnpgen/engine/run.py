@@ -25,7 +25,7 @@ from pnpgen.data.workspace import Workspace, relative_proof, workspace_relative
 from pnpgen.engine import bookkey, history, recording
 from pnpgen.engine.beside import Beside
 from pnpgen.engine.cache import Cache, GameState, States, as_written, recorded
-from pnpgen.engine.changes import PRINTER_CHANGED, DeckMatch, change_report, snapshot
+from pnpgen.engine.changes import PRINTER_CHANGED, change_report, snapshot
 from pnpgen.engine.export import exports_made
 from pnpgen.engine.facekeys import render_inputs, saved_again
 from pnpgen.engine.fingerprint import FileHashes, fingerprint
@@ -35,6 +35,7 @@ from pnpgen.engine.game import BuildResult, build_game
 from pnpgen.engine.manifest import manifest_text
 from pnpgen.engine.options import RULEBOOK_FILES, BuildOptions, RulebookOptions
 from pnpgen.engine.output import inside, mark, refuse_strangers, remove_stray_temps
+from pnpgen.engine.piecematch import DeckMatch
 from pnpgen.engine.placement import booklet_paper, game_printer
 from pnpgen.engine.reprint import is_reprint_file, reprint_files
 from pnpgen.engine.transaction import Staging, commit
