@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pikepdf
 from preflight import problems
+from pypdf import PdfReader
 from test_pieces_preset import _box, _cut_paths, _strokes
 
 from conftest import DECK_YAML, REPO, make_workspace, run
@@ -71,6 +72,8 @@ def test_half_inch_counters_are_ganged_on_a4_counter_sheets(tmp_path):
         mid = (tx0 + tx1) / 2
         assert sorted((round(2 * mid - x1, 2), round(y0, 2)) for x0, y0, x1, _ in boxes[2]) == \
             sorted((round(x0, 2), round(y0, 2)) for x0, y0, _, _ in boxes[3])
+    assert list(PdfReader(out / "counters-die.pdf").page_labels) == [  # in the game's language (polish47a)
+        f"カットライン・シート{n}（{side}）" for n in (1, 2) for side in "表裏"]
     for name in ("counters.pdf", "counters-die.pdf", "discs.pdf", "discs-die.pdf"):
         assert problems((out / name).read_bytes()) == [], name
     rows = {r["name"]: r for r in csv.DictReader((out / "order.csv").open(encoding="utf-8-sig", newline=""))}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pikepdf
 from pikepdf import Name
+from pypdf import PdfReader
 
 PATH_OPS = {"m", "l", "c", "v", "y", "h", "re"}
 
@@ -86,3 +87,8 @@ def test_a_cut_line_file_is_titled_in_the_games_language(built):
     assert titles == {"town-die.pdf": "ポピュラス — タウントークン（カットライン）", "town.pdf": "ポピュラス — タウントークン（入稿用）",
                       "town-unique.pdf": "ポピュラス — タウントークン（入稿用・各面1回）",
                       "../populous-all.pdf": "ポピュラス — 全シート"}, titles
+
+
+def test_a_cut_line_file_s_pages_are_labelled_in_the_games_language(built):
+    """Its pages too: カットライン（表）, カットライン（裏）, not ``cut line (front)`` (polish47a)."""
+    assert list(PdfReader(built / "populous" / "shop" / "town-die.pdf").page_labels) == ["カットライン（表）", "カットライン（裏）"]

@@ -12,6 +12,7 @@ from pathlib import Path
 import pikepdf
 import pytest
 from preflight import problems
+from pypdf import PdfReader
 
 from conftest import DECK_YAML, make_workspace, run
 
@@ -123,6 +124,8 @@ def test_a_die_cut_piece_s_cut_path_is_a_file_beside_its_print_pages(pieces_expo
             assert all(_strokes(p, "/All") for p in die.pages)  # the トンボ, to register it with the print pages
             # titled in the game's language (a Japanese game's was 「… — cut line (…)」: a trial of session 47)
             assert " — カットライン (" in str(die.docinfo.Title) and "cut" not in str(die.docinfo.Title), die.docinfo.Title
+        # and its pages labelled in it ("cut line (front)" in a Japanese game: polish47a)
+        assert list(PdfReader(out / f"{deck}-die.pdf").page_labels) == ["カットライン（表）", "カットライン（裏）"][:sides]
         assert problems((out / f"{deck}-die.pdf").read_bytes()) == [], deck
     assert not (out / "cards-die.pdf").exists() and not (out / "board-die.pdf").exists()
     # order.csv tells the print shop which die file goes with which print file

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import DRAFT, make_workspace
+from conftest import DRAFT, make_workspace, run
 from pdfprobe import glyphs
 from pnpgen import fonts
 from pnpgen.data.load import load_game
@@ -122,7 +122,7 @@ def test_a_paragraph_looks_at_its_own_rubies_only():
     assert asked == ["みずうみ", "きし"]
 
 
-def test_a_ruby_parted_by_a_line_end_or_without_a_reading_is_warned_at_its_line(tmp_path):
+def test_a_ruby_parted_by_a_line_end_or_without_a_reading_is_warned_at_its_line(tmp_path, capsys):
     """``{東⏎京|とうきょう}`` and Aozora's ``｜大⏎阪《おおさか》`` (a word broken across two lines of the draft)
     and ``{騎士|}`` (no reading) printed their braces and bars in the book, unwarned (book47): each is
     warned at its draft line with the ruby written whole; the book still prints what the draft says."""
@@ -140,6 +140,10 @@ def test_a_ruby_parted_by_a_line_end_or_without_a_reading_is_warned_at_its_line(
         "its marks print as written (expected ｜大阪《おおさか》 on one line, or the word alone)",
         f"{line + 3}: a ruby the rulebook cannot set, 「{{騎士|}}」: it gives no reading, so its marks print as written "
         "(expected {騎士|よみがな}, the reading after the bar, or the word alone)"]
+    capsys.readouterr()
+    assert run(ws, "check", "--game", "test") == 0  # pnpgen check says each at its line too (polish47a)
+    told = capsys.readouterr()
+    assert all(f"data/test/draft.txt:{s}" in told.out + told.err for s in said) and "Traceback" not in told.err, told
     page = "".join(g.char for p in glyphs(result.files["rulebook.pdf"]) for g in p)
     assert "{東" in page and "{騎士|}は強い" in page  # (what the warnings say the book prints)
     written = draft.read_text(encoding="utf-8").replace("{東\n京|", "{東京|").replace("｜大\n阪", "｜大阪").replace("{騎士|}", "騎士")

@@ -730,3 +730,12 @@ def test_the_panel_says_what_changed_since_the_version_tagged_last(tmp_path):
         # both saves since the tag, not the last one alone
         assert "- カード3：text：「本文カード3」 → 「新しい本文」" in since and "- 削除：カード1 ×1" in since
         assert html.escape("- 削除：カード1 ×1") in client.get("/").text
+        # the designer's text as written (polish47a: it read \\<b\\> there, pnpgen diff's Markdown
+        # escapes), and still text in the page, never markup
+        deck.write_text(deck.read_text(encoding="utf-8").replace("text: 新しい本文", "text: '<b>太字</b><script>x()</script>'"),
+                        encoding="utf-8")
+        preview.rebuild()
+        since = client.get("/state.json").json()["since"]
+        assert "「<b>太字</b><script>x()</script>」" in since and "\\<" not in since, since
+        page = client.get("/").text
+        assert html.escape("<b>太字</b><script>x()</script>") in page and "<script>x()" not in page

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from pnpgen.data.markup import plain
+from pnpgen.data.validate import spelt
 from pnpgen.messages import msg
 
 if TYPE_CHECKING:
@@ -132,9 +133,12 @@ def names_told_apart(pieces: Iterable[Piece], lang: str) -> dict[int, str]:
 
 def as_text(value: Any, lang: str) -> str:
     """A field's value as the designer wrote it: a list's items parted by ／ (`` / `` in English),
-    never Python's or JSON's brackets and quotes (``['ちょうど３つ取る', '成功で１５点']``)."""
+    never Python's or JSON's brackets and quotes (``['ちょうど３つ取る', '成功で１５点']``); a mapping,
+    true or false in YAML's flow words (``{a: 1}``, ``true``), as the lint's messages write them."""
     if isinstance(value, (list, tuple)):
         return msg("reprint.list.sep", lang).join(as_text(item, lang) for item in value)
+    if isinstance(value, (dict, bool)):
+        return spelt(value)
     return str(value)
 
 

@@ -66,12 +66,12 @@ def show(value: Any) -> str:
     other = _OTHER_EDITION.match(value) if isinstance(value, str) else None
     if other is not None:
         return f"{show(value[other.end():])} (given for {other.group(1)} only: none for this edition)"
-    text = _spelt(value)
+    text = spelt(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _spelt(value: Any, inside: bool = False) -> str:
-    """YAML's spelling inside a value: ``true``, ``false``, ``null``, not Python's True or None; a
+def spelt(value: Any, inside: bool = False) -> str:
+    """YAML's spelling (uncut: ``show`` cuts it short) inside a value: ``true``, ``false``, ``null``, not Python's True or None; a
     mapping or list as YAML's flow writes it, ``{w: 0}``, ``[a4, b5]``, never Python's ``{'w': 0}``:
     a text ``inside`` one bare where YAML reads it back as that text, else quoted."""
     if isinstance(value, bool):
@@ -79,9 +79,9 @@ def _spelt(value: Any, inside: bool = False) -> str:
     if value is None:
         return "null"
     if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_spelt(item, True) for item in value) + "]"
+        return "[" + ", ".join(spelt(item, True) for item in value) + "]"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{_spelt(k, True)}: {_spelt(item, True)}" for k, item in value.items()) + "}"
+        return "{" + ", ".join(f"{spelt(k, True)}: {spelt(item, True)}" for k, item in value.items()) + "}"
     if inside and isinstance(value, str) and _BARE.fullmatch(value) and not _NOT_TEXT.fullmatch(value):
         return value
     return repr(value)

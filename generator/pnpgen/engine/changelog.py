@@ -328,6 +328,12 @@ def _show(value: Any, lang: str, as_written: bool = False) -> str:
     return quoted(value if as_written else plain(value, icons=True))
 
 
+def unescaped(markdown: str) -> str:
+    """``_md``'s escapes undone (``\\<b\\>`` → ``<b>``): the changelog as the designer wrote its
+    texts, for a page that shows it as text (polish47a: the preview's panel read ``\\<b\\>``)."""
+    return re.sub(r"\\([\\`*_\[\]<>#|&~])", r"\1", markdown)
+
+
 def _md(text: Any) -> str:
     """Text from the data as Markdown text, never markup: also ``&amp;`` (an entity, shown as &)
     and ``~~…~~`` (struck through on GitHub and Discord). Braces are no Markdown, and a card's

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pnpgen.exports.faces import MARK_ROOM_MM, PROOF, PROOF_PT, PageStyle, UniqueFace, shop_marks
 from pnpgen.exports.presets import COUNTER_SHEET_MM
 from pnpgen.impose.plan import DieLine, Item, Page, PagePlan, PlaceFace, Strokes
+from pnpgen.impose.sheets import cut_line_label
 from pnpgen.messages import counted
 from pnpgen.pdf.writer import write_document
 from pnpgen.shapes import Affine, cut_path, mirror_x, outline, shape_spec, translate
@@ -86,10 +87,10 @@ class CounterPages:
 
 
 def counter_pages(style: PageStyle, grid: CounterSheets, faces: Sequence[UniqueFace], title: str,
-                  die_on_page: bool, cut_title: str = "") -> CounterPages:
+                  die_on_page: bool, cut_title: str = "", lang: str = "en") -> CounterPages:
     """Every copy of every face on sheets of ``grid``, in print order; each sheet's front page,
     then its back page (a deck with backs). The cut lines on the pages with ``die_on_page``,
-    else in a file of their own whose pages register with the print pages."""
+    else in a file of their own whose pages register with the print pages, labelled in ``lang``."""
     copies = [(i, face) for i, face in enumerate(faces) for _ in range(face.copies)]
     two_sided = any(face.back is not None for face in faces)
     pages: list[Page] = []
@@ -103,7 +104,8 @@ def counter_pages(style: PageStyle, grid: CounterSheets, faces: Sequence[UniqueF
         chunk = copies[(number - 1) * n:number * n]
         for side in SIDES if two_sided else SIDES[:1]:
             placed = [(slot, face) for slot, (_, face) in zip(grid.slots, chunk)]
-            page, die = _sheet_page(style, grid, placed, side, f"sheet {number} ({side})", die_on_page)
+            page, die = _sheet_page(style, grid, placed, side, f"sheet {number} ({side})",
+                                    cut_line_label(side, lang, number), die_on_page)
             pages.append(page)
             die_pages.append(die)
             shown = sorted({i for i, _ in chunk})
@@ -131,7 +133,7 @@ def sheet_boxes(grid: CounterSheets, bleed: float) -> tuple[tuple[float, float],
     return page, trim, (o - bleed, o - bleed, o + W + bleed, o + H + bleed)
 
 
-def _sheet_page(style: PageStyle, grid: CounterSheets, placed: list, side: str, label: str,
+def _sheet_page(style: PageStyle, grid: CounterSheets, placed: list, side: str, label: str, die_label: str,
                 die_on_page: bool) -> tuple[Page, Page]:
     """One side of a sheet, and its cut line's page: each counter's face clipped to its own
     bleed, the backs where they fall behind their fronts once the sheet is turned left to right."""
@@ -141,7 +143,7 @@ def _sheet_page(style: PageStyle, grid: CounterSheets, placed: list, side: str, 
     spec = shape_spec(style.deck.shape, style.deck.trim_mm, style.deck.options)
     w, h = style.deck.trim_mm
     page = Page(page_mm, trim=trim, bleed=bleed_box, label=label)
-    die = Page(page_mm, trim=trim, bleed=bleed_box, label=f"cut line, {label}")
+    die = Page(page_mm, trim=trim, bleed=bleed_box, label=die_label)
     cuts: list[Item] = []
     for (x, y), face in placed:
         key = face.front if side == "front" else face.back

@@ -23,6 +23,7 @@ from pnpgen.exports.presets import Fitted
 from pnpgen.faces.faceset import DeckFaces
 from pnpgen.impose.grid import SheetLayout, SheetOptions, Slot, cut_marks
 from pnpgen.impose.plan import DieLine, Item, Page, PagePlan, PlaceFace, Strokes, TextOp
+from pnpgen.impose.sheets import cut_line_label
 from pnpgen.pdf.raster import ImageStreams
 from pnpgen.pdf.writer import write_document
 from pnpgen.shapes import Affine, cut_path, mirror_x, outline, shape_spec, translate
@@ -163,12 +164,13 @@ def has_cut_line(style: PageStyle) -> bool:
     return style.fitted.format.trim is None and _spec(style).die_cut
 
 
-def die_pdf(style: PageStyle, title: str, sides: Sequence[str]) -> bytes:
+def die_pdf(style: PageStyle, title: str, sides: Sequence[str], lang: str) -> bytes:
     """The cut path alone, one page per side (the front's, the back's mirrored), each page sized,
-    boxed and marked as the deck's print pages, so it registers with them (``cut_line: file``)."""
+    boxed and marked as the deck's print pages, so it registers with them (``cut_line: file``);
+    its pages labelled in the game's language ``lang``."""
     pages = []
     for side in sides:
-        page = Page(style.page_mm, trim=style.trim_box_mm, bleed=style.bleed_box_mm, label=f"cut line ({side})")
+        page = Page(style.page_mm, trim=style.trim_box_mm, bleed=style.bleed_box_mm, label=cut_line_label(side, lang))
         page.items.extend(_die_line(style, side))
         if style.marks != "none":
             page.items.append(Strokes(tuple(_marks(style)), registration=True))

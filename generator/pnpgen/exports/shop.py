@@ -86,7 +86,7 @@ def deck_files(preset: Preset, style: PageStyle, faces: list[UniqueFace],
         on_page = preset.cut_line == "page"
         die_name = "" if on_page else f"{deck.id}-die.pdf"
         cut_title = msg("shop.cut_line", finish.lang, title=title)
-        sheets = counter_pages(style, grid, faces, title, on_page, cut_title)
+        sheets = counter_pages(style, grid, faces, title, on_page, cut_title, finish.lang)
         pdf, where, page_sides = sheets.pdf, sheets.where, sheets.sides
         templates = [_template(deck, side) for side in page_sides]
         keys = [""] * len(page_sides)
@@ -184,7 +184,8 @@ def _face_pages(preset: Preset, style: PageStyle, faces: list[UniqueFace], files
     if die_name:
         # the cut line beside the print pages, which a printer that prints every spot colour never prints
         die_title = msg("shop.cut_line", finish.lang, title=deck.name) + f" ({preset.name})"
-        die = die_pdf(style, die_title, ["front", "back"] if any(face.back is not None for face in faces) else ["front"])
+        die = die_pdf(style, die_title, ["front", "back"] if any(face.back is not None for face in faces) else ["front"],
+                      finish.lang)
         files[die_name] = make_x1a(die, finish.pdfx, die_title, finish.date, finish.edition) if finish.pdfx else die
     return pdf
 

@@ -559,13 +559,22 @@ def _die_paths(deck: DeckSheets, bleed_mm: float) -> list:
     return paths
 
 
+def cut_line_label(side: str, lang: str, sheet: int | None = None) -> str:
+    """A die-line page's label in the game's language: ``cut line (front)``, ``カットライン（裏）``,
+    on a counter sheet ``cut line, sheet 2 (back)`` (a trial of polish47a: English in a Japanese game)."""
+    said = msg(f"sheet.{side}", lang)
+    return msg("shop.cut_line.page", lang, side=said) if sheet is None else \
+        msg("shop.cut_line.sheet", lang, sheet=sheet, side=said)
+
+
 def shop_die_pages(deck: DeckSheets, bleed_mm: float) -> list[Page]:
     """The die line alone, spot colour CutContour, on pages sized and boxed like the shop pages:
-    page 1 for every front, page 2 (two-sided decks) for every back."""
+    page 1 for every front, page 2 (two-sided decks) for every back, each labelled in the game's
+    language (``カットライン（表）``)."""
     spec = deck.spec
     pages = []
-    for path in _die_paths(deck, bleed_mm):
-        page = _shop_page(spec, bleed_mm)
+    for path, side in zip(_die_paths(deck, bleed_mm), ("front", "back")):
+        page = _shop_page(spec, bleed_mm, cut_line_label(side, deck.lang))
         page.items.append(DieLine(path, spot=True))
         pages.append(page)
     return pages

@@ -461,7 +461,7 @@ def since_tagged(out_root: Path, edition_name: str, slug: str) -> str:
     old = history.version(out_root, edition_name, number)
     if old is None:
         return ""
-    told = changelog.markdown(changelog.diff(old, latest, named))
+    told = changelog.unescaped(changelog.markdown(changelog.diff(old, latest, named)))  # (shown as text)
     return (f"Since {tag} ({old.name}), as pnpgen diff --game {slug} {tag} latest writes it; every copy to print: "
             f"pnpgen reprint --game {slug} --since {tag}\n\n{told}")
 
