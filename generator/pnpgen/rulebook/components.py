@@ -281,8 +281,10 @@ def component_rows(doc: Document, game: Game, draft_path: Path | str, aliases: d
         names = ", ".join(f"{quote(d.draft_name)} ({d.deck_id})" for d in renamed[:3]) + (", …" if len(renamed) > 3 else "")
         warnings[k] += (f"; or, if it is the data's {'deck' if len(renamed) == 1 else 'decks'} {names}, on no line "
                         f"of the draft, write {'its' if len(renamed) == 1 else 'that'} name on this line{EDIT_DRAFT}")
-    warnings += _unnamed_decks(doc, draft_path, [d for d in rest if d.deck_id is not None
-                                                 and not (unnamed and d in renamed[:3])], quote, latin)
+    told = [d for d in rest if (unnamed and d in renamed[:3])  # (a deck a draft entry's warning already offers)
+            or any(f"did you mean {d.draft_name}?" in w for w in warnings)]
+    warnings += _unnamed_decks(doc, draft_path, [d for d in rest if d.deck_id is not None and d not in told],
+                               quote, latin)
     for d in rest:  # only in the data: the draft gives no count
         rows.append(ComponentRow(d.name, [(d.name, [d])], [], None, [d.unit], sep=sep, provisional=d.stand_in_count,
                                  unlisted=True))
