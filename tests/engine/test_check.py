@@ -203,6 +203,26 @@ def test_check_says_what_the_rulebook_would_warn_about(tmp_path, capsys):
     assert "count of テストカード differs" in err and "木製コマ" in err and "figure after 「準備する」" in err
 
 
+def test_a_printed_deck_the_drafts_components_list_never_names_is_told_once_at_its_heading(tmp_path, capsys):
+    """A deck added to the game and not to the draft's 内容物: the book lists it under
+    その他の内容物 with the data's count; check says so once, at the components heading's line
+    (draft.txt:7), naming the deck and what to add. A parked deck (prints none) is not told."""
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    decks = ws / "data" / "test" / "decks"
+    (decks / "chips.yaml").write_text("name: 得点チップ\nlayout: token-round\npieces:\n  - {value: 1, count: 6}\n",
+                                      encoding="utf-8")
+    (decks / "spare.yaml").write_text("name: 予備\nlayout: token-round\npieces:\n  - {value: 1, count: 0}\n",
+                                      encoding="utf-8")
+    assert run(ws, "check", "--game", "test") == 0  # a warning: the build goes on
+    told = [w for w in capsys.readouterr().out.splitlines() if "components list does not name" in w]
+    assert len(told) == 1 and "draft.txt:7: " in told[0], told
+    assert "「得点チップ」 (chips, 6個)" in told[0] and "その他の内容物" in told[0], told
+    assert "add it to the list under this heading" in told[0] and "予備" not in told[0], told
+    (decks / "chips.yaml").unlink()
+    assert run(ws, "check", "--game", "test") == 0
+    assert "components list does not name" not in capsys.readouterr().out  # every printed deck named: nothing
+
+
 def test_a_figure_after_a_misspelt_heading_is_told_the_heading_meant(tmp_path, capsys):
     ws = make_workspace(tmp_path / "ws", draft=True, game=GAME_YAML + (
         "rulebook:\n  figures:\n    - {after: ゲームの信行, size: [40, 30], pieces: [{deck: cards, piece: 1, x: 20, y: 15}]}\n"))

@@ -72,20 +72,21 @@ def test_an_entry_whose_pictures_do_not_fit_moves_whole(built):
     assert [top for top in _forms(PdfReader(pdf), at[0]) if top > head]
 
 
-def test_an_entry_whose_pictures_fit_runs_on_even_when_its_first_line_does_not(one_scale_books):
-    """populous p4: 種族ボード's heading, board picture and 「縮尺 1/4」 fit at the foot, the line
-    under them did not, and the entry moved whole, leaving 58 mm empty. The heading and picture
-    stay at the foot; the description starts at the next page's head."""
+def test_an_entrys_description_never_opens_a_page_away_from_its_picture(one_scale_books):
+    """populous at one scale: 種族ボード's heading, board picture and 「縮尺 1/4」 fit at p4's foot,
+    its one line of description did not and opened p5 alone, parted from its picture (as a
+    trial's 表題札 entry). The entry moves whole, as a heading keeps with its text: heading,
+    picture, then the description under it, on one page."""
     pdf = one_scale_books["populous"]
     pages = glyphs(pdf)
     at = next(n for n, p in enumerate(pages) if any(t == "種族ボード" for _, t in _lines(p)))
     lines = _lines(pages[at])
     head = next(y for y, t in lines if t == "種族ボード")
-    body = [y for y, t in lines if y < 195]  # (the folio left out)
-    assert [y for y, t in lines if t == "縮尺1/4" and y > head]  # the picture's scale under it, on this page
-    assert [top for top in _forms(PdfReader(io.BytesIO(pdf)), at) if top > head]
-    assert A5_H - 15 - body[-1] < 25  # the page is full down to its foot's margin, bar a line or two
-    assert _lines(pages[at + 1])[1][1] == "自らの民を表します。"  # (after the running head)
+    scale = next(y for y, t in lines if t == "縮尺1/4" and y > head)
+    assert [top for top in _forms(PdfReader(io.BytesIO(pdf)), at) if head < top < scale]  # the board's picture
+    described = [y for y, t in lines if t == "自らの民を表します。"]
+    assert described and described[0] > scale  # the description under its picture, on the same page
+    assert "種族ボード" in [t for _, t in lines[1:3]]  # (after the running head, by its count) the entry moved whole
 
 
 @pytest.fixture(scope="module")
@@ -109,35 +110,6 @@ def one_scale_books() -> dict[str, bytes]:
 
 def _page_of(pages, text: str) -> int:
     return next(n for n, p in enumerate(pages) if any(t == text for _, t in _lines(p)))
-
-
-def test_small_entries_fill_the_page_an_entry_with_big_pictures_leaves(one_scale_books):
-    """asian-delivery p5: VPボード's heading and board did not fit under 施設トークン and moved
-    whole, leaving 56 mm empty with two small entries waiting behind it. Those fill p5; the board
-    heads p6 with 乗り物コマ under it (its description running on), not alone over 45 mm empty."""
-    pdf = one_scale_books["asian-delivery"]
-    pages = glyphs(pdf)
-    at = _page_of(pages, "施設トークン")
-    assert _page_of(pages, "スタートプレイヤーマーカー") == _page_of(pages, "ワーカーポーン") == at
-    body = [y for y, t in _lines(pages[at]) if y < 195]  # (the folio left out)
-    assert A5_H - 15 - body[-1] < 25, body[-1]  # full down to the foot, bar a line or two
-    assert _page_of(pages, "ＶＰボード、ＶＰマーカー") == _page_of(pages, "乗り物コマ、乗り物カード") == at + 1
-    assert _lines(pages[at + 1])[2][1] == "ＶＰボード、ＶＰマーカー"  # (after the running head and its count)
-    flat = [re.sub(r"\s", "", t) for t in texts(pdf)]
-    assert "公共の輸送機関である" in flat[at + 2]  # 乗り物コマ's description runs on
-
-
-def test_an_entry_passed_by_a_smaller_one_stays_in_its_group(one_scale_books):
-    """populous p5: 地形トークン fills the foot リソースボード's picture did not fit; both stay
-    under その他の内容物, the board heading the next page."""
-    pdf = one_scale_books["populous"]
-    pages = glyphs(pdf)
-    at = _page_of(pages, "地形トークン")
-    assert _page_of(pages, "マーカー（創世カード用）") == at
-    assert _page_of(pages, "リソースボード") == at + 1
-    assert _lines(pages[at + 1])[2][1] == "リソースボード"
-    lines = [t for _, t in _lines(pages[at])]
-    assert lines.index("●その他の内容物") < lines.index("マーカー（創世カード用）") < lines.index("地形トークン")
 
 
 def test_a_term_keeps_two_characters_each_side_of_a_line_break():
@@ -323,3 +295,5 @@ def test_the_entries_filling_a_page_an_entry_leaves_keep_the_contents_lists_orde
     board, medium, small = entry(300), entry(50), entry(20)
     placed = EntryRun([board, medium, small]).placed(300, 100)
     assert placed[:2] == [medium, small] and placed[2]._content == [board]  # those straight after it, in order
+    grouped = EntryKeep([Spacer(1, 10), Spacer(1, 300)], whole=2, lead=1)  # under its group's heading (その他の内容物)
+    assert EntryRun([grouped, small]).placed(300, 100)[0] is grouped  # nothing passes it

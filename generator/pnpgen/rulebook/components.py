@@ -16,7 +16,7 @@ from pathlib import Path
 
 from pnpgen.data.model import Game
 from pnpgen.errors import suggest
-from pnpgen.messages import counted
+from pnpgen.messages import counted, msg
 from pnpgen.rulebook.tree import Block, Component, Document
 
 COMPARABLE_UNITS = {"枚", "個", "本", "台", "体", ""}  # セット, 組, 種 are no piece counts
@@ -281,12 +281,31 @@ def component_rows(doc: Document, game: Game, draft_path: Path | str, aliases: d
         names = ", ".join(f"{quote(d.draft_name)} ({d.deck_id})" for d in renamed[:3]) + (", …" if len(renamed) > 3 else "")
         warnings[k] += (f"; or, if it is the data's {'deck' if len(renamed) == 1 else 'decks'} {names}, on no line "
                         f"of the draft, write {'its' if len(renamed) == 1 else 'that'} name on this line{EDIT_DRAFT}")
+    told = [d for d in rest if (unnamed and d in renamed[:3])  # (a deck a draft entry's warning already offers)
+            or any(f"did you mean {d.draft_name}?" in w for w in warnings)]
+    warnings += _unnamed_decks(doc, draft_path, [d for d in rest if d.deck_id is not None and d not in told],
+                               quote, latin)
     for d in rest:  # only in the data: the draft gives no count
         rows.append(ComponentRow(d.name, [(d.name, [d])], [], None, [d.unit], sep=sep, provisional=d.stand_in_count,
                                  unlisted=True))
     report.append(f"components: {len(doc.components)} in the draft, {len(items)} data items, "
                   f"{len(rest)} only in the data")
     return rows, warnings, report
+
+
+def _unnamed_decks(doc: Document, draft_path: Path | str, decks: list[DataItem], quote, latin: bool) -> list[str]:
+    """One warning, at the draft's components heading, for the printed decks its list never
+    names: the book lists them under その他の内容物 with the data's count, which the draft never
+    stated (a deck added to the game and not to the draft's box contents)."""
+    line = next((s.line for s in doc.sections if s.is_components), 0)
+    if not decks or not doc.components or not line:
+        return []
+    names = ", ".join(f"{quote(d.draft_name)} ({d.deck_id}, {d.count}{d.unit})" for d in decks)
+    them = "it" if len(decks) == 1 else "them"
+    return [f"{draft_path}:{line}: the draft's components list does not name the printed "
+            f"deck{'' if len(decks) == 1 else 's'} {names}; the book lists {them} under "
+            f"{quote(msg('rulebook.other_components', 'en' if latin else 'ja'))} "
+            f"with the data's count; add {them} to the list under this heading, with the count the box holds{EDIT_DRAFT}"]
 
 
 def _stands_in(deck: DataItem, rows: list[ComponentRow]) -> ComponentRow | None:

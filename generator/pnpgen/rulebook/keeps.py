@@ -117,12 +117,12 @@ def headings_with_their_figures(story: list[Flowable]) -> None:
 class EntryKeep(GridKeep):
     """A component's entry, kept on one page when it fits. When it does not, its heading and
     pictures (the first ``whole`` flowables) stay together and the description runs on to the
-    next page: an entry missing the page by a hair left half a page empty. The description starts
-    under the pictures when its first paragraph (or two lines of it, ``JPara.split``) fits there,
-    else at the next page's head (populous' 種族ボード, its pictures and scale fitting but not the
-    line under them, left 58 mm empty); its last paragraph, of one line, runs on with the one above
-    it. Only heading and pictures that do not fit move the entry
-    whole (``EntryRun`` fills the space it leaves). Its parts' table runs on whole, as a figure
+    next page: an entry missing the page by a hair left half a page empty. They stay only with
+    the start of the description under them (its first paragraph, or two lines of it,
+    ``JPara.split``): a description is never parted from its picture (a trial's 表題札, populous'
+    種族ボード at one scale: its one line opened the next page alone); its last paragraph, of one
+    line, runs on with the one above it. An entry that does not fit so moves whole
+    (``EntryRun`` fills the space it leaves with the small entries after it). Its parts' table runs on whole, as a figure
     does. ``lead``: flowables before its heading (the その他の内容物 heading), which nothing passes."""
 
     def __init__(self, flowables: list[Flowable], whole: int, lead: int = 0):
@@ -130,11 +130,21 @@ class EntryKeep(GridKeep):
         self.whole, self.lead = whole, lead
 
     def stays(self, above: list[Flowable], aW: float, aH: float) -> bool:
-        """Whether its heading and pictures stand in ``aH`` under ``above``, the description
-        running on: else it moves whole."""
+        """Whether its heading and pictures stand in ``aH`` under ``above`` with the start of
+        their description (its first paragraph, or two lines of it when it splits), the rest
+        running on: else it moves whole. A description never opens the next page away from its
+        picture, as a heading keeps two lines of its text (a trial's 表題札, its one line alone
+        at the next page's head)."""
         at = next((i for i in range(self.whole, len(self._content))
                    if not isinstance(self._content[i], Spacer)), len(self._content))
-        return at < len(self._content) and grid_height([*above, *self._content[:at]], aW, aH) <= aH
+        if at == len(self._content):
+            return False
+        first = self._content[at]
+        height = grid_height([*above, *self._content[:at + 1]], aW, aH)
+        own = first.wrap(aW, aH)[1]
+        if isinstance(first, JPara) and len(first.lines or []) >= 4:  # it splits leaving two lines (JPara.split)
+            height -= own - 2 * first.leading
+        return height <= aH
 
     def split(self, aW, aH):
         if getattr(self, "_wrapInfo", None) != (aW, aH):
