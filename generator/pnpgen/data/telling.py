@@ -78,16 +78,26 @@ def shortest_telling_fields(sides: list[list[dict[str, Any]]], changed: set[str]
             return 1
         return 0
 
-    def groups(fields: list[str]) -> int:  # (as the tag shows them: a long text cut short tells nothing past its cut)
-        return sum(len({tuple(_shown(v.get(f)) for f in fields) for v in side}) for side in sides)
+    columns: dict[str, list[list[str]]] = {}  # a field's values as the tag shows them, each side's pieces in order
+
+    def column(f: str) -> list[list[str]]:  # (as the tag shows them: a long text cut short tells nothing past its cut)
+        if f not in columns:
+            columns[f] = [[_shown(v.get(f)) for v in side] for side in sides]
+        return columns[f]
+
+    def groups(fields: list[str]) -> int:
+        return sum(len(set(zip(*(column(f)[i] for f in fields)))) if fields else min(len(side), 1)
+                   for i, side in enumerate(sides))
 
     whole = sum(len(side) for side in sides)
     chosen: list[str] = []
+    told = groups(chosen)
     for f in sorted(order, key=lambda f: (f in changed, rank(f))):
-        if groups(chosen) == whole or len(chosen) == TELLING_FIELDS:
+        if told == whole or len(chosen) == TELLING_FIELDS:
             break
-        if groups([*chosen, f]) > groups(chosen):
+        if (more := groups([*chosen, f])) > told:
             chosen.append(f)
+            told = more
     return chosen  # (the readable first, each rank in the deck's order of its fields)
 
 
