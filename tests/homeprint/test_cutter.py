@@ -667,3 +667,25 @@ def test_a_deck_on_a_sheet_layout_of_plain_paper_is_told_it_gets_no_cut_files(tm
             "(stock: false), which a --marks silhouette build prints in its slots without registration marks or cut "
             "files: the machine cuts none of it (leave out its sheet: to lay it on the grid, with bleed: 0 for counters "
             "that abut, each line between two cut once)"] if plain else []), said
+
+
+def test_cards_as_many_either_way_up_between_the_marks_turn_to_keep_the_most_bleed():
+    """A US designer's 2.5 × 3.5 in cards between a Silhouette's marks on Letter (trial78): 6 a sheet
+    either way up above the bottom-left mark's zone, 3 × 2 upright at 0.9 mm of bleed, 2 × 3 turned at
+    the full 3 mm; the grid kept the upright 0.9 (right of the zone, 1.68 mm), as a tie in count kept
+    the first orientation. The docs' rule: the fewest sheets, then the most bleed."""
+    from pnpgen.impose.cutter import clear_of, silhouette_layout
+    from pnpgen.impose.grid import SheetOptions, layout_grid
+    from pnpgen.impose.registration import SILHOUETTE
+    from pnpgen.shapes import shape_spec
+
+    card = shape_spec("rect", (63.5, 88.9))
+    sheet = SheetOptions(paper="letter", marks="silhouette", silhouette=SILHOUETTE)
+    lay = silhouette_layout(card, 18, sheet, SILHOUETTE)
+    assert lay is not None and lay.per_sheet == 6 and lay.rotated and (lay.cols, lay.rows) == (2, 3)
+    assert lay.sheet_bleed_mm == pytest.approx(3.0)
+    assert clear_of(lay, SILHOUETTE.zones(sheet.paper_mm))
+    # the tie on a plain sheet alike: an area as wide as three upright cards and as tall as three turned
+    tall = SheetOptions(paper="letter", cut_area=(10.0, 10.0, 205.9, 246.6), mark_room_mm=0.0)
+    grid = layout_grid(63.5, 88.9, tall)
+    assert grid is not None and grid.per_sheet == 6 and grid.rotated and grid.sheet_bleed_mm == pytest.approx(3.0)

@@ -310,3 +310,19 @@ def test_a_sleeve_build_of_a_game_with_no_card_deck_says_it_changes_nothing(tmp_
     page = " ".join((REPO / "docs" / "home-printing.md").read_text(encoding="utf-8").split())
     assert "`--layout sleeve changes nothing in 'pond': sleeve inserts are made of card decks (kind: card) and it has " \
         "none; …`" in page
+
+
+def test_the_inch_shops_poker_card_keeps_its_trim_in_poker_sleeves_and_is_reduced_in_its_own_size():
+    """docs/print-facts.md (trial78: a US designer's 2.5 × 3.5 in cards, sleeved): 66x91 keeps the
+    63.5 × 88.9 mm card at trim size, as does the default (its trim + 3 mm); a sleeve written as the
+    card's own size reduces the insert to 98.4 %, as the page says."""
+    from pnpgen.impose.sleeve import Sleeve, default_sleeve
+    from pnpgen.shapes import ShapeSpec
+
+    card = ShapeSpec("rect", 63.5, 88.9, ((0.0, 0.0), (63.5, 0.0), (63.5, 88.9), (0.0, 88.9)))
+    page = (REPO / "docs" / "print-facts.md").read_text(encoding="utf-8")
+    assert "`--sleeve 66x91`" in page and "66.5x91.9" in page and "98.4 %" in page
+    assert sleeve_option("66x91").scale_for(card) == 1.0
+    assert default_sleeve((63.5, 88.9)) == pytest.approx((66.5, 91.9))
+    assert f"{Sleeve(*default_sleeve((63.5, 88.9))).scale_for(card) * 100:.1f}" == "100.0"
+    assert f"{sleeve_option('2.5x3.5in').scale_for(card) * 100:.1f}" == "98.4"

@@ -311,3 +311,28 @@ def test_the_sheets_quick_reference_points_to_the_heading_a_line_is_under_not_a_
     book = "".join(texts((folder / "rulebook.pdf").read_bytes()))
     assert "早見表" in book and re.search(r"カードを１枚引く。\s*P\.\d", book)  # the booklet's own: pages
 
+
+
+def _end_after(paragraphs: int, end: str) -> str:
+    """DRAFT, a section of ``paragraphs`` paragraphs, then ``end``: a last section of its own."""
+    body = "".join(f"　第{k}段落です。文章が続きます。文章が続きます。文章が続きます。\n\n" for k in range(paragraphs))
+    return DRAFT + "\n■　手番の流れ\n\n" + body + "■　ゲームの終了\n\n" + end
+
+
+def test_a_short_last_section_the_column_holds_whole_stays_on_the_first_side(tmp_path):
+    """The book's 45 mm asked before a section's heading (no A5 page ends on a heading) asks no more on
+    a sheet than the section stands: a contest entry's one-page rules (trial78, a 2-player game whose
+    last section, two lines, went alone onto the back with some 30 mm of the first side's column left)."""
+    ws = _tiny(tmp_path, "true", _end_after(12, "　山札が尽きたら終わります。\n"))
+    assert run(ws, "rulebook", "--game", "test", "-q") == 0
+    pdf = (ws / "build" / "test" / "rule-sheet.pdf").read_bytes()
+    assert len(_page_mm(pdf)) == 1, "the short last section went onto a back of its own"
+    page = _on_page(pdf)[0]
+    assert "".join(g.char for g in page).endswith("5ゲームの終了山札が尽きたら終わります。")  # whole, last, on side 1
+    assert max(g.y for g in page) <= 200  # within the 10 mm margin of the 210 mm sheet: nothing past it
+    # a last section the rest of the column does not hold whole still asks the book's room: it starts
+    # the back, its heading not left alone at the foot of the front
+    ws = _tiny(tmp_path / "tall", "true", _end_after(12, "".join(f"　終了の規則{k}です。文章が続きます。\n\n" for k in range(8))))
+    assert run(ws, "rulebook", "--game", "test", "-q") == 0
+    sides = [t.replace(" ", "") for t in texts((ws / "build" / "test" / "rule-sheet.pdf").read_bytes())]
+    assert len(sides) == 2 and "ゲームの終了" not in sides[0] and "5　ゲームの終了" in sides[1], sides

@@ -99,6 +99,12 @@ def type_name(value: Any) -> str:
         type(value), "a number" if isinstance(value, (int, float)) else type(value).__name__)
 
 
+# A bound reached through another unit is a float a hair off what it prints as (1.5in is
+# 38.099999999999994 mm): a length that far past it is the bound itself, not out of range
+# ("x 38.1 is out of range (expected 0 to 38.1 mm)" told a polygon's corner on a 1.5in tile).
+_ROUNDING_MM = 1e-9
+
+
 def length(value: Any, lo: float, hi: float, what: str = "length") -> float:
     """Millimetres from ``3``, ``"3mm"``, ``"0.125in"``…, finite and within [lo, hi]."""
     mm: float | None = None
@@ -116,9 +122,9 @@ def length(value: Any, lo: float, hi: float, what: str = "length") -> float:
         if n is not None and not (math.isfinite(n) and lo <= n <= hi):
             raise beyond(what, value, n, lo, hi, " mm")
         raise Invalid(f"{what} {show(value)} is not a length{_meant_length(value)}", _UNITS)
-    if not math.isfinite(mm) or not lo <= mm <= hi:
+    if not math.isfinite(mm) or not lo - _ROUNDING_MM <= mm <= hi + _ROUNDING_MM:
         raise beyond(what, value, mm, lo, hi, " mm")
-    return mm
+    return min(max(mm, lo), hi)
 
 
 def _as_number(value: Any) -> float | None:

@@ -435,13 +435,27 @@ class StoryBuilder(StoryText):
         of its own."""
         out: list[Flowable] = self.blocks(self.doc.preamble) if self.doc.preamble else []
         for n, s in enumerate(self.doc.rules, start=1):
-            out += self.rules_section(n, s)
+            out += self.asking_no_more_than_it_holds(self.rules_section(n, s))
         self.indexing = False
         self.rules_keys = self._key
         summary = self.quick_reference(sheet=True) if quick_reference else []
         if summary:
             summary[0] = CondPageBreak(self.body_h / 3)  # (the book's PageBreak: a column break on the sheet)
         return self.kept_together(out + summary)
+
+    def asking_no_more_than_it_holds(self, section: list[Flowable]) -> list[Flowable]:
+        """A rule sheet's ``section``, each of its column breaks (the book's 45 mm before a section's
+        heading, 30 mm before a step's: no page ends on a heading) asking no more room than what it
+        keeps together stands (the whole section; the step up to the next): a short last section the
+        column holds whole stays there, rather than turning the sheet over for three lines. A taller
+        one asks what the book's page asks (measured on a copy: a paragraph keeps the lines of the
+        measure it is first set to)."""
+        breaks = [i for i, f in enumerate(section) if type(f) is CondPageBreak]
+        for k, i in enumerate(breaks):
+            end = len(section) if i == 0 or k + 1 == len(breaks) else breaks[k + 1]
+            whole = grid_height(copy.deepcopy(section[i + 1:end]), self.text_w, self.body_h)
+            section[i].height = min(section[i].height, whole)
+        return section
 
     def kept_together(self, out: list[Flowable]) -> list[Flowable]:
         """``out`` with what stays on one page kept so (rulebook/keeps.py)."""
