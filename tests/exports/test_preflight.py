@@ -90,6 +90,22 @@ def test_preflight_finds_ink_hairline_resolution_and_bare_bleed(tmp_path):
     assert reports[0]["pages"] == 5 and reports[0]["trim_mm"] == [63.0, 88.0]
 
 
+def test_white_text_whose_letters_knock_out_half_its_box_is_read_on_its_ground(tmp_path):
+    """preflight48: an outside game's 5 pt white 「写真」 on a rich black (100/100/100/100) was not
+    named, where a one-letter 「夜」 on the same ground was: its dense letters left half the box
+    bare (35 of 70 pixels), and the median of every pixel read the ground as paper. The white
+    rectangle stands for such letters (over 60 % of the box read); white text on paper, and on a
+    one-ink ground, stays unnamed."""
+    rich = f"1 1 1 1 k 0 0 {W:.3f} {H:.3f} re f\n".encode()
+    letters = b"BT /F1 5 Tf 0 0 0 0 k 40 100 Td (ab) Tj ET 0 0 0 0 k 40 100 6.5 3.5 re f\n"
+    folder = tmp_path / "doujin"
+    _write(folder, [(rich + letters, False), (FULL + letters, False),
+                    (b"BT /F1 5 Tf 0 0 0 0 k 40 100 Td (ab) Tj ET\n", False)])
+    _, found, _ = _run(folder)
+    white = [(f.page, f.message) for f in found if f.message.startswith("white text")]
+    assert white == [(1, "white text 5.0 pt (CMYK 0/0/0/0) knocked out of a ground of 3 or 4 inks, ×1 on 1 pages")], white
+
+
 def test_text_of_one_size_in_several_colours_is_one_finding_naming_each_colour(tmp_path):
     """trial69: a wargame's counters, 5 pt text in each clan's colour (three inks each), gave one
     line per colour; now one names the three colours, each with its count and pages, and the total."""
