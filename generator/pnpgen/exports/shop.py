@@ -282,8 +282,8 @@ def ink_warnings(name: str, pdf: bytes, preset: Preset, where: list[str], templa
         out.append(reach + (" and print held to it (their C, M and Y lightened together, K kept: a little "
                             "duller than the art; a picture saved in CMYK within the limit prints as it is)"
                             if heavy.held else
-                            f"; save it in CMYK within the limit (a black ground as K100 or a rich black, C40 M40 "
-                            f"Y40 K100, never 100/100/100/100), or in RGB, which the export converts within it"))
+                            "; save it in CMYK within the limit (a black ground as K100 or a rich black, C40 M40 "
+                            "Y40 K100, never 100/100/100/100), or in RGB, which the export converts within it"))
     rest = [heavy for heavy in held if id(heavy) not in told]
     if rest:
         first, last = min(heavy.pages[0] for heavy in rest), max(heavy.pages[-1] for heavy in rest)
