@@ -90,7 +90,7 @@ def test_a_gradient_stop_over_the_limit_is_said_to_a_hundredth(tmp_path):
     assert run(root, "export", "--game", "test", "--preset", "drivethrucards", "--fit", "scale") == 0
     warnings = json.loads((root / "build" / "test" / "drivethrucards" / "export.json").read_text(encoding="utf-8"))["warnings"]
     [ink] = [w for w in warnings if "% total ink, over" in w]
-    assert ink == "data/test/decks/cards.yaml:3:8: cards.pdf page 2 ('青' of deck 'cards', front): CMYK 100/100/0/49.8 is 249.8 % total ink, over DriveThruCards's 240 %", ink
+    assert ink == "data/test/decks/cards.yaml:3:8: cards.pdf page 2 ('青' of deck 'cards', front): CMYK 100/100/0/49.8 is 249.8 % total ink, over DriveThruCards's 240 %; choose a lighter colour there, at most 240 % C+M+Y+K", ink
 
 
 @pytest.mark.parametrize("kind", ["tiff", "jpeg"])

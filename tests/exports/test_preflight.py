@@ -90,6 +90,52 @@ def test_preflight_finds_ink_hairline_resolution_and_bare_bleed(tmp_path):
     assert reports[0]["pages"] == 5 and reports[0]["trim_mm"] == [63.0, 88.0]
 
 
+def test_white_text_whose_letters_knock_out_half_its_box_is_read_on_its_ground(tmp_path):
+    """preflight48: an outside game's 5 pt white 「写真」 on a rich black (100/100/100/100) was not
+    named, where a one-letter 「夜」 on the same ground was: its dense letters left half the box
+    bare (35 of 70 pixels), and the median of every pixel read the ground as paper. The white
+    rectangle stands for such letters (over 60 % of the box read); white text on paper, and on a
+    one-ink ground, stays unnamed."""
+    rich = f"1 1 1 1 k 0 0 {W:.3f} {H:.3f} re f\n".encode()
+    letters = b"BT /F1 5 Tf 0 0 0 0 k 40 100 Td (ab) Tj ET 0 0 0 0 k 40 100 6.5 3.5 re f\n"
+    folder = tmp_path / "doujin"
+    _write(folder, [(rich + letters, False), (FULL + letters, False),
+                    (b"BT /F1 5 Tf 0 0 0 0 k 40 100 Td (ab) Tj ET\n", False)])
+    _, found, _ = _run(folder)
+    white = [(f.page, f.message) for f in found if f.message.startswith("white text")]
+    assert white == [(1, "white text 5.0 pt (CMYK 0/0/0/0) knocked out of a ground of 3 or 4 inks, ×1 on 1 pages")], white
+
+
+def test_a_finding_names_its_piece_from_order_csv_and_says_what_to_do(tmp_path, capsys):
+    """preflight48: an outside game's findings said a page and a fault (`doujin/cards.pdf page 1:
+    hairline: …`), not which card nor what to change, where the export says both. The page's piece
+    comes from the folder's order.csv (a counter sheet of many pieces names none), the remedy from
+    the shop's figures."""
+    folder = tmp_path / "doujin"
+    hair = b"0 0 0 1 K 0.2 w 40 100 m 140 100 l S\n"
+    _write(folder, [(FULL, False), (FULL + hair, False), (FULL + b"1 1 1 1 k 50 50 40 40 re f\n", False)])
+    (folder / "order.csv").write_text("\ufefffile,pages,back,deck,piece,name,quantity,note,die\r\n"
+                                      "cards.pdf,1-2,2,cards,1,写真,2,,\r\ncards.pdf,3,,cards,2,夜,1,,\r\n",
+                                      encoding="utf-8")
+    assert main(["preflight", str(folder), "-q"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == ("  error: doujin/cards.pdf page 2 ('写真' of deck 'cards', back): hairline: a 0.200 pt (0.071 mm) "
+                        "line in CMYK 0/0/0/100, under 0.283 pt (0.10 mm), ×1 on 1 pages; draw it at least 0.10 mm wide "
+                        "(stroke-width in the template), or leave it out"), lines
+    assert lines[1].startswith("  error: doujin/cards.pdf page 3 ('夜' of deck 'cards', front): ink: "), lines
+    assert lines[1].endswith("; bring the colours there to at most 300 % C+M+Y+K; a black ground as K100 or a rich "
+                             "black (C40 M40 Y40 K100, 220 %), never 4色ベタ (100/100/100/100)"), lines
+
+
+def test_order_csv_pages_read_as_bounds():
+    from pnpgen.preflight.run import on_pages
+    assert [n for n in range(1, 10) if on_pages("1-7 odd", n)] == [1, 3, 5, 7]
+    assert [n for n in range(1, 10) if on_pages("2-8 even", n)] == [2, 4, 6, 8]
+    assert on_pages("3", 3) and not on_pages("3", 4) and on_pages("9-12", 10)
+    assert not on_pages("", 1) and not on_pages("a-b", 1)
+    assert on_pages("1-99999999999999999999", 5)  # (bounds, never a range spread out: a hostile row costs nothing)
+
+
 def test_text_of_one_size_in_several_colours_is_one_finding_naming_each_colour(tmp_path):
     """trial69: a wargame's counters, 5 pt text in each clan's colour (three inks each), gave one
     line per colour; now one names the three colours, each with its count and pages, and the total."""

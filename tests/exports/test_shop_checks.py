@@ -312,6 +312,10 @@ def test_a_cmyk_jpeg_with_or_without_adobes_marker_shows_its_own_inks_in_every_o
     assert not [w for w in said if "CMYK picture" in w], said
     heavy = [w for w in said if "reaches CMYK 100/100/100/100" in w]
     assert len(heavy) == 2, said  # the 400 % corner of each, measured as printed
+    # and what to do (preflight48: the warning named the fault alone)
+    assert all(w.endswith("over 同人印刷所（トンボ付きPDF）'s 300 %; save it in CMYK within the limit (a black ground as "
+                          "K100 or a rich black, C40 M40 Y40 K100, never 100/100/100/100), or in RGB, which the export "
+                          "converts within it") for w in heavy), heavy
     # each named by its file and the piece showing it (fixesR: "a picture reaches" on page 410 named neither)
     assert sorted(w.split("cards.pdf ")[1].split(" reaches")[0] for w in heavy) == [
         f"page {page} ('刷' of deck 'cards', front): templates/test/{file}"

@@ -257,7 +257,8 @@ def ink_warnings(name: str, pdf: bytes, preset: Preset, where: list[str], templa
     # to a hundredth of a per cent, as the other warnings name inks (a gradient's stop converted
     # from #000080 is 49.8039…, said 49.8)
     out = [f"{starts[page]}{name} page {page + 1}{_at(where[page])}: CMYK {'/'.join(f'{round(v * 100, 2):g}' for v in colour)} is "
-           f"{round(ink, 2):g} % total ink, over {preset.name}'s {preset.ink_limit:g} %"
+           f"{round(ink, 2):g} % total ink, over {preset.name}'s {preset.ink_limit:g} %; choose a lighter "
+           f"colour there, at most {preset.ink_limit:g} % C+M+Y+K"
            for page, colour, ink in over_limit(pdf, preset.ink_limit)]
     heavies = pictures_over_limit(pdf, preset.ink_limit, measured)
     held = [heavy for heavy in heavies if heavy.held]
@@ -280,7 +281,9 @@ def ink_warnings(name: str, pdf: bytes, preset: Preset, where: list[str], templa
                  f"{preset.name}'s {preset.ink_limit:g} %")
         out.append(reach + (" and print held to it (their C, M and Y lightened together, K kept: a little "
                             "duller than the art; a picture saved in CMYK within the limit prints as it is)"
-                            if heavy.held else ""))
+                            if heavy.held else
+                            "; save it in CMYK within the limit (a black ground as K100 or a rich black, C40 M40 "
+                            "Y40 K100, never 100/100/100/100), or in RGB, which the export converts within it"))
     rest = [heavy for heavy in held if id(heavy) not in told]
     if rest:
         first, last = min(heavy.pages[0] for heavy in rest), max(heavy.pages[-1] for heavy in rest)

@@ -3,13 +3,14 @@ said, the exit status 1 when a finding is one a shop turns a file away for."""
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import shutil
 import subprocess
 import tempfile
 from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 import pikepdf
@@ -21,7 +22,7 @@ from pnpgen.messages import counted
 from pnpgen.preflight.inks import ghostscript
 from pnpgen.preflight.pdfcheck import check_pdf
 from pnpgen.preflight.pngcheck import check_png
-from pnpgen.preflight.shop import BadInput, Finding, Limits, Shop, Unreadable, load_shop
+from pnpgen.preflight.shop import BadInput, Finding, Limits, Shop, Unreadable, load_shop, what_to_do
 
 NO_GHOSTSCRIPT = ("Ghostscript (gs) is not on this machine: total ink and the bleed are not checked "
                   "(install it: apt install ghostscript, brew install ghostscript, or ghostscript.com)")
@@ -54,12 +55,45 @@ def preflight(folder: Path, limits: Limits, work: Path, gs: str | None, pages_pn
                                  f"{str(e).removeprefix(f'{path}: ')}"))
             reports.append({"file": name, "readable": False})
     found.sort(key=lambda f: (f.file, f.page))  # each file's findings in the order of its pages (the whole file's first)
+    rows = order_rows(folder)
+    found[:] = [replace(f, piece=piece_on(rows, Path(f.file).name, f.page) if f.page else "", fix=what_to_do(f, shop))
+                for f in found]
     if pages_png is not None and shutil.which("pdftoppm"):
         named = {} if named is None else named
         for f in found:
             if f.page:
                 save_png(folder.parent / f.file, f.page, pages_png, named)
     return shop, found, reports
+
+
+def on_pages(text: str, page: int) -> bool:
+    """Whether order.csv's pages (``3``, ``1-8``, ``1-7 odd``) hold ``page``; a text that is not
+    pages holds none (read as bounds, never spread out: a row's ``1-99999999999`` is two numbers)."""
+    first, _, rest = text.strip().partition("-")
+    last, _, parity = rest.partition(" ")
+    if not first.isdigit() or not (last or first).isdigit():
+        return False
+    return (int(first) <= page <= int(last or first)
+            and (parity not in ("odd", "even") or (page % 2 == 1) == (parity == "odd")))
+
+
+def order_rows(folder: Path) -> list[dict[str, str]]:
+    """The rows of the folder's order.csv that name a file's pages; none for a folder without a
+    readable one (an unreadable one is check_order's finding)."""
+    try:
+        with (folder / "order.csv").open(encoding="utf-8-sig", newline="") as fh:
+            return [r for r in csv.DictReader(fh) if r.get("file") and r.get("pages") and r.get("name") is not None]
+    except (OSError, UnicodeDecodeError, csv.Error):
+        return []
+
+
+def piece_on(rows: list[dict[str, str]], file: str, page: int) -> str:
+    """The piece a page of ``file`` shows, as order.csv names it ('写真' of deck 'cards', front):
+    a finding on a page says which card to change. A page of several pieces (a counter sheet)
+    names none."""
+    names = [f"'{r['name']}' of deck '{r.get('deck') or ''}', {'back' if on_pages(r.get('back') or '', page) else 'front'}"
+             for r in rows if r["file"] == file and on_pages(r["pages"], page)]
+    return names[0] if len(names) == 1 else ""
 
 
 def save_png(path: Path, page: int, pngs: Path, named: dict[str, tuple[Path, int]]) -> None:
@@ -135,8 +169,8 @@ def run(folders: list[Path], limits: Limits, say: Callable[[str], None], note: C
                     figures = ", ".join(f"{k} {v}" for k, v in r.items() if k != "file" and v is not None)
                     say(f"  {r['file']}: {figures}")
             for f in found:
-                where = f" page {f.page}" if f.page else ""
-                say(f"  {f.level}: {f.file}{where}: {f.check}: {f.message}")
+                where = (f" page {f.page}" if f.page else "") + (f" ({f.piece})" if f.piece else "")
+                say(f"  {f.level}: {f.file}{where}: {f.check}: {f.message}" + (f"; {f.fix}" if f.fix else ""))
             errors += sum(f.level == "error" for f in found)
             notes += sum(f.level == "note" for f in found)
             files += len(reports)
