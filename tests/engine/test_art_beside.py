@@ -80,6 +80,8 @@ def test_the_measures_handed_back_are_openeds_own_and_pass_by_links_and_broken_f
     found = artfile.measures_of_folder(art)
     assert sorted((m[6], m[7], m[8]) for m in found) == [
         ("raster", 7.0, 9.0), ("raster", 40.0, 60.0), ("raster", 50.0, 50.0), ("raster", 60.0, 40.0)]
+    (tmp_path / "linked").symlink_to(art, target_is_directory=True)  # an art folder that is a link: passed by
+    assert artfile.measures_of_folder(tmp_path / "linked") == []
     monkeypatch.setattr(artfile, "_MEASURED", {})  # (this process's measures forgotten: only the handed ones)
     assert artfile.measured_beside(found) == 4
     assert artfile.measured_beside([["x", 1], "planted", [".png", 1, 2, 3, 4, 5, "code", 1.0, 2.0]]) == 0

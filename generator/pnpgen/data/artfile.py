@@ -87,9 +87,10 @@ def measures_of_folder(folder: Path, limit: int = MEASURED_LIMIT) -> list:
     """Each raster picture's measure under ``folder`` (at most ``limit``), as plain values: what a
     process forked beside a cold build's hashing hands back (engine/artbeside.py). Links are passed
     by (one may lead out of the workspace: the build measures what it names itself), and so is a
-    file that cannot be measured (the build says what is wrong with it, where it is named)."""
+    file that cannot be measured (the build says what is wrong with it, where it is named); so is a
+    folder ``art`` that is a link (as the inputs' hashing passes it by: engine/fingerprint.py)."""
     out: list = []
-    todo = [str(folder)]
+    todo = [] if os.path.islink(folder) else [str(folder)]
     while todo and len(out) < limit:
         try:
             with os.scandir(todo.pop()) as entries:
