@@ -38,6 +38,7 @@ def _workspace(root):
 def _build(ws, out, jobs: str, monkeypatch) -> list[str]:
     """A build in pnpgen's own process, its inputs hashed on threads: the pictures this process opened."""
     monkeypatch.setattr(fingerprint, "THREADED_BYTES", 0)  # (the tiny game's files hashed on threads, as 250 MB of art)
+    monkeypatch.setattr(artfile, "BESIDE_LEAST_BYTES", 0)  # (its tiny pictures measured beside, as 300 KB ones)
     monkeypatch.setattr(commands, "_imports_set_aside", lambda: None)  # (the real one sets this process's objects aside for good)
     monkeypatch.setattr(artfile, "_MEASURED", {})  # (nothing measured before in this process)
     opened: list[str] = []
@@ -77,11 +78,12 @@ def test_the_measures_handed_back_are_openeds_own_and_pass_by_links_and_broken_f
     Image.new("RGB", (5, 5)).save(tmp_path / "outside.png")
     (art / "link.png").symlink_to(tmp_path / "outside.png")  # (may lead out of the workspace: never read)
     monkeypatch.setattr(artfile, "_MEASURED", {})
-    found = artfile.measures_of_folder(art)
+    assert artfile.measures_of_folder(art) == []  # (small pictures, an icon's: measured by the build, if it names them)
+    found = artfile.measures_of_folder(art, least=0)
     assert sorted((m[6], m[7], m[8]) for m in found) == [
         ("raster", 7.0, 9.0), ("raster", 40.0, 60.0), ("raster", 50.0, 50.0), ("raster", 60.0, 40.0)]
     (tmp_path / "linked").symlink_to(art, target_is_directory=True)  # an art folder that is a link: passed by
-    assert artfile.measures_of_folder(tmp_path / "linked") == []
+    assert artfile.measures_of_folder(tmp_path / "linked", least=0) == []
     monkeypatch.setattr(artfile, "_MEASURED", {})  # (this process's measures forgotten: only the handed ones)
     assert artfile.measured_beside(found) == 4
     assert artfile.measured_beside([["x", 1], "planted", [".png", 1, 2, 3, 4, 5, "code", 1.0, 2.0]]) == 0

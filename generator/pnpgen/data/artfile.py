@@ -53,6 +53,10 @@ Measure = tuple[str, tuple[float, float]]  # (kind, size) as ``opened`` finds th
 _MEASURED: dict[tuple[str, int, int, int, int, int], Measure | None] = {}  # a file by ``_file``: its measure
 MEASURED_LIMIT = 8192  # files' measures kept in a process (then forgotten all at once, as fingerprint's reads)
 MEASURED_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp")  # what ``measures_of_folder`` measures: raster art
+# and of at least these bytes: one's header read costs what hashing 128 KB does, so the process that
+# measures them ends about as the inputs' hashing does (many small files a deck may not name, icons,
+# would have the build wait for it)
+BESIDE_LEAST_BYTES = 128 << 10
 
 
 def _file(path: str, st: os.stat_result) -> tuple[str, int, int, int, int, int]:
@@ -83,14 +87,16 @@ def _keep(file: tuple[str, int, int, int, int, int], found: Measure | None) -> N
     _MEASURED[file] = found
 
 
-def measures_of_folder(folder: Path, limit: int = MEASURED_LIMIT) -> list:
-    """Each raster picture's measure under ``folder`` (at most ``limit``), as plain values: what a
+def measures_of_folder(folder: Path, limit: int = MEASURED_LIMIT, least: int | None = None) -> list:
+    """Each raster picture's measure under ``folder`` (at most ``limit``, each of at least ``least``
+    bytes: default ``BESIDE_LEAST_BYTES``), as plain values: what a
     process forked beside a cold build's hashing hands back (engine/artbeside.py). Links are passed
     by (one may lead out of the workspace: the build measures what it names itself), and so is a
     file that cannot be measured (the build says what is wrong with it, where it is named); so is a
     folder ``art`` that is a link (as the inputs' hashing passes it by: engine/fingerprint.py)."""
     out: list = []
     todo = [] if os.path.islink(folder) else [str(folder)]
+    least = BESIDE_LEAST_BYTES if least is None else least
     while todo and len(out) < limit:
         try:
             with os.scandir(todo.pop()) as entries:
@@ -105,7 +111,7 @@ def measures_of_folder(folder: Path, limit: int = MEASURED_LIMIT) -> list:
             elif entry.name.lower().endswith(MEASURED_SUFFIXES) and len(out) < limit:
                 try:
                     st = entry.stat(follow_symlinks=False)
-                    found = measured(entry.path, st) if stat.S_ISREG(st.st_mode) else None
+                    found = measured(entry.path, st) if stat.S_ISREG(st.st_mode) and st.st_size >= least else None
                 except (OSError, ValueError):
                     continue
                 if found is not None:
