@@ -272,6 +272,7 @@ ENGINE = {
     "journal": "the commit's sealed journal, and recover: a killed commit rolled forward or back",
     "stagecopy": "a document written into the staging folder, a big one by another process (the build's copier, or one forked for it)",
     "beside": "bytes a process forked from the build makes while the build goes on (a big deck's forms pack)",
+    "artbeside": "a cold build's art measured by a process forked while the inputs hash, kept before the games load",
     "trash": "the files a commit replaced, the big ones freed by a process of their own, a build's small ones after its summary",
     "spare": "the big document a commit replaced, kept to be rewritten",
     "clean": "pnpgen clean: what pnpgen wrote, removed",

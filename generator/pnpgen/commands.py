@@ -110,13 +110,29 @@ def build(ws: Workspace, args: argparse.Namespace, warm=None, heading: str | Non
         states: dict = {}  # the games' states, read once for the check and the build (engine/cache.py)
         hashes = Cache(out_root).hashes  # the files' hashes by their stamps, one table for both (read on first use)
         hashes.threads = not options.one_core
+        measuring: builtins.list = []  # the art measured by a process forked as the inputs hash (below)
         if getattr(args, "own_process", False) and not getattr(args, "set_aside", False) and hashes.threads:
             def set_aside() -> None:  # the build's stages imported while the inputs' files hash on threads, if
-                _imports_set_aside()  # they do (a cold big deck: some 0.17 CPU-s beside 0.2; docs/speed.md, jobs47)
+                # they do (a cold big deck: some 0.17 CPU-s beside 0.2; docs/speed.md, jobs47); and the
+                # games' art measured by a process forked first, the smaller (engine/artbeside.py, jobs48)
+                from pnpgen.engine.artbeside import ArtBeside
+
+                measuring.append(ArtBeside([ws.game_dir(slug) / "art" for slug in slugs]))
+                _imports_set_aside()
                 args.set_aside = True
 
             hashes.beside = set_aside
-        outcomes, todo = sort_games(ws, slugs, options, out_root, rulebook, own, states, hashes)
+        try:
+            outcomes, todo = sort_games(ws, slugs, options, out_root, rulebook, own, states, hashes)
+        except BaseException:
+            for measures in measuring:
+                measures.cancel()
+            raise
+        for measures in measuring:  # kept before the games load, or let go unread (nothing to build)
+            if todo:
+                measures.take()
+            else:
+                measures.cancel()
         if todo:  # the stages load only when a game is to be built
             if getattr(args, "own_process", False) and not getattr(args, "set_aside", False):
                 _imports_set_aside()

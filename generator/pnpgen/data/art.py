@@ -621,7 +621,7 @@ def _measure(path: Path, name: str, where, key: str) -> ArtInfo:
     fields and its templates' image() ask for the same files); an unreadable one is an InputError."""
     try:
         st = path.stat()
-        known = measured(str(path), st.st_size, st.st_mtime_ns, st.st_ino)
+        known = measured(str(path), st)
     except OSError:
         known = None
     if known is not None:

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import io
 import math
+import os
 import re
+import stat
 import struct
 import warnings
 from dataclasses import dataclass
@@ -47,14 +49,86 @@ def where_parts(where: Where | Path | str | None) -> dict:
     return {"path": where}
 
 
-@lru_cache(maxsize=8192)
-def measured(path: str, size: int, mtime_ns: int, inode: int) -> tuple[str, tuple[float, float]] | None:
-    """(kind, size) of the file at ``path`` as it is (its stamp), None when it cannot be measured."""
+Measure = tuple[str, tuple[float, float]]  # (kind, size) as ``opened`` finds them
+_MEASURED: dict[tuple[str, int, int, int, int, int], Measure | None] = {}  # a file by ``_file``: its measure
+MEASURED_LIMIT = 8192  # files' measures kept in a process (then forgotten all at once, as fingerprint's reads)
+MEASURED_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp")  # what ``measures_of_folder`` measures: raster art
+# and of at least these bytes: one's header read costs what hashing 128 KB does, so the process that
+# measures them ends about as the inputs' hashing does (many small files a deck may not name, icons,
+# would have the build wait for it)
+BESIDE_LEAST_BYTES = 128 << 10
+
+
+def _file(path: str, st: os.stat_result) -> tuple[str, int, int, int, int, int]:
+    """A file as its measure is kept: its suffix (what ``opened`` reads it as) and its stamp (device,
+    inode, size, modification and change times: a file saved again is another)."""
+    return os.path.splitext(path)[1].lower(), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns
+
+
+def measured(path: str, st: os.stat_result) -> Measure | None:
+    """(kind, size) of the file at ``path`` as it is (its stamp ``st``), None when it cannot be
+    measured; once per process while it is unchanged, or none when a process forked for it measured
+    it already (``measured_beside``)."""
+    file = _file(path, st)
+    if file in _MEASURED:
+        return _MEASURED[file]
     try:
         info = opened(Path(path), path, None, "image")
+        found: Measure | None = (info.kind, info.size)
     except InputError:
-        return None
-    return info.kind, info.size
+        found = None
+    _keep(file, found)
+    return found
+
+
+def _keep(file: tuple[str, int, int, int, int, int], found: Measure | None) -> None:
+    if len(_MEASURED) >= MEASURED_LIMIT:
+        _MEASURED.clear()
+    _MEASURED[file] = found
+
+
+def measures_of_folder(folder: Path, limit: int = MEASURED_LIMIT, least: int | None = None) -> list:
+    """Each raster picture's measure under ``folder`` (at most ``limit``, each of at least ``least``
+    bytes: default ``BESIDE_LEAST_BYTES``), as plain values: what a
+    process forked beside a cold build's hashing hands back (engine/artbeside.py). Links are passed
+    by (one may lead out of the workspace: the build measures what it names itself), and so is a
+    file that cannot be measured (the build says what is wrong with it, where it is named); so is a
+    folder ``art`` that is a link (as the inputs' hashing passes it by: engine/fingerprint.py)."""
+    out: list = []
+    todo = [] if os.path.islink(folder) else [str(folder)]
+    least = BESIDE_LEAST_BYTES if least is None else least
+    while todo and len(out) < limit:
+        try:
+            with os.scandir(todo.pop()) as entries:
+                listed = sorted(entries, key=lambda e: e.name)
+        except OSError:
+            continue
+        for entry in listed:
+            if entry.is_symlink() or entry.name.startswith("."):
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                todo.append(entry.path)
+            elif entry.name.lower().endswith(MEASURED_SUFFIXES) and len(out) < limit:
+                try:
+                    st = entry.stat(follow_symlinks=False)
+                    found = measured(entry.path, st) if stat.S_ISREG(st.st_mode) and st.st_size >= least else None
+                except (OSError, ValueError):
+                    continue
+                if found is not None:
+                    out.append([*_file(entry.path, st), found[0], *found[1]])
+    return out
+
+
+def measured_beside(measures: list) -> int:
+    """The measures a forked process found (``measures_of_folder``) kept as this process's own:
+    the build opens none of those files again to measure it. How many were kept."""
+    kept = 0
+    for m in measures:
+        if (type(m) is list and len(m) == 9 and type(m[0]) is str and all(type(n) is int for n in m[1:6])
+                and m[6] in ("raster", "svg") and all(type(n) is float for n in m[7:])):
+            _keep((m[0], m[1], m[2], m[3], m[4], m[5]), (m[6], (m[7], m[8])))
+            kept += 1
+    return kept
 
 
 def opened(path: Path, name: str, where, key: str) -> ArtInfo:

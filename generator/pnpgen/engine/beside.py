@@ -21,11 +21,13 @@ from pnpgen.children import end_forked, only_these_open
 
 class Beside:
     """``make()``'s bytes, made by a forked process when ``fork`` (else, and when the fork fails,
-    by this one when asked: ``result``). Taken once; ``cancel`` ends a process whose bytes are
-    no longer wanted (the build failed): unread, it would wait for ever on its full pipe."""
+    by this one when asked: ``result``; or ``instead()``'s, when given). Taken once; ``cancel``
+    ends a process whose bytes are no longer wanted (the build failed): unread, it would wait for
+    ever on its full pipe."""
 
-    def __init__(self, make: Callable[[], bytes], fork: bool = True) -> None:
-        self._make: Callable[[], bytes] | None = make
+    def __init__(self, make: Callable[[], bytes], fork: bool = True, instead: Callable[[], bytes] | None = None) -> None:
+        self._make: Callable[[], bytes] | None = make if instead is None else instead  # (``instead``: what
+        # ``result`` takes where the process could not make the bytes; default ``make`` here)
         self.pid = 0
         self._answer = -1
         if not fork or not hasattr(os, "fork"):
