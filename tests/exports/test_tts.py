@@ -88,6 +88,27 @@ def test_deck_ids_and_guids_differ_across_decks_and_games(tmp_path):
     assert {len(g) for gs in guids for g in gs} == {ttsids.GUID_HEX}
 
 
+def test_two_editions_of_a_game_on_one_table_share_no_deck_id_or_guid(tmp_path):
+    """A bilingual designer's trial (trial79): the Japanese and the English export of one deck had
+    the same CustomDeck ids and GUIDs, so the two decks loaded on one table showed each other's
+    cards. An edition's ids and GUIDs are its own, after every default edition's: adding a
+    language moves none of the Japanese deck's."""
+    root = make_workspace(tmp_path / "ws", pieces=TWO)
+    before = json.loads((_export(root) / "cards.json").read_text(encoding="utf-8"))["ObjectStates"][0]
+    game = root / "data" / "test" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8") + "languages: [ja, en]\n", encoding="utf-8")
+    english = _export(root, "test", "--lang", "en").parent / "en" / "tabletopsimulator"
+    sides = [json.loads((out / "cards.json").read_text(encoding="utf-8"))["ObjectStates"][0]
+             for out in (_export(root), english)]
+    assert "/en/" in sides[1]["CustomDeck"][next(iter(sides[1]["CustomDeck"]))]["FaceURL"]
+    assert set(sides[0]["CustomDeck"]) == set(before["CustomDeck"]) and sides[0]["GUID"] == before["GUID"]
+    ids = [set(side["CustomDeck"]) for side in sides]
+    guids = [{side["GUID"], *(c["GUID"] for c in side["ContainedObjects"])} for side in sides]
+    assert ids[0] and ids[1] and not ids[0] & ids[1], ids
+    assert not guids[0] & guids[1], guids
+    assert {c["CardID"] // 100 for c in sides[1]["ContainedObjects"]} == {int(k) for k in ids[1]}
+
+
 def test_every_game_of_a_workspace_has_guids_of_its_own_even_when_names_hash_alike():
     """GUIDs were unique within one game only: two games' objects could share one. A GUID's first
     digits are its game's, one of its own among the workspace's games."""
