@@ -1057,6 +1057,27 @@ def test_a_cards_description_holds_the_fields_its_face_shows_in_its_order_labell
     assert [c["Description"] for c in _objects(out, "cards")] == ["cost: 2\n金を得る。", "cost: 1000000\n銀を得る。"]  # (not 1e+06)
 
 
+def test_an_english_tables_description_says_no_japanese_header(tmp_path):
+    """A bilingual designer's trial (trial79): the English edition's cards, kept in a sheet headed in
+    Japanese, were described on the English table as ``コスト: 1`` and ``勢力: Oda``. A Latin-script
+    edition says such a header by its field's name; the Japanese table keeps the sheet's words."""
+    game = GAME_YAML.replace("title: テストゲーム", "languages: [ja, en]\ntitle: {ja: テストゲーム, en: Test Game}")
+    root = make_workspace(tmp_path / "ws", pieces=TWO, game=game)
+    decks = root / "data" / "test" / "decks"
+    (decks / "units.yaml").write_text(
+        "name: {ja: 武将, en: Generals}\nfields: {faction: text}\nlayout:\n  extends: card-poker\n  boxes:\n"
+        "    faction: {field: faction, x: 5, y: 80, w: 20, h: 4, size: 6}\n"
+        "pieces: {file: units.csv, columns: {カード名: title, \"カード名（英語）\": title.en, コスト: cost, 勢力: faction, "
+        "\"勢力（英語）\": faction.en, Power: value}}\n", encoding="utf-8")
+    (decks / "units.csv").write_text("カード名,カード名（英語）,コスト,勢力,勢力（英語）,Power\n信長,Nobunaga,3,織田,Oda,7\n",
+                                     encoding="utf-8")
+    assert [c["Description"] for c in _objects(_export(root, "test", "--deck", "units"), "units")] == [
+        "コスト: 3\nPower: 7\n勢力: 織田"]
+    assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator", "--deck", "units", "--lang", "en") == 0
+    english = root / "build" / "test" / "en" / "tabletopsimulator"
+    assert [c["Description"] for c in _objects(english, "units")] == ["cost: 3\nPower: 7\nfaction: Oda"]
+
+
 def test_a_cards_description_leaves_out_its_open_values_and_its_picture(tmp_path):
     """A card's Description listed ``art: 未定`` (the face prints the mark) and its open flavour and
     rules text (fixesQ): a placeholder tells a player nothing; a picture's file, which the face does
