@@ -24,9 +24,14 @@ def test_each_faction_has_its_own_back_in_its_colour_in_each_edition(tmp_path, c
     (decks / "cards.yaml").unlink()
     blocks = FENCE.findall(SECTION)
     assert [lang for lang, _ in blocks] == ["yaml", "csv"]
-    for lang, body in blocks:
-        (decks / ("generals.csv" if lang == "csv" else "generals.yaml")).write_text(body, encoding="utf-8")
-    rows = [line.split(",") for line in blocks[1][1].split()[1:]]
+    english = {"勢力": "勢力（英語）", "織田": "Oda", "武田": "Takeda", "上杉": "Uesugi"}  # the column the docs add
+    cells = [line.split(",") for line in blocks[1][1].split()]                       # in a game of [ja, en]
+    sheet = "\n".join(",".join([*row[:2], english[row[1]], *row[2:]]) for row in cells)
+    deck = blocks[0][1].replace("勢力: faction,", '勢力: faction, "勢力（英語）": faction.en,')
+    assert deck != blocks[0][1]
+    (decks / "generals.yaml").write_text(deck, encoding="utf-8")
+    (decks / "generals.csv").write_text(sheet + "\n", encoding="utf-8")
+    rows = [line.split(",") for line in sheet.split()[1:]]
     for lang in ("ja", "en"):
         assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1", "--lang", lang) == 0, \
             capsys.readouterr().err
