@@ -147,7 +147,7 @@ def test_the_docs_examples_build_as_written(tmp_path, capsys):
         assert len(PdfReader(pdf).pages) >= 1
     screen = PdfReader(out / "demo" / "screen.pdf").pages[0].mediabox  # a deck's own paper: A3, the game's A4
     assert (round(float(screen.width) * 25.4 / 72), round(float(screen.height) * 25.4 / 72)) == (297, 420)
-    assert {d.id: d.count for d in game.decks} == {"blessings": 20, "board": 1, "box": 1, "cards": 5, "dice": 1, "enemies": 4, "env-a": 2, "epic": 20, "events": 1, "items": 1, "land": 5,
+    assert {d.id: d.count for d in game.decks} == {"blessings": 20, "board": 1, "box": 1, "cards": 5, "dice": 1, "enemies": 4, "env-a": 2, "epic": 20, "events": 1, "generals": 4, "items": 1, "land": 5,
                                                   "log": 20, "map": 1, "market": 11, "mats": 2, "monsters": 5, "mydice": 3, "pad": 20,
                                                   "night-mats": 1, "obi": 1, "roles": 5, "scene": 0, "screen": 1, "sea-map": 1, "sections": 4, "spells": 5, "st01": 3, "starter-a": 5, "starter-b": 4, "starter-c": 2, "tcg": 3, "terrain-cards": 10, "terrain-panels": 10, "town": 1,
                                                   "units": 10}

@@ -153,6 +153,11 @@ BAD = {
                                 "and the header row 3: a comma inside a text split its cell",
                                 "(expected a text holding a comma in double quotes"),
     "twice": ('name,name\r\n祝福,3\r\n', "cards.csv:1:2: name: the same header twice: B1 repeats A1 (expected", "one column"),
+    # a bilingual designer's trial (trial79): Google Sheets saves a number formatted 1,000 in its CSV as
+    # shown, and an int column was told "'2,000' is not a valid int (expected a whole number)"
+    "an int with a thousands comma": ('name,power\r\n祝福,"2,000"\r\n', "cards.csv:2:2: power (column B): '2,000' "
+                                      "is a number written with a thousands comma, not read as one",
+                                      "(expected 2000, the digits alone: the column given a format without the comma"),
     "bad bool": ('name,hot\r\n祝福,maybe\r\n', "cards.csv:2:2: hot (column B): 'maybe' is not a valid bool",
                  "true or false"),
     "a number of 5,000 digits": ('name,power\r\n祝福,' + "9" * 5000 + '\r\n', "cards.csv:2:2: power (column B): '999",

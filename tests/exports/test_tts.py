@@ -88,6 +88,27 @@ def test_deck_ids_and_guids_differ_across_decks_and_games(tmp_path):
     assert {len(g) for gs in guids for g in gs} == {ttsids.GUID_HEX}
 
 
+def test_two_editions_of_a_game_on_one_table_share_no_deck_id_or_guid(tmp_path):
+    """A bilingual designer's trial (trial79): the Japanese and the English export of one deck had
+    the same CustomDeck ids and GUIDs, so the two decks loaded on one table showed each other's
+    cards. An edition's ids and GUIDs are its own, after every default edition's: adding a
+    language moves none of the Japanese deck's."""
+    root = make_workspace(tmp_path / "ws", pieces=TWO)
+    before = json.loads((_export(root) / "cards.json").read_text(encoding="utf-8"))["ObjectStates"][0]
+    game = root / "data" / "test" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8") + "languages: [ja, en]\n", encoding="utf-8")
+    english = _export(root, "test", "--lang", "en").parent / "en" / "tabletopsimulator"
+    sides = [json.loads((out / "cards.json").read_text(encoding="utf-8"))["ObjectStates"][0]
+             for out in (_export(root), english)]
+    assert "/en/" in sides[1]["CustomDeck"][next(iter(sides[1]["CustomDeck"]))]["FaceURL"]
+    assert set(sides[0]["CustomDeck"]) == set(before["CustomDeck"]) and sides[0]["GUID"] == before["GUID"]
+    ids = [set(side["CustomDeck"]) for side in sides]
+    guids = [{side["GUID"], *(c["GUID"] for c in side["ContainedObjects"])} for side in sides]
+    assert ids[0] and ids[1] and not ids[0] & ids[1], ids
+    assert not guids[0] & guids[1], guids
+    assert {c["CardID"] // 100 for c in sides[1]["ContainedObjects"]} == {int(k) for k in ids[1]}
+
+
 def test_every_game_of_a_workspace_has_guids_of_its_own_even_when_names_hash_alike():
     """GUIDs were unique within one game only: two games' objects could share one. A GUID's first
     digits are its game's, one of its own among the workspace's games."""
@@ -1034,6 +1055,27 @@ def test_a_cards_description_holds_the_fields_its_face_shows_in_its_order_labell
         "Mana: 3\nAbilities: Guard Ranged\n一枚引く。\nfooter: A-001", "Mana: 1\n二枚引く。\nfooter: A-002"]
     assert [c["Description"] for c in _objects(out, "starter")] == ["Mana: 3\nAbilities: Guard Ranged\n一枚引く。\nfooter: A-001"] * 2
     assert [c["Description"] for c in _objects(out, "cards")] == ["cost: 2\n金を得る。", "cost: 1000000\n銀を得る。"]  # (not 1e+06)
+
+
+def test_an_english_tables_description_says_no_japanese_header(tmp_path):
+    """A bilingual designer's trial (trial79): the English edition's cards, kept in a sheet headed in
+    Japanese, were described on the English table as ``コスト: 1`` and ``勢力: Oda``. A Latin-script
+    edition says such a header by its field's name; the Japanese table keeps the sheet's words."""
+    game = GAME_YAML.replace("title: テストゲーム", "languages: [ja, en]\ntitle: {ja: テストゲーム, en: Test Game}")
+    root = make_workspace(tmp_path / "ws", pieces=TWO, game=game)
+    decks = root / "data" / "test" / "decks"
+    (decks / "units.yaml").write_text(
+        "name: {ja: 武将, en: Generals}\nfields: {faction: text}\nlayout:\n  extends: card-poker\n  boxes:\n"
+        "    faction: {field: faction, x: 5, y: 80, w: 20, h: 4, size: 6}\n"
+        "pieces: {file: units.csv, columns: {カード名: title, \"カード名（英語）\": title.en, コスト: cost, 勢力: faction, "
+        "\"勢力（英語）\": faction.en, Power: value}}\n", encoding="utf-8")
+    (decks / "units.csv").write_text("カード名,カード名（英語）,コスト,勢力,勢力（英語）,Power\n信長,Nobunaga,3,織田,Oda,7\n",
+                                     encoding="utf-8")
+    assert [c["Description"] for c in _objects(_export(root, "test", "--deck", "units"), "units")] == [
+        "コスト: 3\nPower: 7\n勢力: 織田"]
+    assert run(root, "export", "--game", "test", "--preset", "tabletopsimulator", "--deck", "units", "--lang", "en") == 0
+    english = root / "build" / "test" / "en" / "tabletopsimulator"
+    assert [c["Description"] for c in _objects(english, "units")] == ["cost: 3\nPower: 7\nfaction: Oda"]
 
 
 def test_a_cards_description_leaves_out_its_open_values_and_its_picture(tmp_path):

@@ -151,6 +151,26 @@ def test_an_unknown_icon_says_the_file_a_new_icon_of_that_name_goes_in(tmp_path,
     assert "unknown icon {sword}" in err and "; a new icon of that name is the SVG file templates/test/icons/sword.svg (" in err, err
 
 
+def test_an_icon_written_as_another_card_tool_writes_it_is_told_its_braces(tmp_path, capsys):
+    """A designer's trial moving a sheet from another card tool (trial79): ``<coin>`` and ``[coin]``
+    in a card's text printed as written, brackets and all, without a word. Named an icon that
+    exists, each is told the braces it takes; a colour's ``[red]…[/red]`` and ``<note>``, no icon, are
+    not."""
+    root = make_workspace(tmp_path / "ws", pieces=["a", "b", "c"])
+    deck = root / "data" / "test" / "decks" / "cards.yaml"
+    text = deck.read_text(encoding="utf-8")
+    for name, said in (("a", "<coin>を払う。"), ("b", "[coin]を得る。[vp]"), ("c", "[red]赤[/red]と<note>と{coin}")):
+        text = text.replace(f"text: 本文{name}", f'text: "{said}"')
+    deck.write_text(text, encoding="utf-8")
+    assert run(root, "check", "--game", "test") == 0
+    out = capsys.readouterr().out
+    assert "deck 'cards' piece 1 (a) front, field 'text': <coin> in angle brackets: printed as written (an icon is " \
+           "{coin}, in braces)" in out, out
+    assert "piece 2 (b) front, field 'text': [coin] in square brackets; [vp] in square brackets: printed as written " \
+           "(an icon is {coin}, in braces)" in out, out
+    assert not [line for line in out.splitlines() if "piece 3" in line and "brackets" in line], out
+
+
 def _content(pdf: Path) -> bytes:
     """The file's faces' drawings (its Form XObjects), decoded."""
     import pikepdf

@@ -90,6 +90,21 @@ def edition_asked(game_yaml: Path, lang: str | None) -> str | None:
     return None if lang == default else lang
 
 
+def other_editions(game_yaml: Path) -> list[str]:
+    """The languages a game lists besides its default one, as game.yaml writes them: the editions a
+    Tabletop Simulator export keeps apart from the default's (exports/ttsids.py). A game.yaml that
+    cannot be read has none: its own commands say what is wrong."""
+    try:
+        data = load_yaml(game_yaml).data
+    except InputError:
+        return []
+    languages = data.get("languages") if isinstance(data, dict) else None
+    if not isinstance(languages, list) or not all(isinstance(x, str) for x in languages) or not languages:
+        return []
+    default = data.get("default_language", languages[0])
+    return [lang for lang in languages if lang != default]
+
+
 def language_code_meant(code: str, among: list[str] | None = None) -> str | None:
     """The code meant by one written another way: ``eng`` (ISO 639-2) → en, ``EN`` → en,
     ``en_us`` → en-US (and, given ``among``, only one of those); else None."""

@@ -74,6 +74,12 @@ def field_value(doc: Source, game: Game, ftype: str, value: Any, keypath: tuple,
             "list": "a list [..]", "map": "a mapping {key: value}", "image": "a file name in art/, e.g. dragon.png",
         }[ftype]
         near = suggest(value, colour_names(game.palette)) if ftype == "colour" and isinstance(value, str) else ""
+        grouped = v.thousands(value) if ftype in ("int", "number") and isinstance(doc, SheetDoc) else None
+        if grouped is not None:  # a Google Sheets CSV saves a number formatted 1,000 as it shows it (trial79)
+            raise doc.error(keypath, f"{v.show(value)} is a number written with a thousands comma, not read as one",
+                            f"{grouped}, the digits alone: the column given a format without the comma "
+                            "(Google Sheets: Format > Number > Automatic) and the CSV saved again, or the field "
+                            "declared text, which prints it as written")
         if ftype == "list" and isinstance(value, str) and value.strip().startswith("［"):  # as a Japanese IME types it
             half = re.sub(r"\s*[、，,]\s*", ", ", value.strip().replace("［", "[").replace("］", "]"))
             expected += f" with half-width brackets and ', ' between its items: {half}"

@@ -339,6 +339,15 @@ def _with(example: str, number: str) -> str:
     return re.sub(r"[0-9]+", number, example, count=1)
 
 
+def thousands(value: Any) -> str | None:
+    """The digits of a number written with a thousands comma (``1,000``, ``-2,500.5``, full-width
+    too), as a spreadsheet shows a number so formatted and saves it in a CSV; None for anything else."""
+    if not isinstance(value, str):
+        return None
+    text = typed(value)
+    return text.replace(",", "") if re.fullmatch(r"[-+]?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?", text) else None
+
+
 def _count_digits(text: str) -> str | None:
     """The whole number ``1,000`` (a thousands comma), ``1e3``, ``0x10`` or ``3.0`` is, in digits."""
     if re.fullmatch(r"[0-9]{1,3}(?:,[0-9]{3})+", text):

@@ -23,6 +23,7 @@ from pnpgen.data.art import art_files
 from pnpgen.data.artfile import orientation, print_bytes
 from pnpgen.data.formats import MIN_DPI
 from pnpgen.data.gamefiles import deck_ids_in
+from pnpgen.data.i18n import other_editions
 from pnpgen.data.lint import LintSettings
 from pnpgen.data.load import check_bleed, load_game, max_dpi_of
 from pnpgen.data.model import EMPTY_PAINTED, Deck, Game, OpenValue, open_value_said, open_values_once, placeholder_word
@@ -202,11 +203,13 @@ def export_game(ws: Workspace, slug: str, options: ExportOptions,
     images = EarlierImages(earlier) if earlier is not None else EarlierImages()
     # GUIDs among every deck of the game, exported or not: a deck's stay the same with --deck; the
     # game's first digits its own among the workspace's games, so no two games share one
-    prefix = ttsids.game_prefixes({*ws.slugs(), slug})[slug]
+    editions = sorted({*_editions(ws, slug), *([(slug, options.lang)] if options.lang else [])})
+    prefix = ttsids.game_prefixes({*ws.slugs(), slug}, [ttsids.edition(g, lang) for g, lang in editions])[
+        ttsids.edition(slug, options.lang)]
     guids = ttsids.guids((key for df in rendered.decks for key in ttsids.object_keys(
         slug, df.deck, by_deck[df.deck.id], len(ttscards.sheet_parts(len(by_deck[df.deck.id])))
         if ttscards.card_faces(df.deck) else 1)), prefix)
-    table = ttstable.Table(slug, _tts_deck_ids(ws, slug, game, id_base), ttstable.urls(out_dir, options.base_url),
+    table = ttstable.Table(slug, _tts_deck_ids(ws, slug, game, id_base, editions, options.lang), ttstable.urls(out_dir, options.base_url),
                       preset.dpi, images, guids, id_base, game.lang)
     result.made = images.made
     thumbs = []
@@ -506,12 +509,24 @@ def _unregistered(preset: Preset, pdfx: OutputCondition | None) -> list[str]:
             "registered condition the shop prints to, or --pdfx none)"]
 
 
-def _tts_deck_ids(ws: Workspace, slug: str, game: Game, base: int) -> dict[str, int]:
-    """This game's decks' first CustomDeck ids, unique among every deck of the workspace."""
-    everyone = {(g, deck) for g in ws.slugs() for deck in deck_ids_in(ws.game_dir(g) / "decks")}
-    everyone |= {(slug, d.id) for d in game.decks}
-    ids = ttsids.deck_ids(sorted(everyone), base)
-    return {d.id: ids[(slug, d.id)] for d in game.decks}
+def _editions(ws: Workspace, slug: str) -> list[tuple[str, str]]:
+    """(game, language) of every game's editions besides its default one: their decks on the table
+    are objects of their own (the Japanese and the English deck side by side must not show each
+    other's cards), so they take ids and GUIDs of their own."""
+    games = {*ws.slugs(), slug}
+    return sorted((g, lang) for g in games for lang in other_editions(ws.game_dir(g) / "game.yaml"))
+
+
+def _tts_deck_ids(ws: Workspace, slug: str, game: Game, base: int, editions: list[tuple[str, str]],
+                  lang: str | None) -> dict[str, int]:
+    """This edition's decks' first CustomDeck ids, unique among every deck of the workspace's games
+    and their editions in other languages (``--lang``)."""
+    decks_of = {g: deck_ids_in(ws.game_dir(g) / "decks") for g in {*ws.slugs(), *(g for g, _ in editions)}}
+    decks_of[slug] = sorted({*decks_of.get(slug, []), *(d.id for d in game.decks)})
+    everyone = {(g, deck) for g in ws.slugs() for deck in decks_of[g]} | {(slug, deck) for deck in decks_of[slug]}
+    others = {(ttsids.edition(g, other), deck) for g, other in editions for deck in decks_of[g]}
+    ids = ttsids.deck_ids(sorted(everyone), base, others)
+    return {d.id: ids[(ttsids.edition(slug, lang), d.id)] for d in game.decks}
 
 
 def _on_format(deck: Deck, fitted: Fitted) -> OnFormat:

@@ -37,16 +37,27 @@ def most_parts(base: int = DECK_ID_BASE) -> int:
     return max(1, (MAX_CARD_ID // 100 - base) // id_layer())
 
 
-def deck_ids(decks: list[tuple[str, str]], base: int = DECK_ID_BASE) -> dict[tuple[str, str], int]:
+def edition(game: str, lang: str | None) -> str:
+    """The name a game's edition is known by among the ids: the game's slug for its default language,
+    ``<slug>/<lang>`` for another (a slug holds no ``/``), whose decks and objects are other objects
+    on the table than the default edition's: the two loaded together must not share an id."""
+    return f"{game}/{lang}" if lang else game
+
+
+def deck_ids(decks: list[tuple[str, str]], base: int = DECK_ID_BASE,
+             editions: Iterable[tuple[str, str]] = ()) -> dict[tuple[str, str], int]:
     """(game, deck) → the deck's first CustomDeck id; its sheets take the next ids, up to
     SHEETS_PER_DECK. Derived from the names, so stable from export to export; ``decks`` is every
-    deck of the workspace (in any order), so no two of them share an id."""
-    if len(set(decks)) > DECK_ID_SLOTS:
-        raise InputError(f"the workspace has {len(set(decks)):,} decks; Tabletop Simulator exports give distinct "
+    deck of the workspace (in any order), so no two of them share an id. ``editions``: the decks of
+    the games' other languages (``edition(game, lang)``, deck), given slots after every deck of
+    ``decks``, so adding a language to a game never moves a default edition's ids."""
+    every = sorted(set(decks)) + sorted(set(editions) - set(decks))
+    if len(every) > DECK_ID_SLOTS:
+        raise InputError(f"the workspace has {len(every):,} decks; Tabletop Simulator exports give distinct "
                          f"CustomDeck ids to at most {DECK_ID_SLOTS:,}", expected="fewer decks in data/")
     taken: set[int] = set()
     out = {}
-    for game, deck in sorted(set(decks)):
+    for game, deck in every:
         slot = int(hashlib.sha1(f"{game}/{deck}".encode()).hexdigest(), 16) % DECK_ID_SLOTS
         while slot in taken:
             slot = (slot + 1) % DECK_ID_SLOTS
@@ -69,13 +80,15 @@ def object_keys(game: str, deck: Deck, faces: list[UniqueFace], parts: int = 1) 
     return keys
 
 
-def game_prefixes(games: Iterable[str]) -> dict[str, str]:
+def game_prefixes(games: Iterable[str], editions: Iterable[str] = ()) -> dict[str, str]:
     """game → the first GAME_HEX hex digits of its objects' GUIDs, one of its own among ``games``
     (every game of the workspace, in any order): the SHA-1 of its slug modulo 16 ** GAME_HEX, the
     next free one when two games hash alike (the one that sorts later moves on). Two games' objects
-    on one table then never share a GUID."""
+    on one table then never share a GUID. ``editions`` (``edition(game, lang)``: the games' other
+    languages) take theirs after every game's, so a language added never moves a game's."""
     slots = 16 ** GAME_HEX
-    every = sorted(set(games))
+    named = set(games)
+    every = sorted(named) + sorted(set(editions) - named)
     if len(every) > slots:
         raise InputError(f"the workspace has {len(every):,} games; Tabletop Simulator exports give the objects of "
                          f"at most {slots:,} games GUIDs of their own", expected="fewer games in data/")

@@ -9,12 +9,14 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 
 from pnpgen import fonts as fontreg
+from pnpgen.data.i18n import japanese
 from pnpgen.data.markup import plain, without_icons
 from pnpgen.data.model import Deck, Layout, Piece, is_placeholder
 from pnpgen.data.telling import names_told_apart
 from pnpgen.exports.faces import PageStyle, UniqueFace
 from pnpgen.patterns import later
 from pnpgen.svg.artwork import Art
+from pnpgen.terms import is_latin
 from pnpgen.text.cells import RUBY_SCALE
 from pnpgen.text.layout import ASCENT
 from pnpgen.text.linebreak import HYPHEN_CHAR
@@ -102,8 +104,8 @@ def shown_fields(piece: Piece, art: Art | None, layout: Layout | None, lang: str
     the order it draws them): a text as the card prints it (``rules_text``'s plain text), a number
     as written; labelled as the deck's layout labels it (a text box's ``label:`` before it and
     its ``unit:`` after, ``体力 3``, ``3枚``), else by the header of the sheet the deck reads, where its
-    ``columns:`` maps one to the field (``headers``: ``Victory Points: 3``), else by the field's name
-    (``vp: 3``), but the rules text, which stands alone; a labelled field's lines (two keywords a line
+    ``columns:`` maps one to the field (``headers``: ``Victory Points: 3``; not one in Japanese on the
+    table of a Latin-script edition, ``lang``), else by the field's name (``vp: 3``), but the rules text, which stands alone; a labelled field's lines (two keywords a line
     each in one cell) are one line a space apart, each line of the Description its label's. A field shows when its words are among those the face prints
     (``printed_words``): a template reads fields it prints nowhere (a colour, a picture's file, a
     number it draws as a symbol), and they are left out; the rules text never is (last, when the
@@ -146,6 +148,8 @@ def shown_fields(piece: Piece, art: Art | None, layout: Layout | None, lang: str
         # template's by the order it draws them; the rules text it does not print as written, last
         stands = (box["y"], box["x"]) if box and at < len(printed) else (math.inf, math.inf) if boxes else (0, 0)
         said_as = (headers or {}).get(key, key)  # the sheet's own header, where columns: maps it
+        if is_latin(lang) and japanese().search(said_as):  # コスト on an English table: the field's name (trial79)
+            said_as = key
         found.append((stands, at, order, f"{label} {said}" if label else said if key == rules else f"{said_as}: {said}"))
     return "\n".join(line for *_, line in sorted(found))
 

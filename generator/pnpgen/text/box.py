@@ -12,7 +12,7 @@ import math
 import re
 import time
 import unicodedata
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -402,6 +402,28 @@ def wide_icons(text: str, icon_dirs: Sequence[Path]) -> dict[str, str]:
     return {said: name for said, name in typed.items() if _icons.find(name, dirs) is not None}
 
 
+# an icon named as other card tools write one: <coin> (HTML-like tags), [coin] (square brackets)
+_BRACKETED_ICON = later(r"<([^\W\d][\w-]*)>|\[([^\W\d][\w-]*)\]")
+
+
+def bracketed_icons(text: str, icon_dirs: Sequence[Path], palette: Mapping[str, str]) -> dict[str, str]:
+    """The icons ``text`` names in angle or square brackets (``<coin>``, ``[coin]``, as a sheet brought
+    from another card tool writes them), which print as written: as written → the name, of icons
+    that exist; a colour's ``[red]`` (a palette name, or a tag closed by ``[/red]``) is markup, not one."""
+    if "<" not in text and "[" not in text:
+        return {}
+    found = {}
+    for m in _BRACKETED_ICON.finditer(text):
+        name = m.group(1) or m.group(2)
+        if m.group(2) and (name in palette or f"[/{name}]" in text):
+            continue
+        found[m.group()] = name
+    if not found:
+        return {}
+    dirs = tuple(Path(d) for d in icon_dirs)
+    return {said: name for said, name in found.items() if _icons.find(name, dirs) is not None}
+
+
 def more_unpaired(deck: str, rest: list[re.Match]) -> str:
     """The line counting a deck's texts with unpaired markup not named one by one."""
     return (f"deck {deck}: {len(rest)} more texts with markup that is not paired, printed as written "
@@ -468,13 +490,16 @@ def _loose(ctx: TextContext, text) -> None:
     once, where it is mended (a piece's field in its data, other text at the template's line)."""
     loose = loose_marks(str(text), ctx.palette) if text is not None else []
     wide = wide_icons(str(text), ctx.icon_dirs) if text is not None else {}
-    if loose or wide:
+    bracketed = bracketed_icons(str(text), ctx.icon_dirs, ctx.palette) if text is not None else {}
+    if loose or wide or bracketed:
         typed_wide = [said for said in loose if " in full-width " in said]
         hint = [] if all(said.startswith("a ruby ") or said in typed_wide for said in loose) else \
             ["markup comes in pairs: **bold**, [name]…[/name]; \\* and \\[ print the character itself"]
         hint += ["ruby is {漢字|かんじ}, the base and its reading"] if any(said.startswith("a ruby ") for said in loose) else []
         hint += ["markup is typed in half-width characters: **bold**, [name]…[/name]"] if typed_wide else []
         hint += [f"an icon is {{{next(iter(wide.values()))}}}, in half-width braces"] if wide else []
+        hint += [f"an icon is {{{next(iter(bracketed.values()))}}}, in braces"] if bracketed and not wide else []
+        loose += [f"{said} in {'angle' if said.startswith('<') else 'square'} brackets" for said in bracketed]
         loose += [f"{said} in full-width braces" if said == f"｛{name}｝" else f"{said} typed full-width"
                   for said, name in wide.items()]
         name = _field_name(text)  # a piece's field is mended in the data, other text where the template places it
