@@ -22,8 +22,8 @@ from pnpgen.errors import InputError
 from pnpgen.faces.builtin import icon_dirs
 from pnpgen.rulebook import build_rulebook, load_document, pictures_from_game, rulebook_warnings
 from pnpgen.rulebook.book import read_rulebook
-from pnpgen.rulebook.flowables import hyphenated, set_lines
 from pnpgen.rulebook.latin import parse_entry
+from pnpgen.rulebook.paralines import hyphenated, set_lines
 from pnpgen.rulebook.parse import parse
 from pnpgen.rulebook.tree import Bullet, DraftParagraph, Item, Note, Preformatted, Subheading
 from pnpgen.text.linebreak import hyphen_positions
