@@ -111,9 +111,10 @@ class JPara(Flowable):
                  last: bool = True, indexed: bool = False, lang: str = "ja", page: tuple[str, dict] | None = None,
                  icons: tuple = (), prefix_icons: Mapping[str, Icon] | None = None,
                  setting: setlines.SetLines | None = None, anchor: str = "", links: Collection[str] = (),
-                 ragged: bool = False, ruby: tuple[bookruby.Ruby, ...] = ()):
+                 ragged: bool = False, ruby: tuple[bookruby.Ruby, ...] = (), jukugo: tuple[bookruby.Ruby, ...] = ()):
         super().__init__()
         self.ruby = ruby  # each base's place in the text and its reading, set above it (bookruby.py)
+        self.jukugo = jukugo  # each jukugo ruby's parts, which a line's end may part (bookruby.parted)
         # a Latin paragraph set flush left, ragged right (the quick reference's narrow lines: a
         # short one justified opened its two word spaces to an em each, trial49), its spaces never opened
         self.ragged = ragged
@@ -183,7 +184,8 @@ class JPara(Flowable):
             opens = not self.prefix  # after a term, bullet or number the text starts flush
             self.lines = list(paragraph_lines(self.text, self.font, glyphs.chain(self.font), self.size,
                                               aw - self.left, lead, self.lang, self.jlreq, opens, self.setting,
-                                              self.ruby))
+                                              self.ruby, self.jukugo))
+            self.ruby = bookruby.parted(self.ruby, self.jukugo, self.lines)  # (as set: a jukugo ruby parted)
         self.width = aw
         self.height = len(self.lines) * self.leading
         return aw, self.height
@@ -200,7 +202,7 @@ class JPara(Flowable):
         kw = dict(color=self.color, first_indent=self.first_indent, left=self.left, prefix=self.prefix_source,
                   prefix_font=self.prefix_font, prefix_x=self.prefix_x, indexed=self.indexed, lang=self.lang,
                   icons=self.icons, prefix_icons=self.prefix_icons, setting=self.setting, links=self.links,
-                  ragged=self.ragged, ruby=self.ruby)
+                  ragged=self.ragged, ruby=self.ruby, jukugo=self.jukugo)
         return [JPara(self.source, self.font, self.size, self.leading, lines=self.lines[:fit], first=self.first,
                       last=False, page=self.page, anchor=self.anchor, **kw),
                 JPara(self.source, self.font, self.size, self.leading, lines=self.lines[fit:], first=False,

@@ -155,12 +155,15 @@ def measurer(font: str, size: float) -> Callable[[str], float]:
 
 def paragraph_lines(text: str, font: str, fallbacks: tuple[str, ...], size: float, width: float, lead: float,
                     lang: str, jlreq: bool, opens: bool, setting: setlines.SetLines | None = None,
-                    ruby: tuple[bookruby.Ruby, ...] = ()) -> tuple[tuple[int, int], ...]:
+                    ruby: tuple[bookruby.Ruby, ...] = (), jukugo: tuple[bookruby.Ruby, ...] = ()
+                    ) -> tuple[tuple[int, int], ...]:
     """``set_lines`` of a JPara's text (``jlreq``: at ``jlreq_advances``' widths, ``opens`` as
     there) in ``font`` with its fallback chain ``fallbacks``; as the book's last ``setting``
     worked them out when it did (setlines.py); ``ruby``: its bases, each one unit, spread along a
-    longer reading (bookruby.py)."""
-    args = (text, font, fallbacks, size, width, lead, lang, jlreq, opens, *((ruby,) if ruby else ()))
+    longer reading (bookruby.py); ``jukugo``: the jukugo rubies' parts, where a line may part one
+    (``bookruby.parted``)."""
+    args = (text, font, fallbacks, size, width, lead, lang, jlreq, opens, *((ruby,) if ruby else ()),
+            *((jukugo,) if jukugo else ()))
     if setting is None:
         return _paragraph_lines(*args)
     return setting.get(("p", *args), lambda: _paragraph_lines(*args))
@@ -168,15 +171,27 @@ def paragraph_lines(text: str, font: str, fallbacks: tuple[str, ...], size: floa
 
 @lru_cache(maxsize=8192)
 def _paragraph_lines(text: str, font: str, fallbacks: tuple[str, ...], size: float, width: float, lead: float,
-                     lang: str, jlreq: bool, opens: bool, ruby: tuple[bookruby.Ruby, ...] = ()) -> tuple[tuple[int, int], ...]:
+                     lang: str, jlreq: bool, opens: bool, ruby: tuple[bookruby.Ruby, ...] = (),
+                     jukugo: tuple[bookruby.Ruby, ...] = ()) -> tuple[tuple[int, int], ...]:
+    """(A jukugo ruby is kept whole, one group ruby, unless that pushes it down from a line it
+    could end in part: then the lines are broken with each jukugo ruby's parts as mono rubies,
+    each no wider set as a group again where no line's end parts it, JLREQ 3.3.7.)"""
     measure = measurer(font, size)
     if not jlreq:
         return tuple(set_lines(text, width, measure, lead, size, lang))
-    cells = jlreq_advances(text, measure, size, opens=opens)
-    if ruby:
-        cells = _ruby_widened(text, cells, ruby, font, size, line=False)
-    return tuple(set_lines(text, width, measure, lead, size, lang, [a for a, _ in cells], squeezable(text, cells, size),
-                           bookruby.glued(ruby)))
+    raw = jlreq_advances(text, measure, size, opens=opens)
+
+    def broken(rubies: tuple[bookruby.Ruby, ...]) -> tuple[tuple[int, int], ...]:
+        cells = _ruby_widened(text, raw, rubies, font, size, line=False) if rubies else raw
+        return tuple(set_lines(text, width, measure, lead, size, lang, [a for a, _ in cells],
+                               squeezable(text, cells, size), bookruby.glued(rubies)))
+
+    lines = broken(ruby)
+    if jukugo and bookruby.pushed_down(ruby, jukugo, lines):
+        apart = broken(bookruby.parted(ruby, jukugo))
+        if bookruby.parted(ruby, jukugo, apart) != ruby:  # (a line's end parts one of them)
+            return apart
+    return lines
 
 
 def line_cells(line: str, font: str, fallbacks: tuple[str, ...], size: float,
