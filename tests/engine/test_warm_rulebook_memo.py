@@ -17,7 +17,7 @@ from pnpgen.data.workspace import Workspace
 from pnpgen.engine import run as build_run
 from pnpgen.engine.options import BuildOptions, RulebookOptions
 from pnpgen.engine.warm import Warm
-from pnpgen.rulebook import build_rulebook, flowables, grammar, slug
+from pnpgen.rulebook import build_rulebook, flowables, grammar, paralines, slug
 
 FILES = ("rulebook.pdf", "rulebook-booklet.pdf", "proof.txt")
 
@@ -31,16 +31,16 @@ def test_a_book_set_again_in_the_same_process_finds_its_lines_words_and_marks_ke
     root = make_workspace(tmp_path / "ws", draft=True)
     ws = Workspace(root)
     game = load_game(ws, "test")
-    for memo in (flowables._paragraph_lines, flowables._line_cells, grammar._words, grammar._slips, slug._overlay):
+    for memo in (paralines._paragraph_lines, paralines._line_cells, grammar._words, grammar._slips, slug._overlay):
         memo.cache_clear()
     first = build_rulebook(game, ws.fonts)
-    lines, cells = flowables._paragraph_lines.cache_info(), flowables._line_cells.cache_info()
+    lines, cells = paralines._paragraph_lines.cache_info(), paralines._line_cells.cache_info()
     words, marks = grammar._words.cache_info(), slug._overlay.cache_info()
     assert lines.misses >= 5 and cells.misses >= 5 and words.misses >= 5 and marks.misses >= 2  # work was done
     again = build_rulebook(game, ws.fonts)
     assert again.files == first.files  # the same bytes from what was kept
-    assert flowables._paragraph_lines.cache_info().misses == lines.misses  # no paragraph broken into lines again
-    assert flowables._line_cells.cache_info().misses == cells.misses  # no line measured again
+    assert paralines._paragraph_lines.cache_info().misses == lines.misses  # no paragraph broken into lines again
+    assert paralines._line_cells.cache_info().misses == cells.misses  # no line measured again
     assert grammar._slips.cache_info().hits == 1  # the unchanged draft: its slips, not one word analysed
     assert grammar._words.cache_info().misses == words.misses
     assert slug._overlay.cache_info().misses == marks.misses  # every booklet side's marks drawn once
@@ -59,14 +59,14 @@ def test_a_book_set_in_a_new_process_takes_its_lines_from_the_machines_cache(tmp
     game = load_game(ws, "test")
     first = build_rulebook(game, ws.fonts)
     assert list((tmp_path / "machine-cache" / setlines.KIND).iterdir())
-    for memo in (flowables._paragraph_lines, flowables._line_cells):  # what a new process lacks
+    for memo in (paralines._paragraph_lines, paralines._line_cells):  # what a new process lacks
         memo.cache_clear()
     again = build_rulebook(game, ws.fonts)
     assert again.files == first.files
-    assert flowables._paragraph_lines.cache_info().misses == flowables._line_cells.cache_info().misses == 0
+    assert paralines._paragraph_lines.cache_info().misses == paralines._line_cells.cache_info().misses == 0
     monkeypatch.setattr(setlines, "_code", lambda: b"another pnpgen's line breaking")
     assert build_rulebook(game, ws.fonts).files == first.files
-    assert flowables._paragraph_lines.cache_info().misses >= 5 and flowables._line_cells.cache_info().misses >= 5
+    assert paralines._paragraph_lines.cache_info().misses >= 5 and paralines._line_cells.cache_info().misses >= 5
 
 
 def test_a_changed_paragraph_is_broken_again_the_others_are_kept(tmp_path):
@@ -75,9 +75,9 @@ def test_a_changed_paragraph_is_broken_again_the_others_are_kept(tmp_path):
     build_rulebook(load_game(ws, "test"), ws.fonts)
     draft = root / "data" / "test" / "draft.txt"
     draft.write_text(DRAFT.replace("テスト用の小さなゲームです。", "テスト用のとても小さなゲームです。"), encoding="utf-8")
-    before = flowables._paragraph_lines.cache_info()
+    before = paralines._paragraph_lines.cache_info()
     book = build_rulebook(load_game(ws, "test"), ws.fonts)
-    after = flowables._paragraph_lines.cache_info()
+    after = paralines._paragraph_lines.cache_info()
     assert 1 <= after.misses - before.misses <= 3  # the edited paragraph (and what quotes it), not the book
     assert any("とても小さな" in t for t in texts(book.files["rulebook.pdf"]))
 

@@ -24,6 +24,7 @@ from pnpgen.data.load import load_game
 from pnpgen.data.model import Deck, Game, Piece, Sourced
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError, Where
+from pnpgen.fonts import register, string_width_mm
 from pnpgen.impose import booklet
 from pnpgen.pdf.booklet import impose_pdf
 from pnpgen.rulebook import build_rulebook, load_document
@@ -213,6 +214,37 @@ def test_the_contents_are_set_in_one_face(built):
     sub = text.index("3.1天地開闢")
     assert {g.font for g in ink[text.index("1概要"):]} == {"BIZUDPGothic-Regular"}
     assert ink[sub].size < ink[text.index("3ゲームの準備")].size  # a sub-section's line is smaller
+
+
+@pytest.mark.parametrize("slug", ["populous", "asian-delivery"])
+def test_the_contents_dot_leaders_of_one_size_stand_in_the_same_columns(built, slug):
+    """目次: the dots of the entries of one size are in the same columns, whatever the width of
+    their page numbers, and stop clear of the widest (a 9's dots stood half a dot right of a 10's,
+    book48); the numbers are right-aligned."""
+    register("BIZUDPGothic-Regular", FONTS)  # (measured below)
+    page = glyphs(built / slug / "rulebook.pdf")[1]
+    rows: dict[float, list] = {}
+    for g in page:
+        if g.on_page and g.char.strip():
+            rows.setdefault(round(g.y, 1), []).append(g)
+    last_dot: dict[float, set[float]] = {}  # by size: where each entry's last dot is
+    ends: set[float] = set()
+    widths: set[int] = set()
+    for row in rows.values():
+        row.sort(key=lambda g: g.x)
+        dots = [g for g in row if g.char == "."]
+        if len(dots) < 3:
+            continue
+        number = [g for g in row if g.x > dots[-1].x]
+        assert number and "".join(g.char for g in number).isdigit()
+        last_dot.setdefault(round(dots[-1].size, 1), set()).add(dots[-1].x)
+        ends.add(number[-1].x + string_width_mm(number[-1].char, number[-1].font, number[-1].size))
+        widths.add(len(number))
+        assert number[0].x - dots[-1].x > 2 * string_width_mm(".", dots[-1].font, dots[-1].size)  # a space before it
+    assert widths == {1, 2} and len(last_dot) == 2  # one- and two-digit numbers, two sizes of entry
+    for xs in last_dot.values():
+        assert max(xs) - min(xs) < 0.1, sorted(xs)
+    assert max(ends) - min(ends) < 0.05, sorted(ends)
 
 
 def test_the_index_page_numbers_go_to_their_pages(built):

@@ -22,8 +22,8 @@ from pnpgen.errors import InputError
 from pnpgen.faces.builtin import icon_dirs
 from pnpgen.rulebook import build_rulebook, load_document, pictures_from_game, rulebook_warnings
 from pnpgen.rulebook.book import read_rulebook
-from pnpgen.rulebook.flowables import hyphenated, set_lines
 from pnpgen.rulebook.latin import parse_entry
+from pnpgen.rulebook.paralines import hyphenated, set_lines
 from pnpgen.rulebook.parse import parse
 from pnpgen.rulebook.tree import Bullet, DraftParagraph, Item, Note, Preformatted, Subheading
 from pnpgen.text.linebreak import hyphen_positions
@@ -929,9 +929,9 @@ def fill_colours(pdf: bytes, page: int) -> list[tuple[int, int, int]]:
 FILLERS = 41  # lines of text before the lead-in that bring it to the last line of page 4
 
 
-def _lead_in_draft(lang: str, end: str) -> str:
+def _lead_in_draft(lang: str, end: str, lead: str = "各プレイヤーは次のものを受け取ります") -> str:
     """A setup section of FILLERS one-line paragraphs, then a paragraph ending with ``end``
-    (a colon: a lead-in) and the bulleted list after it."""
+    (a colon: a lead-in) and the bulleted list after it; ``lead``: the Japanese paragraph's words."""
     if lang == "en":
         fill = "\n".join(f"Filler line number {i} of the setup." for i in range(FILLERS))
         return ("# Test Game — Draft 3\n\n## Overview\n\nA small game for testing.\n\n## Components\n\n"
@@ -940,19 +940,19 @@ def _lead_in_draft(lang: str, end: str) -> str:
     fill = "\n".join(f"　準備の文その{i}です。" for i in range(FILLERS))
     return ("■■　テストゲーム　草案３\n\n■　概要\n\n　テスト用の小さなゲームです。\n\n■　コンポーネント\n\n"
             "◇テストカード（１１枚）\n　名前と本文が書かれたカードです。\n\n■　ゲームの準備\n\n"
-            f"{fill}\n　各プレイヤーは次のものを受け取ります{end}\n・甲の項目\n・乙の項目\n　それからゲームを始めます。\n")
+            f"{fill}\n　{lead}{end}\n・甲の項目\n・乙の項目\n　それからゲームを始めます。\n")
 
 
-def _pages_of(tmp_path: Path, lang: str, end: str) -> tuple[int, int]:
+def _pages_of(tmp_path: Path, lang: str, end: str, lead: str = "各プレイヤーは次のものを受け取ります") -> tuple[int, int]:
     """The pages (0-based) of the lead-in and of the list's first item, read back from the PDF."""
     ws = english_workspace(tmp_path / f"{lang}{end}", draft_en=_lead_in_draft(lang, end) if lang == "en" else None)
     if lang == "ja":
-        (ws / "data" / "test" / "draft.txt").write_text(_lead_in_draft(lang, end), encoding="utf-8")
+        (ws / "data" / "test" / "draft.txt").write_text(_lead_in_draft(lang, end, lead), encoding="utf-8")
     game = load_game(Workspace(ws), "test", lang=lang)
     result = build_rulebook(game, ws / "fonts", pictures=pictures_from_game(game, ws / "templates"))
     pages = [re.sub(r"\s", "", p) for p in texts(result)]
     lead, first = (("Eachplayertakesthefollowing", "Alphaitemfirst") if lang == "en"
-                   else ("各プレイヤーは次のものを受け取ります", "甲の項目"))
+                   else (lead, "甲の項目"))
     at = next(i for i, p in enumerate(pages) if lead in p)
     return at, next(i for i, p in enumerate(pages) if first in p and i >= at)
 
@@ -966,6 +966,14 @@ def test_a_lead_in_never_stays_alone_at_a_pages_foot_without_its_list(tmp_path, 
     at, first = _pages_of(tmp_path, lang, full_stop)
     assert first == at + 1, "the draft no longer brings the paragraph to a page's foot: change FILLERS"
     at, first = _pages_of(tmp_path, lang, colon)
+    assert first == at, f"the lead-in on page {at + 1}, its list from page {first + 1}"
+
+
+def test_a_japanese_lead_in_pointing_at_what_follows_keeps_with_its_list_though_it_ends_with_a_full_stop(tmp_path):
+    """「…以下のものを受け取ります。」 introduces the list after it as a colon does (book48:
+    アジアンデリバリー's 「施設には以下の種類があります。」 stood alone at page 13's foot, its list of
+    施設 on page 14); the same paragraph with 次のもの stands at the foot (the test above)."""
+    at, first = _pages_of(tmp_path, "ja", "。", lead="各プレイヤーは以下のものを受け取ります")
     assert first == at, f"the lead-in on page {at + 1}, its list from page {first + 1}"
 
 

@@ -17,7 +17,7 @@ from pnpgen import fonts as fontreg
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.rulebook import build_rulebook
-from pnpgen.rulebook.flowables import hyphenated, set_lines
+from pnpgen.rulebook.paralines import hyphenated, set_lines
 from pnpgen.rulebook.styles import MAX_HYPHENS_IN_A_ROW
 
 FONTS = Path(__file__).resolve().parents[2] / "fonts"

@@ -21,8 +21,8 @@ from pnpgen import fonts as fontreg
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.rulebook import build_rulebook
-from pnpgen.rulebook.flowables import set_lines
 from pnpgen.rulebook.headline import heading_lines
+from pnpgen.rulebook.paralines import set_lines
 
 PT = 25.4 / 72
 RULES = ("■　準備・手順：基本\n\n　山札を作ります。\n\n"

@@ -20,8 +20,9 @@ from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
 from pnpgen.rulebook import build_rulebook
 from pnpgen.rulebook import glyphs as glyphs_
-from pnpgen.rulebook.flowables import JPara, line_cells
+from pnpgen.rulebook.flowables import JPara
 from pnpgen.rulebook.jlreq import full_width_marks, jlreq_advances
+from pnpgen.rulebook.paralines import line_cells
 
 EM = 10.0
 SPEC = importlib.util.spec_from_file_location("jlreq_measure", REPO / "scripts" / "jlreq_measure.py")

@@ -63,7 +63,7 @@ def test_a_leader_pair_is_never_parted_and_may_open_a_line_and_an_arrow_keeps_it
     cl-08 分離禁止): a pair that would straddle a line's end goes whole to the next line, which it
     may open (JLREQ 3.1.7's 行頭禁則 lists no cl-08; a paragraph may start with it too); a cross
     reference's arrow stays with its case number (「（→」 ended a line, 「３．１）」 opened the next)."""
-    from pnpgen.rulebook.flowables import set_lines
+    from pnpgen.rulebook.paralines import set_lines
 
     def lines(text: str) -> list[str]:
         return [text[a:b] for a, b in set_lines(text, 32 * 9.0, lambda ch: 9.0, em=9.0)]

@@ -19,12 +19,17 @@ SIZE = 9.0  # the body's size, pt
 LINE = "漢{湖|みずうみ}字の{騎士|きし}と{東京|とう|きょう}。"
 
 
-def _book(tmp_path, line: str) -> list:
+def _page(tmp_path, line: str) -> list:
+    """The glyphs of the page where the draft's paragraph ``line`` (with a 湖 in it) is set."""
     ws = make_workspace(tmp_path / "ws", draft=True)
     (ws / "data" / "test" / "draft.txt").write_text(DRAFT.replace("１：カードを１枚引く。", "１：カードを引く\n　" + line),
                                                     encoding="utf-8")
     result = build_rulebook(load_game(Workspace(ws), "test"), ws / "fonts", rules_only=True)
-    page = next(p for p in glyphs(result.files["rulebook.pdf"]) if any(g.char == "湖" for g in p))
+    return next(p for p in glyphs(result.files["rulebook.pdf"]) if any(g.char == "湖" for g in p))
+
+
+def _book(tmp_path, line: str) -> list:
+    page = _page(tmp_path, line)
     base_y = next(g.y for g in page if g.char == "湖")
     return [g for g in page if abs(g.y - base_y) < 4 and g.char.strip()]
 
@@ -116,9 +121,9 @@ def test_a_paragraph_looks_at_its_own_rubies_only():
 
     others = [(f"騎士（{'かきくけこ'[i % 5] * (i % 7 + 1)}{i}）", "騎士", f"x{i}") for i in range(1000)]
     asked: list[str] = []
-    text, ruby = placed("漢湖（みずうみ）字の騎士（きし）。", [*others, ("湖（みずうみ）", "湖", "みずうみ"),
-                        ("騎士（きし）", "騎士", "きし")], lambda reading: asked.append(reading) or True)
-    assert text == "漢湖字の騎士。" and ruby == ((1, 2, "みずうみ"), (4, 6, "きし"))
+    text, ruby, jukugo = placed("漢湖（みずうみ）字の騎士（きし）。", [*others, ("湖（みずうみ）", "湖", "みずうみ"),
+                                ("騎士（きし）", "騎士", "きし")], lambda reading: asked.append(reading) or True)
+    assert text == "漢湖字の騎士。" and ruby == ((1, 2, "みずうみ"), (4, 6, "きし")) and jukugo == ()
     assert asked == ["みずうみ", "きし"]
 
 
@@ -150,3 +155,31 @@ def test_a_ruby_parted_by_a_line_end_or_without_a_reading_is_warned_at_its_line(
     draft.write_text(written, encoding="utf-8")
     assert not [w for w in build_rulebook(load_game(Workspace(ws), "test"), ws / "fonts", rules_only=True).warnings
                 if "ruby" in w]
+
+
+def test_a_jukugo_ruby_parts_at_a_line_end_each_base_character_under_its_own_reading(tmp_path):
+    """JLREQ 3.3.7 and Appendix F: a jukugo ruby may break between its base characters. 東京 whose
+    東 is the line's last character that fits was pushed down whole, the line above spaced out by an
+    em; now 東 ends the line under とう and 京 starts the next under きょう (a word on one line
+    keeps one group ruby, the test above)."""
+    full = [g for g in _page(tmp_path / "plain", "湖" + "あ" * 60 + "。") if g.char in "湖あ"]
+    y1 = next(g.y for g in full if g.char == "湖")  # the paragraph's first line (y down the page)
+    line_1 = [g for g in full if abs(g.y - y1) < 0.05]
+    y2 = min(g.y for g in full if g.y > y1 + 0.05)
+    assert len(line_1) == 34 and y2 - y1 == pytest.approx(15 * PT, abs=0.01)  # 34 a line, on the 15 pt grid
+    right = max(g.x for g in line_1) + _w("あ", line_1[-1])  # the text column's right edge
+    left = min(g.x for g in full if abs(g.y - y2) < 0.05)  # and its left, where the next line starts
+    page = _page(tmp_path / "jukugo", "湖" + "あ" * 32 + "{東京|とう|きょう}に行く。")
+    to, kyo = (next(g for g in page if g.char == c and g.size > SIZE * 0.75) for c in "東京")
+    assert to.y == pytest.approx(y1, abs=0.01) and to.x + _w("東", to) == pytest.approx(right, abs=0.05)
+    assert kyo.y == pytest.approx(y2, abs=0.01) and kyo.x == pytest.approx(left, abs=0.05)
+    readings = [g for g in page if g.size < SIZE * 0.75 and g.char.strip()]
+    over_to = sorted((g for g in readings if y1 - 4 < g.y < y1), key=lambda g: g.x)
+    over_kyo = sorted((g for g in readings if y1 < g.y < y2), key=lambda g: g.x)
+    assert "".join(g.char for g in over_to) == "とう" and "".join(g.char for g in over_kyo) == "きょう"
+    assert over_to[0].x == pytest.approx(to.x, abs=0.05)  # とう over 東 alone, solid, on its em box
+    assert over_to[-1].x + _w("う", over_to[-1]) == pytest.approx(right, abs=0.05)
+    assert over_kyo[0].x == pytest.approx(left, abs=0.05)  # きょう's head on 京's, at the line's start
+    for g, base in [*((g, to) for g in over_to), *((g, kyo) for g in over_kyo)]:  # half size, in the line gap
+        assert g.size == pytest.approx(SIZE / 2, abs=0.01)
+        assert base.y - g.y == pytest.approx((0.88 * SIZE + 0.12 * SIZE / 2) * PT, abs=0.02)

@@ -13,7 +13,7 @@ from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.errors import InputError
 from pnpgen.rulebook.figures import load_settings
-from pnpgen.rulebook.flowables import _visible, set_lines
+from pnpgen.rulebook.paralines import _visible, set_lines
 from pnpgen.rulebook.parse import parse
 from pnpgen.rulebook.reader import read_draft
 from pnpgen.rulebook.styles import BODY_SIZE, MARGIN_INNER, MARGIN_OUTER, MAX_LETTER_SPACING, MIN_LAST_LINE, PAGE_W

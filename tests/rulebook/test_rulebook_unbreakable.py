@@ -10,7 +10,7 @@ from pdfprobe import glyphs as pdf_glyphs
 from pnpgen.data.load import load_game
 from pnpgen.data.workspace import Workspace
 from pnpgen.rulebook import build_rulebook
-from pnpgen.rulebook.flowables import set_lines
+from pnpgen.rulebook.paralines import set_lines
 
 RUNS = ("それから" + "…" * 60 + "待つ。", "ゴー" + "ー" * 50 + "ル！", "終わり" + "。" * 45)
 PAGE_W, MARGIN = 148.0, 15.0  # A5, the book's outer and inner margins (mm)

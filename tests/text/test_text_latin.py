@@ -102,7 +102,7 @@ def test_a_dash_between_words_breaks_after_it_on_the_line_it_fits():
 def test_a_spaced_dash_stays_on_the_line_of_the_word_before_it(dash):
     """``Take a card — then pass``: at every width a line ends with the dash (or with the word
     before it, both going down), never starts with it; on a card and in the book."""
-    from pnpgen.rulebook.flowables import set_lines
+    from pnpgen.rulebook.paralines import set_lines
 
     text = f"Take a card {dash} then pass the turn to the next player."
     for chars in range(8, len(text)):

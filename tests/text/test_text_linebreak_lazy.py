@@ -8,7 +8,7 @@ import unicodedata
 
 import pytest
 
-from pnpgen.rulebook.flowables import set_lines
+from pnpgen.rulebook.paralines import set_lines
 from pnpgen.text import break_lines, linebreak
 
 

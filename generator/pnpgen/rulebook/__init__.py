@@ -1,11 +1,12 @@
 """Rulebook booklets typeset from the designer's draft text.
 
 The package re-exports what the rest of pnpgen calls; the work is in its modules:
-``book`` (the draft to ``rulebook.pdf``, ``rulebook-booklet.pdf`` and ``proof.txt``), ``reader``
+``book`` (the draft to ``rulebook.pdf``, ``rulebook-booklet.pdf`` and ``proof.txt``; the draft's own
+warnings: ``draftchecks``), ``reader``
 (bytes to text), ``tree`` (the draft's tree), ``parse`` and ``latin`` (Japanese and Latin-script
 drafts into that tree), ``components``, ``proof``, ``figures``, ``pictures``, ``story``
 (what it keeps on one page: ``keeps``; an English draft's quotes and dashes: ``typography``),
-``flowables``, ``termindex`` (the index of terms), ``piecepics``, ``ownpics`` (a figure's
+``flowables`` (a paragraph's lines: ``paralines``), ``termindex`` (the index of terms), ``piecepics``, ``ownpics`` (a figure's
 picture of the designer's own), ``styles``, ``glyphs``,
 ``document`` (the typesetting) and ``sheet`` (the rules on one sheet of paper, in columns).
 

@@ -2,7 +2,8 @@
 prints them in parentheses, rulebook/reader.py) set above their words in a paragraph of the rules,
 at half the text's size in the line gap, as JLREQ 3.3.2 sets ruby where the gap holds it (the 9 pt
 body's 15 pt grid leaves 6 pt, a 4.5 pt reading fits: no line leaves the grid). The base is one
-unit no line breaks inside (3.3.5-3.3.6); a reading longer than its base reaches over a kana
+unit no line breaks inside (3.3.5-3.3.6), but for a jukugo ruby's, which a line's end may part
+between its characters, each under its own reading (3.3.7, Appendix F: ``parted``); a reading longer than its base reaches over a kana
 beside it by up to one ruby character (3.3.8, as card text does: ``text.ruby.reaches``) and
 spreads the base along the rest 1:2:1 (3.3.6, JIS X 4051; a mono ruby's base centred); a reading shorter than a group ruby's base is spread along the base 1:2:1, its ends no
 more than one ruby character in (``text.ruby.spread``, the cards' rule). Headings, tables, the
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from pnpgen.rulebook.reader import PART
 from pnpgen.text.ruby import RUBY_SCALE, character_xs, parts, reaches
 
 Ruby = tuple[int, int, str]  # a base's start and end in its paragraph's text, and its reading
@@ -19,17 +21,21 @@ Reach = tuple[float, float]  # how far a reading reaches over the characters bef
 
 
 def placed(text: str, rubies: Sequence[tuple[str, str, str]],
-           fits: Callable[[str], bool] = lambda reading: True) -> tuple[str, tuple[Ruby, ...]]:
+           fits: Callable[[str], bool] = lambda reading: True) -> tuple[str, tuple[Ruby, ...], tuple[Ruby, ...]]:
     """``text`` with each ruby the reader set in parentheses (``rubies``: as printed, 騎士（きし）,
     its base and reading) back to its base, and where each base stands (a 【term】's inside its
-    brackets). A reading that ``fits`` not (longer than the line: its base, one unit, would be
-    spread past the page's edge) keeps its parentheses, which break across lines."""
+    brackets); then each jukugo ruby's parts (``{東京|とう|きょう}``: 東 and とう, 京 and きょう, a
+    reading a base character, the reader's ``PART`` between them), which a line may part
+    (``parted``). A reading that ``fits`` not (longer than the line: its base, one unit,
+    would be spread past the page's edge) keeps its parentheses, which break across lines."""
     if not rubies or "（" not in text:
-        return text, ()
+        return text, (), ()
     # (the paragraph's own: a draft's thousands of rubies were each tried at every character of every paragraph)
-    shown = {said: (base, reading) for said, base, reading in rubies if said in text and fits(reading)}
+    shown = {said: (base, reading) for said, base, reading in rubies
+             if said in text and fits(reading.replace(PART, ""))}
     out: list[str] = []
     found: list[Ruby] = []
+    jukugo: list[Ruby] = []
     at = length = 0
     while at < len(text):
         hit = next((said for said in shown if text.startswith(said, at)), None)
@@ -41,10 +47,39 @@ def placed(text: str, rubies: Sequence[tuple[str, str, str]],
         base, reading = shown[hit]
         out.append(base)
         term = base[:1] == "【" and base[-1:] == "】" and len(base) > 2  # a 【term】's reading over the term, not its brackets
-        found.append((length + term, length + len(base) - term, reading))
+        start, end, pieces = length + term, length + len(base) - term, reading.split(PART)
+        found.append((start, end, "".join(pieces)))
+        if len(pieces) == end - start > 1 and all(pieces):
+            jukugo += [(start + k, start + k + 1, piece) for k, piece in enumerate(pieces)]
         length += len(base)
         at += len(hit)
-    return "".join(out), tuple(found)
+    return "".join(out), tuple(found), tuple(jukugo)
+
+
+def parted(rubies: Sequence[Ruby], jukugo: Sequence[Ruby], lines: Sequence[tuple[int, int]] | None = None
+           ) -> tuple[Ruby, ...]:
+    """``rubies`` as set in ``lines``: a jukugo ruby a line's end parts (JLREQ 3.3.7 and Appendix F:
+    it may break between its base characters) becomes its parts, each base character with its own
+    reading on its own line (``jukugo``, from ``placed``); one on a line of its own is set as one
+    group ruby of its readings run together, as before. ``lines`` None: every jukugo ruby parted
+    (how the line breaker tries it)."""
+    if not jukugo:
+        return tuple(rubies)
+    starts = {s for s, _ in (lines or ())[1:]}
+    out: list[Ruby] = []
+    for s, e, reading in rubies:
+        mine = [p for p in jukugo if s <= p[0] and p[1] <= e]
+        if mine and (lines is None or any(s < b < e for b in starts)):
+            out += mine
+        else:
+            out.append((s, e, reading))
+    return tuple(out)
+
+
+def pushed_down(rubies: Sequence[Ruby], jukugo: Sequence[Ruby], lines: Sequence[tuple[int, int]]) -> bool:
+    """Does a jukugo ruby start a line after the first, pushed down whole from the line above?"""
+    starts = {s for s, _ in lines[1:]}
+    return any(s in starts and any(p[0] == s for p in jukugo) for s, _, _ in rubies)
 
 
 def in_line(rubies: Sequence[Ruby], start: int, end: int) -> tuple[Ruby, ...]:

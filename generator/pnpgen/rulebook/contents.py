@@ -31,11 +31,13 @@ class Contents(TableOfContents):
 
     def wrap(self, availWidth, availHeight):
         rows: list[list[Flowable]] = []
-        for level, text, page, key in self._lastEntries or [(0, "", 0, None)]:
+        entries = self._lastEntries or [(0, "", 0, None)]
+        numbers = tuple(sorted({str(page) for _, _, page, _ in entries}))
+        for level, text, page, key in entries:
             style = self.getLevelStyle(level)
             if style.spaceBefore:
                 rows.append([Spacer(1, style.spaceBefore)])
-            rows.append([ContentsEntry(text, style, page, key, self.icons, self.lang)])
+            rows.append([ContentsEntry(text, style, page, key, self.icons, self.lang, numbers)])
         self._table = Table(rows, colWidths=(availWidth,), style=self.tableStyle)
         self.width, self.height = self._table.wrapOn(self.canv, availWidth, availHeight)
         return self.width, self.height
@@ -47,11 +49,15 @@ class ContentsEntry(Flowable):
     its text, after its number (as the wrapped heading's do). When the text's last line leaves no
     room for a dot and the number, they go on a line of their own (ReportLab set the number
     smaller, a tenth at a time, until it fitted, down to 1 pt: a long heading's 「7」 printed at
-    4.3 pt, text a print shop's preflight lists as below its smallest size — preflight7)."""
+    4.3 pt, text a print shop's preflight lists as below its smallest size — preflight7). The
+    dots end where the widest of the contents' page ``numbers`` starts, so the dots of the entries
+    of one size stand in the same columns, a 9's as a 10's (they stood half a dot apart, book48)."""
 
-    def __init__(self, text: str, style, page: int, key: str | None, icons: Mapping[str, Icon], lang: str):
+    def __init__(self, text: str, style, page: int, key: str | None, icons: Mapping[str, Icon], lang: str,
+                 numbers: tuple[str, ...] = ()):
         super().__init__()
         self.style, self.page, self.key = style, page, key
+        self.numbers = (*numbers, str(page))
         number = _NUMBER.match(text)
         self.head = HeadText(text, style, icons=icons, latin=is_latin(lang), lang=lang,
                              hang=number.end() if number else 0)
@@ -60,7 +66,8 @@ class ContentsEntry(Flowable):
         st = self.style
         _, h = self.head.wrap(aw - st.leftIndent, ah)
         widths = self.head.line_widths() or [0.0]
-        need = stringWidth(DOT + str(self.page), st.fontName, st.fontSize)
+        self.room = max(stringWidth(n, st.fontName, st.fontSize) for n in self.numbers)  # the widest number's
+        need = stringWidth(DOT, st.fontName, st.fontSize) + self.room
         self.end = st.leftIndent + widths[-1]  # where the dots start, on the last line
         self.own_line = self.end + need > aw + 1e-6
         if self.own_line:
@@ -76,11 +83,13 @@ class ContentsEntry(Flowable):
         number = str(self.page)
         number_w = stringWidth(number, st.fontName, st.fontSize)
         dot_w = stringWidth(DOT, st.fontName, st.fontSize)
-        dots = max(int((self.width - self.end - number_w) / dot_w), 0)
-        t = c.beginText(self.width - dots * dot_w - number_w, y)
+        dots = max(int((self.width - self.end - self.room) / dot_w), 0)
+        t = c.beginText(self.width - dots * dot_w - self.room, y)
         t.setFont(st.fontName, st.fontSize)
         t.setFillColor(st.textColor)
-        t.textLine(dots * DOT + number)
+        t.textOut(dots * DOT)
+        t.setTextOrigin(self.width - number_w, y)  # (right-aligned: the digits stand in their columns)
+        t.textOut(number)
         c.drawText(t)
         if self.key:
             for n, w in enumerate(self.head.line_widths()):

@@ -4,6 +4,8 @@ sub-heading those lists may hold."""
 
 from __future__ import annotations
 
+import re
+
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Paragraph, Spacer, Table
 
@@ -40,14 +42,19 @@ class Indent(Flowable):
 
 FAQ_GAP = 4  # points above a question after an answer, as a blank line's (the line grid rounds it up to a line)
 LEAD_IN_ENDS = (":", "：")  # a paragraph ending so introduces what follows it ("Each player takes:")
+# a Japanese lead-in whose last sentence points at what follows, ending with 。 as a sentence does:
+# 「施設には以下の種類があります。」, 「下記の効果を適用します。」 (not 「７枚以下になる。」)
+POINTS_ON = re.compile(r"(?:以下の|下記の|次の(?:とおり|通り))[^。]*。$")
 
 
 def lead_ins_with_their_lists(story: list[Flowable]) -> None:
-    """A lead-in (a paragraph ending with a colon) never stands alone at a page's foot: it keeps
-    with the list it introduces — a bullet, an item, a step line, a run-in or sub-heading, a
-    diagram, or a paragraph set deeper in — as a heading keeps with its text."""
+    """A lead-in (a paragraph ending with a colon, or a Japanese one whose last sentence points at
+    what follows: ``POINTS_ON``) never stands alone at a page's foot: it keeps with the list it
+    introduces — a bullet, an item, a step line, a run-in or sub-heading, a diagram, or a
+    paragraph set deeper in — as a heading keeps with its text."""
     for above, below in zip(story, story[1:]):
-        if not isinstance(above, JPara) or not above.text.rstrip().endswith(LEAD_IN_ENDS):
+        if not isinstance(above, JPara) or not (above.text.rstrip().endswith(LEAD_IN_ENDS)
+                                                or POINTS_ON.search(above.text.rstrip())):
             continue
         listed = isinstance(below, (Diagram, Indent)) or (
             isinstance(below, JPara) and (bool(below.prefix) or below.left > above.left))

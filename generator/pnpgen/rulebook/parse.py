@@ -104,7 +104,7 @@ def _list_mark(t: str) -> re.Match | None:
 
 # a number and its full stop opening an item of a list indented as its text is (「　１．カードを引く」,
 # 「　2. 出す」): a mark only in a run of two or more numbered in order (``indented_lists``); a lone
-# line, or one unindented, is a line of text (the build warns of the second: book._dot_numbered)
+# line, or one unindented, is a line of text (the build warns of the second: draftchecks.dot_numbered)
 _DOT_MARK = re.compile(r"^([0-9０-９]{1,2}[.．])(?![0-9０-９])[ 　]*(?=\S)")
 
 

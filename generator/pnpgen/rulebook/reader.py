@@ -64,7 +64,8 @@ class Draft:
     report: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     # the readings set in parentheses (``ruby_in_parentheses``): each as printed, 騎士（きし）, its
-    # base and its reading, for the body text to set above its word (rulebook/bookruby.py)
+    # base and its reading, for the body text to set above its word (rulebook/bookruby.py); a
+    # jukugo ruby's readings, 東京（とうきょう）, kept apart by ``PART`` (とう|きょう)
     rubies: tuple[tuple[str, str, str], ...] = ()
 
     @property
@@ -83,6 +84,8 @@ def repair_circled_digits(text: str) -> tuple[str, int]:
 
     return _BROKEN_CIRCLED.sub(fix, text), count
 
+
+PART = "|"  # between a jukugo ruby's readings, one a base character, as the reader keeps them (``Draft.rubies``)
 
 # Ruby as a draft writes it: Aozora Bunko's ``｜鏡《かがみ》`` (or ``|``), ``魔法陣《まほうじん》`` (the
 # kanji right before the reading in kana), the cards' ``{騎士|きし}`` (either bar; a jukugo ruby's
@@ -149,9 +152,10 @@ def readings_in_parentheses(text: str) -> tuple[str, list[str], tuple[tuple[str,
             continue
         found.append(m.group())
         base, reading = next((m.group(k), m.group(k + 1)) for k in (1, 3, 5, 7) if m.group(k))
-        reading = re.sub("[|｜]", "", reading)
+        parted = re.sub("[|｜]", PART, reading)  # (a jukugo ruby's readings kept apart for the body text)
+        reading = parted.replace(PART, "")
         shown = f"{base}（{reading}）"
-        shown_as.setdefault(shown, (shown, base, reading))
+        shown_as.setdefault(shown, (shown, base, parted))
         out += [text[at:m.start()], shown]
         at = m.end()
         gap = _GAP_AFTER.match(text, at)

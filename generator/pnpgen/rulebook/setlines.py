@@ -1,5 +1,5 @@
-"""The lines of a book's paragraphs and the cells of its lines (``flowables.paragraph_lines``,
-``flowables.line_cells``) as the last setting of the same book worked them out, kept in the
+"""The lines of a book's paragraphs and the cells of its lines (``paralines.paragraph_lines``,
+``paralines.line_cells``) as the last setting of the same book worked them out, kept in the
 machine's cache (usercache.py) and read back by the next: a build in a new process (the command
 line, after a count or a card edited) sets the book without working them out again — some 0.15 s
 of a 0.45 s setting of populous's book, on the path every such build waits for.

@@ -202,12 +202,13 @@ class StoryText:
             kw["prefix"], kw["prefix_icons"] = self.typo(kw["prefix"]), self.icons  # (a run-in heading's, a term's icons)
         text, icons = with_icons(self.typo(text), self.icons)
         ruby: tuple[Ruby, ...] = ()
+        jukugo: tuple[Ruby, ...] = ()
         if self.rubies and not is_latin(self.text_lang) and full_width_marks(font) and leading - size >= size * RUBY_SCALE:
             width = self.text_w - kw.get("left", 0.0)  # a reading longer than the line keeps its parentheses
-            text, ruby = placed(text, self.rubies,
-                                lambda reading: glyphs.width(reading, font, size * RUBY_SCALE) <= width)
+            text, ruby, jukugo = placed(text, self.rubies,
+                                        lambda reading: glyphs.width(reading, font, size * RUBY_SCALE) <= width)
         return self.paragraph(text, font, size, leading, indexed=self.indexing, lang=self.text_lang, icons=icons,
-                              links=self.cases, ruby=ruby, **kw)
+                              links=self.cases, ruby=ruby, jukugo=jukugo, **kw)
 
     def typo(self, text: str) -> str:
         """The draft's words as a Latin book prints them: ``latin_typography``'s quotes and dashes."""
