@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from pypdf import PdfReader
 
 from conftest import PICTURE_FRONT, picture_workspace, run
 from pnpgen.pdf import writer
@@ -62,21 +63,21 @@ def test_a_block_is_laid_out_as_its_objects_are_one_by_one(before, n, pieces, na
         assert f.offsets == plain.offsets
 
 
-def test_a_block_of_bytes_only_and_one_put_elsewhere_are_refused_or_laid_out_alike():
-    plain, plain_file = ObjectFile(), None
-    for f in (plain,):
+def test_a_block_of_bytes_only_is_laid_out_alike_and_is_put_only_where_it_was_numbered():
+    plain, made = ObjectFile(), ObjectFile()
+    for f in (plain, made):
         f.add({"A": 1})
         f.add({"B": Ref(1)})
-    made = ObjectFile()
-    made.add({"A": 1})
-    made.add({"B": Ref(1)})
     block = made.block(1)
-    plain_file = plain.finish(Ref(1), Ref(2))
-    assert made.finish(Ref(1), Ref(2)).parts == plain_file.parts
+    assert made.finish(Ref(1), Ref(2)).parts == plain.finish(Ref(1), Ref(2)).parts
     other = ObjectFile()
     other.reserve()
     with pytest.raises(ValueError):
         other.put_block(block)  # (numbered otherwise: its objects' numbers are in their bytes)
+    held = ObjectFile()
+    held.hold(2)
+    with pytest.raises(ValueError):
+        held.block(1)  # (objects not written yet)
 
 
 def _distinct(tmp_path: Path, cards: int) -> Path:
@@ -113,6 +114,9 @@ def test_a_builds_pictures_are_numbered_once_for_its_documents(tmp_path, monkeyp
     calls.clear()
     assert run(ws, *BUILD) == 0
     assert len(calls) == once
+    for doc in ("cards.pdf", "shop/cards.pdf", "shop/cards-unique.pdf"):  # the edited card's page changed
+        text = " ".join(page.extract_text() for page in PdfReader(ws / "build" / "test" / doc).pages)
+        assert "札1改" in text and "札2" in text, doc
     # each writer numbering its own pictures (no block kept): the same bytes, each picture three times
     monkeypatch.setenv("PNPGEN_CACHE", "off")
     monkeypatch.setattr(writer._Writer, "number_pictures",
