@@ -191,6 +191,7 @@ class ObjectFile:
         # a run of objects copied as one slice of bytes (``put_run``): its first object → each object's length;
         # the run's other objects hold ``()`` in ``_bodies``
         self._runs: dict[int, list[int]] = {}
+        self._blocks: dict[int, Block] = {}  # objects placed as a block (``put_block``), by the first one's number
         self.offsets: list[int] = []  # where each object begins in the file ``finish`` laid out (object 1 first)
 
     def copy(self) -> ObjectFile:
@@ -198,7 +199,27 @@ class ObjectFile:
         the copy shares their bytes)."""
         out = ObjectFile(self.version)
         out._bodies, out._named, out._runs = list(self._bodies), dict(self._named), dict(self._runs)
+        out._blocks = dict(self._blocks)
         return out
+
+    def put_block(self, block: Block) -> None:
+        """A block's objects (``block``), numbered next: they must be numbered as they were where the block was made."""
+        if block.first != len(self._bodies):
+            raise ValueError(f"PDF objects {block.first} on placed at {len(self._bodies)}")
+        self._bodies.extend(block.bodies)
+        self._named.update(block.named)
+        self._blocks[block.first] = block
+
+    def block(self, first: int) -> Block:
+        """Objects ``first`` to the last, each written and none of a run, as one block: laid out as
+        one by ``finish`` here and in every file it is put in (``put_block``)."""
+        bodies = tuple(b for b in self._bodies[first:] if b)
+        if len(bodies) != len(self._bodies) - first or any(n >= first for n in self._runs) \
+                or any(n >= first for n in self._blocks):
+            raise ValueError(f"PDF objects {first} on are not all written, or not all alone")
+        block = Block(first, bodies, {n: v for n, v in self._named.items() if n >= first})
+        self._blocks[first] = block
+        return block
 
     @property
     def next(self) -> int:
@@ -284,55 +305,28 @@ class ObjectFile:
         """The file's parts: header, objects, cross-reference table, trailer. The /ID is the
         SHA-256 of ``identity`` and every object's bytes (a stream's data by what names it, when
         it is named), so the same objects give the same ID. One pass over the objects: a thousand
-        cards' documents hold sixty thousand."""
+        cards' documents hold sixty thousand; a block (``put_block``) is laid out as its one
+        layout, made once for every file of the build that holds it."""
         header = b"%%PDF-%s\n%%\x93\x8c\x8b\x9e pnpgen\n" % self.version.encode("ascii")
         merged: list[Part] = []
-        run: list[bytes] = [header]  # bytes not yet joined into one part (neighbours: fewer, larger writes)
         hashed: list[bytes] = list(identity)  # what the /ID is the hash of, in order
-        at = len(header)
         offsets: list[int] = []
-        bodies, named_of, runs = self._bodies, self._named, self._runs
-        n, count = 1, len(bodies)
-        while n < count:
-            body = bodies[n]
-            if not body:
-                raise ValueError(f"PDF object {n} was reserved and never written")
-            lengths = runs.get(n) if runs else None
-            if lengths is not None:  # a run of objects as one slice (``fill_run``)
-                data = body[0]
-                assert isinstance(data, bytes)
-                offsets += accumulate(lengths[:-1], initial=at)
-                run.append(data)
-                hashed.append(data)
-                at += len(data)
-                n += len(lengths)
-                continue
-            n += 1
-            offsets.append(at)
-            if len(body) == 1 and isinstance(body[0], bytes):  # an object whose bytes are all here
-                run.append(body[0])
-                hashed.append(body[0])
-                at += len(body[0])
-                continue
-            named = named_of.get(n - 1)
-            if named is not None:  # a named stream: its head, its name for the data, its tail
-                head, tail = body[0], body[-1]
-                assert isinstance(head, bytes) and isinstance(tail, bytes)
-                hashed += (head, named, tail)
-            for part in body:
-                if isinstance(part, bytes):
-                    run.append(part)
-                    at += len(part)
-                    if named is None:
-                        hashed.append(part)
-                    continue
-                if run:
-                    merged.append(b"".join(run))
-                    run = []
-                merged.append(part)
-                at += part.size
-                if named is None:
-                    hashed.append(part.path.rsplit("/", 1)[-1].encode())
+        count = len(self._bodies)
+        at, run, n = len(header), [header], 1  # (``run``: bytes not yet joined into one part)
+        for first in sorted(self._blocks):
+            at, run = _lay_out(self._bodies, self._named, self._runs, n, first, at, run, merged, hashed, offsets)
+            block = self._blocks[first]
+            lead, middle, tail, block_hashed, rel, size = block.laid()
+            offsets += [at + o for o in rel]
+            hashed += block_hashed
+            run.append(lead)
+            if middle:  # (as ``_lay_out`` meets its first stored part: the bytes before it joined, then its own parts)
+                merged.append(b"".join(run))
+                merged += middle
+                run = list(tail)
+            at += size
+            n = first + len(block.bodies)
+        at, run = _lay_out(self._bodies, self._named, self._runs, n, count, at, run, merged, hashed, offsets)
         self.offsets = offsets
         fid = hashlib.sha256(b"".join(hashed)).hexdigest()[:32].encode("ascii")
         run.append(b"xref\n0 %d\n0000000000 65535 f \n" % count)
@@ -342,3 +336,81 @@ class ObjectFile:
         run.append(b"trailer\n" + trailer + b"\nstartxref\n%d\n%%%%EOF\n" % at)
         merged.append(b"".join(run))
         return PdfFile(tuple(p for p in merged if not isinstance(p, bytes) or p))
+
+
+@dataclass(eq=False)
+class Block:
+    """Objects written once and placed at the same numbers in several files of one build (the
+    pictures a deck's documents number first, in the same order: 3,000 cards' cards.pdf,
+    shop/cards.pdf and shop/cards-unique.pdf), with their layout as ``finish`` lays them out,
+    made once (``laid``) rather than once a file."""
+
+    first: int
+    bodies: tuple[tuple[Part, ...], ...]
+    named: dict[int, bytes]
+    _laid: tuple | None = None
+
+    def laid(self) -> tuple[bytes, list[Part], list[bytes], list[bytes], list[int], int]:
+        """The block as ``_lay_out`` lays it out from offset 0 after no bytes: the bytes before its
+        first stored part (joined), the parts from that stored part to its last (as ``finish``
+        merges them), the bytes after it, what the /ID hashes, each object's offset and the size."""
+        if self._laid is None:
+            merged: list[Part] = []
+            hashed: list[bytes] = []
+            offsets: list[int] = []
+            bodies: list = [None] * self.first + list(self.bodies)
+            size, run = _lay_out(bodies, self.named, {}, self.first, len(bodies), 0, [], merged, hashed, offsets)
+            if merged:
+                lead = merged.pop(0) if isinstance(merged[0], bytes) else b""
+                self._laid = (lead, merged, run, hashed, offsets, size)
+            else:
+                self._laid = (b"".join(run), [], [], hashed, offsets, size)
+        return self._laid
+
+
+def _lay_out(bodies: list, named_of: Mapping[int, bytes], runs: Mapping[int, list[int]], n: int, end: int, at: int,
+             run: list[bytes], merged: list[Part], hashed: list[bytes], offsets: list[int]) -> tuple[int, list[bytes]]:
+    """Objects ``n`` to ``end`` laid out from offset ``at`` (``finish``): each one's offset, its
+    bytes joined into ``run`` (each stored part, a run's bytes ended before it, into ``merged``),
+    what the /ID hashes into ``hashed``. Where the next object begins, and the bytes not yet joined."""
+    while n < end:
+        body = bodies[n]
+        if not body:
+            raise ValueError(f"PDF object {n} was reserved and never written")
+        lengths = runs.get(n) if runs else None
+        if lengths is not None:  # a run of objects as one slice (``fill_run``)
+            data = body[0]
+            assert isinstance(data, bytes)
+            offsets += accumulate(lengths[:-1], initial=at)
+            run.append(data)
+            hashed.append(data)
+            at += len(data)
+            n += len(lengths)
+            continue
+        n += 1
+        offsets.append(at)
+        if len(body) == 1 and isinstance(body[0], bytes):  # an object whose bytes are all here
+            run.append(body[0])
+            hashed.append(body[0])
+            at += len(body[0])
+            continue
+        named = named_of.get(n - 1)
+        if named is not None:  # a named stream: its head, its name for the data, its tail
+            head, tail = body[0], body[-1]
+            assert isinstance(head, bytes) and isinstance(tail, bytes)
+            hashed += (head, named, tail)
+        for part in body:
+            if isinstance(part, bytes):
+                run.append(part)
+                at += len(part)
+                if named is None:
+                    hashed.append(part)
+                continue
+            if run:
+                merged.append(b"".join(run))
+                run = []
+            merged.append(part)
+            at += part.size
+            if named is None:
+                hashed.append(part.path.rsplit("/", 1)[-1].encode())
+    return at, run

@@ -115,6 +115,9 @@ class FaceStreams:
     # None: no layout recorded (no cache to keep it in)
     last: Mapping[int, tuple[str, Layout]] | None = None
     glyph_texts: dict[int, tuple] = field(default_factory=dict)  # (pdf/patch.py ``Recorder.layout``)
+    # the pictures numbered first by a document, as a block of objects (pdf/writer.py ``number_pictures``),
+    # by (CMYK?, first number, their keys): the build's other documents numbering the same put the block as it is
+    picture_blocks: dict[tuple, tuple] = field(default_factory=dict)
 
     def get(self, key: str, art: Art, cmyk: bool, images: ImageStreams) -> FaceStream:
         name = (self.names.get(key, key), cmyk)
@@ -174,6 +177,7 @@ class FaceStreams:
         ``last``: the layouts to record and write from (pdf/patch.py)."""
         self.names, self.digests, self.last = names, digests, last
         self.checked, self.begun, self.glyph_texts, self.starts = set(), {}, {}, None
+        self.picture_blocks = {}
         return self
 
     def expect(self, docs: Iterable[PagePlan]) -> None:

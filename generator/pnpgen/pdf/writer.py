@@ -135,8 +135,8 @@ class _Writer:
             laid = laid_out(self, doc.pages, last[1], found) if last is not None and found is not None else None
             if laid is None:
                 self.pictures_first(doc.pages)
-            for key, data in laid or ():  # (the unchanged pages' pictures by their keys: their faces not walked)
-                self.picture(key, data)
+            else:  # (the unchanged pages' pictures by their keys: their faces not walked)
+                self.number_pictures(laid)
             catalog, pages_ref, info = self.f.reserve(), self.f.reserve(), self.f.reserve()
             if self.rec is not None:
                 self.rec.first = self.f.next
@@ -223,13 +223,35 @@ class _Writer:
         can be rewritten from there on only (engine/spare.py)."""
         met: set[str] = set()
         shows = []  # (each page's pictures' keys, for the layout: pdf/patch.py ``laid_out``)
+        every: list[tuple[str, bytes]] = []
         for page in pages:
             shown = self.shown_on(page, met)
             shows.append([key for key, _ in shown])
-            for key, data in shown:
-                self.picture(key, data)
+            every += shown
+        self.number_pictures(every)
         if self.rec is not None:
             self.rec.shows = shows
+
+    def number_pictures(self, shown: list[tuple[str, bytes]]) -> None:
+        """The pictures ``shown`` (each by its key and data or stand-in), numbered first in the
+        file as ``picture`` numbers them, once a build for every document that numbers the same
+        pictures in the same order (a deck's home sheets, shop file and unique-card file): the
+        first document's picture objects are kept as a block (``ObjectFile.block``), laid out once,
+        and put as they are in the others' files."""
+        f, first = self.f, self.f.next
+        if self.pictures or not shown:
+            for key, data in shown:
+                self.picture(key, data)
+            return
+        known = (self.cmyk, first, tuple(k for k, _ in shown))
+        found = self.faces.picture_blocks.get(known)
+        if found is not None and found[0] is self.images:
+            f.put_block(found[1])
+            self.pictures.update(found[2])
+            return
+        for k, data in shown:
+            self.picture(k, data)
+        self.faces.picture_blocks[known] = (self.images, f.block(first), dict(self.pictures))
 
     def shown(self, pages: list[Page]) -> Iterator[tuple[str, bytes]]:
         """The pictures of ``pages`` as ``page`` meets them: the page's own, then each face's."""
