@@ -76,10 +76,14 @@ def diff(a: Version, b: Version, named: dict[str, int] | None = None) -> dict[st
         shared = Counter(map(_name, old["pieces"])) | Counter(map(_name, new["pieces"]))  # pieces of a name, in either
         # two pieces of one name told apart: 彗星 #1, 彗星 #111; one of a deck without names by its
         # values (#11［green・2・6］), as reprint.txt names it
-        told_before, told_now = told_apart(old["values"], new.get("values", {}), lang, was)
+        # (each piece's file and line, where the versions record them: the one no value tells apart is named by it)
+        at_before, at_now = ((v.body.get("places") or {}).get(deck) or {} for v, deck in
+                             ((a, was_deck.get(deck_id, deck_id)), (b, deck_id)))
+        told_before, told_now = told_apart(old["values"], new.get("values", {}), lang, was, (at_before, at_now))
 
-        def name_of(label: str, told: dict[str, str] = told_now, names: Counter[str] = shared) -> str:
-            return told.get(label) or numbered_name(label, names)
+        def name_of(label: str, told: dict[str, str] = told_now, names: Counter[str] = shared,
+                    at: dict[str, str] = at_now) -> str:
+            return told.get(label) or numbered_name(label, names, at.get(label))
         unrecorded = translation_unrecorded(old, new)
         unprinted = parked_throughout(old["pieces"], new["pieces"], was)  # (as the build's change line: none told)
         for label, (count, *_) in new["pieces"].items():
@@ -102,7 +106,7 @@ def diff(a: Version, b: Version, named: dict[str, int] | None = None) -> dict[st
                                  **({"header": headers[f]} if f in headers else {})}
                                 for f, o, n in edited_alike(printed, old["values"], new.get("values", {}), unrecorded)]
         taken = set(was.values())
-        entry["removed"] = [{"piece": name_of(label, told_before), "count": c} for label, (c, *_) in old["pieces"].items()
+        entry["removed"] = [{"piece": name_of(label, told_before, at=at_before), "count": c} for label, (c, *_) in old["pieces"].items()
                             if label not in taken and c]
         recounted = copies_only(old, new, was)  # (a template numbering its copies: one fewer is no face changed)
         sides = {label: (old["pieces"][was[label]][2:4], new["pieces"][label][2:4]) for label in new["pieces"]
