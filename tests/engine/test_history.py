@@ -238,7 +238,7 @@ def test_an_edit_of_a_decks_options_is_named_option_by_option_in_the_change_line
     capsys.readouterr()
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
     out = capsys.readouterr().out
-    assert 'changed: cards: 3 → 3 (options: banner 赤 → 青, terrain.forest ["0305"] → ["0305", "0306"]); reprint ' \
+    assert "changed: cards: 3 → 3 (options: banner 赤 → 青, terrain.forest ['0305'] → ['0305', '0306']); reprint " \
         "cards.pdf: sheet 1" in out and "edited" not in out, out
     assert run(ws, "diff", "--game", "test") == 0
     md = capsys.readouterr().out
@@ -563,6 +563,26 @@ def test_the_changelog_tells_pieces_of_one_name_by_their_values_and_by_their_pla
                      history.Version(2, body | {"decks": {"tokens": deck(5, 2)}}))["decks"]["tokens"]
     assert d["fields"] == [{"piece": "Round [5]", "field": "value", "old": 4, "new": 5}], d
     assert d["counts"] == [{"piece": "Sea #8", "old": 1, "new": 2}], d
+
+
+def test_the_changelog_shows_a_mapping_field_in_yamls_words_as_written():
+    """A card's stats mapping given a key: the changelog quoted it as JSON, {"hp": 1} → {"hp": 1,
+    "atk": 2, …}; it reads as the deck file writes it, {hp: 1} → {hp: 1, atk: 2, …}, and so does a
+    mapping item of a long list's edit."""
+    from pnpgen.engine import history
+    from pnpgen.engine.changelog import diff, markdown
+
+    def body(stats: dict, track: list) -> dict:
+        deck = {"name": "C", "count": 1, "pieces": {"1:A": [1, "d", "f", "b"]},
+                "values": {"1:A": {"name": "A", "stats": stats, "track": track}}}
+        return {"game": "g", "time": "t", "draft": "1", "hash": "h", "rulebook": {}, "lang": "en", "decks": {"c": deck}}
+
+    track = [{"space": n, "bonus": "coin"} for n in range(1, 8)]
+    said = markdown(diff(history.Version(1, body({"hp": 1}, track)),
+                         history.Version(2, body({"hp": 1, "atk": 2, "tags": ["a b", True]}, [*track, {"space": 8}]))))
+    assert "- A: stats: {hp: 1} → {hp: 1, atk: 2, tags: \\[a b, true\\]}\n" in said, said
+    assert "- A: track: +{space: 8}\n" in said, said
+    assert '"' not in said, said
 
 
 def test_the_changelog_names_a_piece_nothing_tells_apart_by_the_place_its_version_records():

@@ -301,13 +301,14 @@ def _list_edit(old: Any, new: Any, lang: str) -> str:
         for v in values:
             if left[_key(v)] > 0:
                 left[_key(v)] -= 1
-                out.append(sign + _md(plain(as_text(v, lang)) if isinstance(v, (str, list)) else _key(v)))
+                out.append(sign + _md(plain(as_text(v, lang)) if isinstance(v, (str, list)) else as_text(v, lang)))
         return out
     return msg("diff.list.sep", lang).join([*items(new, added, "+"), *items(old, removed, "−")])
 
 
 def _key(item: Any) -> str:
-    """A list's item as the list edit compares and quotes it: a text as written, anything else as JSON."""
+    """A list's item as the list edit compares it: a text as written, anything else as JSON (its keys
+    sorted: a mapping's order is no edit)."""
     return item if isinstance(item, str) else json.dumps(item, ensure_ascii=False, sort_keys=True)
 
 
@@ -327,8 +328,8 @@ def _show(value: Any, lang: str, as_written: bool = False) -> str:
         return msg("diff.none", lang)
     if isinstance(value, (list, tuple)):
         value = as_text(value, lang)
-    elif not isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
+    elif not isinstance(value, str):  # a mapping, a number, true: in YAML's words, as written ({hp: 1}, never JSON's {"hp": 1})
+        return as_text(value, lang)
     return quoted(value if as_written else plain(value, icons=True))
 
 

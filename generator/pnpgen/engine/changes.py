@@ -5,7 +5,6 @@ knows exactly which sheets to reprint and why
 from __future__ import annotations
 
 import hashlib
-import json
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -15,6 +14,7 @@ from pnpgen.data.i18n import MARKED
 from pnpgen.data.model import is_placeholder
 from pnpgen.data.printers import Printer
 from pnpgen.data.telling import plain_values, shortest_telling_fields, told_by_values
+from pnpgen.data.validate import spelt
 from pnpgen.engine.piecematch import DeckMatch, in_deck_order, label_name, match_pieces, nameless
 from pnpgen.errors import place
 from pnpgen.messages import counted, msg
@@ -150,8 +150,9 @@ def option_changes(old: Any, new: Any) -> list[tuple[str, Any, Any]]:
 
 
 def option_said(value: Any) -> str:
-    """An option's value as the change line quotes it: a text as written, anything else as JSON, cut short."""
-    return clipped(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False), SAID_VALUE)
+    """An option's value as the change line quotes it: a text as written, anything else in YAML's
+    flow words as the deck file writes it (``{colour: red}``, ``true``; never JSON's ``{"colour": "red"}``), cut short."""
+    return clipped(value if isinstance(value, str) else spelt(value), SAID_VALUE)
 
 
 def printed_for(record: Any) -> dict[str, Any] | None:
