@@ -258,11 +258,18 @@ def _run_by(command: str) -> Callable[..., int]:
 
 
 def _cache_kept_apart(root: Path, args: Any) -> None:
-    """The machine cache is never one of the workspace's or the output folder's folders (usercache)."""
+    """The machine cache is never one of the workspace's or the output folder's folders (usercache);
+    ``clean`` sets such a cache aside itself and cleans (toolcommands.clean)."""
     from pnpgen import usercache
 
+    if args.command != "clean":
+        usercache.refuse_inside(cache_kept_from(root, args))
+
+
+def cache_kept_from(root: Path, args: Any) -> list[tuple[Path, str]]:
+    """The folders the machine cache may not be in: the workspace, and the output folder ``--out`` names."""
     out = getattr(args, "out", None) if args.command in OUT_FOLDER_COMMANDS else None
-    usercache.refuse_inside([(root, "the workspace"), *([(Path(out), "the output folder")] if out else [])])
+    return [(root, "the workspace"), *([(Path(out), "the output folder")] if out else [])]
 
 
 OUT_FOLDER_COMMANDS = frozenset({"build", "watch", "rulebook", "check", "clean", "export"})  # --out: a folder

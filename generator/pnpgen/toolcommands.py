@@ -66,13 +66,28 @@ def export_sheet(ws: Workspace, args: argparse.Namespace) -> int:
 
 
 def clean(ws: Workspace, args: argparse.Namespace) -> int:
-    """Remove what pnpgen's builds and exports wrote (as their records say) and the cache."""
+    """Remove what pnpgen's builds and exports wrote (as their records say) and the cache. A machine
+    cache named inside the workspace or the output folder, which refuses every other command, is
+    set aside (``usercache.set_aside``): the records are proven by the key of the one pnpgen keeps
+    without it, and the folder named stays, said so."""
+    from pnpgen.cli import cache_kept_from
     from pnpgen.engine.clean import clean as clean_outputs
     from pnpgen.errors import InputError
     from pnpgen.messages import counted
+    from pnpgen.usercache import machine_folder, set_aside
 
     out_root = args.out or ws.root / "build"
-    done = clean_outputs(out_root, args.game, history=args.history, workspace_games=ws.slugs())
+    with set_aside(cache_kept_from(ws.root, args)) as aside:
+        if aside is not None:
+            base, named_by, holder, what = aside
+            used = machine_folder()[0]
+            print_warning(ws.shown(
+                f"{named_by} puts pnpgen's machine cache ({base}) inside {what} ({holder}), where pnpgen keeps none: "
+                f"clean proved what pnpgen wrote by the key of the machine cache it keeps without {named_by} "
+                f"({used if used is not None else 'none: nothing proven'}), and leaves {base} as it is (not an output; "
+                f"remove it yourself if pnpgen made it there, and set {named_by} outside the workspace, or unset it, "
+                "to build)"))
+        done = clean_outputs(out_root, args.game, history=args.history, workspace_games=ws.slugs())
     if done.cache_linked is not None:
         raise InputError("is a link to another folder, where pnpgen's records of what it wrote would be: nothing is "
                          "read or removed through it, so everything in the folder stays", path=done.cache_linked,

@@ -41,7 +41,7 @@ import marshal
 import os
 import stat
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -101,21 +101,49 @@ def refuse_inside(folders: Iterable[tuple[Path, str]]) -> None:
     would be written among the game's files, its folders made the user's alone, and its key and
     compiled templates go wherever the workspace is shared or committed, as a relative one would
     (which is no cache at all): refused, saying where to put it instead."""
+    found = inside(folders)
+    if found is not None:
+        base, named_by, where, what = found
+        raise InputError(f"{named_by} puts pnpgen's machine cache ({base}) inside {what} ({where}): its key, "
+                         f"compiled templates and folders would be written among the game's files",
+                         expected=f"{named_by} naming a folder outside the workspace and the output folder "
+                                  "(as the default ~/.cache/pnpgen), or PNPGEN_CACHE=off to keep nothing")
+
+
+def inside(folders: Iterable[tuple[Path, str]]) -> tuple[Path, str, Path, str] | None:
+    """The machine cache when one of ``folders`` (each with what it is: "the workspace") holds it:
+    (its folder, the variable naming it, that folder, what it is); None when none does."""
     base, named_by = machine_folder()
     if base is None or named_by == "HOME":  # (a workspace may be the home folder itself: its ~/.cache is not the game's)
-        return
+        return None
     try:
         real = base.resolve()
     except (OSError, RuntimeError):
-        return
+        return None
     for where, what in folders:
         with contextlib.suppress(OSError, RuntimeError):
             if real.is_relative_to(where.resolve()):
-                raise InputError(
-                    f"{named_by} puts pnpgen's machine cache ({base}) inside {what} ({where}): its key, "
-                    f"compiled templates and folders would be written among the game's files",
-                    expected=f"{named_by} naming a folder outside the workspace and the output folder "
-                             "(as the default ~/.cache/pnpgen), or PNPGEN_CACHE=off to keep nothing")
+                return base, named_by, where, what
+    return None
+
+
+@contextlib.contextmanager
+def set_aside(folders: Iterable[tuple[Path, str]]) -> Iterator[tuple[Path, str, Path, str] | None]:
+    """While it lasts, the machine cache that ``folders`` hold (``inside``) is not pnpgen's: the
+    variables naming it (PNPGEN_CACHE, XDG_CACHE_HOME) unset, so the machine cache is the one
+    pnpgen keeps without them (~/.cache/pnpgen, outside the workspace). For ``pnpgen clean``,
+    which proves what pnpgen wrote by this machine's key and would otherwise be refused with
+    every other command (nothing it cleans is written with a key the workspace could hold).
+    Yields what was set aside (None: nothing)."""
+    folders = list(folders)
+    found = inside(folders)
+    unset: dict[str, str] = {}
+    try:
+        while (held := inside(folders)) is not None:  # (XDG_CACHE_HOME inside too, once PNPGEN_CACHE is unset)
+            unset[held[1]] = os.environ.pop(held[1])
+        yield found
+    finally:
+        os.environ.update(unset)
 
 
 def key(*parts: bytes) -> str:

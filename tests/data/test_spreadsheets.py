@@ -8,6 +8,8 @@ import io
 import json
 import re
 import shutil
+import warnings
+import zipfile
 from pathlib import Path
 
 import openpyxl
@@ -224,6 +226,19 @@ def test_an_unknown_worksheet_names_the_workbooks_on_one_line_and_not_all_of_man
     assert "Sheet 28, and 10 more)" in err and "Sheet 29" not in err, err
 
 
+def _with_a_part_twice(book: bytes, part: str, second: bytes) -> bytes:
+    """A workbook holding ``part`` a second time, as ``second`` (a damaged file, or one made to
+    show one sheet in the office program and another to a reader of the last copy)."""
+    buf = io.BytesIO()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # zipfile's "Duplicate name"
+        with zipfile.ZipFile(io.BytesIO(book)) as z, zipfile.ZipFile(buf, "w") as out:
+            for info in z.infolist():
+                out.writestr(info, z.read(info))
+            out.writestr(part, second)
+    return buf.getvalue()
+
+
 @pytest.mark.parametrize("name, data, message", [
     ("../../../outside.csv", None, "is outside test/"),
     ("/etc/passwd.csv", None, "is outside test/"),
@@ -240,9 +255,20 @@ def test_an_unknown_worksheet_names_the_workbooks_on_one_line_and_not_all_of_man
     ("cards.csv", b"", "the spreadsheet is empty"),
     ("cards.csv", b"name,power\r\n", "no pieces below the header row"),
     ("cards.csv", b"name\r\n\x82\xa0\x81\x20\r\n", "not readable text"),
+    # UTF-8 but for an emoji written as its two UTF-16 halves (CESU-8): it read as CP932's kanji salad
+    ("cards.csv", "name\r\nA\r\n祝福".encode() + b"\xed\xa0\xbd\xed\xb8\x80\r\n",
+     "cards.csv:3: not UTF-8 text: byte 16 starts the character \U0001f600 (U+1F600) written as its two UTF-16 halves"),
+    ("cards.csv", b"name\r\n\xed\xa0\x80\r\n", "cards.csv:2: not UTF-8 text: byte 7 starts half of a character alone "
+     "(U+D800, a UTF-16 surrogate) in UTF-8's bytes (ED A0 80\u2026, CESU-8), which UTF-8 does not allow; read as the "
+     "CP932 pnpgen also takes, its Japanese would print as other kanji (expected the file saved again as UTF-8"),
+    ("cards.xlsx", "twice", "cards.xlsx: cards.xlsx is damaged: it holds its part xl/worksheets/sheet1.xml twice, and "
+     "which copy a program reads differs (expected the file saved again from the spreadsheet program as a .xlsx file"),
 ])
 def test_bad_spreadsheet_file(tmp_path, capsys, name, data, message):
     ws = make_workspace(tmp_path / "ws", deck=FIELDS_DECK + f"pieces: {{file: {name!r}}}\n")
+    if data == "twice":
+        data = _with_a_part_twice(xlsx_bytes([["name"], ["A"]]), "xl/worksheets/sheet1.xml",
+                                  zipfile.ZipFile(io.BytesIO(xlsx_bytes([["name"], ["B"]]))).read("xl/worksheets/sheet1.xml"))
     if data is not None:
         (ws / "data" / "test" / "decks" / name).write_bytes(data)
     (tmp_path / "ws" / "outside.csv").write_text("name\r\nx\r\n")

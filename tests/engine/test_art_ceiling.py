@@ -261,3 +261,31 @@ def test_the_doujin_book_and_a_builds_rulebook_follow_the_ceiling_given(tmp_path
     game.write_text(game.read_text(encoding="utf-8") + "max_dpi: none\n", encoding="utf-8")
     assert run(ws, "export", "--game", "test", "--preset", "doujin-book") == 0
     assert widths(book) == [1000, 1100]  # game.yaml's none: both whole
+
+
+def test_a_photo_turned_a_quarter_under_no_ceiling_is_held_once_while_it_is_written(monkeypatch):
+    """``--max-dpi none`` with a 60 MP JPEG whose EXIF turns it a quarter peaked at 768 MB (534 now):
+    its decoded pixels were held beside the turned ones, which were copied to RGB once more. The
+    decoded picture is let go of as soon as it is turned, and the turned one is not copied again;
+    the PNG written is the same: the upright pixels, RGB."""
+    from PIL import ImageOps
+
+    monkeypatch.setenv("PNPGEN_CACHE", "off")
+    photo = Image.new("RGB", (40, 30), (200, 10, 30))
+    for x in range(40):
+        photo.putpixel((x, 0), (x * 6, 255 - x * 6, 90))
+    exif = Image.Exif()
+    exif[274] = 6  # turned 90° clockwise to be seen upright
+    saved = io.BytesIO()
+    photo.save(saved, "JPEG", quality=95, exif=exif.tobytes())
+    turned, copied = [], []
+    transpose, convert = ImageOps.exif_transpose, Image.Image.convert
+    monkeypatch.setattr(ImageOps, "exif_transpose", lambda im, **kw: turned.append(im) or transpose(im, **kw))
+    monkeypatch.setattr(Image.Image, "convert", lambda im, *a, **kw: copied.append((im.mode, a)) or convert(im, *a, **kw))
+    out = Image.open(io.BytesIO(artfile.print_bytes(saved.getvalue())))
+    assert (out.format, out.mode, out.size) == ("PNG", "RGB", (30, 40))
+    [decoded] = turned
+    assert out.tobytes() == transpose(Image.open(saved)).tobytes()
+    with pytest.raises(ValueError, match="closed image"):
+        decoded.load()  # (its pixels gone: the core closed)
+    assert ("RGB", ("RGB",)) not in copied, copied

@@ -267,9 +267,9 @@ def test_unique_faces_file_and_order_csv_add_up_to_the_deck(built):
             if r["deck"] == "business"]
     assert len(reader.pages) == 2 * len(rows)  # every face has its back
     labels = reader.page_labels
-    fronts = [lab for lab in labels if not lab.endswith("(back)")]
+    fronts = [lab for lab in labels if not lab.endswith("（裏）")]
     assert sum(int(lab.rsplit("×", 1)[1]) for lab in fronts) == deck["count"]
     assert sum(int(r["quantity"]) for r in rows) == deck["count"]
     for r in rows:
         assert labels[int(r["page"]) - 1] == f"{r['name']} ×{r['quantity']}"
-        assert labels[int(r["page"])] == f"{r['name']} ×{r['quantity']} (back)"
+        assert labels[int(r["page"])] == f"{r['name']} ×{r['quantity']}（裏）"

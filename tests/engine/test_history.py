@@ -238,7 +238,7 @@ def test_an_edit_of_a_decks_options_is_named_option_by_option_in_the_change_line
     capsys.readouterr()
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
     out = capsys.readouterr().out
-    assert 'changed: cards: 3 → 3 (options: banner 赤 → 青, terrain.forest ["0305"] → ["0305", "0306"]); reprint ' \
+    assert "changed: cards: 3 → 3 (options: banner 赤 → 青, terrain.forest ['0305'] → ['0305', '0306']); reprint " \
         "cards.pdf: sheet 1" in out and "edited" not in out, out
     assert run(ws, "diff", "--game", "test") == 0
     md = capsys.readouterr().out
@@ -565,6 +565,49 @@ def test_the_changelog_tells_pieces_of_one_name_by_their_values_and_by_their_pla
     assert d["counts"] == [{"piece": "Sea #8", "old": 1, "new": 2}], d
 
 
+def test_the_changelog_shows_a_mapping_field_in_yamls_words_as_written():
+    """A card's stats mapping given a key: the changelog quoted it as JSON, {"hp": 1} → {"hp": 1,
+    "atk": 2, …}; it reads as the deck file writes it, {hp: 1} → {hp: 1, atk: 2, …}, and so does a
+    mapping item of a long list's edit."""
+    from pnpgen.engine import history
+    from pnpgen.engine.changelog import diff, markdown
+
+    def body(stats: dict, track: list) -> dict:
+        deck = {"name": "C", "count": 1, "pieces": {"1:A": [1, "d", "f", "b"]},
+                "values": {"1:A": {"name": "A", "stats": stats, "track": track}}}
+        return {"game": "g", "time": "t", "draft": "1", "hash": "h", "rulebook": {}, "lang": "en", "decks": {"c": deck}}
+
+    track = [{"space": n, "bonus": "coin"} for n in range(1, 8)]
+    said = markdown(diff(history.Version(1, body({"hp": 1}, track)),
+                         history.Version(2, body({"hp": 1, "atk": 2, "tags": ["a b", True]}, [*track, {"space": 8}]))))
+    assert "- A: stats: {hp: 1} → {hp: 1, atk: 2, tags: \\[a b, true\\]}\n" in said, said
+    assert "- A: track: +{space: 8}\n" in said, said
+    assert '"' not in said, said
+
+
+def test_the_changelog_names_a_piece_nothing_tells_apart_by_the_place_its_version_records():
+    """A version recording its pieces' places: two Sea tiles alike are told by the newer one's
+    file and line, a nameless piece of a deck alike in every value by its line alone (not #2), a
+    piece removed by its place in the older version."""
+    from pnpgen.engine import history
+    from pnpgen.engine.changelog import diff
+
+    def body(sea: int, blank: int, kept: bool) -> dict:
+        values = {"1:Sea": {"terrain": "Sea"}, "2:Sea": {"terrain": "Sea"}}
+        pieces = {"1:Sea": [1, "d", "f", "b"], "2:Sea": [sea, "d", "f", "b"]}
+        blanks = {"1:#1": [1, "d", "f", "b"], "2:#2": [blank, "d", "f", "b"], **({"3:#3": [1, "d", "f", "b"]} if kept else {})}
+        decks = {"tiles": {"name": "Tiles", "count": 1 + sea, "pieces": pieces, "values": values},
+                 "blank": {"name": "Blank", "count": 1 + blank + kept, "pieces": blanks, "values": {k: {} for k in blanks}}}
+        return {"game": "g", "time": "t", "draft": "1", "hash": "h", "rulebook": {}, "lang": "en", "decks": decks,
+                "places": {"tiles": {"1:Sea": "tiles.yaml:7", "2:Sea": f"tiles.yaml:{7 + sea}"},
+                           "blank": {k: f"blank.csv:{int(k[0]) + 1}" for k in blanks}}}
+
+    d = diff(history.Version(1, body(1, 1, True)), history.Version(2, body(2, 3, False)))["decks"]
+    assert d["tiles"]["counts"] == [{"piece": "Sea (tiles.yaml:9)", "old": 1, "new": 2}], d
+    assert d["blank"]["counts"] == [{"piece": "blank.csv:3", "old": 1, "new": 3}], d
+    assert d["blank"]["removed"] == [{"piece": "blank.csv:4", "count": 1}], d
+
+
 def test_a_version_not_there_names_every_version_the_history_holds(tmp_path, monkeypatch):
     """Nine versions, v10 asked for: the message said "one of v5, v6, v7, v8, v9", as if v1–v4
     were gone; it names the span the history holds, its tags, latest and previous."""
@@ -837,3 +880,22 @@ def test_edits_made_alike_are_only_those_every_compared_piece_made_from_the_same
     assert alike({k: {"m": 1 if k != "d" else 3} for k in four}, {k: {"m": 2} for k in four}) == []
     assert alike({k: {"m": 1} for k in "abc"}, {k: {"m": 2} for k in "abc"}) == []
     assert alike({k: {} for k in four}, {k: {"m": [1, 2]} for k in four}) == [("m", None, [1, 2])]
+
+
+def test_diff_names_a_piece_nothing_tells_apart_by_its_deck_file_and_line(tmp_path, capsys, built_copy):
+    """Two cards alike in name and every value: the changelog told the one recounted by its
+    number in the deck ('カード2 #3'), which the designer counts to; it names its deck file and
+    line, as every other message does (a version recorded before places were: its number still,
+    test_the_changelog_tells_pieces_of_one_name_by_their_values_and_by_their_place_when_none_does)."""
+    ws = built_copy(tmp_path / "ws", *BUILD, pieces=["カード1", "カード2", "カード2"])
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    text = deck.read_text(encoding="utf-8")
+    line = text.count("\n", 0, text.rindex("{name: カード2")) + 1
+    deck.write_text(text[:text.rindex("}\n")] + ", count: 2}\n", encoding="utf-8")
+    _build(ws)
+    capsys.readouterr()
+    assert run(ws, "diff", "--game", "test", "--format", "json") == 0
+    assert json.loads(capsys.readouterr().out)["decks"]["cards"]["counts"] == [
+        {"piece": f"カード2 (cards.yaml:{line})", "old": 1, "new": 2}]
+    assert run(ws, "diff", "--game", "test") == 0
+    assert f"- カード2 (cards.yaml:{line})：×1 → ×2" in capsys.readouterr().out

@@ -161,7 +161,7 @@ def test_a_shop_files_copies_share_one_page_and_keep_the_key_of_pages_made_apart
     assert plan_key(shared, {}) == plan_key(apart, {})
     assert plan_key(shared, {}) != plan_key(PagePlan("shop", [*pages[:6], *pages[4:6]]), {})
     unique = shop_pages(deck, 3.0, [("f0", "b0", 3, "札A"), ("f1", "b1", 1, "札B")])
-    assert [p.label for p in unique] == ["札A ×3", "札A ×3 (back)", "札B ×1", "札B ×1 (back)"]
+    assert [p.label for p in unique] == ["札A ×3", "札A ×3（裏）", "札B ×1", "札B ×1（裏）"]
 
 
 def test_a_shop_pages_hash_made_from_one_model_page_is_the_hash_of_its_whole_text():

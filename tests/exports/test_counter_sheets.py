@@ -74,6 +74,8 @@ def test_half_inch_counters_are_ganged_on_a4_counter_sheets(tmp_path):
             sorted((round(x0, 2), round(y0, 2)) for x0, y0, _, _ in boxes[3])
     assert list(PdfReader(out / "counters-die.pdf").page_labels) == [  # in the game's language (polish47a)
         f"カットライン・シート{n}（{side}）" for n in (1, 2) for side in "表裏"]
+    # and the sheets' own pages (`sheet 1 (front)` in a Japanese game: left48)
+    assert list(PdfReader(out / "counters.pdf").page_labels) == [f"シート{n}（{side}）" for n in (1, 2) for side in "表裏"]
     for name in ("counters.pdf", "counters-die.pdf", "discs.pdf", "discs-die.pdf"):
         assert problems((out / name).read_bytes()) == [], name
     rows = {r["name"]: r for r in csv.DictReader((out / "order.csv").open(encoding="utf-8-sig", newline=""))}
@@ -180,3 +182,17 @@ def test_a_warning_about_a_counter_sheet_names_three_of_its_faces_and_counts_the
     found = json.loads((root / "build" / "test" / "doujin-pieces" / "export.json").read_text(encoding="utf-8"))
     [line] = [w for w in found["warnings"] if "knocked out" in w]
     assert "(sheet 1 front of deck 'cards': '隊1', '隊2', '隊3' and 5 more faces, template unit.svg.j2)" in line, line
+
+
+def test_page_labels_of_a_language_pnpgen_has_no_words_for_are_english():
+    """docs/data-format.md: a German edition's page labels and titles pnpgen writes are English
+    (a counter sheet's, a face's back page, the cut line's), its Japanese ones Japanese."""
+    from pnpgen.impose.sheets import cut_line_label, face_label
+    from pnpgen.messages import msg
+
+    said = {lang: (msg("sheet.page", lang, sheet=1, side=msg("sheet.front", lang)), face_label("歩 ×150", "back", lang),
+                   cut_line_label("back", lang, 2), msg("doc.shop_unique", lang, title="T"))
+            for lang in ("ja", "en", "de")}
+    assert said["de"] == said["en"] == ("sheet 1 (front)", "歩 ×150 (back)", "cut line, sheet 2 (back)",
+                                        "T (print shop, each face once)")
+    assert said["ja"] == ("シート1（表）", "歩 ×150（裏）", "カットライン・シート2（裏）", "T（入稿用・各面1回）")

@@ -299,13 +299,14 @@ def test_fit_scale_places_the_art_scaled_and_centred_on_the_format(tmp_path):
 
 
 def test_pdf_faces_pages_carry_their_quantities_as_labels(tmp_path):
-    """The build's unique-faces labels (``カード1 ×3``, ``カード1 ×3 (back)``): the piece's name, no stray space."""
+    """The build's unique-faces labels (``カード1 ×3``, ``カード1 ×3（裏）``): the piece's name, no stray space,
+    the back's word in the game's language (English in a Japanese game before)."""
     root = make_workspace(tmp_path / "ws", deck=_deck())
     assert run(root, "export", "--game", "test", "--preset", "doujin", "--colour", "rgb") == 0
     reader = PdfReader(root / "build" / "test" / "doujin" / "cards.pdf")
     assert list(reader.page_labels) == [label for i, n in enumerate(COUNTS, 1)
-                                        for label in (f"カード{i} ×{n}", f"カード{i} ×{n} (back)")]
-    assert sum(int(label.split("×")[1]) for label in reader.page_labels if "(back)" not in label) == sum(COUNTS)
+                                        for label in (f"カード{i} ×{n}", f"カード{i} ×{n}（裏）")]
+    assert sum(int(label.split("×")[1]) for label in reader.page_labels if "（裏）" not in label) == sum(COUNTS)
     assert run(root, "build", "--game", "test", "--no-rulebook") == 0
     shop = PdfReader(root / "build" / "test" / "shop" / "cards-unique.pdf")
     assert list(shop.page_labels) == list(reader.page_labels)

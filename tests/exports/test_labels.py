@@ -29,7 +29,7 @@ def test_face_pdf_labels_are_unique_where_names_repeat(tmp_path):
     assert run(root, "export", "--game", "test", "--preset", "doujin") == 0
     labels = list(PdfReader(root / "build" / "test" / "doujin" / "cards.pdf").page_labels)
     # piece.copy makes each copy its own face: 同名 ×1 four times, numbered.
-    assert labels[:2] == ["同名 ×1 (1/4)", "同名 ×1 (1/4) (back)"]
+    assert labels[:2] == ["同名 ×1 (1/4)", "同名 ×1 (1/4)（裏）"]  # (the game's language: "(back)" before)
     assert len(set(labels)) == len(labels) == 10
 
 

@@ -4,6 +4,7 @@ game's files: refused as a relative one is, exit 2, nothing written."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -36,3 +37,25 @@ def test_cache_beside_the_workspace_is_used(tmp_path: Path, monkeypatch) -> None
     monkeypatch.setenv("PNPGEN_CACHE", str(tmp_path / "cache"))
     assert run(ws, "build", "--game", "test", "-q") == 0
     assert (tmp_path / "cache" / "secret").is_file()
+
+
+@pytest.mark.parametrize("variable", ["PNPGEN_CACHE", "XDG_CACHE_HOME"])
+def test_clean_with_the_cache_named_in_the_workspace_cleans_and_says_why_it_stays(
+        tmp_path: Path, monkeypatch, capsys, variable: str) -> None:
+    """left47's refusal stopped ``pnpgen clean`` too, so what the builds wrote could not go: clean
+    sets that cache aside, proves the records by the key of the one pnpgen keeps without it (the
+    builds' own here), removes the outputs, and names the folder it leaves; every other command is
+    still refused, and nothing is written where the variable points."""
+    ws = make_workspace(tmp_path / "ws", pieces=FEW_CARDS)
+    assert run(ws, "build", "--game", "test", "-q", "--no-rulebook") == 0
+    assert (ws / "build" / "test" / "cards.pdf").is_file()
+    monkeypatch.setenv(variable, str(ws / "mine"))
+    capsys.readouterr()
+    assert run(ws, "clean") == 0
+    out, err = capsys.readouterr()
+    cache = "mine" if variable == "PNPGEN_CACHE" else "mine/pnpgen"
+    assert f"{variable} puts pnpgen's machine cache ({cache}) inside the workspace" in err and f"leaves {cache} as it is" in err, err
+    assert "removed" in out and not (ws / "build" / "test").exists(), out
+    assert not (ws / "mine").exists() and Path.cwd() != ws
+    assert os.environ[variable] == str(ws / "mine")  # (set aside for clean alone)
+    assert run(ws, "build", "--game", "test", "-q") == 2

@@ -739,3 +739,29 @@ def test_the_panel_says_what_changed_since_the_version_tagged_last(tmp_path):
         assert "「<b>太字</b><script>x()</script>」" in since and "\\<" not in since, since
         page = client.get("/").text
         assert html.escape("<b>太字</b><script>x()</script>") in page and "<script>x()" not in page
+
+
+def test_a_broken_save_mended_back_says_no_change_against_the_last_good_build(tmp_path):
+    """A card renamed (its change and reprint shown), a save that breaks the deck, then the deck
+    saved back as it was: "Last change" still showed the rename, made before the break, as this
+    save's; it says nothing changed against the last good build, and the reprint list shown is
+    that earlier build's. Mended into something else, the change is against the last good build."""
+    from pnpgen.serve.preview import KEPT_REPRINT, MENDED
+
+    ws, preview = _preview(tmp_path)
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    renamed = deck.read_text(encoding="utf-8").replace("name: カード3", "name: 新しい名前")
+    deck.write_text(renamed, encoding="utf-8")
+    state = preview.rebuild()
+    assert state.changes and "新しい名前" in state.changes[0] and state.reprint, state.changes
+    listed = state.reprint
+    deck.write_text(renamed + "  - {name: [broken\n", encoding="utf-8")
+    assert preview.rebuild().error
+    deck.write_text(renamed, encoding="utf-8")
+    state = preview.rebuild()
+    assert (state.error, state.changes, state.reprint) == ("", [MENDED], f"{KEPT_REPRINT}\n\n{listed}"), state.changes
+    deck.write_text(renamed + "  - {name: [broken\n", encoding="utf-8")
+    assert preview.rebuild().error
+    deck.write_text(renamed.replace("name: カード1", "name: 一枚目"), encoding="utf-8")
+    state = preview.rebuild()
+    assert len(state.changes) == 1 and "一枚目" in state.changes[0] and "新しい名前" not in state.changes[0], state.changes

@@ -37,6 +37,9 @@ def decode(data: bytes, path: Path | str | None = None) -> tuple[str, str]:
     try:
         return data.decode("utf-8"), "UTF-8"
     except UnicodeDecodeError as utf8_error:
+        halves = _encoded_surrogate(data, utf8_error)
+        if halves is not None:
+            raise _surrogate(path, data, utf8_error.start, halves) from None
         try:
             text = data.decode("cp932")
         except UnicodeDecodeError:
@@ -92,6 +95,37 @@ def _windows_1252(path, data: bytes) -> InputError:
         "and accents would print as kanji", path=path, line=data.count(b"\n", 0, at) + 1,
         expected="the file saved as UTF-8: Excel: Save As, CSV UTF-8 (Comma delimited); Notepad: Save As, "
         "Encoding UTF-8; LibreOffice: Character set Unicode (UTF-8)")
+
+
+def _encoded_surrogate(data: bytes, e: UnicodeDecodeError) -> str | None:
+    """UTF-8 text but for a character written as its two UTF-16 halves (ED A0 80…, CESU-8, as Java
+    and some exporters write an emoji): the character as they spell it (one half alone: itself),
+    or None when the first bad byte is no such half. Read as CP932 its Japanese printed as kanji
+    salad, with no word of why."""
+    if data[e.start:e.start + 1] != b"\xed" or not b"\xa0" <= data[e.start + 1:e.start + 2] <= b"\xbf":
+        return None
+    try:
+        text = data.decode("utf-8", "surrogatepass")
+    except UnicodeDecodeError:
+        return None
+    at = len(data[:e.start].decode("utf-8"))
+    pair = text[at:at + 2]
+    if len(pair) == 2 and "\ud800" <= pair[0] <= "\udbff" and "\udc00" <= pair[1] <= "\udfff":
+        return pair.encode("utf-16-le", "surrogatepass").decode("utf-16-le")
+    return text[at]
+
+
+def _surrogate(path, data: bytes, at: int, char: str) -> InputError:
+    if "\ud800" <= char <= "\udfff":
+        shown = f"half of a character alone (U+{ord(char):04X}, a UTF-16 surrogate)"
+    else:
+        shown = f"the character {char + ' ' if char.isprintable() else ''}(U+{ord(char):04X}) written as its two UTF-16 halves"
+    return InputError(
+        f"not UTF-8 text: byte {at + 1} starts {shown} in UTF-8's bytes "
+        f"({data[at:at + 3].hex(' ').upper()}…, CESU-8), which UTF-8 does not allow; read as the CP932 pnpgen "
+        "also takes, its Japanese would print as other kanji", path=path, line=data.count(b"\n", 0, at) + 1,
+        expected="the file saved again as UTF-8 from the spreadsheet program or editor (Excel: Save As, CSV UTF-8 "
+        "(Comma delimited); LibreOffice: Character set Unicode (UTF-8); メモ帳: 文字コード UTF-8)")
 
 
 def _utf16_without_bom(data: bytes) -> tuple[str, str] | None:

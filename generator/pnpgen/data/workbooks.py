@@ -307,10 +307,18 @@ def _refuse_workbook_as_text(data: bytes, shown: Path) -> None:
 
 def _check_unzipped(data: bytes, shown: Path, suffix: str) -> None:
     """The sizes a zipped spreadsheet declares for its parts, before any is unpacked (Python's
-    zipfile never unpacks more than a part declares)."""
+    zipfile never unpacks more than a part declares); a part held twice refused (zipfile reads
+    the last copy, the office program may show the first: the sheet read silently differed)."""
     _a_zip(data, shown, suffix)
     with zipfile.ZipFile(io.BytesIO(data)) as z:
         parts = z.infolist()
+        seen: set[str] = set()
+        for part in parts:
+            if part.filename in seen:
+                raise InputError(f"{shown.name} is damaged: it holds its part {part.filename} twice, and which copy "
+                                 "a program reads differs", path=shown, expected=f"the file saved again from the "
+                                 f"spreadsheet program as a {suffix} file (File ▸ Save As), or its sheet as CSV UTF-8")
+            seen.add(part.filename)
         if len(parts) > MAX_PARTS:
             raise InputError(f"the spreadsheet holds {len(parts):,} parts", path=shown,
                              expected=f"at most {MAX_PARTS:,} (the limit for spreadsheets)")

@@ -22,9 +22,9 @@ from pnpgen.fonts import BUNDLED, DEFAULT_FONTS, LATIN_FONTS, holding, register
 from pnpgen.impose.calibration import CalibrationOptions, calibration_pages
 from pnpgen.impose.plan import PagePlan, TextOp
 from pnpgen.litter import is_litter
+from pnpgen.messages import msg
 from pnpgen.pdf.writer import write_document
 
-CALIBRATION_TITLE = "pnpgen duplex calibration"  # the sheet's /Title
 WRITTEN = "calibration"  # the machine cache's kind: the sheets written, by place (→ their bytes' hash)
 
 
@@ -37,7 +37,7 @@ def calibration_sheet(opts: CalibrationOptions) -> bytes:
     minus of −2, which Noto Sans lacks, keeps the numbers in BIZ UDP Gothic)."""
     plain = register(DEFAULT_FONTS["gothic"], BUNDLED)
     if opts.lang == "ja":
-        return write_document(PagePlan(CALIBRATION_TITLE, calibration_pages(opts, plain)), {}, plain)
+        return write_document(PagePlan(msg("calibrate.doc", opts.lang), calibration_pages(opts, plain)), {}, plain)
     own = register(LATIN_FONTS["gothic"], BUNDLED)
     pages = calibration_pages(opts, own)
     texts = [item for page in pages for item in page.items if isinstance(item, TextOp)]
@@ -47,7 +47,7 @@ def calibration_sheet(opts: CalibrationOptions) -> bytes:
     for page in pages:
         page.items = [replace(item, font=faces[bool(_RULER_NUMBER.fullmatch(item.text))]) if isinstance(item, TextOp)
                       else item for item in page.items]
-    return write_document(PagePlan(CALIBRATION_TITLE, pages), {}, own)
+    return write_document(PagePlan(msg("calibrate.doc", opts.lang), pages), {}, own)
 
 
 _RULER_NUMBER = re.compile("[\u2212]?[0-9.]+")  # (impose/calibration.py ruler_label)

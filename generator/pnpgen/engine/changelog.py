@@ -76,10 +76,14 @@ def diff(a: Version, b: Version, named: dict[str, int] | None = None) -> dict[st
         shared = Counter(map(_name, old["pieces"])) | Counter(map(_name, new["pieces"]))  # pieces of a name, in either
         # two pieces of one name told apart: 彗星 #1, 彗星 #111; one of a deck without names by its
         # values (#11［green・2・6］), as reprint.txt names it
-        told_before, told_now = told_apart(old["values"], new.get("values", {}), lang, was)
+        # (each piece's file and line, where the versions record them: the one no value tells apart is named by it)
+        at_before, at_now = ((v.body.get("places") or {}).get(deck) or {} for v, deck in
+                             ((a, was_deck.get(deck_id, deck_id)), (b, deck_id)))
+        told_before, told_now = told_apart(old["values"], new.get("values", {}), lang, was, (at_before, at_now))
 
-        def name_of(label: str, told: dict[str, str] = told_now, names: Counter[str] = shared) -> str:
-            return told.get(label) or numbered_name(label, names)
+        def name_of(label: str, told: dict[str, str] = told_now, names: Counter[str] = shared,
+                    at: dict[str, str] = at_now) -> str:
+            return told.get(label) or numbered_name(label, names, at.get(label))
         unrecorded = translation_unrecorded(old, new)
         unprinted = parked_throughout(old["pieces"], new["pieces"], was)  # (as the build's change line: none told)
         for label, (count, *_) in new["pieces"].items():
@@ -102,7 +106,7 @@ def diff(a: Version, b: Version, named: dict[str, int] | None = None) -> dict[st
                                  **({"header": headers[f]} if f in headers else {})}
                                 for f, o, n in edited_alike(printed, old["values"], new.get("values", {}), unrecorded)]
         taken = set(was.values())
-        entry["removed"] = [{"piece": name_of(label, told_before), "count": c} for label, (c, *_) in old["pieces"].items()
+        entry["removed"] = [{"piece": name_of(label, told_before, at=at_before), "count": c} for label, (c, *_) in old["pieces"].items()
                             if label not in taken and c]
         recounted = copies_only(old, new, was)  # (a template numbering its copies: one fewer is no face changed)
         sides = {label: (old["pieces"][was[label]][2:4], new["pieces"][label][2:4]) for label in new["pieces"]
@@ -297,13 +301,14 @@ def _list_edit(old: Any, new: Any, lang: str) -> str:
         for v in values:
             if left[_key(v)] > 0:
                 left[_key(v)] -= 1
-                out.append(sign + _md(plain(as_text(v, lang)) if isinstance(v, (str, list)) else _key(v)))
+                out.append(sign + _md(plain(as_text(v, lang)) if isinstance(v, (str, list)) else as_text(v, lang)))
         return out
     return msg("diff.list.sep", lang).join([*items(new, added, "+"), *items(old, removed, "−")])
 
 
 def _key(item: Any) -> str:
-    """A list's item as the list edit compares and quotes it: a text as written, anything else as JSON."""
+    """A list's item as the list edit compares it: a text as written, anything else as JSON (its keys
+    sorted: a mapping's order is no edit)."""
     return item if isinstance(item, str) else json.dumps(item, ensure_ascii=False, sort_keys=True)
 
 
@@ -323,8 +328,8 @@ def _show(value: Any, lang: str, as_written: bool = False) -> str:
         return msg("diff.none", lang)
     if isinstance(value, (list, tuple)):
         value = as_text(value, lang)
-    elif not isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
+    elif not isinstance(value, str):  # a mapping, a number, true: in YAML's words, as written ({hp: 1}, never JSON's {"hp": 1})
+        return as_text(value, lang)
     return quoted(value if as_written else plain(value, icons=True))
 
 

@@ -5,7 +5,6 @@ knows exactly which sheets to reprint and why
 from __future__ import annotations
 
 import hashlib
-import json
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -15,7 +14,9 @@ from pnpgen.data.i18n import MARKED
 from pnpgen.data.model import is_placeholder
 from pnpgen.data.printers import Printer
 from pnpgen.data.telling import plain_values, shortest_telling_fields, told_by_values
+from pnpgen.data.validate import spelt
 from pnpgen.engine.piecematch import DeckMatch, in_deck_order, label_name, match_pieces, nameless
+from pnpgen.errors import place
 from pnpgen.messages import counted, msg
 from pnpgen.safetext import clipped
 
@@ -75,9 +76,10 @@ def snapshot(result: BuildResult) -> dict[str, Any]:
     fonts = game_fonts(result.game)
     tiled = {deck.id for deck, on in zip(result.game.decks, result.on_paper, strict=False) if on.tiles is not None}
     for record, df in zip(result.records, result.rendered.decks, strict=True):
-        pieces, values, files, grounds = {}, {}, {}, {}
+        pieces, values, files, grounds, places = {}, {}, {}, {}, {}
         for p in df.deck.pieces:
             label = f"{p.index}:{p.label}"
+            places[label] = piece_place(p.where)
             pieces[label] = [p.count, df.digests[p.index], *df.sides[p.index],
                              art_tag(arts, df.piece_keys.get(p.index, ()))]
             values[label] = plain_values(p.values)
@@ -97,6 +99,7 @@ def snapshot(result: BuildResult) -> dict[str, Any]:
             "pages": result.home_pages.get(record.id, []),
             "page_art": [art_tag(arts, faces) for faces in result.home_faces.get(record.id, [])],
             "pieces": pieces, "values": values, "printer": printer, "art": files, "kind": df.deck.kind,
+            "places": places,  # each piece's file and line, as pnpgen diff names one nothing else tells apart
             **({"grounds": grounds} if grounds else {}),  # (none: a record as before grounds were kept)
             **({"tiled": True} if df.deck.id in tiled else {}),  # (its pages kept in the history: reprint --since's tiles)
             # the deck file's options: (not its shape keys, which the size or faces tell): an edit told by name
@@ -147,8 +150,9 @@ def option_changes(old: Any, new: Any) -> list[tuple[str, Any, Any]]:
 
 
 def option_said(value: Any) -> str:
-    """An option's value as the change line quotes it: a text as written, anything else as JSON, cut short."""
-    return clipped(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False), SAID_VALUE)
+    """An option's value as the change line quotes it: a text as written, anything else in YAML's
+    flow words as the deck file writes it (``{colour: red}``, ``true``; never JSON's ``{"colour": "red"}``), cut short."""
+    return clipped(value if isinstance(value, str) else spelt(value), SAID_VALUE)
 
 
 def printed_for(record: Any) -> dict[str, Any] | None:
@@ -512,15 +516,16 @@ def replaced_files(old: dict[str, Any], new: dict[str, Any], label: str, old_lab
     return [name for name, h in now.items() if name in was and was[name] != h]
 
 
-def told_apart(before: dict[str, Any], now: dict[str, Any], lang: str,
-               was: dict[str, str] | None = None) -> tuple[dict[str, str], dict[str, str]]:
+def told_apart(before: dict[str, Any], now: dict[str, Any], lang: str, was: dict[str, str] | None = None,
+               places: tuple[dict[str, str], dict[str, str]] = ({}, {})) -> tuple[dict[str, str], dict[str, str]]:
     """The pieces no name of their own tells apart, before and now, each with the values that tell
     it from the others of its kind at the table (their numbers are places in the deck file, which
     no printed piece shows): one of a deck without names among those, ``#11［green・2・6］``; one
     whose name others share among those of its name, ``Round［5］`` (``Round #4`` when no value
     tells it apart): the fewest fields whose values tell them apart and did not change between the
     builds (``was``: new label → old label, the pieces compared; else those of one label in
-    both), readable words first (``shortest_telling_fields``; its old copies with their old values)."""
+    both), readable words first (``shortest_telling_fields``; its old copies with their old values).
+    ``places``: each side's pieces' files and lines (``numbered_name``), where the history holds them."""
     names = Counter(map(label_name, before)) | Counter(map(label_name, now))  # pieces of a name, in either build
     kinds_of: dict[str, str] = {}  # (each label's kind worked out once: asked twice a side, 3,000 pieces a side)
 
@@ -546,20 +551,32 @@ def told_apart(before: dict[str, Any], now: dict[str, Any], lang: str,
     fields = {k: shortest_telling_fields([sides[0].get(k, []), sides[1].get(k, [])], changed)
               for k in {*sides[0], *sides[1]}}
 
-    def said(label: str, v: dict[str, Any]) -> str:
-        return told_by_values(label_name(label), v, fields[kind(label)], lang) or numbered_name(label, names)
+    def said(label: str, v: dict[str, Any], at: dict[str, str]) -> str:
+        return told_by_values(label_name(label), v, fields[kind(label)], lang) or numbered_name(label, names, at.get(label))
 
-    def each(side: dict[str, Any]) -> dict[str, str]:
-        return {label: said(label, v) for label, v in side.items() if kind(label) and isinstance(v, dict)}
+    def each(side: dict[str, Any], at: dict[str, str]) -> dict[str, str]:
+        return {label: said(label, v, at) for label, v in side.items() if kind(label) and isinstance(v, dict)}
 
-    return each(before), each(now)
+    return each(before, places[0]), each(now, places[1])
 
 
-def numbered_name(label: str, names: Counter[str]) -> str:
+def numbered_name(label: str, names: Counter[str], place: str | None = None) -> str:
     """A name several pieces share gets its piece number: ``タウン #3`` (``label`` is ``3:タウン``,
     ``names`` counts the pieces of each name), so the change line, reprint.txt and the changelog
-    tell apart two cards the designer gave one name."""
+    tell apart two cards the designer gave one name. With the piece's ``place`` (its deck file
+    and line, ``cards.yaml:41``: the changelog's), that instead of the number, which the designer
+    would count to: ``タウン (cards.yaml:41)``, and a piece of a deck without names ``cards.yaml:41``."""
     name = label_name(label)
-    return f"{name} #{label.split(':', 1)[0]}" if names[name] > 1 else name
+    if place and nameless(label):
+        return place
+    if names[name] <= 1:
+        return name
+    return f"{name} ({place})" if place else f"{name} #{label.split(':', 1)[0]}"
+
+
+def piece_place(where: Any) -> str:
+    """A piece's deck file (its name) and line, as the history records it: ``cards.yaml:41``,
+    ``cards.xlsx:12 in worksheet 英雄`` (a workbook's row)."""
+    return place(where.path.name, where.line) + (f" in worksheet {where.sheet}" if where.sheet else "")
 
 

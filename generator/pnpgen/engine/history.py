@@ -178,7 +178,8 @@ def _follows(value: Any) -> bool:
 
 
 def _headers(headers: Any) -> bool:
-    """A version's sheet headers as recorded: deck id → {field: the sheet's header}."""
+    """A version's sheet headers as recorded: deck id → {field: the sheet's header}; its pieces'
+    places so too: deck id → {piece: its file and line}."""
     return isinstance(headers, dict) and all(
         isinstance(d, str) and isinstance(h, dict) and all(isinstance(f, str) and isinstance(t, str) for f, t in h.items())
         for d, h in headers.items())
@@ -193,7 +194,7 @@ def _well_formed(body: dict[str, Any]) -> bool:
         return False
     if not all(isinstance(k, str) and _count(n) for k, n in body["counts"].items()) \
             or not all(isinstance(k, str) and isinstance(v, str) for k, v in body.get("rulebook", {}).items()) \
-            or not _headers(body.get("headers", {})):
+            or not _headers(body.get("headers", {})) or not _headers(body.get("places", {})):
         return False
     for deck in body["decks"].values():
         if not (isinstance(deck, dict) and _count(deck["count"]) and isinstance(deck.get("name"), str | None)

@@ -195,6 +195,9 @@ def record(out_root: Path, edition: str, game, snapshot: dict[str, Any], last: V
             # each spreadsheet deck's headers in the sheet's own words (not in the hash: a header renamed
             # changes no piece): pnpgen diff names a changed field by its column, 攻撃, not atk
             **({"headers": headers} if (headers := {d: v["headers"] for d, v in snapshot.items() if v.get("headers")}) else {}),
+            # each piece's deck file and line (not in the hash: a line added above moves no piece): pnpgen
+            # diff names a piece no value tells apart by it, cards.yaml:41, not its number in the deck
+            **({"places": places} if (places := {d: v["places"] for d, v in snapshot.items() if v.get("places")}) else {}),
             # each deck's options: (not in the hash: an edit of them that changes no piece is no version):
             # pnpgen diff names an option edited, old → new, not its faces as redrawn
             "options": {d: v.get("options", {}) for d, v in snapshot.items()},

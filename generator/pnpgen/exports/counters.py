@@ -25,7 +25,7 @@ from pnpgen.exports.faces import MARK_ROOM_MM, PROOF, PROOF_PT, PageStyle, Uniqu
 from pnpgen.exports.presets import COUNTER_SHEET_MM
 from pnpgen.impose.plan import DieLine, Item, Page, PagePlan, PlaceFace, Strokes
 from pnpgen.impose.sheets import cut_line_label
-from pnpgen.messages import counted
+from pnpgen.messages import counted, msg
 from pnpgen.pdf.writer import write_document
 from pnpgen.shapes import Affine, cut_path, mirror_x, outline, shape_spec, translate
 
@@ -90,7 +90,8 @@ def counter_pages(style: PageStyle, grid: CounterSheets, faces: Sequence[UniqueF
                   die_on_page: bool, cut_title: str = "", lang: str = "en") -> CounterPages:
     """Every copy of every face on sheets of ``grid``, in print order; each sheet's front page,
     then its back page (a deck with backs). The cut lines on the pages with ``die_on_page``,
-    else in a file of their own whose pages register with the print pages, labelled in ``lang``."""
+    else in a file of their own whose pages register with the print pages; the pages labelled in
+    ``lang``, the game's language (``シート1（表）``: ``sheet 1 (front)`` in a Japanese game before)."""
     copies = [(i, face) for i, face in enumerate(faces) for _ in range(face.copies)]
     two_sided = any(face.back is not None for face in faces)
     pages: list[Page] = []
@@ -104,7 +105,7 @@ def counter_pages(style: PageStyle, grid: CounterSheets, faces: Sequence[UniqueF
         chunk = copies[(number - 1) * n:number * n]
         for side in SIDES if two_sided else SIDES[:1]:
             placed = [(slot, face) for slot, (_, face) in zip(grid.slots, chunk)]
-            page, die = _sheet_page(style, grid, placed, side, f"sheet {number} ({side})",
+            page, die = _sheet_page(style, grid, placed, side, msg("sheet.page", lang, sheet=number, side=msg(f"sheet.{side}", lang)),
                                     cut_line_label(side, lang, number), die_on_page)
             pages.append(page)
             die_pages.append(die)
@@ -116,7 +117,7 @@ def counter_pages(style: PageStyle, grid: CounterSheets, faces: Sequence[UniqueF
             for i in shown:
                 face_pages[i][0 if side == "front" else 1].append(len(pages))
     pdf = write_document(PagePlan(title, pages), style.arts, style.font, cmyk=style.cmyk, images=style.images)
-    cut = b"" if die_on_page else write_document(PagePlan(cut_title or f"{title} — cut line", die_pages), style.arts, style.font,
+    cut = b"" if die_on_page else write_document(PagePlan(cut_title or msg("shop.cut_line", lang, title=title), die_pages), style.arts, style.font,
                                                  cmyk=style.cmyk, images=style.images)
     return CounterPages(pdf, cut, where, sides, face_pages)
 

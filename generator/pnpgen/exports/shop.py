@@ -167,7 +167,7 @@ def _face_pages(preset: Preset, style: PageStyle, faces: list[UniqueFace], files
             for side, key in sides:
                 pages.append(key)
                 page_sides.append(side)
-                labels.append(face_label(base, side) if preset.files == "pdf-faces" else None)
+                labels.append(face_label(base, side, finish.lang) if preset.files == "pdf-faces" else None)
                 where.append(f"{face.said} of deck {deck.id!r}, {side}")
                 templates.append(_template(deck, side) if key != BLANK else "")
                 keys.append(key if key != BLANK else "")

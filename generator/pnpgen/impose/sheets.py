@@ -476,9 +476,10 @@ def face_labels(faces: Sequence[tuple[str, int]]) -> list[str]:
     return out
 
 
-def face_label(label: str, side: str) -> str:
-    """A face's page label (from face_labels) on its front or back page (``魚 ×4 (back)``)."""
-    return label if side == "front" else f"{label} (back)"
+def face_label(label: str, side: str, lang: str) -> str:
+    """A face's page label (from face_labels) on its front or back page, in the game's language
+    ``lang`` (``魚 ×4（裏）``, ``Fish ×4 (back)``: an English word in a Japanese game's file before)."""
+    return label if side == "front" else msg("face.back_page", lang, label=label)
 
 
 def _shop_page(spec: ShapeSpec, bleed_mm: float, label: str | None = None) -> Page:
@@ -519,7 +520,7 @@ def shop_pages(deck: DeckSheets, bleed_mm: float,
         for side, key in (("front", front), ("back", back)):
             if key is None:
                 continue
-            label = face_label(base, side) if qty else None
+            label = face_label(base, side, deck.lang) if qty else None
             page = made.get((key, side, label))
             if page is None:
                 page = made[(key, side, label)] = page_of(side, key, label)

@@ -131,6 +131,7 @@ class Preview:
     def rebuild(self) -> State:
         """Build; on success show the new build, on bad input keep the last good one with the error."""
         with self.lock:
+            broken = bool(self.state.error)  # the save before this one (or the data at the start) did not build
             try:
                 self.folders()  # a link out of the workspace made since the server started: refused
                 self.told = None
@@ -141,7 +142,8 @@ class Preview:
                                     warm=self.warm, unkept=_warn, states=states, hashes=hashes)[0]
                 try:
                     decks, sheets, pictures, manifest, svgs = self._read(Cache(self.out_root, states, hashes))
-                    reprint = reprint_shown(manifest, _reprint_list(self.out))
+                    listed = _reprint_list(self.out)
+                    reprint = reprint_shown(manifest, listed)
                 except ValueError as e:  # a file there the build did not write (rulebook.pdf, a link left in build/)
                     raise InputError(f"{e}: the preview shows only plain files inside the game's output folder",
                                      path=self.out,
@@ -162,7 +164,10 @@ class Preview:
             self.rendered.keep_only(pictures)
             self._close_documents({pid.split("-", 1)[0] for pid in pictures})
             warned = outcome.warnings if outcome.up_to_date else outcome.result.warnings
-            self.state = State(self.state.generation + 1, "", decks, sheets, list(manifest.get("changes", [])),
+            changes = list(manifest.get("changes", []))
+            if broken and outcome.up_to_date:  # mended back to the last good build: its change was before the break
+                changes, reprint = [MENDED], f"{KEPT_REPRINT}\n\n{listed}" if listed else ""
+            self.state = State(self.state.generation + 1, "", decks, sheets, changes,
                                [self.ws.shown(w) for w in warned], reprint,
                                since_tagged(self.out_root, edition(self.slug, self.options), self.slug), *_title(manifest))
             return self.state
@@ -428,6 +433,9 @@ def _title(manifest: dict[str, Any]) -> tuple[str, str]:
 
 
 _REPRINT_PDF = re.compile(r"reprint(-[a-z0-9]+)?\.pdf")  # a build's reprint.pdf, reprint-a3.pdf (not reprint-since-*)
+# "Last change" of a save that mends an error back to the last good build (up to date): that build's
+# own change was made before the break, and shown again it read as this save's (left48)
+MENDED = "none against the last good build: this save mends the error, and the files are that build's as they were"
 KEPT_REPRINT = ("This change prints no new copies (reprint.pdf and reprint.txt are kept as they were): "
                 "the list below is an earlier build's.")
 
