@@ -163,6 +163,20 @@ def test_preflight_clean_page_and_page_count(tmp_path):
     assert reports[0]["thinnest_line_pt"] == 0.5
 
 
+@pytest.mark.parametrize("options", ["-dPDFFitPage -sPAPERSIZE=a4 -dFIXEDMEDIA", "-dFOO="])
+def test_ghostscripts_options_from_the_environment_change_no_finding(tmp_path, monkeypatch, options):
+    """``GS_OPTIONS``, which Ghostscript adds to every command (set to print everything on A4, say),
+    drew each page fitted to A4 (the line's ink 20 %, not 100 %; pnpgen's own round tokens' bleed
+    'bare', an error), or, one it cannot read, made every file 'not a readable PDF' (hostile48): the
+    clean page has no finding and its ink as without it."""
+    folder = tmp_path / "doujin"
+    _write(folder, [(FULL + b"0 0 0 1 K 0.5 w 40 100 m 140 100 l S\n", False)])
+    monkeypatch.setenv("GS_OPTIONS", options)
+    shop, found, reports = _run(folder)
+    assert [(f.check, f.message) for f in found] == []
+    assert reports[0]["peak_ink"] == {"percent": 100.0, "page": 1}
+
+
 def test_preflight_takes_the_games_own_preset_for_a_lang_export_too(tmp_path):
     """A game's own preset (data/<game>/presets/) sets the figures for its export folder,
     build/<game>/<preset>, and for a --lang export's, build/<game>/<lang>/<preset>, where the

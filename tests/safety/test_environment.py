@@ -156,3 +156,48 @@ def test_a_pause_for_tests_that_is_no_number_of_seconds_is_no_pause(tmp_path, mo
     assert run(ws, "build", "--game", "test", "-q") == 0
     assert "PNPGEN_TEST_PAUSE" not in capsys.readouterr().err
     assert len(PdfReader(ws / "build" / "test" / "cards.pdf").pages) == 4
+
+
+def test_reportlab_takes_no_setting_and_runs_no_code_from_outside_the_workspace(tmp_path):
+    """ReportLab, first imported, runs a ``reportlab_mods``/``reportlab_settings`` module on Python's
+    path (the current folder under ``python -m pnpgen``), else ``~/.reportlab_mods`` as Python and
+    ``~/.reportlab_settings``, and takes ``RL_<setting>`` variables (hostile48): a workspace's
+    reportlab_mods.py ran as code, and each changed the settings pnpgen writes with. Every one is
+    planted here, each writing a marker or a setting other than ReportLab's shipped one."""
+    from reportlab import rl_settings
+
+    home, folder = tmp_path / "home", tmp_path / "ws"
+    home.mkdir()
+    folder.mkdir()
+    ran = tmp_path / "ran.txt"
+    plant = f"open({str(ran)!r}, 'a').write(__name__ + '\\n')\npageCompression = 0\ncanvas_basefontname = 'Courier'\n"
+    for planted in (home / ".reportlab_mods", home / ".reportlab_settings", folder / "reportlab_mods.py",
+                    folder / "reportlab_settings.py"):
+        planted.write_text(plant, encoding="utf-8")
+    code = ("import pnpgen; from reportlab import rl_config; "
+            "print(rl_config.pageCompression, rl_config.invariant, rl_config.canvas_basefontname)")
+    done = subprocess.run([sys.executable, "-c", code], cwd=folder, capture_output=True, text=True, timeout=300,
+                          env=child_env(HOME=str(home), RL_pageCompression="0", RL_invariant="1",
+                                        RL_canvas_basefontname="Times-Roman"))
+    assert done.returncode == 0, done.stderr
+    assert not ran.exists(), ran.read_text(encoding="utf-8")
+    shipped = (rl_settings.pageCompression, rl_settings.invariant, rl_settings.canvas_basefontname)
+    assert done.stdout.split() == [str(value) for value in shipped] == ["1", "0", "Helvetica"]
+
+
+def test_the_rulebook_is_the_same_bytes_with_reportlab_variables_set_and_home_no_folder(tmp_path, monkeypatch):
+    """``RL_pageCompression=0`` wrote the rulebook's pages uncompressed (other bytes for the same
+    draft), ``RL_invariant=maybe`` ended the rulebook's worker as if killed ('a worker process of
+    this command ended abruptly'), and ``HOME=/dev/null`` (a service's, a CI runner's home) stopped
+    every build with a NotADirectoryError traceback blamed on a font (ReportLab looking for
+    ``~/.reportlab_mods``) (hostile48)."""
+    ws = make_workspace(tmp_path / "ws", draft=True)
+    monkeypatch.setenv("PNPGEN_CACHE", "off")
+    assert run(ws, "rulebook", "--game", "test", "-q", "--out", str(tmp_path / "plain")) == 0
+    for name, variables in (("set", {"RL_pageCompression": "0", "HOME": "/dev/null"}), ("wrong", {"RL_invariant": "maybe"})):
+        done = subprocess.run([sys.executable, "-m", "pnpgen", "rulebook", "--game", "test", "-q", "--out",
+                               str(tmp_path / name)], cwd=ws, capture_output=True, timeout=300,
+                              env=child_env(PNPGEN_CACHE="off", **variables))
+        assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr[-600:]
+        for book in ("rulebook.pdf", "rulebook-booklet.pdf"):
+            assert (tmp_path / name / "test" / book).read_bytes() == (tmp_path / "plain" / "test" / book).read_bytes()

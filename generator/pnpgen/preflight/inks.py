@@ -3,6 +3,7 @@ Ghostscript's ``tiffsep`` (overprint as printed), read inside the BleedBox."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import tempfile
@@ -26,13 +27,24 @@ def ghostscript() -> str | None:
     return None
 
 
+GS_OPTIONS = "GS_OPTIONS"  # the options Ghostscript adds to every command it runs, from the environment
+
+
+def without_own_options() -> dict[str, str]:
+    """The environment Ghostscript draws in: this one without ``GS_OPTIONS``, which it would add to
+    the command's own. ``GS_OPTIONS="-sPAPERSIZE=a4 -dFIXEDMEDIA"``, set to print everything on A4,
+    drew each token page on A4 and made pnpgen's own tokens' bleed 'bare' (an error: 'a shop would
+    turn it away'); an option it cannot read made every file 'not a readable PDF' (hostile48)."""
+    return {key: value for key, value in os.environ.items() if key != GS_OPTIONS}
+
+
 def render_inks(gs: str, path: Path, work: Path) -> list[Path]:
     """Every page as CMYK separations (tiffsep's composite, overprint as printed), 4 px/mm."""
     work.mkdir(parents=True, exist_ok=True)
     out = Path(tempfile.mkdtemp(prefix=f"{path.stem}-", dir=work))  # (cards.pdf of two presets each its own)
     done = subprocess.run([gs, "-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-sDEVICE=tiffsep", "-dNoSeparationFiles",
                            f"-r{PX_MM * 25.4}", "-o", str(out / "p%05d.tif"), str(path)],
-                          capture_output=True, text=True, errors="replace", check=False)
+                          capture_output=True, text=True, errors="replace", check=False, env=without_own_options())
     said = " ".join(" ".join(done.stdout.split()).split("****")[:2]).strip() or f"exit status {done.returncode}"
     if done.returncode:  # (a page it draws with a complaint, an empty content stream, still counts)
         raise OSError(f"Ghostscript could not draw it ({said[:200]})")
