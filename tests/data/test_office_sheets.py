@@ -641,8 +641,8 @@ def test_an_ods_count_formula_that_gave_nothing_is_warned_at_its_cell(tmp_path):
     from odf.text import P
 
     table = Table(name="cards")
-    for row in (["name", "count"], ["祝福", None]):
-        tr = TableRow()
+    for row in (["name", "count"], ["祝福", None], [None, None]):  # (a row of formulas filled down: no piece)
+        tr = TableRow(numberrowsrepeated=20000) if row == [None, None] else TableRow()
         for v in row:
             cell = TableCell(valuetype="string", formula='of:=IF([.A2]="x";2;"")') if v is None \
                 else TableCell(valuetype="string")

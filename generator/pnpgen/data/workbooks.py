@@ -637,14 +637,14 @@ def _ods_rows(opened: _Opened, shown: Path, sheet: str | None) -> Rows:
                      _times(cell.attributes.get((TABLENS, "number-columns-spanned"))))
             if spans != (1, 1) and filled(value):
                 merges.append((number + 1, col, number + spans[0], col + spans[1] - 1))
-            if not filled(value) and not isinstance(value, FormulaBlank):
-                pending += n
+            if not filled(value) and not (isinstance(value, FormulaBlank) and n == 1):  # (a run across the
+                pending += n                                                              # sheet: left empty)
                 continue
             if len(cells) + pending + n > MAX_COLUMNS:
                 raise _too_large(shown, "columns", MAX_COLUMNS)
             cells.extend([None] * pending + [value] * n)
             pending = 0
-        if cells:
+        if any(filled(c) for c in cells):  # (a row of formulas that gave nothing, filled down the sheet: none)
             if len(rows) + repeat > MAX_ROWS:
                 raise _too_large(shown, "rows", MAX_ROWS)
             for _ in range(repeat):
