@@ -104,6 +104,10 @@ def test_plain_helper():
     assert plain("**a**{vp}{字|じ}\nb", PALETTE) == "a vp 字\nb"
     # an icon reads as its name, a word apart: order.csv listed '{star}の騎士' with its braces
     assert plain("{star}の騎士", PALETTE) == "star の騎士" and plain("騎士 {star}{moon}", PALETTE) == "騎士 star moon"
+    # but set against punctuation, as a word is: TTS descriptions and order.csv read 'Pay 1 coin .'
+    assert plain("Pay 1 {vp}. Gain {vp}, then {star}!", PALETTE) == "Pay 1 vp. Gain vp, then star!"
+    assert plain("1{vp}、2{star}。（{moon}）「{vp}」", PALETTE) == "1 vp、2 star。（moon）「vp」"
+    assert plain("({vp}{star}): {moon}", PALETTE) == "(vp star): moon"
 
 
 @settings(max_examples=300, deadline=None)

@@ -268,18 +268,21 @@ def test_a_size_written_as_a_format_is_told_to_write_size(tmp_path, capsys):
 def test_the_box_a_new_spreadsheet_column_is_told_to_add_builds(tmp_path, capsys):
     """A game trial: a spreadsheet's capitalised header ``Rarity`` was told to add
     ``boxes: {Rarity: {field: Rarity, …}}``, which stops at 'Rarity' is not a box name (box names
-    are lower case): the box is named in lower case, and the deck so written builds."""
+    are lower case): the box is named in lower case, and the deck so written builds. polish48: it said
+    ``boxes: {rarity: {field: Rarity, …}}``, the box in small letters, its field in the header's
+    capitals: the field is named in the box's case (a header reads its field in any case), the memo too."""
     deck = "name: カード\nlayout: card-poker\npieces: {file: cards.csv}\n"
     ws = make_workspace(tmp_path / "ws", deck=deck)
     (ws / "data/test/decks/cards.csv").write_text("Title,Rarity,Count\n祝福,rare,2\n", encoding="utf-8")
     assert run(ws, "check") == 2
     err = capsys.readouterr().err
-    said = "boxes: {rarity: {field: Rarity, x: …, y: …, w: …, h: …}}"
-    assert said in err, err
+    said = "boxes: {rarity: {field: rarity, x: …, y: …, w: …, h: …}}"
+    assert said in err and "(a memo) is declared alone: fields: {rarity: text})" in err, err
+    assert "Rarity" not in err.split("header row", 1)[1], err
     box = said.replace("x: …, y: …, w: …, h: …", "x: 5, y: 80, w: 20, h: 4")
-    (ws / "data/test/decks/cards.yaml").write_text(deck.replace("layout: card-poker", "layout: {extends: card-poker, " + box + "}"),
-                                                   encoding="utf-8")
-    assert run(ws, "check") == 0, capsys.readouterr().err
+    for layout in ("layout: {extends: card-poker, " + box + "}", "layout: card-poker\nfields: {rarity: text}"):
+        (ws / "data/test/decks/cards.yaml").write_text(deck.replace("layout: card-poker", layout), encoding="utf-8")
+        assert run(ws, "check") == 0, capsys.readouterr().err
 
 
 @pytest.mark.parametrize("draft", ["草案３", "草案 3", "Draft 3"])
@@ -353,3 +356,4 @@ def test_a_player_count_differing_from_the_data_is_told_at_its_draft_line(tmp_pa
     err = capsys.readouterr().err
     assert f"data/test/draft.txt:{line}: player count differs: the draft says 3 to 5 players, the data says '2-4'" \
         in err, err
+

@@ -591,3 +591,66 @@ def test_a_warning_about_a_cell_of_a_workbook_of_several_decks_names_its_workshe
     assert run(ws, "build", "--game", "test", "--no-rulebook", "-q") == 0
     err = capsys.readouterr().err
     assert "(火球, data/test/decks/cards.xlsx:2 in worksheet スペル) front: ｛coin｝ in full-width braces" in err, err
+
+
+def _excel_saved_empty_texts(data: bytes, cells: tuple[str, ...]) -> bytes:
+    """An .xlsx as Excel saves a formula whose result is the empty text (``=IF(…,2,"")`` for a row
+    no branch gives a value): the cell typed str, its value element empty (openpyxl saves none)."""
+    import re
+    import zipfile
+
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as zin, zipfile.ZipFile(out, "w") as zout:
+        for info in zin.infolist():
+            part = zin.read(info.filename)
+            if info.filename == "xl/worksheets/sheet1.xml":
+                for cell in cells:
+                    part = re.sub(rb'<c r="' + cell.encode() + rb'"[^>]*>(<f>.*?</f>)<v\s*/?>(?:</v>)?</c>',
+                                  rb'<c r="' + cell.encode() + rb'" t="str">\1<v></v></c>', part)
+            zout.writestr(info, part)
+    return out.getvalue()
+
+
+def test_a_count_formula_that_gave_nothing_is_warned_at_its_cell(tmp_path):
+    """polish48: a count cell whose formula gave the empty text (an =IF with no branch for its row)
+    printed 1 copy silently, as an empty count does; it still does, warned at the cell and worksheet.
+    (Such a cell read as a formula with no saved value, an error, where Excel had saved it.) A text
+    field's formula that gave nothing is an empty field, not told."""
+    book = openpyxl.Workbook()
+    book.active.title = "Cards"
+    book.active.append(["name", "text", "power", "hot", "count"])
+    book.active.append(["祝福", '=IF(A2="x","本文","")', 3, True, 2])
+    book.active.append(["降臨", "本文", 5, False, '=IF(A3="祝福",2,"")'])
+    book.active.append(["天罰", "本文", 1, True, '=IF(A4="祝福",2,"")'])
+    buf = io.BytesIO()
+    book.save(buf)
+    ws = _ws(tmp_path / "ws", "pieces: {file: cards.xlsx}\n")
+    (ws / "data" / "test" / "decks" / "cards.xlsx").write_bytes(_excel_saved_empty_texts(buf.getvalue(),
+                                                                                          ("B2", "E3", "E4")))
+    game = load_game(Workspace(ws), "test")
+    assert [p.count for p in game.deck("cards").pieces] == [2, 1, 1]
+    assert "text" not in game.deck("cards").pieces[0].values or not game.deck("cards").pieces[0].values["text"]
+    told = [n for n in game.notes if "gave nothing" in n]
+    assert len(told) == 1, game.notes
+    assert told[0].startswith(f"{ws / 'data/test/decks/cards.xlsx'}:3: cell E3 of worksheet 'Cards' (count) is a "
+                              "formula that gave nothing (an empty text), and in 1 more row: 1 copy is printed"), told
+
+
+def test_an_ods_count_formula_that_gave_nothing_is_warned_at_its_cell(tmp_path):
+    from odf.table import Table, TableCell, TableRow
+    from odf.text import P
+
+    table = Table(name="cards")
+    for row in (["name", "count"], ["祝福", None], [None, None]):  # (a row of formulas filled down: no piece)
+        tr = TableRow(numberrowsrepeated=20000) if row == [None, None] else TableRow()
+        for v in row:
+            cell = TableCell(valuetype="string", formula='of:=IF([.A2]="x";2;"")') if v is None \
+                else TableCell(valuetype="string")
+            cell.addElement(P(text=v or ""))
+            tr.addElement(cell)
+        table.addElement(tr)
+    ws = _ws(tmp_path / "o", "pieces: {file: cards.ods}\n")
+    (ws / "data" / "test" / "decks" / "cards.ods").write_bytes(ods_of(table))
+    game = load_game(Workspace(ws), "test")
+    assert [p.count for p in game.deck("cards").pieces] == [1]
+    assert [n for n in game.notes if "cell B2 of worksheet 'cards' (count) is a formula that gave nothing" in n]

@@ -110,19 +110,21 @@ def test_a_finding_names_its_piece_from_order_csv_and_says_what_to_do(tmp_path, 
     """preflight48: an outside game's findings said a page and a fault (`doujin/cards.pdf page 1:
     hairline: …`), not which card nor what to change, where the export says both. The page's piece
     comes from the folder's order.csv (a counter sheet of many pieces names none), the remedy from
-    the shop's figures."""
+    the shop's figures; a name of two lines is said on the finding's one line, escaped."""
     folder = tmp_path / "doujin"
     hair = b"0 0 0 1 K 0.2 w 40 100 m 140 100 l S\n"
     _write(folder, [(FULL, False), (FULL + hair, False), (FULL + b"1 1 1 1 k 50 50 40 40 re f\n", False)])
     (folder / "order.csv").write_text("\ufefffile,pages,back,deck,piece,name,quantity,note,die\r\n"
-                                      "cards.pdf,1-2,2,cards,1,写真,2,,\r\ncards.pdf,3,,cards,2,夜,1,,\r\n",
+                                      "cards.pdf,1-2,2,cards,1,写真,2,,\r\ncards.pdf,3,,cards,2,\"夜\n\x1b[2J明け\",1,,\r\n",
                                       encoding="utf-8")
     assert main(["preflight", str(folder), "-q"]) == 1
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == ("  error: doujin/cards.pdf page 2 ('写真' of deck 'cards', back): hairline: a 0.200 pt (0.071 mm) "
                         "line in CMYK 0/0/0/100, under 0.283 pt (0.10 mm), ×1 on 1 pages; draw it at least 0.10 mm wide "
                         "(stroke-width in the template), or leave it out"), lines
-    assert lines[1].startswith("  error: doujin/cards.pdf page 3 ('夜' of deck 'cards', front): ink: "), lines
+    # polish48: a name holding a line break (and an escape sequence) is said escaped, the finding one line
+    assert lines[1].startswith("  error: doujin/cards.pdf page 3 ('夜\\n\\x1b[2J明け' of deck 'cards', front): ink: "), lines
+    assert len(lines) == 3 and lines[2].startswith("preflight: "), lines
     assert lines[1].endswith("; bring the colours there to at most 300 % C+M+Y+K; a black ground as K100 or a rich "
                              "black (C40 M40 Y40 K100, 220 %), never 4色ベタ (100/100/100/100)"), lines
 

@@ -175,7 +175,8 @@ def test_a_deck_names_its_own_sleeve_and_a_builds_sleeve_that_does_not_suit_a_de
     """Mini cards (44×63) beside poker cards in one ``--layout sleeve --sleeve 66x91`` build got
     the poker sleeve without a word. A deck file's ``sleeve:`` wins over --sleeve for its deck (the
     inserts' marks measured in mm); a deck without one that the build's sleeve does not suit is
-    told at its deck file, with the sleeve: to write there; the poker deck it suits is not."""
+    told at its deck file's size: line (polish48: it was line 1), with the sleeve: to write there; the
+    poker deck it suits is not."""
     ws = make_workspace(tmp_path / "ws", pieces=["カード1", "カード2"])
     decks = ws / "data" / "test" / "decks"
     mini = DECK_YAML.replace("format: poker", "size: [44, 63]")
@@ -184,7 +185,7 @@ def test_a_deck_names_its_own_sleeve_and_a_builds_sleeve_that_does_not_suit_a_de
                                       encoding="utf-8")
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--layout", "sleeve", "--sleeve", "66x91") == 0
     said = [line for line in capsys.readouterr().err.splitlines() if "does not suit" in line]
-    assert said == ["pnpgen: warning: data/test/decks/minis.yaml:1: --sleeve 66x91 does not suit deck 'minis': the "
+    assert said == ["pnpgen: warning: data/test/decks/minis.yaml:2:7: --sleeve 66x91 does not suit deck 'minis': the "
                     "sleeve is over 5 mm larger than its 44×63 mm cards, which would slide about in it (expected "
                     "sleeve: 47x66 in its deck file — the inside of the sleeves you bought for these cards, "
                     "measured — which wins over --sleeve for this deck)"], said
@@ -204,8 +205,8 @@ def test_a_deck_names_its_own_sleeve_and_a_builds_sleeve_that_does_not_suit_a_de
     # a sleeve smaller than the card is told too (its inserts reduced)
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--layout", "sleeve", "--sleeve", "60x85") == 0
     said = [line for line in capsys.readouterr().err.splitlines() if "does not suit" in line]
-    assert [line.split(": --sleeve")[0] for line in said] == ["pnpgen: warning: data/test/decks/cards.yaml:1",
-                                                              "pnpgen: warning: data/test/decks/minis.yaml:1"], said
+    assert [line.split(": --sleeve")[0] for line in said] == ["pnpgen: warning: data/test/decks/cards.yaml:2:9",
+                                                              "pnpgen: warning: data/test/decks/minis.yaml:2:7"], said
     assert "smaller than its 63×88 mm cards with 1 mm to spare, so its inserts are reduced" in said[0]
     assert "sleeve: 66x91 in its deck file" in said[0]
 

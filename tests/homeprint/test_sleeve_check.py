@@ -35,7 +35,7 @@ def test_check_tells_the_sleeves_that_do_not_suit_as_the_sleeve_build_does(tmp_p
     assert _said(capsys) == [owned]
     assert run(ws, "check", "--game", "test", "--sleeve", "66x91") == 0
     checked = _said(capsys)
-    assert len(checked) == 2 and checked[0].startswith("data/test/decks/minis.yaml:1: --sleeve 66x91 does not suit "
+    assert len(checked) == 2 and checked[0].startswith("data/test/decks/minis.yaml:2:7: --sleeve 66x91 does not suit "
                                                        "deck 'minis'") and checked[1] == owned, checked
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--layout", "sleeve", "--sleeve", "66x91") == 0
     assert _said(capsys) == checked

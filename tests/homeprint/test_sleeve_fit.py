@@ -16,7 +16,7 @@ from pnpgen.shapes import ShapeSpec
 
 
 def _warned(sleeve: tuple[float, float], card: tuple[float, float] = (63.0, 88.0), own=None) -> list[str]:
-    deck = SimpleNamespace(kind="card", sleeve_mm=own, trim_mm=card, id="cards",
+    deck = SimpleNamespace(kind="card", sleeve_mm=own, trim_mm=card, id="cards", size_where=None,
                            where=lambda: "data/test/decks/cards.yaml:1")
     on_paper = SimpleNamespace(layout=None, spec=ShapeSpec("rect", card[0], card[1], ()))
     options = BuildOptions(sheet=SheetOptions(layout="sleeve", sleeve_mm=sleeve))

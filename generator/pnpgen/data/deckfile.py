@@ -452,6 +452,15 @@ def load_deck(ws: Workspace, game: Game, path: Path, art: bool = True, sizes: Si
                               + ": a mark the file's encoding cannot hold (♥, ♡, an emoji) is saved as '?' by "
                               "Japanese Excel's CSV; if a mark was meant, save the file as CSV UTF-8 and type it "
                               "again (a question mark in Japanese text: ？)")
+        if rows.blank_counts:
+            row, col = rows.blank_counts[0]
+            more = len(rows.blank_counts) - 1
+            sheet = f" of worksheet {rows.worksheet!r}" if rows.worksheet else ""
+            game.notes.append(f"{rows.path}:{row}: cell {col}{row}{sheet} ({rows.label('count')}) is a formula that "
+                              "gave nothing (an empty text)" + (f", and in {more} more row{'s' if more > 1 else ''}"
+                                                                if more else "")
+                              + ": 1 copy is printed, as for an empty count (expected the formula to give the "
+                              "number of copies for every row, e.g. =IF(…, 2, 1), or 0 for none)")
         if rows.worksheet is not None:
             deck.worksheet = (doc.where(("pieces", "file")), rows.worksheet, rows.sheet is not None)
         deck.sheet_headers = dict(rows.labels)  # export-sheet heads its columns as the sheet does

@@ -96,6 +96,9 @@ def checked_keys(doc: Source, mapping: Any, keypath: tuple, allowed, what: str, 
             box = "memo" if what == "the header row" and _NOTE.search(str(key)) else \
                 re.sub(r"[^a-z0-9_-]+", "-", str(key).lower()[:SAID]).strip("-_") or ("type" if word in KIND_WORDS else "new")
             named = boxoptions.is_field_name(str(key))  # a layout's box reads no 'Card Type': told to rename it
+            # a header in capitals (ID) reads the field of its name in small letters (data/spreadsheets.py): the
+            # YAML to write names the field as the box is named, id, never the box id with field: ID
+            field = box if named and what == "the header row" and str(key).lower() == box else key if named else box
             if not near and isinstance(doc, SheetDoc) and doc.mapped and what == "the header row":
                 raise _unmapped(doc, keypath + (key,), str(key), [a for a in allowed if a not in given], named, box)
             rename = "" if named else f"rename the {'column' if what == 'the header row' else 'key'} {clipped(str(key))!r} " \
@@ -105,7 +108,7 @@ def checked_keys(doc: Source, mapping: Any, keypath: tuple, allowed, what: str, 
             mapped = doc.columns_said(said) if said and isinstance(doc, SheetDoc) else ""
             raise doc.error(keypath + (key,), f"unknown key in {what}{near}{others}",
                             ("one of " + listed if listed else "no keys here") + ("" if near else more.format(
-                                key=key, box=box, field=key if named else box, rename=rename,
+                                key=key, box=box, field=field, rename=rename,
                                 type=_field_type(mapping[key]))) + mapped,
                             key=True)
     return mapping

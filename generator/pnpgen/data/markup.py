@@ -251,10 +251,17 @@ def without_icons(text: str) -> str:
 _MAY_HOLD_MARKUP = later(r"[\\*\[{\n\r]")
 
 
+# punctuation an icon's name is set against, as a word is (``Pay 1 {coin}.`` reads ``Pay 1 coin.``, never
+# ``coin .``; ``（{coin}）`` reads ``（coin）``): English and Japanese closing and opening marks
+_CLOSING = frozenset(".,;:!?)]}'\"…%、。，．：；！？）〕］｝〉》」』】〙〗’”・")
+_OPENING = frozenset("([{'\"（〔［｛〈《「『【〘〖‘“")
+
+
 def plain(text: str, palette: Mapping[str, str] | None = None, icons: bool = False) -> str:
     """The text with markup removed, as a list of names reads it (order.csv, reprint.txt, the
     change report): an icon as its name, a word set apart by spaces (``{star}の騎士`` → ``star
-    の騎士``), ruby as its base; without a palette every ``[name]…[/name]`` pair counts as a colour.
+    の騎士``) but set against punctuation (``Pay 1 {coin}.`` → ``Pay 1 coin.``), ruby as its base;
+    without a palette every ``[name]…[/name]`` pair counts as a colour.
     ``icons``: an icon kept as its token, as written (``{star}の騎士``: ``pnpgen diff``, where ``star
     の騎士`` read as a word of the text), and text that would read as one escaped as written (``\\{star\\}``)."""
     if not _MAY_HOLD_MARKUP.search(text):  # (no token can begin: the text is its one span, as parse reads it;
@@ -269,8 +276,9 @@ def plain(text: str, palette: Mapping[str, str] | None = None, icons: bool = Fal
             if icons:
                 line += "{" + span.text + "}"
                 continue
-            before = " " if line and not line[-1].isspace() else ""
-            after = " " if i + 1 < len(para) and not para[i + 1].text[:1].isspace() else ""
+            before = " " if line and not line[-1].isspace() and line[-1] not in _OPENING else ""
+            follows = para[i + 1].text[:1] if i + 1 < len(para) else ""
+            after = " " if follows and not follows.isspace() and follows not in _CLOSING else ""
             line += before + span.text + after
         out.append(line)
     return "\n".join(out)

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen.data.sheetcolumns import Columns, columns_line, columns_of, flow_name
-from pnpgen.data.workbooks import Workbooks, column_letter, filled, read_rows, unseen
+from pnpgen.data.workbooks import FormulaBlank, Workbooks, column_letter, filled, read_rows, unseen
 from pnpgen.data.yamlsrc import Located, load_value
 from pnpgen.errors import InputError, Where, contained, not_a_file, suggest, windows_path_name, written_alike
 from pnpgen.patterns import later
@@ -67,6 +67,8 @@ class SheetDoc:
     hidden: list[int] = field(default_factory=list)  # the rows of pieces hidden in the office program
     # a CSV's cells holding one "?" between Japanese characters, (row, column letter, the text round it)
     lone_questions: list[tuple[int, str, str]] = field(default_factory=list)
+    # the count cells (row, column letter) whose formula gave the empty text: 1 copy printed, as for an empty count
+    blank_counts: list[tuple[int, str]] = field(default_factory=list)
     sheet: str | None = None  # the worksheet the deck names (one workbook may hold every deck)
     worksheet: str | None = None  # the worksheet read (named, or the first shown); None: a CSV
     # the column a translated field's value was read from, by piece and field (``text.en`` in an
@@ -385,8 +387,11 @@ def _pieces(rows: list[tuple[int, list[Any]]], path: Path, shown: Path, sheet: s
     pieces = []
     for row, cells in rows[1:]:
         raw = {}
+        blank_count = None  # the count cell whose formula gave nothing: a row of a piece, told (deckfile)
         for col, value in enumerate(cells, 1):
             if not filled(value):
+                if isinstance(value, FormulaBlank) and col <= len(headers) and headers[col - 1] == "count":
+                    blank_count = (row, column_letter(col))
                 continue
             header = headers[col - 1] if col <= len(headers) else ""
             if isinstance(value, str) and _FORMULA_ERROR.fullmatch(value.strip()):
@@ -409,6 +414,7 @@ def _pieces(rows: list[tuple[int, list[Any]]], path: Path, shown: Path, sheet: s
         if raw:
             sdoc.rows.append(row)
             pieces.append(raw)
+            sdoc.blank_counts += [blank_count] if blank_count else []
     if not pieces:
         raise InputError("no pieces below the header row", path=shown, line=header_row,
                          expected="one row per piece under the header")

@@ -51,6 +51,12 @@ def _too_large(shown: Path, what: str, limit: int) -> InputError:
 Rows = tuple[list[tuple[int, list[Any]]], set[int], str | None]
 
 
+class FormulaBlank(str):
+    """A cell whose formula's saved result is the empty text (``=IF(A3="x",2,"")`` for a row no
+    branch gives a value): empty as a cell left empty is, but told where the empty value is a
+    promise of something (an empty count prints 1 copy: data/spreadsheets.py)."""
+
+
 class Workbooks:
     """The workbooks one loading of a game has opened, by their content: a workbook whose worksheets
     are several decks' (``sheet:``) is unpacked and parsed once, each deck's worksheet read from it
@@ -161,6 +167,8 @@ _MOMENTS: dict[str, Any] = {"datetime": dt.datetime, "date": dt.date, "time": dt
 
 
 def _packed_cell(value: Any) -> Any:
+    if isinstance(value, FormulaBlank):
+        return ("formula-blank",)
     if value is None or type(value) in (str, int, float, bool):
         return value
     shown = getattr(value, "shown", None)
@@ -178,6 +186,8 @@ def _unpacked_cell(value: Any) -> Any:
     if not isinstance(value, tuple):
         return value
     kind, *rest = value
+    if kind == "formula-blank":
+        return FormulaBlank()
     if kind == "number":
         number, shown = rest
         return numberformat.with_shown(number, shown)
@@ -515,8 +525,10 @@ def _xlsx_rows(opened: _Opened, shown: Path, sheet: str | None) -> Rows:
         written = opened.written.worksheets[index]
         for r, row in enumerate(rows, 1):
             for c, value in enumerate(row, 1):
-                if value is None and written.cell(r, c).data_type == "f":
-                    raise _unsaved_formula(shown, r, c)
+                if (value is None or value == "") and written.cell(r, c).data_type == "f":
+                    if value is None and ws.cell(r, c).data_type != "str":  # (a text result kept empty: <v></v>
+                        raise _unsaved_formula(shown, r, c)                 # with t="str", as Excel saves "")
+                    row[c - 1] = FormulaBlank()
     _fill(rows, [(m.min_row, m.min_col, m.max_row, m.max_col) for m in ws.merged_cells.ranges])
     return list(enumerate(rows, 1)), {r for r, d in ws.row_dimensions.items() if d.hidden}, names[index]
 
@@ -624,20 +636,23 @@ def _ods_rows(opened: _Opened, shown: Path, sheet: str | None) -> Rows:
             n = _times(cell.getAttribute("numbercolumnsrepeated"))
             value = _ods_value(cell) if cell.qname[1] == "table-cell" else None  # covered: merged away
             col = len(cells) + pending + 1
-            if cell.qname[1] == "table-cell" and not cell.getAttribute("valuetype") and cell.getAttribute("formula"):
-                raise _unsaved_formula(shown, number + 1, col)
+            if cell.qname[1] == "table-cell" and cell.getAttribute("formula"):
+                if not cell.getAttribute("valuetype"):
+                    raise _unsaved_formula(shown, number + 1, col)
+                if value in ("", None) and cell.getAttribute("valuetype") == "string":  # its result: the empty text
+                    value = FormulaBlank()
             spans = (_times(cell.attributes.get((TABLENS, "number-rows-spanned"))),
                      _times(cell.attributes.get((TABLENS, "number-columns-spanned"))))
             if spans != (1, 1) and filled(value):
                 merges.append((number + 1, col, number + spans[0], col + spans[1] - 1))
-            if not filled(value):
-                pending += n
+            if not filled(value) and not (isinstance(value, FormulaBlank) and n == 1):  # (a run across the
+                pending += n                                                              # sheet: left empty)
                 continue
             if len(cells) + pending + n > MAX_COLUMNS:
                 raise _too_large(shown, "columns", MAX_COLUMNS)
             cells.extend([None] * pending + [value] * n)
             pending = 0
-        if cells:
+        if any(filled(c) for c in cells):  # (a row of formulas that gave nothing, filled down the sheet: none)
             if len(rows) + repeat > MAX_ROWS:
                 raise _too_large(shown, "rows", MAX_ROWS)
             for _ in range(repeat):

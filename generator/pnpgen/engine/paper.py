@@ -234,7 +234,7 @@ def sleeve_fit_warnings(placed: list[tuple[Deck, DeckOnPaper]], options: BuildOp
                        f"{deck.id!r}: the sleeve is {why} (expected sleeve: {right}, or the inside of the sleeves you "
                        "bought for these cards, measured)")
         else:
-            out.append(f"{deck.where()}: --sleeve {given[0]:g}x{given[1]:g} does not suit deck {deck.id!r}: the sleeve is "
+            out.append(f"{deck.size_where or deck.where()}: --sleeve {given[0]:g}x{given[1]:g} does not suit deck {deck.id!r}: the sleeve is "
                        f"{why} (expected sleeve: {right} in its deck file — the inside of the sleeves you bought for "
                        "these cards, measured — which wins over --sleeve for this deck)")
     return out
