@@ -214,6 +214,35 @@ def test_a_line_is_pushed_in_before_it_is_spaced_out_anywhere_in_a_paragraph():
     assert max(spacing) < 0.02 * em and second[-1].x + em <= right + 0.01
 
 
+@pytest.mark.parametrize("minus", ["−", "-", "－"])
+def test_a_minus_taken_from_a_word_never_starts_a_line(minus):
+    """medallions p8 (designer's notes): 「例えば、総枚数」 over 「−１の得点」, the minus starting a line
+    and read as a negative one: after a kanji, katakana, letter, digit or closing bracket a minus
+    before a digit stays with the word it is taken from (分離禁止); after a particle it is a sign."""
+    body = fontreg.register("BIZUDMincho-Regular", REPO / "fonts")
+    text = "あいうえおかきくけこさしすせそたちつ総枚数" + minus + "１の得点になるとか。"
+    width = 21 * 9.0 + 0.5  # the line is full after 数
+    para = JPara(text, body, 9.0, 15, left=0, first_indent=0)
+    para.wrap(width, 100)
+    out = BytesIO()
+    canvas = Canvas(out, pagesize=(width + 20, 100))
+    para.drawOn(canvas, 10, 10)
+    canvas.save()
+    rows: dict[float, list] = {}
+    for g in glyphs(out.getvalue())[0]:
+        if g.char.strip():
+            rows.setdefault(round(g.y, 1), []).append(g)
+    lines = ["".join(g.char for g in sorted(rows[y], key=lambda g: g.x)) for y in sorted(rows)]
+    assert len(lines) == 2 and lines[1].startswith("数" + minus + "１"), lines
+    first = min(rows[sorted(rows)[1]], key=lambda g: g.x)
+    assert abs(first.x - 10 / 72 * 25.4) < 0.05  # 数 flush at the line's start, the minus after it
+    # a sign after a particle may start a line: 「得点は」 over 「−１です」
+    sign = "あいうえおかきくけこさしすせそたちつ得点は" + minus + "１です"
+    para = JPara(sign, body, 9.0, 15, left=0, first_indent=0)
+    para.wrap(width, 100)
+    assert [sign[s:e] for s, e in para.lines][1].startswith(minus)
+
+
 def test_a_full_stop_inside_a_number_is_the_numbers_not_a_sentences_end():
     """trial59: 「（→４．１）」 printed 「４．　１」, its full stop with a sentence's half-em aki after
     it: a ． or ， between two digits is a number's mark (a case's 4.1, 1,000), its half em of ink
