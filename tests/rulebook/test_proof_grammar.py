@@ -228,6 +228,28 @@ def test_card_terms_spelt_otherwise_or_missing_from_the_book_are_findings(tmp_pa
 
 
 
+def test_a_latin_word_the_draft_writes_full_width_where_the_data_writes_it_half_width_is_a_spelling_note(tmp_path):
+    """book48: the four drafts write 「ＶＰ」 full-width; a game whose cards print 「VP」 had the two
+    ways unnoticed. The draft's other width is a 表記ゆれ at its first line, with its lines and what
+    the data writes (deck, piece, file:line), in proof.txt and the book's 校正メモ; a word the data
+    writes both ways, or the draft as the data does, is none."""
+    deck = DECK_YAML + "".join(f"  - {{name: {n}, text: {t}}}\n" for n, t in
+                               [("札1", "終了時に２VPを得る"), ("札2", "山札をSPで引く"), ("札3", "ＳＰを払う"), ("札4", "HPを１減らす")])
+    ws = make_workspace(tmp_path / "ws", draft=True, deck=deck)
+    first = DRAFT.count("\n") + 1
+    (ws / "data" / "test" / "draft.txt").write_text(DRAFT + "１ＶＰを得ます。\n３ＶＰと２SPとHPです。\n",
+                                                      encoding="utf-8")
+    findings = [f for f in read_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts").findings
+                if "データでは" in f.file]
+    assert [f.file.replace(str(ws) + "/", "") for f in findings] == [
+        f"data/test/draft.txt:{first}: 「ＶＰ」2回（{first}, {first + 1}行）：データでは「VP」と書いています"
+        f"（テストカード「札1」、data/test/decks/cards.yaml:9:5）。どちらかに揃えてください"]
+    assert findings[0].kind == "表記ゆれ" and findings[0].subject == ("ＶＰ",)
+    book = build_rulebook(load_game(Workspace(ws), "test"), REPO / "fonts").files["rulebook.pdf"]
+    appendix = "".join(re.sub(r"\s", "", page) for page in texts(book) if "校正メモ" in page)
+    assert "「ＶＰ」（2回、草案" in appendix and "データでは「VP」（テストカード「札1」）" in appendix
+
+
 def test_a_card_the_draft_quotes_as_it_no_longer_reads_is_a_query_at_both_lines(tmp_path):
     """book47: medallions' draft lists its cards as 「傲慢のメダリオン（３）：手札を好きなだけ捨て札に
     できる」; a card edited since (its text, its number) left the book quoting what no card prints,

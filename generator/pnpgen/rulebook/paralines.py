@@ -14,7 +14,7 @@ from reportlab.pdfbase import pdfmetrics
 from pnpgen import fonts as fontreg
 from pnpgen.rulebook import bookruby, glyphs, setlines
 from pnpgen.rulebook.headline import two_words_down
-from pnpgen.rulebook.jlreq import jlreq_advances, squeezable
+from pnpgen.rulebook.jlreq import READING_STOPS, jlreq_advances, squeezable
 from pnpgen.rulebook.styles import (
     LOOSE_WORD_SPACE,
     MAX_HYPHENS_IN_A_ROW,
@@ -46,7 +46,8 @@ def set_lines(text: str, width: float, measure: Callable[[str], float], lead: fl
     ``MAX_LETTER_SPACING`` — unless the line above can take it whole by giving up the aki its
     読点, brackets and 中点類 may give (``squeeze``, per character: ``jlreq.squeezable``), when
     it is pushed in instead (追い込み before 追い出し, JLREQ 3.8.2: 「…分のＶＰを得る」 on one line,
-    not 「…分のＶＰ」 spaced out over 「を得る」). A Latin-script text (``lang``) is set by ``_latin_lines``, a last
+    not 「…分のＶＰ」 spaced out over 「を得る」); any line that would be spaced out is first pushed
+    in so where that is the smaller adjustment (``_pushed_in``). A Latin-script text (``lang``) is set by ``_latin_lines``, a last
     line of one word (a runt) taking the word above it down when that line's word spaces stay
     within ``MAX_WORD_SPACE`` (``headline.two_words_down``). Either way
     a Latin word breaks at a hyphenation point with a hyphen (``hyphenated``); a run wider than
@@ -74,7 +75,9 @@ def set_lines(text: str, width: float, measure: Callable[[str], float], lead: fl
             return out
 
         classes, ranges = lb.fill_hyphenating_late(classes_of, widths, spaces, width, hyphens, force=True)
-        ranges = _keep_last_line(ranges, units, classes, widths, width, em, [0.0, *(squeeze or [0.0] * len(text))])
+        gives = [0.0, *(squeeze or [0.0] * len(text))]
+        ranges = _pushed_in(ranges, units, classes, widths, spaces, width, hyphens, em, gives)
+        ranges = _keep_last_line(ranges, units, classes, widths, width, em, gives)
     return [(max(s - 1, 0), e - 1) for s, e in ranges]
 
 
@@ -82,6 +85,61 @@ def hyphenated(text: str, end: int) -> bool:
     """A line of ``text`` ending at ``end`` splits a Latin word (at a hyphenation point or the
     line's edge) and is drawn with a hyphen; not in a web address, typed as printed (CMOS 14.18)."""
     return 0 < end < len(text) and lb.latin_letter(text[end - 1]) and lb.latin_letter(text[end]) and not lb.in_address(text, end)
+
+
+def _pushed_in(ranges, units, classes, widths, spaces, width, hyphens, em, squeeze):
+    """``ranges`` with each line that would be spaced out taking the text up to the next break
+    instead when its marks' aki (``squeeze``) can make room for it and that is the smaller
+    adjustment (JLREQ 3.8.2: 追い込み before 追い出し, the lesser of the two); the lines after a
+    pushed-in line are filled again from its new end. A line's end aki (行末二分) counts for nothing,
+    so a 、 that fits without it ends the line."""
+    n = len(units)
+    out: list[tuple[int, int]] = []
+    rest = list(ranges)
+    while len(rest) > 1:
+        s, e = rest[0]
+        end = _push_in_end(s, e, units, classes, widths, width, em, squeeze)
+        if end != e:
+            refilled = [(a + end, b + end) for a, b in
+                        lb.fill(classes[end:], widths[end:], spaces[end:], width, hyphens[end:], force=True)] if end < n else []
+            pushed = [(s, end), *refilled]
+            if _worst(pushed, units, widths, width, em, squeeze) <= _worst(rest, units, widths, width, em, squeeze):
+                rest = pushed
+        out.append(rest[0])
+        rest = rest[1:]
+    return out + rest
+
+
+def _worst(lines, units, widths, width, em, squeeze) -> float:
+    """The largest adjustment per gap, pushed in or spaced out, of ``lines`` but the last (a
+    pushed-in line is no gain when it leaves a line below it spaced wider than any was)."""
+    return max((abs(width - _set_width(s, e, units, widths, em, squeeze)) / max(e - s - 1, 1)
+                for s, e in lines[:-1]), default=0.0)
+
+
+def _push_in_end(s, e, units, classes, widths, width, em, squeeze) -> int:
+    """Where the line [s, e) ends pushed in: at the next break (no 禁則 rule broken) when
+    giving up its marks' aki takes less than spacing it out would give, else ``e``."""
+    end = e + 1
+    while end < len(units) and classes[end] not in (lb.CHAR, lb.PHRASE):
+        end += 1
+    if end < len(units) and classes[end] not in (lb.CHAR, lb.PHRASE):
+        return e
+    if sum(widths[s:end]) - sum(squeeze[s:end]) > width + 1e-6:  # (a line's end aki is dropped as squeeze is)
+        return e
+    spread = width - _set_width(s, e, units, widths, em, squeeze)
+    needed = _set_width(s, end, units, widths, em, squeeze) - width
+    return end if needed <= spread else e
+
+
+def _set_width(s, e, units, widths, em, squeeze) -> float:
+    """The line [s, e)'s width as drawn before any adjustment: a wrapped line's opening bracket
+    without its half em before it (天付き), its last mark without the aki after it (行末二分)."""
+    first, last = units[s], units[e - 1]
+    lead = squeeze[s] if s > 0 and first in lb.OPENING else 0.0
+    tail = (squeeze[e - 1] if last in READING_STOPS or last in lb.CLOSING else
+            max(widths[e - 1] - em / 2, 0.0) if last in lb.STOPS else em / 4 if last in lb.MIDDLE else 0.0)
+    return sum(widths[s:e]) - lead - tail
 
 
 def _keep_last_line(ranges, units, classes, widths, width, em, squeeze):

@@ -41,7 +41,7 @@ from pnpgen.data.model import Game
 from pnpgen.messages import msg
 from pnpgen.rulebook.components import ComponentRow
 from pnpgen.rulebook.proofbase import Finding
-from pnpgen.rulebook.proofcards import card_names, card_terms, quoted_cards
+from pnpgen.rulebook.proofcards import card_names, card_terms, latin_widths, quoted_cards
 from pnpgen.rulebook.prooflayout import askew_tables, figure_references, one_space_rows, unbreakable_runs
 from pnpgen.rulebook.proofnumbering import case_numbers, references, section_numbers, step_numbers
 from pnpgen.rulebook.proofnumbers import (
@@ -99,6 +99,7 @@ FINDERS: tuple[Callable[[Proofing], list[Finding]], ...] = (
     lambda p: card_terms(p.game, p.text, p.lang, p.draft_lang),
     lambda p: card_names(p.game, p.rows, p.lang),
     lambda p: quoted_cards(p.doc, p.game, p.path, p.lang),
+    lambda p: latin_widths(p.game, p.text, p.path, p.lang),
     lambda p: figure_references(p.doc, p.text, p.path, p.lang, p.figures),
     lambda p: step_numbers(p.doc, p.path, p.lang),
     lambda p: section_numbers(p.doc, p.path, p.lang),

@@ -12,7 +12,7 @@ from pnpgen.data.model import Game
 from pnpgen.messages import msg
 from pnpgen.rulebook.components import ComponentRow
 from pnpgen.rulebook.flowables import terms
-from pnpgen.rulebook.proofbase import Finding, one_apart
+from pnpgen.rulebook.proofbase import Finding, book_lines, file_lines, numbered_lines, one_apart
 from pnpgen.rulebook.tree import Document, Item
 from pnpgen.safetext import written_in_cjk
 from pnpgen.terms import is_latin
@@ -122,6 +122,37 @@ def card_names(game: Game, rows: list[ComponentRow], lang: str) -> list[Finding]
                 abs(len(n) - len(name)) <= 1 and SequenceMatcher(None, n, name).ratio() >= 0.85)))
             out.append(_card_finding("proof.card_name", "spelt" if near else "missing", name, lang, deck=deck.name, piece=piece.label,
                                      name=name, where=piece.where, listed=near[0] if near else ""))
+    return out
+
+
+# a word of Latin letters, half- or full-width (VP, ＶＰ): the draft and the data may write it in two widths
+_LATIN_WORD = re.compile(r"[A-Za-zＡ-Ｚａ-ｚ]{2,}")
+
+
+def latin_widths(game: Game, text: str, draft_path: Path | str, lang: str) -> list[Finding]:
+    """A Latin word the pieces print in one width only and the draft writes in the other (the
+    draft's 「ＶＰ」 where the cards' names and texts write 「VP」): a 表記ゆれ between the draft and
+    the data, at the draft's first line with it, with how often and where, and what the data
+    writes (its deck, piece and file:line). A word the data writes both ways is none."""
+    data: dict[str, tuple[set[str], tuple]] = {}
+    for deck, piece, item in _piece_texts(game):
+        for word in _LATIN_WORD.findall(item):
+            forms, _ = data.setdefault(unicodedata.normalize("NFKC", word), (set(), (deck, piece)))
+            forms.add(word)
+    drafted: dict[str, list[int]] = {}
+    for n, line in numbered_lines(text):
+        for word in _LATIN_WORD.findall(line):
+            known = data.get(unicodedata.normalize("NFKC", word))
+            if known and len(known[0]) == 1 and word not in known[0]:
+                drafted.setdefault(word, []).append(n)
+    out = []
+    for word, at in drafted.items():
+        forms, (deck, piece) = data[unicodedata.normalize("NFKC", word)]
+        said = dict(word=word, data=next(iter(forms)), count=len(at), deck=deck.name, piece=piece.label,
+                    where=piece.where, path=draft_path, line=at[0])
+        out.append(Finding(msg("proof.kind.spelling", lang),
+                           msg("proof.latin_width.book", lang, **said, at=book_lines(at, lang)),
+                           msg("proof.latin_width.file", lang, **said, lines=file_lines(at, lang)), (word,)))
     return out
 
 

@@ -93,6 +93,9 @@ _RANGE = frozenset("〜～~-−–‐×")  # between two numbers: 1〜2, 3-5, 2�
 # glued to the number after it; an arrow too, a cross reference's 「→４．１」 (the arrow left at a
 # line's end, its case number on the next line, sent the reader nowhere: trial59)
 _PREFIX = frozenset("+-−＋－±¥$£€#＃￥＄№→⇒")
+# a minus after a word or number it is taken from (「総枚数−１」): never starting a line, where it
+# would read as a negative number's sign (「−１の得点」); after a particle or a mark it is that sign
+_MINUS = frozenset("-−－")
 _POSTFIX = frozenset("%％‰℃°′″")
 # Counters glued to the number before them (１つ, ３枚, ２点, ４人, ２倍 …).
 _COUNTERS = frozenset("つ枚点人個回本円倍番位周歩手度枠段種割分秒年月日時箇ヶケ")
@@ -128,6 +131,13 @@ def _katakana(c: str) -> bool:
     return "\u30a1" <= c <= "\u30fa" or c in "ーヽヾ" or "\uff66" <= c <= "\uff9f" or "\u31f0" <= c <= "\u31ff"
 
 
+def _operand_end(c: str) -> bool:
+    """``c`` can end what a minus after it is taken from: a kanji, katakana, a letter or digit, a
+    closing bracket (not a hiragana particle, a mark or a space, after which a minus is a sign)."""
+    return ("\u4e00" <= c <= "\u9fff" or "\u3400" <= c <= "\u4dbf" or c == "々" or _katakana(c) or c in _ALNUM
+            or latin_letter(c) or c in CLOSING)
+
+
 def latin_letter(c: str) -> bool:
     """A letter of a Latin-script word (ASCII, accented, full-width)."""
     return c in _LATIN or (c.isalpha() and ("\u00c0" <= c <= "\u024f" or "\u1e00" <= c <= "\u1eff"))
@@ -155,6 +165,8 @@ def _glue(units: Sequence[str]) -> list[bool]:
         elif prev_digit and b in _RANGE and i + 1 < n and first[i + 1] in _DIGITS:
             glue[i] = glue[i + 1] = True
         elif b in _DIGITS and a in _PREFIX:
+            glue[i] = True
+        elif b in _MINUS and i + 1 < n and first[i + 1] in _DIGITS and _operand_end(a):
             glue[i] = True
         elif prev_digit and (b in _POSTFIX or b in _COUNTERS or b == OBJ):
             glue[i] = True
