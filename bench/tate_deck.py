@@ -8,7 +8,7 @@ text allows. No art: the figure is the faces' drawing.
     cd DIR && PNPGEN_CACHE=off pnpgen build --game tate --jobs 1 --no-rulebook
 
 ruby46 measured 200 such cards at 4.3–4.5 CPU-s cold (``--jobs 1``, on main before tate46);
-docs/speed.md, round tate46, has the figures before and after each piece was drawn in one call.
+docs/speed-rounds.md, round tate46, has the figures before and after each piece was drawn in one call.
 """
 
 from __future__ import annotations

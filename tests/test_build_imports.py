@@ -72,7 +72,7 @@ def test_a_text_edit_of_a_pictured_card_opens_no_picture_and_draws_nothing_with_
     machine's cache (``artfile.print_bytes``: shown as it is), its pixels' size from the PNG's
     header (``picturebytes.opaque_png_size``); its text is measured from the fonts' kept tables
     (``fonts.string_width``) — neither Pillow's image modules nor ReportLab's font modules are
-    imported (some 17 and 30 ms of a 1,000-card edit: docs/speed.md, "imports46")."""
+    imported (some 17 and 30 ms of a 1,000-card edit: docs/speed-rounds.md, "imports46")."""
     from PIL import Image
 
     ws = make_workspace(tmp_path / "ws", deck=PICTURE_DECK_YAML + PICTURED_PIECES % "", front=PICTURE_FRONT)

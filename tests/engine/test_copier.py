@@ -1,7 +1,7 @@
 """Issue 22, `--jobs 2`: the big documents are copied into the staging folder by one process, the
 copier, forked beside the faces' converting workers (engine/stagecopy.py ``Copier``) — no fork of
 the build's grown heap once the documents begin (each such fork made the build fault again on
-every page it wrote after: docs/speed.md, rounds jobs46 and copier46). What a copy says at its
+every page it wrote after: docs/speed-rounds.md, rounds jobs46 and copier46). What a copy says at its
 end is what a process forked for it said."""
 
 from __future__ import annotations

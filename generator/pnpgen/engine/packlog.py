@@ -1,7 +1,7 @@
 """A big pack of the build cache grows by what changed (engine/cache.py ``Cache.pack``,
 ``pack_entry``): an edit writes a *log* beside it (``<kind>.pack.log``: the records made or
 changed since the pack was written whole, and the keys gone), not the pack again — a one-card edit
-of 3,000 cards wrote some 31 MB of packs whole (docs/speed.md, records46). The log is sealed as a
+of 3,000 cards wrote some 31 MB of packs whole (docs/speed-rounds.md, records46). The log is sealed as a
 pack is (HMAC-SHA256 under this machine's key) and names the pack it goes with by the pack's seal:
 a log of another pack (one written before the pack was written whole again) is passed over, a torn
 or tampered one refuses the pack (its records are made again). When the log would pass

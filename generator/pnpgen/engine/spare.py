@@ -231,7 +231,7 @@ def note_outputs(root: Path, trash: Path, written: Mapping[Path, PdfFile], layou
     will replace them (``promote``). Nothing lost but a quicker next build if it cannot be.
     ``layouts``: the build's, holding those made already (``find``). ``record``: the one this
     commit's ``promote`` wrote a moment before, under the folder's lock (else read): a 3,000-card
-    deck's record, 4.5 MB, was read and checked three times a commit (docs/speed.md, records46)."""
+    deck's record, 4.5 MB, was read and checked three times a commit (docs/speed-rounds.md, records46)."""
     layouts = Layouts() if layouts is None else layouts
     if not written or trash.is_symlink() or (trash.exists() and not trash.is_dir()):
         return

@@ -62,7 +62,7 @@ def tate_column(ctx: TextContext, text: object, x: float, y: float, size: float 
     placed as the macro placed it piece by piece — a character a ``textbox()`` of its cell, turned
     or moved within it, a Latin run's box turned, a ruby's base and reading pieces set as columns
     of their own, an icon a square — in one call, not a macro call and a Jinja loop a piece (a
-    ruby-heavy verse's faces took half their build in those calls: docs/speed.md, round tate46).
+    ruby-heavy verse's faces took half their build in those calls: docs/speed-rounds.md, round tate46).
     Each piece in its ``<g data-pnpgen-at>`` of the designer's line, as a traced textbox() is; a
     number that is none told as tate_columns() tells one (it stopped at Python's words)."""
     check_numbers(ctx, text, "m.tate", x=x, y=y, size=size, pitch=pitch)
