@@ -41,7 +41,8 @@ def test_templates_md_s_flavour_role_of_two_editions_builds_as_written(tmp_path,
     (ws / "templates" / "test" / "epic-front.svg.j2").write_text(
         front.replace("{% endblock %}", line + "\n{% endblock %}"), encoding="utf-8")
     (ws / "templates" / "test" / "epic-back.svg.j2").write_text(back, encoding="utf-8")
-    (ws / "fonts").mkdir(exist_ok=True)
+    (ws / "fonts").unlink()  # (a link to the checkout's fonts/: the workspace's own folder instead, as the docs' cp makes)
+    (ws / "fonts").mkdir()
     shutil.copy(REPO / "fonts" / "NotoSerif-Regular.ttf", ws / "fonts" / "DejaVuSerif-Italic.ttf")
     out = tmp_path / "out"
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--out", str(out)) == 0
