@@ -58,6 +58,7 @@ def check(ws: Workspace, args: argparse.Namespace) -> int:
     cache.refuse_links()  # (its records were read through a link in it, from outside the workspace: as a build refuses)
     for slug in slugs:
         game = load_game(ws, slug, lang=args.lang)
+        _chosen_faces(game, args)  # (a --deck or --piece that is not there: told before any "ok")
         faces = check_faces(ws, game, check_options(ws, args), cache)
         pieces = (f"{counted(len(game.decks), 'deck')}, {counted(sum(d.count for d in game.decks), 'piece')}, "
                   f"{counted(faces.faces, 'face')}")
@@ -156,21 +157,31 @@ def _svg_options(args: argparse.Namespace) -> None:
                          expected="pnpgen check --game GAME --svg --deck DECK")
 
 
+def _chosen_faces(game, args: argparse.Namespace):
+    """The deck ``check --svg --deck`` names (None without one), its --piece checked to be in it: told
+    before the game's line says it is ok."""
+    from pnpgen.errors import InputError
+    from pnpgen.messages import counted
+    if args.deck is None:
+        return None
+    deck = deck_of(game, args.deck)
+    if args.piece is not None and args.piece > len(deck.pieces):
+        raise InputError(f"deck {deck.id!r} holds {counted(len(deck.pieces), 'piece')}, no piece {args.piece}",
+                         key="--piece", expected=f"a number from 1 to {len(deck.pieces)}")
+    return deck
+
+
 def _write_svgs(ws: Workspace, args: argparse.Namespace, game, faces, note) -> None:
     """``check --svg``: the faces' SVGs written into ``<out>/<game>/[<lang>/]svg/``, with their record."""
     from pnpgen.engine.clean import svg_files
     from pnpgen.engine.output import build_lock, claim, mark
     from pnpgen.engine.transaction import commit
-    from pnpgen.errors import InputError
     from pnpgen.faces.svgfiles import face_files
     from pnpgen.messages import counted
 
     drawn, scope = [(*d, copy) for d, copy in zip(faces.drawn, faces.copies, strict=True)], ""
     if args.deck is not None:
-        deck = deck_of(game, args.deck)
-        if args.piece is not None and args.piece > len(deck.pieces):
-            raise InputError(f"deck {deck.id!r} holds {counted(len(deck.pieces), 'piece')}, no piece {args.piece}",
-                             key="--piece", expected=f"a number from 1 to {len(deck.pieces)}")
+        deck = _chosen_faces(game, args)
         drawn = [d for d in drawn if d[0].id == deck.id and (args.piece is None or d[1].index == args.piece)]
         scope = f"{deck.id}/" + (f"{args.piece:03d}" if args.piece is not None else "")
     out_root = args.out or ws.root / "build"

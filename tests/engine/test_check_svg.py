@@ -115,9 +115,12 @@ def test_svg_options_are_told_when_they_choose_nothing(tmp_path, capsys):
     assert run(ws, "check", "--game", "test", "--svg", "--piece", "1") == 2
     assert "no --deck is given" in capsys.readouterr().err
     assert run(ws, "check", "--game", "test", "--svg", "--deck", "cards", "--piece", "4") == 2
-    assert "holds 3 pieces, no piece 4" in capsys.readouterr().err
+    said = capsys.readouterr()
+    assert "holds 3 pieces, no piece 4" in said.err
+    assert "ok" not in said.out, said.out  # told before the game's "test: ok (…)" line, not after it
     assert run(ws, "check", "--game", "test", "--svg", "--deck", "card") == 2
-    assert "unknown deck 'card'" in capsys.readouterr().err
+    said = capsys.readouterr()
+    assert "unknown deck 'card'" in said.err and "ok" not in said.out, said.out
     assert not (ws / "build").exists()
 
 

@@ -315,6 +315,9 @@ def test_a_quarter_letter_score_pad_is_told_the_size_that_prints_four_a_sheet(tm
     assert "2/sheet (grid), 20 sheets" in out
     assert " " * 19 + "(4/sheet at size: [99, 128], 10 sheets)" in out.splitlines(), out
     deck_file = ws / "data" / "test" / "decks" / "cards.yaml"
+    deck_file.write_text(deck.replace("count: 40", "count: 4"), encoding="utf-8")  # one sheet at that size, said so
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    assert " " * 19 + "(4/sheet at size: [99, 128], 1 sheet)" in capsys.readouterr().out.splitlines()
     deck_file.write_text(deck.replace("size: [4.25in, 5.5in]", "size: [99, 128]"), encoding="utf-8")
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
     assert "4/sheet (grid), 10 sheets" in capsys.readouterr().out

@@ -14,6 +14,7 @@ from pnpgen.impose.grid import SheetOptions, layout_grid_at
 from pnpgen.impose.nest import NestLayout, density
 from pnpgen.impose.slots import SlotLayout
 from pnpgen.impose.tiles import TilePlan
+from pnpgen.messages import counted
 from pnpgen.shapes import ShapeSpec
 
 
@@ -105,7 +106,7 @@ class DeckRecord:
             if per == 1:
                 return (f"2/sheet at size: [{w:g}, {h:g}]: two at full size would need the "
                         "whole sheet, edge to edge, where the printer's margin prints nothing")
-            return f"{2 * per}/sheet at size: [{w:g}, {h:g}], {-(-self.count // (2 * per))} sheets"
+            return f"{2 * per}/sheet at size: [{w:g}, {h:g}], {counted(-(-self.count // (2 * per)), 'sheet')}"
         return ""
 
 
