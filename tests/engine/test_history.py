@@ -951,3 +951,23 @@ def test_after_clean_the_change_line_names_a_piece_removed_that_nothing_told_apa
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
     said = capsys.readouterr().out
     assert f"cards: 3 → 2 (-1 カード2 (cards.yaml:{line}) (removed))" in said, said
+
+
+def test_the_change_line_names_a_nameless_piece_nothing_tells_apart_by_its_line_and_keeps_a_told_ones_number(tmp_path, capsys):
+    """A deck without names: the card no value tells from another is named by its deck file and line
+    alone on the change line (as ``pnpgen diff`` names it), not '#3'; one its values do tell apart
+    keeps its short number there ('#1'; reprint.txt adds the values)."""
+    deck_yaml = ("name: 依頼\nformat: poker\nfront: card-front.svg.j2\nback: card-back.svg.j2\n"
+                 "fields: {suit: text, text: text}\npieces:\n")
+    pieces = ["  - {suit: 青, text: 依頼1}\n", "  - {count: 1}\n", "  - {count: 1}\n"]  # (two blank cards)
+    ws = make_workspace(tmp_path / "ws", deck=deck_yaml + "".join(pieces), front=FRONT.replace("piece.name", "piece.suit"),
+                        back=BACK.replace("piece.name", "''"))
+    _build(ws)
+    raised = [p.replace("}", ", count: 2}").replace("count: 1, ", "") for p in pieces]
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(deck_yaml + "".join([raised[0], pieces[1], raised[2]]),
+                                                               encoding="utf-8")
+    line = deck_yaml.count("\n") + 3
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    said = capsys.readouterr().out
+    assert f"cards: 3 → 5 (+1 #1, +1 cards.yaml:{line})" in said, said
