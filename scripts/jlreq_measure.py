@@ -6,7 +6,10 @@ For the body text (the mincho at body and note sizes), per book: the mid-line �
 same line follows that is no closing bracket or stop: 。」 closes up, JLREQ 3.1.4) and their advance to where the next glyph's em box is inked in ems (an opening
 bracket's ink is the right half of its em box, whose origin is half an em further left), how many fall below 0.9 em; the
 closing+opening bracket pairs 」「 and their width from the closing bracket to the glyph after the
-opening one (JLREQ: 1.5 em); the joins of a Japanese character and a Latin letter or digit, and how
+opening one: 1.5 em as set (JLREQ 3.1.4, a half em between the two brackets' inks; up to 1.75 on a line
+spaced out), down to their inks' em, 1.0 em, on a line pushed in (追い込み, JLREQ 3.8.2: the half em
+between given up; the book pushes a line in rather than space it out, on every line), 2 em where the
+opening mark is a ” set on a full em; any other width is told apart as out of bounds; the joins of a Japanese character and a Latin letter or digit, and how
 many have at least a 0.2 em gap (和欧間, a quarter em). Positions are glyph origins (mm) from
 ``FPDFText_GetCharOrigin``; an em is the glyph's size.
 """
@@ -22,6 +25,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from pdfprobe import glyphs
 
 PT = 72 / 25.4
+# a 」「 pair's width in ems (see the module's text): as set (or spaced out), squeezed on a pushed-in
+# line down to the JLREQ minimum, and 」” (” on a full em)
+PAIR_SET = (1.45, 1.75)
+PAIR_PUSHED_IN = (1.0, 1.45)
+PAIR_FULL_QUOTE = (1.95, 2.1)
 OPENING = set("「『（【〔［｛〈《“")
 CLOSING = set("」』）】〕］｝〉》”")
 
@@ -40,12 +48,29 @@ class Measures:
     joins: int = 0
     joins_spaced: int = 0
 
+    def pairs_as(self, kind: str) -> list[float]:
+        """The 」「 pairs of one ``pair_kind``: set, pushed in, quote or out of bounds."""
+        return [w for w in self.pairs or [] if pair_kind(w) == kind]
+
     def line(self) -> str:
-        pairs = self.pairs or []
-        rng = f"{min(pairs):.2f}–{max(pairs):.2f}" if pairs else "-"
+        pairs, pushed, odd = self.pairs or [], self.pairs_as("pushed in"), self.pairs_as("out of bounds")
+        least = f"; the narrowest {min(pushed):.2f} em" if pushed else ""
         return (f"mid-line 、。 {self.stops} (below 0.9 em: {self.stops_narrow}, least {self.stop_min:.2f} em); "
-                f"」「 pairs {len(pairs)} at {rng} em; Japanese–Latin joins {self.joins}, "
-                f"with a 和欧間 ≥ 0.2 em: {self.joins_spaced}")
+                f"」「 pairs {len(pairs)}: {len(self.pairs_as('set'))} set at 1.5 em (to 1.75 spaced out), "
+                f"{len(pushed)} squeezed on lines pushed in to no less than 1.0 em (JLREQ 3.8.2{least}), "
+                f"{len(self.pairs_as('quote'))} 」” at 2 em, out of bounds {len(odd)}"
+                + (f" ({', '.join(f'{w:.2f}' for w in odd)} em)" if odd else "")
+                + f"; Japanese–Latin joins {self.joins}, with a 和欧間 ≥ 0.2 em: {self.joins_spaced}")
+
+
+def pair_kind(width: float) -> str:
+    """A 」「 pair's width in ems told: ``set`` (1.5 em, to 1.75 on a line spaced out), ``pushed in``
+    (squeezed on a line pushed in, down to the JLREQ minimum of 1.0 em), ``quote`` (」” on 2 em),
+    else ``out of bounds``."""
+    for kind, (low, high) in (("set", PAIR_SET), ("pushed in", PAIR_PUSHED_IN), ("quote", PAIR_FULL_QUOTE)):
+        if low <= width <= high:
+            return kind
+    return "out of bounds"
 
 
 def _ink(g, em: float) -> float:

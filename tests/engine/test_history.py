@@ -899,3 +899,75 @@ def test_diff_names_a_piece_nothing_tells_apart_by_its_deck_file_and_line(tmp_pa
         {"piece": f"カード2 (cards.yaml:{line})", "old": 1, "new": 2}]
     assert run(ws, "diff", "--game", "test") == 0
     assert f"- カード2 (cards.yaml:{line})：×1 → ×2" in capsys.readouterr().out
+
+
+def _recounted_twin(tmp_path: Path, built_copy) -> tuple[Path, int]:
+    """Two cards alike in name and every value, the second's count raised to 2 (and the line it is written on)."""
+    ws = built_copy(tmp_path / "ws", *BUILD, pieces=["カード1", "カード2", "カード2"])
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    text = deck.read_text(encoding="utf-8")
+    line = text.count("\n", 0, text.rindex("{name: カード2")) + 1
+    deck.write_text(text[:text.rindex("}\n")] + ", count: 2}\n", encoding="utf-8")
+    return ws, line
+
+
+def test_the_change_line_names_a_piece_nothing_tells_apart_by_its_deck_file_and_line(tmp_path, capsys, built_copy):
+    """The build's change line said 'カード2 #3' (its number in the deck, which the designer counts
+    to) where ``pnpgen diff`` says 'カード2 (cards.yaml:11)': both name it by its deck file and line."""
+    ws, line = _recounted_twin(tmp_path, built_copy)
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    said = capsys.readouterr().out
+    assert f"changed: cards: 3 → 4 (+1 カード2 (cards.yaml:{line}))" in said, said
+    assert "#3" not in said, said
+
+
+def test_reprint_txt_names_a_piece_nothing_tells_apart_by_its_deck_file_and_line(tmp_path, built_copy):
+    """reprint.txt listed the copy to add as '1 × カード2 #3'; it names the card by its deck file and
+    line, as the change line and ``pnpgen diff`` do — after ``pnpgen clean`` too, compared with the
+    history's version, which keeps the places apart from its decks. (The two print the same faces:
+    the copy to add is those faces', named by the first card that prints them, a line above.)"""
+    for cleaned in (False, True):
+        ws, line = _recounted_twin(tmp_path / str(cleaned), built_copy)
+        if cleaned:
+            assert run(ws, "clean") == 0
+        _build(ws)
+        listed = (ws / "build" / "test" / "reprint.txt").read_text(encoding="utf-8")
+        assert f"    1 × カード2 (cards.yaml:{line - 1})\n" in listed, listed
+        assert "#3" not in listed, listed
+
+
+def test_after_clean_the_change_line_names_a_piece_removed_that_nothing_told_apart_by_its_line(tmp_path, capsys, built_copy):
+    """Compared with the history's version (``pnpgen clean`` removed the last build's record), the
+    piece taken out is named by the deck file and line that version recorded, which it keeps apart
+    from its decks, not 'カード2 #3'."""
+    ws = built_copy(tmp_path / "ws", *BUILD, pieces=["カード1", "カード2", "カード2"])
+    deck = ws / "data" / "test" / "decks" / "cards.yaml"
+    text = deck.read_text(encoding="utf-8")
+    line = text.count("\n", 0, text.rindex("{name: カード2")) + 1
+    deck.write_text(text[:text.rindex("  - {name: カード2")], encoding="utf-8")
+    assert run(ws, "clean") == 0
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    said = capsys.readouterr().out
+    assert f"cards: 3 → 2 (-1 カード2 (cards.yaml:{line}) (removed))" in said, said
+
+
+def test_the_change_line_names_a_nameless_piece_nothing_tells_apart_by_its_line_and_keeps_a_told_ones_number(tmp_path, capsys):
+    """A deck without names: the card no value tells from another is named by its deck file and line
+    alone on the change line (as ``pnpgen diff`` names it), not '#3'; one its values do tell apart
+    keeps its short number there ('#1'; reprint.txt adds the values)."""
+    deck_yaml = ("name: 依頼\nformat: poker\nfront: card-front.svg.j2\nback: card-back.svg.j2\n"
+                 "fields: {suit: text, text: text}\npieces:\n")
+    pieces = ["  - {suit: 青, text: 依頼1}\n", "  - {count: 1}\n", "  - {count: 1}\n"]  # (two blank cards)
+    ws = make_workspace(tmp_path / "ws", deck=deck_yaml + "".join(pieces), front=FRONT.replace("piece.name", "piece.suit"),
+                        back=BACK.replace("piece.name", "''"))
+    _build(ws)
+    raised = [p.replace("}", ", count: 2}").replace("count: 1, ", "") for p in pieces]
+    (ws / "data" / "test" / "decks" / "cards.yaml").write_text(deck_yaml + "".join([raised[0], pieces[1], raised[2]]),
+                                                               encoding="utf-8")
+    line = deck_yaml.count("\n") + 3
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--jobs", "1") == 0
+    said = capsys.readouterr().out
+    assert f"cards: 3 → 5 (+1 #1, +1 cards.yaml:{line})" in said, said

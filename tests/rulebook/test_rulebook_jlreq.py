@@ -74,13 +74,25 @@ def test_the_shipped_books_set_marks_at_jlreq_widths(built, slug):
     # a 、 under a full em only on a line pushed in (追い込み, JLREQ 3.8.2: its aki given up, its ink kept;
     # any line that takes the next characters so rather than being spaced out: an eighth of them at most)
     assert m.stops > 150 and m.stops_narrow <= m.stops // 8 and m.stop_min >= 0.5
-    # 」「 1.5 em, down to their inks' em on a pushed-in line; 」” (” opening): 2 em
-    assert m.pairs and all(1.0 <= w <= 1.75 or 1.95 <= w <= 2.1 for w in m.pairs)
-    assert sum(1 for w in m.pairs if 1.45 <= w <= 1.75) > len(m.pairs) // 2
+    # 」「 1.5 em, down to their inks' em on a pushed-in line; 」” (” opening): 2 em (the script's bounds)
+    assert m.pairs and not m.pairs_as("out of bounds"), m.line()
+    assert len(m.pairs_as("set")) > len(m.pairs) // 2
     assert m.joins > 10 and m.joins_spaced == m.joins
     fonts = {g.font for page in glyphs(built / slug / "rulebook.pdf") for g in page
              if g.char == "、" and g.on_page and "Mincho" in g.font}  # (not the card faces' own text)
     assert fonts == {"BIZUDMincho-Regular"}
+
+
+def test_the_measure_script_tells_pairs_pushed_in_from_pairs_out_of_bounds():
+    """The script reported every 」「 pair against 1.5 em, as if a pair squeezed on a pushed-in line
+    (追い込み, JLREQ 3.8.2, on every line the book sets) fell short: it counts those apart, down to
+    the JLREQ minimum of the two inks' em, and names only a width none of the rules gives."""
+    kind = measure_script.pair_kind
+    assert [kind(w) for w in (1.5, 1.72, 1.0, 1.2, 2.0, 0.98, 1.8, 2.2)] == [
+        "set", "set", "pushed in", "pushed in", "quote", "out of bounds", "out of bounds", "out of bounds"]
+    said = measure_script.Measures(pairs=[1.5, 1.5, 1.125, 1.0, 2.0, 0.9]).line()
+    assert "」「 pairs 6: 2 set at 1.5 em (to 1.75 spaced out), 2 squeezed on lines pushed in to no less " \
+           "than 1.0 em (JLREQ 3.8.2; the narrowest 1.00 em), 1 」” at 2 em, out of bounds 1 (0.90 em);" in said, said
 
 
 def test_proportional_style_keeps_the_proportional_mincho_and_a_bad_style_is_one_line(tmp_path):

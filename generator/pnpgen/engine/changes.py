@@ -357,8 +357,11 @@ def reasons(old: dict[str, Any], new: dict[str, Any], match: DeckMatch | None = 
     # without names keeps its number here: ``#4: text``, the line kept short)
     match = match if match is not None and match.old is old and match.new is new else match_pieces(old, new)
     was, recounted = match.was, match.recounted  # new label → old label; the pieces only recounted
-    told_before, told_now = ({label: said for label, said in told.items() if not nameless(label)}
-                             for told in told_apart(old_values, new_values, "en", was))
+    # (one no value tells apart by its deck file and line, cards.yaml:41, as pnpgen diff names it; one of a
+    # deck without names that values tell apart by its number alone)
+    at = deck_places(old), deck_places(new)
+    told_before, told_now = ({label: said for label, said in told.items() if not nameless(label) or said == places.get(label)}
+                             for told, places in zip(told_apart(old_values, new_values, "en", was, at), at, strict=True))
 
     def name_of(label: str, told: dict[str, str] = told_now) -> str:
         return told.get(label) or numbered_name(label, names)
@@ -572,6 +575,24 @@ def numbered_name(label: str, names: Counter[str], place: str | None = None) -> 
     if names[name] <= 1:
         return name
     return f"{name} ({place})" if place else f"{name} #{label.split(':', 1)[0]}"
+
+
+def deck_places(deck: Any) -> dict[str, str]:
+    """A deck record's pieces' files and lines, label → ``cards.yaml:41`` (``snapshot``'s; a history
+    version's decks hold them as ``placed_decks`` gives them): {} for a record made before they were kept."""
+    places = deck.get("places") if isinstance(deck, dict) else None
+    return places if isinstance(places, dict) else {}
+
+
+def placed_decks(body: dict[str, Any]) -> dict[str, Any]:
+    """A history version's decks, each with its pieces' places, which the version keeps apart from
+    its decks (outside its hash): a build compared with it, or ``reprint --since``, names a piece
+    nothing tells apart by its deck file and line, as ``pnpgen diff`` and the build's own record do."""
+    places = body.get("places")
+    if not isinstance(places, dict):
+        return body["decks"]
+    return {d: {**v, "places": places[d]} if isinstance(v, dict) and isinstance(places.get(d), dict) else v
+            for d, v in body["decks"].items()}
 
 
 def piece_place(where: Any) -> str:

@@ -12,7 +12,18 @@ from typing import TYPE_CHECKING, Any
 from pnpgen import fonts as fontreg
 from pnpgen.data.formats import paper_title
 from pnpgen.data.names import REPRINT_SINCE
-from pnpgen.engine.changes import art_tag, changed_pages, numbered_name, parked_said, plain_values, renamed, told_apart
+from pnpgen.engine.changes import (
+    art_tag,
+    changed_pages,
+    deck_places,
+    numbered_name,
+    parked_said,
+    piece_place,
+    placed_decks,
+    plain_values,
+    renamed,
+    told_apart,
+)
 from pnpgen.engine.imposition import fit_to_printer, folded_or_sleeved, sheet_fonts, version_stamp
 from pnpgen.engine.options import REPRINT_FILES, BuildOptions
 from pnpgen.engine.piecematch import DeckMatch, copies_only, matched
@@ -106,7 +117,9 @@ def deck_reprints(result: BuildResult, before: dict[str, Any], now: dict[str, An
         was = match.was if match is not None else matched(  # new label → old
             record.get("pieces", {}), {label_of(p): [p.count] for p in df.deck.pieces}, record.get("values", {}), values)
         # (pieces told apart by values that did not change, as the change line and ``pnpgen diff`` tell them)
-        told = told_apart(record.get("values", {}), values, lang, was)
+        # (one no value tells apart by its deck file and line, cards.yaml:41, as the change line and ``pnpgen diff`` name it)
+        at = (deck_places(record), deck_places(shown) or {label_of(p): piece_place(p.where) for p in df.deck.pieces})
+        told = told_apart(record.get("values", {}), values, lang, was, at)
         pair_labels = {known(p.front, p.back, tag(p.front, p.back)): label_of(p.piece) for p in df.pairs}
         labels_now = {label_of(p) for p in df.deck.pieces if p.count > 0}
         parked_now = {label_of(p) for p in df.deck.pieces if p.count == 0}  # a count set to 0: parked
@@ -132,7 +145,7 @@ def deck_reprints(result: BuildResult, before: dict[str, Any], now: dict[str, An
                 if dr.backs is not None and back is not None:
                     dr.backs.append(back)
                 label = pair_labels[pair]
-                name = told[1][label] if label in told[1] else numbered_name(label, shared)
+                name = told[1][label] if label in told[1] else numbered_name(label, shared, at[1].get(label))
                 dr.add[name] = dr.add.get(name, 0) + 1
         for pair, n in old.items():
             gone = n - new.get(pair, 0)
@@ -142,7 +155,7 @@ def deck_reprints(result: BuildResult, before: dict[str, Any], now: dict[str, An
                 # version; a piece its count set to 0: parked; a piece no longer in the deck: removed
                 why = "surplus" if pair in new or label in trimmed else "old" if label in labels_now else \
                     "parked" if label in parked_now else "removed"
-                piece = told[0].get(label, numbered_name(label, shared))
+                piece = told[0].get(label, numbered_name(label, shared, at[0].get(label)))
                 old_count = (record.get("pieces", {}).get(label) or [gone])[0]  # (the parked piece's count before)
                 name = msg(f"reprint.pull.{why}", lang, piece=piece, why=parked_said(old_count, lang) if why == "parked" else "")
                 dr.pull[name] = dr.pull.get(name, 0) + gone
@@ -289,7 +302,7 @@ def since_decks(body: dict[str, Any]) -> dict[str, Any]:
     reprinted, as the build's change report names them (a trial of session 47: a 15-tile map
     edited on tiles 1, 4 and 7 reprinted all 15); a version recorded before holds none (every tile)."""
     pages = body.get("tile_pages")
-    decks = body["decks"]
+    decks = placed_decks(body)
     if not isinstance(pages, dict):
         return decks
     return {d: {**v, "pages": pages[d]} if isinstance(v, dict) and isinstance(pages.get(d), list)

@@ -25,7 +25,7 @@ from pnpgen.data.workspace import Workspace, relative_proof, workspace_relative
 from pnpgen.engine import bookkey, history, recording
 from pnpgen.engine.beside import Beside
 from pnpgen.engine.cache import Cache, GameState, States, as_written, recorded
-from pnpgen.engine.changes import PRINTER_CHANGED, change_report, snapshot
+from pnpgen.engine.changes import PRINTER_CHANGED, change_report, placed_decks, snapshot
 from pnpgen.engine.export import exports_made
 from pnpgen.engine.facekeys import render_inputs, saved_again
 from pnpgen.engine.fingerprint import FileHashes, fingerprint
@@ -477,7 +477,7 @@ def _last_report(before: GameState | None,
         return before.report, None
     if version is None or not all("pairs" in deck for deck in version.body["decks"].values()):
         return None, None  # (a version recorded before versions held the copies printed: every copy would look new)
-    return version.body["decks"], version
+    return placed_decks(version.body), version  # (its pieces' places with them: a piece named by its file and line)
 
 
 def _no_longer_made(before: GameState | None, last: Mapping[str, str], made: Collection[str],
