@@ -1,13 +1,16 @@
 """Blocks a designer pastes from the docs into a game ``pnpgen new`` wrote, built as written (docs48b:
 each was built by hand once, and these keep a later edit of the page from breaking them unseen):
 home-printing.md's sheet layout of abutting ½-inch counters, data-format.md's deck layout that
-recolours the band and adds a rarity box, and rulebook.md's rule sheet listing every setting."""
+recolours the band and adds a rarity box, rulebook.md's rule sheet listing every setting, and its
+first draft with the figures block."""
 
 from __future__ import annotations
 
 import json
 import re
 import textwrap
+
+from PIL import Image
 
 from conftest import REPO, run
 from pdfprobe import glyphs
@@ -101,3 +104,40 @@ def test_rulebooks_rule_sheet_listing_is_the_defaults_but_its_playing_time(tmp_p
     assert sheets["untimed"] == sheets["short"] != sheets["listing"]
     head = "".join(g.char for g in glyphs(sheets["listing"])[0][:40] if g.char.strip())  # (和欧間 spaces left out)
     assert "プレイ時間30分" in head and "プレイ時間" not in "".join(g.char for g in glyphs(sheets["short"])[0])
+
+
+def test_rulebooks_first_draft_makes_the_nine_pages_it_lists_and_its_figures_follow_their_headings(tmp_path, capsys):
+    """rulebook.md's "A first draft" over the draft.txt of ``pnpgen new`` with its two decks (カード,
+    4 cards; トークン, 15): the nine pages the page lists, in its order, with no warning once the title
+    and players agree; then "Pictures and figures"'s block in game.yaml: 図1 after the step カードを配る,
+    図2, a picture of art/, after ゲームの準備."""
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    assert run(ws, "new", "hoshi", "--title", "星の市", "--kind", "cards", "--kind", "tokens") == 0
+    game = ws / "data" / "hoshi"
+    (game / "draft.txt").write_text(_block("rulebook.md", "■■　星の市　草案１\n"), encoding="utf-8")
+    yaml_text = (game / "game.yaml").read_text(encoding="utf-8").replace("players: 未定", "players: 2-4")
+    (game / "game.yaml").write_text(yaml_text, encoding="utf-8")
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "hoshi", "--jobs", "1", "-q") == 0
+    assert capsys.readouterr().err == ""
+    pages = [re.sub(r"\s", "", "".join(g.char for g in page)) for page in glyphs(ws / "build" / "hoshi" / "rulebook.pdf")]
+    assert len(pages) == 9, len(pages)
+    said = ["プレイ人数2〜4", "目次", "1概要", "2コンポーネント", "4枚", "15個", "実物大", "3ゲームの準備", "3.1カードを配る",
+            "3.2トークンを置く", "4ゲームの進行", "4.1", "4.2", "5ゲームの終了", "6よくある質問", "早見表", "索引", "【星】",
+            "問題点", "変更履歴", "校正メモ", "草案ファイル"]
+    text, at = "".join(pages), 0
+    for part in said:
+        at = text.find(part, at)
+        assert at >= 0, part
+    assert pages[0].find("プレイ人数") >= 0 and pages[-1].startswith("星の市")
+    figures = _block("rulebook.md", "# game.yaml\nrulebook:\n  figures:\n    - {after: カードを配る")
+    Image.new("RGB", (1400, 880), (90, 120, 60)).save(game / "art" / "setup.jpg")  # 300 dpi at 118 mm wide
+    (game / "game.yaml").write_text(yaml_text + figures, encoding="utf-8")
+    assert run(ws, "build", "--game", "hoshi", "--jobs", "1", "-q") == 0
+    assert capsys.readouterr().err == ""
+    pages = [re.sub(r"\s", "", "".join(g.char for g in page)) for page in glyphs(ws / "build" / "hoshi" / "rulebook.pdf")]
+    (step,) = [p for p in pages if "図1" in p]
+    assert step.index("3.1カードを配る") < step.index("図1配り終えた手札")
+    (setup,) = [p for p in pages if "図2準備の済んだ卓" in p]
+    assert "3.2トークンを置く" in setup or "3ゲームの準備" in setup
