@@ -431,3 +431,16 @@ def test_a_link_out_and_a_huge_png_are_findings_not_opened(tmp_path, capsys):
     assert "error: mine/huge.png: pixels: 8000×8000 px, more than 60,000,000" in out
     assert "mine/in.png: pixels [40, 30], mode RGB" in out and "mine/out.png: readable False" in out
 
+
+
+def test_a_resolution_finding_is_told_to_convert_an_rgb_picture_else_to_give_it_pixels():
+    """The two remedies of a resolution finding: an RGB picture in a CMYK file is converted, a
+    picture too coarse for the shop is given pixels at the shop's figure (the first remedy that
+    fits is taken, by the words the message holds)."""
+    from pnpgen.preflight.shop import Finding, Shop, what_to_do
+
+    shop = Shop(name="doujin", min_ppi=350)
+    rgb = Finding("cards.pdf", 0, "resolution", "error", "2 RGB pictures in a CMYK file")
+    coarse = Finding("cards.pdf", 3, "resolution", "error", "a picture at 209 ppi")
+    assert what_to_do(rgb, shop).startswith("convert it to CMYK")
+    assert what_to_do(coarse, shop).startswith("give the picture more pixels (at least 350 pixels an inch")

@@ -47,39 +47,36 @@ class Finding:
     fix: str = ""  # what to change, in the designer's terms (what_to_do)
 
 
-# What to change for each finding (check, the message's start): a shop's 入稿ガイド says the rule and
-# the remedy together, and a finding that names only the fault leaves the designer to guess it.
-# The figures are the shop's ({line} mm, {text} pt, {ppi} ppi, {ink} %); the rich black is the
-# common Japanese printers' ask (C40 M40 Y40 K100 under 300 %, never 4色ベタ 100/100/100/100:
-# sakuragroup.net "color04", digitaprint.jp "tg_attention_black_beta").
+# What to change for each finding (check, the message's start, a word the message holds): a shop's
+# 入稿ガイド says the rule and the remedy together, and a finding that names only the fault leaves the
+# designer to guess it. The first entry that fits is taken. The figures are the shop's ({line} mm,
+# {text} pt, {ppi} ppi, {ink} %); the rich black is the common Japanese printers' ask (C40 M40 Y40
+# K100 under 300 %, never 4色ベタ 100/100/100/100: sakuragroup.net "color04", digitaprint.jp
+# "tg_attention_black_beta").
 WHAT_TO_DO = (
-    ("hairline", "a 0-width", "give the line a width of at least {line} mm (a 0 width prints as the device's "
-                              "thinnest line, which no press holds)"),
-    ("hairline", "", "draw it at least {line} mm wide (stroke-width in the template), or leave it out"),
-    ("text", "small", "set it at least {text} pt"),
-    ("text", "mixed-ink", "set it at least 8 pt, or in one ink (dark text in K only)"),
-    ("text", "white text", "set it at least 8 pt, or make the ground under it of fewer inks "
-                           "(a neutral grey or black prints K only)"),
-    ("text", "100 % K", "let black text overprint (スミノセ): export again with pnpgen, whose CMYK presets set it"),
-    ("resolution", "", "RGB"),  # (an RGB picture: below)
-    ("resolution", "", "give the picture more pixels (at least {ppi} pixels an inch at the size it prints), "
-                       "or print it smaller"),
-    ("ink", "", "bring the colours there to at most {ink} % C+M+Y+K; a black ground as K100 or a rich black "
-                "(C40 M40 Y40 K100, 220 %), never 4色ベタ (100/100/100/100)"),
-    ("bleed", "", "draw the background out to the bleed's edge (in a template: from -bleed to w + bleed)"),
-    ("safe", "", "move the text inside the safe zone, or shorten it"),
-    ("marks", "", "keep cut marks outside the bleed (export again: pnpgen draws them there)"),
+    ("hairline", "a 0-width", "", "give the line a width of at least {line} mm (a 0 width prints as the device's "
+                                  "thinnest line, which no press holds)"),
+    ("hairline", "", "", "draw it at least {line} mm wide (stroke-width in the template), or leave it out"),
+    ("text", "small", "", "set it at least {text} pt"),
+    ("text", "mixed-ink", "", "set it at least 8 pt, or in one ink (dark text in K only)"),
+    ("text", "white text", "", "set it at least 8 pt, or make the ground under it of fewer inks "
+                               "(a neutral grey or black prints K only)"),
+    ("text", "100 % K", "", "let black text overprint (スミノセ): export again with pnpgen, whose CMYK presets set it"),
+    ("resolution", "", "RGB", "convert it to CMYK (a CMYK export of pnpgen converts every picture)"),
+    ("resolution", "", "", "give the picture more pixels (at least {ppi} pixels an inch at the size it prints), "
+                           "or print it smaller"),
+    ("ink", "", "", "bring the colours there to at most {ink} % C+M+Y+K; a black ground as K100 or a rich black "
+                    "(C40 M40 Y40 K100, 220 %), never 4色ベタ (100/100/100/100)"),
+    ("bleed", "", "", "draw the background out to the bleed's edge (in a template: from -bleed to w + bleed)"),
+    ("safe", "", "", "move the text inside the safe zone, or shorten it"),
+    ("marks", "", "", "keep cut marks outside the bleed (export again: pnpgen draws them there)"),
 )
 
 
 def what_to_do(f: Finding, shop: Shop) -> str:
     """The remedy of a finding, with the shop's figure in it ("" where the message says it)."""
-    for check, start, fix in WHAT_TO_DO:
-        if f.check == check and f.message.startswith(start):
-            if fix == "RGB":
-                if "RGB" not in f.message:
-                    continue
-                return "convert it to CMYK (a CMYK export of pnpgen converts every picture)"
+    for check, start, holds, fix in WHAT_TO_DO:
+        if f.check == check and f.message.startswith(start) and holds in f.message:
             return fix.format(line=f"{shop.min_line_pt / MM:.2f}", text=f"{shop.min_text_pt:g}",
                               ppi=f"{shop.min_ppi:g}", ink=f"{shop.ink_limit:g}")
     return ""
