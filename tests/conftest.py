@@ -39,7 +39,7 @@ os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", str(Path(tempfile.gettempd
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "generator"))
 
 # The rulebook's typesetting, loaded once here: a drafted build typesets its book in a process
-# forked from this one (engine/run.py ``_Rulebook``), which imported it anew for every such
+# forked from this one (engine/bookjob.py ``RulebookJob``), which imported it anew for every such
 # test (some 40 ms of CPU each: the suite has some 200 drafted builds).
 import pnpgen.engine.typeset  # noqa: E402, F401
 from pdfprobe import KEEP_ENV  # noqa: E402

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import shutil
 import textwrap
+from pathlib import Path
 
 import yaml
 from pypdf import PdfReader
@@ -25,11 +26,9 @@ def _block(page: str, first_line: str) -> str:
     return body
 
 
-def test_templates_md_s_flavour_role_of_two_editions_builds_as_written(tmp_path, capsys):
-    """templates.md's "Adding a deck" files, its fonts block in game.yaml and its flavour line in the
-    front: the Japanese edition sets the flavour in the mincho, the English one in the italic copied
-    into fonts/ (a stand-in TTF under the docs' name: CI has no DejaVu)."""
-    game = _block(TEMPLATES, "languages: [ja, en]\nfonts:\n  flavour:")
+def _flavour_game(tmp_path, game: str):
+    """templates.md's "Adding a deck" files with its flavour line, in a workspace of ``game``'s
+    game.yaml, with a fonts/ folder of its own, empty (the fonts pnpgen ships come with it)."""
     deck = _block(TEMPLATES, "name: エピックカード")
     front, back = [textwrap.dedent(b) for kind, b in FENCE.findall(TEMPLATES) if kind == "jinja"][:2]
     line = re.search(r"`(\{\{ textbox\(piece\.flavour.*?\}\})`", TEMPLATES, re.S).group(1).replace("\n", " ")
@@ -43,7 +42,48 @@ def test_templates_md_s_flavour_role_of_two_editions_builds_as_written(tmp_path,
     (ws / "templates" / "test" / "epic-back.svg.j2").write_text(back, encoding="utf-8")
     (ws / "fonts").unlink()  # (a link to the checkout's fonts/: the workspace's own folder instead, as the docs' cp makes)
     (ws / "fonts").mkdir()
-    shutil.copy(REPO / "fonts" / "NotoSerif-Regular.ttf", ws / "fonts" / "DejaVuSerif-Italic.ttf")
+    return ws
+
+
+# the docs' command copying the italic in, and the package they say holds it
+COPY = re.compile(r"`cp (/\S+/(DejaVuSerif-Italic\.ttf)) fonts/`")
+
+
+def test_templates_md_names_the_package_its_italic_comes_with_and_a_shipped_stand_in(tmp_path, capsys):
+    """The italic the docs copy in is no file of a usual system (Debian's ``fonts-dejavu-extra``, not
+    the ``fonts-dejavu-core`` most have: session 48): the docs say which package holds it, and the
+    shipped serif they offer until it is there builds the example; without either, the build stops
+    in one line, exit 2."""
+    found = COPY.search(TEMPLATES)
+    assert found is not None
+    around = TEMPLATES[found.start() - 300:found.end() + 300]
+    assert "sudo apt install fonts-dejavu-extra" in around and "dejavu-fonts-ttf-2.37.zip" in around, around
+    stand_in = re.search(r"`flavour: (\w+-\w+)` \(a serif pnpgen ships", TEMPLATES).group(1)
+    assert (REPO / "fonts" / f"{stand_in}.ttf").is_file()
+    game = _block(TEMPLATES, "languages: [ja, en]\nfonts:\n  flavour:")
+    ws = _flavour_game(tmp_path, game)
+    out = tmp_path / "out"
+    capsys.readouterr()
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--lang", "en", "--out", str(out)) == 2
+    err = capsys.readouterr().err
+    assert "DejaVuSerif-Italic" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    (ws / "data" / "test" / "game.yaml").write_text(
+        (ws / "data" / "test" / "game.yaml").read_text(encoding="utf-8").replace(
+            "flavour: DejaVuSerif-Italic", f"flavour: {stand_in}"), encoding="utf-8")
+    assert run(ws, "build", "--game", "test", "--no-rulebook", "--lang", "en", "--out", str(out)) == 0
+    en_fonts = {g.char: g.font for g in glyphs(out / "test" / "en" / "cards.pdf")[0]}
+    assert stand_in in en_fonts["B"], en_fonts
+
+
+def test_templates_md_s_flavour_role_of_two_editions_builds_as_written(tmp_path, capsys):
+    """templates.md's "Adding a deck" files, its fonts block in game.yaml and its flavour line in the
+    front: the Japanese edition sets the flavour in the mincho, the English one in the italic copied
+    into fonts/ by the docs' own command where this machine has the file (else a stand-in TTF under
+    the docs' name: CI has no DejaVu)."""
+    game = _block(TEMPLATES, "languages: [ja, en]\nfonts:\n  flavour:")
+    ws = _flavour_game(tmp_path, game)
+    source, name = COPY.search(TEMPLATES).groups()
+    shutil.copy(source if Path(source).is_file() else REPO / "fonts" / "NotoSerif-Regular.ttf", ws / "fonts" / name)
     out = tmp_path / "out"
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--out", str(out)) == 0
     assert run(ws, "build", "--game", "test", "--no-rulebook", "--lang", "en", "--out", str(out)) == 0

@@ -156,7 +156,7 @@ def test_a_build_reads_each_state_once_and_prunes_by_the_state_it_wrote(tmp_path
     thousand cards): the build's caches share what they read, and the prune takes the state the
     build wrote as written. Another game's state, read for the prune alone, is read once; the
     prune still keeps every entry a state lists."""
-    from pnpgen.engine.cache import GameState
+    from pnpgen.engine.state import GameState
 
     ws = make_workspace(tmp_path / "ws")
     assert run(ws, "build", "--game", "test", "--no-rulebook", "-q") == 0

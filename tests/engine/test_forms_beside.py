@@ -10,7 +10,7 @@ import time
 import pytest
 
 from conftest import DECK_YAML, kill_this_forked_process, make_workspace, run
-from pnpgen.engine import beside
+from pnpgen.engine import beside, bookjob
 from pnpgen.engine import run as engine_run
 
 N = 12  # cards: 13 faces, 4 documents' pages — over BESIDE_FORMS set down to 1
@@ -102,7 +102,7 @@ def test_a_build_failing_after_the_fork_leaves_no_process(tmp_path, monkeypatch,
     def broken(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(engine_run._Rulebook if where == "finish" else engine_run, where, broken)
+    monkeypatch.setattr(bookjob.RulebookJob if where == "finish" else engine_run, where, broken)
     try:
         code = run(ws, "build", "--game", "test", *(() if where == "finish" else ("--no-rulebook",)), "--jobs", "2",
                    "--out", str(tmp_path / "out"))

@@ -925,15 +925,16 @@ def test_the_change_line_names_a_piece_nothing_tells_apart_by_its_deck_file_and_
 def test_reprint_txt_names_a_piece_nothing_tells_apart_by_its_deck_file_and_line(tmp_path, built_copy):
     """reprint.txt listed the copy to add as '1 × カード2 #3'; it names the card by its deck file and
     line, as the change line and ``pnpgen diff`` do — after ``pnpgen clean`` too, compared with the
-    history's version, which keeps the places apart from its decks. (The two print the same faces:
-    the copy to add is those faces', named by the first card that prints them, a line above.)"""
+    history's version, which keeps the places apart from its decks. (The two print the same faces,
+    twins: the copy to add is named by the twin whose count rose, as the change line names it, not
+    by the first card that prints them, a line above: left49.)"""
     for cleaned in (False, True):
         ws, line = _recounted_twin(tmp_path / str(cleaned), built_copy)
         if cleaned:
             assert run(ws, "clean") == 0
         _build(ws)
         listed = (ws / "build" / "test" / "reprint.txt").read_text(encoding="utf-8")
-        assert f"    1 × カード2 (cards.yaml:{line - 1})\n" in listed, listed
+        assert f"    1 × カード2 (cards.yaml:{line})\n" in listed, listed
         assert "#3" not in listed, listed
 
 

@@ -345,21 +345,22 @@ def test_a_changed_piece_whose_name_others_share_is_told_by_its_values_in_reprin
     """Round tokens all named ラウンド (values 1–6): the fourth's value went from 4 to 5, and the
     build, reprint.txt and the changelog called it 'ラウンド #4' — its place in the deck file,
     which no printed token shows; they name it by the values that tell it from the others of its
-    name, as a piece of a deck without names is."""
+    name, as a piece of a deck without names is. The edit makes it a second ラウンド［5］: the two
+    alike in their value, each is named by its deck file and line beside it (left49)."""
     pieces = [f"  - {{name: ラウンド, text: '{i}', count: 2}}\n" for i in range(1, 7)]
     deck_yaml = DECK_YAML + "".join(pieces)
     ws = make_workspace(tmp_path / "ws", deck=deck_yaml)
     _build(ws)
     deck = ws / "data" / "test" / "decks" / "cards.yaml"
     deck.write_text(deck_yaml.replace("text: '4'", "text: '5'"), encoding="utf-8")
-    assert _build(ws)["changes"][0].startswith("cards: 12 → 12 (ラウンド [5]: text)")
+    assert _build(ws)["changes"][0].startswith("cards: 12 → 12 (ラウンド [5] (cards.yaml:12): text)")
     said = (ws / "build" / "test" / "reprint.txt").read_text(encoding="utf-8")
-    assert "    2 × ラウンド［5］\n" in said and "    2 × ラウンド［4］（古い版）\n" in said and "#" not in said, said
+    assert "    2 × ラウンド［5］ (cards.yaml:12)\n" in said and "    2 × ラウンド［4］（古い版）\n" in said and "#" not in said, said
     capsys.readouterr()
     assert run(ws, "diff", "--game", "test") == 0
-    assert "- ラウンド［5］：text：“4” → “5”" in capsys.readouterr().out
+    assert "- ラウンド［5］ (cards.yaml:12)：text：“4” → “5”" in capsys.readouterr().out
     assert run(ws, "diff", "--game", "test", "--format", "json") == 0
-    assert json.loads(capsys.readouterr().out)["decks"]["cards"]["fields"][0]["piece"] == "ラウンド［5］"
+    assert json.loads(capsys.readouterr().out)["decks"]["cards"]["fields"][0]["piece"] == "ラウンド［5］ (cards.yaml:12)"
 
 
 def test_a_field_changed_alike_on_every_piece_of_a_name_does_not_name_them(tmp_path, capsys):

@@ -75,9 +75,9 @@ def test_a_face_error_after_the_rulebook_process_started_is_one_line(tmp_path, c
 def test_a_piece_too_large_for_the_paper_stops_the_build_before_the_rulebook(tmp_path, capsys, monkeypatch):
     """The rulebook starts once the faces are converted; whether every deck fits the paper is
     known before that, so such an error never waits for a rulebook to be typeset."""
-    from pnpgen.engine import run as build_run
+    from pnpgen.engine import bookjob
 
-    monkeypatch.setattr(build_run, "_typeset", lambda *a: pytest.fail("the rulebook was typeset"))
+    monkeypatch.setattr(bookjob, "_typeset", lambda *a: pytest.fail("the rulebook was typeset"))
     deck = DECK_YAML.replace("format: poker", "size: [400, 500]") + "  - {name: 巨大}\n"
     ws = make_workspace(tmp_path / "ws", deck=deck, draft=True)
     assert run(ws, "build", "--game", "test", "--jobs", "1") == 2

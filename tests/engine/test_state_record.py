@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 from unittest import mock
 
-from pnpgen.engine.cache import FORMAT, GameState
 from pnpgen.engine.fingerprint import code
+from pnpgen.engine.state import FORMAT, GameState
 from pnpgen.usercache import seal
 
 

@@ -8,6 +8,7 @@ import pytest
 from conftest import DECK_YAML, make_workspace, run
 from pdfprobe import texts
 from pnpgen.data.workspace import Workspace
+from pnpgen.engine import bookjob
 from pnpgen.engine import run as build_run
 from pnpgen.engine.options import BuildOptions, RulebookOptions
 from pnpgen.engine.warm import Warm
@@ -17,13 +18,13 @@ COUNTED = DECK_YAML + "  - {name: 火, text: 一, count: 6}\n  - {name: 水, tex
 
 def _typesets(monkeypatch) -> list[int]:
     calls: list[int] = []
-    real = build_run._typeset
+    real = bookjob._typeset
 
     def counted(*args):
         calls.append(1)
         return real(*args)
 
-    monkeypatch.setattr(build_run, "_typeset", counted)
+    monkeypatch.setattr(bookjob, "_typeset", counted)
     return calls
 
 
@@ -275,7 +276,7 @@ def test_a_warm_rulebook_process_is_sent_only_the_pictures_it_does_not_hold(tmp_
     real = Worker.submit
 
     def submit(self, fn, *args):
-        if fn is build_run._typeset:
+        if fn is bookjob._typeset:
             sent.append(args[2])
         return real(self, fn, *args)
 

@@ -167,20 +167,20 @@ def test_an_art_file_saved_again_before_the_rulebook_takes_its_pictures_is_refus
     """The rulebook takes the faces' pictures from their art files once the faces are drawn: an
     art file saved again by then (an editor's save seen half-way by watch) is refused in one line,
     exit 2, as at the commit — it was a traceback, which ended ``watch``, so no later save was built."""
-    from pnpgen.engine import run as build_run
+    from pnpgen.engine.bookjob import RulebookJob
 
     ws = make_workspace(tmp_path / "ws", deck=PICTURE_DECK_YAML + "  - {name: 札, art: p.png, count: 2}\n", front=FRONT,
                         draft=True)
     (ws / "data" / "test" / "art").mkdir()
     art = ws / "data" / "test" / "art" / "p.png"
     art.write_bytes(_png((200, 40, 40)))
-    real = build_run._Rulebook.start
+    real = RulebookJob.start
 
     def saved_meanwhile(*args, **kwargs):
         art.write_bytes(_png((40, 40, 200)))  # the rest of the designer's save lands as the faces are ready
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(build_run._Rulebook, "start", saved_meanwhile)
+    monkeypatch.setattr(RulebookJob, "start", saved_meanwhile)
     out = tmp_path / "out"
     assert run(ws, "build", "--game", "test", "--jobs", "1", "--out", str(out)) == 2
     err = capsys.readouterr().err

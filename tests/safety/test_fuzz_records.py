@@ -11,8 +11,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pnpgen.engine.cache import GameState, safe_rel
 from pnpgen.engine.journal import JOURNAL, STAGING, journal_bytes, recover
+from pnpgen.engine.state import GameState, safe_rel
 from pnpgen.engine.transaction import Staging
 
 PARTS = st.sampled_from(["..", ".", "", "a", "b", "victim.txt", "/", "/etc", "\\", "x\0y", "~", "keep.txt"])

@@ -22,7 +22,7 @@ from lxml import etree
 
 from pnpgen import usercache
 from pnpgen.data.picturebytes import PNG_SIGNATURE, checked_whole, picture_hash
-from pnpgen.data.pixels import JPEG_QUALITY, opaque_rgb, plain_cmyk, resampled, srgb_as_is
+from pnpgen.data.pixels import JPEG_QUALITY, opaque_rgb, plain_cmyk, resampled, srgb_as_is, turned_png
 from pnpgen.errors import COMPRESSED_SVG, SAVE_UNCOMPRESSED, InputError, Where, compressed_svg, parser_said
 
 if TYPE_CHECKING:  # Pillow is imported where a picture is read: a game without art never loads it
@@ -500,7 +500,10 @@ def converted(im: Image.Image, background: str, size: tuple[int, int] | None, tu
         if im.width >= 2 * wanted[0] and im.height >= 2 * wanted[1]:
             im.draft(im.mode, (2 * wanted[0], 2 * wanted[1]))
     im = plain_cmyk(im)
-    if turned not in (None, 1):  # (an upright one is not copied: 48 MB for a 3000×4000 CMYK picture)
+    # one written whole is turned a band at a time as it is written (``turned_png``): the turned
+    # picture never held beside the decoded one (a 60 MP photo, --max-dpi none: 240 MB once, not twice)
+    banded = turned not in (None, 1) and size is None
+    if turned not in (None, 1) and not banded:  # (an upright one is not copied: 48 MB for a 3000×4000 CMYK picture)
         upright = ImageOps.exif_transpose(im)
         im.close()  # its pixels let go of at once, not held beside the turned ones while they are written
         im = upright
@@ -514,6 +517,10 @@ def converted(im: Image.Image, background: str, size: tuple[int, int] | None, tu
     if size is not None:  # (a palette, 16-bit or see-through picture: made opaque RGB first)
         im = resampled(im, size)
         im.info = {}
+    if banded and turned is not None and im.mode in ("RGB", "L"):
+        return turned_png(im, turned)
+    if banded:  # (not RGB nor grey: turned whole)
+        im = ImageOps.exif_transpose(im)
     buf = io.BytesIO()
     if capped and jpeg:
         im.save(buf, "JPEG", quality=JPEG_QUALITY)

@@ -23,8 +23,9 @@ from typing import Any
 
 from pnpgen.data.gamefiles import figure_pictures
 from pnpgen.data.model import Deck, Game, Piece, shown_in_book
-from pnpgen.engine.cache import Cache, GameState, document_record
+from pnpgen.engine.cache import Cache
 from pnpgen.engine.fingerprint import BIG_FILE, big_file_stamp, code
+from pnpgen.engine.state import GameState, document_record
 from pnpgen.errors import InputError, contained
 from pnpgen.litter import is_litter
 
@@ -150,7 +151,7 @@ def picture_keys(result, pictures: dict[str, Any], inputs: str) -> dict[str, str
     and template lines), what every face is drawn with (``inputs``: templates, fonts, options,
     pnpgen), and its trim, bleed, outline and window as they are. A warm rulebook process keeps
     the pictures it was sent under these keys and is sent again only those it does not hold
-    (engine/run.py ``_Rulebook``): after a count edit, none of some 700 kB."""
+    (engine/bookjob.py ``RulebookJob``): after a count edit, none of some 700 kB."""
     rendered = result.rendered
 
     def name(k: str | None) -> str | None:
@@ -185,7 +186,7 @@ def icon_files(ws, game) -> list[Path]:
 def model_key(ws, game, opts) -> str:
     """What the rulebook is made from besides the faces it pictures (see the module's note): known
     as soon as the game is loaded, so a build can tell early whether the book will likely be set
-    again (and start its process then, ``engine/run.py``)."""
+    again (and start its process then, ``engine/bookjob.py``)."""
     h = hashlib.sha256()
     for part in (code(), repr(opts), game.lang, ws.root.as_posix(),
                  json.dumps(plain(game), sort_keys=True, ensure_ascii=False, default=repr)):

@@ -558,7 +558,18 @@ def told_apart(before: dict[str, Any], now: dict[str, Any], lang: str, was: dict
         return told_by_values(label_name(label), v, fields[kind(label)], lang) or numbered_name(label, names, at.get(label))
 
     def each(side: dict[str, Any], at: dict[str, str]) -> dict[str, str]:
-        return {label: said(label, v, at) for label, v in side.items() if kind(label) and isinstance(v, dict)}
+        told = {label: (kind(label), told_by_values("", v, fields[kind(label)], lang))
+                for label, v in side.items() if kind(label) and isinstance(v, dict)}
+        alike = Counter(told.values())
+        # pieces alike in the values that tell them (twins: #1［hit］ and #3［hit］) each by its
+        # deck file and line, which the designer finds: cards.yaml:9［hit］, Goblin［hit］ (cards.yaml:13)
+        return {label: placed(label, side[label], at[label]) if by[1] and alike[by] > 1 and at.get(label)
+                else said(label, side[label], at) for label, by in told.items()}
+
+    def placed(label: str, v: dict[str, Any], place: str) -> str:
+        if nameless(label):
+            return told_by_values(place, v, fields[kind(label)], lang) or place
+        return f"{told_by_values(label_name(label), v, fields[kind(label)], lang)} ({place})"
 
     return each(before, places[0]), each(now, places[1])
 

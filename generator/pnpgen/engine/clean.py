@@ -24,10 +24,11 @@ from pathlib import Path
 
 from pnpgen.atomic import read_record
 from pnpgen.engine import history as history_files
-from pnpgen.engine.cache import Cache, layout_of
+from pnpgen.engine.cache import Cache
 from pnpgen.engine.fingerprint import FileHashes, sha
 from pnpgen.engine.journal import recover
 from pnpgen.engine.output import LOCK_NAME, MARKER_NAME, build_lock, inside, is_output_folder, remove_stray_temps
+from pnpgen.engine.state import layout_of
 from pnpgen.engine.trash import TRASH, empty_trash, strangers
 from pnpgen.errors import InputError
 from pnpgen.pdf.assemble import PdfFile, file_digest

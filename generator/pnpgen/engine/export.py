@@ -23,11 +23,12 @@ from pnpgen.data.load import load_game
 from pnpgen.data.model import Game, shown_in_exports
 from pnpgen.data.spreadsheets import SUFFIXES as SPREADSHEETS
 from pnpgen.data.workspace import Workspace
-from pnpgen.engine.cache import Cache, as_written, plain_file, safe_rel
+from pnpgen.engine.cache import Cache
 from pnpgen.engine.fingerprint import code, fingerprint, sha
 from pnpgen.engine.fresh import StaleExport, inputs_of
 from pnpgen.engine.journal import recover
 from pnpgen.engine.output import build_lock, inside, mark, refuse_strangers
+from pnpgen.engine.state import as_written, plain_file, safe_rel
 from pnpgen.engine.transaction import commit
 from pnpgen.errors import InputError
 from pnpgen.exports.options import RECORD, ExportOptions

@@ -12,11 +12,12 @@ from pathlib import Path
 from typing import Any
 
 from pnpgen.data.workspace import Workspace, printer_profiles
-from pnpgen.engine.cache import Cache, States
+from pnpgen.engine.cache import Cache
 from pnpgen.engine.fingerprint import BIG_FILE, FileHashes, big_file_stamp, fingerprint, font_files, staying_in
 from pnpgen.engine.journal import recover
 from pnpgen.engine.options import BuildOptions, RulebookOptions
 from pnpgen.engine.output import build_lock, claim
+from pnpgen.engine.state import States
 from pnpgen.errors import InputError, contained
 from pnpgen.litter import is_litter
 from pnpgen.safetext import not_utf8

@@ -19,7 +19,7 @@ from pnpgen.data.lint import LintSettings
 from pnpgen.data.model import Game
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine import inksaver
-from pnpgen.engine.cache import Cache, GameState, document_record, plan_keys_of
+from pnpgen.engine.cache import Cache, plan_keys_of
 from pnpgen.engine.documents import write_documents
 from pnpgen.engine.facekeys import (
     cache_uses,
@@ -52,6 +52,7 @@ from pnpgen.engine.paper import (
     sleeve_no_cards_warnings,
 )
 from pnpgen.engine.placement import check_pages, check_tiled, game_printer, paper_layouts
+from pnpgen.engine.state import GameState, document_record
 from pnpgen.exports.bleedcheck import Paper, ShopFace, bare_bleed_warnings, first_faces, pack_name, paper
 from pnpgen.exports.bleedfill import OUTSIDE_MM
 from pnpgen.exports.cutfiles import cutter_record

@@ -6,6 +6,7 @@ out and throw away (removed copies, and the old versions of changed ones), deck 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -26,7 +27,7 @@ from pnpgen.engine.changes import (
 )
 from pnpgen.engine.imposition import fit_to_printer, folded_or_sleeved, sheet_fonts, version_stamp
 from pnpgen.engine.options import REPRINT_FILES, BuildOptions
-from pnpgen.engine.piecematch import DeckMatch, copies_only, matched
+from pnpgen.engine.piecematch import DeckMatch, copies_only, in_deck_order, matched
 from pnpgen.impose.onpaper import deck_sheet, on_deck_paper, paper_printed_on
 from pnpgen.impose.plan import Page, PagePlan
 from pnpgen.impose.sheets import DeckSheets, board_tiles, duplex_ready, home_sheets
@@ -37,6 +38,7 @@ from pnpgen.pdf.writer import write_document
 if TYPE_CHECKING:
     from pnpgen.data.model import Piece
     from pnpgen.engine.game import BuildResult
+    from pnpgen.faces.faceset import DeckFaces
 
 
 @dataclass
@@ -135,30 +137,36 @@ def deck_reprints(result: BuildResult, before: dict[str, Any], now: dict[str, An
             parked_now = {o for n, o in was.items() if n in parked_now}
             trimmed = {was[n] for n in recounted}
         dr = DeckReprint(df.deck.id, df.deck.name, backs=[] if df.backs is not None else None)
+        twins = _Twins(df, record.get("pieces", {}), was, arts, label_of)
         extra = {pair: n - old.get(pair, 0) for pair, n in new.items() if n > old.get(pair, 0)}
-        for i, front in enumerate(df.fronts):
+        copies = [known(front, df.backs[i] if df.backs is not None else None,
+                        tag(front, df.backs[i] if df.backs is not None else None)) for i, front in enumerate(df.fronts)]
+        owners = _copy_owners(df.deck.pieces, len(copies))
+        # a pair printed by twins (pieces of the same faces): each copy named by its own piece, the
+        # copies new to its piece first (one twin's count raised names that twin, not the first)
+        chosen = _added_copies(copies, extra, owners, twins.own_new)
+        for i in chosen:
             back = df.backs[i] if df.backs is not None else None
-            pair = known(front, back, tag(front, back))
-            if extra.get(pair, 0) > 0:
-                extra[pair] -= 1
-                dr.fronts.append(front)
-                if dr.backs is not None and back is not None:
-                    dr.backs.append(back)
-                label = pair_labels[pair]
-                name = told[1][label] if label in told[1] else numbered_name(label, shared, at[1].get(label))
-                dr.add[name] = dr.add.get(name, 0) + 1
+            dr.fronts.append(df.fronts[i])
+            if dr.backs is not None and back is not None:
+                dr.backs.append(back)
+            label = label_of(owners[i]) if owners is not None else pair_labels[copies[i]]
+            name = told[1][label] if label in told[1] else numbered_name(label, shared, at[1].get(label))
+            dr.add[name] = dr.add.get(name, 0) + 1
         for pair, n in old.items():
             gone = n - new.get(pair, 0)
-            if gone > 0:
-                label = old_names[pair]
+            if gone <= 0:
+                continue
+            # the copies of twins (pieces printed alike) each taken out as its own piece's
+            for label, taken in _twin_shares(old_names[pair], gone, twins.before(), twins.own_gone):
                 # the same faces, fewer copies: surplus; other faces of a piece still there: its old
                 # version; a piece its count set to 0: parked; a piece no longer in the deck: removed
                 why = "surplus" if pair in new or label in trimmed else "old" if label in labels_now else \
                     "parked" if label in parked_now else "removed"
                 piece = told[0].get(label, numbered_name(label, shared, at[0].get(label)))
-                old_count = (record.get("pieces", {}).get(label) or [gone])[0]  # (the parked piece's count before)
+                old_count = (record.get("pieces", {}).get(label) or [taken])[0]  # (the parked piece's count before)
                 name = msg(f"reprint.pull.{why}", lang, piece=piece, why=parked_said(old_count, lang) if why == "parked" else "")
-                dr.pull[name] = dr.pull.get(name, 0) + gone
+                dr.pull[name] = dr.pull.get(name, 0) + taken
         if dr.add or dr.pull:
             out.append(dr)
     for d, rec in deleted.items():  # a deck file deleted: every copy of it comes out of the box
@@ -317,6 +325,107 @@ def _changed_tiles(pages: list[Page], old: list[str] | None, new: list[str], bac
         return pages
     keep = set(changed_pages(old, new, per_sheet=2 if backs else 1))
     return [page for n, page in enumerate(pages, 1) if n in keep] if keep else pages
+
+
+class _Twins:
+    """A deck's twins, pieces printed alike (the same faces and pictures), between the last build's
+    record (``old``: its pieces) and this build's (``df``; ``was``: new label → old): how many of a
+    piece's copies are new to it, or gone from it, so a copy added or pulled out is named by its
+    own piece, not the first that prints those faces."""
+
+    def __init__(self, df: DeckFaces, old: dict[str, Any], was: dict[str, str], arts: dict[str, str],
+                 label_of: Callable[[Piece], str]):
+        self.df, self.old, self.was, self.arts, self.label_of = df, old, was, arts, label_of
+        self.now = {label_of(p): p for p in df.deck.pieces}
+        self.back_to = {o: n for n, o in was.items()}  # old label → new
+        self.groups: dict[str, list[str]] = {}
+
+    def _alike(self, piece: Piece, old_label: str | None) -> bool:
+        """Whether ``piece`` prints the faces (and pictures) ``old_label`` printed."""
+        rec = self.old.get(old_label) if old_label is not None else None
+        if not isinstance(rec, list) or len(rec) < 2 or rec[1] != self.df.digests.get(piece.index):
+            return False
+        return len(rec) < 5 or rec[4] == art_tag(self.arts, self.df.piece_keys.get(piece.index, ()))
+
+    def own_new(self, piece: Piece) -> int:
+        """A piece's copies not printed before."""
+        old_label = self.was.get(self.label_of(piece))
+        return max(0, piece.count - self.old[old_label][0]) if old_label and self._alike(piece, old_label) else piece.count
+
+    def own_gone(self, label: str) -> int:
+        """An old piece's copies not printed now."""
+        count = (self.old.get(label) or [0])[0]
+        piece = self.now.get(self.back_to.get(label, ""))
+        return max(0, count - piece.count) if piece is not None and self._alike(piece, label) else count
+
+    def before(self) -> dict[str, list[str]]:
+        """Each old label → the old pieces printed alike with it, in deck order (worked out once asked)."""
+        if not self.groups:
+            alike: dict[tuple, list[str]] = {}
+            for label, rec in in_deck_order(self.old).items():
+                if isinstance(rec, list) and len(rec) > 1 and rec[0]:
+                    alike.setdefault((rec[1], *rec[4:5]), []).append(label)
+            self.groups.update((label, group) for group in alike.values() for label in group)
+        return self.groups
+
+
+def _copy_owners(pieces: list[Piece], copies: int) -> list[Piece] | None:
+    """Each printed copy's piece, in print order (a piece's copies follow one another); None when
+    they do not add up to the deck's copies."""
+    owners = [p for p in pieces for _ in range(p.count)]
+    return owners if len(owners) == copies else None
+
+
+def _added_copies(copies: list[tuple], extra: dict[tuple, int], owners: list[Piece] | None,
+                  own_new: Callable[[Piece], int]) -> list[int]:
+    """The copies to print again (indices in print order): of each pair (``copies``: each copy's)
+    the ``extra`` copies it prints more than before; of a pair several pieces print (twins), those
+    of the pieces with copies new to them (``own_new``) first, then the first in print order."""
+    first = [i for i, pair in enumerate(copies) if extra.get(pair, 0) > 0]
+    if owners is None:
+        return _first_of_each(first, copies, extra)
+    holders: dict[tuple, set[int]] = {}
+    for i in first:
+        holders.setdefault(copies[i], set()).add(id(owners[i]))
+    if all(len(h) == 1 for h in holders.values()):  # (no twins: the first copies, as ever)
+        return _first_of_each(first, copies, extra)
+    left = dict(extra)
+    new_left = {id(p): own_new(p) for p in {id(owners[i]): owners[i] for i in first}.values()}
+    chosen: set[int] = set()
+    for i in first:  # a twin's own new copies first
+        if left[copies[i]] > 0 and new_left[id(owners[i])] > 0:
+            new_left[id(owners[i])] -= 1
+            left[copies[i]] -= 1
+            chosen.add(i)
+    chosen.update(_first_of_each([i for i in first if i not in chosen], copies, left))
+    return sorted(chosen)
+
+
+def _first_of_each(indices: list[int], copies: list[tuple], extra: dict[tuple, int]) -> list[int]:
+    """The first ``extra[pair]`` of ``indices`` of each pair, in order."""
+    left = dict(extra)
+    out = []
+    for i in indices:
+        if left.get(copies[i], 0) > 0:
+            left[copies[i]] -= 1
+            out.append(i)
+    return out
+
+
+def _twin_shares(label: str, gone: int, twins: dict[str, list[str]],
+                 own_gone: Callable[[str], int]) -> list[tuple[str, int]]:
+    """The ``gone`` copies of a pair ``label`` (its first piece) printed, shared among its twins
+    (the pieces printed alike: ``twins``), each (label, copies): those each lost first
+    (``own_gone``), the rest in deck order; the pair's own label alone when it has no twins."""
+    group = twins.get(label, [label])
+    if len(group) < 2:
+        return [(label, gone)]
+    shares = dict.fromkeys(group, 0)
+    for twin in group:
+        shares[twin] = min(own_gone(twin), gone - sum(shares.values()))
+    for twin in group:  # (copies lost otherwise: the first twins')
+        shares[twin] += max(0, gone - sum(shares.values()))
+    return [(twin, n) for twin, n in shares.items() if n > 0]
 
 
 def _copies(n: int, kind: str, lang: str) -> str:

@@ -1,4 +1,4 @@
-"""The rulebook typeset for a build, in the rulebook's own process (``engine/run.py`` starts it
+"""The rulebook typeset for a build, in the rulebook's own process (``engine/bookjob.py`` starts it
 and loads this module there by name, so the build's process never imports the rulebook).
 
 The draft is read and proofed on every build that reaches here; its pages are set only when what
@@ -63,7 +63,7 @@ class Setting:
         # of the next setting's (the fonts' subsets, the faces' forms, unchanged pages) are those.
         self.compressions = Compressions()
         # In a warm process: the workspace, game and model key of the build that asked for the key
-        # (engine/run.py ``_model_key``), for the draft's read-ahead that follows it.
+        # (engine/bookjob.py ``_model_key``), for the draft's read-ahead that follows it.
         self.asked: tuple[Workspace, Game, str] | None = None
         # In a warm process: the decks' pictures of the last job, by their keys (engine/bookkey.py
         # ``picture_keys``): the next job is sent only the ones these do not hold.

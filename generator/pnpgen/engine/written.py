@@ -22,8 +22,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from pnpgen.atomic import read_record
-from pnpgen.engine.cache import as_written, plain_file, safe_rel
 from pnpgen.engine.output import atomic_write_bytes
+from pnpgen.engine.state import as_written, plain_file, safe_rel
 
 # <out>/.cache/written: {"<game folder>": {"<file>": [device, inode, change time (ns), digest, segments' lengths or null]}}
 RECORD = "written"

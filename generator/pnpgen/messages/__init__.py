@@ -54,6 +54,14 @@ def resolve(lang: str) -> str:
     return FALLBACK
 
 
+def labels_language(lang: str) -> str:
+    """The language pnpgen's labels for an edition in ``lang`` are written in, to set them by (its
+    hyphenation): ``lang`` where a catalogue of it serves it (``en-GB`` by ``en``'s), else English,
+    whose labels an edition pnpgen has none for gets (``de``: its "Contents" are not German words)."""
+    served = resolve(lang)
+    return lang if served == lang.replace("_", "-").split("-")[0].lower() else served
+
+
 def msg(key: str, lang: str = "ja", **args: object) -> str:
     """The label ``key`` in ``lang`` with its ``{slots}`` filled (a KeyError names a missing key)."""
     text = catalogue(resolve(lang))[key]

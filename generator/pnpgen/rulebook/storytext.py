@@ -21,7 +21,7 @@ from reportlab.platypus import (
 )
 
 from pnpgen.memo import Memo
-from pnpgen.messages import msg
+from pnpgen.messages import labels_language, msg
 from pnpgen.rulebook import glyphs
 from pnpgen.rulebook.bookruby import Ruby, placed
 from pnpgen.rulebook.components import ComponentRow
@@ -152,7 +152,9 @@ class StoryText:
         self.icons = icons or {}  # the draft's {name} icons that exist, by name (inline.draft_icons)
         self.readings = readings  # the index terms' readings (``termindex.reading``)
         self.rubies = tuple(rubies)  # the draft's ruby as the reader printed it (reader.Draft.rubies)
-        self.lang, self.text_lang = lang, text_lang  # pnpgen's labels; the draft's text
+        # pnpgen's labels (set by their own language: a German edition's English ones hyphenated as
+        # English, not by German's dictionary); the draft's text
+        self.lang, self.text_lang = labels_language(lang), text_lang
         self.marks = Marks(is_latin(text_lang))
         self.st = heading_styles(fonts)
         self.rules_only = rules_only

@@ -24,11 +24,12 @@ from pnpgen.data.telling import plain_values
 from pnpgen.data.workspace import Workspace
 from pnpgen.engine import changelog, history
 from pnpgen.engine.bookkey import RULE_SHEET
-from pnpgen.engine.cache import Cache, States
+from pnpgen.engine.cache import Cache
 from pnpgen.engine.fingerprint import FileHashes
 from pnpgen.engine.fresh import edition, out_dir, watched
 from pnpgen.engine.options import BuildOptions, RulebookOptions
 from pnpgen.engine.run import art_sizes, run_build
+from pnpgen.engine.state import States
 from pnpgen.engine.warm import Warm
 from pnpgen.errors import InputError
 from pnpgen.faces.face import Face
