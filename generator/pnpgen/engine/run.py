@@ -375,6 +375,8 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
                 pack, packed = cache.pack_entry(f"art/{slug}", kept_sizes)
                 result.cache_files[pack] = staged(pack, packed)
         if book is not None:
+            if forms_pack is not None and book.still_setting():  # made while the book is set, not after
+                forms_pack.now()  # (a save waited for both: docs/speed.md, watch49)
             book.finish(result)
     except BaseException as e:
         if forms_pack is not None:  # (its bytes no longer wanted)
@@ -658,6 +660,11 @@ class _Rulebook:
             self.future = self._pool().submit(_typeset, *job[:2], sent, *job[3:])
         else:
             self.done = _typeset(_setting(), *job)
+
+    def still_setting(self) -> bool:
+        """Whether the book is being set in its process and its answer has not come yet (what
+        ``finish`` will wait for)."""
+        return self.future is not None and not self.future.done()
 
     def _answer(self, future: Any) -> Any:
         """What a job sent to the rulebook's process gave back (its error raised here)."""
