@@ -111,3 +111,70 @@ def test_a_build_failing_after_the_fork_leaves_no_process(tmp_path, monkeypatch,
     assert code != 0 and len(pids) == 1 and pids[0]
     with pytest.raises(ChildProcessError):
         os.waitpid(pids[0], os.WNOHANG)  # ended and reaped, not left waiting on its full pipe
+
+
+def test_made_here_now_is_made_once_and_given_by_result():
+    made: list[int] = []
+
+    def make() -> bytes:
+        made.append(1)
+        return b"the forms"
+
+    pack = beside.Beside(make, fork=False)
+    pack.now()
+    assert made == [1]  # at once, not when the bytes are asked for
+    pack.now()
+    assert pack.result() == b"the forms" and made == [1]
+    with pytest.raises(AssertionError):
+        pack.result()  # taken once
+    dropped = beside.Beside(make, fork=False)
+    dropped.now()
+    dropped.cancel()  # (a failed build: the bytes let go of)
+    with pytest.raises(AssertionError):
+        dropped.result()
+    forked = beside.Beside(lambda: b"by the other process")
+    forked.now()  # a forked process makes them: nothing made here
+    assert forked.result() == b"by the other process" and made == [1, 1]
+
+
+class _StillSetting:
+    """The book's answer to come, as on a loaded machine: not done until it is asked for."""
+
+    def __init__(self, future, order: list[str]) -> None:
+        self.future, self.order = future, order
+
+    def done(self) -> bool:
+        return False
+
+    def result(self):
+        self.order.append("the book's answer waited for")
+        return self.future.result()
+
+
+def test_the_forms_pack_is_made_while_the_book_is_set_not_after(tmp_path, monkeypatch):
+    """watch49: a build whose book is set in the rulebook's process (a watch save, a build with a
+    core for it) makes the forms pack while it waits for the book, not once the book is back:
+    after it, the save waited for both. The same bytes as a build that sets the book itself."""
+    ws = make_workspace(tmp_path / "ws", deck=_deck(3), draft=True)
+    order: list[str] = []
+    forms = engine_run._forms_pack
+    monkeypatch.setattr(engine_run, "_forms_pack", lambda *a: order.append("forms pack made") or forms(*a))
+    start = bookjob.RulebookJob.start
+
+    def started(self, *args, **kwargs):
+        start(self, *args, **kwargs)
+        if self.future is not None:
+            self.future = _StillSetting(self.future, order)
+
+    monkeypatch.setattr(bookjob.RulebookJob, "start", started)
+    outs = {jobs: tmp_path / f"jobs{jobs}" for jobs in ("2", "1")}
+    assert run(ws, "build", "--game", "test", "--jobs", "2", "--out", str(outs["2"])) == 0
+    assert order == ["forms pack made", "the book's answer waited for"]
+    order.clear()
+    assert run(ws, "build", "--game", "test", "--jobs", "1", "--out", str(outs["1"])) == 0
+    assert order == ["forms pack made"]  # (--jobs 1: the book set in the build's own process)
+    pack = [(out / ".cache" / "forms" / "test.pack.json").read_bytes() for out in outs.values()]
+    assert pack[0] == pack[1] and pack[0].count(b"\n") > 3
+    files = sorted(p.relative_to(outs["1"] / "test") for p in (outs["1"] / "test").rglob("*") if p.is_file())
+    assert {"rulebook.pdf", "manifest.json"} <= {f.as_posix() for f in files}
+    assert all((outs["1"] / "test" / rel).read_bytes() == (outs["2"] / "test" / rel).read_bytes() for rel in files)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 from pnpgen.data import validate as v
@@ -62,8 +63,11 @@ def _seen(rgb: tuple[float, float, float], eye: str) -> tuple[float, ...]:
     return tuple(sum(m * c for m, c in zip(row, rgb)) for row in _SEEN_BY[eye])
 
 
+@lru_cache(maxsize=4096)
 def apart(a: str, b: str, eye: str | None = None) -> float:
-    """Two ``#rrggbb`` colours' distance (CIE ΔE 1976) as ``eye`` sees them (None: typical vision)."""
+    """Two ``#rrggbb`` colours' distance (CIE ΔE 1976) as ``eye`` sees them (None: typical vision).
+    Kept by the colours: every load of a game compares its palette's pairs again, and a watch
+    save loads the game (some 2.5 ms of populous's, on the save's path: docs/speed.md, watch49)."""
     la, lb = _linear(a), _linear(b)
     if eye is not None:
         return math.dist(_lab(_seen(la, eye)), _lab(_seen(lb, eye)))

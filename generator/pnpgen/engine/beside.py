@@ -30,6 +30,7 @@ class Beside:
         # ``result`` takes where the process could not make the bytes; default ``make`` here)
         self.pid = 0
         self._answer = -1
+        self._made: bytes | None = None  # made here ahead of ``result`` (``now``)
         if not fork or not hasattr(os, "fork"):
             return
         answer, said = os.pipe()
@@ -46,9 +47,20 @@ class Beside:
         os.close(said)
         self.pid, self._answer = pid, answer
 
+    def now(self) -> None:
+        """The bytes made here at once when no forked process makes them, for ``result`` to give:
+        while this process would otherwise wait (a watch save's build waits for the rulebook's
+        process), not after the wait, where the save waited for them too."""
+        if not self.pid and self._make is not None and self._made is None:
+            self._made = self._make()
+
     def result(self) -> bytes:
-        """The bytes: the forked process's, read whole, once it has ended well; else made here."""
+        """The bytes: the forked process's, read whole, once it has ended well; else made here
+        (or by ``now``)."""
         make, self._make = self._make, None
+        if self._made is not None:
+            made, self._made = self._made, None
+            return made
         assert make is not None, "Beside.result is taken once"
         if self.pid:
             chunks = []
@@ -66,7 +78,7 @@ class Beside:
 
     def cancel(self) -> None:
         """The forked process ended and its bytes not read (nothing once ``result`` is taken)."""
-        self._make = None
+        self._make = self._made = None
         if self.pid:
             end_forked(self.pid, self._answer)
             self.pid = 0

@@ -113,6 +113,11 @@ class RulebookJob:
         else:
             self.done = _typeset(_setting(), *job)
 
+    def still_setting(self) -> bool:
+        """Whether the book is being set in its process and its answer has not come yet (what
+        ``finish`` will wait for)."""
+        return self.future is not None and not self.future.done()
+
     def _answer(self, future: Any) -> Any:
         """What a job sent to the rulebook's process gave back (its error raised here)."""
         from concurrent.futures.process import BrokenProcessPool

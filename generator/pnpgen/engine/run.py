@@ -375,6 +375,8 @@ def _build_one(job, say: Callable[[str], None] = lambda s: None, warm: Warm | No
                 pack, packed = cache.pack_entry(f"art/{slug}", kept_sizes)
                 result.cache_files[pack] = staged(pack, packed)
         if book is not None:
+            if forms_pack is not None and book.still_setting():  # made while the book is set, not after
+                forms_pack.now()  # (a save waited for both: docs/speed.md, watch49)
             book.finish(result)
     except BaseException as e:
         if forms_pack is not None:  # (its bytes no longer wanted)
