@@ -12,18 +12,24 @@ from pypdf import PdfReader
 from conftest import run
 
 
-def test_a_section_of_only_a_picture_keeps_its_heading_with_the_picture(drafted):
-    """Twelve lines of 概要 leave some 80 mm under them: room for ■　配置図's heading, not for
-    its 90 mm picture. The heading goes to the next page with it (it stood alone at the foot)."""
+def _book_with_a_figure(drafted, section: str, after: str) -> None:
+    """The test game's book with twelve more lines of 概要, ``section`` after them, and a 90 mm
+    picture after the heading ``after``."""
     draft = drafted / "data" / "test" / "draft.txt"
     draft.write_text(draft.read_text(encoding="utf-8").replace(
-        "■　コンポーネント", "　テスト用の小さなゲームです。\n" * 12 + "\n■　配置図\n\n■　コンポーネント"), encoding="utf-8")
+        "■　コンポーネント", "　テスト用の小さなゲームです。\n" * 12 + section + "\n■　コンポーネント"), encoding="utf-8")
     game = drafted / "data" / "test" / "game.yaml"
     game.write_text(game.read_text(encoding="utf-8") + "rulebook:\n  figures:\n"
-                    "    - {after: 配置図, caption: 配置の例, picture: map.png, size: [118, 90]}\n", encoding="utf-8")
+                    f"    - {{after: {after}, caption: 配置の例, picture: map.png, size: [118, 90]}}\n", encoding="utf-8")
     (drafted / "data" / "test" / "art").mkdir(exist_ok=True)
     Image.new("RGB", (1400, 1068), (30, 90, 200)).save(drafted / "data" / "test" / "art" / "map.png")
     assert run(drafted, "rulebook", "--game", "test", "--out", str(drafted / "out")) == 0
+
+
+def test_a_section_of_only_a_picture_keeps_its_heading_with_the_picture(drafted):
+    """Twelve lines of 概要 leave some 80 mm under them: room for ■　配置図's heading, not for
+    its 90 mm picture. The heading goes to the next page with it (it stood alone at the foot)."""
+    _book_with_a_figure(drafted, "\n■　配置図\n", after="配置図")
     pages = [p.extract_text() or "" for p in PdfReader(drafted / "out" / "test" / "rulebook.pdf").pages]
     body = [i for i, p in enumerate(pages) if "目次" not in p]
     heading = next(i for i in body if re.search(r"2\s*配置図\n", pages[i]))
@@ -37,16 +43,7 @@ def test_a_figure_missing_the_page_floats_to_the_next_page_head_and_the_text_aft
     the next page's head and the sections after it fill the page, as a typesetter floats a figure
     (populous' page 7 stood half empty, 図1 waiting for page 8): the first lines of ■　遊び方 stand
     under 概要 on its page, its last ones after the figure."""
-    draft = drafted / "data" / "test" / "draft.txt"
-    draft.write_text(draft.read_text(encoding="utf-8").replace(
-        "■　コンポーネント", "　テスト用の小さなゲームです。\n" * 12 + "\n■　遊び方\n\n"
-        + "".join(f"　遊び方の{n}行目です。\n" for n in range(1, 21)) + "\n■　コンポーネント"), encoding="utf-8")
-    game = drafted / "data" / "test" / "game.yaml"
-    game.write_text(game.read_text(encoding="utf-8") + "rulebook:\n  figures:\n"
-                    "    - {after: 概要, caption: 配置の例, picture: map.png, size: [118, 90]}\n", encoding="utf-8")
-    (drafted / "data" / "test" / "art").mkdir(exist_ok=True)
-    Image.new("RGB", (1400, 1068), (30, 90, 200)).save(drafted / "data" / "test" / "art" / "map.png")
-    assert run(drafted, "rulebook", "--game", "test", "--out", str(drafted / "out")) == 0
+    _book_with_a_figure(drafted, "\n■　遊び方\n" + "".join(f"　遊び方の{n}行目です。\n" for n in range(1, 21)), after="概要")
     reader = PdfReader(drafted / "out" / "test" / "rulebook.pdf")
     pages = [p.extract_text() or "" for p in reader.pages]
     body = [i for i, p in enumerate(pages) if "目次" not in p]
